@@ -1,0 +1,141 @@
+package conformance
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"time"
+
+	"sigs.k8s.io/yaml"
+)
+
+// Case is one recorded request and the server's answer.
+type Case struct {
+	Name        string
+	Dir         string
+	Description string   `json:"description"`
+	Rules       []string `json:"rules"`
+	Families    []string `json:"families"`
+	Request     struct {
+		Mode         string `json:"mode"`
+		Verb         string `json:"verb"`
+		FieldManager string `json:"fieldManager"`
+		Force        bool   `json:"force"`
+		Subresource  string `json:"subresource"`
+		Path         string `json:"path"`
+	} `json:"request"`
+	Response struct {
+		Code          int    `json:"code"`
+		KubectlExit   int    `json:"kubectlExit"`
+		KubectlStderr string `json:"kubectlStderr"`
+	} `json:"response"`
+	Now string `json:"now"`
+
+	Live     map[string]interface{} // nil on a create
+	Manifest map[string]interface{}
+	CRDs     []map[string]interface{}
+	Want     map[string]interface{}
+	After    map[string]interface{} // update-scale only
+}
+
+// NowTime is the case's "now", or the zero time.
+func (c *Case) NowTime() time.Time {
+	t, _ := time.Parse(time.RFC3339, c.Now)
+	return t
+}
+
+// LoadCase reads the case in dir.
+func LoadCase(dir string) (*Case, error) {
+	c := &Case{Name: filepath.Base(dir), Dir: dir}
+	b, err := os.ReadFile(filepath.Join(dir, "case.yaml"))
+	if err != nil {
+		return nil, err
+	}
+	if err := yaml.Unmarshal(b, c); err != nil {
+		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, "case.yaml"), err)
+	}
+	if c.Live, err = readObject(filepath.Join(dir, "live.json"), true); err != nil {
+		return nil, err
+	}
+	if c.Manifest, err = readObject(filepath.Join(dir, "manifest.yaml"), false); err != nil {
+		return nil, err
+	}
+	if c.Want, err = readObject(filepath.Join(dir, "want.json"), false); err != nil {
+		return nil, err
+	}
+	if c.After, err = readObject(filepath.Join(dir, "after.json"), true); err != nil {
+		return nil, err
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "crds.yaml")); err == nil {
+		for i, doc := range splitYAML(b) {
+			var obj map[string]interface{}
+			if err := yaml.Unmarshal(doc, &obj); err != nil {
+				return nil, fmt.Errorf("%s: document %d: %w", filepath.Join(dir, "crds.yaml"), i, err)
+			}
+			if obj != nil {
+				c.CRDs = append(c.CRDs, obj)
+			}
+		}
+	}
+	return c, nil
+}
+
+// LoadCases reads every case below root, sorted by name.
+func LoadCases(root string) ([]*Case, error) {
+	entries, err := os.ReadDir(root)
+	if err != nil {
+		return nil, err
+	}
+	var out []*Case
+	for _, e := range entries {
+		if !e.IsDir() {
+			continue
+		}
+		if _, err := os.Stat(filepath.Join(root, e.Name(), "case.yaml")); err != nil {
+			continue
+		}
+		c, err := LoadCase(filepath.Join(root, e.Name()))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out, nil
+}
+
+func readObject(path string, optional bool) (map[string]interface{}, error) {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) && optional {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	j, err := yaml.YAMLToJSON(b)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(j))
+	dec.UseNumber()
+	var obj map[string]interface{}
+	if err := dec.Decode(&obj); err != nil && err != io.EOF {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return obj, nil
+}
+
+func splitYAML(b []byte) [][]byte {
+	var docs [][]byte
+	for _, part := range bytes.Split(append([]byte("\n"), b...), []byte("\n---")) {
+		if len(bytes.TrimSpace(part)) > 0 {
+			docs = append(docs, part)
+		}
+	}
+	return docs
+}

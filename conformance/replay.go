@@ -1,0 +1,324 @@
+package conformance
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"sort"
+	"strings"
+
+	"github.com/ssa-diff/ssa-diff/merge"
+	"github.com/ssa-diff/ssa-diff/schema"
+)
+
+// Registry returns the built-in schemas plus the case's CRDs.
+func (c *Case) Registry() (*schema.Registry, error) {
+	reg := schema.NewRegistry()
+	for i, crd := range c.CRDs {
+		if err := reg.AddCRDObject(fmt.Sprintf("%s/crds.yaml#%d", c.Name, i), crd); err != nil {
+			return nil, err
+		}
+	}
+	return reg, nil
+}
+
+// Endpoint is where the case's request went, from its URL path and live object.
+func (c *Case) Endpoint() merge.Endpoint {
+	src := c.Live
+	if src == nil {
+		src = c.Manifest
+	}
+	av, _ := src["apiVersion"].(string)
+	kind, _ := src["kind"].(string)
+	md, _ := src["metadata"].(map[string]interface{})
+	ns, _ := md["namespace"].(string)
+	name, _ := md["name"].(string)
+	sub := c.Request.Subresource
+	switch c.Request.Verb {
+	case "apply-status", "update-status":
+		sub = "status"
+	case "update-scale":
+		sub = "scale"
+	}
+	return merge.Endpoint{GVK: schema.GVKFromAPIVersionKind(av, kind), Namespace: ns, Name: name, Subresource: sub}
+}
+
+// Replay sends the case's request through a fresh engine.
+func Replay(c *Case) (*merge.Result, error) {
+	reg, err := c.Registry()
+	if err != nil {
+		return nil, err
+	}
+	e := merge.New(reg)
+	req := merge.Request{Live: c.Live, Object: c.Manifest, Endpoint: c.Endpoint(),
+		Manager: c.Request.FieldManager, Force: c.Request.Force, Now: c.NowTime()}
+	switch {
+	case c.Request.Mode == "kubectl":
+		return e.KubectlApply(req)
+	case strings.HasPrefix(c.Request.Verb, "apply"):
+		return e.Apply(req)
+	default:
+		return e.Update(req)
+	}
+}
+
+// Compare checks a prediction against the recording and lists the differences. With
+// strict, server defaults nobody owns and metadata.generation must match too.
+func Compare(c *Case, res *merge.Result, strict bool) []string {
+	var problems []string
+	code := c.Response.Code
+	if c.Request.Mode == "kubectl" && c.Response.KubectlExit == 0 {
+		code = 200
+	}
+	if code >= 300 {
+		if res.Rejection == nil {
+			return []string{fmt.Sprintf("predicted success (%s), server answered %d", res.Action, code)}
+		}
+		if c.Request.Mode == "kubectl" {
+			first := strings.SplitN(c.Response.KubectlStderr, "\n", 2)[0]
+			if want := strings.TrimPrefix(first, "error: "); res.Rejection.Message != want && !strings.HasPrefix(res.Rejection.Message, want) {
+				problems = append(problems, fmt.Sprintf("message %q, kubectl printed %q", res.Rejection.Message, want))
+			}
+			if res.Rejection.Code != c.Response.Code {
+				problems = append(problems, fmt.Sprintf("code %d, server %d", res.Rejection.Code, c.Response.Code))
+			}
+			return problems
+		}
+		var got map[string]interface{}
+		_ = json.Unmarshal(res.Rejection.Status(), &got)
+		want := generic(c.Want)
+		wc, gc := causes(want), causes(got)
+		if !reflect.DeepEqual(wc, gc) {
+			problems = append(problems, fmt.Sprintf("causes %v, server %v", gc, wc))
+		}
+		delete(details(want), "causes")
+		delete(details(got), "causes")
+		if d := details(want); d != nil && len(d) == 0 {
+			delete(want, "details")
+		}
+		if d := details(got); d != nil && len(d) == 0 {
+			delete(got, "details")
+		}
+		if !reflect.DeepEqual(want, got) {
+			problems = append(problems, fmt.Sprintf("status %s, server %s", compact(got), compact(want)))
+		}
+		return problems
+	}
+	if res.Rejection != nil {
+		return []string{fmt.Sprintf("predicted %d %q, server answered %d", res.Rejection.Code, res.Rejection.Message, code)}
+	}
+	want := c.Want
+	if c.Request.Verb == "update-scale" {
+		want = c.After
+	}
+	want, got := generic(want), generic(res.Object)
+	liveTimes := map[string]bool{}
+	for _, e := range entriesOf(generic(c.Live)) {
+		if t, ok := e["time"].(string); ok {
+			liveTimes[t] = true
+		}
+	}
+	wm, gm := normTimes(entriesOf(want), liveTimes, c.Now), normTimes(entriesOf(got), liveTimes, c.Now)
+	if !reflect.DeepEqual(wm, gm) {
+		problems = append(problems, fmt.Sprintf("managedFields %s, server %s", compact(gm), compact(wm)))
+	}
+	created := c.Live == nil
+	owned := ownedTree(entriesOf(want))
+	compareNode(stripMeta(want, created, strict), stripMeta(got, created, strict), owned, "", strict, &problems)
+	if c.Live != nil {
+		serverWrote := !reflect.DeepEqual(rv(generic(c.Live)), rv(want))
+		predictedWrite := res.Action != merge.ActionUnchanged
+		if serverWrote != predictedWrite && c.Request.Mode != "kubectl" {
+			problems = append(problems, fmt.Sprintf("predicted %s, server wrote: %v", res.Action, serverWrote))
+		}
+	}
+	return problems
+}
+
+func generic(v interface{}) map[string]interface{} {
+	if v == nil {
+		return nil
+	}
+	b, _ := json.Marshal(v)
+	var out map[string]interface{}
+	_ = json.Unmarshal(b, &out)
+	return out
+}
+
+func compact(v interface{}) string {
+	b, _ := json.Marshal(v)
+	if len(b) > 600 {
+		return string(b[:600]) + "…"
+	}
+	return string(b)
+}
+
+func details(s map[string]interface{}) map[string]interface{} {
+	d, _ := s["details"].(map[string]interface{})
+	return d
+}
+
+func causes(s map[string]interface{}) []string {
+	var out []string
+	cs, _ := details(s)["causes"].([]interface{})
+	for _, c := range cs {
+		out = append(out, compact(c))
+	}
+	sort.Strings(out)
+	return out
+}
+
+func rv(obj map[string]interface{}) interface{} {
+	md, _ := obj["metadata"].(map[string]interface{})
+	return md["resourceVersion"]
+}
+
+func entriesOf(obj map[string]interface{}) []map[string]interface{} {
+	md, _ := obj["metadata"].(map[string]interface{})
+	l, _ := md["managedFields"].([]interface{})
+	var out []map[string]interface{}
+	for _, e := range l {
+		if m, ok := e.(map[string]interface{}); ok {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+func normTimes(entries []map[string]interface{}, liveTimes map[string]bool, now string) []map[string]interface{} {
+	var out []map[string]interface{}
+	for _, e := range entries {
+		c := map[string]interface{}{}
+		for k, v := range e {
+			c[k] = v
+		}
+		if t, ok := c["time"].(string); ok && !liveTimes[t] {
+			c["time"] = "NOW"
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+func ownedTree(entries []map[string]interface{}) map[string]interface{} {
+	t := map[string]interface{}{}
+	for _, e := range entries {
+		if f, ok := e["fieldsV1"].(map[string]interface{}); ok {
+			mergeTree(t, f)
+		}
+	}
+	return t
+}
+
+func mergeTree(a, b map[string]interface{}) {
+	for k, v := range b {
+		vm, _ := v.(map[string]interface{})
+		if am, ok := a[k].(map[string]interface{}); ok {
+			mergeTree(am, vm)
+		} else {
+			c := map[string]interface{}{}
+			mergeTree(c, vm)
+			a[k] = c
+		}
+	}
+}
+
+func stripMeta(obj map[string]interface{}, created, strict bool) map[string]interface{} {
+	obj = generic(obj)
+	md, _ := obj["metadata"].(map[string]interface{})
+	delete(md, "resourceVersion")
+	delete(md, "managedFields")
+	if created {
+		delete(md, "uid")
+		delete(md, "creationTimestamp")
+	}
+	if !strict {
+		delete(md, "generation")
+	}
+	return obj
+}
+
+func childForItem(tree map[string]interface{}, item interface{}, index int) map[string]interface{} {
+	for k, v := range tree {
+		vm, _ := v.(map[string]interface{})
+		switch {
+		case strings.HasPrefix(k, "k:"):
+			var keys map[string]interface{}
+			if json.Unmarshal([]byte(k[2:]), &keys) != nil {
+				continue
+			}
+			m, ok := item.(map[string]interface{})
+			if !ok {
+				continue
+			}
+			match := true
+			for kk, kv := range keys {
+				if !reflect.DeepEqual(m[kk], kv) {
+					match = false
+				}
+			}
+			if match {
+				return vm
+			}
+		case strings.HasPrefix(k, "v:"):
+			var v interface{}
+			if json.Unmarshal([]byte(k[2:]), &v) == nil && reflect.DeepEqual(v, item) {
+				return vm
+			}
+		case k == fmt.Sprintf("i:%d", index):
+			return vm
+		}
+	}
+	return nil
+}
+
+func compareNode(want, got interface{}, tree map[string]interface{}, path string, strict bool, problems *[]string) {
+	switch w := want.(type) {
+	case map[string]interface{}:
+		g, ok := got.(map[string]interface{})
+		if !ok {
+			break
+		}
+		for k, wv := range w {
+			var sub map[string]interface{}
+			if tree != nil {
+				sub, _ = tree["f:"+k].(map[string]interface{})
+			}
+			gv, present := g[k]
+			if !present {
+				if sub == nil && !strict {
+					continue
+				}
+				*problems = append(*problems, fmt.Sprintf("%s.%s: missing in prediction", path, k))
+				continue
+			}
+			compareNode(wv, gv, sub, path+"."+k, strict, problems)
+		}
+		for k := range g {
+			if _, ok := w[k]; !ok {
+				*problems = append(*problems, fmt.Sprintf("%s.%s: predicted but the server has no such field", path, k))
+			}
+		}
+		return
+	case []interface{}:
+		g, ok := got.([]interface{})
+		if !ok {
+			break
+		}
+		if len(w) != len(g) {
+			*problems = append(*problems, fmt.Sprintf("%s: %d items predicted, server has %d", path, len(g), len(w)))
+			return
+		}
+		for i := range w {
+			var sub map[string]interface{}
+			if tree != nil {
+				sub = childForItem(tree, w[i], i)
+			}
+			compareNode(w[i], g[i], sub, fmt.Sprintf("%s[%d]", path, i), strict, problems)
+		}
+		return
+	}
+	if !reflect.DeepEqual(want, got) {
+		*problems = append(*problems, fmt.Sprintf("%s: predicted %s, server has %s", path, compact(got), compact(want)))
+	}
+}

@@ -1,0 +1,198 @@
+package fieldpath
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"time"
+
+	smd "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+)
+
+// Managed is the decoded form of metadata.managedFields: one versioned field set and one
+// time per manager identity (see ManagerKey). A nil time means the entry carries none.
+type Managed struct {
+	Fields smd.ManagedFields
+	Times  map[string]*time.Time
+}
+
+// NewManaged returns an empty Managed.
+func NewManaged() Managed {
+	return Managed{Fields: smd.ManagedFields{}, Times: map[string]*time.Time{}}
+}
+
+// Copy returns a deep copy of the field sets and times.
+func (m Managed) Copy() Managed {
+	c := Managed{Fields: m.Fields.Copy(), Times: make(map[string]*time.Time, len(m.Times))}
+	for k, t := range m.Times {
+		if t != nil {
+			tt := *t
+			c.Times[k] = &tt
+		} else {
+			c.Times[k] = nil
+		}
+	}
+	return c
+}
+
+// DecodeError says why an entry of managedFields is invalid; Index is its position.
+type DecodeError struct {
+	Index int
+	Err   error
+}
+
+func (e *DecodeError) Error() string { return e.Err.Error() }
+func (e *DecodeError) Unwrap() error { return e.Err }
+
+// Decode validates entries as the API server does and decodes them. An entry is invalid when
+// its operation is neither Apply nor Update, its apiVersion is empty, its fieldsType is not
+// FieldsV1, or its fieldsV1 is not a well-formed field set (trailing data included). When two
+// entries share an identity the later one wins (catalog A4). The error, a *DecodeError, carries
+// the server's wording.
+func Decode(entries []Entry) (Managed, error) {
+	m := Managed{Fields: make(smd.ManagedFields, len(entries)), Times: make(map[string]*time.Time, len(entries))}
+	for i, e := range entries {
+		switch e.Operation {
+		case OperationApply, OperationUpdate:
+		default:
+			return Managed{}, &DecodeError{i, errors.New("operation must be `Apply` or `Update`")}
+		}
+		if e.APIVersion == "" {
+			return Managed{}, &DecodeError{i, errors.New("apiVersion must not be empty")}
+		}
+		switch e.FieldsType {
+		case FieldsTypeV1:
+		case "":
+			return Managed{}, &DecodeError{i, fmt.Errorf("missing fieldsType in managed fields entry %d", i)}
+		default:
+			return Managed{}, &DecodeError{i, fmt.Errorf("invalid fieldsType %q in managed fields entry %d", e.FieldsType, i)}
+		}
+		set, err := FieldsV1ToSet(e.FieldsV1)
+		if err != nil {
+			return Managed{}, &DecodeError{i, fmt.Errorf("error decoding versioned set from entry %d (manager %q): %w", i, e.Manager, err)}
+		}
+		key := ManagerKey(e)
+		m.Fields[key] = smd.NewVersionedSet(set, smd.APIVersion(e.APIVersion), e.Operation == OperationApply)
+		m.Times[key] = e.Time
+	}
+	return m, nil
+}
+
+// FieldsV1ToSet decodes a fieldsV1 value. An absent value is the empty set.
+func FieldsV1ToSet(raw []byte) (*smd.Set, error) {
+	if len(raw) == 0 {
+		raw = []byte("{}")
+	}
+	set := &smd.Set{}
+	if err := set.FromJSON(bytes.NewReader(raw)); err != nil {
+		return nil, err
+	}
+	return set, nil
+}
+
+// SetToFieldsV1 encodes a field set as fieldsV1, in the server's layout.
+func SetToFieldsV1(s *smd.Set) ([]byte, error) {
+	return s.ToJSON()
+}
+
+// ManagerKey is the identity of an entry (catalog A1): the compact JSON of its manager,
+// operation, apiVersion (Update entries only) and subresource, with empty fields left out.
+func ManagerKey(e Entry) string {
+	id := struct {
+		Manager     string    `json:"manager,omitempty"`
+		Operation   Operation `json:"operation,omitempty"`
+		APIVersion  string    `json:"apiVersion,omitempty"`
+		Subresource string    `json:"subresource,omitempty"`
+	}{e.Manager, e.Operation, e.APIVersion, e.Subresource}
+	if e.Operation == OperationApply {
+		id.APIVersion = ""
+	}
+	b, err := json.Marshal(id)
+	if err != nil { // strings and a string type always marshal
+		panic(err)
+	}
+	return string(b)
+}
+
+// ParseManagerKey is the inverse of ManagerKey. Apply keys carry no apiVersion.
+func ParseManagerKey(key string) (ManagerRef, error) {
+	var e Entry
+	if err := json.Unmarshal([]byte(key), &e); err != nil {
+		return ManagerRef{}, fmt.Errorf("manager identity %q: %w", key, err)
+	}
+	return e.Ref(), nil
+}
+
+// Ref describes the manager with identity key, with its apiVersion and time as recorded.
+func (m Managed) Ref(key string) ManagerRef {
+	r, err := ParseManagerKey(key)
+	if err != nil {
+		r = ManagerRef{Manager: key}
+	}
+	if vs, ok := m.Fields[key]; ok {
+		r.APIVersion = string(vs.APIVersion())
+	}
+	r.Time = m.Times[key]
+	return r
+}
+
+// Encode writes the entries as the API server stores them: one per identity, fields filled
+// from the identity (catalog A2), in the server's order (catalog H1). No entries encode as nil.
+func (m Managed) Encode() ([]Entry, error) {
+	if len(m.Fields) == 0 {
+		return nil, nil
+	}
+	out := make([]Entry, 0, len(m.Fields))
+	for key, vs := range m.Fields {
+		ref, err := ParseManagerKey(key)
+		if err != nil {
+			return nil, err
+		}
+		raw, err := SetToFieldsV1(vs.Set())
+		if err != nil {
+			return nil, fmt.Errorf("encoding the fields of %s: %w", key, err)
+		}
+		e := Entry{Manager: ref.Manager, Operation: ref.Operation, APIVersion: string(vs.APIVersion()),
+			FieldsType: FieldsTypeV1, FieldsV1: raw, Subresource: ref.Subresource}
+		if vs.Applied() {
+			e.Operation = OperationApply
+		}
+		if t, ok := m.Times[key]; ok && t != nil {
+			tt := *t
+			e.Time = &tt
+		}
+		out = append(out, e)
+	}
+	SortEntries(out)
+	return out, nil
+}
+
+// SortEntries orders entries as the API server does (catalog H1): by operation (Apply before
+// Update), then time in seconds (none counts as 0), manager, apiVersion and subresource.
+func SortEntries(entries []Entry) {
+	sort.SliceStable(entries, func(i, j int) bool {
+		p, q := entries[i], entries[j]
+		if p.Operation != q.Operation {
+			return p.Operation < q.Operation
+		}
+		var ps, qs int64
+		if p.Time != nil {
+			ps = p.Time.Unix()
+		}
+		if q.Time != nil {
+			qs = q.Time.Unix()
+		}
+		if ps != qs {
+			return ps < qs
+		}
+		if p.Manager != q.Manager {
+			return p.Manager < q.Manager
+		}
+		if p.APIVersion != q.APIVersion {
+			return p.APIVersion < q.APIVersion
+		}
+		return p.Subresource < q.Subresource
+	})
+}

@@ -1,0 +1,81 @@
+package fieldpath
+
+import (
+	"strconv"
+	"strings"
+
+	smd "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+	"sigs.k8s.io/structured-merge-diff/v6/value"
+)
+
+// PathString prints a path exactly as the API server prints it in conflicts (catalog C8):
+// fields as .name (unquoted), keyed items as [k1=v1,k2="v2"] with keys sorted, set items as
+// [="v"], positions as [3].
+func PathString(p smd.Path) string {
+	return p.String()
+}
+
+// JSONPointer turns a path into an RFC 6901 JSON Pointer into obj, resolving keyed and set
+// items to their positions in obj. It reports false when an item is not in obj.
+func JSONPointer(p smd.Path, obj interface{}) (string, bool) {
+	var b strings.Builder
+	cur := obj
+	for _, pe := range p {
+		switch {
+		case pe.FieldName != nil:
+			b.WriteByte('/')
+			b.WriteString(escapePointer(*pe.FieldName))
+			m, _ := cur.(map[string]interface{})
+			cur = m[*pe.FieldName]
+		case pe.Index != nil:
+			b.WriteByte('/')
+			b.WriteString(strconv.Itoa(*pe.Index))
+			l, _ := cur.([]interface{})
+			if *pe.Index < 0 || *pe.Index >= len(l) {
+				return b.String(), false
+			}
+			cur = l[*pe.Index]
+		default:
+			l, _ := cur.([]interface{})
+			i := indexOfItem(l, pe)
+			if i < 0 {
+				return b.String(), false
+			}
+			b.WriteByte('/')
+			b.WriteString(strconv.Itoa(i))
+			cur = l[i]
+		}
+	}
+	return b.String(), true
+}
+
+func indexOfItem(l []interface{}, pe smd.PathElement) int {
+	for i, item := range l {
+		if pe.Value != nil {
+			if value.Equals(*pe.Value, value.NewValueInterface(item)) {
+				return i
+			}
+			continue
+		}
+		m, ok := item.(map[string]interface{})
+		if !ok || pe.Key == nil {
+			continue
+		}
+		match := true
+		for _, f := range *pe.Key {
+			v, present := m[f.Name]
+			if !present || !value.Equals(f.Value, value.NewValueInterface(v)) {
+				match = false
+				break
+			}
+		}
+		if match {
+			return i
+		}
+	}
+	return -1
+}
+
+func escapePointer(s string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
+}

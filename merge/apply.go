@@ -1,0 +1,392 @@
+package merge
+
+import (
+	"errors"
+	"fmt"
+	"unicode"
+
+	"github.com/ssa-diff/ssa-diff/fieldpath"
+	"github.com/ssa-diff/ssa-diff/schema"
+	smd "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+	smdmerge "sigs.k8s.io/structured-merge-diff/v6/merge"
+	"sigs.k8s.io/structured-merge-diff/v6/value"
+)
+
+// Apply predicts one server-side apply request (PATCH with application/apply-patch+yaml),
+// as a controller sends it. A returned error means the prediction failed; the server's
+// refusals are in Result.Rejection.
+func (e *Engine) Apply(req Request) (*Result, error) {
+	req.Live = normalizeObject(req.Live)
+	req.Object = normalizeObject(req.Object)
+	r, err := e.newRequest(req)
+	if err != nil {
+		return nil, err
+	}
+	res := r.apply(req.Live, req.Object, req.Manager, req.Force)
+	res.Warnings = append(res.Warnings, r.warnings...)
+	return res, nil
+}
+
+// applyOutcome is the inner result of the apply chain.
+type applyOutcome struct {
+	object    map[string]interface{} // nil: no change (the live object stands)
+	managed   fieldpath.Managed
+	conflicts smdmerge.Conflicts
+}
+
+func (r *request) apply(live, cfg map[string]interface{}, manager string, force bool) *Result {
+	res := &Result{Endpoint: r.ep}
+	reject := func(s *StatusError) *Result {
+		res.Action, res.Rejection, res.Object = ActionRejected, s, nil
+		return res
+	}
+	if s := validateManager(manager, true); s != nil {
+		return reject(s)
+	}
+	created := live == nil
+	if created {
+		if uid, _ := metadataOf(cfg)["uid"].(string); uid != "" { // catalog N3
+			return reject(uidMismatch(r.typ, r.ep.Name, uid))
+		}
+		if r.ep.Subresource != "" { // catalog J5
+			return reject(notFound(r.typ, r.ep.Name))
+		}
+		live = r.e.hooks.EmptyObject(r.typ)
+		setNsName(live, r.ep.Namespace, r.ep.Name)
+	}
+	liveEntries, _, err := managedFieldsOf(live)
+	if err != nil {
+		return reject(internalError(fmt.Sprintf("failed to decode managed fields: %v", err)))
+	}
+	managed, err := fieldpath.Decode(liveEntries)
+	if err != nil { // catalog L3
+		return reject(internalError(fmt.Sprintf("failed to decode managed fields: %v", err)))
+	}
+	if got := gvkOf(cfg); got != r.ep.GVK { // catalog L4
+		return reject(badRequest(fmt.Sprintf("invalid object type: %s", got)))
+	}
+	before := managed.Copy()
+
+	out, s := r.applyWithLastApplied(live, cfg, managed, manager, force)
+	if s != nil {
+		if out != nil && len(out.conflicts) > 0 {
+			res.Conflicts = r.describeConflicts(out.conflicts, before, live, cfg)
+		}
+		return reject(s)
+	}
+	if force {
+		// Which fields did force take? The same apply without force answers that.
+		if probe, _ := r.applyWithLastApplied(live, cfg, before.Copy(), manager, false); probe != nil && len(probe.conflicts) > 0 {
+			res.Conflicts = r.describeConflicts(probe.conflicts, before, live, cfg)
+		}
+	}
+
+	var obj map[string]interface{}
+	if out.object != nil {
+		obj = out.object
+	} else {
+		obj = copyObject(live)
+	}
+	if manager == KubectlManager && hasLastApplied(obj) { // catalog K3, K4
+		setLastApplied(obj, cfg)
+	}
+	entries, err := out.managed.Encode()
+	if err != nil {
+		return reject(internalError(fmt.Sprintf("failed to encode managed fields: %v", err)))
+	}
+	if err := setManagedFields(obj, entries); err != nil {
+		return reject(internalError(err.Error()))
+	}
+	if created {
+		r.e.hooks.PrepareForCreate(r.typ, obj)
+	} else {
+		r.e.hooks.PrepareForUpdate(r.typ, r.ep.Subresource, obj, live)
+	}
+	res.Object, res.ManagedFields = obj, entries
+	switch {
+	case created:
+		res.Action = ActionCreate
+	case r.unchanged(live, obj):
+		res.Action = ActionUnchanged
+		res.Object = copyObject(live)
+		res.ManagedFields = liveEntries
+	default:
+		res.Action = ActionUpdate
+	}
+	res.Ownership = r.ownershipChanges(before, out.managed, r.managerKey(manager, fieldpath.OperationApply))
+	if !created {
+		res.Deleted = r.deletedFields(live, res.Object)
+	}
+	return res
+}
+
+// applyWithLastApplied is the apply with the kubectl relaxation (catalog K1, K2): when the
+// manager is "kubectl" and every conflict is on a field whose last-applied value still
+// matches the live object, the apply is forced; otherwise only the other conflicts count.
+func (r *request) applyWithLastApplied(live, cfg map[string]interface{}, managed fieldpath.Managed, manager string, force bool) (*applyOutcome, *StatusError) {
+	out, s := r.applyOnce(live, cfg, managed.Copy(), manager, force)
+	if manager != KubectlManager || s == nil || out == nil || len(out.conflicts) == 0 {
+		return out, s
+	}
+	allowed, ok := r.allowedConflictsFromLastApplied(live)
+	if !ok {
+		return out, s
+	}
+	var rest smdmerge.Conflicts
+	for _, c := range out.conflicts {
+		if !allowed.Has(c.Path) {
+			rest = append(rest, c)
+		}
+	}
+	if len(rest) > 0 {
+		return &applyOutcome{conflicts: rest}, conflictError(rest)
+	}
+	return r.applyOnce(live, cfg, managed.Copy(), manager, true)
+}
+
+// applyOnce is the chain from the before-first-apply step inwards.
+func (r *request) applyOnce(live, cfg map[string]interface{}, managed fieldpath.Managed, manager string, force bool) (*applyOutcome, *StatusError) {
+	if len(managed.Fields) == 0 { // catalog F1
+		empty := r.e.hooks.EmptyObject(r.typ)
+		var err error
+		managed, err = r.update(empty, live, managed, BeforeFirstApplyManager)
+		if err != nil {
+			return nil, internalError(fmt.Sprintf("failed to create manager for existing fields: %v", err))
+		}
+	}
+	key := r.managerKey(manager, fieldpath.OperationApply)
+	if mf, ok := metadataOf(cfg)["managedFields"]; ok && mf != nil { // catalog L5
+		return nil, badRequest("metadata.managedFields must be nil")
+	}
+	liveTyped, err := r.parse(live, false)
+	if err != nil {
+		return nil, internalError(fmt.Sprintf("failed to create typed live object (%s): %v", objectGVKNN(live), err))
+	}
+	cfgTyped, err := r.parse(cfg, true)
+	if err != nil { // catalog L6
+		return nil, &StatusError{Code: r.e.typeErrorCode(), Message: fmt.Sprintf("failed to create typed patch object (%s): %v", objectGVKNN(cfg), err)}
+	}
+	merged, fields, err := r.updater.Apply(liveTyped, cfgTyped, r.version, managed.Fields, key, force)
+	if err != nil {
+		var conflicts smdmerge.Conflicts
+		if errors.As(err, &conflicts) {
+			return &applyOutcome{conflicts: conflicts}, conflictError(conflicts)
+		}
+		return nil, internalError(err.Error())
+	}
+	managed.Fields = fields
+	stripMeta(managed.Fields, key)
+	out := &applyOutcome{managed: managed}
+	if merged != nil {
+		now := r.now
+		managed.Times[key] = &now
+		obj, ok := merged.AsValue().Unstructured().(map[string]interface{})
+		if !ok {
+			return nil, internalError("merged object is not an object")
+		}
+		obj = normalizeObject(obj)
+		r.defaultObject(obj)
+		out.object = obj
+	}
+	return out, nil
+}
+
+func (r *request) defaultObject(obj map[string]interface{}) {
+	if r.typ.Default != nil {
+		r.typ.Default(obj)
+	}
+	r.e.hooks.Default(r.typ, obj)
+}
+
+// typeErrorCode is the status of a body that does not match the schema (catalog L6).
+func (e *Engine) typeErrorCode() int { return 500 }
+
+// validateManager checks the fieldManager parameter (catalog L1, A3).
+func validateManager(m string, apply bool) *StatusError {
+	invalid := func(field, detail string, typ string, bad string) *StatusError {
+		msg := fmt.Sprintf(`PatchOptions.meta.k8s.io "" is invalid: %s: %s`, field, detail)
+		return &StatusError{Code: 422, Reason: "Invalid", Message: msg,
+			Details: &StatusDetails{Group: "meta.k8s.io", Kind: "PatchOptions", Causes: []StatusCause{{Reason: typ, Message: bad, Field: field}}}}
+	}
+	if m == "" {
+		if apply {
+			return invalid("fieldManager", "Required value: is required for apply patch", "FieldValueRequired", "Required value: is required for apply patch")
+		}
+		return nil
+	}
+	if len(m) > maxManagerLength {
+		return invalid("fieldManager", fmt.Sprintf("Too long: may not be more than %d bytes", maxManagerLength), "FieldValueTooLong", fmt.Sprintf("Too long: may not be more than %d bytes", maxManagerLength))
+	}
+	for i, c := range m {
+		if !unicode.IsPrint(c) {
+			d := fmt.Sprintf("Invalid value: %q: invalid character %U (at position %d)", m, c, i)
+			return invalid("fieldManager", d, "FieldValueInvalid", d)
+		}
+	}
+	return nil
+}
+
+func setNsName(obj map[string]interface{}, ns, name string) {
+	md := metadataOf(obj)
+	if md == nil {
+		md = map[string]interface{}{}
+		obj["metadata"] = md
+	}
+	if ns != "" {
+		md["namespace"] = ns
+	}
+	if name != "" {
+		md["name"] = name
+	}
+}
+
+// describeConflicts turns SMD conflicts into data with both values.
+func (r *request) describeConflicts(cs smdmerge.Conflicts, managed fieldpath.Managed, live, cfg map[string]interface{}) []Conflict {
+	out := make([]Conflict, 0, len(cs))
+	for _, c := range cs {
+		ref := managed.Ref(c.Manager)
+		lv, _ := valueAt(live, c.Path)
+		av, _ := valueAt(cfg, c.Path)
+		ptr, _ := fieldpath.JSONPointer(c.Path, live)
+		out = append(out, Conflict{Manager: ref, Path: fieldpath.PathString(c.Path), Pointer: ptr, Live: lv, Applied: av, FieldPath: c.Path})
+	}
+	return out
+}
+
+// valueAt finds the value at an SMD path in an unstructured object.
+func valueAt(obj interface{}, p smd.Path) (interface{}, bool) {
+	cur := obj
+	for _, pe := range p {
+		switch {
+		case pe.FieldName != nil:
+			m, ok := cur.(map[string]interface{})
+			if !ok {
+				return nil, false
+			}
+			if cur, ok = m[*pe.FieldName]; !ok {
+				return nil, false
+			}
+		case pe.Index != nil:
+			l, ok := cur.([]interface{})
+			if !ok || *pe.Index < 0 || *pe.Index >= len(l) {
+				return nil, false
+			}
+			cur = l[*pe.Index]
+		default:
+			l, ok := cur.([]interface{})
+			if !ok {
+				return nil, false
+			}
+			found := false
+			for _, item := range l {
+				if itemMatches(item, pe) {
+					cur, found = item, true
+					break
+				}
+			}
+			if !found {
+				return nil, false
+			}
+		}
+	}
+	return cur, true
+}
+
+func itemMatches(item interface{}, pe smd.PathElement) bool {
+	if pe.Value != nil {
+		return value.Equals(*pe.Value, value.NewValueInterface(item))
+	}
+	m, ok := item.(map[string]interface{})
+	if !ok || pe.Key == nil {
+		return false
+	}
+	for _, f := range *pe.Key {
+		v, present := m[f.Name]
+		if !present {
+			continue // a defaulted key field: matched by the others
+		}
+		if !value.Equals(f.Value, value.NewValueInterface(v)) {
+			return false
+		}
+	}
+	return true
+}
+
+// ownershipChanges compares the entries before and after a write.
+func (r *request) ownershipChanges(before, after fieldpath.Managed, writer string) []OwnershipChange {
+	var out []OwnershipChange
+	keys := map[string]bool{}
+	for k := range before.Fields {
+		keys[k] = true
+	}
+	for k := range after.Fields {
+		keys[k] = true
+	}
+	for _, k := range sortedKeys(keys) {
+		b, a := setOf(before, k), setOf(after, k)
+		ch := OwnershipChange{}
+		if k == writer {
+			ch.Manager = after.Ref(k)
+			ch.Gained = paths(a.Difference(b))
+			ch.Released = paths(b.Difference(a))
+		} else {
+			ch.Manager = before.Ref(k)
+			if _, ok := before.Fields[k]; !ok {
+				ch.Manager = after.Ref(k)
+				ch.Gained = paths(a)
+			}
+			ch.Taken = paths(b.Difference(a))
+		}
+		_, had := before.Fields[k]
+		_, has := after.Fields[k]
+		ch.Removed = had && !has
+		if len(ch.Gained)+len(ch.Released)+len(ch.Taken) > 0 || ch.Removed {
+			out = append(out, ch)
+		}
+	}
+	return out
+}
+
+func setOf(m fieldpath.Managed, k string) *smd.Set {
+	if vs, ok := m.Fields[k]; ok {
+		return vs.Set()
+	}
+	return smd.NewSet()
+}
+
+func paths(s *smd.Set) []string {
+	var out []string
+	s.Leaves().Iterate(func(p smd.Path) { out = append(out, fieldpath.PathString(p)) })
+	return out
+}
+
+// deletedFields lists what the write removed from the live object.
+func (r *request) deletedFields(live, obj map[string]interface{}) []string {
+	if obj == nil {
+		return nil
+	}
+	lt, err1 := r.parse(stripForCompare(live), false)
+	nt, err2 := r.parse(stripForCompare(obj), false)
+	if err1 != nil || err2 != nil {
+		return nil
+	}
+	cmp, err := lt.Compare(nt)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	cmp.Removed.Iterate(func(p smd.Path) { out = append(out, fieldpath.PathString(p)) })
+	return out
+}
+
+func stripForCompare(obj map[string]interface{}) map[string]interface{} {
+	c := copyObject(obj)
+	if md := metadataOf(c); md != nil {
+		for _, k := range []string{"managedFields", "resourceVersion", "generation", "uid", "creationTimestamp"} {
+			delete(md, k)
+		}
+	}
+	return c
+}
+
+var _ = schema.GVK{}

@@ -1,0 +1,33 @@
+// Package merge predicts what the Kubernetes API server does with a write to an object
+// under server-side field management: the object it stores, the managedFields it records,
+// and the conflicts or other refusals it answers.
+//
+// # The model
+//
+// An object's fields are owned by managers (package fieldpath). A write is either an Apply —
+// the manager declares the fields it wants to own and their values — or an Update (PUT,
+// PATCH, POST), which simply gives the writer every field it changed. The API server runs
+// every write through the same chain of steps, outermost first:
+//
+//  1. the manager name and the body's group/version/kind are checked (400, 422);
+//  2. for the manager "kubectl", conflicts on fields whose last-applied value still matches
+//     the live object are allowed, and the last-applied annotation is kept in sync;
+//  3. an object nobody tracks yet gets a before-first-apply Update entry owning everything;
+//  4. structured-merge-diff merges the body into the live object, computes the applier's
+//     field set, removes fields the applier stopped applying that nobody else owns, and
+//     finds the fields other managers own with other values — the conflicts;
+//  5. fields of the subresource's reset table (status on the main resource, spec on
+//     /status …) are neither owned nor conflicted on;
+//  6. the system metadata (name, uid, resourceVersion …) is never tracked, empty entries
+//     disappear, Update entries past ten are folded into ancient-changes, and changed
+//     entries get the current time;
+//  7. the registry defaults the object and applies its own rules (status reset, generation).
+//
+// [Engine.Apply] and [Engine.Update] run that chain for one request; [Engine.KubectlApply]
+// runs the sequence of requests `kubectl apply --server-side` sends. Every refusal comes back
+// as a [StatusError] worded byte for byte as the server words it; everything else — the
+// predicted object, managedFields, conflicts with both values, ownership moves, deleted
+// fields — is data on the [Result].
+//
+// Rule numbers in comments (C6, F1, …) refer to the behaviour catalog SEMANTICS.md.
+package merge

@@ -1,0 +1,232 @@
+package merge
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/ssa-diff/ssa-diff/fieldpath"
+	"github.com/ssa-diff/ssa-diff/schema"
+	smd "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+	smdmerge "sigs.k8s.io/structured-merge-diff/v6/merge"
+	"sigs.k8s.io/structured-merge-diff/v6/typed"
+)
+
+// Names the API server gives to the managers it creates itself.
+const (
+	BeforeFirstApplyManager = "before-first-apply"
+	AncientChangesManager   = "ancient-changes"
+	// KubectlManager is the one apply manager the server treats specially (catalog K1–K4).
+	KubectlManager = "kubectl"
+	// LastAppliedAnnotation is client-side apply's record of the last applied configuration.
+	LastAppliedAnnotation = "kubectl.kubernetes.io/last-applied-configuration"
+
+	currentOperation  = "current-operation"
+	maxUpdateManagers = 10
+	maxManagerLength  = 128
+	// maxAnnotationsSize is the API's limit on the total size of an object's annotations.
+	maxAnnotationsSize = 256 * 1024
+)
+
+// ServerHooks is what the API server does to an object around field management: the
+// defaulting of the kind's decoder and the registry strategy's rules. Package merge/defaults
+// and merge/strategy provide the built-in kinds'.
+type ServerHooks interface {
+	// Default fills in defaults as decoding the object into its Go type and defaulting it would.
+	Default(t *schema.Type, obj map[string]interface{})
+	// EmptyObject is the JSON of the kind's Go zero value, the "old" object of a create (catalog N1).
+	EmptyObject(t *schema.Type) map[string]interface{}
+	// PrepareForCreate applies the registry's rules to a new object.
+	PrepareForCreate(t *schema.Type, obj map[string]interface{})
+	// PrepareForUpdate applies the registry's rules to an updated object, given the old one.
+	PrepareForUpdate(t *schema.Type, subresource string, obj, old map[string]interface{})
+}
+
+// Engine predicts API server writes. It is safe for concurrent use once built.
+type Engine struct {
+	schemas *schema.Registry
+	hooks   ServerHooks
+}
+
+// Option configures an Engine.
+type Option func(*Engine)
+
+// WithServerHooks replaces the defaulting and registry rules the engine applies.
+func WithServerHooks(h ServerHooks) Option { return func(e *Engine) { e.hooks = h } }
+
+// New returns an engine that resolves kinds through schemas.
+func New(schemas *schema.Registry, opts ...Option) *Engine {
+	e := &Engine{schemas: schemas, hooks: basicHooks{}}
+	for _, o := range opts {
+		o(e)
+	}
+	return e
+}
+
+// errNotPredictable marks failures of ssa-diff itself, as opposed to the server's refusals.
+var errNotPredictable = errors.New("cannot predict")
+
+// request is the state of one request through the chain.
+type request struct {
+	e        *Engine
+	ep       Endpoint
+	typ      *schema.Type
+	version  smd.APIVersion
+	updater  *smdmerge.Updater
+	now      time.Time
+	warnings []string
+}
+
+func (e *Engine) newRequest(req Request) (*request, error) {
+	ep := req.Endpoint
+	if ep.GVK == (schema.GVK{}) {
+		src := req.Live
+		if src == nil {
+			src = req.Object
+		}
+		ep.GVK = gvkOf(src)
+		if ep.Name == "" {
+			ep.Namespace, ep.Name = nsName(src)
+		}
+	}
+	if ep.GVK.Kind == "" || ep.GVK.Version == "" {
+		return nil, fmt.Errorf("%w: the object has no apiVersion or kind", errNotPredictable)
+	}
+	typ, warns := e.schemas.Resolve(ep.GVK)
+	if typ == nil {
+		return nil, fmt.Errorf("%w: no schema for %s", errNotPredictable, ep.GVK)
+	}
+	r := &request{e: e, ep: ep, typ: typ, version: smd.APIVersion(ep.GVK.APIVersion()), now: req.Now.UTC().Truncate(time.Second), warnings: warns}
+	if req.Now.IsZero() {
+		r.now = time.Now().UTC().Truncate(time.Second)
+	}
+	r.updater = &smdmerge.Updater{
+		Converter:    &versionConverter{schemas: e.schemas, kind: ep.GVK, warn: r.warn},
+		IgnoreFilter: resetFilters(e.schemas, typ, ep.Subresource),
+	}
+	return r, nil
+}
+
+func (r *request) warn(s string) {
+	for _, w := range r.warnings {
+		if w == s {
+			return
+		}
+	}
+	r.warnings = append(r.warnings, s)
+}
+
+func (r *request) parse(obj map[string]interface{}, strict bool) (*typed.TypedValue, error) {
+	if strict {
+		return r.typ.Parseable.FromUnstructured(obj)
+	}
+	return r.typ.Parseable.FromUnstructured(obj, typed.AllowDuplicates)
+}
+
+// managerKey builds the identity of the writing manager (catalog A1, A3).
+func (r *request) managerKey(name string, op fieldpath.Operation) string {
+	if name == "" {
+		name = "unknown"
+	}
+	return fieldpath.ManagerKey(fieldpath.Entry{Manager: name, Operation: op, APIVersion: string(r.version), Subresource: r.ep.Subresource})
+}
+
+// stripSet are the paths never tracked for the writing manager (catalog E1).
+var stripPaths = []smd.Path{
+	smd.MakePathOrDie("apiVersion"),
+	smd.MakePathOrDie("kind"),
+	smd.MakePathOrDie("metadata"),
+	smd.MakePathOrDie("metadata", "name"),
+	smd.MakePathOrDie("metadata", "namespace"),
+	smd.MakePathOrDie("metadata", "creationTimestamp"),
+	smd.MakePathOrDie("metadata", "selfLink"),
+	smd.MakePathOrDie("metadata", "uid"),
+	smd.MakePathOrDie("metadata", "clusterName"),
+	smd.MakePathOrDie("metadata", "generation"),
+	smd.MakePathOrDie("metadata", "managedFields"),
+	smd.MakePathOrDie("metadata", "resourceVersion"),
+}
+
+func stripMeta(fields smd.ManagedFields, key string) {
+	vs, ok := fields[key]
+	if !ok {
+		return
+	}
+	set := vs.Set().Difference(smd.NewSet(stripPaths...))
+	if set.Empty() {
+		delete(fields, key)
+		return
+	}
+	fields[key] = smd.NewVersionedSet(set, vs.APIVersion(), vs.Applied())
+}
+
+// update runs the Update chain below the manager-naming step: the diff between live and
+// next is owned by the manager (catalog B3/B4), system fields are stripped (E1), the time is
+// set when the manager gained anything (G1) and Update entries are capped (I1).
+func (r *request) update(live, next map[string]interface{}, managed fieldpath.Managed, manager string) (fieldpath.Managed, error) {
+	key := r.managerKey(manager, fieldpath.OperationUpdate)
+	liveTyped, err := r.parse(live, false)
+	if err != nil {
+		return managed, fmt.Errorf("failed to convert live object (%s) to smd typed: %w", objectGVKNN(live), err)
+	}
+	nextTyped, err := r.parse(next, false)
+	if err != nil {
+		return managed, fmt.Errorf("failed to convert new object (%s) to smd typed: %w", objectGVKNN(next), err)
+	}
+	_, fields, err := r.updater.Update(liveTyped, nextTyped, r.version, managed.Fields, currentOperation)
+	if err != nil {
+		return managed, fmt.Errorf("failed to update ManagedFields (%s): %w", objectGVKNN(next), err)
+	}
+	managed.Fields = fields
+	stripMeta(managed.Fields, currentOperation)
+	if vs, ok := managed.Fields[currentOperation]; ok {
+		delete(managed.Fields, currentOperation)
+		if prev, ok := managed.Fields[key]; ok {
+			managed.Fields[key] = smd.NewVersionedSet(vs.Set().Union(prev.Set()), vs.APIVersion(), vs.Applied())
+		} else {
+			managed.Fields[key] = vs
+		}
+		now := r.now
+		managed.Times[key] = &now
+	}
+	capUpdateManagers(managed)
+	return managed, nil
+}
+
+// capUpdateManagers folds the oldest Update entries into ancient-changes buckets, one per
+// apiVersion, until at most ten remain (catalog I1).
+func capUpdateManagers(managed fieldpath.Managed) {
+	var updaters []string
+	for key, vs := range managed.Fields {
+		if !vs.Applied() {
+			updaters = append(updaters, key)
+		}
+	}
+	if len(updaters) <= maxUpdateManagers {
+		return
+	}
+	sortByTimeThenKey(updaters, managed.Times)
+	firstOfVersion := map[smd.APIVersion]string{}
+	remaining := len(updaters)
+	for _, key := range updaters {
+		if remaining <= maxUpdateManagers {
+			break
+		}
+		vs := managed.Fields[key]
+		version := vs.APIVersion()
+		bucket := fieldpath.ManagerKey(fieldpath.Entry{Manager: AncientChangesManager, Operation: fieldpath.OperationUpdate, APIVersion: string(version)})
+		first, seen := firstOfVersion[version]
+		if !seen {
+			firstOfVersion[version] = key
+			continue
+		}
+		if _, ok := managed.Fields[bucket]; !ok {
+			managed.Fields[bucket] = managed.Fields[first]
+			delete(managed.Fields, first)
+		}
+		managed.Fields[bucket] = smd.NewVersionedSet(vs.Set().Union(managed.Fields[bucket].Set()), version, vs.Applied())
+		delete(managed.Fields, key)
+		managed.Times[bucket] = managed.Times[key]
+		remaining--
+	}
+}

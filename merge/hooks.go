@@ -1,0 +1,125 @@
+package merge
+
+import (
+	"reflect"
+
+	"github.com/ssa-diff/ssa-diff/fieldpath"
+	"github.com/ssa-diff/ssa-diff/schema"
+	smd "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+)
+
+// basicHooks is what every kind gets without a kind-specific registry: no defaulting, the
+// reset fields put back on update, status cleared on create.
+type basicHooks struct{}
+
+func (basicHooks) Default(*schema.Type, map[string]interface{}) {}
+
+func (basicHooks) EmptyObject(t *schema.Type) map[string]interface{} {
+	if t.Source != schema.SourceBuiltin {
+		return map[string]interface{}{"apiVersion": t.GVK.APIVersion(), "kind": t.GVK.Kind}
+	}
+	return map[string]interface{}{"metadata": map[string]interface{}{}}
+}
+
+func (basicHooks) PrepareForCreate(t *schema.Type, obj map[string]interface{}) {
+	if !t.Status {
+		return
+	}
+	if t.Source == schema.SourceBuiltin {
+		obj["status"] = map[string]interface{}{}
+	} else {
+		delete(obj, "status")
+	}
+}
+
+func (basicHooks) PrepareForUpdate(t *schema.Type, subresource string, obj, old map[string]interface{}) {
+	RestoreResetFields(t, subresource, obj, old)
+}
+
+// RestoreResetFields puts the old values of an endpoint's reset fields back into obj, as
+// the registry strategies do on update (catalog J2), managedFields aside.
+func RestoreResetFields(t *schema.Type, subresource string, obj, old map[string]interface{}) {
+	for _, p := range resetPaths(t, subresource) {
+		restorePath(obj, old, p)
+	}
+}
+
+func restorePath(obj, old map[string]interface{}, p smd.Path) {
+	for i, pe := range p {
+		name := *pe.FieldName
+		if i == len(p)-1 {
+			if name == "metadata" {
+				// Everything but managedFields comes back.
+				mf, hasMF := metadataOf(obj)["managedFields"]
+				if ov, ok := old[name]; ok {
+					obj[name] = deepCopy(ov)
+				} else {
+					delete(obj, name)
+				}
+				if hasMF {
+					md := metadataOf(obj)
+					if md == nil {
+						md = map[string]interface{}{}
+						obj["metadata"] = md
+					}
+					md["managedFields"] = mf
+				}
+				return
+			}
+			if ov, ok := old[name]; ok {
+				obj[name] = deepCopy(ov)
+			} else {
+				delete(obj, name)
+			}
+			return
+		}
+		next, _ := obj[name].(map[string]interface{})
+		oldNext, _ := old[name].(map[string]interface{})
+		if next == nil {
+			if oldNext == nil {
+				return
+			}
+			next = map[string]interface{}{}
+			obj[name] = next
+		}
+		if oldNext == nil {
+			oldNext = map[string]interface{}{}
+		}
+		obj, old = next, oldNext
+	}
+}
+
+// unchanged reports whether the server would write nothing (catalog G5, G6): the object is
+// the live one, or differs only in managedFields times.
+func (r *request) unchanged(live, obj map[string]interface{}) bool {
+	a, b := copyObject(live), copyObject(obj)
+	la, _, _ := managedFieldsOf(a)
+	lb, _, _ := managedFieldsOf(b)
+	removeManagedFields(a)
+	removeManagedFields(b)
+	if !reflect.DeepEqual(a, b) {
+		return false
+	}
+	if len(la) != len(lb) {
+		return false
+	}
+	for i := range la {
+		if !sameEntryIgnoringTime(la[i], lb[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func sameEntryIgnoringTime(x, y fieldpath.Entry) bool {
+	if x.Manager != y.Manager || x.Operation != y.Operation || x.APIVersion != y.APIVersion ||
+		x.FieldsType != y.FieldsType || x.Subresource != y.Subresource {
+		return false
+	}
+	sx, err1 := fieldpath.FieldsV1ToSet(x.FieldsV1)
+	sy, err2 := fieldpath.FieldsV1ToSet(y.FieldsV1)
+	if err1 != nil || err2 != nil {
+		return string(x.FieldsV1) == string(y.FieldsV1)
+	}
+	return sx.Equals(sy)
+}

@@ -1,0 +1,73 @@
+package merge
+
+import (
+	"bytes"
+	"encoding/json"
+
+	smd "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+)
+
+func hasLastApplied(obj map[string]interface{}) bool {
+	s, _ := annotations(obj)[LastAppliedAnnotation].(string)
+	return s != ""
+}
+
+// setLastApplied rewrites the last-applied annotation from the applied configuration
+// (catalog K3): the configuration without that annotation, as compact JSON with sorted keys
+// and a trailing newline. Past the annotations size limit the annotation is deleted (K4).
+func setLastApplied(obj, cfg map[string]interface{}) {
+	c := copyObject(cfg)
+	if a := annotations(c); a != nil {
+		delete(a, LastAppliedAnnotation)
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	if err := enc.Encode(c); err != nil {
+		return
+	}
+	a := annotations(obj)
+	a[LastAppliedAnnotation] = buf.String()
+	total := 0
+	for k, v := range a {
+		s, _ := v.(string)
+		total += len(k) + len(s)
+	}
+	if total > maxAnnotationsSize {
+		delete(a, LastAppliedAnnotation)
+	}
+}
+
+// allowedConflictsFromLastApplied is the set of fields a kubectl apply may take over without
+// force (catalog K1): the fields of the last-applied configuration whose values the live
+// object still has. ok is false when there is no usable annotation (catalog K2).
+func (r *request) allowedConflictsFromLastApplied(live map[string]interface{}) (*smd.Set, bool) {
+	s, _ := annotations(live)[LastAppliedAnnotation].(string)
+	if s == "" {
+		return nil, false
+	}
+	liveTyped, err := r.parse(live, true)
+	if err != nil {
+		return nil, false
+	}
+	var last map[string]interface{}
+	if err := json.Unmarshal([]byte(s), &last); err != nil || last == nil {
+		return nil, false
+	}
+	last = normalizeObject(last)
+	if av, _ := last["apiVersion"].(string); av != r.ep.GVK.APIVersion() {
+		return nil, false
+	}
+	lastTyped, err := r.parse(last, true)
+	if err != nil {
+		return nil, false
+	}
+	set, err := lastTyped.ToFieldSet()
+	if err != nil {
+		return nil, false
+	}
+	cmp, err := lastTyped.Compare(liveTyped)
+	if err != nil {
+		return nil, false
+	}
+	return set.Difference(cmp.Modified).Difference(cmp.Added).Difference(cmp.Removed), true
+}

@@ -1,0 +1,135 @@
+package merge
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/ssa-diff/ssa-diff/fieldpath"
+	"github.com/ssa-diff/ssa-diff/schema"
+)
+
+// gvkOf reads apiVersion and kind of an unstructured object.
+func gvkOf(obj map[string]interface{}) schema.GVK {
+	av, _ := obj["apiVersion"].(string)
+	k, _ := obj["kind"].(string)
+	return schema.GVKFromAPIVersionKind(av, k)
+}
+
+func nsName(obj map[string]interface{}) (string, string) {
+	md, _ := obj["metadata"].(map[string]interface{})
+	ns, _ := md["namespace"].(string)
+	n, _ := md["name"].(string)
+	return ns, n
+}
+
+func metadataOf(obj map[string]interface{}) map[string]interface{} {
+	md, _ := obj["metadata"].(map[string]interface{})
+	return md
+}
+
+// objectGVKNN names an object as the server does in its internal errors: "ns/name; gvk".
+func objectGVKNN(obj map[string]interface{}) string {
+	ns, name := nsName(obj)
+	return fmt.Sprintf("%s/%s; %s", ns, name, gvkOf(obj))
+}
+
+// deepCopy copies a JSON-like value.
+func deepCopy(v interface{}) interface{} {
+	switch t := v.(type) {
+	case map[string]interface{}:
+		c := make(map[string]interface{}, len(t))
+		for k, x := range t {
+			c[k] = deepCopy(x)
+		}
+		return c
+	case []interface{}:
+		c := make([]interface{}, len(t))
+		for i, x := range t {
+			c[i] = deepCopy(x)
+		}
+		return c
+	default:
+		return v
+	}
+}
+
+func copyObject(obj map[string]interface{}) map[string]interface{} {
+	if obj == nil {
+		return nil
+	}
+	return deepCopy(obj).(map[string]interface{})
+}
+
+// managedFieldsOf decodes an object's metadata.managedFields into entries. present is false
+// when the field is absent or null.
+func managedFieldsOf(obj map[string]interface{}) (entries []fieldpath.Entry, present bool, err error) {
+	md := metadataOf(obj)
+	raw, ok := md["managedFields"]
+	if !ok || raw == nil {
+		return nil, false, nil
+	}
+	b, err := json.Marshal(raw)
+	if err != nil {
+		return nil, true, err
+	}
+	entries = []fieldpath.Entry{}
+	if err := json.Unmarshal(b, &entries); err != nil {
+		return nil, true, err
+	}
+	return entries, true, nil
+}
+
+// setManagedFields writes entries onto obj as the server encodes them; none removes the field.
+func setManagedFields(obj map[string]interface{}, entries []fieldpath.Entry) error {
+	md := metadataOf(obj)
+	if md == nil {
+		if len(entries) == 0 {
+			return nil
+		}
+		md = map[string]interface{}{}
+		obj["metadata"] = md
+	}
+	if len(entries) == 0 {
+		delete(md, "managedFields")
+		return nil
+	}
+	b, err := json.Marshal(entries)
+	if err != nil {
+		return err
+	}
+	var v []interface{}
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	md["managedFields"] = v
+	return nil
+}
+
+func removeManagedFields(obj map[string]interface{}) {
+	if md := metadataOf(obj); md != nil {
+		delete(md, "managedFields")
+	}
+}
+
+func sortByTimeThenKey(keys []string, times map[string]*time.Time) {
+	sec := func(k string) int64 {
+		if t := times[k]; t != nil {
+			return t.Unix()
+		}
+		return 0
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		a, b := sec(keys[i]), sec(keys[j])
+		if a != b {
+			return a < b
+		}
+		return keys[i] < keys[j]
+	})
+}
+
+func annotations(obj map[string]interface{}) map[string]interface{} {
+	a, _ := metadataOf(obj)["annotations"].(map[string]interface{})
+	return a
+}

@@ -1,0 +1,158 @@
+package merge
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/ssa-diff/ssa-diff/fieldpath"
+	"github.com/ssa-diff/ssa-diff/schema"
+	smd "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+)
+
+// Endpoint is the URL a request goes to: a resource of one group, version and kind, one
+// object in it, and optionally a subresource ("status" or "scale").
+type Endpoint struct {
+	GVK         schema.GVK
+	Namespace   string
+	Name        string
+	Subresource string
+}
+
+// Request is one write to the API server.
+type Request struct {
+	// Live is the object as the server stores it, with metadata.managedFields, or nil when
+	// the object does not exist (the request creates it).
+	Live map[string]interface{}
+	// Object is the request body: the apply configuration for Apply, the whole new object
+	// for Update. Through /scale it is an autoscaling/v1 Scale.
+	Object map[string]interface{}
+	// Endpoint is where the request goes. Left zero, it is taken from Live, or from Object
+	// on a create.
+	Endpoint Endpoint
+	// Manager is the fieldManager query parameter (for updates: the manager name used).
+	Manager string
+	// Force is force=true (apply only): conflicts are overridden, fields taken.
+	Force bool
+	// Now is the time the server stamps into changed managedFields entries.
+	Now time.Time
+}
+
+// Action is what the server does with a request.
+type Action string
+
+// The actions.
+const (
+	ActionCreate    Action = "create"
+	ActionUpdate    Action = "update"
+	ActionUnchanged Action = "unchanged"
+	ActionRejected  Action = "rejected"
+)
+
+// Result is the prediction for one request.
+type Result struct {
+	Endpoint Endpoint `json:"-"`
+	Action   Action   `json:"action"`
+	// Object is the object as the server would store and return it, metadata.managedFields
+	// included; nil when the request is rejected.
+	Object map[string]interface{} `json:"object,omitempty"`
+	// ManagedFields are the entries of Object's metadata.managedFields.
+	ManagedFields []fieldpath.Entry `json:"-"`
+	// Conflicts are the conflicts of the apply: the reason for a 409, or, with force, the
+	// fields that force took.
+	Conflicts []Conflict `json:"conflicts,omitempty"`
+	// Ownership says, per manager, which fields change hands.
+	Ownership []OwnershipChange `json:"ownership,omitempty"`
+	// Deleted are fields present in the live object that the request removes because the
+	// applier stopped applying them and nobody else owns them (catalog D1).
+	Deleted []string `json:"deleted,omitempty"`
+	// Rejection is the server's refusal (409 conflicts, 400, 422, 500 …) or nil.
+	Rejection *StatusError `json:"error,omitempty"`
+	// Warnings say where the prediction rests on assumptions (deduced schemas, versions
+	// converted, values only the server can assign …).
+	Warnings []string `json:"warnings,omitempty"`
+	// Assigned lists paths whose values the server assigns (uid, a Service's clusterIP …):
+	// the prediction shows them as in live, or leaves them out on a create.
+	Assigned []string `json:"assigned,omitempty"`
+	// Steps are the requests a client sequence made (the kubectl applier), in order.
+	Steps []Step `json:"steps,omitempty"`
+}
+
+// Step is one request of a client's sequence and its outcome.
+type Step struct {
+	Description string `json:"description"`
+	Manager     string `json:"manager"`
+	Code        int    `json:"code"`
+}
+
+// Conflict is one field another manager owns with a different value.
+type Conflict struct {
+	// Manager is the owning entry, as recorded in the live object.
+	Manager fieldpath.ManagerRef `json:"manager"`
+	// Path is printed as the server prints it in conflict messages.
+	Path string `json:"path"`
+	// Pointer is Path as a JSON Pointer into the live object ("" when it has no position).
+	Pointer string `json:"pointer,omitempty"`
+	// Live is the value in the live object (nil when absent); Applied the value applied.
+	Live    interface{} `json:"live"`
+	Applied interface{} `json:"applied"`
+
+	FieldPath smd.Path `json:"-"`
+}
+
+// OwnershipChange is what one manager gains or loses in a request.
+type OwnershipChange struct {
+	Manager fieldpath.ManagerRef `json:"manager"`
+	// Taken are fields this manager loses to the writer (forced apply or an update).
+	Taken []string `json:"taken,omitempty"`
+	// Released are fields the writer (applier) owned and no longer does.
+	Released []string `json:"released,omitempty"`
+	// Gained are fields the writer newly owns.
+	Gained []string `json:"gained,omitempty"`
+	// Removed is true when the entry disappears from managedFields.
+	Removed bool `json:"removed,omitempty"`
+}
+
+// StatusError is a refusal as the API server words it (a metav1.Status).
+type StatusError struct {
+	Code    int            `json:"code"`
+	Reason  string         `json:"reason,omitempty"`
+	Message string         `json:"message"`
+	Details *StatusDetails `json:"details,omitempty"`
+}
+
+// StatusDetails are the details of a Status.
+type StatusDetails struct {
+	Name   string        `json:"name,omitempty"`
+	Group  string        `json:"group,omitempty"`
+	Kind   string        `json:"kind,omitempty"`
+	Causes []StatusCause `json:"causes,omitempty"`
+}
+
+// StatusCause is one cause of a Status.
+type StatusCause struct {
+	Reason  string `json:"reason,omitempty"`
+	Message string `json:"message,omitempty"`
+	Field   string `json:"field,omitempty"`
+}
+
+func (e *StatusError) Error() string {
+	return fmt.Sprintf("%d: %s", e.Code, e.Message)
+}
+
+// Status returns the error as the server's wire body, a v1 Status object, in the server's field order.
+func (e *StatusError) Status() json.RawMessage {
+	type status struct {
+		Kind       string         `json:"kind"`
+		APIVersion string         `json:"apiVersion"`
+		Metadata   struct{}       `json:"metadata"`
+		Status     string         `json:"status"`
+		Message    string         `json:"message,omitempty"`
+		Reason     string         `json:"reason,omitempty"`
+		Details    *StatusDetails `json:"details,omitempty"`
+		Code       int            `json:"code"`
+	}
+	b, _ := json.Marshal(status{Kind: "Status", APIVersion: "v1", Status: "Failure",
+		Message: e.Message, Reason: e.Reason, Details: e.Details, Code: e.Code})
+	return b
+}

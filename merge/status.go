@@ -1,0 +1,89 @@
+package merge
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/ssa-diff/ssa-diff/fieldpath"
+	"github.com/ssa-diff/ssa-diff/schema"
+	smd "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+	smdmerge "sigs.k8s.io/structured-merge-diff/v6/merge"
+)
+
+func badRequest(msg string) *StatusError {
+	return &StatusError{Code: 400, Reason: "BadRequest", Message: msg}
+}
+
+func internalError(msg string) *StatusError {
+	return &StatusError{Code: 500, Reason: "InternalError", Message: msg,
+		Details: &StatusDetails{Causes: []StatusCause{{Message: msg}}}}
+}
+
+func qualifiedResource(t *schema.Type) string {
+	if t.GVK.Group == "" {
+		return t.Resource
+	}
+	return t.Resource + "." + t.GVK.Group
+}
+
+// uidMismatch is the answer to an apply that creates an object and names a uid (catalog N3).
+func uidMismatch(t *schema.Type, name, uid string) *StatusError {
+	return &StatusError{Code: 409, Reason: "Conflict",
+		Message: fmt.Sprintf("Operation cannot be fulfilled on %s %q: uid mismatch: the provided object specified uid %s, and no existing object was found", qualifiedResource(t), name, uid),
+		Details: &StatusDetails{Name: name, Group: t.GVK.Group, Kind: t.Resource}}
+}
+
+func notFound(t *schema.Type, name string) *StatusError {
+	return &StatusError{Code: 404, Reason: "NotFound",
+		Message: fmt.Sprintf("%s %q not found", qualifiedResource(t), name),
+		Details: &StatusDetails{Name: name, Group: t.GVK.Group, Kind: t.Resource}}
+}
+
+// conflictError words conflicts as the server does (catalog C3–C6).
+func conflictError(cs smdmerge.Conflicts) *StatusError {
+	printManager := func(key string) string {
+		ref, err := fieldpath.ParseManagerKey(key)
+		if err != nil {
+			return fmt.Sprintf("%q", key)
+		}
+		return ref.String()
+	}
+	causes := make([]StatusCause, 0, len(cs))
+	for _, c := range cs {
+		causes = append(causes, StatusCause{Reason: "FieldManagerConflict",
+			Message: "conflict with " + printManager(c.Manager), Field: c.Path.String()})
+	}
+	var msg string
+	if len(cs) == 1 {
+		msg = fmt.Sprintf("Apply failed with 1 conflict: conflict with %s: %s", printManager(cs[0].Manager), cs[0].Path)
+	} else {
+		byManager := map[string][]smd.Path{}
+		for _, c := range cs {
+			byManager[c.Manager] = append(byManager[c.Manager], c.Path)
+		}
+		managers := make([]string, 0, len(byManager))
+		for m := range byManager {
+			managers = append(managers, m)
+		}
+		sort.Strings(managers)
+		var lines []string
+		for _, m := range managers {
+			lines = append(lines, fmt.Sprintf("conflicts with %s:", printManager(m)))
+			for _, p := range byManager[m] {
+				lines = append(lines, "- "+p.String())
+			}
+		}
+		msg = fmt.Sprintf("Apply failed with %d conflicts: %s", len(cs), strings.Join(lines, "\n"))
+	}
+	return &StatusError{Code: 409, Reason: "Conflict", Message: msg, Details: &StatusDetails{Causes: causes}}
+}
+
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,117 @@
+package merge
+
+import (
+	"github.com/ssa-diff/ssa-diff/fieldpath"
+)
+
+// Update predicts a write that is not an apply: PUT, or any non-apply PATCH once the patch
+// is applied, through the main resource or a subresource (catalog R0.2, R0.3). Object is
+// the whole new object. Updates are never refused for conflicts: they take what they change
+// (catalog B4). Through /scale, Object is an autoscaling/v1 Scale.
+func (e *Engine) Update(req Request) (*Result, error) {
+	req.Live = normalizeObject(req.Live)
+	req.Object = normalizeObject(req.Object)
+	r, err := e.newRequest(req)
+	if err != nil {
+		return nil, err
+	}
+	var res *Result
+	if r.ep.Subresource == "scale" {
+		res = r.updateScale(req.Live, req.Object, req.Manager)
+	} else {
+		res = r.updateObject(req.Live, req.Object, req.Manager)
+	}
+	res.Warnings = append(res.Warnings, r.warnings...)
+	return res, nil
+}
+
+func (r *request) updateObject(live, next map[string]interface{}, manager string) *Result {
+	res := &Result{Endpoint: r.ep}
+	created := live == nil
+	if created {
+		if r.ep.Subresource != "" {
+			res.Action, res.Rejection = ActionRejected, notFound(r.typ, r.ep.Name)
+			return res
+		}
+		live = r.e.hooks.EmptyObject(r.typ)
+	}
+	next = copyObject(next)
+	r.defaultObject(next)
+
+	managed, liveEntries := r.decodeLiveOrNew(live, next, r.ep.Subresource != "")
+	before := managed.Copy()
+	removeManagedFields(next)
+
+	tracked := true
+	if len(managed.Fields) == 0 {
+		// An existing object nobody tracks stays untracked under updates (catalog F3).
+		if uid, _ := metadataOf(live)["uid"].(string); uid != "" {
+			tracked = false
+		}
+	}
+	after := managed
+	if tracked {
+		var err error
+		after, err = r.update(live, next, managed.Copy(), manager)
+		if err != nil {
+			// The server lets the write through and keeps the live entries (catalog M3).
+			r.warn("the update could not be tracked (" + err.Error() + "): the live managedFields are kept, as the server does")
+			after, _ = fieldpath.Decode(liveEntries)
+		}
+	}
+	entries, err := after.Encode()
+	if err != nil {
+		res.Action, res.Rejection = ActionRejected, internalError(err.Error())
+		return res
+	}
+	if err := setManagedFields(next, entries); err != nil {
+		res.Action, res.Rejection = ActionRejected, internalError(err.Error())
+		return res
+	}
+	if created {
+		r.e.hooks.PrepareForCreate(r.typ, next)
+	} else {
+		r.e.hooks.PrepareForUpdate(r.typ, r.ep.Subresource, next, live)
+	}
+	res.Object, res.ManagedFields = next, entries
+	switch {
+	case created:
+		res.Action = ActionCreate
+	case r.unchanged(live, next):
+		res.Action = ActionUnchanged
+		res.Object = copyObject(live)
+		res.ManagedFields, _, _ = managedFieldsOf(live)
+	default:
+		res.Action = ActionUpdate
+	}
+	res.Ownership = r.ownershipChanges(before, after, r.managerKey(manager, fieldpath.OperationUpdate))
+	return res
+}
+
+// decodeLiveOrNew picks the managedFields an update starts from (catalog F4, F5, M1, M2): on
+// a main-resource write, [] or [{}] in the body resets them, valid non-empty entries in the
+// body replace the live ones, anything else falls back to the live entries (invalid live
+// entries count as none).
+func (r *request) decodeLiveOrNew(live, next map[string]interface{}, subresource bool) (fieldpath.Managed, []fieldpath.Entry) {
+	liveEntries, _, _ := managedFieldsOf(live)
+	fromLive := func() fieldpath.Managed {
+		m, err := fieldpath.Decode(liveEntries)
+		if err != nil {
+			return fieldpath.NewManaged()
+		}
+		return m
+	}
+	if subresource {
+		return fromLive(), liveEntries
+	}
+	entries, present, err := managedFieldsOf(next)
+	if err == nil && present && (len(entries) == 0 || (len(entries) == 1 && entries[0].IsZero())) {
+		return fieldpath.NewManaged(), liveEntries
+	}
+	if err == nil && present {
+		if m, err := fieldpath.Decode(entries); err == nil && len(m.Fields) > 0 {
+			return m, liveEntries
+		}
+	}
+	return fromLive(), liveEntries
+}
