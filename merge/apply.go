@@ -3,6 +3,7 @@ package merge
 import (
 	"errors"
 	"fmt"
+	"sort"
 	"unicode"
 
 	"github.com/ssa-diff/ssa-diff/fieldpath"
@@ -102,6 +103,9 @@ func (r *request) apply(live, cfg map[string]interface{}, manager string, force 
 	} else {
 		r.e.hooks.PrepareForUpdate(r.typ, r.ep.Subresource, obj, live)
 	}
+	if s := r.checkIdentity(live, obj, cfg, created); s != nil {
+		return reject(s)
+	}
 	res.Object, res.ManagedFields = obj, entries
 	switch {
 	case created:
@@ -170,6 +174,7 @@ func (r *request) applyOnce(live, cfg map[string]interface{}, managed fieldpath.
 	if err != nil {
 		var conflicts smdmerge.Conflicts
 		if errors.As(err, &conflicts) {
+			sortConflicts(conflicts)
 			return &applyOutcome{conflicts: conflicts}, conflictError(conflicts)
 		}
 		return nil, internalError(err.Error())
@@ -390,3 +395,45 @@ func stripForCompare(obj map[string]interface{}) map[string]interface{} {
 }
 
 var _ = schema.GVK{}
+
+// sortConflicts orders conflicts by manager identity, keeping each manager's paths in set
+// order. The server's cause order across managers is map order (catalog C7); ours is stable.
+func sortConflicts(cs smdmerge.Conflicts) {
+	sort.SliceStable(cs, func(i, j int) bool { return cs[i].Manager < cs[j].Manager })
+}
+
+// checkIdentity is what the registry checks after field management (catalog N3, N4): the
+// name and namespace must be the URL's, a resourceVersion in the body is an optimistic
+// lock, and the uid of an existing object cannot change.
+func (r *request) checkIdentity(live, obj, cfg map[string]interface{}, created bool) *StatusError {
+	ns, name := nsName(obj)
+	if name != r.ep.Name {
+		return badRequest(fmt.Sprintf("the name of the object (%s) does not match the name on the URL (%s)", name, r.ep.Name))
+	}
+	if r.ep.Namespace != "" && ns != "" && ns != r.ep.Namespace {
+		return badRequest("the namespace of the provided object does not match the namespace sent on the request")
+	}
+	if created {
+		return nil
+	}
+	if rv, _ := metadataOf(cfg)["resourceVersion"].(string); rv != "" {
+		if liveRV, _ := metadataOf(live)["resourceVersion"].(string); rv != liveRV {
+			return &StatusError{Code: 409, Reason: "Conflict",
+				Message: fmt.Sprintf("Operation cannot be fulfilled on %s %q: the object has been modified; please apply your changes to the latest version and try again", qualifiedResource(r.typ), r.ep.Name),
+				Details: &StatusDetails{Name: r.ep.Name, Group: r.ep.GVK.Group, Kind: r.typ.Resource}}
+		}
+	}
+	if uid, _ := metadataOf(cfg)["uid"].(string); uid != "" {
+		if liveUID, _ := metadataOf(live)["uid"].(string); uid != liveUID {
+			kind := r.ep.GVK.Kind
+			if r.ep.GVK.Group != "" {
+				kind += "." + r.ep.GVK.Group
+			}
+			msg := fmt.Sprintf("%s %q is invalid: metadata.uid: Invalid value: %q: field is immutable", kind, r.ep.Name, uid)
+			return &StatusError{Code: 422, Reason: "Invalid", Message: msg,
+				Details: &StatusDetails{Name: r.ep.Name, Group: r.ep.GVK.Group, Kind: r.ep.GVK.Kind,
+					Causes: []StatusCause{{Reason: "FieldValueInvalid", Message: fmt.Sprintf("Invalid value: %q: field is immutable", uid), Field: "metadata.uid"}}}}
+		}
+	}
+	return nil
+}
