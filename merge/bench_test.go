@@ -1,0 +1,100 @@
+package merge
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/ssa-diff/ssa-diff/schema"
+	smd "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+	smdmerge "sigs.k8s.io/structured-merge-diff/v6/merge"
+	"sigs.k8s.io/structured-merge-diff/v6/typed"
+	"sigs.k8s.io/yaml"
+)
+
+// deploymentRequest is a realistic apply: a recorded Deployment with three managers and a
+// manifest that drops a container and a volume.
+func deploymentRequest(tb testing.TB) Request {
+	live := map[string]interface{}{}
+	b, err := os.ReadFile("testdata/deployment-live.json")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &live); err != nil {
+		tb.Fatal(err)
+	}
+	cfg := map[string]interface{}{}
+	b, err = os.ReadFile("testdata/deployment-manifest.yaml")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := yaml.Unmarshal(b, &cfg); err != nil {
+		tb.Fatal(err)
+	}
+	return Request{Live: live, Object: cfg, Manager: "deployer", Now: time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC)}
+}
+
+// BenchmarkApplyDeployment is the whole prediction of one apply: decoding managedFields,
+// the field manager chain, defaulting, encoding.
+func BenchmarkApplyDeployment(b *testing.B) {
+	e := New(schema.NewRegistry())
+	req := deploymentRequest(b)
+	if res, err := e.Apply(req); err != nil || res.Rejection != nil {
+		b.Fatalf("apply: %v %v", err, res.Rejection)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := e.Apply(req); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkSMDApplyDeployment is the baseline: structured-merge-diff's updater alone on the
+// same inputs (typed conversion and Updater.Apply), the floor any prediction pays.
+func BenchmarkSMDApplyDeployment(b *testing.B) {
+	reg := schema.NewRegistry()
+	req := deploymentRequest(b)
+	t, _ := reg.Lookup(schema.GVKFromAPIVersionKind("apps/v1", "Deployment"))
+	entries, _, err := managedFieldsOf(req.Live)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var managed smd.ManagedFields
+	decode := func() {
+		m := smd.ManagedFields{}
+		for _, e := range entries {
+			s := &smd.Set{}
+			_ = s.FromJSON(bytes.NewReader(e.FieldsV1))
+			m[e.Manager+string(e.Operation)] = smd.NewVersionedSet(s, smd.APIVersion(e.APIVersion), e.Operation == "Apply")
+		}
+		managed = m
+	}
+	u := &smdmerge.Updater{Converter: identityConverter{}}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		decode()
+		live, err := t.Parseable.FromUnstructured(req.Live, typed.AllowDuplicates)
+		if err != nil {
+			b.Fatal(err)
+		}
+		cfg, err := t.Parseable.FromUnstructured(req.Object)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, _, err := u.Apply(live, cfg, "apps/v1", managed, "deployerApply", false); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+type identityConverter struct{}
+
+func (identityConverter) Convert(v *typed.TypedValue, _ smd.APIVersion) (*typed.TypedValue, error) {
+	return v, nil
+}
+func (identityConverter) IsMissingVersionError(error) bool { return false }
