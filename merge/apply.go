@@ -98,10 +98,8 @@ func (r *request) apply(live, cfg map[string]interface{}, manager string, force 
 	if err := setManagedFields(obj, entries); err != nil {
 		return reject(internalError(err.Error()))
 	}
-	if created {
-		r.e.hooks.PrepareForCreate(r.typ, obj)
-	} else {
-		r.e.hooks.PrepareForUpdate(r.typ, r.ep.Subresource, obj, live)
+	if err := r.prepare(created, obj, live); err != nil {
+		return reject(internalError(err.Error()))
 	}
 	if s := r.checkIdentity(live, obj, cfg, created); s != nil {
 		return reject(s)
@@ -190,17 +188,16 @@ func (r *request) applyOnce(live, cfg map[string]interface{}, managed fieldpath.
 			return nil, internalError("merged object is not an object")
 		}
 		obj = normalizeObject(obj)
-		r.defaultObject(obj)
+		if err := r.defaultObject(obj); err != nil {
+			return nil, internalError(fmt.Sprintf("failed to convert new object (%s) to proper version (%s): %v", objectGVKNN(obj), r.version, err))
+		}
 		out.object = obj
 	}
 	return out, nil
 }
 
-func (r *request) defaultObject(obj map[string]interface{}) {
-	if r.typ.Default != nil {
-		r.typ.Default(obj)
-	}
-	r.e.hooks.Default(r.typ, obj)
+func (r *request) defaultObject(obj map[string]interface{}) error {
+	return r.e.hooks.Default(r.typ, obj)
 }
 
 // typeErrorCode is the status of a body that does not match the schema (catalog L6).
@@ -436,4 +433,12 @@ func (r *request) checkIdentity(live, obj, cfg map[string]interface{}, created b
 		}
 	}
 	return nil
+}
+
+// prepare runs the registry's rules for a create or an update.
+func (r *request) prepare(created bool, obj, live map[string]interface{}) error {
+	if created {
+		return r.e.hooks.PrepareForCreate(r.typ, obj)
+	}
+	return r.e.hooks.PrepareForUpdate(r.typ, r.ep.Subresource, obj, live)
 }

@@ -32,14 +32,15 @@ const (
 // defaulting of the kind's decoder and the registry strategy's rules. Package merge/defaults
 // and merge/strategy provide the built-in kinds'.
 type ServerHooks interface {
-	// Default fills in defaults as decoding the object into its Go type and defaulting it would.
-	Default(t *schema.Type, obj map[string]interface{})
+	// Default fills in defaults as decoding the object into its Go type and defaulting it
+	// would. An error means the server could not decode the object.
+	Default(t *schema.Type, obj map[string]interface{}) error
 	// EmptyObject is the JSON of the kind's Go zero value, the "old" object of a create (catalog N1).
 	EmptyObject(t *schema.Type) map[string]interface{}
 	// PrepareForCreate applies the registry's rules to a new object.
-	PrepareForCreate(t *schema.Type, obj map[string]interface{})
+	PrepareForCreate(t *schema.Type, obj map[string]interface{}) error
 	// PrepareForUpdate applies the registry's rules to an updated object, given the old one.
-	PrepareForUpdate(t *schema.Type, subresource string, obj, old map[string]interface{})
+	PrepareForUpdate(t *schema.Type, subresource string, obj, old map[string]interface{}) error
 }
 
 // Engine predicts API server writes. It is safe for concurrent use once built.
@@ -56,7 +57,7 @@ func WithServerHooks(h ServerHooks) Option { return func(e *Engine) { e.hooks = 
 
 // New returns an engine that resolves kinds through schemas.
 func New(schemas *schema.Registry, opts ...Option) *Engine {
-	e := &Engine{schemas: schemas, hooks: basicHooks{}}
+	e := &Engine{schemas: schemas, hooks: KubernetesHooks{}}
 	for _, o := range opts {
 		o(e)
 	}

@@ -8,32 +8,29 @@ import (
 	smd "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 )
 
-// basicHooks is what every kind gets without a kind-specific registry: no defaulting, the
-// reset fields put back on update, status cleared on create.
-type basicHooks struct{}
+// FieldManagementOnly is ServerHooks without defaulting and registry rules: the object is
+// what field management alone makes of it (as the client-go and controller-runtime fakes
+// do), reset fields aside.
+type FieldManagementOnly struct{}
 
-func (basicHooks) Default(*schema.Type, map[string]interface{}) {}
+// Default does nothing.
+func (FieldManagementOnly) Default(*schema.Type, map[string]interface{}) error { return nil }
 
-func (basicHooks) EmptyObject(t *schema.Type) map[string]interface{} {
+// EmptyObject is {apiVersion, kind} for custom resources and {metadata: {}} otherwise.
+func (FieldManagementOnly) EmptyObject(t *schema.Type) map[string]interface{} {
 	if t.Source != schema.SourceBuiltin {
 		return map[string]interface{}{"apiVersion": t.GVK.APIVersion(), "kind": t.GVK.Kind}
 	}
 	return map[string]interface{}{"metadata": map[string]interface{}{}}
 }
 
-func (basicHooks) PrepareForCreate(t *schema.Type, obj map[string]interface{}) {
-	if !t.Status {
-		return
-	}
-	if t.Source == schema.SourceBuiltin {
-		obj["status"] = map[string]interface{}{}
-	} else {
-		delete(obj, "status")
-	}
-}
+// PrepareForCreate does nothing.
+func (FieldManagementOnly) PrepareForCreate(*schema.Type, map[string]interface{}) error { return nil }
 
-func (basicHooks) PrepareForUpdate(t *schema.Type, subresource string, obj, old map[string]interface{}) {
+// PrepareForUpdate puts the reset fields back.
+func (FieldManagementOnly) PrepareForUpdate(t *schema.Type, subresource string, obj, old map[string]interface{}) error {
 	RestoreResetFields(t, subresource, obj, old)
+	return nil
 }
 
 // RestoreResetFields puts the old values of an endpoint's reset fields back into obj, as

@@ -124,7 +124,10 @@ func (r *request) updateScale(live, scale map[string]interface{}, manager string
 		res.Action, res.Rejection = ActionRejected, internalError(err.Error())
 		return res
 	}
-	r.e.hooks.PrepareForUpdate(r.typ, "", obj, live)
+	if err := r.e.hooks.PrepareForUpdate(r.typ, "", obj, live); err != nil {
+		res.Action, res.Rejection = ActionRejected, internalError(err.Error())
+		return res
+	}
 	res.Object, res.ManagedFields = obj, entries
 	res.Action = ActionUpdate
 	if r.unchanged(live, obj) {

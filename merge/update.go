@@ -1,6 +1,8 @@
 package merge
 
 import (
+	"fmt"
+
 	"github.com/ssa-diff/ssa-diff/fieldpath"
 )
 
@@ -36,8 +38,18 @@ func (r *request) updateObject(live, next map[string]interface{}, manager string
 		live = r.e.hooks.EmptyObject(r.typ)
 	}
 	next = copyObject(next)
-	r.defaultObject(next)
+	// Decoding keeps an empty managedFields list (a reset, catalog F4) that re-encoding would drop.
+	bodyManaged, hasBodyManaged := metadataOf(next)["managedFields"]
+	if err := r.defaultObject(next); err != nil {
+		res.Action, res.Rejection = ActionRejected, badRequest(fmt.Sprintf("error decoding the object: %v", err))
+		return res
+	}
 
+	if hasBodyManaged {
+		if md := metadataOf(next); md != nil {
+			md["managedFields"] = bodyManaged
+		}
+	}
 	managed, liveEntries := r.decodeLiveOrNew(live, next, r.ep.Subresource != "")
 	before := managed.Copy()
 	removeManagedFields(next)
@@ -68,10 +80,9 @@ func (r *request) updateObject(live, next map[string]interface{}, manager string
 		res.Action, res.Rejection = ActionRejected, internalError(err.Error())
 		return res
 	}
-	if created {
-		r.e.hooks.PrepareForCreate(r.typ, next)
-	} else {
-		r.e.hooks.PrepareForUpdate(r.typ, r.ep.Subresource, next, live)
+	if err := r.prepare(created, next, live); err != nil {
+		res.Action, res.Rejection = ActionRejected, internalError(err.Error())
+		return res
 	}
 	res.Object, res.ManagedFields = next, entries
 	switch {

@@ -1,0 +1,69 @@
+package defaults
+
+// Defaulters of apps/v1 (k8s.io/kubernetes pkg/apis/apps/v1). Pod templates
+// are defaulted by the core defaulters, which apps/v1 runs as a peer.
+
+// gateMaxUnavailableStatefulSet is the 1.37 default of MaxUnavailableStatefulSet (beta, on).
+const gateMaxUnavailableStatefulSet = true
+
+var appsDefaulters = map[string]defaulterFunc{
+	"io.k8s.api.apps.v1.Deployment":  defaultDeployment,
+	"io.k8s.api.apps.v1.DaemonSet":   defaultDaemonSet,
+	"io.k8s.api.apps.v1.StatefulSet": defaultStatefulSet,
+	"io.k8s.api.apps.v1.ReplicaSet":  defaultReplicaSet,
+}
+
+// defaultDeployment follows SetDefaults_Deployment.
+func defaultDeployment(m map[string]any) {
+	spec := ensureObject(m, "spec")
+	setIfNil(spec, "replicas", int64(1))
+	strategy := ensureObject(spec, "strategy")
+	setIfUnset(strategy, "type", "RollingUpdate")
+	if str(strategy, "type") == "RollingUpdate" {
+		ru := ensureObject(strategy, "rollingUpdate")
+		setIfNil(ru, "maxUnavailable", "25%")
+		setIfNil(ru, "maxSurge", "25%")
+	}
+	setIfNil(spec, "revisionHistoryLimit", int64(10))
+	setIfNil(spec, "progressDeadlineSeconds", int64(600))
+}
+
+// defaultDaemonSet follows SetDefaults_DaemonSet.
+func defaultDaemonSet(m map[string]any) {
+	spec := ensureObject(m, "spec")
+	us := ensureObject(spec, "updateStrategy")
+	setIfUnset(us, "type", "RollingUpdate")
+	if str(us, "type") == "RollingUpdate" {
+		ru := ensureObject(us, "rollingUpdate")
+		setIfNil(ru, "maxUnavailable", int64(1))
+		setIfNil(ru, "maxSurge", int64(0))
+	}
+	setIfNil(spec, "revisionHistoryLimit", int64(10))
+}
+
+// defaultStatefulSet follows SetDefaults_StatefulSet.
+func defaultStatefulSet(m map[string]any) {
+	spec := ensureObject(m, "spec")
+	setIfUnset(spec, "podManagementPolicy", "OrderedReady")
+	us := ensureObject(spec, "updateStrategy")
+	if unset(us, "type") {
+		us["type"] = "RollingUpdate"
+		setIfNil(us, "rollingUpdate", map[string]any{})
+	}
+	if ru := object(us, "rollingUpdate"); str(us, "type") == "RollingUpdate" && ru != nil {
+		setIfNil(ru, "partition", int64(0))
+		if gateMaxUnavailableStatefulSet {
+			setIfNil(ru, "maxUnavailable", int64(1))
+		}
+	}
+	policy := ensureObject(spec, "persistentVolumeClaimRetentionPolicy")
+	setIfUnset(policy, "whenDeleted", "Retain")
+	setIfUnset(policy, "whenScaled", "Retain")
+	setIfNil(spec, "replicas", int64(1))
+	setIfNil(spec, "revisionHistoryLimit", int64(10))
+}
+
+// defaultReplicaSet follows SetDefaults_ReplicaSet.
+func defaultReplicaSet(m map[string]any) {
+	setIfNil(ensureObject(m, "spec"), "replicas", int64(1))
+}

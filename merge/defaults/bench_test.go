@@ -1,0 +1,21 @@
+package defaults
+
+import (
+	"path/filepath"
+	"testing"
+)
+
+func BenchmarkDefaultDeployment(b *testing.B) {
+	t := &testing.T{}
+	want := readObject(t, filepath.Join("..", "..", "..", "shared", "fixtures", "create-deployment-apply", "want.json"))
+	if want == nil {
+		b.Skip("fixtures not found")
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		obj := deepCopy(want).(map[string]any)
+		if err := Default("apps/v1", "Deployment", obj); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,32 @@
+package defaults
+
+// Defaulters of networking.k8s.io/v1 (k8s.io/kubernetes pkg/apis/networking/v1).
+
+var networkingDefaulters = map[string]defaulterFunc{
+	"io.k8s.api.networking.v1.NetworkPolicyPort": defaultNetworkPolicyPort,
+	"io.k8s.api.networking.v1.NetworkPolicy":     defaultNetworkPolicy,
+	"io.k8s.api.networking.v1.IngressClass":      defaultIngressClass,
+}
+
+// defaultNetworkPolicyPort follows SetDefaults_NetworkPolicyPort.
+func defaultNetworkPolicyPort(m map[string]any) { setIfNil(m, "protocol", "TCP") }
+
+// defaultNetworkPolicy follows SetDefaults_NetworkPolicy: policyTypes is
+// Ingress, plus Egress when egress rules are given.
+func defaultNetworkPolicy(m map[string]any) {
+	spec := ensureObject(m, "spec")
+	if len(list(spec, "policyTypes")) == 0 {
+		types := []any{"Ingress"}
+		if len(list(spec, "egress")) != 0 {
+			types = append(types, "Egress")
+		}
+		spec["policyTypes"] = types
+	}
+}
+
+// defaultIngressClass follows SetDefaults_IngressClass.
+func defaultIngressClass(m map[string]any) {
+	if p := path(m, "spec", "parameters"); p != nil {
+		setIfNil(p, "scope", "Cluster")
+	}
+}

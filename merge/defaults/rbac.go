@@ -1,0 +1,27 @@
+package defaults
+
+// Defaulters of rbac.authorization.k8s.io/v1 (k8s.io/kubernetes pkg/apis/rbac/v1).
+
+const rbacGroup = "rbac.authorization.k8s.io"
+
+var rbacDefaulters = map[string]defaulterFunc{
+	"io.k8s.api.rbac.v1.ClusterRoleBinding": defaultRoleRef,
+	"io.k8s.api.rbac.v1.RoleBinding":        defaultRoleRef,
+	"io.k8s.api.rbac.v1.Subject":            defaultSubject,
+}
+
+// defaultRoleRef follows SetDefaults_ClusterRoleBinding and SetDefaults_RoleBinding.
+func defaultRoleRef(m map[string]any) {
+	setIfUnset(ensureObject(m, "roleRef"), "apiGroup", rbacGroup)
+}
+
+// defaultSubject follows SetDefaults_Subject.
+func defaultSubject(m map[string]any) {
+	if !unset(m, "apiGroup") {
+		return
+	}
+	switch str(m, "kind") {
+	case "User", "Group":
+		m["apiGroup"] = rbacGroup
+	}
+}
