@@ -84,9 +84,9 @@ type ArgoCDOptions struct {
 //     object has an Update entry of the migration manager, Argo CD rewrites managedFields with
 //     client-go's csaupgrade.UpgradeManagedFieldsPatch (performCSAUpgradeMigration): that
 //     manager's main-resource Update entry at the same apiVersion as argocd-controller's
-//     Apply entry is unioned into it (or, without an Apply entry, the newest such Update
-//     entry becomes it, keeping its apiVersion and time) and all its main-resource Update
-//     entries go. The JSON patch carries no fieldManager, so its manager is the user agent's;
+//     Apply entry is unioned into it (or, without an Apply entry, the first such Update
+//     entry in the list becomes it, keeping its apiVersion and time) and all its
+//     main-resource Update entries go. The JSON patch carries no fieldManager, so its manager is the user agent's;
 //     it changes nothing but managedFields. A refusal fails the sync.
 //  2. `kubectl apply --server-side --force-conflicts --field-manager=argocd-controller`
 //     through kubectl's library (pkg/utils/kube resource_ops.go, newApplyOptions sets

@@ -532,7 +532,7 @@ func TestFluxReplaceManagers(t *testing.T) {
 // TestArgoCDTracking checks the tracking metadata Argo CD's repo server adds to targets
 // (util/argo/resource_tracking.go SetAppInstance).
 func TestArgoCDTracking(t *testing.T) {
-	long := strings.Repeat("a", 60) + "-b-c"
+	long := strings.Repeat("a", 60) + "-b-c" // 64 characters: cut to 63, then the trailing "-" goes
 	tests := []struct {
 		opts      ArgoCDOptions
 		obj       string
@@ -594,5 +594,31 @@ status: {}
 	}
 	if _, ok := pointerValue(job, "/spec/jobTemplate/spec/template/spec/initContainers/0/ports/0/protocol"); ok {
 		t.Errorf("init containers' ports are left alone, as in Flux")
+	}
+}
+
+// TestFluxDriftAndMigration checks ssa's hasDrifted (empty and absent maps are equal; metadata
+// other than labels and annotations, and status, do not count) and PatchMigrateToVersion
+// (every entry, subresources included, moves to the manifest's apiVersion).
+func TestFluxDriftAndMigration(t *testing.T) {
+	live := objFromYAML(t, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c, namespace: ns, resourceVersion: '7', labels: {}}\ndata: {a: b}\n")
+	dry := objFromYAML(t, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c, namespace: ns, resourceVersion: '8'}\ndata: {a: b}\n")
+	if fluxDrifted(live, dry) {
+		t.Errorf("drift reported for equal objects")
+	}
+	dry["data"] = map[string]interface{}{"a": "c"}
+	if !fluxDrifted(live, dry) {
+		t.Errorf("no drift reported for changed data")
+	}
+	entries := []fieldpath.Entry{
+		{Manager: "a", Operation: fieldpath.OperationApply, APIVersion: "example.com/v1beta1"},
+		{Manager: "b", Operation: fieldpath.OperationUpdate, APIVersion: "example.com/v1", Subresource: "status"},
+	}
+	got, changed := fluxMigrateVersion(entries, "example.com/v1")
+	if !changed || got[0].APIVersion != "example.com/v1" || got[1].APIVersion != "example.com/v1" || entries[0].APIVersion != "example.com/v1beta1" {
+		t.Errorf("migrated %s (changed %v); input %s", mustJSON(got), changed, mustJSON(entries))
+	}
+	if _, changed := fluxMigrateVersion(got, "example.com/v1"); changed {
+		t.Errorf("a second migration changes nothing")
 	}
 }
