@@ -23,8 +23,12 @@
 //     entries get the current time;
 //  7. the registry defaults the object and applies its own rules (status reset, generation).
 //
-// [Engine.Apply] and [Engine.Update] run that chain for one request; [Engine.KubectlApply]
-// runs the sequence of requests `kubectl apply --server-side` sends. Every refusal comes back
+// [Engine.Apply] and [Engine.Update] run that chain for one request. Clients apply in
+// sequences of requests, and the appliers model them: [Engine.KubectlApply] is
+// `kubectl apply --server-side` (the apply, the last-applied annotation's own apply, the
+// migration of client-side owners, the apply again); [Engine.ArgoCDApply] and
+// [Engine.FluxApply] are the GitOps controllers' forced syncs with the managers they take
+// over first. Every refusal comes back
 // as a [StatusError] worded byte for byte as the server words it; everything else — the
 // predicted object, managedFields, conflicts with both values, ownership moves, deleted
 // fields — is data on the [Result].
