@@ -1,0 +1,230 @@
+package cli
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+	"github.com/ssa-diff/ssa-diff/cli/blame"
+	"github.com/ssa-diff/ssa-diff/cli/input"
+	"github.com/ssa-diff/ssa-diff/fieldpath"
+)
+
+const blameUsage = `%[1]s blame shows who owns each field of live objects, and since when, from
+their metadata.managedFields (like kubectl-blame).
+
+Usage:
+  %[1]s blame [flags] LIVE
+
+LIVE is a file, a directory or - for standard input, as printed by
+  kubectl get KIND NAME -o json --show-managed-fields
+
+Flags:
+`
+
+// maxOwnerColumn caps the width of the owners column of the blame text.
+const maxOwnerColumn = 56
+
+func runBlame(prog string, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := pflag.NewFlagSet(prog+" blame", pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.SortFlags = false
+	timeMode := fs.String("time", "relative", "How to show when a manager last wrote: relative, full or none.")
+	nowFlag := fs.String("now", "", "The time ages are measured from, RFC 3339 (default: the current time).")
+	format := fs.StringP("output", "o", "text", "Output format: text or json.")
+	color := fs.String("color", "auto", "Colour the owners column: auto, always or never.")
+	help := fs.BoolP("help", "h", false, "Show this help.")
+	names := map[string]string{"time": "MODE", "now": "TIME", "output": "FORMAT", "color": "WHEN"}
+	fail := func(format string, a ...interface{}) int {
+		fmt.Fprintf(stderr, "%s blame: %s\nRun '%s blame --help' for usage.\n", prog, fmt.Sprintf(format, a...), prog)
+		return 2
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			*help = true
+		} else {
+			return fail("%v", err)
+		}
+	}
+	if *help {
+		fmt.Fprintf(stdout, blameUsage, prog)
+		io.WriteString(stdout, flagUsages(fs, names))
+		return 0
+	}
+	if fs.NArg() != 1 {
+		return fail("want exactly one LIVE argument, got %d", fs.NArg())
+	}
+	switch *timeMode {
+	case "relative", "full", "none":
+	default:
+		return fail("--time must be relative, full or none, not %q", *timeMode)
+	}
+	if *format != "text" && *format != "json" {
+		return fail("-o must be text or json, not %q", *format)
+	}
+	now := time.Now().UTC()
+	if *nowFlag != "" {
+		t, err := time.Parse(time.RFC3339, *nowFlag)
+		if err != nil {
+			return fail("--now: %q is not an RFC 3339 time", *nowFlag)
+		}
+		now = t.UTC()
+	}
+	useColor := *color == "always" || (*color == "auto" && isTerminal(stdout) && os.Getenv("NO_COLOR") == "")
+
+	loader := &input.Loader{Stdin: stdin}
+	objs, errs := input.Split(loader.Load(fs.Arg(0)))
+	code := 0
+	for _, err := range errs {
+		fmt.Fprintf(stderr, "error: %v\n", err)
+		code = 2
+	}
+	type jsonObject struct {
+		APIVersion string        `json:"apiVersion"`
+		Kind       string        `json:"kind"`
+		Namespace  string        `json:"namespace,omitempty"`
+		Name       string        `json:"name"`
+		Source     input.Source  `json:"source"`
+		Fields     []blame.Field `json:"fields"`
+	}
+	var out []jsonObject
+	for i, o := range objs {
+		lines, err := blame.Annotate(o.Object)
+		if err != nil {
+			fmt.Fprintf(stderr, "error: %v\n", o.Errorf("/metadata/managedFields", "%v", err))
+			code = 2
+			continue
+		}
+		gvk := input.GVKOf(o.Object)
+		md, _ := o.Object["metadata"].(map[string]interface{})
+		ns, _ := md["namespace"].(string)
+		name, _ := md["name"].(string)
+		if !input.HasManagedFields(o.Object) {
+			fmt.Fprintf(stderr, "warning: %s has no metadata.managedFields; kubectl get hides them unless given --show-managed-fields\n", o.Source)
+		}
+		if *format == "json" {
+			fields := blame.Fields(lines)
+			if fields == nil {
+				fields = []blame.Field{}
+			}
+			out = append(out, jsonObject{gvk.APIVersion(), gvk.Kind, ns, name, o.Source, fields})
+			continue
+		}
+		if i > 0 {
+			fmt.Fprintln(stdout, "---")
+		}
+		writeBlame(stdout, lines, *timeMode, now, palette{useColor})
+	}
+	if *format == "json" {
+		if out == nil {
+			out = []jsonObject{}
+		}
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(out); err != nil {
+			return 2
+		}
+	}
+	return code
+}
+
+// palette colours the owners column.
+type palette struct{ on bool }
+
+func (p palette) dim(s string) string {
+	if !p.on || s == "" {
+		return s
+	}
+	return "\x1b[2m" + s + "\x1b[0m"
+}
+
+func (p palette) cyan(s string) string {
+	if !p.on || s == "" {
+		return s
+	}
+	return "\x1b[36m" + s + "\x1b[0m"
+}
+
+// ownerLabel prints the owners of a line: name (Update/status), co-owners joined by ", ",
+// then when the most recent of them last wrote.
+func ownerLabel(owners []fieldpath.ManagerRef, mode string, now time.Time) (string, string) {
+	if len(owners) == 0 {
+		return "", ""
+	}
+	var names []string
+	var latest *time.Time
+	for _, o := range owners {
+		n := o.Manager
+		var tags []string
+		if o.Operation == fieldpath.OperationUpdate {
+			tags = append(tags, "Update")
+		}
+		if o.Subresource != "" {
+			tags = append(tags, "/"+o.Subresource)
+		}
+		if len(tags) > 0 {
+			n += " (" + strings.Join(tags, " ") + ")"
+		}
+		names = append(names, n)
+		if o.Time != nil && (latest == nil || o.Time.After(*latest)) {
+			latest = o.Time
+		}
+	}
+	when := ""
+	if latest != nil {
+		switch mode {
+		case "relative":
+			when = humanAge(now.Sub(*latest)) + " ago"
+		case "full":
+			when = latest.UTC().Format(time.RFC3339)
+		}
+	}
+	return strings.Join(names, ", "), when
+}
+
+func writeBlame(w io.Writer, lines []blame.Line, mode string, now time.Time, p palette) {
+	type row struct{ who, when, text string }
+	rows := make([]row, len(lines))
+	whoWidth, whenWidth := 0, 0
+	for i, l := range lines {
+		who, when := ownerLabel(l.Owners, mode, now)
+		if len(who) > maxOwnerColumn {
+			who = who[:maxOwnerColumn-1] + "…"
+		}
+		rows[i] = row{who, when, l.Text}
+		whoWidth = max(whoWidth, len([]rune(who)))
+		whenWidth = max(whenWidth, len(when))
+	}
+	for _, r := range rows {
+		who := r.who + strings.Repeat(" ", whoWidth-len([]rune(r.who)))
+		when := strings.Repeat(" ", whenWidth-len(r.when)) + r.when
+		col := who
+		if whenWidth > 0 {
+			col += "  " + when
+		}
+		fmt.Fprintf(w, "%s  %s\n", p.cyan(col), r.text)
+	}
+}
+
+// humanAge prints a duration like kubectl's AGE column: 45s, 12m, 3h, 5d, 2y.
+func humanAge(d time.Duration) string {
+	switch s := int64(d / time.Second); {
+	case s < 0:
+		return "0s"
+	case s < 120:
+		return fmt.Sprintf("%ds", s)
+	case s < 3600:
+		return fmt.Sprintf("%dm", s/60)
+	case s < 48*3600:
+		return fmt.Sprintf("%dh", s/3600)
+	case s < 365*86400:
+		return fmt.Sprintf("%dd", s/86400)
+	default:
+		return fmt.Sprintf("%dy", s/(365*86400))
+	}
+}

@@ -1,0 +1,337 @@
+package blame
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/ssa-diff/ssa-diff/fieldpath"
+	"sigs.k8s.io/yaml"
+)
+
+// Line is one line of the object's YAML and the managers owning what it shows.
+type Line struct {
+	Text   string
+	Owners []fieldpath.ManagerRef
+	// Path is the field the line shows, printed as the server prints paths ("" for lines
+	// that show no field of their own, such as a block's continuation).
+	Path string
+}
+
+// Field is one owned field and its owners.
+type Field struct {
+	Path   string                 `json:"path"`
+	Owners []fieldpath.ManagerRef `json:"owners"`
+}
+
+// Annotate renders obj without its managedFields as YAML (keys sorted, as kubectl prints
+// objects) and tags each line with the entries of its managedFields that own it.
+func Annotate(obj map[string]interface{}) ([]Line, error) {
+	owners, err := entriesOf(obj)
+	if err != nil {
+		return nil, err
+	}
+	body := make(map[string]interface{}, len(obj))
+	for k, v := range obj {
+		body[k] = v
+	}
+	if md, ok := obj["metadata"].(map[string]interface{}); ok {
+		c := make(map[string]interface{}, len(md))
+		for k, v := range md {
+			if k != "managedFields" {
+				c[k] = v
+			}
+		}
+		body["metadata"] = c
+	}
+	r := &renderer{}
+	r.mapValue(body, owners, "", "")
+	return r.lines, r.err
+}
+
+// Fields lists the owned fields of lines (each field once, in the object's order).
+func Fields(lines []Line) []Field {
+	var out []Field
+	for _, l := range lines {
+		if l.Path != "" && len(l.Owners) > 0 {
+			out = append(out, Field{Path: l.Path, Owners: l.Owners})
+		}
+	}
+	return out
+}
+
+// owner is one manager's field set at the current node of the walk.
+type owner struct {
+	ref   fieldpath.ManagerRef
+	set   map[string]interface{} // nil: the whole node is owned
+	whole bool
+}
+
+func entriesOf(obj map[string]interface{}) ([]owner, error) {
+	md, _ := obj["metadata"].(map[string]interface{})
+	raw, ok := md["managedFields"]
+	if !ok || raw == nil {
+		return nil, nil
+	}
+	b, err := json.Marshal(raw)
+	if err != nil {
+		return nil, err
+	}
+	var entries []fieldpath.Entry
+	if err := json.Unmarshal(b, &entries); err != nil {
+		return nil, fmt.Errorf("metadata.managedFields: %w", err)
+	}
+	var out []owner
+	for i, e := range entries {
+		var set map[string]interface{}
+		if len(e.FieldsV1) > 0 {
+			if err := json.Unmarshal(e.FieldsV1, &set); err != nil {
+				return nil, fmt.Errorf("metadata.managedFields[%d].fieldsV1: %w", i, err)
+			}
+		}
+		out = append(out, owner{ref: e.Ref(), set: set})
+	}
+	return out, nil
+}
+
+type renderer struct {
+	lines []Line
+	err   error
+}
+
+// child returns the owners of a map field.
+func childOfField(owners []owner, name string) (children, ownersOfLine []owner) {
+	for _, o := range owners {
+		if o.whole {
+			children = append(children, o)
+			ownersOfLine = append(ownersOfLine, o)
+			continue
+		}
+		sub, ok := o.set["f:"+name].(map[string]interface{})
+		if !ok {
+			continue
+		}
+		c := owner{ref: o.ref, set: sub, whole: len(sub) == 0}
+		children = append(children, c)
+		if c.whole || sub["."] != nil {
+			ownersOfLine = append(ownersOfLine, c)
+		}
+	}
+	return
+}
+
+// childOfItem returns the owners of a list item.
+func childOfItem(owners []owner, item interface{}, index int) (children, ownersOfLine []owner) {
+	for _, o := range owners {
+		if o.whole {
+			children = append(children, o)
+			ownersOfLine = append(ownersOfLine, o)
+			continue
+		}
+		for k, v := range o.set {
+			sub, _ := v.(map[string]interface{})
+			if !itemMatches(k, item, index) {
+				continue
+			}
+			c := owner{ref: o.ref, set: sub, whole: len(sub) == 0}
+			children = append(children, c)
+			if c.whole || sub["."] != nil {
+				ownersOfLine = append(ownersOfLine, c)
+			}
+			break
+		}
+	}
+	return
+}
+
+func itemMatches(key string, item interface{}, index int) bool {
+	switch {
+	case strings.HasPrefix(key, "k:"):
+		var keys map[string]interface{}
+		m, ok := item.(map[string]interface{})
+		if !ok || json.Unmarshal([]byte(key[2:]), &keys) != nil {
+			return false
+		}
+		for k, want := range keys {
+			if !sameJSON(m[k], want) {
+				return false
+			}
+		}
+		return true
+	case strings.HasPrefix(key, "v:"):
+		var v interface{}
+		return json.Unmarshal([]byte(key[2:]), &v) == nil && sameJSON(item, v)
+	case strings.HasPrefix(key, "i:"):
+		return key[2:] == strconv.Itoa(index)
+	}
+	return false
+}
+
+func sameJSON(a, b interface{}) bool {
+	ja, err1 := json.Marshal(a)
+	jb, err2 := json.Marshal(b)
+	return err1 == nil && err2 == nil && bytes.Equal(ja, jb)
+}
+
+func refs(owners []owner) []fieldpath.ManagerRef {
+	var out []fieldpath.ManagerRef
+	seen := map[string]bool{}
+	for _, o := range owners {
+		k := fieldpath.ManagerKey(fieldpath.Entry{Manager: o.ref.Manager, Operation: o.ref.Operation, APIVersion: o.ref.APIVersion, Subresource: o.ref.Subresource})
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, o.ref)
+		}
+	}
+	return out
+}
+
+func (r *renderer) add(text string, owners []owner, path string) {
+	r.lines = append(r.lines, Line{Text: text, Owners: refs(owners), Path: path})
+}
+
+// scalar prints a scalar (or empty collection) as YAML, possibly on several lines.
+func scalar(v interface{}) ([]string, error) {
+	b, err := yaml.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return strings.Split(strings.TrimSuffix(string(b), "\n"), "\n"), nil
+}
+
+func keyText(k string) string {
+	lines, err := scalar(k)
+	if err != nil || len(lines) != 1 {
+		return strconv.Quote(k)
+	}
+	return lines[0]
+}
+
+func isEmptyCollection(v interface{}) bool {
+	switch t := v.(type) {
+	case map[string]interface{}:
+		return len(t) == 0
+	case []interface{}:
+		return len(t) == 0
+	}
+	return false
+}
+
+// mapValue renders a map's fields at indent.
+func (r *renderer) mapValue(m map[string]interface{}, owners []owner, indent, path string) {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		v := m[k]
+		children, lineOwners := childOfField(owners, k)
+		p := path + "." + k
+		switch t := v.(type) {
+		case map[string]interface{}:
+			if len(t) > 0 {
+				r.add(indent+keyText(k)+":", lineOwners, p)
+				r.mapValue(t, children, indent+"  ", p)
+				continue
+			}
+		case []interface{}:
+			if len(t) > 0 {
+				r.add(indent+keyText(k)+":", lineOwners, p)
+				r.listValue(t, children, indent, p)
+				continue
+			}
+		}
+		r.scalarField(indent+keyText(k)+": ", v, lineOwners, indent, p)
+	}
+}
+
+func (r *renderer) scalarField(prefix string, v interface{}, owners []owner, indent, path string) {
+	lines, err := scalar(v)
+	if err != nil {
+		r.err = err
+		return
+	}
+	r.add(prefix+lines[0], owners, path)
+	for _, l := range lines[1:] {
+		r.add(indent+l, owners, "")
+	}
+}
+
+// listValue renders list items at indent ("- " then the item).
+func (r *renderer) listValue(l []interface{}, owners []owner, indent, path string) {
+	for i, item := range l {
+		children, lineOwners := childOfItem(owners, item, i)
+		p := path + itemPath(item, i, owners)
+		start := len(r.lines)
+		switch t := item.(type) {
+		case map[string]interface{}:
+			if len(t) > 0 {
+				r.mapValue(t, children, indent+"  ", p)
+				break
+			}
+			r.scalarField(indent+"  ", item, lineOwners, indent+"  ", p)
+		case []interface{}:
+			if len(t) > 0 {
+				r.add(indent+"  ", lineOwners, p) // a nested list starts on its own line
+				r.listValue(t, children, indent+"  ", p)
+				break
+			}
+			r.scalarField(indent+"  ", item, lineOwners, indent+"  ", p)
+		default:
+			r.scalarField(indent+"  ", item, lineOwners, indent+"  ", p)
+		}
+		if start < len(r.lines) {
+			first := &r.lines[start]
+			first.Text = indent + "- " + strings.TrimPrefix(first.Text, indent+"  ")
+			first.Owners = refs(append(lineOwnersAsOwners(first.Owners), lineOwners...))
+			if _, isMap := item.(map[string]interface{}); isMap && len(lineOwners) > 0 {
+				first.Path = p
+			}
+		}
+	}
+}
+
+func lineOwnersAsOwners(refs []fieldpath.ManagerRef) []owner {
+	out := make([]owner, len(refs))
+	for i, r := range refs {
+		out[i] = owner{ref: r}
+	}
+	return out
+}
+
+// itemPath prints a list item as the server prints paths: [k=v,...] by the keys an owner
+// uses, [="v"] for a set item, [i] otherwise.
+func itemPath(item interface{}, index int, owners []owner) string {
+	for _, o := range owners {
+		for k := range o.set {
+			if !itemMatches(k, item, index) {
+				continue
+			}
+			switch {
+			case strings.HasPrefix(k, "k:"):
+				var keys map[string]interface{}
+				if json.Unmarshal([]byte(k[2:]), &keys) != nil {
+					continue
+				}
+				names := make([]string, 0, len(keys))
+				for n := range keys {
+					names = append(names, n)
+				}
+				sort.Strings(names)
+				parts := make([]string, len(names))
+				for i, n := range names {
+					b, _ := json.Marshal(keys[n])
+					parts[i] = n + "=" + string(b)
+				}
+				return "[" + strings.Join(parts, ",") + "]"
+			case strings.HasPrefix(k, "v:"):
+				return "[=" + k[2:] + "]"
+			}
+		}
+	}
+	return "[" + strconv.Itoa(index) + "]"
+}

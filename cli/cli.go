@@ -1,0 +1,255 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+	"github.com/ssa-diff/ssa-diff/cli/output"
+	"github.com/ssa-diff/ssa-diff/cli/report"
+	"github.com/ssa-diff/ssa-diff/merge"
+	"github.com/ssa-diff/ssa-diff/schema"
+)
+
+// ProgramName is the name to show in usage for a binary started as argv0: "kubectl
+// ssa-diff" when installed as the kubectl plugin kubectl-ssa_diff.
+func ProgramName(argv0 string) string {
+	base := strings.TrimSuffix(filepath.Base(argv0), ".exe")
+	if strings.HasPrefix(base, "kubectl-") {
+		return "kubectl " + strings.ReplaceAll(strings.TrimPrefix(base, "kubectl-"), "_", "-")
+	}
+	return "ssa-diff"
+}
+
+// Run runs the ssa-diff command with args (without the program name) and returns the exit
+// status.
+func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return RunAs("ssa-diff", args, stdin, stdout, stderr)
+}
+
+// RunAs is Run with the program name to show in usage and messages.
+func RunAs(prog string, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == "blame" {
+		return runBlame(prog, args[1:], stdin, stdout, stderr)
+	}
+	cfg, code := parseFlags(prog, args, stdout, stderr)
+	if cfg == nil {
+		return code
+	}
+	cfg.stdin, cfg.stdout, cfg.stderr = stdin, stdout, stderr
+	return cfg.run(func(reg *schema.Registry) predictor { return merge.New(reg) })
+}
+
+// predictor is the part of the engine the command uses.
+type predictor interface {
+	Apply(req merge.Request) (*merge.Result, error)
+	KubectlApply(req merge.Request) (*merge.Result, error)
+}
+
+// config is a parsed command line.
+type config struct {
+	manifests         []string
+	live              string
+	fieldManager      string
+	force             bool
+	applier           string
+	subresource       string
+	crds              []string
+	schemas           []string
+	now               time.Time
+	output            string
+	showManagedFields bool
+	showSecrets       bool
+	color             bool
+	namespace         string
+	jobs              int
+
+	stdin          io.Reader
+	stdout, stderr io.Writer
+}
+
+const usageHead = `%[1]s predicts what the Kubernetes API server would do with a server-side apply,
+offline: the object it would store, who would own which fields, and the conflicts it would
+answer with (byte for byte), for kube-apiserver 1.37.
+
+Usage:
+  %[1]s [flags] MANIFESTS [LIVE]
+  %[1]s [flags] -f MANIFESTS [-f MORE...] [LIVE]
+  %[1]s blame LIVE
+
+MANIFESTS and LIVE are each a file, a directory (read recursively: .yaml, .yml, .json) or
+"-" for standard input. Multi-document YAML and List kinds are read as many objects. Get live
+objects with their field owners:
+
+  kubectl get deployment web -o json --show-managed-fields > live.json
+
+Manifests are matched with live objects by group, kind, namespace and name; a manifest
+without a live object is predicted as a create.
+
+Exit status:
+  0  nothing would change
+  1  something would change (the object, or who owns which fields)
+  2  ssa-diff could not predict (bad usage, unreadable or malformed input)
+  3  the server would reject at least one apply (conflicts or any other refusal)
+
+Flags:
+`
+
+func parseFlags(prog string, args []string, stdout, stderr io.Writer) (*config, int) {
+	cfg := &config{}
+	fs := pflag.NewFlagSet(prog, pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.SortFlags = false
+	var now, color string
+	fs.StringArrayVarP(&cfg.manifests, "filename", "f", nil, "Manifests to apply: a file, a directory or - (repeatable).")
+	fs.StringVar(&cfg.fieldManager, "field-manager", "kubectl", "The field manager of the apply.")
+	fs.BoolVar(&cfg.force, "force-conflicts", false, "Apply with force: take conflicting fields from their owners.")
+	fs.StringVar(&cfg.applier, "applier", "kubectl", "kubectl: the whole `kubectl apply --server-side` request sequence; api: one raw apply request, as controllers send.")
+	fs.StringVar(&cfg.subresource, "subresource", "", "Apply to a subresource: status.")
+	fs.StringArrayVar(&cfg.crds, "crd", nil, "A file or directory of CustomResourceDefinitions (repeatable). CRDs among the inputs are read too.")
+	fs.StringArrayVar(&cfg.schemas, "schema", nil, "An OpenAPI v3 or v2 document (kubectl get --raw /openapi/v3/apis/GROUP/VERSION), or a directory of them (repeatable).")
+	fs.StringVar(&now, "now", "", "The time stamped into changed managedFields entries, and the time ages are measured from, RFC 3339 (default: the current time).")
+	fs.StringVarP(&cfg.output, "output", "o", "text", "Output format: "+strings.Join(output.Formats(), ", ")+".")
+	fs.BoolVar(&cfg.showManagedFields, "show-managed-fields", false, "Show metadata.managedFields in diffs.")
+	fs.BoolVar(&cfg.showSecrets, "show-secrets", false, "Show Secret values in diffs instead of masking them.")
+	fs.StringVar(&color, "color", "auto", "Colour the text and diff outputs: auto, always or never (auto: on a terminal, unless NO_COLOR is set).")
+	fs.StringVarP(&cfg.namespace, "namespace", "n", "default", "The namespace of namespaced objects that name none.")
+	fs.IntVar(&cfg.jobs, "jobs", runtime.GOMAXPROCS(0), "How many objects are predicted in parallel (default: the number of CPUs).")
+	help := fs.BoolP("help", "h", false, "Show this help.")
+	argNames := map[string]string{"filename": "PATH", "field-manager": "NAME", "applier": "kubectl|api",
+		"subresource": "NAME", "crd": "PATH", "schema": "PATH", "now": "TIME", "output": "FORMAT",
+		"color": "WHEN", "namespace": "NAME", "jobs": "N"}
+
+	usage := func(w io.Writer) {
+		fmt.Fprintf(w, usageHead, prog)
+		io.WriteString(w, flagUsages(fs, argNames))
+	}
+	fail := func(format string, a ...interface{}) (*config, int) {
+		fmt.Fprintf(stderr, "%s: %s\n", prog, fmt.Sprintf(format, a...))
+		fmt.Fprintf(stderr, "Run '%s --help' for usage.\n", prog)
+		return nil, report.ExitError
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			usage(stdout)
+			return nil, 0
+		}
+		return fail("%v", err)
+	}
+	if *help {
+		usage(stdout)
+		return nil, 0
+	}
+	pos := fs.Args()
+	switch {
+	case len(cfg.manifests) == 0 && len(pos) == 0:
+		return fail("no manifests given")
+	case len(cfg.manifests) == 0 && len(pos) <= 2:
+		cfg.manifests = pos[:1]
+		if len(pos) == 2 {
+			cfg.live = pos[1]
+		}
+	case len(cfg.manifests) > 0 && len(pos) == 1:
+		cfg.live = pos[0]
+	case len(cfg.manifests) > 0 && len(pos) == 2:
+		cfg.manifests = append(cfg.manifests, pos[0])
+		cfg.live = pos[1]
+	case len(cfg.manifests) > 0 && len(pos) == 0:
+	default:
+		return fail("too many arguments: %q (want MANIFESTS [LIVE])", pos)
+	}
+	switch cfg.applier {
+	case "kubectl", "api":
+	default:
+		return fail("--applier must be kubectl or api, not %q", cfg.applier)
+	}
+	switch cfg.subresource {
+	case "", "status", "scale":
+	default:
+		return fail("--subresource must be status or scale, not %q", cfg.subresource)
+	}
+	if _, err := output.New(cfg.output, io.Discard, output.Options{}); err != nil {
+		return fail("%v", err)
+	}
+	if cfg.jobs < 1 {
+		return fail("--jobs must be at least 1")
+	}
+	if now == "" {
+		cfg.now = time.Now().UTC().Truncate(time.Second)
+	} else {
+		t, err := time.Parse(time.RFC3339, now)
+		if err != nil {
+			return fail("--now: %q is not an RFC 3339 time (like 2026-12-02T09:04:26Z)", now)
+		}
+		cfg.now = t.UTC().Truncate(time.Second)
+	}
+	switch color {
+	case "always":
+		cfg.color = true
+	case "never":
+	case "auto":
+		cfg.color = isTerminal(stdout) && os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb"
+	default:
+		return fail("--color must be auto, always or never, not %q", color)
+	}
+	return cfg, 0
+}
+
+// isTerminal reports whether w is a character device, as a terminal is.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	info, err := f.Stat()
+	return err == nil && info.Mode()&os.ModeCharDevice != 0
+}
+
+// flagUsages lists the flags: name and argument on one line, the description indented below.
+func flagUsages(fs *pflag.FlagSet, argNames map[string]string) string {
+	var b strings.Builder
+	fs.VisitAll(func(f *pflag.Flag) {
+		b.WriteString("  ")
+		if f.Shorthand != "" {
+			b.WriteString("-" + f.Shorthand + ", ")
+		}
+		b.WriteString("--" + f.Name)
+		if a := argNames[f.Name]; a != "" {
+			b.WriteString(" " + a)
+		}
+		b.WriteString("\n")
+		usage := f.Usage
+		switch f.Value.Type() {
+		case "string", "int":
+			if f.DefValue != "" && !strings.Contains(usage, "(default") {
+				usage += " Default: " + f.DefValue + "."
+			}
+		}
+		b.WriteString(wrap(usage, "      ", 92))
+	})
+	return b.String()
+}
+
+// wrap breaks text into lines of at most width characters, each starting with indent.
+func wrap(text, indent string, width int) string {
+	var b strings.Builder
+	line := indent
+	for _, w := range strings.Fields(text) {
+		if len(line) > len(indent) && len(line)+1+len(w) > width {
+			b.WriteString(line + "\n")
+			line = indent
+		}
+		if len(line) > len(indent) {
+			line += " "
+		}
+		line += w
+	}
+	b.WriteString(line + "\n")
+	return b.String()
+}

@@ -1,0 +1,43 @@
+package cli
+
+import (
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// The library packages know nothing of the command: a Go program embedding the engine must
+// not pull in the CLI, its flag parser or its diff printer.
+func TestLibrariesDoNotImportTheCLI(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go list")
+	}
+	forbidden := []string{"github.com/ssa-diff/ssa-diff/cli", "github.com/spf13/pflag", "github.com/sergi/go-diff"}
+	for _, pkg := range []string{"fieldpath", "schema", "merge"} {
+		cmd := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "list", "-deps", "./"+pkg+"/...")
+		cmd.Dir = repoRoot(t)
+		out, err := cmd.Output()
+		if err != nil {
+			t.Skipf("go list ./%s/...: %v", pkg, err)
+		}
+		for _, dep := range strings.Fields(string(out)) {
+			for _, f := range forbidden {
+				if dep == f || strings.HasPrefix(dep, f+"/") {
+					t.Errorf("%s depends on %s", pkg, dep)
+				}
+			}
+		}
+	}
+	// The input package is a library too: no flag parsing in it.
+	cmd := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "list", "-deps", "./cli/input", "./cli/report", "./cli/blame")
+	cmd.Dir = repoRoot(t)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Skip(err)
+	}
+	if strings.Contains(string(out), "github.com/spf13/pflag") {
+		t.Error("cli/input, cli/report or cli/blame import pflag")
+	}
+}

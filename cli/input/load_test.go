@@ -1,0 +1,248 @@
+package input
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+const multiDoc = `# a leading comment
+---
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: flags
+data:
+  enabled: yes
+  "on": "on"
+---
+# only a comment
+---
+
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  replicas: 3
+  template:
+    spec:
+      containers:
+      - name: app
+        image: nginx:1.27
+        resources:
+          limits:
+            cpu: 0.5
+---
+apiVersion: v1
+kind: Service
+metadata:
+  name: web
+  labels: {a: b
+---
+- just
+- a list of strings
+---
+plain scalar
+`
+
+func TestParseYAMLStream(t *testing.T) {
+	objs, errs := Split(Parse("app.yaml", []byte(multiDoc)))
+	if len(objs) != 2 {
+		t.Fatalf("got %d objects, want 2", len(objs))
+	}
+	cm, dep := objs[0], objs[1]
+	if cm.Source.Document != 0 || cm.Source.Line != 3 {
+		t.Errorf("ConfigMap source = %+v, want document 0, line 3", cm.Source)
+	}
+	data := cm.Object["data"].(map[string]interface{})
+	if data["enabled"] != true { // YAML 1.1, as kubectl reads it
+		t.Errorf("enabled = %#v, want true", data["enabled"])
+	}
+	if dep.Source.Document != 1 || dep.Source.Line != 14 {
+		t.Errorf("Deployment source = %+v, want document 1, line 14", dep.Source)
+	}
+	spec := dep.Object["spec"].(map[string]interface{})
+	if _, ok := spec["replicas"].(int64); !ok {
+		t.Errorf("replicas is %T, want int64", spec["replicas"])
+	}
+	cpu := spec["template"].(map[string]interface{})["spec"].(map[string]interface{})["containers"].([]interface{})[0].(map[string]interface{})["resources"].(map[string]interface{})["limits"].(map[string]interface{})["cpu"]
+	if cpu != 0.5 {
+		t.Errorf("cpu = %#v, want 0.5", cpu)
+	}
+	if got := dep.Line("/spec/template/spec/containers/0/image"); got != 24 {
+		t.Errorf("line of image = %d, want 24", got)
+	}
+	if got := dep.Line("/spec/template/spec/containers/0/nosuchfield"); got != 23 {
+		t.Errorf("line of a missing field = %d, want the item's line 23", got)
+	}
+
+	want := []string{
+		"app.yaml, document 2, line 33: invalid YAML: did not find expected ',' or '}'",
+		"app.yaml, document 3, item 0, line 35: [0]: a list item is not an object but a string",
+		"app.yaml, document 3, item 1, line 36: [1]: a list item is not an object but a string",
+		"app.yaml, document 4, line 38: not an object but a string",
+	}
+	if len(errs) != len(want) {
+		t.Fatalf("got %d errors, want %d: %v", len(errs), len(want), errs)
+	}
+	for i, err := range errs {
+		if !strings.HasPrefix(err.Error(), want[i]) {
+			t.Errorf("error %d = %q, want prefix %q", i, err, want[i])
+		}
+		var ie *Error
+		if !errors.As(err, &ie) {
+			t.Errorf("error %d is %T, want *Error", i, err)
+		}
+	}
+}
+
+func TestParseList(t *testing.T) {
+	list := `{
+  "apiVersion": "v1",
+  "kind": "List",
+  "items": [
+    {
+      "apiVersion": "v1",
+      "kind": "ConfigMap",
+      "metadata": {"name": "a", "namespace": "x"}
+    },
+    "oops",
+    {
+      "apiVersion": "v1",
+      "kind": "ConfigMap",
+      "metadata": {"name": "b", "namespace": "x", "generation": 9007199254740993}
+    }
+  ]
+}`
+	objs, errs := Split(Parse("live.json", []byte(list)))
+	if len(objs) != 2 || len(errs) != 1 {
+		t.Fatalf("got %d objects and errors %v, want 2 objects and 1 error", len(objs), errs)
+	}
+	if s := objs[1].Source; s.Item == nil || *s.Item != 2 || s.Line != 11 {
+		t.Errorf("second item source = %+v, want item 2 at line 11", s)
+	}
+	if got := objs[1].Object["metadata"].(map[string]interface{})["generation"]; got != int64(9007199254740993) {
+		t.Errorf("big integer = %#v, want it exact", got)
+	}
+	if got, want := errs[0].Error(), "live.json, document 0, item 1, line 10: .items[1]: a list item is not an object but a string"; got != want {
+		t.Errorf("error = %q, want %q", got, want)
+	}
+	if got := objs[0].Line("/metadata/namespace"); got != 8 {
+		t.Errorf("line of namespace = %d, want 8", got)
+	}
+}
+
+func TestParseJSONStream(t *testing.T) {
+	in := "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"a\"}}\n\n{\"apiVersion\":\"v1\",\n\"kind\":\"Secret\",\"metadata\":{\"name\":\"b\"}}\n{\"broken\": }"
+	objs, errs := Split(Parse("-", []byte(in)))
+	if len(objs) != 2 {
+		t.Fatalf("got %d objects, want 2", len(objs))
+	}
+	if objs[1].Source.Document != 1 || objs[1].Source.Line != 3 {
+		t.Errorf("second source = %+v, want document 1 at line 3", objs[1].Source)
+	}
+	if len(errs) != 1 || !strings.HasPrefix(errs[0].Error(), "stdin, document 2, line 5: invalid JSON") {
+		t.Errorf("errors = %v, want one naming stdin, document 2, line 5", errs)
+	}
+}
+
+func TestDuplicateKeysWarn(t *testing.T) {
+	objs, errs := Split(Parse("d.yaml", []byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata:\n  k: one\n  k: two\n")))
+	if len(errs) != 0 || len(objs) != 1 {
+		t.Fatalf("objects %d, errors %v", len(objs), errs)
+	}
+	if len(objs[0].Warnings) != 1 || !strings.Contains(objs[0].Warnings[0], `line 7: key "k" already set`) {
+		t.Errorf("warnings = %q, want one naming line 7 and the key", objs[0].Warnings)
+	}
+}
+
+func TestInvalidSeparator(t *testing.T) {
+	objs, errs := Split(Parse("s.yaml", []byte("a: 1\n--- junk\nb: 2\n")))
+	if len(objs) != 1 || len(errs) != 1 {
+		t.Fatalf("objects %d, errors %v", len(objs), errs)
+	}
+	if !strings.Contains(errs[0].Error(), `document 1, line 2: invalid YAML document separator: "--- junk"`) {
+		t.Errorf("error = %q", errs[0])
+	}
+}
+
+func TestLoadDirectory(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cm := func(n string) string { return "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: " + n + "\n" }
+	write("b.yaml", cm("b"))
+	write("a.yml", cm("a"))
+	write("sub/c.json", `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c"}}`)
+	write("README.md", "# not read")
+	write("sub/notes.txt", cm("ignored"))
+
+	var l Loader
+	objs, errs := Split(l.Load(dir))
+	if len(errs) != 0 {
+		t.Fatal(errs)
+	}
+	var names []string
+	for _, o := range objs {
+		names = append(names, o.Object["metadata"].(map[string]interface{})["name"].(string))
+	}
+	if want := []string{"a", "b", "c"}; !reflect.DeepEqual(names, want) {
+		t.Errorf("names = %v, want %v", names, want)
+	}
+	if _, errs := Split(l.Load(filepath.Join(dir, "missing.yaml"))); len(errs) != 1 || !errors.Is(errs[0], os.ErrNotExist) {
+		t.Errorf("missing file: %v", errs)
+	}
+}
+
+func TestLoadStdinOnceAndLimit(t *testing.T) {
+	l := Loader{Stdin: strings.NewReader("apiVersion: v1\nkind: Namespace\nmetadata:\n  name: a\n")}
+	if objs, errs := Split(l.Load("-")); len(objs) != 1 || len(errs) != 0 {
+		t.Fatalf("stdin: %d objects, %v", len(objs), errs)
+	}
+	if _, errs := Split(l.Load("-")); len(errs) != 1 || !strings.Contains(errs[0].Error(), "only once") {
+		t.Errorf("second read of stdin: %v", errs)
+	}
+	small := Loader{Stdin: strings.NewReader(strings.Repeat("x", 100)), MaxBytes: 10}
+	if _, errs := Split(small.Load("-")); len(errs) != 1 || !strings.Contains(errs[0].Error(), "larger than 10 bytes") {
+		t.Errorf("oversized input: %v", errs)
+	}
+}
+
+func TestPointerToPath(t *testing.T) {
+	for ptr, want := range map[string]string{
+		"":                                   "",
+		"/spec/containers/0/image":           ".spec.containers[0].image",
+		"/metadata/annotations/a.b~1c":       ".metadata.annotations.a.b/c",
+		"/metadata/labels/app.kubernetes.io": ".metadata.labels.app.kubernetes.io",
+	} {
+		if got := PointerToPath(ptr); got != want {
+			t.Errorf("PointerToPath(%q) = %q, want %q", ptr, got, want)
+		}
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	f.Add([]byte(multiDoc))
+	f.Add([]byte(`{"kind":"List","items":[{"a":1},2]}`))
+	f.Add([]byte("a: &x [*x]\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, e := range Parse("f", data) {
+			if e.Err != nil {
+				_ = e.Err.Error()
+			} else {
+				e.Object.Line("/metadata/name")
+			}
+		}
+	})
+}

@@ -1,0 +1,212 @@
+package input
+
+import (
+	"fmt"
+
+	"github.com/ssa-diff/ssa-diff/schema"
+)
+
+// Identity names an object as the API server addresses it; the version is not part of it.
+type Identity struct {
+	Group     string `json:"group"`
+	Kind      string `json:"kind"`
+	Namespace string `json:"namespace,omitempty"`
+	Name      string `json:"name"`
+}
+
+// String prints the identity as kind[.group] [namespace/]name.
+func (id Identity) String() string {
+	k := id.Kind
+	if id.Group != "" {
+		k += "." + id.Group
+	}
+	if id.Namespace != "" {
+		return k + " " + id.Namespace + "/" + id.Name
+	}
+	return k + " " + id.Name
+}
+
+// Scope tells whether a kind is namespaced; known is false for a kind it has no schema for.
+type Scope func(gvk schema.GVK) (namespaced, known bool)
+
+// Pair is a manifest and the live object it applies to.
+type Pair struct {
+	Manifest *Object
+	// Live is the matching live object, or nil: the apply creates the object.
+	Live *Object
+	// GVK is the manifest's group, version and kind.
+	GVK schema.GVK
+	// ID is where the apply goes: the manifest's identity, or the live object's when the two
+	// were paired by position (Mismatched).
+	ID Identity
+	// Mismatched is set when the only manifest and the only live object were paired although
+	// their identities differ; the request then goes to the live object's endpoint.
+	Mismatched bool
+	// Err says why the manifest cannot be predicted (it cannot be identified).
+	Err error
+	// Warnings are notes about the pairing.
+	Warnings []string
+}
+
+// Matching is the outcome of Match.
+type Matching struct {
+	// Pairs has one element per manifest, in the manifests' order.
+	Pairs []Pair
+	// Errors are live objects that cannot be identified.
+	Errors []error
+	// Warnings are notes about the live objects (duplicates).
+	Warnings []string
+}
+
+// objectMeta reads apiVersion, kind, namespace and name, checking their types.
+func objectMeta(o *Object) (gvk schema.GVK, ns, name string, err error) {
+	str := func(v interface{}, ptr string, required bool) (string, error) {
+		if v == nil {
+			if required {
+				return "", o.Errorf(ptr, "required field is missing")
+			}
+			return "", nil
+		}
+		s, ok := v.(string)
+		if !ok {
+			return "", o.Errorf(ptr, "must be a string, not a %s", typeName(v))
+		}
+		if s == "" && required {
+			return "", o.Errorf(ptr, "must not be empty")
+		}
+		return s, nil
+	}
+	apiVersion, err := str(o.Object["apiVersion"], "/apiVersion", true)
+	if err != nil {
+		return gvk, "", "", err
+	}
+	kind, err := str(o.Object["kind"], "/kind", true)
+	if err != nil {
+		return gvk, "", "", err
+	}
+	gvk = schema.GVKFromAPIVersionKind(apiVersion, kind)
+	var md map[string]interface{}
+	switch m := o.Object["metadata"].(type) {
+	case map[string]interface{}:
+		md = m
+	case nil:
+		return gvk, "", "", o.Errorf("/metadata", "required field is missing")
+	default:
+		return gvk, "", "", o.Errorf("/metadata", "must be a map, not a %s", typeName(m))
+	}
+	if ns, err = str(md["namespace"], "/metadata/namespace", false); err != nil {
+		return gvk, "", "", err
+	}
+	if name, err = str(md["name"], "/metadata/name", true); err != nil {
+		if md["name"] == nil && md["generateName"] != nil {
+			err = o.Errorf("/metadata/name", "required: server-side apply cannot use generateName")
+		}
+		return gvk, "", "", err
+	}
+	return gvk, ns, name, nil
+}
+
+// GVKOf returns the object's group, version and kind as written (zero when absent).
+func GVKOf(obj map[string]interface{}) schema.GVK {
+	av, _ := obj["apiVersion"].(string)
+	k, _ := obj["kind"].(string)
+	return schema.GVKFromAPIVersionKind(av, k)
+}
+
+type groupKind struct{ group, kind string }
+
+// Match pairs each manifest with the live object of the same group, kind, namespace and
+// name. Namespaced objects without a namespace get defaultNamespace. For kinds scope does
+// not know, an object is taken as namespaced unless it has no namespace and a live object of
+// the same group, kind and name has none either. When exactly one manifest and one live
+// object are given and do not match, they are paired anyway (Mismatched).
+func Match(manifests, live []*Object, scope Scope, defaultNamespace string) Matching {
+	type liveMeta struct {
+		o    *Object
+		gvk  schema.GVK
+		ns   string
+		name string
+		err  error
+	}
+	lives := make([]liveMeta, len(live))
+	clusterScoped := map[groupKind]map[string]bool{} // unknown kinds: names seen without a namespace
+	for i, o := range live {
+		gvk, ns, name, err := objectMeta(o)
+		lives[i] = liveMeta{o, gvk, ns, name, err}
+		if err == nil && ns == "" {
+			gk := groupKind{gvk.Group, gvk.Kind}
+			if clusterScoped[gk] == nil {
+				clusterScoped[gk] = map[string]bool{}
+			}
+			clusterScoped[gk][name] = true
+		}
+	}
+	namespaced := func(gvk schema.GVK, ns, name string) bool {
+		if scope != nil {
+			if n, known := scope(gvk); known {
+				return n
+			}
+		}
+		return ns != "" || !clusterScoped[groupKind{gvk.Group, gvk.Kind}][name]
+	}
+	identity := func(gvk schema.GVK, ns, name string) Identity {
+		id := Identity{Group: gvk.Group, Kind: gvk.Kind, Name: name}
+		if namespaced(gvk, ns, name) {
+			id.Namespace = ns
+			if id.Namespace == "" {
+				id.Namespace = defaultNamespace
+			}
+		}
+		return id
+	}
+
+	var m Matching
+	index := map[Identity]int{}
+	for i, l := range lives {
+		if l.err != nil {
+			m.Errors = append(m.Errors, l.err)
+			continue
+		}
+		id := identity(l.gvk, l.ns, l.name)
+		if j, dup := index[id]; dup {
+			m.Warnings = append(m.Warnings, fmt.Sprintf("%s: %s is also at %s; the first one is used", l.o.Source, id, lives[j].o.Source))
+			continue
+		}
+		index[id] = i
+	}
+
+	oneToOne := len(manifests) == 1 && len(live) == 1 && lives[0].err == nil
+	for _, o := range manifests {
+		p := Pair{Manifest: o}
+		gvk, ns, name, err := objectMeta(o)
+		p.GVK = gvk
+		if err == nil {
+			p.ID = identity(gvk, ns, name)
+			if i, ok := index[p.ID]; ok {
+				p.Live = lives[i].o
+			}
+		}
+		if p.Live == nil && oneToOne {
+			l := lives[0]
+			p.Live, p.Mismatched, p.Err = l.o, true, nil
+			p.ID = identity(l.gvk, l.ns, l.name)
+			what := "it"
+			if err == nil {
+				what = identity(gvk, ns, name).String()
+			}
+			p.Warnings = append(p.Warnings, fmt.Sprintf(
+				"the only manifest (%s) and the only live object (%s) do not match; predicting the request to the live object's endpoint", what, p.ID))
+		} else if err != nil {
+			p.Err = err
+		}
+		m.Pairs = append(m.Pairs, p)
+	}
+	return m
+}
+
+// HasManagedFields reports whether a live object carries metadata.managedFields.
+func HasManagedFields(obj map[string]interface{}) bool {
+	md, _ := obj["metadata"].(map[string]interface{})
+	_, ok := md["managedFields"]
+	return ok
+}

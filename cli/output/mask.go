@@ -1,0 +1,122 @@
+package output
+
+const lastApplied = "kubectl.kubernetes.io/last-applied-configuration"
+
+// forDisplay prepares the live and predicted objects of a diff: managedFields removed unless
+// shown, Secret values masked unless shown. The inputs are not modified.
+func forDisplay(live, pred map[string]interface{}, opts Options) (map[string]interface{}, map[string]interface{}) {
+	if !opts.ShowManagedFields {
+		live, pred = withoutManagedFields(live), withoutManagedFields(pred)
+	}
+	if !opts.ShowSecrets && (isSecret(live) || isSecret(pred)) {
+		live, pred = maskSecret(live, pred)
+	}
+	return live, pred
+}
+
+func isSecret(obj map[string]interface{}) bool {
+	return obj != nil && obj["kind"] == "Secret" && obj["apiVersion"] == "v1"
+}
+
+// shallowWithMeta copies obj and its metadata map so both can be edited.
+func shallowWithMeta(obj map[string]interface{}) (map[string]interface{}, map[string]interface{}) {
+	c := make(map[string]interface{}, len(obj))
+	for k, v := range obj {
+		c[k] = v
+	}
+	md, ok := obj["metadata"].(map[string]interface{})
+	if !ok {
+		return c, nil
+	}
+	m := make(map[string]interface{}, len(md))
+	for k, v := range md {
+		m[k] = v
+	}
+	c["metadata"] = m
+	return c, m
+}
+
+func withoutManagedFields(obj map[string]interface{}) map[string]interface{} {
+	if obj == nil {
+		return nil
+	}
+	md, _ := obj["metadata"].(map[string]interface{})
+	if _, ok := md["managedFields"]; !ok {
+		return obj
+	}
+	c, m := shallowWithMeta(obj)
+	delete(m, "managedFields")
+	return c
+}
+
+// maskSecret hides the values of a Secret's data and stringData as kubectl diff does: a value
+// present on both sides prints as *** when equal and as "*** (before)" / "*** (after)" when it
+// changes; a value on one side only prints as ***. The last-applied annotation, which holds the
+// same values, is masked too.
+func maskSecret(from, to map[string]interface{}) (map[string]interface{}, map[string]interface{}) {
+	from, to = copyForMask(from), copyForMask(to)
+	for _, field := range []string{"data", "stringData"} {
+		f, _ := from[field].(map[string]interface{})
+		t, _ := to[field].(map[string]interface{})
+		nf, nt := map[string]interface{}{}, map[string]interface{}{}
+		for k, v := range f {
+			if tv, ok := t[k]; ok && !equalJSON(v, tv) {
+				nf[k], nt[k] = "*** (before)", "*** (after)"
+				continue
+			}
+			nf[k] = "***"
+		}
+		for k := range t {
+			if _, done := nt[k]; !done {
+				nt[k] = "***"
+			}
+		}
+		if f != nil {
+			from[field] = nf
+		}
+		if t != nil {
+			to[field] = nt
+		}
+	}
+	maskAnnotation(from, to)
+	return from, to
+}
+
+func copyForMask(obj map[string]interface{}) map[string]interface{} {
+	if obj == nil {
+		return nil
+	}
+	c, _ := shallowWithMeta(obj)
+	return c
+}
+
+func maskAnnotation(from, to map[string]interface{}) {
+	get := func(obj map[string]interface{}) (map[string]interface{}, bool) {
+		md, _ := obj["metadata"].(map[string]interface{})
+		ann, _ := md["annotations"].(map[string]interface{})
+		_, ok := ann[lastApplied]
+		return ann, ok
+	}
+	fa, fok := get(from)
+	ta, tok := get(to)
+	set := func(obj, ann map[string]interface{}, v string) {
+		c := make(map[string]interface{}, len(ann))
+		for k, x := range ann {
+			c[k] = x
+		}
+		c[lastApplied] = v
+		obj["metadata"].(map[string]interface{})["annotations"] = c
+	}
+	switch {
+	case fok && tok && !equalJSON(fa[lastApplied], ta[lastApplied]):
+		set(from, fa, "*** (before)")
+		set(to, ta, "*** (after)")
+	default:
+		if fok {
+			set(from, fa, "***")
+		}
+		if tok {
+			set(to, ta, "***")
+		}
+	}
+}

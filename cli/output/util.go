@@ -1,0 +1,110 @@
+package output
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"strings"
+
+	"github.com/ssa-diff/ssa-diff/cli/report"
+)
+
+func equalJSON(a, b interface{}) bool {
+	ja, err1 := json.Marshal(a)
+	jb, err2 := json.Marshal(b)
+	return err1 == nil && err2 == nil && bytes.Equal(ja, jb)
+}
+
+// compactValue prints a value in one line of JSON, cut to max runes.
+func compactValue(v interface{}, max int) string {
+	if v == nil {
+		return "(absent)"
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return "?"
+	}
+	s := string(b)
+	if r := []rune(s); len(r) > max {
+		s = string(r[:max-1]) + "…"
+	}
+	return s
+}
+
+// title names a result's object: apiVersion Kind namespace/name.
+func title(res *report.Result) string {
+	if res.Kind == "" && res.Name == "" {
+		return res.Source.FileName() + ", document " + itoa(res.Source.Document)
+	}
+	var b strings.Builder
+	if res.APIVersion != "" {
+		b.WriteString(res.APIVersion + " ")
+	}
+	b.WriteString(res.Kind + " ")
+	if res.Namespace != "" {
+		b.WriteString(res.Namespace + "/")
+	}
+	b.WriteString(res.Name)
+	return b.String()
+}
+
+func itoa(i int) string {
+	b, _ := json.Marshal(i)
+	return string(b)
+}
+
+// reasonOf is the Status reason of an error, or the HTTP status text when it has none.
+func reasonOf(e *report.Error) string {
+	if e.Reason != "" {
+		return e.Reason
+	}
+	return strings.ReplaceAll(http.StatusText(e.Code), " ", "")
+}
+
+// serverError prints a refusal as kubectl does on its error stream.
+func serverError(res *report.Result) string {
+	e := res.Error
+	if e.Code == 0 {
+		return "error: " + e.Message + "\n"
+	}
+	if e.Reason == "" {
+		return "Error from server: " + e.Message + "\n"
+	}
+	return "Error from server (" + e.Reason + "): " + e.Message + "\n"
+}
+
+// describeManager prints a manager for people: name (operation, subresource, apiVersion).
+func describeManager(m report.Manager) string {
+	parts := []string{m.Operation}
+	if m.Subresource != "" {
+		parts = append(parts, "subresource "+m.Subresource)
+	}
+	if m.Operation != "Apply" && m.APIVersion != "" {
+		parts = append(parts, m.APIVersion)
+	}
+	return m.Manager + " (" + strings.Join(parts, ", ") + ")"
+}
+
+// secretValuePath reports whether a conflict path names a Secret value.
+func secretValuePath(res *report.Result, path string) bool {
+	if res.Kind != "Secret" || res.APIVersion != "v1" {
+		return false
+	}
+	for _, p := range []string{".data", ".stringData", ".metadata.annotations." + lastApplied} {
+		if path == p || strings.HasPrefix(path, p+".") {
+			return true
+		}
+	}
+	return false
+}
+
+// warnStderr prints a result's warnings on the error stream, as kubectl prints the server's.
+func warnStderr(opts Options, res *report.Result) error {
+	for _, w := range res.Warnings {
+		if _, err := io.WriteString(opts.Stderr, "Warning: "+title(res)+": "+w+"\n"); err != nil {
+			return err
+		}
+	}
+	return nil
+}

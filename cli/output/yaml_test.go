@@ -1,0 +1,24 @@
+package output
+
+import (
+	"encoding/json"
+	"reflect"
+	"testing"
+
+	"sigs.k8s.io/yaml"
+)
+
+func TestYAMLMatchesJSON(t *testing.T) {
+	j, _ := writeAll(t, "json", sampleReport(), Options{})
+	y, _ := writeAll(t, "yaml", sampleReport(), Options{})
+	var fromJSON, fromYAML interface{}
+	if err := json.Unmarshal([]byte(j), &fromJSON); err != nil {
+		t.Fatal(err)
+	}
+	if err := yaml.Unmarshal([]byte(y), &fromYAML); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(fromJSON, fromYAML) {
+		t.Errorf("the YAML report differs from the JSON one:\n%s", y)
+	}
+}

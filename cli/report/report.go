@@ -1,0 +1,380 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/ssa-diff/ssa-diff/cli/input"
+	"github.com/ssa-diff/ssa-diff/fieldpath"
+	"github.com/ssa-diff/ssa-diff/merge"
+)
+
+// The report's type.
+const (
+	APIVersion = "ssa-diff/v1"
+	Kind       = "Report"
+)
+
+// Exit statuses of a run.
+const (
+	ExitUnchanged = 0 // nothing would change
+	ExitChanged   = 1 // something would change: the object or who owns what
+	ExitError     = 2 // ssa-diff could not predict (usage, unreadable or malformed input)
+	ExitRejected  = 3 // the server would reject at least one apply
+)
+
+// Action is what the server would do with one apply.
+type Action string
+
+// The actions.
+const (
+	ActionCreate    Action = "create"
+	ActionUpdate    Action = "update"
+	ActionUnchanged Action = "unchanged"
+	ActionRejected  Action = "rejected"
+	ActionError     Action = "error"
+)
+
+// Report is the whole answer of one run.
+type Report struct {
+	APIVersion string    `json:"apiVersion"`
+	Kind       string    `json:"kind"`
+	Options    Options   `json:"options"`
+	Results    []*Result `json:"results"`
+	Summary    Summary   `json:"summary"`
+}
+
+// Options are the settings the predictions were made with.
+type Options struct {
+	FieldManager string `json:"fieldManager"`
+	Force        bool   `json:"force"`
+	// Applier is "kubectl" (the kubectl apply --server-side sequence) or "api" (one request).
+	Applier     string `json:"applier"`
+	Subresource string `json:"subresource,omitempty"`
+	// Now is the time stamped into changed managedFields entries, RFC 3339.
+	Now time.Time `json:"now"`
+}
+
+// New returns an empty report.
+func New(opts Options) *Report {
+	return &Report{APIVersion: APIVersion, Kind: Kind, Options: opts, Results: []*Result{}}
+}
+
+// Result is the prediction for one manifest object.
+type Result struct {
+	APIVersion string `json:"apiVersion"`
+	Kind       string `json:"kind"`
+	Namespace  string `json:"namespace,omitempty"`
+	Name       string `json:"name"`
+	// Source is where the manifest object was read.
+	Source input.Source `json:"source"`
+	// LiveSource is where the live object was read; absent for a create.
+	LiveSource *input.Source `json:"liveSource,omitempty"`
+	Action     Action        `json:"action"`
+	// Changed is true when the object or its ownership would change (times alone do not count).
+	Changed bool `json:"changed"`
+	// Object is the object the server would store and return, with metadata.managedFields;
+	// absent when the apply is rejected or could not be predicted.
+	Object map[string]interface{} `json:"object,omitempty"`
+	// Conflicts are the fields other managers own with other values: why a 409 is answered,
+	// or, with force, what force takes.
+	Conflicts []Conflict `json:"conflicts"`
+	// Ownership says, per manager, which fields change hands.
+	Ownership []Ownership `json:"ownership"`
+	// Deleted are fields of the live object that the apply removes because the applier
+	// stopped applying them and nobody else owns them.
+	Deleted []string `json:"deleted"`
+	// Assigned are fields whose values only the server assigns (shown as in live, or absent
+	// on a create).
+	Assigned []string `json:"assigned,omitempty"`
+	// Steps are the requests of the kubectl sequence, when there is more than a single apply.
+	Steps []Step `json:"steps,omitempty"`
+	// Error is the server's refusal (code ≥ 400) or ssa-diff's failure (code 0).
+	Error    *Error   `json:"error,omitempty"`
+	Warnings []string `json:"warnings"`
+	// WithForce, for an apply refused with conflicts, is what the same apply with
+	// --force-conflicts would do: whom it takes fields from, and the object it leaves.
+	WithForce *Result `json:"withForce,omitempty"`
+
+	// Live and Manifest are the inputs, for the diff of the text outputs.
+	Live     map[string]interface{} `json:"-"`
+	Manifest map[string]interface{} `json:"-"`
+}
+
+// Manager names a managedFields entry.
+type Manager struct {
+	Manager     string `json:"manager"`
+	Operation   string `json:"operation"`
+	APIVersion  string `json:"apiVersion,omitempty"`
+	Subresource string `json:"subresource,omitempty"`
+	// Time is the entry's time in the live object, RFC 3339 (absent when it has none).
+	Time *time.Time `json:"time,omitempty"`
+}
+
+// ManagerOf converts a fieldpath.ManagerRef.
+func ManagerOf(r fieldpath.ManagerRef) Manager {
+	m := Manager{Manager: r.Manager, Operation: string(r.Operation), APIVersion: r.APIVersion, Subresource: r.Subresource}
+	if r.Time != nil {
+		t := r.Time.UTC()
+		m.Time = &t
+	}
+	return m
+}
+
+// Ref converts back to a fieldpath.ManagerRef.
+func (m Manager) Ref() fieldpath.ManagerRef {
+	return fieldpath.ManagerRef{Manager: m.Manager, Operation: fieldpath.Operation(m.Operation),
+		APIVersion: m.APIVersion, Subresource: m.Subresource, Time: m.Time}
+}
+
+// String prints the manager as the API server does in conflict messages.
+func (m Manager) String() string { return m.Ref().String() }
+
+// Conflict is one field another manager owns with a different value.
+type Conflict struct {
+	Manager
+	// Owner is the manager as the server prints it ("hpa" with subresource "scale" using apps/v1).
+	Owner string `json:"owner"`
+	// Path is printed as the server prints it in conflict messages.
+	Path string `json:"path"`
+	// Pointer is Path as a JSON Pointer into the live object, when it has a position there.
+	Pointer string `json:"pointer,omitempty"`
+	// Live is the live value (null when absent), Applied the applied one.
+	Live    interface{} `json:"live"`
+	Applied interface{} `json:"applied"`
+}
+
+// Ownership is what one manager gains or loses.
+type Ownership struct {
+	Manager
+	// Taken are fields this manager loses to the applier (by force).
+	Taken []string `json:"taken,omitempty"`
+	// Released are fields the applier no longer applies and so no longer owns.
+	Released []string `json:"released,omitempty"`
+	// Deleted are released fields that disappear from the object because nobody else owns them.
+	Deleted []string `json:"deleted,omitempty"`
+	// Gained are fields the manager newly owns.
+	Gained []string `json:"gained,omitempty"`
+	// Removed is true when the manager's entry disappears from managedFields.
+	Removed bool `json:"removed,omitempty"`
+}
+
+// Step is one request of the kubectl sequence.
+type Step struct {
+	Description string `json:"description"`
+	Manager     string `json:"manager"`
+	Code        int    `json:"code"`
+}
+
+// Error is why an object has no predicted result.
+type Error struct {
+	// Code is the HTTP status the server would answer, or 0 when ssa-diff itself failed.
+	Code int `json:"code"`
+	// Reason is the Status reason (Conflict, BadRequest, Invalid …), if any.
+	Reason string `json:"reason,omitempty"`
+	// Message is, for the server's refusals, the server's message byte for byte.
+	Message string `json:"message"`
+	// Causes are the Status details' causes (for conflicts: one per field).
+	Causes []merge.StatusCause `json:"causes,omitempty"`
+	// Status is the refusal as the server's wire body, a v1 Status.
+	Status json.RawMessage `json:"status,omitempty"`
+	// Path and Line locate bad input, when known.
+	Path string `json:"path,omitempty"`
+	Line int    `json:"line,omitempty"`
+}
+
+// Summary counts the results.
+type Summary struct {
+	Objects   int `json:"objects"`
+	Created   int `json:"created"`
+	Updated   int `json:"updated"`
+	Unchanged int `json:"unchanged"`
+	Rejected  int `json:"rejected"`
+	Errors    int `json:"errors"`
+	// Changed counts results whose object or ownership would change.
+	Changed int `json:"changed"`
+	// Conflicts counts conflicting fields over all results.
+	Conflicts int `json:"conflicts"`
+	// ExitCode is the exit status of the run.
+	ExitCode int `json:"exitCode"`
+}
+
+// Add appends a result.
+func (r *Report) Add(res *Result) { r.Results = append(r.Results, res) }
+
+// Summarize counts the results into r.Summary and returns it.
+func (r *Report) Summarize() Summary {
+	s := Summary{Objects: len(r.Results)}
+	for _, res := range r.Results {
+		switch res.Action {
+		case ActionCreate:
+			s.Created++
+		case ActionUpdate:
+			s.Updated++
+		case ActionUnchanged:
+			s.Unchanged++
+		case ActionRejected:
+			s.Rejected++
+		case ActionError:
+			s.Errors++
+		}
+		if res.Changed {
+			s.Changed++
+		}
+		s.Conflicts += len(res.Conflicts)
+	}
+	switch {
+	case s.Errors > 0:
+		s.ExitCode = ExitError
+	case s.Rejected > 0:
+		s.ExitCode = ExitRejected
+	case s.Changed > 0:
+		s.ExitCode = ExitChanged
+	default:
+		s.ExitCode = ExitUnchanged
+	}
+	r.Summary = s
+	return s
+}
+
+// Identity fills the result's apiVersion, kind, namespace and name.
+func (res *Result) Identity(apiVersion, kind, namespace, name string) *Result {
+	res.APIVersion, res.Kind, res.Namespace, res.Name = apiVersion, kind, namespace, name
+	return res
+}
+
+func newResult(src input.Source) *Result {
+	return &Result{Source: src, Conflicts: []Conflict{}, Ownership: []Ownership{}, Deleted: []string{}, Warnings: []string{}}
+}
+
+// FromError is the result for an object ssa-diff could not predict.
+func FromError(src input.Source, err error) *Result {
+	res := newResult(src)
+	res.Action = ActionError
+	e := &Error{Message: err.Error()}
+	var ie *input.Error
+	if errors.As(err, &ie) {
+		e.Path, e.Line = ie.Path, ie.Line
+		if e.Line == 0 {
+			e.Line = ie.Source.Line
+		}
+	}
+	res.Error = e
+	return res
+}
+
+// FromPrediction is the result of the engine's prediction p for manifest, applied by
+// applier ("" when the applier's ownership is not known) to live (nil for a create).
+func FromPrediction(src input.Source, live, manifest map[string]interface{}, applier string, p *merge.Result) *Result {
+	res := newResult(src)
+	res.Live, res.Manifest = live, manifest
+	res.Object = p.Object
+	res.Warnings = append(res.Warnings, p.Warnings...)
+	res.Assigned = p.Assigned
+	for _, c := range p.Conflicts {
+		res.Conflicts = append(res.Conflicts, Conflict{Manager: ManagerOf(c.Manager), Owner: c.Manager.String(),
+			Path: c.Path, Pointer: c.Pointer, Live: c.Live, Applied: c.Applied})
+	}
+	res.Deleted = append(res.Deleted, p.Deleted...)
+	for _, o := range p.Ownership {
+		own := Ownership{Manager: ManagerOf(o.Manager), Taken: o.Taken, Released: o.Released, Gained: o.Gained, Removed: o.Removed}
+		if o.Manager.Manager == applier && o.Manager.Operation == fieldpath.OperationApply && len(o.Released) > 0 {
+			own.Deleted = intersect(o.Released, p.Deleted)
+		}
+		res.Ownership = append(res.Ownership, own)
+	}
+	if len(p.Steps) > 1 {
+		for _, s := range p.Steps {
+			res.Steps = append(res.Steps, Step(s))
+		}
+	}
+	switch p.Action {
+	case merge.ActionCreate:
+		res.Action = ActionCreate
+	case merge.ActionUpdate:
+		res.Action = ActionUpdate
+	case merge.ActionUnchanged:
+		res.Action = ActionUnchanged
+	case merge.ActionRejected:
+		res.Action = ActionRejected
+	default:
+		res.Action = ActionError
+		res.Error = &Error{Message: fmt.Sprintf("the engine answered an unknown action %q", p.Action)}
+	}
+	if p.Rejection != nil {
+		res.Action = ActionRejected
+		res.Object = nil
+		res.Error = &Error{Code: p.Rejection.Code, Reason: p.Rejection.Reason, Message: p.Rejection.Message, Status: p.Rejection.Status()}
+		if p.Rejection.Details != nil {
+			res.Error.Causes = p.Rejection.Details.Causes
+		}
+	}
+	switch res.Action {
+	case ActionCreate:
+		res.Changed = true
+	case ActionUpdate, ActionUnchanged:
+		res.Changed = live == nil || !SameIgnoringTimes(live, res.Object)
+	}
+	return res
+}
+
+func intersect(a, b []string) []string {
+	in := make(map[string]bool, len(b))
+	for _, s := range b {
+		in[s] = true
+	}
+	var out []string
+	for _, s := range a {
+		if in[s] {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// SameIgnoringTimes reports whether two objects are equal once metadata.resourceVersion and
+// the times of managedFields entries are left out: whether a write would change anything a
+// person cares about. Numbers compare by value (1 and 1.0 are equal), as in JSON.
+func SameIgnoringTimes(a, b map[string]interface{}) bool {
+	ja, err1 := json.Marshal(withoutTimes(a))
+	jb, err2 := json.Marshal(withoutTimes(b))
+	return err1 == nil && err2 == nil && bytes.Equal(ja, jb)
+}
+
+// withoutTimes is a shallow rewrite of obj without resourceVersion and entry times.
+func withoutTimes(obj map[string]interface{}) map[string]interface{} {
+	md, ok := obj["metadata"].(map[string]interface{})
+	if !ok {
+		return obj
+	}
+	c := make(map[string]interface{}, len(obj))
+	for k, v := range obj {
+		c[k] = v
+	}
+	m := make(map[string]interface{}, len(md))
+	for k, v := range md {
+		m[k] = v
+	}
+	delete(m, "resourceVersion")
+	if mf, ok := md["managedFields"].([]interface{}); ok {
+		entries := make([]interface{}, len(mf))
+		for i, e := range mf {
+			if em, ok := e.(map[string]interface{}); ok {
+				ec := make(map[string]interface{}, len(em))
+				for k, v := range em {
+					if k != "time" {
+						ec[k] = v
+					}
+				}
+				e = ec
+			}
+			entries[i] = e
+		}
+		m["managedFields"] = entries
+	}
+	c["metadata"] = m
+	return c
+}

@@ -1,0 +1,414 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/ssa-diff/ssa-diff/cli/input"
+	"github.com/ssa-diff/ssa-diff/cli/output"
+	"github.com/ssa-diff/ssa-diff/cli/report"
+	"github.com/ssa-diff/ssa-diff/merge"
+	"github.com/ssa-diff/ssa-diff/schema"
+)
+
+// slot is one result to print: a manifest to predict, or input that could not be read.
+type slot struct {
+	pair *input.Pair // nil for an error
+	err  error
+	src  input.Source
+	res  *report.Result
+	done chan struct{}
+}
+
+func (c *config) warnf(format string, args ...interface{}) {
+	fmt.Fprintf(c.stderr, "warning: "+format+"\n", args...)
+}
+
+func (c *config) errorf(format string, args ...interface{}) int {
+	fmt.Fprintf(c.stderr, "error: "+format+"\n", args...)
+	return report.ExitError
+}
+
+// run predicts every manifest and prints the report; it returns the exit status.
+func (c *config) run(newPredictor func(*schema.Registry) predictor) int {
+	loader := &input.Loader{Stdin: c.stdin}
+	reg := schema.NewRegistry()
+	if err := c.loadSchemas(reg); err != nil {
+		return c.errorf("%v", err)
+	}
+	if err := c.loadCRDs(reg, loader); err != nil {
+		return c.errorf("%v", err)
+	}
+
+	var manifests, live []input.Entry
+	for _, p := range c.manifests {
+		manifests = append(manifests, loader.Load(p)...)
+	}
+	if c.live != "" {
+		live = loader.Load(c.live)
+	}
+
+	// CustomResourceDefinitions among the inputs define kinds: the live ones first, then the
+	// manifests' (the state the apply moves to).
+	crdWarnings := map[*input.Object]string{}
+	for _, entries := range [][]input.Entry{live, manifests} {
+		for _, e := range entries {
+			if e.Object != nil && isCRD(e.Object.Object) {
+				if err := reg.AddCRDObject(e.Object.Source.String(), e.Object.Object); err != nil {
+					msg := fmt.Sprintf("the CustomResourceDefinition at %s was not registered: %v", e.Object.Source, err)
+					crdWarnings[e.Object] = msg
+					c.warnf("%s", msg)
+				}
+			}
+		}
+	}
+
+	manifestObjs, _ := input.Split(manifests)
+	liveObjs, liveErrs := input.Split(live)
+	scope := func(gvk schema.GVK) (bool, bool) {
+		if t, ok := reg.Lookup(gvk); ok {
+			return t.Namespaced, true
+		}
+		return false, false
+	}
+	m := input.Match(manifestObjs, liveObjs, scope, c.namespace)
+	for _, w := range m.Warnings {
+		c.warnf("%s", w)
+	}
+
+	var slots []*slot
+	next := 0
+	for _, e := range manifests {
+		s := &slot{done: make(chan struct{})}
+		if e.Err != nil {
+			s.err, s.src = e.Err, sourceOf(e.Err)
+		} else {
+			s.pair = &m.Pairs[next]
+			s.src = s.pair.Manifest.Source
+			if w, ok := crdWarnings[s.pair.Manifest]; ok {
+				s.pair.Warnings = append(s.pair.Warnings, w)
+			}
+			next++
+		}
+		slots = append(slots, s)
+	}
+	for _, err := range append(liveErrs, m.Errors...) {
+		slots = append(slots, &slot{err: fmt.Errorf("live object: %w", err), src: sourceOf(err), done: make(chan struct{})})
+	}
+	c.warnMissingManagedFields(m.Pairs, reg)
+
+	eng := newPredictor(reg)
+	go c.predictAll(eng, reg, slots)
+
+	rep := report.New(report.Options{FieldManager: c.fieldManager, Force: c.force, Applier: c.applier, Subresource: c.subresource, Now: c.now})
+	w, err := output.New(c.output, c.stdout, output.Options{Color: c.color, ShowManagedFields: c.showManagedFields,
+		ShowSecrets: c.showSecrets, Now: c.now, Stderr: c.stderr})
+	if err != nil {
+		return c.errorf("%v", err)
+	}
+	var werr error
+	for _, s := range slots {
+		<-s.done
+		rep.Add(s.res)
+		if werr == nil {
+			werr = w.Write(s.res)
+		}
+	}
+	sum := rep.Summarize()
+	if werr == nil {
+		werr = w.Close(rep)
+	}
+	if werr != nil {
+		return c.errorf("writing the report: %v", werr)
+	}
+	return sum.ExitCode
+}
+
+func sourceOf(err error) input.Source {
+	var ie *input.Error
+	if errors.As(err, &ie) {
+		return ie.Source
+	}
+	return input.Source{}
+}
+
+func isCRD(obj map[string]interface{}) bool {
+	gvk := input.GVKOf(obj)
+	return gvk.Group == "apiextensions.k8s.io" && gvk.Kind == "CustomResourceDefinition"
+}
+
+// loadSchemas reads the --schema OpenAPI documents.
+func (c *config) loadSchemas(reg *schema.Registry) error {
+	for _, p := range c.schemas {
+		files, err := filesOf(p)
+		if err != nil {
+			return fmt.Errorf("--schema %s: %w", p, err)
+		}
+		for _, f := range files {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				return fmt.Errorf("--schema: %w", err)
+			}
+			warnings, err := reg.AddOpenAPI(f, data)
+			if err != nil {
+				return fmt.Errorf("--schema %s: %w", f, err)
+			}
+			for _, w := range warnings {
+				c.warnf("%s: %s", f, w)
+			}
+		}
+	}
+	return nil
+}
+
+// filesOf is p itself, or the schema files (.json, .yaml, .yml) under the directory p.
+func filesOf(p string) ([]string, error) {
+	info, err := os.Stat(p)
+	if err != nil {
+		return nil, err
+	}
+	if !info.IsDir() {
+		return []string{p}, nil
+	}
+	var files []string
+	err = filepath.WalkDir(p, func(f string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && input.IsManifestFile(f) {
+			files = append(files, f)
+		}
+		return err
+	})
+	sort.Strings(files)
+	return files, err
+}
+
+// loadCRDs registers the --crd files' CustomResourceDefinitions.
+func (c *config) loadCRDs(reg *schema.Registry, loader *input.Loader) error {
+	for _, p := range c.crds {
+		objs, errs := input.Split(loader.Load(p))
+		if len(errs) > 0 {
+			return fmt.Errorf("--crd %s: %w", p, errs[0])
+		}
+		for _, o := range objs {
+			if !isCRD(o.Object) {
+				c.warnf("--crd %s: %s is a %s, not a CustomResourceDefinition; ignored", p, o.Source, input.GVKOf(o.Object).Kind)
+				continue
+			}
+			if err := reg.AddCRDObject(o.Source.String(), o.Object); err != nil {
+				return fmt.Errorf("--crd %s: %w", o.Source, err)
+			}
+		}
+	}
+	return nil
+}
+
+// warnMissingManagedFields says loudly when live objects carry no managedFields: kubectl get
+// hides them unless asked, and without them nobody seems to own anything.
+func (c *config) warnMissingManagedFields(pairs []input.Pair, reg *schema.Registry) {
+	n := 0
+	for i := range pairs {
+		p := &pairs[i]
+		if p.Live == nil || input.HasManagedFields(p.Live.Object) {
+			continue
+		}
+		n++
+		p.Warnings = append(p.Warnings, fmt.Sprintf(
+			"the live object (%s) has no metadata.managedFields, so every field looks unowned and conflicts cannot be predicted; kubectl get hides them unless asked: %s",
+			p.Live.Source, getCommand(p, reg)))
+	}
+	if n > 0 {
+		c.warnf("%d live object%s without metadata.managedFields: ownership and conflicts cannot be predicted for %s. Get live objects with `kubectl get ... -o json --show-managed-fields`.",
+			n, map[bool]string{true: "", false: "s"}[n == 1], map[bool]string{true: "it", false: "them"}[n == 1])
+	}
+}
+
+// getCommand is the kubectl command that prints a live object with its managedFields.
+func getCommand(p *input.Pair, reg *schema.Registry) string {
+	gvk := input.GVKOf(p.Live.Object)
+	res := strings.ToLower(gvk.Kind)
+	if t, ok := reg.Lookup(gvk); ok && t.Resource != "" {
+		res = t.Resource
+	}
+	if gvk.Group != "" {
+		res += "." + gvk.Group
+	}
+	cmd := "kubectl get " + res + " " + p.ID.Name
+	if p.ID.Namespace != "" {
+		cmd += " -n " + p.ID.Namespace
+	}
+	return cmd + " -o json --show-managed-fields"
+}
+
+// predictAll predicts every slot with a bounded pool of workers. Manifests of the same
+// object form a chain predicted in order, each against the object the previous one leaves.
+func (c *config) predictAll(eng predictor, reg *schema.Registry, slots []*slot) {
+	var chains [][]*slot
+	byID := map[input.Identity]int{}
+	for _, s := range slots {
+		if s.pair == nil || s.pair.Err != nil {
+			chains = append(chains, []*slot{s})
+			continue
+		}
+		if i, ok := byID[s.pair.ID]; ok {
+			chains[i] = append(chains[i], s)
+			continue
+		}
+		byID[s.pair.ID] = len(chains)
+		chains = append(chains, []*slot{s})
+	}
+	work := make(chan []*slot)
+	var wg sync.WaitGroup
+	for i := 0; i < c.jobs && i < len(chains); i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for chain := range work {
+				c.predictChain(eng, chain)
+			}
+		}()
+	}
+	for _, ch := range chains {
+		work <- ch
+	}
+	close(work)
+	wg.Wait()
+}
+
+func (c *config) predictChain(eng predictor, chain []*slot) {
+	var live map[string]interface{}
+	var liveSrc *input.Source
+	if p := chain[0].pair; p != nil && p.Live != nil {
+		live = p.Live.Object
+		src := p.Live.Source
+		liveSrc = &src
+	}
+	var prev *slot
+	for _, s := range chain {
+		switch {
+		case s.pair == nil:
+			s.res = report.FromError(s.src, s.err)
+		case s.pair.Err != nil:
+			s.res = report.FromError(s.src, s.pair.Err)
+			fillIdentity(s.res, s.pair)
+		default:
+			s.res = c.predict(eng, s.pair, live)
+			s.res.LiveSource = liveSrc
+			if prev != nil {
+				s.res.Warnings = append(s.res.Warnings, fmt.Sprintf("the same object is also applied by %s; this apply is predicted against the object that one leaves", prev.src))
+			}
+			if s.res.Object != nil {
+				live = s.res.Object
+				src := s.src
+				liveSrc = &src
+			}
+			prev = s
+		}
+		close(s.done)
+	}
+}
+
+func fillIdentity(res *report.Result, p *input.Pair) {
+	av, _ := p.Manifest.Object["apiVersion"].(string)
+	kind, _ := p.Manifest.Object["kind"].(string)
+	md, _ := p.Manifest.Object["metadata"].(map[string]interface{})
+	ns, _ := md["namespace"].(string)
+	name, _ := md["name"].(string)
+	if p.ID.Name != "" {
+		ns, name = p.ID.Namespace, p.ID.Name
+	}
+	res.Identity(av, kind, ns, name)
+	res.Warnings = append(res.Warnings, p.Manifest.Warnings...)
+	res.Warnings = append(res.Warnings, p.Warnings...)
+}
+
+// predict asks the engine about one apply. A panic in the engine becomes this object's error.
+func (c *config) predict(eng predictor, p *input.Pair, live map[string]interface{}) (res *report.Result) {
+	src := p.Manifest.Source
+	defer func() {
+		if r := recover(); r != nil {
+			res = report.FromError(src, fmt.Errorf("internal error in ssa-diff (please report it): %v\n%s", r, debug.Stack()))
+			fillIdentity(res, p)
+		}
+	}()
+	gvk := p.GVK
+	if p.Mismatched {
+		gvk = input.GVKOf(p.Live.Object)
+	}
+	request := func(force bool) merge.Request {
+		body := deepCopyMap(p.Manifest.Object)
+		if c.applier == "kubectl" && !p.Mismatched {
+			setDefaultNamespace(body, p.ID.Namespace)
+		}
+		return merge.Request{
+			Live:     deepCopyMap(live),
+			Object:   body,
+			Endpoint: merge.Endpoint{GVK: gvk, Namespace: p.ID.Namespace, Name: p.ID.Name, Subresource: c.subresource},
+			Manager:  c.fieldManager,
+			Force:    force,
+			Now:      c.now,
+		}
+	}
+	call := eng.Apply
+	if c.applier == "kubectl" {
+		call = eng.KubectlApply
+	}
+	out, err := call(request(c.force))
+	if err != nil {
+		res = report.FromError(src, fmt.Errorf("cannot predict %s: %w", p.ID, err))
+		fillIdentity(res, p)
+		return res
+	}
+	res = report.FromPrediction(src, live, p.Manifest.Object, c.fieldManager, out)
+	fillIdentity(res, p)
+	if res.Action == report.ActionRejected && res.Error.Code == 409 && !c.force {
+		if forced, err := call(request(true)); err == nil {
+			res.WithForce = report.FromPrediction(src, live, p.Manifest.Object, c.fieldManager, forced)
+			res.WithForce.Identity(res.APIVersion, res.Kind, res.Namespace, res.Name)
+		}
+	}
+	return res
+}
+
+// setDefaultNamespace writes the namespace a namespaced object applies to into its body
+// when it names none, as kubectl does before it sends (so its last-applied annotation
+// records it too). Raw API requests are sent as written.
+func setDefaultNamespace(obj map[string]interface{}, ns string) {
+	md, ok := obj["metadata"].(map[string]interface{})
+	if !ok || ns == "" {
+		return
+	}
+	if cur, _ := md["namespace"].(string); cur == "" {
+		md["namespace"] = ns
+	}
+}
+
+func deepCopyMap(m map[string]interface{}) map[string]interface{} {
+	if m == nil {
+		return nil
+	}
+	return deepCopy(m).(map[string]interface{})
+}
+
+func deepCopy(v interface{}) interface{} {
+	switch t := v.(type) {
+	case map[string]interface{}:
+		c := make(map[string]interface{}, len(t))
+		for k, x := range t {
+			c[k] = deepCopy(x)
+		}
+		return c
+	case []interface{}:
+		c := make([]interface{}, len(t))
+		for i, x := range t {
+			c[i] = deepCopy(x)
+		}
+		return c
+	}
+	return v
+}
