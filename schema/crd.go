@@ -1,0 +1,392 @@
+package schema
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"k8s.io/kube-openapi/pkg/schemaconv"
+	"k8s.io/kube-openapi/pkg/validation/spec"
+	smdschema "sigs.k8s.io/structured-merge-diff/v6/schema"
+	"sigs.k8s.io/structured-merge-diff/v6/typed"
+)
+
+const crdAPIVersion = "apiextensions.k8s.io/v1"
+
+// AddCRD adds the custom resource kinds defined by CustomResourceDefinitions
+// (apiextensions.k8s.io/v1): every version the CRD lists, with its schema,
+// scope, plural and subresources. data is YAML or JSON; it may hold several
+// YAML documents, each a CRD or a List of CRDs (as `kubectl get crd -o
+// yaml` prints), and empty documents. origin names the input in errors and
+// in Type.Origin (usually the file name).
+//
+// Either every CRD of data is added or, on error, none is. Errors are
+// *Error values naming origin, the CRD and the offending field path.
+// Kinds already known (built-in or from earlier inputs) are replaced.
+func (r *Registry) AddCRD(origin string, data []byte) error {
+	docs, err := decodeDocuments(data)
+	if err != nil {
+		return &Error{Origin: origin, Document: -1, Err: err}
+	}
+	var all []*Type
+	var errs []error
+	for i, d := range docs {
+		docIndex := i
+		if len(docs) == 1 {
+			docIndex = -1
+		}
+		if d.err != nil {
+			errs = append(errs, &Error{Origin: origin, Document: docIndex, Err: d.err})
+			continue
+		}
+		if d.obj == nil {
+			continue
+		}
+		objs := []map[string]any{d.obj}
+		if items, isList := listItems(d.obj); isList {
+			objs = items
+		}
+		for _, obj := range objs {
+			types, err := r.crdTypes(origin, docIndex, obj)
+			if err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			all = append(all, types...)
+		}
+	}
+	if len(errs) > 0 {
+		return errors.Join(errs...)
+	}
+	r.put(all)
+	return nil
+}
+
+// AddCRDObject adds one CustomResourceDefinition given as a decoded object
+// (the CLI finds CRDs among its inputs). See AddCRD.
+func (r *Registry) AddCRDObject(origin string, obj map[string]interface{}) error {
+	norm, _ := normalizeJSON(obj).(map[string]any)
+	types, err := r.crdTypes(origin, -1, norm)
+	if err != nil {
+		return err
+	}
+	r.put(types)
+	return nil
+}
+
+// listItems returns the items of a v1 List (or any *List kind with items).
+func listItems(obj map[string]any) ([]map[string]any, bool) {
+	kind, _ := obj["kind"].(string)
+	if !strings.HasSuffix(kind, "List") {
+		return nil, false
+	}
+	raw, ok := obj["items"].([]any)
+	if !ok {
+		return nil, false
+	}
+	items := make([]map[string]any, 0, len(raw))
+	for _, it := range raw {
+		m, _ := it.(map[string]any)
+		items = append(items, m)
+	}
+	return items, true
+}
+
+// crdVersion is what one entry of spec.versions says.
+type crdVersion struct {
+	name      string
+	path      fieldPath
+	schema    any // openAPIV3Schema, nil if absent
+	status    bool
+	scale     *ScaleSubresource
+	modelName string
+}
+
+// crdTypes converts one CRD into one Type per version.
+func (r *Registry) crdTypes(origin string, doc int, obj map[string]any) ([]*Type, error) {
+	e := &Error{Origin: origin, Document: doc}
+	fail := func(path fieldPath, format string, args ...any) error {
+		e.Path = string(path)
+		e.Err = fmt.Errorf(format, args...)
+		return e
+	}
+	if obj == nil {
+		return nil, fail("", "not an object")
+	}
+	apiVersion, _ := obj["apiVersion"].(string)
+	kind, _ := obj["kind"].(string)
+	if meta, ok := obj["metadata"].(map[string]any); ok {
+		e.Object, _ = meta["name"].(string)
+	}
+	if kind != "CustomResourceDefinition" || !strings.HasPrefix(apiVersion, "apiextensions.k8s.io/") {
+		return nil, fail("", "not a CustomResourceDefinition (apiVersion %q, kind %q)", apiVersion, kind)
+	}
+	if apiVersion != crdAPIVersion {
+		return nil, fail("apiVersion", "%s is not served since Kubernetes 1.22: convert the CRD to %s", apiVersion, crdAPIVersion)
+	}
+	crdSpec, ok := obj["spec"].(map[string]any)
+	if !ok {
+		return nil, fail("spec", "required")
+	}
+	group, err := requiredString(crdSpec, "group")
+	if err != nil {
+		return nil, fail("spec.group", "%v", err)
+	}
+	names, ok := crdSpec["names"].(map[string]any)
+	if !ok {
+		return nil, fail("spec.names", "required")
+	}
+	kindName, err := requiredString(names, "kind")
+	if err != nil {
+		return nil, fail("spec.names.kind", "%v", err)
+	}
+	plural, err := requiredString(names, "plural")
+	if err != nil {
+		return nil, fail("spec.names.plural", "%v", err)
+	}
+	scope, err := requiredString(crdSpec, "scope")
+	if err != nil {
+		return nil, fail("spec.scope", "%v", err)
+	}
+	if scope != "Namespaced" && scope != "Cluster" {
+		return nil, fail("spec.scope", "unsupported value %q: must be Namespaced or Cluster", scope)
+	}
+	preserveUnknownFields := false
+	if raw, ok := crdSpec["preserveUnknownFields"]; ok && raw != nil {
+		b, ok := raw.(bool)
+		if !ok {
+			return nil, fail("spec.preserveUnknownFields", "must be a boolean, not %s", describe(raw))
+		}
+		preserveUnknownFields = b
+	}
+	rawVersions, ok := crdSpec["versions"].([]any)
+	if !ok || len(rawVersions) == 0 {
+		return nil, fail("spec.versions", "must have at least one version")
+	}
+	if e.Object == "" {
+		e.Object = plural + "." + group
+	}
+
+	var versions []crdVersion
+	seen := map[string]bool{}
+	for i, rv := range rawVersions {
+		path := fieldPath("spec.versions").index(i)
+		v, ok := rv.(map[string]any)
+		if !ok {
+			return nil, fail(path, "must be an object, not %s", describe(rv))
+		}
+		cv := crdVersion{path: path}
+		if cv.name, err = requiredString(v, "name"); err != nil {
+			return nil, fail(path.child("name"), "%v", err)
+		}
+		if seen[cv.name] {
+			return nil, fail(path.child("name"), "duplicate version %q", cv.name)
+		}
+		seen[cv.name] = true
+		cv.modelName = modelName(group, cv.name, kindName)
+		if s, ok := v["schema"].(map[string]any); ok {
+			cv.schema = s["openAPIV3Schema"]
+		}
+		if sub, ok := v["subresources"].(map[string]any); ok {
+			if st, ok := sub["status"]; ok && st != nil {
+				cv.status = true
+			}
+			if sc, ok := sub["scale"].(map[string]any); ok {
+				scale := &ScaleSubresource{}
+				scalePath := path.child("subresources").child("scale")
+				if scale.SpecReplicasPath, err = requiredString(sc, "specReplicasPath"); err != nil {
+					return nil, fail(scalePath.child("specReplicasPath"), "%v", err)
+				}
+				if scale.StatusReplicasPath, err = requiredString(sc, "statusReplicasPath"); err != nil {
+					return nil, fail(scalePath.child("statusReplicasPath"), "%v", err)
+				}
+				scale.LabelSelectorPath, _ = sc["labelSelectorPath"].(string)
+				cv.scale = scale
+			}
+		}
+		versions = append(versions, cv)
+	}
+
+	// The structural schema of each version: validated as written (the
+	// form defaulting walks), then with the metadata the API server adds
+	// (the form the SMD type is built from).
+	models := map[string]*spec.Schema{}
+	plain := map[string]*spec.Schema{}
+	var pathErrs []error
+	for _, cv := range versions {
+		if cv.schema == nil {
+			continue
+		}
+		p := &problems{}
+		base := cv.path.child("schema").child("openAPIV3Schema")
+		plain[cv.name] = (&structuralConverter{problems: p}).convert(cv.schema, base, rootLevel)
+		for _, pe := range p.list {
+			pathErrs = append(pathErrs, &Error{Origin: origin, Document: doc, Object: e.Object, Path: string(pe.path), Err: errors.New(pe.msg)})
+		}
+		if len(p.list) > 0 {
+			continue
+		}
+		m := (&structuralConverter{injectMeta: true, problems: &problems{}}).convert(cv.schema, base, rootLevel)
+		m.AddExtension(extGVK, []any{map[string]any{"group": group, "version": cv.name, "kind": kindName}})
+		models[cv.modelName] = m
+	}
+	if len(pathErrs) > 0 {
+		return nil, errors.Join(pathErrs...)
+	}
+
+	var parsed *smdschema.Schema
+	if len(models) > 0 {
+		converted, err := schemaconv.ToSchemaFromOpenAPI(models, preserveUnknownFields)
+		if err != nil {
+			return nil, fail("spec.versions", "converting the schemas to structured-merge-diff types: %w", err)
+		}
+		types := r.withBuiltinDependencies(converted.Types, preserveUnknownFields)
+		sort.Slice(types, func(i, j int) bool { return types[i].Name < types[j].Name })
+		parsed = &smdschema.Schema{Types: types}
+	}
+
+	crdOrigin := e.Object
+	if origin != "" {
+		crdOrigin = origin + ": " + e.Object
+	}
+	out := make([]*Type, 0, len(versions))
+	for _, cv := range versions {
+		t := &Type{
+			GVK:        GVK{Group: group, Version: cv.name, Kind: kindName},
+			Resource:   plural,
+			Namespaced: scope == "Namespaced",
+			Status:     cv.status,
+			Scale:      cv.scale,
+			Source:     SourceCRD,
+			Origin:     crdOrigin,
+		}
+		if _, ok := models[cv.modelName]; ok {
+			name := cv.modelName
+			t.Parseable = typed.ParseableType{Schema: parsed, TypeRef: smdschema.TypeRef{NamedType: &name}}
+			d := &structuralDefaulter{root: plain[cv.name], pruneNulls: !preserveUnknownFields}
+			t.Default = d.apply
+		} else {
+			t.Parseable = typed.DeducedParseableType
+			t.Deduced = true
+		}
+		out = append(out, t)
+	}
+	return out, nil
+}
+
+// modelName names a CRD version's type as the API server does:
+// the group reversed, the version and the kind ("com.example.ops.v1.Backup").
+func modelName(group, version, kind string) string {
+	parts := strings.Split(group, ".")
+	slices.Reverse(parts)
+	return strings.Join(parts, ".") + "." + version + "." + kind
+}
+
+func requiredString(m map[string]any, key string) (string, error) {
+	raw, ok := m[key]
+	if !ok || raw == nil {
+		return "", errors.New("required")
+	}
+	s, ok := raw.(string)
+	if !ok {
+		return "", fmt.Errorf("must be a string, not %s", describe(raw))
+	}
+	if s == "" {
+		return "", errors.New("must not be empty")
+	}
+	return s, nil
+}
+
+// withBuiltinDependencies appends the built-in types that types refer to
+// but do not define (ObjectMeta and what it refers to), so that the result
+// is a complete schema. When the CRD sets spec.preserveUnknownFields, the
+// API server converts those built-in types with unknown fields preserved
+// too; the copies are adjusted the same way.
+func (r *Registry) withBuiltinDependencies(types []smdschema.TypeDef, preserveUnknownFields bool) []smdschema.TypeDef {
+	defined := make(map[string]bool, len(types))
+	for _, td := range types {
+		defined[td.Name] = true
+	}
+	var queue []string
+	enqueue := func(name string) {
+		if !defined[name] {
+			defined[name] = true
+			queue = append(queue, name)
+		}
+	}
+	for i := range types {
+		forEachNamedRef(&types[i].Atom, enqueue)
+	}
+	for len(queue) > 0 {
+		name := queue[0]
+		queue = queue[1:]
+		td, ok := r.builtin.FindNamedType(name)
+		if !ok {
+			continue // left unresolved; SMD reports it when the type is used
+		}
+		if preserveUnknownFields {
+			td = smdschema.TypeDef{Name: td.Name, Atom: preserveUnknown(td.Atom)}
+		}
+		types = append(types, td)
+		forEachNamedRef(&td.Atom, enqueue)
+	}
+	return types
+}
+
+// forEachNamedRef calls f with every type name an atom refers to.
+func forEachNamedRef(a *smdschema.Atom, f func(string)) {
+	visit := func(tr *smdschema.TypeRef) {
+		if tr.NamedType != nil {
+			f(*tr.NamedType)
+		}
+		forEachNamedRef(&tr.Inlined, f)
+	}
+	if a.List != nil {
+		visit(&a.List.ElementType)
+	}
+	if a.Map != nil {
+		for i := range a.Map.Fields {
+			visit(&a.Map.Fields[i].Type)
+		}
+		visit(&a.Map.ElementType)
+	}
+}
+
+// preserveUnknown returns a copy of an atom in which every struct (a map
+// without an element type) accepts unknown fields with the deduced type,
+// as kube-openapi's converter builds it when unknown fields are preserved.
+func preserveUnknown(a smdschema.Atom) smdschema.Atom {
+	out := smdschema.Atom{Scalar: a.Scalar}
+	if a.List != nil {
+		l := *a.List
+		l.ElementType = preserveUnknownRef(l.ElementType)
+		out.List = &l
+	}
+	if a.Map != nil {
+		m := &smdschema.Map{
+			Unions:              a.Map.Unions,
+			ElementType:         preserveUnknownRef(a.Map.ElementType),
+			ElementRelationship: a.Map.ElementRelationship,
+		}
+		if a.Map.ElementType.NamedType == nil && a.Map.ElementType.Inlined == (smdschema.Atom{}) {
+			deduced := "__untyped_deduced_"
+			m.ElementType = smdschema.TypeRef{NamedType: &deduced}
+		}
+		m.Fields = make([]smdschema.StructField, len(a.Map.Fields))
+		for i, f := range a.Map.Fields {
+			f.Type = preserveUnknownRef(f.Type)
+			m.Fields[i] = f
+		}
+		out.Map = m
+	}
+	return out
+}
+
+func preserveUnknownRef(tr smdschema.TypeRef) smdschema.TypeRef {
+	if tr.Inlined != (smdschema.Atom{}) {
+		tr.Inlined = preserveUnknown(tr.Inlined)
+	}
+	return tr
+}

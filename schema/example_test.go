@@ -1,0 +1,87 @@
+package schema_test
+
+import (
+	"fmt"
+	"log"
+
+	"github.com/ssa-diff/ssa-diff/schema"
+	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+)
+
+// A registry knows every built-in kind; CRDs add custom resources. The
+// SMD type tells which fields an apply owns, and Default applies the
+// CRD's structural defaults as the API server does.
+func Example() {
+	r := schema.NewRegistry()
+	err := r.AddCRD("crds.yaml", []byte(`
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: backups.ops.example.com}
+spec:
+  group: ops.example.com
+  scope: Namespaced
+  names: {plural: backups, kind: Backup}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    subresources: {status: {}}
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              retentionDays: {type: integer, default: 7}
+              targets:
+                type: array
+                x-kubernetes-list-type: map
+                x-kubernetes-list-map-keys: [name]
+                items:
+                  type: object
+                  required: [name]
+                  properties:
+                    name: {type: string}
+                    path: {type: string}
+`))
+	if err != nil {
+		log.Fatal(err)
+	}
+
+	typ, warnings := r.Resolve(schema.GVKFromAPIVersionKind("ops.example.com/v1", "Backup"))
+	fmt.Println(typ.GVK, typ.Resource, typ.Namespaced, typ.Status, typ.Source, len(warnings))
+
+	obj := map[string]interface{}{
+		"apiVersion": "ops.example.com/v1",
+		"kind":       "Backup",
+		"spec": map[string]interface{}{
+			"targets": []interface{}{map[string]interface{}{"name": "db", "path": "/var/lib/db"}},
+		},
+	}
+	typ.Default(obj)
+	fmt.Println("retentionDays:", obj["spec"].(map[string]interface{})["retentionDays"])
+
+	tv, err := typ.Parseable.FromUnstructured(obj)
+	if err != nil {
+		log.Fatal(err)
+	}
+	set, err := tv.ToFieldSet()
+	if err != nil {
+		log.Fatal(err)
+	}
+	// The target is keyed by name: its path is owned per item.
+	fmt.Println(set.Has(fieldpath.MakePathOrDie("spec", "targets", fieldpath.KeyByFields("name", "db"), "path")))
+
+	deploy, _ := r.Lookup(schema.GVK{Group: "apps", Version: "v1", Kind: "Deployment"})
+	fmt.Println(deploy.Resource, deploy.Scale.SpecReplicasPath, deploy.Source)
+
+	_, warnings = r.Resolve(schema.GVK{Group: "example.com", Version: "v1", Kind: "Widget"})
+	fmt.Println(len(warnings))
+	// Output:
+	// ops.example.com/v1, Kind=Backup backups true true crd 0
+	// retentionDays: 7
+	// true
+	// deployments .spec.replicas builtin
+	// 1
+}

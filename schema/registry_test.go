@@ -1,0 +1,364 @@
+package schema
+
+import (
+	"reflect"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	smdschema "sigs.k8s.io/structured-merge-diff/v6/schema"
+)
+
+// TestBuiltinElementRelationships pins the element relationships of the
+// embedded schema that decide field ownership on a real cluster.
+func TestBuiltinElementRelationships(t *testing.T) {
+	r := NewRegistry()
+	deploy := mustLookup(t, r, "apps/v1", "Deployment")
+	pod := []string{"spec", "template", "spec"}
+	container := append(slices.Clone(pod), "containers", "[]")
+
+	type listWant struct {
+		path []string
+		rel  smdschema.ElementRelationship
+		keys []string
+	}
+	for _, tc := range []struct {
+		typ  *Type
+		name string
+		want listWant
+	}{
+		{deploy, "containers keyed by name", listWant{append(slices.Clone(pod), "containers"), smdschema.Associative, []string{"name"}}},
+		{deploy, "initContainers keyed by name", listWant{append(slices.Clone(pod), "initContainers"), smdschema.Associative, []string{"name"}}},
+		{deploy, "container ports keyed by containerPort+protocol", listWant{append(slices.Clone(container), "ports"), smdschema.Associative, []string{"containerPort", "protocol"}}},
+		{deploy, "env keyed by name", listWant{append(slices.Clone(container), "env"), smdschema.Associative, []string{"name"}}},
+		{deploy, "volumes keyed by name", listWant{append(slices.Clone(pod), "volumes"), smdschema.Associative, []string{"name"}}},
+		{deploy, "args atomic", listWant{append(slices.Clone(container), "args"), smdschema.Atomic, nil}},
+		{deploy, "command atomic", listWant{append(slices.Clone(container), "command"), smdschema.Atomic, nil}},
+		{deploy, "tolerations atomic", listWant{append(slices.Clone(pod), "tolerations"), smdschema.Atomic, nil}},
+		{deploy, "imagePullSecrets keyed by name", listWant{append(slices.Clone(pod), "imagePullSecrets"), smdschema.Associative, []string{"name"}}},
+		{deploy, "finalizers a set", listWant{[]string{"metadata", "finalizers"}, smdschema.Associative, nil}},
+		{deploy, "ownerReferences keyed by uid", listWant{[]string{"metadata", "ownerReferences"}, smdschema.Associative, []string{"uid"}}},
+		{mustLookup(t, r, "v1", "Service"), "service ports keyed by port+protocol", listWant{[]string{"spec", "ports"}, smdschema.Associative, []string{"port", "protocol"}}},
+		{mustLookup(t, r, "networking.k8s.io/v1", "Ingress"), "ingress rules atomic", listWant{[]string{"spec", "rules"}, smdschema.Atomic, nil}},
+		{mustLookup(t, r, "networking.k8s.io/v1", "NetworkPolicy"), "network policy ingress atomic", listWant{[]string{"spec", "ingress"}, smdschema.Atomic, nil}},
+		{mustLookup(t, r, "rbac.authorization.k8s.io/v1", "Role"), "role rules atomic", listWant{[]string{"rules"}, smdschema.Atomic, nil}},
+		{mustLookup(t, r, "autoscaling/v2", "HorizontalPodAutoscaler"), "hpa metrics atomic", listWant{[]string{"spec", "metrics"}, smdschema.Atomic, nil}},
+		{mustLookup(t, r, "apps/v1", "StatefulSet"), "volumeClaimTemplates atomic", listWant{[]string{"spec", "volumeClaimTemplates"}, smdschema.Atomic, nil}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := atomAt(t, tc.typ, tc.want.path...)
+			if a.List == nil {
+				t.Fatalf("not a list")
+			}
+			if a.List.ElementRelationship != tc.want.rel || !reflect.DeepEqual(a.List.Keys, tc.want.keys) {
+				t.Errorf("got %s keyed by %v, want %s keyed by %v", a.List.ElementRelationship, a.List.Keys, tc.want.rel, tc.want.keys)
+			}
+		})
+	}
+
+	// Maps and structs.
+	for _, tc := range []struct {
+		name string
+		typ  *Type
+		path []string
+		rel  smdschema.ElementRelationship // "" and separable are both granular
+	}{
+		{"labels granular", deploy, []string{"metadata", "labels"}, ""},
+		{"annotations granular", deploy, []string{"metadata", "annotations"}, ""},
+		{"resources.limits granular", deploy, append(slices.Clone(container), "resources", "limits"), ""},
+		{"deployment selector atomic", deploy, []string{"spec", "selector"}, smdschema.Atomic},
+		{"service selector atomic", mustLookup(t, r, "v1", "Service"), []string{"spec", "selector"}, smdschema.Atomic},
+		{"nodeSelector atomic", deploy, append(slices.Clone(pod), "nodeSelector"), smdschema.Atomic},
+		{"imagePullSecrets items atomic", deploy, append(slices.Clone(pod), "imagePullSecrets", "[]"), smdschema.Atomic},
+		{"configmap data granular", mustLookup(t, r, "v1", "ConfigMap"), []string{"data"}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := atomAt(t, tc.typ, tc.path...)
+			if a.Map == nil {
+				t.Fatalf("not a map")
+			}
+			if a.Map.ElementRelationship != tc.rel {
+				t.Errorf("got %q, want %q", a.Map.ElementRelationship, tc.rel)
+			}
+		})
+	}
+
+	// Key defaults make an item that omits the key the same item.
+	if got := fieldDefault(t, deploy, "protocol", append(slices.Clone(container), "ports", "[]")...); got != "TCP" {
+		t.Errorf("container port protocol default = %#v, want TCP", got)
+	}
+	if got := fieldDefault(t, mustLookup(t, r, "v1", "Service"), "protocol", "spec", "ports", "[]"); got != "TCP" {
+		t.Errorf("service port protocol default = %#v, want TCP", got)
+	}
+	if got := fieldDefault(t, deploy, "name", append(slices.Clone(container), "env", "[]")...); got != "" {
+		t.Errorf("env name default = %#v, want the empty string", got)
+	}
+	// maxSurge is an int-or-string: an untyped scalar.
+	if a := atomAt(t, deploy, "spec", "strategy", "rollingUpdate", "maxSurge"); a.Scalar == nil || *a.Scalar != smdschema.Untyped {
+		t.Errorf("maxSurge is %+v, want an untyped scalar", a)
+	}
+}
+
+// TestBuiltinFieldSets checks ownership through SMD itself: the field set
+// of a Deployment shows which parts are keyed, atomic and granular.
+func TestBuiltinFieldSets(t *testing.T) {
+	r := NewRegistry()
+	deploy := mustLookup(t, r, "apps/v1", "Deployment")
+	obj := fromYAML(t, `
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+  labels: {app: web, tier: front}
+  finalizers: [example.com/cleanup]
+  ownerReferences:
+  - {apiVersion: v1, kind: ConfigMap, name: owner, uid: 6f1a7e3c-0000-4000-8000-000000000001}
+spec:
+  selector:
+    matchLabels: {app: web}
+  template:
+    metadata:
+      labels: {app: web}
+    spec:
+      imagePullSecrets: [{name: registry}]
+      tolerations: [{key: dedicated, operator: Exists}]
+      containers:
+      - name: app
+        image: nginx:1.27
+        args: [--port, "8080"]
+        ports:
+        - containerPort: 8080
+        - containerPort: 8080
+          protocol: UDP
+`)
+	tv, err := deploy.Parseable.FromUnstructured(obj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := tv.ToFieldSet()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := fieldSetPaths(set)
+	for _, want := range []string{
+		`.metadata.labels.app`,
+		`.metadata.finalizers[="example.com/cleanup"]`,
+		`.metadata.ownerReferences[uid="6f1a7e3c-0000-4000-8000-000000000001"]`,
+		`.spec.selector`,
+		`.spec.template.spec.imagePullSecrets[name="registry"]`,
+		`.spec.template.spec.tolerations`,
+		`.spec.template.spec.containers[name="app"].args`,
+		// protocol omitted: keyed with the schema default TCP.
+		`.spec.template.spec.containers[name="app"].ports[containerPort=8080,protocol="TCP"]`,
+		`.spec.template.spec.containers[name="app"].ports[containerPort=8080,protocol="UDP"]`,
+	} {
+		if !slices.Contains(got, want) {
+			t.Errorf("field set lacks %s", want)
+		}
+	}
+	for _, atomic := range []string{
+		`.spec.selector.matchLabels`,
+		`.spec.template.spec.tolerations[0]`,
+		`.spec.template.spec.imagePullSecrets[name="registry"].name`,
+		`.spec.template.spec.containers[name="app"].args[0]`,
+	} {
+		for _, p := range got {
+			if strings.HasPrefix(p, atomic) {
+				t.Errorf("field set has %s below the atomic %s", p, atomic)
+			}
+		}
+	}
+}
+
+// TestBuiltinKindsIndexed checks the index against the embedded schema.
+func TestBuiltinKindsIndexed(t *testing.T) {
+	r := NewRegistry()
+	gvks := r.GVKs()
+	if len(gvks) != 153 {
+		t.Errorf("%d built-in GVKs, want 153", len(gvks))
+	}
+	for _, gvk := range gvks {
+		typ, _ := r.Lookup(gvk)
+		if !typ.Parseable.IsValid() {
+			t.Errorf("%v: type %s does not resolve", gvk, *typ.Parseable.TypeRef.NamedType)
+		}
+		if typ.Source != SourceBuiltin || typ.Default != nil || typ.Deduced {
+			t.Errorf("%v: source %s, default %v, deduced %v", gvk, typ.Source, typ.Default != nil, typ.Deduced)
+		}
+		// The empty object of every kind converts.
+		if _, err := typ.Parseable.FromUnstructured(map[string]any{"apiVersion": gvk.APIVersion(), "kind": gvk.Kind}); err != nil {
+			t.Errorf("%v: %v", gvk, err)
+		}
+	}
+	for _, tc := range []struct {
+		apiVersion, kind, resource string
+		namespaced, status         bool
+		scale                      bool
+	}{
+		{"v1", "Pod", "pods", true, true, false},
+		{"v1", "Namespace", "namespaces", false, true, false},
+		{"v1", "Node", "nodes", false, true, false},
+		{"v1", "PersistentVolume", "persistentvolumes", false, true, false},
+		{"v1", "ComponentStatus", "componentstatuses", false, false, false},
+		{"v1", "Endpoints", "endpoints", true, false, false},
+		{"v1", "ReplicationController", "replicationcontrollers", true, true, true},
+		{"apps/v1", "Deployment", "deployments", true, true, true},
+		{"apps/v1", "ReplicaSet", "replicasets", true, true, true},
+		{"apps/v1", "StatefulSet", "statefulsets", true, true, true},
+		{"apps/v1", "DaemonSet", "daemonsets", true, true, false},
+		{"batch/v1", "CronJob", "cronjobs", true, true, false},
+		{"networking.k8s.io/v1", "Ingress", "ingresses", true, true, false},
+		{"networking.k8s.io/v1", "NetworkPolicy", "networkpolicies", true, false, false},
+		{"networking.k8s.io/v1", "IngressClass", "ingressclasses", false, false, false},
+		{"networking.k8s.io/v1", "IPAddress", "ipaddresses", false, false, false},
+		{"networking.k8s.io/v1", "ServiceCIDR", "servicecidrs", false, true, false},
+		{"rbac.authorization.k8s.io/v1", "ClusterRole", "clusterroles", false, false, false},
+		{"rbac.authorization.k8s.io/v1", "RoleBinding", "rolebindings", true, false, false},
+		{"storage.k8s.io/v1", "StorageClass", "storageclasses", false, false, false},
+		{"storage.k8s.io/v1", "CSIDriver", "csidrivers", false, false, false},
+		{"storage.k8s.io/v1", "VolumeAttachment", "volumeattachments", false, true, false},
+		{"storage.k8s.io/v1", "VolumeAttributesClass", "volumeattributesclasses", false, false, false},
+		{"storage.k8s.io/v1", "CSIStorageCapacity", "csistoragecapacities", true, false, false},
+		{"scheduling.k8s.io/v1", "PriorityClass", "priorityclasses", false, false, false},
+		{"node.k8s.io/v1", "RuntimeClass", "runtimeclasses", false, false, false},
+		{"certificates.k8s.io/v1", "CertificateSigningRequest", "certificatesigningrequests", false, true, false},
+		{"flowcontrol.apiserver.k8s.io/v1", "FlowSchema", "flowschemas", false, true, false},
+		{"admissionregistration.k8s.io/v1", "ValidatingWebhookConfiguration", "validatingwebhookconfigurations", false, false, false},
+		{"admissionregistration.k8s.io/v1", "ValidatingAdmissionPolicy", "validatingadmissionpolicies", false, true, false},
+		{"admissionregistration.k8s.io/v1", "MutatingAdmissionPolicyBinding", "mutatingadmissionpolicybindings", false, false, false},
+		{"resource.k8s.io/v1", "DeviceClass", "deviceclasses", false, false, false},
+		{"resource.k8s.io/v1", "ResourceSlice", "resourceslices", false, false, false},
+		{"resource.k8s.io/v1", "ResourceClaim", "resourceclaims", true, true, false},
+		{"internal.apiserver.k8s.io/v1alpha1", "StorageVersion", "storageversions", false, true, false},
+		{"storagemigration.k8s.io/v1beta1", "StorageVersionMigration", "storageversionmigrations", false, true, false},
+		{"policy/v1", "PodDisruptionBudget", "poddisruptionbudgets", true, true, false},
+		{"autoscaling/v1", "HorizontalPodAutoscaler", "horizontalpodautoscalers", true, true, false},
+		{"apiextensions.k8s.io/v1", "CustomResourceDefinition", "customresourcedefinitions", false, true, false},
+		{"apiregistration.k8s.io/v1", "APIService", "apiservices", false, true, false},
+	} {
+		typ := mustLookup(t, r, tc.apiVersion, tc.kind)
+		if typ.Resource != tc.resource || typ.Namespaced != tc.namespaced || typ.Status != tc.status || (typ.Scale != nil) != tc.scale {
+			t.Errorf("%s %s: got %s namespaced=%t status=%t scale=%t", tc.apiVersion, tc.kind, typ.Resource, typ.Namespaced, typ.Status, typ.Scale != nil)
+		}
+	}
+	if s := mustLookup(t, r, "apps/v1", "Deployment").Scale; *s != (ScaleSubresource{SpecReplicasPath: ".spec.replicas", StatusReplicasPath: ".status.replicas"}) {
+		t.Errorf("Deployment scale = %+v", *s)
+	}
+}
+
+func TestVersionsAndResolve(t *testing.T) {
+	r := NewRegistry()
+	got := r.Versions("autoscaling", "HorizontalPodAutoscaler")
+	want := []GVK{{"autoscaling", "v2", "HorizontalPodAutoscaler"}, {"autoscaling", "v1", "HorizontalPodAutoscaler"}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Versions = %v, want %v", got, want)
+	}
+	var vs []string
+	for _, g := range r.Versions("flowcontrol.apiserver.k8s.io", "FlowSchema") {
+		vs = append(vs, g.Version)
+	}
+	if strings.Join(vs, ",") != "v1,v1beta3,v1beta2,v1beta1" {
+		t.Errorf("FlowSchema versions %v", vs)
+	}
+
+	// Exact lookups only.
+	if _, ok := r.Lookup(GVK{"apps", "v1beta3", "Deployment"}); ok {
+		t.Error("apps/v1beta3 Deployment found")
+	}
+	typ, warnings := r.Resolve(GVK{"apps", "v1", "Deployment"})
+	if typ.Source != SourceBuiltin || len(warnings) != 0 {
+		t.Errorf("Resolve of a known kind: %s %v", typ.Source, warnings)
+	}
+	typ, warnings = r.Resolve(GVK{"example.com", "v1", "Widget"})
+	if typ.Source != SourceDeduced || !typ.Deduced || len(warnings) != 1 {
+		t.Fatalf("Resolve of an unknown kind: %+v %v", typ, warnings)
+	}
+	for _, want := range []string{"example.com/v1, Kind=Widget", "deduced", "every list is atomic", "CustomResourceDefinition"} {
+		if !strings.Contains(warnings[0], want) {
+			t.Errorf("warning %q lacks %q", warnings[0], want)
+		}
+	}
+	// The deduced type makes lists atomic.
+	tv, err := typ.Parseable.FromUnstructured(map[string]any{"spec": map[string]any{"items": []any{map[string]any{"a": int64(1)}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, _ := tv.ToFieldSet()
+	if got := fieldSetPaths(set); !reflect.DeepEqual(got, []string{".spec", ".spec.items"}) {
+		t.Errorf("deduced field set %v", got)
+	}
+	_, warnings = r.Resolve(GVK{"apps", "v1beta3", "Deployment"})
+	if len(warnings) != 1 || !strings.Contains(warnings[0], "known versions of Deployment: v1, v1beta2, v1beta1") {
+		t.Errorf("warning for an unknown version: %v", warnings)
+	}
+}
+
+func TestGVK(t *testing.T) {
+	for _, tc := range []struct {
+		apiVersion, kind string
+		want             GVK
+		str, av          string
+	}{
+		{"v1", "Pod", GVK{"", "v1", "Pod"}, "/v1, Kind=Pod", "v1"},
+		{"apps/v1", "Deployment", GVK{"apps", "v1", "Deployment"}, "apps/v1, Kind=Deployment", "apps/v1"},
+		{"a/b/c", "X", GVK{Kind: "X"}, "/, Kind=X", ""},
+		{"", "X", GVK{Kind: "X"}, "/, Kind=X", ""},
+	} {
+		got := GVKFromAPIVersionKind(tc.apiVersion, tc.kind)
+		if got != tc.want || got.String() != tc.str || got.APIVersion() != tc.av {
+			t.Errorf("%q %q: %+v %q %q", tc.apiVersion, tc.kind, got, got.String(), got.APIVersion())
+		}
+	}
+	versions := []string{"v1alpha1", "foo", "v1beta2", "v2", "v10", "v1", "v2beta1", "v1beta1", "bar", "v11alpha2", "v0"}
+	slices.SortFunc(versions, compareVersions)
+	if got := strings.Join(versions, ","); got != "v10,v2,v1,v2beta1,v1beta2,v1beta1,v11alpha2,v1alpha1,bar,foo,v0" {
+		t.Errorf("version order %s", got)
+	}
+}
+
+// TestConcurrentLookup runs lookups and conversions in parallel (run with
+// -race).
+func TestConcurrentLookup(t *testing.T) {
+	r := NewRegistry()
+	if err := r.AddCRD("crds.yaml", readTestdata(t, "crds/postgresclusters.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	for i := 0; i < 4; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for _, gvk := range []GVK{{"apps", "v1", "Deployment"}, {"db.example.com", "v1", "PostgresCluster"}} {
+				typ, _ := r.Resolve(gvk)
+				obj := map[string]any{"apiVersion": gvk.APIVersion(), "kind": gvk.Kind, "metadata": map[string]any{"name": "x", "labels": map[string]any{"a": "b"}}}
+				if _, err := typ.Parseable.FromUnstructured(obj); err != nil {
+					t.Error(err)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+func BenchmarkNewRegistry(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		NewRegistry()
+	}
+}
+
+// BenchmarkFirstConversion measures a fresh registry plus the first typed
+// conversion, which builds SMD's lookup caches: what one CLI run pays.
+func BenchmarkFirstConversion(b *testing.B) {
+	obj := map[string]any{"apiVersion": "apps/v1", "kind": "Deployment", "metadata": map[string]any{"name": "x"},
+		"spec": map[string]any{"template": map[string]any{"spec": map[string]any{"containers": []any{map[string]any{"name": "a", "image": "b"}}}}}}
+	b.ReportAllocs()
+	for b.Loop() {
+		r := NewRegistry()
+		typ, _ := r.Lookup(GVK{"apps", "v1", "Deployment"})
+		if _, err := typ.Parseable.FromUnstructured(obj); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

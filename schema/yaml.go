@@ -1,0 +1,114 @@
+package schema
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"sigs.k8s.io/yaml"
+)
+
+// document is one decoded YAML (or JSON) document: an object, nil for an
+// empty document, or the error that decoding it gave.
+type document struct {
+	obj map[string]any
+	err error
+}
+
+// decodeDocuments splits data into YAML documents (at lines starting with
+// "---") and decodes each as kubectl does: YAML 1.1 through
+// sigs.k8s.io/yaml, numbers kept exact (integers as int64). JSON input is
+// one document.
+func decodeDocuments(data []byte) ([]document, error) {
+	trimmed := bytes.TrimSpace(data)
+	if len(trimmed) > 0 && trimmed[0] == '{' {
+		obj, err := decodeJSONObject(trimmed)
+		return []document{{obj: obj, err: err}}, nil
+	}
+	parts, err := splitYAML(data)
+	if err != nil {
+		return nil, err
+	}
+	docs := make([]document, 0, len(parts))
+	for _, part := range parts {
+		j, err := yaml.YAMLToJSON(part)
+		if err != nil {
+			docs = append(docs, document{err: fmt.Errorf("invalid YAML: %w", err)})
+			continue
+		}
+		obj, err := decodeJSONObject(j)
+		docs = append(docs, document{obj: obj, err: err})
+	}
+	return docs, nil
+}
+
+// decodeJSONObject decodes a JSON object, or null (an empty document).
+func decodeJSONObject(j []byte) (map[string]any, error) {
+	dec := json.NewDecoder(bytes.NewReader(j))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, fmt.Errorf("invalid JSON: %w", err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, fmt.Errorf("invalid JSON: data after the top-level value")
+	}
+	if v == nil {
+		return nil, nil
+	}
+	m, ok := normalizeJSON(v).(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("the document is %s, not an object", describe(v))
+	}
+	return m, nil
+}
+
+// splitYAML splits a YAML stream at document separators.
+func splitYAML(data []byte) ([][]byte, error) {
+	var parts [][]byte
+	var cur bytes.Buffer
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 64*1024), len(data)+1)
+	for sc.Scan() {
+		line := sc.Bytes()
+		if isSeparator(line) {
+			parts = append(parts, bytes.Clone(cur.Bytes()))
+			cur.Reset()
+			continue
+		}
+		cur.Write(line)
+		cur.WriteByte('\n')
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("reading YAML: %w", err)
+	}
+	parts = append(parts, cur.Bytes())
+	// Documents that are only whitespace and comments are not documents.
+	out := parts[:0]
+	for _, p := range parts {
+		if hasContent(p) {
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}
+
+func isSeparator(line []byte) bool {
+	if !bytes.HasPrefix(line, []byte("---")) {
+		return false
+	}
+	rest := line[3:]
+	return len(rest) == 0 || rest[0] == ' ' || rest[0] == '\t' || rest[0] == '\r'
+}
+
+func hasContent(doc []byte) bool {
+	for _, line := range bytes.Split(doc, []byte("\n")) {
+		t := bytes.TrimSpace(line)
+		if len(t) > 0 && t[0] != '#' {
+			return true
+		}
+	}
+	return false
+}
