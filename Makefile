@@ -39,8 +39,12 @@ fixturecheck: build
 
 test: vet fmt-check unit conformance fixturecheck
 
+# Regenerate what is generated from Kubernetes' own Go types (client-go and friends, in
+# modules of their own): the embedded schema and the encoding facts of the built-in kinds.
+# Bumping Kubernetes is a version change in those go.mod files and a rerun.
 generate:
 	cd schema/gen && $(GO) run . -out ../builtin
+	cd merge/defaults/gen && $(GO) run . -o ../zz_generated_types.go
 
 fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzFieldsV1$$' -fuzztime $(FUZZTIME) ./fieldpath
@@ -52,5 +56,7 @@ fuzz-short:
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 
+# The main job on a real example: an HPA owns spec.replicas, the manifest sets it (exit 3:
+# the server would answer 409). Exit 2 would mean ssa-diff could not predict.
 example: build
-	$(BIN) --now 2026-12-02T10:00:00Z testdata/examples/hpa-owns-replicas/manifest.yaml testdata/examples/hpa-owns-replicas/live.json; test $$? -le 3
+	$(BIN) testdata/examples/hpa-owns-replicas/manifest.yaml testdata/examples/hpa-owns-replicas/live.json || test $$? -ne 2

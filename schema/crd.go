@@ -45,12 +45,18 @@ func (r *Registry) AddCRD(origin string, data []byte) error {
 			continue
 		}
 		objs := []map[string]any{d.obj}
-		if items, isList := listItems(d.obj); isList {
+		items, isList := listItems(d.obj)
+		if isList {
 			objs = items
 		}
-		for _, obj := range objs {
+		for j, obj := range objs {
 			types, err := r.crdTypes(origin, docIndex, obj)
 			if err != nil {
+				prefix := ""
+				if isList {
+					prefix = fmt.Sprintf("items[%d].", j)
+				}
+				addLines(err, d, prefix)
 				errs = append(errs, err)
 				continue
 			}
@@ -58,10 +64,19 @@ func (r *Registry) AddCRD(origin string, data []byte) error {
 		}
 	}
 	if len(errs) > 0 {
-		return errors.Join(errs...)
+		return joinErrors(errs)
 	}
 	r.put(all)
 	return nil
+}
+
+// joinErrors returns the only error as it is, or all of them joined (one
+// per line).
+func joinErrors(errs []error) error {
+	if len(errs) == 1 {
+		return errs[0]
+	}
+	return errors.Join(errs...)
 }
 
 // AddCRDObject adds one CustomResourceDefinition given as a decoded object
@@ -233,7 +248,7 @@ func (r *Registry) crdTypes(origin string, doc int, obj map[string]any) ([]*Type
 		models[cv.modelName] = m
 	}
 	if len(pathErrs) > 0 {
-		return nil, errors.Join(pathErrs...)
+		return nil, joinErrors(pathErrs)
 	}
 
 	var parsed *smdschema.Schema

@@ -486,7 +486,7 @@ spec:
 		want       []string // each must appear in the message
 	}{
 		{"bad type", "              a: {type: objekt}",
-			[]string{"crds.yaml: widgets.example.com: spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.a.type: unsupported value \"objekt\""}},
+			[]string{"crds.yaml:19: widgets.example.com: spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.a.type: unsupported value \"objekt\""}},
 		{"array without items", "              a: {type: array}",
 			[]string{"properties.spec.properties.a.items: must be specified"}},
 		{"unknown list type", "              a: {type: array, items: {type: string}, x-kubernetes-list-type: bag}",
@@ -518,7 +518,8 @@ spec:
 		{"odd property name", "              app.kubernetes.io/name: {type: strin}",
 			[]string{`properties.spec.properties["app.kubernetes.io/name"].type`}},
 		{"two problems", "              a: {type: array}\n              b: {type: wrong}",
-			[]string{"properties.spec.properties.a.items: must be specified", "properties.spec.properties.b.type: unsupported value"}},
+			[]string{"crds.yaml:19: widgets.example.com: spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.a.items: must be specified",
+				"crds.yaml:20: widgets.example.com: spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.b.type: unsupported value"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := NewRegistry().AddCRD("crds.yaml", []byte(head+tc.spec+"\n"))
@@ -541,11 +542,14 @@ spec:
 		{"not YAML", "a: [", "crds.yaml: invalid YAML"},
 		{"not an object", "- a\n- b\n", "crds.yaml: the document is a list, not an object"},
 		{"not a CRD", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n", `crds.yaml: x: not a CustomResourceDefinition (apiVersion "v1", kind "ConfigMap")`},
-		{"v1beta1", "apiVersion: apiextensions.k8s.io/v1beta1\nkind: CustomResourceDefinition\nmetadata: {name: x.y}\n", "crds.yaml: x.y: apiVersion: apiextensions.k8s.io/v1beta1 is not served since Kubernetes 1.22"},
-		{"no group", "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: x.y}\nspec: {names: {plural: x, kind: X}}\n", "crds.yaml: x.y: spec.group: required"},
+		{"v1beta1", "apiVersion: apiextensions.k8s.io/v1beta1\nkind: CustomResourceDefinition\nmetadata: {name: x.y}\n", "crds.yaml:1: x.y: apiVersion: apiextensions.k8s.io/v1beta1 is not served since Kubernetes 1.22"},
+		{"no group", "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: x.y}\nspec: {names: {plural: x, kind: X}}\n", "crds.yaml:4: x.y: spec.group: required"},
 		{"bad scope", "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: x.y}\nspec: {group: z.example.com, scope: Global, names: {plural: x, kind: X}, versions: [{name: v1}]}\n", `spec.scope: unsupported value "Global"`},
 		{"no versions", "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: x.y}\nspec: {group: z.example.com, scope: Cluster, names: {plural: x, kind: X}}\n", "spec.versions: must have at least one version"},
 		{"scale without paths", "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: x.y}\nspec: {group: z.example.com, scope: Cluster, names: {plural: x, kind: X}, versions: [{name: v1, subresources: {scale: {}}}]}\n", "spec.versions[0].subresources.scale.specReplicasPath: required"},
+		{"line in the second document", "# two documents\n---\napiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: x.y}\nspec: {group: z.example.com, scope: Cluster, names: {plural: x, kind: X}, versions: [{name: v1}]}\n---\napiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: a.b}\nspec:\n  group: z.example.com\n  names: {plural: a, kind: A}\n  scope: Clusterish\n", `crds.yaml:14: a.b: spec.scope: unsupported value "Clusterish"`},
+		{"line in a List item", "kind: List\nitems:\n- apiVersion: apiextensions.k8s.io/v1\n  kind: CustomResourceDefinition\n  metadata: {name: x.y}\n  spec: {group: z.example.com, scope: Cluster, names: {plural: x, kind: X}, versions: [{name: v1}]}\n- apiVersion: apiextensions.k8s.io/v1\n  kind: CustomResourceDefinition\n  metadata: {name: a.b}\n  spec:\n    group: z.example.com\n    scope: Cluster\n    names: {plural: a, kind: A}\n    versions:\n    - name: v1\n      schema:\n        openAPIV3Schema:\n          type: array\n", `crds.yaml:18: a.b: spec.versions[0].schema.openAPIV3Schema.type: must be object at the root`},
+		{"JSON", "{\"apiVersion\": \"apiextensions.k8s.io/v1\",\n \"kind\": \"CustomResourceDefinition\",\n \"metadata\": {\"name\": \"x.y\"},\n \"spec\": {\"group\": 5}}", `crds.yaml:4: x.y: spec.group: must be a string, not a number`},
 		{"second document", "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: x.y}\nspec: {group: z.example.com, scope: Cluster, names: {plural: x, kind: X}, versions: [{name: v1}]}\n---\nkind: Nope\n", "crds.yaml: document 2: not a CustomResourceDefinition"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -13,6 +13,9 @@ type Error struct {
 	// Document is the 0-based index of the YAML document in the input, or
 	// -1 when the input is a single document.
 	Document int
+	// Line is the 1-based line in the input of the field Path names (or of
+	// its closest existing parent), 0 when unknown.
+	Line int
 	// Object names the object the problem is in, e.g. the CRD
 	// "backups.ops.example.com"; may be empty.
 	Object string
@@ -25,14 +28,20 @@ type Error struct {
 }
 
 // Error formats the error as
-// "crds.yaml: backups.ops.example.com: spec.versions[1]...: message".
+// "crds.yaml:42: backups.ops.example.com: spec.versions[1]...: message"
+// (the document index replaces the line when the line is unknown).
 func (e *Error) Error() string {
 	var b strings.Builder
 	if e.Origin != "" {
 		b.WriteString(e.Origin)
+		if e.Line > 0 {
+			fmt.Fprintf(&b, ":%d", e.Line)
+		}
 		b.WriteString(": ")
+	} else if e.Line > 0 {
+		fmt.Fprintf(&b, "line %d: ", e.Line)
 	}
-	if e.Document >= 0 {
+	if e.Document >= 0 && e.Line == 0 {
 		fmt.Fprintf(&b, "document %d: ", e.Document+1)
 	}
 	if e.Object != "" {

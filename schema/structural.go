@@ -59,11 +59,12 @@ func (c *structuralConverter) convert(v any, path fieldPath, lvl level) *spec.Sc
 	}
 
 	typ := c.str(m, "type", path)
+	badType := false
 	switch typ {
 	case "", "object", "array", "string", "integer", "number", "boolean":
 	default:
 		c.problems.add(path.child("type"), "unsupported value %q: must be one of array, boolean, integer, number, object, string", typ)
-		typ = ""
+		typ, badType = "", true
 	}
 	if typ != "" {
 		s.Type = spec.StringOrArray{typ}
@@ -173,7 +174,9 @@ func (c *structuralConverter) convert(v any, path fieldPath, lvl level) *spec.Sc
 		}
 	}
 
-	c.checkStructural(s, path, lvl, typ, preserve, embedded, intOrString)
+	if !badType {
+		c.checkStructural(s, path, lvl, typ, preserve, embedded, intOrString)
+	}
 	c.checkListAndMapTypes(s, path, typ, listType, keys, mapType)
 
 	if c.injectMeta && (lvl == rootLevel || embedded) {

@@ -15,6 +15,10 @@ import (
 type document struct {
 	obj map[string]any
 	err error
+	// text is the document's source and startLine the line of the input
+	// it starts on, for locating errors.
+	text      []byte
+	startLine int
 }
 
 // decodeDocuments splits data into YAML documents (at lines starting with
@@ -25,7 +29,7 @@ func decodeDocuments(data []byte) ([]document, error) {
 	trimmed := bytes.TrimSpace(data)
 	if len(trimmed) > 0 && trimmed[0] == '{' {
 		obj, err := decodeJSONObject(trimmed)
-		return []document{{obj: obj, err: err}}, nil
+		return []document{{obj: obj, err: err, text: data, startLine: 1}}, nil
 	}
 	parts, err := splitYAML(data)
 	if err != nil {
@@ -33,13 +37,13 @@ func decodeDocuments(data []byte) ([]document, error) {
 	}
 	docs := make([]document, 0, len(parts))
 	for _, part := range parts {
-		j, err := yaml.YAMLToJSON(part)
+		j, err := yaml.YAMLToJSON(part.text)
 		if err != nil {
 			docs = append(docs, document{err: fmt.Errorf("invalid YAML: %w", err)})
 			continue
 		}
 		obj, err := decodeJSONObject(j)
-		docs = append(docs, document{obj: obj, err: err})
+		docs = append(docs, document{obj: obj, err: err, text: part.text, startLine: part.startLine})
 	}
 	return docs, nil
 }
@@ -65,17 +69,25 @@ func decodeJSONObject(j []byte) (map[string]any, error) {
 	return m, nil
 }
 
+type yamlPart struct {
+	text      []byte
+	startLine int
+}
+
 // splitYAML splits a YAML stream at document separators.
-func splitYAML(data []byte) ([][]byte, error) {
-	var parts [][]byte
+func splitYAML(data []byte) ([]yamlPart, error) {
+	var parts []yamlPart
 	var cur bytes.Buffer
+	start, n := 1, 0
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 64*1024), len(data)+1)
 	for sc.Scan() {
+		n++
 		line := sc.Bytes()
 		if isSeparator(line) {
-			parts = append(parts, bytes.Clone(cur.Bytes()))
+			parts = append(parts, yamlPart{bytes.Clone(cur.Bytes()), start})
 			cur.Reset()
+			start = n + 1
 			continue
 		}
 		cur.Write(line)
@@ -84,11 +96,11 @@ func splitYAML(data []byte) ([][]byte, error) {
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("reading YAML: %w", err)
 	}
-	parts = append(parts, cur.Bytes())
+	parts = append(parts, yamlPart{cur.Bytes(), start})
 	// Documents that are only whitespace and comments are not documents.
 	out := parts[:0]
 	for _, p := range parts {
-		if hasContent(p) {
+		if hasContent(p.text) {
 			out = append(out, p)
 		}
 	}
