@@ -1,0 +1,304 @@
+package advice
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/ssa-diff/ssa-diff/fieldpath"
+	"github.com/ssa-diff/ssa-diff/merge"
+	"github.com/ssa-diff/ssa-diff/schema"
+	smd "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+	"sigs.k8s.io/structured-merge-diff/v6/value"
+)
+
+// analysis is the state of one Analyze call.
+type analysis struct {
+	in      Input
+	opts    Options
+	applier Applier
+	manager string // the applier's field manager
+	sub     string // the endpoint's subresource
+	gvk     schema.GVK
+	res     *merge.Result
+	live    map[string]interface{}
+	// after is the object the write leaves (nil when it is rejected or not predicted).
+	after       map[string]interface{}
+	before      fieldpath.Managed
+	afterFields fieldpath.Managed
+	self        string // identity of the applier's Apply entry
+	out         []Advice
+}
+
+func newAnalysis(in Input, opts Options) *analysis {
+	a := &analysis{in: in, opts: opts, applier: in.Applier, manager: in.Manager, sub: in.Subresource,
+		res: in.Result, live: in.Live, before: fieldpath.NewManaged(), afterFields: fieldpath.NewManaged()}
+	if a.applier == "" {
+		a.applier = ApplierAPI
+	}
+	if a.manager == "" {
+		switch a.applier {
+		case ApplierKubectl:
+			a.manager = merge.KubectlManager
+		case ApplierArgoCD:
+			a.manager = merge.ArgoCDManager
+		}
+	}
+	if a.res != nil {
+		if a.sub == "" {
+			a.sub = a.res.Endpoint.Subresource
+		}
+		a.gvk = a.res.Endpoint.GVK
+	}
+	if a.gvk == (schema.GVK{}) {
+		a.gvk = gvkOf(in.Manifest)
+	}
+	if a.gvk == (schema.GVK{}) {
+		a.gvk = gvkOf(in.Live)
+	}
+	a.before = decode(entriesOf(in.Live))
+	if a.res != nil && a.res.Rejection == nil && a.res.Object != nil {
+		a.after = a.res.Object
+		a.afterFields = decode(a.res.ManagedFields)
+	}
+	a.self = fieldpath.ManagerKey(fieldpath.Entry{Manager: a.manager, Operation: fieldpath.OperationApply, Subresource: a.sub})
+	return a
+}
+
+func (a *analysis) add(ad Advice) {
+	sort.Strings(ad.Managers)
+	a.out = append(a.out, ad)
+}
+
+// forceHint is how this applier forces an apply.
+func (a *analysis) forceHint() string {
+	switch a.applier {
+	case ApplierKubectl:
+		return "`kubectl apply --server-side --force-conflicts`"
+	case ApplierArgoCD, ApplierFlux:
+		return "a forced sync"
+	}
+	return "force=true"
+}
+
+// alwaysForces reports whether the applier forces every apply.
+func (a *analysis) alwaysForces() bool {
+	return a.applier == ApplierArgoCD || a.applier == ApplierFlux
+}
+
+// managerRole classifies the owner of a managedFields entry.
+type managerRole int
+
+const (
+	roleApplier    managerRole = iota // an Apply entry: someone declaring intent
+	roleController                    // an Update entry of a program
+	roleManual                        // an Update entry of an imperative kubectl command
+	roleLeftover                      // client-side apply or the server's before-first-apply
+)
+
+func roleOf(ref fieldpath.ManagerRef) managerRole {
+	if ref.Operation != fieldpath.OperationUpdate {
+		return roleApplier
+	}
+	switch ref.Manager {
+	case merge.KubectlClientSideApplyManager, merge.BeforeFirstApplyManager:
+		return roleLeftover
+	}
+	if ref.Manager == "kubectl" || strings.HasPrefix(ref.Manager, "kubectl-") {
+		return roleManual
+	}
+	return roleController
+}
+
+// describe names an entry for a message: "hpa-controller" through /scale.
+func describe(ref fieldpath.ManagerRef) string {
+	s := fmt.Sprintf("%q", ref.Manager)
+	switch {
+	case ref.Manager == merge.AncientChangesManager:
+		s += " (the oldest Update managers, folded together by the server)"
+	case ref.Subresource != "":
+		s += " through /" + ref.Subresource
+	}
+	return s
+}
+
+// manualCommand guesses the kubectl command behind an imperative manager name.
+func manualCommand(name string) string {
+	if c := strings.TrimPrefix(name, "kubectl-"); c != name {
+		return "kubectl " + c
+	}
+	return "kubectl"
+}
+
+// entriesOf reads metadata.managedFields of an unstructured object.
+func entriesOf(obj map[string]interface{}) []fieldpath.Entry {
+	md, _ := obj["metadata"].(map[string]interface{})
+	raw, ok := md["managedFields"]
+	if !ok || raw == nil {
+		return nil
+	}
+	b, err := json.Marshal(raw)
+	if err != nil {
+		return nil
+	}
+	var entries []fieldpath.Entry
+	if err := json.Unmarshal(b, &entries); err != nil {
+		return nil
+	}
+	return entries
+}
+
+// decode is fieldpath.Decode, empty when the entries are invalid (the engine reports those).
+func decode(entries []fieldpath.Entry) fieldpath.Managed {
+	m, err := fieldpath.Decode(entries)
+	if err != nil {
+		return fieldpath.NewManaged()
+	}
+	return m
+}
+
+func setOf(m fieldpath.Managed, key string) *smd.Set {
+	if vs, ok := m.Fields[key]; ok {
+		return vs.Set()
+	}
+	return smd.NewSet()
+}
+
+func sortedKeys(m fieldpath.Managed) []string {
+	keys := make([]string, 0, len(m.Fields))
+	for k := range m.Fields {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func leaves(s *smd.Set) []smd.Path {
+	var out []smd.Path
+	s.Leaves().Iterate(func(p smd.Path) { out = append(out, p.Copy()) })
+	return out
+}
+
+// leavesNotIn lists the leaves of s that other does not have. Leaves are taken before the
+// comparison: a map an Update entry owns with "." stays a member when its keys are shared.
+func leavesNotIn(s, other *smd.Set) []smd.Path {
+	var out []smd.Path
+	for _, p := range leaves(s) {
+		if !other.Has(p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// leavesIn lists the leaves of s that other has too.
+func leavesIn(s, other *smd.Set) []smd.Path {
+	var out []smd.Path
+	for _, p := range leaves(s) {
+		if other.Has(p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func pathStrings(ps []smd.Path) []string {
+	out := make([]string, len(ps))
+	for i, p := range ps {
+		out[i] = fieldpath.PathString(p)
+	}
+	return out
+}
+
+func gvkOf(obj map[string]interface{}) schema.GVK {
+	if obj == nil {
+		return schema.GVK{}
+	}
+	av, _ := obj["apiVersion"].(string)
+	k, _ := obj["kind"].(string)
+	if k == "" {
+		return schema.GVK{}
+	}
+	return schema.GVKFromAPIVersionKind(av, k)
+}
+
+func annotationsOf(obj map[string]interface{}) map[string]interface{} {
+	md, _ := obj["metadata"].(map[string]interface{})
+	a, _ := md["annotations"].(map[string]interface{})
+	return a
+}
+
+// valueAt finds the value at a field path in an unstructured object.
+func valueAt(obj interface{}, p smd.Path) (interface{}, bool) {
+	cur := obj
+	for _, pe := range p {
+		switch {
+		case pe.FieldName != nil:
+			m, ok := cur.(map[string]interface{})
+			if !ok {
+				return nil, false
+			}
+			if cur, ok = m[*pe.FieldName]; !ok {
+				return nil, false
+			}
+		case pe.Index != nil:
+			l, ok := cur.([]interface{})
+			if !ok || *pe.Index < 0 || *pe.Index >= len(l) {
+				return nil, false
+			}
+			cur = l[*pe.Index]
+		default:
+			l, ok := cur.([]interface{})
+			if !ok {
+				return nil, false
+			}
+			found := false
+			for _, item := range l {
+				if matches(item, pe) {
+					cur, found = item, true
+					break
+				}
+			}
+			if !found {
+				return nil, false
+			}
+		}
+	}
+	return cur, true
+}
+
+// matches reports whether a list item is the one a key or set element names. A key field
+// the item leaves out stands for its default and is matched by the other keys.
+func matches(item interface{}, pe smd.PathElement) bool {
+	if pe.Value != nil {
+		return value.Equals(*pe.Value, value.NewValueInterface(item))
+	}
+	m, ok := item.(map[string]interface{})
+	if !ok || pe.Key == nil {
+		return false
+	}
+	for _, f := range *pe.Key {
+		v, present := m[f.Name]
+		if !present {
+			continue
+		}
+		if !value.Equals(f.Value, value.NewValueInterface(v)) {
+			return false
+		}
+	}
+	return true
+}
+
+func present(obj map[string]interface{}, p smd.Path) bool {
+	if obj == nil {
+		return false
+	}
+	_, ok := valueAt(obj, p)
+	return ok
+}
+
+// isItem reports whether a path element addresses a list item.
+func isItem(pe smd.PathElement) bool {
+	return pe.FieldName == nil
+}
