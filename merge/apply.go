@@ -362,13 +362,13 @@ func paths(s *smd.Set) []string {
 	return out
 }
 
-// deletedFields lists what the write removed from the live object.
+// deletedFields lists what the write removed from the live object, system metadata aside.
 func (r *request) deletedFields(live, obj map[string]interface{}) []string {
 	if obj == nil {
 		return nil
 	}
-	lt, err1 := r.parse(stripForCompare(live), false)
-	nt, err2 := r.parse(stripForCompare(obj), false)
+	lt, err1 := r.parse(live, false)
+	nt, err2 := r.parse(obj, false)
 	if err1 != nil || err2 != nil {
 		return nil
 	}
@@ -377,19 +377,18 @@ func (r *request) deletedFields(live, obj map[string]interface{}) []string {
 		return nil
 	}
 	var out []string
-	cmp.Removed.Iterate(func(p smd.Path) { out = append(out, fieldpath.PathString(p)) })
+	cmp.Removed.Difference(systemMetadata).Iterate(func(p smd.Path) { out = append(out, fieldpath.PathString(p)) })
 	return out
 }
 
-func stripForCompare(obj map[string]interface{}) map[string]interface{} {
-	c := copyObject(obj)
-	if md := metadataOf(c); md != nil {
-		for _, k := range []string{"managedFields", "resourceVersion", "generation", "uid", "creationTimestamp"} {
-			delete(md, k)
-		}
-	}
-	return c
-}
+// systemMetadata are the fields the server maintains itself.
+var systemMetadata = smd.NewSet(
+	smd.MakePathOrDie("metadata", "managedFields"),
+	smd.MakePathOrDie("metadata", "resourceVersion"),
+	smd.MakePathOrDie("metadata", "generation"),
+	smd.MakePathOrDie("metadata", "uid"),
+	smd.MakePathOrDie("metadata", "creationTimestamp"),
+)
 
 var _ = schema.GVK{}
 

@@ -89,14 +89,11 @@ func restorePath(obj, old map[string]interface{}, p smd.Path) {
 // unchanged reports whether the server would write nothing (catalog G5, G6): the object is
 // the live one, or differs only in managedFields times.
 func (r *request) unchanged(live, obj map[string]interface{}) bool {
-	a, b := copyObject(live), copyObject(obj)
-	la, _, _ := managedFieldsOf(a)
-	lb, _, _ := managedFieldsOf(b)
-	removeManagedFields(a)
-	removeManagedFields(b)
-	if !reflect.DeepEqual(a, b) {
+	if !equalIgnoringManagedFields(live, obj) {
 		return false
 	}
+	la, _, _ := managedFieldsOf(live)
+	lb, _, _ := managedFieldsOf(obj)
 	if len(la) != len(lb) {
 		return false
 	}
@@ -119,4 +116,47 @@ func sameEntryIgnoringTime(x, y fieldpath.Entry) bool {
 		return string(x.FieldsV1) == string(y.FieldsV1)
 	}
 	return sx.Equals(sy)
+}
+
+// equalIgnoringManagedFields compares two objects as JSON values, metadata.managedFields aside.
+func equalIgnoringManagedFields(a, b map[string]interface{}) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, av := range a {
+		bv, ok := b[k]
+		if !ok {
+			return false
+		}
+		if k != "metadata" {
+			if !reflect.DeepEqual(av, bv) {
+				return false
+			}
+			continue
+		}
+		am, _ := av.(map[string]interface{})
+		bm, _ := bv.(map[string]interface{})
+		if (am == nil) != (bm == nil) {
+			return false
+		}
+		na, nb := len(am), len(bm)
+		if _, ok := am["managedFields"]; ok {
+			na--
+		}
+		if _, ok := bm["managedFields"]; ok {
+			nb--
+		}
+		if na != nb {
+			return false
+		}
+		for mk, mv := range am {
+			if mk == "managedFields" {
+				continue
+			}
+			if bmv, ok := bm[mk]; !ok || !reflect.DeepEqual(mv, bmv) {
+				return false
+			}
+		}
+	}
+	return true
 }
