@@ -51,29 +51,68 @@ func JSONPointer(p smd.Path, obj interface{}) (string, bool) {
 
 func indexOfItem(l []interface{}, pe smd.PathElement) int {
 	for i, item := range l {
-		if pe.Value != nil {
-			if value.Equals(*pe.Value, value.NewValueInterface(item)) {
-				return i
-			}
-			continue
-		}
-		m, ok := item.(map[string]interface{})
-		if !ok || pe.Key == nil {
-			continue
-		}
-		match := true
-		for _, f := range *pe.Key {
-			v, present := m[f.Name]
-			if !present || !value.Equals(f.Value, value.NewValueInterface(v)) {
-				match = false
-				break
-			}
-		}
-		if match {
+		if ItemMatches(item, pe) {
 			return i
 		}
 	}
 	return -1
+}
+
+// ItemMatches reports whether a list item is the one a key or set element names. A key
+// field the item leaves out stands for its schema default and is matched by the other keys.
+func ItemMatches(item interface{}, pe smd.PathElement) bool {
+	if pe.Value != nil {
+		return value.Equals(*pe.Value, value.NewValueInterface(item))
+	}
+	m, ok := item.(map[string]interface{})
+	if !ok || pe.Key == nil {
+		return false
+	}
+	for _, f := range *pe.Key {
+		v, present := m[f.Name]
+		if !present {
+			continue
+		}
+		if !value.Equals(f.Value, value.NewValueInterface(v)) {
+			return false
+		}
+	}
+	return true
+}
+
+// ValueAt finds the value at a path in an unstructured object (maps, lists and scalars as
+// JSON decodes them). It reports false when the path leads nowhere.
+func ValueAt(obj interface{}, p smd.Path) (interface{}, bool) {
+	cur := obj
+	for _, pe := range p {
+		switch {
+		case pe.FieldName != nil:
+			m, ok := cur.(map[string]interface{})
+			if !ok {
+				return nil, false
+			}
+			if cur, ok = m[*pe.FieldName]; !ok {
+				return nil, false
+			}
+		case pe.Index != nil:
+			l, ok := cur.([]interface{})
+			if !ok || *pe.Index < 0 || *pe.Index >= len(l) {
+				return nil, false
+			}
+			cur = l[*pe.Index]
+		default:
+			l, ok := cur.([]interface{})
+			if !ok {
+				return nil, false
+			}
+			i := indexOfItem(l, pe)
+			if i < 0 {
+				return nil, false
+			}
+			cur = l[i]
+		}
+	}
+	return cur, true
 }
 
 func escapePointer(s string) string {

@@ -10,7 +10,6 @@ import (
 	"github.com/ssa-diff/ssa-diff/schema"
 	smd "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 	smdmerge "sigs.k8s.io/structured-merge-diff/v6/merge"
-	"sigs.k8s.io/structured-merge-diff/v6/value"
 )
 
 // Apply predicts one server-side apply request (PATCH with application/apply-patch+yaml),
@@ -247,71 +246,12 @@ func (r *request) describeConflicts(cs smdmerge.Conflicts, managed fieldpath.Man
 	out := make([]Conflict, 0, len(cs))
 	for _, c := range cs {
 		ref := managed.Ref(c.Manager)
-		lv, _ := valueAt(live, c.Path)
-		av, _ := valueAt(cfg, c.Path)
+		lv, _ := fieldpath.ValueAt(live, c.Path)
+		av, _ := fieldpath.ValueAt(cfg, c.Path)
 		ptr, _ := fieldpath.JSONPointer(c.Path, live)
 		out = append(out, Conflict{Manager: ref, Path: fieldpath.PathString(c.Path), Pointer: ptr, Live: lv, Applied: av, FieldPath: c.Path})
 	}
 	return out
-}
-
-// valueAt finds the value at an SMD path in an unstructured object.
-func valueAt(obj interface{}, p smd.Path) (interface{}, bool) {
-	cur := obj
-	for _, pe := range p {
-		switch {
-		case pe.FieldName != nil:
-			m, ok := cur.(map[string]interface{})
-			if !ok {
-				return nil, false
-			}
-			if cur, ok = m[*pe.FieldName]; !ok {
-				return nil, false
-			}
-		case pe.Index != nil:
-			l, ok := cur.([]interface{})
-			if !ok || *pe.Index < 0 || *pe.Index >= len(l) {
-				return nil, false
-			}
-			cur = l[*pe.Index]
-		default:
-			l, ok := cur.([]interface{})
-			if !ok {
-				return nil, false
-			}
-			found := false
-			for _, item := range l {
-				if itemMatches(item, pe) {
-					cur, found = item, true
-					break
-				}
-			}
-			if !found {
-				return nil, false
-			}
-		}
-	}
-	return cur, true
-}
-
-func itemMatches(item interface{}, pe smd.PathElement) bool {
-	if pe.Value != nil {
-		return value.Equals(*pe.Value, value.NewValueInterface(item))
-	}
-	m, ok := item.(map[string]interface{})
-	if !ok || pe.Key == nil {
-		return false
-	}
-	for _, f := range *pe.Key {
-		v, present := m[f.Name]
-		if !present {
-			continue // a defaulted key field: matched by the others
-		}
-		if !value.Equals(f.Value, value.NewValueInterface(v)) {
-			return false
-		}
-	}
-	return true
 }
 
 // ownershipChanges compares the entries before and after a write.

@@ -199,7 +199,7 @@ func (a *analysis) coOwnerOfController() {
 		paths := pathStrings(shared)
 		val := ""
 		if len(shared) == 1 {
-			if v, ok := valueAt(a.after, shared[0]); ok {
+			if v, ok := fieldpath.ValueAt(a.after, shared[0]); ok {
 				val = " = " + compact(v)
 			}
 		}

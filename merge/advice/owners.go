@@ -10,7 +10,6 @@ import (
 	"github.com/ssa-diff/ssa-diff/merge"
 	"github.com/ssa-diff/ssa-diff/schema"
 	smd "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
-	"sigs.k8s.io/structured-merge-diff/v6/value"
 )
 
 // analysis is the state of one Analyze call.
@@ -229,72 +228,11 @@ func annotationsOf(obj map[string]interface{}) map[string]interface{} {
 	return a
 }
 
-// valueAt finds the value at a field path in an unstructured object.
-func valueAt(obj interface{}, p smd.Path) (interface{}, bool) {
-	cur := obj
-	for _, pe := range p {
-		switch {
-		case pe.FieldName != nil:
-			m, ok := cur.(map[string]interface{})
-			if !ok {
-				return nil, false
-			}
-			if cur, ok = m[*pe.FieldName]; !ok {
-				return nil, false
-			}
-		case pe.Index != nil:
-			l, ok := cur.([]interface{})
-			if !ok || *pe.Index < 0 || *pe.Index >= len(l) {
-				return nil, false
-			}
-			cur = l[*pe.Index]
-		default:
-			l, ok := cur.([]interface{})
-			if !ok {
-				return nil, false
-			}
-			found := false
-			for _, item := range l {
-				if matches(item, pe) {
-					cur, found = item, true
-					break
-				}
-			}
-			if !found {
-				return nil, false
-			}
-		}
-	}
-	return cur, true
-}
-
-// matches reports whether a list item is the one a key or set element names. A key field
-// the item leaves out stands for its default and is matched by the other keys.
-func matches(item interface{}, pe smd.PathElement) bool {
-	if pe.Value != nil {
-		return value.Equals(*pe.Value, value.NewValueInterface(item))
-	}
-	m, ok := item.(map[string]interface{})
-	if !ok || pe.Key == nil {
-		return false
-	}
-	for _, f := range *pe.Key {
-		v, present := m[f.Name]
-		if !present {
-			continue
-		}
-		if !value.Equals(f.Value, value.NewValueInterface(v)) {
-			return false
-		}
-	}
-	return true
-}
-
 func present(obj map[string]interface{}, p smd.Path) bool {
 	if obj == nil {
 		return false
 	}
-	_, ok := valueAt(obj, p)
+	_, ok := fieldpath.ValueAt(obj, p)
 	return ok
 }
 
