@@ -165,7 +165,7 @@ func (r *request) applyOnce(live, cfg map[string]interface{}, managed fieldpath.
 	}
 	cfgTyped, err := r.parse(cfg, true)
 	if err != nil { // catalog L6
-		return nil, &StatusError{Code: r.e.typeErrorCode(), Message: fmt.Sprintf("failed to create typed patch object (%s): %v", objectGVKNN(cfg), err)}
+		return nil, internalError(fmt.Sprintf("failed to create typed patch object (%s): %v", objectGVKNN(cfg), err))
 	}
 	merged, fields, err := r.updater.Apply(liveTyped, cfgTyped, r.version, managed.Fields, key, force)
 	if err != nil {
@@ -198,9 +198,6 @@ func (r *request) applyOnce(live, cfg map[string]interface{}, managed fieldpath.
 func (r *request) defaultObject(obj map[string]interface{}) error {
 	return r.e.hooks.Default(r.typ, obj)
 }
-
-// typeErrorCode is the status of a body that does not match the schema (catalog L6).
-func (e *Engine) typeErrorCode() int { return 500 }
 
 // validateManager checks the fieldManager parameter (catalog L1, A3).
 func validateManager(m string, apply bool) *StatusError {

@@ -15,9 +15,10 @@ func badRequest(msg string) *StatusError {
 	return &StatusError{Code: 400, Reason: "BadRequest", Message: msg}
 }
 
+// internalError is how the API server answers a plain error from the field manager: 500,
+// the error's text, no reason and no details (catalog L3, L6).
 func internalError(msg string) *StatusError {
-	return &StatusError{Code: 500, Reason: "InternalError", Message: msg,
-		Details: &StatusDetails{Causes: []StatusCause{{Message: msg}}}}
+	return &StatusError{Code: 500, Message: msg}
 }
 
 func qualifiedResource(t *schema.Type) string {
