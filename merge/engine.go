@@ -10,6 +10,7 @@ import (
 	smd "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 	smdmerge "sigs.k8s.io/structured-merge-diff/v6/merge"
 	"sigs.k8s.io/structured-merge-diff/v6/typed"
+	"sigs.k8s.io/structured-merge-diff/v6/value"
 )
 
 // Names the API server gives to the managers it creates itself.
@@ -117,11 +118,22 @@ func (r *request) warn(s string) {
 	r.warnings = append(r.warnings, s)
 }
 
+// parse converts an unstructured object to its typed value; strict refuses duplicates in
+// keyed lists (apply bodies), otherwise they are allowed (live objects, update bodies).
 func (r *request) parse(obj map[string]interface{}, strict bool) (*typed.TypedValue, error) {
-	if strict {
-		return r.typ.Parseable.FromUnstructured(obj)
+	var opts []typed.ValidationOptions
+	if !strict {
+		opts = append(opts, typed.AllowDuplicates)
 	}
-	return r.typ.Parseable.FromUnstructured(obj, typed.AllowDuplicates)
+	tv, err := r.typ.Parseable.FromUnstructured(obj, opts...)
+	if err != nil {
+		// Name the first error in key order, not the first Go's map order met (sortedValue).
+		p := r.typ.Parseable
+		if _, sorted := typed.AsTyped(sortedValue{value.NewValueInterface(obj)}, p.Schema, p.TypeRef, opts...); sorted != nil {
+			err = sorted
+		}
+	}
+	return tv, err
 }
 
 // managerKey builds the identity of the writing manager (catalog A1, A3).

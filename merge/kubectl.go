@@ -61,7 +61,7 @@ func (e *Engine) KubectlApply(req Request) (*Result, error) {
 	created := first.Action == ActionCreate
 	if created {
 		// Later requests see the stored object, which has a uid.
-		metadataOf(obj)["uid"] = placeholderUID
+		ensureMetadata(obj)["uid"] = placeholderUID
 	}
 	steps := first.Steps
 	warnings := append([]string(nil), first.Warnings...)

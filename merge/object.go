@@ -29,6 +29,17 @@ func metadataOf(obj map[string]interface{}) map[string]interface{} {
 	return md
 }
 
+// ensureMetadata returns obj's metadata map, creating it (or replacing a value that is not
+// a map) when needed.
+func ensureMetadata(obj map[string]interface{}) map[string]interface{} {
+	md, ok := obj["metadata"].(map[string]interface{})
+	if !ok {
+		md = map[string]interface{}{}
+		obj["metadata"] = md
+	}
+	return md
+}
+
 // objectGVKNN names an object as the server does in its internal errors: "ns/name; gvk".
 func objectGVKNN(obj map[string]interface{}) string {
 	ns, name := nsName(obj)

@@ -46,7 +46,7 @@ func (h KubernetesHooks) PrepareForCreate(t *schema.Type, obj map[string]interfa
 	}
 	if t.Source != schema.SourceBuiltin {
 		// Custom resources: generation starts at 1; with a status subresource, status is dropped.
-		metadataOf(obj)["generation"] = int64(1)
+		ensureMetadata(obj)["generation"] = int64(1)
 		if t.Status {
 			delete(obj, "status")
 		}
@@ -72,10 +72,10 @@ func (h KubernetesHooks) PrepareForUpdate(t *schema.Type, subresource string, ob
 	if t.Source != schema.SourceBuiltin {
 		// A custom resource's generation moves when anything but metadata and status changes.
 		if g, ok := metadataOf(old)["generation"]; ok {
-			metadataOf(obj)["generation"] = g
+			ensureMetadata(obj)["generation"] = g
 			if !sameExceptMetadataAndStatus(obj, old) {
 				if n, ok := g.(int64); ok {
-					metadataOf(obj)["generation"] = n + 1
+					ensureMetadata(obj)["generation"] = n + 1
 				}
 			}
 		}
