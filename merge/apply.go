@@ -159,13 +159,14 @@ func (r *request) applyOnce(live, cfg map[string]interface{}, managed fieldpath.
 	if mf, ok := metadataOf(cfg)["managedFields"]; ok && mf != nil { // catalog L5
 		return nil, badRequest("metadata.managedFields must be nil")
 	}
-	liveTyped, err := r.parse(live, false)
-	if err != nil {
-		return nil, internalError(fmt.Sprintf("failed to create typed live object (%s): %v", objectGVKNN(live), err))
-	}
+	// The body is typed before the live object, as the server does.
 	cfgTyped, err := r.parse(cfg, true)
 	if err != nil { // catalog L6
 		return nil, internalError(fmt.Sprintf("failed to create typed patch object (%s): %v", objectGVKNN(cfg), err))
+	}
+	liveTyped, err := r.parse(live, false)
+	if err != nil {
+		return nil, internalError(fmt.Sprintf("failed to create typed live object (%s): %v", objectGVKNN(live), err))
 	}
 	merged, fields, err := r.updater.Apply(liveTyped, cfgTyped, r.version, managed.Fields, key, force)
 	if err != nil {

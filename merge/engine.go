@@ -129,7 +129,7 @@ func (r *request) parse(obj map[string]interface{}, strict bool) (*typed.TypedVa
 	if err != nil {
 		// Name the first error in key order, not the first Go's map order met (sortedValue).
 		p := r.typ.Parseable
-		if _, sorted := typed.AsTyped(sortedValue{value.NewValueInterface(obj)}, p.Schema, p.TypeRef, opts...); sorted != nil {
+		if _, sorted := typed.AsTyped(sorted(value.NewValueInterface(obj)), p.Schema, p.TypeRef, opts...); sorted != nil {
 			err = sorted
 		}
 	}

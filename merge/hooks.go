@@ -53,13 +53,11 @@ func restorePath(obj, old map[string]interface{}, p smd.Path) {
 				} else {
 					delete(obj, name)
 				}
+				// The new managedFields stand, also when there are none.
 				if hasMF {
-					md := metadataOf(obj)
-					if md == nil {
-						md = map[string]interface{}{}
-						obj["metadata"] = md
-					}
-					md["managedFields"] = mf
+					ensureMetadata(obj)["managedFields"] = mf
+				} else if md := metadataOf(obj); md != nil {
+					delete(md, "managedFields")
 				}
 				return
 			}

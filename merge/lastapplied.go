@@ -17,15 +17,28 @@ func hasLastApplied(obj map[string]interface{}) bool {
 // and a trailing newline. Past the annotations size limit the annotation is deleted (K4).
 func setLastApplied(obj, cfg map[string]interface{}) {
 	c := copyObject(cfg)
-	if a := annotations(c); a != nil {
-		delete(a, LastAppliedAnnotation)
+	// The server reads and writes annotations as a map of strings: a null value becomes "",
+	// null annotations disappear.
+	if md := metadataOf(c); md != nil {
+		if raw, ok := md["annotations"]; ok {
+			if a := stringMap(raw); a != nil {
+				delete(a, LastAppliedAnnotation)
+				md["annotations"] = a
+			} else {
+				delete(md, "annotations")
+			}
+		}
 	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	if err := enc.Encode(c); err != nil {
 		return
 	}
-	a := annotations(obj)
+	a := stringMap(annotations(obj))
+	if a == nil {
+		a = map[string]interface{}{}
+	}
+	ensureMetadata(obj)["annotations"] = a
 	a[LastAppliedAnnotation] = buf.String()
 	total := 0
 	for k, v := range a {
@@ -70,4 +83,21 @@ func (r *request) allowedConflictsFromLastApplied(live map[string]interface{}) (
 		return nil, false
 	}
 	return set.Difference(cmp.Modified).Difference(cmp.Added).Difference(cmp.Removed), true
+}
+
+// stringMap copies an annotations-like map with null values as "", as the API's string-map
+// accessors read it; nil when v is not a map.
+func stringMap(v interface{}) map[string]interface{} {
+	m, ok := v.(map[string]interface{})
+	if !ok {
+		return nil
+	}
+	out := make(map[string]interface{}, len(m))
+	for k, x := range m {
+		if x == nil {
+			x = ""
+		}
+		out[k] = x
+	}
+	return out
 }

@@ -1,6 +1,7 @@
 package merge
 
 import (
+	"fmt"
 	"sort"
 
 	"sigs.k8s.io/structured-merge-diff/v6/value"
@@ -11,6 +12,17 @@ import (
 // map, and Go ranges over maps at random: the server names one of several schema errors at
 // random. Validating through sortedValue names the first one in key order, every time.
 type sortedValue struct{ value.Value }
+
+// sorted wraps maps and lists; scalars stay as they are, so errors print them as usual.
+func sorted(v value.Value) value.Value {
+	if v != nil && (v.IsMap() || v.IsList()) {
+		return sortedValue{v}
+	}
+	return v
+}
+
+// String prints the value as structured-merge-diff's errors print the wrapped one.
+func (v sortedValue) String() string { return fmt.Sprint(v.Value) }
 
 func (v sortedValue) AsMap() value.Map { return sortedMap{v.Value.AsMap()} }
 func (v sortedValue) AsMapUsing(a value.Allocator) value.Map {
@@ -28,7 +40,7 @@ func (m sortedMap) Get(k string) (value.Value, bool) {
 	if !ok {
 		return v, false
 	}
-	return sortedValue{v}, true
+	return sorted(v), true
 }
 
 func (m sortedMap) GetUsing(a value.Allocator, k string) (value.Value, bool) {
@@ -36,7 +48,7 @@ func (m sortedMap) GetUsing(a value.Allocator, k string) (value.Value, bool) {
 	if !ok {
 		return v, false
 	}
-	return sortedValue{v}, true
+	return sorted(v), true
 }
 
 func (m sortedMap) Iterate(fn func(string, value.Value) bool) bool {
@@ -49,7 +61,7 @@ func (m sortedMap) IterateUsing(a value.Allocator, fn func(string, value.Value) 
 	sort.Strings(keys)
 	for _, k := range keys {
 		v, _ := m.Map.GetUsing(a, k)
-		if !fn(k, sortedValue{v}) {
+		if !fn(k, sorted(v)) {
 			return false
 		}
 	}
@@ -58,9 +70,9 @@ func (m sortedMap) IterateUsing(a value.Allocator, fn func(string, value.Value) 
 
 type sortedList struct{ value.List }
 
-func (l sortedList) At(i int) value.Value { return sortedValue{l.List.At(i)} }
+func (l sortedList) At(i int) value.Value { return sorted(l.List.At(i)) }
 func (l sortedList) AtUsing(a value.Allocator, i int) value.Value {
-	return sortedValue{l.List.AtUsing(a, i)}
+	return sorted(l.List.AtUsing(a, i))
 }
 func (l sortedList) Range() value.ListRange { return sortedRange{l.List.Range()} }
 func (l sortedList) RangeUsing(a value.Allocator) value.ListRange {
@@ -71,5 +83,5 @@ type sortedRange struct{ value.ListRange }
 
 func (r sortedRange) Item() (int, value.Value) {
 	i, v := r.ListRange.Item()
-	return i, sortedValue{v}
+	return i, sorted(v)
 }

@@ -1,0 +1,99 @@
+package differential
+
+import (
+	"fmt"
+
+	"github.com/ssa-diff/ssa-diff/conformance/differential/oracle"
+	"github.com/ssa-diff/ssa-diff/merge"
+	"github.com/ssa-diff/ssa-diff/schema"
+)
+
+// Engine is the engine under test, ssa-diff's merge.Engine, on the embedded schema plus
+// the Widget CRD, with server hooks that do nothing (the oracle runs no defaulting and no
+// registry rules either).
+type Engine struct {
+	e *merge.Engine
+}
+
+// NewEngine builds the engine under test.
+func NewEngine() (*Engine, error) {
+	reg := schema.NewRegistry()
+	if err := reg.AddCRD("widgets.yaml", widgetsCRD); err != nil {
+		return nil, fmt.Errorf("adding the Widget CRD: %w", err)
+	}
+	return &Engine{e: merge.New(reg, merge.WithServerHooks(noHooks{}))}, nil
+}
+
+// noHooks is the server without registry rules (but the reset fields) and without the defaulting of built-in
+// kinds (Go code the oracle does not run either); custom resources get their CRD's
+// structural defaults, as the oracle decodes them with apiextensions' own code. A create
+// starts from apiVersion and kind alone, as the oracle's object creater makes it.
+type noHooks struct{}
+
+func (noHooks) Default(t *schema.Type, obj map[string]interface{}) error {
+	if t.Source != schema.SourceBuiltin && t.Default != nil {
+		t.Default(obj)
+	}
+	return nil
+}
+
+func (noHooks) EmptyObject(t *schema.Type) map[string]interface{} {
+	return map[string]interface{}{"apiVersion": t.GVK.APIVersion(), "kind": t.GVK.Kind}
+}
+
+func (noHooks) PrepareForCreate(*schema.Type, map[string]interface{}) error { return nil }
+
+// PrepareForUpdate puts the reset fields back, as the oracle does (the strategies' rule).
+func (noHooks) PrepareForUpdate(t *schema.Type, subresource string, obj, old map[string]interface{}) error {
+	merge.RestoreResetFields(t, subresource, obj, old)
+	return nil
+}
+
+func (e *Engine) request(req oracle.Request) merge.Request {
+	src := req.Live
+	if src == nil {
+		src = req.Object
+	}
+	md, _ := src["metadata"].(map[string]interface{})
+	ns, _ := md["namespace"].(string)
+	name, _ := md["name"].(string)
+	return merge.Request{
+		Live:   req.Live,
+		Object: req.Object,
+		Endpoint: merge.Endpoint{
+			GVK:       schema.GVK{Group: req.GVK.Group, Version: req.GVK.Version, Kind: req.GVK.Kind},
+			Namespace: ns, Name: name, Subresource: req.Subresource,
+		},
+		Manager: req.Manager,
+		Force:   req.Force,
+		Now:     req.Now,
+	}
+}
+
+// Apply implements Predictor.
+func (e *Engine) Apply(req oracle.Request) (oracle.Response, error) {
+	res, err := e.e.Apply(e.request(req))
+	return response(res, err)
+}
+
+// Update implements Predictor.
+func (e *Engine) Update(req oracle.Request) (oracle.Response, error) {
+	res, err := e.e.Update(e.request(req))
+	return response(res, err)
+}
+
+func response(res *merge.Result, err error) (oracle.Response, error) {
+	if err != nil {
+		return oracle.Response{}, err
+	}
+	if s := res.Rejection; s != nil {
+		st := &oracle.Status{Code: s.Code, Reason: s.Reason, Message: s.Message}
+		if s.Details != nil {
+			for _, c := range s.Details.Causes {
+				st.Causes = append(st.Causes, oracle.Cause{Reason: c.Reason, Message: c.Message, Field: c.Field})
+			}
+		}
+		return oracle.Response{Error: st}, nil
+	}
+	return oracle.Response{Object: res.Object}, nil
+}

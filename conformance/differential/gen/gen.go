@@ -1,0 +1,359 @@
+package gen
+
+import (
+	"fmt"
+	"math/rand"
+	"sort"
+	"strings"
+
+	smdschema "sigs.k8s.io/structured-merge-diff/v6/schema"
+	"sigs.k8s.io/structured-merge-diff/v6/value"
+)
+
+// Generator makes random values of SMD types. It is deterministic for a given source and
+// is not safe for concurrent use.
+type Generator struct {
+	schema *smdschema.Schema
+	rnd    *rand.Rand
+	// Hints are dotted field paths (list items add nothing: "spec.ports.port") that the
+	// generator prefers: a field on a hint is chosen with high probability.
+	hints []string
+	// budget bounds the scalars one Value call makes.
+	budget int
+	// PartialKeys lets list-map items leave out key fields that have no default (as long
+	// as one key field stays): valid where the schema does not require them (CRDs).
+	PartialKeys bool
+}
+
+// New returns a generator over s drawing from rnd.
+func New(s *smdschema.Schema, rnd *rand.Rand, hints ...string) *Generator {
+	return &Generator{schema: s, rnd: rnd, hints: hints}
+}
+
+// Rand is the generator's source.
+func (g *Generator) Rand() *rand.Rand { return g.rnd }
+
+// Schema is the generator's schema.
+func (g *Generator) Schema() *smdschema.Schema { return g.schema }
+
+const maxDepth = 12
+
+// skipMeta are the metadata fields random objects never carry: the server or the
+// harness owns them.
+var skipMeta = map[string]bool{
+	"name": true, "namespace": true, "uid": true, "resourceVersion": true, "generation": true,
+	"creationTimestamp": true, "deletionTimestamp": true, "deletionGracePeriodSeconds": true,
+	"managedFields": true, "selfLink": true, "generateName": true,
+}
+
+// Value returns a random value of type tr, at the dotted field path path, made of at most
+// about budget scalars.
+func (g *Generator) Value(tr smdschema.TypeRef, path string, budget int) interface{} {
+	g.budget = budget
+	return g.value(tr, path, 0)
+}
+
+func (g *Generator) resolve(tr smdschema.TypeRef) smdschema.Atom {
+	a, ok := g.schema.Resolve(tr)
+	if !ok {
+		panic(fmt.Sprintf("gen: unresolvable type %v", describe(tr)))
+	}
+	return a
+}
+
+func describe(tr smdschema.TypeRef) string {
+	if tr.NamedType != nil {
+		return *tr.NamedType
+	}
+	return "inline type"
+}
+
+func (g *Generator) value(tr smdschema.TypeRef, path string, depth int) interface{} {
+	a := g.resolve(tr)
+	if a.Scalar != nil && *a.Scalar == smdschema.Untyped && (tr.NamedType == nil || *tr.NamedType != "__untyped_deduced_") {
+		// int-or-string and other untyped scalars: the API server's validation takes
+		// scalars only.
+		return g.scalar(*a.Scalar, path)
+	}
+	kinds := []string{}
+	if a.Scalar != nil {
+		kinds = append(kinds, "scalar")
+	}
+	if a.Map != nil && depth < maxDepth {
+		kinds = append(kinds, "map")
+	}
+	if a.List != nil && depth < maxDepth {
+		kinds = append(kinds, "list")
+	}
+	if len(kinds) == 0 {
+		if a.Map != nil {
+			return map[string]interface{}{}
+		}
+		if a.List != nil {
+			return []interface{}{}
+		}
+		return g.scalar(smdschema.Untyped, path)
+	}
+	kind := kinds[0]
+	if len(kinds) > 1 {
+		// Untyped (deduced) atoms: mostly scalars, so that values stay small.
+		if g.rnd.Intn(3) == 0 || depth > 4 {
+			kind = "scalar"
+		} else {
+			kind = kinds[1+g.rnd.Intn(len(kinds)-1)]
+		}
+	}
+	switch kind {
+	case "scalar":
+		return g.scalar(*a.Scalar, path)
+	case "map":
+		return g.mapValue(a.Map, path, depth)
+	default:
+		return g.listValue(a.List, path, depth)
+	}
+}
+
+// vocabularies keep values few, so that managers often agree and often conflict.
+var (
+	stringVocab = []string{"a", "b", "c", "web", "api", "x"}
+	keyVocab    = []string{"app", "tier", "env", "team", "example.com/role", "k"}
+	fieldVocab  = map[string][]string{
+		"protocol":    {"TCP", "UDP", "SCTP"},
+		"name":        {"web", "api", "db", "sidecar", "init"},
+		"image":       {"nginx:1.27", "busybox", "redis:7"},
+		"type":        {"Ready", "Available", "Progressing", "ClusterIP"},
+		"status":      {"True", "False", "Unknown"},
+		"host":        {"a.example.com", "b.example.com", "c.example.com"},
+		"path":        {"/", "/api", "/v1", "/healthz"},
+		"mountPath":   {"/data", "/etc/config", "/tmp"},
+		"key":         {"k1", "k2", "node-role"},
+		"operator":    {"Exists", "Equal", "In"},
+		"effect":      {"NoSchedule", "NoExecute"},
+		"uid":         {"11111111-1111-1111-1111-111111111111", "22222222-2222-2222-2222-222222222222"},
+		"ip":          {"10.0.0.1", "10.0.0.2"},
+		"ipFamilies":  {"IPv4", "IPv6"},
+		"finalizers":  {"example.com/a", "example.com/b", "kubernetes.io/pvc-protection"},
+		"devicePath":  {"/dev/xvda", "/dev/xvdb"},
+		"topologyKey": {"kubernetes.io/hostname", "topology.kubernetes.io/zone"},
+	}
+)
+
+func lastField(path string) string {
+	if i := strings.LastIndexByte(path, '.'); i >= 0 {
+		return path[i+1:]
+	}
+	return path
+}
+
+func (g *Generator) scalar(s smdschema.Scalar, path string) interface{} {
+	g.budget--
+	switch s {
+	case smdschema.Numeric:
+		if g.rnd.Intn(12) == 0 {
+			return []float64{0.5, 1.5, 2.25}[g.rnd.Intn(3)]
+		}
+		if lastField(path) == "port" || strings.HasSuffix(path, "Port") {
+			return int64([]int{80, 443, 8080, 53}[g.rnd.Intn(4)])
+		}
+		return int64(g.rnd.Intn(5))
+	case smdschema.Boolean:
+		return g.rnd.Intn(2) == 0
+	case smdschema.String:
+		return g.str(path)
+	default: // untyped: int-or-string, quantities, deduced values
+		switch g.rnd.Intn(4) {
+		case 0:
+			return int64(g.rnd.Intn(4) * 10)
+		case 1:
+			return g.rnd.Intn(2) == 0
+		default:
+			return []string{"10%", "1", "250m", "1Gi", "http"}[g.rnd.Intn(5)]
+		}
+	}
+}
+
+func (g *Generator) str(path string) string {
+	if v, ok := fieldVocab[lastField(path)]; ok {
+		return v[g.rnd.Intn(len(v))]
+	}
+	return stringVocab[g.rnd.Intn(len(stringVocab))]
+}
+
+// onHint reports whether path.field lies on a hint.
+func (g *Generator) onHint(path string) bool {
+	for _, h := range g.hints {
+		if h == path || strings.HasPrefix(h, path+".") {
+			return true
+		}
+	}
+	return false
+}
+
+func join(path, field string) string {
+	if path == "" {
+		return field
+	}
+	return path + "." + field
+}
+
+func (g *Generator) mapValue(m *smdschema.Map, path string, depth int) map[string]interface{} {
+	out := map[string]interface{}{}
+	if len(m.Fields) > 0 {
+		p := 2.0 / float64(len(m.Fields)+1)
+		if depth == 0 {
+			p = 0.5
+		}
+		for _, f := range m.Fields {
+			fp := join(path, f.Name)
+			if path == "metadata" && skipMeta[f.Name] {
+				continue
+			}
+			if depth == 0 && (f.Name == "apiVersion" || f.Name == "kind") {
+				continue
+			}
+			chance := p
+			if g.onHint(fp) {
+				chance = 0.85
+			}
+			if g.budget <= 0 && !g.onHint(fp) {
+				chance = 0
+			}
+			if g.rnd.Float64() < chance {
+				out[f.Name] = g.value(f.Type, fp, depth+1)
+			}
+		}
+	}
+	if m.ElementType.NamedType != nil || m.ElementType.Inlined != (smdschema.Atom{}) {
+		if len(m.Fields) == 0 || g.rnd.Intn(4) == 0 {
+			n := 1 + g.rnd.Intn(3)
+			if g.rnd.Intn(8) == 0 {
+				n = 0
+			}
+			for i := 0; i < n && g.budget > -5; i++ {
+				k := keyVocab[g.rnd.Intn(len(keyVocab))]
+				if _, taken := out[k]; taken {
+					continue
+				}
+				out[k] = g.value(m.ElementType, join(path, k), depth+1)
+			}
+		}
+	}
+	return out
+}
+
+func (g *Generator) listValue(l *smdschema.List, path string, depth int) []interface{} {
+	n := 1 + g.rnd.Intn(3)
+	if g.rnd.Intn(10) == 0 {
+		n = 0
+	}
+	var out []interface{}
+	seen := map[string]bool{}
+	for i := 0; i < n; i++ {
+		var item interface{}
+		if l.ElementRelationship == smdschema.Associative && len(l.Keys) > 0 {
+			item = g.keyedItem(l, path, depth)
+		} else {
+			item = g.value(l.ElementType, path, depth+1)
+		}
+		if l.ElementRelationship == smdschema.Associative {
+			id := g.identity(l, item)
+			if seen[id] {
+				continue
+			}
+			seen[id] = true
+		}
+		out = append(out, item)
+	}
+	if out == nil {
+		out = []interface{}{}
+	}
+	return out
+}
+
+// keyedItem makes an item of a list-map: a struct with every key field set (key fields
+// that have a default are sometimes left out, as clients do).
+func (g *Generator) keyedItem(l *smdschema.List, path string, depth int) interface{} {
+	v := g.value(l.ElementType, path, depth+1)
+	m, ok := v.(map[string]interface{})
+	if !ok {
+		return v
+	}
+	et := g.resolve(l.ElementType)
+	for _, k := range l.Keys {
+		var f *smdschema.StructField
+		if et.Map != nil {
+			if sf, ok := et.Map.FindField(k); ok {
+				f = &sf
+			}
+		}
+		if f == nil {
+			m[k] = g.str(join(path, k))
+			continue
+		}
+		if f.Default != nil && g.rnd.Intn(3) == 0 {
+			delete(m, k)
+			continue
+		}
+		m[k] = g.keyScalar(f.Type, join(path, k))
+	}
+	if g.PartialKeys && len(l.Keys) > 1 && g.rnd.Intn(6) == 0 {
+		k := l.Keys[g.rnd.Intn(len(l.Keys))]
+		v, had := m[k]
+		delete(m, k)
+		present := false
+		for _, kk := range l.Keys {
+			_, ok := m[kk]
+			present = present || ok
+		}
+		if !present && had {
+			m[k] = v // one key field at least
+		}
+	}
+	return m
+}
+
+func (g *Generator) keyScalar(tr smdschema.TypeRef, path string) interface{} {
+	a := g.resolve(tr)
+	if a.Scalar != nil {
+		return g.scalar(*a.Scalar, path)
+	}
+	return g.str(path)
+}
+
+// identity is what makes an item unique in an associative list: its key values (defaults
+// filled in), or the whole value for a set.
+func (g *Generator) identity(l *smdschema.List, item interface{}) string {
+	if len(l.Keys) == 0 {
+		return canonical(item)
+	}
+	m, _ := item.(map[string]interface{})
+	et := g.resolve(l.ElementType)
+	var parts []string
+	for _, k := range l.Keys {
+		v, ok := m[k]
+		if !ok && et.Map != nil {
+			if f, found := et.Map.FindField(k); found {
+				v = f.Default
+			}
+		}
+		parts = append(parts, canonical(v))
+	}
+	return strings.Join(parts, "|")
+}
+
+func canonical(v interface{}) string {
+	if v == nil {
+		return "null"
+	}
+	return value.ToString(value.NewValueInterface(v))
+}
+
+// sortedKeys returns the keys of m in order: generation never depends on map order.
+func sortedKeys(m map[string]interface{}) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

@@ -1,0 +1,70 @@
+package differential
+
+import (
+	"math/rand"
+	"testing"
+
+	"sigs.k8s.io/structured-merge-diff/v6/typed"
+)
+
+// Generated objects, their parts and their edits are valid for the kind's schema (no
+// duplicates: apply configurations must not have any), and a seed gives the same values.
+func TestGeneratedValuesAreValid(t *testing.T) {
+	srv, err := NewOracle()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range Kinds {
+		k := &Kinds[i]
+		for seed := int64(0); seed < 30; seed++ {
+			g, pt, err := newGenerator(srv, k, rand.New(rand.NewSource(seed)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			v := g.Value(pt.TypeRef, "", 40).(map[string]interface{})
+			g2, _, _ := newGenerator(srv, k, rand.New(rand.NewSource(seed)))
+			if v2 := g2.Value(pt.TypeRef, "", 40); canonical(v) != canonical(v2) {
+				t.Fatalf("%s seed %d: not reproducible", k.Name, seed)
+			}
+			part := g.Subset(pt.TypeRef, v, 0.5)
+			edit := g.Mutate(pt.TypeRef, v, 0.3, "")
+			merged := g.Merge(pt.TypeRef, part, edit)
+			for name, x := range map[string]interface{}{"value": v, "subset": part, "mutation": edit, "merge": merged} {
+				if _, err := pt.FromUnstructured(x.(map[string]interface{})); err != nil {
+					t.Errorf("%s seed %d: the %s is not valid: %v\n%s", k.Name, seed, name, err, Pretty(x))
+				}
+			}
+			dup := g.Mutate(pt.TypeRef, v, 0, "")
+			if g.Duplicate(pt.TypeRef, dup) {
+				if _, err := pt.FromUnstructured(dup.(map[string]interface{}), typed.AllowDuplicates); err != nil {
+					t.Errorf("%s seed %d: the value with a duplicate is not valid: %v", k.Name, seed, err)
+				}
+			}
+		}
+	}
+}
+
+// A seed gives the same sequence of requests every time.
+func TestSeedsAreReproducible(t *testing.T) {
+	srv, err := NewOracle()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for seed := int64(1); seed <= 20; seed++ {
+		var runs [2]string
+		for i := range runs {
+			g, err := NewGenerator(srv, seed)
+			if err != nil {
+				t.Fatal(err)
+			}
+			seq, err := g.Sequence(srv, 25)
+			if err != nil {
+				t.Fatal(err)
+			}
+			runs[i] = canonical(seq)
+		}
+		if runs[0] != runs[1] {
+			t.Fatalf("seed %d gives two different sequences", seed)
+		}
+	}
+}

@@ -1,0 +1,90 @@
+package oracle
+
+import (
+	"fmt"
+	"sort"
+
+	apiextensionsinternal "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
+	structuraldefaulting "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/defaulting"
+	structuralpruning "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/pruning"
+	"k8s.io/apiextensions-apiserver/pkg/controller/openapi/builder"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/managedfields"
+	"k8s.io/client-go/applyconfigurations"
+	"k8s.io/client-go/kubernetes/scheme"
+	"k8s.io/kube-openapi/pkg/spec3"
+	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+)
+
+// BuiltinConverter is the type converter of every built-in kind: client-go's apply
+// configurations schema, the same schema ssa-diff embeds.
+func BuiltinConverter() managedfields.TypeConverter {
+	return applyconfigurations.NewTypeConverter(scheme.Scheme)
+}
+
+// StatusReset is the usual pair of reset tables: the main resource resets status, the
+// status subresource resets the given paths (spec, usually).
+func StatusReset(status ...fieldpath.Path) map[string][]fieldpath.Path {
+	return map[string][]fieldpath.Path{"": {fieldpath.MakePathOrDie("status")}, "status": status}
+}
+
+// CRDKinds builds the kinds of a CustomResourceDefinition the way kube-apiserver's
+// customresource handler does: the OpenAPI v3 document of every served version (the
+// apiextensions builder), merged, converted by managedfields.NewTypeConverter; the CRD
+// field manager chain; the custom resource strategies' reset tables.
+func CRDKinds(crd *apiextensionsv1.CustomResourceDefinition) ([]*Kind, error) {
+	var specs []*spec3.OpenAPI
+	for _, v := range crd.Spec.Versions {
+		s, err := builder.BuildOpenAPIV3(crd, v.Name, builder.Options{})
+		if err != nil {
+			return nil, fmt.Errorf("building the OpenAPI of %s %s: %w", crd.Name, v.Name, err)
+		}
+		specs = append(specs, s)
+	}
+	merged, err := builder.MergeSpecsV3(specs...)
+	if err != nil {
+		return nil, fmt.Errorf("merging the OpenAPI of %s: %w", crd.Name, err)
+	}
+	tc, err := managedfields.NewTypeConverter(merged.Components.Schemas, crd.Spec.PreserveUnknownFields)
+	if err != nil {
+		return nil, fmt.Errorf("type converter of %s: %w", crd.Name, err)
+	}
+	var kinds []*Kind
+	for _, v := range crd.Spec.Versions {
+		if !v.Served {
+			continue
+		}
+		k := &Kind{GVK: schema.GroupVersionKind{Group: crd.Spec.Group, Version: v.Name, Kind: crd.Spec.Names.Kind}, Resource: crd.Spec.Names.Plural, CRD: true, Converter: tc}
+		if v.Schema != nil && v.Schema.OpenAPIV3Schema != nil && !crd.Spec.PreserveUnknownFields {
+			internal := &apiextensionsinternal.CustomResourceValidation{}
+			if err := apiextensionsv1.Convert_v1_CustomResourceValidation_To_apiextensions_CustomResourceValidation(v.Schema, internal, nil); err != nil {
+				return nil, fmt.Errorf("converting the schema of %s %s: %w", crd.Name, v.Name, err)
+			}
+			st, err := structuralschema.NewStructural(internal.OpenAPIV3Schema)
+			if err != nil {
+				return nil, fmt.Errorf("structural schema of %s %s: %w", crd.Name, v.Name, err)
+			}
+			st = st.DeepCopy()
+			if err := structuraldefaulting.PruneDefaults(st); err != nil {
+				return nil, fmt.Errorf("pruning the defaults of %s %s: %w", crd.Name, v.Name, err)
+			}
+			k.Default = func(obj map[string]interface{}) { structuraldefaulting.Default(obj, st) }
+			k.Decode = func(obj map[string]interface{}) {
+				structuralpruning.Prune(obj, st, true)
+				structuraldefaulting.PruneNonNullableNullsWithoutDefaults(obj, st)
+				structuraldefaulting.Default(obj, st)
+			}
+		}
+		if v.Subresources != nil && v.Subresources.Status != nil {
+			k.Reset = map[string][]fieldpath.Path{
+				"":       {fieldpath.MakePathOrDie("status")},
+				"status": {fieldpath.MakePathOrDie("metadata"), fieldpath.MakePathOrDie("spec")},
+			}
+		}
+		kinds = append(kinds, k)
+	}
+	sort.Slice(kinds, func(i, j int) bool { return kinds[i].GVK.Version < kinds[j].GVK.Version })
+	return kinds, nil
+}

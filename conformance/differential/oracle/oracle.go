@@ -1,0 +1,387 @@
+package oracle
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/managedfields"
+	"k8s.io/apiserver/pkg/endpoints/handlers/fieldmanager"
+	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+	"sigs.k8s.io/structured-merge-diff/v6/typed"
+)
+
+// Kind describes one resource the server serves: its type converter and its reset tables.
+type Kind struct {
+	GVK schema.GroupVersionKind
+	// Resource is the plural resource name ("deployments"), for the store's refusals.
+	Resource string
+	// CRD selects the custom-resource field manager chain.
+	CRD bool
+	// Converter types objects of this kind.
+	Converter managedfields.TypeConverter
+	// Reset lists, per subresource ("" is the main resource), the fields the registry
+	// strategy resets (its GetResetFields).
+	Reset map[string][]fieldpath.Path
+	// Default is the kind's defaulting (structural defaults for custom resources), run on
+	// request bodies as they are decoded and on the merged object of an apply; nil for none.
+	Default func(obj map[string]interface{})
+	// Decode is what decoding a stored or sent object does beyond defaulting (custom
+	// resources: pruning unknown fields and non-nullable nulls, then defaulting); it is
+	// run on update bodies and, as the store writes and reads back the object, on every
+	// stored object. nil for none.
+	Decode func(obj map[string]interface{})
+	// ScalePaths maps apiVersions to the replica count's path for the /scale
+	// subresource; nil when the kind has none.
+	ScalePaths managedfields.ResourcePathMappings
+}
+
+// Type returns the SMD type of the kind, as the converter resolves it.
+func (k *Kind) Type() (*typed.ParseableType, error) {
+	u := &unstructured.Unstructured{Object: map[string]interface{}{}}
+	u.SetGroupVersionKind(k.GVK)
+	tv, err := k.Converter.ObjectToTyped(u)
+	if err != nil {
+		return nil, fmt.Errorf("typing an empty %s: %w", k.GVK, err)
+	}
+	return &typed.ParseableType{Schema: tv.Schema(), TypeRef: tv.TypeRef()}, nil
+}
+
+// Request is one write.
+type Request struct {
+	GVK         schema.GroupVersionKind
+	Subresource string
+	// Live is the stored object; nil creates (POST for updates, apply to a missing object).
+	Live map[string]interface{}
+	// Object is the apply configuration or the whole new object.
+	Object  map[string]interface{}
+	Manager string
+	Force   bool
+	// Now is the time the server stamps into changed entries (the field manager itself
+	// uses the wall clock: times are shifted around it, see Server).
+	Now time.Time
+}
+
+// Status is a refusal as the server sends it.
+type Status struct {
+	Code    int     `json:"code"`
+	Reason  string  `json:"reason,omitempty"`
+	Message string  `json:"message"`
+	Causes  []Cause `json:"causes,omitempty"`
+}
+
+// Cause is one cause of a Status.
+type Cause struct {
+	Reason  string `json:"reason,omitempty"`
+	Message string `json:"message,omitempty"`
+	Field   string `json:"field,omitempty"`
+}
+
+// Response is the server's answer: the object it stores, or its refusal.
+type Response struct {
+	Object map[string]interface{}
+	Error  *Status
+}
+
+// Server runs k8s.io/apimachinery's field manager chain in-process, as kube-apiserver
+// builds it (NewDefaultFieldManager / NewDefaultCRDFieldManager), with identity converters
+// and no defaulting, followed by the registry store's timestamp-only no-op detection
+// (k8s.io/apiserver's IgnoreManagedFieldsTimestampsTransformer). It is safe for concurrent use.
+type Server struct {
+	kinds map[schema.GroupVersionKind]*Kind
+
+	mu       sync.Mutex
+	managers map[managerKey]*managedfields.FieldManager
+}
+
+type managerKey struct {
+	gvk         schema.GroupVersionKind
+	subresource string
+}
+
+// NewServer serves the given kinds.
+func NewServer(kinds ...*Kind) *Server {
+	s := &Server{kinds: map[schema.GroupVersionKind]*Kind{}, managers: map[managerKey]*managedfields.FieldManager{}}
+	for _, k := range kinds {
+		s.kinds[k.GVK] = k
+	}
+	return s
+}
+
+// Kind returns the served kind.
+func (s *Server) Kind(gvk schema.GroupVersionKind) (*Kind, bool) {
+	k, ok := s.kinds[gvk]
+	return k, ok
+}
+
+func (s *Server) fieldManager(gvk schema.GroupVersionKind, sub string) (*managedfields.FieldManager, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if fm, ok := s.managers[managerKey{gvk, sub}]; ok {
+		return fm, nil
+	}
+	k, ok := s.kinds[gvk]
+	if !ok {
+		return nil, fmt.Errorf("kind %s not served", gvk)
+	}
+	var reset map[fieldpath.APIVersion]fieldpath.Filter
+	if paths := k.Reset[sub]; len(paths) > 0 {
+		reset = fieldpath.NewExcludeFilterSetMap(map[fieldpath.APIVersion]*fieldpath.Set{
+			fieldpath.APIVersion(gvk.GroupVersion().String()): fieldpath.NewSet(paths...),
+		})
+	}
+	build := managedfields.NewDefaultFieldManager
+	if k.CRD {
+		build = managedfields.NewDefaultCRDFieldManager
+	}
+	fm, err := build(k.Converter, identityConvertor{}, defaulter{k.Default}, emptyCreater{}, gvk, gvk.GroupVersion(), sub, reset)
+	if err != nil {
+		return nil, fmt.Errorf("building the field manager of %s/%s: %w", gvk, sub, err)
+	}
+	s.managers[managerKey{gvk, sub}] = fm
+	return fm, nil
+}
+
+// Apply runs a server-side apply.
+func (s *Server) Apply(req Request) (Response, error) {
+	return s.run(req, true)
+}
+
+// Update runs a PUT (or a POST when Live is nil).
+func (s *Server) Update(req Request) (Response, error) {
+	return s.run(req, false)
+}
+
+// run executes the request with the times of the request shifted so that "now" is the
+// wall clock second during the call; a call that straddles a second is repeated. Every
+// time in the answer is then shifted back, so that entries the server stamped carry
+// req.Now, and the cap's oldest-first ordering (by whole seconds) sees what it would see
+// at req.Now.
+func (s *Server) run(req Request, apply bool) (Response, error) {
+	fm, err := s.fieldManager(req.GVK, req.Subresource)
+	if err != nil {
+		return Response{}, err
+	}
+	now := req.Now.UTC().Truncate(time.Second)
+	for attempt := 0; ; attempt++ {
+		start := time.Now()
+		delta := start.Truncate(time.Second).Sub(now)
+		live, err := shiftTimes(req.Live, delta)
+		if err != nil {
+			return Response{}, fmt.Errorf("live object: %w", err)
+		}
+		obj, err := shiftTimes(req.Object, delta)
+		if err != nil {
+			return Response{}, fmt.Errorf("request object: %w", err)
+		}
+		resp, err := s.once(fm, req, live, obj, apply)
+		if err != nil {
+			return Response{}, err
+		}
+		if time.Now().Unix() != start.Unix() && attempt < 5 {
+			continue
+		}
+		if resp.Object != nil {
+			if resp.Object, err = shiftTimes(resp.Object, -delta); err != nil {
+				return Response{}, fmt.Errorf("answer: %w", err)
+			}
+		}
+		return resp, nil
+	}
+}
+
+func (s *Server) once(fm *managedfields.FieldManager, req Request, liveMap, objMap map[string]interface{}, apply bool) (Response, error) {
+	created := liveMap == nil
+	if created && req.Subresource != "" {
+		// A subresource never creates: the store answers NotFound before any field
+		// management (StatusREST.Update passes forceAllowCreate=false).
+		name, _, _ := unstructured.NestedString(objMap, "metadata", "name")
+		return Response{Error: toStatus(notFound(s.kinds[req.GVK], name))}, nil
+	}
+	var live runtime.Object
+	if created {
+		var err error
+		if live, err = (emptyCreater{}).New(req.GVK); err != nil {
+			return Response{}, err
+		}
+	} else {
+		live = &unstructured.Unstructured{Object: liveMap}
+	}
+	obj := &unstructured.Unstructured{Object: objMap}
+	var out runtime.Object
+	if req.Subresource == "scale" {
+		if apply {
+			return Response{}, errors.New("apply through /scale is not modelled")
+		}
+		r, err := s.updateScale(req, liveMap, objMap)
+		if err != nil || r.Error != nil {
+			return r, err
+		}
+		out = &unstructured.Unstructured{Object: r.Object}
+	} else if apply {
+		var err error
+		out, err = fm.Apply(live, obj, req.Manager, req.Force)
+		if err != nil {
+			return Response{Error: toStatus(err)}, nil
+		}
+	} else {
+		if k := s.kinds[req.GVK]; k.Decode != nil {
+			k.Decode(obj.Object) // the request body as it is decoded
+		}
+		out = fm.UpdateNoErrors(live, obj, req.Manager)
+	}
+	if !created {
+		// The strategy's PrepareForUpdate puts back the fields its endpoint may not change
+		// (the reset fields), then the registry store undoes timestamp-only changes.
+		restoreResetFields(out, live, s.kinds[req.GVK].Reset[req.Subresource])
+		var err error
+		out, err = fieldmanager.IgnoreManagedFieldsTimestampsTransformer(context.Background(), out, live)
+		if err != nil {
+			return Response{}, fmt.Errorf("timestamp transformer: %w", err)
+		}
+	}
+	u, ok := out.(*unstructured.Unstructured)
+	if !ok {
+		return Response{}, fmt.Errorf("field manager returned %T", out)
+	}
+	if k := s.kinds[req.GVK]; k.Decode != nil {
+		k.Decode(u.Object) // the store encodes the object and decodes what it wrote
+	}
+	return Response{Object: u.Object}, nil
+}
+
+// restoreResetFields copies the old values of the reset fields into obj (removing those
+// the old object lacks), managedFields aside, as the registry strategies do on update.
+func restoreResetFields(obj, old runtime.Object, paths []fieldpath.Path) {
+	n, ok1 := obj.(*unstructured.Unstructured)
+	o, ok2 := old.(*unstructured.Unstructured)
+	if !ok1 || !ok2 {
+		return
+	}
+	for _, p := range paths {
+		fields := make([]string, 0, len(p))
+		for _, pe := range p {
+			if pe.FieldName == nil {
+				return
+			}
+			fields = append(fields, *pe.FieldName)
+		}
+		mf := n.GetManagedFields()
+		if v, found, _ := unstructured.NestedFieldCopy(o.Object, fields...); found {
+			_ = unstructured.SetNestedField(n.Object, v, fields...)
+		} else {
+			unstructured.RemoveNestedField(n.Object, fields...)
+		}
+		if len(fields) == 1 && fields[0] == "metadata" {
+			unstructured.RemoveNestedField(n.Object, "metadata", "managedFields")
+			if len(mf) > 0 {
+				n.SetManagedFields(mf)
+			}
+		}
+	}
+}
+
+func notFound(k *Kind, name string) error {
+	return apierrors.NewNotFound(schema.GroupResource{Group: k.GVK.Group, Resource: k.Resource}, name)
+}
+
+func runtimeFromUnstructured(u map[string]interface{}, into interface{}) error {
+	return runtime.DefaultUnstructuredConverter.FromUnstructured(u, into)
+}
+
+// toStatus turns an error into the Status the API server answers with
+// (responsewriters.ErrorToAPIStatus): status errors as they are, others as 500 with no reason.
+func toStatus(err error) *Status {
+	var se apierrors.APIStatus
+	if errors.As(err, &se) {
+		st := se.Status()
+		out := &Status{Code: int(st.Code), Reason: string(st.Reason), Message: st.Message}
+		if st.Details != nil {
+			for _, c := range st.Details.Causes {
+				out.Causes = append(out.Causes, Cause{Reason: string(c.Type), Message: c.Message, Field: c.Field})
+			}
+		}
+		if out.Code == 0 {
+			out.Code = 500
+		}
+		return out
+	}
+	return &Status{Code: 500, Message: err.Error()}
+}
+
+// shiftTimes returns a deep copy of obj whose managedFields times are moved by d.
+func shiftTimes(obj map[string]interface{}, d time.Duration) (map[string]interface{}, error) {
+	if obj == nil {
+		return nil, nil
+	}
+	c := runtime.DeepCopyJSON(obj)
+	md, _ := c["metadata"].(map[string]interface{})
+	entries, _ := md["managedFields"].([]interface{})
+	for _, e := range entries {
+		m, ok := e.(map[string]interface{})
+		if !ok {
+			continue
+		}
+		ts, ok := m["time"].(string)
+		if !ok {
+			continue
+		}
+		var t metav1.Time
+		if err := t.UnmarshalQueryParameter(ts); err != nil {
+			return nil, fmt.Errorf("managedFields time %q: %w", ts, err)
+		}
+		m["time"] = t.Add(d).UTC().Format(time.RFC3339)
+	}
+	return c, nil
+}
+
+type identityConvertor struct{}
+
+func (identityConvertor) Convert(in, out, context interface{}) error {
+	return errors.New("conversion is not supported")
+}
+
+func (identityConvertor) ConvertToVersion(in runtime.Object, _ runtime.GroupVersioner) (runtime.Object, error) {
+	return in, nil
+}
+
+func (identityConvertor) ConvertFieldLabel(schema.GroupVersionKind, string, string) (string, string, error) {
+	return "", "", errors.New("not supported")
+}
+
+// defaulter runs a kind's defaulting on unstructured objects.
+type defaulter struct {
+	f func(map[string]interface{})
+}
+
+func (d defaulter) Default(obj runtime.Object) {
+	if u, ok := obj.(*unstructured.Unstructured); ok && d.f != nil {
+		d.f(u.Object)
+	}
+}
+
+// emptyCreater makes the empty object a create starts from: apiVersion and kind only.
+type emptyCreater struct{}
+
+func (emptyCreater) New(gvk schema.GroupVersionKind) (runtime.Object, error) {
+	u := &unstructured.Unstructured{Object: map[string]interface{}{}}
+	u.SetGroupVersionKind(gvk)
+	return u, nil
+}
+
+// ManagedFields decodes an object's managedFields.
+func ManagedFields(obj map[string]interface{}) ([]metav1.ManagedFieldsEntry, error) {
+	acc, err := meta.Accessor(&unstructured.Unstructured{Object: obj})
+	if err != nil {
+		return nil, err
+	}
+	return acc.GetManagedFields(), nil
+}

@@ -1,0 +1,38 @@
+package oracle
+
+import (
+	"testing"
+	"time"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/util/managedfields"
+	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+)
+
+// Scaling through /scale moves the replica count to an entry with subresource "scale",
+// recorded at the parent's apiVersion.
+func TestScale(t *testing.T) {
+	tc := BuiltinConverter()
+	sc, err := NewScaleConverter(tc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := NewServer(&Kind{GVK: deployGVK, Resource: "deployments", Converter: tc, ScalePaths: managedfields.ResourcePathMappings{"apps/v1": fieldpath.MakePathOrDie("spec", "replicas")}},
+		&Kind{GVK: ScaleGVK, Converter: sc})
+	live := map[string]interface{}{"apiVersion": "apps/v1", "kind": "Deployment", "metadata": map[string]interface{}{"name": "obj", "namespace": "default", "uid": "u",
+		"managedFields": []interface{}{map[string]interface{}{"apiVersion": "apps/v1", "fieldsType": "FieldsV1", "fieldsV1": map[string]interface{}{"f:spec": map[string]interface{}{"f:replicas": map[string]interface{}{}}}, "manager": "helm", "operation": "Apply", "time": "2024-01-04T10:00:10Z"}}},
+		"spec": map[string]interface{}{"replicas": int64(4)}}
+	body := map[string]interface{}{"apiVersion": "autoscaling/v1", "kind": "Scale", "metadata": map[string]interface{}{"name": "obj", "namespace": "default"}, "spec": map[string]interface{}{"replicas": int64(2)}}
+	r, err := s.Update(Request{GVK: deployGVK, Subresource: "scale", Live: live, Object: body, Manager: "hpa", Now: time.Date(2024, 1, 5, 0, 0, 0, 0, time.UTC)})
+	if err != nil || r.Error != nil {
+		t.Fatal(err, r.Error)
+	}
+	u := &unstructured.Unstructured{Object: r.Object}
+	if got, _, _ := unstructured.NestedInt64(u.Object, "spec", "replicas"); got != 2 {
+		t.Errorf("replicas %d, want 2", got)
+	}
+	es := u.GetManagedFields()
+	if len(es) != 1 || es[0].Manager != "hpa" || es[0].Subresource != "scale" || es[0].APIVersion != "apps/v1" {
+		t.Fatalf("entries: %+v", es)
+	}
+}

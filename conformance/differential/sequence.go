@@ -1,0 +1,466 @@
+package differential
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand"
+	"strings"
+	"time"
+
+	"github.com/ssa-diff/ssa-diff/conformance/differential/gen"
+	"github.com/ssa-diff/ssa-diff/conformance/differential/oracle"
+	"sigs.k8s.io/structured-merge-diff/v6/typed"
+)
+
+// managerPool are the manager names sequences draw from (a prefix of it).
+var managerPool = []string{
+	"ctrl-a", "ctrl-b", "helm", "kubectl", "kube-controller-manager", "argocd", "m6", "m7",
+	"m8", "m9", "m10", "m11", "m12", "m13", "kubectl-client-side-apply", "mgr-ü",
+}
+
+// Generator makes the ops of one seeded sequence. Ops are made one at a time, from the
+// live object the previous ops produced.
+type Generator struct {
+	Kind *KindSpec
+	Seed int64
+
+	g        *gen.Generator
+	pt       *typed.ParseableType
+	rnd      *rand.Rand
+	universe map[string]interface{}
+	managers []string
+	memory   map[string]map[string]interface{}
+	now      time.Time
+	many     bool // many-updaters mode
+	next     int  // round-robin position in many-updaters mode
+}
+
+// NewGenerator starts the sequence of a seed: the seed picks the kind, the managers, the
+// pool of field values the managers draw from, and every op.
+func NewGenerator(srv *oracle.Server, seed int64) (*Generator, error) {
+	rnd := rand.New(rand.NewSource(seed))
+	// The custom kind has the most varied schema: it gets a double share.
+	ki := rnd.Intn(len(Kinds) + 1)
+	if ki == len(Kinds) {
+		ki = len(Kinds) - 1
+	}
+	k := &Kinds[ki]
+	g, pt, err := newGenerator(srv, k, rnd)
+	if err != nil {
+		return nil, err
+	}
+	g.PartialKeys = k.GVK.Group == "example.com"
+	s := &Generator{Kind: k, Seed: seed, g: g, pt: pt, rnd: rnd, memory: map[string]map[string]interface{}{}}
+	s.universe, _ = g.Value(pt.TypeRef, "", 20+rnd.Intn(40)).(map[string]interface{})
+	s.stamp(s.universe)
+	n := 2 + rnd.Intn(5)
+	if rnd.Intn(4) == 0 {
+		s.many = true
+		n = 12 + rnd.Intn(4)
+	}
+	perm := rnd.Perm(len(managerPool))
+	for _, i := range perm[:n] {
+		s.managers = append(s.managers, managerPool[i])
+	}
+	s.now = time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(rnd.Intn(1000)) * time.Hour)
+	return s, nil
+}
+
+// stamp sets what every body carries: apiVersion, kind, name and namespace.
+func (s *Generator) stamp(obj map[string]interface{}) {
+	obj["apiVersion"] = s.Kind.GVK.GroupVersion().String()
+	obj["kind"] = s.Kind.GVK.Kind
+	md := metadataOf(obj, true)
+	md["name"] = "obj"
+	if s.Kind.Namespaced {
+		md["namespace"] = "default"
+	} else {
+		delete(md, "namespace")
+	}
+}
+
+func (s *Generator) tick() time.Time {
+	s.now = s.now.Add(time.Duration([]int{0, 0, 1, 1, 1, 2, 30, 3600}[s.rnd.Intn(8)]) * time.Second)
+	return s.now
+}
+
+func (s *Generator) manager() string {
+	if s.many {
+		m := s.managers[s.next%len(s.managers)]
+		s.next++
+		return m
+	}
+	return s.managers[s.rnd.Intn(len(s.managers))]
+}
+
+// Next makes the next op against the live object (nil: it does not exist yet).
+func (s *Generator) Next(live map[string]interface{}) Op {
+	now := s.tick()
+	if live == nil {
+		if s.rnd.Intn(100) < 55 {
+			op := s.apply("", s.manager())
+			op.Now = now
+			return op
+		}
+		body := s.fresh(0.7)
+		op := Op{Verb: VerbUpdate, Manager: s.manager(), Now: now, Object: body, MF: MFOmit}
+		if s.rnd.Intn(8) == 0 {
+			op.MF, op.ManagedFields = MFLiteral, s.literalEntries(body)
+		}
+		return op
+	}
+	type choice struct {
+		w int
+		f func() Op
+	}
+	choices := []choice{
+		{30, func() Op { return s.apply("", s.manager()) }},
+		{25, func() Op { return s.update(live, "", s.pickMF()) }},
+		{5, func() Op { return s.reapply() }},
+		{3, func() Op { return s.update(live, "", MFLive).noop(s, live) }},
+		{4, func() Op {
+			op := s.update(live, "", MFLiteral)
+			op.ManagedFields = s.literalEntries(op.Object)
+			return op
+		}},
+		{3, func() Op { return s.csaUpdate(live) }},
+		{4, func() Op { return s.apply("", "kubectl") }},
+		{3, func() Op { return s.badApply() }},
+	}
+	if s.Kind.GVK.Group == "example.com" {
+		choices = append(choices, choice{1, func() Op { return s.drift(live) }})
+	}
+	if _, hasReplicas := gen.Get(live, []interface{}{"spec", "replicas"}); s.Kind.Scale && hasReplicas {
+		// (The server defaults spec.replicas; a live object without it is not real.)
+		choices = append(choices, choice{6, func() Op { return s.scale(live) }})
+	}
+	if s.Kind.Status {
+		choices = append(choices,
+			choice{8, func() Op { return s.apply("status", s.manager()) }},
+			choice{10, func() Op { return s.update(live, "status", s.pickMF()) }})
+	}
+	if s.many {
+		// More updaters than the cap keeps: most ops are changing updates by the
+		// managers in turn.
+		choices = append(choices, choice{250, func() Op { return s.update(live, "", MFLive) }})
+	}
+	total := 0
+	for _, c := range choices {
+		total += c.w
+	}
+	r := s.rnd.Intn(total)
+	var op Op
+	for _, c := range choices {
+		if r < c.w {
+			op = c.f()
+			break
+		}
+		r -= c.w
+	}
+	op.Now = now
+	return op
+}
+
+func (s *Generator) pickMF() string {
+	switch r := s.rnd.Intn(100); {
+	case r < 70:
+		return MFLive
+	case r < 80:
+		return MFOmit
+	case r < 84:
+		return MFEmpty
+	case r < 88:
+		return MFEmptyIt
+	case r < 95:
+		return MFRename
+	case r < 98:
+		return MFDrop
+	default:
+		return MFInvalid
+	}
+}
+
+// fresh is a random part of the universe, slightly changed.
+func (s *Generator) fresh(keep float64) map[string]interface{} {
+	v, _ := s.g.Subset(s.pt.TypeRef, s.universe, keep).(map[string]interface{})
+	v, _ = s.g.Mutate(s.pt.TypeRef, v, 0.05, "").(map[string]interface{})
+	s.stamp(v)
+	return v
+}
+
+// apply makes an apply configuration for manager m: usually its previous one changed a
+// little (controllers re-apply what they own), else a fresh part of the universe.
+func (s *Generator) apply(sub, m string) Op {
+	key := m + "/" + sub
+	var cfg map[string]interface{}
+	if prev := s.memory[key]; prev != nil && s.rnd.Intn(10) < 6 {
+		cfg, _ = s.g.Mutate(s.pt.TypeRef, prev, 0.12, "").(map[string]interface{})
+		if s.rnd.Intn(4) == 0 {
+			cfg, _ = s.g.Merge(s.pt.TypeRef, cfg, s.fresh(0.3)).(map[string]interface{})
+		}
+	} else {
+		cfg = s.fresh(0.5)
+	}
+	if sub == "status" {
+		if s.rnd.Intn(10) != 0 {
+			for k := range cfg {
+				if k != "status" && k != "apiVersion" && k != "kind" && k != "metadata" {
+					delete(cfg, k)
+				}
+			}
+		}
+	} else if s.rnd.Intn(10) < 7 {
+		delete(cfg, "status")
+	}
+	if s.rnd.Intn(30) == 0 {
+		// A custom resource keeps a null only where the schema allows it (elsewhere
+		// validation refuses the merged object, which neither side models).
+		s.null(cfg, s.Kind.GVK.Group == "example.com")
+	}
+	s.stamp(cfg)
+	s.memory[key] = cfg
+	return Op{Verb: VerbApply, Subresource: sub, Manager: m, Force: s.rnd.Intn(5) == 0, Object: gen.DeepCopy(cfg).(map[string]interface{})}
+}
+
+// reapply sends a manager's last configuration again (a no-op or nearly).
+func (s *Generator) reapply() Op {
+	for _, m := range s.managers {
+		if cfg := s.memory[m+"/"]; cfg != nil && s.rnd.Intn(2) == 0 {
+			return Op{Verb: VerbApply, Manager: m, Object: gen.DeepCopy(cfg).(map[string]interface{})}
+		}
+	}
+	return s.apply("", s.manager())
+}
+
+// null sets a random place of obj (not its identity, not a list-map key) to null; with
+// nullable, only a place whose schema allows null.
+func (s *Generator) null(obj map[string]interface{}, nullable bool) {
+	var spots []gen.Spot
+	for _, sp := range s.g.Spots(s.pt.TypeRef, obj) {
+		if nullable && !sp.Type.Nullable {
+			continue
+		}
+		if k, ok := sp.Path[len(sp.Path)-1].(string); ok && len(sp.Path) > 1 && k != "name" && k != "namespace" && !sp.Key {
+			spots = append(spots, sp)
+		}
+	}
+	if len(spots) > 0 {
+		gen.Set(obj, spots[s.rnd.Intn(len(spots))].Path, nil)
+	}
+}
+
+// base is the live object as a client edits it: without the fields Request fills in.
+func base(live map[string]interface{}) map[string]interface{} {
+	b, _ := gen.DeepCopy(live).(map[string]interface{})
+	md := metadataOf(b, true)
+	for _, f := range []string{"managedFields", "uid", "resourceVersion", "creationTimestamp"} {
+		delete(md, f)
+	}
+	return b
+}
+
+// update makes a PUT body: the live object with parts of the universe merged in and
+// random edits (sometimes a duplicate list item, sometimes a null).
+func (s *Generator) update(live map[string]interface{}, sub, mf string) Op {
+	body := base(live)
+	if s.rnd.Intn(10) < 4 {
+		body, _ = s.g.Merge(s.pt.TypeRef, body, s.fresh(0.3)).(map[string]interface{})
+	}
+	before := canonical(body)
+	body, _ = s.g.Mutate(s.pt.TypeRef, body, 0.08, "").(map[string]interface{})
+	for try := 0; try < 3 && canonical(body) == before && s.rnd.Intn(10) != 0; try++ {
+		body, _ = s.g.Mutate(s.pt.TypeRef, body, 0.2, "").(map[string]interface{})
+	}
+	if s.rnd.Intn(12) == 0 {
+		s.g.Duplicate(s.pt.TypeRef, body)
+	}
+	if s.rnd.Intn(40) == 0 {
+		s.null(body, false)
+	}
+	s.stamp(body)
+	m := s.manager()
+	if s.rnd.Intn(30) == 0 {
+		m = ""
+	}
+	if s.many && sub == "" && s.rnd.Intn(10) != 0 {
+		// Controllers that each keep an annotation of their own: more updaters than the
+		// cap keeps.
+		md := metadataOf(body, true)
+		ann, _ := md["annotations"].(map[string]interface{})
+		if ann == nil {
+			ann = map[string]interface{}{}
+			md["annotations"] = ann
+		}
+		ann["example.com/"+strings.TrimPrefix(m, "kubectl-")] = fmt.Sprint(s.rnd.Intn(1000))
+	}
+	op := Op{Verb: VerbUpdate, Subresource: sub, Manager: m, Object: body, MF: mf}
+	if mf == MFRename || mf == MFDrop {
+		entries, _ := oracle.ManagedFields(live)
+		if len(entries) > 0 {
+			e := entries[s.rnd.Intn(len(entries))]
+			op.Rename = []string{e.Manager, managerPool[s.rnd.Intn(len(managerPool))]}
+		} else {
+			op.MF = MFLive
+		}
+	}
+	return op
+}
+
+func (o Op) noop(s *Generator, live map[string]interface{}) Op {
+	o.Object = base(live)
+	s.stamp(o.Object)
+	return o
+}
+
+// csaUpdate is kubectl's client-side apply: an update that records the applied
+// configuration in the last-applied annotation.
+func (s *Generator) csaUpdate(live map[string]interface{}) Op {
+	op := s.update(live, "", MFLive)
+	op.Manager = "kubectl-client-side-apply"
+	cfg, _ := s.g.Subset(s.pt.TypeRef, op.Object, 0.6).(map[string]interface{})
+	s.stamp(cfg)
+	md := metadataOf(cfg, true)
+	delete(md, "annotations")
+	b, _ := json.Marshal(cfg)
+	ann, _ := metadataOf(op.Object, true)["annotations"].(map[string]interface{})
+	if ann == nil {
+		ann = map[string]interface{}{}
+		metadataOf(op.Object, true)["annotations"] = ann
+	}
+	ann["kubectl.kubernetes.io/last-applied-configuration"] = string(b) + "\n"
+	return op
+}
+
+// scale is a PUT through /scale, as `kubectl scale` or an autoscaler sends it: the
+// Scale read from the object with a new replica count.
+func (s *Generator) scale(live map[string]interface{}) Op {
+	md := metadataOf(live, false)
+	body := map[string]interface{}{
+		"apiVersion": oracle.ScaleGVK.GroupVersion().String(), "kind": oracle.ScaleGVK.Kind,
+		"metadata": map[string]interface{}{"name": md["name"], "namespace": md["namespace"]},
+		"spec":     map[string]interface{}{"replicas": int64(s.rnd.Intn(4))},
+	}
+	if s.rnd.Intn(3) == 0 {
+		body["status"] = map[string]interface{}{"replicas": int64(s.rnd.Intn(4))}
+	}
+	m := s.manager()
+	if s.rnd.Intn(3) == 0 {
+		m = []string{"kubectl", "kube-controller-manager", "hpa"}[s.rnd.Intn(3)]
+	}
+	return Op{Verb: VerbUpdate, Subresource: "scale", Manager: m, Object: body, MF: MFOmit}
+}
+
+// drift is an update whose body gives a field a value of the wrong type, as an object
+// stored before its CRD's schema changed holds one: the field manager cannot type the
+// object and keeps the live entries (the API server's validation would refuse such a
+// write; the object can only come from storage).
+func (s *Generator) drift(live map[string]interface{}) Op {
+	op := s.update(live, "", MFLive)
+	spec, _ := op.Object["spec"].(map[string]interface{})
+	if spec == nil {
+		spec = map[string]interface{}{}
+		op.Object["spec"] = spec
+	}
+	switch s.rnd.Intn(3) {
+	case 0:
+		spec["replicas"] = "three"
+	case 1:
+		spec["tags"] = "not-a-list"
+	default:
+		spec["ports"] = []interface{}{map[string]interface{}{"port": "http"}}
+	}
+	return op
+}
+
+// badApply is an apply the server refuses before or while merging.
+func (s *Generator) badApply() Op {
+	op := s.apply("", s.manager())
+	cfg := op.Object
+	switch s.rnd.Intn(7) {
+	case 0:
+		if !s.g.Duplicate(s.pt.TypeRef, cfg) {
+			cfg["bogus"] = "x"
+		}
+	case 5:
+		cfg["kind"] = s.Kind.GVK.Kind + "List"
+	case 6:
+		metadataOf(cfg, true)["managedFields"] = nil // accepted: only a list is refused
+	case 1:
+		metadataOf(cfg, true)["managedFields"] = []interface{}{}
+	case 2:
+		gv := s.Kind.GVK.GroupVersion()
+		gv.Version = "v0"
+		cfg["apiVersion"] = gv.String()
+	case 3:
+		cfg["bogus"] = map[string]interface{}{"x": int64(1)}
+	default:
+		metadataOf(cfg, true)["labels"] = "not-a-map"
+	}
+	return op
+}
+
+// literalEntries are random but valid managedFields entries over parts of obj.
+func (s *Generator) literalEntries(obj map[string]interface{}) []interface{} {
+	n := 1 + s.rnd.Intn(3)
+	var out []interface{}
+	for i := 0; i < n; i++ {
+		from := obj
+		if s.rnd.Intn(4) == 0 {
+			from = s.universe // fields the object may not have
+		}
+		part, _ := s.g.Subset(s.pt.TypeRef, from, 0.5).(map[string]interface{})
+		delete(part, "apiVersion")
+		delete(part, "kind")
+		if md := metadataOf(part, false); md != nil {
+			delete(md, "name")
+			delete(md, "namespace")
+			delete(md, "managedFields")
+		}
+		tv, err := s.pt.FromUnstructured(part, typed.AllowDuplicates)
+		if err != nil {
+			continue
+		}
+		set, err := tv.ToFieldSet()
+		if err != nil || set.Empty() {
+			continue
+		}
+		js, err := set.ToJSON()
+		if err != nil {
+			continue
+		}
+		var fields map[string]interface{}
+		if json.Unmarshal(js, &fields) != nil {
+			continue
+		}
+		op := []string{"Apply", "Update"}[s.rnd.Intn(2)]
+		e := map[string]interface{}{
+			"manager": s.managers[s.rnd.Intn(len(s.managers))], "operation": op,
+			"apiVersion": s.Kind.GVK.GroupVersion().String(), "fieldsType": "FieldsV1", "fieldsV1": fields,
+		}
+		if op == "Update" || s.rnd.Intn(2) == 0 {
+			e["time"] = s.now.Add(-time.Duration(s.rnd.Intn(5)) * time.Hour).UTC().Format(time.RFC3339)
+		}
+		if s.Kind.Status && s.rnd.Intn(5) == 0 {
+			e["subresource"] = "status"
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// Sequence makes a whole sequence of n ops, running each on the oracle to learn the
+// live object the next op starts from.
+func (s *Generator) Sequence(srv Predictor, n int) (Sequence, error) {
+	seq := Sequence{Kind: s.Kind.Name, Seed: s.Seed}
+	var live map[string]interface{}
+	for i := 0; i < n; i++ {
+		op := s.Next(live)
+		r, err := Do(srv, op.Verb, Request(s.Kind, live, op))
+		if err != nil {
+			return seq, fmt.Errorf("seed %d op %d: %w", s.Seed, i, err)
+		}
+		seq.Ops = append(seq.Ops, op)
+		live = advance(s.Kind, live, r, i, op.Now)
+	}
+	return seq, nil
+}
