@@ -5,14 +5,15 @@
 #   make conformance    replay the recorded server cases (../shared/fixtures) through the engine
 #   make generate       regenerate the embedded Kubernetes schema (needs the module proxy)
 #   make fuzz           run every fuzz target for FUZZTIME each
-#   make bench          benchmarks
+#   make bench-corpus   generate the benchmark repositories + live dumps (1,000 and 10,000 objects)
+#   make bench          benchmarks: Go benchmarks (engine, whole CLI on the corpus), then the binary timed
 
 GO        ?= go
 FIXTURES  ?= $(abspath ../shared/fixtures)
 FUZZTIME  ?= 10m
 BIN       ?= ./ssa-diff
 
-.PHONY: build test vet fmt-check unit conformance conformance-long fixturecheck generate fuzz fuzz-short bench example
+.PHONY: build test vet fmt-check unit conformance conformance-long differential fixturecheck generate fuzz fuzz-short bench bench-corpus example
 
 build:
 	$(GO) build -o $(BIN) .
@@ -37,7 +38,14 @@ fixturecheck: build
 	@if [ -d "$(FIXTURES)" ]; then python3 ../shared/tools/fixturecheck.py $(BIN) $(FIXTURES); \
 	else echo "no recorded cases at $(FIXTURES): skipping the fixture score"; fi
 
-test: vet fmt-check unit conformance fixturecheck
+# The server's own code, in modules of their own (the product never links them): the field
+# manager of k8s.io/apimachinery on random write sequences (bounded: 8,000 steps), and the
+# defaulting of k8s.io/kubernetes on random objects of every built-in kind.
+differential:
+	cd conformance/differential && $(GO) vet ./... && $(GO) test -count=1 ./...
+	cd conformance/defaulting && $(GO) vet ./... && $(GO) test -count=1 ./...
+
+test: vet fmt-check unit conformance fixturecheck differential
 
 # Regenerate what is generated from Kubernetes' own Go types (client-go and friends, in
 # modules of their own): the embedded schema and the encoding facts of the built-in kinds.
@@ -53,8 +61,13 @@ fuzz:
 fuzz-short:
 	$(MAKE) fuzz FUZZTIME=10s
 
-bench:
+bench-corpus:
+	$(GO) run ./testdata/benchcorpus/cmd/benchcorpus -out testdata/bench-corpus -sizes 1000,10000
+
+bench: build
+	@[ -f testdata/bench-corpus/1000/live.json ] || $(MAKE) bench-corpus
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+	sh testdata/benchcorpus/bench.sh $(BIN) testdata/bench-corpus
 
 # The main job on a real example: an HPA owns spec.replicas, the manifest sets it (exit 3:
 # the server would answer 409). Exit 2 would mean ssa-diff could not predict.
