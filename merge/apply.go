@@ -107,7 +107,7 @@ func (r *request) apply(live, cfg map[string]interface{}, manager string, force 
 	switch {
 	case created:
 		res.Action = ActionCreate
-	case r.unchanged(live, obj):
+	case r.unchanged(live, liveEntries, obj, entries):
 		res.Action = ActionUnchanged
 		res.Object = copyObject(live)
 		res.ManagedFields = liveEntries

@@ -85,18 +85,17 @@ func restorePath(obj, old map[string]interface{}, p smd.Path) {
 }
 
 // unchanged reports whether the server would write nothing (catalog G5, G6): the object is
-// the live one, or differs only in managedFields times.
-func (r *request) unchanged(live, obj map[string]interface{}) bool {
+// the live one, or differs only in managedFields times. The entries are those of live and
+// obj (as managedFieldsOf reads them).
+func (r *request) unchanged(live map[string]interface{}, liveEntries []fieldpath.Entry, obj map[string]interface{}, objEntries []fieldpath.Entry) bool {
 	if !equalIgnoringManagedFields(live, obj) {
 		return false
 	}
-	la, _, _ := managedFieldsOf(live)
-	lb, _, _ := managedFieldsOf(obj)
-	if len(la) != len(lb) {
+	if len(liveEntries) != len(objEntries) {
 		return false
 	}
-	for i := range la {
-		if !sameEntryIgnoringTime(la[i], lb[i]) {
+	for i := range liveEntries {
+		if !sameEntryIgnoringTime(liveEntries[i], objEntries[i]) {
 			return false
 		}
 	}

@@ -99,6 +99,13 @@ func (e *Engine) KubectlApply(req Request) (*Result, error) {
 	names := updateOwnersOf(entries, lastAppliedPath)
 	upgraded := upgradeManagedFields(entries, names, req.Manager)
 	if len(names) == 0 || reflect.DeepEqual(upgraded, entries) {
+		if len(steps) == 1 {
+			// One request: its result is the prediction (the uid aside).
+			if created {
+				delete(metadataOf(first.Object), "uid")
+			}
+			return first, nil
+		}
 		return e.kubectlResult(req, orig, obj, first, steps, warnings, created), nil
 	}
 	next := copyObject(obj)
@@ -141,6 +148,7 @@ func (e *Engine) kubectlResult(req Request, orig, obj map[string]interface{}, fi
 	}
 	res := &Result{Endpoint: first.Endpoint, Object: obj, Conflicts: first.Conflicts, Steps: steps, Warnings: warnings, Assigned: first.Assigned}
 	res.ManagedFields, _, _ = managedFieldsOf(obj)
+	origEntries, _, _ := managedFieldsOf(orig)
 	r, err := e.newRequest(Request{Endpoint: first.Endpoint, Live: orig, Object: req.Object, Now: req.Now})
 	if err != nil {
 		res.Action = first.Action
@@ -149,16 +157,16 @@ func (e *Engine) kubectlResult(req Request, orig, obj map[string]interface{}, fi
 	switch {
 	case created:
 		res.Action = ActionCreate
-	case r.unchanged(orig, obj):
+	case r.unchanged(orig, origEntries, obj, res.ManagedFields):
 		res.Action = ActionUnchanged
 		res.Object = copyObject(orig)
-		res.ManagedFields, _, _ = managedFieldsOf(orig)
+		res.ManagedFields = origEntries
 	default:
 		res.Action = ActionUpdate
 	}
 	before, after := fieldpath.NewManaged(), fieldpath.NewManaged()
-	if es, _, _ := managedFieldsOf(orig); es != nil {
-		if m, err := fieldpath.Decode(es); err == nil {
+	if origEntries != nil {
+		if m, err := fieldpath.Decode(origEntries); err == nil {
 			before = m
 		}
 	}

@@ -130,7 +130,7 @@ func (r *request) updateScale(live, scale map[string]interface{}, manager string
 	}
 	res.Object, res.ManagedFields = obj, entries
 	res.Action = ActionUpdate
-	if r.unchanged(live, obj) {
+	if r.unchanged(live, liveEntries, obj, entries) {
 		res.Action, res.Object, res.ManagedFields = ActionUnchanged, copyObject(live), liveEntries
 	}
 	res.Ownership = r.ownershipChanges(before, out, fieldpath.ManagerKey(fieldpath.Entry{Manager: orUnknown(manager), Operation: fieldpath.OperationUpdate, APIVersion: string(r.version), Subresource: "scale"}))

@@ -88,10 +88,10 @@ func (r *request) updateObject(live, next map[string]interface{}, manager string
 	switch {
 	case created:
 		res.Action = ActionCreate
-	case r.unchanged(live, next):
+	case r.unchanged(live, liveEntries, next, entries):
 		res.Action = ActionUnchanged
 		res.Object = copyObject(live)
-		res.ManagedFields, _, _ = managedFieldsOf(live)
+		res.ManagedFields = liveEntries
 	default:
 		res.Action = ActionUpdate
 	}
