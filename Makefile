@@ -55,11 +55,14 @@ generate:
 	cd merge/defaults/gen && $(GO) run . -o ../zz_generated_types.go
 
 fuzz:
-	$(GO) test -run '^$$' -fuzz '^FuzzFieldsV1$$' -fuzztime $(FUZZTIME) ./fieldpath
-	$(GO) test -run '^$$' -fuzz '^FuzzManagedFields$$' -fuzztime $(FUZZTIME) ./fieldpath
+	@set -e; for t in ./fieldpath:FuzzFieldsV1 ./fieldpath:FuzzManagedFields ./cli/input:FuzzParse \
+		./schema:FuzzAddCRD ./schema:FuzzAddCRDObject ./schema:FuzzAddOpenAPI ./merge:FuzzEngine ./cli:FuzzRun; do \
+		echo "== $${t#*:} in $${t%%:*} for $(FUZZTIME)"; \
+		$(GO) test -run '^$$' -fuzz "^$${t#*:}$$" -fuzztime $(FUZZTIME) -fuzzminimizetime 200x $${t%%:*}; \
+	done
 
 fuzz-short:
-	$(MAKE) fuzz FUZZTIME=10s
+	$(MAKE) fuzz FUZZTIME=6s
 
 bench-corpus:
 	$(GO) run ./testdata/benchcorpus/cmd/benchcorpus -out testdata/bench-corpus -sizes 1000,10000

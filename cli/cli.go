@@ -50,6 +50,8 @@ func RunAs(prog string, args []string, stdin io.Reader, stdout, stderr io.Writer
 type predictor interface {
 	Apply(req merge.Request) (*merge.Result, error)
 	KubectlApply(req merge.Request) (*merge.Result, error)
+	ArgoCDApply(req merge.Request, opts merge.ArgoCDOptions) (*merge.Result, error)
+	FluxApply(req merge.Request, opts merge.FluxOptions) (*merge.Result, error)
 }
 
 // config is a parsed command line.
@@ -69,6 +71,8 @@ type config struct {
 	color             bool
 	namespace         string
 	jobs              int
+	limits            inputLimits
+	gate              gateOptions
 
 	stdin          io.Reader
 	stdout, stderr io.Writer
@@ -97,6 +101,7 @@ Exit status:
   1  something would change (the object, or who owns which fields)
   2  ssa-diff could not predict (bad usage, unreadable or malformed input)
   3  the server would reject at least one apply (conflicts or any other refusal)
+  4  a --fail-on policy other than rejected fails, or fields are taken from a --protect manager
 
 Flags:
 `
@@ -108,9 +113,9 @@ func parseFlags(prog string, args []string, stdout, stderr io.Writer) (*config, 
 	fs.SortFlags = false
 	var now, color string
 	fs.StringArrayVarP(&cfg.manifests, "filename", "f", nil, "Manifests to apply: a file, a directory or - (repeatable).")
-	fs.StringVar(&cfg.fieldManager, "field-manager", "kubectl", "The field manager of the apply.")
+	fs.StringVar(&cfg.fieldManager, "field-manager", "kubectl", "The field manager of the apply (default: kubectl; argocd-controller and kustomize-controller with --applier argocd and flux).")
 	fs.BoolVar(&cfg.force, "force-conflicts", false, "Apply with force: take conflicting fields from their owners.")
-	fs.StringVar(&cfg.applier, "applier", "kubectl", "kubectl: the whole `kubectl apply --server-side` request sequence; api: one raw apply request, as controllers send.")
+	fs.StringVar(&cfg.applier, "applier", "kubectl", "kubectl: the whole `kubectl apply --server-side` request sequence; api: one raw apply request, as controllers send; argocd: an Argo CD sync with ServerSideApply=true; flux: Flux's kustomize-controller (both always forced, both taking over managers first).")
 	fs.StringVar(&cfg.subresource, "subresource", "", "Apply to a subresource: status.")
 	fs.StringArrayVar(&cfg.crds, "crd", nil, "A file or directory of CustomResourceDefinitions (repeatable). CRDs among the inputs are read too.")
 	fs.StringArrayVar(&cfg.schemas, "schema", nil, "An OpenAPI v3 or v2 document (kubectl get --raw /openapi/v3/apis/GROUP/VERSION), or a directory of them (repeatable).")
@@ -119,12 +124,20 @@ func parseFlags(prog string, args []string, stdout, stderr io.Writer) (*config, 
 	fs.BoolVar(&cfg.showManagedFields, "show-managed-fields", false, "Show metadata.managedFields in diffs.")
 	fs.BoolVar(&cfg.showSecrets, "show-secrets", false, "Show Secret values in diffs instead of masking them.")
 	fs.StringVar(&color, "color", "auto", "Colour the text and diff outputs: auto, always or never (auto: on a terminal, unless NO_COLOR is set).")
-	fs.StringVarP(&cfg.namespace, "namespace", "n", "default", "The namespace of namespaced objects that name none.")
+	fs.StringVarP(&cfg.namespace, "namespace", "n", "default", "The namespace of namespaced objects that name none (with --applier argocd, the Application's destination namespace).")
 	fs.IntVar(&cfg.jobs, "jobs", runtime.GOMAXPROCS(0), "How many objects are predicted in parallel (default: the number of CPUs).")
+	limitArgs := registerLimitFlags(fs, &cfg.limits)
+	cfg.addGateFlags(fs)
 	help := fs.BoolP("help", "h", false, "Show this help.")
-	argNames := map[string]string{"filename": "PATH", "field-manager": "NAME", "applier": "kubectl|api",
+	argNames := map[string]string{"filename": "PATH", "field-manager": "NAME", "applier": "kubectl|api|argocd|flux",
 		"subresource": "NAME", "crd": "PATH", "schema": "PATH", "now": "TIME", "output": "FORMAT",
 		"color": "WHEN", "namespace": "NAME", "jobs": "N"}
+	for k, v := range limitArgs {
+		argNames[k] = v
+	}
+	for k, v := range gateArgNames {
+		argNames[k] = v
+	}
 
 	usage := func(w io.Writer) {
 		fmt.Fprintf(w, usageHead, prog)
@@ -165,9 +178,12 @@ func parseFlags(prog string, args []string, stdout, stderr io.Writer) (*config, 
 		return fail("too many arguments: %q (want MANIFESTS [LIVE])", pos)
 	}
 	switch cfg.applier {
-	case "kubectl", "api":
+	case "kubectl", "api", "argocd", "flux":
 	default:
-		return fail("--applier must be kubectl or api, not %q", cfg.applier)
+		return fail("--applier must be kubectl, api, argocd or flux, not %q", cfg.applier)
+	}
+	if err := cfg.checkGate(fs); err != nil {
+		return fail("%v", err)
 	}
 	switch cfg.subresource {
 	case "", "status", "scale":

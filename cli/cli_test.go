@@ -17,7 +17,7 @@ func TestUsageErrors(t *testing.T) {
 	}{
 		{nil, "no manifests given"},
 		{[]string{"a", "b", "c"}, "too many arguments"},
-		{[]string{"--applier", "helm", "a"}, "--applier must be kubectl or api"},
+		{[]string{"--applier", "helm", "a"}, "--applier must be kubectl, api, argocd or flux"},
 		{[]string{"--now", "yesterday", "a"}, "--now: \"yesterday\" is not an RFC 3339 time"},
 		{[]string{"-o", "xml", "a"}, `unknown output format "xml"`},
 		{[]string{"--color", "sometimes", "a"}, "--color must be auto, always or never"},

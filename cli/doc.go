@@ -11,10 +11,24 @@
 //	1  something would change (the object, or who owns which fields)
 //	2  ssa-diff could not predict (bad usage, unreadable or malformed input)
 //	3  the server would reject at least one apply (conflicts or any other refusal)
+//	4  a policy fails: a --fail-on category other than rejected, or a --protect manager
+//	   losing fields
 //
 // The pieces live in sub-packages: input reads files and pairs manifests with live objects,
 // report is the versioned result model, output prints it in each format. Objects are
 // predicted in parallel by a bounded pool of workers; results are printed in input order.
 // Manifests for the same object are applied one after the other, each to the object the
 // previous one leaves, as kubectl would.
+//
+// # The GitOps pre-merge gate
+//
+// The appliers kubectl (the `kubectl apply --server-side` sequence), api (one request),
+// argocd and flux (the controllers' forced syncs, merge.ArgoCDApply and merge.FluxApply)
+// are chosen with --applier. Each result is then judged by a report.Policy (--fail-on,
+// --allow-takeover-from, --protect) into findings — rejected, conflict, takeover, protected,
+// deletion, error, warning — each at the manifest line of its field (fieldLine finds the
+// line of a path printed as the server prints it). Failing findings decide the exit status;
+// the CI formats (github, junit, markdown) and --summary print them. A result is let go
+// once printed unless the format needs them all at the end (json, yaml), so a long run's
+// memory does not grow with its output; a progress line shows on a terminal.
 package cli

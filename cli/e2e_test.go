@@ -4,18 +4,21 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 
 	"sigs.k8s.io/yaml"
 )
 
-// buildBinary builds the ssa-diff command into a temporary directory.
+// buildBinary builds the ssa-diff command once per test run, into a temporary directory
+// TestMain removes.
 func buildBinary(t *testing.T) string {
 	t.Helper()
 	if testing.Short() {
@@ -25,13 +28,41 @@ func buildBinary(t *testing.T) string {
 	if _, err := os.Stat(goTool); err != nil {
 		t.Skipf("no go command: %v", err)
 	}
-	bin := filepath.Join(t.TempDir(), "ssa-diff")
-	cmd := exec.Command(goTool, "build", "-o", bin, ".")
-	cmd.Dir = repoRoot(t)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	built.once.Do(func() {
+		dir, err := os.MkdirTemp("", "ssa-diff-test-")
+		if err != nil {
+			built.err = err
+			return
+		}
+		built.dir = dir
+		bin := filepath.Join(dir, "ssa-diff")
+		cmd := exec.Command(goTool, "build", "-o", bin, ".")
+		cmd.Dir = repoRoot(t)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			built.err = fmt.Errorf("go build: %v\n%s", err, out)
+			return
+		}
+		built.bin = bin
+	})
+	if built.err != nil {
+		t.Fatal(built.err)
 	}
-	return bin
+	return built.bin
+}
+
+// built is the binary buildBinary made.
+var built struct {
+	once     sync.Once
+	dir, bin string
+	err      error
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if built.dir != "" {
+		os.RemoveAll(built.dir)
+	}
+	os.Exit(code)
 }
 
 func runBinary(t *testing.T, bin, dir string, args ...string) (stdout, stderr string, code int) {

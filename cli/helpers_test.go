@@ -40,7 +40,7 @@ func goldenDir(t *testing.T) string {
 }
 
 // repoRoot is the directory of go.mod.
-func repoRoot(t *testing.T) string {
+func repoRoot(t testing.TB) string {
 	t.Helper()
 	dir, err := os.Getwd()
 	if err != nil {

@@ -12,7 +12,6 @@ import (
 	"sync"
 
 	"github.com/ssa-diff/ssa-diff/cli/input"
-	"github.com/ssa-diff/ssa-diff/cli/output"
 	"github.com/ssa-diff/ssa-diff/cli/report"
 	"github.com/ssa-diff/ssa-diff/merge"
 	"github.com/ssa-diff/ssa-diff/schema"
@@ -38,9 +37,9 @@ func (c *config) errorf(format string, args ...interface{}) int {
 
 // run predicts every manifest and prints the report; it returns the exit status.
 func (c *config) run(newPredictor func(*schema.Registry) predictor) int {
-	loader := &input.Loader{Stdin: c.stdin}
+	loader := &input.Loader{Stdin: c.stdin, Limits: c.limits}
 	reg := schema.NewRegistry()
-	if err := c.loadSchemas(reg); err != nil {
+	if err := c.loadSchemas(reg, loader); err != nil {
 		return c.errorf("%v", err)
 	}
 	if err := c.loadCRDs(reg, loader); err != nil {
@@ -78,7 +77,7 @@ func (c *config) run(newPredictor func(*schema.Registry) predictor) int {
 		}
 		return false, false
 	}
-	m := input.Match(manifestObjs, liveObjs, scope, c.namespace)
+	m := input.Match(manifestObjs, liveObjs, scope, c.namespace, c.matchOptions(liveErrs)...)
 	for _, w := range m.Warnings {
 		c.warnf("%s", w)
 	}
@@ -104,31 +103,7 @@ func (c *config) run(newPredictor func(*schema.Registry) predictor) int {
 	}
 	c.warnMissingManagedFields(m.Pairs, reg)
 
-	eng := newPredictor(reg)
-	go c.predictAll(eng, reg, slots)
-
-	rep := report.New(report.Options{FieldManager: c.fieldManager, Force: c.force, Applier: c.applier, Subresource: c.subresource, Now: c.now})
-	w, err := output.New(c.output, c.stdout, output.Options{Color: c.color, ShowManagedFields: c.showManagedFields,
-		ShowSecrets: c.showSecrets, Now: c.now, Stderr: c.stderr})
-	if err != nil {
-		return c.errorf("%v", err)
-	}
-	var werr error
-	for _, s := range slots {
-		<-s.done
-		rep.Add(s.res)
-		if werr == nil {
-			werr = w.Write(s.res)
-		}
-	}
-	sum := rep.Summarize()
-	if werr == nil {
-		werr = w.Close(rep)
-	}
-	if werr != nil {
-		return c.errorf("writing the report: %v", werr)
-	}
-	return sum.ExitCode
+	return c.predictAndReport(newPredictor(reg), reg, slots)
 }
 
 func sourceOf(err error) input.Source {
@@ -145,14 +120,14 @@ func isCRD(obj map[string]interface{}) bool {
 }
 
 // loadSchemas reads the --schema OpenAPI documents.
-func (c *config) loadSchemas(reg *schema.Registry) error {
+func (c *config) loadSchemas(reg *schema.Registry, loader *input.Loader) error {
 	for _, p := range c.schemas {
 		files, err := filesOf(p)
 		if err != nil {
 			return fmt.Errorf("--schema %s: %w", p, err)
 		}
 		for _, f := range files {
-			data, err := os.ReadFile(f)
+			data, err := loader.ReadFile(f)
 			if err != nil {
 				return fmt.Errorf("--schema: %w", err)
 			}
@@ -309,6 +284,7 @@ func (c *config) predictChain(eng predictor, chain []*slot) {
 			}
 			prev = s
 		}
+		c.judge(s)
 		close(s.done)
 	}
 }
@@ -340,23 +316,33 @@ func (c *config) predict(eng predictor, p *input.Pair, live map[string]interface
 	if p.Mismatched {
 		gvk = input.GVKOf(p.Live.Object)
 	}
+	manager := c.manager()
 	request := func(force bool) merge.Request {
 		body := deepCopyMap(p.Manifest.Object)
-		if c.applier == "kubectl" && !p.Mismatched {
+		if c.applier != "api" && !p.Mismatched {
 			setDefaultNamespace(body, p.ID.Namespace)
 		}
 		return merge.Request{
 			Live:     deepCopyMap(live),
 			Object:   body,
 			Endpoint: merge.Endpoint{GVK: gvk, Namespace: p.ID.Namespace, Name: p.ID.Name, Subresource: c.subresource},
-			Manager:  c.fieldManager,
+			Manager:  manager,
 			Force:    force,
 			Now:      c.now,
 		}
 	}
-	call := eng.Apply
-	if c.applier == "kubectl" {
+	var call func(merge.Request) (*merge.Result, error)
+	switch c.applier {
+	case "kubectl":
 		call = eng.KubectlApply
+	case "argocd":
+		opts := c.argoOptions()
+		call = func(r merge.Request) (*merge.Result, error) { return eng.ArgoCDApply(r, opts) }
+	case "flux":
+		opts := c.fluxOptions()
+		call = func(r merge.Request) (*merge.Result, error) { return eng.FluxApply(r, opts) }
+	default:
+		call = eng.Apply
 	}
 	out, err := call(request(c.force))
 	if err != nil {
@@ -364,11 +350,11 @@ func (c *config) predict(eng predictor, p *input.Pair, live map[string]interface
 		fillIdentity(res, p)
 		return res
 	}
-	res = report.FromPrediction(src, live, p.Manifest.Object, c.fieldManager, out)
+	res = report.FromPrediction(src, live, p.Manifest.Object, manager, out)
 	fillIdentity(res, p)
-	if res.Action == report.ActionRejected && res.Error.Code == 409 && !c.force {
+	if res.Action == report.ActionRejected && res.Error.Code == 409 && !c.force && c.wantsWithForce() {
 		if forced, err := call(request(true)); err == nil {
-			res.WithForce = report.FromPrediction(src, live, p.Manifest.Object, c.fieldManager, forced)
+			res.WithForce = report.FromPrediction(src, live, p.Manifest.Object, manager, forced)
 			res.WithForce.Identity(res.APIVersion, res.Kind, res.Namespace, res.Name)
 		}
 	}

@@ -22,6 +22,8 @@ type fakeEngine struct {
 	mu    sync.Mutex
 	calls []merge.Request
 	rng   *rand.Rand
+	argo  []merge.ArgoCDOptions
+	flux  []merge.FluxOptions
 }
 
 func newFake() *fakeEngine { return &fakeEngine{rng: rand.New(rand.NewSource(7))} }
@@ -62,6 +64,22 @@ func (f *fakeEngine) Apply(req merge.Request) (*merge.Result, error) {
 }
 
 func (f *fakeEngine) KubectlApply(req merge.Request) (*merge.Result, error) { return f.Apply(req) }
+
+func (f *fakeEngine) ArgoCDApply(req merge.Request, opts merge.ArgoCDOptions) (*merge.Result, error) {
+	f.mu.Lock()
+	f.argo = append(f.argo, opts)
+	f.mu.Unlock()
+	req.Manager, req.Force = opts.Manager, true
+	return f.Apply(req)
+}
+
+func (f *fakeEngine) FluxApply(req merge.Request, opts merge.FluxOptions) (*merge.Result, error) {
+	f.mu.Lock()
+	f.flux = append(f.flux, opts)
+	f.mu.Unlock()
+	req.Manager, req.Force = opts.Manager, true
+	return f.Apply(req)
+}
 
 func cmYAML(name, ns string, data string, outcome string) string {
 	s := "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: " + name + "\n"
@@ -140,7 +158,9 @@ func TestBadInputStillPredictsTheRest(t *testing.T) {
 	for _, r := range rep.Results {
 		got = append(got, r.Name+":"+r.Action)
 	}
-	if want := "one:create :error two:update :error :error"; strings.Join(got, " ") != want {
+	// "one" has no live object, but the live List has an item that cannot be read: its live
+	// state may be that item, so it is not predicted as a create.
+	if want := "one:error :error two:update :error :error"; strings.Join(got, " ") != want {
 		t.Fatalf("results %q, want %q", strings.Join(got, " "), want)
 	}
 	if e := rep.Results[1].Error; e.Code != 0 || e.Line != 11 || !strings.Contains(e.Message, "a.yaml, document 1, line 11: invalid YAML") {
@@ -215,7 +235,7 @@ func TestOneManifestOneLiveArePaired(t *testing.T) {
 		"live.json": `{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"queue","namespace":"prod","managedFields":[]}}`,
 	})
 	f := newFake()
-	runFake(t, f, "", "-o", "json", filepath.Join(dir, "m.yaml"), filepath.Join(dir, "live.json"))
+	runFake(t, f, "", "-o", "json", "--applier", "api", filepath.Join(dir, "m.yaml"), filepath.Join(dir, "live.json"))
 	if len(f.calls) != 1 {
 		t.Fatalf("%d calls", len(f.calls))
 	}

@@ -228,7 +228,7 @@ func TestSchemaValidatorRejects(t *testing.T) {
 		{`"now":"2026-12-02T12:00:00Z"`, `"now":"today"`, "/options/now"},
 		{`"changed":true,`, ``, `required property "changed"`},
 		{`"warnings":[]`, `"warnings":[],"extra":1`, `property "extra" is not allowed`},
-		{`"exitCode":1`, `"exitCode":4`, "/summary/exitCode"},
+		{`"exitCode":1`, `"exitCode":5`, "/summary/exitCode"},
 		{`"conflicts":[]`, `"conflicts":[{"manager":"x","operation":"Apply","owner":"\"x\"","path":".a","live":1}]`, `required property "applied"`},
 	} {
 		bad := strings.Replace(good, c.from, c.to, 1)

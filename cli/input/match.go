@@ -115,12 +115,38 @@ func GVKOf(obj map[string]interface{}) schema.GVK {
 
 type groupKind struct{ group, kind string }
 
+// MatchOption changes how Match pairs.
+type MatchOption func(*matchOptions)
+
+type matchOptions struct {
+	rawRequests bool
+	liveErrors  int
+}
+
+// LiveIncomplete says n live documents could not be read. A manifest no live object
+// matches then cannot be predicted as a create: its live object may be among them.
+func LiveIncomplete(n int) MatchOption { return func(o *matchOptions) { o.liveErrors = n } }
+
+// RawRequests says the manifests are request bodies sent as they are to an endpoint of the
+// user's choosing (the api applier): the only manifest is then sent to the only live
+// object's endpoint even when their identities differ, and the server's answer to that (a
+// kind or name that does not match the URL) is the prediction. Without it the manifests
+// are kubectl's: kubectl sends each to its own endpoint, so the only manifest and the only
+// live object are paired only when they differ in nothing but a namespace the manifest
+// leaves to the default, and kubectl's own refusals (no kind, no name) are errors.
+func RawRequests() MatchOption { return func(o *matchOptions) { o.rawRequests = true } }
+
 // Match pairs each manifest with the live object of the same group, kind, namespace and
 // name. Namespaced objects without a namespace get defaultNamespace. For kinds scope does
 // not know, an object is taken as namespaced unless it has no namespace and a live object of
 // the same group, kind and name has none either. When exactly one manifest and one live
-// object are given and do not match, they are paired anyway (Mismatched).
-func Match(manifests, live []*Object, scope Scope, defaultNamespace string) Matching {
+// object are given and do not match, they may be paired anyway (Mismatched; see
+// RawRequests).
+func Match(manifests, live []*Object, scope Scope, defaultNamespace string, opts ...MatchOption) Matching {
+	var mo matchOptions
+	for _, o := range opts {
+		o(&mo)
+	}
 	type liveMeta struct {
 		o    *Object
 		gvk  schema.GVK
@@ -175,7 +201,18 @@ func Match(manifests, live []*Object, scope Scope, defaultNamespace string) Matc
 		index[id] = i
 	}
 
-	oneToOne := len(manifests) == 1 && len(live) == 1 && lives[0].err == nil
+	// One manifest and one live object read as an object (not a List's item, which says
+	// what exists and so that the manifest's object does not).
+	oneToOne := len(manifests) == 1 && len(live) == 1 && lives[0].err == nil && live[0].Source.Item == nil && mo.liveErrors == 0
+	unreadable := mo.liveErrors
+	for _, l := range lives {
+		if l.err != nil {
+			unreadable++
+		}
+	}
+	if len(lives) == 0 {
+		lives = append(lives, liveMeta{}) // lives[0] is read only when oneToOne
+	}
 	for _, o := range manifests {
 		p := Pair{Manifest: o}
 		gvk, ns, name, err := objectMeta(o)
@@ -186,8 +223,10 @@ func Match(manifests, live []*Object, scope Scope, defaultNamespace string) Matc
 				p.Live = lives[i].o
 			}
 		}
-		if p.Live == nil && oneToOne {
-			l := lives[0]
+		l := lives[0]
+		switch {
+		case p.Live != nil:
+		case oneToOne && mo.rawRequests:
 			p.Live, p.Mismatched, p.Err = l.o, true, nil
 			p.ID = identity(l.gvk, l.ns, l.name)
 			what := "it"
@@ -196,8 +235,20 @@ func Match(manifests, live []*Object, scope Scope, defaultNamespace string) Matc
 			}
 			p.Warnings = append(p.Warnings, fmt.Sprintf(
 				"the only manifest (%s) and the only live object (%s) do not match; predicting the request to the live object's endpoint", what, p.ID))
-		} else if err != nil {
+		case oneToOne && err == nil && ns == "" && gvk.Group == l.gvk.Group && gvk.Kind == l.gvk.Kind && name == l.name:
+			// The manifest leaves its namespace to kubectl's context, which is the live
+			// object's: kubectl sends the body without a namespace to that endpoint.
+			p.Live = l.o
+			p.ID = identity(l.gvk, l.ns, l.name)
+			p.Warnings = append(p.Warnings, fmt.Sprintf(
+				"the manifest names no namespace; predicting the apply in the live object's namespace %q, as kubectl would with that namespace in its context (or with -n %s)", l.ns, l.ns))
+		case oneToOne && err == nil:
+			p.Err = o.Errorf("", "this manifest is %s, but the only live object (%s) is %s: kubectl would apply to %s, whose live state was not given. Give that object's live state (kubectl get ... -o json --show-managed-fields), or use --applier api to predict this body sent to the live object's endpoint",
+				p.ID, l.o.Source.Short(), identity(l.gvk, l.ns, l.name), p.ID)
+		case err != nil:
 			p.Err = err
+		case unreadable > 0:
+			p.Err = o.Errorf("", "no live object matches %s, but %d live document%s could not be read (see the errors about them): its live state may be among them, so the apply is not predicted as a create", p.ID, unreadable, plural(unreadable))
 		}
 		m.Pairs = append(m.Pairs, p)
 	}
@@ -209,4 +260,11 @@ func HasManagedFields(obj map[string]interface{}) bool {
 	md, _ := obj["metadata"].(map[string]interface{})
 	_, ok := md["managedFields"]
 	return ok
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
 }

@@ -94,7 +94,7 @@ metadata: {namespace: prod}
 func TestMatchOneToOneMismatch(t *testing.T) {
 	manifests := mustParse(t, "m.yaml", "apiVersion: apps/v1\nkind: StatefulSet\nmetadata: {name: queue, namespace: ns}\n")
 	live := mustParse(t, "l.json", `{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"queue","namespace":"ns"}}`)
-	m := Match(manifests, live, testScope, "default")
+	m := Match(manifests, live, testScope, "default", RawRequests())
 	p := m.Pairs[0]
 	if !p.Mismatched || p.Live != live[0] || p.ID.String() != "Deployment.apps ns/queue" || p.GVK.Kind != "StatefulSet" {
 		t.Fatalf("pair = %+v", p)
@@ -106,9 +106,28 @@ func TestMatchOneToOneMismatch(t *testing.T) {
 	// Without apiVersion the manifest cannot be identified, but the pair still stands: the
 	// server's answer to that body is what the user wants to see.
 	manifests = mustParse(t, "m.yaml", "kind: Deployment\nmetadata: {name: queue}\n")
-	m = Match(manifests, live, testScope, "default")
+	m = Match(manifests, live, testScope, "default", RawRequests())
 	if p := m.Pairs[0]; p.Err != nil || !p.Mismatched {
 		t.Errorf("pair = %+v", p)
+	}
+	// kubectl refuses such a manifest before sending anything.
+	m = Match(manifests, live, testScope, "default")
+	if p := m.Pairs[0]; p.Err == nil || p.Live != nil || !strings.Contains(p.Err.Error(), ".apiVersion: required field is missing") {
+		t.Errorf("kubectl pair = %+v", p)
+	}
+	// kubectl sends a StatefulSet to the StatefulSet's endpoint: the live Deployment is
+	// another object, and the StatefulSet's live state is unknown.
+	manifests = mustParse(t, "m.yaml", "apiVersion: apps/v1\nkind: StatefulSet\nmetadata: {name: queue, namespace: ns}\n")
+	m = Match(manifests, live, testScope, "default")
+	if p := m.Pairs[0]; p.Err == nil || p.Live != nil || !strings.Contains(p.Err.Error(), "m.yaml, document 0, line 1: this manifest is StatefulSet.apps ns/queue, but the only live object (l.json:1) is Deployment.apps ns/queue") {
+		t.Errorf("kubectl pair = %+v", p)
+	}
+	// Only the namespace differs, and the manifest names none: kubectl run in the live
+	// object's namespace applies to it.
+	manifests = mustParse(t, "m.yaml", "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: queue}\n")
+	m = Match(manifests, live, testScope, "default")
+	if p := m.Pairs[0]; p.Err != nil || p.Live != live[0] || p.Mismatched || p.ID.String() != "Deployment.apps ns/queue" || len(p.Warnings) != 1 {
+		t.Errorf("kubectl pair = %+v", p)
 	}
 
 	// Two manifests: no pairing by position.

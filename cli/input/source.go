@@ -63,9 +63,14 @@ type Error struct {
 	// document.
 	Path string
 	Err  error
+
+	whole bool // about the whole file: no document
 }
 
 func (e *Error) Error() string {
+	if e.whole {
+		return e.Source.FileName() + ": " + e.Err.Error()
+	}
 	line := e.Line
 	if line == 0 {
 		line = e.Source.Line

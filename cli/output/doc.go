@@ -1,7 +1,10 @@
 // Package output writes a report.Report in each of ssa-diff's formats. Every format is a
 // Writer in a file of its own: text (for people: what the apply does, who loses what, a
 // coloured diff), diff (the unified diff alone, as kubectl diff prints it), json and yaml
-// (the versioned report), objects (the predicted objects as the server returns them).
+// (the versioned report), objects (the predicted objects as the server returns them), and
+// for CI: github (workflow-command annotations at the manifests' lines), junit (one test
+// case per object; failing findings fail it) and markdown (a pull-request comment within
+// GitHub's size limit); NewSummary is the one-screen overview of --summary.
 //
 // A Writer receives the results one by one in input order (Write) and then the complete
 // report (Close). Streaming formats print as results arrive; the report formats print at

@@ -34,11 +34,51 @@ type Options struct {
 }
 
 var formats = map[string]func(io.Writer, Options) Writer{
-	"text":    newText,
-	"diff":    newDiff,
-	"json":    newJSON,
-	"yaml":    newYAML,
-	"objects": newObjects,
+	"text":     newText,
+	"diff":     newDiff,
+	"json":     newJSON,
+	"yaml":     newYAML,
+	"objects":  newObjects,
+	"github":   newGitHub,
+	"junit":    newJUnit,
+	"markdown": newMarkdown,
+}
+
+// NeedsResults reports whether a format prints the results themselves when the report is
+// closed (the report's Results must then hold them all); the other formats keep what they
+// need as results are written.
+func NeedsResults(format string) bool { return format == "json" || format == "yaml" }
+
+// ShowsWithForce reports whether a format shows what --force-conflicts would do about a
+// refusal with conflicts (Result.WithForce).
+func ShowsWithForce(format string) bool {
+	return format == "text" || format == "json" || format == "yaml"
+}
+
+// Streams reports whether a format prints each result as it is written.
+func Streams(format string) bool { return format == "text" || format == "diff" }
+
+// Multi writes to several writers.
+func Multi(ws ...Writer) Writer { return multiWriter(ws) }
+
+type multiWriter []Writer
+
+func (m multiWriter) Write(res *report.Result) error {
+	for _, w := range m {
+		if err := w.Write(res); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (m multiWriter) Close(rep *report.Report) error {
+	for _, w := range m {
+		if err := w.Close(rep); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Formats lists the format names.

@@ -25,6 +25,7 @@ func newText(w io.Writer, opts Options) Writer {
 func (t *textWriter) Write(res *report.Result) error {
 	t.header(res)
 	t.problem(res)
+	t.policy(res)
 	t.conflicts(res)
 	t.force(res)
 	t.ownership(res.Ownership, res.Deleted, res.Action == report.ActionCreate, "ownership:")
@@ -62,6 +63,21 @@ func (t *textWriter) header(res *report.Result) {
 		where += " ← live " + res.LiveSource.Short()
 	}
 	t.w.printf("%s: %s  %s\n", p.bold(title(res)), action, p.dim("["+where+"]"))
+}
+
+// policy prints the findings that fail the run beyond the refusal and the error, which
+// the header and problem already say: --fail-on conflicts, takeover, deletion, --protect.
+func (t *textWriter) policy(res *report.Result) {
+	for _, f := range res.Findings {
+		if !f.Fails() || f.Category == report.CategoryRejected || f.Category == report.CategoryError {
+			continue
+		}
+		at := ""
+		if f.Line > 0 && f.Line != res.Source.Line {
+			at = fmt.Sprintf(" (line %d)", f.Line)
+		}
+		t.w.printf("  %s %s\n", t.p.boldRed("fails ("+f.Category+")"+at+":"), indentRest(f.Message, "    "))
+	}
 }
 
 // problem prints the server's refusal or ssa-diff's error.
@@ -271,5 +287,8 @@ func (t *textWriter) Close(rep *report.Report) error {
 	}
 	parts = append(parts, rej, errs)
 	t.w.printf("%s %d object%s: %s.\n", p.bold("Summary:"), s.Objects, plural(s.Objects), strings.Join(parts, ", "))
+	if s.ExitCode == report.ExitPolicy {
+		t.w.printf("%s\n", p.boldRed(fmt.Sprintf("The policy fails: %d finding%s (exit 4).", s.Failures, plural(s.Failures))))
+	}
 	return t.w.err
 }

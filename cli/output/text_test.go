@@ -63,3 +63,23 @@ func TestTextConflictDetails(t *testing.T) {
 		}
 	}
 }
+
+func TestTextPolicyFailures(t *testing.T) {
+	out, _ := writeAll(t, "text", gateReport(gatePolicy), Options{})
+	for _, want := range []string{
+		"  fails (protected) (line 6): takes 1 field from kube-controller-manager (Update, subresource scale, apps/v1), which --protect protects",
+		"  fails (deletion) (line 9): deletes 1 field nobody else owns: .data.retries",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %q", want)
+		}
+	}
+	if strings.Contains(out, "fails (rejected)") || strings.Contains(out, "fails (error)") {
+		t.Error("the refusal or the error is said twice")
+	}
+	// Without a failing policy, the text is as it was.
+	plain, _ := writeAll(t, "text", sampleReport(), Options{})
+	if strings.Contains(plain, "fails (") || strings.Contains(plain, "The policy fails") {
+		t.Error("policy lines without findings")
+	}
+}

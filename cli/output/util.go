@@ -75,16 +75,7 @@ func serverError(res *report.Result) string {
 }
 
 // describeManager prints a manager for people: name (operation, subresource, apiVersion).
-func describeManager(m report.Manager) string {
-	parts := []string{m.Operation}
-	if m.Subresource != "" {
-		parts = append(parts, "subresource "+m.Subresource)
-	}
-	if m.Operation != "Apply" && m.APIVersion != "" {
-		parts = append(parts, m.APIVersion)
-	}
-	return m.Manager + " (" + strings.Join(parts, ", ") + ")"
-}
+func describeManager(m report.Manager) string { return m.Describe() }
 
 // secretValuePath reports whether a conflict path names a Secret value.
 func secretValuePath(res *report.Result, path string) bool {

@@ -9,7 +9,14 @@
 // (ssa-diff could not predict). Changed says whether anything a person cares about would
 // change: the object or who owns which fields — a new timestamp alone does not count.
 //
-// The exit status of a run follows from the results (ExitCode): 2 when any object could not
-// be predicted, else 3 when the server would reject any apply, else 1 when anything would
-// change, else 0.
+// A Policy judges each Result into Findings (Evaluate): the refusal, each conflict, each
+// manager losing fields (takeover, or protected when the policy protects it), the deleted
+// fields, the warnings. A finding's Level is failure when the policy says it fails the run
+// (--fail-on lists the categories; errors and protected takeovers always fail), notice for a
+// takeover the policy allows, warning otherwise.
+//
+// The exit status of a run follows from the results (Tally, Summarize): 2 when any object
+// could not be predicted, else 3 when a rejection fails, else 4 when another finding fails,
+// else 1 when anything would change (or a rejection does not fail), else 0. Results without
+// findings are judged by DefaultPolicy, which fails on rejections only.
 package report

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/ssa-diff/ssa-diff/cli/input"
@@ -23,7 +24,7 @@ const (
 	ExitUnchanged = 0 // nothing would change
 	ExitChanged   = 1 // something would change: the object or who owns what
 	ExitError     = 2 // ssa-diff could not predict (usage, unreadable or malformed input)
-	ExitRejected  = 3 // the server would reject at least one apply
+	ExitRejected  = 3 // the server would reject at least one apply (and rejections fail)
 )
 
 // Action is what the server would do with one apply.
@@ -56,6 +57,8 @@ type Options struct {
 	Subresource string `json:"subresource,omitempty"`
 	// Now is the time stamped into changed managedFields entries, RFC 3339.
 	Now time.Time `json:"now"`
+	// Policy decides which findings fail the run (absent: DefaultPolicy).
+	Policy *Policy `json:"policy,omitempty"`
 }
 
 // New returns an empty report.
@@ -95,6 +98,9 @@ type Result struct {
 	// Error is the server's refusal (code ≥ 400) or ssa-diff's failure (code 0).
 	Error    *Error   `json:"error,omitempty"`
 	Warnings []string `json:"warnings"`
+	// Findings are what the policy judged about this result, in the order refusal,
+	// conflicts, takeovers, deletions, warnings.
+	Findings []Finding `json:"findings,omitempty"`
 	// WithForce, for an apply refused with conflicts, is what the same apply with
 	// --force-conflicts would do: whom it takes fields from, and the object it leaves.
 	WithForce *Result `json:"withForce,omitempty"`
@@ -132,6 +138,19 @@ func (m Manager) Ref() fieldpath.ManagerRef {
 
 // String prints the manager as the API server does in conflict messages.
 func (m Manager) String() string { return m.Ref().String() }
+
+// Describe prints the manager for people: name (operation, subresource, apiVersion), the
+// apiVersion only for updates.
+func (m Manager) Describe() string {
+	parts := []string{m.Operation}
+	if m.Subresource != "" {
+		parts = append(parts, "subresource "+m.Subresource)
+	}
+	if m.Operation != "Apply" && m.APIVersion != "" {
+		parts = append(parts, m.APIVersion)
+	}
+	return m.Manager + " (" + strings.Join(parts, ", ") + ")"
+}
 
 // Conflict is one field another manager owns with a different value.
 type Conflict struct {
@@ -198,6 +217,12 @@ type Summary struct {
 	Changed int `json:"changed"`
 	// Conflicts counts conflicting fields over all results.
 	Conflicts int `json:"conflicts"`
+	// Takeovers counts the fields the applier takes from other managers.
+	Takeovers int `json:"takeovers"`
+	// Deletions counts the fields deleted because nobody owns them any more.
+	Deletions int `json:"deletions"`
+	// Failures counts the findings that fail the run.
+	Failures int `json:"failures"`
 	// ExitCode is the exit status of the run.
 	ExitCode int `json:"exitCode"`
 }
@@ -205,38 +230,82 @@ type Summary struct {
 // Add appends a result.
 func (r *Report) Add(res *Result) { r.Results = append(r.Results, res) }
 
-// Summarize counts the results into r.Summary and returns it.
+// Summarize counts the results into r.Summary and returns it. Results without findings are
+// judged by the default policy.
 func (r *Report) Summarize() Summary {
-	s := Summary{Objects: len(r.Results)}
+	var t Tally
 	for _, res := range r.Results {
-		switch res.Action {
-		case ActionCreate:
-			s.Created++
-		case ActionUpdate:
-			s.Updated++
-		case ActionUnchanged:
-			s.Unchanged++
-		case ActionRejected:
-			s.Rejected++
-		case ActionError:
-			s.Errors++
-		}
-		if res.Changed {
-			s.Changed++
-		}
-		s.Conflicts += len(res.Conflicts)
+		t.Add(res)
 	}
+	r.Summary = t.Summary()
+	return r.Summary
+}
+
+// Tally counts results one at a time, for writers that do not keep them.
+type Tally struct {
+	s            Summary
+	rejectedFail bool
+	policyFail   bool
+}
+
+// Add counts one result.
+func (t *Tally) Add(res *Result) {
+	s := &t.s
+	s.Objects++
+	switch res.Action {
+	case ActionCreate:
+		s.Created++
+	case ActionUpdate:
+		s.Updated++
+	case ActionUnchanged:
+		s.Unchanged++
+	case ActionRejected:
+		s.Rejected++
+	case ActionError:
+		s.Errors++
+	}
+	if res.Changed {
+		s.Changed++
+	}
+	s.Conflicts += len(res.Conflicts)
+	for _, o := range res.Ownership {
+		s.Takeovers += len(o.Taken)
+	}
+	s.Deletions += len(res.Deleted)
+	findings := res.Findings
+	if findings == nil {
+		findings = DefaultPolicy().Evaluate(res, "", nil)
+	}
+	for _, f := range findings {
+		if !f.Fails() {
+			continue
+		}
+		s.Failures++
+		switch f.Category {
+		case CategoryRejected:
+			t.rejectedFail = true
+		case CategoryError:
+		default:
+			t.policyFail = true
+		}
+	}
+}
+
+// Summary is the counts so far, with the exit status they make.
+func (t *Tally) Summary() Summary {
+	s := t.s
 	switch {
 	case s.Errors > 0:
 		s.ExitCode = ExitError
-	case s.Rejected > 0:
+	case t.rejectedFail:
 		s.ExitCode = ExitRejected
-	case s.Changed > 0:
+	case t.policyFail:
+		s.ExitCode = ExitPolicy
+	case s.Changed > 0 || s.Rejected > 0:
 		s.ExitCode = ExitChanged
 	default:
 		s.ExitCode = ExitUnchanged
 	}
-	r.Summary = s
 	return s
 }
 
@@ -339,9 +408,71 @@ func intersect(a, b []string) []string {
 // the times of managedFields entries are left out: whether a write would change anything a
 // person cares about. Numbers compare by value (1 and 1.0 are equal), as in JSON.
 func SameIgnoringTimes(a, b map[string]interface{}) bool {
-	ja, err1 := json.Marshal(withoutTimes(a))
-	jb, err2 := json.Marshal(withoutTimes(b))
+	return sameValue(withoutTimes(a), withoutTimes(b))
+}
+
+// sameValue compares decoded JSON values: maps and lists element by element, numbers by
+// value whatever their Go type, anything else as JSON would print it.
+func sameValue(a, b interface{}) bool {
+	switch x := a.(type) {
+	case map[string]interface{}:
+		y, ok := b.(map[string]interface{})
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for k, v := range x {
+			w, ok := y[k]
+			if !ok || !sameValue(v, w) {
+				return false
+			}
+		}
+		return true
+	case []interface{}:
+		y, ok := b.([]interface{})
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for i := range x {
+			if !sameValue(x[i], y[i]) {
+				return false
+			}
+		}
+		return true
+	case string:
+		y, ok := b.(string)
+		return ok && x == y
+	case bool:
+		y, ok := b.(bool)
+		return ok && x == y
+	case nil:
+		return b == nil
+	}
+	if fa, ok := numberValue(a); ok {
+		fb, ok := numberValue(b)
+		return ok && fa == fb
+	}
+	ja, err1 := json.Marshal(a)
+	jb, err2 := json.Marshal(b)
 	return err1 == nil && err2 == nil && bytes.Equal(ja, jb)
+}
+
+func numberValue(v interface{}) (float64, bool) {
+	switch n := v.(type) {
+	case int64:
+		return float64(n), true
+	case int:
+		return float64(n), true
+	case int32:
+		return float64(n), true
+	case float64:
+		return n, true
+	case float32:
+		return float64(n), true
+	case json.Number:
+		f, err := n.Float64()
+		return f, err == nil
+	}
+	return 0, false
 }
 
 // withoutTimes is a shallow rewrite of obj without resourceVersion and entry times.

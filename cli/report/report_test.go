@@ -31,6 +31,21 @@ func TestSameIgnoringTimes(t *testing.T) {
 	if SameIgnoringTimes(a, c) {
 		t.Error("a changed value is not seen")
 	}
+	for _, d := range []map[string]interface{}{
+		{"k": "v", "n": int64(2)},
+		{"k": "v", "n": "1"},
+		{"k": "v", "n": int64(1), "extra": nil},
+		{"k": []interface{}{"v"}, "n": int64(1)},
+		{"k": true, "n": int64(1)},
+	} {
+		if SameIgnoringTimes(a, cm(d, "2026-01-01T00:00:00Z")) {
+			t.Errorf("%v counts as %v", d, a["data"])
+		}
+	}
+	if !SameIgnoringTimes(cm(map[string]interface{}{"l": []interface{}{int64(1), map[string]interface{}{"x": 2.0}}}, "a"),
+		cm(map[string]interface{}{"l": []interface{}{1.0, map[string]interface{}{"x": int64(2)}}}, "b")) {
+		t.Error("nested numbers compare by type")
+	}
 	// The inputs are left alone.
 	if a["metadata"].(map[string]interface{})["resourceVersion"] != "7" {
 		t.Error("input modified")

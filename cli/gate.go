@@ -1,0 +1,294 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/spf13/pflag"
+	"github.com/ssa-diff/ssa-diff/cli/output"
+	"github.com/ssa-diff/ssa-diff/cli/report"
+	"github.com/ssa-diff/ssa-diff/merge"
+	"github.com/ssa-diff/ssa-diff/merge/defaults"
+	"github.com/ssa-diff/ssa-diff/schema"
+)
+
+// This file holds what the command does as the pre-merge gate of a GitOps repository: the
+// Argo CD and Flux appliers and their options, the policy that decides the exit status,
+// the one-screen summary and the progress line.
+
+// gateOptions are the command line's GitOps and policy settings.
+type gateOptions struct {
+	argoApp          string
+	argoTracking     string
+	argoInstallation string
+	argoNoMigration  bool
+	argoMigrationMgr string
+
+	fluxKustomization string
+	fluxOverride      []string
+	fluxForce         bool
+
+	failOn      []string
+	allow       []string
+	protect     []string
+	policy      report.Policy
+	summary     bool
+	fieldMgrSet bool
+
+	// progress forces the progress line on (tests); by default it shows when stderr is a
+	// terminal. progressDelay is how long a run goes before the line shows (0: a second).
+	progress      bool
+	progressDelay time.Duration
+	// predicted counts the objects predicted so far.
+	predicted atomic.Int64
+}
+
+// gateArgNames are the argument names of the gate's flags in the usage.
+var gateArgNames = map[string]string{
+	"argocd-app": "NAME", "argocd-tracking": "METHOD", "argocd-installation-id": "ID", "argocd-csa-manager": "NAME",
+	"flux-kustomization": "NAMESPACE/NAME", "flux-override-manager": "NAME",
+	"fail-on": "LIST", "allow-takeover-from": "GLOB", "protect": "GLOB",
+}
+
+// addGateFlags defines the gate's flags.
+func (c *config) addGateFlags(fs *pflag.FlagSet) {
+	g := &c.gate
+	fs.StringVar(&g.argoApp, "argocd-app", "", "Argo CD: the Application's name; its resource tracking (annotation argocd.argoproj.io/tracking-id, or the instance label) is added to every object, as Argo CD's repo server does.")
+	fs.StringVar(&g.argoTracking, "argocd-tracking", "annotation", "Argo CD: the resource tracking method, annotation, label or annotation+label.")
+	fs.StringVar(&g.argoInstallation, "argocd-installation-id", "", "Argo CD: the installation id added as annotation argocd.argoproj.io/installation-id.")
+	fs.BoolVar(&g.argoNoMigration, "argocd-no-csa-migration", false, "Argo CD: the sync option ClientSideApplyMigration=false.")
+	fs.StringVar(&g.argoMigrationMgr, "argocd-csa-manager", "", "Argo CD: the client-side apply manager to migrate (the Application annotation argocd.argoproj.io/client-side-apply-migration-manager; default kubectl-client-side-apply).")
+	fs.StringVar(&g.fluxKustomization, "flux-kustomization", "", "Flux: the Kustomization, whose owner labels kustomize.toolkit.fluxcd.io/name and /namespace are added to every object.")
+	fs.StringArrayVar(&g.fluxOverride, "flux-override-manager", nil, "Flux: kustomize-controller's --override-manager: a manager whose Apply and Update entries Flux takes over, by name prefix (repeatable).")
+	fs.BoolVar(&g.fluxForce, "flux-force", false, "Flux: the Kustomization's spec.force: an object refused as immutable is deleted and created again.")
+	fs.StringArrayVar(&g.failOn, "fail-on", []string{report.CategoryRejected}, "What fails the run (exit 3 for rejected, 4 for the others): a comma-separated list of conflicts, takeover, deletion and rejected, or none or all (repeatable). Default: rejected.")
+	fs.StringArrayVar(&g.allow, "allow-takeover-from", nil, "A manager (glob) whose fields the applier may take: takeovers from it and forced conflicts with it never fail (repeatable), e.g. kubectl-client-side-apply.")
+	fs.StringArrayVar(&g.protect, "protect", nil, "A manager (glob) whose fields nobody may take, such as a controller: any takeover from it fails with exit 4 (repeatable), e.g. kube-controller-manager.")
+	fs.BoolVar(&g.summary, "summary", false, "Print a one-screen overview: instead of the objects with -o text, on stderr with the other formats.")
+}
+
+// checkGate validates the gate's flags once parsed.
+func (c *config) checkGate(fs *pflag.FlagSet) error {
+	g := &c.gate
+	g.fieldMgrSet = fs.Changed("field-manager")
+	for _, f := range []struct{ flag, applier string }{
+		{"argocd-app", "argocd"}, {"argocd-tracking", "argocd"}, {"argocd-installation-id", "argocd"},
+		{"argocd-no-csa-migration", "argocd"}, {"argocd-csa-manager", "argocd"},
+		{"flux-kustomization", "flux"}, {"flux-override-manager", "flux"}, {"flux-force", "flux"},
+	} {
+		if fs.Changed(f.flag) && c.applier != f.applier {
+			return fmt.Errorf("--%s needs --applier %s", f.flag, f.applier)
+		}
+	}
+	switch g.argoTracking {
+	case string(merge.ArgoCDTrackAnnotation), string(merge.ArgoCDTrackLabel), string(merge.ArgoCDTrackAnnotationAndLabel):
+	default:
+		return fmt.Errorf("--argocd-tracking must be annotation, label or annotation+label, not %q", g.argoTracking)
+	}
+	if k := g.fluxKustomization; k != "" {
+		if ns, name, ok := strings.Cut(k, "/"); !ok || ns == "" || name == "" || strings.Contains(name, "/") {
+			return fmt.Errorf("--flux-kustomization must be NAMESPACE/NAME, not %q", k)
+		}
+	}
+	if (c.applier == "argocd" || c.applier == "flux") && c.subresource != "" {
+		return fmt.Errorf("--subresource: %s applies the main resource only", c.applier)
+	}
+	failOn, err := report.ParseFailOn(g.failOn)
+	if err != nil {
+		return err
+	}
+	if err := report.CheckGlobs(g.allow); err != nil {
+		return fmt.Errorf("--allow-takeover-from: %w", err)
+	}
+	if err := report.CheckGlobs(g.protect); err != nil {
+		return fmt.Errorf("--protect: %w", err)
+	}
+	g.policy = report.Policy{FailOn: failOn, AllowTakeoverFrom: g.allow, Protect: g.protect}
+	return nil
+}
+
+// manager is the field manager the applies are made as.
+func (c *config) manager() string {
+	if c.gate.fieldMgrSet {
+		return c.fieldManager
+	}
+	switch c.applier {
+	case "argocd":
+		return merge.ArgoCDManager
+	case "flux":
+		return merge.FluxManager
+	}
+	return c.fieldManager
+}
+
+// wantsWithForce reports whether a refusal with conflicts is also predicted with force:
+// the GitOps appliers always force, and only some formats show it.
+func (c *config) wantsWithForce() bool {
+	if c.applier != "kubectl" && c.applier != "api" {
+		return false
+	}
+	return output.ShowsWithForce(c.output) && !(c.gate.summary && c.output == "text")
+}
+
+// gitOpsWarnings are notes about flags the GitOps appliers ignore.
+func (c *config) gitOpsWarnings(stderr io.Writer) {
+	if c.force && (c.applier == "argocd" || c.applier == "flux") {
+		fmt.Fprintf(stderr, "warning: --force-conflicts: %s always applies with force\n", c.applier)
+	}
+}
+
+func (c *config) argoOptions() merge.ArgoCDOptions {
+	g := &c.gate
+	return merge.ArgoCDOptions{
+		Manager:                         c.manager(),
+		DisableClientSideApplyMigration: g.argoNoMigration,
+		MigrationManager:                g.argoMigrationMgr,
+		Application:                     g.argoApp,
+		DestinationNamespace:            c.namespace,
+		Tracking:                        merge.ArgoCDTracking(g.argoTracking),
+		InstallationID:                  g.argoInstallation,
+	}
+}
+
+func (c *config) fluxOptions() merge.FluxOptions {
+	g := &c.gate
+	opts := merge.FluxOptions{
+		Manager:          c.manager(),
+		OverrideManagers: g.fluxOverride,
+		Force:            g.fluxForce,
+		Normalize:        normalizeAsFlux,
+	}
+	if ns, name, ok := strings.Cut(g.fluxKustomization, "/"); ok {
+		opts.KustomizationNamespace, opts.KustomizationName = ns, name
+	}
+	return opts
+}
+
+// normalizeAsFlux is the round trip through the kind's Go type that Flux's
+// normalize.UnstructuredList makes.
+func normalizeAsFlux(obj map[string]interface{}) error {
+	av, _ := obj["apiVersion"].(string)
+	kind, _ := obj["kind"].(string)
+	return defaults.Normalize(av, kind, obj)
+}
+
+// predictAndReport predicts every slot in parallel and prints the results in input order as
+// they come; it returns the exit status. Results are let go once printed unless the format
+// prints them all at the end (json, yaml, objects).
+func (c *config) predictAndReport(eng predictor, reg *schema.Registry, slots []*slot) int {
+	c.gitOpsWarnings(c.stderr)
+	policy := c.gate.policy
+	rep := report.New(report.Options{FieldManager: c.manager(), Force: c.force, Applier: c.applier, Subresource: c.subresource, Now: c.now, Policy: &policy})
+	opts := output.Options{Color: c.color, ShowManagedFields: c.showManagedFields, ShowSecrets: c.showSecrets, Now: c.now, Stderr: c.stderr}
+	w, err := output.New(c.output, c.stdout, opts)
+	if err != nil {
+		return c.errorf("%v", err)
+	}
+	keep := output.NeedsResults(c.output)
+	if c.gate.summary {
+		if c.output == "text" {
+			w, keep = output.NewSummary(c.stdout, opts), false
+		} else {
+			sopts := opts
+			sopts.Color = c.color && isTerminal(c.stderr)
+			w = output.Multi(w, output.NewSummary(c.stderr, sopts))
+		}
+	}
+
+	// The progress line shows on a terminal, unless the results themselves scroll by on it.
+	streams := output.Streams(c.output) && !(c.gate.summary && c.output == "text")
+	if c.gate.progress || (isTerminal(c.stderr) && !(streams && isTerminal(c.stdout))) {
+		p := startProgress(c.stderr, len(slots), c.gate.predicted.Load, c.gate.progressDelay)
+		defer p.stop()
+	}
+	go c.predictAll(eng, reg, slots)
+
+	var tally report.Tally
+	var werr error
+	for _, s := range slots {
+		<-s.done
+		tally.Add(s.res)
+		if keep {
+			rep.Add(s.res)
+		}
+		if werr == nil {
+			werr = w.Write(s.res)
+		}
+		// Let the result and its inputs go: of a long run, only what the format keeps stays.
+		if s.pair != nil {
+			s.pair.Manifest, s.pair.Live = nil, nil
+		}
+		s.res, s.pair = nil, nil
+	}
+	rep.Summary = tally.Summary()
+	if werr == nil {
+		werr = w.Close(rep)
+	}
+	if werr != nil {
+		return c.errorf("writing the report: %v", werr)
+	}
+	return rep.Summary.ExitCode
+}
+
+// judge evaluates the policy on a slot's result.
+func (c *config) judge(s *slot) {
+	var line func(string) int
+	if s.pair != nil && s.pair.Manifest != nil {
+		m := s.pair.Manifest
+		line = func(path string) int { return fieldLine(m, path) }
+	}
+	s.res.Findings = c.gate.policy.Evaluate(s.res, c.manager(), line)
+	c.gate.predicted.Add(1)
+}
+
+// progress keeps a line on a terminal's error stream up to date with how many objects are
+// predicted, once a run has gone on for a while; stop erases it.
+type progress struct {
+	quit, done chan struct{}
+}
+
+func startProgress(w io.Writer, total int, count func() int64, delay time.Duration) *progress {
+	if delay <= 0 {
+		delay = time.Second
+	}
+	p := &progress{quit: make(chan struct{}), done: make(chan struct{})}
+	go func() {
+		defer close(p.done)
+		shown := false
+		timer := time.NewTimer(delay)
+		defer timer.Stop()
+		select {
+		case <-p.quit:
+			return
+		case <-timer.C:
+		}
+		tick := time.NewTicker(200 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			n := count()
+			pct := 100
+			if total > 0 {
+				pct = int(n * 100 / int64(total))
+			}
+			fmt.Fprintf(w, "\rssa-diff: %d of %d objects predicted (%d%%)\x1b[K", n, total, pct)
+			shown = true
+			select {
+			case <-p.quit:
+				if shown {
+					io.WriteString(w, "\r\x1b[K")
+				}
+				return
+			case <-tick.C:
+			}
+		}
+	}()
+	return p
+}
+
+func (p *progress) stop() {
+	close(p.quit)
+	<-p.done
+}

@@ -1,0 +1,595 @@
+package input
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	yamlv3 "go.yaml.in/yaml/v3"
+	"sigs.k8s.io/yaml"
+)
+
+// parseStream reads the documents of one file (or standard input). It returns the entries
+// and how many documents held something (an object, a List, or an error).
+func (l *Loader) parseStream(name string, r io.Reader) ([]Entry, int) {
+	br := bufio.NewReaderSize(&budgetReader{r: r, l: l}, 64<<10)
+	if head, _ := br.Peek(3); bytes.HasPrefix(head, []byte("\xef\xbb\xbf")) {
+		br.Discard(3)
+	} else if len(head) >= 2 && (head[0] == 0xff && head[1] == 0xfe || head[0] == 0xfe && head[1] == 0xff) {
+		big := head[0] == 0xfe
+		br.Discard(2)
+		br = bufio.NewReaderSize(&utf16Reader{r: br, big: big}, 64<<10)
+	}
+	p := &parser{name: name, lim: l.limits, l: l}
+	if isJSONStream(br) {
+		splitJSON(br, l.limits, p.jsonDoc)
+	} else {
+		splitYAML(br, l.limits.MaxDocumentBytes, p.yamlDoc)
+	}
+	return p.entries, p.docs
+}
+
+// parser turns the documents of one stream into entries.
+type parser struct {
+	name    string
+	lim     Limits
+	l       *Loader
+	index   int // of the next document
+	docs    int
+	entries []Entry
+	stopped bool // the object limit was reached
+}
+
+// add adds an object, unless the object limit is reached: then it says so (once per
+// Loader) and stops the stream.
+func (p *parser) add(o *Object) {
+	if p.stopped {
+		return
+	}
+	if p.l.objects >= p.lim.MaxObjects {
+		p.stopped = true
+		if !p.l.objectLimitSaid {
+			p.l.objectLimitSaid = true
+			p.entries = append(p.entries, Entry{Err: &Error{Source: o.Source, Err: p.l.objectLimitError()}})
+		}
+		return
+	}
+	p.l.objects++
+	p.entries = append(p.entries, Entry{Object: o})
+}
+
+func (p *parser) next(rd rawDoc) (Source, bool) {
+	src := Source{File: p.name, Document: p.index, Line: rd.firstLine}
+	p.index++
+	if rd.err != nil {
+		p.docs++
+		p.entries = append(p.entries, Entry{Err: &Error{Source: src, Line: rd.errLine, Err: rd.err}})
+		return src, false
+	}
+	return src, true
+}
+
+func (p *parser) fail(src Source, line int, path string, err error) {
+	p.docs++
+	p.entries = append(p.entries, Entry{Err: &Error{Source: src, Line: line, Path: path, Err: err}})
+}
+
+// yamlDoc reads one YAML document as kubectl does: YAML 1.1 through sigs.k8s.io/yaml.
+func (p *parser) yamlDoc(rd rawDoc) bool {
+	p.yamlDoc1(rd)
+	return !p.stopped
+}
+
+func (p *parser) yamlDoc1(rd rawDoc) {
+	src, ok := p.next(rd)
+	if !ok {
+		return
+	}
+	src.Line += leadingBlankLines(rd.data)
+	if line, msg := checkText(rd.data); line > 0 {
+		p.fail(src, rd.firstLine+line-1, "", errors.New("invalid YAML: "+msg))
+		return
+	}
+	if bytes.IndexByte(rd.data, '*') >= 0 && bytes.IndexByte(rd.data, '&') >= 0 {
+		if added := aliasNodes(rd.data, int64(p.lim.MaxAliasNodes)); added > int64(p.lim.MaxAliasNodes) {
+			p.fail(src, 0, "", &LimitError{What: "YAML aliases expand the document by more than", Max: int64(p.lim.MaxAliasNodes), Unit: "nodes", Option: "max-yaml-alias-nodes"})
+			return
+		}
+	}
+	j, err := yaml.YAMLToJSON(rd.data)
+	if err != nil {
+		err, line := relocate(err, rd.firstLine)
+		msg := err.Error()
+		if line > 0 && strings.Contains(msg, "cannot start any token") && hasTabIndent(rd.data, line-rd.firstLine+1) {
+			msg += " (a tab: YAML indents with spaces only)"
+		}
+		if strings.Contains(msg, "exceeded max depth") {
+			p.fail(src, line, "", depthLimitError(p.lim.MaxDepth))
+			return
+		}
+		p.fail(src, line, "", fmt.Errorf("invalid YAML: %s", msg))
+		return
+	}
+	dec := json.NewDecoder(bytes.NewReader(j))
+	dec.UseNumber()
+	var v interface{}
+	if err := dec.Decode(&v); err != nil {
+		p.fail(src, 0, "", fmt.Errorf("invalid YAML: %w", err))
+		return
+	}
+	doc := &document{raw: rd.data, firstLine: rd.firstLine}
+	v, err = normalize(v, p.lim.MaxDepth)
+	if err != nil {
+		var de *depthError
+		errors.As(err, &de)
+		p.fail(src, doc.line(de.pointer), de.path(), depthLimitError(p.lim.MaxDepth))
+		return
+	}
+	n := len(p.entries)
+	p.objects(src, doc, v)
+	if len(p.entries) > n && p.entries[n].Object != nil && len(rd.data) <= maxDuplicateScan {
+		if _, err := yaml.YAMLToJSONStrict(rd.data); err != nil {
+			err, _ := relocate(err, rd.firstLine)
+			msg := strings.TrimPrefix(oneLine(err.Error()), "unmarshal errors: ")
+			p.entries[n].Object.Warnings = append(p.entries[n].Object.Warnings,
+				"duplicate keys: the last value is used, as kubectl and the API server use it (a field validation of Strict would reject them): "+msg)
+		}
+	}
+}
+
+// jsonDoc reads one JSON value as Kubernetes does: numbers as int64 or float64, the last
+// of duplicate keys, invalid UTF-8 replaced.
+func (p *parser) jsonDoc(rd rawDoc) bool {
+	p.jsonDoc1(rd)
+	return !p.stopped
+}
+
+func (p *parser) jsonDoc1(rd rawDoc) {
+	src, ok := p.next(rd)
+	if !ok {
+		return
+	}
+	dec := json.NewDecoder(bytes.NewReader(rd.data))
+	dec.UseNumber()
+	var v interface{}
+	if err := dec.Decode(&v); err != nil {
+		off := int(dec.InputOffset())
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			off = int(se.Offset)
+		}
+		if errors.Is(err, io.ErrUnexpectedEOF) {
+			err = errors.New("unexpected end of JSON input: a value is not closed")
+			off = len(rd.data)
+		}
+		p.fail(src, rd.firstLine+lineAt(rd.data, off)-1, "", fmt.Errorf("invalid JSON: %w", err))
+		return
+	}
+	doc := &document{raw: rd.data, firstLine: rd.firstLine, json: true}
+	v, err := normalize(v, p.lim.MaxDepth)
+	if err != nil {
+		var de *depthError
+		errors.As(err, &de)
+		p.fail(src, doc.line(de.pointer), de.path(), depthLimitError(p.lim.MaxDepth))
+		return
+	}
+	n := len(p.entries)
+	p.objects(src, doc, v)
+	if len(p.entries) > n && p.entries[n].Object != nil {
+		o := p.entries[n].Object
+		if !utf8.Valid(rd.data) {
+			o.Warnings = append(o.Warnings, fmt.Sprintf("line %d: bytes that are not UTF-8 were read as U+FFFD, as kubectl and the API server read them", rd.firstLine+lineAt(rd.data, invalidUTF8(rd.data))-1))
+		}
+		if len(rd.data) <= maxDuplicateScan {
+			if dups := jsonDuplicateKeys(rd.data, rd.firstLine); len(dups) > 0 {
+				o.Warnings = append(o.Warnings, "duplicate keys: the last value is used, as kubectl and the API server use it (a field validation of Strict would reject them): "+strings.Join(dups, "; "))
+			}
+		}
+	}
+}
+
+// maxDuplicateScan is the largest document searched for duplicate keys (which costs a
+// second parse): above the API server's request limit (3 MiB), so every manifest is;
+// larger documents are Lists the server printed, which have none.
+const maxDuplicateScan = 4 << 20
+
+func invalidUTF8(data []byte) int {
+	for i := 0; i < len(data); {
+		r, size := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && size <= 1 {
+			return i
+		}
+		i += size
+	}
+	return len(data)
+}
+
+// jsonDuplicateKeys lists the keys that appear twice in one JSON object, with their lines.
+func jsonDuplicateKeys(data []byte, firstLine int) []string {
+	type frame struct {
+		object    bool
+		expectKey bool
+		keys      map[string]bool
+	}
+	var stack []*frame
+	var dups []string
+	dec := json.NewDecoder(bytes.NewReader(data))
+	valueDone := func() {
+		if n := len(stack); n > 0 && stack[n-1].object {
+			stack[n-1].expectKey = true
+		}
+	}
+	for len(dups) < 5 {
+		tok, err := dec.Token()
+		if err != nil {
+			break
+		}
+		switch t := tok.(type) {
+		case json.Delim:
+			switch t {
+			case '{':
+				stack = append(stack, &frame{object: true, expectKey: true})
+			case '[':
+				stack = append(stack, &frame{})
+			default:
+				stack = stack[:len(stack)-1]
+				valueDone()
+			}
+		case string:
+			if n := len(stack); n > 0 && stack[n-1].object && stack[n-1].expectKey {
+				f := stack[n-1]
+				if f.keys == nil {
+					f.keys = map[string]bool{}
+				}
+				if f.keys[t] {
+					dups = append(dups, fmt.Sprintf("line %d: key %q already set", firstLine+lineAt(data, int(dec.InputOffset()))-1, t))
+				}
+				f.keys[t] = true
+				f.expectKey = false
+				continue
+			}
+			valueDone()
+		default:
+			valueDone()
+		}
+	}
+	return dups
+}
+
+// lineAt is the 1-based line of byte offset off.
+func lineAt(data []byte, off int) int {
+	if off > len(data) {
+		off = len(data)
+	}
+	if off < 0 {
+		off = 0
+	}
+	return bytes.Count(data[:off], []byte("\n")) + 1
+}
+
+func hasTabIndent(data []byte, line int) bool {
+	for i := 1; i < line; i++ {
+		j := bytes.IndexByte(data, '\n')
+		if j < 0 {
+			return false
+		}
+		data = data[j+1:]
+	}
+	if j := bytes.IndexByte(data, '\n'); j >= 0 {
+		data = data[:j]
+	}
+	for _, c := range data {
+		switch c {
+		case '\t':
+			return true
+		case ' ':
+		default:
+			return bytes.IndexByte(data, '\t') >= 0
+		}
+	}
+	return false
+}
+
+// aliasNodes counts the nodes YAML aliases add to a document when expanded; it stops
+// counting past max. A document the position-keeping parser cannot read counts 0: the
+// decoder will say what is wrong.
+func aliasNodes(data []byte, max int64) int64 {
+	var root yamlv3.Node
+	if yamlv3.Unmarshal(data, &root) != nil {
+		return 0
+	}
+	var written func(n *yamlv3.Node) int64
+	written = func(n *yamlv3.Node) int64 {
+		total := int64(1)
+		for _, c := range n.Content {
+			total += written(c)
+		}
+		return total
+	}
+	limit := written(&root) + max + 1
+	memo := map[*yamlv3.Node]int64{}
+	var size func(n *yamlv3.Node) int64
+	size = func(n *yamlv3.Node) int64 {
+		if n == nil {
+			return 0
+		}
+		if n.Kind == yamlv3.AliasNode {
+			if s, ok := memo[n.Alias]; ok {
+				return s
+			}
+			memo[n.Alias] = limit // an alias inside its own anchor expands without end
+			s := size(n.Alias)
+			memo[n.Alias] = s
+			return s
+		}
+		total := int64(1)
+		for _, c := range n.Content {
+			total += size(c)
+			if total >= limit {
+				return limit
+			}
+		}
+		return total
+	}
+	return size(&root) - (limit - max - 1)
+}
+
+var yamlLineRE = regexp.MustCompile(`line (\d+)`)
+
+// yamlError is a YAML error with its line numbers made absolute.
+type yamlError struct {
+	msg string
+	err error
+}
+
+func (e *yamlError) Error() string { return e.msg }
+func (e *yamlError) Unwrap() error { return e.err }
+
+// relocate rewrites "line N" in a YAML error of a document that starts at firstLine and
+// returns the first such line.
+func relocate(err error, firstLine int) (error, int) {
+	first := 0
+	msg := err.Error()
+	msg = strings.TrimPrefix(msg, "error converting YAML to JSON: ")
+	msg = strings.TrimPrefix(msg, "yaml: ")
+	msg = yamlLineRE.ReplaceAllStringFunc(msg, func(s string) string {
+		n, _ := strconv.Atoi(s[len("line "):])
+		n += firstLine - 1
+		if first == 0 {
+			first = n
+		}
+		return "line " + strconv.Itoa(n)
+	})
+	// "line N: msg": the line is reported separately.
+	if first > 0 {
+		msg = strings.TrimPrefix(msg, "line "+strconv.Itoa(first)+": ")
+	}
+	return &yamlError{msg: msg, err: err}, first
+}
+
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// leadingBlankLines counts the blank and comment lines before a document's content.
+func leadingBlankLines(chunk []byte) int {
+	n := 0
+	for len(chunk) > 0 {
+		var l []byte
+		if i := bytes.IndexByte(chunk, '\n'); i >= 0 {
+			l, chunk = chunk[:i], chunk[i+1:]
+		} else {
+			l, chunk = chunk, nil
+		}
+		t := bytes.TrimSpace(l)
+		if len(t) > 0 && t[0] != '#' {
+			break
+		}
+		n++
+	}
+	return n
+}
+
+// objects turns one decoded document into entries: itself, or a List's items. Lists
+// inside Lists are flattened in the order kubectl flattens them (breadth first).
+func (p *parser) objects(src Source, doc *document, v interface{}) {
+	switch t := v.(type) {
+	case nil:
+		return // an empty document
+	case map[string]interface{}:
+		p.docs++
+		if items, ok := listItems(t); ok {
+			p.items(src, doc, "/items", items)
+			return
+		}
+		p.add(&Object{Source: src, Object: t, doc: doc})
+	case []interface{}:
+		p.docs++
+		p.items(src, doc, "", t)
+	default:
+		p.fail(src, 0, "", fmt.Errorf("not an object but a %s", typeName(v)))
+	}
+}
+
+// listItems returns the items of a List (a kind ending in "List" with an items array).
+func listItems(obj map[string]interface{}) ([]interface{}, bool) {
+	k, _ := obj["kind"].(string)
+	items, ok := obj["items"].([]interface{})
+	return items, ok && strings.HasSuffix(k, "List")
+}
+
+func (p *parser) items(src Source, doc *document, base string, items []interface{}) {
+	type pending struct {
+		item  int // index in the document's List
+		ptr   string
+		value interface{}
+	}
+	lines := doc.itemLines(base, len(items))
+	queue := make([]pending, len(items))
+	for i, it := range items {
+		queue[i] = pending{i, base + "/" + strconv.Itoa(i), it}
+	}
+	for k := 0; k < len(queue); k++ {
+		it := queue[k]
+		s := src
+		idx := it.item
+		s.Item = &idx
+		if k < len(items) && lines != nil {
+			s.Line = lines[k]
+		} else if l := doc.line(it.ptr); l > 0 {
+			s.Line = l
+		}
+		m, ok := it.value.(map[string]interface{})
+		if !ok {
+			p.entries = append(p.entries, Entry{Err: &Error{Source: s, Path: PointerToPath(it.ptr), Err: fmt.Errorf("a list item is not an object but a %s", typeName(it.value))}})
+			continue
+		}
+		if inner, ok := listItems(m); ok {
+			for j, x := range inner {
+				queue = append(queue, pending{it.item, it.ptr + "/items/" + strconv.Itoa(j), x})
+			}
+			continue
+		}
+		p.add(&Object{Source: s, Object: m, doc: doc, base: it.ptr})
+		if p.stopped {
+			return
+		}
+	}
+}
+
+// typeName names a decoded value's type for messages.
+func typeName(v interface{}) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case map[string]interface{}:
+		return "map"
+	case []interface{}:
+		return "list"
+	case string:
+		return "string"
+	case bool:
+		return "boolean"
+	case int64, float64, json.Number:
+		return "number"
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+// depthError is where a document nests too deeply: the JSON Pointer of the value past
+// the limit, cut to its first segments.
+type depthError struct {
+	pointer string
+	cut     bool
+}
+
+func (e *depthError) Error() string { return "too deep at " + e.pointer }
+
+// path is the field path for messages.
+func (e *depthError) path() string {
+	if e.cut {
+		return PointerToPath(e.pointer) + "…"
+	}
+	return PointerToPath(e.pointer)
+}
+
+// normalize converts json.Numbers to int64 (integers) or float64 (others), as Kubernetes'
+// JSON decoding does, and checks that maps and lists nest at most maxDepth levels.
+func normalize(v interface{}, maxDepth int) (interface{}, error) {
+	var walk func(v interface{}, depth int) (interface{}, bool)
+	walk = func(v interface{}, depth int) (interface{}, bool) {
+		switch t := v.(type) {
+		case map[string]interface{}:
+			if depth > maxDepth {
+				return nil, false
+			}
+			for k, x := range t {
+				n, ok := walk(x, depth+1)
+				if !ok {
+					return nil, false
+				}
+				t[k] = n
+			}
+			return t, true
+		case []interface{}:
+			if depth > maxDepth {
+				return nil, false
+			}
+			for i, x := range t {
+				n, ok := walk(x, depth+1)
+				if !ok {
+					return nil, false
+				}
+				t[i] = n
+			}
+			return t, true
+		case json.Number:
+			if i, err := t.Int64(); err == nil {
+				return i, true
+			}
+			if f, err := t.Float64(); err == nil {
+				return f, true
+			}
+			return t, true // out of float64's range: keep the number's text
+		}
+		return v, true
+	}
+	n, ok := walk(v, 1)
+	if !ok {
+		return nil, tooDeep(v, maxDepth)
+	}
+	return n, nil
+}
+
+// tooDeep finds the first value (maps in key order) that nests past maxDepth.
+func tooDeep(v interface{}, maxDepth int) *depthError {
+	var path []string
+	var find func(v interface{}, depth int) bool
+	find = func(v interface{}, depth int) bool {
+		switch t := v.(type) {
+		case map[string]interface{}:
+			if depth > maxDepth {
+				return true
+			}
+			keys := make([]string, 0, len(t))
+			for k := range t {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			for _, k := range keys {
+				if find(t[k], depth+1) {
+					path = append(path, escapePointer(k))
+					return true
+				}
+			}
+		case []interface{}:
+			if depth > maxDepth {
+				return true
+			}
+			for i, x := range t {
+				if find(x, depth+1) {
+					path = append(path, strconv.Itoa(i))
+					return true
+				}
+			}
+		}
+		return false
+	}
+	find(v, 1)
+	var b strings.Builder
+	for i := len(path) - 1; i >= 0 && len(path)-i <= maxPathSegments; i-- {
+		b.WriteString("/" + path[i])
+	}
+	return &depthError{pointer: b.String(), cut: len(path) > maxPathSegments}
+}
+
+// maxPathSegments is how much of a too-deep path an error shows.
+const maxPathSegments = 8

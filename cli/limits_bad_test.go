@@ -1,0 +1,179 @@
+package cli
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ssa-diff/ssa-diff/cli/input"
+)
+
+func TestLimitFlags(t *testing.T) {
+	for in, want := range map[string]int64{"1048576": 1 << 20, "512Ki": 512 << 10, "64Mi": 64 << 20, "1Gi": 1 << 30, "2G": 2e9, "10k": 1e4, "3MiB": 3 << 20} {
+		if got, err := parseSize(in); err != nil || got != want {
+			t.Errorf("parseSize(%q) = %d, %v; want %d", in, got, err, want)
+		}
+	}
+	for _, bad := range []string{"", "0", "-1", "1.5Mi", "Mi", "9999999999Ti", "x"} {
+		if _, err := parseSize(bad); err == nil {
+			t.Errorf("parseSize(%q) succeeded", bad)
+		}
+	}
+	cfg, code := parseFlags("ssa-diff", []string{"--max-input-bytes", "1Mi", "--max-document-bytes", "4Ki", "--max-depth", "50",
+		"--max-yaml-alias-nodes", "7", "--max-files", "9", "--max-objects", "11", "m.yaml"}, io.Discard, io.Discard)
+	if cfg == nil {
+		t.Fatalf("exit %d", code)
+	}
+	if want := (input.Limits{MaxInputBytes: 1 << 20, MaxDocumentBytes: 4 << 10, MaxDepth: 50, MaxAliasNodes: 7, MaxFiles: 9, MaxObjects: 11}); cfg.limits != want {
+		t.Errorf("limits = %+v, want %+v", cfg.limits, want)
+	}
+	if cfg, _ := parseFlags("ssa-diff", []string{"m.yaml"}, io.Discard, io.Discard); cfg.limits != input.DefaultLimits() {
+		t.Errorf("default limits = %+v", cfg.limits)
+	}
+	var stderr bytes.Buffer
+	if _, code := parseFlags("ssa-diff", []string{"--max-depth", "20000", "m.yaml"}, io.Discard, &stderr); code != 2 || !strings.Contains(stderr.String(), "more than 10000") {
+		t.Errorf("--max-depth 20000: exit %d, %s", code, stderr.String())
+	}
+	var help bytes.Buffer
+	parseFlags("ssa-diff", []string{"--help"}, &help, io.Discard)
+	for _, f := range []string{"--max-input-bytes SIZE", "Default: 128Mi.", "--max-document-bytes SIZE", "Default: 32Mi.", "--max-depth N", "Default: 1000.", "--max-yaml-alias-nodes N", "--max-files N", "--max-objects N", "Default: 50000."} {
+		if !strings.Contains(help.String(), f) {
+			t.Errorf("--help lacks %q", f)
+		}
+	}
+}
+
+// The worst cases the default limits allow, each run through the whole command. Each
+// reports the most the Go heap held (peak-heap-MiB); the process's resident size is that
+// plus the runtime's slack. They take minutes: set SSA_DIFF_BENCH_WORST=1 to run them.
+//
+//	SSA_DIFF_BENCH_WORST=1 go test -run '^$' -bench WorstCase -benchtime 1x ./cli
+func BenchmarkWorstCase(b *testing.B) {
+	if os.Getenv("SSA_DIFF_BENCH_WORST") == "" {
+		b.Skip("set SSA_DIFF_BENCH_WORST=1")
+	}
+	dir := b.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		return p
+	}
+	cm := func(name, value string) string {
+		return "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: " + name + "\n  namespace: ns\ndata:\n  a: " + value + "\n"
+	}
+	one := write("one.yaml", cm("c5", `"2"`))
+
+	// A YAML List of live Deployments just under the document limit: the YAML decoder
+	// costs the most per byte.
+	var list strings.Builder
+	list.WriteString("apiVersion: v1\nkind: List\nitems:\n")
+	for i := 0; list.Len() < input.DefaultMaxDocumentBytes-4096; i++ {
+		fmt.Fprintf(&list, `- apiVersion: apps/v1
+  kind: Deployment
+  metadata:
+    name: d%d
+    namespace: ns
+    managedFields:
+    - {manager: kubectl, operation: Apply, apiVersion: apps/v1, fieldsType: FieldsV1, fieldsV1: {"f:spec": {"f:replicas": {}}}}
+  spec:
+    replicas: 2
+    selector: {matchLabels: {app: a%d}}
+    template:
+      metadata: {labels: {app: a%d}}
+      spec:
+        containers:
+        - {name: app, image: "nginx:1.27", env: [{name: A, value: aaaaaaaaaaaaaaaaaaaa}, {name: B, value: bbbbbbbbbbbbbbbbbbbbbbb}]}
+`, i, i, i)
+	}
+	yamlList := write("list.yaml", list.String())
+
+	// The input limit filled with documents at the document limit: four ConfigMaps with
+	// one value of 32 MiB, predicted and diffed.
+	var big strings.Builder
+	for i := 0; i < 4; i++ {
+		if i > 0 {
+			big.WriteString("---\n")
+		}
+		big.WriteString(cm(fmt.Sprintf("big%d", i), strings.Repeat("x", input.DefaultMaxDocumentBytes-200)))
+	}
+	bigValues := write("big.yaml", big.String())
+
+	// The object limit filled with small manifests, each predicted.
+	var many strings.Builder
+	for i := 0; i < input.DefaultMaxObjects; i++ {
+		many.WriteString(cm(fmt.Sprintf("c%d", i), `"1"`) + "---\n")
+	}
+	manyManifests := write("many.yaml", many.String())
+
+	cases := []struct {
+		name  string
+		stdin io.Reader
+		args  []string
+	}{
+		{"endless-stdin-1GiB", &endless{n: 1 << 30}, []string{"-"}},
+		{"yaml-list-32MiB", nil, []string{one, yamlList}},
+		{"four-32MiB-values", nil, []string{bigValues}},
+		{"50000-manifests", nil, []string{manyManifests}},
+	}
+	for _, c := range cases {
+		b.Run(c.name, func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				args := append([]string{"-o", "json", "--now", catalogueNow}, c.args...)
+				var code int
+				start := time.Now()
+				peak := peakHeap(func() { code = Run(args, c.stdin, io.Discard, io.Discard) })
+				b.ReportMetric(float64(peak>>20), "peak-heap-MiB")
+				b.Logf("%s: exit %d, peak heap %d MiB, %v", c.name, code, peak>>20, time.Since(start).Round(time.Millisecond))
+			}
+		})
+	}
+}
+
+// endless is n bytes of one YAML line repeated, never ending in a document separator.
+type endless struct{ n, read int64 }
+
+func (e *endless) Read(p []byte) (int, error) {
+	if e.read >= e.n {
+		return 0, io.EOF
+	}
+	const line = "key: value\n"
+	for i := range p {
+		p[i] = line[(e.read+int64(i))%int64(len(line))]
+	}
+	e.read += int64(len(p))
+	return len(p), nil
+}
+
+// peakHeap runs f and returns the most the Go heap held meanwhile, sampled every 2 ms.
+func peakHeap(f func()) uint64 {
+	runtime.GC()
+	done := make(chan struct{})
+	result := make(chan uint64)
+	go func() {
+		var max uint64
+		var m runtime.MemStats
+		for {
+			runtime.ReadMemStats(&m)
+			if m.HeapInuse > max {
+				max = m.HeapInuse
+			}
+			select {
+			case <-done:
+				result <- max
+				return
+			case <-time.After(2 * time.Millisecond):
+			}
+		}
+	}()
+	f()
+	close(done)
+	return <-result
+}

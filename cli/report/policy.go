@@ -1,0 +1,310 @@
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"path"
+	"strings"
+)
+
+// The categories of findings, and the values of --fail-on (conflicts is the plural of the
+// conflict category).
+const (
+	// CategoryRejected: the server would refuse the apply.
+	CategoryRejected = "rejected"
+	// CategoryConflict: a field another manager owns with another value; refused without
+	// force, taken with it.
+	CategoryConflict = "conflict"
+	// CategoryTakeover: fields the applier takes from another manager (by force, or by
+	// merging that manager's entry into its own, as kubectl, Argo CD and Flux do).
+	CategoryTakeover = "takeover"
+	// CategoryDeletion: fields the apply deletes because nobody owns them any more, or the
+	// whole object deleted and created again.
+	CategoryDeletion = "deletion"
+	// CategoryProtected: a takeover from a manager the policy protects; it always fails.
+	CategoryProtected = "protected"
+	// CategoryError: ssa-diff could not predict; it always fails (exit 2).
+	CategoryError = "error"
+	// CategoryWarning: something the user should know; it never fails.
+	CategoryWarning = "warning"
+)
+
+// The levels of findings.
+const (
+	// LevelFailure findings decide the exit status.
+	LevelFailure = "failure"
+	// LevelWarning findings are worth a look.
+	LevelWarning = "warning"
+	// LevelNotice findings are expected (a takeover the policy allows).
+	LevelNotice = "notice"
+)
+
+// ExitPolicy is the exit status of a run where a policy fails that is not about
+// rejections: a --fail-on category other than rejected, or a takeover from a protected
+// manager.
+const ExitPolicy = 4
+
+// FailOnValues are the values --fail-on accepts, besides "none" and "all".
+var FailOnValues = []string{"conflicts", CategoryTakeover, CategoryDeletion, CategoryRejected}
+
+// Policy decides which findings fail the run.
+type Policy struct {
+	// FailOn lists the categories that fail: conflicts, takeover, deletion, rejected.
+	FailOn []string `json:"failOn"`
+	// AllowTakeoverFrom are globs (path.Match) of managers whose fields the applier may take:
+	// takeovers from them, and forced conflicts with them, never fail.
+	AllowTakeoverFrom []string `json:"allowTakeoverFrom,omitempty"`
+	// Protect are globs of managers (controllers) nobody may take fields from: any takeover
+	// from them fails.
+	Protect []string `json:"protect,omitempty"`
+}
+
+// DefaultPolicy fails on rejections only: the exit statuses of a plain run.
+func DefaultPolicy() Policy { return Policy{FailOn: []string{CategoryRejected}} }
+
+// ParseFailOn reads --fail-on values: comma-separated categories, "none" or "all".
+func ParseFailOn(values []string) ([]string, error) {
+	set := map[string]bool{}
+	for _, v := range values {
+		for _, s := range strings.Split(v, ",") {
+			s = strings.TrimSpace(s)
+			switch s {
+			case "":
+			case "none":
+				set = map[string]bool{}
+			case "all":
+				for _, c := range FailOnValues {
+					set[c] = true
+				}
+			case "conflict":
+				set["conflicts"] = true
+			case "takeovers", "deletions":
+				set[strings.TrimSuffix(s, "s")] = true
+			default:
+				known := false
+				for _, c := range FailOnValues {
+					known = known || c == s
+				}
+				if !known {
+					return nil, fmt.Errorf("unknown --fail-on value %q (want %s, none or all)", s, strings.Join(FailOnValues, ", "))
+				}
+				set[s] = true
+			}
+		}
+	}
+	out := []string{}
+	for _, c := range FailOnValues {
+		if set[c] {
+			out = append(out, c)
+		}
+	}
+	return out, nil
+}
+
+// CheckGlobs reports the first malformed glob.
+func CheckGlobs(globs []string) error {
+	for _, g := range globs {
+		if _, err := path.Match(g, ""); err != nil {
+			return fmt.Errorf("bad pattern %q: %w", g, err)
+		}
+	}
+	return nil
+}
+
+func (p Policy) fails(category string) bool {
+	if category == CategoryConflict {
+		category = "conflicts"
+	}
+	for _, c := range p.FailOn {
+		if c == category {
+			return true
+		}
+	}
+	return false
+}
+
+func matchAny(globs []string, manager string) bool {
+	for _, g := range globs {
+		if ok, _ := path.Match(g, manager); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// Allowed reports whether the policy lets the applier take fields from manager.
+func (p Policy) Allowed(manager string) bool { return matchAny(p.AllowTakeoverFrom, manager) }
+
+// Protected reports whether the policy protects manager's fields.
+func (p Policy) Protected(manager string) bool { return matchAny(p.Protect, manager) }
+
+// Finding is one thing about a result that a policy judges: a conflict, a takeover, a
+// deletion, a refusal, a failure to predict, a warning.
+type Finding struct {
+	Category string `json:"category"`
+	// Level is failure (it decides the exit status), warning or notice.
+	Level string `json:"level"`
+	// Manager is the manager that owns the conflicting fields or loses fields.
+	Manager string `json:"manager,omitempty"`
+	// Paths are the fields concerned, printed as the server prints them.
+	Paths   []string `json:"paths,omitempty"`
+	Message string   `json:"message"`
+	// Line is the line of the manifest the finding is about: of its first field when the
+	// manifest has it (else of the closest enclosing field it has), else of the object.
+	Line int `json:"line,omitempty"`
+}
+
+// Fails reports whether the finding decides the exit status.
+func (f Finding) Fails() bool { return f.Level == LevelFailure }
+
+// maxPathsInMessage is how many fields a finding's message names before counting the rest.
+const maxPathsInMessage = 3
+
+func listPaths(paths []string) string {
+	if len(paths) <= maxPathsInMessage {
+		return strings.Join(paths, ", ")
+	}
+	return strings.Join(paths[:maxPathsInMessage], ", ") + fmt.Sprintf(" and %d more", len(paths)-maxPathsInMessage)
+}
+
+// Evaluate judges a result: the findings in the order refusal, conflicts, takeovers,
+// deletions, warnings. line gives the manifest line of a field path (nil: the object's
+// line is used). The result's applier is the manager the apply was made as.
+func (p Policy) Evaluate(res *Result, applier string, line func(path string) int) []Finding {
+	out := []Finding{}
+	lineOf := func(paths ...string) int {
+		if line != nil && len(paths) > 0 {
+			if l := line(paths[0]); l > 0 {
+				return l
+			}
+		}
+		return res.Source.Line
+	}
+	level := func(category string) string {
+		if p.fails(category) {
+			return LevelFailure
+		}
+		return LevelWarning
+	}
+	switch res.Action {
+	case ActionError:
+		msg := "ssa-diff could not predict this object"
+		l := res.Source.Line
+		if res.Error != nil {
+			msg = res.Error.Message
+			if res.Error.Line > 0 {
+				l = res.Error.Line
+			}
+		}
+		out = append(out, Finding{Category: CategoryError, Level: LevelFailure, Message: msg, Line: l})
+	case ActionRejected:
+		msg := "the server would refuse the apply"
+		if e := res.Error; e != nil {
+			reason := e.Reason
+			if reason != "" {
+				reason = " " + reason
+			}
+			msg = fmt.Sprintf("the server would refuse the apply (%d%s): %s", e.Code, reason, e.Message)
+		}
+		out = append(out, Finding{Category: CategoryRejected, Level: level(CategoryRejected), Message: msg, Line: res.Source.Line})
+	}
+	forced := res.Action != ActionRejected
+	for _, c := range res.Conflicts {
+		f := Finding{Category: CategoryConflict, Manager: c.Manager.Manager, Paths: []string{c.Path}, Line: lineOf(c.Path)}
+		values := fmt.Sprintf("live %s, applied %s", shortValue(c.Live), shortValue(c.Applied))
+		if secretPath(res, c.Path) {
+			values = "values hidden: a Secret's data"
+		}
+		if forced {
+			f.Message = fmt.Sprintf("forced: %s is taken from %s (%s)", c.Path, c.Manager.Describe(), values)
+			f.Level = level(CategoryConflict)
+			if p.Allowed(c.Manager.Manager) {
+				f.Level = LevelNotice
+			}
+		} else {
+			f.Message = fmt.Sprintf("conflict with %s: %s (%s)", c.Owner, c.Path, values)
+			f.Level = level(CategoryConflict)
+		}
+		out = append(out, f)
+	}
+	for _, o := range res.Ownership {
+		if len(o.Taken) == 0 {
+			continue
+		}
+		f := Finding{Category: CategoryTakeover, Manager: o.Manager.Manager, Paths: o.Taken, Line: lineOf(o.Taken...)}
+		what := fmt.Sprintf("%d field%s", len(o.Taken), plural(len(o.Taken)))
+		f.Message = fmt.Sprintf("takes %s from %s: %s", what, o.Manager.Describe(), listPaths(o.Taken))
+		if o.Removed {
+			f.Message += " (its managedFields entry is removed)"
+		}
+		switch {
+		case p.Protected(o.Manager.Manager):
+			f.Category, f.Level = CategoryProtected, LevelFailure
+			f.Message = fmt.Sprintf("takes %s from %s, which --protect protects: %s", what, o.Manager.Describe(), listPaths(o.Taken))
+			if o.Removed {
+				f.Message += " (its managedFields entry is removed)"
+			}
+		case o.Manager.Manager == applier || p.Allowed(o.Manager.Manager):
+			f.Level = LevelNotice
+		default:
+			f.Level = level(CategoryTakeover)
+		}
+		out = append(out, f)
+	}
+	if len(res.Deleted) > 0 {
+		out = append(out, Finding{Category: CategoryDeletion, Level: level(CategoryDeletion), Paths: res.Deleted, Line: lineOf(res.Deleted...),
+			Message: fmt.Sprintf("deletes %d field%s nobody else owns: %s", len(res.Deleted), plural(len(res.Deleted)), listPaths(res.Deleted))})
+	}
+	for _, s := range res.Steps {
+		if strings.HasPrefix(s.Description, "delete") {
+			out = append(out, Finding{Category: CategoryDeletion, Level: level(CategoryDeletion), Line: res.Source.Line,
+				Message: "the object is deleted and created again (" + s.Description + "): every other manager's fields are lost"})
+			break
+		}
+	}
+	for _, w := range res.Warnings {
+		out = append(out, Finding{Category: CategoryWarning, Level: LevelWarning, Message: w, Line: res.Source.Line})
+	}
+	return out
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// shortValue prints a value in one line, cut to 40 characters.
+func shortValue(v interface{}) string {
+	if v == nil {
+		return "absent"
+	}
+	s := fmt.Sprintf("%v", v)
+	if b, err := jsonCompact(v); err == nil {
+		s = b
+	}
+	if r := []rune(s); len(r) > 40 {
+		s = string(r[:39]) + "…"
+	}
+	return s
+}
+
+// secretPath reports whether a path names a Secret's data, whose values are never printed
+// in findings.
+func secretPath(res *Result, p string) bool {
+	if res.Kind != "Secret" || res.APIVersion != "v1" {
+		return false
+	}
+	for _, s := range []string{".data", ".stringData", ".metadata.annotations.kubectl.kubernetes.io/last-applied-configuration"} {
+		if p == s || strings.HasPrefix(p, s+".") {
+			return true
+		}
+	}
+	return false
+}
+
+func jsonCompact(v interface{}) (string, error) {
+	b, err := json.Marshal(v)
+	return string(b), err
+}
