@@ -73,6 +73,9 @@ type config struct {
 	jobs              int
 	limits            inputLimits
 	gate              gateOptions
+	advice            adviceOptions
+	// registry is the schema registry of the run, set before predictions start.
+	registry *schema.Registry
 
 	stdin          io.Reader
 	stdout, stderr io.Writer
@@ -128,6 +131,7 @@ func parseFlags(prog string, args []string, stdout, stderr io.Writer) (*config, 
 	fs.IntVar(&cfg.jobs, "jobs", runtime.GOMAXPROCS(0), "How many objects are predicted in parallel (default: the number of CPUs).")
 	limitArgs := registerLimitFlags(fs, &cfg.limits)
 	cfg.addGateFlags(fs)
+	cfg.addAdviceFlags(fs)
 	help := fs.BoolP("help", "h", false, "Show this help.")
 	argNames := map[string]string{"filename": "PATH", "field-manager": "NAME", "applier": "kubectl|api|argocd|flux",
 		"subresource": "NAME", "crd": "PATH", "schema": "PATH", "now": "TIME", "output": "FORMAT",
@@ -136,6 +140,9 @@ func parseFlags(prog string, args []string, stdout, stderr io.Writer) (*config, 
 		argNames[k] = v
 	}
 	for k, v := range gateArgNames {
+		argNames[k] = v
+	}
+	for k, v := range adviceArgNames {
 		argNames[k] = v
 	}
 
@@ -183,6 +190,9 @@ func parseFlags(prog string, args []string, stdout, stderr io.Writer) (*config, 
 		return fail("--applier must be kubectl, api, argocd or flux, not %q", cfg.applier)
 	}
 	if err := cfg.checkGate(fs); err != nil {
+		return fail("%v", err)
+	}
+	if err := cfg.checkAdvice(); err != nil {
 		return fail("%v", err)
 	}
 	switch cfg.subresource {

@@ -223,6 +223,7 @@ func getCommand(p *input.Pair, reg *schema.Registry) string {
 // predictAll predicts every slot with a bounded pool of workers. Manifests of the same
 // object form a chain predicted in order, each against the object the previous one leaves.
 func (c *config) predictAll(eng predictor, reg *schema.Registry, slots []*slot) {
+	c.registry = reg
 	var chains [][]*slot
 	byID := map[input.Identity]int{}
 	for _, s := range slots {
@@ -352,6 +353,7 @@ func (c *config) predict(eng predictor, p *input.Pair, live map[string]interface
 	}
 	res = report.FromPrediction(src, live, p.Manifest.Object, manager, out)
 	fillIdentity(res, p)
+	c.addAdvice(res, eng, c.registry, live, p.Manifest.Object, out)
 	if res.Action == report.ActionRejected && res.Error.Code == 409 && !c.force && c.wantsWithForce() {
 		if forced, err := call(request(true)); err == nil {
 			res.WithForce = report.FromPrediction(src, live, p.Manifest.Object, manager, forced)

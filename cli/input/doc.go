@@ -1,5 +1,6 @@
 // Package input reads Kubernetes objects the way kubectl does and remembers where each one
-// came from.
+// came from. Its input is untrusted (ssa-diff runs on pull requests) and often pasted from a
+// terminal, so it never crashes, never hangs, and bounds every resource it uses.
 //
 // # What is read
 //
@@ -8,10 +9,16 @@
 // separated by lines that start with "---", or — when the first character is '{' or '[' — a
 // stream of JSON values. YAML is read as YAML 1.1 through sigs.k8s.io/yaml, like kubectl, so
 // an unquoted yes, on or y is a boolean. Numbers become int64 when they are integers and
-// float64 otherwise, as Kubernetes' own JSON decoding makes them.
+// float64 otherwise, as Kubernetes' own JSON decoding makes them. A UTF-8 byte-order mark is
+// skipped and UTF-16 with a byte-order mark (what Windows PowerShell's > writes) is decoded,
+// as kubectl's YAML reader does; CRLF line ends are fine. Of duplicate keys the last value
+// is used, as kubectl and the API server use it, with a warning naming the line.
 //
 // A document whose kind ends in "List" and that carries an items array (the output of
-// `kubectl get -o json`) is read as its items.
+// `kubectl get -o json`) is read as its items; Lists inside Lists are flattened in kubectl's
+// order (breadth first). Empty documents are skipped; a path that holds no document at all
+// (an empty file, only "---") is an error, while an empty List is not: it says nothing
+// exists.
 //
 // # Where things are
 //
@@ -20,14 +27,42 @@
 // [Object.Line] finds the line of any field of the object from a JSON Pointer; positions
 // are indexed lazily, the first time a line is asked for, so reading thousands of objects
 // stays cheap. Bad input is reported as an [*Error] that names the file, document, line and
-// field path; one bad document never hides the others.
+// field path; one bad document never hides the others (a JSON stream, which cannot be
+// resynchronised, ends at its first value that is not an object or array).
+//
+// # Bounds
+//
+// A stream is read one document at a time, never whole, and [Limits] bound the rest; each
+// bound reached is an [*Error] wrapping a [*LimitError] (and [ErrLimit]) that names the flag
+// raising it. The defaults:
+//
+//	MaxInputBytes     128 MiB   all files and standard input together; reading stops there
+//	MaxDocumentBytes   32 MiB   one YAML document or JSON value; a larger one is skipped
+//	                            without being kept (only the limit is ever held in memory)
+//	MaxDepth             1000   nesting of maps and lists, checked before anything recurses
+//	                            (the engine, structured-merge-diff, the outputs); at most
+//	                            HardMaxDepth, 10000, the decoders' and the API server's limit
+//	MaxAliasNodes      100000   nodes YAML aliases add when expanded, counted before the
+//	                            decoder expands them ("billion laughs")
+//	MaxFiles           100000   entries visited by directory walks
+//	MaxObjects          50000   objects read, manifests and live objects together
+//
+// Directory walks follow symbolic links (the path given too) but read each directory once,
+// so links that loop end; unreadable files and dangling links are errors, the walk goes on;
+// pipes, devices and sockets met in a walk are reported, not opened (opening one could
+// block forever), while a pipe named explicitly (process substitution) is read.
 //
 // # Matching
 //
 // [Match] pairs manifests with live objects by group, kind, namespace and name (the version
 // does not count: the server converts). Whether a kind is namespaced comes from the caller
 // (a schema registry); namespaced objects without a namespace get the default namespace.
-// When exactly one manifest and one live object are given and they do not match, they are
-// paired anyway: the user meant them for each other, and the server's answer to that request
-// (say, a kind that does not match the URL) is what the user wants to see.
+// kubectl sends each manifest to its own endpoint, so by default a manifest without a live
+// object is a create — unless some live document could not be read ([LiveIncomplete]): its
+// live state may be among those, and it is an error instead. When exactly one manifest and
+// one live object (not a List item) are given and they do not match, kubectl would apply to
+// an object whose live state was not given: an error, except when only the namespace the
+// manifest leaves to kubectl's context differs. For raw API requests ([RawRequests]) they
+// are paired anyway: the user meant them for each other, and the server's answer to that
+// request (say, a kind that does not match the URL) is what the user wants to see.
 package input

@@ -313,7 +313,12 @@ func TestDirectoryWalks(t *testing.T) {
 	if err := os.Chmod(filepath.Join(dir, "tree", "unreadable.yaml"), 0); err != nil {
 		t.Fatal(err)
 	}
-	root := os.Geteuid() == 0 // root reads anything
+	root := os.Geteuid() == 0 // root reads anything, but not this: reading it fails (EIO)
+	procMem := false
+	if _, err := os.Stat("/proc/self/mem"); err == nil {
+		link("/proc/self/mem", "tree/mem.yaml")
+		procMem = true
+	}
 
 	done := make(chan []Entry)
 	go func() {
@@ -346,6 +351,9 @@ func TestDirectoryWalks(t *testing.T) {
 	}
 	if fifo != "" && !strings.Contains(msgs, "pipe.yaml: not a regular file") {
 		t.Errorf("errors %s lack the pipe", msgs)
+	}
+	if procMem && !strings.Contains(msgs, "mem.yaml: cannot read: input/output error") {
+		t.Errorf("errors %s lack the file that cannot be read", msgs)
 	}
 	if !root && !strings.Contains(msgs, "unreadable.yaml: cannot open: permission denied") {
 		t.Errorf("errors %s lack the unreadable file", msgs)

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"regexp"
 	"sort"
 	"strconv"
@@ -71,7 +72,12 @@ func (p *parser) next(rd rawDoc) (Source, bool) {
 	p.index++
 	if rd.err != nil {
 		p.docs++
-		p.entries = append(p.entries, Entry{Err: &Error{Source: src, Line: rd.errLine, Err: rd.err}})
+		var pe *fs.PathError
+		if errors.As(rd.err, &pe) { // the file could not be read: not about a document
+			p.entries = append(p.entries, Entry{Err: fileError(p.name, rd.err)})
+		} else {
+			p.entries = append(p.entries, Entry{Err: &Error{Source: src, Line: rd.errLine, Err: rd.err}})
+		}
 		return src, false
 	}
 	return src, true

@@ -32,6 +32,14 @@ func (g *githubWriter) Write(res *report.Result) error {
 		}
 		g.byKind[i] = append(g.byKind[i], workflowCommand(cmd, ciFile(res.Source), f.Line, shortTitle(res)+": "+f.Category, f.Message))
 	}
+	// Advice is a warning (or a notice) at the manifest document: it never fails the run.
+	for _, a := range res.Advice {
+		cmd, i := "warning", 1
+		if a.Severity != "warning" {
+			cmd, i = "notice", 2
+		}
+		g.byKind[i] = append(g.byKind[i], workflowCommand(cmd, ciFile(res.Source), res.Source.Line, shortTitle(res)+": "+a.ID, a.Message+" Fix: "+a.Fix))
+	}
 	return nil
 }
 

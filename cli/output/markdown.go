@@ -174,6 +174,13 @@ func (m *markdownWriter) section(res *report.Result, failing bool) string {
 		b.WriteString("**Ownership**\n\n| manager | gains | loses to the applier | releases |\n|---|---|---|---|\n")
 		b.WriteString(strings.Join(rows, "\n") + "\n\n")
 	}
+	if len(res.Advice) > 0 {
+		b.WriteString("**Advice**\n\n")
+		for _, a := range res.Advice {
+			fmt.Fprintf(&b, "- `%s` %s — *fix:* %s\n", a.ID, inline(a.Message), inline(a.Fix))
+		}
+		b.WriteString("\n")
+	}
 	return b.String()
 }
 

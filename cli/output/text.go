@@ -33,6 +33,7 @@ func (t *textWriter) Write(res *report.Result) error {
 	for _, w := range res.Warnings {
 		t.w.printf("  %s %s\n", t.p.yellow("warning:"), indentRest(w, "    "))
 	}
+	t.advice(res)
 	if err := t.diff(res); err != nil {
 		return err
 	}
@@ -291,4 +292,21 @@ func (t *textWriter) Close(rep *report.Report) error {
 		t.w.printf("%s\n", p.boldRed(fmt.Sprintf("The policy fails: %d finding%s (exit 4).", s.Failures, plural(s.Failures))))
 	}
 	return t.w.err
+}
+
+// advice prints the spec/status advice (each with its id and fix) and the state line.
+func (t *textWriter) advice(res *report.Result) {
+	for _, a := range res.Advice {
+		label := t.p.cyan("advice")
+		if a.Severity == "warning" {
+			label = t.p.yellow("advice")
+		}
+		t.w.printf("  %s [%s] %s\n", label, a.ID, indentRest(a.Message, "    "))
+		if a.Fix != "" {
+			t.w.printf("    fix: %s\n", indentRest(a.Fix, "      "))
+		}
+	}
+	if res.State != nil {
+		t.w.printf("  %s\n", t.p.dim(res.State.String()))
+	}
 }

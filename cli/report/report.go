@@ -1,6 +1,7 @@
 package report
 
 import (
+	"github.com/ssa-diff/ssa-diff/merge/advice"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -101,6 +102,11 @@ type Result struct {
 	// Findings are what the policy judged about this result, in the order refusal,
 	// conflicts, takeovers, deletions, warnings.
 	Findings []Finding `json:"findings,omitempty"`
+	// Advice says where the apply fights the spec/status contract, and what to do instead
+	// (package merge/advice: each with a stable id).
+	Advice []advice.Advice `json:"advice,omitempty"`
+	// State is the live object's convergence and health, apart from the apply.
+	State *advice.State `json:"state,omitempty"`
 	// WithForce, for an apply refused with conflicts, is what the same apply with
 	// --force-conflicts would do: whom it takes fields from, and the object it leaves.
 	WithForce *Result `json:"withForce,omitempty"`

@@ -1,0 +1,65 @@
+package cli
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/spf13/pflag"
+	"github.com/ssa-diff/ssa-diff/cli/report"
+	"github.com/ssa-diff/ssa-diff/merge"
+	"github.com/ssa-diff/ssa-diff/merge/advice"
+	"github.com/ssa-diff/ssa-diff/schema"
+)
+
+// adviceOptions are the flags of the spec/status advice (package merge/advice).
+type adviceOptions struct {
+	disabled []string
+	off      bool
+}
+
+func (c *config) addAdviceFlags(fs *pflag.FlagSet) {
+	fs.StringArrayVar(&c.advice.disabled, "disable-advice", nil, "Silence one advice by its id (repeatable): "+strings.Join(adviceIDs(), ", ")+".")
+	fs.BoolVar(&c.advice.off, "no-advice", false, "Print no advice and no state line.")
+}
+
+var adviceArgNames = map[string]string{"disable-advice": "ID"}
+
+func adviceIDs() []string {
+	var ids []string
+	for _, k := range advice.Known() {
+		ids = append(ids, k.ID)
+	}
+	sort.Strings(ids)
+	return ids
+}
+
+func (c *config) checkAdvice() error {
+	for _, id := range c.advice.disabled {
+		if !advice.IsKnown(id) {
+			return fmt.Errorf("--disable-advice: unknown advice %q (known: %s)", id, strings.Join(adviceIDs(), ", "))
+		}
+	}
+	return nil
+}
+
+// addAdvice attaches the advice on the prediction and the live object's state to res.
+func (c *config) addAdvice(res *report.Result, eng predictor, reg *schema.Registry, live, manifest map[string]interface{}, p *merge.Result) {
+	if c.advice.off || res == nil || p == nil {
+		return
+	}
+	opts := advice.Options{Disabled: map[string]bool{}, Now: c.now, Schemas: reg}
+	for _, id := range c.advice.disabled {
+		opts.Disabled[id] = true
+	}
+	if e, ok := eng.(*merge.Engine); ok {
+		opts.Engine = e
+	}
+	in := advice.Input{Live: live, Manifest: manifest, Result: p, Manager: c.manager(), Subresource: c.subresource, Applier: advice.Applier(c.applier)}
+	res.Advice = advice.Analyze(in, opts)
+	if live != nil {
+		if st, ok := advice.StateOf(live, opts); ok {
+			res.State = st
+		}
+	}
+}
