@@ -20,7 +20,7 @@ func TestAdviceInReport(t *testing.T) {
 		var rep struct {
 			Results []struct {
 				Advice []struct{ ID, Fix string } `json:"advice"`
-				State  *struct{ Converged bool } `json:"state"`
+				State  *struct{ Converged bool }  `json:"state"`
 			} `json:"results"`
 		}
 		if err := json.Unmarshal(out.Bytes(), &rep); err != nil {

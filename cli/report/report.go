@@ -1,11 +1,11 @@
 package report
 
 import (
-	"github.com/ssa-diff/ssa-diff/merge/advice"
 	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/ssa-diff/ssa-diff/merge/advice"
 	"strings"
 	"time"
 
