@@ -23,7 +23,7 @@ func (e *Engine) Apply(req Request) (*Result, error) {
 		return nil, err
 	}
 	res := r.apply(req.Live, req.Object, req.Manager, req.Force)
-	res.Warnings = append(res.Warnings, r.warnings...)
+	res.Warnings = append(res.Warnings, r.sortedWarnings()...)
 	return res, nil
 }
 

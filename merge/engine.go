@@ -3,6 +3,7 @@ package merge
 import (
 	"errors"
 	"fmt"
+	"sort"
 	"time"
 
 	"github.com/ssa-diff/ssa-diff/fieldpath"
@@ -242,4 +243,12 @@ func capUpdateManagers(managed fieldpath.Managed) {
 		managed.Times[bucket] = managed.Times[key]
 		remaining--
 	}
+}
+
+// sortedWarnings are the request's warnings in a stable order: they are met in the order
+// structured-merge-diff ranges over managers, which is Go's map order.
+func (r *request) sortedWarnings() []string {
+	out := append([]string(nil), r.warnings...)
+	sort.Strings(out)
+	return out
 }

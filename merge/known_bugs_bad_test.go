@@ -2,7 +2,6 @@ package merge
 
 import (
 	"fmt"
-	"os"
 	"sort"
 	"testing"
 	"time"
@@ -15,12 +14,8 @@ import (
 // a map, met in Go's random map order, so the 500 names ".bogus" or ".spec" from one run
 // to the next (and, on a live object with one nested in the other, one or two fields).
 // The API server shares the randomness, but a prediction must not change between runs.
-// Found by FuzzEngine; a bug of package merge, reported to the lead. It runs (and fails)
-// with SSA_DIFF_KNOWN_BUGS=1.
+// Found by FuzzEngine; fixed in package merge (parse validates maps in key order when it fails).
 func TestTypedErrorDeterministic(t *testing.T) {
-	if os.Getenv("SSA_DIFF_KNOWN_BUGS") == "" {
-		t.Skip("known bug of package merge (set SSA_DIFF_KNOWN_BUGS=1 to run)")
-	}
 	e := New(schema.NewRegistry())
 	seen := map[string]bool{}
 	for i := 0; i < 200 && len(seen) < 2; i++ {
@@ -54,13 +49,9 @@ func TestTypedErrorDeterministic(t *testing.T) {
 // TestCreateWithMetadataNotAMap: an apply that creates an object of a kind without schema
 // (the deduced type accepts anything) whose metadata is a string panics in
 // KubernetesHooks.PrepareForCreate (server.go: metadataOf returns nil, and generation is
-// assigned into it). Found by FuzzEngine; a bug of package merge, reported to the lead.
-// The CLI cannot reach it (it refuses a manifest whose metadata is not a map), the library
-// can. It runs (and fails) with SSA_DIFF_KNOWN_BUGS=1.
+// assigned into it). Found by FuzzEngine; fixed in package merge (ensureMetadata). The CLI cannot reach it (it refuses a manifest whose
+// metadata is not a map), the library can.
 func TestCreateWithMetadataNotAMap(t *testing.T) {
-	if os.Getenv("SSA_DIFF_KNOWN_BUGS") == "" {
-		t.Skip("known bug of package merge (set SSA_DIFF_KNOWN_BUGS=1 to run)")
-	}
 	defer func() {
 		if r := recover(); r != nil {
 			t.Errorf("panic: %v", r)
@@ -78,12 +69,8 @@ func TestCreateWithMetadataNotAMap(t *testing.T) {
 
 // TestWarningOrderDeterministic: a live object with managedFields entries at two other
 // versions (one not served, one served) gets one warning about each, in Go's random map
-// order. Found by FuzzEngine; a bug of package merge, reported to the lead. It runs (and
-// fails) with SSA_DIFF_KNOWN_BUGS=1.
+// order. Found by FuzzEngine; fixed in package merge (warnings are sorted).
 func TestWarningOrderDeterministic(t *testing.T) {
-	if os.Getenv("SSA_DIFF_KNOWN_BUGS") == "" {
-		t.Skip("known bug of package merge (set SSA_DIFF_KNOWN_BUGS=1 to run)")
-	}
 	e := New(schema.NewRegistry())
 	entry := func(manager, apiVersion string) map[string]interface{} {
 		return map[string]interface{}{"manager": manager, "operation": "Update", "apiVersion": apiVersion, "fieldsType": "FieldsV1",

@@ -23,7 +23,7 @@ func (e *Engine) Update(req Request) (*Result, error) {
 	} else {
 		res = r.updateObject(req.Live, req.Object, req.Manager)
 	}
-	res.Warnings = append(res.Warnings, r.warnings...)
+	res.Warnings = append(res.Warnings, r.sortedWarnings()...)
 	return res, nil
 }
 

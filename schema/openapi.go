@@ -76,10 +76,18 @@ func (r *Registry) AddOpenAPI(origin string, data []byte) (warnings []string, er
 		return nil, fail(defined, errors.New("no schemas"))
 	}
 
-	for _, m := range models {
-		normalizeDefaults(m)
+	modelNames := make([]string, 0, len(models))
+	for name := range models {
+		modelNames = append(modelNames, name)
 	}
-	converted, err := schemaconv.ToSchemaFromOpenAPI(models, false)
+	sort.Strings(modelNames)
+	for _, name := range modelNames {
+		if models[name] == nil {
+			return nil, fail(defined+"."+name, errors.New("the model is null"))
+		}
+		normalizeDefaults(models[name])
+	}
+	converted, err := convertModels(models)
 	if err != nil {
 		return nil, fail(defined, fmt.Errorf("converting to structured-merge-diff types: %w", err))
 	}
@@ -317,4 +325,15 @@ func splitAPIPath(p string) (group, version string, rest []string, ok bool) {
 		return segs[1], segs[2], segs[3:], true
 	}
 	return "", "", nil, false
+}
+
+// convertModels is schemaconv.ToSchemaFromOpenAPI, with a panic on a malformed document
+// (a null schema deep inside, say) turned into an error.
+func convertModels(models map[string]*spec.Schema) (out *smdschema.Schema, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			out, err = nil, fmt.Errorf("malformed schema: %v", r)
+		}
+	}()
+	return schemaconv.ToSchemaFromOpenAPI(models, false)
 }
