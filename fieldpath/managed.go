@@ -193,6 +193,11 @@ func SortEntries(entries []Entry) {
 		if p.APIVersion != q.APIVersion {
 			return p.APIVersion < q.APIVersion
 		}
-		return p.Subresource < q.Subresource
+		if p.Subresource != q.Subresource {
+			return p.Subresource < q.Subresource
+		}
+		// Two entries can only tie when they share an identity (the /scale translation can
+		// write such a pair); the server's order is then arbitrary, ours is by fields.
+		return string(p.FieldsV1) < string(q.FieldsV1)
 	})
 }

@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
-	"strings"
 	"testing"
 	"time"
 
@@ -47,8 +47,8 @@ func FuzzEngine(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		g := &fuzzGen{data: data}
 		req, how := g.request(reg, bases)
-		if _, ok := req.Object["metadata"].(map[string]interface{}); !ok && req.Live == nil {
-			t.Skip("known bug: TestCreateWithMetadataNotAMap")
+		if how == "update" && req.Endpoint.Subresource == "scale" {
+			t.Skip("known bug: TestUpdateScaleEntryOrder")
 		}
 		run := func() (string, *Result) {
 			r := Request{Live: fuzzCopy(req.Live), Object: fuzzCopy(req.Object), Endpoint: req.Endpoint, Manager: req.Manager, Force: req.Force, Now: req.Now}
@@ -65,13 +65,13 @@ func FuzzEngine(f *testing.F) {
 			if err != nil {
 				return "error: " + err.Error(), nil
 			}
-			knownNondeterminism(res)
 			out, merr := json.Marshal(res)
 			if merr != nil {
 				t.Fatalf("the result does not marshal: %v", merr)
 			}
 			mf, _ := json.Marshal(res.ManagedFields)
-			return string(out) + "\n" + string(mf), res
+			// Memory addresses in messages differ from run to run (TestTypedErrorValueText).
+			return fuzzAddress.ReplaceAllString(string(out), "(0x…)") + "\n" + string(mf), res
 		}
 		first, res := run()
 		second, _ := run()
@@ -101,33 +101,7 @@ func FuzzEngine(f *testing.F) {
 	})
 }
 
-// knownNondeterminism blanks what is known to differ from run to run, so that the fuzzer
-// finds other bugs: when an object does not match its schema in several places,
-// structured-merge-diff stops at the first field the schema does not declare, met in Go's
-// random map order, and lists the other errors in that order, so the typed-conversion
-// error names different fields, or the same in another order, each time (the API server
-// shares this).
-// TestTypedErrorDeterministic reproduces it.
-func knownNondeterminism(res *Result) {
-	cut := func(msg string) string {
-		if i := strings.Index(msg, "typed"); i >= 0 {
-			if j := strings.Index(msg[i:], ": "); j > 0 {
-				return msg[:i+j] + ": …"
-			}
-		}
-		return msg
-	}
-	if s := res.Rejection; s != nil && s.Code == 500 && strings.Contains(s.Message, "typed") {
-		s.Message = cut(s.Message)
-		s.Details = nil
-	}
-	for i, w := range res.Warnings {
-		res.Warnings[i] = cut(w)
-	}
-	// The warnings about managedFields versions come in random order
-	// (TestWarningOrderDeterministic).
-	sort.Strings(res.Warnings)
-}
+var fuzzAddress = regexp.MustCompile(`\(0x[0-9a-f]+\)`)
 
 func liveEntriesDecode(live map[string]interface{}) bool {
 	md, _ := live["metadata"].(map[string]interface{})

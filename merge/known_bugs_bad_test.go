@@ -1,8 +1,10 @@
 package merge
 
 import (
+	"encoding/json"
 	"fmt"
 	"sort"
+	"strings"
 	"testing"
 	"time"
 
@@ -94,3 +96,59 @@ func TestWarningOrderDeterministic(t *testing.T) {
 		t.Errorf("the same request gets its warnings in different orders: %v", seen)
 	}
 }
+
+// TestTypedErrorValueText: when a live object has a list where the schema wants a string,
+// the 500 prints the value as structured-merge-diff prints it (%#v):
+// &value.valueUnstructured{Value:[]interface {}{}} on the server, but
+// merge.sortedValue{Value:(*value.valueUnstructured)(0xc000…)} here since the sorted
+// re-validation, with a memory address that changes from run to run. Found by FuzzEngine;
+// fixed in package merge (sortedValue.GoString).
+func TestTypedErrorValueText(t *testing.T) {
+	e := New(schema.NewRegistry())
+	res, err := e.Apply(Request{
+		Live:     map[string]interface{}{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]interface{}{"name": []interface{}{}, "namespace": "ns"}},
+		Object:   map[string]interface{}{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]interface{}{"name": "c", "namespace": "ns"}},
+		Endpoint: Endpoint{GVK: schema.GVK{Version: "v1", Kind: "ConfigMap"}, Namespace: "ns", Name: "c"},
+		Manager:  "m",
+		Now:      time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Rejection == nil || !strings.HasSuffix(res.Rejection.Message, ".metadata.name: expected string, got &value.valueUnstructured{Value:[]interface {}{}}") {
+		t.Errorf("rejection = %+v", res.Rejection)
+	}
+}
+
+// TestUpdateScaleEntryOrder: an update (PUT) through /scale by an unnamed manager, of a
+// Deployment whose live object has one Update entry of kube-controller-manager on /status,
+// predicts two entries of the same identity (kube-controller-manager, Update, apps/v1,
+// status), in an order that changes from run to run. Found by FuzzEngine (the request
+// below is its input); fixed in package fieldpath (SortEntries breaks ties by fields).
+func TestUpdateScaleEntryOrder(t *testing.T) {
+	var r struct {
+		Live, Object map[string]interface{}
+		Endpoint     Endpoint
+		Manager      string
+		Force        bool
+	}
+	if err := json.Unmarshal([]byte(updateScaleRequest), &r); err != nil {
+		t.Fatal(err)
+	}
+	e := New(schema.NewRegistry())
+	seen := map[string]bool{}
+	for i := 0; i < 100 && len(seen) < 2; i++ {
+		res, err := e.Update(Request{Live: fuzzCopy(r.Live), Object: fuzzCopy(r.Object), Endpoint: r.Endpoint, Manager: r.Manager,
+			Force: r.Force, Now: time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := json.Marshal(res.ManagedFields)
+		seen[string(b)] = true
+	}
+	if len(seen) > 1 {
+		t.Errorf("the same request predicts managedFields in %d different orders", len(seen))
+	}
+}
+
+const updateScaleRequest = `{"endpoint":{"GVK":{"Group":"apps","Version":"v1","Kind":"Deployment"},"Namespace":"ns","Name":"web","Subresource":"scale"},"force":true,"live":{"kind":"Deployment","metadata":{"labels":{"app":"web"},"managedFields":[{"apiVersion":"apps/v1","fieldsType":"FieldsV1","fieldsV1":{"f:metadata":{"f:labels":{"f:app":{}},"f:name":{},"f:namespace":{},"f:resourceVersion":{},"f:uid":{}},"f:spec":{"f:replicas":{},"f:strategy":{"f:type":{}},"f:template":{"f:metadata":{"f:labels":{"f:app":{}}},"f:spec":{"f:containers":{"k:{\"name\":\"app\"}":{".":{},"f:args":{},"f:env":{"k:{\"name\":\"A\"}":{".":{},"f:name":{},"f:value":{}},"k:{\"name\":\"B\"}":{".":{},"f:name":{},"f:value":{}}},"f:image":{},"f:name":{},"f:ports":{"k:{\"containerPort\":443,\"protocol\":\"TCP\"}":{"f:protocol":{}}}}},"f:nodeSelector":{},"f:tolerations":{},"f:volumes":{"k:{\"name\":\"v\"}":{"f:configMap":{"f:name":{}},"f:name":{}}}}}}},"manager":"kube-controller-manager","operation":"Update","subresource":"status"}],"name":"web","namespace":"ns","resourceVersion":"10","uid":"00000000-0000-0000-0000-000000000001"},"spec":{"replicas":2,"selector":{"matchLabels":{"app":"web"}},"strategy":{"type":"RollingUpdate"},"template":{"metadata":{"labels":{"app":"web"}},"spec":{"containers":[{"args":["--port","80"],"env":[{"name":"A","value":"1"},{"name":"B","value":"2"}],"image":"nginx:1.27","name":"app","ports":[{"containerPort":80,"name":"http"},{"containerPort":443,"protocol":"TCP"}],"resources":{"limits":{"cpu":"500m"}}}],"nodeSelector":{"disk":"ssd"},"tolerations":[{"key":"k","operator":"Exists"}],"volumes":[{"configMap":{"name":"c"},"name":"v"}]}}}},"manager":"","object":{"apiVersion":"v1","kind":"Deployment","metadata":{"labels":{"app":"web"},"name":"web","namespace":"ns"},"spec":{"replicas":2,"selector":{"matchLabels":{"app":"web"}},"strategy":{"type":"RollingUpdate"},"template":{"metadata":{"labels":{"app":"web"}},"spec":{"containers":[{"args":["--port","80"],"env":[{"name":"A","value":"1"},{"name":"B","value":"2"}],"image":"nginx:1.27","name":"app","ports":[{"containerPort":80,"name":"http"},{"containerPort":443,"protocol":"TCP"}],"resources":{"limits":{"cpu":"500m"}}},{"image":"busybox","name":"side"}],"nodeSelector":{"disk":"ssd"},"tolerations":[{"key":"k","operator":"Exists"}],"volumes":[{"configMap":{"name":"c"},"name":"v"}]}}}}}`

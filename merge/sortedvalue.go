@@ -24,6 +24,9 @@ func sorted(v value.Value) value.Value {
 // String prints the value as structured-merge-diff's errors print the wrapped one.
 func (v sortedValue) String() string { return fmt.Sprint(v.Value) }
 
+// GoString prints the value as %#v prints the wrapped one.
+func (v sortedValue) GoString() string { return fmt.Sprintf("%#v", v.Value) }
+
 func (v sortedValue) AsMap() value.Map { return sortedMap{v.Value.AsMap()} }
 func (v sortedValue) AsMapUsing(a value.Allocator) value.Map {
 	return sortedMap{v.Value.AsMapUsing(a)}

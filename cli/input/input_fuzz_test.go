@@ -63,6 +63,15 @@ func FuzzParse(f *testing.F) {
 						t.Fatalf("line of %s = %d", p, l)
 					}
 				}
+				head := string(data)
+				if len(head) > 80 {
+					head = head[:80]
+				}
+				for _, p := range []string{head, ".metadata.name", `.spec.containers[name="a"].ports[containerPort=80,protocol="TCP"]`, "[0].a[=1]"} {
+					if l := o.LineOfFieldPath(p); l < 0 {
+						t.Fatalf("line of %q = %d", p, l)
+					}
+				}
 			}
 			for _, raw := range []bool{false, true} {
 				var opts []MatchOption

@@ -231,3 +231,44 @@ func TestPointerToPath(t *testing.T) {
 		}
 	}
 }
+
+func TestLineOfFieldPath(t *testing.T) {
+	objs := mustParse(t, "d.yaml", `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+  labels:
+    app.kubernetes.io/name: web
+spec:
+  template:
+    spec:
+      containers:
+      - name: side
+        image: busybox
+      - name: app
+        image: nginx
+        ports:
+        - containerPort: 80
+          protocol: TCP
+        - containerPort: 80
+          protocol: UDP
+      finalizers: [a, "b,c"]
+`)
+	o := objs[0]
+	for path, want := range map[string]int{
+		".metadata.labels.app.kubernetes.io/name":                                           6,
+		`.spec.template.spec.containers[name="app"].image`:                                  14,
+		`.spec.template.spec.containers[name="app"].ports[containerPort=80,protocol="UDP"]`: 18,
+		`.spec.template.spec.containers[1]`:                                                 13,
+		`.spec.template.spec.finalizers[="b,c"]`:                                            20,
+		`.spec.template.spec.containers[name="nope"].image`:                                 10,
+		".spec.replicas": 7,
+		".nosuch":        1,
+		`.spec.template.spec.containers[name="app"`: 10,
+		"": 1,
+	} {
+		if got := o.LineOfFieldPath(path); got != want {
+			t.Errorf("LineOfFieldPath(%q) = %d, want %d", path, got, want)
+		}
+	}
+}

@@ -248,7 +248,7 @@ func Match(manifests, live []*Object, scope Scope, defaultNamespace string, opts
 		case err != nil:
 			p.Err = err
 		case unreadable > 0:
-			p.Err = o.Errorf("", "no live object matches %s, but %d live document%s could not be read (see the errors about them): its live state may be among them, so the apply is not predicted as a create", p.ID, unreadable, plural(unreadable))
+			p.Err = o.Errorf("", "no live object matches %s, but the live input could not all be read (%d error%s, reported with it): its live state may be in what was not read, so the apply is not predicted as a create", p.ID, unreadable, plural(unreadable))
 		}
 		m.Pairs = append(m.Pairs, p)
 	}

@@ -138,3 +138,25 @@ func TestMatchOneToOneMismatch(t *testing.T) {
 		}
 	}
 }
+
+func TestMatchLiveIncomplete(t *testing.T) {
+	manifests := mustParse(t, "m.yaml", "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: a, namespace: ns}\n---\napiVersion: apps/v1\nkind: Deployment\nmetadata: {name: b, namespace: ns}\n")
+	live := mustParse(t, "l.json", `{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"a","namespace":"ns"}}`)
+	// Without errors in the live input, b is a create.
+	if p := Match(manifests, live, testScope, "default").Pairs[1]; p.Err != nil || p.Live != nil {
+		t.Errorf("b = %+v", p)
+	}
+	// With one, b's live state may be what was not read; a is still matched.
+	m := Match(manifests, live, testScope, "default", LiveIncomplete(1))
+	if p := m.Pairs[0]; p.Err != nil || p.Live != live[0] {
+		t.Errorf("a = %+v", p)
+	}
+	if p := m.Pairs[1]; p.Err == nil || !strings.Contains(p.Err.Error(), "m.yaml, document 1, line 5: no live object matches Deployment.apps ns/b, but the live input could not all be read (1 error") {
+		t.Errorf("b = %+v", p)
+	}
+	// An unidentifiable live object counts too.
+	live = append(live, mustParse(t, "l2.json", `{"apiVersion":"apps/v1","metadata":{"name":"x"}}`)...)
+	if p := Match(manifests, live, testScope, "default").Pairs[1]; p.Err == nil {
+		t.Errorf("b with an unreadable live object = %+v", p)
+	}
+}

@@ -160,3 +160,174 @@ func PointerToPath(pointer string) string {
 	}
 	return b.String()
 }
+
+// LineOfFieldPath returns the line of the field at path, a field path as the API server
+// prints it in its messages (.spec.containers[name="app"].image, .data.a, [0]), or of
+// the closest enclosing field found; the object's line when nothing is found.
+func (o *Object) LineOfFieldPath(path string) int {
+	return o.Line(o.pointerOf(path))
+}
+
+// pointerOf resolves a field path against the object into the JSON Pointer of the longest
+// prefix that exists. Map keys may hold dots (app.kubernetes.io/name), so a key is matched
+// against the object, the longest that fits first.
+func (o *Object) pointerOf(path string) string {
+	var ptr strings.Builder
+	var cur interface{} = o.Object
+	rest := path
+	for rest != "" {
+		switch {
+		case rest[0] == '.':
+			m, ok := cur.(map[string]interface{})
+			if !ok {
+				return ptr.String()
+			}
+			best := ""
+			for k := range m {
+				if len(k) > len(best) && strings.HasPrefix(rest[1:], k) {
+					if after := rest[1+len(k):]; after == "" || after[0] == '.' || after[0] == '[' {
+						best = k
+					}
+				}
+			}
+			if best == "" {
+				return ptr.String()
+			}
+			ptr.WriteString("/" + escapePointer(best))
+			cur, rest = m[best], rest[1+len(best):]
+		case rest[0] == '[':
+			end := closingBracket(rest)
+			if end < 0 {
+				return ptr.String()
+			}
+			l, ok := cur.([]interface{})
+			if !ok {
+				return ptr.String()
+			}
+			i := itemIndex(l, rest[1:end])
+			if i < 0 {
+				return ptr.String()
+			}
+			ptr.WriteString("/" + strconv.Itoa(i))
+			cur, rest = l[i], rest[end+1:]
+		default:
+			return ptr.String()
+		}
+	}
+	return ptr.String()
+}
+
+// closingBracket is the index of the ']' that closes s[0] == '[', past quoted strings.
+func closingBracket(s string) int {
+	inString, escaped := false, false
+	for i := 1; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case escaped:
+			escaped = false
+		case inString && c == '\\':
+			escaped = true
+		case c == '"':
+			inString = !inString
+		case !inString && c == ']':
+			return i
+		}
+	}
+	return -1
+}
+
+// itemIndex finds the item a path element selects: "3" (an index), "=\"x\"" (a set's
+// value) or "name=\"app\",port=80" (a keyed list's item).
+func itemIndex(l []interface{}, sel string) int {
+	if n, err := strconv.Atoi(sel); err == nil {
+		if n >= 0 && n < len(l) {
+			return n
+		}
+		return -1
+	}
+	if strings.HasPrefix(sel, "=") {
+		var v interface{}
+		if json.Unmarshal([]byte(sel[1:]), &v) != nil {
+			return -1
+		}
+		for i, x := range l {
+			if sameScalar(x, v) {
+				return i
+			}
+		}
+		return -1
+	}
+	keys := map[string]interface{}{}
+	for _, kv := range splitKeys(sel) {
+		eq := strings.IndexByte(kv, '=')
+		if eq < 0 {
+			return -1
+		}
+		var v interface{}
+		if json.Unmarshal([]byte(kv[eq+1:]), &v) != nil {
+			return -1
+		}
+		keys[kv[:eq]] = v
+	}
+	for i, x := range l {
+		m, ok := x.(map[string]interface{})
+		if !ok {
+			continue
+		}
+		match := true
+		for k, v := range keys {
+			if !sameScalar(m[k], v) {
+				match = false
+				break
+			}
+		}
+		if match {
+			return i
+		}
+	}
+	return -1
+}
+
+// splitKeys splits "a=1,b=\"x,y\"" at the commas outside strings.
+func splitKeys(s string) []string {
+	var parts []string
+	inString, escaped, start := false, false, 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case escaped:
+			escaped = false
+		case inString && c == '\\':
+			escaped = true
+		case c == '"':
+			inString = !inString
+		case !inString && c == ',':
+			parts = append(parts, s[start:i])
+			start = i + 1
+		}
+	}
+	return append(parts, s[start:])
+}
+
+// sameScalar compares a decoded value with one read from a path (JSON numbers are
+// float64 there, int64 or float64 in objects).
+func sameScalar(a, b interface{}) bool {
+	num := func(v interface{}) (float64, bool) {
+		switch t := v.(type) {
+		case int64:
+			return float64(t), true
+		case float64:
+			return t, true
+		}
+		return 0, false
+	}
+	if x, ok := num(a); ok {
+		y, ok := num(b)
+		return ok && x == y
+	}
+	switch a.(type) {
+	case string, bool, nil:
+		return a == b
+	}
+	return false // maps and lists are no keys
+}

@@ -200,9 +200,6 @@ func splitYAML(r *bufio.Reader, maxDoc int64, emitDoc func(rawDoc) bool) error {
 				}
 			}
 		}
-		if err == bufio.ErrBufferFull {
-			continue
-		}
 		if err != nil {
 			if err == io.EOF {
 				flush()
