@@ -335,5 +335,12 @@ func convertModels(models map[string]*spec.Schema) (out *smdschema.Schema, err e
 			out, err = nil, fmt.Errorf("malformed schema: %v", r)
 		}
 	}()
-	return schemaconv.ToSchemaFromOpenAPI(models, false)
+	out, err = schemaconv.ToSchemaFromOpenAPI(models, false)
+	if err != nil {
+		// One line per model, met in Go's map order: sorted, the message is stable.
+		lines := strings.Split(err.Error(), "\n")
+		sort.Strings(lines)
+		err = errors.New(strings.Join(lines, "\n"))
+	}
+	return out, err
 }
