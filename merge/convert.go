@@ -33,18 +33,23 @@ func (c *versionConverter) Convert(obj *typed.TypedValue, version smd.APIVersion
 	t, ok := c.schemas.Lookup(target)
 	if !ok {
 		c.warn(fmt.Sprintf("managedFields entries recorded at %s are dropped: that version of %s is not served (as the server drops them)", version, c.kind.Kind))
-		return nil, fmt.Errorf("%w: %s", errMissingVersion, target)
+		// The input comes back with the error, as the server's converter returns it:
+		// structured-merge-diff goes on with what Convert returned.
+		return obj, fmt.Errorf("%w: %s", errMissingVersion, target)
 	}
-	u, ok := obj.AsValue().Unstructured().(map[string]interface{})
+	raw := obj.AsValue().Unstructured()
+	u, ok := raw.(map[string]interface{})
 	if !ok {
-		return nil, fmt.Errorf("%w: not an object", errMissingVersion)
+		// The server cannot turn a value that is not an object into a Kubernetes object
+		// to convert: an error that fails the request, not a missing version.
+		return obj, fmt.Errorf("failed to convert value to unstructured for type %T", raw)
 	}
 	u = copyObject(u)
 	u["apiVersion"] = string(version)
-	tv, err := t.Parseable.FromUnstructured(u, typed.AllowDuplicates)
+	tv, err := parseSorted(t.Parseable, u, typed.AllowDuplicates)
 	if err != nil {
 		c.warn(fmt.Sprintf("managedFields entries recorded at %s are dropped: the object does not convert to that version offline (%v)", version, err))
-		return nil, fmt.Errorf("%w: %v", errMissingVersion, err)
+		return obj, fmt.Errorf("%w: %v", errMissingVersion, err)
 	}
 	c.warn(fmt.Sprintf("managedFields entries recorded at %s were compared after converting the object from %s by structure; the server converts through the internal version, so ownership of renamed fields may differ", version, c.kind.APIVersion()))
 	return tv, nil

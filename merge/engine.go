@@ -126,10 +126,15 @@ func (r *request) parse(obj map[string]interface{}, strict bool) (*typed.TypedVa
 	if !strict {
 		opts = append(opts, typed.AllowDuplicates)
 	}
-	tv, err := r.typ.Parseable.FromUnstructured(obj, opts...)
+	return parseSorted(r.typ.Parseable, obj, opts...)
+}
+
+// parseSorted types an unstructured object; when it does not fit the schema, the error is
+// the one met walking maps in key order, not the one Go's random map order met first
+// (sortedValue), so the same input always gets the same message.
+func parseSorted(p typed.ParseableType, obj map[string]interface{}, opts ...typed.ValidationOptions) (*typed.TypedValue, error) {
+	tv, err := p.FromUnstructured(obj, opts...)
 	if err != nil {
-		// Name the first error in key order, not the first Go's map order met (sortedValue).
-		p := r.typ.Parseable
 		if _, sorted := typed.AsTyped(sorted(value.NewValueInterface(obj)), p.Schema, p.TypeRef, opts...); sorted != nil {
 			err = sorted
 		}

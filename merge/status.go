@@ -18,7 +18,32 @@ func badRequest(msg string) *StatusError {
 // internalError is how the API server answers a plain error from the field manager: 500,
 // the error's text, no reason and no details (catalog L3, L6).
 func internalError(msg string) *StatusError {
-	return &StatusError{Code: 500, Message: msg}
+	return &StatusError{Code: 500, Message: stableErrorList(msg)}
+}
+
+// stableErrorList puts the lines of a structured-merge-diff error list ("errors:" then one
+// indented line per error) in sorted order. Its walks range over Go maps, so the server
+// lists several errors in a random order; the prediction gives one of those orders, the
+// same every time.
+func stableErrorList(msg string) string {
+	const head = "errors:\n"
+	i := strings.Index(msg, head)
+	if i < 0 {
+		return msg
+	}
+	start := i + len(head)
+	lines := strings.Split(msg[start:], "\n")
+	n := 0
+	for n < len(lines) && strings.HasPrefix(lines[n], "  ") {
+		n++
+	}
+	sort.Strings(lines[:n])
+	return msg[:start] + strings.Join(lines[:n], "\n") + func() string {
+		if n == len(lines) {
+			return ""
+		}
+		return "\n" + stableErrorList(strings.Join(lines[n:], "\n"))
+	}()
 }
 
 func qualifiedResource(t *schema.Type) string {

@@ -12,7 +12,9 @@
 // float64 otherwise, as Kubernetes' own JSON decoding makes them. A UTF-8 byte-order mark is
 // skipped and UTF-16 with a byte-order mark (what Windows PowerShell's > writes) is decoded,
 // as kubectl's YAML reader does; CRLF line ends are fine. Of duplicate keys the last value
-// is used, as kubectl and the API server use it, with a warning naming the line.
+// is used, as kubectl and the API server use it, with a warning naming the line; keys that
+// differ in YAML but become the same JSON string (on and "true", 0 and .0) are an error,
+// since kubectl's decoder keeps one of them at random.
 //
 // A document whose kind ends in "List" and that carries an items array (the output of
 // `kubectl get -o json`) is read as its items; Lists inside Lists are flattened in kubectl's

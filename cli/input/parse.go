@@ -14,6 +14,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	yamlv2 "go.yaml.in/yaml/v2"
 	yamlv3 "go.yaml.in/yaml/v3"
 	"sigs.k8s.io/yaml"
 )
@@ -110,6 +111,27 @@ func (p *parser) yamlDoc1(rd rawDoc) {
 			return
 		}
 	}
+	doc := &document{raw: rd.data, firstLine: rd.firstLine}
+	var duplicates string
+	if len(rd.data) <= maxDuplicateScan {
+		// The YAML 1.1 tree as kubectl's decoder makes it, before its keys become JSON's
+		// strings: duplicate keys are reported, and keys that become the same string
+		// (0 and .0, true and "true") are refused: the decoder would keep one of them at
+		// random.
+		var tree interface{}
+		err := yamlv2.UnmarshalStrict(rd.data, &tree)
+		var te *yamlv2.TypeError
+		if err == nil || errors.As(err, &te) {
+			if te != nil {
+				err, _ := relocate(err, rd.firstLine)
+				duplicates = strings.TrimPrefix(oneLine(err.Error()), "unmarshal errors: ")
+			}
+			if ptr, msg := badKeys(tree); msg != "" {
+				p.fail(src, doc.line(ptr), PointerToPath(ptr), errors.New("invalid YAML: "+msg))
+				return
+			}
+		}
+	}
 	j, err := yaml.YAMLToJSON(rd.data)
 	if err != nil {
 		err, line := relocate(err, rd.firstLine)
@@ -131,7 +153,6 @@ func (p *parser) yamlDoc1(rd rawDoc) {
 		p.fail(src, 0, "", fmt.Errorf("invalid YAML: %w", err))
 		return
 	}
-	doc := &document{raw: rd.data, firstLine: rd.firstLine}
 	v, err = normalize(v, p.lim.MaxDepth)
 	if err != nil {
 		var de *depthError
@@ -141,14 +162,96 @@ func (p *parser) yamlDoc1(rd rawDoc) {
 	}
 	n := len(p.entries)
 	p.objects(src, doc, v)
-	if len(p.entries) > n && p.entries[n].Object != nil && len(rd.data) <= maxDuplicateScan {
-		if _, err := yaml.YAMLToJSONStrict(rd.data); err != nil {
-			err, _ := relocate(err, rd.firstLine)
-			msg := strings.TrimPrefix(oneLine(err.Error()), "unmarshal errors: ")
-			p.entries[n].Object.Warnings = append(p.entries[n].Object.Warnings,
-				"duplicate keys: the last value is used, as kubectl and the API server use it (a field validation of Strict would reject them): "+msg)
+	if len(p.entries) > n && p.entries[n].Object != nil && duplicates != "" {
+		p.entries[n].Object.Warnings = append(p.entries[n].Object.Warnings,
+			"duplicate keys: the last value is used, as kubectl and the API server use it (a field validation of Strict would reject them): "+duplicates)
+	}
+}
+
+// badKeys finds, in a tree decoded by the YAML 1.1 decoder, the first map (keys in order)
+// with keys that JSON cannot have (null, a map, a list) or with two keys that become the
+// same string in JSON. It returns the map's JSON Pointer and what is wrong, or "".
+func badKeys(v interface{}) (string, string) {
+	switch t := v.(type) {
+	case map[interface{}]interface{}:
+		type key struct {
+			s   string
+			raw interface{}
+		}
+		keys := make([]key, 0, len(t))
+		for k := range t {
+			s, ok := jsonKey(k)
+			if !ok {
+				return "", fmt.Sprintf("a map key that is a %s: JSON keys are strings, numbers or booleans", typeName(k))
+			}
+			keys = append(keys, key{s, k})
+		}
+		sort.Slice(keys, func(i, j int) bool {
+			if keys[i].s != keys[j].s {
+				return keys[i].s < keys[j].s
+			}
+			return fmt.Sprintf("%T %v", keys[i].raw, keys[i].raw) < fmt.Sprintf("%T %v", keys[j].raw, keys[j].raw)
+		})
+		for i := 1; i < len(keys); i++ {
+			if keys[i].s == keys[i-1].s {
+				return "", fmt.Sprintf("the keys %s and %s both become %q in JSON, and kubectl's decoder would keep either at random",
+					yamlKey(keys[i-1].raw), yamlKey(keys[i].raw), keys[i].s)
+			}
+		}
+		for _, k := range keys {
+			if ptr, msg := badKeys(t[k.raw]); msg != "" {
+				return "/" + escapePointer(k.s) + ptr, msg
+			}
+		}
+	case []interface{}:
+		for i, x := range t {
+			if ptr, msg := badKeys(x); msg != "" {
+				return "/" + strconv.Itoa(i) + ptr, msg
+			}
 		}
 	}
+	return "", ""
+}
+
+// jsonKey is the string sigs.k8s.io/yaml makes of a map key.
+func jsonKey(k interface{}) (string, bool) {
+	switch t := k.(type) {
+	case string:
+		return t, true
+	case int:
+		return strconv.Itoa(t), true
+	case int64:
+		return strconv.FormatInt(t, 10), true
+	case uint64:
+		return strconv.FormatUint(t, 10), true
+	case float64:
+		switch s := strconv.FormatFloat(t, 'g', -1, 32); s {
+		case "+Inf":
+			return ".inf", true
+		case "-Inf":
+			return "-.inf", true
+		case "NaN":
+			return ".nan", true
+		default:
+			return s, true
+		}
+	case bool:
+		return strconv.FormatBool(t), true
+	}
+	return "", false
+}
+
+// yamlKey shows a decoded key as it reads: strings quoted, others with their type.
+func yamlKey(k interface{}) string {
+	switch t := k.(type) {
+	case string:
+		return strconv.Quote(t)
+	case float64:
+		return fmt.Sprintf("%v (a float)", t)
+	case bool:
+		return fmt.Sprintf("%v (a boolean)", t)
+	}
+	return fmt.Sprintf("%v (an integer)", k)
 }
 
 // jsonDoc reads one JSON value as Kubernetes does: numbers as int64 or float64, the last
@@ -484,7 +587,7 @@ func typeName(v interface{}) string {
 		return "string"
 	case bool:
 		return "boolean"
-	case int64, float64, json.Number:
+	case int64, float64, json.Number, int, uint64:
 		return "number"
 	}
 	return fmt.Sprintf("%T", v)

@@ -1,0 +1,251 @@
+package merge
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ssa-diff/ssa-diff/schema"
+)
+
+// TestTypedErrorDeterministic: an apply body with two fields the schema does not declare,
+// at two levels. structured-merge-diff's validation stops at the first undeclared field of
+// a map, met in Go's random map order, so the 500 names ".bogus" or ".spec" from one run
+// to the next (and, on a live object with one nested in the other, one or two fields).
+// The API server shares the randomness, but a prediction must not change between runs.
+// Found by FuzzEngine; fixed in package merge (parse validates maps in key order when it fails).
+func TestTypedErrorDeterministic(t *testing.T) {
+	e := New(schema.NewRegistry())
+	seen := map[string]bool{}
+	for i := 0; i < 200 && len(seen) < 2; i++ {
+		res, err := e.Apply(Request{
+			Object: map[string]interface{}{
+				"apiVersion": "v1", "kind": "ConfigMap",
+				"metadata": map[string]interface{}{"name": "c", "namespace": "ns"},
+				"spec":     map[string]interface{}{"x": "1"},
+				"bogus":    "1",
+			},
+			Manager: "m",
+			Now:     time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC),
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Rejection != nil {
+			seen[res.Rejection.Message] = true
+		}
+	}
+	if len(seen) > 1 {
+		var msgs []string
+		for m := range seen {
+			msgs = append(msgs, m)
+		}
+		sort.Strings(msgs)
+		t.Errorf("the same request gets different answers:\n%q", msgs)
+	}
+}
+
+// TestCreateWithMetadataNotAMap: an apply that creates an object of a kind without schema
+// (the deduced type accepts anything) whose metadata is a string panics in
+// KubernetesHooks.PrepareForCreate (server.go: metadataOf returns nil, and generation is
+// assigned into it). Found by FuzzEngine; fixed in package merge (ensureMetadata). The CLI cannot reach it (it refuses a manifest whose
+// metadata is not a map), the library can.
+func TestCreateWithMetadataNotAMap(t *testing.T) {
+	defer func() {
+		if r := recover(); r != nil {
+			t.Errorf("panic: %v", r)
+		}
+	}()
+	e := New(schema.NewRegistry())
+	_, err := e.Apply(Request{
+		Object:   map[string]interface{}{"apiVersion": "example.com/v1", "kind": "Unknown", "metadata": "labels"},
+		Endpoint: Endpoint{GVK: schema.GVK{Group: "example.com", Version: "v1", Kind: "Unknown"}, Namespace: "ns", Name: "u"},
+		Manager:  "m",
+		Now:      time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC),
+	})
+	t.Log(err)
+}
+
+// TestWarningOrderDeterministic: a live object with managedFields entries at two other
+// versions (one not served, one served) gets one warning about each, in Go's random map
+// order. Found by FuzzEngine; fixed in package merge (warnings are sorted).
+func TestWarningOrderDeterministic(t *testing.T) {
+	e := New(schema.NewRegistry())
+	entry := func(manager, apiVersion string) map[string]interface{} {
+		return map[string]interface{}{"manager": manager, "operation": "Update", "apiVersion": apiVersion, "fieldsType": "FieldsV1",
+			"fieldsV1": map[string]interface{}{"f:metadata": map[string]interface{}{"f:labels": map[string]interface{}{"f:app": map[string]interface{}{}}}}}
+	}
+	obj := func() map[string]interface{} {
+		return map[string]interface{}{"apiVersion": "apps/v1", "kind": "Deployment",
+			"metadata": map[string]interface{}{"name": "web", "namespace": "ns", "labels": map[string]interface{}{"app": "web"}}}
+	}
+	seen := map[string]bool{}
+	for i := 0; i < 100 && len(seen) < 2; i++ {
+		live := obj()
+		live["metadata"].(map[string]interface{})["managedFields"] = []interface{}{entry("a", "v1"), entry("b", "apps/v1beta2")}
+		res, err := e.Apply(Request{Live: live, Object: obj(), Manager: "m", Now: time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen[fmt.Sprint(res.Warnings)] = true
+	}
+	if len(seen) > 1 {
+		t.Errorf("the same request gets its warnings in different orders: %v", seen)
+	}
+}
+
+// TestTypedErrorValueText: when a live object has a list where the schema wants a string,
+// the 500 prints the value as structured-merge-diff prints it (%#v):
+// &value.valueUnstructured{Value:[]interface {}{}} on the server, but
+// merge.sortedValue{Value:(*value.valueUnstructured)(0xc000…)} here since the sorted
+// re-validation, with a memory address that changes from run to run. Found by FuzzEngine;
+// fixed in package merge (sortedValue.GoString).
+func TestTypedErrorValueText(t *testing.T) {
+	e := New(schema.NewRegistry())
+	res, err := e.Apply(Request{
+		Live:     map[string]interface{}{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]interface{}{"name": []interface{}{}, "namespace": "ns"}},
+		Object:   map[string]interface{}{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]interface{}{"name": "c", "namespace": "ns"}},
+		Endpoint: Endpoint{GVK: schema.GVK{Version: "v1", Kind: "ConfigMap"}, Namespace: "ns", Name: "c"},
+		Manager:  "m",
+		Now:      time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Rejection == nil || !strings.HasSuffix(res.Rejection.Message, ".metadata.name: expected string, got &value.valueUnstructured{Value:[]interface {}{}}") {
+		t.Errorf("rejection = %+v", res.Rejection)
+	}
+}
+
+// TestUpdateScaleEntryOrder: an update (PUT) through /scale by an unnamed manager, of a
+// Deployment whose live object has one Update entry of kube-controller-manager on /status,
+// predicts two entries of the same identity (kube-controller-manager, Update, apps/v1,
+// status), in an order that changes from run to run. Found by FuzzEngine (the request
+// below is its input); fixed in package fieldpath (SortEntries breaks ties by fields).
+func TestUpdateScaleEntryOrder(t *testing.T) {
+	var r struct {
+		Live, Object map[string]interface{}
+		Endpoint     Endpoint
+		Manager      string
+		Force        bool
+	}
+	if err := json.Unmarshal([]byte(updateScaleRequest), &r); err != nil {
+		t.Fatal(err)
+	}
+	e := New(schema.NewRegistry())
+	seen := map[string]bool{}
+	for i := 0; i < 100 && len(seen) < 2; i++ {
+		res, err := e.Update(Request{Live: fuzzCopy(r.Live), Object: fuzzCopy(r.Object), Endpoint: r.Endpoint, Manager: r.Manager,
+			Force: r.Force, Now: time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := json.Marshal(res.ManagedFields)
+		seen[string(b)] = true
+	}
+	if len(seen) > 1 {
+		t.Errorf("the same request predicts managedFields in %d different orders", len(seen))
+	}
+}
+
+const updateScaleRequest = `{"endpoint":{"GVK":{"Group":"apps","Version":"v1","Kind":"Deployment"},"Namespace":"ns","Name":"web","Subresource":"scale"},"force":true,"live":{"kind":"Deployment","metadata":{"labels":{"app":"web"},"managedFields":[{"apiVersion":"apps/v1","fieldsType":"FieldsV1","fieldsV1":{"f:metadata":{"f:labels":{"f:app":{}},"f:name":{},"f:namespace":{},"f:resourceVersion":{},"f:uid":{}},"f:spec":{"f:replicas":{},"f:strategy":{"f:type":{}},"f:template":{"f:metadata":{"f:labels":{"f:app":{}}},"f:spec":{"f:containers":{"k:{\"name\":\"app\"}":{".":{},"f:args":{},"f:env":{"k:{\"name\":\"A\"}":{".":{},"f:name":{},"f:value":{}},"k:{\"name\":\"B\"}":{".":{},"f:name":{},"f:value":{}}},"f:image":{},"f:name":{},"f:ports":{"k:{\"containerPort\":443,\"protocol\":\"TCP\"}":{"f:protocol":{}}}}},"f:nodeSelector":{},"f:tolerations":{},"f:volumes":{"k:{\"name\":\"v\"}":{"f:configMap":{"f:name":{}},"f:name":{}}}}}}},"manager":"kube-controller-manager","operation":"Update","subresource":"status"}],"name":"web","namespace":"ns","resourceVersion":"10","uid":"00000000-0000-0000-0000-000000000001"},"spec":{"replicas":2,"selector":{"matchLabels":{"app":"web"}},"strategy":{"type":"RollingUpdate"},"template":{"metadata":{"labels":{"app":"web"}},"spec":{"containers":[{"args":["--port","80"],"env":[{"name":"A","value":"1"},{"name":"B","value":"2"}],"image":"nginx:1.27","name":"app","ports":[{"containerPort":80,"name":"http"},{"containerPort":443,"protocol":"TCP"}],"resources":{"limits":{"cpu":"500m"}}}],"nodeSelector":{"disk":"ssd"},"tolerations":[{"key":"k","operator":"Exists"}],"volumes":[{"configMap":{"name":"c"},"name":"v"}]}}}},"manager":"","object":{"apiVersion":"v1","kind":"Deployment","metadata":{"labels":{"app":"web"},"name":"web","namespace":"ns"},"spec":{"replicas":2,"selector":{"matchLabels":{"app":"web"}},"strategy":{"type":"RollingUpdate"},"template":{"metadata":{"labels":{"app":"web"}},"spec":{"containers":[{"args":["--port","80"],"env":[{"name":"A","value":"1"},{"name":"B","value":"2"}],"image":"nginx:1.27","name":"app","ports":[{"containerPort":80,"name":"http"},{"containerPort":443,"protocol":"TCP"}],"resources":{"limits":{"cpu":"500m"}}},{"image":"busybox","name":"side"}],"nodeSelector":{"disk":"ssd"},"tolerations":[{"key":"k","operator":"Exists"}],"volumes":[{"configMap":{"name":"c"},"name":"v"}]}}}}}`
+
+// TestApplyStatusVersionedEntriesPanic: a forced apply through /status by kubectl of a
+// Deployment whose live managedFields hold two Apply entries of kubectl recorded at
+// apps/v1beta2 (one on /status, one on /scale) panics inside structured-merge-diff
+// (Updater.addBackOwnedItemsForVersion, update.go:333: the pruned object is nil after
+// conversion). Found by FuzzEngine (the request below is its input). Fixed in package
+// merge: the converter returns its input with a missing-version error, as the server's
+// does, and a value that is not an object is a plain error. The answer is the oracle's
+// (conformance/differential/testdata/status-apply-versioned-entries-deployment.yaml).
+func TestApplyStatusVersionedEntriesPanic(t *testing.T) {
+	var r struct {
+		Live, Object map[string]interface{}
+		Endpoint     Endpoint
+		Manager      string
+		Force        bool
+	}
+	if err := json.Unmarshal([]byte(applyStatusRequest), &r); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			t.Errorf("panic: %v", p)
+		}
+	}()
+	e := New(schema.NewRegistry())
+	res, err := e.Apply(Request{Live: fuzzCopy(r.Live), Object: fuzzCopy(r.Object), Endpoint: r.Endpoint, Manager: r.Manager,
+		Force: r.Force, Now: time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const want = "failed to prune fields: failed add back owned items: failed to convert pruned object at version apps/v1beta2: failed to convert value to unstructured for type <nil>"
+	if res.Rejection == nil || res.Rejection.Code != 500 || res.Rejection.Message != want {
+		t.Errorf("rejection = %+v, want 500 %q", res.Rejection, want)
+	}
+}
+
+const applyStatusRequest = `{"endpoint":{"GVK":{"Group":"apps","Version":"v1","Kind":"Deployment"},"Namespace":"ns","Name":"web","Subresource":"status"},"force":true,"live":{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"labels":{"app":"web"},"managedFields":[{"apiVersion":"apps/v1beta2","fieldsType":"FieldsV1","fieldsV1":{"f:apiVersion":{},"f:kind":{},"f:metadata":{"f:labels":{"f:app":{}},"f:namespace":{},"f:resourceVersion":{},"f:uid":{}},"f:spec":{"f:replicas":{},"f:selector":{},"f:strategy":{"f:type":{}},"f:template":{"f:metadata":{"f:labels":{"f:app":{}}},"f:spec":{"f:containers":{"k:{\"name\":\"app\"}":{".":{},"f:env":{"k:{\"name\":\"A\"}":{"f:name":{},"f:value":{}},"k:{\"name\":\"B\"}":{".":{},"f:name":{},"f:value":{}}},"f:ports":{"k:{\"containerPort\":443,\"protocol\":\"TCP\"}":{".":{},"f:containerPort":{},"f:protocol":{}},"k:{\"containerPort\":80,\"protocol\":\"TCP\"}":{".":{},"f:containerPort":{},"f:name":{}}},"f:resources":{"f:limits":{"f:cpu":{}}}},"k:{\"name\":\"side\"}":{".":{},"f:image":{},"f:name":{}}},"f:nodeSelector":{},"f:tolerations":{},"f:volumes":{"k:{\"name\":\"v\"}":{".":{},"f:configMap":{"f:name":{}},"f:name":{}}}}}}},"manager":"kubectl","operation":"Apply","subresource":"status"},{"apiVersion":"apps/v1beta2","fieldsType":"FieldsV1","fieldsV1":{"f:apiVersion":{},"f:kind":{},"f:metadata":{"f:labels":{"f:app":{}},"f:name":{},"f:namespace":{},"f:resourceVersion":{},"f:uid":{}},"f:spec":{"f:selector":{},"f:strategy":{"f:type":{}},"f:template":{"f:metadata":{"f:labels":{"f:app":{}}},"f:spec":{"f:containers":{"k:{\"name\":\"app\"}":{".":{},"f:env":{"k:{\"name\":\"A\"}":{".":{},"f:name":{},"f:value":{}},"k:{\"name\":\"B\"}":{".":{},"f:name":{},"f:value":{}}},"f:image":{},"f:name":{},"f:ports":{"k:{\"containerPort\":443,\"protocol\":\"TCP\"}":{},"k:{\"containerPort\":80,\"protocol\":\"TCP\"}":{".":{},"f:name":{}}},"f:resources":{"f:limits":{"f:cpu":{}}}},"k:{\"name\":\"side\"}":{".":{},"f:image":{},"f:name":{}}},"f:nodeSelector":{},"f:tolerations":{},"f:volumes":{"k:{\"name\":\"v\"}":{".":{},"f:configMap":{"f:name":{}},"f:name":{}}}}}}},"manager":"kubectl","operation":"Apply","subresource":"scale","time":"2026-12-01T00:00:00Z"}],"name":"web","namespace":"ns","resourceVersion":"10","uid":"00000000-0000-0000-0000-000000000001"},"spec":{"replicas":2,"selector":{"matchLabels":{"app":"web"}},"strategy":{"type":"RollingUpdate"},"template":{"metadata":{"labels":{"app":"web"}},"spec":{"containers":[{"args":["--port","80"],"env":[{"name":"A","value":"1"},{"name":"B","value":"2"}],"image":"nginx:1.27","name":"app","ports":[{"containerPort":80,"name":"http"},{"containerPort":443,"protocol":"TCP"}],"resources":{"limits":{"cpu":"500m"}}},{"image":"busybox","name":"side"}],"nodeSelector":{"disk":"ssd"},"tolerations":[{"key":"k","operator":"Exists"}],"volumes":[{"configMap":{"name":"c"},"name":"v"}]}}}},"manager":"kubectl","object":{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"labels":{"app":"web"},"name":"web","namespace":"ns"},"spec":{"replicas":2,"selector":{"matchLabels":{"app":"web"}},"strategy":{"type":"RollingUpdate"},"template":{"metadata":{"labels":{"app":"web"}},"spec":{"containers":[{"args":["--port","80"],"env":[{"name":"A","value":"1"},{"name":"B","value":"2"}],"image":"nginx:1.27","name":"app","ports":[{"containerPort":80,"name":"http"},{"containerPort":443,"protocol":"TCP"}],"resources":{"limits":{"cpu":"500m"}}},{"image":"busybox","name":"side"}],"nodeSelector":{"disk":"ssd"},"tolerations":[{"key":"k","operator":"Exists"}],"volumes":[{"configMap":{"name":"c"},"name":"v"}]}}}}}`
+
+// TestConvertWarningDeterministic: the version converter types the object with the other
+// version's schema through the unsorted validation, so when the object has two fields that
+// version does not declare, the warning names one or both, at random. Found by FuzzRun
+// (kubectl mode, a manifest of apiVersion "v" paired with a live v1 ConfigMap); a bug of
+// package merge, fixed: convert.go re-validates in key order (parseSorted).
+func TestConvertWarningDeterministic(t *testing.T) {
+	e := New(schema.NewRegistry())
+	seen := map[string]bool{}
+	for i := 0; i < 100 && len(seen) < 2; i++ {
+		live := map[string]interface{}{"apiVersion": "v1", "kind": "ConfigMap",
+			"metadata": map[string]interface{}{"name": "settings", "namespace": "ns", "managedFields": []interface{}{
+				map[string]interface{}{"manager": "kubectl", "operation": "Apply", "apiVersion": "v1", "fieldsType": "FieldsV1",
+					"fieldsV1": map[string]interface{}{"f:data": map[string]interface{}{"f:a": map[string]interface{}{}}}}}},
+			"data": map[string]interface{}{"a": "1"}}
+		body := map[string]interface{}{"apiVersion": "v", "kind": "ConfigMap",
+			"metadata": map[string]interface{}{"name": "settings", "eild": []interface{}{}}, "t": []interface{}{}}
+		res, err := e.Apply(Request{Live: live, Object: body, Manager: "kubectl", Now: time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC),
+			Endpoint: Endpoint{GVK: schema.GVK{Version: "v", Kind: "ConfigMap"}, Namespace: "ns", Name: "settings"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen[fmt.Sprint(res.Warnings, res.Rejection)] = true
+	}
+	if len(seen) > 1 {
+		t.Errorf("the same request gets %d different answers: %v", len(seen), seen)
+	}
+}
+
+// TestCompareErrorOrder: a forced apply through /status whose merge leaves null items in
+// keyed lists fails in structured-merge-diff's comparison with several errors, listed in
+// Go's random map order ("failed to compare objects: errors:\n  …ports…\n  …env…" or the
+// other way round). Found by FuzzEngine (the request below is its input); a bug of package
+// merge, fixed: internalError lists the errors in sorted order (stableErrorList).
+func TestCompareErrorOrder(t *testing.T) {
+	var r struct {
+		Live, Object map[string]interface{}
+		Endpoint     Endpoint
+		Manager      string
+		Force        bool
+	}
+	if err := json.Unmarshal([]byte(compareErrorRequest), &r); err != nil {
+		t.Fatal(err)
+	}
+	e := New(schema.NewRegistry())
+	seen := map[string]bool{}
+	for i := 0; i < 100 && len(seen) < 2; i++ {
+		res, err := e.Apply(Request{Live: fuzzCopy(r.Live), Object: fuzzCopy(r.Object), Endpoint: r.Endpoint, Manager: r.Manager,
+			Force: r.Force, Now: time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen[fmt.Sprint(res.Rejection)] = true
+	}
+	if len(seen) > 1 {
+		t.Errorf("the same request gets %d different answers: %v", len(seen), seen)
+	}
+}
+
+const compareErrorRequest = `{"endpoint":{"GVK":{"Group":"apps","Version":"v1","Kind":"Deployment"},"Namespace":"ns","Name":"web","Subresource":"status"},"force":true,"live":{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"labels":{"app":"web"},"managedFields":[{"apiVersion":"apps/v1","fieldsType":"FieldsV1","fieldsV1":{"f:apiVersion":{},"f:metadata":{"f:labels":{"f:app":{}},"f:namespace":{},"f:resourceVersion":{},"f:uid":{}},"f:spec":{"f:replicas":{},"f:selector":{},"f:strategy":{"f:type":{}},"f:template":{"f:metadata":{"f:labels":{"f:app":{}}},"f:spec":{"f:containers":{"k:{\"name\":\"app\"}":{".":{},"f:env":{"k:{\"name\":\"A\"}":{"f:name":{},"f:value":{}},"k:{\"name\":\"B\"}":{".":{},"f:name":{},"f:value":{}}},"f:ports":{"k:{\"containerPort\":443,\"protocol\":\"TCP\"}":{"f:containerPort":{},"f:protocol":{}},"k:{\"containerPort\":80,\"protocol\":\"TCP\"}":{".":{},"f:name":{}}}},"k:{\"name\":\"side\"}":{}},"f:nodeSelector":{},"f:tolerations":{}}}}},"manager":"kubectl","operation":"Apply","subresource":"status"},{"apiVersion":"apps/v1","fieldsType":"FieldsV1","fieldsV1":{"f:metadata":{"f:labels":{"f:app":{}}},"f:spec":{"f:replicas":{},"f:selector":{},"f:strategy":{"f:type":{}},"f:template":{"f:metadata":{"f:labels":{"f:app":{}}},"f:spec":{"f:containers":{"k:{\"name\":\"app\"}":{".":{},"f:args":{},"f:env":{"k:{\"name\":\"A\"}":{},"k:{\"name\":\"B\"}":{"f:name":{},"f:value":{}}},"f:image":{},"f:name":{},"f:ports":{"k:{\"containerPort\":443,\"protocol\":\"TCP\"}":{"f:containerPort":{}},"k:{\"containerPort\":80,\"protocol\":\"TCP\"}":{".":{},"f:containerPort":{}}}}},"f:nodeSelector":{},"f:tolerations":{}}}}},"manager":"kubectl-client-side-apply","operation":"Update","time":"2026-12-01T10:00:00Z"}],"name":"web","namespace":"ns","resourceVersion":"10","uid":"00000000-0000-0000-0000-000000000001"},"spec":{"replicas":2,"selector":{"matchLabels":{"app":"web"}},"strategy":{"type":"RollingUpdate"},"template":{"metadata":{"labels":{"app":"web"}},"spec":{"containers":[{"args":["--port","80"],"env":[{"name":"A","value":"1"},{"name":"B","value":"2"}],"image":"nginx:1.27","name":"app","ports":[{"containerPort":80,"name":"http"},{"containerPort":443,"protocol":"TCP"}],"resources":{"limits":{"cpu":"500m"}}},{"image":"busybox","name":"side"}],"nodeSelector":{"disk":"ssd"},"tolerations":[{"key":"k","operator":"Exists"}],"volumes":[{"configMap":{"name":"c"},"name":"v"}]}}}},"manager":"kubectl","object":{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"labels":{"app":"web"},"name":"web","namespace":"ns"},"spec":{"replicas":2,"selector":{"matchLabels":{"app":"web"}},"strategy":{"type":"RollingUpdate"},"template":{"metadata":{"labels":{"app":"web"}},"spec":{"containers":[{"args":["--port","80"],"env":[{"name":"A","value":"1"},{"name":"B","value":"2"}],"image":"nginx:1.27","name":"app","ports":[{"containerPort":80,"name":"http"},{"containerPort":443,"protocol":"TCP"}],"resources":{"limits":{"cpu":"500m"}}},{"image":"busybox","name":"side"}],"nodeSelector":{"disk":"ssd"},"tolerations":[{"key":"k","operator":"Exists"}],"volumes":[{"configMap":{"name":"c"},"name":"v"}]}}}}}`
