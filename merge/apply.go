@@ -16,6 +16,16 @@ import (
 // as a controller sends it. A returned error means the prediction failed; the server's
 // refusals are in Result.Rejection.
 func (e *Engine) Apply(req Request) (*Result, error) {
+	res, err := e.applyStep(req)
+	if err != nil {
+		return nil, err
+	}
+	return res.complete(), nil
+}
+
+// applyStep is Apply as one step of a client sequence: Ownership and Deleted are left
+// for [Result.complete].
+func (e *Engine) applyStep(req Request) (*Result, error) {
 	req.Live = normalizeObject(req.Live)
 	req.Object = normalizeObject(req.Object)
 	r, err := e.newRequest(req)
@@ -67,18 +77,25 @@ func (r *request) apply(live, cfg map[string]interface{}, manager string, force 
 	}
 	before := managed.Copy()
 
-	out, s := r.applyWithLastApplied(live, cfg, managed, manager, force)
+	// Which fields would force take? The same apply without force answers that. Force
+	// changes nothing but the conflicts' outcome, so when that apply meets none, it is
+	// also the forced apply's outcome.
+	out, s := r.applyWithLastApplied(live, cfg, managed, manager, false)
+	if force && s != nil {
+		var taken smdmerge.Conflicts
+		if out != nil {
+			taken = out.conflicts
+		}
+		out, s = r.applyWithLastApplied(live, cfg, managed, manager, true)
+		if s == nil && len(taken) > 0 {
+			res.Conflicts = r.describeConflicts(taken, before, live, cfg)
+		}
+	}
 	if s != nil {
 		if out != nil && len(out.conflicts) > 0 {
 			res.Conflicts = r.describeConflicts(out.conflicts, before, live, cfg)
 		}
 		return reject(s)
-	}
-	if force {
-		// Which fields did force take? The same apply without force answers that.
-		if probe, _ := r.applyWithLastApplied(live, cfg, before.Copy(), manager, false); probe != nil && len(probe.conflicts) > 0 {
-			res.Conflicts = r.describeConflicts(probe.conflicts, before, live, cfg)
-		}
 	}
 
 	var obj map[string]interface{}
@@ -114,9 +131,11 @@ func (r *request) apply(live, cfg map[string]interface{}, manager string, force 
 	default:
 		res.Action = ActionUpdate
 	}
-	res.Ownership = r.ownershipChanges(before, out.managed, r.managerKey(manager, fieldpath.OperationApply))
-	if !created {
-		res.Deleted = r.deletedFields(live, res.Object)
+	res.describe = func() {
+		res.Ownership = r.ownershipChanges(before, out.managed, r.managerKey(manager, fieldpath.OperationApply))
+		if !created {
+			res.Deleted = r.deletedFields(live, res.Object)
+		}
 	}
 	return res
 }

@@ -3,6 +3,7 @@ package merge
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"sort"
 	"time"
 
@@ -78,6 +79,13 @@ type request struct {
 	updater  *smdmerge.Updater
 	now      time.Time
 	warnings []string
+	// typed is the last object typed without strictness (the live object, which every
+	// step of an apply types again), by the identity of its map. Objects are not
+	// changed once typed: merges build new values, and the result is a copy.
+	typed struct {
+		obj reflect.Value
+		tv  *typed.TypedValue
+	}
 }
 
 func (e *Engine) newRequest(req Request) (*request, error) {
@@ -123,10 +131,18 @@ func (r *request) warn(s string) {
 // keyed lists (apply bodies), otherwise they are allowed (live objects, update bodies).
 func (r *request) parse(obj map[string]interface{}, strict bool) (*typed.TypedValue, error) {
 	var opts []typed.ValidationOptions
-	if !strict {
-		opts = append(opts, typed.AllowDuplicates)
+	if strict {
+		return parseSorted(r.typ.Parseable, obj, opts...)
 	}
-	return parseSorted(r.typ.Parseable, obj, opts...)
+	id := reflect.ValueOf(obj)
+	if r.typed.tv != nil && r.typed.obj.UnsafePointer() == id.UnsafePointer() && obj != nil {
+		return r.typed.tv, nil
+	}
+	tv, err := parseSorted(r.typ.Parseable, obj, typed.AllowDuplicates)
+	if err == nil {
+		r.typed.obj, r.typed.tv = id, tv
+	}
+	return tv, err
 }
 
 // parseSorted types an unstructured object; when it does not fit the schema, the error is

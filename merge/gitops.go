@@ -518,7 +518,8 @@ func (e *Engine) FluxApply(req Request, opts FluxOptions) (*Result, error) {
 	}
 
 	// Step 5: the dry-run.
-	dry, err := e.Apply(Request{Live: live, Object: cfg, Endpoint: req.Endpoint, Manager: manager, Force: true, Now: req.Now})
+	dryLive := live
+	dry, err := e.applyStep(Request{Live: live, Object: cfg, Endpoint: req.Endpoint, Manager: manager, Force: true, Now: req.Now})
 	if err != nil {
 		return nil, fmt.Errorf("flux apply: dry-run: %w", err)
 	}
@@ -527,7 +528,7 @@ func (e *Engine) FluxApply(req Request, opts FluxOptions) (*Result, error) {
 		immutable := dry.Rejection.Code == 409 || dry.Rejection.Code == 422 || fluxImmutableMessage(dry.Rejection.Message)
 		forced := opts.Force || anyInMetadata(map[string]string{FluxGroup + "/force": "enabled"}, cfg, live)
 		if live == nil || !immutable || !forced {
-			return stop(dry, "Flux fails the object: dry-run failed"), nil
+			return stop(dry.complete(), "Flux fails the object: dry-run failed"), nil
 		}
 		return e.fluxRecreate(req, cfg, orig, manager, steps, warnings)
 	}
@@ -559,12 +560,18 @@ func (e *Engine) FluxApply(req Request, opts FluxOptions) (*Result, error) {
 
 	// Step 8: the apply.
 	areq := Request{Live: live, Object: cfg, Endpoint: req.Endpoint, Manager: manager, Force: true, Now: req.Now}
-	res, err := e.Apply(areq)
-	if err != nil {
-		return nil, fmt.Errorf("flux apply: %w", err)
+	// When nothing was patched since the dry-run, the apply is the dry-run's request
+	// again, and its answer is the dry-run's.
+	res := dry
+	if !sameObject(live, dryLive) {
+		res, err = e.applyStep(areq)
+		if err != nil {
+			return nil, fmt.Errorf("flux apply: %w", err)
+		}
 	}
 	step("apply", res)
 	if res.Rejection != nil || orig == nil {
+		res.complete()
 		res.Steps = steps
 		res.Warnings = warnings
 		return res, nil
@@ -576,7 +583,7 @@ func (e *Engine) FluxApply(req Request, opts FluxOptions) (*Result, error) {
 func (e *Engine) fluxRecreate(req Request, cfg, orig map[string]interface{}, manager string, steps []Step, warnings []string) (*Result, error) {
 	steps = append(steps, Step{Description: "delete (immutable field change, force)", Manager: manager, Code: 200})
 	creq := Request{Object: cfg, Endpoint: req.Endpoint, Manager: manager, Force: true, Now: req.Now}
-	dry, err := e.Apply(creq)
+	dry, err := e.applyStep(creq)
 	if err != nil {
 		return nil, fmt.Errorf("flux apply: dry-run after delete: %w", err)
 	}
@@ -584,17 +591,15 @@ func (e *Engine) fluxRecreate(req Request, cfg, orig map[string]interface{}, man
 	if dry.Rejection != nil {
 		dry.Steps = steps
 		dry.Warnings = append(warnings, "Flux deleted the object and fails to create it again")
-		return dry, nil
+		return dry.complete(), nil
 	}
-	res, err := e.Apply(creq)
-	if err != nil {
-		return nil, fmt.Errorf("flux apply: create after delete: %w", err)
-	}
+	// The create is the dry-run's request again: its answer is the dry-run's.
+	res := dry
 	steps = append(steps, Step{Description: "apply", Manager: manager, Code: stepCode(res)})
 	warnings = append(warnings, "Flux deletes the object and creates it again (force): every other manager's fields are gone")
 	if res.Rejection != nil {
 		res.Steps, res.Warnings = steps, warnings
-		return res, nil
+		return res.complete(), nil
 	}
 	out := e.kubectlResult(Request{Live: orig, Object: cfg, Endpoint: res.Endpoint, Manager: manager, Now: req.Now}, orig, res.Object, res, steps, warnings, false)
 	out.Action = ActionCreate
@@ -898,4 +903,9 @@ func listOf(v interface{}) []map[string]interface{} {
 		}
 	}
 	return out
+}
+
+// sameObject reports whether a and b are the same map (not merely equal ones).
+func sameObject(a, b map[string]interface{}) bool {
+	return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
 }

@@ -49,13 +49,13 @@ func (e *Engine) KubectlApply(req Request) (*Result, error) {
 		req.Manager = KubectlManager
 	}
 	orig := normalizeObject(req.Live)
-	first, err := e.Apply(req)
+	first, err := e.applyStep(req)
 	if err != nil {
 		return nil, err
 	}
 	first.Steps = []Step{{Description: "apply", Manager: req.Manager, Code: stepCode(first)}}
 	if first.Rejection != nil {
-		return first, nil
+		return first.complete(), nil
 	}
 	obj := first.Object
 	created := first.Action == ActionCreate
@@ -82,7 +82,7 @@ func (e *Engine) KubectlApply(req Request) (*Result, error) {
 			md["namespace"] = ns
 		}
 		body["metadata"] = md
-		res, err := e.Apply(Request{Live: obj, Object: body, Endpoint: ep, Manager: KubectlLastAppliedManager, Now: req.Now})
+		res, err := e.applyStep(Request{Live: obj, Object: body, Endpoint: ep, Manager: KubectlLastAppliedManager, Now: req.Now})
 		if err != nil {
 			return nil, err
 		}
@@ -104,7 +104,7 @@ func (e *Engine) KubectlApply(req Request) (*Result, error) {
 			if created {
 				delete(metadataOf(first.Object), "uid")
 			}
-			return first, nil
+			return first.complete(), nil
 		}
 		return e.kubectlResult(req, orig, obj, first, steps, warnings, created), nil
 	}
@@ -126,7 +126,7 @@ func (e *Engine) KubectlApply(req Request) (*Result, error) {
 	// Step 4: apply again.
 	again := req
 	again.Live = obj
-	res, err = e.Apply(again)
+	res, err = e.applyStep(again)
 	if err != nil {
 		return nil, err
 	}

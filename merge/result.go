@@ -76,6 +76,19 @@ type Result struct {
 	Assigned []string `json:"assigned,omitempty"`
 	// Steps are the requests a client sequence made (the kubectl applier), in order.
 	Steps []Step `json:"steps,omitempty"`
+
+	// describe fills Ownership and Deleted. A step of a client sequence leaves it for
+	// later: only the step whose result is the sequence's answer pays for it.
+	describe func()
+}
+
+// complete fills what a step's result left for later.
+func (res *Result) complete() *Result {
+	if f := res.describe; f != nil {
+		res.describe = nil
+		f()
+	}
+	return res
 }
 
 // Step is one request of a client's sequence and its outcome.
