@@ -113,11 +113,31 @@ func BenchmarkWorstCase(b *testing.B) {
 	}
 	manyManifests := write("many.yaml", many.String())
 
+	// A "billion laughs": ten levels of aliases, each expanding the previous one ten
+	// times, refused before anything expands.
+	var laughs strings.Builder
+	laughs.WriteString("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: lol, namespace: ns}\nl0: &l0 [lol]\n")
+	for i := 1; i < 10; i++ {
+		fmt.Fprintf(&laughs, "l%d: &l%d [*l%d, *l%d, *l%d, *l%d, *l%d, *l%d, *l%d, *l%d, *l%d, *l%d]\n", i, i, i-1, i-1, i-1, i-1, i-1, i-1, i-1, i-1, i-1, i-1)
+	}
+	laughs.WriteString("data: {a: *l9}\n")
+	billionLaughs := write("laughs.yaml", laughs.String())
+
+	// 100,000 levels of nesting, in YAML flow style and in JSON, refused before anything
+	// recurses.
+	deepYAML := write("deep.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: deep, namespace: ns}\ndata: "+
+		strings.Repeat("[", 100000)+strings.Repeat("]", 100000)+"\n")
+	deepJSON := write("deep.json", `{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "deep", "namespace": "ns"}, "data": `+
+		strings.Repeat(`{"a":`, 100000)+"1"+strings.Repeat("}", 100000)+"}")
+
 	cases := []struct {
 		name  string
 		stdin io.Reader
 		args  []string
 	}{
+		{"billion-laughs", nil, []string{one, billionLaughs}},
+		{"nesting-100000-yaml", nil, []string{one, deepYAML}},
+		{"nesting-100000-json", nil, []string{one, deepJSON}},
 		{"endless-stdin-1GiB", &endless{n: 1 << 30}, []string{"-"}},
 		{"yaml-list-32MiB", nil, []string{one, yamlList}},
 		{"four-32MiB-values", nil, []string{bigValues}},

@@ -82,7 +82,7 @@ func managedFieldsOf(obj map[string]interface{}) (entries []fieldpath.Entry, pre
 		return nil, false, nil
 	}
 	if list, ok := raw.([]interface{}); ok {
-		if entries, ok := entriesFromList(list); ok {
+		if entries, ok := fieldpath.EntriesFromUnstructured(list); ok {
 			return entries, true, nil
 		}
 	}
@@ -96,63 +96,6 @@ func managedFieldsOf(obj map[string]interface{}) (entries []fieldpath.Entry, pre
 		return nil, true, err
 	}
 	return entries, true, nil
-}
-
-// entriesFromList converts well-formed entries without a JSON round trip of the whole list;
-// ok is false at the first thing it does not expect.
-func entriesFromList(list []interface{}) ([]fieldpath.Entry, bool) {
-	entries := make([]fieldpath.Entry, 0, len(list))
-	for _, item := range list {
-		m, ok := item.(map[string]interface{})
-		if !ok {
-			return nil, false
-		}
-		var e fieldpath.Entry
-		for k, v := range m {
-			if k == "fieldsV1" {
-				if v == nil {
-					continue
-				}
-				b, err := json.Marshal(v)
-				if err != nil {
-					return nil, false
-				}
-				e.FieldsV1 = b
-				continue
-			}
-			str, ok := v.(string)
-			if !ok {
-				if v == nil {
-					continue
-				}
-				return nil, false
-			}
-			switch k {
-			case "manager":
-				e.Manager = str
-			case "operation":
-				e.Operation = fieldpath.Operation(str)
-			case "apiVersion":
-				e.APIVersion = str
-			case "fieldsType":
-				e.FieldsType = str
-			case "subresource":
-				e.Subresource = str
-			case "time":
-				if str == "" {
-					continue
-				}
-				t, err := time.Parse(time.RFC3339, str)
-				if err != nil {
-					return nil, false
-				}
-				t = t.UTC().Truncate(time.Second)
-				e.Time = &t
-			}
-		}
-		entries = append(entries, e)
-	}
-	return entries, true
 }
 
 // setManagedFields writes entries onto obj as the server encodes them; none removes the field.
@@ -169,12 +112,8 @@ func setManagedFields(obj map[string]interface{}, entries []fieldpath.Entry) err
 		delete(md, "managedFields")
 		return nil
 	}
-	b, err := json.Marshal(entries)
+	v, err := fieldpath.EntriesToUnstructured(entries)
 	if err != nil {
-		return err
-	}
-	var v []interface{}
-	if err := json.Unmarshal(b, &v); err != nil {
 		return err
 	}
 	md["managedFields"] = v

@@ -137,6 +137,11 @@ func entriesOf(obj map[string]interface{}) []fieldpath.Entry {
 	if !ok || raw == nil {
 		return nil
 	}
+	if list, ok := raw.([]interface{}); ok {
+		if entries, ok := fieldpath.EntriesFromUnstructured(list); ok {
+			return entries
+		}
+	}
 	b, err := json.Marshal(raw)
 	if err != nil {
 		return nil

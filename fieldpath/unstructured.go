@@ -1,0 +1,284 @@
+package fieldpath
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strconv"
+	"time"
+)
+
+// This file converts managedFields between the entries of this package and the form they
+// have in a decoded object (metadata.managedFields as []interface{} of maps, fieldsV1 a
+// tree of maps). Every object the engine reads or writes goes through it, several times
+// per request, so it does not round-trip through encoding/json: it writes and reads the
+// same bytes encoding/json would, directly, and falls back to encoding/json for anything
+// unusual.
+
+// EntriesFromUnstructured reads managedFields as a decoded object holds them. ok is false
+// at the first element it does not expect (not a map, a field of the wrong type, a time that
+// does not parse): such input must go through encoding/json for its errors.
+func EntriesFromUnstructured(list []interface{}) (entries []Entry, ok bool) {
+	entries = make([]Entry, 0, len(list))
+	for _, item := range list {
+		m, isMap := item.(map[string]interface{})
+		if !isMap {
+			return nil, false
+		}
+		var e Entry
+		for k, v := range m {
+			if v == nil {
+				continue
+			}
+			if k == "fieldsV1" {
+				b, err := AppendJSON(nil, v)
+				if err != nil {
+					return nil, false
+				}
+				e.FieldsV1 = b
+				continue
+			}
+			str, isString := v.(string)
+			if !isString {
+				return nil, false
+			}
+			switch k {
+			case "manager":
+				e.Manager = str
+			case "operation":
+				e.Operation = Operation(str)
+			case "apiVersion":
+				e.APIVersion = str
+			case "fieldsType":
+				e.FieldsType = str
+			case "subresource":
+				e.Subresource = str
+			case "time":
+				if str == "" {
+					continue
+				}
+				t, err := time.Parse(time.RFC3339, str)
+				if err != nil {
+					return nil, false
+				}
+				t = t.UTC().Truncate(time.Second)
+				e.Time = &t
+			}
+		}
+		entries = append(entries, e)
+	}
+	return entries, true
+}
+
+// EntriesToUnstructured is the managedFields list a decoded object holds for entries: what
+// decoding their JSON (Entry.MarshalJSON) gives.
+func EntriesToUnstructured(entries []Entry) ([]interface{}, error) {
+	out := make([]interface{}, len(entries))
+	for i, e := range entries {
+		m := make(map[string]interface{}, 7)
+		if e.Manager != "" {
+			m["manager"] = e.Manager
+		}
+		if e.Operation != "" {
+			m["operation"] = string(e.Operation)
+		}
+		if e.APIVersion != "" {
+			m["apiVersion"] = e.APIVersion
+		}
+		if e.Time != nil {
+			m["time"] = e.Time.UTC().Format(TimeFormat)
+		}
+		if e.FieldsType != "" {
+			m["fieldsType"] = e.FieldsType
+		}
+		if len(e.FieldsV1) > 0 {
+			v, err := DecodeJSON(e.FieldsV1)
+			if err != nil {
+				return nil, fmt.Errorf("managedFields entry %d (%s): fieldsV1: %w", i, e.Manager, err)
+			}
+			m["fieldsV1"] = v
+		}
+		if e.Subresource != "" {
+			m["subresource"] = e.Subresource
+		}
+		out[i] = m
+	}
+	return out, nil
+}
+
+// AppendJSON appends v, a decoded JSON value (maps with string keys, lists, strings,
+// booleans, numbers, nil), to dst exactly as encoding/json.Marshal writes it: map keys
+// sorted, HTML characters escaped. Values of other types are written by encoding/json.
+func AppendJSON(dst []byte, v interface{}) ([]byte, error) {
+	switch t := v.(type) {
+	case nil:
+		return append(dst, "null"...), nil
+	case bool:
+		return strconv.AppendBool(dst, t), nil
+	case string:
+		return appendJSONString(dst, t)
+	case int64:
+		return strconv.AppendInt(dst, t, 10), nil
+	case int:
+		return strconv.AppendInt(dst, int64(t), 10), nil
+	case map[string]interface{}:
+		if len(t) == 0 {
+			return append(dst, "{}"...), nil
+		}
+		keys := make([]string, 0, len(t))
+		for k := range t {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		dst = append(dst, '{')
+		var err error
+		for i, k := range keys {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			if dst, err = appendJSONString(dst, k); err != nil {
+				return nil, err
+			}
+			dst = append(dst, ':')
+			if dst, err = AppendJSON(dst, t[k]); err != nil {
+				return nil, err
+			}
+		}
+		return append(dst, '}'), nil
+	case []interface{}:
+		dst = append(dst, '[')
+		var err error
+		for i, x := range t {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			if dst, err = AppendJSON(dst, x); err != nil {
+				return nil, err
+			}
+		}
+		return append(dst, ']'), nil
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return append(dst, b...), nil
+}
+
+// appendJSONString writes s quoted. Printable ASCII without the characters encoding/json
+// escapes is copied; anything else is left to encoding/json.
+func appendJSONString(dst []byte, s string) ([]byte, error) {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			b, err := json.Marshal(s)
+			if err != nil {
+				return nil, err
+			}
+			return append(dst, b...), nil
+		}
+	}
+	dst = append(dst, '"')
+	dst = append(dst, s...)
+	return append(dst, '"'), nil
+}
+
+// DecodeJSON decodes a JSON value as encoding/json.Unmarshal into an interface{} does.
+// Objects whose values are objects and whose keys are plain strings — every fieldsV1 — are
+// read directly; anything else is left to encoding/json.
+func DecodeJSON(data []byte) (interface{}, error) {
+	d := fieldsDecoder{data: data}
+	d.space()
+	if v, ok := d.object(0); ok {
+		d.space()
+		if d.pos == len(d.data) {
+			return v, nil
+		}
+	}
+	var v interface{}
+	if err := json.Unmarshal(data, &v); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// fieldsDecoder reads the JSON of a field set: nested objects with unescaped string keys.
+type fieldsDecoder struct {
+	data []byte
+	pos  int
+}
+
+// maxFieldsDepth bounds the nesting read directly; deeper input goes to encoding/json.
+const maxFieldsDepth = 1000
+
+func (d *fieldsDecoder) space() {
+	for d.pos < len(d.data) {
+		switch d.data[d.pos] {
+		case ' ', '\t', '\n', '\r':
+			d.pos++
+		default:
+			return
+		}
+	}
+}
+
+func (d *fieldsDecoder) object(depth int) (map[string]interface{}, bool) {
+	if depth > maxFieldsDepth || d.pos >= len(d.data) || d.data[d.pos] != '{' {
+		return nil, false
+	}
+	d.pos++
+	m := map[string]interface{}{}
+	d.space()
+	if d.pos < len(d.data) && d.data[d.pos] == '}' {
+		d.pos++
+		return m, true
+	}
+	for {
+		d.space()
+		k, ok := d.key()
+		if !ok {
+			return nil, false
+		}
+		d.space()
+		if d.pos >= len(d.data) || d.data[d.pos] != ':' {
+			return nil, false
+		}
+		d.pos++
+		d.space()
+		v, ok := d.object(depth + 1)
+		if !ok {
+			return nil, false
+		}
+		m[k] = v
+		d.space()
+		if d.pos >= len(d.data) {
+			return nil, false
+		}
+		switch d.data[d.pos] {
+		case ',':
+			d.pos++
+		case '}':
+			d.pos++
+			return m, true
+		default:
+			return nil, false
+		}
+	}
+}
+
+// key reads a quoted string without escapes, of printable ASCII.
+func (d *fieldsDecoder) key() (string, bool) {
+	if d.pos >= len(d.data) || d.data[d.pos] != '"' {
+		return "", false
+	}
+	start := d.pos + 1
+	for i := start; i < len(d.data); i++ {
+		switch c := d.data[i]; {
+		case c == '"':
+			d.pos = i + 1
+			return string(d.data[start:i]), true
+		case c == '\\' || c < 0x20 || c >= 0x7f:
+			return "", false
+		}
+	}
+	return "", false
+}

@@ -1,0 +1,126 @@
+package fieldpath
+
+import (
+	"bytes"
+	"encoding/json"
+	"reflect"
+	"testing"
+	"time"
+)
+
+// unstructuredCases are JSON texts whose decoded form AppendJSON must write back, and
+// DecodeJSON must read, exactly as encoding/json does.
+var unstructuredCases = []string{
+	`{}`, `{"f:data":{".":{},"f:a":{}}}`,
+	`{"f:spec":{"f:containers":{"k:{\"name\":\"c\"}":{".":{},"f:ports":{"k:{\"containerPort\":80,\"protocol\":\"TCP\"}":{}}}}}}`,
+	`{"f:metadata":{"f:annotations":{"f:a<b>&c":{}},"f:labels":{"f:é":{}, "f:\u2028":{}}}}`,
+	`{"b":{},"a":{},"a":{"x":{}}}`,
+	`{"f:a":1}`, `{"f:a":[1,2.5,"x",true,null,{"k":"v"}]}`, `[]`, `"s"`, `null`, `12345678901234567890`,
+	` { "f:a" : { } } `, `{"f:\u0000":{}}`, "{\"f:\xff\":{}}", `{"f:a":{}}x`, `{"f:a":{}`, `{"f:a":}`,
+}
+
+func TestAppendJSONIsEncodingJSON(t *testing.T) {
+	for _, c := range unstructuredCases {
+		var v interface{}
+		if err := json.Unmarshal([]byte(c), &v); err != nil {
+			continue
+		}
+		v = intsAsInt64(v)
+		want, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := AppendJSON(nil, v)
+		if err != nil || !bytes.Equal(got, want) {
+			t.Errorf("AppendJSON(%s) = %s, %v; encoding/json writes %s", c, got, err, want)
+		}
+	}
+}
+
+func TestDecodeJSONIsEncodingJSON(t *testing.T) {
+	for _, c := range unstructuredCases {
+		var want interface{}
+		wantErr := json.Unmarshal([]byte(c), &want)
+		got, err := DecodeJSON([]byte(c))
+		if (err != nil) != (wantErr != nil) || !reflect.DeepEqual(got, want) {
+			t.Errorf("DecodeJSON(%s) = %#v, %v; encoding/json reads %#v, %v", c, got, err, want, wantErr)
+		}
+	}
+}
+
+func TestEntriesUnstructuredRoundTrip(t *testing.T) {
+	now := time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC)
+	entries := []Entry{
+		{Manager: "kubectl", Operation: OperationApply, APIVersion: "apps/v1", Time: &now, FieldsType: FieldsTypeV1,
+			FieldsV1: []byte(`{"f:spec":{"f:replicas":{}}}`)},
+		{Manager: "kube-controller-manager", Operation: OperationUpdate, APIVersion: "apps/v1", FieldsType: FieldsTypeV1,
+			FieldsV1: []byte(`{"f:status":{".":{}}}`), Subresource: "status"},
+		{},
+	}
+	got, err := EntriesToUnstructured(entries)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// What decoding the entries' JSON gives.
+	raw, _ := json.Marshal(entries)
+	var want []interface{}
+	if err := json.Unmarshal(raw, &want); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("EntriesToUnstructured = %#v, want %#v", got, want)
+	}
+	back, ok := EntriesFromUnstructured(got)
+	if !ok || !reflect.DeepEqual(back, entries) {
+		t.Errorf("EntriesFromUnstructured = %#v, %v; want %#v", back, ok, entries)
+	}
+	for _, bad := range []interface{}{"x", map[string]interface{}{"manager": 1}, map[string]interface{}{"time": "yesterday"}} {
+		if _, ok := EntriesFromUnstructured([]interface{}{bad}); ok {
+			t.Errorf("EntriesFromUnstructured accepted %#v", bad)
+		}
+	}
+}
+
+// FuzzDecodeJSON checks DecodeJSON and AppendJSON against encoding/json on any input.
+func FuzzDecodeJSON(f *testing.F) {
+	for _, c := range unstructuredCases {
+		f.Add([]byte(c))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var want interface{}
+		wantErr := json.Unmarshal(data, &want)
+		got, err := DecodeJSON(data)
+		if (err != nil) != (wantErr != nil) || !reflect.DeepEqual(got, want) {
+			t.Fatalf("DecodeJSON = %#v, %v; encoding/json reads %#v, %v", got, err, want, wantErr)
+		}
+		if err != nil {
+			return
+		}
+		enc, err := json.Marshal(want)
+		if err != nil {
+			return
+		}
+		mine, err := AppendJSON(nil, got)
+		if err != nil || !bytes.Equal(mine, enc) {
+			t.Fatalf("AppendJSON = %s, %v; encoding/json writes %s", mine, err, enc)
+		}
+	})
+}
+
+func intsAsInt64(v interface{}) interface{} {
+	switch t := v.(type) {
+	case map[string]interface{}:
+		for k, x := range t {
+			t[k] = intsAsInt64(x)
+		}
+	case []interface{}:
+		for i, x := range t {
+			t[i] = intsAsInt64(x)
+		}
+	case float64:
+		if t == float64(int64(t)) && t < 1<<53 && t > -(1<<53) {
+			return int64(t)
+		}
+	}
+	return v
+}
