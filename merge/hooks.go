@@ -107,6 +107,9 @@ func sameEntryIgnoringTime(x, y fieldpath.Entry) bool {
 		x.FieldsType != y.FieldsType || x.Subresource != y.Subresource {
 		return false
 	}
+	if string(x.FieldsV1) == string(y.FieldsV1) {
+		return true
+	}
 	sx, err1 := fieldpath.FieldsV1ToSet(x.FieldsV1)
 	sy, err2 := fieldpath.FieldsV1ToSet(y.FieldsV1)
 	if err1 != nil || err2 != nil {

@@ -53,3 +53,22 @@ func TestJSONRoundTrip(t *testing.T) {
 		t.Errorf("summary = %+v", rep.Summary)
 	}
 }
+
+// TestJSONStreamedIsWhole: the report printed from results encoded one by one is, byte for
+// byte, the whole report encoded at once.
+func TestJSONStreamedIsWhole(t *testing.T) {
+	rep := sampleReport()
+	out, _ := writeAll(t, "json", rep, Options{})
+	whole, err := encodeJSON(rep, "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out != string(whole) {
+		t.Errorf("streamed:\n%s\nwhole:\n%s", out, whole)
+	}
+	empty := report.New(rep.Options)
+	out, _ = writeAll(t, "json", empty, Options{})
+	if whole, _ := encodeJSON(empty, "  "); out != string(whole) {
+		t.Errorf("empty report: %s, want %s", out, whole)
+	}
+}
