@@ -176,8 +176,8 @@ func normalizeAsFlux(obj map[string]interface{}) error {
 }
 
 // predictAndReport predicts every slot in parallel and prints the results in input order as
-// they come; it returns the exit status. Results are let go once printed unless the format
-// prints them all at the end (json, yaml, objects).
+// they come; it returns the exit status. Results are let go once written: the formats that
+// print everything at the end keep what they need (json and yaml their encoded bytes).
 func (c *config) predictAndReport(eng predictor, reg *schema.Registry, slots []*slot) int {
 	c.gitOpsWarnings(c.stderr)
 	policy := c.gate.policy
@@ -187,10 +187,9 @@ func (c *config) predictAndReport(eng predictor, reg *schema.Registry, slots []*
 	if err != nil {
 		return c.errorf("%v", err)
 	}
-	keep := output.NeedsResults(c.output)
 	if c.gate.summary {
 		if c.output == "text" {
-			w, keep = output.NewSummary(c.stdout, opts), false
+			w = output.NewSummary(c.stdout, opts)
 		} else {
 			sopts := opts
 			sopts.Color = c.color && isTerminal(c.stderr)
@@ -211,9 +210,6 @@ func (c *config) predictAndReport(eng predictor, reg *schema.Registry, slots []*
 	for _, s := range slots {
 		<-s.done
 		tally.Add(s.res)
-		if keep {
-			rep.Add(s.res)
-		}
 		if werr == nil {
 			werr = w.Write(s.res)
 		}

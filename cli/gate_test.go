@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -150,9 +151,12 @@ spec:
 
 func TestProgressLine(t *testing.T) {
 	var buf bytes.Buffer
-	n := int64(0)
-	p := startProgress(&buf, 10, func() int64 { n++; return n }, time.Nanosecond)
-	time.Sleep(450 * time.Millisecond)
+	var n atomic.Int64
+	p := startProgress(&buf, 10, func() int64 { return n.Add(1) }, time.Nanosecond)
+	// Two updates, however slowly the machine runs.
+	for deadline := time.Now().Add(20 * time.Second); n.Load() < 2 && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
+	}
 	p.stop()
 	out := buf.String()
 	if !strings.HasPrefix(out, "\rssa-diff: 1 of 10 objects predicted (10%)\x1b[K") || !strings.HasSuffix(out, "\r\x1b[K") || strings.Count(out, "\r") < 3 {

@@ -44,11 +44,6 @@ var formats = map[string]func(io.Writer, Options) Writer{
 	"markdown": newMarkdown,
 }
 
-// NeedsResults reports whether a format prints the results themselves when the report is
-// closed (the report's Results must then hold them all); the other formats keep what they
-// need as results are written.
-func NeedsResults(format string) bool { return format == "yaml" }
-
 // ShowsWithForce reports whether a format shows what --force-conflicts would do about a
 // refusal with conflicts (Result.WithForce).
 func ShowsWithForce(format string) bool {

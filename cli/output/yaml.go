@@ -2,7 +2,6 @@ package output
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 
@@ -10,21 +9,50 @@ import (
 	"sigs.k8s.io/yaml"
 )
 
-// yamlWriter prints the whole report as YAML (the JSON report's fields, keys sorted).
-type yamlWriter struct{ w io.Writer }
+// yamlWriter prints the whole report as YAML (the JSON report's fields, keys sorted). Each
+// result is encoded as JSON as it is written, so a long run holds bytes, not results.
+type yamlWriter struct {
+	w       io.Writer
+	results [][]byte
+}
 
-func newYAML(w io.Writer, _ Options) Writer { return yamlWriter{w} }
+func newYAML(w io.Writer, _ Options) Writer { return &yamlWriter{w: w} }
 
-func (yamlWriter) Write(*report.Result) error { return nil }
-
-func (y yamlWriter) Close(rep *report.Report) error {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(rep); err != nil {
+func (y *yamlWriter) Write(res *report.Result) error {
+	b, err := encodeJSON(res, "")
+	if err != nil {
 		return err
 	}
-	out, err := yaml.JSONToYAML(buf.Bytes())
+	y.results = append(y.results, b)
+	return nil
+}
+
+// Close prints the report with the results written; when none were, with the report's own.
+func (y *yamlWriter) Close(rep *report.Report) error {
+	var doc []byte
+	if len(y.results) == 0 {
+		b, err := encodeJSON(rep, "")
+		if err != nil {
+			return err
+		}
+		doc = b
+	} else {
+		head := *rep
+		head.Results = nil
+		b, err := encodeJSON(&head, "")
+		if err != nil {
+			return err
+		}
+		const marker = `"results":null`
+		i := bytes.Index(b, []byte(marker))
+		if i < 0 {
+			return fmt.Errorf("printing the report as YAML: no results field")
+		}
+		doc = append(append([]byte(nil), b[:i]...), `"results":[`...)
+		doc = append(doc, bytes.Join(y.results, []byte(","))...)
+		doc = append(append(doc, ']'), b[i+len(marker):]...)
+	}
+	out, err := yaml.JSONToYAML(doc)
 	if err != nil {
 		return fmt.Errorf("printing the report as YAML: %w", err)
 	}

@@ -22,3 +22,21 @@ func TestYAMLMatchesJSON(t *testing.T) {
 		t.Errorf("the YAML report differs from the JSON one:\n%s", y)
 	}
 }
+
+// TestYAMLStreamedIsWhole: the report printed from results encoded one by one is the whole
+// report converted at once.
+func TestYAMLStreamedIsWhole(t *testing.T) {
+	rep := sampleReport()
+	out, _ := writeAll(t, "yaml", rep, Options{})
+	whole, err := encodeJSON(rep, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := yaml.JSONToYAML(whole)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out != string(want) {
+		t.Errorf("streamed:\n%s\nwhole:\n%s", out, want)
+	}
+}
