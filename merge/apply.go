@@ -26,8 +26,8 @@ func (e *Engine) Apply(req Request) (*Result, error) {
 // applyStep is Apply as one step of a client sequence: Ownership and Deleted are left
 // for [Result.complete].
 func (e *Engine) applyStep(req Request) (*Result, error) {
-	req.Live = normalizeObject(req.Live)
-	req.Object = normalizeObject(req.Object)
+	req.Live = normalizedInput(req.Live)
+	req.Object = normalizedInput(req.Object)
 	r, err := e.newRequest(req)
 	if err != nil {
 		return nil, err

@@ -59,6 +59,39 @@ func (c *versionConverter) IsMissingVersionError(err error) bool {
 	return errors.Is(err, errMissingVersion)
 }
 
+// normalizedInput is obj when its numbers are already what Kubernetes' JSON decoding makes
+// them (what decoders of this module give), a normalized copy otherwise. The engine never
+// changes its inputs (FuzzEngine checks it), so it need not copy them.
+func normalizedInput(obj map[string]interface{}) map[string]interface{} {
+	if obj == nil || isNormalized(obj) {
+		return obj
+	}
+	return normalizeObject(obj)
+}
+
+func isNormalized(v interface{}) bool {
+	switch t := v.(type) {
+	case map[string]interface{}:
+		for _, x := range t {
+			if !isNormalized(x) {
+				return false
+			}
+		}
+	case []interface{}:
+		for _, x := range t {
+			if !isNormalized(x) {
+				return false
+			}
+		}
+	case float64:
+		return !(t == math.Trunc(t) && math.Abs(t) < 1<<53)
+	case string, bool, int64, nil:
+	default:
+		return false
+	}
+	return true
+}
+
 // normalizeObject makes numbers what Kubernetes' JSON decoding makes them: integers as
 // int64, other numbers as float64. It returns a copy.
 func normalizeObject(obj map[string]interface{}) map[string]interface{} {

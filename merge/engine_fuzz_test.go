@@ -1,6 +1,7 @@
 package merge
 
 import (
+	"reflect"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -48,6 +49,14 @@ func FuzzEngine(f *testing.F) {
 		req, how := g.request(reg, bases)
 		run := func() (string, *Result) {
 			r := Request{Live: fuzzCopy(req.Live), Object: fuzzCopy(req.Object), Endpoint: req.Endpoint, Manager: req.Manager, Force: req.Force, Now: req.Now}
+			// The engine never changes what it is given.
+			defer func() {
+				if !reflect.DeepEqual(r.Live, fuzzCopy(req.Live)) || !reflect.DeepEqual(r.Object, fuzzCopy(req.Object)) {
+					a, _ := json.Marshal(r.Live)
+					b, _ := json.Marshal(r.Object)
+					t.Fatalf("the %s request changed its input objects\nrequest: %s\nafter: live %s\nobject %s", how, describe(req), a, b)
+				}
+			}()
 			var res *Result
 			var err error
 			switch how {
@@ -55,6 +64,10 @@ func FuzzEngine(f *testing.F) {
 				res, err = e.KubectlApply(r)
 			case "update":
 				res, err = e.Update(r)
+			case "argocd":
+				res, err = e.ArgoCDApply(r, ArgoCDOptions{Application: "app"})
+			case "flux":
+				res, err = e.FluxApply(r, FluxOptions{KustomizationName: "apps", KustomizationNamespace: "flux-system"})
 			default:
 				res, err = e.Apply(r)
 			}
@@ -434,5 +447,5 @@ func (g *fuzzGen) request(reg *schema.Registry, bases []map[string]interface{}) 
 	if g.intn(6) == 0 {
 		req.Endpoint.Subresource = g.pick([]string{"status", "scale"})
 	}
-	return req, g.pick([]string{"apply", "apply", "kubectl", "update"})
+	return req, g.pick([]string{"apply", "apply", "kubectl", "update", "argocd", "flux"})
 }

@@ -114,7 +114,7 @@ func (e *Engine) ArgoCDApply(req Request, opts ArgoCDOptions) (*Result, error) {
 	}
 	warnings := argoSyncOptionWarnings(cfg, req.Live)
 
-	orig := normalizeObject(req.Live)
+	orig := normalizedInput(req.Live)
 	live := orig
 	var steps []Step
 	if orig != nil && !opts.DisableClientSideApplyMigration {
@@ -440,7 +440,7 @@ func (e *Engine) FluxApply(req Request, opts FluxOptions) (*Result, error) {
 	}
 	fluxNormalize(cfg, opts.Normalize)
 
-	orig := normalizeObject(req.Live)
+	orig := normalizedInput(req.Live)
 	live := orig
 	var steps []Step
 	var warnings []string

@@ -48,7 +48,7 @@ func (e *Engine) KubectlApply(req Request) (*Result, error) {
 	if req.Manager == "" {
 		req.Manager = KubectlManager
 	}
-	orig := normalizeObject(req.Live)
+	orig := normalizedInput(req.Live)
 	first, err := e.applyStep(req)
 	if err != nil {
 		return nil, err

@@ -11,7 +11,7 @@ import (
 // the whole new object. Updates are never refused for conflicts: they take what they change
 // (catalog B4). Through /scale, Object is an autoscaling/v1 Scale.
 func (e *Engine) Update(req Request) (*Result, error) {
-	req.Live = normalizeObject(req.Live)
+	req.Live = normalizedInput(req.Live)
 	req.Object = normalizeObject(req.Object)
 	r, err := e.newRequest(req)
 	if err != nil {
