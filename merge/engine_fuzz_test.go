@@ -1,12 +1,12 @@
 package merge
 
 import (
-	"reflect"
 	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"sort"
 	"strconv"
 	"testing"
