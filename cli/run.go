@@ -319,12 +319,13 @@ func (c *config) predict(eng predictor, p *input.Pair, live map[string]interface
 	}
 	manager := c.manager()
 	request := func(force bool) merge.Request {
-		body := deepCopyMap(p.Manifest.Object)
+		// The engine changes neither object: only what this function changes is copied.
+		body := p.Manifest.Object
 		if c.applier != "api" && !p.Mismatched {
-			setDefaultNamespace(body, p.ID.Namespace)
+			body = withDefaultNamespace(body, p.ID.Namespace)
 		}
 		return merge.Request{
-			Live:     deepCopyMap(live),
+			Live:     live,
 			Object:   body,
 			Endpoint: merge.Endpoint{GVK: gvk, Namespace: p.ID.Namespace, Name: p.ID.Name, Subresource: c.subresource},
 			Manager:  manager,
@@ -363,40 +364,26 @@ func (c *config) predict(eng predictor, p *input.Pair, live map[string]interface
 	return res
 }
 
-// setDefaultNamespace writes the namespace a namespaced object applies to into its body
-// when it names none, as kubectl does before it sends (so its last-applied annotation
-// records it too). Raw API requests are sent as written.
-func setDefaultNamespace(obj map[string]interface{}, ns string) {
+// withDefaultNamespace is the body with the namespace a namespaced object applies to when
+// it names none, as kubectl writes it before it sends (so its last-applied annotation
+// records it too); obj itself is not changed. Raw API requests are sent as written.
+func withDefaultNamespace(obj map[string]interface{}, ns string) map[string]interface{} {
 	md, ok := obj["metadata"].(map[string]interface{})
 	if !ok || ns == "" {
-		return
+		return obj
 	}
-	if cur, _ := md["namespace"].(string); cur == "" {
-		md["namespace"] = ns
+	if cur, _ := md["namespace"].(string); cur != "" {
+		return obj
 	}
-}
-
-func deepCopyMap(m map[string]interface{}) map[string]interface{} {
-	if m == nil {
-		return nil
+	body := make(map[string]interface{}, len(obj))
+	for k, v := range obj {
+		body[k] = v
 	}
-	return deepCopy(m).(map[string]interface{})
-}
-
-func deepCopy(v interface{}) interface{} {
-	switch t := v.(type) {
-	case map[string]interface{}:
-		c := make(map[string]interface{}, len(t))
-		for k, x := range t {
-			c[k] = deepCopy(x)
-		}
-		return c
-	case []interface{}:
-		c := make([]interface{}, len(t))
-		for i, x := range t {
-			c[i] = deepCopy(x)
-		}
-		return c
+	meta := make(map[string]interface{}, len(md)+1)
+	for k, v := range md {
+		meta[k] = v
 	}
-	return v
+	meta["namespace"] = ns
+	body["metadata"] = meta
+	return body
 }

@@ -19,7 +19,8 @@ type Endpoint struct {
 	Subresource string
 }
 
-// Request is one write to the API server.
+// Request is one write to the API server. The engine never changes Live or Object, and
+// no result shares maps or lists with them: callers may reuse both.
 type Request struct {
 	// Live is the object as the server stores it, with metadata.managedFields, or nil when
 	// the object does not exist (the request creates it).
