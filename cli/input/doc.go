@@ -22,6 +22,15 @@
 // (an empty file, only "---") is an error, while an empty List is not: it says nothing
 // exists.
 //
+// A JSON List at the top of a stream (and a top-level JSON array) is read item by item,
+// since a cluster dump is thousands of objects: the scanner that splits the stream keeps
+// each item's bytes apart and hands the item to a pool of GOMAXPROCS goroutines that
+// decode items while it reads on; the entries come out in input order, the same whatever
+// the pool did. Whether a value is a List is known only at its end (kubectl prints "kind"
+// after "items"); a value that turns out not to be one, or that is not valid JSON, is read
+// whole as one document, as any other, so its entries and errors are those a whole read
+// gives. A List in YAML is one document, read whole (dumps are JSON).
+//
 // # Where things are
 //
 // Every [Object] carries a [Source]: the file, the 0-based index of the document in the file,
@@ -39,8 +48,9 @@
 // raising it. The defaults:
 //
 //	MaxInputBytes     128 MiB   all files and standard input together; reading stops there
-//	MaxDocumentBytes   32 MiB   one YAML document or JSON value; a larger one is skipped
-//	                            without being kept (only the limit is ever held in memory)
+//	MaxDocumentBytes   32 MiB   one YAML document or JSON value, or one item of a JSON
+//	                            List; a larger one is skipped without being kept (only the
+//	                            limit is ever held in memory for it)
 //	MaxDepth             1000   nesting of maps and lists, checked before anything recurses
 //	                            (the engine, structured-merge-diff, the outputs); at most
 //	                            HardMaxDepth, 10000, the decoders' and the API server's limit
@@ -48,6 +58,16 @@
 //	                            decoder expands them ("billion laughs")
 //	MaxFiles           100000   entries visited by directory walks
 //	MaxObjects          50000   objects read, manifests and live objects together
+//
+// A JSON List is not one document for MaxDocumentBytes: each of its items is, on its own,
+// and so are the List's own fields (apiVersion, kind, metadata) together. An item over the
+// limit is an error naming its item index and line, and the other items are read. The
+// List as a whole is bounded by MaxInputBytes and its objects by MaxObjects; past the
+// document limit a List keeps at most MaxObjects+1 items (the rest are reported as not
+// read). A JSON value larger than the document limit that turns out not to be a List, or
+// not valid JSON, cannot be read whole: it is one error (the first invalid spot in its
+// items, or the document limit), as before; until its end such a value is held up to
+// MaxInputBytes, not MaxDocumentBytes.
 //
 // Directory walks follow symbolic links (the path given too) but read each directory once,
 // so links that loop end; unreadable files and dangling links are errors, the walk goes on;

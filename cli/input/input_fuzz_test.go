@@ -44,6 +44,11 @@ func dirExists(p string) bool {
 func FuzzParse(f *testing.F) {
 	f.Add([]byte(multiDoc))
 	f.Add([]byte(`{"kind":"List","items":[{"a":1},2,{"kind":"List","items":[{"kind":"X"}]}]}`))
+	// Lists read item by item: larger than the tiny document limit below, with small items,
+	// an item over it, nested Lists, items that are not objects, and a List cut short.
+	f.Add([]byte("{\"apiVersion\":\"v1\",\"items\":[\n" + strings.Repeat(`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a"}},`+"\n", 4) +
+		`{"kind":"List","items":[{"kind":"X","metadata":{"name":"b"}},"s"]},` + "\n" + `{"kind":"ConfigMap","data":{"a":"` + strings.Repeat("x", 300) + `"}}, 1, null],"kind":"List"}` + "\n[{\"kind\":\"A\"},{\"kind\":\"B\",\"items\":[]}]"))
+	f.Add([]byte(`[{"kind":"A","metadata":{"name":"x"}},` + strings.Repeat(`{"kind":"B"},`, 30) + `{"kind":"C","metadata":{"name":"y"`))
 	f.Add([]byte("a: &x [*x]\n"))
 	f.Add([]byte("\xff\xfea\x00:\x00 \x001\x00\n\x00"))
 	fuzzSeeds(f)

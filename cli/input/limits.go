@@ -12,8 +12,10 @@ type Limits struct {
 	// MaxInputBytes caps the bytes read from all paths together: files, directories and
 	// standard input. Reading stops there; the documents read before are kept.
 	MaxInputBytes int64
-	// MaxDocumentBytes caps one YAML document or JSON value (a List counts as one). A
-	// larger document is skipped, never held in memory beyond the bound.
+	// MaxDocumentBytes caps one YAML document or JSON value; a JSON List is not one
+	// document here: each of its items is, and its own fields together are (the List as a
+	// whole is bounded by MaxInputBytes). A larger document or item is skipped, never held
+	// in memory beyond the bound.
 	MaxDocumentBytes int64
 	// MaxDepth caps how deeply maps and lists nest in a document. It protects everything
 	// that recurses over objects (the engine, structured-merge-diff, the outputs); at most

@@ -20,8 +20,8 @@ type Object struct {
 	// Warnings are things about the input the user should know (duplicate keys …).
 	Warnings []string
 
-	doc  *document
-	base string // JSON Pointer of the object in its document ("" or "/items/3")
+	doc  *document // its document, or the List item it is (in) when the List was read item by item
+	base string    // JSON Pointer of the object in doc ("", "/items/3", "/items/0" in an item)
 }
 
 // Line returns the line of the field at pointer (an RFC 6901 JSON Pointer into the object,

@@ -32,7 +32,8 @@ func (l *Loader) parseStream(name string, r io.Reader) ([]Entry, int) {
 	}
 	p := &parser{name: name, lim: l.limits, l: l}
 	if isJSONStream(br) {
-		splitJSON(br, l.limits, p.jsonDoc)
+		splitJSON(br, l.limits, p.jsonDoc, p.startDecoding)
+		p.stopPool()
 	} else {
 		splitYAML(br, l.limits.MaxDocumentBytes, p.yamlDoc)
 	}
@@ -47,7 +48,8 @@ type parser struct {
 	index   int // of the next document
 	docs    int
 	entries []Entry
-	stopped bool // the object limit was reached
+	stopped bool      // the object limit was reached
+	pool    *itemPool // decodes List items
 }
 
 // add adds an object, unless the object limit is reached: then it says so (once per
@@ -266,24 +268,22 @@ func (p *parser) jsonDoc1(rd rawDoc) {
 	if !ok {
 		return
 	}
-	dec := json.NewDecoder(bytes.NewReader(rd.data))
-	dec.UseNumber()
-	var v interface{}
-	if err := dec.Decode(&v); err != nil {
-		off := int(dec.InputOffset())
-		var se *json.SyntaxError
-		if errors.As(err, &se) {
-			off = int(se.Offset)
-		}
-		if errors.Is(err, io.ErrUnexpectedEOF) {
-			err = errors.New("unexpected end of JSON input: a value is not closed")
-			off = len(rd.data)
-		}
-		p.fail(src, rd.firstLine+lineAt(rd.data, off)-1, "", fmt.Errorf("invalid JSON: %w", err))
+	if rd.list != nil {
+		p.listDoc(src, rd.firstLine, rd.list)
 		return
 	}
-	doc := &document{raw: rd.data, firstLine: rd.firstLine, json: true}
-	v, err := normalize(v, p.lim.MaxDepth)
+	p.jsonValue(src, rd.data, rd.firstLine)
+}
+
+// jsonValue reads one JSON value that is one document.
+func (p *parser) jsonValue(src Source, data []byte, firstLine int) {
+	v, err, off := decodeJSON(data)
+	if err != nil {
+		p.fail(src, firstLine+lineAt(data, off)-1, "", err)
+		return
+	}
+	doc := &document{raw: data, firstLine: firstLine, json: true}
+	v, err = normalize(v, p.lim.MaxDepth)
 	if err != nil {
 		var de *depthError
 		errors.As(err, &de)
@@ -294,20 +294,50 @@ func (p *parser) jsonDoc1(rd rawDoc) {
 	p.objects(src, doc, v)
 	if len(p.entries) > n && p.entries[n].Object != nil {
 		o := p.entries[n].Object
-		if !utf8.Valid(rd.data) {
-			o.Warnings = append(o.Warnings, fmt.Sprintf("line %d: bytes that are not UTF-8 were read as U+FFFD, as kubectl and the API server read them", rd.firstLine+lineAt(rd.data, invalidUTF8(rd.data))-1))
-		}
-		if len(rd.data) <= maxDuplicateScan {
-			if dups := jsonDuplicateKeys(rd.data, rd.firstLine); len(dups) > 0 {
-				o.Warnings = append(o.Warnings, "duplicate keys: the last value is used, as kubectl and the API server use it (a field validation of Strict would reject them): "+strings.Join(dups, "; "))
-			}
-		}
+		o.Warnings = append(o.Warnings, jsonWarnings(data, firstLine)...)
 	}
 }
 
-// maxDuplicateScan is the largest document searched for duplicate keys (which costs a
-// second parse): above the API server's request limit (3 MiB), so every manifest is;
-// larger documents are Lists the server printed, which have none.
+// decodeJSON decodes one JSON value, numbers as json.Numbers. An error says "invalid
+// JSON" and comes with the offset it is about; without an error, the offset is where the
+// value ended.
+func decodeJSON(data []byte) (interface{}, error, int) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v interface{}
+	if err := dec.Decode(&v); err != nil {
+		off := int(dec.InputOffset())
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			off = int(se.Offset)
+		}
+		if errors.Is(err, io.ErrUnexpectedEOF) {
+			err = errors.New("unexpected end of JSON input: a value is not closed")
+			off = len(data)
+		}
+		return nil, fmt.Errorf("invalid JSON: %w", err), off
+	}
+	return v, nil, int(dec.InputOffset())
+}
+
+// jsonWarnings are the warnings about a JSON value that was read: bytes that are not
+// UTF-8, keys set twice.
+func jsonWarnings(data []byte, firstLine int) []string {
+	var w []string
+	if !utf8.Valid(data) {
+		w = append(w, fmt.Sprintf("line %d: bytes that are not UTF-8 were read as U+FFFD, as kubectl and the API server read them", firstLine+lineAt(data, invalidUTF8(data))-1))
+	}
+	if len(data) <= maxDuplicateScan {
+		if dups := duplicateKeys(data, firstLine); len(dups) > 0 {
+			w = append(w, "duplicate keys: the last value is used, as kubectl and the API server use it (a field validation of Strict would reject them): "+strings.Join(dups, "; "))
+		}
+	}
+	return w
+}
+
+// maxDuplicateScan is the largest document (or List item) searched for duplicate keys
+// (which costs a second scan): above the API server's request limit (3 MiB), so every
+// manifest and every object the server printed is.
 const maxDuplicateScan = 4 << 20
 
 func invalidUTF8(data []byte) int {
@@ -321,57 +351,107 @@ func invalidUTF8(data []byte) int {
 	return len(data)
 }
 
-// jsonDuplicateKeys lists the keys that appear twice in one JSON object, with their lines.
-func jsonDuplicateKeys(data []byte, firstLine int) []string {
+// duplicateKeys lists the keys (at most 5) that appear twice in one object of data, a
+// valid JSON value, with their lines. Keys are compared as decoded: escapes resolved,
+// bytes that are not UTF-8 read as U+FFFD.
+func duplicateKeys(data []byte, firstLine int) []string {
 	type frame struct {
 		object    bool
 		expectKey bool
-		keys      map[string]bool
+		keys      int                 // index in keys of the object's first key
+		set       map[string]struct{} // the keys, once there are many
 	}
-	var stack []*frame
-	var dups []string
-	dec := json.NewDecoder(bytes.NewReader(data))
-	valueDone := func() {
-		if n := len(stack); n > 0 && stack[n-1].object {
-			stack[n-1].expectKey = true
+	var (
+		frames = make([]frame, 0, 16)
+		keys   = make([][]byte, 0, 64) // the keys of the open objects
+		dups   []string
+		line   = firstLine
+	)
+	for i := 0; i < len(data) && len(dups) < 5; i++ {
+		for i < len(data) && !dupSpecial[data[i]] {
+			i++ // blanks, numbers, literals, ':'
 		}
-	}
-	for len(dups) < 5 {
-		tok, err := dec.Token()
-		if err != nil {
+		if i == len(data) {
 			break
 		}
-		switch t := tok.(type) {
-		case json.Delim:
-			switch t {
-			case '{':
-				stack = append(stack, &frame{object: true, expectKey: true})
-			case '[':
-				stack = append(stack, &frame{})
-			default:
-				stack = stack[:len(stack)-1]
-				valueDone()
+		switch data[i] {
+		case '\n':
+			line++
+		case '{':
+			frames = append(frames, frame{object: true, expectKey: true, keys: len(keys)})
+		case '[':
+			frames = append(frames, frame{keys: len(keys)})
+		case '}', ']':
+			if n := len(frames); n > 0 {
+				keys = keys[:frames[n-1].keys]
+				frames = frames[:n-1]
 			}
-		case string:
-			if n := len(stack); n > 0 && stack[n-1].object && stack[n-1].expectKey {
-				f := stack[n-1]
-				if f.keys == nil {
-					f.keys = map[string]bool{}
+		case ',':
+			if n := len(frames); n > 0 && frames[n-1].object {
+				frames[n-1].expectKey = true
+			}
+		case '"':
+			j, plain := i+1, true
+			for ; j < len(data) && data[j] != '"'; j++ {
+				if !strPlain[data[j]] || data[j] >= utf8.RuneSelf {
+					switch c := data[j]; {
+					case c == '\\':
+						plain = false
+						j++
+					case c >= utf8.RuneSelf:
+						plain = false
+					case c == '\n':
+						line++
+					}
 				}
-				if f.keys[t] {
-					dups = append(dups, fmt.Sprintf("line %d: key %q already set", firstLine+lineAt(data, int(dec.InputOffset()))-1, t))
-				}
-				f.keys[t] = true
-				f.expectKey = false
+			}
+			n := len(frames)
+			if n == 0 || !frames[n-1].expectKey {
+				i = j
 				continue
 			}
-			valueDone()
-		default:
-			valueDone()
+			f := &frames[n-1]
+			f.expectKey = false
+			key := data[i+1 : j]
+			if !plain && (bytes.IndexByte(key, '\\') >= 0 || !utf8.Valid(key)) {
+				var s string
+				if json.Unmarshal(data[i:j+1], &s) == nil {
+					key = []byte(s)
+				}
+			}
+			i = j
+			seen := false
+			if f.set != nil {
+				_, seen = f.set[string(key)]
+				f.set[string(key)] = struct{}{}
+			} else {
+				for _, k := range keys[f.keys:] {
+					if bytes.Equal(k, key) {
+						seen = true
+						break
+					}
+				}
+				if len(keys)-f.keys >= 16 {
+					f.set = make(map[string]struct{}, 64)
+					for _, k := range keys[f.keys:] {
+						f.set[string(k)] = struct{}{}
+					}
+					f.set[string(key)] = struct{}{}
+				}
+			}
+			if f.set == nil {
+				keys = append(keys, key)
+			}
+			if seen {
+				dups = append(dups, fmt.Sprintf("line %d: key %q already set", line, key))
+			}
 		}
 	}
 	return dups
 }
+
+// dupSpecial are the bytes duplicateKeys looks at.
+var dupSpecial = [256]bool{'\n': true, '{': true, '[': true, '}': true, ']': true, ',': true, '"': true}
 
 // lineAt is the 1-based line of byte offset off.
 func lineAt(data []byte, off int) int {

@@ -11,8 +11,8 @@ import (
 )
 
 // This file reads a stream of documents without holding more than one document in memory:
-// the YAML splitter and the JSON scanner hand each document to the parser as soon as it
-// ends, and stop keeping bytes of a document once it is larger than the limit.
+// the YAML splitter and the JSON scanner (jsonsplit.go) hand each document to the parser as
+// soon as it ends, and stop keeping bytes of a document once it is larger than the limit.
 
 // budgetReader counts the bytes a Loader reads and fails once they exceed its limit.
 type budgetReader struct {
@@ -108,7 +108,8 @@ type rawDoc struct {
 	data      []byte
 	firstLine int // line of data[0]
 	err       error
-	errLine   int // the line err is about, when not firstLine
+	errLine   int      // the line err is about, when not firstLine
+	list      *rawList // a JSON value read item by item (see jsonsplit.go); data is nil
 }
 
 const sniffBytes = 4096
@@ -234,135 +235,6 @@ func blankYAML(chunk []byte) bool {
 		}
 	}
 	return true
-}
-
-// splitJSON reads a stream of JSON objects and arrays and calls emit with the bytes of
-// each. It finds where a value ends by counting brackets outside strings, so it holds one
-// value at a time, and it checks the size and nesting limits before anything decodes the
-// value. Something other than an object or array between values ends the stream with an
-// error: a JSON stream cannot be resynchronised.
-func splitJSON(r *bufio.Reader, lim Limits, emitDoc func(rawDoc) bool) error {
-	stopped := false // the parser wants no more documents
-	emit := func(d rawDoc) {
-		if !stopped && !emitDoc(d) {
-			stopped = true
-		}
-	}
-	var (
-		buf               []byte
-		line              = 1
-		startLine         int
-		depth             int
-		inValue           bool
-		inString, escaped bool
-		oversize, tooDeep bool
-		deepLine          int
-	)
-	finish := func() {
-		switch {
-		case tooDeep:
-			emit(rawDoc{firstLine: startLine, errLine: deepLine, err: depthLimitError(lim.MaxDepth)})
-		case oversize:
-			emit(rawDoc{firstLine: startLine, err: &LimitError{What: "the document is larger than", Max: lim.MaxDocumentBytes, Unit: "bytes", Option: "max-document-bytes"}})
-		default:
-			emit(rawDoc{data: buf, firstLine: startLine})
-		}
-		buf, inValue, oversize, tooDeep = nil, false, false, false
-	}
-	for {
-		chunk, err := r.ReadSlice('\n')
-		from := 0 // the part of chunk that belongs to the current value
-		for i := 0; i < len(chunk); i++ {
-			c := chunk[i]
-			if !inValue {
-				switch {
-				case c == '\n':
-					line++
-					continue
-				case isSpace(c):
-					continue
-				case c == '{' || c == '[':
-					inValue, startLine, depth, from = true, line, 0, i
-				default:
-					rest := chunk[i:]
-					if j := bytes.IndexByte(rest, '\n'); j >= 0 {
-						rest = rest[:j]
-					}
-					emit(rawDoc{data: append([]byte(nil), rest...), firstLine: line,
-						err: fmt.Errorf("invalid JSON: expected an object or an array, found %q", truncate(string(rest), 40))})
-					return nil
-				}
-			}
-			switch {
-			case inString:
-				switch {
-				case escaped:
-					escaped = false
-				case c == '\\':
-					escaped = true
-				case c == '"':
-					inString = false
-				case c == '\n':
-					line++
-				}
-				continue
-			case c == '"':
-				inString = true
-			case c == '{' || c == '[':
-				depth++
-				if depth > lim.MaxDepth && !tooDeep {
-					tooDeep, deepLine, buf = true, line, nil
-				}
-			case c == '}' || c == ']':
-				depth--
-			case c == '\n':
-				line++
-			}
-			if depth == 0 {
-				// The value ends here.
-				if !oversize && !tooDeep {
-					if int64(len(buf))+int64(i+1-from) > lim.MaxDocumentBytes {
-						oversize, buf = true, nil
-					} else {
-						buf = appendCapped(buf, chunk[from:i+1], lim.MaxDocumentBytes)
-					}
-				}
-				finish()
-				if stopped {
-					return nil
-				}
-			}
-		}
-		if inValue && !oversize && !tooDeep {
-			part := chunk[from:]
-			if int64(len(buf))+int64(len(part)) > lim.MaxDocumentBytes {
-				oversize, buf = true, nil
-			} else {
-				buf = appendCapped(buf, part, lim.MaxDocumentBytes)
-			}
-		}
-		if err == bufio.ErrBufferFull {
-			continue
-		}
-		if err != nil {
-			if inValue {
-				if err == io.EOF {
-					finish() // an unterminated value: decoding it says what is missing
-					return nil
-				}
-				if oversize || tooDeep {
-					finish()
-				}
-				emit(rawDoc{firstLine: startLine, err: err})
-				return err
-			}
-			if err == io.EOF {
-				return nil
-			}
-			emit(rawDoc{firstLine: line, err: err})
-			return err
-		}
-	}
 }
 
 // appendCapped appends data to buf, growing it by doubling but never past max bytes of
