@@ -139,6 +139,11 @@ func BenchmarkWorstCase(b *testing.B) {
 		{"nesting-100000-yaml", nil, []string{one, deepYAML}},
 		{"nesting-100000-json", nil, []string{one, deepJSON}},
 		{"endless-stdin-1GiB", &endless{n: 1 << 30}, []string{"-"}},
+		// A live dump that never ends: a JSON List of Deployments read item by item until
+		// the object limit (or the input limit) stops it.
+		{"endless-json-list-1GiB", &endless{n: 1 << 30, head: `{"apiVersion":"v1","kind":"List","items":[`,
+			line: `{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"d","namespace":"ns","managedFields":[{"manager":"kubectl","operation":"Apply","apiVersion":"apps/v1","fieldsType":"FieldsV1","fieldsV1":{"f:spec":{"f:replicas":{}}}}]},"spec":{"replicas":2,"template":{"spec":{"containers":[{"name":"app","image":"nginx:1.27"}]}}}},` + "\n"},
+			[]string{one, "-"}},
 		{"yaml-list-32MiB", nil, []string{one, yamlList}},
 		{"four-32MiB-values", nil, []string{bigValues}},
 		{"50000-manifests", nil, []string{manyManifests}},
@@ -158,15 +163,26 @@ func BenchmarkWorstCase(b *testing.B) {
 }
 
 // endless is n bytes of one YAML line repeated, never ending in a document separator.
-type endless struct{ n, read int64 }
+// With head and line set, head first, then line repeated.
+type endless struct {
+	n, read    int64
+	head, line string
+}
 
 func (e *endless) Read(p []byte) (int, error) {
 	if e.read >= e.n {
 		return 0, io.EOF
 	}
-	const line = "key: value\n"
+	line := e.line
+	if line == "" {
+		line = "key: value\n"
+	}
 	for i := range p {
-		p[i] = line[(e.read+int64(i))%int64(len(line))]
+		if off := e.read + int64(i); off < int64(len(e.head)) {
+			p[i] = e.head[off]
+		} else {
+			p[i] = line[(off-int64(len(e.head)))%int64(len(line))]
+		}
 	}
 	e.read += int64(len(p))
 	return len(p), nil

@@ -66,7 +66,7 @@
 // document limit a List keeps at most MaxObjects+1 items (the rest are reported as not
 // read). A JSON value larger than the document limit that turns out not to be a List, or
 // not valid JSON, cannot be read whole: it is one error (the first invalid spot in its
-// items, or the document limit), as before; until its end such a value is held up to
+// items, or the document limit); until its end such a value is held up to
 // MaxInputBytes, not MaxDocumentBytes.
 //
 // Directory walks follow symbolic links (the path given too) but read each directory once,

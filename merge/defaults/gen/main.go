@@ -489,5 +489,27 @@ func (g *generator) write(out string, kinds map[string]string) error {
 	if err != nil {
 		return fmt.Errorf("formatting output: %w", err)
 	}
-	return os.WriteFile(out, src, 0o644)
+	return writeFileAtomic(out, src)
+}
+
+// writeFileAtomic replaces path with data all at once: a reader (or a failed run) never
+// sees half a file.
+func writeFileAtomic(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Chmod(0o644); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
 }
