@@ -183,7 +183,7 @@ func (r *request) applyOnce(live, cfg map[string]interface{}, managed fieldpath.
 	if err != nil { // catalog L6
 		return nil, internalError(fmt.Sprintf("failed to create typed patch object (%s): %v", objectGVKNN(cfg), err))
 	}
-	liveTyped, err := r.parse(live, false)
+	liveTyped, err := r.parseStored(live)
 	if err != nil {
 		return nil, internalError(fmt.Sprintf("failed to create typed live object (%s): %v", objectGVKNN(live), err))
 	}
@@ -324,8 +324,8 @@ func (r *request) deletedFields(live, obj map[string]interface{}) []string {
 	if obj == nil {
 		return nil
 	}
-	lt, err1 := r.parse(live, false)
-	nt, err2 := r.parse(obj, false)
+	lt, err1 := r.parseStored(live)
+	nt, err2 := r.parseStored(obj)
 	if err1 != nil || err2 != nil {
 		return nil
 	}

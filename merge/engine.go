@@ -83,8 +83,9 @@ type request struct {
 	// step of an apply types again), by the identity of its map. Objects are not
 	// changed once typed: merges build new values, and the result is a copy.
 	typed struct {
-		obj reflect.Value
-		tv  *typed.TypedValue
+		obj    reflect.Value
+		stored bool
+		tv     *typed.TypedValue
 	}
 }
 
@@ -130,19 +131,80 @@ func (r *request) warn(s string) {
 // parse converts an unstructured object to its typed value; strict refuses duplicates in
 // keyed lists (apply bodies), otherwise they are allowed (live objects, update bodies).
 func (r *request) parse(obj map[string]interface{}, strict bool) (*typed.TypedValue, error) {
-	var opts []typed.ValidationOptions
 	if strict {
-		return parseSorted(r.typ.Parseable, obj, opts...)
+		return parseSorted(r.typ.Parseable, obj)
 	}
+	return r.parseCached(obj, false)
+}
+
+// parseStored types a stored object for an apply: the live object, or the result to
+// compare with it. Its managedFields are left out when they are well-formed entries: an
+// apply never changes them through the merge (the body may not carry them, and the
+// result's are written afterwards), and typing them is most of the work on a real object.
+// Malformed entries stay, so that they fail the typing as they fail it on the server.
+func (r *request) parseStored(obj map[string]interface{}) (*typed.TypedValue, error) {
+	return r.parseCached(obj, true)
+}
+
+func (r *request) parseCached(obj map[string]interface{}, stored bool) (*typed.TypedValue, error) {
 	id := reflect.ValueOf(obj)
-	if r.typed.tv != nil && r.typed.obj.UnsafePointer() == id.UnsafePointer() && obj != nil {
-		return r.typed.tv, nil
+	if c := r.typed; c.tv != nil && obj != nil && c.stored == stored && c.obj.UnsafePointer() == id.UnsafePointer() {
+		return c.tv, nil
 	}
-	tv, err := parseSorted(r.typ.Parseable, obj, typed.AllowDuplicates)
+	in := obj
+	if stored {
+		in = withoutCleanManagedFields(obj)
+	}
+	tv, err := parseSorted(r.typ.Parseable, in, typed.AllowDuplicates)
 	if err == nil {
-		r.typed.obj, r.typed.tv = id, tv
+		r.typed.obj, r.typed.tv, r.typed.stored = id, tv, stored
 	}
 	return tv, err
+}
+
+// withoutCleanManagedFields is obj without metadata.managedFields (a shallow copy) when
+// they are a list of entries with only the known fields, each of its type; otherwise obj.
+func withoutCleanManagedFields(obj map[string]interface{}) map[string]interface{} {
+	md, ok := obj["metadata"].(map[string]interface{})
+	if !ok {
+		return obj
+	}
+	list, ok := md["managedFields"].([]interface{})
+	if !ok || len(list) == 0 {
+		return obj
+	}
+	for _, item := range list {
+		e, ok := item.(map[string]interface{})
+		if !ok {
+			return obj
+		}
+		for k, v := range e {
+			switch k {
+			case "manager", "operation", "apiVersion", "time", "fieldsType", "subresource":
+				if _, ok := v.(string); !ok {
+					return obj
+				}
+			case "fieldsV1":
+				if _, ok := v.(map[string]interface{}); !ok {
+					return obj
+				}
+			default:
+				return obj
+			}
+		}
+	}
+	out := make(map[string]interface{}, len(obj))
+	for k, v := range obj {
+		out[k] = v
+	}
+	meta := make(map[string]interface{}, len(md))
+	for k, v := range md {
+		if k != "managedFields" {
+			meta[k] = v
+		}
+	}
+	out["metadata"] = meta
+	return out
 }
 
 // parseSorted types an unstructured object; when it does not fit the schema, the error is
