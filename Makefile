@@ -55,7 +55,7 @@ generate:
 	cd merge/defaults/gen && $(GO) run . -o ../zz_generated_types.go
 
 fuzz:
-	@set -e; for t in ./fieldpath:FuzzFieldsV1 ./fieldpath:FuzzManagedFields ./fieldpath:FuzzDecodeJSON ./cli/input:FuzzParse \
+	@set -e; for t in ./fieldpath:FuzzFieldsV1 ./fieldpath:FuzzManagedFields ./fieldpath:FuzzDecodeJSON ./cli/input:FuzzParse ./cli/output:FuzzRenderYAML \
 		./schema:FuzzAddCRD ./schema:FuzzAddCRDObject ./schema:FuzzAddOpenAPI ./merge:FuzzEngine ./cli:FuzzRun; do \
 		echo "== $${t#*:} in $${t%%:*} for $(FUZZTIME)"; \
 		$(GO) test -run '^$$' -fuzz "^$${t#*:}$$" -fuzztime $(FUZZTIME) -fuzzminimizetime 200x $${t%%:*}; \

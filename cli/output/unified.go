@@ -1,11 +1,17 @@
 package output
 
 import (
+	"encoding/json"
 	"fmt"
+	"math"
 	"strings"
+	"sort"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/sergi/go-diff/diffmatchpatch"
+	yamlv2 "go.yaml.in/yaml/v2"
 	"sigs.k8s.io/yaml"
 )
 
@@ -157,13 +163,136 @@ func unifiedBody(a, b string, context int, p palette) string {
 }
 
 // renderYAML prints an object as kubectl -o yaml does (keys sorted); nil prints as "".
+// A decoded object (strings, booleans, int64, float64, maps, lists) is written by the YAML
+// encoder directly, keys in the order sigs.k8s.io/yaml's JSON round trip gives them (the
+// YAML encoder's "natural" order: numbers in keys compare as numbers), with ties broken
+// by bytes: that encoder sorts with an order that is not total (0x1F, 01, 1), so its
+// output for such keys changes from run to run. Anything else takes the round trip.
 func renderYAML(obj map[string]interface{}) (string, error) {
 	if obj == nil {
 		return "", nil
 	}
-	b, err := yaml.Marshal(obj)
+	var b []byte
+	var err error
+	if plainValue(obj) {
+		b, err = yamlv2.Marshal(asYAMLTree(obj))
+	} else {
+		b, err = yaml.Marshal(obj)
+	}
 	if err != nil {
 		return "", fmt.Errorf("printing the object as YAML: %w", err)
 	}
 	return string(b), nil
+}
+
+// asYAMLTree turns maps into key-ordered yaml.MapSlices (see renderYAML).
+func asYAMLTree(v interface{}) interface{} {
+	switch t := v.(type) {
+	case map[string]interface{}:
+		keys := make([]string, 0, len(t))
+		for k := range t {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		sort.SliceStable(keys, func(i, j int) bool { return naturalLess(keys[i], keys[j]) })
+		m := make(yamlv2.MapSlice, len(keys))
+		for i, k := range keys {
+			m[i] = yamlv2.MapItem{Key: k, Value: asYAMLTree(t[k])}
+		}
+		return m
+	case []interface{}:
+		l := make([]interface{}, len(t))
+		for i, x := range t {
+			l[i] = asYAMLTree(x)
+		}
+		return l
+	case float64:
+		// As the round trip makes it: JSON's digits read back as YAML (8e17 is written
+		// 800000000000000000, an integer).
+		if b, err := json.Marshal(t); err == nil {
+			var x interface{}
+			if yamlv2.Unmarshal(b, &x) == nil && x != nil {
+				return x
+			}
+		}
+	}
+	return v
+}
+
+// naturalLess orders keys as the YAML encoder does: at the first rune that differs, a
+// letter comes after anything else, two letters in rune order, and otherwise the runs of
+// digits there compare as numbers, then by length, then the runes.
+func naturalLess(a, b string) bool {
+	ar, br := []rune(a), []rune(b)
+	for i := 0; i < len(ar) && i < len(br); i++ {
+		if ar[i] == br[i] {
+			continue
+		}
+		al, bl := unicode.IsLetter(ar[i]), unicode.IsLetter(br[i])
+		if al && bl {
+			return ar[i] < br[i]
+		}
+		if al || bl {
+			return bl
+		}
+		// The numbers written by the runs of digits around i (which begin at the same
+		// place: before i the keys are equal).
+		start := i
+		for start > 0 && isDigit(ar[start-1]) {
+			start--
+		}
+		an, ae := digitRun(ar, start)
+		bn, be := digitRun(br, start)
+		if an != bn {
+			return an < bn
+		}
+		if ae != be {
+			return ae < be
+		}
+		return ar[i] < br[i]
+	}
+	return len(ar) < len(br)
+}
+
+func isDigit(r rune) bool { return r >= '0' && r <= '9' }
+
+// digitRun reads the number the digits of r from start write (saturating) and where they end.
+func digitRun(r []rune, start int) (uint64, int) {
+	var n uint64
+	end := start
+	for ; end < len(r) && isDigit(r[end]); end++ {
+		if d := uint64(r[end] - '0'); n <= (math.MaxUint64-d)/10 {
+			n = n*10 + d
+		} else {
+			n = math.MaxUint64
+		}
+	}
+	return n, end
+}
+
+// plainValue reports whether v holds only what JSON decoding makes (integers as int64) with
+// strings of valid UTF-8: values the YAML encoder writes as the JSON round trip would.
+func plainValue(v interface{}) bool {
+	switch t := v.(type) {
+	case map[string]interface{}:
+		for k, x := range t {
+			if !utf8.ValidString(k) || !plainValue(x) {
+				return false
+			}
+		}
+	case []interface{}:
+		for _, x := range t {
+			if !plainValue(x) {
+				return false
+			}
+		}
+	case string:
+		return utf8.ValidString(t)
+	case float64:
+		return !math.IsInf(t, 0) && !math.IsNaN(t)
+	case bool, int64, nil:
+	default:
+		return false
+	}
+	return true
 }
