@@ -2,11 +2,12 @@ package output
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 
 	"github.com/ssa-diff/ssa-diff/cli/report"
-	"sigs.k8s.io/yaml"
+	yamlv2 "go.yaml.in/yaml/v2"
 )
 
 // yamlWriter prints the whole report as YAML (the JSON report's fields, keys sorted). Each
@@ -52,10 +53,21 @@ func (y *yamlWriter) Close(rep *report.Report) error {
 		doc = append(doc, bytes.Join(y.results, []byte(","))...)
 		doc = append(append(doc, ']'), b[i+len(marker):]...)
 	}
-	out, err := yaml.JSONToYAML(doc)
+	out, err := jsonToYAML(doc)
 	if err != nil {
 		return fmt.Errorf("printing the report as YAML: %w", err)
 	}
 	_, err = y.w.Write(out)
 	return err
+}
+
+// jsonToYAML converts a JSON document as sigs.k8s.io/yaml's JSONToYAML does, keys in the
+// same order but with its ties broken (see renderYAML), so the same report always prints
+// the same.
+func jsonToYAML(doc []byte) ([]byte, error) {
+	var v interface{}
+	if err := json.Unmarshal(doc, &v); err != nil {
+		return nil, err
+	}
+	return yamlv2.Marshal(asYAMLTree(v))
 }

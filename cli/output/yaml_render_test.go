@@ -130,6 +130,12 @@ func TestRenderYAMLDeterministic(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		doc, _ := json.Marshal(obj)
+		y, err := jsonToYAML(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got += "---\n" + string(y)
 		if i == 0 {
 			first = got
 		} else if got != first {
