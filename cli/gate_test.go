@@ -144,7 +144,7 @@ spec:
 		".spec.replicas":                                                                               7,
 	} {
 		if got := fieldLine(o, path); got != want {
-			t.Errorf("%s: line %d, want %d (pointer %q)", path, got, want, fieldPointer(o.Object, path))
+			t.Errorf("%s: line %d, want %d", path, got, want)
 		}
 	}
 }

@@ -163,7 +163,9 @@ func PointerToPath(pointer string) string {
 
 // LineOfFieldPath returns the line of the field at path, a field path as the API server
 // prints it in its messages (.spec.containers[name="app"].image, .data.a, [0]), or of
-// the closest enclosing field found; the object's line when nothing is found.
+// the closest enclosing field found; the object's line when nothing is found. A list item
+// named by keys matches when the keys it has match (the server's defaults, such as a
+// port's protocol, are not in a manifest).
 func (o *Object) LineOfFieldPath(path string) int {
 	return o.Line(o.pointerOf(path))
 }
@@ -269,19 +271,26 @@ func itemIndex(l []interface{}, sel string) int {
 		}
 		keys[kv[:eq]] = v
 	}
+	// Keys an item lacks (defaults the server adds, like a port's protocol) do not rule
+	// it out; at least one must be there.
 	for i, x := range l {
 		m, ok := x.(map[string]interface{})
 		if !ok {
 			continue
 		}
-		match := true
+		matched := 0
 		for k, v := range keys {
-			if !sameScalar(m[k], v) {
-				match = false
+			got, has := m[k]
+			if !has {
+				continue
+			}
+			if !sameScalar(got, v) {
+				matched = -1
 				break
 			}
+			matched++
 		}
-		if match {
+		if matched > 0 {
 			return i
 		}
 	}
