@@ -3,11 +3,13 @@ package defaults
 import (
 	"path/filepath"
 	"testing"
+
+	"github.com/ssa-diff/ssa-diff/internal/recorded"
 )
 
 func BenchmarkDefaultDeployment(b *testing.B) {
 	t := &testing.T{}
-	want := readObject(t, filepath.Join("..", "..", "..", "shared", "fixtures", "create-deployment-apply", "want.json"))
+	want := recorded.ReadObject(t, filepath.Join("..", "..", "..", "shared", "fixtures", "create-deployment-apply", "want.json"))
 	if want == nil {
 		b.Skip("fixtures not found")
 	}

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"reflect"
 	"testing"
+
+	"github.com/ssa-diff/ssa-diff/internal/recorded"
 )
 
 func TestNormalize(t *testing.T) {
@@ -53,7 +55,7 @@ func TestNormalize(t *testing.T) {
 				t.Fatal(err)
 			}
 			if !reflect.DeepEqual(got, tc.want) {
-				t.Errorf("got\n%s", diffJSON(tc.want, got))
+				t.Errorf("got\n%s", recorded.Diff(tc.want, got))
 			}
 		})
 	}
@@ -137,7 +139,7 @@ func TestDefaultTable(t *testing.T) {
 			}
 			for k, want := range tc.check {
 				if !reflect.DeepEqual(got[k], want) {
-					t.Errorf("%s:\n%s", k, diffJSON(want, got[k]))
+					t.Errorf("%s:\n%s", k, recorded.Diff(want, got[k]))
 				}
 			}
 			if tc.kind == "CronJob" {

@@ -3,6 +3,8 @@ package strategy
 import (
 	"reflect"
 	"testing"
+
+	"github.com/ssa-diff/ssa-diff/internal/recorded"
 )
 
 func deployment(replicas int64, image string) map[string]any {
@@ -115,7 +117,7 @@ func TestServiceCreateAndUpdate(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !reflect.DeepEqual(next["spec"], stored["spec"]) {
-		t.Errorf("allocated values not kept:\n%s", diffJSON(stored["spec"], next["spec"]))
+		t.Errorf("allocated values not kept:\n%s", recorded.Diff(stored["spec"], next["spec"]))
 	}
 }
 

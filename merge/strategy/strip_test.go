@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ssa-diff/ssa-diff/internal/recorded"
 	"github.com/ssa-diff/ssa-diff/merge/defaults"
 )
 
@@ -127,7 +128,7 @@ func jsonRoundTrip(v any) any {
 // Update against itself: the defaults are re-created, the allocated values
 // and status kept, the generation unchanged.
 func TestUnownedFieldsComeBack(t *testing.T) {
-	dir := fixturesDir(t)
+	dir := recorded.Dir(t)
 	files, _ := filepath.Glob(filepath.Join(dir, "*", "*.json"))
 	sort.Strings(files)
 	n := 0
@@ -135,7 +136,7 @@ func TestUnownedFieldsComeBack(t *testing.T) {
 		if _, err := os.Stat(f); err != nil || filepath.Base(f) == "after.json" {
 			continue
 		}
-		stored := readObject(t, f)
+		stored := recorded.ReadObject(t, f)
 		av, _ := stored["apiVersion"].(string)
 		kind, _ := stored["kind"].(string)
 		meta := object(stored, "metadata")
@@ -172,7 +173,7 @@ func TestUnownedFieldsComeBack(t *testing.T) {
 				t.Fatal(err)
 			}
 			if !reflect.DeepEqual(obj, stored) {
-				t.Errorf("after stripping %d unowned subtrees:\n%s", stripped, diffJSON(stored, obj))
+				t.Errorf("after stripping %d unowned subtrees:\n%s", stripped, recorded.Diff(stored, obj))
 			}
 		})
 	}
