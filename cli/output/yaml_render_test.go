@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"sort"
 	"strings"
 	"testing"
 
@@ -60,10 +61,17 @@ func checkRenderYAML(t *testing.T, text []byte) {
 		// 01 and 1 are equal to it; some triples go round): its output for them varies
 		// from run to run. Same content is what can be asked.
 		var a, b interface{}
+		if err := yaml.Unmarshal(want, &b); err != nil {
+			// sigs.k8s.io/yaml's own output does not read back (a key "<<" is written
+			// bare, and reads as a merge): the same lines, in any order, then.
+			if sortedLines(got) != sortedLines(string(want)) {
+				t.Fatalf("renderYAML(%s) =\n%s\nsigs.k8s.io/yaml writes other lines\n%s", text, got, want)
+			}
+			return
+		}
 		if err := yaml.Unmarshal([]byte(got), &a); err != nil {
 			t.Fatalf("renderYAML(%s) does not read back: %v\n%s", text, err, got)
 		}
-		_ = yaml.Unmarshal(want, &b)
 		if !reflect.DeepEqual(a, b) {
 			t.Fatalf("renderYAML(%s) =\n%s\nsigs.k8s.io/yaml writes other content\n%s", text, got, want)
 		}
@@ -142,4 +150,10 @@ func TestRenderYAMLDeterministic(t *testing.T) {
 			t.Fatalf("two renderings differ:\n%s\n%s", first, got)
 		}
 	}
+}
+
+func sortedLines(s string) string {
+	lines := strings.Split(s, "\n")
+	sort.Strings(lines)
+	return strings.Join(lines, "\n")
 }
