@@ -51,6 +51,8 @@ func (c *config) run(newPredictor func(*schema.Registry) predictor) int {
 		manifests = append(manifests, loader.Load(p)...)
 	}
 	if c.live != "" {
+		// Field lines are asked of manifests only: a dump's text need not be kept.
+		loader.NoFieldLines = true
 		live = loader.Load(c.live)
 	}
 

@@ -71,6 +71,11 @@ type Loader struct {
 	Stdin io.Reader
 	// Limits bound what is read; zero fields take their defaults.
 	Limits Limits
+	// NoFieldLines makes the objects read from then on keep only the line where they
+	// start: Object.Line and LineOfFieldPath give it for every field, and their text is
+	// not held in memory. Errors found while reading still name the field's line. Meant
+	// for live-state dumps, whose field lines nobody asks for: it saves about their size.
+	NoFieldLines bool
 
 	started   bool
 	limits    Limits // Limits with the defaults filled in

@@ -1,6 +1,7 @@
 package input
 
 import (
+	"bytes"
 	"errors"
 	"os"
 	"path/filepath"
@@ -269,6 +270,44 @@ spec:
 	} {
 		if got := o.LineOfFieldPath(path); got != want {
 			t.Errorf("LineOfFieldPath(%q) = %d, want %d", path, got, want)
+		}
+	}
+}
+
+// TestNoFieldLines: with NoFieldLines an object answers its own line for every field and
+// holds no text; errors found while reading still name the field's line.
+func TestNoFieldLines(t *testing.T) {
+	list := []byte(`{"apiVersion": "v1", "kind": "List", "items": [
+  {"apiVersion": "v1", "kind": "ConfigMap",
+   "metadata": {"name": "a", "namespace": "ns"},
+   "data": {"k": "v"}}
+]}
+`)
+	deep := []byte(`{"apiVersion": "v1", "kind": "ConfigMap",
+ "metadata": {"name": "b", "namespace": "ns"},
+ "data": {"k":
+   [[[1]]]}}
+`)
+	for _, noLines := range []bool{false, true} {
+		l := &Loader{Stdin: bytes.NewReader(append(list, deep...)), NoFieldLines: noLines, Limits: Limits{MaxDepth: 4}}
+		entries := l.Load("-")
+		if len(entries) != 2 || entries[0].Object == nil || entries[1].Err == nil {
+			t.Fatalf("NoFieldLines=%v: entries %+v", noLines, entries)
+		}
+		o := entries[0].Object
+		want := 4
+		if noLines {
+			want = o.Source.Line
+			if o.doc != nil {
+				t.Error("the object keeps its text")
+			}
+		}
+		if got := o.LineOfFieldPath(".data.k"); got != want {
+			t.Errorf("NoFieldLines=%v: line of .data.k = %d, want %d", noLines, got, want)
+		}
+		var e *Error
+		if !errors.As(entries[1].Err, &e) || e.Line != 9 {
+			t.Errorf("NoFieldLines=%v: the depth error is %v (line %d), want it at line 9", noLines, entries[1].Err, e.Line)
 		}
 	}
 }

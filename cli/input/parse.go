@@ -67,6 +67,9 @@ func (p *parser) add(o *Object) {
 		return
 	}
 	p.l.objects++
+	if p.l.NoFieldLines {
+		o.doc, o.base = nil, ""
+	}
 	p.entries = append(p.entries, Entry{Object: o})
 }
 
