@@ -276,7 +276,7 @@ func plainValue(v interface{}) bool {
 	switch t := v.(type) {
 	case map[string]interface{}:
 		for k, x := range t {
-			if !utf8.ValidString(k) || !plainValue(x) {
+			if !plainValue(k) || !plainValue(x) {
 				return false
 			}
 		}
@@ -287,7 +287,9 @@ func plainValue(v interface{}) bool {
 			}
 		}
 	case string:
-		return utf8.ValidString(t)
+		// YAML 1.1 reads NEL, LS and PS as line breaks: the round trip folds them, so
+		// strings with them (and with a byte-order mark) take it.
+		return utf8.ValidString(t) && !strings.ContainsAny(t, "\u0085\u2028\u2029\ufeff")
 	case float64:
 		return !math.IsInf(t, 0) && !math.IsNaN(t)
 	case bool, int64, nil:
