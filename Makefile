@@ -1,7 +1,8 @@
 # ssa-diff — predict Kubernetes server-side apply offline.
 #
 #   make build          the binary, ./ssa-diff
-#   make test           everything CI runs: vet, gofmt, unit tests, recorded cases, fixture score
+#   make test           everything CI runs: vet, gofmt, unit tests, recorded cases, fixture score,
+#                       the differential modules, every fuzz target for 2 s
 #   make conformance    replay the recorded server cases (../shared/fixtures) through the engine
 #   make generate       regenerate the embedded Kubernetes schema (needs the module proxy)
 #   make fuzz           run every fuzz target for FUZZTIME each
@@ -45,7 +46,7 @@ differential:
 	cd conformance/differential && $(GO) vet ./... && $(GO) test -count=1 ./...
 	cd conformance/defaulting && $(GO) vet ./... && $(GO) test -count=1 ./...
 
-test: vet fmt-check unit conformance fixturecheck differential
+test: vet fmt-check unit conformance fixturecheck differential fuzz-short
 
 # Regenerate what is generated from Kubernetes' own Go types (client-go and friends, in
 # modules of their own): the embedded schema and the encoding facts of the built-in kinds.
@@ -62,7 +63,7 @@ fuzz:
 	done
 
 fuzz-short:
-	$(MAKE) fuzz FUZZTIME=6s
+	$(MAKE) fuzz FUZZTIME=2s
 
 bench-corpus:
 	$(GO) run ./testdata/benchcorpus/cmd/benchcorpus -out testdata/bench-corpus -sizes 1000,10000
