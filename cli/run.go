@@ -51,8 +51,9 @@ func (c *config) run(newPredictor func(*schema.Registry) predictor) int {
 		manifests = append(manifests, loader.Load(p)...)
 	}
 	if c.live != "" {
-		// Field lines are asked of manifests only: a dump's text need not be kept.
-		loader.NoFieldLines = true
+		// Field lines are asked of manifests only: a dump's text need not be kept; its
+		// managedFields are kept as text.
+		loader.NoFieldLines, loader.CompactManagedFields = true, true
 		live = loader.Load(c.live)
 	}
 

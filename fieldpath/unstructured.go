@@ -15,7 +15,8 @@ import (
 // same bytes encoding/json would, directly, and falls back to encoding/json for anything
 // unusual.
 
-// EntriesFromUnstructured reads managedFields as a decoded object holds them. ok is false
+// EntriesFromUnstructured reads managedFields as a decoded object holds them, fieldsV1 as a
+// tree of maps or as its JSON text (a json.RawMessage, taken as it is). ok is false
 // at the first element it does not expect (not a map, a field of the wrong type, a time that
 // does not parse): such input must go through encoding/json for its errors.
 func EntriesFromUnstructured(list []interface{}) (entries []Entry, ok bool) {
@@ -31,6 +32,11 @@ func EntriesFromUnstructured(list []interface{}) (entries []Entry, ok bool) {
 				continue
 			}
 			if k == "fieldsV1" {
+				if raw, ok := v.(json.RawMessage); ok {
+					// Kept as text by a reader (see cli/input's CompactManagedFields).
+					e.FieldsV1 = raw
+					continue
+				}
 				b, err := AppendJSON(nil, v)
 				if err != nil {
 					return nil, false

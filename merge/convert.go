@@ -85,7 +85,7 @@ func isNormalized(v interface{}) bool {
 		}
 	case float64:
 		return !(t == math.Trunc(t) && math.Abs(t) < 1<<53)
-	case string, bool, int64, nil:
+	case string, bool, int64, nil, json.RawMessage:
 	default:
 		return false
 	}

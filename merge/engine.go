@@ -1,6 +1,7 @@
 package merge
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"reflect"
@@ -185,7 +186,9 @@ func withoutCleanManagedFields(obj map[string]interface{}) map[string]interface{
 					return obj
 				}
 			case "fieldsV1":
-				if _, ok := v.(map[string]interface{}); !ok {
+				switch v.(type) {
+				case map[string]interface{}, json.RawMessage:
+				default:
 					return obj
 				}
 			default:
@@ -211,6 +214,7 @@ func withoutCleanManagedFields(obj map[string]interface{}) map[string]interface{
 // the one met walking maps in key order, not the one Go's random map order met first
 // (sortedValue), so the same input always gets the same message.
 func parseSorted(p typed.ParseableType, obj map[string]interface{}, opts ...typed.ValidationOptions) (*typed.TypedValue, error) {
+	obj = withFieldsV1Trees(obj)
 	tv, err := p.FromUnstructured(obj, opts...)
 	if err != nil {
 		if _, sorted := typed.AsTyped(sorted(value.NewValueInterface(obj)), p.Schema, p.TypeRef, opts...); sorted != nil {
@@ -334,4 +338,56 @@ func (r *request) sortedWarnings() []string {
 	out := append([]string(nil), r.warnings...)
 	sort.Strings(out)
 	return out
+}
+
+// withFieldsV1Trees is obj with the managedFields' fieldsV1 kept as JSON text (a
+// json.RawMessage) decoded into trees, as structured-merge-diff types them; obj itself when
+// there is none (a shallow copy of what changes otherwise).
+func withFieldsV1Trees(obj map[string]interface{}) map[string]interface{} {
+	md, ok := obj["metadata"].(map[string]interface{})
+	if !ok {
+		return obj
+	}
+	list, ok := md["managedFields"].([]interface{})
+	if !ok {
+		return obj
+	}
+	var out []interface{}
+	for i, item := range list {
+		e, ok := item.(map[string]interface{})
+		if !ok {
+			continue
+		}
+		raw, ok := e["fieldsV1"].(json.RawMessage)
+		if !ok {
+			continue
+		}
+		tree, err := fieldpath.DecodeJSON(raw)
+		if err != nil {
+			continue
+		}
+		if out == nil {
+			out = append([]interface{}(nil), list...)
+		}
+		c := make(map[string]interface{}, len(e))
+		for k, v := range e {
+			c[k] = v
+		}
+		c["fieldsV1"] = tree
+		out[i] = c
+	}
+	if out == nil {
+		return obj
+	}
+	o := make(map[string]interface{}, len(obj))
+	for k, v := range obj {
+		o[k] = v
+	}
+	m := make(map[string]interface{}, len(md))
+	for k, v := range md {
+		m[k] = v
+	}
+	m["managedFields"] = out
+	o["metadata"] = m
+	return o
 }

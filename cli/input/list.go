@@ -30,13 +30,13 @@ func (p *parser) startDecoding(l *rawList, it *jsonItem) {
 	if p.pool == nil {
 		n := runtime.GOMAXPROCS(0)
 		pool := &itemPool{jobs: make(chan itemJob, 4*n)}
-		maxDepth := p.lim.MaxDepth
+		maxDepth, compact := p.lim.MaxDepth, p.l.CompactManagedFields
 		pool.wg.Add(n)
 		for i := 0; i < n; i++ {
 			go func() {
 				defer pool.wg.Done()
 				for j := range pool.jobs {
-					j.list.decodeItem(j.item, maxDepth)
+					j.list.decodeItem(j.item, maxDepth, compact)
 					j.list.wg.Done()
 				}
 			}()
@@ -59,7 +59,7 @@ func (p *parser) stopPool() {
 // decodeItem decodes one item as a JSON document is decoded: numbers as int64 or float64,
 // nesting checked (from the depth of the items array), and for objects the warnings and
 // the position index of their own bytes.
-func (l *rawList) decodeItem(it *jsonItem, maxDepth int) {
+func (l *rawList) decodeItem(it *jsonItem, maxDepth int, compact bool) {
 	v, err, off := decodeJSON(it.data)
 	if err == nil && off < len(it.data) {
 		// A scalar item runs into another ("nulltrue"): the decoder reads the first.
@@ -75,7 +75,11 @@ func (l *rawList) decodeItem(it *jsonItem, maxDepth int) {
 		return
 	}
 	it.value = v
-	if _, ok := v.(map[string]interface{}); ok {
+	if m, ok := v.(map[string]interface{}); ok {
+		if compact {
+			// Now, not when the List ends: the trees would all be held till then.
+			compactManagedFields(m)
+		}
 		it.doc = &document{raw: it.data, firstLine: it.line, json: true}
 		it.warnings = jsonWarnings(it.data, it.line)
 	}

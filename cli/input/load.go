@@ -76,6 +76,12 @@ type Loader struct {
 	// not held in memory. Errors found while reading still name the field's line. Meant
 	// for live-state dumps, whose field lines nobody asks for: it saves about their size.
 	NoFieldLines bool
+	// CompactManagedFields keeps the fieldsV1 of each metadata.managedFields entry of the
+	// objects read from then on as its JSON text (a json.RawMessage: compact, keys sorted,
+	// as encoding/json writes the tree) instead of a tree of maps: a live dump holds mostly
+	// such trees, and the text takes a fraction of their memory. Package fieldpath and the
+	// engine read entries either way.
+	CompactManagedFields bool
 
 	started   bool
 	limits    Limits // Limits with the defaults filled in

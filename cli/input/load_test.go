@@ -2,6 +2,7 @@ package input
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -308,6 +309,31 @@ func TestNoFieldLines(t *testing.T) {
 		var e *Error
 		if !errors.As(entries[1].Err, &e) || e.Line != 9 {
 			t.Errorf("NoFieldLines=%v: the depth error is %v (line %d), want it at line 9", noLines, entries[1].Err, e.Line)
+		}
+	}
+}
+
+// TestCompactManagedFields: fieldsV1 trees are kept as their JSON text, as encoding/json
+// writes them (keys sorted), in Lists read item by item and in other documents alike.
+func TestCompactManagedFields(t *testing.T) {
+	entry := `{"manager": "kubectl", "operation": "Apply", "apiVersion": "v1", "fieldsType": "FieldsV1",
+     "fieldsV1": {"f:data": {"f:b": {}, "f:a": {}}, "f:metadata": {"f:labels": {".": {}, "f:x<y": {}}}}}`
+	obj := `{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "c", "namespace": "ns", "managedFields": [` + entry + `]}, "data": {"a": "1", "b": "2"}}`
+	want := `{"f:data":{"f:a":{},"f:b":{}},"f:metadata":{"f:labels":{".":{},"f:x\u003cy":{}}}}`
+	for name, text := range map[string]string{
+		"list": `{"apiVersion": "v1", "kind": "List", "items": [` + obj + `]}`,
+		"json": obj,
+		"yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n  namespace: ns\n  managedFields:\n  - " + entry + "\ndata: {a: \"1\", b: \"2\"}\n",
+	} {
+		l := &Loader{Stdin: strings.NewReader(text), CompactManagedFields: true}
+		objs, errs := Split(l.Load("-"))
+		if len(errs) > 0 || len(objs) != 1 {
+			t.Fatalf("%s: %v %v", name, objs, errs)
+		}
+		mf := objs[0].Object["metadata"].(map[string]interface{})["managedFields"].([]interface{})
+		got, ok := mf[0].(map[string]interface{})["fieldsV1"].(json.RawMessage)
+		if !ok || string(got) != want {
+			t.Errorf("%s: fieldsV1 = %#v, want the text %s", name, mf[0].(map[string]interface{})["fieldsV1"], want)
 		}
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/ssa-diff/ssa-diff/fieldpath"
 	yamlv2 "go.yaml.in/yaml/v2"
 	yamlv3 "go.yaml.in/yaml/v3"
 	"sigs.k8s.io/yaml"
@@ -69,6 +70,9 @@ func (p *parser) add(o *Object) {
 	p.l.objects++
 	if p.l.NoFieldLines {
 		o.doc, o.base = nil, ""
+	}
+	if p.l.CompactManagedFields {
+		compactManagedFields(o.Object)
 	}
 	p.entries = append(p.entries, Entry{Object: o})
 }
@@ -785,3 +789,23 @@ func tooDeep(v interface{}, maxDepth int) *depthError {
 
 // maxPathSegments is how much of a too-deep path an error shows.
 const maxPathSegments = 8
+
+// compactManagedFields replaces, in obj itself, the fieldsV1 trees of its managedFields
+// entries by their JSON text (see Loader.CompactManagedFields).
+func compactManagedFields(obj map[string]interface{}) {
+	md, _ := obj["metadata"].(map[string]interface{})
+	list, _ := md["managedFields"].([]interface{})
+	for _, item := range list {
+		e, ok := item.(map[string]interface{})
+		if !ok {
+			continue
+		}
+		tree, ok := e["fieldsV1"].(map[string]interface{})
+		if !ok {
+			continue
+		}
+		if b, err := fieldpath.AppendJSON(nil, tree); err == nil {
+			e["fieldsV1"] = json.RawMessage(b)
+		}
+	}
+}

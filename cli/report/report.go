@@ -420,6 +420,14 @@ func SameIgnoringTimes(a, b map[string]interface{}) bool {
 // sameValue compares decoded JSON values: maps and lists element by element, numbers by
 // value whatever their Go type, anything else as JSON would print it.
 func sameValue(a, b interface{}) bool {
+	_, rawA := a.(json.RawMessage)
+	_, rawB := b.(json.RawMessage)
+	if rawA || rawB {
+		// JSON text (fieldsV1 as a reader may keep it) against a tree or text: as printed.
+		ja, err1 := json.Marshal(a)
+		jb, err2 := json.Marshal(b)
+		return err1 == nil && err2 == nil && bytes.Equal(ja, jb)
+	}
 	switch x := a.(type) {
 	case map[string]interface{}:
 		y, ok := b.(map[string]interface{})
