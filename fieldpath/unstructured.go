@@ -76,6 +76,31 @@ func EntriesFromUnstructured(list []interface{}) (entries []Entry, ok bool) {
 	return entries, true
 }
 
+// EntriesOf reads the metadata.managedFields of a decoded object. present is false when
+// the field is absent or null; anything EntriesFromUnstructured does not expect goes
+// through encoding/json, for its errors.
+func EntriesOf(obj map[string]interface{}) (entries []Entry, present bool, err error) {
+	md, _ := obj["metadata"].(map[string]interface{})
+	raw, ok := md["managedFields"]
+	if !ok || raw == nil {
+		return nil, false, nil
+	}
+	if list, ok := raw.([]interface{}); ok {
+		if entries, ok := EntriesFromUnstructured(list); ok {
+			return entries, true, nil
+		}
+	}
+	b, err := json.Marshal(raw)
+	if err != nil {
+		return nil, true, err
+	}
+	entries = []Entry{}
+	if err := json.Unmarshal(b, &entries); err != nil {
+		return nil, true, err
+	}
+	return entries, true, nil
+}
+
 // EntriesToUnstructured is the managedFields list a decoded object holds for entries: what
 // decoding their JSON (Entry.MarshalJSON) gives.
 func EntriesToUnstructured(entries []Entry) ([]interface{}, error) {

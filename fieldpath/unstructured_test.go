@@ -124,3 +124,22 @@ func intsAsInt64(v interface{}) interface{} {
 	}
 	return v
 }
+
+func TestEntriesOf(t *testing.T) {
+	obj := func(mf interface{}) map[string]interface{} {
+		return map[string]interface{}{"metadata": map[string]interface{}{"managedFields": mf}}
+	}
+	if e, present, err := EntriesOf(map[string]interface{}{}); e != nil || present || err != nil {
+		t.Errorf("absent: %v %v %v", e, present, err)
+	}
+	if e, present, err := EntriesOf(obj(nil)); e != nil || present || err != nil {
+		t.Errorf("null: %v %v %v", e, present, err)
+	}
+	e, present, err := EntriesOf(obj([]interface{}{map[string]interface{}{"manager": "m", "operation": "Apply", "fieldsV1": json.RawMessage(`{"f:a":{}}`)}}))
+	if err != nil || !present || len(e) != 1 || e[0].Manager != "m" || string(e[0].FieldsV1) != `{"f:a":{}}` {
+		t.Errorf("entries: %+v %v %v", e, present, err)
+	}
+	if _, present, err := EntriesOf(obj("not a list")); !present || err == nil {
+		t.Errorf("a string: present %v, err %v", present, err)
+	}
+}

@@ -1,7 +1,6 @@
 package merge
 
 import (
-	"encoding/json"
 	"fmt"
 	"sort"
 	"time"
@@ -76,26 +75,7 @@ func copyObject(obj map[string]interface{}) map[string]interface{} {
 // managedFieldsOf decodes an object's metadata.managedFields into entries. present is false
 // when the field is absent or null.
 func managedFieldsOf(obj map[string]interface{}) (entries []fieldpath.Entry, present bool, err error) {
-	md := metadataOf(obj)
-	raw, ok := md["managedFields"]
-	if !ok || raw == nil {
-		return nil, false, nil
-	}
-	if list, ok := raw.([]interface{}); ok {
-		if entries, ok := fieldpath.EntriesFromUnstructured(list); ok {
-			return entries, true, nil
-		}
-	}
-	// Anything unusual goes through encoding/json, for its errors.
-	b, err := json.Marshal(raw)
-	if err != nil {
-		return nil, true, err
-	}
-	entries = []fieldpath.Entry{}
-	if err := json.Unmarshal(b, &entries); err != nil {
-		return nil, true, err
-	}
-	return entries, true, nil
+	return fieldpath.EntriesOf(obj)
 }
 
 // setManagedFields writes entries onto obj as the server encodes them; none removes the field.

@@ -1,7 +1,6 @@
 package advice
 
 import (
-	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
@@ -130,24 +129,11 @@ func manualCommand(name string) string {
 	return "kubectl"
 }
 
-// entriesOf reads metadata.managedFields of an unstructured object.
+// entriesOf reads metadata.managedFields of an unstructured object; none when they do not
+// decode (the engine reports that).
 func entriesOf(obj map[string]interface{}) []fieldpath.Entry {
-	md, _ := obj["metadata"].(map[string]interface{})
-	raw, ok := md["managedFields"]
-	if !ok || raw == nil {
-		return nil
-	}
-	if list, ok := raw.([]interface{}); ok {
-		if entries, ok := fieldpath.EntriesFromUnstructured(list); ok {
-			return entries
-		}
-	}
-	b, err := json.Marshal(raw)
+	entries, _, err := fieldpath.EntriesOf(obj)
 	if err != nil {
-		return nil
-	}
-	var entries []fieldpath.Entry
-	if err := json.Unmarshal(b, &entries); err != nil {
 		return nil
 	}
 	return entries
