@@ -1,7 +1,6 @@
 package defaulting
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"reflect"
@@ -10,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ssa-diff/ssa-diff/internal/recorded"
 	resourcev1 "k8s.io/api/resource/v1"
 	apiextinstall "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/install"
 	apiextv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
@@ -121,33 +121,7 @@ func toUnstructured(t *testing.T, obj any) map[string]any {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := json.NewDecoder(bytes.NewReader(b))
-	d.UseNumber()
-	var v any
-	if err := d.Decode(&v); err != nil {
-		t.Fatal(err)
-	}
-	return numbers(v).(map[string]any)
-}
-
-func numbers(v any) any {
-	switch x := v.(type) {
-	case json.Number:
-		if n, err := x.Int64(); err == nil {
-			return n
-		}
-		f, _ := x.Float64()
-		return f
-	case map[string]any:
-		for k, e := range x {
-			x[k] = numbers(e)
-		}
-	case []any:
-		for i, e := range x {
-			x[i] = numbers(e)
-		}
-	}
-	return v
+	return recorded.DecodeJSON(t, b).(map[string]any)
 }
 
 type protoObject interface {
