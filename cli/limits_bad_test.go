@@ -6,12 +6,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/ssa-diff/ssa-diff/cli/input"
+	"github.com/ssa-diff/ssa-diff/internal/heapwatch"
 )
 
 func TestLimitFlags(t *testing.T) {
@@ -154,7 +154,7 @@ func BenchmarkWorstCase(b *testing.B) {
 				args := append([]string{"-o", "json", "--now", catalogueNow}, c.args...)
 				var code int
 				start := time.Now()
-				peak := peakHeap(func() { code = Run(args, c.stdin, io.Discard, io.Discard) })
+				_, peak := heapwatch.Peak(func() { code = Run(args, c.stdin, io.Discard, io.Discard) })
 				b.ReportMetric(float64(peak>>20), "peak-heap-MiB")
 				b.Logf("%s: exit %d, peak heap %d MiB, %v", c.name, code, peak>>20, time.Since(start).Round(time.Millisecond))
 			}
@@ -186,30 +186,4 @@ func (e *endless) Read(p []byte) (int, error) {
 	}
 	e.read += int64(len(p))
 	return len(p), nil
-}
-
-// peakHeap runs f and returns the most the Go heap held meanwhile, sampled every 2 ms.
-func peakHeap(f func()) uint64 {
-	runtime.GC()
-	done := make(chan struct{})
-	result := make(chan uint64)
-	go func() {
-		var max uint64
-		var m runtime.MemStats
-		for {
-			runtime.ReadMemStats(&m)
-			if m.HeapInuse > max {
-				max = m.HeapInuse
-			}
-			select {
-			case <-done:
-				result <- max
-				return
-			case <-time.After(2 * time.Millisecond):
-			}
-		}
-	}()
-	f()
-	close(done)
-	return <-result
 }

@@ -7,12 +7,13 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 	"unicode/utf16"
+
+	"github.com/ssa-diff/ssa-diff/internal/heapwatch"
 )
 
 // generated is an endless (or n-byte) reader that repeats pattern; it counts what was read.
@@ -46,34 +47,11 @@ const gib = 1 << 30
 
 // heapGrowth runs f and returns the most the live heap grew while it ran, sampled.
 func heapGrowth(f func()) uint64 {
-	runtime.GC()
-	var base runtime.MemStats
-	runtime.ReadMemStats(&base)
-	done := make(chan struct{})
-	peak := make(chan uint64)
-	go func() {
-		var max uint64
-		var m runtime.MemStats
-		for {
-			runtime.ReadMemStats(&m)
-			if m.HeapInuse > max {
-				max = m.HeapInuse
-			}
-			select {
-			case <-done:
-				peak <- max
-				return
-			case <-time.After(5 * time.Millisecond):
-			}
-		}
-	}()
-	f()
-	close(done)
-	p := <-peak
-	if p < base.HeapInuse {
+	before, peak := heapwatch.Peak(f)
+	if peak < before {
 		return 0
 	}
-	return p - base.HeapInuse
+	return peak - before
 }
 
 func wantLimit(t *testing.T, entries []Entry, option string) *Error {
