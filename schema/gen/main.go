@@ -20,6 +20,7 @@ import (
 	"runtime/debug"
 	"strings"
 
+	"github.com/ssa-diff/ssa-diff/schema/gen/atomicfile"
 	yaml "go.yaml.in/yaml/v2"
 	smdschema "sigs.k8s.io/structured-merge-diff/v6/schema"
 	"sigs.k8s.io/structured-merge-diff/v6/typed"
@@ -84,7 +85,7 @@ func run(out string) error {
 		"schema.yaml":            append([]byte(yamlHeader), yamlText...),
 	}
 	for name, data := range files {
-		if err := writeFileAtomic(filepath.Join(out, name), data); err != nil {
+		if err := atomicfile.Write(filepath.Join(out, name), data); err != nil {
 			return err
 		}
 	}
@@ -111,26 +112,4 @@ func kubernetesVersion() (module, kube string, err error) {
 		return d.Path + " " + d.Version, "1." + v, nil
 	}
 	return "", "", fmt.Errorf("k8s.io/client-go not in the build information")
-}
-
-// writeFileAtomic replaces path with data all at once: a reader (or a failed run) never
-// sees half a file.
-func writeFileAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Chmod(0o644); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }

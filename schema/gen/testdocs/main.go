@@ -16,6 +16,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/ssa-diff/ssa-diff/schema/gen/atomicfile"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apiextensions-apiserver/pkg/controller/openapi/builder"
 	"sigs.k8s.io/yaml"
@@ -73,27 +74,5 @@ func writeJSON(path string, v any) error {
 		return err
 	}
 	fmt.Println("testdocs: writing", path)
-	return writeFileAtomic(path, append(b, '\n'))
-}
-
-// writeFileAtomic replaces path with data all at once: a reader (or a failed run) never
-// sees half a file.
-func writeFileAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Chmod(0o644); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return atomicfile.Write(path, append(b, '\n'))
 }
