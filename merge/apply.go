@@ -7,7 +7,6 @@ import (
 	"unicode"
 
 	"github.com/ssa-diff/ssa-diff/fieldpath"
-	"github.com/ssa-diff/ssa-diff/schema"
 	smd "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 	smdmerge "sigs.k8s.io/structured-merge-diff/v6/merge"
 )
@@ -347,7 +346,6 @@ var systemMetadata = smd.NewSet(
 	smd.MakePathOrDie("metadata", "creationTimestamp"),
 )
 
-var _ = schema.GVK{}
 
 // sortConflicts orders conflicts by manager identity, keeping each manager's paths in set
 // order. The server's cause order across managers is map order (catalog C7); ours is stable.
