@@ -346,7 +346,6 @@ var systemMetadata = smd.NewSet(
 	smd.MakePathOrDie("metadata", "creationTimestamp"),
 )
 
-
 // sortConflicts orders conflicts by manager identity, keeping each manager's paths in set
 // order. The server's cause order across managers is map order (catalog C7); ours is stable.
 func sortConflicts(cs smdmerge.Conflicts) {
