@@ -186,7 +186,7 @@ func (r *request) applyOnce(live, cfg map[string]interface{}, managed fieldpath.
 	if err != nil {
 		return nil, internalError(fmt.Sprintf("failed to create typed live object (%s): %v", objectGVKNN(live), err))
 	}
-	merged, fields, err := r.updater.Apply(liveTyped, cfgTyped, r.version, managed.Fields, key, force)
+	merged, fields, err := r.applyFields(liveTyped, cfgTyped, cfg, managed.Fields, key, force)
 	if err != nil {
 		var conflicts smdmerge.Conflicts
 		if errors.As(err, &conflicts) {

@@ -51,6 +51,8 @@ type ServerHooks interface {
 type Engine struct {
 	schemas *schema.Registry
 	hooks   ServerHooks
+	// fullPrune turns off the prune shortcut of applyFields (tests compare both paths).
+	fullPrune bool
 }
 
 // Option configures an Engine.

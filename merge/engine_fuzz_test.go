@@ -24,7 +24,8 @@ import (
 // random; managedFields made of random subsets of the live object's own fields, with
 // random managers, operations, versions and subresources, and now and then corrupt. Any
 // answer is fine — a prediction, a refusal, an error — except a panic, an answer that
-// differs when the same request is made twice, or a result that breaks its own invariants.
+// differs when the same request is made twice or without the prune shortcut of
+// applyFields, or a result that breaks its own invariants.
 func FuzzEngine(f *testing.F) {
 	reg := schema.NewRegistry()
 	crd, err := os.ReadFile(filepath.Join("..", "testdata", "examples", "crd-backup", "crd.yaml"))
@@ -35,6 +36,10 @@ func FuzzEngine(f *testing.F) {
 		f.Fatal(err)
 	}
 	e := New(reg)
+	// full is the same engine without the prune shortcut of applyFields: both must answer
+	// alike.
+	full := New(reg)
+	full.fullPrune = true
 	var bases []map[string]interface{}
 	if err := yaml.Unmarshal([]byte(fuzzBase), &bases); err != nil {
 		f.Fatal(err)
@@ -47,7 +52,7 @@ func FuzzEngine(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		g := &fuzzGen{data: data}
 		req, how := g.request(reg, bases)
-		run := func() (string, *Result) {
+		run := func(e *Engine) (string, *Result) {
 			r := Request{Live: fuzzCopy(req.Live), Object: fuzzCopy(req.Object), Endpoint: req.Endpoint, Manager: req.Manager, Force: req.Force, Now: req.Now}
 			// The engine never changes what it is given.
 			defer func() {
@@ -81,10 +86,13 @@ func FuzzEngine(f *testing.F) {
 			mf, _ := json.Marshal(res.ManagedFields)
 			return string(out) + "\n" + string(mf), res
 		}
-		first, res := run()
-		second, _ := run()
+		first, res := run(e)
+		second, _ := run(e)
 		if first != second {
 			t.Fatalf("two runs of the same %s request differ:\n%s\n---\n%s\nrequest: %s", how, first, second, describe(req))
+		}
+		if third, _ := run(full); third != first {
+			t.Fatalf("the %s request answers otherwise without the prune shortcut:\n%s\n---\n%s\nrequest: %s", how, first, third, describe(req))
 		}
 		if res == nil {
 			return

@@ -1,0 +1,249 @@
+package merge
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/ssa-diff/ssa-diff/fieldpath"
+	smd "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+	smdmerge "sigs.k8s.io/structured-merge-diff/v6/merge"
+	smdschema "sigs.k8s.io/structured-merge-diff/v6/schema"
+	"sigs.k8s.io/structured-merge-diff/v6/typed"
+	"sigs.k8s.io/structured-merge-diff/v6/value"
+)
+
+// This file is the apply of structured-merge-diff's Updater (the server's field manager
+// core) computed without its prune step when that step provably keeps everything.
+//
+// The prune step of an apply removes the fields the applier owned before (its last set L)
+// and owns no more, unless another manager owns them. It does so in three walks over the
+// merged object: remove every field of L, add back every field anybody owns, then add back
+// every removed field that was not in L. Each walk types, removes and collects the whole
+// object again, and together they cost more than the merge, the comparison and the
+// conflict check put together.
+//
+// When the applier keeps everything it owned (L is a subset of its new set C, the common
+// case of a repository applied again), nothing can be pruned: every field of L is in C,
+// so owned; every ancestor of a field of C is in C or a named field, so owned too; so no
+// field of L or above it is removed by the second walk, and the third walk, which removes
+// only fields of L, removes nothing. Two details of the walks could still lose a field of
+// L, and the shortcut is taken only when neither can happen:
+//   - an item of a keyed list is found by its key fields: if a key field were removed the
+//     item's path could change. Every key field of every keyed item on a path of L must be
+//     in C (owned, so kept) or read the same when removed (its schema default, such as
+//     protocol TCP of a port), and one at least in C (so the item keeps a field).
+//   - a named field that holds a non-empty object is collected only through its children;
+//     if those left were only empty lists it would not be collected again. Fields of L that
+//     hold a non-empty object are accepted only when the applied value holds one too
+//     (collected as a whole: an atomic object, or a key of a map).
+// Lists addressed by index, and entries at another version than the request's (whose
+// prune converts between versions), always take structured-merge-diff's own path. The
+// differential test against the Kubernetes field manager and FuzzEngine's comparison of
+// both paths check the equivalence.
+
+// applyFields is structured-merge-diff's Updater.Apply for r's request: the merged object
+// (nil when nothing changes) and the new entries, or the conflicts as an error.
+func (r *request) applyFields(live, cfg *typed.TypedValue, cfgObj map[string]interface{}, managers smd.ManagedFields, manager string, force bool) (*typed.TypedValue, smd.ManagedFields, error) {
+	if r.e.fullPrune || !r.oneVersion(managers) {
+		return r.updater.Apply(live, cfg, r.version, managers, manager, force)
+	}
+	full := func() (*typed.TypedValue, smd.ManagedFields, error) {
+		return r.updater.Apply(live, cfg, r.version, managers, manager, force)
+	}
+	// Any error is left to the updater, which reports the first in its own order.
+	reconciled, err := reconcileWithSchema(live, managers)
+	if err != nil {
+		return full()
+	}
+	set, err := cfg.ToFieldSet()
+	if err != nil {
+		return full()
+	}
+	if f := r.updater.IgnoreFilter[r.version]; f != nil {
+		set = f.Filter(set)
+	}
+	last := reconciled[manager]
+	if last != nil && !last.Set().Difference(set).Empty() {
+		return full()
+	}
+	merged, err := live.Merge(cfg)
+	if err != nil {
+		return full()
+	}
+	if last != nil && !last.Set().Empty() && !keepsEverything(last.Set(), set, merged, cfgObj) {
+		return full()
+	}
+	reconciled[manager] = smd.NewVersionedSet(set, r.version, true)
+	fields, err := r.updateFields(live, merged, reconciled, manager, force)
+	if err != nil {
+		var conflicts smdmerge.Conflicts
+		if errors.As(err, &conflicts) {
+			return nil, smd.ManagedFields{}, err
+		}
+		return full()
+	}
+	if value.EqualsUsing(value.NewFreelistAllocator(), live.AsValue(), merged.AsValue()) {
+		merged = nil
+	}
+	return merged, fields, nil
+}
+
+// oneVersion reports whether every entry is recorded at the request's version.
+func (r *request) oneVersion(managers smd.ManagedFields) bool {
+	for _, vs := range managers {
+		if vs.APIVersion() != r.version {
+			return false
+		}
+	}
+	return true
+}
+
+// reconcileWithSchema drops from each entry what the schema no longer allows, as the
+// updater does before every write (entries are at the live object's version).
+func reconcileWithSchema(live *typed.TypedValue, managers smd.ManagedFields) (smd.ManagedFields, error) {
+	out := make(smd.ManagedFields, len(managers))
+	for m, vs := range managers {
+		rec, err := typed.ReconcileFieldSetWithSchema(vs.Set(), live)
+		if err != nil {
+			return nil, err
+		}
+		if rec != nil {
+			vs = smd.NewVersionedSet(rec, vs.APIVersion(), vs.Applied())
+		}
+		out[m] = vs
+	}
+	return out, nil
+}
+
+// updateFields is the updater's ownership step at one version: the fields the write
+// changes are taken from the other managers (a conflict unless forced), the fields it
+// removes are released, and empty entries are dropped.
+func (r *request) updateFields(live, merged *typed.TypedValue, managers smd.ManagedFields, manager string, force bool) (smd.ManagedFields, error) {
+	cmp, err := live.Compare(merged)
+	if err != nil {
+		return nil, fmt.Errorf("failed to compare objects: %v", err)
+	}
+	cmp = cmp.FilterFields(r.updater.IgnoreFilter[r.version])
+	changed := cmp.Modified.Union(cmp.Added)
+	conflicts := smd.ManagedFields{}
+	for m, vs := range managers {
+		if m == manager {
+			continue
+		}
+		if c := vs.Set().Intersection(changed); !c.Empty() {
+			conflicts[m] = smd.NewVersionedSet(c, vs.APIVersion(), false)
+		}
+	}
+	if !force && len(conflicts) != 0 {
+		return nil, smdmerge.ConflictsFromManagers(conflicts)
+	}
+	for m, c := range conflicts {
+		vs := managers[m]
+		managers[m] = smd.NewVersionedSet(vs.Set().Difference(c.Set()), vs.APIVersion(), vs.Applied())
+	}
+	if !cmp.Removed.Empty() {
+		for m, vs := range managers {
+			if m == manager {
+				continue
+			}
+			managers[m] = smd.NewVersionedSet(vs.Set().Difference(cmp.Removed), vs.APIVersion(), vs.Applied())
+		}
+	}
+	for m, vs := range managers {
+		if vs.Set().Empty() {
+			delete(managers, m)
+		}
+	}
+	return managers, nil
+}
+
+// keepsEverything reports whether the prune of an apply whose applier owned last and now
+// owns set keeps the merged object whole (see the top of this file).
+func keepsEverything(last, set *smd.Set, merged *typed.TypedValue, cfg map[string]interface{}) bool {
+	obj := merged.AsValue().Unstructured()
+	ok := last.Difference(set).Empty()
+	last.Iterate(func(p smd.Path) {
+		if ok {
+			ok = keyFieldsOwned(p, set, merged.Schema(), merged.TypeRef()) && collectedAgain(p, obj, cfg)
+		}
+	})
+	return ok
+}
+
+// keyFieldsOwned reports whether no key of a keyed item on p can change when the fields
+// nobody owns are removed: each key field is in set, or has a schema default equal to its
+// value (a removed field reads as its default), and one at least is in set (the item keeps
+// a field). p must have no index either.
+func keyFieldsOwned(p smd.Path, set *smd.Set, sc *smdschema.Schema, tr smdschema.TypeRef) bool {
+	for i, pe := range p {
+		atom, ok := sc.Resolve(tr)
+		if !ok {
+			return false
+		}
+		switch {
+		case pe.FieldName != nil:
+			if atom.Map == nil {
+				return false
+			}
+			tr = atom.Map.ElementType
+			if sf, ok := atom.Map.FindField(*pe.FieldName); ok {
+				tr = sf.Type
+			}
+			continue
+		case pe.Index != nil || atom.List == nil:
+			return false
+		}
+		tr = atom.List.ElementType
+		if pe.Key == nil {
+			continue // an item of a set: its path is its value
+		}
+		item, ok := sc.Resolve(tr)
+		if !ok || item.Map == nil {
+			return false
+		}
+		owned := false
+		for _, k := range *pe.Key {
+			name := k.Name
+			kp := make(smd.Path, i+2)
+			copy(kp, p[:i+1])
+			kp[i+1] = smd.PathElement{FieldName: &name}
+			if set.Has(kp) {
+				owned = true
+				continue
+			}
+			sf, _ := item.Map.FindField(name)
+			if sf.Default == nil || !value.Equals(value.NewValueInterface(sf.Default), k.Value) {
+				return false
+			}
+		}
+		if !owned {
+			return false
+		}
+	}
+	return true
+}
+
+// collectedAgain reports whether the field at p is collected as itself whatever is
+// removed below it: it is not an object with fields, or it is a list item, or the applied
+// value is an object with fields too (an atomic object or a map's key).
+func collectedAgain(p smd.Path, merged interface{}, cfg map[string]interface{}) bool {
+	if len(p) == 0 {
+		return false
+	}
+	if p[len(p)-1].FieldName == nil {
+		return true // an item: collected by its key, value or index
+	}
+	v, found := fieldpath.ValueAt(merged, p)
+	if !found {
+		return false
+	}
+	if m, isMap := v.(map[string]interface{}); !isMap || len(m) == 0 {
+		return true
+	}
+	c, found := fieldpath.ValueAt(cfg, p)
+	if !found {
+		return false
+	}
+	m, isMap := c.(map[string]interface{})
+	return isMap && len(m) > 0
+}

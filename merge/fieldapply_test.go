@@ -1,0 +1,193 @@
+package merge
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/ssa-diff/ssa-diff/schema"
+	smd "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+	"sigs.k8s.io/structured-merge-diff/v6/typed"
+	"sigs.k8s.io/structured-merge-diff/v6/value"
+	"sigs.k8s.io/yaml"
+)
+
+// TestScenariosWithoutPruneShortcut replays every scenario on structured-merge-diff's own
+// prune: both paths must meet the same expectations.
+func TestScenariosWithoutPruneShortcut(t *testing.T) {
+	e := New(schema.NewRegistry())
+	e.fullPrune = true
+	for _, sc := range append(append([]scenario{}, scenarios...), moreScenarios...) {
+		t.Run(sc.name, func(t *testing.T) { runScenario(t, e, sc) })
+	}
+}
+
+// TestPruneShortcutAgrees applies manifests that keep, change and drop fields of a
+// recorded Deployment through both paths, and requires the same results, with the
+// shortcut taken exactly when the applier keeps everything it owned.
+func TestPruneShortcutAgrees(t *testing.T) {
+	reg := schema.NewRegistry()
+	fast, full := New(reg), New(reg)
+	full.fullPrune = true
+	base := deploymentRequest(t)
+	// deployer owns what its manifest sets; applying the same manifest again keeps it all.
+	first, err := fast.Apply(base)
+	if err != nil || first.Rejection != nil {
+		t.Fatalf("first apply: %v %v", err, first.Rejection)
+	}
+	again := base
+	again.Live = first.Object
+	for _, c := range []struct {
+		name   string
+		edit   func(map[string]interface{})
+		pruned bool
+	}{
+		{"the same manifest", func(map[string]interface{}) {}, false},
+		{"a changed image", func(m map[string]interface{}) {
+			container(m, 0)["image"] = "registry.example/web:2.0"
+		}, false},
+		{"a new label", func(m map[string]interface{}) {
+			m["metadata"].(map[string]interface{})["labels"] = map[string]interface{}{"tier": "web"}
+		}, false},
+		{"a dropped volume", func(m map[string]interface{}) {
+			delete(m["spec"].(map[string]interface{})["template"].(map[string]interface{})["spec"].(map[string]interface{}), "volumes")
+			delete(container(m, 0), "volumeMounts")
+		}, true},
+		{"a dropped value", func(m map[string]interface{}) {
+			delete(container(m, 0)["env"].([]interface{})[0].(map[string]interface{}), "value")
+		}, true},
+		{"a dropped port", func(m map[string]interface{}) {
+			delete(container(m, 0), "ports")
+		}, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			req := again
+			req.Object = copyObject(base.Object)
+			c.edit(req.Object)
+			a, err := fast.Apply(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := full.Apply(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ja, _ := json.Marshal(a)
+			jb, _ := json.Marshal(b)
+			if string(ja) != string(jb) {
+				t.Fatalf("the shortcut answers otherwise:\n%s\n---\n%s", ja, jb)
+			}
+			if a.Rejection != nil {
+				t.Fatalf("rejected: %v", a.Rejection)
+			}
+			if len(a.Deleted) > 0 != c.pruned {
+				t.Errorf("deleted fields %v, want some: %v", a.Deleted, c.pruned)
+			}
+		})
+	}
+}
+
+func container(obj map[string]interface{}, i int) map[string]interface{} {
+	spec := obj["spec"].(map[string]interface{})["template"].(map[string]interface{})["spec"].(map[string]interface{})
+	return spec["containers"].([]interface{})[i].(map[string]interface{})
+}
+
+// TestKeepsEverything is the shortcut's decision on sets of a Deployment: each case
+// names the condition of fieldapply.go it checks.
+func TestKeepsEverything(t *testing.T) {
+	reg := schema.NewRegistry()
+	e := New(reg)
+	r, err := e.newRequest(Request{Object: map[string]interface{}{"apiVersion": "apps/v1", "kind": "Deployment"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const manifest = `
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, labels: {app: web}}
+spec:
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers:
+      - name: web
+        image: nginx
+        ports: [{containerPort: 80}]
+`
+	cfg := map[string]interface{}{}
+	if err := yaml.Unmarshal([]byte(manifest), &cfg); err != nil {
+		t.Fatal(err)
+	}
+	cfg = normalizeObject(cfg)
+	cfgTyped, err := r.parse(cfg, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := cfgTyped.ToFieldSet()
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := func(parts ...interface{}) smd.Path { return smd.MakePathOrDie(parts...) }
+	key := func(kv ...interface{}) *value.FieldList {
+		var fl value.FieldList
+		for i := 0; i < len(kv); i += 2 {
+			fl = append(fl, value.Field{Name: kv[i].(string), Value: value.NewValueInterface(kv[i+1])})
+		}
+		return &fl
+	}
+	web := key("name", "web")
+	port := key("containerPort", int64(80), "protocol", "TCP")
+	for _, c := range []struct {
+		name string
+		last *smd.Set
+		cfg  map[string]interface{}
+		// union makes C hold L too, so that the case is decided past the subset check.
+		union bool
+		want  bool
+	}{
+		{"L is C", set, cfg, false, true},
+		{"L within C", smd.NewSet(path("spec", "template", "spec", "containers", web, "image")), cfg, false, true},
+		{"L beyond C", set.Union(smd.NewSet(path("spec", "replicas"))), cfg, false, false},
+		{"a key field defaulted (protocol TCP)", smd.NewSet(path("spec", "template", "spec", "containers", web, "ports", port)), cfg, false, true},
+		{"a key field neither owned nor defaulted", smd.NewSet(path("spec", "template", "spec", "containers", web, "ports",
+			key("containerPort", int64(81), "protocol", "UDP"))), cfg, true, false},
+		{"a named field holding an object applied as {}", smd.NewSet(path("spec", "selector")),
+			withSelector(cfg, map[string]interface{}{}), false, false},
+		{"an atomic object applied whole", smd.NewSet(path("spec", "selector")), cfg, false, true},
+		{"an index", smd.NewSet(path("spec", "template", "spec", "containers", 0)), cfg, true, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			ct, err := r.parse(c.cfg, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cs, err := ct.ToFieldSet()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.union {
+				cs = cs.Union(c.last)
+			}
+			// The merged object is the manifest (applied to nothing); the case's manifest is
+			// what was applied.
+			if got := keepsEverything(c.last, cs, typedOf(t, r, cfg), c.cfg); got != c.want {
+				t.Errorf("keepsEverything = %v, want %v", got, c.want)
+			}
+		})
+	}
+}
+
+func withSelector(cfg map[string]interface{}, sel map[string]interface{}) map[string]interface{} {
+	c := copyObject(cfg)
+	c["spec"].(map[string]interface{})["selector"] = sel
+	return c
+}
+
+func typedOf(t *testing.T, r *request, obj map[string]interface{}) *typed.TypedValue {
+	t.Helper()
+	tv, err := r.parse(obj, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tv
+}
