@@ -3,6 +3,7 @@ package merge
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"sort"
 	"unicode"
 
@@ -320,7 +321,7 @@ func paths(s *smd.Set) []string {
 
 // deletedFields lists what the write removed from the live object, system metadata aside.
 func (r *request) deletedFields(live, obj map[string]interface{}) []string {
-	if obj == nil {
+	if obj == nil || (!r.e.noShortcuts && keepsEveryField(withoutCleanManagedFields(live), withoutCleanManagedFields(obj))) {
 		return nil
 	}
 	lt, err1 := r.parseStored(live)
@@ -335,6 +336,66 @@ func (r *request) deletedFields(live, obj map[string]interface{}) []string {
 	var out []string
 	cmp.Removed.Difference(systemMetadata).Iterate(func(p smd.Path) { out = append(out, fieldpath.PathString(p)) })
 	return out
+}
+
+// keepsEveryField reports, without typing either object, that obj has every field of live
+// so that their comparison would remove nothing: every object keeps its keys, every list is
+// equal, every scalar stays a scalar; the metadata the server maintains (systemMetadata) is
+// left out. Otherwise the typed comparison decides.
+func keepsEveryField(live, obj map[string]interface{}) bool {
+	for k, v := range live {
+		w, ok := obj[k]
+		if !ok {
+			return false
+		}
+		if k == "metadata" {
+			lm, lok := v.(map[string]interface{})
+			om, ook := w.(map[string]interface{})
+			if !lok || !ook {
+				return false
+			}
+			for mk, mv := range lm {
+				switch mk {
+				case "resourceVersion", "generation", "uid", "creationTimestamp":
+					continue
+				}
+				if mw, ok := om[mk]; !ok || !keepsFields(mv, mw) {
+					return false
+				}
+			}
+			continue
+		}
+		if !keepsFields(v, w) {
+			return false
+		}
+	}
+	return true
+}
+
+func keepsFields(a, b interface{}) bool {
+	switch av := a.(type) {
+	case map[string]interface{}:
+		bv, ok := b.(map[string]interface{})
+		if !ok {
+			return false
+		}
+		for k, x := range av {
+			if y, ok := bv[k]; !ok || !keepsFields(x, y) {
+				return false
+			}
+		}
+		return true
+	case []interface{}:
+		return reflect.DeepEqual(a, b)
+	case nil:
+		return b == nil
+	default:
+		switch b.(type) {
+		case map[string]interface{}, []interface{}, nil:
+			return false
+		}
+		return true
+	}
 }
 
 // systemMetadata are the fields the server maintains itself.

@@ -51,8 +51,9 @@ type ServerHooks interface {
 type Engine struct {
 	schemas *schema.Registry
 	hooks   ServerHooks
-	// fullPrune turns off the prune shortcut of applyFields (tests compare both paths).
-	fullPrune bool
+	// noShortcuts turns off the shortcuts of applyFields (the prune) and deletedFields (the
+	// typed comparison): tests compare both paths.
+	noShortcuts bool
 }
 
 // Option configures an Engine.

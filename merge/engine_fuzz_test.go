@@ -24,8 +24,8 @@ import (
 // random; managedFields made of random subsets of the live object's own fields, with
 // random managers, operations, versions and subresources, and now and then corrupt. Any
 // answer is fine — a prediction, a refusal, an error — except a panic, an answer that
-// differs when the same request is made twice or without the prune shortcut of
-// applyFields, or a result that breaks its own invariants.
+// differs when the same request is made twice or without the engine's shortcuts
+// (see noShortcuts), or a result that breaks its own invariants.
 func FuzzEngine(f *testing.F) {
 	reg := schema.NewRegistry()
 	crd, err := os.ReadFile(filepath.Join("..", "testdata", "examples", "crd-backup", "crd.yaml"))
@@ -36,10 +36,10 @@ func FuzzEngine(f *testing.F) {
 		f.Fatal(err)
 	}
 	e := New(reg)
-	// full is the same engine without the prune shortcut of applyFields: both must answer
-	// alike.
+	// full is the same engine without the shortcuts (applyFields' prune, deletedFields'
+	// comparison): both must answer alike.
 	full := New(reg)
-	full.fullPrune = true
+	full.noShortcuts = true
 	var bases []map[string]interface{}
 	if err := yaml.Unmarshal([]byte(fuzzBase), &bases); err != nil {
 		f.Fatal(err)
@@ -92,7 +92,7 @@ func FuzzEngine(f *testing.F) {
 			t.Fatalf("two runs of the same %s request differ:\n%s\n---\n%s\nrequest: %s", how, first, second, describe(req))
 		}
 		if third, _ := run(full); third != first {
-			t.Fatalf("the %s request answers otherwise without the prune shortcut:\n%s\n---\n%s\nrequest: %s", how, first, third, describe(req))
+			t.Fatalf("the %s request answers otherwise without the shortcuts:\n%s\n---\n%s\nrequest: %s", how, first, third, describe(req))
 		}
 		if res == nil {
 			return

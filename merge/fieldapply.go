@@ -44,7 +44,7 @@ import (
 // applyFields is structured-merge-diff's Updater.Apply for r's request: the merged object
 // (nil when nothing changes) and the new entries, or the conflicts as an error.
 func (r *request) applyFields(live, cfg *typed.TypedValue, cfgObj map[string]interface{}, managers smd.ManagedFields, manager string, force bool) (*typed.TypedValue, smd.ManagedFields, error) {
-	if r.e.fullPrune || !r.oneVersion(managers) {
+	if r.e.noShortcuts || !r.oneVersion(managers) {
 		return r.updater.Apply(live, cfg, r.version, managers, manager, force)
 	}
 	full := func() (*typed.TypedValue, smd.ManagedFields, error) {

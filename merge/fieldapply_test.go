@@ -11,11 +11,12 @@ import (
 	"sigs.k8s.io/yaml"
 )
 
-// TestScenariosWithoutPruneShortcut replays every scenario on structured-merge-diff's own
-// prune: both paths must meet the same expectations.
-func TestScenariosWithoutPruneShortcut(t *testing.T) {
+// TestScenariosWithoutShortcuts replays every scenario on structured-merge-diff's own
+// prune and the typed comparison of deleted fields: both paths must meet the same
+// expectations.
+func TestScenariosWithoutShortcuts(t *testing.T) {
 	e := New(schema.NewRegistry())
-	e.fullPrune = true
+	e.noShortcuts = true
 	for _, sc := range append(append([]scenario{}, scenarios...), moreScenarios...) {
 		t.Run(sc.name, func(t *testing.T) { runScenario(t, e, sc) })
 	}
@@ -27,7 +28,7 @@ func TestScenariosWithoutPruneShortcut(t *testing.T) {
 func TestPruneShortcutAgrees(t *testing.T) {
 	reg := schema.NewRegistry()
 	fast, full := New(reg), New(reg)
-	full.fullPrune = true
+	full.noShortcuts = true
 	base := deploymentRequest(t)
 	// deployer owns what its manifest sets; applying the same manifest again keeps it all.
 	first, err := fast.Apply(base)
@@ -190,4 +191,71 @@ func typedOf(t *testing.T, r *request, obj map[string]interface{}) *typed.TypedV
 		t.Fatal(err)
 	}
 	return tv
+}
+
+// TestKeepsEveryField holds the untyped check of deletedFields to the typed comparison it
+// skips: whenever it says nothing is removed, the typed comparison must find nothing.
+func TestKeepsEveryField(t *testing.T) {
+	reg := schema.NewRegistry()
+	e := New(reg)
+	e.noShortcuts = true
+	base := deploymentRequest(t)
+	r, err := e.newRequest(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	live := normalizeObject(base.Live)
+	edit := func(f func(m map[string]interface{})) map[string]interface{} {
+		c := copyObject(live)
+		f(c)
+		return c
+	}
+	spec := func(m map[string]interface{}) map[string]interface{} { return m["spec"].(map[string]interface{}) }
+	emptyStrategy := edit(func(m map[string]interface{}) { spec(m)["strategy"] = map[string]interface{}{} })
+	for _, c := range []struct {
+		name string
+		live map[string]interface{}
+		obj  map[string]interface{}
+		keep bool
+	}{
+		{"the same object", nil, edit(func(map[string]interface{}) {}), true},
+		{"a changed value", nil, edit(func(m map[string]interface{}) { spec(m)["replicas"] = int64(7) }), true},
+		{"an added field", nil, edit(func(m map[string]interface{}) { spec(m)["paused"] = true }), true},
+		{"server metadata changed", nil, edit(func(m map[string]interface{}) {
+			md := m["metadata"].(map[string]interface{})
+			md["resourceVersion"], md["generation"] = "999", int64(9)
+			delete(md, "uid")
+		}), true},
+		{"a removed field", nil, edit(func(m map[string]interface{}) { delete(spec(m), "replicas") }), false},
+		{"a removed list item", nil, edit(func(m map[string]interface{}) {
+			ts := spec(m)["template"].(map[string]interface{})["spec"].(map[string]interface{})
+			ts["volumes"] = []interface{}{}
+		}), false},
+		{"an object emptied", nil, edit(func(m map[string]interface{}) {
+			spec(m)["strategy"] = map[string]interface{}{}
+		}), false},
+		{"an object made null", nil, edit(func(m map[string]interface{}) {
+			spec(m)["template"].(map[string]interface{})["metadata"].(map[string]interface{})["labels"] = nil
+		}), false},
+		// An empty object filled is not a removal for the typed comparison either.
+		{"an empty object filled", emptyStrategy, live, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			live := live
+			if c.live != nil {
+				live = c.live
+			}
+			got := keepsEveryField(withoutCleanManagedFields(live), withoutCleanManagedFields(c.obj))
+			if got != c.keep {
+				t.Errorf("keepsEveryField = %v, want %v", got, c.keep)
+			}
+			deleted := r.deletedFields(live, c.obj)
+			if got && len(deleted) > 0 {
+				t.Errorf("said nothing is removed, the typed comparison removes %v", deleted)
+			}
+			if !c.keep && len(deleted) == 0 {
+				t.Errorf("the typed comparison removes nothing: the case does not test a removal")
+			}
+		})
+	}
 }
