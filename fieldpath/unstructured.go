@@ -104,6 +104,18 @@ func EntriesOf(obj map[string]interface{}) (entries []Entry, present bool, err e
 // EntriesToUnstructured is the managedFields list a decoded object holds for entries: what
 // decoding their JSON (Entry.MarshalJSON) gives.
 func EntriesToUnstructured(entries []Entry) ([]interface{}, error) {
+	return entriesToUnstructured(entries, false)
+}
+
+// EntriesToUnstructuredText is EntriesToUnstructured with each fieldsV1 kept as text: a
+// json.RawMessage in canonical form (CanonicalFieldsV1), which encoding/json writes as it
+// would write the tree. It is cheaper to make and to hold than the trees, and every reader
+// of this module takes it.
+func EntriesToUnstructuredText(entries []Entry) ([]interface{}, error) {
+	return entriesToUnstructured(entries, true)
+}
+
+func entriesToUnstructured(entries []Entry, text bool) ([]interface{}, error) {
 	out := make([]interface{}, len(entries))
 	for i, e := range entries {
 		m := make(map[string]interface{}, 7)
@@ -123,7 +135,15 @@ func EntriesToUnstructured(entries []Entry) ([]interface{}, error) {
 			m["fieldsType"] = e.FieldsType
 		}
 		if len(e.FieldsV1) > 0 {
-			v, err := DecodeJSON(e.FieldsV1)
+			var v interface{}
+			var err error
+			if text {
+				var b []byte
+				b, err = CanonicalFieldsV1(e.FieldsV1)
+				v = json.RawMessage(b)
+			} else {
+				v, err = DecodeJSON(e.FieldsV1)
+			}
 			if err != nil {
 				return nil, fmt.Errorf("managedFields entry %d (%s): fieldsV1: %w", i, e.Manager, err)
 			}
@@ -196,11 +216,12 @@ func AppendJSON(dst []byte, v interface{}) ([]byte, error) {
 	return append(dst, b...), nil
 }
 
-// appendJSONString writes s quoted. Printable ASCII without the characters encoding/json
-// escapes is copied; anything else is left to encoding/json.
+// appendJSONString writes s quoted. Printable ASCII is written here, with the escapes
+// encoding/json uses (\" \\ and the HTML characters as \u003c \u003e \u0026); anything
+// else is left to encoding/json.
 func appendJSONString(dst []byte, s string) ([]byte, error) {
 	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+		if c := s[i]; c < 0x20 || c >= 0x7f {
 			b, err := json.Marshal(s)
 			if err != nil {
 				return nil, err
@@ -209,7 +230,20 @@ func appendJSONString(dst []byte, s string) ([]byte, error) {
 		}
 	}
 	dst = append(dst, '"')
-	dst = append(dst, s...)
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '"', '\\':
+			dst = append(dst, '\\', c)
+		case '<':
+			dst = append(dst, `\u003c`...)
+		case '>':
+			dst = append(dst, `\u003e`...)
+		case '&':
+			dst = append(dst, `\u0026`...)
+		default:
+			dst = append(dst, c)
+		}
+	}
 	return append(dst, '"'), nil
 }
 
@@ -296,20 +330,142 @@ func (d *fieldsDecoder) object(depth int) (map[string]interface{}, bool) {
 	}
 }
 
-// key reads a quoted string without escapes, of printable ASCII.
+// key reads a quoted string of printable ASCII whose only escapes are \" and \\ (the
+// quotes of the keys of keyed list items, such as "k:{\"name\":\"web\"}").
 func (d *fieldsDecoder) key() (string, bool) {
 	if d.pos >= len(d.data) || d.data[d.pos] != '"' {
 		return "", false
 	}
 	start := d.pos + 1
+	escaped := false
 	for i := start; i < len(d.data); i++ {
 		switch c := d.data[i]; {
 		case c == '"':
 			d.pos = i + 1
-			return string(d.data[start:i]), true
-		case c == '\\' || c < 0x20 || c >= 0x7f:
+			if !escaped {
+				return string(d.data[start:i]), true
+			}
+			return unescapeKey(d.data[start:i]), true
+		case c == '\\':
+			if i+1 >= len(d.data) || (d.data[i+1] != '"' && d.data[i+1] != '\\') {
+				return "", false
+			}
+			escaped = true
+			i++
+		case c < 0x20 || c >= 0x7f:
 			return "", false
 		}
 	}
 	return "", false
+}
+
+// unescapeKey removes the backslashes of \" and \\ from a key as key read it.
+func unescapeKey(b []byte) string {
+	out := make([]byte, 0, len(b))
+	for i := 0; i < len(b); i++ {
+		if b[i] == '\\' {
+			i++
+		}
+		out = append(out, b[i])
+	}
+	return string(out)
+}
+
+// CanonicalFieldsV1 is fieldsV1 JSON text as encoding/json writes its decoded tree —
+// compact, keys sorted, HTML characters escaped, a repeated key's last value kept —
+// written from the text without building the tree when it is a field set (objects of
+// objects, keys of printable ASCII). It is how readers of this module keep fieldsV1 as
+// text, so that text compares equal for equal sets.
+func CanonicalFieldsV1(data []byte) ([]byte, error) {
+	d := fieldsDecoder{data: data}
+	d.space()
+	if out, ok := d.canonical(nil, 0); ok {
+		d.space()
+		if d.pos == len(d.data) {
+			return out, nil
+		}
+	}
+	v, err := DecodeJSON(data)
+	if err != nil {
+		return nil, err
+	}
+	return AppendJSON(nil, v)
+}
+
+// canonicalMember is one key of an object being rewritten, and its value's span in the
+// output buffer.
+type canonicalMember struct {
+	key        string
+	start, end int
+}
+
+// canonical reads an object of objects and appends it to dst in canonical form.
+func (d *fieldsDecoder) canonical(dst []byte, depth int) ([]byte, bool) {
+	if depth > maxFieldsDepth || d.pos >= len(d.data) || d.data[d.pos] != '{' {
+		return nil, false
+	}
+	d.pos++
+	d.space()
+	if d.pos < len(d.data) && d.data[d.pos] == '}' {
+		d.pos++
+		return append(dst, "{}"...), true
+	}
+	// Values are written past dst's end first, then copied back in key order.
+	base := len(dst)
+	var members []canonicalMember
+	for {
+		d.space()
+		k, ok := d.key()
+		if !ok {
+			return nil, false
+		}
+		d.space()
+		if d.pos >= len(d.data) || d.data[d.pos] != ':' {
+			return nil, false
+		}
+		d.pos++
+		d.space()
+		start := len(dst)
+		if dst, ok = d.canonical(dst, depth+1); !ok {
+			return nil, false
+		}
+		members = append(members, canonicalMember{k, start, len(dst)})
+		d.space()
+		if d.pos >= len(d.data) {
+			return nil, false
+		}
+		switch d.data[d.pos] {
+		case ',':
+			d.pos++
+			continue
+		case '}':
+			d.pos++
+		default:
+			return nil, false
+		}
+		break
+	}
+	// The last of repeated keys wins, as in a decoded map; then keys in byte order.
+	sort.SliceStable(members, func(i, j int) bool { return members[i].key < members[j].key })
+	kept := members[:0]
+	for i, m := range members {
+		if i+1 < len(members) && members[i+1].key == m.key {
+			continue
+		}
+		kept = append(kept, m)
+	}
+	values := append([]byte(nil), dst[base:]...)
+	dst = append(dst[:base], '{')
+	for i, m := range kept {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		var err error
+		if dst, err = appendJSONString(dst, m.key); err != nil {
+			return nil, false
+		}
+		dst = append(dst, ':')
+		dst = append(dst, values[m.start-base:m.end-base]...)
+	}
+	return append(dst, '}'), true
 }

@@ -17,6 +17,7 @@ var unstructuredCases = []string{
 	`{"b":{},"a":{},"a":{"x":{}}}`,
 	`{"f:a":1}`, `{"f:a":[1,2.5,"x",true,null,{"k":"v"}]}`, `[]`, `"s"`, `null`, `12345678901234567890`,
 	` { "f:a" : { } } `, `{"f:\u0000":{}}`, "{\"f:\xff\":{}}", `{"f:a":{}}x`, `{"f:a":{}`, `{"f:a":}`,
+	`{"z\\":{},"y\"":{"b":{},"a":{}},"x\/":{}}`, `{"k:{\"port\":80}":{},"k:{\"port\":443}":{}}`, `{"a\\":{}}`, `{"a\`,
 }
 
 func TestAppendJSONIsEncodingJSON(t *testing.T) {
@@ -48,6 +49,47 @@ func TestDecodeJSONIsEncodingJSON(t *testing.T) {
 	}
 }
 
+// TestCanonicalFieldsV1IsEncodingJSON: the canonical text of a fieldsV1 is what
+// encoding/json writes for its decoded tree, for every case.
+func TestCanonicalFieldsV1IsEncodingJSON(t *testing.T) {
+	for _, c := range unstructuredCases {
+		checkCanonical(t, []byte(c))
+	}
+	// Keys of keyed items come out in byte order, not in the order of their values.
+	got, err := CanonicalFieldsV1([]byte(`{"k:{\"port\":80}":{},"k:{\"port\":443}":{".":{}}}`))
+	if want := `{"k:{\"port\":443}":{".":{}},"k:{\"port\":80}":{}}`; err != nil || string(got) != want {
+		t.Errorf("CanonicalFieldsV1 = %s, %v; want %s", got, err, want)
+	}
+}
+
+func checkCanonical(t *testing.T, data []byte) {
+	t.Helper()
+	var v interface{}
+	wantErr := json.Unmarshal(data, &v)
+	got, err := CanonicalFieldsV1(data)
+	if (err != nil) != (wantErr != nil) {
+		t.Fatalf("CanonicalFieldsV1(%q) error %v; encoding/json: %v", data, err, wantErr)
+	}
+	if err != nil {
+		return
+	}
+	want, err := json.Marshal(v)
+	if err != nil {
+		return
+	}
+	if !bytes.Equal(got, want) {
+		t.Fatalf("CanonicalFieldsV1(%q) = %s; encoding/json writes %s", data, got, want)
+	}
+}
+
+// FuzzCanonicalFieldsV1 checks CanonicalFieldsV1 against encoding/json on any input.
+func FuzzCanonicalFieldsV1(f *testing.F) {
+	for _, c := range unstructuredCases {
+		f.Add([]byte(c))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) { checkCanonical(t, data) })
+}
+
 func TestEntriesUnstructuredRoundTrip(t *testing.T) {
 	now := time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC)
 	entries := []Entry{
@@ -73,6 +115,20 @@ func TestEntriesUnstructuredRoundTrip(t *testing.T) {
 	back, ok := EntriesFromUnstructured(got)
 	if !ok || !reflect.DeepEqual(back, entries) {
 		t.Errorf("EntriesFromUnstructured = %#v, %v; want %#v", back, ok, entries)
+	}
+	// The text form prints as the trees do, and reads back the same entries.
+	text, err := EntriesToUnstructuredText(entries)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, b := mustJSON(t, text), mustJSON(t, got); a != b {
+		t.Errorf("EntriesToUnstructuredText prints %s; the trees print %s", a, b)
+	}
+	if _, isText := text[0].(map[string]interface{})["fieldsV1"].(json.RawMessage); !isText {
+		t.Errorf("EntriesToUnstructuredText keeps fieldsV1 as %T", text[0].(map[string]interface{})["fieldsV1"])
+	}
+	if back, ok := EntriesFromUnstructured(text); !ok || !reflect.DeepEqual(back, entries) {
+		t.Errorf("EntriesFromUnstructured(text) = %#v, %v; want %#v", back, ok, entries)
 	}
 	for _, bad := range []interface{}{"x", map[string]interface{}{"manager": 1}, map[string]interface{}{"time": "yesterday"}} {
 		if _, ok := EntriesFromUnstructured([]interface{}{bad}); ok {
@@ -142,4 +198,13 @@ func TestEntriesOf(t *testing.T) {
 	if _, present, err := EntriesOf(obj("not a list")); !present || err == nil {
 		t.Errorf("a string: present %v, err %v", present, err)
 	}
+}
+
+func mustJSON(t *testing.T, v interface{}) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }

@@ -111,7 +111,7 @@ func (r *request) apply(live, cfg map[string]interface{}, manager string, force 
 	if err != nil {
 		return reject(internalError(fmt.Sprintf("failed to encode managed fields: %v", err)))
 	}
-	if err := setManagedFields(obj, entries); err != nil {
+	if err := setManagedFields(obj, entries, r.e.compactManagedFields); err != nil {
 		return reject(internalError(err.Error()))
 	}
 	if err := r.prepare(created, obj, live); err != nil {

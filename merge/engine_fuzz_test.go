@@ -25,7 +25,7 @@ import (
 // random managers, operations, versions and subresources, and now and then corrupt. Any
 // answer is fine — a prediction, a refusal, an error — except a panic, an answer that
 // differs when the same request is made twice or without the engine's shortcuts
-// (see noShortcuts), or a result that breaks its own invariants.
+// (see noShortcuts) and compact managedFields, or a result that breaks its own invariants.
 func FuzzEngine(f *testing.F) {
 	reg := schema.NewRegistry()
 	crd, err := os.ReadFile(filepath.Join("..", "testdata", "examples", "crd-backup", "crd.yaml"))
@@ -35,9 +35,9 @@ func FuzzEngine(f *testing.F) {
 	if err := reg.AddCRD("crd.yaml", crd); err != nil {
 		f.Fatal(err)
 	}
-	e := New(reg)
+	e := New(reg, WithCompactManagedFields())
 	// full is the same engine without the shortcuts (applyFields' prune, deletedFields'
-	// comparison): both must answer alike.
+	// comparison) and with fieldsV1 as trees: both must answer alike.
 	full := New(reg)
 	full.noShortcuts = true
 	var bases []map[string]interface{}

@@ -259,3 +259,64 @@ func TestKeepsEveryField(t *testing.T) {
 		})
 	}
 }
+
+// TestCompactManagedFields: an engine WithCompactManagedFields predicts what the default
+// engine predicts, printed byte for byte the same, with fieldsV1 kept as text; and its
+// predictions serve as live objects again.
+func TestCompactManagedFields(t *testing.T) {
+	reg := schema.NewRegistry()
+	trees, text := New(reg), New(reg, WithCompactManagedFields())
+	req := deploymentRequest(t)
+	for _, c := range []struct {
+		name  string
+		apply func(*Engine, Request) (*Result, error)
+	}{
+		{"api", (*Engine).Apply},
+		{"kubectl", (*Engine).KubectlApply},
+		{"argocd", func(e *Engine, r Request) (*Result, error) {
+			return e.ArgoCDApply(r, ArgoCDOptions{Application: "app"})
+		}},
+		{"flux", func(e *Engine, r Request) (*Result, error) {
+			return e.FluxApply(r, FluxOptions{KustomizationName: "apps", KustomizationNamespace: "flux-system"})
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			a, err := c.apply(trees, req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := c.apply(text, req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ja, _ := json.Marshal(a)
+			jb, _ := json.Marshal(b)
+			if string(ja) != string(jb) {
+				t.Fatalf("compact managedFields print otherwise:\n%s\n---\n%s", ja, jb)
+			}
+			if b.Object == nil {
+				t.Fatal("no object predicted")
+			}
+			list := b.Object["metadata"].(map[string]interface{})["managedFields"].([]interface{})
+			if _, ok := list[0].(map[string]interface{})["fieldsV1"].(json.RawMessage); !ok {
+				t.Errorf("fieldsV1 kept as %T", list[0].(map[string]interface{})["fieldsV1"])
+			}
+			// The prediction as the live object of the same apply: nothing changes then.
+			again := req
+			again.Live = b.Object
+			r2, err := c.apply(text, again)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r1, err := c.apply(trees, Request{Live: a.Object, Object: req.Object, Manager: req.Manager, Now: req.Now})
+			if err != nil {
+				t.Fatal(err)
+			}
+			j1, _ := json.Marshal(r1)
+			j2, _ := json.Marshal(r2)
+			if string(j1) != string(j2) {
+				t.Fatalf("re-applied on a compact prediction:\n%s\n---\n%s", j2, j1)
+			}
+		})
+	}
+}

@@ -129,7 +129,7 @@ func (e *Engine) ArgoCDApply(req Request, opts ArgoCDOptions) (*Result, error) {
 		if hasUpdateEntryOf(entries, csa) {
 			if upgraded := upgradeManagedFields(entries, []string{csa}, manager); !reflect.DeepEqual(upgraded, entries) {
 				next := copyObject(orig)
-				if err := setManagedFields(next, upgraded); err != nil {
+				if err := setManagedFields(next, upgraded, e.compactManagedFields); err != nil {
 					return nil, fmt.Errorf("argocd apply: %w", err)
 				}
 				res, err := e.Update(Request{Live: orig, Object: next, Endpoint: req.Endpoint, Manager: ArgoCDControllerUserAgent, Now: req.Now})
@@ -485,7 +485,7 @@ func (e *Engine) FluxApply(req Request, opts FluxOptions) (*Result, error) {
 		av, _ := cfg["apiVersion"].(string)
 		if migrated, changed := fluxMigrateVersion(entries, av); changed {
 			next := copyObject(live)
-			if err := setManagedFields(next, migrated); err != nil {
+			if err := setManagedFields(next, migrated, e.compactManagedFields); err != nil {
 				return nil, fmt.Errorf("flux apply: %w", err)
 			}
 			res, err := patch("managedFields apiVersion migration patch", next)
@@ -501,7 +501,7 @@ func (e *Engine) FluxApply(req Request, opts FluxOptions) (*Result, error) {
 
 	// Step 4: takeover before the dry-run.
 	if len(opts.TakeOverBeforeDryRun) > 0 && live != nil && !noCleanup {
-		next, changed, err := fluxCleanup(live, opts.TakeOverBeforeDryRun, nil, nil, manager)
+		next, changed, err := fluxCleanup(live, opts.TakeOverBeforeDryRun, nil, nil, manager, e.compactManagedFields)
 		if err != nil {
 			return nil, fmt.Errorf("flux apply: %w", err)
 		}
@@ -535,7 +535,7 @@ func (e *Engine) FluxApply(req Request, opts FluxOptions) (*Result, error) {
 
 	// Step 6: metadata cleanup and takeover.
 	if live != nil && !noCleanup {
-		next, changed, err := fluxCleanup(live, takeOver, cleanAnn, cleanLabels, manager)
+		next, changed, err := fluxCleanup(live, takeOver, cleanAnn, cleanLabels, manager, e.compactManagedFields)
 		if err != nil {
 			return nil, fmt.Errorf("flux apply: %w", err)
 		}
@@ -610,7 +610,7 @@ func (e *Engine) fluxRecreate(req Request, cfg, orig map[string]interface{}, man
 // takeoverFieldManagersBeforeDryRun): live without the listed annotations and labels, its
 // managedFields rewritten by PatchReplaceFieldsManagers. changed is false when no patch
 // would be sent.
-func fluxCleanup(live map[string]interface{}, managers []FluxFieldManager, anns, labels []string, manager string) (map[string]interface{}, bool, error) {
+func fluxCleanup(live map[string]interface{}, managers []FluxFieldManager, anns, labels []string, manager string, text bool) (map[string]interface{}, bool, error) {
 	next := copyObject(live)
 	changed := false
 	md := metadataOf(next)
@@ -640,7 +640,7 @@ func fluxCleanup(live map[string]interface{}, managers []FluxFieldManager, anns,
 			return nil, false, err
 		}
 		if edited {
-			if err := setManagedFields(next, replaced); err != nil {
+			if err := setManagedFields(next, replaced, text); err != nil {
 				return nil, false, err
 			}
 			changed = true

@@ -109,7 +109,7 @@ func (e *Engine) KubectlApply(req Request) (*Result, error) {
 		return e.kubectlResult(req, orig, obj, first, steps, warnings, created), nil
 	}
 	next := copyObject(obj)
-	if err := setManagedFields(next, upgraded); err != nil {
+	if err := setManagedFields(next, upgraded, e.compactManagedFields); err != nil {
 		return nil, err
 	}
 	res, err := e.Update(Request{Live: obj, Object: next, Endpoint: ep, Manager: req.Manager, Now: req.Now})

@@ -79,7 +79,7 @@ func managedFieldsOf(obj map[string]interface{}) (entries []fieldpath.Entry, pre
 }
 
 // setManagedFields writes entries onto obj as the server encodes them; none removes the field.
-func setManagedFields(obj map[string]interface{}, entries []fieldpath.Entry) error {
+func setManagedFields(obj map[string]interface{}, entries []fieldpath.Entry, text bool) error {
 	md := metadataOf(obj)
 	if md == nil {
 		if len(entries) == 0 {
@@ -92,7 +92,11 @@ func setManagedFields(obj map[string]interface{}, entries []fieldpath.Entry) err
 		delete(md, "managedFields")
 		return nil
 	}
-	v, err := fieldpath.EntriesToUnstructured(entries)
+	convert := fieldpath.EntriesToUnstructured
+	if text {
+		convert = fieldpath.EntriesToUnstructuredText
+	}
+	v, err := convert(entries)
 	if err != nil {
 		return err
 	}

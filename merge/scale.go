@@ -120,7 +120,7 @@ func (r *request) updateScale(live, scale map[string]interface{}, manager string
 		res.Action, res.Rejection = ActionRejected, internalError(fmt.Sprintf("failed to encode managed fields: %v", err))
 		return res
 	}
-	if err := setManagedFields(obj, entries); err != nil {
+	if err := setManagedFields(obj, entries, r.e.compactManagedFields); err != nil {
 		res.Action, res.Rejection = ActionRejected, internalError(err.Error())
 		return res
 	}

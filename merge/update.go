@@ -76,7 +76,7 @@ func (r *request) updateObject(live, next map[string]interface{}, manager string
 		res.Action, res.Rejection = ActionRejected, internalError(err.Error())
 		return res
 	}
-	if err := setManagedFields(next, entries); err != nil {
+	if err := setManagedFields(next, entries, r.e.compactManagedFields); err != nil {
 		res.Action, res.Rejection = ActionRejected, internalError(err.Error())
 		return res
 	}
