@@ -43,6 +43,9 @@ func (d *diffWriter) Write(res *report.Result) error {
 		return nil
 	}
 	live, pred := forDisplay(res.Live, res.Object, d.opts)
+	if sameDisplay(live, pred) {
+		return nil // the diff is empty
+	}
 	a, err := renderYAML(live)
 	if err != nil {
 		return err

@@ -9,4 +9,11 @@
 // A Writer receives the results one by one in input order (Write) and then the complete
 // report (Close). Streaming formats print as results arrive; the report formats print at
 // Close. Writers never decide the exit status; the report does.
+//
+// Diffs and objects print as YAML the way kubectl prints them (renderYAML): keys in the YAML
+// encoder's natural order, ties broken by bytes. A decoded object is written by emitYAML, a
+// small emitter that reproduces the encoder byte for byte (its quoting, block scalars and
+// folding at column 80) for the values decoding makes; anything else takes the encoder. A
+// live and a predicted object that are equal are not printed at all (sameDisplay): their
+// diff is empty.
 package output

@@ -190,6 +190,9 @@ func (m *markdownWriter) diff(res *report.Result) (string, error) {
 		return "", nil
 	}
 	live, pred := forDisplay(res.Live, res.Object, m.opts)
+	if sameDisplay(live, pred) {
+		return "", nil // the diff is empty
+	}
 	a, err := renderYAML(live)
 	if err != nil {
 		return "", err

@@ -247,6 +247,9 @@ func (t *textWriter) diff(res *report.Result) error {
 		return nil
 	}
 	live, pred := forDisplay(res.Live, res.Object, t.opts)
+	if sameDisplay(live, pred) {
+		return nil // the diff is empty
+	}
 	a, err := renderYAML(live)
 	if err != nil {
 		return err

@@ -162,13 +162,80 @@ func unifiedBody(a, b string, context int, p palette) string {
 	return sb.String()
 }
 
+// sameDisplay reports whether two displayed objects print the same YAML, with no error, so
+// that their diff is empty without printing them: equal trees of what renderYAML writes with
+// the YAML encoder directly (see plainValue), or both nil.
+func sameDisplay(a, b map[string]interface{}) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	return sameValue(a, b)
+}
+
+func sameValue(x, y interface{}) bool {
+	switch t := x.(type) {
+	case map[string]interface{}:
+		u, ok := y.(map[string]interface{})
+		if !ok || len(t) != len(u) {
+			return false
+		}
+		for k, v := range t {
+			w, ok := u[k]
+			if !ok || !plainString(k) || !sameValue(v, w) {
+				return false
+			}
+		}
+		return true
+	case []interface{}:
+		u, ok := y.([]interface{})
+		if !ok || len(t) != len(u) {
+			return false
+		}
+		for i := range t {
+			if !sameValue(t[i], u[i]) {
+				return false
+			}
+		}
+		return true
+	case string:
+		u, ok := y.(string)
+		return ok && t == u && plainString(t)
+	case int64:
+		u, ok := y.(int64)
+		return ok && t == u
+	case bool:
+		u, ok := y.(bool)
+		return ok && t == u
+	case float64:
+		u, ok := y.(float64)
+		return ok && math.Float64bits(t) == math.Float64bits(u) && !math.IsNaN(t) && !math.IsInf(t, 0)
+	case nil:
+		return y == nil
+	}
+	return false
+}
+
 // renderYAML prints an object as kubectl -o yaml does (keys sorted); nil prints as "".
 // A decoded object (strings, booleans, int64, float64, maps, lists) is written by the YAML
 // encoder directly, keys in the order sigs.k8s.io/yaml's JSON round trip gives them (the
 // YAML encoder's "natural" order: numbers in keys compare as numbers), with ties broken
 // by bytes: that encoder sorts with an order that is not total (0x1F, 01, 1), so its
 // output for such keys changes from run to run. Anything else takes the round trip.
+//
+// The plain case is written by emitYAML, which reproduces the YAML encoder's output without
+// its machinery; what emitYAML does not reproduce takes renderYAMLMarshal.
 func renderYAML(obj map[string]interface{}) (string, error) {
+	if obj == nil {
+		return "", nil
+	}
+	if s, ok := emitYAML(obj); ok {
+		return s, nil
+	}
+	return renderYAMLMarshal(obj)
+}
+
+// renderYAMLMarshal is renderYAML through the YAML encoder (the reference emitYAML follows).
+func renderYAMLMarshal(obj map[string]interface{}) (string, error) {
 	if obj == nil {
 		return "", nil
 	}

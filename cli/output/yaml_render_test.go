@@ -56,6 +56,10 @@ func checkRenderYAML(t *testing.T, text []byte) {
 	if again, _ := renderYAML(obj); again != got {
 		t.Fatalf("renderYAML(%s) differs between two calls:\n%s\n%s", text, got, again)
 	}
+	// The encoder path, which emitYAML reproduces, byte for byte.
+	if old, err := renderYAMLMarshal(obj); err != nil || old != got {
+		t.Fatalf("renderYAML(%s) =\n%q\nthe encoder path writes (%v)\n%q", text, got, err, old)
+	}
 	if digitKeys(obj) {
 		// sigs.k8s.io/yaml orders keys with digits by an order that is not total (0x1F,
 		// 01 and 1 are equal to it; some triples go round): its output for them varies
