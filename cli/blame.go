@@ -77,7 +77,9 @@ func runBlame(prog string, args []string, stdin io.Reader, stdout, stderr io.Wri
 	}
 	useColor := *color == "always" || (*color == "auto" && isTerminal(stdout) && os.Getenv("NO_COLOR") == "")
 
-	loader := &input.Loader{Stdin: stdin}
+	// Objects are kept as text and decoded one at a time: a dump's trees are never all
+	// held at once.
+	loader := &input.Loader{Stdin: stdin, DeferDecoding: true}
 	objs, errs := input.Split(loader.Load(fs.Arg(0)))
 	code := 0
 	for _, err := range errs {
@@ -94,17 +96,23 @@ func runBlame(prog string, args []string, stdin io.Reader, stdout, stderr io.Wri
 	}
 	var out []jsonObject
 	for i, o := range objs {
-		lines, err := blame.Annotate(o.Object)
+		obj, err := o.Decode()
+		if err != nil {
+			fmt.Fprintf(stderr, "error: %v\n", err)
+			code = 2
+			continue
+		}
+		lines, err := blame.Annotate(obj)
 		if err != nil {
 			fmt.Fprintf(stderr, "error: %v\n", o.Errorf("/metadata/managedFields", "%v", err))
 			code = 2
 			continue
 		}
-		gvk := input.GVKOf(o.Object)
-		md, _ := o.Object["metadata"].(map[string]interface{})
+		gvk := input.GVKOf(obj)
+		md, _ := obj["metadata"].(map[string]interface{})
 		ns, _ := md["namespace"].(string)
 		name, _ := md["name"].(string)
-		if !input.HasManagedFields(o.Object) {
+		if !input.HasManagedFields(obj) {
 			fmt.Fprintf(stderr, "warning: %s has no metadata.managedFields; kubectl get hides them unless given --show-managed-fields\n", o.Source)
 		}
 		if *format == "json" {

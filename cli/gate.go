@@ -233,10 +233,16 @@ func (c *config) predictAndReport(eng predictor, reg *schema.Registry, slots []*
 func (c *config) judge(s *slot) {
 	var line func(string) int
 	if s.pair != nil && s.pair.Manifest != nil {
-		m := s.pair.Manifest
-		line = func(path string) int { return fieldLine(m, path) }
+		m, body := s.pair.Manifest, s.body
+		line = func(path string) int {
+			if body != nil {
+				return m.LineOfFieldPathIn(body, path)
+			}
+			return fieldLine(m, path)
+		}
 	}
 	s.res.Findings = c.gate.policy.Evaluate(s.res, c.manager(), line)
+	s.body = nil
 	c.gate.predicted.Add(1)
 }
 

@@ -23,6 +23,7 @@ type slot struct {
 	err  error
 	src  input.Source
 	res  *report.Result
+	body map[string]interface{} // the manifest's tree, while it is predicted and judged
 	done chan struct{}
 }
 
@@ -46,6 +47,9 @@ func (c *config) run(newPredictor func(*schema.Registry) predictor) int {
 		return c.errorf("%v", err)
 	}
 
+	// Objects are kept as text, and each is decoded by the prediction that uses it: a
+	// run holds a few trees at a time, not all of them.
+	loader.DeferDecoding = true
 	var manifests, live []input.Entry
 	for _, p := range c.manifests {
 		manifests = append(manifests, loader.Load(p)...)
@@ -62,7 +66,7 @@ func (c *config) run(newPredictor func(*schema.Registry) predictor) int {
 	crdWarnings := map[*input.Object]string{}
 	for _, entries := range [][]input.Entry{live, manifests} {
 		for _, e := range entries {
-			if e.Object != nil && isCRD(e.Object.Object) {
+			if e.Object != nil && isCRDKind(e.Object.GVK()) {
 				if err := reg.AddCRDObject(e.Object.Source.String(), e.Object.Object); err != nil {
 					msg := fmt.Sprintf("the CustomResourceDefinition at %s was not registered: %v", e.Object.Source, err)
 					crdWarnings[e.Object] = msg
@@ -118,7 +122,10 @@ func sourceOf(err error) input.Source {
 }
 
 func isCRD(obj map[string]interface{}) bool {
-	gvk := input.GVKOf(obj)
+	return isCRDKind(input.GVKOf(obj))
+}
+
+func isCRDKind(gvk schema.GVK) bool {
 	return gvk.Group == "apiextensions.k8s.io" && gvk.Kind == "CustomResourceDefinition"
 }
 
@@ -174,8 +181,8 @@ func (c *config) loadCRDs(reg *schema.Registry, loader *input.Loader) error {
 			return fmt.Errorf("--crd %s: %w", p, errs[0])
 		}
 		for _, o := range objs {
-			if !isCRD(o.Object) {
-				c.warnf("--crd %s: %s is a %s, not a CustomResourceDefinition; ignored", p, o.Source, input.GVKOf(o.Object).Kind)
+			if !isCRDKind(o.GVK()) {
+				c.warnf("--crd %s: %s is a %s, not a CustomResourceDefinition; ignored", p, o.Source, o.GVK().Kind)
 				continue
 			}
 			if err := reg.AddCRDObject(o.Source.String(), o.Object); err != nil {
@@ -192,7 +199,7 @@ func (c *config) warnMissingManagedFields(pairs []input.Pair, reg *schema.Regist
 	n := 0
 	for i := range pairs {
 		p := &pairs[i]
-		if p.Live == nil || input.HasManagedFields(p.Live.Object) {
+		if p.Live == nil || p.Live.HasManagedFields() {
 			continue
 		}
 		n++
@@ -208,7 +215,7 @@ func (c *config) warnMissingManagedFields(pairs []input.Pair, reg *schema.Regist
 
 // getCommand is the kubectl command that prints a live object with its managedFields.
 func getCommand(p *input.Pair, reg *schema.Registry) string {
-	gvk := input.GVKOf(p.Live.Object)
+	gvk := p.Live.GVK()
 	res := strings.ToLower(gvk.Kind)
 	if t, ok := reg.Lookup(gvk); ok && t.Resource != "" {
 		res = t.Resource
@@ -262,8 +269,11 @@ func (c *config) predictAll(eng predictor, reg *schema.Registry, slots []*slot) 
 func (c *config) predictChain(eng predictor, chain []*slot) {
 	var live map[string]interface{}
 	var liveSrc *input.Source
-	if p := chain[0].pair; p != nil && p.Live != nil {
-		live = p.Live.Object
+	var liveErr error
+	if p := chain[0].pair; p != nil && p.Live != nil && p.Err == nil {
+		// A live object kept as text is decoded here, in the worker, and its tree goes
+		// with the result once written.
+		live, liveErr = p.Live.Decode()
 		src := p.Live.Source
 		liveSrc = &src
 	}
@@ -275,8 +285,18 @@ func (c *config) predictChain(eng predictor, chain []*slot) {
 		case s.pair.Err != nil:
 			s.res = report.FromError(s.src, s.pair.Err)
 			fillIdentity(s.res, s.pair)
+		case liveErr != nil:
+			s.res = report.FromError(s.src, fmt.Errorf("live object: %w", liveErr))
+			fillIdentity(s.res, s.pair)
 		default:
-			s.res = c.predict(eng, s.pair, live)
+			body, err := s.pair.Manifest.Decode()
+			if err != nil {
+				s.res = report.FromError(s.src, err)
+				fillIdentity(s.res, s.pair)
+				break
+			}
+			s.body = body
+			s.res = c.predict(eng, s.pair, body, live)
 			s.res.LiveSource = liveSrc
 			if prev != nil {
 				s.res.Warnings = append(s.res.Warnings, fmt.Sprintf("the same object is also applied by %s; this apply is predicted against the object that one leaves", prev.src))
@@ -294,11 +314,7 @@ func (c *config) predictChain(eng predictor, chain []*slot) {
 }
 
 func fillIdentity(res *report.Result, p *input.Pair) {
-	av, _ := p.Manifest.Object["apiVersion"].(string)
-	kind, _ := p.Manifest.Object["kind"].(string)
-	md, _ := p.Manifest.Object["metadata"].(map[string]interface{})
-	ns, _ := md["namespace"].(string)
-	name, _ := md["name"].(string)
+	av, kind, ns, name := p.Manifest.Meta()
 	if p.ID.Name != "" {
 		ns, name = p.ID.Namespace, p.ID.Name
 	}
@@ -308,7 +324,8 @@ func fillIdentity(res *report.Result, p *input.Pair) {
 }
 
 // predict asks the engine about one apply. A panic in the engine becomes this object's error.
-func (c *config) predict(eng predictor, p *input.Pair, live map[string]interface{}) (res *report.Result) {
+// manifest is the manifest's tree (p.Manifest.Decode).
+func (c *config) predict(eng predictor, p *input.Pair, manifest, live map[string]interface{}) (res *report.Result) {
 	src := p.Manifest.Source
 	defer func() {
 		if r := recover(); r != nil {
@@ -318,12 +335,12 @@ func (c *config) predict(eng predictor, p *input.Pair, live map[string]interface
 	}()
 	gvk := p.GVK
 	if p.Mismatched {
-		gvk = input.GVKOf(p.Live.Object)
+		gvk = p.Live.GVK()
 	}
 	manager := c.manager()
 	request := func(force bool) merge.Request {
 		// The engine changes neither object: only what this function changes is copied.
-		body := p.Manifest.Object
+		body := manifest
 		if c.applier != "api" && !p.Mismatched {
 			body = withDefaultNamespace(body, p.ID.Namespace)
 		}
@@ -355,12 +372,12 @@ func (c *config) predict(eng predictor, p *input.Pair, live map[string]interface
 		fillIdentity(res, p)
 		return res
 	}
-	res = report.FromPrediction(src, live, p.Manifest.Object, manager, out)
+	res = report.FromPrediction(src, live, manifest, manager, out)
 	fillIdentity(res, p)
-	c.addAdvice(res, eng, c.registry, live, p.Manifest.Object, out)
+	c.addAdvice(res, eng, c.registry, live, manifest, out)
 	if res.Action == report.ActionRejected && res.Error.Code == 409 && !c.force && c.wantsWithForce() {
 		if forced, err := call(request(true)); err == nil {
-			res.WithForce = report.FromPrediction(src, live, p.Manifest.Object, manager, forced)
+			res.WithForce = report.FromPrediction(src, live, manifest, manager, forced)
 			res.WithForce.Identity(res.APIVersion, res.Kind, res.Namespace, res.Name)
 		}
 	}

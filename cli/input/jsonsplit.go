@@ -66,6 +66,11 @@ type jsonItem struct {
 	doc      *document
 	warnings []string
 	warned   bool // the warnings went to an object
+
+	// Set instead when the item is deferred (see deferred.go): its compact text (data
+	// is then that text and the line ends of the item's bytes) and identity.
+	text []byte
+	head *objectHead
 }
 
 // itemState is where the scanner is between the items of an array.

@@ -31,12 +31,16 @@ func (p *parser) startDecoding(l *rawList, it *jsonItem) {
 		n := runtime.GOMAXPROCS(0)
 		pool := &itemPool{jobs: make(chan itemJob, 4*n)}
 		maxDepth, compact := p.lim.MaxDepth, p.l.CompactManagedFields
+		deferring, keepLines := p.l.DeferDecoding, !p.l.NoFieldLines
 		pool.wg.Add(n)
 		for i := 0; i < n; i++ {
 			go func() {
 				defer pool.wg.Done()
+				var scratch bytes.Buffer
 				for j := range pool.jobs {
-					j.list.decodeItem(j.item, maxDepth, compact)
+					if !deferring || !j.list.deferItem(j.item, &scratch, keepLines) {
+						j.list.decodeItem(j.item, maxDepth, compact)
+					}
 					j.list.wg.Done()
 				}
 			}()
@@ -196,19 +200,24 @@ func (p *parser) listDoc(src Source, firstLine int, l *rawList) {
 			p.entries = append(p.entries, Entry{Err: &Error{Source: s, Err: &LimitError{What: "the List item is larger than", Max: p.lim.MaxDocumentBytes, Unit: "bytes", Option: "max-document-bytes"}}})
 			continue
 		}
-		m, ok := q.value.(map[string]interface{})
-		if !ok {
-			path := PointerToPath(l.base + "/" + strconv.Itoa(q.item) + q.ptr)
-			p.entries = append(p.entries, Entry{Err: &Error{Source: s, Path: path, Err: fmt.Errorf("a list item is not an object but a %s", typeName(q.value))}})
-			continue
-		}
-		if inner, ok := listItems(m); ok {
-			for j, x := range inner {
-				queue = append(queue, pending{q.item, q.it, q.ptr + "/items/" + strconv.Itoa(j), x})
+		var o *Object
+		if q.it.text != nil {
+			o = &Object{Source: s, doc: q.it.doc, text: q.it.text, head: q.it.head, depth: p.lim.MaxDepth - l.depth, compact: p.l.CompactManagedFields}
+		} else {
+			m, ok := q.value.(map[string]interface{})
+			if !ok {
+				path := PointerToPath(l.base + "/" + strconv.Itoa(q.item) + q.ptr)
+				p.entries = append(p.entries, Entry{Err: &Error{Source: s, Path: path, Err: fmt.Errorf("a list item is not an object but a %s", typeName(q.value))}})
+				continue
 			}
-			continue
+			if inner, ok := listItems(m); ok {
+				for j, x := range inner {
+					queue = append(queue, pending{q.item, q.it, q.ptr + "/items/" + strconv.Itoa(j), x})
+				}
+				continue
+			}
+			o = &Object{Source: s, Object: m, doc: q.it.doc, base: q.ptr}
 		}
-		o := &Object{Source: s, Object: m, doc: q.it.doc, base: q.ptr}
 		if !q.it.warned {
 			q.it.warned = true
 			o.Warnings = q.it.warnings

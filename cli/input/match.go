@@ -76,6 +76,10 @@ func objectMeta(o *Object) (gvk schema.GVK, ns, name string, err error) {
 		}
 		return s, nil
 	}
+	if h := o.head; h != nil {
+		// A deferred object was deferred because its identity was all there, as strings.
+		return schema.GVKFromAPIVersionKind(h.apiVersion, h.kind), h.namespace, h.name, nil
+	}
 	apiVersion, err := str(o.Object["apiVersion"], "/apiVersion", true)
 	if err != nil {
 		return gvk, "", "", err

@@ -51,6 +51,7 @@ type parser struct {
 	entries []Entry
 	stopped bool      // the object limit was reached
 	pool    *itemPool // decodes List items
+	scratch bytes.Buffer
 }
 
 // add adds an object, unless the object limit is reached: then it says so (once per
@@ -155,22 +156,24 @@ func (p *parser) yamlDoc1(rd rawDoc) {
 		p.fail(src, line, "", fmt.Errorf("invalid YAML: %s", msg))
 		return
 	}
-	dec := json.NewDecoder(bytes.NewReader(j))
-	dec.UseNumber()
-	var v interface{}
-	if err := dec.Decode(&v); err != nil {
-		p.fail(src, 0, "", fmt.Errorf("invalid YAML: %w", err))
-		return
-	}
-	v, err = normalize(v, p.lim.MaxDepth)
-	if err != nil {
-		var de *depthError
-		errors.As(err, &de)
-		p.fail(src, doc.line(de.pointer), de.path(), depthLimitError(p.lim.MaxDepth))
-		return
-	}
 	n := len(p.entries)
-	p.objects(src, doc, v)
+	if !p.l.DeferDecoding || !p.deferYAML(src, doc, j) {
+		dec := json.NewDecoder(bytes.NewReader(j))
+		dec.UseNumber()
+		var v interface{}
+		if err := dec.Decode(&v); err != nil {
+			p.fail(src, 0, "", fmt.Errorf("invalid YAML: %w", err))
+			return
+		}
+		v, err = normalize(v, p.lim.MaxDepth)
+		if err != nil {
+			var de *depthError
+			errors.As(err, &de)
+			p.fail(src, doc.line(de.pointer), de.path(), depthLimitError(p.lim.MaxDepth))
+			return
+		}
+		p.objects(src, doc, v)
+	}
 	if len(p.entries) > n && p.entries[n].Object != nil && duplicates != "" {
 		p.entries[n].Object.Warnings = append(p.entries[n].Object.Warnings,
 			"duplicate keys: the last value is used, as kubectl and the API server use it (a field validation of Strict would reject them): "+duplicates)
@@ -284,6 +287,9 @@ func (p *parser) jsonDoc1(rd rawDoc) {
 
 // jsonValue reads one JSON value that is one document.
 func (p *parser) jsonValue(src Source, data []byte, firstLine int) {
+	if p.l.DeferDecoding && p.deferJSON(src, data, firstLine) {
+		return
+	}
 	v, err, off := decodeJSON(data)
 	if err != nil {
 		p.fail(src, firstLine+lineAt(data, off)-1, "", err)

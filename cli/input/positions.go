@@ -167,15 +167,25 @@ func PointerToPath(pointer string) string {
 // named by keys matches when the keys it has match (the server's defaults, such as a
 // port's protocol, are not in a manifest).
 func (o *Object) LineOfFieldPath(path string) int {
-	return o.Line(o.pointerOf(path))
+	tree := o.Object
+	if o.text != nil {
+		tree, _ = o.Decode()
+	}
+	return o.LineOfFieldPathIn(tree, path)
+}
+
+// LineOfFieldPathIn is LineOfFieldPath with the object's tree given: for a deferred
+// object, the tree Decode made, which saves decoding it again.
+func (o *Object) LineOfFieldPathIn(tree map[string]interface{}, path string) int {
+	return o.Line(pointerOf(tree, path))
 }
 
 // pointerOf resolves a field path against the object into the JSON Pointer of the longest
 // prefix that exists. Map keys may hold dots (app.kubernetes.io/name), so a key is matched
 // against the object, the longest that fits first.
-func (o *Object) pointerOf(path string) string {
+func pointerOf(tree map[string]interface{}, path string) string {
 	var ptr strings.Builder
-	var cur interface{} = o.Object
+	var cur interface{} = tree
 	rest := path
 	for rest != "" {
 		switch {

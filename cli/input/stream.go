@@ -152,13 +152,19 @@ func splitYAML(r *bufio.Reader, maxDoc int64, emitDoc func(rawDoc) bool) error {
 	flush := func() {
 		switch {
 		case pending != nil:
-			emit(rawDoc{data: buf, firstLine: start - 1, err: pending})
+			emit(rawDoc{data: bytes.Clone(buf), firstLine: start - 1, err: pending})
 		case oversize:
 			emit(rawDoc{firstLine: start, err: &LimitError{What: "the document is larger than", Max: maxDoc, Unit: "bytes", Option: "max-document-bytes"}})
 		case !blankYAML(buf):
-			emit(rawDoc{data: buf, firstLine: start})
+			// A copy of its size: a document's text is kept for its field lines, and the
+			// buffer has room to grow (a repository's documents are small, the buffer a
+			// few kilobytes), which would be kept with it.
+			emit(rawDoc{data: bytes.Clone(buf), firstLine: start})
 		}
-		buf, pending, oversize = nil, nil, false
+		buf, pending, oversize = buf[:0], nil, false
+		if cap(buf) > reuseYAMLBuffer {
+			buf = nil
+		}
 	}
 	keep := func(chunk []byte) {
 		if oversize {
@@ -219,6 +225,9 @@ func splitYAML(r *bufio.Reader, maxDoc int64, emitDoc func(rawDoc) bool) error {
 		}
 	}
 }
+
+// reuseYAMLBuffer is the largest buffer splitYAML keeps for the next document.
+const reuseYAMLBuffer = 1 << 20
 
 // blankYAML reports whether a chunk has only blank lines and comments.
 func blankYAML(chunk []byte) bool {
