@@ -43,7 +43,7 @@ func RunAs(prog string, args []string, stdin io.Reader, stdout, stderr io.Writer
 		return code
 	}
 	cfg.stdin, cfg.stdout, cfg.stderr = stdin, stdout, stderr
-	return cfg.run(func(reg *schema.Registry) predictor { return merge.New(reg) })
+	return cfg.run(func(reg *schema.Registry) predictor { return merge.New(reg, merge.WithCompactManagedFields()) })
 }
 
 // predictor is the part of the engine the command uses.

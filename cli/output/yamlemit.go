@@ -1,6 +1,7 @@
 package output
 
 import (
+	"encoding/json"
 	"math"
 	"sort"
 	"strconv"
@@ -8,6 +9,8 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/ssa-diff/ssa-diff/fieldpath"
 )
 
 // This file writes decoded objects as YAML without the YAML library's event machinery, byte
@@ -146,6 +149,15 @@ func (e *yamlEmitter) node(v interface{}, indent int, inMapping bool) {
 		e.mapping(t, indent)
 	case []interface{}:
 		e.sequence(t, indent, inMapping)
+	case json.RawMessage:
+		// JSON text kept undecoded (the fieldsV1 of managedFields entries): written as its
+		// decoded value, which is what the YAML library's JSON round trip prints.
+		v, err := fieldpath.DecodeJSON(t)
+		if err != nil {
+			e.ok = false
+			return
+		}
+		e.node(v, indent, inMapping)
 	case string:
 		if !plainString(t) {
 			e.ok = false

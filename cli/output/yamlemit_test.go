@@ -2,6 +2,7 @@ package output
 
 import (
 	"encoding/binary"
+	"encoding/json"
 	"fmt"
 	"math"
 	"os"
@@ -468,4 +469,31 @@ func FuzzYAMLMatchers(f *testing.F) {
 			checkNaturalLess(t, a+"1", a+"01")
 		}
 	})
+}
+
+// TestEmitYAMLJSONText: fieldsV1 kept as JSON text (as readers and the engine keep them)
+// print as their trees print, through emitYAML.
+func TestEmitYAMLJSONText(t *testing.T) {
+	fields := `{"f:metadata":{"f:labels":{".":{},"f:app":{}}},"f:spec":{"f:ports":{"k:{\"port\":443,\"protocol\":\"TCP\"}":{".":{},"f:port":{}}}}}`
+	obj := func(fv interface{}) map[string]interface{} {
+		return map[string]interface{}{"apiVersion": "v1", "kind": "Service",
+			"metadata": map[string]interface{}{"name": "web", "labels": map[string]interface{}{"app": "web"},
+				"managedFields": []interface{}{map[string]interface{}{"manager": "kubectl", "operation": "Apply", "fieldsType": "FieldsV1", "fieldsV1": fv}}}}
+	}
+	var tree interface{}
+	if err := json.Unmarshal([]byte(fields), &tree); err != nil {
+		t.Fatal(err)
+	}
+	want, err := renderYAMLMarshal(obj(tree))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := obj(json.RawMessage(fields))
+	got, ok := emitYAML(text)
+	if !ok || got != want {
+		t.Fatalf("emitYAML = %v\n%s\nthe tree prints:\n%s", ok, got, want)
+	}
+	if ref, err := renderYAMLMarshal(text); err != nil || ref != want {
+		t.Fatalf("the encoder path prints the text as\n%s\n(%v); the tree as\n%s", ref, err, want)
+	}
 }
