@@ -1,6 +1,7 @@
 package output
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -51,23 +52,27 @@ func (j *jsonWriter) Close(rep *report.Report) error {
 	if i < 0 {
 		return fmt.Errorf("printing the report as JSON: no results field")
 	}
-	var out bytes.Buffer
-	out.Grow(len(b) + len(j.results)*4096)
+	// Written through a buffer, each result let go once written: the report is not held
+	// whole a second time.
+	out := bufio.NewWriterSize(j.w, 64<<10)
 	out.Write(b[:i])
 	out.WriteString("\n  \"results\": [")
+	var item bytes.Buffer
 	for k, r := range j.results {
 		if k > 0 {
 			out.WriteByte(',')
 		}
 		out.WriteString("\n    ")
-		if err := json.Indent(&out, r, "    ", "  "); err != nil {
+		item.Reset()
+		if err := json.Indent(&item, r, "    ", "  "); err != nil {
 			return err
 		}
+		out.Write(item.Bytes())
+		j.results[k] = nil
 	}
 	out.WriteString("\n  ],\n")
 	out.Write(b[i+len(marker):])
-	_, err = j.w.Write(out.Bytes())
-	return err
+	return out.Flush()
 }
 
 // encodeJSON writes v as the report is written: HTML characters as they are, indented by
