@@ -13,7 +13,8 @@ import (
 )
 
 // This file is the apply of structured-merge-diff's Updater (the server's field manager
-// core) computed without its prune step when that step provably keeps everything.
+// core) computed without its prune step when that step provably keeps everything, and with
+// each set of that step computed once otherwise.
 //
 // The prune step of an apply removes the fields the applier owned before (its last set L)
 // and owns no more, unless another manager owns them. It does so in three walks over the
@@ -36,10 +37,11 @@ import (
 //     if those left were only empty lists it would not be collected again. Fields of L that
 //     hold a non-empty object are accepted only when the applied value holds one too
 //     (collected as a whole: an atomic object, or a key of a map).
-// Lists addressed by index, and entries at another version than the request's (whose
-// prune converts between versions), always take structured-merge-diff's own path. The
+// Keys addressed by index are not accepted either. Otherwise the prune runs as the updater
+// runs it (pruneOneVersion). Entries at another version than the request's (whose prune
+// converts between versions) always take structured-merge-diff's own path. The
 // differential test against the Kubernetes field manager and FuzzEngine's comparison of
-// both paths check the equivalence.
+// both paths (Engine.noShortcuts) check the equivalence.
 
 // applyFields is structured-merge-diff's Updater.Apply for r's request: the merged object
 // (nil when nothing changes) and the new entries, or the conflicts as an error.
@@ -63,17 +65,16 @@ func (r *request) applyFields(live, cfg *typed.TypedValue, cfgObj map[string]int
 		set = f.Filter(set)
 	}
 	last := reconciled[manager]
-	if last != nil && !last.Set().Difference(set).Empty() {
-		return full()
-	}
 	merged, err := live.Merge(cfg)
 	if err != nil {
 		return full()
 	}
-	if last != nil && !last.Set().Empty() && !keepsEverything(last.Set(), set, merged, cfgObj) {
-		return full()
-	}
 	reconciled[manager] = smd.NewVersionedSet(set, r.version, true)
+	if last != nil && !last.Set().Empty() && !keepsEverything(last.Set(), set, merged, cfgObj) {
+		if merged, err = pruneOneVersion(merged, reconciled, last.Set()); err != nil {
+			return full()
+		}
+	}
 	fields, err := r.updateFields(live, merged, reconciled, manager, force)
 	if err != nil {
 		var conflicts smdmerge.Conflicts
@@ -86,6 +87,36 @@ func (r *request) applyFields(live, cfg *typed.TypedValue, cfgObj map[string]int
 		merged = nil
 	}
 	return merged, fields, nil
+}
+
+// pruneOneVersion is the updater's prune when every entry is at the merged object's
+// version: the same three walks, each set computed once (the updater collects the merged
+// object's fields, and completes named fields of two sets, twice).
+func pruneOneVersion(merged *typed.TypedValue, managers smd.ManagedFields, last *smd.Set) (*typed.TypedValue, error) {
+	sc, tr := merged.Schema(), merged.TypeRef()
+	lastNamed := last.EnsureNamedFieldsAreMembers(sc, tr)
+	// Remove every field of the last set...
+	pruned := merged.RemoveItems(lastNamed)
+	// ...add back every field anybody owns (the applier's new set included)...
+	owned := smd.NewSet()
+	for _, vs := range managers {
+		owned = owned.Union(vs.Set())
+	}
+	mergedSet, err := merged.ToFieldSet()
+	if err != nil {
+		return nil, err
+	}
+	prunedSet, err := pruned.ToFieldSet()
+	if err != nil {
+		return nil, err
+	}
+	mergedNamed := mergedSet.EnsureNamedFieldsAreMembers(sc, tr)
+	pruned = merged.RemoveItems(mergedNamed.Difference(prunedSet.EnsureNamedFieldsAreMembers(sc, tr).Union(owned.EnsureNamedFieldsAreMembers(sc, tr))))
+	// ...and every removed field that was not in the last set.
+	if prunedSet, err = pruned.ToFieldSet(); err != nil {
+		return nil, err
+	}
+	return merged.RemoveItems(mergedNamed.Difference(prunedSet.EnsureNamedFieldsAreMembers(sc, tr)).Intersection(lastNamed)), nil
 }
 
 // oneVersion reports whether every entry is recorded at the request's version.
