@@ -123,6 +123,7 @@ func (p *parser) yamlDoc1(rd rawDoc) {
 	}
 	doc := &document{raw: rd.data, firstLine: rd.firstLine}
 	var duplicates string
+	var j []byte // the document as JSON, when the strict tree gives it
 	if len(rd.data) <= maxDuplicateScan {
 		// The YAML 1.1 tree as kubectl's decoder makes it, before its keys become JSON's
 		// strings: duplicate keys are reported, and keys that become the same string
@@ -140,9 +141,19 @@ func (p *parser) yamlDoc1(rd rawDoc) {
 				p.fail(src, doc.line(ptr), PointerToPath(ptr), errors.New("invalid YAML: "+msg))
 				return
 			}
+			if te == nil {
+				// Without duplicates the strict tree is the one sigs.k8s.io/yaml reads:
+				// its JSON is written from it rather than from a second parse.
+				if v, ok := jsonable(tree); ok {
+					j, _ = json.Marshal(v)
+				}
+			}
 		}
 	}
-	j, err := yaml.YAMLToJSON(rd.data)
+	var err error
+	if j == nil {
+		j, err = yaml.YAMLToJSON(rd.data)
+	}
 	if err != nil {
 		err, line := relocate(err, rd.firstLine)
 		msg := err.Error()
@@ -178,6 +189,59 @@ func (p *parser) yamlDoc1(rd rawDoc) {
 		p.entries[n].Object.Warnings = append(p.entries[n].Object.Warnings,
 			"duplicate keys: the last value is used, as kubectl and the API server use it (a field validation of Strict would reject them): "+duplicates)
 	}
+}
+
+// jsonable converts a tree of the YAML 1.1 decoder as sigs.k8s.io/yaml's YAMLToJSON does
+// before encoding it: map keys become strings (integers in decimal, floats as
+// strconv.FormatFloat(f, 'g', -1, 32) with .inf, -.inf and .nan, booleans as true and
+// false). It reports false for a key of another type, which YAMLToJSON refuses.
+func jsonable(v interface{}) (interface{}, bool) {
+	switch t := v.(type) {
+	case map[interface{}]interface{}:
+		m := make(map[string]interface{}, len(t))
+		for k, x := range t {
+			var key string
+			switch tk := k.(type) {
+			case string:
+				key = tk
+			case int:
+				key = strconv.Itoa(tk)
+			case int64:
+				key = strconv.FormatInt(tk, 10)
+			case float64:
+				key = strconv.FormatFloat(tk, 'g', -1, 32)
+				switch key {
+				case "+Inf":
+					key = ".inf"
+				case "-Inf":
+					key = "-.inf"
+				case "NaN":
+					key = ".nan"
+				}
+			case bool:
+				key = strconv.FormatBool(tk)
+			default:
+				return nil, false
+			}
+			c, ok := jsonable(x)
+			if !ok {
+				return nil, false
+			}
+			m[key] = c
+		}
+		return m, true
+	case []interface{}:
+		l := make([]interface{}, len(t))
+		for i, x := range t {
+			c, ok := jsonable(x)
+			if !ok {
+				return nil, false
+			}
+			l[i] = c
+		}
+		return l, true
+	}
+	return v, true
 }
 
 // badKeys finds, in a tree decoded by the YAML 1.1 decoder, the first map (keys in order)
