@@ -56,7 +56,7 @@ generate:
 	cd merge/defaults/gen && $(GO) run . -o ../zz_generated_types.go
 
 fuzz:
-	@set -e; for t in ./fieldpath:FuzzFieldsV1 ./fieldpath:FuzzManagedFields ./fieldpath:FuzzDecodeJSON ./fieldpath:FuzzCanonicalFieldsV1 \
+	@set -e; for t in ./fieldpath:FuzzFieldsV1 ./fieldpath:FuzzManagedFields ./fieldpath:FuzzDecodeJSON ./fieldpath:FuzzCanonicalFieldsV1 ./internal/unstructured:FuzzEqual \
 		./cli/input:FuzzParse ./cli/input:FuzzDeferred ./cli/input:FuzzJSONable \
 		./cli/output:FuzzRenderYAML ./cli/output:FuzzEmitYAML ./cli/output:FuzzEmitYAMLString ./cli/output:FuzzYAMLMatchers \
 		./schema:FuzzAddCRD ./schema:FuzzAddCRDObject ./schema:FuzzAddOpenAPI ./merge:FuzzEngine ./cli:FuzzRun; do \

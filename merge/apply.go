@@ -3,11 +3,11 @@ package merge
 import (
 	"errors"
 	"fmt"
-	"reflect"
 	"sort"
 	"unicode"
 
 	"github.com/ssa-diff/ssa-diff/fieldpath"
+	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 	smd "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 	smdmerge "sigs.k8s.io/structured-merge-diff/v6/merge"
 )
@@ -386,7 +386,7 @@ func keepsFields(a, b interface{}) bool {
 		}
 		return true
 	case []interface{}:
-		return reflect.DeepEqual(a, b)
+		return unstructured.Equal(a, b)
 	case nil:
 		return b == nil
 	default:

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/ssa-diff/ssa-diff/fieldpath"
+	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 )
 
 // This file holds the appliers of the two GitOps controllers, Argo CD (v3.x) and Flux
@@ -783,7 +784,7 @@ func semanticEqual(a, b interface{}) bool {
 		}
 		return true
 	default:
-		return reflect.DeepEqual(a, b)
+		return unstructured.Equal(a, b)
 	}
 }
 

@@ -1,9 +1,8 @@
 package merge
 
 import (
-	"reflect"
-
 	"github.com/ssa-diff/ssa-diff/fieldpath"
+	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 	"github.com/ssa-diff/ssa-diff/schema"
 	smd "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 )
@@ -129,7 +128,7 @@ func equalIgnoringManagedFields(a, b map[string]interface{}) bool {
 			return false
 		}
 		if k != "metadata" {
-			if !reflect.DeepEqual(av, bv) {
+			if !unstructured.Equal(av, bv) {
 				return false
 			}
 			continue
@@ -153,7 +152,7 @@ func equalIgnoringManagedFields(a, b map[string]interface{}) bool {
 			if mk == "managedFields" {
 				continue
 			}
-			if bmv, ok := bm[mk]; !ok || !reflect.DeepEqual(mv, bmv) {
+			if bmv, ok := bm[mk]; !ok || !unstructured.Equal(mv, bmv) {
 				return false
 			}
 		}

@@ -1,8 +1,7 @@
 package merge
 
 import (
-	"reflect"
-
+	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 	"github.com/ssa-diff/ssa-diff/merge/defaults"
 	"github.com/ssa-diff/ssa-diff/merge/strategy"
 	"github.com/ssa-diff/ssa-diff/schema"
@@ -93,5 +92,5 @@ func sameExceptMetadataAndStatus(a, b map[string]interface{}) bool {
 		}
 		return c
 	}
-	return reflect.DeepEqual(strip(a), strip(b))
+	return unstructured.Equal(strip(a), strip(b))
 }

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strconv"
 
+	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 	"github.com/ssa-diff/ssa-diff/merge/defaults"
 )
 
@@ -111,7 +112,7 @@ func PrepareForUpdate(apiVersion, kind string, obj, old map[string]any) {
 		}
 	case "apps/DaemonSet":
 		tg := templateGeneration(oldMeta)
-		if !reflect.DeepEqual(path(obj, "spec", "template"), path(old, "spec", "template")) {
+		if !unstructured.Equal(path(obj, "spec", "template"), path(old, "spec", "template")) {
 			tg++
 		}
 		if tg > 0 {
@@ -121,17 +122,17 @@ func PrepareForUpdate(apiVersion, kind string, obj, old map[string]any) {
 	changed := false
 	switch r.Generation {
 	case SpecGeneration:
-		changed = !reflect.DeepEqual(obj["spec"], old["spec"])
+		changed = !unstructured.Equal(obj["spec"], old["spec"])
 	case SpecOrAnnotationsGeneration:
-		changed = !reflect.DeepEqual(obj["spec"], old["spec"]) || !reflect.DeepEqual(meta["annotations"], oldMeta["annotations"])
+		changed = !unstructured.Equal(obj["spec"], old["spec"]) || !reflect.DeepEqual(meta["annotations"], oldMeta["annotations"])
 	case WebhooksGeneration:
-		changed = !reflect.DeepEqual(obj["webhooks"], old["webhooks"])
+		changed = !unstructured.Equal(obj["webhooks"], old["webhooks"])
 	case TemplateGeneration:
-		changed = !reflect.DeepEqual(obj["template"], old["template"])
+		changed = !unstructured.Equal(obj["template"], old["template"])
 	case AllButMetadataGeneration:
-		changed = !reflect.DeepEqual(meta["labels"], oldMeta["labels"])
+		changed = !unstructured.Equal(meta["labels"], oldMeta["labels"])
 		for k, v := range obj {
-			if k != "metadata" && !reflect.DeepEqual(v, old[k]) {
+			if k != "metadata" && !unstructured.Equal(v, old[k]) {
 				changed = true
 			}
 		}
@@ -267,7 +268,7 @@ func keepAllocated(spec, old map[string]any) {
 		if len(list(spec, "clusterIPs")) == 0 && len(list(old, "clusterIPs")) > 0 {
 			restore(spec, old, "clusterIPs")
 		}
-		if reflect.DeepEqual(spec["clusterIPs"], old["clusterIPs"]) {
+		if unstructured.Equal(spec["clusterIPs"], old["clusterIPs"]) {
 			if len(list(spec, "ipFamilies")) == 0 {
 				restore(spec, old, "ipFamilies")
 			}
