@@ -10,5 +10,5 @@ import (
 )
 
 func main() {
-	os.Exit(cli.RunAs(cli.ProgramName(os.Args[0]), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	os.Exit(cli.Main(cli.ProgramName(os.Args[0]), os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv))
 }

@@ -35,6 +35,17 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 // RunAs is Run with the program name to show in usage and messages.
 func RunAs(prog string, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return runAs(prog, args, stdin, stdout, stderr, nil)
+}
+
+// Main is RunAs for the ssa-diff program: it also sets the garbage collector for the run
+// from the size of the input (see gc.go), a setting of the whole process that Run and RunAs
+// leave alone. getenv reads the environment (os.Getenv).
+func Main(prog string, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
+	return runAs(prog, args, stdin, stdout, stderr, getenv)
+}
+
+func runAs(prog string, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
 	if len(args) > 0 && args[0] == "blame" {
 		return runBlame(prog, args[1:], stdin, stdout, stderr)
 	}
@@ -42,7 +53,7 @@ func RunAs(prog string, args []string, stdin io.Reader, stdout, stderr io.Writer
 	if cfg == nil {
 		return code
 	}
-	cfg.stdin, cfg.stdout, cfg.stderr = stdin, stdout, stderr
+	cfg.stdin, cfg.stdout, cfg.stderr, cfg.getenv = stdin, stdout, stderr, getenv
 	return cfg.run(func(reg *schema.Registry) predictor { return merge.New(reg, merge.WithCompactManagedFields()) })
 }
 
@@ -56,6 +67,8 @@ type predictor interface {
 
 // config is a parsed command line.
 type config struct {
+	// getenv, when set, makes the run set the garbage collector (see gc.go).
+	getenv            func(string) string
 	manifests         []string
 	live              string
 	fieldManager      string

@@ -38,6 +38,11 @@ func (c *config) errorf(format string, args ...interface{}) int {
 
 // run predicts every manifest and prints the report; it returns the exit status.
 func (c *config) run(newPredictor func(*schema.Registry) predictor) int {
+	var gc *gcTuning
+	if c.getenv != nil {
+		gc = tuneGC(c.getenv)
+		defer gc.stop()
+	}
 	loader := &input.Loader{Stdin: c.stdin, Limits: c.limits}
 	reg := schema.NewRegistry()
 	if err := c.loadSchemas(reg, loader); err != nil {
@@ -60,6 +65,7 @@ func (c *config) run(newPredictor func(*schema.Registry) predictor) int {
 		loader.NoFieldLines, loader.CompactManagedFields = true, true
 		live = loader.Load(c.live)
 	}
+	gc.readInput(loader.BytesRead())
 
 	// CustomResourceDefinitions among the inputs define kinds: the live ones first, then the
 	// manifests' (the state the apply moves to).

@@ -111,6 +111,9 @@ type Loader struct {
 	objectLimitSaid bool
 }
 
+// BytesRead is how many bytes the loader has read so far, all paths together.
+func (l *Loader) BytesRead() int64 { return l.read }
+
 func (l *Loader) objectLimitError() error {
 	return &LimitError{What: "more objects than", Max: int64(l.limits.MaxObjects), Unit: "objects (manifests and live objects together); the rest is not read", Option: "max-objects"}
 }

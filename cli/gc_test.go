@@ -1,0 +1,81 @@
+package cli
+
+import (
+	"runtime/debug"
+	"testing"
+	"time"
+)
+
+func env(kv ...string) func(string) string {
+	return func(k string) string {
+		for i := 0; i+1 < len(kv); i += 2 {
+			if kv[i] == k {
+				return kv[i+1]
+			}
+		}
+		return ""
+	}
+}
+
+func TestGCLimit(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		env   func(string) string
+		input int64
+		limit int64
+		ok    bool
+	}{
+		{"a small input: the floor", env(), 1 << 20, 32 << 20, true},
+		{"a repository: three times its input", env(), 100 << 20, 300 << 20, true},
+		{"GOGC set: the runtime's", env("GOGC", "100"), 100 << 20, 0, false},
+		{"GOMEMLIMIT set: the runtime's", env("GOMEMLIMIT", "1GiB"), 100 << 20, 0, false},
+	} {
+		limit, ok := gcLimit(c.env, c.input)
+		if limit != c.limit || ok != c.ok {
+			t.Errorf("%s: gcLimit = %d, %v; want %d, %v", c.name, limit, ok, c.limit, c.ok)
+		}
+	}
+}
+
+func TestRaisedLimit(t *testing.T) {
+	for _, c := range []struct{ limit, live, want int64 }{
+		{90, 10, 90}, {90, 60, 90}, {90, 61, 122}, {90, 200, 400},
+	} {
+		if got := raisedLimit(c.limit, c.live); got != c.want {
+			t.Errorf("raisedLimit(%d, %d) = %d, want %d", c.limit, c.live, got, c.want)
+		}
+	}
+}
+
+// TestTuneGC sets the collector of this process for a moment, and checks it is put back.
+func TestTuneGC(t *testing.T) {
+	if tuneGC(env("GOGC", "off")) != nil {
+		t.Fatal("tuned the collector although GOGC is set")
+	}
+	percent := debug.SetGCPercent(100)
+	debug.SetGCPercent(percent)
+	limit := debug.SetMemoryLimit(-1)
+
+	g := tuneGC(env())
+	if p := debug.SetGCPercent(gcPercent); p != gcPercent {
+		t.Errorf("GC percent %d, want %d", p, gcPercent)
+	}
+	if l := debug.SetMemoryLimit(-1); l != gcMinLimit && l < 2*gcMinLimit/3 {
+		t.Errorf("memory limit %d before the input is read, want %d", l, gcMinLimit)
+	}
+	g.readInput(1 << 30)
+	deadline := time.Now().Add(5 * time.Second)
+	for debug.SetMemoryLimit(-1) != 3<<30 && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	if l := debug.SetMemoryLimit(-1); l != 3<<30 {
+		t.Errorf("memory limit %d after 1 GiB of input, want 3 GiB", l)
+	}
+	g.stop()
+	if p := debug.SetGCPercent(percent); p != percent {
+		t.Errorf("GC percent %d after stop, want %d", p, percent)
+	}
+	if l := debug.SetMemoryLimit(-1); l != limit {
+		t.Errorf("memory limit %d after stop, want %d", l, limit)
+	}
+}
