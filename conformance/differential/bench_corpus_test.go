@@ -9,10 +9,12 @@ import (
 	"time"
 
 	"github.com/ssa-diff/ssa-diff/conformance/differential/oracle"
+	"github.com/ssa-diff/ssa-diff/fieldpath"
 	"github.com/ssa-diff/ssa-diff/internal/recorded"
 	"github.com/ssa-diff/ssa-diff/merge"
 	"github.com/ssa-diff/ssa-diff/schema"
 	k8sschema "k8s.io/apimachinery/pkg/runtime/schema"
+	"sigs.k8s.io/structured-merge-diff/v6/typed"
 	"sigs.k8s.io/yaml"
 )
 
@@ -78,11 +80,35 @@ func identity(obj map[string]any) string {
 	return strings.Join([]string{str(obj["apiVersion"]), str(obj["kind"]), str(md["namespace"]), str(md["name"])}, "/")
 }
 
+// withoutManagedFields is obj without metadata.managedFields (a shallow copy), as both
+// field managers type it.
+func withoutManagedFields(obj map[string]any) map[string]any {
+	md, ok := obj["metadata"].(map[string]any)
+	if !ok {
+		return obj
+	}
+	c := make(map[string]any, len(obj))
+	for k, v := range obj {
+		c[k] = v
+	}
+	m := make(map[string]any, len(md))
+	for k, v := range md {
+		if k != "managedFields" {
+			m[k] = v
+		}
+	}
+	c["metadata"] = m
+	return c
+}
+
 func str(v any) string { s, _ := v.(string); return s }
 
 // BenchmarkSideBySideCorpus is BenchmarkSideBySide on the applies of a realistic
 // repository instead of one Deployment: most re-apply what the live objects already hold,
-// some change or drop fields, some conflict. It reports the time per apply.
+// some change or drop fields, some conflict. It reports the time per apply, and two floors
+// no field manager built on structured-merge-diff goes below: smd-floor (typing, merge,
+// field collection and comparison) and managedfields-codec (the live entries decoded into
+// field sets and encoded back).
 func BenchmarkSideBySideCorpus(b *testing.B) {
 	reqs := corpusRequests(b)
 	if len(reqs) < 500 {
@@ -120,6 +146,67 @@ func BenchmarkSideBySideCorpus(b *testing.B) {
 		for b.Loop() {
 			for _, r := range reqs {
 				if _, err := fm.Apply(r); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+		perApply(b)
+	})
+	// The floor: the structured-merge-diff walks any apply of a changed object needs, and
+	// nothing else — the manifest and the live object typed, merged, the manifest's fields
+	// collected, the result compared with the live object. Neither field manager can be
+	// faster than this.
+	types := map[k8sschema.GroupVersionKind]*typed.ParseableType{}
+	for _, r := range reqs {
+		if types[r.GVK] == nil {
+			k, _ := srv.Kind(r.GVK)
+			if types[r.GVK], err = k.Type(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.Run("smd-floor", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			for _, r := range reqs {
+				t := types[r.GVK]
+				live, err := t.FromUnstructured(withoutManagedFields(r.Live), typed.AllowDuplicates)
+				if err != nil {
+					b.Fatal(err)
+				}
+				cfg, err := t.FromUnstructured(r.Object)
+				if err != nil {
+					b.Fatal(err)
+				}
+				merged, err := live.Merge(cfg)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, err := cfg.ToFieldSet(); err != nil {
+					b.Fatal(err)
+				}
+				if _, err := live.Compare(merged); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+		perApply(b)
+	})
+	// What reading and writing the live object's managedFields costs (decoded into field
+	// sets, encoded back), which either field manager pays on top of the floor.
+	b.Run("managedfields-codec", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			for _, r := range reqs {
+				entries, _, err := fieldpath.EntriesOf(r.Live)
+				if err != nil {
+					b.Fatal(err)
+				}
+				m, err := fieldpath.Decode(entries)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, err := m.Encode(); err != nil {
 					b.Fatal(err)
 				}
 			}
