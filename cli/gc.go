@@ -11,9 +11,9 @@ import (
 // (every prediction builds and drops its trees), so collecting less often saves a fifth
 // of its CPU. ssa-diff lets the heap grow to three times what is live (GOGC=200) but not
 // past a soft limit of three times the input it has read (32 MiB at least): a run stays
-// within a few times its input. When what is live approaches that limit — objects that
+// within a few times its input. When what is live passes half that limit — objects that
 // decode to more than the input's multiple — the limit moves up to twice what is live, so
-// that the collector never runs without pause near it. GOGC or GOMEMLIMIT in the
+// that the heap may always grow as far as with Go's default: never more collections. GOGC or GOMEMLIMIT in the
 // environment turn all of this off: the runtime then does as they say.
 
 const (
@@ -31,69 +31,57 @@ func gcLimit(getenv func(string) string, input int64) (int64, bool) {
 	return max(gcLimitFactor*input, gcMinLimit), true
 }
 
-// raisedLimit is the limit once live bytes are live: twice them when they pass two thirds
-// of it.
+// raisedLimit is the limit once live bytes are live: at least twice them, so that the
+// heap may always grow as far as Go's default lets it.
 func raisedLimit(limit, live int64) int64 {
-	if live > limit/3*2 {
-		return 2 * live
-	}
-	return limit
+	return max(limit, 2*live)
 }
 
 // gcTuning is the collector's setting while a run lasts.
 type gcTuning struct {
-	input   chan int64
 	done    chan struct{}
 	stopped chan struct{}
 	percent int
 	limit   int64
 }
 
-// tuneGC sets the collector for a run, its limit that of an input of 0 bytes until
-// readInput tells how much was read, and watches what is live until stop. getenv reads the
-// environment; nil when it sets the collector itself.
-func tuneGC(getenv func(string) string) *gcTuning {
-	limit, ok := gcLimit(getenv, 0)
+// tuneGC sets the collector for the rest of a run that has read input bytes (reading is
+// left to Go's default: it allocates little beyond what it keeps), and watches what is
+// live until stop. getenv reads the environment; nil when it sets the collector itself.
+func tuneGC(getenv func(string) string, input int64) *gcTuning {
+	limit, ok := gcLimit(getenv, input)
 	if !ok {
 		return nil
 	}
-	t := &gcTuning{input: make(chan int64), done: make(chan struct{}), stopped: make(chan struct{})}
-	t.percent = debug.SetGCPercent(gcPercent)
-	t.limit = debug.SetMemoryLimit(limit)
-	go t.watch(getenv, limit)
-	return t
-}
-
-func (t *gcTuning) watch(getenv func(string) string, limit int64) {
-	defer close(t.stopped)
+	t := &gcTuning{done: make(chan struct{}), stopped: make(chan struct{})}
 	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
-	tick := time.NewTicker(20 * time.Millisecond)
-	defer tick.Stop()
-	for {
-		next := limit
-		select {
-		case <-t.done:
-			return
-		case n := <-t.input:
-			next, _ = gcLimit(getenv, n)
-		case <-tick.C:
-			metrics.Read(sample)
-			if sample[0].Value.Kind() == metrics.KindUint64 {
-				next = raisedLimit(limit, int64(sample[0].Value.Uint64()))
+	live := func() int64 {
+		metrics.Read(sample)
+		if sample[0].Value.Kind() != metrics.KindUint64 {
+			return 0
+		}
+		return int64(sample[0].Value.Uint64())
+	}
+	limit = raisedLimit(limit, live())
+	t.limit = debug.SetMemoryLimit(limit)
+	t.percent = debug.SetGCPercent(gcPercent)
+	go func() {
+		defer close(t.stopped)
+		tick := time.NewTicker(20 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-t.done:
+				return
+			case <-tick.C:
+			}
+			if next := raisedLimit(limit, live()); next != limit {
+				limit = next
+				debug.SetMemoryLimit(limit)
 			}
 		}
-		if next != limit {
-			limit = next
-			debug.SetMemoryLimit(limit)
-		}
-	}
-}
-
-// readInput sets the limit for input bytes read.
-func (t *gcTuning) readInput(n int64) {
-	if t != nil {
-		t.input <- n
-	}
+	}()
+	return t
 }
 
 // stop ends the watch and restores the settings found.

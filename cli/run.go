@@ -38,11 +38,6 @@ func (c *config) errorf(format string, args ...interface{}) int {
 
 // run predicts every manifest and prints the report; it returns the exit status.
 func (c *config) run(newPredictor func(*schema.Registry) predictor) int {
-	var gc *gcTuning
-	if c.getenv != nil {
-		gc = tuneGC(c.getenv)
-		defer gc.stop()
-	}
 	loader := &input.Loader{Stdin: c.stdin, Limits: c.limits}
 	reg := schema.NewRegistry()
 	if err := c.loadSchemas(reg, loader); err != nil {
@@ -65,7 +60,9 @@ func (c *config) run(newPredictor func(*schema.Registry) predictor) int {
 		loader.NoFieldLines, loader.CompactManagedFields = true, true
 		live = loader.Load(c.live)
 	}
-	gc.readInput(loader.BytesRead())
+	if c.getenv != nil {
+		defer tuneGC(c.getenv, loader.BytesRead()).stop()
+	}
 
 	// CustomResourceDefinitions among the inputs define kinds: the live ones first, then the
 	// manifests' (the state the apply moves to).
