@@ -24,6 +24,12 @@
 // validity rules; [Managed.Encode] writes it back in the server's order (Apply entries first,
 // then by time, manager, apiVersion and subresource), byte for byte as the server would.
 //
+// Decoded objects hold entries as lists of maps ([EntriesOf], [EntriesToUnstructured]); a
+// reader that keeps many of them may hold each fieldsV1 as JSON text instead
+// ([EntriesToUnstructuredText], a json.RawMessage in the canonical form of
+// [CanonicalFieldsV1]: what encoding/json writes for the tree), which every function here
+// reads as it reads the tree.
+//
 // Paths print as the server prints them in conflict messages ([PathString]) —
 // .spec.containers[name="app"].ports[containerPort=80,protocol="TCP"] — or as JSON Pointers
 // for tools that want them ([JSONPointer]). [OwnerIndex] answers "who owns this field?".
