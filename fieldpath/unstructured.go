@@ -298,17 +298,10 @@ func (d *fieldsDecoder) object(depth int) (map[string]interface{}, bool) {
 		return m, true
 	}
 	for {
-		d.space()
-		k, ok := d.key()
+		k, ok := d.memberKey()
 		if !ok {
 			return nil, false
 		}
-		d.space()
-		if d.pos >= len(d.data) || d.data[d.pos] != ':' {
-			return nil, false
-		}
-		d.pos++
-		d.space()
 		v, ok := d.object(depth + 1)
 		if !ok {
 			return nil, false
@@ -328,6 +321,22 @@ func (d *fieldsDecoder) object(depth int) (map[string]interface{}, bool) {
 			return nil, false
 		}
 	}
+}
+
+// memberKey reads an object member's key and the colon after it, with the spaces around.
+func (d *fieldsDecoder) memberKey() (string, bool) {
+	d.space()
+	k, ok := d.key()
+	if !ok {
+		return "", false
+	}
+	d.space()
+	if d.pos >= len(d.data) || d.data[d.pos] != ':' {
+		return "", false
+	}
+	d.pos++
+	d.space()
+	return k, true
 }
 
 // key reads a quoted string of printable ASCII whose only escapes are \" and \\ (the
@@ -414,17 +423,10 @@ func (d *fieldsDecoder) canonical(dst []byte, depth int) ([]byte, bool) {
 	base := len(dst)
 	var members []canonicalMember
 	for {
-		d.space()
-		k, ok := d.key()
+		k, ok := d.memberKey()
 		if !ok {
 			return nil, false
 		}
-		d.space()
-		if d.pos >= len(d.data) || d.data[d.pos] != ':' {
-			return nil, false
-		}
-		d.pos++
-		d.space()
 		start := len(dst)
 		if dst, ok = d.canonical(dst, depth+1); !ok {
 			return nil, false
