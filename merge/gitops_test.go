@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ssa-diff/ssa-diff/internal/unstructured"
+
 	"github.com/ssa-diff/ssa-diff/fieldpath"
 	"github.com/ssa-diff/ssa-diff/merge/defaults"
 	"github.com/ssa-diff/ssa-diff/schema"
@@ -218,7 +220,7 @@ func gitopsSetupWrite(e *Engine, live map[string]interface{}, w gitopsWrite, now
 func mergePatch(target interface{}, patch interface{}) interface{} {
 	p, ok := patch.(map[string]interface{})
 	if !ok {
-		return deepCopy(patch)
+		return unstructured.DeepCopy(patch)
 	}
 	t, ok := target.(map[string]interface{})
 	if !ok {

@@ -48,7 +48,7 @@ func restorePath(obj, old map[string]interface{}, p smd.Path) {
 				// Everything but managedFields comes back.
 				mf, hasMF := metadataOf(obj)["managedFields"]
 				if ov, ok := old[name]; ok {
-					obj[name] = deepCopy(ov)
+					obj[name] = unstructured.DeepCopy(ov)
 				} else {
 					delete(obj, name)
 				}
@@ -61,7 +61,7 @@ func restorePath(obj, old map[string]interface{}, p smd.Path) {
 				return
 			}
 			if ov, ok := old[name]; ok {
-				obj[name] = deepCopy(ov)
+				obj[name] = unstructured.DeepCopy(ov)
 			} else {
 				delete(obj, name)
 			}

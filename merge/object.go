@@ -5,6 +5,8 @@ import (
 	"sort"
 	"time"
 
+	"github.com/ssa-diff/ssa-diff/internal/unstructured"
+
 	"github.com/ssa-diff/ssa-diff/fieldpath"
 	"github.com/ssa-diff/ssa-diff/schema"
 )
@@ -45,31 +47,11 @@ func objectGVKNN(obj map[string]interface{}) string {
 	return fmt.Sprintf("%s/%s; %s", ns, name, gvkOf(obj))
 }
 
-// deepCopy copies a JSON-like value.
-func deepCopy(v interface{}) interface{} {
-	switch t := v.(type) {
-	case map[string]interface{}:
-		c := make(map[string]interface{}, len(t))
-		for k, x := range t {
-			c[k] = deepCopy(x)
-		}
-		return c
-	case []interface{}:
-		c := make([]interface{}, len(t))
-		for i, x := range t {
-			c[i] = deepCopy(x)
-		}
-		return c
-	default:
-		return v
-	}
-}
-
 func copyObject(obj map[string]interface{}) map[string]interface{} {
 	if obj == nil {
 		return nil
 	}
-	return deepCopy(obj).(map[string]interface{})
+	return unstructured.DeepCopy(obj).(map[string]interface{})
 }
 
 // managedFieldsOf decodes an object's metadata.managedFields into entries. present is false

@@ -1,6 +1,9 @@
 package schema
 
-import "k8s.io/kube-openapi/pkg/validation/spec"
+import (
+	"github.com/ssa-diff/ssa-diff/internal/unstructured"
+	"k8s.io/kube-openapi/pkg/validation/spec"
+)
 
 // structuralDefaulter applies the `default` values of a CRD version's
 // structural schema to a custom resource, the way the API server does when
@@ -51,7 +54,7 @@ func applyDefaults(x any, s *spec.Schema) {
 				continue
 			}
 			if v, found := x[name]; !found || isNonNullableNull(v, &prop) {
-				x[name] = deepCopyJSON(prop.Default)
+				x[name] = unstructured.DeepCopy(prop.Default)
 			}
 		}
 		for k, v := range x {
@@ -59,7 +62,7 @@ func applyDefaults(x any, s *spec.Schema) {
 				applyDefaults(v, &prop)
 			} else if ap := additionalSchema(s); ap != nil {
 				if isNonNullableNull(v, ap) {
-					x[k] = deepCopyJSON(ap.Default)
+					x[k] = unstructured.DeepCopy(ap.Default)
 				}
 				applyDefaults(x[k], ap)
 			}
@@ -74,7 +77,7 @@ func applyDefaults(x any, s *spec.Schema) {
 		}
 		for i := range x {
 			if isNonNullableNull(x[i], items) {
-				x[i] = deepCopyJSON(items.Default)
+				x[i] = unstructured.DeepCopy(items.Default)
 			}
 			applyDefaults(x[i], items)
 		}

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ssa-diff/ssa-diff/internal/unstructured"
+
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 	"sigs.k8s.io/structured-merge-diff/v6/merge"
 	"sigs.k8s.io/structured-merge-diff/v6/typed"
@@ -36,7 +38,7 @@ func gvkOf(obj map[string]any) GVK {
 // withoutManagedFields returns a copy of obj without
 // metadata.managedFields, and the entries.
 func withoutManagedFields(obj map[string]any) (map[string]any, []any) {
-	out := deepCopyJSON(obj).(map[string]any)
+	out := unstructured.DeepCopy(obj).(map[string]any)
 	meta, _ := out["metadata"].(map[string]any)
 	entries, _ := meta["managedFields"].([]any)
 	delete(meta, "managedFields")

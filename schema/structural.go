@@ -399,22 +399,3 @@ func uintToJSON(u uint64) any {
 	}
 	return float64(u)
 }
-
-// deepCopyJSON copies a normalized JSON value.
-func deepCopyJSON(v any) any {
-	switch v := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(v))
-		for k, x := range v {
-			out[k] = deepCopyJSON(x)
-		}
-		return out
-	case []any:
-		out := make([]any, len(v))
-		for i, x := range v {
-			out[i] = deepCopyJSON(x)
-		}
-		return out
-	}
-	return v
-}

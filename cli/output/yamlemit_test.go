@@ -12,6 +12,8 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/ssa-diff/ssa-diff/internal/unstructured"
+
 	"github.com/ssa-diff/ssa-diff/cli/input"
 )
 
@@ -238,31 +240,12 @@ func checkSameDisplay(t *testing.T, a, b map[string]interface{}) {
 	}
 }
 
-// deepCopy copies the maps and lists of a decoded value.
-func deepCopy(v interface{}) interface{} {
-	switch t := v.(type) {
-	case map[string]interface{}:
-		c := make(map[string]interface{}, len(t))
-		for k, x := range t {
-			c[k] = deepCopy(x)
-		}
-		return c
-	case []interface{}:
-		c := make([]interface{}, len(t))
-		for i, x := range t {
-			c[i] = deepCopy(x)
-		}
-		return c
-	}
-	return v
-}
-
 func TestSameDisplay(t *testing.T) {
 	objs := append([]map[string]interface{}(nil), emitCases...)
 	objs = append(objs, corpusObjects(t, filepath.Join("..", "..", "testdata", "bench-corpus", "1000"))[:300]...)
 	same := 0
 	for i, o := range objs {
-		c := deepCopy(o).(map[string]interface{})
+		c := unstructured.DeepCopy(o).(map[string]interface{})
 		if !sameDisplay(o, c) {
 			t.Fatalf("object %d differs from its copy", i)
 		}

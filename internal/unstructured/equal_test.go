@@ -79,3 +79,21 @@ func int64s(v interface{}) interface{} {
 	}
 	return v
 }
+
+// TestDeepCopy: the copy is equal and shares no map or slice with the original.
+func TestDeepCopy(t *testing.T) {
+	in := map[string]interface{}{"a": []interface{}{map[string]interface{}{"b": "c"}, int64(1)},
+		"d": map[string]interface{}{}, "e": nil, "f": json.RawMessage(`{}`)}
+	out := DeepCopy(in).(map[string]interface{})
+	if !Equal(in, out) {
+		t.Fatalf("DeepCopy = %#v, want %#v", out, in)
+	}
+	out["a"].([]interface{})[0].(map[string]interface{})["b"] = "x"
+	out["d"].(map[string]interface{})["y"] = true
+	if in["a"].([]interface{})[0].(map[string]interface{})["b"] != "c" || len(in["d"].(map[string]interface{})) != 0 {
+		t.Fatalf("changing the copy changed the original: %#v", in)
+	}
+	if c := DeepCopy(map[string]interface{}(nil)).(map[string]interface{}); c == nil {
+		t.Fatal("a nil map copies as nil")
+	}
+}

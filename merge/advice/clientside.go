@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/ssa-diff/ssa-diff/internal/unstructured"
+
 	"github.com/ssa-diff/ssa-diff/fieldpath"
 	"github.com/ssa-diff/ssa-diff/merge"
 	smd "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
@@ -177,8 +179,8 @@ func (a *analysis) predictMigration(key string, force bool) string {
 	md, _ := a.live["metadata"].(map[string]interface{})
 	ep.Namespace, _ = md["namespace"].(string)
 	ep.Name, _ = md["name"].(string)
-	res, err := a.opts.Engine.KubectlApply(merge.Request{Live: deepCopy(a.live).(map[string]interface{}),
-		Object: deepCopy(a.in.Manifest).(map[string]interface{}), Endpoint: ep, Manager: a.manager, Force: force, Now: a.opts.Now})
+	res, err := a.opts.Engine.KubectlApply(merge.Request{Live: unstructured.DeepCopy(a.live).(map[string]interface{}),
+		Object: unstructured.DeepCopy(a.in.Manifest).(map[string]interface{}), Endpoint: ep, Manager: a.manager, Force: force, Now: a.opts.Now})
 	if err != nil || res == nil {
 		return ""
 	}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/ssa-diff/ssa-diff/internal/unstructured"
+
 	"github.com/ssa-diff/ssa-diff/merge"
 	"github.com/ssa-diff/ssa-diff/schema"
 )
@@ -15,7 +17,7 @@ func (a *analysis) statusInManifest() {
 	if a.in.Manifest == nil {
 		return
 	}
-	stripped := deepCopy(a.in.Manifest).(map[string]interface{})
+	stripped := unstructured.DeepCopy(a.in.Manifest).(map[string]interface{})
 	if t := a.resolve(); t != nil {
 		merge.RestoreResetFields(t, a.sub, stripped, map[string]interface{}{})
 	} else {
@@ -110,22 +112,4 @@ func hasContent(v interface{}) bool {
 		return false
 	}
 	return true
-}
-
-func deepCopy(v interface{}) interface{} {
-	switch t := v.(type) {
-	case map[string]interface{}:
-		c := make(map[string]interface{}, len(t))
-		for k, x := range t {
-			c[k] = deepCopy(x)
-		}
-		return c
-	case []interface{}:
-		c := make([]interface{}, len(t))
-		for i, x := range t {
-			c[i] = deepCopy(x)
-		}
-		return c
-	}
-	return v
 }

@@ -1,6 +1,10 @@
 package defaults
 
-import "math"
+import (
+	"math"
+
+	"github.com/ssa-diff/ssa-diff/internal/unstructured"
+)
 
 // Defaulters of batch/v1 (k8s.io/kubernetes pkg/apis/batch/v1). Pod
 // templates are defaulted by the core defaulters, which batch/v1 runs as a
@@ -30,7 +34,7 @@ func defaultJob(m map[string]any) {
 	if tl := path(spec, "template", "metadata"); tl != nil && tl["labels"] != nil {
 		meta := ensureObject(m, "metadata")
 		if unset(meta, "labels") {
-			meta["labels"] = deepCopy(tl["labels"])
+			meta["labels"] = unstructured.DeepCopy(tl["labels"])
 		}
 	}
 	setIfNil(spec, "completionMode", "NonIndexed")

@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/ssa-diff/ssa-diff/internal/unstructured"
+
 	"github.com/ssa-diff/ssa-diff/internal/recorded"
 )
 
@@ -15,7 +17,7 @@ func BenchmarkDefaultDeployment(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		obj := deepCopy(want).(map[string]any)
+		obj := unstructured.DeepCopy(want).(map[string]any)
 		if err := Default("apps/v1", "Deployment", obj); err != nil {
 			b.Fatal(err)
 		}

@@ -359,22 +359,3 @@ func describe(v any) string {
 	}
 	return fmt.Sprintf("%T %v", v, v)
 }
-
-// deepCopy copies a JSON-like value.
-func deepCopy(v any) any {
-	switch x := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			out[k] = deepCopy(e)
-		}
-		return out
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = deepCopy(e)
-		}
-		return out
-	}
-	return v
-}

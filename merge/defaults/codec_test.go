@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/ssa-diff/ssa-diff/internal/unstructured"
+
 	"github.com/ssa-diff/ssa-diff/internal/recorded"
 )
 
@@ -50,7 +52,7 @@ func TestNormalize(t *testing.T) {
 	}}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got := deepCopy(tc.in).(map[string]any)
+			got := unstructured.DeepCopy(tc.in).(map[string]any)
 			if err := Normalize(tc.apiVersion, tc.kind, got); err != nil {
 				t.Fatal(err)
 			}
@@ -133,7 +135,7 @@ func TestDefaultTable(t *testing.T) {
 	}}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got := deepCopy(tc.in).(map[string]any)
+			got := unstructured.DeepCopy(tc.in).(map[string]any)
 			if err := Default(tc.apiVersion, tc.kind, got); err != nil {
 				t.Fatal(err)
 			}

@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/ssa-diff/ssa-diff/internal/unstructured"
+
 	"k8s.io/apimachinery/pkg/api/resource"
 )
 
@@ -75,11 +77,11 @@ func defaultReplicationController(m map[string]any) {
 	}
 	tl := object(labels, "labels")
 	if unset(spec, "selector") {
-		spec["selector"] = deepCopy(tl)
+		spec["selector"] = unstructured.DeepCopy(tl)
 	}
 	meta := ensureObject(m, "metadata")
 	if unset(meta, "labels") {
-		meta["labels"] = deepCopy(tl)
+		meta["labels"] = unstructured.DeepCopy(tl)
 	}
 }
 
@@ -368,7 +370,7 @@ func defaultNamespaceStatus(m map[string]any) { setIfUnset(m, "phase", "Active")
 // defaultNodeStatus follows SetDefaults_NodeStatus.
 func defaultNodeStatus(m map[string]any) {
 	if isNil(m, "allocatable") && !isNil(m, "capacity") {
-		m["allocatable"] = deepCopy(m["capacity"])
+		m["allocatable"] = unstructured.DeepCopy(m["capacity"])
 	}
 }
 

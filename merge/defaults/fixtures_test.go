@@ -5,6 +5,8 @@ import (
 	"sort"
 	"testing"
 
+	"github.com/ssa-diff/ssa-diff/internal/unstructured"
+
 	"github.com/ssa-diff/ssa-diff/internal/recorded"
 )
 
@@ -29,7 +31,7 @@ func TestStoredObjectsAreFixedPoints(t *testing.T) {
 				name string
 				fn   func(string, string, map[string]any) error
 			}{{"Normalize", Normalize}, {"Default", Default}} {
-				got := deepCopy(obj).(map[string]any)
+				got := unstructured.DeepCopy(obj).(map[string]any)
 				if err := step.fn(av, kind, got); err != nil {
 					t.Fatalf("%s: %v", step.name, err)
 				}

@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/ssa-diff/ssa-diff/internal/unstructured"
+
 	"github.com/ssa-diff/ssa-diff/internal/recorded"
 	"github.com/ssa-diff/ssa-diff/merge/defaults"
 )
@@ -12,7 +14,7 @@ import (
 // withoutAssigned removes what the server assigns (and managedFields, which
 // field management predicts) from a recorded object.
 func withoutAssigned(obj map[string]any, assigned []AssignedField) map[string]any {
-	out := deepCopy(obj).(map[string]any)
+	out := unstructured.DeepCopy(obj).(map[string]any)
 	delete(object(out, "metadata"), "managedFields")
 	for _, a := range assigned {
 		var cur any = out
@@ -67,7 +69,7 @@ func TestCreateMatchesRecordedServer(t *testing.T) {
 		}
 		n++
 		t.Run(filepath.Base(cd), func(t *testing.T) {
-			got := deepCopy(manifest).(map[string]any)
+			got := unstructured.DeepCopy(manifest).(map[string]any)
 			if err := Create(av, kind, got); err != nil {
 				t.Fatal(err)
 			}

@@ -1,6 +1,10 @@
 package strategy
 
-import "math"
+import (
+	"math"
+
+	"github.com/ssa-diff/ssa-diff/internal/unstructured"
+)
 
 func str(m map[string]any, k string) string {
 	s, _ := m[k].(string)
@@ -60,7 +64,7 @@ func containsString(l []any, s string) bool {
 // restore copies field k from old into m, or removes it when old lacks it.
 func restore(m, old map[string]any, k string) {
 	if v, ok := old[k]; ok {
-		m[k] = deepCopy(v)
+		m[k] = unstructured.DeepCopy(v)
 	} else {
 		delete(m, k)
 	}
@@ -78,22 +82,4 @@ func asInt(v any) (int64, bool) {
 		}
 	}
 	return 0, false
-}
-
-func deepCopy(v any) any {
-	switch x := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			out[k] = deepCopy(e)
-		}
-		return out
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = deepCopy(e)
-		}
-		return out
-	}
-	return v
 }

@@ -160,7 +160,7 @@ func PrepareForStatusUpdate(apiVersion, kind string, obj, old map[string]any) {
 	}
 	for k, v := range old {
 		if k != "status" && k != "metadata" && k != "apiVersion" && k != "kind" {
-			obj[k] = deepCopy(v)
+			obj[k] = unstructured.DeepCopy(v)
 		}
 	}
 	if groupOf(apiVersion)+"/"+kind == "apps/Deployment" {

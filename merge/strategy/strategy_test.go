@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/ssa-diff/ssa-diff/internal/unstructured"
+
 	"github.com/ssa-diff/ssa-diff/internal/recorded"
 )
 
@@ -32,7 +34,7 @@ func TestCreateAndUpdateGeneration(t *testing.T) {
 	if meta["generation"] != int64(1) || !reflect.DeepEqual(created["status"], map[string]any{}) {
 		t.Fatalf("create: generation %v status %v; want 1 and {}", meta["generation"], created["status"])
 	}
-	stored := deepCopy(created).(map[string]any)
+	stored := unstructured.DeepCopy(created).(map[string]any)
 	stored["status"] = map[string]any{"replicas": int64(2)}
 
 	tests := []struct {
@@ -106,7 +108,7 @@ func TestServiceCreateAndUpdate(t *testing.T) {
 	}
 	// The stored object has what the allocator gave it; an apply that leaves
 	// those fields out keeps them.
-	stored := deepCopy(svc).(map[string]any)
+	stored := unstructured.DeepCopy(svc).(map[string]any)
 	spec := stored["spec"].(map[string]any)
 	spec["clusterIP"], spec["clusterIPs"] = "10.0.0.9", []any{"10.0.0.9"}
 	spec["ipFamilies"], spec["ipFamilyPolicy"] = []any{"IPv4"}, "SingleStack"

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ssa-diff/ssa-diff/internal/unstructured"
+
 	"github.com/ssa-diff/ssa-diff/internal/recorded"
 	"github.com/ssa-diff/ssa-diff/merge/defaults"
 )
@@ -146,7 +148,7 @@ func TestUnownedFieldsComeBack(t *testing.T) {
 		n++
 		name := filepath.Base(filepath.Dir(f)) + "/" + filepath.Base(f)
 		t.Run(name, func(t *testing.T) {
-			obj := deepCopy(stored).(map[string]any)
+			obj := unstructured.DeepCopy(stored).(map[string]any)
 			owned := ownedUnion(meta)
 			stripped := 0
 			for k, v := range obj {

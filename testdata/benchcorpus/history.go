@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"github.com/ssa-diff/ssa-diff/internal/unstructured"
+
 	"github.com/ssa-diff/ssa-diff/merge"
 	"github.com/ssa-diff/ssa-diff/merge/defaults"
 	"github.com/ssa-diff/ssa-diff/schema"
@@ -201,25 +203,7 @@ func copyJSON(m map[string]interface{}) map[string]interface{} {
 	if m == nil {
 		return nil
 	}
-	return deepCopy(m).(map[string]interface{})
-}
-
-func deepCopy(v interface{}) interface{} {
-	switch t := v.(type) {
-	case map[string]interface{}:
-		c := make(map[string]interface{}, len(t))
-		for k, x := range t {
-			c[k] = deepCopy(x)
-		}
-		return c
-	case []interface{}:
-		c := make([]interface{}, len(t))
-		for i, x := range t {
-			c[i] = deepCopy(x)
-		}
-		return c
-	}
-	return v
+	return unstructured.DeepCopy(m).(map[string]interface{})
 }
 
 func nested(o map[string]interface{}, path ...string) map[string]interface{} {

@@ -1,6 +1,7 @@
 package gen
 
 import (
+	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 	smdschema "sigs.k8s.io/structured-merge-diff/v6/schema"
 )
 
@@ -35,13 +36,13 @@ func (g *Generator) subset(tr smdschema.TypeRef, v interface{}, keep float64, pa
 	switch t := v.(type) {
 	case map[string]interface{}:
 		if a.Map == nil || a.Map.ElementRelationship == smdschema.Atomic {
-			return deepCopy(v)
+			return unstructured.DeepCopy(v)
 		}
 		out := map[string]interface{}{}
 		for _, k := range sortedKeys(t) {
 			ft, ok := fieldType(a.Map, k)
 			if !ok {
-				out[k] = deepCopy(t[k])
+				out[k] = unstructured.DeepCopy(t[k])
 				continue
 			}
 			if depth == 0 && (k == "apiVersion" || k == "kind") {
@@ -59,7 +60,7 @@ func (g *Generator) subset(tr smdschema.TypeRef, v interface{}, keep float64, pa
 		return out
 	case []interface{}:
 		if a.List == nil || a.List.ElementRelationship == smdschema.Atomic {
-			return deepCopy(v)
+			return unstructured.DeepCopy(v)
 		}
 		out := []interface{}{}
 		for _, item := range t {
@@ -72,14 +73,14 @@ func (g *Generator) subset(tr smdschema.TypeRef, v interface{}, keep float64, pa
 					if im, ok := item.(map[string]interface{}); ok {
 						for _, k := range a.List.Keys {
 							if kv, present := im[k]; present {
-								sm[k] = deepCopy(kv)
+								sm[k] = unstructured.DeepCopy(kv)
 							}
 						}
 					}
 				}
 				out = append(out, sub)
 			} else {
-				out = append(out, deepCopy(item))
+				out = append(out, unstructured.DeepCopy(item))
 			}
 		}
 		return out
@@ -100,7 +101,7 @@ func (g *Generator) mutate(tr smdschema.TypeRef, v interface{}, rate float64, pa
 	switch t := v.(type) {
 	case map[string]interface{}:
 		if a.Map == nil {
-			return deepCopy(v)
+			return unstructured.DeepCopy(v)
 		}
 		if a.Map.ElementRelationship == smdschema.Atomic && g.rnd.Float64() < rate {
 			return g.value(tr, path, depth)
@@ -110,7 +111,7 @@ func (g *Generator) mutate(tr smdschema.TypeRef, v interface{}, rate float64, pa
 			ft, ok := fieldType(a.Map, k)
 			switch {
 			case !ok || (depth == 0 && (k == "apiVersion" || k == "kind")) || (path == "metadata" && skipMeta[k]):
-				out[k] = deepCopy(t[k])
+				out[k] = unstructured.DeepCopy(t[k])
 			case g.rnd.Float64() < rate/3:
 				// dropped
 			default:
@@ -123,7 +124,7 @@ func (g *Generator) mutate(tr smdschema.TypeRef, v interface{}, rate float64, pa
 		return out
 	case []interface{}:
 		if a.List == nil {
-			return deepCopy(v)
+			return unstructured.DeepCopy(v)
 		}
 		if a.List.ElementRelationship == smdschema.Atomic {
 			if g.rnd.Float64() < rate/2 {
@@ -145,7 +146,7 @@ func (g *Generator) mutate(tr smdschema.TypeRef, v interface{}, rate float64, pa
 				restoreKeys(a.List, item, m)
 				out = append(out, m)
 			} else {
-				out = append(out, deepCopy(item))
+				out = append(out, unstructured.DeepCopy(item))
 			}
 		}
 		if g.rnd.Float64() < rate/2 {
@@ -181,7 +182,7 @@ func restoreKeys(l *smdschema.List, from, to interface{}) {
 	}
 	for _, k := range l.Keys {
 		if v, ok := fm[k]; ok {
-			tm[k] = deepCopy(v)
+			tm[k] = unstructured.DeepCopy(v)
 		} else {
 			delete(tm, k)
 		}
@@ -230,24 +231,24 @@ func (g *Generator) Merge(tr smdschema.TypeRef, base, overlay interface{}) inter
 	case map[string]interface{}:
 		b, ok := base.(map[string]interface{})
 		if !ok || a.Map == nil || a.Map.ElementRelationship == smdschema.Atomic {
-			return deepCopy(overlay)
+			return unstructured.DeepCopy(overlay)
 		}
-		out := deepCopy(b).(map[string]interface{})
+		out := unstructured.DeepCopy(b).(map[string]interface{})
 		for _, k := range sortedKeys(o) {
 			ft, ok := fieldType(a.Map, k)
 			if bv, present := out[k]; ok && present {
 				out[k] = g.Merge(ft, bv, o[k])
 			} else {
-				out[k] = deepCopy(o[k])
+				out[k] = unstructured.DeepCopy(o[k])
 			}
 		}
 		return out
 	case []interface{}:
 		b, ok := base.([]interface{})
 		if !ok || a.List == nil || a.List.ElementRelationship == smdschema.Atomic {
-			return deepCopy(overlay)
+			return unstructured.DeepCopy(overlay)
 		}
-		out := deepCopy(b).([]interface{})
+		out := unstructured.DeepCopy(b).([]interface{})
 		for _, item := range o {
 			id := g.identity(a.List, item)
 			found := false
@@ -261,7 +262,7 @@ func (g *Generator) Merge(tr smdschema.TypeRef, base, overlay interface{}) inter
 				}
 			}
 			if !found {
-				out = append(out, deepCopy(item))
+				out = append(out, unstructured.DeepCopy(item))
 			}
 		}
 		return out
@@ -423,7 +424,7 @@ func (g *Generator) Duplicate(tr smdschema.TypeRef, v interface{}) bool {
 	s := lists[g.rnd.Intn(len(lists))]
 	lv, _ := Get(v, s.Path)
 	l := lv.([]interface{})
-	item := deepCopy(l[g.rnd.Intn(len(l))])
+	item := unstructured.DeepCopy(l[g.rnd.Intn(len(l))])
 	if isKeyed(s.List) && g.rnd.Intn(2) == 0 {
 		if m, ok := item.(map[string]interface{}); ok {
 			mm := g.mutate(s.List.ElementType, m, 0.5, "", len(s.Path))
@@ -437,23 +438,4 @@ func (g *Generator) Duplicate(tr smdschema.TypeRef, v interface{}) bool {
 }
 
 // DeepCopy copies a JSON-like value.
-func DeepCopy(v interface{}) interface{} { return deepCopy(v) }
-
-func deepCopy(v interface{}) interface{} {
-	switch t := v.(type) {
-	case map[string]interface{}:
-		c := make(map[string]interface{}, len(t))
-		for k, x := range t {
-			c[k] = deepCopy(x)
-		}
-		return c
-	case []interface{}:
-		c := make([]interface{}, len(t))
-		for i, x := range t {
-			c[i] = deepCopy(x)
-		}
-		return c
-	default:
-		return v
-	}
-}
+func DeepCopy(v interface{}) interface{} { return unstructured.DeepCopy(v) }
