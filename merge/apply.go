@@ -120,6 +120,9 @@ func (r *request) apply(live, cfg map[string]interface{}, manager string, force 
 	if s := r.checkIdentity(live, obj, cfg, created); s != nil {
 		return reject(s)
 	}
+	if s := r.validate(obj, liveIfUpdate(created, live)); s != nil {
+		return reject(s)
+	}
 	res.Object, res.ManagedFields = obj, entries
 	switch {
 	case created:
@@ -413,9 +416,9 @@ func sortConflicts(cs smdmerge.Conflicts) {
 	sort.SliceStable(cs, func(i, j int) bool { return cs[i].Manager < cs[j].Manager })
 }
 
-// checkIdentity is what the registry checks after field management (catalog N3, N4): the
-// name and namespace must be the URL's, a resourceVersion in the body is an optimistic
-// lock, and the uid of an existing object cannot change.
+// checkIdentity is what the handlers and the store check after field management (catalog
+// N3, N4): the name and namespace must be the URL's, and a resourceVersion in the body is an
+// optimistic lock. (That the uid of an existing object cannot change is validation's.)
 func (r *request) checkIdentity(live, obj, cfg map[string]interface{}, created bool) *StatusError {
 	ns, name := nsName(obj)
 	if name != r.ep.Name {
@@ -434,19 +437,16 @@ func (r *request) checkIdentity(live, obj, cfg map[string]interface{}, created b
 				Details: &StatusDetails{Name: r.ep.Name, Group: r.ep.GVK.Group, Kind: r.typ.Resource}}
 		}
 	}
-	if uid, _ := metadataOf(cfg)["uid"].(string); uid != "" {
-		if liveUID, _ := metadataOf(live)["uid"].(string); uid != liveUID {
-			kind := r.ep.GVK.Kind
-			if r.ep.GVK.Group != "" {
-				kind += "." + r.ep.GVK.Group
-			}
-			msg := fmt.Sprintf("%s %q is invalid: metadata.uid: Invalid value: %q: field is immutable", kind, r.ep.Name, uid)
-			return &StatusError{Code: 422, Reason: "Invalid", Message: msg,
-				Details: &StatusDetails{Name: r.ep.Name, Group: r.ep.GVK.Group, Kind: r.ep.GVK.Kind,
-					Causes: []StatusCause{{Reason: "FieldValueInvalid", Message: fmt.Sprintf("Invalid value: %q: field is immutable", uid), Field: "metadata.uid"}}}}
-		}
-	}
 	return nil
+}
+
+// liveIfUpdate is live on an update, nil on a create (whose "live" object is the kind's
+// empty object).
+func liveIfUpdate(created bool, live map[string]any) map[string]any {
+	if created {
+		return nil
+	}
+	return live
 }
 
 // prepare runs the registry's rules for a create or an update.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/ssa-diff/ssa-diff/fieldpath"
 	"github.com/ssa-diff/ssa-diff/schema"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 	smd "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 	smdmerge "sigs.k8s.io/structured-merge-diff/v6/merge"
 	"sigs.k8s.io/structured-merge-diff/v6/typed"
@@ -45,6 +46,24 @@ type ServerHooks interface {
 	PrepareForCreate(t *schema.Type, obj map[string]interface{}) error
 	// PrepareForUpdate applies the registry's rules to an updated object, given the old one.
 	PrepareForUpdate(t *schema.Type, subresource string, obj, old map[string]interface{}) error
+	// Validate is the registry's validation of obj, the object about to be stored once
+	// field management, defaulting and the registry's rules have made it (catalog V1, V2,
+	// V6): old is the live object on an update through the main resource or subresource,
+	// nil on a create. The errors come in the order the server lists them.
+	Validate(t *schema.Type, subresource string, obj, old map[string]any) Validation
+}
+
+// Validation is what the registry's validation says of an object about to be stored.
+type Validation struct {
+	// Errors, when there are any, make the server refuse the write: 422 Invalid.
+	Errors field.ErrorList
+	// Warnings are what the server would send back in Warning headers (kubectl prints
+	// them as "Warning: …").
+	Warnings []string
+	// NotPredicted, when set, says why the validation of this kind is not predicted (a
+	// kind whose validation the hooks do not know): the engine warns that a refusal
+	// would not be seen.
+	NotPredicted string
 }
 
 // Engine predicts API server writes. It is safe for concurrent use once built.

@@ -32,6 +32,11 @@ func (FieldManagementOnly) PrepareForUpdate(t *schema.Type, subresource string, 
 	return nil
 }
 
+// Validate checks only what every kind shares: an update cannot change metadata.uid.
+func (FieldManagementOnly) Validate(_ *schema.Type, _ string, obj, old map[string]any) Validation {
+	return Validation{Errors: uidChanged(obj, old)}
+}
+
 // RestoreResetFields puts the old values of an endpoint's reset fields back into obj, as
 // the registry strategies do on update (catalog J2), managedFields aside.
 func RestoreResetFields(t *schema.Type, subresource string, obj, old map[string]interface{}) {

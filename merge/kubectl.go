@@ -55,6 +55,12 @@ func (e *Engine) KubectlApply(req Request) (*Result, error) {
 	}
 	first.Steps = []Step{{Description: "apply", Manager: req.Manager, Code: stepCode(first)}}
 	if first.Rejection != nil {
+		if first.Rejection.Reason == "Invalid" {
+			// kubectl prints a refusal by validation in its own words (catalog V1).
+			s := *first.Rejection
+			s.Message = kubectlInvalidMessage(&s)
+			first.Rejection = &s
+		}
 		return first.complete(), nil
 	}
 	obj := first.Object

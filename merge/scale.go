@@ -128,6 +128,11 @@ func (r *request) updateScale(live, scale map[string]interface{}, manager string
 		res.Action, res.Rejection = ActionRejected, internalError(err.Error())
 		return res
 	}
+	// The scale handler writes the parent through the main resource: its validation runs.
+	if s := r.validateAs("", obj, live); s != nil {
+		res.Action, res.Rejection = ActionRejected, s
+		return res
+	}
 	res.Object, res.ManagedFields = obj, entries
 	res.Action = ActionUpdate
 	if r.unchanged(live, liveEntries, obj, entries) {

@@ -33,7 +33,7 @@ var moreScenarios = []scenario{
 		{manager: "tuner", body: deploy + "      - {name: c1, image: i1}\n      - {name: c2, image: i2, workingDir: /tmp}\n"},
 		{apply: true, manager: "a", body: deploy + "      - {name: c1, image: i1}\n",
 			check: func(t *testing.T, obj map[string]interface{}) {
-				cs, _ := field(obj, "spec", "template", "spec", "containers")
+				cs, _ := nestedField(obj, "spec", "template", "spec", "containers")
 				if l, _ := cs.([]interface{}); len(l) != 1 {
 					t.Errorf("containers %v, want only c1", cs)
 				}

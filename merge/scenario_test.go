@@ -122,7 +122,7 @@ func runScenario(t *testing.T, e *Engine, sc scenario) {
 
 const cm = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n  namespace: ns\n"
 
-func field(obj map[string]interface{}, path ...string) (interface{}, bool) {
+func nestedField(obj map[string]interface{}, path ...string) (interface{}, bool) {
 	var cur interface{} = obj
 	for _, p := range path {
 		m, ok := cur.(map[string]interface{})
@@ -140,7 +140,7 @@ func field(obj map[string]interface{}, path ...string) (interface{}, bool) {
 func wantField(path string, want interface{}) func(*testing.T, map[string]interface{}) {
 	return func(t *testing.T, obj map[string]interface{}) {
 		t.Helper()
-		got, ok := field(obj, strings.Split(path, ".")...)
+		got, ok := nestedField(obj, strings.Split(path, ".")...)
 		if want == nil {
 			if ok {
 				t.Errorf("%s = %v, want it absent", path, got)

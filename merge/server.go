@@ -53,6 +53,11 @@ func (h KubernetesHooks) PrepareForCreate(t *schema.Type, obj map[string]interfa
 	return nil
 }
 
+// Validate runs the registry's validation.
+func (KubernetesHooks) Validate(_ *schema.Type, _ string, obj, old map[string]any) Validation {
+	return Validation{Errors: uidChanged(obj, old)}
+}
+
 // PrepareForUpdate applies the registry's update rules and the read-back defaulting.
 func (h KubernetesHooks) PrepareForUpdate(t *schema.Type, subresource string, obj, old map[string]interface{}) error {
 	if builtinKnown(t) {

@@ -84,6 +84,10 @@ func (r *request) updateObject(live, next map[string]interface{}, manager string
 		res.Action, res.Rejection = ActionRejected, internalError(err.Error())
 		return res
 	}
+	if s := r.validate(next, liveIfUpdate(created, live)); s != nil {
+		res.Action, res.Rejection = ActionRejected, s
+		return res
+	}
 	res.Object, res.ManagedFields = next, entries
 	switch {
 	case created:

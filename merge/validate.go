@@ -1,0 +1,106 @@
+package merge
+
+import (
+	"fmt"
+	"strings"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+)
+
+// validate runs the registry's validation on obj, the object a write would store (catalog
+// V1, V2): live is the stored object on an update, and nil on a create. The server refuses
+// an invalid object with 422 Invalid, its errors listed as the validators found them.
+func (r *request) validate(obj, live map[string]any) *StatusError {
+	return r.validateAs(r.ep.Subresource, obj, live)
+}
+
+// validateAs is validate as the given subresource's strategy validates.
+func (r *request) validateAs(subresource string, obj, live map[string]any) *StatusError {
+	v := r.e.hooks.Validate(r.typ, subresource, obj, live)
+	if v.NotPredicted != "" {
+		r.warn(v.NotPredicted)
+	}
+	for _, w := range v.Warnings {
+		r.warn("the server would warn: " + w)
+	}
+	if len(v.Errors) == 0 {
+		return nil
+	}
+	_, name := nsName(obj)
+	return invalid(r.ep.GVK.Group, r.ep.GVK.Kind, name, v.Errors)
+}
+
+// invalid is the server's 422 for field errors: the message names the kind with its group
+// ("Deployment.apps"), the object, and the errors — one bare, several in brackets, each
+// message once — and every error is a cause (catalog V1). apimachinery words it, as it
+// does on the server.
+func invalid(group, kind, name string, errs field.ErrorList) *StatusError {
+	st := apierrors.NewInvalid(schema.GroupKind{Group: group, Kind: kind}, name, errs).ErrStatus
+	out := &StatusError{Code: int(st.Code), Reason: string(st.Reason), Message: st.Message}
+	if d := st.Details; d != nil {
+		out.Details = &StatusDetails{Name: d.Name, Group: d.Group, Kind: d.Kind}
+		for _, c := range d.Causes {
+			out.Details.Causes = append(out.Details.Causes, StatusCause{Reason: string(c.Type), Message: c.Message, Field: c.Field})
+		}
+	}
+	return out
+}
+
+// kubectlInvalidMessage is how kubectl 1.37 prints a 422 Invalid it gets back
+// (StandardErrorMessage's handling of reason Invalid): "The <Kind> "<name>" is invalid: "
+// and the causes as "field: message", each once — after the colon when there is one, else
+// one per line behind "* ". Without details it is "The request is invalid" and the
+// server's message.
+func kubectlInvalidMessage(s *StatusError) string {
+	head := "The request is invalid"
+	d := s.Details
+	if d == nil {
+		if s.Message != "" {
+			head += ": " + s.Message
+		}
+		return head
+	}
+	if d.Kind != "" || d.Name != "" {
+		head = fmt.Sprintf("The %s %q is invalid", d.Kind, d.Name)
+	} else if s.Message != "" && len(d.Causes) == 0 {
+		head += ": " + s.Message
+	}
+	var msgs []string
+	seen := map[string]bool{}
+	for _, c := range d.Causes {
+		m := c.Field + ": " + c.Message
+		if !seen[m] {
+			seen[m] = true
+			msgs = append(msgs, m)
+		}
+	}
+	switch len(msgs) {
+	case 0:
+		return head
+	case 1:
+		return head + ": " + msgs[0]
+	}
+	var b strings.Builder
+	b.WriteString(head + ": ")
+	for _, m := range msgs {
+		b.WriteString("\n* " + m)
+	}
+	return b.String()
+}
+
+// uidChanged is the one check of the registry's validation every kind shares and that
+// needs no knowledge of the kind: an update cannot change metadata.uid (catalog N4). A body
+// without a uid keeps the stored one.
+func uidChanged(obj, old map[string]any) field.ErrorList {
+	if old == nil {
+		return nil
+	}
+	uid, _ := metadataOf(obj)["uid"].(string)
+	oldUID, _ := metadataOf(old)["uid"].(string)
+	if uid == "" || uid == oldUID {
+		return nil
+	}
+	return field.ErrorList{field.Invalid(field.NewPath("metadata", "uid"), uid, "field is immutable")}
+}
