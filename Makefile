@@ -34,6 +34,7 @@ conformance:
 
 conformance-long:
 	cd conformance/differential && SSA_DIFF_STEPS=$${SSA_DIFF_STEPS:-200000} $(GO) test -run TestDifferential -timeout 0 -v .
+	cd conformance/internalapi && SSA_DIFF_OBJECTS=$${SSA_DIFF_OBJECTS:-2000} $(GO) test -count=1 -timeout 0 -v -run TestDecodeMatchesConversion .
 
 fixturecheck: build
 	@if [ -d "$(FIXTURES)" ]; then python3 ../shared/tools/fixturecheck.py $(BIN) $(FIXTURES); \
@@ -45,6 +46,7 @@ fixturecheck: build
 differential:
 	cd conformance/differential && $(GO) vet ./... && $(GO) test -count=1 ./...
 	cd conformance/defaulting && $(GO) vet ./... && $(GO) test -count=1 ./...
+	cd conformance/internalapi && $(GO) vet ./... && $(GO) test -count=1 -short ./...
 
 test: vet fmt-check unit conformance fixturecheck differential fuzz-short
 
@@ -54,9 +56,10 @@ test: vet fmt-check unit conformance fixturecheck differential fuzz-short
 generate:
 	cd schema/gen && $(GO) run . -out ../builtin
 	cd merge/defaults/gen && $(GO) run . -o ../zz_generated_types.go
+	cd conformance/internalapi && $(GO) run ./gen -out ../../internal/api
 
 fuzz:
-	@set -e; for t in ./fieldpath:FuzzFieldsV1 ./fieldpath:FuzzManagedFields ./fieldpath:FuzzDecodeJSON ./fieldpath:FuzzCanonicalFieldsV1 ./internal/unstructured:FuzzEqual \
+	@set -e; for t in ./fieldpath:FuzzFieldsV1 ./fieldpath:FuzzManagedFields ./fieldpath:FuzzDecodeJSON ./fieldpath:FuzzCanonicalFieldsV1 ./internal/unstructured:FuzzEqual ./internal/api:FuzzDecode \
 		./cli/input:FuzzParse ./cli/input:FuzzDeferred ./cli/input:FuzzJSONable \
 		./cli/output:FuzzRenderYAML ./cli/output:FuzzEmitYAML ./cli/output:FuzzEmitYAMLString ./cli/output:FuzzYAMLMatchers \
 		./schema:FuzzAddCRD ./schema:FuzzAddCRDObject ./schema:FuzzAddOpenAPI ./merge:FuzzEngine ./cli:FuzzRun; do \
