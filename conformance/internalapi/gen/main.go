@@ -99,8 +99,8 @@ type typeInfo struct {
 type generator struct {
 	types      map[reflect.Type]*typeInfo
 	extraBasic []extraType
-	consts map[string][]constInfo // by mirrored package path
-	kinds  []kinds.Kind
+	consts     map[string][]constInfo // by mirrored package path
+	kinds      []kinds.Kind
 }
 
 type constInfo struct {
