@@ -35,6 +35,7 @@ conformance:
 conformance-long:
 	cd conformance/differential && SSA_DIFF_STEPS=$${SSA_DIFF_STEPS:-200000} $(GO) test -run TestDifferential -timeout 0 -v .
 	cd conformance/internalapi && SSA_DIFF_OBJECTS=$${SSA_DIFF_OBJECTS:-2000} $(GO) test -count=1 -timeout 0 -v -run TestDecodeMatchesConversion .
+	cd conformance/validation && SSA_DIFF_OBJECTS=$${SSA_DIFF_WRITES:-20000} $(GO) test -count=1 -timeout 0 -v -run TestValidationMatchesServer .
 
 fixturecheck: build
 	@if [ -d "$(FIXTURES)" ]; then python3 ../shared/tools/fixturecheck.py $(BIN) $(FIXTURES); \
@@ -47,6 +48,7 @@ differential:
 	cd conformance/differential && $(GO) vet ./... && $(GO) test -count=1 ./...
 	cd conformance/defaulting && $(GO) vet ./... && $(GO) test -count=1 ./...
 	cd conformance/internalapi && $(GO) vet ./... && $(GO) test -count=1 -short ./...
+	cd conformance/validation && $(GO) vet ./... && $(GO) test -count=1 -short ./...
 
 test: vet fmt-check unit conformance fixturecheck differential fuzz-short
 

@@ -1,7 +1,10 @@
 package merge
 
 import (
+	"fmt"
+
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
+	"github.com/ssa-diff/ssa-diff/internal/validation"
 	"github.com/ssa-diff/ssa-diff/merge/defaults"
 	"github.com/ssa-diff/ssa-diff/merge/strategy"
 	"github.com/ssa-diff/ssa-diff/schema"
@@ -53,8 +56,19 @@ func (h KubernetesHooks) PrepareForCreate(t *schema.Type, obj map[string]interfa
 	return nil
 }
 
-// Validate runs the registry's validation.
-func (KubernetesHooks) Validate(_ *schema.Type, _ string, obj, old map[string]any) Validation {
+// Validate runs the registry's validation: for built-in kinds, package internal/validation
+// (the kind's strategy in the order the generic registry runs it); for every kind, that an
+// update keeps the uid.
+func (KubernetesHooks) Validate(t *schema.Type, subresource string, obj, old map[string]any) Validation {
+	if t.Source == schema.SourceBuiltin {
+		res, err := validation.Validate(t.GVK.APIVersion(), t.GVK.Kind, subresource, obj, old)
+		if err != nil {
+			return Validation{Errors: uidChanged(obj, old), NotPredicted: fmt.Sprintf("the validation of %s %s is not predicted: %v", t.GVK.APIVersion(), t.GVK.Kind, err)}
+		}
+		if res.Known {
+			return Validation{Errors: res.Errors, Warnings: res.Warnings}
+		}
+	}
 	return Validation{Errors: uidChanged(obj, old)}
 }
 
