@@ -85,10 +85,14 @@ type config struct {
 	namespace         string
 	jobs              int
 	limits            inputLimits
+	render            renderOptions
+	prune             pruneOptions
 	gate              gateOptions
 	advice            adviceOptions
 	// registry is the schema registry of the run, set before predictions start.
 	registry *schema.Registry
+	// webhooks are the admission webhooks the live state declares.
+	webhooks []webhook
 
 	stdin          io.Reader
 	stdout, stderr io.Writer
@@ -129,6 +133,7 @@ func parseFlags(prog string, args []string, stdout, stderr io.Writer) (*config, 
 	fs.SortFlags = false
 	var now, color string
 	fs.StringArrayVarP(&cfg.manifests, "filename", "f", nil, "Manifests to apply: a file, a directory or - (repeatable).")
+	cfg.addRenderFlags(fs)
 	fs.StringVar(&cfg.fieldManager, "field-manager", "kubectl", "The field manager of the apply (default: kubectl; argocd-controller and kustomize-controller with --applier argocd and flux).")
 	fs.BoolVar(&cfg.force, "force-conflicts", false, "Apply with force: take conflicting fields from their owners.")
 	fs.StringVar(&cfg.applier, "applier", "kubectl", "kubectl: the whole `kubectl apply --server-side` request sequence; api: one raw apply request, as controllers send; argocd: an Argo CD sync with ServerSideApply=true; flux: Flux's kustomize-controller (both always forced, both taking over managers first).")
@@ -144,6 +149,7 @@ func parseFlags(prog string, args []string, stdout, stderr io.Writer) (*config, 
 	fs.IntVar(&cfg.jobs, "jobs", runtime.GOMAXPROCS(0), "How many objects are predicted in parallel (default: the number of CPUs).")
 	limitArgs := registerLimitFlags(fs, &cfg.limits)
 	cfg.addGateFlags(fs)
+	cfg.addPruneFlags(fs)
 	cfg.addAdviceFlags(fs)
 	help := fs.BoolP("help", "h", false, "Show this help.")
 	argNames := map[string]string{"filename": "PATH", "field-manager": "NAME", "applier": "kubectl|api|argocd|flux",
@@ -156,6 +162,12 @@ func parseFlags(prog string, args []string, stdout, stderr io.Writer) (*config, 
 		argNames[k] = v
 	}
 	for k, v := range adviceArgNames {
+		argNames[k] = v
+	}
+	for k, v := range renderArgNames {
+		argNames[k] = v
+	}
+	for k, v := range pruneArgNames {
 		argNames[k] = v
 	}
 
@@ -181,6 +193,10 @@ func parseFlags(prog string, args []string, stdout, stderr io.Writer) (*config, 
 	}
 	pos := fs.Args()
 	switch {
+	case len(cfg.manifests) == 0 && len(cfg.render.kustomize) > 0 && len(pos) <= 1:
+		if len(pos) == 1 {
+			cfg.live = pos[0]
+		}
 	case len(cfg.manifests) == 0 && len(pos) == 0:
 		return fail("no manifests given")
 	case len(cfg.manifests) == 0 && len(pos) <= 2:
@@ -206,6 +222,12 @@ func parseFlags(prog string, args []string, stdout, stderr io.Writer) (*config, 
 		return fail("%v", err)
 	}
 	if err := cfg.checkAdvice(); err != nil {
+		return fail("%v", err)
+	}
+	if err := cfg.checkRender(); err != nil {
+		return fail("%v", err)
+	}
+	if err := cfg.checkPrune(fs); err != nil {
 		return fail("%v", err)
 	}
 	switch cfg.subresource {

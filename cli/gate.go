@@ -231,17 +231,17 @@ func (c *config) predictAndReport(eng predictor, reg *schema.Registry, slots []*
 
 // judge evaluates the policy on a slot's result.
 func (c *config) judge(s *slot) {
-	var line func(string) int
+	var locate func(string) (string, int)
 	if s.pair != nil && s.pair.Manifest != nil {
 		m, body := s.pair.Manifest, s.body
-		line = func(path string) int {
-			if body != nil {
-				return m.LineOfFieldPathIn(body, path)
+		locate = func(path string) (string, int) {
+			if body == nil {
+				return m.Source.File, fieldLine(m, path)
 			}
-			return fieldLine(m, path)
+			return m.LocateFieldPath(body, path)
 		}
 	}
-	s.res.Findings = c.gate.policy.Evaluate(s.res, c.manager(), line)
+	s.res.Findings = c.gate.policy.EvaluateAt(s.res, c.manager(), locate)
 	s.body = nil
 	c.gate.predicted.Add(1)
 }
