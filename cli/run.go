@@ -21,11 +21,11 @@ import (
 type slot struct {
 	pair   *input.Pair    // nil for an error or a prune
 	pruned *report.Result // a live object the applier prunes
-	err  error
-	src  input.Source
-	res  *report.Result
-	body map[string]interface{} // the manifest's tree, while it is predicted and judged
-	done chan struct{}
+	err    error
+	src    input.Source
+	res    *report.Result
+	body   map[string]interface{} // the manifest's tree, while it is predicted and judged
+	done   chan struct{}
 }
 
 func (c *config) warnf(format string, args ...interface{}) {
