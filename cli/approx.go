@@ -7,7 +7,6 @@ import (
 
 	"github.com/ssa-diff/ssa-diff/cli/input"
 	"github.com/ssa-diff/ssa-diff/cli/report"
-	"github.com/ssa-diff/ssa-diff/fieldpath"
 	"github.com/ssa-diff/ssa-diff/schema"
 )
 
@@ -57,17 +56,21 @@ func (c *config) approximations(res *report.Result, gvk schema.GVK, manifest, li
 			add(report.ReasonVersionConversion, fmt.Sprintf("the live object was read at %s and the manifest applies %s: ssa-diff converts between them by structure, the server through its internal version", lv.APIVersion(), gvk.APIVersion()))
 		}
 		byVersion := map[string][]string{}
-		if entries, _, err := fieldpath.EntriesOf(live); err == nil {
-			for _, e := range entries {
-				ev := schema.GVKFromAPIVersionKind(e.APIVersion, gvk.Kind)
-				if e.APIVersion == "" || ev.Group != gvk.Group || ev.Version == gvk.Version {
-					continue
-				}
-				if _, served := reg.Lookup(ev); !served {
-					continue // dropped, as the server drops them: nothing approximate
-				}
-				byVersion[e.APIVersion] = appendUniqueString(byVersion[e.APIVersion], e.Manager)
+		md, _ := live["metadata"].(map[string]interface{})
+		entries, _ := md["managedFields"].([]interface{})
+		for _, e := range entries {
+			// Only the entries' apiVersion and manager: cheaper than reading them whole.
+			em, _ := e.(map[string]interface{})
+			av, _ := em["apiVersion"].(string)
+			manager, _ := em["manager"].(string)
+			ev := schema.GVKFromAPIVersionKind(av, gvk.Kind)
+			if av == "" || ev.Group != gvk.Group || ev.Version == gvk.Version {
+				continue
 			}
+			if _, served := reg.Lookup(ev); !served {
+				continue // dropped, as the server drops them: nothing approximate
+			}
+			byVersion[av] = appendUniqueString(byVersion[av], manager)
 		}
 		versions := make([]string, 0, len(byVersion))
 		for v := range byVersion {

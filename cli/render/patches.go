@@ -108,21 +108,21 @@ func (t *tree) patches(n *node) ([]*patch, error) {
 // parsePatch reads the documents of a patch: strategic-merge patches, or a JSON patch (a
 // list of operations, in YAML or JSON), which is what a patch is when it is a list.
 func parsePatch(file string, data []byte, shift int, sel *selector, json6902 bool) ([]*patch, error) {
-	objs, errs := input.Split(input.Parse(file, data))
-	if len(errs) > 0 && len(objs) == 0 {
-		return nil, errs[0]
-	}
-	var out []*patch
-	if len(objs) > 0 && !json6902 {
+	var root yamlv3.Node
+	list := yamlv3.Unmarshal(data, &root) == nil && len(root.Content) > 0 && root.Content[0].Kind == yamlv3.SequenceNode
+	if !list {
+		if json6902 {
+			return nil, fmt.Errorf("not a JSON patch")
+		}
+		objs, errs := input.Split(input.Parse(file, data))
+		if len(errs) > 0 && len(objs) == 0 {
+			return nil, errs[0]
+		}
+		var out []*patch
 		for _, o := range objs {
 			out = append(out, &patch{file: file, shift: shift, target: sel, doc: o, tree: o.Object})
 		}
 		return out, nil
-	}
-	// A JSON patch: a list, which the object reader does not take for objects.
-	var root yamlv3.Node
-	if err := yamlv3.Unmarshal(data, &root); err != nil || len(root.Content) == 0 || root.Content[0].Kind != yamlv3.SequenceNode {
-		return nil, fmt.Errorf("not a JSON patch")
 	}
 	p := &patch{file: file, shift: shift, target: sel}
 	for _, op := range root.Content[0].Content {

@@ -59,7 +59,7 @@ type tree struct {
 // would fetch it.
 func scan(dir string) (*tree, error) {
 	t := &tree{nodes: map[string]*node{}}
-	root, err := t.visit(dir, nil)
+	root, err := t.visit(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -67,15 +67,12 @@ func scan(dir string) (*tree, error) {
 	return t, nil
 }
 
-func (t *tree) visit(dir string, stack []string) (*node, error) {
+// visit reads one kustomization; one met again (a base two overlays share, or a cycle,
+// which kustomize reports) is read once.
+func (t *tree) visit(dir string) (*node, error) {
 	key := filepath.Clean(dir)
 	if n, ok := t.nodes[key]; ok {
 		return n, nil
-	}
-	for _, s := range stack {
-		if s == key {
-			return nil, fmt.Errorf("%s includes itself (through %s)", key, strings.Join(stack, " → "))
-		}
 	}
 	file := KustomizationFile(dir)
 	if file == "" {
@@ -97,7 +94,6 @@ func (t *tree) visit(dir string, stack []string) (*node, error) {
 	n.doc = objs[0]
 	n.tree = objs[0].Object
 	t.nodes[key] = n
-	stack = append(stack, key)
 
 	// Every path the kustomization names must be local: kustomize fetches the others.
 	for _, ref := range pathsNamed(n.tree) {
@@ -116,7 +112,7 @@ func (t *tree) visit(dir string, stack []string) (*node, error) {
 				n.files = append(n.files, filepath.Clean(p))
 				continue
 			}
-			child, err := t.visit(p, stack)
+			child, err := t.visit(p)
 			if err != nil {
 				return nil, err
 			}
