@@ -8,13 +8,14 @@
 #   make fuzz           run every fuzz target for FUZZTIME each
 #   make bench-corpus   generate the benchmark repositories + live dumps (1,000 and 10,000 objects)
 #   make bench          benchmarks: Go benchmarks (engine, whole CLI on the corpus), then the binary timed
+#   make startup        one small prediction's whole-process start-up against a hello-world Go program (under 5x)
 
 GO        ?= go
 FIXTURES  ?= $(abspath ../shared/fixtures)
 FUZZTIME  ?= 10m
 BIN       ?= ./ssa-diff
 
-.PHONY: build test vet fmt-check unit conformance conformance-long differential fixturecheck generate fuzz fuzz-short bench bench-corpus example
+.PHONY: build test vet fmt-check unit conformance conformance-long differential fixturecheck generate fuzz fuzz-short bench bench-corpus example startup
 
 build:
 	$(GO) build -o $(BIN) .
@@ -74,6 +75,11 @@ fuzz-short:
 
 bench-corpus:
 	$(GO) run ./testdata/benchcorpus/cmd/benchcorpus -out testdata/bench-corpus -sizes 1000,10000
+
+# Start-up: the binary predicting one small example, alternating with a hello-world Go
+# program in the same loop (the ratio of the medians must stay under 5).
+startup: build
+	sh testdata/startup/startup.sh $(BIN)
 
 bench: build
 	@[ -f testdata/bench-corpus/1000/live.json ] || $(MAKE) bench-corpus
