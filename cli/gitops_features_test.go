@@ -306,6 +306,11 @@ func TestRefusalAtItsField(t *testing.T) {
 			t.Errorf("-o %s: exit %d, want %q in\n%s", format, code, want, out)
 		}
 	}
+	// The real engine's 422: a cause names a map key in brackets.
+	cm := writeFiles(t, map[string]string{"cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: bad\ndata:\n  ok: \"1\"\n  \"bad key!\": \"2\"\n"})
+	if out, _, code := run(t, "", "--applier", "api", "-o", "github", filepath.Join(cm, "cm.yaml")); code != 3 || !strings.Contains(out, "cm.yaml,line=7,title=ConfigMap default/bad%3A rejected::the server would refuse the apply (422 Invalid)") {
+		t.Errorf("a 422 on a data key: exit %d\n%s", code, out)
+	}
 	for path, want := range map[string]string{".spec.replcas": ".spec.replicas", ".spec.template.spec.containrs": ".spec.template.spec.containers",
 		".spec.xyz": "", ".metadata.lables": ".metadata.labels", `.spec.template.spec.containers[name="a"].imag`: `.spec.template.spec.containers[name="a"].image`} {
 		c := &config{}

@@ -1,6 +1,7 @@
 package input
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -146,4 +147,46 @@ func TestAttributedLines(t *testing.T) {
 	if l := o.Line("/data/a"); l != 9 {
 		t.Errorf("Line of a pointer: %d", l)
 	}
+}
+
+// FuzzHelmSources reads any bytes as `helm template` output on standard input. Nothing
+// may panic; every document is read as it is without the option (the same objects and
+// errors, only their sources differ); a document attributed to a template names it, with
+// lines that count from the template's first.
+func FuzzHelmSources(f *testing.F) {
+	f.Add([]byte(helmOutput))
+	f.Add([]byte("# Source: a/templates/x.yaml\n---\n# Source: \n# Source: b/t.yaml\nkind: [\n"))
+	f.Add([]byte("---\n# Source: a/t.yaml\n{\"kind\":\"X\"}\n"))
+	fuzzSeeds(f)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		read := func(helm bool) []Entry {
+			l := Loader{Stdin: strings.NewReader(string(data)), SourceComments: helm, Limits: Limits{MaxDocumentBytes: 4096, MaxDepth: 20}}
+			return l.Load("-")
+		}
+		plain, helm := read(false), read(true)
+		if len(plain) != len(helm) {
+			t.Fatalf("%d entries, %d with Source comments", len(plain), len(helm))
+		}
+		for i := range plain {
+			if (plain[i].Err == nil) != (helm[i].Err == nil) {
+				t.Fatalf("entry %d: %v / %v", i, plain[i].Err, helm[i].Err)
+			}
+			o := helm[i].Object
+			if o == nil {
+				continue
+			}
+			if o.Source.Via != "" && (o.Source.Via != "helm template" || o.Source.File == "" || o.Source.File == "-") {
+				t.Fatalf("entry %d: %+v", i, o.Source)
+			}
+			if o.Source.Via != "" && o.Source.Line < 1 {
+				t.Fatalf("entry %d: line %d", i, o.Source.Line)
+			}
+			a, _ := plain[i].Object.Decode()
+			b, _ := o.Decode()
+			if fmt.Sprint(a) != fmt.Sprint(b) {
+				t.Fatalf("entry %d: %v / %v", i, a, b)
+			}
+			o.Line("/metadata/name")
+		}
+	})
 }

@@ -100,6 +100,9 @@ func (s *summaryWriter) Close(rep *report.Report) error {
 		sum.Conflicts, plural(sum.Conflicts), s.objects[report.CategoryConflict], plural(s.objects[report.CategoryConflict]),
 		sum.Takeovers, plural(sum.Takeovers), s.objects[report.CategoryTakeover]+s.objects[report.CategoryProtected],
 		sum.Deletions, s.objects[report.CategoryDeletion])
+	if sum.Approximate > 0 {
+		s.w.printf("  %d object%s predicted on approximations (%s)\n", sum.Approximate, plural(sum.Approximate), "no schema, OpenAPI v2, version conversions or admission webhooks: --fail-on approximate fails on them")
+	}
 	if len(s.order) > 0 {
 		names := append([]string(nil), s.order...)
 		sort.SliceStable(names, func(i, j int) bool { return s.takers[names[i]].fields > s.takers[names[j]].fields })

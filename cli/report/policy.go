@@ -368,8 +368,8 @@ func Cut(s string, max int) string {
 }
 
 // CutApart shortens two different texts to max runes each so that they still differ:
-// when cutting their ends makes them the same, each shows the same window around the
-// first rune where they differ, an ellipsis for what is left out on either side.
+// when cutting their ends makes them the same, each shows the same window of runes around
+// the first one where they differ, an ellipsis for what is left out on either side.
 func CutApart(a, b string, max int) (string, string) {
 	ca, cb := Cut(a, max), Cut(b, max)
 	if ca != cb || a == b || max < 8 {
@@ -380,27 +380,25 @@ func CutApart(a, b string, max int) (string, string) {
 	for d < len(ra) && d < len(rb) && ra[d] == rb[d] {
 		d++
 	}
-	// A window of max-2 runes (an ellipsis each side) with the difference a third in.
+	// A window of max-2 runes (an ellipsis each side), the difference a third in, or as
+	// far in as the longer text's end leaves it; both windows start at the same rune.
 	width := max - 2
+	longer := len(ra)
+	if len(rb) > longer {
+		longer = len(rb)
+	}
 	start := d - width/3
+	if longer < start+width {
+		start = longer - width
+	}
 	if start < 1 {
 		start = 1
 	}
 	window := func(r []rune) string {
-		end := start + width
-		s := "…"
-		if end >= len(r) {
-			// The end shows: let the window reach back to fill max runes.
-			from := len(r) - (max - 1)
-			if from > start {
-				from = start
-			}
-			if from < 1 {
-				return Cut(string(r), max)
-			}
-			return s + string(r[from:])
+		if start+width < len(r) {
+			return "…" + string(r[start:start+width]) + "…"
 		}
-		return s + string(r[start:end]) + "…"
+		return "…" + string(r[start:])
 	}
 	return window(ra), window(rb)
 }
