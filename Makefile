@@ -17,8 +17,13 @@ BIN       ?= ./ssa-diff
 
 .PHONY: build test vet fmt-check unit conformance conformance-long differential fixturecheck generate fuzz fuzz-short bench bench-corpus example startup
 
+# kustomize's library imports Go's plugin loader, which ssa-diff never uses (kubectl's -k
+# runs no plugins); with cgo on, linking it keeps every exported symbol: this tag leaves it
+# out (25 MB instead of 43).
+TAGS      ?= kustomize_disable_go_plugin_support
+
 build:
-	$(GO) build -o $(BIN) .
+	$(GO) build -tags $(TAGS) -o $(BIN) .
 
 vet:
 	$(GO) vet ./...

@@ -37,7 +37,7 @@ if [ -n "${SSA_DIFF_VERSION:-}" ]; then
 	cp "$tmp"/x/ssa-diff* "$bin/"
 else
 	src="${GITHUB_ACTION_PATH:?GITHUB_ACTION_PATH is not set}"
-	(cd "$src" && CGO_ENABLED=0 go build -trimpath -ldflags "-s -w -X github.com/ssa-diff/ssa-diff/cli.linkedVersion=${GITHUB_ACTION_REF:-devel}" -o "$bin/ssa-diff" .)
+	(cd "$src" && CGO_ENABLED=0 go build -trimpath -tags kustomize_disable_go_plugin_support -ldflags "-s -w -X github.com/ssa-diff/ssa-diff/cli.linkedVersion=${GITHUB_ACTION_REF:-devel}" -o "$bin/ssa-diff" .)
 fi
 echo "$bin" >>"${GITHUB_PATH:-/dev/null}"
 "$bin/ssa-diff" version

@@ -136,12 +136,12 @@ func dockerBuild(t *testing.T) (env []string, flags []string, ldflags string) {
 // linux, darwin and windows on amd64 and arm64, with checksums.
 func TestReleaseBuildFlags(t *testing.T) {
 	env, flags, ldflags := dockerBuild(t)
-	if strings.Join(env, " ") != "CGO_ENABLED=0" || strings.Join(flags, " ") != "-trimpath" {
+	if strings.Join(env, " ") != "CGO_ENABLED=0" || strings.Join(flags, " ") != "-trimpath -tags kustomize_disable_go_plugin_support" {
 		t.Errorf("build stage: env %q, flags %q", env, flags)
 	}
 	var gr struct {
 		Builds []struct {
-			Env, Flags, Ldflags, Goos, Goarch []string
+			Env, Flags, Tags, Ldflags, Goos, Goarch []string
 			Main, Binary                      string
 		}
 		Archives []struct {
@@ -162,7 +162,7 @@ func TestReleaseBuildFlags(t *testing.T) {
 	b := gr.Builds[0]
 	sort.Strings(b.Goos)
 	sort.Strings(b.Goarch)
-	if strings.Join(b.Env, " ") != "CGO_ENABLED=0" || strings.Join(b.Flags, " ") != "-trimpath" || strings.Join(b.Goos, ",") != "darwin,linux,windows" ||
+	if strings.Join(b.Env, " ") != "CGO_ENABLED=0" || strings.Join(b.Flags, " ") != "-trimpath" || strings.Join(b.Tags, ",") != "kustomize_disable_go_plugin_support" || strings.Join(b.Goos, ",") != "darwin,linux,windows" ||
 		strings.Join(b.Goarch, ",") != "amd64,arm64" || gr.Checksum.Algorithm != "sha256" || b.Binary != "ssa-diff" {
 		t.Errorf("goreleaser: %+v, checksum %+v", b, gr.Checksum)
 	}
