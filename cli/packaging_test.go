@@ -142,7 +142,7 @@ func TestReleaseBuildFlags(t *testing.T) {
 	var gr struct {
 		Builds []struct {
 			Env, Flags, Tags, Ldflags, Goos, Goarch []string
-			Main, Binary                      string
+			Main, Binary                            string
 		}
 		Archives []struct {
 			NameTemplate string `json:"name_template"`
