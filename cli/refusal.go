@@ -3,6 +3,7 @@ package cli
 import (
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/ssa-diff/ssa-diff/cli/report"
 	"github.com/ssa-diff/ssa-diff/schema"
@@ -18,8 +19,11 @@ import (
 // have findings of their own, at their fields.
 
 // schemaErrorPath finds a field path and its error in a schema error message: a path as
-// the server prints it, at the start of a line or after a space, followed by ": ".
-var schemaErrorPath = regexp.MustCompile(`(?m)(?:^|\s)(\.[^\s:]+(?:\[[^\]]*\][^\s:]*)*): (field not declared in schema)?`)
+// the server prints it, at the start of a line or after a space, followed by ": ". It is
+// compiled when a refusal first needs it, not at start-up.
+var schemaErrorPath = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?m)(?:^|\s)(\.[^\s:]+(?:\[[^\]]*\][^\s:]*)*): (field not declared in schema)?`)
+})
 
 // explainRefusal fills res.Error.Fields for a refusal that names fields.
 func (c *config) explainRefusal(res *report.Result, gvk schema.GVK, manifest map[string]interface{}) {
@@ -47,7 +51,7 @@ func (c *config) explainRefusal(res *report.Result, gvk schema.GVK, manifest map
 	if len(e.Fields) > 0 {
 		return
 	}
-	for _, m := range schemaErrorPath.FindAllStringSubmatch(e.Message, -1) {
+	for _, m := range schemaErrorPath().FindAllStringSubmatch(e.Message, -1) {
 		add(m[1], m[2] != "")
 	}
 }

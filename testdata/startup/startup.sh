@@ -25,26 +25,32 @@ printf 'module hello\n\ngo 1.26\n' >"$tmp/hello/go.mod"
 (cd "$tmp/hello" && go build -o "$tmp/hello-bin" .)
 ex=$here/../examples/hpa-owns-replicas
 python3 - "$tmp/hello-bin" "$ex/manifest.yaml" "$ex/live.json" "$RUNS" "$MAX" "$@" <<'PY'
-import subprocess, sys, time, statistics
+import resource, subprocess, sys, time, statistics
 hello, manifest, live, runs, limit = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), float(sys.argv[5])
 bins = sys.argv[6:]
 def once(cmd):
+    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     t = time.perf_counter()
     subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    return time.perf_counter() - t
+    wall = time.perf_counter() - t
+    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
 cmds = [[hello]] + [[b, "--now", "2026-12-02T12:00:00Z", manifest, live] for b in bins]
 times = [[] for _ in cmds]
+cpus = [[] for _ in cmds]
 for r in range(runs + 5):
     for i, c in enumerate(cmds):
-        t = once(c)
+        t, cpu = once(c)
         if r >= 5:
             times[i].append(t)
+            cpus[i].append(cpu)
 med = [statistics.median(t) for t in times]
-print(f"hello-world {med[0]*1000:.2f} ms (median of {runs} runs, alternating)")
+cpu = [statistics.median(c) for c in cpus]
+print(f"hello-world {med[0]*1000:.2f} ms wall, {cpu[0]*1000:.2f} ms CPU (medians of {runs} runs, alternating)")
 ok = True
 for i, b in enumerate(bins):
     ratio = med[i + 1] / med[0]
-    print(f"{b}: one prediction {med[i+1]*1000:.2f} ms, {ratio:.1f}x hello-world" + (f" (limit {limit:g}x)" if i == 0 else ""))
+    print(f"{b}: one prediction {med[i+1]*1000:.2f} ms wall, {ratio:.1f}x hello-world" + (f" (limit {limit:g}x)" if i == 0 else "") + f"; {cpu[i+1]*1000:.2f} ms CPU, {cpu[i+1]/cpu[0]:.1f}x")
     if i == 0 and ratio > limit:
         ok = False
 sys.exit(0 if ok else 1)
