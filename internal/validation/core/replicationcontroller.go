@@ -173,7 +173,11 @@ func replicationControllerDeclarative(obj, oldObj any) field.ErrorList {
 	if old == nil || rc.Spec.MinReadySeconds != old.Spec.MinReadySeconds {
 		errs = append(errs, validate.Minimum(ctx, op, specPath.Child("minReadySeconds"), &rc.Spec.MinReadySeconds, nil, 0).MarkBeta()...)
 	}
-	return errs
+	var oldTemplate *api.PodTemplateSpec
+	if old != nil {
+		oldTemplate = old.Spec.Template
+	}
+	return append(errs, ValidatePodTemplateSpecDeclarative(rc.Spec.Template, oldTemplate, specPath.Child("template"))...)
 }
 
 func int32PtrEqual(a, b *int32) bool {

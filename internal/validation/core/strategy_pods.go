@@ -26,7 +26,13 @@ func podSpecStrategy(kind string) *registry.Strategy {
 				opts.ResourceIsPod = true
 				return ValidatePodUpdate(pod, oldPod, opts)
 			},
-			Declarative: registry.NoDeclarativeRules,
+			ValidateStatusUpdate: func(obj, old any) field.ErrorList {
+				pod, oldPod := obj.(*api.Pod), old.(*api.Pod)
+				opts := GetValidationOptionsFromPodSpecAndMeta(&pod.Spec, &oldPod.Spec, &pod.ObjectMeta, &oldPod.ObjectMeta)
+				opts.ResourceIsPod = true
+				return ValidatePodStatusUpdate(pod, oldPod, opts)
+			},
+			Declarative: podDeclarative,
 		}
 	case "PodTemplate":
 		return &registry.Strategy{
@@ -39,7 +45,7 @@ func podSpecStrategy(kind string) *registry.Strategy {
 				t, oldT := obj.(*api.PodTemplate), old.(*api.PodTemplate)
 				return ValidatePodTemplateUpdate(t, oldT, GetValidationOptionsFromPodTemplate(&t.Template, &oldT.Template))
 			},
-			Declarative: registry.NoDeclarativeRules,
+			Declarative: podTemplateDeclarative,
 		}
 	case "ReplicationController":
 		return &registry.Strategy{
