@@ -435,3 +435,36 @@ func volumeHealthConditionsDeclarative(list, old []api.VolumeHealthCondition, up
 	}
 	return errs
 }
+
+// persistentVolumeClaimDeclarative is the declarative validation of a claim: its status's
+// volume health conditions.
+func persistentVolumeClaimDeclarative(obj, oldObj any) field.ErrorList {
+	pvc := obj.(*api.PersistentVolumeClaim)
+	var old *api.PersistentVolumeClaimStatus
+	if oldObj != nil {
+		old = &oldObj.(*api.PersistentVolumeClaim).Status
+	}
+	st := &pvc.Status
+	updating := old != nil
+	if updating && equality.Semantic.DeepEqual(*st, *old) {
+		return nil
+	}
+	hs := st.HealthStatus
+	var oldHS *api.VolumeHealthStatus
+	if old != nil {
+		oldHS = old.HealthStatus
+	}
+	if hs == nil || (updating && equality.Semantic.DeepEqual(hs, oldHS)) {
+		return nil
+	}
+	var oldConds []api.VolumeHealthCondition
+	if oldHS != nil {
+		oldConds = oldHS.HealthConditions
+	}
+	p := field.NewPath("status", "healthStatus", "healthConditions")
+	correlated := updating && oldHS != nil
+	if correlated && equality.Semantic.DeepEqual(hs.HealthConditions, oldConds) {
+		return nil
+	}
+	return volumeHealthConditionsDeclarative(hs.HealthConditions, oldConds, correlated, p)
+}

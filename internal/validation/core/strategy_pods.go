@@ -98,7 +98,7 @@ func podSpecStrategy(kind string) *registry.Strategy {
 				pvc, oldPVC := obj.(*api.PersistentVolumeClaim), old.(*api.PersistentVolumeClaim)
 				return ValidatePersistentVolumeClaimStatusUpdate(pvc, oldPVC, ValidationOptionsForPersistentVolumeClaim(pvc, oldPVC))
 			},
-			Declarative: registry.NoDeclarativeRules,
+			Declarative: persistentVolumeClaimDeclarative,
 		}
 	}
 	return nil
