@@ -76,6 +76,9 @@ type Write struct {
 	Prepared    map[string]any
 	StoredOld   map[string]any
 	ServerError *Answer
+	// ServerWarnings are the strategy's warnings for an accepted write, OurWarnings
+	// ssa-diff's.
+	ServerWarnings, OurWarnings []string
 }
 
 // decodeInternal decodes JSON at the served version, defaults it as the server's decoder
@@ -152,6 +155,9 @@ func (s *Server) Run(st Strategies, w *Write) (err error) {
 			meta.SetNamespace("")
 		}
 		w.ServerError = answerOf(rest.BeforeCreate(st.Create, ctx, obj))
+		if w.ServerError == nil {
+			w.ServerWarnings = st.Create.WarningsOnCreate(ctx, obj)
+		}
 	} else {
 		old, err := s.decodeInternal(w.GVK, w.Old)
 		if err != nil {
@@ -162,12 +168,76 @@ func (s *Server) Run(st Strategies, w *Write) (err error) {
 			strategy = st.Status
 		}
 		w.ServerError = answerOf(rest.BeforeUpdate(strategy, ctx, obj, old))
+		if w.ServerError == nil {
+			w.ServerWarnings = strategy.WarningsOnUpdate(ctx, obj, old)
+		}
 		if w.StoredOld, err = s.toServed(w.GVK, old); err != nil {
 			return err
 		}
+		keepEmpty(w.Old, w.StoredOld, "")
 	}
-	w.Prepared, err = s.toServed(w.GVK, obj)
-	return err
+	if w.Prepared, err = s.toServed(w.GVK, obj); err != nil {
+		return err
+	}
+	// The registry resets status on create and main-resource updates, and spec on status
+	// updates: empties of the body there are not what the strategy validated.
+	reset := "status"
+	if w.Status {
+		reset = "spec"
+	}
+	keepEmpty(w.Obj, w.Prepared, reset)
+	return nil
+}
+
+// keepEmpty puts back into served the empty lists and maps of the body that converting
+// the internal object back to JSON dropped (omitempty): the server decoded them as empty,
+// not nil, and validation prints the two differently ([] or {} against null). skip names
+// a top-level field whose empties are not put back.
+func keepEmpty(body []byte, served map[string]any, skip string) {
+	decoded, err := decodeJSON(body)
+	if err != nil {
+		return
+	}
+	delete(decoded, skip)
+	restoreEmpty(decoded, served)
+}
+
+func restoreEmpty(from, to any) {
+	switch f := from.(type) {
+	case map[string]any:
+		t, ok := to.(map[string]any)
+		if !ok {
+			return
+		}
+		for k, v := range f {
+			tv, present := t[k]
+			if !present {
+				if isEmptyCollection(v) {
+					t[k] = v
+				}
+				continue
+			}
+			restoreEmpty(v, tv)
+		}
+	case []any:
+		t, ok := to.([]any)
+		if !ok || len(t) != len(f) {
+			return
+		}
+		for i := range f {
+			restoreEmpty(f[i], t[i])
+		}
+	}
+}
+
+func isEmptyCollection(v any) bool {
+	switch x := v.(type) {
+	case map[string]any:
+		return len(x) == 0
+	case []any:
+		return len(x) == 0
+	}
+	return false
 }
 
 // Strategies are a kind's registry strategies on the server.
@@ -176,6 +246,8 @@ type Strategies struct {
 	Create     rest.RESTCreateStrategy
 	Update     rest.RESTUpdateStrategy
 	Status     rest.RESTUpdateStrategy // nil: no status subresource
+	// Warnings: ssa-diff's warnings for accepted writes are compared too.
+	Warnings bool
 }
 
 type objectMeta interface {
