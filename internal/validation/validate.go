@@ -8,6 +8,7 @@ import (
 
 	"github.com/ssa-diff/ssa-diff/internal/api"
 	"github.com/ssa-diff/ssa-diff/internal/validation/core"
+	"github.com/ssa-diff/ssa-diff/internal/validation/networking"
 	"github.com/ssa-diff/ssa-diff/internal/validation/registry"
 )
 
@@ -65,6 +66,8 @@ func strategyFor(group, kind string) *registry.Strategy {
 	switch group {
 	case "":
 		return core.Strategy(kind)
+	case "networking.k8s.io":
+		return networking.Strategy(kind)
 	}
 	return nil
 }
