@@ -113,7 +113,12 @@ func (s *Server) toServed(gvk schema.GroupVersionKind, in runtime.Object) (map[s
 	if err != nil {
 		return nil, err
 	}
-	return decodeJSON(b)
+	m, err := decodeJSON(b)
+	if err != nil {
+		return nil, err
+	}
+	keepEmpty(reflect.ValueOf(ext), m)
+	return m, nil
 }
 
 var errSkip = errors.New("not a write the server decodes")

@@ -3,6 +3,12 @@ package validation
 import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/kubernetes/pkg/registry/core/configmap"
+	"k8s.io/kubernetes/pkg/registry/core/endpoint"
+	"k8s.io/kubernetes/pkg/registry/core/event"
+	"k8s.io/kubernetes/pkg/registry/core/namespace"
+	"k8s.io/kubernetes/pkg/registry/core/secret"
+	"k8s.io/kubernetes/pkg/registry/core/service"
+	"k8s.io/kubernetes/pkg/registry/core/serviceaccount"
 )
 
 // strategies are the server's registry strategies of the kinds ssa-diff validates, by the
@@ -12,6 +18,13 @@ func strategies() map[schema.GroupVersionKind]Strategies {
 		return schema.GroupVersionKind{Group: g, Version: v, Kind: k}
 	}
 	return map[schema.GroupVersionKind]Strategies{
-		gvk("", "v1", "ConfigMap"): {Namespaced: true, Create: configmap.Strategy, Update: configmap.Strategy},
+		gvk("", "v1", "ConfigMap"):          {Namespaced: true, Create: configmap.Strategy, Update: configmap.Strategy},
+		gvk("", "v1", "Service"):            {Namespaced: true, Create: service.Strategy, Update: service.Strategy, Status: service.StatusStrategy},
+		gvk("", "v1", "Endpoints"):          {Namespaced: true, Create: endpoint.Strategy, Update: endpoint.Strategy},
+		gvk("", "v1", "Secret"):             {Namespaced: true, Create: secret.Strategy, Update: secret.Strategy},
+		gvk("", "v1", "ServiceAccount"):     {Namespaced: true, Create: serviceaccount.Strategy, Update: serviceaccount.Strategy},
+		gvk("", "v1", "Namespace"):          {Create: namespace.Strategy, Update: namespace.Strategy, Status: namespace.StatusStrategy},
+		gvk("", "v1", "Event"):              {Namespaced: true, Create: event.Strategy, Update: event.Strategy},
+		gvk("events.k8s.io", "v1", "Event"): {Namespaced: true, Create: event.Strategy, Update: event.Strategy},
 	}
 }

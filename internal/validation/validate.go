@@ -55,11 +55,24 @@ func Validate(apiVersion, kind, subresource string, obj, old map[string]any) (Re
 	return res, nil
 }
 
+// ErrorGroup is the group the server names a kind with in its 422 message: the group of the
+// first API group its scheme registered the kind's internal type under. That is the
+// kind's own group but for an events.k8s.io Event, whose internal type is the core
+// group's Event ("Event \"x\" is invalid", not "Event.events.k8s.io").
+func ErrorGroup(group, kind string) string {
+	if group == "events.k8s.io" && kind == "Event" {
+		return ""
+	}
+	return group
+}
+
 // strategyFor is the ported strategy of a kind, nil when there is none.
 func strategyFor(group, kind string) *registry.Strategy {
 	switch group {
 	case "":
 		return core.Strategy(kind)
+	case "events.k8s.io":
+		return core.EventsStrategy(kind)
 	}
 	return nil
 }
