@@ -27,6 +27,17 @@ type Result struct {
 // parent through the main resource). An error means an object could not be decoded into
 // its internal type.
 func Validate(apiVersion, kind, subresource string, obj, old map[string]any) (Result, error) {
+	return validate(apiVersion, kind, subresource, obj, old, false)
+}
+
+// ValidateWrite is Validate preceded by what the kind's REST storage does before the
+// registry validates (a Service's allocator: the values it assigns, the checks it makes
+// first). The engine predicts writes with it; Validate alone is the strategy's part.
+func ValidateWrite(apiVersion, kind, subresource string, obj, old map[string]any) (Result, error) {
+	return validate(apiVersion, kind, subresource, obj, old, true)
+}
+
+func validate(apiVersion, kind, subresource string, obj, old map[string]any, storage bool) (Result, error) {
 	group, version := splitAPIVersion(apiVersion)
 	s := strategyFor(group, kind)
 	if s == nil || (subresource == "status" && old != nil && s.ValidateStatusUpdate == nil) {
@@ -37,16 +48,23 @@ func Validate(apiVersion, kind, subresource string, obj, old map[string]any) (Re
 		return Result{}, err
 	}
 	res := Result{Known: true}
+	var oldObj any
+	if old != nil {
+		if oldObj, err = decode(group, version, kind, old); err != nil {
+			return Result{}, fmt.Errorf("the stored object: %w", err)
+		}
+	}
+	if storage && subresource == "" && s.BeginWrite != nil {
+		if res.Errors = s.BeginWrite(newObj, oldObj); len(res.Errors) > 0 {
+			return res, nil
+		}
+	}
 	if old == nil {
 		res.Errors = registry.ValidateCreate(s, newObj)
 		if len(res.Errors) == 0 && s.WarningsOnCreate != nil {
 			res.Warnings = s.WarningsOnCreate(newObj)
 		}
 		return res, nil
-	}
-	oldObj, err := decode(group, version, kind, old)
-	if err != nil {
-		return Result{}, fmt.Errorf("the stored object: %w", err)
 	}
 	res.Errors = registry.ValidateUpdate(s, newObj, oldObj, subresource == "status")
 	if len(res.Errors) == 0 && s.WarningsOnUpdate != nil {

@@ -30,6 +30,10 @@ func Strategy(kind string) *registry.Strategy {
 			ValidateStatusUpdate: func(obj, old any) field.ErrorList {
 				return ValidateServiceStatusUpdate(obj.(*api.Service), old.(*api.Service))
 			},
+			BeginWrite: func(obj, old any) field.ErrorList {
+				o, _ := old.(*api.Service)
+				return ServiceBeginWrite(obj.(*api.Service), o)
+			},
 			Declarative: registry.NoDeclarativeRules,
 		}
 	case "Endpoints":
