@@ -6,6 +6,11 @@ import (
 	"k8s.io/kubernetes/pkg/registry/core/endpoint"
 	"k8s.io/kubernetes/pkg/registry/core/event"
 	"k8s.io/kubernetes/pkg/registry/core/namespace"
+	"k8s.io/kubernetes/pkg/registry/core/persistentvolume"
+	"k8s.io/kubernetes/pkg/registry/core/persistentvolumeclaim"
+	"k8s.io/kubernetes/pkg/registry/core/pod"
+	"k8s.io/kubernetes/pkg/registry/core/podtemplate"
+	"k8s.io/kubernetes/pkg/registry/core/replicationcontroller"
 	"k8s.io/kubernetes/pkg/registry/core/secret"
 	"k8s.io/kubernetes/pkg/registry/core/service"
 	"k8s.io/kubernetes/pkg/registry/core/serviceaccount"
@@ -18,13 +23,18 @@ func strategies() map[schema.GroupVersionKind]Strategies {
 		return schema.GroupVersionKind{Group: g, Version: v, Kind: k}
 	}
 	return map[schema.GroupVersionKind]Strategies{
-		gvk("", "v1", "ConfigMap"):          {Namespaced: true, Create: configmap.Strategy, Update: configmap.Strategy},
-		gvk("", "v1", "Service"):            {Namespaced: true, Create: service.Strategy, Update: service.Strategy, Status: service.StatusStrategy},
-		gvk("", "v1", "Endpoints"):          {Namespaced: true, Create: endpoint.Strategy, Update: endpoint.Strategy},
-		gvk("", "v1", "Secret"):             {Namespaced: true, Create: secret.Strategy, Update: secret.Strategy},
-		gvk("", "v1", "ServiceAccount"):     {Namespaced: true, Create: serviceaccount.Strategy, Update: serviceaccount.Strategy},
-		gvk("", "v1", "Namespace"):          {Create: namespace.Strategy, Update: namespace.Strategy, Status: namespace.StatusStrategy},
-		gvk("", "v1", "Event"):              {Namespaced: true, Create: event.Strategy, Update: event.Strategy},
-		gvk("events.k8s.io", "v1", "Event"): {Namespaced: true, Create: event.Strategy, Update: event.Strategy},
+		gvk("", "v1", "ConfigMap"):             {Namespaced: true, Create: configmap.Strategy, Update: configmap.Strategy},
+		gvk("", "v1", "Service"):               {Namespaced: true, Create: service.Strategy, Update: service.Strategy, Status: service.StatusStrategy},
+		gvk("", "v1", "Endpoints"):             {Namespaced: true, Create: endpoint.Strategy, Update: endpoint.Strategy},
+		gvk("", "v1", "Secret"):                {Namespaced: true, Create: secret.Strategy, Update: secret.Strategy},
+		gvk("", "v1", "ServiceAccount"):        {Namespaced: true, Create: serviceaccount.Strategy, Update: serviceaccount.Strategy},
+		gvk("", "v1", "Namespace"):             {Create: namespace.Strategy, Update: namespace.Strategy, Status: namespace.StatusStrategy},
+		gvk("", "v1", "Event"):                 {Namespaced: true, Create: event.Strategy, Update: event.Strategy},
+		gvk("events.k8s.io", "v1", "Event"):    {Namespaced: true, Create: event.Strategy, Update: event.Strategy},
+		gvk("", "v1", "Pod"):                   {Namespaced: true, Create: pod.Strategy, Update: pod.Strategy, Status: pod.StatusStrategy},
+		gvk("", "v1", "PodTemplate"):           {Namespaced: true, Create: podtemplate.Strategy, Update: podtemplate.Strategy},
+		gvk("", "v1", "ReplicationController"): {Namespaced: true, Create: replicationcontroller.Strategy, Update: replicationcontroller.Strategy, Status: replicationcontroller.StatusStrategy},
+		gvk("", "v1", "PersistentVolume"):      {Create: persistentvolume.Strategy, Update: persistentvolume.Strategy, Status: persistentvolume.StatusStrategy},
+		gvk("", "v1", "PersistentVolumeClaim"): {Namespaced: true, Create: persistentvolumeclaim.Strategy, Update: persistentvolumeclaim.Strategy, Status: persistentvolumeclaim.StatusStrategy},
 	}
 }

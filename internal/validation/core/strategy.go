@@ -79,7 +79,7 @@ func Strategy(kind string) *registry.Strategy {
 	case "Event":
 		return eventStrategy(false)
 	}
-	return nil
+	return podSpecStrategy(kind)
 }
 
 // EventsStrategy is the validation of a kind of the events.k8s.io group, nil when it is not

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Record the answers of a real kube-apiserver 1.37.2 to the cases of scenarios.yaml.
+"""Record the answers of a real kube-apiserver 1.37.2 to the cases of applies.yaml.
 
-    record.py URL TOKEN [scenarios.yaml]
+    record.py URL TOKEN [applies.yaml]
 
 For each case, in a namespace of its own (new on every run: without a controller manager,
 deleted namespaces never go away): the setup manifests are applied for real (field
@@ -14,7 +14,7 @@ import json, ssl, sys, time, urllib.request, urllib.error
 import yaml
 
 url, token = sys.argv[1], sys.argv[2]
-path = sys.argv[3] if len(sys.argv) > 3 else __file__.rsplit("/", 1)[0] + "/scenarios.yaml"
+path = sys.argv[3] if len(sys.argv) > 3 else __file__.rsplit("/", 1)[0] + "/applies.yaml"
 ctx = ssl.create_default_context()
 ctx.check_hostname, ctx.verify_mode = False, ssl.CERT_NONE
 
@@ -77,7 +77,7 @@ for i, case in enumerate(doc["cases"]):
         request("DELETE", obj_path(c, ns))
 HEADER = """\
 # Server-side applies of the core group's kinds and the answers of a real kube-apiserver
-# 1.37.2 (want: its 422 message, "" when it accepted the apply), for TestScenarios. Add a
+# 1.37.2 (want: its 422 message, "" when it accepted the apply), for TestApplies. Add a
 # case without want, then record the answers on a fresh cluster (start.sh --fresh):
 #   python3 testdata/record.py https://127.0.0.1:PORT TOKEN
 """

@@ -12,10 +12,10 @@ import (
 	"github.com/ssa-diff/ssa-diff/schema"
 )
 
-// scenario is a case of testdata/scenarios.yaml: objects applied first (setup), then a
+// applyCase is a case of testdata/applies.yaml: objects applied first (setup), then a
 // manifest applied over them, and the answer a real kube-apiserver 1.37.2 gave to that
 // apply (testdata/record.py): its 422 message, or "" when it accepted it.
-type scenario struct {
+type applyCase struct {
 	Name  string   `json:"name"`
 	Rules []string `json:"rules"`
 	Setup []string `json:"setup"`
@@ -23,16 +23,16 @@ type scenario struct {
 	Want  string   `json:"want"`
 }
 
-// TestScenarios: server-side applies of the core group's kinds, predicted by the engine
+// TestApplies: server-side applies of the core group's kinds, predicted by the engine
 // with the registry's validation (catalog V1, V2, V6), give the server's answer byte for
 // byte — the Service storage's own checks and allocations included.
-func TestScenarios(t *testing.T) {
-	b, err := os.ReadFile("testdata/scenarios.yaml")
+func TestApplies(t *testing.T) {
+	b, err := os.ReadFile("testdata/applies.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
 	var doc struct {
-		Cases []scenario `json:"cases"`
+		Cases []applyCase `json:"cases"`
 	}
 	if err := yaml.Unmarshal(b, &doc); err != nil {
 		t.Fatal(err)
@@ -45,13 +45,13 @@ func TestScenarios(t *testing.T) {
 			ns := fmt.Sprintf("sc-%d", i)
 			var live map[string]any
 			for _, s := range c.Setup {
-				res, err := e.Apply(merge.Request{Live: live, Object: object(t, s, ns), Manager: "gitops", Now: now})
+				res, err := e.Apply(merge.Request{Live: live, Object: applyObject(t, s, ns), Manager: "gitops", Now: now})
 				if err != nil || res.Rejection != nil {
 					t.Fatalf("setup: %v %+v", err, res.Rejection)
 				}
 				live = res.Object
 			}
-			res, err := e.Apply(merge.Request{Live: live, Object: object(t, c.Apply, ns), Manager: "gitops", Now: now.Add(time.Minute)})
+			res, err := e.Apply(merge.Request{Live: live, Object: applyObject(t, c.Apply, ns), Manager: "gitops", Now: now.Add(time.Minute)})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -69,8 +69,8 @@ func TestScenarios(t *testing.T) {
 	}
 }
 
-// object is a manifest of a case, in namespace ns unless cluster-scoped or given one.
-func object(t *testing.T, s, ns string) map[string]any {
+// applyObject is a manifest of a case, in namespace ns unless cluster-scoped or given one.
+func applyObject(t *testing.T, s, ns string) map[string]any {
 	var m map[string]any
 	if err := yaml.Unmarshal([]byte(s), &m); err != nil {
 		t.Fatal(err)
