@@ -78,6 +78,37 @@ func Strategy(kind string) *registry.Strategy {
 		}
 	case "Event":
 		return eventStrategy(false)
+	case "LimitRange":
+		return &registry.Strategy{
+			Namespaced:     true,
+			Validate:       func(obj any) field.ErrorList { return ValidateLimitRange(obj.(*api.LimitRange)) },
+			ValidateUpdate: func(obj, old any) field.ErrorList { return ValidateLimitRange(obj.(*api.LimitRange)) },
+			Declarative:    registry.NoDeclarativeRules,
+		}
+	case "ResourceQuota":
+		return &registry.Strategy{
+			Namespaced: true,
+			Validate:   func(obj any) field.ErrorList { return ValidateResourceQuota(obj.(*api.ResourceQuota)) },
+			ValidateUpdate: func(obj, old any) field.ErrorList {
+				return ValidateResourceQuotaUpdate(obj.(*api.ResourceQuota), old.(*api.ResourceQuota))
+			},
+			ValidateStatusUpdate: func(obj, old any) field.ErrorList {
+				return ValidateResourceQuotaStatusUpdate(obj.(*api.ResourceQuota), old.(*api.ResourceQuota))
+			},
+			Declarative: registry.NoDeclarativeRules,
+		}
+	case "Node":
+		return &registry.Strategy{
+			Validate: func(obj any) field.ErrorList { return ValidateNode(obj.(*api.Node)) },
+			ValidateUpdate: func(obj, old any) field.ErrorList {
+				n := obj.(*api.Node)
+				return append(ValidateNode(n), ValidateNodeUpdate(n, old.(*api.Node))...)
+			},
+			ValidateStatusUpdate: func(obj, old any) field.ErrorList {
+				return ValidateNodeUpdate(obj.(*api.Node), old.(*api.Node))
+			},
+			Declarative: nodeDeclarative,
+		}
 	}
 	return podSpecStrategy(kind)
 }
