@@ -58,7 +58,8 @@ func ourAnswer(w *Write) (*Answer, bool, error) {
 	}
 	md, _ := w.Prepared["metadata"].(map[string]any)
 	name, _ := md["name"].(string)
-	st := apierrors.NewInvalid(w.GVK.GroupKind(), name, res.Errors).ErrStatus
+	gk := schema.GroupKind{Group: ours.ErrorGroup(w.GVK.Group, w.GVK.Kind), Kind: w.GVK.Kind}
+	st := apierrors.NewInvalid(gk, name, res.Errors).ErrStatus
 	return &Answer{Message: st.Message, Causes: st.Details.Causes}, true, nil
 }
 
@@ -139,12 +140,14 @@ func TestValidationMatchesServer(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			pool := NewPool(seeds)
 			r := rand.New(rand.NewPCG(uint64(ki)+1, 7))
 			f := Filler(int64(ki) + 1)
 			stats := map[string]int{}
+			rules := ruleCounts{}
 			shown := 0
 			for i := 0; i < n; i++ {
-				w, desc := nextWrite(t, server, gvk, st, seeds, r, f, i)
+				w, desc := nextWrite(t, server, gvk, st, seeds, pool, r, f, i)
 				if w == nil {
 					continue
 				}
@@ -169,6 +172,7 @@ func TestValidationMatchesServer(t *testing.T) {
 				stats["compared"]++
 				if w.ServerError != nil {
 					stats["refused"]++
+					rules.add(w.ServerError)
 				}
 				same, reordered := agree(w.ServerError, mine)
 				switch {
@@ -183,6 +187,7 @@ func TestValidationMatchesServer(t *testing.T) {
 				}
 			}
 			t.Logf("%s: %v", gvk, stats)
+			rules.log(t)
 			for k, v := range stats {
 				totals[k] += v
 			}
@@ -193,7 +198,7 @@ func TestValidationMatchesServer(t *testing.T) {
 
 // nextWrite is the i-th write of a run: creates of seeds, mutated seeds and random objects,
 // and updates from a seed to its mutation (through /status too, for kinds that have it).
-func nextWrite(t *testing.T, s *Server, gvk schema.GroupVersionKind, st Strategies, seeds []map[string]any, r *rand.Rand, f *randfill.Filler, i int) (*Write, string) {
+func nextWrite(t *testing.T, s *Server, gvk schema.GroupVersionKind, st Strategies, seeds []map[string]any, pool Pool, r *rand.Rand, f *randfill.Filler, i int) (*Write, string) {
 	w := &Write{GVK: gvk, Namespace: "ns"}
 	body := func(obj map[string]any) []byte {
 		md, _ := obj["metadata"].(map[string]any)
@@ -229,7 +234,7 @@ func nextWrite(t *testing.T, s *Server, gvk schema.GroupVersionKind, st Strategi
 		return w, fmt.Sprintf("create of seed %d", i)
 	case len(seeds) > 0 && r.IntN(4) != 0:
 		seed := deepCopy(seeds[r.IntN(len(seeds))]).(map[string]any)
-		mutated, ms := Mutate(seed, r)
+		mutated, ms := MutateFrom(seed, r, pool)
 		w.Obj = body(mutated)
 		if r.IntN(2) == 0 {
 			update(mutated, seed)
