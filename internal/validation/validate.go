@@ -7,7 +7,11 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/ssa-diff/ssa-diff/internal/api"
+	"github.com/ssa-diff/ssa-diff/internal/validation/apps"
+	"github.com/ssa-diff/ssa-diff/internal/validation/autoscaling"
+	"github.com/ssa-diff/ssa-diff/internal/validation/batch"
 	"github.com/ssa-diff/ssa-diff/internal/validation/core"
+	"github.com/ssa-diff/ssa-diff/internal/validation/policy"
 	"github.com/ssa-diff/ssa-diff/internal/validation/registry"
 )
 
@@ -60,6 +64,14 @@ func strategyFor(group, kind string) *registry.Strategy {
 	switch group {
 	case "":
 		return core.Strategy(kind)
+	case "apps":
+		return apps.Strategy(kind)
+	case "batch":
+		return batch.Strategy(kind)
+	case "autoscaling":
+		return autoscaling.Strategy(kind)
+	case "policy":
+		return policy.Strategy(kind)
 	}
 	return nil
 }
