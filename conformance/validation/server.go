@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"strings"
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -41,10 +42,30 @@ func (a *Answer) String() string {
 	return a.Message
 }
 
+// serverPanic is a panic of the server's registry path: the real server answers no status
+// then (the request fails).
+type serverPanic struct{ reason string }
+
+func (p serverPanic) Error() string { return "panic: " + p.reason }
+
+// guard runs a registry call, turning a panic into a serverPanic.
+func guard(call func() error) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = serverPanic{fmt.Sprint(r)}
+		}
+	}()
+	return call()
+}
+
 // answerOf turns an error of BeforeCreate/BeforeUpdate into an Answer.
 func answerOf(err error) *Answer {
 	if err == nil {
 		return nil
+	}
+	var p serverPanic
+	if errors.As(err, &p) {
+		return &Answer{Other: p.Error()}
 	}
 	var se *apierrors.StatusError
 	if errors.As(err, &se) && se.ErrStatus.Reason == metav1.StatusReasonInvalid {
@@ -113,7 +134,91 @@ func (s *Server) toServed(gvk schema.GroupVersionKind, in runtime.Object) (map[s
 	if err != nil {
 		return nil, err
 	}
-	return decodeJSON(b)
+	m, err := decodeJSON(b)
+	if err != nil {
+		return nil, err
+	}
+	keepEmptyCollections(reflect.ValueOf(ext), m)
+	return m, nil
+}
+
+// keepEmptyCollections puts back into m, the JSON of v, the empty lists and maps that
+// omitempty left out: the object the server validated has them (a request's "[]" stays an
+// empty list until the object is stored), and a value printed in an error shows them.
+func keepEmptyCollections(v reflect.Value, m map[string]any) {
+	for v.Kind() == reflect.Pointer || v.Kind() == reflect.Interface {
+		if v.IsNil() {
+			return
+		}
+		v = v.Elem()
+	}
+	if v.Kind() != reflect.Struct || m == nil {
+		return
+	}
+	t := v.Type()
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		if !f.IsExported() {
+			continue
+		}
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == "-" {
+			continue
+		}
+		fv := v.Field(i)
+		if f.Anonymous && name == "" {
+			keepEmptyCollections(fv, m)
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		keepEmptyValue(fv, m, name)
+	}
+}
+
+func keepEmptyValue(fv reflect.Value, m map[string]any, name string) {
+	switch fv.Kind() {
+	case reflect.Slice:
+		if fv.IsNil() || fv.Type().Elem().Kind() == reflect.Uint8 {
+			return
+		}
+		if fv.Len() == 0 {
+			if _, ok := m[name]; !ok {
+				m[name] = []any{}
+			}
+			return
+		}
+		list, _ := m[name].([]any)
+		for i := 0; i < fv.Len() && i < len(list); i++ {
+			if sub, ok := list[i].(map[string]any); ok {
+				keepEmptyCollections(fv.Index(i), sub)
+			}
+		}
+	case reflect.Map:
+		if fv.IsNil() {
+			return
+		}
+		if fv.Len() == 0 {
+			if _, ok := m[name]; !ok {
+				m[name] = map[string]any{}
+			}
+			return
+		}
+		sub, _ := m[name].(map[string]any)
+		if sub == nil || fv.Type().Key().Kind() != reflect.String {
+			return
+		}
+		for _, k := range fv.MapKeys() {
+			if inner, ok := sub[k.String()].(map[string]any); ok {
+				keepEmptyCollections(fv.MapIndex(k), inner)
+			}
+		}
+	case reflect.Pointer, reflect.Struct, reflect.Interface:
+		if sub, ok := m[name].(map[string]any); ok {
+			keepEmptyCollections(fv, sub)
+		}
+	}
 }
 
 var errSkip = errors.New("not a write the server decodes")
@@ -151,7 +256,7 @@ func (s *Server) Run(st Strategies, w *Write) (err error) {
 		if !st.Namespaced {
 			meta.SetNamespace("")
 		}
-		w.ServerError = answerOf(rest.BeforeCreate(st.Create, ctx, obj))
+		w.ServerError = answerOf(guard(func() error { return rest.BeforeCreate(st.Create, ctx, obj) }))
 	} else {
 		old, err := s.decodeInternal(w.GVK, w.Old)
 		if err != nil {
@@ -161,7 +266,7 @@ func (s *Server) Run(st Strategies, w *Write) (err error) {
 		if w.Status {
 			strategy = st.Status
 		}
-		w.ServerError = answerOf(rest.BeforeUpdate(strategy, ctx, obj, old))
+		w.ServerError = answerOf(guard(func() error { return rest.BeforeUpdate(strategy, ctx, obj, old) }))
 		if w.StoredOld, err = s.toServed(w.GVK, old); err != nil {
 			return err
 		}

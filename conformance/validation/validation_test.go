@@ -18,6 +18,7 @@ import (
 	"sigs.k8s.io/randfill"
 
 	ours "github.com/ssa-diff/ssa-diff/internal/validation"
+	"github.com/ssa-diff/ssa-diff/internal/validation/registry"
 )
 
 // writesPerKind bounds the test: SSA_DIFF_OBJECTS raises it (make conformance-long).
@@ -49,6 +50,11 @@ func ourAnswer(w *Write) (*Answer, bool, error) {
 		sub = "status"
 	}
 	res, err := ours.Validate(w.GVK.GroupVersion().String(), w.GVK.Kind, sub, w.Prepared, w.StoredOld)
+	var p registry.ServerPanic
+	if errors.As(err, &p) {
+		// Where the server's validation panics, ours says so.
+		return &Answer{Other: "panic: " + p.Reason}, true, nil
+	}
 	if err != nil || !res.Known {
 		return nil, res.Known, err
 	}

@@ -30,7 +30,18 @@ type Result struct {
 // JSON of the served version apiVersion; subresource is "" or "status" ("scale" writes the
 // parent through the main resource). An error means an object could not be decoded into
 // its internal type.
-func Validate(apiVersion, kind, subresource string, obj, old map[string]any) (Result, error) {
+func Validate(apiVersion, kind, subresource string, obj, old map[string]any) (res Result, err error) {
+	defer func() {
+		// A validator panics with registry.ServerPanic where the server's own validation
+		// panics; any other panic is a bug of ours, reported rather than crashing.
+		if r := recover(); r != nil {
+			if p, ok := r.(registry.ServerPanic); ok {
+				res, err = Result{}, p
+				return
+			}
+			res, err = Result{}, fmt.Errorf("validating %s %s: %v", apiVersion, kind, r)
+		}
+	}()
 	group, version := splitAPIVersion(apiVersion)
 	s := strategyFor(group, kind)
 	if s == nil || (subresource == "status" && old != nil && s.ValidateStatusUpdate == nil) {
@@ -40,7 +51,7 @@ func Validate(apiVersion, kind, subresource string, obj, old map[string]any) (Re
 	if err != nil || newObj == nil {
 		return Result{}, err
 	}
-	res := Result{Known: true}
+	res = Result{Known: true}
 	if old == nil {
 		res.Errors = registry.ValidateCreate(s, newObj)
 		if len(res.Errors) == 0 && s.WarningsOnCreate != nil {

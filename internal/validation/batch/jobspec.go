@@ -11,6 +11,7 @@ import (
 
 	api "github.com/ssa-diff/ssa-diff/internal/api/batch"
 	coreapi "github.com/ssa-diff/ssa-diff/internal/api/core"
+	"github.com/ssa-diff/ssa-diff/internal/validation/registry"
 )
 
 // The limits of a Job's spec.
@@ -300,9 +301,13 @@ func validateSuccessPolicy(spec *api.JobSpec, fldPath *field.Path) field.ErrorLi
 	return errs
 }
 
-// validateSuccessPolicyRule checks a rule of an indexed Job (completions is set: the spec
-// check refuses an indexed Job without it, and the server reads it unguarded).
+// validateSuccessPolicyRule checks a rule of an indexed Job. The server reads its
+// completions unguarded: when an indexed Job has none (the spec check refuses it, but runs
+// on), a rule that counts or lists indexes makes the server's validation panic.
 func validateSuccessPolicyRule(spec *api.JobSpec, rule *api.SuccessPolicyRule, fldPath *field.Path) field.ErrorList {
+	if spec.Completions == nil && (rule.SucceededIndexes != nil || rule.SucceededCount != nil) {
+		panic(registry.ServerPanic{Reason: registry.NilDereference})
+	}
 	var errs field.ErrorList
 	if rule.SucceededCount == nil && rule.SucceededIndexes == nil {
 		errs = append(errs, field.Required(fldPath, "at least one of succeededCount or succeededIndexes must be specified"))

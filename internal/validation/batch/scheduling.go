@@ -44,9 +44,17 @@ func validateSchedulingUpdate(spec, old *api.JobSpec, fldPath *field.Path) field
 		"the basic/gang policy variant is immutable after creation; only schedulingPolicy.gang.minCount may be updated")}
 }
 
-// validateJobScheduling is the server's check of the workload a Job's scheduling compiles
-// to (component-helpers' workloadbuilder). Not ported: it needs a Job stored with the alpha
-// gate on.
+// validateJobScheduling checks the workload a Job's scheduling compiles to, as the server
+// builds it (component-helpers' workloadbuilder, for a Job that allows both policies and
+// both disruption modes): the policy resolves to the basic one unless a gang is given,
+// and the disruption mode "all" does not go with it.
 func validateJobScheduling(spec, old *api.JobSpec, fldPath *field.Path) field.ErrorList {
-	return nil
+	s := spec.Scheduling
+	if s == nil || s.DisruptionMode == nil || s.DisruptionMode.Single != nil || s.DisruptionMode.All == nil {
+		return nil
+	}
+	if p := s.SchedulingPolicy; p != nil && p.Basic == nil && p.Gang != nil {
+		return nil
+	}
+	return field.ErrorList{field.Invalid(fldPath.Child("disruptionMode"), "", "the disruptionMode `all` is not supported with the Basic scheduling policy")}
 }
