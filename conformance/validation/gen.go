@@ -192,8 +192,39 @@ func mutateAt(obj map[string]any, path string, r *rand.Rand) (mutation, bool) {
 		}
 	}
 	v := badValues[r.IntN(len(badValues))]
+	if r.IntN(2) == 0 {
+		// Half the time a value of the leaf's own type, which the server decodes: the
+		// write reaches validation instead of being refused as a bad body.
+		if same, ok := sameTypeValue(cur, r); ok {
+			v = same
+		}
+	}
 	set(v)
 	return mutation{path, fmt.Sprintf("set to %#v", v)}, true
+}
+
+// sameTypeValue is an edge or invalid value of the same JSON type as cur: another word of
+// the vocabulary (other enum values, names, paths) or a bad string, an edge number, the
+// other boolean.
+func sameTypeValue(cur any, r *rand.Rand) (any, bool) {
+	switch c := cur.(type) {
+	case string:
+		if r.IntN(2) == 0 {
+			return vocabulary[r.IntN(len(vocabulary))], true
+		}
+		var strs []any
+		for _, b := range badValues {
+			if _, ok := b.(string); ok {
+				strs = append(strs, b)
+			}
+		}
+		return strs[r.IntN(len(strs))], true
+	case int64:
+		return []int64{-1, 0, 1, 2, 255, 256, 65535, 65536, 1 << 31, -(1 << 31) - 1, c + 1, c - 1}[r.IntN(12)], true
+	case bool:
+		return !c, true
+	}
+	return nil, false
 }
 
 func child(v any, key string) any {

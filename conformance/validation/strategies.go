@@ -11,6 +11,11 @@ import (
 	"k8s.io/kubernetes/pkg/registry/batch/cronjob"
 	"k8s.io/kubernetes/pkg/registry/batch/job"
 	"k8s.io/kubernetes/pkg/registry/core/configmap"
+	"k8s.io/kubernetes/pkg/registry/core/persistentvolume"
+	"k8s.io/kubernetes/pkg/registry/core/persistentvolumeclaim"
+	"k8s.io/kubernetes/pkg/registry/core/pod"
+	"k8s.io/kubernetes/pkg/registry/core/podtemplate"
+	"k8s.io/kubernetes/pkg/registry/core/replicationcontroller"
 	"k8s.io/kubernetes/pkg/registry/policy/poddisruptionbudget"
 )
 
@@ -21,7 +26,12 @@ func strategies() map[schema.GroupVersionKind]Strategies {
 		return schema.GroupVersionKind{Group: g, Version: v, Kind: k}
 	}
 	return map[schema.GroupVersionKind]Strategies{
-		gvk("", "v1", "ConfigMap"): {Namespaced: true, Create: configmap.Strategy, Update: configmap.Strategy},
+		gvk("", "v1", "ConfigMap"):             {Namespaced: true, Create: configmap.Strategy, Update: configmap.Strategy},
+		gvk("", "v1", "Pod"):                   {Namespaced: true, Create: pod.Strategy, Update: pod.Strategy, Status: pod.StatusStrategy},
+		gvk("", "v1", "PodTemplate"):           {Namespaced: true, Create: podtemplate.Strategy, Update: podtemplate.Strategy},
+		gvk("", "v1", "ReplicationController"): {Namespaced: true, Create: replicationcontroller.Strategy, Update: replicationcontroller.Strategy, Status: replicationcontroller.StatusStrategy},
+		gvk("", "v1", "PersistentVolume"):      {Create: persistentvolume.Strategy, Update: persistentvolume.Strategy, Status: persistentvolume.StatusStrategy},
+		gvk("", "v1", "PersistentVolumeClaim"): {Namespaced: true, Create: persistentvolumeclaim.Strategy, Update: persistentvolumeclaim.Strategy, Status: persistentvolumeclaim.StatusStrategy},
 		// workloads
 		gvk("apps", "v1", "Deployment"):         {Namespaced: true, Create: deployment.Strategy, Update: deployment.Strategy, Status: deployment.StatusStrategy},
 		gvk("apps", "v1", "ReplicaSet"):         {Namespaced: true, Create: replicaset.Strategy, Update: replicaset.Strategy, Status: replicaset.StatusStrategy},

@@ -2,18 +2,8 @@ package apps
 
 import (
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
-	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
-
-// dns1123Label refuses a value that is no DNS-1123 label, as core's validation words it.
-func dns1123Label(value string, fldPath *field.Path) field.ErrorList {
-	var errs field.ErrorList
-	for _, msg := range validation.IsDNS1123Label(value) {
-		errs = append(errs, field.Invalid(fldPath, value, msg).WithOrigin("format=k8s-short-name"))
-	}
-	return errs
-}
 
 // decremented: a counter the controllers only raise went down (or was dropped).
 func decremented(cur, old *int32) bool {

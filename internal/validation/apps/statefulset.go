@@ -93,8 +93,9 @@ func validateStatefulSetSpec(spec *api.StatefulSetSpec, fldPath *field.Path, opt
 		errs = append(errs, claimRetention(p.WhenScaled, rp.Child("whenScaled"))...)
 	}
 	if !setOpts.skipClaimTemplates {
+		opts := core.ValidationOptionsForPersistentVolumeClaimCreate()
 		for i := range spec.VolumeClaimTemplates {
-			errs = append(errs, validatePVCTemplateSpec(&spec.VolumeClaimTemplates[i].Spec, fldPath.Child("volumeClaimTemplates").Index(i).Child("spec"))...)
+			errs = append(errs, core.ValidatePersistentVolumeClaimSpec(&spec.VolumeClaimTemplates[i].Spec, fldPath.Child("volumeClaimTemplates").Index(i).Child("spec"), opts)...)
 		}
 	}
 	errs = append(errs, nonnegative(fldPath, counter{"replicas", spec.Replicas}, counter{"minReadySeconds", spec.MinReadySeconds})...)
@@ -103,7 +104,7 @@ func validateStatefulSetSpec(spec *api.StatefulSetSpec, fldPath *field.Path, opt
 		errs = append(errs, apimachineryvalidation.ValidateNonnegativeField(int64(spec.Ordinals.Start), fldPath.Child("ordinals.start"))...)
 	}
 	if !setOpts.allowInvalidServiceName && spec.ServiceName != "" {
-		errs = append(errs, dns1123Label(spec.ServiceName, fldPath.Child("serviceName"))...)
+		errs = append(errs, core.ValidateDNS1123Label(spec.ServiceName, fldPath.Child("serviceName"))...)
 	}
 	if spec.Selector == nil {
 		errs = append(errs, field.Required(fldPath.Child("selector"), "").MarkCoveredByDeclarative())

@@ -5,6 +5,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	api "github.com/ssa-diff/ssa-diff/internal/api/autoscaling"
+	"github.com/ssa-diff/ssa-diff/internal/validation/core"
 )
 
 // validateMetricSpec: a known source type, whose source (and only it) is filled and valid.
@@ -110,12 +111,12 @@ func validateContainerResourceSource(src *api.ContainerResourceMetricSource, fld
 	if src.Name == "" {
 		errs = append(errs, field.Required(fldPath.Child("name"), "must specify a resource name"))
 	} else {
-		errs = append(errs, validateContainerResourceName(src.Name, fldPath.Child("name"))...)
+		errs = append(errs, core.ValidateContainerResourceName(src.Name, fldPath.Child("name"))...)
 	}
 	if src.Container == "" {
 		errs = append(errs, field.Required(fldPath.Child("container"), "must specify a container"))
 	} else {
-		errs = append(errs, dns1123Label(src.Container, fldPath.Child("container"))...)
+		errs = append(errs, core.ValidateDNS1123Label(src.Container, fldPath.Child("container"))...)
 	}
 	errs = append(errs, validateMetricTarget(&src.Target, fldPath.Child("target"))...)
 	return append(errs, utilizationOrValue(&src.Target, fldPath.Child("target"))...)

@@ -11,6 +11,7 @@ import (
 
 	api "github.com/ssa-diff/ssa-diff/internal/api/batch"
 	coreapi "github.com/ssa-diff/ssa-diff/internal/api/core"
+	"github.com/ssa-diff/ssa-diff/internal/validation/core"
 	"github.com/ssa-diff/ssa-diff/internal/validation/registry"
 )
 
@@ -218,9 +219,7 @@ func validateOnPodConditions(patterns []api.PodFailurePolicyOnPodConditionsPatte
 	}
 	for j, p := range patterns {
 		pp := fldPath.Index(j)
-		for _, msg := range validation.IsQualifiedName(string(p.Type)) {
-			errs = append(errs, field.Invalid(pp.Child("type"), string(p.Type), msg).WithOrigin("format=qualified-name"))
-		}
+		errs = append(errs, core.ValidateQualifiedName(string(p.Type), pp.Child("type"))...)
 		switch {
 		case p.Status == "":
 			errs = append(errs, field.Required(pp.Child("status"), fmt.Sprintf("valid values: %q", conditionStatuses)))

@@ -1,32 +1,21 @@
 package batch
 
 import (
-	"k8s.io/apimachinery/pkg/util/validation/field"
-
-	coreapi "github.com/ssa-diff/ssa-diff/internal/api/core"
+	"github.com/ssa-diff/ssa-diff/internal/validation/core"
 )
 
-// The pod template's own validation belongs to package core (the podspec port). Until it
-// lands, these stand-ins let the Job rules be built and measured on their own: they check
-// nothing.
+// The pod template's own validation is package core's; a Job calls it with the options its
+// strategy derives from the new and old templates.
 
-// podOptions are the pod validation options a strategy derives from the new and old
-// templates.
-type podOptions struct {
-	// AllowInvalidLabelValueInSelector tolerates label selectors an older server accepted.
-	AllowInvalidLabelValueInSelector bool
-}
+// podOptions are the pod validation options of a write.
+type podOptions = core.PodValidationOptions
 
 // podOptionsFor are the options of a write of tpl over old (nil on a create).
-func podOptionsFor(tpl, old *coreapi.PodTemplateSpec) podOptions { return podOptions{} }
+var podOptionsFor = core.GetValidationOptionsFromPodTemplate
 
-// validatePodTemplateSpec is core's validation of a pod template.
-func validatePodTemplateSpec(tpl *coreapi.PodTemplateSpec, fldPath *field.Path, opts podOptions) field.ErrorList {
-	return nil
-}
-
-// declarativePodTemplate is the declarative validation 1.37 enforces on a pod template
-// (old is nil on a create).
-func declarativePodTemplate(tpl, old *coreapi.PodTemplateSpec, fldPath *field.Path) field.ErrorList {
-	return nil
-}
+var (
+	validatePodTemplateSpec = core.ValidatePodTemplateSpec
+	// declarativePodTemplate is the declarative validation 1.37 enforces on a pod
+	// template (old is nil on a create; an unchanged template is skipped).
+	declarativePodTemplate = core.ValidatePodTemplateSpecDeclarative
+)

@@ -21,5 +21,5 @@ func Strategy(kind string) *registry.Strategy {
 			Declarative: registry.NoDeclarativeRules,
 		}
 	}
-	return nil
+	return podSpecStrategy(kind)
 }
