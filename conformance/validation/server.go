@@ -41,10 +41,30 @@ func (a *Answer) String() string {
 	return a.Message
 }
 
+// serverPanic is a panic of the server's registry path: the real server answers no status
+// then (the request fails).
+type serverPanic struct{ reason string }
+
+func (p serverPanic) Error() string { return "panic: " + p.reason }
+
+// guard runs a registry call, turning a panic into a serverPanic.
+func guard(call func() error) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = serverPanic{fmt.Sprint(r)}
+		}
+	}()
+	return call()
+}
+
 // answerOf turns an error of BeforeCreate/BeforeUpdate into an Answer.
 func answerOf(err error) *Answer {
 	if err == nil {
 		return nil
+	}
+	var p serverPanic
+	if errors.As(err, &p) {
+		return &Answer{Other: p.Error()}
 	}
 	var se *apierrors.StatusError
 	if errors.As(err, &se) && se.ErrStatus.Reason == metav1.StatusReasonInvalid {
@@ -159,7 +179,7 @@ func (s *Server) Run(st Strategies, w *Write) (err error) {
 		if !st.Namespaced {
 			meta.SetNamespace("")
 		}
-		w.ServerError = answerOf(rest.BeforeCreate(st.Create, ctx, obj))
+		w.ServerError = answerOf(guard(func() error { return rest.BeforeCreate(st.Create, ctx, obj) }))
 		if w.ServerError == nil {
 			w.ServerWarnings = st.Create.WarningsOnCreate(ctx, obj)
 		}
@@ -172,7 +192,7 @@ func (s *Server) Run(st Strategies, w *Write) (err error) {
 		if w.Status {
 			strategy = st.Status
 		}
-		w.ServerError = answerOf(rest.BeforeUpdate(strategy, ctx, obj, old))
+		w.ServerError = answerOf(guard(func() error { return rest.BeforeUpdate(strategy, ctx, obj, old) }))
 		if w.ServerError == nil {
 			w.ServerWarnings = strategy.WarningsOnUpdate(ctx, obj, old)
 		}

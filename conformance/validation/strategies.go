@@ -2,6 +2,14 @@ package validation
 
 import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/kubernetes/pkg/registry/apps/controllerrevision"
+	"k8s.io/kubernetes/pkg/registry/apps/daemonset"
+	"k8s.io/kubernetes/pkg/registry/apps/deployment"
+	"k8s.io/kubernetes/pkg/registry/apps/replicaset"
+	"k8s.io/kubernetes/pkg/registry/apps/statefulset"
+	"k8s.io/kubernetes/pkg/registry/autoscaling/horizontalpodautoscaler"
+	"k8s.io/kubernetes/pkg/registry/batch/cronjob"
+	"k8s.io/kubernetes/pkg/registry/batch/job"
 	"k8s.io/kubernetes/pkg/registry/core/configmap"
 	"k8s.io/kubernetes/pkg/registry/core/endpoint"
 	"k8s.io/kubernetes/pkg/registry/core/event"
@@ -17,6 +25,7 @@ import (
 	"k8s.io/kubernetes/pkg/registry/core/secret"
 	"k8s.io/kubernetes/pkg/registry/core/service"
 	"k8s.io/kubernetes/pkg/registry/core/serviceaccount"
+	"k8s.io/kubernetes/pkg/registry/policy/poddisruptionbudget"
 )
 
 // strategies are the server's registry strategies of the kinds ssa-diff validates, by the
@@ -42,5 +51,17 @@ func strategies() map[schema.GroupVersionKind]Strategies {
 		gvk("", "v1", "ReplicationController"): {Namespaced: true, Create: replicationcontroller.Strategy, Update: replicationcontroller.Strategy, Status: replicationcontroller.StatusStrategy, Warnings: true},
 		gvk("", "v1", "PersistentVolume"):      {Create: persistentvolume.Strategy, Update: persistentvolume.Strategy, Status: persistentvolume.StatusStrategy, Warnings: true},
 		gvk("", "v1", "PersistentVolumeClaim"): {Namespaced: true, Create: persistentvolumeclaim.Strategy, Update: persistentvolumeclaim.Strategy, Status: persistentvolumeclaim.StatusStrategy, Warnings: true},
+		// workloads
+		gvk("apps", "v1", "Deployment"):         {Namespaced: true, Create: deployment.Strategy, Update: deployment.Strategy, Status: deployment.StatusStrategy},
+		gvk("apps", "v1", "ReplicaSet"):         {Namespaced: true, Create: replicaset.Strategy, Update: replicaset.Strategy, Status: replicaset.StatusStrategy},
+		gvk("apps", "v1", "StatefulSet"):        {Namespaced: true, Create: statefulset.Strategy, Update: statefulset.Strategy, Status: statefulset.StatusStrategy},
+		gvk("apps", "v1", "DaemonSet"):          {Namespaced: true, Create: daemonset.Strategy, Update: daemonset.Strategy, Status: daemonset.StatusStrategy},
+		gvk("apps", "v1", "ControllerRevision"): {Namespaced: true, Create: controllerrevision.Strategy, Update: controllerrevision.Strategy},
+		gvk("batch", "v1", "Job"):               {Namespaced: true, Create: job.Strategy, Update: job.Strategy, Status: job.StatusStrategy},
+		gvk("batch", "v1", "CronJob"):           {Namespaced: true, Create: cronjob.Strategy, Update: cronjob.Strategy, Status: cronjob.StatusStrategy},
+		gvk("autoscaling", "v2", "HorizontalPodAutoscaler"): {Namespaced: true, Create: horizontalpodautoscaler.Strategy,
+			Update: horizontalpodautoscaler.Strategy, Status: horizontalpodautoscaler.StatusStrategy},
+		gvk("policy", "v1", "PodDisruptionBudget"): {Namespaced: true, Create: poddisruptionbudget.Strategy,
+			Update: poddisruptionbudget.Strategy, Status: poddisruptionbudget.StatusStrategy},
 	}
 }

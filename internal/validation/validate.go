@@ -7,7 +7,11 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/ssa-diff/ssa-diff/internal/api"
+	"github.com/ssa-diff/ssa-diff/internal/validation/apps"
+	"github.com/ssa-diff/ssa-diff/internal/validation/autoscaling"
+	"github.com/ssa-diff/ssa-diff/internal/validation/batch"
 	"github.com/ssa-diff/ssa-diff/internal/validation/core"
+	"github.com/ssa-diff/ssa-diff/internal/validation/policy"
 	"github.com/ssa-diff/ssa-diff/internal/validation/registry"
 )
 
@@ -37,7 +41,18 @@ func ValidateWrite(apiVersion, kind, subresource string, obj, old map[string]any
 	return validate(apiVersion, kind, subresource, obj, old, true)
 }
 
-func validate(apiVersion, kind, subresource string, obj, old map[string]any, storage bool) (Result, error) {
+func validate(apiVersion, kind, subresource string, obj, old map[string]any, storage bool) (res Result, err error) {
+	defer func() {
+		// A validator panics with registry.ServerPanic where the server's own validation
+		// panics; any other panic is a bug of ours, reported rather than crashing.
+		if r := recover(); r != nil {
+			if p, ok := r.(registry.ServerPanic); ok {
+				res, err = Result{}, p
+				return
+			}
+			res, err = Result{}, fmt.Errorf("validating %s %s: %v", apiVersion, kind, r)
+		}
+	}()
 	group, version := splitAPIVersion(apiVersion)
 	s := strategyFor(group, kind)
 	if s == nil || (subresource == "status" && old != nil && s.ValidateStatusUpdate == nil) {
@@ -47,7 +62,7 @@ func validate(apiVersion, kind, subresource string, obj, old map[string]any, sto
 	if err != nil || newObj == nil {
 		return Result{}, err
 	}
-	res := Result{Known: true}
+	res = Result{Known: true}
 	var oldObj any
 	if old != nil {
 		if oldObj, err = decode(group, version, kind, old); err != nil {
@@ -96,6 +111,14 @@ func strategyFor(group, kind string) *registry.Strategy {
 		return core.Strategy(kind)
 	case "events.k8s.io":
 		return core.EventsStrategy(kind)
+	case "apps":
+		return apps.Strategy(kind)
+	case "batch":
+		return batch.Strategy(kind)
+	case "autoscaling":
+		return autoscaling.Strategy(kind)
+	case "policy":
+		return policy.Strategy(kind)
 	}
 	return nil
 }
