@@ -41,10 +41,30 @@ func (a *Answer) String() string {
 	return a.Message
 }
 
+// serverPanic is a panic of the server's registry path: the real server answers no status
+// then (the request fails).
+type serverPanic struct{ reason string }
+
+func (p serverPanic) Error() string { return "panic: " + p.reason }
+
+// guard runs a registry call, turning a panic into a serverPanic.
+func guard(call func() error) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = serverPanic{fmt.Sprint(r)}
+		}
+	}()
+	return call()
+}
+
 // answerOf turns an error of BeforeCreate/BeforeUpdate into an Answer.
 func answerOf(err error) *Answer {
 	if err == nil {
 		return nil
+	}
+	var p serverPanic
+	if errors.As(err, &p) {
+		return &Answer{Other: p.Error()}
 	}
 	var se *apierrors.StatusError
 	if errors.As(err, &se) && se.ErrStatus.Reason == metav1.StatusReasonInvalid {
@@ -116,7 +136,12 @@ func (s *Server) toServed(gvk schema.GroupVersionKind, in runtime.Object) (map[s
 	if err != nil {
 		return nil, err
 	}
-	return decodeJSON(b)
+	m, err := decodeJSON(b)
+	if err != nil {
+		return nil, err
+	}
+	keepEmpty(reflect.ValueOf(ext), m)
+	return m, nil
 }
 
 var errSkip = errors.New("not a write the server decodes")
@@ -154,7 +179,7 @@ func (s *Server) Run(st Strategies, w *Write) (err error) {
 		if !st.Namespaced {
 			meta.SetNamespace("")
 		}
-		w.ServerError = answerOf(rest.BeforeCreate(st.Create, ctx, obj))
+		w.ServerError = answerOf(guard(func() error { return rest.BeforeCreate(st.Create, ctx, obj) }))
 		if w.ServerError == nil {
 			w.ServerWarnings = st.Create.WarningsOnCreate(ctx, obj)
 		}
@@ -167,77 +192,16 @@ func (s *Server) Run(st Strategies, w *Write) (err error) {
 		if w.Status {
 			strategy = st.Status
 		}
-		w.ServerError = answerOf(rest.BeforeUpdate(strategy, ctx, obj, old))
+		w.ServerError = answerOf(guard(func() error { return rest.BeforeUpdate(strategy, ctx, obj, old) }))
 		if w.ServerError == nil {
 			w.ServerWarnings = strategy.WarningsOnUpdate(ctx, obj, old)
 		}
 		if w.StoredOld, err = s.toServed(w.GVK, old); err != nil {
 			return err
 		}
-		keepEmpty(w.Old, w.StoredOld, "")
 	}
-	if w.Prepared, err = s.toServed(w.GVK, obj); err != nil {
-		return err
-	}
-	// The registry resets status on create and main-resource updates, and spec on status
-	// updates: empties of the body there are not what the strategy validated.
-	reset := "status"
-	if w.Status {
-		reset = "spec"
-	}
-	keepEmpty(w.Obj, w.Prepared, reset)
-	return nil
-}
-
-// keepEmpty puts back into served the empty lists and maps of the body that converting
-// the internal object back to JSON dropped (omitempty): the server decoded them as empty,
-// not nil, and validation prints the two differently ([] or {} against null). skip names
-// a top-level field whose empties are not put back.
-func keepEmpty(body []byte, served map[string]any, skip string) {
-	decoded, err := decodeJSON(body)
-	if err != nil {
-		return
-	}
-	delete(decoded, skip)
-	restoreEmpty(decoded, served)
-}
-
-func restoreEmpty(from, to any) {
-	switch f := from.(type) {
-	case map[string]any:
-		t, ok := to.(map[string]any)
-		if !ok {
-			return
-		}
-		for k, v := range f {
-			tv, present := t[k]
-			if !present {
-				if isEmptyCollection(v) {
-					t[k] = v
-				}
-				continue
-			}
-			restoreEmpty(v, tv)
-		}
-	case []any:
-		t, ok := to.([]any)
-		if !ok || len(t) != len(f) {
-			return
-		}
-		for i := range f {
-			restoreEmpty(f[i], t[i])
-		}
-	}
-}
-
-func isEmptyCollection(v any) bool {
-	switch x := v.(type) {
-	case map[string]any:
-		return len(x) == 0
-	case []any:
-		return len(x) == 0
-	}
-	return false
+	w.Prepared, err = s.toServed(w.GVK, obj)
+	return err
 }
 
 // Strategies are a kind's registry strategies on the server.
