@@ -31,6 +31,10 @@ import (
 	"k8s.io/kubernetes/pkg/registry/networking/networkpolicy"
 	"k8s.io/kubernetes/pkg/registry/networking/servicecidr"
 	"k8s.io/kubernetes/pkg/registry/policy/poddisruptionbudget"
+	"k8s.io/kubernetes/pkg/registry/rbac/clusterrole"
+	"k8s.io/kubernetes/pkg/registry/rbac/clusterrolebinding"
+	"k8s.io/kubernetes/pkg/registry/rbac/role"
+	"k8s.io/kubernetes/pkg/registry/rbac/rolebinding"
 )
 
 // strategies are the server's registry strategies of the kinds ssa-diff validates, by the
@@ -68,11 +72,16 @@ func strategies() map[schema.GroupVersionKind]Strategies {
 			Update: horizontalpodautoscaler.Strategy, Status: horizontalpodautoscaler.StatusStrategy},
 		gvk("policy", "v1", "PodDisruptionBudget"): {Namespaced: true, Create: poddisruptionbudget.Strategy,
 			Update: poddisruptionbudget.Strategy, Status: poddisruptionbudget.StatusStrategy},
-
+		// networking
 		gvk("networking.k8s.io", "v1", "Ingress"):       {Namespaced: true, Create: ingress.Strategy, Update: ingress.Strategy, Status: ingress.StatusStrategy, Warnings: true},
 		gvk("networking.k8s.io", "v1", "IngressClass"):  {Create: ingressclass.Strategy, Update: ingressclass.Strategy, Warnings: true},
 		gvk("networking.k8s.io", "v1", "NetworkPolicy"): {Namespaced: true, Create: networkpolicy.Strategy, Update: networkpolicy.Strategy, Warnings: true},
 		gvk("networking.k8s.io", "v1", "IPAddress"):     {Create: ipaddress.Strategy, Update: ipaddress.Strategy, Warnings: true},
 		gvk("networking.k8s.io", "v1", "ServiceCIDR"):   {Create: servicecidr.Strategy, Update: servicecidr.Strategy, Status: servicecidr.StatusStrategy, Warnings: true},
+		// rbac
+		gvk("rbac.authorization.k8s.io", "v1", "Role"):               {Namespaced: true, Create: role.Strategy, Update: role.Strategy, Warnings: true},
+		gvk("rbac.authorization.k8s.io", "v1", "ClusterRole"):        {Create: clusterrole.Strategy, Update: clusterrole.Strategy, Warnings: true},
+		gvk("rbac.authorization.k8s.io", "v1", "RoleBinding"):        {Namespaced: true, Create: rolebinding.Strategy, Update: rolebinding.Strategy, Warnings: true},
+		gvk("rbac.authorization.k8s.io", "v1", "ClusterRoleBinding"): {Create: clusterrolebinding.Strategy, Update: clusterrolebinding.Strategy, Warnings: true},
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/ssa-diff/ssa-diff/internal/validation/batch"
 	"github.com/ssa-diff/ssa-diff/internal/validation/core"
 	"github.com/ssa-diff/ssa-diff/internal/validation/networking"
+	"github.com/ssa-diff/ssa-diff/internal/validation/rbac"
 	"github.com/ssa-diff/ssa-diff/internal/validation/policy"
 	"github.com/ssa-diff/ssa-diff/internal/validation/registry"
 )
@@ -122,6 +123,8 @@ func strategyFor(group, kind string) *registry.Strategy {
 		return policy.Strategy(kind)
 	case "networking.k8s.io":
 		return networking.Strategy(kind)
+	case "rbac.authorization.k8s.io":
+		return rbac.Strategy(kind)
 	}
 	return nil
 }
