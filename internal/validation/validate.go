@@ -12,8 +12,8 @@ import (
 	"github.com/ssa-diff/ssa-diff/internal/validation/batch"
 	"github.com/ssa-diff/ssa-diff/internal/validation/core"
 	"github.com/ssa-diff/ssa-diff/internal/validation/networking"
-	"github.com/ssa-diff/ssa-diff/internal/validation/rbac"
 	"github.com/ssa-diff/ssa-diff/internal/validation/policy"
+	"github.com/ssa-diff/ssa-diff/internal/validation/rbac"
 	"github.com/ssa-diff/ssa-diff/internal/validation/registry"
 )
 
