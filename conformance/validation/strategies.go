@@ -35,6 +35,12 @@ import (
 	"k8s.io/kubernetes/pkg/registry/rbac/clusterrolebinding"
 	"k8s.io/kubernetes/pkg/registry/rbac/role"
 	"k8s.io/kubernetes/pkg/registry/rbac/rolebinding"
+	"k8s.io/kubernetes/pkg/registry/storage/csidriver"
+	"k8s.io/kubernetes/pkg/registry/storage/csinode"
+	"k8s.io/kubernetes/pkg/registry/storage/csistoragecapacity"
+	"k8s.io/kubernetes/pkg/registry/storage/storageclass"
+	"k8s.io/kubernetes/pkg/registry/storage/volumeattachment"
+	"k8s.io/kubernetes/pkg/registry/storage/volumeattributesclass"
 )
 
 // strategies are the server's registry strategies of the kinds ssa-diff validates, by the
@@ -83,5 +89,12 @@ func strategies() map[schema.GroupVersionKind]Strategies {
 		gvk("rbac.authorization.k8s.io", "v1", "ClusterRole"):        {Create: clusterrole.Strategy, Update: clusterrole.Strategy, Warnings: true},
 		gvk("rbac.authorization.k8s.io", "v1", "RoleBinding"):        {Namespaced: true, Create: rolebinding.Strategy, Update: rolebinding.Strategy, Warnings: true},
 		gvk("rbac.authorization.k8s.io", "v1", "ClusterRoleBinding"): {Create: clusterrolebinding.Strategy, Update: clusterrolebinding.Strategy, Warnings: true},
+		// storage
+		gvk("storage.k8s.io", "v1", "StorageClass"):          {Create: storageclass.Strategy, Update: storageclass.Strategy, Warnings: true},
+		gvk("storage.k8s.io", "v1", "CSIDriver"):             {Create: csidriver.Strategy, Update: csidriver.Strategy, Warnings: true},
+		gvk("storage.k8s.io", "v1", "CSINode"):               {Create: csinode.Strategy, Update: csinode.Strategy, Status: csinode.StatusStrategy, Warnings: true},
+		gvk("storage.k8s.io", "v1", "VolumeAttachment"):      {Create: volumeattachment.Strategy, Update: volumeattachment.Strategy, Status: volumeattachment.StatusStrategy, Warnings: true},
+		gvk("storage.k8s.io", "v1", "CSIStorageCapacity"):    {Namespaced: true, Create: csistoragecapacity.Strategy, Update: csistoragecapacity.Strategy, Warnings: true},
+		gvk("storage.k8s.io", "v1", "VolumeAttributesClass"): {Create: volumeattributesclass.Strategy, Update: volumeattributesclass.Strategy, Warnings: true},
 	}
 }

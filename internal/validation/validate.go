@@ -15,6 +15,7 @@ import (
 	"github.com/ssa-diff/ssa-diff/internal/validation/policy"
 	"github.com/ssa-diff/ssa-diff/internal/validation/rbac"
 	"github.com/ssa-diff/ssa-diff/internal/validation/registry"
+	"github.com/ssa-diff/ssa-diff/internal/validation/storage"
 )
 
 // Result is what the registry's validation says of a write.
@@ -125,6 +126,8 @@ func strategyFor(group, kind string) *registry.Strategy {
 		return networking.Strategy(kind)
 	case "rbac.authorization.k8s.io":
 		return rbac.Strategy(kind)
+	case "storage.k8s.io":
+		return storage.Strategy(kind)
 	}
 	return nil
 }
