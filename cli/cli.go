@@ -87,6 +87,7 @@ type config struct {
 	limits            inputLimits
 	gate              gateOptions
 	advice            adviceOptions
+	liveOpts          liveOptions
 	// registry is the schema registry of the run, set before predictions start.
 	registry *schema.Registry
 
@@ -140,7 +141,8 @@ func parseFlags(prog string, args []string, stdout, stderr io.Writer) (*config, 
 	fs.BoolVar(&cfg.showManagedFields, "show-managed-fields", false, "Show metadata.managedFields in diffs.")
 	fs.BoolVar(&cfg.showSecrets, "show-secrets", false, "Show Secret values in diffs instead of masking them.")
 	fs.StringVar(&color, "color", "auto", "Colour the text and diff outputs: auto, always or never (auto: on a terminal, unless NO_COLOR is set).")
-	fs.StringVarP(&cfg.namespace, "namespace", "n", "default", "The namespace of namespaced objects that name none (with --applier argocd, the Application's destination namespace).")
+	fs.StringVarP(&cfg.namespace, "namespace", "n", "default", "The namespace of namespaced objects that name none (with --applier argocd, the Application's destination namespace) (default: default; with --live-from-cluster, the context's namespace).")
+	cfg.addLiveFlags(fs)
 	fs.IntVar(&cfg.jobs, "jobs", runtime.GOMAXPROCS(0), "How many objects are predicted in parallel (default: the number of CPUs).")
 	limitArgs := registerLimitFlags(fs, &cfg.limits)
 	cfg.addGateFlags(fs)
@@ -156,6 +158,9 @@ func parseFlags(prog string, args []string, stdout, stderr io.Writer) (*config, 
 		argNames[k] = v
 	}
 	for k, v := range adviceArgNames {
+		argNames[k] = v
+	}
+	for k, v := range liveArgNames {
 		argNames[k] = v
 	}
 
@@ -206,6 +211,9 @@ func parseFlags(prog string, args []string, stdout, stderr io.Writer) (*config, 
 		return fail("%v", err)
 	}
 	if err := cfg.checkAdvice(); err != nil {
+		return fail("%v", err)
+	}
+	if err := cfg.checkLive(fs, prog); err != nil {
 		return fail("%v", err)
 	}
 	switch cfg.subresource {
