@@ -8,13 +8,17 @@
 #   make fuzz           run every fuzz target for FUZZTIME each
 #   make bench-corpus   generate the benchmark repositories + live dumps (1,000 and 10,000 objects)
 #   make bench          benchmarks: Go benchmarks (engine, whole CLI on the corpus), then the binary timed
+#   make bench-startup  one small prediction, a whole process, against a hello-world program
+#   make e2e            --live-from-cluster against a real kube-apiserver 1.37.2 and etcd
+#                       (built once into KUBE_BIN from the Go module proxy)
 
 GO        ?= go
 FIXTURES  ?= $(abspath ../shared/fixtures)
 FUZZTIME  ?= 10m
 BIN       ?= ./ssa-diff
+KUBE_BIN  ?= $(HOME)/.cache/kube-apiserver-1.37.2/bin
 
-.PHONY: build test vet fmt-check unit conformance conformance-long differential fixturecheck generate fuzz fuzz-short bench bench-corpus example
+.PHONY: build test vet fmt-check unit conformance conformance-long differential fixturecheck generate fuzz fuzz-short bench bench-corpus bench-startup e2e example
 
 build:
 	$(GO) build -o $(BIN) .
@@ -79,6 +83,20 @@ bench: build
 	@[ -f testdata/bench-corpus/1000/live.json ] || $(MAKE) bench-corpus
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 	sh testdata/benchcorpus/bench.sh $(BIN) testdata/bench-corpus
+
+bench-startup: build
+	sh testdata/benchcorpus/startup.sh $(BIN)
+
+# The end-to-end test of --live-from-cluster: a real kube-apiserver 1.37.2 and etcd on free
+# ports of 127.0.0.1, objects written by several managers, each prediction compared with
+# the server's own dryRun=All of the same apply. The binaries are built once, outside the
+# repository (conformance/kube-apiserver/build.sh); make test skips this test.
+e2e:
+	@if [ ! -x "$(KUBE_BIN)/kube-apiserver" ] || [ ! -x "$(KUBE_BIN)/etcd" ]; then \
+		echo "building kube-apiserver and etcd into $(KUBE_BIN), once (~10-15 min on 2 cores)"; \
+		sh conformance/kube-apiserver/build.sh "$(KUBE_BIN)"; \
+	fi
+	SSA_DIFF_E2E=1 SSA_DIFF_KUBE_BIN="$(KUBE_BIN)" $(GO) test -count=1 -run '^TestClusterE2E$$' -v ./cli
 
 # The main job on a real example: an HPA owns spec.replicas, the manifest sets it (exit 3:
 # the server would answer 409). Exit 2 would mean ssa-diff could not predict.

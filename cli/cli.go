@@ -110,8 +110,14 @@ objects with their field owners:
 
   kubectl get deployment web -o json --show-managed-fields > live.json
 
+or let %[1]s read them from the cluster, with get and list permissions only (the default of
+kubectl ssa-diff when no LIVE is given):
+
+  %[1]s --live-from-cluster -f manifests/
+
 Manifests are matched with live objects by group, kind, namespace and name; a manifest
-without a live object is predicted as a create.
+without a live object is predicted as a create (with a warning when the live input cannot
+say that it does not exist).
 
 Exit status:
   0  nothing would change
