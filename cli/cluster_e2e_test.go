@@ -95,6 +95,9 @@ func TestClusterE2E(t *testing.T) {
 		{"uid-mismatch", "team-a", false, `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"settings","namespace":"e2e","uid":"00000000-0000-0000-0000-000000000000"},"data":{"a":"1"}}`},
 		{"managed-fields-in-body", "team-a", false, `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"settings","namespace":"e2e","managedFields":[{"manager":"x","operation":"Apply"}]},"data":{"a":"1"}}`},
 	}
+	// The predictions stamp --now, the server its clock: both later than every time of the
+	// live state (entries are ordered by time, and a time equal to a live one reads as kept).
+	nextSecond()
 	start := time.Now()
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -150,6 +153,54 @@ func TestClusterE2E(t *testing.T) {
 	}
 	t.Logf("%d cases in %v", len(cases), time.Since(start).Round(time.Millisecond))
 
+	// Many objects of a kind in a namespace: one paged LIST reads them; each prediction is
+	// still the server's answer.
+	t.Run("many-read-with-a-list", func(t *testing.T) {
+		k.apply("setup", false, `{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"many"}}`)
+		var docs []string
+		for i := 0; i < 14; i++ {
+			name := fmt.Sprintf("cm-%02d", i)
+			if i < 12 { // two are creates
+				k.apply("team-a", false, fmt.Sprintf(`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":%q,"namespace":"many"},"data":{"a":"1","b":"2"}}`, name))
+			}
+			if i%3 == 0 && i < 12 {
+				k.apply("team-b", false, fmt.Sprintf(`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":%q,"namespace":"many"},"data":{"c":"3"}}`, name))
+			}
+			docs = append(docs, fmt.Sprintf(`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":%q,"namespace":"many"},"data":{"a":"%d"}}`, name, i%2))
+		}
+		nextSecond()
+		dir := writeFiles(t, map[string]string{"m.json": strings.Join(docs, "\n")})
+		saved := filepath.Join(dir, "live.json")
+		out, stderr, _ := run(t, "", "--live-from-cluster", "--kubeconfig", reader, "--save-live", saved, "--applier", "api",
+			"--field-manager", "team-a", "-o", "json", "--now", time.Now().UTC().Format(time.RFC3339), filepath.Join(dir, "m.json"))
+		if !strings.Contains(stderr, "12 objects read, 2 not found, 0 not readable (0 GET, 1 LIST)") {
+			t.Errorf("stderr = %s", stderr)
+		}
+		var rep struct{ Results []e2eResult }
+		if err := json.Unmarshal([]byte(out), &rep); err != nil || len(rep.Results) != len(docs) {
+			t.Fatalf("%v\n%s", err, out)
+		}
+		data, _ := os.ReadFile(saved)
+		objs, _ := input.Split(input.Parse(saved, data))
+		lives := map[string]map[string]any{}
+		for _, o := range objs {
+			if _, _, _, name := o.Meta(); o.GVK().Kind == "ConfigMap" {
+				lives[name] = o.Object
+			}
+		}
+		for i, doc := range docs {
+			got := rep.Results[i]
+			obj, status := k.dryRunApply("team-a", false, doc)
+			if status != nil {
+				t.Errorf("%s: the server refuses: %s", got.Name, status.Message)
+				continue
+			}
+			if want, pred := normalise(obj, lives[got.Name]), normalise(got.Object, lives[got.Name]); !reflect.DeepEqual(want, pred) {
+				t.Errorf("%s: the objects differ:\n%s", got.Name, jsonDiff(want, pred))
+			}
+		}
+	})
+
 	// Without permissions: every object an error naming the refusal, none a create.
 	t.Run("forbidden", func(t *testing.T) {
 		dir := writeFiles(t, map[string]string{"m.json": cases[0].manifest + "\n" + cases[8].manifest})
@@ -163,6 +214,12 @@ func TestClusterE2E(t *testing.T) {
 			}
 		}
 	})
+}
+
+// nextSecond waits for the clock's next second.
+func nextSecond() {
+	now := time.Now()
+	time.Sleep(now.Truncate(time.Second).Add(time.Second).Sub(now) + 10*time.Millisecond)
 }
 
 func deployment(image, replicas, env string) string {
@@ -285,6 +342,7 @@ type kube struct {
 }
 
 func newKube(t *testing.T, cfg *rest.Config) *kube {
+	cfg.QPS, cfg.Burst = 1000, 1000 // not client-go's 5 per second
 	dyn, err := dynamic.NewForConfig(cfg)
 	if err != nil {
 		t.Fatal(err)
