@@ -104,15 +104,29 @@ func (c *config) readCluster(loader *input.Loader, manifests []input.Entry, reg 
 			defined[[2]string{g, k}] = true
 		}
 	}
+	// What the registry knows so far: the built-in kinds and those of --crd.
+	known := func(g, k string) (t *schema.Type) {
+		for _, gvk := range reg.Versions(g, k) {
+			if t, ok := reg.Lookup(gvk); ok {
+				return t
+			}
+		}
+		return nil
+	}
 	res, err := client.Read(ctx, refs, cluster.ReadOptions{
-		HasSchema: func(g, v, k string) bool { return len(reg.Versions(g, k)) > 0 },
+		HasSchema: func(g, v, k string) bool { return known(g, k) != nil },
 		Scope: func(g, v, k string) (bool, bool) {
-			if t, ok := reg.Lookup(schema.GVK{Group: g, Version: v, Kind: k}); ok {
+			if t := known(g, k); t != nil && t.Resource != "" {
 				return t.Namespaced, true
 			}
 			return false, false
 		},
-		DefinedHere: func(g, k string) bool { return defined[[2]string{g, k}] },
+		// A kind the cluster does not serve yet, defined by a CRD given here: none of its
+		// objects can exist.
+		DefinedHere: func(g, k string) bool {
+			t := known(g, k)
+			return defined[[2]string{g, k}] || t != nil && t.Source == schema.SourceCRD
+		},
 	})
 	if err != nil {
 		return nil, fmt.Errorf("--live-from-cluster: %w", err)
@@ -240,7 +254,7 @@ func (c *config) judgeLive(pairs []input.Pair, ls *liveState, reg *schema.Regist
 			continue
 		}
 		if msg, ok := readErrs[p.ID]; ok && p.Live == nil {
-			p.Err = p.Manifest.Errorf("", "live object: %s", msg)
+			p.Err = p.Manifest.Errorf("", "%s", msg)
 			continue
 		}
 		_, _, ns, _ := p.Manifest.Meta()

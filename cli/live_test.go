@@ -263,3 +263,49 @@ func decodeJSON(t *testing.T, s string) map[string]any {
 	}
 	return m
 }
+
+// A custom kind the cluster does not serve yet, defined by a CRD given with --crd: its
+// objects cannot exist, so they are creates, with a note; without the CRD, an error.
+func TestClusterKindNotServedYet(t *testing.T) {
+	_, kc := testCluster(t)
+	crd := `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: backups.stable.example.com
+spec:
+  group: stable.example.com
+  scope: Namespaced
+  names: {plural: backups, singular: backup, kind: Backup, listKind: BackupList}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}
+`
+	dir := writeFiles(t, map[string]string{"crd/crd.yaml": crd,
+		"m/b.yaml": "apiVersion: stable.example.com/v1\nkind: Backup\nmetadata:\n  name: nightly\nspec:\n  schedule: daily\n"})
+	out, stderr, code := run(t, "", "--live-from-cluster", "--kubeconfig", kc, "--crd", filepath.Join(dir, "crd"), "-o", "json", nowFlag, filepath.Join(dir, "m"))
+	if out == "" {
+		t.Fatal(stderr)
+	}
+	r := decodeReport(t, out).Results[0]
+	if code != 1 || r.Action != "create" || !strings.Contains(strings.Join(r.Warnings, "\n"), "the cluster does not serve Backup.stable.example.com yet") {
+		t.Errorf("with --crd: exit %d, %+v\n%s", code, r, stderr)
+	}
+	out, stderr, code = run(t, "", "--live-from-cluster", "--kubeconfig", kc, "-o", "json", nowFlag, filepath.Join(dir, "m"))
+	if out == "" {
+		t.Fatal(stderr)
+	}
+	r = decodeReport(t, out).Results[0]
+	if code != 2 || r.Action != "error" || !strings.Contains(r.Error.Message, `no matches for kind "Backup" in version "stable.example.com/v1"`) {
+		t.Errorf("without: exit %d, %+v", code, r)
+	}
+	// The CRD among the manifests does the same.
+	out, _, code = run(t, "", "--live-from-cluster", "--kubeconfig", kc, "-o", "json", nowFlag, "-f", filepath.Join(dir, "m"), "-f", filepath.Join(dir, "crd"))
+	for _, r := range decodeReport(t, out).Results {
+		if r.Action != "create" {
+			t.Errorf("with the CRD among the manifests: exit %d, %+v", code, r)
+		}
+	}
+}

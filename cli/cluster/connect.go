@@ -10,8 +10,12 @@ import (
 	"strings"
 	"time"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/runtime/serializer"
 	"k8s.io/apimachinery/pkg/version"
-	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 	"k8s.io/client-go/util/flowcontrol"
@@ -68,7 +72,6 @@ type Client struct {
 	Timeout time.Duration
 
 	rest *rest.RESTClient
-	dyn  *dynamic.DynamicClient
 }
 
 // Connect prepares a client from the kubeconfig (or the in-cluster configuration). It
@@ -125,11 +128,17 @@ func Connect(opts Options) (*Client, error) {
 	if opts.UserAgent != "" {
 		cfg.UserAgent = opts.UserAgent
 	}
-	// One JSON client for everything: discovery's few documents and the objects, through
-	// the dynamic client (unstructured objects, numbers as int64 or float64).
-	jcfg := dynamic.ConfigFor(cfg)
-	jcfg.GroupVersion = nil
-	jcfg.APIPath = "/"
+	// One JSON client for everything, objects kept as the server's JSON text. Its codecs
+	// know only metav1's kinds: enough to read the server's Status errors.
+	scheme := runtime.NewScheme()
+	metav1.AddToGroupVersion(scheme, schema.GroupVersion{Version: "v1"})
+	jcfg := rest.CopyConfig(cfg)
+	jcfg.GroupVersion, jcfg.APIPath = nil, "/"
+	jcfg.ContentType, jcfg.AcceptContentTypes = "application/json", "application/json"
+	jcfg.NegotiatedSerializer = serializer.NewCodecFactory(scheme).WithoutConversion()
+	if jcfg.UserAgent == "" {
+		jcfg.UserAgent = rest.DefaultKubernetesUserAgent()
+	}
 	httpClient, err := rest.HTTPClientFor(jcfg)
 	if err != nil {
 		return nil, fmt.Errorf("kubeconfig: %w", err)
@@ -138,15 +147,17 @@ func Connect(opts Options) (*Client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("kubeconfig: %w", err)
 	}
-	c.dyn = dynamic.New(c.rest)
 	return c, nil
 }
 
 // ServerVersion asks the server its version (GET /version): the first request of a run,
 // so its error says the cluster cannot be reached.
 func (c *Client) ServerVersion(ctx context.Context) (*version.Info, error) {
-	body, err := c.rest.Get().AbsPath("/version").Do(ctx).Raw()
-	if err != nil {
+	body, err := raw(ctx, c.rest.Get().AbsPath("/version"))
+	switch {
+	case apierrors.IsUnauthorized(err):
+		return nil, fmt.Errorf("the cluster at %s does not accept the kubeconfig's credentials: %w", c.Host, err)
+	case err != nil:
 		return nil, fmt.Errorf("cannot reach the cluster at %s: %w", c.Host, c.explain(err))
 	}
 	var info version.Info
@@ -188,4 +199,15 @@ func (c *Client) explain(err error) error {
 		return fmt.Errorf("%w (timed out)", err)
 	}
 	return err
+}
+
+// raw sends a request and returns the body; an error answer is the server's Status when it
+// sent one.
+func raw(ctx context.Context, req *rest.Request) ([]byte, error) {
+	res := req.Do(ctx)
+	body, err := res.Raw()
+	if err != nil {
+		return nil, res.Error()
+	}
+	return body, nil
 }

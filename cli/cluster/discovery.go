@@ -68,7 +68,7 @@ func (d *discovery) get(ctx context.Context, path string) ([]byte, error) {
 	}
 	d.mu.Unlock()
 	doc.once.Do(func() {
-		doc.body, doc.err = d.c.rest.Get().AbsPath(path).Do(ctx).Raw()
+		doc.body, doc.err = raw(ctx, d.c.rest.Get().AbsPath(path))
 	})
 	return doc.body, doc.err
 }

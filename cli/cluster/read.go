@@ -1,9 +1,12 @@
 package cluster
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"net/url"
 	"sort"
 	"strings"
 	"sync"
@@ -11,8 +14,6 @@ import (
 
 	"github.com/ssa-diff/ssa-diff/cli/input"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 )
 
 // Ref is an object a manifest applies to, as the manifest names it (Namespace "" when it
@@ -72,8 +73,9 @@ type Outcome struct {
 	// for a namespaced kind, none for a cluster-scoped one.
 	ID     input.Identity
 	Status Status
-	// Object is the live object, with its managedFields, when Found.
-	Object map[string]any
+	// Object is the live object as the server wrote it (JSON), with its managedFields,
+	// when Found.
+	Object json.RawMessage
 	// Err says why, when Failed.
 	Err error
 	// Note explains a NotFound that is not the cluster's answer for the object (its kind
@@ -86,7 +88,7 @@ type Result struct {
 	// Outcomes has one element per Ref, in order.
 	Outcomes []Outcome
 	// CRDs are the CustomResourceDefinitions read for custom kinds, by name.
-	CRDs []map[string]any
+	CRDs []json.RawMessage
 	// CRDErrors are the CustomResourceDefinitions that could not be read, by kind
 	// ("Kind.group"), which makes the objects of that kind Failed too.
 	CRDErrors map[string]error
@@ -236,7 +238,7 @@ func (c *Client) Read(ctx context.Context, refs []Ref, opts ReadOptions) (*Resul
 	for _, name := range wantCRDs {
 		tasks = append(tasks, task{crd: name})
 	}
-	crdObjs := make([]map[string]any, len(tasks))
+	crdObjs := make([]json.RawMessage, len(tasks))
 	r.parallel(len(tasks), func(i int) {
 		t := tasks[i]
 		switch {
@@ -314,17 +316,73 @@ func (r *reader) parallel(n int, f func(i int)) {
 	wg.Wait()
 }
 
-func gvr(res Resource) schema.GroupVersionResource {
-	return schema.GroupVersionResource{Group: res.Group(), Version: res.Version(), Resource: res.Name}
+// path is the URL path of a resource in a namespace ("" for all, or cluster-scoped), or of
+// one object of it.
+func path(res Resource, ns, name string) string {
+	p := "/apis/" + res.APIVersion
+	if res.Group() == "" {
+		p = "/api/" + res.APIVersion
+	}
+	if ns != "" {
+		p += "/namespaces/" + url.PathEscape(ns)
+	}
+	p += "/" + res.Name
+	if name != "" {
+		p += "/" + url.PathEscape(name)
+	}
+	return p
 }
 
-func (r *reader) get(ctx context.Context, res Resource, ns, name string) (map[string]any, error) {
+func (r *reader) get(ctx context.Context, res Resource, ns, name string) (json.RawMessage, error) {
 	r.gets.Add(1)
-	obj, err := r.c.dyn.Resource(gvr(res)).Namespace(ns).Get(ctx, name, metav1.GetOptions{})
+	body, err := raw(ctx, r.c.rest.Get().AbsPath(path(res, ns, name)))
 	if err != nil {
 		return nil, err
 	}
-	return obj.Object, nil
+	var head objectHead
+	if err := json.Unmarshal(body, &head); err != nil {
+		return nil, fmt.Errorf("the server's answer is not an object: %w", err)
+	}
+	return body, nil
+}
+
+// objectHead is what is read of an object: how it is typed and named.
+type objectHead struct {
+	APIVersion string `json:"apiVersion"`
+	Kind       string `json:"kind"`
+	Metadata   struct {
+		Name string `json:"name"`
+	} `json:"metadata"`
+}
+
+// listPage is what is read of a LIST's answer.
+type listPage struct {
+	Metadata struct {
+		Continue string `json:"continue"`
+	} `json:"metadata"`
+	Items []json.RawMessage `json:"items"`
+}
+
+// typed is a LIST item with the apiVersion and kind the items of built-in kinds lack.
+func typed(item json.RawMessage, head objectHead, res Resource) json.RawMessage {
+	if head.APIVersion != "" && head.Kind != "" {
+		return item
+	}
+	rest := bytes.TrimSpace(item)
+	rest = bytes.TrimSpace(rest[1:]) // after '{'
+	var b bytes.Buffer
+	b.Grow(len(item) + 64)
+	b.WriteString(`{"apiVersion":`)
+	av, _ := json.Marshal(res.APIVersion)
+	b.Write(av)
+	b.WriteString(`,"kind":`)
+	k, _ := json.Marshal(res.Kind)
+	b.Write(k)
+	if len(rest) > 0 && rest[0] != '}' {
+		b.WriteByte(',')
+	}
+	b.Write(rest)
+	return b.Bytes()
 }
 
 // getInto reads one object for the refs at idx.
@@ -347,12 +405,22 @@ func (r *reader) getInto(ctx context.Context, res Resource, ns, name string, idx
 // listInto reads the objects of a kind in a namespace with a LIST, page by page, and keeps
 // those asked for. A LIST the user may not send (RBAC allows get only) becomes GETs.
 func (r *reader) listInto(ctx context.Context, res Resource, ns string, names []string, refs map[string][]int) {
-	found := map[string]map[string]any{}
-	opts := metav1.ListOptions{Limit: 500}
+	found := map[string]json.RawMessage{}
+	cont := ""
 	r.lists.Add(1)
 	for {
 		r.pages.Add(1)
-		list, err := r.c.dyn.Resource(gvr(res)).Namespace(ns).List(ctx, opts)
+		req := r.c.rest.Get().AbsPath(path(res, ns, "")).Param("limit", "500")
+		if cont != "" {
+			req = req.Param("continue", cont)
+		}
+		body, err := raw(ctx, req)
+		var page listPage
+		if err == nil {
+			if err = json.Unmarshal(body, &page); err != nil {
+				err = fmt.Errorf("the server's answer is not a list: %w", err)
+			}
+		}
 		if apierrors.IsForbidden(err) {
 			for _, n := range names {
 				r.getInto(ctx, res, ns, n, refs[n])
@@ -369,14 +437,17 @@ func (r *reader) listInto(ctx context.Context, res Resource, ns string, names []
 			}
 			return
 		}
-		for j := range list.Items {
-			item := list.Items[j].Object
-			if n := list.Items[j].GetName(); refs[n] != nil {
-				found[n] = item
+		for _, item := range page.Items {
+			var head objectHead
+			if err := json.Unmarshal(item, &head); err != nil {
+				continue // not an object: never one asked for
+			}
+			if refs[head.Metadata.Name] != nil {
+				found[head.Metadata.Name] = typed(item, head, res)
 			}
 		}
-		opts.Continue = list.GetContinue()
-		if opts.Continue == "" {
+		cont = page.Metadata.Continue
+		if cont == "" {
 			break
 		}
 	}

@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"net/http"
 	"os"
@@ -70,8 +71,8 @@ func TestGetFoundAndNotFound(t *testing.T) {
 	if o[0].Status != Found || o[0].ID != (input.Identity{Kind: "ConfigMap", Namespace: "shop", Name: "web"}) {
 		t.Errorf("outcome 0 = %+v", o[0])
 	}
-	md, _ := o[0].Object["metadata"].(map[string]any)
-	if _, ok := md["managedFields"]; !ok || o[0].Object["apiVersion"] != "v1" {
+	md, _ := decoded(t, o[0].Object)["metadata"].(map[string]any)
+	if _, ok := md["managedFields"]; !ok || decoded(t, o[0].Object)["apiVersion"] != "v1" {
 		t.Errorf("the object read lacks managedFields or apiVersion: %v", o[0].Object)
 	}
 	if o[1].Status != NotFound || o[1].Err != nil {
@@ -120,7 +121,7 @@ func TestListPaged(t *testing.T) {
 		if o.Status != want {
 			t.Errorf("%s: status %d, want %d (%v)", o.ID, o.Status, want, o.Err)
 		}
-		if want == Found && (o.Object["kind"] != "ConfigMap" || o.Object["apiVersion"] != "v1") {
+		if want == Found && (decoded(t, o.Object)["kind"] != "ConfigMap" || decoded(t, o.Object)["apiVersion"] != "v1") {
 			t.Errorf("a listed item lacks its apiVersion and kind: %v", o.Object)
 		}
 	}
@@ -232,7 +233,7 @@ func TestVersionsAndKindsNotServed(t *testing.T) {
 		Ref{APIVersion: "apps/v1beta2", Kind: "Deployment", Name: "web"},
 		Ref{APIVersion: "example.com/v1", Kind: "Widget", Name: "w"},
 		Ref{APIVersion: "example.com/v1", Kind: "Backup", Name: "b"})
-	if o := res.Outcomes[0]; o.Status != Found || o.Object["apiVersion"] != "apps/v1" {
+	if o := res.Outcomes[0]; o.Status != Found || decoded(t, o.Object)["apiVersion"] != "apps/v1" {
 		t.Errorf("outcome 0 = %+v", o)
 	}
 	if o := res.Outcomes[1]; o.Status != Failed || !strings.Contains(o.Err.Error(), `no matches for kind "Widget" in version "example.com/v1"`) {
@@ -264,7 +265,7 @@ func TestCRDsOfCustomKinds(t *testing.T) {
 		Ref{APIVersion: "metrics.example.com/v1", Kind: "Usage", Name: "u"}, // an aggregated API: no CRD
 		Ref{APIVersion: "secret.example.com/v1", Kind: "Vault", Name: "v"},
 		Ref{APIVersion: "v1", Kind: "ConfigMap", Name: "c"})
-	if len(res.CRDs) != 1 || res.CRDs[0]["metadata"].(map[string]any)["name"] != "backups.stable.example.com" {
+	if len(res.CRDs) != 1 || decoded(t, res.CRDs[0])["metadata"].(map[string]any)["name"] != "backups.stable.example.com" {
 		t.Errorf("CRDs read = %v", res.CRDs)
 	}
 	if n := countRequests(s, "GET /apis/apiextensions.k8s.io/v1/customresourcedefinitions/"); n != 3 {
@@ -279,7 +280,7 @@ func TestCRDsOfCustomKinds(t *testing.T) {
 		t.Errorf("error = %v", err)
 	}
 	objs := res.Objects()
-	if len(objs) != 2 || objs[0]["kind"] != "CustomResourceDefinition" {
+	if len(objs) != 2 || decoded(t, objs[0])["kind"] != "CustomResourceDefinition" {
 		t.Errorf("objects = %v", objs)
 	}
 }
@@ -399,4 +400,26 @@ func itoa(i int) string {
 		return digits[i : i+1]
 	}
 	return itoa(i/10) + digits[i%10:i%10+1]
+}
+
+func TestUnauthorized(t *testing.T) {
+	s := clustertest.New(t)
+	kc := s.Kubeconfig(t, t.TempDir(), "shop") // no token
+	s.Token = "right"
+	c, err := Connect(Options{Kubeconfig: kc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.ServerVersion(context.Background()); err == nil || !strings.Contains(err.Error(), "does not accept the kubeconfig's credentials") {
+		t.Errorf("error = %v", err)
+	}
+}
+
+func decoded(t *testing.T, data []byte) map[string]any {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal(data, &m); err != nil {
+		t.Fatalf("%v: %s", err, data)
+	}
+	return m
 }

@@ -87,8 +87,8 @@ func (r *Result) Record(context, serverVersion, namespace string) *Record {
 
 // Objects are the objects read, each once: the CustomResourceDefinitions read for their
 // kinds, then the live objects in the order of the refs.
-func (r *Result) Objects() []map[string]any {
-	var out []map[string]any
+func (r *Result) Objects() []json.RawMessage {
+	var out []json.RawMessage
 	out = append(out, r.CRDs...)
 	seen := map[input.Identity]bool{}
 	for _, o := range r.Outcomes {
@@ -101,9 +101,9 @@ func (r *Result) Objects() []map[string]any {
 	return out
 }
 
-// ListJSON is a v1 List of the record and the objects, as `kubectl get -o json` writes
-// one (keys sorted, four-space indent), which ssa-diff reads as a live-state dump.
-func ListJSON(rec *Record, objects []map[string]any) ([]byte, error) {
+// ListJSON is a v1 List of the record and the objects (as the server wrote them), indented
+// as `kubectl get -o json` indents, which ssa-diff reads as a live-state dump.
+func ListJSON(rec *Record, objects []json.RawMessage) ([]byte, error) {
 	items := make([]any, 0, len(objects)+1)
 	items = append(items, rec)
 	for _, o := range objects {
