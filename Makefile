@@ -66,7 +66,7 @@ generate:
 
 fuzz:
 	@set -e; for t in ./fieldpath:FuzzFieldsV1 ./fieldpath:FuzzManagedFields ./fieldpath:FuzzDecodeJSON ./fieldpath:FuzzCanonicalFieldsV1 ./internal/unstructured:FuzzEqual ./internal/api:FuzzDecode \
-		./cli/input:FuzzParse ./cli/input:FuzzDeferred ./cli/input:FuzzJSONable \
+		./cli/input:FuzzParse ./cli/input:FuzzDeferred ./cli/input:FuzzJSONable ./cli/cluster:FuzzTyped \
 		./cli/output:FuzzRenderYAML ./cli/output:FuzzEmitYAML ./cli/output:FuzzEmitYAMLString ./cli/output:FuzzYAMLMatchers \
 		./schema:FuzzAddCRD ./schema:FuzzAddCRDObject ./schema:FuzzAddOpenAPI ./merge:FuzzEngine ./cli:FuzzRun; do \
 		echo "== $${t#*:} in $${t%%:*} for $(FUZZTIME)"; \

@@ -340,16 +340,17 @@ func (r *reader) get(ctx context.Context, res Resource, ns, name string) (json.R
 		return nil, err
 	}
 	var head objectHead
-	if err := json.Unmarshal(body, &head); err != nil {
-		return nil, fmt.Errorf("the server's answer is not an object: %w", err)
+	if err := json.Unmarshal(body, &head); err != nil || !isObject(body) {
+		return nil, fmt.Errorf("the server's answer to GET %s is not an object (%v)", path(res, ns, name), err)
 	}
 	return body, nil
 }
 
-// objectHead is what is read of an object: how it is typed and named.
+// objectHead is what is read of an object: whether it says how it is typed (nil when it
+// does not), and its name.
 type objectHead struct {
-	APIVersion string `json:"apiVersion"`
-	Kind       string `json:"kind"`
+	APIVersion json.RawMessage `json:"apiVersion"`
+	Kind       json.RawMessage `json:"kind"`
 	Metadata   struct {
 		Name string `json:"name"`
 	} `json:"metadata"`
@@ -363,21 +364,37 @@ type listPage struct {
 	Items []json.RawMessage `json:"items"`
 }
 
-// typed is a LIST item with the apiVersion and kind the items of built-in kinds lack.
+func isObject(data []byte) bool {
+	data = bytes.TrimSpace(data)
+	return len(data) > 0 && data[0] == '{'
+}
+
+// typed is a LIST item (a JSON object) with the apiVersion and kind the items of built-in
+// kinds lack (each only where it lacks it).
 func typed(item json.RawMessage, head objectHead, res Resource) json.RawMessage {
-	if head.APIVersion != "" && head.Kind != "" {
+	if head.APIVersion != nil && head.Kind != nil || !isObject(item) {
 		return item
 	}
-	rest := bytes.TrimSpace(item)
-	rest = bytes.TrimSpace(rest[1:]) // after '{'
+	rest := bytes.TrimSpace(bytes.TrimSpace(item)[1:]) // after '{'
 	var b bytes.Buffer
 	b.Grow(len(item) + 64)
-	b.WriteString(`{"apiVersion":`)
-	av, _ := json.Marshal(res.APIVersion)
-	b.Write(av)
-	b.WriteString(`,"kind":`)
-	k, _ := json.Marshal(res.Kind)
-	b.Write(k)
+	b.WriteByte('{')
+	member := func(key, value string) {
+		if b.Len() > 1 {
+			b.WriteByte(',')
+		}
+		k, _ := json.Marshal(key)
+		v, _ := json.Marshal(value)
+		b.Write(k)
+		b.WriteByte(':')
+		b.Write(v)
+	}
+	if head.APIVersion == nil {
+		member("apiVersion", res.APIVersion)
+	}
+	if head.Kind == nil {
+		member("kind", res.Kind)
+	}
 	if len(rest) > 0 && rest[0] != '}' {
 		b.WriteByte(',')
 	}
@@ -439,7 +456,7 @@ func (r *reader) listInto(ctx context.Context, res Resource, ns string, names []
 		}
 		for _, item := range page.Items {
 			var head objectHead
-			if err := json.Unmarshal(item, &head); err != nil {
+			if err := json.Unmarshal(item, &head); err != nil || !isObject(item) {
 				continue // not an object: never one asked for
 			}
 			if refs[head.Metadata.Name] != nil {
