@@ -140,8 +140,9 @@ func (c *config) readCluster(loader *input.Loader, manifests []input.Entry, reg 
 	if client.Context != "" {
 		where += ", context " + client.Context
 	}
-	fmt.Fprintf(c.stderr, "live state: %s, Kubernetes %s: %d objects read, %d not found, %d not readable (%d GET, %d LIST)\n",
-		where, info.GitVersion, len(res.Objects()), len(rec.NotFound), len(rec.Errors), res.Gets, res.Lists)
+	n := len(res.Objects())
+	fmt.Fprintf(c.stderr, "live state: %s, Kubernetes %s: %d object%s read, %d not found, %d not readable (%d GET, %d LIST)\n",
+		where, info.GitVersion, n, plural(n), len(rec.NotFound), len(rec.Errors), res.Gets, res.Lists)
 
 	if l.saveLive != "" {
 		if err := os.WriteFile(l.saveLive, data, 0o600); err != nil {

@@ -72,7 +72,7 @@ func TestLiveFromCluster(t *testing.T) {
 	if r := rep.Results[byName["token"]]; r.Action != "error" || !strings.Contains(r.Error.Message, `secrets "token" is forbidden`) {
 		t.Errorf("token = %+v, want an error naming the refusal", r)
 	}
-	if !strings.Contains(stderr, "live state: "+s.URL+", context test, Kubernetes v1.37.2: 1 objects read, 1 not found, 1 not readable") {
+	if !strings.Contains(stderr, "live state: "+s.URL+", context test, Kubernetes v1.37.2: 1 object read, 1 not found, 1 not readable") {
 		t.Errorf("stderr = %q", stderr)
 	}
 	if strings.Contains(stderr, "warning") {

@@ -494,7 +494,7 @@ func resourceIn(res Resource, ns string) string {
 // explainAccess adds, to a refusal, the permissions ssa-diff needs; to a timeout, the limit.
 func (c *Client) explainAccess(err error) error {
 	if apierrors.IsForbidden(err) || apierrors.IsUnauthorized(err) {
-		return fmt.Errorf("%w (ssa-diff needs get and list on what it reads: see the README, \"Reading the cluster\")", err)
+		return fmt.Errorf("%w (ssa-diff needs get and list on what it reads: see \"Read-only access for a CI gate\" in its README)", err)
 	}
 	return c.explain(err)
 }
