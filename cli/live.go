@@ -40,7 +40,7 @@ func (c *config) addLiveFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&l.context, "context", "", "With --live-from-cluster: the kubeconfig context (default: the current context).")
 	fs.StringVar(&l.requestTimeout, "request-timeout", cluster.DefaultRequestTimeout, "With --live-from-cluster: how long to wait for each request to the cluster (1s, 2m, 3h; 0 waits forever).")
 	fs.StringVar(&l.saveLive, "save-live", "", "With --live-from-cluster: write what was read to FILE (a v1 List) and predict from it: given as LIVE, it predicts the same again offline.")
-	fs.BoolVar(&l.allowNoManagedFields, "allow-missing-managed-fields", false, "Predict against a LIVE dump in which no object carries metadata.managedFields (made without kubectl get --show-managed-fields) as if nobody owned any field; without it such a dump cannot predict ownership (exit 2).")
+	fs.BoolVar(&l.allowNoManagedFields, "allow-missing-managed-fields", false, "Predict against a LIVE dump (a List, or several objects) in which no object carries metadata.managedFields (made without kubectl get --show-managed-fields) as if nobody owned any field; without it such a dump cannot predict ownership (exit 2).")
 }
 
 // checkLive validates the flags of the live state once parsed; prog tells the kubectl
@@ -245,9 +245,12 @@ func (c *config) judgeLive(pairs []input.Pair, ls *liveState, reg *schema.Regist
 			readErrs[o.Identity()] = o.Message
 		}
 	}
-	// A dump is more than the one object given for the one manifest.
+	// A dump is a List, or several objects. A single object without managedFields may be
+	// one nobody tracks (an object whose managedFields were reset, one applied with a name
+	// only): it is predicted so, with a warning; a dump in which no object has them was
+	// printed without them.
 	dump := len(ls.objs) != 1 || ls.objs[0].Source.Item != nil
-	noOwnership := rec == nil && len(ls.objs) > 0 && !managed
+	noOwnership := rec == nil && dump && len(ls.objs) > 0 && !managed
 	unowned := 0
 	for i := range pairs {
 		p := &pairs[i]
@@ -275,10 +278,10 @@ func (c *config) judgeLive(pairs []input.Pair, ls *liveState, reg *schema.Regist
 			}
 			continue
 		}
-		if !noOwnership {
+		if managed || rec != nil {
 			continue
 		}
-		if !c.liveOpts.allowNoManagedFields {
+		if noOwnership && !c.liveOpts.allowNoManagedFields {
 			p.Err = p.Manifest.Errorf("", "cannot predict ownership: no object of the live input carries metadata.managedFields, which kubectl get hides unless asked: %s (or --allow-missing-managed-fields to predict as if nobody owned any field)",
 				getCommand(p.Live.GVK(), p.ID, reg))
 			continue
