@@ -11,8 +11,8 @@ import (
 	"github.com/ssa-diff/ssa-diff/cli/cluster/clustertest"
 )
 
-// liveCM is a live ConfigMap whose data.a the manager "team" applied (with managedFields).
-func liveCM(ns, name, a string) map[string]any {
+// clusterCM is a live ConfigMap whose data.a the manager "team" applied (with managedFields).
+func clusterCM(ns, name, a string) map[string]any {
 	return map[string]any{"apiVersion": "v1", "kind": "ConfigMap",
 		"metadata": map[string]any{"name": name, "namespace": ns, "uid": "uid-" + name, "resourceVersion": "7",
 			"creationTimestamp": "2026-12-01T10:00:00Z",
@@ -27,7 +27,7 @@ const nowFlag = "--now=2026-12-02T10:00:00Z"
 // A cluster with web (data.a owned by "team"), where secrets may not be read.
 func testCluster(t *testing.T) (*clustertest.Server, string) {
 	s := clustertest.New(t)
-	s.Add(liveCM("shop", "web", "1"))
+	s.Add(clusterCM("shop", "web", "1"))
 	s.Forbid = func(verb, group, resource, ns, name string) bool { return resource == "secrets" }
 	return s, s.Kubeconfig(t, t.TempDir(), "shop")
 }
@@ -155,6 +155,7 @@ func TestClusterErrors(t *testing.T) {
 		{[]string{"--kubeconfig", kc, dir}, "--kubeconfig reads the cluster: it needs --live-from-cluster"},
 		{[]string{"--save-live", "x.json", dir, "live.json"}, "--save-live reads the cluster"},
 		{[]string{"--live-from-cluster", "--kubeconfig", kc, "--request-timeout", "soon", dir}, "--request-timeout \"soon\""},
+		{[]string{"--live-from-cluster", "--kubeconfig", kc, "--prune", "--all", dir}, "--prune needs a LIVE dump"},
 	} {
 		if _, stderr, code := run(t, "", c.args...); code != 2 || !strings.Contains(stderr, c.want) {
 			t.Errorf("%q: exit %d, %s", c.args, code, stderr)

@@ -18,12 +18,13 @@ import (
 
 // slot is one result to print: a manifest to predict, or input that could not be read.
 type slot struct {
-	pair *input.Pair // nil for an error
-	err  error
-	src  input.Source
-	res  *report.Result
-	body map[string]interface{} // the manifest's tree, while it is predicted and judged
-	done chan struct{}
+	pair   *input.Pair    // nil for an error or a prune
+	pruned *report.Result // a live object the applier prunes
+	err    error
+	src    input.Source
+	res    *report.Result
+	body   map[string]interface{} // the manifest's tree, while it is predicted and judged
+	done   chan struct{}
 }
 
 func (c *config) warnf(format string, args ...interface{}) {
@@ -49,10 +50,8 @@ func (c *config) run(newPredictor func(*schema.Registry) predictor) int {
 	// Objects are kept as text, and each is decoded by the prediction that uses it: a
 	// run holds a few trees at a time, not all of them.
 	loader.DeferDecoding = true
-	var manifests, live []input.Entry
-	for _, p := range c.manifests {
-		manifests = append(manifests, loader.Load(p)...)
-	}
+	var live []input.Entry
+	manifests := c.loadManifests(loader)
 	if c.live != "" || c.liveOpts.fromCluster {
 		// Field lines are asked of manifests only: a dump's text need not be kept; its
 		// managedFields are kept as text.
@@ -96,6 +95,7 @@ func (c *config) run(newPredictor func(*schema.Registry) predictor) int {
 		// Objects that name no namespace go where the cluster read put them.
 		c.namespace = ls.record.Namespace
 	}
+	c.webhooks = webhooksOf(ls.objs)
 	scope := func(gvk schema.GVK) (bool, bool) {
 		if n, ok := ls.scope(gvk); ok {
 			return n, true
@@ -126,6 +126,8 @@ func (c *config) run(newPredictor func(*schema.Registry) predictor) int {
 		}
 		slots = append(slots, s)
 	}
+	slots = append(slots, c.pruneSlots(m.Pairs, ls.objs, reg)...)
+	c.pruneWarnings()
 	for _, err := range append(liveErrs, m.Errors...) {
 		slots = append(slots, &slot{err: fmt.Errorf("live object: %w", err), src: sourceOf(err), done: make(chan struct{})})
 	}
@@ -264,6 +266,8 @@ func (c *config) predictChain(eng predictor, chain []*slot) {
 	var prev *slot
 	for _, s := range chain {
 		switch {
+		case s.pruned != nil:
+			s.res = s.pruned
 		case s.pair == nil:
 			s.res = report.FromError(s.src, s.err)
 		case s.pair.Err != nil:
@@ -358,6 +362,8 @@ func (c *config) predict(eng predictor, p *input.Pair, manifest, live map[string
 	}
 	res = report.FromPrediction(src, live, manifest, manager, out)
 	fillIdentity(res, p)
+	c.approximations(res, gvk, manifest, live)
+	c.explainRefusal(res, gvk, manifest)
 	c.addAdvice(res, eng, c.registry, live, manifest, out)
 	if res.Action == report.ActionRejected && res.Error.Code == 409 && !c.force && c.wantsWithForce() {
 		if forced, err := call(request(true)); err == nil {
