@@ -3,6 +3,7 @@ package merge
 import (
 	"github.com/ssa-diff/ssa-diff/fieldpath"
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
+	"github.com/ssa-diff/ssa-diff/merge/defaults"
 	"github.com/ssa-diff/ssa-diff/schema"
 	smd "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 )
@@ -104,6 +105,72 @@ func (r *request) unchanged(live map[string]interface{}, liveEntries []fieldpath
 		}
 	}
 	return true
+}
+
+// keepTimesOfNoop is the store's last step before writing (catalog G5): when the new
+// managedFields are the live ones but for some times, and the object is otherwise equal to
+// the live one as the server compares them — semantically once decoded into its Go type for
+// built-in kinds (quantities by value …), as decoded JSON for custom resources — the live
+// times are put back into obj, so that no timestamp-only change is written. It returns the
+// entries obj then has.
+func (r *request) keepTimesOfNoop(live map[string]interface{}, liveEntries []fieldpath.Entry, obj map[string]interface{}, entries []fieldpath.Entry) []fieldpath.Entry {
+	if len(entries) == 0 || len(entries) != len(liveEntries) {
+		return entries
+	}
+	timesDiffer := false
+	for i := range entries {
+		if !sameEntryIgnoringTime(liveEntries[i], entries[i]) {
+			return entries
+		}
+		a, b := liveEntries[i].Time, entries[i].Time
+		if (a == nil) != (b == nil) || (a != nil && !a.Equal(*b)) {
+			timesDiffer = true
+		}
+	}
+	if !timesDiffer || !r.equalApartFromManagedFields(live, obj) {
+		return entries
+	}
+	out := make([]fieldpath.Entry, len(entries))
+	for i := range entries {
+		out[i] = entries[i]
+		out[i].Time = liveEntries[i].Time
+	}
+	if err := setManagedFields(obj, out, r.e.compactManagedFields); err != nil {
+		return entries
+	}
+	return out
+}
+
+// equalApartFromManagedFields compares two objects as the store does for catalog G5.
+func (r *request) equalApartFromManagedFields(a, b map[string]interface{}) bool {
+	if equalIgnoringManagedFields(a, b) {
+		return true
+	}
+	av, kind := r.typ.GVK.APIVersion(), r.typ.GVK.Kind
+	if r.typ.Source != schema.SourceBuiltin || !defaults.Known(av, kind) {
+		return false
+	}
+	return defaults.Equal(av, kind, defaults.Semantic, withoutManagedFields(a), withoutManagedFields(b))
+}
+
+// withoutManagedFields is a shallow copy of obj whose metadata has no managedFields.
+func withoutManagedFields(obj map[string]interface{}) map[string]interface{} {
+	md, ok := obj["metadata"].(map[string]interface{})
+	if !ok {
+		return obj
+	}
+	c := make(map[string]interface{}, len(obj))
+	for k, v := range obj {
+		c[k] = v
+	}
+	m := make(map[string]interface{}, len(md))
+	for k, v := range md {
+		if k != "managedFields" {
+			m[k] = v
+		}
+	}
+	c["metadata"] = m
+	return c
 }
 
 func sameEntryIgnoringTime(x, y fieldpath.Entry) bool {
