@@ -1,0 +1,92 @@
+package conformance
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/ssa-diff/ssa-diff/merge"
+)
+
+// CompareAssigned is Compare for a prediction that names the values the server assigns
+// (Result.Assigned): each named value must be one the server's answer has and the
+// prediction does not (metadata.resourceVersion, on every write, aside); then both leave
+// them out, and the objects are compared as Compare does. So with strict, the prediction
+// must be exactly the stored object apart from the values it says it cannot know.
+func CompareAssigned(c *Case, res *merge.Result, strict bool) []string {
+	if res.Rejection != nil || res.Object == nil || c.Want == nil || c.Want["kind"] == "Status" {
+		return Compare(c, res, strict)
+	}
+	want, got := generic(c.Want), generic(res.Object)
+	if c.Request.Verb == "update-scale" {
+		want = generic(c.After)
+	}
+	var problems []string
+	for _, p := range res.Assigned {
+		if p == ".metadata.resourceVersion" {
+			continue
+		}
+		if !removeAt(want, p) {
+			problems = append(problems, fmt.Sprintf("%s: listed as assigned, but the server has no such field", p))
+		}
+		if removeAt(got, p) {
+			problems = append(problems, fmt.Sprintf("%s: listed as assigned, but predicted too", p))
+		}
+	}
+	cc := *c
+	cc.Want, cc.After = want, want
+	pred := *res
+	pred.Object = got
+	return append(problems, Compare(&cc, &pred, strict)...)
+}
+
+// removeAt deletes the value at a dotted path (".spec.ports[0].nodePort") from obj and
+// reports whether it was there. Map keys may hold dots (label keys): the longest key that
+// fits the rest of the path is taken.
+func removeAt(obj map[string]interface{}, path string) bool {
+	var cur interface{} = obj
+	rest := path
+	for rest != "" {
+		switch x := cur.(type) {
+		case map[string]interface{}:
+			if !strings.HasPrefix(rest, ".") {
+				return false
+			}
+			key := ""
+			for k := range x {
+				if strings.HasPrefix(rest[1:], k) && len(k) > len(key) {
+					after := rest[1+len(k):]
+					if after == "" || after[0] == '.' || after[0] == '[' {
+						key = k
+					}
+				}
+			}
+			if key == "" {
+				return false
+			}
+			rest = rest[1+len(key):]
+			if rest == "" {
+				delete(x, key)
+				return true
+			}
+			cur = x[key]
+		case []interface{}:
+			end := strings.IndexByte(rest, ']')
+			if !strings.HasPrefix(rest, "[") || end < 0 {
+				return false
+			}
+			i, err := strconv.Atoi(rest[1:end])
+			if err != nil || i < 0 || i >= len(x) {
+				return false
+			}
+			rest = rest[end+1:]
+			if rest == "" {
+				return false // list items are never assigned whole
+			}
+			cur = x[i]
+		default:
+			return false
+		}
+	}
+	return false
+}
