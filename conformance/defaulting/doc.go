@@ -9,4 +9,12 @@
 // the internal version and back, the protobuf storage round trip, defaulting
 // again on read) and through defaults.Default on their JSON, and requires the
 // two results to be equal.
+//
+// TestGenerationMatchesKubeAPIServer does the same for the registry rule that
+// moves metadata.generation: for every kind whose strategy moves it, random
+// stored objects are updated with new objects that differ by a label only, by
+// the units of their quantities, by empty lists and maps, or entirely; the
+// generation the server's own strategy (pkg/registry/**/strategy.go, and the
+// CustomResourceDefinition strategy of apiextensions-apiserver) gives must be
+// the one merge/strategy predicts.
 package defaulting
