@@ -26,10 +26,10 @@ func CompareAssigned(c *Case, res *merge.Result, strict bool) []string {
 		if p == ".metadata.resourceVersion" {
 			continue
 		}
-		if !removeAt(want, p) {
+		if v, ok := removeAt(want, p); !ok || v == nil {
 			problems = append(problems, fmt.Sprintf("%s: listed as assigned, but the server has no such field", p))
 		}
-		if removeAt(got, p) {
+		if v, ok := removeAt(got, p); ok && v != nil {
 			problems = append(problems, fmt.Sprintf("%s: listed as assigned, but predicted too", p))
 		}
 	}
@@ -41,16 +41,16 @@ func CompareAssigned(c *Case, res *merge.Result, strict bool) []string {
 }
 
 // removeAt deletes the value at a dotted path (".spec.ports[0].nodePort") from obj and
-// reports whether it was there. Map keys may hold dots (label keys): the longest key that
-// fits the rest of the path is taken.
-func removeAt(obj map[string]interface{}, path string) bool {
+// returns it, and whether it was there (a null placeholder is). Map keys may hold dots
+// (label keys): the longest key that fits the rest of the path is taken.
+func removeAt(obj map[string]interface{}, path string) (interface{}, bool) {
 	var cur interface{} = obj
 	rest := path
 	for rest != "" {
 		switch x := cur.(type) {
 		case map[string]interface{}:
 			if !strings.HasPrefix(rest, ".") {
-				return false
+				return nil, false
 			}
 			key := ""
 			for k := range x {
@@ -62,31 +62,32 @@ func removeAt(obj map[string]interface{}, path string) bool {
 				}
 			}
 			if key == "" {
-				return false
+				return nil, false
 			}
 			rest = rest[1+len(key):]
 			if rest == "" {
+				v := x[key]
 				delete(x, key)
-				return true
+				return v, true
 			}
 			cur = x[key]
 		case []interface{}:
 			end := strings.IndexByte(rest, ']')
 			if !strings.HasPrefix(rest, "[") || end < 0 {
-				return false
+				return nil, false
 			}
 			i, err := strconv.Atoi(rest[1:end])
 			if err != nil || i < 0 || i >= len(x) {
-				return false
+				return nil, false
 			}
 			rest = rest[end+1:]
 			if rest == "" {
-				return false // list items are never assigned whole
+				return nil, false // list items are never assigned whole
 			}
 			cur = x[i]
 		default:
-			return false
+			return nil, false
 		}
 	}
-	return false
+	return nil, false
 }

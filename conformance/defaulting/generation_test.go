@@ -96,20 +96,28 @@ const (
 
 var variantNames = [variantCount]string{"label", "quantities", "empty collections", "random"}
 
-// TestGenerationMatchesKubeAPIServer compares the generation merge/strategy predicts for an
-// update with the one the server's own strategy gives, for every kind whose generation
-// moves, on random stored objects and four kinds of new object: equal but for a label
-// (numbers such as a CRD schema's minimum 0 come back from the JSON as integers, and must
-// still equal the float64 the Go type holds), equal but for the units of its quantities
-// ("1Gi" for "1024Mi"), equal but for empty lists and maps (which reflect.DeepEqual, the
-// comparison of webhook configurations and NetworkPolicy, tells from missing ones), and a
-// different random object. The server's side is what kube-apiserver does: the request
-// decoded into the Go type (runtime.DefaultUnstructuredConverter) and defaulted, the stored
-// object decoded and defaulted, both converted to the internal version, rest.BeforeUpdate's
-// generation restore, then the strategy's PrepareForUpdate.
+// TestGenerationMatchesKubeAPIServer compares what merge/strategy predicts for an update
+// with what the server's own update strategy does, for every kind an apply can update (the
+// 29 whose generation moves first among them), on random stored objects and four kinds of
+// new object: equal but for a label (numbers such as a CRD schema's minimum 0 come back from
+// the JSON as integers, and must still equal the float64 the Go type holds), equal but for
+// the units of its quantities ("1Gi" for "1024Mi"), equal but for empty lists and maps
+// (which reflect.DeepEqual, the comparison of webhook configurations and NetworkPolicy,
+// tells from missing ones), and a different random object. The generation and the whole
+// object stored and read back must be the server's. The server's side is what
+// kube-apiserver does: the request decoded into the Go type
+// (runtime.DefaultUnstructuredConverter) and defaulted, the stored object decoded and
+// defaulted, both converted to the internal version, rest.BeforeUpdate's generation
+// restore, the strategy's PrepareForUpdate, then storage and the read.
 func TestGenerationMatchesKubeAPIServer(t *testing.T) {
 	s := scheme()
 	kinds := generationKinds(s)
+	// Every other kind an apply can update is held to the server's update too.
+	for k, st := range createStrategies(s) {
+		if u, ok := st.(rest.RESTUpdateStrategy); ok && kinds[k] == nil && createNotCompared[k] == "" {
+			kinds[k] = u
+		}
+	}
 	names := make([]string, 0, len(kinds))
 	for k := range kinds {
 		names = append(names, k)
@@ -171,7 +179,7 @@ func TestGenerationMatchesKubeAPIServer(t *testing.T) {
 					newJSON["metadata"] = unstructured.DeepCopy(oldJSON["metadata"])
 				}
 
-				want, err := serverGeneration(ctx, s, kinds[k], gvk, newJSON, oldJSON)
+				want, stored, err := serverUpdate(ctx, s, kinds[k], gvk, newJSON, oldJSON)
 				if err != nil {
 					// The request does not decode (a random value the Go type refuses): the
 					// server would answer 400, there is no generation to compare.
@@ -183,6 +191,29 @@ func TestGenerationMatchesKubeAPIServer(t *testing.T) {
 				}
 				strategy.PrepareForUpdateDecoded(av, kind, newJSON, obj, oldJSON)
 				got, _ := obj["metadata"].(map[string]any)["generation"].(int64)
+				// The whole object, read back, must be the server's too.
+				if err := defaults.Default(av, kind, obj); err != nil {
+					t.Fatalf("Default: %v", err)
+				}
+				w := toUnstructured(t, stored)
+				for _, m := range []map[string]any{w, obj} {
+					delete(m, "apiVersion")
+					delete(m, "kind")
+					for _, a := range strategy.Assigned(av, kind, obj, false) {
+						removePath(m, a.Path)
+					}
+				}
+				if d := firstDifferences(w, obj); d != "" {
+					if gapOnly(k, d) {
+						continue
+					}
+					diverged++
+					if shown < 3 {
+						shown++
+						t.Errorf("object %d (%s): the stored object diverges:\n%s", i, variantNames[v], d)
+					}
+					continue
+				}
 				total[v]++
 				if want > 5 {
 					bumped[v]++
@@ -203,12 +234,12 @@ func TestGenerationMatchesKubeAPIServer(t *testing.T) {
 	if bumped[variantRandom] == 0 || bumped[variantLabel] == total[variantLabel] {
 		t.Errorf("the updates do not exercise both outcomes")
 	}
-	t.Logf("%d kinds, %d divergences", len(names), diverged)
+	t.Logf("%d kinds (%d whose generation moves), %d divergences", len(names), len(generationKinds(s)), diverged)
 }
 
-// serverGeneration runs an update through the server's steps and returns the generation
-// the strategy leaves.
-func serverGeneration(ctx context.Context, s *runtime.Scheme, st rest.RESTUpdateStrategy, gvk schema.GroupVersionKind, newJSON, oldJSON map[string]any) (int64, error) {
+// serverUpdate runs an update through the server's steps and returns the generation the
+// strategy leaves and the object stored and read back.
+func serverUpdate(ctx context.Context, s *runtime.Scheme, st rest.RESTUpdateStrategy, gvk schema.GroupVersionKind, newJSON, oldJSON map[string]any) (int64, runtime.Object, error) {
 	decode := func(m map[string]any) (runtime.Object, error) {
 		v, err := s.New(gvk)
 		if err != nil {
@@ -230,17 +261,24 @@ func serverGeneration(ctx context.Context, s *runtime.Scheme, st rest.RESTUpdate
 	}
 	newObj, err := decode(newJSON)
 	if err != nil {
-		return 0, err
+		return 0, nil, err
 	}
 	oldObj, err := decode(oldJSON)
 	if err != nil {
-		return 0, fmt.Errorf("the stored object: %w", err)
+		return 0, nil, fmt.Errorf("the stored object: %w", err)
 	}
 	nm, _ := meta.Accessor(newObj)
 	om, _ := meta.Accessor(oldObj)
 	nm.SetGeneration(om.GetGeneration())
 	st.PrepareForUpdate(ctx, newObj, oldObj)
-	return nm.GetGeneration(), nil
+	gen := nm.GetGeneration()
+	out, _ := s.New(gvk)
+	if err := s.Convert(newObj, out, nil); err != nil {
+		return 0, nil, fmt.Errorf("from internal: %w", err)
+	}
+	out.GetObjectKind().SetGroupVersionKind(gvk)
+	stored, err := serverStore(s, out)
+	return gen, stored, err
 }
 
 // reformatQuantities rewrites every quantity under v in other units of the same value.

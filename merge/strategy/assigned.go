@@ -74,9 +74,26 @@ func Assigned(apiVersion, kind string, obj map[string]any, create bool) []Assign
 		if create {
 			jobAssigned(obj, add)
 		}
+	case "/Pod":
+		for i, c := range objects(object(obj, "status"), "conditions") {
+			if create && c["lastTransitionTime"] == nil {
+				add("time of the create", "status", "conditions", i, "lastTransitionTime")
+			}
+		}
 	case "/PersistentVolume":
 		if create && path(obj, "status", "lastPhaseTransitionTime") == nil {
 			add("time of the create", "status", "lastPhaseTransitionTime")
+		}
+	case "certificates.k8s.io/CertificateSigningRequest":
+		if create {
+			add("the requesting user", "spec", "username")
+			add("the requesting user", "spec", "groups")
+		}
+	case "apiregistration.k8s.io/APIService":
+		for i, c := range objects(object(obj, "status"), "conditions") {
+			if c["lastTransitionTime"] == nil {
+				add("time of the write", "status", "conditions", i, "lastTransitionTime")
+			}
 		}
 	case "resource.k8s.io/ResourceSlice":
 		for i, d := range objects(object(obj, "spec"), "devices") {

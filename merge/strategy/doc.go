@@ -33,7 +33,19 @@
 //     object (clusterIPs from a given clusterIP, the IP family policy and the
 //     families the IPs imply, a node port shared by ports of one number) is
 //     derived, allocated values left unset are kept on update, and a type
-//     change wipes what the new type does not use.
+//     change wipes what the new type does not use;
+//   - what other strategies add, clear or drop: fields of features off in
+//     1.37 (a pod template's schedulingGroup, evictionResponders, stop
+//     signals, bind mount options, emptyDir mode, volume user fields; a Job's
+//     scheduling; a Lease's strategy and preferredHolder; a Node's
+//     configSource and podPreemptionPolicy) dropped on create, and on update
+//     unless the stored object uses them; a Pod's scheduling-gated condition
+//     and its matchLabelKeys turned into selector requirements; a
+//     PersistentVolumeClaim's data sources; a ServiceAccount's secret
+//     references reduced to names; a CertificateSigningRequest's requester;
+//     a local APIService's Available condition; an EndpointSlice's
+//     deprecatedTopology; a CRD's storage version recorded on update; a
+//     Node's status kept on create.
 //
 // Then the object is stored and read back, which defaults it again. Create,
 // Update and UpdateStatus run that whole sequence (Default, Prepare…,

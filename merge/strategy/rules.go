@@ -39,6 +39,9 @@ type Rules struct {
 	// SpecFrozenOnUpdate: the main resource keeps the stored spec on update
 	// (CertificateSigningRequest).
 	SpecFrozenOnUpdate bool
+	// StatusKeptOnCreate: a create keeps the request's status though an update
+	// keeps the stored one (Node).
+	StatusKeptOnCreate bool
 	// ReflectEqual: the generation rule compares with reflect.DeepEqual
 	// instead of semantic equality, so an empty list or map in the request
 	// counts as a change (webhook configurations, NetworkPolicy).
@@ -78,10 +81,11 @@ var rulesByGroupKind = map[string]Rules{
 	"resource.k8s.io/ResourceSlice":                                 {Generation: SpecGeneration},
 	"scheduling.k8s.io/PriorityClass":                               {Generation: CreateOnlyGeneration},
 	"storage.k8s.io/CSIDriver":                                      {Generation: UpdateSpecGeneration},
+	"storage.k8s.io/CSINode":                                        {StatusReset: true},
 	"storage.k8s.io/VolumeAttachment":                               {StatusReset: true},
 	"storagemigration.k8s.io/StorageVersionMigration":               {StatusReset: true},
 	"/Namespace":             {StatusReset: true},
-	"/Node":                  {StatusReset: true},
+	"/Node":                  {StatusReset: true, StatusKeptOnCreate: true},
 	"/PersistentVolume":      {StatusReset: true},
 	"/PersistentVolumeClaim": {StatusReset: true},
 	"/Pod":                   {Generation: SpecGeneration, StatusReset: true},

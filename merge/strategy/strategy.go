@@ -1,6 +1,7 @@
 package strategy
 
 import (
+	"regexp"
 	"strconv"
 
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
@@ -85,12 +86,22 @@ func PrepareForCreateDecoded(apiVersion, kind string, decoded, obj map[string]an
 	if r.Generation != NoGeneration && r.Generation != UpdateSpecGeneration {
 		meta["generation"] = int64(1)
 	}
-	if r.StatusReset {
+	if r.StatusReset && !r.StatusKeptOnCreate {
 		obj["status"] = map[string]any{}
 	}
-	switch groupOf(apiVersion) + "/" + kind {
+	gk := groupOf(apiVersion) + "/" + kind
+	dropOffFeatures(gk, obj, nil)
+	switch gk {
 	case "/Pod":
-		obj["status"] = map[string]any{"phase": "Pending", "qosClass": podQOS(object(obj, "spec"))}
+		spec := object(obj, "spec")
+		status := map[string]any{"phase": "Pending", "qosClass": podQOS(spec)}
+		if len(list(spec, "schedulingGates")) > 0 {
+			// The time of the create is the server's: Assigned lists it.
+			status["conditions"] = []any{map[string]any{"type": "PodScheduled", "status": "False", "reason": "SchedulingGated",
+				"message": "Scheduling is blocked due to non-empty scheduling gates"}}
+		}
+		obj["status"] = status
+		mergeLabelKeys(spec, object(object(obj, "metadata"), "labels"))
 	case "/Namespace":
 		obj["status"] = map[string]any{"phase": "Active"}
 		spec := ensureObject(obj, "spec")
@@ -108,6 +119,143 @@ func PrepareForCreateDecoded(apiVersion, kind string, decoded, obj map[string]an
 		}
 	case "batch/Job":
 		addJobLabels(decoded, obj)
+	case "/PersistentVolumeClaim":
+		pvcDataSources(ensureObject(obj, "spec"), nil)
+	case "/ServiceAccount":
+		cleanSecretReferences(obj)
+	case "certificates.k8s.io/CertificateSigningRequest":
+		// The requester's identity replaces what the request says: Assigned lists it.
+		spec := ensureObject(obj, "spec")
+		for _, k := range []string{"username", "uid", "groups", "extra"} {
+			delete(spec, k)
+		}
+	case "apiregistration.k8s.io/APIService":
+		if path(obj, "spec", "service") == nil {
+			// A local APIService is available at once; the time is the server's.
+			obj["status"] = map[string]any{"conditions": []any{map[string]any{
+				"type": "Available", "status": "True", "reason": "Local", "message": "Local APIServices are always available"}}}
+		}
+	case "discovery.k8s.io/EndpointSlice":
+		dropDeprecatedTopology(obj, nil)
+	}
+}
+
+// mergeLabelKeys follows the Pod strategy on create: the pod's own values of the label keys
+// named by matchLabelKeys (and mismatchLabelKeys) of its affinity terms and topology spread
+// constraints become In (NotIn) requirements of their label selectors.
+func mergeLabelKeys(spec, labels map[string]any) {
+	apply := func(term map[string]any, keys string, op string) {
+		sel, ok := term["labelSelector"].(map[string]any)
+		if !ok {
+			return
+		}
+		for _, k := range list(term, keys) {
+			key, _ := k.(string)
+			if v, ok := labels[key]; ok {
+				sel["matchExpressions"] = append(list(sel, "matchExpressions"),
+					map[string]any{"key": key, "operator": op, "values": []any{v}})
+			}
+		}
+	}
+	for _, kind := range []string{"podAffinity", "podAntiAffinity"} {
+		aff := object(object(spec, "affinity"), kind)
+		for _, t := range objects(aff, "requiredDuringSchedulingIgnoredDuringExecution") {
+			apply(t, "matchLabelKeys", "In")
+			apply(t, "mismatchLabelKeys", "NotIn")
+		}
+		for _, w := range objects(aff, "preferredDuringSchedulingIgnoredDuringExecution") {
+			if t := object(w, "podAffinityTerm"); t != nil {
+				apply(t, "matchLabelKeys", "In")
+				apply(t, "mismatchLabelKeys", "NotIn")
+			}
+		}
+	}
+	for _, c := range objects(spec, "topologySpreadConstraints") {
+		apply(c, "matchLabelKeys", "In")
+	}
+}
+
+// addStoredVersion records a CRD's storage version in status.storedVersions when it is not
+// there yet, as the CRD strategy does on update (defaulting does it on create).
+func addStoredVersion(obj map[string]any) {
+	for _, v := range objects(object(obj, "spec"), "versions") {
+		if b, _ := v["storage"].(bool); !b {
+			continue
+		}
+		status := ensureObject(obj, "status")
+		if !containsString(list(status, "storedVersions"), str(v, "name")) {
+			status["storedVersions"] = append(list(status, "storedVersions"), str(v, "name"))
+		}
+		return
+	}
+}
+
+// cleanSecretReferences keeps only the name of a ServiceAccount's secret references.
+func cleanSecretReferences(obj map[string]any) {
+	for i, s := range list(obj, "secrets") {
+		ref, _ := s.(map[string]any)
+		if name, ok := ref["name"]; ok {
+			list(obj, "secrets")[i] = map[string]any{"name": name}
+		} else {
+			list(obj, "secrets")[i] = map[string]any{}
+		}
+	}
+}
+
+// pvcDataSources follows the PersistentVolumeClaim strategy (old is the stored spec, nil on
+// create): unless the stored claim has a data source, a dataSource that is neither a
+// PersistentVolumeClaim nor a VolumeSnapshot is dropped when dataSourceRef is unset; a
+// dataSourceRef naming a namespace (CrossNamespaceVolumeDataSource is off) is dropped
+// unless the stored claim has one; then each of the two fields is filled from the other.
+func pvcDataSources(spec, old map[string]any) {
+	if ref := object(spec, "dataSourceRef"); ref != nil && str(ref, "namespace") != "" && (old == nil || old["dataSourceRef"] == nil) {
+		delete(spec, "dataSourceRef")
+	}
+	if old == nil || (old["dataSource"] == nil && old["dataSourceRef"] == nil) {
+		if spec["dataSourceRef"] == nil {
+			if ds := object(spec, "dataSource"); ds != nil {
+				kind, group := str(ds, "kind"), str(ds, "apiGroup")
+				if !(kind == "PersistentVolumeClaim" && group == "") && !(kind == "VolumeSnapshot" && group == "snapshot.storage.k8s.io") {
+					delete(spec, "dataSource")
+				}
+			}
+		}
+	}
+	ds, ref := object(spec, "dataSource"), object(spec, "dataSourceRef")
+	switch {
+	case ds != nil && ref == nil:
+		r := map[string]any{"kind": ds["kind"], "name": ds["name"]}
+		if g, ok := ds["apiGroup"]; ok {
+			r["apiGroup"] = g
+		}
+		spec["dataSourceRef"] = r
+	case ref != nil && ds == nil && str(ref, "namespace") == "":
+		d := map[string]any{"kind": ref["kind"], "name": ref["name"]}
+		if g, ok := ref["apiGroup"]; ok {
+			d["apiGroup"] = g
+		}
+		spec["dataSource"] = d
+	}
+}
+
+// dropDeprecatedTopology follows the EndpointSlice strategy for discovery.k8s.io/v1 writes:
+// deprecatedTopology is dropped from every endpoint (keeping, as nodeName, a hostname the
+// stored slice had there), unless an update leaves the endpoints as stored.
+func dropDeprecatedTopology(obj, old map[string]any) {
+	if old != nil && defaults.Equal("discovery.k8s.io/v1", "EndpointSlice", defaults.Semantic, obj["endpoints"], old["endpoints"], "endpoints") {
+		return
+	}
+	known := map[string]bool{}
+	for _, ep := range objects(old, "endpoints") {
+		if n := str(object(ep, "deprecatedTopology"), "kubernetes.io/hostname"); n != "" {
+			known[n] = true
+		}
+	}
+	for _, ep := range objects(obj, "endpoints") {
+		if n := str(object(ep, "deprecatedTopology"), "kubernetes.io/hostname"); ep["nodeName"] == nil && known[n] && validNodeName(n) {
+			ep["nodeName"] = n
+		}
+		delete(ep, "deprecatedTopology")
 	}
 }
 
@@ -184,9 +332,25 @@ func PrepareForUpdateDecoded(apiVersion, kind string, decoded, obj, old map[stri
 		restore(obj, old, "spec")
 	}
 	gk := groupOf(apiVersion) + "/" + kind
+	dropOffFeatures(gk, obj, old)
 	switch gk {
 	case "/Namespace":
 		restore(ensureObject(obj, "spec"), object(old, "spec"), "finalizers")
+	case "/PersistentVolumeClaim":
+		pvcDataSources(ensureObject(obj, "spec"), object(old, "spec"))
+	case "/ServiceAccount":
+		cleanSecretReferences(obj)
+	case "discovery.k8s.io/EndpointSlice":
+		dropDeprecatedTopology(obj, old)
+	case "/Pod":
+		// Pod-level resources a client unaware of them left out are kept.
+		if spec := ensureObject(obj, "spec"); spec["resources"] == nil {
+			if r := path(old, "spec", "resources"); r != nil {
+				spec["resources"] = unstructured.DeepCopy(r)
+			}
+		}
+	case "apiextensions.k8s.io/CustomResourceDefinition":
+		addStoredVersion(obj)
 	case "/Service":
 		serviceUpdate(obj, old)
 	case "/Secret":
@@ -332,3 +496,8 @@ func isPositive(v any) bool {
 	s, ok := v.(string)
 	return ok && s != "" && s != "0"
 }
+
+// nodeNameRE is a DNS subdomain (RFC 1123), what a node name must be.
+var nodeNameRE = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`)
+
+func validNodeName(n string) bool { return len(n) <= 253 && nodeNameRE.MatchString(n) }
