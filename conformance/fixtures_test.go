@@ -51,8 +51,8 @@ func TestFidelityCases(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(cases) < 25 {
-		t.Fatalf("%d cases, want at least 25", len(cases))
+	if len(cases) < 27 {
+		t.Fatalf("%d cases, want at least 27", len(cases))
 	}
 	for _, c := range cases {
 		t.Run(c.Name, func(t *testing.T) {
