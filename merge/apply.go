@@ -139,8 +139,8 @@ func (r *request) apply(live, cfg map[string]interface{}, manager string, force 
 	default:
 		res.Action = ActionUpdate
 	}
-	res.Assigned = r.assigned(res.Action, obj)
 	res.describe = func() {
+		res.Assigned = r.assigned(res.Action, res.Object)
 		res.Ownership = r.ownershipChanges(before, out.managed, r.managerKey(manager, fieldpath.OperationApply))
 		if !created {
 			res.Deleted = r.deletedFields(live, res.Object)

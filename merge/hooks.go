@@ -117,18 +117,27 @@ func (r *request) keepTimesOfNoop(live map[string]interface{}, liveEntries []fie
 	if len(entries) == 0 || len(entries) != len(liveEntries) {
 		return entries
 	}
+	// The cheap tests first: most writes change the object, and comparing field sets costs.
 	timesDiffer := false
 	for i := range entries {
-		if !sameEntryIgnoringTime(liveEntries[i], entries[i]) {
+		x, y := liveEntries[i], entries[i]
+		if x.Manager != y.Manager || x.Operation != y.Operation || x.APIVersion != y.APIVersion ||
+			x.FieldsType != y.FieldsType || x.Subresource != y.Subresource {
 			return entries
 		}
-		a, b := liveEntries[i].Time, entries[i].Time
+		a, b := x.Time, y.Time
 		if (a == nil) != (b == nil) || (a != nil && !a.Equal(*b)) {
 			timesDiffer = true
 		}
 	}
-	if !timesDiffer || !r.equalApartFromManagedFields(live, obj) {
+	// An object equal as JSON is left to unchanged, which compares the entries itself.
+	if !timesDiffer || equalIgnoringManagedFields(live, obj) || !r.semanticallyEqual(live, obj) {
 		return entries
+	}
+	for i := range entries {
+		if !sameEntryIgnoringTime(liveEntries[i], entries[i]) {
+			return entries
+		}
 	}
 	out := make([]fieldpath.Entry, len(entries))
 	for i := range entries {
@@ -141,11 +150,9 @@ func (r *request) keepTimesOfNoop(live map[string]interface{}, liveEntries []fie
 	return out
 }
 
-// equalApartFromManagedFields compares two objects as the store does for catalog G5.
-func (r *request) equalApartFromManagedFields(a, b map[string]interface{}) bool {
-	if equalIgnoringManagedFields(a, b) {
-		return true
-	}
+// semanticallyEqual compares two built-in objects, managedFields aside, once decoded into
+// their Go type, as the store does for catalog G5 (custom resources compare as JSON).
+func (r *request) semanticallyEqual(a, b map[string]interface{}) bool {
 	av, kind := r.typ.GVK.APIVersion(), r.typ.GVK.Kind
 	if r.typ.Source != schema.SourceBuiltin || !defaults.Known(av, kind) {
 		return false

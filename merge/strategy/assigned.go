@@ -2,6 +2,7 @@ package strategy
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 )
@@ -21,16 +22,19 @@ type AssignedField struct {
 // String renders the path in the catalog's dotted form
 // (".spec.ports[0].nodePort").
 func (a AssignedField) String() string {
-	s := ""
+	var b strings.Builder
 	for _, e := range a.Path {
 		switch x := e.(type) {
 		case string:
-			s += "." + x
+			b.WriteByte('.')
+			b.WriteString(x)
 		case int:
-			s += "[" + strconv.Itoa(x) + "]"
+			b.WriteByte('[')
+			b.WriteString(strconv.Itoa(x))
+			b.WriteByte(']')
 		}
 	}
-	return s
+	return b.String()
 }
 
 // Assigned lists the fields the server will assign in obj, the predicted
