@@ -97,7 +97,6 @@ func (h KubernetesHooks) PrepareForUpdate(t *schema.Type, subresource string, ob
 // PrepareForUpdateDecoded is PrepareForUpdate given the new object as the request decoded
 // it, before defaulting (see strategy.NeedsDecoded; nil when not kept).
 func (h KubernetesHooks) PrepareForUpdateDecoded(t *schema.Type, subresource string, decoded, obj, old map[string]interface{}) error {
-	keepSystemMetadata(obj, old)
 	if builtinKnown(t) {
 		av, kind := t.GVK.APIVersion(), t.GVK.Kind
 		switch subresource {
@@ -177,25 +176,4 @@ func hasKey(m map[string]interface{}, k string) int {
 		return 1
 	}
 	return 0
-}
-
-// keepSystemMetadata is rest.BeforeUpdate's part (catalog N5): an update keeps the stored
-// creationTimestamp and deletionTimestamp, the stored deletionGracePeriodSeconds when it
-// sets none, and the stored uid when it gives none.
-func keepSystemMetadata(obj, old map[string]interface{}) {
-	md, oldMD := ensureMetadata(obj), metadataOf(old)
-	if v, ok := oldMD["creationTimestamp"]; ok && v != nil {
-		md["creationTimestamp"] = v
-	}
-	if v, ok := oldMD["deletionTimestamp"]; ok && v != nil {
-		md["deletionTimestamp"] = v
-	}
-	if v, ok := oldMD["deletionGracePeriodSeconds"]; ok && v != nil && md["deletionGracePeriodSeconds"] == nil {
-		md["deletionGracePeriodSeconds"] = v
-	}
-	if uid, _ := md["uid"].(string); uid == "" {
-		if v, ok := oldMD["uid"]; ok {
-			md["uid"] = v
-		}
-	}
 }
