@@ -65,9 +65,15 @@ func (h KubernetesHooks) PrepareForCreateDecoded(t *schema.Type, decoded, obj ma
 		ensureMetadata(obj)["generation"] = int64(1)
 		if t.Status {
 			delete(obj, "status")
-		}
-		if t.Default != nil {
-			t.Default(obj)
+			// The read from storage defaults the object again; all but the status that
+			// was just dropped has its defaults already.
+			if t.Default != nil {
+				root := map[string]interface{}{}
+				t.Default(root)
+				if st, ok := root["status"]; ok {
+					obj["status"] = st
+				}
+			}
 		}
 	}
 	return nil
@@ -123,9 +129,8 @@ func (h KubernetesHooks) PrepareForUpdateDecoded(t *schema.Type, subresource str
 				}
 			}
 		}
-		if t.Default != nil {
-			t.Default(obj) // read back from storage
-		}
+		// The read from storage defaults the object again: the new parts have their
+		// defaults already, and the stored status was read with them.
 	}
 	return nil
 }
