@@ -66,7 +66,7 @@ func (r *Registry) AddCRD(origin string, data []byte) error {
 	if len(errs) > 0 {
 		return joinErrors(errs)
 	}
-	r.put(all)
+	r.putCRD(all)
 	return nil
 }
 
@@ -87,7 +87,7 @@ func (r *Registry) AddCRDObject(origin string, obj map[string]interface{}) error
 	if err != nil {
 		return err
 	}
-	r.put(types)
+	r.putCRD(types)
 	return nil
 }
 
@@ -117,6 +117,7 @@ type crdVersion struct {
 	status    bool
 	scale     *ScaleSubresource
 	modelName string
+	served    bool
 }
 
 // crdTypes converts one CRD into one Type per version.
@@ -176,6 +177,16 @@ func (r *Registry) crdTypes(origin string, doc int, obj map[string]any) ([]*Type
 		}
 		preserveUnknownFields = b
 	}
+	conversion := ConversionNone
+	if conv, ok := crdSpec["conversion"].(map[string]any); ok {
+		switch strategy, _ := conv["strategy"].(string); strategy {
+		case "", string(ConversionNone):
+		case string(ConversionWebhook):
+			conversion = ConversionWebhook
+		default:
+			return nil, fail("spec.conversion.strategy", "unsupported value %q: must be None or Webhook", strategy)
+		}
+	}
 	rawVersions, ok := crdSpec["versions"].([]any)
 	if !ok || len(rawVersions) == 0 {
 		return nil, fail("spec.versions", "must have at least one version")
@@ -200,6 +211,14 @@ func (r *Registry) crdTypes(origin string, doc int, obj map[string]any) ([]*Type
 			return nil, fail(path.child("name"), "duplicate version %q", cv.name)
 		}
 		seen[cv.name] = true
+		switch served := v["served"].(type) {
+		case bool:
+			cv.served = served
+		case nil:
+			// Absent is false, as the server decodes it: the version is not served.
+		default:
+			return nil, fail(path.child("served"), "must be a boolean, not %s", describe(served))
+		}
 		cv.modelName = modelName(group, cv.name, kindName)
 		if s, ok := v["schema"].(map[string]any); ok {
 			cv.schema = s["openAPIV3Schema"]
@@ -276,6 +295,8 @@ func (r *Registry) crdTypes(origin string, doc int, obj map[string]any) ([]*Type
 			Scale:      cv.scale,
 			Source:     SourceCRD,
 			Origin:     crdOrigin,
+			Served:     cv.served,
+			Conversion: conversion,
 		}
 		if _, ok := models[cv.modelName]; ok {
 			name := cv.modelName
