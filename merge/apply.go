@@ -8,6 +8,7 @@ import (
 
 	"github.com/ssa-diff/ssa-diff/fieldpath"
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
+	"github.com/ssa-diff/ssa-diff/schema"
 	smd "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 	smdmerge "sigs.k8s.io/structured-merge-diff/v6/merge"
 )
@@ -16,11 +17,16 @@ import (
 // as a controller sends it. A returned error means the prediction failed; the server's
 // refusals are in Result.Rejection.
 func (e *Engine) Apply(req Request) (*Result, error) {
+	given := req.Live
+	req, refused, err := e.admit(req, clientRaw)
+	if refused != nil || err != nil {
+		return refused, err
+	}
 	res, err := e.applyStep(req)
 	if err != nil {
 		return nil, err
 	}
-	return res.complete(), nil
+	return readAs(res.complete(), given, req.Live), nil
 }
 
 // applyStep is Apply as one step of a client sequence: Ownership and Deleted are left
@@ -210,6 +216,11 @@ func (r *request) applyOnce(live, cfg map[string]interface{}, managed fieldpath.
 			return nil, internalError("merged object is not an object")
 		}
 		obj = normalizeObject(obj)
+		// The server decodes the merged object into the Go type of the request's version,
+		// defaults it and goes on with it in the internal version.
+		if obj, err = r.roundTrip(obj); err != nil {
+			return nil, internalError(fmt.Sprintf("failed to convert new object (%s) to proper version: %v", objectGVKNN(cfg), err))
+		}
 		if err := r.defaultObject(obj); err != nil {
 			return nil, internalError(fmt.Sprintf("failed to convert new object (%s) to proper version (%s): %v", objectGVKNN(obj), r.version, err))
 		}
@@ -449,10 +460,16 @@ func liveIfUpdate(created bool, live map[string]any) map[string]any {
 	return live
 }
 
-// prepare runs the registry's rules for a create or an update.
+// prepare runs the registry's rules for a create or an update, on the internal version's
+// shape (see atHub).
 func (r *request) prepare(created bool, obj, live map[string]interface{}) error {
 	if created {
-		return r.e.hooks.PrepareForCreate(r.typ, obj)
+		live = nil
 	}
-	return r.e.hooks.PrepareForUpdate(r.typ, r.ep.Subresource, obj, live)
+	return r.atHub(obj, live, func(t *schema.Type, obj, live map[string]any) error {
+		if created {
+			return r.e.hooks.PrepareForCreate(t, obj)
+		}
+		return r.e.hooks.PrepareForUpdate(t, r.ep.Subresource, obj, live)
+	})
 }

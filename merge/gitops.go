@@ -100,6 +100,16 @@ type ArgoCDOptions struct {
 // req.Manager and req.Force are ignored: the manager is opts.Manager and Argo CD always
 // forces. The manifest must be as Argo CD sends it, namespace included.
 func (e *Engine) ArgoCDApply(req Request, opts ArgoCDOptions) (*Result, error) {
+	given := req.Live
+	req, refused, err := e.admit(req, clientMapper)
+	if refused != nil || err != nil {
+		return refused, err
+	}
+	res, err := e.argoCDApply(req, opts)
+	return readAs(res, given, req.Live), err
+}
+
+func (e *Engine) argoCDApply(req Request, opts ArgoCDOptions) (*Result, error) {
 	manager := opts.Manager
 	if manager == "" {
 		manager = ArgoCDManager
@@ -415,6 +425,16 @@ type FluxOptions struct {
 //
 // req.Manager and req.Force are ignored.
 func (e *Engine) FluxApply(req Request, opts FluxOptions) (*Result, error) {
+	given := req.Live
+	req, refused, err := e.admit(req, clientMapper)
+	if refused != nil || err != nil {
+		return refused, err
+	}
+	res, err := e.fluxApply(req, opts)
+	return readAs(res, given, req.Live), err
+}
+
+func (e *Engine) fluxApply(req Request, opts FluxOptions) (*Result, error) {
 	manager := opts.Manager
 	if manager == "" {
 		manager = FluxManager

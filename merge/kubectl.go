@@ -45,6 +45,16 @@ var lastAppliedPath = smd.MakePathOrDie("metadata", "annotations", LastAppliedAn
 // A refusal of step 1 is the outcome; later steps failing only make kubectl warn. The
 // manifest must be as kubectl sends it: a namespaced object carries its namespace.
 func (e *Engine) KubectlApply(req Request) (*Result, error) {
+	given := req.Live
+	req, refused, err := e.admit(req, clientKubectl)
+	if refused != nil || err != nil {
+		return refused, err
+	}
+	res, err := e.kubectlApply(req)
+	return readAs(res, given, req.Live), err
+}
+
+func (e *Engine) kubectlApply(req Request) (*Result, error) {
 	if req.Manager == "" {
 		req.Manager = KubectlManager
 	}
