@@ -14,7 +14,7 @@ FIXTURES  ?= $(abspath ../shared/fixtures)
 FUZZTIME  ?= 10m
 BIN       ?= ./ssa-diff
 
-.PHONY: build test vet fmt-check unit conformance conformance-long differential fixturecheck generate fuzz fuzz-short bench bench-corpus example
+.PHONY: build test vet fmt-check unit conformance conformance-long conformance-served differential fixturecheck generate fuzz fuzz-short bench bench-corpus example
 
 build:
 	$(GO) build -o $(BIN) .
@@ -34,6 +34,11 @@ conformance:
 
 conformance-long:
 	cd conformance/differential && SSA_DIFF_STEPS=$${SSA_DIFF_STEPS:-200000} $(GO) test -run TestDifferential -timeout 0 -v .
+
+# The served versions of every built-in kind (schema.Type.Served) against kube-apiserver's
+# default API configuration; it links the whole control plane, so it is not part of `test`.
+conformance-served:
+	cd conformance/defaulting && $(GO) test -tags served -count=1 -run TestServedByDefault -v .
 
 fixturecheck: build
 	@if [ -d "$(FIXTURES)" ]; then python3 ../shared/tools/fixturecheck.py $(BIN) $(FIXTURES); \

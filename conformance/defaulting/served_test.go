@@ -1,3 +1,9 @@
+//go:build served
+
+// This test links kube-apiserver's control plane (k8s.io/kubernetes pkg/controlplane, some
+// 1,500 packages more than the rest of the module), so it is left out of the default
+// build: `go test -tags served -run TestServedByDefault .` (make conformance-served).
+
 package defaulting
 
 import (
