@@ -272,11 +272,32 @@ func setNsName(obj map[string]interface{}, ns, name string) {
 	}
 }
 
-// describeConflicts turns SMD conflicts into data with both values.
+// describeConflicts turns SMD conflicts into data with both values. A conflict with an
+// entry recorded at another version names a path of that version: its values are read
+// from the live object and the configuration converted to it (catalog V7).
 func (r *request) describeConflicts(cs smdmerge.Conflicts, managed fieldpath.Managed, live, cfg map[string]interface{}) []Conflict {
 	out := make([]Conflict, 0, len(cs))
+	at := map[string][2]map[string]interface{}{}
 	for _, c := range cs {
 		ref := managed.Ref(c.Manager)
+		live, cfg := live, cfg
+		if v := ref.APIVersion; v != "" && v != string(r.version) {
+			pair, ok := at[v]
+			if !ok {
+				pair = [2]map[string]interface{}{live, cfg}
+				target := schema.GVKFromAPIVersionKind(v, r.ep.GVK.Kind)
+				if r.hub != nil && target == r.hub.GVK && r.hubLive != nil {
+					pair[0] = r.hubLive
+				} else if conv, _, err := r.e.convertObject(live, target); conv != nil && err == nil {
+					pair[0] = conv
+				}
+				if conv, _, err := r.e.convertObject(cfg, target); conv != nil && err == nil {
+					pair[1] = conv
+				}
+				at[v] = pair
+			}
+			live, cfg = pair[0], pair[1]
+		}
 		lv, _ := fieldpath.ValueAt(live, c.Path)
 		av, _ := fieldpath.ValueAt(cfg, c.Path)
 		ptr, _ := fieldpath.JSONPointer(c.Path, live)
@@ -302,6 +323,13 @@ func (r *request) ownershipChanges(before, after fieldpath.Managed, writer strin
 			ch.Manager = after.Ref(k)
 			ch.Gained = paths(a.Difference(b))
 			ch.Released = paths(b.Difference(a))
+			if vb, ok := before.Fields[k]; ok {
+				if va, ok := after.Fields[k]; ok && vb.APIVersion() != va.APIVersion() {
+					// Paths of two versions do not compare.
+					ch.MovedFrom = string(vb.APIVersion())
+					ch.Gained, ch.Released = paths(a), nil
+				}
+			}
 		} else {
 			ch.Manager = before.Ref(k)
 			if _, ok := before.Fields[k]; !ok {
@@ -313,7 +341,7 @@ func (r *request) ownershipChanges(before, after fieldpath.Managed, writer strin
 		_, had := before.Fields[k]
 		_, has := after.Fields[k]
 		ch.Removed = had && !has
-		if len(ch.Gained)+len(ch.Released)+len(ch.Taken) > 0 || ch.Removed {
+		if len(ch.Gained)+len(ch.Released)+len(ch.Taken) > 0 || ch.Removed || ch.MovedFrom != "" {
 			out = append(out, ch)
 		}
 	}

@@ -136,6 +136,11 @@ type OwnershipChange struct {
 	Released []string `json:"released,omitempty"`
 	// Gained are fields the writer newly owns.
 	Gained []string `json:"gained,omitempty"`
+	// MovedFrom is the apiVersion the writer's entry was recorded at before the write, when
+	// the write moved it to another (catalog O10): its fields before and after are paths of
+	// two versions, so Gained lists every field it owns now and Released none (the fields it
+	// stopped owning that disappear are in Result.Deleted).
+	MovedFrom string `json:"movedFrom,omitempty"`
 	// Removed is true when the entry disappears from managedFields.
 	Removed bool `json:"removed,omitempty"`
 }
