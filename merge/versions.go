@@ -76,19 +76,23 @@ func (e *Engine) admit(req Request, c client) (Request, *Result, error) {
 	if req.Live == nil {
 		return req, nil, nil
 	}
-	req.Live = normalizedInput(req.Live)
 	at := gvkOf(req.Live)
 	if at.Group != gvk.Group || at.Kind != gvk.Kind {
 		// A live object of another kind is a mismatch the request itself reports.
 		return req, nil, nil
 	}
 	if t, ok := e.schemas.Lookup(gvk); ok && t.Source == schema.SourceBuiltin && conversion.Hub(gvk.Group, gvk.Kind) != "" {
+		req.Live = normalizedInput(req.Live)
 		// The server holds the object in its internal version (the hub's shape) and reads
 		// it through the request version's Go types: what that version cannot hold is
 		// not there, what it always holds is.
 		hub := schema.GVK{Group: gvk.Group, Version: conversion.Hub(gvk.Group, gvk.Kind), Kind: gvk.Kind}
 		read, err := conversion.Convert(req.Live, gvk.APIVersion())
-		if err == nil {
+		switch {
+		case err != nil:
+		case hub == gvk:
+			req.hubLive = read // only read: atHub copies it
+		default:
 			req.hubLive, err = conversion.Convert(req.Live, hub.APIVersion())
 		}
 		if err != nil {
@@ -104,6 +108,7 @@ func (e *Engine) admit(req Request, c client) (Request, *Result, error) {
 		return req, nil, fmt.Errorf("%w: the live object is %s, a version kube-apiserver %s does not serve: no server returns it; read it again at %s",
 			errNotPredictable, at.APIVersion(), builtin.KubernetesVersion, gvk.APIVersion())
 	}
+	req.Live = normalizedInput(req.Live)
 	conv, exact, err := e.convertObject(req.Live, gvk)
 	if err != nil {
 		return req, nil, fmt.Errorf("%w: reading the live %s %s at %s: %w", errNotPredictable, at.APIVersion(), at.Kind, gvk.APIVersion(), err)
@@ -120,7 +125,7 @@ func (e *Engine) admit(req Request, c client) (Request, *Result, error) {
 // when that is not the object given (another version, or one the kind's Go types read
 // otherwise).
 func readAs(res *Result, given, read map[string]any) *Result {
-	if res != nil && given != nil && read != nil && (gvkOf(given) != gvkOf(read) || !unstructured.Equal(normalizedInput(given), read)) {
+	if res != nil && given != nil && read != nil && (gvkOf(given) != gvkOf(read) || !unstructured.Equal(given, read) && !unstructured.Equal(normalizedInput(given), read)) {
 		res.Live = read
 	}
 	return res
