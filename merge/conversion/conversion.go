@@ -1,7 +1,6 @@
 package conversion
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -166,19 +165,10 @@ func DecodeBody(obj map[string]any) error {
 	return nil
 }
 
-// encode writes a Go API object as encoding/json does and reads it back unstructured.
+// encode writes a Go API object as encoding/json would, unstructured: apimachinery's
+// converter, which follows the JSON tags and the types' own JSON forms.
 func encode(v any) (map[string]any, error) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return nil, err
-	}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	var out map[string]any
-	if err := dec.Decode(&out); err != nil {
-		return nil, err
-	}
-	return numbers(out).(map[string]any), nil
+	return runtime.DefaultUnstructuredConverter.ToUnstructured(v)
 }
 
 // numbers turns json.Numbers into int64 (integers) or float64 (the rest), as the engine

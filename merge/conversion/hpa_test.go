@@ -153,3 +153,21 @@ func TestDecodeErrorsAreTheServers(t *testing.T) {
 		t.Errorf("Convert: %v", err)
 	}
 }
+
+func BenchmarkConvertHPA(b *testing.B) {
+	var obj map[string]any
+	if err := json.Unmarshal([]byte(hpaV2), &obj); err != nil {
+		b.Fatal(err)
+	}
+	obj = numbers(obj).(map[string]any)
+	for _, to := range []string{"autoscaling/v2", "autoscaling/v1"} {
+		b.Run(to, func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				if _, err := Convert(obj, to); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
