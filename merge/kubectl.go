@@ -98,7 +98,7 @@ func (e *Engine) kubectlApply(req Request) (*Result, error) {
 			md["namespace"] = ns
 		}
 		body["metadata"] = md
-		res, err := e.applyStep(Request{Live: obj, Object: body, Endpoint: ep, Manager: KubectlLastAppliedManager, Now: req.Now})
+		res, err := e.applyStep(passHubLive(Request{Live: obj, Object: body, Endpoint: ep, Manager: KubectlLastAppliedManager, Now: req.Now}, req))
 		if err != nil {
 			return nil, err
 		}
@@ -128,7 +128,7 @@ func (e *Engine) kubectlApply(req Request) (*Result, error) {
 	if err := setManagedFields(next, upgraded, e.compactManagedFields); err != nil {
 		return nil, err
 	}
-	res, err := e.Update(Request{Live: obj, Object: next, Endpoint: ep, Manager: req.Manager, Now: req.Now})
+	res, err := e.Update(passHubLive(Request{Live: obj, Object: next, Endpoint: ep, Manager: req.Manager, Now: req.Now}, req))
 	if err != nil {
 		return nil, err
 	}
@@ -141,7 +141,8 @@ func (e *Engine) kubectlApply(req Request) (*Result, error) {
 
 	// Step 4: apply again.
 	again := req
-	again.Live = obj
+	again.Live, again.hubLive = obj, nil
+	again = passHubLive(again, req)
 	res, err = e.applyStep(again)
 	if err != nil {
 		return nil, err

@@ -90,6 +90,9 @@ func (e *Engine) admit(req Request, c client) (Request, *Result, error) {
 		read, err := conversion.Convert(req.Live, gvk.APIVersion())
 		switch {
 		case err != nil:
+		case req.hubLive != nil:
+			// A later request of a client's sequence: the object as the server holds it
+			// was passed on (passHubLive).
 		case hub == gvk:
 			req.hubLive = read // only read: atHub copies it
 		default:
@@ -119,6 +122,17 @@ func (e *Engine) admit(req Request, c client) (Request, *Result, error) {
 	}
 	req.Live = conv
 	return req, nil, nil
+}
+
+// passHubLive gives next, a later request of a client's sequence that began with first,
+// the object as the server holds it at the hub version, when next's live object still says
+// what first's did (managedFields aside): reading it at the request's version again would
+// lose what that version cannot say (the order of an HPA's metrics read at autoscaling/v1).
+func passHubLive(next Request, first Request) Request {
+	if first.hubLive != nil && next.Live != nil && equalIgnoringManagedFields(next.Live, first.Live) {
+		next.hubLive = first.hubLive
+	}
+	return next
 }
 
 // readAs records on res the live object as the server reads it at the request's version,

@@ -289,3 +289,68 @@ func TestLiveAtUnservedVersion(t *testing.T) {
 		t.Errorf("got %v", err)
 	}
 }
+
+// TestHPANoOpAtV1KeepsTheStoredObject: an HPA stored with its CPU metric first reads at
+// autoscaling/v1 with that metric in targetCPUUtilizationPercentage and the other in an
+// annotation; reading that back would put the CPU metric last. An apply at v1 that changes
+// nothing must leave the stored object alone (no write, no generation bump), in one request
+// and through a client's sequence (catalog V7, G5).
+func TestHPANoOpAtV1KeepsTheStoredObject(t *testing.T) {
+	e := New(schema.NewRegistry())
+	live := objFromYAML(t, strings.Replace(hpaAtV2, `  - type: Pods
+    pods: {metric: {name: qps}, target: {type: AverageValue, averageValue: "10"}}
+  - type: Resource
+    resource: {name: cpu, target: {type: Utilization, averageUtilization: 70}}`, `  - type: Resource
+    resource: {name: cpu, target: {type: Utilization, averageUtilization: 70}}
+  - type: Pods
+    pods: {metric: {name: qps}, target: {type: AverageValue, averageValue: "10"}}`, 1))
+	cfg := objFromYAML(t, "apiVersion: autoscaling/v1\nkind: HorizontalPodAutoscaler\nmetadata: {name: front, namespace: shop}\nspec: {maxReplicas: 8}")
+	for name, call := range map[string]func(Request) (*Result, error){
+		"api": e.Apply, "kubectl": e.KubectlApply,
+		"argocd": func(r Request) (*Result, error) { return e.ArgoCDApply(r, ArgoCDOptions{Manager: "team"}) },
+	} {
+		// team applies platform's value: co-owned, nothing changes but managedFields.
+		res, err := call(Request{Live: live, Object: cfg, Manager: "team", Now: versionsNow})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Rejection != nil {
+			t.Fatalf("%s: %+v", name, res.Rejection)
+		}
+		if g := metadataOf(res.Object)["generation"]; g != int64(1) {
+			t.Errorf("%s: generation %v, want 1 (the stored spec is unchanged)", name, g)
+		}
+	}
+}
+
+// TestHubLiveIsTheStoredObject: the registry's rules run on the object as the server holds
+// it, not as the request's version reads it. An HPA held without metrics (the differential
+// test's oracle makes such objects: it does not default) reads at autoscaling/v1 without a
+// CPU target, and reading that back would give it the default 80%; a /status write at v1
+// keeps the spec the server holds: still no CPU target (catalog V7, J2).
+func TestHubLiveIsTheStoredObject(t *testing.T) {
+	e := New(schema.NewRegistry(), WithServerHooks(FieldManagementOnly{}))
+	live := objFromYAML(t, `apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata:
+  name: front
+  namespace: shop
+  uid: u1
+  managedFields:
+  - {manager: ops, operation: Apply, apiVersion: autoscaling/v2, time: "2026-12-01T00:00:00Z", fieldsType: FieldsV1, fieldsV1: {"f:spec": {"f:maxReplicas": {}}}}
+spec: {maxReplicas: 3, scaleTargetRef: {kind: Deployment, name: web}}`)
+	body := objFromYAML(t, "apiVersion: autoscaling/v1\nkind: HorizontalPodAutoscaler\nmetadata: {name: front, namespace: shop}\nstatus: {currentReplicas: 2}")
+	for name, call := range map[string]func(Request) (*Result, error){"apply": e.Apply, "update": e.Update} {
+		res, err := call(Request{Live: live, Object: body, Manager: "ctrl", Endpoint: Endpoint{GVK: schema.GVK{Group: "autoscaling", Version: "v1", Kind: "HorizontalPodAutoscaler"}, Namespace: "shop", Name: "front", Subresource: "status"}, Now: versionsNow})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Rejection != nil {
+			t.Fatalf("%s: %+v", name, res.Rejection)
+		}
+		spec, _ := res.Object["spec"].(map[string]any)
+		if _, ok := spec["targetCPUUtilizationPercentage"]; ok {
+			t.Errorf("%s: spec %v has the default CPU target the stored object does not have", name, spec)
+		}
+	}
+}
