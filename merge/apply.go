@@ -8,6 +8,7 @@ import (
 
 	"github.com/ssa-diff/ssa-diff/fieldpath"
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
+	"github.com/ssa-diff/ssa-diff/merge/conversion"
 	"github.com/ssa-diff/ssa-diff/schema"
 	smd "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 	smdmerge "sigs.k8s.io/structured-merge-diff/v6/merge"
@@ -46,6 +47,7 @@ func (e *Engine) applyStep(req Request) (*Result, error) {
 // applyOutcome is the inner result of the apply chain.
 type applyOutcome struct {
 	object    map[string]interface{} // nil: no change (the live object stands)
+	decoded   map[string]interface{} // object before defaulting, when the hooks keep it
 	managed   fieldpath.Managed
 	conflicts smdmerge.Conflicts
 }
@@ -60,6 +62,7 @@ func (r *request) apply(live, cfg map[string]interface{}, manager string, force 
 		return reject(s)
 	}
 	created := live == nil
+	r.creating = created
 	if created {
 		if uid, _ := metadataOf(cfg)["uid"].(string); uid != "" { // catalog N3
 			return reject(uidMismatch(r.typ, r.ep.Name, uid))
@@ -120,7 +123,7 @@ func (r *request) apply(live, cfg map[string]interface{}, manager string, force 
 	if err := setManagedFields(obj, entries, r.e.compactManagedFields); err != nil {
 		return reject(internalError(err.Error()))
 	}
-	if err := r.prepare(created, obj, live); err != nil {
+	if err := r.prepare(created, out.decoded, obj, live); err != nil {
 		return reject(internalError(err.Error()))
 	}
 	if s := r.checkIdentity(live, obj, cfg, created); s != nil {
@@ -128,6 +131,9 @@ func (r *request) apply(live, cfg map[string]interface{}, manager string, force 
 	}
 	if s := r.validate(obj, liveIfUpdate(created, live)); s != nil {
 		return reject(s)
+	}
+	if !created {
+		entries = r.keepTimesOfNoop(live, liveEntries, obj, entries)
 	}
 	res.Object, res.ManagedFields = obj, entries
 	switch {
@@ -141,6 +147,7 @@ func (r *request) apply(live, cfg map[string]interface{}, manager string, force 
 		res.Action = ActionUpdate
 	}
 	res.describe = func() {
+		res.Assigned = r.assigned(res.Action, res.Object)
 		res.Ownership = r.ownershipChanges(before, out.managed, r.managerKey(manager, fieldpath.OperationApply))
 		if !created {
 			res.Deleted = r.deletedFields(live, res.Object)
@@ -221,6 +228,7 @@ func (r *request) applyOnce(live, cfg map[string]interface{}, managed fieldpath.
 		if obj, err = r.roundTrip(obj); err != nil {
 			return nil, internalError(fmt.Sprintf("failed to convert new object (%s) to proper version: %v", objectGVKNN(cfg), err))
 		}
+		out.decoded = r.keepDecoded(obj)
 		if err := r.defaultObject(obj); err != nil {
 			return nil, internalError(fmt.Sprintf("failed to convert new object (%s) to proper version (%s): %v", objectGVKNN(obj), r.version, err))
 		}
@@ -489,15 +497,47 @@ func liveIfUpdate(created bool, live map[string]any) map[string]any {
 }
 
 // prepare runs the registry's rules for a create or an update, on the internal version's
-// shape (see atHub).
-func (r *request) prepare(created bool, obj, live map[string]interface{}) error {
+// shape (see atHub); decoded is the object before defaulting when keepDecoded kept it.
+func (r *request) prepare(created bool, decoded, obj, live map[string]interface{}) error {
 	if created {
 		live = nil
 	}
 	return r.atHub(obj, live, func(t *schema.Type, obj, live map[string]any) error {
+		if dh, ok := r.e.hooks.(DecodedHooks); ok && decoded != nil {
+			if t != r.typ {
+				hd, err := conversion.Convert(decoded, t.GVK.APIVersion())
+				if err != nil {
+					return err
+				}
+				decoded = hd
+			}
+			if created {
+				return dh.PrepareForCreateDecoded(t, decoded, obj)
+			}
+			return dh.PrepareForUpdateDecoded(t, r.ep.Subresource, decoded, obj, live)
+		}
 		if created {
 			return r.e.hooks.PrepareForCreate(t, obj)
 		}
 		return r.e.hooks.PrepareForUpdate(t, r.ep.Subresource, obj, live)
 	})
+}
+
+// keepDecoded copies obj, the object of a write before defaulting, when the hooks' rules
+// look at it (DecodedHooks); otherwise it returns nil.
+func (r *request) keepDecoded(obj map[string]interface{}) map[string]interface{} {
+	if dh, ok := r.e.hooks.(DecodedHooks); ok && dh.KeepDecoded(r.typ, r.ep.Subresource, r.creating) {
+		return copyObject(obj)
+	}
+	return nil
+}
+
+// assigned lists what the server assigns in obj, the object a write of the given action
+// stores (none when nothing is stored), when the hooks know it (AssignedReporter).
+func (r *request) assigned(action Action, obj map[string]interface{}) []string {
+	ar, ok := r.e.hooks.(AssignedReporter)
+	if !ok || (action != ActionCreate && action != ActionUpdate) {
+		return nil
+	}
+	return ar.Assigned(r.typ, action == ActionCreate, obj)
 }

@@ -27,8 +27,13 @@
 //  6. the system metadata (name, uid, resourceVersion …) is never tracked, empty entries
 //     disappear, Update entries past ten are folded into ancient-changes, and changed
 //     entries get the current time;
-//  7. the registry defaults the object and applies its own rules (status reset, generation)
-//     and validates it, on the internal version; the answer is at the request's version.
+//  7. the registry defaults the object and applies its own rules (status reset, generation
+//     moved when the strategy's comparison of the decoded objects says the spec changed)
+//     and validates it, on the internal version; the store keeps the stored managedFields
+//     times when only they changed; the answer is at the request's version.
+//
+// What the server assigns and no prediction can know — a uid, the time, an allocated IP or
+// port, a Job's uid-based selector — is never invented: [Result.Assigned] names it.
 //
 // [Engine.Apply] and [Engine.Update] run that chain for one request. Clients apply in
 // sequences of requests, and the appliers model them: [Engine.KubectlApply] is

@@ -101,9 +101,9 @@ var moreScenarios = []scenario{
 			conflicts: `Operation cannot be fulfilled on configmaps "c": uid mismatch: the provided object specified uid 6f1c9a52, and no existing object was found`},
 	}},
 	{"O3 sets merge by value", []op{
-		{apply: true, manager: "a", body: cm + "  finalizers: [x]\n"},
-		{apply: true, manager: "b", body: cm + "  finalizers: [z]\n",
-			check: wantField("metadata.finalizers", []string{"x", "z"})},
+		{apply: true, manager: "a", body: cm + "  finalizers: [example.com/x]\n"},
+		{apply: true, manager: "b", body: cm + "  finalizers: [example.com/z]\n",
+			check: wantField("metadata.finalizers", []string{"example.com/x", "example.com/z"})},
 	}},
 	{"O4 a key field's default identifies the item", []op{
 		{apply: true, manager: "a", body: deploy + "      - name: c\n        image: i\n        ports: [{containerPort: 80, protocol: TCP, name: http}]\n"},

@@ -19,6 +19,10 @@ func (r *request) validate(obj, live map[string]any) *StatusError {
 
 // validateAs is validate as the given subresource's strategy validates.
 func (r *request) validateAs(subresource string, obj, live map[string]any) *StatusError {
+	if live != nil {
+		keepSystemFields(obj, live)
+		obj = withResourceVersion(obj, live)
+	}
 	var v Validation
 	if r.hub == nil {
 		v = r.e.hooks.Validate(r.typ, subresource, obj, live)
@@ -113,4 +117,56 @@ func uidChanged(obj, old map[string]any) field.ErrorList {
 		return nil
 	}
 	return field.ErrorList{field.Invalid(field.NewPath("metadata", "uid"), uid, "field is immutable")}
+}
+
+// keepSystemFields does what the registry does to an update before it validates it: a body
+// without uid or creationTimestamp keeps the stored ones, and a deletion under way cannot be
+// undone (its timestamp and grace period stay).
+func keepSystemFields(obj, live map[string]any) {
+	lm := metadataOf(live)
+	if lm == nil {
+		return
+	}
+	md := ensureMetadata(obj)
+	for _, k := range []string{"uid", "creationTimestamp"} {
+		if v, ok := lm[k]; ok && v != nil && v != "" {
+			if cur, _ := md[k].(string); cur == "" || k == "creationTimestamp" {
+				md[k] = v
+			}
+		}
+	}
+	if v, ok := lm["deletionTimestamp"]; ok && v != nil {
+		md["deletionTimestamp"] = v
+	}
+	if v, ok := lm["deletionGracePeriodSeconds"]; ok && v != nil {
+		if _, has := md["deletionGracePeriodSeconds"]; !has {
+			md["deletionGracePeriodSeconds"] = v
+		}
+	}
+}
+
+// withResourceVersion is obj as the registry validates an update of it: the body of a
+// write through the API carries the stored object's resourceVersion (an apply is merged
+// into the stored object; a PUT without one is an unconditional update). A live object
+// without one (a dump that left it out) gets a stand-in, so that validation does not refuse
+// what the server never sees. obj itself is not changed.
+func withResourceVersion(obj, live map[string]any) map[string]any {
+	if rv, _ := metadataOf(obj)["resourceVersion"].(string); rv != "" {
+		return obj
+	}
+	rv, _ := metadataOf(live)["resourceVersion"].(string)
+	if rv == "" {
+		rv = "1"
+	}
+	out := make(map[string]any, len(obj))
+	for k, v := range obj {
+		out[k] = v
+	}
+	md := make(map[string]any, len(metadataOf(obj))+1)
+	for k, v := range metadataOf(obj) {
+		md[k] = v
+	}
+	md["resourceVersion"] = rv
+	out["metadata"] = md
+	return out
 }

@@ -31,11 +31,14 @@
 // four and the two tolerance annotations) never reach the internal version, so an object
 // written at autoscaling/v2 loses them too.
 //
-// The conversions run on the Go types of k8s.io/api (decoded from and encoded to the
-// unstructured form with apimachinery's converter and encoding/json, as the server
-// decodes and encodes), so that the annotations' JSON, omitted zero values and quantities
-// are written byte for byte as the server writes them. conformance/defaulting compares
-// Convert with k8s.io/kubernetes' own conversion on random objects of both versions.
+// The conversions run on Go types with k8s.io/api's names, fields and JSON tags
+// (internal/wire: k8s.io/api itself is not linked, its core/v1 package costs every run
+// its initialisation), decoded from and encoded to the unstructured form with
+// apimachinery's converter as the server does, and the annotations written with
+// encoding/json, so that their JSON, omitted zero values and quantities are written byte
+// for byte as the server writes them. conformance/defaulting checks those types against
+// k8s.io/api's and compares Convert with k8s.io/kubernetes' own conversion on random
+// objects of both versions.
 //
 // Custom resources are not converted here: their CustomResourceDefinition says how
 // (strategy None rewrites apiVersion and keeps every field; a webhook cannot be run

@@ -4,9 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 
-	autoscalingv1 "k8s.io/api/autoscaling/v1"
-	autoscalingv2 "k8s.io/api/autoscaling/v2"
-	corev1 "k8s.io/api/core/v1"
+	"github.com/ssa-diff/ssa-diff/internal/wire/autoscalingv1"
+	"github.com/ssa-diff/ssa-diff/internal/wire/autoscalingv2"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
@@ -92,14 +91,14 @@ func withoutRoundTripAnnotations(in map[string]string) map[string]string {
 // isCPUUtilization tells the one metric autoscaling/v1 has a field for.
 func isCPUUtilization(m *autoscalingv2.MetricSpec) bool {
 	return m.Type == autoscalingv2.ResourceMetricSourceType && m.Resource != nil &&
-		m.Resource.Name == corev1.ResourceCPU && m.Resource.Target.AverageUtilization != nil
+		m.Resource.Name == autoscalingv2.ResourceCPU && m.Resource.Target.AverageUtilization != nil
 }
 
 func cpuUtilizationMetric(percent int32) autoscalingv2.MetricSpec {
 	return autoscalingv2.MetricSpec{
 		Type: autoscalingv2.ResourceMetricSourceType,
 		Resource: &autoscalingv2.ResourceMetricSource{
-			Name:   corev1.ResourceCPU,
+			Name:   autoscalingv2.ResourceCPU,
 			Target: autoscalingv2.MetricTarget{Type: autoscalingv2.UtilizationMetricType, AverageUtilization: &percent},
 		},
 	}
@@ -123,7 +122,7 @@ func hpaV1ToHub(in *autoscalingv1.HorizontalPodAutoscaler) *autoscalingv2.Horizo
 		u := *p
 		out.Status.CurrentMetrics = []autoscalingv2.MetricStatus{{
 			Type:     autoscalingv2.ResourceMetricSourceType,
-			Resource: &autoscalingv2.ResourceMetricStatus{Name: corev1.ResourceCPU, Current: autoscalingv2.MetricValueStatus{AverageUtilization: &u}},
+			Resource: &autoscalingv2.ResourceMetricStatus{Name: autoscalingv2.ResourceCPU, Current: autoscalingv2.MetricValueStatus{AverageUtilization: &u}},
 		}}
 	}
 
@@ -164,7 +163,7 @@ func hpaV1ToHub(in *autoscalingv1.HorizontalPodAutoscaler) *autoscalingv2.Horizo
 			out.Status.Conditions = make([]autoscalingv2.HorizontalPodAutoscalerCondition, len(conditions))
 			for i, c := range conditions {
 				out.Status.Conditions[i] = autoscalingv2.HorizontalPodAutoscalerCondition{
-					Type: autoscalingv2.HorizontalPodAutoscalerConditionType(c.Type), Status: c.Status,
+					Type: c.Type, Status: c.Status,
 					LastTransitionTime: c.LastTransitionTime, Reason: c.Reason, Message: c.Message,
 					ObservedGeneration: c.ObservedGeneration,
 				}
@@ -194,7 +193,7 @@ func hpaHubToV1(in *autoscalingv2.HorizontalPodAutoscaler) (*autoscalingv1.Horiz
 	out.Status.DesiredReplicas = in.Status.DesiredReplicas
 	// The last CPU utilisation among the current metrics wins.
 	for _, m := range in.Status.CurrentMetrics {
-		if m.Type == autoscalingv2.ResourceMetricSourceType && m.Resource != nil && m.Resource.Name == corev1.ResourceCPU && m.Resource.Current.AverageUtilization != nil {
+		if m.Type == autoscalingv2.ResourceMetricSourceType && m.Resource != nil && m.Resource.Name == autoscalingv2.ResourceCPU && m.Resource.Current.AverageUtilization != nil {
 			u := *m.Resource.Current.AverageUtilization
 			out.Status.CurrentCPUUtilizationPercentage = &u
 		}
@@ -246,7 +245,7 @@ func hpaHubToV1(in *autoscalingv2.HorizontalPodAutoscaler) (*autoscalingv1.Horiz
 		conditions := make([]autoscalingv1.HorizontalPodAutoscalerCondition, n)
 		for i, c := range in.Status.Conditions {
 			conditions[i] = autoscalingv1.HorizontalPodAutoscalerCondition{
-				Type: autoscalingv1.HorizontalPodAutoscalerConditionType(c.Type), Status: c.Status,
+				Type: c.Type, Status: c.Status,
 				LastTransitionTime: c.LastTransitionTime, Reason: c.Reason, Message: c.Message,
 				ObservedGeneration: c.ObservedGeneration,
 			}
@@ -267,7 +266,7 @@ func quantityPtr(q resource.Quantity) *resource.Quantity { return &q }
 
 // metricV1ToHub reads one v1 metric (the shape of the metrics annotation).
 func metricV1ToHub(in *autoscalingv1.MetricSpec) autoscalingv2.MetricSpec {
-	out := autoscalingv2.MetricSpec{Type: autoscalingv2.MetricSourceType(in.Type)}
+	out := autoscalingv2.MetricSpec{Type: in.Type}
 	if s := in.Object; s != nil {
 		target := autoscalingv2.MetricTarget{Type: autoscalingv2.ValueMetricType, Value: quantityPtr(s.TargetValue), AverageValue: s.AverageValue}
 		if s.AverageValue != nil {
@@ -321,7 +320,7 @@ func resourceTarget(utilization *int32, average *resource.Quantity) autoscalingv
 
 // metricStatusV1ToHub reads one v1 current metric (the shape of the current-metrics annotation).
 func metricStatusV1ToHub(in *autoscalingv1.MetricStatus) autoscalingv2.MetricStatus {
-	out := autoscalingv2.MetricStatus{Type: autoscalingv2.MetricSourceType(in.Type)}
+	out := autoscalingv2.MetricStatus{Type: in.Type}
 	if s := in.Object; s != nil {
 		out.Object = &autoscalingv2.ObjectMetricStatus{
 			Metric:          autoscalingv2.MetricIdentifier{Name: s.MetricName, Selector: s.Selector},
@@ -361,7 +360,7 @@ func valueOr0(q *resource.Quantity) resource.Quantity {
 
 // metricHubToV1 writes one metric as v1 writes it into the metrics annotation.
 func metricHubToV1(in *autoscalingv2.MetricSpec) autoscalingv1.MetricSpec {
-	out := autoscalingv1.MetricSpec{Type: autoscalingv1.MetricSourceType(in.Type)}
+	out := autoscalingv1.MetricSpec{Type: in.Type}
 	if s := in.Object; s != nil {
 		out.Object = &autoscalingv1.ObjectMetricSource{
 			Target:       autoscalingv1.CrossVersionObjectReference(s.DescribedObject),
@@ -391,7 +390,7 @@ func metricHubToV1(in *autoscalingv2.MetricSpec) autoscalingv1.MetricSpec {
 // metricStatusHubToV1 writes one current metric as v1 writes it into the current-metrics
 // annotation.
 func metricStatusHubToV1(in *autoscalingv2.MetricStatus) autoscalingv1.MetricStatus {
-	out := autoscalingv1.MetricStatus{Type: autoscalingv1.MetricSourceType(in.Type)}
+	out := autoscalingv1.MetricStatus{Type: in.Type}
 	if s := in.Object; s != nil {
 		o := &autoscalingv1.ObjectMetricStatus{
 			Target:       autoscalingv1.CrossVersionObjectReference(s.DescribedObject),
@@ -452,13 +451,13 @@ func rulesFromV2(in *autoscalingv2.HPAScalingRules) *internalScalingRules {
 	}
 	out := &internalScalingRules{StabilizationWindowSeconds: in.StabilizationWindowSeconds, Tolerance: in.Tolerance}
 	if in.SelectPolicy != nil {
-		s := string(*in.SelectPolicy)
+		s := *in.SelectPolicy
 		out.SelectPolicy = &s
 	}
 	if in.Policies != nil {
 		out.Policies = make([]internalScalingPolicy, len(in.Policies))
 		for i, p := range in.Policies {
-			out.Policies[i] = internalScalingPolicy{Type: string(p.Type), Value: p.Value, PeriodSeconds: p.PeriodSeconds}
+			out.Policies[i] = internalScalingPolicy{Type: p.Type, Value: p.Value, PeriodSeconds: p.PeriodSeconds}
 		}
 	}
 	return out
@@ -474,13 +473,13 @@ func (r *internalScalingRules) toV2() *autoscalingv2.HPAScalingRules {
 	}
 	out := &autoscalingv2.HPAScalingRules{StabilizationWindowSeconds: r.StabilizationWindowSeconds, Tolerance: r.Tolerance}
 	if r.SelectPolicy != nil {
-		s := autoscalingv2.ScalingPolicySelect(*r.SelectPolicy)
+		s := *r.SelectPolicy
 		out.SelectPolicy = &s
 	}
 	if r.Policies != nil {
 		out.Policies = make([]autoscalingv2.HPAScalingPolicy, len(r.Policies))
 		for i, p := range r.Policies {
-			out.Policies[i] = autoscalingv2.HPAScalingPolicy{Type: autoscalingv2.HPAScalingPolicyType(p.Type), Value: p.Value, PeriodSeconds: p.PeriodSeconds}
+			out.Policies[i] = autoscalingv2.HPAScalingPolicy{Type: p.Type, Value: p.Value, PeriodSeconds: p.PeriodSeconds}
 		}
 	}
 	return out

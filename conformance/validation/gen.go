@@ -1,0 +1,282 @@
+package validation
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"time"
+
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/intstr"
+	"sigs.k8s.io/randfill"
+	"sigs.k8s.io/yaml"
+)
+
+// decodeJSON decodes JSON the way the engine holds objects: integers as int64.
+func decodeJSON(b []byte) (map[string]any, error) {
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.UseNumber()
+	var v any
+	if err := d.Decode(&v); err != nil {
+		return nil, err
+	}
+	m, ok := fromNumbers(v).(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("not an object")
+	}
+	return m, nil
+}
+
+func fromNumbers(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			x[k] = fromNumbers(e)
+		}
+	case []any:
+		for i, e := range x {
+			x[i] = fromNumbers(e)
+		}
+	case json.Number:
+		if n, err := x.Int64(); err == nil {
+			return n
+		}
+		f, _ := x.Float64()
+		return f
+	}
+	return v
+}
+
+// Seeds are realistic valid objects of a kind: testdata/seeds/*.yaml and the objects of the
+// recorded cases (../shared/fixtures) of that kind.
+func Seeds(gvk schema.GroupVersionKind, fixtures string) ([]map[string]any, error) {
+	var files []string
+	for _, pattern := range []string{"testdata/seeds/*.yaml", filepath.Join(fixtures, "*", "manifest.yaml"), filepath.Join(fixtures, "*", "live.json")} {
+		m, _ := filepath.Glob(pattern)
+		files = append(files, m...)
+	}
+	sort.Strings(files)
+	var out []map[string]any
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			return nil, err
+		}
+		for _, doc := range strings.Split(string(b), "\n---") {
+			j, err := yaml.YAMLToJSON([]byte(doc))
+			if err != nil || len(bytes.TrimSpace(j)) == 0 || string(j) == "null" {
+				continue
+			}
+			obj, err := decodeJSON(j)
+			if err != nil {
+				continue
+			}
+			if obj["apiVersion"] != gvk.GroupVersion().String() || obj["kind"] != gvk.Kind {
+				continue
+			}
+			md, _ := obj["metadata"].(map[string]any)
+			delete(md, "managedFields")
+			delete(md, "resourceVersion")
+			out = append(out, obj)
+		}
+	}
+	return out, nil
+}
+
+// mutation is one change to an object, described for a report.
+type mutation struct {
+	path string
+	what string
+}
+
+// badValues are what a mutation sets a leaf to.
+var badValues = []any{"", "Bad_Value!", "-1", "a", "UPPER", "x.y", "10.0.0.1", "::1", "300Mi", "0.5", "*",
+	"a/b/c", strings.Repeat("a", 64), strings.Repeat("b", 254), int64(-1), int64(0), int64(1), int64(65536),
+	int64(1) << 40, 0.5, true, false, nil}
+
+// Mutate returns a copy of obj with 1 to 3 random changes: a leaf set to an edge or invalid
+// value, a field removed, a list emptied or an item repeated, a map given a bad key.
+func Mutate(obj map[string]any, r *rand.Rand) (map[string]any, []mutation) {
+	out := deepCopy(obj).(map[string]any)
+	var done []mutation
+	for n := 1 + r.IntN(3); n > 0; n-- {
+		var paths []string
+		collect(out, "", &paths)
+		if len(paths) == 0 {
+			break
+		}
+		p := paths[r.IntN(len(paths))]
+		if m, ok := mutateAt(out, p, r); ok {
+			done = append(done, m)
+		}
+	}
+	return out, done
+}
+
+// collect lists the paths of every value below v ("/"-separated, list indexes as numbers),
+// apiVersion and kind aside.
+func collect(v any, prefix string, out *[]string) {
+	switch x := v.(type) {
+	case map[string]any:
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			if prefix == "" && (k == "apiVersion" || k == "kind") {
+				continue
+			}
+			p := prefix + "/" + k
+			*out = append(*out, p)
+			collect(x[k], p, out)
+		}
+	case []any:
+		for i, e := range x {
+			p := fmt.Sprintf("%s/%d", prefix, i)
+			*out = append(*out, p)
+			collect(e, p, out)
+		}
+	}
+}
+
+func mutateAt(obj map[string]any, path string, r *rand.Rand) (mutation, bool) {
+	parts := strings.Split(strings.TrimPrefix(path, "/"), "/")
+	var parent any = obj
+	for _, p := range parts[:len(parts)-1] {
+		parent = child(parent, p)
+	}
+	last := parts[len(parts)-1]
+	cur := child(parent, last)
+	set := func(v any) {
+		switch pa := parent.(type) {
+		case map[string]any:
+			pa[last] = v
+		case []any:
+			var i int
+			fmt.Sscan(last, &i)
+			pa[i] = v
+		}
+	}
+	switch c := cur.(type) {
+	case []any:
+		switch r.IntN(3) {
+		case 0:
+			set([]any{})
+			return mutation{path, "emptied"}, true
+		case 1:
+			if len(c) > 0 {
+				set(append(c, deepCopy(c[0])))
+				return mutation{path, "first item repeated"}, true
+			}
+		}
+	case map[string]any:
+		if r.IntN(2) == 0 {
+			c["Bad Key!"] = "x"
+			return mutation{path, "bad key added"}, true
+		}
+	}
+	if r.IntN(4) == 0 {
+		if pa, ok := parent.(map[string]any); ok {
+			delete(pa, last)
+			return mutation{path, "removed"}, true
+		}
+	}
+	v := badValues[r.IntN(len(badValues))]
+	set(v)
+	return mutation{path, fmt.Sprintf("set to %#v", v)}, true
+}
+
+func child(v any, key string) any {
+	switch x := v.(type) {
+	case map[string]any:
+		return x[key]
+	case []any:
+		var i int
+		fmt.Sscan(key, &i)
+		if i < len(x) {
+			return x[i]
+		}
+	}
+	return nil
+}
+
+func deepCopy(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = deepCopy(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = deepCopy(e)
+		}
+		return out
+	}
+	return v
+}
+
+var vocabulary = []string{"", "a", "web", "Bad_Name!", "TCP", "UDP", "SCTP", "Always", "Never", "OnFailure",
+	"IfNotPresent", "ClusterIP", "NodePort", "LoadBalancer", "None", "10.0.0.1", "10.0.0.0/24", "::1", "25%",
+	"RollingUpdate", "Recreate", "OnDelete", "Opaque", "kubernetes.io/tls", "app", "example.com/key",
+	"nginx:1.27", "/data", "data", "http", "Exists", "Equal", "In", "NotIn", "NoSchedule", "cpu", "memory"}
+
+var quantities = []string{"0", "1", "0.5", "100m", "1Gi", "2Gi", "500Mi", "-1", "1e3", "1234567n"}
+
+// Filler fills random objects with values that steer validation into its branches.
+func Filler(seed int64) *randfill.Filler {
+	return randfill.NewWithSeed(seed).NilChance(0.5).NumElements(0, 2).MaxDepth(12).Funcs(
+		func(s *string, c randfill.Continue) { *s = vocabulary[c.Intn(len(vocabulary))] },
+		func(q *resource.Quantity, c randfill.Continue) {
+			*q = resource.MustParse(quantities[c.Intn(len(quantities))])
+		},
+		func(v *intstr.IntOrString, c randfill.Continue) {
+			if c.Bool() {
+				*v = intstr.FromInt32(int32(c.Intn(70000)) - 1)
+			} else {
+				*v = intstr.FromString(vocabulary[c.Intn(len(vocabulary))])
+			}
+		},
+		func(n *int32, c randfill.Continue) { *n = []int32{-1, 0, 1, 2, 3, 80, 65536}[c.Intn(7)] },
+		func(n *int64, c randfill.Continue) { *n = []int64{-1, 0, 1, 2, 30, 3600}[c.Intn(6)] },
+		func(t *metav1.Time, c randfill.Continue) {
+			*t = metav1.NewTime(time.Unix(1700000000+int64(c.Intn(1000000)), 0))
+		},
+		func(t *metav1.MicroTime, c randfill.Continue) {
+			*t = metav1.NewMicroTime(time.Unix(1700000000+int64(c.Intn(1000000)), 0))
+		},
+		func(r *runtime.RawExtension, c randfill.Continue) { r.Raw = []byte(`{"a":1}`) },
+		func(f *metav1.FieldsV1, c randfill.Continue) { f.Raw = []byte(`{"f:a":{}}`) },
+		func(m *metav1.ObjectMeta, c randfill.Continue) {
+			m.Name = []string{"web", "a", "Bad_Name", "x.y"}[c.Intn(4)]
+			m.Namespace = "ns"
+			if c.Intn(3) == 0 {
+				m.Labels = map[string]string{vocabulary[c.Intn(len(vocabulary))]: vocabulary[c.Intn(len(vocabulary))]}
+			}
+		},
+	)
+}
+
+// Random is a random object of the kind, as JSON at its served version.
+func Random(s *runtime.Scheme, gvk schema.GroupVersionKind, f *randfill.Filler) ([]byte, error) {
+	typ, ok := s.AllKnownTypes()[gvk]
+	if !ok {
+		return nil, fmt.Errorf("%s unknown", gvk)
+	}
+	obj := reflect.New(typ).Interface().(runtime.Object)
+	f.Fill(obj)
+	obj.GetObjectKind().SetGroupVersionKind(gvk)
+	return json.Marshal(obj)
+}

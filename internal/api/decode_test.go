@@ -1,0 +1,119 @@
+package api
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/ssa-diff/ssa-diff/internal/api/apps"
+	"github.com/ssa-diff/ssa-diff/internal/api/core"
+	"github.com/ssa-diff/ssa-diff/internal/api/rbac"
+)
+
+func decodeJSON(t testing.TB, s string) map[string]any {
+	t.Helper()
+	var m map[string]any
+	d := json.NewDecoder(strings.NewReader(s))
+	d.UseNumber()
+	if err := d.Decode(&m); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+const deployment = `{"apiVersion":"apps/v1","kind":"Deployment",
+ "metadata":{"name":"web","namespace":"shop","labels":{"app":"web"},
+   "annotations":{"deprecated.deployment.rollback.to":"3","team":"a"}},
+ "spec":{"replicas":2,"selector":{"matchLabels":{"app":"web"}},
+   "strategy":{"type":"RollingUpdate","rollingUpdate":{"maxSurge":"25%","maxUnavailable":1}},
+   "template":{"metadata":{"labels":{"app":"web"}},
+     "spec":{"serviceAccount":"old","containers":[{"name":"web","image":"nginx:1.27",
+       "ports":[{"containerPort":8080,"protocol":"TCP"}],
+       "resources":{"limits":{"memory":"1Gi"},"requests":{"cpu":"100m"}}}]}}}}`
+
+// Decode fills the internal type by the served version's JSON names, converts what
+// conversion converts (the rollback annotation becomes spec.rollbackTo and leaves the
+// annotations), and prints as the server prints internal values.
+func TestDecodeDeployment(t *testing.T) {
+	var d apps.Deployment
+	if err := Decode(decodeJSON(t, deployment), &d); err != nil {
+		t.Fatal(err)
+	}
+	if d.Name != "web" || d.Spec.Replicas != 2 || d.Spec.Template.Spec.Containers[0].Ports[0].ContainerPort != 8080 {
+		t.Errorf("decoded %+v", d)
+	}
+	if d.Spec.RollbackTo == nil || d.Spec.RollbackTo.Revision != 3 {
+		t.Errorf("rollbackTo %+v, want revision 3 from the annotation", d.Spec.RollbackTo)
+	}
+	if _, ok := d.Annotations["deprecated.deployment.rollback.to"]; ok || d.Annotations["team"] != "a" {
+		t.Errorf("annotations %v: the rollback annotation is consumed by conversion, the others stay", d.Annotations)
+	}
+	if got := d.Spec.Template.Spec.DeprecatedServiceAccount; got != "old" {
+		t.Errorf("serviceAccount decodes into DeprecatedServiceAccount, got %q", got)
+	}
+	if q := d.Spec.Template.Spec.Containers[0].Resources.Limits[core.ResourceMemory]; q.String() != "1Gi" {
+		t.Errorf("memory limit %v", q.String())
+	}
+	// A value printed as a validation error prints it: the internal type's Go names.
+	b, _ := json.Marshal(d.Spec.Strategy)
+	if string(b) != `{"Type":"RollingUpdate","RollingUpdate":{"MaxUnavailable":1,"MaxSurge":"25%"}}` {
+		t.Errorf("strategy prints %s", b)
+	}
+	ref := rbac.RoleRef{APIGroup: "rbac.authorization.k8s.io", Kind: "Role", Name: "admin-apps"}
+	if b, _ := json.Marshal(ref); string(b) != `{"APIGroup":"rbac.authorization.k8s.io","Kind":"Role","Name":"admin-apps"}` {
+		t.Errorf("roleRef prints %s (catalog V1's example)", b)
+	}
+}
+
+// A Secret's stringData is written over data; a value of the wrong type names its path.
+func TestDecodeSecretAndErrors(t *testing.T) {
+	var s core.Secret
+	obj := decodeJSON(t, `{"apiVersion":"v1","kind":"Secret","metadata":{"name":"s"},
+		"data":{"a":"b2xk","b":"eA=="},"stringData":{"a":"new"},"type":"Opaque"}`)
+	if err := Decode(obj, &s); err != nil {
+		t.Fatal(err)
+	}
+	if string(s.Data["a"]) != "new" || string(s.Data["b"]) != "x" || s.Type != core.SecretTypeOpaque {
+		t.Errorf("secret %+v", s)
+	}
+	var d apps.Deployment
+	bad := decodeJSON(t, `{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"x"},"spec":{"template":{"spec":{"containers":[{"name":1}]}}}}`)
+	err := Decode(bad, &d)
+	if err == nil || !strings.Contains(err.Error(), ".spec.template.spec.containers[0].name: want a string, got a number") {
+		t.Errorf("error %v", err)
+	}
+	if New("apps", "v1", "Deployment") == nil || New("apps", "v1beta1", "Deployment") != nil {
+		t.Error("New knows served kinds at their served version only")
+	}
+}
+
+// An events.k8s.io/v1 Event decodes into the internal Event the v1 Event shares.
+func TestDecodeEventsV1(t *testing.T) {
+	var e core.Event
+	obj := decodeJSON(t, `{"apiVersion":"events.k8s.io/v1","kind":"Event","metadata":{"name":"e"},
+		"regarding":{"kind":"Pod","name":"p"},"note":"pulled","reportingController":"kubelet","deprecatedCount":3}`)
+	if err := Decode(obj, &e); err != nil {
+		t.Fatal(err)
+	}
+	if e.InvolvedObject.Name != "p" || e.Message != "pulled" || e.ReportingController != "kubelet" || e.Count != 3 {
+		t.Errorf("event %+v", e)
+	}
+}
+
+func FuzzDecode(f *testing.F) {
+	f.Add(deployment)
+	f.Add(`{"apiVersion":"v1","kind":"Secret","data":{"a":"!!"},"stringData":{"a":1}}`)
+	f.Add(`{"apiVersion":"apps/v1","kind":"DaemonSet","metadata":{"annotations":{"deprecated.daemonset.template.generation":"x"}}}`)
+	f.Add(`{"apiVersion":"v1","kind":"Node","spec":{"podCIDR":"10.0.0.0/24","podCIDRs":["x"]}}`)
+	f.Fuzz(func(t *testing.T, s string) {
+		var m map[string]any
+		d := json.NewDecoder(strings.NewReader(s))
+		d.UseNumber()
+		if d.Decode(&m) != nil || m == nil {
+			return
+		}
+		for _, out := range []any{&apps.Deployment{}, &apps.DaemonSet{}, &core.Secret{}, &core.Node{}, &core.Pod{}, &core.Event{}} {
+			_ = Decode(m, out) // never a panic
+		}
+	})
+}

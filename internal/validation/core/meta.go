@@ -1,0 +1,43 @@
+package core
+
+import (
+	"strings"
+
+	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	api "github.com/ssa-diff/ssa-diff/internal/api/core"
+)
+
+// ValidateObjectMeta is the metadata validation of the core group's kinds: apimachinery's,
+// plus the group's rule for finalizer names.
+func ValidateObjectMeta(meta *metav1.ObjectMeta, namespaced bool, nameFn apimachineryvalidation.ValidateNameFunc, fldPath *field.Path) field.ErrorList {
+	errs := apimachineryvalidation.ValidateObjectMeta(meta, namespaced, nameFn, fldPath)
+	return append(errs, finalizerNames(meta.Finalizers, fldPath.Child("finalizers"))...)
+}
+
+// ValidateObjectMetaUpdate is the metadata validation of an update of the core group's
+// kinds: apimachinery's, plus the group's rule for finalizer names.
+func ValidateObjectMetaUpdate(meta, old *metav1.ObjectMeta, fldPath *field.Path) field.ErrorList {
+	errs := apimachineryvalidation.ValidateObjectMetaUpdate(meta, old, fldPath)
+	return append(errs, finalizerNames(meta.Finalizers, fldPath.Child("finalizers"))...)
+}
+
+// standardFinalizers are the finalizer names that need no domain prefix.
+var standardFinalizers = map[string]bool{
+	string(api.FinalizerKubernetes):  true,
+	metav1.FinalizerOrphanDependents: true,
+	metav1.FinalizerDeleteDependents: true,
+}
+
+// finalizerNames: a finalizer without a "/" must be one of the standard ones.
+func finalizerNames(finalizers []string, fldPath *field.Path) field.ErrorList {
+	var errs field.ErrorList
+	for i, f := range finalizers {
+		if !strings.Contains(f, "/") && !standardFinalizers[f] {
+			errs = append(errs, field.Invalid(fldPath.Index(i), f, "name is neither a standard finalizer name nor is it fully qualified"))
+		}
+	}
+	return errs
+}

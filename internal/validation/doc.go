@@ -1,0 +1,13 @@
+// Package validation predicts the registry's validation of built-in kinds: what
+// kube-apiserver 1.37 answers with 422 Invalid when an object that field management,
+// defaulting and the registry's rules produced breaks the kind's rules (catalog V1, V2, V6).
+//
+// [Validate] takes the object about to be stored, and the stored one on an update, as the
+// JSON of the version they are served at; decodes both into the kind's internal type
+// (package internal/api), as the server converts them; and runs the kind's strategy in the
+// order the generic registry runs it (package registry). Each group's rules are a package
+// of their own (core, apps, …), written from the server's behaviour and held to the
+// server's own validation by conformance/validation.
+//
+// A kind whose validation is not ported is reported as such, never passed silently.
+package validation

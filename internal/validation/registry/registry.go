@@ -1,0 +1,92 @@
+// Package registry is the part of kube-apiserver's write path that runs a kind's validation:
+// the order in which the generic registry calls the kind's strategy, the checks of object
+// metadata it adds for every kind, and how declarative validation's errors join the
+// handwritten ones. The kinds' own rules live in the group packages beside this one.
+package registry
+
+import (
+	"context"
+
+	"k8s.io/apimachinery/pkg/api/validate"
+	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
+	"k8s.io/apimachinery/pkg/api/validation/path"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+)
+
+// Strategy is what a kind's registry strategy validates. Objects are pointers to the kind's
+// internal type (package internal/api).
+type Strategy struct {
+	// Namespaced: objects of the kind live in a namespace.
+	Namespaced bool
+	// Validate is the strategy's validation of a new object.
+	Validate func(obj any) field.ErrorList
+	// ValidateUpdate is the strategy's validation of an update through the main resource.
+	ValidateUpdate func(obj, old any) field.ErrorList
+	// ValidateStatusUpdate is the status strategy's validation of an update through
+	// /status; nil when the kind has no status subresource.
+	ValidateStatusUpdate func(obj, old any) field.ErrorList
+	// Declarative is the kind's declarative validation (old is nil on a create): every
+	// error it finds, marked with its stability level. It is nil when the server's strategy
+	// runs no declarative validation; a strategy that runs it has one even when 1.37
+	// enforces none of its rules (it returns nil then), because joining the two lists also
+	// drops the handwritten errors whose text repeats an earlier one.
+	Declarative func(obj, old any) field.ErrorList
+	// WarningsOnCreate and WarningsOnUpdate are the warnings the server returns; nil: none.
+	WarningsOnCreate func(obj any) []string
+	WarningsOnUpdate func(obj, old any) []string
+}
+
+// Metadata gives the object metadata of an internal object.
+type Metadata interface{ GetObjectMeta() metav1.Object }
+
+// betaEnabled: the DeclarativeValidationBeta feature gate is on by default in 1.37.
+const betaEnabled = true
+
+// ValidateCreate is the validation of a create, in the server's order: the strategy's, then
+// — only when it found nothing — the metadata checks every kind gets, then declarative
+// validation joined in.
+func ValidateCreate(s *Strategy, obj any) field.ErrorList {
+	errs := s.Validate(obj)
+	if len(errs) == 0 {
+		errs = append(errs, apimachineryvalidation.ValidateObjectMetaAccessor(metaOf(obj), s.Namespaced, path.ValidatePathSegmentName, field.NewPath("metadata"))...)
+	}
+	return declarative(s, obj, nil, errs)
+}
+
+// ValidateUpdate is the validation of an update through the main resource, or through
+// /status when status is true, in the server's order: the metadata checks every kind gets,
+// the strategy's, then declarative validation joined in.
+func ValidateUpdate(s *Strategy, obj, old any, status bool) field.ErrorList {
+	meta, oldMeta := metaOf(obj), metaOf(old)
+	errs := apimachineryvalidation.ValidateObjectMetaAccessor(meta, s.Namespaced, path.ValidatePathSegmentName, field.NewPath("metadata"))
+	errs = append(errs, apimachineryvalidation.ValidateObjectMetaAccessorUpdate(meta, oldMeta, field.NewPath("metadata"))...)
+	if status {
+		errs = append(errs, s.ValidateStatusUpdate(obj, old)...)
+	} else {
+		errs = append(errs, s.ValidateUpdate(obj, old)...)
+	}
+	return declarative(s, obj, old, errs)
+}
+
+// declarative joins declarative validation's errors to the handwritten ones: the enforced
+// ones (standard, and beta with its gate on) are appended, and the handwritten errors an
+// enforced beta error covers are dropped, as are those whose text repeats an earlier one.
+func declarative(s *Strategy, obj, old any, errs field.ErrorList) field.ErrorList {
+	if s.Declarative == nil {
+		return errs
+	}
+	errs = errs.MarkFromImperative()
+	ctx := context.Background()
+	enforced := validate.FilterEnforcedDeclarativeErrors(ctx, s.Declarative(obj, old), betaEnabled)
+	errs = validate.FilterCoveredHandwrittenErrors(ctx, errs, enforced, betaEnabled)
+	return append(errs, enforced...)
+}
+
+func metaOf(obj any) metav1.Object {
+	return obj.(Metadata).GetObjectMeta()
+}
+
+// NoDeclarativeRules is the declarative validation of a kind whose strategy runs it but
+// whose rules 1.37 does not enforce (alpha ones only, or none).
+func NoDeclarativeRules(obj, old any) field.ErrorList { return nil }

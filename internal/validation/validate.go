@@ -1,0 +1,83 @@
+package validation
+
+import (
+	"fmt"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/ssa-diff/ssa-diff/internal/api"
+	"github.com/ssa-diff/ssa-diff/internal/validation/core"
+	"github.com/ssa-diff/ssa-diff/internal/validation/registry"
+)
+
+// Result is what the registry's validation says of a write.
+type Result struct {
+	// Errors, when there are any, refuse the write (422 Invalid), in the server's order.
+	Errors field.ErrorList
+	// Warnings are the server's warnings for the write.
+	Warnings []string
+	// Known is false when the kind's validation is not ported: nothing was checked.
+	Known bool
+}
+
+// Validate runs the registry's validation of a write of a built-in kind: obj is the object
+// about to be stored, old the stored object on an update (nil on a create), both as the
+// JSON of the served version apiVersion; subresource is "" or "status" ("scale" writes the
+// parent through the main resource). An error means an object could not be decoded into
+// its internal type.
+func Validate(apiVersion, kind, subresource string, obj, old map[string]any) (Result, error) {
+	group, version := splitAPIVersion(apiVersion)
+	s := strategyFor(group, kind)
+	if s == nil || (subresource == "status" && old != nil && s.ValidateStatusUpdate == nil) {
+		return Result{}, nil
+	}
+	newObj, err := decode(group, version, kind, obj)
+	if err != nil || newObj == nil {
+		return Result{}, err
+	}
+	res := Result{Known: true}
+	if old == nil {
+		res.Errors = registry.ValidateCreate(s, newObj)
+		if len(res.Errors) == 0 && s.WarningsOnCreate != nil {
+			res.Warnings = s.WarningsOnCreate(newObj)
+		}
+		return res, nil
+	}
+	oldObj, err := decode(group, version, kind, old)
+	if err != nil {
+		return Result{}, fmt.Errorf("the stored object: %w", err)
+	}
+	res.Errors = registry.ValidateUpdate(s, newObj, oldObj, subresource == "status")
+	if len(res.Errors) == 0 && s.WarningsOnUpdate != nil {
+		res.Warnings = s.WarningsOnUpdate(newObj, oldObj)
+	}
+	return res, nil
+}
+
+// strategyFor is the ported strategy of a kind, nil when there is none.
+func strategyFor(group, kind string) *registry.Strategy {
+	switch group {
+	case "":
+		return core.Strategy(kind)
+	}
+	return nil
+}
+
+func decode(group, version, kind string, obj map[string]any) (any, error) {
+	out := api.New(group, version, kind)
+	if out == nil {
+		return nil, nil
+	}
+	if err := api.Decode(obj, out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func splitAPIVersion(apiVersion string) (group, version string) {
+	if g, v, ok := strings.Cut(apiVersion, "/"); ok {
+		return g, v
+	}
+	return "", apiVersion
+}
