@@ -18,6 +18,7 @@ import (
 	kjson "k8s.io/apimachinery/pkg/runtime/serializer/json"
 	"k8s.io/apimachinery/pkg/util/managedfields"
 	"k8s.io/apiserver/pkg/endpoints/handlers/fieldmanager"
+	clientscheme "k8s.io/client-go/kubernetes/scheme"
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 	"sigs.k8s.io/structured-merge-diff/v6/typed"
 )
@@ -276,7 +277,7 @@ func (s *Server) once(fm *managedfields.FieldManager, req Request, liveMap, objM
 		// (the reset fields), then the registry store undoes timestamp-only changes.
 		restoreResetFields(out, live, s.kinds[req.GVK].Reset[req.Subresource])
 		var err error
-		out, err = fieldmanager.IgnoreManagedFieldsTimestampsTransformer(context.Background(), out, live)
+		out, err = keepTimes(s.kinds[req.GVK], out, live)
 		if err != nil {
 			return Response{}, fmt.Errorf("timestamp transformer: %w", err)
 		}
@@ -289,6 +290,60 @@ func (s *Server) once(fm *managedfields.FieldManager, req Request, liveMap, objM
 		k.Decode(u.Object) // the store encodes the object and decodes what it wrote
 	}
 	return Response{Object: u.Object}, nil
+}
+
+// keepTimes is the registry store's undoing of timestamp-only changes
+// (IgnoreManagedFieldsTimestampsTransformer). The store compares the objects it holds:
+// for a custom resource unstructured ones (an empty list or map differs from none), for a
+// built-in kind its Go types (where they are the same): for those, the decision is taken
+// on the objects decoded into client-go's types, and the times it keeps are copied back.
+func keepTimes(k *Kind, out, live runtime.Object) (runtime.Object, error) {
+	if k.CRD {
+		return fieldmanager.IgnoreManagedFieldsTimestampsTransformer(context.Background(), out, live)
+	}
+	typedOut, err1 := typedCopy(out)
+	typedLive, err2 := typedCopy(live)
+	if err1 != nil || err2 != nil {
+		return fieldmanager.IgnoreManagedFieldsTimestampsTransformer(context.Background(), out, live)
+	}
+	res, err := fieldmanager.IgnoreManagedFieldsTimestampsTransformer(context.Background(), typedOut, typedLive)
+	if err != nil {
+		return nil, err
+	}
+	kept, err := meta.Accessor(res)
+	if err != nil {
+		return nil, err
+	}
+	acc, err := meta.Accessor(out)
+	if err != nil {
+		return nil, err
+	}
+	mf := acc.GetManagedFields()
+	for i, e := range kept.GetManagedFields() {
+		if i < len(mf) {
+			mf[i].Time = e.Time
+		}
+	}
+	if len(mf) > 0 {
+		acc.SetManagedFields(mf)
+	}
+	return out, nil
+}
+
+// typedCopy decodes an unstructured built-in object into its client-go Go type.
+func typedCopy(obj runtime.Object) (runtime.Object, error) {
+	u, ok := obj.(*unstructured.Unstructured)
+	if !ok {
+		return nil, fmt.Errorf("not unstructured: %T", obj)
+	}
+	typed, err := clientscheme.Scheme.New(u.GroupVersionKind())
+	if err != nil {
+		return nil, err
+	}
+	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, typed); err != nil {
+		return nil, err
+	}
+	return typed, nil
 }
 
 // onceConverted is once for a kind the server converts between versions (Kind.Scheme):
