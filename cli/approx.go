@@ -5,8 +5,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/ssa-diff/ssa-diff/cli/input"
-	"github.com/ssa-diff/ssa-diff/cli/report"
+	"github.com/ssa-diff/ssa-diff/internal/input"
+	"github.com/ssa-diff/ssa-diff/internal/report"
 	"github.com/ssa-diff/ssa-diff/schema"
 )
 

@@ -10,9 +10,9 @@ import (
 	"time"
 
 	"github.com/spf13/pflag"
-	"github.com/ssa-diff/ssa-diff/cli/blame"
-	"github.com/ssa-diff/ssa-diff/cli/input"
 	"github.com/ssa-diff/ssa-diff/fieldpath"
+	"github.com/ssa-diff/ssa-diff/internal/blame"
+	"github.com/ssa-diff/ssa-diff/internal/input"
 )
 
 const blameUsage = `%[1]s blame shows who owns each field of live objects, and since when, from

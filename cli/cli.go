@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/spf13/pflag"
-	"github.com/ssa-diff/ssa-diff/cli/output"
-	"github.com/ssa-diff/ssa-diff/cli/report"
+	"github.com/ssa-diff/ssa-diff/internal/output"
+	"github.com/ssa-diff/ssa-diff/internal/report"
 	"github.com/ssa-diff/ssa-diff/merge"
 	"github.com/ssa-diff/ssa-diff/schema"
 )

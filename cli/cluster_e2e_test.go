@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ssa-diff/ssa-diff/cli/cluster/clustertest"
-	"github.com/ssa-diff/ssa-diff/cli/input"
+	"github.com/ssa-diff/ssa-diff/internal/cluster/clustertest"
+	"github.com/ssa-diff/ssa-diff/internal/input"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"

@@ -31,21 +31,21 @@ func TestLibrariesDoNotImportTheCLI(t *testing.T) {
 		}
 	}
 	// The input package is a library too: no flag parsing in it.
-	cmd := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "list", "-deps", "./cli/input", "./cli/report", "./cli/blame")
+	cmd := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "list", "-deps", "./internal/input", "./internal/report", "./internal/blame")
 	cmd.Dir = repoRoot(t)
 	out, err := cmd.Output()
 	if err != nil {
 		t.Skip(err)
 	}
 	if strings.Contains(string(out), "github.com/spf13/pflag") {
-		t.Error("cli/input, cli/report or cli/blame import pflag")
+		t.Error("internal/input, internal/report or internal/blame import pflag")
 	}
-	// Only cli/render links kustomize (its plugin loader weighs on the binary).
+	// Only internal/render links kustomize (its plugin loader weighs on the binary).
 	if strings.Contains(string(out), "sigs.k8s.io/kustomize") {
-		t.Error("cli/input, cli/report or cli/blame import kustomize")
+		t.Error("internal/input, internal/report or internal/blame import kustomize")
 	}
 	if strings.Contains(string(out), "k8s.io/client-go") {
-		t.Error("cli/input, cli/report or cli/blame import client-go: only cli/cluster talks to clusters")
+		t.Error("internal/input, internal/report or internal/blame import client-go: only internal/cluster talks to clusters")
 	}
 }
 

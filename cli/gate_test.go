@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ssa-diff/ssa-diff/cli/input"
+	"github.com/ssa-diff/ssa-diff/internal/input"
 	"github.com/ssa-diff/ssa-diff/merge"
 )
 

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/spf13/pflag"
-	"github.com/ssa-diff/ssa-diff/cli/input"
+	"github.com/ssa-diff/ssa-diff/internal/input"
 )
 
 // inputLimits are the bounds on what ssa-diff reads (flags --max-*).

@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ssa-diff/ssa-diff/cli/input"
 	"github.com/ssa-diff/ssa-diff/internal/heapwatch"
+	"github.com/ssa-diff/ssa-diff/internal/input"
 )
 
 func TestLimitFlags(t *testing.T) {

@@ -1,6 +1,6 @@
 package cli
 
-import "github.com/ssa-diff/ssa-diff/cli/input"
+import "github.com/ssa-diff/ssa-diff/internal/input"
 
 // fieldLine is the manifest line of a field path printed as the API server prints it
 // (.spec.template.spec.containers[name="app"].image): the line of the field when the

@@ -8,8 +8,8 @@ import (
 	"strings"
 
 	"github.com/spf13/pflag"
-	"github.com/ssa-diff/ssa-diff/cli/cluster"
-	"github.com/ssa-diff/ssa-diff/cli/input"
+	"github.com/ssa-diff/ssa-diff/internal/cluster"
+	"github.com/ssa-diff/ssa-diff/internal/input"
 	"github.com/ssa-diff/ssa-diff/schema"
 )
 

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ssa-diff/ssa-diff/cli/cluster/clustertest"
+	"github.com/ssa-diff/ssa-diff/internal/cluster/clustertest"
 )
 
 // clusterCM is a live ConfigMap whose data.a the manager "team" applied (with managedFields).

@@ -5,8 +5,8 @@ import (
 	"strings"
 
 	"github.com/spf13/pflag"
-	"github.com/ssa-diff/ssa-diff/cli/input"
-	"github.com/ssa-diff/ssa-diff/cli/report"
+	"github.com/ssa-diff/ssa-diff/internal/input"
+	"github.com/ssa-diff/ssa-diff/internal/report"
 	"github.com/ssa-diff/ssa-diff/merge"
 	"github.com/ssa-diff/ssa-diff/schema"
 )

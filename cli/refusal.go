@@ -5,7 +5,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/ssa-diff/ssa-diff/cli/report"
+	"github.com/ssa-diff/ssa-diff/internal/report"
 	"github.com/ssa-diff/ssa-diff/schema"
 	smdschema "sigs.k8s.io/structured-merge-diff/v6/schema"
 )

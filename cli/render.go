@@ -5,8 +5,8 @@ import (
 	"os"
 
 	"github.com/spf13/pflag"
-	"github.com/ssa-diff/ssa-diff/cli/input"
-	"github.com/ssa-diff/ssa-diff/cli/render"
+	"github.com/ssa-diff/ssa-diff/internal/input"
+	"github.com/ssa-diff/ssa-diff/internal/render"
 )
 
 // This file holds how manifests are rendered as the appliers render them: kustomizations

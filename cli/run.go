@@ -10,8 +10,8 @@ import (
 	"sort"
 	"sync"
 
-	"github.com/ssa-diff/ssa-diff/cli/input"
-	"github.com/ssa-diff/ssa-diff/cli/report"
+	"github.com/ssa-diff/ssa-diff/internal/input"
+	"github.com/ssa-diff/ssa-diff/internal/report"
 	"github.com/ssa-diff/ssa-diff/merge"
 	"github.com/ssa-diff/ssa-diff/schema"
 )

@@ -26,8 +26,8 @@
 //
 // Decoded objects hold entries as lists of maps ([EntriesOf], [EntriesToUnstructured]); a
 // reader that keeps many of them may hold each fieldsV1 as JSON text instead
-// ([EntriesToUnstructuredText], a json.RawMessage in the canonical form of
-// [CanonicalFieldsV1]: what encoding/json writes for the tree), which every function here
+// ([EntriesToUnstructuredText], a json.RawMessage in canonical form: what encoding/json
+// writes for the tree), which every function here
 // reads as it reads the tree.
 //
 // Paths print as the server prints them in conflict messages ([PathString]) —

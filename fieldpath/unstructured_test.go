@@ -1,94 +1,11 @@
 package fieldpath
 
 import (
-	"bytes"
 	"encoding/json"
 	"reflect"
 	"testing"
 	"time"
 )
-
-// unstructuredCases are JSON texts whose decoded form AppendJSON must write back, and
-// DecodeJSON must read, exactly as encoding/json does.
-var unstructuredCases = []string{
-	`{}`, `{"f:data":{".":{},"f:a":{}}}`,
-	`{"f:spec":{"f:containers":{"k:{\"name\":\"c\"}":{".":{},"f:ports":{"k:{\"containerPort\":80,\"protocol\":\"TCP\"}":{}}}}}}`,
-	`{"f:metadata":{"f:annotations":{"f:a<b>&c":{}},"f:labels":{"f:é":{}, "f:\u2028":{}}}}`,
-	`{"b":{},"a":{},"a":{"x":{}}}`,
-	`{"f:a":1}`, `{"f:a":[1,2.5,"x",true,null,{"k":"v"}]}`, `[]`, `"s"`, `null`, `12345678901234567890`,
-	` { "f:a" : { } } `, `{"f:\u0000":{}}`, "{\"f:\xff\":{}}", `{"f:a":{}}x`, `{"f:a":{}`, `{"f:a":}`,
-	`{"z\\":{},"y\"":{"b":{},"a":{}},"x\/":{}}`, `{"k:{\"port\":80}":{},"k:{\"port\":443}":{}}`, `{"a\\":{}}`, `{"a\`,
-}
-
-func TestAppendJSONIsEncodingJSON(t *testing.T) {
-	for _, c := range unstructuredCases {
-		var v interface{}
-		if err := json.Unmarshal([]byte(c), &v); err != nil {
-			continue
-		}
-		v = intsAsInt64(v)
-		want, err := json.Marshal(v)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := AppendJSON(nil, v)
-		if err != nil || !bytes.Equal(got, want) {
-			t.Errorf("AppendJSON(%s) = %s, %v; encoding/json writes %s", c, got, err, want)
-		}
-	}
-}
-
-func TestDecodeJSONIsEncodingJSON(t *testing.T) {
-	for _, c := range unstructuredCases {
-		var want interface{}
-		wantErr := json.Unmarshal([]byte(c), &want)
-		got, err := DecodeJSON([]byte(c))
-		if (err != nil) != (wantErr != nil) || !reflect.DeepEqual(got, want) {
-			t.Errorf("DecodeJSON(%s) = %#v, %v; encoding/json reads %#v, %v", c, got, err, want, wantErr)
-		}
-	}
-}
-
-// TestCanonicalFieldsV1IsEncodingJSON: the canonical text of a fieldsV1 is what
-// encoding/json writes for its decoded tree, for every case.
-func TestCanonicalFieldsV1IsEncodingJSON(t *testing.T) {
-	for _, c := range unstructuredCases {
-		checkCanonical(t, []byte(c))
-	}
-	// Keys of keyed items come out in byte order, not in the order of their values.
-	got, err := CanonicalFieldsV1([]byte(`{"k:{\"port\":80}":{},"k:{\"port\":443}":{".":{}}}`))
-	if want := `{"k:{\"port\":443}":{".":{}},"k:{\"port\":80}":{}}`; err != nil || string(got) != want {
-		t.Errorf("CanonicalFieldsV1 = %s, %v; want %s", got, err, want)
-	}
-}
-
-func checkCanonical(t *testing.T, data []byte) {
-	t.Helper()
-	var v interface{}
-	wantErr := json.Unmarshal(data, &v)
-	got, err := CanonicalFieldsV1(data)
-	if (err != nil) != (wantErr != nil) {
-		t.Fatalf("CanonicalFieldsV1(%q) error %v; encoding/json: %v", data, err, wantErr)
-	}
-	if err != nil {
-		return
-	}
-	want, err := json.Marshal(v)
-	if err != nil {
-		return
-	}
-	if !bytes.Equal(got, want) {
-		t.Fatalf("CanonicalFieldsV1(%q) = %s; encoding/json writes %s", data, got, want)
-	}
-}
-
-// FuzzCanonicalFieldsV1 checks CanonicalFieldsV1 against encoding/json on any input.
-func FuzzCanonicalFieldsV1(f *testing.F) {
-	for _, c := range unstructuredCases {
-		f.Add([]byte(c))
-	}
-	f.Fuzz(func(t *testing.T, data []byte) { checkCanonical(t, data) })
-}
 
 func TestEntriesUnstructuredRoundTrip(t *testing.T) {
 	now := time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC)
@@ -135,50 +52,6 @@ func TestEntriesUnstructuredRoundTrip(t *testing.T) {
 			t.Errorf("EntriesFromUnstructured accepted %#v", bad)
 		}
 	}
-}
-
-// FuzzDecodeJSON checks DecodeJSON and AppendJSON against encoding/json on any input.
-func FuzzDecodeJSON(f *testing.F) {
-	for _, c := range unstructuredCases {
-		f.Add([]byte(c))
-	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		var want interface{}
-		wantErr := json.Unmarshal(data, &want)
-		got, err := DecodeJSON(data)
-		if (err != nil) != (wantErr != nil) || !reflect.DeepEqual(got, want) {
-			t.Fatalf("DecodeJSON = %#v, %v; encoding/json reads %#v, %v", got, err, want, wantErr)
-		}
-		if err != nil {
-			return
-		}
-		enc, err := json.Marshal(want)
-		if err != nil {
-			return
-		}
-		mine, err := AppendJSON(nil, got)
-		if err != nil || !bytes.Equal(mine, enc) {
-			t.Fatalf("AppendJSON = %s, %v; encoding/json writes %s", mine, err, enc)
-		}
-	})
-}
-
-func intsAsInt64(v interface{}) interface{} {
-	switch t := v.(type) {
-	case map[string]interface{}:
-		for k, x := range t {
-			t[k] = intsAsInt64(x)
-		}
-	case []interface{}:
-		for i, x := range t {
-			t[i] = intsAsInt64(x)
-		}
-	case float64:
-		if t == float64(int64(t)) && t < 1<<53 && t > -(1<<53) {
-			return int64(t)
-		}
-	}
-	return v
 }
 
 func TestEntriesOf(t *testing.T) {

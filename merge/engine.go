@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ssa-diff/ssa-diff/fieldpath"
+	"github.com/ssa-diff/ssa-diff/internal/fieldsjson"
 	"github.com/ssa-diff/ssa-diff/merge/conversion"
 	"github.com/ssa-diff/ssa-diff/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -112,7 +113,7 @@ func WithServerHooks(h ServerHooks) Option { return func(e *Engine) { e.hooks = 
 
 // WithCompactManagedFields makes the objects the engine predicts hold the fieldsV1 of their
 // metadata.managedFields entries as JSON text — a json.RawMessage in the canonical form of
-// fieldpath.CanonicalFieldsV1, which encoding/json writes as it writes the tree — instead
+// fieldsjson.CanonicalFieldsV1, which encoding/json writes as it writes the tree — instead
 // of trees of maps. They cost less to make and to hold, print the same, and the engine and
 // package fieldpath read them either way (a prediction can be the live object of the next).
 func WithCompactManagedFields() Option { return func(e *Engine) { e.compactManagedFields = true } }
@@ -424,7 +425,7 @@ func withFieldsV1Trees(obj map[string]interface{}) map[string]interface{} {
 		if !ok {
 			continue
 		}
-		tree, err := fieldpath.DecodeJSON(raw)
+		tree, err := fieldsjson.DecodeJSON(raw)
 		if err != nil {
 			continue
 		}

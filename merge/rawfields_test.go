@@ -4,12 +4,12 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/ssa-diff/ssa-diff/fieldpath"
+	"github.com/ssa-diff/ssa-diff/internal/fieldsjson"
 	"github.com/ssa-diff/ssa-diff/schema"
 )
 
 // TestFieldsV1AsText: a live object whose managedFields keep fieldsV1 as JSON text (as
-// cli/input's CompactManagedFields reads dumps) gets the same answer, for every kind of
+// internal/input's CompactManagedFields reads dumps) gets the same answer, for every kind of
 // request, as the same object with fieldsV1 trees.
 func TestFieldsV1AsText(t *testing.T) {
 	e := New(schema.NewRegistry())
@@ -17,7 +17,7 @@ func TestFieldsV1AsText(t *testing.T) {
 	text := fuzzCopy(base.Live)
 	for _, item := range text["metadata"].(map[string]interface{})["managedFields"].([]interface{}) {
 		entry := item.(map[string]interface{})
-		b, err := fieldpath.AppendJSON(nil, entry["fieldsV1"])
+		b, err := fieldsjson.AppendJSON(nil, entry["fieldsV1"])
 		if err != nil {
 			t.Fatal(err)
 		}

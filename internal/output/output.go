@@ -1,0 +1,117 @@
+package output
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/ssa-diff/ssa-diff/internal/report"
+)
+
+// Writer prints a report in one format.
+type Writer interface {
+	// Write is called once per result, in input order.
+	Write(res *report.Result) error
+	// Close is called once, after the last result, with the whole summarised report.
+	Close(rep *report.Report) error
+}
+
+// Options shape the human formats.
+type Options struct {
+	// Color turns on ANSI colours.
+	Color bool
+	// ShowManagedFields keeps metadata.managedFields in diffs.
+	ShowManagedFields bool
+	// ShowSecrets shows Secret values instead of masking them.
+	ShowSecrets bool
+	// Now is the time ages are measured from.
+	Now time.Time
+	// Stderr receives what kubectl would print on its error stream (refusals in the diff
+	// and objects formats).
+	Stderr io.Writer
+}
+
+var formats = map[string]func(io.Writer, Options) Writer{
+	"text":     newText,
+	"diff":     newDiff,
+	"json":     newJSON,
+	"yaml":     newYAML,
+	"objects":  newObjects,
+	"github":   newGitHub,
+	"junit":    newJUnit,
+	"markdown": newMarkdown,
+}
+
+// ShowsWithForce reports whether a format shows what --force-conflicts would do about a
+// refusal with conflicts (Result.WithForce).
+func ShowsWithForce(format string) bool {
+	return format == "text" || format == "json" || format == "yaml"
+}
+
+// Streams reports whether a format prints each result as it is written.
+func Streams(format string) bool { return format == "text" || format == "diff" }
+
+// Multi writes to several writers.
+func Multi(ws ...Writer) Writer { return multiWriter(ws) }
+
+type multiWriter []Writer
+
+func (m multiWriter) Write(res *report.Result) error {
+	for _, w := range m {
+		if err := w.Write(res); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (m multiWriter) Close(rep *report.Report) error {
+	for _, w := range m {
+		if err := w.Close(rep); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Formats lists the format names.
+func Formats() []string {
+	names := make([]string, 0, len(formats))
+	for n := range formats {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// New returns the writer of a format.
+func New(format string, w io.Writer, opts Options) (Writer, error) {
+	f, ok := formats[format]
+	if !ok {
+		return nil, fmt.Errorf("unknown output format %q (want one of %s)", format, strings.Join(Formats(), ", "))
+	}
+	if opts.Stderr == nil {
+		opts.Stderr = io.Discard
+	}
+	return f(w, opts), nil
+}
+
+// errWriter remembers the first write error so printing code can stay linear.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) printf(format string, args ...interface{}) {
+	if e.err == nil {
+		_, e.err = fmt.Fprintf(e.w, format, args...)
+	}
+}
+
+func (e *errWriter) write(s string) {
+	if e.err == nil {
+		_, e.err = io.WriteString(e.w, s)
+	}
+}

@@ -1,0 +1,157 @@
+package output
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"strings"
+
+	"github.com/ssa-diff/ssa-diff/internal/input"
+	"github.com/ssa-diff/ssa-diff/internal/report"
+)
+
+func equalJSON(a, b interface{}) bool {
+	ja, err1 := json.Marshal(a)
+	jb, err2 := json.Marshal(b)
+	return err1 == nil && err2 == nil && bytes.Equal(ja, jb)
+}
+
+// compactValue prints a value in one line of JSON, cut to max runes.
+func compactValue(v interface{}, max int) string {
+	if v == nil {
+		return "(absent)"
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return "?"
+	}
+	return report.Cut(string(b), max)
+}
+
+// compactValues prints two values as compactValue does, but never the same for values
+// that differ: when both would be cut to the same text, each shows where they differ.
+func compactValues(a, b interface{}, max int) (string, string) {
+	sa, sb := compactValue(a, max), compactValue(b, max)
+	if sa != sb || a == nil || b == nil {
+		return sa, sb
+	}
+	ja, err1 := json.Marshal(a)
+	jb, err2 := json.Marshal(b)
+	if err1 != nil || err2 != nil || bytes.Equal(ja, jb) {
+		return sa, sb
+	}
+	return report.CutApart(string(ja), string(jb), max)
+}
+
+// where is a file and line as editors link them: the finding's file when it has one (a
+// patch), else the result's.
+func findingWhere(res *report.Result, f report.Finding) (file string, line int) {
+	if f.File != "" {
+		return f.File, f.Line
+	}
+	return res.Source.File, f.Line
+}
+
+// via says which renderer made an object, for its heading: "" for objects read as written.
+func via(src input.Source) string {
+	if src.Via == "" {
+		return ""
+	}
+	return " via " + src.Via
+}
+
+// title names a result's object: apiVersion Kind namespace/name.
+func title(res *report.Result) string {
+	if res.Kind == "" && res.Name == "" {
+		return res.Source.FileName() + ", document " + itoa(res.Source.Document)
+	}
+	var b strings.Builder
+	if res.APIVersion != "" {
+		b.WriteString(res.APIVersion + " ")
+	}
+	b.WriteString(res.Kind + " ")
+	if res.Namespace != "" {
+		b.WriteString(res.Namespace + "/")
+	}
+	b.WriteString(res.Name)
+	return b.String()
+}
+
+func itoa(i int) string {
+	b, _ := json.Marshal(i)
+	return string(b)
+}
+
+// reasonOf is the Status reason of an error, or the HTTP status text when it has none.
+func reasonOf(e *report.Error) string {
+	if e.Reason != "" {
+		return e.Reason
+	}
+	return strings.ReplaceAll(http.StatusText(e.Code), " ", "")
+}
+
+// serverError prints a refusal as kubectl does on its error stream.
+func serverError(res *report.Result) string {
+	e := res.Error
+	if e.Code == 0 {
+		return "error: " + e.Message + "\n"
+	}
+	if e.Reason == "" {
+		return "Error from server: " + e.Message + "\n"
+	}
+	return "Error from server (" + e.Reason + "): " + e.Message + "\n"
+}
+
+// describeManager prints a manager for people: name (operation, subresource, apiVersion).
+func describeManager(m report.Manager) string { return m.Describe() }
+
+// secretValuePath reports whether a conflict path names a Secret value.
+func secretValuePath(res *report.Result, path string) bool {
+	if res.Kind != "Secret" || res.APIVersion != "v1" {
+		return false
+	}
+	for _, p := range []string{".data", ".stringData", ".metadata.annotations." + lastApplied} {
+		if path == p || strings.HasPrefix(path, p+".") {
+			return true
+		}
+	}
+	return false
+}
+
+// assignedShown lists the values of a result the server assigns that the human formats
+// name: those a reader of the diff would miss, so not the metadata every write assigns
+// (uid, creationTimestamp, resourceVersion).
+func assignedShown(res *report.Result) []string {
+	var shown []string
+	for _, p := range res.Assigned {
+		switch p {
+		case ".metadata.uid", ".metadata.creationTimestamp", ".metadata.resourceVersion":
+			continue
+		}
+		shown = append(shown, p)
+	}
+	return shown
+}
+
+// assignedLine is the human formats' line about them ("assigned by the server:
+// .spec.clusterIP, .spec.clusterIPs"), "" when there are none.
+func assignedLine(res *report.Result) string {
+	shown := assignedShown(res)
+	if len(shown) == 0 {
+		return ""
+	}
+	return assignedLead + strings.Join(shown, ", ")
+}
+
+const assignedLead = "assigned by the server: "
+
+// warnStderr prints a result's warnings on the error stream, as kubectl prints the server's.
+func warnStderr(opts Options, res *report.Result) error {
+	for _, w := range res.Warnings {
+		if _, err := io.WriteString(opts.Stderr, "Warning: "+title(res)+": "+w+"\n"); err != nil {
+			return err
+		}
+	}
+	return nil
+}
