@@ -8,19 +8,19 @@ import (
 	"sort"
 	"time"
 
-	smd "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+	smdpath "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 )
 
 // Managed is the decoded form of metadata.managedFields: one versioned field set and one
 // time per manager identity (see ManagerKey). A nil time means the entry carries none.
 type Managed struct {
-	Fields smd.ManagedFields
+	Fields smdpath.ManagedFields
 	Times  map[string]*time.Time
 }
 
 // NewManaged returns an empty Managed.
 func NewManaged() Managed {
-	return Managed{Fields: smd.ManagedFields{}, Times: map[string]*time.Time{}}
+	return Managed{Fields: smdpath.ManagedFields{}, Times: map[string]*time.Time{}}
 }
 
 // Copy returns a deep copy of the field sets and times.
@@ -52,7 +52,7 @@ func (e *DecodeError) Unwrap() error { return e.Err }
 // entries share an identity the later one wins (catalog A4). The error, a *DecodeError, carries
 // the server's wording.
 func Decode(entries []Entry) (Managed, error) {
-	m := Managed{Fields: make(smd.ManagedFields, len(entries)), Times: make(map[string]*time.Time, len(entries))}
+	m := Managed{Fields: make(smdpath.ManagedFields, len(entries)), Times: make(map[string]*time.Time, len(entries))}
 	for i, e := range entries {
 		switch e.Operation {
 		case OperationApply, OperationUpdate:
@@ -74,18 +74,18 @@ func Decode(entries []Entry) (Managed, error) {
 			return Managed{}, &DecodeError{i, fmt.Errorf("error decoding versioned set from entry %d (manager %q): %w", i, e.Manager, err)}
 		}
 		key := ManagerKey(e)
-		m.Fields[key] = smd.NewVersionedSet(set, smd.APIVersion(e.APIVersion), e.Operation == OperationApply)
+		m.Fields[key] = smdpath.NewVersionedSet(set, smdpath.APIVersion(e.APIVersion), e.Operation == OperationApply)
 		m.Times[key] = e.Time
 	}
 	return m, nil
 }
 
 // FieldsV1ToSet decodes a fieldsV1 value. An absent value is the empty set.
-func FieldsV1ToSet(raw []byte) (*smd.Set, error) {
+func FieldsV1ToSet(raw []byte) (*smdpath.Set, error) {
 	if len(raw) == 0 {
 		raw = []byte("{}")
 	}
-	set := &smd.Set{}
+	set := &smdpath.Set{}
 	if err := set.FromJSON(bytes.NewReader(raw)); err != nil {
 		return nil, err
 	}
@@ -93,7 +93,7 @@ func FieldsV1ToSet(raw []byte) (*smd.Set, error) {
 }
 
 // SetToFieldsV1 encodes a field set as fieldsV1, in the server's layout.
-func SetToFieldsV1(s *smd.Set) ([]byte, error) {
+func SetToFieldsV1(s *smdpath.Set) ([]byte, error) {
 	return s.ToJSON()
 }
 

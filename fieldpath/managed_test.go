@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	smd "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+	smdpath "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 )
 
 func mustTime(s string) *time.Time {
@@ -97,7 +97,7 @@ func TestDecodeDuplicateIdentityLastWins(t *testing.T) {
 		t.Fatalf("%d entries, want 1", len(m.Fields))
 	}
 	s := m.Fields[`{"manager":"m","operation":"Apply"}`].Set()
-	if !s.Has(smd.MakePathOrDie("data", "b")) || s.Has(smd.MakePathOrDie("data", "a")) {
+	if !s.Has(smdpath.MakePathOrDie("data", "b")) || s.Has(smdpath.MakePathOrDie("data", "a")) {
 		t.Errorf("set %v, want only .data.b", s)
 	}
 }

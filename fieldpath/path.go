@@ -4,20 +4,20 @@ import (
 	"strconv"
 	"strings"
 
-	smd "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+	smdpath "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 	"sigs.k8s.io/structured-merge-diff/v6/value"
 )
 
 // PathString prints a path exactly as the API server prints it in conflicts (catalog C8):
 // fields as .name (unquoted), keyed items as [k1=v1,k2="v2"] with keys sorted, set items as
 // [="v"], positions as [3].
-func PathString(p smd.Path) string {
+func PathString(p smdpath.Path) string {
 	return p.String()
 }
 
 // JSONPointer turns a path into an RFC 6901 JSON Pointer into obj, resolving keyed and set
 // items to their positions in obj. It reports false when an item is not in obj.
-func JSONPointer(p smd.Path, obj interface{}) (string, bool) {
+func JSONPointer(p smdpath.Path, obj interface{}) (string, bool) {
 	var b strings.Builder
 	cur := obj
 	for _, pe := range p {
@@ -49,7 +49,7 @@ func JSONPointer(p smd.Path, obj interface{}) (string, bool) {
 	return b.String(), true
 }
 
-func indexOfItem(l []interface{}, pe smd.PathElement) int {
+func indexOfItem(l []interface{}, pe smdpath.PathElement) int {
 	for i, item := range l {
 		if ItemMatches(item, pe) {
 			return i
@@ -60,7 +60,7 @@ func indexOfItem(l []interface{}, pe smd.PathElement) int {
 
 // ItemMatches reports whether a list item is the one a key or set element names. A key
 // field the item leaves out stands for its schema default and is matched by the other keys.
-func ItemMatches(item interface{}, pe smd.PathElement) bool {
+func ItemMatches(item interface{}, pe smdpath.PathElement) bool {
 	if pe.Value != nil {
 		return value.Equals(*pe.Value, value.NewValueInterface(item))
 	}
@@ -82,7 +82,7 @@ func ItemMatches(item interface{}, pe smd.PathElement) bool {
 
 // ValueAt finds the value at a path in an unstructured object (maps, lists and scalars as
 // JSON decodes them). It reports false when the path leads nowhere.
-func ValueAt(obj interface{}, p smd.Path) (interface{}, bool) {
+func ValueAt(obj interface{}, p smdpath.Path) (interface{}, bool) {
 	cur := obj
 	for _, pe := range p {
 		switch {

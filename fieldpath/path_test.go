@@ -3,21 +3,21 @@ package fieldpath
 import (
 	"testing"
 
-	smd "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+	smdpath "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 	"sigs.k8s.io/structured-merge-diff/v6/value"
 )
 
 // catalog C8: paths print as the server prints them.
 func TestPathString(t *testing.T) {
-	port := smd.KeyByFields("containerPort", 80, "protocol", "TCP")
+	port := smdpath.KeyByFields("containerPort", 80, "protocol", "TCP")
 	for _, tc := range []struct {
-		p    smd.Path
+		p    smdpath.Path
 		want string
 	}{
-		{smd.MakePathOrDie("metadata", "annotations", "kubectl.kubernetes.io/last-applied-configuration"), ".metadata.annotations.kubectl.kubernetes.io/last-applied-configuration"},
-		{smd.MakePathOrDie("spec", "containers", smd.KeyByFields("name", "x"), "ports", port), `.spec.containers[name="x"].ports[containerPort=80,protocol="TCP"]`},
-		{smd.MakePathOrDie("metadata", "finalizers", value.NewValueInterface("a")), `.metadata.finalizers[="a"]`},
-		{smd.MakePathOrDie("spec", "args", 3), ".spec.args[3]"},
+		{smdpath.MakePathOrDie("metadata", "annotations", "kubectl.kubernetes.io/last-applied-configuration"), ".metadata.annotations.kubectl.kubernetes.io/last-applied-configuration"},
+		{smdpath.MakePathOrDie("spec", "containers", smdpath.KeyByFields("name", "x"), "ports", port), `.spec.containers[name="x"].ports[containerPort=80,protocol="TCP"]`},
+		{smdpath.MakePathOrDie("metadata", "finalizers", value.NewValueInterface("a")), `.metadata.finalizers[="a"]`},
+		{smdpath.MakePathOrDie("spec", "args", 3), ".spec.args[3]"},
 	} {
 		if got := PathString(tc.p); got != tc.want {
 			t.Errorf("PathString = %s, want %s", got, tc.want)
@@ -30,12 +30,12 @@ func TestJSONPointer(t *testing.T) {
 		map[string]interface{}{"name": "a"},
 		map[string]interface{}{"name": "b/c", "ports": []interface{}{map[string]interface{}{"containerPort": int64(80), "protocol": "TCP"}}},
 	}}}
-	p := smd.MakePathOrDie("spec", "containers", smd.KeyByFields("name", "b/c"), "ports", smd.KeyByFields("containerPort", 80, "protocol", "TCP"), "containerPort")
+	p := smdpath.MakePathOrDie("spec", "containers", smdpath.KeyByFields("name", "b/c"), "ports", smdpath.KeyByFields("containerPort", 80, "protocol", "TCP"), "containerPort")
 	got, ok := JSONPointer(p, obj)
 	if !ok || got != "/spec/containers/1/ports/0/containerPort" {
 		t.Errorf("JSONPointer = %q, %v", got, ok)
 	}
-	if _, ok := JSONPointer(smd.MakePathOrDie("spec", "containers", smd.KeyByFields("name", "zz")), obj); ok {
+	if _, ok := JSONPointer(smdpath.MakePathOrDie("spec", "containers", smdpath.KeyByFields("name", "zz")), obj); ok {
 		t.Error("JSONPointer found an item that is not there")
 	}
 }

@@ -10,7 +10,7 @@ import (
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 	"github.com/ssa-diff/ssa-diff/merge/conversion"
 	"github.com/ssa-diff/ssa-diff/schema"
-	smd "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+	smdpath "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 	smdmerge "sigs.k8s.io/structured-merge-diff/v6/merge"
 )
 
@@ -356,16 +356,16 @@ func (r *request) ownershipChanges(before, after fieldpath.Managed, writer strin
 	return out
 }
 
-func setOf(m fieldpath.Managed, k string) *smd.Set {
+func setOf(m fieldpath.Managed, k string) *smdpath.Set {
 	if vs, ok := m.Fields[k]; ok {
 		return vs.Set()
 	}
-	return smd.NewSet()
+	return smdpath.NewSet()
 }
 
-func paths(s *smd.Set) []string {
+func paths(s *smdpath.Set) []string {
 	var out []string
-	s.Leaves().Iterate(func(p smd.Path) { out = append(out, fieldpath.PathString(p)) })
+	s.Leaves().Iterate(func(p smdpath.Path) { out = append(out, fieldpath.PathString(p)) })
 	return out
 }
 
@@ -384,7 +384,7 @@ func (r *request) deletedFields(live, obj map[string]interface{}) []string {
 		return nil
 	}
 	var out []string
-	cmp.Removed.Difference(systemMetadata).Iterate(func(p smd.Path) { out = append(out, fieldpath.PathString(p)) })
+	cmp.Removed.Difference(systemMetadata).Iterate(func(p smdpath.Path) { out = append(out, fieldpath.PathString(p)) })
 	return out
 }
 
@@ -449,12 +449,12 @@ func keepsFields(a, b interface{}) bool {
 }
 
 // systemMetadata are the fields the server maintains itself.
-var systemMetadata = smd.NewSet(
-	smd.MakePathOrDie("metadata", "managedFields"),
-	smd.MakePathOrDie("metadata", "resourceVersion"),
-	smd.MakePathOrDie("metadata", "generation"),
-	smd.MakePathOrDie("metadata", "uid"),
-	smd.MakePathOrDie("metadata", "creationTimestamp"),
+var systemMetadata = smdpath.NewSet(
+	smdpath.MakePathOrDie("metadata", "managedFields"),
+	smdpath.MakePathOrDie("metadata", "resourceVersion"),
+	smdpath.MakePathOrDie("metadata", "generation"),
+	smdpath.MakePathOrDie("metadata", "uid"),
+	smdpath.MakePathOrDie("metadata", "creationTimestamp"),
 )
 
 // sortConflicts orders conflicts by manager identity, keeping each manager's paths in set

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/ssa-diff/ssa-diff/schema"
-	smd "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+	smdpath "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 	smdmerge "sigs.k8s.io/structured-merge-diff/v6/merge"
 	"sigs.k8s.io/structured-merge-diff/v6/typed"
 	"sigs.k8s.io/yaml"
@@ -63,13 +63,13 @@ func BenchmarkSMDApplyDeployment(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	var managed smd.ManagedFields
+	var managed smdpath.ManagedFields
 	decode := func() {
-		m := smd.ManagedFields{}
+		m := smdpath.ManagedFields{}
 		for _, e := range entries {
-			s := &smd.Set{}
+			s := &smdpath.Set{}
 			_ = s.FromJSON(bytes.NewReader(e.FieldsV1))
-			m[e.Manager+string(e.Operation)] = smd.NewVersionedSet(s, smd.APIVersion(e.APIVersion), e.Operation == "Apply")
+			m[e.Manager+string(e.Operation)] = smdpath.NewVersionedSet(s, smdpath.APIVersion(e.APIVersion), e.Operation == "Apply")
 		}
 		managed = m
 	}
@@ -94,7 +94,7 @@ func BenchmarkSMDApplyDeployment(b *testing.B) {
 
 type identityConverter struct{}
 
-func (identityConverter) Convert(v *typed.TypedValue, _ smd.APIVersion) (*typed.TypedValue, error) {
+func (identityConverter) Convert(v *typed.TypedValue, _ smdpath.APIVersion) (*typed.TypedValue, error) {
 	return v, nil
 }
 func (identityConverter) IsMissingVersionError(error) bool { return false }

@@ -7,7 +7,7 @@ import (
 	"math"
 
 	"github.com/ssa-diff/ssa-diff/schema"
-	smd "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+	smdpath "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 	"sigs.k8s.io/structured-merge-diff/v6/typed"
 )
 
@@ -29,7 +29,7 @@ type versionConverter struct {
 
 var errMissingVersion = errors.New("no such version")
 
-func (c *versionConverter) Convert(obj *typed.TypedValue, version smd.APIVersion) (*typed.TypedValue, error) {
+func (c *versionConverter) Convert(obj *typed.TypedValue, version smdpath.APIVersion) (*typed.TypedValue, error) {
 	raw := obj.AsValue().Unstructured()
 	u, ok := raw.(map[string]interface{})
 	if !ok {

@@ -13,7 +13,7 @@ import (
 	"github.com/ssa-diff/ssa-diff/merge/conversion"
 	"github.com/ssa-diff/ssa-diff/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-	smd "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+	smdpath "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 	smdmerge "sigs.k8s.io/structured-merge-diff/v6/merge"
 	"sigs.k8s.io/structured-merge-diff/v6/typed"
 	"sigs.k8s.io/structured-merge-diff/v6/value"
@@ -141,7 +141,7 @@ type request struct {
 	// the live object at that version as the server holds it (Request.hubLive), if known.
 	hub      *schema.Type
 	hubLive  map[string]interface{}
-	version  smd.APIVersion
+	version  smdpath.APIVersion
 	updater  *smdmerge.Updater
 	now      time.Time
 	warnings []string
@@ -166,7 +166,7 @@ func (e *Engine) newRequest(req Request) (*request, error) {
 	if typ == nil {
 		return nil, fmt.Errorf("%w: no schema for %s", errNotPredictable, ep.GVK)
 	}
-	r := &request{e: e, ep: ep, typ: typ, version: smd.APIVersion(ep.GVK.APIVersion()), now: req.Now.UTC().Truncate(time.Second), warnings: warns}
+	r := &request{e: e, ep: ep, typ: typ, version: smdpath.APIVersion(ep.GVK.APIVersion()), now: req.Now.UTC().Truncate(time.Second), warnings: warns}
 	if req.Now.IsZero() {
 		r.now = time.Now().UTC().Truncate(time.Second)
 	}
@@ -296,32 +296,32 @@ func (r *request) managerKey(name string, op fieldpath.Operation) string {
 }
 
 // stripSet are the paths never tracked for the writing manager (catalog E1).
-var stripPaths = []smd.Path{
-	smd.MakePathOrDie("apiVersion"),
-	smd.MakePathOrDie("kind"),
-	smd.MakePathOrDie("metadata"),
-	smd.MakePathOrDie("metadata", "name"),
-	smd.MakePathOrDie("metadata", "namespace"),
-	smd.MakePathOrDie("metadata", "creationTimestamp"),
-	smd.MakePathOrDie("metadata", "selfLink"),
-	smd.MakePathOrDie("metadata", "uid"),
-	smd.MakePathOrDie("metadata", "clusterName"),
-	smd.MakePathOrDie("metadata", "generation"),
-	smd.MakePathOrDie("metadata", "managedFields"),
-	smd.MakePathOrDie("metadata", "resourceVersion"),
+var stripPaths = []smdpath.Path{
+	smdpath.MakePathOrDie("apiVersion"),
+	smdpath.MakePathOrDie("kind"),
+	smdpath.MakePathOrDie("metadata"),
+	smdpath.MakePathOrDie("metadata", "name"),
+	smdpath.MakePathOrDie("metadata", "namespace"),
+	smdpath.MakePathOrDie("metadata", "creationTimestamp"),
+	smdpath.MakePathOrDie("metadata", "selfLink"),
+	smdpath.MakePathOrDie("metadata", "uid"),
+	smdpath.MakePathOrDie("metadata", "clusterName"),
+	smdpath.MakePathOrDie("metadata", "generation"),
+	smdpath.MakePathOrDie("metadata", "managedFields"),
+	smdpath.MakePathOrDie("metadata", "resourceVersion"),
 }
 
-func stripMeta(fields smd.ManagedFields, key string) {
+func stripMeta(fields smdpath.ManagedFields, key string) {
 	vs, ok := fields[key]
 	if !ok {
 		return
 	}
-	set := vs.Set().Difference(smd.NewSet(stripPaths...))
+	set := vs.Set().Difference(smdpath.NewSet(stripPaths...))
 	if set.Empty() {
 		delete(fields, key)
 		return
 	}
-	fields[key] = smd.NewVersionedSet(set, vs.APIVersion(), vs.Applied())
+	fields[key] = smdpath.NewVersionedSet(set, vs.APIVersion(), vs.Applied())
 }
 
 // update runs the Update chain below the manager-naming step: the diff between live and
@@ -346,7 +346,7 @@ func (r *request) update(live, next map[string]interface{}, managed fieldpath.Ma
 	if vs, ok := managed.Fields[currentOperation]; ok {
 		delete(managed.Fields, currentOperation)
 		if prev, ok := managed.Fields[key]; ok {
-			managed.Fields[key] = smd.NewVersionedSet(vs.Set().Union(prev.Set()), vs.APIVersion(), vs.Applied())
+			managed.Fields[key] = smdpath.NewVersionedSet(vs.Set().Union(prev.Set()), vs.APIVersion(), vs.Applied())
 		} else {
 			managed.Fields[key] = vs
 		}
@@ -370,7 +370,7 @@ func capUpdateManagers(managed fieldpath.Managed) {
 		return
 	}
 	sortByTimeThenKey(updaters, managed.Times)
-	firstOfVersion := map[smd.APIVersion]string{}
+	firstOfVersion := map[smdpath.APIVersion]string{}
 	remaining := len(updaters)
 	for _, key := range updaters {
 		if remaining <= maxUpdateManagers {
@@ -388,7 +388,7 @@ func capUpdateManagers(managed fieldpath.Managed) {
 			managed.Fields[bucket] = managed.Fields[first]
 			delete(managed.Fields, first)
 		}
-		managed.Fields[bucket] = smd.NewVersionedSet(vs.Set().Union(managed.Fields[bucket].Set()), version, vs.Applied())
+		managed.Fields[bucket] = smdpath.NewVersionedSet(vs.Set().Union(managed.Fields[bucket].Set()), version, vs.Applied())
 		delete(managed.Fields, key)
 		managed.Times[bucket] = managed.Times[key]
 		remaining--

@@ -14,7 +14,7 @@ import (
 
 	"github.com/ssa-diff/ssa-diff/fieldpath"
 	"github.com/ssa-diff/ssa-diff/schema"
-	smd "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+	smdpath "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 	"sigs.k8s.io/yaml"
 )
 
@@ -376,7 +376,7 @@ func dupAList(v interface{}, g *fuzzGen) bool {
 // managedFields makes entries from random subsets of the object's own fields.
 func (g *fuzzGen) managedFields(reg *schema.Registry, obj map[string]interface{}, gvk schema.GVK) []interface{} {
 	typ, _ := reg.Resolve(gvk)
-	var fields *smd.Set
+	var fields *smdpath.Set
 	if tv, err := typ.Parseable.FromUnstructured(obj); err == nil {
 		if s, err := tv.ToFieldSet(); err == nil {
 			fields = s
@@ -399,8 +399,8 @@ func (g *fuzzGen) managedFields(reg *schema.Registry, obj map[string]interface{}
 		var raw []byte
 		switch {
 		case fields != nil && g.intn(8) != 0:
-			subset := smd.NewSet()
-			fields.Iterate(func(p smd.Path) {
+			subset := smdpath.NewSet()
+			fields.Iterate(func(p smdpath.Path) {
 				if g.intn(3) == 0 {
 					subset.Insert(p)
 				}

@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/ssa-diff/ssa-diff/fieldpath"
-	smd "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+	smdpath "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 	smdmerge "sigs.k8s.io/structured-merge-diff/v6/merge"
 	smdschema "sigs.k8s.io/structured-merge-diff/v6/schema"
 	"sigs.k8s.io/structured-merge-diff/v6/typed"
@@ -45,11 +45,11 @@ import (
 
 // applyFields is structured-merge-diff's Updater.Apply for r's request: the merged object
 // (nil when nothing changes) and the new entries, or the conflicts as an error.
-func (r *request) applyFields(live, cfg *typed.TypedValue, cfgObj map[string]interface{}, managers smd.ManagedFields, manager string, force bool) (*typed.TypedValue, smd.ManagedFields, error) {
+func (r *request) applyFields(live, cfg *typed.TypedValue, cfgObj map[string]interface{}, managers smdpath.ManagedFields, manager string, force bool) (*typed.TypedValue, smdpath.ManagedFields, error) {
 	if r.e.noShortcuts || !r.oneVersion(managers) {
 		return r.updater.Apply(live, cfg, r.version, managers, manager, force)
 	}
-	full := func() (*typed.TypedValue, smd.ManagedFields, error) {
+	full := func() (*typed.TypedValue, smdpath.ManagedFields, error) {
 		return r.updater.Apply(live, cfg, r.version, managers, manager, force)
 	}
 	// Any error is left to the updater, which reports the first in its own order.
@@ -69,7 +69,7 @@ func (r *request) applyFields(live, cfg *typed.TypedValue, cfgObj map[string]int
 	if err != nil {
 		return full()
 	}
-	reconciled[manager] = smd.NewVersionedSet(set, r.version, true)
+	reconciled[manager] = smdpath.NewVersionedSet(set, r.version, true)
 	if last != nil && !last.Set().Empty() && !keepsEverything(last.Set(), set, merged, cfgObj) {
 		if merged, err = pruneOneVersion(merged, reconciled, last.Set()); err != nil {
 			return full()
@@ -79,7 +79,7 @@ func (r *request) applyFields(live, cfg *typed.TypedValue, cfgObj map[string]int
 	if err != nil {
 		var conflicts smdmerge.Conflicts
 		if errors.As(err, &conflicts) {
-			return nil, smd.ManagedFields{}, err
+			return nil, smdpath.ManagedFields{}, err
 		}
 		return full()
 	}
@@ -92,13 +92,13 @@ func (r *request) applyFields(live, cfg *typed.TypedValue, cfgObj map[string]int
 // pruneOneVersion is the updater's prune when every entry is at the merged object's
 // version: the same three walks, each set computed once (the updater collects the merged
 // object's fields, and completes named fields of two sets, twice).
-func pruneOneVersion(merged *typed.TypedValue, managers smd.ManagedFields, last *smd.Set) (*typed.TypedValue, error) {
+func pruneOneVersion(merged *typed.TypedValue, managers smdpath.ManagedFields, last *smdpath.Set) (*typed.TypedValue, error) {
 	sc, tr := merged.Schema(), merged.TypeRef()
 	lastNamed := last.EnsureNamedFieldsAreMembers(sc, tr)
 	// Remove every field of the last set...
 	pruned := merged.RemoveItems(lastNamed)
 	// ...add back every field anybody owns (the applier's new set included)...
-	owned := smd.NewSet()
+	owned := smdpath.NewSet()
 	for _, vs := range managers {
 		owned = owned.Union(vs.Set())
 	}
@@ -120,7 +120,7 @@ func pruneOneVersion(merged *typed.TypedValue, managers smd.ManagedFields, last 
 }
 
 // oneVersion reports whether every entry is recorded at the request's version.
-func (r *request) oneVersion(managers smd.ManagedFields) bool {
+func (r *request) oneVersion(managers smdpath.ManagedFields) bool {
 	for _, vs := range managers {
 		if vs.APIVersion() != r.version {
 			return false
@@ -131,15 +131,15 @@ func (r *request) oneVersion(managers smd.ManagedFields) bool {
 
 // reconcileWithSchema drops from each entry what the schema no longer allows, as the
 // updater does before every write (entries are at the live object's version).
-func reconcileWithSchema(live *typed.TypedValue, managers smd.ManagedFields) (smd.ManagedFields, error) {
-	out := make(smd.ManagedFields, len(managers))
+func reconcileWithSchema(live *typed.TypedValue, managers smdpath.ManagedFields) (smdpath.ManagedFields, error) {
+	out := make(smdpath.ManagedFields, len(managers))
 	for m, vs := range managers {
 		rec, err := typed.ReconcileFieldSetWithSchema(vs.Set(), live)
 		if err != nil {
 			return nil, err
 		}
 		if rec != nil {
-			vs = smd.NewVersionedSet(rec, vs.APIVersion(), vs.Applied())
+			vs = smdpath.NewVersionedSet(rec, vs.APIVersion(), vs.Applied())
 		}
 		out[m] = vs
 	}
@@ -149,20 +149,20 @@ func reconcileWithSchema(live *typed.TypedValue, managers smd.ManagedFields) (sm
 // updateFields is the updater's ownership step at one version: the fields the write
 // changes are taken from the other managers (a conflict unless forced), the fields it
 // removes are released, and empty entries are dropped.
-func (r *request) updateFields(live, merged *typed.TypedValue, managers smd.ManagedFields, manager string, force bool) (smd.ManagedFields, error) {
+func (r *request) updateFields(live, merged *typed.TypedValue, managers smdpath.ManagedFields, manager string, force bool) (smdpath.ManagedFields, error) {
 	cmp, err := live.Compare(merged)
 	if err != nil {
 		return nil, fmt.Errorf("failed to compare objects: %v", err)
 	}
 	cmp = cmp.FilterFields(r.updater.IgnoreFilter[r.version])
 	changed := cmp.Modified.Union(cmp.Added)
-	conflicts := smd.ManagedFields{}
+	conflicts := smdpath.ManagedFields{}
 	for m, vs := range managers {
 		if m == manager {
 			continue
 		}
 		if c := vs.Set().Intersection(changed); !c.Empty() {
-			conflicts[m] = smd.NewVersionedSet(c, vs.APIVersion(), false)
+			conflicts[m] = smdpath.NewVersionedSet(c, vs.APIVersion(), false)
 		}
 	}
 	if !force && len(conflicts) != 0 {
@@ -170,14 +170,14 @@ func (r *request) updateFields(live, merged *typed.TypedValue, managers smd.Mana
 	}
 	for m, c := range conflicts {
 		vs := managers[m]
-		managers[m] = smd.NewVersionedSet(vs.Set().Difference(c.Set()), vs.APIVersion(), vs.Applied())
+		managers[m] = smdpath.NewVersionedSet(vs.Set().Difference(c.Set()), vs.APIVersion(), vs.Applied())
 	}
 	if !cmp.Removed.Empty() {
 		for m, vs := range managers {
 			if m == manager {
 				continue
 			}
-			managers[m] = smd.NewVersionedSet(vs.Set().Difference(cmp.Removed), vs.APIVersion(), vs.Applied())
+			managers[m] = smdpath.NewVersionedSet(vs.Set().Difference(cmp.Removed), vs.APIVersion(), vs.Applied())
 		}
 	}
 	for m, vs := range managers {
@@ -190,10 +190,10 @@ func (r *request) updateFields(live, merged *typed.TypedValue, managers smd.Mana
 
 // keepsEverything reports whether the prune of an apply whose applier owned last and now
 // owns set keeps the merged object whole (see the top of this file).
-func keepsEverything(last, set *smd.Set, merged *typed.TypedValue, cfg map[string]interface{}) bool {
+func keepsEverything(last, set *smdpath.Set, merged *typed.TypedValue, cfg map[string]interface{}) bool {
 	obj := merged.AsValue().Unstructured()
 	ok := last.Difference(set).Empty()
-	last.Iterate(func(p smd.Path) {
+	last.Iterate(func(p smdpath.Path) {
 		if ok {
 			ok = keyFieldsOwned(p, set, merged.Schema(), merged.TypeRef()) && collectedAgain(p, obj, cfg)
 		}
@@ -205,7 +205,7 @@ func keepsEverything(last, set *smd.Set, merged *typed.TypedValue, cfg map[strin
 // nobody owns are removed: each key field is in set, or has a schema default equal to its
 // value (a removed field reads as its default), and one at least is in set (the item keeps
 // a field). p must have no index either.
-func keyFieldsOwned(p smd.Path, set *smd.Set, sc *smdschema.Schema, tr smdschema.TypeRef) bool {
+func keyFieldsOwned(p smdpath.Path, set *smdpath.Set, sc *smdschema.Schema, tr smdschema.TypeRef) bool {
 	for i, pe := range p {
 		atom, ok := sc.Resolve(tr)
 		if !ok {
@@ -235,9 +235,9 @@ func keyFieldsOwned(p smd.Path, set *smd.Set, sc *smdschema.Schema, tr smdschema
 		owned := false
 		for _, k := range *pe.Key {
 			name := k.Name
-			kp := make(smd.Path, i+2)
+			kp := make(smdpath.Path, i+2)
 			copy(kp, p[:i+1])
-			kp[i+1] = smd.PathElement{FieldName: &name}
+			kp[i+1] = smdpath.PathElement{FieldName: &name}
 			if set.Has(kp) {
 				owned = true
 				continue
@@ -257,7 +257,7 @@ func keyFieldsOwned(p smd.Path, set *smd.Set, sc *smdschema.Schema, tr smdschema
 // collectedAgain reports whether the field at p is collected as itself whatever is
 // removed below it: it is not an object with fields, or it is a list item, or the applied
 // value is an object with fields too (an atomic object or a map's key).
-func collectedAgain(p smd.Path, merged interface{}, cfg map[string]interface{}) bool {
+func collectedAgain(p smdpath.Path, merged interface{}, cfg map[string]interface{}) bool {
 	if len(p) == 0 {
 		return false
 	}

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/ssa-diff/ssa-diff/schema"
-	smd "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+	smdpath "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 	"sigs.k8s.io/structured-merge-diff/v6/typed"
 	"sigs.k8s.io/structured-merge-diff/v6/value"
 	"sigs.k8s.io/yaml"
@@ -128,7 +128,7 @@ spec:
 	if err != nil {
 		t.Fatal(err)
 	}
-	path := func(parts ...interface{}) smd.Path { return smd.MakePathOrDie(parts...) }
+	path := func(parts ...interface{}) smdpath.Path { return smdpath.MakePathOrDie(parts...) }
 	key := func(kv ...interface{}) *value.FieldList {
 		var fl value.FieldList
 		for i := 0; i < len(kv); i += 2 {
@@ -140,22 +140,22 @@ spec:
 	port := key("containerPort", int64(80), "protocol", "TCP")
 	for _, c := range []struct {
 		name string
-		last *smd.Set
+		last *smdpath.Set
 		cfg  map[string]interface{}
 		// union makes C hold L too, so that the case is decided past the subset check.
 		union bool
 		want  bool
 	}{
 		{"L is C", set, cfg, false, true},
-		{"L within C", smd.NewSet(path("spec", "template", "spec", "containers", web, "image")), cfg, false, true},
-		{"L beyond C", set.Union(smd.NewSet(path("spec", "replicas"))), cfg, false, false},
-		{"a key field defaulted (protocol TCP)", smd.NewSet(path("spec", "template", "spec", "containers", web, "ports", port)), cfg, false, true},
-		{"a key field neither owned nor defaulted", smd.NewSet(path("spec", "template", "spec", "containers", web, "ports",
+		{"L within C", smdpath.NewSet(path("spec", "template", "spec", "containers", web, "image")), cfg, false, true},
+		{"L beyond C", set.Union(smdpath.NewSet(path("spec", "replicas"))), cfg, false, false},
+		{"a key field defaulted (protocol TCP)", smdpath.NewSet(path("spec", "template", "spec", "containers", web, "ports", port)), cfg, false, true},
+		{"a key field neither owned nor defaulted", smdpath.NewSet(path("spec", "template", "spec", "containers", web, "ports",
 			key("containerPort", int64(81), "protocol", "UDP"))), cfg, true, false},
-		{"a named field holding an object applied as {}", smd.NewSet(path("spec", "selector")),
+		{"a named field holding an object applied as {}", smdpath.NewSet(path("spec", "selector")),
 			withSelector(cfg, map[string]interface{}{}), false, false},
-		{"an atomic object applied whole", smd.NewSet(path("spec", "selector")), cfg, false, true},
-		{"an index", smd.NewSet(path("spec", "template", "spec", "containers", 0)), cfg, true, false},
+		{"an atomic object applied whole", smdpath.NewSet(path("spec", "selector")), cfg, false, true},
+		{"an index", smdpath.NewSet(path("spec", "template", "spec", "containers", 0)), cfg, true, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			ct, err := r.parse(c.cfg, true)

@@ -5,7 +5,7 @@ import (
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 	"github.com/ssa-diff/ssa-diff/merge/defaults"
 	"github.com/ssa-diff/ssa-diff/schema"
-	smd "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+	smdpath "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 )
 
 // FieldManagementOnly is ServerHooks without defaulting and registry rules: the object is
@@ -46,7 +46,7 @@ func RestoreResetFields(t *schema.Type, subresource string, obj, old map[string]
 	}
 }
 
-func restorePath(obj, old map[string]interface{}, p smd.Path) {
+func restorePath(obj, old map[string]interface{}, p smdpath.Path) {
 	for i, pe := range p {
 		name := *pe.FieldName
 		if i == len(p)-1 {

@@ -5,7 +5,7 @@ import (
 	"sort"
 
 	"github.com/ssa-diff/ssa-diff/fieldpath"
-	smd "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+	smdpath "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 )
 
 // Names kubectl uses for the managers of its server-side apply sequence.
@@ -27,7 +27,7 @@ are the ways you can resolve this warning:
   stop managing the field (remove it from their configuration).
 See https://kubernetes.io/docs/reference/using-api/server-side-apply/#conflicts`
 
-var lastAppliedPath = smd.MakePathOrDie("metadata", "annotations", LastAppliedAnnotation)
+var lastAppliedPath = smdpath.MakePathOrDie("metadata", "annotations", LastAppliedAnnotation)
 
 // KubectlApply predicts `kubectl apply --server-side` (kubectl 1.37) for one object. kubectl
 // sends up to four requests:
@@ -225,7 +225,7 @@ func hasAnnotationKey(obj map[string]interface{}, key string) bool {
 }
 
 // ownedByApply reports whether any Apply entry of obj owns path.
-func ownedByApply(obj map[string]interface{}, path smd.Path) bool {
+func ownedByApply(obj map[string]interface{}, path smdpath.Path) bool {
 	entries, _, _ := managedFieldsOf(obj)
 	for _, e := range entries {
 		if e.Operation != fieldpath.OperationApply {
@@ -239,7 +239,7 @@ func ownedByApply(obj map[string]interface{}, path smd.Path) bool {
 }
 
 // updateOwnersOf names the managers with an Update entry owning path, sorted.
-func updateOwnersOf(entries []fieldpath.Entry, path smd.Path) []string {
+func updateOwnersOf(entries []fieldpath.Entry, path smdpath.Path) []string {
 	seen := map[string]bool{}
 	for _, e := range entries {
 		if e.Operation != fieldpath.OperationUpdate {

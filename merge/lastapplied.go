@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 
-	smd "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+	smdpath "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 )
 
 func hasLastApplied(obj map[string]interface{}) bool {
@@ -53,7 +53,7 @@ func setLastApplied(obj, cfg map[string]interface{}) {
 // allowedConflictsFromLastApplied is the set of fields a kubectl apply may take over without
 // force (catalog K1): the fields of the last-applied configuration whose values the live
 // object still has. ok is false when there is no usable annotation (catalog K2).
-func (r *request) allowedConflictsFromLastApplied(live map[string]interface{}) (*smd.Set, bool) {
+func (r *request) allowedConflictsFromLastApplied(live map[string]interface{}) (*smdpath.Set, bool) {
 	s, _ := annotations(live)[LastAppliedAnnotation].(string)
 	if s == "" {
 		return nil, false

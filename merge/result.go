@@ -7,7 +7,7 @@ import (
 
 	"github.com/ssa-diff/ssa-diff/fieldpath"
 	"github.com/ssa-diff/ssa-diff/schema"
-	smd "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+	smdpath "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 )
 
 // Endpoint is the URL a request goes to: a resource of one group, version and kind, one
@@ -124,7 +124,7 @@ type Conflict struct {
 	Live    interface{} `json:"live"`
 	Applied interface{} `json:"applied"`
 
-	FieldPath smd.Path `json:"-"`
+	FieldPath smdpath.Path `json:"-"`
 }
 
 // OwnershipChange is what one manager gains or loses in a request.

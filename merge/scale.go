@@ -5,16 +5,16 @@ import (
 	"strings"
 
 	"github.com/ssa-diff/ssa-diff/fieldpath"
-	smd "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+	smdpath "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 	"sigs.k8s.io/structured-merge-diff/v6/value"
 )
 
 const scaleAPIVersion = "autoscaling/v1"
 
-var replicasInScale = smd.MakePathOrDie("spec", "replicas")
+var replicasInScale = smdpath.MakePathOrDie("spec", "replicas")
 
 // replicasPath is where the parent keeps the replica count the Scale's spec.replicas maps to.
-func (r *request) replicasPath() (smd.Path, []string, error) {
+func (r *request) replicasPath() (smdpath.Path, []string, error) {
 	spec := ".spec.replicas"
 	if r.typ.Scale != nil && r.typ.Scale.SpecReplicasPath != "" {
 		spec = r.typ.Scale.SpecReplicasPath
@@ -24,7 +24,7 @@ func (r *request) replicasPath() (smd.Path, []string, error) {
 	for i, p := range parts {
 		elems[i] = p
 	}
-	p, err := smd.MakePath(elems...)
+	p, err := smdpath.MakePath(elems...)
 	return p, parts, err
 }
 
@@ -55,7 +55,7 @@ func (r *request) updateScale(live, scale map[string]interface{}, manager string
 	sub := fieldpath.NewManaged()
 	for key, vs := range parent.Fields {
 		if vs.Set().Has(path) {
-			sub.Fields[key] = smd.NewVersionedSet(smd.NewSet(replicasInScale), scaleAPIVersion, vs.Applied())
+			sub.Fields[key] = smdpath.NewVersionedSet(smdpath.NewSet(replicasInScale), scaleAPIVersion, vs.Applied())
 			sub.Times[key] = parent.Times[key]
 		}
 	}
@@ -76,14 +76,14 @@ func (r *request) updateScale(live, scale map[string]interface{}, manager string
 			if key == writer {
 				continue
 			}
-			rest := vs.Set().Difference(smd.NewSet(replicasInScale))
+			rest := vs.Set().Difference(smdpath.NewSet(replicasInScale))
 			if rest.Empty() {
 				delete(sub.Fields, key)
 			} else {
-				sub.Fields[key] = smd.NewVersionedSet(rest, vs.APIVersion(), vs.Applied())
+				sub.Fields[key] = smdpath.NewVersionedSet(rest, vs.APIVersion(), vs.Applied())
 			}
 		}
-		sub.Fields[writer] = smd.NewVersionedSet(smd.NewSet(replicasInScale), scaleAPIVersion, false)
+		sub.Fields[writer] = smdpath.NewVersionedSet(smdpath.NewSet(replicasInScale), scaleAPIVersion, false)
 	}
 
 	// Back to the parent.
@@ -94,8 +94,8 @@ func (r *request) updateScale(live, scale map[string]interface{}, manager string
 			continue
 		}
 		if _, ok := sub.Fields[key]; !ok {
-			if rest := vs.Set().Difference(smd.NewSet(path)); !rest.Empty() {
-				out.Fields[key] = smd.NewVersionedSet(rest, vs.APIVersion(), vs.Applied())
+			if rest := vs.Set().Difference(smdpath.NewSet(path)); !rest.Empty() {
+				out.Fields[key] = smdpath.NewVersionedSet(rest, vs.APIVersion(), vs.Applied())
 				out.Times[key] = parent.Times[key]
 			}
 			continue
@@ -107,7 +107,7 @@ func (r *request) updateScale(live, scale map[string]interface{}, manager string
 		if !vs.Set().Has(replicasInScale) {
 			continue
 		}
-		out.Fields[key] = smd.NewVersionedSet(smd.NewSet(path), r.version, vs.Applied())
+		out.Fields[key] = smdpath.NewVersionedSet(smdpath.NewSet(path), r.version, vs.Applied())
 		out.Times[key] = parent.Times[key]
 	}
 

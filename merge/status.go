@@ -7,7 +7,7 @@ import (
 
 	"github.com/ssa-diff/ssa-diff/fieldpath"
 	"github.com/ssa-diff/ssa-diff/schema"
-	smd "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+	smdpath "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 	smdmerge "sigs.k8s.io/structured-merge-diff/v6/merge"
 )
 
@@ -84,7 +84,7 @@ func conflictError(cs smdmerge.Conflicts) *StatusError {
 	if len(cs) == 1 {
 		msg = fmt.Sprintf("Apply failed with 1 conflict: conflict with %s: %s", printManager(cs[0].Manager), cs[0].Path)
 	} else {
-		byManager := map[string][]smd.Path{}
+		byManager := map[string][]smdpath.Path{}
 		for _, c := range cs {
 			byManager[c.Manager] = append(byManager[c.Manager], c.Path)
 		}

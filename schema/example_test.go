@@ -5,7 +5,7 @@ import (
 	"log"
 
 	"github.com/ssa-diff/ssa-diff/schema"
-	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+	smdpath "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 )
 
 // A registry knows every built-in kind; CRDs add custom resources. The
@@ -71,7 +71,7 @@ spec:
 		log.Fatal(err)
 	}
 	// The target is keyed by name: its path is owned per item.
-	fmt.Println(set.Has(fieldpath.MakePathOrDie("spec", "targets", fieldpath.KeyByFields("name", "db"), "path")))
+	fmt.Println(set.Has(smdpath.MakePathOrDie("spec", "targets", smdpath.KeyByFields("name", "db"), "path")))
 
 	deploy, _ := r.Lookup(schema.GVK{Group: "apps", Version: "v1", Kind: "Deployment"})
 	fmt.Println(deploy.Resource, deploy.Scale.SpecReplicasPath, deploy.Source)

@@ -11,7 +11,7 @@ import (
 
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 
-	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+	smdpath "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 	"sigs.k8s.io/structured-merge-diff/v6/merge"
 	"sigs.k8s.io/structured-merge-diff/v6/typed"
 	"sigs.k8s.io/yaml"
@@ -81,27 +81,27 @@ func TestFixtureObjectsConvert(t *testing.T) {
 }
 
 // stripped are the fields the API server never records in managedFields.
-var stripped = fieldpath.NewSet(
-	fieldpath.MakePathOrDie("apiVersion"),
-	fieldpath.MakePathOrDie("kind"),
-	fieldpath.MakePathOrDie("metadata"),
-	fieldpath.MakePathOrDie("metadata", "name"),
-	fieldpath.MakePathOrDie("metadata", "namespace"),
-	fieldpath.MakePathOrDie("metadata", "creationTimestamp"),
-	fieldpath.MakePathOrDie("metadata", "uid"),
-	fieldpath.MakePathOrDie("metadata", "generation"),
-	fieldpath.MakePathOrDie("metadata", "managedFields"),
-	fieldpath.MakePathOrDie("metadata", "resourceVersion"),
+var stripped = smdpath.NewSet(
+	smdpath.MakePathOrDie("apiVersion"),
+	smdpath.MakePathOrDie("kind"),
+	smdpath.MakePathOrDie("metadata"),
+	smdpath.MakePathOrDie("metadata", "name"),
+	smdpath.MakePathOrDie("metadata", "namespace"),
+	smdpath.MakePathOrDie("metadata", "creationTimestamp"),
+	smdpath.MakePathOrDie("metadata", "uid"),
+	smdpath.MakePathOrDie("metadata", "generation"),
+	smdpath.MakePathOrDie("metadata", "managedFields"),
+	smdpath.MakePathOrDie("metadata", "resourceVersion"),
 )
 
-func fieldsV1(t *testing.T, entry any) *fieldpath.Set {
+func fieldsV1(t *testing.T, entry any) *smdpath.Set {
 	t.Helper()
 	e := entry.(map[string]any)
 	b, err := json.Marshal(e["fieldsV1"])
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &fieldpath.Set{}
+	s := &smdpath.Set{}
 	if err := s.FromJSON(bytes.NewReader(b)); err != nil {
 		t.Fatal(err)
 	}
@@ -152,9 +152,9 @@ func TestFixtureCreateFieldSets(t *testing.T) {
 }
 
 // statusPaths returns every path of s under status.
-func statusPaths(s *fieldpath.Set) *fieldpath.Set {
-	out := fieldpath.NewSet()
-	s.Iterate(func(p fieldpath.Path) {
+func statusPaths(s *smdpath.Set) *smdpath.Set {
+	out := smdpath.NewSet()
+	s.Iterate(func(p smdpath.Path) {
 		if len(p) > 0 && p[0].FieldName != nil && *p[0].FieldName == "status" {
 			out.Insert(p)
 		}
@@ -181,7 +181,7 @@ func managerKey(e map[string]any) string {
 // (without the engine's other steps): decode-time defaulting of the live
 // object, status reset on the main resource, apply, defaulting of the
 // result.
-func smdApply(t *testing.T, c fixtureCase) (*typed.TypedValue, fieldpath.ManagedFields, error) {
+func smdApply(t *testing.T, c fixtureCase) (*typed.TypedValue, smdpath.ManagedFields, error) {
 	t.Helper()
 	r := registryFor(t, c)
 	gvk := gvkOf(c.manifest)
@@ -189,8 +189,8 @@ func smdApply(t *testing.T, c fixtureCase) (*typed.TypedValue, fieldpath.Managed
 	if !ok {
 		t.Fatalf("%s: %v not found", c.name, gvk)
 	}
-	version := fieldpath.APIVersion(gvk.APIVersion())
-	managers := fieldpath.ManagedFields{}
+	version := smdpath.APIVersion(gvk.APIVersion())
+	managers := smdpath.ManagedFields{}
 	var live map[string]any
 	if c.live != nil {
 		var entries []any
@@ -198,7 +198,7 @@ func smdApply(t *testing.T, c fixtureCase) (*typed.TypedValue, fieldpath.Managed
 		for _, e := range entries {
 			em := e.(map[string]any)
 			av, _ := em["apiVersion"].(string)
-			managers[managerKey(em)] = fieldpath.NewVersionedSet(fieldsV1(t, em), fieldpath.APIVersion(av), em["operation"] == "Apply")
+			managers[managerKey(em)] = smdpath.NewVersionedSet(fieldsV1(t, em), smdpath.APIVersion(av), em["operation"] == "Apply")
 		}
 	} else {
 		// A custom resource is created by applying to an empty object.
@@ -217,8 +217,8 @@ func smdApply(t *testing.T, c fixtureCase) (*typed.TypedValue, fieldpath.Managed
 	}
 	u := merge.Updater{Converter: identityConverter{}}
 	if typ.Status && c.request("subresource") == "" {
-		u.IgnoreFilter = fieldpath.NewExcludeFilterSetMap(map[fieldpath.APIVersion]*fieldpath.Set{
-			version: fieldpath.NewSet(fieldpath.MakePathOrDie("status")),
+		u.IgnoreFilter = smdpath.NewExcludeFilterSetMap(map[smdpath.APIVersion]*smdpath.Set{
+			version: smdpath.NewSet(smdpath.MakePathOrDie("status")),
 		})
 	}
 	manager, _ := c.request("fieldManager").(string)
@@ -282,7 +282,7 @@ func TestFixtureCRDApplies(t *testing.T) {
 			}
 			manager, _ := c.request("fieldManager").(string)
 			_, entries := withoutManagedFields(c.want)
-			var want *fieldpath.Set
+			var want *smdpath.Set
 			for _, e := range entries {
 				em := e.(map[string]any)
 				if em["manager"] == manager && em["operation"] == "Apply" {
@@ -307,7 +307,7 @@ func TestFixtureCRDApplies(t *testing.T) {
 // identityConverter converts nothing: every recorded case uses one version.
 type identityConverter struct{}
 
-func (identityConverter) Convert(v *typed.TypedValue, _ fieldpath.APIVersion) (*typed.TypedValue, error) {
+func (identityConverter) Convert(v *typed.TypedValue, _ smdpath.APIVersion) (*typed.TypedValue, error) {
 	return v, nil
 }
 

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+	smdpath "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 	smdschema "sigs.k8s.io/structured-merge-diff/v6/schema"
 	"sigs.k8s.io/yaml"
 )
@@ -91,9 +91,9 @@ func fromYAML(t *testing.T, text string) map[string]any {
 
 // fieldSetPaths returns the paths of a field set in the server's notation,
 // sorted.
-func fieldSetPaths(s *fieldpath.Set) []string {
+func fieldSetPaths(s *smdpath.Set) []string {
 	var out []string
-	s.Iterate(func(p fieldpath.Path) { out = append(out, p.String()) })
+	s.Iterate(func(p smdpath.Path) { out = append(out, p.String()) })
 	sort.Strings(out)
 	return out
 }

@@ -13,7 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/managedfields"
 	"k8s.io/kubernetes/pkg/api/legacyscheme"
 	_ "k8s.io/kubernetes/pkg/apis/autoscaling/install" // the HorizontalPodAutoscaler's conversions
-	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+	smdpath "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 	"sigs.k8s.io/structured-merge-diff/v6/typed"
 	"sigs.k8s.io/yaml"
 )
@@ -44,7 +44,7 @@ type KindSpec struct {
 	Hints []string
 	// Reset are the strategy's reset tables (from k8s.io/kubernetes v1.37.2
 	// pkg/registry/*/strategy.go GetResetFields), per subresource.
-	Reset map[string][]fieldpath.Path
+	Reset map[string][]smdpath.Path
 	// Versions are the versions the server serves the kind at, GVK's first, when there are
 	// several: ops are sent at any of them, and live objects read back at any of them
 	// (the server converts through the internal version, k8s.io/kubernetes' scheme).
@@ -64,7 +64,7 @@ func (k *KindSpec) At(v string) schema.GroupVersionKind {
 	return gvk
 }
 
-func p(s ...interface{}) fieldpath.Path { return fieldpath.MakePathOrDie(s...) }
+func p(s ...interface{}) smdpath.Path { return smdpath.MakePathOrDie(s...) }
 
 // Kinds are the kinds the differential run covers, in a fixed order.
 var Kinds = []KindSpec{
@@ -151,7 +151,7 @@ func NewOracle() (*oracle.Server, error) {
 			// As pkg/registry/apps/{deployment,statefulset}/storage map them.
 			ok.ScalePaths = managedfields.ResourcePathMappings{}
 			for _, v := range []string{"apps/v1beta1", "apps/v1beta2", "apps/v1"} {
-				ok.ScalePaths[v] = fieldpath.MakePathOrDie("spec", "replicas")
+				ok.ScalePaths[v] = smdpath.MakePathOrDie("spec", "replicas")
 			}
 		}
 		kinds = append(kinds, ok)

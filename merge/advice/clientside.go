@@ -8,12 +8,12 @@ import (
 
 	"github.com/ssa-diff/ssa-diff/fieldpath"
 	"github.com/ssa-diff/ssa-diff/merge"
-	smd "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+	smdpath "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 )
 
 // lastAppliedPath is the field of the last-applied annotation.
-func lastAppliedPath() smd.Path {
-	return smd.MakePathOrDie("metadata", "annotations", merge.LastAppliedAnnotation)
+func lastAppliedPath() smdpath.Path {
+	return smdpath.MakePathOrDie("metadata", "annotations", merge.LastAppliedAnnotation)
 }
 
 // clientSideLeftovers: the traces of client-side apply (kubectl-client-side-apply entries,

@@ -7,7 +7,7 @@ import (
 
 	"github.com/ssa-diff/ssa-diff/fieldpath"
 	"github.com/ssa-diff/ssa-diff/merge"
-	smd "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+	smdpath "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 )
 
 // contest is what the applier and one other manager dispute.
@@ -187,7 +187,7 @@ func (a *analysis) coOwnerOfController() {
 		if key == a.self || roleOf(ref) != roleController {
 			continue
 		}
-		var shared []smd.Path
+		var shared []smdpath.Path
 		for _, p := range gained {
 			if setOf(a.afterFields, key).Has(p) {
 				shared = append(shared, p)

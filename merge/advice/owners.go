@@ -8,7 +8,7 @@ import (
 	"github.com/ssa-diff/ssa-diff/fieldpath"
 	"github.com/ssa-diff/ssa-diff/merge"
 	"github.com/ssa-diff/ssa-diff/schema"
-	smd "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+	smdpath "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 )
 
 // analysis is the state of one Analyze call.
@@ -148,11 +148,11 @@ func decode(entries []fieldpath.Entry) fieldpath.Managed {
 	return m
 }
 
-func setOf(m fieldpath.Managed, key string) *smd.Set {
+func setOf(m fieldpath.Managed, key string) *smdpath.Set {
 	if vs, ok := m.Fields[key]; ok {
 		return vs.Set()
 	}
-	return smd.NewSet()
+	return smdpath.NewSet()
 }
 
 func sortedKeys(m fieldpath.Managed) []string {
@@ -164,16 +164,16 @@ func sortedKeys(m fieldpath.Managed) []string {
 	return keys
 }
 
-func leaves(s *smd.Set) []smd.Path {
-	var out []smd.Path
-	s.Leaves().Iterate(func(p smd.Path) { out = append(out, p.Copy()) })
+func leaves(s *smdpath.Set) []smdpath.Path {
+	var out []smdpath.Path
+	s.Leaves().Iterate(func(p smdpath.Path) { out = append(out, p.Copy()) })
 	return out
 }
 
 // leavesNotIn lists the leaves of s that other does not have. Leaves are taken before the
 // comparison: a map an Update entry owns with "." stays a member when its keys are shared.
-func leavesNotIn(s, other *smd.Set) []smd.Path {
-	var out []smd.Path
+func leavesNotIn(s, other *smdpath.Set) []smdpath.Path {
+	var out []smdpath.Path
 	for _, p := range leaves(s) {
 		if !other.Has(p) {
 			out = append(out, p)
@@ -183,8 +183,8 @@ func leavesNotIn(s, other *smd.Set) []smd.Path {
 }
 
 // leavesIn lists the leaves of s that other has too.
-func leavesIn(s, other *smd.Set) []smd.Path {
-	var out []smd.Path
+func leavesIn(s, other *smdpath.Set) []smdpath.Path {
+	var out []smdpath.Path
 	for _, p := range leaves(s) {
 		if other.Has(p) {
 			out = append(out, p)
@@ -193,7 +193,7 @@ func leavesIn(s, other *smd.Set) []smd.Path {
 	return out
 }
 
-func pathStrings(ps []smd.Path) []string {
+func pathStrings(ps []smdpath.Path) []string {
 	out := make([]string, len(ps))
 	for i, p := range ps {
 		out[i] = fieldpath.PathString(p)
@@ -219,7 +219,7 @@ func annotationsOf(obj map[string]interface{}) map[string]interface{} {
 	return a
 }
 
-func present(obj map[string]interface{}, p smd.Path) bool {
+func present(obj map[string]interface{}, p smdpath.Path) bool {
 	if obj == nil {
 		return false
 	}
@@ -228,6 +228,6 @@ func present(obj map[string]interface{}, p smd.Path) bool {
 }
 
 // isItem reports whether a path element addresses a list item.
-func isItem(pe smd.PathElement) bool {
+func isItem(pe smdpath.PathElement) bool {
 	return pe.FieldName == nil
 }

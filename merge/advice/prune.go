@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/ssa-diff/ssa-diff/fieldpath"
-	smd "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+	smdpath "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 )
 
 // coOwnedKept: fields the applier applied before and no longer applies that stay in the
@@ -69,7 +69,7 @@ func (a *analysis) itemsRemoved() {
 	}
 	mine := setOf(a.before, a.self)
 	type removal struct {
-		item     smd.Path
+		item     smdpath.Path
 		managers []string
 		inside   []string
 	}
@@ -81,7 +81,7 @@ func (a *analysis) itemsRemoved() {
 		}
 		ref := a.before.Ref(key)
 		owned := setOf(a.before, key)
-		owned.Leaves().Iterate(func(p smd.Path) {
+		owned.Leaves().Iterate(func(p smdpath.Path) {
 			if !present(a.live, p) || present(a.after, p) {
 				return
 			}
@@ -117,7 +117,7 @@ func (a *analysis) itemsRemoved() {
 }
 
 // removedItem finds the topmost list item on p that live has and after lacks.
-func removedItem(live, after map[string]interface{}, p smd.Path) (smd.Path, bool) {
+func removedItem(live, after map[string]interface{}, p smdpath.Path) (smdpath.Path, bool) {
 	for i := 1; i <= len(p); i++ {
 		prefix := p[:i]
 		if !isItem(p[i-1]) {

@@ -18,7 +18,7 @@ import (
 	"k8s.io/client-go/applyconfigurations"
 	"k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/kube-openapi/pkg/spec3"
-	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+	smdpath "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 	"sigs.k8s.io/structured-merge-diff/v6/typed"
 )
 
@@ -47,8 +47,8 @@ func (c servedOnly) ObjectToTyped(obj runtime.Object, opts ...typed.ValidationOp
 
 // StatusReset is the usual pair of reset tables: the main resource resets status, the
 // status subresource resets the given paths (spec, usually).
-func StatusReset(status ...fieldpath.Path) map[string][]fieldpath.Path {
-	return map[string][]fieldpath.Path{"": {fieldpath.MakePathOrDie("status")}, "status": status}
+func StatusReset(status ...smdpath.Path) map[string][]smdpath.Path {
+	return map[string][]smdpath.Path{"": {smdpath.MakePathOrDie("status")}, "status": status}
 }
 
 // CRDKinds builds the kinds of a CustomResourceDefinition the way kube-apiserver's
@@ -113,9 +113,9 @@ func CRDKinds(crd *apiextensionsv1.CustomResourceDefinition) ([]*Kind, error) {
 			}
 		}
 		if v.Subresources != nil && v.Subresources.Status != nil {
-			k.Reset = map[string][]fieldpath.Path{
-				"":       {fieldpath.MakePathOrDie("status")},
-				"status": {fieldpath.MakePathOrDie("metadata"), fieldpath.MakePathOrDie("spec")},
+			k.Reset = map[string][]smdpath.Path{
+				"":       {smdpath.MakePathOrDie("status")},
+				"status": {smdpath.MakePathOrDie("metadata"), smdpath.MakePathOrDie("spec")},
 			}
 		}
 		kinds = append(kinds, k)

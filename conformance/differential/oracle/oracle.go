@@ -19,7 +19,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/managedfields"
 	"k8s.io/apiserver/pkg/endpoints/handlers/fieldmanager"
 	clientscheme "k8s.io/client-go/kubernetes/scheme"
-	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+	smdpath "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 	"sigs.k8s.io/structured-merge-diff/v6/typed"
 )
 
@@ -34,7 +34,7 @@ type Kind struct {
 	Converter managedfields.TypeConverter
 	// Reset lists, per subresource ("" is the main resource), the fields the registry
 	// strategy resets (its GetResetFields).
-	Reset map[string][]fieldpath.Path
+	Reset map[string][]smdpath.Path
 	// Default is the kind's defaulting (structural defaults for custom resources), run on
 	// request bodies as they are decoded and on the merged object of an apply; nil for none.
 	Default func(obj map[string]interface{})
@@ -150,14 +150,14 @@ func (s *Server) fieldManager(gvk schema.GroupVersionKind, sub string) (*managed
 	if !ok {
 		return nil, fmt.Errorf("kind %s not served", gvk)
 	}
-	var reset map[fieldpath.APIVersion]fieldpath.Filter
+	var reset map[smdpath.APIVersion]smdpath.Filter
 	if paths := k.Reset[sub]; len(paths) > 0 {
-		sets := map[fieldpath.APIVersion]*fieldpath.Set{fieldpath.APIVersion(gvk.GroupVersion().String()): fieldpath.NewSet(paths...)}
+		sets := map[smdpath.APIVersion]*smdpath.Set{smdpath.APIVersion(gvk.GroupVersion().String()): smdpath.NewSet(paths...)}
 		for _, v := range k.Versions {
 			// The strategies list their reset fields for every version they serve.
-			sets[fieldpath.APIVersion(v.String())] = fieldpath.NewSet(paths...)
+			sets[smdpath.APIVersion(v.String())] = smdpath.NewSet(paths...)
 		}
-		reset = fieldpath.NewExcludeFilterSetMap(sets)
+		reset = smdpath.NewExcludeFilterSetMap(sets)
 	}
 	build := managedfields.NewDefaultFieldManager
 	if k.CRD {
@@ -475,7 +475,7 @@ func fromNumbers(v interface{}) interface{} {
 
 // restoreResetFields copies the old values of the reset fields into obj (removing those
 // the old object lacks), managedFields aside, as the registry strategies do on update.
-func restoreResetFields(obj, old runtime.Object, paths []fieldpath.Path) {
+func restoreResetFields(obj, old runtime.Object, paths []smdpath.Path) {
 	n, ok1 := obj.(*unstructured.Unstructured)
 	o, ok2 := old.(*unstructured.Unstructured)
 	if !ok1 || !ok2 {

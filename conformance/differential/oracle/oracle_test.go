@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+	smdpath "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 )
 
 var cmGVK = schema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"}
@@ -15,7 +15,7 @@ var deployGVK = schema.GroupVersionKind{Group: "apps", Version: "v1", Kind: "Dep
 func newServer() *Server {
 	tc := BuiltinConverter()
 	return NewServer(&Kind{GVK: cmGVK, Converter: tc},
-		&Kind{GVK: deployGVK, Converter: tc, Reset: StatusReset(fieldpath.MakePathOrDie("spec"), fieldpath.MakePathOrDie("metadata", "labels"))})
+		&Kind{GVK: deployGVK, Converter: tc, Reset: StatusReset(smdpath.MakePathOrDie("spec"), smdpath.MakePathOrDie("metadata", "labels"))})
 }
 
 func cm(data map[string]interface{}) map[string]interface{} {

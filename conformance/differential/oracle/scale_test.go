@@ -6,7 +6,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/util/managedfields"
-	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+	smdpath "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 )
 
 // Scaling through /scale moves the replica count to an entry with subresource "scale",
@@ -17,7 +17,7 @@ func TestScale(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := NewServer(&Kind{GVK: deployGVK, Resource: "deployments", Converter: tc, ScalePaths: managedfields.ResourcePathMappings{"apps/v1": fieldpath.MakePathOrDie("spec", "replicas")}},
+	s := NewServer(&Kind{GVK: deployGVK, Resource: "deployments", Converter: tc, ScalePaths: managedfields.ResourcePathMappings{"apps/v1": smdpath.MakePathOrDie("spec", "replicas")}},
 		&Kind{GVK: ScaleGVK, Converter: sc})
 	live := map[string]interface{}{"apiVersion": "apps/v1", "kind": "Deployment", "metadata": map[string]interface{}{"name": "obj", "namespace": "default", "uid": "u",
 		"managedFields": []interface{}{map[string]interface{}{"apiVersion": "apps/v1", "fieldsType": "FieldsV1", "fieldsV1": map[string]interface{}{"f:spec": map[string]interface{}{"f:replicas": map[string]interface{}{}}}, "manager": "helm", "operation": "Apply", "time": "2024-01-04T10:00:10Z"}}},
