@@ -127,8 +127,11 @@ func New(schemas *schema.Registry, opts ...Option) *Engine {
 	return e
 }
 
-// errNotPredictable marks failures of ssa-diff itself, as opposed to the server's refusals.
-var errNotPredictable = errors.New("cannot predict")
+// ErrNotPredictable is wrapped by the errors of requests the engine cannot predict because
+// of what they ask — no apiVersion or kind, a kind no schema describes, a live object at a
+// version it cannot convert, a conversion only a webhook can make — as opposed to the
+// server's refusals, which are results (Result.Rejection), not errors. Test with errors.Is.
+var ErrNotPredictable = errors.New("cannot predict")
 
 // request is the state of one request through the chain.
 type request struct {
@@ -160,11 +163,11 @@ type request struct {
 func (e *Engine) newRequest(req Request) (*request, error) {
 	ep := endpointOf(req)
 	if ep.GVK.Kind == "" || ep.GVK.Version == "" {
-		return nil, fmt.Errorf("%w: the object has no apiVersion or kind", errNotPredictable)
+		return nil, fmt.Errorf("%w: the object has no apiVersion or kind", ErrNotPredictable)
 	}
 	typ, warns := e.schemas.Resolve(ep.GVK)
 	if typ == nil {
-		return nil, fmt.Errorf("%w: no schema for %s", errNotPredictable, ep.GVK)
+		return nil, fmt.Errorf("%w: no schema for %s", ErrNotPredictable, ep.GVK)
 	}
 	r := &request{e: e, ep: ep, typ: typ, version: smdpath.APIVersion(ep.GVK.APIVersion()), now: req.Now.UTC().Truncate(time.Second), warnings: warns}
 	if req.Now.IsZero() {

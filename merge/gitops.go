@@ -115,7 +115,7 @@ func (e *Engine) argoCDApply(req Request, opts ArgoCDOptions) (*Result, error) {
 		manager = ArgoCDManager
 	}
 	if req.Object == nil {
-		return nil, fmt.Errorf("argocd apply: %w: no manifest", errNotPredictable)
+		return nil, fmt.Errorf("argocd apply: %w: no manifest", ErrNotPredictable)
 	}
 	cfg := normalizeObject(req.Object)
 	if opts.Application != "" {
@@ -452,7 +452,7 @@ func (e *Engine) fluxApply(req Request, opts FluxOptions) (*Result, error) {
 		cleanLabels = fluxCleanupLabels
 	}
 	if req.Object == nil {
-		return nil, fmt.Errorf("flux apply: %w: no manifest", errNotPredictable)
+		return nil, fmt.Errorf("flux apply: %w: no manifest", ErrNotPredictable)
 	}
 	cfg := normalizeObject(req.Object)
 	if opts.KustomizationName != "" {

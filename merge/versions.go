@@ -99,7 +99,7 @@ func (e *Engine) admit(req Request, c client) (Request, *Result, error) {
 			req.hubLive, err = conversion.Convert(req.Live, hub.APIVersion())
 		}
 		if err != nil {
-			return req, nil, fmt.Errorf("%w: reading the live %s %s at %s: %w", errNotPredictable, at.APIVersion(), at.Kind, gvk.APIVersion(), err)
+			return req, nil, fmt.Errorf("%w: reading the live %s %s at %s: %w", ErrNotPredictable, at.APIVersion(), at.Kind, gvk.APIVersion(), err)
 		}
 		req.Live = read
 		return req, nil, nil
@@ -109,16 +109,16 @@ func (e *Engine) admit(req Request, c client) (Request, *Result, error) {
 	}
 	if e.schemas.Serving(at) == schema.NotServed {
 		return req, nil, fmt.Errorf("%w: the live object is %s, a version kube-apiserver %s does not serve: no server returns it; read it again at %s",
-			errNotPredictable, at.APIVersion(), builtin.KubernetesVersion, gvk.APIVersion())
+			ErrNotPredictable, at.APIVersion(), builtin.KubernetesVersion, gvk.APIVersion())
 	}
 	req.Live = normalizedInput(req.Live)
 	conv, exact, err := e.convertObject(req.Live, gvk)
 	if err != nil {
-		return req, nil, fmt.Errorf("%w: reading the live %s %s at %s: %w", errNotPredictable, at.APIVersion(), at.Kind, gvk.APIVersion(), err)
+		return req, nil, fmt.Errorf("%w: reading the live %s %s at %s: %w", ErrNotPredictable, at.APIVersion(), at.Kind, gvk.APIVersion(), err)
 	}
 	if !exact {
 		return req, nil, fmt.Errorf("%w: the live object is %s and the request %s, and ssa-diff does not know how the server converts %s between them; give the live object at %s",
-			errNotPredictable, at.APIVersion(), gvk.APIVersion(), gvk.Kind, gvk.APIVersion())
+			ErrNotPredictable, at.APIVersion(), gvk.APIVersion(), gvk.Kind, gvk.APIVersion())
 	}
 	req.Live = conv
 	return req, nil, nil

@@ -267,7 +267,7 @@ spec: {size: 3}
 	}
 
 	webhook := New(widgetRegistry(t, true))
-	if _, err := webhook.Apply(Request{Live: live("example.com/v2"), Object: cfg, Manager: "team", Now: versionsNow}); !errors.Is(err, errNotPredictable) || !strings.Contains(err.Error(), "webhook") {
+	if _, err := webhook.Apply(Request{Live: live("example.com/v2"), Object: cfg, Manager: "team", Now: versionsNow}); !errors.Is(err, ErrNotPredictable) || !strings.Contains(err.Error(), "webhook") {
 		t.Errorf("webhook, live at another version: %v", err)
 	}
 	res, err = webhook.Apply(Request{Live: live("example.com/v1"), Object: cfg, Manager: "team", Force: true, Now: versionsNow})
@@ -285,7 +285,7 @@ func TestLiveAtUnservedVersion(t *testing.T) {
 	e := New(schema.NewRegistry())
 	live := objFromYAML(t, "apiVersion: apps/v1beta2\nkind: Deployment\nmetadata: {name: web, namespace: shop}\nspec: {replicas: 1}")
 	cfg := objFromYAML(t, "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: shop}\nspec: {replicas: 2}")
-	if _, err := e.Apply(Request{Live: live, Object: cfg, Manager: "m", Now: versionsNow}); !errors.Is(err, errNotPredictable) || !strings.Contains(err.Error(), "does not serve") {
+	if _, err := e.Apply(Request{Live: live, Object: cfg, Manager: "m", Now: versionsNow}); !errors.Is(err, ErrNotPredictable) || !strings.Contains(err.Error(), "does not serve") {
 		t.Errorf("got %v", err)
 	}
 }
