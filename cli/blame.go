@@ -13,6 +13,7 @@ import (
 	"github.com/ssa-diff/ssa-diff/fieldpath"
 	"github.com/ssa-diff/ssa-diff/internal/blame"
 	"github.com/ssa-diff/ssa-diff/internal/input"
+	"github.com/ssa-diff/ssa-diff/internal/output"
 )
 
 const blameUsage = `%[1]s blame shows who owns each field of live objects, and since when, from
@@ -187,7 +188,7 @@ func ownerLabel(owners []fieldpath.ManagerRef, mode string, now time.Time) (stri
 	if latest != nil {
 		switch mode {
 		case "relative":
-			when = humanAge(now.Sub(*latest)) + " ago"
+			when = output.Ago(*latest, now)
 		case "full":
 			when = latest.UTC().Format(time.RFC3339)
 		}
@@ -216,23 +217,5 @@ func writeBlame(w io.Writer, lines []blame.Line, mode string, now time.Time, p p
 			col += "  " + when
 		}
 		fmt.Fprintf(w, "%s  %s\n", p.cyan(col), r.text)
-	}
-}
-
-// humanAge prints a duration like kubectl's AGE column: 45s, 12m, 3h, 5d, 2y.
-func humanAge(d time.Duration) string {
-	switch s := int64(d / time.Second); {
-	case s < 0:
-		return "0s"
-	case s < 120:
-		return fmt.Sprintf("%ds", s)
-	case s < 3600:
-		return fmt.Sprintf("%dm", s/60)
-	case s < 48*3600:
-		return fmt.Sprintf("%dh", s/3600)
-	case s < 365*86400:
-		return fmt.Sprintf("%dd", s/86400)
-	default:
-		return fmt.Sprintf("%dy", s/(365*86400))
 	}
 }

@@ -163,7 +163,11 @@ func (t *textWriter) conflicts(res *report.Result) {
 		t.w.printf("    %s  %s → %s\n", c.Path, t.p.red(live), t.p.green(applied))
 		when := ""
 		if c.Time != nil {
-			when = ", since " + age(*c.Time, t.opts.Now) + " ago"
+			if ago := Ago(*c.Time, t.opts.Now); ago == "in the future" {
+				when = ", " + ago
+			} else {
+				when = ", since " + ago
+			}
 		}
 		t.w.printf("      owned by %s%s\n", describeManager(c.Manager), when)
 	}

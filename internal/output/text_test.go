@@ -52,7 +52,7 @@ func TestTextConflictDetails(t *testing.T) {
 	for _, want := range []string{
 		".spec.replicas  10 → 3",
 		"owned by hpa-controller (Update, subresource scale, apps/v1)\n",
-		"owned by kube-controller-manager (Update, apps/v1), since 2h23m ago",
+		"owned by kube-controller-manager (Update, apps/v1), since 143m ago",
 		"from hpa-controller (Update, subresource scale, apps/v1): .spec.replicas (its managedFields entry would be removed)",
 		"- .data.retries  released; deleted, nobody else owns it",
 		"Summary: 6 objects: 1 to create, 2 to update, 1 unchanged, 1 rejected (2 conflicts), 1 not predicted.",
