@@ -584,7 +584,7 @@ func (e *Engine) fluxApply(req Request, opts FluxOptions) (*Result, error) {
 	// When nothing was patched since the dry-run, the apply is the dry-run's request
 	// again, and its answer is the dry-run's.
 	res := dry
-	if !sameObject(live, dryLive) {
+	if !unstructured.Same(live, dryLive) {
 		res, err = e.applyStep(areq)
 		if err != nil {
 			return nil, fmt.Errorf("flux apply: %w", err)
@@ -765,8 +765,8 @@ func fluxDrifted(live, dry map[string]interface{}) bool {
 	if dry == nil {
 		return false
 	}
-	if !semanticEqual(metadataOf(live)["labels"], metadataOf(dry)["labels"]) ||
-		!semanticEqual(metadataOf(live)["annotations"], metadataOf(dry)["annotations"]) {
+	if !unstructured.EqualNilAsEmpty(metadataOf(live)["labels"], metadataOf(dry)["labels"]) ||
+		!unstructured.EqualNilAsEmpty(metadataOf(live)["annotations"], metadataOf(dry)["annotations"]) {
 		return true
 	}
 	a, b := copyObject(live), copyObject(dry)
@@ -774,39 +774,7 @@ func fluxDrifted(live, dry map[string]interface{}) bool {
 		delete(o, "metadata")
 		delete(o, "status")
 	}
-	return !semanticEqual(a, b)
-}
-
-func semanticEqual(a, b interface{}) bool {
-	am, aIsMap := a.(map[string]interface{})
-	bm, bIsMap := b.(map[string]interface{})
-	al, aIsList := a.([]interface{})
-	bl, bIsList := b.([]interface{})
-	switch {
-	case (a == nil || aIsMap) && (b == nil || bIsMap) && (aIsMap || bIsMap):
-		if len(am) != len(bm) {
-			return false
-		}
-		for k, v := range am {
-			w, ok := bm[k]
-			if !ok || !semanticEqual(v, w) {
-				return false
-			}
-		}
-		return true
-	case (a == nil || aIsList) && (b == nil || bIsList) && (aIsList || bIsList):
-		if len(al) != len(bl) {
-			return false
-		}
-		for i := range al {
-			if !semanticEqual(al[i], bl[i]) {
-				return false
-			}
-		}
-		return true
-	default:
-		return unstructured.Equal(a, b)
-	}
+	return !unstructured.EqualNilAsEmpty(a, b)
 }
 
 // anyInMetadata is ssa utils.AnyInMetadata on each object: a label or annotation with one of
@@ -859,8 +827,8 @@ func fluxNormalize(obj map[string]interface{}, roundTrip func(map[string]interfa
 		}
 	}
 	podSpec := func(path ...string) {
-		spec := nestedMap(obj, path...)
-		for _, c := range listOf(spec["containers"]) {
+		spec := unstructured.NestedObject(obj, path...)
+		for _, c := range unstructured.Objects(spec, "containers") {
 			defaultProtocols(c)
 		}
 	}
@@ -872,7 +840,7 @@ func fluxNormalize(obj map[string]interface{}, roundTrip func(map[string]interfa
 	case "batch/v1/CronJob":
 		podSpec("spec", "jobTemplate", "spec", "template", "spec")
 	case "/v1/Service":
-		defaultProtocols(nestedMap(obj, "spec"))
+		defaultProtocols(unstructured.NestedObject(obj, "spec"))
 	case "/v1/Secret":
 		if sd, _ := obj["stringData"].(map[string]interface{}); len(sd) > 0 {
 			data, _ := obj["data"].(map[string]interface{})
@@ -897,37 +865,9 @@ func fluxNormalize(obj map[string]interface{}, roundTrip func(map[string]interfa
 
 // defaultProtocols sets protocol TCP on the ports of a container or Service spec that have none.
 func defaultProtocols(m map[string]interface{}) {
-	for _, p := range listOf(m["ports"]) {
+	for _, p := range unstructured.Objects(m, "ports") {
 		if s, _ := p["protocol"].(string); s == "" {
 			p["protocol"] = "TCP"
 		}
 	}
-}
-
-func nestedMap(obj map[string]interface{}, path ...string) map[string]interface{} {
-	cur := obj
-	for _, p := range path {
-		next, _ := cur[p].(map[string]interface{})
-		if next == nil {
-			return nil
-		}
-		cur = next
-	}
-	return cur
-}
-
-func listOf(v interface{}) []map[string]interface{} {
-	l, _ := v.([]interface{})
-	out := make([]map[string]interface{}, 0, len(l))
-	for _, x := range l {
-		if m, ok := x.(map[string]interface{}); ok {
-			out = append(out, m)
-		}
-	}
-	return out
-}
-
-// sameObject reports whether a and b are the same map (not merely equal ones).
-func sameObject(a, b map[string]interface{}) bool {
-	return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
 }

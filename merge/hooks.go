@@ -93,7 +93,7 @@ func restorePath(obj, old map[string]interface{}, p smdpath.Path) {
 // the live one, or differs only in managedFields times. The entries are those of live and
 // obj (as managedFieldsOf reads them).
 func (r *request) unchanged(live map[string]interface{}, liveEntries []fieldpath.Entry, obj map[string]interface{}, objEntries []fieldpath.Entry) bool {
-	if !equalIgnoringManagedFields(live, obj) {
+	if !unstructured.EqualIgnoringManagedFields(live, obj) {
 		return false
 	}
 	if len(liveEntries) != len(objEntries) {
@@ -131,7 +131,7 @@ func (r *request) keepTimesOfNoop(live map[string]interface{}, liveEntries []fie
 		}
 	}
 	// An object equal as JSON is left to unchanged, which compares the entries itself.
-	if !timesDiffer || equalIgnoringManagedFields(live, obj) || !r.semanticallyEqual(live, obj) {
+	if !timesDiffer || unstructured.EqualIgnoringManagedFields(live, obj) || !r.semanticallyEqual(live, obj) {
 		return entries
 	}
 	for i := range entries {
@@ -194,47 +194,4 @@ func sameEntryIgnoringTime(x, y fieldpath.Entry) bool {
 		return string(x.FieldsV1) == string(y.FieldsV1)
 	}
 	return sx.Equals(sy)
-}
-
-// equalIgnoringManagedFields compares two objects as JSON values, metadata.managedFields aside.
-func equalIgnoringManagedFields(a, b map[string]interface{}) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, av := range a {
-		bv, ok := b[k]
-		if !ok {
-			return false
-		}
-		if k != "metadata" {
-			if !unstructured.Equal(av, bv) {
-				return false
-			}
-			continue
-		}
-		am, _ := av.(map[string]interface{})
-		bm, _ := bv.(map[string]interface{})
-		if (am == nil) != (bm == nil) {
-			return false
-		}
-		na, nb := len(am), len(bm)
-		if _, ok := am["managedFields"]; ok {
-			na--
-		}
-		if _, ok := bm["managedFields"]; ok {
-			nb--
-		}
-		if na != nb {
-			return false
-		}
-		for mk, mv := range am {
-			if mk == "managedFields" {
-				continue
-			}
-			if bmv, ok := bm[mk]; !ok || !unstructured.Equal(mv, bmv) {
-				return false
-			}
-		}
-	}
-	return true
 }

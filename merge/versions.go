@@ -129,7 +129,7 @@ func (e *Engine) admit(req Request, c client) (Request, *Result, error) {
 // what first's did (managedFields aside): reading it at the request's version again would
 // lose what that version cannot say (the order of an HPA's metrics read at autoscaling/v1).
 func passHubLive(next Request, first Request) Request {
-	if first.hubLive != nil && next.Live != nil && equalIgnoringManagedFields(next.Live, first.Live) {
+	if first.hubLive != nil && next.Live != nil && unstructured.EqualIgnoringManagedFields(next.Live, first.Live) {
 		next.hubLive = first.hubLive
 	}
 	return next
@@ -219,7 +219,7 @@ func (r *request) atHub(obj, live map[string]any, f func(t *schema.Type, obj, li
 				return err
 			}
 		}
-		if equalIgnoringManagedFields(obj, live) {
+		if unstructured.EqualIgnoringManagedFields(obj, live) {
 			// Nothing changed: the server goes on with the object it holds.
 			hobj = copyObject(hlive)
 			if mf, ok := metadataOf(obj)["managedFields"]; ok {

@@ -1,7 +1,6 @@
 package blame
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"sort"
@@ -9,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/ssa-diff/ssa-diff/fieldpath"
+	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 	"sigs.k8s.io/yaml"
 )
 
@@ -156,24 +156,18 @@ func itemMatches(key string, item interface{}, index int) bool {
 			return false
 		}
 		for k, want := range keys {
-			if !sameJSON(m[k], want) {
+			if !unstructured.EqualJSON(m[k], want) {
 				return false
 			}
 		}
 		return true
 	case strings.HasPrefix(key, "v:"):
 		var v interface{}
-		return json.Unmarshal([]byte(key[2:]), &v) == nil && sameJSON(item, v)
+		return json.Unmarshal([]byte(key[2:]), &v) == nil && unstructured.EqualJSON(item, v)
 	case strings.HasPrefix(key, "i:"):
 		return key[2:] == strconv.Itoa(index)
 	}
 	return false
-}
-
-func sameJSON(a, b interface{}) bool {
-	ja, err1 := json.Marshal(a)
-	jb, err2 := json.Marshal(b)
-	return err1 == nil && err2 == nil && bytes.Equal(ja, jb)
 }
 
 func refs(owners []owner) []fieldpath.ManagerRef {

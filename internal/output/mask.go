@@ -1,5 +1,7 @@
 package output
 
+import "github.com/ssa-diff/ssa-diff/internal/unstructured"
+
 const lastApplied = "kubectl.kubernetes.io/last-applied-configuration"
 
 // forDisplay prepares the live and predicted objects of a diff: managedFields removed unless
@@ -60,7 +62,7 @@ func maskSecret(from, to map[string]interface{}) (map[string]interface{}, map[st
 		t, _ := to[field].(map[string]interface{})
 		nf, nt := map[string]interface{}{}, map[string]interface{}{}
 		for k, v := range f {
-			if tv, ok := t[k]; ok && !equalJSON(v, tv) {
+			if tv, ok := t[k]; ok && !unstructured.EqualJSON(v, tv) {
 				nf[k], nt[k] = "*** (before)", "*** (after)"
 				continue
 			}
@@ -108,7 +110,7 @@ func maskAnnotation(from, to map[string]interface{}) {
 		obj["metadata"].(map[string]interface{})["annotations"] = c
 	}
 	switch {
-	case fok && tok && !equalJSON(fa[lastApplied], ta[lastApplied]):
+	case fok && tok && !unstructured.EqualJSON(fa[lastApplied], ta[lastApplied]):
 		set(from, fa, "*** (before)")
 		set(to, ta, "*** (after)")
 	default:

@@ -11,12 +11,6 @@ import (
 	"github.com/ssa-diff/ssa-diff/internal/report"
 )
 
-func equalJSON(a, b interface{}) bool {
-	ja, err1 := json.Marshal(a)
-	jb, err2 := json.Marshal(b)
-	return err1 == nil && err2 == nil && bytes.Equal(ja, jb)
-}
-
 // compactValue prints a value in one line of JSON, cut to max runes.
 func compactValue(v interface{}, max int) string {
 	if v == nil {

@@ -61,3 +61,98 @@ func Equal(a, b interface{}) bool {
 	}
 	return reflect.DeepEqual(a, b)
 }
+
+// EqualIgnoringManagedFields is Equal on two objects, metadata.managedFields aside.
+func EqualIgnoringManagedFields(a, b map[string]interface{}) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, av := range a {
+		bv, ok := b[k]
+		if !ok {
+			return false
+		}
+		if k != "metadata" {
+			if !Equal(av, bv) {
+				return false
+			}
+			continue
+		}
+		am, _ := av.(map[string]interface{})
+		bm, _ := bv.(map[string]interface{})
+		if (am == nil) != (bm == nil) {
+			return false
+		}
+		na, nb := len(am), len(bm)
+		if _, ok := am["managedFields"]; ok {
+			na--
+		}
+		if _, ok := bm["managedFields"]; ok {
+			nb--
+		}
+		if na != nb {
+			return false
+		}
+		for mk, mv := range am {
+			if mk == "managedFields" {
+				continue
+			}
+			if bmv, ok := bm[mk]; !ok || !Equal(mv, bmv) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// EqualNilAsEmpty is Equal except that a missing or null object or list equals an empty
+// one, at any depth: what apimachinery's semantic equality (equality.Semantic.DeepEqual)
+// answers for decoded objects, as Flux compares them.
+func EqualNilAsEmpty(a, b interface{}) bool {
+	am, aIsMap := a.(map[string]interface{})
+	bm, bIsMap := b.(map[string]interface{})
+	al, aIsList := a.([]interface{})
+	bl, bIsList := b.([]interface{})
+	switch {
+	case (a == nil || aIsMap) && (b == nil || bIsMap) && (aIsMap || bIsMap):
+		if len(am) != len(bm) {
+			return false
+		}
+		for k, v := range am {
+			w, ok := bm[k]
+			if !ok || !EqualNilAsEmpty(v, w) {
+				return false
+			}
+		}
+		return true
+	case (a == nil || aIsList) && (b == nil || bIsList) && (aIsList || bIsList):
+		if len(al) != len(bl) {
+			return false
+		}
+		for i := range al {
+			if !EqualNilAsEmpty(al[i], bl[i]) {
+				return false
+			}
+		}
+		return true
+	default:
+		return Equal(a, b)
+	}
+}
+
+// Same reports whether a and b are the same map (not merely equal ones): whether one was
+// passed on where the other was expected.
+func Same(a, b map[string]interface{}) bool {
+	return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
+}
+
+// EqualJSON reports whether a and b encode to the same JSON (encoding/json): numbers of
+// different Go types and json.RawMessage text compare as they print.
+func EqualJSON(a, b any) bool {
+	if Equal(a, b) {
+		return true
+	}
+	x, err1 := json.Marshal(a)
+	y, err2 := json.Marshal(b)
+	return err1 == nil && err2 == nil && bytes.Equal(x, y)
+}

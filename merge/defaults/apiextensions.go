@@ -1,6 +1,10 @@
 package defaults
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/ssa-diff/ssa-diff/internal/unstructured"
+)
 
 // Defaulters of apiextensions.k8s.io/v1 (k8s.io/apiextensions-apiserver
 // pkg/apis/apiextensions/v1) and apiregistration.k8s.io/v1 (k8s.io/kube-aggregator
@@ -17,13 +21,13 @@ var apiextensionsDefaulters = map[string]defaulterFunc{
 // starts with the storage version. (Upstream also defaults the spec from
 // here; the walker reaches the spec's own defaulter next, which does it.)
 func defaultCRD(m map[string]any) {
-	status := ensureObject(m, "status")
-	if len(list(status, "storedVersions")) != 0 {
+	status := unstructured.EnsureObject(m, "status")
+	if len(unstructured.List(status, "storedVersions")) != 0 {
 		return
 	}
-	for _, v := range objects(ensureObject(m, "spec"), "versions") {
+	for _, v := range unstructured.Objects(unstructured.EnsureObject(m, "spec"), "versions") {
 		if b, _ := v["storage"].(bool); b {
-			status["storedVersions"] = []any{str(v, "name")}
+			status["storedVersions"] = []any{unstructured.Str(v, "name")}
 			break
 		}
 	}
@@ -31,12 +35,12 @@ func defaultCRD(m map[string]any) {
 
 // defaultCRDSpec follows SetDefaults_CustomResourceDefinitionSpec.
 func defaultCRDSpec(m map[string]any) {
-	names := ensureObject(m, "names")
+	names := unstructured.EnsureObject(m, "names")
 	if unset(names, "singular") {
-		names["singular"] = strings.ToLower(str(names, "kind"))
+		names["singular"] = strings.ToLower(unstructured.Str(names, "kind"))
 	}
-	if unset(names, "listKind") && str(names, "kind") != "" {
-		names["listKind"] = str(names, "kind") + "List"
+	if unset(names, "listKind") && unstructured.Str(names, "kind") != "" {
+		names["listKind"] = unstructured.Str(names, "kind") + "List"
 	}
 	setIfNil(m, "conversion", map[string]any{"strategy": "None"})
 }

@@ -1,5 +1,7 @@
 package defaults
 
+import "github.com/ssa-diff/ssa-diff/internal/unstructured"
+
 // Defaulters of apps/v1 (k8s.io/kubernetes pkg/apis/apps/v1). Pod templates
 // are defaulted by the core defaulters, which apps/v1 runs as a peer.
 
@@ -15,12 +17,12 @@ var appsDefaulters = map[string]defaulterFunc{
 
 // defaultDeployment follows SetDefaults_Deployment.
 func defaultDeployment(m map[string]any) {
-	spec := ensureObject(m, "spec")
+	spec := unstructured.EnsureObject(m, "spec")
 	setIfNil(spec, "replicas", int64(1))
-	strategy := ensureObject(spec, "strategy")
+	strategy := unstructured.EnsureObject(spec, "strategy")
 	setIfUnset(strategy, "type", "RollingUpdate")
-	if str(strategy, "type") == "RollingUpdate" {
-		ru := ensureObject(strategy, "rollingUpdate")
+	if unstructured.Str(strategy, "type") == "RollingUpdate" {
+		ru := unstructured.EnsureObject(strategy, "rollingUpdate")
 		setIfNil(ru, "maxUnavailable", "25%")
 		setIfNil(ru, "maxSurge", "25%")
 	}
@@ -30,11 +32,11 @@ func defaultDeployment(m map[string]any) {
 
 // defaultDaemonSet follows SetDefaults_DaemonSet.
 func defaultDaemonSet(m map[string]any) {
-	spec := ensureObject(m, "spec")
-	us := ensureObject(spec, "updateStrategy")
+	spec := unstructured.EnsureObject(m, "spec")
+	us := unstructured.EnsureObject(spec, "updateStrategy")
 	setIfUnset(us, "type", "RollingUpdate")
-	if str(us, "type") == "RollingUpdate" {
-		ru := ensureObject(us, "rollingUpdate")
+	if unstructured.Str(us, "type") == "RollingUpdate" {
+		ru := unstructured.EnsureObject(us, "rollingUpdate")
 		setIfNil(ru, "maxUnavailable", int64(1))
 		setIfNil(ru, "maxSurge", int64(0))
 	}
@@ -43,20 +45,20 @@ func defaultDaemonSet(m map[string]any) {
 
 // defaultStatefulSet follows SetDefaults_StatefulSet.
 func defaultStatefulSet(m map[string]any) {
-	spec := ensureObject(m, "spec")
+	spec := unstructured.EnsureObject(m, "spec")
 	setIfUnset(spec, "podManagementPolicy", "OrderedReady")
-	us := ensureObject(spec, "updateStrategy")
+	us := unstructured.EnsureObject(spec, "updateStrategy")
 	if unset(us, "type") {
 		us["type"] = "RollingUpdate"
 		setIfNil(us, "rollingUpdate", map[string]any{})
 	}
-	if ru := object(us, "rollingUpdate"); str(us, "type") == "RollingUpdate" && ru != nil {
+	if ru := unstructured.Object(us, "rollingUpdate"); unstructured.Str(us, "type") == "RollingUpdate" && ru != nil {
 		setIfNil(ru, "partition", int64(0))
 		if gateMaxUnavailableStatefulSet {
 			setIfNil(ru, "maxUnavailable", int64(1))
 		}
 	}
-	policy := ensureObject(spec, "persistentVolumeClaimRetentionPolicy")
+	policy := unstructured.EnsureObject(spec, "persistentVolumeClaimRetentionPolicy")
 	setIfUnset(policy, "whenDeleted", "Retain")
 	setIfUnset(policy, "whenScaled", "Retain")
 	setIfNil(spec, "replicas", int64(1))
@@ -65,5 +67,5 @@ func defaultStatefulSet(m map[string]any) {
 
 // defaultReplicaSet follows SetDefaults_ReplicaSet.
 func defaultReplicaSet(m map[string]any) {
-	setIfNil(ensureObject(m, "spec"), "replicas", int64(1))
+	setIfNil(unstructured.EnsureObject(m, "spec"), "replicas", int64(1))
 }

@@ -1,5 +1,7 @@
 package defaults
 
+import "github.com/ssa-diff/ssa-diff/internal/unstructured"
+
 // Defaulters of autoscaling/v1 and autoscaling/v2 (k8s.io/kubernetes
 // pkg/apis/autoscaling/{v1,v2}).
 
@@ -10,7 +12,7 @@ var autoscalingDefaulters = map[string]defaulterFunc{
 
 // defaultHPAv1 follows autoscaling/v1 SetDefaults_HorizontalPodAutoscaler.
 func defaultHPAv1(m map[string]any) {
-	setIfNil(ensureObject(m, "spec"), "minReplicas", int64(1))
+	setIfNil(unstructured.EnsureObject(m, "spec"), "minReplicas", int64(1))
 }
 
 // defaultHPAv2 follows autoscaling/v2 SetDefaults_HorizontalPodAutoscaler and
@@ -18,9 +20,9 @@ func defaultHPAv1(m map[string]any) {
 // 80% when no metric is given, and complete scale-up/scale-down rules once a
 // behavior is given.
 func defaultHPAv2(m map[string]any) {
-	spec := ensureObject(m, "spec")
+	spec := unstructured.EnsureObject(m, "spec")
 	setIfNil(spec, "minReplicas", int64(1))
-	if len(list(spec, "metrics")) == 0 {
+	if len(unstructured.List(spec, "metrics")) == 0 {
 		spec["metrics"] = []any{map[string]any{
 			"type": "Resource",
 			"resource": map[string]any{
@@ -29,11 +31,11 @@ func defaultHPAv2(m map[string]any) {
 			},
 		}}
 	}
-	b := object(spec, "behavior")
+	b := unstructured.Object(spec, "behavior")
 	if b == nil {
 		return
 	}
-	b["scaleUp"] = scalingRules(object(b, "scaleUp"), map[string]any{
+	b["scaleUp"] = scalingRules(unstructured.Object(b, "scaleUp"), map[string]any{
 		"stabilizationWindowSeconds": int64(0),
 		"selectPolicy":               "Max",
 		"policies": []any{
@@ -41,7 +43,7 @@ func defaultHPAv2(m map[string]any) {
 			map[string]any{"type": "Percent", "value": int64(100), "periodSeconds": int64(15)},
 		},
 	})
-	b["scaleDown"] = scalingRules(object(b, "scaleDown"), map[string]any{
+	b["scaleDown"] = scalingRules(unstructured.Object(b, "scaleDown"), map[string]any{
 		"selectPolicy": "Max",
 		"policies": []any{
 			map[string]any{"type": "Percent", "value": int64(100), "periodSeconds": int64(15)},

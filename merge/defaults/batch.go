@@ -18,7 +18,7 @@ var batchDefaulters = map[string]defaulterFunc{
 
 // defaultJob follows SetDefaults_Job.
 func defaultJob(m map[string]any) {
-	spec := ensureObject(m, "spec")
+	spec := unstructured.EnsureObject(m, "spec")
 	if isNil(spec, "completions") && isNil(spec, "parallelism") {
 		spec["completions"] = int64(1)
 		spec["parallelism"] = int64(1)
@@ -31,8 +31,8 @@ func defaultJob(m map[string]any) {
 			spec["backoffLimit"] = int64(6)
 		}
 	}
-	if tl := path(spec, "template", "metadata"); tl != nil && tl["labels"] != nil {
-		meta := ensureObject(m, "metadata")
+	if tl := unstructured.NestedObject(spec, "template", "metadata"); tl != nil && tl["labels"] != nil {
+		meta := unstructured.EnsureObject(m, "metadata")
 		if unset(meta, "labels") {
 			meta["labels"] = unstructured.DeepCopy(tl["labels"])
 		}
@@ -51,7 +51,7 @@ func defaultJob(m map[string]any) {
 
 // defaultCronJob follows SetDefaults_CronJob.
 func defaultCronJob(m map[string]any) {
-	spec := ensureObject(m, "spec")
+	spec := unstructured.EnsureObject(m, "spec")
 	setIfUnset(spec, "concurrencyPolicy", "Allow")
 	setIfNil(spec, "suspend", false)
 	setIfNil(spec, "successfulJobsHistoryLimit", int64(3))

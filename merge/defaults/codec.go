@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ssa-diff/ssa-diff/internal/unstructured"
+
 	"k8s.io/apimachinery/pkg/api/resource"
 )
 
@@ -76,7 +78,7 @@ func roundTrip(t int, v any) (encoded, error) {
 		if v == nil {
 			return encoded{value: int64(0), empty: true, zero: true}, nil
 		}
-		n, ok := asInt(v)
+		n, ok := unstructured.Int(v)
 		if !ok || (td.kind == kindUint && n < 0) {
 			return encoded{}, fmt.Errorf("expected an integer, got %s", describe(v))
 		}
@@ -90,7 +92,7 @@ func roundTrip(t int, v any) (encoded, error) {
 		case float64:
 			f = x
 		default:
-			n, ok := asInt(v)
+			n, ok := unstructured.Int(v)
 			if !ok {
 				return encoded{}, fmt.Errorf("expected a number, got %s", describe(v))
 			}
@@ -180,7 +182,7 @@ func roundTrip(t int, v any) (encoded, error) {
 		case string:
 			return encoded{value: x}, nil
 		}
-		n, ok := asInt(v)
+		n, ok := unstructured.Int(v)
 		if !ok || n < math.MinInt32 || n > math.MaxInt32 {
 			return encoded{}, fmt.Errorf("expected an int32 or a string, got %s", describe(v))
 		}
@@ -338,24 +340,6 @@ func decodedFloat(f float64) any {
 		return int64(f)
 	}
 	return f
-}
-
-// asInt converts a JSON-like integer to int64. Floats are accepted when they
-// hold a whole number, as the unstructured converter does.
-func asInt(v any) (int64, bool) {
-	switch x := v.(type) {
-	case int64:
-		return x, true
-	case int:
-		return int64(x), true
-	case int32:
-		return int64(x), true
-	case float64:
-		if x == math.Trunc(x) && x >= math.MinInt64 && x <= math.MaxInt64 {
-			return int64(x), true
-		}
-	}
-	return 0, false
 }
 
 func describe(v any) string {

@@ -3,6 +3,8 @@ package defaults
 import (
 	"encoding/base64"
 	"strconv"
+
+	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 )
 
 // Conversion effects: kube-apiserver converts every object from its request
@@ -26,24 +28,24 @@ const daemonSetTemplateGeneration = "deprecated.daemonset.template.generation"
 // the template generation annotation is always written, as a canonical
 // integer (0 when absent).
 func convertDaemonSet(m map[string]any) {
-	meta := ensureObject(m, "metadata")
+	meta := unstructured.EnsureObject(m, "metadata")
 	var n int64
-	if s, ok := object(meta, "annotations")[daemonSetTemplateGeneration].(string); ok {
+	if s, ok := unstructured.Object(meta, "annotations")[daemonSetTemplateGeneration].(string); ok {
 		v, err := strconv.ParseInt(s, 10, 64)
 		if err != nil {
 			return // the server rejects the object
 		}
 		n = v
 	}
-	ensureObject(meta, "annotations")[daemonSetTemplateGeneration] = strconv.FormatInt(n, 10)
+	unstructured.EnsureObject(meta, "annotations")[daemonSetTemplateGeneration] = strconv.FormatInt(n, 10)
 }
 
 // convertCRD follows the CustomResourceConversion conversions: a webhook
 // block without clientConfig and without conversionReviewVersions is dropped.
 func convertCRD(m map[string]any) {
-	conv := path(m, "spec", "conversion")
-	wh := object(conv, "webhook")
-	if wh != nil && wh["clientConfig"] == nil && len(list(wh, "conversionReviewVersions")) == 0 {
+	conv := unstructured.NestedObject(m, "spec", "conversion")
+	wh := unstructured.Object(conv, "webhook")
+	if wh != nil && wh["clientConfig"] == nil && len(unstructured.List(wh, "conversionReviewVersions")) == 0 {
 		delete(conv, "webhook")
 	}
 }
@@ -51,12 +53,12 @@ func convertCRD(m map[string]any) {
 // convertSecret follows Convert_v1_Secret_To_core_Secret: stringData is
 // written over data (base64-encoded) and is never stored.
 func convertSecret(m map[string]any) {
-	sd := object(m, "stringData")
+	sd := unstructured.Object(m, "stringData")
 	delete(m, "stringData")
 	if len(sd) == 0 {
 		return
 	}
-	data := ensureObject(m, "data")
+	data := unstructured.EnsureObject(m, "data")
 	for k, v := range sd {
 		s, _ := v.(string)
 		data[k] = base64.StdEncoding.EncodeToString([]byte(s))
@@ -66,7 +68,7 @@ func convertSecret(m map[string]any) {
 // convertStatefulSet follows Convert_apps_StatefulSetSpec_To_v1_StatefulSetSpec:
 // volume claim templates carry apiVersion v1 and kind PersistentVolumeClaim.
 func convertStatefulSet(m map[string]any) {
-	for _, t := range objects(path(m, "spec"), "volumeClaimTemplates") {
+	for _, t := range unstructured.Objects(unstructured.NestedObject(m, "spec"), "volumeClaimTemplates") {
 		t["apiVersion"] = "v1"
 		t["kind"] = "PersistentVolumeClaim"
 	}
@@ -76,17 +78,17 @@ func convertStatefulSet(m map[string]any) {
 // given podCIDR that podCIDRs does not start with replaces podCIDRs; podCIDR
 // is then the first of podCIDRs.
 func convertNode(m map[string]any) {
-	spec := object(m, "spec")
+	spec := unstructured.Object(m, "spec")
 	if spec == nil {
 		return
 	}
-	if c := str(spec, "podCIDR"); c != "" {
-		cidrs := list(spec, "podCIDRs")
+	if c := unstructured.Str(spec, "podCIDR"); c != "" {
+		cidrs := unstructured.List(spec, "podCIDRs")
 		if len(cidrs) == 0 || cidrs[0] != c {
 			spec["podCIDRs"] = []any{c}
 		}
 	}
-	if cidrs := list(spec, "podCIDRs"); len(cidrs) > 0 {
+	if cidrs := unstructured.List(spec, "podCIDRs"); len(cidrs) > 0 {
 		spec["podCIDR"] = cidrs[0]
 	}
 }

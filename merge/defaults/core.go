@@ -71,16 +71,16 @@ func defaultResourceList(m map[string]any) {
 // defaultReplicationController follows SetDefaults_ReplicationController:
 // selector and labels come from the template's labels when unset.
 func defaultReplicationController(m map[string]any) {
-	spec := ensureObject(m, "spec")
-	labels := path(spec, "template", "metadata")
+	spec := unstructured.EnsureObject(m, "spec")
+	labels := unstructured.NestedObject(spec, "template", "metadata")
 	if labels == nil || labels["labels"] == nil {
 		return
 	}
-	tl := object(labels, "labels")
+	tl := unstructured.Object(labels, "labels")
 	if unset(spec, "selector") {
 		spec["selector"] = unstructured.DeepCopy(tl)
 	}
-	meta := ensureObject(m, "metadata")
+	meta := unstructured.EnsureObject(m, "metadata")
 	if unset(meta, "labels") {
 		meta["labels"] = unstructured.DeepCopy(tl)
 	}
@@ -107,15 +107,15 @@ func defaultVolume(m map[string]any) {
 	if empty {
 		m["emptyDir"] = map[string]any{}
 	}
-	if img := object(m, "image"); gateImageVolume && img != nil && unset(img, "pullPolicy") {
-		img["pullPolicy"] = pullPolicyFor(str(img, "reference"))
+	if img := unstructured.Object(m, "image"); gateImageVolume && img != nil && unset(img, "pullPolicy") {
+		img["pullPolicy"] = pullPolicyFor(unstructured.Str(img, "reference"))
 	}
 }
 
 // defaultContainer follows SetDefaults_Container.
 func defaultContainer(m map[string]any) {
 	if unset(m, "imagePullPolicy") {
-		m["imagePullPolicy"] = pullPolicyFor(str(m, "image"))
+		m["imagePullPolicy"] = pullPolicyFor(unstructured.Str(m, "image"))
 	}
 	setIfUnset(m, "terminationMessagePath", "/dev/termination-log")
 	setIfUnset(m, "terminationMessagePolicy", "File")
@@ -172,20 +172,20 @@ func imageTag(image string) string {
 
 // defaultService follows SetDefaults_Service.
 func defaultService(m map[string]any) {
-	spec := ensureObject(m, "spec")
+	spec := unstructured.EnsureObject(m, "spec")
 	setIfUnset(spec, "sessionAffinity", "None")
-	switch str(spec, "sessionAffinity") {
+	switch unstructured.Str(spec, "sessionAffinity") {
 	case "None":
 		delete(spec, "sessionAffinityConfig")
 	case "ClientIP":
-		cfg := object(spec, "sessionAffinityConfig")
-		cip := object(cfg, "clientIP")
+		cfg := unstructured.Object(spec, "sessionAffinityConfig")
+		cip := unstructured.Object(cfg, "clientIP")
 		if cip == nil || isNil(cip, "timeoutSeconds") {
 			spec["sessionAffinityConfig"] = map[string]any{"clientIP": map[string]any{"timeoutSeconds": int64(10800)}}
 		}
 	}
 	setIfUnset(spec, "type", "ClusterIP")
-	for _, p := range objects(spec, "ports") {
+	for _, p := range unstructured.Objects(spec, "ports") {
 		setIfUnset(p, "protocol", "TCP")
 		tp := p["targetPort"]
 		if tp == nil || tp == "" || tp == int64(0) {
@@ -193,8 +193,8 @@ func defaultService(m map[string]any) {
 			p["targetPort"] = port
 		}
 	}
-	typ := str(spec, "type")
-	external := typ == "LoadBalancer" || typ == "NodePort" || (typ == "ClusterIP" && len(list(spec, "externalIPs")) > 0)
+	typ := unstructured.Str(spec, "type")
+	external := typ == "LoadBalancer" || typ == "NodePort" || (typ == "ClusterIP" && len(unstructured.List(spec, "externalIPs")) > 0)
 	if external {
 		setIfUnset(spec, "externalTrafficPolicy", "Cluster")
 	}
@@ -203,7 +203,7 @@ func defaultService(m map[string]any) {
 	}
 	if typ == "LoadBalancer" {
 		setIfNil(spec, "allocateLoadBalancerNodePorts", true)
-		for _, ing := range objects(path(m, "status", "loadBalancer"), "ingress") {
+		for _, ing := range unstructured.Objects(unstructured.NestedObject(m, "status", "loadBalancer"), "ingress") {
 			if !unset(ing, "ip") && isNil(ing, "ipMode") {
 				ing["ipMode"] = "VIP"
 			}
@@ -214,18 +214,18 @@ func defaultService(m map[string]any) {
 // defaultPod follows SetDefaults_Pod (with PodLevelResourcesFixDefaulting on,
 // pod-level requests are defaulted by the registry, not here).
 func defaultPod(m map[string]any) {
-	spec := ensureObject(m, "spec")
+	spec := unstructured.EnsureObject(m, "spec")
 	if n, ok := integer(spec, "terminationGracePeriodSeconds"); ok && n < 0 {
 		spec["terminationGracePeriodSeconds"] = int64(1)
 	}
 	for _, key := range []string{"containers", "initContainers"} {
-		for _, c := range objects(spec, key) {
-			res := object(c, "resources")
-			limits := object(res, "limits")
+		for _, c := range unstructured.Objects(spec, key) {
+			res := unstructured.Object(c, "resources")
+			limits := unstructured.Object(res, "limits")
 			if res == nil || res["limits"] == nil {
 				continue
 			}
-			req := object(res, "requests")
+			req := unstructured.Object(res, "requests")
 			if req == nil {
 				req = map[string]any{}
 				res["requests"] = req
@@ -240,8 +240,8 @@ func defaultPod(m map[string]any) {
 	setIfNil(spec, "enableServiceLinks", true)
 	if b, _ := spec["hostNetwork"].(bool); b {
 		for _, key := range []string{"containers", "initContainers"} {
-			for _, c := range objects(spec, key) {
-				for _, p := range objects(c, "ports") {
+			for _, c := range unstructured.Objects(spec, key) {
+				for _, p := range unstructured.Objects(c, "ports") {
 					if unset(p, "hostPort") {
 						p["hostPort"] = p["containerPort"]
 					}
@@ -251,12 +251,12 @@ func defaultPod(m map[string]any) {
 	}
 	if gateH2CContainerProbe {
 		for _, key := range []string{"containers", "initContainers", "ephemeralContainers"} {
-			for _, c := range objects(spec, key) {
+			for _, c := range unstructured.Objects(spec, key) {
 				for _, probe := range []string{"livenessProbe", "readinessProbe", "startupProbe"} {
-					defaultHTTPGetProtocol(path(c, probe, "httpGet"))
+					defaultHTTPGetProtocol(unstructured.NestedObject(c, probe, "httpGet"))
 				}
 				for _, hook := range []string{"postStart", "preStop"} {
-					defaultHTTPGetProtocol(path(c, "lifecycle", hook, "httpGet"))
+					defaultHTTPGetProtocol(unstructured.NestedObject(c, "lifecycle", hook, "httpGet"))
 				}
 			}
 		}
@@ -272,16 +272,16 @@ func defaultHTTPGetProtocol(action map[string]any) {
 // defaultPodStatus follows SetDefaults_PodStatus: podIP and podIPs agree,
 // podIP winning.
 func defaultPodStatus(m map[string]any) {
-	ip := str(m, "podIP")
-	ips := objects(m, "podIPs")
+	ip := unstructured.Str(m, "podIP")
+	ips := unstructured.Objects(m, "podIPs")
 	switch {
-	case ip != "" && len(list(m, "podIPs")) == 0:
+	case ip != "" && len(unstructured.List(m, "podIPs")) == 0:
 		m["podIPs"] = []any{map[string]any{"ip": ip}}
-	case ip == "" && len(list(m, "podIPs")) > 0:
+	case ip == "" && len(unstructured.List(m, "podIPs")) > 0:
 		if len(ips) > 0 {
-			m["podIP"] = str(ips[0], "ip")
+			m["podIP"] = unstructured.Str(ips[0], "ip")
 		}
-	case ip != "" && len(ips) > 0 && str(ips[0], "ip") != ip:
+	case ip != "" && len(ips) > 0 && unstructured.Str(ips[0], "ip") != ip:
 		m["podIPs"] = []any{map[string]any{"ip": ip}}
 	}
 }
@@ -289,11 +289,11 @@ func defaultPodStatus(m map[string]any) {
 // defaultPodSpec follows SetDefaults_PodSpec.
 func defaultPodSpec(m map[string]any) {
 	if unset(m, "serviceAccountName") {
-		if sa := str(m, "serviceAccount"); sa != "" {
+		if sa := unstructured.Str(m, "serviceAccount"); sa != "" {
 			m["serviceAccountName"] = sa
 		}
 	}
-	if sa := str(m, "serviceAccountName"); sa != "" {
+	if sa := unstructured.Str(m, "serviceAccountName"); sa != "" {
 		m["serviceAccount"] = sa
 	} else {
 		delete(m, "serviceAccount")
@@ -328,15 +328,15 @@ func defaultServiceAccountTokenProjection(m map[string]any) {
 
 // defaultPersistentVolume follows SetDefaults_PersistentVolume.
 func defaultPersistentVolume(m map[string]any) {
-	setIfUnset(ensureObject(m, "status"), "phase", "Pending")
-	spec := ensureObject(m, "spec")
+	setIfUnset(unstructured.EnsureObject(m, "status"), "phase", "Pending")
+	spec := unstructured.EnsureObject(m, "spec")
 	setIfUnset(spec, "persistentVolumeReclaimPolicy", "Retain")
 	setIfNil(spec, "volumeMode", "Filesystem")
 }
 
 // defaultPersistentVolumeClaim follows SetDefaults_PersistentVolumeClaim.
 func defaultPersistentVolumeClaim(m map[string]any) {
-	setIfUnset(ensureObject(m, "status"), "phase", "Pending")
+	setIfUnset(unstructured.EnsureObject(m, "status"), "phase", "Pending")
 }
 
 // defaultPersistentVolumeClaimSpec follows SetDefaults_PersistentVolumeClaimSpec.
@@ -346,8 +346,8 @@ func defaultPersistentVolumeClaimSpec(m map[string]any) {
 
 // defaultEndpoints follows SetDefaults_Endpoints.
 func defaultEndpoints(m map[string]any) {
-	for _, ss := range objects(m, "subsets") {
-		for _, p := range objects(ss, "ports") {
+	for _, ss := range unstructured.Objects(m, "subsets") {
+		for _, p := range unstructured.Objects(ss, "ports") {
 			setIfUnset(p, "protocol", "TCP")
 		}
 	}
@@ -362,12 +362,12 @@ func defaultHTTPGetAction(m map[string]any) {
 // defaultNamespace follows SetDefaults_Namespace: the
 // kubernetes.io/metadata.name label carries the name.
 func defaultNamespace(m map[string]any) {
-	meta := ensureObject(m, "metadata")
-	name := str(meta, "name")
+	meta := unstructured.EnsureObject(m, "metadata")
+	name := unstructured.Str(meta, "name")
 	if name == "" {
 		return
 	}
-	ensureObject(meta, "labels")["kubernetes.io/metadata.name"] = name
+	unstructured.EnsureObject(meta, "labels")["kubernetes.io/metadata.name"] = name
 }
 
 // defaultNamespaceStatus follows SetDefaults_NamespaceStatus.
@@ -385,12 +385,12 @@ func defaultObjectFieldSelector(m map[string]any) { setIfUnset(m, "apiVersion", 
 
 // defaultLimitRangeItem follows SetDefaults_LimitRangeItem.
 func defaultLimitRangeItem(m map[string]any) {
-	if str(m, "type") != "Container" {
+	if unstructured.Str(m, "type") != "Container" {
 		return
 	}
-	def := ensureObject(m, "default")
-	req := ensureObject(m, "defaultRequest")
-	for k, v := range object(m, "max") {
+	def := unstructured.EnsureObject(m, "default")
+	req := unstructured.EnsureObject(m, "defaultRequest")
+	for k, v := range unstructured.Object(m, "max") {
 		if _, ok := def[k]; !ok {
 			def[k] = v
 		}
@@ -400,7 +400,7 @@ func defaultLimitRangeItem(m map[string]any) {
 			req[k] = v
 		}
 	}
-	for k, v := range object(m, "min") {
+	for k, v := range unstructured.Object(m, "min") {
 		if _, ok := req[k]; !ok {
 			req[k] = v
 		}

@@ -3,7 +3,6 @@ package defaults
 import (
 	"bytes"
 	"encoding/base64"
-	"encoding/json"
 	"fmt"
 	"time"
 
@@ -195,7 +194,7 @@ func equalAs(t int, eq Equality, a, b any) bool {
 	case kindRaw:
 		// Raw extensions and JSON values are held as the bytes of their
 		// encoding: equal when they encode alike.
-		return jsonEqual(a, b)
+		return unstructured.EqualJSON(a, b)
 	case kindSchemaOrBool, kindSchemaOrArray, kindSchemaOrStringArray:
 		x, okx := decodeUnion(td.kind, a)
 		y, oky := decodeUnion(td.kind, b)
@@ -369,7 +368,7 @@ func intOrZero(v any) (int64, bool) {
 	if v == nil {
 		return 0, true
 	}
-	return asInt(v)
+	return unstructured.Int(v)
 }
 
 func floatOrZero(v any) (float64, bool) {
@@ -445,16 +444,6 @@ func durationOrZero(v any) (time.Duration, bool) {
 		return d, err == nil
 	}
 	return 0, false
-}
-
-// jsonEqual compares two decoded JSON values by their encoding.
-func jsonEqual(a, b any) bool {
-	if unstructured.Equal(a, b) {
-		return true
-	}
-	x, err1 := json.Marshal(a)
-	y, err2 := json.Marshal(b)
-	return err1 == nil && err2 == nil && bytes.Equal(x, y)
 }
 
 // String names an Equality.

@@ -1,5 +1,7 @@
 package defaults
 
+import "github.com/ssa-diff/ssa-diff/internal/unstructured"
+
 // Helpers over the encoded form that defaulters see: after Normalize, a
 // field whose Go value is zero is either absent or holds its zero value, so
 // "unset" checks treat both alike.
@@ -45,57 +47,7 @@ func setIfNil(m map[string]any, k string, v any) {
 	}
 }
 
-// str returns a string field, "" when absent.
-func str(m map[string]any, k string) string {
-	s, _ := m[k].(string)
-	return s
-}
-
-// object returns an object field, nil when absent.
-func object(m map[string]any, k string) map[string]any {
-	o, _ := m[k].(map[string]any)
-	return o
-}
-
-// ensureObject returns an object field, creating it when absent or null.
-func ensureObject(m map[string]any, k string) map[string]any {
-	if o, ok := m[k].(map[string]any); ok {
-		return o
-	}
-	o := map[string]any{}
-	m[k] = o
-	return o
-}
-
-// list returns a list field, nil when absent.
-func list(m map[string]any, k string) []any {
-	l, _ := m[k].([]any)
-	return l
-}
-
-// objects returns the object items of a list field.
-func objects(m map[string]any, k string) []map[string]any {
-	var out []map[string]any
-	for _, item := range list(m, k) {
-		if o, ok := item.(map[string]any); ok {
-			out = append(out, o)
-		}
-	}
-	return out
-}
-
 // integer returns an integer field and whether it is set.
 func integer(m map[string]any, k string) (int64, bool) {
-	return asInt(m[k])
-}
-
-// path follows object fields, returning nil when one is missing.
-func path(m map[string]any, keys ...string) map[string]any {
-	for _, k := range keys {
-		if m == nil {
-			return nil
-		}
-		m = object(m, k)
-	}
-	return m
+	return unstructured.Int(m[k])
 }

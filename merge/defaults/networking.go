@@ -1,5 +1,7 @@
 package defaults
 
+import "github.com/ssa-diff/ssa-diff/internal/unstructured"
+
 // Defaulters of networking.k8s.io/v1 (k8s.io/kubernetes pkg/apis/networking/v1).
 
 var networkingDefaulters = map[string]defaulterFunc{
@@ -14,10 +16,10 @@ func defaultNetworkPolicyPort(m map[string]any) { setIfNil(m, "protocol", "TCP")
 // defaultNetworkPolicy follows SetDefaults_NetworkPolicy: policyTypes is
 // Ingress, plus Egress when egress rules are given.
 func defaultNetworkPolicy(m map[string]any) {
-	spec := ensureObject(m, "spec")
-	if len(list(spec, "policyTypes")) == 0 {
+	spec := unstructured.EnsureObject(m, "spec")
+	if len(unstructured.List(spec, "policyTypes")) == 0 {
 		types := []any{"Ingress"}
-		if len(list(spec, "egress")) != 0 {
+		if len(unstructured.List(spec, "egress")) != 0 {
 			types = append(types, "Egress")
 		}
 		spec["policyTypes"] = types
@@ -26,7 +28,7 @@ func defaultNetworkPolicy(m map[string]any) {
 
 // defaultIngressClass follows SetDefaults_IngressClass.
 func defaultIngressClass(m map[string]any) {
-	if p := path(m, "spec", "parameters"); p != nil {
+	if p := unstructured.NestedObject(m, "spec", "parameters"); p != nil {
 		setIfNil(p, "scope", "Cluster")
 	}
 }

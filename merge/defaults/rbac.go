@@ -1,5 +1,7 @@
 package defaults
 
+import "github.com/ssa-diff/ssa-diff/internal/unstructured"
+
 // Defaulters of rbac.authorization.k8s.io/v1 (k8s.io/kubernetes pkg/apis/rbac/v1).
 
 const rbacGroup = "rbac.authorization.k8s.io"
@@ -12,7 +14,7 @@ var rbacDefaulters = map[string]defaulterFunc{
 
 // defaultRoleRef follows SetDefaults_ClusterRoleBinding and SetDefaults_RoleBinding.
 func defaultRoleRef(m map[string]any) {
-	setIfUnset(ensureObject(m, "roleRef"), "apiGroup", rbacGroup)
+	setIfUnset(unstructured.EnsureObject(m, "roleRef"), "apiGroup", rbacGroup)
 }
 
 // defaultSubject follows SetDefaults_Subject.
@@ -20,7 +22,7 @@ func defaultSubject(m map[string]any) {
 	if !unset(m, "apiGroup") {
 		return
 	}
-	switch str(m, "kind") {
+	switch unstructured.Str(m, "kind") {
 	case "User", "Group":
 		m["apiGroup"] = rbacGroup
 	}

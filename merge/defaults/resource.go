@@ -1,5 +1,7 @@
 package defaults
 
+import "github.com/ssa-diff/ssa-diff/internal/unstructured"
+
 // Defaulters of resource.k8s.io/v1 (k8s.io/kubernetes pkg/apis/resource/v1).
 // SetDefaults_DeviceTaint stamps timeAdded with the current time: that value
 // is assigned by the server (see Assigned), not defaulted here.
@@ -12,7 +14,7 @@ var resourceDefaulters = map[string]defaulterFunc{
 // defaultDeviceRequest follows SetDefaults_ExactDeviceRequest and SetDefaults_DeviceSubRequest.
 func defaultDeviceRequest(m map[string]any) {
 	setIfUnset(m, "allocationMode", "ExactCount")
-	if str(m, "allocationMode") == "ExactCount" && unset(m, "count") {
+	if unstructured.Str(m, "allocationMode") == "ExactCount" && unset(m, "count") {
 		m["count"] = int64(1)
 	}
 }

@@ -1,5 +1,7 @@
 package defaults
 
+import "github.com/ssa-diff/ssa-diff/internal/unstructured"
+
 // Defaulters of storage.k8s.io/v1 (k8s.io/kubernetes pkg/apis/storage/v1).
 // Inline volume specs of VolumeAttachments are defaulted by the core
 // defaulters, which storage/v1 runs as a peer.
@@ -23,12 +25,12 @@ func defaultStorageClass(m map[string]any) {
 
 // defaultCSIDriver follows SetDefaults_CSIDriver.
 func defaultCSIDriver(m map[string]any) {
-	spec := ensureObject(m, "spec")
+	spec := unstructured.EnsureObject(m, "spec")
 	setIfNil(spec, "attachRequired", true)
 	setIfNil(spec, "podInfoOnMount", false)
 	setIfNil(spec, "storageCapacity", false)
 	setIfNil(spec, "fsGroupPolicy", "ReadWriteOnceWithFSType")
-	if len(list(spec, "volumeLifecycleModes")) == 0 {
+	if len(unstructured.List(spec, "volumeLifecycleModes")) == 0 {
 		spec["volumeLifecycleModes"] = []any{"Persistent"}
 	}
 	setIfNil(spec, "requiresRepublish", false)

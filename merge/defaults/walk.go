@@ -3,6 +3,8 @@ package defaults
 import (
 	"encoding/json"
 	"strings"
+
+	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 )
 
 // defaulterFunc hand-ports one upstream SetDefaults_<Type> function. It gets
@@ -114,7 +116,7 @@ func hasDefaults(t int) bool {
 func jsonNumbers(v any) any {
 	switch x := v.(type) {
 	case float64:
-		if n, ok := asInt(x); ok {
+		if n, ok := unstructured.Int(x); ok {
 			return n
 		}
 	case map[string]any:

@@ -62,9 +62,9 @@ func (a AssignedField) String() string {
 func Assigned(apiVersion, kind string, obj map[string]any, create bool) []AssignedField {
 	var out []AssignedField
 	add := func(reason string, p ...any) { out = append(out, AssignedField{Path: p, Reason: reason}) }
-	meta := object(obj, "metadata")
+	meta := unstructured.Object(obj, "metadata")
 	if create {
-		if str(meta, "name") == "" && str(meta, "generateName") != "" {
+		if unstructured.Str(meta, "name") == "" && unstructured.Str(meta, "generateName") != "" {
 			add("generated from generateName", "metadata", "name")
 		}
 		add("generated uid", "metadata", "uid")
@@ -73,19 +73,19 @@ func Assigned(apiVersion, kind string, obj map[string]any, create bool) []Assign
 	add("etcd revision", "metadata", "resourceVersion")
 	switch groupOf(apiVersion) + "/" + kind {
 	case "/Service":
-		serviceAssigned(object(obj, "spec"), add)
+		serviceAssigned(unstructured.Object(obj, "spec"), add)
 	case "batch/Job":
 		if create {
 			jobAssigned(obj, add)
 		}
 	case "/Pod":
-		for i, c := range objects(object(obj, "status"), "conditions") {
+		for i, c := range unstructured.Objects(unstructured.Object(obj, "status"), "conditions") {
 			if create && c["lastTransitionTime"] == nil {
 				add("time of the create", "status", "conditions", i, "lastTransitionTime")
 			}
 		}
 	case "/PersistentVolume":
-		if create && path(obj, "status", "lastPhaseTransitionTime") == nil {
+		if create && unstructured.Nested(obj, "status", "lastPhaseTransitionTime") == nil {
 			add("time of the create", "status", "lastPhaseTransitionTime")
 		}
 	case "certificates.k8s.io/CertificateSigningRequest":
@@ -94,21 +94,21 @@ func Assigned(apiVersion, kind string, obj map[string]any, create bool) []Assign
 			add("the requesting user", "spec", "groups")
 		}
 	case "apiregistration.k8s.io/APIService":
-		for i, c := range objects(object(obj, "status"), "conditions") {
+		for i, c := range unstructured.Objects(unstructured.Object(obj, "status"), "conditions") {
 			if c["lastTransitionTime"] == nil {
 				add("time of the write", "status", "conditions", i, "lastTransitionTime")
 			}
 		}
 	case "resource.k8s.io/ResourceSlice":
-		for i, d := range objects(object(obj, "spec"), "devices") {
-			for j, t := range objects(d, "taints") {
+		for i, d := range unstructured.Objects(unstructured.Object(obj, "spec"), "devices") {
+			for j, t := range unstructured.Objects(d, "taints") {
 				if t["timeAdded"] == nil {
 					add("time of the write", "spec", "devices", i, "taints", j, "timeAdded")
 				}
 			}
 		}
 	case "resource.k8s.io/DeviceTaintRule":
-		if taint, ok := path(obj, "spec", "taint").(map[string]any); ok && taint["timeAdded"] == nil {
+		if taint, ok := unstructured.Nested(obj, "spec", "taint").(map[string]any); ok && taint["timeAdded"] == nil {
 			add("time of the write", "spec", "taint", "timeAdded")
 		}
 	}
@@ -121,28 +121,28 @@ func serviceAssigned(spec map[string]any, add func(string, ...any)) {
 	if !needsClusterIP(spec) {
 		return
 	}
-	headless := str(spec, "clusterIP") == clusterIPNone
+	headless := unstructured.Str(spec, "clusterIP") == clusterIPNone
 	if !headless {
-		if str(spec, "clusterIP") == "" {
+		if unstructured.Str(spec, "clusterIP") == "" {
 			add("allocated from the service CIDR", "spec", "clusterIP")
 		}
-		fams := list(spec, "ipFamilies")
-		if ips := list(spec, "clusterIPs"); len(ips) == 0 || len(ips) < len(fams) {
+		fams := unstructured.List(spec, "ipFamilies")
+		if ips := unstructured.List(spec, "clusterIPs"); len(ips) == 0 || len(ips) < len(fams) {
 			add("allocated from the service CIDR", "spec", "clusterIPs")
 		}
 	}
-	if len(list(spec, "ipFamilies")) == 0 {
+	if len(unstructured.List(spec, "ipFamilies")) == 0 {
 		add("the cluster's IP families", "spec", "ipFamilies")
 	}
 	if needsNodePorts(spec) {
-		for i, p := range objects(spec, "ports") {
-			if n, _ := asInt(p["nodePort"]); n == 0 {
+		for i, p := range unstructured.Objects(spec, "ports") {
+			if n, _ := unstructured.Int(p["nodePort"]); n == 0 {
 				add("allocated node port", "spec", "ports", i, "nodePort")
 			}
 		}
 	}
 	if needsHealthCheck(spec) {
-		if n, _ := asInt(spec["healthCheckNodePort"]); n == 0 {
+		if n, _ := unstructured.Int(spec["healthCheckNodePort"]); n == 0 {
 			add("allocated node port", "spec", "healthCheckNodePort")
 		}
 	}
@@ -150,7 +150,7 @@ func serviceAssigned(spec map[string]any, add func(string, ...any)) {
 
 // jobAssigned names the uid-based values the Job strategy adds on create.
 func jobAssigned(obj map[string]any, add func(string, ...any)) {
-	spec := object(obj, "spec")
+	spec := unstructured.Object(obj, "spec")
 	if manual, _ := spec["manualSelector"].(bool); manual {
 		return
 	}
@@ -159,18 +159,18 @@ func jobAssigned(obj map[string]any, add func(string, ...any)) {
 	switch {
 	case !ok:
 		add(reason, "spec", "selector")
-	case object(selector, "matchLabels") == nil:
+	case unstructured.Object(selector, "matchLabels") == nil:
 		add(reason, "spec", "selector", "matchLabels")
 	default:
-		if _, ok := object(selector, "matchLabels")[controllerUIDLabel]; !ok {
+		if _, ok := unstructured.Object(selector, "matchLabels")[controllerUIDLabel]; !ok {
 			add(reason, "spec", "selector", "matchLabels", controllerUIDLabel)
 		}
 	}
-	tl := object(object(object(spec, "template"), "metadata"), "labels")
-	meta := object(obj, "metadata")
+	tl := unstructured.Object(unstructured.Object(unstructured.Object(spec, "template"), "metadata"), "labels")
+	meta := unstructured.Object(obj, "metadata")
 	// Labels copied from the template when the Job had none of its own carry
 	// the same generated values.
-	mirrored := len(tl) > 0 && unstructured.Equal(meta["labels"], path(spec, "template", "metadata", "labels"))
+	mirrored := len(tl) > 0 && unstructured.Equal(meta["labels"], unstructured.Nested(spec, "template", "metadata", "labels"))
 	for _, k := range []string{legacyControllerUIDLabel, controllerUIDLabel} {
 		if _, ok := tl[k]; ok {
 			continue

@@ -75,7 +75,7 @@ func TestServiceCreateAssigned(t *testing.T) {
 			if got, want := assignedPaths("v1", "Service", svc, true), append(append([]string(nil), meta...), tc.assigned...); !reflect.DeepEqual(got, want) {
 				t.Errorf("Assigned = %v, want %v", got, want)
 			}
-			spec := object(svc, "spec")
+			spec := unstructured.Object(svc, "spec")
 			for k, v := range tc.want {
 				if !reflect.DeepEqual(spec[k], v) {
 					t.Errorf("spec.%s = %v, want %v", k, spec[k], v)
@@ -93,19 +93,19 @@ func TestServiceTypeChanges(t *testing.T) {
 		if err := Create("v1", "Service", s); err != nil {
 			t.Fatal(err)
 		}
-		sp := object(s, "spec")
+		sp := unstructured.Object(s, "spec")
 		sp["clusterIP"], sp["clusterIPs"], sp["ipFamilies"] = "10.0.0.9", []any{"10.0.0.9"}, []any{"IPv4"}
 		return s
 	}
 	t.Run("NodePort to ClusterIP", func(t *testing.T) {
 		old := stored(map[string]any{"type": "NodePort", "ports": []any{map[string]any{"name": "http", "port": int64(80), "nodePort": int64(30080)}}})
 		obj := unstructured.DeepCopy(old).(map[string]any)
-		object(obj, "spec")["type"] = "ClusterIP"
+		unstructured.Object(obj, "spec")["type"] = "ClusterIP"
 		if err := Update("v1", "Service", obj, old); err != nil {
 			t.Fatal(err)
 		}
-		spec := object(obj, "spec")
-		if p := objects(spec, "ports")[0]; p["nodePort"] != nil || spec["externalTrafficPolicy"] != nil {
+		spec := unstructured.Object(obj, "spec")
+		if p := unstructured.Objects(spec, "ports")[0]; p["nodePort"] != nil || spec["externalTrafficPolicy"] != nil {
 			t.Errorf("node port or externalTrafficPolicy kept: %v", spec)
 		}
 		if got := assignedPaths("v1", "Service", obj, false); !reflect.DeepEqual(got, []string{".metadata.resourceVersion"}) {
@@ -115,7 +115,7 @@ func TestServiceTypeChanges(t *testing.T) {
 	t.Run("ClusterIP to NodePort", func(t *testing.T) {
 		old := stored(map[string]any{"ports": []any{map[string]any{"name": "http", "port": int64(80)}}})
 		obj := unstructured.DeepCopy(old).(map[string]any)
-		object(obj, "spec")["type"] = "NodePort"
+		unstructured.Object(obj, "spec")["type"] = "NodePort"
 		if err := Update("v1", "Service", obj, old); err != nil {
 			t.Fatal(err)
 		}
@@ -126,13 +126,13 @@ func TestServiceTypeChanges(t *testing.T) {
 	t.Run("LoadBalancer Local to Cluster", func(t *testing.T) {
 		old := stored(map[string]any{"type": "LoadBalancer", "externalTrafficPolicy": "Local",
 			"ports": []any{map[string]any{"name": "http", "port": int64(80), "nodePort": int64(30080)}}})
-		object(old, "spec")["healthCheckNodePort"] = int64(31000)
+		unstructured.Object(old, "spec")["healthCheckNodePort"] = int64(31000)
 		obj := unstructured.DeepCopy(old).(map[string]any)
-		object(obj, "spec")["externalTrafficPolicy"] = "Cluster"
+		unstructured.Object(obj, "spec")["externalTrafficPolicy"] = "Cluster"
 		if err := Update("v1", "Service", obj, old); err != nil {
 			t.Fatal(err)
 		}
-		if hc := object(obj, "spec")["healthCheckNodePort"]; hc != nil {
+		if hc := unstructured.Object(obj, "spec")["healthCheckNodePort"]; hc != nil {
 			t.Errorf("healthCheckNodePort %v kept", hc)
 		}
 	})
@@ -186,10 +186,10 @@ func TestJobCreate(t *testing.T) {
 			if err := Create("batch/v1", "Job", obj); err != nil {
 				t.Fatal(err)
 			}
-			if got := object(object(obj, "metadata"), "labels"); !reflect.DeepEqual(got, tc.labels) {
+			if got := unstructured.Object(unstructured.Object(obj, "metadata"), "labels"); !reflect.DeepEqual(got, tc.labels) {
 				t.Errorf("labels %v, want %v", got, tc.labels)
 			}
-			if got := path(obj, "spec", "template", "metadata", "labels"); !reflect.DeepEqual(got, tc.tmpl) {
+			if got := unstructured.Nested(obj, "spec", "template", "metadata", "labels"); !reflect.DeepEqual(got, tc.tmpl) {
 				t.Errorf("template labels %v, want %v", got, tc.tmpl)
 			}
 			want := append([]string{".metadata.uid", ".metadata.creationTimestamp", ".metadata.resourceVersion"}, tc.assigned...)

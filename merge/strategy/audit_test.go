@@ -85,7 +85,7 @@ func TestCreateRules(t *testing.T) {
 			if tc.at == nil {
 				return
 			}
-			if got := path(o, tc.at...); !reflect.DeepEqual(got, tc.want) {
+			if got := unstructured.Nested(o, tc.at...); !reflect.DeepEqual(got, tc.want) {
 				t.Errorf("%v:\n%s", tc.at, recorded.Diff(tc.want, got))
 			}
 		})
@@ -95,12 +95,12 @@ func TestCreateRules(t *testing.T) {
 		if err := Create("apps/v1", "Deployment", o); err != nil {
 			t.Fatal(err)
 		}
-		spec := path(o, "spec", "template", "spec").(map[string]any)
-		ctr := objects(spec, "containers")[0]
-		vols := objects(spec, "volumes")
+		spec := unstructured.Nested(o, "spec", "template", "spec").(map[string]any)
+		ctr := unstructured.Objects(spec, "containers")[0]
+		vols := unstructured.Objects(spec, "volumes")
 		for name, v := range map[string]any{"schedulingGroup": spec["schedulingGroup"], "evictionResponders": spec["evictionResponders"],
-			"lifecycle": ctr["lifecycle"], "bindMountOptions": objects(ctr, "volumeMounts")[0]["bindMountOptions"],
-			"emptyDir.mode": object(vols[0], "emptyDir")["mode"], "secret.defaultUser": object(vols[1], "secret")["defaultUser"]} {
+			"lifecycle": ctr["lifecycle"], "bindMountOptions": unstructured.Objects(ctr, "volumeMounts")[0]["bindMountOptions"],
+			"emptyDir.mode": unstructured.Object(vols[0], "emptyDir")["mode"], "secret.defaultUser": unstructured.Object(vols[1], "secret")["defaultUser"]} {
 			if v != nil {
 				t.Errorf("%s kept: %v", name, v)
 			}
@@ -111,12 +111,12 @@ func TestCreateRules(t *testing.T) {
 		if err := Create("v1", "Pod", o); err != nil {
 			t.Fatal(err)
 		}
-		cond := objects(object(o, "status"), "conditions")
+		cond := unstructured.Objects(unstructured.Object(o, "status"), "conditions")
 		if len(cond) != 1 || cond[0]["reason"] != "SchedulingGated" || cond[0]["status"] != "False" {
 			t.Errorf("conditions %v", cond)
 		}
 		want := []any{map[string]any{"key": "rev", "operator": "In", "values": []any{"7"}}}
-		if got := path(objects(object(o, "spec"), "topologySpreadConstraints")[0], "labelSelector", "matchExpressions"); !reflect.DeepEqual(got, want) {
+		if got := unstructured.Nested(unstructured.Objects(unstructured.Object(o, "spec"), "topologySpreadConstraints")[0], "labelSelector", "matchExpressions"); !reflect.DeepEqual(got, want) {
 			t.Errorf("matchExpressions %v, want %v", got, want)
 		}
 		if got := assignedPaths("v1", "Pod", o, true); got[len(got)-1] != ".status.conditions[0].lastTransitionTime" {
@@ -155,7 +155,7 @@ func TestUpdateKeepsFeaturesInUse(t *testing.T) {
 			if err := Update("apps/v1", "Deployment", o, old); err != nil {
 				t.Fatal(err)
 			}
-			if got := path(o, "spec", "template", "spec", "schedulingGroup") != nil; got != tc.storedHas {
+			if got := unstructured.Nested(o, "spec", "template", "spec", "schedulingGroup") != nil; got != tc.storedHas {
 				t.Errorf("schedulingGroup kept: %v, want %v", got, tc.storedHas)
 			}
 		})
@@ -163,14 +163,14 @@ func TestUpdateKeepsFeaturesInUse(t *testing.T) {
 	t.Run("CRD: the storage version is recorded", func(t *testing.T) {
 		crd := recorded.ReadObject(t, "testdata/httproutes-crd.live.json")
 		o := unstructured.DeepCopy(crd).(map[string]any)
-		v := list(object(o, "spec"), "versions")[0].(map[string]any)
+		v := unstructured.List(unstructured.Object(o, "spec"), "versions")[0].(map[string]any)
 		v2 := unstructured.DeepCopy(v).(map[string]any)
 		v["storage"], v2["name"] = false, "v2"
-		object(o, "spec")["versions"] = append(list(object(o, "spec"), "versions"), v2)
+		unstructured.Object(o, "spec")["versions"] = append(unstructured.List(unstructured.Object(o, "spec"), "versions"), v2)
 		if err := Update("apiextensions.k8s.io/v1", "CustomResourceDefinition", o, crd); err != nil {
 			t.Fatal(err)
 		}
-		if got := path(o, "status", "storedVersions"); !reflect.DeepEqual(got, []any{"v1", "v2"}) {
+		if got := unstructured.Nested(o, "status", "storedVersions"); !reflect.DeepEqual(got, []any{"v1", "v2"}) {
 			t.Errorf("storedVersions %v, want [v1 v2]", got)
 		}
 	})

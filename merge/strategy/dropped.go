@@ -1,6 +1,10 @@
 package strategy
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/ssa-diff/ssa-diff/internal/unstructured"
+)
 
 // Fields of features that are off in kube-apiserver 1.37 by default: the strategies drop
 // them from a request (the dropDisabled… functions their PrepareForCreate and
@@ -57,20 +61,20 @@ var volumeSources = []string{"secret", "configMap", "downwardAPI", "projected"}
 
 // dropVolumeUserFields drops the user fields of each volume's first source.
 func dropVolumeUserFields(spec map[string]any) {
-	for _, vol := range objects(spec, "volumes") {
+	for _, vol := range unstructured.Objects(spec, "volumes") {
 		for _, src := range volumeSources {
 			s, ok := vol[src].(map[string]any)
 			if !ok {
 				continue
 			}
 			delete(s, "defaultUser")
-			for _, item := range objects(s, "items") {
+			for _, item := range unstructured.Objects(s, "items") {
 				delete(item, "user")
 			}
-			for _, ps := range objects(s, "sources") {
+			for _, ps := range unstructured.Objects(s, "sources") {
 				for _, k := range []string{"secret", "configMap", "downwardAPI"} {
 					if p, ok := ps[k].(map[string]any); ok {
-						for _, item := range objects(p, "items") {
+						for _, item := range unstructured.Objects(p, "items") {
 							delete(item, "user")
 						}
 						break
@@ -122,11 +126,11 @@ var (
 // object old (nil on create).
 func dropOffFeatures(gk string, obj, old map[string]any) {
 	drop := func(at []string, features []offFeature) {
-		root, _ := path(obj, at...).(map[string]any)
+		root, _ := unstructured.Nested(obj, at...).(map[string]any)
 		if root == nil {
 			return
 		}
-		oldRoot, _ := path(old, at...).(map[string]any)
+		oldRoot, _ := unstructured.Nested(old, at...).(map[string]any)
 		for _, f := range features {
 			if f.inUse(oldRoot) {
 				continue

@@ -15,7 +15,7 @@ import (
 // field management predicts) from a recorded object.
 func withoutAssigned(obj map[string]any, assigned []AssignedField) map[string]any {
 	out := unstructured.DeepCopy(obj).(map[string]any)
-	delete(object(out, "metadata"), "managedFields")
+	delete(unstructured.Object(out, "metadata"), "managedFields")
 	for _, a := range assigned {
 		var cur any = out
 		for i, e := range a.Path {

@@ -8,7 +8,7 @@ import (
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 )
 
-func genOf(obj map[string]any) any { return object(obj, "metadata")["generation"] }
+func genOf(obj map[string]any) any { return unstructured.Object(obj, "metadata")["generation"] }
 
 // The generation moves when a strategy's comparison of the decoded old and new values says
 // the spec changed: numbers by value in their Go type, quantities by value, and for a few
@@ -20,12 +20,12 @@ func TestGenerationComparesDecodedValues(t *testing.T) {
 	// JSON holds as integers.
 	crd := recorded.ReadObject(t, filepath.Join("testdata", "httproutes-crd.live.json"))
 	backendWeight := func(o map[string]any) map[string]any {
-		s := path(list(object(o, "spec"), "versions")[0].(map[string]any), "schema", "openAPIV3Schema", "properties", "spec",
+		s := unstructured.Nested(unstructured.List(unstructured.Object(o, "spec"), "versions")[0].(map[string]any), "schema", "openAPIV3Schema", "properties", "spec",
 			"properties", "rules", "items", "properties", "backendRefs", "items", "properties", "weight")
 		return s.(map[string]any)
 	}
 	withLabel := func(o map[string]any) map[string]any {
-		ensureObject(ensureObject(o, "metadata"), "labels")["gateway.networking.k8s.io/policy"] = "Direct"
+		unstructured.EnsureObject(unstructured.EnsureObject(o, "metadata"), "labels")["gateway.networking.k8s.io/policy"] = "Direct"
 		return o
 	}
 	withBound := func(o map[string]any) map[string]any {
@@ -124,7 +124,7 @@ func TestGenerationRulesOfOtherKinds(t *testing.T) {
 			t.Fatalf("create: generation %v, want none", g)
 		}
 		next := unstructured.DeepCopy(d).(map[string]any)
-		object(next, "spec")["requiresRepublish"] = true
+		unstructured.Object(next, "spec")["requiresRepublish"] = true
 		if err := Update("storage.k8s.io/v1", "CSIDriver", next, d); err != nil {
 			t.Fatal(err)
 		}
@@ -139,9 +139,9 @@ func TestGenerationRulesOfOtherKinds(t *testing.T) {
 			t.Fatal(err)
 		}
 		ann := unstructured.DeepCopy(eps).(map[string]any)
-		ensureObject(object(ann, "metadata"), "annotations")["note"] = "x"
+		unstructured.EnsureObject(unstructured.Object(ann, "metadata"), "annotations")["note"] = "x"
 		lab := unstructured.DeepCopy(eps).(map[string]any)
-		ensureObject(object(lab, "metadata"), "labels")["kubernetes.io/service-name"] = "web"
+		unstructured.EnsureObject(unstructured.Object(lab, "metadata"), "labels")["kubernetes.io/service-name"] = "web"
 		for _, c := range []struct {
 			obj  map[string]any
 			want int64

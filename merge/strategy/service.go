@@ -30,10 +30,10 @@ const (
 // clusterIPs from a given clusterIP, the IP family policy and the families
 // the cluster IPs imply, and node ports shared by ports of the same number.
 func serviceCreate(spec map[string]any) {
-	if str(spec, "type") == serviceExternalName {
+	if unstructured.Str(spec, "type") == serviceExternalName {
 		return
 	}
-	if str(spec, "clusterIP") != "" && len(list(spec, "clusterIPs")) == 0 {
+	if unstructured.Str(spec, "clusterIP") != "" && len(unstructured.List(spec, "clusterIPs")) == 0 {
 		spec["clusterIPs"] = []any{spec["clusterIP"]}
 	}
 	initIPFamilies(spec, nil)
@@ -48,7 +48,7 @@ func serviceCreate(spec map[string]any) {
 // initialised as on create but from the old policy, and the strategy wipes
 // what a type change leaves without use (dropTypeDependentFields).
 func serviceUpdate(obj, old map[string]any) {
-	spec, oldSpec := ensureObject(obj, "spec"), object(old, "spec")
+	spec, oldSpec := unstructured.EnsureObject(obj, "spec"), unstructured.Object(old, "spec")
 	if oldSpec == nil {
 		return
 	}
@@ -64,10 +64,10 @@ func serviceUpdate(obj, old map[string]any) {
 // both the old and the new type use it.
 func keepAllocated(spec, old map[string]any) {
 	if needsClusterIP(spec) && needsClusterIP(old) {
-		if str(spec, "clusterIP") == "" {
+		if unstructured.Str(spec, "clusterIP") == "" {
 			restore(spec, old, "clusterIP")
 		}
-		if len(list(spec, "clusterIPs")) == 0 && len(list(old, "clusterIPs")) > 0 {
+		if len(unstructured.List(spec, "clusterIPs")) == 0 && len(unstructured.List(old, "clusterIPs")) > 0 {
 			restore(spec, old, "clusterIPs")
 		}
 	}
@@ -80,20 +80,20 @@ func keepAllocated(spec, old map[string]any) {
 			}
 		}
 		byName := map[string]int64{}
-		for _, p := range objects(old, "ports") {
-			n, _ := asInt(p["nodePort"])
-			byName[str(p, "name")] = n
+		for _, p := range unstructured.Objects(old, "ports") {
+			n, _ := unstructured.Int(p["nodePort"])
+			byName[unstructured.Str(p, "name")] = n
 		}
-		for _, p := range objects(spec, "ports") {
-			if n, _ := asInt(p["nodePort"]); n == 0 {
-				if v := byName[str(p, "name")]; v != 0 && !used[v] {
+		for _, p := range unstructured.Objects(spec, "ports") {
+			if n, _ := unstructured.Int(p["nodePort"]); n == 0 {
+				if v := byName[unstructured.Str(p, "name")]; v != 0 && !used[v] {
 					p["nodePort"] = v
 				}
 			}
 		}
 	}
 	if needsHealthCheck(spec) && needsHealthCheck(old) {
-		if n, _ := asInt(spec["healthCheckNodePort"]); n == 0 {
+		if n, _ := unstructured.Int(spec["healthCheckNodePort"]); n == 0 {
 			restore(spec, old, "healthCheckNodePort")
 		}
 	}
@@ -102,14 +102,14 @@ func keepAllocated(spec, old map[string]any) {
 // syncClusterIPs keeps clusterIP and clusterIPs in step on update, as
 // normalizeClusterIPs does for clients that know only the singular field.
 func syncClusterIPs(spec, old map[string]any) {
-	ip, oldIP := str(spec, "clusterIP"), str(old, "clusterIP")
-	if len(list(old, "clusterIPs")) > 0 && len(list(spec, "clusterIPs")) == 0 && ip == oldIP {
+	ip, oldIP := unstructured.Str(spec, "clusterIP"), unstructured.Str(old, "clusterIP")
+	if len(unstructured.List(old, "clusterIPs")) > 0 && len(unstructured.List(spec, "clusterIPs")) == 0 && ip == oldIP {
 		restore(spec, old, "clusterIPs")
 	}
 	if ip == oldIP {
 		return
 	}
-	same := sameStrings(list(spec, "clusterIPs"), list(old, "clusterIPs"))
+	same := sameStrings(unstructured.List(spec, "clusterIPs"), unstructured.List(old, "clusterIPs"))
 	switch {
 	case oldIP != "" && ip == "":
 		if same {
@@ -131,7 +131,7 @@ func initIPFamilies(spec, old map[string]any) {
 	if !needsClusterIP(spec) || matchingPreferDualStack(spec, old) {
 		return
 	}
-	headlessNoSelector := str(spec, "clusterIP") == clusterIPNone && len(object(spec, "selector")) == 0
+	headlessNoSelector := unstructured.Str(spec, "clusterIP") == clusterIPNone && len(unstructured.Object(spec, "selector")) == 0
 	if spec["ipFamilyPolicy"] == nil {
 		switch {
 		case old != nil && old["ipFamilyPolicy"] != nil:
@@ -142,18 +142,18 @@ func initIPFamilies(spec, old map[string]any) {
 			spec["ipFamilyPolicy"] = singleStack
 		}
 	}
-	policy := str(spec, "ipFamilyPolicy")
+	policy := unstructured.Str(spec, "ipFamilyPolicy")
 	if old != nil && policy == singleStack {
-		if ips := list(spec, "clusterIPs"); len(ips) > 1 && sameStrings(ips, list(old, "clusterIPs")) {
+		if ips := unstructured.List(spec, "clusterIPs"); len(ips) > 1 && sameStrings(ips, unstructured.List(old, "clusterIPs")) {
 			spec["clusterIPs"] = ips[:1]
 		}
-		if fams := list(spec, "ipFamilies"); len(fams) > 1 && sameStrings(fams, list(old, "ipFamilies")) {
+		if fams := unstructured.List(spec, "ipFamilies"); len(fams) > 1 && sameStrings(fams, unstructured.List(old, "ipFamilies")) {
 			spec["ipFamilies"] = fams[:1]
 		}
 	}
-	fams := list(spec, "ipFamilies")
+	fams := unstructured.List(spec, "ipFamilies")
 	inferred := false
-	for i, ip := range list(spec, "clusterIPs") {
+	for i, ip := range unstructured.List(spec, "clusterIPs") {
 		s, _ := ip.(string)
 		if s == clusterIPNone {
 			break
@@ -185,31 +185,31 @@ func initIPFamilies(spec, old map[string]any) {
 // that changes neither its type, cluster IPs nor families: the allocator
 // leaves its IP fields alone.
 func matchingPreferDualStack(spec, old map[string]any) bool {
-	if old == nil || spec["ipFamilyPolicy"] == nil || str(spec, "type") != str(old, "type") {
+	if old == nil || spec["ipFamilyPolicy"] == nil || unstructured.Str(spec, "type") != unstructured.Str(old, "type") {
 		return false
 	}
-	switch str(spec, "type") {
+	switch unstructured.Str(spec, "type") {
 	case "ClusterIP", serviceNodePort, serviceLoadBalancer:
 	default:
 		return false
 	}
-	if str(spec, "ipFamilyPolicy") != preferDualStack || (old["ipFamilyPolicy"] != nil && str(old, "ipFamilyPolicy") != preferDualStack) {
+	if unstructured.Str(spec, "ipFamilyPolicy") != preferDualStack || (old["ipFamilyPolicy"] != nil && unstructured.Str(old, "ipFamilyPolicy") != preferDualStack) {
 		return false
 	}
-	return sameStrings(list(spec, "clusterIPs"), list(old, "clusterIPs")) && sameStrings(list(spec, "ipFamilies"), list(old, "ipFamilies"))
+	return sameStrings(unstructured.List(spec, "clusterIPs"), unstructured.List(old, "clusterIPs")) && sameStrings(unstructured.List(spec, "ipFamilies"), unstructured.List(old, "ipFamilies"))
 }
 
 // shareNodePorts gives a port without a node port the node port requested by
 // the first port of the same number that has one, as the allocator does on
 // create; the others get a free port (Assigned).
 func shareNodePorts(spec map[string]any) {
-	ports := objects(spec, "ports")
+	ports := unstructured.Objects(spec, "ports")
 	for _, p := range ports {
-		if n, _ := asInt(p["nodePort"]); n != 0 {
+		if n, _ := unstructured.Int(p["nodePort"]); n != 0 {
 			continue
 		}
 		for _, q := range ports {
-			if m, _ := asInt(q["nodePort"]); m != 0 && unstructured.Equal(q["port"], p["port"]) {
+			if m, _ := unstructured.Int(q["nodePort"]); m != 0 && unstructured.Equal(q["port"], p["port"]) {
 				p["nodePort"] = m
 				break
 			}
@@ -223,28 +223,28 @@ func shareNodePorts(spec map[string]any) {
 // allocateLoadBalancerNodePorts, loadBalancerClass, externalTrafficPolicy),
 // and a Service that is no load balancer loses its load-balancer status.
 func dropTypeDependentFields(obj, old map[string]any) {
-	spec, oldSpec := ensureObject(obj, "spec"), object(old, "spec")
+	spec, oldSpec := unstructured.EnsureObject(obj, "spec"), unstructured.Object(old, "spec")
 	if needsClusterIP(oldSpec) && !needsClusterIP(spec) {
-		if str(spec, "clusterIP") == str(oldSpec, "clusterIP") && sameStrings(list(spec, "clusterIPs"), list(oldSpec, "clusterIPs")) {
+		if unstructured.Str(spec, "clusterIP") == unstructured.Str(oldSpec, "clusterIP") && sameStrings(unstructured.List(spec, "clusterIPs"), unstructured.List(oldSpec, "clusterIPs")) {
 			delete(spec, "clusterIP")
 			delete(spec, "clusterIPs")
 		}
-		if sameStrings(list(spec, "ipFamilies"), list(oldSpec, "ipFamilies")) {
+		if sameStrings(unstructured.List(spec, "ipFamilies"), unstructured.List(oldSpec, "ipFamilies")) {
 			delete(spec, "ipFamilies")
 		}
-		if str(spec, "ipFamilyPolicy") == str(oldSpec, "ipFamilyPolicy") {
+		if unstructured.Str(spec, "ipFamilyPolicy") == unstructured.Str(oldSpec, "ipFamilyPolicy") {
 			delete(spec, "ipFamilyPolicy")
 		}
 	}
 	if needsNodePort(oldSpec) && !needsNodePort(spec) && sameNodePorts(spec, oldSpec) {
-		for _, p := range objects(spec, "ports") {
+		for _, p := range unstructured.Objects(spec, "ports") {
 			delete(p, "nodePort")
 		}
 	}
 	if needsHealthCheck(oldSpec) && !needsHealthCheck(spec) && unstructured.Equal(intOrZero(spec["healthCheckNodePort"]), intOrZero(oldSpec["healthCheckNodePort"])) {
 		delete(spec, "healthCheckNodePort")
 	}
-	if str(oldSpec, "type") == serviceLoadBalancer && str(spec, "type") != serviceLoadBalancer {
+	if unstructured.Str(oldSpec, "type") == serviceLoadBalancer && unstructured.Str(spec, "type") != serviceLoadBalancer {
 		a, aok := spec["allocateLoadBalancerNodePorts"].(bool)
 		b, bok := oldSpec["allocateLoadBalancerNodePorts"].(bool)
 		if aok && bok && a == b {
@@ -254,29 +254,29 @@ func dropTypeDependentFields(obj, old map[string]any) {
 			delete(spec, "loadBalancerClass")
 		}
 	}
-	if externallyAccessible(oldSpec) && !externallyAccessible(spec) && str(spec, "externalTrafficPolicy") == str(oldSpec, "externalTrafficPolicy") {
+	if externallyAccessible(oldSpec) && !externallyAccessible(spec) && unstructured.Str(spec, "externalTrafficPolicy") == unstructured.Str(oldSpec, "externalTrafficPolicy") {
 		delete(spec, "externalTrafficPolicy")
 	}
-	if str(spec, "type") != serviceLoadBalancer {
-		if st := object(obj, "status"); st != nil {
+	if unstructured.Str(spec, "type") != serviceLoadBalancer {
+		if st := unstructured.Object(obj, "status"); st != nil {
 			delete(st, "loadBalancer")
 		}
 	}
 }
 
 func needsClusterIP(spec map[string]any) bool {
-	return str(spec, "type") != serviceExternalName
+	return unstructured.Str(spec, "type") != serviceExternalName
 }
 
 func needsNodePort(spec map[string]any) bool {
-	t := str(spec, "type")
+	t := unstructured.Str(spec, "type")
 	return t == serviceNodePort || t == serviceLoadBalancer
 }
 
 // needsNodePorts reports whether ports without a node port get one: always
 // for NodePort, for LoadBalancer unless allocateLoadBalancerNodePorts is false.
 func needsNodePorts(spec map[string]any) bool {
-	switch str(spec, "type") {
+	switch unstructured.Str(spec, "type") {
 	case serviceNodePort:
 		return true
 	case serviceLoadBalancer:
@@ -287,23 +287,23 @@ func needsNodePorts(spec map[string]any) bool {
 }
 
 func needsHealthCheck(spec map[string]any) bool {
-	return str(spec, "type") == serviceLoadBalancer && str(spec, "externalTrafficPolicy") == "Local"
+	return unstructured.Str(spec, "type") == serviceLoadBalancer && unstructured.Str(spec, "externalTrafficPolicy") == "Local"
 }
 
 func externallyAccessible(spec map[string]any) bool {
-	switch str(spec, "type") {
+	switch unstructured.Str(spec, "type") {
 	case serviceLoadBalancer, serviceNodePort:
 		return true
 	case "ClusterIP", "":
-		return len(list(spec, "externalIPs")) > 0
+		return len(unstructured.List(spec, "externalIPs")) > 0
 	}
 	return false
 }
 
 func nodePortSet(spec map[string]any) map[int64]bool {
 	out := map[int64]bool{}
-	for _, p := range objects(spec, "ports") {
-		if n, _ := asInt(p["nodePort"]); n != 0 {
+	for _, p := range unstructured.Objects(spec, "ports") {
+		if n, _ := unstructured.Int(p["nodePort"]); n != 0 {
 			out[n] = true
 		}
 	}
@@ -336,7 +336,7 @@ func sameStrings(a, b []any) bool {
 }
 
 func intOrZero(v any) int64 {
-	n, _ := asInt(v)
+	n, _ := unstructured.Int(v)
 	return n
 }
 

@@ -82,7 +82,7 @@ func PrepareForCreate(apiVersion, kind string, obj map[string]any) {
 // kept). decoded is not changed.
 func PrepareForCreateDecoded(apiVersion, kind string, decoded, obj map[string]any) {
 	r := RulesFor(apiVersion, kind)
-	meta := ensureObject(obj, "metadata")
+	meta := unstructured.EnsureObject(obj, "metadata")
 	if r.Generation != NoGeneration && r.Generation != UpdateSpecGeneration {
 		meta["generation"] = int64(1)
 	}
@@ -93,26 +93,26 @@ func PrepareForCreateDecoded(apiVersion, kind string, decoded, obj map[string]an
 	dropOffFeatures(gk, obj, nil)
 	switch gk {
 	case "/Pod":
-		spec := object(obj, "spec")
+		spec := unstructured.Object(obj, "spec")
 		status := map[string]any{"phase": "Pending", "qosClass": podQOS(spec)}
-		if len(list(spec, "schedulingGates")) > 0 {
+		if len(unstructured.List(spec, "schedulingGates")) > 0 {
 			// The time of the create is the server's: Assigned lists it.
 			status["conditions"] = []any{map[string]any{"type": "PodScheduled", "status": "False", "reason": "SchedulingGated",
 				"message": "Scheduling is blocked due to non-empty scheduling gates"}}
 		}
 		obj["status"] = status
-		mergeLabelKeys(spec, object(object(obj, "metadata"), "labels"))
+		mergeLabelKeys(spec, unstructured.Object(unstructured.Object(obj, "metadata"), "labels"))
 	case "/Namespace":
 		obj["status"] = map[string]any{"phase": "Active"}
-		spec := ensureObject(obj, "spec")
-		if !containsString(list(spec, "finalizers"), "kubernetes") {
-			spec["finalizers"] = append(list(spec, "finalizers"), "kubernetes")
+		spec := unstructured.EnsureObject(obj, "spec")
+		if !containsString(unstructured.List(spec, "finalizers"), "kubernetes") {
+			spec["finalizers"] = append(unstructured.List(spec, "finalizers"), "kubernetes")
 		}
 	case "/PersistentVolume":
 		// lastPhaseTransitionTime is stamped with the time: see Assigned.
 		obj["status"] = map[string]any{"phase": "Pending"}
 	case "/Service":
-		serviceCreate(ensureObject(obj, "spec"))
+		serviceCreate(unstructured.EnsureObject(obj, "spec"))
 	case "apps/DaemonSet":
 		if templateGeneration(meta) < 1 {
 			setAnnotation(meta, daemonSetTemplateGeneration, "1")
@@ -120,17 +120,17 @@ func PrepareForCreateDecoded(apiVersion, kind string, decoded, obj map[string]an
 	case "batch/Job":
 		addJobLabels(decoded, obj)
 	case "/PersistentVolumeClaim":
-		pvcDataSources(ensureObject(obj, "spec"), nil)
+		pvcDataSources(unstructured.EnsureObject(obj, "spec"), nil)
 	case "/ServiceAccount":
 		cleanSecretReferences(obj)
 	case "certificates.k8s.io/CertificateSigningRequest":
 		// The requester's identity replaces what the request says: Assigned lists it.
-		spec := ensureObject(obj, "spec")
+		spec := unstructured.EnsureObject(obj, "spec")
 		for _, k := range []string{"username", "uid", "groups", "extra"} {
 			delete(spec, k)
 		}
 	case "apiregistration.k8s.io/APIService":
-		if path(obj, "spec", "service") == nil {
+		if unstructured.Nested(obj, "spec", "service") == nil {
 			// A local APIService is available at once; the time is the server's.
 			obj["status"] = map[string]any{"conditions": []any{map[string]any{
 				"type": "Available", "status": "True", "reason": "Local", "message": "Local APIServices are always available"}}}
@@ -149,28 +149,28 @@ func mergeLabelKeys(spec, labels map[string]any) {
 		if !ok {
 			return
 		}
-		for _, k := range list(term, keys) {
+		for _, k := range unstructured.List(term, keys) {
 			key, _ := k.(string)
 			if v, ok := labels[key]; ok {
-				sel["matchExpressions"] = append(list(sel, "matchExpressions"),
+				sel["matchExpressions"] = append(unstructured.List(sel, "matchExpressions"),
 					map[string]any{"key": key, "operator": op, "values": []any{v}})
 			}
 		}
 	}
 	for _, kind := range []string{"podAffinity", "podAntiAffinity"} {
-		aff := object(object(spec, "affinity"), kind)
-		for _, t := range objects(aff, "requiredDuringSchedulingIgnoredDuringExecution") {
+		aff := unstructured.Object(unstructured.Object(spec, "affinity"), kind)
+		for _, t := range unstructured.Objects(aff, "requiredDuringSchedulingIgnoredDuringExecution") {
 			apply(t, "matchLabelKeys", "In")
 			apply(t, "mismatchLabelKeys", "NotIn")
 		}
-		for _, w := range objects(aff, "preferredDuringSchedulingIgnoredDuringExecution") {
-			if t := object(w, "podAffinityTerm"); t != nil {
+		for _, w := range unstructured.Objects(aff, "preferredDuringSchedulingIgnoredDuringExecution") {
+			if t := unstructured.Object(w, "podAffinityTerm"); t != nil {
 				apply(t, "matchLabelKeys", "In")
 				apply(t, "mismatchLabelKeys", "NotIn")
 			}
 		}
 	}
-	for _, c := range objects(spec, "topologySpreadConstraints") {
+	for _, c := range unstructured.Objects(spec, "topologySpreadConstraints") {
 		apply(c, "matchLabelKeys", "In")
 	}
 }
@@ -178,13 +178,13 @@ func mergeLabelKeys(spec, labels map[string]any) {
 // addStoredVersion records a CRD's storage version in status.storedVersions when it is not
 // there yet, as the CRD strategy does on update (defaulting does it on create).
 func addStoredVersion(obj map[string]any) {
-	for _, v := range objects(object(obj, "spec"), "versions") {
+	for _, v := range unstructured.Objects(unstructured.Object(obj, "spec"), "versions") {
 		if b, _ := v["storage"].(bool); !b {
 			continue
 		}
-		status := ensureObject(obj, "status")
-		if !containsString(list(status, "storedVersions"), str(v, "name")) {
-			status["storedVersions"] = append(list(status, "storedVersions"), str(v, "name"))
+		status := unstructured.EnsureObject(obj, "status")
+		if !containsString(unstructured.List(status, "storedVersions"), unstructured.Str(v, "name")) {
+			status["storedVersions"] = append(unstructured.List(status, "storedVersions"), unstructured.Str(v, "name"))
 		}
 		return
 	}
@@ -192,12 +192,12 @@ func addStoredVersion(obj map[string]any) {
 
 // cleanSecretReferences keeps only the name of a ServiceAccount's secret references.
 func cleanSecretReferences(obj map[string]any) {
-	for i, s := range list(obj, "secrets") {
+	for i, s := range unstructured.List(obj, "secrets") {
 		ref, _ := s.(map[string]any)
 		if name, ok := ref["name"]; ok {
-			list(obj, "secrets")[i] = map[string]any{"name": name}
+			unstructured.List(obj, "secrets")[i] = map[string]any{"name": name}
 		} else {
-			list(obj, "secrets")[i] = map[string]any{}
+			unstructured.List(obj, "secrets")[i] = map[string]any{}
 		}
 	}
 }
@@ -208,20 +208,20 @@ func cleanSecretReferences(obj map[string]any) {
 // dataSourceRef naming a namespace (CrossNamespaceVolumeDataSource is off) is dropped
 // unless the stored claim has one; then each of the two fields is filled from the other.
 func pvcDataSources(spec, old map[string]any) {
-	if ref := object(spec, "dataSourceRef"); ref != nil && str(ref, "namespace") != "" && (old == nil || old["dataSourceRef"] == nil) {
+	if ref := unstructured.Object(spec, "dataSourceRef"); ref != nil && unstructured.Str(ref, "namespace") != "" && (old == nil || old["dataSourceRef"] == nil) {
 		delete(spec, "dataSourceRef")
 	}
 	if old == nil || (old["dataSource"] == nil && old["dataSourceRef"] == nil) {
 		if spec["dataSourceRef"] == nil {
-			if ds := object(spec, "dataSource"); ds != nil {
-				kind, group := str(ds, "kind"), str(ds, "apiGroup")
+			if ds := unstructured.Object(spec, "dataSource"); ds != nil {
+				kind, group := unstructured.Str(ds, "kind"), unstructured.Str(ds, "apiGroup")
 				if !(kind == "PersistentVolumeClaim" && group == "") && !(kind == "VolumeSnapshot" && group == "snapshot.storage.k8s.io") {
 					delete(spec, "dataSource")
 				}
 			}
 		}
 	}
-	ds, ref := object(spec, "dataSource"), object(spec, "dataSourceRef")
+	ds, ref := unstructured.Object(spec, "dataSource"), unstructured.Object(spec, "dataSourceRef")
 	switch {
 	case ds != nil && ref == nil:
 		r := map[string]any{"kind": ds["kind"], "name": ds["name"]}
@@ -229,7 +229,7 @@ func pvcDataSources(spec, old map[string]any) {
 			r["apiGroup"] = g
 		}
 		spec["dataSourceRef"] = r
-	case ref != nil && ds == nil && str(ref, "namespace") == "":
+	case ref != nil && ds == nil && unstructured.Str(ref, "namespace") == "":
 		d := map[string]any{"kind": ref["kind"], "name": ref["name"]}
 		if g, ok := ref["apiGroup"]; ok {
 			d["apiGroup"] = g
@@ -246,13 +246,13 @@ func dropDeprecatedTopology(obj, old map[string]any) {
 		return
 	}
 	known := map[string]bool{}
-	for _, ep := range objects(old, "endpoints") {
-		if n := str(object(ep, "deprecatedTopology"), "kubernetes.io/hostname"); n != "" {
+	for _, ep := range unstructured.Objects(old, "endpoints") {
+		if n := unstructured.Str(unstructured.Object(ep, "deprecatedTopology"), "kubernetes.io/hostname"); n != "" {
 			known[n] = true
 		}
 	}
-	for _, ep := range objects(obj, "endpoints") {
-		if n := str(object(ep, "deprecatedTopology"), "kubernetes.io/hostname"); ep["nodeName"] == nil && known[n] && validNodeName(n) {
+	for _, ep := range unstructured.Objects(obj, "endpoints") {
+		if n := unstructured.Str(unstructured.Object(ep, "deprecatedTopology"), "kubernetes.io/hostname"); ep["nodeName"] == nil && known[n] && validNodeName(n) {
 			ep["nodeName"] = n
 		}
 		delete(ep, "deprecatedTopology")
@@ -279,22 +279,22 @@ const (
 // A Job created with no labels of its own ends with its template's: the
 // defaulter gave it the template's label map, which the strategy then fills.
 func addJobLabels(decoded, obj map[string]any) {
-	spec := ensureObject(obj, "spec")
+	spec := unstructured.EnsureObject(obj, "spec")
 	if manual, _ := spec["manualSelector"].(bool); manual {
 		return
 	}
-	meta := ensureObject(obj, "metadata")
-	tmeta := ensureObject(ensureObject(spec, "template"), "metadata")
+	meta := unstructured.EnsureObject(obj, "metadata")
+	tmeta := unstructured.EnsureObject(unstructured.EnsureObject(spec, "template"), "metadata")
 	var hadLabels bool
 	if decoded != nil {
-		hadLabels = len(object(object(decoded, "metadata"), "labels")) > 0
+		hadLabels = len(unstructured.Object(unstructured.Object(decoded, "metadata"), "labels")) > 0
 	} else {
-		hadLabels = len(object(meta, "labels")) > 0 && !unstructured.Equal(meta["labels"], tmeta["labels"])
+		hadLabels = len(unstructured.Object(meta, "labels")) > 0 && !unstructured.Equal(meta["labels"], tmeta["labels"])
 	}
-	labels := ensureObject(tmeta, "labels")
+	labels := unstructured.EnsureObject(tmeta, "labels")
 	for _, k := range []string{legacyJobNameLabel, jobNameLabel} {
 		if _, ok := labels[k]; !ok {
-			labels[k] = str(meta, "name")
+			labels[k] = unstructured.Str(meta, "name")
 		}
 	}
 	if !hadLabels {
@@ -322,8 +322,8 @@ func PrepareForUpdate(apiVersion, kind string, obj, old map[string]any) {
 // with reflect.DeepEqual for webhook configurations and NetworkPolicy.
 func PrepareForUpdateDecoded(apiVersion, kind string, decoded, obj, old map[string]any) {
 	r := RulesFor(apiVersion, kind)
-	meta := ensureObject(obj, "metadata")
-	oldMeta := object(old, "metadata")
+	meta := unstructured.EnsureObject(obj, "metadata")
+	oldMeta := unstructured.Object(old, "metadata")
 	restore(meta, oldMeta, "generation")
 	if r.StatusReset {
 		restore(obj, old, "status")
@@ -335,17 +335,17 @@ func PrepareForUpdateDecoded(apiVersion, kind string, decoded, obj, old map[stri
 	dropOffFeatures(gk, obj, old)
 	switch gk {
 	case "/Namespace":
-		restore(ensureObject(obj, "spec"), object(old, "spec"), "finalizers")
+		restore(unstructured.EnsureObject(obj, "spec"), unstructured.Object(old, "spec"), "finalizers")
 	case "/PersistentVolumeClaim":
-		pvcDataSources(ensureObject(obj, "spec"), object(old, "spec"))
+		pvcDataSources(unstructured.EnsureObject(obj, "spec"), unstructured.Object(old, "spec"))
 	case "/ServiceAccount":
 		cleanSecretReferences(obj)
 	case "discovery.k8s.io/EndpointSlice":
 		dropDeprecatedTopology(obj, old)
 	case "/Pod":
 		// Pod-level resources a client unaware of them left out are kept.
-		if spec := ensureObject(obj, "spec"); spec["resources"] == nil {
-			if r := path(old, "spec", "resources"); r != nil {
+		if spec := unstructured.EnsureObject(obj, "spec"); spec["resources"] == nil {
+			if r := unstructured.Nested(old, "spec", "resources"); r != nil {
 				spec["resources"] = unstructured.DeepCopy(r)
 			}
 		}
@@ -354,12 +354,12 @@ func PrepareForUpdateDecoded(apiVersion, kind string, decoded, obj, old map[stri
 	case "/Service":
 		serviceUpdate(obj, old)
 	case "/Secret":
-		if str(obj, "type") == "" {
+		if unstructured.Str(obj, "type") == "" {
 			restore(obj, old, "type")
 		}
 	case "apps/DaemonSet":
 		tg := templateGeneration(oldMeta)
-		if !defaults.Equal(apiVersion, kind, defaults.Semantic, path(obj, "spec", "template"), path(old, "spec", "template"), "spec", "template") {
+		if !defaults.Equal(apiVersion, kind, defaults.Semantic, unstructured.Nested(obj, "spec", "template"), unstructured.Nested(old, "spec", "template"), "spec", "template") {
 			tg++
 		}
 		if tg > 0 {
@@ -374,11 +374,11 @@ func PrepareForUpdateDecoded(apiVersion, kind string, decoded, obj, old map[stri
 	}
 	// same compares the field at p of obj and old as the strategy does.
 	same := func(p ...string) bool {
-		if !defaults.Equal(apiVersion, kind, eq, path(obj, p...), path(old, p...), p...) {
+		if !defaults.Equal(apiVersion, kind, eq, unstructured.Nested(obj, p...), unstructured.Nested(old, p...), p...) {
 			return false
 		}
 		return eq != defaults.Reflect || decoded == nil ||
-			!defaults.HasEmptyCollection(apiVersion, kind, path(decoded, p...), path(obj, p...), p...)
+			!defaults.HasEmptyCollection(apiVersion, kind, unstructured.Nested(decoded, p...), unstructured.Nested(obj, p...), p...)
 	}
 	changed := false
 	switch r.Generation {
@@ -396,7 +396,7 @@ func PrepareForUpdateDecoded(apiVersion, kind string, decoded, obj, old map[stri
 			!defaults.Equal(apiVersion, kind, eq, withoutMetadata(obj), withoutMetadata(old))
 	}
 	if changed {
-		g, _ := asInt(meta["generation"])
+		g, _ := unstructured.Int(meta["generation"])
 		meta["generation"] = g + 1
 	}
 }
@@ -417,11 +417,11 @@ func withoutMetadata(obj map[string]any) map[string]any {
 // time of the update. The stored time is then not the prediction's: it is
 // left out, and Assigned lists it.
 func restampTaint(apiVersion string, obj, old map[string]any) {
-	taint := path(obj, "spec", "taint")
-	oldTaint := path(old, "spec", "taint")
+	taint := unstructured.Nested(obj, "spec", "taint")
+	oldTaint := unstructured.Nested(old, "spec", "taint")
 	t, _ := taint.(map[string]any)
 	o, _ := oldTaint.(map[string]any)
-	if t == nil || str(t, "effect") == str(o, "effect") {
+	if t == nil || unstructured.Str(t, "effect") == unstructured.Str(o, "effect") {
 		return
 	}
 	if defaults.Equal(apiVersion, "DeviceTaintRule", defaults.Semantic, t["timeAdded"], o["timeAdded"], "spec", "taint", "timeAdded") {
@@ -432,8 +432,8 @@ func restampTaint(apiVersion string, obj, old map[string]any) {
 // PrepareForStatusUpdate applies the /status strategy: everything but status
 // (and the metadata a status write may change) comes from old.
 func PrepareForStatusUpdate(apiVersion, kind string, obj, old map[string]any) {
-	meta := ensureObject(obj, "metadata")
-	restore(meta, object(old, "metadata"), "generation")
+	meta := unstructured.EnsureObject(obj, "metadata")
+	restore(meta, unstructured.Object(old, "metadata"), "generation")
 	for k := range obj {
 		if k != "status" && k != "metadata" && k != "apiVersion" && k != "kind" {
 			delete(obj, k)
@@ -445,13 +445,13 @@ func PrepareForStatusUpdate(apiVersion, kind string, obj, old map[string]any) {
 		}
 	}
 	if groupOf(apiVersion)+"/"+kind == "apps/Deployment" {
-		restore(meta, object(old, "metadata"), "labels")
+		restore(meta, unstructured.Object(old, "metadata"), "labels")
 	}
 }
 
 // templateGeneration reads a DaemonSet's template generation annotation.
 func templateGeneration(meta map[string]any) int64 {
-	s, _ := object(meta, "annotations")[daemonSetTemplateGeneration].(string)
+	s, _ := unstructured.Object(meta, "annotations")[daemonSetTemplateGeneration].(string)
 	n, err := strconv.ParseInt(s, 10, 64)
 	if err != nil {
 		return 0
@@ -460,7 +460,7 @@ func templateGeneration(meta map[string]any) int64 {
 }
 
 func setAnnotation(meta map[string]any, k, v string) {
-	ensureObject(meta, "annotations")[k] = v
+	unstructured.EnsureObject(meta, "annotations")[k] = v
 }
 
 // podQOS computes a Pod's QoS class from its (defaulted) containers, as
@@ -470,9 +470,9 @@ func setAnnotation(meta map[string]any, k, v string) {
 func podQOS(spec map[string]any) string {
 	any, guaranteed := false, true
 	for _, key := range []string{"initContainers", "containers"} {
-		for _, c := range objects(spec, key) {
-			res := object(c, "resources")
-			req, lim := object(res, "requests"), object(res, "limits")
+		for _, c := range unstructured.Objects(spec, key) {
+			res := unstructured.Object(c, "resources")
+			req, lim := unstructured.Object(res, "requests"), unstructured.Object(res, "limits")
 			for _, r := range []string{"cpu", "memory"} {
 				if isPositive(req[r]) || isPositive(lim[r]) {
 					any = true

@@ -19,8 +19,8 @@ import (
 // ownedUnion merges the fieldsV1 sets of every managedFields entry.
 func ownedUnion(meta map[string]any) map[string]any {
 	union := map[string]any{}
-	for _, e := range objects(meta, "managedFields") {
-		if fs := object(e, "fieldsV1"); fs != nil {
+	for _, e := range unstructured.Objects(meta, "managedFields") {
+		if fs := unstructured.Object(e, "fieldsV1"); fs != nil {
 			mergeSets(union, fs)
 		}
 	}
@@ -28,7 +28,7 @@ func ownedUnion(meta map[string]any) map[string]any {
 }
 
 func entriesAtOtherVersions(meta map[string]any, apiVersion string) bool {
-	for _, e := range objects(meta, "managedFields") {
+	for _, e := range unstructured.Objects(meta, "managedFields") {
 		if av, _ := e["apiVersion"].(string); av != apiVersion {
 			return true
 		}
@@ -170,8 +170,8 @@ func TestUnownedFieldsComeBack(t *testing.T) {
 		stored := recorded.ReadObject(t, f)
 		av, _ := stored["apiVersion"].(string)
 		kind, _ := stored["kind"].(string)
-		meta := object(stored, "metadata")
-		if !defaults.Known(av, kind) || len(list(meta, "managedFields")) == 0 || av == "autoscaling/v1" {
+		meta := unstructured.Object(stored, "metadata")
+		if !defaults.Known(av, kind) || len(unstructured.List(meta, "managedFields")) == 0 || av == "autoscaling/v1" {
 			// autoscaling/v1 HorizontalPodAutoscalers are stored as v2: the round trip
 			// through annotations is not modelled.
 			continue
