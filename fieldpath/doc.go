@@ -32,5 +32,5 @@
 //
 // Paths print as the server prints them in conflict messages ([PathString]) —
 // .spec.containers[name="app"].ports[containerPort=80,protocol="TCP"] — or as JSON Pointers
-// for tools that want them ([JSONPointer]). [OwnerIndex] answers "who owns this field?".
+// for tools that want them ([JSONPointer]).
 package fieldpath

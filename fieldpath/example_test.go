@@ -1,0 +1,59 @@
+package fieldpath_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"log"
+	"sort"
+
+	"github.com/ssa-diff/ssa-diff/fieldpath"
+	smdpath "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+)
+
+// Read an object's metadata.managedFields, ask who owns what, and print paths as the API
+// server prints them in conflict messages, or as JSON Pointers.
+func Example() {
+	var obj map[string]any
+	if err := json.Unmarshal([]byte(`{"apiVersion":"apps/v1","kind":"Deployment",
+	  "metadata":{"name":"web","managedFields":[
+	    {"manager":"hpa-controller","operation":"Update","apiVersion":"apps/v1","time":"2026-12-01T10:00:00Z",
+	     "fieldsType":"FieldsV1","fieldsV1":{"f:spec":{"f:replicas":{}}},"subresource":"scale"},
+	    {"manager":"ci","operation":"Apply","apiVersion":"apps/v1","time":"2026-12-01T09:00:00Z",
+	     "fieldsType":"FieldsV1","fieldsV1":{"f:spec":{"f:template":{"f:spec":{"f:containers":{"k:{\"name\":\"web\"}":{"f:image":{}}}}}}}}]},
+	  "spec":{"replicas":5,"template":{"spec":{"containers":[{"name":"web","image":"shop/web:1.0"}]}}}}`), &obj); err != nil {
+		log.Fatal(err)
+	}
+	entries, _, err := fieldpath.EntriesOf(obj)
+	if err != nil {
+		log.Fatal(err)
+	}
+	managed, err := fieldpath.Decode(entries) // the server's validity rules
+	if err != nil {
+		log.Fatal(err)
+	}
+	var keys []string
+	for key := range managed.Fields {
+		keys = append(keys, key)
+	}
+	sort.Strings(keys)
+	for _, key := range keys {
+		ref := managed.Ref(key)
+		managed.Fields[key].Set().Iterate(func(p smdpath.Path) {
+			ptr, _ := fieldpath.JSONPointer(p, obj)
+			fmt.Printf("%s %s %s: %s at %s\n", ref.Manager, ref.Operation, ref.Subresource, fieldpath.PathString(p), ptr)
+		})
+	}
+	// The server's order: Apply entries first, then by time.
+	back, err := managed.Encode()
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, e := range back {
+		fmt.Println(e.Manager, e.Operation)
+	}
+	// Output:
+	// ci Apply : .spec.template.spec.containers[name="web"].image at /spec/template/spec/containers/0/image
+	// hpa-controller Update scale: .spec.replicas at /spec/replicas
+	// ci Apply
+	// hpa-controller Update
+}

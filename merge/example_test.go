@@ -1,0 +1,70 @@
+package merge_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"log"
+	"time"
+
+	"github.com/ssa-diff/ssa-diff/merge"
+	"github.com/ssa-diff/ssa-diff/schema"
+)
+
+// decode is how an embedder holds objects: map[string]any as encoding/json decodes them.
+func decode(s string) map[string]any {
+	var m map[string]any
+	if err := json.Unmarshal([]byte(s), &m); err != nil {
+		log.Fatal(err)
+	}
+	return m
+}
+
+// The README's snippet: an apply of a manifest against the live object. The HPA owns
+// spec.replicas through /scale, so an apply that sets another value is refused with 409;
+// with Force it takes the field.
+func Example() {
+	reg := schema.NewRegistry() // every built-in kind of Kubernetes 1.37
+	engine := merge.New(reg)    // defaulting and registry rules included
+	live := decode(`{"apiVersion":"apps/v1","kind":"Deployment",
+	  "metadata":{"name":"web","namespace":"shop","uid":"6d1b7a52-0000-4000-8000-000000000001","resourceVersion":"7","generation":1,
+	    "creationTimestamp":"2026-12-01T09:00:00Z",
+	    "managedFields":[
+	      {"manager":"ci","operation":"Apply","apiVersion":"apps/v1","time":"2026-12-01T09:00:00Z","fieldsType":"FieldsV1",
+	       "fieldsV1":{"f:spec":{"f:selector":{},"f:template":{"f:metadata":{"f:labels":{"f:app":{}}},"f:spec":{"f:containers":{"k:{\"name\":\"web\"}":{".":{},"f:image":{},"f:name":{}}}}}}}},
+	      {"manager":"hpa-controller","operation":"Update","apiVersion":"apps/v1","time":"2026-12-01T10:00:00Z","fieldsType":"FieldsV1",
+	       "fieldsV1":{"f:spec":{"f:replicas":{}}},"subresource":"scale"}]},
+	  "spec":{"replicas":5,"selector":{"matchLabels":{"app":"web"}},
+	    "template":{"metadata":{"labels":{"app":"web"}},"spec":{"containers":[{"name":"web","image":"shop/web:1.0"}]}}}}`)
+	manifest := decode(`{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web","namespace":"shop"},
+	  "spec":{"replicas":2,"selector":{"matchLabels":{"app":"web"}},
+	    "template":{"metadata":{"labels":{"app":"web"}},"spec":{"containers":[{"name":"web","image":"shop/web:1.1"}]}}}}`)
+	now := time.Date(2026, 12, 3, 12, 0, 0, 0, time.UTC)
+
+	res, err := engine.Apply(merge.Request{Live: live, Object: manifest, Manager: "ci", Now: now})
+	if err != nil {
+		log.Fatal(err) // ssa-diff could not predict
+	}
+	fmt.Println(res.Action, res.Rejection.Code)
+	for _, c := range res.Conflicts {
+		fmt.Printf("conflict: %s owned by %s: %v → %v\n", c.Path, c.Manager.Manager, c.Live, c.Applied)
+	}
+
+	res, err = engine.Apply(merge.Request{Live: live, Object: manifest, Manager: "ci", Force: true, Now: now})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(res.Action)
+	for _, o := range res.Ownership {
+		fmt.Printf("%s: taken %v, gained %v\n", o.Manager.Manager, o.Taken, o.Gained)
+	}
+	for _, e := range res.ManagedFields {
+		fmt.Println(e.Manager, e.Operation, e.Subresource, string(e.FieldsV1))
+	}
+	// Output:
+	// rejected 409
+	// conflict: .spec.replicas owned by hpa-controller: 5 → 2
+	// update
+	// ci: taken [], gained [.spec.replicas]
+	// hpa-controller: taken [.spec.replicas], gained []
+	// ci Apply  {"f:spec":{"f:replicas":{},"f:selector":{},"f:template":{"f:metadata":{"f:labels":{"f:app":{}}},"f:spec":{"f:containers":{"k:{\"name\":\"web\"}":{".":{},"f:image":{},"f:name":{}}}}}}}
+}
