@@ -1,7 +1,8 @@
 # ssa-diff — predict Kubernetes server-side apply offline.
 #
 #   make build          the binary, ./ssa-diff
-#   make test           everything CI runs: vet, gofmt, unit tests, recorded cases, fixture score,
+#   make lint           staticcheck (STATICCHECK, fetched through the module proxy)
+#   make test           everything CI runs: vet, gofmt, staticcheck, unit tests, recorded cases, fixture score,
 #                       the differential modules, every fuzz target for 2 s
 #   make conformance    replay the recorded server cases (../shared/fixtures) through the engine
 #   make generate       regenerate the embedded Kubernetes schema (needs the module proxy)
@@ -17,8 +18,9 @@ FIXTURES  ?= $(abspath ../shared/fixtures)
 FUZZTIME  ?= 10m
 BIN       ?= ./ssa-diff
 KUBE_BIN  ?= $(HOME)/.cache/kube-apiserver-1.37.2/bin
+STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: build test vet fmt-check unit conformance conformance-long conformance-served differential fixturecheck generate fuzz fuzz-short bench bench-corpus example startup e2e
+.PHONY: build test vet lint fmt-check unit conformance conformance-long conformance-served differential fixturecheck generate fuzz fuzz-short bench bench-corpus example startup e2e
 
 # kustomize's library imports Go's plugin loader, which ssa-diff never uses (kubectl's -k
 # runs no plugins); with cgo on, linking it keeps every exported symbol: this tag leaves it
@@ -30,6 +32,11 @@ build:
 
 vet:
 	$(GO) vet ./...
+
+# staticcheck's default checks on the main module (the conformance modules are the server's
+# code and test scaffolding, vetted by `differential`).
+lint:
+	$(GO) run $(STATICCHECK) ./...
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -67,7 +74,7 @@ differential:
 	cd conformance/validation && $(GO) vet ./... && $(GO) test -count=1 -short ./...
 	cd conformance/crdvalidation && $(GO) vet ./... && $(GO) test -count=1 ./...
 
-test: vet fmt-check unit conformance fixturecheck differential fuzz-short
+test: vet fmt-check lint unit conformance fixturecheck differential fuzz-short
 
 # Regenerate what is generated from Kubernetes' own Go types (client-go and friends, in
 # modules of their own): the embedded schema and the encoding facts of the built-in kinds.

@@ -44,7 +44,7 @@ func (c *config) checkAdvice() error {
 }
 
 // addAdvice attaches the advice on the prediction and the live object's state to res.
-func (c *config) addAdvice(res *report.Result, eng predictor, reg *schema.Registry, live, manifest map[string]interface{}, p *merge.Result) {
+func (c *config) addAdvice(res *report.Result, eng predictor, reg *schema.Registry, live, manifest map[string]any, p *merge.Result) {
 	if c.advice.off || res == nil || p == nil {
 		return
 	}

@@ -28,7 +28,7 @@ import (
 
 // approximations adds to res what its prediction rests on. gvk is the endpoint's kind,
 // manifest and live the request's objects (live nil for a create).
-func (c *config) approximations(res *report.Result, gvk schema.GVK, manifest, live map[string]interface{}) {
+func (c *config) approximations(res *report.Result, gvk schema.GVK, manifest, live map[string]any) {
 	reg := c.registry
 	if reg == nil {
 		return
@@ -56,11 +56,11 @@ func (c *config) approximations(res *report.Result, gvk schema.GVK, manifest, li
 			add(report.ReasonVersionConversion, fmt.Sprintf("the live object was read at %s and the manifest applies %s: ssa-diff converts between them by structure, the server through its internal version", lv.APIVersion(), gvk.APIVersion()))
 		}
 		byVersion := map[string][]string{}
-		md, _ := live["metadata"].(map[string]interface{})
-		entries, _ := md["managedFields"].([]interface{})
+		md, _ := live["metadata"].(map[string]any)
+		entries, _ := md["managedFields"].([]any)
 		for _, e := range entries {
 			// Only the entries' apiVersion and manager: cheaper than reading them whole.
-			em, _ := e.(map[string]interface{})
+			em, _ := e.(map[string]any)
 			av, _ := em["apiVersion"].(string)
 			manager, _ := em["manager"].(string)
 			ev := schema.GVKFromAPIVersionKind(av, gvk.Kind)
@@ -122,8 +122,8 @@ type webhook struct {
 	mutating     bool
 	src          input.Source
 	rules        []webhookRule
-	objectSel    map[string]interface{} // a metav1.LabelSelector, nil for none
-	equivalent   bool                   // matchPolicy Equivalent: other versions of a resource too
+	objectSel    map[string]any // a metav1.LabelSelector, nil for none
+	equivalent   bool           // matchPolicy Equivalent: other versions of a resource too
 }
 
 type webhookRule struct {
@@ -144,18 +144,18 @@ func webhooksOf(live []*input.Object) []webhook {
 			continue
 		}
 		_, _, _, config := o.Meta()
-		hooks, _ := obj["webhooks"].([]interface{})
+		hooks, _ := obj["webhooks"].([]any)
 		for _, h := range hooks {
-			m, _ := h.(map[string]interface{})
+			m, _ := h.(map[string]any)
 			w := webhook{config: config, mutating: gvk.Kind == "MutatingWebhookConfiguration", src: o.Source, equivalent: true}
 			w.name, _ = m["name"].(string)
 			if mp, _ := m["matchPolicy"].(string); mp == "Exact" {
 				w.equivalent = false
 			}
-			w.objectSel, _ = m["objectSelector"].(map[string]interface{})
-			rules, _ := m["rules"].([]interface{})
+			w.objectSel, _ = m["objectSelector"].(map[string]any)
+			rules, _ := m["rules"].([]any)
 			for _, r := range rules {
-				rm, _ := r.(map[string]interface{})
+				rm, _ := r.(map[string]any)
 				rule := webhookRule{groups: stringList(rm["apiGroups"]), versions: stringList(rm["apiVersions"]),
 					resources: stringList(rm["resources"]), operations: stringList(rm["operations"])}
 				rule.scope, _ = rm["scope"].(string)
@@ -167,8 +167,8 @@ func webhooksOf(live []*input.Object) []webhook {
 	return out
 }
 
-func stringList(v interface{}) []string {
-	l, _ := v.([]interface{})
+func stringList(v any) []string {
+	l, _ := v.([]any)
 	var out []string
 	for _, x := range l {
 		if s, ok := x.(string); ok {
@@ -182,7 +182,7 @@ func stringList(v interface{}) []string {
 // operation is CREATE when there is no live object, else UPDATE; the resource is the
 // main one (the applier's); the object selector is checked against the manifest's and
 // the live object's labels, as the server checks the new and the old object.
-func (w webhook) intercepts(gvk schema.GVK, t *schema.Type, manifest, live map[string]interface{}) string {
+func (w webhook) intercepts(gvk schema.GVK, t *schema.Type, manifest, live map[string]any) string {
 	op := "CREATE"
 	if live != nil {
 		op = "UPDATE"
@@ -254,17 +254,17 @@ func resourceMatches(list []string, resource string) bool {
 
 // selectorMatches evaluates a metav1.LabelSelector (matchLabels and matchExpressions);
 // an empty selector matches everything.
-func selectorMatches(sel map[string]interface{}, labels map[string]string) bool {
-	if ml, ok := sel["matchLabels"].(map[string]interface{}); ok {
+func selectorMatches(sel map[string]any, labels map[string]string) bool {
+	if ml, ok := sel["matchLabels"].(map[string]any); ok {
 		for k, v := range ml {
 			if s, _ := v.(string); labels[k] != s {
 				return false
 			}
 		}
 	}
-	exprs, _ := sel["matchExpressions"].([]interface{})
+	exprs, _ := sel["matchExpressions"].([]any)
 	for _, e := range exprs {
-		m, _ := e.(map[string]interface{})
+		m, _ := e.(map[string]any)
 		key, _ := m["key"].(string)
 		op, _ := m["operator"].(string)
 		values := stringList(m["values"])

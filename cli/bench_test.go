@@ -84,7 +84,7 @@ func BenchmarkEngineCorpus(b *testing.B) {
 	eng := merge.New(reg)
 	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
 	request := func(p *input.Pair, manager string) merge.Request {
-		var l map[string]interface{}
+		var l map[string]any
 		if p.Live != nil {
 			l = p.Live.Object
 		}

@@ -41,7 +41,7 @@ func runBlame(prog string, args []string, stdin io.Reader, stdout, stderr io.Wri
 	color := fs.String("color", "auto", "Colour the owners column: auto, always or never.")
 	help := fs.BoolP("help", "h", false, "Show this help.")
 	names := map[string]string{"time": "MODE", "now": "TIME", "output": "FORMAT", "color": "WHEN"}
-	fail := func(format string, a ...interface{}) int {
+	fail := func(format string, a ...any) int {
 		fmt.Fprintf(stderr, "%s blame: %s\nRun '%s blame --help' for usage.\n", prog, fmt.Sprintf(format, a...), prog)
 		return 2
 	}
@@ -110,7 +110,7 @@ func runBlame(prog string, args []string, stdin io.Reader, stdout, stderr io.Wri
 			continue
 		}
 		gvk := input.GVKOf(obj)
-		md, _ := obj["metadata"].(map[string]interface{})
+		md, _ := obj["metadata"].(map[string]any)
 		ns, _ := md["namespace"].(string)
 		name, _ := md["name"].(string)
 		if !input.HasManagedFields(obj) {
@@ -144,13 +144,6 @@ func runBlame(prog string, args []string, stdin io.Reader, stdout, stderr io.Wri
 
 // palette colours the owners column.
 type palette struct{ on bool }
-
-func (p palette) dim(s string) string {
-	if !p.on || s == "" {
-		return s
-	}
-	return "\x1b[2m" + s + "\x1b[0m"
-}
 
 func (p palette) cyan(s string) string {
 	if !p.on || s == "" {

@@ -43,17 +43,17 @@ type badCase struct {
 }
 
 type badResult struct {
-	File      string                 `json:"file"`
-	Document  int                    `json:"document"`
-	Item      *int                   `json:"item"`
-	Line      int                    `json:"line"`
-	Path      string                 `json:"path"`
-	Action    string                 `json:"action"`
-	Code      int                    `json:"code"`
-	Message   string                 `json:"message"`
-	Warning   string                 `json:"warning"`
-	Namespace string                 `json:"namespace"`
-	Object    map[string]interface{} `json:"object"`
+	File      string         `json:"file"`
+	Document  int            `json:"document"`
+	Item      *int           `json:"item"`
+	Line      int            `json:"line"`
+	Path      string         `json:"path"`
+	Action    string         `json:"action"`
+	Code      int            `json:"code"`
+	Message   string         `json:"message"`
+	Warning   string         `json:"warning"`
+	Namespace string         `json:"namespace"`
+	Object    map[string]any `json:"object"`
 }
 
 // reportJSON is the part of the report the catalogue reads.
@@ -66,8 +66,8 @@ type reportJSON struct {
 			Item     *int   `json:"item"`
 			Line     int    `json:"line"`
 		} `json:"source"`
-		Action string                 `json:"action"`
-		Object map[string]interface{} `json:"object"`
+		Action string         `json:"action"`
+		Object map[string]any `json:"object"`
 		Error  *struct {
 			Code    int    `json:"code"`
 			Reason  string `json:"reason"`
@@ -321,12 +321,12 @@ func checkBadResult(t *testing.T, rep reportJSON, w badResult, full bool) {
 }
 
 // containsSubset reports whether got holds every value of want (maps compared key by key).
-func containsSubset(got, want interface{}) bool {
-	wm, ok := want.(map[string]interface{})
+func containsSubset(got, want any) bool {
+	wm, ok := want.(map[string]any)
 	if !ok {
 		return reflect.DeepEqual(got, want)
 	}
-	gm, ok := got.(map[string]interface{})
+	gm, ok := got.(map[string]any)
 	if !ok {
 		return false
 	}

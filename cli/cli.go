@@ -207,7 +207,7 @@ func parseFlags(prog string, args []string, stdout, stderr io.Writer) (*config, 
 		fmt.Fprintf(w, usageHead, prog)
 		io.WriteString(w, flagUsages(fs, argNames))
 	}
-	fail := func(format string, a ...interface{}) (*config, int) {
+	fail := func(format string, a ...any) (*config, int) {
 		fmt.Fprintf(stderr, "%s: %s\n", prog, fmt.Sprintf(format, a...))
 		fmt.Fprintf(stderr, "Run '%s --help' for usage.\n", prog)
 		return nil, report.ExitError

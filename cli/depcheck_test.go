@@ -2,8 +2,6 @@ package cli
 
 import (
 	"os/exec"
-	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 )
@@ -16,7 +14,7 @@ func TestLibrariesDoNotImportTheCLI(t *testing.T) {
 	}
 	forbidden := []string{"github.com/ssa-diff/ssa-diff/cli", "github.com/spf13/pflag", "github.com/sergi/go-diff", "sigs.k8s.io/kustomize", "k8s.io/client-go"}
 	for _, pkg := range []string{"fieldpath", "schema", "merge"} {
-		cmd := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "list", "-deps", "./"+pkg+"/...")
+		cmd := exec.Command("go", "list", "-deps", "./"+pkg+"/...")
 		cmd.Dir = repoRoot(t)
 		out, err := cmd.Output()
 		if err != nil {
@@ -31,7 +29,7 @@ func TestLibrariesDoNotImportTheCLI(t *testing.T) {
 		}
 	}
 	// The input package is a library too: no flag parsing in it.
-	cmd := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "list", "-deps", "./internal/input", "./internal/report", "./internal/blame")
+	cmd := exec.Command("go", "list", "-deps", "./internal/input", "./internal/report", "./internal/blame")
 	cmd.Dir = repoRoot(t)
 	out, err := cmd.Output()
 	if err != nil {
@@ -60,7 +58,7 @@ func TestNoExpensiveInit(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go list")
 	}
-	cmd := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "list", "-deps", ".")
+	cmd := exec.Command("go", "list", "-deps", ".")
 	cmd.Dir = repoRoot(t)
 	out, err := cmd.Output()
 	if err != nil {

@@ -9,7 +9,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
-	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -24,7 +23,7 @@ func buildBinary(t *testing.T) string {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	goTool := filepath.Join(runtime.GOROOT(), "bin", "go")
+	goTool := "go"
 	if _, err := os.Stat(goTool); err != nil {
 		t.Skipf("no go command: %v", err)
 	}
@@ -221,8 +220,8 @@ func fixtureCase1(t *testing.T, bin, d, name, cy string) {
 		}
 		var rep struct {
 			Results []struct {
-				Action string                 `json:"action"`
-				Object map[string]interface{} `json:"object"`
+				Action string         `json:"action"`
+				Object map[string]any `json:"object"`
 				Error  *struct {
 					Code    int    `json:"code"`
 					Message string `json:"message"`
@@ -234,7 +233,7 @@ func fixtureCase1(t *testing.T, bin, d, name, cy string) {
 			return
 		}
 		r := rep.Results[0]
-		var want map[string]interface{}
+		var want map[string]any
 		wb, err := os.ReadFile(filepath.Join(d, "want.json"))
 		if err != nil || json.Unmarshal(wb, &want) != nil {
 			t.Fatalf("%s: want.json: %v", name, err)
@@ -258,7 +257,7 @@ func fixtureCase1(t *testing.T, bin, d, name, cy string) {
 		// Exit 1 exactly when the server changed the object or its ownership.
 		changed := liveErr != nil
 		if !changed {
-			var l map[string]interface{}
+			var l map[string]any
 			if err := json.Unmarshal(live, &l); err != nil {
 				t.Fatal(err)
 			}
@@ -271,15 +270,15 @@ func fixtureCase1(t *testing.T, bin, d, name, cy string) {
 }
 
 // comparable strips what does not count as a change: resourceVersion and entry times.
-func comparable(obj map[string]interface{}) map[string]interface{} {
+func comparable(obj map[string]any) map[string]any {
 	b, _ := json.Marshal(obj)
-	var c map[string]interface{}
+	var c map[string]any
 	_ = json.Unmarshal(b, &c)
-	md, _ := c["metadata"].(map[string]interface{})
+	md, _ := c["metadata"].(map[string]any)
 	delete(md, "resourceVersion")
-	if mf, ok := md["managedFields"].([]interface{}); ok {
+	if mf, ok := md["managedFields"].([]any); ok {
 		for _, e := range mf {
-			if em, ok := e.(map[string]interface{}); ok {
+			if em, ok := e.(map[string]any); ok {
 				delete(em, "time")
 			}
 		}

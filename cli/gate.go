@@ -169,7 +169,7 @@ func (c *config) fluxOptions() merge.FluxOptions {
 
 // normalizeAsFlux is the round trip through the kind's Go type that Flux's
 // normalize.UnstructuredList makes.
-func normalizeAsFlux(obj map[string]interface{}) error {
+func normalizeAsFlux(obj map[string]any) error {
 	av, _ := obj["apiVersion"].(string)
 	kind, _ := obj["kind"].(string)
 	return defaults.Normalize(av, kind, obj)

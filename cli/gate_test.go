@@ -48,9 +48,9 @@ func TestGitOpsAppliersWiring(t *testing.T) {
 		t.Errorf("options %+v, want %+v", f.argo[0], want)
 	}
 	// Workers predict in any order: the manifest without a namespace is the one named a.
-	var sent interface{} = "(not sent)"
+	var sent any = "(not sent)"
 	for _, c := range f.calls {
-		if md := c.Object["metadata"].(map[string]interface{}); md["name"] == "a" {
+		if md := c.Object["metadata"].(map[string]any); md["name"] == "a" {
 			sent = md["namespace"]
 		}
 	}

@@ -144,7 +144,7 @@ func TestGitOpsRepositoryEndToEnd(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var recorded struct{ Items []map[string]interface{} }
+		var recorded struct{ Items []map[string]any }
 		if err := json.Unmarshal(data, &recorded); err != nil {
 			t.Fatal(err)
 		}
@@ -158,7 +158,7 @@ func TestGitOpsRepositoryEndToEnd(t *testing.T) {
 			var rep struct {
 				Results []struct {
 					Kind, Namespace, Name, Action string
-					Object                        map[string]interface{}
+					Object                        map[string]any
 					Approximations                []struct{ Reason string }
 				}
 				Summary struct{ Pruned, Approximate int }
@@ -171,7 +171,7 @@ func TestGitOpsRepositoryEndToEnd(t *testing.T) {
 			}
 			compared := 0
 			for _, want := range recorded.Items {
-				md := want["metadata"].(map[string]interface{})
+				md := want["metadata"].(map[string]any)
 				for _, r := range rep.Results {
 					if r.Kind != want["kind"] || r.Namespace != md["namespace"] || r.Name != md["name"] {
 						continue
@@ -202,15 +202,15 @@ func TestGitOpsRepositoryEndToEnd(t *testing.T) {
 
 // withoutVolatile is an object without what a dry-run and a prediction made at other
 // times differ in: resourceVersion and managedFields times.
-func withoutVolatile(obj map[string]interface{}) interface{} {
+func withoutVolatile(obj map[string]any) any {
 	b, _ := json.Marshal(obj)
-	var c map[string]interface{}
+	var c map[string]any
 	_ = json.Unmarshal(b, &c)
-	if md, ok := c["metadata"].(map[string]interface{}); ok {
+	if md, ok := c["metadata"].(map[string]any); ok {
 		delete(md, "resourceVersion")
-		if mf, ok := md["managedFields"].([]interface{}); ok {
+		if mf, ok := md["managedFields"].([]any); ok {
 			for _, e := range mf {
-				if em, ok := e.(map[string]interface{}); ok {
+				if em, ok := e.(map[string]any); ok {
 					delete(em, "time")
 				}
 			}

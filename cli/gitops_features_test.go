@@ -55,9 +55,9 @@ func (r featureReport) pruned() []string {
 
 // liveCM is a live ConfigMap with managedFields, labels and annotations.
 func liveCM(ns, name string, labels, annotations map[string]string, extra string) string {
-	meta := map[string]interface{}{"name": name, "namespace": ns, "uid": "u-" + name,
-		"managedFields": []interface{}{map[string]interface{}{"manager": "kubectl", "operation": "Apply", "apiVersion": "v1", "fieldsType": "FieldsV1",
-			"fieldsV1": map[string]interface{}{"f:data": map[string]interface{}{"f:a": map[string]interface{}{}}}}}}
+	meta := map[string]any{"name": name, "namespace": ns, "uid": "u-" + name,
+		"managedFields": []any{map[string]any{"manager": "kubectl", "operation": "Apply", "apiVersion": "v1", "fieldsType": "FieldsV1",
+			"fieldsV1": map[string]any{"f:data": map[string]any{"f:a": map[string]any{}}}}}}
 	if labels != nil {
 		meta["labels"] = labels
 	}
@@ -65,11 +65,11 @@ func liveCM(ns, name string, labels, annotations map[string]string, extra string
 		meta["annotations"] = annotations
 	}
 	if extra != "" {
-		var refs []interface{}
+		var refs []any
 		json.Unmarshal([]byte(extra), &refs)
 		meta["ownerReferences"] = refs
 	}
-	b, _ := json.Marshal(map[string]interface{}{"apiVersion": "v1", "kind": "ConfigMap", "metadata": meta, "data": map[string]interface{}{"a": "1"}})
+	b, _ := json.Marshal(map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "metadata": meta, "data": map[string]any{"a": "1"}})
 	return string(b)
 }
 

@@ -176,7 +176,7 @@ func TestReleaseBuildFlags(t *testing.T) {
 	}
 	bin := filepath.Join(t.TempDir(), "ssa-diff")
 	ldflags = strings.Replace(ldflags, "linkedVersion=devel", "linkedVersion=v9.8.7", 1)
-	cmd := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), append(append([]string{"build"}, flags...), "-ldflags", ldflags, "-o", bin, ".")...)
+	cmd := exec.Command("go", append(append([]string{"build"}, flags...), "-ldflags", ldflags, "-o", bin, ".")...)
 	cmd.Dir = repoRoot(t)
 	cmd.Env = append(os.Environ(), env...)
 	if out, err := cmd.CombinedOutput(); err != nil {

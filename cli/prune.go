@@ -169,11 +169,11 @@ func (c *config) pruneSlots(pairs []input.Pair, live []*input.Object, reg *schem
 
 // prunes says why the applier deletes the live object obj of identity id ("" when it
 // does not).
-func (c *config) prunes(gvk schema.GVK, id input.Identity, obj map[string]interface{}, visited map[string]bool, reg *schema.Registry) string {
+func (c *config) prunes(gvk schema.GVK, id input.Identity, obj map[string]any, visited map[string]bool, reg *schema.Registry) string {
 	ann, labels := annotationsOf(obj), labelsOf(obj)
-	md, _ := obj["metadata"].(map[string]interface{})
+	md, _ := obj["metadata"].(map[string]any)
 	owned := false
-	if refs, ok := md["ownerReferences"].([]interface{}); ok && len(refs) > 0 {
+	if refs, ok := md["ownerReferences"].([]any); ok && len(refs) > 0 {
 		owned = true
 	}
 	switch c.applier {

@@ -26,7 +26,7 @@ var schemaErrorPath = sync.OnceValue(func() *regexp.Regexp {
 })
 
 // explainRefusal fills res.Error.Fields for a refusal that names fields.
-func (c *config) explainRefusal(res *report.Result, gvk schema.GVK, manifest map[string]interface{}) {
+func (c *config) explainRefusal(res *report.Result, gvk schema.GVK, manifest map[string]any) {
 	e := res.Error
 	if e == nil || e.Code == 0 || e.Code == 409 || res.Action != report.ActionRejected {
 		return

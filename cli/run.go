@@ -23,15 +23,15 @@ type slot struct {
 	err    error
 	src    input.Source
 	res    *report.Result
-	body   map[string]interface{} // the manifest's tree, while it is predicted and judged
+	body   map[string]any // the manifest's tree, while it is predicted and judged
 	done   chan struct{}
 }
 
-func (c *config) warnf(format string, args ...interface{}) {
+func (c *config) warnf(format string, args ...any) {
 	fmt.Fprintf(c.stderr, "warning: "+format+"\n", args...)
 }
 
-func (c *config) errorf(format string, args ...interface{}) int {
+func (c *config) errorf(format string, args ...any) int {
 	fmt.Fprintf(c.stderr, "error: "+format+"\n", args...)
 	return report.ExitError
 }
@@ -144,7 +144,7 @@ func sourceOf(err error) input.Source {
 	return input.Source{}
 }
 
-func isCRD(obj map[string]interface{}) bool {
+func isCRD(obj map[string]any) bool {
 	return isCRDKind(input.GVKOf(obj))
 }
 
@@ -253,7 +253,7 @@ func (c *config) predictAll(eng predictor, reg *schema.Registry, slots []*slot) 
 }
 
 func (c *config) predictChain(eng predictor, chain []*slot) {
-	var live map[string]interface{}
+	var live map[string]any
 	var liveSrc *input.Source
 	var liveErr error
 	if p := chain[0].pair; p != nil && p.Live != nil && p.Err == nil {
@@ -313,7 +313,7 @@ func fillIdentity(res *report.Result, p *input.Pair) {
 
 // predict asks the engine about one apply. A panic in the engine becomes this object's error.
 // manifest is the manifest's tree (p.Manifest.Decode).
-func (c *config) predict(eng predictor, p *input.Pair, manifest, live map[string]interface{}) (res *report.Result) {
+func (c *config) predict(eng predictor, p *input.Pair, manifest, live map[string]any) (res *report.Result) {
 	src := p.Manifest.Source
 	defer func() {
 		if r := recover(); r != nil {
@@ -393,19 +393,19 @@ func kubectlSource(src input.Source) string {
 // withDefaultNamespace is the body with the namespace a namespaced object applies to when
 // it names none, as kubectl writes it before it sends (so its last-applied annotation
 // records it too); obj itself is not changed. Raw API requests are sent as written.
-func withDefaultNamespace(obj map[string]interface{}, ns string) map[string]interface{} {
-	md, ok := obj["metadata"].(map[string]interface{})
+func withDefaultNamespace(obj map[string]any, ns string) map[string]any {
+	md, ok := obj["metadata"].(map[string]any)
 	if !ok || ns == "" {
 		return obj
 	}
 	if cur, _ := md["namespace"].(string); cur != "" {
 		return obj
 	}
-	body := make(map[string]interface{}, len(obj))
+	body := make(map[string]any, len(obj))
 	for k, v := range obj {
 		body[k] = v
 	}
-	meta := make(map[string]interface{}, len(md)+1)
+	meta := make(map[string]any, len(md)+1)
 	for k, v := range md {
 		meta[k] = v
 	}

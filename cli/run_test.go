@@ -34,8 +34,8 @@ func (f *fakeEngine) Apply(req merge.Request) (*merge.Result, error) {
 	d := time.Duration(f.rng.Intn(3000)) * time.Microsecond
 	f.mu.Unlock()
 	time.Sleep(d)
-	md, _ := req.Object["metadata"].(map[string]interface{})
-	ann, _ := md["annotations"].(map[string]interface{})
+	md, _ := req.Object["metadata"].(map[string]any)
+	ann, _ := md["annotations"].(map[string]any)
 	switch ann["test/outcome"] {
 	case "conflict":
 		if req.Force {
@@ -47,13 +47,13 @@ func (f *fakeEngine) Apply(req merge.Request) (*merge.Result, error) {
 	case "panic":
 		panic("boom")
 	}
-	obj := map[string]interface{}{}
+	obj := map[string]any{}
 	for k, v := range req.Live {
 		obj[k] = v
 	}
 	if req.Live == nil {
-		obj = map[string]interface{}{"apiVersion": req.Object["apiVersion"], "kind": req.Object["kind"],
-			"metadata": map[string]interface{}{"name": req.Endpoint.Name, "namespace": req.Endpoint.Namespace}}
+		obj = map[string]any{"apiVersion": req.Object["apiVersion"], "kind": req.Object["kind"],
+			"metadata": map[string]any{"name": req.Endpoint.Name, "namespace": req.Endpoint.Namespace}}
 	}
 	obj["data"] = req.Object["data"]
 	action := merge.ActionUpdate
@@ -184,11 +184,11 @@ func TestSameObjectTwiceIsAChain(t *testing.T) {
 	rep := decodeReport(t, out)
 	var second *merge.Request
 	for i := range f.calls {
-		if f.calls[i].Object["data"].(map[string]interface{})["a"] == "second" {
+		if f.calls[i].Object["data"].(map[string]any)["a"] == "second" {
 			second = &f.calls[i]
 		}
 	}
-	if second == nil || second.Live["data"].(map[string]interface{})["a"] != "first" {
+	if second == nil || second.Live["data"].(map[string]any)["a"] != "first" {
 		t.Fatalf("the second apply of web did not see the first one's result: %+v", second)
 	}
 	if r := rep.Results[2]; r.LiveSource == nil || !strings.HasSuffix(r.LiveSource.File, "m.yaml") || len(r.Warnings) == 0 {
@@ -255,14 +255,14 @@ func TestRequestFromFlags(t *testing.T) {
 	if req.Manager != "ci" || !req.Force || req.Endpoint.Subresource != "status" || !req.Now.Equal(want) || req.Endpoint.Namespace != "team" {
 		t.Errorf("request = %+v", req)
 	}
-	if _, ok := req.Object["metadata"].(map[string]interface{})["namespace"]; ok {
+	if _, ok := req.Object["metadata"].(map[string]any)["namespace"]; ok {
 		t.Error("a raw API request body was given a namespace")
 	}
 
 	// kubectl writes the default namespace into the body it sends.
 	f = newFake()
 	runFake(t, f, "", "-n", "team", "-o", "json", filepath.Join(dir, "m.yaml"))
-	if ns := f.calls[0].Object["metadata"].(map[string]interface{})["namespace"]; ns != "team" {
+	if ns := f.calls[0].Object["metadata"].(map[string]any)["namespace"]; ns != "team" {
 		t.Errorf("kubectl body namespace = %v, want team", ns)
 	}
 }

@@ -23,21 +23,21 @@ var knownKeywords = map[string]bool{
 }
 
 type validator struct {
-	root map[string]interface{}
+	root map[string]any
 	errs []string
 }
 
-func (v *validator) fail(ptr, format string, args ...interface{}) {
+func (v *validator) fail(ptr, format string, args ...any) {
 	v.errs = append(v.errs, fmt.Sprintf("%s: %s", ptr, fmt.Sprintf(format, args...)))
 }
 
-func (v *validator) resolve(ref string) (interface{}, error) {
+func (v *validator) resolve(ref string) (any, error) {
 	if !strings.HasPrefix(ref, "#/") {
 		return nil, fmt.Errorf("only local references are supported: %s", ref)
 	}
-	var cur interface{} = v.root
+	var cur any = v.root
 	for _, seg := range strings.Split(ref[2:], "/") {
-		m, ok := cur.(map[string]interface{})
+		m, ok := cur.(map[string]any)
 		if !ok {
 			return nil, fmt.Errorf("bad reference %s", ref)
 		}
@@ -48,7 +48,7 @@ func (v *validator) resolve(ref string) (interface{}, error) {
 	return cur, nil
 }
 
-func typeOf(x interface{}) string {
+func typeOf(x any) string {
 	switch t := x.(type) {
 	case nil:
 		return "null"
@@ -61,29 +61,29 @@ func typeOf(x interface{}) string {
 			return "integer"
 		}
 		return "number"
-	case []interface{}:
+	case []any:
 		return "array"
-	case map[string]interface{}:
+	case map[string]any:
 		return "object"
 	}
 	return fmt.Sprintf("%T", x)
 }
 
-func (v *validator) validate(schema interface{}, x interface{}, ptr string) {
+func (v *validator) validate(schema any, x any, ptr string) {
 	switch s := schema.(type) {
 	case bool:
 		if !s {
 			v.fail(ptr, "not allowed")
 		}
 		return
-	case map[string]interface{}:
+	case map[string]any:
 		v.validateObject(s, x, ptr)
 	default:
 		v.fail(ptr, "bad schema %T", schema)
 	}
 }
 
-func (v *validator) validateObject(s map[string]interface{}, x interface{}, ptr string) {
+func (v *validator) validateObject(s map[string]any, x any, ptr string) {
 	for k := range s {
 		if !knownKeywords[k] {
 			v.fail(ptr, "schema keyword %q is not supported by this validator", k)
@@ -97,7 +97,7 @@ func (v *validator) validateObject(s map[string]interface{}, x interface{}, ptr 
 		}
 		v.validate(target, x, ptr)
 	}
-	if all, ok := s["allOf"].([]interface{}); ok {
+	if all, ok := s["allOf"].([]any); ok {
 		for _, sub := range all {
 			v.validate(sub, x, ptr)
 		}
@@ -109,7 +109,7 @@ func (v *validator) validateObject(s map[string]interface{}, x interface{}, ptr 
 		switch tt := t.(type) {
 		case string:
 			ok = match(tt)
-		case []interface{}:
+		case []any:
 			for _, w := range tt {
 				ok = ok || match(w.(string))
 			}
@@ -122,7 +122,7 @@ func (v *validator) validateObject(s map[string]interface{}, x interface{}, ptr 
 	if c, ok := s["const"]; ok && !reflect.DeepEqual(c, x) {
 		v.fail(ptr, "is %v, want %v", x, c)
 	}
-	if e, ok := s["enum"].([]interface{}); ok {
+	if e, ok := s["enum"].([]any); ok {
 		found := false
 		for _, w := range e {
 			found = found || reflect.DeepEqual(w, x)
@@ -143,10 +143,10 @@ func (v *validator) validateObject(s map[string]interface{}, x interface{}, ptr 
 			}
 		}
 	}
-	obj, isObj := x.(map[string]interface{})
+	obj, isObj := x.(map[string]any)
 	if isObj {
-		props, _ := s["properties"].(map[string]interface{})
-		if req, ok := s["required"].([]interface{}); ok {
+		props, _ := s["properties"].(map[string]any)
+		if req, ok := s["required"].([]any); ok {
 			for _, r := range req {
 				if _, present := obj[r.(string)]; !present {
 					v.fail(ptr, "required property %q is missing", r)
@@ -170,7 +170,7 @@ func (v *validator) validateObject(s map[string]interface{}, x interface{}, ptr 
 			}
 		}
 	}
-	if arr, ok := x.([]interface{}); ok {
+	if arr, ok := x.([]any); ok {
 		if items, ok := s["items"]; ok {
 			for i, it := range arr {
 				v.validate(items, it, fmt.Sprintf("%s/%d", ptr, i))
@@ -179,13 +179,13 @@ func (v *validator) validateObject(s map[string]interface{}, x interface{}, ptr 
 	}
 }
 
-func loadReportSchema(t *testing.T) map[string]interface{} {
+func loadReportSchema(t *testing.T) map[string]any {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join(repoRoot(t), "docs", "report.schema.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var s map[string]interface{}
+	var s map[string]any
 	if err := json.Unmarshal(b, &s); err != nil {
 		t.Fatal(err)
 	}
@@ -195,7 +195,7 @@ func loadReportSchema(t *testing.T) map[string]interface{} {
 // schemaErrors validates a JSON document against docs/report.schema.json.
 func schemaErrors(t *testing.T, doc []byte) []string {
 	t.Helper()
-	var x interface{}
+	var x any
 	if err := json.Unmarshal(doc, &x); err != nil {
 		return []string{err.Error()}
 	}

@@ -161,18 +161,18 @@ func containsString(list []string, s string) bool {
 }
 
 // labelsOf returns the string labels of an object's metadata.
-func labelsOf(obj map[string]interface{}) map[string]string {
+func labelsOf(obj map[string]any) map[string]string {
 	return stringMap(obj, "labels")
 }
 
 // annotationsOf returns the string annotations of an object's metadata.
-func annotationsOf(obj map[string]interface{}) map[string]string {
+func annotationsOf(obj map[string]any) map[string]string {
 	return stringMap(obj, "annotations")
 }
 
-func stringMap(obj map[string]interface{}, key string) map[string]string {
-	md, _ := obj["metadata"].(map[string]interface{})
-	m, _ := md[key].(map[string]interface{})
+func stringMap(obj map[string]any, key string) map[string]string {
+	md, _ := obj["metadata"].(map[string]any)
+	m, _ := md[key].(map[string]any)
 	out := make(map[string]string, len(m))
 	for k, v := range m {
 		if s, ok := v.(string); ok {

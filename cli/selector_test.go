@@ -20,7 +20,7 @@ func FuzzSelector(f *testing.F) {
 			return
 		}
 		labels := map[string]string{key: value}
-		if s.matches(labels) != s.matches(labels) {
+		if first := s.matches(labels); s.matches(labels) != first {
 			t.Fatal("not deterministic")
 		}
 		for _, r := range s {

@@ -43,12 +43,12 @@ func CompareAssigned(c *Case, res *merge.Result, strict bool) []string {
 // removeAt deletes the value at a dotted path (".spec.ports[0].nodePort") from obj and
 // returns it, and whether it was there (a null placeholder is). Map keys may hold dots
 // (label keys): the longest key that fits the rest of the path is taken.
-func removeAt(obj map[string]interface{}, path string) (interface{}, bool) {
-	var cur interface{} = obj
+func removeAt(obj map[string]any, path string) (any, bool) {
+	var cur any = obj
 	rest := path
 	for rest != "" {
 		switch x := cur.(type) {
-		case map[string]interface{}:
+		case map[string]any:
 			if !strings.HasPrefix(rest, ".") {
 				return nil, false
 			}
@@ -71,7 +71,7 @@ func removeAt(obj map[string]interface{}, path string) (interface{}, bool) {
 				return v, true
 			}
 			cur = x[key]
-		case []interface{}:
+		case []any:
 			end := strings.IndexByte(rest, ']')
 			if !strings.HasPrefix(rest, "[") || end < 0 {
 				return nil, false

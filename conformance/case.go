@@ -37,11 +37,11 @@ type Case struct {
 	} `json:"response"`
 	Now string `json:"now"`
 
-	Live     map[string]interface{} // nil on a create
-	Manifest map[string]interface{}
-	CRDs     []map[string]interface{}
-	Want     map[string]interface{}
-	After    map[string]interface{} // update-scale only
+	Live     map[string]any // nil on a create
+	Manifest map[string]any
+	CRDs     []map[string]any
+	Want     map[string]any
+	After    map[string]any // update-scale only
 }
 
 // NowTime is the case's "now", or the zero time.
@@ -74,7 +74,7 @@ func LoadCase(dir string) (*Case, error) {
 	}
 	if b, err := os.ReadFile(filepath.Join(dir, "crds.yaml")); err == nil {
 		for i, doc := range splitYAML(b) {
-			var obj map[string]interface{}
+			var obj map[string]any
 			if err := yaml.Unmarshal(doc, &obj); err != nil {
 				return nil, fmt.Errorf("%s: document %d: %w", filepath.Join(dir, "crds.yaml"), i, err)
 			}
@@ -110,7 +110,7 @@ func LoadCases(root string) ([]*Case, error) {
 	return out, nil
 }
 
-func readObject(path string, optional bool) (map[string]interface{}, error) {
+func readObject(path string, optional bool) (map[string]any, error) {
 	b, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) && optional {
 		return nil, nil
@@ -124,7 +124,7 @@ func readObject(path string, optional bool) (map[string]interface{}, error) {
 	}
 	dec := json.NewDecoder(bytes.NewReader(j))
 	dec.UseNumber()
-	var obj map[string]interface{}
+	var obj map[string]any
 	if err := dec.Decode(&obj); err != nil && err != io.EOF {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}

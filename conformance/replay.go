@@ -32,7 +32,7 @@ func (c *Case) Endpoint() merge.Endpoint {
 	}
 	av, _ := src["apiVersion"].(string)
 	kind, _ := src["kind"].(string)
-	md, _ := src["metadata"].(map[string]interface{})
+	md, _ := src["metadata"].(map[string]any)
 	ns, _ := md["namespace"].(string)
 	name, _ := md["name"].(string)
 	if gv, ok := apiVersionOfPath(c.Request.Path); ok {
@@ -115,7 +115,7 @@ func Compare(c *Case, res *merge.Result, strict bool) []string {
 			}
 			return problems
 		}
-		var got map[string]interface{}
+		var got map[string]any
 		_ = json.Unmarshal(res.Rejection.Status(), &got)
 		want := generic(c.Want)
 		wc, gc := causes(want), causes(got)
@@ -169,17 +169,17 @@ func Compare(c *Case, res *merge.Result, strict bool) []string {
 	return problems
 }
 
-func generic(v interface{}) map[string]interface{} {
+func generic(v any) map[string]any {
 	if v == nil {
 		return nil
 	}
 	b, _ := json.Marshal(v)
-	var out map[string]interface{}
+	var out map[string]any
 	_ = json.Unmarshal(b, &out)
 	return out
 }
 
-func compact(v interface{}) string {
+func compact(v any) string {
 	b, _ := json.Marshal(v)
 	if len(b) > 600 {
 		return string(b[:600]) + "…"
@@ -187,14 +187,14 @@ func compact(v interface{}) string {
 	return string(b)
 }
 
-func details(s map[string]interface{}) map[string]interface{} {
-	d, _ := s["details"].(map[string]interface{})
+func details(s map[string]any) map[string]any {
+	d, _ := s["details"].(map[string]any)
 	return d
 }
 
-func causes(s map[string]interface{}) []string {
+func causes(s map[string]any) []string {
 	var out []string
-	cs, _ := details(s)["causes"].([]interface{})
+	cs, _ := details(s)["causes"].([]any)
 	for _, c := range cs {
 		out = append(out, compact(c))
 	}
@@ -202,27 +202,27 @@ func causes(s map[string]interface{}) []string {
 	return out
 }
 
-func rv(obj map[string]interface{}) interface{} {
-	md, _ := obj["metadata"].(map[string]interface{})
+func rv(obj map[string]any) any {
+	md, _ := obj["metadata"].(map[string]any)
 	return md["resourceVersion"]
 }
 
-func entriesOf(obj map[string]interface{}) []map[string]interface{} {
-	md, _ := obj["metadata"].(map[string]interface{})
-	l, _ := md["managedFields"].([]interface{})
-	var out []map[string]interface{}
+func entriesOf(obj map[string]any) []map[string]any {
+	md, _ := obj["metadata"].(map[string]any)
+	l, _ := md["managedFields"].([]any)
+	var out []map[string]any
 	for _, e := range l {
-		if m, ok := e.(map[string]interface{}); ok {
+		if m, ok := e.(map[string]any); ok {
 			out = append(out, m)
 		}
 	}
 	return out
 }
 
-func normTimes(entries []map[string]interface{}, liveTimes map[string]bool, now string) []map[string]interface{} {
-	var out []map[string]interface{}
+func normTimes(entries []map[string]any, liveTimes map[string]bool, now string) []map[string]any {
+	var out []map[string]any
 	for _, e := range entries {
-		c := map[string]interface{}{}
+		c := map[string]any{}
 		for k, v := range e {
 			c[k] = v
 		}
@@ -234,32 +234,32 @@ func normTimes(entries []map[string]interface{}, liveTimes map[string]bool, now 
 	return out
 }
 
-func ownedTree(entries []map[string]interface{}) map[string]interface{} {
-	t := map[string]interface{}{}
+func ownedTree(entries []map[string]any) map[string]any {
+	t := map[string]any{}
 	for _, e := range entries {
-		if f, ok := e["fieldsV1"].(map[string]interface{}); ok {
+		if f, ok := e["fieldsV1"].(map[string]any); ok {
 			mergeTree(t, f)
 		}
 	}
 	return t
 }
 
-func mergeTree(a, b map[string]interface{}) {
+func mergeTree(a, b map[string]any) {
 	for k, v := range b {
-		vm, _ := v.(map[string]interface{})
-		if am, ok := a[k].(map[string]interface{}); ok {
+		vm, _ := v.(map[string]any)
+		if am, ok := a[k].(map[string]any); ok {
 			mergeTree(am, vm)
 		} else {
-			c := map[string]interface{}{}
+			c := map[string]any{}
 			mergeTree(c, vm)
 			a[k] = c
 		}
 	}
 }
 
-func stripMeta(obj map[string]interface{}, created, strict bool) map[string]interface{} {
+func stripMeta(obj map[string]any, created, strict bool) map[string]any {
 	obj = generic(obj)
-	md, _ := obj["metadata"].(map[string]interface{})
+	md, _ := obj["metadata"].(map[string]any)
 	delete(md, "resourceVersion")
 	delete(md, "managedFields")
 	if created {
@@ -272,16 +272,16 @@ func stripMeta(obj map[string]interface{}, created, strict bool) map[string]inte
 	return obj
 }
 
-func childForItem(tree map[string]interface{}, item interface{}, index int) map[string]interface{} {
+func childForItem(tree map[string]any, item any, index int) map[string]any {
 	for k, v := range tree {
-		vm, _ := v.(map[string]interface{})
+		vm, _ := v.(map[string]any)
 		switch {
 		case strings.HasPrefix(k, "k:"):
-			var keys map[string]interface{}
+			var keys map[string]any
 			if json.Unmarshal([]byte(k[2:]), &keys) != nil {
 				continue
 			}
-			m, ok := item.(map[string]interface{})
+			m, ok := item.(map[string]any)
 			if !ok {
 				continue
 			}
@@ -295,7 +295,7 @@ func childForItem(tree map[string]interface{}, item interface{}, index int) map[
 				return vm
 			}
 		case strings.HasPrefix(k, "v:"):
-			var v interface{}
+			var v any
 			if json.Unmarshal([]byte(k[2:]), &v) == nil && reflect.DeepEqual(v, item) {
 				return vm
 			}
@@ -306,17 +306,17 @@ func childForItem(tree map[string]interface{}, item interface{}, index int) map[
 	return nil
 }
 
-func compareNode(want, got interface{}, tree map[string]interface{}, path string, strict bool, problems *[]string) {
+func compareNode(want, got any, tree map[string]any, path string, strict bool, problems *[]string) {
 	switch w := want.(type) {
-	case map[string]interface{}:
-		g, ok := got.(map[string]interface{})
+	case map[string]any:
+		g, ok := got.(map[string]any)
 		if !ok {
 			break
 		}
 		for k, wv := range w {
-			var sub map[string]interface{}
+			var sub map[string]any
 			if tree != nil {
-				sub, _ = tree["f:"+k].(map[string]interface{})
+				sub, _ = tree["f:"+k].(map[string]any)
 			}
 			gv, present := g[k]
 			if !present {
@@ -334,8 +334,8 @@ func compareNode(want, got interface{}, tree map[string]interface{}, path string
 			}
 		}
 		return
-	case []interface{}:
-		g, ok := got.([]interface{})
+	case []any:
+		g, ok := got.([]any)
 		if !ok {
 			break
 		}
@@ -344,7 +344,7 @@ func compareNode(want, got interface{}, tree map[string]interface{}, path string
 			return
 		}
 		for i := range w {
-			var sub map[string]interface{}
+			var sub map[string]any
 			if tree != nil {
 				sub = childForItem(tree, w[i], i)
 			}
@@ -358,7 +358,7 @@ func compareNode(want, got interface{}, tree map[string]interface{}, path string
 }
 
 // invalidMessages returns the messages of two 422 Invalid statuses.
-func invalidMessages(want, got map[string]interface{}) (string, string, bool) {
+func invalidMessages(want, got map[string]any) (string, string, bool) {
 	wm, _ := want["message"].(string)
 	gm, _ := got["message"].(string)
 	if want["reason"] != "Invalid" || got["reason"] != "Invalid" || wm == gm {
@@ -371,16 +371,16 @@ func invalidMessages(want, got map[string]interface{}) (string, string, bool) {
 // same errors in some order: for labels, annotations and CRD schema errors the server's
 // order is Go map order (fixtures README, "How a checker should compare"). The errors are
 // the `field: message` of the causes of the recorded status.
-func sameInvalidMessage(want, got string, status map[string]interface{}) bool {
+func sameInvalidMessage(want, got string, status map[string]any) bool {
 	const sep = " is invalid: ["
 	wi, gi := strings.Index(want, sep), strings.Index(got, sep)
 	if wi < 0 || gi < 0 || want[:wi] != got[:gi] || !strings.HasSuffix(want, "]") || !strings.HasSuffix(got, "]") {
 		return false
 	}
 	var items []string
-	cs, _ := details(status)["causes"].([]interface{})
+	cs, _ := details(status)["causes"].([]any)
 	for _, c := range cs {
-		m, _ := c.(map[string]interface{})
+		m, _ := c.(map[string]any)
 		msg, _ := m["message"].(string)
 		if f, _ := m["field"].(string); f != "" {
 			msg = f + ": " + msg

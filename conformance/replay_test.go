@@ -3,10 +3,10 @@ package conformance
 import "testing"
 
 func TestSameInvalidMessage(t *testing.T) {
-	status := map[string]interface{}{"details": map[string]interface{}{"causes": []interface{}{
-		map[string]interface{}{"field": "spec.a", "message": "Invalid value: \"x, y\": bad"},
-		map[string]interface{}{"field": "spec.b", "message": "Required value"},
-		map[string]interface{}{"message": "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation"},
+	status := map[string]any{"details": map[string]any{"causes": []any{
+		map[string]any{"field": "spec.a", "message": "Invalid value: \"x, y\": bad"},
+		map[string]any{"field": "spec.b", "message": "Required value"},
+		map[string]any{"message": "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation"},
 	}}}
 	want := `X.g "n" is invalid: [spec.a: Invalid value: "x, y": bad, spec.b: Required value, some validation rules were not checked because the object was invalid; correct the existing errors to complete validation]`
 	for _, c := range []struct {

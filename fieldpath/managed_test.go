@@ -167,7 +167,7 @@ func TestRoundTripRecordedManagedFields(t *testing.T) {
 				t.Errorf("%s:\n got %s\nwant %s", f, got, want.Bytes())
 			}
 		} else {
-			var g, w interface{}
+			var g, w any
 			_ = json.Unmarshal(got, &g)
 			_ = json.Unmarshal(want.Bytes(), &w)
 			if !reflect.DeepEqual(g, w) {

@@ -17,7 +17,7 @@ func PathString(p smdpath.Path) string {
 
 // JSONPointer turns a path into an RFC 6901 JSON Pointer into obj, resolving keyed and set
 // items to their positions in obj. It reports false when an item is not in obj.
-func JSONPointer(p smdpath.Path, obj interface{}) (string, bool) {
+func JSONPointer(p smdpath.Path, obj any) (string, bool) {
 	var b strings.Builder
 	cur := obj
 	for _, pe := range p {
@@ -25,18 +25,18 @@ func JSONPointer(p smdpath.Path, obj interface{}) (string, bool) {
 		case pe.FieldName != nil:
 			b.WriteByte('/')
 			b.WriteString(escapePointer(*pe.FieldName))
-			m, _ := cur.(map[string]interface{})
+			m, _ := cur.(map[string]any)
 			cur = m[*pe.FieldName]
 		case pe.Index != nil:
 			b.WriteByte('/')
 			b.WriteString(strconv.Itoa(*pe.Index))
-			l, _ := cur.([]interface{})
+			l, _ := cur.([]any)
 			if *pe.Index < 0 || *pe.Index >= len(l) {
 				return b.String(), false
 			}
 			cur = l[*pe.Index]
 		default:
-			l, _ := cur.([]interface{})
+			l, _ := cur.([]any)
 			i := indexOfItem(l, pe)
 			if i < 0 {
 				return b.String(), false
@@ -49,7 +49,7 @@ func JSONPointer(p smdpath.Path, obj interface{}) (string, bool) {
 	return b.String(), true
 }
 
-func indexOfItem(l []interface{}, pe smdpath.PathElement) int {
+func indexOfItem(l []any, pe smdpath.PathElement) int {
 	for i, item := range l {
 		if ItemMatches(item, pe) {
 			return i
@@ -60,11 +60,11 @@ func indexOfItem(l []interface{}, pe smdpath.PathElement) int {
 
 // ItemMatches reports whether a list item is the one a key or set element names. A key
 // field the item leaves out stands for its schema default and is matched by the other keys.
-func ItemMatches(item interface{}, pe smdpath.PathElement) bool {
+func ItemMatches(item any, pe smdpath.PathElement) bool {
 	if pe.Value != nil {
 		return value.Equals(*pe.Value, value.NewValueInterface(item))
 	}
-	m, ok := item.(map[string]interface{})
+	m, ok := item.(map[string]any)
 	if !ok || pe.Key == nil {
 		return false
 	}
@@ -82,12 +82,12 @@ func ItemMatches(item interface{}, pe smdpath.PathElement) bool {
 
 // ValueAt finds the value at a path in an unstructured object (maps, lists and scalars as
 // JSON decodes them). It reports false when the path leads nowhere.
-func ValueAt(obj interface{}, p smdpath.Path) (interface{}, bool) {
+func ValueAt(obj any, p smdpath.Path) (any, bool) {
 	cur := obj
 	for _, pe := range p {
 		switch {
 		case pe.FieldName != nil:
-			m, ok := cur.(map[string]interface{})
+			m, ok := cur.(map[string]any)
 			if !ok {
 				return nil, false
 			}
@@ -95,13 +95,13 @@ func ValueAt(obj interface{}, p smdpath.Path) (interface{}, bool) {
 				return nil, false
 			}
 		case pe.Index != nil:
-			l, ok := cur.([]interface{})
+			l, ok := cur.([]any)
 			if !ok || *pe.Index < 0 || *pe.Index >= len(l) {
 				return nil, false
 			}
 			cur = l[*pe.Index]
 		default:
-			l, ok := cur.([]interface{})
+			l, ok := cur.([]any)
 			if !ok {
 				return nil, false
 			}

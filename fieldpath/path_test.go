@@ -26,9 +26,9 @@ func TestPathString(t *testing.T) {
 }
 
 func TestJSONPointer(t *testing.T) {
-	obj := map[string]interface{}{"spec": map[string]interface{}{"containers": []interface{}{
-		map[string]interface{}{"name": "a"},
-		map[string]interface{}{"name": "b/c", "ports": []interface{}{map[string]interface{}{"containerPort": int64(80), "protocol": "TCP"}}},
+	obj := map[string]any{"spec": map[string]any{"containers": []any{
+		map[string]any{"name": "a"},
+		map[string]any{"name": "b/c", "ports": []any{map[string]any{"containerPort": int64(80), "protocol": "TCP"}}},
 	}}}
 	p := smdpath.MakePathOrDie("spec", "containers", smdpath.KeyByFields("name", "b/c"), "ports", smdpath.KeyByFields("containerPort", 80, "protocol", "TCP"), "containerPort")
 	got, ok := JSONPointer(p, obj)

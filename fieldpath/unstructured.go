@@ -9,7 +9,7 @@ import (
 )
 
 // This file converts managedFields between the entries of this package and the form they
-// have in a decoded object (metadata.managedFields as []interface{} of maps, fieldsV1 a
+// have in a decoded object (metadata.managedFields as []any of maps, fieldsV1 a
 // tree of maps). Every object the engine reads or writes goes through it, several times
 // per request, so it does not round-trip through encoding/json: it writes and reads the
 // same bytes encoding/json would, directly, and falls back to encoding/json for anything
@@ -19,10 +19,10 @@ import (
 // tree of maps or as its JSON text (a json.RawMessage, taken as it is). ok is false
 // at the first element it does not expect (not a map, a field of the wrong type, a time that
 // does not parse): such input must go through encoding/json for its errors.
-func EntriesFromUnstructured(list []interface{}) (entries []Entry, ok bool) {
+func EntriesFromUnstructured(list []any) (entries []Entry, ok bool) {
 	entries = make([]Entry, 0, len(list))
 	for _, item := range list {
-		m, isMap := item.(map[string]interface{})
+		m, isMap := item.(map[string]any)
 		if !isMap {
 			return nil, false
 		}
@@ -79,13 +79,13 @@ func EntriesFromUnstructured(list []interface{}) (entries []Entry, ok bool) {
 // EntriesOf reads the metadata.managedFields of a decoded object. present is false when
 // the field is absent or null; anything EntriesFromUnstructured does not expect goes
 // through encoding/json, for its errors.
-func EntriesOf(obj map[string]interface{}) (entries []Entry, present bool, err error) {
-	md, _ := obj["metadata"].(map[string]interface{})
+func EntriesOf(obj map[string]any) (entries []Entry, present bool, err error) {
+	md, _ := obj["metadata"].(map[string]any)
 	raw, ok := md["managedFields"]
 	if !ok || raw == nil {
 		return nil, false, nil
 	}
-	if list, ok := raw.([]interface{}); ok {
+	if list, ok := raw.([]any); ok {
 		if entries, ok := EntriesFromUnstructured(list); ok {
 			return entries, true, nil
 		}
@@ -103,7 +103,7 @@ func EntriesOf(obj map[string]interface{}) (entries []Entry, present bool, err e
 
 // EntriesToUnstructured is the managedFields list a decoded object holds for entries: what
 // decoding their JSON (Entry.MarshalJSON) gives.
-func EntriesToUnstructured(entries []Entry) ([]interface{}, error) {
+func EntriesToUnstructured(entries []Entry) ([]any, error) {
 	return entriesToUnstructured(entries, false)
 }
 
@@ -111,14 +111,14 @@ func EntriesToUnstructured(entries []Entry) ([]interface{}, error) {
 // json.RawMessage in canonical form (fieldsjson.CanonicalFieldsV1), which encoding/json writes as it
 // would write the tree. It is cheaper to make and to hold than the trees, and every reader
 // of this module takes it.
-func EntriesToUnstructuredText(entries []Entry) ([]interface{}, error) {
+func EntriesToUnstructuredText(entries []Entry) ([]any, error) {
 	return entriesToUnstructured(entries, true)
 }
 
-func entriesToUnstructured(entries []Entry, text bool) ([]interface{}, error) {
-	out := make([]interface{}, len(entries))
+func entriesToUnstructured(entries []Entry, text bool) ([]any, error) {
+	out := make([]any, len(entries))
 	for i, e := range entries {
-		m := make(map[string]interface{}, 7)
+		m := make(map[string]any, 7)
 		if e.Manager != "" {
 			m["manager"] = e.Manager
 		}
@@ -135,7 +135,7 @@ func entriesToUnstructured(entries []Entry, text bool) ([]interface{}, error) {
 			m["fieldsType"] = e.FieldsType
 		}
 		if len(e.FieldsV1) > 0 {
-			var v interface{}
+			var v any
 			var err error
 			if text {
 				var b []byte

@@ -22,7 +22,7 @@ func TestEntriesUnstructuredRoundTrip(t *testing.T) {
 	}
 	// What decoding the entries' JSON gives.
 	raw, _ := json.Marshal(entries)
-	var want []interface{}
+	var want []any
 	if err := json.Unmarshal(raw, &want); err != nil {
 		t.Fatal(err)
 	}
@@ -41,30 +41,30 @@ func TestEntriesUnstructuredRoundTrip(t *testing.T) {
 	if a, b := mustJSON(t, text), mustJSON(t, got); a != b {
 		t.Errorf("EntriesToUnstructuredText prints %s; the trees print %s", a, b)
 	}
-	if _, isText := text[0].(map[string]interface{})["fieldsV1"].(json.RawMessage); !isText {
-		t.Errorf("EntriesToUnstructuredText keeps fieldsV1 as %T", text[0].(map[string]interface{})["fieldsV1"])
+	if _, isText := text[0].(map[string]any)["fieldsV1"].(json.RawMessage); !isText {
+		t.Errorf("EntriesToUnstructuredText keeps fieldsV1 as %T", text[0].(map[string]any)["fieldsV1"])
 	}
 	if back, ok := EntriesFromUnstructured(text); !ok || !reflect.DeepEqual(back, entries) {
 		t.Errorf("EntriesFromUnstructured(text) = %#v, %v; want %#v", back, ok, entries)
 	}
-	for _, bad := range []interface{}{"x", map[string]interface{}{"manager": 1}, map[string]interface{}{"time": "yesterday"}} {
-		if _, ok := EntriesFromUnstructured([]interface{}{bad}); ok {
+	for _, bad := range []any{"x", map[string]any{"manager": 1}, map[string]any{"time": "yesterday"}} {
+		if _, ok := EntriesFromUnstructured([]any{bad}); ok {
 			t.Errorf("EntriesFromUnstructured accepted %#v", bad)
 		}
 	}
 }
 
 func TestEntriesOf(t *testing.T) {
-	obj := func(mf interface{}) map[string]interface{} {
-		return map[string]interface{}{"metadata": map[string]interface{}{"managedFields": mf}}
+	obj := func(mf any) map[string]any {
+		return map[string]any{"metadata": map[string]any{"managedFields": mf}}
 	}
-	if e, present, err := EntriesOf(map[string]interface{}{}); e != nil || present || err != nil {
+	if e, present, err := EntriesOf(map[string]any{}); e != nil || present || err != nil {
 		t.Errorf("absent: %v %v %v", e, present, err)
 	}
 	if e, present, err := EntriesOf(obj(nil)); e != nil || present || err != nil {
 		t.Errorf("null: %v %v %v", e, present, err)
 	}
-	e, present, err := EntriesOf(obj([]interface{}{map[string]interface{}{"manager": "m", "operation": "Apply", "fieldsV1": json.RawMessage(`{"f:a":{}}`)}}))
+	e, present, err := EntriesOf(obj([]any{map[string]any{"manager": "m", "operation": "Apply", "fieldsV1": json.RawMessage(`{"f:a":{}}`)}}))
 	if err != nil || !present || len(e) != 1 || e[0].Manager != "m" || string(e[0].FieldsV1) != `{"f:a":{}}` {
 		t.Errorf("entries: %+v %v %v", e, present, err)
 	}
@@ -73,7 +73,7 @@ func TestEntriesOf(t *testing.T) {
 	}
 }
 
-func mustJSON(t *testing.T, v interface{}) string {
+func mustJSON(t *testing.T, v any) string {
 	t.Helper()
 	b, err := json.Marshal(v)
 	if err != nil {

@@ -46,13 +46,13 @@ func (e *Engine) applyStep(req Request) (*Result, error) {
 
 // applyOutcome is the inner result of the apply chain.
 type applyOutcome struct {
-	object    map[string]interface{} // nil: no change (the live object stands)
-	decoded   map[string]interface{} // object before defaulting, when the hooks keep it
+	object    map[string]any // nil: no change (the live object stands)
+	decoded   map[string]any // object before defaulting, when the hooks keep it
 	managed   fieldpath.Managed
 	conflicts smdmerge.Conflicts
 }
 
-func (r *request) apply(live, cfg map[string]interface{}, manager string, force bool) *Result {
+func (r *request) apply(live, cfg map[string]any, manager string, force bool) *Result {
 	res := &Result{Endpoint: r.ep}
 	reject := func(s *StatusError) *Result {
 		res.Action, res.Rejection, res.Object = ActionRejected, s, nil
@@ -107,7 +107,7 @@ func (r *request) apply(live, cfg map[string]interface{}, manager string, force 
 		return reject(s)
 	}
 
-	var obj map[string]interface{}
+	var obj map[string]any
 	if out.object != nil {
 		obj = out.object
 	} else {
@@ -159,7 +159,7 @@ func (r *request) apply(live, cfg map[string]interface{}, manager string, force 
 // applyWithLastApplied is the apply with the kubectl relaxation (catalog K1, K2): when the
 // manager is "kubectl" and every conflict is on a field whose last-applied value still
 // matches the live object, the apply is forced; otherwise only the other conflicts count.
-func (r *request) applyWithLastApplied(live, cfg map[string]interface{}, managed fieldpath.Managed, manager string, force bool) (*applyOutcome, *StatusError) {
+func (r *request) applyWithLastApplied(live, cfg map[string]any, managed fieldpath.Managed, manager string, force bool) (*applyOutcome, *StatusError) {
 	out, s := r.applyOnce(live, cfg, managed.Copy(), manager, force)
 	if manager != KubectlManager || s == nil || out == nil || len(out.conflicts) == 0 {
 		return out, s
@@ -181,7 +181,7 @@ func (r *request) applyWithLastApplied(live, cfg map[string]interface{}, managed
 }
 
 // applyOnce is the chain from the before-first-apply step inwards.
-func (r *request) applyOnce(live, cfg map[string]interface{}, managed fieldpath.Managed, manager string, force bool) (*applyOutcome, *StatusError) {
+func (r *request) applyOnce(live, cfg map[string]any, managed fieldpath.Managed, manager string, force bool) (*applyOutcome, *StatusError) {
 	if len(managed.Fields) == 0 { // catalog F1
 		empty := r.e.hooks.EmptyObject(r.typ)
 		var err error
@@ -218,7 +218,7 @@ func (r *request) applyOnce(live, cfg map[string]interface{}, managed fieldpath.
 	if merged != nil {
 		now := r.now
 		managed.Times[key] = &now
-		obj, ok := merged.AsValue().Unstructured().(map[string]interface{})
+		obj, ok := merged.AsValue().Unstructured().(map[string]any)
 		if !ok {
 			return nil, internalError("merged object is not an object")
 		}
@@ -237,7 +237,7 @@ func (r *request) applyOnce(live, cfg map[string]interface{}, managed fieldpath.
 	return out, nil
 }
 
-func (r *request) defaultObject(obj map[string]interface{}) error {
+func (r *request) defaultObject(obj map[string]any) error {
 	return r.e.hooks.Default(r.typ, obj)
 }
 
@@ -266,10 +266,10 @@ func validateManager(m string, apply bool) *StatusError {
 	return nil
 }
 
-func setNsName(obj map[string]interface{}, ns, name string) {
+func setNsName(obj map[string]any, ns, name string) {
 	md := metadataOf(obj)
 	if md == nil {
-		md = map[string]interface{}{}
+		md = map[string]any{}
 		obj["metadata"] = md
 	}
 	if ns != "" {
@@ -283,16 +283,16 @@ func setNsName(obj map[string]interface{}, ns, name string) {
 // describeConflicts turns SMD conflicts into data with both values. A conflict with an
 // entry recorded at another version names a path of that version: its values are read
 // from the live object and the configuration converted to it (catalog V7).
-func (r *request) describeConflicts(cs smdmerge.Conflicts, managed fieldpath.Managed, live, cfg map[string]interface{}) []Conflict {
+func (r *request) describeConflicts(cs smdmerge.Conflicts, managed fieldpath.Managed, live, cfg map[string]any) []Conflict {
 	out := make([]Conflict, 0, len(cs))
-	at := map[string][2]map[string]interface{}{}
+	at := map[string][2]map[string]any{}
 	for _, c := range cs {
 		ref := managed.Ref(c.Manager)
 		live, cfg := live, cfg
 		if v := ref.APIVersion; v != "" && v != string(r.version) {
 			pair, ok := at[v]
 			if !ok {
-				pair = [2]map[string]interface{}{live, cfg}
+				pair = [2]map[string]any{live, cfg}
 				target := schema.GVKFromAPIVersionKind(v, r.ep.GVK.Kind)
 				if r.hub != nil && target == r.hub.GVK && r.hubLive != nil {
 					pair[0] = r.hubLive
@@ -370,7 +370,7 @@ func paths(s *smdpath.Set) []string {
 }
 
 // deletedFields lists what the write removed from the live object, system metadata aside.
-func (r *request) deletedFields(live, obj map[string]interface{}) []string {
+func (r *request) deletedFields(live, obj map[string]any) []string {
 	if obj == nil || (!r.e.noShortcuts && keepsEveryField(withoutCleanManagedFields(live), withoutCleanManagedFields(obj))) {
 		return nil
 	}
@@ -392,15 +392,15 @@ func (r *request) deletedFields(live, obj map[string]interface{}) []string {
 // so that their comparison would remove nothing: every object keeps its keys, every list is
 // equal, every scalar stays a scalar; the metadata the server maintains (systemMetadata) is
 // left out. Otherwise the typed comparison decides.
-func keepsEveryField(live, obj map[string]interface{}) bool {
+func keepsEveryField(live, obj map[string]any) bool {
 	for k, v := range live {
 		w, ok := obj[k]
 		if !ok {
 			return false
 		}
 		if k == "metadata" {
-			lm, lok := v.(map[string]interface{})
-			om, ook := w.(map[string]interface{})
+			lm, lok := v.(map[string]any)
+			om, ook := w.(map[string]any)
 			if !lok || !ook {
 				return false
 			}
@@ -422,10 +422,10 @@ func keepsEveryField(live, obj map[string]interface{}) bool {
 	return true
 }
 
-func keepsFields(a, b interface{}) bool {
+func keepsFields(a, b any) bool {
 	switch av := a.(type) {
-	case map[string]interface{}:
-		bv, ok := b.(map[string]interface{})
+	case map[string]any:
+		bv, ok := b.(map[string]any)
 		if !ok {
 			return false
 		}
@@ -435,13 +435,13 @@ func keepsFields(a, b interface{}) bool {
 			}
 		}
 		return true
-	case []interface{}:
+	case []any:
 		return unstructured.Equal(a, b)
 	case nil:
 		return b == nil
 	default:
 		switch b.(type) {
-		case map[string]interface{}, []interface{}, nil:
+		case map[string]any, []any, nil:
 			return false
 		}
 		return true
@@ -466,7 +466,7 @@ func sortConflicts(cs smdmerge.Conflicts) {
 // checkIdentity is what the handlers and the store check after field management (catalog
 // N3, N4): the name and namespace must be the URL's, and a resourceVersion in the body is an
 // optimistic lock. (That the uid of an existing object cannot change is validation's.)
-func (r *request) checkIdentity(live, obj, cfg map[string]interface{}, created bool) *StatusError {
+func (r *request) checkIdentity(live, obj, cfg map[string]any, created bool) *StatusError {
 	ns, name := nsName(obj)
 	if name != r.ep.Name {
 		return badRequest(fmt.Sprintf("the name of the object (%s) does not match the name on the URL (%s)", name, r.ep.Name))
@@ -498,7 +498,7 @@ func liveIfUpdate(created bool, live map[string]any) map[string]any {
 
 // prepare runs the registry's rules for a create or an update, on the internal version's
 // shape (see atHub); decoded is the object before defaulting when keepDecoded kept it.
-func (r *request) prepare(created bool, decoded, obj, live map[string]interface{}) error {
+func (r *request) prepare(created bool, decoded, obj, live map[string]any) error {
 	if created {
 		live = nil
 	}
@@ -525,7 +525,7 @@ func (r *request) prepare(created bool, decoded, obj, live map[string]interface{
 
 // keepDecoded copies obj, the object of a write before defaulting, when the hooks' rules
 // look at it (DecodedHooks); otherwise it returns nil.
-func (r *request) keepDecoded(obj map[string]interface{}) map[string]interface{} {
+func (r *request) keepDecoded(obj map[string]any) map[string]any {
 	if dh, ok := r.e.hooks.(DecodedHooks); ok && dh.KeepDecoded(r.typ, r.ep.Subresource, r.creating) {
 		return copyObject(obj)
 	}
@@ -534,7 +534,7 @@ func (r *request) keepDecoded(obj map[string]interface{}) map[string]interface{}
 
 // assigned lists what the server assigns in obj, the object a write of the given action
 // stores (none when nothing is stored), when the hooks know it (AssignedReporter).
-func (r *request) assigned(action Action, obj map[string]interface{}) []string {
+func (r *request) assigned(action Action, obj map[string]any) []string {
 	ar, ok := r.e.hooks.(AssignedReporter)
 	if !ok || (action != ActionCreate && action != ActionUpdate) {
 		return nil

@@ -17,7 +17,7 @@ import (
 // deploymentRequest is a realistic apply: a recorded Deployment with three managers and a
 // manifest that drops a container and a volume.
 func deploymentRequest(tb testing.TB) Request {
-	live := map[string]interface{}{}
+	live := map[string]any{}
 	b, err := os.ReadFile("testdata/deployment-live.json")
 	if err != nil {
 		tb.Fatal(err)
@@ -25,7 +25,7 @@ func deploymentRequest(tb testing.TB) Request {
 	if err := json.Unmarshal(b, &live); err != nil {
 		tb.Fatal(err)
 	}
-	cfg := map[string]interface{}{}
+	cfg := map[string]any{}
 	b, err = os.ReadFile("testdata/deployment-manifest.yaml")
 	if err != nil {
 		tb.Fatal(err)
@@ -73,7 +73,7 @@ func BenchmarkSMDApplyDeployment(b *testing.B) {
 		}
 		managed = m
 	}
-	u := &smdmerge.Updater{Converter: identityConverter{}}
+	u := (&smdmerge.UpdaterBuilder{Converter: identityConverter{}}).BuildUpdater()
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {

@@ -31,7 +31,7 @@ var errMissingVersion = errors.New("no such version")
 
 func (c *versionConverter) Convert(obj *typed.TypedValue, version smdpath.APIVersion) (*typed.TypedValue, error) {
 	raw := obj.AsValue().Unstructured()
-	u, ok := raw.(map[string]interface{})
+	u, ok := raw.(map[string]any)
 	if !ok {
 		// The server cannot turn a value that is not an object into a Kubernetes object
 		// to convert: an error that fails the request, not a missing version.
@@ -75,22 +75,22 @@ func (c *versionConverter) IsMissingVersionError(err error) bool {
 // normalizedInput is obj when its numbers are already what Kubernetes' JSON decoding makes
 // them (what decoders of this module give), a normalized copy otherwise. The engine never
 // changes its inputs (FuzzEngine checks it), so it need not copy them.
-func normalizedInput(obj map[string]interface{}) map[string]interface{} {
+func normalizedInput(obj map[string]any) map[string]any {
 	if obj == nil || isNormalized(obj) {
 		return obj
 	}
 	return normalizeObject(obj)
 }
 
-func isNormalized(v interface{}) bool {
+func isNormalized(v any) bool {
 	switch t := v.(type) {
-	case map[string]interface{}:
+	case map[string]any:
 		for _, x := range t {
 			if !isNormalized(x) {
 				return false
 			}
 		}
-	case []interface{}:
+	case []any:
 		for _, x := range t {
 			if !isNormalized(x) {
 				return false
@@ -107,23 +107,23 @@ func isNormalized(v interface{}) bool {
 
 // normalizeObject makes numbers what Kubernetes' JSON decoding makes them: integers as
 // int64, other numbers as float64. It returns a copy.
-func normalizeObject(obj map[string]interface{}) map[string]interface{} {
+func normalizeObject(obj map[string]any) map[string]any {
 	if obj == nil {
 		return nil
 	}
-	return normalizeValue(obj).(map[string]interface{})
+	return normalizeValue(obj).(map[string]any)
 }
 
-func normalizeValue(v interface{}) interface{} {
+func normalizeValue(v any) any {
 	switch t := v.(type) {
-	case map[string]interface{}:
-		c := make(map[string]interface{}, len(t))
+	case map[string]any:
+		c := make(map[string]any, len(t))
 		for k, x := range t {
 			c[k] = normalizeValue(x)
 		}
 		return c
-	case []interface{}:
-		c := make([]interface{}, len(t))
+	case []any:
+		c := make([]any, len(t))
 		for i, x := range t {
 			c[i] = normalizeValue(x)
 		}

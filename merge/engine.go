@@ -41,13 +41,13 @@ const (
 type ServerHooks interface {
 	// Default fills in defaults as decoding the object into its Go type and defaulting it
 	// would. An error means the server could not decode the object.
-	Default(t *schema.Type, obj map[string]interface{}) error
+	Default(t *schema.Type, obj map[string]any) error
 	// EmptyObject is the JSON of the kind's Go zero value, the "old" object of a create (catalog N1).
-	EmptyObject(t *schema.Type) map[string]interface{}
+	EmptyObject(t *schema.Type) map[string]any
 	// PrepareForCreate applies the registry's rules to a new object.
-	PrepareForCreate(t *schema.Type, obj map[string]interface{}) error
+	PrepareForCreate(t *schema.Type, obj map[string]any) error
 	// PrepareForUpdate applies the registry's rules to an updated object, given the old one.
-	PrepareForUpdate(t *schema.Type, subresource string, obj, old map[string]interface{}) error
+	PrepareForUpdate(t *schema.Type, subresource string, obj, old map[string]any) error
 	// Validate is the registry's validation of obj, the object about to be stored once
 	// field management, defaulting and the registry's rules have made it (catalog V1, V2,
 	// V6): old is the live object on an update through the main resource or subresource,
@@ -79,9 +79,9 @@ type DecodedHooks interface {
 	// resource) that creates (create is true) or updates an object needs the decoded object.
 	KeepDecoded(t *schema.Type, subresource string, create bool) bool
 	// PrepareForCreateDecoded is PrepareForCreate given the decoded object.
-	PrepareForCreateDecoded(t *schema.Type, decoded, obj map[string]interface{}) error
+	PrepareForCreateDecoded(t *schema.Type, decoded, obj map[string]any) error
 	// PrepareForUpdateDecoded is PrepareForUpdate given the decoded object.
-	PrepareForUpdateDecoded(t *schema.Type, subresource string, decoded, obj, old map[string]interface{}) error
+	PrepareForUpdateDecoded(t *schema.Type, subresource string, decoded, obj, old map[string]any) error
 }
 
 // AssignedReporter is implemented by ServerHooks that know which values of a stored object
@@ -91,7 +91,7 @@ type AssignedReporter interface {
 	// Assigned lists, as dotted paths (".spec.clusterIP"), the fields the server fills in
 	// obj, the object a write of kind t stores (create is true for a create), with values
 	// no prediction can know.
-	Assigned(t *schema.Type, create bool, obj map[string]interface{}) []string
+	Assigned(t *schema.Type, create bool, obj map[string]any) []string
 }
 
 // Engine predicts API server writes. It is safe for concurrent use once built.
@@ -142,10 +142,13 @@ type request struct {
 	// the request's is another (autoscaling/v2 for an autoscaling/v1 request): the
 	// registry's rules and validation run on the internal version (catalog V7). hubLive is
 	// the live object at that version as the server holds it (Request.hubLive), if known.
-	hub      *schema.Type
-	hubLive  map[string]interface{}
-	version  smdpath.APIVersion
-	updater  *smdmerge.Updater
+	hub     *schema.Type
+	hubLive map[string]any
+	version smdpath.APIVersion
+	updater *smdmerge.Updater
+	// ignore are the fields the request's subresource resets, per version: the updater's
+	// IgnoreFilter.
+	ignore   map[smdpath.APIVersion]smdpath.Filter
 	now      time.Time
 	warnings []string
 	// creating: the write creates the object (the live object is missing).
@@ -179,10 +182,11 @@ func (e *Engine) newRequest(req Request) (*request, error) {
 			r.hubLive = req.hubLive
 		}
 	}
-	r.updater = &smdmerge.Updater{
+	r.ignore = resetFilters(e.schemas, typ, ep.Subresource)
+	r.updater = (&smdmerge.UpdaterBuilder{
 		Converter:    &versionConverter{e: e, kind: ep.GVK, warn: r.warn},
-		IgnoreFilter: resetFilters(e.schemas, typ, ep.Subresource),
-	}
+		IgnoreFilter: r.ignore,
+	}).BuildUpdater()
 	return r, nil
 }
 
@@ -197,7 +201,7 @@ func (r *request) warn(s string) {
 
 // parse converts an unstructured object to its typed value; strict refuses duplicates in
 // keyed lists (apply bodies), otherwise they are allowed (live objects, update bodies).
-func (r *request) parse(obj map[string]interface{}, strict bool) (*typed.TypedValue, error) {
+func (r *request) parse(obj map[string]any, strict bool) (*typed.TypedValue, error) {
 	if strict {
 		return parseSorted(r.typ.Parseable, obj)
 	}
@@ -209,11 +213,11 @@ func (r *request) parse(obj map[string]interface{}, strict bool) (*typed.TypedVa
 // apply never changes them through the merge (the body may not carry them, and the
 // result's are written afterwards), and typing them is most of the work on a real object.
 // Malformed entries stay, so that they fail the typing as they fail it on the server.
-func (r *request) parseStored(obj map[string]interface{}) (*typed.TypedValue, error) {
+func (r *request) parseStored(obj map[string]any) (*typed.TypedValue, error) {
 	return r.parseCached(obj, true)
 }
 
-func (r *request) parseCached(obj map[string]interface{}, stored bool) (*typed.TypedValue, error) {
+func (r *request) parseCached(obj map[string]any, stored bool) (*typed.TypedValue, error) {
 	id := reflect.ValueOf(obj)
 	if c := r.typed; c.tv != nil && obj != nil && c.stored == stored && c.obj.UnsafePointer() == id.UnsafePointer() {
 		return c.tv, nil
@@ -231,17 +235,17 @@ func (r *request) parseCached(obj map[string]interface{}, stored bool) (*typed.T
 
 // withoutCleanManagedFields is obj without metadata.managedFields (a shallow copy) when
 // they are a list of entries with only the known fields, each of its type; otherwise obj.
-func withoutCleanManagedFields(obj map[string]interface{}) map[string]interface{} {
-	md, ok := obj["metadata"].(map[string]interface{})
+func withoutCleanManagedFields(obj map[string]any) map[string]any {
+	md, ok := obj["metadata"].(map[string]any)
 	if !ok {
 		return obj
 	}
-	list, ok := md["managedFields"].([]interface{})
+	list, ok := md["managedFields"].([]any)
 	if !ok || len(list) == 0 {
 		return obj
 	}
 	for _, item := range list {
-		e, ok := item.(map[string]interface{})
+		e, ok := item.(map[string]any)
 		if !ok {
 			return obj
 		}
@@ -253,7 +257,7 @@ func withoutCleanManagedFields(obj map[string]interface{}) map[string]interface{
 				}
 			case "fieldsV1":
 				switch v.(type) {
-				case map[string]interface{}, json.RawMessage:
+				case map[string]any, json.RawMessage:
 				default:
 					return obj
 				}
@@ -262,11 +266,11 @@ func withoutCleanManagedFields(obj map[string]interface{}) map[string]interface{
 			}
 		}
 	}
-	out := make(map[string]interface{}, len(obj))
+	out := make(map[string]any, len(obj))
 	for k, v := range obj {
 		out[k] = v
 	}
-	meta := make(map[string]interface{}, len(md))
+	meta := make(map[string]any, len(md))
 	for k, v := range md {
 		if k != "managedFields" {
 			meta[k] = v
@@ -279,7 +283,7 @@ func withoutCleanManagedFields(obj map[string]interface{}) map[string]interface{
 // parseSorted types an unstructured object; when it does not fit the schema, the error is
 // the one met walking maps in key order, not the one Go's random map order met first
 // (sortedValue), so the same input always gets the same message.
-func parseSorted(p typed.ParseableType, obj map[string]interface{}, opts ...typed.ValidationOptions) (*typed.TypedValue, error) {
+func parseSorted(p typed.ParseableType, obj map[string]any, opts ...typed.ValidationOptions) (*typed.TypedValue, error) {
 	obj = withFieldsV1Trees(obj)
 	tv, err := p.FromUnstructured(obj, opts...)
 	if err != nil {
@@ -330,7 +334,7 @@ func stripMeta(fields smdpath.ManagedFields, key string) {
 // update runs the Update chain below the manager-naming step: the diff between live and
 // next is owned by the manager (catalog B3/B4), system fields are stripped (E1), the time is
 // set when the manager gained anything (G1) and Update entries are capped (I1).
-func (r *request) update(live, next map[string]interface{}, managed fieldpath.Managed, manager string) (fieldpath.Managed, error) {
+func (r *request) update(live, next map[string]any, managed fieldpath.Managed, manager string) (fieldpath.Managed, error) {
 	key := r.managerKey(manager, fieldpath.OperationUpdate)
 	liveTyped, err := r.parse(live, false)
 	if err != nil {
@@ -409,18 +413,18 @@ func (r *request) sortedWarnings() []string {
 // withFieldsV1Trees is obj with the managedFields' fieldsV1 kept as JSON text (a
 // json.RawMessage) decoded into trees, as structured-merge-diff types them; obj itself when
 // there is none (a shallow copy of what changes otherwise).
-func withFieldsV1Trees(obj map[string]interface{}) map[string]interface{} {
-	md, ok := obj["metadata"].(map[string]interface{})
+func withFieldsV1Trees(obj map[string]any) map[string]any {
+	md, ok := obj["metadata"].(map[string]any)
 	if !ok {
 		return obj
 	}
-	list, ok := md["managedFields"].([]interface{})
+	list, ok := md["managedFields"].([]any)
 	if !ok {
 		return obj
 	}
-	var out []interface{}
+	var out []any
 	for i, item := range list {
-		e, ok := item.(map[string]interface{})
+		e, ok := item.(map[string]any)
 		if !ok {
 			continue
 		}
@@ -433,9 +437,9 @@ func withFieldsV1Trees(obj map[string]interface{}) map[string]interface{} {
 			continue
 		}
 		if out == nil {
-			out = append([]interface{}(nil), list...)
+			out = append([]any(nil), list...)
 		}
-		c := make(map[string]interface{}, len(e))
+		c := make(map[string]any, len(e))
 		for k, v := range e {
 			c[k] = v
 		}
@@ -445,11 +449,11 @@ func withFieldsV1Trees(obj map[string]interface{}) map[string]interface{} {
 	if out == nil {
 		return obj
 	}
-	o := make(map[string]interface{}, len(obj))
+	o := make(map[string]any, len(obj))
 	for k, v := range obj {
 		o[k] = v
 	}
-	m := make(map[string]interface{}, len(md))
+	m := make(map[string]any, len(md))
 	for k, v := range md {
 		m[k] = v
 	}

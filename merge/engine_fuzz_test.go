@@ -40,7 +40,7 @@ func FuzzEngine(f *testing.F) {
 	// comparison) and with fieldsV1 as trees: both must answer alike.
 	full := New(reg)
 	full.noShortcuts = true
-	var bases []map[string]interface{}
+	var bases []map[string]any
 	if err := yaml.Unmarshal([]byte(fuzzBase), &bases); err != nil {
 		f.Fatal(err)
 	}
@@ -117,8 +117,8 @@ func FuzzEngine(f *testing.F) {
 	})
 }
 
-func liveEntriesDecode(live map[string]interface{}) bool {
-	md, _ := live["metadata"].(map[string]interface{})
+func liveEntriesDecode(live map[string]any) bool {
+	md, _ := live["metadata"].(map[string]any)
 	raw, err := json.Marshal(md["managedFields"])
 	if err != nil {
 		return false
@@ -132,11 +132,11 @@ func liveEntriesDecode(live map[string]interface{}) bool {
 }
 
 func describe(r Request) string {
-	b, _ := json.Marshal(map[string]interface{}{"live": r.Live, "object": r.Object, "endpoint": r.Endpoint, "manager": r.Manager, "force": r.Force})
+	b, _ := json.Marshal(map[string]any{"live": r.Live, "object": r.Object, "endpoint": r.Endpoint, "manager": r.Manager, "force": r.Force})
 	return string(b)
 }
 
-func fuzzCopy(m map[string]interface{}) map[string]interface{} {
+func fuzzCopy(m map[string]any) map[string]any {
 	if m == nil {
 		return nil
 	}
@@ -144,23 +144,23 @@ func fuzzCopy(m map[string]interface{}) map[string]interface{} {
 	if err != nil {
 		panic(err)
 	}
-	var out map[string]interface{}
+	var out map[string]any
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.UseNumber()
 	if err := dec.Decode(&out); err != nil {
 		panic(err)
 	}
-	return fuzzNumbers(out).(map[string]interface{})
+	return fuzzNumbers(out).(map[string]any)
 }
 
 // fuzzNumbers makes json.Numbers int64 or float64, as decoded input has them.
-func fuzzNumbers(v interface{}) interface{} {
+func fuzzNumbers(v any) any {
 	switch t := v.(type) {
-	case map[string]interface{}:
+	case map[string]any:
 		for k, x := range t {
 			t[k] = fuzzNumbers(x)
 		}
-	case []interface{}:
+	case []any:
 		for i, x := range t {
 			t[i] = fuzzNumbers(x)
 		}
@@ -248,7 +248,7 @@ var fuzzWords = []string{"name", "value", "image", "data", "spec", "replicas", "
 	"targets", "tags", "path", "status", "metadata", "finalizers", "managedFields", "namespace", "uid",
 	"apiVersion", "kind", "a", "b", "app", "web", "TCP", "UDP", "x"}
 
-func (g *fuzzGen) value(depth int) interface{} {
+func (g *fuzzGen) value(depth int) any {
 	switch c := g.intn(12); {
 	case c < 3:
 		return g.pick(fuzzWords)
@@ -262,13 +262,13 @@ func (g *fuzzGen) value(depth int) interface{} {
 		return 0.5
 	case c == 8 && depth < 4:
 		n := g.intn(3)
-		l := make([]interface{}, 0, n)
+		l := make([]any, 0, n)
 		for i := 0; i < n; i++ {
 			l = append(l, g.value(depth+1))
 		}
 		return l
 	case depth < 4:
-		m := map[string]interface{}{}
+		m := map[string]any{}
 		for i, n := 0, g.intn(3); i < n; i++ {
 			m[g.pick(fuzzWords)] = g.value(depth + 1)
 		}
@@ -277,7 +277,7 @@ func (g *fuzzGen) value(depth int) interface{} {
 	return "x"
 }
 
-func fuzzKeys(m map[string]interface{}) []string {
+func fuzzKeys(m map[string]any) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
@@ -288,9 +288,9 @@ func fuzzKeys(m map[string]interface{}) []string {
 
 // mutate changes obj in a few random places: sets, deletes, duplicates list items,
 // changes a value's type.
-func (g *fuzzGen) mutate(obj map[string]interface{}) {
+func (g *fuzzGen) mutate(obj map[string]any) {
 	for n := g.intn(5); n > 0; n-- {
-		var parent interface{} = obj
+		var parent any = obj
 		for steps := g.intn(7); steps > 0; steps-- {
 			next := child(parent, g)
 			if next == nil {
@@ -299,7 +299,7 @@ func (g *fuzzGen) mutate(obj map[string]interface{}) {
 			parent = next
 		}
 		switch p := parent.(type) {
-		case map[string]interface{}:
+		case map[string]any:
 			keys := fuzzKeys(p)
 			switch op := g.intn(4); {
 			case op == 0 && len(keys) > 0:
@@ -309,11 +309,11 @@ func (g *fuzzGen) mutate(obj map[string]interface{}) {
 			default:
 				p[g.pick(fuzzWords)] = g.value(0)
 			}
-		case []interface{}:
+		case []any:
 			// Lists are changed through their parent map; here items change in place.
 			if len(p) > 0 {
 				i := g.intn(len(p))
-				if m, ok := p[i].(map[string]interface{}); ok && g.intn(2) == 0 {
+				if m, ok := p[i].(map[string]any); ok && g.intn(2) == 0 {
 					m[g.pick(fuzzWords)] = g.value(1)
 				} else {
 					p[i] = g.value(1)
@@ -327,40 +327,40 @@ func (g *fuzzGen) mutate(obj map[string]interface{}) {
 	}
 }
 
-func child(v interface{}, g *fuzzGen) interface{} {
+func child(v any, g *fuzzGen) any {
 	switch t := v.(type) {
-	case map[string]interface{}:
+	case map[string]any:
 		keys := fuzzKeys(t)
 		if len(keys) == 0 {
 			return nil
 		}
 		c := t[keys[g.intn(len(keys))]]
 		switch c.(type) {
-		case map[string]interface{}, []interface{}:
+		case map[string]any, []any:
 			return c
 		}
-	case []interface{}:
+	case []any:
 		if len(t) == 0 {
 			return nil
 		}
 		c := t[g.intn(len(t))]
 		switch c.(type) {
-		case map[string]interface{}, []interface{}:
+		case map[string]any, []any:
 			return c
 		}
 	}
 	return nil
 }
 
-func dupAList(v interface{}, g *fuzzGen) bool {
-	m, ok := v.(map[string]interface{})
+func dupAList(v any, g *fuzzGen) bool {
+	m, ok := v.(map[string]any)
 	if !ok {
 		return false
 	}
 	for _, k := range fuzzKeys(m) {
-		if l, ok := m[k].([]interface{}); ok && len(l) > 0 && g.intn(2) == 0 {
+		if l, ok := m[k].([]any); ok && len(l) > 0 && g.intn(2) == 0 {
 			if g.intn(2) == 0 {
-				m[k] = append(l, fuzzCopy(map[string]interface{}{"x": l[g.intn(len(l))]})["x"])
+				m[k] = append(l, fuzzCopy(map[string]any{"x": l[g.intn(len(l))]})["x"])
 			} else {
 				m[k] = l[:len(l)-1]
 			}
@@ -374,7 +374,7 @@ func dupAList(v interface{}, g *fuzzGen) bool {
 }
 
 // managedFields makes entries from random subsets of the object's own fields.
-func (g *fuzzGen) managedFields(reg *schema.Registry, obj map[string]interface{}, gvk schema.GVK) []interface{} {
+func (g *fuzzGen) managedFields(reg *schema.Registry, obj map[string]any, gvk schema.GVK) []any {
 	typ, _ := reg.Resolve(gvk)
 	var fields *smdpath.Set
 	if tv, err := typ.Parseable.FromUnstructured(obj); err == nil {
@@ -382,9 +382,9 @@ func (g *fuzzGen) managedFields(reg *schema.Registry, obj map[string]interface{}
 			fields = s
 		}
 	}
-	var entries []interface{}
+	var entries []any
 	for n := g.intn(4); n > 0; n-- {
-		entry := map[string]interface{}{
+		entry := map[string]any{
 			"manager":    g.pick([]string{"kubectl", "a", "b", "before-first-apply", "kubectl-client-side-apply", "kube-controller-manager"}),
 			"operation":  g.pick([]string{"Apply", "Update", "Apply", "Update", "Patch"}),
 			"apiVersion": g.pick([]string{gvk.APIVersion(), gvk.APIVersion(), "v1", "apps/v1beta2", ""}),
@@ -411,7 +411,7 @@ func (g *fuzzGen) managedFields(reg *schema.Registry, obj map[string]interface{}
 		default:
 			raw = []byte(`{"f:` + g.pick(fuzzWords) + `":` + strconv.Quote(g.pick(fuzzWords)) + `}`)
 		}
-		var v interface{}
+		var v any
 		if json.Unmarshal(raw, &v) == nil {
 			entry["fieldsV1"] = v
 		}
@@ -420,19 +420,19 @@ func (g *fuzzGen) managedFields(reg *schema.Registry, obj map[string]interface{}
 	return entries
 }
 
-func (g *fuzzGen) request(reg *schema.Registry, bases []map[string]interface{}) (Request, string) {
+func (g *fuzzGen) request(reg *schema.Registry, bases []map[string]any) (Request, string) {
 	base := fuzzCopy(bases[g.intn(len(bases))])
 	gvk := schema.GVKFromAPIVersionKind(base["apiVersion"].(string), base["kind"].(string))
 
 	manifest := fuzzCopy(base)
 	g.mutate(manifest)
-	var live map[string]interface{}
+	var live map[string]any
 	if g.intn(5) != 0 {
 		live = fuzzCopy(base)
 		g.mutate(live)
-		md, ok := live["metadata"].(map[string]interface{})
+		md, ok := live["metadata"].(map[string]any)
 		if !ok {
-			md = map[string]interface{}{}
+			md = map[string]any{}
 			live["metadata"] = md
 		}
 		md["uid"] = "00000000-0000-0000-0000-000000000001"
@@ -447,7 +447,7 @@ func (g *fuzzGen) request(reg *schema.Registry, bases []map[string]interface{}) 
 	req := Request{
 		Live:     live,
 		Object:   manifest,
-		Endpoint: Endpoint{GVK: gvk, Namespace: "ns", Name: fmt.Sprint(base["metadata"].(map[string]interface{})["name"])},
+		Endpoint: Endpoint{GVK: gvk, Namespace: "ns", Name: fmt.Sprint(base["metadata"].(map[string]any)["name"])},
 		Manager:  g.pick([]string{"kubectl", "a", "b", "kube-controller-manager", ""}),
 		Force:    g.intn(3) == 0,
 		Now:      time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC),

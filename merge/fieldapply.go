@@ -45,7 +45,7 @@ import (
 
 // applyFields is structured-merge-diff's Updater.Apply for r's request: the merged object
 // (nil when nothing changes) and the new entries, or the conflicts as an error.
-func (r *request) applyFields(live, cfg *typed.TypedValue, cfgObj map[string]interface{}, managers smdpath.ManagedFields, manager string, force bool) (*typed.TypedValue, smdpath.ManagedFields, error) {
+func (r *request) applyFields(live, cfg *typed.TypedValue, cfgObj map[string]any, managers smdpath.ManagedFields, manager string, force bool) (*typed.TypedValue, smdpath.ManagedFields, error) {
 	if r.e.noShortcuts || !r.oneVersion(managers) {
 		return r.updater.Apply(live, cfg, r.version, managers, manager, force)
 	}
@@ -61,7 +61,7 @@ func (r *request) applyFields(live, cfg *typed.TypedValue, cfgObj map[string]int
 	if err != nil {
 		return full()
 	}
-	if f := r.updater.IgnoreFilter[r.version]; f != nil {
+	if f := r.ignore[r.version]; f != nil {
 		set = f.Filter(set)
 	}
 	last := reconciled[manager]
@@ -154,7 +154,7 @@ func (r *request) updateFields(live, merged *typed.TypedValue, managers smdpath.
 	if err != nil {
 		return nil, fmt.Errorf("failed to compare objects: %v", err)
 	}
-	cmp = cmp.FilterFields(r.updater.IgnoreFilter[r.version])
+	cmp = cmp.FilterFields(r.ignore[r.version])
 	changed := cmp.Modified.Union(cmp.Added)
 	conflicts := smdpath.ManagedFields{}
 	for m, vs := range managers {
@@ -190,7 +190,7 @@ func (r *request) updateFields(live, merged *typed.TypedValue, managers smdpath.
 
 // keepsEverything reports whether the prune of an apply whose applier owned last and now
 // owns set keeps the merged object whole (see the top of this file).
-func keepsEverything(last, set *smdpath.Set, merged *typed.TypedValue, cfg map[string]interface{}) bool {
+func keepsEverything(last, set *smdpath.Set, merged *typed.TypedValue, cfg map[string]any) bool {
 	obj := merged.AsValue().Unstructured()
 	ok := last.Difference(set).Empty()
 	last.Iterate(func(p smdpath.Path) {
@@ -257,7 +257,7 @@ func keyFieldsOwned(p smdpath.Path, set *smdpath.Set, sc *smdschema.Schema, tr s
 // collectedAgain reports whether the field at p is collected as itself whatever is
 // removed below it: it is not an object with fields, or it is a list item, or the applied
 // value is an object with fields too (an atomic object or a map's key).
-func collectedAgain(p smdpath.Path, merged interface{}, cfg map[string]interface{}) bool {
+func collectedAgain(p smdpath.Path, merged any, cfg map[string]any) bool {
 	if len(p) == 0 {
 		return false
 	}
@@ -268,13 +268,13 @@ func collectedAgain(p smdpath.Path, merged interface{}, cfg map[string]interface
 	if !found {
 		return false
 	}
-	if m, isMap := v.(map[string]interface{}); !isMap || len(m) == 0 {
+	if m, isMap := v.(map[string]any); !isMap || len(m) == 0 {
 		return true
 	}
 	c, found := fieldpath.ValueAt(cfg, p)
 	if !found {
 		return false
 	}
-	m, isMap := c.(map[string]interface{})
+	m, isMap := c.(map[string]any)
 	return isMap && len(m) > 0
 }

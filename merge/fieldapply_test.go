@@ -39,24 +39,24 @@ func TestPruneShortcutAgrees(t *testing.T) {
 	again.Live = first.Object
 	for _, c := range []struct {
 		name   string
-		edit   func(map[string]interface{})
+		edit   func(map[string]any)
 		pruned bool
 	}{
-		{"the same manifest", func(map[string]interface{}) {}, false},
-		{"a changed image", func(m map[string]interface{}) {
+		{"the same manifest", func(map[string]any) {}, false},
+		{"a changed image", func(m map[string]any) {
 			container(m, 0)["image"] = "registry.example/web:2.0"
 		}, false},
-		{"a new label", func(m map[string]interface{}) {
-			m["metadata"].(map[string]interface{})["labels"] = map[string]interface{}{"tier": "web"}
+		{"a new label", func(m map[string]any) {
+			m["metadata"].(map[string]any)["labels"] = map[string]any{"tier": "web"}
 		}, false},
-		{"a dropped volume", func(m map[string]interface{}) {
-			delete(m["spec"].(map[string]interface{})["template"].(map[string]interface{})["spec"].(map[string]interface{}), "volumes")
+		{"a dropped volume", func(m map[string]any) {
+			delete(m["spec"].(map[string]any)["template"].(map[string]any)["spec"].(map[string]any), "volumes")
 			delete(container(m, 0), "volumeMounts")
 		}, true},
-		{"a dropped value", func(m map[string]interface{}) {
-			delete(container(m, 0)["env"].([]interface{})[0].(map[string]interface{}), "value")
+		{"a dropped value", func(m map[string]any) {
+			delete(container(m, 0)["env"].([]any)[0].(map[string]any), "value")
 		}, true},
-		{"a dropped port", func(m map[string]interface{}) {
+		{"a dropped port", func(m map[string]any) {
 			delete(container(m, 0), "ports")
 		}, true},
 	} {
@@ -87,9 +87,9 @@ func TestPruneShortcutAgrees(t *testing.T) {
 	}
 }
 
-func container(obj map[string]interface{}, i int) map[string]interface{} {
-	spec := obj["spec"].(map[string]interface{})["template"].(map[string]interface{})["spec"].(map[string]interface{})
-	return spec["containers"].([]interface{})[i].(map[string]interface{})
+func container(obj map[string]any, i int) map[string]any {
+	spec := obj["spec"].(map[string]any)["template"].(map[string]any)["spec"].(map[string]any)
+	return spec["containers"].([]any)[i].(map[string]any)
 }
 
 // TestKeepsEverything is the shortcut's decision on sets of a Deployment: each case
@@ -97,7 +97,7 @@ func container(obj map[string]interface{}, i int) map[string]interface{} {
 func TestKeepsEverything(t *testing.T) {
 	reg := schema.NewRegistry()
 	e := New(reg)
-	r, err := e.newRequest(Request{Object: map[string]interface{}{"apiVersion": "apps/v1", "kind": "Deployment"}})
+	r, err := e.newRequest(Request{Object: map[string]any{"apiVersion": "apps/v1", "kind": "Deployment"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +115,7 @@ spec:
         image: nginx
         ports: [{containerPort: 80}]
 `
-	cfg := map[string]interface{}{}
+	cfg := map[string]any{}
 	if err := yaml.Unmarshal([]byte(manifest), &cfg); err != nil {
 		t.Fatal(err)
 	}
@@ -128,8 +128,8 @@ spec:
 	if err != nil {
 		t.Fatal(err)
 	}
-	path := func(parts ...interface{}) smdpath.Path { return smdpath.MakePathOrDie(parts...) }
-	key := func(kv ...interface{}) *value.FieldList {
+	path := func(parts ...any) smdpath.Path { return smdpath.MakePathOrDie(parts...) }
+	key := func(kv ...any) *value.FieldList {
 		var fl value.FieldList
 		for i := 0; i < len(kv); i += 2 {
 			fl = append(fl, value.Field{Name: kv[i].(string), Value: value.NewValueInterface(kv[i+1])})
@@ -141,7 +141,7 @@ spec:
 	for _, c := range []struct {
 		name string
 		last *smdpath.Set
-		cfg  map[string]interface{}
+		cfg  map[string]any
 		// union makes C hold L too, so that the case is decided past the subset check.
 		union bool
 		want  bool
@@ -153,7 +153,7 @@ spec:
 		{"a key field neither owned nor defaulted", smdpath.NewSet(path("spec", "template", "spec", "containers", web, "ports",
 			key("containerPort", int64(81), "protocol", "UDP"))), cfg, true, false},
 		{"a named field holding an object applied as {}", smdpath.NewSet(path("spec", "selector")),
-			withSelector(cfg, map[string]interface{}{}), false, false},
+			withSelector(cfg, map[string]any{}), false, false},
 		{"an atomic object applied whole", smdpath.NewSet(path("spec", "selector")), cfg, false, true},
 		{"an index", smdpath.NewSet(path("spec", "template", "spec", "containers", 0)), cfg, true, false},
 	} {
@@ -178,13 +178,13 @@ spec:
 	}
 }
 
-func withSelector(cfg map[string]interface{}, sel map[string]interface{}) map[string]interface{} {
+func withSelector(cfg map[string]any, sel map[string]any) map[string]any {
 	c := copyObject(cfg)
-	c["spec"].(map[string]interface{})["selector"] = sel
+	c["spec"].(map[string]any)["selector"] = sel
 	return c
 }
 
-func typedOf(t *testing.T, r *request, obj map[string]interface{}) *typed.TypedValue {
+func typedOf(t *testing.T, r *request, obj map[string]any) *typed.TypedValue {
 	t.Helper()
 	tv, err := r.parse(obj, false)
 	if err != nil {
@@ -205,37 +205,37 @@ func TestKeepsEveryField(t *testing.T) {
 		t.Fatal(err)
 	}
 	live := normalizeObject(base.Live)
-	edit := func(f func(m map[string]interface{})) map[string]interface{} {
+	edit := func(f func(m map[string]any)) map[string]any {
 		c := copyObject(live)
 		f(c)
 		return c
 	}
-	spec := func(m map[string]interface{}) map[string]interface{} { return m["spec"].(map[string]interface{}) }
-	emptyStrategy := edit(func(m map[string]interface{}) { spec(m)["strategy"] = map[string]interface{}{} })
+	spec := func(m map[string]any) map[string]any { return m["spec"].(map[string]any) }
+	emptyStrategy := edit(func(m map[string]any) { spec(m)["strategy"] = map[string]any{} })
 	for _, c := range []struct {
 		name string
-		live map[string]interface{}
-		obj  map[string]interface{}
+		live map[string]any
+		obj  map[string]any
 		keep bool
 	}{
-		{"the same object", nil, edit(func(map[string]interface{}) {}), true},
-		{"a changed value", nil, edit(func(m map[string]interface{}) { spec(m)["replicas"] = int64(7) }), true},
-		{"an added field", nil, edit(func(m map[string]interface{}) { spec(m)["paused"] = true }), true},
-		{"server metadata changed", nil, edit(func(m map[string]interface{}) {
-			md := m["metadata"].(map[string]interface{})
+		{"the same object", nil, edit(func(map[string]any) {}), true},
+		{"a changed value", nil, edit(func(m map[string]any) { spec(m)["replicas"] = int64(7) }), true},
+		{"an added field", nil, edit(func(m map[string]any) { spec(m)["paused"] = true }), true},
+		{"server metadata changed", nil, edit(func(m map[string]any) {
+			md := m["metadata"].(map[string]any)
 			md["resourceVersion"], md["generation"] = "999", int64(9)
 			delete(md, "uid")
 		}), true},
-		{"a removed field", nil, edit(func(m map[string]interface{}) { delete(spec(m), "replicas") }), false},
-		{"a removed list item", nil, edit(func(m map[string]interface{}) {
-			ts := spec(m)["template"].(map[string]interface{})["spec"].(map[string]interface{})
-			ts["volumes"] = []interface{}{}
+		{"a removed field", nil, edit(func(m map[string]any) { delete(spec(m), "replicas") }), false},
+		{"a removed list item", nil, edit(func(m map[string]any) {
+			ts := spec(m)["template"].(map[string]any)["spec"].(map[string]any)
+			ts["volumes"] = []any{}
 		}), false},
-		{"an object emptied", nil, edit(func(m map[string]interface{}) {
-			spec(m)["strategy"] = map[string]interface{}{}
+		{"an object emptied", nil, edit(func(m map[string]any) {
+			spec(m)["strategy"] = map[string]any{}
 		}), false},
-		{"an object made null", nil, edit(func(m map[string]interface{}) {
-			spec(m)["template"].(map[string]interface{})["metadata"].(map[string]interface{})["labels"] = nil
+		{"an object made null", nil, edit(func(m map[string]any) {
+			spec(m)["template"].(map[string]any)["metadata"].(map[string]any)["labels"] = nil
 		}), false},
 		// An empty object filled is not a removal for the typed comparison either.
 		{"an empty object filled", emptyStrategy, live, true},
@@ -297,9 +297,9 @@ func TestCompactManagedFields(t *testing.T) {
 			if b.Object == nil {
 				t.Fatal("no object predicted")
 			}
-			list := b.Object["metadata"].(map[string]interface{})["managedFields"].([]interface{})
-			if _, ok := list[0].(map[string]interface{})["fieldsV1"].(json.RawMessage); !ok {
-				t.Errorf("fieldsV1 kept as %T", list[0].(map[string]interface{})["fieldsV1"])
+			list := b.Object["metadata"].(map[string]any)["managedFields"].([]any)
+			if _, ok := list[0].(map[string]any)["fieldsV1"].(json.RawMessage); !ok {
+				t.Errorf("fieldsV1 kept as %T", list[0].(map[string]any)["fieldsV1"])
 			}
 			// The prediction as the live object of the same apply: nothing changes then.
 			again := req

@@ -191,20 +191,20 @@ func hasUpdateEntryOf(entries []fieldpath.Entry, manager string) bool {
 // util/argo/resource_tracking.go): the tracking-id annotation "<app>:<group>/<kind>:<ns>/<name>"
 // (ns defaulting to the destination namespace) and the installation-id annotation, and/or
 // the instance label (truncated to 63 characters with annotation+label). CRDs get nothing.
-func argoSetTracking(obj map[string]interface{}, opts ArgoCDOptions) error {
+func argoSetTracking(obj map[string]any, opts ArgoCDOptions) error {
 	gvk := gvkOf(obj)
 	if gvk.Group == "apiextensions.k8s.io" && gvk.Kind == "CustomResourceDefinition" {
 		return nil
 	}
 	md := metadataOf(obj)
 	if md == nil {
-		md = map[string]interface{}{}
+		md = map[string]any{}
 		obj["metadata"] = md
 	}
 	setAnnotation := func() {
-		a, _ := md["annotations"].(map[string]interface{})
+		a, _ := md["annotations"].(map[string]any)
 		if a == nil {
-			a = map[string]interface{}{}
+			a = map[string]any{}
 			md["annotations"] = a
 		}
 		if opts.InstallationID != "" {
@@ -219,9 +219,9 @@ func argoSetTracking(obj map[string]interface{}, opts ArgoCDOptions) error {
 		a[ArgoCDTrackingAnnotation] = fmt.Sprintf("%s:%s/%s:%s/%s", opts.Application, gvk.Group, gvk.Kind, ns, name)
 	}
 	setLabel := func(v string) {
-		l, _ := md["labels"].(map[string]interface{})
+		l, _ := md["labels"].(map[string]any)
 		if l == nil {
-			l = map[string]interface{}{}
+			l = map[string]any{}
 			md["labels"] = l
 		}
 		key := opts.InstanceLabelKey
@@ -274,8 +274,8 @@ func endsAlphanumeric(s string) bool {
 
 // argoSyncOptionWarnings flags per-resource sync options that make Argo CD write the object
 // other than by server-side apply.
-func argoSyncOptionWarnings(cfg, live map[string]interface{}) []string {
-	has := func(obj map[string]interface{}, opt string) bool {
+func argoSyncOptionWarnings(cfg, live map[string]any) []string {
+	has := func(obj map[string]any, opt string) bool {
 		s, _ := annotations(obj)[ArgoCDSyncOptionsAnnotation].(string)
 		for _, o := range strings.Split(s, ",") {
 			if strings.TrimSpace(o) == opt {
@@ -392,7 +392,7 @@ type FluxOptions struct {
 	// normalize.UnstructuredList makes (merge/defaults.Normalize fits); an error means the
 	// kind has no Go type and the object stays as it is, as in Flux. Without it only Flux's
 	// explicit fixes are made.
-	Normalize func(obj map[string]interface{}) error `json:"-"`
+	Normalize func(obj map[string]any) error `json:"-"`
 }
 
 // FluxApply predicts how Flux's kustomize-controller applies one object through
@@ -487,7 +487,7 @@ func (e *Engine) fluxApply(req Request, opts FluxOptions) (*Result, error) {
 	noCleanup := anyInMetadata(map[string]string{FluxGroup + "/ssa": "Merge"}, cfg, orig)
 
 	patched := false
-	patch := func(desc string, next map[string]interface{}) (*Result, error) {
+	patch := func(desc string, next map[string]any) (*Result, error) {
 		res, err := e.Update(passHubLive(Request{Live: live, Object: next, Endpoint: req.Endpoint, Manager: manager, Now: req.Now}, req))
 		if err != nil {
 			return nil, fmt.Errorf("flux apply: %s: %w", desc, err)
@@ -601,7 +601,7 @@ func (e *Engine) fluxApply(req Request, opts FluxOptions) (*Result, error) {
 }
 
 // fluxRecreate is the forced recreation: delete, dry-run the create, create.
-func (e *Engine) fluxRecreate(req Request, cfg, orig map[string]interface{}, manager string, steps []Step, warnings []string) (*Result, error) {
+func (e *Engine) fluxRecreate(req Request, cfg, orig map[string]any, manager string, steps []Step, warnings []string) (*Result, error) {
 	steps = append(steps, Step{Description: "delete (immutable field change, force)", Manager: manager, Code: 200})
 	creq := Request{Object: cfg, Endpoint: req.Endpoint, Manager: manager, Force: true, Now: req.Now}
 	dry, err := e.applyStep(creq)
@@ -632,12 +632,12 @@ func (e *Engine) fluxRecreate(req Request, cfg, orig map[string]interface{}, man
 // takeoverFieldManagersBeforeDryRun): live without the listed annotations and labels, its
 // managedFields rewritten by PatchReplaceFieldsManagers. changed is false when no patch
 // would be sent.
-func fluxCleanup(live map[string]interface{}, managers []FluxFieldManager, anns, labels []string, manager string, text bool) (map[string]interface{}, bool, error) {
+func fluxCleanup(live map[string]any, managers []FluxFieldManager, anns, labels []string, manager string, text bool) (map[string]any, bool, error) {
 	next := copyObject(live)
 	changed := false
 	md := metadataOf(next)
 	for _, k := range anns {
-		if a, _ := md["annotations"].(map[string]interface{}); a != nil {
+		if a, _ := md["annotations"].(map[string]any); a != nil {
 			if _, ok := a[k]; ok {
 				delete(a, k)
 				changed = true
@@ -645,7 +645,7 @@ func fluxCleanup(live map[string]interface{}, managers []FluxFieldManager, anns,
 		}
 	}
 	for _, k := range labels {
-		if l, _ := md["labels"].(map[string]interface{}); l != nil {
+		if l, _ := md["labels"].(map[string]any); l != nil {
 			if _, ok := l[k]; ok {
 				delete(l, k)
 				changed = true
@@ -761,7 +761,7 @@ func fluxImmutableMessage(msg string) bool {
 // fluxDrifted is ssa's hasDrifted: the dry-run result differs from the live object in
 // labels, annotations, or anything outside metadata and status (empty and absent compare
 // equal, as with apimachinery's semantic equality).
-func fluxDrifted(live, dry map[string]interface{}) bool {
+func fluxDrifted(live, dry map[string]any) bool {
 	if dry == nil {
 		return false
 	}
@@ -770,7 +770,7 @@ func fluxDrifted(live, dry map[string]interface{}) bool {
 		return true
 	}
 	a, b := copyObject(live), copyObject(dry)
-	for _, o := range []map[string]interface{}{a, b} {
+	for _, o := range []map[string]any{a, b} {
 		delete(o, "metadata")
 		delete(o, "status")
 	}
@@ -779,15 +779,15 @@ func fluxDrifted(live, dry map[string]interface{}) bool {
 
 // anyInMetadata is ssa utils.AnyInMetadata on each object: a label or annotation with one of
 // the keys and the value, compared case-insensitively.
-func anyInMetadata(sel map[string]string, objs ...map[string]interface{}) bool {
+func anyInMetadata(sel map[string]string, objs ...map[string]any) bool {
 	for _, obj := range objs {
 		if obj == nil {
 			continue
 		}
-		labels, _ := metadataOf(obj)["labels"].(map[string]interface{})
+		labels, _ := metadataOf(obj)["labels"].(map[string]any)
 		anns := annotations(obj)
 		for k, v := range sel {
-			for _, m := range []map[string]interface{}{labels, anns} {
+			for _, m := range []map[string]any{labels, anns} {
 				if s, _ := m[k].(string); s != "" && strings.EqualFold(s, v) {
 					return true
 				}
@@ -797,15 +797,15 @@ func anyInMetadata(sel map[string]string, objs ...map[string]interface{}) bool {
 	return false
 }
 
-func setLabel(obj map[string]interface{}, key, value string) {
+func setLabel(obj map[string]any, key, value string) {
 	md := metadataOf(obj)
 	if md == nil {
-		md = map[string]interface{}{}
+		md = map[string]any{}
 		obj["metadata"] = md
 	}
-	l, _ := md["labels"].(map[string]interface{})
+	l, _ := md["labels"].(map[string]any)
 	if l == nil {
-		l = map[string]interface{}{}
+		l = map[string]any{}
 		md["labels"] = l
 	}
 	l[key] = value
@@ -813,7 +813,7 @@ func setLabel(obj map[string]interface{}, key, value string) {
 
 // fluxNormalize is ssa normalize.UnstructuredWithScheme on the manifest. The creation
 // timestamp, which Flux sets to null, is dropped: the server never takes it from a write.
-func fluxNormalize(obj map[string]interface{}, roundTrip func(map[string]interface{}) error) {
+func fluxNormalize(obj map[string]any, roundTrip func(map[string]any) error) {
 	gvk := gvkOf(obj)
 	if roundTrip != nil {
 		c := copyObject(obj)
@@ -842,10 +842,10 @@ func fluxNormalize(obj map[string]interface{}, roundTrip func(map[string]interfa
 	case "/v1/Service":
 		defaultProtocols(unstructured.NestedObject(obj, "spec"))
 	case "/v1/Secret":
-		if sd, _ := obj["stringData"].(map[string]interface{}); len(sd) > 0 {
-			data, _ := obj["data"].(map[string]interface{})
+		if sd, _ := obj["stringData"].(map[string]any); len(sd) > 0 {
+			data, _ := obj["data"].(map[string]any)
 			if data == nil {
-				data = map[string]interface{}{}
+				data = map[string]any{}
 				obj["data"] = data
 			}
 			for k, v := range sd {
@@ -864,7 +864,7 @@ func fluxNormalize(obj map[string]interface{}, roundTrip func(map[string]interfa
 }
 
 // defaultProtocols sets protocol TCP on the ports of a container or Service spec that have none.
-func defaultProtocols(m map[string]interface{}) {
+func defaultProtocols(m map[string]any) {
 	for _, p := range unstructured.Objects(m, "ports") {
 		if s, _ := p["protocol"].(string); s == "" {
 			p["protocol"] = "TCP"

@@ -37,12 +37,12 @@ type gitopsCase struct {
 
 // gitopsWrite is one write of the setup, at setup time i (base + i minutes).
 type gitopsWrite struct {
-	Op       string                 `json:"op"` // create (POST) | apply | merge-patch | scale | argocd | flux
-	Manager  string                 `json:"manager"`
-	Force    bool                   `json:"force"`
-	Object   string                 `json:"object"`   // create, apply, argocd, flux: the body
-	Patch    map[string]interface{} `json:"patch"`    // merge-patch: RFC 7386 patch of the live object
-	Replicas int64                  `json:"replicas"` // scale
+	Op       string         `json:"op"` // create (POST) | apply | merge-patch | scale | argocd | flux
+	Manager  string         `json:"manager"`
+	Force    bool           `json:"force"`
+	Object   string         `json:"object"`   // create, apply, argocd, flux: the body
+	Patch    map[string]any `json:"patch"`    // merge-patch: RFC 7386 patch of the live object
+	Replicas int64          `json:"replicas"` // scale
 }
 
 type gitopsWant struct {
@@ -65,18 +65,18 @@ type gitopsWant struct {
 type wantPaths map[string][]string
 
 type wantValue struct {
-	Pointer string      `json:"pointer"`
-	Value   interface{} `json:"value"`
+	Pointer string `json:"pointer"`
+	Value   any    `json:"value"`
 }
 
 // wantEntry is an expected managedFields entry; Time is "none", "sync" or "setupN".
 type wantEntry struct {
-	Manager     string                 `json:"manager"`
-	Operation   fieldpath.Operation    `json:"operation"`
-	APIVersion  string                 `json:"apiVersion"`
-	Subresource string                 `json:"subresource"`
-	Time        string                 `json:"time"`
-	FieldsV1    map[string]interface{} `json:"fieldsV1"`
+	Manager     string              `json:"manager"`
+	Operation   fieldpath.Operation `json:"operation"`
+	APIVersion  string              `json:"apiVersion"`
+	Subresource string              `json:"subresource"`
+	Time        string              `json:"time"`
+	FieldsV1    map[string]any      `json:"fieldsV1"`
 }
 
 var gitopsBase = time.Date(2026, 11, 3, 8, 0, 0, 0, time.UTC)
@@ -123,7 +123,7 @@ func TestGitOpsAppliers(t *testing.T) {
 func runGitOpsCase(t *testing.T, e *Engine, c gitopsCase) {
 	t.Helper()
 	argo, flux := gitopsOptions(c)
-	var live map[string]interface{}
+	var live map[string]any
 	for i, w := range c.Setup {
 		now := gitopsBase.Add(time.Duration(i+1) * time.Minute)
 		res, err := gitopsSetupWrite(e, live, w, now, argo, flux)
@@ -169,7 +169,7 @@ func gitopsOptions(c gitopsCase) (ArgoCDOptions, FluxOptions) {
 	if c.Sync.Flux != nil {
 		flux = c.Sync.Flux.FluxOptions
 		if c.Sync.Flux.RoundTrip {
-			flux.Normalize = func(obj map[string]interface{}) error {
+			flux.Normalize = func(obj map[string]any) error {
 				av, _ := obj["apiVersion"].(string)
 				k, _ := obj["kind"].(string)
 				return defaults.Normalize(av, k, obj)
@@ -179,10 +179,10 @@ func gitopsOptions(c gitopsCase) (ArgoCDOptions, FluxOptions) {
 	return argo, flux
 }
 
-func gitopsSetupWrite(e *Engine, live map[string]interface{}, w gitopsWrite, now time.Time, argo ArgoCDOptions, flux FluxOptions) (*Result, error) {
+func gitopsSetupWrite(e *Engine, live map[string]any, w gitopsWrite, now time.Time, argo ArgoCDOptions, flux FluxOptions) (*Result, error) {
 	switch w.Op {
 	case "argocd", "flux":
-		var obj map[string]interface{}
+		var obj map[string]any
 		if err := yaml.Unmarshal([]byte(w.Object), &obj); err != nil {
 			return nil, err
 		}
@@ -191,25 +191,25 @@ func gitopsSetupWrite(e *Engine, live map[string]interface{}, w gitopsWrite, now
 		}
 		return e.FluxApply(Request{Live: live, Object: obj, Now: now}, flux)
 	case "create":
-		var obj map[string]interface{}
+		var obj map[string]any
 		if err := yaml.Unmarshal([]byte(w.Object), &obj); err != nil {
 			return nil, err
 		}
 		return e.Update(Request{Object: obj, Manager: w.Manager, Now: now})
 	case "apply":
-		var obj map[string]interface{}
+		var obj map[string]any
 		if err := yaml.Unmarshal([]byte(w.Object), &obj); err != nil {
 			return nil, err
 		}
 		return e.Apply(Request{Live: live, Object: obj, Manager: w.Manager, Force: w.Force, Now: now})
 	case "merge-patch":
-		next := mergePatch(copyObject(live), w.Patch).(map[string]interface{})
+		next := mergePatch(copyObject(live), w.Patch).(map[string]any)
 		return e.Update(Request{Live: live, Object: next, Manager: w.Manager, Now: now})
 	case "scale":
 		ns, name := nsName(live)
-		scale := map[string]interface{}{"apiVersion": "autoscaling/v1", "kind": "Scale",
-			"metadata": map[string]interface{}{"name": name, "namespace": ns},
-			"spec":     map[string]interface{}{"replicas": w.Replicas}}
+		scale := map[string]any{"apiVersion": "autoscaling/v1", "kind": "Scale",
+			"metadata": map[string]any{"name": name, "namespace": ns},
+			"spec":     map[string]any{"replicas": w.Replicas}}
 		ep := Endpoint{GVK: gvkOf(live), Namespace: ns, Name: name, Subresource: "scale"}
 		return e.Update(Request{Live: live, Object: scale, Endpoint: ep, Manager: w.Manager, Now: now})
 	}
@@ -217,14 +217,14 @@ func gitopsSetupWrite(e *Engine, live map[string]interface{}, w gitopsWrite, now
 }
 
 // mergePatch applies an RFC 7386 JSON merge patch.
-func mergePatch(target interface{}, patch interface{}) interface{} {
-	p, ok := patch.(map[string]interface{})
+func mergePatch(target any, patch any) any {
+	p, ok := patch.(map[string]any)
 	if !ok {
 		return unstructured.DeepCopy(patch)
 	}
-	t, ok := target.(map[string]interface{})
+	t, ok := target.(map[string]any)
 	if !ok {
-		t = map[string]interface{}{}
+		t = map[string]any{}
 	}
 	for k, v := range p {
 		if v == nil {
@@ -236,7 +236,7 @@ func mergePatch(target interface{}, patch interface{}) interface{} {
 	return t
 }
 
-func checkGitOpsResult(t *testing.T, want gitopsWant, live map[string]interface{}, res *Result) {
+func checkGitOpsResult(t *testing.T, want gitopsWant, live map[string]any, res *Result) {
 	t.Helper()
 	if want.Rejected != nil {
 		if res.Rejection == nil || res.Rejection.Code != want.Rejected.Code || !strings.Contains(res.Rejection.Message, want.Rejected.Message) {
@@ -394,18 +394,18 @@ func checkEntries(t *testing.T, got []fieldpath.Entry, want []wantEntry) {
 }
 
 // pointerValue reads a JSON pointer (RFC 6901) in an object.
-func pointerValue(obj map[string]interface{}, ptr string) (interface{}, bool) {
-	var cur interface{} = obj
+func pointerValue(obj map[string]any, ptr string) (any, bool) {
+	var cur any = obj
 	for _, tok := range strings.Split(strings.TrimPrefix(ptr, "/"), "/") {
 		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
 		switch c := cur.(type) {
-		case map[string]interface{}:
+		case map[string]any:
 			v, ok := c[tok]
 			if !ok {
 				return nil, false
 			}
 			cur = v
-		case []interface{}:
+		case []any:
 			var i int
 			if _, err := fmt.Sscanf(tok, "%d", &i); err != nil || i < 0 || i >= len(c) {
 				return nil, false
@@ -427,7 +427,7 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-func mustJSON(v interface{}) string {
+func mustJSON(v any) string {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return fmt.Sprint(v)
@@ -435,8 +435,8 @@ func mustJSON(v interface{}) string {
 	return string(b)
 }
 
-func jsonEqual(a, b interface{}) bool {
-	var x, y interface{}
+func jsonEqual(a, b any) bool {
+	var x, y any
 	if err := json.Unmarshal([]byte(mustJSON(a)), &x); err != nil {
 		return false
 	}
@@ -563,7 +563,7 @@ func TestArgoCDTracking(t *testing.T) {
 		if len(ann) != len(tc.wantAnn) || !jsonEqual(ann, tc.wantAnn) && len(tc.wantAnn) > 0 {
 			t.Errorf("%s: annotations %v, want %v", tc.opts.Application, ann, tc.wantAnn)
 		}
-		labels, _ := metadataOf(obj)["labels"].(map[string]interface{})
+		labels, _ := metadataOf(obj)["labels"].(map[string]any)
 		if got, _ := labels[ArgoCDInstanceLabel].(string); got != tc.wantLabel {
 			t.Errorf("%s: label %q, want %q", tc.opts.Application, got, tc.wantLabel)
 		}
@@ -608,7 +608,7 @@ func TestFluxDriftAndMigration(t *testing.T) {
 	if fluxDrifted(live, dry) {
 		t.Errorf("drift reported for equal objects")
 	}
-	dry["data"] = map[string]interface{}{"a": "c"}
+	dry["data"] = map[string]any{"a": "c"}
 	if !fluxDrifted(live, dry) {
 		t.Errorf("no drift reported for changed data")
 	}

@@ -14,21 +14,21 @@ import (
 type FieldManagementOnly struct{}
 
 // Default does nothing.
-func (FieldManagementOnly) Default(*schema.Type, map[string]interface{}) error { return nil }
+func (FieldManagementOnly) Default(*schema.Type, map[string]any) error { return nil }
 
 // EmptyObject is {apiVersion, kind} for custom resources and {metadata: {}} otherwise.
-func (FieldManagementOnly) EmptyObject(t *schema.Type) map[string]interface{} {
+func (FieldManagementOnly) EmptyObject(t *schema.Type) map[string]any {
 	if t.Source != schema.SourceBuiltin {
-		return map[string]interface{}{"apiVersion": t.GVK.APIVersion(), "kind": t.GVK.Kind}
+		return map[string]any{"apiVersion": t.GVK.APIVersion(), "kind": t.GVK.Kind}
 	}
-	return map[string]interface{}{"metadata": map[string]interface{}{}}
+	return map[string]any{"metadata": map[string]any{}}
 }
 
 // PrepareForCreate does nothing.
-func (FieldManagementOnly) PrepareForCreate(*schema.Type, map[string]interface{}) error { return nil }
+func (FieldManagementOnly) PrepareForCreate(*schema.Type, map[string]any) error { return nil }
 
 // PrepareForUpdate puts the reset fields back.
-func (FieldManagementOnly) PrepareForUpdate(t *schema.Type, subresource string, obj, old map[string]interface{}) error {
+func (FieldManagementOnly) PrepareForUpdate(t *schema.Type, subresource string, obj, old map[string]any) error {
 	RestoreResetFields(t, subresource, obj, old)
 	return nil
 }
@@ -40,13 +40,13 @@ func (FieldManagementOnly) Validate(_ *schema.Type, _ string, obj, old map[strin
 
 // RestoreResetFields puts the old values of an endpoint's reset fields back into obj, as
 // the registry strategies do on update (catalog J2), managedFields aside.
-func RestoreResetFields(t *schema.Type, subresource string, obj, old map[string]interface{}) {
+func RestoreResetFields(t *schema.Type, subresource string, obj, old map[string]any) {
 	for _, p := range resetPaths(t, subresource) {
 		restorePath(obj, old, p)
 	}
 }
 
-func restorePath(obj, old map[string]interface{}, p smdpath.Path) {
+func restorePath(obj, old map[string]any, p smdpath.Path) {
 	for i, pe := range p {
 		name := *pe.FieldName
 		if i == len(p)-1 {
@@ -73,17 +73,17 @@ func restorePath(obj, old map[string]interface{}, p smdpath.Path) {
 			}
 			return
 		}
-		next, _ := obj[name].(map[string]interface{})
-		oldNext, _ := old[name].(map[string]interface{})
+		next, _ := obj[name].(map[string]any)
+		oldNext, _ := old[name].(map[string]any)
 		if next == nil {
 			if oldNext == nil {
 				return
 			}
-			next = map[string]interface{}{}
+			next = map[string]any{}
 			obj[name] = next
 		}
 		if oldNext == nil {
-			oldNext = map[string]interface{}{}
+			oldNext = map[string]any{}
 		}
 		obj, old = next, oldNext
 	}
@@ -92,7 +92,7 @@ func restorePath(obj, old map[string]interface{}, p smdpath.Path) {
 // unchanged reports whether the server would write nothing (catalog G5, G6): the object is
 // the live one, or differs only in managedFields times. The entries are those of live and
 // obj (as managedFieldsOf reads them).
-func (r *request) unchanged(live map[string]interface{}, liveEntries []fieldpath.Entry, obj map[string]interface{}, objEntries []fieldpath.Entry) bool {
+func (r *request) unchanged(live map[string]any, liveEntries []fieldpath.Entry, obj map[string]any, objEntries []fieldpath.Entry) bool {
 	if !unstructured.EqualIgnoringManagedFields(live, obj) {
 		return false
 	}
@@ -113,7 +113,7 @@ func (r *request) unchanged(live map[string]interface{}, liveEntries []fieldpath
 // built-in kinds (quantities by value …), as decoded JSON for custom resources — the live
 // times are put back into obj, so that no timestamp-only change is written. It returns the
 // entries obj then has.
-func (r *request) keepTimesOfNoop(live map[string]interface{}, liveEntries []fieldpath.Entry, obj map[string]interface{}, entries []fieldpath.Entry) []fieldpath.Entry {
+func (r *request) keepTimesOfNoop(live map[string]any, liveEntries []fieldpath.Entry, obj map[string]any, entries []fieldpath.Entry) []fieldpath.Entry {
 	if len(entries) == 0 || len(entries) != len(liveEntries) {
 		return entries
 	}
@@ -152,7 +152,7 @@ func (r *request) keepTimesOfNoop(live map[string]interface{}, liveEntries []fie
 
 // semanticallyEqual compares two built-in objects, managedFields aside, once decoded into
 // their Go type, as the store does for catalog G5 (custom resources compare as JSON).
-func (r *request) semanticallyEqual(a, b map[string]interface{}) bool {
+func (r *request) semanticallyEqual(a, b map[string]any) bool {
 	av, kind := r.typ.GVK.APIVersion(), r.typ.GVK.Kind
 	if r.typ.Source != schema.SourceBuiltin || !defaults.Known(av, kind) {
 		return false
@@ -161,16 +161,16 @@ func (r *request) semanticallyEqual(a, b map[string]interface{}) bool {
 }
 
 // withoutManagedFields is a shallow copy of obj whose metadata has no managedFields.
-func withoutManagedFields(obj map[string]interface{}) map[string]interface{} {
-	md, ok := obj["metadata"].(map[string]interface{})
+func withoutManagedFields(obj map[string]any) map[string]any {
+	md, ok := obj["metadata"].(map[string]any)
 	if !ok {
 		return obj
 	}
-	c := make(map[string]interface{}, len(obj))
+	c := make(map[string]any, len(obj))
 	for k, v := range obj {
 		c[k] = v
 	}
-	m := make(map[string]interface{}, len(md))
+	m := make(map[string]any, len(md))
 	for k, v := range md {
 		if k != "managedFields" {
 			m[k] = v

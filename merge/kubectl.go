@@ -91,9 +91,9 @@ func (e *Engine) kubectlApply(req Request) (*Result, error) {
 
 	// Step 2: keep the annotation owned.
 	if req.Manager == KubectlManager && hasAnnotationKey(obj, LastAppliedAnnotation) && !ownedByApply(obj, lastAppliedPath) {
-		body := map[string]interface{}{"apiVersion": obj["apiVersion"], "kind": obj["kind"]}
-		md := map[string]interface{}{"name": metadataOf(obj)["name"],
-			"annotations": map[string]interface{}{LastAppliedAnnotation: annotations(obj)[LastAppliedAnnotation]}}
+		body := map[string]any{"apiVersion": obj["apiVersion"], "kind": obj["kind"]}
+		md := map[string]any{"name": metadataOf(obj)["name"],
+			"annotations": map[string]any{LastAppliedAnnotation: annotations(obj)[LastAppliedAnnotation]}}
 		if ns, _ := metadataOf(obj)["namespace"].(string); ns != "" {
 			md["namespace"] = ns
 		}
@@ -159,7 +159,7 @@ func (e *Engine) kubectlApply(req Request) (*Result, error) {
 const placeholderUID = "ssa-diff-assigned-by-the-server"
 
 // kubectlResult describes the whole sequence as one result, relative to the original object.
-func (e *Engine) kubectlResult(req Request, orig, obj map[string]interface{}, first *Result, steps []Step, warnings []string, created bool) *Result {
+func (e *Engine) kubectlResult(req Request, orig, obj map[string]any, first *Result, steps []Step, warnings []string, created bool) *Result {
 	if created && metadataOf(obj)["uid"] == placeholderUID {
 		delete(metadataOf(obj), "uid")
 	}
@@ -219,13 +219,13 @@ func appendUnique(list []string, s string) []string {
 	return append(list, s)
 }
 
-func hasAnnotationKey(obj map[string]interface{}, key string) bool {
+func hasAnnotationKey(obj map[string]any, key string) bool {
 	_, ok := annotations(obj)[key]
 	return ok
 }
 
 // ownedByApply reports whether any Apply entry of obj owns path.
-func ownedByApply(obj map[string]interface{}, path smdpath.Path) bool {
+func ownedByApply(obj map[string]any, path smdpath.Path) bool {
 	entries, _, _ := managedFieldsOf(obj)
 	for _, e := range entries {
 		if e.Operation != fieldpath.OperationApply {

@@ -7,7 +7,7 @@ import (
 	smdpath "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 )
 
-func hasLastApplied(obj map[string]interface{}) bool {
+func hasLastApplied(obj map[string]any) bool {
 	s, _ := annotations(obj)[LastAppliedAnnotation].(string)
 	return s != ""
 }
@@ -15,7 +15,7 @@ func hasLastApplied(obj map[string]interface{}) bool {
 // setLastApplied rewrites the last-applied annotation from the applied configuration
 // (catalog K3): the configuration without that annotation, as compact JSON with sorted keys
 // and a trailing newline. Past the annotations size limit the annotation is deleted (K4).
-func setLastApplied(obj, cfg map[string]interface{}) {
+func setLastApplied(obj, cfg map[string]any) {
 	c := copyObject(cfg)
 	// The server reads and writes annotations as a map of strings: a null value becomes "",
 	// null annotations disappear.
@@ -36,7 +36,7 @@ func setLastApplied(obj, cfg map[string]interface{}) {
 	}
 	a := stringMap(annotations(obj))
 	if a == nil {
-		a = map[string]interface{}{}
+		a = map[string]any{}
 	}
 	ensureMetadata(obj)["annotations"] = a
 	a[LastAppliedAnnotation] = buf.String()
@@ -53,7 +53,7 @@ func setLastApplied(obj, cfg map[string]interface{}) {
 // allowedConflictsFromLastApplied is the set of fields a kubectl apply may take over without
 // force (catalog K1): the fields of the last-applied configuration whose values the live
 // object still has. ok is false when there is no usable annotation (catalog K2).
-func (r *request) allowedConflictsFromLastApplied(live map[string]interface{}) (*smdpath.Set, bool) {
+func (r *request) allowedConflictsFromLastApplied(live map[string]any) (*smdpath.Set, bool) {
 	s, _ := annotations(live)[LastAppliedAnnotation].(string)
 	if s == "" {
 		return nil, false
@@ -62,7 +62,7 @@ func (r *request) allowedConflictsFromLastApplied(live map[string]interface{}) (
 	if err != nil {
 		return nil, false
 	}
-	var last map[string]interface{}
+	var last map[string]any
 	if err := json.Unmarshal([]byte(s), &last); err != nil || last == nil {
 		return nil, false
 	}
@@ -87,12 +87,12 @@ func (r *request) allowedConflictsFromLastApplied(live map[string]interface{}) (
 
 // stringMap copies an annotations-like map with null values as "", as the API's string-map
 // accessors read it; nil when v is not a map.
-func stringMap(v interface{}) map[string]interface{} {
-	m, ok := v.(map[string]interface{})
+func stringMap(v any) map[string]any {
+	m, ok := v.(map[string]any)
 	if !ok {
 		return nil
 	}
-	out := make(map[string]interface{}, len(m))
+	out := make(map[string]any, len(m))
 	for k, x := range m {
 		if x == nil {
 			x = ""

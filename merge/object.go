@@ -12,62 +12,62 @@ import (
 )
 
 // gvkOf reads apiVersion and kind of an unstructured object.
-func gvkOf(obj map[string]interface{}) schema.GVK {
+func gvkOf(obj map[string]any) schema.GVK {
 	av, _ := obj["apiVersion"].(string)
 	k, _ := obj["kind"].(string)
 	return schema.GVKFromAPIVersionKind(av, k)
 }
 
-func nsName(obj map[string]interface{}) (string, string) {
-	md, _ := obj["metadata"].(map[string]interface{})
+func nsName(obj map[string]any) (string, string) {
+	md, _ := obj["metadata"].(map[string]any)
 	ns, _ := md["namespace"].(string)
 	n, _ := md["name"].(string)
 	return ns, n
 }
 
-func metadataOf(obj map[string]interface{}) map[string]interface{} {
-	md, _ := obj["metadata"].(map[string]interface{})
+func metadataOf(obj map[string]any) map[string]any {
+	md, _ := obj["metadata"].(map[string]any)
 	return md
 }
 
 // ensureMetadata returns obj's metadata map, creating it (or replacing a value that is not
 // a map) when needed.
-func ensureMetadata(obj map[string]interface{}) map[string]interface{} {
-	md, ok := obj["metadata"].(map[string]interface{})
+func ensureMetadata(obj map[string]any) map[string]any {
+	md, ok := obj["metadata"].(map[string]any)
 	if !ok {
-		md = map[string]interface{}{}
+		md = map[string]any{}
 		obj["metadata"] = md
 	}
 	return md
 }
 
 // objectGVKNN names an object as the server does in its internal errors: "ns/name; gvk".
-func objectGVKNN(obj map[string]interface{}) string {
+func objectGVKNN(obj map[string]any) string {
 	ns, name := nsName(obj)
 	return fmt.Sprintf("%s/%s; %s", ns, name, gvkOf(obj))
 }
 
-func copyObject(obj map[string]interface{}) map[string]interface{} {
+func copyObject(obj map[string]any) map[string]any {
 	if obj == nil {
 		return nil
 	}
-	return unstructured.DeepCopy(obj).(map[string]interface{})
+	return unstructured.DeepCopy(obj).(map[string]any)
 }
 
 // managedFieldsOf decodes an object's metadata.managedFields into entries. present is false
 // when the field is absent or null.
-func managedFieldsOf(obj map[string]interface{}) (entries []fieldpath.Entry, present bool, err error) {
+func managedFieldsOf(obj map[string]any) (entries []fieldpath.Entry, present bool, err error) {
 	return fieldpath.EntriesOf(obj)
 }
 
 // setManagedFields writes entries onto obj as the server encodes them; none removes the field.
-func setManagedFields(obj map[string]interface{}, entries []fieldpath.Entry, text bool) error {
+func setManagedFields(obj map[string]any, entries []fieldpath.Entry, text bool) error {
 	md := metadataOf(obj)
 	if md == nil {
 		if len(entries) == 0 {
 			return nil
 		}
-		md = map[string]interface{}{}
+		md = map[string]any{}
 		obj["metadata"] = md
 	}
 	if len(entries) == 0 {
@@ -86,7 +86,7 @@ func setManagedFields(obj map[string]interface{}, entries []fieldpath.Entry, tex
 	return nil
 }
 
-func removeManagedFields(obj map[string]interface{}) {
+func removeManagedFields(obj map[string]any) {
 	if md := metadataOf(obj); md != nil {
 		delete(md, "managedFields")
 	}
@@ -108,7 +108,7 @@ func sortByTimeThenKey(keys []string, times map[string]*time.Time) {
 	})
 }
 
-func annotations(obj map[string]interface{}) map[string]interface{} {
-	a, _ := metadataOf(obj)["annotations"].(map[string]interface{})
+func annotations(obj map[string]any) map[string]any {
+	a, _ := metadataOf(obj)["annotations"].(map[string]any)
 	return a
 }

@@ -15,8 +15,8 @@ func TestFieldsV1AsText(t *testing.T) {
 	e := New(schema.NewRegistry())
 	base := deploymentRequest(t)
 	text := fuzzCopy(base.Live)
-	for _, item := range text["metadata"].(map[string]interface{})["managedFields"].([]interface{}) {
-		entry := item.(map[string]interface{})
+	for _, item := range text["metadata"].(map[string]any)["managedFields"].([]any) {
+		entry := item.(map[string]any)
 		b, err := fieldsjson.AppendJSON(nil, entry["fieldsV1"])
 		if err != nil {
 			t.Fatal(err)
@@ -24,7 +24,7 @@ func TestFieldsV1AsText(t *testing.T) {
 		entry["fieldsV1"] = json.RawMessage(b)
 	}
 	for _, how := range []string{"apply", "force", "kubectl", "update", "status", "argocd", "flux"} {
-		answer := func(live map[string]interface{}) string {
+		answer := func(live map[string]any) string {
 			r := base
 			r.Live, r.Object = live, fuzzCopy(base.Object)
 			var res *Result
@@ -39,12 +39,12 @@ func TestFieldsV1AsText(t *testing.T) {
 				res, err = e.KubectlApply(r)
 			case "update":
 				r.Object = fuzzCopy(base.Live)
-				r.Object["spec"].(map[string]interface{})["replicas"] = int64(7)
+				r.Object["spec"].(map[string]any)["replicas"] = int64(7)
 				res, err = e.Update(r)
 			case "status":
 				r.Endpoint = Endpoint{GVK: schema.GVK{Group: "apps", Version: "v1", Kind: "Deployment"}, Namespace: "default", Name: "web", Subresource: "status"}
 				r.Object = fuzzCopy(base.Live)
-				r.Object["status"] = map[string]interface{}{"replicas": int64(3)}
+				r.Object["status"] = map[string]any{"replicas": int64(3)}
 				res, err = e.Update(r)
 			case "argocd":
 				res, err = e.ArgoCDApply(r, ArgoCDOptions{Application: "app"})

@@ -22,10 +22,10 @@ func TestTypedErrorDeterministic(t *testing.T) {
 	seen := map[string]bool{}
 	for i := 0; i < 200 && len(seen) < 2; i++ {
 		res, err := e.Apply(Request{
-			Object: map[string]interface{}{
+			Object: map[string]any{
 				"apiVersion": "v1", "kind": "ConfigMap",
-				"metadata": map[string]interface{}{"name": "c", "namespace": "ns"},
-				"spec":     map[string]interface{}{"x": "1"},
+				"metadata": map[string]any{"name": "c", "namespace": "ns"},
+				"spec":     map[string]any{"x": "1"},
 				"bogus":    "1",
 			},
 			Manager: "m",
@@ -61,7 +61,7 @@ func TestCreateWithMetadataNotAMap(t *testing.T) {
 	}()
 	e := New(schema.NewRegistry())
 	_, err := e.Apply(Request{
-		Object:   map[string]interface{}{"apiVersion": "example.com/v1", "kind": "Unknown", "metadata": "labels"},
+		Object:   map[string]any{"apiVersion": "example.com/v1", "kind": "Unknown", "metadata": "labels"},
 		Endpoint: Endpoint{GVK: schema.GVK{Group: "example.com", Version: "v1", Kind: "Unknown"}, Namespace: "ns", Name: "u"},
 		Manager:  "m",
 		Now:      time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC),
@@ -74,18 +74,18 @@ func TestCreateWithMetadataNotAMap(t *testing.T) {
 // order. Found by FuzzEngine; fixed in package merge (warnings are sorted).
 func TestWarningOrderDeterministic(t *testing.T) {
 	e := New(schema.NewRegistry())
-	entry := func(manager, apiVersion string) map[string]interface{} {
-		return map[string]interface{}{"manager": manager, "operation": "Update", "apiVersion": apiVersion, "fieldsType": "FieldsV1",
-			"fieldsV1": map[string]interface{}{"f:metadata": map[string]interface{}{"f:labels": map[string]interface{}{"f:app": map[string]interface{}{}}}}}
+	entry := func(manager, apiVersion string) map[string]any {
+		return map[string]any{"manager": manager, "operation": "Update", "apiVersion": apiVersion, "fieldsType": "FieldsV1",
+			"fieldsV1": map[string]any{"f:metadata": map[string]any{"f:labels": map[string]any{"f:app": map[string]any{}}}}}
 	}
-	obj := func() map[string]interface{} {
-		return map[string]interface{}{"apiVersion": "apps/v1", "kind": "Deployment",
-			"metadata": map[string]interface{}{"name": "web", "namespace": "ns", "labels": map[string]interface{}{"app": "web"}}}
+	obj := func() map[string]any {
+		return map[string]any{"apiVersion": "apps/v1", "kind": "Deployment",
+			"metadata": map[string]any{"name": "web", "namespace": "ns", "labels": map[string]any{"app": "web"}}}
 	}
 	seen := map[string]bool{}
 	for i := 0; i < 100 && len(seen) < 2; i++ {
 		live := obj()
-		live["metadata"].(map[string]interface{})["managedFields"] = []interface{}{entry("a", "v1"), entry("b", "apps/v1beta2")}
+		live["metadata"].(map[string]any)["managedFields"] = []any{entry("a", "v1"), entry("b", "apps/v1beta2")}
 		res, err := e.Apply(Request{Live: live, Object: obj(), Manager: "m", Now: time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC)})
 		if err != nil {
 			t.Fatal(err)
@@ -106,8 +106,8 @@ func TestWarningOrderDeterministic(t *testing.T) {
 func TestTypedErrorValueText(t *testing.T) {
 	e := New(schema.NewRegistry())
 	res, err := e.Apply(Request{
-		Live:     map[string]interface{}{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]interface{}{"name": []interface{}{}, "namespace": "ns"}},
-		Object:   map[string]interface{}{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]interface{}{"name": "c", "namespace": "ns"}},
+		Live:     map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{"name": []any{}, "namespace": "ns"}},
+		Object:   map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{"name": "c", "namespace": "ns"}},
 		Endpoint: Endpoint{GVK: schema.GVK{Version: "v1", Kind: "ConfigMap"}, Namespace: "ns", Name: "c"},
 		Manager:  "m",
 		Now:      time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC),
@@ -127,7 +127,7 @@ func TestTypedErrorValueText(t *testing.T) {
 // below is its input); fixed in package fieldpath (SortEntries breaks ties by fields).
 func TestUpdateScaleEntryOrder(t *testing.T) {
 	var r struct {
-		Live, Object map[string]interface{}
+		Live, Object map[string]any
 		Endpoint     Endpoint
 		Manager      string
 		Force        bool
@@ -165,7 +165,7 @@ const updateScaleRequest = `{"endpoint":{"GVK":{"Group":"apps","Version":"v1","K
 // is the oracle's (conformance/differential/testdata/status-apply-versioned-entries-deployment.yaml).
 func TestApplyStatusVersionedEntriesPanic(t *testing.T) {
 	var r struct {
-		Live, Object map[string]interface{}
+		Live, Object map[string]any
 		Endpoint     Endpoint
 		Manager      string
 		Force        bool
@@ -203,13 +203,13 @@ func TestConvertWarningDeterministic(t *testing.T) {
 	e := New(schema.NewRegistry())
 	seen := map[string]bool{}
 	for i := 0; i < 100 && len(seen) < 2; i++ {
-		live := map[string]interface{}{"apiVersion": "v1", "kind": "ConfigMap",
-			"metadata": map[string]interface{}{"name": "settings", "namespace": "ns", "managedFields": []interface{}{
-				map[string]interface{}{"manager": "kubectl", "operation": "Apply", "apiVersion": "v1", "fieldsType": "FieldsV1",
-					"fieldsV1": map[string]interface{}{"f:data": map[string]interface{}{"f:a": map[string]interface{}{}}}}}},
-			"data": map[string]interface{}{"a": "1"}}
-		body := map[string]interface{}{"apiVersion": "v", "kind": "ConfigMap",
-			"metadata": map[string]interface{}{"name": "settings", "eild": []interface{}{}}, "t": []interface{}{}}
+		live := map[string]any{"apiVersion": "v1", "kind": "ConfigMap",
+			"metadata": map[string]any{"name": "settings", "namespace": "ns", "managedFields": []any{
+				map[string]any{"manager": "kubectl", "operation": "Apply", "apiVersion": "v1", "fieldsType": "FieldsV1",
+					"fieldsV1": map[string]any{"f:data": map[string]any{"f:a": map[string]any{}}}}}},
+			"data": map[string]any{"a": "1"}}
+		body := map[string]any{"apiVersion": "v", "kind": "ConfigMap",
+			"metadata": map[string]any{"name": "settings", "eild": []any{}}, "t": []any{}}
 		res, err := e.Apply(Request{Live: live, Object: body, Manager: "kubectl", Now: time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC),
 			Endpoint: Endpoint{GVK: schema.GVK{Version: "v", Kind: "ConfigMap"}, Namespace: "ns", Name: "settings"}})
 		if err != nil {
@@ -229,7 +229,7 @@ func TestConvertWarningDeterministic(t *testing.T) {
 // merge, fixed: internalError lists the errors in sorted order (stableErrorList).
 func TestCompareErrorOrder(t *testing.T) {
 	var r struct {
-		Live, Object map[string]interface{}
+		Live, Object map[string]any
 		Endpoint     Endpoint
 		Manager      string
 		Force        bool

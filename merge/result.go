@@ -24,10 +24,10 @@ type Endpoint struct {
 type Request struct {
 	// Live is the object as the server stores it, with metadata.managedFields, or nil when
 	// the object does not exist (the request creates it).
-	Live map[string]interface{}
+	Live map[string]any
 	// Object is the request body: the apply configuration for Apply, the whole new object
 	// for Update. Through /scale it is an autoscaling/v1 Scale.
-	Object map[string]interface{}
+	Object map[string]any
 	// Endpoint is where the request goes. Left zero, it is taken from Live, or from Object
 	// on a create; when Object is the live object's group and kind at another version, the
 	// request goes to Object's version, as clients send a body to its apiVersion's URL.
@@ -44,7 +44,7 @@ type Request struct {
 
 	// hubLive is Live at the kind's hub version, read from the object given (see admit):
 	// what the server holds, which Live at another version may not say.
-	hubLive map[string]interface{}
+	hubLive map[string]any
 }
 
 // Action is what the server does with a request.
@@ -64,14 +64,14 @@ type Result struct {
 	Action   Action   `json:"action"`
 	// Object is the object as the server would store and return it, metadata.managedFields
 	// included; nil when the request is rejected.
-	Object map[string]interface{} `json:"object,omitempty"`
+	Object map[string]any `json:"object,omitempty"`
 	// ManagedFields are the entries of Object's metadata.managedFields.
 	ManagedFields []fieldpath.Entry `json:"-"`
 	// Live is the live object as the request's version reads it, when the one given was
 	// at another version of the kind (the server converts the stored object to the
 	// request's version: catalog V7); nil otherwise. Object is at the request's version:
 	// compare it with Live, not with the object given.
-	Live map[string]interface{} `json:"-"`
+	Live map[string]any `json:"-"`
 	// Conflicts are the conflicts of the apply: the reason for a 409, or, with force, the
 	// fields that force took.
 	Conflicts []Conflict `json:"conflicts,omitempty"`
@@ -121,8 +121,8 @@ type Conflict struct {
 	// Pointer is Path as a JSON Pointer into the live object ("" when it has no position).
 	Pointer string `json:"pointer,omitempty"`
 	// Live is the value in the live object (nil when absent); Applied the value applied.
-	Live    interface{} `json:"live"`
-	Applied interface{} `json:"applied"`
+	Live    any `json:"live"`
+	Applied any `json:"applied"`
 
 	FieldPath smdpath.Path `json:"-"`
 }

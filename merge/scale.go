@@ -20,7 +20,7 @@ func (r *request) replicasPath() (smdpath.Path, []string, error) {
 		spec = r.typ.Scale.SpecReplicasPath
 	}
 	parts := strings.Split(strings.TrimPrefix(spec, "."), ".")
-	elems := make([]interface{}, len(parts))
+	elems := make([]any, len(parts))
 	for i, p := range parts {
 		elems[i] = p
 	}
@@ -33,7 +33,7 @@ func (r *request) replicasPath() (smdpath.Path, []string, error) {
 // entries marked subresource "scale", recorded at the parent's apiVersion and — because the
 // server carries times over by identity and the Scale's identities name autoscaling/v1 —
 // without a time.
-func (r *request) updateScale(live, scale map[string]interface{}, manager string) *Result {
+func (r *request) updateScale(live, scale map[string]any, manager string) *Result {
 	res := &Result{Endpoint: r.ep}
 	if live == nil {
 		res.Action, res.Rejection = ActionRejected, notFound(r.typ, r.ep.Name)
@@ -65,7 +65,7 @@ func (r *request) updateScale(live, scale map[string]interface{}, manager string
 	}
 
 	oldReplicas, hasOld := nestedValue(live, parts)
-	specOf, _ := scale["spec"].(map[string]interface{})
+	specOf, _ := scale["spec"].(map[string]any)
 	newReplicas, hasNew := specOf["replicas"]
 	changed := hasOld != hasNew || (hasNew && !value.Equals(value.NewValueInterface(oldReplicas), value.NewValueInterface(newReplicas)))
 
@@ -149,10 +149,10 @@ func orUnknown(m string) string {
 	return m
 }
 
-func nestedValue(obj map[string]interface{}, parts []string) (interface{}, bool) {
-	var cur interface{} = obj
+func nestedValue(obj map[string]any, parts []string) (any, bool) {
+	var cur any = obj
 	for _, p := range parts {
-		m, ok := cur.(map[string]interface{})
+		m, ok := cur.(map[string]any)
 		if !ok {
 			return nil, false
 		}
@@ -163,12 +163,12 @@ func nestedValue(obj map[string]interface{}, parts []string) (interface{}, bool)
 	return cur, true
 }
 
-func setNestedValue(obj map[string]interface{}, parts []string, v interface{}) {
+func setNestedValue(obj map[string]any, parts []string, v any) {
 	cur := obj
 	for _, p := range parts[:len(parts)-1] {
-		next, ok := cur[p].(map[string]interface{})
+		next, ok := cur[p].(map[string]any)
 		if !ok {
-			next = map[string]interface{}{}
+			next = map[string]any{}
 			cur[p] = next
 		}
 		cur = next

@@ -32,9 +32,9 @@ var moreScenarios = []scenario{
 		{apply: true, manager: "a", body: deploy + "      - {name: c1, image: i1}\n      - {name: c2, image: i2}\n"},
 		{manager: "tuner", body: deploy + "      - {name: c1, image: i1}\n      - {name: c2, image: i2, workingDir: /tmp}\n"},
 		{apply: true, manager: "a", body: deploy + "      - {name: c1, image: i1}\n",
-			check: func(t *testing.T, obj map[string]interface{}) {
+			check: func(t *testing.T, obj map[string]any) {
 				cs, _ := nestedField(obj, "spec", "template", "spec", "containers")
-				if l, _ := cs.([]interface{}); len(l) != 1 {
+				if l, _ := cs.([]any); len(l) != 1 {
 					t.Errorf("containers %v, want only c1", cs)
 				}
 				es, _, _ := managedFieldsOf(obj)
@@ -48,14 +48,14 @@ var moreScenarios = []scenario{
 	{"D4 a pruned defaulted field comes back at its default, unowned", []op{
 		{apply: true, manager: "a", body: strings.Replace(deploy, "spec:\n  selector", "spec:\n  replicas: 3\n  revisionHistoryLimit: 2\n  selector", 1) + "      - {name: c, image: i}\n"},
 		{apply: true, manager: "a", body: deploy + "      - {name: c, image: i}\n",
-			check: func(t *testing.T, obj map[string]interface{}) {
+			check: func(t *testing.T, obj map[string]any) {
 				wantField("spec.replicas", 1)(t, obj)
 				wantField("spec.revisionHistoryLimit", 10)(t, obj)
 			}},
 	}},
 	{"J2 status in a main-resource apply is neither stored nor owned", []op{
 		{apply: true, manager: "a", body: deploy + "      - {name: c, image: i}\nstatus: {replicas: 5}\n",
-			check: func(t *testing.T, obj map[string]interface{}) {
+			check: func(t *testing.T, obj map[string]any) {
 				wantField("status.replicas", nil)(t, obj)
 				es, _, _ := managedFieldsOf(obj)
 				if len(es) != 1 || strings.Contains(string(es[0].FieldsV1), "status") {
@@ -66,7 +66,7 @@ var moreScenarios = []scenario{
 	{"J1 F2 status subresource applies get their own entry", []op{
 		{apply: true, manager: "a", body: deploy + "      - {name: c, image: i}\n"},
 		{apply: true, manager: "ctrl", sub: "status", body: "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: ns}\nstatus: {replicas: 2}\n",
-			check: func(t *testing.T, obj map[string]interface{}) {
+			check: func(t *testing.T, obj map[string]any) {
 				wantField("status.replicas", 2)(t, obj)
 				es, _, _ := managedFieldsOf(obj)
 				if len(es) != 2 || es[1].Subresource != "status" || es[1].Manager != "ctrl" {
@@ -79,7 +79,7 @@ var moreScenarios = []scenario{
 		{apply: true, manager: "other", body: cm + "data: {k: '2'}\n",
 			conflicts: `Apply failed with 1 conflict: conflict with "kubectl-client-side-apply" using v1: .data.k`},
 		{apply: true, manager: "kubectl", body: cm + "data: {k: '2'}\n",
-			check: func(t *testing.T, obj map[string]interface{}) {
+			check: func(t *testing.T, obj map[string]any) {
 				wantField("data.k", "2")(t, obj)
 				// catalog K3: the annotation now records the applied configuration.
 				a := annotations(obj)[LastAppliedAnnotation].(string)

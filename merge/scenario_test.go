@@ -28,13 +28,13 @@ type op struct {
 	// (fieldsV1 as compact JSON), in the server's order; "-" means none.
 	managed string
 	// check, if set, inspects the object after the write.
-	check func(t *testing.T, obj map[string]interface{})
+	check func(t *testing.T, obj map[string]any)
 	// action, if set, is the expected action.
 	action Action
 }
 
-func objFromYAML(t testing.TB, s string) map[string]interface{} {
-	var m map[string]interface{}
+func objFromYAML(t testing.TB, s string) map[string]any {
+	var m map[string]any
 	if err := yaml.Unmarshal([]byte(s), &m); err != nil {
 		t.Fatalf("bad test YAML: %v", err)
 	}
@@ -57,7 +57,7 @@ func managedSummary(res *Result) string {
 }
 
 func runScenario(t *testing.T, e *Engine, sc scenario) {
-	var live map[string]interface{}
+	var live map[string]any
 	now := time.Date(2026, 12, 2, 9, 0, 0, 0, time.UTC)
 	for i, o := range sc.ops {
 		now = now.Add(time.Minute)
@@ -122,10 +122,10 @@ func runScenario(t *testing.T, e *Engine, sc scenario) {
 
 const cm = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n  namespace: ns\n"
 
-func nestedField(obj map[string]interface{}, path ...string) (interface{}, bool) {
-	var cur interface{} = obj
+func nestedField(obj map[string]any, path ...string) (any, bool) {
+	var cur any = obj
 	for _, p := range path {
-		m, ok := cur.(map[string]interface{})
+		m, ok := cur.(map[string]any)
 		if !ok {
 			return nil, false
 		}
@@ -137,8 +137,8 @@ func nestedField(obj map[string]interface{}, path ...string) (interface{}, bool)
 	return cur, true
 }
 
-func wantField(path string, want interface{}) func(*testing.T, map[string]interface{}) {
-	return func(t *testing.T, obj map[string]interface{}) {
+func wantField(path string, want any) func(*testing.T, map[string]any) {
+	return func(t *testing.T, obj map[string]any) {
 		t.Helper()
 		got, ok := nestedField(obj, strings.Split(path, ".")...)
 		if want == nil {
@@ -187,7 +187,7 @@ var scenarios = []scenario{
 		{apply: true, manager: "a", body: cm + "data: {x: '1', w: '2'}\n"},
 		{apply: true, manager: "b", body: cm + "data: {w: '2'}\n"},
 		{apply: true, manager: "a", body: cm + "data: {}\n",
-			check: func(t *testing.T, obj map[string]interface{}) {
+			check: func(t *testing.T, obj map[string]any) {
 				wantField("data.x", nil)(t, obj)
 				wantField("data.w", "2")(t, obj)
 			}},
@@ -217,7 +217,7 @@ var scenarios = []scenario{
 		{apply: true, manager: "a", body: cm + "data: {x: '1'}\n"},
 		{apply: true, manager: "a", body: cm + "data: {x: '1'}\n", action: ActionUnchanged},
 		{apply: true, manager: "b", body: cm + "data: {x: '1'}\n", action: ActionUpdate,
-			check: func(t *testing.T, obj map[string]interface{}) {
+			check: func(t *testing.T, obj map[string]any) {
 				es, _, _ := managedFieldsOf(obj)
 				if len(es) != 2 || es[0].Manager != "b" || es[0].Time != nil {
 					t.Errorf("entries %+v: want b first, without time", es)
@@ -231,7 +231,7 @@ var scenarios = []scenario{
 			labels += "    k" + string(rune('a'+i)) + ": v\n"
 			ops = append(ops, op{manager: "k" + string(rune('a'+i)), body: cm + "  labels:\n" + labels + "data: {x: '1'}\n"})
 		}
-		ops[len(ops)-1].check = func(t *testing.T, obj map[string]interface{}) {
+		ops[len(ops)-1].check = func(t *testing.T, obj map[string]any) {
 			es, _, _ := managedFieldsOf(obj)
 			if len(es) != 11 || es[0].Manager != "apply_test" || es[1].Manager != "ancient-changes" {
 				var names []string

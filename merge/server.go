@@ -20,7 +20,7 @@ func builtinKnown(t *schema.Type) bool {
 }
 
 // Default runs the kind's defaulting.
-func (KubernetesHooks) Default(t *schema.Type, obj map[string]interface{}) error {
+func (KubernetesHooks) Default(t *schema.Type, obj map[string]any) error {
 	if builtinKnown(t) {
 		return defaults.Default(t.GVK.APIVersion(), t.GVK.Kind, obj)
 	}
@@ -31,7 +31,7 @@ func (KubernetesHooks) Default(t *schema.Type, obj map[string]interface{}) error
 }
 
 // EmptyObject is the kind's zero value as the server encodes it.
-func (KubernetesHooks) EmptyObject(t *schema.Type) map[string]interface{} {
+func (KubernetesHooks) EmptyObject(t *schema.Type) map[string]any {
 	if builtinKnown(t) {
 		if obj, ok := defaults.EmptyObject(t.GVK.APIVersion(), t.GVK.Kind); ok {
 			return obj
@@ -41,13 +41,13 @@ func (KubernetesHooks) EmptyObject(t *schema.Type) map[string]interface{} {
 }
 
 // PrepareForCreate applies the registry's create rules and the read-back defaulting.
-func (h KubernetesHooks) PrepareForCreate(t *schema.Type, obj map[string]interface{}) error {
+func (h KubernetesHooks) PrepareForCreate(t *schema.Type, obj map[string]any) error {
 	return h.PrepareForCreateDecoded(t, nil, obj)
 }
 
 // PrepareForCreateDecoded is PrepareForCreate given the object as the request decoded it,
 // before defaulting (see strategy.NeedsDecoded; nil when not kept).
-func (h KubernetesHooks) PrepareForCreateDecoded(t *schema.Type, decoded, obj map[string]interface{}) error {
+func (h KubernetesHooks) PrepareForCreateDecoded(t *schema.Type, decoded, obj map[string]any) error {
 	// The store wipes the system fields a create may not set (the uid is refused before:
 	// catalog N3); it fills creationTimestamp and uid itself (Assigned).
 	md := ensureMetadata(obj)
@@ -68,7 +68,7 @@ func (h KubernetesHooks) PrepareForCreateDecoded(t *schema.Type, decoded, obj ma
 			// The read from storage defaults the object again; all but the status that
 			// was just dropped has its defaults already.
 			if t.Default != nil {
-				root := map[string]interface{}{}
+				root := map[string]any{}
 				t.Default(root)
 				if st, ok := root["status"]; ok {
 					obj["status"] = st
@@ -100,13 +100,13 @@ func (KubernetesHooks) Validate(t *schema.Type, subresource string, obj, old map
 }
 
 // PrepareForUpdate applies the registry's update rules and the read-back defaulting.
-func (h KubernetesHooks) PrepareForUpdate(t *schema.Type, subresource string, obj, old map[string]interface{}) error {
+func (h KubernetesHooks) PrepareForUpdate(t *schema.Type, subresource string, obj, old map[string]any) error {
 	return h.PrepareForUpdateDecoded(t, subresource, nil, obj, old)
 }
 
 // PrepareForUpdateDecoded is PrepareForUpdate given the new object as the request decoded
 // it, before defaulting (see strategy.NeedsDecoded; nil when not kept).
-func (h KubernetesHooks) PrepareForUpdateDecoded(t *schema.Type, subresource string, decoded, obj, old map[string]interface{}) error {
+func (h KubernetesHooks) PrepareForUpdateDecoded(t *schema.Type, subresource string, decoded, obj, old map[string]any) error {
 	if builtinKnown(t) {
 		av, kind := t.GVK.APIVersion(), t.GVK.Kind
 		switch subresource {
@@ -148,7 +148,7 @@ func (KubernetesHooks) KeepDecoded(t *schema.Type, subresource string, create bo
 // Assigned lists the values the server assigns in obj, the object a write stores: those of
 // strategy.Assigned for built-in kinds; the uid and creation time of a create, and the
 // resourceVersion of every write, for the others.
-func (KubernetesHooks) Assigned(t *schema.Type, create bool, obj map[string]interface{}) []string {
+func (KubernetesHooks) Assigned(t *schema.Type, create bool, obj map[string]any) []string {
 	var out []string
 	if builtinKnown(t) {
 		for _, a := range strategy.Assigned(t.GVK.APIVersion(), t.GVK.Kind, obj, create) {
@@ -164,7 +164,7 @@ func (KubernetesHooks) Assigned(t *schema.Type, create bool, obj map[string]inte
 
 // sameExceptMetadata compares two objects as the custom resource strategy does: everything
 // but metadata.
-func sameExceptMetadata(a, b map[string]interface{}) bool {
+func sameExceptMetadata(a, b map[string]any) bool {
 	if len(a)-hasKey(a, "metadata") != len(b)-hasKey(b, "metadata") {
 		return false
 	}
@@ -180,7 +180,7 @@ func sameExceptMetadata(a, b map[string]interface{}) bool {
 	return true
 }
 
-func hasKey(m map[string]interface{}, k string) int {
+func hasKey(m map[string]any, k string) int {
 	if _, ok := m[k]; ok {
 		return 1
 	}

@@ -99,17 +99,17 @@ func crdEngine(t *testing.T, crds ...string) *Engine {
 // default comes back with it (recorded: conformance/testdata/fidelity/cr-status-default-on-create).
 func TestCustomResourceStatusDefaultOnCreate(t *testing.T) {
 	e := crdEngine(t, gatewayClassCRD)
-	res, err := e.Apply(Request{Manager: "gateway-installer", Now: serverTestNow, Object: map[string]interface{}{
+	res, err := e.Apply(Request{Manager: "gateway-installer", Now: serverTestNow, Object: map[string]any{
 		"apiVersion": "gateway.networking.k8s.io/v1", "kind": "GatewayClass",
-		"metadata": map[string]interface{}{"name": "internal"},
-		"spec":     map[string]interface{}{"controllerName": "example.com/gateway-controller"},
-		"status":   map[string]interface{}{"conditions": []interface{}{map[string]interface{}{"type": "Accepted", "status": "True"}}}}})
+		"metadata": map[string]any{"name": "internal"},
+		"spec":     map[string]any{"controllerName": "example.com/gateway-controller"},
+		"status":   map[string]any{"conditions": []any{map[string]any{"type": "Accepted", "status": "True"}}}}})
 	if err != nil || res.Rejection != nil {
 		t.Fatal(err, res.Rejection)
 	}
-	want := []interface{}{map[string]interface{}{"lastTransitionTime": "1970-01-01T00:00:00Z", "message": "Waiting for controller",
+	want := []any{map[string]any{"lastTransitionTime": "1970-01-01T00:00:00Z", "message": "Waiting for controller",
 		"reason": "Pending", "status": "Unknown", "type": "Accepted"}}
-	if got := res.Object["status"].(map[string]interface{})["conditions"]; !reflect.DeepEqual(got, want) {
+	if got := res.Object["status"].(map[string]any)["conditions"]; !reflect.DeepEqual(got, want) {
 		t.Errorf("status.conditions = %v, want the schema's default %v", got, want)
 	}
 	if got := res.Assigned; !reflect.DeepEqual(got, []string{".metadata.uid", ".metadata.creationTimestamp", ".metadata.resourceVersion"}) {
@@ -122,9 +122,9 @@ func TestCustomResourceStatusDefaultOnCreate(t *testing.T) {
 // conformance/testdata/fidelity/cr-status-*).
 func TestCustomResourceGeneration(t *testing.T) {
 	e := crdEngine(t, widgetCRD)
-	widget := func(status interface{}) map[string]interface{} {
-		o := map[string]interface{}{"apiVersion": "example.com/v1", "kind": "Widget",
-			"metadata": map[string]interface{}{"name": "w", "namespace": "ns"}, "spec": map[string]interface{}{"replicas": int64(2)}}
+	widget := func(status any) map[string]any {
+		o := map[string]any{"apiVersion": "example.com/v1", "kind": "Widget",
+			"metadata": map[string]any{"name": "w", "namespace": "ns"}, "spec": map[string]any{"replicas": int64(2)}}
 		if status != nil {
 			o["status"] = status
 		}
@@ -141,10 +141,10 @@ func TestCustomResourceGeneration(t *testing.T) {
 		req  Request
 		want int64
 	}{
-		{"status through the main resource", Request{Live: live, Object: widget(map[string]interface{}{"ready": true}), Manager: "operator"}, 2},
-		{"metadata only", Request{Live: live, Object: func() map[string]interface{} {
+		{"status through the main resource", Request{Live: live, Object: widget(map[string]any{"ready": true}), Manager: "operator"}, 2},
+		{"metadata only", Request{Live: live, Object: func() map[string]any {
 			o := widget(nil)
-			metadataOf(o)["labels"] = map[string]interface{}{"a": "b"}
+			metadataOf(o)["labels"] = map[string]any{"a": "b"}
 			return o
 		}(), Manager: "operator"}, 1},
 	} {
@@ -166,19 +166,19 @@ func TestCustomResourceGeneration(t *testing.T) {
 // conformance/testdata/fidelity/deployment-quantity-reformat-keeps-generation).
 func TestSemanticNoopKeepsTimes(t *testing.T) {
 	e := New(schema.NewRegistry())
-	dep := func(mem interface{}) map[string]interface{} {
-		return map[string]interface{}{"apiVersion": "apps/v1", "kind": "Deployment",
-			"metadata": map[string]interface{}{"name": "web", "namespace": "ns"},
-			"spec": map[string]interface{}{"selector": map[string]interface{}{"matchLabels": map[string]interface{}{"app": "web"}},
-				"template": map[string]interface{}{"metadata": map[string]interface{}{"labels": map[string]interface{}{"app": "web"}},
-					"spec": map[string]interface{}{"containers": []interface{}{map[string]interface{}{"name": "web", "image": "nginx:1.27",
-						"resources": map[string]interface{}{"requests": map[string]interface{}{"memory": mem}}}}}}}}
+	dep := func(mem any) map[string]any {
+		return map[string]any{"apiVersion": "apps/v1", "kind": "Deployment",
+			"metadata": map[string]any{"name": "web", "namespace": "ns"},
+			"spec": map[string]any{"selector": map[string]any{"matchLabels": map[string]any{"app": "web"}},
+				"template": map[string]any{"metadata": map[string]any{"labels": map[string]any{"app": "web"}},
+					"spec": map[string]any{"containers": []any{map[string]any{"name": "web", "image": "nginx:1.27",
+						"resources": map[string]any{"requests": map[string]any{"memory": mem}}}}}}}}
 	}
 	created, err := e.Apply(Request{Object: dep(int64(1073741824)), Manager: "deployer", Now: serverTestNow})
 	if err != nil || created.Rejection != nil {
 		t.Fatal(err, created.Rejection)
 	}
-	live := unstructured.DeepCopy(created.Object).(map[string]interface{})
+	live := unstructured.DeepCopy(created.Object).(map[string]any)
 	metadataOf(live)["uid"] = "u1"
 	res, err := e.Apply(Request{Live: live, Object: dep("1Gi"), Manager: "deployer", Now: serverTestNow.Add(time.Hour)})
 	if err != nil || res.Rejection != nil {
@@ -200,10 +200,10 @@ func TestSemanticNoopKeepsTimes(t *testing.T) {
 // resourceVersion; nothing when nothing is written.
 func TestAssignedEveryApplier(t *testing.T) {
 	e := New(schema.NewRegistry())
-	svc := map[string]interface{}{"apiVersion": "v1", "kind": "Service",
-		"metadata": map[string]interface{}{"name": "web", "namespace": "shop"},
-		"spec": map[string]interface{}{"type": "NodePort", "selector": map[string]interface{}{"app": "web"},
-			"ports": []interface{}{map[string]interface{}{"name": "http", "port": int64(80)}}}}
+	svc := map[string]any{"apiVersion": "v1", "kind": "Service",
+		"metadata": map[string]any{"name": "web", "namespace": "shop"},
+		"spec": map[string]any{"type": "NodePort", "selector": map[string]any{"app": "web"},
+			"ports": []any{map[string]any{"name": "http", "port": int64(80)}}}}
 	created := []string{".metadata.uid", ".metadata.creationTimestamp", ".metadata.resourceVersion", ".spec.clusterIP",
 		".spec.clusterIPs", ".spec.ipFamilies", ".spec.ports[0].nodePort"}
 	appliers := map[string]func(Request) (*Result, error){
@@ -216,7 +216,7 @@ func TestAssignedEveryApplier(t *testing.T) {
 	}
 	for name, apply := range appliers {
 		t.Run(name, func(t *testing.T) {
-			res, err := apply(Request{Object: unstructured.DeepCopy(svc).(map[string]interface{}), Manager: "m", Now: serverTestNow})
+			res, err := apply(Request{Object: unstructured.DeepCopy(svc).(map[string]any), Manager: "m", Now: serverTestNow})
 			if err != nil || res.Rejection != nil {
 				t.Fatal(err, res.Rejection)
 			}
@@ -224,22 +224,22 @@ func TestAssignedEveryApplier(t *testing.T) {
 				t.Errorf("create: Assigned = %v, want %v", res.Assigned, created)
 			}
 			// The server's answer, with what it assigned.
-			live := unstructured.DeepCopy(res.Object).(map[string]interface{})
-			md, spec := metadataOf(live), live["spec"].(map[string]interface{})
+			live := unstructured.DeepCopy(res.Object).(map[string]any)
+			md, spec := metadataOf(live), live["spec"].(map[string]any)
 			md["uid"], md["creationTimestamp"], md["resourceVersion"] = "u1", "2026-12-03T10:00:00Z", "7"
-			spec["clusterIP"], spec["clusterIPs"], spec["ipFamilies"] = "10.0.0.9", []interface{}{"10.0.0.9"}, []interface{}{"IPv4"}
-			spec["ports"].([]interface{})[0].(map[string]interface{})["nodePort"] = int64(30080)
+			spec["clusterIP"], spec["clusterIPs"], spec["ipFamilies"] = "10.0.0.9", []any{"10.0.0.9"}, []any{"IPv4"}
+			spec["ports"].([]any)[0].(map[string]any)["nodePort"] = int64(30080)
 
-			res, err = apply(Request{Live: live, Object: unstructured.DeepCopy(svc).(map[string]interface{}), Manager: "m", Now: serverTestNow.Add(time.Hour)})
+			res, err = apply(Request{Live: live, Object: unstructured.DeepCopy(svc).(map[string]any), Manager: "m", Now: serverTestNow.Add(time.Hour)})
 			if err != nil || res.Rejection != nil {
 				t.Fatal(err, res.Rejection)
 			}
 			if res.Action != ActionUnchanged || res.Assigned != nil {
 				t.Errorf("again: %s, Assigned = %v; want unchanged and none", res.Action, res.Assigned)
 			}
-			next := unstructured.DeepCopy(svc).(map[string]interface{})
-			next["spec"].(map[string]interface{})["ports"] = append(next["spec"].(map[string]interface{})["ports"].([]interface{}),
-				map[string]interface{}{"name": "https", "port": int64(443)})
+			next := unstructured.DeepCopy(svc).(map[string]any)
+			next["spec"].(map[string]any)["ports"] = append(next["spec"].(map[string]any)["ports"].([]any),
+				map[string]any{"name": "https", "port": int64(443)})
 			res, err = apply(Request{Live: live, Object: next, Manager: "m", Now: serverTestNow.Add(time.Hour)})
 			if err != nil || res.Rejection != nil {
 				t.Fatal(err, res.Rejection)

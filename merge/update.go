@@ -33,7 +33,7 @@ func (e *Engine) Update(req Request) (*Result, error) {
 	return readAs(res, given, req.Live), nil
 }
 
-func (r *request) updateObject(live, next map[string]interface{}, manager string) *Result {
+func (r *request) updateObject(live, next map[string]any, manager string) *Result {
 	res := &Result{Endpoint: r.ep}
 	created := live == nil
 	r.creating = created
@@ -133,7 +133,7 @@ func (r *request) updateObject(live, next map[string]interface{}, manager string
 // a main-resource write, [] or [{}] in the body resets them, valid non-empty entries in the
 // body replace the live ones, anything else falls back to the live entries (invalid live
 // entries count as none).
-func (r *request) decodeLiveOrNew(live, next map[string]interface{}, subresource bool) (fieldpath.Managed, []fieldpath.Entry) {
+func (r *request) decodeLiveOrNew(live, next map[string]any, subresource bool) (fieldpath.Managed, []fieldpath.Entry) {
 	liveEntries, _, _ := managedFieldsOf(live)
 	fromLive := func() fieldpath.Managed {
 		m, err := fieldpath.Decode(liveEntries)

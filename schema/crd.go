@@ -82,7 +82,7 @@ func joinErrors(errs []error) error {
 
 // AddCRDObject adds one CustomResourceDefinition given as a decoded object
 // (the CLI finds CRDs among its inputs). See AddCRD.
-func (r *Registry) AddCRDObject(origin string, obj map[string]interface{}) error {
+func (r *Registry) AddCRDObject(origin string, obj map[string]any) error {
 	norm, _ := normalizeJSON(obj).(map[string]any)
 	types, err := r.crdTypes(origin, -1, norm)
 	if err != nil {

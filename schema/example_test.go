@@ -52,15 +52,15 @@ spec:
 	typ, warnings := r.Resolve(schema.GVKFromAPIVersionKind("ops.example.com/v1", "Backup"))
 	fmt.Println(typ.GVK, typ.Resource, typ.Namespaced, typ.Status, typ.Source, len(warnings))
 
-	obj := map[string]interface{}{
+	obj := map[string]any{
 		"apiVersion": "ops.example.com/v1",
 		"kind":       "Backup",
-		"spec": map[string]interface{}{
-			"targets": []interface{}{map[string]interface{}{"name": "db", "path": "/var/lib/db"}},
+		"spec": map[string]any{
+			"targets": []any{map[string]any{"name": "db", "path": "/var/lib/db"}},
 		},
 	}
 	typ.Default(obj)
-	fmt.Println("retentionDays:", obj["spec"].(map[string]interface{})["retentionDays"])
+	fmt.Println("retentionDays:", obj["spec"].(map[string]any)["retentionDays"])
 
 	tv, err := typ.Parseable.FromUnstructured(obj)
 	if err != nil {

@@ -215,16 +215,16 @@ func smdApply(t *testing.T, c fixtureCase) (*typed.TypedValue, smdpath.ManagedFi
 	if err != nil {
 		t.Fatalf("%s: manifest: %v", c.name, err)
 	}
-	u := merge.Updater{Converter: identityConverter{}}
+	b := merge.UpdaterBuilder{Converter: identityConverter{}}
 	if typ.Status && c.request("subresource") == "" {
-		u.IgnoreFilter = smdpath.NewExcludeFilterSetMap(map[smdpath.APIVersion]*smdpath.Set{
+		b.IgnoreFilter = smdpath.NewExcludeFilterSetMap(map[smdpath.APIVersion]*smdpath.Set{
 			version: smdpath.NewSet(smdpath.MakePathOrDie("status")),
 		})
 	}
 	manager, _ := c.request("fieldManager").(string)
 	force, _ := c.request("force").(bool)
 	key := manager + "\x00Apply\x00\x00"
-	result, managed, err := u.Apply(liveTV, configTV, version, managers, key, force)
+	result, managed, err := b.BuildUpdater().Apply(liveTV, configTV, version, managers, key, force)
 	if err != nil || result == nil {
 		return result, managed, err
 	}

@@ -70,7 +70,7 @@ func FuzzAddCRDObject(f *testing.F) {
 	}
 	base := NewRegistry()
 	f.Fuzz(func(t *testing.T, data []byte) {
-		var obj map[string]interface{}
+		var obj map[string]any
 		if yaml.Unmarshal(data, &obj) != nil || obj == nil {
 			return
 		}

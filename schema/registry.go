@@ -70,7 +70,7 @@ type Type struct {
 	// and update); see the package documentation for the rules. It mutates
 	// obj. nil for built-in kinds, whose defaulting is Go code in the API
 	// server, for deduced types, and for types from OpenAPI v2 documents.
-	Default func(obj map[string]interface{})
+	Default func(obj map[string]any)
 	// Validation is what the API server validates a custom resource of a CRD with: the
 	// version's schema as the CRD wrote it (nil Schema for a version without one) and the
 	// CRD's preserveUnknownFields. nil for every type that does not come from a CRD.

@@ -16,7 +16,7 @@ import (
 // benchRequest is a realistic apply: a recorded Deployment with three managers and a
 // manifest that drops a container and a volume (the engine's own benchmark input).
 func benchRequest(b *testing.B) oracle.Request {
-	var live, cfg map[string]interface{}
+	var live, cfg map[string]any
 	raw, err := os.ReadFile("../../merge/testdata/deployment-live.json")
 	if err != nil {
 		b.Fatal(err)

@@ -26,7 +26,7 @@ type CaseFile struct {
 	// Seed is the sequence the case was shrunk from.
 	Seed int64 `json:"seed"`
 	// Live is the stored object (null: the request creates it).
-	Live map[string]interface{} `json:"live"`
+	Live map[string]any `json:"live"`
 	// Request is the resolved request: its object is sent as it is.
 	Request CaseRequest `json:"request"`
 	// Expected is the oracle's answer.
@@ -39,18 +39,18 @@ type CaseFile struct {
 type CaseRequest struct {
 	Verb string `json:"verb"`
 	// Version is the version of the request, for a kind served at several.
-	Version     string                 `json:"version,omitempty"`
-	Subresource string                 `json:"subresource,omitempty"`
-	Manager     string                 `json:"manager"`
-	Force       bool                   `json:"force,omitempty"`
-	Now         string                 `json:"now"`
-	Object      map[string]interface{} `json:"object"`
+	Version     string         `json:"version,omitempty"`
+	Subresource string         `json:"subresource,omitempty"`
+	Manager     string         `json:"manager"`
+	Force       bool           `json:"force,omitempty"`
+	Now         string         `json:"now"`
+	Object      map[string]any `json:"object"`
 }
 
 // CaseAnswer is an answer: the stored object or the refusal.
 type CaseAnswer struct {
-	Object map[string]interface{} `json:"object,omitempty"`
-	Error  *oracle.Status         `json:"error,omitempty"`
+	Object map[string]any `json:"object,omitempty"`
+	Error  *oracle.Status `json:"error,omitempty"`
 }
 
 func answer(r oracle.Response) CaseAnswer { return CaseAnswer{Object: r.Object, Error: r.Error} }
@@ -82,7 +82,7 @@ func NewCaseFile(c *Case, seed int64) *CaseFile {
 
 // Name is a stable file name for the case: kind, category and a hash of its content.
 func (c *CaseFile) Name() string {
-	b, _ := json.Marshal([]interface{}{c.Live, c.Request})
+	b, _ := json.Marshal([]any{c.Live, c.Request})
 	h := sha256.Sum256(b)
 	return fmt.Sprintf("%s-%s-%s.yaml", c.Kind, c.Category, hex.EncodeToString(h[:])[:10])
 }
@@ -130,7 +130,7 @@ func ReadCases(dir string) (map[string]*CaseFile, []string, error) {
 }
 
 // normalizeJSON makes numbers int64 where they are integers, as the server's decoder does.
-func normalizeJSON(m map[string]interface{}) map[string]interface{} {
+func normalizeJSON(m map[string]any) map[string]any {
 	if m == nil {
 		return nil
 	}
@@ -140,22 +140,22 @@ func normalizeJSON(m map[string]interface{}) map[string]interface{} {
 	}
 	dec := json.NewDecoder(strings.NewReader(string(b)))
 	dec.UseNumber()
-	var v interface{}
+	var v any
 	if dec.Decode(&v) != nil {
 		return m
 	}
-	out, _ := numbers(v).(map[string]interface{})
+	out, _ := numbers(v).(map[string]any)
 	return out
 }
 
-func numbers(v interface{}) interface{} {
+func numbers(v any) any {
 	switch t := v.(type) {
-	case map[string]interface{}:
+	case map[string]any:
 		for k, x := range t {
 			t[k] = numbers(x)
 		}
 		return t
-	case []interface{}:
+	case []any:
 		for i, x := range t {
 			t[i] = numbers(x)
 		}

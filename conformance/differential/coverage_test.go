@@ -38,7 +38,7 @@ func TestGeneratorCoverage(t *testing.T) {
 			t.Fatal(err)
 		}
 		seen["kind:"+g.Kind.Name]++
-		var live map[string]interface{}
+		var live map[string]any
 		for i := 0; i < 25; i++ {
 			op := g.Next(live)
 			seen["op:"+op.Verb+"/"+op.Subresource]++
@@ -118,19 +118,19 @@ func itoa(i int) string { b, _ := json.Marshal(i); return string(b) }
 
 // hasDuplicates reports a list holding two equal maps with the same "name" or equal
 // scalars: a rough sign of duplicates in a live object.
-func hasDuplicates(v interface{}) bool {
+func hasDuplicates(v any) bool {
 	switch t := v.(type) {
-	case map[string]interface{}:
+	case map[string]any:
 		for _, x := range t {
 			if hasDuplicates(x) {
 				return true
 			}
 		}
-	case []interface{}:
+	case []any:
 		seen := map[string]bool{}
 		for _, x := range t {
 			id := canonical(x)
-			if m, ok := x.(map[string]interface{}); ok {
+			if m, ok := x.(map[string]any); ok {
 				if n, ok := m["name"]; ok {
 					id = canonical(n)
 				}

@@ -136,7 +136,7 @@ func TestDifferential(t *testing.T) {
 			}
 			msg += "\nrecorded as " + path
 		} else {
-			msg += "\nminimal case:\n" + Pretty(map[string]interface{}{"live": f.c.Live, "request": f.c.Request})
+			msg += "\nminimal case:\n" + Pretty(map[string]any{"live": f.c.Live, "request": f.c.Request})
 		}
 		t.Error(msg)
 	}
@@ -159,7 +159,7 @@ func runSeed(srv *oracle.Server, eng Predictor, seed int64, ops int) (int, *Dive
 	if err != nil {
 		return 0, nil, err
 	}
-	var live map[string]interface{}
+	var live map[string]any
 	for i := 0; i < ops; i++ {
 		op := g.Next(live)
 		want, d, err := Step(g.Kind, srv, eng, live, op)
@@ -182,7 +182,7 @@ func shrinkSeed(srv *oracle.Server, eng Predictor, seed int64, ops int, d *Diver
 		return nil
 	}
 	var seq []Op
-	var live map[string]interface{}
+	var live map[string]any
 	for i := 0; i <= d.Step; i++ {
 		op := g.Next(live)
 		seq = append(seq, op)

@@ -32,14 +32,14 @@ func NewEngine() (*Engine, error) {
 // starts from apiVersion and kind alone, as the oracle's object creater makes it.
 type noHooks struct{}
 
-func (noHooks) Default(t *schema.Type, obj map[string]interface{}) error {
+func (noHooks) Default(t *schema.Type, obj map[string]any) error {
 	if t.Source != schema.SourceBuiltin && t.Default != nil {
 		t.Default(obj)
 	}
 	return nil
 }
 
-func (noHooks) EmptyObject(t *schema.Type) map[string]interface{} {
+func (noHooks) EmptyObject(t *schema.Type) map[string]any {
 	if t.Source == schema.SourceBuiltin && conversion.Versions(t.GVK.Group, t.GVK.Kind) != nil {
 		// A kind the oracle serves with the server's scheme: its creater makes the Go
 		// zero value, as the server's does.
@@ -47,10 +47,10 @@ func (noHooks) EmptyObject(t *schema.Type) map[string]interface{} {
 			return obj
 		}
 	}
-	return map[string]interface{}{"apiVersion": t.GVK.APIVersion(), "kind": t.GVK.Kind}
+	return map[string]any{"apiVersion": t.GVK.APIVersion(), "kind": t.GVK.Kind}
 }
 
-func (noHooks) PrepareForCreate(*schema.Type, map[string]interface{}) error { return nil }
+func (noHooks) PrepareForCreate(*schema.Type, map[string]any) error { return nil }
 
 // Validate refuses nothing: the oracle runs no validation.
 func (noHooks) Validate(*schema.Type, string, map[string]any, map[string]any) merge.Validation {
@@ -58,7 +58,7 @@ func (noHooks) Validate(*schema.Type, string, map[string]any, map[string]any) me
 }
 
 // PrepareForUpdate puts the reset fields back, as the oracle does (the strategies' rule).
-func (noHooks) PrepareForUpdate(t *schema.Type, subresource string, obj, old map[string]interface{}) error {
+func (noHooks) PrepareForUpdate(t *schema.Type, subresource string, obj, old map[string]any) error {
 	merge.RestoreResetFields(t, subresource, obj, old)
 	return nil
 }
@@ -68,7 +68,7 @@ func (e *Engine) request(req oracle.Request) merge.Request {
 	if src == nil {
 		src = req.Object
 	}
-	md, _ := src["metadata"].(map[string]interface{})
+	md, _ := src["metadata"].(map[string]any)
 	ns, _ := md["namespace"].(string)
 	name, _ := md["name"].(string)
 	return merge.Request{

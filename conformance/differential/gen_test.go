@@ -21,7 +21,7 @@ func TestGeneratedValuesAreValid(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			v := g.Value(pt.TypeRef, "", 40).(map[string]interface{})
+			v := g.Value(pt.TypeRef, "", 40).(map[string]any)
 			g2, _, _ := newGenerator(srv, k, rand.New(rand.NewSource(seed)))
 			if v2 := g2.Value(pt.TypeRef, "", 40); canonical(v) != canonical(v2) {
 				t.Fatalf("%s seed %d: not reproducible", k.Name, seed)
@@ -29,14 +29,14 @@ func TestGeneratedValuesAreValid(t *testing.T) {
 			part := g.Subset(pt.TypeRef, v, 0.5)
 			edit := g.Mutate(pt.TypeRef, v, 0.3, "")
 			merged := g.Merge(pt.TypeRef, part, edit)
-			for name, x := range map[string]interface{}{"value": v, "subset": part, "mutation": edit, "merge": merged} {
-				if _, err := pt.FromUnstructured(x.(map[string]interface{})); err != nil {
+			for name, x := range map[string]any{"value": v, "subset": part, "mutation": edit, "merge": merged} {
+				if _, err := pt.FromUnstructured(x.(map[string]any)); err != nil {
 					t.Errorf("%s seed %d: the %s is not valid: %v\n%s", k.Name, seed, name, err, Pretty(x))
 				}
 			}
 			dup := g.Mutate(pt.TypeRef, v, 0, "")
 			if g.Duplicate(pt.TypeRef, dup) {
-				if _, err := pt.FromUnstructured(dup.(map[string]interface{}), typed.AllowDuplicates); err != nil {
+				if _, err := pt.FromUnstructured(dup.(map[string]any), typed.AllowDuplicates); err != nil {
 					t.Errorf("%s seed %d: the value with a duplicate is not valid: %v", k.Name, seed, err)
 				}
 			}

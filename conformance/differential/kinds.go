@@ -64,7 +64,7 @@ func (k *KindSpec) At(v string) schema.GroupVersionKind {
 	return gvk
 }
 
-func p(s ...interface{}) smdpath.Path { return smdpath.MakePathOrDie(s...) }
+func p(s ...any) smdpath.Path { return smdpath.MakePathOrDie(s...) }
 
 // Kinds are the kinds the differential run covers, in a fixed order.
 var Kinds = []KindSpec{

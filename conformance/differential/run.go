@@ -37,20 +37,20 @@ const (
 // (uid, resourceVersion, creationTimestamp) and managedFields are filled in from the live
 // object when the op runs, as a client that read the object first would send them.
 type Op struct {
-	Verb        string                 `json:"verb"`
-	Subresource string                 `json:"subresource,omitempty"`
-	Manager     string                 `json:"manager"`
-	Force       bool                   `json:"force,omitempty"`
-	Now         time.Time              `json:"now"`
-	Object      map[string]interface{} `json:"object"`
+	Verb        string         `json:"verb"`
+	Subresource string         `json:"subresource,omitempty"`
+	Manager     string         `json:"manager"`
+	Force       bool           `json:"force,omitempty"`
+	Now         time.Time      `json:"now"`
+	Object      map[string]any `json:"object"`
 	// Version is the version the request is sent at, for a kind served at several
 	// ("" is the kind's GVK's); ReadAs the version the live object was read at before.
 	Version string `json:"version,omitempty"`
 	ReadAs  string `json:"readAs,omitempty"`
 	// MF is the managedFields mode of an update body (see the MF constants).
-	MF            string        `json:"managedFieldsMode,omitempty"`
-	Rename        []string      `json:"rename,omitempty"`
-	ManagedFields []interface{} `json:"managedFields,omitempty"`
+	MF            string   `json:"managedFieldsMode,omitempty"`
+	Rename        []string `json:"rename,omitempty"`
+	ManagedFields []any    `json:"managedFields,omitempty"`
 }
 
 // Sequence is a seeded run of requests against one object.
@@ -68,21 +68,21 @@ type Predictor interface {
 
 // Divergence is a step on which the engine's answer differs from the oracle's.
 type Divergence struct {
-	Kind     string                 `json:"kind"`
-	Step     int                    `json:"step"`
-	Live     map[string]interface{} `json:"live"`
-	Request  Op                     `json:"request"`
-	Oracle   oracle.Response        `json:"-"`
-	Engine   oracle.Response        `json:"-"`
-	Category string                 `json:"category"`
-	Diff     string                 `json:"diff"`
+	Kind     string          `json:"kind"`
+	Step     int             `json:"step"`
+	Live     map[string]any  `json:"live"`
+	Request  Op              `json:"request"`
+	Oracle   oracle.Response `json:"-"`
+	Engine   oracle.Response `json:"-"`
+	Category string          `json:"category"`
+	Diff     string          `json:"diff"`
 }
 
 // Request resolves op against the live object into the request the server receives.
-func Request(k *KindSpec, live map[string]interface{}, op Op) oracle.Request {
-	obj, _ := gen.DeepCopy(op.Object).(map[string]interface{})
+func Request(k *KindSpec, live map[string]any, op Op) oracle.Request {
+	obj, _ := gen.DeepCopy(op.Object).(map[string]any)
 	if obj == nil {
-		obj = map[string]interface{}{}
+		obj = map[string]any{}
 	}
 	if op.MF == MFAsIs {
 		// sent as it is
@@ -97,7 +97,7 @@ func Request(k *KindSpec, live map[string]interface{}, op Op) oracle.Request {
 				md[f] = gen.DeepCopy(v)
 			}
 		}
-		mf, _ := lmd["managedFields"].([]interface{})
+		mf, _ := lmd["managedFields"].([]any)
 		switch op.MF {
 		case MFLive:
 			if mf != nil {
@@ -106,13 +106,13 @@ func Request(k *KindSpec, live map[string]interface{}, op Op) oracle.Request {
 		case MFOmit:
 			delete(md, "managedFields")
 		case MFEmpty:
-			md["managedFields"] = []interface{}{}
+			md["managedFields"] = []any{}
 		case MFEmptyIt:
-			md["managedFields"] = []interface{}{map[string]interface{}{}}
+			md["managedFields"] = []any{map[string]any{}}
 		case MFRename, MFDrop:
-			var out []interface{}
+			var out []any
 			for _, e := range mf {
-				em, _ := gen.DeepCopy(e).(map[string]interface{})
+				em, _ := gen.DeepCopy(e).(map[string]any)
 				if len(op.Rename) > 0 && em["manager"] == op.Rename[0] {
 					if op.MF == MFDrop {
 						continue
@@ -124,20 +124,20 @@ func Request(k *KindSpec, live map[string]interface{}, op Op) oracle.Request {
 				out = append(out, em)
 			}
 			if out == nil {
-				out = []interface{}{}
+				out = []any{}
 			}
 			md["managedFields"] = out
 		case MFInvalid:
-			md["managedFields"] = []interface{}{map[string]interface{}{"manager": "broken", "operation": "Sideways", "apiVersion": "v1", "fieldsType": "FieldsV1", "fieldsV1": map[string]interface{}{}}}
+			md["managedFields"] = []any{map[string]any{"manager": "broken", "operation": "Sideways", "apiVersion": "v1", "fieldsType": "FieldsV1", "fieldsV1": map[string]any{}}}
 		case MFLiteral:
 			md["managedFields"] = gen.DeepCopy(op.ManagedFields)
 		}
 	} else if op.Verb == VerbUpdate && op.MF == MFLiteral {
 		metadataOf(obj, true)["managedFields"] = gen.DeepCopy(op.ManagedFields)
 	}
-	var l map[string]interface{}
+	var l map[string]any
 	if live != nil {
-		l, _ = gen.DeepCopy(live).(map[string]interface{})
+		l, _ = gen.DeepCopy(live).(map[string]any)
 		if op.ReadAs != "" && len(k.Versions) > 0 {
 			// The client read the object at another version (the server converts it).
 			if c, err := oracle.ReadAs(legacyscheme.Scheme, l, k.At(op.ReadAs).GroupVersion()); err == nil {
@@ -148,10 +148,10 @@ func Request(k *KindSpec, live map[string]interface{}, op Op) oracle.Request {
 	return oracle.Request{GVK: k.At(op.Version), Subresource: op.Subresource, Live: l, Object: obj, Manager: op.Manager, Force: op.Force, Now: op.Now}
 }
 
-func metadataOf(obj map[string]interface{}, create bool) map[string]interface{} {
-	md, ok := obj["metadata"].(map[string]interface{})
+func metadataOf(obj map[string]any, create bool) map[string]any {
+	md, ok := obj["metadata"].(map[string]any)
 	if !ok && create {
-		md = map[string]interface{}{}
+		md = map[string]any{}
 		obj["metadata"] = md
 	}
 	return md
@@ -167,7 +167,7 @@ func Do(p Predictor, verb string, req oracle.Request) (oracle.Response, error) {
 
 // Store is what the registry store adds to a created object (the field manager never
 // sees these fields change): a uid and a creation time.
-func Store(created bool, obj map[string]interface{}, step int, now time.Time) map[string]interface{} {
+func Store(created bool, obj map[string]any, step int, now time.Time) map[string]any {
 	if obj == nil || !created {
 		return obj
 	}
@@ -179,7 +179,7 @@ func Store(created bool, obj map[string]interface{}, step int, now time.Time) ma
 
 // Step runs one op on both predictors and compares their answers. It returns the
 // oracle's answer and a divergence, or nil when they agree.
-func Step(k *KindSpec, srv, eng Predictor, live map[string]interface{}, op Op) (oracle.Response, *Divergence, error) {
+func Step(k *KindSpec, srv, eng Predictor, live map[string]any, op Op) (oracle.Response, *Divergence, error) {
 	want, err := Do(srv, op.Verb, Request(k, live, op))
 	if err != nil {
 		return oracle.Response{}, nil, fmt.Errorf("oracle: %w", err)
@@ -197,7 +197,7 @@ func Step(k *KindSpec, srv, eng Predictor, live map[string]interface{}, op Op) (
 // Replay runs a sequence on both predictors, the oracle's answers becoming the live
 // object. It stops at the first divergence. steps counts the ops run.
 func Replay(k *KindSpec, srv, eng Predictor, seq []Op) (steps int, d *Divergence, err error) {
-	var live map[string]interface{}
+	var live map[string]any
 	for i, op := range seq {
 		want, d, err := Step(k, srv, eng, live, op)
 		if err != nil {
@@ -216,11 +216,11 @@ func Replay(k *KindSpec, srv, eng Predictor, seq []Op) (steps int, d *Divergence
 // adds on create. For built-in kinds, nulls are dropped as decoding into the Go types
 // drops them (the oracle, like the engine here, runs no Go decoding; without this, live
 // objects would hold nulls no API server ever stores).
-func advance(k *KindSpec, live map[string]interface{}, r oracle.Response, step int, now time.Time) map[string]interface{} {
+func advance(k *KindSpec, live map[string]any, r oracle.Response, step int, now time.Time) map[string]any {
 	if r.Error != nil || r.Object == nil {
 		return live
 	}
-	obj, _ := gen.DeepCopy(r.Object).(map[string]interface{})
+	obj, _ := gen.DeepCopy(r.Object).(map[string]any)
 	if k.GVK.Group != "example.com" && len(k.Versions) == 0 {
 		// (The oracle's answers for kinds served with the server's scheme are already
 		// what the Go types encode.)
@@ -229,9 +229,9 @@ func advance(k *KindSpec, live map[string]interface{}, r oracle.Response, step i
 	return Store(live == nil, obj, step, now)
 }
 
-func dropNulls(v interface{}) {
+func dropNulls(v any) {
 	switch t := v.(type) {
-	case map[string]interface{}:
+	case map[string]any:
 		for k, x := range t {
 			if x == nil {
 				delete(t, k)
@@ -239,7 +239,7 @@ func dropNulls(v interface{}) {
 			}
 			dropNulls(x)
 		}
-	case []interface{}:
+	case []any:
 		for _, x := range t {
 			dropNulls(x)
 		}
@@ -305,15 +305,15 @@ func causeKeys(cs []oracle.Cause) []string {
 	return out
 }
 
-func withoutMF(obj map[string]interface{}) map[string]interface{} {
-	c, _ := gen.DeepCopy(obj).(map[string]interface{})
+func withoutMF(obj map[string]any) map[string]any {
+	c, _ := gen.DeepCopy(obj).(map[string]any)
 	if md := metadataOf(c, false); md != nil {
 		delete(md, "managedFields")
 	}
 	return c
 }
 
-func managedFieldsJSON(obj map[string]interface{}) string {
+func managedFieldsJSON(obj map[string]any) string {
 	md := metadataOf(obj, false)
 	mf, ok := md["managedFields"]
 	if !ok {
@@ -323,7 +323,7 @@ func managedFieldsJSON(obj map[string]interface{}) string {
 }
 
 // canonical is the JSON of v with sorted keys and numbers as the server writes them.
-func canonical(v interface{}) string {
+func canonical(v any) string {
 	b, err := json.Marshal(normalizeNumbers(v))
 	if err != nil {
 		return fmt.Sprintf("<%v>", err)
@@ -333,16 +333,16 @@ func canonical(v interface{}) string {
 
 // normalizeNumbers turns every number into its JSON text, so that int64(1) and
 // float64(1) compare equal (they are the same JSON).
-func normalizeNumbers(v interface{}) interface{} {
+func normalizeNumbers(v any) any {
 	switch t := v.(type) {
-	case map[string]interface{}:
-		c := make(map[string]interface{}, len(t))
+	case map[string]any:
+		c := make(map[string]any, len(t))
 		for k, x := range t {
 			c[k] = normalizeNumbers(x)
 		}
 		return c
-	case []interface{}:
-		c := make([]interface{}, len(t))
+	case []any:
+		c := make([]any, len(t))
 		for i, x := range t {
 			c[i] = normalizeNumbers(x)
 		}
@@ -355,13 +355,13 @@ func normalizeNumbers(v interface{}) interface{} {
 	}
 }
 
-func firstDifference(a, b interface{}, at string) string {
+func firstDifference(a, b any, at string) string {
 	ca, cb := canonical(a), canonical(b)
 	if ca == cb {
 		return ""
 	}
-	am, aok := a.(map[string]interface{})
-	bm, bok := b.(map[string]interface{})
+	am, aok := a.(map[string]any)
+	bm, bok := b.(map[string]any)
 	if aok && bok {
 		keys := map[string]bool{}
 		for k := range am {
@@ -389,8 +389,8 @@ func firstDifference(a, b interface{}, at string) string {
 			}
 		}
 	}
-	al, alok := a.([]interface{})
-	bl, blok := b.([]interface{})
+	al, alok := a.([]any)
+	bl, blok := b.([]any)
 	if alok && blok && len(al) == len(bl) {
 		for i := range al {
 			if d := firstDifference(al[i], bl[i], fmt.Sprintf("%s[%d]", at, i)); d != "" {
@@ -409,7 +409,7 @@ func clip(s string) string {
 }
 
 // Pretty is indented JSON, for messages.
-func Pretty(v interface{}) string {
+func Pretty(v any) string {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetIndent("", "  ")

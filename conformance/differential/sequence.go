@@ -29,9 +29,9 @@ type Generator struct {
 	g        *gen.Generator
 	pt       *typed.ParseableType
 	rnd      *rand.Rand
-	universe map[string]interface{}
+	universe map[string]any
 	managers []string
-	memory   map[string]map[string]interface{}
+	memory   map[string]map[string]any
 	// For a kind served at several versions: each version's generator, type and
 	// universe (g, pt and universe are those of version), and the version the op being
 	// made is sent at.
@@ -46,7 +46,7 @@ type Generator struct {
 type versionGen struct {
 	g        *gen.Generator
 	pt       *typed.ParseableType
-	universe map[string]interface{}
+	universe map[string]any
 }
 
 // NewGenerator starts the sequence of a seed: the seed picks the kind, the managers, the
@@ -64,8 +64,8 @@ func NewGenerator(srv *oracle.Server, seed int64) (*Generator, error) {
 		return nil, err
 	}
 	g.PartialKeys = k.GVK.Group == "example.com"
-	s := &Generator{Kind: k, Seed: seed, g: g, pt: pt, rnd: rnd, memory: map[string]map[string]interface{}{}, version: k.GVK.Version}
-	s.universe, _ = g.Value(pt.TypeRef, "", 20+rnd.Intn(40)).(map[string]interface{})
+	s := &Generator{Kind: k, Seed: seed, g: g, pt: pt, rnd: rnd, memory: map[string]map[string]any{}, version: k.GVK.Version}
+	s.universe, _ = g.Value(pt.TypeRef, "", 20+rnd.Intn(40)).(map[string]any)
 	s.stamp(s.universe)
 	n := 2 + rnd.Intn(5)
 	if rnd.Intn(4) == 0 {
@@ -103,9 +103,9 @@ func (s *Generator) addVersions(srv *oracle.Server) error {
 		hints := append([]string(nil), s.Kind.VersionHints[v]...)
 		sort.Strings(hints)
 		g := gen.New(pt.Schema, s.rnd, hints...)
-		u, _ := g.Value(pt.TypeRef, "", 10+s.rnd.Intn(20)).(map[string]interface{})
+		u, _ := g.Value(pt.TypeRef, "", 10+s.rnd.Intn(20)).(map[string]any)
 		if read, err := oracle.ReadAs(legacyscheme.Scheme, s.universe, s.Kind.At(v).GroupVersion()); err == nil {
-			u, _ = g.Merge(pt.TypeRef, read, u).(map[string]interface{})
+			u, _ = g.Merge(pt.TypeRef, read, u).(map[string]any)
 		}
 		s.versions[v] = &versionGen{g: g, pt: pt, universe: u}
 		s.stampAt(u, v)
@@ -120,7 +120,7 @@ func (s *Generator) useVersion(v string) {
 }
 
 // readAt is the live object read at the version of the op being made.
-func (s *Generator) readAt(live map[string]interface{}) map[string]interface{} {
+func (s *Generator) readAt(live map[string]any) map[string]any {
 	if live == nil || s.versions == nil {
 		return live
 	}
@@ -158,7 +158,7 @@ var hpaAnnotations = map[string][]string{
 
 // convertedAnnotations sometimes sets one of the annotations of hpaAnnotations on a body
 // of the HorizontalPodAutoscaler.
-func (s *Generator) convertedAnnotations(obj map[string]interface{}) {
+func (s *Generator) convertedAnnotations(obj map[string]any) {
 	if s.Kind.GVK.Kind != "HorizontalPodAutoscaler" || s.rnd.Intn(4) != 0 {
 		return
 	}
@@ -169,9 +169,9 @@ func (s *Generator) convertedAnnotations(obj map[string]interface{}) {
 	sort.Strings(keys)
 	k := keys[s.rnd.Intn(len(keys))]
 	md := metadataOf(obj, true)
-	ann, _ := md["annotations"].(map[string]interface{})
+	ann, _ := md["annotations"].(map[string]any)
 	if ann == nil {
-		ann = map[string]interface{}{}
+		ann = map[string]any{}
 		md["annotations"] = ann
 	}
 	ann[k] = hpaAnnotations[k][s.rnd.Intn(len(hpaAnnotations[k]))]
@@ -179,11 +179,11 @@ func (s *Generator) convertedAnnotations(obj map[string]interface{}) {
 
 // stamp sets what every body carries: apiVersion (the op's version), kind, name and
 // namespace.
-func (s *Generator) stamp(obj map[string]interface{}) {
+func (s *Generator) stamp(obj map[string]any) {
 	s.stampAt(obj, s.version)
 }
 
-func (s *Generator) stampAt(obj map[string]interface{}, version string) {
+func (s *Generator) stampAt(obj map[string]any, version string) {
 	obj["apiVersion"] = s.Kind.At(version).GroupVersion().String()
 	obj["kind"] = s.Kind.GVK.Kind
 	md := metadataOf(obj, true)
@@ -210,7 +210,7 @@ func (s *Generator) manager() string {
 }
 
 // Next makes the next op against the live object (nil: it does not exist yet).
-func (s *Generator) Next(live map[string]interface{}) Op {
+func (s *Generator) Next(live map[string]any) Op {
 	if s.versions == nil {
 		return s.makeOp(live)
 	}
@@ -229,7 +229,7 @@ func (s *Generator) Next(live map[string]interface{}) Op {
 	return op
 }
 
-func (s *Generator) makeOp(live map[string]interface{}) Op {
+func (s *Generator) makeOp(live map[string]any) Op {
 	now := s.tick()
 	if live == nil {
 		if s.rnd.Intn(100) < 55 {
@@ -265,7 +265,7 @@ func (s *Generator) makeOp(live map[string]interface{}) Op {
 	if s.Kind.GVK.Group == "example.com" {
 		choices = append(choices, choice{1, func() Op { return s.drift(live) }})
 	}
-	if _, hasReplicas := gen.Get(live, []interface{}{"spec", "replicas"}); s.Kind.Scale && hasReplicas {
+	if _, hasReplicas := gen.Get(live, []any{"spec", "replicas"}); s.Kind.Scale && hasReplicas {
 		// (The server defaults spec.replicas; a live object without it is not real.)
 		choices = append(choices, choice{6, func() Op { return s.scale(live) }})
 	}
@@ -316,9 +316,9 @@ func (s *Generator) pickMF() string {
 }
 
 // fresh is a random part of the universe, slightly changed.
-func (s *Generator) fresh(keep float64) map[string]interface{} {
-	v, _ := s.g.Subset(s.pt.TypeRef, s.universe, keep).(map[string]interface{})
-	v, _ = s.g.Mutate(s.pt.TypeRef, v, 0.05, "").(map[string]interface{})
+func (s *Generator) fresh(keep float64) map[string]any {
+	v, _ := s.g.Subset(s.pt.TypeRef, s.universe, keep).(map[string]any)
+	v, _ = s.g.Mutate(s.pt.TypeRef, v, 0.05, "").(map[string]any)
 	s.stamp(v)
 	return v
 }
@@ -327,11 +327,11 @@ func (s *Generator) fresh(keep float64) map[string]interface{} {
 // little (controllers re-apply what they own), else a fresh part of the universe.
 func (s *Generator) apply(sub, m string) Op {
 	key := m + "/" + sub + "/" + s.version
-	var cfg map[string]interface{}
+	var cfg map[string]any
 	if prev := s.memory[key]; prev != nil && s.rnd.Intn(10) < 6 {
-		cfg, _ = s.g.Mutate(s.pt.TypeRef, prev, 0.12, "").(map[string]interface{})
+		cfg, _ = s.g.Mutate(s.pt.TypeRef, prev, 0.12, "").(map[string]any)
 		if s.rnd.Intn(4) == 0 {
-			cfg, _ = s.g.Merge(s.pt.TypeRef, cfg, s.fresh(0.3)).(map[string]interface{})
+			cfg, _ = s.g.Merge(s.pt.TypeRef, cfg, s.fresh(0.3)).(map[string]any)
 		}
 	} else {
 		cfg = s.fresh(0.5)
@@ -354,14 +354,14 @@ func (s *Generator) apply(sub, m string) Op {
 	}
 	s.stamp(cfg)
 	s.memory[key] = cfg
-	return Op{Verb: VerbApply, Subresource: sub, Manager: m, Force: s.rnd.Intn(5) == 0, Object: gen.DeepCopy(cfg).(map[string]interface{})}
+	return Op{Verb: VerbApply, Subresource: sub, Manager: m, Force: s.rnd.Intn(5) == 0, Object: gen.DeepCopy(cfg).(map[string]any)}
 }
 
 // reapply sends a manager's last configuration again (a no-op or nearly).
 func (s *Generator) reapply() Op {
 	for _, m := range s.managers {
 		if cfg := s.memory[m+"//"+s.version]; cfg != nil && s.rnd.Intn(2) == 0 {
-			return Op{Verb: VerbApply, Manager: m, Object: gen.DeepCopy(cfg).(map[string]interface{})}
+			return Op{Verb: VerbApply, Manager: m, Object: gen.DeepCopy(cfg).(map[string]any)}
 		}
 	}
 	return s.apply("", s.manager())
@@ -369,7 +369,7 @@ func (s *Generator) reapply() Op {
 
 // null sets a random place of obj (not its identity, not a list-map key) to null; with
 // nullable, only a place whose schema allows null.
-func (s *Generator) null(obj map[string]interface{}, nullable bool) {
+func (s *Generator) null(obj map[string]any, nullable bool) {
 	var spots []gen.Spot
 	for _, sp := range s.g.Spots(s.pt.TypeRef, obj) {
 		if nullable && !sp.Type.Nullable {
@@ -385,8 +385,8 @@ func (s *Generator) null(obj map[string]interface{}, nullable bool) {
 }
 
 // base is the live object as a client edits it: without the fields Request fills in.
-func base(live map[string]interface{}) map[string]interface{} {
-	b, _ := gen.DeepCopy(live).(map[string]interface{})
+func base(live map[string]any) map[string]any {
+	b, _ := gen.DeepCopy(live).(map[string]any)
 	md := metadataOf(b, true)
 	for _, f := range []string{"managedFields", "uid", "resourceVersion", "creationTimestamp"} {
 		delete(md, f)
@@ -396,15 +396,15 @@ func base(live map[string]interface{}) map[string]interface{} {
 
 // update makes a PUT body: the live object with parts of the universe merged in and
 // random edits (sometimes a duplicate list item, sometimes a null).
-func (s *Generator) update(live map[string]interface{}, sub, mf string) Op {
+func (s *Generator) update(live map[string]any, sub, mf string) Op {
 	body := base(live)
 	if s.rnd.Intn(10) < 4 {
-		body, _ = s.g.Merge(s.pt.TypeRef, body, s.fresh(0.3)).(map[string]interface{})
+		body, _ = s.g.Merge(s.pt.TypeRef, body, s.fresh(0.3)).(map[string]any)
 	}
 	before := canonical(body)
-	body, _ = s.g.Mutate(s.pt.TypeRef, body, 0.08, "").(map[string]interface{})
+	body, _ = s.g.Mutate(s.pt.TypeRef, body, 0.08, "").(map[string]any)
 	for try := 0; try < 3 && canonical(body) == before && s.rnd.Intn(10) != 0; try++ {
-		body, _ = s.g.Mutate(s.pt.TypeRef, body, 0.2, "").(map[string]interface{})
+		body, _ = s.g.Mutate(s.pt.TypeRef, body, 0.2, "").(map[string]any)
 	}
 	if s.rnd.Intn(12) == 0 {
 		s.g.Duplicate(s.pt.TypeRef, body)
@@ -421,9 +421,9 @@ func (s *Generator) update(live map[string]interface{}, sub, mf string) Op {
 		// Controllers that each keep an annotation of their own: more updaters than the
 		// cap keeps.
 		md := metadataOf(body, true)
-		ann, _ := md["annotations"].(map[string]interface{})
+		ann, _ := md["annotations"].(map[string]any)
 		if ann == nil {
-			ann = map[string]interface{}{}
+			ann = map[string]any{}
 			md["annotations"] = ann
 		}
 		ann["example.com/"+strings.TrimPrefix(m, "kubectl-")] = fmt.Sprint(s.rnd.Intn(1000))
@@ -441,7 +441,7 @@ func (s *Generator) update(live map[string]interface{}, sub, mf string) Op {
 	return op
 }
 
-func (o Op) noop(s *Generator, live map[string]interface{}) Op {
+func (o Op) noop(s *Generator, live map[string]any) Op {
 	o.Object = base(live)
 	s.stamp(o.Object)
 	return o
@@ -449,17 +449,17 @@ func (o Op) noop(s *Generator, live map[string]interface{}) Op {
 
 // csaUpdate is kubectl's client-side apply: an update that records the applied
 // configuration in the last-applied annotation.
-func (s *Generator) csaUpdate(live map[string]interface{}) Op {
+func (s *Generator) csaUpdate(live map[string]any) Op {
 	op := s.update(live, "", MFLive)
 	op.Manager = "kubectl-client-side-apply"
-	cfg, _ := s.g.Subset(s.pt.TypeRef, op.Object, 0.6).(map[string]interface{})
+	cfg, _ := s.g.Subset(s.pt.TypeRef, op.Object, 0.6).(map[string]any)
 	s.stamp(cfg)
 	md := metadataOf(cfg, true)
 	delete(md, "annotations")
 	b, _ := json.Marshal(cfg)
-	ann, _ := metadataOf(op.Object, true)["annotations"].(map[string]interface{})
+	ann, _ := metadataOf(op.Object, true)["annotations"].(map[string]any)
 	if ann == nil {
-		ann = map[string]interface{}{}
+		ann = map[string]any{}
 		metadataOf(op.Object, true)["annotations"] = ann
 	}
 	ann["kubectl.kubernetes.io/last-applied-configuration"] = string(b) + "\n"
@@ -468,15 +468,15 @@ func (s *Generator) csaUpdate(live map[string]interface{}) Op {
 
 // scale is a PUT through /scale, as `kubectl scale` or an autoscaler sends it: the
 // Scale read from the object with a new replica count.
-func (s *Generator) scale(live map[string]interface{}) Op {
+func (s *Generator) scale(live map[string]any) Op {
 	md := metadataOf(live, false)
-	body := map[string]interface{}{
+	body := map[string]any{
 		"apiVersion": oracle.ScaleGVK.GroupVersion().String(), "kind": oracle.ScaleGVK.Kind,
-		"metadata": map[string]interface{}{"name": md["name"], "namespace": md["namespace"]},
-		"spec":     map[string]interface{}{"replicas": int64(s.rnd.Intn(4))},
+		"metadata": map[string]any{"name": md["name"], "namespace": md["namespace"]},
+		"spec":     map[string]any{"replicas": int64(s.rnd.Intn(4))},
 	}
 	if s.rnd.Intn(3) == 0 {
-		body["status"] = map[string]interface{}{"replicas": int64(s.rnd.Intn(4))}
+		body["status"] = map[string]any{"replicas": int64(s.rnd.Intn(4))}
 	}
 	m := s.manager()
 	if s.rnd.Intn(3) == 0 {
@@ -489,11 +489,11 @@ func (s *Generator) scale(live map[string]interface{}) Op {
 // stored before its CRD's schema changed holds one: the field manager cannot type the
 // object and keeps the live entries (the API server's validation would refuse such a
 // write; the object can only come from storage).
-func (s *Generator) drift(live map[string]interface{}) Op {
+func (s *Generator) drift(live map[string]any) Op {
 	op := s.update(live, "", MFLive)
-	spec, _ := op.Object["spec"].(map[string]interface{})
+	spec, _ := op.Object["spec"].(map[string]any)
 	if spec == nil {
-		spec = map[string]interface{}{}
+		spec = map[string]any{}
 		op.Object["spec"] = spec
 	}
 	switch s.rnd.Intn(3) {
@@ -502,7 +502,7 @@ func (s *Generator) drift(live map[string]interface{}) Op {
 	case 1:
 		spec["tags"] = "not-a-list"
 	default:
-		spec["ports"] = []interface{}{map[string]interface{}{"port": "http"}}
+		spec["ports"] = []any{map[string]any{"port": "http"}}
 	}
 	return op
 }
@@ -521,13 +521,13 @@ func (s *Generator) badApply() Op {
 	case 6:
 		metadataOf(cfg, true)["managedFields"] = nil // accepted: only a list is refused
 	case 1:
-		metadataOf(cfg, true)["managedFields"] = []interface{}{}
+		metadataOf(cfg, true)["managedFields"] = []any{}
 	case 2:
 		gv := s.Kind.At(s.version).GroupVersion()
 		gv.Version = "v0"
 		cfg["apiVersion"] = gv.String()
 	case 3:
-		cfg["bogus"] = map[string]interface{}{"x": int64(1)}
+		cfg["bogus"] = map[string]any{"x": int64(1)}
 	default:
 		metadataOf(cfg, true)["labels"] = "not-a-map"
 	}
@@ -535,15 +535,15 @@ func (s *Generator) badApply() Op {
 }
 
 // literalEntries are random but valid managedFields entries over parts of obj.
-func (s *Generator) literalEntries(obj map[string]interface{}) []interface{} {
+func (s *Generator) literalEntries(obj map[string]any) []any {
 	n := 1 + s.rnd.Intn(3)
-	var out []interface{}
+	var out []any
 	for i := 0; i < n; i++ {
 		from := obj
 		if s.rnd.Intn(4) == 0 {
 			from = s.universe // fields the object may not have
 		}
-		part, _ := s.g.Subset(s.pt.TypeRef, from, 0.5).(map[string]interface{})
+		part, _ := s.g.Subset(s.pt.TypeRef, from, 0.5).(map[string]any)
 		delete(part, "apiVersion")
 		delete(part, "kind")
 		if md := metadataOf(part, false); md != nil {
@@ -563,7 +563,7 @@ func (s *Generator) literalEntries(obj map[string]interface{}) []interface{} {
 		if err != nil {
 			continue
 		}
-		var fields map[string]interface{}
+		var fields map[string]any
 		if json.Unmarshal(js, &fields) != nil {
 			continue
 		}
@@ -573,7 +573,7 @@ func (s *Generator) literalEntries(obj map[string]interface{}) []interface{} {
 			// A version the server does not serve: its entries are dropped.
 			gv.Version = "v1beta2"
 		}
-		e := map[string]interface{}{
+		e := map[string]any{
 			"manager": s.managers[s.rnd.Intn(len(s.managers))], "operation": op,
 			"apiVersion": gv.String(), "fieldsType": "FieldsV1", "fieldsV1": fields,
 		}
@@ -592,7 +592,7 @@ func (s *Generator) literalEntries(obj map[string]interface{}) []interface{} {
 // live object the next op starts from.
 func (s *Generator) Sequence(srv Predictor, n int) (Sequence, error) {
 	seq := Sequence{Kind: s.Kind.Name, Seed: s.Seed}
-	var live map[string]interface{}
+	var live map[string]any
 	for i := 0; i < n; i++ {
 		op := s.Next(live)
 		r, err := Do(srv, op.Verb, Request(s.Kind, live, op))

@@ -53,7 +53,7 @@ func (s *Shrinker) sequenceFails(ops []Op, category string) *Divergence {
 // Case is a minimal diverging request: the live object, the request and the answers.
 type Case struct {
 	Kind     string
-	Live     map[string]interface{}
+	Live     map[string]any
 	Request  Op
 	Category string
 	Diff     string
@@ -86,13 +86,13 @@ func (s *Shrinker) Shrink(ops []Op, d *Divergence) *Case {
 	return &Case{Kind: s.Kind.Name, Live: live, Request: op, Category: cat, Diff: diff, Oracle: want, Engine: got, Ops: ops}
 }
 
-func (s *Shrinker) step(live map[string]interface{}, op Op) (oracle.Response, oracle.Response) {
+func (s *Shrinker) step(live map[string]any, op Op) (oracle.Response, oracle.Response) {
 	want, _ := Do(s.Oracle, op.Verb, Request(s.Kind, live, op))
 	got, _ := Do(s.Engine, op.Verb, Request(s.Kind, live, op))
 	return want, got
 }
 
-func (s *Shrinker) stepFails(live map[string]interface{}, op Op, category string) bool {
+func (s *Shrinker) stepFails(live map[string]any, op Op, category string) bool {
 	s.runs++
 	_, d, err := Step(s.Kind, s.Oracle, s.Engine, live, op)
 	return err == nil && d != nil && d.Category == category
@@ -123,7 +123,7 @@ func (s *Shrinker) simplifyOps(ops []Op, cat string) []Op {
 				ops = try
 			}
 		}
-		ops[i].Object = s.dropFields(ops[i].Object, func(obj map[string]interface{}) bool {
+		ops[i].Object = s.dropFields(ops[i].Object, func(obj map[string]any) bool {
 			try := cloneOps(ops)
 			try[i].Object = obj
 			return s.sequenceFails(try, cat) != nil
@@ -139,7 +139,7 @@ func cloneOps(ops []Op) []Op {
 }
 
 // protected are the places a shrink never removes: what identifies the object.
-func protected(path []interface{}) bool {
+func protected(path []any) bool {
 	if len(path) == 1 {
 		k, _ := path[0].(string)
 		return k == "apiVersion" || k == "kind" || k == "metadata"
@@ -152,7 +152,7 @@ func protected(path []interface{}) bool {
 }
 
 // dropFields removes every place of obj it can while still fails holds, biggest first.
-func (s *Shrinker) dropFields(obj map[string]interface{}, fails func(map[string]interface{}) bool) map[string]interface{} {
+func (s *Shrinker) dropFields(obj map[string]any, fails func(map[string]any) bool) map[string]any {
 	if obj == nil {
 		return nil
 	}
@@ -163,7 +163,7 @@ func (s *Shrinker) dropFields(obj map[string]interface{}, fails func(map[string]
 			if protected(sp.Path) {
 				continue
 			}
-			try, _ := gen.DeepCopy(obj).(map[string]interface{})
+			try, _ := gen.DeepCopy(obj).(map[string]any)
 			if !gen.Delete(try, sp.Path) {
 				continue
 			}
@@ -186,8 +186,8 @@ func (s *Shrinker) typeRef() smdschema.TypeRef {
 
 // shrinkStep makes the single request smaller: fields of the body, fields of the live
 // object, managedFields entries and the fields they own.
-func (s *Shrinker) shrinkStep(live map[string]interface{}, op Op, cat string) (map[string]interface{}, Op) {
-	op.Object = s.dropFields(op.Object, func(obj map[string]interface{}) bool {
+func (s *Shrinker) shrinkStep(live map[string]any, op Op, cat string) (map[string]any, Op) {
+	op.Object = s.dropFields(op.Object, func(obj map[string]any) bool {
 		o := op
 		o.Object = obj
 		return s.stepFails(live, o, cat)
@@ -198,10 +198,10 @@ func (s *Shrinker) shrinkStep(live map[string]interface{}, op Op, cat string) (m
 	// managedFields entries, one at a time.
 	for changed := true; changed && !s.spent(); {
 		changed = false
-		mf, _ := metadataOf(live, false)["managedFields"].([]interface{})
+		mf, _ := metadataOf(live, false)["managedFields"].([]any)
 		for i := range mf {
-			try, _ := gen.DeepCopy(live).(map[string]interface{})
-			nm := append(append([]interface{}{}, mf[:i]...), mf[i+1:]...)
+			try, _ := gen.DeepCopy(live).(map[string]any)
+			nm := append(append([]any{}, mf[:i]...), mf[i+1:]...)
 			if len(nm) == 0 {
 				delete(metadataOf(try, false), "managedFields")
 			} else {
@@ -214,17 +214,17 @@ func (s *Shrinker) shrinkStep(live map[string]interface{}, op Op, cat string) (m
 		}
 	}
 	// the fields each entry owns.
-	mf, _ := metadataOf(live, false)["managedFields"].([]interface{})
+	mf, _ := metadataOf(live, false)["managedFields"].([]any)
 	for i := range mf {
 		for changed := true; changed && !s.spent(); {
 			changed = false
-			cur, _ := metadataOf(live, false)["managedFields"].([]interface{})
-			e, _ := cur[i].(map[string]interface{})
-			fields, _ := e["fieldsV1"].(map[string]interface{})
+			cur, _ := metadataOf(live, false)["managedFields"].([]any)
+			e, _ := cur[i].(map[string]any)
+			fields, _ := e["fieldsV1"].(map[string]any)
 			for _, p := range leafPaths(fields, nil) {
-				try, _ := gen.DeepCopy(live).(map[string]interface{})
-				te := metadataOf(try, false)["managedFields"].([]interface{})[i].(map[string]interface{})
-				tf, _ := te["fieldsV1"].(map[string]interface{})
+				try, _ := gen.DeepCopy(live).(map[string]any)
+				te := metadataOf(try, false)["managedFields"].([]any)[i].(map[string]any)
+				tf, _ := te["fieldsV1"].(map[string]any)
 				if !gen.Delete(tf, p) {
 					continue
 				}
@@ -235,8 +235,8 @@ func (s *Shrinker) shrinkStep(live map[string]interface{}, op Op, cat string) (m
 			}
 		}
 	}
-	live = s.dropFields(live, func(obj map[string]interface{}) bool {
-		if _, ok := gen.Get(obj, []interface{}{"spec", "replicas"}); op.Subresource == "scale" && !ok {
+	live = s.dropFields(live, func(obj map[string]any) bool {
+		if _, ok := gen.Get(obj, []any{"spec", "replicas"}); op.Subresource == "scale" && !ok {
 			return false // the server defaults spec.replicas: keep the live object real
 		}
 		return s.stepFails(obj, op, cat)
@@ -245,11 +245,11 @@ func (s *Shrinker) shrinkStep(live map[string]interface{}, op Op, cat string) (m
 }
 
 // leafPaths lists the leaves of a fieldsV1 tree, deepest first.
-func leafPaths(m map[string]interface{}, at []interface{}) [][]interface{} {
-	var out [][]interface{}
+func leafPaths(m map[string]any, at []any) [][]any {
+	var out [][]any
 	for _, k := range sortedKeys(m) {
-		p := append(append([]interface{}{}, at...), k)
-		if sub, ok := m[k].(map[string]interface{}); ok && len(sub) > 0 {
+		p := append(append([]any{}, at...), k)
+		if sub, ok := m[k].(map[string]any); ok && len(sub) > 0 {
 			out = append(out, leafPaths(sub, p)...)
 		} else {
 			out = append(out, p)
@@ -258,7 +258,7 @@ func leafPaths(m map[string]interface{}, at []interface{}) [][]interface{} {
 	return out
 }
 
-func sortedKeys(m map[string]interface{}) []string {
+func sortedKeys(m map[string]any) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)

@@ -29,17 +29,17 @@ type Field struct {
 
 // Annotate renders obj without its managedFields as YAML (keys sorted, as kubectl prints
 // objects) and tags each line with the entries of its managedFields that own it.
-func Annotate(obj map[string]interface{}) ([]Line, error) {
+func Annotate(obj map[string]any) ([]Line, error) {
 	owners, err := entriesOf(obj)
 	if err != nil {
 		return nil, err
 	}
-	body := make(map[string]interface{}, len(obj))
+	body := make(map[string]any, len(obj))
 	for k, v := range obj {
 		body[k] = v
 	}
-	if md, ok := obj["metadata"].(map[string]interface{}); ok {
-		c := make(map[string]interface{}, len(md))
+	if md, ok := obj["metadata"].(map[string]any); ok {
+		c := make(map[string]any, len(md))
 		for k, v := range md {
 			if k != "managedFields" {
 				c[k] = v
@@ -66,12 +66,12 @@ func Fields(lines []Line) []Field {
 // owner is one manager's field set at the current node of the walk.
 type owner struct {
 	ref   fieldpath.ManagerRef
-	set   map[string]interface{} // nil: the whole node is owned
+	set   map[string]any // nil: the whole node is owned
 	whole bool
 }
 
-func entriesOf(obj map[string]interface{}) ([]owner, error) {
-	md, _ := obj["metadata"].(map[string]interface{})
+func entriesOf(obj map[string]any) ([]owner, error) {
+	md, _ := obj["metadata"].(map[string]any)
 	raw, ok := md["managedFields"]
 	if !ok || raw == nil {
 		return nil, nil
@@ -86,7 +86,7 @@ func entriesOf(obj map[string]interface{}) ([]owner, error) {
 	}
 	var out []owner
 	for i, e := range entries {
-		var set map[string]interface{}
+		var set map[string]any
 		if len(e.FieldsV1) > 0 {
 			if err := json.Unmarshal(e.FieldsV1, &set); err != nil {
 				return nil, fmt.Errorf("metadata.managedFields[%d].fieldsV1: %w", i, err)
@@ -110,7 +110,7 @@ func childOfField(owners []owner, name string) (children, ownersOfLine []owner) 
 			ownersOfLine = append(ownersOfLine, o)
 			continue
 		}
-		sub, ok := o.set["f:"+name].(map[string]interface{})
+		sub, ok := o.set["f:"+name].(map[string]any)
 		if !ok {
 			continue
 		}
@@ -124,7 +124,7 @@ func childOfField(owners []owner, name string) (children, ownersOfLine []owner) 
 }
 
 // childOfItem returns the owners of a list item.
-func childOfItem(owners []owner, item interface{}, index int) (children, ownersOfLine []owner) {
+func childOfItem(owners []owner, item any, index int) (children, ownersOfLine []owner) {
 	for _, o := range owners {
 		if o.whole {
 			children = append(children, o)
@@ -132,7 +132,7 @@ func childOfItem(owners []owner, item interface{}, index int) (children, ownersO
 			continue
 		}
 		for k, v := range o.set {
-			sub, _ := v.(map[string]interface{})
+			sub, _ := v.(map[string]any)
 			if !itemMatches(k, item, index) {
 				continue
 			}
@@ -147,11 +147,11 @@ func childOfItem(owners []owner, item interface{}, index int) (children, ownersO
 	return
 }
 
-func itemMatches(key string, item interface{}, index int) bool {
+func itemMatches(key string, item any, index int) bool {
 	switch {
 	case strings.HasPrefix(key, "k:"):
-		var keys map[string]interface{}
-		m, ok := item.(map[string]interface{})
+		var keys map[string]any
+		m, ok := item.(map[string]any)
 		if !ok || json.Unmarshal([]byte(key[2:]), &keys) != nil {
 			return false
 		}
@@ -162,7 +162,7 @@ func itemMatches(key string, item interface{}, index int) bool {
 		}
 		return true
 	case strings.HasPrefix(key, "v:"):
-		var v interface{}
+		var v any
 		return json.Unmarshal([]byte(key[2:]), &v) == nil && unstructured.EqualJSON(item, v)
 	case strings.HasPrefix(key, "i:"):
 		return key[2:] == strconv.Itoa(index)
@@ -188,7 +188,7 @@ func (r *renderer) add(text string, owners []owner, path string) {
 }
 
 // scalar prints a scalar (or empty collection) as YAML, possibly on several lines.
-func scalar(v interface{}) ([]string, error) {
+func scalar(v any) ([]string, error) {
 	b, err := yaml.Marshal(v)
 	if err != nil {
 		return nil, err
@@ -204,18 +204,8 @@ func keyText(k string) string {
 	return lines[0]
 }
 
-func isEmptyCollection(v interface{}) bool {
-	switch t := v.(type) {
-	case map[string]interface{}:
-		return len(t) == 0
-	case []interface{}:
-		return len(t) == 0
-	}
-	return false
-}
-
 // mapValue renders a map's fields at indent.
-func (r *renderer) mapValue(m map[string]interface{}, owners []owner, indent, path string) {
+func (r *renderer) mapValue(m map[string]any, owners []owner, indent, path string) {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
@@ -226,13 +216,13 @@ func (r *renderer) mapValue(m map[string]interface{}, owners []owner, indent, pa
 		children, lineOwners := childOfField(owners, k)
 		p := path + "." + k
 		switch t := v.(type) {
-		case map[string]interface{}:
+		case map[string]any:
 			if len(t) > 0 {
 				r.add(indent+keyText(k)+":", lineOwners, p)
 				r.mapValue(t, children, indent+"  ", p)
 				continue
 			}
-		case []interface{}:
+		case []any:
 			if len(t) > 0 {
 				r.add(indent+keyText(k)+":", lineOwners, p)
 				r.listValue(t, children, indent, p)
@@ -243,7 +233,7 @@ func (r *renderer) mapValue(m map[string]interface{}, owners []owner, indent, pa
 	}
 }
 
-func (r *renderer) scalarField(prefix string, v interface{}, owners []owner, indent, path string) {
+func (r *renderer) scalarField(prefix string, v any, owners []owner, indent, path string) {
 	lines, err := scalar(v)
 	if err != nil {
 		r.err = err
@@ -256,19 +246,19 @@ func (r *renderer) scalarField(prefix string, v interface{}, owners []owner, ind
 }
 
 // listValue renders list items at indent ("- " then the item).
-func (r *renderer) listValue(l []interface{}, owners []owner, indent, path string) {
+func (r *renderer) listValue(l []any, owners []owner, indent, path string) {
 	for i, item := range l {
 		children, lineOwners := childOfItem(owners, item, i)
 		p := path + itemPath(item, i, owners)
 		start := len(r.lines)
 		switch t := item.(type) {
-		case map[string]interface{}:
+		case map[string]any:
 			if len(t) > 0 {
 				r.mapValue(t, children, indent+"  ", p)
 				break
 			}
 			r.scalarField(indent+"  ", item, lineOwners, indent+"  ", p)
-		case []interface{}:
+		case []any:
 			if len(t) > 0 {
 				r.add(indent+"  ", lineOwners, p) // a nested list starts on its own line
 				r.listValue(t, children, indent+"  ", p)
@@ -282,7 +272,7 @@ func (r *renderer) listValue(l []interface{}, owners []owner, indent, path strin
 			first := &r.lines[start]
 			first.Text = indent + "- " + strings.TrimPrefix(first.Text, indent+"  ")
 			first.Owners = refs(append(lineOwnersAsOwners(first.Owners), lineOwners...))
-			if _, isMap := item.(map[string]interface{}); isMap && len(lineOwners) > 0 {
+			if _, isMap := item.(map[string]any); isMap && len(lineOwners) > 0 {
 				first.Path = p
 			}
 		}
@@ -299,7 +289,7 @@ func lineOwnersAsOwners(refs []fieldpath.ManagerRef) []owner {
 
 // itemPath prints a list item as the server prints paths: [k=v,...] by the keys an owner
 // uses, [="v"] for a set item, [i] otherwise.
-func itemPath(item interface{}, index int, owners []owner) string {
+func itemPath(item any, index int, owners []owner) string {
 	for _, o := range owners {
 		for k := range o.set {
 			if !itemMatches(k, item, index) {
@@ -307,7 +297,7 @@ func itemPath(item interface{}, index int, owners []owner) string {
 			}
 			switch {
 			case strings.HasPrefix(k, "k:"):
-				var keys map[string]interface{}
+				var keys map[string]any
 				if json.Unmarshal([]byte(k[2:]), &keys) != nil {
 					continue
 				}

@@ -34,7 +34,7 @@ const object = `{
 }`
 
 func TestAnnotate(t *testing.T) {
-	var obj map[string]interface{}
+	var obj map[string]any
 	if err := json.Unmarshal([]byte(object), &obj); err != nil {
 		t.Fatal(err)
 	}
@@ -93,9 +93,9 @@ tuner	        workingDir: /tmp
 }
 
 func TestAnnotateMultiLineStringsAndNoOwners(t *testing.T) {
-	obj := map[string]interface{}{"apiVersion": "v1", "kind": "ConfigMap",
-		"metadata": map[string]interface{}{"name": "x"},
-		"data":     map[string]interface{}{"script": "echo a\necho b\n", "on": "yes", "empty": map[string]interface{}{}}}
+	obj := map[string]any{"apiVersion": "v1", "kind": "ConfigMap",
+		"metadata": map[string]any{"name": "x"},
+		"data":     map[string]any{"script": "echo a\necho b\n", "on": "yes", "empty": map[string]any{}}}
 	lines, err := Annotate(obj)
 	if err != nil {
 		t.Fatal(err)
@@ -115,7 +115,7 @@ func TestAnnotateMultiLineStringsAndNoOwners(t *testing.T) {
 }
 
 func TestAnnotateBadManagedFields(t *testing.T) {
-	obj := map[string]interface{}{"metadata": map[string]interface{}{"managedFields": "nope"}}
+	obj := map[string]any{"metadata": map[string]any{"managedFields": "nope"}}
 	if _, err := Annotate(obj); err == nil || !strings.Contains(err.Error(), "metadata.managedFields") {
 		t.Errorf("err = %v", err)
 	}

@@ -72,7 +72,7 @@ func DeclType(s *crdschema.Schema, isResourceRoot bool) *apiservercel.DeclType {
 				continue
 			}
 			if escaped, ok := apiservercel.Escape(name); ok {
-				var enum []interface{}
+				var enum []any
 				if prop.Enum != nil {
 					enum = append(enum, prop.Enum...)
 				}

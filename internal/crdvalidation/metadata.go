@@ -180,16 +180,16 @@ func listMapDuplicates(p *field.Path, s *crdschema.Schema, l []any) field.ErrorL
 		var errs field.ErrorList
 		for _, i := range dups {
 			if keys[i] == (unspecifiedKey{}) {
-				errs = append(errs, field.Duplicate(p.Index(i), map[string]interface{}{}))
+				errs = append(errs, field.Duplicate(p.Index(i), map[string]any{}))
 			} else {
-				errs = append(errs, field.Duplicate(p.Index(i), map[string]interface{}{key: keys[i]}))
+				errs = append(errs, field.Duplicate(p.Index(i), map[string]any{key: keys[i]}))
 			}
 		}
 		return errs
 	}
 	keys := make([]any, 0, len(l))
 	for _, x := range l {
-		k := map[string]interface{}{}
+		k := map[string]any{}
 		m, _ := x.(map[string]any)
 		for _, kf := range s.XListMapKeys {
 			if v, ok := m[kf]; ok {

@@ -9,7 +9,7 @@ import (
 // AppendJSON appends v, a decoded JSON value (maps with string keys, lists, strings,
 // booleans, numbers, nil), to dst exactly as encoding/json.Marshal writes it: map keys
 // sorted, HTML characters escaped. Values of other types are written by encoding/json.
-func AppendJSON(dst []byte, v interface{}) ([]byte, error) {
+func AppendJSON(dst []byte, v any) ([]byte, error) {
 	switch t := v.(type) {
 	case nil:
 		return append(dst, "null"...), nil
@@ -21,7 +21,7 @@ func AppendJSON(dst []byte, v interface{}) ([]byte, error) {
 		return strconv.AppendInt(dst, t, 10), nil
 	case int:
 		return strconv.AppendInt(dst, int64(t), 10), nil
-	case map[string]interface{}:
+	case map[string]any:
 		if len(t) == 0 {
 			return append(dst, "{}"...), nil
 		}
@@ -45,7 +45,7 @@ func AppendJSON(dst []byte, v interface{}) ([]byte, error) {
 			}
 		}
 		return append(dst, '}'), nil
-	case []interface{}:
+	case []any:
 		dst = append(dst, '[')
 		var err error
 		for i, x := range t {
@@ -96,10 +96,10 @@ func appendJSONString(dst []byte, s string) ([]byte, error) {
 	return append(dst, '"'), nil
 }
 
-// DecodeJSON decodes a JSON value as encoding/json.Unmarshal into an interface{} does.
+// DecodeJSON decodes a JSON value as encoding/json.Unmarshal into an any does.
 // Objects whose values are objects and whose keys are plain strings — every fieldsV1 — are
 // read directly; anything else is left to encoding/json.
-func DecodeJSON(data []byte) (interface{}, error) {
+func DecodeJSON(data []byte) (any, error) {
 	d := fieldsDecoder{data: data}
 	d.space()
 	if v, ok := d.object(0); ok {
@@ -108,7 +108,7 @@ func DecodeJSON(data []byte) (interface{}, error) {
 			return v, nil
 		}
 	}
-	var v interface{}
+	var v any
 	if err := json.Unmarshal(data, &v); err != nil {
 		return nil, err
 	}
@@ -135,12 +135,12 @@ func (d *fieldsDecoder) space() {
 	}
 }
 
-func (d *fieldsDecoder) object(depth int) (map[string]interface{}, bool) {
+func (d *fieldsDecoder) object(depth int) (map[string]any, bool) {
 	if depth > maxFieldsDepth || d.pos >= len(d.data) || d.data[d.pos] != '{' {
 		return nil, false
 	}
 	d.pos++
-	m := map[string]interface{}{}
+	m := map[string]any{}
 	d.space()
 	if d.pos < len(d.data) && d.data[d.pos] == '}' {
 		d.pos++

@@ -21,7 +21,7 @@ var unstructuredCases = []string{
 
 func TestAppendJSONIsEncodingJSON(t *testing.T) {
 	for _, c := range unstructuredCases {
-		var v interface{}
+		var v any
 		if err := json.Unmarshal([]byte(c), &v); err != nil {
 			continue
 		}
@@ -39,7 +39,7 @@ func TestAppendJSONIsEncodingJSON(t *testing.T) {
 
 func TestDecodeJSONIsEncodingJSON(t *testing.T) {
 	for _, c := range unstructuredCases {
-		var want interface{}
+		var want any
 		wantErr := json.Unmarshal([]byte(c), &want)
 		got, err := DecodeJSON([]byte(c))
 		if (err != nil) != (wantErr != nil) || !reflect.DeepEqual(got, want) {
@@ -63,7 +63,7 @@ func TestCanonicalFieldsV1IsEncodingJSON(t *testing.T) {
 
 func checkCanonical(t *testing.T, data []byte) {
 	t.Helper()
-	var v interface{}
+	var v any
 	wantErr := json.Unmarshal(data, &v)
 	got, err := CanonicalFieldsV1(data)
 	if (err != nil) != (wantErr != nil) {
@@ -95,7 +95,7 @@ func FuzzDecodeJSON(f *testing.F) {
 		f.Add([]byte(c))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		var want interface{}
+		var want any
 		wantErr := json.Unmarshal(data, &want)
 		got, err := DecodeJSON(data)
 		if (err != nil) != (wantErr != nil) || !reflect.DeepEqual(got, want) {
@@ -115,13 +115,13 @@ func FuzzDecodeJSON(f *testing.F) {
 	})
 }
 
-func intsAsInt64(v interface{}) interface{} {
+func intsAsInt64(v any) any {
 	switch t := v.(type) {
-	case map[string]interface{}:
+	case map[string]any:
 		for k, x := range t {
 			t[k] = intsAsInt64(x)
 		}
-	case []interface{}:
+	case []any:
 		for i, x := range t {
 			t[i] = intsAsInt64(x)
 		}

@@ -45,15 +45,15 @@ func (o *Object) Deferred() bool { return o.text != nil }
 // decoded from its text, numbers and managedFields as the Loader reads them. A deferred
 // object does not keep the tree: each call decodes again, and the tree goes when its user
 // lets it go.
-func (o *Object) Decode() (map[string]interface{}, error) {
+func (o *Object) Decode() (map[string]any, error) {
 	if o.text == nil {
 		return o.Object, nil
 	}
-	v, err, _ := decodeJSON(o.text)
+	v, _, err := decodeJSON(o.text)
 	if err == nil {
 		v, err = normalize(v, o.depth)
 	}
-	m, ok := v.(map[string]interface{})
+	m, ok := v.(map[string]any)
 	if err == nil && !ok {
 		err = fmt.Errorf("not an object but a %s", typeName(v))
 	}
@@ -81,7 +81,7 @@ func (o *Object) Meta() (apiVersion, kind, namespace, name string) {
 	}
 	apiVersion, _ = o.Object["apiVersion"].(string)
 	kind, _ = o.Object["kind"].(string)
-	md, _ := o.Object["metadata"].(map[string]interface{})
+	md, _ := o.Object["metadata"].(map[string]any)
 	namespace, _ = md["namespace"].(string)
 	name, _ = md["name"].(string)
 	return apiVersion, kind, namespace, name

@@ -132,17 +132,17 @@ func fuzzLoad(t *testing.T, data []byte, lim Limits) fuzzResult {
 }
 
 // depthOf is how deeply maps and lists nest in v (a map or list is one level).
-func depthOf(v interface{}) int {
+func depthOf(v any) int {
 	max := 0
 	switch t := v.(type) {
-	case map[string]interface{}:
+	case map[string]any:
 		for _, x := range t {
 			if d := depthOf(x); d > max {
 				max = d
 			}
 		}
 		return max + 1
-	case []interface{}:
+	case []any:
 		for _, x := range t {
 			if d := depthOf(x); d > max {
 				max = d

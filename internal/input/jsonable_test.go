@@ -29,7 +29,7 @@ func TestJSONableIsYAMLToJSON(t *testing.T) {
 
 func checkJSONable(t *testing.T, data []byte) {
 	t.Helper()
-	var tree interface{}
+	var tree any
 	if yamlv2.UnmarshalStrict(data, &tree) != nil {
 		return // the reader parses such documents with YAMLToJSON itself
 	}

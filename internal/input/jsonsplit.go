@@ -59,7 +59,7 @@ type jsonItem struct {
 	oversize bool
 
 	// Set by decoding.
-	value    interface{}
+	value    any
 	err      error // not valid JSON
 	errLine  int
 	depthErr *depthError

@@ -312,7 +312,7 @@ func TestDirectoryWalks(t *testing.T) {
 	objs, errs := Split(entries)
 	var names []string
 	for _, o := range objs {
-		names = append(names, o.Object["metadata"].(map[string]interface{})["name"].(string))
+		names = append(names, o.Object["metadata"].(map[string]any)["name"].(string))
 	}
 	want := "a c b" // lexical order of the paths: tree/a.yaml, tree/outside/c.json, tree/sub/b.yaml
 	if root {
@@ -411,7 +411,7 @@ func TestEncodings(t *testing.T) {
 			t.Errorf("%s: %d objects, %v", name, len(objs), errs)
 			continue
 		}
-		if got := objs[0].Object["data"].(map[string]interface{})["a"]; got != "é😀" {
+		if got := objs[0].Object["data"].(map[string]any)["a"]; got != "é😀" {
 			t.Errorf("%s: data.a = %q", name, got)
 		}
 	}
@@ -493,7 +493,7 @@ func TestListOfLists(t *testing.T) {
 	}
 	var got []string
 	for _, o := range objs {
-		got = append(got, fmt.Sprintf("%s@%d", o.Object["metadata"].(map[string]interface{})["name"], o.Source.Line))
+		got = append(got, fmt.Sprintf("%s@%d", o.Object["metadata"].(map[string]any)["name"], o.Source.Line))
 	}
 	// kubectl flattens breadth first.
 	if want := "a@2 d@7 b@4 c@5"; strings.Join(got, " ") != want {

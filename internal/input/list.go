@@ -64,7 +64,7 @@ func (p *parser) stopPool() {
 // nesting checked (from the depth of the items array), and for objects the warnings and
 // the position index of their own bytes.
 func (l *rawList) decodeItem(it *jsonItem, maxDepth int, compact bool) {
-	v, err, off := decodeJSON(it.data)
+	v, off, err := decodeJSON(it.data)
 	if err == nil && off < len(it.data) {
 		// A scalar item runs into another ("nulltrue"): the decoder reads the first.
 		err = fmt.Errorf("invalid JSON: invalid character %s after array element", quoteChar(it.data[off]))
@@ -79,7 +79,7 @@ func (l *rawList) decodeItem(it *jsonItem, maxDepth int, compact bool) {
 		return
 	}
 	it.value = v
-	if m, ok := v.(map[string]interface{}); ok {
+	if m, ok := v.(map[string]any); ok {
 		if compact {
 			// Now, not when the List ends: the trees would all be held till then.
 			compactManagedFields(m)
@@ -119,12 +119,12 @@ func (l *rawList) join() []byte {
 }
 
 // isList tells whether the shell, decoded, is what a List (or an array) without its items is.
-func (l *rawList) isList(v interface{}) bool {
+func (l *rawList) isList(v any) bool {
 	if l.base == "" {
-		a, ok := v.([]interface{})
+		a, ok := v.([]any)
 		return ok && len(a) == 0
 	}
-	m, ok := v.(map[string]interface{})
+	m, ok := v.(map[string]any)
 	if !ok {
 		return false
 	}
@@ -139,7 +139,7 @@ func (l *rawList) isList(v interface{}) bool {
 func (p *parser) listDoc(src Source, firstLine int, l *rawList) {
 	l.wg.Wait()
 	shell := l.shellText()
-	shellValue, shellErr, _ := decodeJSON(shell)
+	shellValue, _, shellErr := decodeJSON(shell)
 	isList := shellErr == nil && l.isList(shellValue)
 	sound := isList && !l.truncated && l.itemsKeys <= 1 && !l.escapedKey && l.gapErr == ""
 	for _, it := range l.items {
@@ -171,7 +171,7 @@ func (p *parser) listDoc(src Source, firstLine int, l *rawList) {
 		item  int       // index in the List
 		it    *jsonItem // the item it is in
 		ptr   string    // JSON Pointer in the item
-		value interface{}
+		value any
 	}
 	queue := make([]pending, len(l.items))
 	for k, it := range l.items {
@@ -204,7 +204,7 @@ func (p *parser) listDoc(src Source, firstLine int, l *rawList) {
 		if q.it.text != nil {
 			o = &Object{Source: s, doc: q.it.doc, text: q.it.text, head: q.it.head, depth: p.lim.MaxDepth - l.depth, compact: p.l.CompactManagedFields}
 		} else {
-			m, ok := q.value.(map[string]interface{})
+			m, ok := q.value.(map[string]any)
 			if !ok {
 				path := PointerToPath(l.base + "/" + strconv.Itoa(q.item) + q.ptr)
 				p.entries = append(p.entries, Entry{Err: &Error{Source: s, Path: path, Err: fmt.Errorf("a list item is not an object but a %s", typeName(q.value))}})

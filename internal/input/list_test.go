@@ -70,7 +70,7 @@ func TestOversizedListItem(t *testing.T) {
 	}
 	var got []string
 	for _, o := range objs {
-		got = append(got, fmt.Sprintf("%s@%d/%d", o.Object["metadata"].(map[string]interface{})["name"], *o.Source.Item, o.Source.Line))
+		got = append(got, fmt.Sprintf("%s@%d/%d", o.Object["metadata"].(map[string]any)["name"], *o.Source.Item, o.Source.Line))
 	}
 	// The error comes in the big item's place; the nested List's item after the List's.
 	if want := "a@0/4 b@1/5 d@4/8 nested@3/7"; strings.Join(got, " ") != want {
@@ -168,7 +168,7 @@ func TestListParallelDeterministic(t *testing.T) {
 					if o == nil || o.Source.Item == nil {
 						continue
 					}
-					name := o.Object["metadata"].(map[string]interface{})["name"].(string)
+					name := o.Object["metadata"].(map[string]any)["name"].(string)
 					line := o.Source.Line
 					var w []string
 					if strings.HasPrefix(name, "e") {

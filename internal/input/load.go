@@ -17,7 +17,7 @@ type Object struct {
 	Source Source
 	// Object is the object as decoded: maps, slices, strings, bools, int64, float64 and nil.
 	// It is nil for an object kept as text (Deferred): Decode makes its tree.
-	Object map[string]interface{}
+	Object map[string]any
 	// Warnings are things about the input the user should know (duplicate keys …).
 	Warnings []string
 
@@ -55,7 +55,7 @@ func (o *Object) Line(pointer string) int {
 }
 
 // Errorf returns an *Error about the field at pointer (a JSON Pointer into the object).
-func (o *Object) Errorf(pointer string, format string, args ...interface{}) *Error {
+func (o *Object) Errorf(pointer string, format string, args ...any) *Error {
 	return &Error{Source: o.Source, Line: o.Line(pointer), Path: PointerToPath(pointer), Err: fmt.Errorf(format, args...)}
 }
 

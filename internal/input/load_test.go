@@ -60,18 +60,18 @@ func TestParseYAMLStream(t *testing.T) {
 	if cm.Source.Document != 0 || cm.Source.Line != 3 {
 		t.Errorf("ConfigMap source = %+v, want document 0, line 3", cm.Source)
 	}
-	data := cm.Object["data"].(map[string]interface{})
+	data := cm.Object["data"].(map[string]any)
 	if data["enabled"] != true { // YAML 1.1, as kubectl reads it
 		t.Errorf("enabled = %#v, want true", data["enabled"])
 	}
 	if dep.Source.Document != 1 || dep.Source.Line != 14 {
 		t.Errorf("Deployment source = %+v, want document 1, line 14", dep.Source)
 	}
-	spec := dep.Object["spec"].(map[string]interface{})
+	spec := dep.Object["spec"].(map[string]any)
 	if _, ok := spec["replicas"].(int64); !ok {
 		t.Errorf("replicas is %T, want int64", spec["replicas"])
 	}
-	cpu := spec["template"].(map[string]interface{})["spec"].(map[string]interface{})["containers"].([]interface{})[0].(map[string]interface{})["resources"].(map[string]interface{})["limits"].(map[string]interface{})["cpu"]
+	cpu := spec["template"].(map[string]any)["spec"].(map[string]any)["containers"].([]any)[0].(map[string]any)["resources"].(map[string]any)["limits"].(map[string]any)["cpu"]
 	if cpu != 0.5 {
 		t.Errorf("cpu = %#v, want 0.5", cpu)
 	}
@@ -127,7 +127,7 @@ func TestParseList(t *testing.T) {
 	if s := objs[1].Source; s.Item == nil || *s.Item != 2 || s.Line != 11 {
 		t.Errorf("second item source = %+v, want item 2 at line 11", s)
 	}
-	if got := objs[1].Object["metadata"].(map[string]interface{})["generation"]; got != int64(9007199254740993) {
+	if got := objs[1].Object["metadata"].(map[string]any)["generation"]; got != int64(9007199254740993) {
 		t.Errorf("big integer = %#v, want it exact", got)
 	}
 	if got, want := errs[0].Error(), "live.json, document 0, item 1, line 10: .items[1]: a list item is not an object but a string"; got != want {
@@ -197,7 +197,7 @@ func TestLoadDirectory(t *testing.T) {
 	}
 	var names []string
 	for _, o := range objs {
-		names = append(names, o.Object["metadata"].(map[string]interface{})["name"].(string))
+		names = append(names, o.Object["metadata"].(map[string]any)["name"].(string))
 	}
 	if want := []string{"a", "b", "c"}; !reflect.DeepEqual(names, want) {
 		t.Errorf("names = %v, want %v", names, want)
@@ -330,10 +330,10 @@ func TestCompactManagedFields(t *testing.T) {
 		if len(errs) > 0 || len(objs) != 1 {
 			t.Fatalf("%s: %v %v", name, objs, errs)
 		}
-		mf := objs[0].Object["metadata"].(map[string]interface{})["managedFields"].([]interface{})
-		got, ok := mf[0].(map[string]interface{})["fieldsV1"].(json.RawMessage)
+		mf := objs[0].Object["metadata"].(map[string]any)["managedFields"].([]any)
+		got, ok := mf[0].(map[string]any)["fieldsV1"].(json.RawMessage)
 		if !ok || string(got) != want {
-			t.Errorf("%s: fieldsV1 = %#v, want the text %s", name, mf[0].(map[string]interface{})["fieldsV1"], want)
+			t.Errorf("%s: fieldsV1 = %#v, want the text %s", name, mf[0].(map[string]any)["fieldsV1"], want)
 		}
 	}
 }

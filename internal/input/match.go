@@ -60,7 +60,7 @@ type Matching struct {
 
 // objectMeta reads apiVersion, kind, namespace and name, checking their types.
 func objectMeta(o *Object) (gvk schema.GVK, ns, name string, err error) {
-	str := func(v interface{}, ptr string, required bool) (string, error) {
+	str := func(v any, ptr string, required bool) (string, error) {
 		if v == nil {
 			if required {
 				return "", o.Errorf(ptr, "required field is missing")
@@ -89,9 +89,9 @@ func objectMeta(o *Object) (gvk schema.GVK, ns, name string, err error) {
 		return gvk, "", "", err
 	}
 	gvk = schema.GVKFromAPIVersionKind(apiVersion, kind)
-	var md map[string]interface{}
+	var md map[string]any
 	switch m := o.Object["metadata"].(type) {
-	case map[string]interface{}:
+	case map[string]any:
 		md = m
 	case nil:
 		return gvk, "", "", o.Errorf("/metadata", "required field is missing")
@@ -111,7 +111,7 @@ func objectMeta(o *Object) (gvk schema.GVK, ns, name string, err error) {
 }
 
 // GVKOf returns the object's group, version and kind as written (zero when absent).
-func GVKOf(obj map[string]interface{}) schema.GVK {
+func GVKOf(obj map[string]any) schema.GVK {
 	av, _ := obj["apiVersion"].(string)
 	k, _ := obj["kind"].(string)
 	return schema.GVKFromAPIVersionKind(av, k)
@@ -260,8 +260,8 @@ func Match(manifests, live []*Object, scope Scope, defaultNamespace string, opts
 }
 
 // HasManagedFields reports whether a live object carries metadata.managedFields.
-func HasManagedFields(obj map[string]interface{}) bool {
-	md, _ := obj["metadata"].(map[string]interface{})
+func HasManagedFields(obj map[string]any) bool {
+	md, _ := obj["metadata"].(map[string]any)
 	_, ok := md["managedFields"]
 	return ok
 }

@@ -144,12 +144,12 @@ func (p *parser) yamlDoc1(rd rawDoc) {
 		// strings: duplicate keys are reported, and keys that become the same string
 		// (0 and .0, true and "true") are refused: the decoder would keep one of them at
 		// random.
-		var tree interface{}
+		var tree any
 		err := yamlv2.UnmarshalStrict(rd.data, &tree)
 		var te *yamlv2.TypeError
 		if err == nil || errors.As(err, &te) {
 			if te != nil {
-				err, _ := relocate(err, rd.firstLine)
+				_, err := relocate(err, rd.firstLine)
 				duplicates = strings.TrimPrefix(oneLine(err.Error()), "unmarshal errors: ")
 			}
 			if ptr, msg := badKeys(tree); msg != "" {
@@ -170,7 +170,7 @@ func (p *parser) yamlDoc1(rd rawDoc) {
 		j, err = yaml.YAMLToJSON(rd.data)
 	}
 	if err != nil {
-		err, line := relocate(err, rd.firstLine)
+		line, err := relocate(err, rd.firstLine)
 		msg := err.Error()
 		if line > 0 && strings.Contains(msg, "cannot start any token") && hasTabIndent(rd.data, line-rd.firstLine+1) {
 			msg += " (a tab: YAML indents with spaces only)"
@@ -186,7 +186,7 @@ func (p *parser) yamlDoc1(rd rawDoc) {
 	if !p.l.DeferDecoding || !p.deferYAML(src, doc, j) {
 		dec := json.NewDecoder(bytes.NewReader(j))
 		dec.UseNumber()
-		var v interface{}
+		var v any
 		if err := dec.Decode(&v); err != nil {
 			p.fail(src, 0, "", fmt.Errorf("invalid YAML: %w", err))
 			return
@@ -210,10 +210,10 @@ func (p *parser) yamlDoc1(rd rawDoc) {
 // before encoding it: map keys become strings (integers in decimal, floats as
 // strconv.FormatFloat(f, 'g', -1, 32) with .inf, -.inf and .nan, booleans as true and
 // false). It reports false for a key of another type, which YAMLToJSON refuses.
-func jsonable(v interface{}) (interface{}, bool) {
+func jsonable(v any) (any, bool) {
 	switch t := v.(type) {
-	case map[interface{}]interface{}:
-		m := make(map[string]interface{}, len(t))
+	case map[any]any:
+		m := make(map[string]any, len(t))
 		for k, x := range t {
 			var key string
 			switch tk := k.(type) {
@@ -245,8 +245,8 @@ func jsonable(v interface{}) (interface{}, bool) {
 			m[key] = c
 		}
 		return m, true
-	case []interface{}:
-		l := make([]interface{}, len(t))
+	case []any:
+		l := make([]any, len(t))
 		for i, x := range t {
 			c, ok := jsonable(x)
 			if !ok {
@@ -262,12 +262,12 @@ func jsonable(v interface{}) (interface{}, bool) {
 // badKeys finds, in a tree decoded by the YAML 1.1 decoder, the first map (keys in order)
 // with keys that JSON cannot have (null, a map, a list) or with two keys that become the
 // same string in JSON. It returns the map's JSON Pointer and what is wrong, or "".
-func badKeys(v interface{}) (string, string) {
+func badKeys(v any) (string, string) {
 	switch t := v.(type) {
-	case map[interface{}]interface{}:
+	case map[any]any:
 		type key struct {
 			s   string
-			raw interface{}
+			raw any
 		}
 		keys := make([]key, 0, len(t))
 		for k := range t {
@@ -294,7 +294,7 @@ func badKeys(v interface{}) (string, string) {
 				return "/" + escapePointer(k.s) + ptr, msg
 			}
 		}
-	case []interface{}:
+	case []any:
 		for i, x := range t {
 			if ptr, msg := badKeys(x); msg != "" {
 				return "/" + strconv.Itoa(i) + ptr, msg
@@ -305,7 +305,7 @@ func badKeys(v interface{}) (string, string) {
 }
 
 // jsonKey is the string sigs.k8s.io/yaml makes of a map key.
-func jsonKey(k interface{}) (string, bool) {
+func jsonKey(k any) (string, bool) {
 	switch t := k.(type) {
 	case string:
 		return t, true
@@ -333,7 +333,7 @@ func jsonKey(k interface{}) (string, bool) {
 }
 
 // yamlKey shows a decoded key as it reads: strings quoted, others with their type.
-func yamlKey(k interface{}) string {
+func yamlKey(k any) string {
 	switch t := k.(type) {
 	case string:
 		return strconv.Quote(t)
@@ -369,7 +369,7 @@ func (p *parser) jsonValue(src Source, data []byte, firstLine int) {
 	if p.l.DeferDecoding && p.deferJSON(src, data, firstLine) {
 		return
 	}
-	v, err, off := decodeJSON(data)
+	v, off, err := decodeJSON(data)
 	if err != nil {
 		p.fail(src, firstLine+lineAt(data, off)-1, "", err)
 		return
@@ -393,10 +393,10 @@ func (p *parser) jsonValue(src Source, data []byte, firstLine int) {
 // decodeJSON decodes one JSON value, numbers as json.Numbers. An error says "invalid
 // JSON" and comes with the offset it is about; without an error, the offset is where the
 // value ended.
-func decodeJSON(data []byte) (interface{}, error, int) {
+func decodeJSON(data []byte) (any, int, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
-	var v interface{}
+	var v any
 	if err := dec.Decode(&v); err != nil {
 		off := int(dec.InputOffset())
 		var se *json.SyntaxError
@@ -407,9 +407,9 @@ func decodeJSON(data []byte) (interface{}, error, int) {
 			err = errors.New("unexpected end of JSON input: a value is not closed")
 			off = len(data)
 		}
-		return nil, fmt.Errorf("invalid JSON: %w", err), off
+		return nil, off, fmt.Errorf("invalid JSON: %w", err)
 	}
-	return v, nil, int(dec.InputOffset())
+	return v, int(dec.InputOffset()), nil
 }
 
 // jsonWarnings are the warnings about a JSON value that was read: bytes that are not
@@ -636,7 +636,7 @@ func (e *yamlError) Unwrap() error { return e.err }
 
 // relocate rewrites "line N" in a YAML error of a document that starts at firstLine and
 // returns the first such line.
-func relocate(err error, firstLine int) (error, int) {
+func relocate(err error, firstLine int) (int, error) {
 	first := 0
 	msg := err.Error()
 	msg = strings.TrimPrefix(msg, "error converting YAML to JSON: ")
@@ -653,7 +653,7 @@ func relocate(err error, firstLine int) (error, int) {
 	if first > 0 {
 		msg = strings.TrimPrefix(msg, "line "+strconv.Itoa(first)+": ")
 	}
-	return &yamlError{msg: msg, err: err}, first
+	return first, &yamlError{msg: msg, err: err}
 }
 
 func oneLine(s string) string {
@@ -681,18 +681,18 @@ func leadingBlankLines(chunk []byte) int {
 
 // objects turns one decoded document into entries: itself, or a List's items. Lists
 // inside Lists are flattened in the order kubectl flattens them (breadth first).
-func (p *parser) objects(src Source, doc *document, v interface{}) {
+func (p *parser) objects(src Source, doc *document, v any) {
 	switch t := v.(type) {
 	case nil:
 		return // an empty document
-	case map[string]interface{}:
+	case map[string]any:
 		p.docs++
 		if items, ok := listItems(t); ok {
 			p.items(src, doc, "/items", items)
 			return
 		}
 		p.add(&Object{Source: src, Object: t, doc: doc})
-	case []interface{}:
+	case []any:
 		p.docs++
 		p.items(src, doc, "", t)
 	default:
@@ -701,17 +701,17 @@ func (p *parser) objects(src Source, doc *document, v interface{}) {
 }
 
 // listItems returns the items of a List (a kind ending in "List" with an items array).
-func listItems(obj map[string]interface{}) ([]interface{}, bool) {
+func listItems(obj map[string]any) ([]any, bool) {
 	k, _ := obj["kind"].(string)
-	items, ok := obj["items"].([]interface{})
+	items, ok := obj["items"].([]any)
 	return items, ok && strings.HasSuffix(k, "List")
 }
 
-func (p *parser) items(src Source, doc *document, base string, items []interface{}) {
+func (p *parser) items(src Source, doc *document, base string, items []any) {
 	type pending struct {
 		item  int // index in the document's List
 		ptr   string
-		value interface{}
+		value any
 	}
 	lines := doc.itemLines(base, len(items))
 	queue := make([]pending, len(items))
@@ -728,7 +728,7 @@ func (p *parser) items(src Source, doc *document, base string, items []interface
 		} else if l := doc.line(it.ptr); l > 0 {
 			s.Line = l
 		}
-		m, ok := it.value.(map[string]interface{})
+		m, ok := it.value.(map[string]any)
 		if !ok {
 			p.entries = append(p.entries, Entry{Err: &Error{Source: s, Path: PointerToPath(it.ptr), Err: fmt.Errorf("a list item is not an object but a %s", typeName(it.value))}})
 			continue
@@ -747,13 +747,13 @@ func (p *parser) items(src Source, doc *document, base string, items []interface
 }
 
 // typeName names a decoded value's type for messages.
-func typeName(v interface{}) string {
+func typeName(v any) string {
 	switch v.(type) {
 	case nil:
 		return "null"
-	case map[string]interface{}:
+	case map[string]any:
 		return "map"
-	case []interface{}:
+	case []any:
 		return "list"
 	case string:
 		return "string"
@@ -784,11 +784,11 @@ func (e *depthError) path() string {
 
 // normalize converts json.Numbers to int64 (integers) or float64 (others), as Kubernetes'
 // JSON decoding does, and checks that maps and lists nest at most maxDepth levels.
-func normalize(v interface{}, maxDepth int) (interface{}, error) {
-	var walk func(v interface{}, depth int) (interface{}, bool)
-	walk = func(v interface{}, depth int) (interface{}, bool) {
+func normalize(v any, maxDepth int) (any, error) {
+	var walk func(v any, depth int) (any, bool)
+	walk = func(v any, depth int) (any, bool) {
 		switch t := v.(type) {
-		case map[string]interface{}:
+		case map[string]any:
 			if depth > maxDepth {
 				return nil, false
 			}
@@ -800,7 +800,7 @@ func normalize(v interface{}, maxDepth int) (interface{}, error) {
 				t[k] = n
 			}
 			return t, true
-		case []interface{}:
+		case []any:
 			if depth > maxDepth {
 				return nil, false
 			}
@@ -831,12 +831,12 @@ func normalize(v interface{}, maxDepth int) (interface{}, error) {
 }
 
 // tooDeep finds the first value (maps in key order) that nests past maxDepth.
-func tooDeep(v interface{}, maxDepth int) *depthError {
+func tooDeep(v any, maxDepth int) *depthError {
 	var path []string
-	var find func(v interface{}, depth int) bool
-	find = func(v interface{}, depth int) bool {
+	var find func(v any, depth int) bool
+	find = func(v any, depth int) bool {
 		switch t := v.(type) {
-		case map[string]interface{}:
+		case map[string]any:
 			if depth > maxDepth {
 				return true
 			}
@@ -851,7 +851,7 @@ func tooDeep(v interface{}, maxDepth int) *depthError {
 					return true
 				}
 			}
-		case []interface{}:
+		case []any:
 			if depth > maxDepth {
 				return true
 			}
@@ -877,15 +877,15 @@ const maxPathSegments = 8
 
 // compactManagedFields replaces, in obj itself, the fieldsV1 trees of its managedFields
 // entries by their JSON text (see Loader.CompactManagedFields).
-func compactManagedFields(obj map[string]interface{}) {
-	md, _ := obj["metadata"].(map[string]interface{})
-	list, _ := md["managedFields"].([]interface{})
+func compactManagedFields(obj map[string]any) {
+	md, _ := obj["metadata"].(map[string]any)
+	list, _ := md["managedFields"].([]any)
 	for _, item := range list {
-		e, ok := item.(map[string]interface{})
+		e, ok := item.(map[string]any)
 		if !ok {
 			continue
 		}
-		tree, ok := e["fieldsV1"].(map[string]interface{})
+		tree, ok := e["fieldsV1"].(map[string]any)
 		if !ok {
 			continue
 		}

@@ -176,28 +176,28 @@ func (o *Object) LineOfFieldPath(path string) int {
 
 // LineOfFieldPathIn is LineOfFieldPath with the object's tree given: for a deferred
 // object, the tree Decode made, which saves decoding it again.
-func (o *Object) LineOfFieldPathIn(tree map[string]interface{}, path string) int {
+func (o *Object) LineOfFieldPathIn(tree map[string]any, path string) int {
 	return o.Line(pointerOf(tree, path))
 }
 
 // pointerOf resolves a field path against the object into the JSON Pointer of the longest
 // prefix that exists. Map keys may hold dots (app.kubernetes.io/name), so a key is matched
 // against the object, the longest that fits first.
-func pointerOf(tree map[string]interface{}, path string) string {
+func pointerOf(tree map[string]any, path string) string {
 	ptr, _ := resolvePath(tree, path)
 	return ptr
 }
 
 // resolvePath is pointerOf, and whether the whole path was found. A bracketed element on
 // a map is a key, as validation errors print map keys (metadata.labels[app]).
-func resolvePath(tree map[string]interface{}, path string) (string, bool) {
+func resolvePath(tree map[string]any, path string) (string, bool) {
 	var ptr strings.Builder
-	var cur interface{} = tree
+	var cur any = tree
 	rest := path
 	for rest != "" {
 		switch {
 		case rest[0] == '.':
-			m, ok := cur.(map[string]interface{})
+			m, ok := cur.(map[string]any)
 			if !ok {
 				return ptr.String(), false
 			}
@@ -219,9 +219,9 @@ func resolvePath(tree map[string]interface{}, path string) (string, bool) {
 			if end < 0 {
 				return ptr.String(), false
 			}
-			l, ok := cur.([]interface{})
+			l, ok := cur.([]any)
 			if !ok {
-				m, isMap := cur.(map[string]interface{})
+				m, isMap := cur.(map[string]any)
 				key := rest[1:end]
 				if v, has := m[key]; isMap && has {
 					ptr.WriteString("/" + escapePointer(key))
@@ -264,7 +264,7 @@ func closingBracket(s string) int {
 
 // itemIndex finds the item a path element selects: "3" (an index), "=\"x\"" (a set's
 // value) or "name=\"app\",port=80" (a keyed list's item).
-func itemIndex(l []interface{}, sel string) int {
+func itemIndex(l []any, sel string) int {
 	if n, err := strconv.Atoi(sel); err == nil {
 		if n >= 0 && n < len(l) {
 			return n
@@ -272,7 +272,7 @@ func itemIndex(l []interface{}, sel string) int {
 		return -1
 	}
 	if strings.HasPrefix(sel, "=") {
-		var v interface{}
+		var v any
 		if json.Unmarshal([]byte(sel[1:]), &v) != nil {
 			return -1
 		}
@@ -283,13 +283,13 @@ func itemIndex(l []interface{}, sel string) int {
 		}
 		return -1
 	}
-	keys := map[string]interface{}{}
+	keys := map[string]any{}
 	for _, kv := range splitKeys(sel) {
 		eq := strings.IndexByte(kv, '=')
 		if eq < 0 {
 			return -1
 		}
-		var v interface{}
+		var v any
 		if json.Unmarshal([]byte(kv[eq+1:]), &v) != nil {
 			return -1
 		}
@@ -298,7 +298,7 @@ func itemIndex(l []interface{}, sel string) int {
 	// Keys an item lacks (defaults the server adds, like a port's protocol) do not rule
 	// it out; at least one must be there.
 	for i, x := range l {
-		m, ok := x.(map[string]interface{})
+		m, ok := x.(map[string]any)
 		if !ok {
 			continue
 		}
@@ -344,8 +344,8 @@ func splitKeys(s string) []string {
 
 // sameScalar compares a decoded value with one read from a path (JSON numbers are
 // float64 there, int64 or float64 in objects).
-func sameScalar(a, b interface{}) bool {
-	num := func(v interface{}) (float64, bool) {
+func sameScalar(a, b any) bool {
+	num := func(v any) (float64, bool) {
 		switch t := v.(type) {
 		case int64:
 			return float64(t), true

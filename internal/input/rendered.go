@@ -14,7 +14,7 @@ import (
 // FieldLocator finds where a field of a rendered object was written: path is a field path
 // as the API server prints it, tree the object's tree. It returns the file and the line,
 // or a line of 0 when it does not know.
-type FieldLocator func(tree map[string]interface{}, path string) (file string, line int)
+type FieldLocator func(tree map[string]any, path string) (file string, line int)
 
 // Attribute makes o an object rendered from src (a file a person edits, with Via naming
 // the renderer): its Source becomes src, and the lines of its fields are asked of locate
@@ -29,7 +29,7 @@ func (o *Object) Attribute(src Source, locate FieldLocator) {
 // whose tree it takes): for a rendered object, where its renderer's input has the field,
 // which may be another file than the object's (a kustomize patch); for an object read as
 // written, its own file.
-func (o *Object) LocateFieldPath(tree map[string]interface{}, path string) (file string, line int) {
+func (o *Object) LocateFieldPath(tree map[string]any, path string) (file string, line int) {
 	if o.locate != nil {
 		if f, l := o.locate(tree, path); l > 0 {
 			if f == "" {
@@ -45,7 +45,7 @@ func (o *Object) LocateFieldPath(tree map[string]interface{}, path string) (file
 // FieldLine returns the line of the field at path in this object as read, and whether the
 // object has the whole path (false: the line is of the closest enclosing field it has).
 // tree is the object's tree (Decode).
-func (o *Object) FieldLine(tree map[string]interface{}, path string) (line int, whole bool) {
+func (o *Object) FieldLine(tree map[string]any, path string) (line int, whole bool) {
 	ptr, whole := resolvePath(tree, path)
 	return o.Line(ptr), whole
 }
@@ -129,7 +129,7 @@ func FileError(name string, err error) *Error { return fileError(name, err) }
 
 // PointerOfPath resolves a field path (as the API server prints it) against tree into the
 // JSON Pointer of its longest prefix that tree has.
-func PointerOfPath(tree map[string]interface{}, path string) string { return pointerOf(tree, path) }
+func PointerOfPath(tree map[string]any, path string) string { return pointerOf(tree, path) }
 
 // DirRenderer renders directories that are not read as files (see Loader.Renderer).
 type DirRenderer interface {

@@ -99,7 +99,7 @@ func TestRendererInWalks(t *testing.T) {
 		os.MkdirAll(filepath.Dir(p), 0o755)
 		os.WriteFile(p, []byte(text), 0o644)
 	}
-	rendered := &Object{Source: Source{File: "rendered"}, Object: map[string]interface{}{"kind": "ConfigMap", "apiVersion": "v1", "metadata": map[string]interface{}{"name": "r"}}}
+	rendered := &Object{Source: Source{File: "rendered"}, Object: map[string]any{"kind": "ConfigMap", "apiVersion": "v1", "metadata": map[string]any{"name": "r"}}}
 	l := Loader{Renderer: fakeRenderer{filepath.Join(dir, "k"): {{Object: rendered}}}}
 	objs, errs := Split(l.Load(dir))
 	var names []string
@@ -131,7 +131,7 @@ func TestAttributedLines(t *testing.T) {
 	if l, whole := o.FieldLine(o.Object, ".data.missing"); l != 7 || whole {
 		t.Errorf("a field the object lacks: line %d, whole %v (want its parent's, 7)", l, whole)
 	}
-	o.Attribute(Source{File: "base/cm.yaml", Line: 3, Via: "kustomize prod"}, func(_ map[string]interface{}, path string) (string, int) {
+	o.Attribute(Source{File: "base/cm.yaml", Line: 3, Via: "kustomize prod"}, func(_ map[string]any, path string) (string, int) {
 		if path == ".data.a" {
 			return "prod/patch.yaml", 9
 		}

@@ -14,9 +14,9 @@ func TestAssignedEveryFormat(t *testing.T) {
 	rep := report.New(report.Options{FieldManager: "kubectl", Applier: "kubectl", Now: now})
 	svc := &report.Result{APIVersion: "v1", Kind: "Service", Namespace: "shop", Name: "web",
 		Source: src("deploy/svc.yaml", 0, 1), Action: report.ActionCreate, Changed: true,
-		Object: map[string]interface{}{"apiVersion": "v1", "kind": "Service", "metadata": map[string]interface{}{"name": "web", "namespace": "shop"},
-			"spec": map[string]interface{}{"type": "NodePort", "ipFamilyPolicy": "SingleStack",
-				"ports": []interface{}{map[string]interface{}{"port": int64(80), "protocol": "TCP", "targetPort": int64(80)}}}},
+		Object: map[string]any{"apiVersion": "v1", "kind": "Service", "metadata": map[string]any{"name": "web", "namespace": "shop"},
+			"spec": map[string]any{"type": "NodePort", "ipFamilyPolicy": "SingleStack",
+				"ports": []any{map[string]any{"port": int64(80), "protocol": "TCP", "targetPort": int64(80)}}}},
 		Conflicts: []report.Conflict{}, Deleted: []string{}, Warnings: []string{},
 		Ownership: []report.Ownership{{Manager: report.Manager{Manager: "kubectl", Operation: "Apply"}, Gained: []string{".spec.type"}}},
 		Assigned: []string{".metadata.uid", ".metadata.creationTimestamp", ".metadata.resourceVersion", ".spec.clusterIP",
@@ -24,7 +24,7 @@ func TestAssignedEveryFormat(t *testing.T) {
 	}
 	cm := &report.Result{APIVersion: "v1", Kind: "ConfigMap", Namespace: "shop", Name: "settings",
 		Source: src("deploy/cm.yaml", 0, 1), Action: report.ActionCreate, Changed: true,
-		Object:    map[string]interface{}{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]interface{}{"name": "settings", "namespace": "shop"}},
+		Object:    map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{"name": "settings", "namespace": "shop"}},
 		Conflicts: []report.Conflict{}, Deleted: []string{}, Warnings: []string{}, Ownership: []report.Ownership{},
 		Assigned: []string{".metadata.uid", ".metadata.creationTimestamp", ".metadata.resourceVersion"},
 	}

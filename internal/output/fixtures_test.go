@@ -43,14 +43,14 @@ func src(file string, doc, line int) input.Source {
 	return input.Source{File: file, Document: doc, Line: line}
 }
 
-func deployment(replicas int64, image string) map[string]interface{} {
-	return map[string]interface{}{
+func deployment(replicas int64, image string) map[string]any {
+	return map[string]any{
 		"apiVersion": "apps/v1", "kind": "Deployment",
-		"metadata": map[string]interface{}{"name": "web", "namespace": "shop", "resourceVersion": "144"},
-		"spec": map[string]interface{}{
+		"metadata": map[string]any{"name": "web", "namespace": "shop", "resourceVersion": "144"},
+		"spec": map[string]any{
 			"replicas": replicas,
-			"template": map[string]interface{}{"spec": map[string]interface{}{"containers": []interface{}{
-				map[string]interface{}{"name": "app", "image": image},
+			"template": map[string]any{"spec": map[string]any{"containers": []any{
+				map[string]any{"name": "app", "image": image},
 			}}},
 		},
 	}
@@ -80,19 +80,19 @@ func sampleReport() *report.Report {
 		{Manager: kcm, Taken: []string{`.spec.template.spec.containers[name="app"].image`}},
 	}}
 
-	cmLive := map[string]interface{}{
+	cmLive := map[string]any{
 		"apiVersion": "v1", "kind": "ConfigMap",
-		"metadata": map[string]interface{}{"name": "settings", "namespace": "shop", "labels": map[string]interface{}{"team": "payments"},
-			"managedFields": []interface{}{map[string]interface{}{"manager": "helm", "operation": "Apply", "apiVersion": "v1", "time": "2026-11-30T08:00:00Z", "fieldsType": "FieldsV1",
-				"fieldsV1": map[string]interface{}{"f:data": map[string]interface{}{"f:retries": map[string]interface{}{}, "f:timeout": map[string]interface{}{}}}}}},
-		"data": map[string]interface{}{"endpoint": "https://pay.internal", "retries": "5", "timeout": "30s"},
+		"metadata": map[string]any{"name": "settings", "namespace": "shop", "labels": map[string]any{"team": "payments"},
+			"managedFields": []any{map[string]any{"manager": "helm", "operation": "Apply", "apiVersion": "v1", "time": "2026-11-30T08:00:00Z", "fieldsType": "FieldsV1",
+				"fieldsV1": map[string]any{"f:data": map[string]any{"f:retries": map[string]any{}, "f:timeout": map[string]any{}}}}}},
+		"data": map[string]any{"endpoint": "https://pay.internal", "retries": "5", "timeout": "30s"},
 	}
-	cmPred := map[string]interface{}{
+	cmPred := map[string]any{
 		"apiVersion": "v1", "kind": "ConfigMap",
-		"metadata": map[string]interface{}{"name": "settings", "namespace": "shop", "labels": map[string]interface{}{"team": "payments"},
-			"managedFields": []interface{}{map[string]interface{}{"manager": "helm", "operation": "Apply", "apiVersion": "v1", "time": "2026-12-02T12:00:00Z", "fieldsType": "FieldsV1",
-				"fieldsV1": map[string]interface{}{"f:data": map[string]interface{}{"f:timeout": map[string]interface{}{}}}}}},
-		"data": map[string]interface{}{"endpoint": "https://pay.internal", "timeout": "45s"},
+		"metadata": map[string]any{"name": "settings", "namespace": "shop", "labels": map[string]any{"team": "payments"},
+			"managedFields": []any{map[string]any{"manager": "helm", "operation": "Apply", "apiVersion": "v1", "time": "2026-12-02T12:00:00Z", "fieldsType": "FieldsV1",
+				"fieldsV1": map[string]any{"f:data": map[string]any{"f:timeout": map[string]any{}}}}}},
+		"data": map[string]any{"endpoint": "https://pay.internal", "timeout": "45s"},
 	}
 	updated := &report.Result{APIVersion: "v1", Kind: "ConfigMap", Namespace: "shop", Name: "settings",
 		Source: src("deploy/settings.yaml", 1, 7), LiveSource: &input.Source{File: "live.json", Line: 30},
@@ -103,12 +103,12 @@ func sampleReport() *report.Report {
 		Deleted: []string{".data.retries"}, Warnings: []string{},
 	}
 
-	secretLive := map[string]interface{}{"apiVersion": "v1", "kind": "Secret",
-		"metadata": map[string]interface{}{"name": "creds", "namespace": "shop"},
-		"data":     map[string]interface{}{"password": "aHVudGVyMg==", "user": "YWRtaW4="}}
-	secretPred := map[string]interface{}{"apiVersion": "v1", "kind": "Secret",
-		"metadata": map[string]interface{}{"name": "creds", "namespace": "shop"},
-		"data":     map[string]interface{}{"password": "czNjcjN0", "user": "YWRtaW4=", "token": "dG9rZW4="}}
+	secretLive := map[string]any{"apiVersion": "v1", "kind": "Secret",
+		"metadata": map[string]any{"name": "creds", "namespace": "shop"},
+		"data":     map[string]any{"password": "aHVudGVyMg==", "user": "YWRtaW4="}}
+	secretPred := map[string]any{"apiVersion": "v1", "kind": "Secret",
+		"metadata": map[string]any{"name": "creds", "namespace": "shop"},
+		"data":     map[string]any{"password": "czNjcjN0", "user": "YWRtaW4=", "token": "dG9rZW4="}}
 	secret := &report.Result{APIVersion: "v1", Kind: "Secret", Namespace: "shop", Name: "creds",
 		Source: src("deploy/secret.yaml", 0, 1), LiveSource: &input.Source{File: "live.json", Line: 60},
 		Action: report.ActionUpdate, Changed: true, Live: secretLive, Object: secretPred,
@@ -118,14 +118,14 @@ func sampleReport() *report.Report {
 
 	created := &report.Result{APIVersion: "v1", Kind: "ServiceAccount", Namespace: "shop", Name: "builder",
 		Source: src("deploy/sa.yaml", 0, 1), Action: report.ActionCreate, Changed: true,
-		Object:    map[string]interface{}{"apiVersion": "v1", "kind": "ServiceAccount", "metadata": map[string]interface{}{"name": "builder", "namespace": "shop"}},
+		Object:    map[string]any{"apiVersion": "v1", "kind": "ServiceAccount", "metadata": map[string]any{"name": "builder", "namespace": "shop"}},
 		Conflicts: []report.Conflict{}, Deleted: []string{}, Warnings: []string{},
 		Ownership: []report.Ownership{{Manager: report.Manager{Manager: "kubectl", Operation: "Apply"}, Gained: []string{".metadata.name", ".metadata.namespace"}}},
 	}
 	unchanged := &report.Result{APIVersion: "v1", Kind: "Namespace", Name: "shop",
 		Source: src("deploy/ns.yaml", 0, 1), LiveSource: &input.Source{File: "live.json", Line: 90},
-		Action: report.ActionUnchanged, Live: map[string]interface{}{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]interface{}{"name": "shop"}},
-		Object:    map[string]interface{}{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]interface{}{"name": "shop"}},
+		Action: report.ActionUnchanged, Live: map[string]any{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": "shop"}},
+		Object:    map[string]any{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": "shop"}},
 		Conflicts: []report.Conflict{}, Ownership: []report.Ownership{}, Deleted: []string{}, Warnings: []string{},
 	}
 	broken := report.FromError(src("deploy/broken.yaml", 2, 14), &input.Error{Source: src("deploy/broken.yaml", 2, 12), Line: 14, Path: ".spec", Err: errString("invalid YAML: mapping values are not allowed in this context")})

@@ -77,7 +77,7 @@ func (j *jsonWriter) Close(rep *report.Report) error {
 
 // encodeJSON writes v as the report is written: HTML characters as they are, indented by
 // indent ("" for compact), with a final newline when indented.
-func encodeJSON(v interface{}, indent string) ([]byte, error) {
+func encodeJSON(v any, indent string) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)

@@ -16,15 +16,15 @@ func TestJSONRoundTrip(t *testing.T) {
 			Kind      string `json:"kind"`
 			Action    string `json:"action"`
 			Conflicts []struct {
-				Path    string      `json:"path"`
-				Manager string      `json:"manager"`
-				Live    interface{} `json:"live"`
+				Path    string `json:"path"`
+				Manager string `json:"manager"`
+				Live    any    `json:"live"`
 			} `json:"conflicts"`
 			Error *struct {
 				Code    int    `json:"code"`
 				Message string `json:"message"`
 			} `json:"error"`
-			Object map[string]interface{} `json:"object"`
+			Object map[string]any `json:"object"`
 		} `json:"results"`
 		Summary report.Summary `json:"summary"`
 	}
@@ -46,7 +46,7 @@ func TestJSONRoundTrip(t *testing.T) {
 		t.Errorf("rejected result = %+v", r0)
 	}
 	// Machine output is never masked: tools compare it with what the server stores.
-	if rep.Results[2].Object["data"].(map[string]interface{})["password"] != "czNjcjN0" {
+	if rep.Results[2].Object["data"].(map[string]any)["password"] != "czNjcjN0" {
 		t.Error("Secret value masked in JSON")
 	}
 	if rep.Summary.ExitCode != report.ExitError || rep.Summary.Conflicts != 2 {

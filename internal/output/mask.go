@@ -6,7 +6,7 @@ const lastApplied = "kubectl.kubernetes.io/last-applied-configuration"
 
 // forDisplay prepares the live and predicted objects of a diff: managedFields removed unless
 // shown, Secret values masked unless shown. The inputs are not modified.
-func forDisplay(live, pred map[string]interface{}, opts Options) (map[string]interface{}, map[string]interface{}) {
+func forDisplay(live, pred map[string]any, opts Options) (map[string]any, map[string]any) {
 	if !opts.ShowManagedFields {
 		live, pred = withoutManagedFields(live), withoutManagedFields(pred)
 	}
@@ -16,21 +16,21 @@ func forDisplay(live, pred map[string]interface{}, opts Options) (map[string]int
 	return live, pred
 }
 
-func isSecret(obj map[string]interface{}) bool {
+func isSecret(obj map[string]any) bool {
 	return obj != nil && obj["kind"] == "Secret" && obj["apiVersion"] == "v1"
 }
 
 // shallowWithMeta copies obj and its metadata map so both can be edited.
-func shallowWithMeta(obj map[string]interface{}) (map[string]interface{}, map[string]interface{}) {
-	c := make(map[string]interface{}, len(obj))
+func shallowWithMeta(obj map[string]any) (map[string]any, map[string]any) {
+	c := make(map[string]any, len(obj))
 	for k, v := range obj {
 		c[k] = v
 	}
-	md, ok := obj["metadata"].(map[string]interface{})
+	md, ok := obj["metadata"].(map[string]any)
 	if !ok {
 		return c, nil
 	}
-	m := make(map[string]interface{}, len(md))
+	m := make(map[string]any, len(md))
 	for k, v := range md {
 		m[k] = v
 	}
@@ -38,11 +38,11 @@ func shallowWithMeta(obj map[string]interface{}) (map[string]interface{}, map[st
 	return c, m
 }
 
-func withoutManagedFields(obj map[string]interface{}) map[string]interface{} {
+func withoutManagedFields(obj map[string]any) map[string]any {
 	if obj == nil {
 		return nil
 	}
-	md, _ := obj["metadata"].(map[string]interface{})
+	md, _ := obj["metadata"].(map[string]any)
 	if _, ok := md["managedFields"]; !ok {
 		return obj
 	}
@@ -55,12 +55,12 @@ func withoutManagedFields(obj map[string]interface{}) map[string]interface{} {
 // present on both sides prints as *** when equal and as "*** (before)" / "*** (after)" when it
 // changes; a value on one side only prints as ***. The last-applied annotation, which holds the
 // same values, is masked too.
-func maskSecret(from, to map[string]interface{}) (map[string]interface{}, map[string]interface{}) {
+func maskSecret(from, to map[string]any) (map[string]any, map[string]any) {
 	from, to = copyForMask(from), copyForMask(to)
 	for _, field := range []string{"data", "stringData"} {
-		f, _ := from[field].(map[string]interface{})
-		t, _ := to[field].(map[string]interface{})
-		nf, nt := map[string]interface{}{}, map[string]interface{}{}
+		f, _ := from[field].(map[string]any)
+		t, _ := to[field].(map[string]any)
+		nf, nt := map[string]any{}, map[string]any{}
 		for k, v := range f {
 			if tv, ok := t[k]; ok && !unstructured.EqualJSON(v, tv) {
 				nf[k], nt[k] = "*** (before)", "*** (after)"
@@ -84,7 +84,7 @@ func maskSecret(from, to map[string]interface{}) (map[string]interface{}, map[st
 	return from, to
 }
 
-func copyForMask(obj map[string]interface{}) map[string]interface{} {
+func copyForMask(obj map[string]any) map[string]any {
 	if obj == nil {
 		return nil
 	}
@@ -92,22 +92,22 @@ func copyForMask(obj map[string]interface{}) map[string]interface{} {
 	return c
 }
 
-func maskAnnotation(from, to map[string]interface{}) {
-	get := func(obj map[string]interface{}) (map[string]interface{}, bool) {
-		md, _ := obj["metadata"].(map[string]interface{})
-		ann, _ := md["annotations"].(map[string]interface{})
+func maskAnnotation(from, to map[string]any) {
+	get := func(obj map[string]any) (map[string]any, bool) {
+		md, _ := obj["metadata"].(map[string]any)
+		ann, _ := md["annotations"].(map[string]any)
 		_, ok := ann[lastApplied]
 		return ann, ok
 	}
 	fa, fok := get(from)
 	ta, tok := get(to)
-	set := func(obj, ann map[string]interface{}, v string) {
-		c := make(map[string]interface{}, len(ann))
+	set := func(obj, ann map[string]any, v string) {
+		c := make(map[string]any, len(ann))
 		for k, x := range ann {
 			c[k] = x
 		}
 		c[lastApplied] = v
-		obj["metadata"].(map[string]interface{})["annotations"] = c
+		obj["metadata"].(map[string]any)["annotations"] = c
 	}
 	switch {
 	case fok && tok && !unstructured.EqualJSON(fa[lastApplied], ta[lastApplied]):

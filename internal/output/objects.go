@@ -12,7 +12,7 @@ import (
 type objectsWriter struct {
 	w       io.Writer
 	opts    Options
-	objects []interface{}
+	objects []any
 }
 
 func newObjects(w io.Writer, opts Options) Writer { return &objectsWriter{w: w, opts: opts} }
@@ -32,14 +32,14 @@ func (o *objectsWriter) Write(res *report.Result) error {
 }
 
 func (o *objectsWriter) Close(*report.Report) error {
-	var v map[string]interface{}
+	var v map[string]any
 	switch len(o.objects) {
 	case 0:
 		return nil
 	case 1:
-		v = o.objects[0].(map[string]interface{})
+		v = o.objects[0].(map[string]any)
 	default:
-		v = map[string]interface{}{"apiVersion": "v1", "kind": "List", "metadata": map[string]interface{}{"resourceVersion": ""}, "items": o.objects}
+		v = map[string]any{"apiVersion": "v1", "kind": "List", "metadata": map[string]any{"resourceVersion": ""}, "items": o.objects}
 	}
 	s, err := renderYAML(v)
 	if err != nil {

@@ -11,8 +11,8 @@ import (
 func TestObjects(t *testing.T) {
 	out, errs := writeAll(t, "objects", sampleReport(), Options{})
 	var list struct {
-		Kind  string                   `json:"kind"`
-		Items []map[string]interface{} `json:"items"`
+		Kind  string           `json:"kind"`
+		Items []map[string]any `json:"items"`
 	}
 	if err := yaml.Unmarshal([]byte(out), &list); err != nil {
 		t.Fatal(err)

@@ -104,7 +104,7 @@ type errWriter struct {
 	err error
 }
 
-func (e *errWriter) printf(format string, args ...interface{}) {
+func (e *errWriter) printf(format string, args ...any) {
 	if e.err == nil {
 		_, e.err = fmt.Fprintf(e.w, format, args...)
 	}

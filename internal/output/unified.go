@@ -165,17 +165,17 @@ func unifiedBody(a, b string, context int, p palette) string {
 // sameDisplay reports whether two displayed objects print the same YAML, with no error, so
 // that their diff is empty without printing them: equal trees of what renderYAML writes with
 // the YAML encoder directly (see plainValue), or both nil.
-func sameDisplay(a, b map[string]interface{}) bool {
+func sameDisplay(a, b map[string]any) bool {
 	if a == nil || b == nil {
 		return a == nil && b == nil
 	}
 	return sameValue(a, b)
 }
 
-func sameValue(x, y interface{}) bool {
+func sameValue(x, y any) bool {
 	switch t := x.(type) {
-	case map[string]interface{}:
-		u, ok := y.(map[string]interface{})
+	case map[string]any:
+		u, ok := y.(map[string]any)
 		if !ok || len(t) != len(u) {
 			return false
 		}
@@ -186,8 +186,8 @@ func sameValue(x, y interface{}) bool {
 			}
 		}
 		return true
-	case []interface{}:
-		u, ok := y.([]interface{})
+	case []any:
+		u, ok := y.([]any)
 		if !ok || len(t) != len(u) {
 			return false
 		}
@@ -224,7 +224,7 @@ func sameValue(x, y interface{}) bool {
 //
 // The plain case is written by emitYAML, which reproduces the YAML encoder's output without
 // its machinery; what emitYAML does not reproduce takes renderYAMLMarshal.
-func renderYAML(obj map[string]interface{}) (string, error) {
+func renderYAML(obj map[string]any) (string, error) {
 	if obj == nil {
 		return "", nil
 	}
@@ -235,7 +235,7 @@ func renderYAML(obj map[string]interface{}) (string, error) {
 }
 
 // renderYAMLMarshal is renderYAML through the YAML encoder (the reference emitYAML follows).
-func renderYAMLMarshal(obj map[string]interface{}) (string, error) {
+func renderYAMLMarshal(obj map[string]any) (string, error) {
 	if obj == nil {
 		return "", nil
 	}
@@ -253,9 +253,9 @@ func renderYAMLMarshal(obj map[string]interface{}) (string, error) {
 }
 
 // asYAMLTree turns maps into key-ordered yaml.MapSlices (see renderYAML).
-func asYAMLTree(v interface{}) interface{} {
+func asYAMLTree(v any) any {
 	switch t := v.(type) {
-	case map[string]interface{}:
+	case map[string]any:
 		keys := make([]string, 0, len(t))
 		for k := range t {
 			keys = append(keys, k)
@@ -267,8 +267,8 @@ func asYAMLTree(v interface{}) interface{} {
 			m[i] = yamlv2.MapItem{Key: k, Value: asYAMLTree(t[k])}
 		}
 		return m
-	case []interface{}:
-		l := make([]interface{}, len(t))
+	case []any:
+		l := make([]any, len(t))
 		for i, x := range t {
 			l[i] = asYAMLTree(x)
 		}
@@ -277,7 +277,7 @@ func asYAMLTree(v interface{}) interface{} {
 		// As the round trip makes it: JSON's digits read back as YAML (8e17 is written
 		// 800000000000000000, an integer).
 		if b, err := json.Marshal(t); err == nil {
-			var x interface{}
+			var x any
 			if yamlv2.Unmarshal(b, &x) == nil && x != nil {
 				return x
 			}
@@ -339,15 +339,15 @@ func digitRun(r []rune, start int) (uint64, int) {
 
 // plainValue reports whether v holds only what JSON decoding makes (integers as int64) with
 // strings of valid UTF-8: values the YAML encoder writes as the JSON round trip would.
-func plainValue(v interface{}) bool {
+func plainValue(v any) bool {
 	switch t := v.(type) {
-	case map[string]interface{}:
+	case map[string]any:
 		for k, x := range t {
 			if !plainValue(k) || !plainValue(x) {
 				return false
 			}
 		}
-	case []interface{}:
+	case []any:
 		for _, x := range t {
 			if !plainValue(x) {
 				return false

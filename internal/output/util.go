@@ -12,7 +12,7 @@ import (
 )
 
 // compactValue prints a value in one line of JSON, cut to max runes.
-func compactValue(v interface{}, max int) string {
+func compactValue(v any, max int) string {
 	if v == nil {
 		return "(absent)"
 	}
@@ -25,7 +25,7 @@ func compactValue(v interface{}, max int) string {
 
 // compactValues prints two values as compactValue does, but never the same for values
 // that differ: when both would be cut to the same text, each shows where they differ.
-func compactValues(a, b interface{}, max int) (string, string) {
+func compactValues(a, b any, max int) (string, string) {
 	sa, sb := compactValue(a, max), compactValue(b, max)
 	if sa != sb || a == nil || b == nil {
 		return sa, sb

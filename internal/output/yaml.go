@@ -65,7 +65,7 @@ func (y *yamlWriter) Close(rep *report.Report) error {
 // same order but with its ties broken (see renderYAML), so the same report always prints
 // the same.
 func jsonToYAML(doc []byte) ([]byte, error) {
-	var v interface{}
+	var v any
 	if err := json.Unmarshal(doc, &v); err != nil {
 		return nil, err
 	}

@@ -40,11 +40,11 @@ func TestRenderYAMLIsSigsYAML(t *testing.T) {
 
 func checkRenderYAML(t *testing.T, text []byte) {
 	t.Helper()
-	var obj map[string]interface{}
+	var obj map[string]any
 	if err := json.Unmarshal(text, &obj); err != nil || obj == nil {
 		return
 	}
-	obj = int64s(obj).(map[string]interface{})
+	obj = int64s(obj).(map[string]any)
 	want, err := yaml.Marshal(obj)
 	if err != nil {
 		return
@@ -64,7 +64,7 @@ func checkRenderYAML(t *testing.T, text []byte) {
 		// sigs.k8s.io/yaml orders keys with digits by an order that is not total (0x1F,
 		// 01 and 1 are equal to it; some triples go round): its output for them varies
 		// from run to run. Same content is what can be asked.
-		var a, b interface{}
+		var a, b any
 		if err := yaml.Unmarshal(want, &b); err != nil {
 			// sigs.k8s.io/yaml's own output does not read back (a key "<<" is written
 			// bare, and reads as a merge): the same lines, in any order, then.
@@ -87,15 +87,15 @@ func checkRenderYAML(t *testing.T, text []byte) {
 }
 
 // digitKeys reports whether a map of v has a key with a digit.
-func digitKeys(v interface{}) bool {
+func digitKeys(v any) bool {
 	switch t := v.(type) {
-	case map[string]interface{}:
+	case map[string]any:
 		for k, x := range t {
 			if strings.ContainsAny(k, "0123456789") || digitKeys(x) {
 				return true
 			}
 		}
-	case []interface{}:
+	case []any:
 		for _, x := range t {
 			if digitKeys(x) {
 				return true
@@ -114,13 +114,13 @@ func FuzzRenderYAML(f *testing.F) {
 }
 
 // int64s makes integral numbers int64, as the decoders of ssa-diff do.
-func int64s(v interface{}) interface{} {
+func int64s(v any) any {
 	switch t := v.(type) {
-	case map[string]interface{}:
+	case map[string]any:
 		for k, x := range t {
 			t[k] = int64s(x)
 		}
-	case []interface{}:
+	case []any:
 		for i, x := range t {
 			t[i] = int64s(x)
 		}
@@ -137,7 +137,7 @@ func int64s(v interface{}) interface{} {
 func TestRenderYAMLDeterministic(t *testing.T) {
 	var first string
 	for i := 0; i < 50; i++ {
-		obj := map[string]interface{}{"0x1F": "h", "01": "b", "1": "a", "1_000": "i", "001": "z", "0": "y"}
+		obj := map[string]any{"0x1F": "h", "01": "b", "1": "a", "1_000": "i", "001": "z", "0": "y"}
 		got, err := renderYAML(obj)
 		if err != nil {
 			t.Fatal(err)

@@ -11,7 +11,7 @@ import (
 func TestYAMLMatchesJSON(t *testing.T) {
 	j, _ := writeAll(t, "json", sampleReport(), Options{})
 	y, _ := writeAll(t, "yaml", sampleReport(), Options{})
-	var fromJSON, fromYAML interface{}
+	var fromJSON, fromYAML any
 	if err := json.Unmarshal([]byte(j), &fromJSON); err != nil {
 		t.Fatal(err)
 	}

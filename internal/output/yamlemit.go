@@ -62,7 +62,7 @@ type yamlEmitter struct {
 
 // emitYAML writes obj (not nil) as yamlv2.Marshal(asYAMLTree(obj)) does; false when obj holds
 // anything this emitter does not reproduce (the output is then to be made by that path).
-func emitYAML(obj map[string]interface{}) (string, bool) {
+func emitYAML(obj map[string]any) (string, bool) {
 	e := &yamlEmitter{buf: make([]byte, 0, 4096), keys: make([]string, 0, 64), whitespace: true, indention: true, ok: true}
 	e.mapping(obj, -1)
 	if !e.ok {
@@ -140,14 +140,14 @@ func innerIndent(indent int) int {
 }
 
 // node writes a value of a mapping (inMapping) or of a sequence; indent is the container's.
-func (e *yamlEmitter) node(v interface{}, indent int, inMapping bool) {
+func (e *yamlEmitter) node(v any, indent int, inMapping bool) {
 	if !e.ok {
 		return
 	}
 	switch t := v.(type) {
-	case map[string]interface{}:
+	case map[string]any:
 		e.mapping(t, indent)
-	case []interface{}:
+	case []any:
 		e.sequence(t, indent, inMapping)
 	case json.RawMessage:
 		// JSON text kept undecoded (the fieldsV1 of managedFields entries): written as its
@@ -236,7 +236,7 @@ func yamlFloat(f float64) ([]byte, bool) {
 }
 
 // mapping writes a mapping nested in a node at indent (-1 for the document).
-func (e *yamlEmitter) mapping(m map[string]interface{}, indent int) {
+func (e *yamlEmitter) mapping(m map[string]any, indent int) {
 	if len(m) == 0 {
 		e.indicator("{", true, true, false)
 		e.indicator("}", false, false, false)
@@ -272,7 +272,7 @@ func (e *yamlEmitter) mapping(m map[string]interface{}, indent int) {
 }
 
 // sequence writes a sequence nested in a node at indent; in a mapping it is not indented.
-func (e *yamlEmitter) sequence(l []interface{}, indent int, inMapping bool) {
+func (e *yamlEmitter) sequence(l []any, indent int, inMapping bool) {
 	if len(l) == 0 {
 		e.indicator("[", true, true, false)
 		e.indicator("]", false, false, false)

@@ -19,7 +19,7 @@ import (
 
 // checkEmit requires emitYAML to write obj as the YAML encoder path does, and to decline
 // only what it is documented to decline. It reports whether emitYAML wrote it.
-func checkEmit(t *testing.T, obj map[string]interface{}) bool {
+func checkEmit(t *testing.T, obj map[string]any) bool {
 	t.Helper()
 	want, err := renderYAMLMarshal(obj)
 	got, ok := emitYAML(obj)
@@ -41,15 +41,15 @@ func checkEmit(t *testing.T, obj map[string]interface{}) bool {
 
 // awkwardKeys reports whether a map of v has a key the encoder writes as "? key" (over 128
 // bytes or with a line break): emitYAML declines those.
-func awkwardKeys(v interface{}) bool {
+func awkwardKeys(v any) bool {
 	switch t := v.(type) {
-	case map[string]interface{}:
+	case map[string]any:
 		for k, x := range t {
 			if len(k) > yamlMaxSimpleKey || strings.ContainsAny(k, "\n\r") || awkwardKeys(x) {
 				return true
 			}
 		}
-	case []interface{}:
+	case []any:
 		for _, x := range t {
 			if awkwardKeys(x) {
 				return true
@@ -60,10 +60,10 @@ func awkwardKeys(v interface{}) bool {
 }
 
 // emitCases are objects whose every scalar is one emitYAML must write itself.
-var emitCases = []map[string]interface{}{
+var emitCases = []map[string]any{
 	{},
-	{"a": map[string]interface{}{}, "b": []interface{}{}, "c": nil, "d": []interface{}{map[string]interface{}{}, []interface{}{}, nil}},
-	{"l": []interface{}{[]interface{}{int64(1), []interface{}{"x", map[string]interface{}{"k": "v", "j": []interface{}{"w"}}}}, map[string]interface{}{"a": []interface{}{int64(2)}, "b": map[string]interface{}{"c": "d"}}}},
+	{"a": map[string]any{}, "b": []any{}, "c": nil, "d": []any{map[string]any{}, []any{}, nil}},
+	{"l": []any{[]any{int64(1), []any{"x", map[string]any{"k": "v", "j": []any{"w"}}}}, map[string]any{"a": []any{int64(2)}, "b": map[string]any{"c": "d"}}}},
 	{"ts": "2024-01-02T03:04:05Z", "date": "2024-1-2", "spaced": "2024-01-02 03:04:05", "notts": "2024-01-02x",
 		"rv": "12345", "uid": "3f2a9c1e-0b4d-4f6e-9a8b-1c2d3e4f5a6b", "hex": "0x1F", "oct": "0o17", "bin": "0b101", "negbin": "-0b101",
 		"under": "1_000", "float": "1.5e3", "dot": ".5", "dotword": ".hidden", "sign": "+", "dash": "-", "ver": "1.2.3",
@@ -77,10 +77,10 @@ var emitCases = []map[string]interface{}{
 	{"lit": "l1\nl2\n", "lit-": "l1\nl2", "lit+": "l1\n\n", "nl": "\n", "nl2": "\n\n", "lead": "  x\ny\n", "leadnl": "\nx\n",
 		"trailsp": "x\ny ", "spacebreak": "x \ny\n", "breakspace": "x\n y\n", "blank": "a\n\nb\n", "tabnl": "a\tb\nc\n",
 		"crlf": "a\r\nb\n", "json": "{\"a\":1}\n", "long": strings.Repeat("word ", 30) + "\nend\n"},
-	{"keys": map[string]interface{}{"true": int64(1), "1": int64(2), "": int64(3), "a b": int64(4), "#c": int64(5), "- x": int64(6),
+	{"keys": map[string]any{"true": int64(1), "1": int64(2), "": int64(3), "a b": int64(4), "#c": int64(5), "- x": int64(6),
 		"2024-01-02": int64(7), "'": int64(8), "tab\tkey": int64(9), "é": int64(10), "😀": int64(11), strings.Repeat("k", 128): int64(12),
 		strings.Repeat("long key ", 12): int64(13), "a9": int64(14), "a10": int64(15), "A": int64(16), "_": int64(17), "Z": int64(18)}},
-	{"nums": []interface{}{int64(0), int64(-1), int64(math.MaxInt64), int64(math.MinInt64), 0.5, -0.0, 1e21, 1e-7, 8e17, 1e20,
+	{"nums": []any{int64(0), int64(-1), int64(math.MaxInt64), int64(math.MinInt64), 0.5, math.Copysign(0, -1), 1e21, 1e-7, 8e17, 1e20,
 		float64(1 << 62), float64(1 << 63), 1.8446744073709552e19, 123456789.125, 1.5e300, -2.5e-300, 3.0}, "t": true, "f": false},
 }
 
@@ -110,9 +110,9 @@ func TestEmitYAMLCases(t *testing.T) {
 		}
 	}
 	for _, s := range foldCases() {
-		obj := map[string]interface{}{
-			"k": s, "l": []interface{}{s, []interface{}{s}}, "m": map[string]interface{}{"deeper": map[string]interface{}{"key": s}},
-			"s": []interface{}{map[string]interface{}{"a": s, "b": []interface{}{s}}},
+		obj := map[string]any{
+			"k": s, "l": []any{s, []any{s}}, "m": map[string]any{"deeper": map[string]any{"key": s}},
+			"s": []any{map[string]any{"a": s, "b": []any{s}}},
 		}
 		if len(s) <= yamlMaxSimpleKey && !strings.ContainsAny(s, "\n\r") {
 			obj[s] = s
@@ -122,7 +122,7 @@ func TestEmitYAMLCases(t *testing.T) {
 		}
 	}
 	// What it declines: the encoder path writes them.
-	for _, c := range []map[string]interface{}{
+	for _, c := range []map[string]any{
 		{"k": "bad \xff utf-8"}, {"k": "nel \u0085"}, {"k": "\ufeffbom"}, {"k": math.Inf(1)},
 		{strings.Repeat("k", 129): "v"}, {"a\nb": "v"}, {"a\rb": "v"}, {"k": int(1)}, {"k": []string{"x"}},
 	} {
@@ -145,7 +145,7 @@ func TestEmitYAMLCorpus(t *testing.T) {
 	n := 0
 	for _, o := range objs {
 		live, _ := forDisplay(o, nil, Options{})
-		for _, v := range []map[string]interface{}{o, live} {
+		for _, v := range []map[string]any{o, live} {
 			if checkEmit(t, v) {
 				n++
 			}
@@ -158,12 +158,12 @@ func TestEmitYAMLCorpus(t *testing.T) {
 }
 
 // corpusObjects reads the objects of a benchmark corpus; the test skips without it.
-func corpusObjects(tb testing.TB, dir string) []map[string]interface{} {
+func corpusObjects(tb testing.TB, dir string) []map[string]any {
 	tb.Helper()
 	if _, err := os.Stat(filepath.Join(dir, "live.json")); err != nil {
 		tb.Skipf("no corpus at %s (make bench-corpus)", dir)
 	}
-	var out []map[string]interface{}
+	var out []map[string]any
 	for _, p := range []string{filepath.Join(dir, "live.json"), filepath.Join(dir, "repo")} {
 		objs, errs := input.Split((&input.Loader{}).Load(p))
 		if len(errs) > 0 {
@@ -188,7 +188,7 @@ func BenchmarkRenderYAMLCorpus(b *testing.B) {
 	}
 	for _, c := range []struct {
 		name   string
-		render func(map[string]interface{}) (string, error)
+		render func(map[string]any) (string, error)
 	}{{"marshal", renderYAMLMarshal}, {"emit", renderYAML}} {
 		b.Run(c.name, func(b *testing.B) {
 			b.ReportAllocs()
@@ -228,7 +228,7 @@ func FuzzEmitYAML(f *testing.F) {
 }
 
 // checkSameDisplay requires sameDisplay(a, b) to mean that a and b print the same, without error.
-func checkSameDisplay(t *testing.T, a, b map[string]interface{}) {
+func checkSameDisplay(t *testing.T, a, b map[string]any) {
 	t.Helper()
 	if !sameDisplay(a, b) {
 		return
@@ -241,11 +241,11 @@ func checkSameDisplay(t *testing.T, a, b map[string]interface{}) {
 }
 
 func TestSameDisplay(t *testing.T) {
-	objs := append([]map[string]interface{}(nil), emitCases...)
+	objs := append([]map[string]any(nil), emitCases...)
 	objs = append(objs, corpusObjects(t, filepath.Join("..", "..", "testdata", "bench-corpus", "1000"))[:300]...)
 	same := 0
 	for i, o := range objs {
-		c := unstructured.DeepCopy(o).(map[string]interface{})
+		c := unstructured.DeepCopy(o).(map[string]any)
 		if !sameDisplay(o, c) {
 			t.Fatalf("object %d differs from its copy", i)
 		}
@@ -257,7 +257,7 @@ func TestSameDisplay(t *testing.T) {
 			}
 		}
 		// One scalar changed anywhere makes them differ.
-		if md, ok := c["metadata"].(map[string]interface{}); ok {
+		if md, ok := c["metadata"].(map[string]any); ok {
 			md["name"] = fmt.Sprint(md["name"], "x")
 			if sameDisplay(o, c) {
 				t.Fatalf("object %d is the same as one with another name", i)
@@ -265,17 +265,17 @@ func TestSameDisplay(t *testing.T) {
 		}
 	}
 	for _, c := range []struct {
-		a, b map[string]interface{}
+		a, b map[string]any
 		same bool
 	}{
-		{nil, nil, true}, {nil, map[string]interface{}{}, false}, {map[string]interface{}{}, map[string]interface{}{}, true},
-		{map[string]interface{}{"a": int64(1)}, map[string]interface{}{"a": 1.0}, false},
-		{map[string]interface{}{"a": 0.0}, map[string]interface{}{"a": math.Copysign(0, -1)}, false},
-		{map[string]interface{}{"a": math.Inf(1)}, map[string]interface{}{"a": math.Inf(1)}, false},
-		{map[string]interface{}{"a": "\xff"}, map[string]interface{}{"a": "\xff"}, false},
-		{map[string]interface{}{"a": []interface{}{}}, map[string]interface{}{"a": []interface{}(nil)}, true},
-		{map[string]interface{}{"a": nil}, map[string]interface{}{"b": nil}, false},
-		{map[string]interface{}{"a": nil}, map[string]interface{}{"a": false}, false},
+		{nil, nil, true}, {nil, map[string]any{}, false}, {map[string]any{}, map[string]any{}, true},
+		{map[string]any{"a": int64(1)}, map[string]any{"a": 1.0}, false},
+		{map[string]any{"a": 0.0}, map[string]any{"a": math.Copysign(0, -1)}, false},
+		{map[string]any{"a": math.Inf(1)}, map[string]any{"a": math.Inf(1)}, false},
+		{map[string]any{"a": "\xff"}, map[string]any{"a": "\xff"}, false},
+		{map[string]any{"a": []any{}}, map[string]any{"a": []any(nil)}, true},
+		{map[string]any{"a": nil}, map[string]any{"b": nil}, false},
+		{map[string]any{"a": nil}, map[string]any{"a": false}, false},
 	} {
 		if got := sameDisplay(c.a, c.b); got != c.same {
 			t.Errorf("sameDisplay(%v, %v) = %v", c.a, c.b, got)
@@ -298,10 +298,10 @@ func FuzzEmitYAMLString(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		obj := map[string]interface{}{
-			"k": s, "l": []interface{}{s, []interface{}{s}}, "m": map[string]interface{}{"deeper": map[string]interface{}{"key": s}},
-			"s": []interface{}{map[string]interface{}{"a": s, "b": []interface{}{s}}}, "x" + s: "v",
-			"y": map[string]interface{}{s: map[string]interface{}{s: s}},
+		obj := map[string]any{
+			"k": s, "l": []any{s, []any{s}}, "m": map[string]any{"deeper": map[string]any{"key": s}},
+			"s": []any{map[string]any{"a": s, "b": []any{s}}}, "x" + s: "v",
+			"y": map[string]any{s: map[string]any{s: s}},
 		}
 		checkEmit(t, obj)
 	})
@@ -323,15 +323,15 @@ func (r *treeReader) next() byte {
 	return c
 }
 
-func (r *treeReader) mapping(depth int) map[string]interface{} {
-	m := map[string]interface{}{}
+func (r *treeReader) mapping(depth int) map[string]any {
+	m := map[string]any{}
 	for n := r.next() % 6; n > 0 && r.i < len(r.b); n-- {
 		m[r.str()] = r.value(depth + 1)
 	}
 	return m
 }
 
-func (r *treeReader) value(depth int) interface{} {
+func (r *treeReader) value(depth int) any {
 	op := r.next() % 10
 	if depth > 6 && op < 3 {
 		op = 3
@@ -340,7 +340,7 @@ func (r *treeReader) value(depth int) interface{} {
 	case 0, 1:
 		return r.mapping(depth)
 	case 2:
-		l := []interface{}{}
+		l := []any{}
 		for n := r.next() % 5; n > 0 && r.i < len(r.b); n-- {
 			l = append(l, r.value(depth+1))
 		}
@@ -360,7 +360,7 @@ func (r *treeReader) value(depth int) interface{} {
 	case 8:
 		c := r.next()
 		if c < 128 {
-			floats := []float64{0.5, -0.0, 1e21, 1e-7, 8e17, 1e20, 1 << 62, 1 << 63, 1 << 64, 123456789.125, 1.5e300, 3, -7.25, 1e-300, 1e6, 1e-6, 0.1}
+			floats := []float64{0.5, math.Copysign(0, -1), 1e21, 1e-7, 8e17, 1e20, 1 << 62, 1 << 63, 1 << 64, 123456789.125, 1.5e300, 3, -7.25, 1e-300, 1e6, 1e-6, 0.1}
 			return floats[int(c)%len(floats)]
 		}
 		var b [8]byte
@@ -458,12 +458,12 @@ func FuzzYAMLMatchers(f *testing.F) {
 // print as their trees print, through emitYAML.
 func TestEmitYAMLJSONText(t *testing.T) {
 	fields := `{"f:metadata":{"f:labels":{".":{},"f:app":{}}},"f:spec":{"f:ports":{"k:{\"port\":443,\"protocol\":\"TCP\"}":{".":{},"f:port":{}}}}}`
-	obj := func(fv interface{}) map[string]interface{} {
-		return map[string]interface{}{"apiVersion": "v1", "kind": "Service",
-			"metadata": map[string]interface{}{"name": "web", "labels": map[string]interface{}{"app": "web"},
-				"managedFields": []interface{}{map[string]interface{}{"manager": "kubectl", "operation": "Apply", "fieldsType": "FieldsV1", "fieldsV1": fv}}}}
+	obj := func(fv any) map[string]any {
+		return map[string]any{"apiVersion": "v1", "kind": "Service",
+			"metadata": map[string]any{"name": "web", "labels": map[string]any{"app": "web"},
+				"managedFields": []any{map[string]any{"manager": "kubectl", "operation": "Apply", "fieldsType": "FieldsV1", "fieldsV1": fv}}}}
 	}
-	var tree interface{}
+	var tree any
 	if err := json.Unmarshal([]byte(fields), &tree); err != nil {
 		t.Fatal(err)
 	}

@@ -70,14 +70,14 @@ func (a *attributor) attribute(o *input.Object, origin *resource.Origin) {
 			mine = append(mine, p)
 		}
 	}
-	o.Attribute(src, func(tree map[string]interface{}, path string) (string, int) {
+	o.Attribute(src, func(tree map[string]any, path string) (string, int) {
 		return locate(tree, path, doc, mine, src)
 	})
 }
 
 // locate finds where the field at path was written: the last patch that sets it, else the
 // resource document at the field or its closest enclosing field.
-func locate(tree map[string]interface{}, path string, doc *input.Object, patches []*patch, src input.Source) (string, int) {
+func locate(tree map[string]any, path string, doc *input.Object, patches []*patch, src input.Source) (string, int) {
 	for i := len(patches) - 1; i >= 0; i-- {
 		p := patches[i]
 		if p.doc != nil {

@@ -170,7 +170,7 @@ func encodeNode(doc *yamlv3.Node, orig []byte) ([]byte, error) {
 	}
 	// The same kustomization once more through the reader kustomize uses, to be sure
 	// nothing but buildMetadata changed.
-	var before, after map[string]interface{}
+	var before, after map[string]any
 	if yaml.Unmarshal(orig, &before) != nil || yaml.Unmarshal(b.Bytes(), &after) != nil || len(after) != len(before)+boolInt(before["buildMetadata"] == nil) {
 		return orig, nil
 	}

@@ -151,7 +151,7 @@ spec:
 }
 
 // plain builds dir exactly as kubectl's kustomize visitor does, without origin annotations.
-func plain(t *testing.T, dir string) []interface{} {
+func plain(t *testing.T, dir string) []any {
 	t.Helper()
 	opts := krusty.MakeDefaultOptions()
 	opts.Reorder = krusty.ReorderOptionLegacy
@@ -159,7 +159,7 @@ func plain(t *testing.T, dir string) []interface{} {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out []interface{}
+	var out []any
 	for _, r := range m.Resources() {
 		mm, err := r.Map()
 		if err != nil {
@@ -170,13 +170,13 @@ func plain(t *testing.T, dir string) []interface{} {
 	return out
 }
 
-func viaJSON(t *testing.T, v interface{}) interface{} {
+func viaJSON(t *testing.T, v any) any {
 	t.Helper()
 	b, err := json.Marshal(v)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out interface{}
+	var out any
 	if err := json.Unmarshal(b, &out); err != nil {
 		t.Fatal(err)
 	}
@@ -203,7 +203,7 @@ func TestSameObjectsAsKubectl(t *testing.T) {
 		if len(errs) > 0 {
 			t.Fatalf("%s: %v", d, errs)
 		}
-		var got []interface{}
+		var got []any
 		for _, o := range objs {
 			tree, err := o.Decode()
 			if err != nil {

@@ -22,7 +22,7 @@ type patch struct {
 	target *selector
 	// doc and tree are a strategic-merge patch (nil for a JSON patch).
 	doc  *input.Object
-	tree map[string]interface{}
+	tree map[string]any
 	// ops are a JSON patch's operations: their paths (JSON Pointers) and lines.
 	ops []jsonOp
 }
@@ -44,9 +44,9 @@ type selector struct {
 // patchesJson6902, in files or inline.
 func (t *tree) patches(n *node) ([]*patch, error) {
 	var out []*patch
-	add := func(field string, i int, m map[string]interface{}, inline interface{}, path string, json6902 bool) error {
+	add := func(field string, i int, m map[string]any, inline any, path string, json6902 bool) error {
 		var sel *selector
-		if tg, ok := m["target"].(map[string]interface{}); ok {
+		if tg, ok := m["target"].(map[string]any); ok {
 			sel = newSelector(tg)
 		}
 		var data []byte
@@ -75,15 +75,15 @@ func (t *tree) patches(n *node) ([]*patch, error) {
 		out = append(out, ps...)
 		return nil
 	}
-	list, _ := n.tree["patches"].([]interface{})
+	list, _ := n.tree["patches"].([]any)
 	for i, v := range list {
-		m, _ := v.(map[string]interface{})
+		m, _ := v.(map[string]any)
 		p, _ := m["path"].(string)
 		if err := add("patches", i, m, m["patch"], p, false); err != nil {
 			return nil, err
 		}
 	}
-	psm, _ := n.tree["patchesStrategicMerge"].([]interface{})
+	psm, _ := n.tree["patchesStrategicMerge"].([]any)
 	for i, v := range psm {
 		s, _ := v.(string)
 		path := ""
@@ -94,9 +94,9 @@ func (t *tree) patches(n *node) ([]*patch, error) {
 			return nil, err
 		}
 	}
-	j6902, _ := n.tree["patchesJson6902"].([]interface{})
+	j6902, _ := n.tree["patchesJson6902"].([]any)
 	for i, v := range j6902 {
-		m, _ := v.(map[string]interface{})
+		m, _ := v.(map[string]any)
 		p, _ := m["path"].(string)
 		if err := add("patchesJson6902", i, m, m["patch"], p, true); err != nil {
 			return nil, err
@@ -153,7 +153,7 @@ func inlineShift(n *node, field string, i int) int {
 	return line
 }
 
-func newSelector(m map[string]interface{}) *selector {
+func newSelector(m map[string]any) *selector {
 	s := &selector{}
 	s.group, _ = m["group"].(string)
 	s.version, _ = m["version"].(string)

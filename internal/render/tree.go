@@ -37,7 +37,7 @@ type node struct {
 	// generators are its configMapGenerator and secretGenerator entries.
 	generators []generator
 	doc        *input.Object
-	tree       map[string]interface{}
+	tree       map[string]any
 }
 
 // generator is one entry of configMapGenerator or secretGenerator.
@@ -127,9 +127,9 @@ func (t *tree) visit(dir string) (*node, error) {
 		return nil, err
 	}
 	for _, g := range []struct{ field, kind string }{{"configMapGenerator", "ConfigMap"}, {"secretGenerator", "Secret"}} {
-		items, _ := n.tree[g.field].([]interface{})
+		items, _ := n.tree[g.field].([]any)
 		for i, it := range items {
-			m, _ := it.(map[string]interface{})
+			m, _ := it.(map[string]any)
 			name, _ := m["name"].(string)
 			n.generators = append(n.generators, generator{kind: g.kind, name: name, line: n.doc.Line(fmt.Sprintf("/%s/%d", g.field, i))})
 		}
@@ -146,15 +146,15 @@ type pathRef struct {
 
 // pathsNamed lists the paths a kustomization names: what kustomize loads as a file or a
 // directory (and would fetch, for a URL or a remote base).
-func pathsNamed(k map[string]interface{}) []pathRef {
+func pathsNamed(k map[string]any) []pathRef {
 	var out []pathRef
-	add := func(field, ptr string, v interface{}) {
+	add := func(field, ptr string, v any) {
 		if s, ok := v.(string); ok && s != "" {
 			out = append(out, pathRef{field, ptr, s})
 		}
 	}
 	for _, f := range []string{"resources", "bases", "components", "crds", "configurations", "generators", "transformers", "validators"} {
-		list, _ := k[f].([]interface{})
+		list, _ := k[f].([]any)
 		for i, v := range list {
 			if s, _ := v.(string); strings.Contains(s, "\n") {
 				continue // an inline generator or transformer configuration
@@ -163,24 +163,24 @@ func pathsNamed(k map[string]interface{}) []pathRef {
 		}
 	}
 	for _, f := range []string{"patches", "patchesJson6902", "replacements"} {
-		list, _ := k[f].([]interface{})
+		list, _ := k[f].([]any)
 		for i, v := range list {
-			m, _ := v.(map[string]interface{})
+			m, _ := v.(map[string]any)
 			add(fmt.Sprintf("%s[%d].path", f, i), fmt.Sprintf("/%s/%d/path", f, i), m["path"])
 		}
 	}
-	psm, _ := k["patchesStrategicMerge"].([]interface{})
+	psm, _ := k["patchesStrategicMerge"].([]any)
 	for i, v := range psm {
 		if s, _ := v.(string); !strings.Contains(s, "\n") && !strings.Contains(s, ":") {
 			add(fmt.Sprintf("patchesStrategicMerge[%d]", i), fmt.Sprintf("/patchesStrategicMerge/%d", i), v)
 		}
 	}
 	for _, f := range []string{"configMapGenerator", "secretGenerator"} {
-		list, _ := k[f].([]interface{})
+		list, _ := k[f].([]any)
 		for i, v := range list {
-			m, _ := v.(map[string]interface{})
+			m, _ := v.(map[string]any)
 			for _, sub := range []string{"files", "envs"} {
-				files, _ := m[sub].([]interface{})
+				files, _ := m[sub].([]any)
 				for j, fv := range files {
 					s, _ := fv.(string)
 					if sub == "files" {
@@ -194,7 +194,7 @@ func pathsNamed(k map[string]interface{}) []pathRef {
 			add(fmt.Sprintf("%s[%d].env", f, i), fmt.Sprintf("/%s/%d/env", f, i), m["env"])
 		}
 	}
-	if o, ok := k["openapi"].(map[string]interface{}); ok {
+	if o, ok := k["openapi"].(map[string]any); ok {
 		add("openapi.path", "/openapi/path", o["path"])
 	}
 	return out
@@ -221,8 +221,8 @@ func checkLocal(n *node, ref pathRef) error {
 }
 
 // stringsAt returns the strings of the list at key.
-func stringsAt(m map[string]interface{}, key string) []string {
-	list, _ := m[key].([]interface{})
+func stringsAt(m map[string]any, key string) []string {
+	list, _ := m[key].([]any)
 	var out []string
 	for _, v := range list {
 		if s, ok := v.(string); ok {

@@ -334,7 +334,7 @@ func plural(n int) string {
 }
 
 // shortValue prints a value in one line, cut to 40 characters.
-func shortValue(v interface{}) string {
+func shortValue(v any) string {
 	if v == nil {
 		return "absent"
 	}
@@ -346,7 +346,7 @@ func shortValue(v interface{}) string {
 }
 
 // shortValues prints two values as shortValue does, but differently when they differ.
-func shortValues(a, b interface{}) (string, string) {
+func shortValues(a, b any) (string, string) {
 	sa, sb := shortValue(a), shortValue(b)
 	if sa != sb || a == nil || b == nil {
 		return sa, sb
@@ -417,7 +417,7 @@ func secretPath(res *Result, p string) bool {
 	return false
 }
 
-func jsonCompact(v interface{}) (string, error) {
+func jsonCompact(v any) (string, error) {
 	b, err := json.Marshal(v)
 	return string(b), err
 }

@@ -5,13 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/ssa-diff/ssa-diff/merge/advice"
 	"strings"
 	"time"
 
 	"github.com/ssa-diff/ssa-diff/fieldpath"
 	"github.com/ssa-diff/ssa-diff/internal/input"
 	"github.com/ssa-diff/ssa-diff/merge"
+	"github.com/ssa-diff/ssa-diff/merge/advice"
 )
 
 // The report's type.
@@ -85,7 +85,7 @@ type Result struct {
 	Changed bool `json:"changed"`
 	// Object is the object the server would store and return, with metadata.managedFields;
 	// absent when the apply is rejected or could not be predicted.
-	Object map[string]interface{} `json:"object,omitempty"`
+	Object map[string]any `json:"object,omitempty"`
 	// Conflicts are the fields other managers own with other values: why a 409 is answered,
 	// or, with force, what force takes.
 	Conflicts []Conflict `json:"conflicts"`
@@ -121,8 +121,8 @@ type Result struct {
 	WithForce *Result `json:"withForce,omitempty"`
 
 	// Live and Manifest are the inputs, for the diff of the text outputs.
-	Live     map[string]interface{} `json:"-"`
-	Manifest map[string]interface{} `json:"-"`
+	Live     map[string]any `json:"-"`
+	Manifest map[string]any `json:"-"`
 }
 
 // Manager names a managedFields entry.
@@ -177,8 +177,8 @@ type Conflict struct {
 	// Pointer is Path as a JSON Pointer into the live object, when it has a position there.
 	Pointer string `json:"pointer,omitempty"`
 	// Live is the live value (null when absent), Applied the applied one.
-	Live    interface{} `json:"live"`
-	Applied interface{} `json:"applied"`
+	Live    any `json:"live"`
+	Applied any `json:"applied"`
 }
 
 // Ownership is what one manager gains or loses.
@@ -407,7 +407,7 @@ func FromError(src input.Source, err error) *Result {
 
 // FromPrediction is the result of the engine's prediction p for manifest, applied by
 // applier ("" when the applier's ownership is not known) to live (nil for a create).
-func FromPrediction(src input.Source, live, manifest map[string]interface{}, applier string, p *merge.Result) *Result {
+func FromPrediction(src input.Source, live, manifest map[string]any, applier string, p *merge.Result) *Result {
 	res := newResult(src)
 	res.Live, res.Manifest = live, manifest
 	res.Object = p.Object
@@ -477,13 +477,13 @@ func intersect(a, b []string) []string {
 // SameIgnoringTimes reports whether two objects are equal once metadata.resourceVersion and
 // the times of managedFields entries are left out: whether a write would change anything a
 // person cares about. Numbers compare by value (1 and 1.0 are equal), as in JSON.
-func SameIgnoringTimes(a, b map[string]interface{}) bool {
+func SameIgnoringTimes(a, b map[string]any) bool {
 	return sameValue(withoutTimes(a), withoutTimes(b))
 }
 
 // sameValue compares decoded JSON values: maps and lists element by element, numbers by
 // value whatever their Go type, anything else as JSON would print it.
-func sameValue(a, b interface{}) bool {
+func sameValue(a, b any) bool {
 	_, rawA := a.(json.RawMessage)
 	_, rawB := b.(json.RawMessage)
 	if rawA || rawB {
@@ -493,8 +493,8 @@ func sameValue(a, b interface{}) bool {
 		return err1 == nil && err2 == nil && bytes.Equal(ja, jb)
 	}
 	switch x := a.(type) {
-	case map[string]interface{}:
-		y, ok := b.(map[string]interface{})
+	case map[string]any:
+		y, ok := b.(map[string]any)
 		if !ok || len(x) != len(y) {
 			return false
 		}
@@ -505,8 +505,8 @@ func sameValue(a, b interface{}) bool {
 			}
 		}
 		return true
-	case []interface{}:
-		y, ok := b.([]interface{})
+	case []any:
+		y, ok := b.([]any)
 		if !ok || len(x) != len(y) {
 			return false
 		}
@@ -534,7 +534,7 @@ func sameValue(a, b interface{}) bool {
 	return err1 == nil && err2 == nil && bytes.Equal(ja, jb)
 }
 
-func numberValue(v interface{}) (float64, bool) {
+func numberValue(v any) (float64, bool) {
 	switch n := v.(type) {
 	case int64:
 		return float64(n), true
@@ -554,25 +554,25 @@ func numberValue(v interface{}) (float64, bool) {
 }
 
 // withoutTimes is a shallow rewrite of obj without resourceVersion and entry times.
-func withoutTimes(obj map[string]interface{}) map[string]interface{} {
-	md, ok := obj["metadata"].(map[string]interface{})
+func withoutTimes(obj map[string]any) map[string]any {
+	md, ok := obj["metadata"].(map[string]any)
 	if !ok {
 		return obj
 	}
-	c := make(map[string]interface{}, len(obj))
+	c := make(map[string]any, len(obj))
 	for k, v := range obj {
 		c[k] = v
 	}
-	m := make(map[string]interface{}, len(md))
+	m := make(map[string]any, len(md))
 	for k, v := range md {
 		m[k] = v
 	}
 	delete(m, "resourceVersion")
-	if mf, ok := md["managedFields"].([]interface{}); ok {
-		entries := make([]interface{}, len(mf))
+	if mf, ok := md["managedFields"].([]any); ok {
+		entries := make([]any, len(mf))
 		for i, e := range mf {
-			if em, ok := e.(map[string]interface{}); ok {
-				ec := make(map[string]interface{}, len(em))
+			if em, ok := e.(map[string]any); ok {
+				ec := make(map[string]any, len(em))
 				for k, v := range em {
 					if k != "time" {
 						ec[k] = v

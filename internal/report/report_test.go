@@ -10,52 +10,52 @@ import (
 	"github.com/ssa-diff/ssa-diff/merge"
 )
 
-func cm(data map[string]interface{}, entryTime string) map[string]interface{} {
-	return map[string]interface{}{
+func cm(data map[string]any, entryTime string) map[string]any {
+	return map[string]any{
 		"apiVersion": "v1", "kind": "ConfigMap",
-		"metadata": map[string]interface{}{"name": "a", "namespace": "x", "resourceVersion": "7",
-			"managedFields": []interface{}{map[string]interface{}{"manager": "kubectl", "operation": "Apply", "apiVersion": "v1", "time": entryTime,
-				"fieldsType": "FieldsV1", "fieldsV1": map[string]interface{}{"f:data": map[string]interface{}{"f:k": map[string]interface{}{}}}}}},
+		"metadata": map[string]any{"name": "a", "namespace": "x", "resourceVersion": "7",
+			"managedFields": []any{map[string]any{"manager": "kubectl", "operation": "Apply", "apiVersion": "v1", "time": entryTime,
+				"fieldsType": "FieldsV1", "fieldsV1": map[string]any{"f:data": map[string]any{"f:k": map[string]any{}}}}}},
 		"data": data,
 	}
 }
 
 func TestSameIgnoringTimes(t *testing.T) {
-	a := cm(map[string]interface{}{"k": "v", "n": int64(1)}, "2026-01-01T00:00:00Z")
-	b := cm(map[string]interface{}{"k": "v", "n": 1.0}, "2026-12-02T09:00:00Z")
-	b["metadata"].(map[string]interface{})["resourceVersion"] = "8"
+	a := cm(map[string]any{"k": "v", "n": int64(1)}, "2026-01-01T00:00:00Z")
+	b := cm(map[string]any{"k": "v", "n": 1.0}, "2026-12-02T09:00:00Z")
+	b["metadata"].(map[string]any)["resourceVersion"] = "8"
 	if !SameIgnoringTimes(a, b) {
 		t.Error("objects differing in times, resourceVersion and number type count as different")
 	}
-	c := cm(map[string]interface{}{"k": "w", "n": int64(1)}, "2026-01-01T00:00:00Z")
+	c := cm(map[string]any{"k": "w", "n": int64(1)}, "2026-01-01T00:00:00Z")
 	if SameIgnoringTimes(a, c) {
 		t.Error("a changed value is not seen")
 	}
-	for _, d := range []map[string]interface{}{
+	for _, d := range []map[string]any{
 		{"k": "v", "n": int64(2)},
 		{"k": "v", "n": "1"},
 		{"k": "v", "n": int64(1), "extra": nil},
-		{"k": []interface{}{"v"}, "n": int64(1)},
+		{"k": []any{"v"}, "n": int64(1)},
 		{"k": true, "n": int64(1)},
 	} {
 		if SameIgnoringTimes(a, cm(d, "2026-01-01T00:00:00Z")) {
 			t.Errorf("%v counts as %v", d, a["data"])
 		}
 	}
-	if !SameIgnoringTimes(cm(map[string]interface{}{"l": []interface{}{int64(1), map[string]interface{}{"x": 2.0}}}, "a"),
-		cm(map[string]interface{}{"l": []interface{}{1.0, map[string]interface{}{"x": int64(2)}}}, "b")) {
+	if !SameIgnoringTimes(cm(map[string]any{"l": []any{int64(1), map[string]any{"x": 2.0}}}, "a"),
+		cm(map[string]any{"l": []any{1.0, map[string]any{"x": int64(2)}}}, "b")) {
 		t.Error("nested numbers compare by type")
 	}
 	// The inputs are left alone.
-	if a["metadata"].(map[string]interface{})["resourceVersion"] != "7" {
+	if a["metadata"].(map[string]any)["resourceVersion"] != "7" {
 		t.Error("input modified")
 	}
 }
 
 func TestFromPrediction(t *testing.T) {
 	ts := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
-	live := cm(map[string]interface{}{"k": "v", "old": "x"}, "2026-01-01T00:00:00Z")
-	pred := cm(map[string]interface{}{"k": "w"}, "2026-12-02T09:00:00Z")
+	live := cm(map[string]any{"k": "v", "old": "x"}, "2026-01-01T00:00:00Z")
+	pred := cm(map[string]any{"k": "w"}, "2026-12-02T09:00:00Z")
 	applier := fieldpath.ManagerRef{Manager: "kubectl", Operation: fieldpath.OperationApply, APIVersion: "v1"}
 	other := fieldpath.ManagerRef{Manager: "editor", Operation: fieldpath.OperationUpdate, APIVersion: "v1", Time: &ts}
 	p := &merge.Result{Action: merge.ActionUpdate, Object: pred,
@@ -86,7 +86,7 @@ func TestFromPrediction(t *testing.T) {
 	}
 
 	// Only new times: an update the server writes, but nothing a person sees changes.
-	p2 := &merge.Result{Action: merge.ActionUpdate, Object: cm(map[string]interface{}{"k": "v", "old": "x"}, "2026-12-02T09:00:00Z")}
+	p2 := &merge.Result{Action: merge.ActionUpdate, Object: cm(map[string]any{"k": "v", "old": "x"}, "2026-12-02T09:00:00Z")}
 	if res := FromPrediction(input.Source{}, live, live, "kubectl", p2); res.Changed {
 		t.Error("a new timestamp alone counts as a change")
 	}

@@ -2,16 +2,16 @@ package unstructured
 
 // DeepCopy copies the maps and slices of a decoded JSON value (each map and slice new, nil
 // ones made empty); strings, numbers, booleans and values of other types are shared.
-func DeepCopy(v interface{}) interface{} {
+func DeepCopy(v any) any {
 	switch t := v.(type) {
-	case map[string]interface{}:
-		c := make(map[string]interface{}, len(t))
+	case map[string]any:
+		c := make(map[string]any, len(t))
 		for k, x := range t {
 			c[k] = DeepCopy(x)
 		}
 		return c
-	case []interface{}:
-		c := make([]interface{}, len(t))
+	case []any:
+		c := make([]any, len(t))
 		for i, x := range t {
 			c[i] = DeepCopy(x)
 		}

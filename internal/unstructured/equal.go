@@ -10,10 +10,10 @@ import (
 // reports it: same dynamic types, a nil map or slice differs from an empty one, NaN differs
 // from itself (but a map or slice is equal to itself whatever it holds). Values of types other than those of decoded JSON are left to
 // reflect.DeepEqual.
-func Equal(a, b interface{}) bool {
+func Equal(a, b any) bool {
 	switch x := a.(type) {
-	case map[string]interface{}:
-		y, ok := b.(map[string]interface{})
+	case map[string]any:
+		y, ok := b.(map[string]any)
 		if !ok || (x == nil) != (y == nil) || len(x) != len(y) {
 			return false
 		}
@@ -27,8 +27,8 @@ func Equal(a, b interface{}) bool {
 			}
 		}
 		return true
-	case []interface{}:
-		y, ok := b.([]interface{})
+	case []any:
+		y, ok := b.([]any)
 		if !ok || (x == nil) != (y == nil) || len(x) != len(y) {
 			return false
 		}
@@ -63,7 +63,7 @@ func Equal(a, b interface{}) bool {
 }
 
 // EqualIgnoringManagedFields is Equal on two objects, metadata.managedFields aside.
-func EqualIgnoringManagedFields(a, b map[string]interface{}) bool {
+func EqualIgnoringManagedFields(a, b map[string]any) bool {
 	if len(a) != len(b) {
 		return false
 	}
@@ -78,8 +78,8 @@ func EqualIgnoringManagedFields(a, b map[string]interface{}) bool {
 			}
 			continue
 		}
-		am, _ := av.(map[string]interface{})
-		bm, _ := bv.(map[string]interface{})
+		am, _ := av.(map[string]any)
+		bm, _ := bv.(map[string]any)
 		if (am == nil) != (bm == nil) {
 			return false
 		}
@@ -108,11 +108,11 @@ func EqualIgnoringManagedFields(a, b map[string]interface{}) bool {
 // EqualNilAsEmpty is Equal except that a missing or null object or list equals an empty
 // one, at any depth: what apimachinery's semantic equality (equality.Semantic.DeepEqual)
 // answers for decoded objects, as Flux compares them.
-func EqualNilAsEmpty(a, b interface{}) bool {
-	am, aIsMap := a.(map[string]interface{})
-	bm, bIsMap := b.(map[string]interface{})
-	al, aIsList := a.([]interface{})
-	bl, bIsList := b.([]interface{})
+func EqualNilAsEmpty(a, b any) bool {
+	am, aIsMap := a.(map[string]any)
+	bm, bIsMap := b.(map[string]any)
+	al, aIsList := a.([]any)
+	bl, bIsList := b.([]any)
 	switch {
 	case (a == nil || aIsMap) && (b == nil || bIsMap) && (aIsMap || bIsMap):
 		if len(am) != len(bm) {
@@ -142,7 +142,7 @@ func EqualNilAsEmpty(a, b interface{}) bool {
 
 // Same reports whether a and b are the same map (not merely equal ones): whether one was
 // passed on where the other was expected.
-func Same(a, b map[string]interface{}) bool {
+func Same(a, b map[string]any) bool {
 	return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
 }
 

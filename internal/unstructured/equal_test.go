@@ -7,13 +7,13 @@ import (
 	"testing"
 )
 
-var values = []interface{}{
+var values = []any{
 	nil, "", "a", int64(0), int64(1), float64(1), math.NaN(), true, false, 1, int32(1),
-	map[string]interface{}(nil), map[string]interface{}{}, map[string]interface{}{"a": int64(1)},
-	map[string]interface{}{"a": float64(1)}, map[string]interface{}{"b": int64(1)},
-	map[string]interface{}{"a": nil}, map[string]interface{}{"a": []interface{}{}},
-	[]interface{}(nil), []interface{}{}, []interface{}{"a"}, []interface{}{"a", "b"}, []interface{}{"b", "a"},
-	[]interface{}{map[string]interface{}{"x": math.NaN()}},
+	map[string]any(nil), map[string]any{}, map[string]any{"a": int64(1)},
+	map[string]any{"a": float64(1)}, map[string]any{"b": int64(1)},
+	map[string]any{"a": nil}, map[string]any{"a": []any{}},
+	[]any(nil), []any{}, []any{"a"}, []any{"a", "b"}, []any{"b", "a"},
+	[]any{map[string]any{"x": math.NaN()}},
 	json.RawMessage(nil), json.RawMessage{}, json.RawMessage(`{}`), json.RawMessage(`{"f:a":{}}`),
 	map[string]string{"a": "b"}, []string{"a"},
 }
@@ -29,12 +29,12 @@ func TestEqualIsDeepEqual(t *testing.T) {
 	}
 }
 
-func copyOf(v interface{}) interface{} {
+func copyOf(v any) any {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return v
 	}
-	var c interface{}
+	var c any
 	if json.Unmarshal(b, &c) != nil {
 		return v
 	}
@@ -47,7 +47,7 @@ func FuzzEqual(f *testing.F) {
 	f.Add([]byte(`[1,"x",true]`), []byte(`[1,"x",false]`))
 	f.Add([]byte(`{}`), []byte(`null`))
 	f.Fuzz(func(t *testing.T, x, y []byte) {
-		var a, b interface{}
+		var a, b any
 		if json.Unmarshal(x, &a) != nil || json.Unmarshal(y, &b) != nil {
 			return
 		}
@@ -62,13 +62,13 @@ func FuzzEqual(f *testing.F) {
 }
 
 // int64s turns integral numbers into int64, as this module's decoders give them.
-func int64s(v interface{}) interface{} {
+func int64s(v any) any {
 	switch t := v.(type) {
-	case map[string]interface{}:
+	case map[string]any:
 		for k, x := range t {
 			t[k] = int64s(x)
 		}
-	case []interface{}:
+	case []any:
 		for i, x := range t {
 			t[i] = int64s(x)
 		}
@@ -82,18 +82,18 @@ func int64s(v interface{}) interface{} {
 
 // TestDeepCopy: the copy is equal and shares no map or slice with the original.
 func TestDeepCopy(t *testing.T) {
-	in := map[string]interface{}{"a": []interface{}{map[string]interface{}{"b": "c"}, int64(1)},
-		"d": map[string]interface{}{}, "e": nil, "f": json.RawMessage(`{}`)}
-	out := DeepCopy(in).(map[string]interface{})
+	in := map[string]any{"a": []any{map[string]any{"b": "c"}, int64(1)},
+		"d": map[string]any{}, "e": nil, "f": json.RawMessage(`{}`)}
+	out := DeepCopy(in).(map[string]any)
 	if !Equal(in, out) {
 		t.Fatalf("DeepCopy = %#v, want %#v", out, in)
 	}
-	out["a"].([]interface{})[0].(map[string]interface{})["b"] = "x"
-	out["d"].(map[string]interface{})["y"] = true
-	if in["a"].([]interface{})[0].(map[string]interface{})["b"] != "c" || len(in["d"].(map[string]interface{})) != 0 {
+	out["a"].([]any)[0].(map[string]any)["b"] = "x"
+	out["d"].(map[string]any)["y"] = true
+	if in["a"].([]any)[0].(map[string]any)["b"] != "c" || len(in["d"].(map[string]any)) != 0 {
 		t.Fatalf("changing the copy changed the original: %#v", in)
 	}
-	if c := DeepCopy(map[string]interface{}(nil)).(map[string]interface{}); c == nil {
+	if c := DeepCopy(map[string]any(nil)).(map[string]any); c == nil {
 		t.Fatal("a nil map copies as nil")
 	}
 }

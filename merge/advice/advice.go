@@ -118,9 +118,9 @@ const (
 type Input struct {
 	// Live is the object as the server stores it, metadata.managedFields included; nil when
 	// the apply creates it.
-	Live map[string]interface{}
+	Live map[string]any
 	// Manifest is the apply configuration.
-	Manifest map[string]interface{}
+	Manifest map[string]any
 	// Result is the engine's prediction; nil when it failed (then only the advice that needs
 	// no prediction is given).
 	Result *merge.Result

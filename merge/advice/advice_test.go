@@ -82,7 +82,7 @@ func TestStatusInManifest(t *testing.T) {
 	t.Run("labels sent to a Deployment's /status", func(t *testing.T) {
 		// Deployment's /status also resets metadata.labels (catalog J3).
 		s := replay(t, "apply-status-subresource", func(c *conformance.Case) {
-			setPath(c.Manifest, map[string]interface{}{"tier": "mail"}, "metadata", "labels")
+			setPath(c.Manifest, map[string]any{"tier": "mail"}, "metadata", "labels")
 		})
 		got := only(s.analyze(), IDStatusInManifest)
 		if len(got) != 1 || !sameStrings(got[0].Paths, []string{".metadata.labels", ".spec"}) {
@@ -91,7 +91,7 @@ func TestStatusInManifest(t *testing.T) {
 	})
 	t.Run("empty status is not advice", func(t *testing.T) {
 		// `kubectl create deployment --dry-run=client -o yaml` prints status: {}.
-		s := replay(t, "create-deployment-apply", func(c *conformance.Case) { c.Manifest["status"] = map[string]interface{}{} })
+		s := replay(t, "create-deployment-apply", func(c *conformance.Case) { c.Manifest["status"] = map[string]any{} })
 		if got := s.analyze(); len(got) != 0 {
 			t.Fatalf("got %s", dump(got))
 		}
@@ -167,8 +167,8 @@ func TestFightsController(t *testing.T) {
 func TestOverridesManualChange(t *testing.T) {
 	// The replica count was last changed with `kubectl edit` (an Update as kubectl-edit).
 	s := replay(t, "update-then-apply-conflict", func(c *conformance.Case) {
-		for _, e := range c.Live["metadata"].(map[string]interface{})["managedFields"].([]interface{}) {
-			if m := e.(map[string]interface{}); m["manager"] == "hpa-controller" {
+		for _, e := range c.Live["metadata"].(map[string]any)["managedFields"].([]any) {
+			if m := e.(map[string]any); m["manager"] == "hpa-controller" {
 				m["manager"] = "kubectl-edit"
 			}
 		}
@@ -348,8 +348,8 @@ func TestAPIVersions(t *testing.T) {
 		}
 	})
 	t.Run("removed without replacement", func(t *testing.T) {
-		psp := map[string]interface{}{"apiVersion": "policy/v1beta1", "kind": "PodSecurityPolicy",
-			"metadata": map[string]interface{}{"name": "restricted"}, "spec": map[string]interface{}{"privileged": false}}
+		psp := map[string]any{"apiVersion": "policy/v1beta1", "kind": "PodSecurityPolicy",
+			"metadata": map[string]any{"name": "restricted"}, "spec": map[string]any{"privileged": false}}
 		got := only(Analyze(Input{Manifest: psp}, Options{}), IDAPIVersionRemoved)
 		if len(got) != 1 {
 			t.Fatalf("got %s", dump(got))
@@ -357,9 +357,9 @@ func TestAPIVersions(t *testing.T) {
 		mustContain(t, "fix", got[0].Fix, "Pod Security Admission")
 	})
 	t.Run("deprecated", func(t *testing.T) {
-		ep := map[string]interface{}{"apiVersion": "v1", "kind": "Endpoints",
-			"metadata": map[string]interface{}{"name": "legacy-db", "namespace": "data"},
-			"subsets":  []interface{}{map[string]interface{}{"addresses": []interface{}{map[string]interface{}{"ip": "10.0.3.7"}}}}}
+		ep := map[string]any{"apiVersion": "v1", "kind": "Endpoints",
+			"metadata": map[string]any{"name": "legacy-db", "namespace": "data"},
+			"subsets":  []any{map[string]any{"addresses": []any{map[string]any{"ip": "10.0.3.7"}}}}}
 		got := only(Analyze(Input{Manifest: ep}, Options{}), IDAPIVersionDeprecated)
 		if len(got) != 1 || got[0].Severity != SeverityInfo {
 			t.Fatalf("got %s", dump(got))
@@ -369,10 +369,10 @@ func TestAPIVersions(t *testing.T) {
 	})
 	t.Run("pre-release superseded, from the schemas", func(t *testing.T) {
 		s := replay(t, "create-configmap-apply", nil) // for the registry
-		vap := map[string]interface{}{"apiVersion": "admissionregistration.k8s.io/v1beta1", "kind": "ValidatingAdmissionPolicy",
-			"metadata": map[string]interface{}{"name": "replica-limit"},
-			"spec": map[string]interface{}{"failurePolicy": "Fail", "validations": []interface{}{
-				map[string]interface{}{"expression": "object.spec.replicas <= 5"}}}}
+		vap := map[string]any{"apiVersion": "admissionregistration.k8s.io/v1beta1", "kind": "ValidatingAdmissionPolicy",
+			"metadata": map[string]any{"name": "replica-limit"},
+			"spec": map[string]any{"failurePolicy": "Fail", "validations": []any{
+				map[string]any{"expression": "object.spec.replicas <= 5"}}}}
 		got := only(Analyze(Input{Manifest: vap}, Options{Schemas: s.opts.Schemas}), IDAPIVersionDeprecated)
 		if len(got) != 1 {
 			t.Fatalf("got %s", dump(got))
@@ -387,10 +387,10 @@ func TestAPIVersions(t *testing.T) {
 		// The HPA was created at autoscaling/v2; an old chart applies it at autoscaling/v1.
 		c := loadCase(t, "hpa-v2-metrics-apply")
 		live := c.Want
-		manifest := map[string]interface{}{"apiVersion": "autoscaling/v1", "kind": "HorizontalPodAutoscaler",
-			"metadata": map[string]interface{}{"name": "checkout-hpa", "namespace": "hpa-v2-metrics-apply"},
-			"spec": map[string]interface{}{"maxReplicas": 30, "targetCPUUtilizationPercentage": 65,
-				"scaleTargetRef": map[string]interface{}{"apiVersion": "apps/v1", "kind": "Deployment", "name": "checkout"}}}
+		manifest := map[string]any{"apiVersion": "autoscaling/v1", "kind": "HorizontalPodAutoscaler",
+			"metadata": map[string]any{"name": "checkout-hpa", "namespace": "hpa-v2-metrics-apply"},
+			"spec": map[string]any{"maxReplicas": 30, "targetCPUUtilizationPercentage": 65,
+				"scaleTargetRef": map[string]any{"apiVersion": "apps/v1", "kind": "Deployment", "name": "checkout"}}}
 		// The server's conversion is the engine's (catalog V7): nothing to warn about.
 		for _, opts := range []Options{{}, {Schemas: schema.NewRegistry()}} {
 			if got := only(Analyze(Input{Live: live, Manifest: manifest, Manager: "legacy-chart"}, opts), IDAPIVersionMismatch); len(got) != 0 {
@@ -403,13 +403,13 @@ func TestAPIVersions(t *testing.T) {
 // TestAPIVersionMismatch: apiversion-mismatch is said for what the engine cannot convert as
 // the server does, and for entries the server drops (catalog O10, V7).
 func TestAPIVersionMismatch(t *testing.T) {
-	entry := func(manager, apiVersion string) map[string]interface{} {
-		return map[string]interface{}{"manager": manager, "operation": "Update", "apiVersion": apiVersion, "time": "2026-12-01T00:00:00Z",
-			"fieldsType": "FieldsV1", "fieldsV1": map[string]interface{}{"f:spec": map[string]interface{}{"f:size": map[string]interface{}{}}}}
+	entry := func(manager, apiVersion string) map[string]any {
+		return map[string]any{"manager": manager, "operation": "Update", "apiVersion": apiVersion, "time": "2026-12-01T00:00:00Z",
+			"fieldsType": "FieldsV1", "fieldsV1": map[string]any{"f:spec": map[string]any{"f:size": map[string]any{}}}}
 	}
-	object := func(apiVersion, kind string, entries ...interface{}) map[string]interface{} {
-		return map[string]interface{}{"apiVersion": apiVersion, "kind": kind,
-			"metadata": map[string]interface{}{"name": "x", "namespace": "ns", "managedFields": entries}}
+	object := func(apiVersion, kind string, entries ...any) map[string]any {
+		return map[string]any{"apiVersion": apiVersion, "kind": kind,
+			"metadata": map[string]any{"name": "x", "namespace": "ns", "managedFields": entries}}
 	}
 	reg := schema.NewRegistry()
 	if err := reg.AddCRD("crd.yaml", []byte(`apiVersion: apiextensions.k8s.io/v1

@@ -176,11 +176,11 @@ func (a *analysis) predictMigration(key string, force bool) string {
 	if a.res != nil {
 		ep = a.res.Endpoint
 	}
-	md, _ := a.live["metadata"].(map[string]interface{})
+	md, _ := a.live["metadata"].(map[string]any)
 	ep.Namespace, _ = md["namespace"].(string)
 	ep.Name, _ = md["name"].(string)
-	res, err := a.opts.Engine.KubectlApply(merge.Request{Live: unstructured.DeepCopy(a.live).(map[string]interface{}),
-		Object: unstructured.DeepCopy(a.in.Manifest).(map[string]interface{}), Endpoint: ep, Manager: a.manager, Force: force, Now: a.opts.Now})
+	res, err := a.opts.Engine.KubectlApply(merge.Request{Live: unstructured.DeepCopy(a.live).(map[string]any),
+		Object: unstructured.DeepCopy(a.in.Manifest).(map[string]any), Endpoint: ep, Manager: a.manager, Force: force, Now: a.opts.Now})
 	if err != nil || res == nil {
 		return ""
 	}
@@ -217,7 +217,7 @@ func (a *analysis) staleAnnotation() {
 }
 
 // target names the object for a kubectl command: deployment.apps/web -n shop.
-func (a *analysis) target(obj map[string]interface{}) string {
+func (a *analysis) target(obj map[string]any) string {
 	return objectRef(a.gvk, obj)
 }
 

@@ -160,7 +160,7 @@ func values(c *merge.Conflict) string {
 	return fmt.Sprintf(" (live %s, manifest %s)", compact(c.Live), compact(c.Applied))
 }
 
-func compact(v interface{}) string {
+func compact(v any) string {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return fmt.Sprint(v)

@@ -16,7 +16,7 @@ import (
 // (the recorded case testdata/scale-then-apply-conflict): the engine predicts the 409, the
 // advice says who owns the field and what to do.
 func ExampleAnalyze() {
-	var live, manifest map[string]interface{}
+	var live, manifest map[string]any
 	b, _ := os.ReadFile("testdata/scale-then-apply-conflict/live.json")
 	_ = json.Unmarshal(b, &live)
 	b, _ = os.ReadFile("testdata/scale-then-apply-conflict/manifest.yaml")
@@ -40,9 +40,9 @@ func ExampleAnalyze() {
 
 // The state line of a DaemonSet whose rollout is stuck on one node.
 func ExampleStateOf() {
-	ds := map[string]interface{}{"apiVersion": "apps/v1", "kind": "DaemonSet",
-		"metadata": map[string]interface{}{"name": "node-exporter", "namespace": "monitoring", "generation": 4},
-		"status": map[string]interface{}{"observedGeneration": 4, "desiredNumberScheduled": 3, "currentNumberScheduled": 3,
+	ds := map[string]any{"apiVersion": "apps/v1", "kind": "DaemonSet",
+		"metadata": map[string]any{"name": "node-exporter", "namespace": "monitoring", "generation": 4},
+		"status": map[string]any{"observedGeneration": 4, "desiredNumberScheduled": 3, "currentNumberScheduled": 3,
 			"updatedNumberScheduled": 3, "numberReady": 2, "numberAvailable": 2}}
 	if s, ok := advice.StateOf(ds, advice.Options{}); ok {
 		fmt.Println(s)

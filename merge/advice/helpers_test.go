@@ -115,12 +115,12 @@ func mustContain(t *testing.T, what, s string, parts ...string) {
 }
 
 // setPath sets a nested field of an unstructured object, creating maps on the way.
-func setPath(obj map[string]interface{}, v interface{}, path ...string) {
+func setPath(obj map[string]any, v any, path ...string) {
 	cur := obj
 	for _, p := range path[:len(path)-1] {
-		next, ok := cur[p].(map[string]interface{})
+		next, ok := cur[p].(map[string]any)
 		if !ok {
-			next = map[string]interface{}{}
+			next = map[string]any{}
 			cur[p] = next
 		}
 		cur = next

@@ -20,9 +20,9 @@ type analysis struct {
 	sub     string // the endpoint's subresource
 	gvk     schema.GVK
 	res     *merge.Result
-	live    map[string]interface{}
+	live    map[string]any
 	// after is the object the write leaves (nil when it is rejected or not predicted).
-	after       map[string]interface{}
+	after       map[string]any
 	before      fieldpath.Managed
 	afterFields fieldpath.Managed
 	self        string // identity of the applier's Apply entry
@@ -131,7 +131,7 @@ func manualCommand(name string) string {
 
 // entriesOf reads metadata.managedFields of an unstructured object; none when they do not
 // decode (the engine reports that).
-func entriesOf(obj map[string]interface{}) []fieldpath.Entry {
+func entriesOf(obj map[string]any) []fieldpath.Entry {
 	entries, _, err := fieldpath.EntriesOf(obj)
 	if err != nil {
 		return nil
@@ -201,7 +201,7 @@ func pathStrings(ps []smdpath.Path) []string {
 	return out
 }
 
-func gvkOf(obj map[string]interface{}) schema.GVK {
+func gvkOf(obj map[string]any) schema.GVK {
 	if obj == nil {
 		return schema.GVK{}
 	}
@@ -213,13 +213,13 @@ func gvkOf(obj map[string]interface{}) schema.GVK {
 	return schema.GVKFromAPIVersionKind(av, k)
 }
 
-func annotationsOf(obj map[string]interface{}) map[string]interface{} {
-	md, _ := obj["metadata"].(map[string]interface{})
-	a, _ := md["annotations"].(map[string]interface{})
+func annotationsOf(obj map[string]any) map[string]any {
+	md, _ := obj["metadata"].(map[string]any)
+	a, _ := md["annotations"].(map[string]any)
 	return a
 }
 
-func present(obj map[string]interface{}, p smdpath.Path) bool {
+func present(obj map[string]any, p smdpath.Path) bool {
 	if obj == nil {
 		return false
 	}

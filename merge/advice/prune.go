@@ -117,7 +117,7 @@ func (a *analysis) itemsRemoved() {
 }
 
 // removedItem finds the topmost list item on p that live has and after lacks.
-func removedItem(live, after map[string]interface{}, p smdpath.Path) (smdpath.Path, bool) {
+func removedItem(live, after map[string]any, p smdpath.Path) (smdpath.Path, bool) {
 	for i := 1; i <= len(p); i++ {
 		prefix := p[:i]
 		if !isItem(p[i-1]) {

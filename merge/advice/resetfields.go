@@ -17,9 +17,9 @@ func (a *analysis) statusInManifest() {
 	if a.in.Manifest == nil {
 		return
 	}
-	stripped := unstructured.DeepCopy(a.in.Manifest).(map[string]interface{})
+	stripped := unstructured.DeepCopy(a.in.Manifest).(map[string]any)
 	if t := a.resolve(); t != nil {
-		merge.RestoreResetFields(t, a.sub, stripped, map[string]interface{}{})
+		merge.RestoreResetFields(t, a.sub, stripped, map[string]any{})
 	} else {
 		// No schema: the usual table of a kind with a status subresource.
 		switch a.sub {
@@ -77,20 +77,20 @@ func isIdentity(field string) bool {
 
 // droppedPaths lists the topmost paths with content in orig that stripped lacks. Metadata
 // is looked into, and the fields that only name the object are left out.
-func droppedPaths(orig, stripped map[string]interface{}, prefix string, out *[]string) {
+func droppedPaths(orig, stripped map[string]any, prefix string, out *[]string) {
 	for k, v := range orig {
 		p := prefix + "." + k
 		if p == ".apiVersion" || p == ".kind" || (prefix == ".metadata" && isIdentity(k)) {
 			continue
 		}
 		sv, ok := stripped[k]
-		om, isMap := v.(map[string]interface{})
-		sm, sIsMap := sv.(map[string]interface{})
+		om, isMap := v.(map[string]any)
+		sm, sIsMap := sv.(map[string]any)
 		switch {
 		case ok && isMap && sIsMap:
 			droppedPaths(om, sm, p, out)
 		case !ok && isMap && p == ".metadata":
-			droppedPaths(om, map[string]interface{}{}, p, out)
+			droppedPaths(om, map[string]any{}, p, out)
 		case !ok && hasContent(v):
 			*out = append(*out, p)
 		}
@@ -99,11 +99,11 @@ func droppedPaths(orig, stripped map[string]interface{}, prefix string, out *[]s
 
 // hasContent reports whether a value sets anything: `status: {}`, as `kubectl create
 // --dry-run -o yaml` prints it, does not.
-func hasContent(v interface{}) bool {
+func hasContent(v any) bool {
 	switch t := v.(type) {
 	case nil:
 		return false
-	case map[string]interface{}:
+	case map[string]any:
 		for _, x := range t {
 			if hasContent(x) {
 				return true

@@ -67,12 +67,12 @@ type Condition struct {
 
 // StateOf judges the live object's status. It reports false when the object has nothing to
 // judge: no generation to compare, no replica counters and no conditions.
-func StateOf(live map[string]interface{}, opts Options) (*State, bool) {
+func StateOf(live map[string]any, opts Options) (*State, bool) {
 	if live == nil {
 		return nil, false
 	}
-	status, _ := live["status"].(map[string]interface{})
-	md, _ := live["metadata"].(map[string]interface{})
+	status, _ := live["status"].(map[string]any)
+	md, _ := live["metadata"].(map[string]any)
 	gvk := gvkOf(live)
 	s := &State{Observed: true, Healthy: true}
 	gen, hasGen := integer(md["generation"])
@@ -95,9 +95,9 @@ func StateOf(live map[string]interface{}, opts Options) (*State, bool) {
 		}
 	}
 	now, grace := opts.now(), opts.grace()
-	list, _ := status["conditions"].([]interface{})
+	list, _ := status["conditions"].([]any)
 	for _, x := range list {
-		m, ok := x.(map[string]interface{})
+		m, ok := x.(map[string]any)
 		if !ok {
 			continue
 		}
@@ -128,7 +128,7 @@ func StateOf(live map[string]interface{}, opts Options) (*State, bool) {
 	return s, true
 }
 
-func (s *State) advice(gvk schema.GVK, live map[string]interface{}) []Advice {
+func (s *State) advice(gvk schema.GVK, live map[string]any) []Advice {
 	var out []Advice
 	target := objectRef(gvk, live)
 	if !s.Converged {
@@ -271,11 +271,11 @@ func isWorkload(gvk schema.GVK) bool {
 }
 
 // counters reads a workload's replica counters.
-func counters(gvk schema.GVK, live, status map[string]interface{}) []Counter {
+func counters(gvk schema.GVK, live, status map[string]any) []Counter {
 	if !isWorkload(gvk) {
 		return nil
 	}
-	spec, _ := live["spec"].(map[string]interface{})
+	spec, _ := live["spec"].(map[string]any)
 	get := func(field string) int64 {
 		n, _ := integer(status[field])
 		return n
@@ -299,7 +299,7 @@ func counters(gvk schema.GVK, live, status map[string]interface{}) []Counter {
 	return []Counter{c("ready", "readyReplicas", want), c("available", "availableReplicas", want)}
 }
 
-func integer(v interface{}) (int64, bool) {
+func integer(v any) (int64, bool) {
 	switch n := v.(type) {
 	case int64:
 		return n, true
@@ -317,8 +317,8 @@ func integer(v interface{}) (int64, bool) {
 }
 
 // objectRef names an object for kubectl: deployment.apps/web -n shop.
-func objectRef(gvk schema.GVK, obj map[string]interface{}) string {
-	md, _ := obj["metadata"].(map[string]interface{})
+func objectRef(gvk schema.GVK, obj map[string]any) string {
+	md, _ := obj["metadata"].(map[string]any)
 	name, _ := md["name"].(string)
 	ns, _ := md["namespace"].(string)
 	r := strings.ToLower(gvk.Kind)

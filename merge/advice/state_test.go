@@ -5,8 +5,8 @@ import (
 	"time"
 )
 
-func condition(typ, status, reason, message string, since time.Time) map[string]interface{} {
-	return map[string]interface{}{"type": typ, "status": status, "reason": reason, "message": message,
+func condition(typ, status, reason, message string, since time.Time) map[string]any {
+	return map[string]any{"type": typ, "status": status, "reason": reason, "message": message,
 		"lastTransitionTime": since.UTC().Format(time.RFC3339), "lastUpdateTime": since.UTC().Format(time.RFC3339)}
 }
 
@@ -56,7 +56,7 @@ func TestStateConverged(t *testing.T) {
 		t.Fatalf("line %q", got)
 	}
 	// A rollout that ran out of time is reported at once; a fresh False condition is not.
-	setPath(c.Live, []interface{}{
+	setPath(c.Live, []any{
 		condition("Progressing", "False", "ProgressDeadlineExceeded", `ReplicaSet "catalog-7d9f" has timed out progressing.`, now.Add(-time.Minute)),
 		condition("Available", "False", "MinimumReplicasUnavailable", "Deployment does not have minimum availability.", now.Add(-time.Minute)),
 	}, "status", "conditions")
@@ -77,8 +77,8 @@ func TestStateConvergedButUnhealthy(t *testing.T) {
 	hpa := c.Want
 	now := c.NowTime().Add(6 * time.Hour)
 	since := c.NowTime().Add(time.Minute)
-	hpa["status"] = map[string]interface{}{"observedGeneration": int64(1), "currentReplicas": int64(2), "desiredReplicas": int64(2),
-		"conditions": []interface{}{
+	hpa["status"] = map[string]any{"observedGeneration": int64(1), "currentReplicas": int64(2), "desiredReplicas": int64(2),
+		"conditions": []any{
 			condition("AbleToScale", "True", "SucceededGetScale", "the HPA controller was able to get the target's current scale", since),
 			condition("ScalingActive", "False", "FailedGetResourceMetric", "the HPA was unable to compute the replica count: failed to get cpu utilization: missing request for cpu in container app of Pod checkout-6b8d7-x2x9q", since),
 			condition("ScalingLimited", "False", "DesiredWithinRange", "the desired count is within the acceptable range", since),
@@ -101,10 +101,10 @@ func TestStateConvergedButUnhealthy(t *testing.T) {
 }
 
 func TestStateDaemonSet(t *testing.T) {
-	ds := map[string]interface{}{"apiVersion": "apps/v1", "kind": "DaemonSet",
-		"metadata": map[string]interface{}{"name": "node-exporter", "namespace": "monitoring", "generation": int64(4)},
-		"spec":     map[string]interface{}{"selector": map[string]interface{}{"matchLabels": map[string]interface{}{"app": "node-exporter"}}},
-		"status": map[string]interface{}{"observedGeneration": int64(4), "desiredNumberScheduled": int64(3), "currentNumberScheduled": int64(3),
+	ds := map[string]any{"apiVersion": "apps/v1", "kind": "DaemonSet",
+		"metadata": map[string]any{"name": "node-exporter", "namespace": "monitoring", "generation": int64(4)},
+		"spec":     map[string]any{"selector": map[string]any{"matchLabels": map[string]any{"app": "node-exporter"}}},
+		"status": map[string]any{"observedGeneration": int64(4), "desiredNumberScheduled": int64(3), "currentNumberScheduled": int64(3),
 			"updatedNumberScheduled": int64(3), "numberReady": int64(2), "numberAvailable": int64(2), "numberUnavailable": int64(1), "numberMisscheduled": int64(0)}}
 	s, ok := StateOf(ds, Options{Now: time.Date(2026, 12, 2, 9, 0, 0, 0, time.UTC)})
 	if !ok || !s.Observed || s.Converged {

@@ -1,10 +1,5 @@
 package defaults
 
-import (
-	"sort"
-	"strings"
-)
-
 // typeKind says how a Go API type is represented in JSON.
 type typeKind uint8
 
@@ -25,7 +20,7 @@ const (
 	kindTime        // metav1.Time: RFC 3339 in UTC, whole seconds; null when zero
 	kindMicroTime   // metav1.MicroTime: RFC 3339 in UTC with microseconds
 	kindDuration    // metav1.Duration: Go duration string
-	kindRaw         // RawExtension, apiextensions JSON, FieldsV1, interface{}: kept verbatim
+	kindRaw         // RawExtension, apiextensions JSON, FieldsV1, any: kept verbatim
 	// apiextensions.k8s.io/v1 schema unions.
 	kindSchemaOrArray       // a schema or a list of schemas
 	kindSchemaOrBool        // a schema or a boolean
@@ -58,15 +53,6 @@ type fieldDef struct {
 	marker string // the `+default=` marker value as JSON, if any
 }
 
-// typeIndex returns the index of the named type in generatedTypes.
-func typeIndex(name string) (int, bool) {
-	i := sort.Search(len(generatedTypes), func(i int) bool { return generatedTypes[i].name >= name })
-	if i < len(generatedTypes) && generatedTypes[i].name == name {
-		return i, true
-	}
-	return 0, false
-}
-
 // rootType returns the index of the Go type that kube-apiserver decodes an
 // object of the given apiVersion and kind into.
 func rootType(apiVersion, kind string) (int, bool) {
@@ -89,12 +75,4 @@ func TypeName(apiVersion, kind string) string {
 		return ""
 	}
 	return generatedTypes[i].name
-}
-
-// groupOf returns the API group of an apiVersion ("" for the core group).
-func groupOf(apiVersion string) string {
-	if i := strings.IndexByte(apiVersion, '/'); i >= 0 {
-		return apiVersion[:i]
-	}
-	return ""
 }

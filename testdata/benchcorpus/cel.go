@@ -13,66 +13,66 @@ import (
 // merge into the node there. Every object of the corpus satisfies them.
 var celRules = map[string][]struct {
 	path string
-	add  map[string]interface{}
+	add  map[string]any
 }{
 	"certificates": {
-		{"spec", map[string]interface{}{"x-kubernetes-validations": []interface{}{
-			map[string]interface{}{"rule": "!has(self.duration) || !has(self.renewBefore) || duration(self.renewBefore) < duration(self.duration)",
+		{"spec", map[string]any{"x-kubernetes-validations": []any{
+			map[string]any{"rule": "!has(self.duration) || !has(self.renewBefore) || duration(self.renewBefore) < duration(self.duration)",
 				"message": "renewBefore must be shorter than duration"},
-			map[string]interface{}{"rule": "has(self.commonName) || (has(self.dnsNames) && size(self.dnsNames) > 0)",
+			map[string]any{"rule": "has(self.commonName) || (has(self.dnsNames) && size(self.dnsNames) > 0)",
 				"message": "at least one of commonName or dnsNames must be set"},
 		}}},
-		{"spec/commonName", map[string]interface{}{"maxLength": int64(64)}},
-		{"spec/dnsNames", map[string]interface{}{"maxItems": int64(100), "x-kubernetes-validations": []interface{}{
-			map[string]interface{}{"rule": `self.all(n, n.matches('^(\\*\\.)?[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$'))`,
+		{"spec/commonName", map[string]any{"maxLength": int64(64)}},
+		{"spec/dnsNames", map[string]any{"maxItems": int64(100), "x-kubernetes-validations": []any{
+			map[string]any{"rule": `self.all(n, n.matches('^(\\*\\.)?[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$'))`,
 				"message": "dnsNames must be DNS names"},
 		}}},
-		{"spec/dnsNames/[]", map[string]interface{}{"maxLength": int64(253)}},
-		{"spec/duration", map[string]interface{}{"maxLength": int64(32)}},
-		{"spec/renewBefore", map[string]interface{}{"maxLength": int64(32)}},
-		{"spec/secretName", map[string]interface{}{"maxLength": int64(253), "x-kubernetes-validations": []interface{}{
-			map[string]interface{}{"rule": "self == oldSelf", "message": "secretName is immutable"},
+		{"spec/dnsNames/[]", map[string]any{"maxLength": int64(253)}},
+		{"spec/duration", map[string]any{"maxLength": int64(32)}},
+		{"spec/renewBefore", map[string]any{"maxLength": int64(32)}},
+		{"spec/secretName", map[string]any{"maxLength": int64(253), "x-kubernetes-validations": []any{
+			map[string]any{"rule": "self == oldSelf", "message": "secretName is immutable"},
 		}}},
-		{"spec/issuerRef", map[string]interface{}{"x-kubernetes-validations": []interface{}{
-			map[string]interface{}{"rule": "!has(self.kind) || self.kind in ['Issuer', 'ClusterIssuer'] || (has(self.group) && self.group != 'cert-manager.io')",
+		{"spec/issuerRef", map[string]any{"x-kubernetes-validations": []any{
+			map[string]any{"rule": "!has(self.kind) || self.kind in ['Issuer', 'ClusterIssuer'] || (has(self.group) && self.group != 'cert-manager.io')",
 				"messageExpression": "'unsupported issuer kind ' + self.kind", "fieldPath": ".kind"},
 		}}},
-		{"spec/issuerRef/kind", map[string]interface{}{"maxLength": int64(63)}},
-		{"spec/issuerRef/group", map[string]interface{}{"maxLength": int64(253)}},
-		{"spec/privateKey", map[string]interface{}{"x-kubernetes-validations": []interface{}{
-			map[string]interface{}{"rule": "!has(self.size) || !has(self.algorithm) || self.algorithm != 'ECDSA' || self.size in [256, 384, 521]",
+		{"spec/issuerRef/kind", map[string]any{"maxLength": int64(63)}},
+		{"spec/issuerRef/group", map[string]any{"maxLength": int64(253)}},
+		{"spec/privateKey", map[string]any{"x-kubernetes-validations": []any{
+			map[string]any{"rule": "!has(self.size) || !has(self.algorithm) || self.algorithm != 'ECDSA' || self.size in [256, 384, 521]",
 				"message": "ECDSA keys are 256, 384 or 521 bits", "fieldPath": ".size", "reason": "FieldValueInvalid"},
 		}}},
-		{"spec/usages", map[string]interface{}{"maxItems": int64(20)}},
-		{"status", map[string]interface{}{"x-kubernetes-validations": []interface{}{
-			map[string]interface{}{"rule": "!has(self.notBefore) || !has(self.notAfter) || timestamp(self.notBefore) < timestamp(self.notAfter)",
+		{"spec/usages", map[string]any{"maxItems": int64(20)}},
+		{"status", map[string]any{"x-kubernetes-validations": []any{
+			map[string]any{"rule": "!has(self.notBefore) || !has(self.notAfter) || timestamp(self.notBefore) < timestamp(self.notAfter)",
 				"message": "notAfter must be after notBefore"},
 		}}},
-		{"status/conditions", map[string]interface{}{"maxItems": int64(20)}},
-		{"status/conditions/[]", map[string]interface{}{"x-kubernetes-validations": []interface{}{
-			map[string]interface{}{"rule": "self.status in ['True', 'False', 'Unknown']", "message": "status must be True, False or Unknown"},
+		{"status/conditions", map[string]any{"maxItems": int64(20)}},
+		{"status/conditions/[]", map[string]any{"x-kubernetes-validations": []any{
+			map[string]any{"rule": "self.status in ['True', 'False', 'Unknown']", "message": "status must be True, False or Unknown"},
 		}}},
 	},
 	"servicemonitors": {
-		{"spec", map[string]interface{}{"x-kubernetes-validations": []interface{}{
-			map[string]interface{}{"rule": "has(self.selector.matchLabels) || has(self.selector.matchExpressions)",
+		{"spec", map[string]any{"x-kubernetes-validations": []any{
+			map[string]any{"rule": "has(self.selector.matchLabels) || has(self.selector.matchExpressions)",
 				"message": "selector must not be empty"},
 		}}},
-		{"spec/endpoints", map[string]interface{}{"maxItems": int64(50)}},
-		{"spec/endpoints/[]", map[string]interface{}{"x-kubernetes-validations": []interface{}{
-			map[string]interface{}{"rule": "!has(self.scrapeTimeout) || has(self.interval)", "message": "scrapeTimeout needs an interval"},
-			map[string]interface{}{"rule": "!has(self.scheme) || self.scheme in ['http', 'https']", "message": "scheme must be http or https"},
+		{"spec/endpoints", map[string]any{"maxItems": int64(50)}},
+		{"spec/endpoints/[]", map[string]any{"x-kubernetes-validations": []any{
+			map[string]any{"rule": "!has(self.scrapeTimeout) || has(self.interval)", "message": "scrapeTimeout needs an interval"},
+			map[string]any{"rule": "!has(self.scheme) || self.scheme in ['http', 'https']", "message": "scheme must be http or https"},
 		}}},
-		{"spec/endpoints/[]/scheme", map[string]interface{}{"maxLength": int64(5)}},
-		{"spec/endpoints/[]/relabelings", map[string]interface{}{"maxItems": int64(50)}},
-		{"spec/endpoints/[]/relabelings/[]", map[string]interface{}{"x-kubernetes-validations": []interface{}{
-			map[string]interface{}{"rule": "self.action in ['replace', 'keep', 'drop', 'hashmod', 'labelmap', 'labeldrop', 'labelkeep', 'lowercase', 'uppercase', 'keepequal', 'dropequal']",
+		{"spec/endpoints/[]/scheme", map[string]any{"maxLength": int64(5)}},
+		{"spec/endpoints/[]/relabelings", map[string]any{"maxItems": int64(50)}},
+		{"spec/endpoints/[]/relabelings/[]", map[string]any{"x-kubernetes-validations": []any{
+			map[string]any{"rule": "self.action in ['replace', 'keep', 'drop', 'hashmod', 'labelmap', 'labeldrop', 'labelkeep', 'lowercase', 'uppercase', 'keepequal', 'dropequal']",
 				"messageExpression": "'unknown action ' + self.action"},
 		}}},
-		{"spec/endpoints/[]/relabelings/[]/action", map[string]interface{}{"maxLength": int64(16)}},
-		{"spec/selector/matchExpressions", map[string]interface{}{"maxItems": int64(20)}},
-		{"spec/selector/matchExpressions/[]", map[string]interface{}{"x-kubernetes-validations": []interface{}{
-			map[string]interface{}{"rule": "self.operator in ['In', 'NotIn'] ? has(self.values) && size(self.values) > 0 : !has(self.values) || size(self.values) == 0",
+		{"spec/endpoints/[]/relabelings/[]/action", map[string]any{"maxLength": int64(16)}},
+		{"spec/selector/matchExpressions", map[string]any{"maxItems": int64(20)}},
+		{"spec/selector/matchExpressions/[]", map[string]any{"x-kubernetes-validations": []any{
+			map[string]any{"rule": "self.operator in ['In', 'NotIn'] ? has(self.values) && size(self.values) > 0 : !has(self.values) || size(self.values) == 0",
 				"message": "values must be set for In and NotIn, and only for them"},
 		}}},
 	},
@@ -80,19 +80,19 @@ var celRules = map[string][]struct {
 
 // withCELRules is the CRD text with celRules[name] added to its first version's schema.
 func withCELRules(name, text string) (string, error) {
-	var crd map[string]interface{}
+	var crd map[string]any
 	if err := yaml.Unmarshal([]byte(text), &crd); err != nil {
 		return "", err
 	}
-	versions := crd["spec"].(map[string]interface{})["versions"].([]interface{})
-	root := versions[0].(map[string]interface{})["schema"].(map[string]interface{})["openAPIV3Schema"].(map[string]interface{})
+	versions := crd["spec"].(map[string]any)["versions"].([]any)
+	root := versions[0].(map[string]any)["schema"].(map[string]any)["openAPIV3Schema"].(map[string]any)
 	for _, r := range celRules[name] {
 		node := root
 		for _, step := range strings.Split(r.path, "/") {
 			if step == "[]" {
-				node = node["items"].(map[string]interface{})
+				node = node["items"].(map[string]any)
 			} else {
-				node = node["properties"].(map[string]interface{})[step].(map[string]interface{})
+				node = node["properties"].(map[string]any)[step].(map[string]any)
 			}
 		}
 		for k, v := range r.add {

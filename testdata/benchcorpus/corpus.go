@@ -67,7 +67,7 @@ const objectsPerApp = 4.3
 type appResult struct {
 	files   []File
 	objects int
-	live    []map[string]interface{}
+	live    []map[string]any
 	applier string
 	changes []string
 	err     error
@@ -125,7 +125,7 @@ func Generate(opts Options) (*Corpus, error) {
 	wg.Wait()
 
 	c := &Corpus{Appliers: map[string]int{}, Changes: map[string]int{}}
-	var live []map[string]interface{}
+	var live []map[string]any
 	// Cluster-wide objects: the teams' namespaces and the CRDs, synced by Argo CD and
 	// kubectl.
 	infra, err := generateInfra(eng, reg, opts, teams, start)
@@ -152,11 +152,11 @@ func Generate(opts Options) (*Corpus, error) {
 	sort.Slice(c.Repo, func(i, j int) bool { return c.Repo[i].Path < c.Repo[j].Path })
 	sortLive(live)
 	c.LiveObjects = len(live)
-	items := make([]interface{}, len(live))
+	items := make([]any, len(live))
 	for i, o := range live {
 		items[i] = o
 	}
-	list := map[string]interface{}{"apiVersion": "v1", "kind": "List", "items": items, "metadata": map[string]interface{}{"resourceVersion": ""}}
+	list := map[string]any{"apiVersion": "v1", "kind": "List", "items": items, "metadata": map[string]any{"resourceVersion": ""}}
 	b, err := json.MarshalIndent(list, "", "    ")
 	if err != nil {
 		return nil, err
@@ -169,9 +169,9 @@ func Generate(opts Options) (*Corpus, error) {
 var kindOrder = map[string]int{"CustomResourceDefinition": 0, "Namespace": 1, "ConfigMap": 2, "Service": 3, "Deployment": 4,
 	"HorizontalPodAutoscaler": 5, "ServiceMonitor": 6, "Certificate": 7}
 
-func sortLive(live []map[string]interface{}) {
-	key := func(o map[string]interface{}) (int, string, string) {
-		md := o["metadata"].(map[string]interface{})
+func sortLive(live []map[string]any) {
+	key := func(o map[string]any) (int, string, string) {
+		md := o["metadata"].(map[string]any)
 		ns, _ := md["namespace"].(string)
 		name, _ := md["name"].(string)
 		return kindOrder[o["kind"].(string)], ns, name
@@ -298,8 +298,8 @@ func generateInfra(eng *merge.Engine, reg *schema.Registry, opts Options, teams 
 		if err := h.sync(ApplierArgoCD, ns); err != nil {
 			return out, err
 		}
-		if err := h.update(controllerManager, "status", func(o map[string]interface{}) {
-			o["status"] = map[string]interface{}{"phase": "Active"}
+		if err := h.update(controllerManager, "status", func(o map[string]any) {
+			o["status"] = map[string]any{"phase": "Active"}
 		}); err != nil {
 			return out, err
 		}
@@ -312,11 +312,11 @@ func generateInfra(eng *merge.Engine, reg *schema.Registry, opts Options, teams 
 		return out, err
 	}
 	for _, crd := range crds {
-		var o map[string]interface{}
+		var o map[string]any
 		if err := yaml.Unmarshal([]byte(crd.text), &o); err != nil {
 			return out, err
 		}
-		o = intsOf(o).(map[string]interface{})
+		o = intsOf(o).(map[string]any)
 		out.files = append(out.files, File{Path: crd.file, Data: []byte(crd.text)})
 		out.objects++
 		h, err := newHistory(eng, r, reg, o, start, &rv)
@@ -326,16 +326,16 @@ func generateInfra(eng *merge.Engine, reg *schema.Registry, opts Options, teams 
 		if err := h.sync(ApplierKubectlSSA, o); err != nil {
 			return out, err
 		}
-		spec := o["spec"].(map[string]interface{})
-		if err := h.update("kube-apiserver", "status", func(x map[string]interface{}) {
+		spec := o["spec"].(map[string]any)
+		if err := h.update("kube-apiserver", "status", func(x map[string]any) {
 			t := ts(h.now)
-			x["status"] = map[string]interface{}{
+			x["status"] = map[string]any{
 				"acceptedNames": spec["names"],
-				"conditions": []interface{}{
-					map[string]interface{}{"type": "NamesAccepted", "status": "True", "reason": "NoConflicts", "message": "no conflicts found", "lastTransitionTime": t},
-					map[string]interface{}{"type": "Established", "status": "True", "reason": "InitialNamesAccepted", "message": "the initial names have been accepted", "lastTransitionTime": t},
+				"conditions": []any{
+					map[string]any{"type": "NamesAccepted", "status": "True", "reason": "NoConflicts", "message": "no conflicts found", "lastTransitionTime": t},
+					map[string]any{"type": "Established", "status": "True", "reason": "InitialNamesAccepted", "message": "the initial names have been accepted", "lastTransitionTime": t},
 				},
-				"storedVersions": []interface{}{"v1"},
+				"storedVersions": []any{"v1"},
 			}
 		}); err != nil {
 			return out, err
@@ -346,13 +346,13 @@ func generateInfra(eng *merge.Engine, reg *schema.Registry, opts Options, teams 
 }
 
 // intsOf turns float64 integers (from decoding YAML) into int64, as the command reads them.
-func intsOf(v interface{}) interface{} {
+func intsOf(v any) any {
 	switch t := v.(type) {
-	case map[string]interface{}:
+	case map[string]any:
 		for k, x := range t {
 			t[k] = intsOf(x)
 		}
-	case []interface{}:
+	case []any:
 		for i, x := range t {
 			t[i] = intsOf(x)
 		}

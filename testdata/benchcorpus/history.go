@@ -36,14 +36,14 @@ type history struct {
 	e      *merge.Engine
 	r      *rand.Rand
 	ep     merge.Endpoint
-	live   map[string]interface{}
+	live   map[string]any
 	now    time.Time
 	rv     *int64 // the cluster's resourceVersion counter, shared by the application's objects
-	last   map[string]interface{}
-	lastCS map[string]interface{} // last client-side applied configuration
+	last   map[string]any
+	lastCS map[string]any // last client-side applied configuration
 }
 
-func newHistory(e *merge.Engine, r *rand.Rand, reg *schema.Registry, manifest map[string]interface{}, start time.Time, rv *int64) (*history, error) {
+func newHistory(e *merge.Engine, r *rand.Rand, reg *schema.Registry, manifest map[string]any, start time.Time, rv *int64) (*history, error) {
 	av, _ := manifest["apiVersion"].(string)
 	kind, _ := manifest["kind"].(string)
 	gvk := schema.GVKFromAPIVersionKind(av, kind)
@@ -75,7 +75,7 @@ func (h *history) store(what string, res *merge.Result, err error) error {
 		return nil
 	}
 	obj := res.Object
-	md := obj["metadata"].(map[string]interface{})
+	md := obj["metadata"].(map[string]any)
 	if h.live == nil {
 		md["uid"] = fmt.Sprintf("%08x-%04x-4%03x-a%03x-%012x", h.r.Uint32(), h.r.IntN(1<<16), h.r.IntN(1<<12), h.r.IntN(1<<12), h.r.Int64N(1<<48))
 		md["creationTimestamp"] = h.now.UTC().Format(time.RFC3339)
@@ -86,12 +86,12 @@ func (h *history) store(what string, res *merge.Result, err error) error {
 	return nil
 }
 
-func (h *history) request(body map[string]interface{}, manager string) merge.Request {
+func (h *history) request(body map[string]any, manager string) merge.Request {
 	return merge.Request{Live: copyJSON(h.live), Object: copyJSON(body), Endpoint: h.ep, Manager: manager, Now: h.now}
 }
 
 // sync writes the manifest the way the applier does.
-func (h *history) sync(applier string, manifest map[string]interface{}) error {
+func (h *history) sync(applier string, manifest map[string]any) error {
 	h.tick(2 * time.Hour)
 	switch applier {
 	case ApplierArgoCD:
@@ -99,7 +99,7 @@ func (h *history) sync(applier string, manifest map[string]interface{}) error {
 		return h.store("argocd sync", res, err)
 	case ApplierFlux:
 		res, err := h.e.FluxApply(h.request(manifest, ""), merge.FluxOptions{KustomizationName: "apps", KustomizationNamespace: "flux-system",
-			Normalize: func(o map[string]interface{}) error {
+			Normalize: func(o map[string]any) error {
 				av, _ := o["apiVersion"].(string)
 				k, _ := o["kind"].(string)
 				return defaults.Normalize(av, k, o)
@@ -124,25 +124,25 @@ func (h *history) sync(applier string, manifest map[string]interface{}) error {
 
 // clientSideApply is a three-way merge of the manifest into the live object (kubectl's
 // client-side apply with its last-applied annotation, or Helm's upgrade), sent as an update.
-func (h *history) clientSideApply(manifest map[string]interface{}, manager string, annotate bool) error {
+func (h *history) clientSideApply(manifest map[string]any, manager string, annotate bool) error {
 	body := copyJSON(manifest)
 	if annotate {
 		b, err := json.Marshal(manifest)
 		if err != nil {
 			return err
 		}
-		md := body["metadata"].(map[string]interface{})
-		ann, _ := md["annotations"].(map[string]interface{})
+		md := body["metadata"].(map[string]any)
+		ann, _ := md["annotations"].(map[string]any)
 		if ann == nil {
-			ann = map[string]interface{}{}
+			ann = map[string]any{}
 			md["annotations"] = ann
 		}
 		ann[merge.LastAppliedAnnotation] = string(b) + "\n"
 	} else {
-		md := body["metadata"].(map[string]interface{})
-		labels, _ := md["labels"].(map[string]interface{})
+		md := body["metadata"].(map[string]any)
+		labels, _ := md["labels"].(map[string]any)
 		labels["app.kubernetes.io/managed-by"] = "Helm"
-		md["annotations"] = map[string]interface{}{"meta.helm.sh/release-name": h.ep.Namespace, "meta.helm.sh/release-namespace": h.ep.Namespace}
+		md["annotations"] = map[string]any{"meta.helm.sh/release-name": h.ep.Namespace, "meta.helm.sh/release-namespace": h.ep.Namespace}
 	}
 	next := body
 	if h.live != nil {
@@ -155,17 +155,17 @@ func (h *history) clientSideApply(manifest map[string]interface{}, manager strin
 
 // threeWay sets what the new configuration sets and removes what the previous one set and
 // the new one does not, keeping everything else of live. Lists are replaced whole.
-func threeWay(live, prev, cur map[string]interface{}) map[string]interface{} {
+func threeWay(live, prev, cur map[string]any) map[string]any {
 	for k := range prev {
 		if _, ok := cur[k]; !ok {
 			delete(live, k)
 		}
 	}
 	for k, v := range cur {
-		cm, isMap := v.(map[string]interface{})
-		lm, liveMap := live[k].(map[string]interface{})
+		cm, isMap := v.(map[string]any)
+		lm, liveMap := live[k].(map[string]any)
 		if isMap && liveMap {
-			pm, _ := prev[k].(map[string]interface{})
+			pm, _ := prev[k].(map[string]any)
 			live[k] = threeWay(lm, pm, cm)
 			continue
 		}
@@ -176,7 +176,7 @@ func threeWay(live, prev, cur map[string]interface{}) map[string]interface{} {
 
 // update is a controller's or a person's write: the live object changed by f, through the
 // main resource or a subresource.
-func (h *history) update(manager, subresource string, f func(o map[string]interface{})) error {
+func (h *history) update(manager, subresource string, f func(o map[string]any)) error {
 	h.tick(10 * time.Minute)
 	next := copyJSON(h.live)
 	f(next)
@@ -189,29 +189,29 @@ func (h *history) update(manager, subresource string, f func(o map[string]interf
 // scale is the HPA writing the replica count through /scale.
 func (h *history) scale(replicas int64) error {
 	h.tick(15 * time.Minute)
-	md := h.live["metadata"].(map[string]interface{})
-	body := map[string]interface{}{"apiVersion": "autoscaling/v1", "kind": "Scale",
-		"metadata": map[string]interface{}{"name": md["name"], "namespace": md["namespace"], "resourceVersion": md["resourceVersion"]},
-		"spec":     map[string]interface{}{"replicas": replicas}}
+	md := h.live["metadata"].(map[string]any)
+	body := map[string]any{"apiVersion": "autoscaling/v1", "kind": "Scale",
+		"metadata": map[string]any{"name": md["name"], "namespace": md["namespace"], "resourceVersion": md["resourceVersion"]},
+		"spec":     map[string]any{"replicas": replicas}}
 	req := h.request(body, controllerManager)
 	req.Endpoint.Subresource = "scale"
 	res, err := h.e.Update(req)
 	return h.store("hpa /scale", res, err)
 }
 
-func copyJSON(m map[string]interface{}) map[string]interface{} {
+func copyJSON(m map[string]any) map[string]any {
 	if m == nil {
 		return nil
 	}
-	return unstructured.DeepCopy(m).(map[string]interface{})
+	return unstructured.DeepCopy(m).(map[string]any)
 }
 
-func nested(o map[string]interface{}, path ...string) map[string]interface{} {
+func nested(o map[string]any, path ...string) map[string]any {
 	cur := o
 	for _, p := range path {
-		next, _ := cur[p].(map[string]interface{})
+		next, _ := cur[p].(map[string]any)
 		if next == nil {
-			next = map[string]interface{}{}
+			next = map[string]any{}
 			cur[p] = next
 		}
 		cur = next
@@ -224,7 +224,7 @@ func ts(t time.Time) string { return t.UTC().Format(time.RFC3339) }
 // lifeOf runs an object of the application through its life: created by the applier at the
 // previous-but-one version, then the controllers and people that touch its kind, then
 // synced at the previous version, then the controllers again.
-func lifeOf(h *history, applier string, v0, v1 map[string]interface{}, a *appState) error {
+func lifeOf(h *history, applier string, v0, v1 map[string]any, a *appState) error {
 	kind := h.ep.GVK.Kind
 	if err := h.sync(applier, v0); err != nil {
 		return err
@@ -245,7 +245,7 @@ func lifeOf(h *history, applier string, v0, v1 map[string]interface{}, a *appSta
 func (h *history) controllers(kind string, a *appState, revision int) error {
 	switch kind {
 	case "Deployment":
-		if err := h.update(controllerManager, "", func(o map[string]interface{}) {
+		if err := h.update(controllerManager, "", func(o map[string]any) {
 			nested(o, "metadata", "annotations")["deployment.kubernetes.io/revision"] = fmt.Sprint(revision)
 		}); err != nil {
 			return err
@@ -255,43 +255,43 @@ func (h *history) controllers(kind string, a *appState, revision int) error {
 				return err
 			}
 		}
-		return h.update(controllerManager, "status", func(o map[string]interface{}) {
+		return h.update(controllerManager, "status", func(o map[string]any) {
 			spec := nested(o, "spec")
 			n, _ := spec["replicas"].(int64)
 			md := nested(o, "metadata")
 			gen, _ := md["generation"].(int64)
 			t := ts(h.now)
-			o["status"] = map[string]interface{}{
+			o["status"] = map[string]any{
 				"observedGeneration": gen, "replicas": n, "updatedReplicas": n, "readyReplicas": n, "availableReplicas": n,
-				"conditions": []interface{}{
-					map[string]interface{}{"type": "Available", "status": "True", "reason": "MinimumReplicasAvailable",
+				"conditions": []any{
+					map[string]any{"type": "Available", "status": "True", "reason": "MinimumReplicasAvailable",
 						"message": "Deployment has minimum availability.", "lastUpdateTime": t, "lastTransitionTime": t},
-					map[string]interface{}{"type": "Progressing", "status": "True", "reason": "NewReplicaSetAvailable",
+					map[string]any{"type": "Progressing", "status": "True", "reason": "NewReplicaSetAvailable",
 						"message":        fmt.Sprintf("ReplicaSet %q has successfully progressed.", a.name+"-"+fmt.Sprintf("%08x", h.r.Uint32())[:8]),
 						"lastUpdateTime": t, "lastTransitionTime": t},
 				},
 			}
 		})
 	case "HorizontalPodAutoscaler":
-		return h.update(controllerManager, "status", func(o map[string]interface{}) {
+		return h.update(controllerManager, "status", func(o map[string]any) {
 			n := a.minReplicas + int64(h.r.IntN(int(a.maxReplicas-a.minReplicas)+1))
 			t := ts(h.now)
-			o["status"] = map[string]interface{}{
+			o["status"] = map[string]any{
 				"currentReplicas": n, "desiredReplicas": n, "lastScaleTime": t,
-				"currentMetrics": []interface{}{map[string]interface{}{"type": "Resource", "resource": map[string]interface{}{"name": "cpu",
-					"current": map[string]interface{}{"averageUtilization": int64(30 + h.r.IntN(50)), "averageValue": fmt.Sprintf("%dm", 20+h.r.IntN(200))}}}},
-				"conditions": []interface{}{
-					map[string]interface{}{"type": "AbleToScale", "status": "True", "reason": "ReadyForNewScale", "message": "recommended size matches current size", "lastTransitionTime": t},
-					map[string]interface{}{"type": "ScalingActive", "status": "True", "reason": "ValidMetricFound", "message": "the HPA was able to successfully calculate a replica count from cpu resource utilization (percentage of request)", "lastTransitionTime": t},
-					map[string]interface{}{"type": "ScalingLimited", "status": "False", "reason": "DesiredWithinRange", "message": "the desired count is within the acceptable range", "lastTransitionTime": t},
+				"currentMetrics": []any{map[string]any{"type": "Resource", "resource": map[string]any{"name": "cpu",
+					"current": map[string]any{"averageUtilization": int64(30 + h.r.IntN(50)), "averageValue": fmt.Sprintf("%dm", 20+h.r.IntN(200))}}}},
+				"conditions": []any{
+					map[string]any{"type": "AbleToScale", "status": "True", "reason": "ReadyForNewScale", "message": "recommended size matches current size", "lastTransitionTime": t},
+					map[string]any{"type": "ScalingActive", "status": "True", "reason": "ValidMetricFound", "message": "the HPA was able to successfully calculate a replica count from cpu resource utilization (percentage of request)", "lastTransitionTime": t},
+					map[string]any{"type": "ScalingLimited", "status": "False", "reason": "DesiredWithinRange", "message": "the desired count is within the acceptable range", "lastTransitionTime": t},
 				},
 			}
 		})
 	case "Certificate":
-		return h.update("cert-manager-certificates-readiness", "status", func(o map[string]interface{}) {
+		return h.update("cert-manager-certificates-readiness", "status", func(o map[string]any) {
 			t := h.now
-			o["status"] = map[string]interface{}{
-				"conditions": []interface{}{map[string]interface{}{"type": "Ready", "status": "True", "reason": "Ready",
+			o["status"] = map[string]any{
+				"conditions": []any{map[string]any{"type": "Ready", "status": "True", "reason": "Ready",
 					"message": "Certificate is up to date and has not expired", "lastTransitionTime": ts(t), "observedGeneration": int64(revision)}},
 				"notBefore": ts(t), "notAfter": ts(t.Add(2160 * time.Hour)), "renewalTime": ts(t.Add(1800 * time.Hour)), "revision": int64(revision),
 			}
@@ -301,7 +301,7 @@ func (h *history) controllers(kind string, a *appState, revision int) error {
 			// The IP allocator's fields belong to nobody.
 			spec := nested(h.live, "spec")
 			ip := fmt.Sprintf("10.96.%d.%d", h.r.IntN(256), 1+h.r.IntN(254))
-			spec["clusterIP"], spec["clusterIPs"] = ip, []interface{}{ip}
+			spec["clusterIP"], spec["clusterIPs"] = ip, []any{ip}
 		}
 	}
 	return nil
@@ -314,23 +314,23 @@ func (h *history) people(kind string, a *appState) error {
 	}
 	switch n := h.r.IntN(100); {
 	case n < 6: // kubectl rollout restart
-		return h.update("kubectl-rollout", "", func(o map[string]interface{}) {
+		return h.update("kubectl-rollout", "", func(o map[string]any) {
 			nested(o, "spec", "template", "metadata", "annotations")["kubectl.kubernetes.io/restartedAt"] = ts(h.now)
 		})
 	case n < 10: // kubectl edit of an environment variable's value
-		return h.update("kubectl-edit", "", func(o map[string]interface{}) {
-			cs, _ := nested(o, "spec", "template", "spec")["containers"].([]interface{})
-			c := cs[0].(map[string]interface{})
-			env, _ := c["env"].([]interface{})
+		return h.update("kubectl-edit", "", func(o map[string]any) {
+			cs, _ := nested(o, "spec", "template", "spec")["containers"].([]any)
+			c := cs[0].(map[string]any)
+			env, _ := c["env"].([]any)
 			if len(env) > 0 {
-				e := env[0].(map[string]interface{})
+				e := env[0].(map[string]any)
 				if _, ok := e["value"]; ok {
 					e["value"] = "edited-by-hand"
 				}
 			}
 		})
 	case n < 13: // kubectl label
-		return h.update("kubectl-label", "", func(o map[string]interface{}) {
+		return h.update("kubectl-label", "", func(o map[string]any) {
 			nested(o, "metadata", "labels")["oncall"] = "team-" + a.team
 		})
 	}

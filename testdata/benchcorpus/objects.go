@@ -8,8 +8,8 @@ import (
 	"strings"
 )
 
-type obj = map[string]interface{}
-type arr = []interface{}
+type obj = map[string]any
+type arr = []any
 
 // appState is one version of an application as its repository describes it.
 type appState struct {

@@ -48,7 +48,7 @@ var skipMeta = map[string]bool{
 
 // Value returns a random value of type tr, at the dotted field path path, made of at most
 // about budget scalars.
-func (g *Generator) Value(tr smdschema.TypeRef, path string, budget int) interface{} {
+func (g *Generator) Value(tr smdschema.TypeRef, path string, budget int) any {
 	g.budget = budget
 	return g.value(tr, path, 0)
 }
@@ -68,7 +68,7 @@ func describe(tr smdschema.TypeRef) string {
 	return "inline type"
 }
 
-func (g *Generator) value(tr smdschema.TypeRef, path string, depth int) interface{} {
+func (g *Generator) value(tr smdschema.TypeRef, path string, depth int) any {
 	a := g.resolve(tr)
 	if a.Scalar != nil && *a.Scalar == smdschema.Untyped && (tr.NamedType == nil || *tr.NamedType != "__untyped_deduced_") {
 		// int-or-string and other untyped scalars: the API server's validation takes
@@ -87,10 +87,10 @@ func (g *Generator) value(tr smdschema.TypeRef, path string, depth int) interfac
 	}
 	if len(kinds) == 0 {
 		if a.Map != nil {
-			return map[string]interface{}{}
+			return map[string]any{}
 		}
 		if a.List != nil {
-			return []interface{}{}
+			return []any{}
 		}
 		return g.scalar(smdschema.Untyped, path)
 	}
@@ -145,7 +145,7 @@ func lastField(path string) string {
 	return path
 }
 
-func (g *Generator) scalar(s smdschema.Scalar, path string) interface{} {
+func (g *Generator) scalar(s smdschema.Scalar, path string) any {
 	g.budget--
 	switch s {
 	case smdschema.Numeric:
@@ -196,8 +196,8 @@ func join(path, field string) string {
 	return path + "." + field
 }
 
-func (g *Generator) mapValue(m *smdschema.Map, path string, depth int) map[string]interface{} {
-	out := map[string]interface{}{}
+func (g *Generator) mapValue(m *smdschema.Map, path string, depth int) map[string]any {
+	out := map[string]any{}
 	if len(m.Fields) > 0 {
 		p := 2.0 / float64(len(m.Fields)+1)
 		if depth == 0 {
@@ -241,15 +241,15 @@ func (g *Generator) mapValue(m *smdschema.Map, path string, depth int) map[strin
 	return out
 }
 
-func (g *Generator) listValue(l *smdschema.List, path string, depth int) []interface{} {
+func (g *Generator) listValue(l *smdschema.List, path string, depth int) []any {
 	n := 1 + g.rnd.Intn(3)
 	if g.rnd.Intn(10) == 0 {
 		n = 0
 	}
-	var out []interface{}
+	var out []any
 	seen := map[string]bool{}
 	for i := 0; i < n; i++ {
-		var item interface{}
+		var item any
 		if l.ElementRelationship == smdschema.Associative && len(l.Keys) > 0 {
 			item = g.keyedItem(l, path, depth)
 		} else {
@@ -265,16 +265,16 @@ func (g *Generator) listValue(l *smdschema.List, path string, depth int) []inter
 		out = append(out, item)
 	}
 	if out == nil {
-		out = []interface{}{}
+		out = []any{}
 	}
 	return out
 }
 
 // keyedItem makes an item of a list-map: a struct with every key field set (key fields
 // that have a default are sometimes left out, as clients do).
-func (g *Generator) keyedItem(l *smdschema.List, path string, depth int) interface{} {
+func (g *Generator) keyedItem(l *smdschema.List, path string, depth int) any {
 	v := g.value(l.ElementType, path, depth+1)
-	m, ok := v.(map[string]interface{})
+	m, ok := v.(map[string]any)
 	if !ok {
 		return v
 	}
@@ -312,7 +312,7 @@ func (g *Generator) keyedItem(l *smdschema.List, path string, depth int) interfa
 	return m
 }
 
-func (g *Generator) keyScalar(tr smdschema.TypeRef, path string) interface{} {
+func (g *Generator) keyScalar(tr smdschema.TypeRef, path string) any {
 	a := g.resolve(tr)
 	if a.Scalar != nil {
 		return g.scalar(*a.Scalar, path)
@@ -322,11 +322,11 @@ func (g *Generator) keyScalar(tr smdschema.TypeRef, path string) interface{} {
 
 // identity is what makes an item unique in an associative list: its key values (defaults
 // filled in), or the whole value for a set.
-func (g *Generator) identity(l *smdschema.List, item interface{}) string {
+func (g *Generator) identity(l *smdschema.List, item any) string {
 	if len(l.Keys) == 0 {
 		return canonical(item)
 	}
-	m, _ := item.(map[string]interface{})
+	m, _ := item.(map[string]any)
 	et := g.resolve(l.ElementType)
 	var parts []string
 	for _, k := range l.Keys {
@@ -341,7 +341,7 @@ func (g *Generator) identity(l *smdschema.List, item interface{}) string {
 	return strings.Join(parts, "|")
 }
 
-func canonical(v interface{}) string {
+func canonical(v any) string {
 	if v == nil {
 		return "null"
 	}
@@ -349,7 +349,7 @@ func canonical(v interface{}) string {
 }
 
 // sortedKeys returns the keys of m in order: generation never depends on map order.
-func sortedKeys(m map[string]interface{}) []string {
+func sortedKeys(m map[string]any) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)

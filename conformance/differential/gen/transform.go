@@ -27,18 +27,18 @@ func isSet(l *smdschema.List) bool {
 // Subset returns a random part of v (of type tr) that is itself a valid value: struct
 // fields and map keys are kept with probability keep, list-map items too (with their key
 // fields), set items too; atomic values are kept or dropped whole by their parent.
-func (g *Generator) Subset(tr smdschema.TypeRef, v interface{}, keep float64) interface{} {
+func (g *Generator) Subset(tr smdschema.TypeRef, v any, keep float64) any {
 	return g.subset(tr, v, keep, "", 0)
 }
 
-func (g *Generator) subset(tr smdschema.TypeRef, v interface{}, keep float64, path string, depth int) interface{} {
+func (g *Generator) subset(tr smdschema.TypeRef, v any, keep float64, path string, depth int) any {
 	a := g.resolve(tr)
 	switch t := v.(type) {
-	case map[string]interface{}:
+	case map[string]any:
 		if a.Map == nil || a.Map.ElementRelationship == smdschema.Atomic {
 			return unstructured.DeepCopy(v)
 		}
-		out := map[string]interface{}{}
+		out := map[string]any{}
 		for _, k := range sortedKeys(t) {
 			ft, ok := fieldType(a.Map, k)
 			if !ok {
@@ -58,19 +58,19 @@ func (g *Generator) subset(tr smdschema.TypeRef, v interface{}, keep float64, pa
 			}
 		}
 		return out
-	case []interface{}:
+	case []any:
 		if a.List == nil || a.List.ElementRelationship == smdschema.Atomic {
 			return unstructured.DeepCopy(v)
 		}
-		out := []interface{}{}
+		out := []any{}
 		for _, item := range t {
 			if g.rnd.Float64() >= keep {
 				continue
 			}
 			if isKeyed(a.List) {
 				sub := g.subset(a.List.ElementType, item, keep, path, depth+1)
-				if sm, ok := sub.(map[string]interface{}); ok {
-					if im, ok := item.(map[string]interface{}); ok {
+				if sm, ok := sub.(map[string]any); ok {
+					if im, ok := item.(map[string]any); ok {
 						for _, k := range a.List.Keys {
 							if kv, present := im[k]; present {
 								sm[k] = unstructured.DeepCopy(kv)
@@ -91,22 +91,22 @@ func (g *Generator) subset(tr smdschema.TypeRef, v interface{}, keep float64, pa
 
 // Mutate returns v (of type tr) with random changes at about the given rate: scalars
 // replaced, fields and items added or removed, list items reordered.
-func (g *Generator) Mutate(tr smdschema.TypeRef, v interface{}, rate float64, path string) interface{} {
+func (g *Generator) Mutate(tr smdschema.TypeRef, v any, rate float64, path string) any {
 	g.budget = 6
 	return g.mutate(tr, v, rate, path, 0)
 }
 
-func (g *Generator) mutate(tr smdschema.TypeRef, v interface{}, rate float64, path string, depth int) interface{} {
+func (g *Generator) mutate(tr smdschema.TypeRef, v any, rate float64, path string, depth int) any {
 	a := g.resolve(tr)
 	switch t := v.(type) {
-	case map[string]interface{}:
+	case map[string]any:
 		if a.Map == nil {
 			return unstructured.DeepCopy(v)
 		}
 		if a.Map.ElementRelationship == smdschema.Atomic && g.rnd.Float64() < rate {
 			return g.value(tr, path, depth)
 		}
-		out := map[string]interface{}{}
+		out := map[string]any{}
 		for _, k := range sortedKeys(t) {
 			ft, ok := fieldType(a.Map, k)
 			switch {
@@ -122,7 +122,7 @@ func (g *Generator) mutate(tr smdschema.TypeRef, v interface{}, rate float64, pa
 			g.addField(a.Map, out, path, depth)
 		}
 		return out
-	case []interface{}:
+	case []any:
 		if a.List == nil {
 			return unstructured.DeepCopy(v)
 		}
@@ -130,13 +130,13 @@ func (g *Generator) mutate(tr smdschema.TypeRef, v interface{}, rate float64, pa
 			if g.rnd.Float64() < rate/2 {
 				return g.value(tr, path, depth)
 			}
-			out := make([]interface{}, len(t))
+			out := make([]any, len(t))
 			for i, item := range t {
 				out[i] = g.mutate(a.List.ElementType, item, rate, path, depth+1)
 			}
 			return out
 		}
-		out := []interface{}{}
+		out := []any{}
 		for _, item := range t {
 			if g.rnd.Float64() < rate/3 {
 				continue
@@ -150,7 +150,7 @@ func (g *Generator) mutate(tr smdschema.TypeRef, v interface{}, rate float64, pa
 			}
 		}
 		if g.rnd.Float64() < rate/2 {
-			var item interface{}
+			var item any
 			if isKeyed(a.List) {
 				item = g.keyedItem(a.List, path, depth)
 			} else {
@@ -174,9 +174,9 @@ func (g *Generator) mutate(tr smdschema.TypeRef, v interface{}, rate float64, pa
 
 // restoreKeys keeps the key fields of a list-map item as they were (a mutated key would
 // make another item).
-func restoreKeys(l *smdschema.List, from, to interface{}) {
-	fm, ok1 := from.(map[string]interface{})
-	tm, ok2 := to.(map[string]interface{})
+func restoreKeys(l *smdschema.List, from, to any) {
+	fm, ok1 := from.(map[string]any)
+	tm, ok2 := to.(map[string]any)
 	if !ok1 || !ok2 {
 		return
 	}
@@ -189,7 +189,7 @@ func restoreKeys(l *smdschema.List, from, to interface{}) {
 	}
 }
 
-func (g *Generator) containsIdentity(l *smdschema.List, items []interface{}, item interface{}) bool {
+func (g *Generator) containsIdentity(l *smdschema.List, items []any, item any) bool {
 	id := g.identity(l, item)
 	for _, it := range items {
 		if g.identity(l, it) == id {
@@ -199,7 +199,7 @@ func (g *Generator) containsIdentity(l *smdschema.List, items []interface{}, ite
 	return false
 }
 
-func (g *Generator) addField(m *smdschema.Map, out map[string]interface{}, path string, depth int) {
+func (g *Generator) addField(m *smdschema.Map, out map[string]any, path string, depth int) {
 	var free []smdschema.StructField
 	for _, f := range m.Fields {
 		if _, taken := out[f.Name]; taken {
@@ -225,15 +225,15 @@ func (g *Generator) addField(m *smdschema.Map, out map[string]interface{}, path 
 
 // Merge returns base with overlay laid over it as a client edits an object: struct fields
 // and map keys merge, list-map items merge by key, sets unite, atomic values are replaced.
-func (g *Generator) Merge(tr smdschema.TypeRef, base, overlay interface{}) interface{} {
+func (g *Generator) Merge(tr smdschema.TypeRef, base, overlay any) any {
 	a := g.resolve(tr)
 	switch o := overlay.(type) {
-	case map[string]interface{}:
-		b, ok := base.(map[string]interface{})
+	case map[string]any:
+		b, ok := base.(map[string]any)
 		if !ok || a.Map == nil || a.Map.ElementRelationship == smdschema.Atomic {
 			return unstructured.DeepCopy(overlay)
 		}
-		out := unstructured.DeepCopy(b).(map[string]interface{})
+		out := unstructured.DeepCopy(b).(map[string]any)
 		for _, k := range sortedKeys(o) {
 			ft, ok := fieldType(a.Map, k)
 			if bv, present := out[k]; ok && present {
@@ -243,12 +243,12 @@ func (g *Generator) Merge(tr smdschema.TypeRef, base, overlay interface{}) inter
 			}
 		}
 		return out
-	case []interface{}:
-		b, ok := base.([]interface{})
+	case []any:
+		b, ok := base.([]any)
 		if !ok || a.List == nil || a.List.ElementRelationship == smdschema.Atomic {
 			return unstructured.DeepCopy(overlay)
 		}
-		out := unstructured.DeepCopy(b).([]interface{})
+		out := unstructured.DeepCopy(b).([]any)
 		for _, item := range o {
 			id := g.identity(a.List, item)
 			found := false
@@ -273,7 +273,7 @@ func (g *Generator) Merge(tr smdschema.TypeRef, base, overlay interface{}) inter
 
 // Spot is one place in a value: a map key or a list index, with its type.
 type Spot struct {
-	Path []interface{} // string keys and int indexes from the root
+	Path []any // string keys and int indexes from the root
 	Type smdschema.TypeRef
 	// List is set for list-typed spots (the list's own schema).
 	List *smdschema.List
@@ -284,17 +284,17 @@ type Spot struct {
 }
 
 // Spots lists every non-root place in v, in a stable order.
-func (g *Generator) Spots(tr smdschema.TypeRef, v interface{}) []Spot {
+func (g *Generator) Spots(tr smdschema.TypeRef, v any) []Spot {
 	var out []Spot
 	g.spots(tr, v, nil, nil, false, &out)
 	return out
 }
 
-func (g *Generator) spots(tr smdschema.TypeRef, v interface{}, at []interface{}, keys []string, isKey bool, out *[]Spot) {
+func (g *Generator) spots(tr smdschema.TypeRef, v any, at []any, keys []string, isKey bool, out *[]Spot) {
 	a := g.resolve(tr)
-	s := Spot{Path: append([]interface{}{}, at...), Type: tr, Key: isKey}
+	s := Spot{Path: append([]any{}, at...), Type: tr, Key: isKey}
 	switch t := v.(type) {
-	case map[string]interface{}:
+	case map[string]any:
 		if a.Map == nil {
 			return
 		}
@@ -311,7 +311,7 @@ func (g *Generator) spots(tr smdschema.TypeRef, v interface{}, at []interface{},
 				g.spots(ft, t[k], append(at, k), nil, key, out)
 			}
 		}
-	case []interface{}:
+	case []any:
 		if a.List == nil {
 			return
 		}
@@ -332,12 +332,12 @@ func (g *Generator) spots(tr smdschema.TypeRef, v interface{}, at []interface{},
 }
 
 // Get returns the value at path in v.
-func Get(v interface{}, path []interface{}) (interface{}, bool) {
+func Get(v any, path []any) (any, bool) {
 	cur := v
 	for _, p := range path {
 		switch k := p.(type) {
 		case string:
-			m, ok := cur.(map[string]interface{})
+			m, ok := cur.(map[string]any)
 			if !ok {
 				return nil, false
 			}
@@ -345,7 +345,7 @@ func Get(v interface{}, path []interface{}) (interface{}, bool) {
 				return nil, false
 			}
 		case int:
-			l, ok := cur.([]interface{})
+			l, ok := cur.([]any)
 			if !ok || k >= len(l) {
 				return nil, false
 			}
@@ -356,7 +356,7 @@ func Get(v interface{}, path []interface{}) (interface{}, bool) {
 }
 
 // Set replaces the value at path in v (which must exist up to its parent).
-func Set(v interface{}, path []interface{}, x interface{}) bool {
+func Set(v any, path []any, x any) bool {
 	if len(path) == 0 {
 		return false
 	}
@@ -366,13 +366,13 @@ func Set(v interface{}, path []interface{}, x interface{}) bool {
 	}
 	switch k := path[len(path)-1].(type) {
 	case string:
-		m, ok := parent.(map[string]interface{})
+		m, ok := parent.(map[string]any)
 		if !ok {
 			return false
 		}
 		m[k] = x
 	case int:
-		l, ok := parent.([]interface{})
+		l, ok := parent.([]any)
 		if !ok || k >= len(l) {
 			return false
 		}
@@ -382,7 +382,7 @@ func Set(v interface{}, path []interface{}, x interface{}) bool {
 }
 
 // Delete removes the value at path from v; a list element is cut out of its list.
-func Delete(v interface{}, path []interface{}) bool {
+func Delete(v any, path []any) bool {
 	if len(path) == 0 {
 		return false
 	}
@@ -392,28 +392,28 @@ func Delete(v interface{}, path []interface{}) bool {
 	}
 	switch k := path[len(path)-1].(type) {
 	case string:
-		m, ok := parent.(map[string]interface{})
+		m, ok := parent.(map[string]any)
 		if !ok {
 			return false
 		}
 		delete(m, k)
 	case int:
-		l, ok := parent.([]interface{})
+		l, ok := parent.([]any)
 		if !ok || k >= len(l) {
 			return false
 		}
-		return Set(v, path[:len(path)-1], append(append([]interface{}{}, l[:k]...), l[k+1:]...))
+		return Set(v, path[:len(path)-1], append(append([]any{}, l[:k]...), l[k+1:]...))
 	}
 	return true
 }
 
 // Duplicate adds a copy of an item to a random list-map or set in v (live objects may
 // hold duplicates; apply configurations may not). It reports whether one was added.
-func (g *Generator) Duplicate(tr smdschema.TypeRef, v interface{}) bool {
+func (g *Generator) Duplicate(tr smdschema.TypeRef, v any) bool {
 	var lists []Spot
 	for _, s := range g.Spots(tr, v) {
 		if s.List != nil && s.List.ElementRelationship == smdschema.Associative {
-			if l, _ := Get(v, s.Path); len(l.([]interface{})) > 0 {
+			if l, _ := Get(v, s.Path); len(l.([]any)) > 0 {
 				lists = append(lists, s)
 			}
 		}
@@ -423,19 +423,19 @@ func (g *Generator) Duplicate(tr smdschema.TypeRef, v interface{}) bool {
 	}
 	s := lists[g.rnd.Intn(len(lists))]
 	lv, _ := Get(v, s.Path)
-	l := lv.([]interface{})
+	l := lv.([]any)
 	item := unstructured.DeepCopy(l[g.rnd.Intn(len(l))])
 	if isKeyed(s.List) && g.rnd.Intn(2) == 0 {
-		if m, ok := item.(map[string]interface{}); ok {
+		if m, ok := item.(map[string]any); ok {
 			mm := g.mutate(s.List.ElementType, m, 0.5, "", len(s.Path))
 			restoreKeys(s.List, m, mm)
 			item = mm
 		}
 	}
 	at := g.rnd.Intn(len(l) + 1)
-	nl := append(append(append([]interface{}{}, l[:at]...), item), l[at:]...)
+	nl := append(append(append([]any{}, l[:at]...), item), l[at:]...)
 	return Set(v, s.Path, nl)
 }
 
 // DeepCopy copies a JSON-like value.
-func DeepCopy(v interface{}) interface{} { return unstructured.DeepCopy(v) }
+func DeepCopy(v any) any { return unstructured.DeepCopy(v) }

@@ -105,8 +105,8 @@ func CRDKinds(crd *apiextensionsv1.CustomResourceDefinition) ([]*Kind, error) {
 			if err := structuraldefaulting.PruneDefaults(st); err != nil {
 				return nil, fmt.Errorf("pruning the defaults of %s %s: %w", crd.Name, v.Name, err)
 			}
-			k.Default = func(obj map[string]interface{}) { structuraldefaulting.Default(obj, st) }
-			k.Decode = func(obj map[string]interface{}) {
+			k.Default = func(obj map[string]any) { structuraldefaulting.Default(obj, st) }
+			k.Decode = func(obj map[string]any) {
 				structuralpruning.Prune(obj, st, true)
 				structuraldefaulting.PruneNonNullableNullsWithoutDefaults(obj, st)
 				structuraldefaulting.Default(obj, st)

@@ -37,12 +37,12 @@ type Kind struct {
 	Reset map[string][]smdpath.Path
 	// Default is the kind's defaulting (structural defaults for custom resources), run on
 	// request bodies as they are decoded and on the merged object of an apply; nil for none.
-	Default func(obj map[string]interface{})
+	Default func(obj map[string]any)
 	// Decode is what decoding a stored or sent object does beyond defaulting (custom
 	// resources: pruning unknown fields and non-nullable nulls, then defaulting); it is
 	// run on update bodies and, as the store writes and reads back the object, on every
 	// stored object. nil for none.
-	Decode func(obj map[string]interface{})
+	Decode func(obj map[string]any)
 	// ScalePaths maps apiVersions to the replica count's path for the /scale
 	// subresource; nil when the kind has none.
 	ScalePaths managedfields.ResourcePathMappings
@@ -64,7 +64,7 @@ type Kind struct {
 
 // Type returns the SMD type of the kind, as the converter resolves it.
 func (k *Kind) Type() (*typed.ParseableType, error) {
-	u := &unstructured.Unstructured{Object: map[string]interface{}{}}
+	u := &unstructured.Unstructured{Object: map[string]any{}}
 	u.SetGroupVersionKind(k.GVK)
 	tv, err := k.Converter.ObjectToTyped(u)
 	if err != nil {
@@ -78,9 +78,9 @@ type Request struct {
 	GVK         schema.GroupVersionKind
 	Subresource string
 	// Live is the stored object; nil creates (POST for updates, apply to a missing object).
-	Live map[string]interface{}
+	Live map[string]any
 	// Object is the apply configuration or the whole new object.
-	Object  map[string]interface{}
+	Object  map[string]any
 	Manager string
 	Force   bool
 	// Now is the time the server stamps into changed entries (the field manager itself
@@ -105,7 +105,7 @@ type Cause struct {
 
 // Response is the server's answer: the object it stores, or its refusal.
 type Response struct {
-	Object map[string]interface{}
+	Object map[string]any
 	Error  *Status
 }
 
@@ -229,7 +229,7 @@ func (s *Server) run(req Request, apply bool) (Response, error) {
 	}
 }
 
-func (s *Server) once(fm *managedfields.FieldManager, req Request, liveMap, objMap map[string]interface{}, apply bool) (Response, error) {
+func (s *Server) once(fm *managedfields.FieldManager, req Request, liveMap, objMap map[string]any, apply bool) (Response, error) {
 	if k := s.kinds[req.GVK]; k.Scheme != nil && req.Subresource != "scale" {
 		return s.onceConverted(fm, k, req, liveMap, objMap, apply)
 	}
@@ -348,7 +348,7 @@ func typedCopy(obj runtime.Object) (runtime.Object, error) {
 
 // onceConverted is once for a kind the server converts between versions (Kind.Scheme):
 // the stored object is internal, and the answer is converted to the request's version.
-func (s *Server) onceConverted(fm *managedfields.FieldManager, k *Kind, req Request, liveMap, objMap map[string]interface{}, apply bool) (Response, error) {
+func (s *Server) onceConverted(fm *managedfields.FieldManager, k *Kind, req Request, liveMap, objMap map[string]any, apply bool) (Response, error) {
 	created := liveMap == nil
 	if created && req.Subresource != "" {
 		name, _, _ := unstructured.NestedString(objMap, "metadata", "name")
@@ -425,7 +425,7 @@ func (s *Server) onceConverted(fm *managedfields.FieldManager, k *Kind, req Requ
 
 // ReadAs is obj, a stored object of a kind with a scheme, as a GET at gv returns it:
 // converted through the internal version.
-func ReadAs(s *runtime.Scheme, obj map[string]interface{}, gv schema.GroupVersion) (map[string]interface{}, error) {
+func ReadAs(s *runtime.Scheme, obj map[string]any, gv schema.GroupVersion) (map[string]any, error) {
 	internal, err := s.ConvertToVersion(&unstructured.Unstructured{Object: obj}, schema.GroupVersion{Group: gv.Group, Version: runtime.APIVersionInternal})
 	if err != nil {
 		return nil, err
@@ -435,7 +435,7 @@ func ReadAs(s *runtime.Scheme, obj map[string]interface{}, gv schema.GroupVersio
 
 // toMap converts obj to gv and encodes it as the server writes JSON, read back as decoded
 // JSON (integers int64).
-func toMap(s *runtime.Scheme, obj runtime.Object, gv schema.GroupVersion) (map[string]interface{}, error) {
+func toMap(s *runtime.Scheme, obj runtime.Object, gv schema.GroupVersion) (map[string]any, error) {
 	v, err := s.ConvertToVersion(obj, gv)
 	if err != nil {
 		return nil, err
@@ -446,20 +446,20 @@ func toMap(s *runtime.Scheme, obj runtime.Object, gv schema.GroupVersion) (map[s
 	}
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.UseNumber()
-	var out map[string]interface{}
+	var out map[string]any
 	if err := dec.Decode(&out); err != nil {
 		return nil, err
 	}
-	return fromNumbers(out).(map[string]interface{}), nil
+	return fromNumbers(out).(map[string]any), nil
 }
 
-func fromNumbers(v interface{}) interface{} {
+func fromNumbers(v any) any {
 	switch t := v.(type) {
-	case map[string]interface{}:
+	case map[string]any:
 		for k, x := range t {
 			t[k] = fromNumbers(x)
 		}
-	case []interface{}:
+	case []any:
 		for i, x := range t {
 			t[i] = fromNumbers(x)
 		}
@@ -508,7 +508,7 @@ func notFound(k *Kind, name string) error {
 	return apierrors.NewNotFound(schema.GroupResource{Group: k.GVK.Group, Resource: k.Resource}, name)
 }
 
-func runtimeFromUnstructured(u map[string]interface{}, into interface{}) error {
+func runtimeFromUnstructured(u map[string]any, into any) error {
 	return runtime.DefaultUnstructuredConverter.FromUnstructured(u, into)
 }
 
@@ -533,15 +533,15 @@ func toStatus(err error) *Status {
 }
 
 // shiftTimes returns a deep copy of obj whose managedFields times are moved by d.
-func shiftTimes(obj map[string]interface{}, d time.Duration) (map[string]interface{}, error) {
+func shiftTimes(obj map[string]any, d time.Duration) (map[string]any, error) {
 	if obj == nil {
 		return nil, nil
 	}
 	c := runtime.DeepCopyJSON(obj)
-	md, _ := c["metadata"].(map[string]interface{})
-	entries, _ := md["managedFields"].([]interface{})
+	md, _ := c["metadata"].(map[string]any)
+	entries, _ := md["managedFields"].([]any)
 	for _, e := range entries {
-		m, ok := e.(map[string]interface{})
+		m, ok := e.(map[string]any)
 		if !ok {
 			continue
 		}
@@ -560,7 +560,7 @@ func shiftTimes(obj map[string]interface{}, d time.Duration) (map[string]interfa
 
 type identityConvertor struct{}
 
-func (identityConvertor) Convert(in, out, context interface{}) error {
+func (identityConvertor) Convert(in, out, context any) error {
 	return errors.New("conversion is not supported")
 }
 
@@ -587,7 +587,7 @@ func (identityConvertor) ConvertFieldLabel(schema.GroupVersionKind, string, stri
 
 // defaulter runs a kind's defaulting on unstructured objects.
 type defaulter struct {
-	f func(map[string]interface{})
+	f func(map[string]any)
 }
 
 func (d defaulter) Default(obj runtime.Object) {
@@ -600,13 +600,13 @@ func (d defaulter) Default(obj runtime.Object) {
 type emptyCreater struct{}
 
 func (emptyCreater) New(gvk schema.GroupVersionKind) (runtime.Object, error) {
-	u := &unstructured.Unstructured{Object: map[string]interface{}{}}
+	u := &unstructured.Unstructured{Object: map[string]any{}}
 	u.SetGroupVersionKind(gvk)
 	return u, nil
 }
 
 // ManagedFields decodes an object's managedFields.
-func ManagedFields(obj map[string]interface{}) ([]metav1.ManagedFieldsEntry, error) {
+func ManagedFields(obj map[string]any) ([]metav1.ManagedFieldsEntry, error) {
 	acc, err := meta.Accessor(&unstructured.Unstructured{Object: obj})
 	if err != nil {
 		return nil, err

@@ -18,12 +18,12 @@ func newServer() *Server {
 		&Kind{GVK: deployGVK, Converter: tc, Reset: StatusReset(smdpath.MakePathOrDie("spec"), smdpath.MakePathOrDie("metadata", "labels"))})
 }
 
-func cm(data map[string]interface{}) map[string]interface{} {
-	return map[string]interface{}{"apiVersion": "v1", "kind": "ConfigMap",
-		"metadata": map[string]interface{}{"name": "c", "namespace": "default"}, "data": data}
+func cm(data map[string]any) map[string]any {
+	return map[string]any{"apiVersion": "v1", "kind": "ConfigMap",
+		"metadata": map[string]any{"name": "c", "namespace": "default"}, "data": data}
 }
 
-func entries(t *testing.T, obj map[string]interface{}) []string {
+func entries(t *testing.T, obj map[string]any) []string {
 	t.Helper()
 	es, err := ManagedFields(obj)
 	if err != nil {
@@ -45,7 +45,7 @@ func entries(t *testing.T, obj map[string]interface{}) []string {
 func TestLogicalTime(t *testing.T) {
 	s := newServer()
 	t0 := time.Date(2021, 3, 4, 5, 6, 7, 0, time.UTC)
-	r, err := s.Apply(Request{GVK: cmGVK, Object: cm(map[string]interface{}{"a": "1"}), Manager: "m", Now: t0})
+	r, err := s.Apply(Request{GVK: cmGVK, Object: cm(map[string]any{"a": "1"}), Manager: "m", Now: t0})
 	if err != nil || r.Error != nil {
 		t.Fatal(err, r.Error)
 	}
@@ -53,14 +53,14 @@ func TestLogicalTime(t *testing.T) {
 		t.Fatalf("entries after create: %v", got)
 	}
 	live := r.Object
-	r, err = s.Apply(Request{GVK: cmGVK, Live: live, Object: cm(map[string]interface{}{"a": "1"}), Manager: "m", Now: t0.Add(time.Hour)})
+	r, err = s.Apply(Request{GVK: cmGVK, Live: live, Object: cm(map[string]any{"a": "1"}), Manager: "m", Now: t0.Add(time.Hour)})
 	if err != nil || r.Error != nil {
 		t.Fatal(err, r.Error)
 	}
 	if got := entries(t, r.Object); got[0] != "m/Apply@2021-03-04T05:06:07Z" {
 		t.Fatalf("a no-op apply re-stamped: %v", got)
 	}
-	r, err = s.Apply(Request{GVK: cmGVK, Live: live, Object: cm(map[string]interface{}{"a": "2"}), Manager: "m", Now: t0.Add(time.Hour)})
+	r, err = s.Apply(Request{GVK: cmGVK, Live: live, Object: cm(map[string]any{"a": "2"}), Manager: "m", Now: t0.Add(time.Hour)})
 	if err != nil || r.Error != nil {
 		t.Fatal(err, r.Error)
 	}
@@ -72,8 +72,8 @@ func TestLogicalTime(t *testing.T) {
 func TestConflict(t *testing.T) {
 	s := newServer()
 	now := time.Date(2021, 3, 4, 5, 6, 7, 0, time.UTC)
-	r, _ := s.Apply(Request{GVK: cmGVK, Object: cm(map[string]interface{}{"a": "1"}), Manager: "one", Now: now})
-	r, err := s.Apply(Request{GVK: cmGVK, Live: r.Object, Object: cm(map[string]interface{}{"a": "2"}), Manager: "two", Now: now})
+	r, _ := s.Apply(Request{GVK: cmGVK, Object: cm(map[string]any{"a": "1"}), Manager: "one", Now: now})
+	r, err := s.Apply(Request{GVK: cmGVK, Live: r.Object, Object: cm(map[string]any{"a": "2"}), Manager: "two", Now: now})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,9 +89,9 @@ func TestConflict(t *testing.T) {
 func TestStatusResetFields(t *testing.T) {
 	s := newServer()
 	now := time.Date(2021, 3, 4, 5, 6, 7, 0, time.UTC)
-	obj := map[string]interface{}{"apiVersion": "apps/v1", "kind": "Deployment",
-		"metadata": map[string]interface{}{"name": "d", "namespace": "default", "uid": "u"},
-		"spec":     map[string]interface{}{"replicas": int64(1)}, "status": map[string]interface{}{"replicas": int64(2)}}
+	obj := map[string]any{"apiVersion": "apps/v1", "kind": "Deployment",
+		"metadata": map[string]any{"name": "d", "namespace": "default", "uid": "u"},
+		"spec":     map[string]any{"replicas": int64(1)}, "status": map[string]any{"replicas": int64(2)}}
 	r, err := s.Update(Request{GVK: deployGVK, Subresource: "status", Live: obj, Object: obj, Manager: "ctrl", Now: now})
 	if err != nil || r.Error != nil {
 		t.Fatal(err, r.Error)

@@ -19,18 +19,18 @@ var ScaleGVK = schema.GroupVersionKind{Group: "autoscaling", Version: "v1", Kind
 // typedScale makes a Scale look as the server's typed autoscaling/v1 Scale looks to the
 // field manager: spec.replicas and status.replicas (int32, not omitempty in 1.37) always
 // there, status.selector (omitempty) absent when empty.
-func typedScale(obj map[string]interface{}) {
-	spec, _ := obj["spec"].(map[string]interface{})
+func typedScale(obj map[string]any) {
+	spec, _ := obj["spec"].(map[string]any)
 	if spec == nil {
-		spec = map[string]interface{}{}
+		spec = map[string]any{}
 		obj["spec"] = spec
 	}
 	if r, ok := spec["replicas"]; !ok || r == nil {
 		spec["replicas"] = int64(0)
 	}
-	status, _ := obj["status"].(map[string]interface{})
+	status, _ := obj["status"].(map[string]any)
 	if status == nil {
-		status = map[string]interface{}{}
+		status = map[string]any{}
 		obj["status"] = status
 	}
 	if r, ok := status["replicas"]; !ok || r == nil {
@@ -46,7 +46,7 @@ func typedScale(obj map[string]interface{}) {
 // become the Scale's (managedfields.ScaleHandler.ToSubresource), the Scale's own field
 // manager (subresource "scale") runs on the old and new Scale, the new replica count goes
 // into the parent, and the Scale's entries go back to the parent (ToParent).
-func (s *Server) updateScale(req Request, live map[string]interface{}, body map[string]interface{}) (Response, error) {
+func (s *Server) updateScale(req Request, live map[string]any, body map[string]any) (Response, error) {
 	k := s.kinds[req.GVK]
 	if k.ScalePaths == nil {
 		return Response{}, fmt.Errorf("%s has no /scale", req.GVK)
@@ -62,7 +62,7 @@ func (s *Server) updateScale(req Request, live map[string]interface{}, body map[
 		return Response{}, fmt.Errorf("scale entries: %w", err)
 	}
 	replicasPath := strings.Split(k.ScalePaths[req.GVK.GroupVersion().String()].String()[1:], ".")
-	old := &unstructured.Unstructured{Object: map[string]interface{}{}}
+	old := &unstructured.Unstructured{Object: map[string]any{}}
 	old.SetGroupVersionKind(ScaleGVK)
 	old.SetName(parent.GetName())
 	old.SetNamespace(parent.GetNamespace())
@@ -74,7 +74,7 @@ func (s *Server) updateScale(req Request, live map[string]interface{}, body map[
 	if r, ok, _ := unstructured.NestedFieldCopy(live, replicasPath...); ok {
 		_ = unstructured.SetNestedField(old.Object, r, "spec", "replicas")
 	}
-	status := map[string]interface{}{"replicas": int64(0)}
+	status := map[string]any{"replicas": int64(0)}
 	if r, ok, _ := unstructured.NestedFieldCopy(live, "status", "replicas"); ok {
 		status["replicas"] = r
 	}
@@ -104,7 +104,7 @@ func (s *Server) updateScale(req Request, live map[string]interface{}, body map[
 	}
 	next := parent.DeepCopy()
 	// The parent's replica count is the Scale's, 0 when the Scale has none (Go int32).
-	replicas := interface{}(int64(0))
+	replicas := any(int64(0))
 	if r, ok, _ := unstructured.NestedFieldCopy(scale.Object, "spec", "replicas"); ok {
 		replicas = r
 	}
@@ -127,7 +127,7 @@ type scaleConverter struct {
 
 // NewScaleConverter builds the Scale type on top of the built-in schema (for ObjectMeta).
 func NewScaleConverter(builtin managedfields.TypeConverter) (managedfields.TypeConverter, error) {
-	u := &unstructured.Unstructured{Object: map[string]interface{}{}}
+	u := &unstructured.Unstructured{Object: map[string]any{}}
 	u.SetGroupVersionKind(schema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"})
 	tv, err := builtin.ObjectToTyped(u)
 	if err != nil {
@@ -168,7 +168,7 @@ func (c *scaleConverter) ObjectToTyped(obj runtime.Object, opts ...typed.Validat
 }
 
 func (c *scaleConverter) TypedToObject(v *typed.TypedValue) (runtime.Object, error) {
-	m, ok := v.AsValue().Unstructured().(map[string]interface{})
+	m, ok := v.AsValue().Unstructured().(map[string]any)
 	if !ok {
 		return nil, fmt.Errorf("scale converter: not an object")
 	}

@@ -19,10 +19,10 @@ func TestScale(t *testing.T) {
 	}
 	s := NewServer(&Kind{GVK: deployGVK, Resource: "deployments", Converter: tc, ScalePaths: managedfields.ResourcePathMappings{"apps/v1": smdpath.MakePathOrDie("spec", "replicas")}},
 		&Kind{GVK: ScaleGVK, Converter: sc})
-	live := map[string]interface{}{"apiVersion": "apps/v1", "kind": "Deployment", "metadata": map[string]interface{}{"name": "obj", "namespace": "default", "uid": "u",
-		"managedFields": []interface{}{map[string]interface{}{"apiVersion": "apps/v1", "fieldsType": "FieldsV1", "fieldsV1": map[string]interface{}{"f:spec": map[string]interface{}{"f:replicas": map[string]interface{}{}}}, "manager": "helm", "operation": "Apply", "time": "2024-01-04T10:00:10Z"}}},
-		"spec": map[string]interface{}{"replicas": int64(4)}}
-	body := map[string]interface{}{"apiVersion": "autoscaling/v1", "kind": "Scale", "metadata": map[string]interface{}{"name": "obj", "namespace": "default"}, "spec": map[string]interface{}{"replicas": int64(2)}}
+	live := map[string]any{"apiVersion": "apps/v1", "kind": "Deployment", "metadata": map[string]any{"name": "obj", "namespace": "default", "uid": "u",
+		"managedFields": []any{map[string]any{"apiVersion": "apps/v1", "fieldsType": "FieldsV1", "fieldsV1": map[string]any{"f:spec": map[string]any{"f:replicas": map[string]any{}}}, "manager": "helm", "operation": "Apply", "time": "2024-01-04T10:00:10Z"}}},
+		"spec": map[string]any{"replicas": int64(4)}}
+	body := map[string]any{"apiVersion": "autoscaling/v1", "kind": "Scale", "metadata": map[string]any{"name": "obj", "namespace": "default"}, "spec": map[string]any{"replicas": int64(2)}}
 	r, err := s.Update(Request{GVK: deployGVK, Subresource: "scale", Live: live, Object: body, Manager: "hpa", Now: time.Date(2024, 1, 5, 0, 0, 0, 0, time.UTC)})
 	if err != nil || r.Error != nil {
 		t.Fatal(err, r.Error)
