@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/ssa-diff/ssa-diff/internal/report"
+	"github.com/ssa-diff/ssa-diff/internal/serverpath"
 	"github.com/ssa-diff/ssa-diff/schema"
 	smdschema "sigs.k8s.io/structured-merge-diff/v6/schema"
 )
@@ -112,45 +113,29 @@ func fieldsAt(sc *smdschema.Schema, tr smdschema.TypeRef, path string) []string 
 	if sc == nil {
 		return nil
 	}
-	rest := path
-	for rest != "" {
+	elems, err := serverpath.Parse(path)
+	if err != nil {
+		return nil
+	}
+	for _, e := range elems {
 		atom, ok := sc.Resolve(tr)
 		if !ok {
 			return nil
 		}
-		switch rest[0] {
-		case '.':
-			end := len(rest)
-			for j := 1; j < len(rest); j++ {
-				if rest[j] == '.' || rest[j] == '[' {
-					end = j
-					break
-				}
-			}
-			name := rest[1:end]
-			rest = rest[end:]
+		switch {
+		case !e.Selector:
 			if atom.Map == nil {
 				return nil
 			}
-			if f, ok := atom.Map.FindField(name); ok {
+			if f, ok := atom.Map.FindField(e.Text); ok {
 				tr = f.Type
 			} else {
 				tr = atom.Map.ElementType
 			}
-		case '[':
-			end := strings.IndexByte(rest, ']')
-			if end < 0 {
-				return nil
-			}
-			rest = rest[end+1:]
-			switch {
-			case atom.List != nil:
-				tr = atom.List.ElementType
-			case atom.Map != nil:
-				tr = atom.Map.ElementType
-			default:
-				return nil
-			}
+		case atom.List != nil:
+			tr = atom.List.ElementType
+		case atom.Map != nil:
+			tr = atom.Map.ElementType
 		default:
 			return nil
 		}

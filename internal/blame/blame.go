@@ -9,6 +9,7 @@ import (
 
 	"github.com/ssa-diff/ssa-diff/fieldpath"
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
+	smdpath "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 	"sigs.k8s.io/yaml"
 )
 
@@ -287,34 +288,22 @@ func lineOwnersAsOwners(refs []fieldpath.ManagerRef) []owner {
 	return out
 }
 
-// itemPath prints a list item as the server prints paths: [k=v,...] by the keys an owner
-// uses, [="v"] for a set item, [i] otherwise.
+// itemPath prints a list item as the server prints paths (structured-merge-diff's printer):
+// [k=v,...] by the keys an owner uses, [="v"] for a set item, [i] otherwise.
 func itemPath(item any, index int, owners []owner) string {
 	for _, o := range owners {
 		for k := range o.set {
-			if !itemMatches(k, item, index) {
+			if !itemMatches(k, item, index) || !(strings.HasPrefix(k, "k:") || strings.HasPrefix(k, "v:")) {
 				continue
 			}
-			switch {
-			case strings.HasPrefix(k, "k:"):
-				var keys map[string]any
-				if json.Unmarshal([]byte(k[2:]), &keys) != nil {
-					continue
-				}
-				names := make([]string, 0, len(keys))
-				for n := range keys {
-					names = append(names, n)
-				}
-				sort.Strings(names)
-				parts := make([]string, len(names))
-				for i, n := range names {
-					b, _ := json.Marshal(keys[n])
-					parts[i] = n + "=" + string(b)
-				}
-				return "[" + strings.Join(parts, ",") + "]"
-			case strings.HasPrefix(k, "v:"):
-				return "[=" + k[2:] + "]"
+			pe, err := smdpath.DeserializePathElement(k)
+			if err != nil {
+				continue
 			}
+			if pe.Key != nil {
+				pe.Key.Sort()
+			}
+			return pe.String()
 		}
 	}
 	return "[" + strconv.Itoa(index) + "]"

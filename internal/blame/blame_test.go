@@ -120,3 +120,19 @@ func TestAnnotateBadManagedFields(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+// TestItemPathIsTheServers: list items print as the server prints them in paths
+// (structured-merge-diff's printer: strings quoted as Go quotes them, HTML characters kept),
+// not as JSON encodes them.
+func TestItemPathIsTheServers(t *testing.T) {
+	owners := []owner{{set: map[string]any{`k:{"port":80,"name":"<a>"}`: map[string]any{}, `v:"x\u0000"`: map[string]any{}}}}
+	if got, want := itemPath(map[string]any{"name": "<a>", "port": int64(80)}, 3, owners), `[name="<a>",port=80]`; got != want {
+		t.Errorf("keyed item: %s, want %s", got, want)
+	}
+	if got, want := itemPath("x\x00", 1, owners), `[="x\x00"]`; got != want {
+		t.Errorf("set item: %s, want %s", got, want)
+	}
+	if got, want := itemPath("y", 2, owners), `[2]`; got != want {
+		t.Errorf("item by position: %s, want %s", got, want)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/ssa-diff/ssa-diff/internal/serverpath"
 	yamlv3 "go.yaml.in/yaml/v3"
 )
 
@@ -215,7 +216,7 @@ func resolvePath(tree map[string]any, path string) (string, bool) {
 			ptr.WriteString("/" + escapePointer(best))
 			cur, rest = m[best], rest[1+len(best):]
 		case rest[0] == '[':
-			end := closingBracket(rest)
+			end := serverpath.SelectorEnd(rest)
 			if end < 0 {
 				return ptr.String(), false
 			}
@@ -243,58 +244,27 @@ func resolvePath(tree map[string]any, path string) (string, bool) {
 	return ptr.String(), true
 }
 
-// closingBracket is the index of the ']' that closes s[0] == '[', past quoted strings.
-func closingBracket(s string) int {
-	inString, escaped := false, false
-	for i := 1; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case escaped:
-			escaped = false
-		case inString && c == '\\':
-			escaped = true
-		case c == '"':
-			inString = !inString
-		case !inString && c == ']':
-			return i
-		}
-	}
-	return -1
-}
-
 // itemIndex finds the item a path element selects: "3" (an index), "=\"x\"" (a set's
 // value) or "name=\"app\",port=80" (a keyed list's item).
 func itemIndex(l []any, sel string) int {
-	if n, err := strconv.Atoi(sel); err == nil {
-		if n >= 0 && n < len(l) {
-			return n
+	item, err := serverpath.ParseItem(sel)
+	switch {
+	case err != nil:
+		return -1
+	case item.HasIndex:
+		if item.Index >= 0 && item.Index < len(l) {
+			return item.Index
 		}
 		return -1
-	}
-	if strings.HasPrefix(sel, "=") {
-		var v any
-		if json.Unmarshal([]byte(sel[1:]), &v) != nil {
-			return -1
-		}
+	case item.HasValue:
 		for i, x := range l {
-			if sameScalar(x, v) {
+			if sameScalar(x, item.Value) {
 				return i
 			}
 		}
 		return -1
 	}
-	keys := map[string]any{}
-	for _, kv := range splitKeys(sel) {
-		eq := strings.IndexByte(kv, '=')
-		if eq < 0 {
-			return -1
-		}
-		var v any
-		if json.Unmarshal([]byte(kv[eq+1:]), &v) != nil {
-			return -1
-		}
-		keys[kv[:eq]] = v
-	}
+	keys := item.Keys
 	// Keys an item lacks (defaults the server adds, like a port's protocol) do not rule
 	// it out; at least one must be there.
 	for i, x := range l {
@@ -319,27 +289,6 @@ func itemIndex(l []any, sel string) int {
 		}
 	}
 	return -1
-}
-
-// splitKeys splits "a=1,b=\"x,y\"" at the commas outside strings.
-func splitKeys(s string) []string {
-	var parts []string
-	inString, escaped, start := false, false, 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case escaped:
-			escaped = false
-		case inString && c == '\\':
-			escaped = true
-		case c == '"':
-			inString = !inString
-		case !inString && c == ',':
-			parts = append(parts, s[start:i])
-			start = i + 1
-		}
-	}
-	return append(parts, s[start:])
 }
 
 // sameScalar compares a decoded value with one read from a path (JSON numbers are
