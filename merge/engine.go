@@ -10,6 +10,7 @@ import (
 
 	"github.com/ssa-diff/ssa-diff/fieldpath"
 	"github.com/ssa-diff/ssa-diff/internal/fieldsjson"
+	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 	"github.com/ssa-diff/ssa-diff/merge/conversion"
 	"github.com/ssa-diff/ssa-diff/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -266,18 +267,7 @@ func withoutCleanManagedFields(obj map[string]any) map[string]any {
 			}
 		}
 	}
-	out := make(map[string]any, len(obj))
-	for k, v := range obj {
-		out[k] = v
-	}
-	meta := make(map[string]any, len(md))
-	for k, v := range md {
-		if k != "managedFields" {
-			meta[k] = v
-		}
-	}
-	out["metadata"] = meta
-	return out
+	return unstructured.WithoutManagedFields(obj)
 }
 
 // parseSorted types an unstructured object; when it does not fit the schema, the error is

@@ -157,27 +157,7 @@ func (r *request) semanticallyEqual(a, b map[string]any) bool {
 	if r.typ.Source != schema.SourceBuiltin || !defaults.Known(av, kind) {
 		return false
 	}
-	return defaults.Equal(av, kind, defaults.Semantic, withoutManagedFields(a), withoutManagedFields(b))
-}
-
-// withoutManagedFields is a shallow copy of obj whose metadata has no managedFields.
-func withoutManagedFields(obj map[string]any) map[string]any {
-	md, ok := obj["metadata"].(map[string]any)
-	if !ok {
-		return obj
-	}
-	c := make(map[string]any, len(obj))
-	for k, v := range obj {
-		c[k] = v
-	}
-	m := make(map[string]any, len(md))
-	for k, v := range md {
-		if k != "managedFields" {
-			m[k] = v
-		}
-	}
-	c["metadata"] = m
-	return c
+	return defaults.Equal(av, kind, defaults.Semantic, unstructured.WithoutManagedFields(a), unstructured.WithoutManagedFields(b))
 }
 
 func sameEntryIgnoringTime(x, y fieldpath.Entry) bool {

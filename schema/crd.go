@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 	"github.com/ssa-diff/ssa-diff/schema/crdschema"
 	"k8s.io/kube-openapi/pkg/schemaconv"
 	"k8s.io/kube-openapi/pkg/validation/spec"
@@ -83,7 +84,7 @@ func joinErrors(errs []error) error {
 // AddCRDObject adds one CustomResourceDefinition given as a decoded object
 // (the CLI finds CRDs among its inputs). See AddCRD.
 func (r *Registry) AddCRDObject(origin string, obj map[string]any) error {
-	norm, _ := normalizeJSON(obj).(map[string]any)
+	norm, _ := unstructured.Normalize(obj).(map[string]any)
 	types, err := r.crdTypes(origin, -1, norm)
 	if err != nil {
 		return err
@@ -174,7 +175,7 @@ func (r *Registry) crdTypes(origin string, doc int, obj map[string]any) ([]*Type
 	if raw, ok := crdSpec["preserveUnknownFields"]; ok && raw != nil {
 		b, ok := raw.(bool)
 		if !ok {
-			return nil, fail("spec.preserveUnknownFields", "must be a boolean, not %s", describe(raw))
+			return nil, fail("spec.preserveUnknownFields", "must be a boolean, not %s", unstructured.Describe(raw))
 		}
 		preserveUnknownFields = b
 	}
@@ -202,7 +203,7 @@ func (r *Registry) crdTypes(origin string, doc int, obj map[string]any) ([]*Type
 		path := fieldPath("spec.versions").index(i)
 		v, ok := rv.(map[string]any)
 		if !ok {
-			return nil, fail(path, "must be an object, not %s", describe(rv))
+			return nil, fail(path, "must be an object, not %s", unstructured.Describe(rv))
 		}
 		cv := crdVersion{path: path}
 		if cv.name, err = requiredString(v, "name"); err != nil {
@@ -218,7 +219,7 @@ func (r *Registry) crdTypes(origin string, doc int, obj map[string]any) ([]*Type
 		case nil:
 			// Absent is false, as the server decodes it: the version is not served.
 		default:
-			return nil, fail(path.child("served"), "must be a boolean, not %s", describe(served))
+			return nil, fail(path.child("served"), "must be a boolean, not %s", unstructured.Describe(served))
 		}
 		cv.modelName = modelName(group, cv.name, kindName)
 		if s, ok := v["schema"].(map[string]any); ok {
@@ -336,7 +337,7 @@ func requiredString(m map[string]any, key string) (string, error) {
 	}
 	s, ok := raw.(string)
 	if !ok {
-		return "", fmt.Errorf("must be a string, not %s", describe(raw))
+		return "", fmt.Errorf("must be a string, not %s", unstructured.Describe(raw))
 	}
 	if s == "" {
 		return "", errors.New("must not be empty")

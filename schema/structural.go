@@ -1,12 +1,7 @@
 package schema
 
 import (
-	"encoding/json"
-	"fmt"
-	"math"
-	"sort"
-	"strconv"
-
+	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 	"k8s.io/kube-openapi/pkg/validation/spec"
 )
 
@@ -50,7 +45,7 @@ type structuralConverter struct {
 func (c *structuralConverter) convert(v any, path fieldPath, lvl level) *spec.Schema {
 	m, ok := v.(map[string]any)
 	if !ok {
-		c.problems.add(path, "must be an object, not %s", describe(v))
+		c.problems.add(path, "must be an object, not %s", unstructured.Describe(v))
 		return &spec.Schema{}
 	}
 	s := &spec.Schema{}
@@ -72,7 +67,7 @@ func (c *structuralConverter) convert(v any, path fieldPath, lvl level) *spec.Sc
 	s.Format = c.str(m, "format", path)
 	s.Nullable = c.boolean(m, "nullable", path)
 	if d, ok := m["default"]; ok && d != nil {
-		s.Default = normalizeJSON(d)
+		s.Default = unstructured.Normalize(d)
 	}
 
 	preserve := c.boolean(m, extPreserveUnknown, path)
@@ -87,12 +82,12 @@ func (c *structuralConverter) convert(v any, path fieldPath, lvl level) *spec.Sc
 	if raw, ok := m[extListMapKeys]; ok {
 		list, ok := raw.([]any)
 		if !ok {
-			c.problems.add(path.child(extListMapKeys), "must be a list of strings, not %s", describe(raw))
+			c.problems.add(path.child(extListMapKeys), "must be a list of strings, not %s", unstructured.Describe(raw))
 		}
 		for i, k := range list {
 			ks, ok := k.(string)
 			if !ok {
-				c.problems.add(path.child(extListMapKeys).index(i), "must be a string, not %s", describe(k))
+				c.problems.add(path.child(extListMapKeys).index(i), "must be a string, not %s", unstructured.Describe(k))
 				continue
 			}
 			keys = append(keys, ks)
@@ -130,10 +125,10 @@ func (c *structuralConverter) convert(v any, path fieldPath, lvl level) *spec.Sc
 	if raw, ok := m["properties"]; ok && raw != nil {
 		props, ok := raw.(map[string]any)
 		if !ok {
-			c.problems.add(path.child("properties"), "must be an object, not %s", describe(raw))
+			c.problems.add(path.child("properties"), "must be an object, not %s", unstructured.Describe(raw))
 		} else {
 			s.Properties = make(map[string]spec.Schema, len(props))
-			for _, name := range sortedKeys(props) {
+			for _, name := range unstructured.SortedKeys(props) {
 				s.Properties[name] = *c.convert(props[name], path.child("properties").child(name), fieldLevel)
 			}
 		}
@@ -147,7 +142,7 @@ func (c *structuralConverter) convert(v any, path fieldPath, lvl level) *spec.Sc
 		case map[string]any:
 			s.AdditionalProperties = &spec.SchemaOrBool{Allows: true, Schema: c.convert(ap, path.child("additionalProperties"), fieldLevel)}
 		default:
-			c.problems.add(path.child("additionalProperties"), "must be a boolean or a schema, not %s", describe(raw))
+			c.problems.add(path.child("additionalProperties"), "must be a boolean or a schema, not %s", unstructured.Describe(raw))
 		}
 		if s.AdditionalProperties != nil {
 			if lvl == rootLevel {
@@ -170,7 +165,7 @@ func (c *structuralConverter) convert(v any, path fieldPath, lvl level) *spec.Sc
 		case []any:
 			c.problems.add(path.child("items"), "must be a single schema, not a list of schemas")
 		default:
-			c.problems.add(path.child("items"), "must be a schema, not %s", describe(raw))
+			c.problems.add(path.child("items"), "must be a schema, not %s", unstructured.Describe(raw))
 		}
 	}
 
@@ -291,7 +286,7 @@ func (c *structuralConverter) str(m map[string]any, key string, path fieldPath) 
 	}
 	s, ok := raw.(string)
 	if !ok {
-		c.problems.add(path.child(key), "must be a string, not %s", describe(raw))
+		c.problems.add(path.child(key), "must be a string, not %s", unstructured.Describe(raw))
 	}
 	return s
 }
@@ -303,99 +298,7 @@ func (c *structuralConverter) boolean(m map[string]any, key string, path fieldPa
 	}
 	b, ok := raw.(bool)
 	if !ok {
-		c.problems.add(path.child(key), "must be a boolean, not %s", describe(raw))
+		c.problems.add(path.child(key), "must be a boolean, not %s", unstructured.Describe(raw))
 	}
 	return b
-}
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
-// describe names the JSON type of a decoded value for error messages.
-func describe(v any) string {
-	switch v := v.(type) {
-	case nil:
-		return "null"
-	case string:
-		return fmt.Sprintf("the string %q", v)
-	case bool:
-		return "a boolean"
-	case map[string]any:
-		return "an object"
-	case []any:
-		return "a list"
-	case json.Number, int, int32, int64, uint, uint32, uint64, float32, float64:
-		return "a number"
-	}
-	return fmt.Sprintf("%T", v)
-}
-
-// normalizeJSON returns a copy of a decoded JSON value in the form the API
-// server's decoder produces: objects as map[string]any, lists as []any,
-// integers as int64 and other numbers as float64. It accepts what YAML and
-// JSON decoders produce (json.Number, int, map[any]any, ...).
-func normalizeJSON(v any) any {
-	switch v := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(v))
-		for k, x := range v {
-			out[k] = normalizeJSON(x)
-		}
-		return out
-	case map[any]any:
-		out := make(map[string]any, len(v))
-		for k, x := range v {
-			out[fmt.Sprint(k)] = normalizeJSON(x)
-		}
-		return out
-	case []any:
-		out := make([]any, len(v))
-		for i, x := range v {
-			out[i] = normalizeJSON(x)
-		}
-		return out
-	case json.Number:
-		if i, err := strconv.ParseInt(string(v), 10, 64); err == nil {
-			return i
-		}
-		f, err := strconv.ParseFloat(string(v), 64)
-		if err != nil {
-			return string(v)
-		}
-		return f
-	case int:
-		return int64(v)
-	case int8:
-		return int64(v)
-	case int16:
-		return int64(v)
-	case int32:
-		return int64(v)
-	case uint:
-		return uintToJSON(uint64(v))
-	case uint8:
-		return int64(v)
-	case uint16:
-		return int64(v)
-	case uint32:
-		return int64(v)
-	case uint64:
-		return uintToJSON(v)
-	case float32:
-		return float64(v)
-	}
-	return v
-}
-
-func uintToJSON(u uint64) any {
-	if u <= math.MaxInt64 {
-		return int64(u)
-	}
-	return float64(u)
 }

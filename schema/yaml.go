@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 	"sigs.k8s.io/yaml"
 )
 
@@ -62,9 +63,9 @@ func decodeJSONObject(j []byte) (map[string]any, error) {
 	if v == nil {
 		return nil, nil
 	}
-	m, ok := normalizeJSON(v).(map[string]any)
+	m, ok := unstructured.Normalize(v).(map[string]any)
 	if !ok {
-		return nil, fmt.Errorf("the document is %s, not an object", describe(v))
+		return nil, fmt.Errorf("the document is %s, not an object", unstructured.Describe(v))
 	}
 	return m, nil
 }

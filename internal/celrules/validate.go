@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"reflect"
-	"sort"
 	"strings"
 
 	"github.com/google/cel-go/cel"
@@ -14,6 +13,7 @@ import (
 	"github.com/google/cel-go/interpreter"
 	"github.com/ssa-diff/ssa-diff/internal/cellib"
 	"github.com/ssa-diff/ssa-diff/internal/crdvalidation/correlate"
+	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 	"github.com/ssa-diff/ssa-diff/schema/crdschema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	apiservercel "k8s.io/apiserver/pkg/cel"
@@ -241,7 +241,7 @@ func (r *run) validate(n *node, p *field.Path, obj, old any, rc ratchet, budget 
 			}
 			return nil
 		}
-		keys := sortedKeys(x)
+		keys := unstructured.SortedKeys(x)
 		if n.additional != nil {
 			for _, k := range keys {
 				budget = r.validate(n.additional, p.Key(k), x[k], oldOf(k), rc.key(k), budget)
@@ -476,13 +476,4 @@ func errorForReason(p *field.Path, value any, detail string, reason *string) *fi
 		return field.Duplicate(p, value)
 	}
 	return field.Invalid(p, value, detail)
-}
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

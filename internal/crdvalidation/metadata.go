@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 	"github.com/ssa-diff/ssa-diff/schema/crdschema"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	utilvalidation "k8s.io/apimachinery/pkg/util/validation"
@@ -67,7 +68,7 @@ func listSetsAndMaps(p *field.Path, s *crdschema.Schema, obj map[string]any) fie
 		return nil
 	}
 	var errs field.ErrorList
-	keys := sortedKeys(obj)
+	keys := unstructured.SortedKeys(obj)
 	if s.AdditionalProperties != nil && s.AdditionalProperties.Schema != nil {
 		for _, k := range keys {
 			errs = append(errs, listSetsAndMapsValue(p.Key(k), s.AdditionalProperties.Schema, obj[k])...)
@@ -207,13 +208,4 @@ func listMapDuplicates(p *field.Path, s *crdschema.Schema, l []any) field.ErrorL
 		errs = append(errs, field.Duplicate(p.Index(i), keys[i]))
 	}
 	return errs
-}
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -1,6 +1,9 @@
 package unstructured
 
-import "math"
+import (
+	"math"
+	"sort"
+)
 
 // Field accessors. Each reads one field of an object in the unstructured form and answers
 // the zero value when the field is absent, null or of another type; none of them panics.
@@ -86,4 +89,35 @@ func Int(v any) (int64, bool) {
 		}
 	}
 	return 0, false
+}
+
+// SortedKeys are the keys of an object, sorted: the order the API server walks and prints
+// objects in.
+func SortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// WithoutManagedFields is a shallow copy of obj whose metadata has no managedFields.
+func WithoutManagedFields(obj map[string]any) map[string]any {
+	md, ok := obj["metadata"].(map[string]any)
+	if !ok {
+		return obj
+	}
+	c := make(map[string]any, len(obj))
+	for k, v := range obj {
+		c[k] = v
+	}
+	m := make(map[string]any, len(md))
+	for k, v := range md {
+		if k != "managedFields" {
+			m[k] = v
+		}
+	}
+	c["metadata"] = m
+	return c
 }

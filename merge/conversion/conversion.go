@@ -127,18 +127,7 @@ func withoutManagedFields(obj map[string]any) (map[string]any, any, bool) {
 	if !ok {
 		return obj, nil, false
 	}
-	c := make(map[string]any, len(obj))
-	for k, v := range obj {
-		c[k] = v
-	}
-	m := make(map[string]any, len(md))
-	for k, v := range md {
-		if k != "managedFields" {
-			m[k] = v
-		}
-	}
-	c["metadata"] = m
-	return c, mf, true
+	return unstructured.WithoutManagedFields(obj), mf, true
 }
 
 // DecodeBody checks that obj, a request body of a kind Versions knows, decodes into its Go

@@ -1,12 +1,12 @@
 package crdschema
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 	"sort"
-	"strconv"
 	"sync"
+
+	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 )
 
 // Schema is one node of a JSONSchemaProps tree. Absent keywords are zero (nil pointers,
@@ -161,7 +161,7 @@ func (p *parser) schema(raw any, path string) *Schema {
 	m, ok := raw.(map[string]any)
 	if !ok {
 		if raw != nil {
-			p.fail(path, "must be an object, not %s", describe(raw))
+			p.fail(path, "must be an object, not %s", unstructured.Describe(raw))
 		}
 		return &Schema{}
 	}
@@ -217,7 +217,7 @@ func (p *parser) schema(raw any, path string) *Schema {
 			if v != nil {
 				l, ok := v.([]any)
 				if !ok {
-					p.fail(kp, "must be a list, not %s", describe(v))
+					p.fail(kp, "must be a list, not %s", unstructured.Describe(v))
 					continue
 				}
 				s.Enum = make([]any, len(l))
@@ -267,7 +267,7 @@ func (p *parser) schema(raw any, path string) *Schema {
 			}
 			dm, ok := v.(map[string]any)
 			if !ok {
-				p.fail(kp, "must be an object, not %s", describe(v))
+				p.fail(kp, "must be an object, not %s", unstructured.Describe(v))
 				continue
 			}
 			s.Dependencies = make(map[string]SchemaOrStrings, len(dm))
@@ -318,7 +318,7 @@ func (p *parser) rules(v any, path string) []Rule {
 	}
 	l, ok := v.([]any)
 	if !ok {
-		p.fail(path, "must be a list, not %s", describe(v))
+		p.fail(path, "must be a list, not %s", unstructured.Describe(v))
 		return nil
 	}
 	out := make([]Rule, 0, len(l))
@@ -326,7 +326,7 @@ func (p *parser) rules(v any, path string) []Rule {
 		ip := fmt.Sprintf("%s[%d]", path, i)
 		m, ok := x.(map[string]any)
 		if !ok {
-			p.fail(ip, "must be an object, not %s", describe(x))
+			p.fail(ip, "must be an object, not %s", unstructured.Describe(x))
 			continue
 		}
 		r := Rule{
@@ -354,7 +354,7 @@ func (p *parser) schemas(v any, path string) []*Schema {
 	}
 	l, ok := v.([]any)
 	if !ok {
-		p.fail(path, "must be a list, not %s", describe(v))
+		p.fail(path, "must be a list, not %s", unstructured.Describe(v))
 		return nil
 	}
 	out := make([]*Schema, len(l))
@@ -370,7 +370,7 @@ func (p *parser) schemaMap(v any, path string) map[string]*Schema {
 	}
 	m, ok := v.(map[string]any)
 	if !ok {
-		p.fail(path, "must be an object, not %s", describe(v))
+		p.fail(path, "must be an object, not %s", unstructured.Describe(v))
 		return nil
 	}
 	out := make(map[string]*Schema, len(m))
@@ -397,7 +397,7 @@ func (p *parser) str(v any, path string) string {
 	}
 	s, ok := v.(string)
 	if !ok {
-		p.fail(path, "must be a string, not %s", describe(v))
+		p.fail(path, "must be a string, not %s", unstructured.Describe(v))
 	}
 	return s
 }
@@ -408,7 +408,7 @@ func (p *parser) strings(v any, path string) []string {
 	}
 	l, ok := v.([]any)
 	if !ok {
-		p.fail(path, "must be a list of strings, not %s", describe(v))
+		p.fail(path, "must be a list of strings, not %s", unstructured.Describe(v))
 		return nil
 	}
 	out := make([]string, len(l))
@@ -424,7 +424,7 @@ func (p *parser) boolean(v any, path string) bool {
 	}
 	b, ok := v.(bool)
 	if !ok {
-		p.fail(path, "must be a boolean, not %s", describe(v))
+		p.fail(path, "must be a boolean, not %s", unstructured.Describe(v))
 	}
 	return b
 }
@@ -439,7 +439,7 @@ func (p *parser) float(v any, path string) *float64 {
 	case float64:
 		return &x
 	default:
-		p.fail(path, "must be a number, not %s", describe(v))
+		p.fail(path, "must be a number, not %s", unstructured.Describe(v))
 		return nil
 	}
 }
@@ -456,87 +456,11 @@ func (p *parser) int(v any, path string) *int64 {
 			return &i
 		}
 	}
-	p.fail(path, "must be an integer, not %s", describe(v))
+	p.fail(path, "must be an integer, not %s", unstructured.Describe(v))
 	return nil
-}
-
-// describe names the JSON type of a decoded value for error messages.
-func describe(v any) string {
-	switch v := v.(type) {
-	case nil:
-		return "null"
-	case string:
-		return fmt.Sprintf("the string %q", v)
-	case bool:
-		return "a boolean"
-	case map[string]any:
-		return "an object"
-	case []any:
-		return "a list"
-	case json.Number, int, int32, int64, uint, uint32, uint64, float32, float64:
-		return "a number"
-	}
-	return fmt.Sprintf("%T", v)
 }
 
 // Normalize returns a copy of a decoded JSON value in the form the API server's decoder
 // gives: objects map[string]any, lists []any, integers int64, other numbers float64. It
 // accepts what JSON and YAML decoders produce (json.Number, int, map[any]any …).
-func Normalize(v any) any {
-	switch v := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(v))
-		for k, x := range v {
-			out[k] = Normalize(x)
-		}
-		return out
-	case map[any]any:
-		out := make(map[string]any, len(v))
-		for k, x := range v {
-			out[fmt.Sprint(k)] = Normalize(x)
-		}
-		return out
-	case []any:
-		out := make([]any, len(v))
-		for i, x := range v {
-			out[i] = Normalize(x)
-		}
-		return out
-	case json.Number:
-		if i, err := strconv.ParseInt(string(v), 10, 64); err == nil {
-			return i
-		}
-		if f, err := strconv.ParseFloat(string(v), 64); err == nil {
-			return f
-		}
-		return string(v)
-	case int:
-		return int64(v)
-	case int8:
-		return int64(v)
-	case int16:
-		return int64(v)
-	case int32:
-		return int64(v)
-	case uint:
-		return fromUint(uint64(v))
-	case uint8:
-		return int64(v)
-	case uint16:
-		return int64(v)
-	case uint32:
-		return int64(v)
-	case uint64:
-		return fromUint(v)
-	case float32:
-		return float64(v)
-	}
-	return v
-}
-
-func fromUint(u uint64) any {
-	if u <= math.MaxInt64 {
-		return int64(u)
-	}
-	return float64(u)
-}
+func Normalize(v any) any { return unstructured.Normalize(v) }

@@ -2,11 +2,11 @@ package crd
 
 import (
 	"encoding/json"
-	"sort"
 
 	"github.com/ssa-diff/ssa-diff/internal/celrules"
 	"github.com/ssa-diff/ssa-diff/internal/crdvalidation/embedded"
 	"github.com/ssa-diff/ssa-diff/internal/crdvalidation/openapi"
+	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 	"github.com/ssa-diff/ssa-diff/schema/crdschema"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -187,7 +187,7 @@ func coerceNode(p *field.Path, x any, s *crdschema.Schema) *field.Error {
 	}
 	switch x := x.(type) {
 	case map[string]any:
-		for _, k := range sortedKeys(x) {
+		for _, k := range unstructured.SortedKeys(x) {
 			v := x[k]
 			if s.XEmbeddedResource {
 				switch k {
@@ -232,13 +232,4 @@ func coerceNode(p *field.Path, x any, s *crdschema.Schema) *field.Error {
 		}
 	}
 	return nil
-}
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -3,9 +3,9 @@ package embedded
 import (
 	"context"
 	"encoding/json"
-	"sort"
 	"strings"
 
+	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 	"github.com/ssa-diff/ssa-diff/schema/crdschema"
 	"k8s.io/apimachinery/pkg/api/operation"
 	"k8s.io/apimachinery/pkg/api/validate/content"
@@ -32,7 +32,7 @@ func Validate(p *field.Path, x any, s *crdschema.Schema, isRoot bool) field.Erro
 		if emb {
 			errs = append(errs, embeddedResource(p, x)...)
 		}
-		for _, k := range sortedKeys(x) {
+		for _, k := range unstructured.SortedKeys(x) {
 			if prop, ok := s.Properties[k]; ok {
 				errs = append(errs, Validate(p.Child(k), x[k], prop, false)...)
 			} else if s.AdditionalProperties != nil {
@@ -55,7 +55,7 @@ func embeddedResource(p *field.Path, x map[string]any) field.ErrorList {
 	if _, ok := x["kind"]; !ok {
 		errs = append(errs, field.Required(p.Child("kind"), ""))
 	}
-	for _, k := range sortedKeys(x) {
+	for _, k := range unstructured.SortedKeys(x) {
 		v := x[k]
 		switch k {
 		case "apiVersion":
@@ -115,13 +115,4 @@ func pathSegment(name string, prefix bool) []string {
 		return content.IsPathSegmentPrefix(name)
 	}
 	return content.IsPathSegmentName(name)
-}
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

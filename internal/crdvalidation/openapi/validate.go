@@ -310,7 +310,7 @@ func (w walker) combinators(s *crdschema.Schema, data any, path string) *result 
 		}
 	}
 	if m, ok := data.(map[string]any); ok && len(s.Dependencies) > 0 {
-		for _, key := range sortedKeys(m) {
+		for _, key := range unstructured.SortedKeys(m) {
 			dep, ok := s.Dependencies[key]
 			if !ok {
 				continue
@@ -634,7 +634,7 @@ func (w walker) objectCheck(s *crdschema.Schema, data map[string]any, path strin
 	if s.MaxProperties != nil && n > *s.MaxProperties {
 		res.add(tooManyProperties(path, *s.MaxProperties, n))
 	}
-	keys := sortedKeys(data)
+	keys := unstructured.SortedKeys(data)
 	memberCorr := func(key string) *correlate.Node {
 		if corr == nil || (path == "" && (key == "kind" || key == "apiVersion")) {
 			return nil
@@ -713,15 +713,6 @@ func patternMatchesAny(pp map[string]*crdschema.Schema, key string) bool {
 		}
 	}
 	return false
-}
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sortStrings(keys)
-	return keys
 }
 
 func sortedSchemaKeys(m map[string]*crdschema.Schema) []string {
