@@ -132,20 +132,7 @@ func (r *request) apply(live, cfg map[string]any, manager string, force bool) *R
 	if s := r.validate(obj, liveIfUpdate(created, live)); s != nil {
 		return reject(s)
 	}
-	if !created {
-		entries = r.keepTimesOfNoop(live, liveEntries, obj, entries)
-	}
-	res.Object, res.ManagedFields = obj, entries
-	switch {
-	case created:
-		res.Action = ActionCreate
-	case r.unchanged(live, liveEntries, obj, entries):
-		res.Action = ActionUnchanged
-		res.Object = copyObject(live)
-		res.ManagedFields = liveEntries
-	default:
-		res.Action = ActionUpdate
-	}
+	r.settle(res, live, liveEntries, obj, entries, created)
 	res.describe = func() {
 		res.Assigned = r.assigned(res.Action, res.Object)
 		res.Ownership = r.ownershipChanges(before, out.managed, r.managerKey(manager, fieldpath.OperationApply))

@@ -110,20 +110,7 @@ func (r *request) updateObject(live, next map[string]any, manager string) *Resul
 		res.Action, res.Rejection = ActionRejected, s
 		return res
 	}
-	if !created {
-		entries = r.keepTimesOfNoop(live, liveEntries, next, entries)
-	}
-	res.Object, res.ManagedFields = next, entries
-	switch {
-	case created:
-		res.Action = ActionCreate
-	case r.unchanged(live, liveEntries, next, entries):
-		res.Action = ActionUnchanged
-		res.Object = copyObject(live)
-		res.ManagedFields = liveEntries
-	default:
-		res.Action = ActionUpdate
-	}
+	r.settle(res, live, liveEntries, next, entries, created)
 	res.Assigned = r.assigned(res.Action, next)
 	res.Ownership = r.ownershipChanges(before, after, r.managerKey(manager, fieldpath.OperationUpdate))
 	return res
@@ -155,4 +142,24 @@ func (r *request) decodeLiveOrNew(live, next map[string]any, subresource bool) (
 		}
 	}
 	return fromLive(), liveEntries
+}
+
+// settle records on res the object a write stores and its entries, and the action: a
+// create, an update, or — when the write changes nothing the server compares — no change,
+// the live object and its entries standing (entry times of a no-op kept: keepTimesOfNoop).
+func (r *request) settle(res *Result, live map[string]any, liveEntries []fieldpath.Entry, obj map[string]any, entries []fieldpath.Entry, created bool) {
+	if !created {
+		entries = r.keepTimesOfNoop(live, liveEntries, obj, entries)
+	}
+	res.Object, res.ManagedFields = obj, entries
+	switch {
+	case created:
+		res.Action = ActionCreate
+	case r.unchanged(live, liveEntries, obj, entries):
+		res.Action = ActionUnchanged
+		res.Object = copyObject(live)
+		res.ManagedFields = liveEntries
+	default:
+		res.Action = ActionUpdate
+	}
 }

@@ -47,21 +47,9 @@ func (d *diffWriter) Write(res *report.Result) error {
 			return err
 		}
 	}
-	live, pred := forDisplay(res.Live, res.Object, d.opts)
-	if sameDisplay(live, pred) {
-		return nil // the diff is empty
-	}
-	a, err := renderYAML(live)
-	if err != nil {
+	body, err := displayDiff(res, d.opts, d.p)
+	if err != nil || body == "" {
 		return err
-	}
-	b, err := renderYAML(pred)
-	if err != nil {
-		return err
-	}
-	body := unifiedBody(a, b, DefaultContext, d.p)
-	if body == "" {
-		return nil
 	}
 	name := DiffName(res.APIVersion, res.Kind, res.Namespace, res.Name)
 	d.w.write(d.p.bold("diff -u -N LIVE/"+name+" MERGED/"+name) + "\n")

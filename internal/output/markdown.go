@@ -43,20 +43,7 @@ func newMarkdown(w io.Writer, opts Options) Writer {
 }
 
 func (m *markdownWriter) Write(res *report.Result) error {
-	for _, o := range res.Ownership {
-		if len(o.Taken) == 0 {
-			continue
-		}
-		name := describeManager(o.Manager)
-		t := m.takers[name]
-		if t == nil {
-			t = &takeCount{}
-			m.takers[name] = t
-			m.order = append(m.order, name)
-		}
-		t.fields += len(o.Taken)
-		t.objects++
-	}
+	m.order = countTakers(m.takers, m.order, res)
 	failing, notable := false, false
 	for _, f := range res.Findings {
 		failing = failing || f.Fails()

@@ -42,20 +42,7 @@ func (s *summaryWriter) Write(res *report.Result) error {
 			fail = &res.Findings[i]
 		}
 	}
-	for _, o := range res.Ownership {
-		if len(o.Taken) == 0 {
-			continue
-		}
-		name := describeManager(o.Manager)
-		t := s.takers[name]
-		if t == nil {
-			t = &takeCount{}
-			s.takers[name] = t
-			s.order = append(s.order, name)
-		}
-		t.fields += len(o.Taken)
-		t.objects++
-	}
+	s.order = countTakers(s.takers, s.order, res)
 	if fail != nil {
 		if len(s.failing) == summaryListed {
 			s.more++
@@ -148,4 +135,24 @@ func redIf(p palette, n int) string {
 		return p.boldRed(fmt.Sprint(n))
 	}
 	return fmt.Sprint(n)
+}
+
+// countTakers adds the managers that take fields in res to takers (in order, the names in
+// the order first seen), with how many fields and objects each takes; it returns order.
+func countTakers(takers map[string]*takeCount, order []string, res *report.Result) []string {
+	for _, o := range res.Ownership {
+		if len(o.Taken) == 0 {
+			continue
+		}
+		name := describeManager(o.Manager)
+		t := takers[name]
+		if t == nil {
+			t = &takeCount{}
+			takers[name] = t
+			order = append(order, name)
+		}
+		t.fields += len(o.Taken)
+		t.objects++
+	}
+	return order
 }

@@ -302,21 +302,9 @@ func (t *textWriter) diff(res *report.Result) error {
 	if res.Object == nil && res.Action != report.ActionPrune {
 		return nil
 	}
-	live, pred := forDisplay(res.Live, res.Object, t.opts)
-	if sameDisplay(live, pred) {
-		return nil // the diff is empty
-	}
-	a, err := renderYAML(live)
-	if err != nil {
+	body, err := displayDiff(res, t.opts, t.p)
+	if err != nil || body == "" {
 		return err
-	}
-	b, err := renderYAML(pred)
-	if err != nil {
-		return err
-	}
-	body := unifiedBody(a, b, DefaultContext, t.p)
-	if body == "" {
-		return nil
 	}
 	from, to := "live", "predicted"
 	if res.Live == nil {

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/sergi/go-diff/diffmatchpatch"
+	"github.com/ssa-diff/ssa-diff/internal/report"
 	yamlv2 "go.yaml.in/yaml/v2"
 	"sigs.k8s.io/yaml"
 )
@@ -160,6 +161,25 @@ func unifiedBody(a, b string, context int, p palette) string {
 		}
 	}
 	return sb.String()
+}
+
+// displayDiff is the body of the unified diff the human formats print for a result,
+// between the live object and the prediction as displayed (see forDisplay); "" when they
+// print the same.
+func displayDiff(res *report.Result, opts Options, p palette) (string, error) {
+	live, pred := forDisplay(res.Live, res.Object, opts)
+	if sameDisplay(live, pred) {
+		return "", nil
+	}
+	a, err := renderYAML(live)
+	if err != nil {
+		return "", err
+	}
+	b, err := renderYAML(pred)
+	if err != nil {
+		return "", err
+	}
+	return unifiedBody(a, b, DefaultContext, p), nil
 }
 
 // sameDisplay reports whether two displayed objects print the same YAML, with no error, so
