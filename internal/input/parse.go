@@ -662,7 +662,13 @@ func oneLine(s string) string {
 
 // leadingBlankLines counts the blank and comment lines before a document's content.
 func leadingBlankLines(chunk []byte) int {
-	n := 0
+	n, _ := blankLines(chunk)
+	return n
+}
+
+// blankLines counts the blank and comment lines at the start of chunk; content is false
+// when nothing else follows them.
+func blankLines(chunk []byte) (n int, content bool) {
 	for len(chunk) > 0 {
 		var l []byte
 		if i := bytes.IndexByte(chunk, '\n'); i >= 0 {
@@ -670,13 +676,12 @@ func leadingBlankLines(chunk []byte) int {
 		} else {
 			l, chunk = chunk, nil
 		}
-		t := bytes.TrimSpace(l)
-		if len(t) > 0 && t[0] != '#' {
-			break
+		if t := bytes.TrimSpace(l); len(t) > 0 && t[0] != '#' {
+			return n, true
 		}
 		n++
 	}
-	return n
+	return n, false
 }
 
 // objects turns one decoded document into entries: itself, or a List's items. Lists

@@ -231,19 +231,8 @@ const reuseYAMLBuffer = 1 << 20
 
 // blankYAML reports whether a chunk has only blank lines and comments.
 func blankYAML(chunk []byte) bool {
-	for len(chunk) > 0 {
-		var l []byte
-		if i := bytes.IndexByte(chunk, '\n'); i >= 0 {
-			l, chunk = chunk[:i], chunk[i+1:]
-		} else {
-			l, chunk = chunk, nil
-		}
-		t := bytes.TrimSpace(l)
-		if len(t) > 0 && t[0] != '#' {
-			return false
-		}
-	}
-	return true
+	_, content := blankLines(chunk)
+	return !content
 }
 
 // appendCapped appends data to buf, growing it by doubling but never past max bytes of
