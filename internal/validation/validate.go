@@ -7,7 +7,11 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/ssa-diff/ssa-diff/internal/api"
+	"github.com/ssa-diff/ssa-diff/internal/validation/apps"
+	"github.com/ssa-diff/ssa-diff/internal/validation/autoscaling"
+	"github.com/ssa-diff/ssa-diff/internal/validation/batch"
 	"github.com/ssa-diff/ssa-diff/internal/validation/core"
+	"github.com/ssa-diff/ssa-diff/internal/validation/policy"
 	"github.com/ssa-diff/ssa-diff/internal/validation/registry"
 )
 
@@ -27,6 +31,28 @@ type Result struct {
 // parent through the main resource). An error means an object could not be decoded into
 // its internal type.
 func Validate(apiVersion, kind, subresource string, obj, old map[string]any) (Result, error) {
+	return validate(apiVersion, kind, subresource, obj, old, false)
+}
+
+// ValidateWrite is Validate preceded by what the kind's REST storage does before the
+// registry validates (a Service's allocator: the values it assigns, the checks it makes
+// first). The engine predicts writes with it; Validate alone is the strategy's part.
+func ValidateWrite(apiVersion, kind, subresource string, obj, old map[string]any) (Result, error) {
+	return validate(apiVersion, kind, subresource, obj, old, true)
+}
+
+func validate(apiVersion, kind, subresource string, obj, old map[string]any, storage bool) (res Result, err error) {
+	defer func() {
+		// A validator panics with registry.ServerPanic where the server's own validation
+		// panics; any other panic is a bug of ours, reported rather than crashing.
+		if r := recover(); r != nil {
+			if p, ok := r.(registry.ServerPanic); ok {
+				res, err = Result{}, p
+				return
+			}
+			res, err = Result{}, fmt.Errorf("validating %s %s: %v", apiVersion, kind, r)
+		}
+	}()
 	group, version := splitAPIVersion(apiVersion)
 	s := strategyFor(group, kind)
 	if s == nil || (subresource == "status" && old != nil && s.ValidateStatusUpdate == nil) {
@@ -36,7 +62,18 @@ func Validate(apiVersion, kind, subresource string, obj, old map[string]any) (Re
 	if err != nil || newObj == nil {
 		return Result{}, err
 	}
-	res := Result{Known: true}
+	res = Result{Known: true}
+	var oldObj any
+	if old != nil {
+		if oldObj, err = decode(group, version, kind, old); err != nil {
+			return Result{}, fmt.Errorf("the stored object: %w", err)
+		}
+	}
+	if storage && subresource == "" && s.BeginWrite != nil {
+		if res.Errors = s.BeginWrite(newObj, oldObj); len(res.Errors) > 0 {
+			return res, nil
+		}
+	}
 	if old == nil {
 		res.Errors = registry.ValidateCreate(s, newObj)
 		if len(res.Errors) == 0 && s.WarningsOnCreate != nil {
@@ -44,15 +81,27 @@ func Validate(apiVersion, kind, subresource string, obj, old map[string]any) (Re
 		}
 		return res, nil
 	}
-	oldObj, err := decode(group, version, kind, old)
-	if err != nil {
-		return Result{}, fmt.Errorf("the stored object: %w", err)
+	status := subresource == "status"
+	res.Errors = registry.ValidateUpdate(s, newObj, oldObj, status)
+	warnings := s.WarningsOnUpdate
+	if status {
+		warnings = s.WarningsOnStatusUpdate
 	}
-	res.Errors = registry.ValidateUpdate(s, newObj, oldObj, subresource == "status")
-	if len(res.Errors) == 0 && s.WarningsOnUpdate != nil {
-		res.Warnings = s.WarningsOnUpdate(newObj, oldObj)
+	if len(res.Errors) == 0 && warnings != nil {
+		res.Warnings = warnings(newObj, oldObj)
 	}
 	return res, nil
+}
+
+// ErrorGroup is the group the server names a kind with in its 422 message: the group of the
+// first API group its scheme registered the kind's internal type under. That is the
+// kind's own group but for an events.k8s.io Event, whose internal type is the core
+// group's Event ("Event \"x\" is invalid", not "Event.events.k8s.io").
+func ErrorGroup(group, kind string) string {
+	if group == "events.k8s.io" && kind == "Event" {
+		return ""
+	}
+	return group
 }
 
 // strategyFor is the ported strategy of a kind, nil when there is none.
@@ -60,6 +109,16 @@ func strategyFor(group, kind string) *registry.Strategy {
 	switch group {
 	case "":
 		return core.Strategy(kind)
+	case "events.k8s.io":
+		return core.EventsStrategy(kind)
+	case "apps":
+		return apps.Strategy(kind)
+	case "batch":
+		return batch.Strategy(kind)
+	case "autoscaling":
+		return autoscaling.Strategy(kind)
+	case "policy":
+		return policy.Strategy(kind)
 	}
 	return nil
 }

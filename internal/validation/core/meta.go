@@ -41,3 +41,10 @@ func finalizerNames(finalizers []string, fldPath *field.Path) field.ErrorList {
 	}
 	return errs
 }
+
+// ValidateObjectMetaWithOpts is ValidateObjectMeta with a name rule that returns field
+// errors (marked, for instance, as covered by declarative validation).
+func ValidateObjectMetaWithOpts(meta *metav1.ObjectMeta, namespaced bool, nameFn apimachineryvalidation.ValidateNameFuncWithErrors, fldPath *field.Path) field.ErrorList {
+	errs := apimachineryvalidation.ValidateObjectMetaWithOpts(meta, namespaced, nameFn, fldPath)
+	return append(errs, finalizerNames(meta.Finalizers, fldPath.Child("finalizers"))...)
+}
