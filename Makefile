@@ -36,7 +36,7 @@ conformance-long:
 	cd conformance/differential && SSA_DIFF_STEPS=$${SSA_DIFF_STEPS:-200000} $(GO) test -run TestDifferential -timeout 0 -v .
 	cd conformance/internalapi && SSA_DIFF_OBJECTS=$${SSA_DIFF_OBJECTS:-2000} $(GO) test -count=1 -timeout 0 -v -run TestDecodeMatchesConversion .
 	cd conformance/validation && SSA_DIFF_OBJECTS=$${SSA_DIFF_WRITES:-20000} $(GO) test -count=1 -timeout 0 -v -run TestValidationMatchesServer .
-	cd conformance/crdvalidation && CRDVAL_OBJECTS=$${CRDVAL_OBJECTS:-120000} $(GO) test -run TestDifferential -timeout 0 -v .
+	cd conformance/crdvalidation && CRDVAL_OBJECTS=$${CRDVAL_OBJECTS:-120000} CRDVAL_CRDS=$${CRDVAL_CRDS:-3000} $(GO) test -run 'TestDifferential|TestCRDDifferential' -timeout 0 -v .
 
 fixturecheck: build
 	@if [ -d "$(FIXTURES)" ]; then python3 ../shared/tools/fixturecheck.py $(BIN) $(FIXTURES); \

@@ -50,6 +50,13 @@ func StoredEnv(string) cellib.Kind { return cellib.Stored }
 // node (for fieldPath). The error is about the node (no CEL type); a rule that does not
 // compile has its own error.
 func Compile(s *crdschema.Schema, rules []crdschema.Rule, t *apiservercel.DeclType, envFor EnvFor) ([]Compiled, error) {
+	return CompileWith(s, rules, t, envFor, envFor)
+}
+
+// CompileWith is Compile with the environments of rules and of message expressions chosen
+// apart (as the server does when it validates a CRD: an expression the stored CRD already
+// has compiles as stored, a new one as new).
+func CompileWith(s *crdschema.Schema, rules []crdschema.Rule, t *apiservercel.DeclType, ruleEnv, messageEnv EnvFor) ([]Compiled, error) {
 	if len(rules) == 0 {
 		return nil, nil
 	}
@@ -62,7 +69,8 @@ func Compile(s *crdschema.Schema, rules []crdschema.Rule, t *apiservercel.DeclTy
 	out := make([]Compiled, len(rules))
 	for i, r := range rules {
 		optional := r.OptionalOldSelf != nil && *r.OptionalOldSelf
-		out[i] = compileRule(s, r, func(expr string) (*cel.Env, error) { return envs.get(envFor(expr), optional) }, estimator, cardinality)
+		out[i] = compileRule(s, r, func(expr string) (*cel.Env, error) { return envs.get(ruleEnv(expr), optional) },
+			func(expr string) (*cel.Env, error) { return envs.get(messageEnv(expr), optional) }, estimator, cardinality)
 	}
 	return out, nil
 }
@@ -115,7 +123,7 @@ func internal(detail string) *apiservercel.Error {
 	return &apiservercel.Error{Type: apiservercel.ErrorTypeInternal, Detail: detail}
 }
 
-func compileRule(s *crdschema.Schema, r crdschema.Rule, envOf func(string) (*cel.Env, error), estimator *cellib.Estimator, cardinality uint64) (c Compiled) {
+func compileRule(s *crdschema.Schema, r crdschema.Rule, envOf, messageEnvOf func(string) (*cel.Env, error), estimator *cellib.Estimator, cardinality uint64) (c Compiled) {
 	if strings.TrimSpace(r.Rule) == "" {
 		return c
 	}
@@ -151,7 +159,7 @@ func compileRule(s *crdschema.Schema, r crdschema.Rule, envOf func(string) (*cel
 	}
 	c.MaxCost, c.MaxCardinality, c.Program = est.Max, cardinality, prog
 	if r.MessageExpression != "" {
-		menv, err := envOf(r.MessageExpression)
+		menv, err := messageEnvOf(r.MessageExpression)
 		if err != nil {
 			c.MessageErr = internal("unexpected messageExpression compilation error: " + err.Error())
 			return c

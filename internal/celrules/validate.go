@@ -41,13 +41,28 @@ type node struct {
 	allOf             []*node
 }
 
-// New compiles the rules of schema s (nil when s has none).
-func New(s *crdschema.Schema) *Validator {
+// New compiles the rules of schema s, the schema of a whole resource (nil when s has none).
+func New(s *crdschema.Schema) *Validator { return NewAt(s, true) }
+
+// NewAt compiles the rules of schema s, isResourceRoot when s is a resource's (the root or
+// an embedded resource); nil when s has none.
+func NewAt(s *crdschema.Schema, isResourceRoot bool) *Validator {
 	if !HasRules(s) {
 		return nil
 	}
 	meta := &metaSchemas{}
-	return &Validator{root: build(s, s, true, DeclType(s, true), meta), meta: meta}
+	return &Validator{root: build(s, s, isResourceRoot, DeclType(s, isResourceRoot), meta), meta: meta}
+}
+
+// ValidateValue runs the rules on a value at path p (old: its old value, nil if none),
+// within budget, without ratcheting: the errors, and the budget left (negative: it ran out).
+func (v *Validator) ValidateValue(p *field.Path, obj, old any, budget int64) (field.ErrorList, int64) {
+	if v == nil || v.root == nil {
+		return nil, budget
+	}
+	r := &run{meta: v.meta}
+	left := r.validate(v.root, p, obj, old, ratchet{}, budget)
+	return r.errs, left
 }
 
 // HasRules reports whether s has x-kubernetes-validations on a node the validator visits.

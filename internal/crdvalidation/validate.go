@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/ssa-diff/ssa-diff/internal/crdvalidation/correlate"
+	"github.com/ssa-diff/ssa-diff/internal/crdvalidation/embedded"
 	"github.com/ssa-diff/ssa-diff/internal/crdvalidation/openapi"
 	"github.com/ssa-diff/ssa-diff/schema"
 	"github.com/ssa-diff/ssa-diff/schema/crdschema"
@@ -99,17 +100,40 @@ func (v Validator) Validate(t *schema.Type, subresource string, obj, old map[str
 	s := t.Validation.Schema
 	obj = withSystemMetadata(obj, old)
 	var r Result
+	// The strategy's warnings are asked for once the object passed validation; the ratcheted
+	// failures of CEL rules are warned about as they are found.
 	switch {
 	case old == nil:
 		r.Errors = v.create(t, c, s, obj)
-		r.Warnings = finalizerWarnings(obj, nil)
+		if len(r.Errors) == 0 {
+			r.Warnings = finalizerWarnings(obj, nil)
+		}
 	case subresource == "status":
 		r.Errors = append(commonUpdate(t, obj, old), v.statusUpdate(t, c, s, obj, old, &r.Warnings)...)
 	default:
 		r.Errors = append(commonUpdate(t, obj, old), v.update(t, c, s, obj, old, &r.Warnings)...)
-		r.Warnings = append(r.Warnings, finalizerWarnings(obj, old)...)
+		if len(r.Errors) == 0 {
+			r.Warnings = append(r.Warnings, finalizerWarnings(obj, old)...)
+		}
 	}
+	r.Warnings = dedupe(r.Warnings)
 	return r
+}
+
+// dedupe drops repeated warnings, as the server's warning recorder does.
+func dedupe(ws []string) []string {
+	if len(ws) < 2 {
+		return ws
+	}
+	seen := make(map[string]bool, len(ws))
+	out := ws[:0]
+	for _, w := range ws {
+		if !seen[w] {
+			seen[w] = true
+			out = append(out, w)
+		}
+	}
+	return out
 }
 
 func (v Validator) create(t *schema.Type, c *compiled, s *crdschema.Schema, obj map[string]any) field.ErrorList {
@@ -122,7 +146,7 @@ func (v Validator) create(t *schema.Type, c *compiled, s *crdschema.Schema, obj 
 		errs = append(errs, scaleSpec(t, obj)...)
 		errs = append(errs, scaleStatus(t, obj)...)
 	}
-	errs = append(errs, embedded(nil, obj, s, false)...)
+	errs = append(errs, embedded.Validate(nil, obj, s, false)...)
 	errs = append(errs, listSetsAndMaps(nil, s, obj)...)
 	if c.cel != nil {
 		if tail, blocked := blocking(errs); blocked {
@@ -149,7 +173,7 @@ func (v Validator) update(t *schema.Type, c *compiled, s *crdschema.Schema, obj,
 		errs = append(errs, scaleSpec(t, obj)...)
 		errs = append(errs, scaleStatus(t, obj)...)
 	}
-	errs = append(errs, embedded(nil, obj, s, false)...)
+	errs = append(errs, embedded.Validate(nil, obj, s, false)...)
 	if len(listSetsAndMaps(nil, s, old)) == 0 {
 		errs = append(errs, listSetsAndMaps(nil, s, obj)...)
 	}
@@ -207,11 +231,16 @@ func blocking(errs field.ErrorList) (*field.Error, bool) {
 	return nil, false
 }
 
-// typeMeta: apiVersion and kind must be the CRD version's.
+// typeMeta: apiVersion and kind must be the CRD version's. They are read as the server
+// reads them: through the group, version and kind they parse to (an apiVersion that does not
+// parse makes both empty).
 func typeMeta(t *schema.Type, obj map[string]any) field.ErrorList {
 	var errs field.ErrorList
-	kind, _ := obj["kind"].(string)
-	apiVersion, _ := obj["apiVersion"].(string)
+	ta, err := meta.TypeAccessor(&unstructured.Unstructured{Object: obj})
+	if err != nil {
+		return field.ErrorList{field.Invalid(field.NewPath("kind"), nil, err.Error())}
+	}
+	kind, apiVersion := ta.GetKind(), ta.GetAPIVersion()
 	if kind != t.GVK.Kind {
 		errs = append(errs, field.Invalid(field.NewPath("kind"), kind, fmt.Sprintf("must be %v", t.GVK.Kind)))
 	}

@@ -20,8 +20,11 @@ import (
 // Validator validates values against one schema. Its pattern cache makes it safe for
 // concurrent use; build one per schema and keep it.
 type Validator struct {
-	root     *crdschema.Schema
-	patterns sync.Map // pattern → patternResult
+	root *crdschema.Schema
+	// structural: the schema as the server rebuilds it from its structural form (defaults
+	// are validated so): int-or-string nodes have no type, and formats are kept as written.
+	structural bool
+	patterns   sync.Map // pattern → patternResult
 }
 
 type patternResult struct {
@@ -31,6 +34,11 @@ type patternResult struct {
 
 // New returns a validator for the schema s (nil: everything is valid).
 func New(s *crdschema.Schema) *Validator { return &Validator{root: s} }
+
+// NewStructural returns a validator for s as the server validates the defaults of a CRD:
+// from the schema's structural form, where int-or-string nodes have no type and formats are
+// not filtered.
+func NewStructural(s *crdschema.Schema) *Validator { return &Validator{root: s, structural: true} }
 
 // Validate checks value (a whole object, or the status of one for a status update) and
 // returns the field errors, their paths under fldPath. old is the value the update replaces
@@ -128,12 +136,22 @@ func contains(ts []string, t string) bool {
 // node runs every check of one schema node on data, in the server's order.
 func (w walker) node(s *crdschema.Schema, data any, path string, corr *correlate.Node) *result {
 	res := &result{}
-	ts := types(s)
+	var ts []string
+	if w.v.structural {
+		if s.Type != "" {
+			ts = []string{s.Type}
+		}
+	} else {
+		ts = types(s)
+	}
 	single := ""
 	if len(ts) == 1 {
 		single = ts[0]
 	}
-	format := formats.Supported(single, s.Format)
+	format := s.Format
+	if !w.v.structural {
+		format = formats.Supported(single, s.Format)
+	}
 	k := kindOf(data)
 	if k == kNull {
 		res.merge(w.typeCheck(ts, s.Nullable, format, data, k, path))
