@@ -67,7 +67,7 @@ fuzz:
 	@set -e; for t in ./fieldpath:FuzzFieldsV1 ./fieldpath:FuzzManagedFields ./fieldpath:FuzzDecodeJSON ./fieldpath:FuzzCanonicalFieldsV1 ./internal/unstructured:FuzzEqual ./internal/api:FuzzDecode \
 		./cli/input:FuzzParse ./cli/input:FuzzDeferred ./cli/input:FuzzJSONable \
 		./cli/output:FuzzRenderYAML ./cli/output:FuzzEmitYAML ./cli/output:FuzzEmitYAMLString ./cli/output:FuzzYAMLMatchers \
-		./schema:FuzzAddCRD ./schema:FuzzAddCRDObject ./schema:FuzzAddOpenAPI ./merge:FuzzEngine ./cli:FuzzRun; do \
+		./schema:FuzzAddCRD ./schema:FuzzAddCRDObject ./schema:FuzzAddOpenAPI ./schema/crdschema:FuzzParse ./internal/celrules:FuzzFieldPath ./merge:FuzzEngine ./cli:FuzzRun; do \
 		echo "== $${t#*:} in $${t%%:*} for $(FUZZTIME)"; \
 		$(GO) test -run '^$$' -fuzz "^$${t#*:}$$" -fuzztime $(FUZZTIME) -fuzzminimizetime 200x $${t%%:*}; \
 	done
