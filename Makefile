@@ -45,19 +45,22 @@ conformance-long:
 	cd conformance/differential && SSA_DIFF_STEPS=$${SSA_DIFF_STEPS:-200000} $(GO) test -run TestDifferential -timeout 0 -v .
 	cd conformance/internalapi && SSA_DIFF_OBJECTS=$${SSA_DIFF_OBJECTS:-2000} $(GO) test -count=1 -timeout 0 -v -run TestDecodeMatchesConversion .
 	cd conformance/validation && SSA_DIFF_OBJECTS=$${SSA_DIFF_WRITES:-20000} $(GO) test -count=1 -timeout 0 -v -run TestValidationMatchesServer .
+	cd conformance/crdvalidation && CRDVAL_OBJECTS=$${CRDVAL_OBJECTS:-120000} CRDVAL_CRDS=$${CRDVAL_CRDS:-3000} $(GO) test -run 'TestDifferential|TestCRDDifferential' -timeout 0 -v .
 
 fixturecheck: build
 	@if [ -d "$(FIXTURES)" ]; then python3 ../shared/tools/fixturecheck.py $(BIN) $(FIXTURES); \
 	else echo "no recorded cases at $(FIXTURES): skipping the fixture score"; fi
 
 # The server's own code, in modules of their own (the product never links them): the field
-# manager of k8s.io/apimachinery on random write sequences (bounded: 8,000 steps), and the
-# defaulting of k8s.io/kubernetes on random objects of every built-in kind.
+# manager of k8s.io/apimachinery on random write sequences (bounded: 8,000 steps), the
+# defaulting of k8s.io/kubernetes on random objects of every built-in kind, and
+# apiextensions-apiserver's validation of custom resources (bounded: 1,500 objects).
 differential:
 	cd conformance/differential && $(GO) vet ./... && $(GO) test -count=1 ./...
 	cd conformance/defaulting && $(GO) vet ./... && $(GO) test -count=1 ./...
 	cd conformance/internalapi && $(GO) vet ./... && $(GO) test -count=1 -short ./...
 	cd conformance/validation && $(GO) vet ./... && $(GO) test -count=1 -short ./...
+	cd conformance/crdvalidation && $(GO) vet ./... && $(GO) test -count=1 ./...
 
 test: vet fmt-check unit conformance fixturecheck differential fuzz-short
 
@@ -73,7 +76,7 @@ fuzz:
 	@set -e; for t in ./fieldpath:FuzzFieldsV1 ./fieldpath:FuzzManagedFields ./fieldpath:FuzzDecodeJSON ./fieldpath:FuzzCanonicalFieldsV1 ./internal/unstructured:FuzzEqual ./internal/api:FuzzDecode \
 		./cli/input:FuzzParse ./cli/input:FuzzDeferred ./cli/input:FuzzJSONable ./cli/input:FuzzHelmSources ./cli:FuzzSelector ./cli/report:FuzzCutApart ./cli/cluster:FuzzTyped \
 		./cli/output:FuzzRenderYAML ./cli/output:FuzzEmitYAML ./cli/output:FuzzEmitYAMLString ./cli/output:FuzzYAMLMatchers \
-		./schema:FuzzAddCRD ./schema:FuzzAddCRDObject ./schema:FuzzAddOpenAPI ./merge:FuzzEngine ./cli:FuzzRun; do \
+		./schema:FuzzAddCRD ./schema:FuzzAddCRDObject ./schema:FuzzAddOpenAPI ./schema/crdschema:FuzzParse ./internal/celrules:FuzzFieldPath ./merge:FuzzEngine ./cli:FuzzRun; do \
 		echo "== $${t#*:} in $${t%%:*} for $(FUZZTIME)"; \
 		$(GO) test -run '^$$' -fuzz "^$${t#*:}$$" -fuzztime $(FUZZTIME) -fuzzminimizetime 200x $${t%%:*}; \
 	done

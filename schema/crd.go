@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/ssa-diff/ssa-diff/schema/crdschema"
 	"k8s.io/kube-openapi/pkg/schemaconv"
 	"k8s.io/kube-openapi/pkg/validation/spec"
 	smdschema "sigs.k8s.io/structured-merge-diff/v6/schema"
@@ -229,6 +230,7 @@ func (r *Registry) crdTypes(origin string, doc int, obj map[string]any) ([]*Type
 	// (the form the SMD type is built from).
 	models := map[string]*spec.Schema{}
 	plain := map[string]*spec.Schema{}
+	validations := map[string]*crdschema.Schema{}
 	var pathErrs []error
 	for _, cv := range versions {
 		if cv.schema == nil {
@@ -243,6 +245,12 @@ func (r *Registry) crdTypes(origin string, doc int, obj map[string]any) ([]*Type
 		if len(p.list) > 0 {
 			continue
 		}
+		parsed, err := crdschema.Parse(cv.schema)
+		if err != nil {
+			pathErrs = append(pathErrs, &Error{Origin: origin, Document: doc, Object: e.Object, Path: string(base), Err: err})
+			continue
+		}
+		validations[cv.name] = parsed
 		m := (&structuralConverter{injectMeta: true, problems: &problems{}}).convert(cv.schema, base, rootLevel)
 		m.AddExtension(extGVK, []any{map[string]any{"group": group, "version": cv.name, "kind": kindName}})
 		models[cv.modelName] = m
@@ -276,6 +284,7 @@ func (r *Registry) crdTypes(origin string, doc int, obj map[string]any) ([]*Type
 			Scale:      cv.scale,
 			Source:     SourceCRD,
 			Origin:     crdOrigin,
+			Validation: &crdschema.Validation{Schema: validations[cv.name], PreserveUnknownFields: preserveUnknownFields},
 		}
 		if _, ok := models[cv.modelName]; ok {
 			name := cv.modelName

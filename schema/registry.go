@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/ssa-diff/ssa-diff/schema/builtin"
+	"github.com/ssa-diff/ssa-diff/schema/crdschema"
 	smdschema "sigs.k8s.io/structured-merge-diff/v6/schema"
 	"sigs.k8s.io/structured-merge-diff/v6/typed"
 )
@@ -60,6 +61,10 @@ type Type struct {
 	// obj. nil for built-in kinds, whose defaulting is Go code in the API
 	// server, for deduced types, and for types from OpenAPI v2 documents.
 	Default func(obj map[string]interface{})
+	// Validation is what the API server validates a custom resource of a CRD with: the
+	// version's schema as the CRD wrote it (nil Schema for a version without one) and the
+	// CRD's preserveUnknownFields. nil for every type that does not come from a CRD.
+	Validation *crdschema.Validation
 }
 
 // ScaleSubresource describes a /scale subresource: where in the object the
