@@ -1,7 +1,15 @@
 package validation
 
 import (
+	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/kubernetes/pkg/registry/admissionregistration/mutatingadmissionpolicy"
+	"k8s.io/kubernetes/pkg/registry/admissionregistration/mutatingadmissionpolicybinding"
+	"k8s.io/kubernetes/pkg/registry/admissionregistration/mutatingwebhookconfiguration"
+	"k8s.io/kubernetes/pkg/registry/admissionregistration/resolver"
+	"k8s.io/kubernetes/pkg/registry/admissionregistration/validatingadmissionpolicy"
+	"k8s.io/kubernetes/pkg/registry/admissionregistration/validatingadmissionpolicybinding"
+	"k8s.io/kubernetes/pkg/registry/admissionregistration/validatingwebhookconfiguration"
 	"k8s.io/kubernetes/pkg/registry/apps/controllerrevision"
 	"k8s.io/kubernetes/pkg/registry/apps/daemonset"
 	"k8s.io/kubernetes/pkg/registry/apps/deployment"
@@ -34,6 +42,16 @@ func strategies() map[schema.GroupVersionKind]Strategies {
 	gvk := func(g, v, k string) schema.GroupVersionKind {
 		return schema.GroupVersionKind{Group: g, Version: v, Kind: k}
 	}
+	// The admission policies authorize paramKind and paramRef against the writer: with no
+	// authorizer (the writer is allowed), a binding still needs a resolver.
+	resolve := resolver.ResourceResolverFunc(func(gvk schema.GroupVersionKind) (schema.GroupVersionResource, error) {
+		r, _ := meta.UnsafeGuessKindToResource(gvk)
+		return r, nil
+	})
+	vap := validatingadmissionpolicy.NewStrategy(nil, resolve)
+	vapb := validatingadmissionpolicybinding.NewStrategy(nil, nil, resolve)
+	mapol := mutatingadmissionpolicy.NewStrategy(nil, resolve)
+	mapb := mutatingadmissionpolicybinding.NewStrategy(nil, nil, resolve)
 	return map[schema.GroupVersionKind]Strategies{
 		gvk("", "v1", "ConfigMap"):             {Namespaced: true, Create: configmap.Strategy, Update: configmap.Strategy},
 		gvk("", "v1", "Service"):               {Namespaced: true, Create: service.Strategy, Update: service.Strategy, Status: service.StatusStrategy},
@@ -63,5 +81,15 @@ func strategies() map[schema.GroupVersionKind]Strategies {
 			Update: horizontalpodautoscaler.Strategy, Status: horizontalpodautoscaler.StatusStrategy},
 		gvk("policy", "v1", "PodDisruptionBudget"): {Namespaced: true, Create: poddisruptionbudget.Strategy,
 			Update: poddisruptionbudget.Strategy, Status: poddisruptionbudget.StatusStrategy},
+		// admissionregistration.k8s.io
+		gvk("admissionregistration.k8s.io", "v1", "ValidatingWebhookConfiguration"): {Create: validatingwebhookconfiguration.Strategy,
+			Update: validatingwebhookconfiguration.Strategy, Warnings: true},
+		gvk("admissionregistration.k8s.io", "v1", "MutatingWebhookConfiguration"): {Create: mutatingwebhookconfiguration.Strategy,
+			Update: mutatingwebhookconfiguration.Strategy, Warnings: true},
+		gvk("admissionregistration.k8s.io", "v1", "ValidatingAdmissionPolicy"): {Create: vap, Update: vap,
+			Status: validatingadmissionpolicy.NewStatusStrategy(vap), Warnings: true},
+		gvk("admissionregistration.k8s.io", "v1", "ValidatingAdmissionPolicyBinding"): {Create: vapb, Update: vapb, Warnings: true},
+		gvk("admissionregistration.k8s.io", "v1", "MutatingAdmissionPolicy"):          {Create: mapol, Update: mapol, Warnings: true},
+		gvk("admissionregistration.k8s.io", "v1", "MutatingAdmissionPolicyBinding"):   {Create: mapb, Update: mapb, Warnings: true},
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/ssa-diff/ssa-diff/internal/api"
+	"github.com/ssa-diff/ssa-diff/internal/validation/admissionregistration"
 	"github.com/ssa-diff/ssa-diff/internal/validation/apps"
 	"github.com/ssa-diff/ssa-diff/internal/validation/autoscaling"
 	"github.com/ssa-diff/ssa-diff/internal/validation/batch"
@@ -119,6 +120,8 @@ func strategyFor(group, kind string) *registry.Strategy {
 		return autoscaling.Strategy(kind)
 	case "policy":
 		return policy.Strategy(kind)
+	case "admissionregistration.k8s.io":
+		return admissionregistration.Strategy(kind)
 	}
 	return nil
 }
