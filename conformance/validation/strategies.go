@@ -33,6 +33,8 @@ import (
 	"k8s.io/kubernetes/pkg/registry/core/secret"
 	"k8s.io/kubernetes/pkg/registry/core/service"
 	"k8s.io/kubernetes/pkg/registry/core/serviceaccount"
+	"k8s.io/kubernetes/pkg/registry/flowcontrol/flowschema"
+	"k8s.io/kubernetes/pkg/registry/flowcontrol/prioritylevelconfiguration"
 	"k8s.io/kubernetes/pkg/registry/policy/poddisruptionbudget"
 )
 
@@ -90,6 +92,10 @@ func strategies() map[schema.GroupVersionKind]Strategies {
 			Status: validatingadmissionpolicy.NewStatusStrategy(vap), Warnings: true},
 		gvk("admissionregistration.k8s.io", "v1", "ValidatingAdmissionPolicyBinding"): {Create: vapb, Update: vapb, Warnings: true},
 		gvk("admissionregistration.k8s.io", "v1", "MutatingAdmissionPolicy"):          {Create: mapol, Update: mapol, Warnings: true},
-		gvk("admissionregistration.k8s.io", "v1", "MutatingAdmissionPolicyBinding"):   {Create: mapb, Update: mapb, Warnings: true},
+		gvk("flowcontrol.apiserver.k8s.io", "v1", "FlowSchema"): {Create: flowschema.Strategy, Update: flowschema.Strategy,
+			Status: flowschema.StatusStrategy, Warnings: true},
+		gvk("flowcontrol.apiserver.k8s.io", "v1", "PriorityLevelConfiguration"): {Create: prioritylevelconfiguration.Strategy,
+			Update: prioritylevelconfiguration.Strategy, Status: prioritylevelconfiguration.StatusStrategy, Warnings: true},
+		gvk("admissionregistration.k8s.io", "v1", "MutatingAdmissionPolicyBinding"): {Create: mapb, Update: mapb, Warnings: true},
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/ssa-diff/ssa-diff/internal/validation/autoscaling"
 	"github.com/ssa-diff/ssa-diff/internal/validation/batch"
 	"github.com/ssa-diff/ssa-diff/internal/validation/core"
+	"github.com/ssa-diff/ssa-diff/internal/validation/flowcontrol"
 	"github.com/ssa-diff/ssa-diff/internal/validation/policy"
 	"github.com/ssa-diff/ssa-diff/internal/validation/registry"
 )
@@ -122,6 +123,8 @@ func strategyFor(group, kind string) *registry.Strategy {
 		return policy.Strategy(kind)
 	case "admissionregistration.k8s.io":
 		return admissionregistration.Strategy(kind)
+	case "flowcontrol.apiserver.k8s.io":
+		return flowcontrol.Strategy(kind)
 	}
 	return nil
 }
