@@ -1,8 +1,13 @@
 package validation
 
 import (
+	"context"
+
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apiserver/pkg/authentication/user"
+	"k8s.io/apiserver/pkg/authorization/authorizerfactory"
+	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
 	"k8s.io/kubernetes/pkg/registry/admissionregistration/mutatingadmissionpolicy"
 	"k8s.io/kubernetes/pkg/registry/admissionregistration/mutatingadmissionpolicybinding"
 	"k8s.io/kubernetes/pkg/registry/admissionregistration/mutatingwebhookconfiguration"
@@ -18,6 +23,9 @@ import (
 	"k8s.io/kubernetes/pkg/registry/autoscaling/horizontalpodautoscaler"
 	"k8s.io/kubernetes/pkg/registry/batch/cronjob"
 	"k8s.io/kubernetes/pkg/registry/batch/job"
+	csrregistry "k8s.io/kubernetes/pkg/registry/certificates/certificates"
+	"k8s.io/kubernetes/pkg/registry/certificates/clustertrustbundle"
+	"k8s.io/kubernetes/pkg/registry/certificates/podcertificaterequest"
 	"k8s.io/kubernetes/pkg/registry/core/configmap"
 	"k8s.io/kubernetes/pkg/registry/core/endpoint"
 	"k8s.io/kubernetes/pkg/registry/core/event"
@@ -36,6 +44,7 @@ import (
 	"k8s.io/kubernetes/pkg/registry/flowcontrol/flowschema"
 	"k8s.io/kubernetes/pkg/registry/flowcontrol/prioritylevelconfiguration"
 	"k8s.io/kubernetes/pkg/registry/policy/poddisruptionbudget"
+	"k8s.io/utils/clock"
 )
 
 // strategies are the server's registry strategies of the kinds ssa-diff validates, by the
@@ -54,6 +63,11 @@ func strategies() map[schema.GroupVersionKind]Strategies {
 	vapb := validatingadmissionpolicybinding.NewStrategy(nil, nil, resolve)
 	mapol := mutatingadmissionpolicy.NewStrategy(nil, resolve)
 	mapb := mutatingadmissionpolicybinding.NewStrategy(nil, nil, resolve)
+	// A writer allowed everything (system:masters), for the kinds that authorize the writer.
+	admin := func(ctx context.Context) context.Context {
+		return genericapirequest.WithUser(ctx, &user.DefaultInfo{Name: "admin", Groups: []string{user.SystemPrivilegedGroup, user.AllAuthenticated}})
+	}
+	pcr := podcertificaterequest.NewStrategy()
 	return map[schema.GroupVersionKind]Strategies{
 		gvk("", "v1", "ConfigMap"):             {Namespaced: true, Create: configmap.Strategy, Update: configmap.Strategy},
 		gvk("", "v1", "Service"):               {Namespaced: true, Create: service.Strategy, Update: service.Strategy, Status: service.StatusStrategy},
@@ -96,6 +110,12 @@ func strategies() map[schema.GroupVersionKind]Strategies {
 			Status: flowschema.StatusStrategy, Warnings: true},
 		gvk("flowcontrol.apiserver.k8s.io", "v1", "PriorityLevelConfiguration"): {Create: prioritylevelconfiguration.Strategy,
 			Update: prioritylevelconfiguration.Strategy, Status: prioritylevelconfiguration.StatusStrategy, Warnings: true},
+		gvk("certificates.k8s.io", "v1", "CertificateSigningRequest"): {Create: csrregistry.Strategy, Update: csrregistry.Strategy,
+			Status: csrregistry.StatusStrategy, Warnings: true, Context: admin},
+		gvk("certificates.k8s.io", "v1", "ClusterTrustBundle"): {Create: clustertrustbundle.Strategy, Update: clustertrustbundle.Strategy,
+			Warnings: true},
+		gvk("certificates.k8s.io", "v1", "PodCertificateRequest"): {Namespaced: true, Create: pcr, Update: pcr,
+			Status: podcertificaterequest.NewStatusStrategy(pcr, authorizerfactory.NewAlwaysAllowAuthorizer(), clock.RealClock{}), Warnings: true, Context: admin},
 		gvk("admissionregistration.k8s.io", "v1", "MutatingAdmissionPolicyBinding"): {Create: mapb, Update: mapb, Warnings: true},
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/ssa-diff/ssa-diff/internal/validation/apps"
 	"github.com/ssa-diff/ssa-diff/internal/validation/autoscaling"
 	"github.com/ssa-diff/ssa-diff/internal/validation/batch"
+	"github.com/ssa-diff/ssa-diff/internal/validation/certificates"
 	"github.com/ssa-diff/ssa-diff/internal/validation/core"
 	"github.com/ssa-diff/ssa-diff/internal/validation/flowcontrol"
 	"github.com/ssa-diff/ssa-diff/internal/validation/policy"
@@ -125,6 +126,8 @@ func strategyFor(group, kind string) *registry.Strategy {
 		return admissionregistration.Strategy(kind)
 	case "flowcontrol.apiserver.k8s.io":
 		return flowcontrol.Strategy(kind)
+	case "certificates.k8s.io":
+		return certificates.Strategy(kind)
 	}
 	return nil
 }
