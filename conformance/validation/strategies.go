@@ -44,6 +44,7 @@ import (
 	"k8s.io/kubernetes/pkg/registry/flowcontrol/flowschema"
 	"k8s.io/kubernetes/pkg/registry/flowcontrol/prioritylevelconfiguration"
 	"k8s.io/kubernetes/pkg/registry/policy/poddisruptionbudget"
+	"k8s.io/kubernetes/pkg/registry/storagemigration/storagemigration"
 	"k8s.io/utils/clock"
 )
 
@@ -116,6 +117,8 @@ func strategies() map[schema.GroupVersionKind]Strategies {
 			Warnings: true},
 		gvk("certificates.k8s.io", "v1", "PodCertificateRequest"): {Namespaced: true, Create: pcr, Update: pcr,
 			Status: podcertificaterequest.NewStatusStrategy(pcr, authorizerfactory.NewAlwaysAllowAuthorizer(), clock.RealClock{}), Warnings: true, Context: admin},
+		gvk("storagemigration.k8s.io", "v1", "StorageVersionMigration"): {Create: storagemigration.Strategy,
+			Update: storagemigration.Strategy, Status: storagemigration.StatusStrategy, Warnings: true},
 		gvk("admissionregistration.k8s.io", "v1", "MutatingAdmissionPolicyBinding"): {Create: mapb, Update: mapb, Warnings: true},
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/ssa-diff/ssa-diff/internal/validation/flowcontrol"
 	"github.com/ssa-diff/ssa-diff/internal/validation/policy"
 	"github.com/ssa-diff/ssa-diff/internal/validation/registry"
+	"github.com/ssa-diff/ssa-diff/internal/validation/storagemigration"
 )
 
 // Result is what the registry's validation says of a write.
@@ -128,6 +129,8 @@ func strategyFor(group, kind string) *registry.Strategy {
 		return flowcontrol.Strategy(kind)
 	case "certificates.k8s.io":
 		return certificates.Strategy(kind)
+	case "storagemigration.k8s.io":
+		return storagemigration.Strategy(kind)
 	}
 	return nil
 }
