@@ -22,7 +22,9 @@ func (c *Case) Registry() (*schema.Registry, error) {
 	return reg, nil
 }
 
-// Endpoint is where the case's request went, from its URL path and live object.
+// Endpoint is where the case's request went, from its URL path and live object: the
+// group and version are the URL's (the live object may have been read at another version
+// of its kind, catalog V7), the kind the live object's (the manifest's on a create).
 func (c *Case) Endpoint() merge.Endpoint {
 	src := c.Live
 	if src == nil {
@@ -33,6 +35,9 @@ func (c *Case) Endpoint() merge.Endpoint {
 	md, _ := src["metadata"].(map[string]interface{})
 	ns, _ := md["namespace"].(string)
 	name, _ := md["name"].(string)
+	if gv, ok := apiVersionOfPath(c.Request.Path); ok {
+		av = gv
+	}
 	sub := c.Request.Subresource
 	switch c.Request.Verb {
 	case "apply-status", "update-status":
@@ -43,6 +48,32 @@ func (c *Case) Endpoint() merge.Endpoint {
 	return merge.Endpoint{GVK: schema.GVKFromAPIVersionKind(av, kind), Namespace: ns, Name: name, Subresource: sub}
 }
 
+// apiVersionOfPath reads the group and version of a resource URL: /api/v1/… or
+// /apis/<group>/<version>/….
+func apiVersionOfPath(path string) (string, bool) {
+	parts := strings.Split(strings.TrimPrefix(path, "/"), "/")
+	switch {
+	case len(parts) >= 2 && parts[0] == "api":
+		return parts[1], true
+	case len(parts) >= 3 && parts[0] == "apis":
+		return parts[1] + "/" + parts[2], true
+	}
+	return "", false
+}
+
+// kubectlSource is the file kubectl was given (-f), as it names it in its messages.
+func (c *Case) kubectlSource() string {
+	for i, a := range c.Request.Args {
+		if (a == "-f" || a == "--filename") && i+1 < len(c.Request.Args) {
+			return c.Request.Args[i+1]
+		}
+		if v, ok := strings.CutPrefix(a, "--filename="); ok {
+			return v
+		}
+	}
+	return ""
+}
+
 // Replay sends the case's request through a fresh engine.
 func Replay(c *Case) (*merge.Result, error) {
 	reg, err := c.Registry()
@@ -51,7 +82,7 @@ func Replay(c *Case) (*merge.Result, error) {
 	}
 	e := merge.New(reg)
 	req := merge.Request{Live: c.Live, Object: c.Manifest, Endpoint: c.Endpoint(),
-		Manager: c.Request.FieldManager, Force: c.Request.Force, Now: c.NowTime()}
+		Manager: c.Request.FieldManager, Force: c.Request.Force, Now: c.NowTime(), Source: c.kubectlSource()}
 	switch {
 	case c.Request.Mode == "kubectl":
 		return e.KubectlApply(req)

@@ -8,6 +8,8 @@ import (
 
 	"github.com/ssa-diff/ssa-diff/fieldpath"
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
+	"github.com/ssa-diff/ssa-diff/merge/conversion"
+	"github.com/ssa-diff/ssa-diff/schema"
 	smd "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 	smdmerge "sigs.k8s.io/structured-merge-diff/v6/merge"
 )
@@ -16,11 +18,16 @@ import (
 // as a controller sends it. A returned error means the prediction failed; the server's
 // refusals are in Result.Rejection.
 func (e *Engine) Apply(req Request) (*Result, error) {
+	given := req.Live
+	req, refused, err := e.admit(req, clientRaw)
+	if refused != nil || err != nil {
+		return refused, err
+	}
 	res, err := e.applyStep(req)
 	if err != nil {
 		return nil, err
 	}
-	return res.complete(), nil
+	return readAs(res.complete(), given, req.Live), nil
 }
 
 // applyStep is Apply as one step of a client sequence: Ownership and Deleted are left
@@ -40,6 +47,7 @@ func (e *Engine) applyStep(req Request) (*Result, error) {
 // applyOutcome is the inner result of the apply chain.
 type applyOutcome struct {
 	object    map[string]interface{} // nil: no change (the live object stands)
+	decoded   map[string]interface{} // object before defaulting, when the hooks keep it
 	managed   fieldpath.Managed
 	conflicts smdmerge.Conflicts
 }
@@ -54,6 +62,7 @@ func (r *request) apply(live, cfg map[string]interface{}, manager string, force 
 		return reject(s)
 	}
 	created := live == nil
+	r.creating = created
 	if created {
 		if uid, _ := metadataOf(cfg)["uid"].(string); uid != "" { // catalog N3
 			return reject(uidMismatch(r.typ, r.ep.Name, uid))
@@ -114,7 +123,7 @@ func (r *request) apply(live, cfg map[string]interface{}, manager string, force 
 	if err := setManagedFields(obj, entries, r.e.compactManagedFields); err != nil {
 		return reject(internalError(err.Error()))
 	}
-	if err := r.prepare(created, obj, live); err != nil {
+	if err := r.prepare(created, out.decoded, obj, live); err != nil {
 		return reject(internalError(err.Error()))
 	}
 	if s := r.checkIdentity(live, obj, cfg, created); s != nil {
@@ -122,6 +131,9 @@ func (r *request) apply(live, cfg map[string]interface{}, manager string, force 
 	}
 	if s := r.validate(obj, liveIfUpdate(created, live)); s != nil {
 		return reject(s)
+	}
+	if !created {
+		entries = r.keepTimesOfNoop(live, liveEntries, obj, entries)
 	}
 	res.Object, res.ManagedFields = obj, entries
 	switch {
@@ -135,6 +147,7 @@ func (r *request) apply(live, cfg map[string]interface{}, manager string, force 
 		res.Action = ActionUpdate
 	}
 	res.describe = func() {
+		res.Assigned = r.assigned(res.Action, res.Object)
 		res.Ownership = r.ownershipChanges(before, out.managed, r.managerKey(manager, fieldpath.OperationApply))
 		if !created {
 			res.Deleted = r.deletedFields(live, res.Object)
@@ -210,6 +223,12 @@ func (r *request) applyOnce(live, cfg map[string]interface{}, managed fieldpath.
 			return nil, internalError("merged object is not an object")
 		}
 		obj = normalizeObject(obj)
+		// The server decodes the merged object into the Go type of the request's version,
+		// defaults it and goes on with it in the internal version.
+		if obj, err = r.roundTrip(obj); err != nil {
+			return nil, internalError(fmt.Sprintf("failed to convert new object (%s) to proper version: %v", objectGVKNN(cfg), err))
+		}
+		out.decoded = r.keepDecoded(obj)
 		if err := r.defaultObject(obj); err != nil {
 			return nil, internalError(fmt.Sprintf("failed to convert new object (%s) to proper version (%s): %v", objectGVKNN(obj), r.version, err))
 		}
@@ -261,11 +280,32 @@ func setNsName(obj map[string]interface{}, ns, name string) {
 	}
 }
 
-// describeConflicts turns SMD conflicts into data with both values.
+// describeConflicts turns SMD conflicts into data with both values. A conflict with an
+// entry recorded at another version names a path of that version: its values are read
+// from the live object and the configuration converted to it (catalog V7).
 func (r *request) describeConflicts(cs smdmerge.Conflicts, managed fieldpath.Managed, live, cfg map[string]interface{}) []Conflict {
 	out := make([]Conflict, 0, len(cs))
+	at := map[string][2]map[string]interface{}{}
 	for _, c := range cs {
 		ref := managed.Ref(c.Manager)
+		live, cfg := live, cfg
+		if v := ref.APIVersion; v != "" && v != string(r.version) {
+			pair, ok := at[v]
+			if !ok {
+				pair = [2]map[string]interface{}{live, cfg}
+				target := schema.GVKFromAPIVersionKind(v, r.ep.GVK.Kind)
+				if r.hub != nil && target == r.hub.GVK && r.hubLive != nil {
+					pair[0] = r.hubLive
+				} else if conv, _, err := r.e.convertObject(live, target); conv != nil && err == nil {
+					pair[0] = conv
+				}
+				if conv, _, err := r.e.convertObject(cfg, target); conv != nil && err == nil {
+					pair[1] = conv
+				}
+				at[v] = pair
+			}
+			live, cfg = pair[0], pair[1]
+		}
 		lv, _ := fieldpath.ValueAt(live, c.Path)
 		av, _ := fieldpath.ValueAt(cfg, c.Path)
 		ptr, _ := fieldpath.JSONPointer(c.Path, live)
@@ -291,6 +331,13 @@ func (r *request) ownershipChanges(before, after fieldpath.Managed, writer strin
 			ch.Manager = after.Ref(k)
 			ch.Gained = paths(a.Difference(b))
 			ch.Released = paths(b.Difference(a))
+			if vb, ok := before.Fields[k]; ok {
+				if va, ok := after.Fields[k]; ok && vb.APIVersion() != va.APIVersion() {
+					// Paths of two versions do not compare.
+					ch.MovedFrom = string(vb.APIVersion())
+					ch.Gained, ch.Released = paths(a), nil
+				}
+			}
 		} else {
 			ch.Manager = before.Ref(k)
 			if _, ok := before.Fields[k]; !ok {
@@ -302,7 +349,7 @@ func (r *request) ownershipChanges(before, after fieldpath.Managed, writer strin
 		_, had := before.Fields[k]
 		_, has := after.Fields[k]
 		ch.Removed = had && !has
-		if len(ch.Gained)+len(ch.Released)+len(ch.Taken) > 0 || ch.Removed {
+		if len(ch.Gained)+len(ch.Released)+len(ch.Taken) > 0 || ch.Removed || ch.MovedFrom != "" {
 			out = append(out, ch)
 		}
 	}
@@ -449,10 +496,48 @@ func liveIfUpdate(created bool, live map[string]any) map[string]any {
 	return live
 }
 
-// prepare runs the registry's rules for a create or an update.
-func (r *request) prepare(created bool, obj, live map[string]interface{}) error {
+// prepare runs the registry's rules for a create or an update, on the internal version's
+// shape (see atHub); decoded is the object before defaulting when keepDecoded kept it.
+func (r *request) prepare(created bool, decoded, obj, live map[string]interface{}) error {
 	if created {
-		return r.e.hooks.PrepareForCreate(r.typ, obj)
+		live = nil
 	}
-	return r.e.hooks.PrepareForUpdate(r.typ, r.ep.Subresource, obj, live)
+	return r.atHub(obj, live, func(t *schema.Type, obj, live map[string]any) error {
+		if dh, ok := r.e.hooks.(DecodedHooks); ok && decoded != nil {
+			if t != r.typ {
+				hd, err := conversion.Convert(decoded, t.GVK.APIVersion())
+				if err != nil {
+					return err
+				}
+				decoded = hd
+			}
+			if created {
+				return dh.PrepareForCreateDecoded(t, decoded, obj)
+			}
+			return dh.PrepareForUpdateDecoded(t, r.ep.Subresource, decoded, obj, live)
+		}
+		if created {
+			return r.e.hooks.PrepareForCreate(t, obj)
+		}
+		return r.e.hooks.PrepareForUpdate(t, r.ep.Subresource, obj, live)
+	})
+}
+
+// keepDecoded copies obj, the object of a write before defaulting, when the hooks' rules
+// look at it (DecodedHooks); otherwise it returns nil.
+func (r *request) keepDecoded(obj map[string]interface{}) map[string]interface{} {
+	if dh, ok := r.e.hooks.(DecodedHooks); ok && dh.KeepDecoded(r.typ, r.ep.Subresource, r.creating) {
+		return copyObject(obj)
+	}
+	return nil
+}
+
+// assigned lists what the server assigns in obj, the object a write of the given action
+// stores (none when nothing is stored), when the hooks know it (AssignedReporter).
+func (r *request) assigned(action Action, obj map[string]interface{}) []string {
+	ar, ok := r.e.hooks.(AssignedReporter)
+	if !ok || (action != ActionCreate && action != ActionUpdate) {
+		return nil
+	}
+	return ar.Assigned(r.typ, action == ActionCreate, obj)
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ssa-diff/ssa-diff/fieldpath"
+	"github.com/ssa-diff/ssa-diff/merge/conversion"
 	"github.com/ssa-diff/ssa-diff/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	smd "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
@@ -66,6 +67,32 @@ type Validation struct {
 	NotPredicted string
 }
 
+// DecodedHooks are ServerHooks whose registry rules also look at the object as the
+// server decoded it from the request, before Default ran: KubernetesHooks' do for a Job's
+// labels on create and for the generation of kinds compared with reflect.DeepEqual. When
+// KeepDecoded says so, the engine keeps a copy of the object before Default and calls the
+// …Decoded preparation instead of PrepareForCreate or PrepareForUpdate.
+type DecodedHooks interface {
+	ServerHooks
+	// KeepDecoded reports whether a write of kind t through subresource ("" for the main
+	// resource) that creates (create is true) or updates an object needs the decoded object.
+	KeepDecoded(t *schema.Type, subresource string, create bool) bool
+	// PrepareForCreateDecoded is PrepareForCreate given the decoded object.
+	PrepareForCreateDecoded(t *schema.Type, decoded, obj map[string]interface{}) error
+	// PrepareForUpdateDecoded is PrepareForUpdate given the decoded object.
+	PrepareForUpdateDecoded(t *schema.Type, subresource string, decoded, obj, old map[string]interface{}) error
+}
+
+// AssignedReporter is implemented by ServerHooks that know which values of a stored object
+// the server assigns (KubernetesHooks): the engine fills Result.Assigned with them on every
+// create and update.
+type AssignedReporter interface {
+	// Assigned lists, as dotted paths (".spec.clusterIP"), the fields the server fills in
+	// obj, the object a write of kind t stores (create is true for a create), with values
+	// no prediction can know.
+	Assigned(t *schema.Type, create bool, obj map[string]interface{}) []string
+}
+
 // Engine predicts API server writes. It is safe for concurrent use once built.
 type Engine struct {
 	schemas *schema.Registry
@@ -104,13 +131,21 @@ var errNotPredictable = errors.New("cannot predict")
 
 // request is the state of one request through the chain.
 type request struct {
-	e        *Engine
-	ep       Endpoint
-	typ      *schema.Type
+	e   *Engine
+	ep  Endpoint
+	typ *schema.Type
+	// hub is the type of the version whose shape is the kind's internal version, when
+	// the request's is another (autoscaling/v2 for an autoscaling/v1 request): the
+	// registry's rules and validation run on the internal version (catalog V7). hubLive is
+	// the live object at that version as the server holds it (Request.hubLive), if known.
+	hub      *schema.Type
+	hubLive  map[string]interface{}
 	version  smd.APIVersion
 	updater  *smdmerge.Updater
 	now      time.Time
 	warnings []string
+	// creating: the write creates the object (the live object is missing).
+	creating bool
 	// typed is the last object typed without strictness (the live object, which every
 	// step of an apply types again), by the identity of its map. Objects are not
 	// changed once typed: merges build new values, and the result is a copy.
@@ -122,17 +157,7 @@ type request struct {
 }
 
 func (e *Engine) newRequest(req Request) (*request, error) {
-	ep := req.Endpoint
-	if ep.GVK == (schema.GVK{}) {
-		src := req.Live
-		if src == nil {
-			src = req.Object
-		}
-		ep.GVK = gvkOf(src)
-		if ep.Name == "" {
-			ep.Namespace, ep.Name = nsName(src)
-		}
-	}
+	ep := endpointOf(req)
 	if ep.GVK.Kind == "" || ep.GVK.Version == "" {
 		return nil, fmt.Errorf("%w: the object has no apiVersion or kind", errNotPredictable)
 	}
@@ -144,8 +169,14 @@ func (e *Engine) newRequest(req Request) (*request, error) {
 	if req.Now.IsZero() {
 		r.now = time.Now().UTC().Truncate(time.Second)
 	}
+	if typ.Source == schema.SourceBuiltin {
+		if v := conversion.Hub(ep.GVK.Group, ep.GVK.Kind); v != "" && v != ep.GVK.Version {
+			r.hub, _ = e.schemas.Lookup(schema.GVK{Group: ep.GVK.Group, Version: v, Kind: ep.GVK.Kind})
+			r.hubLive = req.hubLive
+		}
+	}
 	r.updater = &smdmerge.Updater{
-		Converter:    &versionConverter{schemas: e.schemas, kind: ep.GVK, warn: r.warn},
+		Converter:    &versionConverter{e: e, kind: ep.GVK, warn: r.warn},
 		IgnoreFilter: resetFilters(e.schemas, typ, ep.Subresource),
 	}
 	return r, nil

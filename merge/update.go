@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/ssa-diff/ssa-diff/fieldpath"
+	"github.com/ssa-diff/ssa-diff/merge/conversion"
 )
 
 // Update predicts a write that is not an apply: PUT, or any non-apply PATCH once the patch
@@ -11,6 +12,11 @@ import (
 // the whole new object. Updates are never refused for conflicts: they take what they change
 // (catalog B4). Through /scale, Object is an autoscaling/v1 Scale.
 func (e *Engine) Update(req Request) (*Result, error) {
+	given := req.Live
+	req, refused, err := e.admit(req, clientRaw)
+	if refused != nil || err != nil {
+		return refused, err
+	}
 	req.Live = normalizedInput(req.Live)
 	req.Object = normalizeObject(req.Object)
 	r, err := e.newRequest(req)
@@ -24,12 +30,13 @@ func (e *Engine) Update(req Request) (*Result, error) {
 		res = r.updateObject(req.Live, req.Object, req.Manager)
 	}
 	res.Warnings = append(res.Warnings, r.sortedWarnings()...)
-	return res, nil
+	return readAs(res, given, req.Live), nil
 }
 
 func (r *request) updateObject(live, next map[string]interface{}, manager string) *Result {
 	res := &Result{Endpoint: r.ep}
 	created := live == nil
+	r.creating = created
 	if created {
 		if r.ep.Subresource != "" {
 			res.Action, res.Rejection = ActionRejected, notFound(r.typ, r.ep.Name)
@@ -40,6 +47,21 @@ func (r *request) updateObject(live, next map[string]interface{}, manager string
 	next = copyObject(next)
 	// Decoding keeps an empty managedFields list (a reset, catalog F4) that re-encoding would drop.
 	bodyManaged, hasBodyManaged := metadataOf(next)["managedFields"]
+	if r.converts() {
+		// The body is decoded into its Go type and converted to the internal version, and
+		// field management reads it back at the request's.
+		if err := conversion.DecodeBody(next); err != nil {
+			res.Action, res.Rejection = ActionRejected, badRequest(err.Error())
+			return res
+		}
+		rt, err := r.roundTrip(next)
+		if err != nil {
+			res.Action, res.Rejection = ActionRejected, badRequest(err.Error())
+			return res
+		}
+		next = rt
+	}
+	decoded := r.keepDecoded(next)
 	if err := r.defaultObject(next); err != nil {
 		res.Action, res.Rejection = ActionRejected, badRequest(fmt.Sprintf("error decoding the object: %v", err))
 		return res
@@ -80,13 +102,16 @@ func (r *request) updateObject(live, next map[string]interface{}, manager string
 		res.Action, res.Rejection = ActionRejected, internalError(err.Error())
 		return res
 	}
-	if err := r.prepare(created, next, live); err != nil {
+	if err := r.prepare(created, decoded, next, live); err != nil {
 		res.Action, res.Rejection = ActionRejected, internalError(err.Error())
 		return res
 	}
 	if s := r.validate(next, liveIfUpdate(created, live)); s != nil {
 		res.Action, res.Rejection = ActionRejected, s
 		return res
+	}
+	if !created {
+		entries = r.keepTimesOfNoop(live, liveEntries, next, entries)
 	}
 	res.Object, res.ManagedFields = next, entries
 	switch {
@@ -99,6 +124,7 @@ func (r *request) updateObject(live, next map[string]interface{}, manager string
 	default:
 		res.Action = ActionUpdate
 	}
+	res.Assigned = r.assigned(res.Action, next)
 	res.Ownership = r.ownershipChanges(before, after, r.managerKey(manager, fieldpath.OperationUpdate))
 	return res
 }

@@ -67,7 +67,7 @@ func (r *Registry) AddCRD(origin string, data []byte) error {
 	if len(errs) > 0 {
 		return joinErrors(errs)
 	}
-	r.put(all)
+	r.putCRD(all)
 	return nil
 }
 
@@ -88,7 +88,7 @@ func (r *Registry) AddCRDObject(origin string, obj map[string]interface{}) error
 	if err != nil {
 		return err
 	}
-	r.put(types)
+	r.putCRD(types)
 	return nil
 }
 
@@ -118,6 +118,7 @@ type crdVersion struct {
 	status    bool
 	scale     *ScaleSubresource
 	modelName string
+	served    bool
 }
 
 // crdTypes converts one CRD into one Type per version.
@@ -177,6 +178,16 @@ func (r *Registry) crdTypes(origin string, doc int, obj map[string]any) ([]*Type
 		}
 		preserveUnknownFields = b
 	}
+	conversion := ConversionNone
+	if conv, ok := crdSpec["conversion"].(map[string]any); ok {
+		switch strategy, _ := conv["strategy"].(string); strategy {
+		case "", string(ConversionNone):
+		case string(ConversionWebhook):
+			conversion = ConversionWebhook
+		default:
+			return nil, fail("spec.conversion.strategy", "unsupported value %q: must be None or Webhook", strategy)
+		}
+	}
 	rawVersions, ok := crdSpec["versions"].([]any)
 	if !ok || len(rawVersions) == 0 {
 		return nil, fail("spec.versions", "must have at least one version")
@@ -201,6 +212,14 @@ func (r *Registry) crdTypes(origin string, doc int, obj map[string]any) ([]*Type
 			return nil, fail(path.child("name"), "duplicate version %q", cv.name)
 		}
 		seen[cv.name] = true
+		switch served := v["served"].(type) {
+		case bool:
+			cv.served = served
+		case nil:
+			// Absent is false, as the server decodes it: the version is not served.
+		default:
+			return nil, fail(path.child("served"), "must be a boolean, not %s", describe(served))
+		}
 		cv.modelName = modelName(group, cv.name, kindName)
 		if s, ok := v["schema"].(map[string]any); ok {
 			cv.schema = s["openAPIV3Schema"]
@@ -285,6 +304,8 @@ func (r *Registry) crdTypes(origin string, doc int, obj map[string]any) ([]*Type
 			Source:     SourceCRD,
 			Origin:     crdOrigin,
 			Validation: &crdschema.Validation{Schema: validations[cv.name], PreserveUnknownFields: preserveUnknownFields},
+			Served:     cv.served,
+			Conversion: conversion,
 		}
 		if _, ok := models[cv.modelName]; ok {
 			name := cv.modelName

@@ -31,6 +31,9 @@ func (t *textWriter) Write(res *report.Result) error {
 	t.force(res)
 	t.ownership(res.Ownership, res.Deleted, res.Action == report.ActionCreate, "ownership:")
 	t.steps(res)
+	if l := assignedLine(res); l != "" {
+		t.w.printf("  %s\n", t.p.dim(l))
+	}
 	approx := map[string]bool{}
 	for _, a := range res.Approximations {
 		approx[a.Message] = true
@@ -214,6 +217,9 @@ func (t *textWriter) ownership(own []report.Ownership, deleted []string, create 
 	for _, o := range own {
 		var ls []string
 		gained := o.Gained
+		if o.MovedFrom != "" {
+			ls = append(ls, t.p.dim(fmt.Sprintf("entry moves from %s to the manifest's apiVersion; it now owns:", o.MovedFrom)))
+		}
 		switch {
 		case create && len(gained) > 0:
 			ls = append(ls, t.p.green(fmt.Sprintf("+ owns %d field%s", len(gained), plural(len(gained)))))
