@@ -5,8 +5,8 @@
 // and shuffle-sharding bounds) or exempt settings; and the status conditions of both.
 //
 // The mandatory objects the server keeps (the "exempt" and "catch-all" schemas and
-// levels) must keep the server's own specs: they are k8s.io/apiserver's bootstrap
-// configuration, read into the internal types as the server converts them. A priority
+// levels) must keep the server's own specs: k8s.io/apiserver's mandatory configuration,
+// restated in the internal types (mandatory.go) so that the binary links no published types. A priority
 // level's declarative rules 1.37 enforces (beta: the type given, limited or exempt set as
 // the type says, a limit response's type and queuing) are joined in as the server joins
 // them.

@@ -26,7 +26,7 @@ func ValidateFlowSchema(fs *api.FlowSchema) field.ErrorList {
 	errs := core.ValidateObjectMeta(&fs.ObjectMeta, false, apimachineryvalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
 	p := field.NewPath("spec")
 	errs = append(errs, validateFlowSchemaSpec(fs.Name, &fs.Spec, p)...)
-	if m, ok := mandatory().flowSchemas[fs.Name]; ok && !apiequality.Semantic.DeepEqual(fs.Spec, m.Spec) {
+	if m, ok := mandatoryFlowSchemaSpec(fs.Name); ok && !apiequality.Semantic.DeepEqual(fs.Spec, m) {
 		errs = append(errs, field.Invalid(p, fs.Spec, fmt.Sprintf("spec of '%s' must equal the fixed value", fs.Name)))
 	}
 	return append(errs, ValidateFlowSchemaStatus(&fs.Status, field.NewPath("status"))...)

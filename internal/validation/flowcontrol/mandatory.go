@@ -1,51 +1,77 @@
 package flowcontrol
 
 import (
-	"encoding/json"
-	"sync"
-
-	"k8s.io/apiserver/pkg/apis/flowcontrol/bootstrap"
-
-	"github.com/ssa-diff/ssa-diff/internal/api"
 	fc "github.com/ssa-diff/ssa-diff/internal/api/flowcontrol"
 )
 
-// mandatoryObjects are the objects the server keeps whatever is written, by name, in the
-// internal types.
-type mandatoryObjects struct {
-	flowSchemas    map[string]*fc.FlowSchema
-	priorityLevels map[string]*fc.PriorityLevelConfiguration
+// The server keeps two flow schemas and two priority levels whatever is written: their specs
+// are fixed (k8s.io/apiserver's mandatory API Priority and Fairness configuration, restated
+// here in the internal types so that the binary does not link the published flowcontrol/v1
+// types and, through them, k8s.io/api/core/v1). conformance/validation holds these values to
+// the server's through the strategies' answers on writes of the mandatory names.
+
+// mandatoryFlowSchemaSpec returns the fixed spec of a mandatory flow schema, by name.
+func mandatoryFlowSchemaSpec(name string) (fc.FlowSchemaSpec, bool) {
+	var (
+		level      string
+		precedence int32
+		method     *fc.FlowDistinguisherMethod
+		groups     []string
+	)
+	switch name {
+	case fc.FlowSchemaNameExempt:
+		level, precedence, groups = fc.PriorityLevelConfigurationNameExempt, 1, []string{"system:masters"}
+	case fc.FlowSchemaNameCatchAll:
+		level, precedence, groups = fc.PriorityLevelConfigurationNameCatchAll, 10000, []string{"system:unauthenticated", "system:authenticated"}
+		method = &fc.FlowDistinguisherMethod{Type: fc.FlowDistinguisherMethodByUserType}
+	default:
+		return fc.FlowSchemaSpec{}, false
+	}
+	subjects := make([]fc.Subject, len(groups))
+	for i, g := range groups {
+		subjects[i] = fc.Subject{Kind: fc.SubjectKindGroup, Group: &fc.GroupSubject{Name: g}}
+	}
+	// Both match every request: any verb on any resource in any namespace or none, and any
+	// non-resource URL.
+	return fc.FlowSchemaSpec{
+		PriorityLevelConfiguration: fc.PriorityLevelConfigurationReference{Name: level},
+		MatchingPrecedence:         precedence,
+		DistinguisherMethod:        method,
+		Rules: []fc.PolicyRulesWithSubjects{{
+			Subjects: subjects,
+			ResourceRules: []fc.ResourcePolicyRule{{
+				Verbs:        []string{fc.VerbAll},
+				APIGroups:    []string{fc.APIGroupAll},
+				Resources:    []string{fc.ResourceAll},
+				ClusterScope: true,
+				Namespaces:   []string{fc.NamespaceEvery},
+			}},
+			NonResourceRules: []fc.NonResourcePolicyRule{{
+				Verbs:           []string{fc.VerbAll},
+				NonResourceURLs: []string{fc.NonResourceAll},
+			}},
+		}},
+	}, true
 }
 
-// mandatory reads k8s.io/apiserver's mandatory configuration (flowcontrol/v1 objects) into
-// the internal types once, as the server converts them.
-var mandatory = sync.OnceValue(func() mandatoryObjects {
-	m := mandatoryObjects{flowSchemas: map[string]*fc.FlowSchema{}, priorityLevels: map[string]*fc.PriorityLevelConfiguration{}}
-	for _, fs := range bootstrap.MandatoryFlowSchemas {
-		out := new(fc.FlowSchema)
-		mustConvert(fs, out)
-		m.flowSchemas[fs.Name] = out
+// mandatoryPriorityLevelSpec returns the fixed spec of a mandatory priority level, by name.
+func mandatoryPriorityLevelSpec(name string) (fc.PriorityLevelConfigurationSpec, bool) {
+	zero := func() *int32 { v := int32(0); return &v }
+	switch name {
+	case fc.PriorityLevelConfigurationNameExempt:
+		return fc.PriorityLevelConfigurationSpec{
+			Type:   fc.PriorityLevelEnablementExempt,
+			Exempt: &fc.ExemptPriorityLevelConfiguration{NominalConcurrencyShares: zero(), LendablePercent: zero()},
+		}, true
+	case fc.PriorityLevelConfigurationNameCatchAll:
+		return fc.PriorityLevelConfigurationSpec{
+			Type: fc.PriorityLevelEnablementLimited,
+			Limited: &fc.LimitedPriorityLevelConfiguration{
+				NominalConcurrencyShares: 5,
+				LendablePercent:          zero(),
+				LimitResponse:            fc.LimitResponse{Type: fc.LimitResponseTypeReject},
+			},
+		}, true
 	}
-	for _, pl := range bootstrap.MandatoryPriorityLevelConfigurations {
-		out := new(fc.PriorityLevelConfiguration)
-		mustConvert(pl, out)
-		m.priorityLevels[pl.Name] = out
-	}
-	return m
-})
-
-// mustConvert converts a published object to its internal type through its JSON; the
-// objects are the server's own, so a failure is a bug.
-func mustConvert(in, out any) {
-	b, err := json.Marshal(in)
-	if err != nil {
-		panic(err)
-	}
-	var obj map[string]any
-	if err := json.Unmarshal(b, &obj); err != nil {
-		panic(err)
-	}
-	if err := api.Decode(obj, out); err != nil {
-		panic(err)
-	}
+	return fc.PriorityLevelConfigurationSpec{}, false
 }

@@ -41,20 +41,20 @@ func ValidatePriorityLevelConfiguration(pl *api.PriorityLevelConfiguration) fiel
 }
 
 func validateMandatoryPriorityLevel(pl *api.PriorityLevelConfiguration, p *field.Path) field.ErrorList {
-	m, ok := mandatory().priorityLevels[pl.Name]
+	m, ok := mandatoryPriorityLevelSpec(pl.Name)
 	if !ok {
 		return nil
 	}
 	if pl.Name == api.PriorityLevelConfigurationNameExempt {
 		// Only spec.exempt may differ from the server's.
 		have := pl.Spec
-		have.Exempt = m.Spec.Exempt
-		if !apiequality.Semantic.DeepEqual(&m.Spec, &have) {
+		have.Exempt = m.Exempt
+		if !apiequality.Semantic.DeepEqual(&m, &have) {
 			return field.ErrorList{field.Invalid(p, pl.Spec, fmt.Sprintf("spec of '%s' except the 'spec.exempt' field must equal the fixed value", pl.Name))}
 		}
 		return nil
 	}
-	if !apiequality.Semantic.DeepEqual(pl.Spec, m.Spec) {
+	if !apiequality.Semantic.DeepEqual(pl.Spec, m) {
 		return field.ErrorList{field.Invalid(p, pl.Spec, fmt.Sprintf("spec of '%s' must equal the fixed value", pl.Name))}
 	}
 	return nil
