@@ -13,7 +13,6 @@ import (
 	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-	"k8s.io/client-go/util/jsonpath"
 
 	api "github.com/ssa-diff/ssa-diff/internal/api/admissionregistration"
 	"github.com/ssa-diff/ssa-diff/internal/validation/core"
@@ -326,7 +325,7 @@ func validateFieldRef(ref string, p *field.Path) field.ErrorList {
 	if ref == "" {
 		return field.ErrorList{field.Required(p, "")}
 	}
-	if err := jsonpath.New("spec").Parse("{" + ref + "}"); err != nil {
+	if err := checkJSONPath("{" + ref + "}"); err != nil {
 		return field.ErrorList{field.Invalid(p, ref, fmt.Sprintf("invalid JSONPath: %v", err))}
 	}
 	return nil
