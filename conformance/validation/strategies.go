@@ -8,6 +8,7 @@ import (
 	"k8s.io/apiserver/pkg/authentication/user"
 	"k8s.io/apiserver/pkg/authorization/authorizerfactory"
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
+	"k8s.io/kube-aggregator/pkg/registry/apiservice"
 	"k8s.io/kubernetes/pkg/registry/admissionregistration/mutatingadmissionpolicy"
 	"k8s.io/kubernetes/pkg/registry/admissionregistration/mutatingadmissionpolicybinding"
 	"k8s.io/kubernetes/pkg/registry/admissionregistration/mutatingwebhookconfiguration"
@@ -65,6 +66,8 @@ import (
 	"k8s.io/kubernetes/pkg/registry/storage/volumeattributesclass"
 	"k8s.io/kubernetes/pkg/registry/storagemigration/storagemigration"
 	"k8s.io/utils/clock"
+
+	"github.com/ssa-diff/ssa-diff/conformance/internalapi/kinds"
 )
 
 // strategies are the server's registry strategies of the kinds ssa-diff validates, by the
@@ -88,6 +91,8 @@ func strategies() map[schema.GroupVersionKind]Strategies {
 		return genericapirequest.WithUser(ctx, &user.DefaultInfo{Name: "admin", Groups: []string{user.SystemPrivilegedGroup, user.AllAuthenticated}})
 	}
 	pcr := podcertificaterequest.NewStrategy()
+	// The aggregator's strategies take the scheme its APIService types are registered in.
+	apisvc := apiservice.NewStrategy(kinds.Scheme())
 	return map[schema.GroupVersionKind]Strategies{
 		gvk("", "v1", "ConfigMap"):             {Namespaced: true, Create: configmap.Strategy, Update: configmap.Strategy},
 		gvk("", "v1", "Service"):               {Namespaced: true, Create: service.Strategy, Update: service.Strategy, Status: service.StatusStrategy},
@@ -136,6 +141,8 @@ func strategies() map[schema.GroupVersionKind]Strategies {
 			Warnings: true},
 		gvk("certificates.k8s.io", "v1", "PodCertificateRequest"): {Namespaced: true, Create: pcr, Update: pcr,
 			Status: podcertificaterequest.NewStatusStrategy(pcr, authorizerfactory.NewAlwaysAllowAuthorizer(), clock.RealClock{}), Warnings: true, Context: admin},
+		gvk("apiregistration.k8s.io", "v1", "APIService"): {Create: apisvc, Update: apisvc,
+			Status: apiservice.NewStatusStrategy(kinds.Scheme()), Warnings: true},
 		gvk("storagemigration.k8s.io", "v1", "StorageVersionMigration"): {Create: storagemigration.Strategy,
 			Update: storagemigration.Strategy, Status: storagemigration.StatusStrategy, Warnings: true},
 		gvk("admissionregistration.k8s.io", "v1", "MutatingAdmissionPolicyBinding"): {Create: mapb, Update: mapb, Warnings: true},

@@ -8,6 +8,7 @@ import (
 
 	"github.com/ssa-diff/ssa-diff/internal/api"
 	"github.com/ssa-diff/ssa-diff/internal/validation/admissionregistration"
+	"github.com/ssa-diff/ssa-diff/internal/validation/apiregistration"
 	"github.com/ssa-diff/ssa-diff/internal/validation/apps"
 	"github.com/ssa-diff/ssa-diff/internal/validation/autoscaling"
 	"github.com/ssa-diff/ssa-diff/internal/validation/batch"
@@ -136,6 +137,8 @@ func strategyFor(group, kind string) *registry.Strategy {
 		return flowcontrol.Strategy(kind)
 	case "certificates.k8s.io":
 		return certificates.Strategy(kind)
+	case "apiregistration.k8s.io":
+		return apiregistration.Strategy(kind)
 	case "storagemigration.k8s.io":
 		return storagemigration.Strategy(kind)
 	case "networking.k8s.io":
