@@ -67,8 +67,12 @@ func validate(apiVersion, kind, subresource string, obj, old map[string]any, sto
 		return res, nil
 	}
 	res.Errors = registry.ValidateUpdate(s, newObj, oldObj, subresource == "status")
-	if len(res.Errors) == 0 && s.WarningsOnUpdate != nil {
-		res.Warnings = s.WarningsOnUpdate(newObj, oldObj)
+	warn := s.WarningsOnUpdate
+	if subresource == "status" {
+		warn = s.WarningsOnStatusUpdate
+	}
+	if len(res.Errors) == 0 && warn != nil {
+		res.Warnings = warn(newObj, oldObj)
 	}
 	return res, nil
 }

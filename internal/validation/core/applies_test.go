@@ -3,6 +3,9 @@ package core_test
 import (
 	"fmt"
 	"os"
+	"regexp"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -21,7 +24,15 @@ type applyCase struct {
 	Setup []string `json:"setup"`
 	Apply string   `json:"apply"`
 	Want  string   `json:"want"`
+	// Causes are the fields and messages of the 422's causes.
+	Causes []string `json:"causes"`
+	// Warnings are the texts of the server's Warning headers.
+	Warnings []string `json:"warnings"`
 }
+
+// apiDeprecation is the warning the server gives for a deprecated API version, whatever
+// the object: not the registry's.
+var apiDeprecation = regexp.MustCompile(`^\S+ \S+ is deprecated in v1\.\d+\+`)
 
 // TestApplies: server-side applies of the core group's kinds, predicted by the engine
 // with the registry's validation (catalog V1, V2, V6), give the server's answer byte for
@@ -55,15 +66,35 @@ func TestApplies(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := ""
+			got, causes := "", []string(nil)
 			if r := res.Rejection; r != nil {
 				if r.Code != 422 {
 					t.Fatalf("%s (%v): refused with %d: %s", c.Name, c.Rules, r.Code, r.Message)
 				}
 				got = r.Message
+				if r.Details != nil {
+					for _, cause := range r.Details.Causes {
+						causes = append(causes, cause.Field+": "+cause.Message)
+					}
+				}
 			}
-			if got != c.Want {
+			// Errors found ranging over a map come in any order (catalog V1).
+			if got != c.Want && (len(got) != len(c.Want) || !sameMultiset(causes, c.Causes)) {
 				t.Errorf("%s (%v):\n got: %s\nwant: %s", c.Name, c.Rules, got, c.Want)
+			}
+			var warned, want []string
+			for _, w := range res.Warnings {
+				if s, ok := strings.CutPrefix(w, "the server would warn: "); ok {
+					warned = append(warned, s)
+				}
+			}
+			for _, w := range c.Warnings {
+				if !apiDeprecation.MatchString(w) {
+					want = append(want, w)
+				}
+			}
+			if !sameMultiset(warned, want) { // the engine lists its warnings sorted
+				t.Errorf("%s: warnings\n got: %q\nwant: %q", c.Name, warned, want)
 			}
 		})
 	}
@@ -80,4 +111,14 @@ func applyObject(t *testing.T, s, ns string) map[string]any {
 		md["namespace"] = ns
 	}
 	return m
+}
+
+func sameMultiset(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	a, b = slices.Clone(a), slices.Clone(b)
+	slices.Sort(a)
+	slices.Sort(b)
+	return slices.Equal(a, b)
 }

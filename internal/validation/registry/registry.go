@@ -39,6 +39,8 @@ type Strategy struct {
 	// WarningsOnCreate and WarningsOnUpdate are the warnings the server returns; nil: none.
 	WarningsOnCreate func(obj any) []string
 	WarningsOnUpdate func(obj, old any) []string
+	// WarningsOnStatusUpdate are the status strategy's warnings; nil: none.
+	WarningsOnStatusUpdate func(obj, old any) []string
 }
 
 // Metadata gives the object metadata of an internal object.
