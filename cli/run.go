@@ -19,12 +19,13 @@ import (
 
 // slot is one result to print: a manifest to predict, or input that could not be read.
 type slot struct {
-	pair *input.Pair // nil for an error
-	err  error
-	src  input.Source
-	res  *report.Result
-	body map[string]interface{} // the manifest's tree, while it is predicted and judged
-	done chan struct{}
+	pair   *input.Pair    // nil for an error or a prune
+	pruned *report.Result // a live object the applier prunes
+	err    error
+	src    input.Source
+	res    *report.Result
+	body   map[string]interface{} // the manifest's tree, while it is predicted and judged
+	done   chan struct{}
 }
 
 func (c *config) warnf(format string, args ...interface{}) {
@@ -50,10 +51,8 @@ func (c *config) run(newPredictor func(*schema.Registry) predictor) int {
 	// Objects are kept as text, and each is decoded by the prediction that uses it: a
 	// run holds a few trees at a time, not all of them.
 	loader.DeferDecoding = true
-	var manifests, live []input.Entry
-	for _, p := range c.manifests {
-		manifests = append(manifests, loader.Load(p)...)
-	}
+	var live []input.Entry
+	manifests := c.loadManifests(loader)
 	if c.live != "" {
 		// Field lines are asked of manifests only: a dump's text need not be kept; its
 		// managedFields are kept as text.
@@ -81,6 +80,7 @@ func (c *config) run(newPredictor func(*schema.Registry) predictor) int {
 
 	manifestObjs, _ := input.Split(manifests)
 	liveObjs, liveErrs := input.Split(live)
+	c.webhooks = webhooksOf(liveObjs)
 	scope := func(gvk schema.GVK) (bool, bool) {
 		if t, ok := reg.Lookup(gvk); ok {
 			return t.Namespaced, true
@@ -108,6 +108,8 @@ func (c *config) run(newPredictor func(*schema.Registry) predictor) int {
 		}
 		slots = append(slots, s)
 	}
+	slots = append(slots, c.pruneSlots(m.Pairs, liveObjs, reg)...)
+	c.pruneWarnings()
 	for _, err := range append(liveErrs, m.Errors...) {
 		slots = append(slots, &slot{err: fmt.Errorf("live object: %w", err), src: sourceOf(err), done: make(chan struct{})})
 	}
@@ -283,6 +285,8 @@ func (c *config) predictChain(eng predictor, chain []*slot) {
 	var prev *slot
 	for _, s := range chain {
 		switch {
+		case s.pruned != nil:
+			s.res = s.pruned
 		case s.pair == nil:
 			s.res = report.FromError(s.src, s.err)
 		case s.pair.Err != nil:
@@ -377,6 +381,8 @@ func (c *config) predict(eng predictor, p *input.Pair, manifest, live map[string
 	}
 	res = report.FromPrediction(src, live, manifest, manager, out)
 	fillIdentity(res, p)
+	c.approximations(res, gvk, manifest, live)
+	c.explainRefusal(res, gvk, manifest)
 	c.addAdvice(res, eng, c.registry, live, manifest, out)
 	if res.Action == report.ActionRejected && res.Error.Code == 409 && !c.force && c.wantsWithForce() {
 		if forced, err := call(request(true)); err == nil {

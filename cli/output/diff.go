@@ -39,7 +39,7 @@ func (d *diffWriter) Write(res *report.Result) error {
 		_, err := io.WriteString(d.opts.Stderr, serverError(res))
 		return err
 	}
-	if res.Object == nil {
+	if res.Object == nil && res.Action != report.ActionPrune {
 		return nil
 	}
 	live, pred := forDisplay(res.Live, res.Object, d.opts)
