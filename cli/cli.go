@@ -96,6 +96,7 @@ type config struct {
 	prune             pruneOptions
 	gate              gateOptions
 	advice            adviceOptions
+	liveOpts          liveOptions
 	// registry is the schema registry of the run, set before predictions start.
 	registry    *schema.Registry
 	showVersion bool
@@ -125,8 +126,14 @@ their field owners:
 
   kubectl get deployment web -o json --show-managed-fields > live.json
 
+or let %[1]s read them from the cluster, with get and list permissions only (the default of
+kubectl ssa-diff when no LIVE is given):
+
+  %[1]s --live-from-cluster -f manifests/
+
 Manifests are matched with live objects by group, kind, namespace and name; a manifest
-without a live object is predicted as a create.
+without a live object is predicted as a create (with a warning when the live input cannot
+say that it does not exist).
 
 Exit status:
   0  nothing would change
@@ -158,7 +165,8 @@ func flagSet(prog string, cfg *config) (fs *pflag.FlagSet, argNames map[string]s
 	fs.BoolVar(&cfg.showManagedFields, "show-managed-fields", false, "Show metadata.managedFields in diffs.")
 	fs.BoolVar(&cfg.showSecrets, "show-secrets", false, "Show Secret values in diffs instead of masking them.")
 	fs.StringVar(color, "color", "auto", "Colour the text and diff outputs: auto, always or never (auto: on a terminal, unless NO_COLOR is set).")
-	fs.StringVarP(&cfg.namespace, "namespace", "n", "default", "The namespace of namespaced objects that name none (with --applier argocd, the Application's destination namespace).")
+	fs.StringVarP(&cfg.namespace, "namespace", "n", "default", "The namespace of namespaced objects that name none (with --applier argocd, the Application's destination namespace) (default: default; with --live-from-cluster, the context's namespace).")
+	cfg.addLiveFlags(fs)
 	fs.IntVar(&cfg.jobs, "jobs", runtime.GOMAXPROCS(0), "How many objects are predicted in parallel (default: the number of CPUs).")
 	limitArgs := registerLimitFlags(fs, &cfg.limits)
 	cfg.addGateFlags(fs)
@@ -182,6 +190,9 @@ func flagSet(prog string, cfg *config) (fs *pflag.FlagSet, argNames map[string]s
 		argNames[k] = v
 	}
 	for k, v := range pruneArgNames {
+		argNames[k] = v
+	}
+	for k, v := range liveArgNames {
 		argNames[k] = v
 	}
 	return fs, argNames, now, color, help
@@ -253,6 +264,9 @@ func parseFlags(prog string, args []string, stdout, stderr io.Writer) (*config, 
 		return fail("%v", err)
 	}
 	if err := cfg.checkPrune(fs); err != nil {
+		return fail("%v", err)
+	}
+	if err := cfg.checkLive(fs, prog); err != nil {
 		return fail("%v", err)
 	}
 	switch cfg.subresource {

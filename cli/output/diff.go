@@ -42,6 +42,11 @@ func (d *diffWriter) Write(res *report.Result) error {
 	if res.Object == nil && res.Action != report.ActionPrune {
 		return nil
 	}
+	if l := assignedLine(res); l != "" {
+		if _, err := io.WriteString(d.opts.Stderr, title(res)+": "+l+" (not in the diff)\n"); err != nil {
+			return err
+		}
+	}
 	live, pred := forDisplay(res.Live, res.Object, d.opts)
 	if sameDisplay(live, pred) {
 		return nil // the diff is empty

@@ -41,6 +41,10 @@ func (g *githubWriter) Write(res *report.Result) error {
 		}
 		g.byKind[i] = append(g.byKind[i], workflowCommand(cmd, ciFile(res.Source), res.Source.Line, shortTitle(res)+": "+a.ID, a.Message+" Fix: "+a.Fix))
 	}
+	// Values the prediction cannot know: a notice, so the diff's gaps are not a surprise.
+	if l := assignedLine(res); l != "" {
+		g.byKind[2] = append(g.byKind[2], workflowCommand("notice", ciFile(res.Source), res.Source.Line, shortTitle(res)+": assigned", l))
+	}
 	return nil
 }
 

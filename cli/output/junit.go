@@ -104,6 +104,9 @@ func (j *junitWriter) Write(res *report.Result) error {
 	}
 	out := []string{"action: " + string(res.Action) + changedNote(res)}
 	out = append(out, ownershipLines(res)...)
+	if l := assignedLine(res); l != "" {
+		out = append(out, l)
+	}
 	out = append(out, other...)
 	c.SystemOut = &junitText{xmlText(strings.Join(out, "\n") + "\n")}
 	j.cases = append(j.cases, c)

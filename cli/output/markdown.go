@@ -156,6 +156,14 @@ func (m *markdownWriter) section(res *report.Result, failing bool) string {
 			fmt.Fprintf(&b, "\n  %s\n  %s\n  %s\n\n", fence, strings.ReplaceAll(rest, "\n", "\n  "), fence)
 		}
 	}
+	if shown := assignedShown(res); len(shown) > 0 {
+		listed++
+		codes := make([]string, len(shown))
+		for i, p := range shown {
+			codes[i] = code(p)
+		}
+		fmt.Fprintf(&b, "- ℹ️ %s%s\n", assignedLead, strings.Join(codes, ", "))
+	}
 	if listed > 0 {
 		b.WriteString("\n")
 	}

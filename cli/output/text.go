@@ -31,6 +31,9 @@ func (t *textWriter) Write(res *report.Result) error {
 	t.force(res)
 	t.ownership(res.Ownership, res.Deleted, res.Action == report.ActionCreate, "ownership:")
 	t.steps(res)
+	if l := assignedLine(res); l != "" {
+		t.w.printf("  %s\n", t.p.dim(l))
+	}
 	approx := map[string]bool{}
 	for _, a := range res.Approximations {
 		approx[a.Message] = true

@@ -119,6 +119,33 @@ func secretValuePath(res *report.Result, path string) bool {
 	return false
 }
 
+// assignedShown lists the values of a result the server assigns that the human formats
+// name: those a reader of the diff would miss, so not the metadata every write assigns
+// (uid, creationTimestamp, resourceVersion).
+func assignedShown(res *report.Result) []string {
+	var shown []string
+	for _, p := range res.Assigned {
+		switch p {
+		case ".metadata.uid", ".metadata.creationTimestamp", ".metadata.resourceVersion":
+			continue
+		}
+		shown = append(shown, p)
+	}
+	return shown
+}
+
+// assignedLine is the human formats' line about them ("assigned by the server:
+// .spec.clusterIP, .spec.clusterIPs"), "" when there are none.
+func assignedLine(res *report.Result) string {
+	shown := assignedShown(res)
+	if len(shown) == 0 {
+		return ""
+	}
+	return assignedLead + strings.Join(shown, ", ")
+}
+
+const assignedLead = "assigned by the server: "
+
 // warnStderr prints a result's warnings on the error stream, as kubectl prints the server's.
 func warnStderr(opts Options, res *report.Result) error {
 	for _, w := range res.Warnings {
