@@ -3,6 +3,7 @@ module github.com/ssa-diff/ssa-diff
 go 1.26.0
 
 require (
+	github.com/robfig/cron/v3 v3.0.1
 	github.com/sergi/go-diff v1.4.0
 	github.com/spf13/pflag v1.1.0
 	go.yaml.in/yaml/v2 v2.4.4

@@ -41,10 +41,30 @@ func (a *Answer) String() string {
 	return a.Message
 }
 
+// serverPanic is a panic of the server's registry path: the real server answers no status
+// then (the request fails).
+type serverPanic struct{ reason string }
+
+func (p serverPanic) Error() string { return "panic: " + p.reason }
+
+// guard runs a registry call, turning a panic into a serverPanic.
+func guard(call func() error) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = serverPanic{fmt.Sprint(r)}
+		}
+	}()
+	return call()
+}
+
 // answerOf turns an error of BeforeCreate/BeforeUpdate into an Answer.
 func answerOf(err error) *Answer {
 	if err == nil {
 		return nil
+	}
+	var p serverPanic
+	if errors.As(err, &p) {
+		return &Answer{Other: p.Error()}
 	}
 	var se *apierrors.StatusError
 	if errors.As(err, &se) && se.ErrStatus.Reason == metav1.StatusReasonInvalid {
@@ -76,6 +96,9 @@ type Write struct {
 	Prepared    map[string]any
 	StoredOld   map[string]any
 	ServerError *Answer
+	// ServerWarnings are the strategy's warnings for an accepted write, OurWarnings
+	// ssa-diff's.
+	ServerWarnings, OurWarnings []string
 }
 
 // decodeInternal decodes JSON at the served version, defaults it as the server's decoder
@@ -156,7 +179,10 @@ func (s *Server) Run(st Strategies, w *Write) (err error) {
 		if !st.Namespaced {
 			meta.SetNamespace("")
 		}
-		w.ServerError = answerOf(rest.BeforeCreate(st.Create, ctx, obj))
+		w.ServerError = answerOf(guard(func() error { return rest.BeforeCreate(st.Create, ctx, obj) }))
+		if w.ServerError == nil {
+			w.ServerWarnings = st.Create.WarningsOnCreate(ctx, obj)
+		}
 	} else {
 		old, err := s.decodeInternal(w.GVK, w.Old)
 		if err != nil {
@@ -166,7 +192,10 @@ func (s *Server) Run(st Strategies, w *Write) (err error) {
 		if w.Status {
 			strategy = st.Status
 		}
-		w.ServerError = answerOf(rest.BeforeUpdate(strategy, ctx, obj, old))
+		w.ServerError = answerOf(guard(func() error { return rest.BeforeUpdate(strategy, ctx, obj, old) }))
+		if w.ServerError == nil {
+			w.ServerWarnings = strategy.WarningsOnUpdate(ctx, obj, old)
+		}
 		if w.StoredOld, err = s.toServed(w.GVK, old); err != nil {
 			return err
 		}
@@ -181,6 +210,8 @@ type Strategies struct {
 	Create     rest.RESTCreateStrategy
 	Update     rest.RESTUpdateStrategy
 	Status     rest.RESTUpdateStrategy // nil: no status subresource
+	// Warnings: ssa-diff's warnings for accepted writes are compared too.
+	Warnings bool
 }
 
 type objectMeta interface {

@@ -2,6 +2,15 @@ package validation
 
 import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/kubernetes/pkg/registry/apps/controllerrevision"
+	"k8s.io/kubernetes/pkg/registry/apps/daemonset"
+	"k8s.io/kubernetes/pkg/registry/apps/deployment"
+	"k8s.io/kubernetes/pkg/registry/apps/replicaset"
+	"k8s.io/kubernetes/pkg/registry/apps/statefulset"
+	"k8s.io/kubernetes/pkg/registry/autoscaling/horizontalpodautoscaler"
+	"k8s.io/kubernetes/pkg/registry/batch/cronjob"
+	"k8s.io/kubernetes/pkg/registry/batch/job"
+	"k8s.io/kubernetes/pkg/registry/coordination/lease"
 	"k8s.io/kubernetes/pkg/registry/core/configmap"
 	"k8s.io/kubernetes/pkg/registry/core/endpoint"
 	"k8s.io/kubernetes/pkg/registry/core/event"
@@ -17,6 +26,25 @@ import (
 	"k8s.io/kubernetes/pkg/registry/core/secret"
 	"k8s.io/kubernetes/pkg/registry/core/service"
 	"k8s.io/kubernetes/pkg/registry/core/serviceaccount"
+	"k8s.io/kubernetes/pkg/registry/discovery/endpointslice"
+	"k8s.io/kubernetes/pkg/registry/networking/ingress"
+	"k8s.io/kubernetes/pkg/registry/networking/ingressclass"
+	"k8s.io/kubernetes/pkg/registry/networking/ipaddress"
+	"k8s.io/kubernetes/pkg/registry/networking/networkpolicy"
+	"k8s.io/kubernetes/pkg/registry/networking/servicecidr"
+	"k8s.io/kubernetes/pkg/registry/node/runtimeclass"
+	"k8s.io/kubernetes/pkg/registry/policy/poddisruptionbudget"
+	"k8s.io/kubernetes/pkg/registry/rbac/clusterrole"
+	"k8s.io/kubernetes/pkg/registry/rbac/clusterrolebinding"
+	"k8s.io/kubernetes/pkg/registry/rbac/role"
+	"k8s.io/kubernetes/pkg/registry/rbac/rolebinding"
+	"k8s.io/kubernetes/pkg/registry/scheduling/priorityclass"
+	"k8s.io/kubernetes/pkg/registry/storage/csidriver"
+	"k8s.io/kubernetes/pkg/registry/storage/csinode"
+	"k8s.io/kubernetes/pkg/registry/storage/csistoragecapacity"
+	"k8s.io/kubernetes/pkg/registry/storage/storageclass"
+	"k8s.io/kubernetes/pkg/registry/storage/volumeattachment"
+	"k8s.io/kubernetes/pkg/registry/storage/volumeattributesclass"
 )
 
 // strategies are the server's registry strategies of the kinds ssa-diff validates, by the
@@ -37,10 +65,45 @@ func strategies() map[schema.GroupVersionKind]Strategies {
 		gvk("", "v1", "LimitRange"):            {Namespaced: true, Create: limitrange.Strategy, Update: limitrange.Strategy},
 		gvk("", "v1", "ResourceQuota"):         {Namespaced: true, Create: resourcequota.Strategy, Update: resourcequota.Strategy, Status: resourcequota.StatusStrategy},
 		gvk("", "v1", "Node"):                  {Create: node.Strategy, Update: node.Strategy, Status: node.StatusStrategy},
-		gvk("", "v1", "Pod"):                   {Namespaced: true, Create: pod.Strategy, Update: pod.Strategy, Status: pod.StatusStrategy},
-		gvk("", "v1", "PodTemplate"):           {Namespaced: true, Create: podtemplate.Strategy, Update: podtemplate.Strategy},
-		gvk("", "v1", "ReplicationController"): {Namespaced: true, Create: replicationcontroller.Strategy, Update: replicationcontroller.Strategy, Status: replicationcontroller.StatusStrategy},
-		gvk("", "v1", "PersistentVolume"):      {Create: persistentvolume.Strategy, Update: persistentvolume.Strategy, Status: persistentvolume.StatusStrategy},
-		gvk("", "v1", "PersistentVolumeClaim"): {Namespaced: true, Create: persistentvolumeclaim.Strategy, Update: persistentvolumeclaim.Strategy, Status: persistentvolumeclaim.StatusStrategy},
+		gvk("", "v1", "Pod"):                   {Namespaced: true, Create: pod.Strategy, Update: pod.Strategy, Status: pod.StatusStrategy, Warnings: true},
+		gvk("", "v1", "PodTemplate"):           {Namespaced: true, Create: podtemplate.Strategy, Update: podtemplate.Strategy, Warnings: true},
+		gvk("", "v1", "ReplicationController"): {Namespaced: true, Create: replicationcontroller.Strategy, Update: replicationcontroller.Strategy, Status: replicationcontroller.StatusStrategy, Warnings: true},
+		gvk("", "v1", "PersistentVolume"):      {Create: persistentvolume.Strategy, Update: persistentvolume.Strategy, Status: persistentvolume.StatusStrategy, Warnings: true},
+		gvk("", "v1", "PersistentVolumeClaim"): {Namespaced: true, Create: persistentvolumeclaim.Strategy, Update: persistentvolumeclaim.Strategy, Status: persistentvolumeclaim.StatusStrategy, Warnings: true},
+		// workloads
+		gvk("apps", "v1", "Deployment"):         {Namespaced: true, Create: deployment.Strategy, Update: deployment.Strategy, Status: deployment.StatusStrategy},
+		gvk("apps", "v1", "ReplicaSet"):         {Namespaced: true, Create: replicaset.Strategy, Update: replicaset.Strategy, Status: replicaset.StatusStrategy},
+		gvk("apps", "v1", "StatefulSet"):        {Namespaced: true, Create: statefulset.Strategy, Update: statefulset.Strategy, Status: statefulset.StatusStrategy},
+		gvk("apps", "v1", "DaemonSet"):          {Namespaced: true, Create: daemonset.Strategy, Update: daemonset.Strategy, Status: daemonset.StatusStrategy},
+		gvk("apps", "v1", "ControllerRevision"): {Namespaced: true, Create: controllerrevision.Strategy, Update: controllerrevision.Strategy},
+		gvk("batch", "v1", "Job"):               {Namespaced: true, Create: job.Strategy, Update: job.Strategy, Status: job.StatusStrategy},
+		gvk("batch", "v1", "CronJob"):           {Namespaced: true, Create: cronjob.Strategy, Update: cronjob.Strategy, Status: cronjob.StatusStrategy},
+		gvk("autoscaling", "v2", "HorizontalPodAutoscaler"): {Namespaced: true, Create: horizontalpodautoscaler.Strategy,
+			Update: horizontalpodautoscaler.Strategy, Status: horizontalpodautoscaler.StatusStrategy},
+		gvk("policy", "v1", "PodDisruptionBudget"): {Namespaced: true, Create: poddisruptionbudget.Strategy,
+			Update: poddisruptionbudget.Strategy, Status: poddisruptionbudget.StatusStrategy},
+		// networking
+		gvk("networking.k8s.io", "v1", "Ingress"):       {Namespaced: true, Create: ingress.Strategy, Update: ingress.Strategy, Status: ingress.StatusStrategy, Warnings: true},
+		gvk("networking.k8s.io", "v1", "IngressClass"):  {Create: ingressclass.Strategy, Update: ingressclass.Strategy, Warnings: true},
+		gvk("networking.k8s.io", "v1", "NetworkPolicy"): {Namespaced: true, Create: networkpolicy.Strategy, Update: networkpolicy.Strategy, Warnings: true},
+		gvk("networking.k8s.io", "v1", "IPAddress"):     {Create: ipaddress.Strategy, Update: ipaddress.Strategy, Warnings: true},
+		gvk("networking.k8s.io", "v1", "ServiceCIDR"):   {Create: servicecidr.Strategy, Update: servicecidr.Strategy, Status: servicecidr.StatusStrategy, Warnings: true},
+		// rbac
+		gvk("rbac.authorization.k8s.io", "v1", "Role"):               {Namespaced: true, Create: role.Strategy, Update: role.Strategy, Warnings: true},
+		gvk("rbac.authorization.k8s.io", "v1", "ClusterRole"):        {Create: clusterrole.Strategy, Update: clusterrole.Strategy, Warnings: true},
+		gvk("rbac.authorization.k8s.io", "v1", "RoleBinding"):        {Namespaced: true, Create: rolebinding.Strategy, Update: rolebinding.Strategy, Warnings: true},
+		gvk("rbac.authorization.k8s.io", "v1", "ClusterRoleBinding"): {Create: clusterrolebinding.Strategy, Update: clusterrolebinding.Strategy, Warnings: true},
+		// storage
+		gvk("storage.k8s.io", "v1", "StorageClass"):          {Create: storageclass.Strategy, Update: storageclass.Strategy, Warnings: true},
+		gvk("storage.k8s.io", "v1", "CSIDriver"):             {Create: csidriver.Strategy, Update: csidriver.Strategy, Warnings: true},
+		gvk("storage.k8s.io", "v1", "CSINode"):               {Create: csinode.Strategy, Update: csinode.Strategy, Status: csinode.StatusStrategy, Warnings: true},
+		gvk("storage.k8s.io", "v1", "VolumeAttachment"):      {Create: volumeattachment.Strategy, Update: volumeattachment.Strategy, Status: volumeattachment.StatusStrategy, Warnings: true},
+		gvk("storage.k8s.io", "v1", "CSIStorageCapacity"):    {Namespaced: true, Create: csistoragecapacity.Strategy, Update: csistoragecapacity.Strategy, Warnings: true},
+		gvk("storage.k8s.io", "v1", "VolumeAttributesClass"): {Create: volumeattributesclass.Strategy, Update: volumeattributesclass.Strategy, Warnings: true},
+		// scheduling, node, discovery, coordination
+		gvk("scheduling.k8s.io", "v1", "PriorityClass"): {Create: priorityclass.Strategy, Update: priorityclass.Strategy, Warnings: true},
+		gvk("node.k8s.io", "v1", "RuntimeClass"):        {Create: runtimeclass.Strategy, Update: runtimeclass.Strategy, Warnings: true},
+		gvk("discovery.k8s.io", "v1", "EndpointSlice"):  {Namespaced: true, Create: endpointslice.Strategy, Update: endpointslice.Strategy, Warnings: true},
+		gvk("coordination.k8s.io", "v1", "Lease"):       {Namespaced: true, Create: lease.Strategy, Update: lease.Strategy, Warnings: true},
 	}
 }

@@ -7,8 +7,19 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/ssa-diff/ssa-diff/internal/api"
+	"github.com/ssa-diff/ssa-diff/internal/validation/apps"
+	"github.com/ssa-diff/ssa-diff/internal/validation/autoscaling"
+	"github.com/ssa-diff/ssa-diff/internal/validation/batch"
+	"github.com/ssa-diff/ssa-diff/internal/validation/coordination"
 	"github.com/ssa-diff/ssa-diff/internal/validation/core"
+	"github.com/ssa-diff/ssa-diff/internal/validation/discovery"
+	"github.com/ssa-diff/ssa-diff/internal/validation/networking"
+	"github.com/ssa-diff/ssa-diff/internal/validation/node"
+	"github.com/ssa-diff/ssa-diff/internal/validation/policy"
+	"github.com/ssa-diff/ssa-diff/internal/validation/rbac"
 	"github.com/ssa-diff/ssa-diff/internal/validation/registry"
+	"github.com/ssa-diff/ssa-diff/internal/validation/scheduling"
+	"github.com/ssa-diff/ssa-diff/internal/validation/storage"
 )
 
 // Result is what the registry's validation says of a write.
@@ -37,7 +48,18 @@ func ValidateWrite(apiVersion, kind, subresource string, obj, old map[string]any
 	return validate(apiVersion, kind, subresource, obj, old, true)
 }
 
-func validate(apiVersion, kind, subresource string, obj, old map[string]any, storage bool) (Result, error) {
+func validate(apiVersion, kind, subresource string, obj, old map[string]any, storage bool) (res Result, err error) {
+	defer func() {
+		// A validator panics with registry.ServerPanic where the server's own validation
+		// panics; any other panic is a bug of ours, reported rather than crashing.
+		if r := recover(); r != nil {
+			if p, ok := r.(registry.ServerPanic); ok {
+				res, err = Result{}, p
+				return
+			}
+			res, err = Result{}, fmt.Errorf("validating %s %s: %v", apiVersion, kind, r)
+		}
+	}()
 	group, version := splitAPIVersion(apiVersion)
 	s := strategyFor(group, kind)
 	if s == nil || (subresource == "status" && old != nil && s.ValidateStatusUpdate == nil) {
@@ -47,7 +69,7 @@ func validate(apiVersion, kind, subresource string, obj, old map[string]any, sto
 	if err != nil || newObj == nil {
 		return Result{}, err
 	}
-	res := Result{Known: true}
+	res = Result{Known: true}
 	var oldObj any
 	if old != nil {
 		if oldObj, err = decode(group, version, kind, old); err != nil {
@@ -66,13 +88,14 @@ func validate(apiVersion, kind, subresource string, obj, old map[string]any, sto
 		}
 		return res, nil
 	}
-	res.Errors = registry.ValidateUpdate(s, newObj, oldObj, subresource == "status")
-	warn := s.WarningsOnUpdate
-	if subresource == "status" {
-		warn = s.WarningsOnStatusUpdate
+	status := subresource == "status"
+	res.Errors = registry.ValidateUpdate(s, newObj, oldObj, status)
+	warnings := s.WarningsOnUpdate
+	if status {
+		warnings = s.WarningsOnStatusUpdate
 	}
-	if len(res.Errors) == 0 && warn != nil {
-		res.Warnings = warn(newObj, oldObj)
+	if len(res.Errors) == 0 && warnings != nil {
+		res.Warnings = warnings(newObj, oldObj)
 	}
 	return res, nil
 }
@@ -95,6 +118,28 @@ func strategyFor(group, kind string) *registry.Strategy {
 		return core.Strategy(kind)
 	case "events.k8s.io":
 		return core.EventsStrategy(kind)
+	case "apps":
+		return apps.Strategy(kind)
+	case "batch":
+		return batch.Strategy(kind)
+	case "autoscaling":
+		return autoscaling.Strategy(kind)
+	case "policy":
+		return policy.Strategy(kind)
+	case "networking.k8s.io":
+		return networking.Strategy(kind)
+	case "rbac.authorization.k8s.io":
+		return rbac.Strategy(kind)
+	case "storage.k8s.io":
+		return storage.Strategy(kind)
+	case "scheduling.k8s.io":
+		return scheduling.Strategy(kind)
+	case "node.k8s.io":
+		return node.Strategy(kind)
+	case "discovery.k8s.io":
+		return discovery.Strategy(kind)
+	case "coordination.k8s.io":
+		return coordination.Strategy(kind)
 	}
 	return nil
 }

@@ -39,7 +39,8 @@ type Strategy struct {
 	// WarningsOnCreate and WarningsOnUpdate are the warnings the server returns; nil: none.
 	WarningsOnCreate func(obj any) []string
 	WarningsOnUpdate func(obj, old any) []string
-	// WarningsOnStatusUpdate are the status strategy's warnings; nil: none.
+	// WarningsOnStatusUpdate are the warnings of an update through /status (the status
+	// strategy's own, most often none); nil: none.
 	WarningsOnStatusUpdate func(obj, old any) []string
 }
 

@@ -1,0 +1,16 @@
+// Package apps is the validation of the apps group's kinds — Deployment, ReplicaSet,
+// StatefulSet, DaemonSet and ControllerRevision — as kube-apiserver 1.37's registry runs it:
+// each kind's strategy (Strategy) with the validation options it derives from the old and
+// new pod templates, the group's validators over the internal types of package
+// internal/api/apps, and the declarative validation 1.37 enforces for the group.
+//
+// The workload kinds share a shape: a label selector that must select the pod template's
+// labels (and, once stored, never changes), a pod template validated by package core, and a
+// rollout policy (strategy, updateStrategy) whose integer-or-percent knobs follow one set
+// of rules (rollout.go, which package policy reuses for a PodDisruptionBudget's budget).
+// A StatefulSet's update may change only a few fields of its spec: the others are each
+// reported as immutable, with the value the server prints.
+//
+// Messages and the values they print are the server's, byte for byte; rule ids in tests
+// refer to SEMANTICS.md (V1, V2, V6).
+package apps

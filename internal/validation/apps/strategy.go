@@ -1,0 +1,107 @@
+package apps
+
+import (
+	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	api "github.com/ssa-diff/ssa-diff/internal/api/apps"
+	coreapi "github.com/ssa-diff/ssa-diff/internal/api/core"
+	"github.com/ssa-diff/ssa-diff/internal/validation/registry"
+)
+
+// Strategy is the validation of a kind of the apps group as its registry strategy runs it,
+// or nil when it is not ported. Every strategy of the group runs declarative validation:
+// 1.37 enforces none of the group's own rules (they are alpha), only the pod template's.
+func Strategy(kind string) *registry.Strategy {
+	switch kind {
+	case "Deployment":
+		return &registry.Strategy{
+			Namespaced: true,
+			Validate: func(obj any) field.ErrorList {
+				d := obj.(*api.Deployment)
+				return ValidateDeployment(d, podOptionsFor(&d.Spec.Template, nil))
+			},
+			ValidateUpdate: func(obj, old any) field.ErrorList {
+				d, o := obj.(*api.Deployment), old.(*api.Deployment)
+				return ValidateDeploymentUpdate(d, o, podOptionsFor(&d.Spec.Template, &o.Spec.Template))
+			},
+			ValidateStatusUpdate: func(obj, old any) field.ErrorList {
+				return ValidateDeploymentStatusUpdate(obj.(*api.Deployment), old.(*api.Deployment))
+			},
+			Declarative: templateDeclarative(func(obj any) *coreapi.PodTemplateSpec { return &obj.(*api.Deployment).Spec.Template }),
+		}
+	case "ReplicaSet":
+		return &registry.Strategy{
+			Namespaced: true,
+			Validate: func(obj any) field.ErrorList {
+				rs := obj.(*api.ReplicaSet)
+				return ValidateReplicaSet(rs, podOptionsFor(&rs.Spec.Template, nil))
+			},
+			ValidateUpdate: func(obj, old any) field.ErrorList {
+				rs, o := obj.(*api.ReplicaSet), old.(*api.ReplicaSet)
+				return ValidateReplicaSetUpdate(rs, o, podOptionsFor(&rs.Spec.Template, &o.Spec.Template))
+			},
+			ValidateStatusUpdate: func(obj, old any) field.ErrorList {
+				return ValidateReplicaSetStatusUpdate(obj.(*api.ReplicaSet), old.(*api.ReplicaSet))
+			},
+			Declarative: templateDeclarative(func(obj any) *coreapi.PodTemplateSpec { return &obj.(*api.ReplicaSet).Spec.Template }),
+		}
+	case "StatefulSet":
+		return &registry.Strategy{
+			Namespaced: true,
+			Validate: func(obj any) field.ErrorList {
+				ss := obj.(*api.StatefulSet)
+				return ValidateStatefulSet(ss, podOptionsFor(&ss.Spec.Template, nil))
+			},
+			ValidateUpdate: func(obj, old any) field.ErrorList {
+				ss, o := obj.(*api.StatefulSet), old.(*api.StatefulSet)
+				return ValidateStatefulSetUpdate(ss, o, podOptionsFor(&ss.Spec.Template, &o.Spec.Template))
+			},
+			ValidateStatusUpdate: func(obj, old any) field.ErrorList {
+				return ValidateStatefulSetStatusUpdate(obj.(*api.StatefulSet), old.(*api.StatefulSet))
+			},
+			Declarative: templateDeclarative(func(obj any) *coreapi.PodTemplateSpec { return &obj.(*api.StatefulSet).Spec.Template }),
+		}
+	case "DaemonSet":
+		return &registry.Strategy{
+			Namespaced: true,
+			Validate: func(obj any) field.ErrorList {
+				ds := obj.(*api.DaemonSet)
+				return ValidateDaemonSet(ds, podOptionsFor(&ds.Spec.Template, nil))
+			},
+			ValidateUpdate: func(obj, old any) field.ErrorList {
+				ds, o := obj.(*api.DaemonSet), old.(*api.DaemonSet)
+				opts := podOptionsFor(&ds.Spec.Template, &o.Spec.Template)
+				// A stored selector with label values an older server took stays acceptable.
+				opts.AllowInvalidLabelValueInSelector = opts.AllowInvalidLabelValueInSelector || metav1validation.LabelSelectorHasInvalidLabelValue(o.Spec.Selector)
+				return ValidateDaemonSetUpdate(ds, o, opts)
+			},
+			ValidateStatusUpdate: func(obj, old any) field.ErrorList {
+				return ValidateDaemonSetStatusUpdate(obj.(*api.DaemonSet), old.(*api.DaemonSet))
+			},
+			Declarative: templateDeclarative(func(obj any) *coreapi.PodTemplateSpec { return &obj.(*api.DaemonSet).Spec.Template }),
+		}
+	case "ControllerRevision":
+		return &registry.Strategy{
+			Namespaced: true,
+			Validate:   func(obj any) field.ErrorList { return ValidateControllerRevision(obj.(*api.ControllerRevision)) },
+			ValidateUpdate: func(obj, old any) field.ErrorList {
+				return ValidateControllerRevisionUpdate(obj.(*api.ControllerRevision), old.(*api.ControllerRevision))
+			},
+			Declarative: registry.NoDeclarativeRules,
+		}
+	}
+	return nil
+}
+
+// templateDeclarative is the declarative validation of a workload whose template template
+// finds: the pod template's, at spec.template.
+func templateDeclarative(template func(obj any) *coreapi.PodTemplateSpec) func(obj, old any) field.ErrorList {
+	return func(obj, old any) field.ErrorList {
+		var oldTpl *coreapi.PodTemplateSpec
+		if old != nil {
+			oldTpl = template(old)
+		}
+		return declarativePodTemplate(template(obj), oldTpl, field.NewPath("spec", "template"))
+	}
+}

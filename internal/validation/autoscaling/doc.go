@@ -1,0 +1,17 @@
+// Package autoscaling is the validation of a HorizontalPodAutoscaler as kube-apiserver
+// 1.37's registry runs it, whichever version (autoscaling/v1 or v2) it is written at: the
+// strategy (Strategy) with the options it derives from the stored object, the rules over
+// the internal type of package internal/api/autoscaling, and the declarative validation
+// 1.37 enforces (beta: minReplicas and maxReplicas bounds).
+//
+// A HorizontalPodAutoscaler scales a target (kind, name and an apiVersion with a group —
+// ReplicationController excepted — that an update leaves alone may stay as it was) between
+// minReplicas (0 allowed: gate HPAScaleToZero is beta and on in 1.37, but then an Object or
+// External metric must drive it) and maxReplicas, on metrics of five sources (Object, Pods,
+// Resource, ContainerResource, External), each with exactly its own source filled and a
+// target of a type the source allows; its behavior bounds each direction's stabilization
+// window and scaling policies.
+//
+// Messages and the values they print are the server's, byte for byte; rule ids in tests
+// refer to SEMANTICS.md (V1, V2, V6).
+package autoscaling

@@ -1,0 +1,258 @@
+package validation_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"sigs.k8s.io/yaml"
+
+	"github.com/ssa-diff/ssa-diff/internal/validation"
+	"github.com/ssa-diff/ssa-diff/merge/defaults"
+	"github.com/ssa-diff/ssa-diff/merge/strategy"
+)
+
+// workloadCase is one write of a workload kind and the server's answer: "" (accepted) or
+// the 422's message (catalog V1), byte for byte.
+type workloadCase struct {
+	name string
+	// old is the stored object (empty on a create); new the object written, both YAML.
+	old, new    string
+	subresource string
+	want        string
+}
+
+// object reads YAML into the form the engine holds (integers as int64), as the server
+// stores it: defaulted, and prepared by the registry's create or update rules.
+func object(t testing.TB, doc string) map[string]any {
+	t.Helper()
+	j, err := yaml.YAMLToJSON([]byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := json.NewDecoder(bytes.NewReader(j))
+	d.UseNumber()
+	var v map[string]any
+	if err := d.Decode(&v); err != nil {
+		t.Fatal(err)
+	}
+	return ints(v).(map[string]any)
+}
+
+func ints(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			x[k] = ints(e)
+		}
+	case []any:
+		for i, e := range x {
+			x[i] = ints(e)
+		}
+	case json.Number:
+		if n, err := x.Int64(); err == nil {
+			return n
+		}
+		f, _ := x.Float64()
+		return f
+	}
+	return v
+}
+
+// run validates the case's write as the engine sends it: both objects defaulted, the new
+// one prepared against the stored one.
+func (c workloadCase) run(t *testing.T) string {
+	t.Helper()
+	obj := object(t, c.new)
+	av, kind := obj["apiVersion"].(string), obj["kind"].(string)
+	var old map[string]any
+	if c.old != "" {
+		// The stored object was created (its status written later, by its controller).
+		old = object(t, c.old)
+		status, hasStatus := old["status"]
+		strategy.PrepareForCreate(av, kind, old)
+		if hasStatus {
+			old["status"] = status
+		}
+		if err := defaults.Default(av, kind, old); err != nil {
+			t.Fatal(err)
+		}
+		if err := defaults.Default(av, kind, obj); err != nil {
+			t.Fatal(err)
+		}
+		switch c.subresource {
+		case "", "scale":
+			// A scale write stores the parent through the main resource's strategy.
+			strategy.PrepareForUpdate(av, kind, obj, old)
+		case "status":
+			strategy.PrepareForStatusUpdate(av, kind, obj, old)
+		}
+	} else {
+		strategy.PrepareForCreate(av, kind, obj)
+	}
+	if err := defaults.Default(av, kind, obj); err != nil {
+		t.Fatal(err)
+	}
+	res, err := validation.Validate(av, kind, c.subresource, obj, old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Known {
+		t.Fatalf("%s %s: validation not ported", av, kind)
+	}
+	if len(res.Errors) == 0 {
+		return ""
+	}
+	gv, _ := schema.ParseGroupVersion(av)
+	name, _ := obj["metadata"].(map[string]any)["name"].(string)
+	return apierrors.NewInvalid(schema.GroupKind{Group: gv.Group, Kind: kind}, name, res.Errors).ErrStatus.Message
+}
+
+func runWorkloadCases(t *testing.T, cases []workloadCase) {
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := c.run(t); got != c.want {
+				t.Errorf("got  %s\nwant %s", got, c.want)
+			}
+		})
+	}
+}
+
+const deploymentSite = `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: site, namespace: shop, uid: 1b0e5c1a-0000-4000-8000-000000000001, resourceVersion: "7"}
+spec:
+  selector: {matchLabels: {app: site}}
+  template:
+    metadata: {labels: {app: site}}
+    spec:
+      containers: [{name: web, image: nginx:1.27}]
+`
+
+// edit replaces the first occurrence of from in doc by to (a scenario's change).
+func edit(t testing.TB, doc, from, to string) string {
+	t.Helper()
+	if !strings.Contains(doc, from) {
+		t.Fatalf("%q not in the document", from)
+	}
+	return strings.Replace(doc, from, to, 1)
+}
+
+// catalog V1, V2: a Deployment's selector, template labels, rollout strategy and limits.
+func TestDeploymentValidation(t *testing.T) { runWorkloadCases(t, deploymentCases(t)) }
+
+func deploymentCases(t *testing.T) []workloadCase {
+	site := deploymentSite
+	return []workloadCase{
+		{name: "valid create", new: site},
+		{name: "V1 selector does not match the template's labels", new: edit(t, site, "labels: {app: site}", "labels: {app: sight}"),
+			want: "Deployment.apps \"site\" is invalid: spec.template.metadata.labels: Invalid value: {\"app\":\"sight\"}: `selector` does not match template `labels`"},
+		{name: "V2 selector is immutable", old: site,
+			new:  strings.ReplaceAll(site, "{app: site}", "{app: site, track: stable}"),
+			want: `Deployment.apps "site" is invalid: spec.selector: Invalid value: {"matchLabels":{"app":"site","track":"stable"}}: field is immutable`},
+		{name: "V1 empty selector", new: edit(t, site, "selector: {matchLabels: {app: site}}", "selector: {}"),
+			want: `Deployment.apps "site" is invalid: spec.selector: Invalid value: {}: empty selector is invalid for deployment`},
+		{name: "V1 maxUnavailable and maxSurge both 0",
+			new:  edit(t, site, "spec:\n  selector", "spec:\n  strategy: {rollingUpdate: {maxSurge: 0, maxUnavailable: 0}}\n  selector"),
+			want: "Deployment.apps \"site\" is invalid: spec.strategy.rollingUpdate.maxUnavailable: Invalid value: 0: may not be 0 when `maxSurge` is 0"},
+		{name: "V1 maxUnavailable above 100%",
+			new:  edit(t, site, "spec:\n  selector", "spec:\n  strategy: {rollingUpdate: {maxUnavailable: 150%}}\n  selector"),
+			want: `Deployment.apps "site" is invalid: spec.strategy.rollingUpdate.maxUnavailable: Invalid value: "150%": must not be greater than 100%`},
+		{name: "V1 Recreate with rollingUpdate",
+			new:  edit(t, site, "spec:\n  selector", "spec:\n  strategy: {type: Recreate, rollingUpdate: {maxSurge: 1}}\n  selector"),
+			want: "Deployment.apps \"site\" is invalid: spec.strategy.rollingUpdate: Forbidden: may not be specified when strategy `type` is 'Recreate'"},
+		{name: "V1 unknown strategy type",
+			new:  edit(t, site, "spec:\n  selector", "spec:\n  strategy: {type: BlueGreen}\n  selector"),
+			want: `Deployment.apps "site" is invalid: spec.strategy: Unsupported value: {"Type":"BlueGreen","RollingUpdate":null}: supported values: "Recreate", "RollingUpdate"`},
+		{name: "V1 progress deadline not above minReadySeconds",
+			new:  edit(t, site, "spec:\n  selector", "spec:\n  minReadySeconds: 30\n  progressDeadlineSeconds: 30\n  selector"),
+			want: `Deployment.apps "site" is invalid: spec.progressDeadlineSeconds: Invalid value: 30: must be greater than minReadySeconds`},
+		{name: "V1 negative revisionHistoryLimit and replicas",
+			new:  edit(t, site, "spec:\n  selector", "spec:\n  replicas: -1\n  revisionHistoryLimit: -2\n  selector"),
+			want: `Deployment.apps "site" is invalid: [spec.replicas: Invalid value: -1: must be greater than or equal to 0, spec.revisionHistoryLimit: Invalid value: -2: must be greater than or equal to 0]`},
+		{name: "V1 rollback requested through the annotation",
+			new:  edit(t, site, "uid:", `annotations: {deprecated.deployment.rollback.to: "-3"}, uid:`),
+			want: `Deployment.apps "site" is invalid: spec.rollback.version: Invalid value: -3: must be greater than or equal to 0`},
+		{name: "V6 name not a DNS subdomain", new: edit(t, site, "name: site", "name: Site"),
+			want: `Deployment.apps "Site" is invalid: metadata.name: Invalid value: "Site": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`},
+		{name: "V1 template restarts OnFailure", new: edit(t, site, "containers:", "restartPolicy: OnFailure\n      containers:"),
+			want: `Deployment.apps "site" is invalid: spec.template.spec.restartPolicy: Unsupported value: "OnFailure": supported values: "Always"`},
+		{name: "status: collisionCount cannot go down", subresource: "status",
+			old:  site + "status: {collisionCount: 3}\n",
+			new:  site + "status: {collisionCount: 2}\n",
+			want: `Deployment.apps "site" is invalid: status.collisionCount: Invalid value: 2: cannot be decremented`},
+		{name: "status: counters above replicas", subresource: "status", old: site,
+			new:  site + "status: {replicas: 1, readyReplicas: 2, availableReplicas: 2}\n",
+			want: `Deployment.apps "site" is invalid: [status.readyReplicas: Invalid value: 2: cannot be greater than status.replicas, status.availableReplicas: Invalid value: 2: cannot be greater than status.replicas]`},
+		{name: "scale writes validate the Deployment", subresource: "scale", old: site,
+			new:  edit(t, site, "spec:\n  selector", "spec:\n  replicas: -4\n  selector"),
+			want: `Deployment.apps "site" is invalid: spec.replicas: Invalid value: -4: must be greater than or equal to 0`},
+	}
+}
+
+const statefulSetKafka = `apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: kafka, namespace: streaming, uid: 1b0e5c1a-0000-4000-8000-000000000002, resourceVersion: "7"}
+spec:
+  serviceName: kafka
+  replicas: 3
+  selector: {matchLabels: {app: kafka}}
+  template:
+    metadata: {labels: {app: kafka}}
+    spec:
+      containers: [{name: kafka, image: kafka:3.8}]
+  volumeClaimTemplates:
+  - metadata: {name: data}
+    spec:
+      accessModes: [ReadWriteOnce]
+      resources: {requests: {storage: 10Gi}}
+`
+
+// catalog V1, V2: a StatefulSet's update may change only replicas, the template, the update
+// strategy, the retention policy, minReadySeconds and ordinals; each other field that
+// changes is reported as immutable, with its new value.
+func TestStatefulSetValidation(t *testing.T) {
+	kafka := statefulSetKafka
+	runWorkloadCases(t, statefulSetCases(t))
+	// The claim templates print as the internal type: Go field names but for the promoted
+	// metadata fields, without the kind and apiVersion conversion drops, with the defaults.
+	t.Run("V2 volumeClaimTemplates", func(t *testing.T) {
+		got := workloadCase{old: kafka, new: edit(t, kafka, "storage: 10Gi", "storage: 20Gi")}.run(t)
+		prefix := `StatefulSet.apps "kafka" is invalid: spec.volumeClaimTemplates: Invalid value: [{"name":"data","Spec":{"AccessModes":["ReadWriteOnce"],"Selector":null,"Resources":{"Limits":null,"Requests":{"storage":"20Gi"}},"VolumeName":"","StorageClassName":null,"VolumeMode":"Filesystem",`
+		if !strings.HasPrefix(got, prefix) || !strings.HasSuffix(got, ": field is immutable") {
+			t.Errorf("got %s\nwant %s…: field is immutable", got, prefix)
+		}
+	})
+}
+
+func statefulSetCases(t *testing.T) []workloadCase {
+	kafka := statefulSetKafka
+	return []workloadCase{
+		{name: "valid create", new: kafka},
+		{name: "allowed update: replicas, template, strategy, ordinals", old: kafka,
+			new: edit(t, edit(t, kafka, "replicas: 3", "replicas: 5\n  minReadySeconds: 10\n  ordinals: {start: 1}\n  updateStrategy: {type: OnDelete}\n  persistentVolumeClaimRetentionPolicy: {whenScaled: Delete}"), "kafka:3.8", "kafka:3.9")},
+		{name: "V2 serviceName", old: kafka, new: edit(t, kafka, "serviceName: kafka", "serviceName: kafka-headless"),
+			want: `StatefulSet.apps "kafka" is invalid: spec.serviceName: Invalid value: "kafka-headless": field is immutable`},
+		{name: "V2 podManagementPolicy and selector", old: kafka,
+			new:  strings.ReplaceAll(edit(t, kafka, "replicas: 3", "replicas: 3\n  podManagementPolicy: Parallel"), "{app: kafka}", "{app: broker}"),
+			want: `StatefulSet.apps "kafka" is invalid: [spec.selector: Invalid value: {"matchLabels":{"app":"broker"}}: field is immutable, spec.podManagementPolicy: Invalid value: "Parallel": field is immutable]`},
+		{name: "V1 unknown update strategy", new: edit(t, kafka, "replicas: 3", "replicas: 3\n  updateStrategy: {type: BlueGreen}"),
+			want: `StatefulSet.apps "kafka" is invalid: spec.updateStrategy: Invalid value: {"Type":"BlueGreen","RollingUpdate":null}: must be 'RollingUpdate' or 'OnDelete'`},
+		{name: "V1 maxUnavailable 0", new: edit(t, kafka, "replicas: 3", "replicas: 3\n  updateStrategy: {rollingUpdate: {maxUnavailable: 0}}"),
+			want: `StatefulSet.apps "kafka" is invalid: spec.updateStrategy.rollingUpdate.maxUnavailable: Invalid value: 0: cannot be 0`},
+		{name: "V1 retention policy", new: edit(t, kafka, "replicas: 3", "replicas: 3\n  persistentVolumeClaimRetentionPolicy: {whenDeleted: Keep}"),
+			want: `StatefulSet.apps "kafka" is invalid: spec.persistentVolumeClaimRetentionPolicy.whenDeleted: Unsupported value: "Keep": supported values: "Retain", "Delete"`},
+		{name: "V1 negative ordinals start", new: edit(t, kafka, "replicas: 3", "replicas: 3\n  ordinals: {start: -1}"),
+			want: `StatefulSet.apps "kafka" is invalid: spec.ordinals.start: Invalid value: -1: must be greater than or equal to 0`},
+		{name: "V1 serviceName not a DNS label on create", new: edit(t, kafka, "serviceName: kafka", "serviceName: Kafka"),
+			want: `StatefulSet.apps "kafka" is invalid: spec.serviceName: Invalid value: "Kafka": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')`},
+		{name: "V6 name must be a DNS label", new: edit(t, kafka, "name: kafka,", "name: kafka.main,"),
+			want: `StatefulSet.apps "kafka.main" is invalid: metadata.name: Invalid value: "kafka.main": must not contain dots`},
+		{name: "status: available above ready", subresource: "status", old: kafka,
+			new:  kafka + "status: {replicas: 3, readyReplicas: 1, availableReplicas: 2}\n",
+			want: `StatefulSet.apps "kafka" is invalid: status.availableReplicas: Invalid value: 2: cannot be greater than status.readyReplicas`},
+	}
+}
