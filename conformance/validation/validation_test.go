@@ -191,6 +191,9 @@ func TestValidationMatchesServer(t *testing.T) {
 				if err != nil {
 					t.Fatalf("%s: ssa-diff: %v", desc, err)
 				}
+				if st.Warnings && w.ServerError == nil && len(w.ServerWarnings) > 0 {
+					stats["warned"]++
+				}
 				if st.Warnings && w.ServerError == nil && mine == nil && !sameWarnings(w.OurWarnings, w.ServerWarnings) {
 					w.ServerError = &Answer{Other: fmt.Sprintf("accepted with warnings %q", w.ServerWarnings)}
 					mine = &Answer{Other: fmt.Sprintf("accepted with warnings %q", w.OurWarnings)}
