@@ -23,7 +23,11 @@ type applyCase struct {
 	Rules []string `json:"rules"`
 	Setup []string `json:"setup"`
 	Apply string   `json:"apply"`
-	Want  string   `json:"want"`
+	// Subresource is where the apply goes ("status"); "" for the object itself.
+	Subresource string `json:"subresource"`
+	// Force is force=true: the apply takes the fields others own.
+	Force bool   `json:"force"`
+	Want  string `json:"want"`
 	// Causes are the fields and messages of the 422's causes.
 	Causes []string `json:"causes"`
 	// Warnings are the texts of the server's Warning headers.
@@ -62,7 +66,17 @@ func TestApplies(t *testing.T) {
 				}
 				live = res.Object
 			}
-			res, err := e.Apply(merge.Request{Live: live, Object: applyObject(t, c.Apply, ns), Manager: "gitops", Now: now.Add(time.Minute)})
+			obj := applyObject(t, c.Apply, ns)
+			req := merge.Request{Live: live, Object: obj, Manager: "gitops", Force: c.Force, Now: now.Add(time.Minute)}
+			if c.Subresource != "" {
+				md, _ := obj["metadata"].(map[string]any)
+				name, _ := md["name"].(string)
+				objNS, _ := md["namespace"].(string)
+				av, _ := obj["apiVersion"].(string)
+				kind, _ := obj["kind"].(string)
+				req.Endpoint = merge.Endpoint{GVK: schema.GVKFromAPIVersionKind(av, kind), Namespace: objNS, Name: name, Subresource: c.Subresource}
+			}
+			res, err := e.Apply(req)
 			if err != nil {
 				t.Fatal(err)
 			}

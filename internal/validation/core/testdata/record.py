@@ -6,8 +6,9 @@
 For each case, in a namespace of its own (new on every run: without a controller manager,
 deleted namespaces never go away): the setup manifests are applied for real (field
 manager "gitops"), then the case's manifest is applied with dryRun=All (field manager
-"gitops"); its `want` becomes the server's 422 message, or "" when the server accepts it, and `causes`
-the fields and messages of its causes (errors found ranging over a map come in any order),
+"gitops"; through its `subresource`, such as status, and with force=true, when it
+says so); its `want` becomes the server's 422 message, or "" when the server accepts it,
+and `causes` the fields and messages of its causes (errors found ranging over a map come in any order),
 and `warnings` the texts of its Warning headers.
 The file is rewritten in place (comments are not kept). The objects of a setup are deleted
 after their case, so that the cluster IPs and node ports they hold are free again.
@@ -53,9 +54,10 @@ def obj_path(o, ns):
     return f"{base}/namespaces/{o['metadata'].get('namespace', ns)}/{PLURAL[kind]}/{name}"
 
 
-def apply(o, ns, manager, dry):
-    q = f"?fieldManager={manager}" + ("&dryRun=All" if dry else "")
-    return request("PATCH", obj_path(o, ns) + q, json.dumps(o).encode(), "application/apply-patch+yaml")
+def apply(o, ns, manager, dry, subresource="", force=False):
+    q = f"?fieldManager={manager}" + ("&dryRun=All" if dry else "") + ("&force=true" if force else "")
+    sub = "/" + subresource if subresource else ""
+    return request("PATCH", obj_path(o, ns) + sub + q, json.dumps(o).encode(), "application/apply-patch+yaml")
 
 
 def block(dumper, s):
@@ -79,7 +81,7 @@ for i, case in enumerate(doc["cases"]):
     o = yaml.safe_load(case["apply"])
     if o["kind"] not in CLUSTER:
         o.setdefault("metadata", {}).setdefault("namespace", ns)
-    code, out, warned = apply(o, ns, "gitops", True)
+    code, out, warned = apply(o, ns, "gitops", True, case.get("subresource", ""), case.get("force", False))
     case["want"] = out.get("message", "") if code == 422 else ""
     case.pop("causes", None)
     case.pop("warnings", None)
