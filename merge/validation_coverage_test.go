@@ -12,7 +12,7 @@ import (
 // notPredictedKinds are the served built-in kinds whose validation is not predicted: a
 // write of one is answered with a warning naming the kind, never a silent pass (issue 14).
 var notPredictedKinds = []string{
-	"v1 ComponentStatus", // read-only: the server refuses every write (405)
+	"v1 ComponentStatus", // read-only: the engine refuses every write before validation (TestReadOnlyKind)
 	"admissionregistration.k8s.io/v1 MutatingAdmissionPolicy",
 	"admissionregistration.k8s.io/v1 MutatingAdmissionPolicyBinding",
 	"admissionregistration.k8s.io/v1 MutatingWebhookConfiguration",
@@ -70,5 +70,23 @@ func TestEveryServedKindIsValidatedOrSaysSo(t *testing.T) {
 	}
 	if !slices.Equal(got, notPredictedKinds) {
 		t.Errorf("kinds whose validation is not predicted:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(notPredictedKinds, "\n"))
+	}
+}
+
+// A ComponentStatus is only read: kube-apiserver 1.37.2 answers an apply of one, by any
+// client, with 405 MethodNotAllowed and no validation.
+func TestReadOnlyKind(t *testing.T) {
+	obj := map[string]any{"apiVersion": "v1", "kind": "ComponentStatus", "metadata": map[string]any{"name": "etcd-0"},
+		"conditions": []any{map[string]any{"type": "Healthy", "status": "True"}}}
+	e := New(schema.NewRegistry())
+	for name, apply := range map[string]func(Request) (*Result, error){"api": e.Apply, "kubectl": e.KubectlApply} {
+		res, err := apply(Request{Object: obj, Manager: "kubectl"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := &StatusError{Code: 405, Reason: "MethodNotAllowed", Message: "the server does not allow this method on the requested resource", Details: &StatusDetails{}}
+		if res.Action != ActionRejected || res.Rejection == nil || res.Rejection.Code != want.Code || res.Rejection.Reason != want.Reason || res.Rejection.Message != want.Message {
+			t.Errorf("%s: %s %+v, want %+v", name, res.Action, res.Rejection, want)
+		}
 	}
 }
