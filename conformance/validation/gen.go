@@ -262,7 +262,11 @@ func deepCopy(v any) any {
 var vocabulary = []string{"", "a", "web", "Bad_Name!", "TCP", "UDP", "SCTP", "Always", "Never", "OnFailure",
 	"IfNotPresent", "ClusterIP", "NodePort", "LoadBalancer", "None", "10.0.0.1", "10.0.0.0/24", "::1", "25%",
 	"RollingUpdate", "Recreate", "OnDelete", "Opaque", "kubernetes.io/tls", "app", "example.com/key",
-	"nginx:1.27", "/data", "data", "http", "Exists", "Equal", "In", "NotIn", "NoSchedule", "cpu", "memory"}
+	"nginx:1.27", "/data", "data", "http", "Exists", "Equal", "In", "NotIn", "NoSchedule", "cpu", "memory",
+	// More enum values and names the kinds built on pods and volumes use.
+	"Bound", "Pending", "Running", "ReadWriteOnce", "ReadWriteOncePod", "Filesystem", "Block", "Retain", "Recycle",
+	"RuntimeDefault", "Localhost", "Unconfined", "linux", "windows", "Burstable", "NotRequired", "RestartContainer",
+	"storage", "hugepages-2Mi", "example.com/gpu", "SIGTERM", "DoNotSchedule", "ScheduleAnyway", "Honor"}
 
 var quantities = []string{"0", "1", "0.5", "100m", "1Gi", "2Gi", "500Mi", "-1", "1e3", "1234567n"}
 

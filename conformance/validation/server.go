@@ -97,6 +97,9 @@ type Write struct {
 	Prepared    map[string]any
 	StoredOld   map[string]any
 	ServerError *Answer
+	// ServerWarnings are the strategy's warnings for an accepted write, OurWarnings
+	// ssa-diff's.
+	ServerWarnings, OurWarnings []string
 }
 
 // decodeInternal decodes JSON at the served version, defaults it as the server's decoder
@@ -257,6 +260,9 @@ func (s *Server) Run(st Strategies, w *Write) (err error) {
 			meta.SetNamespace("")
 		}
 		w.ServerError = answerOf(guard(func() error { return rest.BeforeCreate(st.Create, ctx, obj) }))
+		if w.ServerError == nil {
+			w.ServerWarnings = st.Create.WarningsOnCreate(ctx, obj)
+		}
 	} else {
 		old, err := s.decodeInternal(w.GVK, w.Old)
 		if err != nil {
@@ -267,6 +273,9 @@ func (s *Server) Run(st Strategies, w *Write) (err error) {
 			strategy = st.Status
 		}
 		w.ServerError = answerOf(guard(func() error { return rest.BeforeUpdate(strategy, ctx, obj, old) }))
+		if w.ServerError == nil {
+			w.ServerWarnings = strategy.WarningsOnUpdate(ctx, obj, old)
+		}
 		if w.StoredOld, err = s.toServed(w.GVK, old); err != nil {
 			return err
 		}
@@ -283,6 +292,8 @@ type Strategies struct {
 	Create     rest.RESTCreateStrategy
 	Update     rest.RESTUpdateStrategy
 	Status     rest.RESTUpdateStrategy // nil: no status subresource
+	// Warnings: ssa-diff's warnings for accepted writes are compared too.
+	Warnings bool
 }
 
 type objectMeta interface {

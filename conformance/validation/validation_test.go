@@ -60,6 +60,7 @@ func ourAnswer(w *Write) (*Answer, bool, error) {
 		return nil, res.Known, err
 	}
 	if len(res.Errors) == 0 {
+		w.OurWarnings = res.Warnings
 		return nil, true, nil
 	}
 	md, _ := w.Prepared["metadata"].(map[string]any)
@@ -109,6 +110,22 @@ func sameVolumesInAnyOrder(a, b *Answer) bool {
 		return sortedCauses(out)
 	}
 	return causesEqual(strip(a.Causes), strip(b.Causes))
+}
+
+// sameWarnings: the same warnings, in any order (the server ranges over maps for some).
+func sameWarnings(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	a, b = append([]string(nil), a...), append([]string(nil), b...)
+	sort.Strings(a)
+	sort.Strings(b)
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
 }
 
 func causesEqual(a, b []metav1.StatusCause) bool {
@@ -170,6 +187,10 @@ func TestValidationMatchesServer(t *testing.T) {
 				mine, known, err := ourAnswer(w)
 				if err != nil {
 					t.Fatalf("%s: ssa-diff: %v", desc, err)
+				}
+				if st.Warnings && w.ServerError == nil && mine == nil && !sameWarnings(w.OurWarnings, w.ServerWarnings) {
+					w.ServerError = &Answer{Other: fmt.Sprintf("accepted with warnings %q", w.ServerWarnings)}
+					mine = &Answer{Other: fmt.Sprintf("accepted with warnings %q", w.OurWarnings)}
 				}
 				if !known {
 					t.Fatalf("%s: ssa-diff does not know the kind's validation", gvk)

@@ -63,9 +63,14 @@ func Validate(apiVersion, kind, subresource string, obj, old map[string]any) (re
 	if err != nil {
 		return Result{}, fmt.Errorf("the stored object: %w", err)
 	}
-	res.Errors = registry.ValidateUpdate(s, newObj, oldObj, subresource == "status")
-	if len(res.Errors) == 0 && s.WarningsOnUpdate != nil {
-		res.Warnings = s.WarningsOnUpdate(newObj, oldObj)
+	status := subresource == "status"
+	res.Errors = registry.ValidateUpdate(s, newObj, oldObj, status)
+	warnings := s.WarningsOnUpdate
+	if status {
+		warnings = s.WarningsOnStatusUpdate
+	}
+	if len(res.Errors) == 0 && warnings != nil {
+		res.Warnings = warnings(newObj, oldObj)
 	}
 	return res, nil
 }

@@ -367,3 +367,40 @@ func validateNodeInclusionPolicy(fldPath *field.Path, policy *api.NodeInclusionP
 	}
 	return field.ErrorList{field.NotSupported(fldPath, policy, supportedNodeInclusionPolicies)}
 }
+
+// validateTopologySelectorLabelRequirement: a label key and values, each once; it returns
+// the values.
+func validateTopologySelectorLabelRequirement(rq api.TopologySelectorLabelRequirement, fldPath *field.Path) (sets.Set[string], field.ErrorList) {
+	var errs field.ErrorList
+	values := sets.New[string]()
+	valuesPath := fldPath.Child("values")
+	if len(rq.Values) == 0 {
+		errs = append(errs, field.Required(valuesPath, ""))
+	}
+	for i, v := range rq.Values {
+		if values.Has(v) {
+			errs = append(errs, field.Duplicate(valuesPath.Index(i), v))
+		}
+		values.Insert(v)
+	}
+	errs = append(errs, unversionedvalidation.ValidateLabelName(rq.Key, fldPath.Child("key"))...)
+	return values, errs
+}
+
+// ValidateTopologySelectorTerm checks a topology selector term (a StorageClass's
+// allowedTopologies) and returns its requirements by key.
+func ValidateTopologySelectorTerm(term api.TopologySelectorTerm, fldPath *field.Path) (map[string]sets.Set[string], field.ErrorList) {
+	var errs field.ErrorList
+	byKey := make(map[string]sets.Set[string])
+	exprPath := fldPath.Child("matchLabelExpressions")
+	for i, rq := range term.MatchLabelExpressions {
+		p := exprPath.Index(i)
+		values, e := validateTopologySelectorLabelRequirement(rq, p)
+		errs = append(errs, e...)
+		if _, dup := byKey[rq.Key]; dup {
+			errs = append(errs, field.Duplicate(p.Child("key"), rq.Key))
+		}
+		byKey[rq.Key] = values
+	}
+	return byKey, errs
+}

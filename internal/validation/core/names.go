@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
@@ -143,4 +144,32 @@ func clusterTrustBundleNameProblems(name string) []string {
 		return []string{fmt.Sprintf("ClusterTrustBundle for signerName %s must be named with prefix %s", signer, prefix)}
 	}
 	return apimachineryvalidation.NameIsDNSSubdomain(strings.TrimPrefix(name, prefix), false)
+}
+
+// ValidateAnnotations: annotation keys and their total size.
+func ValidateAnnotations(annotations map[string]string, fldPath *field.Path) field.ErrorList {
+	return apimachineryvalidation.ValidateAnnotations(annotations, fldPath)
+}
+
+// ValidateHasLabel: the metadata has label key with the expected value.
+func ValidateHasLabel(meta metav1.ObjectMeta, fldPath *field.Path, key, expected string) field.ErrorList {
+	v, ok := meta.Labels[key]
+	switch {
+	case !ok:
+		return field.ErrorList{field.Required(fldPath.Child("labels").Key(key), fmt.Sprintf("must be '%s'", expected))}
+	case v != expected:
+		return field.ErrorList{field.Invalid(fldPath.Child("labels").Key(key), meta.Labels, fmt.Sprintf("must be '%s'", expected))}
+	}
+	return nil
+}
+
+// IsDecremented: update is below old, or unset where old was set.
+func IsDecremented(update, old *int32) bool {
+	if update == nil && old != nil {
+		return true
+	}
+	if update == nil || old == nil {
+		return false
+	}
+	return *update < *old
 }

@@ -8,8 +8,12 @@ import (
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	internalapi "github.com/ssa-diff/ssa-diff/internal/api"
+	api "github.com/ssa-diff/ssa-diff/internal/api/core"
 	"github.com/ssa-diff/ssa-diff/internal/validation"
+	"github.com/ssa-diff/ssa-diff/internal/validation/core"
 )
 
 // scenario is a write of a kind built on the pod template (or a volume), the object as
@@ -124,8 +128,41 @@ func BenchmarkValidatePodUpdate(b *testing.B) {
 	}
 }
 
+// BenchmarkValidatePodTemplate validates the template of a typical Deployment of the
+// benchmark corpus (one container, probes, env, mounts), as a PodTemplate: decode and
+// strategy.
+func BenchmarkValidatePodTemplate(b *testing.B) {
+	obj := readJSON(b, "testdata/podtemplate.json")
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := validation.Validate("v1", "PodTemplate", "", obj, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkValidatePodTemplateSpec is the template's validation alone, decoded once:
+// what a workload kind's validation adds for its template.
+func BenchmarkValidatePodTemplateSpec(b *testing.B) {
+	var t api.PodTemplate
+	if err := internalapi.Decode(readJSON(b, "testdata/podtemplate.json"), &t); err != nil {
+		b.Fatal(err)
+	}
+	opts := core.GetValidationOptionsFromPodTemplate(&t.Template, nil)
+	b.ReportAllocs()
+	for b.Loop() {
+		if errs := core.ValidatePodTemplateSpec(&t.Template, field.NewPath("spec", "template"), opts); len(errs) != 0 {
+			b.Fatal(errs)
+		}
+	}
+}
+
 func realisticPod(t testing.TB) map[string]any {
-	b, err := os.ReadFile("testdata/pod.json")
+	return readJSON(t, "testdata/pod.json")
+}
+
+func readJSON(t testing.TB, file string) map[string]any {
+	b, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -124,13 +124,14 @@ func validatePodSpecSecurityContext(sc *api.PodSecurityContext, spec *api.PodSpe
 }
 
 // The sysctl name format: dot- or slash-separated segments of lower-case alphanumerics,
-// "-" and "_".
+// "-" and "_", 253 characters at most.
 const (
-	sysctlSegment   = "[a-z0-9]([-_a-z0-9]*[a-z0-9])?"
-	sysctlMaxLength = 253
+	SysctlSegmentFmt      = "[a-z0-9]([-_a-z0-9]*[a-z0-9])?"
+	SysctlContainSlashFmt = "(" + SysctlSegmentFmt + "[\\./])*" + SysctlSegmentFmt
+	SysctlMaxLength       = 253
 )
 
-var sysctlName = regexp.MustCompile("^" + "(" + sysctlSegment + "[\\./])*" + sysctlSegment + "$")
+var sysctlName = regexp.MustCompile("^" + SysctlContainSlashFmt + "$")
 
 // validateSysctls: named, well formed, unique, and not of a namespace the pod shares with
 // the host.
@@ -142,8 +143,8 @@ func validateSysctls(sc *api.PodSecurityContext, spec *api.PodSpec, fldPath *fie
 		switch {
 		case s.Name == "":
 			errs = append(errs, field.Required(p, ""))
-		case len(s.Name) > sysctlMaxLength || !sysctlName.MatchString(s.Name):
-			errs = append(errs, field.Invalid(p, s.Name, fmt.Sprintf("must have at most %d characters and match regex %s", sysctlMaxLength, sysctlName)))
+		case len(s.Name) > SysctlMaxLength || !sysctlName.MatchString(s.Name):
+			errs = append(errs, field.Invalid(p, s.Name, fmt.Sprintf("must have at most %d characters and match regex %s", SysctlMaxLength, sysctlName)))
 		case names[s.Name]:
 			errs = append(errs, field.Duplicate(p, s.Name))
 		}

@@ -32,7 +32,9 @@ func podSpecStrategy(kind string) *registry.Strategy {
 				opts.ResourceIsPod = true
 				return ValidatePodStatusUpdate(pod, oldPod, opts)
 			},
-			Declarative: podDeclarative,
+			Declarative:            podDeclarative,
+			WarningsOnCreate:       podWarningsOnCreate,
+			WarningsOnStatusUpdate: podStatusWarnings,
 		}
 	case "PodTemplate":
 		return &registry.Strategy{
@@ -45,7 +47,9 @@ func podSpecStrategy(kind string) *registry.Strategy {
 				t, oldT := obj.(*api.PodTemplate), old.(*api.PodTemplate)
 				return ValidatePodTemplateUpdate(t, oldT, GetValidationOptionsFromPodTemplate(&t.Template, &oldT.Template))
 			},
-			Declarative: podTemplateDeclarative,
+			Declarative:      podTemplateDeclarative,
+			WarningsOnCreate: podTemplateWarningsOnCreate,
+			WarningsOnUpdate: podTemplateWarningsOnUpdate,
 		}
 	case "ReplicationController":
 		return &registry.Strategy{
@@ -62,7 +66,9 @@ func podSpecStrategy(kind string) *registry.Strategy {
 			ValidateStatusUpdate: func(obj, old any) field.ErrorList {
 				return ValidateReplicationControllerStatusUpdate(obj.(*api.ReplicationController), old.(*api.ReplicationController))
 			},
-			Declarative: replicationControllerDeclarative,
+			Declarative:      replicationControllerDeclarative,
+			WarningsOnCreate: replicationControllerWarningsOnCreate,
+			WarningsOnUpdate: replicationControllerWarningsOnUpdate,
 		}
 	case "PersistentVolume":
 		return &registry.Strategy{
@@ -81,7 +87,9 @@ func podSpecStrategy(kind string) *registry.Strategy {
 			ValidateStatusUpdate: func(obj, old any) field.ErrorList {
 				return ValidatePersistentVolumeStatusUpdate(obj.(*api.PersistentVolume), old.(*api.PersistentVolume))
 			},
-			Declarative: registry.NoDeclarativeRules,
+			Declarative:      registry.NoDeclarativeRules,
+			WarningsOnCreate: func(obj any) []string { return GetWarningsForPersistentVolume(obj.(*api.PersistentVolume)) },
+			WarningsOnUpdate: func(obj, _ any) []string { return GetWarningsForPersistentVolume(obj.(*api.PersistentVolume)) },
 		}
 	case "PersistentVolumeClaim":
 		return &registry.Strategy{
@@ -99,6 +107,12 @@ func podSpecStrategy(kind string) *registry.Strategy {
 				return ValidatePersistentVolumeClaimStatusUpdate(pvc, oldPVC, ValidationOptionsForPersistentVolumeClaim(pvc, oldPVC))
 			},
 			Declarative: persistentVolumeClaimDeclarative,
+			WarningsOnCreate: func(obj any) []string {
+				return GetWarningsForPersistentVolumeClaim(obj.(*api.PersistentVolumeClaim))
+			},
+			WarningsOnUpdate: func(obj, _ any) []string {
+				return GetWarningsForPersistentVolumeClaim(obj.(*api.PersistentVolumeClaim))
+			},
 		}
 	}
 	return nil

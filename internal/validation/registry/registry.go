@@ -35,6 +35,9 @@ type Strategy struct {
 	// WarningsOnCreate and WarningsOnUpdate are the warnings the server returns; nil: none.
 	WarningsOnCreate func(obj any) []string
 	WarningsOnUpdate func(obj, old any) []string
+	// WarningsOnStatusUpdate are the warnings of an update through /status (the status
+	// strategy's own, most often none); nil: none.
+	WarningsOnStatusUpdate func(obj, old any) []string
 }
 
 // Metadata gives the object metadata of an internal object.
