@@ -71,12 +71,12 @@ func validateGeneratedSelector(job *api.Job, prefixedLabels bool) field.ErrorLis
 	}
 	meta := field.NewPath("spec", "template", "metadata")
 	uid, name := string(job.UID), job.Name
-	errs = append(errs, hasLabel(&job.Spec.Template.ObjectMeta, meta, api.LegacyControllerUidLabel, uid)...)
-	errs = append(errs, hasLabel(&job.Spec.Template.ObjectMeta, meta, api.LegacyJobNameLabel, name)...)
+	errs = append(errs, core.ValidateHasLabel(job.Spec.Template.ObjectMeta, meta, api.LegacyControllerUidLabel, uid)...)
+	errs = append(errs, core.ValidateHasLabel(job.Spec.Template.ObjectMeta, meta, api.LegacyJobNameLabel, name)...)
 	expected := labels.Set{api.LegacyControllerUidLabel: uid, api.LegacyJobNameLabel: name}
 	if prefixedLabels {
-		errs = append(errs, hasLabel(&job.Spec.Template.ObjectMeta, meta, api.ControllerUidLabel, uid)...)
-		errs = append(errs, hasLabel(&job.Spec.Template.ObjectMeta, meta, api.JobNameLabel, name)...)
+		errs = append(errs, core.ValidateHasLabel(job.Spec.Template.ObjectMeta, meta, api.ControllerUidLabel, uid)...)
+		errs = append(errs, core.ValidateHasLabel(job.Spec.Template.ObjectMeta, meta, api.JobNameLabel, name)...)
 		expected[api.ControllerUidLabel] = uid
 		expected[api.JobNameLabel] = name
 	}
@@ -84,19 +84,6 @@ func validateGeneratedSelector(job *api.Job, prefixedLabels bool) field.ErrorLis
 		errs = append(errs, field.Invalid(field.NewPath("spec", "selector"), job.Spec.Selector, "`selector` not auto-generated"))
 	}
 	return errs
-}
-
-// hasLabel: the metadata has the label key with the value want.
-func hasLabel(meta *metav1.ObjectMeta, fldPath *field.Path, key, want string) field.ErrorList {
-	got, ok := meta.Labels[key]
-	p := fldPath.Child("labels").Key(key)
-	switch {
-	case !ok:
-		return field.ErrorList{field.Required(p, fmt.Sprintf("must be '%s'", want))}
-	case got != want:
-		return field.ErrorList{field.Invalid(p, meta.Labels, fmt.Sprintf("must be '%s'", want))}
-	}
-	return nil
 }
 
 // nameAllowsCompletions: an indexed Job's last pod is named "<job>-<completions-1>", which
