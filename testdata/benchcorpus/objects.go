@@ -3,6 +3,7 @@ package benchcorpus
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -54,6 +55,16 @@ var (
 )
 
 func pick[T any](r *rand.Rand, xs []T) T { return xs[r.IntN(len(xs))] }
+
+// pickAtLeast draws one of the sizes from min on (sizes ascend): a memory limit never
+// below the request, which the server refuses (it draws as often as pick).
+func pickAtLeast(r *rand.Rand, sizes []string, min string) string {
+	from := slices.Index(sizes, min)
+	if from < 0 {
+		from = 0
+	}
+	return sizes[from+r.IntN(len(sizes)-from)]
+}
 
 // newApp draws an application.
 func newApp(r *rand.Rand, team string, i int) *appState {
@@ -384,7 +395,10 @@ var changes = []struct {
 	}},
 	{30, "env-added", func(r *rand.Rand, a *appState) { a.env = append(a.env, envVar{name: "NEW_FEATURE", value: "enabled"}) }},
 	{30, "replicas-pinned", func(r *rand.Rand, a *appState) { a.replicas = 4 }},
-	{40, "resources", func(r *rand.Rand, a *appState) { a.memLimit = pick(r, memSizes); a.cpuRequest = pick(r, cpuSizes) }},
+	{40, "resources", func(r *rand.Rand, a *appState) {
+		a.memLimit = pickAtLeast(r, memSizes, a.memRequest)
+		a.cpuRequest = pick(r, cpuSizes)
+	}},
 	{30, "labels", func(r *rand.Rand, a *appState) {
 		a.extraLabels = append(a.extraLabels, kv{"cost-center", fmt.Sprint(1000 + r.IntN(9000))})
 	}},
