@@ -61,7 +61,7 @@ func (h KubernetesHooks) PrepareForCreate(t *schema.Type, obj map[string]interfa
 // update keeps the uid.
 func (KubernetesHooks) Validate(t *schema.Type, subresource string, obj, old map[string]any) Validation {
 	if t.Source == schema.SourceBuiltin {
-		res, err := validation.Validate(t.GVK.APIVersion(), t.GVK.Kind, subresource, obj, old)
+		res, err := validation.ValidateWrite(t.GVK.APIVersion(), t.GVK.Kind, subresource, obj, old)
 		if err != nil {
 			return Validation{Errors: uidChanged(obj, old), NotPredicted: fmt.Sprintf("the validation of %s %s is not predicted: %v", t.GVK.APIVersion(), t.GVK.Kind, err)}
 		}

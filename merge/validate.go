@@ -7,6 +7,8 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/ssa-diff/ssa-diff/internal/validation"
 )
 
 // validate runs the registry's validation on obj, the object a write would store (catalog
@@ -33,7 +35,7 @@ func (r *request) validateAs(subresource string, obj, live map[string]any) *Stat
 		return nil
 	}
 	_, name := nsName(obj)
-	return invalid(r.ep.GVK.Group, r.ep.GVK.Kind, name, v.Errors)
+	return invalid(validation.ErrorGroup(r.ep.GVK.Group, r.ep.GVK.Kind), r.ep.GVK.Kind, name, v.Errors)
 }
 
 // invalid is the server's 422 for field errors: the message names the kind with its group

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -106,6 +107,48 @@ var badValues = []any{"", "Bad_Value!", "-1", "a", "UPPER", "x.y", "10.0.0.1", "
 // Mutate returns a copy of obj with 1 to 3 random changes: a leaf set to an edge or invalid
 // value, a field removed, a list emptied or an item repeated, a map given a bad key.
 func Mutate(obj map[string]any, r *rand.Rand) (map[string]any, []mutation) {
+	return MutateFrom(obj, r, nil)
+}
+
+// Pool holds, by field name, the values the seeds of a kind give that field: a mutation
+// that sets a field to another of them (another Service type, another secret type, another
+// valid IP) reaches the rules that tie fields together, which invalid values seldom do.
+type Pool map[string][]any
+
+// NewPool is the pool of the leaves of seeds.
+func NewPool(seeds []map[string]any) Pool {
+	p := Pool{}
+	seen := map[string]bool{}
+	var walk func(name string, v any)
+	walk = func(name string, v any) {
+		switch x := v.(type) {
+		case map[string]any:
+			for k, e := range x {
+				walk(k, e)
+			}
+		case []any:
+			for _, e := range x {
+				walk(name, e)
+			}
+		default:
+			key := fmt.Sprintf("%s=%#v", name, x)
+			if name != "" && !seen[key] {
+				seen[key] = true
+				p[name] = append(p[name], x)
+			}
+		}
+	}
+	for _, s := range seeds {
+		walk("", s)
+	}
+	for _, vs := range p {
+		sort.Slice(vs, func(i, j int) bool { return fmt.Sprint(vs[i]) < fmt.Sprint(vs[j]) })
+	}
+	return p
+}
+
+// MutateFrom is Mutate that also sets leaves to values of pool (nil: none).
+func MutateFrom(obj map[string]any, r *rand.Rand, pool Pool) (map[string]any, []mutation) {
 	out := deepCopy(obj).(map[string]any)
 	var done []mutation
 	for n := 1 + r.IntN(3); n > 0; n-- {
@@ -115,7 +158,9 @@ func Mutate(obj map[string]any, r *rand.Rand) (map[string]any, []mutation) {
 			break
 		}
 		p := paths[r.IntN(len(paths))]
-		if m, ok := mutateAt(out, p, r); ok {
+		if m, ok := fromPool(out, p, r, pool); ok {
+			done = append(done, m)
+		} else if m, ok := mutateAt(out, p, r); ok {
 			done = append(done, m)
 		}
 	}
@@ -314,4 +359,40 @@ func Random(s *runtime.Scheme, gvk schema.GroupVersionKind, f *randfill.Filler) 
 	f.Fill(obj)
 	obj.GetObjectKind().SetGroupVersionKind(gvk)
 	return json.Marshal(obj)
+}
+
+// fromPool sets the leaf at path to another value the seeds give a field of its name, one
+// time in three when there is one.
+func fromPool(obj map[string]any, path string, r *rand.Rand, pool Pool) (mutation, bool) {
+	parts := strings.Split(strings.TrimPrefix(path, "/"), "/")
+	name := ""
+	for _, p := range parts {
+		if _, err := strconv.Atoi(p); err != nil {
+			name = p
+		}
+	}
+	vs := pool[name]
+	if len(vs) == 0 || r.IntN(3) != 0 {
+		return mutation{}, false
+	}
+	var parent any = obj
+	for _, p := range parts[:len(parts)-1] {
+		parent = child(parent, p)
+	}
+	last := parts[len(parts)-1]
+	switch child(parent, last).(type) {
+	case map[string]any, []any:
+		return mutation{}, false
+	}
+	v := vs[r.IntN(len(vs))]
+	switch pa := parent.(type) {
+	case map[string]any:
+		pa[last] = v
+	case []any:
+		i, _ := strconv.Atoi(last)
+		pa[i] = v
+	default:
+		return mutation{}, false
+	}
+	return mutation{path, fmt.Sprintf("set to %#v (from the seeds)", v)}, true
 }

@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
-	"strings"
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -141,87 +140,8 @@ func (s *Server) toServed(gvk schema.GroupVersionKind, in runtime.Object) (map[s
 	if err != nil {
 		return nil, err
 	}
-	keepEmptyCollections(reflect.ValueOf(ext), m)
+	keepEmpty(reflect.ValueOf(ext), m)
 	return m, nil
-}
-
-// keepEmptyCollections puts back into m, the JSON of v, the empty lists and maps that
-// omitempty left out: the object the server validated has them (a request's "[]" stays an
-// empty list until the object is stored), and a value printed in an error shows them.
-func keepEmptyCollections(v reflect.Value, m map[string]any) {
-	for v.Kind() == reflect.Pointer || v.Kind() == reflect.Interface {
-		if v.IsNil() {
-			return
-		}
-		v = v.Elem()
-	}
-	if v.Kind() != reflect.Struct || m == nil {
-		return
-	}
-	t := v.Type()
-	for i := 0; i < t.NumField(); i++ {
-		f := t.Field(i)
-		if !f.IsExported() {
-			continue
-		}
-		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		if name == "-" {
-			continue
-		}
-		fv := v.Field(i)
-		if f.Anonymous && name == "" {
-			keepEmptyCollections(fv, m)
-			continue
-		}
-		if name == "" {
-			name = f.Name
-		}
-		keepEmptyValue(fv, m, name)
-	}
-}
-
-func keepEmptyValue(fv reflect.Value, m map[string]any, name string) {
-	switch fv.Kind() {
-	case reflect.Slice:
-		if fv.IsNil() || fv.Type().Elem().Kind() == reflect.Uint8 {
-			return
-		}
-		if fv.Len() == 0 {
-			if _, ok := m[name]; !ok {
-				m[name] = []any{}
-			}
-			return
-		}
-		list, _ := m[name].([]any)
-		for i := 0; i < fv.Len() && i < len(list); i++ {
-			if sub, ok := list[i].(map[string]any); ok {
-				keepEmptyCollections(fv.Index(i), sub)
-			}
-		}
-	case reflect.Map:
-		if fv.IsNil() {
-			return
-		}
-		if fv.Len() == 0 {
-			if _, ok := m[name]; !ok {
-				m[name] = map[string]any{}
-			}
-			return
-		}
-		sub, _ := m[name].(map[string]any)
-		if sub == nil || fv.Type().Key().Kind() != reflect.String {
-			return
-		}
-		for _, k := range fv.MapKeys() {
-			if inner, ok := sub[k.String()].(map[string]any); ok {
-				keepEmptyCollections(fv.MapIndex(k), inner)
-			}
-		}
-	case reflect.Pointer, reflect.Struct, reflect.Interface:
-		if sub, ok := m[name].(map[string]any); ok {
-			keepEmptyCollections(fv, sub)
-		}
-	}
 }
 
 var errSkip = errors.New("not a write the server decodes")
@@ -280,8 +200,6 @@ func (s *Server) Run(st Strategies, w *Write) (err error) {
 			return err
 		}
 	}
-	// toServed keeps the empty lists and maps of the object the strategy validated
-	// (keepEmptyCollections): the body's empties the strategy dropped stay dropped.
 	w.Prepared, err = s.toServed(w.GVK, obj)
 	return err
 }

@@ -11,11 +11,20 @@ import (
 	"k8s.io/kubernetes/pkg/registry/batch/cronjob"
 	"k8s.io/kubernetes/pkg/registry/batch/job"
 	"k8s.io/kubernetes/pkg/registry/core/configmap"
+	"k8s.io/kubernetes/pkg/registry/core/endpoint"
+	"k8s.io/kubernetes/pkg/registry/core/event"
+	"k8s.io/kubernetes/pkg/registry/core/limitrange"
+	"k8s.io/kubernetes/pkg/registry/core/namespace"
+	"k8s.io/kubernetes/pkg/registry/core/node"
 	"k8s.io/kubernetes/pkg/registry/core/persistentvolume"
 	"k8s.io/kubernetes/pkg/registry/core/persistentvolumeclaim"
 	"k8s.io/kubernetes/pkg/registry/core/pod"
 	"k8s.io/kubernetes/pkg/registry/core/podtemplate"
 	"k8s.io/kubernetes/pkg/registry/core/replicationcontroller"
+	"k8s.io/kubernetes/pkg/registry/core/resourcequota"
+	"k8s.io/kubernetes/pkg/registry/core/secret"
+	"k8s.io/kubernetes/pkg/registry/core/service"
+	"k8s.io/kubernetes/pkg/registry/core/serviceaccount"
 	"k8s.io/kubernetes/pkg/registry/policy/poddisruptionbudget"
 )
 
@@ -27,6 +36,16 @@ func strategies() map[schema.GroupVersionKind]Strategies {
 	}
 	return map[schema.GroupVersionKind]Strategies{
 		gvk("", "v1", "ConfigMap"):             {Namespaced: true, Create: configmap.Strategy, Update: configmap.Strategy},
+		gvk("", "v1", "Service"):               {Namespaced: true, Create: service.Strategy, Update: service.Strategy, Status: service.StatusStrategy},
+		gvk("", "v1", "Endpoints"):             {Namespaced: true, Create: endpoint.Strategy, Update: endpoint.Strategy},
+		gvk("", "v1", "Secret"):                {Namespaced: true, Create: secret.Strategy, Update: secret.Strategy},
+		gvk("", "v1", "ServiceAccount"):        {Namespaced: true, Create: serviceaccount.Strategy, Update: serviceaccount.Strategy},
+		gvk("", "v1", "Namespace"):             {Create: namespace.Strategy, Update: namespace.Strategy, Status: namespace.StatusStrategy},
+		gvk("", "v1", "Event"):                 {Namespaced: true, Create: event.Strategy, Update: event.Strategy},
+		gvk("events.k8s.io", "v1", "Event"):    {Namespaced: true, Create: event.Strategy, Update: event.Strategy},
+		gvk("", "v1", "LimitRange"):            {Namespaced: true, Create: limitrange.Strategy, Update: limitrange.Strategy},
+		gvk("", "v1", "ResourceQuota"):         {Namespaced: true, Create: resourcequota.Strategy, Update: resourcequota.Strategy, Status: resourcequota.StatusStrategy},
+		gvk("", "v1", "Node"):                  {Create: node.Strategy, Update: node.Strategy, Status: node.StatusStrategy},
 		gvk("", "v1", "Pod"):                   {Namespaced: true, Create: pod.Strategy, Update: pod.Strategy, Status: pod.StatusStrategy, Warnings: true},
 		gvk("", "v1", "PodTemplate"):           {Namespaced: true, Create: podtemplate.Strategy, Update: podtemplate.Strategy, Warnings: true},
 		gvk("", "v1", "ReplicationController"): {Namespaced: true, Create: replicationcontroller.Strategy, Update: replicationcontroller.Strategy, Status: replicationcontroller.StatusStrategy, Warnings: true},

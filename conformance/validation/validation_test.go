@@ -65,7 +65,8 @@ func ourAnswer(w *Write) (*Answer, bool, error) {
 	}
 	md, _ := w.Prepared["metadata"].(map[string]any)
 	name, _ := md["name"].(string)
-	st := apierrors.NewInvalid(w.GVK.GroupKind(), name, res.Errors).ErrStatus
+	gk := schema.GroupKind{Group: ours.ErrorGroup(w.GVK.Group, w.GVK.Kind), Kind: w.GVK.Kind}
+	st := apierrors.NewInvalid(gk, name, res.Errors).ErrStatus
 	return &Answer{Message: st.Message, Causes: st.Details.Causes}, true, nil
 }
 
@@ -90,6 +91,22 @@ func agree(a, b *Answer) (same, reordered bool) {
 	return false, false
 }
 
+// sameWarnings: the same warnings, in any order (the server ranges over maps for some).
+func sameWarnings(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	a, b = append([]string(nil), a...), append([]string(nil), b...)
+	sort.Strings(a)
+	sort.Strings(b)
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
 // volumeIndex is the index of a pod template volume in an error's field.
 var volumeIndex = regexp.MustCompile(`^spec\.template\.spec\.volumes\[\d+\]`)
 
@@ -110,22 +127,6 @@ func sameVolumesInAnyOrder(a, b *Answer) bool {
 		return sortedCauses(out)
 	}
 	return causesEqual(strip(a.Causes), strip(b.Causes))
-}
-
-// sameWarnings: the same warnings, in any order (the server ranges over maps for some).
-func sameWarnings(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	a, b = append([]string(nil), a...), append([]string(nil), b...)
-	sort.Strings(a)
-	sort.Strings(b)
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func causesEqual(a, b []metav1.StatusCause) bool {
@@ -168,12 +169,14 @@ func TestValidationMatchesServer(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			pool := NewPool(seeds)
 			r := rand.New(rand.NewPCG(uint64(ki)+1, 7))
 			f := Filler(int64(ki) + 1)
 			stats := map[string]int{}
+			rules := ruleCounts{}
 			shown := 0
 			for i := 0; i < n; i++ {
-				w, desc := nextWrite(t, server, gvk, st, seeds, r, f, i)
+				w, desc := nextWrite(t, server, gvk, st, seeds, pool, r, f, i)
 				if w == nil {
 					continue
 				}
@@ -198,6 +201,7 @@ func TestValidationMatchesServer(t *testing.T) {
 				stats["compared"]++
 				if w.ServerError != nil {
 					stats["refused"]++
+					rules.add(w.ServerError)
 				}
 				same, reordered := agree(w.ServerError, mine)
 				if !same && gvk.Kind == "StatefulSet" && sameVolumesInAnyOrder(w.ServerError, mine) {
@@ -215,6 +219,7 @@ func TestValidationMatchesServer(t *testing.T) {
 				}
 			}
 			t.Logf("%s: %v", gvk, stats)
+			rules.log(t)
 			for k, v := range stats {
 				totals[k] += v
 			}
@@ -225,7 +230,7 @@ func TestValidationMatchesServer(t *testing.T) {
 
 // nextWrite is the i-th write of a run: creates of seeds, mutated seeds and random objects,
 // and updates from a seed to its mutation (through /status too, for kinds that have it).
-func nextWrite(t *testing.T, s *Server, gvk schema.GroupVersionKind, st Strategies, seeds []map[string]any, r *rand.Rand, f *randfill.Filler, i int) (*Write, string) {
+func nextWrite(t *testing.T, s *Server, gvk schema.GroupVersionKind, st Strategies, seeds []map[string]any, pool Pool, r *rand.Rand, f *randfill.Filler, i int) (*Write, string) {
 	w := &Write{GVK: gvk, Namespace: "ns"}
 	body := func(obj map[string]any) []byte {
 		md, _ := obj["metadata"].(map[string]any)
@@ -261,7 +266,7 @@ func nextWrite(t *testing.T, s *Server, gvk schema.GroupVersionKind, st Strategi
 		return w, fmt.Sprintf("create of seed %d", i)
 	case len(seeds) > 0 && r.IntN(4) != 0:
 		seed := deepCopy(seeds[r.IntN(len(seeds))]).(map[string]any)
-		mutated, ms := Mutate(seed, r)
+		mutated, ms := MutateFrom(seed, r, pool)
 		w.Obj = body(mutated)
 		if r.IntN(2) == 0 {
 			update(mutated, seed)

@@ -30,7 +30,18 @@ type Result struct {
 // JSON of the served version apiVersion; subresource is "" or "status" ("scale" writes the
 // parent through the main resource). An error means an object could not be decoded into
 // its internal type.
-func Validate(apiVersion, kind, subresource string, obj, old map[string]any) (res Result, err error) {
+func Validate(apiVersion, kind, subresource string, obj, old map[string]any) (Result, error) {
+	return validate(apiVersion, kind, subresource, obj, old, false)
+}
+
+// ValidateWrite is Validate preceded by what the kind's REST storage does before the
+// registry validates (a Service's allocator: the values it assigns, the checks it makes
+// first). The engine predicts writes with it; Validate alone is the strategy's part.
+func ValidateWrite(apiVersion, kind, subresource string, obj, old map[string]any) (Result, error) {
+	return validate(apiVersion, kind, subresource, obj, old, true)
+}
+
+func validate(apiVersion, kind, subresource string, obj, old map[string]any, storage bool) (res Result, err error) {
 	defer func() {
 		// A validator panics with registry.ServerPanic where the server's own validation
 		// panics; any other panic is a bug of ours, reported rather than crashing.
@@ -52,16 +63,23 @@ func Validate(apiVersion, kind, subresource string, obj, old map[string]any) (re
 		return Result{}, err
 	}
 	res = Result{Known: true}
+	var oldObj any
+	if old != nil {
+		if oldObj, err = decode(group, version, kind, old); err != nil {
+			return Result{}, fmt.Errorf("the stored object: %w", err)
+		}
+	}
+	if storage && subresource == "" && s.BeginWrite != nil {
+		if res.Errors = s.BeginWrite(newObj, oldObj); len(res.Errors) > 0 {
+			return res, nil
+		}
+	}
 	if old == nil {
 		res.Errors = registry.ValidateCreate(s, newObj)
 		if len(res.Errors) == 0 && s.WarningsOnCreate != nil {
 			res.Warnings = s.WarningsOnCreate(newObj)
 		}
 		return res, nil
-	}
-	oldObj, err := decode(group, version, kind, old)
-	if err != nil {
-		return Result{}, fmt.Errorf("the stored object: %w", err)
 	}
 	status := subresource == "status"
 	res.Errors = registry.ValidateUpdate(s, newObj, oldObj, status)
@@ -75,11 +93,24 @@ func Validate(apiVersion, kind, subresource string, obj, old map[string]any) (re
 	return res, nil
 }
 
+// ErrorGroup is the group the server names a kind with in its 422 message: the group of the
+// first API group its scheme registered the kind's internal type under. That is the
+// kind's own group but for an events.k8s.io Event, whose internal type is the core
+// group's Event ("Event \"x\" is invalid", not "Event.events.k8s.io").
+func ErrorGroup(group, kind string) string {
+	if group == "events.k8s.io" && kind == "Event" {
+		return ""
+	}
+	return group
+}
+
 // strategyFor is the ported strategy of a kind, nil when there is none.
 func strategyFor(group, kind string) *registry.Strategy {
 	switch group {
 	case "":
 		return core.Strategy(kind)
+	case "events.k8s.io":
+		return core.EventsStrategy(kind)
 	case "apps":
 		return apps.Strategy(kind)
 	case "batch":

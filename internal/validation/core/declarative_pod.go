@@ -32,7 +32,9 @@ func declarativeOp(updating bool) operation.Operation {
 // ValidatePodTemplateSpecDeclarative is the declarative validation of a pod template at
 // fldPath (old nil on a create); the caller skips it when the template is unchanged.
 func ValidatePodTemplateSpecDeclarative(t, old *api.PodTemplateSpec, fldPath *field.Path) field.ErrorList {
-	if t == nil {
+	// Every enforced rule is about eviction responders: without them there is nothing to
+	// check, and no need to compare the templates.
+	if t == nil || len(t.Spec.EvictionResponders) == 0 {
 		return nil
 	}
 	var oldSpec *api.PodSpec
@@ -47,7 +49,7 @@ func ValidatePodTemplateSpecDeclarative(t, old *api.PodTemplateSpec, fldPath *fi
 
 // podSpecDeclarative is the declarative validation of a pod spec (old nil on a create).
 func podSpecDeclarative(spec, old *api.PodSpec, fldPath *field.Path) field.ErrorList {
-	if old != nil && equality.Semantic.DeepEqual(*spec, *old) {
+	if len(spec.EvictionResponders) == 0 || old != nil && equality.Semantic.DeepEqual(*spec, *old) {
 		return nil
 	}
 	var oldList []api.EvictionResponder
@@ -230,7 +232,7 @@ func servedConditions(cs []api.VolumeHealthCondition) []servedVolumeHealthCondit
 // volume health unique by name and each valid.
 func podStatusDeclarative(st, old *api.PodStatus, fldPath *field.Path) field.ErrorList {
 	updating := old != nil
-	if updating && equality.Semantic.DeepEqual(*st, *old) {
+	if len(st.NodeAllocatableResourceClaimStatuses) == 0 && len(st.VolumeHealth) == 0 || updating && equality.Semantic.DeepEqual(*st, *old) {
 		return nil
 	}
 	var errs field.ErrorList
@@ -446,7 +448,7 @@ func persistentVolumeClaimDeclarative(obj, oldObj any) field.ErrorList {
 	}
 	st := &pvc.Status
 	updating := old != nil
-	if updating && equality.Semantic.DeepEqual(*st, *old) {
+	if st.HealthStatus == nil || updating && equality.Semantic.DeepEqual(*st, *old) {
 		return nil
 	}
 	hs := st.HealthStatus

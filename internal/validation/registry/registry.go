@@ -32,6 +32,10 @@ type Strategy struct {
 	// enforces none of its rules (it returns nil then), because joining the two lists also
 	// drops the handwritten errors whose text repeats an earlier one.
 	Declarative func(obj, old any) field.ErrorList
+	// BeginWrite is what the kind's REST storage does before the registry runs the strategy
+	// (its BeginCreate and BeginUpdate hooks; old is nil on a create): it may fill in values
+	// the server allocates, and the errors it finds refuse the write alone. nil: nothing.
+	BeginWrite func(obj, old any) field.ErrorList
 	// WarningsOnCreate and WarningsOnUpdate are the warnings the server returns; nil: none.
 	WarningsOnCreate func(obj any) []string
 	WarningsOnUpdate func(obj, old any) []string
