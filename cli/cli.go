@@ -46,8 +46,15 @@ func Main(prog string, args []string, stdin io.Reader, stdout, stderr io.Writer,
 }
 
 func runAs(prog string, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
-	if len(args) > 0 && args[0] == "blame" {
-		return runBlame(prog, args[1:], stdin, stdout, stderr)
+	if len(args) > 0 {
+		switch args[0] {
+		case "blame":
+			return runBlame(prog, args[1:], stdin, stdout, stderr)
+		case "version":
+			return runVersion(prog, args[1:], stdout, stderr)
+		case "completion":
+			return runCompletion(prog, args[1:], stdout, stderr)
+		}
 	}
 	cfg, code := parseFlags(prog, args, stdout, stderr)
 	if cfg == nil {
@@ -85,10 +92,16 @@ type config struct {
 	namespace         string
 	jobs              int
 	limits            inputLimits
+	render            renderOptions
+	prune             pruneOptions
 	gate              gateOptions
 	advice            adviceOptions
+	liveOpts          liveOptions
 	// registry is the schema registry of the run, set before predictions start.
-	registry *schema.Registry
+	registry    *schema.Registry
+	showVersion bool
+	// webhooks are the admission webhooks the live state declares.
+	webhooks []webhook
 
 	stdin          io.Reader
 	stdout, stderr io.Writer
@@ -100,17 +113,27 @@ answer with (byte for byte), for kube-apiserver 1.37.
 
 Usage:
   %[1]s [flags] MANIFESTS [LIVE]
-  %[1]s [flags] -f MANIFESTS [-f MORE...] [LIVE]
+  %[1]s [flags] -f MANIFESTS [-f MORE...] [-k KUSTOMIZATION...] [LIVE]
   %[1]s blame LIVE
+  %[1]s version
+  %[1]s completion bash|zsh|fish
 
 MANIFESTS and LIVE are each a file, a directory (read recursively: .yaml, .yml, .json) or
-"-" for standard input. Multi-document YAML and List kinds are read as many objects. Get live
-objects with their field owners:
+"-" for standard input. Multi-document YAML and List kinds are read as many objects. A
+directory holding a kustomization.yaml is built as kubectl apply -k builds it (also -k DIR);
+helm template output on standard input is reported at its templates. Get live objects with
+their field owners:
 
   kubectl get deployment web -o json --show-managed-fields > live.json
 
+or let %[1]s read them from the cluster, with get and list permissions only (the default of
+kubectl ssa-diff when no LIVE is given):
+
+  %[1]s --live-from-cluster -f manifests/
+
 Manifests are matched with live objects by group, kind, namespace and name; a manifest
-without a live object is predicted as a create.
+without a live object is predicted as a create (with a warning when the live input cannot
+say that it does not exist).
 
 Exit status:
   0  nothing would change
@@ -122,31 +145,36 @@ Exit status:
 Flags:
 `
 
-func parseFlags(prog string, args []string, stdout, stderr io.Writer) (*config, int) {
-	cfg := &config{}
-	fs := pflag.NewFlagSet(prog, pflag.ContinueOnError)
+// flagSet defines the command's flags on cfg: the flag set, the argument names the usage
+// shows, and the flags that are not fields of cfg.
+func flagSet(prog string, cfg *config) (fs *pflag.FlagSet, argNames map[string]string, now, color *string, help *bool) {
+	fs = pflag.NewFlagSet(prog, pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.SortFlags = false
-	var now, color string
+	now, color = new(string), new(string)
 	fs.StringArrayVarP(&cfg.manifests, "filename", "f", nil, "Manifests to apply: a file, a directory or - (repeatable).")
+	cfg.addRenderFlags(fs)
 	fs.StringVar(&cfg.fieldManager, "field-manager", "kubectl", "The field manager of the apply (default: kubectl; argocd-controller and kustomize-controller with --applier argocd and flux).")
 	fs.BoolVar(&cfg.force, "force-conflicts", false, "Apply with force: take conflicting fields from their owners.")
 	fs.StringVar(&cfg.applier, "applier", "kubectl", "kubectl: the whole `kubectl apply --server-side` request sequence; api: one raw apply request, as controllers send; argocd: an Argo CD sync with ServerSideApply=true; flux: Flux's kustomize-controller (both always forced, both taking over managers first).")
 	fs.StringVar(&cfg.subresource, "subresource", "", "Apply to a subresource: status.")
 	fs.StringArrayVar(&cfg.crds, "crd", nil, "A file or directory of CustomResourceDefinitions (repeatable). CRDs among the inputs are read too.")
 	fs.StringArrayVar(&cfg.schemas, "schema", nil, "An OpenAPI v3 or v2 document (kubectl get --raw /openapi/v3/apis/GROUP/VERSION), or a directory of them (repeatable).")
-	fs.StringVar(&now, "now", "", "The time stamped into changed managedFields entries, and the time ages are measured from, RFC 3339 (default: the current time).")
+	fs.StringVar(now, "now", "", "The time stamped into changed managedFields entries, and the time ages are measured from, RFC 3339 (default: the current time).")
 	fs.StringVarP(&cfg.output, "output", "o", "text", "Output format: "+strings.Join(output.Formats(), ", ")+".")
 	fs.BoolVar(&cfg.showManagedFields, "show-managed-fields", false, "Show metadata.managedFields in diffs.")
 	fs.BoolVar(&cfg.showSecrets, "show-secrets", false, "Show Secret values in diffs instead of masking them.")
-	fs.StringVar(&color, "color", "auto", "Colour the text and diff outputs: auto, always or never (auto: on a terminal, unless NO_COLOR is set).")
-	fs.StringVarP(&cfg.namespace, "namespace", "n", "default", "The namespace of namespaced objects that name none (with --applier argocd, the Application's destination namespace).")
+	fs.StringVar(color, "color", "auto", "Colour the text and diff outputs: auto, always or never (auto: on a terminal, unless NO_COLOR is set).")
+	fs.StringVarP(&cfg.namespace, "namespace", "n", "default", "The namespace of namespaced objects that name none (with --applier argocd, the Application's destination namespace) (default: default; with --live-from-cluster, the context's namespace).")
+	cfg.addLiveFlags(fs)
 	fs.IntVar(&cfg.jobs, "jobs", runtime.GOMAXPROCS(0), "How many objects are predicted in parallel (default: the number of CPUs).")
 	limitArgs := registerLimitFlags(fs, &cfg.limits)
 	cfg.addGateFlags(fs)
+	cfg.addPruneFlags(fs)
 	cfg.addAdviceFlags(fs)
-	help := fs.BoolP("help", "h", false, "Show this help.")
-	argNames := map[string]string{"filename": "PATH", "field-manager": "NAME", "applier": "kubectl|api|argocd|flux",
+	fs.BoolVar(&cfg.showVersion, "version", false, "Print the version: ssa-diff's, its commit, Go's, and the Kubernetes release whose server-side apply it predicts (also `ssa-diff version`).")
+	help = fs.BoolP("help", "h", false, "Show this help.")
+	argNames = map[string]string{"filename": "PATH", "field-manager": "NAME", "applier": "kubectl|api|argocd|flux",
 		"subresource": "NAME", "crd": "PATH", "schema": "PATH", "now": "TIME", "output": "FORMAT",
 		"color": "WHEN", "namespace": "NAME", "jobs": "N"}
 	for k, v := range limitArgs {
@@ -158,6 +186,22 @@ func parseFlags(prog string, args []string, stdout, stderr io.Writer) (*config, 
 	for k, v := range adviceArgNames {
 		argNames[k] = v
 	}
+	for k, v := range renderArgNames {
+		argNames[k] = v
+	}
+	for k, v := range pruneArgNames {
+		argNames[k] = v
+	}
+	for k, v := range liveArgNames {
+		argNames[k] = v
+	}
+	return fs, argNames, now, color, help
+}
+
+func parseFlags(prog string, args []string, stdout, stderr io.Writer) (*config, int) {
+	cfg := &config{}
+	fs, argNames, nowFlag, colorFlag, help := flagSet(prog, cfg)
+	now, color := "", ""
 
 	usage := func(w io.Writer) {
 		fmt.Fprintf(w, usageHead, prog)
@@ -179,8 +223,16 @@ func parseFlags(prog string, args []string, stdout, stderr io.Writer) (*config, 
 		usage(stdout)
 		return nil, 0
 	}
+	if cfg.showVersion {
+		return nil, runVersion(prog, nil, stdout, stderr)
+	}
+	now, color = *nowFlag, *colorFlag
 	pos := fs.Args()
 	switch {
+	case len(cfg.manifests) == 0 && len(cfg.render.kustomize) > 0 && len(pos) <= 1:
+		if len(pos) == 1 {
+			cfg.live = pos[0]
+		}
 	case len(cfg.manifests) == 0 && len(pos) == 0:
 		return fail("no manifests given")
 	case len(cfg.manifests) == 0 && len(pos) <= 2:
@@ -206,6 +258,15 @@ func parseFlags(prog string, args []string, stdout, stderr io.Writer) (*config, 
 		return fail("%v", err)
 	}
 	if err := cfg.checkAdvice(); err != nil {
+		return fail("%v", err)
+	}
+	if err := cfg.checkRender(); err != nil {
+		return fail("%v", err)
+	}
+	if err := cfg.checkPrune(fs); err != nil {
+		return fail("%v", err)
+	}
+	if err := cfg.checkLive(fs, prog); err != nil {
 		return fail("%v", err)
 	}
 	switch cfg.subresource {

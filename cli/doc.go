@@ -2,7 +2,10 @@
 // (package merge) what the API server would do with each apply, and prints the answer.
 //
 //	ssa-diff [flags] MANIFESTS [LIVE]
+//	ssa-diff [flags] -k KUSTOMIZATION [-f MORE] [LIVE]
 //	ssa-diff blame LIVE
+//	ssa-diff version
+//	ssa-diff completion bash|zsh|fish
 //
 // Run is the whole command behind a testable signature; main only calls it and exits with
 // the status it returns:
@@ -15,7 +18,9 @@
 //	   losing fields
 //
 // The pieces live in sub-packages: input reads files and pairs manifests with live objects,
-// report is the versioned result model, output prints it in each format. Objects are
+// render builds kustomizations as kubectl apply -k does (attributing objects and fields to
+// the files they came from), report is the versioned result model, output prints it in
+// each format. Objects are
 // predicted in parallel by a bounded pool of workers; results are printed in input order.
 // Manifests for the same object are applied one after the other, each to the object the
 // previous one leaves, as kubectl would.
@@ -31,4 +36,18 @@
 // the CI formats (github, junit, markdown) and --summary print them. A result is let go
 // once printed unless the format needs them all at the end (json, yaml), so a long run's
 // memory does not grow with its output; a progress line shows on a terminal.
+//
+// # Rendering, pruning, strict mode
+//
+// Manifests are rendered as the appliers render them (render.go): -k and kustomization
+// directories through package render, `helm template` output on standard input attributed
+// to its templates (input.Loader.SourceComments). A finding's line comes from the object's
+// locator (input.Object.LocateFieldPath), which for a rendered object may be in another file
+// (the patch that sets the field). With --prune, the live objects the applier would delete
+// become results of action prune (prune.go: Argo CD's tracking, Flux's owner labels,
+// kubectl's selector pruner). What a prediction rests on that ssa-diff cannot see becomes
+// approximations with a reason (approx.go: no schema, OpenAPI v2, version conversion,
+// admission webhooks of the live state), which --fail-on approximate fails on. A refusal's
+// fields (refusal.go) put its finding at the field's line, with the schema's closest name
+// for a field it does not declare.
 package cli

@@ -64,7 +64,7 @@ func (c *config) addGateFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&g.fluxKustomization, "flux-kustomization", "", "Flux: the Kustomization, whose owner labels kustomize.toolkit.fluxcd.io/name and /namespace are added to every object.")
 	fs.StringArrayVar(&g.fluxOverride, "flux-override-manager", nil, "Flux: kustomize-controller's --override-manager: a manager whose Apply and Update entries Flux takes over, by name prefix (repeatable).")
 	fs.BoolVar(&g.fluxForce, "flux-force", false, "Flux: the Kustomization's spec.force: an object refused as immutable is deleted and created again.")
-	fs.StringArrayVar(&g.failOn, "fail-on", []string{report.CategoryRejected}, "What fails the run (exit 3 for rejected, 4 for the others): a comma-separated list of conflicts, takeover, deletion and rejected, or none or all (repeatable). Default: rejected.")
+	fs.StringArrayVar(&g.failOn, "fail-on", []string{report.CategoryRejected}, "What fails the run (exit 3 for rejected, 4 for the others): a comma-separated list of conflicts, takeover, deletion, rejected, prune (objects --prune deletes) and approximate (predictions resting on what ssa-diff cannot see: no schema, OpenAPI v2, version conversions, admission webhooks), or none or all (repeatable). Default: rejected.")
 	fs.StringArrayVar(&g.allow, "allow-takeover-from", nil, "A manager (glob) whose fields the applier may take: takeovers from it and forced conflicts with it never fail (repeatable), e.g. kubectl-client-side-apply.")
 	fs.StringArrayVar(&g.protect, "protect", nil, "A manager (glob) whose fields nobody may take, such as a controller: any takeover from it fails with exit 4 (repeatable), e.g. kube-controller-manager.")
 	fs.BoolVar(&g.summary, "summary", false, "Print a one-screen overview: instead of the objects with -o text, on stderr with the other formats.")
@@ -231,17 +231,17 @@ func (c *config) predictAndReport(eng predictor, reg *schema.Registry, slots []*
 
 // judge evaluates the policy on a slot's result.
 func (c *config) judge(s *slot) {
-	var line func(string) int
+	var locate func(string) (string, int)
 	if s.pair != nil && s.pair.Manifest != nil {
 		m, body := s.pair.Manifest, s.body
-		line = func(path string) int {
-			if body != nil {
-				return m.LineOfFieldPathIn(body, path)
+		locate = func(path string) (string, int) {
+			if body == nil {
+				return m.Source.File, fieldLine(m, path)
 			}
-			return fieldLine(m, path)
+			return m.LocateFieldPath(body, path)
 		}
 	}
-	s.res.Findings = c.gate.policy.Evaluate(s.res, c.manager(), line)
+	s.res.Findings = c.gate.policy.EvaluateAt(s.res, c.manager(), locate)
 	s.body = nil
 	c.gate.predicted.Add(1)
 }

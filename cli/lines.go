@@ -9,5 +9,10 @@ func fieldLine(o *input.Object, path string) int {
 	if o == nil {
 		return 0
 	}
-	return o.LineOfFieldPath(path)
+	tree, err := o.Decode()
+	if err != nil {
+		return o.Source.Line
+	}
+	_, line := o.LocateFieldPath(tree, path)
+	return line
 }

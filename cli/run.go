@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"sort"
-	"strings"
 	"sync"
 
 	"github.com/ssa-diff/ssa-diff/cli/input"
@@ -19,12 +18,13 @@ import (
 
 // slot is one result to print: a manifest to predict, or input that could not be read.
 type slot struct {
-	pair *input.Pair // nil for an error
-	err  error
-	src  input.Source
-	res  *report.Result
-	body map[string]interface{} // the manifest's tree, while it is predicted and judged
-	done chan struct{}
+	pair   *input.Pair    // nil for an error or a prune
+	pruned *report.Result // a live object the applier prunes
+	err    error
+	src    input.Source
+	res    *report.Result
+	body   map[string]interface{} // the manifest's tree, while it is predicted and judged
+	done   chan struct{}
 }
 
 func (c *config) warnf(format string, args ...interface{}) {
@@ -50,15 +50,20 @@ func (c *config) run(newPredictor func(*schema.Registry) predictor) int {
 	// Objects are kept as text, and each is decoded by the prediction that uses it: a
 	// run holds a few trees at a time, not all of them.
 	loader.DeferDecoding = true
-	var manifests, live []input.Entry
-	for _, p := range c.manifests {
-		manifests = append(manifests, loader.Load(p)...)
-	}
-	if c.live != "" {
+	var live []input.Entry
+	manifests := c.loadManifests(loader)
+	if c.live != "" || c.liveOpts.fromCluster {
 		// Field lines are asked of manifests only: a dump's text need not be kept; its
 		// managedFields are kept as text.
 		loader.NoFieldLines, loader.CompactManagedFields = true, true
-		live = loader.Load(c.live)
+		if c.liveOpts.fromCluster {
+			var err error
+			if live, err = c.readCluster(loader, manifests, reg); err != nil {
+				return c.errorf("%v", err)
+			}
+		} else {
+			live = loader.Load(c.live)
+		}
 	}
 	if c.getenv != nil {
 		defer tuneGC(c.getenv, loader.BytesRead()).stop()
@@ -81,13 +86,26 @@ func (c *config) run(newPredictor func(*schema.Registry) predictor) int {
 
 	manifestObjs, _ := input.Split(manifests)
 	liveObjs, liveErrs := input.Split(live)
+	ls := &liveState{given: c.live != "" || c.liveOpts.fromCluster}
+	var err error
+	if ls.record, ls.objs, err = takeRecord(liveObjs); err != nil {
+		liveErrs = append(liveErrs, err)
+	}
+	if ls.record != nil && !c.liveOpts.namespaceSet {
+		// Objects that name no namespace go where the cluster read put them.
+		c.namespace = ls.record.Namespace
+	}
+	c.webhooks = webhooksOf(ls.objs)
 	scope := func(gvk schema.GVK) (bool, bool) {
+		if n, ok := ls.scope(gvk); ok {
+			return n, true
+		}
 		if t, ok := reg.Lookup(gvk); ok {
 			return t.Namespaced, true
 		}
 		return false, false
 	}
-	m := input.Match(manifestObjs, liveObjs, scope, c.namespace, c.matchOptions(liveErrs)...)
+	m := input.Match(manifestObjs, ls.objs, scope, c.namespace, c.matchOptions(liveErrs)...)
 	for _, w := range m.Warnings {
 		c.warnf("%s", w)
 	}
@@ -108,10 +126,12 @@ func (c *config) run(newPredictor func(*schema.Registry) predictor) int {
 		}
 		slots = append(slots, s)
 	}
+	slots = append(slots, c.pruneSlots(m.Pairs, ls.objs, reg)...)
+	c.pruneWarnings()
 	for _, err := range append(liveErrs, m.Errors...) {
 		slots = append(slots, &slot{err: fmt.Errorf("live object: %w", err), src: sourceOf(err), done: make(chan struct{})})
 	}
-	c.warnMissingManagedFields(m.Pairs, reg)
+	c.judgeLive(m.Pairs, ls, reg)
 
 	return c.predictAndReport(newPredictor(reg), reg, slots)
 }
@@ -196,43 +216,6 @@ func (c *config) loadCRDs(reg *schema.Registry, loader *input.Loader) error {
 	return nil
 }
 
-// warnMissingManagedFields says loudly when live objects carry no managedFields: kubectl get
-// hides them unless asked, and without them nobody seems to own anything.
-func (c *config) warnMissingManagedFields(pairs []input.Pair, reg *schema.Registry) {
-	n := 0
-	for i := range pairs {
-		p := &pairs[i]
-		if p.Live == nil || p.Live.HasManagedFields() {
-			continue
-		}
-		n++
-		p.Warnings = append(p.Warnings, fmt.Sprintf(
-			"the live object (%s) has no metadata.managedFields, so every field looks unowned and conflicts cannot be predicted; kubectl get hides them unless asked: %s",
-			p.Live.Source, getCommand(p, reg)))
-	}
-	if n > 0 {
-		c.warnf("%d live object%s without metadata.managedFields: ownership and conflicts cannot be predicted for %s. Get live objects with `kubectl get ... -o json --show-managed-fields`.",
-			n, map[bool]string{true: "", false: "s"}[n == 1], map[bool]string{true: "it", false: "them"}[n == 1])
-	}
-}
-
-// getCommand is the kubectl command that prints a live object with its managedFields.
-func getCommand(p *input.Pair, reg *schema.Registry) string {
-	gvk := p.Live.GVK()
-	res := strings.ToLower(gvk.Kind)
-	if t, ok := reg.Lookup(gvk); ok && t.Resource != "" {
-		res = t.Resource
-	}
-	if gvk.Group != "" {
-		res += "." + gvk.Group
-	}
-	cmd := "kubectl get " + res + " " + p.ID.Name
-	if p.ID.Namespace != "" {
-		cmd += " -n " + p.ID.Namespace
-	}
-	return cmd + " -o json --show-managed-fields"
-}
-
 // predictAll predicts every slot with a bounded pool of workers. Manifests of the same
 // object form a chain predicted in order, each against the object the previous one leaves.
 func (c *config) predictAll(eng predictor, reg *schema.Registry, slots []*slot) {
@@ -283,6 +266,8 @@ func (c *config) predictChain(eng predictor, chain []*slot) {
 	var prev *slot
 	for _, s := range chain {
 		switch {
+		case s.pruned != nil:
+			s.res = s.pruned
 		case s.pair == nil:
 			s.res = report.FromError(s.src, s.err)
 		case s.pair.Err != nil:
@@ -377,6 +362,8 @@ func (c *config) predict(eng predictor, p *input.Pair, manifest, live map[string
 	}
 	res = report.FromPrediction(src, live, manifest, manager, out)
 	fillIdentity(res, p)
+	c.approximations(res, gvk, manifest, live)
+	c.explainRefusal(res, gvk, manifest)
 	c.addAdvice(res, eng, c.registry, live, manifest, out)
 	if res.Action == report.ActionRejected && res.Error.Code == 409 && !c.force && c.wantsWithForce() {
 		if forced, err := call(request(true)); err == nil {

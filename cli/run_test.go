@@ -203,7 +203,7 @@ func TestOutcomes(t *testing.T) {
 			{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c","namespace":"default"},"data":{"a":"0"}},
 			{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"p","namespace":"default"}}]}`,
 	})
-	out, stderr, code := runFake(t, newFake(), "", "-o", "json", filepath.Join(dir, "m.yaml"), filepath.Join(dir, "live.json"))
+	out, stderr, code := runFake(t, newFake(), "", "-o", "json", "--allow-missing-managed-fields", filepath.Join(dir, "m.yaml"), filepath.Join(dir, "live.json"))
 	rep := decodeReport(t, out)
 	if code != 2 {
 		t.Errorf("exit %d, want 2 (a panic is a failure to predict)", code)
@@ -215,7 +215,7 @@ func TestOutcomes(t *testing.T) {
 	if p := rep.Results[1]; p.Action != "error" || !strings.Contains(p.Error.Message, "internal error in ssa-diff") {
 		t.Errorf("panic result = %+v", p)
 	}
-	// Live objects without managedFields: said loudly, with the command that gets them.
+	// Live objects without managedFields, allowed: said loudly, with the command that gets them.
 	if !strings.Contains(stderr, "2 live objects without metadata.managedFields") {
 		t.Errorf("stderr = %q", stderr)
 	}
@@ -223,7 +223,7 @@ func TestOutcomes(t *testing.T) {
 		t.Errorf("warnings = %q", w)
 	}
 
-	out, _, _ = runFake(t, newFake(), "", "-o", "json", "--force-conflicts", filepath.Join(dir, "m.yaml"), filepath.Join(dir, "live.json"))
+	out, _, _ = runFake(t, newFake(), "", "-o", "json", "--allow-missing-managed-fields", "--force-conflicts", filepath.Join(dir, "m.yaml"), filepath.Join(dir, "live.json"))
 	if c := decodeReport(t, out).Results[0]; c.Action != "update" || c.WithForce != nil {
 		t.Errorf("forced apply = %+v", c)
 	}

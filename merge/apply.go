@@ -40,6 +40,7 @@ func (e *Engine) applyStep(req Request) (*Result, error) {
 // applyOutcome is the inner result of the apply chain.
 type applyOutcome struct {
 	object    map[string]interface{} // nil: no change (the live object stands)
+	decoded   map[string]interface{} // object before defaulting, when the hooks keep it
 	managed   fieldpath.Managed
 	conflicts smdmerge.Conflicts
 }
@@ -54,6 +55,7 @@ func (r *request) apply(live, cfg map[string]interface{}, manager string, force 
 		return reject(s)
 	}
 	created := live == nil
+	r.creating = created
 	if created {
 		if uid, _ := metadataOf(cfg)["uid"].(string); uid != "" { // catalog N3
 			return reject(uidMismatch(r.typ, r.ep.Name, uid))
@@ -114,7 +116,7 @@ func (r *request) apply(live, cfg map[string]interface{}, manager string, force 
 	if err := setManagedFields(obj, entries, r.e.compactManagedFields); err != nil {
 		return reject(internalError(err.Error()))
 	}
-	if err := r.prepare(created, obj, live); err != nil {
+	if err := r.prepare(created, out.decoded, obj, live); err != nil {
 		return reject(internalError(err.Error()))
 	}
 	if s := r.checkIdentity(live, obj, cfg, created); s != nil {
@@ -122,6 +124,9 @@ func (r *request) apply(live, cfg map[string]interface{}, manager string, force 
 	}
 	if s := r.validate(obj, liveIfUpdate(created, live)); s != nil {
 		return reject(s)
+	}
+	if !created {
+		entries = r.keepTimesOfNoop(live, liveEntries, obj, entries)
 	}
 	res.Object, res.ManagedFields = obj, entries
 	switch {
@@ -135,6 +140,7 @@ func (r *request) apply(live, cfg map[string]interface{}, manager string, force 
 		res.Action = ActionUpdate
 	}
 	res.describe = func() {
+		res.Assigned = r.assigned(res.Action, res.Object)
 		res.Ownership = r.ownershipChanges(before, out.managed, r.managerKey(manager, fieldpath.OperationApply))
 		if !created {
 			res.Deleted = r.deletedFields(live, res.Object)
@@ -210,6 +216,7 @@ func (r *request) applyOnce(live, cfg map[string]interface{}, managed fieldpath.
 			return nil, internalError("merged object is not an object")
 		}
 		obj = normalizeObject(obj)
+		out.decoded = r.keepDecoded(obj)
 		if err := r.defaultObject(obj); err != nil {
 			return nil, internalError(fmt.Sprintf("failed to convert new object (%s) to proper version (%s): %v", objectGVKNN(obj), r.version, err))
 		}
@@ -449,10 +456,36 @@ func liveIfUpdate(created bool, live map[string]any) map[string]any {
 	return live
 }
 
-// prepare runs the registry's rules for a create or an update.
-func (r *request) prepare(created bool, obj, live map[string]interface{}) error {
+// prepare runs the registry's rules for a create or an update; decoded is the object
+// before defaulting when keepDecoded kept it.
+func (r *request) prepare(created bool, decoded, obj, live map[string]interface{}) error {
+	if dh, ok := r.e.hooks.(DecodedHooks); ok && decoded != nil {
+		if created {
+			return dh.PrepareForCreateDecoded(r.typ, decoded, obj)
+		}
+		return dh.PrepareForUpdateDecoded(r.typ, r.ep.Subresource, decoded, obj, live)
+	}
 	if created {
 		return r.e.hooks.PrepareForCreate(r.typ, obj)
 	}
 	return r.e.hooks.PrepareForUpdate(r.typ, r.ep.Subresource, obj, live)
+}
+
+// keepDecoded copies obj, the object of a write before defaulting, when the hooks' rules
+// look at it (DecodedHooks); otherwise it returns nil.
+func (r *request) keepDecoded(obj map[string]interface{}) map[string]interface{} {
+	if dh, ok := r.e.hooks.(DecodedHooks); ok && dh.KeepDecoded(r.typ, r.ep.Subresource, r.creating) {
+		return copyObject(obj)
+	}
+	return nil
+}
+
+// assigned lists what the server assigns in obj, the object a write of the given action
+// stores (none when nothing is stored), when the hooks know it (AssignedReporter).
+func (r *request) assigned(action Action, obj map[string]interface{}) []string {
+	ar, ok := r.e.hooks.(AssignedReporter)
+	if !ok || (action != ActionCreate && action != ActionUpdate) {
+		return nil
+	}
+	return ar.Assigned(r.typ, action == ActionCreate, obj)
 }

@@ -21,7 +21,12 @@
 //  6. the system metadata (name, uid, resourceVersion …) is never tracked, empty entries
 //     disappear, Update entries past ten are folded into ancient-changes, and changed
 //     entries get the current time;
-//  7. the registry defaults the object and applies its own rules (status reset, generation).
+//  7. the registry defaults the object and applies its own rules (status reset, generation
+//     moved when the strategy's comparison of the decoded objects says the spec changed),
+//     and the store keeps the stored managedFields times when only they changed.
+//
+// What the server assigns and no prediction can know — a uid, the time, an allocated IP or
+// port, a Job's uid-based selector — is never invented: [Result.Assigned] names it.
 //
 // [Engine.Apply] and [Engine.Update] run that chain for one request. Clients apply in
 // sequences of requests, and the appliers model them: [Engine.KubectlApply] is

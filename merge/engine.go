@@ -66,6 +66,32 @@ type Validation struct {
 	NotPredicted string
 }
 
+// DecodedHooks are ServerHooks whose registry rules also look at the object as the
+// server decoded it from the request, before Default ran: KubernetesHooks' do for a Job's
+// labels on create and for the generation of kinds compared with reflect.DeepEqual. When
+// KeepDecoded says so, the engine keeps a copy of the object before Default and calls the
+// …Decoded preparation instead of PrepareForCreate or PrepareForUpdate.
+type DecodedHooks interface {
+	ServerHooks
+	// KeepDecoded reports whether a write of kind t through subresource ("" for the main
+	// resource) that creates (create is true) or updates an object needs the decoded object.
+	KeepDecoded(t *schema.Type, subresource string, create bool) bool
+	// PrepareForCreateDecoded is PrepareForCreate given the decoded object.
+	PrepareForCreateDecoded(t *schema.Type, decoded, obj map[string]interface{}) error
+	// PrepareForUpdateDecoded is PrepareForUpdate given the decoded object.
+	PrepareForUpdateDecoded(t *schema.Type, subresource string, decoded, obj, old map[string]interface{}) error
+}
+
+// AssignedReporter is implemented by ServerHooks that know which values of a stored object
+// the server assigns (KubernetesHooks): the engine fills Result.Assigned with them on every
+// create and update.
+type AssignedReporter interface {
+	// Assigned lists, as dotted paths (".spec.clusterIP"), the fields the server fills in
+	// obj, the object a write of kind t stores (create is true for a create), with values
+	// no prediction can know.
+	Assigned(t *schema.Type, create bool, obj map[string]interface{}) []string
+}
+
 // Engine predicts API server writes. It is safe for concurrent use once built.
 type Engine struct {
 	schemas *schema.Registry
@@ -111,6 +137,8 @@ type request struct {
 	updater  *smdmerge.Updater
 	now      time.Time
 	warnings []string
+	// creating: the write creates the object (the live object is missing).
+	creating bool
 	// typed is the last object typed without strictness (the live object, which every
 	// step of an apply types again), by the identity of its map. Objects are not
 	// changed once typed: merges build new values, and the result is a copy.

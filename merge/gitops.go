@@ -554,7 +554,7 @@ func (e *Engine) FluxApply(req Request, opts FluxOptions) (*Result, error) {
 
 	// Step 7: no drift, nothing patched: nothing applied.
 	if live != nil && !patched && !fluxDrifted(live, dry.Object) {
-		res := &Result{Endpoint: dry.Endpoint, Action: ActionUnchanged, Object: copyObject(orig), Steps: steps, Warnings: warnings, Assigned: dry.Assigned}
+		res := &Result{Endpoint: dry.Endpoint, Action: ActionUnchanged, Object: copyObject(orig), Steps: steps, Warnings: warnings}
 		res.ManagedFields, _, _ = managedFieldsOf(orig)
 		return res, nil
 	}
@@ -604,6 +604,7 @@ func (e *Engine) fluxRecreate(req Request, cfg, orig map[string]interface{}, man
 	}
 	out := e.kubectlResult(Request{Live: orig, Object: cfg, Endpoint: res.Endpoint, Manager: manager, Now: req.Now}, orig, res.Object, res, steps, warnings, false)
 	out.Action = ActionCreate
+	out.Assigned = dry.Assigned // the object is created again
 	return out, nil
 }
 

@@ -3,6 +3,7 @@ package merge
 import (
 	"github.com/ssa-diff/ssa-diff/fieldpath"
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
+	"github.com/ssa-diff/ssa-diff/merge/defaults"
 	"github.com/ssa-diff/ssa-diff/schema"
 	smd "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 )
@@ -104,6 +105,79 @@ func (r *request) unchanged(live map[string]interface{}, liveEntries []fieldpath
 		}
 	}
 	return true
+}
+
+// keepTimesOfNoop is the store's last step before writing (catalog G5): when the new
+// managedFields are the live ones but for some times, and the object is otherwise equal to
+// the live one as the server compares them — semantically once decoded into its Go type for
+// built-in kinds (quantities by value …), as decoded JSON for custom resources — the live
+// times are put back into obj, so that no timestamp-only change is written. It returns the
+// entries obj then has.
+func (r *request) keepTimesOfNoop(live map[string]interface{}, liveEntries []fieldpath.Entry, obj map[string]interface{}, entries []fieldpath.Entry) []fieldpath.Entry {
+	if len(entries) == 0 || len(entries) != len(liveEntries) {
+		return entries
+	}
+	// The cheap tests first: most writes change the object, and comparing field sets costs.
+	timesDiffer := false
+	for i := range entries {
+		x, y := liveEntries[i], entries[i]
+		if x.Manager != y.Manager || x.Operation != y.Operation || x.APIVersion != y.APIVersion ||
+			x.FieldsType != y.FieldsType || x.Subresource != y.Subresource {
+			return entries
+		}
+		a, b := x.Time, y.Time
+		if (a == nil) != (b == nil) || (a != nil && !a.Equal(*b)) {
+			timesDiffer = true
+		}
+	}
+	// An object equal as JSON is left to unchanged, which compares the entries itself.
+	if !timesDiffer || equalIgnoringManagedFields(live, obj) || !r.semanticallyEqual(live, obj) {
+		return entries
+	}
+	for i := range entries {
+		if !sameEntryIgnoringTime(liveEntries[i], entries[i]) {
+			return entries
+		}
+	}
+	out := make([]fieldpath.Entry, len(entries))
+	for i := range entries {
+		out[i] = entries[i]
+		out[i].Time = liveEntries[i].Time
+	}
+	if err := setManagedFields(obj, out, r.e.compactManagedFields); err != nil {
+		return entries
+	}
+	return out
+}
+
+// semanticallyEqual compares two built-in objects, managedFields aside, once decoded into
+// their Go type, as the store does for catalog G5 (custom resources compare as JSON).
+func (r *request) semanticallyEqual(a, b map[string]interface{}) bool {
+	av, kind := r.typ.GVK.APIVersion(), r.typ.GVK.Kind
+	if r.typ.Source != schema.SourceBuiltin || !defaults.Known(av, kind) {
+		return false
+	}
+	return defaults.Equal(av, kind, defaults.Semantic, withoutManagedFields(a), withoutManagedFields(b))
+}
+
+// withoutManagedFields is a shallow copy of obj whose metadata has no managedFields.
+func withoutManagedFields(obj map[string]interface{}) map[string]interface{} {
+	md, ok := obj["metadata"].(map[string]interface{})
+	if !ok {
+		return obj
+	}
+	c := make(map[string]interface{}, len(obj))
+	for k, v := range obj {
+		c[k] = v
+	}
+	m := make(map[string]interface{}, len(md))
+	for k, v := range md {
+		if k != "managedFields" {
+			m[k] = v
+		}
+	}
+	c["metadata"] = m
+	return c
 }
 
 func sameEntryIgnoringTime(x, y fieldpath.Entry) bool {

@@ -153,6 +153,7 @@ func (e *Engine) kubectlResult(req Request, orig, obj map[string]interface{}, fi
 		delete(metadataOf(obj), "uid")
 	}
 	res := &Result{Endpoint: first.Endpoint, Object: obj, Conflicts: first.Conflicts, Steps: steps, Warnings: warnings, Assigned: first.Assigned}
+	// What the server assigns is read from the sequence's outcome, as of one write.
 	res.ManagedFields, _, _ = managedFieldsOf(obj)
 	origEntries, _, _ := managedFieldsOf(orig)
 	r, err := e.newRequest(Request{Endpoint: first.Endpoint, Live: orig, Object: req.Object, Now: req.Now})
@@ -170,6 +171,7 @@ func (e *Engine) kubectlResult(req Request, orig, obj map[string]interface{}, fi
 	default:
 		res.Action = ActionUpdate
 	}
+	res.Assigned = r.assigned(res.Action, res.Object)
 	before, after := fieldpath.NewManaged(), fieldpath.NewManaged()
 	if origEntries != nil {
 		if m, err := fieldpath.Decode(origEntries); err == nil {

@@ -78,8 +78,8 @@ type Result struct {
 	// Steps are the requests a client sequence made (the kubectl applier), in order.
 	Steps []Step `json:"steps,omitempty"`
 
-	// describe fills Ownership and Deleted. A step of a client sequence leaves it for
-	// later: only the step whose result is the sequence's answer pays for it.
+	// describe fills Ownership, Deleted and Assigned. A step of a client sequence leaves
+	// it for later: only the step whose result is the sequence's answer pays for it.
 	describe func()
 }
 

@@ -42,15 +42,38 @@ func (KubernetesHooks) EmptyObject(t *schema.Type) map[string]interface{} {
 
 // PrepareForCreate applies the registry's create rules and the read-back defaulting.
 func (h KubernetesHooks) PrepareForCreate(t *schema.Type, obj map[string]interface{}) error {
+	return h.PrepareForCreateDecoded(t, nil, obj)
+}
+
+// PrepareForCreateDecoded is PrepareForCreate given the object as the request decoded it,
+// before defaulting (see strategy.NeedsDecoded; nil when not kept).
+func (h KubernetesHooks) PrepareForCreateDecoded(t *schema.Type, decoded, obj map[string]interface{}) error {
+	// The store wipes the system fields a create may not set (the uid is refused before:
+	// catalog N3); it fills creationTimestamp and uid itself (Assigned).
+	md := ensureMetadata(obj)
+	for _, k := range []string{"creationTimestamp", "deletionTimestamp", "deletionGracePeriodSeconds", "selfLink"} {
+		delete(md, k)
+	}
 	if builtinKnown(t) {
-		strategy.PrepareForCreate(t.GVK.APIVersion(), t.GVK.Kind, obj)
+		strategy.PrepareForCreateDecoded(t.GVK.APIVersion(), t.GVK.Kind, decoded, obj)
 		return defaults.Default(t.GVK.APIVersion(), t.GVK.Kind, obj)
 	}
 	if t.Source != schema.SourceBuiltin {
-		// Custom resources: generation starts at 1; with a status subresource, status is dropped.
+		// Custom resources: generation starts at 1; with a status subresource, status is
+		// dropped. The object is then read back from storage, which applies the schema's
+		// defaults again: a status with a default comes back with it.
 		ensureMetadata(obj)["generation"] = int64(1)
 		if t.Status {
 			delete(obj, "status")
+			// The read from storage defaults the object again; all but the status that
+			// was just dropped has its defaults already.
+			if t.Default != nil {
+				root := map[string]interface{}{}
+				t.Default(root)
+				if st, ok := root["status"]; ok {
+					obj["status"] = st
+				}
+			}
 		}
 	}
 	return nil
@@ -74,11 +97,17 @@ func (KubernetesHooks) Validate(t *schema.Type, subresource string, obj, old map
 
 // PrepareForUpdate applies the registry's update rules and the read-back defaulting.
 func (h KubernetesHooks) PrepareForUpdate(t *schema.Type, subresource string, obj, old map[string]interface{}) error {
+	return h.PrepareForUpdateDecoded(t, subresource, nil, obj, old)
+}
+
+// PrepareForUpdateDecoded is PrepareForUpdate given the new object as the request decoded
+// it, before defaulting (see strategy.NeedsDecoded; nil when not kept).
+func (h KubernetesHooks) PrepareForUpdateDecoded(t *schema.Type, subresource string, decoded, obj, old map[string]interface{}) error {
 	if builtinKnown(t) {
 		av, kind := t.GVK.APIVersion(), t.GVK.Kind
 		switch subresource {
 		case "":
-			strategy.PrepareForUpdate(av, kind, obj, old)
+			strategy.PrepareForUpdateDecoded(av, kind, decoded, obj, old)
 		case "status":
 			strategy.PrepareForStatusUpdate(av, kind, obj, old)
 		default:
@@ -88,28 +117,68 @@ func (h KubernetesHooks) PrepareForUpdate(t *schema.Type, subresource string, ob
 	}
 	RestoreResetFields(t, subresource, obj, old)
 	if t.Source != schema.SourceBuiltin {
-		// A custom resource's generation moves when anything but metadata and status changes.
-		if g, ok := metadataOf(old)["generation"]; ok {
+		// Through the main resource (and /scale, which writes through it), a custom
+		// resource's generation moves when anything but metadata changes (status too, when
+		// there is no status subresource to keep it), compared as the decoded JSON values
+		// they are. /status keeps the old object but its status.
+		if g, ok := metadataOf(old)["generation"]; ok && subresource != "status" {
 			ensureMetadata(obj)["generation"] = g
-			if !sameExceptMetadataAndStatus(obj, old) {
+			if !sameExceptMetadata(obj, old) {
 				if n, ok := g.(int64); ok {
 					ensureMetadata(obj)["generation"] = n + 1
 				}
 			}
 		}
+		// The read from storage defaults the object again: the new parts have their
+		// defaults already, and the stored status was read with them.
 	}
 	return nil
 }
 
-func sameExceptMetadataAndStatus(a, b map[string]interface{}) bool {
-	strip := func(o map[string]interface{}) map[string]interface{} {
-		c := make(map[string]interface{}, len(o))
-		for k, v := range o {
-			if k != "metadata" && k != "status" {
-				c[k] = v
-			}
+// KeepDecoded reports whether the built-in kind's registry rules look at the object as
+// decoded before defaulting (strategy.NeedsDecoded).
+func (KubernetesHooks) KeepDecoded(t *schema.Type, subresource string, create bool) bool {
+	return subresource == "" && builtinKnown(t) && strategy.NeedsDecoded(t.GVK.APIVersion(), t.GVK.Kind, create)
+}
+
+// Assigned lists the values the server assigns in obj, the object a write stores: those of
+// strategy.Assigned for built-in kinds; the uid and creation time of a create, and the
+// resourceVersion of every write, for the others.
+func (KubernetesHooks) Assigned(t *schema.Type, create bool, obj map[string]interface{}) []string {
+	var out []string
+	if builtinKnown(t) {
+		for _, a := range strategy.Assigned(t.GVK.APIVersion(), t.GVK.Kind, obj, create) {
+			out = append(out, a.String())
 		}
-		return c
+		return out
 	}
-	return unstructured.Equal(strip(a), strip(b))
+	if create {
+		out = append(out, ".metadata.uid", ".metadata.creationTimestamp")
+	}
+	return append(out, ".metadata.resourceVersion")
+}
+
+// sameExceptMetadata compares two objects as the custom resource strategy does: everything
+// but metadata.
+func sameExceptMetadata(a, b map[string]interface{}) bool {
+	if len(a)-hasKey(a, "metadata") != len(b)-hasKey(b, "metadata") {
+		return false
+	}
+	for k, v := range a {
+		if k == "metadata" {
+			continue
+		}
+		w, ok := b[k]
+		if !ok || !unstructured.Equal(v, w) {
+			return false
+		}
+	}
+	return true
+}
+
+func hasKey(m map[string]interface{}, k string) int {
+	if _, ok := m[k]; ok {
+		return 1
+	}
+	return 0
 }

@@ -30,6 +30,7 @@ func (e *Engine) Update(req Request) (*Result, error) {
 func (r *request) updateObject(live, next map[string]interface{}, manager string) *Result {
 	res := &Result{Endpoint: r.ep}
 	created := live == nil
+	r.creating = created
 	if created {
 		if r.ep.Subresource != "" {
 			res.Action, res.Rejection = ActionRejected, notFound(r.typ, r.ep.Name)
@@ -40,6 +41,7 @@ func (r *request) updateObject(live, next map[string]interface{}, manager string
 	next = copyObject(next)
 	// Decoding keeps an empty managedFields list (a reset, catalog F4) that re-encoding would drop.
 	bodyManaged, hasBodyManaged := metadataOf(next)["managedFields"]
+	decoded := r.keepDecoded(next)
 	if err := r.defaultObject(next); err != nil {
 		res.Action, res.Rejection = ActionRejected, badRequest(fmt.Sprintf("error decoding the object: %v", err))
 		return res
@@ -80,13 +82,16 @@ func (r *request) updateObject(live, next map[string]interface{}, manager string
 		res.Action, res.Rejection = ActionRejected, internalError(err.Error())
 		return res
 	}
-	if err := r.prepare(created, next, live); err != nil {
+	if err := r.prepare(created, decoded, next, live); err != nil {
 		res.Action, res.Rejection = ActionRejected, internalError(err.Error())
 		return res
 	}
 	if s := r.validate(next, liveIfUpdate(created, live)); s != nil {
 		res.Action, res.Rejection = ActionRejected, s
 		return res
+	}
+	if !created {
+		entries = r.keepTimesOfNoop(live, liveEntries, next, entries)
 	}
 	res.Object, res.ManagedFields = next, entries
 	switch {
@@ -99,6 +104,7 @@ func (r *request) updateObject(live, next map[string]interface{}, manager string
 	default:
 		res.Action = ActionUpdate
 	}
+	res.Assigned = r.assigned(res.Action, next)
 	res.Ownership = r.ownershipChanges(before, after, r.managerKey(manager, fieldpath.OperationUpdate))
 	return res
 }

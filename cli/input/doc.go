@@ -31,6 +31,16 @@
 // whole as one document, as any other, so its entries and errors are those a whole read
 // gives. A List in YAML is one document, read whole (dumps are JSON).
 //
+// # Rendered objects
+//
+// Some objects are not read as written but rendered: [Loader.Renderer] claims directories
+// (the command builds kustomizations) and stands their objects in their place; with
+// [Loader.SourceComments], the documents of standard input that start with Helm's
+// `# Source: PATH` comment are attributed to PATH (Via "helm template", lines counted from
+// the template's first). A renderer attributes what it read ([Object.Attribute]): the
+// Source becomes the file a person edits, and [Object.LocateFieldPath] asks the
+// renderer's [FieldLocator] where each field is — possibly in another file.
+//
 // # Where things are
 //
 // Every [Object] carries a [Source]: the file, the 0-based index of the document in the file,

@@ -30,12 +30,22 @@ type Object struct {
 	head    *objectHead
 	depth   int  // the nesting it may have
 	compact bool // Loader.CompactManagedFields
+
+	locate FieldLocator // a rendered object's field lines (Attribute)
 }
 
 // Line returns the line of the field at pointer (an RFC 6901 JSON Pointer into the object,
 // "" for the object itself), or of its closest enclosing field that has a known position;
 // 0 when nothing is known.
 func (o *Object) Line(pointer string) int {
+	if o.locate != nil {
+		if tree, err := o.Decode(); err == nil {
+			if _, l := o.locate(tree, PointerToPath(pointer)); l > 0 {
+				return l
+			}
+		}
+		return o.Source.Line
+	}
 	if o.doc != nil {
 		if l := o.doc.line(o.base + pointer); l > 0 {
 			return l
@@ -100,6 +110,18 @@ type Loader struct {
 	// by one holds few trees at once. What is read, every error and warning, and every
 	// line are the same as without it.
 	DeferDecoding bool
+	// SourceComments attributes each YAML document of standard input that starts with the
+	// comment `# Source: PATH` — what `helm template` writes above each document — to
+	// PATH: its Source names the template (Via "helm template"), its document index counts
+	// the documents of that template, and its lines count from the line after the comment.
+	SourceComments bool
+	// SourceRoot is the directory the paths of Source comments are relative to (the chart's
+	// parent directory); "" for the current one.
+	SourceRoot string
+	// Renderer, when set, is asked about each directory Load meets (the path given
+	// included): a directory it renders (a kustomization, say) is not read as files; what
+	// it renders stands for its contents, in the directory's place among the files.
+	Renderer DirRenderer
 
 	started   bool
 	limits    Limits // Limits with the defaults filled in
@@ -107,6 +129,7 @@ type Loader struct {
 	visited   int    // directory entries visited so far
 	objects   int    // objects read so far
 	stdinUsed bool
+	rendered  map[string]bool // directories of a walk that Render claims
 
 	objectLimitSaid bool
 }
@@ -171,7 +194,7 @@ func (l *Loader) Load(path string) []Entry {
 			return errEntry(fileError(StdinName, errors.New("standard input (-) can be read only once")))
 		}
 		l.stdinUsed = true
-		entries, docs := l.parseStream(StdinName, l.Stdin)
+		entries, docs := l.parseStreamOpts(StdinName, l.Stdin, l.SourceComments)
 		if docs == 0 && len(entries) == 0 {
 			return errEntry(fileError(StdinName, errors.New("no objects: standard input is empty")))
 		}
@@ -188,6 +211,9 @@ func (l *Loader) Load(path string) []Entry {
 		}
 		return entries
 	}
+	if l.Renderer != nil && l.Renderer.Renders(path) {
+		return l.Renderer.Render(path)
+	}
 	files, entries := l.walk(path)
 	if len(files) == 0 && len(entries) == 0 {
 		return errEntry(fileError(path, errors.New("no objects: the directory holds no .yaml, .yml or .json file")))
@@ -196,6 +222,12 @@ func (l *Loader) Load(path string) []Entry {
 	for _, f := range files {
 		if l.full() {
 			skipped++
+			continue
+		}
+		if l.rendered[f] {
+			es := l.Renderer.Render(f)
+			entries = append(entries, es...)
+			docs++
 			continue
 		}
 		es, n := l.loadFile(f)
@@ -293,6 +325,14 @@ func (l *Loader) walk(root string) ([]string, []Entry) {
 						continue // a link to a directory already read (or to an ancestor: a loop)
 					}
 					seen[id] = true
+				}
+				if l.Renderer != nil && l.Renderer.Renders(p) {
+					if l.rendered == nil {
+						l.rendered = map[string]bool{}
+					}
+					l.rendered[p] = true
+					files = append(files, p) // read in its place among the files
+					continue
 				}
 				subdirs = append(subdirs, p)
 			case !IsManifestFile(p):

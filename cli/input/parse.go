@@ -23,6 +23,11 @@ import (
 // parseStream reads the documents of one file (or standard input). It returns the entries
 // and how many documents held something (an object, a List, or an error).
 func (l *Loader) parseStream(name string, r io.Reader) ([]Entry, int) {
+	return l.parseStreamOpts(name, r, false)
+}
+
+// parseStreamOpts is parseStream; helm attributes documents to their `# Source:` comments.
+func (l *Loader) parseStreamOpts(name string, r io.Reader, helm bool) ([]Entry, int) {
 	br := bufio.NewReaderSize(&budgetReader{r: r, l: l}, 64<<10)
 	if head, _ := br.Peek(3); bytes.HasPrefix(head, []byte("\xef\xbb\xbf")) {
 		br.Discard(3)
@@ -31,7 +36,7 @@ func (l *Loader) parseStream(name string, r io.Reader) ([]Entry, int) {
 		br.Discard(2)
 		br = bufio.NewReaderSize(&utf16Reader{r: br, big: big}, 64<<10)
 	}
-	p := &parser{name: name, lim: l.limits, l: l}
+	p := &parser{name: name, lim: l.limits, l: l, helm: helm}
 	if isJSONStream(br) {
 		splitJSON(br, l.limits, p.jsonDoc, p.startDecoding)
 		p.stopPool()
@@ -43,15 +48,17 @@ func (l *Loader) parseStream(name string, r io.Reader) ([]Entry, int) {
 
 // parser turns the documents of one stream into entries.
 type parser struct {
-	name    string
-	lim     Limits
-	l       *Loader
-	index   int // of the next document
-	docs    int
-	entries []Entry
-	stopped bool      // the object limit was reached
-	pool    *itemPool // decodes List items
-	scratch bytes.Buffer
+	name     string
+	lim      Limits
+	l        *Loader
+	index    int // of the next document
+	docs     int
+	entries  []Entry
+	stopped  bool      // the object limit was reached
+	pool     *itemPool // decodes List items
+	scratch  bytes.Buffer
+	helm     bool           // documents are attributed to their `# Source:` comments
+	helmDocs map[string]int // documents seen per template
 }
 
 // add adds an object, unless the object limit is reached: then it says so (once per
@@ -109,6 +116,14 @@ func (p *parser) yamlDoc1(rd rawDoc) {
 	src, ok := p.next(rd)
 	if !ok {
 		return
+	}
+	if p.helm {
+		if path, upTo := sourceComment(rd.data); path != "" {
+			// Lines count from the line after the comment; the template's file is the source.
+			rd.firstLine = 1 - upTo
+			src = p.helmSource(path)
+			src.Line = rd.firstLine
+		}
 	}
 	src.Line += leadingBlankLines(rd.data)
 	if line, msg := checkText(rd.data); line > 0 {

@@ -184,6 +184,13 @@ func (o *Object) LineOfFieldPathIn(tree map[string]interface{}, path string) int
 // prefix that exists. Map keys may hold dots (app.kubernetes.io/name), so a key is matched
 // against the object, the longest that fits first.
 func pointerOf(tree map[string]interface{}, path string) string {
+	ptr, _ := resolvePath(tree, path)
+	return ptr
+}
+
+// resolvePath is pointerOf, and whether the whole path was found. A bracketed element on
+// a map is a key, as validation errors print map keys (metadata.labels[app]).
+func resolvePath(tree map[string]interface{}, path string) (string, bool) {
 	var ptr strings.Builder
 	var cur interface{} = tree
 	rest := path
@@ -192,7 +199,7 @@ func pointerOf(tree map[string]interface{}, path string) string {
 		case rest[0] == '.':
 			m, ok := cur.(map[string]interface{})
 			if !ok {
-				return ptr.String()
+				return ptr.String(), false
 			}
 			best := ""
 			for k := range m {
@@ -203,30 +210,37 @@ func pointerOf(tree map[string]interface{}, path string) string {
 				}
 			}
 			if best == "" {
-				return ptr.String()
+				return ptr.String(), false
 			}
 			ptr.WriteString("/" + escapePointer(best))
 			cur, rest = m[best], rest[1+len(best):]
 		case rest[0] == '[':
 			end := closingBracket(rest)
 			if end < 0 {
-				return ptr.String()
+				return ptr.String(), false
 			}
 			l, ok := cur.([]interface{})
 			if !ok {
-				return ptr.String()
+				m, isMap := cur.(map[string]interface{})
+				key := rest[1:end]
+				if v, has := m[key]; isMap && has {
+					ptr.WriteString("/" + escapePointer(key))
+					cur, rest = v, rest[end+1:]
+					continue
+				}
+				return ptr.String(), false
 			}
 			i := itemIndex(l, rest[1:end])
 			if i < 0 {
-				return ptr.String()
+				return ptr.String(), false
 			}
 			ptr.WriteString("/" + strconv.Itoa(i))
 			cur, rest = l[i], rest[end+1:]
 		default:
-			return ptr.String()
+			return ptr.String(), false
 		}
 	}
-	return ptr.String()
+	return ptr.String(), true
 }
 
 // closingBracket is the index of the ']' that closes s[0] == '[', past quoted strings.

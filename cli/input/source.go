@@ -18,6 +18,10 @@ type Source struct {
 	Item *int `json:"item,omitempty"`
 	// Line is the 1-based line where the object starts (0 when unknown).
 	Line int `json:"line,omitempty"`
+	// Via names the renderer the object came out of, for an object that is not read as
+	// written ("kustomize overlays/prod", "helm template"): File is then the file it was
+	// rendered from. "" for objects read as written.
+	Via string `json:"via,omitempty"`
 }
 
 // FileName is File for people: "stdin" for standard input.

@@ -39,8 +39,13 @@ func (d *diffWriter) Write(res *report.Result) error {
 		_, err := io.WriteString(d.opts.Stderr, serverError(res))
 		return err
 	}
-	if res.Object == nil {
+	if res.Object == nil && res.Action != report.ActionPrune {
 		return nil
+	}
+	if l := assignedLine(res); l != "" {
+		if _, err := io.WriteString(d.opts.Stderr, title(res)+": "+l+" (not in the diff)\n"); err != nil {
+			return err
+		}
 	}
 	live, pred := forDisplay(res.Live, res.Object, d.opts)
 	if sameDisplay(live, pred) {

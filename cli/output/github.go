@@ -30,7 +30,8 @@ func (g *githubWriter) Write(res *report.Result) error {
 		case report.LevelNotice:
 			cmd, i = "notice", 2
 		}
-		g.byKind[i] = append(g.byKind[i], workflowCommand(cmd, ciFile(res.Source), f.Line, shortTitle(res)+": "+f.Category, f.Message))
+		file, line := findingWhere(res, f)
+		g.byKind[i] = append(g.byKind[i], workflowCommand(cmd, ciFile(input.Source{File: file}), line, shortTitle(res)+": "+f.Category, f.Message))
 	}
 	// Advice is a warning (or a notice) at the manifest document: it never fails the run.
 	for _, a := range res.Advice {
@@ -39,6 +40,10 @@ func (g *githubWriter) Write(res *report.Result) error {
 			cmd, i = "notice", 2
 		}
 		g.byKind[i] = append(g.byKind[i], workflowCommand(cmd, ciFile(res.Source), res.Source.Line, shortTitle(res)+": "+a.ID, a.Message+" Fix: "+a.Fix))
+	}
+	// Values the prediction cannot know: a notice, so the diff's gaps are not a surprise.
+	if l := assignedLine(res); l != "" {
+		g.byKind[2] = append(g.byKind[2], workflowCommand("notice", ciFile(res.Source), res.Source.Line, shortTitle(res)+": assigned", l))
 	}
 	return nil
 }
@@ -98,8 +103,12 @@ func shortTitle(res *report.Result) string {
 // summaryLine is the run in one line: the counts and the exit status.
 func summaryLine(rep *report.Report) string {
 	s := rep.Summary
-	line := fmt.Sprintf("ssa-diff: %d object%s: %d to create, %d to update, %d unchanged, %d rejected, %d not predicted; %d conflict%s, %d field%s taken over, %d deleted",
-		s.Objects, plural(s.Objects), s.Created, s.Updated, s.Unchanged, s.Rejected, s.Errors,
+	prune := ""
+	if s.Pruned > 0 {
+		prune = fmt.Sprintf(", %d to prune", s.Pruned)
+	}
+	line := fmt.Sprintf("ssa-diff: %d object%s: %d to create, %d to update, %d unchanged, %d rejected, %d not predicted%s; %d conflict%s, %d field%s taken over, %d deleted",
+		s.Objects, plural(s.Objects), s.Created, s.Updated, s.Unchanged, s.Rejected, s.Errors, prune,
 		s.Conflicts, plural(s.Conflicts), s.Takeovers, plural(s.Takeovers), s.Deletions)
 	return line + "; " + verdict(s) + "."
 }

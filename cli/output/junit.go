@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ssa-diff/ssa-diff/cli/input"
 	"github.com/ssa-diff/ssa-diff/cli/report"
 )
 
@@ -79,7 +80,9 @@ func (j *junitWriter) Write(res *report.Result) error {
 	var first *report.Finding
 	for i, f := range res.Findings {
 		line := fmt.Sprintf("%s: %s", f.Category, f.Message)
-		if f.Line > 0 && c.File != "" {
+		if file := ciFile(input.Source{File: f.File}); f.Line > 0 && file != "" {
+			line = fmt.Sprintf("%s:%d: %s", file, f.Line, line)
+		} else if f.Line > 0 && c.File != "" {
 			line = fmt.Sprintf("%s:%d: %s", c.File, f.Line, line)
 		}
 		if f.Fails() {
@@ -101,6 +104,9 @@ func (j *junitWriter) Write(res *report.Result) error {
 	}
 	out := []string{"action: " + string(res.Action) + changedNote(res)}
 	out = append(out, ownershipLines(res)...)
+	if l := assignedLine(res); l != "" {
+		out = append(out, l)
+	}
 	out = append(out, other...)
 	c.SystemOut = &junitText{xmlText(strings.Join(out, "\n") + "\n")}
 	j.cases = append(j.cases, c)

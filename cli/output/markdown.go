@@ -99,6 +99,8 @@ func (m *markdownWriter) section(res *report.Result, failing bool) string {
 		icon = "❌"
 	case res.Action == report.ActionCreate:
 		icon = "🆕"
+	case res.Action == report.ActionPrune:
+		icon = "🗑️"
 	case res.Action == report.ActionRejected || res.Action == report.ActionError:
 		icon = "⚠️"
 	}
@@ -112,8 +114,10 @@ func (m *markdownWriter) section(res *report.Result, failing bool) string {
 		action = "update (only managedFields times)"
 	}
 	fmt.Fprintf(&b, "#### %s %s — %s\n\n", icon, code(title(res)), action)
-	where := code(res.Source.Short())
-	if res.LiveSource != nil {
+	where := code(res.Source.Short()) + inline(via(res.Source))
+	if res.Action == report.ActionPrune {
+		where = "live " + code(res.Source.Short())
+	} else if res.LiveSource != nil {
 		where += " ← live " + code(res.LiveSource.Short())
 	}
 	b.WriteString(where + "\n\n")
@@ -131,10 +135,34 @@ func (m *markdownWriter) section(res *report.Result, failing bool) string {
 			mark = "ℹ️"
 		}
 		at := ""
-		if f.Line > 0 && f.Line != res.Source.Line {
+		switch {
+		case f.File != "" && f.Line > 0:
+			at = " (" + code(fmt.Sprintf("%s:%d", f.File, f.Line)) + ")"
+		case f.Line > 0 && f.Line != res.Source.Line:
 			at = fmt.Sprintf(" (line %d)", f.Line)
 		}
-		fmt.Fprintf(&b, "- %s **%s**%s: %s\n", mark, f.Category, at, inline(f.Message))
+		category := f.Category
+		if f.Reason != "" {
+			category += " (" + f.Reason + ")"
+		}
+		first, rest, multi := strings.Cut(strings.TrimRight(f.Message, "\n"), "\n")
+		fmt.Fprintf(&b, "- %s **%s**%s: %s\n", mark, category, at, inline(first))
+		if multi {
+			// The message's other lines (a server's list of errors) as they are.
+			fence := "```"
+			for strings.Contains(rest, fence) {
+				fence += "`"
+			}
+			fmt.Fprintf(&b, "\n  %s\n  %s\n  %s\n\n", fence, strings.ReplaceAll(rest, "\n", "\n  "), fence)
+		}
+	}
+	if shown := assignedShown(res); len(shown) > 0 {
+		listed++
+		codes := make([]string, len(shown))
+		for i, p := range shown {
+			codes[i] = code(p)
+		}
+		fmt.Fprintf(&b, "- ℹ️ %s%s\n", assignedLead, strings.Join(codes, ", "))
 	}
 	if listed > 0 {
 		b.WriteString("\n")
@@ -146,7 +174,7 @@ func (m *markdownWriter) section(res *report.Result, failing bool) string {
 		}
 		fmt.Fprintf(&b, "**%s**\n\n| field | owner | live | applied |\n|---|---|---|---|\n", heading)
 		for _, c := range res.Conflicts {
-			live, applied := compactValue(c.Live, 40), compactValue(c.Applied, 40)
+			live, applied := compactValues(c.Live, c.Applied, 40)
 			if !m.opts.ShowSecrets && secretValuePath(res, c.Path) {
 				live, applied = "***", "***"
 			}
@@ -186,7 +214,7 @@ func (m *markdownWriter) section(res *report.Result, failing bool) string {
 
 // diff is the collapsed diff of the object, "" when nothing shows.
 func (m *markdownWriter) diff(res *report.Result) (string, error) {
-	if res.Object == nil {
+	if res.Object == nil && res.Action != report.ActionPrune {
 		return "", nil
 	}
 	live, pred := forDisplay(res.Live, res.Object, m.opts)
@@ -254,8 +282,16 @@ func (m *markdownWriter) Close(rep *report.Report) error {
 			fmt.Fprintf(&b, " · protected: %s", listCode(p.Protect))
 		}
 	}
-	b.WriteString("\n\n| to create | to update | unchanged | rejected | not predicted | conflicts | fields taken over | fields deleted | failures |\n|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
-	fmt.Fprintf(&b, "| %d | %d | %d | %d | %d | %d | %d | %d | %d |\n\n", s.Created, s.Updated, s.Unchanged, s.Rejected, s.Errors, s.Conflicts, s.Takeovers, s.Deletions, s.Failures)
+	if s.Pruned > 0 {
+		b.WriteString("\n\n| to create | to update | unchanged | to prune | rejected | not predicted | conflicts | fields taken over | fields deleted | failures |\n|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+		fmt.Fprintf(&b, "| %d | %d | %d | %d | %d | %d | %d | %d | %d | %d |\n\n", s.Created, s.Updated, s.Unchanged, s.Pruned, s.Rejected, s.Errors, s.Conflicts, s.Takeovers, s.Deletions, s.Failures)
+	} else {
+		b.WriteString("\n\n| to create | to update | unchanged | rejected | not predicted | conflicts | fields taken over | fields deleted | failures |\n|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+		fmt.Fprintf(&b, "| %d | %d | %d | %d | %d | %d | %d | %d | %d |\n\n", s.Created, s.Updated, s.Unchanged, s.Rejected, s.Errors, s.Conflicts, s.Takeovers, s.Deletions, s.Failures)
+	}
+	if s.Approximate > 0 {
+		fmt.Fprintf(&b, "%d object%s predicted on approximations (see *approximate* below; `--fail-on approximate` fails on them).\n\n", s.Approximate, plural(s.Approximate))
+	}
 	if len(m.order) > 0 {
 		names := append([]string(nil), m.order...)
 		sort.SliceStable(names, func(i, j int) bool { return m.takers[names[i]].fields > m.takers[names[j]].fields })

@@ -62,6 +62,9 @@ func (s *summaryWriter) Write(res *report.Result) error {
 			return nil
 		}
 		where := res.Source.FileName()
+		if fail.File != "" {
+			where = fail.File
+		}
 		if fail.Line > 0 {
 			where += fmt.Sprintf(":%d", fail.Line)
 		}
@@ -87,12 +90,19 @@ func (s *summaryWriter) Close(rep *report.Report) error {
 		s.w.printf("; fails on %s", failOn)
 	}
 	s.w.write("\n")
-	s.w.printf("  %s to create, %s to update, %d unchanged, %s rejected, %s not predicted\n",
-		p.green(fmt.Sprint(sum.Created)), p.yellow(fmt.Sprint(sum.Updated)), sum.Unchanged, redIf(p, sum.Rejected), redIf(p, sum.Errors))
+	prune := ""
+	if sum.Pruned > 0 {
+		prune = fmt.Sprintf(", %s to prune", p.red(fmt.Sprint(sum.Pruned)))
+	}
+	s.w.printf("  %s to create, %s to update, %d unchanged, %s rejected, %s not predicted%s\n",
+		p.green(fmt.Sprint(sum.Created)), p.yellow(fmt.Sprint(sum.Updated)), sum.Unchanged, redIf(p, sum.Rejected), redIf(p, sum.Errors), prune)
 	s.w.printf("  %d conflicting field%s in %d object%s; %d field%s taken over in %d; %d deleted in %d\n",
 		sum.Conflicts, plural(sum.Conflicts), s.objects[report.CategoryConflict], plural(s.objects[report.CategoryConflict]),
 		sum.Takeovers, plural(sum.Takeovers), s.objects[report.CategoryTakeover]+s.objects[report.CategoryProtected],
 		sum.Deletions, s.objects[report.CategoryDeletion])
+	if sum.Approximate > 0 {
+		s.w.printf("  %d object%s predicted on approximations (%s)\n", sum.Approximate, plural(sum.Approximate), "no schema, OpenAPI v2, version conversions or admission webhooks: --fail-on approximate fails on them")
+	}
 	if len(s.order) > 0 {
 		names := append([]string(nil), s.order...)
 		sort.SliceStable(names, func(i, j int) bool { return s.takers[names[i]].fields > s.takers[names[j]].fields })

@@ -25,12 +25,23 @@ func newText(w io.Writer, opts Options) Writer {
 func (t *textWriter) Write(res *report.Result) error {
 	t.header(res)
 	t.problem(res)
+	t.notes(res)
 	t.policy(res)
 	t.conflicts(res)
 	t.force(res)
 	t.ownership(res.Ownership, res.Deleted, res.Action == report.ActionCreate, "ownership:")
 	t.steps(res)
+	if l := assignedLine(res); l != "" {
+		t.w.printf("  %s\n", t.p.dim(l))
+	}
+	approx := map[string]bool{}
+	for _, a := range res.Approximations {
+		approx[a.Message] = true
+	}
 	for _, w := range res.Warnings {
+		if approx[w] {
+			continue // said as an approximation
+		}
 		t.w.printf("  %s %s\n", t.p.yellow("warning:"), indentRest(w, "    "))
 	}
 	t.advice(res)
@@ -56,11 +67,15 @@ func (t *textWriter) header(res *report.Result) {
 		action = p.dim("unchanged")
 	case report.ActionRejected:
 		action = p.boldRed(fmt.Sprintf("rejected (%d %s)", res.Error.Code, reasonOf(res.Error)))
+	case report.ActionPrune:
+		action = p.red("prune")
 	default:
 		action = p.boldRed("error: ssa-diff could not predict this object")
 	}
-	where := res.Source.Short()
-	if res.LiveSource != nil {
+	where := res.Source.Short() + via(res.Source)
+	if res.Action == report.ActionPrune {
+		where = "live " + res.Source.Short()
+	} else if res.LiveSource != nil {
 		where += " ← live " + res.LiveSource.Short()
 	}
 	t.w.printf("%s: %s  %s\n", p.bold(title(res)), action, p.dim("["+where+"]"))
@@ -73,11 +88,45 @@ func (t *textWriter) policy(res *report.Result) {
 		if !f.Fails() || f.Category == report.CategoryRejected || f.Category == report.CategoryError {
 			continue
 		}
-		at := ""
-		if f.Line > 0 && f.Line != res.Source.Line {
-			at = fmt.Sprintf(" (line %d)", f.Line)
+		t.w.printf("  %s %s\n", t.p.boldRed("fails ("+f.Category+")"+lineNote(res, f)+":"), indentRest(f.Message, "    "))
+	}
+}
+
+// lineNote says where a finding is when it is not the object's line: " (line 12)", or
+// " (overlays/prod/patch.yaml:6)" in another file.
+func lineNote(res *report.Result, f report.Finding) string {
+	switch {
+	case f.File != "" && f.Line > 0:
+		return fmt.Sprintf(" (%s:%d)", f.File, f.Line)
+	case f.Line > 0 && f.Line != res.Source.Line:
+		return fmt.Sprintf(" (line %d)", f.Line)
+	}
+	return ""
+}
+
+// notes prints what no other part says: why an object is pruned, the fields a refusal is
+// about (with their lines and what the schema declares close to an unknown name), and
+// what the prediction rests on that ssa-diff could not see.
+func (t *textWriter) notes(res *report.Result) {
+	for _, f := range res.Findings {
+		switch {
+		case f.Category == report.CategoryPrune && !f.Fails():
+			t.w.printf("  %s %s\n", t.p.yellow("pruned:"), indentRest(f.Message, "    "))
+		case f.Category == report.CategoryApproximate && !f.Fails():
+			t.w.printf("  %s %s\n", t.p.yellow("approximate ("+f.Reason+"):"), indentRest(f.Message, "    "))
+		case f.Category == report.CategoryRejected && len(f.Paths) > 0 && res.Error != nil:
+			for _, fe := range res.Error.Fields {
+				hint := ""
+				if fe.DidYouMean != "" {
+					hint = "; did you mean " + fe.DidYouMean + "?"
+				}
+				where := ""
+				if fe.Path == f.Paths[0] {
+					where = lineNote(res, f)
+				}
+				t.w.printf("  %s %s%s%s\n", t.p.red("field:"), fe.Path, where, hint)
+			}
 		}
-		t.w.printf("  %s %s\n", t.p.boldRed("fails ("+f.Category+")"+at+":"), indentRest(f.Message, "    "))
 	}
 }
 
@@ -107,7 +156,7 @@ func (t *textWriter) conflicts(res *report.Result) {
 		t.w.printf("  %s\n", t.p.bold(fmt.Sprintf("taken by force (%d):", len(res.Conflicts))))
 	}
 	for _, c := range res.Conflicts {
-		live, applied := compactValue(c.Live, 60), compactValue(c.Applied, 60)
+		live, applied := compactValues(c.Live, c.Applied, 60)
 		if !t.opts.ShowSecrets && secretValuePath(res, c.Path) {
 			live, applied = "***", "***"
 		}
@@ -243,7 +292,7 @@ func (t *textWriter) steps(res *report.Result) {
 }
 
 func (t *textWriter) diff(res *report.Result) error {
-	if res.Object == nil {
+	if res.Object == nil && res.Action != report.ActionPrune {
 		return nil
 	}
 	live, pred := forDisplay(res.Live, res.Object, t.opts)
@@ -262,11 +311,14 @@ func (t *textWriter) diff(res *report.Result) error {
 	if body == "" {
 		return nil
 	}
-	from := "live"
+	from, to := "live", "predicted"
 	if res.Live == nil {
 		from = "live (none: the object is created)"
 	}
-	t.w.printf("%s\n%s\n%s", t.p.bold("--- "+from), t.p.bold("+++ predicted"), body)
+	if res.Action == report.ActionPrune {
+		to = "predicted (none: the object is pruned)"
+	}
+	t.w.printf("%s\n%s\n%s", t.p.bold("--- "+from), t.p.bold("+++ "+to), body)
 	return nil
 }
 
@@ -290,6 +342,9 @@ func (t *textWriter) Close(rep *report.Report) error {
 		errs = p.boldRed(errs)
 	}
 	parts = append(parts, rej, errs)
+	if s.Pruned > 0 {
+		parts = append(parts, p.red(fmt.Sprintf("%d to prune", s.Pruned)))
+	}
 	t.w.printf("%s %d object%s: %s.\n", p.bold("Summary:"), s.Objects, plural(s.Objects), strings.Join(parts, ", "))
 	if s.ExitCode == report.ExitPolicy {
 		t.w.printf("%s\n", p.boldRed(fmt.Sprintf("The policy fails: %d finding%s (exit 4).", s.Failures, plural(s.Failures))))

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/ssa-diff/ssa-diff/cli/input"
 	"github.com/ssa-diff/ssa-diff/cli/report"
 )
 
@@ -25,11 +26,39 @@ func compactValue(v interface{}, max int) string {
 	if err != nil {
 		return "?"
 	}
-	s := string(b)
-	if r := []rune(s); len(r) > max {
-		s = string(r[:max-1]) + "…"
+	return report.Cut(string(b), max)
+}
+
+// compactValues prints two values as compactValue does, but never the same for values
+// that differ: when both would be cut to the same text, each shows where they differ.
+func compactValues(a, b interface{}, max int) (string, string) {
+	sa, sb := compactValue(a, max), compactValue(b, max)
+	if sa != sb || a == nil || b == nil {
+		return sa, sb
 	}
-	return s
+	ja, err1 := json.Marshal(a)
+	jb, err2 := json.Marshal(b)
+	if err1 != nil || err2 != nil || bytes.Equal(ja, jb) {
+		return sa, sb
+	}
+	return report.CutApart(string(ja), string(jb), max)
+}
+
+// where is a file and line as editors link them: the finding's file when it has one (a
+// patch), else the result's.
+func findingWhere(res *report.Result, f report.Finding) (file string, line int) {
+	if f.File != "" {
+		return f.File, f.Line
+	}
+	return res.Source.File, f.Line
+}
+
+// via says which renderer made an object, for its heading: "" for objects read as written.
+func via(src input.Source) string {
+	if src.Via == "" {
+		return ""
+	}
+	return " via " + src.Via
 }
 
 // title names a result's object: apiVersion Kind namespace/name.
@@ -89,6 +118,33 @@ func secretValuePath(res *report.Result, path string) bool {
 	}
 	return false
 }
+
+// assignedShown lists the values of a result the server assigns that the human formats
+// name: those a reader of the diff would miss, so not the metadata every write assigns
+// (uid, creationTimestamp, resourceVersion).
+func assignedShown(res *report.Result) []string {
+	var shown []string
+	for _, p := range res.Assigned {
+		switch p {
+		case ".metadata.uid", ".metadata.creationTimestamp", ".metadata.resourceVersion":
+			continue
+		}
+		shown = append(shown, p)
+	}
+	return shown
+}
+
+// assignedLine is the human formats' line about them ("assigned by the server:
+// .spec.clusterIP, .spec.clusterIPs"), "" when there are none.
+func assignedLine(res *report.Result) string {
+	shown := assignedShown(res)
+	if len(shown) == 0 {
+		return ""
+	}
+	return assignedLead + strings.Join(shown, ", ")
+}
+
+const assignedLead = "assigned by the server: "
 
 // warnStderr prints a result's warnings on the error stream, as kubectl prints the server's.
 func warnStderr(opts Options, res *report.Result) error {

@@ -27,6 +27,13 @@ const (
 	CategoryError = "error"
 	// CategoryWarning: something the user should know; it never fails.
 	CategoryWarning = "warning"
+	// CategoryPrune: a live object the applier deletes because the repository no longer
+	// names it.
+	CategoryPrune = "prune"
+	// CategoryApproximate: the prediction rests on something ssa-diff could not see (a
+	// deduced schema, an OpenAPI v2 document, a version conversion, an admission webhook);
+	// Finding.Reason says which.
+	CategoryApproximate = "approximate"
 )
 
 // The levels of findings.
@@ -45,11 +52,12 @@ const (
 const ExitPolicy = 4
 
 // FailOnValues are the values --fail-on accepts, besides "none" and "all".
-var FailOnValues = []string{"conflicts", CategoryTakeover, CategoryDeletion, CategoryRejected}
+var FailOnValues = []string{"conflicts", CategoryTakeover, CategoryDeletion, CategoryRejected, CategoryPrune, CategoryApproximate}
 
 // Policy decides which findings fail the run.
 type Policy struct {
-	// FailOn lists the categories that fail: conflicts, takeover, deletion, rejected.
+	// FailOn lists the categories that fail: conflicts, takeover, deletion, rejected, prune,
+	// approximate.
 	FailOn []string `json:"failOn"`
 	// AllowTakeoverFrom are globs (path.Match) of managers whose fields the applier may take:
 	// takeovers from them, and forced conflicts with them, never fail.
@@ -78,8 +86,10 @@ func ParseFailOn(values []string) ([]string, error) {
 				}
 			case "conflict":
 				set["conflicts"] = true
-			case "takeovers", "deletions":
+			case "takeovers", "deletions", "prunes":
 				set[strings.TrimSuffix(s, "s")] = true
+			case "approximations", "approximation":
+				set[CategoryApproximate] = true
 			default:
 				known := false
 				for _, c := range FailOnValues {
@@ -146,9 +156,15 @@ type Finding struct {
 	Level string `json:"level"`
 	// Manager is the manager that owns the conflicting fields or loses fields.
 	Manager string `json:"manager,omitempty"`
+	// Reason says, for an approximate finding, what the prediction could not see:
+	// no-schema, openapi-v2, version-conversion or webhook.
+	Reason string `json:"reason,omitempty"`
 	// Paths are the fields concerned, printed as the server prints them.
 	Paths   []string `json:"paths,omitempty"`
 	Message string   `json:"message"`
+	// File is the file the finding's line is in, when it is not the result's source file:
+	// a kustomize patch that sets the field.
+	File string `json:"file,omitempty"`
 	// Line is the line of the manifest the finding is about: of its first field when the
 	// manifest has it (else of the closest enclosing field it has), else of the object.
 	Line int `json:"line,omitempty"`
@@ -171,14 +187,28 @@ func listPaths(paths []string) string {
 // deletions, warnings. line gives the manifest line of a field path (nil: the object's
 // line is used). The result's applier is the manager the apply was made as.
 func (p Policy) Evaluate(res *Result, applier string, line func(path string) int) []Finding {
+	var locate func(string) (string, int)
+	if line != nil {
+		locate = func(path string) (string, int) { return "", line(path) }
+	}
+	return p.EvaluateAt(res, applier, locate)
+}
+
+// EvaluateAt is Evaluate with locate giving the file and line of a field path: a field of
+// a rendered object may be written in another file than the object (a kustomize patch).
+func (p Policy) EvaluateAt(res *Result, applier string, locate func(path string) (file string, line int)) []Finding {
 	out := []Finding{}
-	lineOf := func(paths ...string) int {
-		if line != nil && len(paths) > 0 {
-			if l := line(paths[0]); l > 0 {
-				return l
+	at := func(f Finding, paths ...string) Finding {
+		f.Line = res.Source.Line
+		if locate != nil && len(paths) > 0 {
+			if file, l := locate(paths[0]); l > 0 {
+				f.Line = l
+				if file != res.Source.File {
+					f.File = file
+				}
 			}
 		}
-		return res.Source.Line
+		return f
 	}
 	level := func(category string) string {
 		if p.fails(category) {
@@ -206,12 +236,32 @@ func (p Policy) Evaluate(res *Result, applier string, line func(path string) int
 			}
 			msg = fmt.Sprintf("the server would refuse the apply (%d%s): %s", e.Code, reason, e.Message)
 		}
-		out = append(out, Finding{Category: CategoryRejected, Level: level(CategoryRejected), Message: msg, Line: res.Source.Line})
+		f := Finding{Category: CategoryRejected, Level: level(CategoryRejected), Message: msg}
+		if e := res.Error; e != nil && len(e.Fields) > 0 {
+			// At the first field the refusal names.
+			for _, fe := range e.Fields {
+				f.Paths = append(f.Paths, fe.Path)
+				if fe.DidYouMean != "" {
+					f.Message += fmt.Sprintf(" (%s: did you mean %s?)", fe.Path, fe.DidYouMean)
+				}
+			}
+			out = append(out, at(f, f.Paths...))
+		} else {
+			f.Line = res.Source.Line
+			out = append(out, f)
+		}
+	case ActionPrune:
+		msg := "the applier deletes this live object: the repository no longer names it"
+		if res.Prune != nil {
+			msg = res.Prune.Message
+		}
+		out = append(out, Finding{Category: CategoryPrune, Level: level(CategoryPrune), Message: msg, Line: res.Source.Line})
 	}
 	forced := res.Action != ActionRejected
 	for _, c := range res.Conflicts {
-		f := Finding{Category: CategoryConflict, Manager: c.Manager.Manager, Paths: []string{c.Path}, Line: lineOf(c.Path)}
-		values := fmt.Sprintf("live %s, applied %s", shortValue(c.Live), shortValue(c.Applied))
+		f := at(Finding{Category: CategoryConflict, Manager: c.Manager.Manager, Paths: []string{c.Path}}, c.Path)
+		live, applied := shortValues(c.Live, c.Applied)
+		values := fmt.Sprintf("live %s, applied %s", live, applied)
 		if secretPath(res, c.Path) {
 			values = "values hidden: a Secret's data"
 		}
@@ -231,7 +281,7 @@ func (p Policy) Evaluate(res *Result, applier string, line func(path string) int
 		if len(o.Taken) == 0 {
 			continue
 		}
-		f := Finding{Category: CategoryTakeover, Manager: o.Manager.Manager, Paths: o.Taken, Line: lineOf(o.Taken...)}
+		f := at(Finding{Category: CategoryTakeover, Manager: o.Manager.Manager, Paths: o.Taken}, o.Taken...)
 		what := fmt.Sprintf("%d field%s", len(o.Taken), plural(len(o.Taken)))
 		f.Message = fmt.Sprintf("takes %s from %s: %s", what, o.Manager.Describe(), listPaths(o.Taken))
 		if o.Removed {
@@ -252,8 +302,8 @@ func (p Policy) Evaluate(res *Result, applier string, line func(path string) int
 		out = append(out, f)
 	}
 	if len(res.Deleted) > 0 {
-		out = append(out, Finding{Category: CategoryDeletion, Level: level(CategoryDeletion), Paths: res.Deleted, Line: lineOf(res.Deleted...),
-			Message: fmt.Sprintf("deletes %d field%s nobody else owns: %s", len(res.Deleted), plural(len(res.Deleted)), listPaths(res.Deleted))})
+		out = append(out, at(Finding{Category: CategoryDeletion, Level: level(CategoryDeletion), Paths: res.Deleted,
+			Message: fmt.Sprintf("deletes %d field%s nobody else owns: %s", len(res.Deleted), plural(len(res.Deleted)), listPaths(res.Deleted))}, res.Deleted...))
 	}
 	for _, s := range res.Steps {
 		if strings.HasPrefix(s.Description, "delete") {
@@ -262,7 +312,15 @@ func (p Policy) Evaluate(res *Result, applier string, line func(path string) int
 			break
 		}
 	}
+	approx := map[string]bool{}
+	for _, a := range res.Approximations {
+		approx[a.Message] = true
+		out = append(out, Finding{Category: CategoryApproximate, Reason: a.Reason, Level: level(CategoryApproximate), Message: a.Message, Line: res.Source.Line})
+	}
 	for _, w := range res.Warnings {
+		if approx[w] {
+			continue // the approximation says it
+		}
 		out = append(out, Finding{Category: CategoryWarning, Level: LevelWarning, Message: w, Line: res.Source.Line})
 	}
 	return out
@@ -284,10 +342,65 @@ func shortValue(v interface{}) string {
 	if b, err := jsonCompact(v); err == nil {
 		s = b
 	}
-	if r := []rune(s); len(r) > 40 {
-		s = string(r[:39]) + "…"
+	return Cut(s, 40)
+}
+
+// shortValues prints two values as shortValue does, but differently when they differ.
+func shortValues(a, b interface{}) (string, string) {
+	sa, sb := shortValue(a), shortValue(b)
+	if sa != sb || a == nil || b == nil {
+		return sa, sb
+	}
+	ja, err1 := jsonCompact(a)
+	jb, err2 := jsonCompact(b)
+	if err1 != nil || err2 != nil || ja == jb {
+		return sa, sb
+	}
+	return CutApart(ja, jb, 40)
+}
+
+// Cut shortens s to max runes, the last an ellipsis, when it is longer.
+func Cut(s string, max int) string {
+	if r := []rune(s); len(r) > max {
+		return string(r[:max-1]) + "…"
 	}
 	return s
+}
+
+// CutApart shortens two different texts to max runes each so that they still differ:
+// when cutting their ends makes them the same, each shows the same window of runes around
+// the first one where they differ, an ellipsis for what is left out on either side.
+func CutApart(a, b string, max int) (string, string) {
+	ca, cb := Cut(a, max), Cut(b, max)
+	if ca != cb || a == b || max < 8 {
+		return ca, cb
+	}
+	ra, rb := []rune(a), []rune(b)
+	d := 0
+	for d < len(ra) && d < len(rb) && ra[d] == rb[d] {
+		d++
+	}
+	// A window of max-2 runes (an ellipsis each side), the difference a third in, or as
+	// far in as the longer text's end leaves it; both windows start at the same rune.
+	width := max - 2
+	longer := len(ra)
+	if len(rb) > longer {
+		longer = len(rb)
+	}
+	start := d - width/3
+	if longer < start+width {
+		start = longer - width
+	}
+	if start < 1 {
+		start = 1
+	}
+	window := func(r []rune) string {
+		if start+width < len(r) {
+			return "…" + string(r[start:start+width]) + "…"
+		}
+		return "…" + string(r[start:])
+	}
+	return window(ra), window(rb)
 }
 
 // secretPath reports whether a path names a Secret's data, whose values are never printed

@@ -38,6 +38,9 @@ const (
 	ActionUnchanged Action = "unchanged"
 	ActionRejected  Action = "rejected"
 	ActionError     Action = "error"
+	// ActionPrune: the applier deletes the live object, which the repository no longer
+	// names (Argo CD's and Flux's pruning, kubectl apply --prune).
+	ActionPrune Action = "prune"
 )
 
 // Report is the whole answer of one run.
@@ -99,8 +102,14 @@ type Result struct {
 	// Error is the server's refusal (code ≥ 400) or ssa-diff's failure (code 0).
 	Error    *Error   `json:"error,omitempty"`
 	Warnings []string `json:"warnings"`
+	// Approximations are what the prediction rests on that ssa-diff could not see: a kind
+	// without a schema, an OpenAPI v2 document, a version conversion, an admission webhook
+	// the live state declares. --fail-on approximate fails on them.
+	Approximations []Approximation `json:"approximations,omitempty"`
+	// Prune says why the applier deletes the live object (action prune).
+	Prune *Prune `json:"prune,omitempty"`
 	// Findings are what the policy judged about this result, in the order refusal,
-	// conflicts, takeovers, deletions, warnings.
+	// conflicts, takeovers, deletions, prune, approximations, warnings.
 	Findings []Finding `json:"findings,omitempty"`
 	// Advice says where the apply fights the spec/status contract, and what to do instead
 	// (package merge/advice: each with a stable id).
@@ -187,6 +196,37 @@ type Ownership struct {
 	Removed bool `json:"removed,omitempty"`
 }
 
+// The reasons of approximations.
+const (
+	// ReasonNoSchema: the kind has no schema (no CRD, no OpenAPI document): the deduced
+	// type makes every list atomic.
+	ReasonNoSchema = "no-schema"
+	// ReasonOpenAPIV2: the kind's schema comes from an OpenAPI v2 document, which lacks
+	// what v3 says (defaults, list types of some fields).
+	ReasonOpenAPIV2 = "openapi-v2"
+	// ReasonVersionConversion: managers recorded fields at another apiVersion; ssa-diff
+	// converts by structure where the server converts through its internal version.
+	ReasonVersionConversion = "version-conversion"
+	// ReasonWebhook: an admission webhook of the live state intercepts the request and may
+	// change or refuse it.
+	ReasonWebhook = "webhook"
+)
+
+// Approximation is one thing a prediction rests on that ssa-diff could not see.
+type Approximation struct {
+	// Reason is no-schema, openapi-v2, version-conversion or webhook.
+	Reason  string `json:"reason"`
+	Message string `json:"message"`
+}
+
+// Prune is why an applier deletes a live object the repository no longer names.
+type Prune struct {
+	// Applier is the applier that prunes: kubectl, argocd or flux.
+	Applier string `json:"applier"`
+	// Message says what marks the object as the applier's.
+	Message string `json:"message"`
+}
+
 // Step is one request of the kubectl sequence.
 type Step struct {
 	Description string `json:"description"`
@@ -209,6 +249,18 @@ type Error struct {
 	// Path and Line locate bad input, when known.
 	Path string `json:"path,omitempty"`
 	Line int    `json:"line,omitempty"`
+	// Fields are the fields a refusal is about (its causes' fields, or the fields a schema
+	// error names), when it names any; conflicts have their own.
+	Fields []ErrorField `json:"fields,omitempty"`
+}
+
+// ErrorField is one field a refusal is about.
+type ErrorField struct {
+	// Path is the field, printed as the server prints field paths (.spec.replicas).
+	Path string `json:"path"`
+	// DidYouMean is a field the schema declares whose name is close to Path's, for a field
+	// the schema does not declare.
+	DidYouMean string `json:"didYouMean,omitempty"`
 }
 
 // Summary counts the results.
@@ -227,6 +279,10 @@ type Summary struct {
 	Takeovers int `json:"takeovers"`
 	// Deletions counts the fields deleted because nobody owns them any more.
 	Deletions int `json:"deletions"`
+	// Pruned counts the live objects the applier deletes (action prune).
+	Pruned int `json:"pruned,omitempty"`
+	// Approximate counts the results whose prediction rests on approximations.
+	Approximate int `json:"approximate,omitempty"`
 	// Failures counts the findings that fail the run.
 	Failures int `json:"failures"`
 	// ExitCode is the exit status of the run.
@@ -269,6 +325,11 @@ func (t *Tally) Add(res *Result) {
 		s.Rejected++
 	case ActionError:
 		s.Errors++
+	case ActionPrune:
+		s.Pruned++
+	}
+	if len(res.Approximations) > 0 {
+		s.Approximate++
 	}
 	if res.Changed {
 		s.Changed++

@@ -103,6 +103,20 @@ func filler(seed int64) *randfill.Filler {
 		func(j *apiextv1.JSON, c randfill.Continue) { j.Raw = []byte(`{"x":"y"}`) },
 		func(p *apiextv1.JSONSchemaProps, c randfill.Continue) {
 			*p = apiextv1.JSONSchemaProps{Type: "object", Description: vocabulary[c.Intn(len(vocabulary))]}
+			// Numeric bounds are float64 fields: whole values travel as JSON integers.
+			bound := func() *float64 {
+				v := []float64{0, 1, 0.5, 65535, 1e6}[c.Intn(5)]
+				return &v
+			}
+			if c.Bool() {
+				p.Properties = map[string]apiextv1.JSONSchemaProps{"port": {Type: "integer", Minimum: bound(), Maximum: bound()}}
+			}
+			if c.Intn(3) == 0 {
+				p.Minimum = bound()
+			}
+			if c.Intn(4) == 0 {
+				p.MultipleOf = bound()
+			}
 		},
 		func(t *resourcev1.DeviceTaint, c randfill.Continue) {
 			c.FillNoCustom(t)

@@ -82,16 +82,21 @@ func roundTrip(t int, v any) (encoded, error) {
 		}
 		return encoded{value: n, empty: n == 0, zero: n == 0}, nil
 	case kindFloat:
+		// The Go value is a float64; encoding/json writes a whole one without a
+		// fraction ("0", not "0.0"), which decodes as an integer.
+		var f float64
 		switch x := v.(type) {
 		case nil:
-			return encoded{value: float64(0), empty: true, zero: true}, nil
 		case float64:
-			return encoded{value: x, empty: x == 0, zero: x == 0}, nil
+			f = x
+		default:
+			n, ok := asInt(v)
+			if !ok {
+				return encoded{}, fmt.Errorf("expected a number, got %s", describe(v))
+			}
+			f = float64(n)
 		}
-		if n, ok := asInt(v); ok {
-			return encoded{value: float64(n), empty: n == 0, zero: n == 0}, nil
-		}
-		return encoded{}, fmt.Errorf("expected a number, got %s", describe(v))
+		return encoded{value: decodedFloat(f), empty: f == 0, zero: f == 0}, nil
 	case kindBytes:
 		switch x := v.(type) {
 		case nil:
@@ -324,6 +329,15 @@ func CanonicalQuantity(v any) (string, error) {
 		return "", fmt.Errorf("quantity %q: %w", s, err)
 	}
 	return q.String(), nil
+}
+
+// decodedFloat is a float64 as its JSON encoding decodes in the unstructured form: a
+// whole number (below 2^53) as an int64, any other as a float64.
+func decodedFloat(f float64) any {
+	if f == math.Trunc(f) && math.Abs(f) < 1<<53 {
+		return int64(f)
+	}
+	return f
 }
 
 // asInt converts a JSON-like integer to int64. Floats are accepted when they

@@ -1,6 +1,11 @@
 package strategy
 
-import "strconv"
+import (
+	"strconv"
+	"strings"
+
+	"github.com/ssa-diff/ssa-diff/internal/unstructured"
+)
 
 // AssignedField is a value the server assigns when it stores an object and
 // that an offline prediction cannot know: a generated uid, the time, an
@@ -17,22 +22,43 @@ type AssignedField struct {
 // String renders the path in the catalog's dotted form
 // (".spec.ports[0].nodePort").
 func (a AssignedField) String() string {
-	s := ""
+	var b strings.Builder
 	for _, e := range a.Path {
 		switch x := e.(type) {
 		case string:
-			s += "." + x
+			b.WriteByte('.')
+			b.WriteString(x)
 		case int:
-			s += "[" + strconv.Itoa(x) + "]"
+			b.WriteByte('[')
+			b.WriteString(strconv.Itoa(x))
+			b.WriteByte(']')
 		}
 	}
-	return s
+	return b.String()
 }
 
 // Assigned lists the fields the server will assign in obj, the predicted
-// object after Create (create is true) or Update: fields absent from obj that
-// the stored object will have, with a value nobody can predict. resourceVersion
-// is listed on every write.
+// object of a write that stores it (create is true for a create): fields
+// absent from obj that the stored object will have, with a value nobody can
+// predict. A value given in the request, or kept from the stored object, is
+// not assigned; where a whole object is missing (a Job's generated
+// selector), the path names it rather than its contents.
+//
+//   - every write: metadata.resourceVersion;
+//   - a create: metadata.uid and metadata.creationTimestamp (and the name,
+//     from generateName);
+//   - a Service that is not ExternalName: clusterIP and clusterIPs when not
+//     headless and not given, ipFamilies when neither given nor implied by
+//     the cluster IPs (the cluster's families), the nodePort of each port of
+//     a NodePort Service (or LoadBalancer allocating node ports) that has
+//     none, and healthCheckNodePort of a LoadBalancer with
+//     externalTrafficPolicy Local;
+//   - a Job created without manualSelector: the controller-uid labels of its
+//     pod template (and of its own labels when they are the template's), and
+//     the selector's controller-uid term;
+//   - a PersistentVolume created: status.lastPhaseTransitionTime;
+//   - device taints (ResourceSlice devices, DeviceTaintRule) without a
+//     timeAdded: the time of the write.
 func Assigned(apiVersion, kind string, obj map[string]any, create bool) []AssignedField {
 	var out []AssignedField
 	add := func(reason string, p ...any) { out = append(out, AssignedField{Path: p, Reason: reason}) }
@@ -47,51 +73,111 @@ func Assigned(apiVersion, kind string, obj map[string]any, create bool) []Assign
 	add("etcd revision", "metadata", "resourceVersion")
 	switch groupOf(apiVersion) + "/" + kind {
 	case "/Service":
-		spec := object(obj, "spec")
-		typ := str(spec, "type")
-		if typ == "ExternalName" {
-			break
-		}
-		if create && str(spec, "clusterIP") == "" {
-			add("allocated from the service CIDR", "spec", "clusterIP")
-			add("allocated from the service CIDR", "spec", "clusterIPs")
-		}
-		if create && len(list(spec, "ipFamilies")) == 0 {
-			add("the cluster's IP families", "spec", "ipFamilies")
-		}
-		if create && spec["ipFamilyPolicy"] == nil {
-			add("the cluster's IP family policy", "spec", "ipFamilyPolicy")
-		}
-		if typ == "NodePort" || typ == "LoadBalancer" {
-			alloc, _ := spec["allocateLoadBalancerNodePorts"].(bool)
-			if typ == "NodePort" || alloc || spec["allocateLoadBalancerNodePorts"] == nil {
-				for i, p := range objects(spec, "ports") {
-					if n, _ := asInt(p["nodePort"]); n == 0 {
-						add("allocated node port", "spec", "ports", i, "nodePort")
-					}
-				}
-			}
-			if typ == "LoadBalancer" && str(spec, "externalTrafficPolicy") == "Local" {
-				if n, _ := asInt(spec["healthCheckNodePort"]); n == 0 {
-					add("allocated node port", "spec", "healthCheckNodePort")
-				}
-			}
-		}
+		serviceAssigned(object(obj, "spec"), add)
 	case "batch/Job":
-		spec := object(obj, "spec")
-		if manual, _ := spec["manualSelector"].(bool); create && !manual {
-			add("the job's uid", "spec", "selector")
-			add("the job's uid", "spec", "template", "metadata", "labels", "batch.kubernetes.io/controller-uid")
-			add("the job's uid", "spec", "template", "metadata", "labels", "controller-uid")
-			add("the job's name", "spec", "template", "metadata", "labels", "batch.kubernetes.io/job-name")
-			add("the job's name", "spec", "template", "metadata", "labels", "job-name")
+		if create {
+			jobAssigned(obj, add)
+		}
+	case "/Pod":
+		for i, c := range objects(object(obj, "status"), "conditions") {
+			if create && c["lastTransitionTime"] == nil {
+				add("time of the create", "status", "conditions", i, "lastTransitionTime")
+			}
 		}
 	case "/PersistentVolume":
-		if create {
+		if create && path(obj, "status", "lastPhaseTransitionTime") == nil {
 			add("time of the create", "status", "lastPhaseTransitionTime")
 		}
-	case "/ServiceAccount", "/Secret":
-		// Nothing: token secrets are no longer generated.
+	case "certificates.k8s.io/CertificateSigningRequest":
+		if create {
+			add("the requesting user", "spec", "username")
+			add("the requesting user", "spec", "groups")
+		}
+	case "apiregistration.k8s.io/APIService":
+		for i, c := range objects(object(obj, "status"), "conditions") {
+			if c["lastTransitionTime"] == nil {
+				add("time of the write", "status", "conditions", i, "lastTransitionTime")
+			}
+		}
+	case "resource.k8s.io/ResourceSlice":
+		for i, d := range objects(object(obj, "spec"), "devices") {
+			for j, t := range objects(d, "taints") {
+				if t["timeAdded"] == nil {
+					add("time of the write", "spec", "devices", i, "taints", j, "timeAdded")
+				}
+			}
+		}
+	case "resource.k8s.io/DeviceTaintRule":
+		if taint, ok := path(obj, "spec", "taint").(map[string]any); ok && taint["timeAdded"] == nil {
+			add("time of the write", "spec", "taint", "timeAdded")
+		}
 	}
 	return out
+}
+
+// serviceAssigned names what the Service allocators fill in spec, the
+// predicted spec once the values that follow from the object are derived.
+func serviceAssigned(spec map[string]any, add func(string, ...any)) {
+	if !needsClusterIP(spec) {
+		return
+	}
+	headless := str(spec, "clusterIP") == clusterIPNone
+	if !headless {
+		if str(spec, "clusterIP") == "" {
+			add("allocated from the service CIDR", "spec", "clusterIP")
+		}
+		fams := list(spec, "ipFamilies")
+		if ips := list(spec, "clusterIPs"); len(ips) == 0 || len(ips) < len(fams) {
+			add("allocated from the service CIDR", "spec", "clusterIPs")
+		}
+	}
+	if len(list(spec, "ipFamilies")) == 0 {
+		add("the cluster's IP families", "spec", "ipFamilies")
+	}
+	if needsNodePorts(spec) {
+		for i, p := range objects(spec, "ports") {
+			if n, _ := asInt(p["nodePort"]); n == 0 {
+				add("allocated node port", "spec", "ports", i, "nodePort")
+			}
+		}
+	}
+	if needsHealthCheck(spec) {
+		if n, _ := asInt(spec["healthCheckNodePort"]); n == 0 {
+			add("allocated node port", "spec", "healthCheckNodePort")
+		}
+	}
+}
+
+// jobAssigned names the uid-based values the Job strategy adds on create.
+func jobAssigned(obj map[string]any, add func(string, ...any)) {
+	spec := object(obj, "spec")
+	if manual, _ := spec["manualSelector"].(bool); manual {
+		return
+	}
+	const reason = "the job's uid"
+	selector, ok := spec["selector"].(map[string]any)
+	switch {
+	case !ok:
+		add(reason, "spec", "selector")
+	case object(selector, "matchLabels") == nil:
+		add(reason, "spec", "selector", "matchLabels")
+	default:
+		if _, ok := object(selector, "matchLabels")[controllerUIDLabel]; !ok {
+			add(reason, "spec", "selector", "matchLabels", controllerUIDLabel)
+		}
+	}
+	tl := object(object(object(spec, "template"), "metadata"), "labels")
+	meta := object(obj, "metadata")
+	// Labels copied from the template when the Job had none of its own carry
+	// the same generated values.
+	mirrored := len(tl) > 0 && unstructured.Equal(meta["labels"], path(spec, "template", "metadata", "labels"))
+	for _, k := range []string{legacyControllerUIDLabel, controllerUIDLabel} {
+		if _, ok := tl[k]; ok {
+			continue
+		}
+		add(reason, "spec", "template", "metadata", "labels", k)
+		if mirrored {
+			add(reason, "metadata", "labels", k)
+		}
+	}
 }

@@ -23,6 +23,9 @@ const (
 	AllButMetadataGeneration
 	// CreateOnlyGeneration: 1 on create, never bumped (PriorityClass).
 	CreateOnlyGeneration
+	// UpdateSpecGeneration: not set on create, +1 when spec changes
+	// (CSIDriver).
+	UpdateSpecGeneration
 )
 
 // Rules are the registry rules of one kind, independent of its version.
@@ -36,16 +39,23 @@ type Rules struct {
 	// SpecFrozenOnUpdate: the main resource keeps the stored spec on update
 	// (CertificateSigningRequest).
 	SpecFrozenOnUpdate bool
+	// StatusKeptOnCreate: a create keeps the request's status though an update
+	// keeps the stored one (Node).
+	StatusKeptOnCreate bool
+	// ReflectEqual: the generation rule compares with reflect.DeepEqual
+	// instead of semantic equality, so an empty list or map in the request
+	// counts as a change (webhook configurations, NetworkPolicy).
+	ReflectEqual bool
 }
 
 // rulesByGroupKind is read-only; keys are "group/Kind" ("" for core).
 var rulesByGroupKind = map[string]Rules{
 	"admissionregistration.k8s.io/MutatingAdmissionPolicy":          {Generation: SpecGeneration},
 	"admissionregistration.k8s.io/MutatingAdmissionPolicyBinding":   {Generation: SpecGeneration},
-	"admissionregistration.k8s.io/MutatingWebhookConfiguration":     {Generation: WebhooksGeneration},
+	"admissionregistration.k8s.io/MutatingWebhookConfiguration":     {Generation: WebhooksGeneration, ReflectEqual: true},
 	"admissionregistration.k8s.io/ValidatingAdmissionPolicy":        {Generation: SpecGeneration, StatusReset: true},
 	"admissionregistration.k8s.io/ValidatingAdmissionPolicyBinding": {Generation: SpecGeneration},
-	"admissionregistration.k8s.io/ValidatingWebhookConfiguration":   {Generation: WebhooksGeneration},
+	"admissionregistration.k8s.io/ValidatingWebhookConfiguration":   {Generation: WebhooksGeneration, ReflectEqual: true},
 	"apiextensions.k8s.io/CustomResourceDefinition":                 {Generation: SpecGeneration, StatusReset: true},
 	"apiregistration.k8s.io/APIService":                             {StatusReset: true},
 	"apps/DaemonSet":                                                {Generation: SpecGeneration, StatusReset: true},
@@ -62,7 +72,7 @@ var rulesByGroupKind = map[string]Rules{
 	"flowcontrol.apiserver.k8s.io/PriorityLevelConfiguration":       {Generation: SpecGeneration, StatusReset: true},
 	"networking.k8s.io/Ingress":                                     {Generation: SpecGeneration, StatusReset: true},
 	"networking.k8s.io/IngressClass":                                {Generation: SpecGeneration},
-	"networking.k8s.io/NetworkPolicy":                               {Generation: SpecGeneration},
+	"networking.k8s.io/NetworkPolicy":                               {Generation: SpecGeneration, ReflectEqual: true},
 	"networking.k8s.io/ServiceCIDR":                                 {StatusReset: true},
 	"policy/PodDisruptionBudget":                                    {Generation: SpecGeneration, StatusReset: true},
 	"resource.k8s.io/DeviceClass":                                   {Generation: SpecGeneration},
@@ -70,10 +80,12 @@ var rulesByGroupKind = map[string]Rules{
 	"resource.k8s.io/ResourceClaim":                                 {StatusReset: true},
 	"resource.k8s.io/ResourceSlice":                                 {Generation: SpecGeneration},
 	"scheduling.k8s.io/PriorityClass":                               {Generation: CreateOnlyGeneration},
+	"storage.k8s.io/CSIDriver":                                      {Generation: UpdateSpecGeneration},
+	"storage.k8s.io/CSINode":                                        {StatusReset: true},
 	"storage.k8s.io/VolumeAttachment":                               {StatusReset: true},
 	"storagemigration.k8s.io/StorageVersionMigration":               {StatusReset: true},
 	"/Namespace":             {StatusReset: true},
-	"/Node":                  {StatusReset: true},
+	"/Node":                  {StatusReset: true, StatusKeptOnCreate: true},
 	"/PersistentVolume":      {StatusReset: true},
 	"/PersistentVolumeClaim": {StatusReset: true},
 	"/Pod":                   {Generation: SpecGeneration, StatusReset: true},

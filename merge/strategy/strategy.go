@@ -1,9 +1,7 @@
 package strategy
 
 import (
-	"fmt"
-	"net/netip"
-	"reflect"
+	"regexp"
 	"strconv"
 
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
@@ -17,10 +15,14 @@ import (
 // resourceVersion, a Service's clusterIP, …) are not invented: list them with
 // Assigned.
 func Create(apiVersion, kind string, obj map[string]any) error {
+	var decoded map[string]any
+	if NeedsDecoded(apiVersion, kind, true) {
+		decoded = unstructured.DeepCopy(obj).(map[string]any)
+	}
 	if err := defaults.Default(apiVersion, kind, obj); err != nil {
 		return err
 	}
-	PrepareForCreate(apiVersion, kind, obj)
+	PrepareForCreateDecoded(apiVersion, kind, decoded, obj)
 	return defaults.Default(apiVersion, kind, obj)
 }
 
@@ -29,10 +31,14 @@ func Create(apiVersion, kind string, obj map[string]any) error {
 // GET returned it): defaulting, BeforeUpdate/PrepareForUpdate for the main
 // resource, and defaulting again. obj is changed in place; old is not.
 func Update(apiVersion, kind string, obj, old map[string]any) error {
+	var decoded map[string]any
+	if NeedsDecoded(apiVersion, kind, false) {
+		decoded = unstructured.DeepCopy(obj).(map[string]any)
+	}
 	if err := defaults.Default(apiVersion, kind, obj); err != nil {
 		return err
 	}
-	PrepareForUpdate(apiVersion, kind, obj, old)
+	PrepareForUpdateDecoded(apiVersion, kind, decoded, obj, old)
 	return defaults.Default(apiVersion, kind, obj)
 }
 
@@ -45,24 +51,57 @@ func UpdateStatus(apiVersion, kind string, obj, old map[string]any) error {
 	return defaults.Default(apiVersion, kind, obj)
 }
 
+// NeedsDecoded reports whether the registry rules of a create (create is
+// true) or of a main-resource update of the kind look at the object as the
+// server decoded it from the request, before defaulting: a Job created with
+// no labels of its own gets its template's (with the labels the strategy
+// adds), and the generation of kinds compared with reflect.DeepEqual moves
+// when the request holds an empty list or map. Callers keep a copy of the
+// object before Default for PrepareForCreateDecoded and
+// PrepareForUpdateDecoded only when it says so.
+func NeedsDecoded(apiVersion, kind string, create bool) bool {
+	if create {
+		return groupOf(apiVersion)+"/"+kind == "batch/Job"
+	}
+	return RulesFor(apiVersion, kind).ReflectEqual
+}
+
 // PrepareForCreate applies the registry rules of a create to a defaulted
 // object: generation 1 for kinds that track it, status cleared for kinds with
 // a status subresource (with the few values a strategy sets, such as a Pod's
 // phase), a Namespace's kubernetes finalizer, a DaemonSet's template
-// generation annotation, and the values a Service's allocator derives from a
-// given clusterIP.
+// generation annotation, a Job's generated labels, and the values a Service's
+// allocator derives from what is given. Without the decoded object, a Job
+// whose labels equal its template's is taken to have had none.
 func PrepareForCreate(apiVersion, kind string, obj map[string]any) {
+	PrepareForCreateDecoded(apiVersion, kind, nil, obj)
+}
+
+// PrepareForCreateDecoded is PrepareForCreate given decoded, the object as
+// the server decoded it before defaulting (see NeedsDecoded; nil when not
+// kept). decoded is not changed.
+func PrepareForCreateDecoded(apiVersion, kind string, decoded, obj map[string]any) {
 	r := RulesFor(apiVersion, kind)
 	meta := ensureObject(obj, "metadata")
-	if r.Generation != NoGeneration {
+	if r.Generation != NoGeneration && r.Generation != UpdateSpecGeneration {
 		meta["generation"] = int64(1)
 	}
-	if r.StatusReset {
+	if r.StatusReset && !r.StatusKeptOnCreate {
 		obj["status"] = map[string]any{}
 	}
-	switch groupOf(apiVersion) + "/" + kind {
+	gk := groupOf(apiVersion) + "/" + kind
+	dropOffFeatures(gk, obj, nil)
+	switch gk {
 	case "/Pod":
-		obj["status"] = map[string]any{"phase": "Pending", "qosClass": podQOS(object(obj, "spec"))}
+		spec := object(obj, "spec")
+		status := map[string]any{"phase": "Pending", "qosClass": podQOS(spec)}
+		if len(list(spec, "schedulingGates")) > 0 {
+			// The time of the create is the server's: Assigned lists it.
+			status["conditions"] = []any{map[string]any{"type": "PodScheduled", "status": "False", "reason": "SchedulingGated",
+				"message": "Scheduling is blocked due to non-empty scheduling gates"}}
+		}
+		obj["status"] = status
+		mergeLabelKeys(spec, object(object(obj, "metadata"), "labels"))
 	case "/Namespace":
 		obj["status"] = map[string]any{"phase": "Active"}
 		spec := ensureObject(obj, "spec")
@@ -73,11 +112,150 @@ func PrepareForCreate(apiVersion, kind string, obj map[string]any) {
 		// lastPhaseTransitionTime is stamped with the time: see Assigned.
 		obj["status"] = map[string]any{"phase": "Pending"}
 	case "/Service":
-		deriveServiceIPs(ensureObject(obj, "spec"))
+		serviceCreate(ensureObject(obj, "spec"))
 	case "apps/DaemonSet":
 		if templateGeneration(meta) < 1 {
 			setAnnotation(meta, daemonSetTemplateGeneration, "1")
 		}
+	case "batch/Job":
+		addJobLabels(decoded, obj)
+	case "/PersistentVolumeClaim":
+		pvcDataSources(ensureObject(obj, "spec"), nil)
+	case "/ServiceAccount":
+		cleanSecretReferences(obj)
+	case "certificates.k8s.io/CertificateSigningRequest":
+		// The requester's identity replaces what the request says: Assigned lists it.
+		spec := ensureObject(obj, "spec")
+		for _, k := range []string{"username", "uid", "groups", "extra"} {
+			delete(spec, k)
+		}
+	case "apiregistration.k8s.io/APIService":
+		if path(obj, "spec", "service") == nil {
+			// A local APIService is available at once; the time is the server's.
+			obj["status"] = map[string]any{"conditions": []any{map[string]any{
+				"type": "Available", "status": "True", "reason": "Local", "message": "Local APIServices are always available"}}}
+		}
+	case "discovery.k8s.io/EndpointSlice":
+		dropDeprecatedTopology(obj, nil)
+	}
+}
+
+// mergeLabelKeys follows the Pod strategy on create: the pod's own values of the label keys
+// named by matchLabelKeys (and mismatchLabelKeys) of its affinity terms and topology spread
+// constraints become In (NotIn) requirements of their label selectors.
+func mergeLabelKeys(spec, labels map[string]any) {
+	apply := func(term map[string]any, keys string, op string) {
+		sel, ok := term["labelSelector"].(map[string]any)
+		if !ok {
+			return
+		}
+		for _, k := range list(term, keys) {
+			key, _ := k.(string)
+			if v, ok := labels[key]; ok {
+				sel["matchExpressions"] = append(list(sel, "matchExpressions"),
+					map[string]any{"key": key, "operator": op, "values": []any{v}})
+			}
+		}
+	}
+	for _, kind := range []string{"podAffinity", "podAntiAffinity"} {
+		aff := object(object(spec, "affinity"), kind)
+		for _, t := range objects(aff, "requiredDuringSchedulingIgnoredDuringExecution") {
+			apply(t, "matchLabelKeys", "In")
+			apply(t, "mismatchLabelKeys", "NotIn")
+		}
+		for _, w := range objects(aff, "preferredDuringSchedulingIgnoredDuringExecution") {
+			if t := object(w, "podAffinityTerm"); t != nil {
+				apply(t, "matchLabelKeys", "In")
+				apply(t, "mismatchLabelKeys", "NotIn")
+			}
+		}
+	}
+	for _, c := range objects(spec, "topologySpreadConstraints") {
+		apply(c, "matchLabelKeys", "In")
+	}
+}
+
+// addStoredVersion records a CRD's storage version in status.storedVersions when it is not
+// there yet, as the CRD strategy does on update (defaulting does it on create).
+func addStoredVersion(obj map[string]any) {
+	for _, v := range objects(object(obj, "spec"), "versions") {
+		if b, _ := v["storage"].(bool); !b {
+			continue
+		}
+		status := ensureObject(obj, "status")
+		if !containsString(list(status, "storedVersions"), str(v, "name")) {
+			status["storedVersions"] = append(list(status, "storedVersions"), str(v, "name"))
+		}
+		return
+	}
+}
+
+// cleanSecretReferences keeps only the name of a ServiceAccount's secret references.
+func cleanSecretReferences(obj map[string]any) {
+	for i, s := range list(obj, "secrets") {
+		ref, _ := s.(map[string]any)
+		if name, ok := ref["name"]; ok {
+			list(obj, "secrets")[i] = map[string]any{"name": name}
+		} else {
+			list(obj, "secrets")[i] = map[string]any{}
+		}
+	}
+}
+
+// pvcDataSources follows the PersistentVolumeClaim strategy (old is the stored spec, nil on
+// create): unless the stored claim has a data source, a dataSource that is neither a
+// PersistentVolumeClaim nor a VolumeSnapshot is dropped when dataSourceRef is unset; a
+// dataSourceRef naming a namespace (CrossNamespaceVolumeDataSource is off) is dropped
+// unless the stored claim has one; then each of the two fields is filled from the other.
+func pvcDataSources(spec, old map[string]any) {
+	if ref := object(spec, "dataSourceRef"); ref != nil && str(ref, "namespace") != "" && (old == nil || old["dataSourceRef"] == nil) {
+		delete(spec, "dataSourceRef")
+	}
+	if old == nil || (old["dataSource"] == nil && old["dataSourceRef"] == nil) {
+		if spec["dataSourceRef"] == nil {
+			if ds := object(spec, "dataSource"); ds != nil {
+				kind, group := str(ds, "kind"), str(ds, "apiGroup")
+				if !(kind == "PersistentVolumeClaim" && group == "") && !(kind == "VolumeSnapshot" && group == "snapshot.storage.k8s.io") {
+					delete(spec, "dataSource")
+				}
+			}
+		}
+	}
+	ds, ref := object(spec, "dataSource"), object(spec, "dataSourceRef")
+	switch {
+	case ds != nil && ref == nil:
+		r := map[string]any{"kind": ds["kind"], "name": ds["name"]}
+		if g, ok := ds["apiGroup"]; ok {
+			r["apiGroup"] = g
+		}
+		spec["dataSourceRef"] = r
+	case ref != nil && ds == nil && str(ref, "namespace") == "":
+		d := map[string]any{"kind": ref["kind"], "name": ref["name"]}
+		if g, ok := ref["apiGroup"]; ok {
+			d["apiGroup"] = g
+		}
+		spec["dataSource"] = d
+	}
+}
+
+// dropDeprecatedTopology follows the EndpointSlice strategy for discovery.k8s.io/v1 writes:
+// deprecatedTopology is dropped from every endpoint (keeping, as nodeName, a hostname the
+// stored slice had there), unless an update leaves the endpoints as stored.
+func dropDeprecatedTopology(obj, old map[string]any) {
+	if old != nil && defaults.Equal("discovery.k8s.io/v1", "EndpointSlice", defaults.Semantic, obj["endpoints"], old["endpoints"], "endpoints") {
+		return
+	}
+	known := map[string]bool{}
+	for _, ep := range objects(old, "endpoints") {
+		if n := str(object(ep, "deprecatedTopology"), "kubernetes.io/hostname"); n != "" {
+			known[n] = true
+		}
+	}
+	for _, ep := range objects(obj, "endpoints") {
+		if n := str(object(ep, "deprecatedTopology"), "kubernetes.io/hostname"); ep["nodeName"] == nil && known[n] && validNodeName(n) {
+			ep["nodeName"] = n
+		}
+		delete(ep, "deprecatedTopology")
 	}
 }
 
@@ -85,11 +263,64 @@ func PrepareForCreate(apiVersion, kind string, obj map[string]any) {
 // a DaemonSet's internal spec.templateGeneration.
 const daemonSetTemplateGeneration = "deprecated.daemonset.template.generation"
 
+// Labels the Job strategy adds to a Job's pod template on create (catalog
+// rule of pkg/registry/batch/job generateSelector).
+const (
+	jobNameLabel             = "batch.kubernetes.io/job-name"
+	legacyJobNameLabel       = "job-name"
+	controllerUIDLabel       = "batch.kubernetes.io/controller-uid"
+	legacyControllerUIDLabel = "controller-uid"
+)
+
+// addJobLabels adds what the Job strategy generates on create, unless
+// spec.manualSelector is true: the job-name labels (the Job's name) on the
+// pod template, unless given. The controller-uid labels and the selector's
+// controller-uid term hold the uid the server generates: Assigned lists them.
+// A Job created with no labels of its own ends with its template's: the
+// defaulter gave it the template's label map, which the strategy then fills.
+func addJobLabels(decoded, obj map[string]any) {
+	spec := ensureObject(obj, "spec")
+	if manual, _ := spec["manualSelector"].(bool); manual {
+		return
+	}
+	meta := ensureObject(obj, "metadata")
+	tmeta := ensureObject(ensureObject(spec, "template"), "metadata")
+	var hadLabels bool
+	if decoded != nil {
+		hadLabels = len(object(object(decoded, "metadata"), "labels")) > 0
+	} else {
+		hadLabels = len(object(meta, "labels")) > 0 && !unstructured.Equal(meta["labels"], tmeta["labels"])
+	}
+	labels := ensureObject(tmeta, "labels")
+	for _, k := range []string{legacyJobNameLabel, jobNameLabel} {
+		if _, ok := labels[k]; !ok {
+			labels[k] = str(meta, "name")
+		}
+	}
+	if !hadLabels {
+		meta["labels"] = unstructured.DeepCopy(labels)
+	}
+}
+
 // PrepareForUpdate applies rest.BeforeUpdate and the main-resource
 // PrepareForUpdate to obj, the defaulted new object, given the stored old:
 // generation restored and bumped by the kind's rule, status (and the other
-// fields a main-resource write may not change) restored from old.
+// fields a main-resource write may not change) restored from old. Without the
+// decoded object (see PrepareForUpdateDecoded), an empty list or map in the
+// request is not seen by the kinds compared with reflect.DeepEqual.
 func PrepareForUpdate(apiVersion, kind string, obj, old map[string]any) {
+	PrepareForUpdateDecoded(apiVersion, kind, nil, obj, old)
+}
+
+// PrepareForUpdateDecoded is PrepareForUpdate given decoded, the new object
+// as the server decoded it before defaulting (see NeedsDecoded; nil when not
+// kept). decoded is not changed.
+//
+// The generation moves as the kind's strategy decides, comparing the old and
+// new values decoded into the kind's Go type (defaults.Equal): semantically
+// for most kinds, so 0 equals 0.0 in a float field and "1Gi" equals "1024Mi";
+// with reflect.DeepEqual for webhook configurations and NetworkPolicy.
+func PrepareForUpdateDecoded(apiVersion, kind string, decoded, obj, old map[string]any) {
 	r := RulesFor(apiVersion, kind)
 	meta := ensureObject(obj, "metadata")
 	oldMeta := object(old, "metadata")
@@ -101,50 +332,100 @@ func PrepareForUpdate(apiVersion, kind string, obj, old map[string]any) {
 		restore(obj, old, "spec")
 	}
 	gk := groupOf(apiVersion) + "/" + kind
+	dropOffFeatures(gk, obj, old)
 	switch gk {
 	case "/Namespace":
 		restore(ensureObject(obj, "spec"), object(old, "spec"), "finalizers")
+	case "/PersistentVolumeClaim":
+		pvcDataSources(ensureObject(obj, "spec"), object(old, "spec"))
+	case "/ServiceAccount":
+		cleanSecretReferences(obj)
+	case "discovery.k8s.io/EndpointSlice":
+		dropDeprecatedTopology(obj, old)
+	case "/Pod":
+		// Pod-level resources a client unaware of them left out are kept.
+		if spec := ensureObject(obj, "spec"); spec["resources"] == nil {
+			if r := path(old, "spec", "resources"); r != nil {
+				spec["resources"] = unstructured.DeepCopy(r)
+			}
+		}
+	case "apiextensions.k8s.io/CustomResourceDefinition":
+		addStoredVersion(obj)
 	case "/Service":
-		keepAllocated(ensureObject(obj, "spec"), object(old, "spec"))
+		serviceUpdate(obj, old)
 	case "/Secret":
 		if str(obj, "type") == "" {
 			restore(obj, old, "type")
 		}
 	case "apps/DaemonSet":
 		tg := templateGeneration(oldMeta)
-		if !unstructured.Equal(path(obj, "spec", "template"), path(old, "spec", "template")) {
+		if !defaults.Equal(apiVersion, kind, defaults.Semantic, path(obj, "spec", "template"), path(old, "spec", "template"), "spec", "template") {
 			tg++
 		}
 		if tg > 0 {
 			setAnnotation(meta, daemonSetTemplateGeneration, strconv.FormatInt(tg, 10))
 		}
+	case "resource.k8s.io/DeviceTaintRule":
+		restampTaint(apiVersion, obj, old)
+	}
+	eq := defaults.Semantic
+	if r.ReflectEqual {
+		eq = defaults.Reflect
+	}
+	// same compares the field at p of obj and old as the strategy does.
+	same := func(p ...string) bool {
+		if !defaults.Equal(apiVersion, kind, eq, path(obj, p...), path(old, p...), p...) {
+			return false
+		}
+		return eq != defaults.Reflect || decoded == nil ||
+			!defaults.HasEmptyCollection(apiVersion, kind, path(decoded, p...), path(obj, p...), p...)
 	}
 	changed := false
 	switch r.Generation {
-	case SpecGeneration:
-		changed = !unstructured.Equal(obj["spec"], old["spec"])
+	case SpecGeneration, UpdateSpecGeneration:
+		changed = !same("spec")
 	case SpecOrAnnotationsGeneration:
-		changed = !unstructured.Equal(obj["spec"], old["spec"]) || !reflect.DeepEqual(meta["annotations"], oldMeta["annotations"])
+		changed = !same("spec") || !same("metadata", "annotations")
 	case WebhooksGeneration:
-		changed = !unstructured.Equal(obj["webhooks"], old["webhooks"])
+		changed = !same("webhooks")
 	case TemplateGeneration:
-		changed = !unstructured.Equal(obj["template"], old["template"])
+		changed = !same("template")
 	case AllButMetadataGeneration:
-		changed = !unstructured.Equal(meta["labels"], oldMeta["labels"])
-		for k, v := range obj {
-			if k != "metadata" && !unstructured.Equal(v, old[k]) {
-				changed = true
-			}
-		}
-		for k := range old {
-			if _, ok := obj[k]; !ok && k != "metadata" {
-				changed = true
-			}
-		}
+		// The whole object with its metadata left out, and the labels.
+		changed = !same("metadata", "labels") ||
+			!defaults.Equal(apiVersion, kind, eq, withoutMetadata(obj), withoutMetadata(old))
 	}
 	if changed {
 		g, _ := asInt(meta["generation"])
 		meta["generation"] = g + 1
+	}
+}
+
+// withoutMetadata is a shallow copy of obj without metadata.
+func withoutMetadata(obj map[string]any) map[string]any {
+	c := make(map[string]any, len(obj))
+	for k, v := range obj {
+		if k != "metadata" {
+			c[k] = v
+		}
+	}
+	return c
+}
+
+// restampTaint follows the DeviceTaintRule strategy: when the taint's effect
+// changes and its timeAdded does not, the server stamps timeAdded with the
+// time of the update. The stored time is then not the prediction's: it is
+// left out, and Assigned lists it.
+func restampTaint(apiVersion string, obj, old map[string]any) {
+	taint := path(obj, "spec", "taint")
+	oldTaint := path(old, "spec", "taint")
+	t, _ := taint.(map[string]any)
+	o, _ := oldTaint.(map[string]any)
+	if t == nil || str(t, "effect") == str(o, "effect") {
+		return
+	}
+	if defaults.Equal(apiVersion, "DeviceTaintRule", defaults.Semantic, t["timeAdded"], o["timeAdded"], "spec", "taint", "timeAdded") {
+		delete(t, "timeAdded")
 	}
 }
 
@@ -182,43 +463,6 @@ func setAnnotation(meta map[string]any, k, v string) {
 	ensureObject(meta, "annotations")[k] = v
 }
 
-// deriveServiceIPs fills what the Service IP allocator derives from a given
-// clusterIP: clusterIPs, ipFamilies and the SingleStack policy. Without a
-// clusterIP these depend on the cluster and are reported by Assigned.
-func deriveServiceIPs(spec map[string]any) {
-	if str(spec, "type") == "ExternalName" {
-		return
-	}
-	ip := str(spec, "clusterIP")
-	if ip == "" || ip == "None" {
-		if ip == "None" && len(list(spec, "clusterIPs")) == 0 {
-			spec["clusterIPs"] = []any{"None"}
-		}
-		return
-	}
-	if len(list(spec, "clusterIPs")) == 0 {
-		spec["clusterIPs"] = []any{ip}
-	}
-	if spec["ipFamilyPolicy"] == nil && len(list(spec, "clusterIPs")) == 1 {
-		spec["ipFamilyPolicy"] = "SingleStack"
-	}
-	if len(list(spec, "ipFamilies")) == 0 {
-		var fams []any
-		for _, s := range list(spec, "clusterIPs") {
-			a, err := netip.ParseAddr(fmt.Sprint(s))
-			if err != nil {
-				return
-			}
-			if a.Is4() {
-				fams = append(fams, "IPv4")
-			} else {
-				fams = append(fams, "IPv6")
-			}
-		}
-		spec["ipFamilies"] = fams
-	}
-}
-
 // podQOS computes a Pod's QoS class from its (defaulted) containers, as
 // qos.GetPodQOS does for container-level resources: BestEffort without any
 // cpu or memory request or limit, Guaranteed when every container limits cpu
@@ -253,66 +497,7 @@ func isPositive(v any) bool {
 	return ok && s != "" && s != "0"
 }
 
-// keepAllocated follows the Service registry's patchAllocatedValues and
-// IP-family handling on update: values the server allocated and the new
-// object leaves unset are kept (cluster IPs and their families, node ports
-// matched by port name, the health-check node port).
-func keepAllocated(spec, old map[string]any) {
-	if old == nil {
-		return
-	}
-	if str(spec, "type") != "ExternalName" && str(old, "type") != "ExternalName" {
-		if str(spec, "clusterIP") == "" {
-			restore(spec, old, "clusterIP")
-		}
-		if len(list(spec, "clusterIPs")) == 0 && len(list(old, "clusterIPs")) > 0 {
-			restore(spec, old, "clusterIPs")
-		}
-		if unstructured.Equal(spec["clusterIPs"], old["clusterIPs"]) {
-			if len(list(spec, "ipFamilies")) == 0 {
-				restore(spec, old, "ipFamilies")
-			}
-			if spec["ipFamilyPolicy"] == nil {
-				restore(spec, old, "ipFamilyPolicy")
-			}
-		}
-	}
-	nodePorts := func(s map[string]any) bool {
-		t := str(s, "type")
-		if t == "NodePort" {
-			return true
-		}
-		alloc, set := s["allocateLoadBalancerNodePorts"].(bool)
-		return t == "LoadBalancer" && (alloc || !set)
-	}
-	if nodePorts(spec) && nodePorts(old) {
-		used := map[int64]bool{}
-		byName := map[string]int64{}
-		for _, p := range objects(old, "ports") {
-			n, _ := asInt(p["nodePort"])
-			byName[str(p, "name")] = n
-		}
-		oldUsed := map[int64]bool{}
-		for _, n := range byName {
-			oldUsed[n] = true
-		}
-		for _, p := range objects(spec, "ports") {
-			if n, _ := asInt(p["nodePort"]); n != 0 && oldUsed[n] {
-				used[n] = true
-			}
-		}
-		for _, p := range objects(spec, "ports") {
-			if n, _ := asInt(p["nodePort"]); n == 0 {
-				if v := byName[str(p, "name")]; v != 0 && !used[v] {
-					p["nodePort"] = v
-				}
-			}
-		}
-	}
-	if str(spec, "type") == "LoadBalancer" && str(spec, "externalTrafficPolicy") == "Local" &&
-		str(old, "type") == "LoadBalancer" && str(old, "externalTrafficPolicy") == "Local" {
-		if n, _ := asInt(spec["healthCheckNodePort"]); n == 0 {
-			restore(spec, old, "healthCheckNodePort")
-		}
-	}
-}
+// nodeNameRE is a DNS subdomain (RFC 1123), what a node name must be.
+var nodeNameRE = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`)
+
+func validNodeName(n string) bool { return len(n) <= 253 && nodeNameRE.MatchString(n) }

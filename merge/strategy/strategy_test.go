@@ -102,9 +102,13 @@ func TestServiceCreateAndUpdate(t *testing.T) {
 		got = append(got, a.String())
 	}
 	want := []string{".metadata.uid", ".metadata.creationTimestamp", ".metadata.resourceVersion", ".spec.clusterIP",
-		".spec.clusterIPs", ".spec.ipFamilies", ".spec.ipFamilyPolicy", ".spec.ports[0].nodePort"}
+		".spec.clusterIPs", ".spec.ipFamilies", ".spec.ports[0].nodePort"}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("Assigned = %v, want %v", got, want)
+	}
+	// The policy is not the cluster's: an unset one is SingleStack.
+	if p := svc["spec"].(map[string]any)["ipFamilyPolicy"]; p != "SingleStack" {
+		t.Errorf("ipFamilyPolicy %v, want SingleStack", p)
 	}
 	// The stored object has what the allocator gave it; an apply that leaves
 	// those fields out keeps them.

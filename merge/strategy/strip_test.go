@@ -39,6 +39,26 @@ func mergeSets(dst, src map[string]any) {
 	}
 }
 
+// generatedOnCreate are the fields a kind's create strategy fills and no manager owns
+// that an update never fills again.
+var generatedOnCreate = map[string][][]string{
+	"batch/Job": {{"spec", "selector"}, {"spec", "template", "metadata", "labels"}},
+}
+
+// keepOwned marks the field at p as owned in a union of fieldsV1 sets.
+func keepOwned(set map[string]any, p ...string) {
+	for _, k := range p {
+		c, ok := set["f:"+k].(map[string]any)
+		if !ok {
+			c = map[string]any{}
+			set["f:"+k] = c
+		}
+		set = c
+	}
+	clear(set)
+	set["."] = map[string]any{}
+}
+
 // isLeaf reports whether a set node owns its path without naming children.
 func isLeaf(set map[string]any) bool {
 	for k := range set {
@@ -142,7 +162,9 @@ func TestUnownedFieldsComeBack(t *testing.T) {
 		av, _ := stored["apiVersion"].(string)
 		kind, _ := stored["kind"].(string)
 		meta := object(stored, "metadata")
-		if !defaults.Known(av, kind) || len(list(meta, "managedFields")) == 0 {
+		if !defaults.Known(av, kind) || len(list(meta, "managedFields")) == 0 || av == "autoscaling/v1" {
+			// autoscaling/v1 HorizontalPodAutoscalers are stored as v2: the round trip
+			// through annotations is not modelled.
 			continue
 		}
 		n++
@@ -150,6 +172,11 @@ func TestUnownedFieldsComeBack(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			obj := unstructured.DeepCopy(stored).(map[string]any)
 			owned := ownedUnion(meta)
+			// What the strategy generated on create belongs to nobody, yet an update
+			// without it is refused (422), not filled again: it stays.
+			for _, p := range generatedOnCreate[groupOf(av)+"/"+kind] {
+				keepOwned(owned, p...)
+			}
 			stripped := 0
 			for k, v := range obj {
 				// A Secret's data also holds what stringData wrote (owned

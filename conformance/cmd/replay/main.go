@@ -1,7 +1,11 @@
 // Command replay sends every recorded case in a folder through the engine and prints a
 // line per failing case with its first difference, then "N passed, M failed".
 //
-//	go run ./conformance/cmd/replay [-strict] [-v] DIR
+//	go run ./conformance/cmd/replay [-strict] [-assigned] [-v] DIR
+//
+// With -assigned, the values the prediction names as assigned by the server must be ones
+// the server's answer has and the prediction has not, and are then left out of the
+// comparison (conformance.CompareAssigned).
 package main
 
 import (
@@ -15,9 +19,10 @@ import (
 func main() {
 	strict := flag.Bool("strict", false, "server defaults and metadata.generation must match too")
 	verbose := flag.Bool("v", false, "print passing cases and every difference")
+	assigned := flag.Bool("assigned", false, "check the values listed as assigned by the server, then leave them out")
 	flag.Parse()
 	if flag.NArg() != 1 {
-		fmt.Fprintln(os.Stderr, "usage: replay [-strict] [-v] DIR")
+		fmt.Fprintln(os.Stderr, "usage: replay [-strict] [-assigned] [-v] DIR")
 		os.Exit(2)
 	}
 	dir := flag.Arg(0)
@@ -36,6 +41,8 @@ func main() {
 		var problems []string
 		if err != nil {
 			problems = []string{"replay: " + err.Error()}
+		} else if *assigned {
+			problems = conformance.CompareAssigned(c, res, *strict)
 		} else {
 			problems = conformance.Compare(c, res, *strict)
 		}

@@ -1,0 +1,52 @@
+// Package cluster reads, from a running cluster, the live state a prediction needs, and
+// nothing more, with read-only permissions (get and list).
+//
+// # What is read
+//
+// A prediction needs, for each manifest, the object it applies to as the server stores it,
+// with metadata.managedFields (the API always returns them; only kubectl's printing hides
+// them), and the schema of each kind. So a read is:
+//
+//   - the server's version (GET /version), the first request, which also says whether the
+//     cluster can be reached at all;
+//   - discovery, one group version at a time and only for the kinds of the manifests (GET
+//     /api/v1, /apis/GROUP/VERSION; GET /apis/GROUP when the manifest's version is not
+//     served, to find the one that is): the resource of each kind and whether it is
+//     namespaced;
+//   - each object with a GET, or, for a kind and namespace with many of them
+//     (ReadOptions.ListThreshold), one LIST paged with limit and continue, of which only
+//     the objects asked for are kept (a LIST RBAC forbids becomes GETs);
+//   - the CustomResourceDefinition of each custom kind the caller has no schema for
+//     (ReadOptions.HasSchema), by its name, resource.group.
+//
+// Requests run on a bounded number of goroutines and are rated on the client side as
+// kubectl rates discovery (50 per second, bursts of 300), each bounded by the request
+// timeout; the result does not depend on their order.
+//
+// # What an answer means
+//
+// Every object asked about gets an [Outcome]: Found (the object), NotFound (the apply
+// creates it: the server said so), or Failed — forbidden, a timeout, a kind the cluster does
+// not serve, a schema that could not be read — with the reason. A Failed object is never
+// taken for a create: a prediction against what could not be read would be a guess. The one
+// NotFound the server did not say is a kind it does not serve yet whose
+// CustomResourceDefinition is among the inputs (ReadOptions.DefinedHere): no object of a
+// kind that does not exist yet can exist.
+//
+// # Reading it again offline
+//
+// [ListJSON] writes what was read as a v1 List, the form `kubectl get -o json` gives and
+// ssa-diff reads as a live-state dump. Its first item is a [Record] (kind LiveStateRead)
+// that keeps what the objects alone cannot say: which objects the cluster does not have,
+// which could not be read and why, how the kinds are served, the namespace used for
+// objects that name none. A run given that List predicts exactly as the run that read it.
+//
+// # Connecting
+//
+// [Connect] follows kubectl's conventions through client-go's clientcmd: --kubeconfig, else
+// KUBECONFIG, else ~/.kube/config, else the configuration of the pod the program runs in;
+// --context; the context's namespace unless -n names one; any credential a kubeconfig can
+// hold (tokens, certificates, exec plugins). Discovery is done here over client-go's REST
+// client rather than with its discovery package, whose import registers every built-in
+// type of Kubernetes at program start (milliseconds every run, and 20 MB of binary).
+package cluster

@@ -1,0 +1,522 @@
+package cluster
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/ssa-diff/ssa-diff/cli/input"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+)
+
+// Ref is an object a manifest applies to, as the manifest names it (Namespace "" when it
+// names none).
+type Ref struct {
+	APIVersion string
+	Kind       string
+	Namespace  string
+	Name       string
+}
+
+func (r Ref) gv() (group, version string) {
+	if i := strings.IndexByte(r.APIVersion, '/'); i >= 0 {
+		return r.APIVersion[:i], r.APIVersion[i+1:]
+	}
+	return "", r.APIVersion
+}
+
+// ReadOptions tune Read; the zero value reads with the defaults and fetches no
+// CustomResourceDefinition.
+type ReadOptions struct {
+	// Parallel is how many requests are in flight at most (0: DefaultParallel).
+	Parallel int
+	// ListThreshold is how many objects of one kind in one namespace make one LIST
+	// cheaper than a GET each (0: DefaultListThreshold; negative: never LIST).
+	ListThreshold int
+	// HasSchema reports whether the caller knows the schema of a kind. The
+	// CustomResourceDefinition of each custom kind it does not know is read too.
+	HasSchema func(group, version, kind string) bool
+	// Scope says whether a kind the cluster does not serve is namespaced, when the caller
+	// knows it (known false: taken as namespaced, as kubectl takes it).
+	Scope func(group, version, kind string) (namespaced, known bool)
+	// DefinedHere reports whether a CustomResourceDefinition among the inputs defines a
+	// kind: when the cluster does not serve it yet, its objects do not exist (NotFound),
+	// rather than that being an error.
+	DefinedHere func(group, kind string) bool
+}
+
+// Status is what the cluster answered about one object.
+type Status int
+
+// The statuses.
+const (
+	// Found: the object exists; Outcome.Object is it.
+	Found Status = iota
+	// NotFound: the cluster has no such object (the apply creates it).
+	NotFound
+	// Failed: the cluster could not be asked (forbidden, timeout, kind not served …);
+	// Outcome.Err says why. Never a create.
+	Failed
+)
+
+// Outcome is what was read for one Ref.
+type Outcome struct {
+	Ref Ref
+	// ID is the object the apply goes to: the manifest's namespace, or the default one
+	// for a namespaced kind, none for a cluster-scoped one.
+	ID     input.Identity
+	Status Status
+	// Object is the live object as the server wrote it (JSON), with its managedFields,
+	// when Found.
+	Object json.RawMessage
+	// Err says why, when Failed.
+	Err error
+	// Note explains a NotFound that is not the cluster's answer for the object (its kind
+	// is not served yet).
+	Note string
+}
+
+// Result is what Read read.
+type Result struct {
+	// Outcomes has one element per Ref, in order.
+	Outcomes []Outcome
+	// CRDs are the CustomResourceDefinitions read for custom kinds, by name.
+	CRDs []json.RawMessage
+	// CRDErrors are the CustomResourceDefinitions that could not be read, by kind
+	// ("Kind.group"), which makes the objects of that kind Failed too.
+	CRDErrors map[string]error
+	// Resources are the kinds asked about as the cluster serves them, sorted.
+	Resources []Resource
+	// Gets, Lists and Pages count the requests sent for objects.
+	Gets, Lists, Pages int
+}
+
+// Read reads the live state of refs: each object with a GET, or, for a kind and namespace
+// with many of them, one paged LIST; and the CustomResourceDefinitions of custom kinds the
+// caller has no schema for. Requests run in parallel (bounded) and rated; the result does
+// not depend on their order. Read fails only when ctx ends; everything else is an Outcome.
+func (c *Client) Read(ctx context.Context, refs []Ref, opts ReadOptions) (*Result, error) {
+	if opts.Parallel <= 0 {
+		opts.Parallel = DefaultParallel
+	}
+	if opts.ListThreshold == 0 {
+		opts.ListThreshold = DefaultListThreshold
+	}
+	d := newDiscovery(c)
+	r := &reader{c: c, d: d, opts: opts, res: &Result{Outcomes: make([]Outcome, len(refs)), CRDErrors: map[string]error{}}}
+
+	// The kinds, each resolved once.
+	type gvk struct{ group, version, kind string }
+	kinds := map[gvk]*resolved{}
+	var order []gvk
+	for _, ref := range refs {
+		g, v := ref.gv()
+		k := gvk{g, v, ref.Kind}
+		if kinds[k] == nil {
+			kinds[k] = &resolved{}
+			order = append(order, k)
+		}
+	}
+	r.parallel(len(order), func(i int) {
+		k := order[i]
+		res, err := d.resolve(ctx, k.group, k.version, k.kind)
+		kinds[k].res, kinds[k].err = res, err
+	})
+	seenRes := map[Resource]bool{}
+	for _, k := range order {
+		if kinds[k].err == nil && !seenRes[kinds[k].res] {
+			seenRes[kinds[k].res] = true
+			r.res.Resources = append(r.res.Resources, kinds[k].res)
+		}
+	}
+	sort.Slice(r.res.Resources, func(i, j int) bool {
+		a, b := r.res.Resources[i], r.res.Resources[j]
+		if a.APIVersion != b.APIVersion {
+			return a.APIVersion < b.APIVersion
+		}
+		return a.Kind < b.Kind
+	})
+
+	// Each object once; objects grouped by resource and namespace.
+	type bucket struct {
+		res   Resource
+		ns    string
+		names []string
+		refs  map[string][]int // name → indexes of refs
+	}
+	buckets := map[string]*bucket{}
+	var bucketOrder []string
+	crds := map[string]string{} // CRD name → the kind it is read for
+	var crdOrder []string
+	for i, ref := range refs {
+		g, v := ref.gv()
+		k := kinds[gvk{g, v, ref.Kind}]
+		out := &r.res.Outcomes[i]
+		out.Ref = ref
+		out.ID = input.Identity{Group: g, Kind: ref.Kind, Name: ref.Name}
+		namespaced := true
+		switch {
+		case k.err == nil:
+			namespaced = k.res.Namespaced
+		case opts.Scope != nil:
+			if n, known := opts.Scope(g, v, ref.Kind); known {
+				namespaced = n
+			}
+		}
+		if namespaced {
+			out.ID.Namespace = ref.Namespace
+			if out.ID.Namespace == "" {
+				out.ID.Namespace = c.Namespace
+			}
+		}
+		switch {
+		case errors.Is(k.err, errNotServed) && opts.DefinedHere != nil && opts.DefinedHere(g, ref.Kind):
+			out.Status = NotFound
+			out.Note = fmt.Sprintf("the cluster does not serve %s yet; its CustomResourceDefinition is among the inputs, so no such object exists (kubectl applies it only once the definition is established: a first apply of both refuses this object)", kindString(g, ref.Kind))
+			continue
+		case errors.Is(k.err, errNotServed):
+			out.Status = Failed
+			out.Err = fmt.Errorf("the cluster serves no %s at any version of %q (is its CustomResourceDefinition installed?): kubectl would refuse it (no matches for kind %q in version %q)", kindString(g, ref.Kind), groupName(g), ref.Kind, ref.APIVersion)
+			continue
+		case k.err != nil:
+			out.Status = Failed
+			out.Err = fmt.Errorf("cannot read the live object of %s from the cluster: %w", out.ID, k.err)
+			continue
+		}
+		key := k.res.APIVersion + "\x00" + k.res.Kind + "\x00" + out.ID.Namespace
+		b := buckets[key]
+		if b == nil {
+			b = &bucket{res: k.res, ns: out.ID.Namespace, refs: map[string][]int{}}
+			buckets[key] = b
+			bucketOrder = append(bucketOrder, key)
+		}
+		if b.refs[ref.Name] == nil {
+			b.names = append(b.names, ref.Name)
+		}
+		b.refs[ref.Name] = append(b.refs[ref.Name], i)
+		if g != "" && opts.HasSchema != nil && !opts.HasSchema(g, v, ref.Kind) {
+			name := k.res.Name + "." + g
+			if _, ok := crds[name]; !ok {
+				crds[name] = kindString(g, ref.Kind)
+				crdOrder = append(crdOrder, name)
+			}
+		}
+	}
+	// A CRD that is itself among the objects is read as one.
+	crdBucket := buckets[crdResource.APIVersion+"\x00"+crdResource.Kind+"\x00"]
+	var wantCRDs []string
+	for _, name := range crdOrder {
+		if crdBucket == nil || crdBucket.refs[name] == nil {
+			wantCRDs = append(wantCRDs, name)
+		}
+	}
+
+	// The tasks: a LIST per large bucket, a GET per object of the others, a GET per CRD.
+	type task struct {
+		b    *bucket
+		name string // "" for a LIST of the bucket
+		crd  string
+	}
+	var tasks []task
+	for _, key := range bucketOrder {
+		b := buckets[key]
+		if opts.ListThreshold > 0 && len(b.names) >= opts.ListThreshold {
+			tasks = append(tasks, task{b: b})
+			continue
+		}
+		for _, n := range b.names {
+			tasks = append(tasks, task{b: b, name: n})
+		}
+	}
+	for _, name := range wantCRDs {
+		tasks = append(tasks, task{crd: name})
+	}
+	crdObjs := make([]json.RawMessage, len(tasks))
+	r.parallel(len(tasks), func(i int) {
+		t := tasks[i]
+		switch {
+		case t.crd != "":
+			obj, err := r.get(ctx, crdResource, "", t.crd)
+			switch {
+			case err == nil:
+				crdObjs[i] = obj
+			case apierrors.IsNotFound(err):
+				// A kind served by an aggregated API server, not a CRD: no schema to read.
+			default:
+				r.mu.Lock()
+				r.res.CRDErrors[crds[t.crd]] = fmt.Errorf("cannot read the CustomResourceDefinition %s (the schema of %s) from the cluster: %w", t.crd, crds[t.crd], c.explainAccess(err))
+				r.mu.Unlock()
+			}
+		case t.name != "":
+			r.getInto(ctx, t.b.res, t.b.ns, t.name, t.b.refs[t.name])
+		default:
+			r.listInto(ctx, t.b.res, t.b.ns, t.b.names, t.b.refs)
+		}
+	})
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	for _, o := range crdObjs {
+		if o != nil {
+			r.res.CRDs = append(r.res.CRDs, o)
+		}
+	}
+	for i := range r.res.Outcomes {
+		out := &r.res.Outcomes[i]
+		g, _ := out.Ref.gv()
+		if err := r.res.CRDErrors[kindString(g, out.Ref.Kind)]; err != nil && out.Status != Failed {
+			out.Status, out.Object, out.Err = Failed, nil, err
+		}
+	}
+	r.res.Gets, r.res.Lists, r.res.Pages = int(r.gets.Load()), int(r.lists.Load()), int(r.pages.Load())
+	return r.res, nil
+}
+
+var crdResource = Resource{APIVersion: "apiextensions.k8s.io/v1", Kind: "CustomResourceDefinition", Name: "customresourcedefinitions"}
+
+type resolved struct {
+	res Resource
+	err error
+}
+
+type reader struct {
+	c    *Client
+	d    *discovery
+	opts ReadOptions
+	mu   sync.Mutex
+	res  *Result
+
+	gets, lists, pages atomic.Int64
+}
+
+// parallel runs f(0..n-1) on at most opts.Parallel goroutines.
+func (r *reader) parallel(n int, f func(i int)) {
+	work := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < r.opts.Parallel && w < n; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range work {
+				f(i)
+			}
+		}()
+	}
+	for i := 0; i < n; i++ {
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+}
+
+// path is the URL path of a resource in a namespace ("" for all, or cluster-scoped), or of
+// one object of it.
+func path(res Resource, ns, name string) string {
+	p := "/apis/" + res.APIVersion
+	if res.Group() == "" {
+		p = "/api/" + res.APIVersion
+	}
+	if ns != "" {
+		p += "/namespaces/" + url.PathEscape(ns)
+	}
+	p += "/" + res.Name
+	if name != "" {
+		p += "/" + url.PathEscape(name)
+	}
+	return p
+}
+
+func (r *reader) get(ctx context.Context, res Resource, ns, name string) (json.RawMessage, error) {
+	r.gets.Add(1)
+	body, err := raw(ctx, r.c.rest.Get().AbsPath(path(res, ns, name)))
+	if err != nil {
+		return nil, err
+	}
+	var head objectHead
+	if err := json.Unmarshal(body, &head); err != nil || !isObject(body) {
+		return nil, fmt.Errorf("the server's answer to GET %s is not an object (%v)", path(res, ns, name), err)
+	}
+	return body, nil
+}
+
+// objectHead is what is read of an object: whether it says how it is typed (nil when it
+// does not), and its name.
+type objectHead struct {
+	APIVersion json.RawMessage `json:"apiVersion"`
+	Kind       json.RawMessage `json:"kind"`
+	Metadata   struct {
+		Name string `json:"name"`
+	} `json:"metadata"`
+}
+
+// listPage is what is read of a LIST's answer.
+type listPage struct {
+	Metadata struct {
+		Continue string `json:"continue"`
+	} `json:"metadata"`
+	Items []json.RawMessage `json:"items"`
+}
+
+func isObject(data []byte) bool {
+	data = bytes.TrimSpace(data)
+	return len(data) > 0 && data[0] == '{'
+}
+
+// typed is a LIST item (a JSON object) with the apiVersion and kind the items of built-in
+// kinds lack (each only where it lacks it).
+func typed(item json.RawMessage, head objectHead, res Resource) json.RawMessage {
+	if head.APIVersion != nil && head.Kind != nil || !isObject(item) {
+		return item
+	}
+	rest := bytes.TrimSpace(bytes.TrimSpace(item)[1:]) // after '{'
+	var b bytes.Buffer
+	b.Grow(len(item) + 64)
+	b.WriteByte('{')
+	member := func(key, value string) {
+		if b.Len() > 1 {
+			b.WriteByte(',')
+		}
+		k, _ := json.Marshal(key)
+		v, _ := json.Marshal(value)
+		b.Write(k)
+		b.WriteByte(':')
+		b.Write(v)
+	}
+	if head.APIVersion == nil {
+		member("apiVersion", res.APIVersion)
+	}
+	if head.Kind == nil {
+		member("kind", res.Kind)
+	}
+	if len(rest) > 0 && rest[0] != '}' {
+		b.WriteByte(',')
+	}
+	b.Write(rest)
+	return b.Bytes()
+}
+
+// getInto reads one object for the refs at idx.
+func (r *reader) getInto(ctx context.Context, res Resource, ns, name string, idx []int) {
+	obj, err := r.get(ctx, res, ns, name)
+	for _, i := range idx {
+		out := &r.res.Outcomes[i]
+		switch {
+		case err == nil:
+			out.Status, out.Object = Found, obj
+		case apierrors.IsNotFound(err):
+			out.Status = NotFound
+		default:
+			out.Status = Failed
+			out.Err = fmt.Errorf("cannot read the live object of %s from the cluster: %w", out.ID, r.c.explainAccess(err))
+		}
+	}
+}
+
+// listInto reads the objects of a kind in a namespace with a LIST, page by page, and keeps
+// those asked for. A LIST the user may not send (RBAC allows get only) becomes GETs.
+func (r *reader) listInto(ctx context.Context, res Resource, ns string, names []string, refs map[string][]int) {
+	found := map[string]json.RawMessage{}
+	cont := ""
+	r.lists.Add(1)
+	for {
+		r.pages.Add(1)
+		req := r.c.rest.Get().AbsPath(path(res, ns, "")).Param("limit", "500")
+		if cont != "" {
+			req = req.Param("continue", cont)
+		}
+		body, err := raw(ctx, req)
+		var page listPage
+		if err == nil {
+			if err = json.Unmarshal(body, &page); err != nil {
+				err = fmt.Errorf("the server's answer is not a list: %w", err)
+			}
+		}
+		if apierrors.IsForbidden(err) {
+			for _, n := range names {
+				r.getInto(ctx, res, ns, n, refs[n])
+			}
+			return
+		}
+		if err != nil {
+			for _, n := range names {
+				for _, i := range refs[n] {
+					out := &r.res.Outcomes[i]
+					out.Status = Failed
+					out.Err = fmt.Errorf("cannot list %s from the cluster (to read %s): %w", resourceIn(res, ns), out.ID, r.c.explainAccess(err))
+				}
+			}
+			return
+		}
+		for _, item := range page.Items {
+			var head objectHead
+			if err := json.Unmarshal(item, &head); err != nil || !isObject(item) {
+				continue // not an object: never one asked for
+			}
+			if refs[head.Metadata.Name] != nil {
+				found[head.Metadata.Name] = typed(item, head, res)
+			}
+		}
+		cont = page.Metadata.Continue
+		if cont == "" {
+			break
+		}
+	}
+	for _, n := range names {
+		for _, i := range refs[n] {
+			out := &r.res.Outcomes[i]
+			if obj, ok := found[n]; ok {
+				out.Status, out.Object = Found, obj
+			} else {
+				out.Status = NotFound
+			}
+		}
+	}
+}
+
+func resourceIn(res Resource, ns string) string {
+	s := res.Name
+	if g := res.Group(); g != "" {
+		s += "." + g
+	}
+	if ns != "" {
+		s += " in namespace " + ns
+	}
+	return s
+}
+
+// explainAccess adds, to a refusal, the permissions ssa-diff needs; to a timeout, the limit.
+func (c *Client) explainAccess(err error) error {
+	if apierrors.IsForbidden(err) || apierrors.IsUnauthorized(err) {
+		return fmt.Errorf("%w (ssa-diff needs get and list on what it reads: see \"Read-only access for a CI gate\" in its README)", err)
+	}
+	return c.explain(err)
+}
+
+func isTimeout(err error) bool {
+	if errors.Is(err, context.DeadlineExceeded) || apierrors.IsTimeout(err) || apierrors.IsServerTimeout(err) {
+		return true
+	}
+	var t interface{ Timeout() bool }
+	return errors.As(err, &t) && t.Timeout()
+}
+
+func kindString(group, kind string) string {
+	if group == "" {
+		return kind
+	}
+	return kind + "." + group
+}
+
+func groupName(g string) string {
+	if g == "" {
+		return "the core group"
+	}
+	return g
+}

@@ -1,0 +1,343 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/spf13/pflag"
+	"github.com/ssa-diff/ssa-diff/cli/cluster"
+	"github.com/ssa-diff/ssa-diff/cli/input"
+	"github.com/ssa-diff/ssa-diff/schema"
+)
+
+// This file holds where the live state comes from and how far it can be trusted: read
+// from the cluster (package cluster), or a dump given as LIVE, which may be incomplete,
+// made without managedFields, or silent about namespaces.
+
+// liveOptions are the command line's settings of the live state.
+type liveOptions struct {
+	fromCluster    bool
+	kubeconfig     string
+	context        string
+	requestTimeout string
+	saveLive       string
+	// allowNoManagedFields predicts against a dump that carries no managedFields at all.
+	allowNoManagedFields bool
+	// namespaceSet: -n was given.
+	namespaceSet bool
+}
+
+var liveArgNames = map[string]string{"kubeconfig": "PATH", "context": "NAME", "request-timeout": "DURATION", "save-live": "FILE"}
+
+// addLiveFlags defines the flags of the live state.
+func (c *config) addLiveFlags(fs *pflag.FlagSet) {
+	l := &c.liveOpts
+	fs.BoolVar(&l.fromCluster, "live-from-cluster", false, "Read the live state from the cluster (kubectl's kubeconfig, context and credentials; get and list permissions are enough) instead of a LIVE file. The default of `kubectl ssa-diff` without LIVE.")
+	fs.StringVar(&l.kubeconfig, "kubeconfig", "", "With --live-from-cluster: the kubeconfig file (default: KUBECONFIG, else ~/.kube/config, else the pod's own configuration).")
+	fs.StringVar(&l.context, "context", "", "With --live-from-cluster: the kubeconfig context (default: the current context).")
+	fs.StringVar(&l.requestTimeout, "request-timeout", cluster.DefaultRequestTimeout, "With --live-from-cluster: how long to wait for each request to the cluster (1s, 2m, 3h; 0 waits forever).")
+	fs.StringVar(&l.saveLive, "save-live", "", "With --live-from-cluster: write what was read to FILE (a v1 List) and predict from it: given as LIVE, it predicts the same again offline.")
+	fs.BoolVar(&l.allowNoManagedFields, "allow-missing-managed-fields", false, "Predict against a LIVE dump (a List, or several objects) in which no object carries metadata.managedFields (made without kubectl get --show-managed-fields) as if nobody owned any field; without it such a dump cannot predict ownership (exit 2).")
+}
+
+// checkLive validates the flags of the live state once parsed; prog tells the kubectl
+// plugin, which reads the cluster when no LIVE is given.
+func (c *config) checkLive(fs *pflag.FlagSet, prog string) error {
+	l := &c.liveOpts
+	l.namespaceSet = fs.Changed("namespace")
+	if !fs.Changed("live-from-cluster") && c.live == "" && strings.HasPrefix(prog, "kubectl ") {
+		l.fromCluster = true
+	}
+	if l.fromCluster && c.live != "" {
+		return fmt.Errorf("--live-from-cluster and a LIVE file (%s) exclude each other", c.live)
+	}
+	if l.fromCluster && c.prune.on {
+		// The read fetches the manifests' objects only: what the applier would prune is
+		// not among them, and a preview that finds nothing would be a false all-clear.
+		return fmt.Errorf("--prune needs a LIVE dump of what the applier may prune: --live-from-cluster reads only the objects the manifests name")
+	}
+	if !l.fromCluster {
+		for _, f := range []string{"kubeconfig", "context", "request-timeout", "save-live"} {
+			if fs.Changed(f) {
+				return fmt.Errorf("--%s reads the cluster: it needs --live-from-cluster", f)
+			}
+		}
+	}
+	return nil
+}
+
+// readCluster reads the live state of the manifests from the cluster, and returns it as the
+// entries of a live-state List (see package cluster), saved to --save-live if asked.
+func (c *config) readCluster(loader *input.Loader, manifests []input.Entry, reg *schema.Registry) ([]input.Entry, error) {
+	l := &c.liveOpts
+	opts := cluster.Options{Kubeconfig: l.kubeconfig, Context: l.context, RequestTimeout: l.requestTimeout, Warnings: c.stderr}
+	if l.namespaceSet {
+		opts.Namespace = c.namespace
+	}
+	client, err := cluster.Connect(opts)
+	if err != nil {
+		return nil, fmt.Errorf("--live-from-cluster: %w", err)
+	}
+	ctx := context.Background()
+	info, err := client.ServerVersion(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("--live-from-cluster: %w", err)
+	}
+	if major, minor, ok := cluster.MinorVersion(info); !ok || major != 1 || minor != 37 {
+		c.warnf("the cluster runs Kubernetes %s; ssa-diff predicts the rules of kube-apiserver 1.37", info.GitVersion)
+	}
+
+	var refs []cluster.Ref
+	defined := map[[2]string]bool{} // group, kind of the manifests' CRDs
+	for _, e := range manifests {
+		if e.Object == nil {
+			continue
+		}
+		av, kind, ns, name := e.Object.Meta()
+		if av == "" || kind == "" || name == "" {
+			continue // not identified: Match says why
+		}
+		refs = append(refs, cluster.Ref{APIVersion: av, Kind: kind, Namespace: ns, Name: name})
+		if isCRD(e.Object.Object) {
+			spec, _ := e.Object.Object["spec"].(map[string]any)
+			names, _ := spec["names"].(map[string]any)
+			g, _ := spec["group"].(string)
+			k, _ := names["kind"].(string)
+			defined[[2]string{g, k}] = true
+		}
+	}
+	// What the registry knows so far: the built-in kinds and those of --crd.
+	known := func(g, k string) (t *schema.Type) {
+		for _, gvk := range reg.Versions(g, k) {
+			if t, ok := reg.Lookup(gvk); ok {
+				return t
+			}
+		}
+		return nil
+	}
+	res, err := client.Read(ctx, refs, cluster.ReadOptions{
+		HasSchema: func(g, v, k string) bool { return known(g, k) != nil },
+		Scope: func(g, v, k string) (bool, bool) {
+			if t := known(g, k); t != nil && t.Resource != "" {
+				return t.Namespaced, true
+			}
+			return false, false
+		},
+		// A kind the cluster does not serve yet, defined by a CRD given here: none of its
+		// objects can exist.
+		DefinedHere: func(g, k string) bool {
+			t := known(g, k)
+			return defined[[2]string{g, k}] || t != nil && t.Source == schema.SourceCRD
+		},
+	})
+	if err != nil {
+		return nil, fmt.Errorf("--live-from-cluster: %w", err)
+	}
+	rec := res.Record(client.Context, info.GitVersion, client.Namespace)
+	data, err := cluster.ListJSON(rec, res.Objects())
+	if err != nil {
+		return nil, err
+	}
+	where := client.Host
+	if client.Context != "" {
+		where += ", context " + client.Context
+	}
+	n := len(res.Objects())
+	fmt.Fprintf(c.stderr, "live state: %s, Kubernetes %s: %d object%s read, %d not found, %d not readable (%d GET, %d LIST)\n",
+		where, info.GitVersion, n, plural(n), len(rec.NotFound), len(rec.Errors), res.Gets, res.Lists)
+
+	if l.saveLive != "" {
+		if err := os.WriteFile(l.saveLive, data, 0o600); err != nil {
+			return nil, fmt.Errorf("--save-live: %w", err)
+		}
+		return loader.LoadReader(l.saveLive, bytes.NewReader(data)), nil
+	}
+	name := "cluster:" + client.Context
+	if client.Context == "" {
+		name = "cluster:in-cluster"
+	}
+	entries := loader.LoadReader(name, bytes.NewReader(data))
+	for _, e := range entries {
+		if e.Object != nil {
+			e.Object.Source.Line = 0 // lines of a document nobody sees
+		}
+	}
+	return entries, nil
+}
+
+// takeRecord removes the record of a cluster read from the live objects, and returns it;
+// the objects come back without it even when it cannot be read.
+func takeRecord(live []*input.Object) (*cluster.Record, []*input.Object, error) {
+	var rec *cluster.Record
+	var firstErr error
+	out := live[:0:0]
+	for _, o := range live {
+		av, kind, _, _ := o.Meta()
+		if !cluster.IsRecord(av, kind) {
+			out = append(out, o)
+			continue
+		}
+		if rec != nil || firstErr != nil {
+			if firstErr == nil {
+				firstErr = o.Errorf("", "a second %s in the live input: give one cluster read at a time", cluster.RecordKind)
+			}
+			continue
+		}
+		obj, err := o.Decode()
+		if err == nil {
+			rec, err = cluster.DecodeRecord(obj)
+		}
+		if err != nil {
+			firstErr = o.Errorf("", "%v", err)
+		}
+	}
+	if firstErr != nil {
+		return nil, out, firstErr
+	}
+	return rec, out, nil
+}
+
+// liveState is what the live input says beyond its objects.
+type liveState struct {
+	given  bool            // a LIVE dump or a cluster read
+	record *cluster.Record // the record of a cluster read, or nil
+	objs   []*input.Object
+}
+
+// scope is how the cluster read serves a kind, when it says.
+func (s *liveState) scope(gvk schema.GVK) (namespaced, known bool) {
+	if s.record == nil {
+		return false, false
+	}
+	for _, r := range s.record.Resources {
+		if r.Kind == gvk.Kind && r.Group() == gvk.Group {
+			return r.Namespaced, true
+		}
+	}
+	return false, false
+}
+
+// judgeLive applies what the live input says to the pairs, and says where it cannot be
+// trusted: creates without evidence, namespaces assumed, ownership without managedFields
+// (a dump in which no object carries them cannot predict ownership: its objects are errors).
+func (c *config) judgeLive(pairs []input.Pair, ls *liveState, reg *schema.Registry) {
+	if !ls.given {
+		if len(pairs) > 0 {
+			c.warnf("no live state given (a LIVE file, or --live-from-cluster): every object is predicted as a create")
+		}
+		return
+	}
+	type kindNS struct{ group, kind, ns string }
+	present := map[kindNS]bool{}
+	managed := false
+	for _, o := range ls.objs {
+		av, kind, ns, _ := o.Meta()
+		g := schema.GVKFromAPIVersionKind(av, kind).Group
+		present[kindNS{g, kind, ns}] = true
+		managed = managed || o.HasManagedFields()
+	}
+	rec := ls.record
+	notFound := map[input.Identity]string{}
+	readErrs := map[input.Identity]string{}
+	if rec != nil {
+		for _, o := range rec.NotFound {
+			notFound[o.Identity()] = o.Message
+		}
+		for _, o := range rec.Errors {
+			readErrs[o.Identity()] = o.Message
+		}
+	}
+	// A dump is a List, or several objects. A single object without managedFields may be
+	// one nobody tracks (an object whose managedFields were reset, one applied with a name
+	// only): it is predicted so, with a warning; a dump in which no object has them was
+	// printed without them.
+	dump := len(ls.objs) != 1 || ls.objs[0].Source.Item != nil
+	noOwnership := rec == nil && dump && len(ls.objs) > 0 && !managed
+	unowned := 0
+	for i := range pairs {
+		p := &pairs[i]
+		if p.Err != nil {
+			continue
+		}
+		if msg, ok := readErrs[p.ID]; ok && p.Live == nil {
+			p.Err = p.Manifest.Errorf("", "%s", msg)
+			continue
+		}
+		_, _, ns, _ := p.Manifest.Meta()
+		if rec == nil && dump && !c.liveOpts.namespaceSet && ns == "" && p.ID.Namespace != "" {
+			p.Warnings = append(p.Warnings, fmt.Sprintf(
+				"the manifest names no namespace: predicted in namespace %q (-n); kubectl would apply it to the namespace of its context", p.ID.Namespace))
+		}
+		if p.Live == nil {
+			if note, ok := notFound[p.ID]; ok {
+				if note != "" {
+					p.Warnings = append(p.Warnings, note)
+				}
+			} else if !present[kindNS{p.ID.Group, p.ID.Kind, p.ID.Namespace}] {
+				p.Warnings = append(p.Warnings, fmt.Sprintf(
+					"predicted as a create without evidence: the live input holds no %s at all%s, so it may just not have been dumped; read the live state from the cluster (--live-from-cluster), or dump it: %s",
+					kindOf(p.ID), inNamespace(p.ID.Namespace), getCommand(p.GVK, p.ID, reg)))
+			}
+			continue
+		}
+		if managed || rec != nil {
+			continue
+		}
+		if noOwnership && !c.liveOpts.allowNoManagedFields {
+			p.Err = p.Manifest.Errorf("", "cannot predict ownership: no object of the live input carries metadata.managedFields, which kubectl get hides unless asked: %s (or --allow-missing-managed-fields to predict as if nobody owned any field)",
+				getCommand(p.Live.GVK(), p.ID, reg))
+			continue
+		}
+		unowned++
+		p.Warnings = append(p.Warnings, fmt.Sprintf(
+			"the live object (%s) has no metadata.managedFields, so every field looks unowned and conflicts cannot be predicted; kubectl get hides them unless asked: %s",
+			p.Live.Source, getCommand(p.Live.GVK(), p.ID, reg)))
+	}
+	switch {
+	case noOwnership && !c.liveOpts.allowNoManagedFields:
+		c.warnf("no live object carries metadata.managedFields: ownership and conflicts cannot be predicted (exit 2). Get live objects with `kubectl get ... -o json --show-managed-fields`, read them from the cluster (--live-from-cluster), or pass --allow-missing-managed-fields.")
+	case unowned > 0:
+		c.warnf("%d live object%s without metadata.managedFields: ownership and conflicts cannot be predicted for %s. Get live objects with `kubectl get ... -o json --show-managed-fields`.",
+			unowned, plural(unowned), map[bool]string{true: "it", false: "them"}[unowned == 1])
+	}
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+func kindOf(id input.Identity) string {
+	if id.Group == "" {
+		return id.Kind
+	}
+	return id.Kind + "." + id.Group
+}
+
+func inNamespace(ns string) string {
+	if ns == "" {
+		return ""
+	}
+	return fmt.Sprintf(" in namespace %q", ns)
+}
+
+// getCommand is the kubectl command that prints an object with its managedFields.
+func getCommand(gvk schema.GVK, id input.Identity, reg *schema.Registry) string {
+	res := strings.ToLower(gvk.Kind)
+	if t, ok := reg.Lookup(gvk); ok && t.Resource != "" {
+		res = t.Resource
+	}
+	if gvk.Group != "" {
+		res += "." + gvk.Group
+	}
+	cmd := "kubectl get " + res + " " + id.Name
+	if id.Namespace != "" {
+		cmd += " -n " + id.Namespace
+	}
+	return cmd + " -o json --show-managed-fields"
+}

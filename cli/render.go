@@ -1,0 +1,72 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/spf13/pflag"
+	"github.com/ssa-diff/ssa-diff/cli/input"
+	"github.com/ssa-diff/ssa-diff/cli/render"
+)
+
+// This file holds how manifests are rendered as the appliers render them: kustomizations
+// built as `kubectl apply -k` builds them (package render), and `helm template` output on
+// standard input attributed to the chart's templates.
+
+// renderOptions are the rendering flags.
+type renderOptions struct {
+	kustomize  []string
+	sourceRoot string
+}
+
+var renderArgNames = map[string]string{"kustomize": "DIR", "source-root": "DIR"}
+
+func (c *config) addRenderFlags(fs *pflag.FlagSet) {
+	fs.StringArrayVarP(&c.render.kustomize, "kustomize", "k", nil, "A kustomization directory, built as `kubectl apply -k` builds it (repeatable); each object is reported at the file it came from, each field at the patch or resource line that sets it. A directory holding a kustomization.yaml given as MANIFESTS is built too.")
+	fs.StringVar(&c.render.sourceRoot, "source-root", "", "Helm: the directory the `# Source:` paths of `helm template` output on standard input are relative to (the chart's parent directory; default: the current one). Each document is reported at its template.")
+}
+
+// checkRender validates the rendering flags.
+func (c *config) checkRender() error {
+	for _, d := range c.render.kustomize {
+		info, err := os.Stat(d)
+		if err != nil {
+			return fmt.Errorf("-k %s: %w", d, err)
+		}
+		if !info.IsDir() || render.KustomizationFile(d) == "" {
+			return fmt.Errorf("-k %s: not a directory holding a kustomization.yaml", d)
+		}
+	}
+	return nil
+}
+
+// kustomizer is the loader's renderer of kustomization directories met among the manifests.
+type kustomizer struct {
+	c      *config
+	loader *input.Loader
+}
+
+func (k kustomizer) Renders(dir string) bool { return render.KustomizationFile(dir) != "" }
+
+func (k kustomizer) Render(dir string) []input.Entry {
+	fmt.Fprintf(k.c.stderr, "ssa-diff: %s holds a kustomization: built as `kubectl apply -k %s` builds it, not read as files\n", dir, dir)
+	return render.Kustomize(k.loader, dir)
+}
+
+// loadManifests reads the manifests: the kustomizations of -k, then the -f paths, whose
+// kustomization directories are built and whose standard input is read as `helm template`
+// output when it has its `# Source:` comments.
+func (c *config) loadManifests(loader *input.Loader) []input.Entry {
+	var out []input.Entry
+	for _, d := range c.render.kustomize {
+		out = append(out, render.Kustomize(loader, d)...)
+	}
+	loader.Renderer = kustomizer{c: c, loader: loader}
+	loader.SourceComments, loader.SourceRoot = true, c.render.sourceRoot
+	for _, p := range c.manifests {
+		out = append(out, loader.Load(p)...)
+	}
+	loader.Renderer = nil
+	loader.SourceComments, loader.SourceRoot = false, ""
+	return out
+}

@@ -1,0 +1,81 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"runtime"
+	"runtime/debug"
+
+	"github.com/ssa-diff/ssa-diff/schema/builtin"
+)
+
+// linkedVersion is the release's version when a release build sets it (goreleaser:
+// -ldflags "-X github.com/ssa-diff/ssa-diff/cli.linkedVersion={{.Version}}"); the module's
+// version in the build info otherwise. It is written only by the linker.
+var linkedVersion string
+
+// linkedCommit is the release's commit, set alike (-X …cli.linkedCommit={{.Commit}}), for
+// builds without VCS information in their build info.
+var linkedCommit string
+
+// versionInfo is what `ssa-diff version` prints.
+type versionInfo struct {
+	Version    string // the module's version: v1.2.3, or (devel) for a build from a clone
+	Commit     string // the VCS revision the binary was built from, if known
+	CommitTime string
+	Modified   bool   // built from a work tree with changes
+	Go         string // the Go release and platform
+	Kubernetes string // the kube-apiserver release whose answers are predicted
+}
+
+// readVersion reads the binary's build information.
+func readVersion() versionInfo {
+	v := versionInfo{Version: "(devel)", Go: runtime.Version() + " " + runtime.GOOS + "/" + runtime.GOARCH, Kubernetes: builtin.KubernetesVersion}
+	if info, ok := debug.ReadBuildInfo(); ok {
+		if info.Main.Version != "" {
+			v.Version = info.Main.Version
+		}
+		for _, s := range info.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				v.Commit = s.Value
+			case "vcs.time":
+				v.CommitTime = s.Value
+			case "vcs.modified":
+				v.Modified = s.Value == "true"
+			}
+		}
+	}
+	if linkedVersion != "" {
+		v.Version = linkedVersion
+	}
+	if v.Commit == "" {
+		v.Commit = linkedCommit
+	}
+	return v
+}
+
+// runVersion prints the version: `ssa-diff version` and `ssa-diff --version`.
+func runVersion(prog string, args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 {
+		fmt.Fprintf(stderr, "%s version: takes no arguments, not %q\n", prog, args)
+		return 2
+	}
+	v := readVersion()
+	fmt.Fprintf(stdout, "ssa-diff %s\n", v.Version)
+	commit := v.Commit
+	if commit == "" {
+		commit = "unknown"
+	}
+	if v.CommitTime != "" {
+		commit += " (" + v.CommitTime
+		if v.Modified {
+			commit += ", modified"
+		}
+		commit += ")"
+	}
+	fmt.Fprintf(stdout, "  commit:     %s\n", commit)
+	fmt.Fprintf(stdout, "  go:         %s\n", v.Go)
+	fmt.Fprintf(stdout, "  kubernetes: %s (the kube-apiserver whose server-side apply is predicted)\n", v.Kubernetes)
+	return 0
+}

@@ -1,0 +1,93 @@
+package conformance
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/ssa-diff/ssa-diff/merge"
+)
+
+// CompareAssigned is Compare for a prediction that names the values the server assigns
+// (Result.Assigned): each named value must be one the server's answer has and the
+// prediction does not (metadata.resourceVersion, on every write, aside); then both leave
+// them out, and the objects are compared as Compare does. So with strict, the prediction
+// must be exactly the stored object apart from the values it says it cannot know.
+func CompareAssigned(c *Case, res *merge.Result, strict bool) []string {
+	if res.Rejection != nil || res.Object == nil || c.Want == nil || c.Want["kind"] == "Status" {
+		return Compare(c, res, strict)
+	}
+	want, got := generic(c.Want), generic(res.Object)
+	if c.Request.Verb == "update-scale" {
+		want = generic(c.After)
+	}
+	var problems []string
+	for _, p := range res.Assigned {
+		if p == ".metadata.resourceVersion" {
+			continue
+		}
+		if v, ok := removeAt(want, p); !ok || v == nil {
+			problems = append(problems, fmt.Sprintf("%s: listed as assigned, but the server has no such field", p))
+		}
+		if v, ok := removeAt(got, p); ok && v != nil {
+			problems = append(problems, fmt.Sprintf("%s: listed as assigned, but predicted too", p))
+		}
+	}
+	cc := *c
+	cc.Want, cc.After = want, want
+	pred := *res
+	pred.Object = got
+	return append(problems, Compare(&cc, &pred, strict)...)
+}
+
+// removeAt deletes the value at a dotted path (".spec.ports[0].nodePort") from obj and
+// returns it, and whether it was there (a null placeholder is). Map keys may hold dots
+// (label keys): the longest key that fits the rest of the path is taken.
+func removeAt(obj map[string]interface{}, path string) (interface{}, bool) {
+	var cur interface{} = obj
+	rest := path
+	for rest != "" {
+		switch x := cur.(type) {
+		case map[string]interface{}:
+			if !strings.HasPrefix(rest, ".") {
+				return nil, false
+			}
+			key := ""
+			for k := range x {
+				if strings.HasPrefix(rest[1:], k) && len(k) > len(key) {
+					after := rest[1+len(k):]
+					if after == "" || after[0] == '.' || after[0] == '[' {
+						key = k
+					}
+				}
+			}
+			if key == "" {
+				return nil, false
+			}
+			rest = rest[1+len(key):]
+			if rest == "" {
+				v := x[key]
+				delete(x, key)
+				return v, true
+			}
+			cur = x[key]
+		case []interface{}:
+			end := strings.IndexByte(rest, ']')
+			if !strings.HasPrefix(rest, "[") || end < 0 {
+				return nil, false
+			}
+			i, err := strconv.Atoi(rest[1:end])
+			if err != nil || i < 0 || i >= len(x) {
+				return nil, false
+			}
+			rest = rest[end+1:]
+			if rest == "" {
+				return nil, false // list items are never assigned whole
+			}
+			cur = x[i]
+		default:
+			return nil, false
+		}
+	}
+	return nil, false
+}
