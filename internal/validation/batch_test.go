@@ -1,8 +1,13 @@
 package validation_test
 
 import (
+	"errors"
 	"strings"
 	"testing"
+
+	"github.com/ssa-diff/ssa-diff/internal/validation"
+	"github.com/ssa-diff/ssa-diff/internal/validation/registry"
+	"github.com/ssa-diff/ssa-diff/merge/defaults"
 )
 
 // A Job as the server stores it: the selector and labels generated from its uid.
@@ -134,3 +139,21 @@ func cronJobCases(t *testing.T) []workloadCase {
 }
 
 const jobTemplateTail = `"EphemeralContainers":null,"RestartPolicy":"Never","TerminationGracePeriodSeconds":30,"ActiveDeadlineSeconds":null,"DNSPolicy":"ClusterFirst","NodeSelector":null,"ServiceAccountName":"","DeprecatedServiceAccount":"","AutomountServiceAccountToken":null,"NodeName":"","HostNetwork":false,"HostPID":false,"HostIPC":false,"ShareProcessNamespace":null,"SecurityContext":{"SELinuxOptions":null,"WindowsOptions":null,"RunAsUser":null,"RunAsGroup":null,"RunAsNonRoot":null,"SupplementalGroups":null,"SupplementalGroupsPolicy":null,"FSGroup":null,"Sysctls":null,"FSGroupChangePolicy":null,"SeccompProfile":null,"AppArmorProfile":null,"SELinuxChangePolicy":null},"ImagePullSecrets":null,"Hostname":"","Subdomain":"","Affinity":null,"SchedulerName":"default-scheduler","Tolerations":null,"HostAliases":null,"PriorityClassName":"","Priority":null,"DNSConfig":null,"ReadinessGates":null,"RuntimeClassName":null,"EnableServiceLinks":null,"PreemptionPolicy":null,"Overhead":null,"TopologySpreadConstraints":null,"SetHostnameAsFQDN":null,"OS":null,"HostUsers":null,"SchedulingGates":null,"ResourceClaims":null,"Resources":null,"HostnameOverride":null,"SchedulingGroup":null,"EvictionResponders":null}}: field is immutable`
+
+// An indexed Job without completions whose success policy counts indexes makes the
+// server's validation panic (it reads completions unguarded): the request fails without a
+// status. Validate says so with an error, never a 422 nor a panic of its own.
+func TestJobValidationWhereTheServerPanics(t *testing.T) {
+	doc := edit(t, jobManifest, "spec:\n  template", "spec:\n  completionMode: Indexed\n  parallelism: 2\n  successPolicy: {rules: [{succeededCount: 1}]}\n  template")
+	obj := object(t, doc)
+	if err := defaults.Default("batch/v1", "Job", obj); err != nil {
+		t.Fatal(err)
+	}
+	res, err := validation.Validate("batch/v1", "Job", "", obj, nil)
+	if !errors.Is(err, registry.ErrServerPanics) || len(res.Errors) != 0 {
+		t.Fatalf("got %v, %v: want an error wrapping ErrServerPanics", res.Errors, err)
+	}
+	if want := "the server's validation panics on this object: runtime error: invalid memory address or nil pointer dereference"; err.Error() != want {
+		t.Errorf("error %q, want %q", err, want)
+	}
+}
