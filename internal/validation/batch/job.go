@@ -13,6 +13,7 @@ import (
 	api "github.com/ssa-diff/ssa-diff/internal/api/batch"
 	coreapi "github.com/ssa-diff/ssa-diff/internal/api/core"
 	"github.com/ssa-diff/ssa-diff/internal/validation/core"
+	"github.com/ssa-diff/ssa-diff/internal/validation/registry"
 )
 
 // jobOptions are what a Job's strategy derives from the write and the stored Job.
@@ -126,7 +127,10 @@ func validateCompletionsUpdate(spec, old *api.JobSpec, fldPath *field.Path) fiel
 		// Unchanged, or dropped (which the spec check already refuses).
 		return nil
 	}
-	// An indexed Job always has a parallelism here: the defaults give it one.
+	// The defaults always give a Job a parallelism; the server reads it unguarded.
+	if spec.Parallelism == nil {
+		panic(registry.ServerPanic{Reason: registry.NilDereference})
+	}
 	if *spec.Completions != *spec.Parallelism {
 		return field.ErrorList{field.Invalid(fldPath, spec.Completions, "can only be modified in tandem with spec.parallelism")}
 	}
