@@ -311,7 +311,15 @@ var vocabulary = []string{"", "a", "web", "Bad_Name!", "TCP", "UDP", "SCTP", "Al
 	// More enum values and names the kinds built on pods and volumes use.
 	"Bound", "Pending", "Running", "ReadWriteOnce", "ReadWriteOncePod", "Filesystem", "Block", "Retain", "Recycle",
 	"RuntimeDefault", "Localhost", "Unconfined", "linux", "windows", "Burstable", "NotRequired", "RestartContainer",
-	"storage", "hugepages-2Mi", "example.com/gpu", "SIGTERM", "DoNotSchedule", "ScheduleAnyway", "Honor"}
+	"storage", "hugepages-2Mi", "example.com/gpu", "SIGTERM", "DoNotSchedule", "ScheduleAnyway", "Honor",
+	// Paths, hosts, CIDRs and enum values of the networking, rbac, storage, scheduling, node,
+	// discovery and coordination kinds.
+	"/a//b", "/docs/..", "/x/./y", "%2F", "*.example.com", "*", "fd00::/8", "10.0.0.0/8", "192.168.1.0/24",
+	"0.0.0.0/0", "010.0.0.0/8", "Cluster", "Namespace", "Ingress", "Egress", "Exact", "Prefix",
+	"ImplementationSpecific", "rbac.authorization.k8s.io", "Role", "ClusterRole", "ServiceAccount", "User",
+	"Group", "get", "Delete", "Immediate", "WaitForFirstConsumer", "Persistent", "Ephemeral", "File",
+	"ReadWriteOnceWithFSType", "IPv4", "IPv6", "FQDN", "system-node-critical", "system-cluster-critical",
+	"PreemptLowerPriority", "OldestEmulationVersion", "kubernetes.io/hostname", "beta.kubernetes.io/os"}
 
 var quantities = []string{"0", "1", "0.5", "100m", "1Gi", "2Gi", "500Mi", "-1", "1e3", "1234567n"}
 

@@ -10,6 +10,7 @@ import (
 	"k8s.io/kubernetes/pkg/registry/autoscaling/horizontalpodautoscaler"
 	"k8s.io/kubernetes/pkg/registry/batch/cronjob"
 	"k8s.io/kubernetes/pkg/registry/batch/job"
+	"k8s.io/kubernetes/pkg/registry/coordination/lease"
 	"k8s.io/kubernetes/pkg/registry/core/configmap"
 	"k8s.io/kubernetes/pkg/registry/core/endpoint"
 	"k8s.io/kubernetes/pkg/registry/core/event"
@@ -25,7 +26,25 @@ import (
 	"k8s.io/kubernetes/pkg/registry/core/secret"
 	"k8s.io/kubernetes/pkg/registry/core/service"
 	"k8s.io/kubernetes/pkg/registry/core/serviceaccount"
+	"k8s.io/kubernetes/pkg/registry/discovery/endpointslice"
+	"k8s.io/kubernetes/pkg/registry/networking/ingress"
+	"k8s.io/kubernetes/pkg/registry/networking/ingressclass"
+	"k8s.io/kubernetes/pkg/registry/networking/ipaddress"
+	"k8s.io/kubernetes/pkg/registry/networking/networkpolicy"
+	"k8s.io/kubernetes/pkg/registry/networking/servicecidr"
+	"k8s.io/kubernetes/pkg/registry/node/runtimeclass"
 	"k8s.io/kubernetes/pkg/registry/policy/poddisruptionbudget"
+	"k8s.io/kubernetes/pkg/registry/rbac/clusterrole"
+	"k8s.io/kubernetes/pkg/registry/rbac/clusterrolebinding"
+	"k8s.io/kubernetes/pkg/registry/rbac/role"
+	"k8s.io/kubernetes/pkg/registry/rbac/rolebinding"
+	"k8s.io/kubernetes/pkg/registry/scheduling/priorityclass"
+	"k8s.io/kubernetes/pkg/registry/storage/csidriver"
+	"k8s.io/kubernetes/pkg/registry/storage/csinode"
+	"k8s.io/kubernetes/pkg/registry/storage/csistoragecapacity"
+	"k8s.io/kubernetes/pkg/registry/storage/storageclass"
+	"k8s.io/kubernetes/pkg/registry/storage/volumeattachment"
+	"k8s.io/kubernetes/pkg/registry/storage/volumeattributesclass"
 )
 
 // strategies are the server's registry strategies of the kinds ssa-diff validates, by the
@@ -63,5 +82,28 @@ func strategies() map[schema.GroupVersionKind]Strategies {
 			Update: horizontalpodautoscaler.Strategy, Status: horizontalpodautoscaler.StatusStrategy, Warnings: true},
 		gvk("policy", "v1", "PodDisruptionBudget"): {Namespaced: true, Create: poddisruptionbudget.Strategy,
 			Update: poddisruptionbudget.Strategy, Status: poddisruptionbudget.StatusStrategy, Warnings: true},
+		// networking
+		gvk("networking.k8s.io", "v1", "Ingress"):       {Namespaced: true, Create: ingress.Strategy, Update: ingress.Strategy, Status: ingress.StatusStrategy, Warnings: true},
+		gvk("networking.k8s.io", "v1", "IngressClass"):  {Create: ingressclass.Strategy, Update: ingressclass.Strategy, Warnings: true},
+		gvk("networking.k8s.io", "v1", "NetworkPolicy"): {Namespaced: true, Create: networkpolicy.Strategy, Update: networkpolicy.Strategy, Warnings: true},
+		gvk("networking.k8s.io", "v1", "IPAddress"):     {Create: ipaddress.Strategy, Update: ipaddress.Strategy, Warnings: true},
+		gvk("networking.k8s.io", "v1", "ServiceCIDR"):   {Create: servicecidr.Strategy, Update: servicecidr.Strategy, Status: servicecidr.StatusStrategy, Warnings: true},
+		// rbac
+		gvk("rbac.authorization.k8s.io", "v1", "Role"):               {Namespaced: true, Create: role.Strategy, Update: role.Strategy, Warnings: true},
+		gvk("rbac.authorization.k8s.io", "v1", "ClusterRole"):        {Create: clusterrole.Strategy, Update: clusterrole.Strategy, Warnings: true},
+		gvk("rbac.authorization.k8s.io", "v1", "RoleBinding"):        {Namespaced: true, Create: rolebinding.Strategy, Update: rolebinding.Strategy, Warnings: true},
+		gvk("rbac.authorization.k8s.io", "v1", "ClusterRoleBinding"): {Create: clusterrolebinding.Strategy, Update: clusterrolebinding.Strategy, Warnings: true},
+		// storage
+		gvk("storage.k8s.io", "v1", "StorageClass"):          {Create: storageclass.Strategy, Update: storageclass.Strategy, Warnings: true},
+		gvk("storage.k8s.io", "v1", "CSIDriver"):             {Create: csidriver.Strategy, Update: csidriver.Strategy, Warnings: true},
+		gvk("storage.k8s.io", "v1", "CSINode"):               {Create: csinode.Strategy, Update: csinode.Strategy, Status: csinode.StatusStrategy, Warnings: true},
+		gvk("storage.k8s.io", "v1", "VolumeAttachment"):      {Create: volumeattachment.Strategy, Update: volumeattachment.Strategy, Status: volumeattachment.StatusStrategy, Warnings: true},
+		gvk("storage.k8s.io", "v1", "CSIStorageCapacity"):    {Namespaced: true, Create: csistoragecapacity.Strategy, Update: csistoragecapacity.Strategy, Warnings: true},
+		gvk("storage.k8s.io", "v1", "VolumeAttributesClass"): {Create: volumeattributesclass.Strategy, Update: volumeattributesclass.Strategy, Warnings: true},
+		// scheduling, node, discovery, coordination
+		gvk("scheduling.k8s.io", "v1", "PriorityClass"): {Create: priorityclass.Strategy, Update: priorityclass.Strategy, Warnings: true},
+		gvk("node.k8s.io", "v1", "RuntimeClass"):        {Create: runtimeclass.Strategy, Update: runtimeclass.Strategy, Warnings: true},
+		gvk("discovery.k8s.io", "v1", "EndpointSlice"):  {Namespaced: true, Create: endpointslice.Strategy, Update: endpointslice.Strategy, Warnings: true},
+		gvk("coordination.k8s.io", "v1", "Lease"):       {Namespaced: true, Create: lease.Strategy, Update: lease.Strategy, Warnings: true},
 	}
 }

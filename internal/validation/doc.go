@@ -6,8 +6,8 @@
 // JSON of the version they are served at; decodes both into the kind's internal type
 // (package internal/api), as the server converts them; and runs the kind's strategy in the
 // order the generic registry runs it (package registry). Each group's rules are a package
-// of their own (core, apps, …), written from the server's behaviour and held to the
-// server's own validation by conformance/validation.
+// of their own (core, apps, batch, networking, rbac, storage, …), written from the
+// server's behaviour and held to the server's own validation by conformance/validation.
 //
 // A kind whose validation is not ported is reported as such, never passed silently.
 package validation

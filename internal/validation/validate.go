@@ -10,9 +10,16 @@ import (
 	"github.com/ssa-diff/ssa-diff/internal/validation/apps"
 	"github.com/ssa-diff/ssa-diff/internal/validation/autoscaling"
 	"github.com/ssa-diff/ssa-diff/internal/validation/batch"
+	"github.com/ssa-diff/ssa-diff/internal/validation/coordination"
 	"github.com/ssa-diff/ssa-diff/internal/validation/core"
+	"github.com/ssa-diff/ssa-diff/internal/validation/discovery"
+	"github.com/ssa-diff/ssa-diff/internal/validation/networking"
+	"github.com/ssa-diff/ssa-diff/internal/validation/node"
 	"github.com/ssa-diff/ssa-diff/internal/validation/policy"
+	"github.com/ssa-diff/ssa-diff/internal/validation/rbac"
 	"github.com/ssa-diff/ssa-diff/internal/validation/registry"
+	"github.com/ssa-diff/ssa-diff/internal/validation/scheduling"
+	"github.com/ssa-diff/ssa-diff/internal/validation/storage"
 )
 
 // Result is what the registry's validation says of a write.
@@ -119,6 +126,20 @@ func strategyFor(group, kind string) *registry.Strategy {
 		return autoscaling.Strategy(kind)
 	case "policy":
 		return policy.Strategy(kind)
+	case "networking.k8s.io":
+		return networking.Strategy(kind)
+	case "rbac.authorization.k8s.io":
+		return rbac.Strategy(kind)
+	case "storage.k8s.io":
+		return storage.Strategy(kind)
+	case "scheduling.k8s.io":
+		return scheduling.Strategy(kind)
+	case "node.k8s.io":
+		return node.Strategy(kind)
+	case "discovery.k8s.io":
+		return discovery.Strategy(kind)
+	case "coordination.k8s.io":
+		return coordination.Strategy(kind)
 	}
 	return nil
 }

@@ -1,0 +1,6 @@
+// Package coordination is the validation of the coordination.k8s.io kinds served at v1
+// (Lease) as kube-apiserver 1.37's registry runs it: a positive duration, transitions not
+// below zero, a known or domain-qualified coordination strategy, and a preferred holder
+// only with a strategy. Declarative validation runs, but 1.37 enforces none of the kind's
+// rules.
+package coordination

@@ -1,0 +1,11 @@
+// Package networking is the validation of the networking.k8s.io kinds (Ingress,
+// IngressClass, NetworkPolicy, IPAddress, ServiceCIDR) as kube-apiserver 1.37's registry
+// runs it: each kind's strategy (Strategy), the group's validators over the internal types
+// of package internal/api/networking, the declarative rules 1.37 enforces for the group
+// (beta required and immutable fields) and the strategies' warnings.
+//
+// The rules keep the server's tolerance for what is already stored: an update may keep an
+// invalid TLS secret name, an invalid rule under a wildcard host, a pod selector with an
+// invalid label value or an invalid CIDR that the stored object already had. Messages and
+// the values they print are the server's, byte for byte (catalog V1, V2, V6).
+package networking

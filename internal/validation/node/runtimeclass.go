@@ -1,0 +1,119 @@
+package node
+
+import (
+	"context"
+	"fmt"
+
+	"k8s.io/apimachinery/pkg/api/operation"
+	"k8s.io/apimachinery/pkg/api/validate"
+	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
+	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	apicore "github.com/ssa-diff/ssa-diff/internal/api/core"
+	api "github.com/ssa-diff/ssa-diff/internal/api/node"
+	"github.com/ssa-diff/ssa-diff/internal/validation/core"
+	"github.com/ssa-diff/ssa-diff/internal/validation/registry"
+)
+
+// ValidateRuntimeClass checks a RuntimeClass: its handler, overhead and scheduling.
+func ValidateRuntimeClass(rc *api.RuntimeClass) field.ErrorList {
+	errs := apimachineryvalidation.ValidateObjectMeta(&rc.ObjectMeta, false, apimachineryvalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
+	handler := field.NewPath("handler")
+	if rc.Handler == "" {
+		errs = append(errs, field.Required(handler, "").MarkCoveredByDeclarative())
+	} else {
+		for _, msg := range apimachineryvalidation.NameIsDNSLabel(rc.Handler, false) {
+			errs = append(errs, field.Invalid(handler, rc.Handler, msg).MarkCoveredByDeclarative().WithOrigin("format=k8s-short-name"))
+		}
+	}
+	if rc.Overhead != nil {
+		req := &apicore.ResourceRequirements{Limits: rc.Overhead.PodFixed}
+		errs = append(errs, core.ValidateContainerResourceRequirements(req, nil, field.NewPath("overhead"), core.PodValidationOptions{})...)
+	}
+	if s := rc.Scheduling; s != nil {
+		p := field.NewPath("scheduling")
+		if s.NodeSelector != nil {
+			errs = append(errs, metav1validation.ValidateLabels(s.NodeSelector, p.Child("nodeSelector"))...)
+		}
+		errs = append(errs, validateTolerations(s.Tolerations, p.Child("tolerations"))...)
+	}
+	return errs
+}
+
+// validateTolerations: the pod spec's rules for tolerations, and no two alike in key,
+// operator, value and effect.
+func validateTolerations(tolerations []apicore.Toleration, fldPath *field.Path) field.ErrorList {
+	errs := core.ValidateTolerations(tolerations, fldPath, core.PodValidationOptions{}, true)
+	seen := map[apicore.Toleration]bool{}
+	for i, t := range tolerations {
+		key := apicore.Toleration{Key: t.Key, Operator: t.Operator, Value: t.Value, Effect: t.Effect}
+		if seen[key] {
+			errs = append(errs, field.Duplicate(fldPath.Index(i), t))
+		}
+		seen[key] = true
+	}
+	return errs
+}
+
+// ValidateRuntimeClassUpdate checks an update of a RuntimeClass: the new object is valid
+// and its handler does not change (catalog V2).
+func ValidateRuntimeClassUpdate(rc, old *api.RuntimeClass) field.ErrorList {
+	errs := ValidateRuntimeClass(rc)
+	errs = append(errs, apimachineryvalidation.ValidateObjectMetaUpdate(&rc.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))...)
+	immutable := apimachineryvalidation.ValidateImmutableField(rc.Handler, old.Handler, field.NewPath("handler"))
+	return append(errs, immutable.MarkCoveredByDeclarative().WithOrigin("immutable")...)
+}
+
+// runtimeClassDeclarative: the beta rules on the handler, skipped when an update keeps it:
+// immutable, required, a DNS label.
+func runtimeClassDeclarative(obj, old any) field.ErrorList {
+	rc := obj.(*api.RuntimeClass)
+	fldPath := field.NewPath("handler")
+	var errs field.ErrorList
+	if old != nil {
+		if rc.Handler == old.(*api.RuntimeClass).Handler {
+			return nil
+		}
+		errs = append(errs, field.Invalid(fldPath, nil, "field is immutable").WithOrigin("immutable").MarkBeta())
+	}
+	if rc.Handler == "" {
+		errs = append(errs, field.Required(fldPath, "").MarkBeta())
+	}
+	if len(errs) > 0 {
+		return errs
+	}
+	return validate.ShortName(context.Background(), operation.Operation{Type: operation.Create}, fldPath, &rc.Handler, nil).MarkBeta()
+}
+
+// runtimeClassWarnings: deprecated node labels in the scheduling node selector.
+func runtimeClassWarnings(obj any) []string {
+	rc := obj.(*api.RuntimeClass)
+	if rc.Scheduling == nil {
+		return nil
+	}
+	var warnings []string
+	for k := range rc.Scheduling.NodeSelector {
+		if msg, ok := core.NodeLabelDeprecatedMessage(k); ok {
+			warnings = append(warnings, fmt.Sprintf("%s: %s", field.NewPath("scheduling", "nodeSelector"), msg))
+		}
+	}
+	return warnings
+}
+
+// Strategy is the validation of a kind of the node.k8s.io group as its registry strategy
+// runs it, or nil when it is not ported.
+func Strategy(kind string) *registry.Strategy {
+	if kind != "RuntimeClass" {
+		return nil
+	}
+	return &registry.Strategy{
+		Validate: func(obj any) field.ErrorList { return ValidateRuntimeClass(obj.(*api.RuntimeClass)) },
+		ValidateUpdate: func(obj, old any) field.ErrorList {
+			return ValidateRuntimeClassUpdate(obj.(*api.RuntimeClass), old.(*api.RuntimeClass))
+		},
+		Declarative:      runtimeClassDeclarative,
+		WarningsOnCreate: runtimeClassWarnings,
+		WarningsOnUpdate: func(obj, _ any) []string { return runtimeClassWarnings(obj) },
+	}
+}

@@ -1,0 +1,48 @@
+package rbac
+
+import (
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	api "github.com/ssa-diff/ssa-diff/internal/api/rbac"
+	"github.com/ssa-diff/ssa-diff/internal/validation/registry"
+)
+
+// Strategy is the validation of a kind of the rbac.authorization.k8s.io group as its
+// registry strategy runs it, or nil when it is not ported.
+func Strategy(kind string) *registry.Strategy {
+	switch kind {
+	case "Role":
+		return &registry.Strategy{
+			Namespaced:     true,
+			Validate:       func(obj any) field.ErrorList { return ValidateRole(obj.(*api.Role)) },
+			ValidateUpdate: func(obj, old any) field.ErrorList { return ValidateRoleUpdate(obj.(*api.Role), old.(*api.Role)) },
+			Declarative:    roleDeclarative,
+		}
+	case "ClusterRole":
+		return &registry.Strategy{
+			Validate: func(obj any) field.ErrorList { return ValidateClusterRole(obj.(*api.ClusterRole), false) },
+			ValidateUpdate: func(obj, old any) field.ErrorList {
+				return ValidateClusterRoleUpdate(obj.(*api.ClusterRole), old.(*api.ClusterRole))
+			},
+			Declarative: clusterRoleDeclarative,
+		}
+	case "RoleBinding":
+		return &registry.Strategy{
+			Namespaced: true,
+			Validate:   func(obj any) field.ErrorList { return ValidateRoleBinding(obj.(*api.RoleBinding)) },
+			ValidateUpdate: func(obj, old any) field.ErrorList {
+				return ValidateRoleBindingUpdate(obj.(*api.RoleBinding), old.(*api.RoleBinding))
+			},
+			Declarative: roleBindingDeclarative,
+		}
+	case "ClusterRoleBinding":
+		return &registry.Strategy{
+			Validate: func(obj any) field.ErrorList { return ValidateClusterRoleBinding(obj.(*api.ClusterRoleBinding)) },
+			ValidateUpdate: func(obj, old any) field.ErrorList {
+				return ValidateClusterRoleBindingUpdate(obj.(*api.ClusterRoleBinding), old.(*api.ClusterRoleBinding))
+			},
+			Declarative: clusterRoleBindingDeclarative,
+		}
+	}
+	return nil
+}

@@ -1,0 +1,378 @@
+package storage
+
+import (
+	"fmt"
+	"math"
+
+	"k8s.io/apimachinery/pkg/api/equality"
+	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
+	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
+	"k8s.io/apimachinery/pkg/util/sets"
+	"k8s.io/apimachinery/pkg/util/validation"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	apicore "github.com/ssa-diff/ssa-diff/internal/api/core"
+	api "github.com/ssa-diff/ssa-diff/internal/api/storage"
+	"github.com/ssa-diff/ssa-diff/internal/validation/core"
+)
+
+// Feature gates at their 1.37 defaults.
+const (
+	// seLinuxMountGate is SELinuxMountReadWriteOncePod (GA, locked on): seLinuxMount is
+	// required.
+	seLinuxMountGate = true
+	// volumeLimitScalingGate is VolumeLimitScaling (beta, on): preventPodSchedulingIfMissing
+	// is required.
+	volumeLimitScalingGate = true
+)
+
+// Limits of a CSINode's drivers and a VolumeAttachment's status.
+const (
+	maxNodeIDLength           = 256
+	maxAttachmentMetadataSize = 256 * (1 << 10)
+	maxVolumeErrorMessage     = 1024
+	minTokenExpiration        = 600 // ten minutes
+	maxStorageHealthReason    = 256
+	maxStorageHealthMessage   = 1024
+	maxStorageHealthCondition = 16
+)
+
+// fsGroupPolicies are the supported fsGroupPolicy values, in sorted order.
+var fsGroupPolicies = []string{string(api.FileFSGroupPolicy), string(api.NoneFSGroupPolicy), string(api.ReadWriteOnceWithFSTypeFSGroupPolicy)}
+
+// ValidateCSIDriver checks a CSIDriver: its metadata and spec.
+func ValidateCSIDriver(d *api.CSIDriver) field.ErrorList {
+	errs := core.ValidateObjectMeta(&d.ObjectMeta, false, apimachineryvalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
+	return append(errs, validateCSIDriverSpec(&d.Spec, field.NewPath("spec"))...)
+}
+
+// ValidateCSIDriverUpdate checks an update of a CSIDriver: attachRequired and the volume
+// lifecycle modes cannot change (catalog V2).
+func ValidateCSIDriverUpdate(d, old *api.CSIDriver) field.ErrorList {
+	errs := core.ValidateObjectMetaUpdate(&d.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))
+	errs = append(errs, validateCSIDriverSpec(&d.Spec, field.NewPath("spec"))...)
+	// The server names the field attachedRequired in these paths.
+	errs = append(errs, apimachineryvalidation.ValidateImmutableField(d.Spec.AttachRequired, old.Spec.AttachRequired, field.NewPath("spec", "attachedRequired"))...)
+	return append(errs, immutable(d.Spec.VolumeLifecycleModes, old.Spec.VolumeLifecycleModes, field.NewPath("spec", "volumeLifecycleModes"))...)
+}
+
+func validateCSIDriverSpec(spec *api.CSIDriverSpec, fldPath *field.Path) field.ErrorList {
+	var errs field.ErrorList
+	required := func(set bool, name string) {
+		if !set {
+			errs = append(errs, field.Required(fldPath.Child(name), ""))
+		}
+	}
+	required(spec.AttachRequired != nil, "attachedRequired")
+	required(spec.PodInfoOnMount != nil, "podInfoOnMount")
+	required(spec.StorageCapacity != nil, "storageCapacity")
+	if p := spec.FSGroupPolicy; p != nil && *p != api.FileFSGroupPolicy && *p != api.NoneFSGroupPolicy && *p != api.ReadWriteOnceWithFSTypeFSGroupPolicy {
+		errs = append(errs, field.NotSupported(fldPath.Child("fsGroupPolicy"), p, fsGroupPolicies))
+	}
+	errs = append(errs, validateTokenRequests(spec.TokenRequests, fldPath.Child("tokenRequests"))...)
+	for _, m := range spec.VolumeLifecycleModes {
+		if m != api.VolumeLifecyclePersistent && m != api.VolumeLifecycleEphemeral {
+			errs = append(errs, field.NotSupported(fldPath.Child("volumeLifecycleModes"), m, []string{string(api.VolumeLifecyclePersistent), string(api.VolumeLifecycleEphemeral)}))
+		}
+	}
+	required(spec.SELinuxMount != nil || !seLinuxMountGate, "seLinuxMount")
+	if p := spec.NodeAllocatableUpdatePeriodSeconds; p != nil && *p < 10 {
+		errs = append(errs, field.Invalid(fldPath.Child("nodeAllocatableUpdatePeriodSeconds"), *p, "must be greater than or equal to 10 seconds"))
+	}
+	if spec.ServiceAccountTokenInSecrets != nil && len(spec.TokenRequests) == 0 {
+		errs = append(errs, field.Invalid(fldPath.Child("serviceAccountTokenInSecrets"), spec.ServiceAccountTokenInSecrets, "serviceAccountTokenInSecrets is set but no tokenRequests are specified"))
+	}
+	required(spec.PreventPodSchedulingIfMissing != nil || !volumeLimitScalingGate, "preventPodSchedulingIfMissing")
+	return errs
+}
+
+// validateTokenRequests: audiences are distinct; expirations last ten minutes to 2^32
+// seconds.
+func validateTokenRequests(requests []api.TokenRequest, fldPath *field.Path) field.ErrorList {
+	var errs field.ErrorList
+	audiences := map[string]bool{}
+	for i, r := range requests {
+		p := fldPath.Index(i)
+		if audiences[r.Audience] {
+			errs = append(errs, field.Duplicate(p.Child("audience"), r.Audience))
+			continue
+		}
+		audiences[r.Audience] = true
+		if r.ExpirationSeconds == nil {
+			continue
+		}
+		if *r.ExpirationSeconds < minTokenExpiration {
+			errs = append(errs, field.Invalid(p.Child("expirationSeconds"), *r.ExpirationSeconds, "may not specify a duration less than 10 minutes"))
+		}
+		if *r.ExpirationSeconds > 1<<32 {
+			errs = append(errs, field.Invalid(p.Child("expirationSeconds"), *r.ExpirationSeconds, "may not specify a duration larger than 2^32 seconds"))
+		}
+	}
+	return errs
+}
+
+// ValidateCSINode checks a CSINode: named as its node, with distinct, valid drivers.
+func ValidateCSINode(n *api.CSINode) field.ErrorList {
+	errs := core.ValidateObjectMeta(&n.ObjectMeta, false, core.ValidateNodeName, field.NewPath("metadata"))
+	fldPath := field.NewPath("spec", "drivers")
+	names := sets.New[string]()
+	for i, d := range n.Spec.Drivers {
+		errs = append(errs, validateCSINodeDriver(d, names, fldPath.Index(i))...)
+	}
+	return errs
+}
+
+func validateCSINodeDriver(d api.CSINodeDriver, names sets.Set[string], fldPath *field.Path) field.ErrorList {
+	errs := core.ValidateCSIDriverName(d.Name, fldPath.Child("name"))
+	if d.NodeID == "" {
+		errs = append(errs, field.Required(fldPath.Child("nodeID"), d.NodeID))
+	}
+	if len(d.NodeID) > maxNodeIDLength {
+		errs = append(errs, field.Invalid(fldPath.Child("nodeID"), d.NodeID, fmt.Sprintf("must be %d characters or less", maxNodeIDLength)))
+	}
+	if a := d.Allocatable; a != nil && a.Count != nil {
+		errs = append(errs, core.ValidateNonnegativeField(int64(*a.Count), fldPath.Child("allocatable", "count"))...)
+	}
+	if names.Has(d.Name) {
+		errs = append(errs, field.Duplicate(fldPath.Child("name"), d.Name))
+	}
+	names.Insert(d.Name)
+	keys := sets.New[string]()
+	for _, k := range d.TopologyKeys {
+		if k == "" {
+			errs = append(errs, field.Required(fldPath, k))
+		}
+		if keys.Has(k) {
+			errs = append(errs, field.Duplicate(fldPath, k))
+		}
+		keys.Insert(k)
+		errs = append(errs, core.ValidateQualifiedName(k, fldPath)...)
+	}
+	return errs
+}
+
+// mutableCSINodeAllocatableCount is the MutableCSINodeAllocatableCount feature gate (GA,
+// locked on in 1.37): a driver's allocatable count may change.
+const mutableCSINodeAllocatableCount = true
+
+// ValidateCSINodeUpdate checks an update of a CSINode: a driver that stays keeps its node
+// ID and topology keys (catalog V2).
+func ValidateCSINodeUpdate(n, old *api.CSINode) field.ErrorList {
+	errs := ValidateCSINode(n)
+	for _, od := range old.Spec.Drivers {
+		for _, nd := range n.Spec.Drivers {
+			if od.Name != nd.Name {
+				continue
+			}
+			oldCopy, newCopy := od, nd
+			if mutableCSINodeAllocatableCount {
+				oldCopy.Allocatable, newCopy.Allocatable = nil, nil
+			}
+			errs = append(errs, apimachineryvalidation.ValidateImmutableField(&newCopy, &oldCopy, field.NewPath("spec", "drivers"))...)
+		}
+	}
+	return errs
+}
+
+// ValidateCSINodeStatusUpdate checks an update of a CSINode's status: the storage health
+// it reports, one entry per driver.
+func ValidateCSINodeStatusUpdate(n, old *api.CSINode) field.ErrorList {
+	errs := core.ValidateObjectMetaUpdate(&n.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))
+	fldPath := field.NewPath("status", "storageHealth")
+	seen := sets.New[string]()
+	for i, h := range n.Status.StorageHealth {
+		p := fldPath.Index(i)
+		if seen.Has(h.Name) {
+			errs = append(errs, field.Duplicate(p, h.Name))
+		}
+		seen.Insert(h.Name)
+		errs = append(errs, validateStorageHealth(h, p)...)
+	}
+	return errs
+}
+
+// The storage health statuses and access modes, in sorted order.
+var (
+	healthStatuses    = []api.StorageHealthStatusType{api.StorageDegraded, api.StorageUnreachable}
+	healthAccessModes = []apicore.PersistentVolumeAccessMode{apicore.ReadOnlyMany, apicore.ReadWriteMany, apicore.ReadWriteOnce, apicore.ReadWriteOncePod}
+)
+
+func validateStorageHealth(h api.StorageHealth, fldPath *field.Path) field.ErrorList {
+	var errs field.ErrorList
+	if h.Name == "" {
+		errs = append(errs, field.Required(fldPath.Child("name"), ""))
+	} else {
+		errs = append(errs, core.ValidateCSIDriverName(h.Name, fldPath.Child("name"))...)
+	}
+	if len(h.HealthConditions) > maxStorageHealthCondition {
+		return append(errs, field.TooMany(fldPath.Child("healthConditions"), len(h.HealthConditions), maxStorageHealthCondition))
+	}
+	for i, c := range h.HealthConditions {
+		p := fldPath.Child("healthConditions").Index(i)
+		if c.Status != api.StorageDegraded && c.Status != api.StorageUnreachable {
+			errs = append(errs, field.NotSupported(p.Child("status"), c.Status, healthStatuses))
+		}
+		if c.Reason == "" {
+			errs = append(errs, field.Required(p.Child("reason"), ""))
+		} else {
+			for _, msg := range metav1validation.IsValidConditionReason(c.Reason) {
+				errs = append(errs, field.Invalid(p.Child("reason"), c.Reason, msg))
+			}
+			if len(c.Reason) > maxStorageHealthReason {
+				errs = append(errs, field.TooLong(p.Child("reason"), c.Reason, maxStorageHealthReason))
+			}
+		}
+		if len(c.Message) > maxStorageHealthMessage {
+			errs = append(errs, field.TooLong(p.Child("message"), c.Message, maxStorageHealthMessage))
+		}
+		if m := c.AccessMode; m != nil && *m != apicore.ReadWriteOnce && *m != apicore.ReadOnlyMany && *m != apicore.ReadWriteMany && *m != apicore.ReadWriteOncePod {
+			errs = append(errs, field.NotSupported(p.Child("accessMode"), *m, healthAccessModes))
+		}
+		if m := c.VolumeMode; m != nil && *m != apicore.PersistentVolumeFilesystem && *m != apicore.PersistentVolumeBlock {
+			errs = append(errs, field.NotSupported(p.Child("volumeMode"), *m, []apicore.PersistentVolumeMode{apicore.PersistentVolumeFilesystem, apicore.PersistentVolumeBlock}))
+		}
+	}
+	return errs
+}
+
+// ValidateVolumeAttachment checks a VolumeAttachment: its attacher (a CSI driver name), a
+// source that is either a PV name or an inline PV spec, a node name, and its status.
+func ValidateVolumeAttachment(va *api.VolumeAttachment) field.ErrorList {
+	errs := core.ValidateObjectMeta(&va.ObjectMeta, false, core.ValidateClassName, field.NewPath("metadata"))
+	spec := field.NewPath("spec")
+	errs = append(errs, attacherName(va.Spec.Attacher, spec.Child("attacher"))...)
+	src, srcPath := &va.Spec.Source, spec.Child("source")
+	switch {
+	case src.InlineVolumeSpec == nil && src.PersistentVolumeName == nil:
+		errs = append(errs, field.Required(srcPath, "must specify exactly one of inlineVolumeSpec and persistentVolumeName"))
+	case src.InlineVolumeSpec != nil && src.PersistentVolumeName != nil:
+		errs = append(errs, field.Forbidden(srcPath, "must specify exactly one of inlineVolumeSpec and persistentVolumeName"))
+	case src.PersistentVolumeName != nil:
+		if *src.PersistentVolumeName == "" {
+			errs = append(errs, field.Required(srcPath.Child("persistentVolumeName"), "must specify non empty persistentVolumeName"))
+		}
+	default:
+		errs = append(errs, core.ValidatePersistentVolumeSpec(src.InlineVolumeSpec, "", true, srcPath.Child("inlineVolumeSpec"), core.PersistentVolumeSpecValidationOptions{})...)
+	}
+	for _, msg := range core.ValidateNodeName(va.Spec.NodeName, false) {
+		errs = append(errs, field.Invalid(spec.Child("nodeName"), va.Spec.NodeName, msg))
+	}
+	status := field.NewPath("status")
+	size := 0
+	for k, v := range va.Status.AttachmentMetadata {
+		size += len(k) + len(v)
+	}
+	if size > maxAttachmentMetadataSize {
+		errs = append(errs, field.TooLong(status.Child("attachmentMetadata"), "", maxAttachmentMetadataSize))
+	}
+	errs = append(errs, validateVolumeError(va.Status.AttachError, status.Child("attachError"))...)
+	errs = append(errs, validateVolumeError(va.Status.DetachError, status.Child("detachError"))...)
+	if n := src.PersistentVolumeName; n != nil {
+		for _, msg := range core.ValidatePersistentVolumeName(*n, false) {
+			errs = append(errs, field.Invalid(field.NewPath("spec.source.persistentVolumeName"), *n, msg))
+		}
+	}
+	return errs
+}
+
+// attacherName is the driver-name check of an attacher, its errors marked as the ones the
+// beta declarative rules report too.
+func attacherName(name string, fldPath *field.Path) field.ErrorList {
+	errs := core.ValidateCSIDriverName(name, fldPath)
+	for _, e := range errs {
+		switch e.Type {
+		case field.ErrorTypeTooLong:
+			e.WithOrigin("maxLength")
+		case field.ErrorTypeInvalid:
+			e.WithOrigin("format=k8s-long-name-caseless")
+		}
+		e.MarkCoveredByDeclarative()
+	}
+	return errs
+}
+
+func validateVolumeError(e *api.VolumeError, fldPath *field.Path) field.ErrorList {
+	if e == nil {
+		return nil
+	}
+	var errs field.ErrorList
+	if len(e.Message) > maxVolumeErrorMessage {
+		errs = append(errs, field.TooLong(fldPath.Child("message"), "", maxVolumeErrorMessage))
+	}
+	if e.ErrorCode != nil && *e.ErrorCode < 0 {
+		errs = append(errs, field.Invalid(fldPath.Child("errorCode"), *e.ErrorCode, validation.InclusiveRangeError(0, math.MaxInt32)))
+	}
+	return errs
+}
+
+// ValidateVolumeAttachmentUpdate checks an update of a VolumeAttachment: the new object is
+// valid and its spec does not change (catalog V2).
+func ValidateVolumeAttachmentUpdate(va, old *api.VolumeAttachment) field.ErrorList {
+	errs := ValidateVolumeAttachment(va)
+	return append(errs, immutable(va.Spec, old.Spec, field.NewPath("spec"))...)
+}
+
+// ValidateCSIStorageCapacity checks a CSIStorageCapacity: its node topology selector, its
+// class name and a capacity that is not negative; allowInvalidLabelValue keeps selector
+// values the stored object already had.
+func ValidateCSIStorageCapacity(c *api.CSIStorageCapacity, allowInvalidLabelValue bool) field.ErrorList {
+	errs := core.ValidateObjectMeta(&c.ObjectMeta, true, apimachineryvalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
+	opts := metav1validation.LabelSelectorValidationOptions{AllowInvalidLabelValueInSelector: allowInvalidLabelValue}
+	errs = append(errs, metav1validation.ValidateLabelSelector(c.NodeTopology, opts, field.NewPath("nodeTopology"))...)
+	for _, msg := range core.ValidateClassName(c.StorageClassName, false) {
+		errs = append(errs, field.Invalid(field.NewPath("storageClassName"), c.StorageClassName, msg))
+	}
+	if c.Capacity != nil {
+		errs = append(errs, core.ValidateNonnegativeQuantity(*c.Capacity, field.NewPath("capacity"))...)
+	}
+	return errs
+}
+
+// ValidateCSIStorageCapacityUpdate checks an update of a CSIStorageCapacity: the new object
+// is valid and its topology and class do not change (catalog V2).
+func ValidateCSIStorageCapacityUpdate(c, old *api.CSIStorageCapacity) field.ErrorList {
+	stored := old.NodeTopology != nil && len(metav1validation.ValidateLabelSelector(old.NodeTopology, metav1validation.LabelSelectorValidationOptions{}, nil)) > 0
+	errs := ValidateCSIStorageCapacity(c, stored)
+	errs = append(errs, core.ValidateObjectMetaUpdate(&c.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))...)
+	if !equality.Semantic.DeepEqual(c.NodeTopology, old.NodeTopology) {
+		errs = append(errs, field.Invalid(field.NewPath("nodeTopology"), c.NodeTopology, "field is immutable"))
+	}
+	if c.StorageClassName != old.StorageClassName {
+		errs = append(errs, field.Invalid(field.NewPath("storageClassName"), c.StorageClassName, "field is immutable"))
+	}
+	return errs
+}
+
+// ValidateVolumeAttributesClass checks a VolumeAttributesClass: a driver name and at least
+// one parameter.
+func ValidateVolumeAttributesClass(c *api.VolumeAttributesClass) field.ErrorList {
+	errs := core.ValidateObjectMeta(&c.ObjectMeta, false, core.ValidateClassName, field.NewPath("metadata"))
+	errs = append(errs, validateProvisioner(c.DriverName, field.NewPath("driverName"))...)
+	return append(errs, validateParameters(c.Parameters, false, field.NewPath("parameters"))...)
+}
+
+// ValidateVolumeAttributesClassUpdate checks an update of a VolumeAttributesClass: neither
+// the driver nor the parameters may change (catalog V2), and the new object is valid.
+func ValidateVolumeAttributesClassUpdate(c, old *api.VolumeAttributesClass) field.ErrorList {
+	errs := core.ValidateObjectMetaUpdate(&c.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))
+	if c.DriverName != old.DriverName {
+		errs = append(errs, field.Forbidden(field.NewPath("driverName"), "updates to driverName are forbidden."))
+	}
+	if !mapsIdentical(c.Parameters, old.Parameters) {
+		errs = append(errs, field.Forbidden(field.NewPath("parameters"), "updates to parameters are forbidden."))
+	}
+	return append(errs, ValidateVolumeAttributesClass(c)...)
+}
+
+// mapsIdentical compares as reflect.DeepEqual does: a nil map differs from an empty one.
+func mapsIdentical(a, b map[string]string) bool {
+	if (a == nil) != (b == nil) || len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if w, ok := b[k]; !ok || w != v {
+			return false
+		}
+	}
+	return true
+}

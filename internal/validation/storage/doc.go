@@ -1,0 +1,12 @@
+// Package storage is the validation of the storage.k8s.io kinds (StorageClass, CSIDriver,
+// CSINode, VolumeAttachment, CSIStorageCapacity, VolumeAttributesClass) as kube-apiserver
+// 1.37's registry runs it: each kind's strategy (Strategy), the group's validators over the
+// internal types of package internal/api/storage, the declarative rules 1.37 enforces (beta:
+// a StorageClass's provisioner, parameters, reclaim policy and binding mode are immutable,
+// a VolumeAttachment's spec too, and its attacher is a driver name) and the strategies'
+// warnings.
+//
+// When a beta declarative rule covers a handwritten one, the server reports the
+// declarative error, after the others: an immutable field is then printed as
+// "Invalid value: null: field is immutable" (catalog V1, V2).
+package storage
