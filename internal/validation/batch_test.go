@@ -78,6 +78,13 @@ func jobCases(t *testing.T) []workloadCase {
 		{name: "status: Complete without its conditions and times", subresource: "status", old: job,
 			new:  job + "status:\n  conditions: [{type: Complete, status: \"True\"}]\n",
 			want: `Job.batch "migrate" is invalid: [status.completionTime: Required value: completionTime is required for Complete jobs, status.conditions: Invalid value: cannot set Complete=True condition without the SuccessCriteriaMet=true condition, status.startTime: Required value: startTime is required for finished job]`},
+		{name: "V2 allowed update: parallelism, activeDeadlineSeconds and suspend", old: job,
+			new: edit(t, job, "spec:\n  selector", "spec:\n  completions: 1\n  parallelism: 3\n  activeDeadlineSeconds: 600\n  suspend: true\n  selector")},
+		{name: "warning: a name that is no DNS label", new: edit(t, jobManifest, "name: render", "name: render.v2"),
+			warnings: []string{"metadata.name: this is used in Pod names and hostnames, which can result in surprising behavior; a DNS label is recommended: [must not contain dots]"}},
+		{name: "warning: an indexed Job too large to track its failed indexes",
+			new:      indexed("  completions: 200000\n  parallelism: 20000\n"),
+			warnings: []string{"spec: In Indexed Jobs with a number of completions higher than 10^5 and a parallelism higher than 10^4, Kubernetes might not be able to track completedIndexes when a big number of indexes fail"}},
 	}
 }
 
@@ -135,6 +142,14 @@ func cronJobCases(t *testing.T) []workloadCase {
 			new: edit(t, schedule(`"30 3 * * *"`), "name: nightly", "name: "+strings.Repeat("n", 53))},
 		{name: "V1 missing schedule is reported by declarative validation", new: schedule(`""`),
 			want: `CronJob.batch "nightly" is invalid: spec.schedule: Required value`},
+		{name: "V2 an update is validated as a create: schedule", old: cron, new: schedule(`"30 25 * * *"`),
+			want: `CronJob.batch "nightly" is invalid: spec.schedule: Invalid value: "30 25 * * *": end of range (25) above maximum (23): 25`},
+		{name: "V2 allowed update: schedule, time zone, suspend and history limits", old: cron,
+			new: edit(t, schedule(`"@hourly"`), "spec:\n", "spec:\n  timeZone: Europe/Berlin\n  suspend: true\n  successfulJobsHistoryLimit: 1\n  failedJobsHistoryLimit: 5\n")},
+		{name: "warning: a name that is no DNS label", new: edit(t, cron, "name: nightly", "name: nightly.db"),
+			warnings: []string{"metadata.name: this is used in Pod names and hostnames, which can result in surprising behavior; a DNS label is recommended: [must not contain dots]"}},
+		{name: "warning: a stored TZ schedule on update", old: schedule(`"TZ=UTC 30 2 * * *"`), new: schedule(`"TZ=UTC 30 3 * * *"`),
+			warnings: []string{"cannot use TZ or CRON_TZ in spec.spec.schedule, use timeZone instead, see https://kubernetes.io/docs/concepts/workloads/controllers/cron-jobs/ for more details"}},
 	}
 }
 
