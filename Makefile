@@ -18,7 +18,7 @@ FUZZTIME  ?= 10m
 BIN       ?= ./ssa-diff
 KUBE_BIN  ?= $(HOME)/.cache/kube-apiserver-1.37.2/bin
 
-.PHONY: build test vet fmt-check unit conformance conformance-long differential fixturecheck generate fuzz fuzz-short bench bench-corpus example startup e2e
+.PHONY: build test vet fmt-check unit conformance conformance-long conformance-served differential fixturecheck generate fuzz fuzz-short bench bench-corpus example startup e2e
 
 # kustomize's library imports Go's plugin loader, which ssa-diff never uses (kubectl's -k
 # runs no plugins); with cgo on, linking it keeps every exported symbol: this tag leaves it
@@ -45,19 +45,27 @@ conformance-long:
 	cd conformance/differential && SSA_DIFF_STEPS=$${SSA_DIFF_STEPS:-200000} $(GO) test -run TestDifferential -timeout 0 -v .
 	cd conformance/internalapi && SSA_DIFF_OBJECTS=$${SSA_DIFF_OBJECTS:-2000} $(GO) test -count=1 -timeout 0 -v -run TestDecodeMatchesConversion .
 	cd conformance/validation && SSA_DIFF_OBJECTS=$${SSA_DIFF_WRITES:-20000} $(GO) test -count=1 -timeout 0 -v -run TestValidationMatchesServer .
+	cd conformance/crdvalidation && CRDVAL_OBJECTS=$${CRDVAL_OBJECTS:-120000} CRDVAL_CRDS=$${CRDVAL_CRDS:-3000} $(GO) test -run 'TestDifferential|TestCRDDifferential' -timeout 0 -v .
+
+# The served versions of every built-in kind (schema.Type.Served) against kube-apiserver's
+# default API configuration; it links the whole control plane, so it is not part of `test`.
+conformance-served:
+	cd conformance/defaulting && $(GO) test -tags served -count=1 -run TestServedByDefault -v .
 
 fixturecheck: build
 	@if [ -d "$(FIXTURES)" ]; then python3 ../shared/tools/fixturecheck.py $(BIN) $(FIXTURES); \
 	else echo "no recorded cases at $(FIXTURES): skipping the fixture score"; fi
 
 # The server's own code, in modules of their own (the product never links them): the field
-# manager of k8s.io/apimachinery on random write sequences (bounded: 8,000 steps), and the
-# defaulting of k8s.io/kubernetes on random objects of every built-in kind.
+# manager of k8s.io/apimachinery on random write sequences (bounded: 8,000 steps), the
+# defaulting of k8s.io/kubernetes on random objects of every built-in kind, and
+# apiextensions-apiserver's validation of custom resources (bounded: 1,500 objects).
 differential:
 	cd conformance/differential && $(GO) vet ./... && $(GO) test -count=1 ./...
 	cd conformance/defaulting && $(GO) vet ./... && $(GO) test -count=1 ./...
 	cd conformance/internalapi && $(GO) vet ./... && $(GO) test -count=1 -short ./...
 	cd conformance/validation && $(GO) vet ./... && $(GO) test -count=1 -short ./...
+	cd conformance/crdvalidation && $(GO) vet ./... && $(GO) test -count=1 ./...
 
 test: vet fmt-check unit conformance fixturecheck differential fuzz-short
 
@@ -73,7 +81,7 @@ fuzz:
 	@set -e; for t in ./fieldpath:FuzzFieldsV1 ./fieldpath:FuzzManagedFields ./fieldpath:FuzzDecodeJSON ./fieldpath:FuzzCanonicalFieldsV1 ./internal/unstructured:FuzzEqual ./internal/api:FuzzDecode \
 		./cli/input:FuzzParse ./cli/input:FuzzDeferred ./cli/input:FuzzJSONable ./cli/input:FuzzHelmSources ./cli:FuzzSelector ./cli/report:FuzzCutApart ./cli/cluster:FuzzTyped \
 		./cli/output:FuzzRenderYAML ./cli/output:FuzzEmitYAML ./cli/output:FuzzEmitYAMLString ./cli/output:FuzzYAMLMatchers \
-		./schema:FuzzAddCRD ./schema:FuzzAddCRDObject ./schema:FuzzAddOpenAPI ./merge:FuzzEngine ./cli:FuzzRun; do \
+		./schema:FuzzAddCRD ./schema:FuzzAddCRDObject ./schema:FuzzAddOpenAPI ./schema/crdschema:FuzzParse ./internal/celrules:FuzzFieldPath ./merge:FuzzEngine ./cli:FuzzRun; do \
 		echo "== $${t#*:} in $${t%%:*} for $(FUZZTIME)"; \
 		$(GO) test -run '^$$' -fuzz "^$${t#*:}$$" -fuzztime $(FUZZTIME) -fuzzminimizetime 200x $${t%%:*}; \
 	done

@@ -329,7 +329,9 @@ func (c *config) predict(eng predictor, p *input.Pair, manifest, live map[string
 	request := func(force bool) merge.Request {
 		// The engine changes neither object: only what this function changes is copied.
 		body := manifest
-		if c.applier != "api" && !p.Mismatched {
+		// A kind the server does not serve is refused by kubectl, which names the
+		// object as written: nothing is sent, so no namespace is filled in.
+		if c.applier != "api" && !p.Mismatched && c.registry.Serving(gvk) != schema.NotServed {
 			body = withDefaultNamespace(body, p.ID.Namespace)
 		}
 		return merge.Request{
@@ -339,6 +341,7 @@ func (c *config) predict(eng predictor, p *input.Pair, manifest, live map[string
 			Manager:  manager,
 			Force:    force,
 			Now:      c.now,
+			Source:   kubectlSource(src),
 		}
 	}
 	var call func(merge.Request) (*merge.Result, error)
@@ -360,6 +363,11 @@ func (c *config) predict(eng predictor, p *input.Pair, manifest, live map[string
 		fillIdentity(res, p)
 		return res
 	}
+	if out.Live != nil {
+		// The server read the live object at the request's version: the prediction is
+		// compared with that.
+		live = out.Live
+	}
 	res = report.FromPrediction(src, live, manifest, manager, out)
 	fillIdentity(res, p)
 	c.approximations(res, gvk, manifest, live)
@@ -372,6 +380,14 @@ func (c *config) predict(eng predictor, p *input.Pair, manifest, live map[string
 		}
 	}
 	return res
+}
+
+// kubectlSource names a manifest's file as kubectl does in its messages.
+func kubectlSource(src input.Source) string {
+	if src.File == input.StdinName {
+		return "STDIN"
+	}
+	return src.File
 }
 
 // withDefaultNamespace is the body with the namespace a namespaced object applies to when

@@ -22,12 +22,13 @@ type Case struct {
 	Rules       []string `json:"rules"`
 	Families    []string `json:"families"`
 	Request     struct {
-		Mode         string `json:"mode"`
-		Verb         string `json:"verb"`
-		FieldManager string `json:"fieldManager"`
-		Force        bool   `json:"force"`
-		Subresource  string `json:"subresource"`
-		Path         string `json:"path"`
+		Mode         string   `json:"mode"`
+		Verb         string   `json:"verb"`
+		FieldManager string   `json:"fieldManager"`
+		Force        bool     `json:"force"`
+		Subresource  string   `json:"subresource"`
+		Path         string   `json:"path"`
+		Args         []string `json:"args"`
 	} `json:"request"`
 	Response struct {
 		Code          int    `json:"code"`

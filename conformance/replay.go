@@ -22,7 +22,9 @@ func (c *Case) Registry() (*schema.Registry, error) {
 	return reg, nil
 }
 
-// Endpoint is where the case's request went, from its URL path and live object.
+// Endpoint is where the case's request went, from its URL path and live object: the
+// group and version are the URL's (the live object may have been read at another version
+// of its kind, catalog V7), the kind the live object's (the manifest's on a create).
 func (c *Case) Endpoint() merge.Endpoint {
 	src := c.Live
 	if src == nil {
@@ -33,6 +35,9 @@ func (c *Case) Endpoint() merge.Endpoint {
 	md, _ := src["metadata"].(map[string]interface{})
 	ns, _ := md["namespace"].(string)
 	name, _ := md["name"].(string)
+	if gv, ok := apiVersionOfPath(c.Request.Path); ok {
+		av = gv
+	}
 	sub := c.Request.Subresource
 	switch c.Request.Verb {
 	case "apply-status", "update-status":
@@ -43,6 +48,32 @@ func (c *Case) Endpoint() merge.Endpoint {
 	return merge.Endpoint{GVK: schema.GVKFromAPIVersionKind(av, kind), Namespace: ns, Name: name, Subresource: sub}
 }
 
+// apiVersionOfPath reads the group and version of a resource URL: /api/v1/… or
+// /apis/<group>/<version>/….
+func apiVersionOfPath(path string) (string, bool) {
+	parts := strings.Split(strings.TrimPrefix(path, "/"), "/")
+	switch {
+	case len(parts) >= 2 && parts[0] == "api":
+		return parts[1], true
+	case len(parts) >= 3 && parts[0] == "apis":
+		return parts[1] + "/" + parts[2], true
+	}
+	return "", false
+}
+
+// kubectlSource is the file kubectl was given (-f), as it names it in its messages.
+func (c *Case) kubectlSource() string {
+	for i, a := range c.Request.Args {
+		if (a == "-f" || a == "--filename") && i+1 < len(c.Request.Args) {
+			return c.Request.Args[i+1]
+		}
+		if v, ok := strings.CutPrefix(a, "--filename="); ok {
+			return v
+		}
+	}
+	return ""
+}
+
 // Replay sends the case's request through a fresh engine.
 func Replay(c *Case) (*merge.Result, error) {
 	reg, err := c.Registry()
@@ -51,7 +82,7 @@ func Replay(c *Case) (*merge.Result, error) {
 	}
 	e := merge.New(reg)
 	req := merge.Request{Live: c.Live, Object: c.Manifest, Endpoint: c.Endpoint(),
-		Manager: c.Request.FieldManager, Force: c.Request.Force, Now: c.NowTime()}
+		Manager: c.Request.FieldManager, Force: c.Request.Force, Now: c.NowTime(), Source: c.kubectlSource()}
 	switch {
 	case c.Request.Mode == "kubectl":
 		return e.KubectlApply(req)
@@ -90,6 +121,9 @@ func Compare(c *Case, res *merge.Result, strict bool) []string {
 		wc, gc := causes(want), causes(got)
 		if !reflect.DeepEqual(wc, gc) {
 			problems = append(problems, fmt.Sprintf("causes %v, server %v", gc, wc))
+		}
+		if wm, gm, ok := invalidMessages(want, got); ok && sameInvalidMessage(wm, gm, want) {
+			got["message"] = wm
 		}
 		delete(details(want), "causes")
 		delete(details(got), "causes")
@@ -321,4 +355,61 @@ func compareNode(want, got interface{}, tree map[string]interface{}, path string
 	if !reflect.DeepEqual(want, got) {
 		*problems = append(*problems, fmt.Sprintf("%s: predicted %s, server has %s", path, compact(got), compact(want)))
 	}
+}
+
+// invalidMessages returns the messages of two 422 Invalid statuses.
+func invalidMessages(want, got map[string]interface{}) (string, string, bool) {
+	wm, _ := want["message"].(string)
+	gm, _ := got["message"].(string)
+	if want["reason"] != "Invalid" || got["reason"] != "Invalid" || wm == gm {
+		return "", "", false
+	}
+	return wm, gm, true
+}
+
+// sameInvalidMessage says whether two 422 Invalid messages have the same head and the
+// same errors in some order: for labels, annotations and CRD schema errors the server's
+// order is Go map order (fixtures README, "How a checker should compare"). The errors are
+// the `field: message` of the causes of the recorded status.
+func sameInvalidMessage(want, got string, status map[string]interface{}) bool {
+	const sep = " is invalid: ["
+	wi, gi := strings.Index(want, sep), strings.Index(got, sep)
+	if wi < 0 || gi < 0 || want[:wi] != got[:gi] || !strings.HasSuffix(want, "]") || !strings.HasSuffix(got, "]") {
+		return false
+	}
+	var items []string
+	cs, _ := details(status)["causes"].([]interface{})
+	for _, c := range cs {
+		m, _ := c.(map[string]interface{})
+		msg, _ := m["message"].(string)
+		if f, _ := m["field"].(string); f != "" {
+			msg = f + ": " + msg
+		}
+		items = append(items, msg)
+	}
+	return permutationOf(want[wi+len(sep):len(want)-1], items) && permutationOf(got[gi+len(sep):len(got)-1], items)
+}
+
+// permutationOf says whether body is the items, in some order, joined with ", ".
+func permutationOf(body string, items []string) bool {
+	if len(items) == 0 {
+		return body == ""
+	}
+	for i, it := range items {
+		if !strings.HasPrefix(body, it) {
+			continue
+		}
+		rest := body[len(it):]
+		if len(items) > 1 {
+			if !strings.HasPrefix(rest, ", ") {
+				continue
+			}
+			rest = rest[2:]
+		}
+		others := append(append([]string(nil), items[:i]...), items[i+1:]...)
+		if permutationOf(rest, others) {
+			return true
+		}
+	}
+	return false
 }

@@ -8,6 +8,8 @@ import (
 
 	"github.com/ssa-diff/ssa-diff/fieldpath"
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
+	"github.com/ssa-diff/ssa-diff/merge/conversion"
+	"github.com/ssa-diff/ssa-diff/schema"
 	smd "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 	smdmerge "sigs.k8s.io/structured-merge-diff/v6/merge"
 )
@@ -16,11 +18,16 @@ import (
 // as a controller sends it. A returned error means the prediction failed; the server's
 // refusals are in Result.Rejection.
 func (e *Engine) Apply(req Request) (*Result, error) {
+	given := req.Live
+	req, refused, err := e.admit(req, clientRaw)
+	if refused != nil || err != nil {
+		return refused, err
+	}
 	res, err := e.applyStep(req)
 	if err != nil {
 		return nil, err
 	}
-	return res.complete(), nil
+	return readAs(res.complete(), given, req.Live), nil
 }
 
 // applyStep is Apply as one step of a client sequence: Ownership and Deleted are left
@@ -216,6 +223,11 @@ func (r *request) applyOnce(live, cfg map[string]interface{}, managed fieldpath.
 			return nil, internalError("merged object is not an object")
 		}
 		obj = normalizeObject(obj)
+		// The server decodes the merged object into the Go type of the request's version,
+		// defaults it and goes on with it in the internal version.
+		if obj, err = r.roundTrip(obj); err != nil {
+			return nil, internalError(fmt.Sprintf("failed to convert new object (%s) to proper version: %v", objectGVKNN(cfg), err))
+		}
 		out.decoded = r.keepDecoded(obj)
 		if err := r.defaultObject(obj); err != nil {
 			return nil, internalError(fmt.Sprintf("failed to convert new object (%s) to proper version (%s): %v", objectGVKNN(obj), r.version, err))
@@ -268,11 +280,32 @@ func setNsName(obj map[string]interface{}, ns, name string) {
 	}
 }
 
-// describeConflicts turns SMD conflicts into data with both values.
+// describeConflicts turns SMD conflicts into data with both values. A conflict with an
+// entry recorded at another version names a path of that version: its values are read
+// from the live object and the configuration converted to it (catalog V7).
 func (r *request) describeConflicts(cs smdmerge.Conflicts, managed fieldpath.Managed, live, cfg map[string]interface{}) []Conflict {
 	out := make([]Conflict, 0, len(cs))
+	at := map[string][2]map[string]interface{}{}
 	for _, c := range cs {
 		ref := managed.Ref(c.Manager)
+		live, cfg := live, cfg
+		if v := ref.APIVersion; v != "" && v != string(r.version) {
+			pair, ok := at[v]
+			if !ok {
+				pair = [2]map[string]interface{}{live, cfg}
+				target := schema.GVKFromAPIVersionKind(v, r.ep.GVK.Kind)
+				if r.hub != nil && target == r.hub.GVK && r.hubLive != nil {
+					pair[0] = r.hubLive
+				} else if conv, _, err := r.e.convertObject(live, target); conv != nil && err == nil {
+					pair[0] = conv
+				}
+				if conv, _, err := r.e.convertObject(cfg, target); conv != nil && err == nil {
+					pair[1] = conv
+				}
+				at[v] = pair
+			}
+			live, cfg = pair[0], pair[1]
+		}
 		lv, _ := fieldpath.ValueAt(live, c.Path)
 		av, _ := fieldpath.ValueAt(cfg, c.Path)
 		ptr, _ := fieldpath.JSONPointer(c.Path, live)
@@ -298,6 +331,13 @@ func (r *request) ownershipChanges(before, after fieldpath.Managed, writer strin
 			ch.Manager = after.Ref(k)
 			ch.Gained = paths(a.Difference(b))
 			ch.Released = paths(b.Difference(a))
+			if vb, ok := before.Fields[k]; ok {
+				if va, ok := after.Fields[k]; ok && vb.APIVersion() != va.APIVersion() {
+					// Paths of two versions do not compare.
+					ch.MovedFrom = string(vb.APIVersion())
+					ch.Gained, ch.Released = paths(a), nil
+				}
+			}
 		} else {
 			ch.Manager = before.Ref(k)
 			if _, ok := before.Fields[k]; !ok {
@@ -309,7 +349,7 @@ func (r *request) ownershipChanges(before, after fieldpath.Managed, writer strin
 		_, had := before.Fields[k]
 		_, has := after.Fields[k]
 		ch.Removed = had && !has
-		if len(ch.Gained)+len(ch.Released)+len(ch.Taken) > 0 || ch.Removed {
+		if len(ch.Gained)+len(ch.Released)+len(ch.Taken) > 0 || ch.Removed || ch.MovedFrom != "" {
 			out = append(out, ch)
 		}
 	}
@@ -456,19 +496,31 @@ func liveIfUpdate(created bool, live map[string]any) map[string]any {
 	return live
 }
 
-// prepare runs the registry's rules for a create or an update; decoded is the object
-// before defaulting when keepDecoded kept it.
+// prepare runs the registry's rules for a create or an update, on the internal version's
+// shape (see atHub); decoded is the object before defaulting when keepDecoded kept it.
 func (r *request) prepare(created bool, decoded, obj, live map[string]interface{}) error {
-	if dh, ok := r.e.hooks.(DecodedHooks); ok && decoded != nil {
-		if created {
-			return dh.PrepareForCreateDecoded(r.typ, decoded, obj)
-		}
-		return dh.PrepareForUpdateDecoded(r.typ, r.ep.Subresource, decoded, obj, live)
-	}
 	if created {
-		return r.e.hooks.PrepareForCreate(r.typ, obj)
+		live = nil
 	}
-	return r.e.hooks.PrepareForUpdate(r.typ, r.ep.Subresource, obj, live)
+	return r.atHub(obj, live, func(t *schema.Type, obj, live map[string]any) error {
+		if dh, ok := r.e.hooks.(DecodedHooks); ok && decoded != nil {
+			if t != r.typ {
+				hd, err := conversion.Convert(decoded, t.GVK.APIVersion())
+				if err != nil {
+					return err
+				}
+				decoded = hd
+			}
+			if created {
+				return dh.PrepareForCreateDecoded(t, decoded, obj)
+			}
+			return dh.PrepareForUpdateDecoded(t, r.ep.Subresource, decoded, obj, live)
+		}
+		if created {
+			return r.e.hooks.PrepareForCreate(t, obj)
+		}
+		return r.e.hooks.PrepareForUpdate(t, r.ep.Subresource, obj, live)
+	})
 }
 
 // keepDecoded copies obj, the object of a write before defaulting, when the hooks' rules

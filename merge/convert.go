@@ -12,31 +12,24 @@ import (
 )
 
 // versionConverter gives structured-merge-diff the object at the apiVersion another
-// manager's entry was recorded at (catalog O10). Kubernetes converts through the internal
-// version; offline, the object is re-typed with the other version's schema, which is exact
-// when the versions share a structure (the common case) and approximate otherwise — a
-// warning says so. Versions without a schema are missing, and their entries are dropped, as
-// the server drops entries at versions it no longer serves.
+// manager's entry was recorded at (catalog O10, V7), as the server's converter does: the
+// object is converted through the kind's internal version (package merge/conversion for
+// the built-in kinds; a CRD's strategy None rewrites apiVersion) and typed with the other
+// version's schema. A version the server has no type for is missing, and the entries
+// recorded at it are dropped: for the built-in kinds, a version it does not serve. A CRD's
+// versions all have a type, served or not; its converter refuses a version the CRD does
+// not list, and that refusal fails the request. Only conversions ssa-diff cannot make
+// offline (a CRD's webhook, a kind known from an OpenAPI document alone) are made by
+// structure, with a warning.
 type versionConverter struct {
-	schemas *schema.Registry
-	kind    schema.GVK
-	warn    func(string)
+	e    *Engine
+	kind schema.GVK
+	warn func(string)
 }
 
 var errMissingVersion = errors.New("no such version")
 
 func (c *versionConverter) Convert(obj *typed.TypedValue, version smd.APIVersion) (*typed.TypedValue, error) {
-	target := schema.GVKFromAPIVersionKind(string(version), c.kind.Kind)
-	if target == c.kind {
-		return obj, nil
-	}
-	t, ok := c.schemas.Lookup(target)
-	if !ok {
-		c.warn(fmt.Sprintf("managedFields entries recorded at %s are dropped: that version of %s is not served (as the server drops them)", version, c.kind.Kind))
-		// The input comes back with the error, as the server's converter returns it:
-		// structured-merge-diff goes on with what Convert returned.
-		return obj, fmt.Errorf("%w: %s", errMissingVersion, target)
-	}
 	raw := obj.AsValue().Unstructured()
 	u, ok := raw.(map[string]interface{})
 	if !ok {
@@ -44,15 +37,35 @@ func (c *versionConverter) Convert(obj *typed.TypedValue, version smd.APIVersion
 		// to convert: an error that fails the request, not a missing version.
 		return obj, fmt.Errorf("failed to convert value to unstructured for type %T", raw)
 	}
-	u = copyObject(u)
-	u["apiVersion"] = string(version)
-	tv, err := parseSorted(t.Parseable, u, typed.AllowDuplicates)
-	if err != nil {
-		c.warn(fmt.Sprintf("managedFields entries recorded at %s are dropped: the object does not convert to that version offline (%v)", version, err))
-		return obj, fmt.Errorf("%w: %v", errMissingVersion, err)
+	target := schema.GVKFromAPIVersionKind(string(version), c.kind.Kind)
+	from := c.kind
+	if av, _ := u["apiVersion"].(string); av != "" {
+		from = schema.GVKFromAPIVersionKind(av, c.kind.Kind)
 	}
-	c.warn(fmt.Sprintf("managedFields entries recorded at %s were compared after converting the object from %s by structure; the server converts through the internal version, so ownership of renamed fields may differ", version, c.kind.APIVersion()))
-	return tv, nil
+	if target == from {
+		return obj, nil
+	}
+	t, ok := c.e.schemas.Lookup(target)
+	if !ok || (t.Source == schema.SourceBuiltin && !t.Served) {
+		if typ, known := c.e.schemas.Lookup(c.kind); known && typ.Source == schema.SourceCRD {
+			// The CRD's converter refuses a version its CRD does not list.
+			return obj, fmt.Errorf("request to convert CR to an invalid group/version: %s", target.Group+"/"+target.Version)
+		}
+		c.warn(fmt.Sprintf("managedFields entries recorded at %s are dropped: that version of %s is not served (as the server drops them)", version, c.kind.Kind))
+		// The input comes back with the error, as the server's converter returns it:
+		// structured-merge-diff goes on with what Convert returned.
+		return obj, fmt.Errorf("%w: %s", errMissingVersion, target)
+	}
+	conv, exact, err := c.e.convertObject(u, target)
+	switch {
+	case errors.Is(err, errWebhookConversion):
+		c.warn(fmt.Sprintf("managedFields entries recorded at %s were compared after converting the object from %s by structure: %v, so ownership of fields the versions name differently may differ", version, from.APIVersion(), err))
+	case err != nil:
+		return obj, err
+	case !exact:
+		c.warn(fmt.Sprintf("managedFields entries recorded at %s were compared after converting the object from %s by structure; the server converts through the internal version, so ownership of renamed fields may differ", version, from.APIVersion()))
+	}
+	return parseSorted(t.Parseable, conv)
 }
 
 func (c *versionConverter) IsMissingVersionError(err error) bool {

@@ -9,6 +9,12 @@
 // PATCH, POST), which simply gives the writer every field it changed. The API server runs
 // every write through the same chain of steps, outermost first:
 //
+//  0. the request's group, version and kind must be served (else 404 from the server, or
+//     the client's own refusal: kubectl's "no matches for kind"); the stored object is
+//     read at the request's version, converted through the kind's internal version
+//     (package merge/conversion), and managedFields entries recorded at other versions are
+//     compared after converting the object to their versions — entries at versions the
+//     server no longer serves are dropped;
 //  1. the manager name and the body's group/version/kind are checked (400, 422);
 //  2. for the manager "kubectl", conflicts on fields whose last-applied value still matches
 //     the live object are allowed, and the last-applied annotation is kept in sync;
@@ -22,8 +28,9 @@
 //     disappear, Update entries past ten are folded into ancient-changes, and changed
 //     entries get the current time;
 //  7. the registry defaults the object and applies its own rules (status reset, generation
-//     moved when the strategy's comparison of the decoded objects says the spec changed),
-//     and the store keeps the stored managedFields times when only they changed.
+//     moved when the strategy's comparison of the decoded objects says the spec changed)
+//     and validates it, on the internal version; the store keeps the stored managedFields
+//     times when only they changed; the answer is at the request's version.
 //
 // What the server assigns and no prediction can know — a uid, the time, an allocated IP or
 // port, a Job's uid-based selector — is never invented: [Result.Assigned] names it.

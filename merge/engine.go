@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ssa-diff/ssa-diff/fieldpath"
+	"github.com/ssa-diff/ssa-diff/merge/conversion"
 	"github.com/ssa-diff/ssa-diff/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	smd "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
@@ -130,9 +131,15 @@ var errNotPredictable = errors.New("cannot predict")
 
 // request is the state of one request through the chain.
 type request struct {
-	e        *Engine
-	ep       Endpoint
-	typ      *schema.Type
+	e   *Engine
+	ep  Endpoint
+	typ *schema.Type
+	// hub is the type of the version whose shape is the kind's internal version, when
+	// the request's is another (autoscaling/v2 for an autoscaling/v1 request): the
+	// registry's rules and validation run on the internal version (catalog V7). hubLive is
+	// the live object at that version as the server holds it (Request.hubLive), if known.
+	hub      *schema.Type
+	hubLive  map[string]interface{}
 	version  smd.APIVersion
 	updater  *smdmerge.Updater
 	now      time.Time
@@ -150,17 +157,7 @@ type request struct {
 }
 
 func (e *Engine) newRequest(req Request) (*request, error) {
-	ep := req.Endpoint
-	if ep.GVK == (schema.GVK{}) {
-		src := req.Live
-		if src == nil {
-			src = req.Object
-		}
-		ep.GVK = gvkOf(src)
-		if ep.Name == "" {
-			ep.Namespace, ep.Name = nsName(src)
-		}
-	}
+	ep := endpointOf(req)
 	if ep.GVK.Kind == "" || ep.GVK.Version == "" {
 		return nil, fmt.Errorf("%w: the object has no apiVersion or kind", errNotPredictable)
 	}
@@ -172,8 +169,14 @@ func (e *Engine) newRequest(req Request) (*request, error) {
 	if req.Now.IsZero() {
 		r.now = time.Now().UTC().Truncate(time.Second)
 	}
+	if typ.Source == schema.SourceBuiltin {
+		if v := conversion.Hub(ep.GVK.Group, ep.GVK.Kind); v != "" && v != ep.GVK.Version {
+			r.hub, _ = e.schemas.Lookup(schema.GVK{Group: ep.GVK.Group, Version: v, Kind: ep.GVK.Kind})
+			r.hubLive = req.hubLive
+		}
+	}
 	r.updater = &smdmerge.Updater{
-		Converter:    &versionConverter{schemas: e.schemas, kind: ep.GVK, warn: r.warn},
+		Converter:    &versionConverter{e: e, kind: ep.GVK, warn: r.warn},
 		IgnoreFilter: resetFilters(e.schemas, typ, ep.Subresource),
 	}
 	return r, nil

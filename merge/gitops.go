@@ -100,6 +100,16 @@ type ArgoCDOptions struct {
 // req.Manager and req.Force are ignored: the manager is opts.Manager and Argo CD always
 // forces. The manifest must be as Argo CD sends it, namespace included.
 func (e *Engine) ArgoCDApply(req Request, opts ArgoCDOptions) (*Result, error) {
+	given := req.Live
+	req, refused, err := e.admit(req, clientMapper)
+	if refused != nil || err != nil {
+		return refused, err
+	}
+	res, err := e.argoCDApply(req, opts)
+	return readAs(res, given, req.Live), err
+}
+
+func (e *Engine) argoCDApply(req Request, opts ArgoCDOptions) (*Result, error) {
 	manager := opts.Manager
 	if manager == "" {
 		manager = ArgoCDManager
@@ -133,7 +143,7 @@ func (e *Engine) ArgoCDApply(req Request, opts ArgoCDOptions) (*Result, error) {
 				if err := setManagedFields(next, upgraded, e.compactManagedFields); err != nil {
 					return nil, fmt.Errorf("argocd apply: %w", err)
 				}
-				res, err := e.Update(Request{Live: orig, Object: next, Endpoint: req.Endpoint, Manager: ArgoCDControllerUserAgent, Now: req.Now})
+				res, err := e.Update(passHubLive(Request{Live: orig, Object: next, Endpoint: req.Endpoint, Manager: ArgoCDControllerUserAgent, Now: req.Now}, req))
 				if err != nil {
 					return nil, fmt.Errorf("argocd apply: client-side apply migration: %w", err)
 				}
@@ -148,7 +158,7 @@ func (e *Engine) ArgoCDApply(req Request, opts ArgoCDOptions) (*Result, error) {
 		}
 	}
 
-	kreq := Request{Live: live, Object: cfg, Endpoint: req.Endpoint, Manager: manager, Force: true, Now: req.Now}
+	kreq := passHubLive(Request{Live: live, Object: cfg, Endpoint: req.Endpoint, Manager: manager, Force: true, Now: req.Now}, req)
 	res, err := e.KubectlApply(kreq)
 	if err != nil {
 		return nil, fmt.Errorf("argocd apply: %w", err)
@@ -415,6 +425,16 @@ type FluxOptions struct {
 //
 // req.Manager and req.Force are ignored.
 func (e *Engine) FluxApply(req Request, opts FluxOptions) (*Result, error) {
+	given := req.Live
+	req, refused, err := e.admit(req, clientMapper)
+	if refused != nil || err != nil {
+		return refused, err
+	}
+	res, err := e.fluxApply(req, opts)
+	return readAs(res, given, req.Live), err
+}
+
+func (e *Engine) fluxApply(req Request, opts FluxOptions) (*Result, error) {
 	manager := opts.Manager
 	if manager == "" {
 		manager = FluxManager
@@ -468,7 +488,7 @@ func (e *Engine) FluxApply(req Request, opts FluxOptions) (*Result, error) {
 
 	patched := false
 	patch := func(desc string, next map[string]interface{}) (*Result, error) {
-		res, err := e.Update(Request{Live: live, Object: next, Endpoint: req.Endpoint, Manager: manager, Now: req.Now})
+		res, err := e.Update(passHubLive(Request{Live: live, Object: next, Endpoint: req.Endpoint, Manager: manager, Now: req.Now}, req))
 		if err != nil {
 			return nil, fmt.Errorf("flux apply: %s: %w", desc, err)
 		}
@@ -520,7 +540,7 @@ func (e *Engine) FluxApply(req Request, opts FluxOptions) (*Result, error) {
 
 	// Step 5: the dry-run.
 	dryLive := live
-	dry, err := e.applyStep(Request{Live: live, Object: cfg, Endpoint: req.Endpoint, Manager: manager, Force: true, Now: req.Now})
+	dry, err := e.applyStep(passHubLive(Request{Live: live, Object: cfg, Endpoint: req.Endpoint, Manager: manager, Force: true, Now: req.Now}, req))
 	if err != nil {
 		return nil, fmt.Errorf("flux apply: dry-run: %w", err)
 	}
@@ -560,7 +580,7 @@ func (e *Engine) FluxApply(req Request, opts FluxOptions) (*Result, error) {
 	}
 
 	// Step 8: the apply.
-	areq := Request{Live: live, Object: cfg, Endpoint: req.Endpoint, Manager: manager, Force: true, Now: req.Now}
+	areq := passHubLive(Request{Live: live, Object: cfg, Endpoint: req.Endpoint, Manager: manager, Force: true, Now: req.Now}, req)
 	// When nothing was patched since the dry-run, the apply is the dry-run's request
 	// again, and its answer is the dry-run's.
 	res := dry

@@ -45,6 +45,16 @@ var lastAppliedPath = smd.MakePathOrDie("metadata", "annotations", LastAppliedAn
 // A refusal of step 1 is the outcome; later steps failing only make kubectl warn. The
 // manifest must be as kubectl sends it: a namespaced object carries its namespace.
 func (e *Engine) KubectlApply(req Request) (*Result, error) {
+	given := req.Live
+	req, refused, err := e.admit(req, clientKubectl)
+	if refused != nil || err != nil {
+		return refused, err
+	}
+	res, err := e.kubectlApply(req)
+	return readAs(res, given, req.Live), err
+}
+
+func (e *Engine) kubectlApply(req Request) (*Result, error) {
 	if req.Manager == "" {
 		req.Manager = KubectlManager
 	}
@@ -88,7 +98,7 @@ func (e *Engine) KubectlApply(req Request) (*Result, error) {
 			md["namespace"] = ns
 		}
 		body["metadata"] = md
-		res, err := e.applyStep(Request{Live: obj, Object: body, Endpoint: ep, Manager: KubectlLastAppliedManager, Now: req.Now})
+		res, err := e.applyStep(passHubLive(Request{Live: obj, Object: body, Endpoint: ep, Manager: KubectlLastAppliedManager, Now: req.Now}, req))
 		if err != nil {
 			return nil, err
 		}
@@ -118,7 +128,7 @@ func (e *Engine) KubectlApply(req Request) (*Result, error) {
 	if err := setManagedFields(next, upgraded, e.compactManagedFields); err != nil {
 		return nil, err
 	}
-	res, err := e.Update(Request{Live: obj, Object: next, Endpoint: ep, Manager: req.Manager, Now: req.Now})
+	res, err := e.Update(passHubLive(Request{Live: obj, Object: next, Endpoint: ep, Manager: req.Manager, Now: req.Now}, req))
 	if err != nil {
 		return nil, err
 	}
@@ -131,7 +141,8 @@ func (e *Engine) KubectlApply(req Request) (*Result, error) {
 
 	// Step 4: apply again.
 	again := req
-	again.Live = obj
+	again.Live, again.hubLive = obj, nil
+	again = passHubLive(again, req)
 	res, err = e.applyStep(again)
 	if err != nil {
 		return nil, err

@@ -29,7 +29,8 @@ type Request struct {
 	// for Update. Through /scale it is an autoscaling/v1 Scale.
 	Object map[string]interface{}
 	// Endpoint is where the request goes. Left zero, it is taken from Live, or from Object
-	// on a create.
+	// on a create; when Object is the live object's group and kind at another version, the
+	// request goes to Object's version, as clients send a body to its apiVersion's URL.
 	Endpoint Endpoint
 	// Manager is the fieldManager query parameter (for updates: the manager name used).
 	Manager string
@@ -37,6 +38,13 @@ type Request struct {
 	Force bool
 	// Now is the time the server stamps into changed managedFields entries.
 	Now time.Time
+	// Source names where the body came from, as kubectl names it in its messages (the
+	// file given to -f, STDIN for standard input); only kubectl's own refusals print it.
+	Source string
+
+	// hubLive is Live at the kind's hub version, read from the object given (see admit):
+	// what the server holds, which Live at another version may not say.
+	hubLive map[string]interface{}
 }
 
 // Action is what the server does with a request.
@@ -59,6 +67,11 @@ type Result struct {
 	Object map[string]interface{} `json:"object,omitempty"`
 	// ManagedFields are the entries of Object's metadata.managedFields.
 	ManagedFields []fieldpath.Entry `json:"-"`
+	// Live is the live object as the request's version reads it, when the one given was
+	// at another version of the kind (the server converts the stored object to the
+	// request's version: catalog V7); nil otherwise. Object is at the request's version:
+	// compare it with Live, not with the object given.
+	Live map[string]interface{} `json:"-"`
 	// Conflicts are the conflicts of the apply: the reason for a 409, or, with force, the
 	// fields that force took.
 	Conflicts []Conflict `json:"conflicts,omitempty"`
@@ -123,6 +136,11 @@ type OwnershipChange struct {
 	Released []string `json:"released,omitempty"`
 	// Gained are fields the writer newly owns.
 	Gained []string `json:"gained,omitempty"`
+	// MovedFrom is the apiVersion the writer's entry was recorded at before the write, when
+	// the write moved it to another (catalog O10): its fields before and after are paths of
+	// two versions, so Gained lists every field it owns now and Released none (the fields it
+	// stopped owning that disappear are in Result.Deleted).
+	MovedFrom string `json:"movedFrom,omitempty"`
 	// Removed is true when the entry disappears from managedFields.
 	Removed bool `json:"removed,omitempty"`
 }
@@ -133,6 +151,9 @@ type StatusError struct {
 	Reason  string         `json:"reason,omitempty"`
 	Message string         `json:"message"`
 	Details *StatusDetails `json:"details,omitempty"`
+	// PlainText says the server answers with Message as a plain-text body, not a Status:
+	// its mux does so for URLs of API groups it has no handler for (404 page not found).
+	PlainText bool `json:"plainText,omitempty"`
 }
 
 // StatusDetails are the details of a Status.
@@ -154,8 +175,12 @@ func (e *StatusError) Error() string {
 	return fmt.Sprintf("%d: %s", e.Code, e.Message)
 }
 
-// Status returns the error as the server's wire body, a v1 Status object, in the server's field order.
+// Status returns the error as the server's wire body, a v1 Status object, in the server's
+// field order; nil when the server answers with plain text (PlainText).
 func (e *StatusError) Status() json.RawMessage {
+	if e.PlainText {
+		return nil
+	}
 	type status struct {
 		Kind       string         `json:"kind"`
 		APIVersion string         `json:"apiVersion"`

@@ -83,6 +83,10 @@ func (h KubernetesHooks) PrepareForCreateDecoded(t *schema.Type, decoded, obj ma
 // (the kind's strategy in the order the generic registry runs it); for every kind, that an
 // update keeps the uid.
 func (KubernetesHooks) Validate(t *schema.Type, subresource string, obj, old map[string]any) Validation {
+	// Custom resources of a CRD, and CRDs themselves: apiextensions-apiserver's validation.
+	if v, ok := validateCustomResource(t, subresource, obj, old); ok {
+		return v
+	}
 	if t.Source == schema.SourceBuiltin {
 		res, err := validation.ValidateWrite(t.GVK.APIVersion(), t.GVK.Kind, subresource, obj, old)
 		if err != nil {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/ssa-diff/ssa-diff/fieldpath"
+	"github.com/ssa-diff/ssa-diff/merge/conversion"
 )
 
 // Update predicts a write that is not an apply: PUT, or any non-apply PATCH once the patch
@@ -11,6 +12,11 @@ import (
 // the whole new object. Updates are never refused for conflicts: they take what they change
 // (catalog B4). Through /scale, Object is an autoscaling/v1 Scale.
 func (e *Engine) Update(req Request) (*Result, error) {
+	given := req.Live
+	req, refused, err := e.admit(req, clientRaw)
+	if refused != nil || err != nil {
+		return refused, err
+	}
 	req.Live = normalizedInput(req.Live)
 	req.Object = normalizeObject(req.Object)
 	r, err := e.newRequest(req)
@@ -24,7 +30,7 @@ func (e *Engine) Update(req Request) (*Result, error) {
 		res = r.updateObject(req.Live, req.Object, req.Manager)
 	}
 	res.Warnings = append(res.Warnings, r.sortedWarnings()...)
-	return res, nil
+	return readAs(res, given, req.Live), nil
 }
 
 func (r *request) updateObject(live, next map[string]interface{}, manager string) *Result {
@@ -41,6 +47,20 @@ func (r *request) updateObject(live, next map[string]interface{}, manager string
 	next = copyObject(next)
 	// Decoding keeps an empty managedFields list (a reset, catalog F4) that re-encoding would drop.
 	bodyManaged, hasBodyManaged := metadataOf(next)["managedFields"]
+	if r.converts() {
+		// The body is decoded into its Go type and converted to the internal version, and
+		// field management reads it back at the request's.
+		if err := conversion.DecodeBody(next); err != nil {
+			res.Action, res.Rejection = ActionRejected, badRequest(err.Error())
+			return res
+		}
+		rt, err := r.roundTrip(next)
+		if err != nil {
+			res.Action, res.Rejection = ActionRejected, badRequest(err.Error())
+			return res
+		}
+		next = rt
+	}
 	decoded := r.keepDecoded(next)
 	if err := r.defaultObject(next); err != nil {
 		res.Action, res.Rejection = ActionRejected, badRequest(fmt.Sprintf("error decoding the object: %v", err))

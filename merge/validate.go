@@ -4,8 +4,9 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/ssa-diff/ssa-diff/schema"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/runtime/schema"
+	k8sschema "k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/ssa-diff/ssa-diff/internal/validation"
@@ -24,7 +25,16 @@ func (r *request) validateAs(subresource string, obj, live map[string]any) *Stat
 		keepSystemFields(obj, live)
 		obj = withResourceVersion(obj, live)
 	}
-	v := r.e.hooks.Validate(r.typ, subresource, obj, live)
+	var v Validation
+	if r.hub == nil {
+		v = r.e.hooks.Validate(r.typ, subresource, obj, live)
+	} else if err := r.atHub(copyObject(obj), live, func(t *schema.Type, obj, live map[string]any) error {
+		// The server validates the internal version: paths and values are the hub's.
+		v = r.e.hooks.Validate(t, subresource, obj, live)
+		return nil
+	}); err != nil {
+		return internalError(err.Error())
+	}
 	if v.NotPredicted != "" {
 		r.warn(v.NotPredicted)
 	}
@@ -43,7 +53,7 @@ func (r *request) validateAs(subresource string, obj, live map[string]any) *Stat
 // message once — and every error is a cause (catalog V1). apimachinery words it, as it
 // does on the server.
 func invalid(group, kind, name string, errs field.ErrorList) *StatusError {
-	st := apierrors.NewInvalid(schema.GroupKind{Group: group, Kind: kind}, name, errs).ErrStatus
+	st := apierrors.NewInvalid(k8sschema.GroupKind{Group: group, Kind: kind}, name, errs).ErrStatus
 	out := &StatusError{Code: int(st.Code), Reason: string(st.Reason), Message: st.Message}
 	if d := st.Details; d != nil {
 		out.Details = &StatusDetails{Name: d.Name, Group: d.Group, Kind: d.Kind}

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/ssa-diff/ssa-diff/schema/crdschema"
 	"k8s.io/kube-openapi/pkg/schemaconv"
 	"k8s.io/kube-openapi/pkg/validation/spec"
 	smdschema "sigs.k8s.io/structured-merge-diff/v6/schema"
@@ -66,7 +67,7 @@ func (r *Registry) AddCRD(origin string, data []byte) error {
 	if len(errs) > 0 {
 		return joinErrors(errs)
 	}
-	r.put(all)
+	r.putCRD(all)
 	return nil
 }
 
@@ -87,7 +88,7 @@ func (r *Registry) AddCRDObject(origin string, obj map[string]interface{}) error
 	if err != nil {
 		return err
 	}
-	r.put(types)
+	r.putCRD(types)
 	return nil
 }
 
@@ -117,6 +118,7 @@ type crdVersion struct {
 	status    bool
 	scale     *ScaleSubresource
 	modelName string
+	served    bool
 }
 
 // crdTypes converts one CRD into one Type per version.
@@ -176,6 +178,16 @@ func (r *Registry) crdTypes(origin string, doc int, obj map[string]any) ([]*Type
 		}
 		preserveUnknownFields = b
 	}
+	conversion := ConversionNone
+	if conv, ok := crdSpec["conversion"].(map[string]any); ok {
+		switch strategy, _ := conv["strategy"].(string); strategy {
+		case "", string(ConversionNone):
+		case string(ConversionWebhook):
+			conversion = ConversionWebhook
+		default:
+			return nil, fail("spec.conversion.strategy", "unsupported value %q: must be None or Webhook", strategy)
+		}
+	}
 	rawVersions, ok := crdSpec["versions"].([]any)
 	if !ok || len(rawVersions) == 0 {
 		return nil, fail("spec.versions", "must have at least one version")
@@ -200,6 +212,14 @@ func (r *Registry) crdTypes(origin string, doc int, obj map[string]any) ([]*Type
 			return nil, fail(path.child("name"), "duplicate version %q", cv.name)
 		}
 		seen[cv.name] = true
+		switch served := v["served"].(type) {
+		case bool:
+			cv.served = served
+		case nil:
+			// Absent is false, as the server decodes it: the version is not served.
+		default:
+			return nil, fail(path.child("served"), "must be a boolean, not %s", describe(served))
+		}
 		cv.modelName = modelName(group, cv.name, kindName)
 		if s, ok := v["schema"].(map[string]any); ok {
 			cv.schema = s["openAPIV3Schema"]
@@ -229,6 +249,7 @@ func (r *Registry) crdTypes(origin string, doc int, obj map[string]any) ([]*Type
 	// (the form the SMD type is built from).
 	models := map[string]*spec.Schema{}
 	plain := map[string]*spec.Schema{}
+	validations := map[string]*crdschema.Schema{}
 	var pathErrs []error
 	for _, cv := range versions {
 		if cv.schema == nil {
@@ -243,6 +264,12 @@ func (r *Registry) crdTypes(origin string, doc int, obj map[string]any) ([]*Type
 		if len(p.list) > 0 {
 			continue
 		}
+		parsed, err := crdschema.Parse(cv.schema)
+		if err != nil {
+			pathErrs = append(pathErrs, &Error{Origin: origin, Document: doc, Object: e.Object, Path: string(base), Err: err})
+			continue
+		}
+		validations[cv.name] = parsed
 		m := (&structuralConverter{injectMeta: true, problems: &problems{}}).convert(cv.schema, base, rootLevel)
 		m.AddExtension(extGVK, []any{map[string]any{"group": group, "version": cv.name, "kind": kindName}})
 		models[cv.modelName] = m
@@ -276,6 +303,9 @@ func (r *Registry) crdTypes(origin string, doc int, obj map[string]any) ([]*Type
 			Scale:      cv.scale,
 			Source:     SourceCRD,
 			Origin:     crdOrigin,
+			Validation: &crdschema.Validation{Schema: validations[cv.name], PreserveUnknownFields: preserveUnknownFields},
+			Served:     cv.served,
+			Conversion: conversion,
 		}
 		if _, ok := models[cv.modelName]; ok {
 			name := cv.modelName

@@ -455,9 +455,30 @@ spec:
 	if typ.Namespaced || typ.Status || !strings.HasPrefix(typ.Origin, "new.yaml") {
 		t.Errorf("not replaced: %+v", typ)
 	}
-	// Versions the new definition does not list stay as they were.
-	if _, ok := r.Lookup(GVK{"db.example.com", "v1beta1", "PostgresCluster"}); !ok {
-		t.Error("v1beta1 dropped")
+	// The new definition is the whole truth: a version it does not list is gone (the
+	// server serves it no more, and drops managedFields entries recorded at it).
+	if _, ok := r.Lookup(GVK{"db.example.com", "v1beta1", "PostgresCluster"}); ok {
+		t.Error("v1beta1 kept although the new definition does not list it")
+	}
+	if got := r.Serving(GVK{"db.example.com", "v1beta1", "PostgresCluster"}); got != NotServed {
+		t.Errorf("v1beta1 of a known CRD group: %v, want NotServed", got)
+	}
+	// A third definition, from the same file, replaces the second.
+	if err := r.AddCRD("new.yaml", []byte(`
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: postgresclusters.db.example.com}
+spec:
+  group: db.example.com
+  scope: Cluster
+  names: {plural: postgresclusters, kind: PostgresCluster}
+  versions:
+  - {name: v2, served: true, storage: true, schema: {openAPIV3Schema: {type: object}}}
+`)); err != nil {
+		t.Fatal(err)
+	}
+	if got := r.Versions("db.example.com", "PostgresCluster"); len(got) != 1 || got[0].Version != "v2" {
+		t.Errorf("versions after a third definition: %v", got)
 	}
 }
 

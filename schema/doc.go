@@ -49,6 +49,18 @@
 // kind, which the engine needs for managedFields entries recorded at
 // another apiVersion.
 //
+// # Served versions
+//
+// The embedded schema knows more versions than a server serves (apps/v1beta1,
+// extensions/v1beta1, …: client-go still has their types). Type.Served says
+// whether kube-apiserver serves a GVK: for the built-in kinds, by the rule of its
+// default API configuration (ServedByDefault: every GA group-version, no alpha
+// or beta one); for a CRD, its version's served. Serving tells a request the
+// server would refuse with 404 (NotServed: an unserved version, or a kind a
+// known group — built-in, or defined by a CRD given — does not have) from one
+// about a group nobody told the registry of (ServingUnknown: the deduced
+// fallback). A CRD's conversion strategy is Type.Conversion.
+//
 // # Defaulting of custom resources
 //
 // Type.Default applies a CRD version's structural defaults the way the API

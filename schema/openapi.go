@@ -113,8 +113,13 @@ func (r *Registry) AddOpenAPI(origin string, data []byte) (warnings []string, er
 				Parseable: typed.ParseableType{Schema: parsed, TypeRef: smdschema.TypeRef{NamedType: &typeName}},
 				Source:    source,
 				Origin:    origin,
+				// A cluster's document lists what it serves.
+				Served: true,
 			}
 			existing := r.types[gvk]
+			if existing != nil {
+				t.Conversion = existing.Conversion
+			}
 			if info, ok := resources[gvk]; ok {
 				t.Resource, t.Namespaced, t.Status = info.resource, info.namespaced, info.status
 				if info.scale {

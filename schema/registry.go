@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/ssa-diff/ssa-diff/schema/builtin"
+	"github.com/ssa-diff/ssa-diff/schema/crdschema"
 	smdschema "sigs.k8s.io/structured-merge-diff/v6/schema"
 	"sigs.k8s.io/structured-merge-diff/v6/typed"
 )
@@ -50,6 +51,16 @@ type Type struct {
 	Deduced bool
 	// Source says where the schema came from.
 	Source Source
+	// Served reports that the API server serves the kind at this version: for the
+	// built-in kinds, the versions the default API configuration of the embedded release
+	// enables (every GA group-version, no alpha or beta one; see ServedByDefault); for a
+	// CRD, its version's served; for an OpenAPI document, always (a cluster documents
+	// what it serves). A deduced type is not served as far as anyone knows.
+	Served bool
+	// Conversion says how the server converts the kind between its versions: for a CRD,
+	// its spec.conversion.strategy (ConversionNone or ConversionWebhook); "" for the
+	// built-in kinds, which the server's Go code converts (package merge/conversion).
+	Conversion Conversion
 	// Origin names the input the schema came from: "crds.yaml:
 	// backups.ops.example.com" for a CRD, the file for an OpenAPI document,
 	// "" for built-in and deduced types.
@@ -60,6 +71,32 @@ type Type struct {
 	// obj. nil for built-in kinds, whose defaulting is Go code in the API
 	// server, for deduced types, and for types from OpenAPI v2 documents.
 	Default func(obj map[string]interface{})
+	// Validation is what the API server validates a custom resource of a CRD with: the
+	// version's schema as the CRD wrote it (nil Schema for a version without one) and the
+	// CRD's preserveUnknownFields. nil for every type that does not come from a CRD.
+	Validation *crdschema.Validation
+}
+
+// Conversion is a CustomResourceDefinition's conversion strategy.
+type Conversion string
+
+// The conversion strategies of CRDs.
+const (
+	// ConversionNone: the server changes apiVersion and keeps every other field.
+	ConversionNone Conversion = "None"
+	// ConversionWebhook: the server calls the CRD's conversion webhook.
+	ConversionWebhook Conversion = "Webhook"
+)
+
+// ServedByDefault reports whether kube-apiserver of the embedded release serves a built-in
+// group-version with its default API configuration (k8s.io/kubernetes
+// pkg/controlplane.DefaultAPIResourceConfigSource, and the same rule in the
+// apiextensions and aggregator servers): every stable version is enabled, every alpha
+// and beta version is disabled, and no beta resource is enabled on its own.
+// conformance/defaulting holds the rule to the server's configuration.
+func ServedByDefault(version string) bool {
+	_, level, _, ok := parseKubeVersion(version)
+	return ok && level == 2
 }
 
 // ScaleSubresource describes a /scale subresource: where in the object the
@@ -84,7 +121,11 @@ var builtinScale = ScaleSubresource{SpecReplicasPath: ".spec.replicas", StatusRe
 type Registry struct {
 	builtin       *smdschema.Schema
 	builtinGroups map[string]bool
-	types         map[GVK]*Type
+	// servedGroups are the built-in groups served at some version.
+	servedGroups map[string]bool
+	// crdGroups are the groups of the CRDs added.
+	crdGroups map[string]bool
+	types     map[GVK]*Type
 }
 
 // NewRegistry returns a registry with every built-in kind of the embedded
@@ -93,9 +134,16 @@ type Registry struct {
 func NewRegistry() *Registry {
 	s := builtin.NewSchema()
 	kinds := builtin.Kinds()
-	r := &Registry{builtin: s, builtinGroups: map[string]bool{}, types: make(map[GVK]*Type, len(kinds))}
+	r := &Registry{builtin: s, builtinGroups: map[string]bool{}, servedGroups: map[string]bool{}, crdGroups: map[string]bool{},
+		types: make(map[GVK]*Type, len(kinds))}
 	for _, k := range kinds {
 		r.builtinGroups[k.Group] = true
+		// Kinds without a resource are only the body of a subresource request
+		// (Eviction): nobody can apply them.
+		served := k.Resource != "" && ServedByDefault(k.Version)
+		if served {
+			r.servedGroups[k.Group] = true
+		}
 		name := k.TypeName
 		t := &Type{
 			GVK:        GVK{Group: k.Group, Version: k.Version, Kind: k.Kind},
@@ -104,6 +152,7 @@ func NewRegistry() *Registry {
 			Status:     k.Status,
 			Parseable:  typed.ParseableType{Schema: s, TypeRef: smdschema.TypeRef{NamedType: &name}},
 			Source:     SourceBuiltin,
+			Served:     served,
 		}
 		if k.Scale {
 			sc := builtinScale
@@ -122,6 +171,7 @@ func (r *Registry) Lookup(gvk GVK) (*Type, bool) {
 
 // Resolve returns the Type of the GVK, or, when the registry has none,
 // SMD's deduced type together with a warning that says what that means.
+// Resolve does not say whether the server serves the kind: see Serving.
 func (r *Registry) Resolve(gvk GVK) (*Type, []string) {
 	if t, ok := r.types[gvk]; ok {
 		return t, nil
@@ -136,7 +186,7 @@ func (r *Registry) Resolve(gvk GVK) (*Type, []string) {
 		}
 		msg += fmt.Sprintf(" (known versions of %s: %s)", gvk.Kind, strings.Join(vs, ", "))
 	} else {
-		msg += "; load its CustomResourceDefinition or an OpenAPI document to fix this"
+		msg += "; give its CustomResourceDefinition (--crd, or among the inputs) or an OpenAPI document (--schema) to fix this"
 	}
 	return &Type{
 		GVK:       gvk,
@@ -144,6 +194,50 @@ func (r *Registry) Resolve(gvk GVK) (*Type, []string) {
 		Deduced:   true,
 		Source:    SourceDeduced,
 	}, []string{msg}
+}
+
+// Serving says whether the API server serves a group, version and kind, as far as a
+// registry knows.
+type Serving int
+
+// What a registry knows of a GVK.
+const (
+	// ServingUnknown: nobody told the registry about the kind's group (it is no built-in
+	// group and no CRD added has it), nor about the kind: whether the server serves it is
+	// not known, and Resolve falls back to the deduced type.
+	ServingUnknown Serving = iota
+	// Served: the server serves the kind at this version.
+	Served
+	// NotServed: the server does not serve the kind at this version although its group is
+	// known — a kind the group does not have (a typo), a built-in version the server no
+	// longer serves (apps/v1beta1), a CRD version that is not served. A request for it is
+	// answered 404, and kubectl refuses it before sending anything.
+	NotServed
+)
+
+// Serving tells whether the server serves gvk: Served for a type it knows as served,
+// NotServed for an unserved version or an unknown kind of a built-in group or of a group
+// one of its CRDs defines, ServingUnknown otherwise (a group known only through an
+// OpenAPI document, or not at all).
+func (r *Registry) Serving(gvk GVK) Serving {
+	if t, ok := r.types[gvk]; ok {
+		if t.Served {
+			return Served
+		}
+		return NotServed
+	}
+	if r.builtinGroups[gvk.Group] || r.crdGroups[gvk.Group] {
+		return NotServed
+	}
+	return ServingUnknown
+}
+
+// BuiltinGroupServed reports whether the server serves the built-in group at some version.
+// Its API handler then answers requests for versions and resources it does not serve with
+// a Status (404 NotFound); for any other group the server has no handler and answers with
+// plain text.
+func (r *Registry) BuiltinGroupServed(group string) bool {
+	return r.servedGroups[group]
 }
 
 // Versions returns every known version of one kind, in the order the API
@@ -184,5 +278,23 @@ func (r *Registry) GVKs() []GVK {
 func (r *Registry) put(types []*Type) {
 	for _, t := range types {
 		r.types[t.GVK] = t
+	}
+}
+
+// putCRD adds the types of CRDs: the versions of a kind replace every version an earlier
+// CRD of the same group and kind defined (a version it no longer lists is no longer served).
+func (r *Registry) putCRD(types []*Type) {
+	kinds := map[[2]string]bool{}
+	for _, t := range types {
+		kinds[[2]string{t.GVK.Group, t.GVK.Kind}] = true
+	}
+	for gvk, old := range r.types {
+		if old.Source == SourceCRD && kinds[[2]string{gvk.Group, gvk.Kind}] {
+			delete(r.types, gvk)
+		}
+	}
+	for _, t := range types {
+		r.types[t.GVK] = t
+		r.crdGroups[t.GVK.Group] = true
 	}
 }

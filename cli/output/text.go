@@ -217,6 +217,9 @@ func (t *textWriter) ownership(own []report.Ownership, deleted []string, create 
 	for _, o := range own {
 		var ls []string
 		gained := o.Gained
+		if o.MovedFrom != "" {
+			ls = append(ls, t.p.dim(fmt.Sprintf("entry moves from %s to the manifest's apiVersion; it now owns:", o.MovedFrom)))
+		}
 		switch {
 		case create && len(gained) > 0:
 			ls = append(ls, t.p.green(fmt.Sprintf("+ owns %d field%s", len(gained), plural(len(gained)))))

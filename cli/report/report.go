@@ -194,6 +194,9 @@ type Ownership struct {
 	Gained []string `json:"gained,omitempty"`
 	// Removed is true when the manager's entry disappears from managedFields.
 	Removed bool `json:"removed,omitempty"`
+	// MovedFrom is the apiVersion the applier's entry was recorded at before, when the
+	// apply moves it to the manifest's: Gained is then every field it owns.
+	MovedFrom string `json:"movedFrom,omitempty"`
 }
 
 // The reasons of approximations.
@@ -416,7 +419,7 @@ func FromPrediction(src input.Source, live, manifest map[string]interface{}, app
 	}
 	res.Deleted = append(res.Deleted, p.Deleted...)
 	for _, o := range p.Ownership {
-		own := Ownership{Manager: ManagerOf(o.Manager), Taken: o.Taken, Released: o.Released, Gained: o.Gained, Removed: o.Removed}
+		own := Ownership{Manager: ManagerOf(o.Manager), Taken: o.Taken, Released: o.Released, Gained: o.Gained, Removed: o.Removed, MovedFrom: o.MovedFrom}
 		if o.Manager.Manager == applier && o.Manager.Operation == fieldpath.OperationApply && len(o.Released) > 0 {
 			own.Deleted = intersect(o.Released, p.Deleted)
 		}

@@ -37,7 +37,9 @@ type CaseFile struct {
 
 // CaseRequest is a resolved request.
 type CaseRequest struct {
-	Verb        string                 `json:"verb"`
+	Verb string `json:"verb"`
+	// Version is the version of the request, for a kind served at several.
+	Version     string                 `json:"version,omitempty"`
 	Subresource string                 `json:"subresource,omitempty"`
 	Manager     string                 `json:"manager"`
 	Force       bool                   `json:"force,omitempty"`
@@ -60,7 +62,7 @@ func (a CaseAnswer) Response() oracle.Response {
 
 // Op is the request as an op.
 func (c *CaseFile) Op() (Op, error) {
-	op := Op{Verb: c.Request.Verb, Subresource: c.Request.Subresource, Manager: c.Request.Manager, Force: c.Request.Force,
+	op := Op{Verb: c.Request.Verb, Version: c.Request.Version, Subresource: c.Request.Subresource, Manager: c.Request.Manager, Force: c.Request.Force,
 		Object: normalizeJSON(c.Request.Object), MF: MFAsIs}
 	if err := op.Now.UnmarshalText([]byte(c.Request.Now)); err != nil {
 		return op, fmt.Errorf("request.now: %w", err)
@@ -72,7 +74,7 @@ func (c *CaseFile) Op() (Op, error) {
 func NewCaseFile(c *Case, seed int64) *CaseFile {
 	return &CaseFile{
 		Kind: c.Kind, Category: c.Category, Diff: c.Diff, Seed: seed, Live: c.Live,
-		Request: CaseRequest{Verb: c.Request.Verb, Subresource: c.Request.Subresource, Manager: c.Request.Manager,
+		Request: CaseRequest{Verb: c.Request.Verb, Version: c.Request.Version, Subresource: c.Request.Subresource, Manager: c.Request.Manager,
 			Force: c.Request.Force, Now: c.Request.Now.UTC().Format("2006-01-02T15:04:05Z07:00"), Object: c.Request.Object},
 		Expected: answer(c.Oracle), Engine: answer(c.Engine),
 	}

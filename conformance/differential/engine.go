@@ -5,6 +5,8 @@ import (
 
 	"github.com/ssa-diff/ssa-diff/conformance/differential/oracle"
 	"github.com/ssa-diff/ssa-diff/merge"
+	"github.com/ssa-diff/ssa-diff/merge/conversion"
+	"github.com/ssa-diff/ssa-diff/merge/defaults"
 	"github.com/ssa-diff/ssa-diff/schema"
 )
 
@@ -38,10 +40,22 @@ func (noHooks) Default(t *schema.Type, obj map[string]interface{}) error {
 }
 
 func (noHooks) EmptyObject(t *schema.Type) map[string]interface{} {
+	if t.Source == schema.SourceBuiltin && conversion.Versions(t.GVK.Group, t.GVK.Kind) != nil {
+		// A kind the oracle serves with the server's scheme: its creater makes the Go
+		// zero value, as the server's does.
+		if obj, ok := defaults.EmptyObject(t.GVK.APIVersion(), t.GVK.Kind); ok {
+			return obj
+		}
+	}
 	return map[string]interface{}{"apiVersion": t.GVK.APIVersion(), "kind": t.GVK.Kind}
 }
 
 func (noHooks) PrepareForCreate(*schema.Type, map[string]interface{}) error { return nil }
+
+// Validate refuses nothing: the oracle runs no validation.
+func (noHooks) Validate(*schema.Type, string, map[string]any, map[string]any) merge.Validation {
+	return merge.Validation{}
+}
 
 // PrepareForUpdate puts the reset fields back, as the oracle does (the strategies' rule).
 func (noHooks) PrepareForUpdate(t *schema.Type, subresource string, obj, old map[string]interface{}) error {

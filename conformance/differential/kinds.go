@@ -11,6 +11,8 @@ import (
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/managedfields"
+	"k8s.io/kubernetes/pkg/api/legacyscheme"
+	_ "k8s.io/kubernetes/pkg/apis/autoscaling/install" // the HorizontalPodAutoscaler's conversions
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 	"sigs.k8s.io/structured-merge-diff/v6/typed"
 	"sigs.k8s.io/yaml"
@@ -43,6 +45,23 @@ type KindSpec struct {
 	// Reset are the strategy's reset tables (from k8s.io/kubernetes v1.37.2
 	// pkg/registry/*/strategy.go GetResetFields), per subresource.
 	Reset map[string][]fieldpath.Path
+	// Versions are the versions the server serves the kind at, GVK's first, when there are
+	// several: ops are sent at any of them, and live objects read back at any of them
+	// (the server converts through the internal version, k8s.io/kubernetes' scheme).
+	Versions []string
+	// Hub is the version of Versions whose shape is the internal version's.
+	Hub string
+	// VersionHints are the Hints of the other versions.
+	VersionHints map[string][]string
+}
+
+// At is the kind at version v ("" is GVK's).
+func (k *KindSpec) At(v string) schema.GroupVersionKind {
+	gvk := k.GVK
+	if v != "" {
+		gvk.Version = v
+	}
+	return gvk
 }
 
 func p(s ...interface{}) fieldpath.Path { return fieldpath.MakePathOrDie(s...) }
@@ -77,7 +96,10 @@ var Kinds = []KindSpec{
 	{Name: "hpa", Resource: "horizontalpodautoscalers", GVK: schema.GroupVersionKind{Group: "autoscaling", Version: "v2", Kind: "HorizontalPodAutoscaler"}, Namespaced: true, Status: true,
 		Reset: oracle.StatusReset(p("spec")),
 		Hints: []string{"spec.metrics.type", "spec.scaleTargetRef.name", "spec.scaleTargetRef.kind", "spec.minReplicas", "spec.maxReplicas",
-			"spec.behavior.scaleUp.policies.type", "status.conditions.type", "status.currentMetrics.type", "status.currentReplicas"}},
+			"spec.behavior.scaleUp.policies.type", "status.conditions.type", "status.currentMetrics.type", "status.currentReplicas"},
+		Versions: []string{"v2", "v1"}, Hub: "v2",
+		VersionHints: map[string][]string{"v1": {"spec.targetCPUUtilizationPercentage", "spec.scaleTargetRef.name", "spec.minReplicas",
+			"spec.maxReplicas", "metadata.annotations", "status.currentCPUUtilizationPercentage", "status.currentReplicas"}}},
 	{Name: "ingress", Resource: "ingresses", GVK: schema.GroupVersionKind{Group: "networking.k8s.io", Version: "v1", Kind: "Ingress"}, Namespaced: true, Status: true,
 		Reset: oracle.StatusReset(p("spec")),
 		Hints: []string{"spec.rules.host", "spec.rules.http.paths.path", "spec.rules.http.paths.pathType", "spec.rules.http.paths.backend.service.name",
@@ -111,6 +133,17 @@ func NewOracle() (*oracle.Server, error) {
 	var kinds []*oracle.Kind
 	for _, k := range Kinds {
 		if k.GVK.Group == "example.com" {
+			continue
+		}
+		if len(k.Versions) > 0 {
+			var versions []schema.GroupVersion
+			for _, v := range k.Versions {
+				versions = append(versions, k.At(v).GroupVersion())
+			}
+			for _, v := range k.Versions {
+				kinds = append(kinds, &oracle.Kind{GVK: k.At(v), Resource: k.Resource, Converter: tc, Reset: k.Reset,
+					Scheme: legacyscheme.Scheme, Versions: versions, Hub: k.At(k.Hub).GroupVersion()})
+			}
 			continue
 		}
 		ok := &oracle.Kind{GVK: k.GVK, Resource: k.Resource, Converter: tc, Reset: k.Reset}

@@ -4,11 +4,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand"
+	"sort"
 	"strings"
 	"time"
 
 	"github.com/ssa-diff/ssa-diff/conformance/differential/gen"
 	"github.com/ssa-diff/ssa-diff/conformance/differential/oracle"
+	"k8s.io/kubernetes/pkg/api/legacyscheme"
 	"sigs.k8s.io/structured-merge-diff/v6/typed"
 )
 
@@ -30,9 +32,21 @@ type Generator struct {
 	universe map[string]interface{}
 	managers []string
 	memory   map[string]map[string]interface{}
+	// For a kind served at several versions: each version's generator, type and
+	// universe (g, pt and universe are those of version), and the version the op being
+	// made is sent at.
+	versions map[string]*versionGen
+	version  string
 	now      time.Time
 	many     bool // many-updaters mode
 	next     int  // round-robin position in many-updaters mode
+}
+
+// versionGen draws values of one version of a kind.
+type versionGen struct {
+	g        *gen.Generator
+	pt       *typed.ParseableType
+	universe map[string]interface{}
 }
 
 // NewGenerator starts the sequence of a seed: the seed picks the kind, the managers, the
@@ -50,7 +64,7 @@ func NewGenerator(srv *oracle.Server, seed int64) (*Generator, error) {
 		return nil, err
 	}
 	g.PartialKeys = k.GVK.Group == "example.com"
-	s := &Generator{Kind: k, Seed: seed, g: g, pt: pt, rnd: rnd, memory: map[string]map[string]interface{}{}}
+	s := &Generator{Kind: k, Seed: seed, g: g, pt: pt, rnd: rnd, memory: map[string]map[string]interface{}{}, version: k.GVK.Version}
 	s.universe, _ = g.Value(pt.TypeRef, "", 20+rnd.Intn(40)).(map[string]interface{})
 	s.stamp(s.universe)
 	n := 2 + rnd.Intn(5)
@@ -63,12 +77,114 @@ func NewGenerator(srv *oracle.Server, seed int64) (*Generator, error) {
 		s.managers = append(s.managers, managerPool[i])
 	}
 	s.now = time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(rnd.Intn(1000)) * time.Hour)
+	if len(k.Versions) > 0 {
+		if err := s.addVersions(srv); err != nil {
+			return nil, err
+		}
+	}
 	return s, nil
 }
 
-// stamp sets what every body carries: apiVersion, kind, name and namespace.
+// addVersions readies the other versions of a kind served at several: their generators,
+// universes (the main one read at that version, plus values of its own) and each
+// manager's usual version.
+func (s *Generator) addVersions(srv *oracle.Server) error {
+	s.version = s.Kind.GVK.Version
+	s.versions = map[string]*versionGen{s.version: {g: s.g, pt: s.pt, universe: s.universe}}
+	for _, v := range s.Kind.Versions[1:] {
+		ok, found := srv.Kind(s.Kind.At(v))
+		if !found {
+			return fmt.Errorf("kind %s not served", s.Kind.At(v))
+		}
+		pt, err := ok.Type()
+		if err != nil {
+			return err
+		}
+		hints := append([]string(nil), s.Kind.VersionHints[v]...)
+		sort.Strings(hints)
+		g := gen.New(pt.Schema, s.rnd, hints...)
+		u, _ := g.Value(pt.TypeRef, "", 10+s.rnd.Intn(20)).(map[string]interface{})
+		if read, err := oracle.ReadAs(legacyscheme.Scheme, s.universe, s.Kind.At(v).GroupVersion()); err == nil {
+			u, _ = g.Merge(pt.TypeRef, read, u).(map[string]interface{})
+		}
+		s.versions[v] = &versionGen{g: g, pt: pt, universe: u}
+		s.stampAt(u, v)
+	}
+	return nil
+}
+
+// useVersion makes the next op's bodies at version v.
+func (s *Generator) useVersion(v string) {
+	vg := s.versions[v]
+	s.version, s.g, s.pt, s.universe = v, vg.g, vg.pt, vg.universe
+}
+
+// readAt is the live object read at the version of the op being made.
+func (s *Generator) readAt(live map[string]interface{}) map[string]interface{} {
+	if live == nil || s.versions == nil {
+		return live
+	}
+	if av, _ := live["apiVersion"].(string); av == s.Kind.At(s.version).GroupVersion().String() {
+		return live
+	}
+	read, err := oracle.ReadAs(legacyscheme.Scheme, live, s.Kind.At(s.version).GroupVersion())
+	if err != nil {
+		return live
+	}
+	return read
+}
+
+// hpaAnnotations are values of the annotations in which autoscaling/v1 keeps what it
+// cannot express: valid, invalid and empty ones.
+var hpaAnnotations = map[string][]string{
+	"autoscaling.alpha.kubernetes.io/metrics": {
+		`[{"type":"Pods","pods":{"metricName":"qps","targetAverageValue":"10"}}]`,
+		`[{"type":"External","external":{"metricName":"queue","targetValue":"5"}},{"type":"Resource","resource":{"name":"memory","targetAverageValue":"1Gi"}}]`,
+		`[{"type":"Resource","resource":{"name":"cpu","targetAverageUtilization":50}},{"type":"Object","object":{"target":{"kind":"Service","name":"web"},"metricName":"rps","targetValue":"0","averageValue":"2"}}]`,
+		`[]`, `not json`,
+	},
+	"autoscaling.alpha.kubernetes.io/behavior": {
+		`{"ScaleUp":{"StabilizationWindowSeconds":30,"SelectPolicy":"Min","Policies":[{"Type":"Pods","Value":2,"PeriodSeconds":60}],"Tolerance":null},"ScaleDown":null}`,
+		`{"scaleDown":{"selectPolicy":"Disabled"}}`, `{}`, `{"ScaleUp":`,
+	},
+	"autoscaling.alpha.kubernetes.io/current-metrics": {
+		`[{"type":"Resource","resource":{"name":"cpu","currentAverageUtilization":40,"currentAverageValue":"100m"}}]`, `[]`,
+	},
+	"autoscaling.alpha.kubernetes.io/conditions": {
+		`[{"type":"AbleToScale","status":"True","lastTransitionTime":"2024-01-01T00:00:00Z","reason":"r"}]`, `x`,
+	},
+	"autoscaling.alpha.kubernetes.io/scale-up-tolerance": {`0.1`},
+}
+
+// convertedAnnotations sometimes sets one of the annotations of hpaAnnotations on a body
+// of the HorizontalPodAutoscaler.
+func (s *Generator) convertedAnnotations(obj map[string]interface{}) {
+	if s.Kind.GVK.Kind != "HorizontalPodAutoscaler" || s.rnd.Intn(4) != 0 {
+		return
+	}
+	keys := make([]string, 0, len(hpaAnnotations))
+	for k := range hpaAnnotations {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	k := keys[s.rnd.Intn(len(keys))]
+	md := metadataOf(obj, true)
+	ann, _ := md["annotations"].(map[string]interface{})
+	if ann == nil {
+		ann = map[string]interface{}{}
+		md["annotations"] = ann
+	}
+	ann[k] = hpaAnnotations[k][s.rnd.Intn(len(hpaAnnotations[k]))]
+}
+
+// stamp sets what every body carries: apiVersion (the op's version), kind, name and
+// namespace.
 func (s *Generator) stamp(obj map[string]interface{}) {
-	obj["apiVersion"] = s.Kind.GVK.GroupVersion().String()
+	s.stampAt(obj, s.version)
+}
+
+func (s *Generator) stampAt(obj map[string]interface{}, version string) {
+	obj["apiVersion"] = s.Kind.At(version).GroupVersion().String()
 	obj["kind"] = s.Kind.GVK.Kind
 	md := metadataOf(obj, true)
 	md["name"] = "obj"
@@ -95,6 +211,25 @@ func (s *Generator) manager() string {
 
 // Next makes the next op against the live object (nil: it does not exist yet).
 func (s *Generator) Next(live map[string]interface{}) Op {
+	if s.versions == nil {
+		return s.makeOp(live)
+	}
+	// A kind served at several versions: the op goes to any of them, its body made from
+	// the live object read at that version, and the live object it meets was read back at
+	// any version (the server converts it).
+	s.useVersion(s.Kind.Versions[s.rnd.Intn(len(s.Kind.Versions))])
+	op := s.makeOp(s.readAt(live))
+	op.Version = s.version
+	if op.Object != nil && op.Subresource != "scale" {
+		s.convertedAnnotations(op.Object)
+	}
+	if live != nil && s.rnd.Intn(2) == 0 {
+		op.ReadAs = s.Kind.Versions[s.rnd.Intn(len(s.Kind.Versions))]
+	}
+	return op
+}
+
+func (s *Generator) makeOp(live map[string]interface{}) Op {
 	now := s.tick()
 	if live == nil {
 		if s.rnd.Intn(100) < 55 {
@@ -191,7 +326,7 @@ func (s *Generator) fresh(keep float64) map[string]interface{} {
 // apply makes an apply configuration for manager m: usually its previous one changed a
 // little (controllers re-apply what they own), else a fresh part of the universe.
 func (s *Generator) apply(sub, m string) Op {
-	key := m + "/" + sub
+	key := m + "/" + sub + "/" + s.version
 	var cfg map[string]interface{}
 	if prev := s.memory[key]; prev != nil && s.rnd.Intn(10) < 6 {
 		cfg, _ = s.g.Mutate(s.pt.TypeRef, prev, 0.12, "").(map[string]interface{})
@@ -225,7 +360,7 @@ func (s *Generator) apply(sub, m string) Op {
 // reapply sends a manager's last configuration again (a no-op or nearly).
 func (s *Generator) reapply() Op {
 	for _, m := range s.managers {
-		if cfg := s.memory[m+"/"]; cfg != nil && s.rnd.Intn(2) == 0 {
+		if cfg := s.memory[m+"//"+s.version]; cfg != nil && s.rnd.Intn(2) == 0 {
 			return Op{Verb: VerbApply, Manager: m, Object: gen.DeepCopy(cfg).(map[string]interface{})}
 		}
 	}
@@ -388,7 +523,7 @@ func (s *Generator) badApply() Op {
 	case 1:
 		metadataOf(cfg, true)["managedFields"] = []interface{}{}
 	case 2:
-		gv := s.Kind.GVK.GroupVersion()
+		gv := s.Kind.At(s.version).GroupVersion()
 		gv.Version = "v0"
 		cfg["apiVersion"] = gv.String()
 	case 3:
@@ -433,9 +568,14 @@ func (s *Generator) literalEntries(obj map[string]interface{}) []interface{} {
 			continue
 		}
 		op := []string{"Apply", "Update"}[s.rnd.Intn(2)]
+		gv := s.Kind.At(s.version).GroupVersion()
+		if s.rnd.Intn(10) == 0 {
+			// A version the server does not serve: its entries are dropped.
+			gv.Version = "v1beta2"
+		}
 		e := map[string]interface{}{
 			"manager": s.managers[s.rnd.Intn(len(s.managers))], "operation": op,
-			"apiVersion": s.Kind.GVK.GroupVersion().String(), "fieldsType": "FieldsV1", "fieldsV1": fields,
+			"apiVersion": gv.String(), "fieldsType": "FieldsV1", "fieldsV1": fields,
 		}
 		if op == "Update" || s.rnd.Intn(2) == 0 {
 			e["time"] = s.now.Add(-time.Duration(s.rnd.Intn(5)) * time.Hour).UTC().Format(time.RFC3339)

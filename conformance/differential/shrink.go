@@ -77,7 +77,9 @@ func (s *Shrinker) Shrink(ops []Op, d *Divergence) *Case {
 	req := Request(s.Kind, last.Live, last.Request)
 	op := last.Request
 	op.Object, op.MF, op.ManagedFields, op.Rename = req.Object, MFAsIs, nil, nil
-	live := last.Live
+	// The live object as the request met it (read at op.ReadAs).
+	live := req.Live
+	op.ReadAs = ""
 	live, op = s.shrinkStep(live, op, cat)
 	want, got := s.step(live, op)
 	_, diff := Compare(want, got)

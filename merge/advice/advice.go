@@ -60,7 +60,7 @@ func Known() []Info {
 		{IDCoOwnedFieldKept, SeverityInfo, "fields the applier stops applying stay, because another manager still owns them", false},
 		{IDItemRemovedDespiteCoOwner, SeverityWarning, "a list item the applier drops is deleted although another manager owns a field inside it", false},
 		{IDCoOwnerOfControllerValue, SeverityWarning, "the apply makes the applier co-owner of a value a controller manages", false},
-		{IDAPIVersionMismatch, SeverityWarning, "the manifest's apiVersion differs from the versions the live object's managers recorded: the server converts, the prediction is approximate", false},
+		{IDAPIVersionMismatch, SeverityWarning, "the live object's managers recorded their fields at versions the server drops, or converts in a way ssa-diff cannot (a CRD's webhook): the prediction is approximate", false},
 		{IDAPIVersionDeprecated, SeverityInfo, "the manifest's apiVersion is deprecated in Kubernetes " + KubernetesVersion, false},
 		{IDAPIVersionRemoved, SeverityWarning, "the manifest's apiVersion is no longer served by Kubernetes " + KubernetesVersion, false},
 		{IDNotConverged, SeverityInfo, "the live object's controller has not caught up: observedGeneration behind generation, or replicas not ready", true},

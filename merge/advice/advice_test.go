@@ -1,6 +1,7 @@
 package advice
 
 import (
+	"github.com/ssa-diff/ssa-diff/schema"
 	"os"
 	"sort"
 	"strconv"
@@ -390,12 +391,80 @@ func TestAPIVersions(t *testing.T) {
 			"metadata": map[string]interface{}{"name": "checkout-hpa", "namespace": "hpa-v2-metrics-apply"},
 			"spec": map[string]interface{}{"maxReplicas": 30, "targetCPUUtilizationPercentage": 65,
 				"scaleTargetRef": map[string]interface{}{"apiVersion": "apps/v1", "kind": "Deployment", "name": "checkout"}}}
-		got := only(Analyze(Input{Live: live, Manifest: manifest, Manager: "legacy-chart"}, Options{}), IDAPIVersionMismatch)
-		if len(got) != 1 || !sameStrings(got[0].Managers, []string{"autoscale-config"}) {
+		// The server's conversion is the engine's (catalog V7): nothing to warn about.
+		for _, opts := range []Options{{}, {Schemas: schema.NewRegistry()}} {
+			if got := only(Analyze(Input{Live: live, Manifest: manifest, Manager: "legacy-chart"}, opts), IDAPIVersionMismatch); len(got) != 0 {
+				t.Fatalf("got %s", dump(got))
+			}
+		}
+	})
+}
+
+// TestAPIVersionMismatch: apiversion-mismatch is said for what the engine cannot convert as
+// the server does, and for entries the server drops (catalog O10, V7).
+func TestAPIVersionMismatch(t *testing.T) {
+	entry := func(manager, apiVersion string) map[string]interface{} {
+		return map[string]interface{}{"manager": manager, "operation": "Update", "apiVersion": apiVersion, "time": "2026-12-01T00:00:00Z",
+			"fieldsType": "FieldsV1", "fieldsV1": map[string]interface{}{"f:spec": map[string]interface{}{"f:size": map[string]interface{}{}}}}
+	}
+	object := func(apiVersion, kind string, entries ...interface{}) map[string]interface{} {
+		return map[string]interface{}{"apiVersion": apiVersion, "kind": kind,
+			"metadata": map[string]interface{}{"name": "x", "namespace": "ns", "managedFields": entries}}
+	}
+	reg := schema.NewRegistry()
+	if err := reg.AddCRD("crd.yaml", []byte(`apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {plural: widgets, kind: Widget}
+  conversion: {strategy: Webhook}
+  versions:
+  - {name: v2, served: true, storage: true, schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}}
+  - {name: v1, served: true, storage: false, schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}}
+`)); err != nil {
+		t.Fatal(err)
+	}
+	t.Run("dropped", func(t *testing.T) {
+		live := object("apps/v1", "Deployment", entry("old-operator", "apps/v1beta2"), entry("web", "apps/v1"))
+		for _, opts := range []Options{{}, {Schemas: reg}} {
+			got := only(Analyze(Input{Live: live, Manifest: object("apps/v1", "Deployment"), Manager: "web"}, opts), IDAPIVersionMismatch)
+			if len(got) != 1 || !sameStrings(got[0].Managers, []string{"old-operator"}) {
+				t.Fatalf("got %s", dump(got))
+			}
+			mustContain(t, "message", got[0].Message, `"old-operator" at apps/v1beta2`, "drops them")
+		}
+	})
+	t.Run("webhook", func(t *testing.T) {
+		live := object("example.com/v2", "Widget", entry("ops", "example.com/v1"))
+		got := only(Analyze(Input{Live: live, Manifest: object("example.com/v2", "Widget"), Manager: "web"}, Options{Schemas: reg}), IDAPIVersionMismatch)
+		if len(got) != 1 || !sameStrings(got[0].Managers, []string{"ops"}) {
 			t.Fatalf("got %s", dump(got))
 		}
-		mustContain(t, "message", got[0].Message, "the manifest is autoscaling/v1", `"autoscale-config" at autoscaling/v2`, "approximate")
-		mustContain(t, "fix", got[0].Fix, "autoscaling/v2")
+		mustContain(t, "message", got[0].Message, `"ops" at example.com/v1`, "approximate")
+		mustContain(t, "fix", got[0].Fix, "example.com/v1")
+	})
+	t.Run("strategy None", func(t *testing.T) {
+		none := schema.NewRegistry()
+		crd := `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: gadgets.example.com}
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {plural: gadgets, kind: Gadget}
+  versions:
+  - {name: v2, served: true, storage: true}
+  - {name: v1, served: false, storage: false}
+`
+		if err := none.AddCRD("crd.yaml", []byte(crd)); err != nil {
+			t.Fatal(err)
+		}
+		live := object("example.com/v2", "Gadget", entry("ops", "example.com/v1"))
+		if got := only(Analyze(Input{Live: live, Manifest: object("example.com/v2", "Gadget"), Manager: "web"}, Options{Schemas: none}), IDAPIVersionMismatch); len(got) != 0 {
+			t.Fatalf("got %s", dump(got))
+		}
 	})
 }
 

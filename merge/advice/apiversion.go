@@ -2,8 +2,11 @@ package advice
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
+
+	"github.com/ssa-diff/ssa-diff/merge/conversion"
 
 	"github.com/ssa-diff/ssa-diff/schema"
 	"github.com/ssa-diff/ssa-diff/schema/builtin"
@@ -166,45 +169,116 @@ func isPrerelease(v string) bool {
 }
 
 // mismatch: the live object's managers recorded their fields at other apiVersions than the
-// manifest's (catalog O10). The server converts their field sets through its internal
-// version; offline the object is re-read with the other version's schema.
+// manifest's (catalog O10, V7). The server converts their field sets through its internal
+// version, and so does the engine where it knows the server's conversion (the built-in
+// conversions, a CRD's strategy None): those need no advice. What remains is said: entries
+// at versions the server no longer serves, which it drops, and conversions the engine
+// makes by structure (a CRD's webhook, a kind known only from an OpenAPI document).
 func (a *analysis) mismatch(gvk schema.GVK) {
 	av := gvk.APIVersion()
-	byVersion := map[string][]string{}
+	dropped, approximate := map[string][]string{}, map[string][]string{}
 	for _, key := range sortedKeys(a.before) {
 		ref := a.before.Ref(key)
-		if ref.APIVersion != "" && ref.APIVersion != av {
-			byVersion[ref.APIVersion] = unique(append(byVersion[ref.APIVersion], ref.Manager))
+		if ref.APIVersion == "" || ref.APIVersion == av {
+			continue
+		}
+		switch a.conversionTo(gvk, ref.APIVersion) {
+		case conversionDropped:
+			dropped[ref.APIVersion] = unique(append(dropped[ref.APIVersion], ref.Manager))
+		case conversionApproximate:
+			approximate[ref.APIVersion] = unique(append(approximate[ref.APIVersion], ref.Manager))
 		}
 	}
 	liveAV, _ := a.live["apiVersion"].(string)
-	if len(byVersion) == 0 && (liveAV == "" || liveAV == av) {
+	liveOther := liveAV != "" && liveAV != av && a.conversionTo(gvk, liveAV) == conversionApproximate
+	if len(dropped) == 0 && len(approximate) == 0 && !liveOther {
 		return
 	}
-	versions := make([]string, 0, len(byVersion))
-	for v := range byVersion {
-		versions = append(versions, v)
-	}
-	sort.Strings(versions)
-	var parts, managers []string
-	for _, v := range versions {
-		parts = append(parts, fmt.Sprintf("%s at %s", quoteAll(byVersion[v]), v))
-		managers = append(managers, byVersion[v]...)
-		if r, ok := RetirementOf(schema.GVKFromAPIVersionKind(v, gvk.Kind)); ok && r.Removed != "" {
-			parts[len(parts)-1] += " (no longer served: the server drops those entries)"
-		}
+	var parts, managers, targets []string
+	for _, v := range sortedStrings(approximate) {
+		parts = append(parts, fmt.Sprintf("%s at %s", quoteAll(approximate[v]), v))
+		managers = append(managers, approximate[v]...)
+		targets = append(targets, v)
 	}
 	var msg string
-	if len(parts) > 0 {
-		msg = fmt.Sprintf("the manifest is %s, but the live object's managers recorded their fields as %s: the server converts their field sets through its internal version, ssa-diff by structure, so ownership of fields the versions name differently is approximate",
+	switch {
+	case len(parts) > 0:
+		msg = fmt.Sprintf("the manifest is %s, but the live object's managers recorded their fields as %s: the server converts their field sets through its internal version, ssa-diff (which does not know that conversion) by structure, so ownership of fields the versions name differently is approximate",
 			av, strings.Join(parts, ", "))
-	} else {
+	case liveOther:
 		msg = fmt.Sprintf("the manifest is %s and the live object was read as %s: the server converts between them; the prediction reads the live object with the manifest's schema", av, liveAV)
+		targets = append(targets, liveAV)
 	}
-	target := liveAV
-	if len(versions) == 1 || target == "" {
-		target = versions[0]
+	var drops []string
+	for _, v := range sortedStrings(dropped) {
+		drops = append(drops, fmt.Sprintf("%s at %s", quoteAll(dropped[v]), v))
+		managers = append(managers, dropped[v]...)
 	}
-	fix := fmt.Sprintf("write the manifest at %s, the version the object's managers use, or check the fields that differ between the versions", target)
+	if len(drops) > 0 {
+		d := fmt.Sprintf("managedFields entries of %s are at versions kube-apiserver %s no longer serves: the server drops them at this write, and their managers own nothing any more", strings.Join(drops, ", "), KubernetesVersion)
+		if msg == "" {
+			msg = d
+		} else {
+			msg += "; " + d
+		}
+	}
+	fix := "nothing to do, unless those managers still write: they must use a served version"
+	if len(targets) > 0 {
+		fix = fmt.Sprintf("write the manifest at %s, the version the object's managers use, or check the fields that differ between the versions", targets[0])
+	}
 	a.add(Advice{ID: IDAPIVersionMismatch, Severity: SeverityWarning, Message: msg, Fix: fix, Managers: unique(managers)})
+}
+
+// How the server's conversion of an object to another version of its kind is predicted.
+const (
+	conversionExact       = iota // as the server does (or no conversion at all)
+	conversionDropped            // the server has no such version: entries there are dropped
+	conversionApproximate        // by structure, for want of the server's conversion
+)
+
+// conversionTo says how the engine converts an object of gvk to the other apiVersion.
+func (a *analysis) conversionTo(gvk schema.GVK, apiVersion string) int {
+	other := schema.GVKFromAPIVersionKind(apiVersion, gvk.Kind)
+	if other.Group != gvk.Group {
+		return conversionApproximate
+	}
+	if a.opts.Schemas == nil {
+		if r, ok := RetirementOf(other); ok && r.Removed != "" {
+			return conversionDropped
+		}
+		if builtinConverts(gvk, other) {
+			return conversionExact
+		}
+		return conversionApproximate
+	}
+	t, ok := a.opts.Schemas.Lookup(other)
+	switch {
+	case !ok && a.opts.Schemas.Serving(other) == schema.NotServed:
+		return conversionDropped
+	case !ok:
+		return conversionApproximate
+	case t.Source == schema.SourceBuiltin && !t.Served:
+		return conversionDropped
+	case t.Source == schema.SourceBuiltin && builtinConverts(gvk, other):
+		return conversionExact
+	case t.Source == schema.SourceCRD && t.Conversion == schema.ConversionNone:
+		return conversionExact
+	}
+	return conversionApproximate
+}
+
+// builtinConverts reports that package conversion converts the built-in kind between the
+// two versions.
+func builtinConverts(a, b schema.GVK) bool {
+	vs := conversion.Versions(a.Group, a.Kind)
+	return slices.Contains(vs, a.Version) && slices.Contains(vs, b.Version)
+}
+
+func sortedStrings[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }

@@ -68,11 +68,13 @@
 // silently takes the field, and the next apply of the manifest conflicts. Fix: leave the
 // field to the controller.
 //
-// apiversion-mismatch (warning): the manifest's apiVersion differs from the versions the
-// live object's managers recorded (or the live object's). The server converts their field
-// sets through its internal version, the engine by structure: ownership of fields the
-// versions name differently is approximate, and entries at versions no longer served are
-// dropped. Fix: write the manifest at the managers' version.
+// apiversion-mismatch (warning): the live object's managers recorded their fields at
+// versions the engine cannot convert to the manifest's as the server does (a CRD's
+// conversion webhook, a kind known only from an OpenAPI document): the engine converts by
+// structure, so ownership of fields the versions name differently is approximate; or at
+// versions the server no longer serves, whose entries it drops. Built-in conversions and
+// CRDs without a webhook are converted as the server converts them and need no advice.
+// Fix: write the manifest at the managers' version.
 //
 // apiversion-removed (warning) and apiversion-deprecated (info): the manifest's apiVersion
 // is no longer served by, or deprecated in, the embedded Kubernetes release

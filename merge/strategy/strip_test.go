@@ -27,6 +27,15 @@ func ownedUnion(meta map[string]any) map[string]any {
 	return union
 }
 
+func entriesAtOtherVersions(meta map[string]any, apiVersion string) bool {
+	for _, e := range objects(meta, "managedFields") {
+		if av, _ := e["apiVersion"].(string); av != apiVersion {
+			return true
+		}
+	}
+	return false
+}
+
 func mergeSets(dst, src map[string]any) {
 	for k, v := range src {
 		sv, _ := v.(map[string]any)
@@ -165,6 +174,12 @@ func TestUnownedFieldsComeBack(t *testing.T) {
 		if !defaults.Known(av, kind) || len(list(meta, "managedFields")) == 0 || av == "autoscaling/v1" {
 			// autoscaling/v1 HorizontalPodAutoscalers are stored as v2: the round trip
 			// through annotations is not modelled.
+			continue
+		}
+		if entriesAtOtherVersions(meta, av) {
+			// Fields owned at another version are not read by structure: an HPA read at
+			// autoscaling/v1 owes its targetCPUUtilizationPercentage to a v2 owner of
+			// spec.metrics (catalog V7).
 			continue
 		}
 		n++

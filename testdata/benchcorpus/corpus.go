@@ -27,6 +27,10 @@ type Options struct {
 	// Now is the time the live state describes; the histories happen in the weeks before.
 	// Zero means 2026-12-01T12:00:00Z.
 	Now time.Time
+	// CELRules adds CEL validation rules (and the bounds their cost needs) to the CRDs in the
+	// repository and the cluster: a corpus whose custom resources the API server validates
+	// with CEL.
+	CELRules bool
 	// ChangeRate scales how often a pull request changes an application, in percent of the
 	// default weights (0 means 100).
 	ChangeRate int
@@ -78,9 +82,13 @@ func Generate(opts Options) (*Corpus, error) {
 		opts.ChangeRate = 100
 	}
 	reg := schema.NewRegistry()
-	for name, crd := range map[string]string{"servicemonitors": serviceMonitorCRD, "certificates": certificateCRD} {
-		if err := reg.AddCRD(name, []byte(crd)); err != nil {
-			return nil, fmt.Errorf("registering the %s CRD: %w", name, err)
+	crds, err := crdFiles(opts)
+	if err != nil {
+		return nil, err
+	}
+	for _, crd := range crds {
+		if err := reg.AddCRD(crd.name, []byte(crd.text)); err != nil {
+			return nil, fmt.Errorf("registering the %s CRD: %w", crd.name, err)
 		}
 	}
 	eng := merge.New(reg)
@@ -299,7 +307,11 @@ func generateInfra(eng *merge.Engine, reg *schema.Registry, opts Options, teams 
 	}
 	out.files = append(out.files, File{Path: "namespaces.yaml", Data: []byte(strings.Join(nsDocs, "---\n"))})
 	out.objects += len(teams)
-	for _, crd := range []struct{ file, text string }{{"crds/servicemonitors.yaml", serviceMonitorCRD}, {"crds/certificates.yaml", certificateCRD}} {
+	crds, err := crdFiles(opts)
+	if err != nil {
+		return out, err
+	}
+	for _, crd := range crds {
 		var o map[string]interface{}
 		if err := yaml.Unmarshal([]byte(crd.text), &o); err != nil {
 			return out, err
@@ -369,4 +381,21 @@ func (c *Corpus) Write(dir string) error {
 		}
 	}
 	return os.WriteFile(filepath.Join(dir, "live.json"), c.Live, 0o644)
+}
+
+type crdFile struct{ name, file, text string }
+
+// crdFiles are the CRDs of the corpus: their names, files in the repository and texts.
+func crdFiles(opts Options) ([]crdFile, error) {
+	out := []crdFile{{"servicemonitors", "crds/servicemonitors.yaml", serviceMonitorCRD}, {"certificates", "crds/certificates.yaml", certificateCRD}}
+	if opts.CELRules {
+		for i := range out {
+			text, err := withCELRules(out[i].name, out[i].text)
+			if err != nil {
+				return nil, err
+			}
+			out[i].text = text
+		}
+	}
+	return out, nil
 }

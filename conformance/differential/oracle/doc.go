@@ -10,9 +10,14 @@
 //
 // A Server serves Kinds, each with its type converter (client-go's apply-configuration
 // schema for built-in kinds; for a CRD, the OpenAPI the apiextensions builder makes,
-// converted by managedfields.NewTypeConverter, as the customresource handler does).
-// Converters are identities and defaulting is absent for built-in kinds: what is
-// compared is field management, not Go defaulting.
+// converted by managedfields.NewTypeConverter, as the customresource handler does). The
+// type converter of built-in kinds knows only the versions kube-apiserver serves, as the
+// server's does. Objects of a kind served at one version keep their fields when converted;
+// a kind served at several versions (the HorizontalPodAutoscaler) is served with
+// k8s.io/kubernetes' own scheme: objects are held in the internal version, converted to the
+// request's, and the field manager converts through the internal version; a CRD's
+// versions convert with apiextensions' converter. Defaulting is absent for built-in kinds:
+// what is compared is field management, not Go defaulting.
 //
 // The field manager stamps entries with the wall clock. To answer for a logical time,
 // a request's managedFields times are shifted so that the logical time falls on the

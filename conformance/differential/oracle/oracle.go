@@ -1,7 +1,9 @@
 package oracle
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sync"
@@ -13,8 +15,10 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	kjson "k8s.io/apimachinery/pkg/runtime/serializer/json"
 	"k8s.io/apimachinery/pkg/util/managedfields"
 	"k8s.io/apiserver/pkg/endpoints/handlers/fieldmanager"
+	clientscheme "k8s.io/client-go/kubernetes/scheme"
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 	"sigs.k8s.io/structured-merge-diff/v6/typed"
 )
@@ -42,6 +46,20 @@ type Kind struct {
 	// ScalePaths maps apiVersions to the replica count's path for the /scale
 	// subresource; nil when the kind has none.
 	ScalePaths managedfields.ResourcePathMappings
+	// Convertor, when set, converts the kind's objects between versions (a CRD's
+	// converter); otherwise a version's objects keep their fields.
+	Convertor runtime.ObjectConvertor
+	// Scheme, when set, is the API server's own scheme for the kind (k8s.io/kubernetes'
+	// legacyscheme), and the kind is served at every version of Versions: objects live in
+	// the internal version as the server keeps them (a live object given at any served
+	// version is converted to it, an update body is decoded into it), the field manager
+	// converts through it (the scheme as object convertor and creater, the internal version
+	// as hub), the registry's rules run on Hub (a version of the internal version's shape)
+	// and the answer is converted to the request's version.
+	Scheme *runtime.Scheme
+	// Versions are the served versions of a kind with a Scheme, Hub one of them.
+	Versions []schema.GroupVersion
+	Hub      schema.GroupVersion
 }
 
 // Type returns the SMD type of the kind, as the converter resolves it.
@@ -134,15 +152,28 @@ func (s *Server) fieldManager(gvk schema.GroupVersionKind, sub string) (*managed
 	}
 	var reset map[fieldpath.APIVersion]fieldpath.Filter
 	if paths := k.Reset[sub]; len(paths) > 0 {
-		reset = fieldpath.NewExcludeFilterSetMap(map[fieldpath.APIVersion]*fieldpath.Set{
-			fieldpath.APIVersion(gvk.GroupVersion().String()): fieldpath.NewSet(paths...),
-		})
+		sets := map[fieldpath.APIVersion]*fieldpath.Set{fieldpath.APIVersion(gvk.GroupVersion().String()): fieldpath.NewSet(paths...)}
+		for _, v := range k.Versions {
+			// The strategies list their reset fields for every version they serve.
+			sets[fieldpath.APIVersion(v.String())] = fieldpath.NewSet(paths...)
+		}
+		reset = fieldpath.NewExcludeFilterSetMap(sets)
 	}
 	build := managedfields.NewDefaultFieldManager
 	if k.CRD {
 		build = managedfields.NewDefaultCRDFieldManager
 	}
-	fm, err := build(k.Converter, identityConvertor{}, defaulter{k.Default}, emptyCreater{}, gvk, gvk.GroupVersion(), sub, reset)
+	var convertor runtime.ObjectConvertor = identityConvertor{}
+	var creater runtime.ObjectCreater = emptyCreater{}
+	hub := gvk.GroupVersion()
+	if k.Convertor != nil {
+		convertor = k.Convertor
+	}
+	if k.Scheme != nil {
+		convertor, creater = k.Scheme, k.Scheme
+		hub = schema.GroupVersion{Group: gvk.Group, Version: runtime.APIVersionInternal}
+	}
+	fm, err := build(k.Converter, convertor, defaulter{k.Default}, creater, gvk, hub, sub, reset)
 	if err != nil {
 		return nil, fmt.Errorf("building the field manager of %s/%s: %w", gvk, sub, err)
 	}
@@ -199,6 +230,9 @@ func (s *Server) run(req Request, apply bool) (Response, error) {
 }
 
 func (s *Server) once(fm *managedfields.FieldManager, req Request, liveMap, objMap map[string]interface{}, apply bool) (Response, error) {
+	if k := s.kinds[req.GVK]; k.Scheme != nil && req.Subresource != "scale" {
+		return s.onceConverted(fm, k, req, liveMap, objMap, apply)
+	}
 	created := liveMap == nil
 	if created && req.Subresource != "" {
 		// A subresource never creates: the store answers NotFound before any field
@@ -243,7 +277,7 @@ func (s *Server) once(fm *managedfields.FieldManager, req Request, liveMap, objM
 		// (the reset fields), then the registry store undoes timestamp-only changes.
 		restoreResetFields(out, live, s.kinds[req.GVK].Reset[req.Subresource])
 		var err error
-		out, err = fieldmanager.IgnoreManagedFieldsTimestampsTransformer(context.Background(), out, live)
+		out, err = keepTimes(s.kinds[req.GVK], out, live)
 		if err != nil {
 			return Response{}, fmt.Errorf("timestamp transformer: %w", err)
 		}
@@ -256,6 +290,187 @@ func (s *Server) once(fm *managedfields.FieldManager, req Request, liveMap, objM
 		k.Decode(u.Object) // the store encodes the object and decodes what it wrote
 	}
 	return Response{Object: u.Object}, nil
+}
+
+// keepTimes is the registry store's undoing of timestamp-only changes
+// (IgnoreManagedFieldsTimestampsTransformer). The store compares the objects it holds:
+// for a custom resource unstructured ones (an empty list or map differs from none), for a
+// built-in kind its Go types (where they are the same): for those, the decision is taken
+// on the objects decoded into client-go's types, and the times it keeps are copied back.
+func keepTimes(k *Kind, out, live runtime.Object) (runtime.Object, error) {
+	if k.CRD {
+		return fieldmanager.IgnoreManagedFieldsTimestampsTransformer(context.Background(), out, live)
+	}
+	typedOut, err1 := typedCopy(out)
+	typedLive, err2 := typedCopy(live)
+	if err1 != nil || err2 != nil {
+		return fieldmanager.IgnoreManagedFieldsTimestampsTransformer(context.Background(), out, live)
+	}
+	res, err := fieldmanager.IgnoreManagedFieldsTimestampsTransformer(context.Background(), typedOut, typedLive)
+	if err != nil {
+		return nil, err
+	}
+	kept, err := meta.Accessor(res)
+	if err != nil {
+		return nil, err
+	}
+	acc, err := meta.Accessor(out)
+	if err != nil {
+		return nil, err
+	}
+	mf := acc.GetManagedFields()
+	for i, e := range kept.GetManagedFields() {
+		if i < len(mf) {
+			mf[i].Time = e.Time
+		}
+	}
+	if len(mf) > 0 {
+		acc.SetManagedFields(mf)
+	}
+	return out, nil
+}
+
+// typedCopy decodes an unstructured built-in object into its client-go Go type.
+func typedCopy(obj runtime.Object) (runtime.Object, error) {
+	u, ok := obj.(*unstructured.Unstructured)
+	if !ok {
+		return nil, fmt.Errorf("not unstructured: %T", obj)
+	}
+	typed, err := clientscheme.Scheme.New(u.GroupVersionKind())
+	if err != nil {
+		return nil, err
+	}
+	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, typed); err != nil {
+		return nil, err
+	}
+	return typed, nil
+}
+
+// onceConverted is once for a kind the server converts between versions (Kind.Scheme):
+// the stored object is internal, and the answer is converted to the request's version.
+func (s *Server) onceConverted(fm *managedfields.FieldManager, k *Kind, req Request, liveMap, objMap map[string]interface{}, apply bool) (Response, error) {
+	created := liveMap == nil
+	if created && req.Subresource != "" {
+		name, _, _ := unstructured.NestedString(objMap, "metadata", "name")
+		return Response{Error: toStatus(notFound(k, name))}, nil
+	}
+	internal := schema.GroupVersion{Group: req.GVK.Group, Version: runtime.APIVersionInternal}
+	var live runtime.Object
+	var err error
+	if created {
+		// The handler creates the request's kind, empty, as its scheme makes it.
+		if live, err = k.Scheme.New(req.GVK); err != nil {
+			return Response{}, err
+		}
+	} else if live, err = k.Scheme.ConvertToVersion(&unstructured.Unstructured{Object: liveMap}, internal); err != nil {
+		return Response{}, fmt.Errorf("reading the live object: %w", err)
+	}
+	var out runtime.Object
+	if apply {
+		out, err = fm.Apply(live, &unstructured.Unstructured{Object: objMap}, req.Manager, req.Force)
+		if err != nil {
+			return Response{Error: toStatus(err)}, nil
+		}
+	} else {
+		// The body is decoded from JSON into the request version's type (the server's
+		// serializer; no defaulting here, as nowhere in this oracle), then converted to the
+		// internal version; a body that does not decode is a 400, worded as the update
+		// handler words it.
+		text, err := json.Marshal(objMap)
+		if err != nil {
+			return Response{}, err
+		}
+		into, err := k.Scheme.New(req.GVK)
+		if err != nil {
+			return Response{}, err
+		}
+		ser := kjson.NewSerializerWithOptions(kjson.DefaultMetaFactory, k.Scheme, k.Scheme, kjson.SerializerOptions{})
+		decoded, _, err := ser.Decode(text, &req.GVK, into)
+		if err != nil {
+			return Response{Error: toStatus(apierrors.NewBadRequest(fmt.Sprintf("%s in version %q cannot be handled as a %s: %v", req.GVK.Kind, req.GVK.Version, req.GVK.Kind, err)))}, nil
+		}
+		body, err := k.Scheme.ConvertToVersion(decoded, internal)
+		if err != nil {
+			return Response{Error: toStatus(apierrors.NewBadRequest(err.Error()))}, nil
+		}
+		out = fm.UpdateNoErrors(live, body, req.Manager)
+	}
+	// The strategy and the store work on the internal version: Hub has its shape.
+	hubOut, err := toMap(k.Scheme, out, k.Hub)
+	if err != nil {
+		return Response{}, fmt.Errorf("the answer at %s: %w", k.Hub, err)
+	}
+	var result runtime.Object = &unstructured.Unstructured{Object: hubOut}
+	if !created {
+		hubLive, err := toMap(k.Scheme, live, k.Hub)
+		if err != nil {
+			return Response{}, fmt.Errorf("the live object at %s: %w", k.Hub, err)
+		}
+		old := &unstructured.Unstructured{Object: hubLive}
+		restoreResetFields(result, old, k.Reset[req.Subresource])
+		if result, err = fieldmanager.IgnoreManagedFieldsTimestampsTransformer(context.Background(), result, old); err != nil {
+			return Response{}, fmt.Errorf("timestamp transformer: %w", err)
+		}
+	}
+	final, err := k.Scheme.ConvertToVersion(result, internal)
+	if err != nil {
+		return Response{}, err
+	}
+	answer, err := toMap(k.Scheme, final, req.GVK.GroupVersion())
+	if err != nil {
+		return Response{}, fmt.Errorf("the answer at %s: %w", req.GVK.GroupVersion(), err)
+	}
+	return Response{Object: answer}, nil
+}
+
+// ReadAs is obj, a stored object of a kind with a scheme, as a GET at gv returns it:
+// converted through the internal version.
+func ReadAs(s *runtime.Scheme, obj map[string]interface{}, gv schema.GroupVersion) (map[string]interface{}, error) {
+	internal, err := s.ConvertToVersion(&unstructured.Unstructured{Object: obj}, schema.GroupVersion{Group: gv.Group, Version: runtime.APIVersionInternal})
+	if err != nil {
+		return nil, err
+	}
+	return toMap(s, internal, gv)
+}
+
+// toMap converts obj to gv and encodes it as the server writes JSON, read back as decoded
+// JSON (integers int64).
+func toMap(s *runtime.Scheme, obj runtime.Object, gv schema.GroupVersion) (map[string]interface{}, error) {
+	v, err := s.ConvertToVersion(obj, gv)
+	if err != nil {
+		return nil, err
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var out map[string]interface{}
+	if err := dec.Decode(&out); err != nil {
+		return nil, err
+	}
+	return fromNumbers(out).(map[string]interface{}), nil
+}
+
+func fromNumbers(v interface{}) interface{} {
+	switch t := v.(type) {
+	case map[string]interface{}:
+		for k, x := range t {
+			t[k] = fromNumbers(x)
+		}
+	case []interface{}:
+		for i, x := range t {
+			t[i] = fromNumbers(x)
+		}
+	case json.Number:
+		if i, err := t.Int64(); err == nil {
+			return i
+		}
+		f, _ := t.Float64()
+		return f
+	}
+	return v
 }
 
 // restoreResetFields copies the old values of the reset fields into obj (removing those
@@ -349,8 +564,21 @@ func (identityConvertor) Convert(in, out, context interface{}) error {
 	return errors.New("conversion is not supported")
 }
 
-func (identityConvertor) ConvertToVersion(in runtime.Object, _ runtime.GroupVersioner) (runtime.Object, error) {
-	return in, nil
+// ConvertToVersion keeps the fields and sets the target's apiVersion, as a kind served at
+// one version converts to it; the type converter then refuses a version it has no type
+// for (the entries recorded there are dropped).
+func (identityConvertor) ConvertToVersion(in runtime.Object, target runtime.GroupVersioner) (runtime.Object, error) {
+	u, ok := in.(*unstructured.Unstructured)
+	if !ok {
+		return in, nil
+	}
+	gvk, ok := target.KindForGroupVersionKinds([]schema.GroupVersionKind{u.GroupVersionKind()})
+	if !ok || gvk == u.GroupVersionKind() {
+		return in, nil
+	}
+	c := u.DeepCopy()
+	c.SetGroupVersionKind(gvk)
+	return c, nil
 }
 
 func (identityConvertor) ConvertFieldLabel(schema.GroupVersionKind, string, string) (string, string, error) {

@@ -22,6 +22,7 @@ func main() {
 	out := flag.String("out", "testdata/bench-corpus", "the directory to write into")
 	sizes := flag.String("sizes", "1000,10000", "comma-separated numbers of manifest objects")
 	seed := flag.Uint64("seed", 1, "the random seed")
+	cel := flag.Bool("cel", false, "add CEL validation rules to the CRDs (the CRD-heavy corpus of make bench-corpus-cel)")
 	flag.Parse()
 	for _, s := range strings.Split(*sizes, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(s))
@@ -30,7 +31,7 @@ func main() {
 			os.Exit(2)
 		}
 		t := time.Now()
-		c, err := benchcorpus.Generate(benchcorpus.Options{Objects: n, Seed: *seed})
+		c, err := benchcorpus.Generate(benchcorpus.Options{Objects: n, Seed: *seed, CELRules: *cel})
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "benchcorpus: %v\n", err)
 			os.Exit(1)

@@ -1,0 +1,22 @@
+// Package cellib is the CEL environment kube-apiserver 1.37 compiles the x-kubernetes-validations
+// rules of CRDs in: cel-go's standard library and extensions at the versions the server
+// enables, plus Kubernetes' own libraries (lists, regex, URLs, quantities, IPs and CIDRs,
+// named formats, semantic versions, and the declarations of the authorizer library), with the
+// cost each function is charged — estimated when a CRD is created, counted when a rule runs.
+//
+// # Two environments
+//
+// The server compiles a rule in one of two environments: "new expressions", gated at the
+// version the server must stay compatible with (1.36 for a 1.37 server), for rules a write
+// adds to a CRD; and "stored expressions", with every library, for rules already stored —
+// custom resources are always validated in the latter. Env returns either; they are built on
+// first use, once, so a program that validates no CEL rule never pays for them.
+//
+// # Cost
+//
+// Every rule has a budget: an estimated cost, computed from the schema's bounds when the CRD
+// is written (the CRD is refused when a rule could cost too much), and an actual cost,
+// counted while the rule runs (a rule that exceeds its per-call limit, or rules that together
+// exceed the per-object budget, fail). Estimator implements both for the Kubernetes
+// functions, as the server charges them; cel-go charges its own.
+package cellib

@@ -1,0 +1,197 @@
+package conversion
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/ssa-diff/ssa-diff/internal/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	kjson "sigs.k8s.io/json"
+)
+
+// ErrNotConvertible is wrapped by the errors of Convert for kinds and versions this package
+// does not convert.
+var ErrNotConvertible = errors.New("no conversion known")
+
+// kindConversion converts the objects of one kind through its hub.
+type kindConversion struct {
+	// versions are the versions the server serves, preferred first.
+	versions []string
+	// hub is the version whose shape is the internal version's.
+	hub string
+	// newObject makes an empty Go object of a version.
+	newObject func(version string) any
+	// toHub converts a Go object of a version to the hub.
+	toHub func(version string, in any) any
+	// fromHub converts a hub value to a version and encodes it.
+	fromHub func(hub any, version string) (any, error)
+}
+
+// kinds are the built-in kinds served at more than one version, by group and kind.
+var kinds = map[[2]string]*kindConversion{
+	{"autoscaling", "HorizontalPodAutoscaler"}: hpaConversion,
+}
+
+// Versions returns the versions of a built-in kind between which Convert converts,
+// preferred first ("v2", "v1" for the HorizontalPodAutoscaler), or nil when the package
+// knows no conversion for the kind.
+func Versions(group, kind string) []string {
+	if k := kinds[[2]string{group, kind}]; k != nil {
+		return append([]string(nil), k.versions...)
+	}
+	return nil
+}
+
+// Hub returns the version of a built-in kind whose shape is the kind's internal version
+// ("v2" for the HorizontalPodAutoscaler), where the server's registry runs its rules and
+// validation; "" when the package knows no conversion for the kind. Converting an object
+// to its hub and back loses nothing the server keeps.
+func Hub(group, kind string) string {
+	if k := kinds[[2]string{group, kind}]; k != nil {
+		return k.hub
+	}
+	return ""
+}
+
+// Convert returns obj, a built-in object in its unstructured form at one of the versions
+// Versions lists, converted to apiVersion as kube-apiserver converts it: decoded into its
+// Go type, converted to the internal version, from there to apiVersion, and encoded as
+// JSON would encode it (integers int64, other numbers float64). Converting to the object's
+// own version is the round trip the server makes when it decodes an object and encodes it
+// again at the same version. metadata.managedFields are kept as they are. obj is not
+// changed, and the result shares nothing with it.
+func Convert(obj map[string]any, apiVersion string) (map[string]any, error) {
+	from, _ := obj["apiVersion"].(string)
+	kind, _ := obj["kind"].(string)
+	fromGroup, fromVersion := splitAPIVersion(from)
+	toGroup, toVersion := splitAPIVersion(apiVersion)
+	k := kinds[[2]string{fromGroup, kind}]
+	if k == nil || toGroup != fromGroup {
+		return nil, fmt.Errorf("%w from %s %s to %s", ErrNotConvertible, from, kind, apiVersion)
+	}
+	if !k.serves(fromVersion) || !k.serves(toVersion) {
+		return nil, fmt.Errorf("%w from %s to %s for %s: the versions are %s", ErrNotConvertible, from, apiVersion, kind, strings.Join(k.versions, ", "))
+	}
+	in, managed, hasManaged := withoutManagedFields(obj)
+	typed := k.newObject(fromVersion)
+	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(in, typed); err != nil {
+		// As the server's scheme words it.
+		return nil, fmt.Errorf("unable to convert unstructured object to %s/%s, Kind=%s: %w", fromGroup, fromVersion, kind, err)
+	}
+	out, err := k.fromHub(k.toHub(fromVersion, typed), toVersion)
+	if err != nil {
+		return nil, fmt.Errorf("converting %s to %s: %w", kind, apiVersion, err)
+	}
+	m, err := encode(out)
+	if err != nil {
+		return nil, fmt.Errorf("encoding %s %s: %w", apiVersion, kind, err)
+	}
+	if hasManaged {
+		md, _ := m["metadata"].(map[string]any)
+		if md == nil {
+			md = map[string]any{}
+			m["metadata"] = md
+		}
+		md["managedFields"] = unstructured.DeepCopy(managed)
+	}
+	return m, nil
+}
+
+func (k *kindConversion) serves(version string) bool {
+	for _, v := range k.versions {
+		if v == version {
+			return true
+		}
+	}
+	return false
+}
+
+func splitAPIVersion(av string) (group, version string) {
+	if i := strings.IndexByte(av, '/'); i >= 0 {
+		return av[:i], av[i+1:]
+	}
+	return "", av
+}
+
+// withoutManagedFields is obj without metadata.managedFields (a shallow copy when it had
+// them), and the entries it had. The server's conversion copies them as they are.
+func withoutManagedFields(obj map[string]any) (map[string]any, any, bool) {
+	md, ok := obj["metadata"].(map[string]any)
+	if !ok {
+		return obj, nil, false
+	}
+	mf, ok := md["managedFields"]
+	if !ok {
+		return obj, nil, false
+	}
+	c := make(map[string]any, len(obj))
+	for k, v := range obj {
+		c[k] = v
+	}
+	m := make(map[string]any, len(md))
+	for k, v := range md {
+		if k != "managedFields" {
+			m[k] = v
+		}
+	}
+	c["metadata"] = m
+	return c, mf, true
+}
+
+// DecodeBody checks that obj, a request body of a kind Versions knows, decodes into its Go
+// type as the API server decodes a JSON request body (sigs.k8s.io/json, field names case
+// sensitive, unknown fields ignored). The error is the server's 400 message:
+// `HorizontalPodAutoscaler in version "v2" cannot be handled as a HorizontalPodAutoscaler:
+// json: cannot unmarshal …`. The body is read from obj as encoding/json writes it, so a
+// number is quoted as Go formats it.
+func DecodeBody(obj map[string]any) error {
+	av, _ := obj["apiVersion"].(string)
+	kind, _ := obj["kind"].(string)
+	group, version := splitAPIVersion(av)
+	k := kinds[[2]string{group, kind}]
+	if k == nil || !k.serves(version) {
+		return fmt.Errorf("%w for %s %s", ErrNotConvertible, av, kind)
+	}
+	b, err := json.Marshal(obj)
+	if err != nil {
+		return err
+	}
+	if err := kjson.UnmarshalCaseSensitivePreserveInts(b, k.newObject(version)); err != nil {
+		return fmt.Errorf("%s in version %q cannot be handled as a %s: %w", kind, version, kind, err)
+	}
+	return nil
+}
+
+// encode writes a Go API object as encoding/json would, unstructured: apimachinery's
+// converter, which follows the JSON tags and the types' own JSON forms.
+func encode(v any) (map[string]any, error) {
+	return runtime.DefaultUnstructuredConverter.ToUnstructured(v)
+}
+
+// numbers turns json.Numbers into int64 (integers) or float64 (the rest), as the engine
+// holds decoded JSON.
+func numbers(v any) any {
+	switch t := v.(type) {
+	case map[string]any:
+		for k, x := range t {
+			t[k] = numbers(x)
+		}
+	case []any:
+		for i, x := range t {
+			t[i] = numbers(x)
+		}
+	case json.Number:
+		if i, err := t.Int64(); err == nil {
+			return i
+		}
+		f, _ := t.Float64()
+		if f == math.Trunc(f) && math.Abs(f) < 1<<53 {
+			return int64(f)
+		}
+		return f
+	}
+	return v
+}

@@ -1,0 +1,486 @@
+package conversion
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/ssa-diff/ssa-diff/internal/wire/autoscalingv1"
+	"github.com/ssa-diff/ssa-diff/internal/wire/autoscalingv2"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// The annotations in which autoscaling/v1 keeps what it cannot express (k8s.io/kubernetes
+// pkg/apis/autoscaling/annotations.go).
+const (
+	hpaMetricsAnnotation        = "autoscaling.alpha.kubernetes.io/metrics"
+	hpaCurrentMetricsAnnotation = "autoscaling.alpha.kubernetes.io/current-metrics"
+	hpaBehaviorAnnotation       = "autoscaling.alpha.kubernetes.io/behavior"
+	hpaConditionsAnnotation     = "autoscaling.alpha.kubernetes.io/conditions"
+	hpaScaleDownToleranceAnnot  = "autoscaling.alpha.kubernetes.io/scale-down-tolerance"
+	hpaScaleUpToleranceAnnot    = "autoscaling.alpha.kubernetes.io/scale-up-tolerance"
+	// hpaDefaultCPUUtilization is the target an HPA without metrics gets from autoscaling/v1.
+	hpaDefaultCPUUtilization int32 = 80
+)
+
+// hpaRoundTripAnnotations never reach the internal version.
+var hpaRoundTripAnnotations = []string{
+	hpaMetricsAnnotation, hpaBehaviorAnnotation, hpaScaleDownToleranceAnnot,
+	hpaScaleUpToleranceAnnot, hpaCurrentMetricsAnnotation, hpaConditionsAnnotation,
+}
+
+// hpaConversion converts HorizontalPodAutoscalers. The hub is an autoscaling/v2 object
+// standing for the internal version (same shape), never carrying round-trip annotations.
+var hpaConversion = &kindConversion{
+	versions: []string{"v2", "v1"},
+	hub:      "v2",
+	newObject: func(version string) any {
+		if version == "v1" {
+			return &autoscalingv1.HorizontalPodAutoscaler{}
+		}
+		return &autoscalingv2.HorizontalPodAutoscaler{}
+	},
+	toHub: func(_ string, in any) any {
+		if v1, ok := in.(*autoscalingv1.HorizontalPodAutoscaler); ok {
+			return hpaV1ToHub(v1)
+		}
+		hub := in.(*autoscalingv2.HorizontalPodAutoscaler)
+		hub.Annotations = withoutRoundTripAnnotations(hub.Annotations)
+		return hub
+	},
+	fromHub: func(h any, version string) (any, error) {
+		hub := h.(*autoscalingv2.HorizontalPodAutoscaler)
+		if version == "v1" {
+			out, err := hpaHubToV1(hub)
+			if err != nil {
+				return nil, err
+			}
+			out.TypeMeta = metav1.TypeMeta{APIVersion: "autoscaling/v1", Kind: "HorizontalPodAutoscaler"}
+			return out, nil
+		}
+		out := *hub
+		out.Annotations = withoutRoundTripAnnotations(out.Annotations)
+		out.TypeMeta = metav1.TypeMeta{APIVersion: "autoscaling/v2", Kind: "HorizontalPodAutoscaler"}
+		return &out, nil
+	},
+}
+
+// withoutRoundTripAnnotations is a copy of the annotations without the round-trip ones,
+// or the annotations themselves when they have none.
+func withoutRoundTripAnnotations(in map[string]string) map[string]string {
+	found := false
+	for _, k := range hpaRoundTripAnnotations {
+		if _, ok := in[k]; ok {
+			found = true
+			break
+		}
+	}
+	if !found {
+		return in
+	}
+	out := make(map[string]string, len(in))
+	for k, v := range in {
+		out[k] = v
+	}
+	for _, k := range hpaRoundTripAnnotations {
+		delete(out, k)
+	}
+	return out
+}
+
+// isCPUUtilization tells the one metric autoscaling/v1 has a field for.
+func isCPUUtilization(m *autoscalingv2.MetricSpec) bool {
+	return m.Type == autoscalingv2.ResourceMetricSourceType && m.Resource != nil &&
+		m.Resource.Name == autoscalingv2.ResourceCPU && m.Resource.Target.AverageUtilization != nil
+}
+
+func cpuUtilizationMetric(percent int32) autoscalingv2.MetricSpec {
+	return autoscalingv2.MetricSpec{
+		Type: autoscalingv2.ResourceMetricSourceType,
+		Resource: &autoscalingv2.ResourceMetricSource{
+			Name:   autoscalingv2.ResourceCPU,
+			Target: autoscalingv2.MetricTarget{Type: autoscalingv2.UtilizationMetricType, AverageUtilization: &percent},
+		},
+	}
+}
+
+// hpaV1ToHub reads an autoscaling/v1 HPA into the hub, taking back from the annotations
+// what v1 keeps there.
+func hpaV1ToHub(in *autoscalingv1.HorizontalPodAutoscaler) *autoscalingv2.HorizontalPodAutoscaler {
+	out := &autoscalingv2.HorizontalPodAutoscaler{ObjectMeta: in.ObjectMeta}
+	out.Spec.ScaleTargetRef = autoscalingv2.CrossVersionObjectReference(in.Spec.ScaleTargetRef)
+	out.Spec.MinReplicas = in.Spec.MinReplicas
+	out.Spec.MaxReplicas = in.Spec.MaxReplicas
+	if p := in.Spec.TargetCPUUtilizationPercentage; p != nil {
+		out.Spec.Metrics = []autoscalingv2.MetricSpec{cpuUtilizationMetric(*p)}
+	}
+	out.Status.ObservedGeneration = in.Status.ObservedGeneration
+	out.Status.LastScaleTime = in.Status.LastScaleTime
+	out.Status.CurrentReplicas = in.Status.CurrentReplicas
+	out.Status.DesiredReplicas = in.Status.DesiredReplicas
+	if p := in.Status.CurrentCPUUtilizationPercentage; p != nil {
+		u := *p
+		out.Status.CurrentMetrics = []autoscalingv2.MetricStatus{{
+			Type:     autoscalingv2.ResourceMetricSourceType,
+			Resource: &autoscalingv2.ResourceMetricStatus{Name: autoscalingv2.ResourceCPU, Current: autoscalingv2.MetricValueStatus{AverageUtilization: &u}},
+		}}
+	}
+
+	ann := in.Annotations
+	if text, ok := ann[hpaMetricsAnnotation]; ok {
+		var others []autoscalingv1.MetricSpec
+		if json.Unmarshal([]byte(text), &others) == nil {
+			// The other metrics first, then the CPU target of the spec, if any.
+			metrics := make([]autoscalingv2.MetricSpec, 0, len(others)+len(out.Spec.Metrics))
+			for i := range others {
+				metrics = append(metrics, metricV1ToHub(&others[i]))
+			}
+			out.Spec.Metrics = append(metrics, out.Spec.Metrics...)
+		}
+	}
+	if text, ok := ann[hpaBehaviorAnnotation]; ok {
+		var b internalBehavior
+		if json.Unmarshal([]byte(text), &b) == nil && (b.ScaleUp != nil || b.ScaleDown != nil) {
+			out.Spec.Behavior = b.toV2()
+		}
+	}
+	if text, ok := ann[hpaCurrentMetricsAnnotation]; ok {
+		var current []autoscalingv1.MetricStatus
+		if json.Unmarshal([]byte(text), &current) == nil {
+			// They replace what status.currentCPUUtilizationPercentage said.
+			out.Status.CurrentMetrics = make([]autoscalingv2.MetricStatus, len(current))
+			for i := range current {
+				out.Status.CurrentMetrics[i] = metricStatusV1ToHub(&current[i])
+			}
+		}
+	}
+	if len(out.Spec.Metrics) == 0 {
+		out.Spec.Metrics = []autoscalingv2.MetricSpec{cpuUtilizationMetric(hpaDefaultCPUUtilization)}
+	}
+	if text, ok := ann[hpaConditionsAnnotation]; ok {
+		var conditions []autoscalingv1.HorizontalPodAutoscalerCondition
+		if json.Unmarshal([]byte(text), &conditions) == nil {
+			out.Status.Conditions = make([]autoscalingv2.HorizontalPodAutoscalerCondition, len(conditions))
+			for i, c := range conditions {
+				out.Status.Conditions[i] = autoscalingv2.HorizontalPodAutoscalerCondition{
+					Type: c.Type, Status: c.Status,
+					LastTransitionTime: c.LastTransitionTime, Reason: c.Reason, Message: c.Message,
+					ObservedGeneration: c.ObservedGeneration,
+				}
+			}
+		}
+	}
+	out.Annotations = withoutRoundTripAnnotations(ann)
+	return out
+}
+
+// hpaHubToV1 writes the hub as autoscaling/v1, keeping in annotations what v1 has no field for.
+func hpaHubToV1(in *autoscalingv2.HorizontalPodAutoscaler) (*autoscalingv1.HorizontalPodAutoscaler, error) {
+	out := &autoscalingv1.HorizontalPodAutoscaler{ObjectMeta: in.ObjectMeta}
+	out.Spec.ScaleTargetRef = autoscalingv1.CrossVersionObjectReference(in.Spec.ScaleTargetRef)
+	out.Spec.MinReplicas = in.Spec.MinReplicas
+	out.Spec.MaxReplicas = in.Spec.MaxReplicas
+	for i := range in.Spec.Metrics {
+		if m := &in.Spec.Metrics[i]; isCPUUtilization(m) {
+			u := *m.Resource.Target.AverageUtilization
+			out.Spec.TargetCPUUtilizationPercentage = &u
+			break
+		}
+	}
+	out.Status.ObservedGeneration = in.Status.ObservedGeneration
+	out.Status.LastScaleTime = in.Status.LastScaleTime
+	out.Status.CurrentReplicas = in.Status.CurrentReplicas
+	out.Status.DesiredReplicas = in.Status.DesiredReplicas
+	// The last CPU utilisation among the current metrics wins.
+	for _, m := range in.Status.CurrentMetrics {
+		if m.Type == autoscalingv2.ResourceMetricSourceType && m.Resource != nil && m.Resource.Name == autoscalingv2.ResourceCPU && m.Resource.Current.AverageUtilization != nil {
+			u := *m.Resource.Current.AverageUtilization
+			out.Status.CurrentCPUUtilizationPercentage = &u
+		}
+	}
+
+	ann := withoutRoundTripAnnotations(in.Annotations)
+	copied := false
+	set := func(key string, v any) error {
+		b, err := json.Marshal(v)
+		if err != nil {
+			return fmt.Errorf("annotation %s: %w", key, err)
+		}
+		if !copied {
+			c := make(map[string]string, len(ann)+1)
+			for k, v := range ann {
+				c[k] = v
+			}
+			ann, copied = c, true
+		}
+		ann[key] = string(b)
+		return nil
+	}
+	others := make([]autoscalingv1.MetricSpec, 0, len(in.Spec.Metrics))
+	for i := range in.Spec.Metrics {
+		if m := &in.Spec.Metrics[i]; !isCPUUtilization(m) {
+			others = append(others, metricHubToV1(m))
+		}
+	}
+	if len(others) > 0 {
+		if err := set(hpaMetricsAnnotation, others); err != nil {
+			return nil, err
+		}
+	}
+	if n := len(in.Status.CurrentMetrics); n > 0 {
+		current := make([]autoscalingv1.MetricStatus, n)
+		for i := range in.Status.CurrentMetrics {
+			current[i] = metricStatusHubToV1(&in.Status.CurrentMetrics[i])
+		}
+		if err := set(hpaCurrentMetricsAnnotation, current); err != nil {
+			return nil, err
+		}
+	}
+	if b := in.Spec.Behavior; b != nil {
+		if err := set(hpaBehaviorAnnotation, behaviorFromV2(b)); err != nil {
+			return nil, err
+		}
+	}
+	if n := len(in.Status.Conditions); n > 0 {
+		conditions := make([]autoscalingv1.HorizontalPodAutoscalerCondition, n)
+		for i, c := range in.Status.Conditions {
+			conditions[i] = autoscalingv1.HorizontalPodAutoscalerCondition{
+				Type: c.Type, Status: c.Status,
+				LastTransitionTime: c.LastTransitionTime, Reason: c.Reason, Message: c.Message,
+				ObservedGeneration: c.ObservedGeneration,
+			}
+		}
+		if err := set(hpaConditionsAnnotation, conditions); err != nil {
+			return nil, err
+		}
+	}
+	out.Annotations = ann
+	return out, nil
+}
+
+func describedObject(r autoscalingv1.CrossVersionObjectReference) autoscalingv2.CrossVersionObjectReference {
+	return autoscalingv2.CrossVersionObjectReference(r)
+}
+
+func quantityPtr(q resource.Quantity) *resource.Quantity { return &q }
+
+// metricV1ToHub reads one v1 metric (the shape of the metrics annotation).
+func metricV1ToHub(in *autoscalingv1.MetricSpec) autoscalingv2.MetricSpec {
+	out := autoscalingv2.MetricSpec{Type: in.Type}
+	if s := in.Object; s != nil {
+		target := autoscalingv2.MetricTarget{Type: autoscalingv2.ValueMetricType, Value: quantityPtr(s.TargetValue), AverageValue: s.AverageValue}
+		if s.AverageValue != nil {
+			// v1 always writes targetValue ("0" when unset): only a real one is kept.
+			target.Type, target.Value = autoscalingv2.AverageValueMetricType, nil
+			if !s.TargetValue.IsZero() {
+				target.Value = quantityPtr(s.TargetValue)
+			}
+		}
+		out.Object = &autoscalingv2.ObjectMetricSource{
+			DescribedObject: describedObject(s.Target),
+			Target:          target,
+			Metric:          autoscalingv2.MetricIdentifier{Name: s.MetricName, Selector: s.Selector},
+		}
+	}
+	if s := in.Pods; s != nil {
+		out.Pods = &autoscalingv2.PodsMetricSource{
+			Metric: autoscalingv2.MetricIdentifier{Name: s.MetricName, Selector: s.Selector},
+			Target: autoscalingv2.MetricTarget{Type: autoscalingv2.AverageValueMetricType, AverageValue: quantityPtr(s.TargetAverageValue)},
+		}
+	}
+	if s := in.Resource; s != nil {
+		out.Resource = &autoscalingv2.ResourceMetricSource{Name: s.Name, Target: resourceTarget(s.TargetAverageUtilization, s.TargetAverageValue)}
+	}
+	if s := in.ContainerResource; s != nil {
+		out.ContainerResource = &autoscalingv2.ContainerResourceMetricSource{Name: s.Name, Container: s.Container,
+			Target: resourceTarget(s.TargetAverageUtilization, s.TargetAverageValue)}
+	}
+	if s := in.External; s != nil {
+		t := autoscalingv2.MetricTarget{Type: autoscalingv2.AverageValueMetricType, Value: s.TargetValue, AverageValue: s.TargetAverageValue}
+		if s.TargetValue != nil {
+			t.Type = autoscalingv2.ValueMetricType
+		}
+		out.External = &autoscalingv2.ExternalMetricSource{
+			Metric: autoscalingv2.MetricIdentifier{Name: s.MetricName, Selector: s.MetricSelector},
+			Target: t,
+		}
+	}
+	return out
+}
+
+// resourceTarget is the target of a (container) resource metric: a utilisation when one is
+// given, an average value otherwise.
+func resourceTarget(utilization *int32, average *resource.Quantity) autoscalingv2.MetricTarget {
+	t := autoscalingv2.MetricTarget{Type: autoscalingv2.AverageValueMetricType, AverageValue: average, AverageUtilization: utilization}
+	if utilization != nil {
+		t.Type = autoscalingv2.UtilizationMetricType
+	}
+	return t
+}
+
+// metricStatusV1ToHub reads one v1 current metric (the shape of the current-metrics annotation).
+func metricStatusV1ToHub(in *autoscalingv1.MetricStatus) autoscalingv2.MetricStatus {
+	out := autoscalingv2.MetricStatus{Type: in.Type}
+	if s := in.Object; s != nil {
+		out.Object = &autoscalingv2.ObjectMetricStatus{
+			Metric:          autoscalingv2.MetricIdentifier{Name: s.MetricName, Selector: s.Selector},
+			Current:         autoscalingv2.MetricValueStatus{Value: quantityPtr(s.CurrentValue), AverageValue: s.AverageValue},
+			DescribedObject: describedObject(s.Target),
+		}
+	}
+	if s := in.Pods; s != nil {
+		out.Pods = &autoscalingv2.PodsMetricStatus{
+			Metric:  autoscalingv2.MetricIdentifier{Name: s.MetricName, Selector: s.Selector},
+			Current: autoscalingv2.MetricValueStatus{AverageValue: quantityPtr(s.CurrentAverageValue)},
+		}
+	}
+	if s := in.Resource; s != nil {
+		out.Resource = &autoscalingv2.ResourceMetricStatus{Name: s.Name,
+			Current: autoscalingv2.MetricValueStatus{AverageValue: quantityPtr(s.CurrentAverageValue), AverageUtilization: s.CurrentAverageUtilization}}
+	}
+	if s := in.ContainerResource; s != nil {
+		out.ContainerResource = &autoscalingv2.ContainerResourceMetricStatus{Name: s.Name, Container: s.Container,
+			Current: autoscalingv2.MetricValueStatus{AverageValue: quantityPtr(s.CurrentAverageValue), AverageUtilization: s.CurrentAverageUtilization}}
+	}
+	if s := in.External; s != nil {
+		out.External = &autoscalingv2.ExternalMetricStatus{
+			Metric:  autoscalingv2.MetricIdentifier{Name: s.MetricName, Selector: s.MetricSelector},
+			Current: autoscalingv2.MetricValueStatus{Value: quantityPtr(s.CurrentValue), AverageValue: s.CurrentAverageValue},
+		}
+	}
+	return out
+}
+
+func valueOr0(q *resource.Quantity) resource.Quantity {
+	if q == nil {
+		return resource.Quantity{}
+	}
+	return *q
+}
+
+// metricHubToV1 writes one metric as v1 writes it into the metrics annotation.
+func metricHubToV1(in *autoscalingv2.MetricSpec) autoscalingv1.MetricSpec {
+	out := autoscalingv1.MetricSpec{Type: in.Type}
+	if s := in.Object; s != nil {
+		out.Object = &autoscalingv1.ObjectMetricSource{
+			Target:       autoscalingv1.CrossVersionObjectReference(s.DescribedObject),
+			MetricName:   s.Metric.Name,
+			TargetValue:  valueOr0(s.Target.Value),
+			Selector:     s.Metric.Selector,
+			AverageValue: s.Target.AverageValue,
+		}
+	}
+	if s := in.Pods; s != nil {
+		out.Pods = &autoscalingv1.PodsMetricSource{MetricName: s.Metric.Name, TargetAverageValue: valueOr0(s.Target.AverageValue), Selector: s.Metric.Selector}
+	}
+	if s := in.Resource; s != nil {
+		out.Resource = &autoscalingv1.ResourceMetricSource{Name: s.Name, TargetAverageUtilization: s.Target.AverageUtilization, TargetAverageValue: s.Target.AverageValue}
+	}
+	if s := in.ContainerResource; s != nil {
+		out.ContainerResource = &autoscalingv1.ContainerResourceMetricSource{Name: s.Name, Container: s.Container,
+			TargetAverageUtilization: s.Target.AverageUtilization, TargetAverageValue: s.Target.AverageValue}
+	}
+	if s := in.External; s != nil {
+		out.External = &autoscalingv1.ExternalMetricSource{MetricName: s.Metric.Name, MetricSelector: s.Metric.Selector,
+			TargetValue: s.Target.Value, TargetAverageValue: s.Target.AverageValue}
+	}
+	return out
+}
+
+// metricStatusHubToV1 writes one current metric as v1 writes it into the current-metrics
+// annotation.
+func metricStatusHubToV1(in *autoscalingv2.MetricStatus) autoscalingv1.MetricStatus {
+	out := autoscalingv1.MetricStatus{Type: in.Type}
+	if s := in.Object; s != nil {
+		o := &autoscalingv1.ObjectMetricStatus{
+			Target:       autoscalingv1.CrossVersionObjectReference(s.DescribedObject),
+			MetricName:   s.Metric.Name,
+			CurrentValue: valueOr0(s.Current.Value),
+			Selector:     s.Metric.Selector,
+		}
+		if s.Current.AverageValue != nil {
+			o.AverageValue = quantityPtr(*s.Current.AverageValue)
+		}
+		out.Object = o
+	}
+	if s := in.Pods; s != nil {
+		out.Pods = &autoscalingv1.PodsMetricStatus{MetricName: s.Metric.Name, CurrentAverageValue: valueOr0(s.Current.AverageValue), Selector: s.Metric.Selector}
+	}
+	if s := in.Resource; s != nil {
+		out.Resource = &autoscalingv1.ResourceMetricStatus{Name: s.Name, CurrentAverageUtilization: s.Current.AverageUtilization, CurrentAverageValue: valueOr0(s.Current.AverageValue)}
+	}
+	if s := in.ContainerResource; s != nil {
+		out.ContainerResource = &autoscalingv1.ContainerResourceMetricStatus{Name: s.Name, Container: s.Container,
+			CurrentAverageUtilization: s.Current.AverageUtilization, CurrentAverageValue: valueOr0(s.Current.AverageValue)}
+	}
+	if s := in.External; s != nil {
+		out.External = &autoscalingv1.ExternalMetricStatus{MetricName: s.Metric.Name, MetricSelector: s.Metric.Selector,
+			CurrentValue: valueOr0(s.Current.Value), CurrentAverageValue: s.Current.AverageValue}
+	}
+	return out
+}
+
+// internalBehavior is spec.behavior as the internal Go type of k8s.io/kubernetes encodes it
+// with encoding/json: no JSON tags, so the Go field names, in declaration order, and no
+// field omitted. autoscaling/v1 keeps the behavior in this form.
+type internalBehavior struct {
+	ScaleUp   *internalScalingRules
+	ScaleDown *internalScalingRules
+}
+
+type internalScalingRules struct {
+	StabilizationWindowSeconds *int32
+	SelectPolicy               *string
+	Policies                   []internalScalingPolicy
+	Tolerance                  *resource.Quantity
+}
+
+type internalScalingPolicy struct {
+	Type          string
+	Value         int32
+	PeriodSeconds int32
+}
+
+func behaviorFromV2(in *autoscalingv2.HorizontalPodAutoscalerBehavior) internalBehavior {
+	return internalBehavior{ScaleUp: rulesFromV2(in.ScaleUp), ScaleDown: rulesFromV2(in.ScaleDown)}
+}
+
+func rulesFromV2(in *autoscalingv2.HPAScalingRules) *internalScalingRules {
+	if in == nil {
+		return nil
+	}
+	out := &internalScalingRules{StabilizationWindowSeconds: in.StabilizationWindowSeconds, Tolerance: in.Tolerance}
+	if in.SelectPolicy != nil {
+		s := *in.SelectPolicy
+		out.SelectPolicy = &s
+	}
+	if in.Policies != nil {
+		out.Policies = make([]internalScalingPolicy, len(in.Policies))
+		for i, p := range in.Policies {
+			out.Policies[i] = internalScalingPolicy{Type: p.Type, Value: p.Value, PeriodSeconds: p.PeriodSeconds}
+		}
+	}
+	return out
+}
+
+func (b internalBehavior) toV2() *autoscalingv2.HorizontalPodAutoscalerBehavior {
+	return &autoscalingv2.HorizontalPodAutoscalerBehavior{ScaleUp: b.ScaleUp.toV2(), ScaleDown: b.ScaleDown.toV2()}
+}
+
+func (r *internalScalingRules) toV2() *autoscalingv2.HPAScalingRules {
+	if r == nil {
+		return nil
+	}
+	out := &autoscalingv2.HPAScalingRules{StabilizationWindowSeconds: r.StabilizationWindowSeconds, Tolerance: r.Tolerance}
+	if r.SelectPolicy != nil {
+		s := *r.SelectPolicy
+		out.SelectPolicy = &s
+	}
+	if r.Policies != nil {
+		out.Policies = make([]autoscalingv2.HPAScalingPolicy, len(r.Policies))
+		for i, p := range r.Policies {
+			out.Policies[i] = autoscalingv2.HPAScalingPolicy{Type: p.Type, Value: p.Value, PeriodSeconds: p.PeriodSeconds}
+		}
+	}
+	return out
+}

@@ -1,0 +1,38 @@
+package merge
+
+import (
+	"github.com/ssa-diff/ssa-diff/internal/celrules"
+	"github.com/ssa-diff/ssa-diff/internal/crdvalidation"
+	"github.com/ssa-diff/ssa-diff/internal/crdvalidation/crd"
+	"github.com/ssa-diff/ssa-diff/schema"
+	"github.com/ssa-diff/ssa-diff/schema/crdschema"
+)
+
+var crdGVK = schema.GVK{Group: "apiextensions.k8s.io", Version: "v1", Kind: "CustomResourceDefinition"}
+
+// customResources validates custom resources as apiextensions-apiserver 1.37 does, CEL
+// rules included.
+var customResources = crdvalidation.Validator{Rules: func(s *crdschema.Schema) crdvalidation.RuleValidator {
+	return celrules.New(s)
+}}
+
+// validateCustomResource is apiextensions-apiserver's validation (catalog V3, V4, V6): of a
+// custom resource of a CRD, and of a CustomResourceDefinition itself; false for every other
+// type.
+func validateCustomResource(t *schema.Type, subresource string, obj, old map[string]any) (Validation, bool) {
+	if t == nil {
+		return Validation{}, false
+	}
+	if t.Source == schema.SourceBuiltin && t.GVK == crdGVK && subresource == "" {
+		r := crd.Validate(obj, old)
+		if r.Crashed != "" {
+			return Validation{NotPredicted: "the API server's validation of this CustomResourceDefinition fails (" + r.Crashed + "): it answers 500 Internal Server Error"}, true
+		}
+		return Validation{Errors: r.Errors, Warnings: r.Warnings}, true
+	}
+	if t.Validation == nil {
+		return Validation{}, false
+	}
+	r := customResources.Validate(t, subresource, obj, old)
+	return Validation{Errors: r.Errors, Warnings: r.Warnings}, true
+}

@@ -1,0 +1,311 @@
+package merge
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/ssa-diff/ssa-diff/internal/unstructured"
+	"github.com/ssa-diff/ssa-diff/merge/conversion"
+	"github.com/ssa-diff/ssa-diff/schema"
+	"github.com/ssa-diff/ssa-diff/schema/builtin"
+)
+
+// An object is stored once and served at every version of its group the server enables
+// (catalog V7). A request names one version; the server converts the stored object to it,
+// runs field management there, and answers at that version. A version or kind the server
+// does not serve is refused before anything else happens (catalog V5).
+
+// client is who sends a request, which decides how a kind the server does not serve is
+// refused.
+type client int
+
+const (
+	// clientRaw sends the body as it is to the URL of its apiVersion (the api applier, a
+	// controller): the server answers 404.
+	clientRaw client = iota
+	// clientKubectl maps the kind to a resource through discovery first and refuses, in
+	// its own words, what the server does not serve; nothing is sent.
+	clientKubectl
+	// clientMapper is any other client with a REST mapper (Argo CD, Flux): client-go's
+	// refusal, nothing sent.
+	clientMapper
+)
+
+// The server's answers to a URL it does not serve.
+const (
+	notServedMessage     = "the server could not find the requested resource"
+	notServedTextMessage = "404 page not found"
+)
+
+// KubectlMappingHint is the line kubectl prints after a kind it could not map.
+const KubectlMappingHint = "ensure CRDs are installed first"
+
+// endpointOf is where a request goes: req.Endpoint, or when that is zero the live object's
+// endpoint (the object's on a create) — at the body's version when the body is the same
+// group and kind at another version, as clients send a body to its own apiVersion's URL.
+func endpointOf(req Request) Endpoint {
+	ep := req.Endpoint
+	if ep.GVK != (schema.GVK{}) {
+		return ep
+	}
+	src := req.Live
+	if src == nil {
+		src = req.Object
+	}
+	ep.GVK = gvkOf(src)
+	if body := gvkOf(req.Object); req.Live != nil && body.Group == ep.GVK.Group && body.Kind == ep.GVK.Kind && body.Version != "" {
+		ep.GVK = body
+	}
+	if ep.Name == "" {
+		ep.Namespace, ep.Name = nsName(src)
+	}
+	return ep
+}
+
+// admit is what happens to a request before any field management: a kind or version the
+// server does not serve is refused as client c would see it (the result), and the live
+// object is read at the request's version, as the server converts the stored object (the
+// request to run). An error means the live object cannot be converted offline.
+func (e *Engine) admit(req Request, c client) (Request, *Result, error) {
+	req.Endpoint = endpointOf(req)
+	gvk := req.Endpoint.GVK
+	if e.schemas.Serving(gvk) == schema.NotServed {
+		return req, e.notServed(req, c), nil
+	}
+	if req.Live == nil {
+		return req, nil, nil
+	}
+	at := gvkOf(req.Live)
+	if at.Group != gvk.Group || at.Kind != gvk.Kind {
+		// A live object of another kind is a mismatch the request itself reports.
+		return req, nil, nil
+	}
+	if t, ok := e.schemas.Lookup(gvk); ok && t.Source == schema.SourceBuiltin && conversion.Hub(gvk.Group, gvk.Kind) != "" {
+		req.Live = normalizedInput(req.Live)
+		// The server holds the object in its internal version (the hub's shape) and reads
+		// it through the request version's Go types: what that version cannot hold is
+		// not there, what it always holds is.
+		hub := schema.GVK{Group: gvk.Group, Version: conversion.Hub(gvk.Group, gvk.Kind), Kind: gvk.Kind}
+		read, err := conversion.Convert(req.Live, gvk.APIVersion())
+		switch {
+		case err != nil:
+		case req.hubLive != nil:
+			// A later request of a client's sequence: the object as the server holds it
+			// was passed on (passHubLive).
+		case hub == gvk:
+			req.hubLive = read // only read: atHub copies it
+		default:
+			req.hubLive, err = conversion.Convert(req.Live, hub.APIVersion())
+		}
+		if err != nil {
+			return req, nil, fmt.Errorf("%w: reading the live %s %s at %s: %w", errNotPredictable, at.APIVersion(), at.Kind, gvk.APIVersion(), err)
+		}
+		req.Live = read
+		return req, nil, nil
+	}
+	if at == gvk {
+		return req, nil, nil
+	}
+	if e.schemas.Serving(at) == schema.NotServed {
+		return req, nil, fmt.Errorf("%w: the live object is %s, a version kube-apiserver %s does not serve: no server returns it; read it again at %s",
+			errNotPredictable, at.APIVersion(), builtin.KubernetesVersion, gvk.APIVersion())
+	}
+	req.Live = normalizedInput(req.Live)
+	conv, exact, err := e.convertObject(req.Live, gvk)
+	if err != nil {
+		return req, nil, fmt.Errorf("%w: reading the live %s %s at %s: %w", errNotPredictable, at.APIVersion(), at.Kind, gvk.APIVersion(), err)
+	}
+	if !exact {
+		return req, nil, fmt.Errorf("%w: the live object is %s and the request %s, and ssa-diff does not know how the server converts %s between them; give the live object at %s",
+			errNotPredictable, at.APIVersion(), gvk.APIVersion(), gvk.Kind, gvk.APIVersion())
+	}
+	req.Live = conv
+	return req, nil, nil
+}
+
+// passHubLive gives next, a later request of a client's sequence that began with first,
+// the object as the server holds it at the hub version, when next's live object still says
+// what first's did (managedFields aside): reading it at the request's version again would
+// lose what that version cannot say (the order of an HPA's metrics read at autoscaling/v1).
+func passHubLive(next Request, first Request) Request {
+	if first.hubLive != nil && next.Live != nil && equalIgnoringManagedFields(next.Live, first.Live) {
+		next.hubLive = first.hubLive
+	}
+	return next
+}
+
+// readAs records on res the live object as the server reads it at the request's version,
+// when that is not the object given (another version, or one the kind's Go types read
+// otherwise).
+func readAs(res *Result, given, read map[string]any) *Result {
+	if res != nil && given != nil && read != nil && (gvkOf(given) != gvkOf(read) || !unstructured.Equal(given, read) && !unstructured.Equal(normalizedInput(given), read)) {
+		res.Live = read
+	}
+	return res
+}
+
+// errWebhookConversion: the CRD converts between versions with a webhook, which only the
+// cluster can call.
+var errWebhookConversion = errors.New("the CustomResourceDefinition converts between its versions with a webhook, which cannot be called offline")
+
+// convertObject converts an object of the request's kind to gvk, as the server converts
+// it. exact is false when the conversion is by structure (apiVersion rewritten, fields
+// kept) for want of the server's: a kind known only from an OpenAPI document, or a CRD
+// whose webhook only the cluster can call (then err is errWebhookConversion as well, and
+// the converted object is the structural one). obj is not changed.
+func (e *Engine) convertObject(obj map[string]any, gvk schema.GVK) (out map[string]any, exact bool, err error) {
+	from := gvkOf(obj)
+	if from == gvk {
+		return obj, true, nil
+	}
+	t, _ := e.schemas.Lookup(gvk)
+	switch {
+	case t != nil && t.Source == schema.SourceBuiltin && conversion.Versions(gvk.Group, gvk.Kind) != nil:
+		out, err := conversion.Convert(obj, gvk.APIVersion())
+		return out, err == nil, err
+	case t != nil && t.Source == schema.SourceCRD && t.Conversion == schema.ConversionWebhook:
+		return rewriteAPIVersion(obj, gvk), false, errWebhookConversion
+	case t != nil && t.Source == schema.SourceCRD:
+		// Strategy None: the server sets apiVersion and keeps every other field.
+		return rewriteAPIVersion(obj, gvk), true, nil
+	}
+	return rewriteAPIVersion(obj, gvk), false, nil
+}
+
+func rewriteAPIVersion(obj map[string]any, gvk schema.GVK) map[string]any {
+	c := make(map[string]any, len(obj))
+	for k, v := range obj {
+		c[k] = v
+	}
+	c["apiVersion"] = gvk.APIVersion()
+	return copyObject(c)
+}
+
+// roundTrip is the server's decoding of an object of the request's version into the
+// internal version and its encoding back (catalog V7): for kinds converted by Go code, it
+// can change the object (autoscaling/v1 rewrites its annotations, autoscaling/v2 drops
+// them). obj is returned as it is for the other kinds.
+func (r *request) roundTrip(obj map[string]any) (map[string]any, error) {
+	if !r.converts() {
+		return obj, nil
+	}
+	return conversion.Convert(obj, r.ep.GVK.APIVersion())
+}
+
+// converts reports a built-in kind the server converts between versions with Go code
+// that package conversion ports.
+func (r *request) converts() bool {
+	return r.typ.Source == schema.SourceBuiltin && conversion.Versions(r.ep.GVK.Group, r.ep.GVK.Kind) != nil
+}
+
+// atHub runs f, a step of the registry (its rules, its validation), as the server runs it:
+// on the internal version. For a kind whose request version is not its hub (package
+// conversion), obj and live (nil on a create) are converted to the hub, f runs on them
+// with the hub's type, and obj is replaced by the result read back at the request's
+// version; live is not changed. Otherwise f runs on obj and live themselves.
+func (r *request) atHub(obj, live map[string]any, f func(t *schema.Type, obj, live map[string]any) error) error {
+	if r.hub == nil {
+		return f(r.typ, obj, live)
+	}
+	hub := r.hub.GVK.APIVersion()
+	var hobj, hlive map[string]any
+	var err error
+	if live != nil {
+		// The live object as the server holds it, when known: reading it at the request's
+		// version may have lost what that version cannot say.
+		if hlive = r.hubLive; hlive == nil {
+			if hlive, err = conversion.Convert(live, hub); err != nil {
+				return err
+			}
+		}
+		if equalIgnoringManagedFields(obj, live) {
+			// Nothing changed: the server goes on with the object it holds.
+			hobj = copyObject(hlive)
+			if mf, ok := metadataOf(obj)["managedFields"]; ok {
+				ensureMetadata(hobj)["managedFields"] = mf
+			} else {
+				removeManagedFields(hobj)
+			}
+		}
+	}
+	if hobj == nil {
+		if hobj, err = conversion.Convert(obj, hub); err != nil {
+			return err
+		}
+	}
+	if err := f(r.hub, hobj, hlive); err != nil {
+		return err
+	}
+	back, err := conversion.Convert(hobj, r.ep.GVK.APIVersion())
+	if err != nil {
+		return err
+	}
+	clear(obj)
+	for k, v := range back {
+		obj[k] = v
+	}
+	return nil
+}
+
+// notServed is the refusal of a request for a kind or version the server does not serve
+// (catalog V5), as client c reports it.
+func (e *Engine) notServed(req Request, c client) *Result {
+	gvk := req.Endpoint.GVK
+	res := &Result{Endpoint: req.Endpoint, Action: ActionRejected, Warnings: []string{e.whyNotServed(gvk)}}
+	switch c {
+	case clientRaw:
+		if e.schemas.BuiltinGroupServed(gvk.Group) {
+			// The group's handler answers for the versions and resources it lacks.
+			res.Rejection = &StatusError{Code: 404, Reason: "NotFound", Message: notServedMessage, Details: &StatusDetails{}}
+		} else {
+			// No handler for the group at all: the server's mux answers.
+			res.Rejection = &StatusError{Code: 404, Message: notServedTextMessage, PlainText: true}
+		}
+	case clientKubectl:
+		name, _ := metadataOf(req.Object)["name"].(string)
+		ns, _ := metadataOf(req.Object)["namespace"].(string)
+		res.Rejection = &StatusError{Code: 404, Reason: "NotFound",
+			Message: fmt.Sprintf("resource mapping not found for name: %q namespace: %q from %q: %s", name, ns, req.Source, noKindMatch(gvk))}
+		res.Warnings = append(res.Warnings, "kubectl refuses the object before sending anything (and adds: "+KubectlMappingHint+"); the other objects of the run are applied")
+	default:
+		res.Rejection = &StatusError{Code: 404, Reason: "NotFound", Message: noKindMatch(gvk)}
+	}
+	return res
+}
+
+// noKindMatch is client-go's refusal of a kind its REST mapper does not know.
+func noKindMatch(gvk schema.GVK) string {
+	return fmt.Sprintf("no matches for kind %q in version %q", gvk.Kind, gvk.APIVersion())
+}
+
+// whyNotServed explains a refusal of catalog V5: which versions of the kind are served,
+// if any.
+func (e *Engine) whyNotServed(gvk schema.GVK) string {
+	var served, known []string
+	for _, g := range e.schemas.Versions(gvk.Group, gvk.Kind) {
+		if t, ok := e.schemas.Lookup(g); ok && t.Served {
+			served = append(served, g.APIVersion())
+		} else {
+			known = append(known, g.APIVersion())
+		}
+	}
+	t, found := e.schemas.Lookup(gvk)
+	switch {
+	case found && t.Source == schema.SourceCRD:
+		msg := fmt.Sprintf("%s %s is not served: its CustomResourceDefinition (%s) does not set served: true on that version", gvk.Kind, gvk.APIVersion(), t.Origin)
+		if len(served) > 0 {
+			msg += "; served: " + strings.Join(served, ", ")
+		}
+		return msg
+	case found || len(known) > 0:
+		msg := fmt.Sprintf("kube-apiserver %s does not serve %s %s", builtin.KubernetesVersion, gvk.Kind, gvk.APIVersion())
+		if len(served) > 0 {
+			msg += "; it serves it at " + strings.Join(served, ", ")
+		}
+		return msg
+	case len(served) > 0:
+		return fmt.Sprintf("%s is not served at %s; it is at %s", gvk.Kind, gvk.APIVersion(), strings.Join(served, ", "))
+	}
+	return fmt.Sprintf("the group %q has no kind %s (at %s): a typo, or a CustomResourceDefinition not given", gvk.Group, gvk.Kind, gvk.APIVersion())
+}

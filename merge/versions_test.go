@@ -1,0 +1,356 @@
+package merge
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ssa-diff/ssa-diff/schema"
+)
+
+var versionsNow = time.Date(2026, 12, 3, 10, 0, 0, 0, time.UTC)
+
+// widgetCRDs defines example.com Widget: v1 served (storage), v2 served, v1beta1 listed but
+// not served; strategy None unless webhook.
+func widgetRegistry(t *testing.T, webhook bool) *schema.Registry {
+	t.Helper()
+	conv := ""
+	if webhook {
+		conv = "  conversion: {strategy: Webhook, webhook: {conversionReviewVersions: [v1], clientConfig: {url: \"https://conv.example.com\"}}}\n"
+	}
+	reg := schema.NewRegistry()
+	crd := `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {plural: widgets, kind: Widget}
+` + conv + `  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema: {openAPIV3Schema: {type: object, properties: {spec: {type: object, properties: {size: {type: integer}, tags: {type: array, items: {type: string}, x-kubernetes-list-type: set}}}}}}
+  - name: v2
+    served: true
+    storage: false
+    schema: {openAPIV3Schema: {type: object, properties: {spec: {type: object, properties: {size: {type: integer}, tags: {type: array, items: {type: string}, x-kubernetes-list-type: set}}}}}}
+  - name: v1beta1
+    served: false
+    storage: false
+    schema: {openAPIV3Schema: {type: object, properties: {spec: {type: object, properties: {size: {type: integer}}}}}}
+`
+	if err := reg.AddCRD("widgets.yaml", []byte(crd)); err != nil {
+		t.Fatal(err)
+	}
+	return reg
+}
+
+// TestNotServed: a request for a kind or version the server does not serve is refused
+// before anything else, as each client sees it (catalog V5).
+func TestNotServed(t *testing.T) {
+	e := New(widgetRegistry(t, false))
+	const (
+		status = `{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"the server could not find the requested resource","reason":"NotFound","details":{},"code":404}`
+		text   = "404 page not found"
+	)
+	for _, c := range []struct {
+		name, body string
+		// raw is the raw API's Status (JSON) or plain-text body.
+		raw string
+		// kubectl is kubectl's message.
+		kubectl string
+	}{
+		{"a version of a served group no longer served",
+			"apiVersion: apps/v1beta1\nkind: Deployment\nmetadata: {name: web, namespace: shop}\nspec: {replicas: 1}",
+			status, `resource mapping not found for name: "web" namespace: "shop" from "app.yaml": no matches for kind "Deployment" in version "apps/v1beta1"`},
+		{"a kind the group does not have",
+			"apiVersion: apps/v1\nkind: Deploymnet\nmetadata: {name: web}",
+			status, `resource mapping not found for name: "web" namespace: "" from "app.yaml": no matches for kind "Deploymnet" in version "apps/v1"`},
+		{"a core version that does not exist",
+			"apiVersion: v2\nkind: ConfigMap\nmetadata: {name: web, namespace: shop}",
+			status, `resource mapping not found for name: "web" namespace: "shop" from "app.yaml": no matches for kind "ConfigMap" in version "v2"`},
+		{"the body of a subresource",
+			"apiVersion: policy/v1\nkind: Eviction\nmetadata: {name: web, namespace: shop}",
+			status, `resource mapping not found for name: "web" namespace: "shop" from "app.yaml": no matches for kind "Eviction" in version "policy/v1"`},
+		{"a built-in group no version of which is served",
+			"apiVersion: extensions/v1beta1\nkind: Ingress\nmetadata: {name: web, namespace: shop}",
+			text, `resource mapping not found for name: "web" namespace: "shop" from "app.yaml": no matches for kind "Ingress" in version "extensions/v1beta1"`},
+		{"a CRD version not served",
+			"apiVersion: example.com/v1beta1\nkind: Widget\nmetadata: {name: w, namespace: shop}",
+			text, `resource mapping not found for name: "w" namespace: "shop" from "app.yaml": no matches for kind "Widget" in version "example.com/v1beta1"`},
+		{"a CRD version not listed",
+			"apiVersion: example.com/v3\nkind: Widget\nmetadata: {name: w, namespace: shop}",
+			text, `resource mapping not found for name: "w" namespace: "shop" from "app.yaml": no matches for kind "Widget" in version "example.com/v3"`},
+		{"a kind of a CRD group no given CRD defines",
+			"apiVersion: example.com/v1\nkind: Gadget\nmetadata: {name: g, namespace: shop}",
+			text, `resource mapping not found for name: "g" namespace: "shop" from "app.yaml": no matches for kind "Gadget" in version "example.com/v1"`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			body := objFromYAML(t, c.body)
+			live := objFromYAML(t, c.body) // a live object changes nothing: nothing is sent
+			for _, l := range []map[string]any{nil, live} {
+				for verb, call := range map[string]func(Request) (*Result, error){"apply": e.Apply, "update": e.Update} {
+					res, err := call(Request{Live: l, Object: body, Manager: "deployer", Now: versionsNow, Source: "app.yaml"})
+					if err != nil {
+						t.Fatalf("%s: %v", verb, err)
+					}
+					s := res.Rejection
+					if res.Action != ActionRejected || s == nil || s.Code != 404 {
+						t.Fatalf("%s: %+v %+v", verb, res.Action, s)
+					}
+					if c.raw == text {
+						if !s.PlainText || s.Message != text || s.Status() != nil {
+							t.Errorf("%s: %+v, want the plain-text 404", verb, s)
+						}
+					} else if got := string(s.Status()); got != c.raw {
+						t.Errorf("%s: status\n %s\nwant\n %s", verb, got, c.raw)
+					}
+					if len(res.Warnings) == 0 {
+						t.Errorf("%s: no warning says why", verb)
+					}
+				}
+			}
+			res, err := e.KubectlApply(Request{Object: body, Now: versionsNow, Source: "app.yaml"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Rejection == nil || res.Rejection.Message != c.kubectl || len(res.Steps) != 0 {
+				t.Errorf("kubectl: %+v, steps %v\nwant %q", res.Rejection, res.Steps, c.kubectl)
+			}
+			want := c.kubectl[strings.Index(c.kubectl, "no matches"):]
+			for name, call := range map[string]func() (*Result, error){
+				"argocd": func() (*Result, error) {
+					return e.ArgoCDApply(Request{Object: body, Now: versionsNow}, ArgoCDOptions{})
+				},
+				"flux": func() (*Result, error) { return e.FluxApply(Request{Object: body, Now: versionsNow}, FluxOptions{}) },
+			} {
+				res, err := call()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if res.Rejection == nil || res.Rejection.Message != want {
+					t.Errorf("%s: %+v, want %q", name, res.Rejection, want)
+				}
+			}
+		})
+	}
+}
+
+// TestUnknownGroupFallsBackToDeduced: a group nobody told the registry about is predicted
+// with the deduced type, and the warning says how to give its schema.
+func TestUnknownGroupFallsBackToDeduced(t *testing.T) {
+	e := New(widgetRegistry(t, false))
+	res, err := e.Apply(Request{Object: objFromYAML(t, "apiVersion: ops.example.org/v1\nkind: Backup\nmetadata: {name: b, namespace: shop}\nspec: {keep: 3}"),
+		Manager: "ops", Now: versionsNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Action != ActionCreate {
+		t.Fatalf("action %s, %+v", res.Action, res.Rejection)
+	}
+	if len(res.Warnings) == 0 || !strings.Contains(strings.Join(res.Warnings, "\n"), "--crd") {
+		t.Errorf("warnings %q do not name --crd", res.Warnings)
+	}
+}
+
+const hpaAtV2 = `apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata:
+  name: front
+  namespace: shop
+  uid: 01551f69-58eb-41d4-8c2b-913318a26859
+  resourceVersion: "95"
+  generation: 1
+  creationTimestamp: "2026-12-03T00:56:36Z"
+  managedFields:
+  - manager: platform
+    operation: Apply
+    apiVersion: autoscaling/v2
+    time: "2026-12-03T00:56:36Z"
+    fieldsType: FieldsV1
+    fieldsV1: {"f:spec": {"f:maxReplicas": {}, "f:metrics": {}, "f:minReplicas": {}, "f:scaleTargetRef": {"f:apiVersion": {}, "f:kind": {}, "f:name": {}}}}
+spec:
+  scaleTargetRef: {kind: Deployment, name: front, apiVersion: apps/v1}
+  minReplicas: 2
+  maxReplicas: 8
+  metrics:
+  - type: Pods
+    pods: {metric: {name: qps}, target: {type: AverageValue, averageValue: "10"}}
+  - type: Resource
+    resource: {name: cpu, target: {type: Utilization, averageUtilization: 70}}
+status:
+  desiredReplicas: 0
+  currentMetrics: null
+`
+
+// TestHPAV1OverV2 (catalog V7): a v1 apply over an HPA written at v2 is predicted at v1,
+// against the live object read at v1; a conflict on v2's spec.metrics shows v2's values.
+func TestHPAV1OverV2(t *testing.T) {
+	e := New(schema.NewRegistry())
+	live := objFromYAML(t, hpaAtV2)
+	cfg := objFromYAML(t, "apiVersion: autoscaling/v1\nkind: HorizontalPodAutoscaler\nmetadata: {name: front, namespace: shop}\nspec: {scaleTargetRef: {kind: Deployment, name: front, apiVersion: apps/v1}, maxReplicas: 8, targetCPUUtilizationPercentage: 60}")
+	res, err := e.Apply(Request{Live: live, Object: cfg, Manager: "team-app", Now: versionsNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Rejection == nil || res.Rejection.Message != `Apply failed with 1 conflict: conflict with "platform": .spec.metrics` {
+		t.Fatalf("rejection %+v", res.Rejection)
+	}
+	if len(res.Conflicts) != 1 || res.Conflicts[0].Manager.APIVersion != "autoscaling/v2" {
+		t.Fatalf("conflicts %+v", res.Conflicts)
+	}
+	c := res.Conflicts[0]
+	if lv, _ := c.Live.([]any); len(lv) != 2 {
+		t.Errorf("live value %v, want v2's two metrics", c.Live)
+	}
+	if av, _ := c.Applied.([]any); len(av) != 1 {
+		t.Errorf("applied value %v, want the CPU metric of 60%%", c.Applied)
+	}
+	for _, w := range res.Warnings {
+		if strings.Contains(w, "by structure") {
+			t.Errorf("warning %q: the conversion is the server's", w)
+		}
+	}
+
+	// Forced: the object at v1, read back with the other metric in an annotation.
+	res, err = e.Apply(Request{Live: live, Object: cfg, Manager: "team-app", Force: true, Now: versionsNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Rejection != nil || res.Action != ActionUpdate {
+		t.Fatalf("forced: %s %+v", res.Action, res.Rejection)
+	}
+	if av, _ := res.Object["apiVersion"].(string); av != "autoscaling/v1" {
+		t.Errorf("answer at %s", av)
+	}
+	if got := annotations(res.Object)["autoscaling.alpha.kubernetes.io/metrics"]; got != `[{"type":"Pods","pods":{"metricName":"qps","targetAverageValue":"10"}}]` {
+		t.Errorf("metrics annotation %v", got)
+	}
+	if av, _ := res.Live["apiVersion"].(string); av != "autoscaling/v1" {
+		t.Errorf("Result.Live is %v, want the live object read at autoscaling/v1", res.Live["apiVersion"])
+	}
+	if live["apiVersion"] != "autoscaling/v2" {
+		t.Error("the live object given was changed")
+	}
+}
+
+// TestCRDConversions (catalog V7): strategy None rewrites apiVersion; a webhook cannot be
+// run offline, which is said when the live object is at another version, and approximated
+// (with a warning) for entries at another version otherwise.
+func TestCRDConversions(t *testing.T) {
+	live := func(av string) map[string]any {
+		return objFromYAML(t, `apiVersion: `+av+`
+kind: Widget
+metadata:
+  name: w
+  namespace: shop
+  uid: 00000000-0000-0000-0000-000000000001
+  managedFields:
+  - {manager: ops, operation: Apply, apiVersion: example.com/v2, time: "2026-12-01T00:00:00Z", fieldsType: FieldsV1, fieldsV1: {"f:spec": {"f:size": {}}}}
+spec: {size: 3}
+`)
+	}
+	cfg := objFromYAML(t, "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w, namespace: shop}\nspec: {size: 4}")
+
+	none := New(widgetRegistry(t, false))
+	res, err := none.Apply(Request{Live: live("example.com/v2"), Object: cfg, Manager: "team", Now: versionsNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Rejection == nil || res.Rejection.Message != `Apply failed with 1 conflict: conflict with "ops": .spec.size` {
+		t.Fatalf("None: %+v", res.Rejection)
+	}
+	if len(res.Warnings) != 0 {
+		t.Errorf("None: warnings %q", res.Warnings)
+	}
+
+	webhook := New(widgetRegistry(t, true))
+	if _, err := webhook.Apply(Request{Live: live("example.com/v2"), Object: cfg, Manager: "team", Now: versionsNow}); !errors.Is(err, errNotPredictable) || !strings.Contains(err.Error(), "webhook") {
+		t.Errorf("webhook, live at another version: %v", err)
+	}
+	res, err = webhook.Apply(Request{Live: live("example.com/v1"), Object: cfg, Manager: "team", Force: true, Now: versionsNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Rejection != nil || !strings.Contains(strings.Join(res.Warnings, "\n"), "webhook") {
+		t.Errorf("webhook, live at the same version: %+v %q", res.Rejection, res.Warnings)
+	}
+}
+
+// TestLiveAtUnservedVersion: no 1.37 server returns an object at a version it does not
+// serve; such a live object is an input error, not a guess.
+func TestLiveAtUnservedVersion(t *testing.T) {
+	e := New(schema.NewRegistry())
+	live := objFromYAML(t, "apiVersion: apps/v1beta2\nkind: Deployment\nmetadata: {name: web, namespace: shop}\nspec: {replicas: 1}")
+	cfg := objFromYAML(t, "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: shop}\nspec: {replicas: 2}")
+	if _, err := e.Apply(Request{Live: live, Object: cfg, Manager: "m", Now: versionsNow}); !errors.Is(err, errNotPredictable) || !strings.Contains(err.Error(), "does not serve") {
+		t.Errorf("got %v", err)
+	}
+}
+
+// TestHPANoOpAtV1KeepsTheStoredObject: an HPA stored with its CPU metric first reads at
+// autoscaling/v1 with that metric in targetCPUUtilizationPercentage and the other in an
+// annotation; reading that back would put the CPU metric last. An apply at v1 that changes
+// nothing must leave the stored object alone (no write, no generation bump), in one request
+// and through a client's sequence (catalog V7, G5).
+func TestHPANoOpAtV1KeepsTheStoredObject(t *testing.T) {
+	e := New(schema.NewRegistry())
+	live := objFromYAML(t, strings.Replace(hpaAtV2, `  - type: Pods
+    pods: {metric: {name: qps}, target: {type: AverageValue, averageValue: "10"}}
+  - type: Resource
+    resource: {name: cpu, target: {type: Utilization, averageUtilization: 70}}`, `  - type: Resource
+    resource: {name: cpu, target: {type: Utilization, averageUtilization: 70}}
+  - type: Pods
+    pods: {metric: {name: qps}, target: {type: AverageValue, averageValue: "10"}}`, 1))
+	cfg := objFromYAML(t, "apiVersion: autoscaling/v1\nkind: HorizontalPodAutoscaler\nmetadata: {name: front, namespace: shop}\nspec: {maxReplicas: 8}")
+	for name, call := range map[string]func(Request) (*Result, error){
+		"api": e.Apply, "kubectl": e.KubectlApply,
+		"argocd": func(r Request) (*Result, error) { return e.ArgoCDApply(r, ArgoCDOptions{Manager: "team"}) },
+	} {
+		// team applies platform's value: co-owned, nothing changes but managedFields.
+		res, err := call(Request{Live: live, Object: cfg, Manager: "team", Now: versionsNow})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Rejection != nil {
+			t.Fatalf("%s: %+v", name, res.Rejection)
+		}
+		if g := metadataOf(res.Object)["generation"]; g != int64(1) {
+			t.Errorf("%s: generation %v, want 1 (the stored spec is unchanged)", name, g)
+		}
+	}
+}
+
+// TestHubLiveIsTheStoredObject: the registry's rules run on the object as the server holds
+// it, not as the request's version reads it. An HPA held without metrics (the differential
+// test's oracle makes such objects: it does not default) reads at autoscaling/v1 without a
+// CPU target, and reading that back would give it the default 80%; a /status write at v1
+// keeps the spec the server holds: still no CPU target (catalog V7, J2).
+func TestHubLiveIsTheStoredObject(t *testing.T) {
+	e := New(schema.NewRegistry(), WithServerHooks(FieldManagementOnly{}))
+	live := objFromYAML(t, `apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata:
+  name: front
+  namespace: shop
+  uid: u1
+  managedFields:
+  - {manager: ops, operation: Apply, apiVersion: autoscaling/v2, time: "2026-12-01T00:00:00Z", fieldsType: FieldsV1, fieldsV1: {"f:spec": {"f:maxReplicas": {}}}}
+spec: {maxReplicas: 3, scaleTargetRef: {kind: Deployment, name: web}}`)
+	body := objFromYAML(t, "apiVersion: autoscaling/v1\nkind: HorizontalPodAutoscaler\nmetadata: {name: front, namespace: shop}\nstatus: {currentReplicas: 2}")
+	for name, call := range map[string]func(Request) (*Result, error){"apply": e.Apply, "update": e.Update} {
+		res, err := call(Request{Live: live, Object: body, Manager: "ctrl", Endpoint: Endpoint{GVK: schema.GVK{Group: "autoscaling", Version: "v1", Kind: "HorizontalPodAutoscaler"}, Namespace: "shop", Name: "front", Subresource: "status"}, Now: versionsNow})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Rejection != nil {
+			t.Fatalf("%s: %+v", name, res.Rejection)
+		}
+		spec, _ := res.Object["spec"].(map[string]any)
+		if _, ok := spec["targetCPUUtilizationPercentage"]; ok {
+			t.Errorf("%s: spec %v has the default CPU target the stored object does not have", name, spec)
+		}
+	}
+}
