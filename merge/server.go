@@ -95,6 +95,7 @@ func (KubernetesHooks) Validate(t *schema.Type, subresource string, obj, old map
 		if res.Known {
 			return Validation{Errors: res.Errors, Warnings: res.Warnings}
 		}
+		return Validation{Errors: uidChanged(obj, old), NotPredicted: notPortedMessage(t, subresource)}
 	}
 	return Validation{Errors: uidChanged(obj, old)}
 }
@@ -185,4 +186,14 @@ func hasKey(m map[string]interface{}, k string) int {
 		return 1
 	}
 	return 0
+}
+
+// notPortedMessage says that a built-in kind's validation is not predicted: the write may
+// still be refused by the server.
+func notPortedMessage(t *schema.Type, subresource string) string {
+	what := t.GVK.APIVersion() + " " + t.GVK.Kind
+	if subresource != "" {
+		what += " (" + subresource + ")"
+	}
+	return "the validation of " + what + " is not predicted: the server may still refuse the write (422)"
 }
