@@ -1,7 +1,21 @@
 package validation
 
 import (
+	"context"
+
+	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apiserver/pkg/authentication/user"
+	"k8s.io/apiserver/pkg/authorization/authorizerfactory"
+	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
+	"k8s.io/kube-aggregator/pkg/registry/apiservice"
+	"k8s.io/kubernetes/pkg/registry/admissionregistration/mutatingadmissionpolicy"
+	"k8s.io/kubernetes/pkg/registry/admissionregistration/mutatingadmissionpolicybinding"
+	"k8s.io/kubernetes/pkg/registry/admissionregistration/mutatingwebhookconfiguration"
+	"k8s.io/kubernetes/pkg/registry/admissionregistration/resolver"
+	"k8s.io/kubernetes/pkg/registry/admissionregistration/validatingadmissionpolicy"
+	"k8s.io/kubernetes/pkg/registry/admissionregistration/validatingadmissionpolicybinding"
+	"k8s.io/kubernetes/pkg/registry/admissionregistration/validatingwebhookconfiguration"
 	"k8s.io/kubernetes/pkg/registry/apps/controllerrevision"
 	"k8s.io/kubernetes/pkg/registry/apps/daemonset"
 	"k8s.io/kubernetes/pkg/registry/apps/deployment"
@@ -10,6 +24,9 @@ import (
 	"k8s.io/kubernetes/pkg/registry/autoscaling/horizontalpodautoscaler"
 	"k8s.io/kubernetes/pkg/registry/batch/cronjob"
 	"k8s.io/kubernetes/pkg/registry/batch/job"
+	csrregistry "k8s.io/kubernetes/pkg/registry/certificates/certificates"
+	"k8s.io/kubernetes/pkg/registry/certificates/clustertrustbundle"
+	"k8s.io/kubernetes/pkg/registry/certificates/podcertificaterequest"
 	"k8s.io/kubernetes/pkg/registry/coordination/lease"
 	"k8s.io/kubernetes/pkg/registry/core/configmap"
 	"k8s.io/kubernetes/pkg/registry/core/endpoint"
@@ -27,6 +44,8 @@ import (
 	"k8s.io/kubernetes/pkg/registry/core/service"
 	"k8s.io/kubernetes/pkg/registry/core/serviceaccount"
 	"k8s.io/kubernetes/pkg/registry/discovery/endpointslice"
+	"k8s.io/kubernetes/pkg/registry/flowcontrol/flowschema"
+	"k8s.io/kubernetes/pkg/registry/flowcontrol/prioritylevelconfiguration"
 	"k8s.io/kubernetes/pkg/registry/networking/ingress"
 	"k8s.io/kubernetes/pkg/registry/networking/ingressclass"
 	"k8s.io/kubernetes/pkg/registry/networking/ipaddress"
@@ -45,6 +64,10 @@ import (
 	"k8s.io/kubernetes/pkg/registry/storage/storageclass"
 	"k8s.io/kubernetes/pkg/registry/storage/volumeattachment"
 	"k8s.io/kubernetes/pkg/registry/storage/volumeattributesclass"
+	"k8s.io/kubernetes/pkg/registry/storagemigration/storagemigration"
+	"k8s.io/utils/clock"
+
+	"github.com/ssa-diff/ssa-diff/conformance/internalapi/kinds"
 )
 
 // strategies are the server's registry strategies of the kinds ssa-diff validates, by the
@@ -53,35 +76,76 @@ func strategies() map[schema.GroupVersionKind]Strategies {
 	gvk := func(g, v, k string) schema.GroupVersionKind {
 		return schema.GroupVersionKind{Group: g, Version: v, Kind: k}
 	}
+	// The admission policies authorize paramKind and paramRef against the writer: with no
+	// authorizer (the writer is allowed), a binding still needs a resolver.
+	resolve := resolver.ResourceResolverFunc(func(gvk schema.GroupVersionKind) (schema.GroupVersionResource, error) {
+		r, _ := meta.UnsafeGuessKindToResource(gvk)
+		return r, nil
+	})
+	vap := validatingadmissionpolicy.NewStrategy(nil, resolve)
+	vapb := validatingadmissionpolicybinding.NewStrategy(nil, nil, resolve)
+	mapol := mutatingadmissionpolicy.NewStrategy(nil, resolve)
+	mapb := mutatingadmissionpolicybinding.NewStrategy(nil, nil, resolve)
+	// A writer allowed everything (system:masters), for the kinds that authorize the writer.
+	admin := func(ctx context.Context) context.Context {
+		return genericapirequest.WithUser(ctx, &user.DefaultInfo{Name: "admin", Groups: []string{user.SystemPrivilegedGroup, user.AllAuthenticated}})
+	}
+	pcr := podcertificaterequest.NewStrategy()
+	// The aggregator's strategies take the scheme its APIService types are registered in.
+	apisvc := apiservice.NewStrategy(kinds.Scheme())
 	return map[schema.GroupVersionKind]Strategies{
 		gvk("", "v1", "ConfigMap"):             {Namespaced: true, Create: configmap.Strategy, Update: configmap.Strategy},
-		gvk("", "v1", "Service"):               {Namespaced: true, Create: service.Strategy, Update: service.Strategy, Status: service.StatusStrategy},
-		gvk("", "v1", "Endpoints"):             {Namespaced: true, Create: endpoint.Strategy, Update: endpoint.Strategy},
-		gvk("", "v1", "Secret"):                {Namespaced: true, Create: secret.Strategy, Update: secret.Strategy},
-		gvk("", "v1", "ServiceAccount"):        {Namespaced: true, Create: serviceaccount.Strategy, Update: serviceaccount.Strategy},
-		gvk("", "v1", "Namespace"):             {Create: namespace.Strategy, Update: namespace.Strategy, Status: namespace.StatusStrategy},
-		gvk("", "v1", "Event"):                 {Namespaced: true, Create: event.Strategy, Update: event.Strategy},
-		gvk("events.k8s.io", "v1", "Event"):    {Namespaced: true, Create: event.Strategy, Update: event.Strategy},
-		gvk("", "v1", "LimitRange"):            {Namespaced: true, Create: limitrange.Strategy, Update: limitrange.Strategy},
-		gvk("", "v1", "ResourceQuota"):         {Namespaced: true, Create: resourcequota.Strategy, Update: resourcequota.Strategy, Status: resourcequota.StatusStrategy},
-		gvk("", "v1", "Node"):                  {Create: node.Strategy, Update: node.Strategy, Status: node.StatusStrategy},
+		gvk("", "v1", "Service"):               {Namespaced: true, Create: service.Strategy, Update: service.Strategy, Status: service.StatusStrategy, Warnings: true},
+		gvk("", "v1", "Endpoints"):             {Namespaced: true, Create: endpoint.Strategy, Update: endpoint.Strategy, Warnings: true},
+		gvk("", "v1", "Secret"):                {Namespaced: true, Create: secret.Strategy, Update: secret.Strategy, Warnings: true},
+		gvk("", "v1", "ServiceAccount"):        {Namespaced: true, Create: serviceaccount.Strategy, Update: serviceaccount.Strategy, Warnings: true},
+		gvk("", "v1", "Namespace"):             {Create: namespace.Strategy, Update: namespace.Strategy, Status: namespace.StatusStrategy, Warnings: true},
+		gvk("", "v1", "Event"):                 {Namespaced: true, Create: event.Strategy, Update: event.Strategy, Warnings: true},
+		gvk("events.k8s.io", "v1", "Event"):    {Namespaced: true, Create: event.Strategy, Update: event.Strategy, Warnings: true},
+		gvk("", "v1", "LimitRange"):            {Namespaced: true, Create: limitrange.Strategy, Update: limitrange.Strategy, Warnings: true},
+		gvk("", "v1", "ResourceQuota"):         {Namespaced: true, Create: resourcequota.Strategy, Update: resourcequota.Strategy, Status: resourcequota.StatusStrategy, Warnings: true},
+		gvk("", "v1", "Node"):                  {Create: node.Strategy, Update: node.Strategy, Status: node.StatusStrategy, Warnings: true},
 		gvk("", "v1", "Pod"):                   {Namespaced: true, Create: pod.Strategy, Update: pod.Strategy, Status: pod.StatusStrategy, Warnings: true},
 		gvk("", "v1", "PodTemplate"):           {Namespaced: true, Create: podtemplate.Strategy, Update: podtemplate.Strategy, Warnings: true},
 		gvk("", "v1", "ReplicationController"): {Namespaced: true, Create: replicationcontroller.Strategy, Update: replicationcontroller.Strategy, Status: replicationcontroller.StatusStrategy, Warnings: true},
 		gvk("", "v1", "PersistentVolume"):      {Create: persistentvolume.Strategy, Update: persistentvolume.Strategy, Status: persistentvolume.StatusStrategy, Warnings: true},
 		gvk("", "v1", "PersistentVolumeClaim"): {Namespaced: true, Create: persistentvolumeclaim.Strategy, Update: persistentvolumeclaim.Strategy, Status: persistentvolumeclaim.StatusStrategy, Warnings: true},
 		// workloads
-		gvk("apps", "v1", "Deployment"):         {Namespaced: true, Create: deployment.Strategy, Update: deployment.Strategy, Status: deployment.StatusStrategy},
-		gvk("apps", "v1", "ReplicaSet"):         {Namespaced: true, Create: replicaset.Strategy, Update: replicaset.Strategy, Status: replicaset.StatusStrategy},
-		gvk("apps", "v1", "StatefulSet"):        {Namespaced: true, Create: statefulset.Strategy, Update: statefulset.Strategy, Status: statefulset.StatusStrategy},
-		gvk("apps", "v1", "DaemonSet"):          {Namespaced: true, Create: daemonset.Strategy, Update: daemonset.Strategy, Status: daemonset.StatusStrategy},
-		gvk("apps", "v1", "ControllerRevision"): {Namespaced: true, Create: controllerrevision.Strategy, Update: controllerrevision.Strategy},
-		gvk("batch", "v1", "Job"):               {Namespaced: true, Create: job.Strategy, Update: job.Strategy, Status: job.StatusStrategy},
-		gvk("batch", "v1", "CronJob"):           {Namespaced: true, Create: cronjob.Strategy, Update: cronjob.Strategy, Status: cronjob.StatusStrategy},
+		gvk("apps", "v1", "Deployment"):         {Namespaced: true, Create: deployment.Strategy, Update: deployment.Strategy, Status: deployment.StatusStrategy, Warnings: true},
+		gvk("apps", "v1", "ReplicaSet"):         {Namespaced: true, Create: replicaset.Strategy, Update: replicaset.Strategy, Status: replicaset.StatusStrategy, Warnings: true},
+		gvk("apps", "v1", "StatefulSet"):        {Namespaced: true, Create: statefulset.Strategy, Update: statefulset.Strategy, Status: statefulset.StatusStrategy, Warnings: true},
+		gvk("apps", "v1", "DaemonSet"):          {Namespaced: true, Create: daemonset.Strategy, Update: daemonset.Strategy, Status: daemonset.StatusStrategy, Warnings: true},
+		gvk("apps", "v1", "ControllerRevision"): {Namespaced: true, Create: controllerrevision.Strategy, Update: controllerrevision.Strategy, Warnings: true},
+		gvk("batch", "v1", "Job"):               {Namespaced: true, Create: job.Strategy, Update: job.Strategy, Status: job.StatusStrategy, Warnings: true},
+		gvk("batch", "v1", "CronJob"):           {Namespaced: true, Create: cronjob.Strategy, Update: cronjob.Strategy, Status: cronjob.StatusStrategy, Warnings: true},
 		gvk("autoscaling", "v2", "HorizontalPodAutoscaler"): {Namespaced: true, Create: horizontalpodautoscaler.Strategy,
-			Update: horizontalpodautoscaler.Strategy, Status: horizontalpodautoscaler.StatusStrategy},
+			Update: horizontalpodautoscaler.Strategy, Status: horizontalpodautoscaler.StatusStrategy, Warnings: true},
 		gvk("policy", "v1", "PodDisruptionBudget"): {Namespaced: true, Create: poddisruptionbudget.Strategy,
-			Update: poddisruptionbudget.Strategy, Status: poddisruptionbudget.StatusStrategy},
+			Update: poddisruptionbudget.Strategy, Status: poddisruptionbudget.StatusStrategy, Warnings: true},
+		// admissionregistration.k8s.io
+		gvk("admissionregistration.k8s.io", "v1", "ValidatingWebhookConfiguration"): {Create: validatingwebhookconfiguration.Strategy,
+			Update: validatingwebhookconfiguration.Strategy, Warnings: true},
+		gvk("admissionregistration.k8s.io", "v1", "MutatingWebhookConfiguration"): {Create: mutatingwebhookconfiguration.Strategy,
+			Update: mutatingwebhookconfiguration.Strategy, Warnings: true},
+		gvk("admissionregistration.k8s.io", "v1", "ValidatingAdmissionPolicy"): {Create: vap, Update: vap,
+			Status: validatingadmissionpolicy.NewStatusStrategy(vap), Warnings: true},
+		gvk("admissionregistration.k8s.io", "v1", "ValidatingAdmissionPolicyBinding"): {Create: vapb, Update: vapb, Warnings: true},
+		gvk("admissionregistration.k8s.io", "v1", "MutatingAdmissionPolicy"):          {Create: mapol, Update: mapol, Warnings: true},
+		gvk("flowcontrol.apiserver.k8s.io", "v1", "FlowSchema"): {Create: flowschema.Strategy, Update: flowschema.Strategy,
+			Status: flowschema.StatusStrategy, Warnings: true},
+		gvk("flowcontrol.apiserver.k8s.io", "v1", "PriorityLevelConfiguration"): {Create: prioritylevelconfiguration.Strategy,
+			Update: prioritylevelconfiguration.Strategy, Status: prioritylevelconfiguration.StatusStrategy, Warnings: true},
+		gvk("certificates.k8s.io", "v1", "CertificateSigningRequest"): {Create: csrregistry.Strategy, Update: csrregistry.Strategy,
+			Status: csrregistry.StatusStrategy, Warnings: true, Context: admin},
+		gvk("certificates.k8s.io", "v1", "ClusterTrustBundle"): {Create: clustertrustbundle.Strategy, Update: clustertrustbundle.Strategy,
+			Warnings: true},
+		gvk("certificates.k8s.io", "v1", "PodCertificateRequest"): {Namespaced: true, Create: pcr, Update: pcr,
+			Status: podcertificaterequest.NewStatusStrategy(pcr, authorizerfactory.NewAlwaysAllowAuthorizer(), clock.RealClock{}), Warnings: true, Context: admin},
+		gvk("apiregistration.k8s.io", "v1", "APIService"): {Create: apisvc, Update: apisvc,
+			Status: apiservice.NewStatusStrategy(kinds.Scheme()), Warnings: true},
+		gvk("storagemigration.k8s.io", "v1", "StorageVersionMigration"): {Create: storagemigration.Strategy,
+			Update: storagemigration.Strategy, Status: storagemigration.StatusStrategy, Warnings: true},
+		gvk("admissionregistration.k8s.io", "v1", "MutatingAdmissionPolicyBinding"): {Create: mapb, Update: mapb, Warnings: true},
 		// networking
 		gvk("networking.k8s.io", "v1", "Ingress"):       {Namespaced: true, Create: ingress.Strategy, Update: ingress.Strategy, Status: ingress.StatusStrategy, Warnings: true},
 		gvk("networking.k8s.io", "v1", "IngressClass"):  {Create: ingressclass.Strategy, Update: ingressclass.Strategy, Warnings: true},
