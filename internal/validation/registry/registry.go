@@ -60,6 +60,7 @@ const betaEnabled = true
 func ValidateCreate(s *Strategy, obj any) field.ErrorList {
 	errs := s.Validate(obj)
 	if len(errs) == 0 {
+		//lint:ignore SA1019 the server's generic registry validates names with it: its answers are the server's
 		errs = append(errs, apimachineryvalidation.ValidateObjectMetaAccessor(metaOf(obj), s.Namespaced, path.ValidatePathSegmentName, field.NewPath("metadata"))...)
 	}
 	return declarative(s, obj, nil, errs)
@@ -70,6 +71,7 @@ func ValidateCreate(s *Strategy, obj any) field.ErrorList {
 // the strategy's, then declarative validation joined in.
 func ValidateUpdate(s *Strategy, obj, old any, status bool) field.ErrorList {
 	meta, oldMeta := metaOf(obj), metaOf(old)
+	//lint:ignore SA1019 the server's generic registry validates names with it: its answers are the server's
 	errs := apimachineryvalidation.ValidateObjectMetaAccessor(meta, s.Namespaced, path.ValidatePathSegmentName, field.NewPath("metadata"))
 	errs = append(errs, apimachineryvalidation.ValidateObjectMetaAccessorUpdate(meta, oldMeta, field.NewPath("metadata"))...)
 	if status {

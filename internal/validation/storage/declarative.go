@@ -68,6 +68,7 @@ func volumeAttachmentDeclarative(obj, old any) field.ErrorList {
 		return field.ErrorList{field.Required(fldPath, "").MarkBeta()}
 	}
 	ctx, op := context.Background(), operation.Operation{Type: operation.Create}
+	//lint:ignore SA1019 the declarative validation of VolumeAttachment's attacher in kube-apiserver 1.37 calls it
 	errs := validate.LongNameCaseless(ctx, op, fldPath, &va.Spec.Attacher, nil).MarkBeta()
 	return append(errs, validate.MaxLength(ctx, op, fldPath, &va.Spec.Attacher, nil, 63).MarkBeta()...)
 }
