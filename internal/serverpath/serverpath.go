@@ -64,17 +64,22 @@ func String(elems []Element) string {
 // SelectorEnd is the index of the ']' that closes s[0] == '[', past quoted strings; -1
 // when there is none.
 func SelectorEnd(s string) int {
+	return indexOutsideStrings(s, 1, ']')
+}
+
+// indexOutsideStrings is the index of the first c in s from from on that is not inside a
+// quoted string ("…", backslash escapes); -1 when there is none.
+func indexOutsideStrings(s string, from int, c byte) int {
 	inString, escaped := false, false
-	for i := 1; i < len(s); i++ {
-		c := s[i]
-		switch {
+	for i := from; i < len(s); i++ {
+		switch b := s[i]; {
 		case escaped:
 			escaped = false
-		case inString && c == '\\':
+		case inString && b == '\\':
 			escaped = true
-		case c == '"':
+		case b == '"':
 			inString = !inString
-		case !inString && c == ']':
+		case !inString && b == c:
 			return i
 		}
 	}
@@ -140,20 +145,11 @@ func parseValue(s string) (any, error) {
 // splitKeys splits "a=1,b=\"x,y\"" at the commas outside strings.
 func splitKeys(s string) []string {
 	var parts []string
-	inString, escaped, start := false, false, 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case escaped:
-			escaped = false
-		case inString && c == '\\':
-			escaped = true
-		case c == '"':
-			inString = !inString
-		case !inString && c == ',':
-			parts = append(parts, s[start:i])
-			start = i + 1
+	for {
+		i := indexOutsideStrings(s, 0, ',')
+		if i < 0 {
+			return append(parts, s)
 		}
+		parts, s = append(parts, s[:i]), s[i+1:]
 	}
-	return append(parts, s[start:])
 }
