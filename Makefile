@@ -4,6 +4,8 @@
 #   make test           everything CI runs: vet, gofmt, unit tests, recorded cases, fixture score,
 #                       the differential modules, every fuzz target for 2 s
 #   make conformance    replay the recorded server cases (../shared/fixtures) through the engine
+#   make refresh-recorded  copy the recorded cases from ../shared/fixtures into testdata/recorded,
+#                       printing each case added, removed or changed
 #   make generate       regenerate the embedded Kubernetes schema (needs the module proxy)
 #   make fuzz           run every fuzz target for FUZZTIME each
 #   make bench-corpus   generate the benchmark repositories + live dumps (1,000 and 10,000 objects)
@@ -18,7 +20,7 @@ FUZZTIME  ?= 10m
 BIN       ?= ./ssa-diff
 KUBE_BIN  ?= $(HOME)/.cache/kube-apiserver-1.37.2/bin
 
-.PHONY: build test vet fmt-check unit conformance conformance-long conformance-served differential fixturecheck generate fuzz fuzz-short bench bench-corpus example startup e2e
+.PHONY: build test vet fmt-check unit refresh-recorded conformance conformance-long conformance-served differential fixturecheck generate fuzz fuzz-short bench bench-corpus example startup e2e
 
 # kustomize's library imports Go's plugin loader, which ssa-diff never uses (kubectl's -k
 # runs no plugins); with cgo on, linking it keeps every exported symbol: this tag leaves it
@@ -35,8 +37,12 @@ fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 
+# The tests read the recorded cases of testdata/recorded (SSA_DIFF_FIXTURES=DIR reads others).
 unit:
-	SSA_DIFF_FIXTURES=$(FIXTURES) $(GO) test ./...
+	$(GO) test ./...
+
+refresh-recorded:
+	sh testdata/recorded/refresh.sh $(FIXTURES) testdata/recorded
 
 conformance:
 	SSA_DIFF_FIXTURES=$(FIXTURES) $(GO) run ./conformance/cmd/replay $(FIXTURES)

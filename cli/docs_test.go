@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ssa-diff/ssa-diff/internal/testkit"
 )
 
 // TestDocsListTheFlags: the flag lists of README.md and docs/cli.md are --help's, indented
@@ -46,7 +48,7 @@ func TestDocsListTheFlags(t *testing.T) {
 		if text[start:end] == want.String() {
 			continue
 		}
-		if *update {
+		if testkit.Updating() {
 			if err := os.WriteFile(path, []byte(text[:start]+want.String()+text[end:]), 0o644); err != nil {
 				t.Fatal(err)
 			}

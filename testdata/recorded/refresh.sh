@@ -1,0 +1,46 @@
+#!/bin/sh
+# refresh.sh SRC DST: make DST (testdata/recorded) hold the recorded cases of SRC
+# (../shared/fixtures) and say what changed: each case added, removed or changed, with the
+# files that changed. The files of DST that are the repository's own (README.md, RULES,
+# refresh.sh) are kept. Exit status 0; 1 when SRC has no cases.
+set -eu
+src=${1:?usage: refresh.sh SRC DST}
+dst=${2:?usage: refresh.sh SRC DST}
+if ! ls "$src"/*/case.yaml >/dev/null 2>&1; then
+	echo "no recorded cases in $src" >&2
+	exit 1
+fi
+mkdir -p "$dst"
+added=0 removed=0 changed=0 same=0
+for c in "$src"/*/; do
+	name=$(basename "$c")
+	[ -f "$c/case.yaml" ] || continue
+	if [ ! -d "$dst/$name" ]; then
+		echo "added    $name"
+		added=$((added + 1))
+	elif diff -rq "$c" "$dst/$name" >/dev/null 2>&1; then
+		same=$((same + 1))
+		continue
+	else
+		files=$(diff -rq "$c" "$dst/$name" 2>/dev/null | sed -e "s|^Files $c/*\([^ ]*\) and .*|\1|" -e "s|^Only in $dst/$name/*: \(.*\)|-\1|" -e "s|^Only in $c/*: \(.*\)|+\1|" -e "s|^Only in ${c%/}: \(.*\)|+\1|" -e "s|^Only in $dst/$name: \(.*\)|-\1|" | tr '\n' ' ')
+		echo "changed  $name: $files"
+		changed=$((changed + 1))
+		rm -rf "${dst:?}/$name"
+	fi
+	mkdir -p "$dst/$name"
+	cp -p "$c"* "$dst/$name/"
+done
+for d in "$dst"/*/; do
+	[ -d "$d" ] || continue
+	name=$(basename "$d")
+	if [ ! -f "$src/$name/case.yaml" ]; then
+		echo "removed  $name"
+		removed=$((removed + 1))
+		rm -rf "${dst:?}/$name"
+	fi
+done
+if [ -f "$src/README.md" ] && ! cmp -s "$src/README.md" "$dst/FORMAT.md"; then
+	echo "changed  FORMAT.md (the recordings' README)"
+	cp "$src/README.md" "$dst/FORMAT.md"
+fi
+echo "$added added, $removed removed, $changed changed, $same unchanged"
