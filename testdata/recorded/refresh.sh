@@ -1,8 +1,9 @@
 #!/bin/sh
 # refresh.sh SRC DST: make DST (testdata/recorded) hold the recorded cases of SRC
 # (../shared/fixtures) and say what changed: each case added, removed or changed, with the
-# files that changed. The files of DST that are the repository's own (README.md, RULES,
-# refresh.sh) are kept. Exit status 0; 1 when SRC has no cases.
+# files that changed, and which lines of DST/RULES a new or removed case needs. The files of
+# DST that are the repository's own (README.md, RULES, refresh.sh) are kept. Exit status 0;
+# 1 when SRC has no cases.
 set -eu
 src=${1:?usage: refresh.sh SRC DST}
 dst=${2:?usage: refresh.sh SRC DST}
@@ -44,3 +45,13 @@ if [ -f "$src/README.md" ] && ! cmp -s "$src/README.md" "$dst/FORMAT.md"; then
 	cp "$src/README.md" "$dst/FORMAT.md"
 fi
 echo "$added added, $removed removed, $changed changed, $same unchanged"
+# RULES names the rules of docs/rules.md each case shows: say which lines it lacks or has too many.
+if [ -f "$dst/RULES" ]; then
+	for d in "$dst"/*/; do
+		name=$(basename "$d")
+		grep -q "^$name: " "$dst/RULES" || echo "RULES has no line for $name: add one (docs/rules.md ids)"
+	done
+	grep -v '^#' "$dst/RULES" | sed -n 's/^\([^:]*\): .*/\1/p' | while read -r name; do
+		[ -d "$dst/$name" ] || echo "RULES names $name, which is no longer recorded: remove its line"
+	done
+fi
