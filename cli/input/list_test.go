@@ -134,6 +134,10 @@ func describe(entries []Entry) string {
 // those of its own bytes.
 func TestListParallelDeterministic(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	rounds := 3
+	if testing.Short() {
+		rounds = 1
+	}
 	for _, latin1 := range []bool{false, true} {
 		data := mixedList(400, 1, latin1)
 		// The sequential reference: the List decoded whole, as one document. (Bytes that
@@ -150,7 +154,7 @@ func TestListParallelDeterministic(t *testing.T) {
 		first := ""
 		for _, procs := range []int{1, 2, 7} {
 			runtime.GOMAXPROCS(procs)
-			for round := 0; round < 3; round++ {
+			for round := 0; round < rounds; round++ {
 				l := Loader{Stdin: bytes.NewReader(data)}
 				entries := l.Load("-")
 				got := describe(entries)
@@ -362,19 +366,20 @@ func tokenDuplicateKeys(data []byte, firstLine int) []string {
 // input limit. (The items kept cost what as many objects cost, so the bound is checked
 // with few.)
 func TestEndlessList(t *testing.T) {
+	maxInput, maxDocument := streamBounds()
 	for _, pattern := range []string{`"xxxxxxxxxxxxxxx",`, "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"x\"}},\n"} {
 		g := &generated{prefix: []byte(`{"kind":"List","items":[`), pattern: []byte(pattern), n: gib}
-		l := Loader{Stdin: g, Limits: Limits{MaxObjects: 1000}}
+		l := Loader{Stdin: g, Limits: Limits{MaxObjects: 1000, MaxInputBytes: maxInput, MaxDocumentBytes: maxDocument}}
 		var entries []Entry
 		grew := heapGrowth(func() { entries = l.Load("-") })
 		if _, errs := Split(entries); len(errs) != 1 {
 			t.Errorf("errors %v", errs)
 		}
 		wantLimit(t, entries, "max-input-bytes")
-		if g.read > DefaultMaxInputBytes+1 {
+		if g.read > maxInput+1 {
 			t.Errorf("read %d bytes of the stream, past the input limit", g.read)
 		}
-		if grew > 2*DefaultMaxDocumentBytes+16<<20 {
+		if grew > uint64(2*maxDocument+16<<20) {
 			t.Errorf("the heap grew by %d MiB", grew>>20)
 		}
 		t.Logf("%.20s…: heap grew by at most %d MiB", pattern, grew>>20)
