@@ -52,6 +52,6 @@ if [ -f "$dst/RULES" ]; then
 		grep -q "^$name: " "$dst/RULES" || echo "RULES has no line for $name: add one (docs/rules.md ids)"
 	done
 	grep -v '^#' "$dst/RULES" | sed -n 's/^\([^:]*\): .*/\1/p' | while read -r name; do
-		[ -d "$dst/$name" ] || echo "RULES names $name, which is no longer recorded: remove its line"
+		[ -d "$dst/$name" ] || echo "RULES names $name, which is not among the recorded cases: remove its line"
 	done
 fi
