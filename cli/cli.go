@@ -61,7 +61,10 @@ func runAs(prog string, args []string, stdin io.Reader, stdout, stderr io.Writer
 		return code
 	}
 	cfg.stdin, cfg.stdout, cfg.stderr, cfg.getenv = stdin, stdout, stderr, getenv
-	return cfg.run(func(reg *schema.Registry) predictor { return merge.New(reg, merge.WithCompactManagedFields()) })
+	hooks := merge.KubernetesHooks{AllowPrivileged: cfg.allowPrivileged}
+	return cfg.run(func(reg *schema.Registry) predictor {
+		return merge.New(reg, merge.WithCompactManagedFields(), merge.WithServerHooks(hooks))
+	})
 }
 
 // predictor is the part of the engine the command uses.
@@ -74,6 +77,8 @@ type predictor interface {
 
 // config is a parsed command line.
 type config struct {
+	// allowPrivileged: kube-apiserver's --allow-privileged.
+	allowPrivileged bool
 	// getenv, when set, makes the run set the garbage collector (see gc.go).
 	getenv            func(string) string
 	manifests         []string
@@ -160,6 +165,7 @@ func flagSet(prog string, cfg *config) (fs *pflag.FlagSet, argNames map[string]s
 	fs.StringVar(&cfg.subresource, "subresource", "", "Apply to a subresource: status.")
 	fs.StringArrayVar(&cfg.crds, "crd", nil, "A file or directory of CustomResourceDefinitions (repeatable). CRDs among the inputs are read too.")
 	fs.StringArrayVar(&cfg.schemas, "schema", nil, "An OpenAPI v3 or v2 document (kubectl get --raw /openapi/v3/apis/GROUP/VERSION), or a directory of them (repeatable).")
+	fs.BoolVar(&cfg.allowPrivileged, "allow-privileged", false, "Predict a kube-apiserver run with --allow-privileged=true, as kubeadm, kind and managed clusters are: privileged and hostProcess containers are allowed (the server flag's default, and so ssa-diff's, refuses them: 422 \"disallowed by cluster policy\").")
 	fs.StringVar(now, "now", "", "The time stamped into changed managedFields entries, and the time ages are measured from, RFC 3339 (default: the current time).")
 	fs.StringVarP(&cfg.output, "output", "o", "text", "Output format: "+strings.Join(output.Formats(), ", ")+".")
 	fs.BoolVar(&cfg.showManagedFields, "show-managed-fields", false, "Show metadata.managedFields in diffs.")

@@ -13,7 +13,12 @@ import (
 // KubernetesHooks are the API server's own: the defaulting of Kubernetes 1.37's built-in
 // kinds (package merge/defaults), their registry rules (package merge/strategy), and for
 // custom resources the CRD schema's defaults, status reset and generation.
-type KubernetesHooks struct{}
+type KubernetesHooks struct {
+	// AllowPrivileged is kube-apiserver's --allow-privileged: false, the flag's default,
+	// refuses privileged and hostProcess containers (422 "disallowed by cluster policy");
+	// most clusters run with true.
+	AllowPrivileged bool
+}
 
 func builtinKnown(t *schema.Type) bool {
 	return t.Source == schema.SourceBuiltin && defaults.Known(t.GVK.APIVersion(), t.GVK.Kind)
@@ -82,7 +87,7 @@ func (h KubernetesHooks) PrepareForCreateDecoded(t *schema.Type, decoded, obj ma
 // Validate runs the registry's validation: for built-in kinds, package internal/validation
 // (the kind's strategy in the order the generic registry runs it); for every kind, that an
 // update keeps the uid.
-func (KubernetesHooks) Validate(t *schema.Type, subresource string, obj, old map[string]any) Validation {
+func (h KubernetesHooks) Validate(t *schema.Type, subresource string, obj, old map[string]any) Validation {
 	// Custom resources of a CRD, and CRDs themselves: apiextensions-apiserver's validation.
 	if v, ok := validateCustomResource(t, subresource, obj, old); ok {
 		return v
@@ -93,8 +98,12 @@ func (KubernetesHooks) Validate(t *schema.Type, subresource string, obj, old map
 			return Validation{Errors: uidChanged(obj, old), NotPredicted: fmt.Sprintf("the validation of %s %s is not predicted: %v", t.GVK.APIVersion(), t.GVK.Kind, err)}
 		}
 		if res.Known {
+			if h.AllowPrivileged {
+				res.Errors = validation.WithoutPrivilegedPolicy(res.Errors)
+			}
 			return Validation{Errors: res.Errors, Warnings: res.Warnings}
 		}
+		return Validation{Errors: uidChanged(obj, old), NotPredicted: notPortedMessage(t, subresource)}
 	}
 	return Validation{Errors: uidChanged(obj, old)}
 }
@@ -185,4 +194,14 @@ func hasKey(m map[string]interface{}, k string) int {
 		return 1
 	}
 	return 0
+}
+
+// notPortedMessage says that a built-in kind's validation is not predicted: the write may
+// still be refused by the server.
+func notPortedMessage(t *schema.Type, subresource string) string {
+	what := t.GVK.APIVersion() + " " + t.GVK.Kind
+	if subresource != "" {
+		what += " (" + subresource + ")"
+	}
+	return "the validation of " + what + " is not predicted: the server may still refuse the write (422)"
 }

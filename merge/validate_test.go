@@ -193,3 +193,38 @@ func TestValidationUIDImmutable(t *testing.T) {
 		}
 	}
 }
+
+// catalog V1, V7: an autoscaling/v1 HorizontalPodAutoscaler is validated as the server
+// validates it, on the internal version: its CPU target is the hub's first metric, and the
+// errors name the hub's paths (the answer of kube-apiserver 1.37.2 to this apply).
+func TestHPAAtV1IsValidatedAtTheHub(t *testing.T) {
+	const hpa = `apiVersion: autoscaling/v1
+kind: HorizontalPodAutoscaler
+metadata: {name: web, namespace: hpa1}
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}
+  minReplicas: 5
+  maxReplicas: 3
+  targetCPUUtilizationPercentage: 0
+`
+	e := New(schema.NewRegistry(), WithServerHooks(KubernetesHooks{}))
+	res, err := e.Apply(Request{Object: objFromYAML(t, hpa), Manager: "kubectl", Now: time.Date(2026, 12, 3, 9, 0, 0, 0, time.UTC)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "HorizontalPodAutoscaler.autoscaling \"web\" is invalid: [spec.maxReplicas: Invalid value: 3: must be greater than or equal to `minReplicas`, spec.metrics[0].resource.target.averageUtilization: Invalid value: 0: must be greater than 0]"
+	s := res.Rejection
+	if s == nil || s.Code != 422 || s.Message != want {
+		t.Fatalf("got %+v\nwant 422 %q", s, want)
+	}
+	if d := s.Details; d == nil || d.Group != "autoscaling" || d.Kind != "HorizontalPodAutoscaler" || len(d.Causes) != 2 ||
+		d.Causes[1].Field != "spec.metrics[0].resource.target.averageUtilization" {
+		t.Errorf("details %+v", s.Details)
+	}
+	// At 50% and within bounds, the same object is created.
+	fixed := strings.NewReplacer("minReplicas: 5", "minReplicas: 1", "targetCPUUtilizationPercentage: 0", "targetCPUUtilizationPercentage: 50").Replace(hpa)
+	res, err = e.Apply(Request{Object: objFromYAML(t, fixed), Manager: "kubectl", Now: time.Date(2026, 12, 3, 9, 0, 0, 0, time.UTC)})
+	if err != nil || res.Rejection != nil || res.Action != ActionCreate {
+		t.Fatalf("valid HPA: %v %+v %s", err, res.Rejection, res.Action)
+	}
+}

@@ -73,6 +73,11 @@ func (e *Engine) admit(req Request, c client) (Request, *Result, error) {
 	if e.schemas.Serving(gvk) == schema.NotServed {
 		return req, e.notServed(req, c), nil
 	}
+	if t, ok := e.schemas.Lookup(gvk); ok && t.Source == schema.SourceBuiltin && readOnlyKind(gvk) {
+		// The kind's storage only reads: the server has no route for a write of it.
+		return req, &Result{Endpoint: req.Endpoint, Action: ActionRejected,
+			Rejection: &StatusError{Code: 405, Reason: "MethodNotAllowed", Message: methodNotAllowedMessage, Details: &StatusDetails{}}}, nil
+	}
 	if req.Live == nil {
 		return req, nil, nil
 	}
@@ -308,4 +313,13 @@ func (e *Engine) whyNotServed(gvk schema.GVK) string {
 		return fmt.Sprintf("%s is not served at %s; it is at %s", gvk.Kind, gvk.APIVersion(), strings.Join(served, ", "))
 	}
 	return fmt.Sprintf("the group %q has no kind %s (at %s): a typo, or a CustomResourceDefinition not given", gvk.Group, gvk.Kind, gvk.APIVersion())
+}
+
+// methodNotAllowedMessage is the server's answer to a write of a kind it only reads.
+const methodNotAllowedMessage = "the server does not allow this method on the requested resource"
+
+// readOnlyKind reports the built-in kinds whose storage serves only get and list: every
+// write of them is answered 405 MethodNotAllowed.
+func readOnlyKind(gvk schema.GVK) bool {
+	return gvk.Group == "" && gvk.Kind == "ComponentStatus"
 }

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	batchv1 "k8s.io/api/batch/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -140,6 +141,11 @@ func NewPool(seeds []map[string]any) Pool {
 	}
 	for _, s := range seeds {
 		walk("", s)
+	}
+	for name, words := range fieldWords {
+		if len(p[name]) > 0 {
+			p[name] = append(p[name], words...)
+		}
 	}
 	for _, vs := range p {
 		sort.Slice(vs, func(i, j int) bool { return fmt.Sprint(vs[i]) < fmt.Sprint(vs[j]) })
@@ -321,6 +327,25 @@ var vocabulary = []string{"", "a", "web", "Bad_Name!", "TCP", "UDP", "SCTP", "Al
 	"ReadWriteOnceWithFSType", "IPv4", "IPv6", "FQDN", "system-node-critical", "system-cluster-critical",
 	"PreemptLowerPriority", "OldestEmulationVersion", "kubernetes.io/hostname", "beta.kubernetes.io/os"}
 
+// fieldWords are values, valid and not, of the fields whose rules parse them — a CronJob's
+// schedule (robfig/cron: fields, ranges, steps, names, descriptors, a time zone prefix) and
+// time zone (IANA names, malformed ones): NewPool offers them where the seeds have such a
+// field and random CronJobs take them, so that writes reach each error of the parsers,
+// which the vocabulary's words (one field, no digits) never do.
+var fieldWords = map[string][]any{
+	"schedule": {"0 0 31 2 *", "*/0 * * * *", "5-1 * * * *", "60 * * * *", "* 24 * * *", "* * 0 * *",
+		"* * 32 * *", "* * * 0 *", "* * * 13 *", "* * * * 7", "* * * * 8", "* * * * SUN-SAT", "* * * FOO *",
+		"0 0 1 jan-dec *", "jan * * * *", "0 0 * * mon,wed,FRI", "@every 5m", "@every -1s", "@every x",
+		"@yearly", "@annually", "@monthly", "@weekly", "@daily", "@midnight", "@hourly", "@reboot", "@",
+		"? * * * *", "1,2,,3 * * * *", "1-2-3 * * * *", "*/5/2 * * * *", "1-5/2 * * * *", "*/61 * * * *",
+		"0-59/15 * * * *", "-5 * * * *", "5- * * * *", "0 0 * * 1#2", "0 0 L * *", " 0  * * * * ",
+		"TZ=UTC 0 * * * *", "CRON_TZ=Europe/Berlin 0 2 * * *", "CRON_TZ=Bad/Zone 0 * * * *", "TZ= * * * * *",
+		"TZ=UTC", "0 0 * * * *", "0 0 * *", "*/2147483648 * * * *", "99999999999999999999 * * * *", "0 12 * * ?"},
+	"timeZone": {"UTC", "Etc/UTC", "Europe/Berlin", "America/Argentina/Buenos_Aires", "Asia/Kolkata", "GMT+0",
+		"Etc/GMT+5", "EST5EDT", "local", "Local", "utc", "Europe/berlin", "Mars/Olympus", "Europe/", "/UTC",
+		"Europe//Berlin", "./UTC", "-UTC", "Europe/Berlin_Area_Too_Long", "Europe/Berlin ", "US/Pacific-New"},
+}
+
 var quantities = []string{"0", "1", "0.5", "100m", "1Gi", "2Gi", "500Mi", "-1", "1e3", "1234567n"}
 
 // Filler fills random objects with values that steer validation into its branches.
@@ -347,6 +372,16 @@ func Filler(seed int64) *randfill.Filler {
 		},
 		func(r *runtime.RawExtension, c randfill.Continue) { r.Raw = []byte(`{"a":1}`) },
 		func(f *metav1.FieldsV1, c randfill.Continue) { f.Raw = []byte(`{"f:a":{}}`) },
+		func(s *batchv1.CronJobSpec, c randfill.Continue) {
+			c.FillNoCustom(s)
+			words := fieldWords["schedule"]
+			s.Schedule = words[c.Intn(len(words))].(string)
+			if s.TimeZone != nil {
+				zones := fieldWords["timeZone"]
+				tz := zones[c.Intn(len(zones))].(string)
+				s.TimeZone = &tz
+			}
+		},
 		func(m *metav1.ObjectMeta, c randfill.Continue) {
 			m.Name = []string{"web", "a", "Bad_Name", "x.y"}[c.Intn(4)]
 			m.Namespace = "ns"

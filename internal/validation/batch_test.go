@@ -1,8 +1,13 @@
 package validation_test
 
 import (
+	"errors"
 	"strings"
 	"testing"
+
+	"github.com/ssa-diff/ssa-diff/internal/validation"
+	"github.com/ssa-diff/ssa-diff/internal/validation/registry"
+	"github.com/ssa-diff/ssa-diff/merge/defaults"
 )
 
 // A Job as the server stores it: the selector and labels generated from its uid.
@@ -73,6 +78,13 @@ func jobCases(t *testing.T) []workloadCase {
 		{name: "status: Complete without its conditions and times", subresource: "status", old: job,
 			new:  job + "status:\n  conditions: [{type: Complete, status: \"True\"}]\n",
 			want: `Job.batch "migrate" is invalid: [status.completionTime: Required value: completionTime is required for Complete jobs, status.conditions: Invalid value: cannot set Complete=True condition without the SuccessCriteriaMet=true condition, status.startTime: Required value: startTime is required for finished job]`},
+		{name: "V2 allowed update: parallelism, activeDeadlineSeconds and suspend", old: job,
+			new: edit(t, job, "spec:\n  selector", "spec:\n  completions: 1\n  parallelism: 3\n  activeDeadlineSeconds: 600\n  suspend: true\n  selector")},
+		{name: "warning: a name that is no DNS label", new: edit(t, jobManifest, "name: render", "name: render.v2"),
+			warnings: []string{"metadata.name: this is used in Pod names and hostnames, which can result in surprising behavior; a DNS label is recommended: [must not contain dots]"}},
+		{name: "warning: an indexed Job too large to track its failed indexes",
+			new:      indexed("  completions: 200000\n  parallelism: 20000\n"),
+			warnings: []string{"spec: In Indexed Jobs with a number of completions higher than 10^5 and a parallelism higher than 10^4, Kubernetes might not be able to track completedIndexes when a big number of indexes fail"}},
 	}
 }
 
@@ -130,7 +142,33 @@ func cronJobCases(t *testing.T) []workloadCase {
 			new: edit(t, schedule(`"30 3 * * *"`), "name: nightly", "name: "+strings.Repeat("n", 53))},
 		{name: "V1 missing schedule is reported by declarative validation", new: schedule(`""`),
 			want: `CronJob.batch "nightly" is invalid: spec.schedule: Required value`},
+		{name: "V2 an update is validated as a create: schedule", old: cron, new: schedule(`"30 25 * * *"`),
+			want: `CronJob.batch "nightly" is invalid: spec.schedule: Invalid value: "30 25 * * *": end of range (25) above maximum (23): 25`},
+		{name: "V2 allowed update: schedule, time zone, suspend and history limits", old: cron,
+			new: edit(t, schedule(`"@hourly"`), "spec:\n", "spec:\n  timeZone: Europe/Berlin\n  suspend: true\n  successfulJobsHistoryLimit: 1\n  failedJobsHistoryLimit: 5\n")},
+		{name: "warning: a name that is no DNS label", new: edit(t, cron, "name: nightly", "name: nightly.db"),
+			warnings: []string{"metadata.name: this is used in Pod names and hostnames, which can result in surprising behavior; a DNS label is recommended: [must not contain dots]"}},
+		{name: "warning: a stored TZ schedule on update", old: schedule(`"TZ=UTC 30 2 * * *"`), new: schedule(`"TZ=UTC 30 3 * * *"`),
+			warnings: []string{"cannot use TZ or CRON_TZ in spec.spec.schedule, use timeZone instead, see https://kubernetes.io/docs/concepts/workloads/controllers/cron-jobs/ for more details"}},
 	}
 }
 
 const jobTemplateTail = `"EphemeralContainers":null,"RestartPolicy":"Never","TerminationGracePeriodSeconds":30,"ActiveDeadlineSeconds":null,"DNSPolicy":"ClusterFirst","NodeSelector":null,"ServiceAccountName":"","DeprecatedServiceAccount":"","AutomountServiceAccountToken":null,"NodeName":"","HostNetwork":false,"HostPID":false,"HostIPC":false,"ShareProcessNamespace":null,"SecurityContext":{"SELinuxOptions":null,"WindowsOptions":null,"RunAsUser":null,"RunAsGroup":null,"RunAsNonRoot":null,"SupplementalGroups":null,"SupplementalGroupsPolicy":null,"FSGroup":null,"Sysctls":null,"FSGroupChangePolicy":null,"SeccompProfile":null,"AppArmorProfile":null,"SELinuxChangePolicy":null},"ImagePullSecrets":null,"Hostname":"","Subdomain":"","Affinity":null,"SchedulerName":"default-scheduler","Tolerations":null,"HostAliases":null,"PriorityClassName":"","Priority":null,"DNSConfig":null,"ReadinessGates":null,"RuntimeClassName":null,"EnableServiceLinks":null,"PreemptionPolicy":null,"Overhead":null,"TopologySpreadConstraints":null,"SetHostnameAsFQDN":null,"OS":null,"HostUsers":null,"SchedulingGates":null,"ResourceClaims":null,"Resources":null,"HostnameOverride":null,"SchedulingGroup":null,"EvictionResponders":null}}: field is immutable`
+
+// An indexed Job without completions whose success policy counts indexes makes the
+// server's validation panic (it reads completions unguarded): the request fails without a
+// status. Validate says so with an error, never a 422 nor a panic of its own.
+func TestJobValidationWhereTheServerPanics(t *testing.T) {
+	doc := edit(t, jobManifest, "spec:\n  template", "spec:\n  completionMode: Indexed\n  parallelism: 2\n  successPolicy: {rules: [{succeededCount: 1}]}\n  template")
+	obj := object(t, doc)
+	if err := defaults.Default("batch/v1", "Job", obj); err != nil {
+		t.Fatal(err)
+	}
+	res, err := validation.Validate("batch/v1", "Job", "", obj, nil)
+	if !errors.Is(err, registry.ErrServerPanics) || len(res.Errors) != 0 {
+		t.Fatalf("got %v, %v: want an error wrapping ErrServerPanics", res.Errors, err)
+	}
+	if want := "the server's validation panics on this object: runtime error: invalid memory address or nil pointer dereference"; err.Error() != want {
+		t.Errorf("error %q, want %q", err, want)
+	}
+}

@@ -8,6 +8,8 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -37,12 +39,15 @@ func TestWorkloadCasesAgainstOracle(t *testing.T) {
 				continue
 			}
 			t.Run(table.name+"/"+c.name, func(t *testing.T) {
-				got, skip := o.answer(t, &c, fmt.Sprintf("oracle-%d-%s-%d", run, strings.ToLower(table.name), i))
+				got, warnings, skip := o.answer(t, &c, fmt.Sprintf("oracle-%d-%s-%d", run, strings.ToLower(table.name), i))
 				if skip != "" {
 					t.Skip(skip)
 				}
 				if got != c.want {
 					t.Errorf("server %s\ntable  %s", got, c.want)
+				}
+				if !slices.Equal(warnings, c.warnings) {
+					t.Errorf("server warnings %q\ntable           %q", warnings, c.warnings)
 				}
 			})
 		}
@@ -55,6 +60,13 @@ type oracle struct {
 }
 
 func (o *oracle) do(t *testing.T, method, path string, body any) (int, map[string]any) {
+	t.Helper()
+	code, out, _ := o.request(t, method, path, body)
+	return code, out
+}
+
+// request is do with the warnings of the answer (its Warning headers' texts).
+func (o *oracle) request(t *testing.T, method, path string, body any) (int, map[string]any, []string) {
 	t.Helper()
 	var r io.Reader
 	if body != nil {
@@ -74,12 +86,23 @@ func (o *oracle) do(t *testing.T, method, path string, body any) (int, map[strin
 	defer resp.Body.Close()
 	var out map[string]any
 	_ = json.NewDecoder(resp.Body).Decode(&out)
-	return resp.StatusCode, out
+	var warnings []string
+	for _, h := range resp.Header.Values("Warning") {
+		// 299 - "text": the text is a quoted string.
+		_, quoted, _ := strings.Cut(h, " - ")
+		text, err := strconv.Unquote(quoted)
+		if err != nil {
+			t.Fatalf("Warning header %q: %v", h, err)
+		}
+		warnings = append(warnings, text)
+	}
+	return resp.StatusCode, out, warnings
 }
 
-// answer is the server's answer to the case's write, in a namespace of its own; skip says
-// why a case cannot be sent (a stored object the server would not create as given).
-func (o *oracle) answer(t *testing.T, c *workloadCase, ns string) (string, string) {
+// answer is the server's answer to the case's write, in a namespace of its own, and its
+// warnings; skip says why a case cannot be sent (a stored object the server would not
+// create as given).
+func (o *oracle) answer(t *testing.T, c *workloadCase, ns string) (msg string, warnings []string, skip string) {
 	if code, st := o.do(t, "POST", "/api/v1/namespaces", map[string]any{"metadata": map[string]any{"name": ns}}); code >= 300 {
 		t.Fatalf("namespace %s: %v", ns, st["message"])
 	}
@@ -95,12 +118,12 @@ func (o *oracle) answer(t *testing.T, c *workloadCase, ns string) (string, strin
 	base := "/apis/" + av + "/namespaces/" + ns + "/" + plural
 	if c.old == "" {
 		if uid, _ := md["uid"].(string); uid != "" && strings.Contains(c.new, "controller-uid: "+uid) {
-			return "", "a create whose generated labels name the uid the server will assign"
+			return "", nil, "a create whose generated labels name the uid the server will assign"
 		}
 		delete(md, "uid")
 		delete(md, "resourceVersion")
-		code, st := o.do(t, "POST", base+"?dryRun=All", obj)
-		return message(code, st), ""
+		code, st, warnings := o.request(t, "POST", base+"?dryRun=All", obj)
+		return message(code, st), warnings, ""
 	}
 	old := object(t, c.old)
 	// A stored Job's selector and labels carry its uid: the server generates them for the
@@ -119,13 +142,13 @@ func (o *oracle) answer(t *testing.T, c *workloadCase, ns string) (string, strin
 	status := old["status"]
 	code, created := o.do(t, "POST", base, old)
 	if code >= 300 {
-		return "", fmt.Sprintf("the stored object is refused: %v", created["message"])
+		return "", nil, fmt.Sprintf("the stored object is refused: %v", created["message"])
 	}
 	name := omd["name"].(string)
 	if status != nil {
 		created["status"] = status
 		if code, st := o.do(t, "PUT", base+"/"+name+"/status", created); code >= 300 {
-			return "", fmt.Sprintf("the stored status is refused: %v", st["message"])
+			return "", nil, fmt.Sprintf("the stored status is refused: %v", st["message"])
 		}
 		_, created = o.do(t, "GET", base+"/"+name, nil)
 	}
@@ -142,8 +165,8 @@ func (o *oracle) answer(t *testing.T, c *workloadCase, ns string) (string, strin
 	if c.subresource != "" {
 		path += "/" + c.subresource
 	}
-	code, st := o.do(t, "PUT", path+"?dryRun=All", obj)
-	return message(code, st), ""
+	code, st, warnings := o.request(t, "PUT", path+"?dryRun=All", obj)
+	return message(code, st), warnings, ""
 }
 
 func message(code int, st map[string]any) string {

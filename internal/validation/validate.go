@@ -161,3 +161,17 @@ func splitAPIVersion(apiVersion string) (group, version string) {
 	}
 	return "", apiVersion
 }
+
+// WithoutPrivilegedPolicy returns errs without the errors only a server run with
+// kube-apiserver's --allow-privileged=false reports (privileged and hostProcess
+// containers): the answer of a server run with --allow-privileged=true, as most clusters
+// are. No other rule depends on the flag.
+func WithoutPrivilegedPolicy(errs field.ErrorList) field.ErrorList {
+	var out field.ErrorList
+	for _, e := range errs {
+		if !core.IsPrivilegedPolicyError(e) {
+			out = append(out, e)
+		}
+	}
+	return out
+}

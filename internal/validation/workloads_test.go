@@ -3,6 +3,7 @@ package validation_test
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
@@ -23,6 +24,8 @@ type workloadCase struct {
 	old, new    string
 	subresource string
 	want        string
+	// warnings are the server's warnings when it accepts the write (none if nil).
+	warnings []string
 }
 
 // object reads YAML into the form the engine holds (integers as int64), as the server
@@ -66,6 +69,13 @@ func ints(v any) any {
 // one prepared against the stored one.
 func (c workloadCase) run(t *testing.T) string {
 	t.Helper()
+	msg, _ := c.validate(t)
+	return msg
+}
+
+// validate is run's answer with the warnings of an accepted write.
+func (c workloadCase) validate(t *testing.T) (string, []string) {
+	t.Helper()
 	obj := object(t, c.new)
 	av, kind := obj["apiVersion"].(string), obj["kind"].(string)
 	var old map[string]any
@@ -104,18 +114,22 @@ func (c workloadCase) run(t *testing.T) string {
 		t.Fatalf("%s %s: validation not ported", av, kind)
 	}
 	if len(res.Errors) == 0 {
-		return ""
+		return "", res.Warnings
 	}
 	gv, _ := schema.ParseGroupVersion(av)
 	name, _ := obj["metadata"].(map[string]any)["name"].(string)
-	return apierrors.NewInvalid(schema.GroupKind{Group: gv.Group, Kind: kind}, name, res.Errors).ErrStatus.Message
+	return apierrors.NewInvalid(schema.GroupKind{Group: gv.Group, Kind: kind}, name, res.Errors).ErrStatus.Message, nil
 }
 
 func runWorkloadCases(t *testing.T, cases []workloadCase) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			if got := c.run(t); got != c.want {
+			got, warnings := c.validate(t)
+			if got != c.want {
 				t.Errorf("got  %s\nwant %s", got, c.want)
+			}
+			if !slices.Equal(warnings, c.warnings) {
+				t.Errorf("warnings %q\nwant     %q", warnings, c.warnings)
 			}
 		})
 	}
@@ -190,6 +204,22 @@ func deploymentCases(t *testing.T) []workloadCase {
 		{name: "scale writes validate the Deployment", subresource: "scale", old: site,
 			new:  edit(t, site, "spec:\n  selector", "spec:\n  replicas: -4\n  selector"),
 			want: `Deployment.apps "site" is invalid: spec.replicas: Invalid value: -4: must be greater than or equal to 0`},
+		{name: "V2 allowed update: replicas, image and rollout strategy", old: site,
+			new: edit(t, edit(t, site, "nginx:1.27", "nginx:1.28"), "spec:\n  selector", "spec:\n  replicas: 4\n  strategy: {type: Recreate}\n  selector")},
+		{name: "V2 an update is validated as a create: template labels no longer selected", old: site,
+			new:  edit(t, site, "labels: {app: site}", "labels: {app: web}"),
+			want: "Deployment.apps \"site\" is invalid: spec.template.metadata.labels: Invalid value: {\"app\":\"web\"}: `selector` does not match template `labels`"},
+		{name: "warning: a name that is no DNS label", new: edit(t, site, "name: site", "name: site.v2"),
+			warnings: []string{"metadata.name: this is used in Pod names and hostnames, which can result in surprising behavior; a DNS label is recommended: [must not contain dots]"}},
+		{name: "warning: the pod template's deprecated node label", new: edit(t, site, "containers:", "nodeSelector: {beta.kubernetes.io/os: linux}\n      containers:"),
+			warnings: []string{`spec.template.spec.nodeSelector[beta.kubernetes.io/os]: deprecated since v1.14; use "kubernetes.io/os" instead`}},
+		{name: "warning: an update that moves the generation warns of the template again",
+			old:      edit(t, site, "containers:", "nodeSelector: {beta.kubernetes.io/os: linux}\n      containers:"),
+			new:      edit(t, edit(t, site, "containers:", "nodeSelector: {beta.kubernetes.io/os: linux}\n      containers:"), "spec:\n  selector", "spec:\n  replicas: 3\n  selector"),
+			warnings: []string{`spec.template.spec.nodeSelector[beta.kubernetes.io/os]: deprecated since v1.14; use "kubernetes.io/os" instead`}},
+		{name: "warning: none when only the labels change (the generation stays)",
+			old: edit(t, site, "containers:", "nodeSelector: {beta.kubernetes.io/os: linux}\n      containers:"),
+			new: edit(t, edit(t, site, "containers:", "nodeSelector: {beta.kubernetes.io/os: linux}\n      containers:"), "uid:", "labels: {team: web}, uid:")},
 	}
 }
 
@@ -254,5 +284,14 @@ func statefulSetCases(t *testing.T) []workloadCase {
 		{name: "status: available above ready", subresource: "status", old: kafka,
 			new:  kafka + "status: {replicas: 3, readyReplicas: 1, availableReplicas: 2}\n",
 			want: `StatefulSet.apps "kafka" is invalid: status.availableReplicas: Invalid value: 2: cannot be greater than status.readyReplicas`},
+		{name: "warning: fractional claim size and negative history limit on create",
+			new: edit(t, edit(t, kafka, "storage: 10Gi", "storage: 1500m"), "replicas: 3", "replicas: 3\n  revisionHistoryLimit: -1"),
+			warnings: []string{
+				`spec.volumeClaimTemplates[0].resources.requests[storage]: fractional byte value "1500m" is invalid, must be an integer`,
+				"spec.revisionHistoryLimit: a negative value retains all historical revisions; a value >= 0 is recommended"}},
+		{name: "warning: a stored fractional claim size on every update (path spelled Spec)",
+			old:      edit(t, kafka, "storage: 10Gi", "storage: 1500m"),
+			new:      edit(t, edit(t, kafka, "storage: 10Gi", "storage: 1500m"), "replicas: 3", "replicas: 4"),
+			warnings: []string{`spec.volumeClaimTemplates[0].Spec.resources.requests[storage]: fractional byte value "1500m" is invalid, must be an integer`}},
 	}
 }

@@ -35,6 +35,7 @@ const (
 	IDAPIVersionRemoved         = "apiversion-removed"
 	IDNotConverged              = "not-converged"
 	IDConditionUnhealthy        = "condition-unhealthy"
+	IDClusterPolicy             = "cluster-policy"
 )
 
 const defaultConditionGrace = 5 * time.Minute
@@ -63,6 +64,7 @@ func Known() []Info {
 		{IDAPIVersionMismatch, SeverityWarning, "the live object's managers recorded their fields at versions the server drops, or converts in a way ssa-diff cannot (a CRD's webhook): the prediction is approximate", false},
 		{IDAPIVersionDeprecated, SeverityInfo, "the manifest's apiVersion is deprecated in Kubernetes " + KubernetesVersion, false},
 		{IDAPIVersionRemoved, SeverityWarning, "the manifest's apiVersion is no longer served by Kubernetes " + KubernetesVersion, false},
+		{IDClusterPolicy, SeverityInfo, "the server's refusal rests on a kube-apiserver flag at its default that clusters often change (--allow-privileged)", false},
 		{IDNotConverged, SeverityInfo, "the live object's controller has not caught up: observedGeneration behind generation, or replicas not ready", true},
 		{IDConditionUnhealthy, SeverityWarning, "a condition of the live object has been False or Unknown (or True for a failure condition) for long", true},
 	}
@@ -181,6 +183,7 @@ func Analyze(in Input, opts Options) []Advice {
 	a.itemsRemoved()
 	a.coOwnerOfController()
 	a.apiVersions()
+	a.clusterPolicy()
 	return a.finish()
 }
 

@@ -498,7 +498,7 @@ func TestKnownIDs(t *testing.T) {
 		sorted = append(sorted, id)
 	}
 	sort.Strings(sorted)
-	if len(sorted) != 12 {
+	if len(sorted) != 13 {
 		t.Errorf("ids %v", sorted)
 	}
 }

@@ -82,6 +82,11 @@
 // version of a built-in kind that has a stable version counts as deprecated. Fix: the
 // replacement apiVersion, with what changed.
 //
+// cluster-policy (info): the server's refusal names privileged or hostProcess containers,
+// which kube-apiserver refuses only when run with --allow-privileged=false, the flag's
+// default and so the one predicted. Most clusters run with true. Fix: predict with
+// merge.KubernetesHooks.AllowPrivileged (the CLI's --allow-privileged) if the cluster does.
+//
 // not-converged (info, state): the controller has not observed the current generation, or
 // the replica counters (updated, ready, available; for a DaemonSet scheduled and
 // misscheduled too) are not at the desired count. Fix: judge the apply against a settled

@@ -41,7 +41,7 @@ func ValidateDaemonSetStatusUpdate(ds, old *api.DaemonSet) field.ErrorList {
 	if s.CollisionCount != nil {
 		errs = append(errs, apimachineryvalidation.ValidateNonnegativeField(int64(*s.CollisionCount), p.Child("collisionCount"))...)
 	}
-	if decremented(s.CollisionCount, old.Status.CollisionCount) {
+	if core.IsDecremented(s.CollisionCount, old.Status.CollisionCount) {
 		errs = append(errs, field.Invalid(p.Child("collisionCount"), collisionCount(s.CollisionCount), "cannot be decremented"))
 	}
 	return errs

@@ -32,7 +32,7 @@ func ValidateDeploymentStatusUpdate(d, old *api.Deployment) field.ErrorList {
 	errs := core.ValidateObjectMetaUpdate(&d.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))
 	p := field.NewPath("status")
 	errs = append(errs, validateDeploymentStatus(&d.Status, p)...)
-	if decremented(d.Status.CollisionCount, old.Status.CollisionCount) {
+	if core.IsDecremented(d.Status.CollisionCount, old.Status.CollisionCount) {
 		errs = append(errs, field.Invalid(p.Child("collisionCount"), collisionCount(d.Status.CollisionCount), "cannot be decremented"))
 	}
 	return errs

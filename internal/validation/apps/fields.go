@@ -5,17 +5,6 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
-// decremented: a counter the controllers only raise went down (or was dropped).
-func decremented(cur, old *int32) bool {
-	switch {
-	case cur == nil:
-		return old != nil
-	case old == nil:
-		return false
-	}
-	return *cur < *old
-}
-
 // collisionCount is the value a "cannot be decremented" error prints.
 func collisionCount(n *int32) int32 {
 	if n == nil {

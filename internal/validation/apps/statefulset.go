@@ -70,7 +70,7 @@ func ValidateStatefulSetStatusUpdate(ss, old *api.StatefulSet) field.ErrorList {
 	p := field.NewPath("status")
 	errs := validateStatefulSetStatus(&ss.Status, p)
 	errs = append(errs, core.ValidateObjectMetaUpdate(&ss.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))...)
-	if decremented(ss.Status.CollisionCount, old.Status.CollisionCount) {
+	if core.IsDecremented(ss.Status.CollisionCount, old.Status.CollisionCount) {
 		errs = append(errs, field.Invalid(p.Child("collisionCount"), collisionCount(ss.Status.CollisionCount), "cannot be decremented"))
 	}
 	return errs
@@ -168,7 +168,7 @@ func validateStatefulSetTemplate(tpl *coreapi.PodTemplateSpec, selector labels.S
 	// Labels and annotations are checked once more at the template's own level (paths
 	// without "metadata"), as the server does.
 	errs = append(errs, metav1validation.ValidateLabels(tpl.Labels, fldPath.Child("labels"))...)
-	errs = append(errs, apimachineryvalidation.ValidateAnnotations(tpl.Annotations, fldPath.Child("annotations"))...)
+	errs = append(errs, core.ValidateAnnotations(tpl.Annotations, fldPath.Child("annotations"))...)
 	return append(errs, validatePodSpecificAnnotations(tpl.Annotations, &tpl.Spec, fldPath.Child("annotations"), opts)...)
 }
 

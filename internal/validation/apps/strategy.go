@@ -28,7 +28,11 @@ func Strategy(kind string) *registry.Strategy {
 			ValidateStatusUpdate: func(obj, old any) field.ErrorList {
 				return ValidateDeploymentStatusUpdate(obj.(*api.Deployment), old.(*api.Deployment))
 			},
-			Declarative: templateDeclarative(func(obj any) *coreapi.PodTemplateSpec { return &obj.(*api.Deployment).Spec.Template }),
+			Declarative:      templateDeclarative(func(obj any) *coreapi.PodTemplateSpec { return &obj.(*api.Deployment).Spec.Template }),
+			WarningsOnCreate: func(obj any) []string { return deploymentWarningsOnCreate(obj.(*api.Deployment)) },
+			WarningsOnUpdate: func(obj, old any) []string {
+				return deploymentWarningsOnUpdate(obj.(*api.Deployment), old.(*api.Deployment))
+			},
 		}
 	case "ReplicaSet":
 		return &registry.Strategy{
@@ -44,7 +48,11 @@ func Strategy(kind string) *registry.Strategy {
 			ValidateStatusUpdate: func(obj, old any) field.ErrorList {
 				return ValidateReplicaSetStatusUpdate(obj.(*api.ReplicaSet), old.(*api.ReplicaSet))
 			},
-			Declarative: templateDeclarative(func(obj any) *coreapi.PodTemplateSpec { return &obj.(*api.ReplicaSet).Spec.Template }),
+			Declarative:      templateDeclarative(func(obj any) *coreapi.PodTemplateSpec { return &obj.(*api.ReplicaSet).Spec.Template }),
+			WarningsOnCreate: func(obj any) []string { return replicaSetWarningsOnCreate(obj.(*api.ReplicaSet)) },
+			WarningsOnUpdate: func(obj, old any) []string {
+				return replicaSetWarningsOnUpdate(obj.(*api.ReplicaSet), old.(*api.ReplicaSet))
+			},
 		}
 	case "StatefulSet":
 		return &registry.Strategy{
@@ -60,7 +68,11 @@ func Strategy(kind string) *registry.Strategy {
 			ValidateStatusUpdate: func(obj, old any) field.ErrorList {
 				return ValidateStatefulSetStatusUpdate(obj.(*api.StatefulSet), old.(*api.StatefulSet))
 			},
-			Declarative: templateDeclarative(func(obj any) *coreapi.PodTemplateSpec { return &obj.(*api.StatefulSet).Spec.Template }),
+			Declarative:      templateDeclarative(func(obj any) *coreapi.PodTemplateSpec { return &obj.(*api.StatefulSet).Spec.Template }),
+			WarningsOnCreate: func(obj any) []string { return statefulSetWarningsOnCreate(obj.(*api.StatefulSet)) },
+			WarningsOnUpdate: func(obj, old any) []string {
+				return statefulSetWarningsOnUpdate(obj.(*api.StatefulSet), old.(*api.StatefulSet))
+			},
 		}
 	case "DaemonSet":
 		return &registry.Strategy{
@@ -79,7 +91,11 @@ func Strategy(kind string) *registry.Strategy {
 			ValidateStatusUpdate: func(obj, old any) field.ErrorList {
 				return ValidateDaemonSetStatusUpdate(obj.(*api.DaemonSet), old.(*api.DaemonSet))
 			},
-			Declarative: templateDeclarative(func(obj any) *coreapi.PodTemplateSpec { return &obj.(*api.DaemonSet).Spec.Template }),
+			Declarative:      templateDeclarative(func(obj any) *coreapi.PodTemplateSpec { return &obj.(*api.DaemonSet).Spec.Template }),
+			WarningsOnCreate: func(obj any) []string { return daemonSetWarningsOnCreate(obj.(*api.DaemonSet)) },
+			WarningsOnUpdate: func(obj, old any) []string {
+				return daemonSetWarningsOnUpdate(obj.(*api.DaemonSet), old.(*api.DaemonSet))
+			},
 		}
 	case "ControllerRevision":
 		return &registry.Strategy{

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 
-	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/api/validate/content"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -232,15 +231,7 @@ func validateScalingRules(rules *api.HPAScalingRules, fldPath *field.Path) field
 		}
 	}
 	if rules.Tolerance != nil {
-		errs = append(errs, nonnegativeQuantity(*rules.Tolerance, fldPath.Child("tolerance"))...)
+		errs = append(errs, core.ValidateNonnegativeQuantity(*rules.Tolerance, fldPath.Child("tolerance"))...)
 	}
 	return errs
-}
-
-// nonnegativeQuantity refuses a negative quantity, printing it in its canonical form.
-func nonnegativeQuantity(q resource.Quantity, fldPath *field.Path) field.ErrorList {
-	if q.Cmp(resource.Quantity{}) < 0 {
-		return field.ErrorList{field.Invalid(fldPath, q.String(), apimachineryvalidation.IsNegativeErrorMsg)}
-	}
-	return nil
 }

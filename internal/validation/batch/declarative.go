@@ -10,7 +10,9 @@ import (
 
 // The declarative validation of the batch group that 1.37 enforces (the alpha rules are
 // left out: they are never enforced). Like the server's generated code, it skips whatever
-// an update leaves unchanged.
+// an update leaves unchanged — rule by rule: the server's skipping of a whole unchanged
+// spec or template gives the same answer, each rule below it being skipped too, and costs
+// a deep comparison of the spec.
 
 // declarativeJob is a Job's: its spec's (old is nil on a create).
 func declarativeJob(job, old *api.Job) field.ErrorList {
@@ -28,9 +30,6 @@ func declarativeCronJob(cj, old *api.CronJob) field.ErrorList {
 	var oldSpec *api.CronJobSpec
 	if old != nil {
 		oldSpec = &old.Spec
-		if apiequality.Semantic.DeepEqual(spec, oldSpec) {
-			return nil
-		}
 	}
 	p := field.NewPath("spec")
 	var errs field.ErrorList
@@ -39,9 +38,6 @@ func declarativeCronJob(cj, old *api.CronJob) field.ErrorList {
 	}
 	var oldJobSpec *api.JobSpec
 	if oldSpec != nil {
-		if apiequality.Semantic.DeepEqual(&spec.JobTemplate, &oldSpec.JobTemplate) {
-			return errs
-		}
 		oldJobSpec = &oldSpec.JobTemplate.Spec
 	}
 	return append(errs, declarativeJobSpec(&spec.JobTemplate.Spec, oldJobSpec, p.Child("jobTemplate", "spec"))...)
@@ -50,16 +46,14 @@ func declarativeCronJob(cj, old *api.CronJob) field.ErrorList {
 // declarativeJobSpec: the pod template's rules, and spec.scheduling (gate WorkloadWithJob,
 // off in 1.37) forbidden, neither set nor cleared by an update.
 func declarativeJobSpec(spec, old *api.JobSpec, fldPath *field.Path) field.ErrorList {
-	if old != nil && apiequality.Semantic.DeepEqual(spec, old) {
-		return nil
-	}
 	var errs field.ErrorList
 	var oldTpl *coreapi.PodTemplateSpec
 	if old != nil {
 		oldTpl = &old.Template
 	}
 	errs = append(errs, declarativePodTemplate(&spec.Template, oldTpl, fldPath.Child("template"))...)
-	if old != nil && apiequality.Semantic.DeepEqual(spec.Scheduling, old.Scheduling) {
+	if spec.Scheduling == nil && (old == nil || old.Scheduling == nil) ||
+		old != nil && apiequality.Semantic.DeepEqual(spec.Scheduling, old.Scheduling) {
 		return errs
 	}
 	p := fldPath.Child("scheduling")

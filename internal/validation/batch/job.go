@@ -13,6 +13,7 @@ import (
 	api "github.com/ssa-diff/ssa-diff/internal/api/batch"
 	coreapi "github.com/ssa-diff/ssa-diff/internal/api/core"
 	"github.com/ssa-diff/ssa-diff/internal/validation/core"
+	"github.com/ssa-diff/ssa-diff/internal/validation/registry"
 )
 
 // jobOptions are what a Job's strategy derives from the write and the stored Job.
@@ -71,12 +72,12 @@ func validateGeneratedSelector(job *api.Job, prefixedLabels bool) field.ErrorLis
 	}
 	meta := field.NewPath("spec", "template", "metadata")
 	uid, name := string(job.UID), job.Name
-	errs = append(errs, hasLabel(&job.Spec.Template.ObjectMeta, meta, api.LegacyControllerUidLabel, uid)...)
-	errs = append(errs, hasLabel(&job.Spec.Template.ObjectMeta, meta, api.LegacyJobNameLabel, name)...)
+	errs = append(errs, core.ValidateHasLabel(job.Spec.Template.ObjectMeta, meta, api.LegacyControllerUidLabel, uid)...)
+	errs = append(errs, core.ValidateHasLabel(job.Spec.Template.ObjectMeta, meta, api.LegacyJobNameLabel, name)...)
 	expected := labels.Set{api.LegacyControllerUidLabel: uid, api.LegacyJobNameLabel: name}
 	if prefixedLabels {
-		errs = append(errs, hasLabel(&job.Spec.Template.ObjectMeta, meta, api.ControllerUidLabel, uid)...)
-		errs = append(errs, hasLabel(&job.Spec.Template.ObjectMeta, meta, api.JobNameLabel, name)...)
+		errs = append(errs, core.ValidateHasLabel(job.Spec.Template.ObjectMeta, meta, api.ControllerUidLabel, uid)...)
+		errs = append(errs, core.ValidateHasLabel(job.Spec.Template.ObjectMeta, meta, api.JobNameLabel, name)...)
 		expected[api.ControllerUidLabel] = uid
 		expected[api.JobNameLabel] = name
 	}
@@ -84,19 +85,6 @@ func validateGeneratedSelector(job *api.Job, prefixedLabels bool) field.ErrorLis
 		errs = append(errs, field.Invalid(field.NewPath("spec", "selector"), job.Spec.Selector, "`selector` not auto-generated"))
 	}
 	return errs
-}
-
-// hasLabel: the metadata has the label key with the value want.
-func hasLabel(meta *metav1.ObjectMeta, fldPath *field.Path, key, want string) field.ErrorList {
-	got, ok := meta.Labels[key]
-	p := fldPath.Child("labels").Key(key)
-	switch {
-	case !ok:
-		return field.ErrorList{field.Required(p, fmt.Sprintf("must be '%s'", want))}
-	case got != want:
-		return field.ErrorList{field.Invalid(p, meta.Labels, fmt.Sprintf("must be '%s'", want))}
-	}
-	return nil
 }
 
 // nameAllowsCompletions: an indexed Job's last pod is named "<job>-<completions-1>", which
@@ -139,7 +127,10 @@ func validateCompletionsUpdate(spec, old *api.JobSpec, fldPath *field.Path) fiel
 		// Unchanged, or dropped (which the spec check already refuses).
 		return nil
 	}
-	// An indexed Job always has a parallelism here: the defaults give it one.
+	// The defaults always give a Job a parallelism; the server reads it unguarded.
+	if spec.Parallelism == nil {
+		panic(registry.ServerPanic{Reason: registry.NilDereference})
+	}
 	if *spec.Completions != *spec.Parallelism {
 		return field.ErrorList{field.Invalid(fldPath, spec.Completions, "can only be modified in tandem with spec.parallelism")}
 	}

@@ -36,6 +36,8 @@ func Strategy(kind string) *registry.Strategy {
 				}
 				return declarativeJob(obj.(*api.Job), o)
 			},
+			WarningsOnCreate: func(obj any) []string { return jobWarningsOnCreate(obj.(*api.Job)) },
+			WarningsOnUpdate: func(obj, old any) []string { return jobWarningsOnUpdate(obj.(*api.Job), old.(*api.Job)) },
 		}
 	case "CronJob":
 		return &registry.Strategy{
@@ -57,6 +59,8 @@ func Strategy(kind string) *registry.Strategy {
 				}
 				return declarativeCronJob(obj.(*api.CronJob), o)
 			},
+			WarningsOnCreate: func(obj any) []string { return cronJobWarningsOnCreate(obj.(*api.CronJob)) },
+			WarningsOnUpdate: func(obj, old any) []string { return cronJobWarningsOnUpdate(obj.(*api.CronJob), old.(*api.CronJob)) },
 		}
 	}
 	return nil

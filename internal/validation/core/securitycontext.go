@@ -16,8 +16,25 @@ import (
 // change policy, sysctls, Windows options, and the per-OS restrictions.
 
 // allowPrivileged is kube-apiserver's --allow-privileged, false unless the flag sets it
-// (the recorded server runs with the default).
+// (the recorded server runs with the default). The errors it causes are the only ones
+// that depend on the flag; IsPrivilegedPolicyError tells them apart, so that a caller
+// predicting a server run with --allow-privileged=true drops them.
 const allowPrivileged = false
+
+// The details of the errors --allow-privileged=false causes.
+const (
+	privilegedDisallowed  = "disallowed by cluster policy"
+	hostProcessDisallowed = "hostProcess containers are disallowed by cluster policy"
+)
+
+// IsPrivilegedPolicyError reports whether err is one that only a server run with
+// --allow-privileged=false reports: a privileged container, or hostProcess containers.
+func IsPrivilegedPolicyError(err *field.Error) bool {
+	if err == nil || err.Type != field.ErrorTypeForbidden {
+		return false
+	}
+	return err.Detail == hostProcessDisallowed || (err.Detail == privilegedDisallowed && strings.HasSuffix(err.Field, ".privileged"))
+}
 
 // ValidateSecurityContext checks a container's security context.
 func ValidateSecurityContext(sc *api.SecurityContext, fldPath *field.Path, hostUsers, allowSysAdminWhenPrivilegeEscalationFalse bool) field.ErrorList {
@@ -26,7 +43,7 @@ func ValidateSecurityContext(sc *api.SecurityContext, fldPath *field.Path, hostU
 	}
 	var errs field.ErrorList
 	if sc.Privileged != nil && *sc.Privileged && !allowPrivileged {
-		errs = append(errs, field.Forbidden(fldPath.Child("privileged"), "disallowed by cluster policy"))
+		errs = append(errs, field.Forbidden(fldPath.Child("privileged"), privilegedDisallowed))
 	}
 	if sc.RunAsUser != nil {
 		for _, msg := range validation.IsValidUserID(*sc.RunAsUser) {
@@ -575,7 +592,7 @@ func validateWindowsHostProcessPod(spec *api.PodSpec, fldPath *field.Path) field
 			errs = append(errs, field.Invalid(fldPath.Child("hostNetwork"), spec.HostNetwork, "hostNetwork must be true if pod contains any hostProcess containers"))
 		}
 		if !allowPrivileged {
-			errs = append(errs, field.Forbidden(fldPath, "hostProcess containers are disallowed by cluster policy"))
+			errs = append(errs, field.Forbidden(fldPath, hostProcessDisallowed))
 		}
 	}
 	return errs

@@ -1,0 +1,109 @@
+package apps
+
+import (
+	"fmt"
+
+	"k8s.io/apimachinery/pkg/util/validation"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	api "github.com/ssa-diff/ssa-diff/internal/api/apps"
+	coreapi "github.com/ssa-diff/ssa-diff/internal/api/core"
+	"github.com/ssa-diff/ssa-diff/internal/validation/core"
+)
+
+// The warnings the workload strategies return with an accepted write: the pod template's
+// (package core), a name that is no DNS label (it names pods), a StatefulSet's claim
+// templates with fractional byte sizes and a negative revision history limit. An update
+// warns of the template only when it moved the generation (the template or spec changed).
+
+var templatePath = field.NewPath("spec", "template")
+
+// nameWarnings: a Deployment's or ReplicaSet's name becomes part of its pods' names and
+// hostnames.
+func nameWarnings(name string) []string {
+	if msgs := validation.IsDNS1123Label(name); len(msgs) != 0 {
+		return []string{fmt.Sprintf("metadata.name: this is used in Pod names and hostnames, which can result in surprising behavior; a DNS label is recommended: %v", msgs)}
+	}
+	return nil
+}
+
+// generationMoved: the update changed what the generation counts.
+func generationMoved(cur, old int64) bool { return cur != old }
+
+func deploymentWarningsOnCreate(d *api.Deployment) []string {
+	return append(nameWarnings(d.Name), core.GetWarningsForPodTemplate(templatePath, &d.Spec.Template, nil)...)
+}
+
+func deploymentWarningsOnUpdate(d, old *api.Deployment) []string {
+	if !generationMoved(d.Generation, old.Generation) {
+		return nil
+	}
+	return core.GetWarningsForPodTemplate(templatePath, &d.Spec.Template, &old.Spec.Template)
+}
+
+func replicaSetWarningsOnCreate(rs *api.ReplicaSet) []string {
+	return append(nameWarnings(rs.Name), core.GetWarningsForPodTemplate(templatePath, &rs.Spec.Template, nil)...)
+}
+
+func replicaSetWarningsOnUpdate(rs, old *api.ReplicaSet) []string {
+	if !generationMoved(rs.Generation, old.Generation) {
+		return nil
+	}
+	return core.GetWarningsForPodTemplate(templatePath, &rs.Spec.Template, &old.Spec.Template)
+}
+
+func daemonSetWarningsOnCreate(ds *api.DaemonSet) []string {
+	return core.GetWarningsForPodTemplate(templatePath, &ds.Spec.Template, nil)
+}
+
+// daemonSetWarningsOnUpdate: a DaemonSet warns when its template generation moved.
+func daemonSetWarningsOnUpdate(ds, old *api.DaemonSet) []string {
+	if ds.Spec.TemplateGeneration == old.Spec.TemplateGeneration {
+		return nil
+	}
+	return core.GetWarningsForPodTemplate(templatePath, &ds.Spec.Template, &old.Spec.Template)
+}
+
+func statefulSetWarningsOnCreate(ss *api.StatefulSet) []string {
+	w := core.GetWarningsForPodTemplate(templatePath, &ss.Spec.Template, nil)
+	for i := range ss.Spec.VolumeClaimTemplates {
+		w = append(w, claimSpecWarnings(field.NewPath("spec", "volumeClaimTemplates").Index(i), &ss.Spec.VolumeClaimTemplates[i].Spec)...)
+	}
+	return append(w, historyLimitWarnings(ss.Spec.RevisionHistoryLimit)...)
+}
+
+// statefulSetWarningsOnUpdate: the template's warnings when the generation moved; the
+// claim templates' always (at a path whose last element the server spells "Spec").
+func statefulSetWarningsOnUpdate(ss, old *api.StatefulSet) []string {
+	var w []string
+	if generationMoved(ss.Generation, old.Generation) {
+		w = core.GetWarningsForPodTemplate(templatePath, &ss.Spec.Template, &old.Spec.Template)
+	}
+	for i := range ss.Spec.VolumeClaimTemplates {
+		w = append(w, claimSpecWarnings(field.NewPath("spec", "volumeClaimTemplates").Index(i).Child("Spec"), &ss.Spec.VolumeClaimTemplates[i].Spec)...)
+	}
+	return append(w, historyLimitWarnings(ss.Spec.RevisionHistoryLimit)...)
+}
+
+func historyLimitWarnings(limit *int32) []string {
+	if limit != nil && *limit < 0 {
+		return []string{"spec.revisionHistoryLimit: a negative value retains all historical revisions; a value >= 0 is recommended"}
+	}
+	return nil
+}
+
+// claimSpecWarnings: a claim template's storage request or limit with a fractional byte
+// value.
+func claimSpecWarnings(p *field.Path, spec *coreapi.PersistentVolumeClaimSpec) []string {
+	var w []string
+	for _, r := range []struct {
+		name string
+		list coreapi.ResourceList
+	}{{"requests", spec.Resources.Requests}, {"limits", spec.Resources.Limits}} {
+		if v := r.list[coreapi.ResourceStorage]; v.MilliValue()%1000 != 0 {
+			w = append(w, fmt.Sprintf("%s: fractional byte value %q is invalid, must be an integer",
+				p.Child("resources").Child(r.name).Key(string(coreapi.ResourceStorage)), v.String()))
+		}
+	}
+	return w
+}

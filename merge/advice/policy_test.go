@@ -1,0 +1,67 @@
+package advice
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ssa-diff/ssa-diff/merge"
+	"github.com/ssa-diff/ssa-diff/schema"
+	"sigs.k8s.io/yaml"
+)
+
+// A node agent's DaemonSet with a privileged container, as CNI and CSI plugins ship: the
+// server's default --allow-privileged=false refuses it (catalog V1), and the advice says
+// the refusal rests on that flag; predicted for a cluster that allows privileged
+// containers, it is created and there is nothing to say.
+func TestClusterPolicy(t *testing.T) {
+	var manifest map[string]any
+	if err := yaml.Unmarshal([]byte(`apiVersion: apps/v1
+kind: DaemonSet
+metadata:
+  name: cni-agent
+  namespace: kube-system
+spec:
+  selector:
+    matchLabels: {app: cni-agent}
+  template:
+    metadata:
+      labels: {app: cni-agent}
+    spec:
+      hostNetwork: true
+      containers:
+      - name: agent
+        image: registry.example.com/cni-agent:1.4.2
+        securityContext:
+          privileged: true
+      - name: sidecar
+        image: registry.example.com/cni-sidecar:1.4.2
+        securityContext:
+          privileged: false
+`), &manifest); err != nil {
+		t.Fatal(err)
+	}
+	reg := schema.NewRegistry()
+	predict := func(h merge.KubernetesHooks) (*merge.Result, []Advice) {
+		res, err := merge.New(reg, merge.WithServerHooks(h)).Apply(merge.Request{Object: manifest, Manager: "gitops",
+			Now: time.Date(2026, 12, 3, 9, 0, 0, 0, time.UTC)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res, only(Analyze(Input{Manifest: manifest, Result: res, Manager: "gitops"}, Options{Schemas: reg}), IDClusterPolicy)
+	}
+
+	res, got := predict(merge.KubernetesHooks{})
+	if res.Rejection == nil || res.Rejection.Code != 422 || !strings.Contains(res.Rejection.Message, "spec.template.spec.containers[0].securityContext.privileged: Forbidden: disallowed by cluster policy") {
+		t.Fatalf("want the 422 of --allow-privileged=false, got %+v", res.Rejection)
+	}
+	if len(got) != 1 || !sameStrings(got[0].Paths, []string{"spec.template.spec.containers[0].securityContext.privileged"}) {
+		t.Fatalf("got %s", dump(got))
+	}
+	mustContain(t, "fix", got[0].Fix, "--allow-privileged")
+
+	res, got = predict(merge.KubernetesHooks{AllowPrivileged: true})
+	if res.Rejection != nil || res.Action != merge.ActionCreate || len(got) != 0 {
+		t.Fatalf("--allow-privileged=true: rejection %v, action %s, advice %s", res.Rejection, res.Action, dump(got))
+	}
+}
