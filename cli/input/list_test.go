@@ -9,6 +9,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/ssa-diff/ssa-diff/internal/testkit"
 )
 
 // A List is read item by item: larger than the document limit as a whole, it loads when
@@ -162,10 +164,10 @@ func TestListParallelDeterministic(t *testing.T) {
 					first = got
 				}
 				if !latin1 && got != want {
-					t.Fatalf("GOMAXPROCS %d, round %d: entries differ from a sequential decode:\n%s", procs, round, firstDiff(got, want))
+					t.Fatalf("GOMAXPROCS %d, round %d: entries differ from a sequential decode:\n%s", procs, round, testkit.LineDiff(want, got))
 				}
 				if got != first {
-					t.Fatalf("GOMAXPROCS %d, round %d: entries differ from the first read:\n%s", procs, round, firstDiff(got, first))
+					t.Fatalf("GOMAXPROCS %d, round %d: entries differ from the first read:\n%s", procs, round, testkit.LineDiff(first, got))
 				}
 				for _, e := range entries {
 					o := e.Object
@@ -189,20 +191,6 @@ func TestListParallelDeterministic(t *testing.T) {
 			}
 		}
 	}
-}
-
-func firstDiff(a, b string) string {
-	al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
-	for i := range al {
-		if i >= len(bl) || al[i] != bl[i] {
-			other := "(none)"
-			if i < len(bl) {
-				other = bl[i]
-			}
-			return fmt.Sprintf("line %d:\n got %s\nwant %s", i, al[i], other)
-		}
-	}
-	return "got is a prefix of want"
 }
 
 // A List larger than the document limit that is broken is one error, the first problem:
