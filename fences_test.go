@@ -34,6 +34,11 @@ var fences = []struct {
 		forbidden: []string{"github.com/spf13/pflag", "sigs.k8s.io/kustomize", "k8s.io/client-go"},
 	},
 	{
+		why:       "test helpers stay in tests: neither the binary nor a library package links the testing package or internal/testkit",
+		packages:  []string{"", "fieldpath/...", "schema/...", "merge/..."},
+		forbidden: []string{"testing", module + "/internal/testkit"},
+	},
+	{
 		why: "packages whose initialisation costs every run milliseconds never enter the binary: client-go's typed clientset, scheme and discovery, kubectl's packages, " +
 			"the validation packages of apiextensions-apiserver (kube-openapi's strfmt compiles its formats at start, govalidator, the server's metrics and feature gates: " +
 			"internal/crdvalidation restates them, conformance/crdvalidation holds it to them)",
