@@ -11,6 +11,9 @@
 //   - the repository: RepoRoot, from any package of the main module or of the separate
 //     modules under conformance/.
 //
+// Its own tests hold the module's dependency fences (TestDependencyFences): which packages
+// may never depend on which.
+//
 // The layout of a recorded case is described in testdata/recorded/README.md, and the rules
 // each case shows in docs/rules.md.
 package testkit

@@ -1,4 +1,4 @@
-package main
+package testkit
 
 import (
 	"os/exec"
@@ -7,8 +7,6 @@ import (
 	"strings"
 	"testing"
 )
-
-const module = "github.com/ssa-diff/ssa-diff"
 
 // fences are the dependency rules of the module: the packages named (a path relative to the
 // module; "/..." for a tree, "" for the command itself) never depend, directly or not, on the
@@ -21,7 +19,7 @@ var fences = []struct {
 	{
 		why:       "the library packages know nothing of the command: a program embedding the engine pulls in no CLI, flag parser, diff printer, kustomize or cluster client",
 		packages:  []string{"fieldpath/...", "schema/...", "merge/..."},
-		forbidden: []string{module + "/cli", "github.com/spf13/pflag", "github.com/sergi/go-diff", "sigs.k8s.io/kustomize", "k8s.io/client-go"},
+		forbidden: []string{modulePath + "/cli", "github.com/spf13/pflag", "github.com/sergi/go-diff", "sigs.k8s.io/kustomize", "k8s.io/client-go"},
 	},
 	{
 		why:       "the schema registry has schemas of its own: no apimachinery (its generator, a module of its own, may use it)",
@@ -36,7 +34,7 @@ var fences = []struct {
 	{
 		why:       "test helpers stay in tests: neither the binary nor a library package links the testing package or internal/testkit",
 		packages:  []string{"", "fieldpath/...", "schema/...", "merge/..."},
-		forbidden: []string{"testing", module + "/internal/testkit"},
+		forbidden: []string{"testing", modulePath + "/internal/testkit"},
 	},
 	{
 		why: "packages whose initialisation costs every run milliseconds never enter the binary: client-go's typed clientset, scheme and discovery, kubectl's packages, " +
@@ -51,9 +49,11 @@ var fences = []struct {
 
 // TestDependencyFences checks every fence on the dependencies go list reports for the
 // module's packages (test files apart). A fence naming no package fails: a fence left behind
-// by a move would hold nothing.
+// by a move would hold nothing. (It lives here, in a small test binary, rather than beside
+// the command, whose test binary links everything.)
 func TestDependencyFences(t *testing.T) {
 	cmd := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "list", "-f", "{{.ImportPath}} {{join .Deps \" \"}}", "./...")
+	cmd.Dir = RepoRoot(t)
 	out, err := cmd.Output()
 	if err != nil {
 		t.Fatalf("go list ./...: %v", err)
@@ -68,9 +68,9 @@ func TestDependencyFences(t *testing.T) {
 		for _, pattern := range fence.packages {
 			root, tree := strings.CutSuffix(pattern, "/...")
 			if root != "" {
-				root = module + "/" + root
+				root = modulePath + "/" + root
 			} else {
-				root = module
+				root = modulePath
 			}
 			matched := 0
 			for pkg, ds := range deps {
