@@ -9,5 +9,10 @@
 // of their own (core, apps, batch, networking, rbac, storage, …), written from the
 // server's behaviour and held to the server's own validation by conformance/validation.
 //
+// [ValidateWrite], which the engine uses, first runs what a kind's REST storage does before
+// the registry (registry.Strategy.BeginWrite: a Service's allocator checks its IP fields
+// and refuses them alone); [Validate] is the strategy's part, the one
+// conformance/validation holds to the server's strategies.
+//
 // A kind whose validation is not ported is reported as such, never passed silently.
 package validation

@@ -3,7 +3,10 @@ package strategy
 import (
 	"net/netip"
 
+	"github.com/ssa-diff/ssa-diff/internal/api"
+	coreapi "github.com/ssa-diff/ssa-diff/internal/api/core"
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
+	validationcore "github.com/ssa-diff/ssa-diff/internal/validation/core"
 )
 
 // A Service's allocated values: the Service REST storage (BeginCreate,
@@ -141,6 +144,9 @@ func initIPFamilies(spec, old map[string]any) {
 		default:
 			spec["ipFamilyPolicy"] = singleStack
 		}
+	}
+	if ipFieldsRefused(spec, old) {
+		return // the server refuses the write (422) before it infers anything
 	}
 	policy := str(spec, "ipFamilyPolicy")
 	if old != nil && policy == singleStack {
@@ -350,4 +356,22 @@ func familyOf(s string) string {
 		return ipv4
 	}
 	return ipv6
+}
+
+// ipFieldsRefused says whether the allocator refuses the IP fields of spec (old is the
+// stored spec, nil on a create): it checks them before it infers families from addresses,
+// as package internal/validation/core words it.
+func ipFieldsRefused(spec, old map[string]any) bool {
+	var svc coreapi.Service
+	if api.Decode(map[string]any{"spec": spec}, &svc) != nil {
+		return false
+	}
+	var stored *coreapi.Service
+	if old != nil {
+		stored = new(coreapi.Service)
+		if api.Decode(map[string]any{"spec": old}, stored) != nil {
+			return false
+		}
+	}
+	return len(validationcore.ServiceIPFieldErrors(&svc, stored)) > 0
 }

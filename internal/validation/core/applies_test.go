@@ -3,6 +3,9 @@ package core_test
 import (
 	"fmt"
 	"os"
+	"regexp"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -20,8 +23,20 @@ type applyCase struct {
 	Rules []string `json:"rules"`
 	Setup []string `json:"setup"`
 	Apply string   `json:"apply"`
-	Want  string   `json:"want"`
+	// Subresource is where the apply goes ("status"); "" for the object itself.
+	Subresource string `json:"subresource"`
+	// Force is force=true: the apply takes the fields others own.
+	Force bool   `json:"force"`
+	Want  string `json:"want"`
+	// Causes are the fields and messages of the 422's causes.
+	Causes []string `json:"causes"`
+	// Warnings are the texts of the server's Warning headers.
+	Warnings []string `json:"warnings"`
 }
+
+// apiDeprecation is the warning the server gives for a deprecated API version, whatever
+// the object: not the registry's.
+var apiDeprecation = regexp.MustCompile(`^\S+ \S+ is deprecated in v1\.\d+\+`)
 
 // TestApplies: server-side applies of the core group's kinds, predicted by the engine
 // with the registry's validation (catalog V1, V2, V6), give the server's answer byte for
@@ -51,19 +66,49 @@ func TestApplies(t *testing.T) {
 				}
 				live = res.Object
 			}
-			res, err := e.Apply(merge.Request{Live: live, Object: applyObject(t, c.Apply, ns), Manager: "gitops", Now: now.Add(time.Minute)})
+			obj := applyObject(t, c.Apply, ns)
+			req := merge.Request{Live: live, Object: obj, Manager: "gitops", Force: c.Force, Now: now.Add(time.Minute)}
+			if c.Subresource != "" {
+				md, _ := obj["metadata"].(map[string]any)
+				name, _ := md["name"].(string)
+				objNS, _ := md["namespace"].(string)
+				av, _ := obj["apiVersion"].(string)
+				kind, _ := obj["kind"].(string)
+				req.Endpoint = merge.Endpoint{GVK: schema.GVKFromAPIVersionKind(av, kind), Namespace: objNS, Name: name, Subresource: c.Subresource}
+			}
+			res, err := e.Apply(req)
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := ""
+			got, causes := "", []string(nil)
 			if r := res.Rejection; r != nil {
 				if r.Code != 422 {
 					t.Fatalf("%s (%v): refused with %d: %s", c.Name, c.Rules, r.Code, r.Message)
 				}
 				got = r.Message
+				if r.Details != nil {
+					for _, cause := range r.Details.Causes {
+						causes = append(causes, cause.Field+": "+cause.Message)
+					}
+				}
 			}
-			if got != c.Want {
+			// Errors found ranging over a map come in any order (catalog V1).
+			if got != c.Want && (len(got) != len(c.Want) || !sameMultiset(causes, c.Causes)) {
 				t.Errorf("%s (%v):\n got: %s\nwant: %s", c.Name, c.Rules, got, c.Want)
+			}
+			var warned, want []string
+			for _, w := range res.Warnings {
+				if s, ok := strings.CutPrefix(w, "the server would warn: "); ok {
+					warned = append(warned, s)
+				}
+			}
+			for _, w := range c.Warnings {
+				if !apiDeprecation.MatchString(w) {
+					want = append(want, w)
+				}
+			}
+			if !sameMultiset(warned, want) { // the engine lists its warnings sorted
+				t.Errorf("%s: warnings\n got: %q\nwant: %q", c.Name, warned, want)
 			}
 		})
 	}
@@ -80,4 +125,14 @@ func applyObject(t *testing.T, s, ns string) map[string]any {
 		md["namespace"] = ns
 	}
 	return m
+}
+
+func sameMultiset(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	a, b = slices.Clone(a), slices.Clone(b)
+	slices.Sort(a)
+	slices.Sort(b)
+	return slices.Equal(a, b)
 }

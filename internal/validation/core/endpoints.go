@@ -120,3 +120,22 @@ func endpointPort(p *api.EndpointPort, requireName bool, fldPath *field.Path) fi
 	}
 	return errs
 }
+
+// endpointsWarnings: addresses written ambiguously, unless the Endpoints controller wrote
+// them (it normalizes its addresses).
+func endpointsWarnings(ep *api.Endpoints) []string {
+	if ep.Labels["endpoints.kubernetes.io/managed-by"] == "endpoint-controller" {
+		return nil
+	}
+	var ws []string
+	for i := range ep.Subsets {
+		p := field.NewPath("subsets").Index(i)
+		for j, a := range ep.Subsets[i].Addresses {
+			ws = append(ws, validation.GetWarningsForIP(p.Child("addresses").Index(j).Child("ip"), a.IP)...)
+		}
+		for j, a := range ep.Subsets[i].NotReadyAddresses {
+			ws = append(ws, validation.GetWarningsForIP(p.Child("notReadyAddresses").Index(j).Child("ip"), a.IP)...)
+		}
+	}
+	return ws
+}

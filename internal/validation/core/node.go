@@ -273,3 +273,18 @@ func nodeDeclarative(obj, old any) field.ErrorList {
 	}
 	return nil
 }
+
+// nodeWarnings: deprecated or removed fields, and pod CIDRs written ambiguously.
+func nodeWarnings(n *api.Node) []string {
+	var ws []string
+	if n.Spec.ConfigSource != nil {
+		ws = append(ws, "spec.configSource: the feature is removed")
+	}
+	if n.Spec.DoNotUseExternalID != "" {
+		ws = append(ws, "spec.externalID: this field is deprecated, and is unused by Kubernetes")
+	}
+	for i, c := range n.Spec.PodCIDRs {
+		ws = append(ws, validation.GetWarningsForCIDR(field.NewPath("spec", "podCIDRs").Index(i), c)...)
+	}
+	return ws
+}

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"fmt"
 	"slices"
 	"sort"
 
@@ -196,4 +197,25 @@ func quotaScopeSelector(spec *api.ResourceQuotaSpec, fldPath *field.Path) field.
 		}
 	}
 	return errs
+}
+
+// resourceQuotaWarnings: on a create, a hard request above the matching hard limit (for
+// cpu and memory the bare name counts as the request).
+func resourceQuotaWarnings(rq *api.ResourceQuota) []string {
+	var ws []string
+	for _, name := range []api.ResourceName{api.ResourceCPU, api.ResourceMemory, api.ResourceStorage, api.ResourceEphemeralStorage} {
+		reqName := api.ResourceName("requests." + string(name))
+		req, hasReq := rq.Spec.Hard[reqName]
+		if !hasReq && (name == api.ResourceCPU || name == api.ResourceMemory) {
+			if req, hasReq = rq.Spec.Hard[name]; hasReq {
+				reqName = name
+			}
+		}
+		limName := api.ResourceName("limits." + string(name))
+		lim, hasLim := rq.Spec.Hard[limName]
+		if hasReq && hasLim && req.Cmp(lim) > 0 {
+			ws = append(ws, fmt.Sprintf("ResourceQuota %s (%s) should be less than %s (%s)", reqName, req.String(), limName, lim.String()))
+		}
+	}
+	return ws
 }

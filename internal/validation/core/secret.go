@@ -1,6 +1,7 @@
 package core
 
 import (
+	"crypto/tls"
 	"encoding/json"
 	"reflect"
 
@@ -90,4 +91,16 @@ func ValidateSecretUpdate(s, old *api.Secret) field.ErrorList {
 		}
 	}
 	return append(errs, ValidateSecret(s)...)
+}
+
+// secretWarnings: a TLS Secret whose key does not match its certificate (or either does
+// not parse) is accepted with the TLS library's complaint as a warning.
+func secretWarnings(s *api.Secret) []string {
+	if s.Type != api.SecretTypeTLS {
+		return nil
+	}
+	if _, err := tls.X509KeyPair(s.Data[api.TLSCertKey], s.Data[api.TLSPrivateKeyKey]); err != nil {
+		return []string{err.Error()}
+	}
+	return nil
 }

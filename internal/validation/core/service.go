@@ -647,3 +647,67 @@ func validateLoadBalancerStatus(st, old *api.LoadBalancerStatus, fldPath *field.
 	}
 	return errs
 }
+
+// serviceWarnings are the warnings of a create or an update of a Service (old is nil on a
+// create): deprecated or ignored settings, and addresses or ranges written in ways that
+// parse ambiguously.
+func serviceWarnings(svc, old *api.Service) []string {
+	var ws []string
+	spec := &svc.Spec
+	specPath := field.NewPath("spec")
+	if _, ok := svc.Annotations[api.DeprecatedAnnotationTopologyAwareHints]; ok {
+		ws = append(ws, fmt.Sprintf("annotation %s is deprecated, please use %s instead", api.DeprecatedAnnotationTopologyAwareHints, api.AnnotationTopologyMode))
+	}
+	if spec.ClusterIP != "" && spec.ClusterIP != api.ClusterIPNone {
+		for i, ip := range spec.ClusterIPs {
+			ws = append(ws, validation.GetWarningsForIP(specPath.Child("clusterIPs").Index(i), ip)...)
+		}
+	}
+	// Headless here means a ClusterIP Service whose clusterIP is None.
+	headless := spec.Type == api.ServiceTypeClusterIP && spec.ClusterIP == api.ClusterIPNone
+	if headless {
+		if spec.LoadBalancerIP != "" {
+			ws = append(ws, "spec.loadBalancerIP is ignored for headless services")
+		}
+		if len(spec.ExternalIPs) > 0 {
+			ws = append(ws, "spec.externalIPs is ignored for headless services")
+		}
+		if spec.SessionAffinity != api.ServiceAffinityNone {
+			ws = append(ws, "spec.SessionAffinity is ignored for headless services")
+		}
+	}
+	for i, ip := range spec.ExternalIPs {
+		ws = append(ws, validation.GetWarningsForIP(specPath.Child("externalIPs").Index(i), ip)...)
+	}
+	if len(spec.ExternalIPs) > 0 && !headless && spec.Type != api.ServiceTypeExternalName {
+		ws = append(ws, "spec.externalIPs is deprecated and may no longer be implemented in some clusters")
+	}
+	if spec.LoadBalancerIP != "" {
+		ws = append(ws, validation.GetWarningsForIP(specPath.Child("loadBalancerIP"), spec.LoadBalancerIP)...)
+	}
+	for i, cidr := range spec.LoadBalancerSourceRanges {
+		ws = append(ws, validation.GetWarningsForCIDR(specPath.Child("loadBalancerSourceRanges").Index(i), cidr)...)
+	}
+	if spec.Type == api.ServiceTypeExternalName && len(spec.ExternalIPs) > 0 {
+		ws = append(ws, fmt.Sprintf("spec.externalIPs is ignored when spec.type is %q", api.ServiceTypeExternalName))
+	}
+	if spec.Type != api.ServiceTypeExternalName && spec.ExternalName != "" {
+		ws = append(ws, fmt.Sprintf("spec.externalName is ignored when spec.type is not %q", api.ServiceTypeExternalName))
+	}
+	if td := spec.TrafficDistribution; td != nil && *td == api.ServiceTrafficDistributionPreferClose {
+		ws = append(ws, fmt.Sprintf("spec.trafficDistribution: %q is deprecated; use %q", api.ServiceTrafficDistributionPreferClose, api.ServiceTrafficDistributionPreferSameZone))
+	}
+	return ws
+}
+
+// serviceStatusWarnings are the warnings of an update through /status: ingress addresses
+// written ambiguously.
+func serviceStatusWarnings(svc *api.Service) []string {
+	var ws []string
+	for i, in := range svc.Status.LoadBalancer.Ingress {
+		if in.IP != "" {
+			ws = append(ws, validation.GetWarningsForIP(field.NewPath("status", "loadBalancer", "ingress").Index(i), in.IP)...)
+		}
+	}
+	return ws
+}

@@ -27,7 +27,24 @@ func ServiceBeginWrite(svc, old *api.Service) field.ErrorList {
 	if needsHealthCheck(svc) && svc.Spec.HealthCheckNodePort == 0 {
 		svc.Spec.HealthCheckNodePort = allocatedHealthCheckNodePort
 	}
-	if samePreferDualStack(svc, old) {
+	if errs := ServiceIPFieldErrors(svc, old); len(errs) > 0 {
+		return errs
+	}
+	if old == nil {
+		return requestedNodePorts(svc)
+	}
+	return nil
+}
+
+// ServiceIPFieldErrors is the allocator's first step on a Service's IP fields (old is nil
+// on a create): the IP family policy defaulted, then clusterIP, clusterIPs, ipFamilies and
+// the policy checked together — errors there refuse the write alone, before anything is
+// inferred — then, on an update asking for one stack, the second entries dropped (or,
+// asking for more, refused when released), a single stack refused with two addresses or
+// families, and the families of the cluster IPs inferred. The engine's prediction of the
+// stored Service (package merge/strategy) infers nothing when this refuses.
+func ServiceIPFieldErrors(svc, old *api.Service) field.ErrorList {
+	if svc.Spec.Type == api.ServiceTypeExternalName || samePreferDualStack(svc, old) {
 		return nil // the allocator leaves such a Service's IP fields alone
 	}
 	if svc.Spec.IPFamilyPolicy == nil {
@@ -92,9 +109,6 @@ func ServiceBeginWrite(svc, old *api.Service) field.ErrorList {
 			}
 			svc.Spec.IPFamilies = append(svc.Spec.IPFamilies, fam)
 		}
-	}
-	if old == nil {
-		return requestedNodePorts(svc)
 	}
 	return nil
 }

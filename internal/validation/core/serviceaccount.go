@@ -1,6 +1,8 @@
 package core
 
 import (
+	"fmt"
+
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
@@ -17,4 +19,22 @@ func ValidateServiceAccount(sa *api.ServiceAccount) field.ErrorList {
 func ValidateServiceAccountUpdate(sa, old *api.ServiceAccount) field.ErrorList {
 	errs := ValidateObjectMetaUpdate(&sa.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))
 	return append(errs, ValidateServiceAccount(sa)...)
+}
+
+// enforceMountableSecrets is the annotation that limits the secrets a ServiceAccount's pods
+// may mount to those it lists.
+const enforceMountableSecrets = "kubernetes.io/enforce-mountable-secrets"
+
+// serviceAccountWarnings: setting the enforce-mountable-secrets annotation is deprecated
+// (no warning when the stored object had it already; old is nil on a create).
+func serviceAccountWarnings(sa, old *api.ServiceAccount) []string {
+	if old != nil {
+		if _, ok := old.Annotations[enforceMountableSecrets]; ok {
+			return nil
+		}
+	}
+	if _, ok := sa.Annotations[enforceMountableSecrets]; ok {
+		return []string{fmt.Sprintf("metadata.annotations[%s]: deprecated in v1.32+; prefer separate namespaces to isolate access to mounted secrets", enforceMountableSecrets)}
+	}
+	return nil
 }

@@ -34,7 +34,12 @@ func Strategy(kind string) *registry.Strategy {
 				o, _ := old.(*api.Service)
 				return ServiceBeginWrite(obj.(*api.Service), o)
 			},
-			Declarative: registry.NoDeclarativeRules,
+			WarningsOnCreate: func(obj any) []string { return serviceWarnings(obj.(*api.Service), nil) },
+			WarningsOnUpdate: func(obj, old any) []string {
+				return serviceWarnings(obj.(*api.Service), old.(*api.Service))
+			},
+			WarningsOnStatusUpdate: func(obj, old any) []string { return serviceStatusWarnings(obj.(*api.Service)) },
+			Declarative:            registry.NoDeclarativeRules,
 		}
 	case "Endpoints":
 		return &registry.Strategy{
@@ -43,7 +48,9 @@ func Strategy(kind string) *registry.Strategy {
 			ValidateUpdate: func(obj, old any) field.ErrorList {
 				return ValidateEndpointsUpdate(obj.(*api.Endpoints), old.(*api.Endpoints))
 			},
-			Declarative: registry.NoDeclarativeRules,
+			WarningsOnCreate: func(obj any) []string { return endpointsWarnings(obj.(*api.Endpoints)) },
+			WarningsOnUpdate: func(obj, old any) []string { return endpointsWarnings(obj.(*api.Endpoints)) },
+			Declarative:      registry.NoDeclarativeRules,
 		}
 	case "Secret":
 		return &registry.Strategy{
@@ -52,6 +59,8 @@ func Strategy(kind string) *registry.Strategy {
 			ValidateUpdate: func(obj, old any) field.ErrorList {
 				return ValidateSecretUpdate(obj.(*api.Secret), old.(*api.Secret))
 			},
+			WarningsOnCreate: func(obj any) []string { return secretWarnings(obj.(*api.Secret)) },
+			WarningsOnUpdate: func(obj, old any) []string { return secretWarnings(obj.(*api.Secret)) },
 			// The rule that type is immutable is alpha in 1.37: the handwritten one counts.
 			Declarative: registry.NoDeclarativeRules,
 		}
@@ -61,6 +70,10 @@ func Strategy(kind string) *registry.Strategy {
 			Validate:   func(obj any) field.ErrorList { return ValidateServiceAccount(obj.(*api.ServiceAccount)) },
 			ValidateUpdate: func(obj, old any) field.ErrorList {
 				return ValidateServiceAccountUpdate(obj.(*api.ServiceAccount), old.(*api.ServiceAccount))
+			},
+			WarningsOnCreate: func(obj any) []string { return serviceAccountWarnings(obj.(*api.ServiceAccount), nil) },
+			WarningsOnUpdate: func(obj, old any) []string {
+				return serviceAccountWarnings(obj.(*api.ServiceAccount), old.(*api.ServiceAccount))
 			},
 			Declarative: registry.NoDeclarativeRules,
 		}
@@ -95,7 +108,8 @@ func Strategy(kind string) *registry.Strategy {
 			ValidateStatusUpdate: func(obj, old any) field.ErrorList {
 				return ValidateResourceQuotaStatusUpdate(obj.(*api.ResourceQuota), old.(*api.ResourceQuota))
 			},
-			Declarative: registry.NoDeclarativeRules,
+			WarningsOnCreate: func(obj any) []string { return resourceQuotaWarnings(obj.(*api.ResourceQuota)) },
+			Declarative:      registry.NoDeclarativeRules,
 		}
 	case "Node":
 		return &registry.Strategy{
@@ -107,7 +121,9 @@ func Strategy(kind string) *registry.Strategy {
 			ValidateStatusUpdate: func(obj, old any) field.ErrorList {
 				return ValidateNodeUpdate(obj.(*api.Node), old.(*api.Node))
 			},
-			Declarative: nodeDeclarative,
+			WarningsOnCreate: func(obj any) []string { return nodeWarnings(obj.(*api.Node)) },
+			WarningsOnUpdate: func(obj, old any) []string { return nodeWarnings(obj.(*api.Node)) },
+			Declarative:      nodeDeclarative,
 		}
 	}
 	return podSpecStrategy(kind)

@@ -6,7 +6,10 @@
 For each case, in a namespace of its own (new on every run: without a controller manager,
 deleted namespaces never go away): the setup manifests are applied for real (field
 manager "gitops"), then the case's manifest is applied with dryRun=All (field manager
-"gitops"); its `want` becomes the server's 422 message, or "" when the server accepts it.
+"gitops"; through its `subresource`, such as status, and with force=true, when it
+says so); its `want` becomes the server's 422 message, or "" when the server accepts it,
+and `causes` the fields and messages of its causes (errors found ranging over a map come in any order),
+and `warnings` the texts of its Warning headers.
 The file is rewritten in place (comments are not kept). The objects of a setup are deleted
 after their case, so that the cluster IPs and node ports they hold are free again.
 """
@@ -29,9 +32,18 @@ def request(method, p, body=None, ctype="application/json"):
                                  headers={"Authorization": "Bearer " + token, "Content-Type": ctype})
     try:
         with urllib.request.urlopen(req, context=ctx) as r:
-            return r.status, json.load(r)
+            return r.status, json.load(r), warnings(r.headers)
     except urllib.error.HTTPError as e:
-        return e.code, json.load(e)
+        return e.code, json.load(e), warnings(e.headers)
+
+
+def warnings(headers):
+    """The texts of the Warning headers (299 - "text")."""
+    out = []
+    for h in headers.get_all("Warning") or []:
+        text = h.split(" ", 2)[2]
+        out.append(json.loads(text) if text.startswith('"') else text)
+    return out
 
 
 def obj_path(o, ns):
@@ -42,9 +54,10 @@ def obj_path(o, ns):
     return f"{base}/namespaces/{o['metadata'].get('namespace', ns)}/{PLURAL[kind]}/{name}"
 
 
-def apply(o, ns, manager, dry):
-    q = f"?fieldManager={manager}" + ("&dryRun=All" if dry else "")
-    return request("PATCH", obj_path(o, ns) + q, json.dumps(o).encode(), "application/apply-patch+yaml")
+def apply(o, ns, manager, dry, subresource="", force=False):
+    q = f"?fieldManager={manager}" + ("&dryRun=All" if dry else "") + ("&force=true" if force else "")
+    sub = "/" + subresource if subresource else ""
+    return request("PATCH", obj_path(o, ns) + sub + q, json.dumps(o).encode(), "application/apply-patch+yaml")
 
 
 def block(dumper, s):
@@ -61,15 +74,21 @@ for i, case in enumerate(doc["cases"]):
     for s in case.get("setup", []) or []:
         s = yaml.safe_load(s)
         s.setdefault("metadata", {}).setdefault("namespace", ns) if s["kind"] not in CLUSTER else None
-        code, out = apply(s, ns, "gitops", False)
+        code, out, _ = apply(s, ns, "gitops", False)
         if code >= 300:
             sys.exit(f"{case['name']}: setup refused: {out.get('message')}")
     created = [yaml.safe_load(s) for s in case.get("setup", []) or []]
     o = yaml.safe_load(case["apply"])
     if o["kind"] not in CLUSTER:
         o.setdefault("metadata", {}).setdefault("namespace", ns)
-    code, out = apply(o, ns, "gitops", True)
+    code, out, warned = apply(o, ns, "gitops", True, case.get("subresource", ""), case.get("force", False))
     case["want"] = out.get("message", "") if code == 422 else ""
+    case.pop("causes", None)
+    case.pop("warnings", None)
+    if warned:
+        case["warnings"] = warned
+    if code == 422:
+        case["causes"] = [f"{c.get('field', '')}: {c['message']}" for c in out.get("details", {}).get("causes", [])]
     if code >= 300 and code != 422:
         sys.exit(f"{case['name']}: {code} {out.get('message')}")
     print(f"{case['name']}: {code} {case['want'][:150]}")
