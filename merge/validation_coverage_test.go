@@ -13,24 +13,11 @@ import (
 // write of one is answered with a warning naming the kind, never a silent pass (issue 14).
 var notPredictedKinds = []string{
 	"v1 ComponentStatus", // read-only: the engine refuses every write before validation (TestReadOnlyKind)
-	"admissionregistration.k8s.io/v1 MutatingAdmissionPolicy",
-	"admissionregistration.k8s.io/v1 MutatingAdmissionPolicyBinding",
-	"admissionregistration.k8s.io/v1 MutatingWebhookConfiguration",
-	"admissionregistration.k8s.io/v1 ValidatingAdmissionPolicy",
-	"admissionregistration.k8s.io/v1 ValidatingAdmissionPolicyBinding",
-	"admissionregistration.k8s.io/v1 ValidatingWebhookConfiguration",
-	"apiregistration.k8s.io/v1 APIService",
-	"certificates.k8s.io/v1 CertificateSigningRequest",
-	"certificates.k8s.io/v1 ClusterTrustBundle",
-	"certificates.k8s.io/v1 PodCertificateRequest",
-	"flowcontrol.apiserver.k8s.io/v1 FlowSchema",
-	"flowcontrol.apiserver.k8s.io/v1 PriorityLevelConfiguration",
 	"resource.k8s.io/v1 DeviceClass",
 	"resource.k8s.io/v1 DeviceTaintRule",
 	"resource.k8s.io/v1 ResourceClaim",
 	"resource.k8s.io/v1 ResourceClaimTemplate",
 	"resource.k8s.io/v1 ResourceSlice",
-	"storagemigration.k8s.io/v1 StorageVersionMigration",
 }
 
 // TestEveryServedKindIsValidatedOrSaysSo writes a minimal object of every kind the

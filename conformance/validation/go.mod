@@ -5,6 +5,7 @@ go 1.26.0
 require (
 	github.com/ssa-diff/ssa-diff v0.0.0-00010101000000-000000000000
 	k8s.io/apimachinery v0.37.2
+	k8s.io/kube-aggregator v0.0.0
 	k8s.io/kubernetes v1.37.2
 	sigs.k8s.io/randfill v1.0.0
 )
@@ -12,7 +13,6 @@ require (
 require (
 	golang.org/x/tools v0.47.0 // indirect
 	k8s.io/apiextensions-apiserver v0.0.0 // indirect
-	k8s.io/kube-aggregator v0.0.0 // indirect
 )
 
 require (
@@ -134,7 +134,7 @@ require (
 	k8s.io/mount-utils v0.0.0 // indirect
 	k8s.io/pod-security-admission v0.0.0 // indirect
 	k8s.io/streaming v0.37.2 // indirect
-	k8s.io/utils v0.0.0-20260626114624-be93311217bd // indirect
+	k8s.io/utils v0.0.0-20260626114624-be93311217bd
 	sigs.k8s.io/apiserver-network-proxy/konnectivity-client v0.36.0 // indirect
 	sigs.k8s.io/json v0.0.0-20250730193827-2d320260d730 // indirect
 	sigs.k8s.io/structured-merge-diff/v6 v6.4.2 // indirect

@@ -164,6 +164,9 @@ func (s *Server) Run(st Strategies, w *Write) (err error) {
 	resource, _ := meta.UnsafeGuessKindToResource(w.GVK)
 	ctx = genericapirequest.WithRequestInfo(ctx, &genericapirequest.RequestInfo{IsResourceRequest: true, Verb: verb,
 		APIGroup: w.GVK.Group, APIVersion: w.GVK.Version, Resource: resource.Resource, Subresource: sub, Namespace: w.Namespace})
+	if st.Context != nil {
+		ctx = st.Context(ctx)
+	}
 	obj, err := s.decodeInternal(w.GVK, w.Obj)
 	if err != nil {
 		return errSkip
@@ -212,6 +215,9 @@ type Strategies struct {
 	Status     rest.RESTUpdateStrategy // nil: no status subresource
 	// Warnings: ssa-diff's warnings for accepted writes are compared too.
 	Warnings bool
+	// Context, when set, adds to the request's context what the kind's strategy reads
+	// (the requesting user, for the kinds that authorize it).
+	Context func(context.Context) context.Context
 }
 
 type objectMeta interface {

@@ -1,7 +1,21 @@
 package validation
 
 import (
+	"context"
+
+	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apiserver/pkg/authentication/user"
+	"k8s.io/apiserver/pkg/authorization/authorizerfactory"
+	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
+	"k8s.io/kube-aggregator/pkg/registry/apiservice"
+	"k8s.io/kubernetes/pkg/registry/admissionregistration/mutatingadmissionpolicy"
+	"k8s.io/kubernetes/pkg/registry/admissionregistration/mutatingadmissionpolicybinding"
+	"k8s.io/kubernetes/pkg/registry/admissionregistration/mutatingwebhookconfiguration"
+	"k8s.io/kubernetes/pkg/registry/admissionregistration/resolver"
+	"k8s.io/kubernetes/pkg/registry/admissionregistration/validatingadmissionpolicy"
+	"k8s.io/kubernetes/pkg/registry/admissionregistration/validatingadmissionpolicybinding"
+	"k8s.io/kubernetes/pkg/registry/admissionregistration/validatingwebhookconfiguration"
 	"k8s.io/kubernetes/pkg/registry/apps/controllerrevision"
 	"k8s.io/kubernetes/pkg/registry/apps/daemonset"
 	"k8s.io/kubernetes/pkg/registry/apps/deployment"
@@ -10,6 +24,9 @@ import (
 	"k8s.io/kubernetes/pkg/registry/autoscaling/horizontalpodautoscaler"
 	"k8s.io/kubernetes/pkg/registry/batch/cronjob"
 	"k8s.io/kubernetes/pkg/registry/batch/job"
+	csrregistry "k8s.io/kubernetes/pkg/registry/certificates/certificates"
+	"k8s.io/kubernetes/pkg/registry/certificates/clustertrustbundle"
+	"k8s.io/kubernetes/pkg/registry/certificates/podcertificaterequest"
 	"k8s.io/kubernetes/pkg/registry/coordination/lease"
 	"k8s.io/kubernetes/pkg/registry/core/configmap"
 	"k8s.io/kubernetes/pkg/registry/core/endpoint"
@@ -27,6 +44,8 @@ import (
 	"k8s.io/kubernetes/pkg/registry/core/service"
 	"k8s.io/kubernetes/pkg/registry/core/serviceaccount"
 	"k8s.io/kubernetes/pkg/registry/discovery/endpointslice"
+	"k8s.io/kubernetes/pkg/registry/flowcontrol/flowschema"
+	"k8s.io/kubernetes/pkg/registry/flowcontrol/prioritylevelconfiguration"
 	"k8s.io/kubernetes/pkg/registry/networking/ingress"
 	"k8s.io/kubernetes/pkg/registry/networking/ingressclass"
 	"k8s.io/kubernetes/pkg/registry/networking/ipaddress"
@@ -45,6 +64,10 @@ import (
 	"k8s.io/kubernetes/pkg/registry/storage/storageclass"
 	"k8s.io/kubernetes/pkg/registry/storage/volumeattachment"
 	"k8s.io/kubernetes/pkg/registry/storage/volumeattributesclass"
+	"k8s.io/kubernetes/pkg/registry/storagemigration/storagemigration"
+	"k8s.io/utils/clock"
+
+	"github.com/ssa-diff/ssa-diff/conformance/internalapi/kinds"
 )
 
 // strategies are the server's registry strategies of the kinds ssa-diff validates, by the
@@ -53,6 +76,23 @@ func strategies() map[schema.GroupVersionKind]Strategies {
 	gvk := func(g, v, k string) schema.GroupVersionKind {
 		return schema.GroupVersionKind{Group: g, Version: v, Kind: k}
 	}
+	// The admission policies authorize paramKind and paramRef against the writer: with no
+	// authorizer (the writer is allowed), a binding still needs a resolver.
+	resolve := resolver.ResourceResolverFunc(func(gvk schema.GroupVersionKind) (schema.GroupVersionResource, error) {
+		r, _ := meta.UnsafeGuessKindToResource(gvk)
+		return r, nil
+	})
+	vap := validatingadmissionpolicy.NewStrategy(nil, resolve)
+	vapb := validatingadmissionpolicybinding.NewStrategy(nil, nil, resolve)
+	mapol := mutatingadmissionpolicy.NewStrategy(nil, resolve)
+	mapb := mutatingadmissionpolicybinding.NewStrategy(nil, nil, resolve)
+	// A writer allowed everything (system:masters), for the kinds that authorize the writer.
+	admin := func(ctx context.Context) context.Context {
+		return genericapirequest.WithUser(ctx, &user.DefaultInfo{Name: "admin", Groups: []string{user.SystemPrivilegedGroup, user.AllAuthenticated}})
+	}
+	pcr := podcertificaterequest.NewStrategy()
+	// The aggregator's strategies take the scheme its APIService types are registered in.
+	apisvc := apiservice.NewStrategy(kinds.Scheme())
 	return map[schema.GroupVersionKind]Strategies{
 		gvk("", "v1", "ConfigMap"):             {Namespaced: true, Create: configmap.Strategy, Update: configmap.Strategy},
 		gvk("", "v1", "Service"):               {Namespaced: true, Create: service.Strategy, Update: service.Strategy, Status: service.StatusStrategy, Warnings: true},
@@ -82,6 +122,30 @@ func strategies() map[schema.GroupVersionKind]Strategies {
 			Update: horizontalpodautoscaler.Strategy, Status: horizontalpodautoscaler.StatusStrategy, Warnings: true},
 		gvk("policy", "v1", "PodDisruptionBudget"): {Namespaced: true, Create: poddisruptionbudget.Strategy,
 			Update: poddisruptionbudget.Strategy, Status: poddisruptionbudget.StatusStrategy, Warnings: true},
+		// admissionregistration.k8s.io
+		gvk("admissionregistration.k8s.io", "v1", "ValidatingWebhookConfiguration"): {Create: validatingwebhookconfiguration.Strategy,
+			Update: validatingwebhookconfiguration.Strategy, Warnings: true},
+		gvk("admissionregistration.k8s.io", "v1", "MutatingWebhookConfiguration"): {Create: mutatingwebhookconfiguration.Strategy,
+			Update: mutatingwebhookconfiguration.Strategy, Warnings: true},
+		gvk("admissionregistration.k8s.io", "v1", "ValidatingAdmissionPolicy"): {Create: vap, Update: vap,
+			Status: validatingadmissionpolicy.NewStatusStrategy(vap), Warnings: true},
+		gvk("admissionregistration.k8s.io", "v1", "ValidatingAdmissionPolicyBinding"): {Create: vapb, Update: vapb, Warnings: true},
+		gvk("admissionregistration.k8s.io", "v1", "MutatingAdmissionPolicy"):          {Create: mapol, Update: mapol, Warnings: true},
+		gvk("flowcontrol.apiserver.k8s.io", "v1", "FlowSchema"): {Create: flowschema.Strategy, Update: flowschema.Strategy,
+			Status: flowschema.StatusStrategy, Warnings: true},
+		gvk("flowcontrol.apiserver.k8s.io", "v1", "PriorityLevelConfiguration"): {Create: prioritylevelconfiguration.Strategy,
+			Update: prioritylevelconfiguration.Strategy, Status: prioritylevelconfiguration.StatusStrategy, Warnings: true},
+		gvk("certificates.k8s.io", "v1", "CertificateSigningRequest"): {Create: csrregistry.Strategy, Update: csrregistry.Strategy,
+			Status: csrregistry.StatusStrategy, Warnings: true, Context: admin},
+		gvk("certificates.k8s.io", "v1", "ClusterTrustBundle"): {Create: clustertrustbundle.Strategy, Update: clustertrustbundle.Strategy,
+			Warnings: true},
+		gvk("certificates.k8s.io", "v1", "PodCertificateRequest"): {Namespaced: true, Create: pcr, Update: pcr,
+			Status: podcertificaterequest.NewStatusStrategy(pcr, authorizerfactory.NewAlwaysAllowAuthorizer(), clock.RealClock{}), Warnings: true, Context: admin},
+		gvk("apiregistration.k8s.io", "v1", "APIService"): {Create: apisvc, Update: apisvc,
+			Status: apiservice.NewStatusStrategy(kinds.Scheme()), Warnings: true},
+		gvk("storagemigration.k8s.io", "v1", "StorageVersionMigration"): {Create: storagemigration.Strategy,
+			Update: storagemigration.Strategy, Status: storagemigration.StatusStrategy, Warnings: true},
+		gvk("admissionregistration.k8s.io", "v1", "MutatingAdmissionPolicyBinding"): {Create: mapb, Update: mapb, Warnings: true},
 		// networking
 		gvk("networking.k8s.io", "v1", "Ingress"):       {Namespaced: true, Create: ingress.Strategy, Update: ingress.Strategy, Status: ingress.StatusStrategy, Warnings: true},
 		gvk("networking.k8s.io", "v1", "IngressClass"):  {Create: ingressclass.Strategy, Update: ingressclass.Strategy, Warnings: true},

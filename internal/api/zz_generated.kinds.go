@@ -4,6 +4,7 @@ package api
 
 import (
 	admissionregistration "github.com/ssa-diff/ssa-diff/internal/api/admissionregistration"
+	apiregistration "github.com/ssa-diff/ssa-diff/internal/api/apiregistration"
 	apps "github.com/ssa-diff/ssa-diff/internal/api/apps"
 	authentication "github.com/ssa-diff/ssa-diff/internal/api/authentication"
 	authorization "github.com/ssa-diff/ssa-diff/internal/api/authorization"
@@ -76,6 +77,8 @@ func newInternal(group, version, kind string) any {
 		return new(admissionregistration.ValidatingAdmissionPolicyBinding)
 	case "admissionregistration.k8s.io/v1/ValidatingWebhookConfiguration":
 		return new(admissionregistration.ValidatingWebhookConfiguration)
+	case "apiregistration.k8s.io/v1/APIService":
+		return new(apiregistration.APIService)
 	case "apps/v1/ControllerRevision":
 		return new(apps.ControllerRevision)
 	case "apps/v1/DaemonSet":

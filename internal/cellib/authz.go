@@ -19,6 +19,14 @@ var (
 	decisionT      = cel.ObjectType("kubernetes.authorization.Decision")
 )
 
+// AuthorizerType and ResourceCheckType are the types of the authorizer and
+// authorizer.requestResource variables of admission expressions (webhook match conditions,
+// admission policies), which are compiled in this package's environments too.
+var (
+	AuthorizerType    = authorizerT
+	ResourceCheckType = resourceCheckT
+)
+
 func unreachable(args ...ref.Val) ref.Val { return types.NoSuchOverloadErr() }
 
 func member(id string, args []*cel.Type, result *cel.Type) cel.FunctionOpt {

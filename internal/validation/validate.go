@@ -7,12 +7,16 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/ssa-diff/ssa-diff/internal/api"
+	"github.com/ssa-diff/ssa-diff/internal/validation/admissionregistration"
+	"github.com/ssa-diff/ssa-diff/internal/validation/apiregistration"
 	"github.com/ssa-diff/ssa-diff/internal/validation/apps"
 	"github.com/ssa-diff/ssa-diff/internal/validation/autoscaling"
 	"github.com/ssa-diff/ssa-diff/internal/validation/batch"
+	"github.com/ssa-diff/ssa-diff/internal/validation/certificates"
 	"github.com/ssa-diff/ssa-diff/internal/validation/coordination"
 	"github.com/ssa-diff/ssa-diff/internal/validation/core"
 	"github.com/ssa-diff/ssa-diff/internal/validation/discovery"
+	"github.com/ssa-diff/ssa-diff/internal/validation/flowcontrol"
 	"github.com/ssa-diff/ssa-diff/internal/validation/networking"
 	"github.com/ssa-diff/ssa-diff/internal/validation/node"
 	"github.com/ssa-diff/ssa-diff/internal/validation/policy"
@@ -20,6 +24,7 @@ import (
 	"github.com/ssa-diff/ssa-diff/internal/validation/registry"
 	"github.com/ssa-diff/ssa-diff/internal/validation/scheduling"
 	"github.com/ssa-diff/ssa-diff/internal/validation/storage"
+	"github.com/ssa-diff/ssa-diff/internal/validation/storagemigration"
 )
 
 // Result is what the registry's validation says of a write.
@@ -126,6 +131,16 @@ func strategyFor(group, kind string) *registry.Strategy {
 		return autoscaling.Strategy(kind)
 	case "policy":
 		return policy.Strategy(kind)
+	case "admissionregistration.k8s.io":
+		return admissionregistration.Strategy(kind)
+	case "flowcontrol.apiserver.k8s.io":
+		return flowcontrol.Strategy(kind)
+	case "certificates.k8s.io":
+		return certificates.Strategy(kind)
+	case "apiregistration.k8s.io":
+		return apiregistration.Strategy(kind)
+	case "storagemigration.k8s.io":
+		return storagemigration.Strategy(kind)
 	case "networking.k8s.io":
 		return networking.Strategy(kind)
 	case "rbac.authorization.k8s.io":

@@ -32,6 +32,9 @@ import (
 
 const (
 	apisPrefix = "k8s.io/kubernetes/pkg/apis/"
+	// The aggregator's internal types (APIService) live in its own published module; they
+	// are mirrored beside the kubernetes ones (internal/api/apiregistration).
+	aggregatorPrefix = "k8s.io/kube-aggregator/pkg/apis/"
 	// External types that internal types refer to are mirrored too, under external/.
 	externalPrefix = "k8s.io/api/"
 )
@@ -65,7 +68,7 @@ func (g *generator) writeKinds(out string) error {
 	body.WriteString("func newInternal(group, version, kind string) any {\n\tswitch group + \"/\" + version + \"/\" + kind {\n")
 	for _, k := range g.kinds {
 		if !mirrored(k.Internal) {
-			continue // apiextensions' and kube-aggregator's own types: published modules
+			continue // apiextensions' own types: a published module
 		}
 		fmt.Fprintf(&body, "\tcase %q:\n\t\treturn new(%s)\n", k.GVK.Group+"/"+k.GVK.Version+"/"+k.GVK.Kind, im.qualify(k.Internal))
 	}
@@ -112,7 +115,27 @@ func newGenerator() *generator {
 }
 
 func mirrored(t reflect.Type) bool {
-	return t.Name() != "" && (strings.HasPrefix(t.PkgPath(), apisPrefix) || strings.HasPrefix(t.PkgPath(), externalPrefix))
+	return t.Name() != "" && mirroredPackage(t.PkgPath())
+}
+
+// mirroredPackage: a package whose types are mirrored.
+func mirroredPackage(pkg string) bool {
+	return internalPackage(pkg) || strings.HasPrefix(pkg, externalPrefix)
+}
+
+// internalPackage: a package of internal types (kubernetes' or the aggregator's).
+func internalPackage(pkg string) bool {
+	return strings.HasPrefix(pkg, apisPrefix) || strings.HasPrefix(pkg, aggregatorPrefix)
+}
+
+// trimPrefixes is the package path below the prefix of the module that holds it.
+func trimPrefixes(pkg string) string {
+	for _, p := range []string{apisPrefix, aggregatorPrefix, externalPrefix} {
+		if strings.HasPrefix(pkg, p) {
+			return strings.TrimPrefix(pkg, p)
+		}
+	}
+	return pkg
 }
 
 // mirrorDir is the folder, below internal/api, of the mirror of a package.
@@ -120,7 +143,7 @@ func mirrorDir(pkg string) string {
 	if strings.HasPrefix(pkg, externalPrefix) {
 		return "external/" + strings.TrimPrefix(pkg, externalPrefix)
 	}
-	return strings.TrimPrefix(pkg, apisPrefix)
+	return trimPrefixes(pkg)
 }
 
 // walk records the internal type t, paired with ext (nil: no external counterpart), and
@@ -235,7 +258,7 @@ func extName(f reflect.StructField) string {
 func (g *generator) loadConstants() error {
 	pkgs := map[string]bool{}
 	for t := range g.types {
-		if strings.HasPrefix(t.PkgPath(), apisPrefix) {
+		if internalPackage(t.PkgPath()) {
 			pkgs[t.PkgPath()] = true
 		}
 	}
@@ -369,8 +392,8 @@ func (im *imports) alias(path string) string {
 	}
 	var a string
 	switch {
-	case strings.HasPrefix(path, apisPrefix), strings.HasPrefix(path, externalPrefix):
-		a = strings.ReplaceAll(strings.TrimPrefix(strings.TrimPrefix(path, apisPrefix), externalPrefix), "/", "")
+	case mirroredPackage(path):
+		a = strings.ReplaceAll(trimPrefixes(path), "/", "")
 	case path == "k8s.io/apimachinery/pkg/apis/meta/v1":
 		a = "metav1"
 	case path == "k8s.io/apimachinery/pkg/api/resource":
@@ -391,7 +414,7 @@ func (im *imports) alias(path string) string {
 }
 
 func (im *imports) importPath(path string) string {
-	if strings.HasPrefix(path, apisPrefix) || strings.HasPrefix(path, externalPrefix) {
+	if mirroredPackage(path) {
 		return "github.com/ssa-diff/ssa-diff/internal/api/" + mirrorDir(path)
 	}
 	return path

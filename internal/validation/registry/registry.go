@@ -32,6 +32,10 @@ type Strategy struct {
 	// enforces none of its rules (it returns nil then), because joining the two lists also
 	// drops the handwritten errors whose text repeats an earlier one.
 	Declarative func(obj, old any) field.ErrorList
+	// NormalizationRules rewrite the fields of errors before handwritten ones are matched
+	// with the declarative ones that cover them (the strategy's DeclarativeValidationConfig:
+	// where the versioned type's paths differ from the internal type's); nil: none.
+	NormalizationRules []field.NormalizationRule
 	// BeginWrite is what the kind's REST storage does before the registry runs the strategy
 	// (its BeginCreate and BeginUpdate hooks; old is nil on a create): it may fill in values
 	// the server allocates, and the errors it finds refuse the write alone. nil: nothing.
@@ -86,7 +90,7 @@ func declarative(s *Strategy, obj, old any, errs field.ErrorList) field.ErrorLis
 	errs = errs.MarkFromImperative()
 	ctx := context.Background()
 	enforced := validate.FilterEnforcedDeclarativeErrors(ctx, s.Declarative(obj, old), betaEnabled)
-	errs = validate.FilterCoveredHandwrittenErrors(ctx, errs, enforced, betaEnabled)
+	errs = validate.FilterCoveredHandwrittenErrors(ctx, errs, enforced, betaEnabled, s.NormalizationRules...)
 	return append(errs, enforced...)
 }
 

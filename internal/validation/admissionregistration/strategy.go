@@ -1,0 +1,190 @@
+package admissionregistration
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	apiequality "k8s.io/apimachinery/pkg/api/equality"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	api "github.com/ssa-diff/ssa-diff/internal/api/admissionregistration"
+	"github.com/ssa-diff/ssa-diff/internal/validation/registry"
+)
+
+// Strategy is the validation of a kind of the admissionregistration.k8s.io group as its
+// registry strategy runs it, or nil when it is not ported.
+//
+// Feature gates at their 1.37 defaults: ManifestBasedAdmissionControlConfig (beta, on)
+// refuses new objects named with the static suffix and warns of it only on update;
+// ExcludeAdmissionWebhookVirtualResources (beta, on) warns of webhook rules naming the
+// resources webhooks never see. The policies' authorization of paramKind and paramRef is
+// not predicted: the writer is taken to be allowed to read them.
+func Strategy(kind string) *registry.Strategy {
+	name := func(obj any) string { return obj.(registry.Metadata).GetObjectMeta().GetName() }
+	withSuffix := func(validate func(obj any) field.ErrorList) func(obj any) field.ErrorList {
+		return func(obj any) field.ErrorList {
+			return append(validate(obj), validateStaticSuffix(name(obj), field.NewPath("metadata", "name"))...)
+		}
+	}
+	suffixWarning := func(obj, old any) []string { return staticSuffixWarnings(name(obj)) }
+	switch kind {
+	case "ValidatingWebhookConfiguration":
+		return &registry.Strategy{
+			Validate: withSuffix(func(obj any) field.ErrorList {
+				return ValidateValidatingWebhookConfiguration(obj.(*api.ValidatingWebhookConfiguration))
+			}),
+			ValidateUpdate: func(obj, old any) field.ErrorList {
+				return ValidateValidatingWebhookConfigurationUpdate(obj.(*api.ValidatingWebhookConfiguration), old.(*api.ValidatingWebhookConfiguration))
+			},
+			Declarative: registry.NoDeclarativeRules,
+			WarningsOnCreate: func(obj any) []string {
+				return excludedRuleWarnings(validatingHooks(obj.(*api.ValidatingWebhookConfiguration).Webhooks))
+			},
+			WarningsOnUpdate: func(obj, old any) []string {
+				return append(suffixWarning(obj, old), excludedRuleWarnings(validatingHooks(obj.(*api.ValidatingWebhookConfiguration).Webhooks))...)
+			},
+		}
+	case "MutatingWebhookConfiguration":
+		return &registry.Strategy{
+			Validate: withSuffix(func(obj any) field.ErrorList {
+				return ValidateMutatingWebhookConfiguration(obj.(*api.MutatingWebhookConfiguration))
+			}),
+			ValidateUpdate: func(obj, old any) field.ErrorList {
+				return ValidateMutatingWebhookConfigurationUpdate(obj.(*api.MutatingWebhookConfiguration), old.(*api.MutatingWebhookConfiguration))
+			},
+			Declarative: registry.NoDeclarativeRules,
+			WarningsOnCreate: func(obj any) []string {
+				return excludedRuleWarnings(mutatingHooks(obj.(*api.MutatingWebhookConfiguration).Webhooks))
+			},
+			WarningsOnUpdate: func(obj, old any) []string {
+				return append(suffixWarning(obj, old), excludedRuleWarnings(mutatingHooks(obj.(*api.MutatingWebhookConfiguration).Webhooks))...)
+			},
+		}
+	case "ValidatingAdmissionPolicy":
+		return &registry.Strategy{
+			Validate: withSuffix(func(obj any) field.ErrorList {
+				return ValidateValidatingAdmissionPolicy(obj.(*api.ValidatingAdmissionPolicy))
+			}),
+			ValidateUpdate: func(obj, old any) field.ErrorList {
+				return ValidateValidatingAdmissionPolicyUpdate(obj.(*api.ValidatingAdmissionPolicy), old.(*api.ValidatingAdmissionPolicy))
+			},
+			ValidateStatusUpdate: func(obj, old any) field.ErrorList {
+				return ValidateValidatingAdmissionPolicyStatus(&obj.(*api.ValidatingAdmissionPolicy).Status, field.NewPath("status"))
+			},
+			// Its declarative rules (the status conditions) are alpha.
+			Declarative:      registry.NoDeclarativeRules,
+			WarningsOnUpdate: suffixWarning,
+		}
+	case "ValidatingAdmissionPolicyBinding":
+		return &registry.Strategy{
+			Validate: withSuffix(func(obj any) field.ErrorList {
+				return ValidateValidatingAdmissionPolicyBinding(obj.(*api.ValidatingAdmissionPolicyBinding))
+			}),
+			ValidateUpdate: func(obj, old any) field.ErrorList {
+				return ValidateValidatingAdmissionPolicyBinding(obj.(*api.ValidatingAdmissionPolicyBinding))
+			},
+			Declarative:      bindingDeclarative,
+			WarningsOnUpdate: suffixWarning,
+		}
+	case "MutatingAdmissionPolicy":
+		return &registry.Strategy{
+			Validate: withSuffix(func(obj any) field.ErrorList {
+				return ValidateMutatingAdmissionPolicy(obj.(*api.MutatingAdmissionPolicy))
+			}),
+			ValidateUpdate: func(obj, old any) field.ErrorList {
+				return ValidateMutatingAdmissionPolicyUpdate(obj.(*api.MutatingAdmissionPolicy), old.(*api.MutatingAdmissionPolicy))
+			},
+			Declarative:      registry.NoDeclarativeRules,
+			WarningsOnUpdate: suffixWarning,
+		}
+	case "MutatingAdmissionPolicyBinding":
+		return &registry.Strategy{
+			Validate: withSuffix(func(obj any) field.ErrorList {
+				return ValidateMutatingAdmissionPolicyBinding(obj.(*api.MutatingAdmissionPolicyBinding))
+			}),
+			ValidateUpdate: func(obj, old any) field.ErrorList {
+				return ValidateMutatingAdmissionPolicyBinding(obj.(*api.MutatingAdmissionPolicyBinding))
+			},
+			Declarative:      registry.NoDeclarativeRules,
+			WarningsOnUpdate: suffixWarning,
+		}
+	}
+	return nil
+}
+
+// bindingDeclarative is the declarative validation 1.37 enforces on a
+// ValidatingAdmissionPolicyBinding (beta): a policy name and at least one validation
+// action, checked where a write changes them.
+func bindingDeclarative(obj, old any) field.ErrorList {
+	spec := &obj.(*api.ValidatingAdmissionPolicyBinding).Spec
+	var oldSpec *api.ValidatingAdmissionPolicyBindingSpec
+	if old != nil {
+		oldSpec = &old.(*api.ValidatingAdmissionPolicyBinding).Spec
+		if apiequality.Semantic.DeepEqual(spec, oldSpec) {
+			return nil
+		}
+	}
+	p := field.NewPath("spec")
+	var errs field.ErrorList
+	if spec.PolicyName == "" && (oldSpec == nil || oldSpec.PolicyName != "") {
+		errs = append(errs, field.Required(p.Child("policyName"), "").MarkBeta())
+	}
+	if len(spec.ValidationActions) == 0 && (oldSpec == nil || len(oldSpec.ValidationActions) != 0) {
+		errs = append(errs, field.Required(p.Child("validationActions"), "").MarkBeta())
+	}
+	return errs
+}
+
+// staticSuffix ends the names reserved for configurations loaded from manifests.
+const staticSuffix = ".static.k8s.io"
+
+func validateStaticSuffix(name string, p *field.Path) field.ErrorList {
+	if strings.HasSuffix(name, staticSuffix) {
+		return field.ErrorList{field.Invalid(p, name, fmt.Sprintf("names ending with %q are reserved for static manifest-based configurations and cannot be managed via the API", staticSuffix))}
+	}
+	return nil
+}
+
+func staticSuffixWarnings(name string) []string {
+	if strings.HasSuffix(name, staticSuffix) {
+		return []string{fmt.Sprintf("metadata.name: names ending with %q are reserved for static manifest-based configurations and cannot be managed via the API", staticSuffix)}
+	}
+	return nil
+}
+
+// excludedResources are the resources admission webhooks never see (reviews that are not
+// stored), by group and resource.
+var excludedResources = [][2]string{
+	{"authentication.k8s.io", "selfsubjectreviews"},
+	{"authentication.k8s.io", "tokenreviews"},
+	{"authorization.k8s.io", "localsubjectaccessreviews"},
+	{"authorization.k8s.io", "selfsubjectaccessreviews"},
+	{"authorization.k8s.io", "selfsubjectrulesreviews"},
+	{"authorization.k8s.io", "subjectaccessreviews"},
+}
+
+// excludedRuleWarnings warns of each rule that names an excluded resource explicitly (a
+// wildcard group or resource names none), once per resource, in the rule's order.
+func excludedRuleWarnings(hooks []webhook) []string {
+	var warnings []string
+	for i := range hooks {
+		rp := field.NewPath("webhooks").Index(i).Child("rules")
+		for j, r := range hooks[i].rules {
+			if slices.Contains(r.APIGroups, "*") || slices.Contains(r.Resources, "*") {
+				continue
+			}
+			var seen [][2]string
+			for _, g := range r.APIGroups {
+				for _, res := range r.Resources {
+					gr := [2]string{g, res}
+					if slices.Contains(excludedResources, gr) && !slices.Contains(seen, gr) {
+						seen = append(seen, gr)
+						warnings = append(warnings, fmt.Sprintf("%s: %s.%s is excluded from admission webhooks; this rule will have no effect", rp.Index(j), res, g))
+					}
+				}
+			}
+		}
+	}
+	return warnings
+}

@@ -1,0 +1,10 @@
+// Package storagemigration is the validation of the storagemigration.k8s.io group's
+// StorageVersionMigration as kube-apiserver 1.37's registry runs it (Strategy): the
+// resource to migrate (a DNS label, in a group that is a DNS subdomain), never changed
+// once created, and the status a migrator writes through /status — a resource version
+// that parses and never changes once set, and Succeeded and Failed conditions that are
+// not both true and, once true, stay so.
+//
+// Messages and the values they print are the server's, byte for byte; rule ids in tests
+// refer to SEMANTICS.md (V1, V2, V6).
+package storagemigration
