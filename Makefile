@@ -5,6 +5,9 @@
 #   make test           everything CI runs: vet, gofmt, staticcheck, unit tests, recorded cases, fixture score,
 #                       the differential modules, every fuzz target for 2 s
 #   make conformance    replay the recorded server cases (../shared/fixtures) through the engine
+#   make refresh-recorded  copy the recorded cases from ../shared/fixtures into testdata/recorded,
+#                       printing each case added, removed or changed (make test fails while
+#                       they differ: recorded-check)
 #   make generate       regenerate the embedded Kubernetes schema (needs the module proxy)
 #   make fuzz           run every fuzz target for FUZZTIME each
 #   make bench-corpus   generate the benchmark repositories + live dumps (1,000 and 10,000 objects)
@@ -20,7 +23,7 @@ BIN       ?= ./ssa-diff
 KUBE_BIN  ?= $(HOME)/.cache/kube-apiserver-1.37.2/bin
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: build test vet lint fmt-check unit conformance conformance-long conformance-served differential fixturecheck generate fuzz fuzz-short bench bench-corpus example startup e2e
+.PHONY: build test vet lint fmt-check unit refresh-recorded recorded-check conformance conformance-long conformance-served differential fixturecheck generate fuzz fuzz-short bench bench-corpus example startup e2e
 
 # kustomize's library imports Go's plugin loader, which ssa-diff never uses (kubectl's -k
 # runs no plugins); with cgo on, linking it keeps every exported symbol: this tag leaves it
@@ -42,8 +45,18 @@ fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 
+# The tests read the recorded cases of testdata/recorded (SSA_DIFF_FIXTURES=DIR reads others).
 unit:
-	SSA_DIFF_FIXTURES=$(FIXTURES) $(GO) test ./...
+	$(GO) test ./...
+
+refresh-recorded:
+	sh testdata/recorded/refresh.sh $(FIXTURES) testdata/recorded
+
+# Fails when testdata/recorded is not what ../shared/fixtures holds (a recording added or
+# re-recorded there and not copied), saying what differs.
+recorded-check:
+	@if [ -d "$(FIXTURES)" ]; then sh testdata/recorded/refresh.sh -check $(FIXTURES) testdata/recorded; \
+	else echo "no recorded cases at $(FIXTURES): testdata/recorded not compared with them"; fi
 
 conformance:
 	SSA_DIFF_FIXTURES=$(FIXTURES) $(GO) run ./conformance/cmd/replay $(FIXTURES)
@@ -74,7 +87,7 @@ differential:
 	cd conformance/validation && $(GO) vet ./... && $(GO) test -count=1 -short ./...
 	cd conformance/crdvalidation && $(GO) vet ./... && $(GO) test -count=1 ./...
 
-test: vet fmt-check lint unit conformance fixturecheck differential fuzz-short
+test: vet fmt-check lint unit recorded-check conformance fixturecheck differential fuzz-short
 
 # Regenerate what is generated from Kubernetes' own Go types (client-go and friends, in
 # modules of their own): the embedded schema and the encoding facts of the built-in kinds.
