@@ -322,6 +322,7 @@ func (d *decoder) managedFields(v any) ([]metav1.ManagedFieldsEntry, bool) {
 					}
 					raw = b
 				}
+				//lint:ignore SA1019 the text is handed over as it is: SetRawBytes and NewFieldsV1 copy it, a copy per entry on the hot path
 				entries[i].FieldsV1, ok = &metav1.FieldsV1{Raw: raw}, true
 			}
 			if !ok {
