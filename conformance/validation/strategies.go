@@ -57,6 +57,7 @@ import (
 	"k8s.io/kubernetes/pkg/registry/rbac/clusterrolebinding"
 	"k8s.io/kubernetes/pkg/registry/rbac/role"
 	"k8s.io/kubernetes/pkg/registry/rbac/rolebinding"
+	"k8s.io/kubernetes/pkg/registry/resource/deviceclass"
 	"k8s.io/kubernetes/pkg/registry/scheduling/priorityclass"
 	"k8s.io/kubernetes/pkg/registry/storage/csidriver"
 	"k8s.io/kubernetes/pkg/registry/storage/csinode"
@@ -164,6 +165,8 @@ func strategies() map[schema.GroupVersionKind]Strategies {
 		gvk("storage.k8s.io", "v1", "VolumeAttachment"):      {Create: volumeattachment.Strategy, Update: volumeattachment.Strategy, Status: volumeattachment.StatusStrategy, Warnings: true},
 		gvk("storage.k8s.io", "v1", "CSIStorageCapacity"):    {Namespaced: true, Create: csistoragecapacity.Strategy, Update: csistoragecapacity.Strategy, Warnings: true},
 		gvk("storage.k8s.io", "v1", "VolumeAttributesClass"): {Create: volumeattributesclass.Strategy, Update: volumeattributesclass.Strategy, Warnings: true},
+		// resource.k8s.io (Dynamic Resource Allocation)
+		gvk("resource.k8s.io", "v1", "DeviceClass"): {Create: deviceclass.Strategy, Update: deviceclass.Strategy, Warnings: true},
 		// scheduling, node, discovery, coordination
 		gvk("scheduling.k8s.io", "v1", "PriorityClass"): {Create: priorityclass.Strategy, Update: priorityclass.Strategy, Warnings: true},
 		gvk("node.k8s.io", "v1", "RuntimeClass"):        {Create: runtimeclass.Strategy, Update: runtimeclass.Strategy, Warnings: true},

@@ -22,6 +22,7 @@ import (
 	"github.com/ssa-diff/ssa-diff/internal/validation/policy"
 	"github.com/ssa-diff/ssa-diff/internal/validation/rbac"
 	"github.com/ssa-diff/ssa-diff/internal/validation/registry"
+	"github.com/ssa-diff/ssa-diff/internal/validation/resource"
 	"github.com/ssa-diff/ssa-diff/internal/validation/scheduling"
 	"github.com/ssa-diff/ssa-diff/internal/validation/storage"
 	"github.com/ssa-diff/ssa-diff/internal/validation/storagemigration"
@@ -155,6 +156,8 @@ func strategyFor(group, kind string) *registry.Strategy {
 		return discovery.Strategy(kind)
 	case "coordination.k8s.io":
 		return coordination.Strategy(kind)
+	case "resource.k8s.io":
+		return resource.Strategy(kind)
 	}
 	return nil
 }
