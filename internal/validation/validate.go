@@ -57,9 +57,14 @@ func ValidateWrite(apiVersion, kind, subresource string, obj, old map[string]any
 func validate(apiVersion, kind, subresource string, obj, old map[string]any, storage bool) (res Result, err error) {
 	defer func() {
 		// A validator panics with registry.ServerPanic where the server's own validation
-		// panics; any other panic is a bug of ours, reported rather than crashing.
+		// panics, with registry.NotPredicted where the answer depends on the cluster; any
+		// other panic is a bug of ours, reported rather than crashing.
 		if r := recover(); r != nil {
 			if p, ok := r.(registry.ServerPanic); ok {
+				res, err = Result{}, p
+				return
+			}
+			if p, ok := r.(registry.NotPredicted); ok {
 				res, err = Result{}, p
 				return
 			}

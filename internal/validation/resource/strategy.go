@@ -1,11 +1,24 @@
 package resource
 
 import (
+	"regexp"
+
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	api "github.com/ssa-diff/ssa-diff/internal/api/resource"
 	"github.com/ssa-diff/ssa-diff/internal/validation/registry"
 )
+
+// normalization is how the claim strategies pair handwritten errors with the declarative
+// ones that cover them: the request fields older versions kept flat (and a slice's device
+// fields kept under "basic") are rewritten to their v1 place first.
+var normalization = []field.NormalizationRule{
+	{Regexp: regexp.MustCompile(`spec\.devices\.requests\[(\d+)\]\.(deviceClassName|selectors|allocationMode|count|adminAccess|tolerations|derivedAttributes)`),
+		Replacement: "spec.devices.requests[$1].exactly.$2"},
+	{Regexp: regexp.MustCompile(`spec\.spec\.devices\.requests\[(\d+)\]\.(deviceClassName|selectors|allocationMode|count|adminAccess|tolerations|derivedAttributes)`),
+		Replacement: "spec.spec.devices.requests[$1].exactly.$2"},
+	{Regexp: regexp.MustCompile(`spec\.devices\[(\d+)\]\.basic\.`), Replacement: "spec.devices[$1]."},
+}
 
 // Strategy is the validation of a kind of the resource.k8s.io group as its registry
 // strategy runs it, or nil when it is not ported.
@@ -19,6 +32,103 @@ func Strategy(kind string) *registry.Strategy {
 			},
 			Declarative: deviceClassDeclarative,
 		}
+	case "ResourceClaimTemplate":
+		return &registry.Strategy{
+			Namespaced: true,
+			Validate: func(obj any) field.ErrorList {
+				t := obj.(*api.ResourceClaimTemplate)
+				dropDisabledClaimFields(&t.Spec.Spec, nil)
+				adminAccessInSpec(t.Spec.Spec.Devices.Requests, t.Namespace)
+				return ValidateResourceClaimTemplate(t)
+			},
+			ValidateUpdate: func(obj, old any) field.ErrorList {
+				t, o := obj.(*api.ResourceClaimTemplate), old.(*api.ResourceClaimTemplate)
+				dropDisabledClaimFields(&t.Spec.Spec, &o.Spec.Spec)
+				derivedAttributesNotPredicted(&t.Spec.Spec)
+				return append(ValidateResourceClaimTemplate(t), ValidateResourceClaimTemplateUpdate(t, o)...)
+			},
+			Declarative:        resourceClaimTemplateDeclarative,
+			NormalizationRules: normalization,
+		}
+	case "ResourceClaim":
+		return &registry.Strategy{
+			Namespaced: true,
+			Validate: func(obj any) field.ErrorList {
+				c := obj.(*api.ResourceClaim)
+				dropDisabledClaimFields(&c.Spec, nil)
+				adminAccessInSpec(c.Spec.Devices.Requests, c.Namespace)
+				return ValidateResourceClaim(c)
+			},
+			ValidateUpdate: func(obj, old any) field.ErrorList {
+				c, o := obj.(*api.ResourceClaim), old.(*api.ResourceClaim)
+				dropDisabledClaimFields(&c.Spec, &o.Spec)
+				return ValidateResourceClaimUpdate(c, o)
+			},
+			ValidateStatusUpdate: func(obj, old any) field.ErrorList {
+				c, o := obj.(*api.ResourceClaim), old.(*api.ResourceClaim)
+				dropDisabledStatusFields(c, o)
+				adminAccessInStatus(c, o)
+				return ValidateResourceClaimStatusUpdate(c, o)
+			},
+			Declarative:        resourceClaimDeclarative,
+			NormalizationRules: normalization,
+		}
 	}
 	return nil
+}
+
+// derivedAttributesNotPredicted: derived attributes (alpha) that a stored template already
+// has are validated by rules not ported.
+func derivedAttributesNotPredicted(spec *api.ResourceClaimSpec) {
+	if usesDerivedAttributes(spec) {
+		panic(registry.NotPredicted{Reason: "the validation of derived attributes (alpha, DRADerivedAttributes) is not ported"})
+	}
+}
+
+// dropDisabledStatusFields clears what the status strategy drops before it validates: the
+// node operations a result skips (DRAOptionalNodeOperations, off in 1.37) unless the stored
+// allocation has some, and the status of devices the write deallocates.
+func dropDisabledStatusFields(c, old *api.ResourceClaim) {
+	if a := c.Status.Allocation; a != nil && !skipsNodeOperations(old.Status.Allocation) {
+		for i := range a.Devices.Results {
+			a.Devices.Results[i].SkipNodeOperations = nil
+		}
+	}
+	if skipsNodeOperations(c.Status.Allocation) {
+		panic(registry.NotPredicted{Reason: "the validation of skipped node operations (alpha, DRAOptionalNodeOperations) is not ported"})
+	}
+	if old.Status.Allocation == nil || len(c.Status.Devices) == 0 {
+		return
+	}
+	gone := map[sharedDeviceID]bool{}
+	for _, r := range old.Status.Allocation.Devices.Results {
+		gone[makeSharedDeviceID(r.Driver, r.Pool, r.Device, r.ShareID)] = true
+	}
+	if a := c.Status.Allocation; a != nil {
+		for _, r := range a.Devices.Results {
+			delete(gone, makeSharedDeviceID(r.Driver, r.Pool, r.Device, r.ShareID))
+		}
+	}
+	if len(gone) == 0 {
+		return
+	}
+	kept := c.Status.Devices[:0:0]
+	for _, d := range c.Status.Devices {
+		if !gone[deviceStatusID(d)] {
+			kept = append(kept, d)
+		}
+	}
+	c.Status.Devices = kept
+}
+
+func skipsNodeOperations(a *api.AllocationResult) bool {
+	if a == nil {
+		return false
+	}
+	for _, r := range a.Devices.Results {
+		if len(r.SkipNodeOperations) > 0 {
+			return true
+		}
+	}
+	return false
 }
