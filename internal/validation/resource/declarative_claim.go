@@ -28,7 +28,6 @@ func skip[T any](op operation.Operation, v T, old *T) bool {
 	return op.Type == operation.Update && unchanged(v, old)
 }
 
-
 func dvDeviceClaim(dc, old *api.DeviceClaim, fldPath *field.Path, op operation.Operation) field.ErrorList {
 	if skip(op, *dc, old) {
 		return nil
