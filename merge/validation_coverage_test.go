@@ -14,7 +14,6 @@ import (
 var notPredictedKinds = []string{
 	"v1 ComponentStatus", // read-only: the engine refuses every write before validation (TestReadOnlyKind)
 	"resource.k8s.io/v1 DeviceTaintRule",
-	"resource.k8s.io/v1 ResourceSlice",
 }
 
 // TestEveryServedKindIsValidatedOrSaysSo writes a minimal object of every kind the

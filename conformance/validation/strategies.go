@@ -65,6 +65,7 @@ import (
 	"k8s.io/kubernetes/pkg/registry/resource/deviceclass"
 	"k8s.io/kubernetes/pkg/registry/resource/resourceclaim"
 	"k8s.io/kubernetes/pkg/registry/resource/resourceclaimtemplate"
+	"k8s.io/kubernetes/pkg/registry/resource/resourceslice"
 	"k8s.io/kubernetes/pkg/registry/scheduling/priorityclass"
 	"k8s.io/kubernetes/pkg/registry/storage/csidriver"
 	"k8s.io/kubernetes/pkg/registry/storage/csinode"
@@ -182,6 +183,7 @@ func strategies() map[schema.GroupVersionKind]Strategies {
 		gvk("resource.k8s.io", "v1", "ResourceClaimTemplate"): {Namespaced: true, Create: claimTemplate, Update: claimTemplate, Warnings: true},
 		gvk("resource.k8s.io", "v1", "ResourceClaim"): {Namespaced: true, Create: claim, Update: claim,
 			Status: resourceclaim.NewStatusStrategy(claim), Warnings: true, Context: admin},
+		gvk("resource.k8s.io", "v1", "ResourceSlice"): {Create: resourceslice.Strategy, Update: resourceslice.Strategy, Warnings: true},
 		// scheduling, node, discovery, coordination
 		gvk("scheduling.k8s.io", "v1", "PriorityClass"): {Create: priorityclass.Strategy, Update: priorityclass.Strategy, Warnings: true},
 		gvk("node.k8s.io", "v1", "RuntimeClass"):        {Create: runtimeclass.Strategy, Update: runtimeclass.Strategy, Warnings: true},

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"reflect"
+	"sort"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -60,6 +61,24 @@ func writeServed(b *bytes.Buffer, v reflect.Value) {
 			b.Write(k)
 			b.WriteByte(':')
 			writeServed(b, f)
+		}
+		b.WriteByte('}')
+	case v.Kind() == reflect.Map && v.Type().Key().Kind() == reflect.String:
+		if v.IsNil() {
+			b.WriteString("null")
+			return
+		}
+		keys := v.MapKeys()
+		sort.Slice(keys, func(i, j int) bool { return keys[i].String() < keys[j].String() })
+		b.WriteByte('{')
+		for i, k := range keys {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			name, _ := json.Marshal(k.String())
+			b.Write(name)
+			b.WriteByte(':')
+			writeServed(b, v.MapIndex(k))
 		}
 		b.WriteByte('}')
 	case v.Kind() == reflect.Slice && v.Type().Elem().Kind() != reflect.Uint8:
