@@ -63,6 +63,7 @@ import (
 	"k8s.io/kubernetes/pkg/registry/rbac/role"
 	"k8s.io/kubernetes/pkg/registry/rbac/rolebinding"
 	"k8s.io/kubernetes/pkg/registry/resource/deviceclass"
+	"k8s.io/kubernetes/pkg/registry/resource/devicetaintrule"
 	"k8s.io/kubernetes/pkg/registry/resource/resourceclaim"
 	"k8s.io/kubernetes/pkg/registry/resource/resourceclaimtemplate"
 	"k8s.io/kubernetes/pkg/registry/resource/resourceslice"
@@ -183,6 +184,8 @@ func strategies() map[schema.GroupVersionKind]Strategies {
 		gvk("resource.k8s.io", "v1", "ResourceClaimTemplate"): {Namespaced: true, Create: claimTemplate, Update: claimTemplate, Warnings: true},
 		gvk("resource.k8s.io", "v1", "ResourceClaim"): {Namespaced: true, Create: claim, Update: claim,
 			Status: resourceclaim.NewStatusStrategy(claim), Warnings: true, Context: admin},
+		gvk("resource.k8s.io", "v1", "DeviceTaintRule"): {Create: devicetaintrule.Strategy, Update: devicetaintrule.Strategy,
+			Status: devicetaintrule.StatusStrategy, Warnings: true},
 		gvk("resource.k8s.io", "v1", "ResourceSlice"): {Create: resourceslice.Strategy, Update: resourceslice.Strategy, Warnings: true},
 		// scheduling, node, discovery, coordination
 		gvk("scheduling.k8s.io", "v1", "PriorityClass"): {Create: priorityclass.Strategy, Update: priorityclass.Strategy, Warnings: true},

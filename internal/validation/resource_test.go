@@ -17,7 +17,7 @@ var recordResource = flag.Bool("record-resource", false, "write the oracle's ans
 
 const resourceAnswers = "testdata/resource.json"
 
-var resourceKinds = []string{"DeviceClass", "ResourceClaimTemplate", "ResourceClaim"}
+var resourceKinds = []string{"DeviceClass", "ResourceClaimTemplate", "ResourceClaim", "ResourceSlice", "DeviceTaintRule"}
 
 func init() {
 	groupResources["DeviceClass"] = struct {
@@ -32,6 +32,14 @@ func init() {
 		plural     string
 		namespaced bool
 	}{"resourceclaims", true}
+	groupResources["ResourceSlice"] = struct {
+		plural     string
+		namespaced bool
+	}{"resourceslices", false}
+	groupResources["DeviceTaintRule"] = struct {
+		plural     string
+		namespaced bool
+	}{"devicetaintrules", false}
 }
 
 func resourceCases(t *testing.T) []groupCase {
@@ -41,6 +49,7 @@ func resourceCases(t *testing.T) []groupCase {
 		cases []workloadCase
 	}{
 		{"DeviceClass", deviceClassCases(t)}, {"ResourceClaimTemplate", claimTemplateCases(t)}, {"ResourceClaim", claimCases(t)},
+		{"ResourceSlice", sliceCases(t)}, {"DeviceTaintRule", taintRuleCases(t)},
 	} {
 		for _, c := range set.cases {
 			if !strings.Contains(c.new, "kind: "+set.kind+"\n") {
@@ -232,5 +241,76 @@ func claimCases(t *testing.T) []workloadCase {
 			new: allocated + "  devices:\n  - driver: gpu.example.com\n    pool: node-2\n    device: gpu-0\n    networkData: {ips: [10.0.0.1, 10.0.0.1/8, 10.0.0.1/8]}\n"},
 		{name: "status: device status of allocated devices", subresource: "status", old: allocated,
 			new: allocated + "  devices:\n  - driver: gpu.example.com\n    pool: node-1\n    device: gpu-0\n    data: {health: ok}\n    networkData: {interfaceName: net1, ips: [10.9.8.7/24]}\n"},
+	}
+}
+
+const sliceNode1 = `apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: oracle-node-1-gpus, uid: 2c0e5c1a-0000-4000-8000-000000000044, resourceVersion: "7"}
+spec:
+  driver: gpu.example.com
+  nodeName: node-1
+  pool: {name: node-1, generation: 1, resourceSliceCount: 1}
+  devices:
+  - name: gpu-0
+    attributes:
+      model: {string: h100}
+      driverVersion: {version: 550.54.15}
+    capacity:
+      memory: {value: 80Gi}
+  - name: gpu-1
+    allowMultipleAllocations: true
+    capacity:
+      memory:
+        value: 80Gi
+        requestPolicy:
+          default: 10Gi
+          validRange: {min: 10Gi, max: 80Gi, step: 10Gi}
+    taints:
+    - {key: example.com/maintenance, effect: NoSchedule}
+`
+
+// catalog V1, V2: a ResourceSlice's node selection, pool, devices (attributes, capacity
+// request policies, taints, counters); driver, pool name and node name are immutable.
+func sliceCases(t *testing.T) []workloadCase {
+	s := sliceNode1
+	return []workloadCase{
+		{name: "valid create", new: s},
+		{name: "V1 node name and all nodes together", new: edit(t, s, "  nodeName: node-1\n", "  nodeName: node-1\n  allNodes: true\n")},
+		{name: "V1 no node selection, pool count zero", new: edit(t, edit(t, s, "  nodeName: node-1\n", ""), "resourceSliceCount: 1", "resourceSliceCount: 0")},
+		{name: "V1 attribute with two values and a bad version", new: edit(t, edit(t, s, "model: {string: h100}", "model: {string: h100, int: 3}"), "version: 550.54.15", "version: v550")},
+		{name: "V1 attribute name not a C identifier", new: edit(t, s, "      model: {string: h100}", "      9model: {string: h100}")},
+		{name: "V1 request policy without multiple allocations", new: edit(t, s, "    allowMultipleAllocations: true\n", "")},
+		{name: "V1 request policy default off the steps", new: edit(t, s, "default: 10Gi", "default: 15Gi")},
+		{name: "V1 taint effect unknown", new: edit(t, s, "effect: NoSchedule}", "effect: Evict}")},
+		{name: "V1 device names repeated", new: edit(t, s, "  - name: gpu-1\n", "  - name: gpu-0\n")},
+		{name: "V1 devices and shared counters together", new: s + "  sharedCounters:\n  - name: gpu-0-counters\n    counters: {memory: {value: 80Gi}}\n"},
+		{name: "V1 counter set names repeated and invalid", new: edit(t, s, "  devices:\n", "  sharedCounters:\n  - {name: Set_A, counters: {memory: {value: 1Gi}}}\n  - {name: Set_A}\n  devices:\n")},
+		{name: "V2 driver and node name are immutable", old: s, new: edit(t, edit(t, s, "driver: gpu.example.com", "driver: gpu2.example.com"), "nodeName: node-1", "nodeName: node-2")},
+		{name: "V2 devices may change", old: s, new: edit(t, s, "value: 80Gi}", "value: 40Gi}")},
+	}
+}
+
+const taintRuleDrain = `apiVersion: resource.k8s.io/v1
+kind: DeviceTaintRule
+metadata: {name: oracle-gpu-maintenance, uid: 2c0e5c1a-0000-4000-8000-000000000045, resourceVersion: "7"}
+spec:
+  deviceSelector: {driver: gpu.example.com, pool: node-1, device: gpu-0}
+  taint: {key: example.com/maintenance, value: firmware, effect: NoExecute}
+`
+
+// catalog V1, V2: a DeviceTaintRule's selector and taint; its status conditions (/status).
+func taintRuleCases(t *testing.T) []workloadCase {
+	r := taintRuleDrain
+	return []workloadCase{
+		{name: "valid create", new: r},
+		{name: "V1 selector names invalid", new: edit(t, r, "{driver: gpu.example.com, pool: node-1, device: gpu-0}", "{driver: GPU_Driver, pool: 'a//b', device: gpu.0}")},
+		{name: "V1 taint key missing and effect unknown", new: edit(t, r, "{key: example.com/maintenance, value: firmware, effect: NoExecute}", "{value: 'bad value!', effect: Evict}")},
+		{name: "V1 taint effect missing", new: edit(t, r, ", effect: NoExecute}", "}")},
+		{name: "V2 taint may change", old: r, new: edit(t, r, "effect: NoExecute", "effect: NoSchedule")},
+		{name: "status: conditions", subresource: "status", old: r,
+			new: r + "status:\n  conditions:\n  - {type: EvictionInProgress, status: \"True\", reason: Evicting, message: x, lastTransitionTime: \"2026-12-03T09:00:00Z\"}\n"},
+		{name: "status: condition invalid", subresource: "status", old: r,
+			new: r + "status:\n  conditions:\n  - {type: EvictionInProgress, status: Maybe, reason: '1bad', message: x, lastTransitionTime: \"2026-12-03T09:00:00Z\"}\n"},
 	}
 }

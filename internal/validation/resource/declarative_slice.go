@@ -114,7 +114,7 @@ func dvDevice(d *api.Device, fldPath *field.Path, op operation.Operation) field.
 		if e := d.Taints[i].Effect; e == "" {
 			errs = append(errs, field.Required(p, "").MarkBeta())
 		} else {
-			errs = append(errs, validate.Enum(dvCtx, op, p, &e, nil, dvTaintEffects, nil).MarkBeta()...)
+			errs = append(errs, validateEnum(p, e, op)...)
 		}
 	}
 	if len(d.BindingConditions) > 0 {
@@ -124,4 +124,9 @@ func dvDevice(d *api.Device, fldPath *field.Path, op operation.Operation) field.
 		errs = append(errs, dvMaxItems(d.BindingFailureConditions, 4, fldPath.Child("bindingFailureConditions"))...)
 	}
 	return errs
+}
+
+// validateEnum: a known taint effect (beta).
+func validateEnum(fldPath *field.Path, e api.DeviceTaintEffect, op operation.Operation) field.ErrorList {
+	return validate.Enum(dvCtx, op, fldPath, &e, nil, dvTaintEffects, nil).MarkBeta()
 }

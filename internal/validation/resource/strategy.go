@@ -75,6 +75,17 @@ func Strategy(kind string) *registry.Strategy {
 			Declarative:        resourceClaimDeclarative,
 			NormalizationRules: normalization,
 		}
+	case "DeviceTaintRule":
+		return &registry.Strategy{
+			Validate: func(obj any) field.ErrorList { return ValidateDeviceTaintRule(obj.(*api.DeviceTaintRule)) },
+			ValidateUpdate: func(obj, old any) field.ErrorList {
+				return ValidateDeviceTaintRuleUpdate(obj.(*api.DeviceTaintRule), old.(*api.DeviceTaintRule))
+			},
+			ValidateStatusUpdate: func(obj, old any) field.ErrorList {
+				return ValidateDeviceTaintRuleStatusUpdate(obj.(*api.DeviceTaintRule), old.(*api.DeviceTaintRule))
+			},
+			Declarative: deviceTaintRuleDeclarative,
+		}
 	case "ResourceSlice":
 		return &registry.Strategy{
 			Validate: func(obj any) field.ErrorList {
