@@ -21,6 +21,7 @@ var required = map[string]bool{
 	"ResourceClaimConsumerReference.resource": true, "ResourceClaimConsumerReference.name": true, "ResourceClaimConsumerReference.uid": true,
 	"AllocatedDeviceStatus.driver": true, "AllocatedDeviceStatus.pool": true, "AllocatedDeviceStatus.device": true,
 	"AllocatedDeviceStatus.conditions": true,
+	"CounterSet.name":                  true, "Counter.value": true, "DeviceCounterConsumption.counterSet": true,
 }
 
 const mirrorPkg = "github.com/ssa-diff/ssa-diff/internal/api/resource"
