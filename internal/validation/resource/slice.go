@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"k8s.io/apimachinery/pkg/api/equality"
 	apiresource "k8s.io/apimachinery/pkg/api/resource"
@@ -294,9 +295,11 @@ func validateDeviceTaint(t api.DeviceTaint, old *api.DeviceTaint, fldPath *field
 }
 
 // semverPattern is the grammar of semver.org 2.0.0.
-var semverPattern = regexp.MustCompile(`^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)` +
-	`(-(0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(\.(0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*)?` +
-	`(\+[0-9a-zA-Z-]+(\.[0-9a-zA-Z-]+)*)?$`)
+var semverPattern = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)` +
+		`(-(0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(\.(0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*)?` +
+		`(\+[0-9a-zA-Z-]+(\.[0-9a-zA-Z-]+)*)?$`)
+})
 
 // validateDeviceAttribute: exactly one value, strings of at most 64 bytes, semantic
 // versions, lists not empty.
@@ -366,7 +369,7 @@ func attributeString(s string, fldPath *field.Path) field.ErrorList {
 
 func attributeVersion(v string, fldPath *field.Path) field.ErrorList {
 	var errs field.ErrorList
-	if !semverPattern.MatchString(v) {
+	if !semverPattern().MatchString(v) {
 		errs = append(errs, field.Invalid(fldPath, v, "must be a string compatible with semver.org spec 2.0.0"))
 	}
 	if len(v) > api.DeviceAttributeMaxValueLength {

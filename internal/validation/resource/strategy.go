@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
@@ -14,13 +15,15 @@ import (
 // normalization is how the claim strategies pair handwritten errors with the declarative
 // ones that cover them: the request fields older versions kept flat (and a slice's device
 // fields kept under "basic") are rewritten to their v1 place first.
-var normalization = []field.NormalizationRule{
-	{Regexp: regexp.MustCompile(`spec\.devices\.requests\[(\d+)\]\.(deviceClassName|selectors|allocationMode|count|adminAccess|tolerations|derivedAttributes)`),
-		Replacement: "spec.devices.requests[$1].exactly.$2"},
-	{Regexp: regexp.MustCompile(`spec\.spec\.devices\.requests\[(\d+)\]\.(deviceClassName|selectors|allocationMode|count|adminAccess|tolerations|derivedAttributes)`),
-		Replacement: "spec.spec.devices.requests[$1].exactly.$2"},
-	{Regexp: regexp.MustCompile(`spec\.devices\[(\d+)\]\.basic\.`), Replacement: "spec.devices[$1]."},
-}
+var normalization = sync.OnceValue(func() []field.NormalizationRule {
+	return []field.NormalizationRule{
+		{Regexp: regexp.MustCompile(`spec\.devices\.requests\[(\d+)\]\.(deviceClassName|selectors|allocationMode|count|adminAccess|tolerations|derivedAttributes)`),
+			Replacement: "spec.devices.requests[$1].exactly.$2"},
+		{Regexp: regexp.MustCompile(`spec\.spec\.devices\.requests\[(\d+)\]\.(deviceClassName|selectors|allocationMode|count|adminAccess|tolerations|derivedAttributes)`),
+			Replacement: "spec.spec.devices.requests[$1].exactly.$2"},
+		{Regexp: regexp.MustCompile(`spec\.devices\[(\d+)\]\.basic\.`), Replacement: "spec.devices[$1]."},
+	}
+})
 
 // Strategy is the validation of a kind of the resource.k8s.io group as its registry
 // strategy runs it, or nil when it is not ported.
@@ -50,7 +53,7 @@ func Strategy(kind string) *registry.Strategy {
 				return append(ValidateResourceClaimTemplate(t), ValidateResourceClaimTemplateUpdate(t, o)...)
 			},
 			Declarative:        resourceClaimTemplateDeclarative,
-			NormalizationRules: normalization,
+			NormalizationRules: normalization(),
 		}
 	case "ResourceClaim":
 		return &registry.Strategy{
@@ -73,7 +76,7 @@ func Strategy(kind string) *registry.Strategy {
 				return ValidateResourceClaimStatusUpdate(c, o)
 			},
 			Declarative:        resourceClaimDeclarative,
-			NormalizationRules: normalization,
+			NormalizationRules: normalization(),
 		}
 	case "DeviceTaintRule":
 		return &registry.Strategy{
@@ -99,7 +102,7 @@ func Strategy(kind string) *registry.Strategy {
 				return ValidateResourceSliceUpdate(s, o)
 			},
 			Declarative:        resourceSliceDeclarative,
-			NormalizationRules: normalization,
+			NormalizationRules: normalization(),
 			WarningsOnCreate:   func(obj any) []string { return sliceWarnings(obj.(*api.ResourceSlice)) },
 			WarningsOnUpdate:   func(obj, _ any) []string { return sliceWarnings(obj.(*api.ResourceSlice)) },
 		}
