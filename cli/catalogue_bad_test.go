@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ssa-diff/ssa-diff/internal/testkit"
 	"sigs.k8s.io/yaml"
 )
 
@@ -365,14 +366,9 @@ func textFragments(w badResult) []string {
 // checkFixtureAnswer compares the prediction with the recorded server answer.
 func checkFixtureAnswer(t *testing.T, rep reportJSON, c badCase) {
 	t.Helper()
-	dir := os.Getenv("SSA_DIFF_FIXTURES")
-	if dir == "" {
-		dir = filepath.Join(repoRoot(t), "..", "shared", "fixtures")
-	}
-	data, err := os.ReadFile(filepath.Join(dir, c.Fixture, "want.json"))
+	data, err := os.ReadFile(filepath.Join(testkit.RecordedCase(t, c.Fixture), "want.json"))
 	if err != nil {
-		t.Logf("recorded answer not available: %v", err)
-		return
+		t.Fatal(err)
 	}
 	var want struct {
 		Kind    string `json:"kind"`

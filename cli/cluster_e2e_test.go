@@ -13,6 +13,7 @@ import (
 
 	"github.com/ssa-diff/ssa-diff/cli/cluster/clustertest"
 	"github.com/ssa-diff/ssa-diff/cli/input"
+	"github.com/ssa-diff/ssa-diff/internal/testkit"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -138,7 +139,7 @@ func TestClusterE2E(t *testing.T) {
 				}
 				want, pred := normalise(obj, live), normalise(got.Object, live)
 				if !reflect.DeepEqual(want, pred) {
-					t.Errorf("the objects differ:\n%s", jsonDiff(want, pred))
+					t.Errorf("the objects differ:\n%s", testkit.Diff(want, pred))
 				}
 				if wantCreate := live == nil; (got.Action == "create") != wantCreate {
 					t.Errorf("action %s, live object read: %v", got.Action, live != nil)
@@ -196,7 +197,7 @@ func TestClusterE2E(t *testing.T) {
 				continue
 			}
 			if want, pred := normalise(obj, lives[got.Name]), normalise(got.Object, lives[got.Name]); !reflect.DeepEqual(want, pred) {
-				t.Errorf("%s: the objects differ:\n%s", got.Name, jsonDiff(want, pred))
+				t.Errorf("%s: the objects differ:\n%s", got.Name, testkit.Diff(want, pred))
 			}
 		}
 	})
@@ -309,29 +310,6 @@ func normalise(obj, live map[string]any) map[string]any {
 		}
 	}
 	return o
-}
-
-func jsonDiff(want, got map[string]any) string {
-	w, _ := json.MarshalIndent(want, "", "  ")
-	g, _ := json.MarshalIndent(got, "", "  ")
-	wl, gl := strings.Split(string(w), "\n"), strings.Split(string(g), "\n")
-	var b strings.Builder
-	for i := 0; i < len(wl) || i < len(gl); i++ {
-		var a, c string
-		if i < len(wl) {
-			a = wl[i]
-		}
-		if i < len(gl) {
-			c = gl[i]
-		}
-		if a != c {
-			fmt.Fprintf(&b, "line %d\n  server:   %s\n  ssa-diff: %s\n", i+1, a, c)
-			if b.Len() > 3000 {
-				break
-			}
-		}
-	}
-	return b.String()
 }
 
 // kube writes to the cluster as its administrator.

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ssa-diff/ssa-diff/internal/testkit"
 )
 
 // TestDocsShowRealOutput: every `$ ssa-diff …` shown with its output in README.md and
@@ -55,7 +57,7 @@ func TestDocsShowRealOutput(t *testing.T) {
 			if got == want {
 				continue
 			}
-			if !*update {
+			if !testkit.Updating() {
 				t.Errorf("%s:%d: %s prints\n%s\nnot what the document shows\n%s\n(go test ./cli -run TestDocsShowRealOutput -update rewrites it)", doc, i+1, cmd, got, want)
 				continue
 			}

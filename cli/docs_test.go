@@ -7,10 +7,12 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ssa-diff/ssa-diff/internal/testkit"
 )
 
-// TestDocsListTheFlags: the flag lists of README.md and docs/cli.md are --help's, indented
-// as a Markdown code block. With -update the test rewrites them.
+// TestDocsListTheFlags: the flag list of docs/cli.md is --help's, indented
+// as a Markdown code block. With -update the test rewrites it.
 func TestDocsListTheFlags(t *testing.T) {
 	var help bytes.Buffer
 	if _, code := parseFlags("ssa-diff", []string{"--help"}, &help, io.Discard); code != 0 {
@@ -27,7 +29,7 @@ func TestDocsListTheFlags(t *testing.T) {
 		}
 		want.WriteString("\n")
 	}
-	for _, doc := range []string{"README.md", "docs/cli.md"} {
+	for _, doc := range []string{"docs/cli.md"} {
 		path := filepath.Join(repoRoot(t), doc)
 		raw, err := os.ReadFile(path)
 		if err != nil {
@@ -46,7 +48,7 @@ func TestDocsListTheFlags(t *testing.T) {
 		if text[start:end] == want.String() {
 			continue
 		}
-		if *update {
+		if testkit.Updating() {
 			if err := os.WriteFile(path, []byte(text[:start]+want.String()+text[end:]), 0o644); err != nil {
 				t.Fatal(err)
 			}

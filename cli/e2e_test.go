@@ -14,6 +14,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/ssa-diff/ssa-diff/internal/testkit"
 	"sigs.k8s.io/yaml"
 )
 
@@ -147,10 +148,9 @@ type fixtureCase struct {
 // server's code and message. (Whether the predicted objects are exact is the engine's
 // business: /work/shared/tools/fixturecheck.py scores that.)
 func fixtureCases(t *testing.T, bin string) {
-	dir := fixturesDir(t)
-	cases, err := filepath.Glob(filepath.Join(dir, "*", "case.yaml"))
-	if err != nil || len(cases) == 0 {
-		t.Skipf("no cases in %s", dir)
+	cases, err := filepath.Glob(filepath.Join(testkit.RecordedDir(t), "*", "case.yaml"))
+	if err != nil {
+		t.Fatal(err)
 	}
 	ran := 0
 	for _, cy := range cases {

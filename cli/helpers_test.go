@@ -2,35 +2,20 @@ package cli
 
 import (
 	"bytes"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/ssa-diff/ssa-diff/internal/testkit"
 	"github.com/ssa-diff/ssa-diff/merge"
 	"github.com/ssa-diff/ssa-diff/schema"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
-
-// golden compares got with testdata/golden/name, or rewrites it with -update.
+// golden compares got with cli/testdata/golden/name, or rewrites it with -update.
 func golden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join(goldenDir(t), name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs (go test ./cli -update rewrites it)\n--- want\n%s\n--- got\n%s", name, want, got)
-	}
+	testkit.Golden(t, filepath.Join(goldenDir(t), name), got)
 }
 
 // goldenDir is cli/testdata/golden, wherever the test runs from.
@@ -42,34 +27,7 @@ func goldenDir(t *testing.T) string {
 // repoRoot is the directory of go.mod.
 func repoRoot(t testing.TB) string {
 	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("go.mod not found")
-		}
-		dir = parent
-	}
-}
-
-// fixturesDir is the recorded server cases, shared/fixtures beside the repository (or
-// $SSA_DIFF_FIXTURES); tests that need them skip when they are absent.
-func fixturesDir(t *testing.T) string {
-	t.Helper()
-	dir := os.Getenv("SSA_DIFF_FIXTURES")
-	if dir == "" {
-		dir = filepath.Join(repoRoot(t), "..", "shared", "fixtures")
-	}
-	if _, err := os.Stat(filepath.Join(dir, "README.md")); err != nil {
-		t.Skipf("no recorded fixtures at %s", dir)
-	}
-	return dir
+	return testkit.RepoRoot(t)
 }
 
 // run runs the command in-process with the real engine.

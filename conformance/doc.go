@@ -1,6 +1,6 @@
 // Package conformance measures ssa-diff against Kubernetes itself.
 //
-// A recorded case (the layout of ../shared/fixtures, see its README) is a live object, one
+// A recorded case (the layout of testdata/recorded, see its README) is a live object, one
 // request and exactly what a real kube-apiserver answered. [LoadCase] reads one, [Replay]
 // sends its request through the engine (the apply and update verbs, the status and scale
 // subresources, the raw API or the kubectl applier) and [Compare] checks the prediction

@@ -1,28 +1,16 @@
 package conformance
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
-)
 
-// fixturesDir is where the recorded cases are: $SSA_DIFF_FIXTURES, or ../../shared/fixtures
-// beside the repository.
-func fixturesDir(t testing.TB) string {
-	if d := os.Getenv("SSA_DIFF_FIXTURES"); d != "" {
-		return d
-	}
-	d, _ := filepath.Abs(filepath.Join("..", "..", "shared", "fixtures"))
-	if _, err := os.Stat(d); err != nil {
-		t.Skipf("no recorded cases at %s (set SSA_DIFF_FIXTURES): skipping", d)
-	}
-	return d
-}
+	"github.com/ssa-diff/ssa-diff/internal/testkit"
+)
 
 // TestRecordedCases replays every recorded case through the engine and compares the
 // prediction with what kube-apiserver 1.37.2 answered.
 func TestRecordedCases(t *testing.T) {
-	cases, err := LoadCases(fixturesDir(t))
+	cases, err := LoadCases(testkit.RecordedDir(t))
 	if err != nil {
 		t.Fatal(err)
 	}

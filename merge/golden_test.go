@@ -1,17 +1,14 @@
 package merge
 
 import (
-	"bytes"
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/ssa-diff/ssa-diff/internal/testkit"
 	"github.com/ssa-diff/ssa-diff/schema"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
 
 // TestGolden predicts the realistic requests in testdata/golden/*.request.json and compares
 // the whole Result (object, managedFields, conflicts, ownership, deletions, warnings) with
@@ -50,20 +47,7 @@ func TestGolden(t *testing.T) {
 			}
 			got, _ := json.MarshalIndent(res, "", "  ")
 			got = append(got, '\n')
-			golden := filepath.Join("testdata", "golden", name+".result.json")
-			if *update {
-				if err := os.WriteFile(golden, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test -run TestGolden -update)", err)
-			}
-			if !bytes.Equal(got, want) {
-				t.Errorf("result differs from %s (run with -update after a deliberate change):\n%s", golden, got)
-			}
+			testkit.Golden(t, filepath.Join("testdata", "golden", name+".result.json"), got)
 		})
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ssa-diff/ssa-diff/internal/testkit"
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 	smdschema "sigs.k8s.io/structured-merge-diff/v6/schema"
 	"sigs.k8s.io/yaml"
@@ -104,21 +105,6 @@ func toJSONString(v any) string {
 	return string(b)
 }
 
-// fixturesDir locates the recorded server cases (shared/fixtures beside the
-// repository, or $SSA_DIFF_FIXTURES). Tests that need them skip when they
-// are absent; the package's own testdata covers the same ground offline.
-func fixturesDir(t *testing.T) string {
-	t.Helper()
-	dir := os.Getenv("SSA_DIFF_FIXTURES")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "shared", "fixtures")
-	}
-	if _, err := os.Stat(filepath.Join(dir, "README.md")); err != nil {
-		t.Skipf("recorded fixtures not found at %s", dir)
-	}
-	return dir
-}
-
 // fixtureCase is one recorded case.
 type fixtureCase struct {
 	name     string
@@ -181,7 +167,7 @@ func (c fixtureCase) responseCode() int64 {
 // allCases loads every recorded case.
 func allCases(t *testing.T) []fixtureCase {
 	t.Helper()
-	dirs, err := filepath.Glob(filepath.Join(fixturesDir(t), "*", "case.yaml"))
+	dirs, err := filepath.Glob(filepath.Join(testkit.RecordedDir(t), "*", "case.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"sigs.k8s.io/yaml"
+
+	"github.com/ssa-diff/ssa-diff/internal/testkit"
 )
 
 // FuzzAddOpenAPI reads arbitrary bytes as an OpenAPI document (v2 or v3, JSON or YAML).
@@ -59,12 +61,11 @@ func FuzzAddCRDObject(f *testing.F) {
 			f.Add(data)
 		}
 	}
-	if fx, _ := filepath.Glob(filepath.Join("..", "..", "shared", "fixtures", "*", "crds.yaml")); len(fx) > 0 {
-		for _, p := range fx {
-			if data, err := os.ReadFile(p); err == nil {
-				for _, doc := range strings.Split(string(data), "\n---\n") {
-					f.Add([]byte(doc))
-				}
+	fx, _ := filepath.Glob(filepath.Join(testkit.RecordedDir(f), "*", "crds.yaml"))
+	for _, p := range fx {
+		if data, err := os.ReadFile(p); err == nil {
+			for _, doc := range strings.Split(string(data), "\n---\n") {
+				f.Add([]byte(doc))
 			}
 		}
 	}

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ssa-diff/ssa-diff/internal/testkit"
 )
 
 // readAll describes everything a Loader's read gives: each error, and of each object its
@@ -90,7 +92,7 @@ func sameDeferred(t *testing.T, data []byte, lim Limits, yamlName bool) int {
 		}
 		got, deferred := readAll(t, data, file, lim, true, noLines)
 		if got != want {
-			t.Fatalf("NoFieldLines %v: deferring changes what is read:\n%s", noLines, firstDiff(got, want))
+			t.Fatalf("NoFieldLines %v: deferring changes what is read:\n%s", noLines, testkit.LineDiff(want, got))
 		}
 		n += deferred
 	}

@@ -11,13 +11,10 @@ import (
 )
 
 // fuzzSeeds adds the repository's own inputs as seeds: the examples, the bad-input
-// catalogue and, when present, the recorded server cases.
+// catalogue and the recorded server cases.
 func fuzzSeeds(f *testing.F) {
 	root := filepath.Join("..", "..", "testdata")
-	dirs := []string{filepath.Join(root, "examples"), filepath.Join(root, "bad"), filepath.Join(root, "fuzz", "input")}
-	if fx := filepath.Join("..", "..", "..", "shared", "fixtures"); dirExists(fx) {
-		dirs = append(dirs, fx)
-	}
+	dirs := []string{filepath.Join(root, "examples"), filepath.Join(root, "bad"), filepath.Join(root, "fuzz", "input"), filepath.Join(root, "recorded")}
 	for _, dir := range dirs {
 		filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
 			if err != nil || d.IsDir() || d.Name() == "want.json" || d.Name() == "want.yaml" {
@@ -29,11 +26,6 @@ func fuzzSeeds(f *testing.F) {
 			return nil
 		})
 	}
-}
-
-func dirExists(p string) bool {
-	info, err := os.Stat(p)
-	return err == nil && info.IsDir()
 }
 
 // FuzzParse reads arbitrary bytes as a manifest file and as a live file, with the default

@@ -70,9 +70,19 @@ func wantLimit(t *testing.T, entries []Entry, option string) *Error {
 	return nil
 }
 
+// streamBounds are the input and document limits of the endless-stream tests: the
+// defaults, or an eighth of them under -short (the same bounds, 16 MiB read instead of 128).
+func streamBounds() (input, document int64) {
+	if testing.Short() {
+		return DefaultMaxInputBytes / 8, DefaultMaxDocumentBytes / 8
+	}
+	return DefaultMaxInputBytes, DefaultMaxDocumentBytes
+}
+
 // A 1 GiB stream is never read into memory: one endless document stops at the document
 // limit and keeps no more than it; reading stops at the input limit.
 func TestGiBStreamOneDocument(t *testing.T) {
+	maxInput, maxDocument := streamBounds()
 	for _, tc := range []struct {
 		name            string
 		prefix, pattern string
@@ -83,7 +93,7 @@ func TestGiBStreamOneDocument(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			g := &generated{prefix: []byte(tc.prefix), pattern: []byte(tc.pattern), n: gib}
-			l := Loader{Stdin: g}
+			l := Loader{Stdin: g, Limits: Limits{MaxInputBytes: maxInput, MaxDocumentBytes: maxDocument}}
 			var entries []Entry
 			grew := heapGrowth(func() { entries = l.Load("-") })
 			wantLimit(t, entries, "max-document-bytes")
@@ -91,11 +101,11 @@ func TestGiBStreamOneDocument(t *testing.T) {
 			if e.Source.File != StdinName {
 				t.Errorf("error source = %+v", e.Source)
 			}
-			if g.read > DefaultMaxInputBytes+1 {
+			if g.read > maxInput+1 {
 				t.Errorf("read %d bytes of the stream, past the input limit", g.read)
 			}
-			// The document limit is 64 MiB; growing a buffer to it may double it once.
-			if grew > 2*DefaultMaxDocumentBytes+16<<20 {
+			// Growing a buffer to the document limit may double it once.
+			if grew > uint64(2*maxDocument+16<<20) {
 				t.Errorf("the heap grew by %d MiB", grew>>20)
 			}
 			t.Logf("read %d MiB, heap grew by at most %d MiB", g.read>>20, grew>>20)
@@ -108,15 +118,19 @@ func TestGiBStreamOneDocument(t *testing.T) {
 func TestEndlessDocumentStream(t *testing.T) {
 	doc := "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n---\n"
 	g := &generated{pattern: []byte(doc), n: -1}
-	l := Loader{Stdin: g, Limits: Limits{MaxInputBytes: 1 << 20}}
+	maxInput := int64(1 << 20)
+	if testing.Short() {
+		maxInput = 1 << 17
+	}
+	l := Loader{Stdin: g, Limits: Limits{MaxInputBytes: maxInput}}
 	objs, errs := Split(l.Load("-"))
 	if len(errs) != 1 || !errors.Is(errs[0], ErrLimit) {
 		t.Fatalf("errors = %v", errs)
 	}
-	if want := (1 << 20) / len(doc); len(objs) < want-1 || len(objs) > want {
+	if want := int(maxInput) / len(doc); len(objs) < want-1 || len(objs) > want {
 		t.Errorf("%d objects read, want about %d", len(objs), want)
 	}
-	if g.read > 1<<20+1 {
+	if g.read > maxInput+1 {
 		t.Errorf("read %d bytes", g.read)
 	}
 	// Once the input limit is reached nothing more is read.

@@ -9,6 +9,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/ssa-diff/ssa-diff/internal/testkit"
 )
 
 // A List is read item by item: larger than the document limit as a whole, it loads when
@@ -134,6 +136,10 @@ func describe(entries []Entry) string {
 // those of its own bytes.
 func TestListParallelDeterministic(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	rounds := 3
+	if testing.Short() {
+		rounds = 1
+	}
 	for _, latin1 := range []bool{false, true} {
 		data := mixedList(400, 1, latin1)
 		// The sequential reference: the List decoded whole, as one document. (Bytes that
@@ -150,7 +156,7 @@ func TestListParallelDeterministic(t *testing.T) {
 		first := ""
 		for _, procs := range []int{1, 2, 7} {
 			runtime.GOMAXPROCS(procs)
-			for round := 0; round < 3; round++ {
+			for round := 0; round < rounds; round++ {
 				l := Loader{Stdin: bytes.NewReader(data)}
 				entries := l.Load("-")
 				got := describe(entries)
@@ -158,10 +164,10 @@ func TestListParallelDeterministic(t *testing.T) {
 					first = got
 				}
 				if !latin1 && got != want {
-					t.Fatalf("GOMAXPROCS %d, round %d: entries differ from a sequential decode:\n%s", procs, round, firstDiff(got, want))
+					t.Fatalf("GOMAXPROCS %d, round %d: entries differ from a sequential decode:\n%s", procs, round, testkit.LineDiff(want, got))
 				}
 				if got != first {
-					t.Fatalf("GOMAXPROCS %d, round %d: entries differ from the first read:\n%s", procs, round, firstDiff(got, first))
+					t.Fatalf("GOMAXPROCS %d, round %d: entries differ from the first read:\n%s", procs, round, testkit.LineDiff(first, got))
 				}
 				for _, e := range entries {
 					o := e.Object
@@ -185,20 +191,6 @@ func TestListParallelDeterministic(t *testing.T) {
 			}
 		}
 	}
-}
-
-func firstDiff(a, b string) string {
-	al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
-	for i := range al {
-		if i >= len(bl) || al[i] != bl[i] {
-			other := "(none)"
-			if i < len(bl) {
-				other = bl[i]
-			}
-			return fmt.Sprintf("line %d:\n got %s\nwant %s", i, al[i], other)
-		}
-	}
-	return "got is a prefix of want"
 }
 
 // A List larger than the document limit that is broken is one error, the first problem:
@@ -362,19 +354,20 @@ func tokenDuplicateKeys(data []byte, firstLine int) []string {
 // input limit. (The items kept cost what as many objects cost, so the bound is checked
 // with few.)
 func TestEndlessList(t *testing.T) {
+	maxInput, maxDocument := streamBounds()
 	for _, pattern := range []string{`"xxxxxxxxxxxxxxx",`, "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"x\"}},\n"} {
 		g := &generated{prefix: []byte(`{"kind":"List","items":[`), pattern: []byte(pattern), n: gib}
-		l := Loader{Stdin: g, Limits: Limits{MaxObjects: 1000}}
+		l := Loader{Stdin: g, Limits: Limits{MaxObjects: 1000, MaxInputBytes: maxInput, MaxDocumentBytes: maxDocument}}
 		var entries []Entry
 		grew := heapGrowth(func() { entries = l.Load("-") })
 		if _, errs := Split(entries); len(errs) != 1 {
 			t.Errorf("errors %v", errs)
 		}
 		wantLimit(t, entries, "max-input-bytes")
-		if g.read > DefaultMaxInputBytes+1 {
+		if g.read > maxInput+1 {
 			t.Errorf("read %d bytes of the stream, past the input limit", g.read)
 		}
-		if grew > 2*DefaultMaxDocumentBytes+16<<20 {
+		if grew > uint64(2*maxDocument+16<<20) {
 			t.Errorf("the heap grew by %d MiB", grew>>20)
 		}
 		t.Logf("%.20s…: heap grew by at most %d MiB", pattern, grew>>20)

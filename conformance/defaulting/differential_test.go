@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ssa-diff/ssa-diff/internal/recorded"
+	"github.com/ssa-diff/ssa-diff/internal/testkit"
 	resourcev1 "k8s.io/api/resource/v1"
 	apiextinstall "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/install"
 	apiextv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
@@ -135,7 +135,7 @@ func toUnstructured(t *testing.T, obj any) map[string]any {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return recorded.DecodeJSON(t, b).(map[string]any)
+	return testkit.DecodeJSON(t, b).(map[string]any)
 }
 
 type protoObject interface {

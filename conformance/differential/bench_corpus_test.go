@@ -10,7 +10,7 @@ import (
 
 	"github.com/ssa-diff/ssa-diff/conformance/differential/oracle"
 	"github.com/ssa-diff/ssa-diff/fieldpath"
-	"github.com/ssa-diff/ssa-diff/internal/recorded"
+	"github.com/ssa-diff/ssa-diff/internal/testkit"
 	"github.com/ssa-diff/ssa-diff/merge"
 	"github.com/ssa-diff/ssa-diff/schema"
 	k8sschema "k8s.io/apimachinery/pkg/runtime/schema"
@@ -27,7 +27,7 @@ func corpusRequests(b *testing.B) []oracle.Request {
 	if err != nil {
 		b.Skipf("no corpus (make bench-corpus): %v", err)
 	}
-	list, _ := recorded.DecodeJSON(b, raw).(map[string]any)
+	list, _ := testkit.DecodeJSON(b, raw).(map[string]any)
 	items, _ := list["items"].([]any)
 	live := map[string]map[string]any{}
 	for _, it := range items {
@@ -56,7 +56,7 @@ func corpusRequests(b *testing.B) []oracle.Request {
 			if err != nil {
 				return err
 			}
-			obj, ok := recorded.DecodeJSON(b, js).(map[string]any)
+			obj, ok := testkit.DecodeJSON(b, js).(map[string]any)
 			if !ok {
 				continue
 			}

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/ssa-diff/ssa-diff/internal/api"
-	"github.com/ssa-diff/ssa-diff/internal/recorded"
+	"github.com/ssa-diff/ssa-diff/internal/testkit"
 	apiextv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -116,7 +116,7 @@ func TestDecodeMatchesConversion(t *testing.T) {
 				}
 				in := reflect.New(k.Internal).Interface().(runtime.Object)
 				convErr := s.Convert(decoded, in, nil)
-				obj := recorded.DecodeJSON(t, b).(map[string]any)
+				obj := testkit.DecodeJSON(t, b).(map[string]any)
 				mine := reflect.New(reflect.TypeOf(ours).Elem()).Interface()
 				decErr := api.Decode(obj, mine)
 				if (convErr != nil) != (decErr != nil) {

@@ -70,9 +70,9 @@ func convert(obj map[string]any, out any) error {
 	return nil
 }
 
-// without is a copy of m without key k.
-func without(m map[string]string, k string) map[string]string {
-	out := make(map[string]string, len(m))
+// without is a shallow copy of m without key k.
+func without[V any](m map[string]V, k string) map[string]V {
+	out := make(map[string]V, len(m))
 	for key, v := range m {
 		if key != k {
 			out[key] = v

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 )
 
 // mirrorPrefix is the import path prefix of the generated mirror types, whose fields carry
@@ -54,6 +55,8 @@ var (
 	byteSlice       = reflect.TypeFor[[]byte]()
 	// Conversion to the internal version leaves the kind and apiVersion of objects empty.
 	typeMeta = reflect.TypeFor[metav1.TypeMeta]()
+	// objectMeta decodes through objectMeta: its managedFields hold most of its text.
+	objectMeta = reflect.TypeFor[metav1.ObjectMeta]()
 )
 
 // value decodes src into dst, which holds the zero value of its type.
@@ -64,6 +67,9 @@ func (d *decoder) value(src any, dst reflect.Value) error {
 	t := dst.Type()
 	if t == typeMeta {
 		return nil
+	}
+	if t == objectMeta {
+		return d.objectMeta(src, dst)
 	}
 	if t.Kind() != reflect.Pointer && !mirrored(t) && reflect.PointerTo(t).Implements(jsonUnmarshaler) {
 		return d.viaJSON(src, dst)
@@ -211,6 +217,153 @@ func (d *decoder) fields(m map[string]any, dst reflect.Value) error {
 		}
 	}
 	return nil
+}
+
+// objectMeta decodes an object's metadata as viaJSON does, without its JSON text for what
+// is most of it: the strings, string maps and lists, and the managedFields entries (their
+// fieldsV1 kept as the text the engine holds, json.RawMessage, or made from a tree). What
+// is left (times, owner references, other keys) goes through viaJSON, and so does anything
+// of an unexpected type, whole, for encoding/json's errors.
+func (d *decoder) objectMeta(src any, dst reflect.Value) error {
+	m, ok := src.(map[string]any)
+	if !ok {
+		return d.viaJSON(src, dst)
+	}
+	meta := dst.Addr().Interface().(*metav1.ObjectMeta)
+	rest := make(map[string]any, 4)
+	for k, v := range m {
+		if v == nil {
+			continue // null leaves the zero value
+		}
+		var ok bool
+		switch k {
+		case "name":
+			meta.Name, ok = v.(string)
+		case "generateName":
+			meta.GenerateName, ok = v.(string)
+		case "namespace":
+			meta.Namespace, ok = v.(string)
+		case "uid":
+			var uid string
+			uid, ok = v.(string)
+			meta.UID = types.UID(uid)
+		case "resourceVersion":
+			meta.ResourceVersion, ok = v.(string)
+		case "generation":
+			var err error
+			meta.Generation, err = d.integer(v)
+			ok = err == nil
+		case "labels":
+			meta.Labels, ok = stringMap(v)
+		case "annotations":
+			meta.Annotations, ok = stringMap(v)
+		case "finalizers":
+			meta.Finalizers, ok = stringList(v)
+		case "managedFields":
+			meta.ManagedFields, ok = d.managedFields(v)
+		default:
+			rest[k], ok = v, true
+		}
+		if !ok {
+			*meta = metav1.ObjectMeta{}
+			return d.viaJSON(src, dst)
+		}
+	}
+	if len(rest) == 0 {
+		return nil
+	}
+	return d.viaJSON(rest, dst)
+}
+
+// managedFields decodes the entries of metadata.managedFields; false when one is not as the
+// engine makes them.
+func (d *decoder) managedFields(v any) ([]metav1.ManagedFieldsEntry, bool) {
+	list, ok := v.([]any)
+	if !ok {
+		return nil, false
+	}
+	entries := make([]metav1.ManagedFieldsEntry, len(list))
+	for i, item := range list {
+		e, ok := item.(map[string]any)
+		if !ok {
+			return nil, false
+		}
+		for k, v := range e {
+			if v == nil {
+				continue
+			}
+			var ok bool
+			switch k {
+			case "manager":
+				entries[i].Manager, ok = v.(string)
+			case "operation":
+				var op string
+				op, ok = v.(string)
+				entries[i].Operation = metav1.ManagedFieldsOperationType(op)
+			case "apiVersion":
+				entries[i].APIVersion, ok = v.(string)
+			case "fieldsType":
+				entries[i].FieldsType, ok = v.(string)
+			case "subresource":
+				entries[i].Subresource, ok = v.(string)
+			case "time":
+				var s string
+				if s, ok = v.(string); ok {
+					var t metav1.Time
+					ok = t.UnmarshalQueryParameter(s) == nil
+					entries[i].Time = &t
+				}
+			case "fieldsV1":
+				raw, isText := v.(json.RawMessage)
+				if !isText {
+					b, err := json.Marshal(v)
+					if err != nil {
+						return nil, false
+					}
+					raw = b
+				}
+				entries[i].FieldsV1, ok = &metav1.FieldsV1{Raw: raw}, true
+			}
+			if !ok {
+				return nil, false
+			}
+		}
+	}
+	return entries, true
+}
+
+// stringMap is a JSON object of strings as a Go map; false when a value is no string.
+func stringMap(v any) (map[string]string, bool) {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, false
+	}
+	out := make(map[string]string, len(m))
+	for k, v := range m {
+		s, ok := v.(string)
+		if !ok {
+			return nil, false
+		}
+		out[k] = s
+	}
+	return out, true
+}
+
+// stringList is a JSON array of strings as a Go slice; false when an item is no string.
+func stringList(v any) ([]string, bool) {
+	list, ok := v.([]any)
+	if !ok {
+		return nil, false
+	}
+	out := make([]string, len(list))
+	for i, v := range list {
+		s, ok := v.(string)
+		if !ok {
+			return nil, false
+		}
+		out[i] = s
+	}
+	return out, true
 }
 
 // viaJSON decodes src through its JSON text, for types that decode themselves

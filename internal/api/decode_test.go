@@ -2,8 +2,11 @@ package api
 
 import (
 	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/ssa-diff/ssa-diff/internal/api/apps"
 	"github.com/ssa-diff/ssa-diff/internal/api/core"
@@ -116,4 +119,38 @@ func FuzzDecode(f *testing.F) {
 			_ = Decode(m, out) // never a panic
 		}
 	})
+}
+
+// Metadata decodes as encoding/json decodes it whatever form managedFields' fieldsV1 takes:
+// a tree of maps (decoded JSON) or its compact text (json.RawMessage, as the engine holds
+// it).
+func TestDecodeObjectMetaManagedFields(t *testing.T) {
+	const meta = `{"name":"web","namespace":"shop","labels":{"app":"web"},"managedFields":[
+	  {"manager":"kubectl","operation":"Apply","apiVersion":"v1","time":"2026-12-01T12:00:00Z","fieldsType":"FieldsV1",
+	   "fieldsV1":{"f:data":{"f:a":{}},"f:metadata":{"f:labels":{"f:app":{}}}}},
+	  {"manager":"kube-controller-manager","operation":"Update","apiVersion":"v1","time":"2026-12-01T12:01:00Z","fieldsType":"FieldsV1",
+	   "subresource":"status","fieldsV1":{"f:status":{}}},
+	  {"manager":"no-fields","operation":"Update","apiVersion":"v1"}]}`
+	var want metav1.ObjectMeta
+	if err := json.Unmarshal([]byte(meta), &want); err != nil {
+		t.Fatal(err)
+	}
+	tree := decodeJSON(t, `{"apiVersion":"v1","kind":"ConfigMap","data":{"a":"1"},"metadata":`+meta+`}`)
+	text := decodeJSON(t, `{"apiVersion":"v1","kind":"ConfigMap","data":{"a":"1"},"metadata":`+meta+`}`)
+	for _, e := range text["metadata"].(map[string]any)["managedFields"].([]any) {
+		e := e.(map[string]any)
+		if f, ok := e["fieldsV1"]; ok {
+			b, _ := json.Marshal(f)
+			e["fieldsV1"] = json.RawMessage(b)
+		}
+	}
+	for name, obj := range map[string]map[string]any{"tree": tree, "text": text} {
+		var cm core.ConfigMap
+		if err := Decode(obj, &cm); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(cm.ObjectMeta, want) {
+			t.Errorf("%s: got %+v\nwant %+v", name, cm.ObjectMeta, want)
+		}
+	}
 }

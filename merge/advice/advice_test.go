@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/ssa-diff/ssa-diff/conformance"
+	"github.com/ssa-diff/ssa-diff/internal/testkit"
 	"github.com/ssa-diff/ssa-diff/merge"
 )
 
@@ -33,7 +34,7 @@ func TestEveryRecordedApply(t *testing.T) {
 		"status-in-main-apply-ignored":             {IDStatusInManifest},
 		"update-then-apply-conflict":               {IDFightsController},
 	}
-	cases, err := conformance.LoadCases(fixturesDir(t))
+	cases, err := conformance.LoadCases(testkit.RecordedDir(t))
 	if err != nil {
 		t.Fatal(err)
 	}

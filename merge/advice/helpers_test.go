@@ -2,32 +2,17 @@ package advice
 
 import (
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/ssa-diff/ssa-diff/conformance"
+	"github.com/ssa-diff/ssa-diff/internal/testkit"
 	"github.com/ssa-diff/ssa-diff/merge"
 )
 
-// fixturesDir locates the recorded server cases (shared/fixtures beside the repository, or
-// $SSA_DIFF_FIXTURES); tests that need them skip when they are absent.
-func fixturesDir(t *testing.T) string {
-	t.Helper()
-	dir := os.Getenv("SSA_DIFF_FIXTURES")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "..", "shared", "fixtures")
-	}
-	if _, err := os.Stat(filepath.Join(dir, "README.md")); err != nil {
-		t.Skipf("recorded fixtures not found at %s", dir)
-	}
-	return dir
-}
-
 func loadCase(t *testing.T, name string) *conformance.Case {
 	t.Helper()
-	c, err := conformance.LoadCase(filepath.Join(fixturesDir(t), name))
+	c, err := conformance.LoadCase(testkit.RecordedCase(t, name))
 	if err != nil {
 		t.Fatalf("loading case %s: %v", name, err)
 	}

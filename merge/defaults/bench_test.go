@@ -4,17 +4,12 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/ssa-diff/ssa-diff/internal/testkit"
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
-
-	"github.com/ssa-diff/ssa-diff/internal/recorded"
 )
 
 func BenchmarkDefaultDeployment(b *testing.B) {
-	t := &testing.T{}
-	want := recorded.ReadObject(t, filepath.Join("..", "..", "..", "shared", "fixtures", "create-deployment-apply", "want.json"))
-	if want == nil {
-		b.Skip("fixtures not found")
-	}
+	want := testkit.ReadObject(b, filepath.Join(testkit.RecordedCase(b, "create-deployment-apply"), "want.json"))
 	b.ReportAllocs()
 	for b.Loop() {
 		obj := unstructured.DeepCopy(want).(map[string]any)

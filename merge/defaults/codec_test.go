@@ -7,7 +7,7 @@ import (
 
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 
-	"github.com/ssa-diff/ssa-diff/internal/recorded"
+	"github.com/ssa-diff/ssa-diff/internal/testkit"
 )
 
 func TestNormalize(t *testing.T) {
@@ -57,7 +57,7 @@ func TestNormalize(t *testing.T) {
 				t.Fatal(err)
 			}
 			if !reflect.DeepEqual(got, tc.want) {
-				t.Errorf("got\n%s", recorded.Diff(tc.want, got))
+				t.Errorf("got\n%s", testkit.Diff(tc.want, got))
 			}
 		})
 	}
@@ -141,7 +141,7 @@ func TestDefaultTable(t *testing.T) {
 			}
 			for k, want := range tc.check {
 				if !reflect.DeepEqual(got[k], want) {
-					t.Errorf("%s:\n%s", k, recorded.Diff(want, got[k]))
+					t.Errorf("%s:\n%s", k, testkit.Diff(want, got[k]))
 				}
 			}
 			if tc.kind == "CronJob" {

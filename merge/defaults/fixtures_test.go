@@ -7,13 +7,13 @@ import (
 
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 
-	"github.com/ssa-diff/ssa-diff/internal/recorded"
+	"github.com/ssa-diff/ssa-diff/internal/testkit"
 )
 
 // Every object the server stored is a fixed point: normalising or defaulting
 // it again changes nothing (the server itself re-defaults on every read).
 func TestStoredObjectsAreFixedPoints(t *testing.T) {
-	objs := recorded.StoredObjects(t)
+	objs := testkit.StoredObjects(t)
 	names := make([]string, 0, len(objs))
 	for n := range objs {
 		names = append(names, n)
@@ -36,7 +36,7 @@ func TestStoredObjectsAreFixedPoints(t *testing.T) {
 					t.Fatalf("%s: %v", step.name, err)
 				}
 				if !reflect.DeepEqual(got, obj) {
-					t.Errorf("%s changed a stored object:\n%s", step.name, recorded.Diff(obj, got))
+					t.Errorf("%s changed a stored object:\n%s", step.name, testkit.Diff(obj, got))
 				}
 			}
 		})

@@ -4,7 +4,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/ssa-diff/ssa-diff/internal/recorded"
+	"github.com/ssa-diff/ssa-diff/internal/testkit"
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 )
 
@@ -194,7 +194,7 @@ func TestJobCreate(t *testing.T) {
 			}
 			want := append([]string{".metadata.uid", ".metadata.creationTimestamp", ".metadata.resourceVersion"}, tc.assigned...)
 			if got := assignedPaths("batch/v1", "Job", obj, true); !reflect.DeepEqual(got, want) {
-				t.Errorf("Assigned:\n%s", recorded.Diff(want, got))
+				t.Errorf("Assigned:\n%s", testkit.Diff(want, got))
 			}
 		})
 	}

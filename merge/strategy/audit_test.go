@@ -4,7 +4,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/ssa-diff/ssa-diff/internal/recorded"
+	"github.com/ssa-diff/ssa-diff/internal/testkit"
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 )
 
@@ -86,7 +86,7 @@ func TestCreateRules(t *testing.T) {
 				return
 			}
 			if got := path(o, tc.at...); !reflect.DeepEqual(got, tc.want) {
-				t.Errorf("%v:\n%s", tc.at, recorded.Diff(tc.want, got))
+				t.Errorf("%v:\n%s", tc.at, testkit.Diff(tc.want, got))
 			}
 		})
 	}
@@ -161,7 +161,7 @@ func TestUpdateKeepsFeaturesInUse(t *testing.T) {
 		})
 	}
 	t.Run("CRD: the storage version is recorded", func(t *testing.T) {
-		crd := recorded.ReadObject(t, "testdata/httproutes-crd.live.json")
+		crd := testkit.ReadObject(t, "testdata/httproutes-crd.live.json")
 		o := unstructured.DeepCopy(crd).(map[string]any)
 		v := list(object(o, "spec"), "versions")[0].(map[string]any)
 		v2 := unstructured.DeepCopy(v).(map[string]any)

@@ -7,7 +7,7 @@ import (
 
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 
-	"github.com/ssa-diff/ssa-diff/internal/recorded"
+	"github.com/ssa-diff/ssa-diff/internal/testkit"
 	"github.com/ssa-diff/ssa-diff/merge/defaults"
 )
 
@@ -47,21 +47,21 @@ func withoutAssigned(obj map[string]any, assigned []AssignedField) map[string]an
 // Every recorded create through apply: the manifest, run through Create,
 // is the object the server returned, apart from what it assigns.
 func TestCreateMatchesRecordedServer(t *testing.T) {
-	dir := recorded.Dir(t)
+	dir := testkit.RecordedDir(t)
 	cases, _ := filepath.Glob(filepath.Join(dir, "*", "case.yaml"))
 	n := 0
 	for _, c := range cases {
 		cd := filepath.Dir(c)
-		want := recorded.CaseFile(t, cd, "want.json")
-		if recorded.CaseFile(t, cd, "live.json") != nil || want == nil || want["kind"] == "Status" {
+		want := testkit.CaseFile(t, cd, "want.json")
+		if testkit.CaseFile(t, cd, "live.json") != nil || want == nil || want["kind"] == "Status" {
 			continue
 		}
-		cfg := recorded.ReadObject(t, c)
+		cfg := testkit.ReadObject(t, c)
 		req, _ := cfg["request"].(map[string]any)
 		if req["verb"] != "apply" {
 			continue
 		}
-		manifest := recorded.CaseFile(t, cd, "manifest.yaml")
+		manifest := testkit.CaseFile(t, cd, "manifest.yaml")
 		av, _ := manifest["apiVersion"].(string)
 		kind, _ := manifest["kind"].(string)
 		if !defaults.Known(av, kind) {
@@ -76,7 +76,7 @@ func TestCreateMatchesRecordedServer(t *testing.T) {
 			assigned := Assigned(av, kind, got, true)
 			g, w := withoutAssigned(got, assigned), withoutAssigned(want, assigned)
 			if !reflect.DeepEqual(g, w) {
-				t.Errorf("predicted object differs from the recorded one:\n%s", recorded.Diff(w, g))
+				t.Errorf("predicted object differs from the recorded one:\n%s", testkit.Diff(w, g))
 			}
 		})
 	}

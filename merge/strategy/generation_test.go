@@ -4,7 +4,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/ssa-diff/ssa-diff/internal/recorded"
+	"github.com/ssa-diff/ssa-diff/internal/testkit"
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 )
 
@@ -18,7 +18,7 @@ func TestGenerationComparesDecodedValues(t *testing.T) {
 	// A CRD with numeric schema bounds as the server returned it (Gateway API's HTTPRoute,
 	// an excerpt): minimum, maximum are float64 fields of the schema type, which the live
 	// JSON holds as integers.
-	crd := recorded.ReadObject(t, filepath.Join("testdata", "httproutes-crd.live.json"))
+	crd := testkit.ReadObject(t, filepath.Join("testdata", "httproutes-crd.live.json"))
 	backendWeight := func(o map[string]any) map[string]any {
 		s := path(list(object(o, "spec"), "versions")[0].(map[string]any), "schema", "openAPIV3Schema", "properties", "spec",
 			"properties", "rules", "items", "properties", "backendRefs", "items", "properties", "weight")

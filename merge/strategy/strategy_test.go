@@ -6,7 +6,7 @@ import (
 
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 
-	"github.com/ssa-diff/ssa-diff/internal/recorded"
+	"github.com/ssa-diff/ssa-diff/internal/testkit"
 )
 
 func deployment(replicas int64, image string) map[string]any {
@@ -123,7 +123,7 @@ func TestServiceCreateAndUpdate(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !reflect.DeepEqual(next["spec"], stored["spec"]) {
-		t.Errorf("allocated values not kept:\n%s", recorded.Diff(stored["spec"], next["spec"]))
+		t.Errorf("allocated values not kept:\n%s", testkit.Diff(stored["spec"], next["spec"]))
 	}
 }
 

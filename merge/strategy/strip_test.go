@@ -12,7 +12,7 @@ import (
 
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 
-	"github.com/ssa-diff/ssa-diff/internal/recorded"
+	"github.com/ssa-diff/ssa-diff/internal/testkit"
 	"github.com/ssa-diff/ssa-diff/merge/defaults"
 )
 
@@ -159,7 +159,7 @@ func jsonRoundTrip(v any) any {
 // Update against itself: the defaults are re-created, the allocated values
 // and status kept, the generation unchanged.
 func TestUnownedFieldsComeBack(t *testing.T) {
-	dir := recorded.Dir(t)
+	dir := testkit.RecordedDir(t)
 	files, _ := filepath.Glob(filepath.Join(dir, "*", "*.json"))
 	sort.Strings(files)
 	n := 0
@@ -167,7 +167,7 @@ func TestUnownedFieldsComeBack(t *testing.T) {
 		if _, err := os.Stat(f); err != nil || filepath.Base(f) == "after.json" {
 			continue
 		}
-		stored := recorded.ReadObject(t, f)
+		stored := testkit.ReadObject(t, f)
 		av, _ := stored["apiVersion"].(string)
 		kind, _ := stored["kind"].(string)
 		meta := object(stored, "metadata")
@@ -217,7 +217,7 @@ func TestUnownedFieldsComeBack(t *testing.T) {
 				t.Fatal(err)
 			}
 			if !reflect.DeepEqual(obj, stored) {
-				t.Errorf("after stripping %d unowned subtrees:\n%s", stripped, recorded.Diff(stored, obj))
+				t.Errorf("after stripping %d unowned subtrees:\n%s", stripped, testkit.Diff(stored, obj))
 			}
 		})
 	}

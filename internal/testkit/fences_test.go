@@ -1,0 +1,94 @@
+package testkit
+
+import (
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// fences are the dependency rules of the module: the packages named (a path relative to the
+// module; "/..." for a tree, "" for the command itself) never depend, directly or not, on the
+// forbidden import paths (each with everything under it).
+var fences = []struct {
+	why       string
+	packages  []string
+	forbidden []string
+}{
+	{
+		why:       "the library packages know nothing of the command: a program embedding the engine pulls in no CLI, flag parser, diff printer, kustomize or cluster client",
+		packages:  []string{"fieldpath/...", "schema/...", "merge/..."},
+		forbidden: []string{modulePath + "/cli", "github.com/spf13/pflag", "github.com/sergi/go-diff", "sigs.k8s.io/kustomize", "k8s.io/client-go"},
+	},
+	{
+		why:       "the schema registry has schemas of its own: no apimachinery (its generator, a module of its own, may use it)",
+		packages:  []string{"schema"},
+		forbidden: []string{"k8s.io/apimachinery", "k8s.io/client-go", "k8s.io/apiextensions-apiserver"},
+	},
+	{
+		why:       "reading input, reports and ownership are libraries too: no flag parsing, only the renderer links kustomize, only the cluster package talks to clusters",
+		packages:  []string{"cli/input", "cli/report", "cli/blame"},
+		forbidden: []string{"github.com/spf13/pflag", "sigs.k8s.io/kustomize", "k8s.io/client-go"},
+	},
+	{
+		why:       "test helpers stay in tests: neither the binary nor a library package links the testing package or internal/testkit",
+		packages:  []string{"", "fieldpath/...", "schema/...", "merge/..."},
+		forbidden: []string{"testing", modulePath + "/internal/testkit"},
+	},
+	{
+		why: "packages whose initialisation costs every run milliseconds never enter the binary: client-go's typed clientset, scheme and discovery, kubectl's packages, " +
+			"the validation packages of apiextensions-apiserver (kube-openapi's strfmt compiles its formats at start, govalidator, the server's metrics and feature gates: " +
+			"internal/crdvalidation restates them, conformance/crdvalidation holds it to them)",
+		packages: []string{""},
+		forbidden: []string{"k8s.io/client-go/kubernetes", "k8s.io/client-go/discovery", "k8s.io/kubectl", "k8s.io/cli-runtime", "k8s.io/api/core",
+			"k8s.io/apiextensions-apiserver", "k8s.io/kube-openapi/pkg/validation/strfmt", "k8s.io/kube-openapi/pkg/validation/validate", "k8s.io/apiserver/pkg/cel/library",
+			"k8s.io/apiserver/pkg/cel/environment", "k8s.io/component-base", "github.com/asaskevich/govalidator", "github.com/prometheus"},
+	},
+}
+
+// TestDependencyFences checks every fence on the dependencies go list reports for the
+// module's packages (test files apart). A fence naming no package fails: a fence left behind
+// by a move would hold nothing. (It lives here, in a small test binary, rather than beside
+// the command, whose test binary links everything.)
+func TestDependencyFences(t *testing.T) {
+	cmd := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "list", "-f", "{{.ImportPath}} {{join .Deps \" \"}}", "./...")
+	cmd.Dir = RepoRoot(t)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list ./...: %v", err)
+	}
+	deps := map[string][]string{}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		f := strings.Fields(line)
+		deps[f[0]] = f[1:]
+	}
+	under := func(path, prefix string) bool { return path == prefix || strings.HasPrefix(path, prefix+"/") }
+	for _, fence := range fences {
+		for _, pattern := range fence.packages {
+			root, tree := strings.CutSuffix(pattern, "/...")
+			if root != "" {
+				root = modulePath + "/" + root
+			} else {
+				root = modulePath
+			}
+			matched := 0
+			for pkg, ds := range deps {
+				if pkg != root && !(tree && under(pkg, root)) {
+					continue
+				}
+				matched++
+				for _, d := range ds {
+					for _, f := range fence.forbidden {
+						if under(d, f) {
+							t.Errorf("%s depends on %s: %s", pkg, d, fence.why)
+						}
+					}
+				}
+			}
+			if matched == 0 {
+				t.Errorf("the fence on %q holds no package: %s", pattern, fence.why)
+			}
+		}
+	}
+}
