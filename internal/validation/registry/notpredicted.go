@@ -14,7 +14,8 @@ type NotPredicted struct {
 // ErrNotPredicted: the server's answer to the write is not predicted.
 var ErrNotPredicted = errors.New("the server's answer is not predicted")
 
-func (p NotPredicted) Error() string { return ErrNotPredicted.Error() + ": " + p.Reason }
+// Error is the reason alone: the engine says what is not predicted around it.
+func (p NotPredicted) Error() string { return p.Reason }
 
 // Unwrap lets errors.Is find ErrNotPredicted.
 func (p NotPredicted) Unwrap() error { return ErrNotPredicted }
