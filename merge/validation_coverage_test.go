@@ -13,11 +13,6 @@ import (
 // write of one is answered with a warning naming the kind, never a silent pass (issue 14).
 var notPredictedKinds = []string{
 	"v1 ComponentStatus", // read-only: the engine refuses every write before validation (TestReadOnlyKind)
-	"resource.k8s.io/v1 DeviceClass",
-	"resource.k8s.io/v1 DeviceTaintRule",
-	"resource.k8s.io/v1 ResourceClaim",
-	"resource.k8s.io/v1 ResourceClaimTemplate",
-	"resource.k8s.io/v1 ResourceSlice",
 }
 
 // TestEveryServedKindIsValidatedOrSaysSo writes a minimal object of every kind the

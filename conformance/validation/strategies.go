@@ -3,11 +3,16 @@ package validation
 import (
 	"context"
 
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apiserver/pkg/authentication/user"
 	"k8s.io/apiserver/pkg/authorization/authorizerfactory"
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
+	corev1client "k8s.io/client-go/kubernetes/typed/core/v1"
 	"k8s.io/kube-aggregator/pkg/registry/apiservice"
 	"k8s.io/kubernetes/pkg/registry/admissionregistration/mutatingadmissionpolicy"
 	"k8s.io/kubernetes/pkg/registry/admissionregistration/mutatingadmissionpolicybinding"
@@ -57,6 +62,11 @@ import (
 	"k8s.io/kubernetes/pkg/registry/rbac/clusterrolebinding"
 	"k8s.io/kubernetes/pkg/registry/rbac/role"
 	"k8s.io/kubernetes/pkg/registry/rbac/rolebinding"
+	"k8s.io/kubernetes/pkg/registry/resource/deviceclass"
+	"k8s.io/kubernetes/pkg/registry/resource/devicetaintrule"
+	"k8s.io/kubernetes/pkg/registry/resource/resourceclaim"
+	"k8s.io/kubernetes/pkg/registry/resource/resourceclaimtemplate"
+	"k8s.io/kubernetes/pkg/registry/resource/resourceslice"
 	"k8s.io/kubernetes/pkg/registry/scheduling/priorityclass"
 	"k8s.io/kubernetes/pkg/registry/storage/csidriver"
 	"k8s.io/kubernetes/pkg/registry/storage/csinode"
@@ -93,6 +103,11 @@ func strategies() map[schema.GroupVersionKind]Strategies {
 	pcr := podcertificaterequest.NewStrategy()
 	// The aggregator's strategies take the scheme its APIService types are registered in.
 	apisvc := apiservice.NewStrategy(kinds.Scheme())
+	// The claim strategies look up the namespace of a request for admin access (ssa-diff
+	// does not predict those writes): a client that knows no namespace.
+	var namespaces corev1client.NamespaceInterface = noNamespaces{}
+	claim := resourceclaim.NewStrategy(namespaces, authorizerfactory.NewAlwaysAllowAuthorizer())
+	claimTemplate := resourceclaimtemplate.NewStrategy(namespaces)
 	return map[schema.GroupVersionKind]Strategies{
 		gvk("", "v1", "ConfigMap"):             {Namespaced: true, Create: configmap.Strategy, Update: configmap.Strategy},
 		gvk("", "v1", "Service"):               {Namespaced: true, Create: service.Strategy, Update: service.Strategy, Status: service.StatusStrategy, Warnings: true},
@@ -164,10 +179,27 @@ func strategies() map[schema.GroupVersionKind]Strategies {
 		gvk("storage.k8s.io", "v1", "VolumeAttachment"):      {Create: volumeattachment.Strategy, Update: volumeattachment.Strategy, Status: volumeattachment.StatusStrategy, Warnings: true},
 		gvk("storage.k8s.io", "v1", "CSIStorageCapacity"):    {Namespaced: true, Create: csistoragecapacity.Strategy, Update: csistoragecapacity.Strategy, Warnings: true},
 		gvk("storage.k8s.io", "v1", "VolumeAttributesClass"): {Create: volumeattributesclass.Strategy, Update: volumeattributesclass.Strategy, Warnings: true},
+		// resource.k8s.io (Dynamic Resource Allocation)
+		gvk("resource.k8s.io", "v1", "DeviceClass"):           {Create: deviceclass.Strategy, Update: deviceclass.Strategy, Warnings: true},
+		gvk("resource.k8s.io", "v1", "ResourceClaimTemplate"): {Namespaced: true, Create: claimTemplate, Update: claimTemplate, Warnings: true},
+		gvk("resource.k8s.io", "v1", "ResourceClaim"): {Namespaced: true, Create: claim, Update: claim,
+			Status: resourceclaim.NewStatusStrategy(claim), Warnings: true, Context: admin},
+		gvk("resource.k8s.io", "v1", "DeviceTaintRule"): {Create: devicetaintrule.Strategy, Update: devicetaintrule.Strategy,
+			Status: devicetaintrule.StatusStrategy, Warnings: true},
+		gvk("resource.k8s.io", "v1", "ResourceSlice"): {Create: resourceslice.Strategy, Update: resourceslice.Strategy, Warnings: true},
 		// scheduling, node, discovery, coordination
 		gvk("scheduling.k8s.io", "v1", "PriorityClass"): {Create: priorityclass.Strategy, Update: priorityclass.Strategy, Warnings: true},
 		gvk("node.k8s.io", "v1", "RuntimeClass"):        {Create: runtimeclass.Strategy, Update: runtimeclass.Strategy, Warnings: true},
 		gvk("discovery.k8s.io", "v1", "EndpointSlice"):  {Namespaced: true, Create: endpointslice.Strategy, Update: endpointslice.Strategy, Warnings: true},
 		gvk("coordination.k8s.io", "v1", "Lease"):       {Namespaced: true, Create: lease.Strategy, Update: lease.Strategy, Warnings: true},
 	}
+}
+
+// noNamespaces is a namespace client that knows no namespace.
+type noNamespaces struct {
+	corev1client.NamespaceInterface
+}
+
+func (noNamespaces) Get(_ context.Context, name string, _ metav1.GetOptions) (*corev1.Namespace, error) {
+	return nil, apierrors.NewNotFound(corev1.Resource("namespaces"), name)
 }

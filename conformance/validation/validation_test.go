@@ -188,6 +188,12 @@ func TestValidationMatchesServer(t *testing.T) {
 					t.Fatalf("%s: %v", desc, err)
 				}
 				mine, known, err := ourAnswer(w)
+				if errors.Is(err, registry.ErrNotPredicted) {
+					// The answer depends on the cluster (a namespace's labels): ssa-diff
+					// says it does not predict it.
+					stats["notPredicted"]++
+					continue
+				}
 				if err != nil {
 					t.Fatalf("%s: ssa-diff: %v", desc, err)
 				}

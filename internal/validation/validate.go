@@ -22,6 +22,7 @@ import (
 	"github.com/ssa-diff/ssa-diff/internal/validation/policy"
 	"github.com/ssa-diff/ssa-diff/internal/validation/rbac"
 	"github.com/ssa-diff/ssa-diff/internal/validation/registry"
+	"github.com/ssa-diff/ssa-diff/internal/validation/resource"
 	"github.com/ssa-diff/ssa-diff/internal/validation/scheduling"
 	"github.com/ssa-diff/ssa-diff/internal/validation/storage"
 	"github.com/ssa-diff/ssa-diff/internal/validation/storagemigration"
@@ -56,9 +57,14 @@ func ValidateWrite(apiVersion, kind, subresource string, obj, old map[string]any
 func validate(apiVersion, kind, subresource string, obj, old map[string]any, storage bool) (res Result, err error) {
 	defer func() {
 		// A validator panics with registry.ServerPanic where the server's own validation
-		// panics; any other panic is a bug of ours, reported rather than crashing.
+		// panics, with registry.NotPredicted where the answer depends on the cluster; any
+		// other panic is a bug of ours, reported rather than crashing.
 		if r := recover(); r != nil {
 			if p, ok := r.(registry.ServerPanic); ok {
+				res, err = Result{}, p
+				return
+			}
+			if p, ok := r.(registry.NotPredicted); ok {
 				res, err = Result{}, p
 				return
 			}
@@ -155,6 +161,8 @@ func strategyFor(group, kind string) *registry.Strategy {
 		return discovery.Strategy(kind)
 	case "coordination.k8s.io":
 		return coordination.Strategy(kind)
+	case "resource.k8s.io":
+		return resource.Strategy(kind)
 	}
 	return nil
 }

@@ -1,0 +1,140 @@
+package resource
+
+import (
+	"fmt"
+	"sync"
+
+	"github.com/google/cel-go/cel"
+	"github.com/google/cel-go/checker"
+	"github.com/google/cel-go/ext"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	apiservercel "k8s.io/apiserver/pkg/cel"
+
+	api "github.com/ssa-diff/ssa-diff/internal/api/resource"
+	"github.com/ssa-diff/ssa-diff/internal/cellib"
+)
+
+// The DRA environment of a selector a write adds. Of the device types the server declares,
+// 1.37's default gates (DRAConsumableCapacity on, DRAListTypeAttributes off) select the one
+// with allowMultipleAllocations and scalar attributes; the lists library's includes, which
+// comes with list attributes, stays out.
+type draEnv struct {
+	env *cel.Env
+	// device is the device variable's type; attribute the type of one attribute's value.
+	device, attribute *apiservercel.DeclType
+}
+
+// bounded is t with a known maximum size (string length, or one for a bool), which the cost
+// estimate uses.
+func bounded(t *apiservercel.DeclType, max int64) *apiservercel.DeclType {
+	c := *t
+	c.MaxElements = max
+	return &c
+}
+
+var selectorEnv = sync.OnceValues(func() (*draEnv, error) {
+	base, err := cellib.Env(cellib.New)
+	if err != nil {
+		return nil, err
+	}
+	domain := bounded(apiservercel.StringType, api.DeviceMaxDomainLength)
+	id := bounded(apiservercel.StringType, api.DeviceMaxIDLength)
+	perDevice := int64(api.ResourceSliceMaxAttributesAndCapacitiesPerDevice)
+	attribute := bounded(apiservercel.AnyType, api.DeviceAttributeMaxValueLength)
+	attributes := apiservercel.NewMapType(domain, apiservercel.NewMapType(id, attribute, perDevice), perDevice)
+	capacity := apiservercel.NewMapType(domain, apiservercel.NewMapType(id, apiservercel.QuantityDeclType, perDevice), perDevice)
+	fields := map[string]*apiservercel.DeclField{}
+	for _, f := range []*apiservercel.DeclField{
+		apiservercel.NewDeclField("allowMultipleAllocations", bounded(apiservercel.BoolType, 1), true, nil, nil),
+		apiservercel.NewDeclField("driver", bounded(apiservercel.StringType, api.DriverNameMaxLength), true, nil, nil),
+		apiservercel.NewDeclField("attributes", attributes, true, nil, nil),
+		apiservercel.NewDeclField("capacity", capacity, true, nil, nil),
+	} {
+		fields[f.Name] = f
+	}
+	device := apiservercel.NewObjectType("kubernetes.DRADevice", fields)
+	provider := apiservercel.NewDeclTypeProvider(device)
+	provider.SetRecognizeKeywordAsFieldName(true)
+	providerOpts, err := provider.EnvOptions(base.CELTypeProvider())
+	if err != nil {
+		return nil, err
+	}
+	opts := append([]cel.EnvOption{ext.Bindings(ext.BindingsVersion(0)), cel.Variable("device", device.CelType())}, providerOpts...)
+	env, err := base.Extend(cellib.Bundle(opts, nil))
+	if err != nil {
+		return nil, err
+	}
+	return &draEnv{env: env, device: device, attribute: attribute}, nil
+})
+
+// validateSelectorExpression is the server's check of a selector expression it has not
+// stored yet: its length, that it compiles to a bool (or an attribute value), and its
+// estimated cost.
+func validateSelectorExpression(expr string, fldPath *field.Path) field.ErrorList {
+	if len(expr) > api.CELSelectorExpressionMaxLength {
+		return field.ErrorList{field.TooLong(fldPath, "", api.CELSelectorExpressionMaxLength)}
+	}
+	e, err := selectorEnv()
+	if err != nil {
+		return field.ErrorList{field.InternalError(fldPath, &apiservercel.Error{Type: apiservercel.ErrorTypeInternal, Detail: fmt.Sprintf("unexpected error loading CEL environment: %v", err)})}
+	}
+	ast, issues := e.env.Compile(expr)
+	if issues != nil {
+		return field.ErrorList{field.Invalid(fldPath, expr, "compilation failed: "+issues.String())}
+	}
+	out := ast.OutputType()
+	if !out.IsExactType(cel.BoolType) && !out.IsExactType(e.attribute.CelType()) {
+		return field.ErrorList{field.Invalid(fldPath, expr, fmt.Sprintf("must evaluate to %v or the unknown type, not %v", cel.BoolType.String(), out.String()))}
+	}
+	est, err := e.env.EstimateCost(ast, &cellib.Estimator{Sizes: deviceSizes{e}})
+	if err != nil {
+		return field.ErrorList{field.InternalError(fldPath, &apiservercel.Error{Type: apiservercel.ErrorTypeInternal, Detail: "cost estimation failed: " + err.Error()})}
+	}
+	if est.Max > api.CELSelectorExpressionMaxCost {
+		return field.ErrorList{field.Forbidden(fldPath, "too complex, exceeds cost limit")}
+	}
+	return nil
+}
+
+// deviceSizes gives the cost estimate the largest size of what an expression reaches
+// through the device variable: the declared bound of the field, map or value at the end
+// of its path.
+type deviceSizes struct{ e *draEnv }
+
+func (s deviceSizes) EstimateSize(n checker.AstNode) *checker.SizeEstimate {
+	path := n.Path()
+	if len(path) == 0 || path[0] != "device" {
+		return nil
+	}
+	t := s.e.device
+	for _, step := range path[1:] {
+		switch step {
+		case "@items", "@values":
+			if t.ElemType == nil {
+				return nil
+			}
+			t = t.ElemType
+		case "@keys":
+			if t.KeyType == nil {
+				return nil
+			}
+			t = t.KeyType
+		default:
+			f, ok := t.Fields[step]
+			switch {
+			case ok && f.Type != nil:
+				t = f.Type
+			case !ok && t.ElemType == s.e.attribute:
+				// An attribute selected by name from a domain's map.
+				t = s.e.attribute
+			default:
+				return nil
+			}
+		}
+	}
+	return &checker.SizeEstimate{Min: 0, Max: uint64(t.MaxElements)}
+}
+
+func (deviceSizes) EstimateCallCost(function, overloadID string, target *checker.AstNode, args []checker.AstNode) *checker.CallEstimate {
+	return nil
+}

@@ -1,0 +1,108 @@
+package resource
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/api/equality"
+	"k8s.io/apimachinery/pkg/api/operation"
+	"k8s.io/apimachinery/pkg/api/validate"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/validation"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	api "github.com/ssa-diff/ssa-diff/internal/api/resource"
+	"github.com/ssa-diff/ssa-diff/internal/validation/core"
+)
+
+// deviceClassName: a class is named by a DNS subdomain, the error covered by the beta
+// declarative rule on metadata.name.
+func deviceClassName(fldPath *field.Path, name string) field.ErrorList {
+	return validate.LongName(context.Background(), operation.Operation{}, fldPath, &name, nil).MarkCoveredByDeclarative()
+}
+
+// ValidateDeviceClass checks a new DeviceClass: metadata, selectors, configuration and the
+// extended resource name.
+func ValidateDeviceClass(c *api.DeviceClass) field.ErrorList {
+	errs := core.ValidateObjectMetaWithOpts(&c.ObjectMeta, false, deviceClassName, field.NewPath("metadata"))
+	return append(errs, validateDeviceClassSpec(&c.Spec, nil, field.NewPath("spec"))...)
+}
+
+// ValidateDeviceClassUpdate checks an update: the same rules but for the selectors and the
+// configuration the update leaves exactly as they were, which are not checked again.
+func ValidateDeviceClassUpdate(c, old *api.DeviceClass) field.ErrorList {
+	errs := core.ValidateObjectMetaWithOpts(&c.ObjectMeta, false, deviceClassName, field.NewPath("metadata"))
+	errs = append(errs, core.ValidateObjectMetaUpdate(&c.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))...)
+	return append(errs, validateDeviceClassSpec(&c.Spec, &old.Spec, field.NewPath("spec"))...)
+}
+
+func validateDeviceClassSpec(spec, old *api.DeviceClassSpec, fldPath *field.Path) field.ErrorList {
+	// Selectors (and configurations) identical to the stored ones, in the same order, count
+	// as stored: their expressions are not compiled again.
+	stored := old != nil && equality.Semantic.DeepEqual(spec.Selectors, old.Selectors)
+	errs := list(spec.Selectors, api.DeviceSelectorsMaxSize, func(s api.DeviceSelector, p *field.Path) field.ErrorList {
+		return validateSelector(s, p, stored)
+	}, fldPath.Child("selectors"), coveredSize)
+	stored = old != nil && equality.Semantic.DeepEqual(spec.Config, old.Config)
+	errs = append(errs, list(spec.Config, api.DeviceConfigMaxSize, func(c api.DeviceClassConfiguration, p *field.Path) field.ErrorList {
+		return validateDeviceConfiguration(c.DeviceConfiguration, p, stored)
+	}, fldPath.Child("config"), coveredSize)...)
+	if n := spec.ExtendedResourceName; n != nil && !isExtendedResourceName(*n) {
+		errs = append(errs, field.Invalid(fldPath.Child("extendedResourceName"), *n, "must be a valid extended resource name").
+			MarkCoveredByDeclarative().WithOrigin("format=k8s-extended-resource-name"))
+	}
+	return errs
+}
+
+// validateSelector: a selector has a CEL expression, compiled unless stored.
+func validateSelector(s api.DeviceSelector, fldPath *field.Path, stored bool) field.ErrorList {
+	if s.CEL == nil {
+		return field.ErrorList{field.Required(fldPath.Child("cel"), "")}
+	}
+	if stored {
+		return nil
+	}
+	return validateSelectorExpression(s.CEL.Expression, fldPath.Child("cel", "expression"))
+}
+
+// validateDeviceConfiguration: a configuration is opaque, for a driver, with parameters.
+func validateDeviceConfiguration(c api.DeviceConfiguration, fldPath *field.Path, stored bool) field.ErrorList {
+	if c.Opaque == nil {
+		return field.ErrorList{field.Required(fldPath.Child("opaque"), "")}
+	}
+	fldPath = fldPath.Child("opaque")
+	errs := validateDriverName(c.Opaque.Driver, fldPath.Child("driver"), coveredDriver)
+	return append(errs, validateRawExtension(c.Opaque.Parameters, fldPath.Child("parameters"), stored, api.OpaqueParametersMaxLength)...)
+}
+
+// validateRawExtension: opaque data is a JSON object, of at most max bytes unless stored.
+func validateRawExtension(raw runtime.RawExtension, fldPath *field.Path, stored bool, max int) field.ErrorList {
+	var v any
+	switch {
+	case len(raw.Raw) == 0:
+		return field.ErrorList{field.Required(fldPath, "")}
+	case !stored && len(raw.Raw) > max:
+		return field.ErrorList{field.TooLong(fldPath, "", max)}
+	}
+	if err := json.Unmarshal(raw.Raw, &v); err != nil {
+		return field.ErrorList{field.Invalid(fldPath, "<value omitted>", fmt.Sprintf("error parsing data as JSON: %v", err.Error()))}
+	}
+	if v == nil {
+		return field.ErrorList{field.Required(fldPath, "")}
+	}
+	if _, ok := v.(map[string]any); !ok {
+		return field.ErrorList{field.Invalid(fldPath, "<value omitted>", "must be a valid JSON object")}
+	}
+	return nil
+}
+
+// isExtendedResourceName: a domain-prefixed name outside kubernetes.io, not a quota name, and
+// a qualified name once the quota prefix is put in front.
+func isExtendedResourceName(name string) bool {
+	if !strings.Contains(name, "/") || strings.Contains(name, "kubernetes.io/") || strings.HasPrefix(name, "requests.") {
+		return false
+	}
+	return len(validation.IsQualifiedName("requests."+name)) == 0
+}
