@@ -63,6 +63,7 @@ func dvConfiguration(c *api.DeviceConfiguration, fldPath *field.Path, op operati
 	if *d == "" {
 		return field.ErrorList{field.Required(p, "").MarkBeta()}
 	}
+	//lint:ignore SA1019 the server's declarative validation of driver names calls it
 	errs := validate.LongNameCaseless(dvCtx, op, p, d, nil).MarkBeta()
 	return append(errs, validate.MaxLength(dvCtx, op, p, d, nil, 63).MarkBeta()...)
 }

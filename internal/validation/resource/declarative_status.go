@@ -84,6 +84,7 @@ func dvAllocationResult(r *api.DeviceRequestAllocationResult, fldPath *field.Pat
 	if p := fldPath.Child("driver"); r.Driver == "" {
 		errs = append(errs, field.Required(p, "").MarkBeta())
 	} else {
+		//lint:ignore SA1019 the server's declarative validation of driver names calls it
 		errs = append(errs, validate.LongNameCaseless(dvCtx, op, p, &r.Driver, nil).MarkBeta()...)
 		errs = append(errs, validate.MaxLength(dvCtx, op, p, &r.Driver, nil, 63).MarkBeta()...)
 	}
