@@ -10,7 +10,7 @@ import (
 // the heap grow to twice what is live; a run allocates its input's size many times over
 // (every prediction builds and drops its trees), so collecting less often saves a fifth
 // of its CPU. ssa-diff lets the heap grow to three times what is live (GOGC=200) but not
-// past a soft limit of three times the input it has read (32 MiB at least): a run stays
+// past a soft limit of four times the input it has read (32 MiB at least): a run stays
 // within a few times its input. When what is live passes half that limit — objects that
 // decode to more than the input's multiple — the limit moves up to twice what is live, so
 // that the heap may always grow as far as with Go's default: never more collections. GOGC or GOMEMLIMIT in the
@@ -18,7 +18,7 @@ import (
 
 const (
 	gcPercent     = 200
-	gcLimitFactor = 3
+	gcLimitFactor = 4
 	gcMinLimit    = 32 << 20
 )
 

@@ -25,7 +25,7 @@ func TestGCLimit(t *testing.T) {
 		ok    bool
 	}{
 		{"a small input: the floor", env(), 1 << 20, 32 << 20, true},
-		{"a repository: three times its input", env(), 100 << 20, 300 << 20, true},
+		{"a repository: four times its input", env(), 100 << 20, 400 << 20, true},
 		{"GOGC set: the runtime's", env("GOGC", "100"), 100 << 20, 0, false},
 		{"GOMEMLIMIT set: the runtime's", env("GOMEMLIMIT", "1GiB"), 100 << 20, 0, false},
 	} {
@@ -59,8 +59,8 @@ func TestTuneGC(t *testing.T) {
 	if p := debug.SetGCPercent(gcPercent); p != gcPercent {
 		t.Errorf("GC percent %d, want %d", p, gcPercent)
 	}
-	if l := debug.SetMemoryLimit(-1); l != 3<<30 {
-		t.Errorf("memory limit %d after 1 GiB of input, want 3 GiB", l)
+	if l := debug.SetMemoryLimit(-1); l != 4<<30 {
+		t.Errorf("memory limit %d after 1 GiB of input, want 4 GiB", l)
 	}
 	g.stop()
 	if p := debug.SetGCPercent(percent); p != percent {
