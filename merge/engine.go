@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"reflect"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/ssa-diff/ssa-diff/fieldpath"
@@ -392,11 +393,22 @@ func capUpdateManagers(managed fieldpath.Managed) {
 	}
 }
 
-// sortedWarnings are the request's warnings in a stable order: they are met in the order
-// structured-merge-diff ranges over managers, which is Go's map order.
+// serverWarningPrefix starts the warnings the server itself would send (Warning headers).
+const serverWarningPrefix = "the server would warn: "
+
+// sortedWarnings are the request's warnings in a stable order: ssa-diff's own are met in the
+// order structured-merge-diff ranges over managers, which is Go's map order, so they are
+// sorted; the server's keep the order it sends them in (kubectl prints them so), together
+// where their common prefix sorts.
 func (r *request) sortedWarnings() []string {
 	out := append([]string(nil), r.warnings...)
-	sort.Strings(out)
+	key := func(w string) string {
+		if strings.HasPrefix(w, serverWarningPrefix) {
+			return serverWarningPrefix
+		}
+		return w
+	}
+	sort.SliceStable(out, func(i, j int) bool { return key(out[i]) < key(out[j]) })
 	return out
 }
 

@@ -39,7 +39,7 @@ func (r *request) validateAs(subresource string, obj, live map[string]any) *Stat
 		r.warn(v.NotPredicted)
 	}
 	for _, w := range v.Warnings {
-		r.warn("the server would warn: " + w)
+		r.warn(serverWarningPrefix + w)
 	}
 	if len(v.Errors) == 0 {
 		return nil

@@ -1,6 +1,7 @@
 package merge
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -70,5 +71,33 @@ func TestReadOnlyKind(t *testing.T) {
 		if res.Action != ActionRejected || res.Rejection == nil || res.Rejection.Code != want.Code || res.Rejection.Reason != want.Reason || res.Rejection.Message != want.Message {
 			t.Errorf("%s: %s %+v, want %+v", name, res.Action, res.Rejection, want)
 		}
+	}
+}
+
+// The server's warnings keep the order the server sends them in (kubectl prints them so):
+// a Deployment with twelve gitRepo volumes is warned about volumes[0] to volumes[11] in
+// index order, not in the order of their text (volumes[10] before volumes[2]).
+func TestServerWarningsKeepTheirOrder(t *testing.T) {
+	var volumes, want []any
+	for i := range 12 {
+		volumes = append(volumes, map[string]any{"name": fmt.Sprintf("repo-%d", i), "gitRepo": map[string]any{"repository": "https://git.example.com/site.git"}})
+		want = append(want, fmt.Sprintf("the server would warn: spec.template.spec.volumes[%d].gitRepo: deprecated in v1.11, and disabled by default in v1.33+", i))
+	}
+	obj := map[string]any{"apiVersion": "apps/v1", "kind": "Deployment", "metadata": map[string]any{"name": "site", "namespace": "web"},
+		"spec": map[string]any{"selector": map[string]any{"matchLabels": map[string]any{"app": "site"}},
+			"template": map[string]any{"metadata": map[string]any{"labels": map[string]any{"app": "site"}},
+				"spec": map[string]any{"containers": []any{map[string]any{"name": "web", "image": "nginx:1.27"}}, "volumes": volumes}}}}
+	res, err := New(schema.NewRegistry()).Apply(Request{Object: obj, Manager: "kubectl"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []any
+	for _, w := range res.Warnings {
+		if strings.HasPrefix(w, serverWarningPrefix) {
+			got = append(got, w)
+		}
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("server warnings\n%s\nwant\n%s", fmt.Sprint(got...), fmt.Sprint(want...))
 	}
 }
