@@ -3,6 +3,7 @@ package strategy
 import (
 	"regexp"
 	"strconv"
+	"sync"
 
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 	"github.com/ssa-diff/ssa-diff/merge/defaults"
@@ -498,6 +499,8 @@ func isPositive(v any) bool {
 }
 
 // nodeNameRE is a DNS subdomain (RFC 1123), what a node name must be.
-var nodeNameRE = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`)
+var nodeNameRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`)
+})
 
-func validNodeName(n string) bool { return len(n) <= 253 && nodeNameRE.MatchString(n) }
+func validNodeName(n string) bool { return len(n) <= 253 && nodeNameRE().MatchString(n) }

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/ssa-diff/ssa-diff/internal/cellib"
 	"github.com/ssa-diff/ssa-diff/internal/celrules"
@@ -333,8 +334,7 @@ func costMessage(name string, cost, limit uint64) string {
 	return fmt.Sprintf("%s exceeds budget by factor of %s (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)", name, factor)
 }
 
-var newlines = regexp.MustCompile(`[\n\r]+`)
-
+var newlines = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[\n\r]+`) })
 var metaFields = map[string]bool{"metadata": true, "kind": true, "apiVersion": true}
 
 // walk validates one schema node and what is below it.
@@ -545,9 +545,9 @@ func ruleShapes(s *crdschema.Schema, p *field.Path) field.ErrorList {
 			errs = append(errs, field.Required(rp.Child("rule"), "rule is not specified"))
 		case r.Message != "" && msg == "":
 			errs = append(errs, field.Invalid(rp.Child("message"), r.Message, "must be non-empty if specified"))
-		case newlines.MatchString(msg):
+		case newlines().MatchString(msg):
 			errs = append(errs, field.Invalid(rp.Child("message"), r.Message, "must not contain line breaks"))
-		case newlines.MatchString(rule) && msg == "":
+		case newlines().MatchString(rule) && msg == "":
 			errs = append(errs, field.Required(rp.Child("message"), "message must be specified if rule contains line breaks"))
 		}
 		if r.MessageExpression != "" && msgExpr == "" {
@@ -559,7 +559,7 @@ func ruleShapes(s *crdschema.Schema, p *field.Path) field.ErrorList {
 		if r.FieldPath != "" && strings.TrimSpace(r.FieldPath) == "" {
 			errs = append(errs, field.Invalid(rp.Child("fieldPath"), r.FieldPath, "must be non-empty if specified"))
 		}
-		if newlines.MatchString(r.FieldPath) {
+		if newlines().MatchString(r.FieldPath) {
 			errs = append(errs, field.Invalid(rp.Child("fieldPath"), r.FieldPath, "must not contain line breaks"))
 		}
 		if r.FieldPath != "" && structuralError(s) == nil {

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/api/validate/content"
@@ -223,8 +224,7 @@ func validateNamedRule(r *api.NamedRuleWithOperations, p *field.Path) field.Erro
 }
 
 // celIdentifier: a CEL identifier that is not a reserved word.
-var celIdentifier = regexp.MustCompile(`^[_a-zA-Z][_a-zA-Z0-9]*$`)
-
+var celIdentifier = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[_a-zA-Z][_a-zA-Z0-9]*$`) })
 var celReserved = map[string]bool{"true": true, "false": true, "null": true, "in": true, "as": true, "break": true,
 	"const": true, "continue": true, "else": true, "for": true, "function": true, "if": true, "import": true, "let": true,
 	"loop": true, "package": true, "namespace": true, "return": true, "var": true, "void": true, "while": true}
@@ -235,7 +235,7 @@ func validateVariable(c *celCompiler, v *api.Variable, hasParams bool, opts poli
 	var errs field.ErrorList
 	if strings.TrimSpace(v.Name) == "" {
 		errs = append(errs, field.Required(p.Child("name"), "name is not specified"))
-	} else if !celIdentifier.MatchString(v.Name) || celReserved[v.Name] {
+	} else if !celIdentifier().MatchString(v.Name) || celReserved[v.Name] {
 		errs = append(errs, field.Invalid(p.Child("name"), v.Name, "must be a valid CEL identifier"))
 	}
 	if strings.TrimSpace(v.Expression) == "" {
@@ -249,7 +249,7 @@ func validateVariable(c *celCompiler, v *api.Variable, hasParams bool, opts poli
 	return errs
 }
 
-var lineBreaks = regexp.MustCompile(`[\n\r]+`)
+var lineBreaks = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[\n\r]+`) })
 
 func validateValidation(c *celCompiler, v *api.Validation, hasParams bool, opts policyOptions, p *field.Path) field.ErrorList {
 	var errs field.ErrorList
@@ -272,7 +272,7 @@ func validateValidation(c *celCompiler, v *api.Validation, hasParams bool, opts 
 	trimmedMessage := strings.TrimSpace(v.Message)
 	if v.Message != "" && trimmedMessage == "" {
 		errs = append(errs, field.Invalid(p.Child("message"), v.Message, "must be non-empty if specified"))
-	} else if lineBreaks.MatchString(trimmedMessage) {
+	} else if lineBreaks().MatchString(trimmedMessage) {
 		errs = append(errs, field.Invalid(p.Child("message"), v.Message, "must not contain line breaks"))
 	}
 	if v.Reason != nil && !slices.Contains(policyReasons, string(*v.Reason)) {

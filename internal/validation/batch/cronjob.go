@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 	// The server embeds the IANA time zone database (kube-apiserver imports it for the
 	// CronJob's timeZone): a zone is known whatever the host has installed.
@@ -129,7 +130,7 @@ func parseSchedule(schedule string) (err error) {
 
 // zoneNamePart is what one "/"-separated part of an IANA zone name may be: letters, digits
 // (legacy names), '.', '-', '_' and '+', 14 at most.
-var zoneNamePart = regexp.MustCompile(`^[A-Za-z\.\-_0-9+]{1,14}$`)
+var zoneNamePart = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z\.\-_0-9+]{1,14}$`) })
 
 // validateTimeZone: a time zone, when set, is a well-formed IANA name the database knows,
 // and not "Local".
@@ -141,7 +142,7 @@ func validateTimeZone(tz *string, fldPath *field.Path) field.ErrorList {
 		return field.ErrorList{field.Invalid(fldPath, tz, "timeZone must be nil or non-empty string")}
 	}
 	for _, part := range strings.Split(*tz, "/") {
-		if part == "." || part == ".." || strings.HasPrefix(part, "-") || !zoneNamePart.MatchString(part) {
+		if part == "." || part == ".." || strings.HasPrefix(part, "-") || !zoneNamePart().MatchString(part) {
 			return field.ErrorList{field.Invalid(fldPath, tz, "unknown time zone "+*tz)}
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"k8s.io/apimachinery/pkg/api/equality"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
@@ -18,7 +19,7 @@ import (
 )
 
 // A feature a node declares: an UpperCamelCase segment, then '/'-separated segments.
-var nodeFeatureName = regexp.MustCompile(`^[A-Z][a-zA-Z0-9]*(\/[a-zA-Z][a-zA-Z0-9]*)*$`)
+var nodeFeatureName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Z][a-zA-Z0-9]*(\/[a-zA-Z][a-zA-Z0-9]*)*$`) })
 
 // ValidateNode checks a Node (the main resource validates it on updates too): its
 // metadata and the annotations the scheduler reads, its taints, the quantities and declared
@@ -134,7 +135,7 @@ func nodeDeclaredFeatures(features []string, fldPath *field.Path) field.ErrorLis
 		switch {
 		case len(f) > validation.DNS1123SubdomainMaxLength:
 			errs = append(errs, field.Invalid(fldPath.Index(i), f, fmt.Sprintf("invalid feature name %q: must be no more than %d characters", f, validation.DNS1123SubdomainMaxLength)))
-		case !nodeFeatureName.MatchString(f):
+		case !nodeFeatureName().MatchString(f):
 			errs = append(errs, field.Invalid(fldPath.Index(i), f, fmt.Sprintf("invalid feature name %q: must start with an UpperCamelCase segment, with subsequent segments separated by '/' (e.g., MyFeature or MyFeature/mySubFeature), and contain only alphanumeric characters and slashes", f)))
 		}
 		if i+1 < len(features) {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/apimachinery/pkg/util/validation"
@@ -148,7 +149,7 @@ const (
 	SysctlMaxLength       = 253
 )
 
-var sysctlName = regexp.MustCompile("^" + SysctlContainSlashFmt + "$")
+var sysctlName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("^" + SysctlContainSlashFmt + "$") })
 
 // validateSysctls: named, well formed, unique, and not of a namespace the pod shares with
 // the host.
@@ -160,8 +161,8 @@ func validateSysctls(sc *api.PodSecurityContext, spec *api.PodSpec, fldPath *fie
 		switch {
 		case s.Name == "":
 			errs = append(errs, field.Required(p, ""))
-		case len(s.Name) > SysctlMaxLength || !sysctlName.MatchString(s.Name):
-			errs = append(errs, field.Invalid(p, s.Name, fmt.Sprintf("must have at most %d characters and match regex %s", SysctlMaxLength, sysctlName)))
+		case len(s.Name) > SysctlMaxLength || !sysctlName().MatchString(s.Name):
+			errs = append(errs, field.Invalid(p, s.Name, fmt.Sprintf("must have at most %d characters and match regex %s", SysctlMaxLength, sysctlName())))
 		case names[s.Name]:
 			errs = append(errs, field.Duplicate(p, s.Name))
 		}
@@ -489,12 +490,14 @@ const (
 )
 
 var (
-	controlChars          = regexp.MustCompile(`[[:cntrl:]]+`)
-	netBiosDomain         = regexp.MustCompile(`^[^\\/:\*\?"<>|\.][^\\/:\*\?"<>|]{0,14}$`)
-	dnsLabelPattern       = `[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?`
-	dnsDomain             = regexp.MustCompile(fmt.Sprintf(`^%s(?:\.%s)*$`, dnsLabelPattern, dnsLabelPattern))
-	userNameBadChars      = regexp.MustCompile(`["/\\:;|=,\+\*\?<>@\[\]]`)
-	userNameOnlyDotsSpace = regexp.MustCompile(`^[\. ]+$`)
+	controlChars    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[[:cntrl:]]+`) })
+	netBiosDomain   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[^\\/:\*\?"<>|\.][^\\/:\*\?"<>|]{0,14}$`) })
+	dnsLabelPattern = `[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?`
+	dnsDomain       = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(fmt.Sprintf(`^%s(?:\.%s)*$`, dnsLabelPattern, dnsLabelPattern))
+	})
+	userNameBadChars      = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`["/\\:;|=,\+\*\?<>@\[\]]`) })
+	userNameOnlyDotsSpace = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[\. ]+$`) })
 )
 
 // validateWindowsSecurityContextOptions: a GMSA spec name and spec, and a runAsUserName
@@ -528,7 +531,7 @@ func validateWindowsSecurityContextOptions(w *api.WindowsSecurityContextOptions,
 	case name == "":
 		bad("runAsUserName cannot be an empty string")
 		return errs
-	case controlChars.MatchString(name):
+	case controlChars().MatchString(name):
 		bad("runAsUserName cannot contain control characters")
 		return errs
 	case len(parts) > 2:
@@ -542,7 +545,7 @@ func validateWindowsSecurityContextOptions(w *api.WindowsSecurityContextOptions,
 	if len(domain) >= maxRunAsUserNameDomainLen {
 		bad(fmt.Sprintf("runAsUserName's Domain length must be under %d characters", maxRunAsUserNameDomainLen))
 	}
-	if hasDomain && !netBiosDomain.MatchString(domain) && !dnsDomain.MatchString(domain) {
+	if hasDomain && !netBiosDomain().MatchString(domain) && !dnsDomain().MatchString(domain) {
 		bad("runAsUserName's Domain doesn't match the NetBios nor the DNS format")
 	}
 	switch l := len(user); {
@@ -551,10 +554,10 @@ func validateWindowsSecurityContextOptions(w *api.WindowsSecurityContextOptions,
 	case l > maxRunAsUserNameUserLen:
 		bad(fmt.Sprintf("runAsUserName's User length must not be longer than %d characters", maxRunAsUserNameUserLen))
 	}
-	if userNameOnlyDotsSpace.MatchString(user) {
+	if userNameOnlyDotsSpace().MatchString(user) {
 		bad(`runAsUserName's User cannot contain only periods or spaces`)
 	}
-	if userNameBadChars.MatchString(user) {
+	if userNameBadChars().MatchString(user) {
 		bad(`runAsUserName's User cannot contain the following characters: "/\:;|=,+*?<>@[]`)
 	}
 	return errs

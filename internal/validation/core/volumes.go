@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -303,20 +304,20 @@ func validateNFSVolumeSource(n *api.NFSVolumeSource, fldPath *field.Path) field.
 const iscsiNameTooLong = "Total length of <volume name>:<iscsi.targetPortal> must be under 64 characters if iscsi.initiatorName is specified."
 
 var (
-	iqnFormat = regexp.MustCompile(`iqn\.\d{4}-\d{2}\.([[:alnum:]-.]+)(:[^,;*&$|\s]+)$`)
-	euiFormat = regexp.MustCompile(`^eui.[[:alnum:]]{16}$`)
-	naaFormat = regexp.MustCompile(`^naa.[[:alnum:]]{32}$`)
+	iqnFormat = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`iqn\.\d{4}-\d{2}\.([[:alnum:]-.]+)(:[^,;*&$|\s]+)$`) })
+	euiFormat = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^eui.[[:alnum:]]{16}$`) })
+	naaFormat = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^naa.[[:alnum:]]{32}$`) })
 )
 
 // iscsiNameMismatch: the name has one of the three prefixes but not its format.
 func iscsiNameMismatch(name string) bool {
 	switch {
 	case strings.HasPrefix(name, "iqn"):
-		return !iqnFormat.MatchString(name)
+		return !iqnFormat().MatchString(name)
 	case strings.HasPrefix(name, "eui"):
-		return !euiFormat.MatchString(name)
+		return !euiFormat().MatchString(name)
 	case strings.HasPrefix(name, "naa"):
-		return !naaFormat.MatchString(name)
+		return !naaFormat().MatchString(name)
 	}
 	return false
 }
