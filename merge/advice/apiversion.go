@@ -101,6 +101,12 @@ func RetirementOf(gvk schema.GVK) (Retirement, bool) {
 	return Retirement{}, false
 }
 
+// How apiversion-deprecated ends: for a kind the server writes, and for one it only reads.
+const (
+	deprecationWarned = ": the server answers every write with a deprecation warning"
+	onlyRead          = ": the server only reads it and refuses every write (405 MethodNotAllowed)"
+)
+
 // apiVersions: apiversion-removed, apiversion-deprecated and apiversion-mismatch.
 func (a *analysis) apiVersions() {
 	gvk := gvkOf(a.in.Manifest)
@@ -109,7 +115,12 @@ func (a *analysis) apiVersions() {
 	}
 	av := gvk.APIVersion()
 	if r, ok := RetirementOf(gvk); ok {
-		a.add(retirementAdvice(gvk, r))
+		ad := retirementAdvice(gvk, r)
+		if a.res != nil && a.res.Rejection != nil && a.res.Rejection.Code == 405 {
+			// A kind the server only reads: no write reaches the deprecation warning.
+			ad.Message = strings.Replace(ad.Message, deprecationWarned, onlyRead, 1)
+		}
+		a.add(ad)
 		if r.Removed != "" {
 			return // the request cannot happen; how its managers would convert is moot
 		}
@@ -137,7 +148,7 @@ func retirementAdvice(gvk schema.GVK, r Retirement) Advice {
 	}
 	if r.Removed == "" {
 		msg := fmt.Sprintf("%s %s is deprecated since Kubernetes %s", gvk.Kind, av, r.Deprecated)
-		return Advice{ID: IDAPIVersionDeprecated, Severity: SeverityInfo, Message: msg + ": the server answers every write with a deprecation warning", Fix: fix}
+		return Advice{ID: IDAPIVersionDeprecated, Severity: SeverityInfo, Message: msg + deprecationWarned, Fix: fix}
 	}
 	return Advice{ID: IDAPIVersionRemoved, Severity: SeverityWarning,
 		Message: fmt.Sprintf("%s %s is not served since Kubernetes %s: a %s server has no such resource, and the apply fails with no matches for kind %q in version %q", gvk.Kind, av, r.Removed, KubernetesVersion, gvk.Kind, av),

@@ -65,3 +65,22 @@ spec:
 		t.Fatalf("--allow-privileged=true: rejection %v, action %s, advice %s", res.Rejection, res.Action, dump(got))
 	}
 }
+
+// A ComponentStatus is deprecated and only read: the advice says the write is refused, not
+// that it is answered with a deprecation warning.
+func TestDeprecatedReadOnlyKind(t *testing.T) {
+	manifest := map[string]any{"apiVersion": "v1", "kind": "ComponentStatus", "metadata": map[string]any{"name": "etcd-0"}}
+	reg := schema.NewRegistry()
+	res, err := merge.New(reg).Apply(merge.Request{Object: manifest, Manager: "kubectl"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := only(Analyze(Input{Manifest: manifest, Result: res, Manager: "kubectl"}, Options{Schemas: reg}), IDAPIVersionDeprecated)
+	if len(got) != 1 {
+		t.Fatalf("got %s", dump(got))
+	}
+	mustContain(t, "message", got[0].Message, "deprecated since Kubernetes 1.19", "refuses every write (405 MethodNotAllowed)")
+	if strings.Contains(got[0].Message, "deprecation warning") {
+		t.Errorf("message %q", got[0].Message)
+	}
+}
