@@ -308,10 +308,13 @@ func (d *decoder) managedFields(v any) ([]metav1.ManagedFieldsEntry, bool) {
 				entries[i].Subresource, ok = v.(string)
 			case "time":
 				var s string
-				if s, ok = v.(string); ok {
+				// "" and "null" parse as the zero time here but fail as JSON: left to viaJSON.
+				if s, ok = v.(string); ok && s != "" && s != "null" {
 					var t metav1.Time
 					ok = t.UnmarshalQueryParameter(s) == nil
 					entries[i].Time = &t
+				} else {
+					ok = false
 				}
 			case "fieldsV1":
 				raw, isText := v.(json.RawMessage)

@@ -154,3 +154,15 @@ func TestDecodeObjectMetaManagedFields(t *testing.T) {
 		}
 	}
 }
+
+// A managedFields time that is no RFC 3339 time is refused as encoding/json refuses it,
+// the empty string included.
+func TestDecodeObjectMetaBadTime(t *testing.T) {
+	for _, bad := range []string{`""`, `"null"`, `"yesterday"`} {
+		obj := decodeJSON(t, `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a","managedFields":[{"manager":"m","operation":"Apply","time":`+bad+`}]}}`)
+		var cm core.ConfigMap
+		if err := Decode(obj, &cm); err == nil {
+			t.Errorf("time %s: decoded %+v, want the JSON decoder's error", bad, cm.ManagedFields)
+		}
+	}
+}
