@@ -1,13 +1,6 @@
 package advice
 
-import "strings"
-
-// The messages of the refusals kube-apiserver's --allow-privileged=false causes, as the
-// Status causes carry them.
-const (
-	privilegedRefused  = "Forbidden: disallowed by cluster policy"
-	hostProcessRefused = "Forbidden: hostProcess containers are disallowed by cluster policy"
-)
+import "github.com/ssa-diff/ssa-diff/internal/validation/core"
 
 // clusterPolicy: cluster-policy, when the refusal names privileged or hostProcess
 // containers, which only a server run with --allow-privileged=false refuses.
@@ -17,7 +10,7 @@ func (a *analysis) clusterPolicy() {
 	}
 	var paths []string
 	for _, c := range a.res.Rejection.Details.Causes {
-		if c.Message == hostProcessRefused || (c.Message == privilegedRefused && strings.HasSuffix(c.Field, ".privileged")) {
+		if core.IsPrivilegedPolicyCause(c.Field, c.Message) {
 			paths = append(paths, c.Field)
 		}
 	}

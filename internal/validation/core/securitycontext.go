@@ -34,7 +34,15 @@ func IsPrivilegedPolicyError(err *field.Error) bool {
 	if err == nil || err.Type != field.ErrorTypeForbidden {
 		return false
 	}
-	return err.Detail == hostProcessDisallowed || (err.Detail == privilegedDisallowed && strings.HasSuffix(err.Field, ".privileged"))
+	return IsPrivilegedPolicyCause(err.Field, err.ErrorBody())
+}
+
+// IsPrivilegedPolicyCause is IsPrivilegedPolicyError for a cause of the server's Status:
+// its field and message ("Forbidden: disallowed by cluster policy").
+func IsPrivilegedPolicyCause(fieldPath, message string) bool {
+	forbidden := field.ErrorTypeForbidden.String() + ": "
+	return message == forbidden+hostProcessDisallowed ||
+		(message == forbidden+privilegedDisallowed && strings.HasSuffix(fieldPath, ".privileged"))
 }
 
 // ValidateSecurityContext checks a container's security context.
