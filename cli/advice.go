@@ -52,8 +52,8 @@ func (c *config) addAdvice(res *report.Result, eng predictor, reg *schema.Regist
 	for _, id := range c.advice.disabled {
 		opts.Disabled[id] = true
 	}
-	if e, ok := eng.(*merge.Engine); ok {
-		opts.Engine = e
+	if e, ok := eng.(engine); ok {
+		opts.Engine = e.Engine
 	}
 	in := advice.Input{Live: live, Manifest: manifest, Result: p, Manager: c.manager(), Subresource: c.subresource, Applier: advice.Applier(c.applier)}
 	res.Advice = advice.Analyze(in, opts)

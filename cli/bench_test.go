@@ -10,6 +10,7 @@ import (
 
 	"github.com/ssa-diff/ssa-diff/internal/input"
 	"github.com/ssa-diff/ssa-diff/merge"
+	"github.com/ssa-diff/ssa-diff/merge/appliers"
 	"github.com/ssa-diff/ssa-diff/schema"
 )
 
@@ -96,12 +97,12 @@ func BenchmarkEngineCorpus(b *testing.B) {
 		apply func(*input.Pair) (*merge.Result, error)
 	}{
 		{"api", func(p *input.Pair) (*merge.Result, error) { return eng.Apply(request(p, "kubectl")) }},
-		{"kubectl", func(p *input.Pair) (*merge.Result, error) { return eng.KubectlApply(request(p, "kubectl")) }},
+		{"kubectl", func(p *input.Pair) (*merge.Result, error) { return appliers.Kubectl(eng, request(p, "kubectl")) }},
 		{"argocd", func(p *input.Pair) (*merge.Result, error) {
-			return eng.ArgoCDApply(request(p, ""), merge.ArgoCDOptions{Application: "platform"})
+			return appliers.ArgoCD(eng, request(p, ""), appliers.ArgoCDOptions{Application: "platform"})
 		}},
 		{"flux", func(p *input.Pair) (*merge.Result, error) {
-			return eng.FluxApply(request(p, ""), merge.FluxOptions{Normalize: normalizeAsFlux})
+			return appliers.Flux(eng, request(p, ""), appliers.FluxOptions{Normalize: normalizeAsFlux})
 		}},
 	} {
 		b.Run(a.name, func(b *testing.B) {

@@ -14,6 +14,7 @@ import (
 	"github.com/ssa-diff/ssa-diff/internal/output"
 	"github.com/ssa-diff/ssa-diff/internal/report"
 	"github.com/ssa-diff/ssa-diff/merge"
+	"github.com/ssa-diff/ssa-diff/merge/appliers"
 	"github.com/ssa-diff/ssa-diff/schema"
 )
 
@@ -63,16 +64,32 @@ func runAs(prog string, args []string, stdin io.Reader, stdout, stderr io.Writer
 	cfg.stdin, cfg.stdout, cfg.stderr, cfg.getenv = stdin, stdout, stderr, getenv
 	hooks := merge.KubernetesHooks{AllowPrivileged: cfg.allowPrivileged}
 	return cfg.run(func(reg *schema.Registry) predictor {
-		return merge.New(reg, merge.WithCompactManagedFields(), merge.WithServerHooks(hooks))
+		return engine{merge.New(reg, merge.WithCompactManagedFields(), merge.WithServerHooks(hooks))}
 	})
+}
+
+// engine is the prediction engine and the clients' appliers on it: the command's
+// predictor.
+type engine struct{ *merge.Engine }
+
+func (e engine) KubectlApply(req merge.Request) (*merge.Result, error) {
+	return appliers.Kubectl(e.Engine, req)
+}
+
+func (e engine) ArgoCDApply(req merge.Request, opts appliers.ArgoCDOptions) (*merge.Result, error) {
+	return appliers.ArgoCD(e.Engine, req, opts)
+}
+
+func (e engine) FluxApply(req merge.Request, opts appliers.FluxOptions) (*merge.Result, error) {
+	return appliers.Flux(e.Engine, req, opts)
 }
 
 // predictor is the part of the engine the command uses.
 type predictor interface {
 	Apply(req merge.Request) (*merge.Result, error)
 	KubectlApply(req merge.Request) (*merge.Result, error)
-	ArgoCDApply(req merge.Request, opts merge.ArgoCDOptions) (*merge.Result, error)
-	FluxApply(req merge.Request, opts merge.FluxOptions) (*merge.Result, error)
+	ArgoCDApply(req merge.Request, opts appliers.ArgoCDOptions) (*merge.Result, error)
+	FluxApply(req merge.Request, opts appliers.FluxOptions) (*merge.Result, error)
 }
 
 // config is a parsed command line.

@@ -9,7 +9,7 @@ import (
 	"github.com/spf13/pflag"
 	"github.com/ssa-diff/ssa-diff/internal/output"
 	"github.com/ssa-diff/ssa-diff/internal/report"
-	"github.com/ssa-diff/ssa-diff/merge"
+	"github.com/ssa-diff/ssa-diff/merge/appliers"
 )
 
 // This file writes shell completion scripts (`ssa-diff completion bash|zsh|fish`), made
@@ -39,7 +39,7 @@ func completionFlags(prog string) []completionFlag {
 		"output":          output.Formats(),
 		"color":           {"auto", "always", "never"},
 		"subresource":     {"status", "scale"},
-		"argocd-tracking": {string(merge.ArgoCDTrackAnnotation), string(merge.ArgoCDTrackLabel), string(merge.ArgoCDTrackAnnotationAndLabel)},
+		"argocd-tracking": {string(appliers.ArgoCDTrackAnnotation), string(appliers.ArgoCDTrackLabel), string(appliers.ArgoCDTrackAnnotationAndLabel)},
 		"fail-on":         append(append([]string(nil), report.FailOnValues...), "none", "all"),
 		"disable-advice":  adviceIDs(),
 	}

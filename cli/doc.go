@@ -28,7 +28,7 @@
 // # The GitOps pre-merge gate
 //
 // The appliers kubectl (the `kubectl apply --server-side` sequence), api (one request),
-// argocd and flux (the controllers' forced syncs, merge.ArgoCDApply and merge.FluxApply)
+// argocd and flux (the controllers' forced syncs, appliers.ArgoCD and appliers.Flux)
 // are chosen with --applier. Each result is then judged by a report.Policy (--fail-on,
 // --allow-takeover-from, --protect) into findings — rejected, conflict, takeover, protected,
 // deletion, error, warning — each at the manifest line of its field (fieldLine finds the

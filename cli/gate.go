@@ -10,7 +10,7 @@ import (
 	"github.com/spf13/pflag"
 	"github.com/ssa-diff/ssa-diff/internal/output"
 	"github.com/ssa-diff/ssa-diff/internal/report"
-	"github.com/ssa-diff/ssa-diff/merge"
+	"github.com/ssa-diff/ssa-diff/merge/appliers"
 	"github.com/ssa-diff/ssa-diff/merge/defaults"
 	"github.com/ssa-diff/ssa-diff/schema"
 )
@@ -84,7 +84,7 @@ func (c *config) checkGate(fs *pflag.FlagSet) error {
 		}
 	}
 	switch g.argoTracking {
-	case string(merge.ArgoCDTrackAnnotation), string(merge.ArgoCDTrackLabel), string(merge.ArgoCDTrackAnnotationAndLabel):
+	case string(appliers.ArgoCDTrackAnnotation), string(appliers.ArgoCDTrackLabel), string(appliers.ArgoCDTrackAnnotationAndLabel):
 	default:
 		return fmt.Errorf("--argocd-tracking must be annotation, label or annotation+label, not %q", g.argoTracking)
 	}
@@ -117,9 +117,9 @@ func (c *config) manager() string {
 	}
 	switch c.applier {
 	case "argocd":
-		return merge.ArgoCDManager
+		return appliers.ArgoCDManager
 	case "flux":
-		return merge.FluxManager
+		return appliers.FluxManager
 	}
 	return c.fieldManager
 }
@@ -140,22 +140,22 @@ func (c *config) gitOpsWarnings(stderr io.Writer) {
 	}
 }
 
-func (c *config) argoOptions() merge.ArgoCDOptions {
+func (c *config) argoOptions() appliers.ArgoCDOptions {
 	g := &c.gate
-	return merge.ArgoCDOptions{
+	return appliers.ArgoCDOptions{
 		Manager:                         c.manager(),
 		DisableClientSideApplyMigration: g.argoNoMigration,
 		MigrationManager:                g.argoMigrationMgr,
 		Application:                     g.argoApp,
 		DestinationNamespace:            c.namespace,
-		Tracking:                        merge.ArgoCDTracking(g.argoTracking),
+		Tracking:                        appliers.ArgoCDTracking(g.argoTracking),
 		InstallationID:                  g.argoInstallation,
 	}
 }
 
-func (c *config) fluxOptions() merge.FluxOptions {
+func (c *config) fluxOptions() appliers.FluxOptions {
 	g := &c.gate
-	opts := merge.FluxOptions{
+	opts := appliers.FluxOptions{
 		Manager:          c.manager(),
 		OverrideManagers: g.fluxOverride,
 		Force:            g.fluxForce,

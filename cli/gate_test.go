@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/ssa-diff/ssa-diff/internal/input"
-	"github.com/ssa-diff/ssa-diff/merge"
+	"github.com/ssa-diff/ssa-diff/merge/appliers"
 )
 
 func TestGateFlagErrors(t *testing.T) {
@@ -43,7 +43,7 @@ func TestGitOpsAppliersWiring(t *testing.T) {
 	if code != 1 || len(f.argo) != 2 {
 		t.Fatalf("exit %d, %d Argo CD applies\n%s", code, len(f.argo), out)
 	}
-	want := merge.ArgoCDOptions{Manager: "argocd-controller", Application: "web", DestinationNamespace: "dest", Tracking: merge.ArgoCDTrackLabel}
+	want := appliers.ArgoCDOptions{Manager: "argocd-controller", Application: "web", DestinationNamespace: "dest", Tracking: appliers.ArgoCDTrackLabel}
 	if f.argo[0] != want {
 		t.Errorf("options %+v, want %+v", f.argo[0], want)
 	}

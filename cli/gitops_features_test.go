@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ssa-diff/ssa-diff/merge"
+	"github.com/ssa-diff/ssa-diff/merge/appliers"
 	"github.com/ssa-diff/ssa-diff/schema"
 )
 
@@ -88,11 +89,11 @@ func TestPrunePreview(t *testing.T) {
 		liveCM("shop", "other-app", map[string]string{"app": "blog"}, la, ""),  // not selected
 		liveCM("shop", "hand-made", map[string]string{"app": "shop"}, nil, ""), // never applied by kubectl apply
 		liveCM("elsewhere", "gone", map[string]string{"app": "shop"}, la, ""),  // a namespace the apply does not visit
-		liveCM("shop", "argo", nil, map[string]string{merge.ArgoCDTrackingAnnotation: "shop:/ConfigMap:shop/argo"}, ""),
-		liveCM("shop", "argo-copy", nil, map[string]string{merge.ArgoCDTrackingAnnotation: "shop:/ConfigMap:shop/argo"}, ""), // a copy: its id names another object
-		liveCM("shop", "argo-keep", nil, map[string]string{merge.ArgoCDTrackingAnnotation: "shop:/ConfigMap:shop/argo-keep", "argocd.argoproj.io/sync-options": "Prune=false"}, ""),
-		liveCM("shop", "argo-child", nil, map[string]string{merge.ArgoCDTrackingAnnotation: "shop:/ConfigMap:shop/argo-child"}, `[{"apiVersion":"v1","kind":"Pod","name":"p","uid":"x"}]`),
-		liveCM("shop", "argo-label", map[string]string{merge.ArgoCDInstanceLabel: "shop"}, nil, ""),
+		liveCM("shop", "argo", nil, map[string]string{appliers.ArgoCDTrackingAnnotation: "shop:/ConfigMap:shop/argo"}, ""),
+		liveCM("shop", "argo-copy", nil, map[string]string{appliers.ArgoCDTrackingAnnotation: "shop:/ConfigMap:shop/argo"}, ""), // a copy: its id names another object
+		liveCM("shop", "argo-keep", nil, map[string]string{appliers.ArgoCDTrackingAnnotation: "shop:/ConfigMap:shop/argo-keep", "argocd.argoproj.io/sync-options": "Prune=false"}, ""),
+		liveCM("shop", "argo-child", nil, map[string]string{appliers.ArgoCDTrackingAnnotation: "shop:/ConfigMap:shop/argo-child"}, `[{"apiVersion":"v1","kind":"Pod","name":"p","uid":"x"}]`),
+		liveCM("shop", "argo-label", map[string]string{appliers.ArgoCDInstanceLabel: "shop"}, nil, ""),
 		liveCM("shop", "flux", map[string]string{"kustomize.toolkit.fluxcd.io/name": "apps", "kustomize.toolkit.fluxcd.io/namespace": "flux-system"}, nil, ""),
 		liveCM("shop", "flux-keep", map[string]string{"kustomize.toolkit.fluxcd.io/name": "apps", "kustomize.toolkit.fluxcd.io/namespace": "flux-system"}, map[string]string{"kustomize.toolkit.fluxcd.io/prune": "disabled"}, ""),
 	)

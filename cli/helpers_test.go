@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/ssa-diff/ssa-diff/internal/testkit"
-	"github.com/ssa-diff/ssa-diff/merge"
 	"github.com/ssa-diff/ssa-diff/schema"
 )
 
@@ -67,4 +66,4 @@ func writeFiles(t *testing.T, files map[string]string) string {
 	return dir
 }
 
-var _ predictor = (*merge.Engine)(nil)
+var _ predictor = engine{}

@@ -8,6 +8,7 @@ import (
 	"github.com/ssa-diff/ssa-diff/internal/input"
 	"github.com/ssa-diff/ssa-diff/internal/report"
 	"github.com/ssa-diff/ssa-diff/merge"
+	"github.com/ssa-diff/ssa-diff/merge/appliers"
 	"github.com/ssa-diff/ssa-diff/schema"
 )
 
@@ -181,21 +182,21 @@ func (c *config) prunes(gvk schema.GVK, id input.Identity, obj map[string]any, v
 		g := &c.gate
 		app := g.argoApp
 		tracked := ""
-		switch merge.ArgoCDTracking(g.argoTracking) {
-		case merge.ArgoCDTrackLabel:
-			if labels[merge.ArgoCDInstanceLabel] == app {
-				tracked = fmt.Sprintf("its label %s is %q", merge.ArgoCDInstanceLabel, app)
+		switch appliers.ArgoCDTracking(g.argoTracking) {
+		case appliers.ArgoCDTrackLabel:
+			if labels[appliers.ArgoCDInstanceLabel] == app {
+				tracked = fmt.Sprintf("its label %s is %q", appliers.ArgoCDInstanceLabel, app)
 			}
 		default:
 			want := fmt.Sprintf("%s:%s/%s:%s/%s", app, id.Group, id.Kind, id.Namespace, id.Name)
-			if ann[merge.ArgoCDTrackingAnnotation] == want {
-				tracked = fmt.Sprintf("its annotation %s is %q", merge.ArgoCDTrackingAnnotation, want)
+			if ann[appliers.ArgoCDTrackingAnnotation] == want {
+				tracked = fmt.Sprintf("its annotation %s is %q", appliers.ArgoCDTrackingAnnotation, want)
 			}
 		}
 		if tracked == "" || owned {
 			return ""
 		}
-		if g.argoInstallation != "" && ann[merge.ArgoCDInstallationIDAnnotation] != g.argoInstallation {
+		if g.argoInstallation != "" && ann[appliers.ArgoCDInstallationIDAnnotation] != g.argoInstallation {
 			return ""
 		}
 		if syncOption(ann["argocd.argoproj.io/sync-options"], "Prune") == "false" {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/ssa-diff/ssa-diff/merge"
+	"github.com/ssa-diff/ssa-diff/merge/appliers"
 )
 
 // fakeEngine answers by the manifest's annotation "test/outcome": "conflict" (409), "fail"
@@ -22,8 +23,8 @@ type fakeEngine struct {
 	mu    sync.Mutex
 	calls []merge.Request
 	rng   *rand.Rand
-	argo  []merge.ArgoCDOptions
-	flux  []merge.FluxOptions
+	argo  []appliers.ArgoCDOptions
+	flux  []appliers.FluxOptions
 }
 
 func newFake() *fakeEngine { return &fakeEngine{rng: rand.New(rand.NewSource(7))} }
@@ -65,7 +66,7 @@ func (f *fakeEngine) Apply(req merge.Request) (*merge.Result, error) {
 
 func (f *fakeEngine) KubectlApply(req merge.Request) (*merge.Result, error) { return f.Apply(req) }
 
-func (f *fakeEngine) ArgoCDApply(req merge.Request, opts merge.ArgoCDOptions) (*merge.Result, error) {
+func (f *fakeEngine) ArgoCDApply(req merge.Request, opts appliers.ArgoCDOptions) (*merge.Result, error) {
 	f.mu.Lock()
 	f.argo = append(f.argo, opts)
 	f.mu.Unlock()
@@ -73,7 +74,7 @@ func (f *fakeEngine) ArgoCDApply(req merge.Request, opts merge.ArgoCDOptions) (*
 	return f.Apply(req)
 }
 
-func (f *fakeEngine) FluxApply(req merge.Request, opts merge.FluxOptions) (*merge.Result, error) {
+func (f *fakeEngine) FluxApply(req merge.Request, opts appliers.FluxOptions) (*merge.Result, error) {
 	f.mu.Lock()
 	f.flux = append(f.flux, opts)
 	f.mu.Unlock()

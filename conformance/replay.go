@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/ssa-diff/ssa-diff/merge"
+	"github.com/ssa-diff/ssa-diff/merge/appliers"
 	"github.com/ssa-diff/ssa-diff/schema"
 )
 
@@ -85,7 +86,7 @@ func Replay(c *Case) (*merge.Result, error) {
 		Manager: c.Request.FieldManager, Force: c.Request.Force, Now: c.NowTime(), Source: c.kubectlSource()}
 	switch {
 	case c.Request.Mode == "kubectl":
-		return e.KubectlApply(req)
+		return appliers.Kubectl(e, req)
 	case strings.HasPrefix(c.Request.Verb, "apply"):
 		return e.Apply(req)
 	default:

@@ -19,7 +19,7 @@ import (
 // refusals are in Result.Rejection.
 func (e *Engine) Apply(req Request) (*Result, error) {
 	given := req.Live
-	req, refused, err := e.admit(req, clientRaw)
+	req, refused, err := e.admit(req, ClientRaw)
 	if refused != nil || err != nil {
 		return refused, err
 	}
@@ -33,8 +33,8 @@ func (e *Engine) Apply(req Request) (*Result, error) {
 // applyStep is Apply as one step of a client sequence: Ownership and Deleted are left
 // for [Result.complete].
 func (e *Engine) applyStep(req Request) (*Result, error) {
-	req.Live = normalizedInput(req.Live)
-	req.Object = normalizedInput(req.Object)
+	req.Live = unstructured.AsDecoded(req.Live)
+	req.Object = unstructured.AsDecoded(req.Object)
 	r, err := e.newRequest(req)
 	if err != nil {
 		return nil, err
@@ -111,7 +111,7 @@ func (r *request) apply(live, cfg map[string]any, manager string, force bool) *R
 	if out.object != nil {
 		obj = out.object
 	} else {
-		obj = copyObject(live)
+		obj = unstructured.DeepCopyObject(live)
 	}
 	if manager == KubectlManager && hasLastApplied(obj) { // catalog K3, K4
 		setLastApplied(obj, cfg)
@@ -209,7 +209,7 @@ func (r *request) applyOnce(live, cfg map[string]any, managed fieldpath.Managed,
 		if !ok {
 			return nil, internalError("merged object is not an object")
 		}
-		obj = normalizeObject(obj)
+		obj = unstructured.CopyAsDecoded(obj)
 		// The server decodes the merged object into the Go type of the request's version,
 		// defaults it and goes on with it in the internal version.
 		if obj, err = r.roundTrip(obj); err != nil {
@@ -514,7 +514,7 @@ func (r *request) prepare(created bool, decoded, obj, live map[string]any) error
 // look at it (DecodedHooks); otherwise it returns nil.
 func (r *request) keepDecoded(obj map[string]any) map[string]any {
 	if dh, ok := r.e.hooks.(DecodedHooks); ok && dh.KeepDecoded(r.typ, r.ep.Subresource, r.creating) {
-		return copyObject(obj)
+		return unstructured.DeepCopyObject(obj)
 	}
 	return nil
 }

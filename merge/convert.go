@@ -1,10 +1,8 @@
 package merge
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 
 	"github.com/ssa-diff/ssa-diff/schema"
 	smdpath "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
@@ -70,84 +68,4 @@ func (c *versionConverter) Convert(obj *typed.TypedValue, version smdpath.APIVer
 
 func (c *versionConverter) IsMissingVersionError(err error) bool {
 	return errors.Is(err, errMissingVersion)
-}
-
-// normalizedInput is obj when its numbers are already what Kubernetes' JSON decoding makes
-// them (what decoders of this module give), a normalized copy otherwise. The engine never
-// changes its inputs (FuzzEngine checks it), so it need not copy them.
-func normalizedInput(obj map[string]any) map[string]any {
-	if obj == nil || isNormalized(obj) {
-		return obj
-	}
-	return normalizeObject(obj)
-}
-
-func isNormalized(v any) bool {
-	switch t := v.(type) {
-	case map[string]any:
-		for _, x := range t {
-			if !isNormalized(x) {
-				return false
-			}
-		}
-	case []any:
-		for _, x := range t {
-			if !isNormalized(x) {
-				return false
-			}
-		}
-	case float64:
-		return !(t == math.Trunc(t) && math.Abs(t) < 1<<53)
-	case string, bool, int64, nil, json.RawMessage:
-	default:
-		return false
-	}
-	return true
-}
-
-// normalizeObject makes numbers what Kubernetes' JSON decoding makes them: integers as
-// int64, other numbers as float64. It returns a copy.
-func normalizeObject(obj map[string]any) map[string]any {
-	if obj == nil {
-		return nil
-	}
-	return normalizeValue(obj).(map[string]any)
-}
-
-func normalizeValue(v any) any {
-	switch t := v.(type) {
-	case map[string]any:
-		c := make(map[string]any, len(t))
-		for k, x := range t {
-			c[k] = normalizeValue(x)
-		}
-		return c
-	case []any:
-		c := make([]any, len(t))
-		for i, x := range t {
-			c[i] = normalizeValue(x)
-		}
-		return c
-	case json.Number:
-		if i, err := t.Int64(); err == nil {
-			return i
-		}
-		f, _ := t.Float64()
-		return f
-	case float64:
-		if t == math.Trunc(t) && math.Abs(t) < 1<<53 {
-			return int64(t)
-		}
-		return t
-	case float32:
-		return normalizeValue(float64(t))
-	case int:
-		return int64(t)
-	case int32:
-		return int64(t)
-	case uint64:
-		return int64(t)
-	default:
-		return v
-	}
 }

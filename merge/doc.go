@@ -36,11 +36,9 @@
 // port, a Job's uid-based selector — is never invented: [Result.Assigned] names it.
 //
 // [Engine.Apply] and [Engine.Update] run that chain for one request. Clients apply in
-// sequences of requests, and the appliers model them: [Engine.KubectlApply] is
-// `kubectl apply --server-side` (the apply, the last-applied annotation's own apply, the
-// migration of client-side owners, the apply again); [Engine.ArgoCDApply] and
-// [Engine.FluxApply] are the GitOps controllers' forced syncs with the managers they take
-// over first. Every refusal comes back
+// sequences of requests: a [Sequence] ([Engine.Begin]) predicts them one after the other
+// and sums them up as one [Result] relative to the live object. Package merge/appliers
+// holds the sequences of kubectl, Argo CD and Flux. Every refusal comes back
 // as a [StatusError] worded byte for byte as the server words it; everything else — the
 // predicted object, managedFields, conflicts with both values, ownership moves, deleted
 // fields — is data on the [Result].

@@ -1,7 +1,6 @@
-package merge
+package merge_test
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -11,6 +10,9 @@ import (
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/ssa-diff/ssa-diff/merge"
+	"github.com/ssa-diff/ssa-diff/merge/appliers"
 
 	"github.com/ssa-diff/ssa-diff/fieldpath"
 	"github.com/ssa-diff/ssa-diff/schema"
@@ -35,11 +37,10 @@ func FuzzEngine(f *testing.F) {
 	if err := reg.AddCRD("crd.yaml", crd); err != nil {
 		f.Fatal(err)
 	}
-	e := New(reg, WithCompactManagedFields())
+	e := merge.New(reg, merge.WithCompactManagedFields())
 	// full is the same engine without the shortcuts (applyFields' prune, deletedFields'
 	// comparison) and with fieldsV1 as trees: both must answer alike.
-	full := New(reg)
-	full.noShortcuts = true
+	full := merge.New(reg, merge.WithoutShortcuts())
 	var bases []map[string]any
 	if err := yaml.Unmarshal([]byte(fuzzBase), &bases); err != nil {
 		f.Fatal(err)
@@ -52,27 +53,27 @@ func FuzzEngine(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		g := &fuzzGen{data: data}
 		req, how := g.request(reg, bases)
-		run := func(e *Engine) (string, *Result) {
-			r := Request{Live: fuzzCopy(req.Live), Object: fuzzCopy(req.Object), Endpoint: req.Endpoint, Manager: req.Manager, Force: req.Force, Now: req.Now}
+		run := func(e *merge.Engine) (string, *merge.Result) {
+			r := merge.Request{Live: merge.FuzzCopy(req.Live), Object: merge.FuzzCopy(req.Object), Endpoint: req.Endpoint, Manager: req.Manager, Force: req.Force, Now: req.Now}
 			// The engine never changes what it is given.
 			defer func() {
-				if !reflect.DeepEqual(r.Live, fuzzCopy(req.Live)) || !reflect.DeepEqual(r.Object, fuzzCopy(req.Object)) {
+				if !reflect.DeepEqual(r.Live, merge.FuzzCopy(req.Live)) || !reflect.DeepEqual(r.Object, merge.FuzzCopy(req.Object)) {
 					a, _ := json.Marshal(r.Live)
 					b, _ := json.Marshal(r.Object)
 					t.Fatalf("the %s request changed its input objects\nrequest: %s\nafter: live %s\nobject %s", how, describe(req), a, b)
 				}
 			}()
-			var res *Result
+			var res *merge.Result
 			var err error
 			switch how {
 			case "kubectl":
-				res, err = e.KubectlApply(r)
+				res, err = appliers.Kubectl(e, r)
 			case "update":
 				res, err = e.Update(r)
 			case "argocd":
-				res, err = e.ArgoCDApply(r, ArgoCDOptions{Application: "app"})
+				res, err = appliers.ArgoCD(e, r, appliers.ArgoCDOptions{Application: "app"})
 			case "flux":
-				res, err = e.FluxApply(r, FluxOptions{KustomizationName: "apps", KustomizationNamespace: "flux-system"})
+				res, err = appliers.Flux(e, r, appliers.FluxOptions{KustomizationName: "apps", KustomizationNamespace: "flux-system"})
 			default:
 				res, err = e.Apply(r)
 			}
@@ -98,11 +99,11 @@ func FuzzEngine(f *testing.F) {
 			return
 		}
 		switch res.Action {
-		case ActionRejected:
+		case merge.ActionRejected:
 			if res.Rejection == nil || res.Rejection.Code < 400 {
 				t.Fatalf("rejected without a refusal: %+v", res.Rejection)
 			}
-		case ActionCreate, ActionUpdate, ActionUnchanged:
+		case merge.ActionCreate, merge.ActionUpdate, merge.ActionUnchanged:
 			if res.Object == nil {
 				t.Fatalf("%s without an object", res.Action)
 			}
@@ -131,47 +132,9 @@ func liveEntriesDecode(live map[string]any) bool {
 	return err == nil
 }
 
-func describe(r Request) string {
+func describe(r merge.Request) string {
 	b, _ := json.Marshal(map[string]any{"live": r.Live, "object": r.Object, "endpoint": r.Endpoint, "manager": r.Manager, "force": r.Force})
 	return string(b)
-}
-
-func fuzzCopy(m map[string]any) map[string]any {
-	if m == nil {
-		return nil
-	}
-	b, err := json.Marshal(m)
-	if err != nil {
-		panic(err)
-	}
-	var out map[string]any
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	if err := dec.Decode(&out); err != nil {
-		panic(err)
-	}
-	return fuzzNumbers(out).(map[string]any)
-}
-
-// fuzzNumbers makes json.Numbers int64 or float64, as decoded input has them.
-func fuzzNumbers(v any) any {
-	switch t := v.(type) {
-	case map[string]any:
-		for k, x := range t {
-			t[k] = fuzzNumbers(x)
-		}
-	case []any:
-		for i, x := range t {
-			t[i] = fuzzNumbers(x)
-		}
-	case json.Number:
-		if i, err := t.Int64(); err == nil {
-			return i
-		}
-		f, _ := t.Float64()
-		return f
-	}
-	return v
 }
 
 // fuzzGen turns fuzz bytes into choices; past the end every choice is 0.
@@ -360,7 +323,7 @@ func dupAList(v any, g *fuzzGen) bool {
 	for _, k := range fuzzKeys(m) {
 		if l, ok := m[k].([]any); ok && len(l) > 0 && g.intn(2) == 0 {
 			if g.intn(2) == 0 {
-				m[k] = append(l, fuzzCopy(map[string]any{"x": l[g.intn(len(l))]})["x"])
+				m[k] = append(l, merge.FuzzCopy(map[string]any{"x": l[g.intn(len(l))]})["x"])
 			} else {
 				m[k] = l[:len(l)-1]
 			}
@@ -420,15 +383,15 @@ func (g *fuzzGen) managedFields(reg *schema.Registry, obj map[string]any, gvk sc
 	return entries
 }
 
-func (g *fuzzGen) request(reg *schema.Registry, bases []map[string]any) (Request, string) {
-	base := fuzzCopy(bases[g.intn(len(bases))])
+func (g *fuzzGen) request(reg *schema.Registry, bases []map[string]any) (merge.Request, string) {
+	base := merge.FuzzCopy(bases[g.intn(len(bases))])
 	gvk := schema.GVKFromAPIVersionKind(base["apiVersion"].(string), base["kind"].(string))
 
-	manifest := fuzzCopy(base)
+	manifest := merge.FuzzCopy(base)
 	g.mutate(manifest)
 	var live map[string]any
 	if g.intn(5) != 0 {
-		live = fuzzCopy(base)
+		live = merge.FuzzCopy(base)
 		g.mutate(live)
 		md, ok := live["metadata"].(map[string]any)
 		if !ok {
@@ -444,10 +407,10 @@ func (g *fuzzGen) request(reg *schema.Registry, bases []map[string]any) (Request
 	if g.intn(8) == 0 { // a body of another kind or version
 		manifest["apiVersion"] = g.pick([]string{"v1", "apps/v1beta2", "example.com/v2"})
 	}
-	req := Request{
+	req := merge.Request{
 		Live:     live,
 		Object:   manifest,
-		Endpoint: Endpoint{GVK: gvk, Namespace: "ns", Name: fmt.Sprint(base["metadata"].(map[string]any)["name"])},
+		Endpoint: merge.Endpoint{GVK: gvk, Namespace: "ns", Name: fmt.Sprint(base["metadata"].(map[string]any)["name"])},
 		Manager:  g.pick([]string{"kubectl", "a", "b", "kube-controller-manager", ""}),
 		Force:    g.intn(3) == 0,
 		Now:      time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC),

@@ -6,6 +6,7 @@ import (
 	"log"
 	"time"
 
+	"github.com/ssa-diff/ssa-diff/fieldpath"
 	"github.com/ssa-diff/ssa-diff/merge"
 	"github.com/ssa-diff/ssa-diff/schema"
 )
@@ -67,4 +68,57 @@ func Example() {
 	// ci: taken [], gained [.spec.replicas]
 	// hpa-controller: taken [.spec.replicas], gained []
 	// ci Apply  {"f:spec":{"f:replicas":{},"f:selector":{},"f:template":{"f:metadata":{"f:labels":{"f:app":{}}},"f:spec":{"f:containers":{"k:{\"name\":\"web\"}":{".":{},"f:image":{},"f:name":{}}}}}}}
+}
+
+// A client of one's own that sends two requests for an object: a patch that takes the
+// entry of a retired manager out of managedFields, then its apply, which no longer sets
+// the key both managers owned. The Sequence predicts each request on the previous one's
+// answer, and Summarize describes both as one Result: with its co-owner gone, the key is
+// deleted (alone, the apply would leave it to the retired manager).
+func ExampleSequence() {
+	engine := merge.New(schema.NewRegistry())
+	live := decode(`{"apiVersion":"v1","kind":"ConfigMap",
+	  "metadata":{"name":"settings","namespace":"shop","uid":"6d1b7a52-0000-4000-8000-000000000002","resourceVersion":"3",
+	    "creationTimestamp":"2026-12-01T09:00:00Z",
+	    "managedFields":[
+	      {"manager":"old-operator","operation":"Apply","apiVersion":"v1","time":"2026-12-01T09:00:00Z","fieldsType":"FieldsV1","fieldsV1":{"f:data":{"f:legacy":{}}}},
+	      {"manager":"operator","operation":"Apply","apiVersion":"v1","time":"2026-12-01T09:00:00Z","fieldsType":"FieldsV1","fieldsV1":{"f:data":{"f:legacy":{},"f:mode":{}}}}]},
+	  "data":{"legacy":"1","mode":"fast"}}`)
+	manifest := decode(`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"settings","namespace":"shop"},"data":{"mode":"fast"}}`)
+	now := time.Date(2026, 12, 3, 12, 0, 0, 0, time.UTC)
+
+	seq, refused, err := engine.Begin(merge.Request{Live: live, Object: manifest, Manager: "operator", Now: now}, merge.ClientRaw)
+	if err != nil || refused != nil {
+		log.Fatal(err, refused)
+	}
+	req := seq.Request()
+	entries, _, err := fieldpath.EntriesOf(seq.Live())
+	if err != nil {
+		log.Fatal(err)
+	}
+	patch, err := seq.WithManagedFields(seq.Live(), entries[1:]) // without old-operator's entry
+	if err != nil {
+		log.Fatal(err)
+	}
+	patched, err := seq.Update(merge.Request{Live: seq.Live(), Object: patch, Endpoint: req.Endpoint, Manager: "operator", Now: now})
+	if err != nil {
+		log.Fatal(err)
+	}
+	applied, err := seq.Apply(merge.Request{Live: patched.Object, Object: manifest, Endpoint: req.Endpoint, Manager: "operator", Now: now})
+	if err != nil {
+		log.Fatal(err)
+	}
+	res := seq.Summarize(merge.Outcome{Manager: "operator", Final: applied.Object, First: applied, Steps: []merge.Step{
+		{Description: "managedFields patch", Manager: "operator", Code: patched.StatusCode()},
+		{Description: "apply", Manager: "operator", Code: applied.StatusCode()},
+	}})
+	fmt.Println(res.Action, res.Object["data"], res.Deleted)
+	for _, o := range res.Ownership {
+		if len(o.Taken) > 0 {
+			fmt.Printf("%s: taken %v\n", o.Manager.Manager, o.Taken)
+		}
+	}
+	// Output:
+	// update map[mode:fast] [.data.legacy]
+	// old-operator: taken [.data.legacy]
 }

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/ssa-diff/ssa-diff/internal/unstructured"
+
 	"github.com/ssa-diff/ssa-diff/schema"
 	smdpath "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 	"sigs.k8s.io/structured-merge-diff/v6/typed"
@@ -62,7 +64,7 @@ func TestPruneShortcutAgrees(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			req := again
-			req.Object = copyObject(base.Object)
+			req.Object = unstructured.DeepCopyObject(base.Object)
 			c.edit(req.Object)
 			a, err := fast.Apply(req)
 			if err != nil {
@@ -119,7 +121,7 @@ spec:
 	if err := yaml.Unmarshal([]byte(manifest), &cfg); err != nil {
 		t.Fatal(err)
 	}
-	cfg = normalizeObject(cfg)
+	cfg = unstructured.CopyAsDecoded(cfg)
 	cfgTyped, err := r.parse(cfg, true)
 	if err != nil {
 		t.Fatal(err)
@@ -179,7 +181,7 @@ spec:
 }
 
 func withSelector(cfg map[string]any, sel map[string]any) map[string]any {
-	c := copyObject(cfg)
+	c := unstructured.DeepCopyObject(cfg)
 	c["spec"].(map[string]any)["selector"] = sel
 	return c
 }
@@ -204,9 +206,9 @@ func TestKeepsEveryField(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	live := normalizeObject(base.Live)
+	live := unstructured.CopyAsDecoded(base.Live)
 	edit := func(f func(m map[string]any)) map[string]any {
-		c := copyObject(live)
+		c := unstructured.DeepCopyObject(live)
 		f(c)
 		return c
 	}
@@ -255,67 +257,6 @@ func TestKeepsEveryField(t *testing.T) {
 			}
 			if !c.keep && len(deleted) == 0 {
 				t.Errorf("the typed comparison removes nothing: the case does not test a removal")
-			}
-		})
-	}
-}
-
-// TestCompactManagedFields: an engine WithCompactManagedFields predicts what the default
-// engine predicts, printed byte for byte the same, with fieldsV1 kept as text; and its
-// predictions serve as live objects again.
-func TestCompactManagedFields(t *testing.T) {
-	reg := schema.NewRegistry()
-	trees, text := New(reg), New(reg, WithCompactManagedFields())
-	req := deploymentRequest(t)
-	for _, c := range []struct {
-		name  string
-		apply func(*Engine, Request) (*Result, error)
-	}{
-		{"api", (*Engine).Apply},
-		{"kubectl", (*Engine).KubectlApply},
-		{"argocd", func(e *Engine, r Request) (*Result, error) {
-			return e.ArgoCDApply(r, ArgoCDOptions{Application: "app"})
-		}},
-		{"flux", func(e *Engine, r Request) (*Result, error) {
-			return e.FluxApply(r, FluxOptions{KustomizationName: "apps", KustomizationNamespace: "flux-system"})
-		}},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			a, err := c.apply(trees, req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			b, err := c.apply(text, req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			ja, _ := json.Marshal(a)
-			jb, _ := json.Marshal(b)
-			if string(ja) != string(jb) {
-				t.Fatalf("compact managedFields print otherwise:\n%s\n---\n%s", ja, jb)
-			}
-			if b.Object == nil {
-				t.Fatal("no object predicted")
-			}
-			list := b.Object["metadata"].(map[string]any)["managedFields"].([]any)
-			if _, ok := list[0].(map[string]any)["fieldsV1"].(json.RawMessage); !ok {
-				t.Errorf("fieldsV1 kept as %T", list[0].(map[string]any)["fieldsV1"])
-			}
-			// The prediction as the live object of the same apply: nothing changes then.
-			again := req
-			again.Live = b.Object
-			r2, err := c.apply(text, again)
-			if err != nil {
-				t.Fatal(err)
-			}
-			r1, err := c.apply(trees, Request{Live: a.Object, Object: req.Object, Manager: req.Manager, Now: req.Now})
-			if err != nil {
-				t.Fatal(err)
-			}
-			j1, _ := json.Marshal(r1)
-			j2, _ := json.Marshal(r2)
-			if string(j1) != string(j2) {
-				t.Fatalf("re-applied on a compact prediction:\n%s\n---\n%s", j2, j1)
 			}
 		})
 	}

@@ -3,6 +3,7 @@ package merge
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 
 	smdpath "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 )
@@ -16,7 +17,7 @@ func hasLastApplied(obj map[string]any) bool {
 // (catalog K3): the configuration without that annotation, as compact JSON with sorted keys
 // and a trailing newline. Past the annotations size limit the annotation is deleted (K4).
 func setLastApplied(obj, cfg map[string]any) {
-	c := copyObject(cfg)
+	c := unstructured.DeepCopyObject(cfg)
 	// The server reads and writes annotations as a map of strings: a null value becomes "",
 	// null annotations disappear.
 	if md := metadataOf(c); md != nil {
@@ -66,7 +67,7 @@ func (r *request) allowedConflictsFromLastApplied(live map[string]any) (*smdpath
 	if err := json.Unmarshal([]byte(s), &last); err != nil || last == nil {
 		return nil, false
 	}
-	last = normalizeObject(last)
+	last = unstructured.CopyAsDecoded(last)
 	if av, _ := last["apiVersion"].(string); av != r.ep.GVK.APIVersion() {
 		return nil, false
 	}

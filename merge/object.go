@@ -5,8 +5,6 @@ import (
 	"sort"
 	"time"
 
-	"github.com/ssa-diff/ssa-diff/internal/unstructured"
-
 	"github.com/ssa-diff/ssa-diff/fieldpath"
 	"github.com/ssa-diff/ssa-diff/schema"
 )
@@ -45,13 +43,6 @@ func ensureMetadata(obj map[string]any) map[string]any {
 func objectGVKNN(obj map[string]any) string {
 	ns, name := nsName(obj)
 	return fmt.Sprintf("%s/%s; %s", ns, name, gvkOf(obj))
-}
-
-func copyObject(obj map[string]any) map[string]any {
-	if obj == nil {
-		return nil
-	}
-	return unstructured.DeepCopy(obj).(map[string]any)
 }
 
 // managedFieldsOf decodes an object's metadata.managedFields into entries. present is false

@@ -1,6 +1,7 @@
 package merge
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"sort"
@@ -253,3 +254,41 @@ func TestCompareErrorOrder(t *testing.T) {
 }
 
 const compareErrorRequest = `{"endpoint":{"GVK":{"Group":"apps","Version":"v1","Kind":"Deployment"},"Namespace":"ns","Name":"web","Subresource":"status"},"force":true,"live":{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"labels":{"app":"web"},"managedFields":[{"apiVersion":"apps/v1","fieldsType":"FieldsV1","fieldsV1":{"f:apiVersion":{},"f:metadata":{"f:labels":{"f:app":{}},"f:namespace":{},"f:resourceVersion":{},"f:uid":{}},"f:spec":{"f:replicas":{},"f:selector":{},"f:strategy":{"f:type":{}},"f:template":{"f:metadata":{"f:labels":{"f:app":{}}},"f:spec":{"f:containers":{"k:{\"name\":\"app\"}":{".":{},"f:env":{"k:{\"name\":\"A\"}":{"f:name":{},"f:value":{}},"k:{\"name\":\"B\"}":{".":{},"f:name":{},"f:value":{}}},"f:ports":{"k:{\"containerPort\":443,\"protocol\":\"TCP\"}":{"f:containerPort":{},"f:protocol":{}},"k:{\"containerPort\":80,\"protocol\":\"TCP\"}":{".":{},"f:name":{}}}},"k:{\"name\":\"side\"}":{}},"f:nodeSelector":{},"f:tolerations":{}}}}},"manager":"kubectl","operation":"Apply","subresource":"status"},{"apiVersion":"apps/v1","fieldsType":"FieldsV1","fieldsV1":{"f:metadata":{"f:labels":{"f:app":{}}},"f:spec":{"f:replicas":{},"f:selector":{},"f:strategy":{"f:type":{}},"f:template":{"f:metadata":{"f:labels":{"f:app":{}}},"f:spec":{"f:containers":{"k:{\"name\":\"app\"}":{".":{},"f:args":{},"f:env":{"k:{\"name\":\"A\"}":{},"k:{\"name\":\"B\"}":{"f:name":{},"f:value":{}}},"f:image":{},"f:name":{},"f:ports":{"k:{\"containerPort\":443,\"protocol\":\"TCP\"}":{"f:containerPort":{}},"k:{\"containerPort\":80,\"protocol\":\"TCP\"}":{".":{},"f:containerPort":{}}}}},"f:nodeSelector":{},"f:tolerations":{}}}}},"manager":"kubectl-client-side-apply","operation":"Update","time":"2026-12-01T10:00:00Z"}],"name":"web","namespace":"ns","resourceVersion":"10","uid":"00000000-0000-0000-0000-000000000001"},"spec":{"replicas":2,"selector":{"matchLabels":{"app":"web"}},"strategy":{"type":"RollingUpdate"},"template":{"metadata":{"labels":{"app":"web"}},"spec":{"containers":[{"args":["--port","80"],"env":[{"name":"A","value":"1"},{"name":"B","value":"2"}],"image":"nginx:1.27","name":"app","ports":[{"containerPort":80,"name":"http"},{"containerPort":443,"protocol":"TCP"}],"resources":{"limits":{"cpu":"500m"}}},{"image":"busybox","name":"side"}],"nodeSelector":{"disk":"ssd"},"tolerations":[{"key":"k","operator":"Exists"}],"volumes":[{"configMap":{"name":"c"},"name":"v"}]}}}},"manager":"kubectl","object":{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"labels":{"app":"web"},"name":"web","namespace":"ns"},"spec":{"replicas":2,"selector":{"matchLabels":{"app":"web"}},"strategy":{"type":"RollingUpdate"},"template":{"metadata":{"labels":{"app":"web"}},"spec":{"containers":[{"args":["--port","80"],"env":[{"name":"A","value":"1"},{"name":"B","value":"2"}],"image":"nginx:1.27","name":"app","ports":[{"containerPort":80,"name":"http"},{"containerPort":443,"protocol":"TCP"}],"resources":{"limits":{"cpu":"500m"}}},{"image":"busybox","name":"side"}],"nodeSelector":{"disk":"ssd"},"tolerations":[{"key":"k","operator":"Exists"}],"volumes":[{"configMap":{"name":"c"},"name":"v"}]}}}}}`
+
+func fuzzCopy(m map[string]any) map[string]any {
+	if m == nil {
+		return nil
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		panic(err)
+	}
+	var out map[string]any
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	if err := dec.Decode(&out); err != nil {
+		panic(err)
+	}
+	return fuzzNumbers(out).(map[string]any)
+}
+
+// fuzzNumbers makes json.Numbers int64 or float64, as decoded input has them.
+func fuzzNumbers(v any) any {
+	switch t := v.(type) {
+	case map[string]any:
+		for k, x := range t {
+			t[k] = fuzzNumbers(x)
+		}
+	case []any:
+		for i, x := range t {
+			t[i] = fuzzNumbers(x)
+		}
+	case json.Number:
+		if i, err := t.Int64(); err == nil {
+			return i
+		}
+		f, _ := t.Float64()
+		return f
+	}
+	return v
+}

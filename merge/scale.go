@@ -2,6 +2,7 @@ package merge
 
 import (
 	"fmt"
+	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 	"strings"
 
 	"github.com/ssa-diff/ssa-diff/fieldpath"
@@ -111,7 +112,7 @@ func (r *request) updateScale(live, scale map[string]any, manager string) *Resul
 		out.Times[key] = parent.Times[key]
 	}
 
-	obj := copyObject(live)
+	obj := unstructured.DeepCopyObject(live)
 	if hasNew {
 		setNestedValue(obj, parts, newReplicas)
 	}
@@ -136,7 +137,7 @@ func (r *request) updateScale(live, scale map[string]any, manager string) *Resul
 	res.Object, res.ManagedFields = obj, entries
 	res.Action = ActionUpdate
 	if r.unchanged(live, liveEntries, obj, entries) {
-		res.Action, res.Object, res.ManagedFields = ActionUnchanged, copyObject(live), liveEntries
+		res.Action, res.Object, res.ManagedFields = ActionUnchanged, unstructured.DeepCopyObject(live), liveEntries
 	}
 	res.Ownership = r.ownershipChanges(before, out, fieldpath.ManagerKey(fieldpath.Entry{Manager: orUnknown(manager), Operation: fieldpath.OperationUpdate, APIVersion: string(r.version), Subresource: "scale"}))
 	return res

@@ -2,6 +2,7 @@ package merge
 
 import (
 	"fmt"
+	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 
 	"github.com/ssa-diff/ssa-diff/fieldpath"
 	"github.com/ssa-diff/ssa-diff/merge/conversion"
@@ -13,12 +14,12 @@ import (
 // (catalog B4). Through /scale, Object is an autoscaling/v1 Scale.
 func (e *Engine) Update(req Request) (*Result, error) {
 	given := req.Live
-	req, refused, err := e.admit(req, clientRaw)
+	req, refused, err := e.admit(req, ClientRaw)
 	if refused != nil || err != nil {
 		return refused, err
 	}
-	req.Live = normalizedInput(req.Live)
-	req.Object = normalizeObject(req.Object)
+	req.Live = unstructured.AsDecoded(req.Live)
+	req.Object = unstructured.CopyAsDecoded(req.Object)
 	r, err := e.newRequest(req)
 	if err != nil {
 		return nil, err
@@ -44,7 +45,7 @@ func (r *request) updateObject(live, next map[string]any, manager string) *Resul
 		}
 		live = r.e.hooks.EmptyObject(r.typ)
 	}
-	next = copyObject(next)
+	next = unstructured.DeepCopyObject(next)
 	// Decoding keeps an empty managedFields list (a reset, catalog F4) that re-encoding would drop.
 	bodyManaged, hasBodyManaged := metadataOf(next)["managedFields"]
 	if r.converts() {
@@ -157,7 +158,7 @@ func (r *request) settle(res *Result, live map[string]any, liveEntries []fieldpa
 		res.Action = ActionCreate
 	case r.unchanged(live, liveEntries, obj, entries):
 		res.Action = ActionUnchanged
-		res.Object = copyObject(live)
+		res.Object = unstructured.DeepCopyObject(live)
 		res.ManagedFields = liveEntries
 	default:
 		res.Action = ActionUpdate

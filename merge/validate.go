@@ -1,15 +1,12 @@
 package merge
 
 import (
-	"fmt"
-	"strings"
-
+	"github.com/ssa-diff/ssa-diff/internal/unstructured"
+	"github.com/ssa-diff/ssa-diff/internal/validation"
 	"github.com/ssa-diff/ssa-diff/schema"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	k8sschema "k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-
-	"github.com/ssa-diff/ssa-diff/internal/validation"
 )
 
 // validate runs the registry's validation on obj, the object a write would store (catalog
@@ -28,7 +25,7 @@ func (r *request) validateAs(subresource string, obj, live map[string]any) *Stat
 	var v Validation
 	if r.hub == nil {
 		v = r.e.hooks.Validate(r.typ, subresource, obj, live)
-	} else if err := r.atHub(copyObject(obj), live, func(t *schema.Type, obj, live map[string]any) error {
+	} else if err := r.atHub(unstructured.DeepCopyObject(obj), live, func(t *schema.Type, obj, live map[string]any) error {
 		// The server validates the internal version: paths and values are the hub's.
 		v = r.e.hooks.Validate(t, subresource, obj, live)
 		return nil
@@ -62,48 +59,6 @@ func invalid(group, kind, name string, errs field.ErrorList) *StatusError {
 		}
 	}
 	return out
-}
-
-// kubectlInvalidMessage is how kubectl 1.37 prints a 422 Invalid it gets back
-// (StandardErrorMessage's handling of reason Invalid): "The <Kind> "<name>" is invalid: "
-// and the causes as "field: message", each once — after the colon when there is one, else
-// one per line behind "* ". Without details it is "The request is invalid" and the
-// server's message.
-func kubectlInvalidMessage(s *StatusError) string {
-	head := "The request is invalid"
-	d := s.Details
-	if d == nil {
-		if s.Message != "" {
-			head += ": " + s.Message
-		}
-		return head
-	}
-	if d.Kind != "" || d.Name != "" {
-		head = fmt.Sprintf("The %s %q is invalid", d.Kind, d.Name)
-	} else if s.Message != "" && len(d.Causes) == 0 {
-		head += ": " + s.Message
-	}
-	var msgs []string
-	seen := map[string]bool{}
-	for _, c := range d.Causes {
-		m := c.Field + ": " + c.Message
-		if !seen[m] {
-			seen[m] = true
-			msgs = append(msgs, m)
-		}
-	}
-	switch len(msgs) {
-	case 0:
-		return head
-	case 1:
-		return head + ": " + msgs[0]
-	}
-	var b strings.Builder
-	b.WriteString(head + ": ")
-	for _, m := range msgs {
-		b.WriteString("\n* " + m)
-	}
-	return b.String()
 }
 
 // uidChanged is the one check of the registry's validation every kind shares and that

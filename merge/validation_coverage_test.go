@@ -56,24 +56,6 @@ func TestEveryServedKindIsValidatedOrSaysSo(t *testing.T) {
 	}
 }
 
-// A ComponentStatus is only read: kube-apiserver 1.37.2 answers an apply of one, by any
-// client, with 405 MethodNotAllowed and no validation.
-func TestReadOnlyKind(t *testing.T) {
-	obj := map[string]any{"apiVersion": "v1", "kind": "ComponentStatus", "metadata": map[string]any{"name": "etcd-0"},
-		"conditions": []any{map[string]any{"type": "Healthy", "status": "True"}}}
-	e := New(schema.NewRegistry())
-	for name, apply := range map[string]func(Request) (*Result, error){"api": e.Apply, "kubectl": e.KubectlApply} {
-		res, err := apply(Request{Object: obj, Manager: "kubectl"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		want := &StatusError{Code: 405, Reason: "MethodNotAllowed", Message: "the server does not allow this method on the requested resource", Details: &StatusDetails{}}
-		if res.Action != ActionRejected || res.Rejection == nil || res.Rejection.Code != want.Code || res.Rejection.Reason != want.Reason || res.Rejection.Message != want.Message {
-			t.Errorf("%s: %s %+v, want %+v", name, res.Action, res.Rejection, want)
-		}
-	}
-}
-
 // The server's warnings keep the order the server sends them in (kubectl prints them so):
 // a Deployment with twelve gitRepo volumes is warned about volumes[0] to volumes[11] in
 // index order, not in the order of their text (volumes[10] before volumes[2]).

@@ -16,20 +16,20 @@ import (
 // runs field management there, and answers at that version. A version or kind the server
 // does not serve is refused before anything else happens (catalog V5).
 
-// client is who sends a request, which decides how a kind the server does not serve is
-// refused.
-type client int
+// Client is who sends a request, which decides how a kind the server does not serve is
+// refused (catalog V5).
+type Client int
 
 const (
-	// clientRaw sends the body as it is to the URL of its apiVersion (the api applier, a
+	// ClientRaw sends the body as it is to the URL of its apiVersion (the api applier, a
 	// controller): the server answers 404.
-	clientRaw client = iota
-	// clientKubectl maps the kind to a resource through discovery first and refuses, in
+	ClientRaw Client = iota
+	// ClientKubectl maps the kind to a resource through discovery first and refuses, in
 	// its own words, what the server does not serve; nothing is sent.
-	clientKubectl
-	// clientMapper is any other client with a REST mapper (Argo CD, Flux): client-go's
+	ClientKubectl
+	// ClientMapper is any other client with a REST mapper (Argo CD, Flux): client-go's
 	// refusal, nothing sent.
-	clientMapper
+	ClientMapper
 )
 
 // The server's answers to a URL it does not serve.
@@ -67,7 +67,7 @@ func endpointOf(req Request) Endpoint {
 // server does not serve is refused as client c would see it (the result), and the live
 // object is read at the request's version, as the server converts the stored object (the
 // request to run). An error means the live object cannot be converted offline.
-func (e *Engine) admit(req Request, c client) (Request, *Result, error) {
+func (e *Engine) admit(req Request, c Client) (Request, *Result, error) {
 	req.Endpoint = endpointOf(req)
 	gvk := req.Endpoint.GVK
 	if e.schemas.Serving(gvk) == schema.NotServed {
@@ -87,7 +87,7 @@ func (e *Engine) admit(req Request, c client) (Request, *Result, error) {
 		return req, nil, nil
 	}
 	if t, ok := e.schemas.Lookup(gvk); ok && t.Source == schema.SourceBuiltin && conversion.Hub(gvk.Group, gvk.Kind) != "" {
-		req.Live = normalizedInput(req.Live)
+		req.Live = unstructured.AsDecoded(req.Live)
 		// The server holds the object in its internal version (the hub's shape) and reads
 		// it through the request version's Go types: what that version cannot hold is
 		// not there, what it always holds is.
@@ -116,7 +116,7 @@ func (e *Engine) admit(req Request, c client) (Request, *Result, error) {
 		return req, nil, fmt.Errorf("%w: the live object is %s, a version kube-apiserver %s does not serve: no server returns it; read it again at %s",
 			ErrNotPredictable, at.APIVersion(), builtin.KubernetesVersion, gvk.APIVersion())
 	}
-	req.Live = normalizedInput(req.Live)
+	req.Live = unstructured.AsDecoded(req.Live)
 	conv, exact, err := e.convertObject(req.Live, gvk)
 	if err != nil {
 		return req, nil, fmt.Errorf("%w: reading the live %s %s at %s: %w", ErrNotPredictable, at.APIVersion(), at.Kind, gvk.APIVersion(), err)
@@ -144,7 +144,7 @@ func passHubLive(next Request, first Request) Request {
 // when that is not the object given (another version, or one the kind's Go types read
 // otherwise).
 func readAs(res *Result, given, read map[string]any) *Result {
-	if res != nil && given != nil && read != nil && (gvkOf(given) != gvkOf(read) || !unstructured.Equal(given, read) && !unstructured.Equal(normalizedInput(given), read)) {
+	if res != nil && given != nil && read != nil && (gvkOf(given) != gvkOf(read) || !unstructured.Equal(given, read) && !unstructured.Equal(unstructured.AsDecoded(given), read)) {
 		res.Live = read
 	}
 	return res
@@ -184,7 +184,7 @@ func rewriteAPIVersion(obj map[string]any, gvk schema.GVK) map[string]any {
 		c[k] = v
 	}
 	c["apiVersion"] = gvk.APIVersion()
-	return copyObject(c)
+	return unstructured.DeepCopyObject(c)
 }
 
 // roundTrip is the server's decoding of an object of the request's version into the
@@ -226,7 +226,7 @@ func (r *request) atHub(obj, live map[string]any, f func(t *schema.Type, obj, li
 		}
 		if unstructured.EqualIgnoringManagedFields(obj, live) {
 			// Nothing changed: the server goes on with the object it holds.
-			hobj = copyObject(hlive)
+			hobj = unstructured.DeepCopyObject(hlive)
 			if mf, ok := metadataOf(obj)["managedFields"]; ok {
 				ensureMetadata(hobj)["managedFields"] = mf
 			} else {
@@ -255,11 +255,11 @@ func (r *request) atHub(obj, live map[string]any, f func(t *schema.Type, obj, li
 
 // notServed is the refusal of a request for a kind or version the server does not serve
 // (catalog V5), as client c reports it.
-func (e *Engine) notServed(req Request, c client) *Result {
+func (e *Engine) notServed(req Request, c Client) *Result {
 	gvk := req.Endpoint.GVK
 	res := &Result{Endpoint: req.Endpoint, Action: ActionRejected, Warnings: []string{e.whyNotServed(gvk)}}
 	switch c {
-	case clientRaw:
+	case ClientRaw:
 		if e.schemas.BuiltinGroupServed(gvk.Group) {
 			// The group's handler answers for the versions and resources it lacks.
 			res.Rejection = &StatusError{Code: 404, Reason: "NotFound", Message: notServedMessage, Details: &StatusDetails{}}
@@ -267,7 +267,7 @@ func (e *Engine) notServed(req Request, c client) *Result {
 			// No handler for the group at all: the server's mux answers.
 			res.Rejection = &StatusError{Code: 404, Message: notServedTextMessage, PlainText: true}
 		}
-	case clientKubectl:
+	case ClientKubectl:
 		name, _ := metadataOf(req.Object)["name"].(string)
 		ns, _ := metadataOf(req.Object)["namespace"].(string)
 		res.Rejection = &StatusError{Code: 404, Reason: "NotFound",

@@ -47,97 +47,6 @@ spec:
 	return reg
 }
 
-// TestNotServed: a request for a kind or version the server does not serve is refused
-// before anything else, as each client sees it (catalog V5).
-func TestNotServed(t *testing.T) {
-	e := New(widgetRegistry(t, false))
-	const (
-		status = `{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"the server could not find the requested resource","reason":"NotFound","details":{},"code":404}`
-		text   = "404 page not found"
-	)
-	for _, c := range []struct {
-		name, body string
-		// raw is the raw API's Status (JSON) or plain-text body.
-		raw string
-		// kubectl is kubectl's message.
-		kubectl string
-	}{
-		{"a version of a served group no longer served",
-			"apiVersion: apps/v1beta1\nkind: Deployment\nmetadata: {name: web, namespace: shop}\nspec: {replicas: 1}",
-			status, `resource mapping not found for name: "web" namespace: "shop" from "app.yaml": no matches for kind "Deployment" in version "apps/v1beta1"`},
-		{"a kind the group does not have",
-			"apiVersion: apps/v1\nkind: Deploymnet\nmetadata: {name: web}",
-			status, `resource mapping not found for name: "web" namespace: "" from "app.yaml": no matches for kind "Deploymnet" in version "apps/v1"`},
-		{"a core version that does not exist",
-			"apiVersion: v2\nkind: ConfigMap\nmetadata: {name: web, namespace: shop}",
-			status, `resource mapping not found for name: "web" namespace: "shop" from "app.yaml": no matches for kind "ConfigMap" in version "v2"`},
-		{"the body of a subresource",
-			"apiVersion: policy/v1\nkind: Eviction\nmetadata: {name: web, namespace: shop}",
-			status, `resource mapping not found for name: "web" namespace: "shop" from "app.yaml": no matches for kind "Eviction" in version "policy/v1"`},
-		{"a built-in group no version of which is served",
-			"apiVersion: extensions/v1beta1\nkind: Ingress\nmetadata: {name: web, namespace: shop}",
-			text, `resource mapping not found for name: "web" namespace: "shop" from "app.yaml": no matches for kind "Ingress" in version "extensions/v1beta1"`},
-		{"a CRD version not served",
-			"apiVersion: example.com/v1beta1\nkind: Widget\nmetadata: {name: w, namespace: shop}",
-			text, `resource mapping not found for name: "w" namespace: "shop" from "app.yaml": no matches for kind "Widget" in version "example.com/v1beta1"`},
-		{"a CRD version not listed",
-			"apiVersion: example.com/v3\nkind: Widget\nmetadata: {name: w, namespace: shop}",
-			text, `resource mapping not found for name: "w" namespace: "shop" from "app.yaml": no matches for kind "Widget" in version "example.com/v3"`},
-		{"a kind of a CRD group no given CRD defines",
-			"apiVersion: example.com/v1\nkind: Gadget\nmetadata: {name: g, namespace: shop}",
-			text, `resource mapping not found for name: "g" namespace: "shop" from "app.yaml": no matches for kind "Gadget" in version "example.com/v1"`},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			body := objFromYAML(t, c.body)
-			live := objFromYAML(t, c.body) // a live object changes nothing: nothing is sent
-			for _, l := range []map[string]any{nil, live} {
-				for verb, call := range map[string]func(Request) (*Result, error){"apply": e.Apply, "update": e.Update} {
-					res, err := call(Request{Live: l, Object: body, Manager: "deployer", Now: versionsNow, Source: "app.yaml"})
-					if err != nil {
-						t.Fatalf("%s: %v", verb, err)
-					}
-					s := res.Rejection
-					if res.Action != ActionRejected || s == nil || s.Code != 404 {
-						t.Fatalf("%s: %+v %+v", verb, res.Action, s)
-					}
-					if c.raw == text {
-						if !s.PlainText || s.Message != text || s.Status() != nil {
-							t.Errorf("%s: %+v, want the plain-text 404", verb, s)
-						}
-					} else if got := string(s.Status()); got != c.raw {
-						t.Errorf("%s: status\n %s\nwant\n %s", verb, got, c.raw)
-					}
-					if len(res.Warnings) == 0 {
-						t.Errorf("%s: no warning says why", verb)
-					}
-				}
-			}
-			res, err := e.KubectlApply(Request{Object: body, Now: versionsNow, Source: "app.yaml"})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if res.Rejection == nil || res.Rejection.Message != c.kubectl || len(res.Steps) != 0 {
-				t.Errorf("kubectl: %+v, steps %v\nwant %q", res.Rejection, res.Steps, c.kubectl)
-			}
-			want := c.kubectl[strings.Index(c.kubectl, "no matches"):]
-			for name, call := range map[string]func() (*Result, error){
-				"argocd": func() (*Result, error) {
-					return e.ArgoCDApply(Request{Object: body, Now: versionsNow}, ArgoCDOptions{})
-				},
-				"flux": func() (*Result, error) { return e.FluxApply(Request{Object: body, Now: versionsNow}, FluxOptions{}) },
-			} {
-				res, err := call()
-				if err != nil {
-					t.Fatal(err)
-				}
-				if res.Rejection == nil || res.Rejection.Message != want {
-					t.Errorf("%s: %+v, want %q", name, res.Rejection, want)
-				}
-			}
-		})
-	}
-}
-
 // TestUnknownGroupFallsBackToDeduced: a group nobody told the registry about is predicted
 // with the deduced type, and the warning says how to give its schema.
 func TestUnknownGroupFallsBackToDeduced(t *testing.T) {
@@ -287,39 +196,6 @@ func TestLiveAtUnservedVersion(t *testing.T) {
 	cfg := objFromYAML(t, "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: shop}\nspec: {replicas: 2}")
 	if _, err := e.Apply(Request{Live: live, Object: cfg, Manager: "m", Now: versionsNow}); !errors.Is(err, ErrNotPredictable) || !strings.Contains(err.Error(), "does not serve") {
 		t.Errorf("got %v", err)
-	}
-}
-
-// TestHPANoOpAtV1KeepsTheStoredObject: an HPA stored with its CPU metric first reads at
-// autoscaling/v1 with that metric in targetCPUUtilizationPercentage and the other in an
-// annotation; reading that back would put the CPU metric last. An apply at v1 that changes
-// nothing must leave the stored object alone (no write, no generation bump), in one request
-// and through a client's sequence (catalog V7, G5).
-func TestHPANoOpAtV1KeepsTheStoredObject(t *testing.T) {
-	e := New(schema.NewRegistry())
-	live := objFromYAML(t, strings.Replace(hpaAtV2, `  - type: Pods
-    pods: {metric: {name: qps}, target: {type: AverageValue, averageValue: "10"}}
-  - type: Resource
-    resource: {name: cpu, target: {type: Utilization, averageUtilization: 70}}`, `  - type: Resource
-    resource: {name: cpu, target: {type: Utilization, averageUtilization: 70}}
-  - type: Pods
-    pods: {metric: {name: qps}, target: {type: AverageValue, averageValue: "10"}}`, 1))
-	cfg := objFromYAML(t, "apiVersion: autoscaling/v1\nkind: HorizontalPodAutoscaler\nmetadata: {name: front, namespace: shop}\nspec: {maxReplicas: 8}")
-	for name, call := range map[string]func(Request) (*Result, error){
-		"api": e.Apply, "kubectl": e.KubectlApply,
-		"argocd": func(r Request) (*Result, error) { return e.ArgoCDApply(r, ArgoCDOptions{Manager: "team"}) },
-	} {
-		// team applies platform's value: co-owned, nothing changes but managedFields.
-		res, err := call(Request{Live: live, Object: cfg, Manager: "team", Now: versionsNow})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if res.Rejection != nil {
-			t.Fatalf("%s: %+v", name, res.Rejection)
-		}
-		if g := metadataOf(res.Object)["generation"]; g != int64(1) {
-			t.Errorf("%s: generation %v, want 1 (the stored spec is unchanged)", name, g)
-		}
 	}
 }
 

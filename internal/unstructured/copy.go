@@ -19,3 +19,11 @@ func DeepCopy(v any) any {
 	}
 	return v
 }
+
+// DeepCopyObject is DeepCopy of an object, nil for nil.
+func DeepCopyObject(obj map[string]any) map[string]any {
+	if obj == nil {
+		return nil
+	}
+	return DeepCopy(obj).(map[string]any)
+}

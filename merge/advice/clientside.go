@@ -8,6 +8,7 @@ import (
 
 	"github.com/ssa-diff/ssa-diff/fieldpath"
 	"github.com/ssa-diff/ssa-diff/merge"
+	"github.com/ssa-diff/ssa-diff/merge/appliers"
 	smdpath "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 )
 
@@ -179,7 +180,7 @@ func (a *analysis) predictMigration(key string, force bool) string {
 	md, _ := a.live["metadata"].(map[string]any)
 	ep.Namespace, _ = md["namespace"].(string)
 	ep.Name, _ = md["name"].(string)
-	res, err := a.opts.Engine.KubectlApply(merge.Request{Live: unstructured.DeepCopy(a.live).(map[string]any),
+	res, err := appliers.Kubectl(a.opts.Engine, merge.Request{Live: unstructured.DeepCopy(a.live).(map[string]any),
 		Object: unstructured.DeepCopy(a.in.Manifest).(map[string]any), Endpoint: ep, Manager: a.manager, Force: force, Now: a.opts.Now})
 	if err != nil || res == nil {
 		return ""

@@ -7,6 +7,7 @@ import (
 
 	"github.com/ssa-diff/ssa-diff/fieldpath"
 	"github.com/ssa-diff/ssa-diff/merge"
+	"github.com/ssa-diff/ssa-diff/merge/appliers"
 	"github.com/ssa-diff/ssa-diff/schema"
 	smdpath "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 )
@@ -40,7 +41,7 @@ func newAnalysis(in Input, opts Options) *analysis {
 		case ApplierKubectl:
 			a.manager = merge.KubectlManager
 		case ApplierArgoCD:
-			a.manager = merge.ArgoCDManager
+			a.manager = appliers.ArgoCDManager
 		}
 	}
 	if a.res != nil {
@@ -100,7 +101,7 @@ func roleOf(ref fieldpath.ManagerRef) managerRole {
 		return roleApplier
 	}
 	switch ref.Manager {
-	case merge.KubectlClientSideApplyManager, merge.BeforeFirstApplyManager:
+	case appliers.KubectlClientSideApplyManager, merge.BeforeFirstApplyManager:
 		return roleLeftover
 	}
 	if ref.Manager == "kubectl" || strings.HasPrefix(ref.Manager, "kubectl-") {

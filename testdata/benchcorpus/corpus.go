@@ -189,15 +189,15 @@ func sortLive(live []map[string]any) {
 	})
 }
 
-// appliers and their weights out of 100.
-var appliers = []struct {
+// applierWeights are the appliers and their weights out of 100.
+var applierWeights = []struct {
 	name   string
 	weight int
 }{{ApplierArgoCD, 45}, {ApplierFlux, 15}, {ApplierKubectlSSA, 15}, {ApplierKubectlCSA, 15}, {ApplierHelm, 10}}
 
 func drawApplier(r *rand.Rand) string {
 	n := r.IntN(100)
-	for _, a := range appliers {
+	for _, a := range applierWeights {
 		if n < a.weight {
 			return a.name
 		}

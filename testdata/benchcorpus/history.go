@@ -9,6 +9,7 @@ import (
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 
 	"github.com/ssa-diff/ssa-diff/merge"
+	"github.com/ssa-diff/ssa-diff/merge/appliers"
 	"github.com/ssa-diff/ssa-diff/merge/defaults"
 	"github.com/ssa-diff/ssa-diff/schema"
 )
@@ -95,10 +96,10 @@ func (h *history) sync(applier string, manifest map[string]any) error {
 	h.tick(2 * time.Hour)
 	switch applier {
 	case ApplierArgoCD:
-		res, err := h.e.ArgoCDApply(h.request(manifest, ""), merge.ArgoCDOptions{Application: ArgoCDApplication, DestinationNamespace: h.ep.Namespace})
+		res, err := appliers.ArgoCD(h.e, h.request(manifest, ""), appliers.ArgoCDOptions{Application: ArgoCDApplication, DestinationNamespace: h.ep.Namespace})
 		return h.store("argocd sync", res, err)
 	case ApplierFlux:
-		res, err := h.e.FluxApply(h.request(manifest, ""), merge.FluxOptions{KustomizationName: "apps", KustomizationNamespace: "flux-system",
+		res, err := appliers.Flux(h.e, h.request(manifest, ""), appliers.FluxOptions{KustomizationName: "apps", KustomizationNamespace: "flux-system",
 			Normalize: func(o map[string]any) error {
 				av, _ := o["apiVersion"].(string)
 				k, _ := o["kind"].(string)
@@ -106,12 +107,12 @@ func (h *history) sync(applier string, manifest map[string]any) error {
 			}})
 		return h.store("flux apply", res, err)
 	case ApplierKubectlSSA:
-		res, err := h.e.KubectlApply(h.request(manifest, "kubectl"))
+		res, err := appliers.Kubectl(h.e, h.request(manifest, "kubectl"))
 		if err == nil && res.Rejection != nil && res.Rejection.Code == 409 {
 			// Told of the conflict, people run it again with --force-conflicts.
 			req := h.request(manifest, "kubectl")
 			req.Force = true
-			res, err = h.e.KubectlApply(req)
+			res, err = appliers.Kubectl(h.e, req)
 		}
 		return h.store("kubectl apply --server-side", res, err)
 	case ApplierKubectlCSA:

@@ -1,10 +1,11 @@
-package merge
+package appliers
 
 import (
 	"reflect"
 	"sort"
 
 	"github.com/ssa-diff/ssa-diff/fieldpath"
+	"github.com/ssa-diff/ssa-diff/merge"
 	smdpath "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 )
 
@@ -27,9 +28,9 @@ are the ways you can resolve this warning:
   stop managing the field (remove it from their configuration).
 See https://kubernetes.io/docs/reference/using-api/server-side-apply/#conflicts`
 
-var lastAppliedPath = smdpath.MakePathOrDie("metadata", "annotations", LastAppliedAnnotation)
+var lastAppliedPath = smdpath.MakePathOrDie("metadata", "annotations", merge.LastAppliedAnnotation)
 
-// KubectlApply predicts `kubectl apply --server-side` (kubectl 1.37) for one object. kubectl
+// Kubectl predicts `kubectl apply --server-side` (kubectl 1.37) for one object. kubectl
 // sends up to four requests:
 //
 //  1. the apply of the manifest (with force when --force-conflicts);
@@ -44,106 +45,105 @@ var lastAppliedPath = smdpath.MakePathOrDie("metadata", "annotations", LastAppli
 //
 // A refusal of step 1 is the outcome; later steps failing only make kubectl warn. The
 // manifest must be as kubectl sends it: a namespaced object carries its namespace.
-func (e *Engine) KubectlApply(req Request) (*Result, error) {
-	given := req.Live
-	req, refused, err := e.admit(req, clientKubectl)
+func Kubectl(e *merge.Engine, req merge.Request) (*merge.Result, error) {
+	seq, refused, err := e.Begin(req, merge.ClientKubectl)
 	if refused != nil || err != nil {
 		return refused, err
 	}
-	res, err := e.kubectlApply(req)
-	return readAs(res, given, req.Live), err
-}
-
-func (e *Engine) kubectlApply(req Request) (*Result, error) {
-	if req.Manager == "" {
-		req.Manager = KubectlManager
-	}
-	orig := normalizedInput(req.Live)
-	first, err := e.applyStep(req)
+	res, err := kubectl(seq)
 	if err != nil {
 		return nil, err
 	}
-	first.Steps = []Step{{Description: "apply", Manager: req.Manager, Code: stepCode(first)}}
+	return seq.Finish(res), nil
+}
+
+// kubectl runs kubectl's requests in seq; the result is not finished.
+func kubectl(seq *merge.Sequence) (*merge.Result, error) {
+	req := seq.Request()
+	if req.Manager == "" {
+		req.Manager = merge.KubectlManager
+	}
+	first, err := seq.Apply(req)
+	if err != nil {
+		return nil, err
+	}
+	first.Steps = []merge.Step{{Description: "apply", Manager: req.Manager, Code: first.StatusCode()}}
 	if first.Rejection != nil {
 		if first.Rejection.Reason == "Invalid" {
 			// kubectl prints a refusal by validation in its own words (catalog V1).
 			s := *first.Rejection
-			s.Message = kubectlInvalidMessage(&s)
+			s.Message = invalidMessage(&s)
 			first.Rejection = &s
 		}
-		return first.complete(), nil
+		return first, nil
 	}
-	obj := first.Object
-	created := first.Action == ActionCreate
-	if created {
-		// Later requests see the stored object, which has a uid.
-		ensureMetadata(obj)["uid"] = placeholderUID
-	}
+	created := first.Action == merge.ActionCreate
+	// Later requests see the stored object, which has a uid.
+	obj := seq.Stored(first)
 	steps := first.Steps
 	warnings := append([]string(nil), first.Warnings...)
-	step := func(desc, manager string, res *Result) {
-		steps = append(steps, Step{Description: desc, Manager: manager, Code: stepCode(res)})
+	step := func(desc, manager string, res *merge.Result) {
+		steps = append(steps, merge.Step{Description: desc, Manager: manager, Code: res.StatusCode()})
 		for _, w := range res.Warnings {
 			warnings = appendUnique(warnings, w)
 		}
 	}
+	summary := func() *merge.Result {
+		return seq.Summarize(merge.Outcome{Manager: req.Manager, Final: obj, First: first, Steps: steps, Warnings: warnings, Created: created})
+	}
 	ep := first.Endpoint
 
 	// Step 2: keep the annotation owned.
-	if req.Manager == KubectlManager && hasAnnotationKey(obj, LastAppliedAnnotation) && !ownedByApply(obj, lastAppliedPath) {
+	if req.Manager == merge.KubectlManager && hasAnnotationKey(obj, merge.LastAppliedAnnotation) && !ownedByApply(obj, lastAppliedPath) {
 		body := map[string]any{"apiVersion": obj["apiVersion"], "kind": obj["kind"]}
 		md := map[string]any{"name": metadataOf(obj)["name"],
-			"annotations": map[string]any{LastAppliedAnnotation: annotations(obj)[LastAppliedAnnotation]}}
+			"annotations": map[string]any{merge.LastAppliedAnnotation: annotations(obj)[merge.LastAppliedAnnotation]}}
 		if ns, _ := metadataOf(obj)["namespace"].(string); ns != "" {
 			md["namespace"] = ns
 		}
 		body["metadata"] = md
-		res, err := e.applyStep(passHubLive(Request{Live: obj, Object: body, Endpoint: ep, Manager: KubectlLastAppliedManager, Now: req.Now}, req))
+		res, err := seq.Apply(merge.Request{Live: obj, Object: body, Endpoint: ep, Manager: KubectlLastAppliedManager, Now: req.Now})
 		if err != nil {
 			return nil, err
 		}
 		step("apply of the last-applied annotation", KubectlLastAppliedManager, res)
 		if res.Rejection != nil {
 			warnings = append(warnings, "kubectl would warn: failed to migrate kubectl.kubernetes.io/last-applied-configuration for Server-Side Apply: "+res.Rejection.Message)
-			return e.kubectlResult(req, orig, obj, first, steps, warnings, created), nil
+			return summary(), nil
 		}
 		obj = res.Object
 	}
 
 	// Step 3: fold client-side owners into the applier.
-	entries, _, _ := managedFieldsOf(obj)
+	entries, _, _ := fieldpath.EntriesOf(obj)
 	names := updateOwnersOf(entries, lastAppliedPath)
 	upgraded := upgradeManagedFields(entries, names, req.Manager)
 	if len(names) == 0 || reflect.DeepEqual(upgraded, entries) {
 		if len(steps) == 1 {
-			// One request: its result is the prediction (the uid aside).
-			if created {
-				delete(metadataOf(first.Object), "uid")
-			}
-			return first.complete(), nil
+			// One request: its result is the prediction.
+			return first, nil
 		}
-		return e.kubectlResult(req, orig, obj, first, steps, warnings, created), nil
+		return summary(), nil
 	}
-	next := copyObject(obj)
-	if err := setManagedFields(next, upgraded, e.compactManagedFields); err != nil {
+	next, err := seq.WithManagedFields(obj, upgraded)
+	if err != nil {
 		return nil, err
 	}
-	res, err := e.Update(passHubLive(Request{Live: obj, Object: next, Endpoint: ep, Manager: req.Manager, Now: req.Now}, req))
+	res, err := seq.Update(merge.Request{Live: obj, Object: next, Endpoint: ep, Manager: req.Manager, Now: req.Now})
 	if err != nil {
 		return nil, err
 	}
 	step("managedFields migration patch", req.Manager, res)
 	if res.Rejection != nil {
 		warnings = append(warnings, "kubectl would warn: server rejected managed fields migration to Server-Side Apply: "+res.Rejection.Message)
-		return e.kubectlResult(req, orig, obj, first, steps, warnings, created), nil
+		return summary(), nil
 	}
 	obj = res.Object
 
 	// Step 4: apply again.
 	again := req
-	again.Live, again.hubLive = obj, nil
-	again = passHubLive(again, req)
-	res, err = e.applyStep(again)
+	again.Live = obj
+	res, err = seq.Apply(again)
 	if err != nil {
 		return nil, err
 	}
@@ -153,61 +153,7 @@ func (e *Engine) kubectlApply(req Request) (*Result, error) {
 	} else {
 		obj = res.Object
 	}
-	return e.kubectlResult(req, orig, obj, first, steps, warnings, created), nil
-}
-
-const placeholderUID = "ssa-diff-assigned-by-the-server"
-
-// kubectlResult describes the whole sequence as one result, relative to the original object.
-func (e *Engine) kubectlResult(req Request, orig, obj map[string]any, first *Result, steps []Step, warnings []string, created bool) *Result {
-	if created && metadataOf(obj)["uid"] == placeholderUID {
-		delete(metadataOf(obj), "uid")
-	}
-	res := &Result{Endpoint: first.Endpoint, Object: obj, Conflicts: first.Conflicts, Steps: steps, Warnings: warnings, Assigned: first.Assigned}
-	// What the server assigns is read from the sequence's outcome, as of one write.
-	res.ManagedFields, _, _ = managedFieldsOf(obj)
-	origEntries, _, _ := managedFieldsOf(orig)
-	r, err := e.newRequest(Request{Endpoint: first.Endpoint, Live: orig, Object: req.Object, Now: req.Now})
-	if err != nil {
-		res.Action = first.Action
-		return res
-	}
-	switch {
-	case created:
-		res.Action = ActionCreate
-	case r.unchanged(orig, origEntries, obj, res.ManagedFields):
-		res.Action = ActionUnchanged
-		res.Object = copyObject(orig)
-		res.ManagedFields = origEntries
-	default:
-		res.Action = ActionUpdate
-	}
-	res.Assigned = r.assigned(res.Action, res.Object)
-	before, after := fieldpath.NewManaged(), fieldpath.NewManaged()
-	if origEntries != nil {
-		if m, err := fieldpath.Decode(origEntries); err == nil {
-			before = m
-		}
-	}
-	if m, err := fieldpath.Decode(res.ManagedFields); err == nil {
-		after = m
-	}
-	res.Ownership = r.ownershipChanges(before, after, r.managerKey(req.Manager, fieldpath.OperationApply))
-	if !created {
-		res.Deleted = r.deletedFields(orig, res.Object)
-	}
-	return res
-}
-
-func stepCode(res *Result) int {
-	switch {
-	case res.Rejection != nil:
-		return res.Rejection.Code
-	case res.Action == ActionCreate:
-		return 201
-	default:
-		return 200
-	}
+	return summary(), nil
 }
 
 func appendUnique(list []string, s string) []string {
@@ -226,7 +172,7 @@ func hasAnnotationKey(obj map[string]any, key string) bool {
 
 // ownedByApply reports whether any Apply entry of obj owns path.
 func ownedByApply(obj map[string]any, path smdpath.Path) bool {
-	entries, _, _ := managedFieldsOf(obj)
+	entries, _, _ := fieldpath.EntriesOf(obj)
 	for _, e := range entries {
 		if e.Operation != fieldpath.OperationApply {
 			continue

@@ -1,4 +1,4 @@
-package merge
+package appliers
 
 import (
 	"encoding/base64"
@@ -7,15 +7,10 @@ import (
 
 	"github.com/ssa-diff/ssa-diff/fieldpath"
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
+	"github.com/ssa-diff/ssa-diff/merge"
 )
 
-// This file holds the applier of Flux (kustomize-controller on fluxcd/pkg/ssa). Like [Engine.KubectlApply], a GitOps
-// applier is the sequence of requests the controller sends for one object, every request
-// predicted by [Engine.Apply] or [Engine.Update], summed up as one [Result] relative to the
-// live object: Steps lists the requests, Ownership says which manager lost which fields to
-// the sync (including entries the controller renamed or merged away before applying), and
-// Conflicts are the conflicts the controller's forced apply overrode. The upstream
-// behaviour each step follows is named in its comment.
+// This file holds the applier of Flux (kustomize-controller on fluxcd/pkg/ssa).
 
 // Names Flux uses.
 const (
@@ -58,7 +53,7 @@ func DefaultFluxTakeOver(manager string) []FluxFieldManager {
 	return []FluxFieldManager{
 		{Name: "kubectl", Operation: fieldpath.OperationApply},
 		{Name: "kubectl", Operation: fieldpath.OperationUpdate},
-		{Name: BeforeFirstApplyManager, Operation: fieldpath.OperationUpdate},
+		{Name: merge.BeforeFirstApplyManager, Operation: fieldpath.OperationUpdate},
 		{Name: manager, Operation: fieldpath.OperationUpdate},
 	}
 }
@@ -77,7 +72,7 @@ func fluxOverrideManagers(names []string) []FluxFieldManager {
 
 // The metadata kustomize-controller removes from live objects before applying.
 var (
-	fluxCleanupAnnotations = []string{LastAppliedAnnotation, FluxGroup + "/checksum", "fluxcd.io/sync-checksum"}
+	fluxCleanupAnnotations = []string{merge.LastAppliedAnnotation, FluxGroup + "/checksum", "fluxcd.io/sync-checksum"}
 	fluxCleanupLabels      = []string{"fluxcd.io/sync-gc-mark"}
 )
 
@@ -118,7 +113,7 @@ type FluxOptions struct {
 	Normalize func(obj map[string]any) error `json:"-"`
 }
 
-// FluxApply predicts how Flux's kustomize-controller applies one object through
+// Flux predicts how Flux's kustomize-controller applies one object through
 // fluxcd/pkg/ssa (ResourceManager.ApplyAll, manager_apply.go):
 //
 //  1. the manifest is prepared: the owner labels added, then normalized
@@ -147,17 +142,20 @@ type FluxOptions struct {
 //  8. otherwise the forced apply (client.ForceOwnership, FieldOwner manager).
 //
 // req.Manager and req.Force are ignored.
-func (e *Engine) FluxApply(req Request, opts FluxOptions) (*Result, error) {
-	given := req.Live
-	req, refused, err := e.admit(req, clientMapper)
+func Flux(e *merge.Engine, req merge.Request, opts FluxOptions) (*merge.Result, error) {
+	seq, refused, err := e.Begin(req, merge.ClientMapper)
 	if refused != nil || err != nil {
 		return refused, err
 	}
-	res, err := e.fluxApply(req, opts)
-	return readAs(res, given, req.Live), err
+	res, err := flux(seq, opts)
+	if err != nil {
+		return nil, err
+	}
+	return seq.Finish(res), nil
 }
 
-func (e *Engine) fluxApply(req Request, opts FluxOptions) (*Result, error) {
+func flux(seq *merge.Sequence, opts FluxOptions) (*merge.Result, error) {
+	req := seq.Request()
 	manager := opts.Manager
 	if manager == "" {
 		manager = FluxManager
@@ -175,43 +173,48 @@ func (e *Engine) fluxApply(req Request, opts FluxOptions) (*Result, error) {
 		cleanLabels = fluxCleanupLabels
 	}
 	if req.Object == nil {
-		return nil, fmt.Errorf("flux apply: %w: no manifest", ErrNotPredictable)
+		return nil, fmt.Errorf("flux apply: %w: no manifest", merge.ErrNotPredictable)
 	}
-	cfg := normalizeObject(req.Object)
+	cfg := unstructured.CopyAsDecoded(req.Object)
 	if opts.KustomizationName != "" {
 		setLabel(cfg, FluxGroup+"/name", opts.KustomizationName)
 		setLabel(cfg, FluxGroup+"/namespace", opts.KustomizationNamespace)
 	}
 	fluxNormalize(cfg, opts.Normalize)
 
-	orig := normalizedInput(req.Live)
+	orig := seq.Live()
 	live := orig
-	var steps []Step
+	var steps []merge.Step
 	var warnings []string
-	step := func(desc string, res *Result) {
-		steps = append(steps, Step{Description: desc, Manager: manager, Code: stepCode(res)})
+	step := func(desc string, res *merge.Result) {
+		steps = append(steps, merge.Step{Description: desc, Manager: manager, Code: res.StatusCode()})
 		for _, w := range res.Warnings {
 			warnings = appendUnique(warnings, w)
 		}
 	}
-	stop := func(res *Result, why string) *Result {
+	stop := func(res *merge.Result, why string) *merge.Result {
 		res.Steps = steps
 		res.Warnings = append(warnings, why)
+		return res
+	}
+	unchanged := func() *merge.Result {
+		res := &merge.Result{Action: merge.ActionUnchanged, Object: unstructured.DeepCopyObject(orig), Steps: steps, Warnings: warnings}
+		res.ManagedFields, _, _ = fieldpath.EntriesOf(orig)
 		return res
 	}
 
 	// Step 2: skipped objects.
 	if anyInMetadata(map[string]string{FluxGroup + "/reconcile": "disabled", FluxGroup + "/ssa": "Ignore"}, cfg, orig) ||
 		(orig != nil && anyInMetadata(map[string]string{FluxGroup + "/ssa": "IfNotPresent"}, cfg)) {
-		res := &Result{Action: ActionUnchanged, Object: copyObject(orig), Warnings: []string{"Flux skips this object (" + FluxGroup + "/reconcile or /ssa): nothing is sent"}}
-		res.ManagedFields, _, _ = managedFieldsOf(orig)
+		res := unchanged()
+		res.Warnings = []string{"Flux skips this object (" + FluxGroup + "/reconcile or /ssa): nothing is sent"}
 		return res, nil
 	}
 	noCleanup := anyInMetadata(map[string]string{FluxGroup + "/ssa": "Merge"}, cfg, orig)
 
 	patched := false
-	patch := func(desc string, next map[string]any) (*Result, error) {
-		res, err := e.Update(passHubLive(Request{Live: live, Object: next, Endpoint: req.Endpoint, Manager: manager, Now: req.Now}, req))
+	patch := func(desc string, next map[string]any) (*merge.Result, error) {
+		res, err := seq.Update(merge.Request{Live: live, Object: next, Endpoint: req.Endpoint, Manager: manager, Now: req.Now})
 		if err != nil {
 			return nil, fmt.Errorf("flux apply: %s: %w", desc, err)
 		}
@@ -222,14 +225,14 @@ func (e *Engine) fluxApply(req Request, opts FluxOptions) (*Result, error) {
 
 	// Step 3: managedFields apiVersion migration.
 	if opts.MigrateAPIVersion && live != nil {
-		entries, _, err := managedFieldsOf(live)
+		entries, _, err := fieldpath.EntriesOf(live)
 		if err != nil {
 			return nil, fmt.Errorf("flux apply: reading managedFields: %w", err)
 		}
 		av, _ := cfg["apiVersion"].(string)
 		if migrated, changed := fluxMigrateVersion(entries, av); changed {
-			next := copyObject(live)
-			if err := setManagedFields(next, migrated, e.compactManagedFields); err != nil {
+			next, err := seq.WithManagedFields(live, migrated)
+			if err != nil {
 				return nil, fmt.Errorf("flux apply: %w", err)
 			}
 			res, err := patch("managedFields apiVersion migration patch", next)
@@ -245,7 +248,7 @@ func (e *Engine) fluxApply(req Request, opts FluxOptions) (*Result, error) {
 
 	// Step 4: takeover before the dry-run.
 	if len(opts.TakeOverBeforeDryRun) > 0 && live != nil && !noCleanup {
-		next, changed, err := fluxCleanup(live, opts.TakeOverBeforeDryRun, nil, nil, manager, e.compactManagedFields)
+		next, changed, err := fluxCleanup(seq, live, opts.TakeOverBeforeDryRun, nil, nil, manager)
 		if err != nil {
 			return nil, fmt.Errorf("flux apply: %w", err)
 		}
@@ -263,7 +266,8 @@ func (e *Engine) fluxApply(req Request, opts FluxOptions) (*Result, error) {
 
 	// Step 5: the dry-run.
 	dryLive := live
-	dry, err := e.applyStep(passHubLive(Request{Live: live, Object: cfg, Endpoint: req.Endpoint, Manager: manager, Force: true, Now: req.Now}, req))
+	apply := merge.Request{Live: live, Object: cfg, Endpoint: req.Endpoint, Manager: manager, Force: true, Now: req.Now}
+	dry, err := seq.Apply(apply)
 	if err != nil {
 		return nil, fmt.Errorf("flux apply: dry-run: %w", err)
 	}
@@ -272,14 +276,14 @@ func (e *Engine) fluxApply(req Request, opts FluxOptions) (*Result, error) {
 		immutable := dry.Rejection.Code == 409 || dry.Rejection.Code == 422 || fluxImmutableMessage(dry.Rejection.Message)
 		forced := opts.Force || anyInMetadata(map[string]string{FluxGroup + "/force": "enabled"}, cfg, live)
 		if live == nil || !immutable || !forced {
-			return stop(dry.complete(), "Flux fails the object: dry-run failed"), nil
+			return stop(dry, "Flux fails the object: dry-run failed"), nil
 		}
-		return e.fluxRecreate(req, cfg, orig, manager, steps, warnings)
+		return fluxRecreate(seq, cfg, manager, steps, warnings)
 	}
 
 	// Step 6: metadata cleanup and takeover.
 	if live != nil && !noCleanup {
-		next, changed, err := fluxCleanup(live, takeOver, cleanAnn, cleanLabels, manager, e.compactManagedFields)
+		next, changed, err := fluxCleanup(seq, live, takeOver, cleanAnn, cleanLabels, manager)
 		if err != nil {
 			return nil, fmt.Errorf("flux apply: %w", err)
 		}
@@ -297,56 +301,51 @@ func (e *Engine) fluxApply(req Request, opts FluxOptions) (*Result, error) {
 
 	// Step 7: no drift, nothing patched: nothing applied.
 	if live != nil && !patched && !fluxDrifted(live, dry.Object) {
-		res := &Result{Endpoint: dry.Endpoint, Action: ActionUnchanged, Object: copyObject(orig), Steps: steps, Warnings: warnings}
-		res.ManagedFields, _, _ = managedFieldsOf(orig)
+		res := unchanged()
+		res.Endpoint = dry.Endpoint
 		return res, nil
 	}
 
 	// Step 8: the apply.
-	areq := passHubLive(Request{Live: live, Object: cfg, Endpoint: req.Endpoint, Manager: manager, Force: true, Now: req.Now}, req)
+	apply.Live = live
 	// When nothing was patched since the dry-run, the apply is the dry-run's request
 	// again, and its answer is the dry-run's.
 	res := dry
 	if !unstructured.Same(live, dryLive) {
-		res, err = e.applyStep(areq)
+		res, err = seq.Apply(apply)
 		if err != nil {
 			return nil, fmt.Errorf("flux apply: %w", err)
 		}
 	}
 	step("apply", res)
 	if res.Rejection != nil || orig == nil {
-		res.complete()
 		res.Steps = steps
 		res.Warnings = warnings
 		return res, nil
 	}
-	return e.kubectlResult(areq, orig, res.Object, res, steps, warnings, false), nil
+	return seq.Summarize(merge.Outcome{Manager: manager, Final: res.Object, First: res, Steps: steps, Warnings: warnings}), nil
 }
 
 // fluxRecreate is the forced recreation: delete, dry-run the create, create.
-func (e *Engine) fluxRecreate(req Request, cfg, orig map[string]any, manager string, steps []Step, warnings []string) (*Result, error) {
-	steps = append(steps, Step{Description: "delete (immutable field change, force)", Manager: manager, Code: 200})
-	creq := Request{Object: cfg, Endpoint: req.Endpoint, Manager: manager, Force: true, Now: req.Now}
-	dry, err := e.applyStep(creq)
+func fluxRecreate(seq *merge.Sequence, cfg map[string]any, manager string, steps []merge.Step, warnings []string) (*merge.Result, error) {
+	req := seq.Request()
+	steps = append(steps, merge.Step{Description: "delete (immutable field change, force)", Manager: manager, Code: 200})
+	dry, err := seq.Apply(merge.Request{Object: cfg, Endpoint: req.Endpoint, Manager: manager, Force: true, Now: req.Now})
 	if err != nil {
 		return nil, fmt.Errorf("flux apply: dry-run after delete: %w", err)
 	}
-	steps = append(steps, Step{Description: "dry-run apply", Manager: manager, Code: stepCode(dry)})
+	steps = append(steps, merge.Step{Description: "dry-run apply", Manager: manager, Code: dry.StatusCode()})
 	if dry.Rejection != nil {
 		dry.Steps = steps
 		dry.Warnings = append(warnings, "Flux deleted the object and fails to create it again")
-		return dry.complete(), nil
+		return dry, nil
 	}
 	// The create is the dry-run's request again: its answer is the dry-run's.
 	res := dry
-	steps = append(steps, Step{Description: "apply", Manager: manager, Code: stepCode(res)})
+	steps = append(steps, merge.Step{Description: "apply", Manager: manager, Code: res.StatusCode()})
 	warnings = append(warnings, "Flux deletes the object and creates it again (force): every other manager's fields are gone")
-	if res.Rejection != nil {
-		res.Steps, res.Warnings = steps, warnings
-		return res.complete(), nil
-	}
-	out := e.kubectlResult(Request{Live: orig, Object: cfg, Endpoint: res.Endpoint, Manager: manager, Now: req.Now}, orig, res.Object, res, steps, warnings, false)
-	out.Action = ActionCreate
+	out := seq.Summarize(merge.Outcome{Manager: manager, Final: res.Object, First: res, Steps: steps, Warnings: warnings})
+	out.Action = merge.ActionCreate
 	out.Assigned = dry.Assigned // the object is created again
 	return out, nil
 }
@@ -355,8 +354,8 @@ func (e *Engine) fluxRecreate(req Request, cfg, orig map[string]any, manager str
 // takeoverFieldManagersBeforeDryRun): live without the listed annotations and labels, its
 // managedFields rewritten by PatchReplaceFieldsManagers. changed is false when no patch
 // would be sent.
-func fluxCleanup(live map[string]any, managers []FluxFieldManager, anns, labels []string, manager string, text bool) (map[string]any, bool, error) {
-	next := copyObject(live)
+func fluxCleanup(seq *merge.Sequence, live map[string]any, managers []FluxFieldManager, anns, labels []string, manager string) (map[string]any, bool, error) {
+	next := unstructured.DeepCopyObject(live)
 	changed := false
 	md := metadataOf(next)
 	for _, k := range anns {
@@ -376,7 +375,7 @@ func fluxCleanup(live map[string]any, managers []FluxFieldManager, anns, labels 
 		}
 	}
 	if len(managers) > 0 {
-		entries, _, err := managedFieldsOf(live)
+		entries, _, err := fieldpath.EntriesOf(live)
 		if err != nil {
 			return nil, false, fmt.Errorf("reading managedFields: %w", err)
 		}
@@ -385,7 +384,7 @@ func fluxCleanup(live map[string]any, managers []FluxFieldManager, anns, labels 
 			return nil, false, err
 		}
 		if edited {
-			if err := setManagedFields(next, replaced, text); err != nil {
+			if next, err = seq.WithManagedFields(next, replaced); err != nil {
 				return nil, false, err
 			}
 			changed = true
@@ -492,7 +491,7 @@ func fluxDrifted(live, dry map[string]any) bool {
 		!unstructured.EqualNilAsEmpty(metadataOf(live)["annotations"], metadataOf(dry)["annotations"]) {
 		return true
 	}
-	a, b := copyObject(live), copyObject(dry)
+	a, b := unstructured.DeepCopyObject(live), unstructured.DeepCopyObject(dry)
 	for _, o := range []map[string]any{a, b} {
 		delete(o, "metadata")
 		delete(o, "status")
@@ -539,12 +538,12 @@ func setLabel(obj map[string]any, key, value string) {
 func fluxNormalize(obj map[string]any, roundTrip func(map[string]any) error) {
 	gvk := gvkOf(obj)
 	if roundTrip != nil {
-		c := copyObject(obj)
+		c := unstructured.DeepCopyObject(obj)
 		if err := roundTrip(c); err == nil {
 			for k := range obj {
 				delete(obj, k)
 			}
-			for k, v := range normalizeObject(c) {
+			for k, v := range unstructured.CopyAsDecoded(c) {
 				obj[k] = v
 			}
 		}

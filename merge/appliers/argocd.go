@@ -1,4 +1,4 @@
-package merge
+package appliers
 
 import (
 	"fmt"
@@ -6,15 +6,11 @@ import (
 	"strings"
 
 	"github.com/ssa-diff/ssa-diff/fieldpath"
+	"github.com/ssa-diff/ssa-diff/internal/unstructured"
+	"github.com/ssa-diff/ssa-diff/merge"
 )
 
-// This file holds the applier of Argo CD (v3.x). Like [Engine.KubectlApply], a GitOps
-// applier is the sequence of requests the controller sends for one object, every request
-// predicted by [Engine.Apply] or [Engine.Update], summed up as one [Result] relative to the
-// live object: Steps lists the requests, Ownership says which manager lost which fields to
-// the sync (including entries the controller renamed or merged away before applying), and
-// Conflicts are the conflicts the controller's forced apply overrode. The upstream
-// behaviour each step follows is named in its comment.
+// This file holds the applier of Argo CD (v3.x).
 
 // Names Argo CD uses.
 const (
@@ -75,7 +71,7 @@ type ArgoCDOptions struct {
 	InstallationID string
 }
 
-// ArgoCDApply predicts how Argo CD 3.x syncs one object with the ServerSideApply=true sync
+// ArgoCD predicts how Argo CD 3.x syncs one object with the ServerSideApply=true sync
 // option (gitops-engine pkg/sync/sync_context.go, applyObject):
 //
 //  1. client-side apply migration (on unless ClientSideApplyMigration=false): when the live
@@ -90,31 +86,34 @@ type ArgoCDOptions struct {
 //     through kubectl's library (pkg/utils/kube resource_ops.go, newApplyOptions sets
 //     ForceConflicts whenever server-side apply is on): the forced apply, then kubectl's own
 //     migration of every Update entry that owns the last-applied annotation into
-//     argocd-controller, then the apply again — [Engine.KubectlApply]'s sequence. kubectl
+//     argocd-controller, then the apply again — [Kubectl]'s sequence. kubectl
 //     keeps the last-applied annotation only for the manager "kubectl", so once migrated
 //     into argocd-controller, which does not apply it, the annotation is pruned.
 //
 // req.Manager and req.Force are ignored: the manager is opts.Manager and Argo CD always
 // forces. The manifest must be as Argo CD sends it, namespace included.
-func (e *Engine) ArgoCDApply(req Request, opts ArgoCDOptions) (*Result, error) {
-	given := req.Live
-	req, refused, err := e.admit(req, clientMapper)
+func ArgoCD(e *merge.Engine, req merge.Request, opts ArgoCDOptions) (*merge.Result, error) {
+	seq, refused, err := e.Begin(req, merge.ClientMapper)
 	if refused != nil || err != nil {
 		return refused, err
 	}
-	res, err := e.argoCDApply(req, opts)
-	return readAs(res, given, req.Live), err
+	res, err := argoCD(seq, opts)
+	if err != nil {
+		return nil, err
+	}
+	return seq.Finish(res), nil
 }
 
-func (e *Engine) argoCDApply(req Request, opts ArgoCDOptions) (*Result, error) {
+func argoCD(seq *merge.Sequence, opts ArgoCDOptions) (*merge.Result, error) {
+	req := seq.Request()
 	manager := opts.Manager
 	if manager == "" {
 		manager = ArgoCDManager
 	}
 	if req.Object == nil {
-		return nil, fmt.Errorf("argocd apply: %w: no manifest", ErrNotPredictable)
+		return nil, fmt.Errorf("argocd apply: %w: no manifest", merge.ErrNotPredictable)
 	}
-	cfg := normalizeObject(req.Object)
+	cfg := unstructured.CopyAsDecoded(req.Object)
 	if opts.Application != "" {
 		if err := argoSetTracking(cfg, opts); err != nil {
 			return nil, fmt.Errorf("argocd apply: %w", err)
@@ -122,29 +121,29 @@ func (e *Engine) argoCDApply(req Request, opts ArgoCDOptions) (*Result, error) {
 	}
 	warnings := argoSyncOptionWarnings(cfg, req.Live)
 
-	orig := normalizedInput(req.Live)
+	orig := seq.Live()
 	live := orig
-	var steps []Step
+	var steps []merge.Step
 	if orig != nil && !opts.DisableClientSideApplyMigration {
 		csa := opts.MigrationManager
 		if csa == "" {
 			csa = KubectlClientSideApplyManager
 		}
-		entries, _, err := managedFieldsOf(orig)
+		entries, _, err := fieldpath.EntriesOf(orig)
 		if err != nil {
 			return nil, fmt.Errorf("argocd apply: reading managedFields: %w", err)
 		}
 		if hasUpdateEntryOf(entries, csa) {
 			if upgraded := upgradeManagedFields(entries, []string{csa}, manager); !reflect.DeepEqual(upgraded, entries) {
-				next := copyObject(orig)
-				if err := setManagedFields(next, upgraded, e.compactManagedFields); err != nil {
+				next, err := seq.WithManagedFields(orig, upgraded)
+				if err != nil {
 					return nil, fmt.Errorf("argocd apply: %w", err)
 				}
-				res, err := e.Update(passHubLive(Request{Live: orig, Object: next, Endpoint: req.Endpoint, Manager: ArgoCDControllerUserAgent, Now: req.Now}, req))
+				res, err := seq.Update(merge.Request{Live: orig, Object: next, Endpoint: req.Endpoint, Manager: ArgoCDControllerUserAgent, Now: req.Now})
 				if err != nil {
 					return nil, fmt.Errorf("argocd apply: client-side apply migration: %w", err)
 				}
-				steps = append(steps, Step{Description: "client-side apply migration patch (" + csa + ")", Manager: ArgoCDControllerUserAgent, Code: stepCode(res)})
+				steps = append(steps, merge.Step{Description: "client-side apply migration patch (" + csa + ")", Manager: ArgoCDControllerUserAgent, Code: res.StatusCode()})
 				if res.Rejection != nil {
 					res.Steps = steps
 					res.Warnings = append(res.Warnings, "Argo CD fails the sync: Failed to perform client-side apply migration: "+res.Rejection.Message)
@@ -155,8 +154,7 @@ func (e *Engine) argoCDApply(req Request, opts ArgoCDOptions) (*Result, error) {
 		}
 	}
 
-	kreq := passHubLive(Request{Live: live, Object: cfg, Endpoint: req.Endpoint, Manager: manager, Force: true, Now: req.Now}, req)
-	res, err := e.KubectlApply(kreq)
+	res, err := kubectlIn(seq, merge.Request{Live: live, Object: cfg, Endpoint: req.Endpoint, Manager: manager, Force: true, Now: req.Now})
 	if err != nil {
 		return nil, fmt.Errorf("argocd apply: %w", err)
 	}
@@ -170,7 +168,21 @@ func (e *Engine) argoCDApply(req Request, opts ArgoCDOptions) (*Result, error) {
 		res.Warnings = append(res.Warnings, "the client-side apply migration patch was already written when the apply was refused")
 		return res, nil
 	}
-	return e.kubectlResult(kreq, orig, res.Object, res, steps, res.Warnings, false), nil
+	return seq.Summarize(merge.Outcome{Manager: manager, Final: res.Object, First: res, Steps: steps, Warnings: res.Warnings}), nil
+}
+
+// kubectlIn is kubectl's apply of req, run inside seq by a controller that uses kubectl's
+// library, as its own finished sequence.
+func kubectlIn(seq *merge.Sequence, req merge.Request) (*merge.Result, error) {
+	kseq, refused, err := seq.Continue(req, merge.ClientKubectl)
+	if refused != nil || err != nil {
+		return refused, err
+	}
+	res, err := kubectl(kseq)
+	if err != nil {
+		return nil, err
+	}
+	return kseq.Finish(res), nil
 }
 
 // hasUpdateEntryOf is gitops-engine's needsClientSideApplyMigration: an Update entry of the

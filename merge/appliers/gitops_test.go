@@ -1,4 +1,4 @@
-package merge
+package appliers
 
 import (
 	"encoding/json"
@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
+	"github.com/ssa-diff/ssa-diff/merge"
 
 	"github.com/ssa-diff/ssa-diff/fieldpath"
 	"github.com/ssa-diff/ssa-diff/merge/defaults"
@@ -46,20 +47,20 @@ type gitopsWrite struct {
 }
 
 type gitopsWant struct {
-	Action        Action       `json:"action"`
-	Steps         []Step       `json:"steps"`
-	ManagedFields []wantEntry  `json:"managedFields"`
-	Conflicts     []string     `json:"conflicts"` // `<manager as the server prints it>: <path>`
-	Removed       []string     `json:"removed"`   // managers whose entries disappear
-	Taken         wantPaths    `json:"taken"`     // manager → paths it loses (subset)
-	Owns          wantPaths    `json:"owns"`      // "manager/Operation[/sub]" → paths it owns after
-	NotOwns       wantPaths    `json:"notOwns"`
-	Absent        []string     `json:"absent"` // JSON pointers absent from the object
-	Values        []wantValue  `json:"values"`
-	Warnings      []string     `json:"warnings"` // substrings of some warning
-	Deleted       []string     `json:"deleted"`  // subset of Result.Deleted
-	Rejected      *StatusError `json:"rejected"`
-	ObjectIsLive  bool         `json:"objectIsLive"` // the live object comes back untouched
+	Action        merge.Action       `json:"action"`
+	Steps         []merge.Step       `json:"steps"`
+	ManagedFields []wantEntry        `json:"managedFields"`
+	Conflicts     []string           `json:"conflicts"` // `<manager as the server prints it>: <path>`
+	Removed       []string           `json:"removed"`   // managers whose entries disappear
+	Taken         wantPaths          `json:"taken"`     // manager → paths it loses (subset)
+	Owns          wantPaths          `json:"owns"`      // "manager/Operation[/sub]" → paths it owns after
+	NotOwns       wantPaths          `json:"notOwns"`
+	Absent        []string           `json:"absent"` // JSON pointers absent from the object
+	Values        []wantValue        `json:"values"`
+	Warnings      []string           `json:"warnings"` // substrings of some warning
+	Deleted       []string           `json:"deleted"`  // subset of Result.Deleted
+	Rejected      *merge.StatusError `json:"rejected"`
+	ObjectIsLive  bool               `json:"objectIsLive"` // the live object comes back untouched
 }
 
 type wantPaths map[string][]string
@@ -104,7 +105,7 @@ func TestGitOpsAppliers(t *testing.T) {
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no cases: %v", err)
 	}
-	e := New(schema.NewRegistry())
+	e := merge.New(schema.NewRegistry())
 	for _, f := range files {
 		t.Run(strings.TrimSuffix(filepath.Base(f), ".case.yaml"), func(t *testing.T) {
 			var c gitopsCase
@@ -120,7 +121,7 @@ func TestGitOpsAppliers(t *testing.T) {
 	}
 }
 
-func runGitOpsCase(t *testing.T, e *Engine, c gitopsCase) {
+func runGitOpsCase(t *testing.T, e *merge.Engine, c gitopsCase) {
 	t.Helper()
 	argo, flux := gitopsOptions(c)
 	var live map[string]any
@@ -134,7 +135,7 @@ func runGitOpsCase(t *testing.T, e *Engine, c gitopsCase) {
 			t.Fatalf("setup %d (%s by %s): rejected: %s", i+1, w.Op, w.Manager, res.Rejection.Message)
 		}
 		live = res.Object
-		if res.Action == ActionCreate {
+		if res.Action == merge.ActionCreate {
 			metadataOf(live)["uid"] = "6f1f4b5c-2b7e-4a8e-9d1e-2c3a4b5c6d7e"
 			metadataOf(live)["creationTimestamp"] = now.Format(time.RFC3339)
 		}
@@ -143,13 +144,13 @@ func runGitOpsCase(t *testing.T, e *Engine, c gitopsCase) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	req := Request{Live: live, Object: objFromYAML(t, string(manifest)), Now: gitopsBase.Add(time.Hour)}
-	var res *Result
+	req := merge.Request{Live: live, Object: objFromYAML(t, string(manifest)), Now: gitopsBase.Add(time.Hour)}
+	var res *merge.Result
 	switch c.Sync.Applier {
 	case "argocd":
-		res, err = e.ArgoCDApply(req, argo)
+		res, err = ArgoCD(e, req, argo)
 	case "flux":
-		res, err = e.FluxApply(req, flux)
+		res, err = Flux(e, req, flux)
 	default:
 		t.Fatalf("unknown applier %q", c.Sync.Applier)
 	}
@@ -179,7 +180,7 @@ func gitopsOptions(c gitopsCase) (ArgoCDOptions, FluxOptions) {
 	return argo, flux
 }
 
-func gitopsSetupWrite(e *Engine, live map[string]any, w gitopsWrite, now time.Time, argo ArgoCDOptions, flux FluxOptions) (*Result, error) {
+func gitopsSetupWrite(e *merge.Engine, live map[string]any, w gitopsWrite, now time.Time, argo ArgoCDOptions, flux FluxOptions) (*merge.Result, error) {
 	switch w.Op {
 	case "argocd", "flux":
 		var obj map[string]any
@@ -187,31 +188,31 @@ func gitopsSetupWrite(e *Engine, live map[string]any, w gitopsWrite, now time.Ti
 			return nil, err
 		}
 		if w.Op == "argocd" {
-			return e.ArgoCDApply(Request{Live: live, Object: obj, Now: now}, argo)
+			return ArgoCD(e, merge.Request{Live: live, Object: obj, Now: now}, argo)
 		}
-		return e.FluxApply(Request{Live: live, Object: obj, Now: now}, flux)
+		return Flux(e, merge.Request{Live: live, Object: obj, Now: now}, flux)
 	case "create":
 		var obj map[string]any
 		if err := yaml.Unmarshal([]byte(w.Object), &obj); err != nil {
 			return nil, err
 		}
-		return e.Update(Request{Object: obj, Manager: w.Manager, Now: now})
+		return e.Update(merge.Request{Object: obj, Manager: w.Manager, Now: now})
 	case "apply":
 		var obj map[string]any
 		if err := yaml.Unmarshal([]byte(w.Object), &obj); err != nil {
 			return nil, err
 		}
-		return e.Apply(Request{Live: live, Object: obj, Manager: w.Manager, Force: w.Force, Now: now})
+		return e.Apply(merge.Request{Live: live, Object: obj, Manager: w.Manager, Force: w.Force, Now: now})
 	case "merge-patch":
-		next := mergePatch(copyObject(live), w.Patch).(map[string]any)
-		return e.Update(Request{Live: live, Object: next, Manager: w.Manager, Now: now})
+		next := mergePatch(unstructured.DeepCopyObject(live), w.Patch).(map[string]any)
+		return e.Update(merge.Request{Live: live, Object: next, Manager: w.Manager, Now: now})
 	case "scale":
 		ns, name := nsName(live)
 		scale := map[string]any{"apiVersion": "autoscaling/v1", "kind": "Scale",
 			"metadata": map[string]any{"name": name, "namespace": ns},
 			"spec":     map[string]any{"replicas": w.Replicas}}
-		ep := Endpoint{GVK: gvkOf(live), Namespace: ns, Name: name, Subresource: "scale"}
-		return e.Update(Request{Live: live, Object: scale, Endpoint: ep, Manager: w.Manager, Now: now})
+		ep := merge.Endpoint{GVK: gvkOf(live), Namespace: ns, Name: name, Subresource: "scale"}
+		return e.Update(merge.Request{Live: live, Object: scale, Endpoint: ep, Manager: w.Manager, Now: now})
 	}
 	return nil, fmt.Errorf("unknown op %q", w.Op)
 }
@@ -236,7 +237,7 @@ func mergePatch(target any, patch any) any {
 	return t
 }
 
-func checkGitOpsResult(t *testing.T, want gitopsWant, live map[string]any, res *Result) {
+func checkGitOpsResult(t *testing.T, want gitopsWant, live map[string]any, res *merge.Result) {
 	t.Helper()
 	if want.Rejected != nil {
 		if res.Rejection == nil || res.Rejection.Code != want.Rejected.Code || !strings.Contains(res.Rejection.Message, want.Rejected.Message) {
@@ -253,7 +254,7 @@ func checkGitOpsResult(t *testing.T, want gitopsWant, live map[string]any, res *
 	}
 	if want.ManagedFields != nil {
 		checkEntries(t, res.ManagedFields, want.ManagedFields)
-		if got, _, _ := managedFieldsOf(res.Object); !jsonEqual(got, res.ManagedFields) {
+		if got, _, _ := fieldpath.EntriesOf(res.Object); !jsonEqual(got, res.ManagedFields) {
 			t.Errorf("Result.ManagedFields and the object's managedFields differ")
 		}
 	}
@@ -264,7 +265,7 @@ func checkGitOpsResult(t *testing.T, want gitopsWant, live map[string]any, res *
 	if want.Conflicts != nil && (len(conflicts) != len(want.Conflicts) || len(conflicts) > 0 && !jsonEqual(conflicts, want.Conflicts)) {
 		t.Errorf("conflicts %q, want %q", conflicts, want.Conflicts)
 	}
-	changes := map[string]OwnershipChange{}
+	changes := map[string]merge.OwnershipChange{}
 	for _, o := range res.Ownership {
 		changes[o.Manager.Manager] = o
 	}
@@ -291,7 +292,7 @@ func checkGitOpsResult(t *testing.T, want gitopsWant, live map[string]any, res *
 				if err != nil {
 					t.Fatal(err)
 				}
-				return paths(s)
+				return leafPaths(s)
 			}
 		}
 		return nil
@@ -387,7 +388,7 @@ func checkEntries(t *testing.T, got []fieldpath.Entry, want []wantEntry) {
 			}
 			if !gs.Equals(ws) {
 				t.Errorf("entry %d (%s) fields\n%s\nwant\n%s\nmissing %q\nextra %q", i, g.Manager, g.FieldsV1, raw,
-					paths(ws.Difference(gs)), paths(gs.Difference(ws)))
+					leafPaths(ws.Difference(gs)), leafPaths(gs.Difference(ws)))
 			}
 		}
 	}

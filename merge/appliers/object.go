@@ -1,0 +1,74 @@
+package appliers
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/ssa-diff/ssa-diff/merge"
+	"github.com/ssa-diff/ssa-diff/schema"
+)
+
+// invalidMessage is how kubectl 1.37 prints a 422 Invalid it gets back
+// (StandardErrorMessage's handling of reason Invalid): "The <Kind> "<name>" is invalid: "
+// and the causes as "field: message", each once — after the colon when there is one, else
+// one per line behind "* ". Without details it is "The request is invalid" and the
+// server's message.
+func invalidMessage(s *merge.StatusError) string {
+	head := "The request is invalid"
+	d := s.Details
+	if d == nil {
+		if s.Message != "" {
+			head += ": " + s.Message
+		}
+		return head
+	}
+	if d.Kind != "" || d.Name != "" {
+		head = fmt.Sprintf("The %s %q is invalid", d.Kind, d.Name)
+	} else if s.Message != "" && len(d.Causes) == 0 {
+		head += ": " + s.Message
+	}
+	var msgs []string
+	seen := map[string]bool{}
+	for _, c := range d.Causes {
+		m := c.Field + ": " + c.Message
+		if !seen[m] {
+			seen[m] = true
+			msgs = append(msgs, m)
+		}
+	}
+	switch len(msgs) {
+	case 0:
+		return head
+	case 1:
+		return head + ": " + msgs[0]
+	}
+	var b strings.Builder
+	b.WriteString(head + ": ")
+	for _, m := range msgs {
+		b.WriteString("\n* " + m)
+	}
+	return b.String()
+}
+
+func gvkOf(obj map[string]any) schema.GVK {
+	av, _ := obj["apiVersion"].(string)
+	k, _ := obj["kind"].(string)
+	return schema.GVKFromAPIVersionKind(av, k)
+}
+
+func nsName(obj map[string]any) (string, string) {
+	md := metadataOf(obj)
+	ns, _ := md["namespace"].(string)
+	n, _ := md["name"].(string)
+	return ns, n
+}
+
+func metadataOf(obj map[string]any) map[string]any {
+	md, _ := obj["metadata"].(map[string]any)
+	return md
+}
+
+func annotations(obj map[string]any) map[string]any {
+	a, _ := metadataOf(obj)["annotations"].(map[string]any)
+	return a
+}

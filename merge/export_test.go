@@ -1,0 +1,37 @@
+package merge
+
+import "k8s.io/apimachinery/pkg/util/validation/field"
+
+// What the tests of package merge_test may reach inside: they drive the engine through the
+// clients' sequences of package merge/appliers, which imports this package, so they cannot
+// be tests of this package.
+
+// WithoutShortcuts turns off the shortcuts of applyFields (the prune) and deletedFields
+// (the typed comparison), whose answers must equal the full computation's.
+func WithoutShortcuts() Option { return func(e *Engine) { e.noShortcuts = true } }
+
+// FuzzCopy is fuzzCopy.
+var FuzzCopy = fuzzCopy
+
+var DeploymentRequest = deploymentRequest
+
+var MetadataOf = metadataOf
+
+var ObjFromYAML = objFromYAML
+
+// RefusingWith is ServerHooks whose validation adds errs' errors to the kind's.
+func RefusingWith(errs func(obj, old map[string]any) field.ErrorList) ServerHooks {
+	return &refusingHooks{errs: errs}
+}
+
+var ServerTestNow = serverTestNow
+
+var TwoErrors = twoErrors
+
+const ValidateDeployment = validateDeployment
+
+var VersionsNow = versionsNow
+
+var WidgetRegistry = widgetRegistry
+
+const HPAAtV2 = hpaAtV2

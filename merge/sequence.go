@@ -1,0 +1,187 @@
+package merge
+
+import (
+	"github.com/ssa-diff/ssa-diff/fieldpath"
+	"github.com/ssa-diff/ssa-diff/internal/unstructured"
+)
+
+// A Sequence is the requests one client sends for one object, predicted one after the
+// other: `kubectl apply --server-side` sends up to four, a GitOps controller patches
+// managedFields before it applies (package merge/appliers models them). Each request's
+// live object is the previous one's answer. A Sequence remembers what the first request
+// found: the object as the server holds it, which a later request's live object at
+// another version cannot always say (an autoscaling/v1 read of an HPA loses the order of
+// its metrics), and the object before the first write, against which Summarize describes
+// the sequence as one Result.
+type Sequence struct {
+	e     *Engine
+	first Request
+	// given is the live object as the caller gave it, before it was read at the
+	// request's version.
+	given map[string]any
+}
+
+// Begin starts the sequence client c sends for req's object. When the server refuses the
+// request before any field management (a kind or version it does not serve: catalog V5;
+// a kind it only reads), refused is the answer and there is no sequence. An error wraps
+// ErrNotPredictable when the live object cannot be read at the request's version offline.
+func (e *Engine) Begin(req Request, c Client) (seq *Sequence, refused *Result, err error) {
+	given := req.Live
+	req, refused, err = e.admit(req, c)
+	if refused != nil || err != nil {
+		return nil, refused, err
+	}
+	return &Sequence{e: e, first: req, given: given}, nil, nil
+}
+
+// Request is the sequence's first request as the server takes it: Endpoint filled in and
+// Live read at the request's version.
+func (s *Sequence) Request() Request { return s.first }
+
+// Live is the object before the sequence's first request, read at the request's version,
+// with numbers as the server decodes them; nil when the sequence creates it.
+func (s *Sequence) Live() map[string]any { return unstructured.AsDecoded(s.first.Live) }
+
+// Apply predicts one apply of the sequence. Its Result's Ownership, Deleted and Assigned
+// are filled only by Finish: most steps are not the sequence's answer, and need not pay for
+// them.
+func (s *Sequence) Apply(req Request) (*Result, error) {
+	return s.e.applyStep(s.carry(req))
+}
+
+// Update predicts one update of the sequence, as Engine.Update does.
+func (s *Sequence) Update(req Request) (*Result, error) {
+	return s.e.Update(s.carry(req))
+}
+
+// Continue begins, as Begin does, a sequence of client c inside this one: a GitOps
+// controller that runs kubectl's apply after patches of its own.
+func (s *Sequence) Continue(req Request, c Client) (*Sequence, *Result, error) {
+	return s.e.Begin(s.carry(req), c)
+}
+
+// carry gives req the object as the server holds it at the kind's hub version when req's
+// live object still says what the first request's did.
+func (s *Sequence) carry(req Request) Request {
+	req.hubLive = nil
+	return passHubLive(req, s.first)
+}
+
+// WithManagedFields is a copy of obj whose metadata.managedFields are entries, written as
+// the engine writes them: the body of a client's patch of managedFields. No entries
+// remove the field.
+func (s *Sequence) WithManagedFields(obj map[string]any, entries []fieldpath.Entry) (map[string]any, error) {
+	next := unstructured.DeepCopyObject(obj)
+	if err := setManagedFields(next, entries, s.e.compactManagedFields); err != nil {
+		return nil, err
+	}
+	return next, nil
+}
+
+// Outcome is what a sequence came to, for Summarize.
+type Outcome struct {
+	// Manager is the applier: Ownership reports what it gains and what others lose.
+	Manager string
+	// Final is the object the last successful request left.
+	Final map[string]any
+	// First is the result of the request that decides the outcome (the apply): its
+	// Endpoint and Conflicts are the sequence's, and its Action when Final cannot be
+	// compared with the live object.
+	First *Result
+	// Steps and Warnings are the sequence's.
+	Steps    []Step
+	Warnings []string
+	// Created says the sequence created the object.
+	Created bool
+}
+
+// Summarize describes the sequence as one Result relative to the object before its first
+// request (Live): whether the object changed at all, who lost which fields over the
+// whole sequence (entries a client renamed or merged away included), what disappeared,
+// and what the server assigns.
+func (s *Sequence) Summarize(o Outcome) *Result {
+	return s.e.summarize(s.first, s.Live(), o)
+}
+
+// Finish is res as the sequence's answer: its Ownership, Deleted and Assigned filled in,
+// the placeholder uid of Stored removed, and Live set when the object given was read at
+// another version.
+func (s *Sequence) Finish(res *Result) *Result {
+	if res == nil {
+		return nil
+	}
+	dropPlaceholderUID(res.Object)
+	return readAs(res.complete(), s.given, s.first.Live)
+}
+
+// placeholderUID stands for the uid the server gives an object it creates.
+const placeholderUID = "ssa-diff-assigned-by-the-server"
+
+// Stored is the object a later request of the sequence finds after res: res.Object
+// itself, which on a create gets a uid, as the stored object has one (a placeholder, which
+// Finish and Summarize remove).
+func (s *Sequence) Stored(res *Result) map[string]any {
+	if res.Action == ActionCreate && res.Object != nil {
+		ensureMetadata(res.Object)["uid"] = placeholderUID
+	}
+	return res.Object
+}
+
+func dropPlaceholderUID(obj map[string]any) {
+	if md := metadataOf(obj); md != nil && md["uid"] == placeholderUID {
+		delete(md, "uid")
+	}
+}
+
+// StatusCode is the HTTP status of the server's answer: the refusal's code, 201 for a
+// create, 200 otherwise.
+func (res *Result) StatusCode() int {
+	switch {
+	case res.Rejection != nil:
+		return res.Rejection.Code
+	case res.Action == ActionCreate:
+		return 201
+	default:
+		return 200
+	}
+}
+
+// summarize is Summarize for a sequence whose first request is req, on orig.
+func (e *Engine) summarize(req Request, orig map[string]any, o Outcome) *Result {
+	obj, first := o.Final, o.First
+	dropPlaceholderUID(obj)
+	res := &Result{Endpoint: first.Endpoint, Object: obj, Conflicts: first.Conflicts, Steps: o.Steps, Warnings: o.Warnings, Assigned: first.Assigned}
+	// What the server assigns is read from the sequence's outcome, as of one write.
+	res.ManagedFields, _, _ = managedFieldsOf(obj)
+	origEntries, _, _ := managedFieldsOf(orig)
+	r, err := e.newRequest(Request{Endpoint: first.Endpoint, Live: orig, Object: req.Object, Now: req.Now})
+	if err != nil {
+		res.Action = first.Action
+		return res
+	}
+	switch {
+	case o.Created:
+		res.Action = ActionCreate
+	case r.unchanged(orig, origEntries, obj, res.ManagedFields):
+		res.Action = ActionUnchanged
+		res.Object = unstructured.DeepCopyObject(orig)
+		res.ManagedFields = origEntries
+	default:
+		res.Action = ActionUpdate
+	}
+	res.Assigned = r.assigned(res.Action, res.Object)
+	before, after := fieldpath.NewManaged(), fieldpath.NewManaged()
+	if origEntries != nil {
+		if m, err := fieldpath.Decode(origEntries); err == nil {
+			before = m
+		}
+	}
+	if m, err := fieldpath.Decode(res.ManagedFields); err == nil {
+		after = m
+	}
+	res.Ownership = r.ownershipChanges(before, after, r.managerKey(o.Manager, fieldpath.OperationApply))
+	if !o.Created {
+		res.Deleted = r.deletedFields(orig, res.Object)
+	}
+	return res
+}
