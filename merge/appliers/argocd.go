@@ -94,14 +94,7 @@ type ArgoCDOptions struct {
 // forces. The manifest must be as Argo CD sends it, namespace included.
 func ArgoCD(e *merge.Engine, req merge.Request, opts ArgoCDOptions) (*merge.Result, error) {
 	seq, refused, err := e.Begin(req, merge.ClientMapper)
-	if refused != nil || err != nil {
-		return refused, err
-	}
-	res, err := argoCD(seq, opts)
-	if err != nil {
-		return nil, err
-	}
-	return seq.Finish(res), nil
+	return finish(seq, refused, err, func(seq *merge.Sequence) (*merge.Result, error) { return argoCD(seq, opts) })
 }
 
 func argoCD(seq *merge.Sequence, opts ArgoCDOptions) (*merge.Result, error) {
@@ -175,14 +168,7 @@ func argoCD(seq *merge.Sequence, opts ArgoCDOptions) (*merge.Result, error) {
 // library, as its own finished sequence.
 func kubectlIn(seq *merge.Sequence, req merge.Request) (*merge.Result, error) {
 	kseq, refused, err := seq.Continue(req, merge.ClientKubectl)
-	if refused != nil || err != nil {
-		return refused, err
-	}
-	res, err := kubectl(kseq)
-	if err != nil {
-		return nil, err
-	}
-	return kseq.Finish(res), nil
+	return finish(kseq, refused, err, kubectl)
 }
 
 // hasUpdateEntryOf is gitops-engine's needsClientSideApplyMigration: an Update entry of the

@@ -144,14 +144,7 @@ type FluxOptions struct {
 // req.Manager and req.Force are ignored.
 func Flux(e *merge.Engine, req merge.Request, opts FluxOptions) (*merge.Result, error) {
 	seq, refused, err := e.Begin(req, merge.ClientMapper)
-	if refused != nil || err != nil {
-		return refused, err
-	}
-	res, err := flux(seq, opts)
-	if err != nil {
-		return nil, err
-	}
-	return seq.Finish(res), nil
+	return finish(seq, refused, err, func(seq *merge.Sequence) (*merge.Result, error) { return flux(seq, opts) })
 }
 
 func flux(seq *merge.Sequence, opts FluxOptions) (*merge.Result, error) {
@@ -213,14 +206,31 @@ func flux(seq *merge.Sequence, opts FluxOptions) (*merge.Result, error) {
 	noCleanup := anyInMetadata(map[string]string{FluxGroup + "/ssa": "Merge"}, cfg, orig)
 
 	patched := false
-	patch := func(desc string, next map[string]any) (*merge.Result, error) {
+	// patch sends a patch of the live object whose outcome is next; a refusal stops the
+	// object with why (the result), success makes next's answer the live object.
+	patch := func(desc, why string, next map[string]any) (*merge.Result, error) {
 		res, err := seq.Update(merge.Request{Live: live, Object: next, Endpoint: req.Endpoint, Manager: manager, Now: req.Now})
 		if err != nil {
 			return nil, fmt.Errorf("flux apply: %s: %w", desc, err)
 		}
 		step(desc, res)
 		patched = true
-		return res, nil
+		if res.Rejection != nil {
+			return stop(res, why), nil
+		}
+		live = res.Object
+		return nil, nil
+	}
+	// cleanup is patch of what fluxCleanup changes, if anything.
+	cleanup := func(desc, why string, managers []FluxFieldManager, anns, labels []string) (*merge.Result, error) {
+		next, changed, err := fluxCleanup(seq, live, managers, anns, labels, manager)
+		if err != nil {
+			return nil, fmt.Errorf("flux apply: %w", err)
+		}
+		if !changed {
+			return nil, nil
+		}
+		return patch(desc, why, next)
 	}
 
 	// Step 3: managedFields apiVersion migration.
@@ -235,32 +245,17 @@ func flux(seq *merge.Sequence, opts FluxOptions) (*merge.Result, error) {
 			if err != nil {
 				return nil, fmt.Errorf("flux apply: %w", err)
 			}
-			res, err := patch("managedFields apiVersion migration patch", next)
-			if err != nil {
-				return nil, err
+			if res, err := patch("managedFields apiVersion migration patch", "Flux fails the object: failed to migrate API version", next); res != nil || err != nil {
+				return res, err
 			}
-			if res.Rejection != nil {
-				return stop(res, "Flux fails the object: failed to migrate API version"), nil
-			}
-			live = res.Object
 		}
 	}
 
 	// Step 4: takeover before the dry-run.
 	if len(opts.TakeOverBeforeDryRun) > 0 && live != nil && !noCleanup {
-		next, changed, err := fluxCleanup(seq, live, opts.TakeOverBeforeDryRun, nil, nil, manager)
-		if err != nil {
-			return nil, fmt.Errorf("flux apply: %w", err)
-		}
-		if changed {
-			res, err := patch("managedFields takeover patch before the dry-run", next)
-			if err != nil {
-				return nil, err
-			}
-			if res.Rejection != nil {
-				return stop(res, "Flux fails the object: metadata.managedFields takeover failed"), nil
-			}
-			live = res.Object
+		if res, err := cleanup("managedFields takeover patch before the dry-run", "Flux fails the object: metadata.managedFields takeover failed",
+			opts.TakeOverBeforeDryRun, nil, nil); res != nil || err != nil {
+			return res, err
 		}
 	}
 
@@ -283,19 +278,9 @@ func flux(seq *merge.Sequence, opts FluxOptions) (*merge.Result, error) {
 
 	// Step 6: metadata cleanup and takeover.
 	if live != nil && !noCleanup {
-		next, changed, err := fluxCleanup(seq, live, takeOver, cleanAnn, cleanLabels, manager)
-		if err != nil {
-			return nil, fmt.Errorf("flux apply: %w", err)
-		}
-		if changed {
-			res, err := patch("metadata cleanup and managedFields takeover patch", next)
-			if err != nil {
-				return nil, err
-			}
-			if res.Rejection != nil {
-				return stop(res, "Flux fails the object: metadata.managedFields cleanup failed"), nil
-			}
-			live = res.Object
+		if res, err := cleanup("metadata cleanup and managedFields takeover patch", "Flux fails the object: metadata.managedFields cleanup failed",
+			takeOver, cleanAnn, cleanLabels); res != nil || err != nil {
+			return res, err
 		}
 	}
 
@@ -520,17 +505,7 @@ func anyInMetadata(sel map[string]string, objs ...map[string]any) bool {
 }
 
 func setLabel(obj map[string]any, key, value string) {
-	md := metadataOf(obj)
-	if md == nil {
-		md = map[string]any{}
-		obj["metadata"] = md
-	}
-	l, _ := md["labels"].(map[string]any)
-	if l == nil {
-		l = map[string]any{}
-		md["labels"] = l
-	}
-	l[key] = value
+	unstructured.EnsureObject(unstructured.EnsureObject(obj, "metadata"), "labels")[key] = value
 }
 
 // fluxNormalize is ssa normalize.UnstructuredWithScheme on the manifest. The creation

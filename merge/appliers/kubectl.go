@@ -47,10 +47,16 @@ var lastAppliedPath = smdpath.MakePathOrDie("metadata", "annotations", merge.Las
 // manifest must be as kubectl sends it: a namespaced object carries its namespace.
 func Kubectl(e *merge.Engine, req merge.Request) (*merge.Result, error) {
 	seq, refused, err := e.Begin(req, merge.ClientKubectl)
+	return finish(seq, refused, err, kubectl)
+}
+
+// finish runs requests on seq, the sequence Begin or Continue gave with refused and err,
+// and finishes the answer.
+func finish(seq *merge.Sequence, refused *merge.Result, err error, requests func(*merge.Sequence) (*merge.Result, error)) (*merge.Result, error) {
 	if refused != nil || err != nil {
 		return refused, err
 	}
-	res, err := kubectl(seq)
+	res, err := requests(seq)
 	if err != nil {
 		return nil, err
 	}

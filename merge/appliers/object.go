@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 	"github.com/ssa-diff/ssa-diff/merge"
 	"github.com/ssa-diff/ssa-diff/schema"
 )
@@ -58,17 +59,11 @@ func gvkOf(obj map[string]any) schema.GVK {
 
 func nsName(obj map[string]any) (string, string) {
 	md := metadataOf(obj)
-	ns, _ := md["namespace"].(string)
-	n, _ := md["name"].(string)
-	return ns, n
+	return unstructured.Str(md, "namespace"), unstructured.Str(md, "name")
 }
 
-func metadataOf(obj map[string]any) map[string]any {
-	md, _ := obj["metadata"].(map[string]any)
-	return md
-}
+func metadataOf(obj map[string]any) map[string]any { return unstructured.Object(obj, "metadata") }
 
 func annotations(obj map[string]any) map[string]any {
-	a, _ := metadataOf(obj)["annotations"].(map[string]any)
-	return a
+	return unstructured.Object(metadataOf(obj), "annotations")
 }
