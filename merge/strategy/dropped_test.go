@@ -1,0 +1,138 @@
+package strategy
+
+import (
+	"testing"
+
+	"github.com/ssa-diff/ssa-diff/internal/testkit"
+	"github.com/ssa-diff/ssa-diff/internal/unstructured"
+	"sigs.k8s.io/yaml"
+)
+
+func yamlObject(t *testing.T, s string) map[string]any {
+	t.Helper()
+	j, err := yaml.YAMLToJSON([]byte(s))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return testkit.DecodeJSON(t, j).(map[string]any)
+}
+
+// A field of a feature off in 1.37 is dropped by a write unless the stored object already
+// uses the feature (stored before the feature went off: such objects cannot be recorded
+// from a 1.37 server with its default gates; conformance/testdata/fidelity/*-off-gates-*
+// and *-dropped record the drops). Catalog R0.1: the strategy runs after field management.
+func TestOffFeaturesKeptWhenInUse(t *testing.T) {
+	slice := func() map[string]any {
+		return yamlObject(t, `apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: s, generation: 1}
+spec:
+  driver: d.example.com
+  pool: {name: p, generation: 1, resourceSliceCount: 1}
+  nodeName: node-1
+  partitionTypeAttribute: d.example.com/profile
+  devices:
+  - name: a
+    attributes:
+      model: {string: x1, strings: [x1, y1]}
+`)
+	}
+	claim := func() map[string]any {
+		return yamlObject(t, `apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: c, namespace: ns}
+spec:
+  devices:
+    requests:
+    - name: r
+      exactly: {deviceClassName: c, derivedAttributes: [{name: d.example.com/a}]}
+status:
+  allocation:
+    devices:
+      results:
+      - {request: r, driver: d.example.com, pool: p, device: a, skipNodeOperations: ["*"]}
+`)
+	}
+	pod := func() map[string]any {
+		return yamlObject(t, `apiVersion: v1
+kind: Pod
+metadata: {name: p, namespace: ns}
+spec:
+  containers:
+  - name: c
+    image: i
+    readinessProbe: {grpc: {port: 1, mode: TLS}}
+status:
+  volumeHealth: [{name: v}]
+  containerStatuses:
+  - name: c
+    volumeMounts: [{name: v, mountPath: /v, volumeStatus: {image: {imageRef: r}}}]
+`)
+	}
+	without := func(build func() map[string]any, paths ...[]string) func() map[string]any {
+		return func() map[string]any {
+			o := build()
+			for _, p := range paths {
+				dropAt(o, p)
+			}
+			return o
+		}
+	}
+	for _, tc := range []struct {
+		name       string
+		build      func() map[string]any
+		storedSans func() map[string]any // the stored object without the feature's fields
+		status     bool
+		at         []string
+	}{
+		{"ResourceSlice list attributes (a map's values)", slice, without(slice, []string{"spec", "devices", "*", "attributes", "*", "strings"}), false,
+			[]string{"spec", "devices", "*", "attributes", "*", "strings"}},
+		{"ResourceSlice partitionTypeAttribute", slice, without(slice, []string{"spec", "partitionTypeAttribute"}), false,
+			[]string{"spec", "partitionTypeAttribute"}},
+		{"ResourceClaim derivedAttributes", claim, without(claim, []string{"spec", "devices", "requests", "*", "exactly", "derivedAttributes"}), false,
+			[]string{"spec", "devices", "requests", "*", "exactly", "derivedAttributes"}},
+		{"ResourceClaim status skipNodeOperations", claim, without(claim, []string{"status", "allocation", "devices", "results", "*", "skipNodeOperations"}), true,
+			[]string{"status", "allocation", "devices", "results", "*", "skipNodeOperations"}},
+		{"Pod probe grpc mode", pod, without(pod, []string{"spec", "containers", "*", "readinessProbe", "grpc", "mode"}), false,
+			[]string{"spec", "containers", "*", "readinessProbe", "grpc", "mode"}},
+		{"Pod status volumeStatus", pod, without(pod, []string{"status", "containerStatuses", "*", "volumeMounts", "*", "volumeStatus"}), true,
+			[]string{"status", "containerStatuses", "*", "volumeMounts", "*", "volumeStatus"}},
+		{"Pod status volumeHealth", pod, without(pod, []string{"status", "volumeHealth"}), true,
+			[]string{"status", "volumeHealth"}},
+	} {
+		for _, storedHas := range []bool{false, true} {
+			old := tc.storedSans()
+			if storedHas {
+				old = tc.build()
+			}
+			o := tc.build()
+			apiVersion, kind := unstructured.Str(o, "apiVersion"), unstructured.Str(o, "kind")
+			var err error
+			if tc.status {
+				err = UpdateStatus(apiVersion, kind, o, old)
+			} else {
+				err = Update(apiVersion, kind, o, old)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := holdsAt(o, tc.at); got != storedHas {
+				t.Errorf("%s, stored object uses it %v: kept %v, want %v", tc.name, storedHas, got, storedHas)
+			}
+		}
+	}
+	// On create nothing is in use: everything goes.
+	for _, build := range []func() map[string]any{slice, claim, pod} {
+		o := build()
+		apiVersion, kind := unstructured.Str(o, "apiVersion"), unstructured.Str(o, "kind")
+		if err := Create(apiVersion, kind, o); err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range [][]string{{"spec", "partitionTypeAttribute"}, {"spec", "devices", "*", "attributes", "*", "strings"},
+			{"spec", "devices", "requests", "*", "exactly", "derivedAttributes"}, {"spec", "containers", "*", "readinessProbe", "grpc", "mode"}} {
+			if holdsAt(o, p) {
+				t.Errorf("%s: create kept %v", kind, p)
+			}
+		}
+	}
+}
