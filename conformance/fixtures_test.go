@@ -39,8 +39,8 @@ func TestFidelityCases(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(cases) < 37 {
-		t.Fatalf("%d cases, want at least 37", len(cases))
+	if len(cases) < 38 {
+		t.Fatalf("%d cases, want at least 38", len(cases))
 	}
 	for _, c := range cases {
 		t.Run(c.Name, func(t *testing.T) {

@@ -67,6 +67,10 @@ var podStatusOff = []offFeature{
 	newOffFeature("CSIVolumeHealth", "status.volumeHealth"),
 }
 
+// nodeStatusOff are a Node status's, dropped by a /status write: the dynamic kubelet
+// configuration's status, long removed.
+var nodeStatusOff = []offFeature{newOffFeature("DynamicKubeletConfig", "status.config")}
+
 // The resource.k8s.io (DRA) strategies', on the v1 layout (the only version 1.37 serves by
 // default). In a path, "*" is every item of a list or every value of a map.
 var (
@@ -204,6 +208,8 @@ func dropOffStatusFeatures(gk string, obj, old map[string]any) {
 	switch gk {
 	case "/Pod":
 		features = podStatusOff
+	case "/Node":
+		features = nodeStatusOff
 	case "resource.k8s.io/ResourceClaim":
 		features = claimStatusOff
 	}

@@ -69,6 +69,9 @@ status:
     volumeMounts: [{name: v, mountPath: /v, volumeStatus: {image: {imageRef: r}}}]
 `)
 	}
+	node := func() map[string]any {
+		return yamlObject(t, "apiVersion: v1\nkind: Node\nmetadata: {name: node-1}\nstatus:\n  config: {error: boom}\n")
+	}
 	without := func(build func() map[string]any, paths ...[]string) func() map[string]any {
 		return func() map[string]any {
 			o := build()
@@ -99,6 +102,7 @@ status:
 			[]string{"status", "containerStatuses", "*", "volumeMounts", "*", "volumeStatus"}},
 		{"Pod status volumeHealth", pod, without(pod, []string{"status", "volumeHealth"}), true,
 			[]string{"status", "volumeHealth"}},
+		{"Node status config", node, without(node, []string{"status", "config"}), true, []string{"status", "config"}},
 	} {
 		for _, storedHas := range []bool{false, true} {
 			old := tc.storedSans()
