@@ -220,6 +220,44 @@ func dropOffStatusFeatures(gk string, obj, old map[string]any) {
 			}
 		}
 	}
+	if gk == "resource.k8s.io/ResourceClaim" {
+		dropDeallocatedDevices(obj, old)
+	}
+}
+
+// dropDeallocatedDevices follows the ResourceClaim status strategy: the status of a device
+// the stored allocation had and the new one has not is dropped (DRAResourceClaimDeviceStatus,
+// on in 1.37), so clients unaware of device status need not clear it on deallocation.
+func dropDeallocatedDevices(obj, old map[string]any) {
+	id := func(m map[string]any) [4]string {
+		return [4]string{unstructured.Str(m, "driver"), unstructured.Str(m, "pool"), unstructured.Str(m, "device"), unstructured.Str(m, "shareID")}
+	}
+	results := func(o map[string]any) []map[string]any {
+		return unstructured.Objects(unstructured.Object(unstructured.Object(unstructured.Object(o, "status"), "allocation"), "devices"), "results")
+	}
+	gone := map[[4]string]bool{}
+	for _, r := range results(old) {
+		gone[id(r)] = true
+	}
+	for _, r := range results(obj) {
+		delete(gone, id(r))
+	}
+	status := unstructured.Object(obj, "status")
+	devices, _ := status["devices"].([]any)
+	if len(gone) == 0 || len(devices) == 0 {
+		return
+	}
+	kept := make([]any, 0, len(devices))
+	for _, d := range devices {
+		if m, ok := d.(map[string]any); !ok || !gone[id(m)] {
+			kept = append(kept, d)
+		}
+	}
+	if len(kept) == 0 {
+		delete(status, "devices")
+		return
+	}
+	status["devices"] = kept
 }
 
 // inUse reports whether root (nil: none) holds a value at one of the feature's paths.

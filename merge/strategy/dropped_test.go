@@ -1,6 +1,7 @@
 package strategy
 
 import (
+	"reflect"
 	"testing"
 
 	"github.com/ssa-diff/ssa-diff/internal/testkit"
@@ -138,5 +139,44 @@ status:
 				t.Errorf("%s: create kept %v", kind, p)
 			}
 		}
+	}
+}
+
+// A /status write keeps the status of the devices still allocated, and of those the stored
+// allocation never had; a shared device is told apart by its share (catalog J3).
+func TestDeallocatedDeviceStatusDropped(t *testing.T) {
+	old := yamlObject(t, `apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: c, namespace: ns}
+status:
+  allocation:
+    devices:
+      results:
+      - {request: r, driver: d.example.com, pool: p, device: gpu-0}
+      - {request: r, driver: d.example.com, pool: p, device: gpu-1, shareID: s-1}
+`)
+	obj := yamlObject(t, `apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: c, namespace: ns}
+status:
+  allocation:
+    devices:
+      results:
+      - {request: r, driver: d.example.com, pool: p, device: gpu-0}
+  devices:
+  - {driver: d.example.com, pool: p, device: gpu-0}
+  - {driver: d.example.com, pool: p, device: gpu-1, shareID: s-1}
+  - {driver: d.example.com, pool: p, device: gpu-1, shareID: s-2}
+  - {driver: d.example.com, pool: p, device: gpu-2}
+`)
+	if err := UpdateStatus("resource.k8s.io/v1", "ResourceClaim", obj, old); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, d := range unstructured.Objects(unstructured.Object(obj, "status"), "devices") {
+		got = append(got, unstructured.Str(d, "device")+"/"+unstructured.Str(d, "shareID"))
+	}
+	if want := []string{"gpu-0/", "gpu-1/s-2", "gpu-2/"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("devices %v, want %v", got, want)
 	}
 }
