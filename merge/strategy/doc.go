@@ -47,7 +47,7 @@
 //     before the drop, so a dropped field still moves it), and on a /status
 //     write the status fields of such features (a Pod's volume mount status,
 //     node allocatable claim statuses and volume health; a Node's config
-//     status; a ResourceClaim result's skipped node operations, and the
+//     status; a PersistentVolumeClaim's and a CSINode's volume health; a ResourceClaim result's skipped node operations, and the
 //     status of devices the write deallocates) — the applier keeps owning what is
 //     dropped, since field management ran first; a Pod's scheduling-gated condition
 //     and its matchLabelKeys turned into selector requirements; a

@@ -71,6 +71,13 @@ var podStatusOff = []offFeature{
 // configuration's status, long removed.
 var nodeStatusOff = []offFeature{newOffFeature("DynamicKubeletConfig", "status.config")}
 
+// pvcStatusOff and csiNodeStatusOff are a PersistentVolumeClaim's and a CSINode's status
+// volume health (CSIVolumeHealth), dropped by a /status write.
+var (
+	pvcStatusOff     = []offFeature{newOffFeature("CSIVolumeHealth", "status.healthStatus")}
+	csiNodeStatusOff = []offFeature{newOffFeature("CSIVolumeHealth", "status.storageHealth")}
+)
+
 // The resource.k8s.io (DRA) strategies', on the v1 layout (the only version 1.37 serves by
 // default). In a path, "*" is every item of a list or every value of a map.
 var (
@@ -210,6 +217,10 @@ func dropOffStatusFeatures(gk string, obj, old map[string]any) {
 		features = podStatusOff
 	case "/Node":
 		features = nodeStatusOff
+	case "/PersistentVolumeClaim":
+		features = pvcStatusOff
+	case "storage.k8s.io/CSINode":
+		features = csiNodeStatusOff
 	case "resource.k8s.io/ResourceClaim":
 		features = claimStatusOff
 	}

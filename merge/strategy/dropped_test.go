@@ -73,6 +73,12 @@ status:
 	node := func() map[string]any {
 		return yamlObject(t, "apiVersion: v1\nkind: Node\nmetadata: {name: node-1}\nstatus:\n  config: {error: boom}\n")
 	}
+	pvc := func() map[string]any {
+		return yamlObject(t, "apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: d, namespace: ns}\nstatus:\n  healthStatus: {healthConditions: [{status: Healthy, reason: Ok}]}\n")
+	}
+	csiNode := func() map[string]any {
+		return yamlObject(t, "apiVersion: storage.k8s.io/v1\nkind: CSINode\nmetadata: {name: node-1}\nstatus:\n  storageHealth: [{name: disk}]\n")
+	}
 	without := func(build func() map[string]any, paths ...[]string) func() map[string]any {
 		return func() map[string]any {
 			o := build()
@@ -104,6 +110,8 @@ status:
 		{"Pod status volumeHealth", pod, without(pod, []string{"status", "volumeHealth"}), true,
 			[]string{"status", "volumeHealth"}},
 		{"Node status config", node, without(node, []string{"status", "config"}), true, []string{"status", "config"}},
+		{"PersistentVolumeClaim status healthStatus", pvc, without(pvc, []string{"status", "healthStatus"}), true, []string{"status", "healthStatus"}},
+		{"CSINode status storageHealth", csiNode, without(csiNode, []string{"status", "storageHealth"}), true, []string{"status", "storageHealth"}},
 	} {
 		for _, storedHas := range []bool{false, true} {
 			old := tc.storedSans()
