@@ -24,8 +24,8 @@ func buildBinary(t *testing.T) string {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	goTool := "go"
-	if _, err := os.Stat(goTool); err != nil {
+	goTool, err := exec.LookPath("go")
+	if err != nil {
 		t.Skipf("no go command: %v", err)
 	}
 	built.once.Do(func() {

@@ -39,8 +39,8 @@ func TestFidelityCases(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(cases) < 27 {
-		t.Fatalf("%d cases, want at least 27", len(cases))
+	if len(cases) < 42 {
+		t.Fatalf("%d cases, want at least 42", len(cases))
 	}
 	for _, c := range cases {
 		t.Run(c.Name, func(t *testing.T) {

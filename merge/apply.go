@@ -48,6 +48,7 @@ func (e *Engine) applyStep(req Request) (*Result, error) {
 type applyOutcome struct {
 	object    map[string]any // nil: no change (the live object stands)
 	decoded   map[string]any // object before defaulting, when the hooks keep it
+	empties   []emptyAt      // the empty lists and maps of the object before defaulting (empties.go)
 	managed   fieldpath.Managed
 	conflicts smdmerge.Conflicts
 }
@@ -129,9 +130,11 @@ func (r *request) apply(live, cfg map[string]any, manager string, force bool) *R
 	if s := r.checkIdentity(live, obj, cfg, created); s != nil {
 		return reject(s)
 	}
+	put := r.restoreEmpties(obj, out.empties)
 	if s := r.validate(obj, liveIfUpdate(created, live)); s != nil {
 		return reject(s)
 	}
+	dropEmpties(obj, put)
 	r.settle(res, live, liveEntries, obj, entries, created)
 	res.describe = func() {
 		res.Assigned = r.assigned(res.Action, res.Object)
@@ -216,6 +219,7 @@ func (r *request) applyOnce(live, cfg map[string]any, managed fieldpath.Managed,
 			return nil, internalError(fmt.Sprintf("failed to convert new object (%s) to proper version: %v", objectGVKNN(cfg), err))
 		}
 		out.decoded = r.keepDecoded(obj)
+		out.empties = emptyCollections(r.typ, obj)
 		if err := r.defaultObject(obj); err != nil {
 			return nil, internalError(fmt.Sprintf("failed to convert new object (%s) to proper version (%s): %v", objectGVKNN(obj), r.version, err))
 		}

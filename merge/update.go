@@ -63,6 +63,7 @@ func (r *request) updateObject(live, next map[string]any, manager string) *Resul
 		next = rt
 	}
 	decoded := r.keepDecoded(next)
+	empties := emptyCollections(r.typ, next)
 	if err := r.defaultObject(next); err != nil {
 		res.Action, res.Rejection = ActionRejected, badRequest(fmt.Sprintf("error decoding the object: %v", err))
 		return res
@@ -107,10 +108,12 @@ func (r *request) updateObject(live, next map[string]any, manager string) *Resul
 		res.Action, res.Rejection = ActionRejected, internalError(err.Error())
 		return res
 	}
+	put := r.restoreEmpties(next, empties)
 	if s := r.validate(next, liveIfUpdate(created, live)); s != nil {
 		res.Action, res.Rejection = ActionRejected, s
 		return res
 	}
+	dropEmpties(next, put)
 	r.settle(res, live, liveEntries, next, entries, created)
 	res.Assigned = r.assigned(res.Action, next)
 	res.Ownership = r.ownershipChanges(before, after, r.managerKey(manager, fieldpath.OperationUpdate))

@@ -42,6 +42,7 @@ func FuzzParse(f *testing.F) {
 		`{"kind":"List","items":[{"kind":"X","metadata":{"name":"b"}},"s"]},` + "\n" + `{"kind":"ConfigMap","data":{"a":"` + strings.Repeat("x", 300) + `"}}, 1, null],"kind":"List"}` + "\n[{\"kind\":\"A\"},{\"kind\":\"B\",\"items\":[]}]"))
 	f.Add([]byte(`[{"kind":"A","metadata":{"name":"x"}},` + strings.Repeat(`{"kind":"B"},`, 30) + `{"kind":"C","metadata":{"name":"y"`))
 	f.Add([]byte("a: &x [*x]\n"))
+	f.Add([]byte("kind: {a: [x}\n---\n\nb: [c,\n  d\n  e: f]\n---\ng: {h: i\n"))
 	f.Add([]byte("\xff\xfea\x00:\x00 \x001\x00\n\x00"))
 	fuzzSeeds(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -105,6 +106,9 @@ func fuzzLoad(t *testing.T, data []byte, lim Limits) fuzzResult {
 			}
 			if ie.Line < 0 || ie.Source.Line < 0 {
 				t.Fatalf("error %q has a negative line", e.Err)
+			}
+			if n := strings.Count(string(data), "\n") + 1; ie.Line > n {
+				t.Fatalf("error %q names a line past the input's %d", e.Err, n)
 			}
 			fmt.Fprintf(&b, "error %s\n", e.Err)
 			continue

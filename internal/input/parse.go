@@ -172,6 +172,13 @@ func (p *parser) yamlDoc1(rd rawDoc) {
 	if err != nil {
 		line, err := relocate(err, rd.firstLine)
 		msg := err.Error()
+		if parserProblems[msg] {
+			line = parserErrorLine(rd.firstLine, line)
+		}
+		if n := lastContentLine(rd.data); n > 0 && line > rd.firstLine+n-1 {
+			// Past the document's content: the parser met its end, the last line names it.
+			line = rd.firstLine + n - 1
+		}
 		if line > 0 && strings.Contains(msg, "cannot start any token") && hasTabIndent(rd.data, line-rd.firstLine+1) {
 			msg += " (a tab: YAML indents with spaces only)"
 		}
@@ -654,6 +661,49 @@ func relocate(err error, firstLine int) (int, error) {
 		msg = strings.TrimPrefix(msg, "line "+strconv.Itoa(first)+": ")
 	}
 	return first, &yamlError{msg: msg, err: err}
+}
+
+// parserProblems are the problems go-yaml v2's parser reports, as opposed to its scanner:
+// it prints the line of the token it stopped at counted from 0, not 1, and none at all when
+// that token is on the document's first line (its scanner counts from 1).
+var parserProblems = map[string]bool{
+	"did not find expected <stream-start>":   true,
+	"did not find expected <document start>": true,
+	"found undefined tag handle":             true,
+	"did not find expected node content":     true,
+	"did not find expected '-' indicator":    true,
+	"did not find expected key":              true,
+	"did not find expected ',' or ']'":       true,
+	"did not find expected ',' or '}'":       true,
+	"found duplicate %YAML directive":        true,
+	"found incompatible YAML document":       true,
+	"found duplicate %TAG directive":         true,
+}
+
+// parserErrorLine is the line of the token a parser error stopped at in a document that
+// starts at firstLine, given the line relocate read from its message (0: none).
+func parserErrorLine(firstLine, reported int) int {
+	if reported == 0 {
+		return firstLine
+	}
+	return reported + 1
+}
+
+// lastContentLine is the 1-based line of data's last line that is not blank (0: none).
+func lastContentLine(data []byte) int {
+	last := 0
+	for n, rest := 1, data; len(rest) > 0; n++ {
+		l := rest
+		if i := bytes.IndexByte(rest, '\n'); i >= 0 {
+			l, rest = rest[:i], rest[i+1:]
+		} else {
+			rest = nil
+		}
+		if len(bytes.TrimSpace(l)) > 0 {
+			last = n
+		}
+	}
+	return last
 }
 
 func oneLine(s string) string {

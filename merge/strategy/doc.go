@@ -36,10 +36,20 @@
 //     change wipes what the new type does not use;
 //   - what other strategies add, clear or drop: fields of features off in
 //     1.37 (a pod template's schedulingGroup, evictionResponders, stop
-//     signals, bind mount options, emptyDir mode, volume user fields; a Job's
-//     scheduling; a Lease's strategy and preferredHolder; a Node's
-//     configSource and podPreemptionPolicy) dropped on create, and on update
-//     unless the stored object uses them; a Pod's scheduling-gated condition
+//     signals, bind mount options, emptyDir mode, volume user fields, a gRPC
+//     probe's mode, an HTTP probe's or hook's protocol; a Job's scheduling; a
+//     Lease's strategy and preferredHolder; a Node's configSource and
+//     podPreemptionPolicy; a ResourceSlice's list-valued attributes, partition
+//     type attribute, counter compatibility groups, node allocatable
+//     resources and skipped node operations; a resource claim's or claim
+//     template's derived attributes) dropped on create, and on update unless
+//     the stored object uses them (a ResourceSlice's generation is compared
+//     before the drop, so a dropped field still moves it), and on a /status
+//     write the status fields of such features (a Pod's volume mount status,
+//     node allocatable claim statuses and volume health; a Node's config
+//     status; a PersistentVolumeClaim's and a CSINode's volume health; a ResourceClaim result's skipped node operations, and the
+//     status of devices the write deallocates) — the applier keeps owning what is
+//     dropped, since field management ran first; a Pod's scheduling-gated condition
 //     and its matchLabelKeys turned into selector requirements; a
 //     PersistentVolumeClaim's data sources; a ServiceAccount's secret
 //     references reduced to names; a CertificateSigningRequest's requester;

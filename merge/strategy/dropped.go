@@ -53,7 +53,51 @@ var podSpecOff = []offFeature{
 		"volumes.*.configMap.defaultUser", "volumes.*.configMap.items.*.user",
 		"volumes.*.downwardAPI.defaultUser", "volumes.*.downwardAPI.items.*.user",
 		"volumes.*.projected.defaultUser"),
+	newOffFeature("GRPCContainerProbeTLS", containerFields("livenessProbe.grpc.mode", "readinessProbe.grpc.mode", "startupProbe.grpc.mode")...),
+	newOffFeature("H2CContainerProbe", containerFields("livenessProbe.httpGet.protocol", "readinessProbe.httpGet.protocol",
+		"startupProbe.httpGet.protocol", "lifecycle.postStart.httpGet.protocol", "lifecycle.preStop.httpGet.protocol")...),
 }
+
+// podStatusOff are a pod status's, dropped by a /status write (a create resets the status,
+// a main-resource update keeps the stored one).
+var podStatusOff = []offFeature{
+	newOffFeature("ImageVolumeWithDigest", "status.containerStatuses.*.volumeMounts.*.volumeStatus",
+		"status.initContainerStatuses.*.volumeMounts.*.volumeStatus", "status.ephemeralContainerStatuses.*.volumeMounts.*.volumeStatus"),
+	newOffFeature("DRANodeAllocatableResources", "status.nodeAllocatableResourceClaimStatuses"),
+	newOffFeature("CSIVolumeHealth", "status.volumeHealth"),
+}
+
+// nodeStatusOff are a Node status's, dropped by a /status write: the dynamic kubelet
+// configuration's status, long removed.
+var nodeStatusOff = []offFeature{newOffFeature("DynamicKubeletConfig", "status.config")}
+
+// pvcStatusOff and csiNodeStatusOff are a PersistentVolumeClaim's and a CSINode's status
+// volume health (CSIVolumeHealth), dropped by a /status write.
+var (
+	pvcStatusOff     = []offFeature{newOffFeature("CSIVolumeHealth", "status.healthStatus")}
+	csiNodeStatusOff = []offFeature{newOffFeature("CSIVolumeHealth", "status.storageHealth")}
+)
+
+// The resource.k8s.io (DRA) strategies', on the v1 layout (the only version 1.37 serves by
+// default). In a path, "*" is every item of a list or every value of a map.
+var (
+	// sliceOff are a ResourceSlice's: list-valued attributes, the partition type attribute,
+	// counter compatibility groups, node allocatable resources, skipped node operations.
+	sliceOff = []offFeature{
+		newOffFeature("DRAListTypeAttributes", "spec.devices.*.attributes.*.bools", "spec.devices.*.attributes.*.ints",
+			"spec.devices.*.attributes.*.strings", "spec.devices.*.attributes.*.versions"),
+		newOffFeature("DRAPartitionableDevicesType", "spec.partitionTypeAttribute"),
+		newOffFeature("DRADeviceCompatibilityGroups", "spec.devices.*.consumesCounters.*.compatibilityGroups"),
+		newOffFeature("DRANodeAllocatableResources", "spec.devices.*.nodeAllocatableResources"),
+		newOffFeature("DRAOptionalNodeOperations", "spec.skipNodeOperations"),
+	}
+	// claimSpecOff are a claim spec's (pkg/api/resourceclaimspec): derived attributes of a
+	// request or subrequest.
+	claimSpecOff = []offFeature{newOffFeature("DRADerivedAttributes",
+		"devices.requests.*.exactly.derivedAttributes", "devices.requests.*.firstAvailable.*.derivedAttributes")}
+	// claimStatusOff are a ResourceClaim status's, dropped by a /status write.
+	claimStatusOff = []offFeature{newOffFeature("DRAOptionalNodeOperations", "status.allocation.devices.results.*.skipNodeOperations")}
+)
 
 // volumeSources are the sources whose user fields AtomicWriteVolumeUserFields adds, in the
 // order the strategy looks for the one it handles.
@@ -155,7 +199,76 @@ func dropOffFeatures(gk string, obj, old map[string]any) {
 		drop(nil, leaseOff)
 	case "/Node":
 		drop(nil, nodeOff)
+	case "resource.k8s.io/ResourceSlice":
+		drop(nil, sliceOff)
+	case "resource.k8s.io/ResourceClaim":
+		drop([]string{"spec"}, claimSpecOff)
+	case "resource.k8s.io/ResourceClaimTemplate":
+		drop([]string{"spec", "spec"}, claimSpecOff)
 	}
+}
+
+// dropOffStatusFeatures drops from obj the status fields of features that are off, as a
+// /status write's strategy does, given the stored object old.
+func dropOffStatusFeatures(gk string, obj, old map[string]any) {
+	var features []offFeature
+	switch gk {
+	case "/Pod":
+		features = podStatusOff
+	case "/Node":
+		features = nodeStatusOff
+	case "/PersistentVolumeClaim":
+		features = pvcStatusOff
+	case "storage.k8s.io/CSINode":
+		features = csiNodeStatusOff
+	case "resource.k8s.io/ResourceClaim":
+		features = claimStatusOff
+	}
+	for _, f := range features {
+		if !f.inUse(old) {
+			for _, p := range f.paths {
+				dropAt(obj, p)
+			}
+		}
+	}
+	if gk == "resource.k8s.io/ResourceClaim" {
+		dropDeallocatedDevices(obj, old)
+	}
+}
+
+// dropDeallocatedDevices follows the ResourceClaim status strategy: the status of a device
+// the stored allocation had and the new one has not is dropped (DRAResourceClaimDeviceStatus,
+// on in 1.37), so clients unaware of device status need not clear it on deallocation.
+func dropDeallocatedDevices(obj, old map[string]any) {
+	id := func(m map[string]any) [4]string {
+		return [4]string{unstructured.Str(m, "driver"), unstructured.Str(m, "pool"), unstructured.Str(m, "device"), unstructured.Str(m, "shareID")}
+	}
+	results := func(o map[string]any) []map[string]any {
+		return unstructured.Objects(unstructured.Object(unstructured.Object(unstructured.Object(o, "status"), "allocation"), "devices"), "results")
+	}
+	gone := map[[4]string]bool{}
+	for _, r := range results(old) {
+		gone[id(r)] = true
+	}
+	for _, r := range results(obj) {
+		delete(gone, id(r))
+	}
+	status := unstructured.Object(obj, "status")
+	devices, _ := status["devices"].([]any)
+	if len(gone) == 0 || len(devices) == 0 {
+		return
+	}
+	kept := make([]any, 0, len(devices))
+	for _, d := range devices {
+		if m, ok := d.(map[string]any); !ok || !gone[id(m)] {
+			kept = append(kept, d)
+		}
+	}
+	if len(kept) == 0 {
+		delete(status, "devices")
+		return
+	}
+	status["devices"] = kept
 }
 
 // inUse reports whether root (nil: none) holds a value at one of the feature's paths.
@@ -175,8 +288,7 @@ func holdsAt(v any, p []string) bool {
 		return v != nil
 	}
 	if p[0] == "*" {
-		l, _ := v.([]any)
-		for _, item := range l {
+		for _, item := range values(v) {
 			if holdsAt(item, p[1:]) {
 				return true
 			}
@@ -204,8 +316,7 @@ func dropAt(v any, p []string) {
 		}
 	}
 	if p[0] == "*" {
-		l, _ := v.([]any)
-		for _, item := range l {
+		for _, item := range values(v) {
 			dropAt(item, p[1:])
 		}
 		return
@@ -219,4 +330,19 @@ func dropAt(v any, p []string) {
 		return
 	}
 	dropAt(m[p[0]], p[1:])
+}
+
+// values are the items of a list or the values of a map ("*" in a path).
+func values(v any) []any {
+	switch t := v.(type) {
+	case []any:
+		return t
+	case map[string]any:
+		out := make([]any, 0, len(t))
+		for _, x := range t {
+			out = append(out, x)
+		}
+		return out
+	}
+	return nil
 }

@@ -333,7 +333,12 @@ func PrepareForUpdateDecoded(apiVersion, kind string, decoded, obj, old map[stri
 		restore(obj, old, "spec")
 	}
 	gk := groupOf(apiVersion) + "/" + kind
-	dropOffFeatures(gk, obj, old)
+	// A ResourceSlice's strategy compares the specs before it drops what its features off
+	// leave out: a field dropped still moves the generation. The others drop first.
+	dropLate := gk == "resource.k8s.io/ResourceSlice"
+	if !dropLate {
+		dropOffFeatures(gk, obj, old)
+	}
 	switch gk {
 	case "/Namespace":
 		restore(unstructured.EnsureObject(obj, "spec"), unstructured.Object(old, "spec"), "finalizers")
@@ -400,6 +405,9 @@ func PrepareForUpdateDecoded(apiVersion, kind string, decoded, obj, old map[stri
 		g, _ := unstructured.Int(meta["generation"])
 		meta["generation"] = g + 1
 	}
+	if dropLate {
+		dropOffFeatures(gk, obj, old)
+	}
 }
 
 // withoutMetadata is a shallow copy of obj without metadata.
@@ -445,9 +453,11 @@ func PrepareForStatusUpdate(apiVersion, kind string, obj, old map[string]any) {
 			obj[k] = unstructured.DeepCopy(v)
 		}
 	}
-	if groupOf(apiVersion)+"/"+kind == "apps/Deployment" {
+	gk := groupOf(apiVersion) + "/" + kind
+	if gk == "apps/Deployment" {
 		restore(meta, unstructured.Object(old, "metadata"), "labels")
 	}
+	dropOffStatusFeatures(gk, obj, old)
 }
 
 // templateGeneration reads a DaemonSet's template generation annotation.
