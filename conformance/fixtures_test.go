@@ -58,21 +58,21 @@ func TestFidelityCases(t *testing.T) {
 }
 
 // TestFidelityDualStackCases replays the cases of testdata/fidelity-dualstack, recorded
-// with record.py from a kube-apiserver 1.37.2 run with
-// --service-cluster-ip-range=10.0.0.0/24,fd00:10:96::/112, for the cluster their case.yaml
-// declares (rules.md valid.service-ip-families), as TestFidelityCases does.
+// with record.py from kube-apiserver 1.37.2 run with other service IP ranges (dual-stack,
+// IPv4 or IPv6 first, and IPv6 alone), for the cluster their case.yaml declares (rules.md
+// valid.service-ip-families), as TestFidelityCases does.
 func TestFidelityDualStackCases(t *testing.T) {
 	cases, err := LoadCases(filepath.Join("testdata", "fidelity-dualstack"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(cases) < 11 {
-		t.Fatalf("%d cases, want at least 11", len(cases))
+	if len(cases) < 17 {
+		t.Fatalf("%d cases, want at least 17", len(cases))
 	}
 	for _, c := range cases {
 		t.Run(c.Name, func(t *testing.T) {
-			if len(c.Cluster.ServiceIPFamilies) != 2 {
-				t.Fatalf("case.yaml declares service IP families %v, want two", c.Cluster.ServiceIPFamilies)
+			if len(c.Cluster.ServiceIPFamilies) == 0 {
+				t.Fatal("case.yaml declares no service IP families")
 			}
 			res, err := Replay(c)
 			if err != nil {

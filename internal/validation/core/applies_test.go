@@ -60,6 +60,13 @@ func TestAppliesDualStack(t *testing.T) {
 	testApplies(t, "testdata/applies-dualstack.yaml", merge.KubernetesHooks{ServiceIPFamilies: []string{"IPv4", "IPv6"}})
 }
 
+// TestAppliesIPv6: the applies of testdata/applies-ipv6.yaml, recorded from a
+// kube-apiserver 1.37.2 run with --service-cluster-ip-range=fd00:10:96::/112, predicted for
+// a cluster declared IPv6 alone.
+func TestAppliesIPv6(t *testing.T) {
+	testApplies(t, "testdata/applies-ipv6.yaml", merge.KubernetesHooks{ServiceIPFamilies: []string{"IPv6"}})
+}
+
 func testApplies(t *testing.T, path string, hooks merge.KubernetesHooks) {
 	b, err := os.ReadFile(path)
 	if err != nil {
