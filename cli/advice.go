@@ -48,7 +48,7 @@ func (c *config) addAdvice(res *report.Result, eng predictor, reg *schema.Regist
 	if c.advice.off || res == nil || p == nil {
 		return
 	}
-	opts := advice.Options{Disabled: map[string]bool{}, Now: c.now, Schemas: reg}
+	opts := advice.Options{Disabled: map[string]bool{}, Now: c.now, Schemas: reg, ServiceIPFamilies: c.serviceIPFamilies}
 	for _, id := range c.advice.disabled {
 		opts.Disabled[id] = true
 	}

@@ -62,7 +62,7 @@ func runAs(prog string, args []string, stdin io.Reader, stdout, stderr io.Writer
 		return code
 	}
 	cfg.stdin, cfg.stdout, cfg.stderr, cfg.getenv = stdin, stdout, stderr, getenv
-	hooks := merge.KubernetesHooks{AllowPrivileged: cfg.allowPrivileged}
+	hooks := merge.KubernetesHooks{AllowPrivileged: cfg.allowPrivileged, ServiceIPFamilies: cfg.serviceIPFamilies}
 	return cfg.run(func(reg *schema.Registry) predictor {
 		return engine{merge.New(reg, merge.WithCompactManagedFields(), merge.WithServerHooks(hooks))}
 	})
@@ -96,6 +96,9 @@ type predictor interface {
 type config struct {
 	// allowPrivileged: kube-apiserver's --allow-privileged.
 	allowPrivileged bool
+	// serviceIPFamilies: the families of kube-apiserver's --service-cluster-ip-range, the
+	// primary first; nil: not declared.
+	serviceIPFamilies ipFamiliesFlag
 	// getenv, when set, makes the run set the garbage collector (see gc.go).
 	getenv            func(string) string
 	manifests         []string
@@ -183,6 +186,7 @@ func flagSet(prog string, cfg *config) (fs *pflag.FlagSet, argNames map[string]s
 	fs.StringArrayVar(&cfg.crds, "crd", nil, "A file or directory of CustomResourceDefinitions (repeatable). CRDs among the inputs are read too.")
 	fs.StringArrayVar(&cfg.schemas, "schema", nil, "An OpenAPI v3 or v2 document (kubectl get --raw /openapi/v3/apis/GROUP/VERSION), or a directory of them (repeatable).")
 	fs.BoolVar(&cfg.allowPrivileged, "allow-privileged", false, "Predict a kube-apiserver run with --allow-privileged=true, as kubeadm, kind and managed clusters are: privileged and hostProcess containers are allowed (the server flag's default, and so ssa-diff's, refuses them: 422 \"disallowed by cluster policy\").")
+	fs.Var(&cfg.serviceIPFamilies, "service-ip-families", "The IP families of the cluster's service IP ranges (kube-apiserver's --service-cluster-ip-range), the primary first: IPv4, IPv6, IPv4,IPv6 or IPv6,IPv4. A dual-stack cluster gives PreferDualStack and RequireDualStack Services both families; a single-stack one refuses RequireDualStack (422). Default: refusals as an IPv4 cluster, the families the cluster adds left to the server.")
 	fs.StringVar(now, "now", "", "The time stamped into changed managedFields entries, and the time ages are measured from, RFC 3339 (default: the current time).")
 	fs.StringVarP(&cfg.output, "output", "o", "text", "Output format: "+strings.Join(output.Formats(), ", ")+".")
 	fs.BoolVar(&cfg.showManagedFields, "show-managed-fields", false, "Show metadata.managedFields in diffs.")
@@ -199,7 +203,7 @@ func flagSet(prog string, cfg *config) (fs *pflag.FlagSet, argNames map[string]s
 	help = fs.BoolP("help", "h", false, "Show this help.")
 	argNames = map[string]string{"filename": "PATH", "field-manager": "NAME", "applier": "kubectl|api|argocd|flux",
 		"subresource": "NAME", "crd": "PATH", "schema": "PATH", "now": "TIME", "output": "FORMAT",
-		"color": "WHEN", "namespace": "NAME", "jobs": "N"}
+		"color": "WHEN", "namespace": "NAME", "jobs": "N", "service-ip-families": "FAMILIES"}
 	for k, v := range limitArgs {
 		argNames[k] = v
 	}
@@ -376,3 +380,20 @@ func wrap(text, indent string, width int) string {
 	b.WriteString(line + "\n")
 	return b.String()
 }
+
+// ipFamiliesFlag is --service-ip-families: a comma-separated list of IP families, checked
+// as it is parsed.
+type ipFamiliesFlag []string
+
+func (f *ipFamiliesFlag) String() string { return strings.Join(*f, ",") }
+
+func (f *ipFamiliesFlag) Set(s string) error {
+	fams, err := merge.ParseServiceIPFamilies(s)
+	if err != nil {
+		return err
+	}
+	*f = fams
+	return nil
+}
+
+func (f *ipFamiliesFlag) Type() string { return "families" }

@@ -36,6 +36,12 @@ type Case struct {
 		KubectlStderr string `json:"kubectlStderr"`
 	} `json:"response"`
 	Now string `json:"now"`
+	// Cluster is the configuration of the server the case was recorded from, when it is
+	// not the default one (an IPv4 cluster).
+	Cluster struct {
+		// ServiceIPFamilies: its service IP families, the primary first.
+		ServiceIPFamilies []string `json:"serviceIPFamilies"`
+	} `json:"cluster"`
 
 	Live     map[string]any // nil on a create
 	Manifest map[string]any

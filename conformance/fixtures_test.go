@@ -2,6 +2,8 @@ package conformance
 
 import (
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/ssa-diff/ssa-diff/internal/testkit"
@@ -52,6 +54,68 @@ func TestFidelityCases(t *testing.T) {
 				t.Error(p)
 			}
 		})
+	}
+}
+
+// TestFidelityDualStackCases replays the cases of testdata/fidelity-dualstack, recorded
+// with record.py from kube-apiserver 1.37.2 run with other service IP ranges (dual-stack,
+// IPv4 or IPv6 first, and IPv6 alone), for the cluster their case.yaml declares (rules.md
+// valid.service-ip-families), as TestFidelityCases does.
+func TestFidelityDualStackCases(t *testing.T) {
+	cases, err := LoadCases(filepath.Join("testdata", "fidelity-dualstack"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cases) < 17 {
+		t.Fatalf("%d cases, want at least 17", len(cases))
+	}
+	for _, c := range cases {
+		t.Run(c.Name, func(t *testing.T) {
+			if len(c.Cluster.ServiceIPFamilies) == 0 {
+				t.Fatal("case.yaml declares no service IP families")
+			}
+			res, err := Replay(c)
+			if err != nil {
+				t.Fatalf("replay: %v", err)
+			}
+			for _, p := range CompareAssigned(c, res, true) {
+				t.Error(p)
+			}
+		})
+	}
+}
+
+// TestFidelityCasesDeclaredIPv4 replays the Service cases of testdata/fidelity, recorded
+// from an IPv4 cluster, for that cluster declared (ServiceIPFamilies ["IPv4"]): the
+// families the cluster gives are then predicted, not left to Assigned, and the prediction
+// is still exactly the stored object (rules.md valid.service-ip-families).
+func TestFidelityCasesDeclaredIPv4(t *testing.T) {
+	cases, err := LoadCases(filepath.Join("testdata", "fidelity"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, c := range cases {
+		if !strings.HasPrefix(c.Name, "service-") {
+			continue
+		}
+		n++
+		t.Run(c.Name, func(t *testing.T) {
+			c.Cluster.ServiceIPFamilies = []string{"IPv4"}
+			res, err := Replay(c)
+			if err != nil {
+				t.Fatalf("replay: %v", err)
+			}
+			if slices.Contains(res.Assigned, ".spec.ipFamilies") {
+				t.Errorf("ipFamilies left to the server in a declared cluster: %v", res.Assigned)
+			}
+			for _, p := range CompareAssigned(c, res, true) {
+				t.Error(p)
+			}
+		})
+	}
+	if n < 10 {
+		t.Fatalf("%d Service cases, want at least 10", n)
 	}
 }
 

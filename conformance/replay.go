@@ -75,13 +75,14 @@ func (c *Case) kubectlSource() string {
 	return ""
 }
 
-// Replay sends the case's request through a fresh engine.
+// Replay sends the case's request through a fresh engine, for the cluster the case was
+// recorded from.
 func Replay(c *Case) (*merge.Result, error) {
 	reg, err := c.Registry()
 	if err != nil {
 		return nil, err
 	}
-	e := merge.New(reg)
+	e := merge.New(reg, merge.WithServerHooks(merge.KubernetesHooks{ServiceIPFamilies: c.Cluster.ServiceIPFamilies}))
 	req := merge.Request{Live: c.Live, Object: c.Manifest, Endpoint: c.Endpoint(),
 		Manager: c.Request.FieldManager, Force: c.Request.Force, Now: c.NowTime(), Source: c.kubectlSource()}
 	switch {

@@ -122,3 +122,34 @@ func ExampleSequence() {
 	// update map[mode:fast] [.data.legacy]
 	// old-operator: taken [.data.legacy]
 }
+
+// A dual-stack cluster declared (its service IP families, the primary first): a Service
+// requiring dual stack gets both families, and its two cluster IPs are the server's to
+// allocate. Undeclared, the recording server (an IPv4 cluster) refuses it.
+func ExampleKubernetesHooks_serviceIPFamilies() {
+	reg := schema.NewRegistry()
+	manifest := decode(`{"apiVersion":"v1","kind":"Service","metadata":{"name":"api","namespace":"shop"},
+	  "spec":{"ipFamilyPolicy":"RequireDualStack","selector":{"app":"api"},"ports":[{"port":443}]}}`)
+	req := merge.Request{Object: manifest, Manager: "gitops", Now: time.Date(2026, 12, 3, 9, 0, 0, 0, time.UTC)}
+
+	families, err := merge.ParseServiceIPFamilies("IPv4,IPv6")
+	if err != nil {
+		log.Fatal(err)
+	}
+	dual := merge.New(reg, merge.WithServerHooks(merge.KubernetesHooks{ServiceIPFamilies: families}))
+	res, err := dual.Apply(req)
+	if err != nil {
+		log.Fatal(err)
+	}
+	spec := res.Object["spec"].(map[string]any)
+	fmt.Println(res.Action, spec["ipFamilies"], res.Assigned[3:])
+
+	res, err = merge.New(reg).Apply(req)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(res.Rejection.Code, res.Rejection.Message)
+	// Output:
+	// create [IPv4 IPv6] [.spec.clusterIP .spec.clusterIPs]
+	// 422 Service "api" is invalid: spec.ipFamilyPolicy: Invalid value: "RequireDualStack": this cluster is not configured for dual-stack services
+}

@@ -2,6 +2,7 @@ package merge
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 	"github.com/ssa-diff/ssa-diff/internal/validation"
@@ -18,6 +19,39 @@ type KubernetesHooks struct {
 	// refuses privileged and hostProcess containers (422 "disallowed by cluster policy");
 	// most clusters run with true.
 	AllowPrivileged bool
+	// ServiceIPFamilies are the IP families of the cluster's service IP ranges
+	// (kube-apiserver's --service-cluster-ip-range), the primary one first: ["IPv4"] or
+	// ["IPv6"] for a single-stack cluster, both for a dual-stack one (ParseServiceIPFamilies
+	// reads them). They decide a Service's IP families and which it may ask for: a
+	// single-stack cluster refuses RequireDualStack and the other family (422), a
+	// dual-stack one gives PreferDualStack and RequireDualStack Services both families.
+	// Empty: not declared; refusals are those of the recording server, an IPv4 cluster,
+	// and the families it adds are left to Result.Assigned.
+	ServiceIPFamilies []string
+}
+
+// ParseServiceIPFamilies reads a cluster's service IP families as a comma-separated list,
+// the primary first: "IPv4", "IPv6", "IPv4,IPv6" or "IPv6,IPv4".
+func ParseServiceIPFamilies(s string) ([]string, error) {
+	parts := strings.Split(s, ",")
+	if len(parts) > 2 {
+		return nil, fmt.Errorf("service IP families %q: at most two (the primary first)", s)
+	}
+	for i, p := range parts {
+		p = strings.TrimSpace(p)
+		if p != "IPv4" && p != "IPv6" {
+			return nil, fmt.Errorf("service IP families %q: %q is not IPv4 or IPv6", s, p)
+		}
+		if i == 1 && p == parts[0] {
+			return nil, fmt.Errorf("service IP families %q: %s twice", s, p)
+		}
+		parts[i] = p
+	}
+	return parts, nil
+}
+
+func (h KubernetesHooks) cluster() strategy.Cluster {
+	return strategy.Cluster{ServiceIPFamilies: h.ServiceIPFamilies}
 }
 
 func builtinKnown(t *schema.Type) bool {
@@ -60,7 +94,7 @@ func (h KubernetesHooks) PrepareForCreateDecoded(t *schema.Type, decoded, obj ma
 		delete(md, k)
 	}
 	if builtinKnown(t) {
-		strategy.PrepareForCreateDecoded(t.GVK.APIVersion(), t.GVK.Kind, decoded, obj)
+		strategy.PrepareForCreateIn(h.cluster(), t.GVK.APIVersion(), t.GVK.Kind, decoded, obj)
 		return defaults.Default(t.GVK.APIVersion(), t.GVK.Kind, obj)
 	}
 	if t.Source != schema.SourceBuiltin {
@@ -93,7 +127,7 @@ func (h KubernetesHooks) Validate(t *schema.Type, subresource string, obj, old m
 		return v
 	}
 	if t.Source == schema.SourceBuiltin {
-		res, err := validation.ValidateWrite(t.GVK.APIVersion(), t.GVK.Kind, subresource, obj, old)
+		res, err := validation.ValidateWrite(t.GVK.APIVersion(), t.GVK.Kind, subresource, obj, old, validation.Cluster{ServiceIPFamilies: h.ServiceIPFamilies})
 		if err != nil {
 			return Validation{Errors: uidChanged(obj, old), NotPredicted: fmt.Sprintf("the validation of %s %s is not predicted: %v", t.GVK.APIVersion(), t.GVK.Kind, err)}
 		}
@@ -120,7 +154,7 @@ func (h KubernetesHooks) PrepareForUpdateDecoded(t *schema.Type, subresource str
 		av, kind := t.GVK.APIVersion(), t.GVK.Kind
 		switch subresource {
 		case "":
-			strategy.PrepareForUpdateDecoded(av, kind, decoded, obj, old)
+			strategy.PrepareForUpdateIn(h.cluster(), av, kind, decoded, obj, old)
 		case "status":
 			strategy.PrepareForStatusUpdate(av, kind, obj, old)
 		default:

@@ -44,17 +44,23 @@ type Result struct {
 // parent through the main resource). An error means an object could not be decoded into
 // its internal type.
 func Validate(apiVersion, kind, subresource string, obj, old map[string]any) (Result, error) {
-	return validate(apiVersion, kind, subresource, obj, old, false)
+	return validate(apiVersion, kind, subresource, obj, old, nil)
 }
 
 // ValidateWrite is Validate preceded by what the kind's REST storage does before the
 // registry validates (a Service's allocator: the values it assigns, the checks it makes
-// first). The engine predicts writes with it; Validate alone is the strategy's part.
-func ValidateWrite(apiVersion, kind, subresource string, obj, old map[string]any) (Result, error) {
-	return validate(apiVersion, kind, subresource, obj, old, true)
+// first), for a cluster configured as cluster says (the families of its service IP
+// ranges). The engine predicts writes with it; Validate alone is the strategy's part.
+func ValidateWrite(apiVersion, kind, subresource string, obj, old map[string]any, cluster Cluster) (Result, error) {
+	return validate(apiVersion, kind, subresource, obj, old, &cluster)
 }
 
-func validate(apiVersion, kind, subresource string, obj, old map[string]any, storage bool) (res Result, err error) {
+// Cluster is the configuration of the cluster ValidateWrite predicts for (the zero value:
+// the server the answers were recorded from).
+type Cluster = registry.Cluster
+
+// validate is Validate, preceded by the REST storage's part in cluster when it is not nil.
+func validate(apiVersion, kind, subresource string, obj, old map[string]any, cluster *Cluster) (res Result, err error) {
 	defer func() {
 		// A validator panics with registry.ServerPanic where the server's own validation
 		// panics, with registry.NotPredicted where the answer depends on the cluster; any
@@ -87,8 +93,8 @@ func validate(apiVersion, kind, subresource string, obj, old map[string]any, sto
 			return Result{}, fmt.Errorf("the stored object: %w", err)
 		}
 	}
-	if storage && subresource == "" && s.BeginWrite != nil {
-		if res.Errors = s.BeginWrite(newObj, oldObj); len(res.Errors) > 0 {
+	if cluster != nil && subresource == "" && s.BeginWrite != nil {
+		if res.Errors = s.BeginWrite(newObj, oldObj, *cluster); len(res.Errors) > 0 {
 			return res, nil
 		}
 	}

@@ -86,6 +86,11 @@
 // which kube-apiserver refuses only when run with --allow-privileged=false, the flag's
 // default and so the one predicted. Most clusters run with true. Fix: predict with
 // merge.KubernetesHooks.AllowPrivileged (the CLI's --allow-privileged) if the cluster does.
+// It also says when a Service's IP families are refused (RequireDualStack, an IPv6 family
+// or cluster IP) for a cluster whose service IP families were not declared (Options:
+// taken to be IPv4 alone, kube-apiserver's single --service-cluster-ip-range of the
+// recording server). Fix: merge.KubernetesHooks.ServiceIPFamilies (the CLI's
+// --service-ip-families IPv4,IPv6) if the cluster is dual-stack.
 //
 // not-converged (info, state): the controller has not observed the current generation, or
 // the replica counters (updated, ready, available; for a DaemonSet scheduled and

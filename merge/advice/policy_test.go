@@ -84,3 +84,51 @@ func TestDeprecatedReadOnlyKind(t *testing.T) {
 		t.Errorf("message %q", got[0].Message)
 	}
 }
+
+// A Service requiring dual stack: the recording server, an IPv4 cluster, refuses it
+// (rules.md valid.service-ip-families), and with the cluster's families undeclared the
+// advice says how to declare a dual-stack cluster; declared dual-stack, it is created; declared
+// IPv4, it is refused and there is nothing to say.
+func TestClusterPolicyServiceIPFamilies(t *testing.T) {
+	var manifest map[string]any
+	if err := yaml.Unmarshal([]byte(`apiVersion: v1
+kind: Service
+metadata: {name: api, namespace: shop}
+spec:
+  ipFamilyPolicy: RequireDualStack
+  ipFamilies: [IPv4, IPv6]
+  selector: {app: api}
+  ports: [{port: 443}]
+`), &manifest); err != nil {
+		t.Fatal(err)
+	}
+	reg := schema.NewRegistry()
+	predict := func(h merge.KubernetesHooks) (*merge.Result, []Advice) {
+		res, err := merge.New(reg, merge.WithServerHooks(h)).Apply(merge.Request{Object: manifest, Manager: "gitops",
+			Now: time.Date(2026, 12, 3, 9, 0, 0, 0, time.UTC)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		in := Input{Manifest: manifest, Result: res, Manager: "gitops"}
+		return res, only(Analyze(in, Options{Schemas: reg, ServiceIPFamilies: h.ServiceIPFamilies}), IDClusterPolicy)
+	}
+
+	res, got := predict(merge.KubernetesHooks{})
+	const want = `Service "api" is invalid: [spec.ipFamilyPolicy: Invalid value: "RequireDualStack": this cluster is not configured for dual-stack services, spec.ipFamilies[1]: Invalid value: "IPv6": not configured on this cluster]`
+	if res.Rejection == nil || res.Rejection.Code != 422 || res.Rejection.Message != want {
+		t.Fatalf("want the 422 of an IPv4 cluster, got %+v", res.Rejection)
+	}
+	if len(got) != 1 || !sameStrings(got[0].Paths, []string{"spec.ipFamilyPolicy", "spec.ipFamilies[1]"}) {
+		t.Fatalf("got %s", dump(got))
+	}
+	mustContain(t, "fix", got[0].Fix, "--service-ip-families IPv4,IPv6")
+
+	res, got = predict(merge.KubernetesHooks{ServiceIPFamilies: []string{"IPv4", "IPv6"}})
+	if res.Rejection != nil || res.Action != merge.ActionCreate || len(got) != 0 {
+		t.Fatalf("dual-stack: rejection %v, action %s, advice %s", res.Rejection, res.Action, dump(got))
+	}
+	res, got = predict(merge.KubernetesHooks{ServiceIPFamilies: []string{"IPv4"}})
+	if res.Rejection == nil || res.Rejection.Message != want || len(got) != 0 {
+		t.Fatalf("declared IPv4: rejection %v, advice %s", res.Rejection, dump(got))
+	}
+}

@@ -7,14 +7,17 @@ import (
 	coreapi "github.com/ssa-diff/ssa-diff/internal/api/core"
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 	validationcore "github.com/ssa-diff/ssa-diff/internal/validation/core"
+	"github.com/ssa-diff/ssa-diff/internal/validation/registry"
 )
 
 // A Service's allocated values: the Service REST storage (BeginCreate,
 // BeginUpdate) fills cluster IPs, IP families, node ports and the health-check
 // node port before the strategy runs. What follows from the object alone is
 // predicted here; what takes an allocator or the cluster's configuration (a
-// free IP or port, the cluster's IP families) is left out and named by
-// Assigned. The cluster is taken to be single-stack.
+// free IP or port) is left out and named by Assigned. The cluster's service IP
+// families (Cluster) decide which policies and families are refused; when they
+// are not declared, the cluster is taken to be the recording server's (IPv4
+// alone) for refusals, and the families it would add are left to Assigned.
 
 // The Service type and policy values the allocator reads.
 const (
@@ -29,17 +32,18 @@ const (
 	ipv6                = "IPv6"
 )
 
-// serviceCreate is what the allocator decides on create without a cluster:
+// serviceCreate is what the allocator decides on create in cluster:
 // clusterIPs from a given clusterIP, the IP family policy and the families
-// the cluster IPs imply, and node ports shared by ports of the same number.
-func serviceCreate(spec map[string]any) {
+// (those the cluster IPs imply, and the cluster's when it is declared), and
+// node ports shared by ports of the same number.
+func serviceCreate(spec map[string]any, cluster Cluster) {
 	if unstructured.Str(spec, "type") == serviceExternalName {
 		return
 	}
 	if unstructured.Str(spec, "clusterIP") != "" && len(unstructured.List(spec, "clusterIPs")) == 0 {
 		spec["clusterIPs"] = []any{spec["clusterIP"]}
 	}
-	initIPFamilies(spec, nil)
+	initIPFamilies(spec, nil, cluster)
 	if needsNodePorts(spec) {
 		shareNodePorts(spec)
 	}
@@ -50,14 +54,14 @@ func serviceCreate(spec map[string]any) {
 // clusterIP and clusterIPs are kept in step, the IP family fields are
 // initialised as on create but from the old policy, and the strategy wipes
 // what a type change leaves without use (dropTypeDependentFields).
-func serviceUpdate(obj, old map[string]any) {
+func serviceUpdate(obj, old map[string]any, cluster Cluster) {
 	spec, oldSpec := unstructured.EnsureObject(obj, "spec"), unstructured.Object(old, "spec")
 	if oldSpec == nil {
 		return
 	}
 	keepAllocated(spec, oldSpec)
 	syncClusterIPs(spec, oldSpec)
-	initIPFamilies(spec, oldSpec)
+	initIPFamilies(spec, oldSpec, cluster)
 	dropTypeDependentFields(obj, old)
 }
 
@@ -128,9 +132,10 @@ func syncClusterIPs(spec, old map[string]any) {
 // Service without selector, SingleStack otherwise; a SingleStack update with
 // unchanged lists keeps only their first entries; families are inferred from
 // the cluster IPs; a headless Service without selector asking for more than
-// SingleStack gets the other family after the first. A family taken from the
-// cluster's configuration is left to Assigned.
-func initIPFamilies(spec, old map[string]any) {
+// SingleStack gets the other family after the first. The families the cluster
+// adds (its primary one, the other one of a dual-stack cluster) are predicted
+// when cluster declares them, else left to Assigned.
+func initIPFamilies(spec, old map[string]any, cluster Cluster) {
 	if !needsClusterIP(spec) || matchingPreferDualStack(spec, old) {
 		return
 	}
@@ -145,7 +150,8 @@ func initIPFamilies(spec, old map[string]any) {
 			spec["ipFamilyPolicy"] = singleStack
 		}
 	}
-	if ipFieldsRefused(spec, old) {
+	families, refused := allocatedFamilies(spec, old, cluster)
+	if refused {
 		return // the server refuses the write (422) before it infers anything
 	}
 	policy := unstructured.Str(spec, "ipFamilyPolicy")
@@ -153,6 +159,14 @@ func initIPFamilies(spec, old map[string]any) {
 		if ips := unstructured.List(spec, "clusterIPs"); len(ips) > 1 && sameStrings(ips, unstructured.List(old, "clusterIPs")) {
 			spec["clusterIPs"] = ips[:1]
 		}
+	}
+	if families != nil {
+		// In a declared cluster, the allocator's families: those below and the
+		// cluster's.
+		spec["ipFamilies"] = families
+		return
+	}
+	if old != nil && policy == singleStack {
 		if fams := unstructured.List(spec, "ipFamilies"); len(fams) > 1 && sameStrings(fams, unstructured.List(old, "ipFamilies")) {
 			spec["ipFamilies"] = fams[:1]
 		}
@@ -358,20 +372,33 @@ func familyOf(s string) string {
 	return ipv6
 }
 
-// ipFieldsRefused says whether the allocator refuses the IP fields of spec (old is the
-// stored spec, nil on a create): it checks them before it infers families from addresses,
-// as package internal/validation/core words it.
-func ipFieldsRefused(spec, old map[string]any) bool {
+// allocatedFamilies runs the allocator's checks of the IP fields of spec in cluster (old
+// is the stored spec, nil on a create), as package internal/validation/core words them:
+// refused when they refuse the write; else, in a declared cluster, the families the
+// allocator gives (nil when not declared, or when spec cannot be decoded: validation
+// refuses it).
+func allocatedFamilies(spec, old map[string]any, cluster Cluster) (families []any, refused bool) {
 	var svc coreapi.Service
 	if api.Decode(map[string]any{"spec": spec}, &svc) != nil {
-		return false
+		return nil, false
 	}
 	var stored *coreapi.Service
 	if old != nil {
 		stored = new(coreapi.Service)
 		if api.Decode(map[string]any{"spec": old}, stored) != nil {
-			return false
+			return nil, false
 		}
 	}
-	return len(validationcore.ServiceIPFieldErrors(&svc, stored)) > 0
+	fams := validationcore.ServiceIPFamilies(registry.Cluster{ServiceIPFamilies: cluster.ServiceIPFamilies})
+	if len(validationcore.ServiceIPFieldErrors(&svc, stored, fams)) > 0 {
+		return nil, true
+	}
+	if len(cluster.ServiceIPFamilies) == 0 {
+		return nil, false // not declared: the families the cluster adds are not predicted
+	}
+	families = make([]any, len(svc.Spec.IPFamilies))
+	for i, f := range svc.Spec.IPFamilies {
+		families[i] = string(f)
+	}
+	return families, false
 }

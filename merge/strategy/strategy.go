@@ -82,6 +82,24 @@ func PrepareForCreate(apiVersion, kind string, obj map[string]any) {
 // the server decoded it before defaulting (see NeedsDecoded; nil when not
 // kept). decoded is not changed.
 func PrepareForCreateDecoded(apiVersion, kind string, decoded, obj map[string]any) {
+	PrepareForCreateIn(Cluster{}, apiVersion, kind, decoded, obj)
+}
+
+// Cluster is the part of a cluster's configuration the registry rules depend
+// on. The zero value is the server the rules were recorded from, as far as it
+// is known: a value it takes from its configuration is left to Assigned.
+type Cluster struct {
+	// ServiceIPFamilies are the IP families of the cluster's service IP ranges
+	// (kube-apiserver's --service-cluster-ip-range), the primary one first:
+	// "IPv4" or "IPv6" alone, or both for a dual-stack cluster. Empty: not
+	// declared; a Service's families are refused as an IPv4 cluster refuses
+	// them, and those the cluster would add are left to Assigned.
+	ServiceIPFamilies []string
+}
+
+// PrepareForCreateIn is PrepareForCreateDecoded in cluster: a Service gets
+// the IP families the cluster's allocator gives it.
+func PrepareForCreateIn(cluster Cluster, apiVersion, kind string, decoded, obj map[string]any) {
 	r := RulesFor(apiVersion, kind)
 	meta := unstructured.EnsureObject(obj, "metadata")
 	if r.Generation != NoGeneration && r.Generation != UpdateSpecGeneration {
@@ -113,7 +131,7 @@ func PrepareForCreateDecoded(apiVersion, kind string, decoded, obj map[string]an
 		// lastPhaseTransitionTime is stamped with the time: see Assigned.
 		obj["status"] = map[string]any{"phase": "Pending"}
 	case "/Service":
-		serviceCreate(unstructured.EnsureObject(obj, "spec"))
+		serviceCreate(unstructured.EnsureObject(obj, "spec"), cluster)
 	case "apps/DaemonSet":
 		if templateGeneration(meta) < 1 {
 			setAnnotation(meta, daemonSetTemplateGeneration, "1")
@@ -322,6 +340,12 @@ func PrepareForUpdate(apiVersion, kind string, obj, old map[string]any) {
 // for most kinds, so 0 equals 0.0 in a float field and "1Gi" equals "1024Mi";
 // with reflect.DeepEqual for webhook configurations and NetworkPolicy.
 func PrepareForUpdateDecoded(apiVersion, kind string, decoded, obj, old map[string]any) {
+	PrepareForUpdateIn(Cluster{}, apiVersion, kind, decoded, obj, old)
+}
+
+// PrepareForUpdateIn is PrepareForUpdateDecoded in cluster (see
+// PrepareForCreateIn).
+func PrepareForUpdateIn(cluster Cluster, apiVersion, kind string, decoded, obj, old map[string]any) {
 	r := RulesFor(apiVersion, kind)
 	meta := unstructured.EnsureObject(obj, "metadata")
 	oldMeta := unstructured.Object(old, "metadata")
@@ -358,7 +382,7 @@ func PrepareForUpdateDecoded(apiVersion, kind string, decoded, obj, old map[stri
 	case "apiextensions.k8s.io/CustomResourceDefinition":
 		addStoredVersion(obj)
 	case "/Service":
-		serviceUpdate(obj, old)
+		serviceUpdate(obj, old, cluster)
 	case "/Secret":
 		if unstructured.Str(obj, "type") == "" {
 			restore(obj, old, "type")

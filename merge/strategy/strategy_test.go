@@ -127,14 +127,33 @@ func TestServiceCreateAndUpdate(t *testing.T) {
 	}
 }
 
+// A Service's given cluster IPs give its clusterIPs and families; on an IPv4 cluster (the
+// default) an IPv6 address is refused, so nothing is inferred from it (rules.md
+// valid.service-ip-families).
 func TestServiceWithClusterIPIsDerived(t *testing.T) {
-	svc := map[string]any{"spec": map[string]any{"clusterIP": "fd00::10", "ports": []any{map[string]any{"port": int64(53)}}}}
-	if err := Create("v1", "Service", svc); err != nil {
-		t.Fatal(err)
-	}
-	spec := svc["spec"].(map[string]any)
-	if !reflect.DeepEqual(spec["clusterIPs"], []any{"fd00::10"}) || !reflect.DeepEqual(spec["ipFamilies"], []any{"IPv6"}) || spec["ipFamilyPolicy"] != "SingleStack" {
-		t.Errorf("derived fields wrong: %v", spec)
+	for _, c := range []struct {
+		name     string
+		cluster  Cluster
+		ip       string
+		policy   string
+		families []any
+	}{
+		{"IPv4 address, default cluster", Cluster{}, "10.0.0.10", "", []any{"IPv4"}},
+		{"IPv6 address, default cluster: refused", Cluster{}, "fd00::10", "", nil},
+		{"IPv6 address, IPv6 cluster", Cluster{ServiceIPFamilies: []string{"IPv6"}}, "fd00::10", "", []any{"IPv6"}},
+		{"IPv6 address preferring dual stack, dual-stack cluster", Cluster{ServiceIPFamilies: []string{"IPv4", "IPv6"}}, "fd00::10", "PreferDualStack", []any{"IPv6", "IPv4"}},
+		{"IPv6 address preferring dual stack, IPv6 cluster", Cluster{ServiceIPFamilies: []string{"IPv6"}}, "fd00::10", "PreferDualStack", []any{"IPv6"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			spec := map[string]any{"clusterIP": c.ip, "type": "ClusterIP", "ports": []any{map[string]any{"port": int64(53)}}}
+			if c.policy != "" {
+				spec["ipFamilyPolicy"] = c.policy
+			}
+			PrepareForCreateIn(c.cluster, "v1", "Service", nil, map[string]any{"spec": spec})
+			if !reflect.DeepEqual(spec["clusterIPs"], []any{c.ip}) || !reflect.DeepEqual(unstructured.List(spec, "ipFamilies"), c.families) {
+				t.Errorf("derived fields wrong: %v", spec)
+			}
+		})
 	}
 }
 

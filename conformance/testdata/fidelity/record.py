@@ -2,6 +2,10 @@
 """Record the cases of this folder from a real kube-apiserver 1.37.2.
 
 usage: record.py URL TOKEN CACERT [NAME...]
+       FIDELITY_DIR=../fidelity-dualstack record.py URL TOKEN CACERT [NAME...]
+
+FIDELITY_DIR names another folder of cases (default: this one); a case's `cluster` (the
+service IP families of the server it needs) is copied into its case.yaml.
 
 Each case is written in the layout of the shared fixtures (case.yaml, live.json when the
 object exists, manifest.yaml, crds.yaml when needed, want.json): the setup requests run
@@ -13,7 +17,7 @@ import json, os, ssl, sys, time, urllib.request, urllib.error
 
 import yaml  # PyYAML
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+HERE = os.path.abspath(os.environ.get("FIDELITY_DIR") or os.path.dirname(os.path.abspath(__file__)))
 URL, TOKEN, CACERT = sys.argv[1:4]
 ONLY = set(sys.argv[4:])
 CTX = ssl.create_default_context(cafile=CACERT)
@@ -93,6 +97,8 @@ def record(case):
             "response": {"code": code, "dryRunSame": same}}
     if now:
         meta["now"] = now
+    if case.get("cluster"):
+        meta["cluster"] = case["cluster"]
     if crds:
         meta["setup"].insert(0, "create CustomResourceDefinition " + ", ".join(c["metadata"]["name"] for c in crds) + " (crds.yaml)")
         with open(os.path.join(d, "crds.yaml"), "w") as f:

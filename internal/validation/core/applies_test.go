@@ -40,9 +40,35 @@ var apiDeprecation = regexp.MustCompile(`^\S+ \S+ is deprecated in v1\.\d+\+`)
 
 // TestApplies: server-side applies of the core group's kinds, predicted by the engine
 // with the registry's validation (catalog V1, V2, V6), give the server's answer byte for
-// byte — the Service storage's own checks and allocations included.
+// byte — the Service storage's own checks and allocations included — on the recording
+// server (an IPv4 cluster, the hooks' default).
 func TestApplies(t *testing.T) {
-	b, err := os.ReadFile("testdata/applies.yaml")
+	testApplies(t, "testdata/applies.yaml", merge.KubernetesHooks{})
+}
+
+// TestAppliesDeclaredSingleStack: the recording server's cluster declared (IPv4 alone)
+// gives the same answers as the default.
+func TestAppliesDeclaredSingleStack(t *testing.T) {
+	testApplies(t, "testdata/applies.yaml", merge.KubernetesHooks{ServiceIPFamilies: []string{"IPv4"}})
+}
+
+// TestAppliesDualStack: the applies of testdata/applies-dualstack.yaml, recorded from a
+// kube-apiserver 1.37.2 run with --service-cluster-ip-range=10.0.0.0/24,fd00:10:96::/112,
+// predicted for a cluster declared dual-stack, IPv4 first (rules.md
+// valid.service-ip-families).
+func TestAppliesDualStack(t *testing.T) {
+	testApplies(t, "testdata/applies-dualstack.yaml", merge.KubernetesHooks{ServiceIPFamilies: []string{"IPv4", "IPv6"}})
+}
+
+// TestAppliesIPv6: the applies of testdata/applies-ipv6.yaml, recorded from a
+// kube-apiserver 1.37.2 run with --service-cluster-ip-range=fd00:10:96::/112, predicted for
+// a cluster declared IPv6 alone.
+func TestAppliesIPv6(t *testing.T) {
+	testApplies(t, "testdata/applies-ipv6.yaml", merge.KubernetesHooks{ServiceIPFamilies: []string{"IPv6"}})
+}
+
+func testApplies(t *testing.T, path string, hooks merge.KubernetesHooks) {
+	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +82,7 @@ func TestApplies(t *testing.T) {
 	now := time.Date(2026, 12, 3, 9, 0, 0, 0, time.UTC)
 	for i, c := range doc.Cases {
 		t.Run(c.Name, func(t *testing.T) {
-			e := merge.New(reg)
+			e := merge.New(reg, merge.WithServerHooks(hooks))
 			ns := fmt.Sprintf("sc-%d", i)
 			var live map[string]any
 			for _, s := range c.Setup {

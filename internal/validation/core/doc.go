@@ -14,8 +14,12 @@
 // strategy, keeps clusterIP and clusterIPs in step, defaults the IP family policy, checks
 // the cluster-IP fields on their own (a 422 with those errors alone) and allocates node
 // ports and a health-check port (service_storage.go, run by
-// internal/validation.ValidateWrite). What depends on the cluster — the service CIDR, the
-// IP families it serves, the node-port range, ports other Services hold — is not predicted.
+// internal/validation.ValidateWrite). The IP families the cluster serves are its
+// configuration (registry.Cluster: the recording server's, IPv4 alone, unless declared):
+// the allocator refuses dual stack of a single-stack cluster and families it does not
+// serve, and gives the families it adds. What depends on more of the cluster — free
+// addresses in the service CIDRs, the node-port range, ports other Services hold — is not
+// predicted.
 //
 // An events.k8s.io/v1 Event is the core group's internal Event: EventsStrategy validates it
 // with the strict rules of that version, and the server names it "Event" in its message.

@@ -70,7 +70,7 @@ func BenchmarkValidateService(b *testing.B) {
 	obj := serviceObject(b)
 	b.ReportAllocs()
 	for b.Loop() {
-		res, err := validation.ValidateWrite("v1", "Service", "", obj, nil)
+		res, err := validation.ValidateWrite("v1", "Service", "", obj, nil, validation.Cluster{})
 		if err != nil || len(res.Errors) > 0 {
 			b.Fatal(err, res.Errors)
 		}
@@ -84,7 +84,7 @@ func BenchmarkValidateServiceUpdate(b *testing.B) {
 	spec["loadBalancerSourceRanges"] = append(spec["loadBalancerSourceRanges"].([]any), "198.51.100.0/24")
 	b.ReportAllocs()
 	for b.Loop() {
-		res, err := validation.ValidateWrite("v1", "Service", "", obj, old)
+		res, err := validation.ValidateWrite("v1", "Service", "", obj, old, validation.Cluster{})
 		if err != nil || len(res.Errors) > 0 {
 			b.Fatal(err, res.Errors)
 		}

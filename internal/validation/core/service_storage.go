@@ -1,10 +1,14 @@
 package core
 
 import (
+	"slices"
+	"strings"
+
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	netutils "k8s.io/utils/net"
 
 	api "github.com/ssa-diff/ssa-diff/internal/api/core"
+	"github.com/ssa-diff/ssa-diff/internal/validation/registry"
 )
 
 // allocatedHealthCheckNodePort stands for the health-check node port the allocator gives a
@@ -13,13 +17,15 @@ import (
 const allocatedHealthCheckNodePort = 30000
 
 // ServiceBeginWrite is what the Service REST storage does to a Service before the registry
-// runs the strategy (BeginCreate, BeginUpdate; old is nil on a create), as far as it
-// depends on the objects alone. It fills a health-check node port where the allocator would
-// assign one (the strategy requires it), sets the IP family policy the allocator defaults,
-// and checks the cluster IPs, families and policy first: when that finds errors, the server
-// refuses the write with those alone. What depends on the cluster's configuration (a free
-// address in the service CIDR, the IP families it serves, free node ports) is not checked.
-func ServiceBeginWrite(svc, old *api.Service) field.ErrorList {
+// runs the strategy (BeginCreate, BeginUpdate; old is nil on a create) in a cluster whose
+// service IP ranges are of families (the primary first; see ServiceIPFamilies), as far as
+// it depends on the objects and those families. It fills a health-check node port where
+// the allocator would assign one (the strategy requires it), sets the IP family policy and
+// the families the allocator gives, and checks the cluster IPs, families and policy first:
+// when that finds errors, the server refuses the write with those alone. What depends on
+// more of the cluster's configuration (a free address in the service ranges, free node
+// ports) is not checked.
+func ServiceBeginWrite(svc, old *api.Service, families []api.IPFamily) field.ErrorList {
 	syncClusterIPs(svc, old)
 	if svc.Spec.Type == api.ServiceTypeExternalName {
 		return nil
@@ -27,7 +33,7 @@ func ServiceBeginWrite(svc, old *api.Service) field.ErrorList {
 	if needsHealthCheck(svc) && svc.Spec.HealthCheckNodePort == 0 {
 		svc.Spec.HealthCheckNodePort = allocatedHealthCheckNodePort
 	}
-	if errs := ServiceIPFieldErrors(svc, old); len(errs) > 0 {
+	if errs := ServiceIPFieldErrors(svc, old, families); len(errs) > 0 {
 		return errs
 	}
 	if old == nil {
@@ -36,14 +42,38 @@ func ServiceBeginWrite(svc, old *api.Service) field.ErrorList {
 	return nil
 }
 
-// ServiceIPFieldErrors is the allocator's first step on a Service's IP fields (old is nil
-// on a create): the IP family policy defaulted, then clusterIP, clusterIPs, ipFamilies and
-// the policy checked together — errors there refuse the write alone, before anything is
-// inferred — then, on an update asking for one stack, the second entries dropped (or,
-// asking for more, refused when released), a single stack refused with two addresses or
-// families, and the families of the cluster IPs inferred. The engine's prediction of the
-// stored Service (package merge/strategy) infers nothing when this refuses.
-func ServiceIPFieldErrors(svc, old *api.Service) field.ErrorList {
+// recordingServerFamilies are the service IP families of the server the answers were
+// recorded from (--service-cluster-ip-range=10.0.0.0/24): IPv4 alone.
+var recordingServerFamilies = []api.IPFamily{api.IPv4Protocol}
+
+// ServiceIPFamilies are the families of cluster's service IP ranges, the primary first:
+// the recording server's (IPv4 alone) when it names none.
+func ServiceIPFamilies(cluster registry.Cluster) []api.IPFamily {
+	if len(cluster.ServiceIPFamilies) == 0 {
+		return recordingServerFamilies
+	}
+	out := make([]api.IPFamily, len(cluster.ServiceIPFamilies))
+	for i, f := range cluster.ServiceIPFamilies {
+		out[i] = api.IPFamily(f)
+	}
+	return out
+}
+
+// ServiceIPFieldErrors is the allocator's work on a Service's IP fields in a cluster
+// serving families (old is nil on a create; families as ServiceIPFamilies gives them).
+// The IP family policy is defaulted, then clusterIP, clusterIPs, ipFamilies and the policy
+// are checked together — errors there refuse the write alone. Then, on an update asking
+// for one stack, the second entries are dropped (or, asking for more, refused when
+// released); a single stack is refused with two addresses or families; the families of
+// the cluster IPs are inferred, each refused when the cluster does not serve it; all these
+// errors refuse the write together. A headless Service without selector may then ask for
+// any families (the cluster's primary one first when it names none, and the other one
+// unless SingleStack). Any other Service is refused when it requires dual stack of a
+// single-stack cluster or names a family the cluster does not serve; else it gets the
+// primary family when it names none, and the other one too when it does not ask for a
+// single stack and the cluster serves both. The engine's prediction of the stored Service
+// (package merge/strategy) infers nothing when this refuses.
+func ServiceIPFieldErrors(svc, old *api.Service, families []api.IPFamily) field.ErrorList {
 	if svc.Spec.Type == api.ServiceTypeExternalName || samePreferDualStack(svc, old) {
 		return nil // the allocator leaves such a Service's IP fields alone
 	}
@@ -93,24 +123,81 @@ func ServiceIPFieldErrors(svc, old *api.Service) field.ErrorList {
 			errs = append(errs, field.Invalid(policy, svc.Spec.IPFamilyPolicy, "must be 'RequireDualStack' or 'PreferDualStack' when multiple IP families are specified"))
 		}
 	}
-	if len(errs) > 0 {
-		return errs
-	}
-	// The families of cluster IPs given without one follow from the addresses (whether the
-	// cluster serves them is its configuration).
+	// The families of cluster IPs given without one follow from the addresses; the
+	// cluster must serve them.
 	for i, ip := range svc.Spec.ClusterIPs {
 		if ip == api.ClusterIPNone {
 			break
 		}
-		if i >= len(svc.Spec.IPFamilies) {
-			fam := api.IPv4Protocol
-			if netutils.IsIPv6String(ip) {
-				fam = api.IPv6Protocol
-			}
-			svc.Spec.IPFamilies = append(svc.Spec.IPFamilies, fam)
+		if i < len(svc.Spec.IPFamilies) {
+			continue
+		}
+		fam := api.IPv4Protocol
+		if netutils.IsIPv6String(ip) {
+			fam = api.IPv6Protocol
+		}
+		if !slices.Contains(families, fam) {
+			errs = append(errs, field.Invalid(field.NewPath("spec", "clusterIPs").Index(i), svc.Spec.ClusterIPs, string(fam)+" is not configured on this cluster"))
+			continue
+		}
+		svc.Spec.IPFamilies = append(svc.Spec.IPFamilies, fam)
+	}
+	if len(errs) > 0 {
+		return errs
+	}
+
+	if svc.Spec.ClusterIP == api.ClusterIPNone && len(svc.Spec.Selector) == 0 {
+		// Headless without selector: whatever families it asks for, even on a single-stack
+		// cluster.
+		if len(svc.Spec.IPFamilies) == 0 {
+			svc.Spec.IPFamilies = []api.IPFamily{families[0]}
+		}
+		if len(svc.Spec.IPFamilies) < 2 && !single {
+			svc.Spec.IPFamilies = append(svc.Spec.IPFamilies, otherFamily(svc.Spec.IPFamilies[0]))
+		}
+		return nil
+	}
+	if *svc.Spec.IPFamilyPolicy == api.IPFamilyPolicyRequireDualStack && len(families) < 2 {
+		errs = append(errs, field.Invalid(policy, svc.Spec.IPFamilyPolicy, "this cluster is not configured for dual-stack services"))
+	}
+	for i, fam := range svc.Spec.IPFamilies {
+		if !slices.Contains(families, fam) {
+			errs = append(errs, field.Invalid(field.NewPath("spec", "ipFamilies").Index(i), fam, "not configured on this cluster"))
 		}
 	}
+	if len(errs) > 0 {
+		return errs
+	}
+	if len(svc.Spec.IPFamilies) == 0 {
+		svc.Spec.IPFamilies = []api.IPFamily{families[0]}
+	}
+	if !single && len(svc.Spec.IPFamilies) == 1 && len(families) == 2 {
+		svc.Spec.IPFamilies = append(svc.Spec.IPFamilies, otherFamily(svc.Spec.IPFamilies[0]))
+	}
 	return nil
+}
+
+// IsClusterFamilyCause reports whether a cause of a Service's 422 (its field and message)
+// is a refusal of a family the cluster does not serve: dual stack of a single-stack
+// cluster, or a family (named, or of a cluster IP) outside its service IP ranges.
+func IsClusterFamilyCause(fieldPath, message string) bool {
+	switch {
+	case fieldPath == "spec.ipFamilyPolicy":
+		return strings.HasSuffix(message, ": this cluster is not configured for dual-stack services")
+	case strings.HasPrefix(fieldPath, "spec.ipFamilies["):
+		return strings.HasSuffix(message, ": not configured on this cluster")
+	case strings.HasPrefix(fieldPath, "spec.clusterIPs["):
+		return strings.HasSuffix(message, "IPv4 is not configured on this cluster") || strings.HasSuffix(message, "IPv6 is not configured on this cluster")
+	}
+	return false
+}
+
+// otherFamily is the IP family that is not f.
+func otherFamily(f api.IPFamily) api.IPFamily {
+	if f == api.IPv4Protocol {
+		return api.IPv6Protocol
+	}
+	return api.IPv4Protocol
 }
 
 // requestedNodePorts is the allocator's refusal, on a create, of a node port requested for

@@ -30,9 +30,9 @@ func Strategy(kind string) *registry.Strategy {
 			ValidateStatusUpdate: func(obj, old any) field.ErrorList {
 				return ValidateServiceStatusUpdate(obj.(*api.Service), old.(*api.Service))
 			},
-			BeginWrite: func(obj, old any) field.ErrorList {
+			BeginWrite: func(obj, old any, cluster registry.Cluster) field.ErrorList {
 				o, _ := old.(*api.Service)
-				return ServiceBeginWrite(obj.(*api.Service), o)
+				return ServiceBeginWrite(obj.(*api.Service), o, ServiceIPFamilies(cluster))
 			},
 			WarningsOnCreate: func(obj any) []string { return serviceWarnings(obj.(*api.Service), nil) },
 			WarningsOnUpdate: func(obj, old any) []string {

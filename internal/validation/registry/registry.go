@@ -37,9 +37,10 @@ type Strategy struct {
 	// where the versioned type's paths differ from the internal type's); nil: none.
 	NormalizationRules []field.NormalizationRule
 	// BeginWrite is what the kind's REST storage does before the registry runs the strategy
-	// (its BeginCreate and BeginUpdate hooks; old is nil on a create): it may fill in values
-	// the server allocates, and the errors it finds refuse the write alone. nil: nothing.
-	BeginWrite func(obj, old any) field.ErrorList
+	// (its BeginCreate and BeginUpdate hooks; old is nil on a create), in a cluster
+	// configured as cluster says: it may fill in values the server allocates, and the
+	// errors it finds refuse the write alone. nil: nothing.
+	BeginWrite func(obj, old any, cluster Cluster) field.ErrorList
 	// WarningsOnCreate and WarningsOnUpdate are the warnings the server returns; nil: none.
 	WarningsOnCreate func(obj any) []string
 	WarningsOnUpdate func(obj, old any) []string
@@ -103,3 +104,13 @@ func metaOf(obj any) metav1.Object {
 // NoDeclarativeRules is the declarative validation of a kind whose strategy runs it but
 // whose rules 1.37 does not enforce (alpha ones only, or none).
 func NoDeclarativeRules(obj, old any) field.ErrorList { return nil }
+
+// Cluster is the part of a cluster's configuration some answers depend on: what a
+// kube-apiserver 1.37.2 run with other flags answers differently. The zero value is the
+// server the answers were recorded from.
+type Cluster struct {
+	// ServiceIPFamilies are the IP families of the cluster's service IP ranges
+	// (kube-apiserver's --service-cluster-ip-range), the primary one first: "IPv4" or
+	// "IPv6" alone for a single-stack cluster, both for a dual-stack one. Empty: IPv4 alone.
+	ServiceIPFamilies []string
+}
