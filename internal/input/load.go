@@ -219,7 +219,9 @@ func (l *Loader) Load(path string) []Entry {
 		return errEntry(fileError(path, errors.New("no objects: the directory holds no .yaml, .yml or .json file")))
 	}
 	docs, skipped := 0, 0
-	for _, f := range files {
+	ahead := l.startReadAhead(files, l.rendered)
+	defer ahead.close()
+	for i, f := range files {
 		if l.full() {
 			skipped++
 			continue
@@ -230,7 +232,10 @@ func (l *Loader) Load(path string) []Entry {
 			docs++
 			continue
 		}
-		es, n := l.loadFile(f)
+		es, n, ok := ahead.adopt(l, i)
+		if !ok {
+			es, n = l.loadFile(f)
+		}
 		entries = append(entries, es...)
 		docs += n
 	}
