@@ -49,6 +49,12 @@ func (o *Object) Decode() (map[string]any, error) {
 	if o.text == nil {
 		return o.Object, nil
 	}
+	if m, ok := decodeText(o.text, o.depth); ok {
+		if o.compact {
+			compactManagedFields(m)
+		}
+		return m, nil
+	}
 	v, _, err := decodeJSON(o.text)
 	if err == nil {
 		v, err = normalize(v, o.depth)
