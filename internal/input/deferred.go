@@ -2,7 +2,6 @@ package input
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"unicode/utf8"
@@ -108,7 +107,7 @@ func compactObject(data []byte, scratch *bytes.Buffer) ([]byte, *objectHead, boo
 		return nil, nil, false
 	}
 	scratch.Reset()
-	if json.Compact(scratch, data) != nil {
+	if compactJSON(scratch, data) != nil {
 		return nil, nil, false // decoding says what is wrong, and where
 	}
 	text := scratch.Bytes()
