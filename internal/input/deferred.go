@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/ssa-diff/ssa-diff/internal/jsontext"
 	"github.com/ssa-diff/ssa-diff/schema"
 )
 
@@ -107,7 +108,7 @@ func compactObject(data []byte, scratch *bytes.Buffer) ([]byte, *objectHead, boo
 		return nil, nil, false
 	}
 	scratch.Reset()
-	if compactJSON(scratch, data) != nil {
+	if jsontext.Compact(scratch, data) != nil {
 		return nil, nil, false // decoding says what is wrong, and where
 	}
 	text := scratch.Bytes()
