@@ -98,3 +98,39 @@ func describeEntries(entries []Entry) string {
 	}
 	return b.String()
 }
+
+// A file read through a buffer of its own size (bufferFor) reads as through the whole
+// streamBuffer: lines longer than sniffBytes, separators with long tails, a last line
+// without its newline, JSON streams.
+func TestBufferForSameAsStreamBuffer(t *testing.T) {
+	cm := "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n"
+	texts := []string{
+		"", "\n", cm, cm + "---\n" + cm, strings.TrimSuffix(cm, "\n"),
+		cm + "---" + strings.Repeat(" ", 5000) + "x\n" + cm,
+		cm + "data:\n  big: " + strings.Repeat("y", 9000) + "\n",
+		strings.Repeat(" ", 5000) + `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"j"}}`,
+		`{"apiVersion":"v1","kind":"List","items":[{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"l"}}]}`,
+		strings.Repeat("# comment\n", 700) + cm,
+	}
+	files, _ := filepath.Glob("../../testdata/recorded/*/*.yaml")
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		texts = append(texts, string(data))
+	}
+	for _, text := range texts {
+		for _, deferred := range []bool{false, true} {
+			read := func(buffer int) []Entry {
+				l := &Loader{DeferDecoding: deferred}
+				l.init()
+				entries, _ := l.parseStreamOpts("f.yaml", strings.NewReader(text), false, buffer)
+				return entries
+			}
+			if got, want := read(bufferFor(int64(len(text)))), read(streamBuffer); !reflect.DeepEqual(got, want) {
+				t.Errorf("%.60q: through %d bytes\n%s\nthrough %d\n%s", text, bufferFor(int64(len(text))), describeEntries(got), streamBuffer, describeEntries(want))
+			}
+		}
+	}
+}

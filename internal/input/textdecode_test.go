@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -88,4 +89,21 @@ func FuzzDecodeText(f *testing.F) {
 		}
 		sameText(t, text, maxDepth)
 	})
+}
+
+// escapePointer and unescapePointer are RFC 6901's escapes, as strings.Replacer makes them.
+func TestPointerEscapes(t *testing.T) {
+	escape := strings.NewReplacer("~", "~0", "/", "~1")
+	unescape := strings.NewReplacer("~1", "/", "~0", "~")
+	for _, s := range []string{"", "a", "app.kubernetes.io/name", "~", "/", "~/", "/~", "~0", "~1", "~01", "~10", "a~b/c~~//", "~2", "é/~"} {
+		if got, want := escapePointer(s), escape.Replace(s); got != want {
+			t.Errorf("escapePointer(%q) = %q, want %q", s, got, want)
+		}
+		if got, want := unescapePointer(s), unescape.Replace(s); got != want {
+			t.Errorf("unescapePointer(%q) = %q, want %q", s, got, want)
+		}
+		if got := unescapePointer(escapePointer(s)); got != s {
+			t.Errorf("unescapePointer(escapePointer(%q)) = %q", s, got)
+		}
+	}
 }
