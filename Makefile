@@ -98,8 +98,8 @@ generate:
 	cd conformance/internalapi && $(GO) run ./gen -out ../../internal/api
 
 fuzz:
-	@set -e; for t in ./fieldpath:FuzzFieldsV1 ./fieldpath:FuzzManagedFields ./internal/fieldsjson:FuzzDecodeJSON ./internal/fieldsjson:FuzzCanonicalFieldsV1 ./internal/unstructured:FuzzEqual ./internal/api:FuzzDecode \
-		./internal/input:FuzzParse ./internal/input:FuzzDeferred ./internal/input:FuzzJSONable ./internal/input:FuzzHelmSources ./cli:FuzzSelector ./internal/report:FuzzCutApart ./internal/cluster:FuzzTyped \
+	@set -e; for t in ./fieldpath:FuzzFieldsV1 ./fieldpath:FuzzManagedFields ./fieldpath:FuzzManagerKey ./internal/fieldsjson:FuzzDecodeJSON ./internal/fieldsjson:FuzzCanonicalFieldsV1 ./internal/unstructured:FuzzEqual ./internal/api:FuzzDecode \
+		./internal/input:FuzzParse ./internal/input:FuzzDeferred ./internal/input:FuzzDecodeText ./internal/jsontext:FuzzJSONText ./internal/input:FuzzJSONable ./internal/input:FuzzHelmSources ./cli:FuzzSelector ./internal/report:FuzzCutApart ./internal/cluster:FuzzTyped \
 		./internal/output:FuzzRenderYAML ./internal/output:FuzzEmitYAML ./internal/output:FuzzEmitYAMLString ./internal/output:FuzzYAMLMatchers \
 		./schema:FuzzAddCRD ./schema:FuzzAddCRDObject ./schema:FuzzAddOpenAPI ./schema/crdschema:FuzzParse ./internal/celrules:FuzzFieldPath ./internal/serverpath:FuzzRoundTrip ./internal/validation/admissionregistration:FuzzJSONPath ./merge:FuzzEngine ./cli:FuzzRun; do \
 		echo "== $${t#*:} in $${t%%:*} for $(FUZZTIME)"; \

@@ -45,9 +45,22 @@ type gcTuning struct {
 	limit   int64
 }
 
-// tuneGC sets the collector for the rest of a run that has read input bytes (reading is
-// left to Go's default: it allocates little beyond what it keeps), and watches what is
-// live until stop. getenv reads the environment; nil when it sets the collector itself.
+// readingGC lets the heap grow to three times what is live (GOGC=200) while the input is
+// read, and returns what puts the setting found back; nil when the environment sets the
+// collector itself. Reading keeps most of what it allocates, so what is live is at most
+// about the input read so far, and the heap stays within the limit tuneGC then sets; with
+// Go's default, reading the 1,000-object corpus took 19 collections of a heap of 4 to 13 MB.
+func readingGC(getenv func(string) string) func() {
+	if _, ok := gcLimit(getenv, 0); !ok {
+		return nil
+	}
+	percent := debug.SetGCPercent(gcPercent)
+	return func() { debug.SetGCPercent(percent) }
+}
+
+// tuneGC sets the collector for the rest of a run that has read input bytes, and watches
+// what is live until stop. getenv reads the environment; nil when it sets the collector
+// itself.
 func tuneGC(getenv func(string) string, input int64) *gcTuning {
 	limit, ok := gcLimit(getenv, input)
 	if !ok {

@@ -70,3 +70,20 @@ func TestTuneGC(t *testing.T) {
 		t.Errorf("memory limit %d after stop, want %d", l, limit)
 	}
 }
+
+// TestReadingGC sets the collector of this process for a moment, and checks it is put back.
+func TestReadingGC(t *testing.T) {
+	if readingGC(env("GOMEMLIMIT", "1GiB")) != nil {
+		t.Fatal("tuned the collector although GOMEMLIMIT is set")
+	}
+	percent := debug.SetGCPercent(100)
+	debug.SetGCPercent(percent)
+	restore := readingGC(env())
+	if p := debug.SetGCPercent(gcPercent); p != gcPercent {
+		t.Errorf("GC percent %d while reading, want %d", p, gcPercent)
+	}
+	restore()
+	if p := debug.SetGCPercent(percent); p != percent {
+		t.Errorf("GC percent %d after reading, want %d", p, percent)
+	}
+}

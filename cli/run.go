@@ -38,6 +38,11 @@ func (c *config) errorf(format string, args ...any) int {
 
 // run predicts every manifest and prints the report; it returns the exit status.
 func (c *config) run(newPredictor func(*schema.Registry) predictor) int {
+	if c.getenv != nil {
+		if restore := readingGC(c.getenv); restore != nil {
+			defer restore()
+		}
+	}
 	loader := &input.Loader{Stdin: c.stdin, Limits: c.limits}
 	reg := schema.NewRegistry()
 	if err := c.loadSchemas(reg, loader); err != nil {

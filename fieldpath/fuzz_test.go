@@ -87,3 +87,52 @@ func FuzzManagedFields(f *testing.F) {
 		}
 	})
 }
+
+// FuzzManagerKey checks ManagerKey and ParseManagerKey against encoding/json, which they
+// skip for plain strings: the same key for any entry, and the same reading of any key.
+func FuzzManagerKey(f *testing.F) {
+	f.Add("kubectl", "Apply", "apps/v1", "", `{"manager":"kubectl","operation":"Apply"}`)
+	f.Add("hpa", "Update", "autoscaling/v2", "scale", `{"manager":"a","operation":"Update","apiVersion":"v1","subresource":"status"}`)
+	f.Add("a<b>&c", "Update", "v1", "status", `{"manager":"a\u003cb","operation":"Update"}`)
+	f.Add("é\x00\xff\u2028", "", "", "", `{"Manager":"m"}`)
+	f.Add("", "Update", "", "", `{"manager":"a","manager":"b"}`)
+	f.Add("m\"", "Apply", "", "", `{"operation":"Apply","manager":"m"}`)
+	f.Add("m", "Apply", "", "", `{}`)
+	f.Fuzz(func(t *testing.T, manager, operation, apiVersion, subresource, key string) {
+		e := Entry{Manager: manager, Operation: Operation(operation), APIVersion: apiVersion, Subresource: subresource}
+		if got, want := ManagerKey(e), managerKeyByJSON(e); got != want {
+			t.Errorf("ManagerKey(%+v) = %s, encoding/json writes %s", e, got, want)
+		}
+		for _, k := range []string{key, ManagerKey(e)} {
+			got, err := ParseManagerKey(k)
+			want, wantErr := parseManagerKeyByJSON(k)
+			if (err != nil) != (wantErr != nil) || got != want {
+				t.Errorf("ParseManagerKey(%q) = %+v, %v; encoding/json reads %+v, %v", k, got, err, want, wantErr)
+			}
+		}
+	})
+}
+
+func managerKeyByJSON(e Entry) string {
+	if e.Operation == OperationApply {
+		e.APIVersion = ""
+	}
+	b, err := json.Marshal(struct {
+		Manager     string    `json:"manager,omitempty"`
+		Operation   Operation `json:"operation,omitempty"`
+		APIVersion  string    `json:"apiVersion,omitempty"`
+		Subresource string    `json:"subresource,omitempty"`
+	}{e.Manager, e.Operation, e.APIVersion, e.Subresource})
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}
+
+func parseManagerKeyByJSON(key string) (ManagerRef, error) {
+	var e Entry
+	if err := json.Unmarshal([]byte(key), &e); err != nil {
+		return ManagerRef{}, err
+	}
+	return e.Ref(), nil
+}

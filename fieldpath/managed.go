@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
 	"time"
 
 	smdpath "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
@@ -100,15 +101,19 @@ func SetToFieldsV1(s *smdpath.Set) ([]byte, error) {
 // ManagerKey is the identity of an entry (catalog A1): the compact JSON of its manager,
 // operation, apiVersion (Update entries only) and subresource, with empty fields left out.
 func ManagerKey(e Entry) string {
+	apiVersion := e.APIVersion
+	if e.Operation == OperationApply {
+		apiVersion = ""
+	}
+	if key, ok := plainManagerKey(e.Manager, string(e.Operation), apiVersion, e.Subresource); ok {
+		return key
+	}
 	id := struct {
 		Manager     string    `json:"manager,omitempty"`
 		Operation   Operation `json:"operation,omitempty"`
 		APIVersion  string    `json:"apiVersion,omitempty"`
 		Subresource string    `json:"subresource,omitempty"`
-	}{e.Manager, e.Operation, e.APIVersion, e.Subresource}
-	if e.Operation == OperationApply {
-		id.APIVersion = ""
-	}
+	}{e.Manager, e.Operation, apiVersion, e.Subresource}
 	b, err := json.Marshal(id)
 	if err != nil { // strings and a string type always marshal
 		panic(err)
@@ -116,13 +121,96 @@ func ManagerKey(e Entry) string {
 	return string(b)
 }
 
+// managerKeyMembers open the members of an identity, in the order ManagerKey writes them.
+var managerKeyMembers = [4]string{`"manager":"`, `"operation":"`, `"apiVersion":"`, `"subresource":"`}
+
+// plainManagerKey writes an identity whose strings need no escaping — every name and
+// version a cluster uses — as encoding/json would, without its reflection: a run computes
+// identities for every entry of every object several times. It reports false when a string
+// holds a byte encoding/json escapes or rewrites (controls, quotes, backslashes, <, >, &,
+// anything outside ASCII); ManagerKey then asks encoding/json.
+func plainManagerKey(values ...string) (string, bool) {
+	n := 2
+	for i, v := range values {
+		if v == "" {
+			continue
+		}
+		if !plainJSONString(v) {
+			return "", false
+		}
+		n += len(managerKeyMembers[i]) + len(v) + 2
+	}
+	b := make([]byte, 0, n)
+	b = append(b, '{')
+	for i, v := range values {
+		if v == "" {
+			continue
+		}
+		if len(b) > 1 {
+			b = append(b, ',')
+		}
+		b = append(b, managerKeyMembers[i]...)
+		b = append(b, v...)
+		b = append(b, '"')
+	}
+	b = append(b, '}')
+	return string(b), true
+}
+
+// plainJSONString reports whether encoding/json writes s between quotes as it is.
+func plainJSONString(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c < 0x20 || c >= 0x7f, c == '"', c == '\\', c == '<', c == '>', c == '&':
+			return false
+		}
+	}
+	return true
+}
+
 // ParseManagerKey is the inverse of ManagerKey. Apply keys carry no apiVersion.
 func ParseManagerKey(key string) (ManagerRef, error) {
+	if r, ok := parsePlainManagerKey(key); ok {
+		return r, nil
+	}
 	var e Entry
 	if err := json.Unmarshal([]byte(key), &e); err != nil {
 		return ManagerRef{}, fmt.Errorf("manager identity %q: %w", key, err)
 	}
 	return e.Ref(), nil
+}
+
+// parsePlainManagerKey reads a key exactly as plainManagerKey writes it (members in its
+// order, each at most once, plain strings), which encoding/json would read to the same
+// entry; anything else reports false and is left to encoding/json.
+func parsePlainManagerKey(key string) (ManagerRef, bool) {
+	if len(key) < 2 || key[0] != '{' || key[len(key)-1] != '}' {
+		return ManagerRef{}, false
+	}
+	var values [4]string
+	rest := key[1 : len(key)-1]
+	next := 0
+	for rest != "" {
+		if next > 0 {
+			if rest[0] != ',' {
+				return ManagerRef{}, false
+			}
+			rest = rest[1:]
+		}
+		field := -1
+		for i := next; i < len(managerKeyMembers); i++ {
+			if strings.HasPrefix(rest, managerKeyMembers[i]) {
+				field, rest = i, rest[len(managerKeyMembers[i]):]
+				break
+			}
+		}
+		end := strings.IndexByte(rest, '"')
+		if field < 0 || end <= 0 || !plainJSONString(rest[:end]) {
+			return ManagerRef{}, false
+		}
+		values[field], rest, next = rest[:end], rest[end+1:], field+1
+	}
+	return ManagerRef{Manager: values[0], Operation: Operation(values[1]), APIVersion: values[2], Subresource: values[3]}, true
 }
 
 // Ref describes the manager with identity key, with its apiVersion and time as recorded.

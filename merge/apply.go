@@ -86,6 +86,7 @@ func (r *request) apply(live, cfg map[string]any, manager string, force bool) *R
 		return reject(badRequest(fmt.Sprintf("invalid object type: %s", got)))
 	}
 	before := managed.Copy()
+	res.decodedLive = &decodedEntries{entries: liveEntries, managed: before}
 
 	// Which fields would force take? The same apply without force answers that. Force
 	// changes nothing but the conflicts' outcome, so when that apply meets none, it is

@@ -1,6 +1,7 @@
 package merge
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"time"
@@ -94,6 +95,44 @@ type Result struct {
 	// describe fills Ownership, Deleted and Assigned. A step of a client sequence leaves
 	// it for later: only the step whose result is the sequence's answer pays for it.
 	describe func()
+	// decodedLive is the live object's managedFields as the request decoded them, which
+	// readers of the result need again (ManagedFieldsDecoded).
+	decodedLive *decodedEntries
+}
+
+// decodedEntries are managedFields entries and their decoding (fieldpath.Decode), never
+// changed.
+type decodedEntries struct {
+	entries []fieldpath.Entry
+	managed fieldpath.Managed
+}
+
+// ManagedFieldsDecoded is fieldpath.Decode(entries) without decoding them again when they
+// are entries the prediction decoded — the live object's managedFields (which are also
+// the result's when nothing changes) — and false otherwise: decoding a live object's
+// field sets is as costly as a good part of its prediction. The field sets returned are
+// shared: read them, never change them.
+func (res *Result) ManagedFieldsDecoded(entries []fieldpath.Entry) (fieldpath.Managed, bool) {
+	if res == nil || res.decodedLive == nil || !sameEntries(res.decodedLive.entries, entries) {
+		return fieldpath.Managed{}, false
+	}
+	return res.decodedLive.managed, true
+}
+
+// sameEntries reports whether a and b are the same entries, to the byte and the time's
+// representation, so that decoding either gives the same.
+func sameEntries(a, b []fieldpath.Entry) bool {
+	if len(a) != len(b) || (a == nil) != (b == nil) {
+		return false
+	}
+	for i := range a {
+		x, y := &a[i], &b[i]
+		if x.Manager != y.Manager || x.Operation != y.Operation || x.APIVersion != y.APIVersion || x.FieldsType != y.FieldsType ||
+			x.Subresource != y.Subresource || !bytes.Equal(x.FieldsV1, y.FieldsV1) || (x.Time == nil) != (y.Time == nil) || x.Time != nil && *x.Time != *y.Time {
+			return false
+		}
+	}
+	return true
 }
 
 // complete fills what a step's result left for later.

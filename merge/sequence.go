@@ -172,8 +172,16 @@ func (e *Engine) summarize(req Request, orig map[string]any, o Outcome) *Result 
 	res.Assigned = r.assigned(res.Action, res.Object)
 	before, after := fieldpath.NewManaged(), fieldpath.NewManaged()
 	if origEntries != nil {
-		if m, err := fieldpath.Decode(origEntries); err == nil {
+		// The first request decoded the same entries, most often.
+		m, ok := first.ManagedFieldsDecoded(origEntries)
+		if !ok {
+			var err error
+			m, err = fieldpath.Decode(origEntries)
+			ok = err == nil
+		}
+		if ok {
 			before = m
+			res.decodedLive = &decodedEntries{entries: origEntries, managed: m}
 		}
 	}
 	if m, err := fieldpath.Decode(res.ManagedFields); err == nil {

@@ -8,9 +8,14 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
 
+	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/intstr"
 )
 
 // mirrorPrefix is the import path prefix of the generated mirror types, whose fields carry
@@ -32,18 +37,32 @@ func Decode(obj map[string]any, out any) error {
 	if obj["apiVersion"] == "events.k8s.io/v1" && obj["kind"] == "Event" {
 		obj = eventAsCoreV1(obj)
 	}
-	if err := d.value(obj, v.Elem()); err != nil {
+	if err := d.value(obj, v.Elem(), planOf(v.Elem().Type())); err != nil {
 		return err
 	}
 	return convert(obj, out)
 }
 
 type decoder struct {
-	path []string
+	path []step // where the value being decoded is; made into text only for an error
+}
+
+// step is one step of a path: a member ".name" or an item "[index]".
+type step struct {
+	member string // with its leading "."
+	index  int
 }
 
 func (d *decoder) errorf(format string, args ...any) error {
-	p := strings.Join(d.path, "")
+	var b strings.Builder
+	for _, s := range d.path {
+		if s.member != "" {
+			b.WriteString(s.member)
+		} else {
+			b.WriteString("[" + strconv.Itoa(s.index) + "]")
+		}
+	}
+	p := b.String()
 	if p == "" {
 		p = "."
 	}
@@ -59,59 +78,184 @@ var (
 	objectMeta = reflect.TypeFor[metav1.ObjectMeta]()
 )
 
-// value decodes src into dst, which holds the zero value of its type.
-func (d *decoder) value(src any, dst reflect.Value) error {
+// how says how a Go type decodes, in the order value tells them apart.
+type how int
+
+const (
+	skipped    how = iota // metav1.TypeMeta
+	viaMeta               // metav1.ObjectMeta: objectMeta
+	viaJSONOf             // a type that decodes itself, or a struct of another package
+	pointer               // a pointer: its element, allocated
+	mirror                // a generated struct: by its fields' ext tags
+	base64Text            // []byte and other byte slices: base64
+	slice
+	stringMapOf // a map with string keys
+	badMapKey   // a map whose keys are not strings
+	text
+	boolean
+	signed
+	unsigned
+	float
+	anyValue
+	unknown
+)
+
+// plan is what Decode needs to know about a Go type, worked out once per type: which way it
+// decodes, the plan of its elements (pointers, slices, maps), and for a generated struct its
+// decoded fields in declaration order (the first field in error is the one reported).
+type plan struct {
+	how    how
+	elem   *plan
+	fields []fieldPlan
+}
+
+type fieldPlan struct {
+	index  int
+	name   string // the served version's JSON name; "" for an inline field
+	member string // "." + name, the path step
+	plan   *plan
+}
+
+// plans holds the plan of every Go type decoded so far, as encoding/json keeps its facts
+// about types: a type never changes, so neither does its plan, and decoding object after
+// object of the same kinds no longer reads their struct tags by reflection (two thirds of
+// a Deployment's validation went there). Nothing about a decoding depends on what it holds.
+var plans sync.Map // reflect.Type -> *plan
+
+// planOf is t's plan. The plans of a type and of the types it holds are built together
+// (a recursive type's plan refers to itself) and published once complete; two goroutines
+// may both build one, the same, and each use its own.
+func planOf(t reflect.Type) *plan {
+	if p, ok := plans.Load(t); ok {
+		return p.(*plan)
+	}
+	building := map[reflect.Type]*plan{}
+	p := buildPlan(t, building)
+	for bt, bp := range building {
+		plans.LoadOrStore(bt, bp)
+	}
+	return p
+}
+
+func buildPlan(t reflect.Type, building map[reflect.Type]*plan) *plan {
+	if p, ok := plans.Load(t); ok {
+		return p.(*plan)
+	}
+	if p, ok := building[t]; ok {
+		return p
+	}
+	p := &plan{how: howOf(t)}
+	building[t] = p
+	switch p.how {
+	case pointer, slice, stringMapOf, badMapKey:
+		p.elem = buildPlan(t.Elem(), building)
+	case mirror:
+		for i := 0; i < t.NumField(); i++ {
+			f := t.Field(i)
+			name := f.Tag.Get("ext")
+			switch name {
+			case "-", "":
+				continue
+			case ",inline":
+				p.fields = append(p.fields, fieldPlan{index: i, plan: buildPlan(f.Type, building)})
+				continue
+			}
+			p.fields = append(p.fields, fieldPlan{index: i, name: name, member: "." + name, plan: buildPlan(f.Type, building)})
+		}
+	}
+	return p
+}
+
+func howOf(t reflect.Type) how {
+	if t == typeMeta {
+		return skipped
+	}
+	if t == objectMeta {
+		return viaMeta
+	}
+	if t.Kind() != reflect.Pointer && !mirrored(t) && reflect.PointerTo(t).Implements(jsonUnmarshaler) {
+		return viaJSONOf
+	}
+	switch t.Kind() {
+	case reflect.Pointer:
+		return pointer
+	case reflect.Struct:
+		if !mirrored(t) {
+			return viaJSONOf
+		}
+		return mirror
+	case reflect.Slice:
+		if t == byteSlice || t.Elem().Kind() == reflect.Uint8 {
+			return base64Text
+		}
+		return slice
+	case reflect.Map:
+		if t.Key().Kind() != reflect.String {
+			return badMapKey
+		}
+		return stringMapOf
+	case reflect.String:
+		return text
+	case reflect.Bool:
+		return boolean
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return signed
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return unsigned
+	case reflect.Float32, reflect.Float64:
+		return float
+	case reflect.Interface:
+		return anyValue
+	}
+	return unknown
+}
+
+// value decodes src into dst, which holds the zero value of its type; p is the type's plan.
+func (d *decoder) value(src any, dst reflect.Value, p *plan) error {
 	if src == nil {
 		return nil // null leaves the zero value, as encoding/json does
 	}
 	t := dst.Type()
-	if t == typeMeta {
+	switch p.how {
+	case skipped:
 		return nil
-	}
-	if t == objectMeta {
+	case viaMeta:
 		return d.objectMeta(src, dst)
-	}
-	if t.Kind() != reflect.Pointer && !mirrored(t) && reflect.PointerTo(t).Implements(jsonUnmarshaler) {
+	case viaJSONOf:
 		return d.viaJSON(src, dst)
-	}
-	switch t.Kind() {
-	case reflect.Pointer:
+	case pointer:
 		elem := reflect.New(t.Elem())
-		if err := d.value(src, elem.Elem()); err != nil {
+		if err := d.value(src, elem.Elem(), p.elem); err != nil {
 			return err
 		}
 		dst.Set(elem)
 		return nil
-	case reflect.Struct:
-		if !mirrored(t) {
-			return d.viaJSON(src, dst)
-		}
+	case mirror:
 		m, ok := src.(map[string]any)
 		if !ok {
 			return d.errorf("want an object, got %s", jsonType(src))
 		}
-		return d.fields(m, dst)
-	case reflect.Slice:
-		if t == byteSlice || t.Elem().Kind() == reflect.Uint8 {
-			s, ok := src.(string)
-			if !ok {
-				return d.errorf("want a base64 string, got %s", jsonType(src))
-			}
-			b, err := base64.StdEncoding.DecodeString(s)
-			if err != nil {
-				return d.errorf("%v", err)
-			}
-			dst.SetBytes(b)
-			return nil
+		return d.fields(m, dst, p)
+	case base64Text:
+		s, ok := src.(string)
+		if !ok {
+			return d.errorf("want a base64 string, got %s", jsonType(src))
 		}
+		b, err := base64.StdEncoding.DecodeString(s)
+		if err != nil {
+			return d.errorf("%v", err)
+		}
+		dst.SetBytes(b)
+		return nil
+	case slice:
 		list, ok := src.([]any)
 		if !ok {
 			return d.errorf("want an array, got %s", jsonType(src))
 		}
 		out := reflect.MakeSlice(t, len(list), len(list))
 		for i, item := range list {
-			d.path = append(d.path, "["+strconv.Itoa(i)+"]")
-			err := d.value(item, out.Index(i))
+			d.path = append(d.path, step{index: i})
+			err := d.value(item, out.Index(i), p.elem)
 			d.path = d.path[:len(d.path)-1]
 			if err != nil {
 				return err
@@ -119,21 +263,21 @@ func (d *decoder) value(src any, dst reflect.Value) error {
 		}
 		dst.Set(out)
 		return nil
-	case reflect.Map:
+	case stringMapOf, badMapKey:
 		m, ok := src.(map[string]any)
 		if !ok {
 			return d.errorf("want an object, got %s", jsonType(src))
 		}
 		out := reflect.MakeMapWithSize(t, len(m))
 		for k, item := range m {
-			key := reflect.New(t.Key()).Elem()
-			if key.Kind() != reflect.String {
+			if p.how == badMapKey {
 				return d.errorf("map keys of %s are not strings", t)
 			}
+			key := reflect.New(t.Key()).Elem()
 			key.SetString(k)
 			val := reflect.New(t.Elem()).Elem()
-			d.path = append(d.path, "."+k)
-			err := d.value(item, val)
+			d.path = append(d.path, step{member: "." + k})
+			err := d.value(item, val, p.elem)
 			d.path = d.path[:len(d.path)-1]
 			if err != nil {
 				return err
@@ -142,21 +286,21 @@ func (d *decoder) value(src any, dst reflect.Value) error {
 		}
 		dst.Set(out)
 		return nil
-	case reflect.String:
+	case text:
 		s, ok := src.(string)
 		if !ok {
 			return d.errorf("want a string, got %s", jsonType(src))
 		}
 		dst.SetString(s)
 		return nil
-	case reflect.Bool:
+	case boolean:
 		b, ok := src.(bool)
 		if !ok {
 			return d.errorf("want a boolean, got %s", jsonType(src))
 		}
 		dst.SetBool(b)
 		return nil
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+	case signed:
 		n, err := d.integer(src)
 		if err != nil {
 			return err
@@ -166,7 +310,7 @@ func (d *decoder) value(src any, dst reflect.Value) error {
 		}
 		dst.SetInt(n)
 		return nil
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+	case unsigned:
 		n, err := d.integer(src)
 		if err != nil {
 			return err
@@ -176,14 +320,14 @@ func (d *decoder) value(src any, dst reflect.Value) error {
 		}
 		dst.SetUint(uint64(n))
 		return nil
-	case reflect.Float32, reflect.Float64:
+	case float:
 		f, err := number(src)
 		if err != nil {
 			return d.errorf("%v", err)
 		}
 		dst.SetFloat(f)
 		return nil
-	case reflect.Interface:
+	case anyValue:
 		dst.Set(reflect.ValueOf(src))
 		return nil
 	}
@@ -191,26 +335,20 @@ func (d *decoder) value(src any, dst reflect.Value) error {
 }
 
 // fields decodes the members of a JSON object into a mirror struct by the fields' ext tags.
-func (d *decoder) fields(m map[string]any, dst reflect.Value) error {
-	t := dst.Type()
-	for i := 0; i < t.NumField(); i++ {
-		f := t.Field(i)
-		name := f.Tag.Get("ext")
-		switch name {
-		case "-", "":
-			continue
-		case ",inline":
-			if err := d.value(m, dst.Field(i)); err != nil {
+func (d *decoder) fields(m map[string]any, dst reflect.Value, p *plan) error {
+	for _, f := range p.fields {
+		if f.name == "" { // inline
+			if err := d.value(m, dst.Field(f.index), f.plan); err != nil {
 				return err
 			}
 			continue
 		}
-		v, ok := m[name]
+		v, ok := m[f.name]
 		if !ok {
 			continue
 		}
-		d.path = append(d.path, "."+name)
-		err := d.value(v, dst.Field(i))
+		d.path = append(d.path, step{member: f.member})
+		err := d.value(v, dst.Field(f.index), f.plan)
 		d.path = d.path[:len(d.path)-1]
 		if err != nil {
 			return err
@@ -261,6 +399,12 @@ func (d *decoder) objectMeta(src any, dst reflect.Value) error {
 			meta.Finalizers, ok = stringList(v)
 		case "managedFields":
 			meta.ManagedFields, ok = d.managedFields(v)
+		case "creationTimestamp":
+			if t, direct := directTime(v); direct {
+				meta.CreationTimestamp, ok = t, true
+			} else {
+				rest[k], ok = v, true
+			}
 		default:
 			rest[k], ok = v, true
 		}
@@ -373,6 +517,9 @@ func stringList(v any) ([]string, bool) {
 // viaJSON decodes src through its JSON text, for types that decode themselves
 // (Quantity, Time, IntOrString …) and apimachinery's structs.
 func (d *decoder) viaJSON(src any, dst reflect.Value) error {
+	if direct(src, dst) {
+		return nil
+	}
 	b, err := json.Marshal(src)
 	if err != nil {
 		return d.errorf("%v", err)
@@ -381,6 +528,102 @@ func (d *decoder) viaJSON(src any, dst reflect.Value) error {
 		return d.errorf("%v", err)
 	}
 	return nil
+}
+
+var (
+	quantityType      = reflect.TypeFor[resource.Quantity]()
+	intOrStringType   = reflect.TypeFor[intstr.IntOrString]()
+	timeType          = reflect.TypeFor[metav1.Time]()
+	labelSelectorType = reflect.TypeFor[metav1.LabelSelector]()
+)
+
+// direct decodes the commonest values viaJSON meets — quantities, int-or-strings and times
+// given as strings, int-or-strings given as integers, label selectors of matchLabels only —
+// without their JSON text, to exactly what their JSON text decodes to, and reports whether
+// it did. It leaves dst alone (and viaJSON to encoding/json) whenever the text could read
+// differently: a string that encoding/json would escape or mend, an integer out of range, a
+// parse error (for encoding/json's wording), any other member.
+func direct(src any, dst reflect.Value) bool {
+	switch dst.Type() {
+	case quantityType:
+		// Quantity.UnmarshalJSON parses the text between the quotes, unescaped.
+		s, ok := src.(string)
+		if !ok || !plainASCII(s) {
+			return false
+		}
+		q, err := resource.ParseQuantity(strings.TrimSpace(s))
+		if err != nil {
+			return false
+		}
+		*dst.Addr().Interface().(*resource.Quantity) = q
+		return true
+	case intOrStringType:
+		switch v := src.(type) {
+		case string:
+			if !utf8.ValidString(v) {
+				return false
+			}
+			*dst.Addr().Interface().(*intstr.IntOrString) = intstr.IntOrString{Type: intstr.String, StrVal: v}
+			return true
+		case int64:
+			if v < math.MinInt32 || v > math.MaxInt32 {
+				return false
+			}
+			*dst.Addr().Interface().(*intstr.IntOrString) = intstr.IntOrString{Type: intstr.Int, IntVal: int32(v)}
+			return true
+		}
+	case timeType:
+		t, ok := directTime(src)
+		if ok {
+			*dst.Addr().Interface().(*metav1.Time) = t
+		}
+		return ok
+	case labelSelectorType:
+		m, ok := src.(map[string]any)
+		if !ok || len(m) != 1 {
+			return false
+		}
+		labels, ok := m["matchLabels"].(map[string]any)
+		if !ok {
+			return false
+		}
+		out := make(map[string]string, len(labels))
+		for k, v := range labels {
+			s, ok := v.(string)
+			if !ok || !utf8.ValidString(k) || !utf8.ValidString(s) {
+				return false
+			}
+			out[k] = s
+		}
+		*dst.Addr().Interface().(*metav1.LabelSelector) = metav1.LabelSelector{MatchLabels: out}
+		return true
+	}
+	return false
+}
+
+// directTime is what metav1.Time's UnmarshalJSON makes of a string (RFC 3339, in the local
+// zone); false for anything else, or a string it would refuse or read differently.
+func directTime(src any) (metav1.Time, bool) {
+	s, ok := src.(string)
+	if !ok || !utf8.ValidString(s) || s == "null" {
+		return metav1.Time{}, false
+	}
+	t, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		return metav1.Time{}, false
+	}
+	return metav1.Time{Time: t.Local()}, true
+}
+
+// plainASCII reports whether encoding/json writes s between quotes as it is.
+func plainASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c < 0x20 || c >= 0x7f, c == '"', c == '\\', c == '<', c == '>', c == '&':
+			return false
+		}
+	}
+	return true
 }
 
 func (d *decoder) integer(src any) (int64, error) {

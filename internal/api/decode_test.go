@@ -1,8 +1,13 @@
 package api
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -103,8 +108,34 @@ func TestDecodeEventsV1(t *testing.T) {
 	}
 }
 
+// directCases are objects whose quantities, int-or-strings, times and label selectors
+// take direct's way or, at its edges, encoding/json's: one value per object, so that no
+// error of another field stops the decoding before it.
+var directCases = directEdges()
+
+func directEdges() []string {
+	var out []string
+	for _, q := range []string{`"1Gi"`, `" 1 "`, `"1e3m"`, `"12345678901234567890"`, `"1<2"`, `"x"`, `"\u00e9"`, `"1Mi "`, `"1.5Gi"`, `1`, `null`, `"\t1"`} {
+		out = append(out, `{"spec":{"template":{"spec":{"containers":[{"name":"c","resources":{"limits":{"memory":`+q+`}}}]}}}}`)
+	}
+	for _, v := range []string{`3`, `"25%"`, `3000000000`, `-2147483648`, `2147483648`, `-2147483649`, `"\u003c\ufffd"`, `"\u2028"`, `1.5`, `2.0`, `null`, `"\ud800"`} {
+		out = append(out, `{"spec":{"strategy":{"rollingUpdate":{"maxSurge":`+v+`}}}}`)
+	}
+	for _, ts := range []string{`"2026-12-01T12:00:00+01:00"`, `"2026-12-01T12:00:00Z"`, `"null"`, `""`, `"2026-13-01T00:00:00Z"`, `1`, `"\u0032026-12-01T12:00:00Z"`, `"2026-12-01T12:00:00.5Z"`} {
+		out = append(out, `{"metadata":{"creationTimestamp":`+ts+`,"name":"a"}}`, `{"lastTimestamp":`+ts+`}`)
+	}
+	for _, sel := range []string{`{"matchLabels":{"app":"a","é":"ü"}}`, `{"matchLabels":{}}`, `{"matchLabels":null}`, `{}`, `{"MatchLabels":{"a":"b"}}`, `{"matchLabels":{"a":1}}`,
+		`{"matchLabels":{"a":"b"},"matchExpressions":[{"key":"k","operator":"In","values":["v"]}]}`, `{"matchLabels":{"a":"\ud800"}}`} {
+		out = append(out, `{"spec":{"selector":`+sel+`}}`)
+	}
+	return append(out, `{"metadata":{"creationTimestamp":"2026-12-01T12:00:00Z","ownerReferences":[{"name":"o"}],"generation":"x"}}`)
+}
+
 func FuzzDecode(f *testing.F) {
 	f.Add(deployment)
+	for _, s := range directCases {
+		f.Add(s)
+	}
 	f.Add(`{"apiVersion":"v1","kind":"Secret","data":{"a":"!!"},"stringData":{"a":1}}`)
 	f.Add(`{"apiVersion":"apps/v1","kind":"DaemonSet","metadata":{"annotations":{"deprecated.daemonset.template.generation":"x"}}}`)
 	f.Add(`{"apiVersion":"v1","kind":"Node","spec":{"podCIDR":"10.0.0.0/24","podCIDRs":["x"]}}`)
@@ -116,7 +147,14 @@ func FuzzDecode(f *testing.F) {
 			return
 		}
 		for _, out := range []any{&apps.Deployment{}, &apps.DaemonSet{}, &core.Secret{}, &core.Node{}, &core.Pod{}, &core.Event{}} {
-			_ = Decode(m, out) // never a panic
+			// Never a panic, and what decoding by reflection at every value gives.
+			err := Decode(m, out)
+			fresh := func() any { return reflect.New(reflect.TypeOf(out).Elem()).Interface() }
+			want := fresh()
+			wantErr := decodeByReflection(m, want)
+			if !sameDecodeError(m, err, wantErr, fresh) || err == nil && !reflect.DeepEqual(out, want) {
+				t.Fatalf("Decode gives %v, %+v; by reflection %v, %+v", err, out, wantErr, want)
+			}
 		}
 	})
 }
@@ -165,4 +203,132 @@ func TestDecodeObjectMetaBadTime(t *testing.T) {
 			t.Errorf("time %s: decoded %+v, want the JSON decoder's error", bad, cm.ManagedFields)
 		}
 	}
+}
+
+// kindsForTest are the group/version/kind of every kind with an internal type, read from
+// the generated switch of New.
+func kindsForTest(t testing.TB) [][3]string {
+	t.Helper()
+	src, err := os.ReadFile("zz_generated.kinds.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kinds [][3]string
+	for _, m := range regexp.MustCompile(`case "([^"/]*)/([^"/]*)/([^"/]*)":`).FindAllStringSubmatch(string(src), -1) {
+		kinds = append(kinds, [3]string{m[1], m[2], m[3]})
+	}
+	if len(kinds) < 50 {
+		t.Fatalf("read %d kinds from zz_generated.kinds.go", len(kinds))
+	}
+	return kinds
+}
+
+// sameDecoding decodes obj into a new object of every kind both ways, the reflective
+// decoder being the reference, and reports the first difference in results or errors.
+func sameDecoding(t *testing.T, kinds [][3]string, name string, obj map[string]any) {
+	t.Helper()
+	for _, k := range kinds {
+		got, want := New(k[0], k[1], k[2]), New(k[0], k[1], k[2])
+		err, wantErr := Decode(obj, got), decodeByReflection(obj, want)
+		if !sameDecodeError(obj, err, wantErr, func() any { return New(k[0], k[1], k[2]) }) || err == nil && !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s as %v: Decode gives %v, %+v; by reflection %v, %+v", name, k, err, got, wantErr, want)
+		}
+	}
+}
+
+// Decode's plans change nothing: every object of the recorded cases and of the
+// examples, decoded as every kind (mostly as the wrong one: errors at all depths), gives
+// what decoding by reflection at every value gives.
+func TestDecodeMatchesReflection(t *testing.T) {
+	kinds := kindsForTest(t)
+	sameDecoding(t, kinds, "deployment", decodeJSON(t, deployment))
+	// Values decoded without their JSON text (direct) and the edges where they are not.
+	for i, s := range directCases {
+		sameDecoding(t, kinds, fmt.Sprintf("directCases[%d]", i), decodeJSON(t, s))
+		sameDecoding(t, kinds, fmt.Sprintf("directCases[%d] with int64 and float64", i), engineNumbers(decodeJSON(t, s)).(map[string]any))
+	}
+	// Invalid UTF-8, which no JSON decoding makes but a tree built otherwise may hold.
+	for _, bad := range []any{"\xff", map[string]any{"a": "\xff"}, map[string]any{"\xff": "a"}} {
+		sameDecoding(t, kinds, fmt.Sprintf("time %q", bad), map[string]any{"metadata": map[string]any{"creationTimestamp": bad}})
+		sameDecoding(t, kinds, fmt.Sprintf("selector %q", bad), map[string]any{"spec": map[string]any{"selector": map[string]any{"matchLabels": bad}}})
+		sameDecoding(t, kinds, fmt.Sprintf("int-or-string %q", bad), map[string]any{"spec": map[string]any{"strategy": map[string]any{"rollingUpdate": map[string]any{"maxSurge": bad}}}})
+	}
+	files, _ := filepath.Glob("../../testdata/recorded/*/*.json")
+	more, _ := filepath.Glob("../../testdata/examples/*/*.json")
+	files = append(files, more...)
+	n := 0
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var obj map[string]any
+		d := json.NewDecoder(bytes.NewReader(data))
+		d.UseNumber()
+		if d.Decode(&obj) != nil {
+			continue
+		}
+		objs := []map[string]any{obj}
+		if items, ok := obj["items"].([]any); ok {
+			for _, it := range items {
+				if m, ok := it.(map[string]any); ok {
+					objs = append(objs, m)
+				}
+			}
+		}
+		for _, o := range objs {
+			sameDecoding(t, kinds, f, o)
+			sameDecoding(t, kinds, f+" with int64 and float64", engineNumbers(o).(map[string]any))
+			n++
+		}
+	}
+	if n < 50 {
+		t.Fatalf("only %d objects compared", n)
+	}
+	t.Logf("%d objects compared as %d kinds", n, len(kinds))
+}
+
+// sameDecodeError reports whether err is an error decoding by reflection gives. Of a map
+// with several bad values, the one reported depends on Go's random map order (both ways):
+// when the first two errors differ, the reflective decoder's possible errors are gathered
+// from many more tries.
+func sameDecodeError(obj map[string]any, err, want error, fresh func() any) bool {
+	if fmt.Sprint(err) == fmt.Sprint(want) {
+		return true
+	}
+	if err == nil || want == nil {
+		return false
+	}
+	for range 500 {
+		if e := decodeByReflection(obj, fresh()); e != nil && e.Error() == err.Error() {
+			return true
+		}
+	}
+	return false
+}
+
+// engineNumbers is v with its json.Numbers as the engine's trees hold numbers: int64 when
+// integers, float64 otherwise.
+func engineNumbers(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(v))
+		for k, x := range v {
+			out[k] = engineNumbers(x)
+		}
+		return out
+	case []any:
+		out := make([]any, len(v))
+		for i, x := range v {
+			out[i] = engineNumbers(x)
+		}
+		return out
+	case json.Number:
+		if i, err := v.Int64(); err == nil {
+			return i
+		}
+		f, _ := v.Float64()
+		return f
+	}
+	return v
 }

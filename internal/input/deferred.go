@@ -2,11 +2,11 @@ package input
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/ssa-diff/ssa-diff/internal/jsontext"
 	"github.com/ssa-diff/ssa-diff/schema"
 )
 
@@ -48,6 +48,12 @@ func (o *Object) Deferred() bool { return o.text != nil }
 func (o *Object) Decode() (map[string]any, error) {
 	if o.text == nil {
 		return o.Object, nil
+	}
+	if m, ok := decodeText(o.text, o.depth); ok {
+		if o.compact {
+			compactManagedFields(m)
+		}
+		return m, nil
 	}
 	v, _, err := decodeJSON(o.text)
 	if err == nil {
@@ -102,7 +108,7 @@ func compactObject(data []byte, scratch *bytes.Buffer) ([]byte, *objectHead, boo
 		return nil, nil, false
 	}
 	scratch.Reset()
-	if json.Compact(scratch, data) != nil {
+	if jsontext.Compact(scratch, data) != nil {
 		return nil, nil, false // decoding says what is wrong, and where
 	}
 	text := scratch.Bytes()

@@ -194,7 +194,7 @@ func (l *Loader) Load(path string) []Entry {
 			return errEntry(fileError(StdinName, errors.New("standard input (-) can be read only once")))
 		}
 		l.stdinUsed = true
-		entries, docs := l.parseStreamOpts(StdinName, l.Stdin, l.SourceComments)
+		entries, docs := l.parseStreamOpts(StdinName, l.Stdin, l.SourceComments, streamBuffer)
 		if docs == 0 && len(entries) == 0 {
 			return errEntry(fileError(StdinName, errors.New("no objects: standard input is empty")))
 		}
@@ -219,7 +219,9 @@ func (l *Loader) Load(path string) []Entry {
 		return errEntry(fileError(path, errors.New("no objects: the directory holds no .yaml, .yml or .json file")))
 	}
 	docs, skipped := 0, 0
-	for _, f := range files {
+	ahead := l.startReadAhead(files, l.rendered)
+	defer ahead.close()
+	for i, f := range files {
 		if l.full() {
 			skipped++
 			continue
@@ -230,7 +232,10 @@ func (l *Loader) Load(path string) []Entry {
 			docs++
 			continue
 		}
-		es, n := l.loadFile(f)
+		es, n, ok := ahead.adopt(l, i)
+		if !ok {
+			es, n = l.loadFile(f)
+		}
 		entries = append(entries, es...)
 		docs += n
 	}
@@ -270,10 +275,14 @@ func (l *Loader) loadFile(path string) ([]Entry, int) {
 		return errEntry(fileError(path, err)), 0
 	}
 	defer f.Close()
-	if info, err := f.Stat(); err == nil && info.IsDir() {
-		return errEntry(fileError(path, errors.New("is a directory"))), 0
+	buffer := streamBuffer
+	if info, err := f.Stat(); err == nil {
+		if info.IsDir() {
+			return errEntry(fileError(path, errors.New("is a directory"))), 0
+		}
+		buffer = bufferFor(info.Size())
 	}
-	return l.parseStream(path, f)
+	return l.parseStreamOpts(path, f, false, buffer)
 }
 
 // walk lists the manifest files under root in lexical order, and the errors met on the

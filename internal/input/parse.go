@@ -23,12 +23,27 @@ import (
 // parseStream reads the documents of one file (or standard input). It returns the entries
 // and how many documents held something (an object, a List, or an error).
 func (l *Loader) parseStream(name string, r io.Reader) ([]Entry, int) {
-	return l.parseStreamOpts(name, r, false)
+	return l.parseStreamOpts(name, r, false, streamBuffer)
 }
 
-// parseStreamOpts is parseStream; helm attributes documents to their `# Source:` comments.
-func (l *Loader) parseStreamOpts(name string, r io.Reader, helm bool) ([]Entry, int) {
-	br := bufio.NewReaderSize(&budgetReader{r: r, l: l}, 64<<10)
+// streamBuffer is the size of the buffer a stream is read through.
+const streamBuffer = 64 << 10
+
+// bufferFor is the buffer for a file of size bytes: streamBuffer, or less for a smaller
+// file — a repository is hundreds of files of a few KiB, each once given a buffer of 64 KiB
+// to clear. The buffer still holds the whole file (and never fills: reading does not
+// depend on its size then) and at least the bytes sniffed at the start.
+func bufferFor(size int64) int {
+	if size < 0 || size+1 >= streamBuffer {
+		return streamBuffer
+	}
+	return max(int(size)+1, sniffBytes)
+}
+
+// parseStreamOpts is parseStream; helm attributes documents to their `# Source:` comments;
+// buffer is the size of the buffer to read through.
+func (l *Loader) parseStreamOpts(name string, r io.Reader, helm bool, buffer int) ([]Entry, int) {
+	br := bufio.NewReaderSize(&budgetReader{r: r, l: l}, buffer)
 	if head, _ := br.Peek(3); bytes.HasPrefix(head, []byte("\xef\xbb\xbf")) {
 		br.Discard(3)
 	} else if len(head) >= 2 && (head[0] == 0xff && head[1] == 0xfe || head[0] == 0xfe && head[1] == 0xff) {

@@ -130,18 +130,48 @@ func (d *document) walk(n *yamlv3.Node, ptr string, depth int) {
 	}
 }
 
+// escapePointer escapes a key as a JSON Pointer's segment (RFC 6901): ~ as ~0, / as ~1.
+// Keys with a slash are common (label and annotation names), so it is written out rather
+// than made a strings.Replacer per call.
 func escapePointer(s string) string {
 	if !strings.ContainsAny(s, "~/") {
 		return s
 	}
-	return strings.NewReplacer("~", "~0", "/", "~1").Replace(s)
+	var b strings.Builder
+	b.Grow(len(s) + 4)
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '~':
+			b.WriteString("~0")
+		case '/':
+			b.WriteString("~1")
+		default:
+			b.WriteByte(s[i])
+		}
+	}
+	return b.String()
 }
 
+// unescapePointer reads a JSON Pointer's segment: ~1 is /, ~0 is ~, left to right.
 func unescapePointer(s string) string {
 	if !strings.Contains(s, "~") {
 		return s
 	}
-	return strings.NewReplacer("~1", "/", "~0", "~").Replace(s)
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); i++ {
+		if s[i] == '~' && i+1 < len(s) && (s[i+1] == '1' || s[i+1] == '0') {
+			if s[i+1] == '1' {
+				b.WriteByte('/')
+			} else {
+				b.WriteByte('~')
+			}
+			i++
+			continue
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
 }
 
 // PointerToPath turns a JSON Pointer into a field path for messages: /spec/containers/0/image

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/ssa-diff/ssa-diff/internal/jsontext"
 	"github.com/ssa-diff/ssa-diff/internal/report"
 )
 
@@ -64,7 +65,7 @@ func (j *jsonWriter) Close(rep *report.Report) error {
 		}
 		out.WriteString("\n    ")
 		item.Reset()
-		if err := json.Indent(&item, r, "    ", "  "); err != nil {
+		if err := jsontext.Indent(&item, r, "    ", "  "); err != nil {
 			return err
 		}
 		out.Write(item.Bytes())

@@ -56,10 +56,10 @@ func newAnalysis(in Input, opts Options) *analysis {
 	if a.gvk == (schema.GVK{}) {
 		a.gvk = gvkOf(in.Live)
 	}
-	a.before = decode(entriesOf(in.Live))
+	a.before = a.decode(entriesOf(in.Live))
 	if a.res != nil && a.res.Rejection == nil && a.res.Object != nil {
 		a.after = a.res.Object
-		a.afterFields = decode(a.res.ManagedFields)
+		a.afterFields = a.decode(a.res.ManagedFields)
 	}
 	a.self = fieldpath.ManagerKey(fieldpath.Entry{Manager: a.manager, Operation: fieldpath.OperationApply, Subresource: a.sub})
 	return a
@@ -138,6 +138,15 @@ func entriesOf(obj map[string]any) []fieldpath.Entry {
 		return nil
 	}
 	return entries
+}
+
+// decode is fieldpath.Decode as decode gives it, taken from the result when the engine
+// decoded the same entries (the live object's).
+func (a *analysis) decode(entries []fieldpath.Entry) fieldpath.Managed {
+	if m, ok := a.res.ManagedFieldsDecoded(entries); ok {
+		return m
+	}
+	return decode(entries)
 }
 
 // decode is fieldpath.Decode, empty when the entries are invalid (the engine reports those).

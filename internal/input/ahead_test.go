@@ -1,0 +1,136 @@
+package input
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// Reading a directory's files ahead changes nothing: entries, errors, warnings and counts
+// are those of reading the files one by one (GOMAXPROCS 1 reads no file ahead), whatever
+// the limits on all input together cut, with each loader setting.
+func TestReadAheadSameAsInOrder(t *testing.T) {
+	dir := t.TempDir()
+	cm := func(name string) string {
+		return "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: " + name + "\ndata:\n  a: b\n"
+	}
+	list := `{"apiVersion":"v1","kind":"List","items":[` + strings.TrimSuffix(strings.Repeat(`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"y","managedFields":[{"manager":"m","operation":"Apply","fieldsType":"FieldsV1","fieldsV1":{"f:data":{}}}]}},`, 6), ",") + "]}"
+	files := map[string]string{
+		"a.yaml":        cm("a") + "---\n" + cm("a2") + "---\n" + cm("a3"),
+		"b.json":        list,
+		"c.yaml":        "",
+		"d.yaml":        "a: [\n",
+		"e.yml":         cm("e") + "data: {x: 1}\n",
+		"f/g.yaml":      cm("g") + "---\n# only a comment\n---\n" + cm("g2"),
+		"f/h.json":      `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"h"}}{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"h2"}}`,
+		"i.yaml":        strings.Repeat(cm("i"), 1),
+		"j.yaml":        "\xef\xbb\xbf" + cm("bom"),
+		"k.yaml":        "kind: [unclosed\n---\n" + cm("k"),
+		"l/m/n.yaml":    cm("n") + "---\n" + cm("n2") + "---\n" + cm("n3") + "---\n" + cm("n4"),
+		"o.yaml":        cm("o"),
+		"p.yaml":        "- 1\n- 2\n",
+		"q.json":        `[{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"q1"}},{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"q2"}}]`,
+		"z.yaml":        cm("z"),
+		"ignored.txt":   "not read",
+		"l/m/zz.yaml":   cm("zz"),
+		"l/m/zzz.yml":   cm("zzz") + "---\n" + cm("zzz2"),
+		"r.yaml":        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: r\n  name: r2\n",
+		"s.yaml":        cm("s") + "---\n" + cm("s2") + "---\n" + cm("s3") + "---\n" + cm("s4") + "---\n" + cm("s5"),
+		"t.yaml":        cm("t"),
+		"u/v/w/x.yaml":  cm("x"),
+		"u/v/w/xx.json": list,
+	}
+	total := 0
+	for name, data := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		total += len(data)
+	}
+	load := func(procs int, lim Limits, deferred bool) ([]Entry, int64, int) {
+		prev := runtime.GOMAXPROCS(procs)
+		defer runtime.GOMAXPROCS(prev)
+		l := &Loader{Limits: lim, DeferDecoding: deferred, CompactManagedFields: deferred, NoFieldLines: deferred}
+		entries := l.Load(dir)
+		// What was read counts for the next path too.
+		entries = append(entries, l.Load(filepath.Join(dir, "o.yaml"))...)
+		return entries, l.read, l.objects
+	}
+	var limits []Limits
+	for n := 0; n <= total+100; n += 97 {
+		limits = append(limits, Limits{MaxInputBytes: int64(n)})
+	}
+	for n := 1; n <= 45; n += 2 {
+		limits = append(limits, Limits{MaxObjects: n})
+	}
+	limits = append(limits, Limits{MaxDocumentBytes: 80}, Limits{MaxDepth: 2}, Limits{MaxFiles: 9})
+	for _, lim := range limits {
+		for _, deferred := range []bool{false, true} {
+			want, wantRead, wantObjects := load(1, lim, deferred)
+			got, read, objects := load(4, lim, deferred)
+			if read != wantRead || objects != wantObjects {
+				t.Errorf("%+v, deferred %v: read %d bytes and %d objects ahead, %d and %d in order", lim, deferred, read, objects, wantRead, wantObjects)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("%+v, deferred %v: read ahead\n%s\nin order\n%s", lim, deferred, describeEntries(got), describeEntries(want))
+			}
+		}
+	}
+}
+
+func describeEntries(entries []Entry) string {
+	var b strings.Builder
+	for _, e := range entries {
+		if e.Err != nil {
+			fmt.Fprintf(&b, "  error %v\n", e.Err)
+			continue
+		}
+		tree, err := e.Object.Decode()
+		fmt.Fprintf(&b, "  %v %v %v %v\n", e.Object.Source, tree, err, e.Object.Warnings)
+	}
+	return b.String()
+}
+
+// A file read through a buffer of its own size (bufferFor) reads as through the whole
+// streamBuffer: lines longer than sniffBytes, separators with long tails, a last line
+// without its newline, JSON streams.
+func TestBufferForSameAsStreamBuffer(t *testing.T) {
+	cm := "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n"
+	texts := []string{
+		"", "\n", cm, cm + "---\n" + cm, strings.TrimSuffix(cm, "\n"),
+		cm + "---" + strings.Repeat(" ", 5000) + "x\n" + cm,
+		cm + "data:\n  big: " + strings.Repeat("y", 9000) + "\n",
+		strings.Repeat(" ", 5000) + `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"j"}}`,
+		`{"apiVersion":"v1","kind":"List","items":[{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"l"}}]}`,
+		strings.Repeat("# comment\n", 700) + cm,
+	}
+	files, _ := filepath.Glob("../../testdata/recorded/*/*.yaml")
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		texts = append(texts, string(data))
+	}
+	for _, text := range texts {
+		for _, deferred := range []bool{false, true} {
+			read := func(buffer int) []Entry {
+				l := &Loader{DeferDecoding: deferred}
+				l.init()
+				entries, _ := l.parseStreamOpts("f.yaml", strings.NewReader(text), false, buffer)
+				return entries
+			}
+			if got, want := read(bufferFor(int64(len(text)))), read(streamBuffer); !reflect.DeepEqual(got, want) {
+				t.Errorf("%.60q: through %d bytes\n%s\nthrough %d\n%s", text, bufferFor(int64(len(text))), describeEntries(got), streamBuffer, describeEntries(want))
+			}
+		}
+	}
+}

@@ -1,0 +1,109 @@
+package input
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// decodeByJSON is what Object.Decode made of a text before decodeText: encoding/json, then
+// normalize; ok false for an error.
+func decodeByJSON(text []byte, maxDepth int) (map[string]any, bool) {
+	v, _, err := decodeJSON(text)
+	if err != nil {
+		return nil, false
+	}
+	if v, err = normalize(v, maxDepth); err != nil {
+		return nil, false
+	}
+	m, ok := v.(map[string]any)
+	return m, ok
+}
+
+// sameText checks decodeText against encoding/json: the same tree whenever decodeText
+// takes the text, and never a text encoding/json refuses.
+func sameText(t *testing.T, text []byte, maxDepth int) bool {
+	t.Helper()
+	got, ok := decodeText(text, maxDepth)
+	if !ok {
+		return false
+	}
+	want, wantOK := decodeByJSON(text, maxDepth)
+	if !wantOK || !reflect.DeepEqual(got, want) {
+		t.Fatalf("decodeText(%q) = %#v; encoding/json: %#v, %v", text, got, want, wantOK)
+	}
+	return true
+}
+
+var textCases = []string{
+	`{}`, `{"a":[]}`, `{"a":{}}`, ` {"a" : [ 1 , 2 ] } `, `{"a":1,"a":{"b":2}}`, `{"a":{"b":2},"a":[3]}`,
+	`{"n":[0,-0,1,-1,9223372036854775807,9223372036854775808,-9223372036854775809,1.5,1e3,1E-3,-0.0,1e400,-1e400,12345678901234567890123]}`,
+	`{"s":["","a\"b","\\","\/","\b\f\n\r\t","\u0000","\u00e9","\u20AC","\ud83d\ude00","\ud800","é","\u2028<>&"]}`,
+	`{"b":[true,false,null]}`, `{"a":tru}`, `{"a":01}`, `{"a":1.}`, `{"a":.5}`, `{"a":-}`, `{"a":1e}`, `{"a":+1}`,
+	`{"a":"x`, `{"a":"\x"}`, `{"a":"\u12"}`, `{"a":"\u12G4"}`, "{\"a\":\"\x01\"}", "{\"a\":\"\xff\"}", "{\"\xff\":1}",
+	`{"a":1,}`, `{"a":[1,]}`, `{"a" 1}`, `{"a":1}x`, `{"a":1}{}`, `[1]`, `"a"`, `1`, ``, `{`, `{"a":[`, `{"a":{"b":{"c":{"d":1}}}}`,
+	`{"a":[[[[[]]]]]}`, `{1:2}`, `{"a":nul}`, `{"a":[1 2]}`,
+}
+
+func TestDecodeTextSameAsJSON(t *testing.T) {
+	taken := 0
+	for _, c := range textCases {
+		for _, depth := range []int{1, 2, 3, 1000} {
+			if sameText(t, []byte(c), depth) {
+				taken++
+			}
+		}
+	}
+	// The recorded cases' objects: what decodeText takes is most of what it meets.
+	files, _ := filepath.Glob("../../testdata/recorded/*/*.json")
+	objects := 0
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := decodeByJSON(data, 1000); !ok {
+			continue
+		}
+		objects++
+		if !sameText(t, data, 1000) {
+			t.Errorf("%s: decodeText left an object to encoding/json", f)
+		}
+	}
+	if taken < 20 || objects < 50 {
+		t.Fatalf("decodeText took %d cases and %d recorded objects", taken, objects)
+	}
+}
+
+// FuzzDecodeText holds decodeText to encoding/json on any text.
+func FuzzDecodeText(f *testing.F) {
+	for _, c := range textCases {
+		f.Add([]byte(c), 1000)
+	}
+	f.Add([]byte(`{"a":{"b":[1]}}`), 2)
+	f.Fuzz(func(t *testing.T, text []byte, maxDepth int) {
+		if maxDepth < 1 || maxDepth > HardMaxDepth {
+			return
+		}
+		sameText(t, text, maxDepth)
+	})
+}
+
+// escapePointer and unescapePointer are RFC 6901's escapes, as strings.Replacer makes them.
+func TestPointerEscapes(t *testing.T) {
+	escape := strings.NewReplacer("~", "~0", "/", "~1")
+	unescape := strings.NewReplacer("~1", "/", "~0", "~")
+	for _, s := range []string{"", "a", "app.kubernetes.io/name", "~", "/", "~/", "/~", "~0", "~1", "~01", "~10", "a~b/c~~//", "~2", "é/~"} {
+		if got, want := escapePointer(s), escape.Replace(s); got != want {
+			t.Errorf("escapePointer(%q) = %q, want %q", s, got, want)
+		}
+		if got, want := unescapePointer(s), unescape.Replace(s); got != want {
+			t.Errorf("unescapePointer(%q) = %q, want %q", s, got, want)
+		}
+		if got := unescapePointer(escapePointer(s)); got != s {
+			t.Errorf("unescapePointer(escapePointer(%q)) = %q", s, got)
+		}
+	}
+}

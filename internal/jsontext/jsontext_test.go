@@ -1,0 +1,85 @@
+package jsontext
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// same checks Compact and Indent against encoding/json: the same text, or an error for both,
+// and dst left as encoding/json leaves it. Indenting text nested thousands deep writes
+// hundreds of megabytes: such text is compacted only.
+func same(t *testing.T, src []byte, prefix, indent string) {
+	t.Helper()
+	checks := []struct {
+		name       string
+		ours, json func(*bytes.Buffer, []byte) error
+	}{
+		{"Compact", Compact, json.Compact},
+		{"Indent", func(b *bytes.Buffer, s []byte) error { return Indent(b, s, prefix, indent) },
+			func(b *bytes.Buffer, s []byte) error { return json.Indent(b, s, prefix, indent) }},
+	}
+	if bytes.Count(src, []byte("[")) > 1000 || bytes.Count(src, []byte("{")) > 1000 {
+		checks = checks[:1]
+	}
+	for _, c := range checks {
+		var got, want bytes.Buffer
+		got.WriteString("kept ")
+		want.WriteString("kept ")
+		err, wantErr := c.ours(&got, src), c.json(&want, src)
+		if (err != nil) != (wantErr != nil) || got.String() != want.String() {
+			t.Fatalf("%s(%q, %q, %q) = %q, %v; encoding/json: %q, %v", c.name, src, prefix, indent, got.String(), err, want.String(), wantErr)
+		}
+	}
+}
+
+var cases = []string{
+	`{}`, `[]`, ` { "a" : [ 1 , -2.5e+3 , "x\"y\\z\/\b\f\n\r\t\u00e9\uD83D" , true , false , null , { } , [ ] ] } `,
+	`{"a":{"b":[{"c":1},{"d":[]}]},"e":"f"}`, "{\"a\":\"\xff\xfe\"}", "{\"a\":\"\x01\"}", `{"a":"\x"}`, `{"a":"\u12"}`,
+	`{"a":"\u12g4"}`, `{"a":01}`, `{"a":-}`, `{"a":1.}`, `{"a":.1}`, `{"a":1e}`, `{"a":1e+}`, `{"a":+1}`, `{"a":tru}`,
+	`{"a":nulll}`, `{"a":1,}`, `[1,]`, `{"a" 1}`, `{"a":1}}`, `{"a":1} x`, `{"a":1}{}`, ``, ` `, `"s"`, `1`, `-0`,
+	`0.0e-0`, `[`, `{"a":`, `{"a"`, `{"a":"`, "{\n\t\"a\": [\r\n1]\n}\n", "[1]\n\n", "  [1] \t", `{1:2}`, `[1 2]`,
+	`[1:2]`, `{"a","b"}`, `{"a":1:2}`, `{"a":"\u0000"}`, `{"":{"":[[[]]]}}`, "\ufeff{}", `{"a":1e400}`, `"\u2028<>&"`,
+	strings.Repeat("[", 10001) + strings.Repeat("]", 10001), strings.Repeat("[", 10000) + strings.Repeat("]", 10000),
+	`{"a":` + strings.Repeat(`{"b":`, 9998) + `1` + strings.Repeat(`}`, 9999),
+}
+
+func TestSameAsEncodingJSON(t *testing.T) {
+	var srcs [][]byte
+	for _, c := range cases {
+		srcs = append(srcs, []byte(c))
+	}
+	files, _ := filepath.Glob("../../testdata/recorded/*/*.json")
+	if len(files) < 50 {
+		t.Fatalf("only %d recorded files", len(files))
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var compact bytes.Buffer
+		if json.Compact(&compact, data) == nil {
+			srcs = append(srcs, compact.Bytes())
+		}
+		srcs = append(srcs, data)
+	}
+	for _, src := range srcs {
+		for _, layout := range [][2]string{{"", "  "}, {"    ", "  "}, {"", ""}, {">", "\t"}} {
+			same(t, src, layout[0], layout[1])
+		}
+	}
+}
+
+// FuzzJSONText holds Compact and Indent to encoding/json on any bytes.
+func FuzzJSONText(f *testing.F) {
+	for _, c := range cases[:len(cases)-3] {
+		f.Add([]byte(c), "    ", "  ")
+	}
+	f.Fuzz(func(t *testing.T, src []byte, prefix, indent string) {
+		same(t, src, prefix, indent)
+	})
+}
