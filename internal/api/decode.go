@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -280,7 +281,7 @@ func (d *decoder) value(src any, dst reflect.Value, p *plan) error {
 			err := d.value(item, val, p.elem)
 			d.path = d.path[:len(d.path)-1]
 			if err != nil {
-				return err
+				return d.firstMemberError(m, t.Elem(), p.elem)
 			}
 			out.SetMapIndex(key, val)
 		}
@@ -332,6 +333,26 @@ func (d *decoder) value(src any, dst reflect.Value, p *plan) error {
 		return nil
 	}
 	return d.errorf("cannot decode into %s", t)
+}
+
+// firstMemberError is the error of the first member of m, in key order, whose value does not
+// decode into elem: members are met in Go's random map order, and the same input must
+// always be answered with the same message.
+func (d *decoder) firstMemberError(m map[string]any, elem reflect.Type, p *plan) error {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		d.path = append(d.path, step{member: "." + k})
+		err := d.value(m[k], reflect.New(elem).Elem(), p)
+		d.path = d.path[:len(d.path)-1]
+		if err != nil {
+			return err
+		}
+	}
+	return fmt.Errorf("a member of %s did not decode, then did", reflect.MapOf(reflect.TypeOf(""), elem))
 }
 
 // fields decodes the members of a JSON object into a mirror struct by the fields' ext tags.

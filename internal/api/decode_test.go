@@ -332,3 +332,26 @@ func engineNumbers(v any) any {
 	}
 	return v
 }
+
+// A map whose members fail to decode is answered with the first of them in key order, every
+// time: Go ranges over maps in random order.
+func TestDecodeMapErrorsInKeyOrder(t *testing.T) {
+	obj := decodeJSON(t, `{"apiVersion":"v1","kind":"Secret","metadata":{"name":"s"},
+		"data":{"d":"!!!!","b":"****","c":"eA==","a":"eA=="},"type":"Opaque"}`)
+	var first string
+	for i := 0; i < 50; i++ {
+		var s core.Secret
+		err := Decode(obj, &s)
+		if err == nil {
+			t.Fatal("bad base64 decoded")
+		}
+		if i == 0 {
+			first = err.Error()
+			if !strings.Contains(first, ".data.b") {
+				t.Fatalf("error %q: want the member b, the first bad one in key order", first)
+			}
+		} else if err.Error() != first {
+			t.Fatalf("the same object answered %q, then %q", first, err.Error())
+		}
+	}
+}
