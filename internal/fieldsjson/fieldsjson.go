@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"sort"
 	"strconv"
+
+	"github.com/ssa-diff/ssa-diff/internal/jsontext"
 )
 
 // AppendJSON appends v, a decoded JSON value (maps with string keys, lists, strings,
@@ -97,14 +99,14 @@ func appendJSONString(dst []byte, s string) ([]byte, error) {
 }
 
 // DecodeJSON decodes a JSON value as encoding/json.Unmarshal into an any does.
-// Objects whose values are objects and whose keys are plain strings — every fieldsV1 — are
-// read directly; anything else is left to encoding/json.
+// Objects whose values are objects — every fieldsV1 — are read directly; anything else is
+// left to encoding/json.
 func DecodeJSON(data []byte) (any, error) {
-	d := fieldsDecoder{data: data}
-	d.space()
+	d := fieldsDecoder{jsontext.NewScanner(data)}
+	d.Space()
 	if v, ok := d.object(0); ok {
-		d.space()
-		if d.pos == len(d.data) {
+		d.Space()
+		if d.AtEnd() {
 			return v, nil
 		}
 	}
@@ -115,131 +117,33 @@ func DecodeJSON(data []byte) (any, error) {
 	return v, nil
 }
 
-// fieldsDecoder reads the JSON of a field set: nested objects with unescaped string keys.
+// fieldsDecoder reads the JSON of a field set: objects of objects.
 type fieldsDecoder struct {
-	data []byte
-	pos  int
+	jsontext.Scanner
 }
 
 // maxFieldsDepth bounds the nesting read directly; deeper input goes to encoding/json.
 const maxFieldsDepth = 1000
 
-func (d *fieldsDecoder) space() {
-	for d.pos < len(d.data) {
-		switch d.data[d.pos] {
-		case ' ', '\t', '\n', '\r':
-			d.pos++
-		default:
-			return
-		}
-	}
-}
-
 func (d *fieldsDecoder) object(depth int) (map[string]any, bool) {
-	if depth > maxFieldsDepth || d.pos >= len(d.data) || d.data[d.pos] != '{' {
+	if depth > maxFieldsDepth || d.Peek() != '{' {
 		return nil, false
 	}
-	d.pos++
 	m := map[string]any{}
-	d.space()
-	if d.pos < len(d.data) && d.data[d.pos] == '}' {
-		d.pos++
-		return m, true
-	}
-	for {
-		k, ok := d.memberKey()
-		if !ok {
-			return nil, false
-		}
-		v, ok := d.object(depth + 1)
-		if !ok {
-			return nil, false
-		}
-		m[k] = v
-		d.space()
-		if d.pos >= len(d.data) {
-			return nil, false
-		}
-		switch d.data[d.pos] {
-		case ',':
-			d.pos++
-		case '}':
-			d.pos++
-			return m, true
-		default:
-			return nil, false
-		}
-	}
-}
-
-// memberKey reads an object member's key and the colon after it, with the spaces around.
-func (d *fieldsDecoder) memberKey() (string, bool) {
-	d.space()
-	k, ok := d.key()
-	if !ok {
-		return "", false
-	}
-	d.space()
-	if d.pos >= len(d.data) || d.data[d.pos] != ':' {
-		return "", false
-	}
-	d.pos++
-	d.space()
-	return k, true
-}
-
-// key reads a quoted string of printable ASCII whose only escapes are \" and \\ (the
-// quotes of the keys of keyed list items, such as "k:{\"name\":\"web\"}").
-func (d *fieldsDecoder) key() (string, bool) {
-	if d.pos >= len(d.data) || d.data[d.pos] != '"' {
-		return "", false
-	}
-	start := d.pos + 1
-	escaped := false
-	for i := start; i < len(d.data); i++ {
-		switch c := d.data[i]; {
-		case c == '"':
-			d.pos = i + 1
-			if !escaped {
-				return string(d.data[start:i]), true
-			}
-			return unescapeKey(d.data[start:i]), true
-		case c == '\\':
-			if i+1 >= len(d.data) || (d.data[i+1] != '"' && d.data[i+1] != '\\') {
-				return "", false
-			}
-			escaped = true
-			i++
-		case c < 0x20 || c >= 0x7f:
-			return "", false
-		}
-	}
-	return "", false
-}
-
-// unescapeKey removes the backslashes of \" and \\ from a key as key read it.
-func unescapeKey(b []byte) string {
-	out := make([]byte, 0, len(b))
-	for i := 0; i < len(b); i++ {
-		if b[i] == '\\' {
-			i++
-		}
-		out = append(out, b[i])
-	}
-	return string(out)
+	return m, d.Object(m, func() (any, bool) { return d.object(depth + 1) })
 }
 
 // CanonicalFieldsV1 is fieldsV1 JSON text as encoding/json writes its decoded tree —
 // compact, keys sorted, HTML characters escaped, a repeated key's last value kept —
 // written from the text without building the tree when it is a field set (objects of
-// objects, keys of printable ASCII). It is how readers of this module keep fieldsV1 as
+// objects). It is how readers of this module keep fieldsV1 as
 // text, so that text compares equal for equal sets.
 func CanonicalFieldsV1(data []byte) ([]byte, error) {
-	d := fieldsDecoder{data: data}
-	d.space()
+	d := fieldsDecoder{jsontext.NewScanner(data)}
+	d.Space()
 	if out, ok := d.canonical(nil, 0); ok {
-		d.space()
-		if d.pos == len(d.data) {
+		d.Space()
+		if d.AtEnd() {
 			return out, nil
 		}
 	}
@@ -259,20 +163,17 @@ type canonicalMember struct {
 
 // canonical reads an object of objects and appends it to dst in canonical form.
 func (d *fieldsDecoder) canonical(dst []byte, depth int) ([]byte, bool) {
-	if depth > maxFieldsDepth || d.pos >= len(d.data) || d.data[d.pos] != '{' {
+	if depth > maxFieldsDepth || d.Peek() != '{' {
 		return nil, false
 	}
-	d.pos++
-	d.space()
-	if d.pos < len(d.data) && d.data[d.pos] == '}' {
-		d.pos++
+	if d.Enter('}') {
 		return append(dst, "{}"...), true
 	}
 	// Values are written past dst's end first, then copied back in key order.
 	base := len(dst)
 	var members []canonicalMember
-	for {
-		k, ok := d.memberKey()
+	for more := true; more; {
+		k, ok := d.Key()
 		if !ok {
 			return nil, false
 		}
@@ -281,20 +182,9 @@ func (d *fieldsDecoder) canonical(dst []byte, depth int) ([]byte, bool) {
 			return nil, false
 		}
 		members = append(members, canonicalMember{k, start, len(dst)})
-		d.space()
-		if d.pos >= len(d.data) {
+		if more, ok = d.Next('}'); !ok {
 			return nil, false
 		}
-		switch d.data[d.pos] {
-		case ',':
-			d.pos++
-			continue
-		case '}':
-			d.pos++
-		default:
-			return nil, false
-		}
-		break
 	}
 	// The last of repeated keys wins, as in a decoded map; then keys in byte order.
 	sort.SliceStable(members, func(i, j int) bool { return members[i].key < members[j].key })

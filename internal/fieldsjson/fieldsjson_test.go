@@ -3,6 +3,7 @@ package fieldsjson
 import (
 	"bytes"
 	"encoding/json"
+	"os"
 	"reflect"
 	"testing"
 )
@@ -131,4 +132,41 @@ func intsAsInt64(v any) any {
 		}
 	}
 	return v
+}
+
+// BenchmarkFieldsV1 reads and rewrites the fieldsV1 of kubectl's managedFields entry of a
+// live Deployment (five containers), compact as the API server writes it.
+func BenchmarkFieldsV1(b *testing.B) {
+	data, err := os.ReadFile("../jsontext/testdata/deployment.json")
+	if err != nil {
+		b.Fatal(err)
+	}
+	var obj struct {
+		Metadata struct {
+			ManagedFields []struct {
+				FieldsV1 json.RawMessage `json:"fieldsV1"`
+			} `json:"managedFields"`
+		} `json:"metadata"`
+	}
+	if err := json.Unmarshal(data, &obj); err != nil {
+		b.Fatal(err)
+	}
+	fields := obj.Metadata.ManagedFields[0].FieldsV1
+	for _, c := range []struct {
+		name string
+		read func([]byte) error
+	}{
+		{"DecodeJSON", func(d []byte) error { _, err := DecodeJSON(d); return err }},
+		{"CanonicalFieldsV1", func(d []byte) error { _, err := CanonicalFieldsV1(d); return err }},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(int64(len(fields)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := c.read(fields); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }

@@ -107,3 +107,20 @@ func TestPointerEscapes(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkDecodeText decodes a live Deployment of about 27 KiB kept as compact text
+// (managedFields, the last-applied annotation, five containers), as Object.Decode does for
+// every live object of a prediction.
+func BenchmarkDecodeText(b *testing.B) {
+	text, err := os.ReadFile("../jsontext/testdata/deployment.json")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(text)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, ok := decodeText(text, DefaultMaxDepth); !ok {
+			b.Fatal("decodeText left the object to encoding/json")
+		}
+	}
+}

@@ -8,4 +8,10 @@
 // copying as it goes. What it does not take — nesting deeper than the scanner allows —
 // and whatever it finds invalid go to encoding/json, which then gives its own text or error:
 // the result is always encoding/json's.
+//
+// The walker reads the text with a [Scanner], which checks JSON's grammar token by token —
+// spaces, literals, numbers, strings, the members of objects and arrays — and which the
+// other readers of JSON text in ssa-diff share: package input decodes the objects it keeps
+// as text with it, package fieldsjson the field sets of managedFields. Each of them builds
+// its own result from the tokens and leaves to encoding/json whatever the Scanner refuses.
 package jsontext

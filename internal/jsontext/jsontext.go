@@ -8,7 +8,7 @@ import (
 // Compact appends src to dst as json.Compact does — the text without the spaces between
 // tokens — and fails when json.Compact would: when src is not one valid JSON value.
 func Compact(dst *bytes.Buffer, src []byte) error {
-	w := walker{src: src, out: dst.AvailableBuffer()}
+	w := walker{Scanner: NewScanner(src), out: dst.AvailableBuffer()}
 	if w.whole() {
 		dst.Write(w.out)
 		return nil
@@ -20,7 +20,7 @@ func Compact(dst *bytes.Buffer, src []byte) error {
 // line of its own, starting with prefix and indent once per level, a space after each
 // colon, empty objects and arrays as {} and []; it fails when json.Indent would.
 func Indent(dst *bytes.Buffer, src []byte, prefix, indent string) error {
-	w := walker{src: src, out: dst.AvailableBuffer(), indent: true, prefix: prefix, step: indent}
+	w := walker{Scanner: NewScanner(src), out: dst.AvailableBuffer(), indent: true, prefix: prefix, step: indent}
 	if w.whole() {
 		dst.Write(w.out)
 		return nil
@@ -33,38 +33,27 @@ const maxDepth = 10000
 
 // walker copies one JSON value, checking JSON's grammar as it goes.
 type walker struct {
-	src, out []byte
-	pos      int
-	indent   bool   // Indent's layout; Compact's otherwise
-	prefix   string // Indent's
-	step     string
+	Scanner
+	out    []byte
+	indent bool   // Indent's layout; Compact's otherwise
+	prefix string // Indent's
+	step   string
 }
 
-// whole copies src, one value between optional spaces (Indent keeps those after it); false when it is not valid JSON or
-// nests past maxDepth.
+// whole copies the text, one value between optional spaces (Indent keeps those after it);
+// false when it is not valid JSON or nests past maxDepth.
 func (w *walker) whole() bool {
-	w.space()
+	w.Space()
 	if !w.value(0) {
 		return false
 	}
 	end := w.pos
-	w.space()
+	w.Space()
 	if w.indent {
 		// json.Indent keeps the spaces after the value, as they are.
-		w.out = append(w.out, w.src[end:w.pos]...)
+		w.out = append(w.out, w.data[end:w.pos]...)
 	}
-	return w.pos == len(w.src)
-}
-
-func (w *walker) space() {
-	for w.pos < len(w.src) {
-		switch w.src[w.pos] {
-		case ' ', '\t', '\n', '\r':
-			w.pos++
-		default:
-			return
-		}
-	}
+	return w.AtEnd()
 }
 
 // newline starts the line of an element at depth (Indent only).
@@ -79,12 +68,9 @@ func (w *walker) newline(depth int) {
 	}
 }
 
-// value copies the value at pos, which nests depth levels deep.
+// value copies the value at the read position, which nests depth levels deep.
 func (w *walker) value(depth int) bool {
-	if w.pos >= len(w.src) {
-		return false
-	}
-	switch b := w.src[w.pos]; {
+	switch b := w.Peek(); {
 	case b == '{' || b == '[':
 		return w.container(depth)
 	case b == '"':
@@ -96,7 +82,9 @@ func (w *walker) value(depth int) bool {
 	case b == 'n':
 		return w.literal("null")
 	case b == '-' || b >= '0' && b <= '9':
-		return w.number()
+		text, ok := w.Number()
+		w.out = append(w.out, text...)
+		return ok
 	}
 	return false
 }
@@ -106,145 +94,59 @@ func (w *walker) container(depth int) bool {
 	if depth >= maxDepth {
 		return false
 	}
-	open := w.src[w.pos]
+	open := w.Peek()
 	closing := byte(']')
 	if open == '{' {
 		closing = '}'
 	}
 	w.out = append(w.out, open)
-	w.pos++
-	w.space()
-	if w.pos < len(w.src) && w.src[w.pos] == closing {
+	if w.Enter(closing) {
 		w.out = append(w.out, closing)
-		w.pos++
 		return true
 	}
 	for {
 		w.newline(depth + 1)
-		w.space()
+		w.Space()
 		if open == '{' {
-			if w.pos >= len(w.src) || w.src[w.pos] != '"' || !w.string() {
-				return false
-			}
-			w.space()
-			if w.pos >= len(w.src) || w.src[w.pos] != ':' {
+			if !w.string() || !w.colon() {
 				return false
 			}
 			w.out = append(w.out, ':')
 			if w.indent {
 				w.out = append(w.out, ' ')
 			}
-			w.pos++
-			w.space()
 		}
 		if !w.value(depth + 1) {
 			return false
 		}
-		w.space()
-		if w.pos >= len(w.src) {
+		more, ok := w.Next(closing)
+		switch {
+		case !ok:
 			return false
-		}
-		switch w.src[w.pos] {
-		case ',':
+		case more:
 			w.out = append(w.out, ',')
-			w.pos++
-		case closing:
+		default:
 			w.newline(depth)
 			w.out = append(w.out, closing)
-			w.pos++
 			return true
-		default:
-			return false
 		}
 	}
 }
 
 func (w *walker) literal(word string) bool {
-	if len(w.src)-w.pos < len(word) || string(w.src[w.pos:w.pos+len(word)]) != word {
+	if !w.Literal(word) {
 		return false
 	}
 	w.out = append(w.out, word...)
-	w.pos += len(word)
 	return true
 }
 
-// number copies a number of JSON's grammar: an integer part without leading zeros, a
-// fraction, an exponent.
-func (w *walker) number() bool {
-	start := w.pos
-	if w.src[w.pos] == '-' {
-		w.pos++
-	}
-	if w.pos < len(w.src) && w.src[w.pos] == '0' {
-		w.pos++
-	} else if w.digits() == 0 {
-		return false
-	}
-	if w.pos < len(w.src) && w.src[w.pos] == '.' {
-		w.pos++
-		if w.digits() == 0 {
-			return false
-		}
-	}
-	if w.pos < len(w.src) && (w.src[w.pos] == 'e' || w.src[w.pos] == 'E') {
-		w.pos++
-		if w.pos < len(w.src) && (w.src[w.pos] == '+' || w.src[w.pos] == '-') {
-			w.pos++
-		}
-		if w.digits() == 0 {
-			return false
-		}
-	}
-	w.out = append(w.out, w.src[start:w.pos]...)
-	return true
-}
-
-func (w *walker) digits() int {
-	n := 0
-	for w.pos < len(w.src) && w.src[w.pos] >= '0' && w.src[w.pos] <= '9' {
-		w.pos++
-		n++
-	}
-	return n
-}
-
-// string copies a string as it is written: no control characters, escapes of JSON's
-// grammar (the scanner takes any other byte, UTF-8 or not).
+// string copies a string as it is written.
 func (w *walker) string() bool {
 	start := w.pos
-	w.pos++ // the opening quote
-	for w.pos < len(w.src) {
-		b := w.src[w.pos]
-		switch {
-		case b == '"':
-			w.pos++
-			w.out = append(w.out, w.src[start:w.pos]...)
-			return true
-		case b < 0x20:
-			return false
-		case b == '\\':
-			if w.pos+1 >= len(w.src) {
-				return false
-			}
-			switch w.src[w.pos+1] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-				w.pos += 2
-			case 'u':
-				if w.pos+6 > len(w.src) {
-					return false
-				}
-				for _, h := range w.src[w.pos+2 : w.pos+6] {
-					if !(h >= '0' && h <= '9' || h >= 'a' && h <= 'f' || h >= 'A' && h <= 'F') {
-						return false
-					}
-				}
-				w.pos += 6
-			default:
-				return false
-			}
-		default:
-			w.pos++
-		}
+	if _, _, _, ok := w.quoted(); !ok {
+		return false
 	}
-	return false
+	w.out = append(w.out, w.data[start:w.pos]...)
+	return true
 }
