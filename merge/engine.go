@@ -451,15 +451,5 @@ func withFieldsV1Trees(obj map[string]any) map[string]any {
 	if out == nil {
 		return obj
 	}
-	o := make(map[string]any, len(obj))
-	for k, v := range obj {
-		o[k] = v
-	}
-	m := make(map[string]any, len(md))
-	for k, v := range md {
-		m[k] = v
-	}
-	m["managedFields"] = out
-	o["metadata"] = m
-	return o
+	return unstructured.WithMetadata(obj, func(m map[string]any) { m["managedFields"] = out })
 }

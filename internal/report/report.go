@@ -10,6 +10,7 @@ import (
 
 	"github.com/ssa-diff/ssa-diff/fieldpath"
 	"github.com/ssa-diff/ssa-diff/internal/input"
+	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 	"github.com/ssa-diff/ssa-diff/merge"
 	"github.com/ssa-diff/ssa-diff/merge/advice"
 )
@@ -555,20 +556,12 @@ func numberValue(v any) (float64, bool) {
 
 // withoutTimes is a shallow rewrite of obj without resourceVersion and entry times.
 func withoutTimes(obj map[string]any) map[string]any {
-	md, ok := obj["metadata"].(map[string]any)
-	if !ok {
-		return obj
-	}
-	c := make(map[string]any, len(obj))
-	for k, v := range obj {
-		c[k] = v
-	}
-	m := make(map[string]any, len(md))
-	for k, v := range md {
-		m[k] = v
-	}
-	delete(m, "resourceVersion")
-	if mf, ok := md["managedFields"].([]any); ok {
+	return unstructured.WithMetadata(obj, func(m map[string]any) {
+		delete(m, "resourceVersion")
+		mf, ok := m["managedFields"].([]any)
+		if !ok {
+			return
+		}
 		entries := make([]any, len(mf))
 		for i, e := range mf {
 			if em, ok := e.(map[string]any); ok {
@@ -583,7 +576,5 @@ func withoutTimes(obj map[string]any) map[string]any {
 			entries[i] = e
 		}
 		m["managedFields"] = entries
-	}
-	c["metadata"] = m
-	return c
+	})
 }

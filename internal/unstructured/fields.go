@@ -104,6 +104,13 @@ func SortedKeys(m map[string]any) []string {
 
 // WithoutManagedFields is a shallow copy of obj whose metadata has no managedFields.
 func WithoutManagedFields(obj map[string]any) map[string]any {
+	return WithMetadata(obj, func(md map[string]any) { delete(md, "managedFields") })
+}
+
+// WithMetadata is a shallow copy of obj whose metadata, itself a shallow copy, edit has
+// changed: obj and its metadata map are left as they are. Without a metadata object it is
+// obj itself, unedited.
+func WithMetadata(obj map[string]any, edit func(md map[string]any)) map[string]any {
 	md, ok := obj["metadata"].(map[string]any)
 	if !ok {
 		return obj
@@ -114,10 +121,9 @@ func WithoutManagedFields(obj map[string]any) map[string]any {
 	}
 	m := make(map[string]any, len(md))
 	for k, v := range md {
-		if k != "managedFields" {
-			m[k] = v
-		}
+		m[k] = v
 	}
+	edit(m)
 	c["metadata"] = m
 	return c
 }

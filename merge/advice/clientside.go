@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/ssa-diff/ssa-diff/internal/unstructured"
-
 	"github.com/ssa-diff/ssa-diff/fieldpath"
 	"github.com/ssa-diff/ssa-diff/merge"
 	"github.com/ssa-diff/ssa-diff/merge/appliers"
@@ -180,8 +178,9 @@ func (a *analysis) predictMigration(key string, force bool) string {
 	md, _ := a.live["metadata"].(map[string]any)
 	ep.Namespace, _ = md["namespace"].(string)
 	ep.Name, _ = md["name"].(string)
-	res, err := appliers.Kubectl(a.opts.Engine, merge.Request{Live: unstructured.DeepCopy(a.live).(map[string]any),
-		Object: unstructured.DeepCopy(a.in.Manifest).(map[string]any), Endpoint: ep, Manager: a.manager, Force: force, Now: a.opts.Now})
+	// The engine never changes the objects of a request: they need no copies.
+	res, err := appliers.Kubectl(a.opts.Engine, merge.Request{Live: a.live, Object: a.in.Manifest,
+		Endpoint: ep, Manager: a.manager, Force: force, Now: a.opts.Now})
 	if err != nil || res == nil {
 		return ""
 	}
