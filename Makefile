@@ -94,7 +94,7 @@ test: vet fmt-check lint unit recorded-check conformance fixturecheck differenti
 # Bumping Kubernetes is a version change in those go.mod files and a rerun.
 generate:
 	cd schema/gen && $(GO) run . -out ../builtin
-	cd merge/defaults/gen && $(GO) run . -o ../zz_generated_types.go
+	cd internal/defaults/gen && $(GO) run . -o ../zz_generated_types.go
 	cd conformance/internalapi && $(GO) run ./gen -out ../../internal/api
 
 fuzz:

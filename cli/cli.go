@@ -16,6 +16,7 @@ import (
 	"github.com/ssa-diff/ssa-diff/merge"
 	"github.com/ssa-diff/ssa-diff/merge/appliers"
 	"github.com/ssa-diff/ssa-diff/schema"
+	"github.com/ssa-diff/ssa-diff/server/kubeapiserver"
 )
 
 // ProgramName is the name to show in usage for a binary started as argv0: "kubectl
@@ -62,9 +63,9 @@ func runAs(prog string, args []string, stdin io.Reader, stdout, stderr io.Writer
 		return code
 	}
 	cfg.stdin, cfg.stdout, cfg.stderr, cfg.getenv = stdin, stdout, stderr, getenv
-	hooks := merge.KubernetesHooks{AllowPrivileged: cfg.allowPrivileged, ServiceIPFamilies: cfg.serviceIPFamilies}
+	hooks := kubeapiserver.MustNew(kubeapiserver.Config{AllowPrivileged: cfg.allowPrivileged, ServiceIPFamilies: cfg.serviceIPFamilies})
 	return cfg.run(func(reg *schema.Registry) predictor {
-		return engine{merge.New(reg, merge.WithCompactManagedFields(), merge.WithServerHooks(hooks))}
+		return engine{merge.New(reg, hooks, merge.WithCompactManagedFields())}
 	})
 }
 
@@ -388,7 +389,7 @@ type ipFamiliesFlag []string
 func (f *ipFamiliesFlag) String() string { return strings.Join(*f, ",") }
 
 func (f *ipFamiliesFlag) Set(s string) error {
-	fams, err := merge.ParseServiceIPFamilies(s)
+	fams, err := kubeapiserver.ParseServiceIPFamilies(s)
 	if err != nil {
 		return err
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/ssa-diff/ssa-diff/merge"
 	"github.com/ssa-diff/ssa-diff/merge/appliers"
 	"github.com/ssa-diff/ssa-diff/schema"
+	"github.com/ssa-diff/ssa-diff/server/kubeapiserver"
 )
 
 // Registry returns the built-in schemas plus the case's CRDs.
@@ -82,7 +83,7 @@ func Replay(c *Case) (*merge.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := merge.New(reg, merge.WithServerHooks(merge.KubernetesHooks{ServiceIPFamilies: c.Cluster.ServiceIPFamilies}))
+	e := merge.New(reg, kubeapiserver.MustNew(kubeapiserver.Config{ServiceIPFamilies: c.Cluster.ServiceIPFamilies}))
 	req := merge.Request{Live: c.Live, Object: c.Manifest, Endpoint: c.Endpoint(),
 		Manager: c.Request.FieldManager, Force: c.Request.Force, Now: c.NowTime(), Source: c.kubectlSource()}
 	switch {

@@ -8,7 +8,6 @@ import (
 
 	"github.com/ssa-diff/ssa-diff/fieldpath"
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
-	"github.com/ssa-diff/ssa-diff/merge/conversion"
 	"github.com/ssa-diff/ssa-diff/schema"
 	smdpath "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 	smdmerge "sigs.k8s.io/structured-merge-diff/v6/merge"
@@ -71,7 +70,7 @@ func (r *request) apply(live, cfg map[string]any, manager string, force bool) *R
 		if r.ep.Subresource != "" { // catalog J5
 			return reject(notFound(r.typ, r.ep.Name))
 		}
-		live = r.e.hooks.EmptyObject(r.typ)
+		live = r.e.model.EmptyObject(r.typ)
 		setNsName(live, r.ep.Namespace, r.ep.Name)
 	}
 	liveEntries, _, err := managedFieldsOf(live)
@@ -174,7 +173,7 @@ func (r *request) applyWithLastApplied(live, cfg map[string]any, managed fieldpa
 // applyOnce is the chain from the before-first-apply step inwards.
 func (r *request) applyOnce(live, cfg map[string]any, managed fieldpath.Managed, manager string, force bool) (*applyOutcome, *StatusError) {
 	if len(managed.Fields) == 0 { // catalog F1
-		empty := r.e.hooks.EmptyObject(r.typ)
+		empty := r.e.model.EmptyObject(r.typ)
 		var err error
 		managed, err = r.update(empty, live, managed, BeforeFirstApplyManager)
 		if err != nil {
@@ -230,7 +229,7 @@ func (r *request) applyOnce(live, cfg map[string]any, managed fieldpath.Managed,
 }
 
 func (r *request) defaultObject(obj map[string]any) error {
-	return r.e.hooks.Default(r.typ, obj)
+	return r.e.model.Default(r.typ, obj)
 }
 
 // validateManager checks the fieldManager parameter (catalog L1, A3).
@@ -495,41 +494,34 @@ func (r *request) prepare(created bool, decoded, obj, live map[string]any) error
 		live = nil
 	}
 	return r.atHub(obj, live, func(t *schema.Type, obj, live map[string]any) error {
-		if dh, ok := r.e.hooks.(DecodedHooks); ok && decoded != nil {
-			if t != r.typ {
-				hd, err := conversion.Convert(decoded, t.GVK.APIVersion())
-				if err != nil {
-					return err
-				}
-				decoded = hd
+		if decoded != nil && t != r.typ {
+			hd, err := r.e.model.Convert(decoded, t.GVK.APIVersion())
+			if err != nil {
+				return err
 			}
-			if created {
-				return dh.PrepareForCreateDecoded(t, decoded, obj)
-			}
-			return dh.PrepareForUpdateDecoded(t, r.ep.Subresource, decoded, obj, live)
+			decoded = hd
 		}
 		if created {
-			return r.e.hooks.PrepareForCreate(t, obj)
+			return r.e.model.PrepareForCreate(t, decoded, obj)
 		}
-		return r.e.hooks.PrepareForUpdate(t, r.ep.Subresource, obj, live)
+		return r.e.model.PrepareForUpdate(t, r.ep.Subresource, decoded, obj, live)
 	})
 }
 
-// keepDecoded copies obj, the object of a write before defaulting, when the hooks' rules
-// look at it (DecodedHooks); otherwise it returns nil.
+// keepDecoded copies obj, the object of a write before defaulting, when the model's rules
+// look at it (server.Strategy.KeepDecoded); otherwise it returns nil.
 func (r *request) keepDecoded(obj map[string]any) map[string]any {
-	if dh, ok := r.e.hooks.(DecodedHooks); ok && dh.KeepDecoded(r.typ, r.ep.Subresource, r.creating) {
+	if r.e.model.KeepDecoded(r.typ, r.ep.Subresource, r.creating) {
 		return unstructured.DeepCopyObject(obj)
 	}
 	return nil
 }
 
 // assigned lists what the server assigns in obj, the object a write of the given action
-// stores (none when nothing is stored), when the hooks know it (AssignedReporter).
+// stores (none when nothing is stored), as the model knows it.
 func (r *request) assigned(action Action, obj map[string]any) []string {
-	ar, ok := r.e.hooks.(AssignedReporter)
-	if !ok || (action != ActionCreate && action != ActionUpdate) {
+	if action != ActionCreate && action != ActionUpdate {
 		return nil
 	}
-	return ar.Assigned(r.typ, action == ActionCreate, obj)
+	return r.e.model.Assigned(r.typ, action == ActionCreate, obj)
 }

@@ -12,7 +12,7 @@
 //  0. the request's group, version and kind must be served (else 404 from the server, or
 //     the client's own refusal: kubectl's "no matches for kind"); the stored object is
 //     read at the request's version, converted through the kind's internal version
-//     (package merge/conversion), and managedFields entries recorded at other versions are
+//     (package internal/conversion), and managedFields entries recorded at other versions are
 //     compared after converting the object to their versions — entries at versions the
 //     server no longer serves are dropped;
 //  1. the manager name and the body's group/version/kind are checked (400, 422);

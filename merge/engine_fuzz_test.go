@@ -11,11 +11,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ssa-diff/ssa-diff/fieldpath"
 	"github.com/ssa-diff/ssa-diff/merge"
 	"github.com/ssa-diff/ssa-diff/merge/appliers"
-
-	"github.com/ssa-diff/ssa-diff/fieldpath"
 	"github.com/ssa-diff/ssa-diff/schema"
+	"github.com/ssa-diff/ssa-diff/server/kubeapiserver"
 	smdpath "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 	"sigs.k8s.io/yaml"
 )
@@ -37,10 +37,10 @@ func FuzzEngine(f *testing.F) {
 	if err := reg.AddCRD("crd.yaml", crd); err != nil {
 		f.Fatal(err)
 	}
-	e := merge.New(reg, merge.WithCompactManagedFields())
+	e := merge.New(reg, kubeapiserver.Latest(), merge.WithCompactManagedFields())
 	// full is the same engine without the shortcuts (applyFields' prune, deletedFields'
 	// comparison) and with fieldsV1 as trees: both must answer alike.
-	full := merge.New(reg, merge.WithoutShortcuts())
+	full := merge.New(reg, kubeapiserver.Latest(), merge.WithoutShortcuts())
 	var bases []map[string]any
 	if err := yaml.Unmarshal([]byte(fuzzBase), &bases); err != nil {
 		f.Fatal(err)

@@ -2,10 +2,10 @@ package merge
 
 import (
 	"fmt"
-	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 	"strings"
 
 	"github.com/ssa-diff/ssa-diff/fieldpath"
+	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 	smdpath "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 	"sigs.k8s.io/structured-merge-diff/v6/value"
 )
@@ -125,7 +125,7 @@ func (r *request) updateScale(live, scale map[string]any, manager string) *Resul
 		res.Action, res.Rejection = ActionRejected, internalError(err.Error())
 		return res
 	}
-	if err := r.e.hooks.PrepareForUpdate(r.typ, "", obj, live); err != nil {
+	if err := r.e.model.PrepareForUpdate(r.typ, "", nil, obj, live); err != nil {
 		res.Action, res.Rejection = ActionRejected, internalError(err.Error())
 		return res
 	}

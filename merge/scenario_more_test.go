@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/ssa-diff/ssa-diff/schema"
+	"github.com/ssa-diff/ssa-diff/server/kubeapiserver"
 )
 
 const deploy = `apiVersion: apps/v1
@@ -123,7 +124,7 @@ var moreScenarios = []scenario{
 }
 
 func TestMoreScenarios(t *testing.T) {
-	e := New(schema.NewRegistry())
+	e := New(schema.NewRegistry(), kubeapiserver.Latest())
 	for _, sc := range moreScenarios {
 		t.Run(sc.name, func(t *testing.T) { runScenario(t, e, sc) })
 	}

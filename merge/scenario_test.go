@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/ssa-diff/ssa-diff/schema"
+	"github.com/ssa-diff/ssa-diff/server/kubeapiserver"
 	"sigs.k8s.io/yaml"
 )
 
@@ -249,7 +250,7 @@ var scenarios = []scenario{
 }
 
 func TestScenarios(t *testing.T) {
-	e := New(schema.NewRegistry())
+	e := New(schema.NewRegistry(), kubeapiserver.Latest())
 	for _, sc := range scenarios {
 		t.Run(sc.name, func(t *testing.T) { runScenario(t, e, sc) })
 	}
@@ -257,7 +258,7 @@ func TestScenarios(t *testing.T) {
 
 // BenchmarkScenarios replays every scenario: the cost of the chain on small objects.
 func BenchmarkScenarios(b *testing.B) {
-	e := New(schema.NewRegistry())
+	e := New(schema.NewRegistry(), kubeapiserver.Latest())
 	t := &testing.T{}
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 	"github.com/ssa-diff/ssa-diff/schema"
+	"github.com/ssa-diff/ssa-diff/server/kubeapiserver"
 )
 
 var serverTestNow = time.Date(2026, 12, 3, 10, 0, 0, 0, time.UTC)
@@ -91,7 +92,7 @@ func crdEngine(t *testing.T, crds ...string) *Engine {
 			t.Fatal(err)
 		}
 	}
-	return New(reg)
+	return New(reg, kubeapiserver.Latest())
 }
 
 // A custom resource created through the main resource loses the status of the request
@@ -165,7 +166,7 @@ func TestCustomResourceGeneration(t *testing.T) {
 // managedFields times back (catalog G5), though the new strings are written (recorded:
 // conformance/testdata/fidelity/deployment-quantity-reformat-keeps-generation).
 func TestSemanticNoopKeepsTimes(t *testing.T) {
-	e := New(schema.NewRegistry())
+	e := New(schema.NewRegistry(), kubeapiserver.Latest())
 	dep := func(mem any) map[string]any {
 		return map[string]any{"apiVersion": "apps/v1", "kind": "Deployment",
 			"metadata": map[string]any{"name": "web", "namespace": "ns"},

@@ -2,10 +2,9 @@ package merge
 
 import (
 	"fmt"
-	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 
 	"github.com/ssa-diff/ssa-diff/fieldpath"
-	"github.com/ssa-diff/ssa-diff/merge/conversion"
+	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 )
 
 // Update predicts a write that is not an apply: PUT, or any non-apply PATCH once the patch
@@ -43,7 +42,7 @@ func (r *request) updateObject(live, next map[string]any, manager string) *Resul
 			res.Action, res.Rejection = ActionRejected, notFound(r.typ, r.ep.Name)
 			return res
 		}
-		live = r.e.hooks.EmptyObject(r.typ)
+		live = r.e.model.EmptyObject(r.typ)
 	}
 	next = unstructured.DeepCopyObject(next)
 	// Decoding keeps an empty managedFields list (a reset, catalog F4) that re-encoding would drop.
@@ -51,7 +50,7 @@ func (r *request) updateObject(live, next map[string]any, manager string) *Resul
 	if r.converts() {
 		// The body is decoded into its Go type and converted to the internal version, and
 		// field management reads it back at the request's.
-		if err := conversion.DecodeBody(next); err != nil {
+		if err := r.e.model.DecodeBody(next); err != nil {
 			res.Action, res.Rejection = ActionRejected, badRequest(err.Error())
 			return res
 		}

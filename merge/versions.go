@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
-	"github.com/ssa-diff/ssa-diff/merge/conversion"
 	"github.com/ssa-diff/ssa-diff/schema"
 	"github.com/ssa-diff/ssa-diff/schema/builtin"
 )
@@ -86,13 +85,13 @@ func (e *Engine) admit(req Request, c Client) (Request, *Result, error) {
 		// A live object of another kind is a mismatch the request itself reports.
 		return req, nil, nil
 	}
-	if t, ok := e.schemas.Lookup(gvk); ok && t.Source == schema.SourceBuiltin && conversion.Hub(gvk.Group, gvk.Kind) != "" {
+	if t, ok := e.schemas.Lookup(gvk); ok && e.model.Hub(t) != "" {
 		req.Live = unstructured.AsDecoded(req.Live)
 		// The server holds the object in its internal version (the hub's shape) and reads
 		// it through the request version's Go types: what that version cannot hold is
 		// not there, what it always holds is.
-		hub := schema.GVK{Group: gvk.Group, Version: conversion.Hub(gvk.Group, gvk.Kind), Kind: gvk.Kind}
-		read, err := conversion.Convert(req.Live, gvk.APIVersion())
+		hub := schema.GVK{Group: gvk.Group, Version: e.model.Hub(t), Kind: gvk.Kind}
+		read, err := e.model.Convert(req.Live, gvk.APIVersion())
 		switch {
 		case err != nil:
 		case req.hubLive != nil:
@@ -101,7 +100,7 @@ func (e *Engine) admit(req Request, c Client) (Request, *Result, error) {
 		case hub == gvk:
 			req.hubLive = read // only read: atHub copies it
 		default:
-			req.hubLive, err = conversion.Convert(req.Live, hub.APIVersion())
+			req.hubLive, err = e.model.Convert(req.Live, hub.APIVersion())
 		}
 		if err != nil {
 			return req, nil, fmt.Errorf("%w: reading the live %s %s at %s: %w", ErrNotPredictable, at.APIVersion(), at.Kind, gvk.APIVersion(), err)
@@ -166,8 +165,8 @@ func (e *Engine) convertObject(obj map[string]any, gvk schema.GVK) (out map[stri
 	}
 	t, _ := e.schemas.Lookup(gvk)
 	switch {
-	case t != nil && t.Source == schema.SourceBuiltin && conversion.Versions(gvk.Group, gvk.Kind) != nil:
-		out, err := conversion.Convert(obj, gvk.APIVersion())
+	case t != nil && e.model.Hub(t) != "":
+		out, err := e.model.Convert(obj, gvk.APIVersion())
 		return out, err == nil, err
 	case t != nil && t.Source == schema.SourceCRD && t.Conversion == schema.ConversionWebhook:
 		return rewriteAPIVersion(obj, gvk), false, errWebhookConversion
@@ -195,13 +194,13 @@ func (r *request) roundTrip(obj map[string]any) (map[string]any, error) {
 	if !r.converts() {
 		return obj, nil
 	}
-	return conversion.Convert(obj, r.ep.GVK.APIVersion())
+	return r.e.model.Convert(obj, r.ep.GVK.APIVersion())
 }
 
 // converts reports a built-in kind the server converts between versions with Go code
 // that package conversion ports.
 func (r *request) converts() bool {
-	return r.typ.Source == schema.SourceBuiltin && conversion.Versions(r.ep.GVK.Group, r.ep.GVK.Kind) != nil
+	return r.e.model.Hub(r.typ) != ""
 }
 
 // atHub runs f, a step of the registry (its rules, its validation), as the server runs it:
@@ -220,7 +219,7 @@ func (r *request) atHub(obj, live map[string]any, f func(t *schema.Type, obj, li
 		// The live object as the server holds it, when known: reading it at the request's
 		// version may have lost what that version cannot say.
 		if hlive = r.hubLive; hlive == nil {
-			if hlive, err = conversion.Convert(live, hub); err != nil {
+			if hlive, err = r.e.model.Convert(live, hub); err != nil {
 				return err
 			}
 		}
@@ -235,14 +234,14 @@ func (r *request) atHub(obj, live map[string]any, f func(t *schema.Type, obj, li
 		}
 	}
 	if hobj == nil {
-		if hobj, err = conversion.Convert(obj, hub); err != nil {
+		if hobj, err = r.e.model.Convert(obj, hub); err != nil {
 			return err
 		}
 	}
 	if err := f(r.hub, hobj, hlive); err != nil {
 		return err
 	}
-	back, err := conversion.Convert(hobj, r.ep.GVK.APIVersion())
+	back, err := r.e.model.Convert(hobj, r.ep.GVK.APIVersion())
 	if err != nil {
 		return err
 	}

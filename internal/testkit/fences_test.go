@@ -16,9 +16,32 @@ var fences = []struct {
 }{
 	{
 		why:      "the library packages know nothing of the command: a program embedding the engine pulls in no CLI, flag parser, diff printer, kustomize or cluster client",
-		packages: []string{"fieldpath/...", "schema/...", "merge/..."},
+		packages: []string{"fieldpath/...", "schema/...", "merge/...", "server/..."},
 		forbidden: []string{modulePath + "/cli", modulePath + "/internal/output", modulePath + "/internal/report", modulePath + "/internal/render",
 			modulePath + "/internal/cluster", modulePath + "/internal/blame", "github.com/spf13/pflag", "github.com/sergi/go-diff", "sigs.k8s.io/kustomize", "k8s.io/client-go"},
+	},
+	{
+		why: "the field manager reaches the server's model only through package server's interface: the engine links none of its ports " +
+			"(defaulting, strategies, conversion, validation of built-in kinds, custom resources and CEL)",
+		packages: []string{"merge"},
+		forbidden: []string{modulePath + "/server/kubeapiserver", modulePath + "/internal/defaults", modulePath + "/internal/strategy",
+			modulePath + "/internal/conversion", modulePath + "/internal/validation", modulePath + "/internal/crdvalidation",
+			modulePath + "/internal/celrules", modulePath + "/internal/cellib", modulePath + "/internal/api", "github.com/google/cel-go"},
+	},
+	{
+		why:       "the contract between engine and model, and the Kubernetes versions, are leaves: they import no engine, no model and no port",
+		packages:  []string{"server", "server/version"},
+		forbidden: []string{modulePath + "/merge", modulePath + "/server/kubeapiserver", modulePath + "/internal/defaults", modulePath + "/internal/strategy", modulePath + "/internal/validation", modulePath + "/internal/crdvalidation"},
+	},
+	{
+		why:       "the server's model lies below the engine and the clients: it imports neither",
+		packages:  []string{"server/...", "internal/defaults", "internal/strategy", "internal/conversion", "internal/validation/...", "internal/crdvalidation/...", "internal/celrules", "internal/cellib", "internal/formats", "internal/correlate"},
+		forbidden: []string{modulePath + "/merge", modulePath + "/cli"},
+	},
+	{
+		why:       "the shared leaves of validation (string formats, ratcheting's correlation) import no validator: no arrow points up from them",
+		packages:  []string{"internal/formats", "internal/correlate", "internal/cellib"},
+		forbidden: []string{modulePath + "/internal/crdvalidation", modulePath + "/internal/celrules", modulePath + "/internal/validation"},
 	},
 	{
 		why:       "the schema registry has schemas of its own: no apimachinery (its generator, a module of its own, may use it)",
@@ -32,7 +55,7 @@ var fences = []struct {
 	},
 	{
 		why:       "test helpers stay in tests: neither the binary nor a library package links the testing package or internal/testkit",
-		packages:  []string{"", "fieldpath/...", "schema/...", "merge/..."},
+		packages:  []string{"", "fieldpath/...", "schema/...", "merge/...", "server/..."},
 		forbidden: []string{"testing", modulePath + "/internal/testkit"},
 	},
 	{

@@ -5,9 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ssa-diff/ssa-diff/internal/defaults"
 	"github.com/ssa-diff/ssa-diff/internal/validation"
 	"github.com/ssa-diff/ssa-diff/internal/validation/registry"
-	"github.com/ssa-diff/ssa-diff/merge/defaults"
 )
 
 // A Job as the server stores it: the selector and labels generated from its uid.

@@ -4,9 +4,9 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/ssa-diff/ssa-diff/internal/defaults"
 	"github.com/ssa-diff/ssa-diff/internal/validation"
 	"github.com/ssa-diff/ssa-diff/internal/validation/registry"
-	"github.com/ssa-diff/ssa-diff/merge/defaults"
 )
 
 // A request for admin access to devices is allowed only in a namespace labelled for it,

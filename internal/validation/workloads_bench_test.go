@@ -3,8 +3,8 @@ package validation_test
 import (
 	"testing"
 
+	"github.com/ssa-diff/ssa-diff/internal/defaults"
 	"github.com/ssa-diff/ssa-diff/internal/validation"
-	"github.com/ssa-diff/ssa-diff/merge/defaults"
 )
 
 // benchmarkWrite measures the validation of a create of doc and of an update of it over

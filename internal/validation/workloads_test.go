@@ -7,13 +7,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ssa-diff/ssa-diff/internal/defaults"
+	"github.com/ssa-diff/ssa-diff/internal/strategy"
+	"github.com/ssa-diff/ssa-diff/internal/validation"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/yaml"
-
-	"github.com/ssa-diff/ssa-diff/internal/validation"
-	"github.com/ssa-diff/ssa-diff/merge/defaults"
-	"github.com/ssa-diff/ssa-diff/merge/strategy"
 )
 
 // workloadCase is one write of a workload kind and the server's answer: "" (accepted) or

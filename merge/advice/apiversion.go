@@ -6,8 +6,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/ssa-diff/ssa-diff/merge/conversion"
-
+	"github.com/ssa-diff/ssa-diff/internal/conversion"
 	"github.com/ssa-diff/ssa-diff/schema"
 	"github.com/ssa-diff/ssa-diff/schema/builtin"
 )

@@ -9,6 +9,7 @@ import (
 	"github.com/ssa-diff/ssa-diff/merge"
 	"github.com/ssa-diff/ssa-diff/merge/advice"
 	"github.com/ssa-diff/ssa-diff/schema"
+	"github.com/ssa-diff/ssa-diff/server/kubeapiserver"
 	"sigs.k8s.io/yaml"
 )
 
@@ -23,7 +24,7 @@ func ExampleAnalyze() {
 	_ = yaml.Unmarshal(b, &manifest)
 
 	reg := schema.NewRegistry()
-	res, err := merge.New(reg).Apply(merge.Request{Live: live, Object: manifest, Manager: "gitops",
+	res, err := merge.New(reg, kubeapiserver.Latest()).Apply(merge.Request{Live: live, Object: manifest, Manager: "gitops",
 		Now: time.Date(2026, 12, 2, 9, 36, 22, 0, time.UTC)})
 	if err != nil {
 		fmt.Println(err)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/ssa-diff/ssa-diff/merge"
 	"github.com/ssa-diff/ssa-diff/schema"
+	"github.com/ssa-diff/ssa-diff/server/kubeapiserver"
 	"sigs.k8s.io/yaml"
 )
 
@@ -42,8 +43,8 @@ spec:
 		t.Fatal(err)
 	}
 	reg := schema.NewRegistry()
-	predict := func(h merge.KubernetesHooks) (*merge.Result, []Advice) {
-		res, err := merge.New(reg, merge.WithServerHooks(h)).Apply(merge.Request{Object: manifest, Manager: "gitops",
+	predict := func(h kubeapiserver.Config) (*merge.Result, []Advice) {
+		res, err := merge.New(reg, kubeapiserver.MustNew(h)).Apply(merge.Request{Object: manifest, Manager: "gitops",
 			Now: time.Date(2026, 12, 3, 9, 0, 0, 0, time.UTC)})
 		if err != nil {
 			t.Fatal(err)
@@ -51,7 +52,7 @@ spec:
 		return res, only(Analyze(Input{Manifest: manifest, Result: res, Manager: "gitops"}, Options{Schemas: reg}), IDClusterPolicy)
 	}
 
-	res, got := predict(merge.KubernetesHooks{})
+	res, got := predict(kubeapiserver.Config{})
 	if res.Rejection == nil || res.Rejection.Code != 422 || !strings.Contains(res.Rejection.Message, "spec.template.spec.containers[0].securityContext.privileged: Forbidden: disallowed by cluster policy") {
 		t.Fatalf("want the 422 of --allow-privileged=false, got %+v", res.Rejection)
 	}
@@ -60,7 +61,7 @@ spec:
 	}
 	mustContain(t, "fix", got[0].Fix, "--allow-privileged")
 
-	res, got = predict(merge.KubernetesHooks{AllowPrivileged: true})
+	res, got = predict(kubeapiserver.Config{AllowPrivileged: true})
 	if res.Rejection != nil || res.Action != merge.ActionCreate || len(got) != 0 {
 		t.Fatalf("--allow-privileged=true: rejection %v, action %s, advice %s", res.Rejection, res.Action, dump(got))
 	}
@@ -71,7 +72,7 @@ spec:
 func TestDeprecatedReadOnlyKind(t *testing.T) {
 	manifest := map[string]any{"apiVersion": "v1", "kind": "ComponentStatus", "metadata": map[string]any{"name": "etcd-0"}}
 	reg := schema.NewRegistry()
-	res, err := merge.New(reg).Apply(merge.Request{Object: manifest, Manager: "kubectl"})
+	res, err := merge.New(reg, kubeapiserver.Latest()).Apply(merge.Request{Object: manifest, Manager: "kubectl"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,8 +104,8 @@ spec:
 		t.Fatal(err)
 	}
 	reg := schema.NewRegistry()
-	predict := func(h merge.KubernetesHooks) (*merge.Result, []Advice) {
-		res, err := merge.New(reg, merge.WithServerHooks(h)).Apply(merge.Request{Object: manifest, Manager: "gitops",
+	predict := func(h kubeapiserver.Config) (*merge.Result, []Advice) {
+		res, err := merge.New(reg, kubeapiserver.MustNew(h)).Apply(merge.Request{Object: manifest, Manager: "gitops",
 			Now: time.Date(2026, 12, 3, 9, 0, 0, 0, time.UTC)})
 		if err != nil {
 			t.Fatal(err)
@@ -113,7 +114,7 @@ spec:
 		return res, only(Analyze(in, Options{Schemas: reg, ServiceIPFamilies: h.ServiceIPFamilies}), IDClusterPolicy)
 	}
 
-	res, got := predict(merge.KubernetesHooks{})
+	res, got := predict(kubeapiserver.Config{})
 	const want = `Service "api" is invalid: [spec.ipFamilyPolicy: Invalid value: "RequireDualStack": this cluster is not configured for dual-stack services, spec.ipFamilies[1]: Invalid value: "IPv6": not configured on this cluster]`
 	if res.Rejection == nil || res.Rejection.Code != 422 || res.Rejection.Message != want {
 		t.Fatalf("want the 422 of an IPv4 cluster, got %+v", res.Rejection)
@@ -123,11 +124,11 @@ spec:
 	}
 	mustContain(t, "fix", got[0].Fix, "--service-ip-families IPv4,IPv6")
 
-	res, got = predict(merge.KubernetesHooks{ServiceIPFamilies: []string{"IPv4", "IPv6"}})
+	res, got = predict(kubeapiserver.Config{ServiceIPFamilies: []string{"IPv4", "IPv6"}})
 	if res.Rejection != nil || res.Action != merge.ActionCreate || len(got) != 0 {
 		t.Fatalf("dual-stack: rejection %v, action %s, advice %s", res.Rejection, res.Action, dump(got))
 	}
-	res, got = predict(merge.KubernetesHooks{ServiceIPFamilies: []string{"IPv4"}})
+	res, got = predict(kubeapiserver.Config{ServiceIPFamilies: []string{"IPv4"}})
 	if res.Rejection == nil || res.Rejection.Message != want || len(got) != 0 {
 		t.Fatalf("declared IPv4: rejection %v, advice %s", res.Rejection, dump(got))
 	}

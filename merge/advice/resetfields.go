@@ -5,9 +5,9 @@ import (
 	"sort"
 
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
-
 	"github.com/ssa-diff/ssa-diff/merge"
 	"github.com/ssa-diff/ssa-diff/schema"
+	"github.com/ssa-diff/ssa-diff/server"
 )
 
 // statusInManifest: fields of the endpoint's reset table in the manifest (catalog J2, J3).
@@ -19,7 +19,7 @@ func (a *analysis) statusInManifest() {
 	}
 	stripped := unstructured.DeepCopy(a.in.Manifest).(map[string]any)
 	if t := a.resolve(); t != nil {
-		merge.RestoreResetFields(t, a.sub, stripped, map[string]any{})
+		server.RestoreResetFields(t, a.sub, stripped, map[string]any{})
 	} else {
 		// No schema: the usual table of a kind with a status subresource.
 		switch a.sub {

@@ -107,7 +107,7 @@ type FluxOptions struct {
 	// rewritten to the manifest's apiVersion.
 	MigrateAPIVersion bool
 	// Normalize, when set, is the round trip through the kind's Go type that Flux's
-	// normalize.UnstructuredList makes (merge/defaults.Normalize fits); an error means the
+	// normalize.UnstructuredList makes (internal/defaults.Normalize fits); an error means the
 	// kind has no Go type and the object stays as it is, as in Flux. Without it only Flux's
 	// explicit fixes are made.
 	Normalize func(obj map[string]any) error `json:"-"`

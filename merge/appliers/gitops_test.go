@@ -9,12 +9,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ssa-diff/ssa-diff/fieldpath"
+	"github.com/ssa-diff/ssa-diff/internal/defaults"
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 	"github.com/ssa-diff/ssa-diff/merge"
-
-	"github.com/ssa-diff/ssa-diff/fieldpath"
-	"github.com/ssa-diff/ssa-diff/merge/defaults"
 	"github.com/ssa-diff/ssa-diff/schema"
+	"github.com/ssa-diff/ssa-diff/server/kubeapiserver"
 	"sigs.k8s.io/yaml"
 )
 
@@ -30,7 +30,7 @@ type gitopsCase struct {
 		ArgoCD   *ArgoCDOptions `json:"argocd"`
 		Flux     *struct {
 			FluxOptions
-			RoundTrip bool `json:"roundTrip"` // Normalize with merge/defaults.Normalize
+			RoundTrip bool `json:"roundTrip"` // Normalize with internal/defaults.Normalize
 		} `json:"flux"`
 	} `json:"sync"`
 	Want gitopsWant `json:"want"`
@@ -105,7 +105,7 @@ func TestGitOpsAppliers(t *testing.T) {
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no cases: %v", err)
 	}
-	e := merge.New(schema.NewRegistry())
+	e := merge.New(schema.NewRegistry(), kubeapiserver.Latest())
 	for _, f := range files {
 		t.Run(strings.TrimSuffix(filepath.Base(f), ".case.yaml"), func(t *testing.T) {
 			var c gitopsCase

@@ -8,6 +8,7 @@ import (
 	"github.com/ssa-diff/ssa-diff/merge"
 	"github.com/ssa-diff/ssa-diff/merge/load"
 	"github.com/ssa-diff/ssa-diff/schema"
+	"github.com/ssa-diff/ssa-diff/server/kubeapiserver"
 )
 
 // Read a manifest and a live dump (`kubectl get -o json`), pair them, and predict the
@@ -27,7 +28,7 @@ func Example() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	engine := merge.New(reg)
+	engine := merge.New(reg, kubeapiserver.Latest())
 	for _, p := range matching.Pairs {
 		req := merge.Request{Object: p.Manifest.Object, Manager: "kubectl", Now: time.Date(2026, 12, 3, 10, 0, 0, 0, time.UTC)}
 		if p.Live != nil {

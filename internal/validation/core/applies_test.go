@@ -9,10 +9,10 @@ import (
 	"testing"
 	"time"
 
-	"sigs.k8s.io/yaml"
-
 	"github.com/ssa-diff/ssa-diff/merge"
 	"github.com/ssa-diff/ssa-diff/schema"
+	"github.com/ssa-diff/ssa-diff/server/kubeapiserver"
+	"sigs.k8s.io/yaml"
 )
 
 // applyCase is a case of testdata/applies.yaml: objects applied first (setup), then a
@@ -43,13 +43,13 @@ var apiDeprecation = regexp.MustCompile(`^\S+ \S+ is deprecated in v1\.\d+\+`)
 // byte — the Service storage's own checks and allocations included — on the recording
 // server (an IPv4 cluster, the hooks' default).
 func TestApplies(t *testing.T) {
-	testApplies(t, "testdata/applies.yaml", merge.KubernetesHooks{})
+	testApplies(t, "testdata/applies.yaml", kubeapiserver.Config{})
 }
 
 // TestAppliesDeclaredSingleStack: the recording server's cluster declared (IPv4 alone)
 // gives the same answers as the default.
 func TestAppliesDeclaredSingleStack(t *testing.T) {
-	testApplies(t, "testdata/applies.yaml", merge.KubernetesHooks{ServiceIPFamilies: []string{"IPv4"}})
+	testApplies(t, "testdata/applies.yaml", kubeapiserver.Config{ServiceIPFamilies: []string{"IPv4"}})
 }
 
 // TestAppliesDualStack: the applies of testdata/applies-dualstack.yaml, recorded from a
@@ -57,17 +57,17 @@ func TestAppliesDeclaredSingleStack(t *testing.T) {
 // predicted for a cluster declared dual-stack, IPv4 first (rules.md
 // valid.service-ip-families).
 func TestAppliesDualStack(t *testing.T) {
-	testApplies(t, "testdata/applies-dualstack.yaml", merge.KubernetesHooks{ServiceIPFamilies: []string{"IPv4", "IPv6"}})
+	testApplies(t, "testdata/applies-dualstack.yaml", kubeapiserver.Config{ServiceIPFamilies: []string{"IPv4", "IPv6"}})
 }
 
 // TestAppliesIPv6: the applies of testdata/applies-ipv6.yaml, recorded from a
 // kube-apiserver 1.37.2 run with --service-cluster-ip-range=fd00:10:96::/112, predicted for
 // a cluster declared IPv6 alone.
 func TestAppliesIPv6(t *testing.T) {
-	testApplies(t, "testdata/applies-ipv6.yaml", merge.KubernetesHooks{ServiceIPFamilies: []string{"IPv6"}})
+	testApplies(t, "testdata/applies-ipv6.yaml", kubeapiserver.Config{ServiceIPFamilies: []string{"IPv6"}})
 }
 
-func testApplies(t *testing.T, path string, hooks merge.KubernetesHooks) {
+func testApplies(t *testing.T, path string, cfg kubeapiserver.Config) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -82,7 +82,7 @@ func testApplies(t *testing.T, path string, hooks merge.KubernetesHooks) {
 	now := time.Date(2026, 12, 3, 9, 0, 0, 0, time.UTC)
 	for i, c := range doc.Cases {
 		t.Run(c.Name, func(t *testing.T) {
-			e := merge.New(reg, merge.WithServerHooks(hooks))
+			e := merge.New(reg, kubeapiserver.MustNew(cfg))
 			ns := fmt.Sprintf("sc-%d", i)
 			var live map[string]any
 			for _, s := range c.Setup {

@@ -9,7 +9,7 @@
 //
 // A kind's files are named after it (service.go, secret.go, node.go …). A strategy
 // validates the object its PrepareForCreate/PrepareForUpdate left; the engine applies those
-// rules to the object it predicts (package merge/strategy), so the validators here only
+// rules to the object it predicts (package internal/strategy), so the validators here only
 // read. A Service is the exception that shows the line: its REST storage, before the
 // strategy, keeps clusterIP and clusterIPs in step, defaults the IP family policy, checks
 // the cluster-IP fields on their own (a 422 with those errors alone) and allocates node

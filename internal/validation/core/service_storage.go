@@ -4,11 +4,10 @@ import (
 	"slices"
 	"strings"
 
-	"k8s.io/apimachinery/pkg/util/validation/field"
-	netutils "k8s.io/utils/net"
-
 	api "github.com/ssa-diff/ssa-diff/internal/api/core"
 	"github.com/ssa-diff/ssa-diff/internal/validation/registry"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	netutils "k8s.io/utils/net"
 )
 
 // allocatedHealthCheckNodePort stands for the health-check node port the allocator gives a
@@ -72,7 +71,7 @@ func ServiceIPFamilies(cluster registry.Cluster) []api.IPFamily {
 // single-stack cluster or names a family the cluster does not serve; else it gets the
 // primary family when it names none, and the other one too when it does not ask for a
 // single stack and the cluster serves both. The engine's prediction of the stored Service
-// (package merge/strategy) infers nothing when this refuses.
+// (package internal/strategy) infers nothing when this refuses.
 func ServiceIPFieldErrors(svc, old *api.Service, families []api.IPFamily) field.ErrorList {
 	if svc.Spec.Type == api.ServiceTypeExternalName || samePreferDualStack(svc, old) {
 		return nil // the allocator leaves such a Service's IP fields alone

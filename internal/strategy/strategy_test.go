@@ -4,9 +4,8 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/ssa-diff/ssa-diff/internal/unstructured"
-
 	"github.com/ssa-diff/ssa-diff/internal/testkit"
+	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 )
 
 func deployment(replicas int64, image string) map[string]any {

@@ -5,8 +5,8 @@ import (
 	"strconv"
 	"sync"
 
+	"github.com/ssa-diff/ssa-diff/internal/defaults"
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
-	"github.com/ssa-diff/ssa-diff/merge/defaults"
 )
 
 // Create turns the result of field management on a missing object into the

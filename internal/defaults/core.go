@@ -6,7 +6,6 @@ import (
 	"sync"
 
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
-
 	"k8s.io/apimachinery/pkg/api/resource"
 )
 

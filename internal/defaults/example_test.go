@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/ssa-diff/ssa-diff/merge/defaults"
+	"github.com/ssa-diff/ssa-diff/internal/defaults"
 )
 
 // A Deployment as field management leaves it after a create: Default fills

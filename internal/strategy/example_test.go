@@ -3,7 +3,7 @@ package strategy_test
 import (
 	"fmt"
 
-	"github.com/ssa-diff/ssa-diff/merge/strategy"
+	"github.com/ssa-diff/ssa-diff/internal/strategy"
 )
 
 // A Secret created through apply: stringData is stored base64-encoded in

@@ -10,10 +10,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ssa-diff/ssa-diff/internal/unstructured"
-
+	"github.com/ssa-diff/ssa-diff/internal/defaults"
 	"github.com/ssa-diff/ssa-diff/internal/testkit"
-	"github.com/ssa-diff/ssa-diff/merge/defaults"
+	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 )
 
 // ownedUnion merges the fieldsV1 sets of every managedFields entry.

@@ -1,4 +1,4 @@
-module github.com/ssa-diff/ssa-diff/merge/defaults/gen
+module github.com/ssa-diff/ssa-diff/internal/defaults/gen
 
 go 1.26.0
 

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
-
 	"k8s.io/apimachinery/pkg/api/resource"
 )
 

@@ -5,10 +5,9 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/ssa-diff/ssa-diff/internal/unstructured"
-
+	"github.com/ssa-diff/ssa-diff/internal/defaults"
 	"github.com/ssa-diff/ssa-diff/internal/testkit"
-	"github.com/ssa-diff/ssa-diff/merge/defaults"
+	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 )
 
 // withoutAssigned removes what the server assigns (and managedFields, which

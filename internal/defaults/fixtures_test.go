@@ -5,9 +5,8 @@ import (
 	"sort"
 	"testing"
 
-	"github.com/ssa-diff/ssa-diff/internal/unstructured"
-
 	"github.com/ssa-diff/ssa-diff/internal/testkit"
+	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 )
 
 // Every object the server stored is a fixed point: normalising or defaulting

@@ -59,7 +59,7 @@ func normalize(t int, obj map[string]any) error {
 // the internal version: a Secret's stringData is merged into data (base64) and
 // dropped, a StatefulSet's volumeClaimTemplates get apiVersion and kind, a
 // Node's podCIDR and podCIDRs agree. Registry rules (generation, status reset, Secret stringData) are not
-// part of it: see package merge/strategy. Values the server assigns rather
+// part of it: see package internal/strategy. Values the server assigns rather
 // than defaults (a Service's clusterIP, …) are left out: see Assigned.
 func Default(apiVersion, kind string, obj map[string]any) error {
 	t, ok := rootType(apiVersion, kind)

@@ -1,4 +1,4 @@
-package merge
+package kubeapiserver
 
 import (
 	"github.com/ssa-diff/ssa-diff/internal/celrules"
@@ -6,6 +6,7 @@ import (
 	"github.com/ssa-diff/ssa-diff/internal/crdvalidation/crd"
 	"github.com/ssa-diff/ssa-diff/schema"
 	"github.com/ssa-diff/ssa-diff/schema/crdschema"
+	"github.com/ssa-diff/ssa-diff/server"
 )
 
 var crdGVK = schema.GVK{Group: "apiextensions.k8s.io", Version: "v1", Kind: "CustomResourceDefinition"}
@@ -19,20 +20,20 @@ var customResources = crdvalidation.Validator{Rules: func(s *crdschema.Schema) c
 // validateCustomResource is apiextensions-apiserver's validation (catalog V3, V4, V6): of a
 // custom resource of a CRD, and of a CustomResourceDefinition itself; false for every other
 // type.
-func validateCustomResource(t *schema.Type, subresource string, obj, old map[string]any) (Validation, bool) {
+func validateCustomResource(t *schema.Type, subresource string, obj, old map[string]any) (server.Validation, bool) {
 	if t == nil {
-		return Validation{}, false
+		return server.Validation{}, false
 	}
 	if t.Source == schema.SourceBuiltin && t.GVK == crdGVK && subresource == "" {
 		r := crd.Validate(obj, old)
 		if r.Crashed != "" {
-			return Validation{NotPredicted: "the API server's validation of this CustomResourceDefinition fails (" + r.Crashed + "): it answers 500 Internal Server Error"}, true
+			return server.Validation{NotPredicted: "the API server's validation of this CustomResourceDefinition fails (" + r.Crashed + "): it answers 500 Internal Server Error"}, true
 		}
-		return Validation{Errors: r.Errors, Warnings: r.Warnings}, true
+		return server.Validation{Errors: r.Errors, Warnings: r.Warnings}, true
 	}
 	if t.Validation == nil {
-		return Validation{}, false
+		return server.Validation{}, false
 	}
 	r := customResources.Validate(t, subresource, obj, old)
-	return Validation{Errors: r.Errors, Warnings: r.Warnings}, true
+	return server.Validation{Errors: r.Errors, Warnings: r.Warnings}, true
 }

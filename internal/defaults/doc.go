@@ -1,6 +1,6 @@
 // Package defaults predicts what kube-apiserver 1.37 does to a built-in
 // object between field management and storage, apart from the registry's
-// rules (package merge/strategy): the decode → default → encode round trip.
+// rules (package internal/strategy): the decode → default → encode round trip.
 //
 // # The model
 //

@@ -5,9 +5,8 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/ssa-diff/ssa-diff/internal/unstructured"
-
 	"github.com/ssa-diff/ssa-diff/internal/testkit"
+	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 )
 
 func TestNormalize(t *testing.T) {

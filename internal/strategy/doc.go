@@ -5,7 +5,7 @@
 //
 // # The model
 //
-// After field management and defaulting (package merge/defaults), the
+// After field management and defaulting (package internal/defaults), the
 // server prepares the object for storage:
 //
 //   - metadata.generation is 1 on create for kinds that track it (not for a
@@ -14,7 +14,7 @@
 //     webhooks; EndpointSlice: anything but metadata, or its labels); on
 //     update it starts from the stored value (Rules);
 //   - "changes" is the strategy's comparison of the decoded Go objects
-//     (merge/defaults.Equal): semantic for most kinds, so numbers compare by
+//     (internal/defaults.Equal): semantic for most kinds, so numbers compare by
 //     value in their field's Go type (a CRD schema's minimum 0 equals 0.0)
 //     and quantities by value ("1Gi" equals "1024Mi"); reflect.DeepEqual for
 //     webhook configurations and NetworkPolicy, where an empty list or map in
