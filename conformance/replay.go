@@ -26,7 +26,7 @@ func (c *Case) Registry() (*schema.Registry, error) {
 
 // Endpoint is where the case's request went, from its URL path and live object: the
 // group and version are the URL's (the live object may have been read at another version
-// of its kind, catalog V7), the kind the live object's (the manifest's on a create).
+// of its kind, rules.md version.conversion), the kind the live object's (the manifest's on a create).
 func (c *Case) Endpoint() merge.Endpoint {
 	src := c.Live
 	if src == nil {

@@ -260,7 +260,7 @@ func TestReadOnlyKind(t *testing.T) {
 }
 
 // TestNotServed: a request for a kind or version the server does not serve is refused
-// before anything else, as each client sees it (catalog V5).
+// before anything else, as each client sees it (rules.md version.not-served).
 func TestNotServed(t *testing.T) {
 	e := merge.New(merge.WidgetRegistry(t, false), kubeapiserver.Latest())
 	const (
@@ -356,7 +356,7 @@ func TestNotServed(t *testing.T) {
 // autoscaling/v1 with that metric in targetCPUUtilizationPercentage and the other in an
 // annotation; reading that back would put the CPU metric last. An apply at v1 that changes
 // nothing must leave the stored object alone (no write, no generation bump), in one request
-// and through a client's sequence (catalog V7, G5).
+// and through a client's sequence (rules.md version.conversion, time.store-ignores-time-only).
 func TestHPANoOpAtV1KeepsTheStoredObject(t *testing.T) {
 	e := merge.New(schema.NewRegistry(), kubeapiserver.Latest())
 	live := merge.ObjFromYAML(t, strings.Replace(merge.HPAAtV2, `  - type: Pods
@@ -392,7 +392,7 @@ func kubectlOn(e *merge.Engine) func(merge.Request) (*merge.Result, error) {
 	return func(r merge.Request) (*merge.Result, error) { return appliers.Kubectl(e, r) }
 }
 
-// catalog V1: the kubectl applier words a refusal by validation as kubectl prints it.
+// rules.md valid.builtin: the kubectl applier words a refusal by validation as kubectl prints it.
 func TestKubectlWordsA422(t *testing.T) {
 	e := merge.New(schema.NewRegistry(), merge.RefusingWith(merge.TwoErrors))
 	now := time.Date(2026, 12, 3, 9, 0, 0, 0, time.UTC)

@@ -261,14 +261,14 @@ var crScenarios = []crScenario{
 	}},
 }
 
-// catalog V3, V4, V6: custom resources refused as apiextensions-apiserver refuses them.
+// rules.md valid.crd-schema, valid.crd-cel, valid.metadata: custom resources refused as apiextensions-apiserver refuses them.
 func TestCustomResourceValidation(t *testing.T) {
 	for _, sc := range crScenarios {
 		t.Run(sc.name, func(t *testing.T) { runCRScenario(t, sc) })
 	}
 }
 
-// catalog V4: a CRD whose rule could cost more than the server's budget is itself refused.
+// rules.md valid.crd-cel: a CRD whose rule could cost more than the server's budget is itself refused.
 func TestCRDValidation(t *testing.T) {
 	crd := `apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition

@@ -48,5 +48,6 @@
 // removes nothing (fieldapply.go says why; FuzzEngine and the differential test against the
 // Kubernetes field manager hold both paths to the same answers).
 //
-// Rule numbers in comments (C6, F1, …) refer to the behaviour catalog SEMANTICS.md.
+// Rule ids in comments (conflict.message-many, untracked.first-apply, …) are those of
+// docs/rules.md, the one catalogue of the server's rules in the repository.
 package merge

@@ -24,7 +24,7 @@ import (
 const (
 	BeforeFirstApplyManager = "before-first-apply"
 	AncientChangesManager   = "ancient-changes"
-	// KubectlManager is the one apply manager the server treats specially (catalog K1–K4).
+	// KubectlManager is the one apply manager the server treats specially (rules.md kubectl.relaxation, kubectl.no-relaxation, kubectl.annotation-sync, kubectl.annotation-too-large).
 	KubectlManager = "kubectl"
 	// LastAppliedAnnotation is client-side apply's record of the last applied configuration.
 	LastAppliedAnnotation = "kubectl.kubernetes.io/last-applied-configuration"
@@ -82,7 +82,7 @@ type request struct {
 	typ *schema.Type
 	// hub is the type of the version whose shape is the kind's internal version, when
 	// the request's is another (autoscaling/v2 for an autoscaling/v1 request): the
-	// registry's rules and validation run on the internal version (catalog V7). hubLive is
+	// registry's rules and validation run on the internal version (rules.md version.conversion). hubLive is
 	// the live object at that version as the server holds it (Request.hubLive), if known.
 	hub     *schema.Type
 	hubLive map[string]any
@@ -223,7 +223,7 @@ func parseSorted(p typed.ParseableType, obj map[string]any, opts ...typed.Valida
 	return tv, err
 }
 
-// managerKey builds the identity of the writing manager (catalog A1, A3).
+// managerKey builds the identity of the writing manager (rules.md owner.key, owner.name).
 func (r *request) managerKey(name string, op fieldpath.Operation) string {
 	if name == "" {
 		name = "unknown"
@@ -231,7 +231,7 @@ func (r *request) managerKey(name string, op fieldpath.Operation) string {
 	return fieldpath.ManagerKey(fieldpath.Entry{Manager: name, Operation: op, APIVersion: string(r.version), Subresource: r.ep.Subresource})
 }
 
-// stripSet are the paths never tracked for the writing manager (catalog E1).
+// stripSet are the paths never tracked for the writing manager (rules.md track.never-tracked).
 var stripPaths = []smdpath.Path{
 	smdpath.MakePathOrDie("apiVersion"),
 	smdpath.MakePathOrDie("kind"),
@@ -261,8 +261,8 @@ func stripMeta(fields smdpath.ManagedFields, key string) {
 }
 
 // update runs the Update chain below the manager-naming step: the diff between live and
-// next is owned by the manager (catalog B3/B4), system fields are stripped (E1), the time is
-// set when the manager gained anything (G1) and Update entries are capped (I1).
+// next is owned by the manager (rules.md update.set-grows, update.takes-over), system fields are stripped (rules.md track.never-tracked), the time is
+// set when the manager gained anything (rules.md time.update) and Update entries are capped (rules.md cap.update-entries).
 func (r *request) update(live, next map[string]any, managed fieldpath.Managed, manager string) (fieldpath.Managed, error) {
 	key := r.managerKey(manager, fieldpath.OperationUpdate)
 	liveTyped, err := r.parse(live, false)
@@ -294,7 +294,7 @@ func (r *request) update(live, next map[string]any, managed fieldpath.Managed, m
 }
 
 // capUpdateManagers folds the oldest Update entries into ancient-changes buckets, one per
-// apiVersion, until at most ten remain (catalog I1).
+// apiVersion, until at most ten remain (rules.md cap.update-entries).
 func capUpdateManagers(managed fieldpath.Managed) {
 	var updaters []string
 	for key, vs := range managed.Fields {

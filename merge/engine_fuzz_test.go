@@ -107,7 +107,7 @@ func FuzzEngine(f *testing.F) {
 			if res.Object == nil {
 				t.Fatalf("%s without an object", res.Action)
 			}
-			// An update keeps live managedFields it cannot decode (SEMANTICS M3); otherwise
+			// An update keeps live managedFields it cannot decode (rules.md supplied.errors-keep-entries); otherwise
 			// what is predicted must decode.
 			if _, err := fieldpath.Decode(res.ManagedFields); err != nil && liveEntriesDecode(req.Live) {
 				t.Fatalf("the predicted managedFields do not decode: %v\nrequest: %s", err, describe(req))

@@ -5,7 +5,7 @@ import (
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 )
 
-// unchanged reports whether the server would write nothing (catalog G5, G6): the object is
+// unchanged reports whether the server would write nothing (rules.md time.store-ignores-time-only, time.no-op-no-write): the object is
 // the live one, or differs only in managedFields times. The entries are those of live and
 // obj (as managedFieldsOf reads them).
 func (r *request) unchanged(live map[string]any, liveEntries []fieldpath.Entry, obj map[string]any, objEntries []fieldpath.Entry) bool {
@@ -23,7 +23,7 @@ func (r *request) unchanged(live map[string]any, liveEntries []fieldpath.Entry, 
 	return true
 }
 
-// keepTimesOfNoop is the store's last step before writing (catalog G5): when the new
+// keepTimesOfNoop is the store's last step before writing (rules.md time.store-ignores-time-only): when the new
 // managedFields are the live ones but for some times, and the object is otherwise equal to
 // the live one as the server compares them — semantically once decoded into its Go type for
 // built-in kinds (quantities by value …), as decoded JSON for custom resources — the live

@@ -162,7 +162,7 @@ const updateScaleRequest = `{"endpoint":{"GVK":{"Group":"apps","Version":"v1","K
 // conversion). Found by FuzzEngine (the request below is its input). Fixed in package
 // merge: the converter returns its input with a missing-version error, as the server's
 // does, and a value that is not an object is a plain error. kube-apiserver 1.37 does not
-// serve apps/v1beta2 (catalog O10, V5): both entries are dropped and the apply goes
+// serve apps/v1beta2 (rules.md version.own-version, version.not-served): both entries are dropped and the apply goes
 // through; the applier owns nothing through /status here, so no entry is left. The answer
 // is the oracle's (conformance/differential/testdata/status-apply-versioned-entries-deployment.yaml).
 func TestApplyStatusVersionedEntriesPanic(t *testing.T) {

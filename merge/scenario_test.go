@@ -175,7 +175,7 @@ var scenarios = []scenario{
 	{"B5 the same value is shared without conflict", []op{
 		{apply: true, manager: "a", body: cm + "data: {k: v}\n"},
 		{apply: true, manager: "b", body: cm + "data: {k: v}\n",
-			// b's apply changes nothing, so its entry has no time and sorts first (G2, H1).
+			// b's apply changes nothing, so its entry has no time and sorts first (rules.md time.apply, encode.order).
 			managed: "b/Apply: {\"f:data\":{\"f:k\":{}}}\na/Apply: {\"f:data\":{\"f:k\":{}}}"},
 	}},
 	{"C6 several managers group by identity", []op{

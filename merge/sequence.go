@@ -22,7 +22,7 @@ type Sequence struct {
 }
 
 // Begin starts the sequence client c sends for req's object. When the server refuses the
-// request before any field management (a kind or version it does not serve: catalog V5;
+// request before any field management (a kind or version it does not serve: rules.md version.not-served;
 // a kind it only reads), refused is the answer and there is no sequence. An error wraps
 // ErrNotPredictable when the live object cannot be read at the request's version offline.
 func (e *Engine) Begin(req Request, c Client) (seq *Sequence, refused *Result, err error) {

@@ -96,7 +96,7 @@ func crdEngine(t *testing.T, crds ...string) *Engine {
 }
 
 // A custom resource created through the main resource loses the status of the request
-// (catalog J3), and is read back from storage with the schema's defaults: a status with a
+// (rules.md sub.reset-fields), and is read back from storage with the schema's defaults: a status with a
 // default comes back with it (recorded: conformance/testdata/fidelity/cr-status-default-on-create).
 func TestCustomResourceStatusDefaultOnCreate(t *testing.T) {
 	e := crdEngine(t, gatewayClassCRD)
@@ -163,7 +163,7 @@ func TestCustomResourceGeneration(t *testing.T) {
 }
 
 // Quantities rewritten in other units are a semantic no-op: the store puts the live
-// managedFields times back (catalog G5), though the new strings are written (recorded:
+// managedFields times back (rules.md time.store-ignores-time-only), though the new strings are written (recorded:
 // conformance/testdata/fidelity/deployment-quantity-reformat-keeps-generation).
 func TestSemanticNoopKeepsTimes(t *testing.T) {
 	e := New(schema.NewRegistry(), kubeapiserver.Latest())

@@ -9,8 +9,8 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
-// validate runs the registry's validation on obj, the object a write would store (catalog
-// V1, V2): live is the stored object on an update, and nil on a create. The server refuses
+// validate runs the registry's validation on obj, the object a write would store (rules.md
+// valid.builtin, valid.update): live is the stored object on an update, and nil on a create. The server refuses
 // an invalid object with 422 Invalid, its errors listed as the validators found them.
 func (r *request) validate(obj, live map[string]any) *StatusError {
 	return r.validateAs(r.ep.Subresource, obj, live)
@@ -47,7 +47,7 @@ func (r *request) validateAs(subresource string, obj, live map[string]any) *Stat
 
 // invalid is the server's 422 for field errors: the message names the kind with its group
 // ("Deployment.apps"), the object, and the errors — one bare, several in brackets, each
-// message once — and every error is a cause (catalog V1). apimachinery words it, as it
+// message once — and every error is a cause (rules.md valid.builtin). apimachinery words it, as it
 // does on the server.
 func invalid(group, kind, name string, errs field.ErrorList) *StatusError {
 	st := apierrors.NewInvalid(k8sschema.GroupKind{Group: group, Kind: kind}, name, errs).ErrStatus

@@ -64,7 +64,7 @@ func twoErrors(obj, old map[string]any) field.ErrorList {
 	}
 }
 
-// catalog V2: on an update the validation is given the stored object, and sees the object
+// rules.md valid.update: on an update the validation is given the stored object, and sees the object
 // field management and the registry made (here the replicas the apply changes).
 func TestValidationSeesTheUpdate(t *testing.T) {
 	h := &refusingHooks{Model: kubeapiserver.Latest(), errs: func(obj, old map[string]any) field.ErrorList {
@@ -131,7 +131,7 @@ func TestValidationWarnings(t *testing.T) {
 	}
 }
 
-// catalog N4: the uid of a stored object cannot change — validation every kind shares, with
+// rules.md create.name-and-namespace: the uid of a stored object cannot change — validation every kind shares, with
 // or without the kind's own rules; a body without uid keeps the stored one.
 func TestValidationUIDImmutable(t *testing.T) {
 	for _, hooks := range []server.Model{kubeapiserver.Latest(), server.FieldManagementOnly{}} {
@@ -154,7 +154,7 @@ func TestValidationUIDImmutable(t *testing.T) {
 	}
 }
 
-// catalog V1, V7: an autoscaling/v1 HorizontalPodAutoscaler is validated as the server
+// rules.md valid.builtin, version.conversion: an autoscaling/v1 HorizontalPodAutoscaler is validated as the server
 // validates it, on the internal version: its CPU target is the hub's first metric, and the
 // errors name the hub's paths (the answer of kube-apiserver 1.37.2 to this apply).
 func TestHPAAtV1IsValidatedAtTheHub(t *testing.T) {
@@ -189,7 +189,7 @@ spec:
 	}
 }
 
-// catalog V1: a write whose object the registry's validation refuses is answered 422
+// rules.md valid.builtin: a write whose object the registry's validation refuses is answered 422
 // Invalid, the kind named with its group, the errors in brackets, each a cause.
 func TestValidationRefusesWith422(t *testing.T) {
 	h := &refusingHooks{Model: kubeapiserver.Latest(), errs: twoErrors}

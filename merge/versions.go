@@ -11,12 +11,12 @@ import (
 )
 
 // An object is stored once and served at every version of its group the server enables
-// (catalog V7). A request names one version; the server converts the stored object to it,
+// (rules.md version.conversion). A request names one version; the server converts the stored object to it,
 // runs field management there, and answers at that version. A version or kind the server
-// does not serve is refused before anything else happens (catalog V5).
+// does not serve is refused before anything else happens (rules.md version.not-served).
 
 // Client is who sends a request, which decides how a kind the server does not serve is
-// refused (catalog V5).
+// refused (rules.md version.not-served).
 type Client int
 
 const (
@@ -187,7 +187,7 @@ func rewriteAPIVersion(obj map[string]any, gvk schema.GVK) map[string]any {
 }
 
 // roundTrip is the server's decoding of an object of the request's version into the
-// internal version and its encoding back (catalog V7): for kinds converted by Go code, it
+// internal version and its encoding back (rules.md version.conversion): for kinds converted by Go code, it
 // can change the object (autoscaling/v1 rewrites its annotations, autoscaling/v2 drops
 // them). obj is returned as it is for the other kinds.
 func (r *request) roundTrip(obj map[string]any) (map[string]any, error) {
@@ -253,7 +253,7 @@ func (r *request) atHub(obj, live map[string]any, f func(t *schema.Type, obj, li
 }
 
 // notServed is the refusal of a request for a kind or version the server does not serve
-// (catalog V5), as client c reports it.
+// (rules.md version.not-served), as client c reports it.
 func (e *Engine) notServed(req Request, c Client) *Result {
 	gvk := req.Endpoint.GVK
 	res := &Result{Endpoint: req.Endpoint, Action: ActionRejected, Warnings: []string{e.whyNotServed(gvk)}}
@@ -283,7 +283,7 @@ func noKindMatch(gvk schema.GVK) string {
 	return fmt.Sprintf("no matches for kind %q in version %q", gvk.Kind, gvk.APIVersion())
 }
 
-// whyNotServed explains a refusal of catalog V5: which versions of the kind are served,
+// whyNotServed explains a refusal of rules.md version.not-served: which versions of the kind are served,
 // if any.
 func (e *Engine) whyNotServed(gvk schema.GVK) string {
 	var served, known []string

@@ -96,7 +96,7 @@ status:
   currentMetrics: null
 `
 
-// TestHPAV1OverV2 (catalog V7): a v1 apply over an HPA written at v2 is predicted at v1,
+// TestHPAV1OverV2 (rules.md version.conversion): a v1 apply over an HPA written at v2 is predicted at v1,
 // against the live object read at v1; a conflict on v2's spec.metrics shows v2's values.
 func TestHPAV1OverV2(t *testing.T) {
 	e := New(schema.NewRegistry(), kubeapiserver.Latest())
@@ -147,7 +147,7 @@ func TestHPAV1OverV2(t *testing.T) {
 	}
 }
 
-// TestCRDConversions (catalog V7): strategy None rewrites apiVersion; a webhook cannot be
+// TestCRDConversions (rules.md version.conversion): strategy None rewrites apiVersion; a webhook cannot be
 // run offline, which is said when the live object is at another version, and approximated
 // (with a warning) for entries at another version otherwise.
 func TestCRDConversions(t *testing.T) {
@@ -205,7 +205,7 @@ func TestLiveAtUnservedVersion(t *testing.T) {
 // it, not as the request's version reads it. An HPA held without metrics (the differential
 // test's oracle makes such objects: it does not default) reads at autoscaling/v1 without a
 // CPU target, and reading that back would give it the default 80%; a /status write at v1
-// keeps the spec the server holds: still no CPU target (catalog V7, J2).
+// keeps the spec the server holds: still no CPU target (rules.md version.conversion, sub.reset-fields).
 func TestHubLiveIsTheStoredObject(t *testing.T) {
 	e := New(schema.NewRegistry(), conversionOnly{})
 	live := objFromYAML(t, `apiVersion: autoscaling/v2

@@ -91,7 +91,7 @@ func canonicalJSON(t *testing.T, v any) []byte {
 	return out
 }
 
-// TestConversionMatchesKubeAPIServer (catalog V7) converts random HorizontalPodAutoscalers
+// TestConversionMatchesKubeAPIServer (rules.md version.conversion) converts random HorizontalPodAutoscalers
 // of both served versions to both versions with internal/conversion and with the server's own
 // scheme (k8s.io/kubernetes' legacyscheme: to the internal version, then to the target),
 // and requires the same JSON byte for byte, annotations included.

@@ -71,7 +71,7 @@ func ourAnswer(w *Write) (*Answer, bool, error) {
 }
 
 // agree says whether two answers are the same: byte for byte, or the same errors in another
-// order (the server ranges over maps for some rules; catalog V1).
+// order (the server ranges over maps for some rules; rules.md valid.builtin).
 func agree(a, b *Answer) (same, reordered bool) {
 	if (a == nil) != (b == nil) {
 		return false, false

@@ -37,7 +37,7 @@ func sameJSON(t *testing.T, what string, got map[string]any, want string) {
 	}
 }
 
-// A v2 HPA whose metrics v1 can say only in part (catalog V7).
+// A v2 HPA whose metrics v1 can say only in part (rules.md version.conversion).
 const hpaV2 = `{"apiVersion":"autoscaling/v2","kind":"HorizontalPodAutoscaler",
  "metadata":{"name":"web","namespace":"shop","labels":{"team":"a"},
   "managedFields":[{"manager":"ops","operation":"Apply","apiVersion":"autoscaling/v2","time":"2026-12-01T00:00:00Z","fieldsType":"FieldsV1","fieldsV1":{"f:spec":{"f:metrics":{}}}}]},

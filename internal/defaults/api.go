@@ -54,7 +54,7 @@ func normalize(t int, obj map[string]any) error {
 // the default feature gates): Normalize, then every SetDefaults_<Type>
 // function and `+default=` marker in the order the generated defaulters run
 // them, then Normalize again. It is what the server does to the result of
-// field management (catalog R0.1, D4) and again when it reads the object
+// field management (rules.md write.paths.1, D4) and again when it reads the object
 // back. It also applies the few conversion effects of the round trip through
 // the internal version: a Secret's stringData is merged into data (base64) and
 // dropped, a StatefulSet's volumeClaimTemplates get apiVersion and kind, a

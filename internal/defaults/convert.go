@@ -94,7 +94,7 @@ func convertNode(m map[string]any) {
 }
 
 // EmptyObject returns the JSON encoding of a built-in kind's Go zero value
-// (catalog N1), e.g. {"metadata":{},"spec":{"containers":null},"status":{}}
+// (rules.md create.empty-object), e.g. {"metadata":{},"spec":{"containers":null},"status":{}}
 // for a Pod: the "old" object of a create.
 func EmptyObject(apiVersion, kind string) (map[string]any, bool) {
 	t, ok := rootType(apiVersion, kind)

@@ -15,7 +15,7 @@
 //     value in a string map becomes "", a null struct becomes {});
 //   - defaulting: SetDefaults_<Type> functions and `+default=` markers fill
 //     in imagePullPolicy, protocol: TCP, strategy, …, also after an atomic
-//     struct was replaced or a defaulted field was pruned (catalog D4);
+//     struct was replaced or a defaulted field was pruned (rules.md prune.defaults-return);
 //   - conversion: a Secret's stringData lands in data, a StatefulSet's
 //     volumeClaimTemplates gain apiVersion and kind, a DaemonSet carries its
 //     template generation annotation;

@@ -21,7 +21,7 @@ func yamlObject(t *testing.T, s string) map[string]any {
 // A field of a feature off in 1.37 is dropped by a write unless the stored object already
 // uses the feature (stored before the feature went off: such objects cannot be recorded
 // from a 1.37 server with its default gates; conformance/testdata/fidelity/*-off-gates-*
-// and *-dropped record the drops). Catalog R0.1: the strategy runs after field management.
+// and *-dropped record the drops). Rules.md write.paths.1: the strategy runs after field management.
 func TestOffFeaturesKeptWhenInUse(t *testing.T) {
 	slice := func() map[string]any {
 		return yamlObject(t, `apiVersion: resource.k8s.io/v1
@@ -151,7 +151,7 @@ status:
 }
 
 // A /status write keeps the status of the devices still allocated, and of those the stored
-// allocation never had; a shared device is told apart by its share (catalog J3).
+// allocation never had; a shared device is told apart by its share (rules.md sub.reset-fields).
 func TestDeallocatedDeviceStatusDropped(t *testing.T) {
 	old := yamlObject(t, `apiVersion: resource.k8s.io/v1
 kind: ResourceClaim

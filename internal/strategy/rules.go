@@ -34,7 +34,7 @@ type Rules struct {
 	Generation GenerationRule
 	// StatusReset: the kind has a status subresource; its main-resource
 	// strategy clears status on create and keeps the stored status on update
-	// (catalog J2/J3).
+	// (rules.md sub.reset-fields).
 	StatusReset bool
 	// SpecFrozenOnUpdate: the main resource keeps the stored spec on update
 	// (CertificateSigningRequest).

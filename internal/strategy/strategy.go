@@ -282,7 +282,7 @@ func dropDeprecatedTopology(obj, old map[string]any) {
 // a DaemonSet's internal spec.templateGeneration.
 const daemonSetTemplateGeneration = "deprecated.daemonset.template.generation"
 
-// Labels the Job strategy adds to a Job's pod template on create (catalog
+// Labels the Job strategy adds to a Job's pod template on create (the
 // rule of pkg/registry/batch/job generateSelector).
 const (
 	jobNameLabel             = "batch.kubernetes.io/job-name"

@@ -178,7 +178,7 @@ func TestUnownedFieldsComeBack(t *testing.T) {
 		if entriesAtOtherVersions(meta, av) {
 			// Fields owned at another version are not read by structure: an HPA read at
 			// autoscaling/v1 owes its targetCPUUtilizationPercentage to a v2 owner of
-			// spec.metrics (catalog V7).
+			// spec.metrics (rules.md version.conversion).
 			continue
 		}
 		n++

@@ -40,7 +40,7 @@ spec:
       containers: [{name: render, image: renderer:3.1}]
 `
 
-// catalog V1, V2: a Job's generated selector, its frozen template, indexed Jobs and the
+// rules.md valid.builtin, valid.update: a Job's generated selector, its frozen template, indexed Jobs and the
 // pod failure and success policies.
 func TestJobValidation(t *testing.T) { runWorkloadCases(t, jobCases(t)) }
 
@@ -105,7 +105,7 @@ spec:
           containers: [{name: dump, image: postgres:16}]
 `
 
-// catalog V1, V2: a CronJob's schedule as robfig/cron parses it, its time zone, and a job
+// rules.md valid.builtin, valid.update: a CronJob's schedule as robfig/cron parses it, its time zone, and a job
 // template without a selector.
 func TestCronJobValidation(t *testing.T) { runWorkloadCases(t, cronJobCases(t)) }
 

@@ -16,7 +16,7 @@ import (
 )
 
 // workloadCase is one write of a workload kind and the server's answer: "" (accepted) or
-// the 422's message (catalog V1), byte for byte.
+// the 422's message (rules.md valid.builtin), byte for byte.
 type workloadCase struct {
 	name string
 	// old is the stored object (empty on a create); new the object written, both YAML.
@@ -154,7 +154,7 @@ func edit(t testing.TB, doc, from, to string) string {
 	return strings.Replace(doc, from, to, 1)
 }
 
-// catalog V1, V2: a Deployment's selector, template labels, rollout strategy and limits.
+// rules.md valid.builtin, valid.update: a Deployment's selector, template labels, rollout strategy and limits.
 func TestDeploymentValidation(t *testing.T) { runWorkloadCases(t, deploymentCases(t)) }
 
 func deploymentCases(t *testing.T) []workloadCase {
@@ -240,7 +240,7 @@ spec:
       resources: {requests: {storage: 10Gi}}
 `
 
-// catalog V1, V2: a StatefulSet's update may change only replicas, the template, the update
+// rules.md valid.builtin, valid.update: a StatefulSet's update may change only replicas, the template, the update
 // strategy, the retention policy, minReadySeconds and ordinals; each other field that
 // changes is reported as immutable, with its new value.
 func TestStatefulSetValidation(t *testing.T) {

@@ -81,7 +81,7 @@ func TestStatusInManifest(t *testing.T) {
 		mustContain(t, "fix", got[0].Fix, "apply .spec to the main resource")
 	})
 	t.Run("labels sent to a Deployment's /status", func(t *testing.T) {
-		// Deployment's /status also resets metadata.labels (catalog J3).
+		// Deployment's /status also resets metadata.labels (rules.md sub.reset-fields).
 		s := replay(t, "apply-status-subresource", func(c *conformance.Case) {
 			setPath(c.Manifest, map[string]any{"tier": "mail"}, "metadata", "labels")
 		})
@@ -392,7 +392,7 @@ func TestAPIVersions(t *testing.T) {
 			"metadata": map[string]any{"name": "checkout-hpa", "namespace": "hpa-v2-metrics-apply"},
 			"spec": map[string]any{"maxReplicas": 30, "targetCPUUtilizationPercentage": 65,
 				"scaleTargetRef": map[string]any{"apiVersion": "apps/v1", "kind": "Deployment", "name": "checkout"}}}
-		// The server's conversion is the engine's (catalog V7): nothing to warn about.
+		// The server's conversion is the engine's (rules.md version.conversion): nothing to warn about.
 		for _, opts := range []Options{{}, {Schemas: schema.NewRegistry()}} {
 			if got := only(Analyze(Input{Live: live, Manifest: manifest, Manager: "legacy-chart"}, opts), IDAPIVersionMismatch); len(got) != 0 {
 				t.Fatalf("got %s", dump(got))
@@ -402,7 +402,7 @@ func TestAPIVersions(t *testing.T) {
 }
 
 // TestAPIVersionMismatch: apiversion-mismatch is said for what the engine cannot convert as
-// the server does, and for entries the server drops (catalog O10, V7).
+// the server does, and for entries the server drops (rules.md version.own-version, version.conversion).
 func TestAPIVersionMismatch(t *testing.T) {
 	entry := func(manager, apiVersion string) map[string]any {
 		return map[string]any{"manager": manager, "operation": "Update", "apiVersion": apiVersion, "time": "2026-12-01T00:00:00Z",

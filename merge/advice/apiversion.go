@@ -179,7 +179,7 @@ func isPrerelease(v string) bool {
 }
 
 // mismatch: the live object's managers recorded their fields at other apiVersions than the
-// manifest's (catalog O10, V7). The server converts their field sets through its internal
+// manifest's (rules.md version.own-version, version.conversion). The server converts their field sets through its internal
 // version, and so does the engine where it knows the server's conversion (the built-in
 // conversions, a CRD's strategy None): those need no advice. What remains is said: entries
 // at versions the server no longer serves, which it drops, and conversions the engine

@@ -16,8 +16,8 @@ func lastAppliedPath() smdpath.Path {
 }
 
 // clientSideLeftovers: the traces of client-side apply (kubectl-client-side-apply entries,
-// the last-applied annotation) and of untracked objects (before-first-apply, catalog F1),
-// and what this apply does with them (catalog K1–K4 and kubectl's migration).
+// the last-applied annotation) and of untracked objects (before-first-apply, rules.md untracked.first-apply),
+// and what this apply does with them (rules.md kubectl.relaxation, kubectl.no-relaxation, kubectl.annotation-sync, kubectl.annotation-too-large and kubectl's migration).
 func (a *analysis) clientSideLeftovers() {
 	a.migrated()
 	a.stuck()
@@ -200,7 +200,7 @@ func (a *analysis) predictMigration(key string, force bool) string {
 }
 
 // staleAnnotation: the last-applied annotation outlives client-side apply when the applier
-// is not the manager "kubectl", the only one the server keeps it in sync for (catalog K3).
+// is not the manager "kubectl", the only one the server keeps it in sync for (rules.md kubectl.annotation-sync).
 func (a *analysis) staleAnnotation() {
 	obj := a.after
 	if obj == nil {

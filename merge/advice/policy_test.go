@@ -12,7 +12,7 @@ import (
 )
 
 // A node agent's DaemonSet with a privileged container, as CNI and CSI plugins ship: the
-// server's default --allow-privileged=false refuses it (catalog V1), and the advice says
+// server's default --allow-privileged=false refuses it (rules.md valid.builtin), and the advice says
 // the refusal rests on that flag; predicted for a cluster that allows privileged
 // containers, it is created and there is nothing to say.
 func TestClusterPolicy(t *testing.T) {

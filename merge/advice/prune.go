@@ -10,7 +10,7 @@ import (
 )
 
 // coOwnedKept: fields the applier applied before and no longer applies that stay in the
-// object because another manager still owns them (catalog D1, D2). The applier expects them
+// object because another manager still owns them (rules.md prune.when, prune.co-owner-keeps). The applier expects them
 // gone; they are not.
 func (a *analysis) coOwnedKept() {
 	if a.after == nil {
@@ -38,7 +38,7 @@ func (a *analysis) coOwnedKept() {
 			}
 		}
 		if len(owners) == 0 {
-			continue // defaulted again, owned by nobody (catalog D4)
+			continue // defaulted again, owned by nobody (rules.md prune.defaults-return)
 		}
 		owners = unique(owners)
 		k := strings.Join(owners, "\x00")
@@ -61,7 +61,7 @@ func (a *analysis) coOwnedKept() {
 }
 
 // itemsRemoved: list items the applier dropped that the write deletes although another
-// manager owns a field inside them (catalog D3). Owning a sub-field does not keep an item;
+// manager owns a field inside them (rules.md prune.item-needs-item-owner). Owning a sub-field does not keep an item;
 // only owning the item itself does.
 func (a *analysis) itemsRemoved() {
 	if a.after == nil || a.live == nil {

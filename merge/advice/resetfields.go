@@ -10,7 +10,7 @@ import (
 	"github.com/ssa-diff/ssa-diff/server"
 )
 
-// statusInManifest: fields of the endpoint's reset table in the manifest (catalog J2, J3).
+// statusInManifest: fields of the endpoint's reset table in the manifest (rules.md sub.reset-fields).
 // The engine's own table decides: the manifest is stripped of its reset fields as the
 // registry strips an update, and whatever disappears was sent for nothing.
 func (a *analysis) statusInManifest() {

@@ -76,7 +76,7 @@ func kubectl(seq *merge.Sequence) (*merge.Result, error) {
 	first.Steps = []merge.Step{{Description: "apply", Manager: req.Manager, Code: first.StatusCode()}}
 	if first.Rejection != nil {
 		if first.Rejection.Reason == "Invalid" {
-			// kubectl prints a refusal by validation in its own words (catalog V1).
+			// kubectl prints a refusal by validation in its own words (rules.md valid.builtin).
 			s := *first.Rejection
 			s.Message = invalidMessage(&s)
 			first.Rejection = &s

@@ -17,7 +17,7 @@ var customResources = crdvalidation.Validator{Rules: func(s *crdschema.Schema) c
 	return celrules.New(s)
 }}
 
-// validateCustomResource is apiextensions-apiserver's validation (catalog V3, V4, V6): of a
+// validateCustomResource is apiextensions-apiserver's validation (rules.md valid.crd-schema, valid.crd-cel, valid.metadata): of a
 // custom resource of a CRD, and of a CustomResourceDefinition itself; false for every other
 // type.
 func validateCustomResource(t *schema.Type, subresource string, obj, old map[string]any) (server.Validation, bool) {

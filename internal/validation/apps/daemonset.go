@@ -20,7 +20,7 @@ func ValidateDaemonSet(ds *api.DaemonSet, opts podOptions) field.ErrorList {
 }
 
 // ValidateDaemonSetUpdate checks an update of a DaemonSet: the template generation moves
-// with the template and only up, the selector never changes (catalog V2), then the spec as
+// with the template and only up, the selector never changes (rules.md valid.update), then the spec as
 // on a create.
 func ValidateDaemonSetUpdate(ds, old *api.DaemonSet, opts podOptions) field.ErrorList {
 	errs := core.ValidateObjectMetaUpdate(&ds.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))

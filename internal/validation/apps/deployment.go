@@ -20,7 +20,7 @@ func ValidateDeployment(d *api.Deployment, opts podOptions) field.ErrorList {
 }
 
 // ValidateDeploymentUpdate checks an update of a Deployment: the spec as on a create, and a
-// selector that never changes (catalog V2).
+// selector that never changes (rules.md valid.update).
 func ValidateDeploymentUpdate(d, old *api.Deployment, opts podOptions) field.ErrorList {
 	errs := core.ValidateObjectMetaUpdate(&d.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))
 	errs = append(errs, validateDeploymentSpec(&d.Spec, field.NewPath("spec"), opts)...)

@@ -34,7 +34,7 @@ func ValidateStatefulSet(ss *api.StatefulSet, opts podOptions) field.ErrorList {
 	return append(errs, validateStatefulSetSpec(&ss.Spec, field.NewPath("spec"), opts, statefulSetOptions{})...)
 }
 
-// ValidateStatefulSetUpdate checks an update of a StatefulSet (catalog V2). The spec is
+// ValidateStatefulSetUpdate checks an update of a StatefulSet (rules.md valid.update). The spec is
 // checked as on a create (but its service name and claim templates, which cannot change,
 // and its pod template when the stored spec is itself invalid); then each field that may
 // not change and did is reported as immutable with its new value: the selector, the

@@ -38,7 +38,7 @@ func ValidateJob(job *api.Job, opts jobOptions) field.ErrorList {
 	return append(errs, nameAllowsCompletions(job)...)
 }
 
-// ValidateJobUpdate checks an update of a Job (catalog V2): the spec as on a create, then
+// ValidateJobUpdate checks an update of a Job (rules.md valid.update): the spec as on a create, then
 // what may not change — completions (but an indexed Job's, together with parallelism), the
 // selector, the template (with the exceptions of a suspended Job), completionMode,
 // podFailurePolicy, backoffLimitPerIndex, managedBy and successPolicy.

@@ -39,7 +39,7 @@ type applyCase struct {
 var apiDeprecation = regexp.MustCompile(`^\S+ \S+ is deprecated in v1\.\d+\+`)
 
 // TestApplies: server-side applies of the core group's kinds, predicted by the engine
-// with the registry's validation (catalog V1, V2, V6), give the server's answer byte for
+// with the registry's validation (rules.md valid.builtin, valid.update, valid.metadata), give the server's answer byte for
 // byte — the Service storage's own checks and allocations included — on the recording
 // server (an IPv4 cluster, the hooks' default).
 func TestApplies(t *testing.T) {
@@ -118,7 +118,7 @@ func testApplies(t *testing.T, path string, cfg kubeapiserver.Config) {
 					}
 				}
 			}
-			// Errors found ranging over a map come in any order (catalog V1).
+			// Errors found ranging over a map come in any order (rules.md valid.builtin).
 			if got != c.Want && (len(got) != len(c.Want) || !sameMultiset(causes, c.Causes)) {
 				t.Errorf("%s (%v):\n got: %s\nwant: %s", c.Name, c.Rules, got, c.Want)
 			}

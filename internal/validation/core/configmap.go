@@ -38,7 +38,7 @@ func ValidateConfigMap(cm *api.ConfigMap) field.ErrorList {
 }
 
 // ValidateConfigMapUpdate checks an update of a ConfigMap: once immutable, it stays so and
-// its data cannot change (catalog V2).
+// its data cannot change (rules.md valid.update).
 func ValidateConfigMapUpdate(cm, old *api.ConfigMap) field.ErrorList {
 	errs := ValidateObjectMetaUpdate(&cm.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))
 	if old.Immutable != nil && *old.Immutable {

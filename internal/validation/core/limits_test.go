@@ -7,7 +7,7 @@ import (
 	"github.com/ssa-diff/ssa-diff/internal/validation"
 )
 
-// TestSecretSize: catalog V1, a Secret's data may hold 1 MiB at most (the answer of
+// TestSecretSize: rules.md valid.builtin, a Secret's data may hold 1 MiB at most (the answer of
 // kube-apiserver 1.37.2 to a dry-run apply of these two Secrets).
 func TestSecretSize(t *testing.T) {
 	for _, c := range []struct {
@@ -36,7 +36,7 @@ func TestSecretSize(t *testing.T) {
 	}
 }
 
-// TestNamespacePhase: catalog V1, through /status a Namespace's phase follows its deletion
+// TestNamespacePhase: rules.md valid.builtin, through /status a Namespace's phase follows its deletion
 // timestamp. conformance/validation reaches the first refusal; its deletion timestamp makes
 // the second unreachable there.
 func TestNamespacePhase(t *testing.T) {

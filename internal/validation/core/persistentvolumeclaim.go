@@ -205,7 +205,7 @@ func ValidatePersistentVolumeClaim(pvc *api.PersistentVolumeClaim, opts Persiste
 
 // ValidatePersistentVolumeClaimUpdate checks an update of a claim: its spec is immutable
 // except the volume name once, the storage class coming from the beta annotation or from
-// nil, and the storage request and attributes class of a bound claim (catalog V2). The
+// nil, and the storage request and attributes class of a bound claim (rules.md valid.update). The
 // refusal carries a unified diff of the two internal specs, as the server prints it.
 func ValidatePersistentVolumeClaimUpdate(newPvc, oldPvc *api.PersistentVolumeClaim, opts PersistentVolumeClaimSpecValidationOptions) field.ErrorList {
 	errs := ValidateObjectMetaUpdate(&newPvc.ObjectMeta, &oldPvc.ObjectMeta, field.NewPath("metadata"))

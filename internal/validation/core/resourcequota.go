@@ -21,7 +21,7 @@ func ValidateResourceQuota(rq *api.ResourceQuota) field.ErrorList {
 }
 
 // ValidateResourceQuotaUpdate checks an update through the main resource: the spec as on a
-// create, and the scopes, which never change (catalog V2).
+// create, and the scopes, which never change (rules.md valid.update).
 func ValidateResourceQuotaUpdate(rq, old *api.ResourceQuota) field.ErrorList {
 	errs := ValidateObjectMetaUpdate(&rq.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))
 	errs = append(errs, resourceQuotaSpec(&rq.Spec, field.NewPath("spec"))...)

@@ -73,7 +73,7 @@ func int64Numbers(v any) any {
 	return v
 }
 
-// TestPodTemplateKindsScenarios: catalog V1 (the refusal of a create, errors in the
+// TestPodTemplateKindsScenarios: rules.md valid.builtin (the refusal of a create, errors in the
 // validators' order, values printed as the server prints them), V2 (what an update may
 // not change, with the server's diff of the internal objects) and V6 (object names, and
 // declarative validation's beta errors replacing the handwritten ones they cover).

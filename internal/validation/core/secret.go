@@ -76,7 +76,7 @@ func ValidateSecret(s *api.Secret) field.ErrorList {
 
 // ValidateSecretUpdate checks an update of a Secret: its type never changes (an update
 // without one keeps the stored type: PrepareForUpdate), and an immutable Secret keeps its
-// data and stays immutable (catalog V2).
+// data and stays immutable (rules.md valid.update).
 func ValidateSecretUpdate(s, old *api.Secret) field.ErrorList {
 	errs := ValidateObjectMetaUpdate(&s.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))
 	// Declarative validation covers this in 1.37, but only as an alpha rule: this one counts.

@@ -60,7 +60,7 @@ func ValidateEndpointSlice(eps, old *api.EndpointSlice) field.ErrorList {
 }
 
 // ValidateEndpointSliceUpdate checks an update of an EndpointSlice: its address type
-// cannot change (catalog V2).
+// cannot change (rules.md valid.update).
 func ValidateEndpointSliceUpdate(eps, old *api.EndpointSlice) field.ErrorList {
 	errs := ValidateEndpointSlice(eps, old)
 	immutable := apimachineryvalidation.ValidateImmutableField(eps.AddressType, old.AddressType, field.NewPath("addressType"))

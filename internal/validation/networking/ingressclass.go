@@ -28,7 +28,7 @@ func ValidateIngressClass(ic *api.IngressClass) field.ErrorList {
 }
 
 // ValidateIngressClassUpdate checks an update of an IngressClass: the controller cannot
-// change (catalog V2), and the new object must be valid.
+// change (rules.md valid.update), and the new object must be valid.
 func ValidateIngressClassUpdate(ic, old *api.IngressClass) field.ErrorList {
 	errs := core.ValidateObjectMetaUpdate(&ic.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))
 	errs = append(errs, apimachineryvalidation.ValidateImmutableField(ic.Spec.Controller, old.Spec.Controller, field.NewPath("spec", "controller"))...)

@@ -9,7 +9,7 @@ import (
 )
 
 // A real server cannot store these objects any more, so the recorded scenarios cannot show
-// them: an update keeps what a stored object already had (catalog V2), and refuses the
+// them: an update keeps what a stored object already had (rules.md valid.update), and refuses the
 // same value when the stored object did not have it.
 
 func ingressWith(secret, host string, pathType api.PathType, path string) *api.Ingress {

@@ -57,7 +57,7 @@ func validateTolerations(tolerations []apicore.Toleration, fldPath *field.Path) 
 }
 
 // ValidateRuntimeClassUpdate checks an update of a RuntimeClass: the new object is valid
-// and its handler does not change (catalog V2).
+// and its handler does not change (rules.md valid.update).
 func ValidateRuntimeClassUpdate(rc, old *api.RuntimeClass) field.ErrorList {
 	errs := ValidateRuntimeClass(rc)
 	errs = append(errs, apimachineryvalidation.ValidateObjectMetaUpdate(&rc.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))...)

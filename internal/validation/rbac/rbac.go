@@ -113,7 +113,7 @@ func ValidateRoleBinding(rb *api.RoleBinding) field.ErrorList {
 }
 
 // ValidateRoleBindingUpdate checks an update of a RoleBinding: its roleRef cannot change
-// (catalog V2).
+// (rules.md valid.update).
 func ValidateRoleBindingUpdate(rb, old *api.RoleBinding) field.ErrorList {
 	errs := ValidateRoleBinding(rb)
 	errs = append(errs, core.ValidateObjectMetaUpdate(&rb.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))...)
@@ -132,7 +132,7 @@ func ValidateClusterRoleBinding(crb *api.ClusterRoleBinding) field.ErrorList {
 }
 
 // ValidateClusterRoleBindingUpdate checks an update of a ClusterRoleBinding: its roleRef
-// cannot change (catalog V2).
+// cannot change (rules.md valid.update).
 func ValidateClusterRoleBindingUpdate(crb, old *api.ClusterRoleBinding) field.ErrorList {
 	errs := ValidateClusterRoleBinding(crb)
 	errs = append(errs, core.ValidateObjectMetaUpdate(&crb.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))...)

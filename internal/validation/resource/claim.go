@@ -21,7 +21,7 @@ func ValidateResourceClaim(c *api.ResourceClaim) field.ErrorList {
 }
 
 // ValidateResourceClaimUpdate checks an update through the main resource: the spec is
-// immutable, and only that is checked of it (catalog V2).
+// immutable, and only that is checked of it (rules.md valid.update).
 func ValidateResourceClaimUpdate(c, old *api.ResourceClaim) field.ErrorList {
 	errs := core.ValidateObjectMeta(&c.ObjectMeta, true, core.ValidateResourceClaimName, field.NewPath("metadata"))
 	errs = append(errs, core.ValidateObjectMetaUpdate(&c.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))...)

@@ -26,7 +26,7 @@ func ValidateResourceSlice(s *api.ResourceSlice) field.ErrorList {
 
 // ValidateResourceSliceUpdate checks an update: the spec again (the capacity and taints of
 // a device left as they were are not checked again), and the pool name, driver and node
-// name, which are immutable (catalog V2).
+// name, which are immutable (rules.md valid.update).
 func ValidateResourceSliceUpdate(s, old *api.ResourceSlice) field.ErrorList {
 	errs := core.ValidateObjectMetaUpdate(&s.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))
 	return append(errs, validateSliceSpec(&s.Spec, &old.Spec, field.NewPath("spec"))...)

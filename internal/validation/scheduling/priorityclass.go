@@ -68,7 +68,7 @@ func ValidatePriorityClass(pc *api.PriorityClass) field.ErrorList {
 }
 
 // ValidatePriorityClassUpdate checks an update of a PriorityClass: its value and
-// preemption policy cannot change (catalog V2).
+// preemption policy cannot change (rules.md valid.update).
 func ValidatePriorityClassUpdate(pc, old *api.PriorityClass) field.ErrorList {
 	errs := core.ValidateObjectMetaUpdate(&pc.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))
 	if pc.Value != old.Value {

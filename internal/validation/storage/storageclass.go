@@ -44,7 +44,7 @@ func ValidateStorageClass(sc *api.StorageClass) field.ErrorList {
 }
 
 // ValidateStorageClassUpdate checks what an update of a StorageClass may not change:
-// parameters, provisioner, reclaim policy and binding mode (catalog V2).
+// parameters, provisioner, reclaim policy and binding mode (rules.md valid.update).
 func ValidateStorageClassUpdate(sc, old *api.StorageClass) field.ErrorList {
 	errs := core.ValidateObjectMetaUpdate(&sc.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))
 	errs = append(errs, immutable(sc.Parameters, old.Parameters, field.NewPath("parameters"))...)
