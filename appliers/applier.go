@@ -51,11 +51,11 @@ type API struct {
 	FieldManager string
 }
 
-func (a API) Name() string          { return "api" }
-func (a API) Manager() string       { return a.FieldManager }
-func (a API) AlwaysForces() bool    { return false }
-func (a API) Subresources() bool    { return true }
-func (a API) SendsNamespace() bool  { return false }
+func (a API) Name() string                 { return "api" }
+func (a API) Manager() string              { return a.FieldManager }
+func (a API) AlwaysForces() bool           { return false }
+func (a API) Subresources() bool           { return true }
+func (a API) SendsNamespace() bool         { return false }
 func (a API) Prunes(PruneCandidate) string { return "" }
 
 // Apply is the engine's Apply.
