@@ -12,26 +12,32 @@ import (
 )
 
 // compactValue prints a value in one line of JSON, cut to max runes.
-func compactValue(v any, max int) string {
+func compactValue(v any, max int) string { return compactWith(json.Marshal, v, max) }
+
+// compactValues prints two values as compactValue does, but never the same for values
+// that differ: when both would be cut to the same text, each shows where they differ.
+func compactValues(a, b any, max int) (string, string) { return compactPair(json.Marshal, a, b, max) }
+
+// compactWith is compactValue with marshal printing the JSON.
+func compactWith(marshal func(any) ([]byte, error), v any, max int) string {
 	if v == nil {
 		return "(absent)"
 	}
-	b, err := json.Marshal(v)
+	b, err := marshal(v)
 	if err != nil {
 		return "?"
 	}
 	return report.Cut(string(b), max)
 }
 
-// compactValues prints two values as compactValue does, but never the same for values
-// that differ: when both would be cut to the same text, each shows where they differ.
-func compactValues(a, b any, max int) (string, string) {
-	sa, sb := compactValue(a, max), compactValue(b, max)
+// compactPair is compactValues with marshal printing the JSON.
+func compactPair(marshal func(any) ([]byte, error), a, b any, max int) (string, string) {
+	sa, sb := compactWith(marshal, a, max), compactWith(marshal, b, max)
 	if sa != sb || a == nil || b == nil {
 		return sa, sb
 	}
-	ja, err1 := json.Marshal(a)
-	jb, err2 := json.Marshal(b)
+	ja, err1 := marshal(a)
+	jb, err2 := marshal(b)
 	if err1 != nil || err2 != nil || bytes.Equal(ja, jb) {
 		return sa, sb
 	}
