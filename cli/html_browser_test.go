@@ -182,6 +182,35 @@ func TestReportInBrowser(t *testing.T) {
 		}
 	})
 
+	// Without JavaScript every object shows, and the filters that need it do not; dark,
+	// the page follows the reader's colour scheme.
+	t.Run("no JavaScript, dark", func(t *testing.T) {
+		p, err := b.Open("about:blank", 1400, 900)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer p.Close()
+		if err := p.Emulate("dark", false); err != nil {
+			t.Fatal(err)
+		}
+		if err := p.Navigate(fileURL(filepath.Join(pages, "csa-to-ssa-migration.html"))); err != nil {
+			t.Fatal(err)
+		}
+		screenshot(t, p, shots, "csa-to-ssa-migration-dark-nojs", 1400, 6000)
+		if err := p.Emulate("dark", true); err != nil { // to read the DOM
+			t.Fatal(err)
+		}
+		s := state(t, p)
+		if s.Filters || s.Shown != 1 || s.Open != 1 || s.ShownText != "" {
+			t.Errorf("without JavaScript: %s, filters shown %v, %q", s, s.Filters, s.ShownText)
+		}
+		var bg string
+		if err := p.Eval(`getComputedStyle(document.documentElement).backgroundColor`, &bg); err != nil || bg != "rgb(13, 17, 23)" {
+			t.Errorf("dark: the background is %q (%v)", bg, err)
+		}
+		noErrors(t, p, "no JavaScript")
+	})
+
 	t.Run("hpa-owns-replicas", func(t *testing.T) {
 		path := filepath.Join(pages, "hpa-owns-replicas.html")
 		p, err := b.Open(fileURL(path), 1400, 900)

@@ -259,7 +259,7 @@ func (c *pageCheck) walk(path []string, v any, text string, secret bool) {
 		}
 		return
 	}
-		switch x := v.(type) {
+	switch x := v.(type) {
 	case map[string]any:
 		if p, _ := x["path"].(string); secret && x["owner"] != nil && (strings.HasPrefix(p, ".data") || strings.HasPrefix(p, ".stringData")) {
 			// A conflict on a Secret's value: both values masked.
@@ -297,7 +297,7 @@ func (c *pageCheck) walk(path []string, v any, text string, secret bool) {
 		if !strings.Contains(text, s) {
 			c.t.Errorf("%s: %s is not in the page", where, s)
 		}
-		case bool:
+	case bool:
 		if !inValue(path) {
 			c.t.Errorf("%s: a boolean the test does not know how the page shows (add it to shownOtherwise)", where)
 			return
@@ -376,7 +376,7 @@ func shownString(text, s string) bool {
 // inValue reports whether a path is inside an object or a conflict's value, whose values
 // are data, not the report's.
 func inValue(path []string) bool {
-		for _, p := range path {
+	for _, p := range path {
 		if p, _, _ = strings.Cut(p, "["); p == "object" || p == "live" || p == "applied" {
 			return true
 		}

@@ -176,15 +176,17 @@ type htmlObject struct {
 	ConflictsHeading                                                                string
 	Force                                                                           *htmlForce
 	Ownership                                                                       []htmlOwnership
-	Deleted, Assigned, AssignedEvery                                                htmlList
-	Steps                                                                           []report.Step
-	Prune                                                                           *report.Prune
-	Approximations                                                                  []report.Approximation
-	Warnings                                                                        []string
-	Advice                                                                          []advice.Advice
-	State                                                                           *htmlState
-	Diff                                                                            *htmlDiff
-	Map                                                                             *htmlMap
+	// Cols says which columns of the ownership moves hold something.
+	Cols                             struct{ Gained, Taken, Released bool }
+	Deleted, Assigned, AssignedEvery htmlList
+	Steps                            []report.Step
+	Prune                            *report.Prune
+	Approximations                   []report.Approximation
+	Warnings                         []string
+	Advice                           []advice.Advice
+	State                            *htmlState
+	Diff                             *htmlDiff
+	Map                              *htmlMap
 }
 
 type htmlChip struct{ Class, Text string }
@@ -369,7 +371,7 @@ func (h *htmlWriter) object(res *report.Result) (*htmlObject, error) {
 		v.ConflictsHeading = "Taken by force"
 	}
 	for _, c := range res.Conflicts {
-				// As JSON with its characters as they are (html/template escapes them for the page).
+		// As JSON with its characters as they are (html/template escapes them for the page).
 		live, applied := compactPair(func(v any) ([]byte, error) { return encodeJSON(v, "") }, c.Live, c.Applied, htmlMaxValue)
 		if !h.opts.ShowSecrets && secretValuePath(res, c.Path) {
 			live, applied = "***", "***"
@@ -399,6 +401,9 @@ func (h *htmlWriter) object(res *report.Result) (*htmlObject, error) {
 			}
 		}
 		ho.Kept = fieldList(kept, htmlMovesListed)
+		v.Cols.Gained = v.Cols.Gained || len(o.Gained) > 0
+		v.Cols.Taken = v.Cols.Taken || len(o.Taken) > 0
+		v.Cols.Released = v.Cols.Released || len(o.Released) > 0
 		v.Ownership = append(v.Ownership, ho)
 	}
 	var deleted, assigned, every []string
@@ -819,10 +824,16 @@ func (h *htmlWriter) ownershipMap(res *report.Result, live, stored map[string]an
 			}
 		}
 	}
-	conflicts := map[string]report.Conflict{}
+	// A refusal's fields, on the live object: the conflicts, or what the server refuses.
+	refused := map[string]string{}
 	if !forced && res.Action == report.ActionRejected {
+		if res.Error != nil {
+			for _, f := range res.Error.Fields {
+				refused[f.Path] = fmt.Sprintf("✖ refused (%d %s)", res.Error.Code, reasonOf(res.Error))
+			}
+		}
 		for _, c := range res.Conflicts {
-			conflicts[c.Path] = c
+			refused[c.Path] = "✖ conflict: " + c.Manager.Manager + " owns it"
 		}
 	}
 	prev := "\x01"
@@ -846,8 +857,8 @@ func (h *htmlWriter) ownershipMap(res *report.Result, live, stored map[string]an
 		if names := ownerNames(l.Owners); names != prev {
 			ml.Label, prev = names, names // "" for the lines nobody owns: dim, no colour
 		}
-		if c, ok := conflicts[l.Path]; ok && l.Path != "" {
-			ml.Mark, ml.MarkClass = "✖ conflict: "+c.Manager.Manager+" owns it", "bad"
+		if mark, ok := refused[l.Path]; ok && l.Path != "" {
+			ml.Mark, ml.MarkClass = mark, "bad"
 		} else if before != nil && l.Path != "" && !strings.HasSuffix(l.Text, ":") {
 			// A field's line (not a map's or list's, whose own entry "." says little).
 			if was, known := before[l.Path]; known {
@@ -952,13 +963,13 @@ func ownerChange(was, now []fieldpath.ManagerRef) (mark, class string) {
 	switch {
 	case len(joined) == 0 && len(left) == 0:
 		return "", ""
-		case len(now) == 0:
+	case len(now) == 0:
 		return "✕ loses its owner (was " + ownerNames(was) + ")", "bad"
 	case len(was) == 0:
 		return "⇄ was unowned", "hand"
 	case len(left) == 0:
 		return "+ " + ownerNames(joined) + " co-owns it", "co"
-		case len(joined) == 0:
+	case len(joined) == 0:
 		return "− " + ownerNames(left) + " lets it go", "co"
 	}
 	return "⇄ was " + ownerNames(was), "hand"

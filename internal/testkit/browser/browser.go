@@ -250,6 +250,15 @@ func (b *Browser) Open(url string, width, height int) (*Page, error) {
 	return p, nil
 }
 
+// Emulate sets what the page's media queries see: "dark" or "light" for
+// prefers-color-scheme; scripts false turns JavaScript off. It applies to what loads next.
+func (p *Page) Emulate(colorScheme string, scripts bool) error {
+	if err := p.call("Emulation.setEmulatedMedia", map[string]any{"features": []map[string]string{{"name": "prefers-color-scheme", "value": colorScheme}}}, nil); err != nil {
+		return err
+	}
+	return p.call("Emulation.setScriptExecutionDisabled", map[string]any{"value": !scripts}, nil)
+}
+
 // Navigate loads url and waits for its load event.
 func (p *Page) Navigate(url string) error {
 	for len(p.loaded) > 0 {
