@@ -34,9 +34,13 @@ func screenshotDir(t *testing.T) string {
 }
 
 // screenshot captures the page's top maxHeight pixels into dir/name.png and checks it is a
-// PNG of the viewport's width.
+// PNG of the viewport's width. Unless they are kept to be looked at ($SSA_DIFF_SCREENSHOTS),
+// the screenshots are of the first 900 pixels: they still prove the page renders.
 func screenshot(t *testing.T, p *browser.Page, dir, name string, width, maxHeight int) {
 	t.Helper()
+	if os.Getenv("SSA_DIFF_SCREENSHOTS") == "" {
+		maxHeight = min(maxHeight, 900)
+	}
 	data, err := p.Screenshot(maxHeight)
 	if err != nil {
 		t.Fatalf("screenshot %s: %v", name, err)

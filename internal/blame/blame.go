@@ -76,23 +76,24 @@ type owner struct {
 }
 
 func entriesOf(obj map[string]any) ([]owner, error) {
-	md, _ := obj["metadata"].(map[string]any)
-	raw, ok := md["managedFields"]
-	if !ok || raw == nil {
+	entries, present, err := fieldpath.EntriesOf(obj)
+	if !present {
 		return nil, nil
 	}
-	b, err := json.Marshal(raw)
 	if err != nil {
-		return nil, err
-	}
-	var entries []fieldpath.Entry
-	if err := json.Unmarshal(b, &entries); err != nil {
 		return nil, fmt.Errorf("metadata.managedFields: %w", err)
 	}
+	md, _ := obj["metadata"].(map[string]any)
+	list, _ := md["managedFields"].([]any)
 	var out []owner
 	for i, e := range entries {
 		var set map[string]any
-		if len(e.FieldsV1) > 0 {
+		if i < len(list) {
+			// The decoded field set, when the object holds one (else its JSON text).
+			m, _ := list[i].(map[string]any)
+			set, _ = m["fieldsV1"].(map[string]any)
+		}
+		if set == nil && len(e.FieldsV1) > 0 {
 			if err := json.Unmarshal(e.FieldsV1, &set); err != nil {
 				return nil, fmt.Errorf("metadata.managedFields[%d].fieldsV1: %w", i, err)
 			}

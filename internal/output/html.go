@@ -6,7 +6,6 @@ import (
 	"crypto/sha256"
 	"embed"
 	"encoding/base64"
-	"encoding/json"
 	"fmt"
 	"html/template"
 	"io"
@@ -975,20 +974,11 @@ func ownerChange(was, now []fieldpath.ManagerRef) (mark, class string) {
 	return "⇄ was " + ownerNames(was), "hand"
 }
 
-// managedEntries reads an object's managedFields entries ("" fields as they are; an
-// unreadable list gives none: the ownership map then shows no owners).
+// managedEntries reads an object's managedFields entries (an unreadable list gives none:
+// the ownership map then shows no owners, as blame.Annotate refuses it).
 func managedEntries(obj map[string]any) []fieldpath.Entry {
-	md, _ := obj["metadata"].(map[string]any)
-	raw, ok := md["managedFields"]
-	if !ok || raw == nil {
-		return nil
-	}
-	b, err := json.Marshal(raw)
+	entries, _, err := fieldpath.EntriesOf(obj)
 	if err != nil {
-		return nil
-	}
-	var entries []fieldpath.Entry
-	if json.Unmarshal(b, &entries) != nil {
 		return nil
 	}
 	return entries
