@@ -30,7 +30,7 @@ func TestHTMLGolden(t *testing.T) {
 		// The refusal with what force would take, and the entry it removes.
 		"The server refuses: 409 Conflict",
 		"(its managedFields entry would be removed)",
-				// The ownership map, with its legend.
+		// The ownership map, with its legend.
 		`<div class="map"><h3>Ownership of the stored object</h3>`,
 		`<span class="own m5">helm (Apply, v1)</span> <small>2026-12-02T12:00:00Z (this apply)</small>`,
 		// A Secret, masked.
@@ -63,7 +63,7 @@ func TestHTMLSelfContained(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-		sum := sha256.Sum256([]byte(js))
+	sum := sha256.Sum256([]byte(js))
 	want := "default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src 'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
 	m := regexp.MustCompile(`<meta http-equiv="Content-Security-Policy" content="([^"]*)">`).FindStringSubmatch(out)
 	if m == nil || html.UnescapeString(m[1]) != want || !strings.Contains(out, "<script>"+js+"</script>") {
@@ -134,7 +134,7 @@ func hostileReport() *report.Report {
 	updated := &report.Result{APIVersion: "v1", Kind: h(0), Namespace: h(1), Name: h(2), Source: input.Source{File: h(3), Line: 1},
 		Action: report.ActionUpdate, Changed: true, Live: obj(h(4)), Object: obj(h(5)),
 		Ownership: []report.Ownership{{Manager: mgr, Gained: []string{h(6)}, Released: []string{h(7)}, Deleted: []string{h(7)}, MovedFrom: h(0)}},
-		Deleted: []string{h(7)}, Assigned: []string{h(1)}, Prune: &report.Prune{Applier: h(2), Message: h(3)}}
+		Deleted:   []string{h(7)}, Assigned: []string{h(1)}, Prune: &report.Prune{Applier: h(2), Message: h(3)}}
 	rep.Add(rejected)
 	rep.Add(updated)
 	rep.Add(report.FromError(input.Source{File: h(4), Line: 1}, errString(h(5))))
@@ -148,7 +148,7 @@ func TestHTMLEscaping(t *testing.T) {
 	if n := strings.Count(lower, "<script"); n != 1 {
 		t.Errorf("%d script elements: a value is not escaped", n)
 	}
-		for _, bad := range []string{"<img", "<svg", "</textarea", "<b>\u2029", `href="javascript`, "<!-- -->"} {
+	for _, bad := range []string{"<img", "<svg", "</textarea", "<b>\u2029", `href="javascript`, "<!-- -->"} {
 		if strings.Contains(lower, bad) {
 			t.Errorf("the page holds %q unescaped", bad)
 		}
