@@ -11,14 +11,12 @@ import (
 	"github.com/ssa-diff/ssa-diff/internal/report"
 )
 
-// compactValue prints a value in one line of JSON, cut to max runes.
-func compactValue(v any, max int) string { return compactWith(json.Marshal, v, max) }
-
-// compactValues prints two values as compactValue does, but never the same for values
-// that differ: when both would be cut to the same text, each shows where they differ.
+// compactValues prints two values in one line of JSON each, cut to max runes, but never
+// the same for values that differ: when both would be cut to the same text, each shows
+// where they differ.
 func compactValues(a, b any, max int) (string, string) { return compactPair(json.Marshal, a, b, max) }
 
-// compactWith is compactValue with marshal printing the JSON.
+// compactWith prints a value in one line of JSON (marshal prints it), cut to max runes.
 func compactWith(marshal func(any) ([]byte, error), v any, max int) string {
 	if v == nil {
 		return "(absent)"
