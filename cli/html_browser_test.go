@@ -4,10 +4,11 @@ import (
 	"bytes"
 	"fmt"
 	"image/png"
+	"maps"
 	"net/url"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 	"testing"
 
@@ -156,12 +157,7 @@ func TestReportInBrowser(t *testing.T) {
 
 	t.Run("examples", func(t *testing.T) {
 		ex := examples(t)
-		names := make([]string, 0, len(ex))
-		for n := range ex {
-			names = append(names, n)
-		}
-		sort.Strings(names)
-		for _, name := range names {
+		for _, name := range slices.Sorted(maps.Keys(ex)) {
 			path := writePage(t, pages, name, append([]string{"--now", exampleNow}, ex[name]...)...)
 			// Wide: change blocks side by side; narrow: unified.
 			for _, size := range []struct {

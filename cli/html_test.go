@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"html"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -15,7 +17,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/ssa-diff/ssa-diff/internal/testkit"
-	"sigs.k8s.io/yaml"
 )
 
 // The HTML report (-o html, --report-html): golden pages of the examples, the same page
@@ -25,19 +26,14 @@ import (
 func TestHTMLExamplesGolden(t *testing.T) {
 	t.Chdir(repoRoot(t))
 	ex := examples(t)
-	names := make([]string, 0, len(ex))
-	for n := range ex {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, name := range names {
+	for _, name := range slices.Sorted(maps.Keys(ex)) {
 		t.Run(name, func(t *testing.T) {
 			args := append([]string{"--now", exampleNow}, ex[name]...)
 			page, stderr, code := run(t, "", append([]string{"-o", "html"}, args...)...)
 			if code == 2 {
 				t.Fatalf("exit 2: %s", stderr)
 			}
-			golden(t, name+".html", []byte(page))
+			golden(t, name+".html", testkit.WithoutPageAssets([]byte(page)))
 			// The same page again, and beside -o text from the same prediction.
 			again, _, _ := run(t, "", append([]string{"-o", "html", "--jobs", "1"}, args...)...)
 			if again != page {
@@ -115,10 +111,11 @@ func TestHTMLShowsEveryReportField(t *testing.T) {
 	}
 	ran := 0
 	for _, cy := range cases {
-		args, ok := recordedArgs(t, cy)
-		if !ok {
+		c := readFixtureCase(t, cy)
+		if !c.applies() {
 			continue
 		}
+		args := c.args(filepath.Dir(cy), func(p string) string { return p })
 		ran++
 		name := filepath.Base(filepath.Dir(cy))
 		t.Run(name, func(t *testing.T) {
@@ -137,45 +134,6 @@ func TestHTMLShowsEveryReportField(t *testing.T) {
 	if ran < 70 {
 		t.Errorf("only %d recorded apply cases", ran)
 	}
-}
-
-// recordedArgs is the command line of a recorded apply case, as fixtureCase1 runs it.
-func recordedArgs(t *testing.T, cy string) ([]string, bool) {
-	t.Helper()
-	b, err := os.ReadFile(cy)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var c fixtureCase
-	if err := yaml.Unmarshal(b, &c); err != nil {
-		t.Fatalf("%s: %v", cy, err)
-	}
-	if c.Request.Verb != "apply" && c.Request.Verb != "apply-status" {
-		return nil, false
-	}
-	d := filepath.Dir(cy)
-	applier := "api"
-	if c.Request.Mode == "kubectl" {
-		applier = "kubectl"
-	}
-	args := []string{"--field-manager", c.Request.FieldManager, "--applier", applier}
-	if c.Now != "" {
-		args = append(args, "--now", c.Now)
-	}
-	if c.Request.Force {
-		args = append(args, "--force-conflicts")
-	}
-	if c.Request.Subresource != "" || c.Request.Verb == "apply-status" {
-		args = append(args, "--subresource", "status")
-	}
-	if _, err := os.Stat(filepath.Join(d, "crds.yaml")); err == nil {
-		args = append(args, "--crd", filepath.Join(d, "crds.yaml"))
-	}
-	args = append(args, filepath.Join(d, "manifest.yaml"))
-	if _, err := os.Stat(filepath.Join(d, "live.json")); err == nil {
-		args = append(args, filepath.Join(d, "live.json"))
-	}
-	return args, true
 }
 
 var objectStart = regexp.MustCompile(`<details class="obj" id="o(\d+)"`)

@@ -20,7 +20,7 @@ import (
 
 func TestHTMLGolden(t *testing.T) {
 	out, _ := writeAll(t, "html", gateReport(gatePolicy), Options{})
-	golden(t, "html.golden", []byte(out))
+	golden(t, "html.golden", testkit.WithoutPageAssets([]byte(out)))
 	for _, want := range []string{
 		"<title>ssa-diff: 1 object could not be predicted (exit 2)</title>",
 		`<details class="obj" id="o1" data-a="update" data-k="Deployment" data-n="shop" data-f="1" open>`,
@@ -68,6 +68,10 @@ func TestHTMLSelfContained(t *testing.T) {
 	m := regexp.MustCompile(`<meta http-equiv="Content-Security-Policy" content="([^"]*)">`).FindStringSubmatch(out)
 	if m == nil || html.UnescapeString(m[1]) != want || !strings.Contains(out, "<script>"+js+"</script>") {
 		t.Errorf("the policy does not allow exactly the page's script: %q", m)
+	}
+	css, err := htmlAssets.ReadFile("html/page.css")
+	if err != nil || !strings.Contains(out, "<style>"+string(css)+"</style>") {
+		t.Errorf("the page does not hold its style sheet (%v)", err)
 	}
 }
 
