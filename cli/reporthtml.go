@@ -24,13 +24,13 @@ type reportOptions struct {
 
 var reportArgNames = map[string]string{"report-html": "FILE", "report-url": "URL"}
 
-func (c *config) addReportFlags(fs *pflag.FlagSet) {
+func (c *options) addReportFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&c.report.html, "report-html", "", "Also write the report as one self-contained HTML page to FILE, from the same prediction as -o: the summary, filters, and per object its diff, ownership map, conflicts, refusal and advice (for a CI artifact; -o html prints it on standard output).")
 	fs.StringVar(&c.report.url, "report-url", "", "Where the HTML report will be found (a CI artifact's or job's address): -o markdown links it. Default: the --report-html FILE.")
 }
 
 // checkReport validates the HTML report's flags.
-func (c *config) checkReport() error {
+func (c *options) checkReport() error {
 	if c.report.html == "-" {
 		return errors.New("--report-html needs a file name (-o html prints the page on standard output)")
 	}
@@ -38,7 +38,7 @@ func (c *config) checkReport() error {
 }
 
 // reportLink is where -o markdown says the HTML report is ("" when there is none).
-func (c *config) reportLink() string {
+func (c *options) reportLink() string {
 	if c.report.url != "" {
 		return c.report.url
 	}
@@ -48,7 +48,7 @@ func (c *config) reportLink() string {
 // htmlReport opens the --report-html page: its writer, and finish, which completes it once
 // the report is closed: the page replaces FILE only when it is whole (a failed run leaves
 // FILE as it was), and finish returns the first error of the run or its own.
-func (c *config) htmlReport(opts output.Options) (output.Writer, func(error) error, error) {
+func (c *options) htmlReport(opts output.Options) (output.Writer, func(error) error, error) {
 	path := c.report.html
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
 	if err != nil {
@@ -89,7 +89,7 @@ func (c *config) htmlReport(opts output.Options) (output.Writer, func(error) err
 
 // withHTMLReport adds the --report-html page to w, when asked: the writer, and the finish
 // that completes the page (see htmlReport; without a page it returns its error as it is).
-func (c *config) withHTMLReport(w output.Writer, opts output.Options) (output.Writer, func(error) error, error) {
+func (c *options) withHTMLReport(w output.Writer, opts output.Options) (output.Writer, func(error) error, error) {
 	if c.report.html == "" {
 		return w, func(err error) error { return err }, nil
 	}

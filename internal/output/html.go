@@ -18,7 +18,7 @@ import (
 	"github.com/ssa-diff/ssa-diff/internal/blame"
 	"github.com/ssa-diff/ssa-diff/internal/jsontext"
 	"github.com/ssa-diff/ssa-diff/internal/report"
-	"github.com/ssa-diff/ssa-diff/merge/advice"
+	"github.com/ssa-diff/ssa-diff/judge/advice"
 )
 
 // The page's template, style and script (html/page.*), embedded: the page loads nothing.

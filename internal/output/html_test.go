@@ -15,7 +15,7 @@ import (
 	"github.com/ssa-diff/ssa-diff/internal/report"
 	"github.com/ssa-diff/ssa-diff/internal/testkit"
 	"github.com/ssa-diff/ssa-diff/merge"
-	"github.com/ssa-diff/ssa-diff/merge/advice"
+	"github.com/ssa-diff/ssa-diff/judge/advice"
 )
 
 func TestHTMLGolden(t *testing.T) {
