@@ -811,9 +811,14 @@ func (h *htmlWriter) ownershipMap(res *report.Result, live, stored map[string]an
 	case res.Action == report.ActionUnchanged:
 		m.Title = "Ownership (unchanged)"
 	}
-	// Who owned each field before: the live object's owners, by path.
+	// Who owned each field before: the live object's owners, by path (when some manager's
+	// fields change: else every field keeps its owners).
+	moves, deletedNow := res.Ownership, res.Deleted
+	if forced {
+		moves, deletedNow = res.WithForce.Ownership, res.WithForce.Deleted
+	}
 	var before map[string][]fieldpath.ManagerRef
-	if live != nil {
+	if live != nil && (len(moves) > 0 || len(deletedNow) > 0) {
 		before = map[string][]fieldpath.ManagerRef{}
 		if ll, err := blame.AnnotateWith(live, h.yamlScalar); err == nil {
 			for _, l := range ll {
