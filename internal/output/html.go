@@ -180,12 +180,14 @@ type htmlObject struct {
 	Deleted, Assigned, AssignedEvery htmlList
 	Steps                            []report.Step
 	Prune                            *report.Prune
-	Approximations                   []report.Approximation
-	Warnings                         []string
-	Advice                           []advice.Advice
-	State                            *htmlState
-	Diff                             *htmlDiff
-	Map                              *htmlMap
+	// PruneLevel is the policy's level of the prune's finding ("": none).
+	PruneLevel     string
+	Approximations []report.Approximation
+	Warnings       []string
+	Advice         []advice.Advice
+	State          *htmlState
+	Diff           *htmlDiff
+	Map            *htmlMap
 }
 
 type htmlChip struct{ Class, Text string }
@@ -317,6 +319,10 @@ func (h *htmlWriter) object(res *report.Result) (*htmlObject, error) {
 		case f.Category == report.CategoryRejected && v.Error != nil:
 			// The refusal's box says it, and whether it fails the run.
 			v.Error.Fails, v.Error.Judged = f.Fails(), true
+			continue
+		case f.Category == report.CategoryPrune && res.Prune != nil && f.Message == res.Prune.Message:
+			// The prune's box says it, and how the policy judges it.
+			v.PruneLevel = f.Level
 			continue
 		case f.Category == report.CategoryConflict && !f.Fails():
 			// The conflicts' table says it, at the manifest's line.

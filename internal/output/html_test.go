@@ -271,3 +271,30 @@ func TestYAMLScalarIsBlames(t *testing.T) {
 // folded reports whether a line is long enough for the YAML library to fold it, where
 // the two printers fold at other columns.
 func folded(s string) bool { return len(s) > 70 }
+
+func TestHTMLPrune(t *testing.T) {
+	rep := report.New(report.Options{FieldManager: "argocd-controller", Applier: "argocd", Now: now, Policy: &report.Policy{FailOn: []string{"prune"}}})
+	live := map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{"name": "old", "namespace": "shop"}, "data": map[string]any{"a": "1"}}
+	msg := `Argo CD prunes it: the Application "shop" tracks it and the manifests no longer name it`
+	res := &report.Result{APIVersion: "v1", Kind: "ConfigMap", Namespace: "shop", Name: "old", Source: input.Source{File: "live.json", Line: 40},
+		Action: report.ActionPrune, Changed: true, Live: live, Prune: &report.Prune{Applier: "argocd", Message: msg},
+		Conflicts: []report.Conflict{}, Ownership: []report.Ownership{}, Deleted: []string{}, Warnings: []string{}}
+	res.Findings = rep.Options.Policy.Evaluate(res, "argocd-controller", nil)
+	rep.Add(res)
+	rep.Summarize()
+	out, _ := writeAll(t, "html", rep, Options{})
+	for _, want := range []string{
+		`<div class="card prune"><b>1</b>to prune</div>`,
+		"live <code>live.json, document 0, line 40</code>: no manifest names it",
+		`Pruned by argocd <span class="chip bad">fails the run</span>`,
+		"predicted (none: the object is pruned)", `<div class="d">  a: &#34;1&#34;</div>`,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the page lacks %q", want)
+		}
+	}
+	// Once in the object (its finding is the box), once among the failing objects.
+	if obj := out[strings.Index(out, "<main"):]; strings.Count(obj, "the manifests no longer name it") != 1 || strings.Count(out, "the manifests no longer name it") != 2 {
+		t.Error("the prune's message is not said once in the object's part")
+	}
+}
