@@ -490,14 +490,22 @@ func (h *htmlWriter) object(res *report.Result) (*htmlObject, error) {
 	if err != nil {
 		return nil, err
 	}
-	h.countManagers(res.Live, stored)
+	h.countManagers(res, stored)
 	return v, nil
 }
 
-// countManagers counts the object for each manager of its live or stored object.
-func (h *htmlWriter) countManagers(live, stored map[string]any) {
+// countManagers counts the object for each manager of its live or stored object, its
+// conflicts and its ownership moves.
+func (h *htmlWriter) countManagers(res *report.Result, stored map[string]any) {
+	names := append(liveManagers(res.Live), liveManagers(stored)...)
+	for _, c := range res.Conflicts {
+		names = append(names, c.Manager.Manager)
+	}
+	for _, o := range res.Ownership {
+		names = append(names, o.Manager.Manager)
+	}
 	seen := map[string]bool{}
-	for _, m := range append(liveManagers(live), liveManagers(stored)...) {
+	for _, m := range names {
 		if !seen[m] {
 			seen[m] = true
 			h.managerClass(m)
