@@ -221,7 +221,9 @@ type htmlForce struct {
 	Refused  *htmlError
 	Deleted  htmlList
 	Warnings []string
-	// Action, Gains (the applier's), Assigned and Steps are the forced prediction's.
+	// Action, Gains (the applier's), Assigned and Steps are the forced prediction's; Stores
+	// says the diff and the ownership map show the object it stores.
+	Stores   bool
 	Action   string
 	Gains    []htmlTake
 	Assigned htmlList
@@ -579,7 +581,7 @@ func (h *htmlWriter) force(res *report.Result) *htmlForce {
 	}
 	f.Deleted = fieldList(wf.Deleted, 0)
 	f.Warnings = wf.Warnings
-	f.Action, f.Assigned, f.Steps = string(wf.Action), fieldList(wf.Assigned, 0), wf.Steps
+	f.Action, f.Assigned, f.Steps, f.Stores = string(wf.Action), fieldList(wf.Assigned, 0), wf.Steps, wf.Object != nil
 	return f
 }
 

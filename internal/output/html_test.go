@@ -36,7 +36,7 @@ func TestHTMLGolden(t *testing.T) {
 		// A Secret, masked.
 		"password: &#39;*** (before)&#39;",
 		// Findings, advice, the request sequence.
-		"protected", "kubectl sends", "client-side apply migration patch",
+		"protected", "The applier sends 2 requests", "client-side apply migration patch",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the page lacks %q", want)
