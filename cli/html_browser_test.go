@@ -267,7 +267,11 @@ func TestReportInBrowser(t *testing.T) {
 		}
 		defer p.Close()
 		s := state(t, p)
-		t.Logf("corpus: %s", s)
+		var loadMS float64
+		if err := p.Eval(`performance.getEntriesByType("navigation")[0].duration`, &loadMS); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("corpus: %s; loaded in %.0f ms", s, loadMS)
 		if s.Objects < 900 || s.Shown != s.Objects || len(s.Managers) < 5 || s.Conflicts == 0 {
 			t.Errorf("corpus: %s", s)
 		}

@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/sergi/go-diff/diffmatchpatch"
 	"github.com/ssa-diff/ssa-diff/fieldpath"
@@ -782,7 +783,12 @@ type htmlMap struct {
 
 type htmlMapLine struct {
 	Class, Label, Text, Mark, MarkClass string
+	// Long: the label is longer than its column shows (its title shows it whole).
+	Long bool
 }
+
+// htmlLabelWidth is how many runes of the owners' label the map's column shows (21ch).
+const htmlLabelWidth = 21
 
 type htmlEntry struct {
 	Class, Manager, Describe, Time, FieldsType string
@@ -876,6 +882,7 @@ func (h *htmlWriter) ownershipMap(res *report.Result, live, stored map[string]an
 		ml.Class = strings.Join(classes, " ")
 		if names := ownerNames(l.Owners); names != prev {
 			ml.Label, prev = names, names // "" for the lines nobody owns: dim, no colour
+			ml.Long = utf8.RuneCountInString(names) > htmlLabelWidth
 		}
 		if mark, ok := refused[l.Path]; ok && l.Path != "" {
 			ml.Mark, ml.MarkClass = mark, "bad"

@@ -14,8 +14,8 @@ import (
 	"github.com/ssa-diff/ssa-diff/internal/input"
 	"github.com/ssa-diff/ssa-diff/internal/report"
 	"github.com/ssa-diff/ssa-diff/internal/testkit"
-	"github.com/ssa-diff/ssa-diff/merge"
 	"github.com/ssa-diff/ssa-diff/judge/advice"
+	"github.com/ssa-diff/ssa-diff/merge"
 )
 
 func TestHTMLGolden(t *testing.T) {
