@@ -41,7 +41,7 @@ const (
 	htmlOpenFailing = 20
 	// htmlOpenFirst: the first objects are open when they change or have findings.
 	htmlOpenFirst = 5
-	// htmlAttention is how many failing objects the page's head lists.
+	// htmlAttentionListed is how many failing objects the page's head lists.
 	htmlAttentionListed = 50
 	// htmlColors is the number of manager colours of the style sheet (m0 … m11).
 	htmlColors = 12
@@ -167,7 +167,7 @@ func (h *htmlWriter) Write(res *report.Result) error {
 // htmlObject is one object's part of the page.
 type htmlObject struct {
 	ID, Action, ActionLabel, Kind, Namespace, NamespaceKey, Name, APIVersion, Title string
-	Open, Failing, Changed                                                          bool
+	Open, Failing                                                                   bool
 	Chips                                                                           []htmlChip
 	Source, SourceLong, LiveSource, LiveSourceLong                                  string
 	Error                                                                           *htmlError
@@ -276,11 +276,8 @@ type htmlCondition struct {
 func (h *htmlWriter) object(res *report.Result) (*htmlObject, error) {
 	v := &htmlObject{
 		ID: fmt.Sprintf("o%d", h.n), Action: string(res.Action), Kind: res.Kind, Namespace: res.Namespace,
-		Name: res.Name, APIVersion: res.APIVersion, Title: title(res), Changed: res.Changed,
+		Name: res.Name, APIVersion: res.APIVersion, Title: title(res),
 		Source: res.Source.Short() + via(res.Source), SourceLong: res.Source.String(),
-	}
-	if res.Kind == "" && res.Name == "" {
-		v.Title = title(res)
 	}
 	v.NamespaceKey = res.Namespace
 	if v.NamespaceKey == "" {
