@@ -126,16 +126,17 @@ bench: build
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 	sh testdata/benchcorpus/bench.sh $(BIN) testdata/bench-corpus
 
-# The end-to-end test of --live-from-cluster: a real kube-apiserver 1.37.2 and etcd on free
+# The end-to-end tests of --live-from-cluster: a real kube-apiserver 1.37.2 and etcd on free
 # ports of 127.0.0.1, objects written by several managers, each prediction compared with
-# the server's own dryRun=All of the same apply. The binaries are built once, outside the
+# the server's own dryRun=All of the same apply; and the server killed, then hung, in the
+# middle of a read. The binaries are built once, outside the
 # repository (conformance/kube-apiserver/build.sh); make test skips this test.
 e2e:
 	@if [ ! -x "$(KUBE_BIN)/kube-apiserver" ] || [ ! -x "$(KUBE_BIN)/etcd" ]; then \
 		echo "building kube-apiserver and etcd into $(KUBE_BIN), once (~10-15 min on 2 cores)"; \
 		sh conformance/kube-apiserver/build.sh "$(KUBE_BIN)"; \
 	fi
-	SSA_DIFF_E2E=1 SSA_DIFF_KUBE_BIN="$(KUBE_BIN)" $(GO) test -count=1 -run '^TestClusterE2E$$' -v ./cli
+	SSA_DIFF_E2E=1 SSA_DIFF_KUBE_BIN="$(KUBE_BIN)" $(GO) test -count=1 -run '^(TestClusterE2E|TestClusterStoppedMidReadE2E)$$' -v ./cli
 
 # The main job on a real example: an HPA owns spec.replicas, the manifest sets it (exit 3:
 # the server would answer 409). Exit 2 would mean ssa-diff could not predict.

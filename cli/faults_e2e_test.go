@@ -72,6 +72,7 @@ func TestClusterStoppedMidReadE2E(t *testing.T) {
 			if err := srv.Signal("kube-apiserver", c.sig); err != nil {
 				t.Fatal(err)
 			}
+			stoppedAt := time.Now()
 			var r result
 			select {
 			case r = <-done:
@@ -85,13 +86,18 @@ func TestClusterStoppedMidReadE2E(t *testing.T) {
 			if err := json.Unmarshal([]byte(r.out), &rep); err != nil || len(rep.Results) != len(docs) {
 				t.Fatalf("%v: %d results\n%s", err, len(rep.Results), r.stderr)
 			}
+			ended := time.Since(stoppedAt)
 			read, failed := 0, 0
+			var errs []string
 			for _, res := range rep.Results {
 				switch {
 				case res.Action == "unchanged":
 					read++
 				case res.Action == "error" && strings.Contains(res.Error.Message, "from the cluster: "):
 					failed++
+					if len(errs) < 2 || !strings.Contains(errs[len(errs)-1], "not asked") && strings.Contains(res.Error.Message, "not asked") {
+						errs = append(errs, res.Error.Message)
+					}
 				default:
 					t.Errorf("%s: %s %+v, want unchanged (read) or an error (not read)", res.Name, res.Action, res.Error)
 				}
@@ -103,7 +109,8 @@ func TestClusterStoppedMidReadE2E(t *testing.T) {
 			if !strings.Contains(r.stderr, want) {
 				t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
 			}
-			t.Logf("stopped by %s: %d objects read and predicted, %d not read", c.sig, read, failed)
+			t.Logf("%s: %d objects read and predicted, %d not read; the run ended %v after the signal; errors such as:\n%s",
+				c.sig, read, failed, ended.Round(10*time.Millisecond), strings.Join(errs, "\n"))
 		})
 	}
 }
