@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/ssa-diff/ssa-diff/internal/cluster/clustertest"
+	"github.com/ssa-diff/ssa-diff/internal/testkit"
 	"github.com/ssa-diff/ssa-diff/merge"
 	"github.com/ssa-diff/ssa-diff/schema"
 )
@@ -26,20 +27,14 @@ import (
 // naming the server, with nothing predicted.
 func TestClusterNeverAnswers(t *testing.T) {
 	addr, _ := clustertest.Silent(t)
-	kc := writeFiles(t, map[string]string{"kubeconfig": fmt.Sprintf(`apiVersion: v1
-kind: Config
-clusters: [{name: c, cluster: {server: "https://%s", insecure-skip-tls-verify: true}}]
-users: [{name: u, user: {token: t}}]
-contexts: [{name: c, context: {cluster: c, user: u}}]
-current-context: c
-`, addr)})
+	kc := clustertest.KubeconfigFile(t, t.TempDir(), "https://"+addr, "insecure-skip-tls-verify: true", "token: t", "")
 	dir := writeFiles(t, map[string]string{"web.yaml": cmYAML("web", "", `"1"`, "")})
-	out, stderr, code := run(t, "", "--live-from-cluster", "--kubeconfig", filepath.Join(kc, "kubeconfig"), "--request-timeout", "300ms", nowFlag, dir)
+	out, stderr, code := run(t, "", "--live-from-cluster", "--kubeconfig", kc, "--request-timeout", "300ms", nowFlag, dir)
 	if code != 2 || out != "" || !strings.Contains(stderr, "cannot reach the cluster at https://"+addr) || !strings.Contains(stderr, "no answer within --request-timeout 300ms") {
 		t.Errorf("exit %d\n%s\n%s", code, out, stderr)
 	}
 	// No limit is not an option.
-	if _, stderr, code := run(t, "", "--live-from-cluster", "--kubeconfig", filepath.Join(kc, "kubeconfig"), "--request-timeout", "0", dir); code != 2 || !strings.Contains(stderr, "more than 0") {
+	if _, stderr, code := run(t, "", "--live-from-cluster", "--kubeconfig", kc, "--request-timeout", "0", dir); code != 2 || !strings.Contains(stderr, "more than 0") {
 		t.Errorf("--request-timeout 0: exit %d, %s", code, stderr)
 	}
 }
@@ -93,16 +88,8 @@ func TestCredentialPluginFails(t *testing.T) {
 	if err := os.WriteFile(plugin, []byte("#!/bin/sh\necho 'sso-login: the session expired: run sso-login --renew' >&2\nexit 1\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	kc := filepath.Join(dir, "kubeconfig")
-	if err := os.WriteFile(kc, []byte(fmt.Sprintf(`apiVersion: v1
-kind: Config
-clusters: [{name: c, cluster: {server: %q, certificate-authority-data: %s}}]
-users: [{name: u, user: {exec: {apiVersion: client.authentication.k8s.io/v1, command: %q, interactiveMode: Never}}}]
-contexts: [{name: c, context: {cluster: c, user: u}}]
-current-context: c
-`, s.URL, s.CAData(), plugin)), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	kc := clustertest.KubeconfigFile(t, dir, s.URL, "certificate-authority-data: "+s.CAData(),
+		fmt.Sprintf("exec: {apiVersion: client.authentication.k8s.io/v1, command: %q, interactiveMode: Never}", plugin), "")
 	manifests := writeFiles(t, map[string]string{"web.yaml": cmYAML("web", "", `"1"`, "")})
 	out, stderr, code := runBinary(t, bin, dir, "--live-from-cluster", "--kubeconfig", kc, manifests)
 	for _, want := range []string{"sso-login: the session expired: run sso-login --renew",
@@ -209,24 +196,11 @@ func TestInterruptedRead(t *testing.T) {
 					t.Errorf("%s = %q, want it as it was", path, data)
 				}
 			}
-			if names := dirNames(t, files); len(names) != 2 {
+			if names := testkit.DirNames(t, files); len(names) != 2 {
 				t.Errorf("left in the folder: %q", names)
 			}
 		})
 	}
-}
-
-func dirNames(t *testing.T, dir string) []string {
-	t.Helper()
-	des, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, de := range des {
-		names = append(names, de.Name())
-	}
-	return names
 }
 
 // The process killed, or interrupted, in the middle of writing --output-file: the file is
@@ -267,7 +241,7 @@ func TestKilledMidWrite(t *testing.T) {
 			if data, _ := os.ReadFile(report); string(data) != "previous report\n" {
 				t.Errorf("the report after the run was stopped: %d bytes, want the previous one", len(data))
 			}
-			left := dirNames(t, files)
+			left := testkit.DirNames(t, files)
 			switch {
 			case c.sig == syscall.SIGKILL && len(left) != 2: // the temporary file stays: nothing could remove it
 				t.Errorf("left in the folder: %q", left)

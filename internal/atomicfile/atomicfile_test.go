@@ -5,20 +5,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-func entries(t *testing.T, dir string) []string {
-	t.Helper()
-	des, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, de := range des {
-		names = append(names, de.Name())
-	}
-	return names
-}
+	"github.com/ssa-diff/ssa-diff/internal/testkit"
+)
 
 // Until Commit, the target is the previous file; after, the new one with its mode, and no
 // temporary file is left.
@@ -38,7 +27,7 @@ func TestCommit(t *testing.T) {
 	if data, _ := os.ReadFile(path); string(data) != "previous\n" {
 		t.Errorf("before the commit the target is %q", data)
 	}
-	names := entries(t, dir)
+	names := testkit.DirNames(t, dir)
 	if len(names) != 2 || !strings.HasPrefix(names[0], ".report.txt.tmp-") {
 		t.Errorf("while writing, the folder holds %q: want the target and .report.txt.tmp-*", names)
 	}
@@ -55,7 +44,7 @@ func TestCommit(t *testing.T) {
 	if data, _ := os.ReadFile(path); string(data) != "half and whole\n" {
 		t.Errorf("after the commit the target is %q", data)
 	}
-	if names := entries(t, dir); len(names) != 1 {
+	if names := testkit.DirNames(t, dir); len(names) != 1 {
 		t.Errorf("after the commit the folder holds %q", names)
 	}
 	f.Abort() // after a commit: nothing
@@ -98,7 +87,7 @@ func TestAbort(t *testing.T) {
 		if previous != "" {
 			want = 1
 		}
-		if names := entries(t, dir); len(names) != want {
+		if names := testkit.DirNames(t, dir); len(names) != want {
 			t.Errorf("after the abort the folder holds %q", names)
 		}
 	}
@@ -115,7 +104,7 @@ func TestWriteFile(t *testing.T) {
 			t.Errorf("got %q, want %q", got, data)
 		}
 	}
-	if names := entries(t, dir); len(names) != 1 {
+	if names := testkit.DirNames(t, dir); len(names) != 1 {
 		t.Errorf("the folder holds %q", names)
 	}
 }
@@ -141,7 +130,7 @@ func TestErrors(t *testing.T) {
 	if err := f.Commit(); err == nil || !strings.Contains(err.Error(), "cannot write "+path) {
 		t.Errorf("a failed rename: %v", err)
 	}
-	if names := entries(t, dir); len(names) != 1 || names[0] != "late" {
+	if names := testkit.DirNames(t, dir); len(names) != 1 || names[0] != "late" {
 		t.Errorf("after a failed commit the folder holds %q", names)
 	}
 }

@@ -19,25 +19,7 @@ import (
 
 // kubeconfigFor writes a kubeconfig for a server at url, with TLS verification as given.
 func kubeconfigFor(t *testing.T, url, cluster string) string {
-	t.Helper()
-	cfg := fmt.Sprintf(`apiVersion: v1
-kind: Config
-clusters:
-- name: c
-  cluster: {server: %q, %s}
-users:
-- name: u
-  user: {token: t}
-contexts:
-- name: c
-  context: {cluster: c, user: u, namespace: shop}
-current-context: c
-`, url, cluster)
-	p := filepath.Join(t.TempDir(), "kubeconfig")
-	if err := os.WriteFile(p, []byte(cfg), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return p
+	return clustertest.KubeconfigFile(t, t.TempDir(), url, cluster, "token: t", "shop")
 }
 
 // answers counts the requests to paths ending in suffix and answers the first n of them
@@ -348,24 +330,8 @@ func TestCredentialPluginFails(t *testing.T) {
 	if err := os.WriteFile(plugin, []byte("#!/bin/sh\nexit 1\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	cfg := fmt.Sprintf(`apiVersion: v1
-kind: Config
-clusters:
-- name: c
-  cluster: {server: %q, certificate-authority-data: %s}
-users:
-- name: u
-  user:
-    exec: {apiVersion: client.authentication.k8s.io/v1, command: %q, interactiveMode: Never}
-contexts:
-- name: c
-  context: {cluster: c, user: u}
-current-context: c
-`, s.URL, s.CAData(), plugin)
-	kc := filepath.Join(t.TempDir(), "kubeconfig")
-	if err := os.WriteFile(kc, []byte(cfg), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	kc := clustertest.KubeconfigFile(t, t.TempDir(), s.URL, "certificate-authority-data: "+s.CAData(),
+		fmt.Sprintf("exec: {apiVersion: client.authentication.k8s.io/v1, command: %q, interactiveMode: Never}", plugin), "")
 	client, err := Connect(Options{Kubeconfig: kc})
 	if err != nil {
 		t.Fatal(err)

@@ -129,23 +129,31 @@ func (s *Server) Requests() []string {
 // namespace is ns, and returns its path.
 func (s *Server) Kubeconfig(t testing.TB, dir, ns string) string {
 	t.Helper()
-	user := "{}"
+	user := ""
 	if s.Token != "" {
-		user = fmt.Sprintf("{token: %s}", s.Token)
+		user = "token: " + s.Token
 	}
+	return KubeconfigFile(t, dir, s.URL, "certificate-authority-data: "+s.CAData(), user, ns)
+}
+
+// KubeconfigFile writes into dir a kubeconfig whose one context, "test", is the cluster at
+// server, with more fields of the cluster (YAML, "insecure-skip-tls-verify: true") and the
+// fields of the user ("token: t", "exec: {…}"), and namespace ns; it returns its path.
+func KubeconfigFile(t testing.TB, dir, server, cluster, user, ns string) string {
+	t.Helper()
 	cfg := fmt.Sprintf(`apiVersion: v1
 kind: Config
 clusters:
 - name: test
-  cluster: {server: %q, certificate-authority-data: %s}
+  cluster: {server: %q, %s}
 users:
 - name: test
-  user: %s
+  user: {%s}
 contexts:
 - name: test
   context: {cluster: test, user: test, namespace: %q}
 current-context: test
-`, s.URL, s.CAData(), user, ns)
+`, server, cluster, user, ns)
 	path := filepath.Join(dir, "kubeconfig")
 	if err := os.WriteFile(path, []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)
