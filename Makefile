@@ -96,8 +96,9 @@ test: vet fmt-check lint unit recorded-check conformance fixturecheck differenti
 # Bumping Kubernetes is a version change in those go.mod files and a rerun.
 generate:
 	cd schema/gen && $(GO) run . -out ../builtin
-	cd merge/defaults/gen && $(GO) run . -o ../zz_generated_types.go
+	cd internal/defaults/gen && $(GO) run . -o ../zz_generated_types.go
 	cd conformance/internalapi && $(GO) run ./gen -out ../../internal/api
+	$(GO) run ./internal/features/gen -out internal/features/zz_generated.gates.go
 
 # Every fuzz target of the module (testdata/fuzz/run.sh finds them), FUZZTIME each, the time
 # limit an interrupt rather than -fuzztime: Go 1.26's -fuzztime deadline can fail a run that

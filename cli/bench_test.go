@@ -8,10 +8,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ssa-diff/ssa-diff/appliers"
 	"github.com/ssa-diff/ssa-diff/internal/input"
 	"github.com/ssa-diff/ssa-diff/merge"
-	"github.com/ssa-diff/ssa-diff/merge/appliers"
 	"github.com/ssa-diff/ssa-diff/schema"
+	"github.com/ssa-diff/ssa-diff/server/kubeapiserver"
 )
 
 // The benchmarks here run on the generated corpora of testdata/bench-corpus (make
@@ -82,7 +83,7 @@ func BenchmarkEngineCorpus(b *testing.B) {
 		}
 		return false, false
 	}, "default")
-	eng := merge.New(reg)
+	eng := merge.New(reg, kubeapiserver.Latest())
 	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
 	request := func(p *input.Pair, manager string) merge.Request {
 		var l map[string]any
@@ -102,7 +103,7 @@ func BenchmarkEngineCorpus(b *testing.B) {
 			return appliers.ArgoCD(eng, request(p, ""), appliers.ArgoCDOptions{Application: "platform"})
 		}},
 		{"flux", func(p *input.Pair) (*merge.Result, error) {
-			return appliers.Flux(eng, request(p, ""), appliers.FluxOptions{Normalize: normalizeAsFlux})
+			return appliers.Flux(eng, request(p, ""), appliers.FluxOptions{Normalize: appliers.NormalizeAsGoTypes})
 		}},
 	} {
 		b.Run(a.name, func(b *testing.B) {
@@ -128,6 +129,6 @@ func BenchmarkStartup(b *testing.B) {
 		if _, ok := reg.Lookup(schema.GVK{Group: "apps", Version: "v1", Kind: "Deployment"}); !ok {
 			b.Fatal("no Deployment")
 		}
-		_ = merge.New(reg)
+		_ = merge.New(reg, kubeapiserver.Latest())
 	}
 }

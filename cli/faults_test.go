@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ssa-diff/ssa-diff/appliers"
 	"github.com/ssa-diff/ssa-diff/internal/cluster/clustertest"
 	"github.com/ssa-diff/ssa-diff/internal/testkit"
 	"github.com/ssa-diff/ssa-diff/merge"
@@ -268,14 +269,12 @@ type interrupting struct {
 	n      atomic.Int32
 }
 
-func (p *interrupting) Apply(req merge.Request) (*merge.Result, error) {
+func (p *interrupting) Predict(a appliers.Applier, req merge.Request) (*merge.Result, error) {
 	if p.n.Add(1) == 3 {
 		p.cancel()
 	}
-	return p.fakeEngine.Apply(req)
+	return p.fakeEngine.Predict(a, req)
 }
-
-func (p *interrupting) KubectlApply(req merge.Request) (*merge.Result, error) { return p.Apply(req) }
 
 // Once the run's context ends (SIGINT), no worker starts another prediction and the run
 // stops with nothing more written: of 50 objects, the third prediction interrupts, and at
@@ -295,8 +294,7 @@ func TestInterruptStopsWorkers(t *testing.T) {
 	if cfg == nil {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
-	cfg.stdin, cfg.stdout, cfg.stderr = strings.NewReader(""), &out, &errb
-	code = cfg.run(ctx, func(*schema.Registry) predictor { return p })
+	code = newInvocation(cfg, strings.NewReader(""), &out, &errb, nil).execute(ctx, func(*schema.Registry) predictor { return p })
 	if n := p.n.Load(); code != 2 || n < 3 || n > 4 {
 		t.Errorf("exit %d after %d predictions, want 2 after 3 or 4\n%s", code, n, errb.String())
 	}

@@ -14,10 +14,10 @@ const outputFileUsage = "Write the output (-o) to FILE instead of standard outpu
 type reportOutput struct {
 	io.Writer
 	file *atomicfile.File // nil for standard output
-	c    *config
+	c    *invocation
 }
 
-func (c *config) openOutput() (*reportOutput, error) {
+func (c *invocation) openOutput() (*reportOutput, error) {
 	if c.outputFile == "" {
 		return &reportOutput{Writer: c.stdout, c: c}, nil
 	}

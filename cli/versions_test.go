@@ -34,7 +34,7 @@ metadata:
   namespace: shop
 `
 
-// TestUnservedKindsAreRejected (catalog V5): each applier refuses, object by object, the
+// TestUnservedKindsAreRejected (rules.md version.not-served): each applier refuses, object by object, the
 // kinds and versions the server does not serve, in its own words; the other objects are
 // predicted; the run exits 3.
 func TestUnservedKindsAreRejected(t *testing.T) {
@@ -88,7 +88,7 @@ const hpaLiveV2 = `{"apiVersion":"autoscaling/v2","kind":"HorizontalPodAutoscale
   "metrics":[{"type":"Resource","resource":{"name":"cpu","target":{"type":"Utilization","averageUtilization":70}}}]},
  "status":{"desiredReplicas":0,"currentMetrics":null}}`
 
-// TestLiveReadAtTheManifestsVersion (catalog V7): a manifest at autoscaling/v1 over a live
+// TestLiveReadAtTheManifestsVersion (rules.md version.conversion): a manifest at autoscaling/v1 over a live
 // object dumped at autoscaling/v2 is compared with the live object as the server reads it
 // at v1: re-applying what the object already says changes nothing (exit 0), and the diff
 // shows no version noise.

@@ -147,8 +147,8 @@ func TestRecordedCustomResourceCases(t *testing.T) {
 // TestVersionCases replays the cases of testdata/versions, recorded the same way from a
 // kube-apiserver 1.37.2 (dryRun=All and the real request answered alike): writes at one
 // version of the HorizontalPodAutoscaler over an object its managers wrote at the other,
-// with conflicts and with force (catalog V7, O10), and requests for kinds and versions the
-// server does not serve (catalog V5). They are compared strictly.
+// with conflicts and with force (rules.md version.conversion, version.own-version), and requests for kinds and versions the
+// server does not serve (rules.md version.not-served). They are compared strictly.
 func TestVersionCases(t *testing.T) {
 	cases, err := LoadCases(filepath.Join("testdata", "versions"))
 	if err != nil {

@@ -7,9 +7,10 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/ssa-diff/ssa-diff/appliers"
 	"github.com/ssa-diff/ssa-diff/merge"
-	"github.com/ssa-diff/ssa-diff/merge/appliers"
 	"github.com/ssa-diff/ssa-diff/schema"
+	"github.com/ssa-diff/ssa-diff/server/kubeapiserver"
 )
 
 // Registry returns the built-in schemas plus the case's CRDs.
@@ -25,7 +26,7 @@ func (c *Case) Registry() (*schema.Registry, error) {
 
 // Endpoint is where the case's request went, from its URL path and live object: the
 // group and version are the URL's (the live object may have been read at another version
-// of its kind, catalog V7), the kind the live object's (the manifest's on a create).
+// of its kind, rules.md version.conversion), the kind the live object's (the manifest's on a create).
 func (c *Case) Endpoint() merge.Endpoint {
 	src := c.Live
 	if src == nil {
@@ -82,7 +83,7 @@ func Replay(c *Case) (*merge.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := merge.New(reg, merge.WithServerHooks(merge.KubernetesHooks{ServiceIPFamilies: c.Cluster.ServiceIPFamilies}))
+	e := merge.New(reg, kubeapiserver.MustNew(kubeapiserver.Config{ServiceIPFamilies: c.Cluster.ServiceIPFamilies}))
 	req := merge.Request{Live: c.Live, Object: c.Manifest, Endpoint: c.Endpoint(),
 		Manager: c.Request.FieldManager, Force: c.Request.Force, Now: c.NowTime(), Source: c.kubectlSource()}
 	switch {

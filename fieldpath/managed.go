@@ -50,7 +50,7 @@ func (e *DecodeError) Unwrap() error { return e.Err }
 // Decode validates entries as the API server does and decodes them. An entry is invalid when
 // its operation is neither Apply nor Update, its apiVersion is empty, its fieldsType is not
 // FieldsV1, or its fieldsV1 is not a well-formed field set (trailing data included). When two
-// entries share an identity the later one wins (catalog A4). The error, a *DecodeError, carries
+// entries share an identity the later one wins (rules.md owner.duplicate-entries). The error, a *DecodeError, carries
 // the server's wording.
 func Decode(entries []Entry) (Managed, error) {
 	m := Managed{Fields: make(smdpath.ManagedFields, len(entries)), Times: make(map[string]*time.Time, len(entries))}
@@ -98,7 +98,7 @@ func SetToFieldsV1(s *smdpath.Set) ([]byte, error) {
 	return s.ToJSON()
 }
 
-// ManagerKey is the identity of an entry (catalog A1): the compact JSON of its manager,
+// ManagerKey is the identity of an entry (rules.md owner.key): the compact JSON of its manager,
 // operation, apiVersion (Update entries only) and subresource, with empty fields left out.
 func ManagerKey(e Entry) string {
 	apiVersion := e.APIVersion
@@ -227,7 +227,7 @@ func (m Managed) Ref(key string) ManagerRef {
 }
 
 // Encode writes the entries as the API server stores them: one per identity, fields filled
-// from the identity (catalog A2), in the server's order (catalog H1). No entries encode as nil.
+// from the identity (rules.md owner.key), in the server's order (rules.md encode.order). No entries encode as nil.
 func (m Managed) Encode() ([]Entry, error) {
 	if len(m.Fields) == 0 {
 		return nil, nil
@@ -257,7 +257,7 @@ func (m Managed) Encode() ([]Entry, error) {
 	return out, nil
 }
 
-// SortEntries orders entries as the API server does (catalog H1): by operation (Apply before
+// SortEntries orders entries as the API server does (rules.md encode.order): by operation (Apply before
 // Update), then time in seconds (none counts as 0), manager, apiVersion and subresource.
 func SortEntries(entries []Entry) {
 	sort.SliceStable(entries, func(i, j int) bool {

@@ -24,7 +24,7 @@ func mustTime(s string) *time.Time {
 	return &t
 }
 
-// catalog A1: identity keys.
+// rules.md owner.key: identity keys.
 func TestManagerKey(t *testing.T) {
 	for _, tc := range []struct {
 		e    Entry
@@ -41,7 +41,7 @@ func TestManagerKey(t *testing.T) {
 	}
 }
 
-// catalog C4: how conflicts name managers.
+// rules.md conflict.manager-text: how conflicts name managers.
 func TestManagerRefString(t *testing.T) {
 	for _, tc := range []struct {
 		r    ManagerRef
@@ -58,7 +58,7 @@ func TestManagerRefString(t *testing.T) {
 	}
 }
 
-// catalog M1, L3: the decoding errors the server gives.
+// rules.md supplied.invalid-ignored, request.corrupt-entries: the decoding errors the server gives.
 func TestDecodeErrors(t *testing.T) {
 	fields := json.RawMessage(`{"f:data":{}}`)
 	for _, tc := range []struct {
@@ -86,7 +86,7 @@ func TestDecodeErrors(t *testing.T) {
 	}
 }
 
-// catalog A4: a later entry with the same identity wins.
+// rules.md owner.duplicate-entries: a later entry with the same identity wins.
 func TestDecodeDuplicateIdentityLastWins(t *testing.T) {
 	m, err := Decode([]Entry{
 		{Manager: "m", Operation: OperationApply, APIVersion: "v1", FieldsType: "FieldsV1", FieldsV1: json.RawMessage(`{"f:data":{"f:a":{}}}`)},
@@ -104,7 +104,7 @@ func TestDecodeDuplicateIdentityLastWins(t *testing.T) {
 	}
 }
 
-// catalog H1: entries sort by operation, time, manager, apiVersion, subresource.
+// rules.md encode.order: entries sort by operation, time, manager, apiVersion, subresource.
 func TestSortEntries(t *testing.T) {
 	es := []Entry{
 		{Manager: "c", Operation: OperationUpdate, APIVersion: "v1", Time: mustTime("2001-01-01T00:00:02Z")},

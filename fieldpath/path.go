@@ -8,7 +8,7 @@ import (
 	"sigs.k8s.io/structured-merge-diff/v6/value"
 )
 
-// PathString prints a path exactly as the API server prints it in conflicts (catalog C8):
+// PathString prints a path exactly as the API server prints it in conflicts (rules.md conflict.path-text):
 // fields as .name (unquoted), keyed items as [k1=v1,k2="v2"] with keys sorted, set items as
 // [="v"], positions as [3].
 func PathString(p smdpath.Path) string {

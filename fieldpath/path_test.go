@@ -7,7 +7,7 @@ import (
 	"sigs.k8s.io/structured-merge-diff/v6/value"
 )
 
-// catalog C8: paths print as the server prints them.
+// rules.md conflict.path-text: paths print as the server prints them.
 func TestPathString(t *testing.T) {
 	port := smdpath.KeyByFields("containerPort", 80, "protocol", "TCP")
 	for _, tc := range []struct {

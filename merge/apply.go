@@ -8,7 +8,6 @@ import (
 
 	"github.com/ssa-diff/ssa-diff/fieldpath"
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
-	"github.com/ssa-diff/ssa-diff/merge/conversion"
 	"github.com/ssa-diff/ssa-diff/schema"
 	smdpath "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 	smdmerge "sigs.k8s.io/structured-merge-diff/v6/merge"
@@ -65,13 +64,13 @@ func (r *request) apply(live, cfg map[string]any, manager string, force bool) *R
 	created := live == nil
 	r.creating = created
 	if created {
-		if uid, _ := metadataOf(cfg)["uid"].(string); uid != "" { // catalog N3
+		if uid, _ := metadataOf(cfg)["uid"].(string); uid != "" { // rules.md create.uid
 			return reject(uidMismatch(r.typ, r.ep.Name, uid))
 		}
-		if r.ep.Subresource != "" { // catalog J5
+		if r.ep.Subresource != "" { // rules.md sub.status-needs-object
 			return reject(notFound(r.typ, r.ep.Name))
 		}
-		live = r.e.hooks.EmptyObject(r.typ)
+		live = r.e.model.EmptyObject(r.typ)
 		setNsName(live, r.ep.Namespace, r.ep.Name)
 	}
 	liveEntries, _, err := managedFieldsOf(live)
@@ -79,10 +78,10 @@ func (r *request) apply(live, cfg map[string]any, manager string, force bool) *R
 		return reject(internalError(fmt.Sprintf("failed to decode managed fields: %v", err)))
 	}
 	managed, err := fieldpath.Decode(liveEntries)
-	if err != nil { // catalog L3
+	if err != nil { // rules.md request.corrupt-entries
 		return reject(internalError(fmt.Sprintf("failed to decode managed fields: %v", err)))
 	}
-	if got := gvkOf(cfg); got != r.ep.GVK { // catalog L4
+	if got := schema.GVKOf(cfg); got != r.ep.GVK { // rules.md request.kind-mismatch
 		return reject(badRequest(fmt.Sprintf("invalid object type: %s", got)))
 	}
 	before := managed.Copy()
@@ -115,7 +114,7 @@ func (r *request) apply(live, cfg map[string]any, manager string, force bool) *R
 	} else {
 		obj = unstructured.DeepCopyObject(live)
 	}
-	if manager == KubectlManager && hasLastApplied(obj) { // catalog K3, K4
+	if manager == KubectlManager && hasLastApplied(obj) { // rules.md kubectl.annotation-sync, kubectl.annotation-too-large
 		setLastApplied(obj, cfg)
 	}
 	entries, err := out.managed.Encode()
@@ -147,7 +146,7 @@ func (r *request) apply(live, cfg map[string]any, manager string, force bool) *R
 	return res
 }
 
-// applyWithLastApplied is the apply with the kubectl relaxation (catalog K1, K2): when the
+// applyWithLastApplied is the apply with the kubectl relaxation (rules.md kubectl.relaxation, kubectl.no-relaxation): when the
 // manager is "kubectl" and every conflict is on a field whose last-applied value still
 // matches the live object, the apply is forced; otherwise only the other conflicts count.
 func (r *request) applyWithLastApplied(live, cfg map[string]any, managed fieldpath.Managed, manager string, force bool) (*applyOutcome, *StatusError) {
@@ -173,8 +172,8 @@ func (r *request) applyWithLastApplied(live, cfg map[string]any, managed fieldpa
 
 // applyOnce is the chain from the before-first-apply step inwards.
 func (r *request) applyOnce(live, cfg map[string]any, managed fieldpath.Managed, manager string, force bool) (*applyOutcome, *StatusError) {
-	if len(managed.Fields) == 0 { // catalog F1
-		empty := r.e.hooks.EmptyObject(r.typ)
+	if len(managed.Fields) == 0 { // rules.md untracked.first-apply
+		empty := r.e.model.EmptyObject(r.typ)
 		var err error
 		managed, err = r.update(empty, live, managed, BeforeFirstApplyManager)
 		if err != nil {
@@ -182,12 +181,12 @@ func (r *request) applyOnce(live, cfg map[string]any, managed fieldpath.Managed,
 		}
 	}
 	key := r.managerKey(manager, fieldpath.OperationApply)
-	if mf, ok := metadataOf(cfg)["managedFields"]; ok && mf != nil { // catalog L5
+	if mf, ok := metadataOf(cfg)["managedFields"]; ok && mf != nil { // rules.md request.managedfields-in-body
 		return nil, badRequest("metadata.managedFields must be nil")
 	}
 	// The body is typed before the live object, as the server does.
 	cfgTyped, err := r.parse(cfg, true)
-	if err != nil { // catalog L6
+	if err != nil { // rules.md request.schema-mismatch
 		return nil, internalError(fmt.Sprintf("failed to create typed patch object (%s): %v", objectGVKNN(cfg), err))
 	}
 	liveTyped, err := r.parseStored(live)
@@ -230,10 +229,10 @@ func (r *request) applyOnce(live, cfg map[string]any, managed fieldpath.Managed,
 }
 
 func (r *request) defaultObject(obj map[string]any) error {
-	return r.e.hooks.Default(r.typ, obj)
+	return r.e.model.Default(r.typ, obj)
 }
 
-// validateManager checks the fieldManager parameter (catalog L1, A3).
+// validateManager checks the fieldManager parameter (rules.md request.options, owner.name).
 func validateManager(m string, apply bool) *StatusError {
 	invalid := func(field, detail string, typ string, bad string) *StatusError {
 		msg := fmt.Sprintf(`PatchOptions.meta.k8s.io "" is invalid: %s: %s`, field, detail)
@@ -274,7 +273,7 @@ func setNsName(obj map[string]any, ns, name string) {
 
 // describeConflicts turns SMD conflicts into data with both values. A conflict with an
 // entry recorded at another version names a path of that version: its values are read
-// from the live object and the configuration converted to it (catalog V7).
+// from the live object and the configuration converted to it (rules.md version.conversion).
 func (r *request) describeConflicts(cs smdmerge.Conflicts, managed fieldpath.Managed, live, cfg map[string]any) []Conflict {
 	out := make([]Conflict, 0, len(cs))
 	at := map[string][2]map[string]any{}
@@ -450,13 +449,13 @@ var systemMetadata = smdpath.NewSet(
 )
 
 // sortConflicts orders conflicts by manager identity, keeping each manager's paths in set
-// order. The server's cause order across managers is map order (catalog C7); ours is stable.
+// order. The server's cause order across managers is map order (rules.md conflict.cause-order); ours is stable.
 func sortConflicts(cs smdmerge.Conflicts) {
 	sort.SliceStable(cs, func(i, j int) bool { return cs[i].Manager < cs[j].Manager })
 }
 
-// checkIdentity is what the handlers and the store check after field management (catalog
-// N3, N4): the name and namespace must be the URL's, and a resourceVersion in the body is an
+// checkIdentity is what the handlers and the store check after field management (rules.md
+// create.uid, create.name-and-namespace): the name and namespace must be the URL's, and a resourceVersion in the body is an
 // optimistic lock. (That the uid of an existing object cannot change is validation's.)
 func (r *request) checkIdentity(live, obj, cfg map[string]any, created bool) *StatusError {
 	ns, name := nsName(obj)
@@ -495,41 +494,34 @@ func (r *request) prepare(created bool, decoded, obj, live map[string]any) error
 		live = nil
 	}
 	return r.atHub(obj, live, func(t *schema.Type, obj, live map[string]any) error {
-		if dh, ok := r.e.hooks.(DecodedHooks); ok && decoded != nil {
-			if t != r.typ {
-				hd, err := conversion.Convert(decoded, t.GVK.APIVersion())
-				if err != nil {
-					return err
-				}
-				decoded = hd
+		if decoded != nil && t != r.typ {
+			hd, err := r.e.model.Convert(decoded, t.GVK.APIVersion())
+			if err != nil {
+				return err
 			}
-			if created {
-				return dh.PrepareForCreateDecoded(t, decoded, obj)
-			}
-			return dh.PrepareForUpdateDecoded(t, r.ep.Subresource, decoded, obj, live)
+			decoded = hd
 		}
 		if created {
-			return r.e.hooks.PrepareForCreate(t, obj)
+			return r.e.model.PrepareForCreate(t, decoded, obj)
 		}
-		return r.e.hooks.PrepareForUpdate(t, r.ep.Subresource, obj, live)
+		return r.e.model.PrepareForUpdate(t, r.ep.Subresource, decoded, obj, live)
 	})
 }
 
-// keepDecoded copies obj, the object of a write before defaulting, when the hooks' rules
-// look at it (DecodedHooks); otherwise it returns nil.
+// keepDecoded copies obj, the object of a write before defaulting, when the model's rules
+// look at it (server.Strategy.KeepDecoded); otherwise it returns nil.
 func (r *request) keepDecoded(obj map[string]any) map[string]any {
-	if dh, ok := r.e.hooks.(DecodedHooks); ok && dh.KeepDecoded(r.typ, r.ep.Subresource, r.creating) {
+	if r.e.model.KeepDecoded(r.typ, r.ep.Subresource, r.creating) {
 		return unstructured.DeepCopyObject(obj)
 	}
 	return nil
 }
 
 // assigned lists what the server assigns in obj, the object a write of the given action
-// stores (none when nothing is stored), when the hooks know it (AssignedReporter).
+// stores (none when nothing is stored), as the model knows it.
 func (r *request) assigned(action Action, obj map[string]any) []string {
-	ar, ok := r.e.hooks.(AssignedReporter)
-	if !ok || (action != ActionCreate && action != ActionUpdate) {
+	if action != ActionCreate && action != ActionUpdate {
 		return nil
 	}
-	return ar.Assigned(r.typ, action == ActionCreate, obj)
+	return r.e.model.Assigned(r.typ, action == ActionCreate, obj)
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ssa-diff/ssa-diff/schema"
+	"github.com/ssa-diff/ssa-diff/server/kubeapiserver"
 	smdpath "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 	smdmerge "sigs.k8s.io/structured-merge-diff/v6/merge"
 	"sigs.k8s.io/structured-merge-diff/v6/typed"
@@ -39,7 +40,7 @@ func deploymentRequest(tb testing.TB) Request {
 // BenchmarkApplyDeployment is the whole prediction of one apply: decoding managedFields,
 // the field manager chain, defaulting, encoding.
 func BenchmarkApplyDeployment(b *testing.B) {
-	e := New(schema.NewRegistry())
+	e := New(schema.NewRegistry(), kubeapiserver.Latest())
 	req := deploymentRequest(b)
 	if res, err := e.Apply(req); err != nil || res.Rejection != nil {
 		b.Fatalf("apply: %v %v", err, res.Rejection)

@@ -1,7 +1,7 @@
 package merge_test
 
 // The engine's own invariants, held through the clients' sequences of requests too (package
-// merge/appliers, which imports this package: hence an external test package, reaching the
+// appliers, which imports this package: hence an external test package, reaching the
 // internal test helpers through export_test.go).
 
 import (
@@ -13,12 +13,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ssa-diff/ssa-diff/appliers"
 	"github.com/ssa-diff/ssa-diff/internal/fieldsjson"
 	"github.com/ssa-diff/ssa-diff/internal/testkit"
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 	"github.com/ssa-diff/ssa-diff/merge"
-	"github.com/ssa-diff/ssa-diff/merge/appliers"
 	"github.com/ssa-diff/ssa-diff/schema"
+	"github.com/ssa-diff/ssa-diff/server/kubeapiserver"
 )
 
 // TestCompactManagedFields: an engine WithCompactManagedFields predicts what the default
@@ -26,7 +27,7 @@ import (
 // predictions serve as live objects again.
 func TestCompactManagedFields(t *testing.T) {
 	reg := schema.NewRegistry()
-	trees, text := merge.New(reg), merge.New(reg, merge.WithCompactManagedFields())
+	trees, text := merge.New(reg, kubeapiserver.Latest()), merge.New(reg, kubeapiserver.Latest(), merge.WithCompactManagedFields())
 	req := merge.DeploymentRequest(t)
 	for _, c := range []struct {
 		name  string
@@ -86,7 +87,7 @@ func TestCompactManagedFields(t *testing.T) {
 // the whole Result (object, managedFields, conflicts, ownership, deletions, warnings) with
 // the golden file beside it. Run with -update after a deliberate change.
 func TestGolden(t *testing.T) {
-	e := merge.New(schema.NewRegistry())
+	e := merge.New(schema.NewRegistry(), kubeapiserver.Latest())
 	reqs, _ := filepath.Glob("testdata/golden/*.request.json")
 	if len(reqs) == 0 {
 		t.Fatal("no golden requests")
@@ -128,7 +129,7 @@ func TestGolden(t *testing.T) {
 // internal/input's CompactManagedFields reads dumps) gets the same answer, for every kind of
 // request, as the same object with fieldsV1 trees.
 func TestFieldsV1AsText(t *testing.T) {
-	e := merge.New(schema.NewRegistry())
+	e := merge.New(schema.NewRegistry(), kubeapiserver.Latest())
 	base := merge.DeploymentRequest(t)
 	text := merge.FuzzCopy(base.Live)
 	for _, item := range text["metadata"].(map[string]any)["managedFields"].([]any) {
@@ -186,7 +187,7 @@ func TestFieldsV1AsText(t *testing.T) {
 // create, the uid, the creation time and what the allocators fill; on an update, the new
 // resourceVersion; nothing when nothing is written.
 func TestAssignedEveryApplier(t *testing.T) {
-	e := merge.New(schema.NewRegistry())
+	e := merge.New(schema.NewRegistry(), kubeapiserver.Latest())
 	svc := map[string]any{"apiVersion": "v1", "kind": "Service",
 		"metadata": map[string]any{"name": "web", "namespace": "shop"},
 		"spec": map[string]any{"type": "NodePort", "selector": map[string]any{"app": "web"},
@@ -245,7 +246,7 @@ func TestAssignedEveryApplier(t *testing.T) {
 func TestReadOnlyKind(t *testing.T) {
 	obj := map[string]any{"apiVersion": "v1", "kind": "ComponentStatus", "metadata": map[string]any{"name": "etcd-0"},
 		"conditions": []any{map[string]any{"type": "Healthy", "status": "True"}}}
-	e := merge.New(schema.NewRegistry())
+	e := merge.New(schema.NewRegistry(), kubeapiserver.Latest())
 	for name, apply := range map[string]func(merge.Request) (*merge.Result, error){"api": e.Apply, "kubectl": kubectlOn(e)} {
 		res, err := apply(merge.Request{Object: obj, Manager: "kubectl"})
 		if err != nil {
@@ -259,9 +260,9 @@ func TestReadOnlyKind(t *testing.T) {
 }
 
 // TestNotServed: a request for a kind or version the server does not serve is refused
-// before anything else, as each client sees it (catalog V5).
+// before anything else, as each client sees it (rules.md version.not-served).
 func TestNotServed(t *testing.T) {
-	e := merge.New(merge.WidgetRegistry(t, false))
+	e := merge.New(merge.WidgetRegistry(t, false), kubeapiserver.Latest())
 	const (
 		status = `{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"the server could not find the requested resource","reason":"NotFound","details":{},"code":404}`
 		text   = "404 page not found"
@@ -355,9 +356,9 @@ func TestNotServed(t *testing.T) {
 // autoscaling/v1 with that metric in targetCPUUtilizationPercentage and the other in an
 // annotation; reading that back would put the CPU metric last. An apply at v1 that changes
 // nothing must leave the stored object alone (no write, no generation bump), in one request
-// and through a client's sequence (catalog V7, G5).
+// and through a client's sequence (rules.md version.conversion, time.store-ignores-time-only).
 func TestHPANoOpAtV1KeepsTheStoredObject(t *testing.T) {
-	e := merge.New(schema.NewRegistry())
+	e := merge.New(schema.NewRegistry(), kubeapiserver.Latest())
 	live := merge.ObjFromYAML(t, strings.Replace(merge.HPAAtV2, `  - type: Pods
     pods: {metric: {name: qps}, target: {type: AverageValue, averageValue: "10"}}
   - type: Resource
@@ -391,9 +392,9 @@ func kubectlOn(e *merge.Engine) func(merge.Request) (*merge.Result, error) {
 	return func(r merge.Request) (*merge.Result, error) { return appliers.Kubectl(e, r) }
 }
 
-// catalog V1: the kubectl applier words a refusal by validation as kubectl prints it.
+// rules.md valid.builtin: the kubectl applier words a refusal by validation as kubectl prints it.
 func TestKubectlWordsA422(t *testing.T) {
-	e := merge.New(schema.NewRegistry(), merge.WithServerHooks(merge.RefusingWith(merge.TwoErrors)))
+	e := merge.New(schema.NewRegistry(), merge.RefusingWith(merge.TwoErrors))
 	now := time.Date(2026, 12, 3, 9, 0, 0, 0, time.UTC)
 	// The kubectl applier words the same refusal as kubectl prints it.
 	k, err := appliers.Kubectl(e, merge.Request{Object: merge.ObjFromYAML(t, merge.ValidateDeployment), Now: now})

@@ -10,8 +10,8 @@ import (
 )
 
 // versionConverter gives structured-merge-diff the object at the apiVersion another
-// manager's entry was recorded at (catalog O10, V7), as the server's converter does: the
-// object is converted through the kind's internal version (package merge/conversion for
+// manager's entry was recorded at (rules.md version.own-version, version.conversion), as the server's converter does: the
+// object is converted through the kind's internal version (package internal/conversion for
 // the built-in kinds; a CRD's strategy None rewrites apiVersion) and typed with the other
 // version's schema. A version the server has no type for is missing, and the entries
 // recorded at it are dropped: for the built-in kinds, a version it does not serve. A CRD's

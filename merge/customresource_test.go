@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/ssa-diff/ssa-diff/schema"
+	"github.com/ssa-diff/ssa-diff/server/kubeapiserver"
 )
 
 // certificateCRD is the CRD of the recorded validate-cr-* cases (a cert-manager-like
@@ -116,7 +117,7 @@ func crEngine(t *testing.T) *Engine {
 	if err := reg.AddCRD("certificates.yaml", []byte(certificateCRD)); err != nil {
 		t.Fatal(err)
 	}
-	return New(reg, WithServerHooks(KubernetesHooks{}))
+	return New(reg, kubeapiserver.Latest())
 }
 
 func runCRScenario(t *testing.T, sc crScenario) {
@@ -260,14 +261,14 @@ var crScenarios = []crScenario{
 	}},
 }
 
-// catalog V3, V4, V6: custom resources refused as apiextensions-apiserver refuses them.
+// rules.md valid.crd-schema, valid.crd-cel, valid.metadata: custom resources refused as apiextensions-apiserver refuses them.
 func TestCustomResourceValidation(t *testing.T) {
 	for _, sc := range crScenarios {
 		t.Run(sc.name, func(t *testing.T) { runCRScenario(t, sc) })
 	}
 }
 
-// catalog V4: a CRD whose rule could cost more than the server's budget is itself refused.
+// rules.md valid.crd-cel: a CRD whose rule could cost more than the server's budget is itself refused.
 func TestCRDValidation(t *testing.T) {
 	crd := `apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
@@ -297,7 +298,7 @@ spec:
                 - rule: self.all(l, l.name != '')
                   messageExpression: "self.map(l, l.name).join(', ') + ' need names'"
 `
-	e := New(schema.NewRegistry(), WithServerHooks(KubernetesHooks{}))
+	e := New(schema.NewRegistry(), kubeapiserver.Latest())
 	res, err := e.Apply(Request{Object: objFromYAML(t, crd), Manager: "kubectl", Now: time.Date(2026, 12, 3, 9, 0, 0, 0, time.UTC)})
 	if err != nil {
 		t.Fatal(err)

@@ -12,7 +12,7 @@
 //  0. the request's group, version and kind must be served (else 404 from the server, or
 //     the client's own refusal: kubectl's "no matches for kind"); the stored object is
 //     read at the request's version, converted through the kind's internal version
-//     (package merge/conversion), and managedFields entries recorded at other versions are
+//     (package internal/conversion), and managedFields entries recorded at other versions are
 //     compared after converting the object to their versions — entries at versions the
 //     server no longer serves are dropped;
 //  1. the manager name and the body's group/version/kind are checked (400, 422);
@@ -37,7 +37,7 @@
 //
 // [Engine.Apply] and [Engine.Update] run that chain for one request. Clients apply in
 // sequences of requests: a [Sequence] ([Engine.Begin]) predicts them one after the other
-// and sums them up as one [Result] relative to the live object. Package merge/appliers
+// and sums them up as one [Result] relative to the live object. Package appliers
 // holds the sequences of kubectl, Argo CD and Flux. Every refusal comes back
 // as a [StatusError] worded byte for byte as the server words it; everything else — the
 // predicted object, managedFields, conflicts with both values, ownership moves, deleted
@@ -48,5 +48,6 @@
 // removes nothing (fieldapply.go says why; FuzzEngine and the differential test against the
 // Kubernetes field manager hold both paths to the same answers).
 //
-// Rule numbers in comments (C6, F1, …) refer to the behaviour catalog SEMANTICS.md.
+// Rule ids in comments (conflict.message-many, untracked.first-apply, …) are those of
+// docs/rules.md, the one catalogue of the server's rules in the repository.
 package merge

@@ -4,7 +4,7 @@ import (
 	"github.com/ssa-diff/ssa-diff/schema"
 )
 
-// Empty lists of a write (catalog V1). The server decodes an empty JSON list of a
+// Empty lists of a write (rules.md valid.builtin). The server decodes an empty JSON list of a
 // built-in object into an empty, non-nil Go slice and keeps it through defaulting,
 // conversion, its registry rules and validation; only storage, which is protobuf, turns it
 // into nil. Package defaults models the object as stored, so it drops them: its validators

@@ -8,8 +8,8 @@ import (
 	"github.com/ssa-diff/ssa-diff/schema"
 )
 
-// The empty lists of a write are what validation sees and storage drops (catalog
-// V1; conformance/testdata/fidelity/*-empty-*): put back where the write sets the field
+// The empty lists of a write are what validation sees and storage drops (rules.md
+// valid.builtin; conformance/testdata/fidelity/*-empty-*): put back where the write sets the field
 // and defaulting left it unset, taken out again for the stored object.
 func TestEmptiesForValidation(t *testing.T) {
 	body := func() map[string]any {

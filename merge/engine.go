@@ -12,9 +12,8 @@ import (
 	"github.com/ssa-diff/ssa-diff/fieldpath"
 	"github.com/ssa-diff/ssa-diff/internal/fieldsjson"
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
-	"github.com/ssa-diff/ssa-diff/merge/conversion"
 	"github.com/ssa-diff/ssa-diff/schema"
-	"k8s.io/apimachinery/pkg/util/validation/field"
+	"github.com/ssa-diff/ssa-diff/server"
 	smdpath "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 	smdmerge "sigs.k8s.io/structured-merge-diff/v6/merge"
 	"sigs.k8s.io/structured-merge-diff/v6/typed"
@@ -25,7 +24,7 @@ import (
 const (
 	BeforeFirstApplyManager = "before-first-apply"
 	AncientChangesManager   = "ancient-changes"
-	// KubectlManager is the one apply manager the server treats specially (catalog K1–K4).
+	// KubectlManager is the one apply manager the server treats specially (rules.md kubectl.relaxation, kubectl.no-relaxation, kubectl.annotation-sync, kubectl.annotation-too-large).
 	KubectlManager = "kubectl"
 	// LastAppliedAnnotation is client-side apply's record of the last applied configuration.
 	LastAppliedAnnotation = "kubectl.kubernetes.io/last-applied-configuration"
@@ -37,69 +36,10 @@ const (
 	maxAnnotationsSize = 256 * 1024
 )
 
-// ServerHooks is what the API server does to an object around field management: the
-// defaulting of the kind's decoder and the registry strategy's rules. Package merge/defaults
-// and merge/strategy provide the built-in kinds'.
-type ServerHooks interface {
-	// Default fills in defaults as decoding the object into its Go type and defaulting it
-	// would. An error means the server could not decode the object.
-	Default(t *schema.Type, obj map[string]any) error
-	// EmptyObject is the JSON of the kind's Go zero value, the "old" object of a create (catalog N1).
-	EmptyObject(t *schema.Type) map[string]any
-	// PrepareForCreate applies the registry's rules to a new object.
-	PrepareForCreate(t *schema.Type, obj map[string]any) error
-	// PrepareForUpdate applies the registry's rules to an updated object, given the old one.
-	PrepareForUpdate(t *schema.Type, subresource string, obj, old map[string]any) error
-	// Validate is the registry's validation of obj, the object about to be stored once
-	// field management, defaulting and the registry's rules have made it (catalog V1, V2,
-	// V6): old is the live object on an update through the main resource or subresource,
-	// nil on a create. The errors come in the order the server lists them.
-	Validate(t *schema.Type, subresource string, obj, old map[string]any) Validation
-}
-
-// Validation is what the registry's validation says of an object about to be stored.
-type Validation struct {
-	// Errors, when there are any, make the server refuse the write: 422 Invalid.
-	Errors field.ErrorList
-	// Warnings are what the server would send back in Warning headers (kubectl prints
-	// them as "Warning: …").
-	Warnings []string
-	// NotPredicted, when set, says why the validation of this kind is not predicted (a
-	// kind whose validation the hooks do not know): the engine warns that a refusal
-	// would not be seen.
-	NotPredicted string
-}
-
-// DecodedHooks are ServerHooks whose registry rules also look at the object as the
-// server decoded it from the request, before Default ran: KubernetesHooks' do for a Job's
-// labels on create and for the generation of kinds compared with reflect.DeepEqual. When
-// KeepDecoded says so, the engine keeps a copy of the object before Default and calls the
-// …Decoded preparation instead of PrepareForCreate or PrepareForUpdate.
-type DecodedHooks interface {
-	ServerHooks
-	// KeepDecoded reports whether a write of kind t through subresource ("" for the main
-	// resource) that creates (create is true) or updates an object needs the decoded object.
-	KeepDecoded(t *schema.Type, subresource string, create bool) bool
-	// PrepareForCreateDecoded is PrepareForCreate given the decoded object.
-	PrepareForCreateDecoded(t *schema.Type, decoded, obj map[string]any) error
-	// PrepareForUpdateDecoded is PrepareForUpdate given the decoded object.
-	PrepareForUpdateDecoded(t *schema.Type, subresource string, decoded, obj, old map[string]any) error
-}
-
-// AssignedReporter is implemented by ServerHooks that know which values of a stored object
-// the server assigns (KubernetesHooks): the engine fills Result.Assigned with them on every
-// create and update.
-type AssignedReporter interface {
-	// Assigned lists, as dotted paths (".spec.clusterIP"), the fields the server fills in
-	// obj, the object a write of kind t stores (create is true for a create), with values
-	// no prediction can know.
-	Assigned(t *schema.Type, create bool, obj map[string]any) []string
-}
-
 // Engine predicts API server writes. It is safe for concurrent use once built.
 type Engine struct {
 	schemas *schema.Registry
-	hooks   ServerHooks
+	model   server.Model
 	// noShortcuts turns off the shortcuts of applyFields (the prune) and deletedFields (the
 	// typed comparison): tests compare both paths.
 	noShortcuts bool
@@ -110,9 +50,6 @@ type Engine struct {
 // Option configures an Engine.
 type Option func(*Engine)
 
-// WithServerHooks replaces the defaulting and registry rules the engine applies.
-func WithServerHooks(h ServerHooks) Option { return func(e *Engine) { e.hooks = h } }
-
 // WithCompactManagedFields makes the objects the engine predicts hold the fieldsV1 of their
 // metadata.managedFields entries as JSON text — a json.RawMessage in the canonical form of
 // fieldsjson.CanonicalFieldsV1, which encoding/json writes as it writes the tree — instead
@@ -120,9 +57,12 @@ func WithServerHooks(h ServerHooks) Option { return func(e *Engine) { e.hooks = 
 // package fieldpath read them either way (a prediction can be the live object of the next).
 func WithCompactManagedFields() Option { return func(e *Engine) { e.compactManagedFields = true } }
 
-// New returns an engine that resolves kinds through schemas.
-func New(schemas *schema.Registry, opts ...Option) *Engine {
-	e := &Engine{schemas: schemas, hooks: KubernetesHooks{}}
+// New returns an engine that resolves kinds through schemas and asks model what the API
+// server does around field management: kubeapiserver.New's model for kube-apiserver's own
+// defaulting, conversion, registry rules and validation, server.FieldManagementOnly for
+// none of them.
+func New(schemas *schema.Registry, model server.Model, opts ...Option) *Engine {
+	e := &Engine{schemas: schemas, model: model}
 	for _, o := range opts {
 		o(e)
 	}
@@ -142,7 +82,7 @@ type request struct {
 	typ *schema.Type
 	// hub is the type of the version whose shape is the kind's internal version, when
 	// the request's is another (autoscaling/v2 for an autoscaling/v1 request): the
-	// registry's rules and validation run on the internal version (catalog V7). hubLive is
+	// registry's rules and validation run on the internal version (rules.md version.conversion). hubLive is
 	// the live object at that version as the server holds it (Request.hubLive), if known.
 	hub     *schema.Type
 	hubLive map[string]any
@@ -178,11 +118,9 @@ func (e *Engine) newRequest(req Request) (*request, error) {
 	if req.Now.IsZero() {
 		r.now = time.Now().UTC().Truncate(time.Second)
 	}
-	if typ.Source == schema.SourceBuiltin {
-		if v := conversion.Hub(ep.GVK.Group, ep.GVK.Kind); v != "" && v != ep.GVK.Version {
-			r.hub, _ = e.schemas.Lookup(schema.GVK{Group: ep.GVK.Group, Version: v, Kind: ep.GVK.Kind})
-			r.hubLive = req.hubLive
-		}
+	if v := e.model.Hub(typ); v != "" && v != ep.GVK.Version {
+		r.hub, _ = e.schemas.Lookup(schema.GVK{Group: ep.GVK.Group, Version: v, Kind: ep.GVK.Kind})
+		r.hubLive = req.hubLive
 	}
 	r.ignore = resetFilters(e.schemas, typ, ep.Subresource)
 	r.updater = (&smdmerge.UpdaterBuilder{
@@ -285,7 +223,7 @@ func parseSorted(p typed.ParseableType, obj map[string]any, opts ...typed.Valida
 	return tv, err
 }
 
-// managerKey builds the identity of the writing manager (catalog A1, A3).
+// managerKey builds the identity of the writing manager (rules.md owner.key, owner.name).
 func (r *request) managerKey(name string, op fieldpath.Operation) string {
 	if name == "" {
 		name = "unknown"
@@ -293,7 +231,7 @@ func (r *request) managerKey(name string, op fieldpath.Operation) string {
 	return fieldpath.ManagerKey(fieldpath.Entry{Manager: name, Operation: op, APIVersion: string(r.version), Subresource: r.ep.Subresource})
 }
 
-// stripSet are the paths never tracked for the writing manager (catalog E1).
+// stripSet are the paths never tracked for the writing manager (rules.md track.never-tracked).
 var stripPaths = []smdpath.Path{
 	smdpath.MakePathOrDie("apiVersion"),
 	smdpath.MakePathOrDie("kind"),
@@ -323,8 +261,8 @@ func stripMeta(fields smdpath.ManagedFields, key string) {
 }
 
 // update runs the Update chain below the manager-naming step: the diff between live and
-// next is owned by the manager (catalog B3/B4), system fields are stripped (E1), the time is
-// set when the manager gained anything (G1) and Update entries are capped (I1).
+// next is owned by the manager (rules.md update.set-grows, update.takes-over), system fields are stripped (rules.md track.never-tracked), the time is
+// set when the manager gained anything (rules.md time.update) and Update entries are capped (rules.md cap.update-entries).
 func (r *request) update(live, next map[string]any, managed fieldpath.Managed, manager string) (fieldpath.Managed, error) {
 	key := r.managerKey(manager, fieldpath.OperationUpdate)
 	liveTyped, err := r.parse(live, false)
@@ -356,7 +294,7 @@ func (r *request) update(live, next map[string]any, managed fieldpath.Managed, m
 }
 
 // capUpdateManagers folds the oldest Update entries into ancient-changes buckets, one per
-// apiVersion, until at most ten remain (catalog I1).
+// apiVersion, until at most ten remain (rules.md cap.update-entries).
 func capUpdateManagers(managed fieldpath.Managed) {
 	var updaters []string
 	for key, vs := range managed.Fields {

@@ -11,11 +11,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ssa-diff/ssa-diff/merge"
-	"github.com/ssa-diff/ssa-diff/merge/appliers"
-
+	"github.com/ssa-diff/ssa-diff/appliers"
 	"github.com/ssa-diff/ssa-diff/fieldpath"
+	"github.com/ssa-diff/ssa-diff/merge"
 	"github.com/ssa-diff/ssa-diff/schema"
+	"github.com/ssa-diff/ssa-diff/server/kubeapiserver"
 	smdpath "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 	"sigs.k8s.io/yaml"
 )
@@ -37,10 +37,10 @@ func FuzzEngine(f *testing.F) {
 	if err := reg.AddCRD("crd.yaml", crd); err != nil {
 		f.Fatal(err)
 	}
-	e := merge.New(reg, merge.WithCompactManagedFields())
+	e := merge.New(reg, kubeapiserver.Latest(), merge.WithCompactManagedFields())
 	// full is the same engine without the shortcuts (applyFields' prune, deletedFields'
 	// comparison) and with fieldsV1 as trees: both must answer alike.
-	full := merge.New(reg, merge.WithoutShortcuts())
+	full := merge.New(reg, kubeapiserver.Latest(), merge.WithoutShortcuts())
 	var bases []map[string]any
 	if err := yaml.Unmarshal([]byte(fuzzBase), &bases); err != nil {
 		f.Fatal(err)
@@ -107,7 +107,7 @@ func FuzzEngine(f *testing.F) {
 			if res.Object == nil {
 				t.Fatalf("%s without an object", res.Action)
 			}
-			// An update keeps live managedFields it cannot decode (SEMANTICS M3); otherwise
+			// An update keeps live managedFields it cannot decode (rules.md supplied.errors-keep-entries); otherwise
 			// what is predicted must decode.
 			if _, err := fieldpath.Decode(res.ManagedFields); err != nil && liveEntriesDecode(req.Live) {
 				t.Fatalf("the predicted managedFields do not decode: %v\nrequest: %s", err, describe(req))

@@ -9,6 +9,7 @@ import (
 	"github.com/ssa-diff/ssa-diff/fieldpath"
 	"github.com/ssa-diff/ssa-diff/merge"
 	"github.com/ssa-diff/ssa-diff/schema"
+	"github.com/ssa-diff/ssa-diff/server/kubeapiserver"
 )
 
 // decode is how an embedder holds objects: map[string]any as encoding/json decodes them.
@@ -24,8 +25,8 @@ func decode(s string) map[string]any {
 // spec.replicas through /scale, so an apply that sets another value is refused with 409;
 // with Force it takes the field.
 func Example() {
-	reg := schema.NewRegistry() // every built-in kind of Kubernetes 1.37
-	engine := merge.New(reg)    // defaulting and registry rules included
+	reg := schema.NewRegistry()                      // every built-in kind of Kubernetes 1.37
+	engine := merge.New(reg, kubeapiserver.Latest()) // defaulting and registry rules included
 	live := decode(`{"apiVersion":"apps/v1","kind":"Deployment",
 	  "metadata":{"name":"web","namespace":"shop","uid":"6d1b7a52-0000-4000-8000-000000000001","resourceVersion":"7","generation":1,
 	    "creationTimestamp":"2026-12-01T09:00:00Z",
@@ -76,7 +77,7 @@ func Example() {
 // answer, and Summarize describes both as one Result: with its co-owner gone, the key is
 // deleted (alone, the apply would leave it to the retired manager).
 func ExampleSequence() {
-	engine := merge.New(schema.NewRegistry())
+	engine := merge.New(schema.NewRegistry(), kubeapiserver.Latest())
 	live := decode(`{"apiVersion":"v1","kind":"ConfigMap",
 	  "metadata":{"name":"settings","namespace":"shop","uid":"6d1b7a52-0000-4000-8000-000000000002","resourceVersion":"3",
 	    "creationTimestamp":"2026-12-01T09:00:00Z",
@@ -121,35 +122,4 @@ func ExampleSequence() {
 	// Output:
 	// update map[mode:fast] [.data.legacy]
 	// old-operator: taken [.data.legacy]
-}
-
-// A dual-stack cluster declared (its service IP families, the primary first): a Service
-// requiring dual stack gets both families, and its two cluster IPs are the server's to
-// allocate. Undeclared, the recording server (an IPv4 cluster) refuses it.
-func ExampleKubernetesHooks_serviceIPFamilies() {
-	reg := schema.NewRegistry()
-	manifest := decode(`{"apiVersion":"v1","kind":"Service","metadata":{"name":"api","namespace":"shop"},
-	  "spec":{"ipFamilyPolicy":"RequireDualStack","selector":{"app":"api"},"ports":[{"port":443}]}}`)
-	req := merge.Request{Object: manifest, Manager: "gitops", Now: time.Date(2026, 12, 3, 9, 0, 0, 0, time.UTC)}
-
-	families, err := merge.ParseServiceIPFamilies("IPv4,IPv6")
-	if err != nil {
-		log.Fatal(err)
-	}
-	dual := merge.New(reg, merge.WithServerHooks(merge.KubernetesHooks{ServiceIPFamilies: families}))
-	res, err := dual.Apply(req)
-	if err != nil {
-		log.Fatal(err)
-	}
-	spec := res.Object["spec"].(map[string]any)
-	fmt.Println(res.Action, spec["ipFamilies"], res.Assigned[3:])
-
-	res, err = merge.New(reg).Apply(req)
-	if err != nil {
-		log.Fatal(err)
-	}
-	fmt.Println(res.Rejection.Code, res.Rejection.Message)
-	// Output:
-	// create [IPv4 IPv6] [.spec.clusterIP .spec.clusterIPs]
-	// 422 Service "api" is invalid: spec.ipFamilyPolicy: Invalid value: "RequireDualStack": this cluster is not configured for dual-stack services
 }

@@ -1,9 +1,13 @@
 package merge
 
-import "k8s.io/apimachinery/pkg/util/validation/field"
+import (
+	"github.com/ssa-diff/ssa-diff/server"
+	"github.com/ssa-diff/ssa-diff/server/kubeapiserver"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+)
 
 // What the tests of package merge_test may reach inside: they drive the engine through the
-// clients' sequences of package merge/appliers, which imports this package, so they cannot
+// clients' sequences of package appliers, which imports this package, so they cannot
 // be tests of this package.
 
 // WithoutShortcuts turns off the shortcuts of applyFields (the prune) and deletedFields
@@ -19,9 +23,10 @@ var MetadataOf = metadataOf
 
 var ObjFromYAML = objFromYAML
 
-// RefusingWith is ServerHooks whose validation adds errs' errors to the kind's.
-func RefusingWith(errs func(obj, old map[string]any) field.ErrorList) ServerHooks {
-	return &refusingHooks{errs: errs}
+// RefusingWith is the latest kube-apiserver model with a validation that adds errs' errors
+// to the kind's.
+func RefusingWith(errs func(obj, old map[string]any) field.ErrorList) server.Model {
+	return &refusingHooks{Model: kubeapiserver.Latest(), errs: errs}
 }
 
 var ServerTestNow = serverTestNow

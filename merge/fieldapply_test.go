@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
-
 	"github.com/ssa-diff/ssa-diff/schema"
+	"github.com/ssa-diff/ssa-diff/server/kubeapiserver"
 	smdpath "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 	"sigs.k8s.io/structured-merge-diff/v6/typed"
 	"sigs.k8s.io/structured-merge-diff/v6/value"
@@ -17,7 +17,7 @@ import (
 // prune and the typed comparison of deleted fields: both paths must meet the same
 // expectations.
 func TestScenariosWithoutShortcuts(t *testing.T) {
-	e := New(schema.NewRegistry())
+	e := New(schema.NewRegistry(), kubeapiserver.Latest())
 	e.noShortcuts = true
 	for _, sc := range append(append([]scenario{}, scenarios...), moreScenarios...) {
 		t.Run(sc.name, func(t *testing.T) { runScenario(t, e, sc) })
@@ -29,7 +29,7 @@ func TestScenariosWithoutShortcuts(t *testing.T) {
 // shortcut taken exactly when the applier keeps everything it owned.
 func TestPruneShortcutAgrees(t *testing.T) {
 	reg := schema.NewRegistry()
-	fast, full := New(reg), New(reg)
+	fast, full := New(reg, kubeapiserver.Latest()), New(reg, kubeapiserver.Latest())
 	full.noShortcuts = true
 	base := deploymentRequest(t)
 	// deployer owns what its manifest sets; applying the same manifest again keeps it all.
@@ -98,7 +98,7 @@ func container(obj map[string]any, i int) map[string]any {
 // names the condition of fieldapply.go it checks.
 func TestKeepsEverything(t *testing.T) {
 	reg := schema.NewRegistry()
-	e := New(reg)
+	e := New(reg, kubeapiserver.Latest())
 	r, err := e.newRequest(Request{Object: map[string]any{"apiVersion": "apps/v1", "kind": "Deployment"}})
 	if err != nil {
 		t.Fatal(err)
@@ -199,7 +199,7 @@ func typedOf(t *testing.T, r *request, obj map[string]any) *typed.TypedValue {
 // skips: whenever it says nothing is removed, the typed comparison must find nothing.
 func TestKeepsEveryField(t *testing.T) {
 	reg := schema.NewRegistry()
-	e := New(reg)
+	e := New(reg, kubeapiserver.Latest())
 	e.noShortcuts = true
 	base := deploymentRequest(t)
 	r, err := e.newRequest(base)

@@ -14,8 +14,8 @@ func hasLastApplied(obj map[string]any) bool {
 }
 
 // setLastApplied rewrites the last-applied annotation from the applied configuration
-// (catalog K3): the configuration without that annotation, as compact JSON with sorted keys
-// and a trailing newline. Past the annotations size limit the annotation is deleted (K4).
+// (rules.md kubectl.annotation-sync): the configuration without that annotation, as compact JSON with sorted keys
+// and a trailing newline. Past the annotations size limit the annotation is deleted (rules.md kubectl.annotation-too-large).
 func setLastApplied(obj, cfg map[string]any) {
 	c := unstructured.DeepCopyObject(cfg)
 	// The server reads and writes annotations as a map of strings: a null value becomes "",
@@ -52,8 +52,8 @@ func setLastApplied(obj, cfg map[string]any) {
 }
 
 // allowedConflictsFromLastApplied is the set of fields a kubectl apply may take over without
-// force (catalog K1): the fields of the last-applied configuration whose values the live
-// object still has. ok is false when there is no usable annotation (catalog K2).
+// force (rules.md kubectl.relaxation): the fields of the last-applied configuration whose values the live
+// object still has. ok is false when there is no usable annotation (rules.md kubectl.no-relaxation).
 func (r *request) allowedConflictsFromLastApplied(live map[string]any) (*smdpath.Set, bool) {
 	s, _ := annotations(live)[LastAppliedAnnotation].(string)
 	if s == "" {

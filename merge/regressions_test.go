@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ssa-diff/ssa-diff/schema"
+	"github.com/ssa-diff/ssa-diff/server/kubeapiserver"
 )
 
 // TestTypedErrorDeterministic: an apply body with two fields the schema does not declare,
@@ -19,7 +20,7 @@ import (
 // The API server shares the randomness, but a prediction must not change between runs.
 // Found by FuzzEngine; fixed in package merge (parse validates maps in key order when it fails).
 func TestTypedErrorDeterministic(t *testing.T) {
-	e := New(schema.NewRegistry())
+	e := New(schema.NewRegistry(), kubeapiserver.Latest())
 	seen := map[string]bool{}
 	for i := 0; i < 200 && len(seen) < 2; i++ {
 		res, err := e.Apply(Request{
@@ -60,7 +61,7 @@ func TestCreateWithMetadataNotAMap(t *testing.T) {
 			t.Errorf("panic: %v", r)
 		}
 	}()
-	e := New(schema.NewRegistry())
+	e := New(schema.NewRegistry(), kubeapiserver.Latest())
 	_, err := e.Apply(Request{
 		Object:   map[string]any{"apiVersion": "example.com/v1", "kind": "Unknown", "metadata": "labels"},
 		Endpoint: Endpoint{GVK: schema.GVK{Group: "example.com", Version: "v1", Kind: "Unknown"}, Namespace: "ns", Name: "u"},
@@ -74,7 +75,7 @@ func TestCreateWithMetadataNotAMap(t *testing.T) {
 // versions (one not served, one served) gets one warning about each, in Go's random map
 // order. Found by FuzzEngine; fixed in package merge (warnings are sorted).
 func TestWarningOrderDeterministic(t *testing.T) {
-	e := New(schema.NewRegistry())
+	e := New(schema.NewRegistry(), kubeapiserver.Latest())
 	entry := func(manager, apiVersion string) map[string]any {
 		return map[string]any{"manager": manager, "operation": "Update", "apiVersion": apiVersion, "fieldsType": "FieldsV1",
 			"fieldsV1": map[string]any{"f:metadata": map[string]any{"f:labels": map[string]any{"f:app": map[string]any{}}}}}
@@ -105,7 +106,7 @@ func TestWarningOrderDeterministic(t *testing.T) {
 // re-validation, with a memory address that changes from run to run. Found by FuzzEngine;
 // fixed in package merge (sortedValue.GoString).
 func TestTypedErrorValueText(t *testing.T) {
-	e := New(schema.NewRegistry())
+	e := New(schema.NewRegistry(), kubeapiserver.Latest())
 	res, err := e.Apply(Request{
 		Live:     map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{"name": []any{}, "namespace": "ns"}},
 		Object:   map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{"name": "c", "namespace": "ns"}},
@@ -136,7 +137,7 @@ func TestUpdateScaleEntryOrder(t *testing.T) {
 	if err := json.Unmarshal([]byte(updateScaleRequest), &r); err != nil {
 		t.Fatal(err)
 	}
-	e := New(schema.NewRegistry())
+	e := New(schema.NewRegistry(), kubeapiserver.Latest())
 	seen := map[string]bool{}
 	for i := 0; i < 100 && len(seen) < 2; i++ {
 		res, err := e.Update(Request{Live: fuzzCopy(r.Live), Object: fuzzCopy(r.Object), Endpoint: r.Endpoint, Manager: r.Manager,
@@ -161,7 +162,7 @@ const updateScaleRequest = `{"endpoint":{"GVK":{"Group":"apps","Version":"v1","K
 // conversion). Found by FuzzEngine (the request below is its input). Fixed in package
 // merge: the converter returns its input with a missing-version error, as the server's
 // does, and a value that is not an object is a plain error. kube-apiserver 1.37 does not
-// serve apps/v1beta2 (catalog O10, V5): both entries are dropped and the apply goes
+// serve apps/v1beta2 (rules.md version.own-version, version.not-served): both entries are dropped and the apply goes
 // through; the applier owns nothing through /status here, so no entry is left. The answer
 // is the oracle's (conformance/differential/testdata/status-apply-versioned-entries-deployment.yaml).
 func TestApplyStatusVersionedEntriesPanic(t *testing.T) {
@@ -179,7 +180,7 @@ func TestApplyStatusVersionedEntriesPanic(t *testing.T) {
 			t.Errorf("panic: %v", p)
 		}
 	}()
-	e := New(schema.NewRegistry())
+	e := New(schema.NewRegistry(), kubeapiserver.Latest())
 	res, err := e.Apply(Request{Live: fuzzCopy(r.Live), Object: fuzzCopy(r.Object), Endpoint: r.Endpoint, Manager: r.Manager,
 		Force: r.Force, Now: time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC)})
 	if err != nil {
@@ -201,7 +202,7 @@ const applyStatusRequest = `{"endpoint":{"GVK":{"Group":"apps","Version":"v1","K
 // (kubectl mode, a manifest of apiVersion "v" paired with a live v1 ConfigMap); a bug of
 // package merge, fixed: convert.go re-validates in key order (parseSorted).
 func TestConvertWarningDeterministic(t *testing.T) {
-	e := New(schema.NewRegistry())
+	e := New(schema.NewRegistry(), kubeapiserver.Latest())
 	seen := map[string]bool{}
 	for i := 0; i < 100 && len(seen) < 2; i++ {
 		live := map[string]any{"apiVersion": "v1", "kind": "ConfigMap",
@@ -238,7 +239,7 @@ func TestCompareErrorOrder(t *testing.T) {
 	if err := json.Unmarshal([]byte(compareErrorRequest), &r); err != nil {
 		t.Fatal(err)
 	}
-	e := New(schema.NewRegistry())
+	e := New(schema.NewRegistry(), kubeapiserver.Latest())
 	seen := map[string]bool{}
 	for i := 0; i < 100 && len(seen) < 2; i++ {
 		res, err := e.Apply(Request{Live: fuzzCopy(r.Live), Object: fuzzCopy(r.Object), Endpoint: r.Endpoint, Manager: r.Manager,

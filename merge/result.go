@@ -70,7 +70,7 @@ type Result struct {
 	ManagedFields []fieldpath.Entry `json:"-"`
 	// Live is the live object as the request's version reads it, when the one given was
 	// at another version of the kind (the server converts the stored object to the
-	// request's version: catalog V7); nil otherwise. Object is at the request's version:
+	// request's version: rules.md version.conversion); nil otherwise. Object is at the request's version:
 	// compare it with Live, not with the object given.
 	Live map[string]any `json:"-"`
 	// Conflicts are the conflicts of the apply: the reason for a 409, or, with force, the
@@ -79,7 +79,7 @@ type Result struct {
 	// Ownership says, per manager, which fields change hands.
 	Ownership []OwnershipChange `json:"ownership,omitempty"`
 	// Deleted are fields present in the live object that the request removes because the
-	// applier stopped applying them and nobody else owns them (catalog D1).
+	// applier stopped applying them and nobody else owns them (rules.md prune.when).
 	Deleted []string `json:"deleted,omitempty"`
 	// Rejection is the server's refusal (409 conflicts, 400, 422, 500 …) or nil.
 	Rejection *StatusError `json:"error,omitempty"`
@@ -176,7 +176,7 @@ type OwnershipChange struct {
 	// Gained are fields the writer newly owns.
 	Gained []string `json:"gained,omitempty"`
 	// MovedFrom is the apiVersion the writer's entry was recorded at before the write, when
-	// the write moved it to another (catalog O10): its fields before and after are paths of
+	// the write moved it to another (rules.md version.own-version): its fields before and after are paths of
 	// two versions, so Gained lists every field it owns now and Released none (the fields it
 	// stopped owning that disappear are in Result.Deleted).
 	MovedFrom string `json:"movedFrom,omitempty"`

@@ -2,10 +2,10 @@ package merge
 
 import (
 	"fmt"
-	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 	"strings"
 
 	"github.com/ssa-diff/ssa-diff/fieldpath"
+	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 	smdpath "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 	"sigs.k8s.io/structured-merge-diff/v6/value"
 )
@@ -29,7 +29,7 @@ func (r *request) replicasPath() (smdpath.Path, []string, error) {
 	return p, parts, err
 }
 
-// updateScale predicts a write through /scale (catalog J6): the Scale's spec.replicas is the
+// updateScale predicts a write through /scale (rules.md sub.scale): the Scale's spec.replicas is the
 // parent's replica count, and ownership of it moves between the parent's entries and
 // entries marked subresource "scale", recorded at the parent's apiVersion and — because the
 // server carries times over by identity and the Scale's identities name autoscaling/v1 —
@@ -71,7 +71,7 @@ func (r *request) updateScale(live, scale map[string]any, manager string) *Resul
 	changed := hasOld != hasNew || (hasNew && !value.Equals(value.NewValueInterface(oldReplicas), value.NewValueInterface(newReplicas)))
 
 	writer := fieldpath.ManagerKey(fieldpath.Entry{Manager: orUnknown(manager), Operation: fieldpath.OperationUpdate, APIVersion: scaleAPIVersion, Subresource: "scale"})
-	// A Scale nobody owns the replicas of is untracked, and updates leave it so (catalog F3).
+	// A Scale nobody owns the replicas of is untracked, and updates leave it so (rules.md untracked.updates-stay-untracked).
 	if changed && len(sub.Fields) > 0 {
 		for key, vs := range sub.Fields {
 			if key == writer {
@@ -125,7 +125,7 @@ func (r *request) updateScale(live, scale map[string]any, manager string) *Resul
 		res.Action, res.Rejection = ActionRejected, internalError(err.Error())
 		return res
 	}
-	if err := r.e.hooks.PrepareForUpdate(r.typ, "", obj, live); err != nil {
+	if err := r.e.model.PrepareForUpdate(r.typ, "", nil, obj, live); err != nil {
 		res.Action, res.Rejection = ActionRejected, internalError(err.Error())
 		return res
 	}

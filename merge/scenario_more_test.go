@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/ssa-diff/ssa-diff/schema"
+	"github.com/ssa-diff/ssa-diff/server/kubeapiserver"
 )
 
 const deploy = `apiVersion: apps/v1
@@ -81,7 +82,7 @@ var moreScenarios = []scenario{
 		{apply: true, manager: "kubectl", body: cm + "data: {k: '2'}\n",
 			check: func(t *testing.T, obj map[string]any) {
 				wantField("data.k", "2")(t, obj)
-				// catalog K3: the annotation now records the applied configuration.
+				// rules.md kubectl.annotation-sync: the annotation now records the applied configuration.
 				a := annotations(obj)[LastAppliedAnnotation].(string)
 				if a != `{"apiVersion":"v1","data":{"k":"2"},"kind":"ConfigMap","metadata":{"name":"c","namespace":"ns"}}`+"\n" {
 					t.Errorf("last-applied %q", a)
@@ -123,7 +124,7 @@ var moreScenarios = []scenario{
 }
 
 func TestMoreScenarios(t *testing.T) {
-	e := New(schema.NewRegistry())
+	e := New(schema.NewRegistry(), kubeapiserver.Latest())
 	for _, sc := range moreScenarios {
 		t.Run(sc.name, func(t *testing.T) { runScenario(t, e, sc) })
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/ssa-diff/ssa-diff/schema"
+	"github.com/ssa-diff/ssa-diff/server/kubeapiserver"
 	"sigs.k8s.io/yaml"
 )
 
@@ -68,7 +69,7 @@ func runScenario(t *testing.T, e *Engine, sc scenario) {
 				src = req.Object
 			}
 			ns, name := nsName(src)
-			req.Endpoint = Endpoint{GVK: gvkOf(src), Namespace: ns, Name: name, Subresource: o.sub}
+			req.Endpoint = Endpoint{GVK: schema.GVKOf(src), Namespace: ns, Name: name, Subresource: o.sub}
 		}
 		if !o.apply && live != nil {
 			// A PUT carries what the client read: uid and the rest of the metadata.
@@ -174,7 +175,7 @@ var scenarios = []scenario{
 	{"B5 the same value is shared without conflict", []op{
 		{apply: true, manager: "a", body: cm + "data: {k: v}\n"},
 		{apply: true, manager: "b", body: cm + "data: {k: v}\n",
-			// b's apply changes nothing, so its entry has no time and sorts first (G2, H1).
+			// b's apply changes nothing, so its entry has no time and sorts first (rules.md time.apply, encode.order).
 			managed: "b/Apply: {\"f:data\":{\"f:k\":{}}}\na/Apply: {\"f:data\":{\"f:k\":{}}}"},
 	}},
 	{"C6 several managers group by identity", []op{
@@ -249,7 +250,7 @@ var scenarios = []scenario{
 }
 
 func TestScenarios(t *testing.T) {
-	e := New(schema.NewRegistry())
+	e := New(schema.NewRegistry(), kubeapiserver.Latest())
 	for _, sc := range scenarios {
 		t.Run(sc.name, func(t *testing.T) { runScenario(t, e, sc) })
 	}
@@ -257,7 +258,7 @@ func TestScenarios(t *testing.T) {
 
 // BenchmarkScenarios replays every scenario: the cost of the chain on small objects.
 func BenchmarkScenarios(b *testing.B) {
-	e := New(schema.NewRegistry())
+	e := New(schema.NewRegistry(), kubeapiserver.Latest())
 	t := &testing.T{}
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {

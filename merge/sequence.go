@@ -7,7 +7,7 @@ import (
 
 // A Sequence is the requests one client sends for one object, predicted one after the
 // other: `kubectl apply --server-side` sends up to four, a GitOps controller patches
-// managedFields before it applies (package merge/appliers models them). Each request's
+// managedFields before it applies (package appliers models them). Each request's
 // live object is the previous one's answer. A Sequence remembers what the first request
 // found: the object as the server holds it, which a later request's live object at
 // another version cannot always say (an autoscaling/v1 read of an HPA loses the order of
@@ -22,7 +22,7 @@ type Sequence struct {
 }
 
 // Begin starts the sequence client c sends for req's object. When the server refuses the
-// request before any field management (a kind or version it does not serve: catalog V5;
+// request before any field management (a kind or version it does not serve: rules.md version.not-served;
 // a kind it only reads), refused is the answer and there is no sequence. An error wraps
 // ErrNotPredictable when the live object cannot be read at the request's version offline.
 func (e *Engine) Begin(req Request, c Client) (seq *Sequence, refused *Result, err error) {

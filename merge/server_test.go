@@ -7,6 +7,7 @@ import (
 
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 	"github.com/ssa-diff/ssa-diff/schema"
+	"github.com/ssa-diff/ssa-diff/server/kubeapiserver"
 )
 
 var serverTestNow = time.Date(2026, 12, 3, 10, 0, 0, 0, time.UTC)
@@ -91,11 +92,11 @@ func crdEngine(t *testing.T, crds ...string) *Engine {
 			t.Fatal(err)
 		}
 	}
-	return New(reg)
+	return New(reg, kubeapiserver.Latest())
 }
 
 // A custom resource created through the main resource loses the status of the request
-// (catalog J3), and is read back from storage with the schema's defaults: a status with a
+// (rules.md sub.reset-fields), and is read back from storage with the schema's defaults: a status with a
 // default comes back with it (recorded: conformance/testdata/fidelity/cr-status-default-on-create).
 func TestCustomResourceStatusDefaultOnCreate(t *testing.T) {
 	e := crdEngine(t, gatewayClassCRD)
@@ -162,10 +163,10 @@ func TestCustomResourceGeneration(t *testing.T) {
 }
 
 // Quantities rewritten in other units are a semantic no-op: the store puts the live
-// managedFields times back (catalog G5), though the new strings are written (recorded:
+// managedFields times back (rules.md time.store-ignores-time-only), though the new strings are written (recorded:
 // conformance/testdata/fidelity/deployment-quantity-reformat-keeps-generation).
 func TestSemanticNoopKeepsTimes(t *testing.T) {
-	e := New(schema.NewRegistry())
+	e := New(schema.NewRegistry(), kubeapiserver.Latest())
 	dep := func(mem any) map[string]any {
 		return map[string]any{"apiVersion": "apps/v1", "kind": "Deployment",
 			"metadata": map[string]any{"name": "web", "namespace": "ns"},

@@ -16,7 +16,7 @@ func badRequest(msg string) *StatusError {
 }
 
 // internalError is how the API server answers a plain error from the field manager: 500,
-// the error's text, no reason and no details (catalog L3, L6).
+// the error's text, no reason and no details (rules.md request.corrupt-entries, request.schema-mismatch).
 func internalError(msg string) *StatusError {
 	return &StatusError{Code: 500, Message: stableErrorList(msg)}
 }
@@ -53,7 +53,7 @@ func qualifiedResource(t *schema.Type) string {
 	return t.Resource + "." + t.GVK.Group
 }
 
-// uidMismatch is the answer to an apply that creates an object and names a uid (catalog N3).
+// uidMismatch is the answer to an apply that creates an object and names a uid (rules.md create.uid).
 func uidMismatch(t *schema.Type, name, uid string) *StatusError {
 	return &StatusError{Code: 409, Reason: "Conflict",
 		Message: fmt.Sprintf("Operation cannot be fulfilled on %s %q: uid mismatch: the provided object specified uid %s, and no existing object was found", qualifiedResource(t), name, uid),
@@ -66,7 +66,7 @@ func notFound(t *schema.Type, name string) *StatusError {
 		Details: &StatusDetails{Name: name, Group: t.GVK.Group, Kind: t.Resource}}
 }
 
-// conflictError words conflicts as the server does (catalog C3–C6).
+// conflictError words conflicts as the server does (rules.md conflict.status-body, conflict.manager-text, conflict.message-one, conflict.message-many).
 func conflictError(cs smdmerge.Conflicts) *StatusError {
 	printManager := func(key string) string {
 		ref, err := fieldpath.ParseManagerKey(key)

@@ -2,16 +2,15 @@ package merge
 
 import (
 	"fmt"
-	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 
 	"github.com/ssa-diff/ssa-diff/fieldpath"
-	"github.com/ssa-diff/ssa-diff/merge/conversion"
+	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 )
 
 // Update predicts a write that is not an apply: PUT, or any non-apply PATCH once the patch
-// is applied, through the main resource or a subresource (catalog R0.2, R0.3). Object is
+// is applied, through the main resource or a subresource (rules.md write.paths.2, R0.3). Object is
 // the whole new object. Updates are never refused for conflicts: they take what they change
-// (catalog B4). Through /scale, Object is an autoscaling/v1 Scale.
+// (rules.md update.takes-over). Through /scale, Object is an autoscaling/v1 Scale.
 func (e *Engine) Update(req Request) (*Result, error) {
 	given := req.Live
 	req, refused, err := e.admit(req, ClientRaw)
@@ -43,15 +42,15 @@ func (r *request) updateObject(live, next map[string]any, manager string) *Resul
 			res.Action, res.Rejection = ActionRejected, notFound(r.typ, r.ep.Name)
 			return res
 		}
-		live = r.e.hooks.EmptyObject(r.typ)
+		live = r.e.model.EmptyObject(r.typ)
 	}
 	next = unstructured.DeepCopyObject(next)
-	// Decoding keeps an empty managedFields list (a reset, catalog F4) that re-encoding would drop.
+	// Decoding keeps an empty managedFields list (a reset, rules.md untracked.reset) that re-encoding would drop.
 	bodyManaged, hasBodyManaged := metadataOf(next)["managedFields"]
 	if r.converts() {
 		// The body is decoded into its Go type and converted to the internal version, and
 		// field management reads it back at the request's.
-		if err := conversion.DecodeBody(next); err != nil {
+		if err := r.e.model.DecodeBody(next); err != nil {
 			res.Action, res.Rejection = ActionRejected, badRequest(err.Error())
 			return res
 		}
@@ -80,7 +79,7 @@ func (r *request) updateObject(live, next map[string]any, manager string) *Resul
 
 	tracked := true
 	if len(managed.Fields) == 0 {
-		// An existing object nobody tracks stays untracked under updates (catalog F3).
+		// An existing object nobody tracks stays untracked under updates (rules.md untracked.updates-stay-untracked).
 		if uid, _ := metadataOf(live)["uid"].(string); uid != "" {
 			tracked = false
 		}
@@ -90,7 +89,7 @@ func (r *request) updateObject(live, next map[string]any, manager string) *Resul
 		var err error
 		after, err = r.update(live, next, managed.Copy(), manager)
 		if err != nil {
-			// The server lets the write through and keeps the live entries (catalog M3).
+			// The server lets the write through and keeps the live entries (rules.md supplied.errors-keep-entries).
 			r.warn("the update could not be tracked (" + err.Error() + "): the live managedFields are kept, as the server does")
 			after, _ = fieldpath.Decode(liveEntries)
 		}
@@ -120,7 +119,7 @@ func (r *request) updateObject(live, next map[string]any, manager string) *Resul
 	return res
 }
 
-// decodeLiveOrNew picks the managedFields an update starts from (catalog F4, F5, M1, M2): on
+// decodeLiveOrNew picks the managedFields an update starts from (rules.md untracked.reset, untracked.subresource-keeps-entries, supplied.invalid-ignored, supplied.taken-as-base): on
 // a main-resource write, [] or [{}] in the body resets them, valid non-empty entries in the
 // body replace the live ones, anything else falls back to the live entries (invalid live
 // entries count as none).

@@ -2,15 +2,15 @@ package merge
 
 import (
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
-	"github.com/ssa-diff/ssa-diff/internal/validation"
 	"github.com/ssa-diff/ssa-diff/schema"
+	"github.com/ssa-diff/ssa-diff/server"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	k8sschema "k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
-// validate runs the registry's validation on obj, the object a write would store (catalog
-// V1, V2): live is the stored object on an update, and nil on a create. The server refuses
+// validate runs the registry's validation on obj, the object a write would store (rules.md
+// valid.builtin, valid.update): live is the stored object on an update, and nil on a create. The server refuses
 // an invalid object with 422 Invalid, its errors listed as the validators found them.
 func (r *request) validate(obj, live map[string]any) *StatusError {
 	return r.validateAs(r.ep.Subresource, obj, live)
@@ -22,12 +22,12 @@ func (r *request) validateAs(subresource string, obj, live map[string]any) *Stat
 		keepSystemFields(obj, live)
 		obj = withResourceVersion(obj, live)
 	}
-	var v Validation
+	var v server.Validation
 	if r.hub == nil {
-		v = r.e.hooks.Validate(r.typ, subresource, obj, live)
+		v = r.e.model.Validate(r.typ, subresource, obj, live)
 	} else if err := r.atHub(unstructured.DeepCopyObject(obj), live, func(t *schema.Type, obj, live map[string]any) error {
 		// The server validates the internal version: paths and values are the hub's.
-		v = r.e.hooks.Validate(t, subresource, obj, live)
+		v = r.e.model.Validate(t, subresource, obj, live)
 		return nil
 	}); err != nil {
 		return internalError(err.Error())
@@ -42,12 +42,12 @@ func (r *request) validateAs(subresource string, obj, live map[string]any) *Stat
 		return nil
 	}
 	_, name := nsName(obj)
-	return invalid(validation.ErrorGroup(r.ep.GVK.Group, r.ep.GVK.Kind), r.ep.GVK.Kind, name, v.Errors)
+	return invalid(r.e.model.ErrorGroup(r.ep.GVK.Group, r.ep.GVK.Kind), r.ep.GVK.Kind, name, v.Errors)
 }
 
 // invalid is the server's 422 for field errors: the message names the kind with its group
 // ("Deployment.apps"), the object, and the errors — one bare, several in brackets, each
-// message once — and every error is a cause (catalog V1). apimachinery words it, as it
+// message once — and every error is a cause (rules.md valid.builtin). apimachinery words it, as it
 // does on the server.
 func invalid(group, kind, name string, errs field.ErrorList) *StatusError {
 	st := apierrors.NewInvalid(k8sschema.GroupKind{Group: group, Kind: kind}, name, errs).ErrStatus
@@ -59,21 +59,6 @@ func invalid(group, kind, name string, errs field.ErrorList) *StatusError {
 		}
 	}
 	return out
-}
-
-// uidChanged is the one check of the registry's validation every kind shares and that
-// needs no knowledge of the kind: an update cannot change metadata.uid (catalog N4). A body
-// without a uid keeps the stored one.
-func uidChanged(obj, old map[string]any) field.ErrorList {
-	if old == nil {
-		return nil
-	}
-	uid, _ := metadataOf(obj)["uid"].(string)
-	oldUID, _ := metadataOf(old)["uid"].(string)
-	if uid == "" || uid == oldUID {
-		return nil
-	}
-	return field.ErrorList{field.Invalid(field.NewPath("metadata", "uid"), uid, "field is immutable")}
 }
 
 // keepSystemFields does what the registry does to an update before it validates it: a body

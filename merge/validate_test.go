@@ -6,13 +6,15 @@ import (
 	"time"
 
 	"github.com/ssa-diff/ssa-diff/schema"
+	"github.com/ssa-diff/ssa-diff/server"
+	"github.com/ssa-diff/ssa-diff/server/kubeapiserver"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
 // refusingHooks are the Kubernetes hooks with a validation that refuses what errs says for
 // the object it sees, and records what it was given.
 type refusingHooks struct {
-	KubernetesHooks
+	*kubeapiserver.Model
 	errs         func(obj, old map[string]any) field.ErrorList
 	warnings     []string
 	notPredicted string
@@ -25,10 +27,10 @@ type validateCall struct {
 	replicas    any
 }
 
-func (h *refusingHooks) Validate(t *schema.Type, sub string, obj, old map[string]any) Validation {
+func (h *refusingHooks) Validate(t *schema.Type, sub string, obj, old map[string]any) server.Validation {
 	spec, _ := obj["spec"].(map[string]any)
 	h.seen = append(h.seen, validateCall{subresource: sub, create: old == nil, replicas: spec["replicas"]})
-	v := h.KubernetesHooks.Validate(t, sub, obj, old)
+	v := h.Model.Validate(t, sub, obj, old)
 	if h.errs != nil {
 		v.Errors = append(v.Errors, h.errs(obj, old)...)
 	}
@@ -62,16 +64,16 @@ func twoErrors(obj, old map[string]any) field.ErrorList {
 	}
 }
 
-// catalog V2: on an update the validation is given the stored object, and sees the object
+// rules.md valid.update: on an update the validation is given the stored object, and sees the object
 // field management and the registry made (here the replicas the apply changes).
 func TestValidationSeesTheUpdate(t *testing.T) {
-	h := &refusingHooks{errs: func(obj, old map[string]any) field.ErrorList {
+	h := &refusingHooks{Model: kubeapiserver.Latest(), errs: func(obj, old map[string]any) field.ErrorList {
 		if old == nil {
 			return nil
 		}
 		return field.ErrorList{field.Invalid(field.NewPath("spec", "selector"), map[string]any{"matchLabels": map[string]any{"app": "site"}}, "field is immutable")}
 	}}
-	e := New(schema.NewRegistry(), WithServerHooks(h))
+	e := New(schema.NewRegistry(), h)
 	now := time.Date(2026, 12, 3, 9, 0, 0, 0, time.UTC)
 	created, err := e.Apply(Request{Object: objFromYAML(t, validateDeployment), Manager: "deployer", Now: now})
 	if err != nil || created.Rejection != nil {
@@ -114,8 +116,8 @@ func TestValidationSeesTheUpdate(t *testing.T) {
 // A validation that is not predicted for a kind says so on the result; the server's
 // warnings are passed on; a valid object is stored.
 func TestValidationWarnings(t *testing.T) {
-	h := &refusingHooks{warnings: []string{"spec.template.spec.containers[0].image: use a digest"}, notPredicted: "validation of apps/v1 Deployment is not predicted"}
-	e := New(schema.NewRegistry(), WithServerHooks(h))
+	h := &refusingHooks{Model: kubeapiserver.Latest(), warnings: []string{"spec.template.spec.containers[0].image: use a digest"}, notPredicted: "validation of apps/v1 Deployment is not predicted"}
+	e := New(schema.NewRegistry(), h)
 	res, err := e.Apply(Request{Object: objFromYAML(t, validateDeployment), Manager: "deployer", Now: time.Date(2026, 12, 3, 9, 0, 0, 0, time.UTC)})
 	if err != nil {
 		t.Fatal(err)
@@ -129,11 +131,11 @@ func TestValidationWarnings(t *testing.T) {
 	}
 }
 
-// catalog N4: the uid of a stored object cannot change — validation every kind shares, with
+// rules.md create.name-and-namespace: the uid of a stored object cannot change — validation every kind shares, with
 // or without the kind's own rules; a body without uid keeps the stored one.
 func TestValidationUIDImmutable(t *testing.T) {
-	for _, hooks := range []ServerHooks{KubernetesHooks{}, FieldManagementOnly{}} {
-		e := New(schema.NewRegistry(), WithServerHooks(hooks))
+	for _, hooks := range []server.Model{kubeapiserver.Latest(), server.FieldManagementOnly{}} {
+		e := New(schema.NewRegistry(), hooks)
 		now := time.Date(2026, 12, 3, 9, 0, 0, 0, time.UTC)
 		live := objFromYAML(t, cm+"  uid: 11111111-1111-1111-1111-111111111111\ndata: {a: \"1\"}\n")
 		body := objFromYAML(t, cm+"  uid: 22222222-2222-2222-2222-222222222222\ndata: {a: \"1\"}\n")
@@ -152,7 +154,7 @@ func TestValidationUIDImmutable(t *testing.T) {
 	}
 }
 
-// catalog V1, V7: an autoscaling/v1 HorizontalPodAutoscaler is validated as the server
+// rules.md valid.builtin, version.conversion: an autoscaling/v1 HorizontalPodAutoscaler is validated as the server
 // validates it, on the internal version: its CPU target is the hub's first metric, and the
 // errors name the hub's paths (the answer of kube-apiserver 1.37.2 to this apply).
 func TestHPAAtV1IsValidatedAtTheHub(t *testing.T) {
@@ -165,7 +167,7 @@ spec:
   maxReplicas: 3
   targetCPUUtilizationPercentage: 0
 `
-	e := New(schema.NewRegistry(), WithServerHooks(KubernetesHooks{}))
+	e := New(schema.NewRegistry(), kubeapiserver.Latest())
 	res, err := e.Apply(Request{Object: objFromYAML(t, hpa), Manager: "kubectl", Now: time.Date(2026, 12, 3, 9, 0, 0, 0, time.UTC)})
 	if err != nil {
 		t.Fatal(err)
@@ -187,11 +189,11 @@ spec:
 	}
 }
 
-// catalog V1: a write whose object the registry's validation refuses is answered 422
+// rules.md valid.builtin: a write whose object the registry's validation refuses is answered 422
 // Invalid, the kind named with its group, the errors in brackets, each a cause.
 func TestValidationRefusesWith422(t *testing.T) {
-	h := &refusingHooks{errs: twoErrors}
-	e := New(schema.NewRegistry(), WithServerHooks(h))
+	h := &refusingHooks{Model: kubeapiserver.Latest(), errs: twoErrors}
+	e := New(schema.NewRegistry(), h)
 	now := time.Date(2026, 12, 3, 9, 0, 0, 0, time.UTC)
 	res, err := e.Apply(Request{Object: objFromYAML(t, validateDeployment), Manager: "deployer", Now: now})
 	if err != nil {

@@ -6,8 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ssa-diff/ssa-diff/merge/conversion"
+	"github.com/ssa-diff/ssa-diff/internal/conversion"
 	"github.com/ssa-diff/ssa-diff/schema"
+	"github.com/ssa-diff/ssa-diff/server/kubeapiserver"
 )
 
 // notPredictedKinds are the served built-in kinds whose validation is not predicted: a
@@ -42,7 +43,7 @@ func TestEveryServedKindIsValidatedOrSaysSo(t *testing.T) {
 			}
 			typ, obj = hubType, hubObj
 		}
-		v := KubernetesHooks{}.Validate(typ, "", obj, nil)
+		v := kubeapiserver.Latest().Validate(typ, "", obj, nil)
 		if v.NotPredicted == "" {
 			continue
 		}
@@ -69,7 +70,7 @@ func TestServerWarningsKeepTheirOrder(t *testing.T) {
 		"spec": map[string]any{"selector": map[string]any{"matchLabels": map[string]any{"app": "site"}},
 			"template": map[string]any{"metadata": map[string]any{"labels": map[string]any{"app": "site"}},
 				"spec": map[string]any{"containers": []any{map[string]any{"name": "web", "image": "nginx:1.27"}}, "volumes": volumes}}}}
-	res, err := New(schema.NewRegistry()).Apply(Request{Object: obj, Manager: "kubectl"})
+	res, err := New(schema.NewRegistry(), kubeapiserver.Latest()).Apply(Request{Object: obj, Manager: "kubectl"})
 	if err != nil {
 		t.Fatal(err)
 	}

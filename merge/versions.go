@@ -6,18 +6,17 @@ import (
 	"strings"
 
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
-	"github.com/ssa-diff/ssa-diff/merge/conversion"
 	"github.com/ssa-diff/ssa-diff/schema"
 	"github.com/ssa-diff/ssa-diff/schema/builtin"
 )
 
 // An object is stored once and served at every version of its group the server enables
-// (catalog V7). A request names one version; the server converts the stored object to it,
+// (rules.md version.conversion). A request names one version; the server converts the stored object to it,
 // runs field management there, and answers at that version. A version or kind the server
-// does not serve is refused before anything else happens (catalog V5).
+// does not serve is refused before anything else happens (rules.md version.not-served).
 
 // Client is who sends a request, which decides how a kind the server does not serve is
-// refused (catalog V5).
+// refused (rules.md version.not-served).
 type Client int
 
 const (
@@ -53,8 +52,8 @@ func endpointOf(req Request) Endpoint {
 	if src == nil {
 		src = req.Object
 	}
-	ep.GVK = gvkOf(src)
-	if body := gvkOf(req.Object); req.Live != nil && body.Group == ep.GVK.Group && body.Kind == ep.GVK.Kind && body.Version != "" {
+	ep.GVK = schema.GVKOf(src)
+	if body := schema.GVKOf(req.Object); req.Live != nil && body.Group == ep.GVK.Group && body.Kind == ep.GVK.Kind && body.Version != "" {
 		ep.GVK = body
 	}
 	if ep.Name == "" {
@@ -81,18 +80,18 @@ func (e *Engine) admit(req Request, c Client) (Request, *Result, error) {
 	if req.Live == nil {
 		return req, nil, nil
 	}
-	at := gvkOf(req.Live)
+	at := schema.GVKOf(req.Live)
 	if at.Group != gvk.Group || at.Kind != gvk.Kind {
 		// A live object of another kind is a mismatch the request itself reports.
 		return req, nil, nil
 	}
-	if t, ok := e.schemas.Lookup(gvk); ok && t.Source == schema.SourceBuiltin && conversion.Hub(gvk.Group, gvk.Kind) != "" {
+	if t, ok := e.schemas.Lookup(gvk); ok && e.model.Hub(t) != "" {
 		req.Live = unstructured.AsDecoded(req.Live)
 		// The server holds the object in its internal version (the hub's shape) and reads
 		// it through the request version's Go types: what that version cannot hold is
 		// not there, what it always holds is.
-		hub := schema.GVK{Group: gvk.Group, Version: conversion.Hub(gvk.Group, gvk.Kind), Kind: gvk.Kind}
-		read, err := conversion.Convert(req.Live, gvk.APIVersion())
+		hub := schema.GVK{Group: gvk.Group, Version: e.model.Hub(t), Kind: gvk.Kind}
+		read, err := e.model.Convert(req.Live, gvk.APIVersion())
 		switch {
 		case err != nil:
 		case req.hubLive != nil:
@@ -101,7 +100,7 @@ func (e *Engine) admit(req Request, c Client) (Request, *Result, error) {
 		case hub == gvk:
 			req.hubLive = read // only read: atHub copies it
 		default:
-			req.hubLive, err = conversion.Convert(req.Live, hub.APIVersion())
+			req.hubLive, err = e.model.Convert(req.Live, hub.APIVersion())
 		}
 		if err != nil {
 			return req, nil, fmt.Errorf("%w: reading the live %s %s at %s: %w", ErrNotPredictable, at.APIVersion(), at.Kind, gvk.APIVersion(), err)
@@ -144,7 +143,7 @@ func passHubLive(next Request, first Request) Request {
 // when that is not the object given (another version, or one the kind's Go types read
 // otherwise).
 func readAs(res *Result, given, read map[string]any) *Result {
-	if res != nil && given != nil && read != nil && (gvkOf(given) != gvkOf(read) || !unstructured.Equal(given, read) && !unstructured.Equal(unstructured.AsDecoded(given), read)) {
+	if res != nil && given != nil && read != nil && (schema.GVKOf(given) != schema.GVKOf(read) || !unstructured.Equal(given, read) && !unstructured.Equal(unstructured.AsDecoded(given), read)) {
 		res.Live = read
 	}
 	return res
@@ -160,14 +159,14 @@ var errWebhookConversion = errors.New("the CustomResourceDefinition converts bet
 // whose webhook only the cluster can call (then err is errWebhookConversion as well, and
 // the converted object is the structural one). obj is not changed.
 func (e *Engine) convertObject(obj map[string]any, gvk schema.GVK) (out map[string]any, exact bool, err error) {
-	from := gvkOf(obj)
+	from := schema.GVKOf(obj)
 	if from == gvk {
 		return obj, true, nil
 	}
 	t, _ := e.schemas.Lookup(gvk)
 	switch {
-	case t != nil && t.Source == schema.SourceBuiltin && conversion.Versions(gvk.Group, gvk.Kind) != nil:
-		out, err := conversion.Convert(obj, gvk.APIVersion())
+	case t != nil && e.model.Hub(t) != "":
+		out, err := e.model.Convert(obj, gvk.APIVersion())
 		return out, err == nil, err
 	case t != nil && t.Source == schema.SourceCRD && t.Conversion == schema.ConversionWebhook:
 		return rewriteAPIVersion(obj, gvk), false, errWebhookConversion
@@ -188,20 +187,20 @@ func rewriteAPIVersion(obj map[string]any, gvk schema.GVK) map[string]any {
 }
 
 // roundTrip is the server's decoding of an object of the request's version into the
-// internal version and its encoding back (catalog V7): for kinds converted by Go code, it
+// internal version and its encoding back (rules.md version.conversion): for kinds converted by Go code, it
 // can change the object (autoscaling/v1 rewrites its annotations, autoscaling/v2 drops
 // them). obj is returned as it is for the other kinds.
 func (r *request) roundTrip(obj map[string]any) (map[string]any, error) {
 	if !r.converts() {
 		return obj, nil
 	}
-	return conversion.Convert(obj, r.ep.GVK.APIVersion())
+	return r.e.model.Convert(obj, r.ep.GVK.APIVersion())
 }
 
 // converts reports a built-in kind the server converts between versions with Go code
 // that package conversion ports.
 func (r *request) converts() bool {
-	return r.typ.Source == schema.SourceBuiltin && conversion.Versions(r.ep.GVK.Group, r.ep.GVK.Kind) != nil
+	return r.e.model.Hub(r.typ) != ""
 }
 
 // atHub runs f, a step of the registry (its rules, its validation), as the server runs it:
@@ -220,7 +219,7 @@ func (r *request) atHub(obj, live map[string]any, f func(t *schema.Type, obj, li
 		// The live object as the server holds it, when known: reading it at the request's
 		// version may have lost what that version cannot say.
 		if hlive = r.hubLive; hlive == nil {
-			if hlive, err = conversion.Convert(live, hub); err != nil {
+			if hlive, err = r.e.model.Convert(live, hub); err != nil {
 				return err
 			}
 		}
@@ -235,14 +234,14 @@ func (r *request) atHub(obj, live map[string]any, f func(t *schema.Type, obj, li
 		}
 	}
 	if hobj == nil {
-		if hobj, err = conversion.Convert(obj, hub); err != nil {
+		if hobj, err = r.e.model.Convert(obj, hub); err != nil {
 			return err
 		}
 	}
 	if err := f(r.hub, hobj, hlive); err != nil {
 		return err
 	}
-	back, err := conversion.Convert(hobj, r.ep.GVK.APIVersion())
+	back, err := r.e.model.Convert(hobj, r.ep.GVK.APIVersion())
 	if err != nil {
 		return err
 	}
@@ -254,7 +253,7 @@ func (r *request) atHub(obj, live map[string]any, f func(t *schema.Type, obj, li
 }
 
 // notServed is the refusal of a request for a kind or version the server does not serve
-// (catalog V5), as client c reports it.
+// (rules.md version.not-served), as client c reports it.
 func (e *Engine) notServed(req Request, c Client) *Result {
 	gvk := req.Endpoint.GVK
 	res := &Result{Endpoint: req.Endpoint, Action: ActionRejected, Warnings: []string{e.whyNotServed(gvk)}}
@@ -284,7 +283,7 @@ func noKindMatch(gvk schema.GVK) string {
 	return fmt.Sprintf("no matches for kind %q in version %q", gvk.Kind, gvk.APIVersion())
 }
 
-// whyNotServed explains a refusal of catalog V5: which versions of the kind are served,
+// whyNotServed explains a refusal of rules.md version.not-served: which versions of the kind are served,
 // if any.
 func (e *Engine) whyNotServed(gvk schema.GVK) string {
 	var served, known []string

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/ssa-diff/ssa-diff/schema"
+	"github.com/ssa-diff/ssa-diff/server"
+	"github.com/ssa-diff/ssa-diff/server/kubeapiserver"
 )
 
 var versionsNow = time.Date(2026, 12, 3, 10, 0, 0, 0, time.UTC)
@@ -50,7 +52,7 @@ spec:
 // TestUnknownGroupFallsBackToDeduced: a group nobody told the registry about is predicted
 // with the deduced type, and the warning says how to give its schema.
 func TestUnknownGroupFallsBackToDeduced(t *testing.T) {
-	e := New(widgetRegistry(t, false))
+	e := New(widgetRegistry(t, false), kubeapiserver.Latest())
 	res, err := e.Apply(Request{Object: objFromYAML(t, "apiVersion: ops.example.org/v1\nkind: Backup\nmetadata: {name: b, namespace: shop}\nspec: {keep: 3}"),
 		Manager: "ops", Now: versionsNow})
 	if err != nil {
@@ -94,10 +96,10 @@ status:
   currentMetrics: null
 `
 
-// TestHPAV1OverV2 (catalog V7): a v1 apply over an HPA written at v2 is predicted at v1,
+// TestHPAV1OverV2 (rules.md version.conversion): a v1 apply over an HPA written at v2 is predicted at v1,
 // against the live object read at v1; a conflict on v2's spec.metrics shows v2's values.
 func TestHPAV1OverV2(t *testing.T) {
-	e := New(schema.NewRegistry())
+	e := New(schema.NewRegistry(), kubeapiserver.Latest())
 	live := objFromYAML(t, hpaAtV2)
 	cfg := objFromYAML(t, "apiVersion: autoscaling/v1\nkind: HorizontalPodAutoscaler\nmetadata: {name: front, namespace: shop}\nspec: {scaleTargetRef: {kind: Deployment, name: front, apiVersion: apps/v1}, maxReplicas: 8, targetCPUUtilizationPercentage: 60}")
 	res, err := e.Apply(Request{Live: live, Object: cfg, Manager: "team-app", Now: versionsNow})
@@ -145,7 +147,7 @@ func TestHPAV1OverV2(t *testing.T) {
 	}
 }
 
-// TestCRDConversions (catalog V7): strategy None rewrites apiVersion; a webhook cannot be
+// TestCRDConversions (rules.md version.conversion): strategy None rewrites apiVersion; a webhook cannot be
 // run offline, which is said when the live object is at another version, and approximated
 // (with a warning) for entries at another version otherwise.
 func TestCRDConversions(t *testing.T) {
@@ -163,7 +165,7 @@ spec: {size: 3}
 	}
 	cfg := objFromYAML(t, "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w, namespace: shop}\nspec: {size: 4}")
 
-	none := New(widgetRegistry(t, false))
+	none := New(widgetRegistry(t, false), kubeapiserver.Latest())
 	res, err := none.Apply(Request{Live: live("example.com/v2"), Object: cfg, Manager: "team", Now: versionsNow})
 	if err != nil {
 		t.Fatal(err)
@@ -175,7 +177,7 @@ spec: {size: 3}
 		t.Errorf("None: warnings %q", res.Warnings)
 	}
 
-	webhook := New(widgetRegistry(t, true))
+	webhook := New(widgetRegistry(t, true), kubeapiserver.Latest())
 	if _, err := webhook.Apply(Request{Live: live("example.com/v2"), Object: cfg, Manager: "team", Now: versionsNow}); !errors.Is(err, ErrNotPredictable) || !strings.Contains(err.Error(), "webhook") {
 		t.Errorf("webhook, live at another version: %v", err)
 	}
@@ -191,7 +193,7 @@ spec: {size: 3}
 // TestLiveAtUnservedVersion: no 1.37 server returns an object at a version it does not
 // serve; such a live object is an input error, not a guess.
 func TestLiveAtUnservedVersion(t *testing.T) {
-	e := New(schema.NewRegistry())
+	e := New(schema.NewRegistry(), kubeapiserver.Latest())
 	live := objFromYAML(t, "apiVersion: apps/v1beta2\nkind: Deployment\nmetadata: {name: web, namespace: shop}\nspec: {replicas: 1}")
 	cfg := objFromYAML(t, "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: shop}\nspec: {replicas: 2}")
 	if _, err := e.Apply(Request{Live: live, Object: cfg, Manager: "m", Now: versionsNow}); !errors.Is(err, ErrNotPredictable) || !strings.Contains(err.Error(), "does not serve") {
@@ -203,9 +205,9 @@ func TestLiveAtUnservedVersion(t *testing.T) {
 // it, not as the request's version reads it. An HPA held without metrics (the differential
 // test's oracle makes such objects: it does not default) reads at autoscaling/v1 without a
 // CPU target, and reading that back would give it the default 80%; a /status write at v1
-// keeps the spec the server holds: still no CPU target (catalog V7, J2).
+// keeps the spec the server holds: still no CPU target (rules.md version.conversion, sub.reset-fields).
 func TestHubLiveIsTheStoredObject(t *testing.T) {
-	e := New(schema.NewRegistry(), WithServerHooks(FieldManagementOnly{}))
+	e := New(schema.NewRegistry(), conversionOnly{})
 	live := objFromYAML(t, `apiVersion: autoscaling/v2
 kind: HorizontalPodAutoscaler
 metadata:
@@ -229,4 +231,18 @@ spec: {maxReplicas: 3, scaleTargetRef: {kind: Deployment, name: web}}`)
 			t.Errorf("%s: spec %v has the default CPU target the stored object does not have", name, spec)
 		}
 	}
+}
+
+// conversionOnly is field management with the server's conversion of built-in kinds between
+// their versions, and nothing else of the server.
+type conversionOnly struct{ server.FieldManagementOnly }
+
+func (conversionOnly) Hub(t *schema.Type) string { return kubeapiserver.Latest().Hub(t) }
+
+func (conversionOnly) Convert(obj map[string]any, apiVersion string) (map[string]any, error) {
+	return kubeapiserver.Latest().Convert(obj, apiVersion)
+}
+
+func (conversionOnly) DecodeBody(obj map[string]any) error {
+	return kubeapiserver.Latest().DecodeBody(obj)
 }

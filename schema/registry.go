@@ -59,7 +59,7 @@ type Type struct {
 	Served bool
 	// Conversion says how the server converts the kind between its versions: for a CRD,
 	// its spec.conversion.strategy (ConversionNone or ConversionWebhook); "" for the
-	// built-in kinds, which the server's Go code converts (package merge/conversion).
+	// built-in kinds, which the server's Go code converts (package internal/conversion).
 	Conversion Conversion
 	// Origin names the input the schema came from: "crds.yaml:
 	// backups.ops.example.com" for a CRD, the file for an OpenAPI document,

@@ -4,8 +4,8 @@ import (
 	"context"
 	"encoding/json"
 
-	"github.com/ssa-diff/ssa-diff/merge"
 	"github.com/ssa-diff/ssa-diff/schema"
+	"github.com/ssa-diff/ssa-diff/server/kubeapiserver"
 	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apiextensions-apiserver/pkg/registry/customresourcedefinition"
@@ -84,7 +84,7 @@ func ValidateCRDOurs(obj, old map[string]any) (errs field.ErrorList, warnings []
 	if old != nil {
 		oldCopy = runtime.DeepCopyJSON(old)
 	}
-	v := merge.KubernetesHooks{}.Validate(t, "", runtime.DeepCopyJSON(obj), oldCopy)
+	v := kubeapiserver.Latest().Validate(t, "", runtime.DeepCopyJSON(obj), oldCopy)
 	if v.NotPredicted != "" {
 		return nil, nil, v.NotPredicted
 	}

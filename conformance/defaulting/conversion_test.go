@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/ssa-diff/ssa-diff/merge/conversion"
+	"github.com/ssa-diff/ssa-diff/internal/conversion"
 	autoscalingv1 "k8s.io/api/autoscaling/v1"
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	corev1 "k8s.io/api/core/v1"
@@ -91,8 +91,8 @@ func canonicalJSON(t *testing.T, v any) []byte {
 	return out
 }
 
-// TestConversionMatchesKubeAPIServer (catalog V7) converts random HorizontalPodAutoscalers
-// of both served versions to both versions with merge/conversion and with the server's own
+// TestConversionMatchesKubeAPIServer (rules.md version.conversion) converts random HorizontalPodAutoscalers
+// of both served versions to both versions with internal/conversion and with the server's own
 // scheme (k8s.io/kubernetes' legacyscheme: to the internal version, then to the target),
 // and requires the same JSON byte for byte, annotations included.
 func TestConversionMatchesKubeAPIServer(t *testing.T) {

@@ -9,9 +9,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ssa-diff/ssa-diff/internal/defaults"
+	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
+	"github.com/ssa-diff/ssa-diff/internal/strategy"
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
-	"github.com/ssa-diff/ssa-diff/merge/defaults"
-	"github.com/ssa-diff/ssa-diff/merge/strategy"
 	crdregistry "k8s.io/apiextensions-apiserver/pkg/registry/customresourcedefinition"
 	"k8s.io/apimachinery/pkg/runtime"
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
@@ -157,7 +158,7 @@ var createNotCompared = map[string]string{
 	"v1|Service":             "its allocators run in the REST storage, outside the strategy: conformance/testdata/fidelity records them",
 }
 
-// createGaps are fields a create strategy drops that merge/strategy keeps, by kind: known
+// createGaps are fields a create strategy drops that internal/strategy keeps, by kind: known
 // gaps, reported and not failed. The paths are the report's, list indices as [*].
 var createGaps = map[string][]string{
 	"resource.k8s.io/v1|ResourceClaim": {".spec.devices.requests[*].exactly.derivedAttributes",
@@ -190,10 +191,10 @@ func gapOnly(k, d string) bool {
 	return true
 }
 
-// TestCreateMatchesKubeAPIServer compares merge/strategy's Create with what the server
+// TestCreateMatchesKubeAPIServer compares internal/strategy's Create with what the server
 // does to a new object of every kind an apply can create: decoding and defaulting, the
 // conversion to the internal version, the create strategy's PrepareForCreate, storage and
-// the defaulting of the read. Values merge/strategy lists as assigned (uid-, time- and
+// the defaulting of the read. Values internal/strategy lists as assigned (uid-, time- and
 // user-dependent values, allocations) are left out of both; the Service allocators, which
 // run outside the strategy, are not part of the comparison.
 func TestCreateMatchesKubeAPIServer(t *testing.T) {
@@ -213,7 +214,7 @@ func TestCreateMatchesKubeAPIServer(t *testing.T) {
 			continue
 		}
 		if !defaults.Known(av, kind) {
-			t.Errorf("%s %s: not a kind merge/defaults knows", av, kind)
+			t.Errorf("%s %s: not a kind internal/defaults knows", av, kind)
 			continue
 		}
 		t.Run(strings.ReplaceAll(av, "/", "_")+"_"+kind, func(t *testing.T) {
@@ -237,7 +238,7 @@ func TestCreateMatchesKubeAPIServer(t *testing.T) {
 				}
 				want := toUnstructured(t, stored)
 				got := unstructured.DeepCopy(in).(map[string]any)
-				if err := strategy.Create(av, kind, got); err != nil {
+				if err := strategy.Create(serverconfig.Latest(), av, kind, got); err != nil {
 					t.Fatalf("Create: %v", err)
 				}
 				total++

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ssa-diff/ssa-diff/internal/defaults"
 	"github.com/ssa-diff/ssa-diff/internal/testkit"
 	resourcev1 "k8s.io/api/resource/v1"
 	apiextinstall "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/install"
@@ -40,11 +41,9 @@ import (
 	_ "k8s.io/kubernetes/pkg/apis/storage/install"
 	_ "k8s.io/kubernetes/pkg/apis/storagemigration/install"
 	"sigs.k8s.io/randfill"
-
-	"github.com/ssa-diff/ssa-diff/merge/defaults"
 )
 
-// notCompared names kinds whose server round trip merge/defaults does not
+// notCompared names kinds whose server round trip internal/defaults does not
 // model, with the reason; the report names them as known gaps.
 var notCompared = map[string]string{
 	"autoscaling/v1/HorizontalPodAutoscaler": "stored as autoscaling/v2: metrics and conditions travel in annotations",

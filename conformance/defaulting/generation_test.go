@@ -9,9 +9,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ssa-diff/ssa-diff/internal/defaults"
+	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
+	"github.com/ssa-diff/ssa-diff/internal/strategy"
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
-	"github.com/ssa-diff/ssa-diff/merge/defaults"
-	"github.com/ssa-diff/ssa-diff/merge/strategy"
 	crdregistry "k8s.io/apiextensions-apiserver/pkg/registry/customresourcedefinition"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -96,7 +97,7 @@ const (
 
 var variantNames = [variantCount]string{"label", "quantities", "empty collections", "random"}
 
-// TestGenerationMatchesKubeAPIServer compares what merge/strategy predicts for an update
+// TestGenerationMatchesKubeAPIServer compares what internal/strategy predicts for an update
 // with what the server's own update strategy does, for every kind an apply can update (the
 // 29 whose generation moves first among them), on random stored objects and four kinds of
 // new object: equal but for a label (numbers such as a CRD schema's minimum 0 come back from
@@ -129,7 +130,7 @@ func TestGenerationMatchesKubeAPIServer(t *testing.T) {
 	for ki, k := range names {
 		av, kind, _ := strings.Cut(k, "|")
 		if !defaults.Known(av, kind) {
-			t.Errorf("%s %s: not a kind merge/defaults knows", av, kind)
+			t.Errorf("%s %s: not a kind internal/defaults knows", av, kind)
 			continue
 		}
 		t.Run(strings.ReplaceAll(av, "/", "_")+"_"+kind, func(t *testing.T) {
@@ -189,7 +190,7 @@ func TestGenerationMatchesKubeAPIServer(t *testing.T) {
 				if err := defaults.Default(av, kind, obj); err != nil {
 					t.Fatalf("Default: %v", err)
 				}
-				strategy.PrepareForUpdateDecoded(av, kind, newJSON, obj, oldJSON)
+				strategy.PrepareForUpdate(serverconfig.Latest(), av, kind, newJSON, obj, oldJSON)
 				got, _ := obj["metadata"].(map[string]any)["generation"].(int64)
 				// The whole object, read back, must be the server's too.
 				if err := defaults.Default(av, kind, obj); err != nil {

@@ -28,7 +28,7 @@ var storedVersions = map[string]string{"apiextensions.k8s.io": "v1", "apiregistr
 
 // TestServedByDefaultMatchesKubeAPIServer holds schema.Type.Served (the rule
 // schema.ServedByDefault: every GA version, no alpha or beta one) to the default API
-// configuration of kube-apiserver 1.37.2 (catalog V5): its own groups'
+// configuration of kube-apiserver 1.37.2 (rules.md version.not-served): its own groups'
 // (controlplane.DefaultAPIResourceConfigSource), the apiextensions server's and the
 // aggregator's (with the versions they have storage for), for every built-in kind of the
 // embedded schema.

@@ -10,7 +10,7 @@ import (
 	apiv2 "k8s.io/api/autoscaling/v2"
 )
 
-// TestWireTypesAreKubernetes holds the wire types of internal/wire (what merge/conversion
+// TestWireTypesAreKubernetes holds the wire types of internal/wire (what internal/conversion
 // decodes and encodes HorizontalPodAutoscalers with) to k8s.io/api's: the same type names,
 // the same fields in the same order with the same JSON tags, the same Go kinds (a named
 // string of k8s.io/api is a string), recursively.

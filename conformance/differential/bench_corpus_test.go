@@ -13,6 +13,7 @@ import (
 	"github.com/ssa-diff/ssa-diff/internal/testkit"
 	"github.com/ssa-diff/ssa-diff/merge"
 	"github.com/ssa-diff/ssa-diff/schema"
+	"github.com/ssa-diff/ssa-diff/server/kubeapiserver"
 	k8sschema "k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/structured-merge-diff/v6/typed"
 	"sigs.k8s.io/yaml"
@@ -122,7 +123,7 @@ func BenchmarkSideBySideCorpus(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	full := merge.New(schema.NewRegistry())
+	full := merge.New(schema.NewRegistry(), kubeapiserver.Latest())
 	mreqs := make([]merge.Request, len(reqs))
 	for i, r := range reqs {
 		mreqs[i] = fm.request(r)

@@ -9,6 +9,7 @@ import (
 	"github.com/ssa-diff/ssa-diff/conformance/differential/oracle"
 	"github.com/ssa-diff/ssa-diff/merge"
 	"github.com/ssa-diff/ssa-diff/schema"
+	"github.com/ssa-diff/ssa-diff/server/kubeapiserver"
 	k8sschema "k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/yaml"
 )
@@ -53,7 +54,7 @@ func BenchmarkSideBySide(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	full := merge.New(schema.NewRegistry())
+	full := merge.New(schema.NewRegistry(), kubeapiserver.Latest())
 	mreq := fm.request(req)
 	b.Run("kubernetes", func(b *testing.B) {
 		b.ReportAllocs()

@@ -21,7 +21,7 @@
 // engine runs with hooks that do nothing, the oracle with no defaulter): the comparison is
 // of field management. For a kind served at several versions (the HorizontalPodAutoscaler)
 // ops go to any of its versions and the live object is read back at any: the oracle
-// converts with the server's scheme, the engine with package merge/conversion. Custom resources are decoded as
+// converts with the server's scheme, the engine with package internal/conversion. Custom resources are decoded as
 // the API server does (pruning, null pruning, structural defaults) on the oracle side,
 // and the engine runs the CRD defaults the schema package derives.
 //

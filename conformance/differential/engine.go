@@ -4,10 +4,11 @@ import (
 	"fmt"
 
 	"github.com/ssa-diff/ssa-diff/conformance/differential/oracle"
+	"github.com/ssa-diff/ssa-diff/internal/conversion"
+	"github.com/ssa-diff/ssa-diff/internal/defaults"
 	"github.com/ssa-diff/ssa-diff/merge"
-	"github.com/ssa-diff/ssa-diff/merge/conversion"
-	"github.com/ssa-diff/ssa-diff/merge/defaults"
 	"github.com/ssa-diff/ssa-diff/schema"
+	"github.com/ssa-diff/ssa-diff/server"
 )
 
 // Engine is the engine under test, ssa-diff's merge.Engine, on the embedded schema plus
@@ -23,14 +24,16 @@ func NewEngine() (*Engine, error) {
 	if err := reg.AddCRD("widgets.yaml", widgetsCRD); err != nil {
 		return nil, fmt.Errorf("adding the Widget CRD: %w", err)
 	}
-	return &Engine{e: merge.New(reg, merge.WithServerHooks(noHooks{}))}, nil
+	return &Engine{e: merge.New(reg, noHooks{})}, nil
 }
 
-// noHooks is the server without registry rules (but the reset fields) and without the defaulting of built-in
-// kinds (Go code the oracle does not run either); custom resources get their CRD's
-// structural defaults, as the oracle decodes them with apiextensions' own code. A create
-// starts from apiVersion and kind alone, as the oracle's object creater makes it.
-type noHooks struct{}
+// noHooks is the server without registry rules (but the reset fields, which
+// server.FieldManagementOnly restores) and without the defaulting of built-in kinds (Go
+// code the oracle does not run either), converting the kinds served at several versions as
+// the server's scheme does; custom resources get their CRD's structural defaults, as the
+// oracle decodes them with apiextensions' own code. A create starts from apiVersion and
+// kind alone, as the oracle's object creater makes it.
+type noHooks struct{ server.FieldManagementOnly }
 
 func (noHooks) Default(t *schema.Type, obj map[string]any) error {
 	if t.Source != schema.SourceBuiltin && t.Default != nil {
@@ -50,18 +53,24 @@ func (noHooks) EmptyObject(t *schema.Type) map[string]any {
 	return map[string]any{"apiVersion": t.GVK.APIVersion(), "kind": t.GVK.Kind}
 }
 
-func (noHooks) PrepareForCreate(*schema.Type, map[string]any) error { return nil }
-
 // Validate refuses nothing: the oracle runs no validation.
-func (noHooks) Validate(*schema.Type, string, map[string]any, map[string]any) merge.Validation {
-	return merge.Validation{}
+func (noHooks) Validate(*schema.Type, string, map[string]any, map[string]any) server.Validation {
+	return server.Validation{}
 }
 
-// PrepareForUpdate puts the reset fields back, as the oracle does (the strategies' rule).
-func (noHooks) PrepareForUpdate(t *schema.Type, subresource string, obj, old map[string]any) error {
-	merge.RestoreResetFields(t, subresource, obj, old)
-	return nil
+// Hub, Convert and DecodeBody are the server's scheme's conversion, which the oracle runs.
+func (noHooks) Hub(t *schema.Type) string {
+	if t.Source != schema.SourceBuiltin {
+		return ""
+	}
+	return conversion.Hub(t.GVK.Group, t.GVK.Kind)
 }
+
+func (noHooks) Convert(obj map[string]any, apiVersion string) (map[string]any, error) {
+	return conversion.Convert(obj, apiVersion)
+}
+
+func (noHooks) DecodeBody(obj map[string]any) error { return conversion.DecodeBody(obj) }
 
 func (e *Engine) request(req oracle.Request) merge.Request {
 	src := req.Live

@@ -69,7 +69,7 @@ func TestDecodeDeployment(t *testing.T) {
 	}
 	ref := rbac.RoleRef{APIGroup: "rbac.authorization.k8s.io", Kind: "Role", Name: "admin-apps"}
 	if b, _ := json.Marshal(ref); string(b) != `{"APIGroup":"rbac.authorization.k8s.io","Kind":"Role","Name":"admin-apps"}` {
-		t.Errorf("roleRef prints %s (catalog V1's example)", b)
+		t.Errorf("roleRef prints %s (rules.md valid.builtin's example)", b)
 	}
 }
 

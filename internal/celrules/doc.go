@@ -1,5 +1,5 @@
 // Package celrules compiles and runs the CEL rules of a CRD (x-kubernetes-validations) as
-// apiextensions-apiserver 1.37 does (catalog V4).
+// apiextensions-apiserver 1.37 does (rules.md valid.crd-cel).
 //
 // # The model
 //

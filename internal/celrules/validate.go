@@ -12,7 +12,7 @@ import (
 	"github.com/google/cel-go/common/types/ref"
 	"github.com/google/cel-go/interpreter"
 	"github.com/ssa-diff/ssa-diff/internal/cellib"
-	"github.com/ssa-diff/ssa-diff/internal/crdvalidation/correlate"
+	"github.com/ssa-diff/ssa-diff/internal/correlate"
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 	"github.com/ssa-diff/ssa-diff/schema/crdschema"
 	"k8s.io/apimachinery/pkg/util/validation/field"

@@ -10,7 +10,7 @@ import (
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
 	"github.com/google/cel-go/common/types/traits"
-	"github.com/ssa-diff/ssa-diff/internal/crdvalidation/formats"
+	"github.com/ssa-diff/ssa-diff/internal/formats"
 	"github.com/ssa-diff/ssa-diff/schema/crdschema"
 	"k8s.io/apimachinery/pkg/api/equality"
 	apiservercel "k8s.io/apiserver/pkg/cel"

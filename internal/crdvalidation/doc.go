@@ -1,5 +1,5 @@
 // Package crdvalidation is the validation apiextensions-apiserver 1.37 runs on a custom
-// resource before storing it (catalog V3, V4, V6): what makes the server answer 422 Invalid
+// resource before storing it (rules.md valid.crd-schema, valid.crd-cel, valid.metadata): what makes the server answer 422 Invalid
 // to a write of a custom resource, error for error, in the server's order.
 //
 // # What runs, in which order

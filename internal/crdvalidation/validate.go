@@ -6,7 +6,7 @@ import (
 	"math"
 	"strings"
 
-	"github.com/ssa-diff/ssa-diff/internal/crdvalidation/correlate"
+	"github.com/ssa-diff/ssa-diff/internal/correlate"
 	"github.com/ssa-diff/ssa-diff/internal/crdvalidation/embedded"
 	"github.com/ssa-diff/ssa-diff/internal/crdvalidation/openapi"
 	"github.com/ssa-diff/ssa-diff/schema"

@@ -5,9 +5,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ssa-diff/ssa-diff/internal/defaults"
+	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/validation"
 	"github.com/ssa-diff/ssa-diff/internal/validation/registry"
-	"github.com/ssa-diff/ssa-diff/merge/defaults"
 )
 
 // A Job as the server stores it: the selector and labels generated from its uid.
@@ -40,7 +41,7 @@ spec:
       containers: [{name: render, image: renderer:3.1}]
 `
 
-// catalog V1, V2: a Job's generated selector, its frozen template, indexed Jobs and the
+// rules.md valid.builtin, valid.update: a Job's generated selector, its frozen template, indexed Jobs and the
 // pod failure and success policies.
 func TestJobValidation(t *testing.T) { runWorkloadCases(t, jobCases(t)) }
 
@@ -105,7 +106,7 @@ spec:
           containers: [{name: dump, image: postgres:16}]
 `
 
-// catalog V1, V2: a CronJob's schedule as robfig/cron parses it, its time zone, and a job
+// rules.md valid.builtin, valid.update: a CronJob's schedule as robfig/cron parses it, its time zone, and a job
 // template without a selector.
 func TestCronJobValidation(t *testing.T) { runWorkloadCases(t, cronJobCases(t)) }
 
@@ -164,7 +165,7 @@ func TestJobValidationWhereTheServerPanics(t *testing.T) {
 	if err := defaults.Default("batch/v1", "Job", obj); err != nil {
 		t.Fatal(err)
 	}
-	res, err := validation.Validate("batch/v1", "Job", "", obj, nil)
+	res, err := validation.Validate(serverconfig.Latest(), "batch/v1", "Job", "", obj, nil)
 	if !errors.Is(err, registry.ErrServerPanics) || len(res.Errors) != 0 {
 		t.Fatalf("got %v, %v: want an error wrapping ErrServerPanics", res.Errors, err)
 	}

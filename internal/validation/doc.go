@@ -1,6 +1,6 @@
 // Package validation predicts the registry's validation of built-in kinds: what
 // kube-apiserver 1.37 answers with 422 Invalid when an object that field management,
-// defaulting and the registry's rules produced breaks the kind's rules (catalog V1, V2, V6).
+// defaulting and the registry's rules produced breaks the kind's rules (rules.md valid.builtin, valid.update, valid.metadata).
 //
 // [Validate] takes the object about to be stored, and the stored one on an update, as the
 // JSON of the version they are served at; decodes both into the kind's internal type

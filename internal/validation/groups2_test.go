@@ -13,7 +13,7 @@ import (
 // The scenarios of the admissionregistration, flowcontrol, certificates, storagemigration
 // and apiregistration kinds, answered as groups_test.go's are: each case's answer is the one
 // a real kube-apiserver 1.37.2 gave (testdata/groups2.json, recorded by
-// TestGroups2CasesAgainstOracle with -record-groups2). Catalog V1: messages byte for byte;
+// TestGroups2CasesAgainstOracle with -record-groups2). Rules.md valid.builtin: messages byte for byte;
 // V2: updates against the stored object (and /status writes); V6: object metadata.
 
 var recordGroups2 = flag.Bool("record-groups2", false, "write the oracle's answers to testdata/groups2.json")
@@ -48,7 +48,7 @@ func groups2Cases(t *testing.T) []groupCase {
 	return out
 }
 
-// TestGroups2Scenarios: ssa-diff's answer to each case is the server's (catalog V1, V2, V6).
+// TestGroups2Scenarios: ssa-diff's answer to each case is the server's (rules.md valid.builtin, valid.update, valid.metadata).
 func TestGroups2Scenarios(t *testing.T) {
 	answers := loadAnswers(t, groups2Answers)
 	for _, c := range groups2Cases(t) {
@@ -76,7 +76,7 @@ func TestGroups2CasesAgainstOracle(t *testing.T) {
 	recordAgainstOracle(t, groups2Cases(t), groups2Answers, *recordGroups2)
 }
 
-// catalog V1: webhook names, side effects, timeouts, review versions, client configs, rules
+// rules.md valid.builtin: webhook names, side effects, timeouts, review versions, client configs, rules
 // and match conditions (CEL); V2: an update keeps what the stored object already had.
 func validatingWebhookCases(t *testing.T) []workloadCase {
 	w := webhookPolicy
@@ -109,7 +109,7 @@ func mutatingWebhookCases(t *testing.T) []workloadCase {
 	}
 }
 
-// catalog V1: a policy's match constraints, validations (CEL compiled with the admission
+// rules.md valid.builtin: a policy's match constraints, validations (CEL compiled with the admission
 // variables), failure policy, reasons; the /status type-checking warnings (JSONPath).
 func validatingPolicyCases(t *testing.T) []workloadCase {
 	p := policyReplicaLimit
@@ -165,7 +165,7 @@ func mutatingBindingCases(t *testing.T) []workloadCase {
 	}
 }
 
-// catalog V1: a flow schema's precedence, distinguisher, subjects and rules.
+// rules.md valid.builtin: a flow schema's precedence, distinguisher, subjects and rules.
 func flowSchemaCases(t *testing.T) []workloadCase {
 	f := flowSchemaControllers
 	return []workloadCase{
@@ -181,7 +181,7 @@ func flowSchemaCases(t *testing.T) []workloadCase {
 	}
 }
 
-// catalog V1: a priority level's type, shares, lending and queuing bounds.
+// rules.md valid.builtin: a priority level's type, shares, lending and queuing bounds.
 func priorityLevelCases(t *testing.T) []workloadCase {
 	p := priorityLevelBatch
 	return []workloadCase{
@@ -196,7 +196,7 @@ func priorityLevelCases(t *testing.T) []workloadCase {
 	}
 }
 
-// catalog V1: a signing request's PEM request, signer, usages and expiration.
+// rules.md valid.builtin: a signing request's PEM request, signer, usages and expiration.
 func csrCases(t *testing.T) []workloadCase {
 	c := csrJane
 	return []workloadCase{
@@ -233,7 +233,7 @@ func migrationCases(t *testing.T) []workloadCase {
 	}
 }
 
-// catalog V1, V6: an APIService's name (version.group), priorities, service and TLS
+// rules.md valid.builtin, valid.metadata: an APIService's name (version.group), priorities, service and TLS
 // settings; V2: /status conditions.
 func apiServiceCases(t *testing.T) []workloadCase {
 	a := apiServiceMetrics

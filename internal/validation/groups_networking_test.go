@@ -61,7 +61,7 @@ spec:
   cidrs: [10.200.0.0/16]
 `
 
-// catalog V1, V6: an Ingress's rules, paths and path types, backends, TLS and class.
+// rules.md valid.builtin, valid.metadata: an Ingress's rules, paths and path types, backends, TLS and class.
 func ingressCases(t *testing.T) []workloadCase {
 	web := ingressWeb
 	return []workloadCase{
@@ -95,7 +95,7 @@ func ingressCases(t *testing.T) []workloadCase {
 	}
 }
 
-// catalog V1, V2: an IngressClass's controller (immutable) and parameters.
+// rules.md valid.builtin, valid.update: an IngressClass's controller (immutable) and parameters.
 func ingressClassCases(t *testing.T) []workloadCase {
 	ic := ingressClassNginx
 	return []workloadCase{
@@ -112,7 +112,7 @@ func ingressClassCases(t *testing.T) []workloadCase {
 	}
 }
 
-// catalog V1: a NetworkPolicy's ports, end ports, peers, IP blocks and policy types.
+// rules.md valid.builtin: a NetworkPolicy's ports, end ports, peers, IP blocks and policy types.
 func networkPolicyCases(t *testing.T) []workloadCase {
 	np := networkPolicyAPI
 	return []workloadCase{
@@ -135,7 +135,7 @@ func networkPolicyCases(t *testing.T) []workloadCase {
 	}
 }
 
-// catalog V1, V2, V6: an IPAddress is named by its address and keeps its parent.
+// rules.md valid.builtin, valid.update, valid.metadata: an IPAddress is named by its address and keeps its parent.
 func ipAddressCases(t *testing.T) []workloadCase {
 	ip := ipAddressDNS
 	return []workloadCase{
@@ -150,7 +150,7 @@ func ipAddressCases(t *testing.T) []workloadCase {
 	}
 }
 
-// catalog V1, V2: a ServiceCIDR holds one CIDR of each family; an update may only add the
+// rules.md valid.builtin, valid.update: a ServiceCIDR holds one CIDR of each family; an update may only add the
 // second family.
 func serviceCIDRCases(t *testing.T) []workloadCase {
 	sc := serviceCIDRExtra

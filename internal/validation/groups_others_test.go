@@ -51,7 +51,7 @@ spec:
   leaseTransitions: 2
 `
 
-// catalog V1, V2: a PriorityClass's value (immutable, at most one billion unless a system
+// rules.md valid.builtin, valid.update: a PriorityClass's value (immutable, at most one billion unless a system
 // class), the system- prefix and the preemption policy (immutable).
 func priorityClassCases(t *testing.T) []workloadCase {
 	pc := priorityClassHigh
@@ -68,7 +68,7 @@ func priorityClassCases(t *testing.T) []workloadCase {
 	}
 }
 
-// catalog V1, V2: a RuntimeClass's handler (immutable), overhead and scheduling.
+// rules.md valid.builtin, valid.update: a RuntimeClass's handler (immutable), overhead and scheduling.
 func runtimeClassCases(t *testing.T) []workloadCase {
 	rc := runtimeClassKata
 	return []workloadCase{
@@ -84,7 +84,7 @@ func runtimeClassCases(t *testing.T) []workloadCase {
 	}
 }
 
-// catalog V1, V2: an EndpointSlice's address type (immutable), ports and endpoints.
+// rules.md valid.builtin, valid.update: an EndpointSlice's address type (immutable), ports and endpoints.
 func endpointSliceCases(t *testing.T) []workloadCase {
 	eps := endpointSliceWeb
 	return []workloadCase{
@@ -102,7 +102,7 @@ func endpointSliceCases(t *testing.T) []workloadCase {
 	}
 }
 
-// catalog V1: a Lease's duration, transitions, strategy and preferred holder.
+// rules.md valid.builtin: a Lease's duration, transitions, strategy and preferred holder.
 func leaseCases(t *testing.T) []workloadCase {
 	l := leaseController
 	return []workloadCase{

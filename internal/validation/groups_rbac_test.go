@@ -47,7 +47,7 @@ subjects:
 - {kind: ServiceAccount, name: ci, namespace: ci}
 `
 
-// catalog V1, V6: a Role's rules (verbs, groups and resources, no non-resource URLs).
+// rules.md valid.builtin, valid.metadata: a Role's rules (verbs, groups and resources, no non-resource URLs).
 func roleCases(t *testing.T) []workloadCase {
 	r := roleDeployer
 	return []workloadCase{
@@ -61,7 +61,7 @@ func roleCases(t *testing.T) []workloadCase {
 	}
 }
 
-// catalog V1: a ClusterRole's rules and aggregation selectors.
+// rules.md valid.builtin: a ClusterRole's rules and aggregation selectors.
 func clusterRoleCases(t *testing.T) []workloadCase {
 	cr := clusterRoleMonitoring
 	return []workloadCase{
@@ -74,7 +74,7 @@ func clusterRoleCases(t *testing.T) []workloadCase {
 	}
 }
 
-// catalog V1, V2: a RoleBinding's roleRef (immutable) and subjects.
+// rules.md valid.builtin, valid.update: a RoleBinding's roleRef (immutable) and subjects.
 func roleBindingCases(t *testing.T) []workloadCase {
 	rb := roleBindingDeployers
 	return []workloadCase{
@@ -92,7 +92,7 @@ func roleBindingCases(t *testing.T) []workloadCase {
 	}
 }
 
-// catalog V1, V2: a ClusterRoleBinding refers to a ClusterRole; its service accounts name
+// rules.md valid.builtin, valid.update: a ClusterRoleBinding refers to a ClusterRole; its service accounts name
 // their namespace.
 func clusterRoleBindingCases(t *testing.T) []workloadCase {
 	crb := clusterRoleBindingAdmins

@@ -63,7 +63,7 @@ driverName: ebs.csi.aws.com
 parameters: {iops: "8000"}
 `
 
-// catalog V1, V2: a StorageClass's provisioner, parameters, reclaim policy, binding mode
+// rules.md valid.builtin, valid.update: a StorageClass's provisioner, parameters, reclaim policy, binding mode
 // and topologies; the first four are immutable.
 func storageClassCases(t *testing.T) []workloadCase {
 	sc := storageClassGP3
@@ -84,7 +84,7 @@ func storageClassCases(t *testing.T) []workloadCase {
 	}
 }
 
-// catalog V1, V2: a CSIDriver's spec; attachRequired and lifecycle modes are immutable.
+// rules.md valid.builtin, valid.update: a CSIDriver's spec; attachRequired and lifecycle modes are immutable.
 func csiDriverCases(t *testing.T) []workloadCase {
 	d := csiDriverEBS
 	return []workloadCase{
@@ -101,7 +101,7 @@ func csiDriverCases(t *testing.T) []workloadCase {
 	}
 }
 
-// catalog V1, V2: a CSINode's drivers; a driver that stays keeps its node ID and keys.
+// rules.md valid.builtin, valid.update: a CSINode's drivers; a driver that stays keeps its node ID and keys.
 func csiNodeCases(t *testing.T) []workloadCase {
 	n := csiNodeWorker
 	return []workloadCase{
@@ -115,7 +115,7 @@ func csiNodeCases(t *testing.T) []workloadCase {
 	}
 }
 
-// catalog V1, V2: a VolumeAttachment's attacher, source and node; its spec is immutable.
+// rules.md valid.builtin, valid.update: a VolumeAttachment's attacher, source and node; its spec is immutable.
 func volumeAttachmentCases(t *testing.T) []workloadCase {
 	va := volumeAttachmentData
 	return []workloadCase{
@@ -135,7 +135,7 @@ func volumeAttachmentCases(t *testing.T) []workloadCase {
 	}
 }
 
-// catalog V1, V2: a CSIStorageCapacity's topology and class (immutable) and capacity.
+// rules.md valid.builtin, valid.update: a CSIStorageCapacity's topology and class (immutable) and capacity.
 func csiStorageCapacityCases(t *testing.T) []workloadCase {
 	c := csiStorageCapacityZoneA
 	return []workloadCase{
@@ -148,7 +148,7 @@ func csiStorageCapacityCases(t *testing.T) []workloadCase {
 	}
 }
 
-// catalog V1, V2: a VolumeAttributesClass's driver and parameters (both immutable).
+// rules.md valid.builtin, valid.update: a VolumeAttributesClass's driver and parameters (both immutable).
 func volumeAttributesClassCases(t *testing.T) []workloadCase {
 	v := volumeAttributesClassGold
 	return []workloadCase{

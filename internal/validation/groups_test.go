@@ -13,7 +13,7 @@ import (
 // The scenarios of the networking, rbac, storage, scheduling, node, discovery and
 // coordination kinds. Each case's answer is the one a real kube-apiserver 1.37.2 gave
 // (testdata/groups.json, recorded by TestGroupCasesAgainstOracle with -record-groups):
-// "" when it accepted the write, the 422's message otherwise (catalog V1: byte for byte;
+// "" when it accepted the write, the 422's message otherwise (rules.md valid.builtin: byte for byte;
 // V2: updates against the stored object; V6: object metadata).
 
 var recordGroups = flag.Bool("record-groups", false, "write the oracle's answers to testdata/groups.json")
@@ -41,7 +41,7 @@ func loadGroupAnswers(t *testing.T) map[string]string {
 
 func (c groupCase) key() string { return c.kind + "/" + c.name }
 
-// TestGroupScenarios: ssa-diff's answer to each case is the server's (catalog V1, V2, V6).
+// TestGroupScenarios: ssa-diff's answer to each case is the server's (rules.md valid.builtin, valid.update, valid.metadata).
 func TestGroupScenarios(t *testing.T) {
 	answers := loadGroupAnswers(t)
 	for _, c := range groupCases(t) {

@@ -52,7 +52,7 @@ spec:
   selector: {matchLabels: {app: web}}
 `
 
-// catalog V1, V2: DaemonSet, ReplicaSet, ControllerRevision, HorizontalPodAutoscaler and
+// rules.md valid.builtin, valid.update: DaemonSet, ReplicaSet, ControllerRevision, HorizontalPodAutoscaler and
 // PodDisruptionBudget.
 func TestOtherWorkloadValidation(t *testing.T) { runWorkloadCases(t, otherWorkloadCases(t)) }
 

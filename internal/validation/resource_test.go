@@ -9,7 +9,7 @@ import (
 // The scenarios of the resource.k8s.io kinds (Dynamic Resource Allocation), answered as
 // groups_test.go's are: each case's answer is the one a real kube-apiserver 1.37.2 gave
 // (testdata/resource.json, recorded by TestResourceCasesAgainstOracle with
-// -record-resource). Catalog V1: messages byte for byte (device selectors compiled in the
+// -record-resource). Rules.md valid.builtin: messages byte for byte (device selectors compiled in the
 // server's DRA CEL environment); V2: updates against the stored object and /status writes;
 // V6: object metadata.
 
@@ -61,7 +61,7 @@ func resourceCases(t *testing.T) []groupCase {
 	return out
 }
 
-// TestResourceScenarios: ssa-diff's answer to each case is the server's (catalog V1, V2, V6).
+// TestResourceScenarios: ssa-diff's answer to each case is the server's (rules.md valid.builtin, valid.update, valid.metadata).
 func TestResourceScenarios(t *testing.T) {
 	answers := loadAnswers(t, resourceAnswers)
 	for _, c := range resourceCases(t) {
@@ -103,7 +103,7 @@ spec:
   extendedResourceName: example.com/gpu
 `
 
-// catalog V1, V2, V6: a DeviceClass's name, selectors (compiled in the DRA CEL environment:
+// rules.md valid.builtin, valid.update, valid.metadata: a DeviceClass's name, selectors (compiled in the DRA CEL environment:
 // syntax, undeclared names, result type), configuration and extended resource name.
 func deviceClassCases(t *testing.T) []workloadCase {
 	c := deviceClassGPU
@@ -163,7 +163,7 @@ spec:
           parameters: {sharing: {strategy: MPS}}
 `
 
-// catalog V1, V2: a ResourceClaimTemplate's requests (names, classes, allocation modes,
+// rules.md valid.builtin, valid.update: a ResourceClaimTemplate's requests (names, classes, allocation modes,
 // selectors, tolerations, subrequests), constraints and configuration; its spec is
 // immutable.
 func claimTemplateCases(t *testing.T) []workloadCase {
@@ -216,7 +216,7 @@ const claimAllocated = `status:
         - {key: metadata.name, operator: In, values: [node-1]}
 `
 
-// catalog V1, V2: a ResourceClaim's requests; its spec is immutable; its status (written
+// rules.md valid.builtin, valid.update: a ResourceClaim's requests; its spec is immutable; its status (written
 // through /status) is allocated once, reserved for consumers only when allocated, and
 // reports only allocated devices.
 func claimCases(t *testing.T) []workloadCase {
@@ -270,7 +270,7 @@ spec:
     - {key: example.com/maintenance, effect: NoSchedule}
 `
 
-// catalog V1, V2: a ResourceSlice's node selection, pool, devices (attributes, capacity
+// rules.md valid.builtin, valid.update: a ResourceSlice's node selection, pool, devices (attributes, capacity
 // request policies, taints, counters); driver, pool name and node name are immutable.
 func sliceCases(t *testing.T) []workloadCase {
 	s := sliceNode1
@@ -299,7 +299,7 @@ spec:
   taint: {key: example.com/maintenance, value: firmware, effect: NoExecute}
 `
 
-// catalog V1, V2: a DeviceTaintRule's selector and taint; its status conditions (/status).
+// rules.md valid.builtin, valid.update: a DeviceTaintRule's selector and taint; its status conditions (/status).
 func taintRuleCases(t *testing.T) []workloadCase {
 	r := taintRuleDrain
 	return []workloadCase{

@@ -3,8 +3,9 @@ package validation_test
 import (
 	"testing"
 
+	"github.com/ssa-diff/ssa-diff/internal/defaults"
+	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/validation"
-	"github.com/ssa-diff/ssa-diff/merge/defaults"
 )
 
 // benchmarkWrite measures the validation of a create of doc and of an update of it over
@@ -26,7 +27,7 @@ func benchmarkWrite(b *testing.B, doc string) {
 		b.Run(c.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				res, err := validation.Validate(av, kind, "", obj, c.old)
+				res, err := validation.Validate(serverconfig.Latest(), av, kind, "", obj, c.old)
 				if err != nil || !res.Known || len(res.Errors) != 0 {
 					b.Fatalf("%v %v %v", err, res.Known, res.Errors)
 				}

@@ -7,17 +7,17 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ssa-diff/ssa-diff/internal/defaults"
+	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
+	"github.com/ssa-diff/ssa-diff/internal/strategy"
+	"github.com/ssa-diff/ssa-diff/internal/validation"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/yaml"
-
-	"github.com/ssa-diff/ssa-diff/internal/validation"
-	"github.com/ssa-diff/ssa-diff/merge/defaults"
-	"github.com/ssa-diff/ssa-diff/merge/strategy"
 )
 
 // workloadCase is one write of a workload kind and the server's answer: "" (accepted) or
-// the 422's message (catalog V1), byte for byte.
+// the 422's message (rules.md valid.builtin), byte for byte.
 type workloadCase struct {
 	name string
 	// old is the stored object (empty on a create); new the object written, both YAML.
@@ -83,7 +83,7 @@ func (c workloadCase) validate(t *testing.T) (string, []string) {
 		// The stored object was created (its status written later, by its controller).
 		old = object(t, c.old)
 		status, hasStatus := old["status"]
-		strategy.PrepareForCreate(av, kind, old)
+		strategy.PrepareForCreate(serverconfig.Latest(), av, kind, nil, old)
 		if hasStatus {
 			old["status"] = status
 		}
@@ -96,17 +96,17 @@ func (c workloadCase) validate(t *testing.T) (string, []string) {
 		switch c.subresource {
 		case "", "scale":
 			// A scale write stores the parent through the main resource's strategy.
-			strategy.PrepareForUpdate(av, kind, obj, old)
+			strategy.PrepareForUpdate(serverconfig.Latest(), av, kind, nil, obj, old)
 		case "status":
-			strategy.PrepareForStatusUpdate(av, kind, obj, old)
+			strategy.PrepareForStatusUpdate(serverconfig.Latest(), av, kind, obj, old)
 		}
 	} else {
-		strategy.PrepareForCreate(av, kind, obj)
+		strategy.PrepareForCreate(serverconfig.Latest(), av, kind, nil, obj)
 	}
 	if err := defaults.Default(av, kind, obj); err != nil {
 		t.Fatal(err)
 	}
-	res, err := validation.Validate(av, kind, c.subresource, obj, old)
+	res, err := validation.Validate(serverconfig.Latest(), av, kind, c.subresource, obj, old)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,7 +155,7 @@ func edit(t testing.TB, doc, from, to string) string {
 	return strings.Replace(doc, from, to, 1)
 }
 
-// catalog V1, V2: a Deployment's selector, template labels, rollout strategy and limits.
+// rules.md valid.builtin, valid.update: a Deployment's selector, template labels, rollout strategy and limits.
 func TestDeploymentValidation(t *testing.T) { runWorkloadCases(t, deploymentCases(t)) }
 
 func deploymentCases(t *testing.T) []workloadCase {
@@ -241,7 +241,7 @@ spec:
       resources: {requests: {storage: 10Gi}}
 `
 
-// catalog V1, V2: a StatefulSet's update may change only replicas, the template, the update
+// rules.md valid.builtin, valid.update: a StatefulSet's update may change only replicas, the template, the update
 // strategy, the retention policy, minReadySeconds and ordinals; each other field that
 // changes is reported as immutable, with its new value.
 func TestStatefulSetValidation(t *testing.T) {

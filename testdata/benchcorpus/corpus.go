@@ -14,6 +14,7 @@ import (
 
 	"github.com/ssa-diff/ssa-diff/merge"
 	"github.com/ssa-diff/ssa-diff/schema"
+	"github.com/ssa-diff/ssa-diff/server/kubeapiserver"
 	"sigs.k8s.io/yaml"
 )
 
@@ -91,7 +92,7 @@ func Generate(opts Options) (*Corpus, error) {
 			return nil, fmt.Errorf("registering the %s CRD: %w", crd.name, err)
 		}
 	}
-	eng := merge.New(reg)
+	eng := merge.New(reg, kubeapiserver.Latest())
 	nApps := int(float64(opts.Objects)/objectsPerApp + 0.5)
 	if nApps < 4 {
 		nApps = 4

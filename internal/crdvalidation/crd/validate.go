@@ -9,7 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/ssa-diff/ssa-diff/internal/celrules"
-	"github.com/ssa-diff/ssa-diff/internal/crdvalidation/formats"
+	"github.com/ssa-diff/ssa-diff/internal/formats"
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 	"github.com/ssa-diff/ssa-diff/schema/crdschema"
 	"k8s.io/apimachinery/pkg/api/meta"

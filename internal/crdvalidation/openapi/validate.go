@@ -10,8 +10,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/go-openapi/swag/conv"
-	"github.com/ssa-diff/ssa-diff/internal/crdvalidation/correlate"
-	"github.com/ssa-diff/ssa-diff/internal/crdvalidation/formats"
+	"github.com/ssa-diff/ssa-diff/internal/correlate"
+	"github.com/ssa-diff/ssa-diff/internal/formats"
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 	"github.com/ssa-diff/ssa-diff/schema/crdschema"
 	"k8s.io/apimachinery/pkg/util/validation/field"

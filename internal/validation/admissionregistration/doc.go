@@ -25,6 +25,6 @@
 // relaxes it (webhook side effects, review versions, repeated webhook names, selector
 // values), and match conditions left unchanged are not compiled again.
 //
-// Messages and the values they print are the server's, byte for byte; rule ids in tests
-// refer to SEMANTICS.md (V1, V2, V6).
+// Messages and the values they print are the server's, byte for byte; rules cited are
+// docs/rules.md's valid.builtin, valid.update and valid.metadata.
 package admissionregistration

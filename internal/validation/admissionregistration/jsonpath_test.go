@@ -43,7 +43,7 @@ var jsonPathCases = []string{
 }
 
 // TestJSONPathMatchesClientGo: the fieldRef check of a policy's type-checking warnings
-// answers as client-go's JSONPath parser (catalog V1: the message is the server's).
+// answers as client-go's JSONPath parser (rules.md valid.builtin: the message is the server's).
 func TestJSONPathMatchesClientGo(t *testing.T) {
 	for _, c := range jsonPathCases {
 		if got, want := ourAnswer(c), clientGoAnswer(c); got != want {

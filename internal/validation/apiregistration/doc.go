@@ -8,6 +8,6 @@
 //
 // The aggregator validates object metadata through apimachinery's declarative wrapper
 // (imperative checks and ObjectMeta's declarative rules joined); the strategy itself runs
-// no declarative validation. Messages are the server's, byte for byte; rule ids in tests
-// refer to SEMANTICS.md (V1, V2, V6).
+// no declarative validation. Messages are the server's, byte for byte; rules cited are
+// docs/rules.md's valid.builtin, valid.update and valid.metadata.
 package apiregistration

@@ -1,15 +1,14 @@
 package apps
 
 import (
+	api "github.com/ssa-diff/ssa-diff/internal/api/apps"
+	coreapi "github.com/ssa-diff/ssa-diff/internal/api/core"
+	"github.com/ssa-diff/ssa-diff/internal/validation/core"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-
-	api "github.com/ssa-diff/ssa-diff/internal/api/apps"
-	coreapi "github.com/ssa-diff/ssa-diff/internal/api/core"
-	"github.com/ssa-diff/ssa-diff/internal/validation/core"
 )
 
 // ValidateDeployment checks a new Deployment: its metadata (the name a DNS subdomain) and
@@ -20,7 +19,7 @@ func ValidateDeployment(d *api.Deployment, opts podOptions) field.ErrorList {
 }
 
 // ValidateDeploymentUpdate checks an update of a Deployment: the spec as on a create, and a
-// selector that never changes (catalog V2).
+// selector that never changes (rules.md valid.update).
 func ValidateDeploymentUpdate(d, old *api.Deployment, opts podOptions) field.ErrorList {
 	errs := core.ValidateObjectMetaUpdate(&d.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))
 	errs = append(errs, validateDeploymentSpec(&d.Spec, field.NewPath("spec"), opts)...)

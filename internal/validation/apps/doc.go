@@ -11,6 +11,6 @@
 // A StatefulSet's update may change only a few fields of its spec: the others are each
 // reported as immutable, with the value the server prints.
 //
-// Messages and the values they print are the server's, byte for byte; rule ids in tests
-// refer to SEMANTICS.md (V1, V2, V6).
+// Messages and the values they print are the server's, byte for byte; rules cited are
+// docs/rules.md's valid.builtin, valid.update and valid.metadata.
 package apps

@@ -3,15 +3,14 @@ package apps
 import (
 	"fmt"
 
+	api "github.com/ssa-diff/ssa-diff/internal/api/apps"
+	coreapi "github.com/ssa-diff/ssa-diff/internal/api/core"
+	"github.com/ssa-diff/ssa-diff/internal/validation/core"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-
-	api "github.com/ssa-diff/ssa-diff/internal/api/apps"
-	coreapi "github.com/ssa-diff/ssa-diff/internal/api/core"
-	"github.com/ssa-diff/ssa-diff/internal/validation/core"
 )
 
 // statefulSetOptions are what a StatefulSet's strategy relaxes on an update.
@@ -34,7 +33,7 @@ func ValidateStatefulSet(ss *api.StatefulSet, opts podOptions) field.ErrorList {
 	return append(errs, validateStatefulSetSpec(&ss.Spec, field.NewPath("spec"), opts, statefulSetOptions{})...)
 }
 
-// ValidateStatefulSetUpdate checks an update of a StatefulSet (catalog V2). The spec is
+// ValidateStatefulSetUpdate checks an update of a StatefulSet (rules.md valid.update). The spec is
 // checked as on a create (but its service name and claim templates, which cannot change,
 // and its pod template when the stored spec is itself invalid); then each field that may
 // not change and did is reported as immutable with its new value: the selector, the

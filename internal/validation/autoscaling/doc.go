@@ -12,6 +12,6 @@
 // target of a type the source allows; its behavior bounds each direction's stabilization
 // window and scaling policies.
 //
-// Messages and the values they print are the server's, byte for byte; rule ids in tests
-// refer to SEMANTICS.md (V1, V2, V6).
+// Messages and the values they print are the server's, byte for byte; rules cited are
+// docs/rules.md's valid.builtin, valid.update and valid.metadata.
 package autoscaling

@@ -19,6 +19,6 @@
 // time zone written into the schedule (CRON_TZ= or TZ=) is refused unless an older stored
 // schedule already had one. Its job template is a Job's spec without a selector.
 //
-// Messages and the values they print are the server's, byte for byte; rule ids in tests
-// refer to SEMANTICS.md (V1, V2, V6).
+// Messages and the values they print are the server's, byte for byte; rules cited are
+// docs/rules.md's valid.builtin, valid.update and valid.metadata.
 package batch

@@ -3,17 +3,16 @@ package batch
 import (
 	"fmt"
 
+	api "github.com/ssa-diff/ssa-diff/internal/api/batch"
+	coreapi "github.com/ssa-diff/ssa-diff/internal/api/core"
+	"github.com/ssa-diff/ssa-diff/internal/validation/core"
+	"github.com/ssa-diff/ssa-diff/internal/validation/registry"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-
-	api "github.com/ssa-diff/ssa-diff/internal/api/batch"
-	coreapi "github.com/ssa-diff/ssa-diff/internal/api/core"
-	"github.com/ssa-diff/ssa-diff/internal/validation/core"
-	"github.com/ssa-diff/ssa-diff/internal/validation/registry"
 )
 
 // jobOptions are what a Job's strategy derives from the write and the stored Job.
@@ -38,7 +37,7 @@ func ValidateJob(job *api.Job, opts jobOptions) field.ErrorList {
 	return append(errs, nameAllowsCompletions(job)...)
 }
 
-// ValidateJobUpdate checks an update of a Job (catalog V2): the spec as on a create, then
+// ValidateJobUpdate checks an update of a Job (rules.md valid.update): the spec as on a create, then
 // what may not change — completions (but an indexed Job's, together with parallelism), the
 // selector, the template (with the exceptions of a suspended Job), completionMode,
 // podFailurePolicy, backoffLimitPerIndex, managedBy and successPolicy.

@@ -13,6 +13,6 @@
 // enforces (beta), joined as the server joins it. Authorization (who may sign for a
 // signer) is not predicted: the writer is taken to be allowed.
 //
-// Messages and the values they print are the server's, byte for byte; rule ids in tests
-// refer to SEMANTICS.md (V1, V2, V6).
+// Messages and the values they print are the server's, byte for byte; rules cited are
+// docs/rules.md's valid.builtin, valid.update and valid.metadata.
 package certificates

@@ -9,10 +9,10 @@ import (
 	"testing"
 	"time"
 
-	"sigs.k8s.io/yaml"
-
 	"github.com/ssa-diff/ssa-diff/merge"
 	"github.com/ssa-diff/ssa-diff/schema"
+	"github.com/ssa-diff/ssa-diff/server/kubeapiserver"
+	"sigs.k8s.io/yaml"
 )
 
 // applyCase is a case of testdata/applies.yaml: objects applied first (setup), then a
@@ -39,17 +39,17 @@ type applyCase struct {
 var apiDeprecation = regexp.MustCompile(`^\S+ \S+ is deprecated in v1\.\d+\+`)
 
 // TestApplies: server-side applies of the core group's kinds, predicted by the engine
-// with the registry's validation (catalog V1, V2, V6), give the server's answer byte for
+// with the registry's validation (rules.md valid.builtin, valid.update, valid.metadata), give the server's answer byte for
 // byte — the Service storage's own checks and allocations included — on the recording
 // server (an IPv4 cluster, the hooks' default).
 func TestApplies(t *testing.T) {
-	testApplies(t, "testdata/applies.yaml", merge.KubernetesHooks{})
+	testApplies(t, "testdata/applies.yaml", kubeapiserver.Config{})
 }
 
 // TestAppliesDeclaredSingleStack: the recording server's cluster declared (IPv4 alone)
 // gives the same answers as the default.
 func TestAppliesDeclaredSingleStack(t *testing.T) {
-	testApplies(t, "testdata/applies.yaml", merge.KubernetesHooks{ServiceIPFamilies: []string{"IPv4"}})
+	testApplies(t, "testdata/applies.yaml", kubeapiserver.Config{ServiceIPFamilies: []string{"IPv4"}})
 }
 
 // TestAppliesDualStack: the applies of testdata/applies-dualstack.yaml, recorded from a
@@ -57,17 +57,17 @@ func TestAppliesDeclaredSingleStack(t *testing.T) {
 // predicted for a cluster declared dual-stack, IPv4 first (rules.md
 // valid.service-ip-families).
 func TestAppliesDualStack(t *testing.T) {
-	testApplies(t, "testdata/applies-dualstack.yaml", merge.KubernetesHooks{ServiceIPFamilies: []string{"IPv4", "IPv6"}})
+	testApplies(t, "testdata/applies-dualstack.yaml", kubeapiserver.Config{ServiceIPFamilies: []string{"IPv4", "IPv6"}})
 }
 
 // TestAppliesIPv6: the applies of testdata/applies-ipv6.yaml, recorded from a
 // kube-apiserver 1.37.2 run with --service-cluster-ip-range=fd00:10:96::/112, predicted for
 // a cluster declared IPv6 alone.
 func TestAppliesIPv6(t *testing.T) {
-	testApplies(t, "testdata/applies-ipv6.yaml", merge.KubernetesHooks{ServiceIPFamilies: []string{"IPv6"}})
+	testApplies(t, "testdata/applies-ipv6.yaml", kubeapiserver.Config{ServiceIPFamilies: []string{"IPv6"}})
 }
 
-func testApplies(t *testing.T, path string, hooks merge.KubernetesHooks) {
+func testApplies(t *testing.T, path string, cfg kubeapiserver.Config) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -82,7 +82,7 @@ func testApplies(t *testing.T, path string, hooks merge.KubernetesHooks) {
 	now := time.Date(2026, 12, 3, 9, 0, 0, 0, time.UTC)
 	for i, c := range doc.Cases {
 		t.Run(c.Name, func(t *testing.T) {
-			e := merge.New(reg, merge.WithServerHooks(hooks))
+			e := merge.New(reg, kubeapiserver.MustNew(cfg))
 			ns := fmt.Sprintf("sc-%d", i)
 			var live map[string]any
 			for _, s := range c.Setup {
@@ -118,7 +118,7 @@ func testApplies(t *testing.T, path string, hooks merge.KubernetesHooks) {
 					}
 				}
 			}
-			// Errors found ranging over a map come in any order (catalog V1).
+			// Errors found ranging over a map come in any order (rules.md valid.builtin).
 			if got != c.Want && (len(got) != len(c.Want) || !sameMultiset(causes, c.Causes)) {
 				t.Errorf("%s (%v):\n got: %s\nwant: %s", c.Name, c.Rules, got, c.Want)
 			}

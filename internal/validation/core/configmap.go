@@ -3,11 +3,10 @@ package core
 import (
 	"reflect"
 
+	api "github.com/ssa-diff/ssa-diff/internal/api/core"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-
-	api "github.com/ssa-diff/ssa-diff/internal/api/core"
 )
 
 // ValidateConfigMap checks a ConfigMap: its metadata, the keys of data and binaryData (no
@@ -38,7 +37,7 @@ func ValidateConfigMap(cm *api.ConfigMap) field.ErrorList {
 }
 
 // ValidateConfigMapUpdate checks an update of a ConfigMap: once immutable, it stays so and
-// its data cannot change (catalog V2).
+// its data cannot change (rules.md valid.update).
 func ValidateConfigMapUpdate(cm, old *api.ConfigMap) field.ErrorList {
 	errs := ValidateObjectMetaUpdate(&cm.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))
 	if old.Immutable != nil && *old.Immutable {

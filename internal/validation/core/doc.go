@@ -2,14 +2,14 @@
 // the pod template …) as kube-apiserver 1.37's registry runs it: each kind's strategy
 // (Strategy), the group's validators over the internal types of package internal/api/core,
 // and the declarative validation 1.37 enforces for the group. Error messages and the values
-// they print are the server's, byte for byte; rule ids in tests refer to SEMANTICS.md (V1,
-// V2, V6).
+// they print are the server's, byte for byte; rules cited are docs/rules.md's
+// valid.builtin, valid.update and valid.metadata.
 //
 // # Kinds and their strategies
 //
 // A kind's files are named after it (service.go, secret.go, node.go …). A strategy
 // validates the object its PrepareForCreate/PrepareForUpdate left; the engine applies those
-// rules to the object it predicts (package merge/strategy), so the validators here only
+// rules to the object it predicts (package internal/strategy), so the validators here only
 // read. A Service is the exception that shows the line: its REST storage, before the
 // strategy, keeps clusterIP and clusterIPs in step, defaults the IP family policy, checks
 // the cluster-IP fields on their own (a 422 with those errors alone) and allocates node

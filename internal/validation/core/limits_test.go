@@ -4,10 +4,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/validation"
 )
 
-// TestSecretSize: catalog V1, a Secret's data may hold 1 MiB at most (the answer of
+// TestSecretSize: rules.md valid.builtin, a Secret's data may hold 1 MiB at most (the answer of
 // kube-apiserver 1.37.2 to a dry-run apply of these two Secrets).
 func TestSecretSize(t *testing.T) {
 	for _, c := range []struct {
@@ -22,7 +23,7 @@ func TestSecretSize(t *testing.T) {
 			"metadata":   map[string]any{"name": "big", "namespace": "ns"},
 			"stringData": map[string]any{"a": strings.Repeat("x", 600000), "b": strings.Repeat("y", c.size-600000)},
 		}
-		res, err := validation.Validate("v1", "Secret", "", obj, nil)
+		res, err := validation.Validate(serverconfig.Latest(), "v1", "Secret", "", obj, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -36,7 +37,7 @@ func TestSecretSize(t *testing.T) {
 	}
 }
 
-// TestNamespacePhase: catalog V1, through /status a Namespace's phase follows its deletion
+// TestNamespacePhase: rules.md valid.builtin, through /status a Namespace's phase follows its deletion
 // timestamp. conformance/validation reaches the first refusal; its deletion timestamp makes
 // the second unreachable there.
 func TestNamespacePhase(t *testing.T) {
@@ -58,7 +59,7 @@ func TestNamespacePhase(t *testing.T) {
 		{"Terminating", true, ""},
 		{"Active", true, `status.Phase: Invalid value: "Active": may only be 'Terminating' if ` + "`deletionTimestamp`" + ` is not empty`},
 	} {
-		res, err := validation.Validate("v1", "Namespace", "status", ns(c.phase, c.deleting), ns("Active", c.deleting))
+		res, err := validation.Validate(serverconfig.Latest(), "v1", "Namespace", "status", ns(c.phase, c.deleting), ns("Active", c.deleting))
 		if err != nil {
 			t.Fatal(err)
 		}

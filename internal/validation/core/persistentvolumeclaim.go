@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"reflect"
 
+	api "github.com/ssa-diff/ssa-diff/internal/api/core"
 	"k8s.io/apimachinery/pkg/api/equality"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -12,8 +13,6 @@ import (
 	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-
-	api "github.com/ssa-diff/ssa-diff/internal/api/core"
 )
 
 // PersistentVolumeClaim, and the claim spec that ephemeral volumes and StatefulSet claim
@@ -205,7 +204,7 @@ func ValidatePersistentVolumeClaim(pvc *api.PersistentVolumeClaim, opts Persiste
 
 // ValidatePersistentVolumeClaimUpdate checks an update of a claim: its spec is immutable
 // except the volume name once, the storage class coming from the beta annotation or from
-// nil, and the storage request and attributes class of a bound claim (catalog V2). The
+// nil, and the storage request and attributes class of a bound claim (rules.md valid.update). The
 // refusal carries a unified diff of the two internal specs, as the server prints it.
 func ValidatePersistentVolumeClaimUpdate(newPvc, oldPvc *api.PersistentVolumeClaim, opts PersistentVolumeClaimSpecValidationOptions) field.ErrorList {
 	errs := ValidateObjectMetaUpdate(&newPvc.ObjectMeta, &oldPvc.ObjectMeta, field.NewPath("metadata"))

@@ -5,10 +5,9 @@ import (
 	"slices"
 	"sort"
 
+	api "github.com/ssa-diff/ssa-diff/internal/api/core"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-
-	api "github.com/ssa-diff/ssa-diff/internal/api/core"
 )
 
 // ValidateResourceQuota checks a new ResourceQuota: its hard limits (quota resource names,
@@ -21,7 +20,7 @@ func ValidateResourceQuota(rq *api.ResourceQuota) field.ErrorList {
 }
 
 // ValidateResourceQuotaUpdate checks an update through the main resource: the spec as on a
-// create, and the scopes, which never change (catalog V2).
+// create, and the scopes, which never change (rules.md valid.update).
 func ValidateResourceQuotaUpdate(rq, old *api.ResourceQuota) field.ErrorList {
 	errs := ValidateObjectMetaUpdate(&rq.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))
 	errs = append(errs, resourceQuotaSpec(&rq.Spec, field.NewPath("spec"))...)

@@ -5,11 +5,10 @@ import (
 	"encoding/json"
 	"reflect"
 
+	api "github.com/ssa-diff/ssa-diff/internal/api/core"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-
-	api "github.com/ssa-diff/ssa-diff/internal/api/core"
 )
 
 // ValidateSecret checks a Secret: its metadata, the keys and total size of data (stringData
@@ -76,7 +75,7 @@ func ValidateSecret(s *api.Secret) field.ErrorList {
 
 // ValidateSecretUpdate checks an update of a Secret: its type never changes (an update
 // without one keeps the stored type: PrepareForUpdate), and an immutable Secret keeps its
-// data and stays immutable (catalog V2).
+// data and stays immutable (rules.md valid.update).
 func ValidateSecretUpdate(s, old *api.Secret) field.ErrorList {
 	errs := ValidateObjectMetaUpdate(&s.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))
 	// Declarative validation covers this in 1.37, but only as an alpha rule: this one counts.

@@ -5,14 +5,13 @@ import (
 	"slices"
 	"strings"
 
+	api "github.com/ssa-diff/ssa-diff/internal/api/core"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	metavalidation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	netutils "k8s.io/utils/net"
-
-	api "github.com/ssa-diff/ssa-diff/internal/api/core"
 )
 
 // strictIPs: the StrictIPCIDRValidation gate is on by default in 1.37 (beta). New IP and
@@ -39,7 +38,7 @@ var (
 )
 
 // ValidateServiceCreate checks a new Service. Its name is a DNS-1123 label
-// (RelaxedServiceNameValidation is GA in 1.37: digits may lead; catalog V6).
+// (RelaxedServiceNameValidation is GA in 1.37: digits may lead; rules.md valid.metadata).
 func ValidateServiceCreate(svc *api.Service) field.ErrorList {
 	errs := ValidateObjectMeta(&svc.ObjectMeta, true, apimachineryvalidation.NameIsDNSLabel, field.NewPath("metadata"))
 	return append(errs, validateService(svc, nil)...)
@@ -47,7 +46,7 @@ func ValidateServiceCreate(svc *api.Service) field.ErrorList {
 
 // ValidateServiceUpdate checks an update of a Service through the main resource: the
 // cluster IPs and IP families may grow to dual-stack or shrink from it but their first
-// value never changes (catalog V2), nor does a load balancer's class or, while it needs
+// value never changes (rules.md valid.update), nor does a load balancer's class or, while it needs
 // one, its health-check node port.
 func ValidateServiceUpdate(svc, old *api.Service) field.ErrorList {
 	errs := ValidateObjectMetaUpdate(&svc.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))

@@ -11,6 +11,6 @@
 // the type says, a limit response's type and queuing) are joined in as the server joins
 // them.
 //
-// Messages and the values they print are the server's, byte for byte; rule ids in tests
-// refer to SEMANTICS.md (V1, V2, V6).
+// Messages and the values they print are the server's, byte for byte; rules cited are
+// docs/rules.md's valid.builtin, valid.update and valid.metadata.
 package flowcontrol

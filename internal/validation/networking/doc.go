@@ -7,5 +7,5 @@
 // The rules keep the server's tolerance for what is already stored: an update may keep an
 // invalid TLS secret name, an invalid rule under a wildcard host, a pod selector with an
 // invalid label value or an invalid CIDR that the stored object already had. Messages and
-// the values they print are the server's, byte for byte (catalog V1, V2, V6).
+// the values they print are the server's, byte for byte (rules.md valid.builtin, valid.update, valid.metadata).
 package networking

@@ -1,12 +1,11 @@
 package networking
 
 import (
+	api "github.com/ssa-diff/ssa-diff/internal/api/networking"
+	"github.com/ssa-diff/ssa-diff/internal/validation/core"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-
-	api "github.com/ssa-diff/ssa-diff/internal/api/networking"
-	"github.com/ssa-diff/ssa-diff/internal/validation/core"
 )
 
 // maxControllerLength is the longest an IngressClass's controller may be.
@@ -28,7 +27,7 @@ func ValidateIngressClass(ic *api.IngressClass) field.ErrorList {
 }
 
 // ValidateIngressClassUpdate checks an update of an IngressClass: the controller cannot
-// change (catalog V2), and the new object must be valid.
+// change (rules.md valid.update), and the new object must be valid.
 func ValidateIngressClassUpdate(ic, old *api.IngressClass) field.ErrorList {
 	errs := core.ValidateObjectMetaUpdate(&ic.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))
 	errs = append(errs, apimachineryvalidation.ValidateImmutableField(ic.Spec.Controller, old.Spec.Controller, field.NewPath("spec", "controller"))...)

@@ -1,14 +1,13 @@
 package networking
 
 import (
+	api "github.com/ssa-diff/ssa-diff/internal/api/networking"
+	"github.com/ssa-diff/ssa-diff/internal/validation/core"
 	"k8s.io/apimachinery/pkg/api/validate/content"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	netutils "k8s.io/utils/net"
-
-	api "github.com/ssa-diff/ssa-diff/internal/api/networking"
-	"github.com/ssa-diff/ssa-diff/internal/validation/core"
 )
 
 // ipAddressNameProblems: an IPAddress is named by the canonical form of its address.
@@ -46,7 +45,7 @@ func ValidateIPAddress(ip *api.IPAddress) field.ErrorList {
 }
 
 // ValidateIPAddressUpdate checks an update of an IPAddress: the new object is valid and
-// its parent reference does not change (catalog V2).
+// its parent reference does not change (rules.md valid.update).
 func ValidateIPAddressUpdate(ip, old *api.IPAddress) field.ErrorList {
 	errs := ValidateIPAddress(ip)
 	errs = append(errs, core.ValidateObjectMetaUpdate(&ip.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))...)
@@ -81,7 +80,7 @@ func validateServiceCIDRSpec(spec *api.ServiceCIDRSpec, fldPath *field.Path) fie
 }
 
 // ValidateServiceCIDRUpdate checks an update of a ServiceCIDR: its CIDRs cannot change,
-// but a single-stack one may gain a CIDR of the other family (catalog V2).
+// but a single-stack one may gain a CIDR of the other family (rules.md valid.update).
 func ValidateServiceCIDRUpdate(sc, old *api.ServiceCIDR) field.ErrorList {
 	errs := core.ValidateObjectMetaUpdate(&sc.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))
 	fldPath := field.NewPath("spec", "cidrs")

@@ -3,13 +3,12 @@ package networking
 import (
 	"testing"
 
-	"k8s.io/apimachinery/pkg/util/validation/field"
-
 	api "github.com/ssa-diff/ssa-diff/internal/api/networking"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
 // A real server cannot store these objects any more, so the recorded scenarios cannot show
-// them: an update keeps what a stored object already had (catalog V2), and refuses the
+// them: an update keeps what a stored object already had (rules.md valid.update), and refuses the
 // same value when the stored object did not have it.
 
 func ingressWith(secret, host string, pathType api.PathType, path string) *api.Ingress {

@@ -8,6 +8,6 @@
 // The kind's handwritten validation checks no metadata of its own: on a create, the
 // registry's checks of metadata run only when the spec is valid.
 //
-// Messages and the values they print are the server's, byte for byte; rule ids in tests
-// refer to SEMANTICS.md (V1, V2, V6).
+// Messages and the values they print are the server's, byte for byte; rules cited are
+// docs/rules.md's valid.builtin, valid.update and valid.metadata.
 package policy

@@ -1,14 +1,13 @@
 package rbac
 
 import (
+	api "github.com/ssa-diff/ssa-diff/internal/api/rbac"
+	"github.com/ssa-diff/ssa-diff/internal/validation/core"
 	"k8s.io/apimachinery/pkg/api/validate/content"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-
-	api "github.com/ssa-diff/ssa-diff/internal/api/rbac"
-	"github.com/ssa-diff/ssa-diff/internal/validation/core"
 )
 
 // nameProblems: the names of roles and bindings, and the role a binding refers to, only
@@ -113,7 +112,7 @@ func ValidateRoleBinding(rb *api.RoleBinding) field.ErrorList {
 }
 
 // ValidateRoleBindingUpdate checks an update of a RoleBinding: its roleRef cannot change
-// (catalog V2).
+// (rules.md valid.update).
 func ValidateRoleBindingUpdate(rb, old *api.RoleBinding) field.ErrorList {
 	errs := ValidateRoleBinding(rb)
 	errs = append(errs, core.ValidateObjectMetaUpdate(&rb.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))...)
@@ -132,7 +131,7 @@ func ValidateClusterRoleBinding(crb *api.ClusterRoleBinding) field.ErrorList {
 }
 
 // ValidateClusterRoleBindingUpdate checks an update of a ClusterRoleBinding: its roleRef
-// cannot change (catalog V2).
+// cannot change (rules.md valid.update).
 func ValidateClusterRoleBindingUpdate(crb, old *api.ClusterRoleBinding) field.ErrorList {
 	errs := ValidateClusterRoleBinding(crb)
 	errs = append(errs, core.ValidateObjectMetaUpdate(&crb.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))...)

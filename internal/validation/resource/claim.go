@@ -3,15 +3,14 @@ package resource
 import (
 	"strings"
 
+	api "github.com/ssa-diff/ssa-diff/internal/api/resource"
+	"github.com/ssa-diff/ssa-diff/internal/validation/core"
 	"k8s.io/apimachinery/pkg/api/equality"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-
-	api "github.com/ssa-diff/ssa-diff/internal/api/resource"
-	"github.com/ssa-diff/ssa-diff/internal/validation/core"
 )
 
 // ValidateResourceClaim checks a new ResourceClaim: metadata and the device claim.
@@ -21,7 +20,7 @@ func ValidateResourceClaim(c *api.ResourceClaim) field.ErrorList {
 }
 
 // ValidateResourceClaimUpdate checks an update through the main resource: the spec is
-// immutable, and only that is checked of it (catalog V2).
+// immutable, and only that is checked of it (rules.md valid.update).
 func ValidateResourceClaimUpdate(c, old *api.ResourceClaim) field.ErrorList {
 	errs := core.ValidateObjectMeta(&c.ObjectMeta, true, core.ValidateResourceClaimName, field.NewPath("metadata"))
 	errs = append(errs, core.ValidateObjectMetaUpdate(&c.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))...)

@@ -4,7 +4,7 @@
 // internal types of package internal/api/resource, and the declarative rules 1.37 enforces
 // (beta: list sizes, unique request names, driver names, enumerations, fully qualified
 // attribute names), which replace the handwritten errors they cover and come after the
-// others (catalog V1, V6).
+// others (rules.md valid.builtin, valid.metadata).
 //
 // # Device selectors
 //

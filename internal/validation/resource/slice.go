@@ -7,15 +7,14 @@ import (
 	"strings"
 	"sync"
 
+	api "github.com/ssa-diff/ssa-diff/internal/api/resource"
+	"github.com/ssa-diff/ssa-diff/internal/validation/core"
 	"k8s.io/apimachinery/pkg/api/equality"
 	apiresource "k8s.io/apimachinery/pkg/api/resource"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
 	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-
-	api "github.com/ssa-diff/ssa-diff/internal/api/resource"
-	"github.com/ssa-diff/ssa-diff/internal/validation/core"
 )
 
 // ValidateResourceSlice checks a new ResourceSlice: metadata and spec.
@@ -26,7 +25,7 @@ func ValidateResourceSlice(s *api.ResourceSlice) field.ErrorList {
 
 // ValidateResourceSliceUpdate checks an update: the spec again (the capacity and taints of
 // a device left as they were are not checked again), and the pool name, driver and node
-// name, which are immutable (catalog V2).
+// name, which are immutable (rules.md valid.update).
 func ValidateResourceSliceUpdate(s, old *api.ResourceSlice) field.ErrorList {
 	errs := core.ValidateObjectMetaUpdate(&s.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))
 	return append(errs, validateSliceSpec(&s.Spec, &old.Spec, field.NewPath("spec"))...)

@@ -2,6 +2,6 @@
 // kube-apiserver 1.37 serves at v1 (PriorityClass) as its registry runs it: a class's
 // value (at most one billion unless it is one of the two system classes, whose names,
 // values and globalDefault are fixed), its preemption policy, and on update an unchanged
-// value and policy (catalog V2). Declarative validation runs, but 1.37 enforces none of
+// value and policy (rules.md valid.update). Declarative validation runs, but 1.37 enforces none of
 // the kind's rules.
 package scheduling

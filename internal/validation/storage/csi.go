@@ -4,16 +4,15 @@ import (
 	"fmt"
 	"math"
 
+	apicore "github.com/ssa-diff/ssa-diff/internal/api/core"
+	api "github.com/ssa-diff/ssa-diff/internal/api/storage"
+	"github.com/ssa-diff/ssa-diff/internal/validation/core"
 	"k8s.io/apimachinery/pkg/api/equality"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
 	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-
-	apicore "github.com/ssa-diff/ssa-diff/internal/api/core"
-	api "github.com/ssa-diff/ssa-diff/internal/api/storage"
-	"github.com/ssa-diff/ssa-diff/internal/validation/core"
 )
 
 // Feature gates at their 1.37 defaults.
@@ -47,7 +46,7 @@ func ValidateCSIDriver(d *api.CSIDriver) field.ErrorList {
 }
 
 // ValidateCSIDriverUpdate checks an update of a CSIDriver: attachRequired and the volume
-// lifecycle modes cannot change (catalog V2).
+// lifecycle modes cannot change (rules.md valid.update).
 func ValidateCSIDriverUpdate(d, old *api.CSIDriver) field.ErrorList {
 	errs := core.ValidateObjectMetaUpdate(&d.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))
 	errs = append(errs, validateCSIDriverSpec(&d.Spec, field.NewPath("spec"))...)
@@ -156,7 +155,7 @@ func validateCSINodeDriver(d api.CSINodeDriver, names sets.Set[string], fldPath 
 const mutableCSINodeAllocatableCount = true
 
 // ValidateCSINodeUpdate checks an update of a CSINode: a driver that stays keeps its node
-// ID and topology keys (catalog V2).
+// ID and topology keys (rules.md valid.update).
 func ValidateCSINodeUpdate(n, old *api.CSINode) field.ErrorList {
 	errs := ValidateCSINode(n)
 	for _, od := range old.Spec.Drivers {
@@ -306,7 +305,7 @@ func validateVolumeError(e *api.VolumeError, fldPath *field.Path) field.ErrorLis
 }
 
 // ValidateVolumeAttachmentUpdate checks an update of a VolumeAttachment: the new object is
-// valid and its spec does not change (catalog V2).
+// valid and its spec does not change (rules.md valid.update).
 func ValidateVolumeAttachmentUpdate(va, old *api.VolumeAttachment) field.ErrorList {
 	errs := ValidateVolumeAttachment(va)
 	return append(errs, immutable(va.Spec, old.Spec, field.NewPath("spec"))...)
@@ -329,7 +328,7 @@ func ValidateCSIStorageCapacity(c *api.CSIStorageCapacity, allowInvalidLabelValu
 }
 
 // ValidateCSIStorageCapacityUpdate checks an update of a CSIStorageCapacity: the new object
-// is valid and its topology and class do not change (catalog V2).
+// is valid and its topology and class do not change (rules.md valid.update).
 func ValidateCSIStorageCapacityUpdate(c, old *api.CSIStorageCapacity) field.ErrorList {
 	stored := old.NodeTopology != nil && len(metav1validation.ValidateLabelSelector(old.NodeTopology, metav1validation.LabelSelectorValidationOptions{}, nil)) > 0
 	errs := ValidateCSIStorageCapacity(c, stored)
@@ -352,7 +351,7 @@ func ValidateVolumeAttributesClass(c *api.VolumeAttributesClass) field.ErrorList
 }
 
 // ValidateVolumeAttributesClassUpdate checks an update of a VolumeAttributesClass: neither
-// the driver nor the parameters may change (catalog V2), and the new object is valid.
+// the driver nor the parameters may change (rules.md valid.update), and the new object is valid.
 func ValidateVolumeAttributesClassUpdate(c, old *api.VolumeAttributesClass) field.ErrorList {
 	errs := core.ValidateObjectMetaUpdate(&c.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))
 	if c.DriverName != old.DriverName {

@@ -8,5 +8,5 @@
 //
 // When a beta declarative rule covers a handwritten one, the server reports the
 // declarative error, after the others: an immutable field is then printed as
-// "Invalid value: null: field is immutable" (catalog V1, V2).
+// "Invalid value: null: field is immutable" (rules.md valid.builtin, valid.update).
 package storage

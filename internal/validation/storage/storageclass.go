@@ -3,14 +3,13 @@ package storage
 import (
 	"strings"
 
+	apicore "github.com/ssa-diff/ssa-diff/internal/api/core"
+	api "github.com/ssa-diff/ssa-diff/internal/api/storage"
+	"github.com/ssa-diff/ssa-diff/internal/validation/core"
 	"k8s.io/apimachinery/pkg/api/equality"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-
-	apicore "github.com/ssa-diff/ssa-diff/internal/api/core"
-	api "github.com/ssa-diff/ssa-diff/internal/api/storage"
-	"github.com/ssa-diff/ssa-diff/internal/validation/core"
 )
 
 // Limits of a provisioner's parameters.
@@ -44,7 +43,7 @@ func ValidateStorageClass(sc *api.StorageClass) field.ErrorList {
 }
 
 // ValidateStorageClassUpdate checks what an update of a StorageClass may not change:
-// parameters, provisioner, reclaim policy and binding mode (catalog V2).
+// parameters, provisioner, reclaim policy and binding mode (rules.md valid.update).
 func ValidateStorageClassUpdate(sc, old *api.StorageClass) field.ErrorList {
 	errs := core.ValidateObjectMetaUpdate(&sc.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))
 	errs = append(errs, immutable(sc.Parameters, old.Parameters, field.NewPath("parameters"))...)

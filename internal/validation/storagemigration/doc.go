@@ -5,6 +5,6 @@
 // that parses and never changes once set, and Succeeded and Failed conditions that are
 // not both true and, once true, stay so.
 //
-// Messages and the values they print are the server's, byte for byte; rule ids in tests
-// refer to SEMANTICS.md (V1, V2, V6).
+// Messages and the values they print are the server's, byte for byte; rules cited are
+// docs/rules.md's valid.builtin, valid.update and valid.metadata.
 package storagemigration

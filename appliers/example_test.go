@@ -1,0 +1,98 @@
+package appliers_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"log"
+	"time"
+
+	"github.com/ssa-diff/ssa-diff/appliers"
+	"github.com/ssa-diff/ssa-diff/merge"
+	"github.com/ssa-diff/ssa-diff/schema"
+	"github.com/ssa-diff/ssa-diff/server/kubeapiserver"
+)
+
+func decode(s string) map[string]any {
+	var m map[string]any
+	if err := json.Unmarshal([]byte(s), &m); err != nil {
+		log.Fatal(err)
+	}
+	return m
+}
+
+// A ConfigMap written so far by client-side `kubectl apply`, applied now with
+// `kubectl apply --server-side`: kubectl's sequence moves the client-side owner's fields to
+// the manager "kubectl", so the key the manifest no longer has is deleted.
+func ExampleKubectl() {
+	engine := merge.New(schema.NewRegistry(), kubeapiserver.Latest())
+	live := decode(`{"apiVersion":"v1","kind":"ConfigMap",
+	  "metadata":{"name":"settings","namespace":"shop","uid":"6d1b7a52-0000-4000-8000-000000000002","resourceVersion":"3",
+	    "creationTimestamp":"2026-12-01T09:00:00Z",
+	    "annotations":{"kubectl.kubernetes.io/last-applied-configuration":"{\"apiVersion\":\"v1\",\"data\":{\"mode\":\"fast\",\"old\":\"x\"},\"kind\":\"ConfigMap\",\"metadata\":{\"annotations\":{},\"name\":\"settings\",\"namespace\":\"shop\"}}\n"},
+	    "managedFields":[{"manager":"kubectl-client-side-apply","operation":"Update","apiVersion":"v1","time":"2026-12-01T09:00:00Z","fieldsType":"FieldsV1",
+	      "fieldsV1":{"f:data":{".":{},"f:mode":{},"f:old":{}},"f:metadata":{"f:annotations":{".":{},"f:kubectl.kubernetes.io/last-applied-configuration":{}}}}}]},
+	  "data":{"mode":"fast","old":"x"}}`)
+	manifest := decode(`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"settings","namespace":"shop"},"data":{"mode":"safe"}}`)
+
+	res, err := appliers.Kubectl(engine, merge.Request{Live: live, Object: manifest, Now: time.Date(2026, 12, 3, 12, 0, 0, 0, time.UTC)})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(res.Action)
+	for _, s := range res.Steps {
+		fmt.Printf("%d %s (%s)\n", s.Code, s.Description, s.Manager)
+	}
+	fmt.Println("data:", res.Object["data"], "deleted:", res.Deleted)
+	for _, e := range res.ManagedFields {
+		fmt.Println(e.Manager, e.Operation, string(e.FieldsV1))
+	}
+	// Output:
+	// update
+	// 200 apply (kubectl)
+	// 200 apply of the last-applied annotation (kubectl-last-applied)
+	// 200 managedFields migration patch (kubectl)
+	// 200 apply (kubectl)
+	// data: map[mode:safe] deleted: [.data.old]
+	// kubectl-last-applied Apply {"f:metadata":{"f:annotations":{"f:kubectl.kubernetes.io/last-applied-configuration":{}}}}
+	// kubectl Apply {"f:data":{"f:mode":{}}}
+}
+
+// Argo CD always forces: the sync takes spec.replicas from the HorizontalPodAutoscaler's
+// /scale writes, and the result says what it overrode.
+func ExampleArgoCD() {
+	engine := merge.New(schema.NewRegistry(), kubeapiserver.Latest())
+	live := decode(`{"apiVersion":"apps/v1","kind":"Deployment",
+	  "metadata":{"name":"web","namespace":"shop","uid":"6d1b7a52-0000-4000-8000-000000000001","resourceVersion":"7","generation":1,
+	    "creationTimestamp":"2026-12-01T09:00:00Z",
+	    "managedFields":[
+	      {"manager":"argocd-controller","operation":"Apply","apiVersion":"apps/v1","time":"2026-12-01T09:00:00Z","fieldsType":"FieldsV1",
+	       "fieldsV1":{"f:spec":{"f:selector":{},"f:template":{"f:metadata":{"f:labels":{"f:app":{}}},"f:spec":{"f:containers":{"k:{\"name\":\"web\"}":{".":{},"f:image":{},"f:name":{}}}}}}}},
+	      {"manager":"kube-controller-manager","operation":"Update","apiVersion":"apps/v1","time":"2026-12-01T10:00:00Z","fieldsType":"FieldsV1",
+	       "fieldsV1":{"f:spec":{"f:replicas":{}}},"subresource":"scale"}]},
+	  "spec":{"replicas":5,"selector":{"matchLabels":{"app":"web"}},
+	    "template":{"metadata":{"labels":{"app":"web"}},"spec":{"containers":[{"name":"web","image":"shop/web:1.0"}]}}}}`)
+	manifest := decode(`{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web","namespace":"shop"},
+	  "spec":{"replicas":2,"selector":{"matchLabels":{"app":"web"}},
+	    "template":{"metadata":{"labels":{"app":"web"}},"spec":{"containers":[{"name":"web","image":"shop/web:1.1"}]}}}}`)
+
+	res, err := appliers.ArgoCD(engine, merge.Request{Live: live, Object: manifest, Now: time.Date(2026, 12, 3, 12, 0, 0, 0, time.UTC)},
+		appliers.ArgoCDOptions{Application: "shop"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(res.Action)
+	for _, c := range res.Conflicts {
+		fmt.Printf("overrode %s of %s: %v → %v\n", c.Path, c.Manager.Manager, c.Live, c.Applied)
+	}
+	for _, o := range res.Ownership {
+		if len(o.Taken) > 0 {
+			fmt.Printf("%s loses %v\n", o.Manager.Manager, o.Taken)
+		}
+	}
+	fmt.Println(res.Object["metadata"].(map[string]any)["annotations"])
+	// Output:
+	// update
+	// overrode .spec.replicas of kube-controller-manager: 5 → 2
+	// kube-controller-manager loses [.spec.replicas]
+	// map[argocd.argoproj.io/tracking-id:shop:apps/Deployment:shop/web]
+}

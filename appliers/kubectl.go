@@ -1,0 +1,268 @@
+package appliers
+
+import (
+	"reflect"
+	"sort"
+
+	"github.com/ssa-diff/ssa-diff/fieldpath"
+	"github.com/ssa-diff/ssa-diff/merge"
+	smdpath "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+)
+
+// Names kubectl uses for the managers of its server-side apply sequence.
+const (
+	KubectlLastAppliedManager     = "kubectl-last-applied"
+	KubectlClientSideApplyManager = "kubectl-client-side-apply"
+)
+
+// KubectlAdvice is what kubectl prints after a 409 from server-side apply.
+const KubectlAdvice = `Please review the fields above--they currently have other managers. Here
+are the ways you can resolve this warning:
+* If you intend to manage all of these fields, please re-run the apply
+  command with the ` + "`--force-conflicts`" + ` flag.
+* If you do not intend to manage all of the fields, please edit your
+  manifest to remove references to the fields that should keep their
+  current managers.
+* You may co-own fields by updating your manifest to match the existing
+  value; in this case, you'll become the manager if the other manager(s)
+  stop managing the field (remove it from their configuration).
+See https://kubernetes.io/docs/reference/using-api/server-side-apply/#conflicts`
+
+var lastAppliedPath = smdpath.MakePathOrDie("metadata", "annotations", merge.LastAppliedAnnotation)
+
+// Kubectl predicts `kubectl apply --server-side` (kubectl 1.37) for one object. kubectl
+// sends up to four requests:
+//
+//  1. the apply of the manifest (with force when --force-conflicts);
+//  2. for the manager "kubectl", when the result has a last-applied annotation no Apply
+//     entry owns, an apply of that annotation alone as "kubectl-last-applied", so that the
+//     annotation keeps an owner;
+//  3. a patch of metadata.managedFields that folds every Update entry owning the
+//     annotation (client-side apply's kubectl-client-side-apply, before-first-apply, …) into
+//     the applier's Apply entry;
+//  4. after a migration, the apply of step 1 again — which now prunes what only the
+//     client-side owner held.
+//
+// A refusal of step 1 is the outcome; later steps failing only make kubectl warn. The
+// manifest must be as kubectl sends it: a namespaced object carries its namespace.
+func Kubectl(e *merge.Engine, req merge.Request) (*merge.Result, error) {
+	seq, refused, err := e.Begin(req, merge.ClientKubectl)
+	return finish(seq, refused, err, kubectl)
+}
+
+// finish runs requests on seq, the sequence Begin or Continue gave with refused and err,
+// and finishes the answer.
+func finish(seq *merge.Sequence, refused *merge.Result, err error, requests func(*merge.Sequence) (*merge.Result, error)) (*merge.Result, error) {
+	if refused != nil || err != nil {
+		return refused, err
+	}
+	res, err := requests(seq)
+	if err != nil {
+		return nil, err
+	}
+	return seq.Finish(res), nil
+}
+
+// kubectl runs kubectl's requests in seq; the result is not finished.
+func kubectl(seq *merge.Sequence) (*merge.Result, error) {
+	req := seq.Request()
+	if req.Manager == "" {
+		req.Manager = merge.KubectlManager
+	}
+	first, err := seq.Apply(req)
+	if err != nil {
+		return nil, err
+	}
+	first.Steps = []merge.Step{{Description: "apply", Manager: req.Manager, Code: first.StatusCode()}}
+	if first.Rejection != nil {
+		if first.Rejection.Reason == "Invalid" {
+			// kubectl prints a refusal by validation in its own words (rules.md valid.builtin).
+			s := *first.Rejection
+			s.Message = invalidMessage(&s)
+			first.Rejection = &s
+		}
+		return first, nil
+	}
+	created := first.Action == merge.ActionCreate
+	// Later requests see the stored object, which has a uid.
+	obj := seq.Stored(first)
+	steps := first.Steps
+	warnings := append([]string(nil), first.Warnings...)
+	step := func(desc, manager string, res *merge.Result) {
+		steps = append(steps, merge.Step{Description: desc, Manager: manager, Code: res.StatusCode()})
+		for _, w := range res.Warnings {
+			warnings = appendUnique(warnings, w)
+		}
+	}
+	summary := func() *merge.Result {
+		return seq.Summarize(merge.Outcome{Manager: req.Manager, Final: obj, First: first, Steps: steps, Warnings: warnings, Created: created})
+	}
+	ep := first.Endpoint
+
+	// Step 2: keep the annotation owned.
+	if req.Manager == merge.KubectlManager && hasAnnotationKey(obj, merge.LastAppliedAnnotation) && !ownedByApply(obj, lastAppliedPath) {
+		body := map[string]any{"apiVersion": obj["apiVersion"], "kind": obj["kind"]}
+		md := map[string]any{"name": metadataOf(obj)["name"],
+			"annotations": map[string]any{merge.LastAppliedAnnotation: annotations(obj)[merge.LastAppliedAnnotation]}}
+		if ns, _ := metadataOf(obj)["namespace"].(string); ns != "" {
+			md["namespace"] = ns
+		}
+		body["metadata"] = md
+		res, err := seq.Apply(merge.Request{Live: obj, Object: body, Endpoint: ep, Manager: KubectlLastAppliedManager, Now: req.Now})
+		if err != nil {
+			return nil, err
+		}
+		step("apply of the last-applied annotation", KubectlLastAppliedManager, res)
+		if res.Rejection != nil {
+			warnings = append(warnings, "kubectl would warn: failed to migrate kubectl.kubernetes.io/last-applied-configuration for Server-Side Apply: "+res.Rejection.Message)
+			return summary(), nil
+		}
+		obj = res.Object
+	}
+
+	// Step 3: fold client-side owners into the applier.
+	entries, _, _ := fieldpath.EntriesOf(obj)
+	names := updateOwnersOf(entries, lastAppliedPath)
+	upgraded := upgradeManagedFields(entries, names, req.Manager)
+	if len(names) == 0 || reflect.DeepEqual(upgraded, entries) {
+		if len(steps) == 1 {
+			// One request: its result is the prediction.
+			return first, nil
+		}
+		return summary(), nil
+	}
+	next, err := seq.WithManagedFields(obj, upgraded)
+	if err != nil {
+		return nil, err
+	}
+	res, err := seq.Update(merge.Request{Live: obj, Object: next, Endpoint: ep, Manager: req.Manager, Now: req.Now})
+	if err != nil {
+		return nil, err
+	}
+	step("managedFields migration patch", req.Manager, res)
+	if res.Rejection != nil {
+		warnings = append(warnings, "kubectl would warn: server rejected managed fields migration to Server-Side Apply: "+res.Rejection.Message)
+		return summary(), nil
+	}
+	obj = res.Object
+
+	// Step 4: apply again.
+	again := req
+	again.Live = obj
+	res, err = seq.Apply(again)
+	if err != nil {
+		return nil, err
+	}
+	step("apply", req.Manager, res)
+	if res.Rejection != nil {
+		warnings = append(warnings, "kubectl would warn: failed to re-apply configuration after performing Server-Side Apply migration: "+res.Rejection.Message)
+	} else {
+		obj = res.Object
+	}
+	return summary(), nil
+}
+
+func appendUnique(list []string, s string) []string {
+	for _, x := range list {
+		if x == s {
+			return list
+		}
+	}
+	return append(list, s)
+}
+
+func hasAnnotationKey(obj map[string]any, key string) bool {
+	_, ok := annotations(obj)[key]
+	return ok
+}
+
+// ownedByApply reports whether any Apply entry of obj owns path.
+func ownedByApply(obj map[string]any, path smdpath.Path) bool {
+	entries, _, _ := fieldpath.EntriesOf(obj)
+	for _, e := range entries {
+		if e.Operation != fieldpath.OperationApply {
+			continue
+		}
+		if s, err := fieldpath.FieldsV1ToSet(e.FieldsV1); err == nil && s.Has(path) {
+			return true
+		}
+	}
+	return false
+}
+
+// updateOwnersOf names the managers with an Update entry owning path, sorted.
+func updateOwnersOf(entries []fieldpath.Entry, path smdpath.Path) []string {
+	seen := map[string]bool{}
+	for _, e := range entries {
+		if e.Operation != fieldpath.OperationUpdate {
+			continue
+		}
+		if s, err := fieldpath.FieldsV1ToSet(e.FieldsV1); err == nil && s.Has(path) {
+			seen[e.Manager] = true
+		}
+	}
+	out := make([]string, 0, len(seen))
+	for n := range seen {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// upgradeManagedFields is kubectl's migration of client-side owners (client-go's
+// csaupgrade): for each name, its main-resource Update entry at the applier's apiVersion is
+// unioned into the applier's Apply entry (which, if missing, is that Update entry renamed),
+// and every main-resource Update entry of that name is dropped.
+func upgradeManagedFields(entries []fieldpath.Entry, names []string, applier string) []fieldpath.Entry {
+	if entries == nil {
+		return nil
+	}
+	out := append([]fieldpath.Entry(nil), entries...)
+	isOld := func(name string) func(fieldpath.Entry) bool {
+		return func(e fieldpath.Entry) bool {
+			return e.Manager == name && e.Operation == fieldpath.OperationUpdate && e.Subresource == ""
+		}
+	}
+	for _, name := range names {
+		target := indexOf(out, func(e fieldpath.Entry) bool {
+			return e.Manager == applier && e.Operation == fieldpath.OperationApply && e.Subresource == ""
+		})
+		if target < 0 {
+			target = indexOf(out, isOld(name))
+			if target < 0 {
+				continue
+			}
+			out[target].Operation = fieldpath.OperationApply
+			out[target].Manager = applier
+		}
+		set, err := fieldpath.FieldsV1ToSet(out[target].FieldsV1)
+		if err != nil {
+			continue
+		}
+		if src := indexOf(out, func(e fieldpath.Entry) bool { return isOld(name)(e) && e.APIVersion == out[target].APIVersion }); src >= 0 {
+			if other, err := fieldpath.FieldsV1ToSet(out[src].FieldsV1); err == nil {
+				set = set.Union(other)
+			}
+		}
+		if raw, err := fieldpath.SetToFieldsV1(set); err == nil {
+			out[target].FieldsV1 = raw
+		}
+		kept := out[:0:0]
+		for _, e := range out {
+			if !isOld(name)(e) {
+				kept = append(kept, e)
+			}
+		}
+		out = kept
+	}
+	return out
+}
+
+func indexOf(entries []fieldpath.Entry, pred func(fieldpath.Entry) bool) int {
+	for i, e := range entries {
+		if pred(e) {
+			return i
+		}
+	}
+	return -1
+}

@@ -1,0 +1,100 @@
+package defaults
+
+import (
+	"fmt"
+)
+
+// ErrUnknownKind is wrapped by the errors of Normalize and Default for kinds
+// that are not built into Kubernetes 1.37 (custom resources, or group-versions
+// not served by default).
+var ErrUnknownKind = fmt.Errorf("not a built-in kind of Kubernetes 1.37")
+
+// Normalize rewrites obj, a built-in object in its unstructured form
+// (map[string]any, []any, string, int64, float64, bool, nil), into what
+// kube-apiserver stores and returns for it without defaulting: the effect of
+// decoding it into its Go type, storing it and encoding it as JSON.
+//
+//   - Fields unknown to the Go type are dropped.
+//   - null becomes the Go zero value: a nil pointer, list or map disappears
+//     (or stays null when the field has no omitempty), a null string in a
+//     string map becomes "", a null struct becomes {}.
+//   - Zero values of omitempty/omitzero fields disappear; struct fields that
+//     are not pointers always appear ("resources": {}, "status": {}).
+//   - Empty lists and maps of fields without omitempty become null (storage
+//     is protobuf, which keeps no empty collections).
+//   - Quantities become canonical ("0.5" → "500m"), times are written in UTC
+//     with whole seconds (microseconds for MicroTime), base64 is re-encoded.
+//   - Int-or-string values and raw extensions stay as given.
+//
+// obj is changed in place. Errors name the field (*PathError) and wrap
+// ErrUnknownKind for kinds that are not built in.
+func Normalize(apiVersion, kind string, obj map[string]any) error {
+	t, ok := rootType(apiVersion, kind)
+	if !ok {
+		return fmt.Errorf("%s %s: %w", apiVersion, kind, ErrUnknownKind)
+	}
+	return normalize(t, obj)
+}
+
+func normalize(t int, obj map[string]any) error {
+	e, err := roundTrip(t, obj)
+	if err != nil {
+		return err
+	}
+	out := e.value.(map[string]any)
+	clear(obj)
+	for k, v := range out {
+		obj[k] = v
+	}
+	return nil
+}
+
+// Default rewrites obj into the object kube-apiserver 1.37 stores after
+// decoding it and running the built-in defaulters of its group-version (with
+// the default feature gates): Normalize, then every SetDefaults_<Type>
+// function and `+default=` marker in the order the generated defaulters run
+// them, then Normalize again. It is what the server does to the result of
+// field management (rules.md write.paths.1, D4) and again when it reads the object
+// back. It also applies the few conversion effects of the round trip through
+// the internal version: a Secret's stringData is merged into data (base64) and
+// dropped, a StatefulSet's volumeClaimTemplates get apiVersion and kind, a
+// Node's podCIDR and podCIDRs agree. Registry rules (generation, status reset, Secret stringData) are not
+// part of it: see package internal/strategy. Values the server assigns rather
+// than defaults (a Service's clusterIP, …) are left out: see Assigned.
+func Default(apiVersion, kind string, obj map[string]any) error {
+	t, ok := rootType(apiVersion, kind)
+	if !ok {
+		return fmt.Errorf("%s %s: %w", apiVersion, kind, ErrUnknownKind)
+	}
+	if err := normalize(t, obj); err != nil {
+		return fmt.Errorf("decoding %s %s: %w", apiVersion, kind, err)
+	}
+	if conv := converters[generatedTypes[t].name]; conv != nil {
+		conv(obj)
+	}
+	w := walker{packages: defaulterPackages(t)}
+	w.walk(t, obj)
+	if err := normalize(t, obj); err != nil {
+		return fmt.Errorf("encoding defaulted %s %s: %w", apiVersion, kind, err)
+	}
+	return nil
+}
+
+// defaulterPackages returns the packages whose defaulters run for a root
+// type: its own and the peers its generated defaulters call into.
+func defaulterPackages(t int) map[string]bool {
+	own := typePackage(generatedTypes[t].name)
+	pk := map[string]bool{own: true}
+	for _, p := range peerPackages[own] {
+		pk[p] = true
+	}
+	return pk
+}
+
+// peerPackages lists, per package, the other packages whose defaulters its
+// generated defaulting code calls (defaulter-gen's peer packages).
+var peerPackages = map[string][]string{
+	"io.k8s.api.apps.v1":    {"io.k8s.api.core.v1"},
+	"io.k8s.api.batch.v1":   {"io.k8s.api.core.v1"},
+	"io.k8s.api.storage.v1": {"io.k8s.api.core.v1"},
+}

@@ -1,0 +1,358 @@
+package defaults
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ssa-diff/ssa-diff/internal/unstructured"
+	"k8s.io/apimachinery/pkg/api/resource"
+)
+
+// Formats of metav1.Time and metav1.MicroTime on the wire.
+const (
+	timeFormat      = time.RFC3339
+	microTimeFormat = "2006-01-02T15:04:05.000000Z07:00"
+)
+
+// PathError is an error at a field of an object. Path is in the dotted form
+// of the catalog (".spec.template.spec.containers[0].image").
+type PathError struct {
+	Path string
+	Err  error
+}
+
+func (e *PathError) Error() string {
+	if e.Path == "" {
+		return e.Err.Error()
+	}
+	return e.Path + ": " + e.Err.Error()
+}
+
+func (e *PathError) Unwrap() error { return e.Err }
+
+// prefix prepends a path segment to a PathError as the stack unwinds.
+func prefix(err error, seg string) error {
+	if pe, ok := err.(*PathError); ok {
+		pe.Path = seg + pe.Path
+		return pe
+	}
+	return &PathError{Path: seg, Err: err}
+}
+
+// encoded is the result of round-tripping one value through its Go type.
+type encoded struct {
+	value any  // the JSON-like value json.Marshal would write
+	empty bool // the Go value is "empty" in the omitempty sense
+	zero  bool // the Go value is its type's zero value (omitzero)
+}
+
+// roundTrip decodes v into the Go type t the way the API server's
+// unstructured converter does, then encodes it the way encoding/json and the
+// protobuf storage round trip do. v is not modified.
+func roundTrip(t int, v any) (encoded, error) {
+	td := &generatedTypes[t]
+	switch td.kind {
+	case kindString:
+		switch x := v.(type) {
+		case nil:
+			return encoded{value: "", empty: true, zero: true}, nil
+		case string:
+			return encoded{value: x, empty: x == "", zero: x == ""}, nil
+		}
+		return encoded{}, fmt.Errorf("expected a string, got %s", describe(v))
+	case kindBool:
+		switch x := v.(type) {
+		case nil:
+			return encoded{value: false, empty: true, zero: true}, nil
+		case bool:
+			return encoded{value: x, empty: !x, zero: !x}, nil
+		}
+		return encoded{}, fmt.Errorf("expected a boolean, got %s", describe(v))
+	case kindInt, kindUint:
+		if v == nil {
+			return encoded{value: int64(0), empty: true, zero: true}, nil
+		}
+		n, ok := unstructured.Int(v)
+		if !ok || (td.kind == kindUint && n < 0) {
+			return encoded{}, fmt.Errorf("expected an integer, got %s", describe(v))
+		}
+		return encoded{value: n, empty: n == 0, zero: n == 0}, nil
+	case kindFloat:
+		// The Go value is a float64; encoding/json writes a whole one without a
+		// fraction ("0", not "0.0"), which decodes as an integer.
+		var f float64
+		switch x := v.(type) {
+		case nil:
+		case float64:
+			f = x
+		default:
+			n, ok := unstructured.Int(v)
+			if !ok {
+				return encoded{}, fmt.Errorf("expected a number, got %s", describe(v))
+			}
+			f = float64(n)
+		}
+		return encoded{value: decodedFloat(f), empty: f == 0, zero: f == 0}, nil
+	case kindBytes:
+		switch x := v.(type) {
+		case nil:
+			return encoded{value: nil, empty: true, zero: true}, nil
+		case string:
+			b, err := base64.StdEncoding.DecodeString(x)
+			if err != nil {
+				return encoded{}, fmt.Errorf("illegal base64 data: %w", err)
+			}
+			return encoded{value: base64.StdEncoding.EncodeToString(b), empty: len(b) == 0}, nil
+		}
+		return encoded{}, fmt.Errorf("expected base64 data, got %s", describe(v))
+	case kindPointer:
+		if v == nil {
+			return encoded{value: nil, empty: true, zero: true}, nil
+		}
+		e, err := roundTrip(td.elem, v)
+		return encoded{value: e.value}, err
+	case kindSlice:
+		switch x := v.(type) {
+		case nil:
+			return encoded{value: nil, empty: true, zero: true}, nil
+		case []any:
+			if len(x) == 0 {
+				// Storage keeps no empty lists: protobuf decodes them as nil.
+				return encoded{value: nil, empty: true, zero: true}, nil
+			}
+			out := make([]any, len(x))
+			for i, item := range x {
+				e, err := roundTrip(td.elem, item)
+				if err != nil {
+					return encoded{}, prefix(err, "["+strconv.Itoa(i)+"]")
+				}
+				out[i] = e.value
+			}
+			return encoded{value: out}, nil
+		}
+		return encoded{}, fmt.Errorf("expected a list, got %s", describe(v))
+	case kindMap:
+		switch x := v.(type) {
+		case nil:
+			return encoded{value: nil, empty: true, zero: true}, nil
+		case map[string]any:
+			if len(x) == 0 {
+				// Storage keeps no empty maps: protobuf decodes them as nil.
+				return encoded{value: nil, empty: true, zero: true}, nil
+			}
+			out := make(map[string]any, len(x))
+			for k, item := range x {
+				e, err := mapValue(td.elem, item)
+				if err != nil {
+					return encoded{}, prefix(err, "["+strconv.Quote(k)+"]")
+				}
+				out[k] = e.value
+			}
+			return encoded{value: out}, nil
+		}
+		return encoded{}, fmt.Errorf("expected a map, got %s", describe(v))
+	case kindStruct:
+		var in map[string]any
+		switch x := v.(type) {
+		case nil:
+		case map[string]any:
+			in = x
+		default:
+			return encoded{}, fmt.Errorf("expected an object, got %s", describe(v))
+		}
+		out := make(map[string]any, len(in))
+		zero, err := encodeFields(td, in, out)
+		return encoded{value: out, zero: zero}, err
+	case kindQuantity:
+		if v == nil {
+			return encoded{value: "0", zero: true}, nil
+		}
+		s, err := CanonicalQuantity(v)
+		return encoded{value: s}, err
+	case kindIntOrString:
+		switch x := v.(type) {
+		case nil:
+			return encoded{value: int64(0), zero: true}, nil
+		case string:
+			return encoded{value: x}, nil
+		}
+		n, ok := unstructured.Int(v)
+		if !ok || n < math.MinInt32 || n > math.MaxInt32 {
+			return encoded{}, fmt.Errorf("expected an int32 or a string, got %s", describe(v))
+		}
+		return encoded{value: n, zero: n == 0}, nil
+	case kindTime, kindMicroTime:
+		switch x := v.(type) {
+		case nil:
+			return encoded{value: nil, zero: true}, nil
+		case string:
+			tm, err := time.Parse(time.RFC3339, x)
+			if err != nil {
+				return encoded{}, fmt.Errorf("invalid time: %w", err)
+			}
+			f := timeFormat
+			if td.kind == kindMicroTime {
+				f = microTimeFormat
+			}
+			return encoded{value: tm.UTC().Format(f), zero: tm.IsZero()}, nil
+		}
+		return encoded{}, fmt.Errorf("expected a time string, got %s", describe(v))
+	case kindDuration:
+		switch x := v.(type) {
+		case nil:
+			return encoded{value: "0s", zero: true}, nil
+		case string:
+			d, err := time.ParseDuration(x)
+			if err != nil {
+				return encoded{}, fmt.Errorf("invalid duration: %w", err)
+			}
+			return encoded{value: d.String(), zero: d == 0}, nil
+		}
+		return encoded{}, fmt.Errorf("expected a duration string, got %s", describe(v))
+	case kindRaw:
+		// Kept as they are, the same maps and lists: no defaulter looks inside them.
+		return encoded{value: v, empty: v == nil, zero: v == nil}, nil
+	case kindSchemaOrBool:
+		switch x := v.(type) {
+		case bool:
+			return encoded{value: x}, nil
+		case map[string]any:
+			e, err := roundTrip(td.elem, x)
+			return encoded{value: e.value}, err
+		}
+		return encoded{}, fmt.Errorf("expected a boolean or a JSON schema, got %s", describe(v))
+	case kindSchemaOrArray, kindSchemaOrStringArray:
+		switch x := v.(type) {
+		case map[string]any:
+			e, err := roundTrip(td.elem, x)
+			return encoded{value: e.value}, err
+		case []any:
+			if len(x) == 0 {
+				if td.kind == kindSchemaOrArray {
+					return encoded{value: nil}, nil
+				}
+				return encoded{value: nil}, nil
+			}
+			out := make([]any, len(x))
+			for i, item := range x {
+				if td.kind == kindSchemaOrStringArray {
+					s, ok := item.(string)
+					if !ok {
+						return encoded{}, fmt.Errorf("[%d]: expected a string, got %s", i, describe(item))
+					}
+					out[i] = s
+					continue
+				}
+				e, err := roundTrip(td.elem, item)
+				if err != nil {
+					return encoded{}, prefix(err, "["+strconv.Itoa(i)+"]")
+				}
+				out[i] = e.value
+			}
+			return encoded{value: out}, nil
+		case nil:
+			return encoded{value: nil}, nil
+		}
+		return encoded{}, fmt.Errorf("expected a JSON schema or a list, got %s", describe(v))
+	}
+	return encoded{}, fmt.Errorf("type %s has unknown kind %d", td.name, td.kind)
+}
+
+// mapValue round-trips a map value. Protobuf map entries always carry a
+// value, so a nil list or []byte value comes back empty, not null.
+func mapValue(t int, v any) (encoded, error) {
+	switch generatedTypes[t].kind {
+	case kindSlice:
+		e, err := roundTrip(t, v)
+		if err == nil && e.value == nil {
+			e.value = []any{}
+		}
+		return e, err
+	case kindBytes:
+		if v == nil {
+			return encoded{value: "", empty: true, zero: true}, nil
+		}
+	}
+	return roundTrip(t, v)
+}
+
+// encodeFields writes the fields of struct td found in in to out, embedded
+// structs flattened, and reports whether every field is zero.
+func encodeFields(td *typeDef, in, out map[string]any) (bool, error) {
+	zero := true
+	for _, f := range td.fields {
+		if f.flags&inline != 0 {
+			z, err := encodeFields(&generatedTypes[f.typ], in, out)
+			if err != nil {
+				return false, err
+			}
+			zero = zero && z
+			continue
+		}
+		e, err := roundTrip(f.typ, in[f.name])
+		if err != nil {
+			return false, prefix(err, "."+f.name)
+		}
+		zero = zero && e.zero
+		if (f.flags&omitEmpty != 0 && e.empty) || (f.flags&omitZero != 0 && e.zero) {
+			continue
+		}
+		out[f.name] = e.value
+	}
+	return zero, nil
+}
+
+// CanonicalQuantity returns the form in which the API server stores a
+// resource quantity given as a string or a JSON number, e.g. "0.5" → "500m",
+// 1e3 → "1k", "2048Mi" → "2Gi", "1.5Gi" → "1536Mi". It uses
+// k8s.io/apimachinery/pkg/api/resource, the server's own implementation.
+func CanonicalQuantity(v any) (string, error) {
+	var s string
+	switch x := v.(type) {
+	case string:
+		s = strings.TrimSpace(x)
+	case int64, int, int32, float64:
+		b, err := json.Marshal(x)
+		if err != nil {
+			return "", fmt.Errorf("quantity %v: %w", x, err)
+		}
+		s = string(b)
+	default:
+		return "", fmt.Errorf("expected a quantity, got %s", describe(v))
+	}
+	q, err := resource.ParseQuantity(s)
+	if err != nil {
+		return "", fmt.Errorf("quantity %q: %w", s, err)
+	}
+	return q.String(), nil
+}
+
+// decodedFloat is a float64 as its JSON encoding decodes in the unstructured form: a
+// whole number (below 2^53) as an int64, any other as a float64.
+func decodedFloat(f float64) any {
+	if f == math.Trunc(f) && math.Abs(f) < 1<<53 {
+		return int64(f)
+	}
+	return f
+}
+
+func describe(v any) string {
+	switch v.(type) {
+	case map[string]any:
+		return "an object"
+	case []any:
+		return "a list"
+	case string:
+		return "a string"
+	case bool:
+		return "a boolean"
+	case nil:
+		return "null"
+	}
+	return fmt.Sprintf("%T %v", v, v)
+}

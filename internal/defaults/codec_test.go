@@ -1,0 +1,155 @@
+package defaults
+
+import (
+	"errors"
+	"reflect"
+	"testing"
+
+	"github.com/ssa-diff/ssa-diff/internal/testkit"
+	"github.com/ssa-diff/ssa-diff/internal/unstructured"
+)
+
+func TestNormalize(t *testing.T) {
+	tests := []struct {
+		name       string
+		apiVersion string
+		kind       string
+		in, want   map[string]any
+	}{{
+		name: "null string map value is stored as empty (fixture null-map-value-stored-empty)",
+		kind: "ConfigMap", apiVersion: "v1",
+		in:   map[string]any{"metadata": map[string]any{"name": "c"}, "data": map[string]any{"a": nil, "b": "x"}},
+		want: map[string]any{"metadata": map[string]any{"name": "c"}, "data": map[string]any{"a": "", "b": "x"}},
+	}, {
+		name: "unknown fields vanish, empty maps vanish",
+		kind: "ConfigMap", apiVersion: "v1",
+		in:   map[string]any{"metadata": map[string]any{"labels": map[string]any{}}, "bogus": int64(1)},
+		want: map[string]any{"metadata": map[string]any{}},
+	}, {
+		name: "empty list without omitempty comes back null; times in UTC seconds",
+		kind: "Role", apiVersion: "rbac.authorization.k8s.io/v1",
+		in:   map[string]any{"metadata": map[string]any{"creationTimestamp": "2026-01-02T03:04:05.678+02:00"}, "rules": []any{}},
+		want: map[string]any{"metadata": map[string]any{"creationTimestamp": "2026-01-02T01:04:05Z"}, "rules": nil},
+	}, {
+		name: "a pointer to false stays, base64 re-encoded",
+		kind: "Secret", apiVersion: "v1",
+		in:   map[string]any{"metadata": nil, "data": map[string]any{"k": "aGk="}, "immutable": false},
+		want: map[string]any{"metadata": map[string]any{}, "data": map[string]any{"k": "aGk="}, "immutable": false},
+	}, {
+		name: "struct fields that are not pointers appear",
+		kind: "Service", apiVersion: "v1",
+		in: map[string]any{"spec": map[string]any{"ports": []any{map[string]any{"port": int64(80), "targetPort": "http"}}}},
+		want: map[string]any{"metadata": map[string]any{}, "spec": map[string]any{"ports": []any{map[string]any{"port": int64(80), "targetPort": "http"}}},
+			"status": map[string]any{"loadBalancer": map[string]any{}}},
+	}, {
+		name: "resource quantities in a container",
+		kind: "Pod", apiVersion: "v1",
+		in: map[string]any{"spec": map[string]any{"containers": []any{map[string]any{"name": "a",
+			"resources": map[string]any{"limits": map[string]any{"cpu": "0.5", "memory": float64(1000)}}}}}},
+		want: map[string]any{"metadata": map[string]any{}, "status": map[string]any{}, "spec": map[string]any{"containers": []any{map[string]any{"name": "a",
+			"resources": map[string]any{"limits": map[string]any{"cpu": "500m", "memory": "1k"}}}}}},
+	}}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := unstructured.DeepCopy(tc.in).(map[string]any)
+			if err := Normalize(tc.apiVersion, tc.kind, got); err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("got\n%s", testkit.Diff(tc.want, got))
+			}
+		})
+	}
+}
+
+func TestNormalizeErrors(t *testing.T) {
+	obj := map[string]any{"spec": map[string]any{"containers": []any{map[string]any{
+		"resources": map[string]any{"limits": map[string]any{"cpu": "lots"}}}}}}
+	err := Normalize("v1", "Pod", obj)
+	var pe *PathError
+	if !errors.As(err, &pe) || pe.Path != `.spec.containers[0].resources.limits["cpu"]` {
+		t.Errorf("got %v, want a PathError at the quantity", err)
+	}
+	if err := Default("example.com/v1", "Widget", map[string]any{}); !errors.Is(err, ErrUnknownKind) {
+		t.Errorf("got %v, want ErrUnknownKind", err)
+	}
+}
+
+func TestCanonicalQuantity(t *testing.T) {
+	for in, want := range map[any]string{
+		"0.5": "500m", "2048Mi": "2Gi", "1e3": "1e3", float64(1000): "1k", "1.5Gi": "1536Mi",
+		int64(2): "2", " 100m ": "100m", "0.0001": "100u", "1000m": "1", "12e6": "12e6", float64(0.1): "100m",
+	} {
+		got, err := CanonicalQuantity(in)
+		if err != nil || got != want {
+			t.Errorf("CanonicalQuantity(%#v) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+	if _, err := CanonicalQuantity("1.2.3"); err == nil {
+		t.Error("an invalid quantity was accepted")
+	}
+}
+
+func TestImageTag(t *testing.T) {
+	for image, want := range map[string]string{
+		"nginx": "latest", "nginx:latest": "latest", "nginx:1.27": "1.27", "registry:5000/a/b": "latest",
+		"registry:5000/a/b:v1": "v1", "Nginx": "", "": "",
+		"nginx@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef":        "",
+		"nginx:latest@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef": "latest",
+		"nginx@sha256:0123": "",
+	} {
+		if got := imageTag(image); got != want {
+			t.Errorf("imageTag(%q) = %q, want %q", image, got, want)
+		}
+	}
+}
+
+func TestDefaultTable(t *testing.T) {
+	tests := []struct {
+		name, apiVersion, kind string
+		in                     map[string]any
+		check                  map[string]any // top-level fields expected after Default
+	}{{
+		name: "service ports get protocol and targetPort", apiVersion: "v1", kind: "Service",
+		in: map[string]any{"spec": map[string]any{"type": "NodePort", "ports": []any{map[string]any{"port": int64(53)}}}},
+		check: map[string]any{"spec": map[string]any{"type": "NodePort", "sessionAffinity": "None", "externalTrafficPolicy": "Cluster",
+			"internalTrafficPolicy": "Cluster", "ports": []any{map[string]any{"port": int64(53), "protocol": "TCP", "targetPort": int64(53)}}}},
+	}, {
+		name: "env fieldRef gets apiVersion back after an atomic replace", apiVersion: "batch/v1", kind: "CronJob",
+		in: map[string]any{"spec": map[string]any{"jobTemplate": map[string]any{"spec": map[string]any{"template": map[string]any{"spec": map[string]any{
+			"containers": []any{map[string]any{"name": "c", "image": "i:1", "env": []any{map[string]any{"name": "N",
+				"valueFrom": map[string]any{"fieldRef": map[string]any{"fieldPath": "metadata.name"}}}}}}}}}}}},
+	}, {
+		name: "secret stringData moves into data", apiVersion: "v1", kind: "Secret",
+		in:    map[string]any{"stringData": map[string]any{"p": "s3cr3t"}, "data": map[string]any{"u": "dQ=="}},
+		check: map[string]any{"type": "Opaque", "data": map[string]any{"p": "czNjcjN0", "u": "dQ=="}},
+	}, {
+		name: "network policy with egress gets both policy types", apiVersion: "networking.k8s.io/v1", kind: "NetworkPolicy",
+		in:    map[string]any{"spec": map[string]any{"egress": []any{map[string]any{"ports": []any{map[string]any{"port": int64(53)}}}}}},
+		check: map[string]any{"spec": map[string]any{"podSelector": map[string]any{}, "policyTypes": []any{"Ingress", "Egress"}, "egress": []any{map[string]any{"ports": []any{map[string]any{"port": int64(53), "protocol": "TCP"}}}}}},
+	}, {
+		name: "runtime classes run no core defaulters", apiVersion: "node.k8s.io/v1", kind: "RuntimeClass",
+		in:    map[string]any{"handler": "h", "overhead": map[string]any{"podFixed": map[string]any{"cpu": "0.0001"}}},
+		check: map[string]any{"handler": "h", "overhead": map[string]any{"podFixed": map[string]any{"cpu": "100u"}}},
+	}}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := unstructured.DeepCopy(tc.in).(map[string]any)
+			if err := Default(tc.apiVersion, tc.kind, got); err != nil {
+				t.Fatal(err)
+			}
+			for k, want := range tc.check {
+				if !reflect.DeepEqual(got[k], want) {
+					t.Errorf("%s:\n%s", k, testkit.Diff(want, got[k]))
+				}
+			}
+			if tc.kind == "CronJob" {
+				c := got["spec"].(map[string]any)["jobTemplate"].(map[string]any)["spec"].(map[string]any)["template"].(map[string]any)["spec"].(map[string]any)["containers"].([]any)[0].(map[string]any)
+				fr := c["env"].([]any)[0].(map[string]any)["valueFrom"].(map[string]any)["fieldRef"].(map[string]any)
+				if fr["apiVersion"] != "v1" {
+					t.Errorf("fieldRef.apiVersion = %v, want v1", fr["apiVersion"])
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,331 @@
+package kubeapiserver
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/ssa-diff/ssa-diff/internal/conversion"
+	"github.com/ssa-diff/ssa-diff/internal/defaults"
+	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
+	"github.com/ssa-diff/ssa-diff/internal/strategy"
+	"github.com/ssa-diff/ssa-diff/internal/unstructured"
+	"github.com/ssa-diff/ssa-diff/internal/validation"
+	"github.com/ssa-diff/ssa-diff/schema"
+	"github.com/ssa-diff/ssa-diff/server"
+	"github.com/ssa-diff/ssa-diff/server/version"
+)
+
+// Config is the cluster a Model predicts: the Kubernetes minor its kube-apiserver runs and
+// the flags of it that change what a write stores or whether it is refused.
+type Config struct {
+	// Version is the kube-apiserver minor; the zero Version is version.Latest().
+	Version version.Version
+	// AllowPrivileged is kube-apiserver's --allow-privileged: false, the flag's default,
+	// refuses privileged and hostProcess containers (422 "disallowed by cluster policy");
+	// most clusters run with true.
+	AllowPrivileged bool
+	// ServiceIPFamilies are the IP families of the cluster's service IP ranges
+	// (kube-apiserver's --service-cluster-ip-range), the primary one first: ["IPv4"] or
+	// ["IPv6"] for a single-stack cluster, both for a dual-stack one (ParseServiceIPFamilies
+	// reads them). They decide a Service's IP families and which it may ask for: a
+	// single-stack cluster refuses RequireDualStack and the other family (422), a
+	// dual-stack one gives PreferDualStack and RequireDualStack Services both families.
+	// Empty: not declared; refusals are those of the recording server, an IPv4 cluster,
+	// and the families it adds are left to Result.Assigned.
+	ServiceIPFamilies []string
+}
+
+// Model is kube-apiserver around field management, for the cluster of a Config: the
+// defaulting of the built-in kinds (package internal/defaults), their conversion
+// (internal/conversion), their registry rules (internal/strategy) and validation
+// (internal/validation), and for custom resources and CRDs apiextensions-apiserver's
+// defaults, status reset, generation and validation (internal/crdvalidation). It is a
+// server.Model, immutable and safe for concurrent use.
+type Model struct {
+	cfg Config
+	// server is cfg as the ports of the server's code take it: the minor, its default
+	// feature gates, the service IP families.
+	server *serverconfig.Config
+}
+
+var _ server.Model = (*Model)(nil)
+
+// New returns the model of the cluster cfg describes. It fails for a Kubernetes minor
+// ssa-diff does not predict and for service IP families ParseServiceIPFamilies refuses.
+func New(cfg Config) (*Model, error) {
+	if !cfg.Version.IsSupported() {
+		return nil, fmt.Errorf("Kubernetes %s is not predicted: the supported minors are %s", cfg.Version, supportedList())
+	}
+	if len(cfg.ServiceIPFamilies) > 0 {
+		fams, err := ParseServiceIPFamilies(strings.Join(cfg.ServiceIPFamilies, ","))
+		if err != nil {
+			return nil, err
+		}
+		cfg.ServiceIPFamilies = fams
+	}
+	server := serverconfig.For(cfg.Version)
+	server.ServiceIPFamilies = cfg.ServiceIPFamilies
+	return &Model{cfg: cfg, server: server}, nil
+}
+
+// Config returns the cluster the model predicts, its Version resolved (never the zero one).
+func (m *Model) Config() Config {
+	c := m.cfg
+	c.Version = version.Minor(c.Version.MinorNumber())
+	c.ServiceIPFamilies = append([]string(nil), c.ServiceIPFamilies...)
+	return c
+}
+
+func supportedList() string {
+	var out []string
+	for _, v := range version.Supported() {
+		out = append(out, v.String())
+	}
+	return strings.Join(out, ", ")
+}
+
+// ParseServiceIPFamilies reads a cluster's service IP families as a comma-separated list,
+// the primary first: "IPv4", "IPv6", "IPv4,IPv6" or "IPv6,IPv4".
+func ParseServiceIPFamilies(s string) ([]string, error) {
+	parts := strings.Split(s, ",")
+	if len(parts) > 2 {
+		return nil, fmt.Errorf("service IP families %q: at most two (the primary first)", s)
+	}
+	for i, p := range parts {
+		p = strings.TrimSpace(p)
+		if p != "IPv4" && p != "IPv6" {
+			return nil, fmt.Errorf("service IP families %q: %q is not IPv4 or IPv6", s, p)
+		}
+		if i == 1 && p == parts[0] {
+			return nil, fmt.Errorf("service IP families %q: %s twice", s, p)
+		}
+		parts[i] = p
+	}
+	return parts, nil
+}
+
+func builtinKnown(t *schema.Type) bool {
+	return t.Source == schema.SourceBuiltin && defaults.Known(t.GVK.APIVersion(), t.GVK.Kind)
+}
+
+// Default runs the kind's defaulting.
+func (m *Model) Default(t *schema.Type, obj map[string]any) error {
+	if builtinKnown(t) {
+		return defaults.Default(t.GVK.APIVersion(), t.GVK.Kind, obj)
+	}
+	if t.Default != nil {
+		t.Default(obj)
+	}
+	return nil
+}
+
+// EmptyObject is the kind's zero value as the server encodes it.
+func (m *Model) EmptyObject(t *schema.Type) map[string]any {
+	if builtinKnown(t) {
+		if obj, ok := defaults.EmptyObject(t.GVK.APIVersion(), t.GVK.Kind); ok {
+			return obj
+		}
+	}
+	return server.FieldManagementOnly{}.EmptyObject(t)
+}
+
+// PrepareForCreate applies the registry's create rules and the read-back defaulting;
+// decoded is the object as the request decoded it, before defaulting (see
+// strategy.NeedsDecoded; nil when not kept).
+func (m *Model) PrepareForCreate(t *schema.Type, decoded, obj map[string]any) error {
+	// The store wipes the system fields a create may not set (the uid is refused before:
+	// rules.md create.uid); it fills creationTimestamp and uid itself (Assigned).
+	md := unstructured.EnsureObject(obj, "metadata")
+	for _, k := range []string{"creationTimestamp", "deletionTimestamp", "deletionGracePeriodSeconds", "selfLink"} {
+		delete(md, k)
+	}
+	if builtinKnown(t) {
+		strategy.PrepareForCreate(m.server, t.GVK.APIVersion(), t.GVK.Kind, decoded, obj)
+		return defaults.Default(t.GVK.APIVersion(), t.GVK.Kind, obj)
+	}
+	if t.Source != schema.SourceBuiltin {
+		// Custom resources: generation starts at 1; with a status subresource, status is
+		// dropped. The object is then read back from storage, which applies the schema's
+		// defaults again: a status with a default comes back with it.
+		unstructured.EnsureObject(obj, "metadata")["generation"] = int64(1)
+		if t.Status {
+			delete(obj, "status")
+			// The read from storage defaults the object again; all but the status that
+			// was just dropped has its defaults already.
+			if t.Default != nil {
+				root := map[string]any{}
+				t.Default(root)
+				if st, ok := root["status"]; ok {
+					obj["status"] = st
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// Validate runs the registry's validation: for built-in kinds, package internal/validation
+// (the kind's strategy in the order the generic registry runs it); for every kind, that an
+// update keeps the uid.
+func (m *Model) Validate(t *schema.Type, subresource string, obj, old map[string]any) server.Validation {
+	// Custom resources of a CRD, and CRDs themselves: apiextensions-apiserver's validation.
+	if v, ok := validateCustomResource(t, subresource, obj, old); ok {
+		return v
+	}
+	if t.Source == schema.SourceBuiltin {
+		res, err := validation.ValidateWrite(m.server, t.GVK.APIVersion(), t.GVK.Kind, subresource, obj, old)
+		if err != nil {
+			return server.Validation{Errors: server.UIDChanged(obj, old), NotPredicted: fmt.Sprintf("the validation of %s %s is not predicted: %v", t.GVK.APIVersion(), t.GVK.Kind, err)}
+		}
+		if res.Known {
+			if m.cfg.AllowPrivileged {
+				res.Errors = validation.WithoutPrivilegedPolicy(res.Errors)
+			}
+			return server.Validation{Errors: res.Errors, Warnings: res.Warnings}
+		}
+		return server.Validation{Errors: server.UIDChanged(obj, old), NotPredicted: notPortedMessage(t, subresource)}
+	}
+	return server.Validation{Errors: server.UIDChanged(obj, old)}
+}
+
+// PrepareForUpdate applies the registry's update rules and the read-back defaulting;
+// decoded is the new object as the request decoded it, before defaulting (see
+// strategy.NeedsDecoded; nil when not kept).
+func (m *Model) PrepareForUpdate(t *schema.Type, subresource string, decoded, obj, old map[string]any) error {
+	if builtinKnown(t) {
+		av, kind := t.GVK.APIVersion(), t.GVK.Kind
+		switch subresource {
+		case "":
+			strategy.PrepareForUpdate(m.server, av, kind, decoded, obj, old)
+		case "status":
+			strategy.PrepareForStatusUpdate(m.server, av, kind, obj, old)
+		default:
+			server.RestoreResetFields(t, subresource, obj, old)
+		}
+		return defaults.Default(av, kind, obj)
+	}
+	server.RestoreResetFields(t, subresource, obj, old)
+	if t.Source != schema.SourceBuiltin {
+		// Through the main resource (and /scale, which writes through it), a custom
+		// resource's generation moves when anything but metadata changes (status too, when
+		// there is no status subresource to keep it), compared as the decoded JSON values
+		// they are. /status keeps the old object but its status.
+		if g, ok := unstructured.Object(old, "metadata")["generation"]; ok && subresource != "status" {
+			unstructured.EnsureObject(obj, "metadata")["generation"] = g
+			if !sameExceptMetadata(obj, old) {
+				if n, ok := g.(int64); ok {
+					unstructured.EnsureObject(obj, "metadata")["generation"] = n + 1
+				}
+			}
+		}
+		// The read from storage defaults the object again: the new parts have their
+		// defaults already, and the stored status was read with them.
+	}
+	return nil
+}
+
+// KeepDecoded reports whether the built-in kind's registry rules look at the object as
+// decoded before defaulting (strategy.NeedsDecoded).
+func (m *Model) KeepDecoded(t *schema.Type, subresource string, create bool) bool {
+	return subresource == "" && builtinKnown(t) && strategy.NeedsDecoded(t.GVK.APIVersion(), t.GVK.Kind, create)
+}
+
+// Assigned lists the values the server assigns in obj, the object a write stores: those of
+// strategy.Assigned for built-in kinds; the uid and creation time of a create, and the
+// resourceVersion of every write, for the others.
+func (m *Model) Assigned(t *schema.Type, create bool, obj map[string]any) []string {
+	var out []string
+	if builtinKnown(t) {
+		for _, a := range strategy.Assigned(t.GVK.APIVersion(), t.GVK.Kind, obj, create) {
+			out = append(out, a.String())
+		}
+		return out
+	}
+	if create {
+		out = append(out, ".metadata.uid", ".metadata.creationTimestamp")
+	}
+	return append(out, ".metadata.resourceVersion")
+}
+
+// sameExceptMetadata compares two objects as the custom resource strategy does: everything
+// but metadata.
+func sameExceptMetadata(a, b map[string]any) bool {
+	if len(a)-hasKey(a, "metadata") != len(b)-hasKey(b, "metadata") {
+		return false
+	}
+	for k, v := range a {
+		if k == "metadata" {
+			continue
+		}
+		w, ok := b[k]
+		if !ok || !unstructured.Equal(v, w) {
+			return false
+		}
+	}
+	return true
+}
+
+func hasKey(m map[string]any, k string) int {
+	if _, ok := m[k]; ok {
+		return 1
+	}
+	return 0
+}
+
+// notPortedMessage says that a built-in kind's validation is not predicted: the write may
+// still be refused by the server.
+func notPortedMessage(t *schema.Type, subresource string) string {
+	what := t.GVK.APIVersion() + " " + t.GVK.Kind
+	if subresource != "" {
+		what += " (" + subresource + ")"
+	}
+	return "the validation of " + what + " is not predicted: the server may still refuse the write (422)"
+}
+
+// SemanticallyEqual compares two built-in objects, managedFields aside, once decoded into
+// their Go type, as the store does before it writes (rules.md time.store-ignores-time-only);
+// custom resources compare as JSON (false: the engine's comparison).
+func (m *Model) SemanticallyEqual(t *schema.Type, a, b map[string]any) bool {
+	if !builtinKnown(t) {
+		return false
+	}
+	return defaults.Equal(t.GVK.APIVersion(), t.GVK.Kind, defaults.Semantic, unstructured.WithoutManagedFields(a), unstructured.WithoutManagedFields(b))
+}
+
+// ErrorGroup is the group a 422 names the kind with: an events.k8s.io Event is validated,
+// and reported, as a core one.
+func (m *Model) ErrorGroup(group, kind string) string { return validation.ErrorGroup(group, kind) }
+
+// Hub is the version of a built-in kind served at several versions whose shape is its
+// internal version (package internal/conversion); "" for every other kind.
+func (m *Model) Hub(t *schema.Type) string {
+	if t.Source != schema.SourceBuiltin {
+		return ""
+	}
+	return conversion.Hub(t.GVK.Group, t.GVK.Kind)
+}
+
+// Convert converts a built-in object between the versions of its kind, as the server
+// converts it through its internal version.
+func (m *Model) Convert(obj map[string]any, apiVersion string) (map[string]any, error) {
+	return conversion.Convert(obj, apiVersion)
+}
+
+// DecodeBody checks that a request body decodes into its Go type, as the server decodes a
+// JSON body (the 400 it answers otherwise).
+func (m *Model) DecodeBody(obj map[string]any) error { return conversion.DecodeBody(obj) }
+
+// MustNew is New for a configuration known to be valid: it panics where New fails.
+func MustNew(cfg Config) *Model {
+	m, err := New(cfg)
+	if err != nil {
+		panic(err)
+	}
+	return m
+}
+
+// Latest is the model of the newest supported minor, its flags at their zero values.
+func Latest() *Model { return MustNew(Config{}) }
+
+// Version is the Kubernetes minor the model predicts.
+func (m *Model) Version() version.Version { return version.Minor(m.cfg.Version.MinorNumber()) }

@@ -1,0 +1,93 @@
+package server
+
+import (
+	"github.com/ssa-diff/ssa-diff/schema"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+)
+
+// Model is what the API server does to an object around field management. Every method
+// takes the schema Type of the request's kind (or, where the registry runs on the
+// kind's internal version, of that version) and objects as decoded JSON
+// (map[string]any); none keeps them.
+type Model interface {
+	Defaulter
+	Converter
+	Strategy
+	Validator
+}
+
+// Defaulter is the server's decoding of an object into the kind's Go type.
+type Defaulter interface {
+	// Default fills in defaults as decoding the object into its Go type and defaulting it
+	// would. An error means the server could not decode the object.
+	Default(t *schema.Type, obj map[string]any) error
+	// EmptyObject is the JSON of the kind's Go zero value, the "old" object of a create
+	// (rules.md create.empty-object).
+	EmptyObject(t *schema.Type) map[string]any
+	// SemanticallyEqual compares two objects of kind t, managedFields aside, as the store
+	// does before it writes: decoded into their Go type (quantities by value …). False
+	// when the model cannot tell: the engine then compares them as JSON.
+	SemanticallyEqual(t *schema.Type, a, b map[string]any) bool
+}
+
+// Converter is the server's conversion of a built-in kind between the versions it serves
+// (rules.md version.conversion).
+type Converter interface {
+	// Hub is the version of t's kind whose shape is the kind's internal version, where the
+	// registry's rules and validation run ("v2" for the HorizontalPodAutoscaler); "" when
+	// the model converts no object of the kind (a kind served at one version, a custom
+	// resource).
+	Hub(t *schema.Type) string
+	// Convert returns obj, an object of a kind whose Hub is not "", converted to
+	// apiVersion as the server converts it; converting to obj's own version is the round
+	// trip of decoding and encoding it. obj is not changed.
+	Convert(obj map[string]any, apiVersion string) (map[string]any, error)
+	// DecodeBody checks that obj, a request body of a kind whose Hub is not "", decodes
+	// into its Go type; the error is worded as the server's 400.
+	DecodeBody(obj map[string]any) error
+}
+
+// Strategy is the registry's rules around storage.
+type Strategy interface {
+	// KeepDecoded reports whether the rules of a write of kind t through subresource (""
+	// for the main resource) that creates (create is true) or updates an object look at
+	// the object as the server decoded it from the request, before Default ran: the engine
+	// then keeps a copy and passes it as decoded.
+	KeepDecoded(t *schema.Type, subresource string, create bool) bool
+	// PrepareForCreate applies the registry's rules to a new object; decoded is the object
+	// before defaulting when KeepDecoded asked for it, nil otherwise.
+	PrepareForCreate(t *schema.Type, decoded, obj map[string]any) error
+	// PrepareForUpdate applies the registry's rules to an updated object, given the old
+	// one; decoded as for PrepareForCreate.
+	PrepareForUpdate(t *schema.Type, subresource string, decoded, obj, old map[string]any) error
+	// Assigned lists, as dotted paths (".spec.clusterIP"), the fields the server fills in
+	// obj, the object a write of kind t stores (create is true for a create), with values
+	// no prediction can know.
+	Assigned(t *schema.Type, create bool, obj map[string]any) []string
+}
+
+// Validator is the registry's validation.
+type Validator interface {
+	// Validate is the registry's validation of obj, the object about to be stored once
+	// field management, defaulting and the registry's rules have made it (rules.md
+	// valid.builtin, valid.update, valid.metadata): old is the live object on an update
+	// through the main resource or a subresource, nil on a create. The errors come in the
+	// order the server lists them.
+	Validate(t *schema.Type, subresource string, obj, old map[string]any) Validation
+	// ErrorGroup is the group a 422 for an object of group and kind names ("apps" in
+	// `Deployment.apps "web" is invalid`).
+	ErrorGroup(group, kind string) string
+}
+
+// Validation is what the registry's validation says of an object about to be stored.
+type Validation struct {
+	// Errors, when there are any, make the server refuse the write: 422 Invalid.
+	Errors field.ErrorList
+	// Warnings are what the server would send back in Warning headers (kubectl prints
+	// them as "Warning: …").
+	Warnings []string
+	// NotPredicted, when set, says why the validation of this kind is not predicted (a
+	// kind whose validation the model does not know): the engine warns that a refusal
+	// would not be seen.
+	NotPredicted string
+}
