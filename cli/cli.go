@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -39,17 +40,20 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 // RunAs is Run with the program name to show in usage and messages.
 func RunAs(prog string, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	return runAs(prog, args, stdin, stdout, stderr, nil)
+	return runAs(context.Background(), prog, args, stdin, stdout, stderr, nil)
 }
 
 // Main is RunAs for the ssa-diff program: it also sets the garbage collector for the run
-// from the size of the input (see gc.go), a setting of the whole process that Run and RunAs
-// leave alone. getenv reads the environment (os.Getenv).
+// from the size of the input (see gc.go), and stops the run at SIGINT or SIGTERM (exit 130
+// or 143, see interrupt.go), settings of the whole process that Run and RunAs leave alone.
+// getenv reads the environment (os.Getenv).
 func Main(prog string, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
-	return runAs(prog, args, stdin, stdout, stderr, getenv)
+	return runInterruptible(prog, stderr, func(ctx context.Context) int {
+		return runAs(ctx, prog, args, stdin, stdout, stderr, getenv)
+	})
 }
 
-func runAs(prog string, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
+func runAs(ctx context.Context, prog string, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
 	if len(args) > 0 {
 		switch args[0] {
 		case "blame":
@@ -66,7 +70,7 @@ func runAs(prog string, args []string, stdin io.Reader, stdout, stderr io.Writer
 	}
 	inv := newInvocation(cfg, stdin, stdout, stderr, getenv)
 	model := kubeapiserver.MustNew(kubeapiserver.Config{AllowPrivileged: cfg.allowPrivileged, ServiceIPFamilies: cfg.serviceIPFamilies})
-	return inv.execute(func(reg *schema.Registry) predictor {
+	return inv.execute(ctx, func(reg *schema.Registry) predictor {
 		return engine{merge.New(reg, model, merge.WithCompactManagedFields())}
 	})
 }
@@ -104,6 +108,7 @@ type options struct {
 	schemas           []string
 	now               time.Time
 	output            string
+	outputFile        string
 	showManagedFields bool
 	showSecrets       bool
 	color             bool
@@ -178,9 +183,10 @@ say that it does not exist).
 Exit status:
   0  nothing would change
   1  something would change (the object, or who owns which fields)
-  2  ssa-diff could not predict (bad usage, unreadable or malformed input)
+  2  ssa-diff could not predict (bad usage, unreadable or malformed input, a cluster not read)
   3  the server would reject at least one apply (conflicts or any other refusal)
   4  a --fail-on policy other than rejected fails, or fields are taken from a --protect manager
+  130, 143  stopped by SIGINT, SIGTERM: nothing more is written, files being written are left
 
 Flags:
 `
@@ -204,6 +210,7 @@ func flagSet(prog string, cfg *options) (fs *pflag.FlagSet, argNames map[string]
 	fs.Var(&cfg.serviceIPFamilies, "service-ip-families", "The IP families of the cluster's service IP ranges (kube-apiserver's --service-cluster-ip-range), the primary first: IPv4, IPv6, IPv4,IPv6 or IPv6,IPv4. A dual-stack cluster gives PreferDualStack and RequireDualStack Services both families; a single-stack one refuses RequireDualStack (422). Default: refusals as an IPv4 cluster, the families the cluster adds left to the server.")
 	fs.StringVar(now, "now", "", "The time stamped into changed managedFields entries, and the time ages are measured from, RFC 3339 (default: the current time).")
 	fs.StringVarP(&cfg.output, "output", "o", "text", "Output format: "+strings.Join(output.Formats(), ", ")+".")
+	fs.StringVar(&cfg.outputFile, "output-file", "", outputFileUsage)
 	cfg.addReportFlags(fs)
 	fs.BoolVar(&cfg.showManagedFields, "show-managed-fields", false, "Show metadata.managedFields in diffs.")
 	fs.BoolVar(&cfg.showSecrets, "show-secrets", false, "Show Secret values in diffs instead of masking them.")
@@ -219,7 +226,7 @@ func flagSet(prog string, cfg *options) (fs *pflag.FlagSet, argNames map[string]
 	help = fs.BoolP("help", "h", false, "Show this help.")
 	argNames = map[string]string{"filename": "PATH", "field-manager": "NAME", "applier": "kubectl|api|argocd|flux",
 		"subresource": "NAME", "crd": "PATH", "schema": "PATH", "now": "TIME", "output": "FORMAT",
-		"color": "WHEN", "namespace": "NAME", "jobs": "N", "service-ip-families": "FAMILIES"}
+		"output-file": "FILE", "color": "WHEN", "namespace": "NAME", "jobs": "N", "service-ip-families": "FAMILIES"}
 	for k, v := range limitArgs {
 		argNames[k] = v
 	}
@@ -344,7 +351,7 @@ func parseFlags(prog string, args []string, stdout, stderr io.Writer) (*options,
 		cfg.color = true
 	case "never":
 	case "auto":
-		cfg.color = isTerminal(stdout) && os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb"
+		cfg.color = cfg.outputFile == "" && isTerminal(stdout) && os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb"
 	default:
 		return fail("--color must be auto, always or never, not %q", color)
 	}

@@ -17,6 +17,11 @@
 //	4  a policy fails: a --fail-on category other than rejected, or a --protect manager
 //	   losing fields
 //
+// Main is Run for the program itself: SIGINT and SIGTERM stop the run (interrupt.go) —
+// the cluster's requests cancelled, no prediction started, nothing more written — with the
+// statuses 130 and 143. --output-file and --save-live are written all at once (outfile.go,
+// package atomicfile): a run stopped half-way leaves the previous file.
+//
 // The pieces live in sub-packages: input reads files and pairs manifests with live objects,
 // render builds kustomizations as kubectl apply -k does (attributing objects and fields to
 // the files they came from), report is the versioned result model, output prints it in

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"strings"
@@ -169,41 +170,57 @@ func (c *invocation) gitOpsWarnings(stderr io.Writer) {
 // predictAndReport predicts every slot in parallel and prints the results in input order as
 // they come; it returns the exit status. Results are let go once written: the formats that
 // print everything at the end keep what they need (json and yaml their encoded bytes).
-func (c *invocation) predictAndReport(eng predictor, reg *schema.Registry, slots []*slot) int {
+// When ctx ends it stops: no more predictions start, and --output-file is left as it was.
+func (c *invocation) predictAndReport(ctx context.Context, eng predictor, reg *schema.Registry, slots []*slot) int {
 	c.gitOpsWarnings(c.stderr)
 	policy := c.gate.policy
 	rep := report.New(report.Options{FieldManager: c.client.Manager(), Force: c.force, Applier: c.client.Name(), Subresource: c.subresource, Now: c.now, Policy: &policy})
 	opts := output.Options{Color: c.color, ShowManagedFields: c.showManagedFields, ShowSecrets: c.showSecrets, Now: c.now, Stderr: c.stderr, ReportURL: c.reportLink()}
-	w, err := output.New(c.output, c.stdout, opts)
+	dst, err := c.openOutput()
+	if err != nil {
+		return c.errorf("%v", err)
+	}
+	defer dst.abort()
+	w, err := output.New(c.output, dst, opts)
 	if err != nil {
 		return c.errorf("%v", err)
 	}
 	if c.gate.summary {
 		if c.output == "text" {
-			w = output.NewSummary(c.stdout, opts)
+			w = output.NewSummary(dst, opts)
 		} else {
 			sopts := opts
 			sopts.Color = c.color && isTerminal(c.stderr)
 			w = output.Multi(w, output.NewSummary(c.stderr, sopts))
 		}
 	}
-	w, finishReport, err := c.withHTMLReport(w, opts)
+	w, page, err := c.withHTMLReport(w, opts)
 	if err != nil {
 		return c.errorf("%v", err)
 	}
+	defer page.abort()
 
 	// The progress line shows on a terminal, unless the results themselves scroll by on it.
 	streams := output.Streams(c.output) && !(c.gate.summary && c.output == "text")
-	if c.gate.progress || (isTerminal(c.stderr) && !(streams && isTerminal(c.stdout))) {
+	if c.gate.progress || (isTerminal(c.stderr) && !(streams && dst.terminal())) {
 		p := startProgress(c.stderr, len(slots), c.predicted.Load, c.gate.progressDelay)
 		defer p.stop()
 	}
-	go c.predictAll(eng, reg, slots)
+	stopped := make(chan struct{})
+	go func() {
+		defer close(stopped)
+		c.predictAll(ctx, eng, reg, slots)
+	}()
 
 	var tally report.Tally
 	var werr error
 	for _, s := range slots {
-		<-s.done
+		select {
+		case <-s.done:
+		case <-ctx.Done():
+			<-stopped // the workers have finished what they had started
+			return report.ExitError
+		}
 		tally.Add(s.res)
 		if werr == nil {
 			werr = w.Write(s.res)
@@ -218,7 +235,16 @@ func (c *invocation) predictAndReport(eng predictor, reg *schema.Registry, slots
 	if werr == nil {
 		werr = w.Close(rep)
 	}
-	if werr = finishReport(werr); werr != nil {
+	if ctx.Err() != nil {
+		return report.ExitError
+	}
+	if werr == nil {
+		werr = page.commit()
+	}
+	if werr == nil {
+		werr = dst.commit()
+	}
+	if werr != nil {
 		return c.errorf("writing the report: %v", werr)
 	}
 	return rep.Summary.ExitCode

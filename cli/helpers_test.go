@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -46,7 +47,7 @@ func runFake(t *testing.T, p predictor, stdin string, args ...string) (stdout, s
 		return out.String(), errb.String(), code
 	}
 	inv := newInvocation(cfg, strings.NewReader(stdin), &out, &errb, nil)
-	code = inv.execute(func(*schema.Registry) predictor { return p })
+	code = inv.execute(context.Background(), func(*schema.Registry) predictor { return p })
 	return out.String(), errb.String(), code
 }
 

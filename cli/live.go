@@ -4,10 +4,10 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/spf13/pflag"
+	"github.com/ssa-diff/ssa-diff/internal/atomicfile"
 	"github.com/ssa-diff/ssa-diff/internal/cluster"
 	"github.com/ssa-diff/ssa-diff/internal/input"
 	"github.com/ssa-diff/ssa-diff/schema"
@@ -38,8 +38,8 @@ func (c *options) addLiveFlags(fs *pflag.FlagSet) {
 	fs.BoolVar(&l.fromCluster, "live-from-cluster", false, "Read the live state from the cluster (kubectl's kubeconfig, context and credentials; get and list permissions are enough) instead of a LIVE file. The default of `kubectl ssa-diff` without LIVE.")
 	fs.StringVar(&l.kubeconfig, "kubeconfig", "", "With --live-from-cluster: the kubeconfig file (default: KUBECONFIG, else ~/.kube/config, else the pod's own configuration).")
 	fs.StringVar(&l.context, "context", "", "With --live-from-cluster: the kubeconfig context (default: the current context).")
-	fs.StringVar(&l.requestTimeout, "request-timeout", cluster.DefaultRequestTimeout, "With --live-from-cluster: how long to wait for each request to the cluster (1s, 2m, 3h; 0 waits forever).")
-	fs.StringVar(&l.saveLive, "save-live", "", "With --live-from-cluster: write what was read to FILE (a v1 List) and predict from it: given as LIVE, it predicts the same again offline.")
+	fs.StringVar(&l.requestTimeout, "request-timeout", cluster.DefaultRequestTimeout, "With --live-from-cluster: how long each request to the cluster may take, its retries included (1s, 2m, 3h; more than 0: a server that never answers must not hang the run).")
+	fs.StringVar(&l.saveLive, "save-live", "", "With --live-from-cluster: write what was read to FILE (a v1 List, all at once: an interrupted run leaves the previous FILE) and predict from it: given as LIVE, it predicts the same again offline.")
 	fs.BoolVar(&l.allowNoManagedFields, "allow-missing-managed-fields", false, "Predict against a LIVE dump (a List, or several objects) in which no object carries metadata.managedFields (made without kubectl get --show-managed-fields) as if nobody owned any field; without it such a dump cannot predict ownership (exit 2).")
 }
 
@@ -71,7 +71,7 @@ func (c *options) checkLive(fs *pflag.FlagSet, prog string) error {
 
 // readCluster reads the live state of the manifests from the cluster, and returns it as the
 // entries of a live-state List (see package cluster), saved to --save-live if asked.
-func (c *invocation) readCluster(loader *input.Loader, manifests []input.Entry, reg *schema.Registry) ([]input.Entry, error) {
+func (c *invocation) readCluster(ctx context.Context, loader *input.Loader, manifests []input.Entry, reg *schema.Registry) ([]input.Entry, error) {
 	l := &c.liveOpts
 	opts := cluster.Options{Kubeconfig: l.kubeconfig, Context: l.context, RequestTimeout: l.requestTimeout, Warnings: c.stderr}
 	if l.namespaceSet {
@@ -81,7 +81,6 @@ func (c *invocation) readCluster(loader *input.Loader, manifests []input.Entry, 
 	if err != nil {
 		return nil, fmt.Errorf("--live-from-cluster: %w", err)
 	}
-	ctx := context.Background()
 	info, err := client.ServerVersion(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("--live-from-cluster: %w", err)
@@ -150,7 +149,8 @@ func (c *invocation) readCluster(loader *input.Loader, manifests []input.Entry, 
 		where, info.GitVersion, n, plural(n), len(rec.NotFound), len(rec.Errors), res.Gets, res.Lists)
 
 	if l.saveLive != "" {
-		if err := os.WriteFile(l.saveLive, data, 0o600); err != nil {
+		// All at once: a run stopped while writing leaves the previous file, or none.
+		if err := atomicfile.WriteFile(l.saveLive, data, 0o600); err != nil {
 			return nil, fmt.Errorf("--save-live: %w", err)
 		}
 		return loader.LoadReader(l.saveLive, bytes.NewReader(data)), nil

@@ -4,8 +4,8 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
+
+	"github.com/ssa-diff/ssa-diff/internal/atomicfile"
 
 	"github.com/spf13/pflag"
 	"github.com/ssa-diff/ssa-diff/internal/output"
@@ -45,57 +45,62 @@ func (c *options) reportLink() string {
 	return c.report.html
 }
 
-// htmlReport opens the --report-html page: its writer, and finish, which completes it once
-// the report is closed: the page replaces FILE only when it is whole (a failed run leaves
-// FILE as it was), and finish returns the first error of the run or its own.
-func (c *options) htmlReport(opts output.Options) (output.Writer, func(error) error, error) {
-	path := c.report.html
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+// htmlReport opens the --report-html page: its writer, and the file, which puts the page in
+// place of FILE only once it is whole (a failed or interrupted run leaves FILE as it was).
+func (c *options) htmlReport(opts output.Options) (output.Writer, *pageFile, error) {
+	f, err := atomicfile.Create(c.report.html, 0o644)
 	if err != nil {
 		return nil, nil, fmt.Errorf("--report-html: %w", err)
 	}
-	buf := bufio.NewWriterSize(f, 64<<10)
+	page := &pageFile{f: f, buf: bufio.NewWriterSize(f, 64<<10)}
 	opts.Color = false
-	w, err := output.New("html", buf, opts)
+	w, err := output.New("html", page.buf, opts)
 	if err != nil {
-		f.Close()
-		os.Remove(f.Name())
+		f.Abort()
 		return nil, nil, err
 	}
-	finish := func(werr error) error {
-		err := werr
-		if err == nil {
-			err = buf.Flush()
-		}
-		if err == nil {
-			err = f.Chmod(0o644)
-		}
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		if err == nil {
-			err = os.Rename(f.Name(), path)
-		}
-		if err != nil {
-			os.Remove(f.Name())
-			if werr == nil {
-				return fmt.Errorf("--report-html %s: %w", path, err)
-			}
-		}
-		return err
-	}
-	return w, finish, nil
+	return w, page, nil
 }
 
-// withHTMLReport adds the --report-html page to w, when asked: the writer, and the finish
-// that completes the page (see htmlReport; without a page it returns its error as it is).
-func (c *options) withHTMLReport(w output.Writer, opts output.Options) (output.Writer, func(error) error, error) {
-	if c.report.html == "" {
-		return w, func(err error) error { return err }, nil
+// pageFile is the --report-html file being written; nil when there is none.
+type pageFile struct {
+	f   *atomicfile.File
+	buf *bufio.Writer
+}
+
+// commit puts the whole page in place.
+func (p *pageFile) commit() error {
+	if p == nil {
+		return nil
 	}
-	hw, finish, err := c.htmlReport(opts)
+	err := p.buf.Flush()
+	if err == nil {
+		err = p.f.Commit()
+	} else {
+		p.f.Abort()
+	}
+	if err != nil {
+		return fmt.Errorf("--report-html %s: %w", p.f.Name(), err)
+	}
+	return nil
+}
+
+// abort drops a page not committed.
+func (p *pageFile) abort() {
+	if p != nil {
+		p.f.Abort()
+	}
+}
+
+// withHTMLReport adds the --report-html page to w, when asked: the writer, and the page
+// file (nil without --report-html).
+func (c *options) withHTMLReport(w output.Writer, opts output.Options) (output.Writer, *pageFile, error) {
+	if c.report.html == "" {
+		return w, nil, nil
+	}
+	hw, page, err := c.htmlReport(opts)
 	if err != nil {
 		return nil, nil, err
 	}
-	return output.Multi(w, hw), finish, nil
+	return output.Multi(w, hw), page, nil
 }

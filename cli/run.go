@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -37,8 +38,9 @@ func (c *invocation) errorf(format string, args ...any) int {
 	return report.ExitError
 }
 
-// run predicts every manifest and prints the report; it returns the exit status.
-func (c *invocation) execute(newPredictor func(*schema.Registry) predictor) int {
+// run predicts every manifest and prints the report; it returns the exit status. When ctx
+// ends (SIGINT), it stops and writes nothing more.
+func (c *invocation) execute(ctx context.Context, newPredictor func(*schema.Registry) predictor) int {
 	if c.getenv != nil {
 		if restore := readingGC(c.getenv); restore != nil {
 			defer restore()
@@ -64,7 +66,10 @@ func (c *invocation) execute(newPredictor func(*schema.Registry) predictor) int 
 		loader.NoFieldLines, loader.CompactManagedFields = true, true
 		if c.liveOpts.fromCluster {
 			var err error
-			if live, err = c.readCluster(loader, manifests, reg); err != nil {
+			if live, err = c.readCluster(ctx, loader, manifests, reg); err != nil {
+				if ctx.Err() != nil {
+					return report.ExitError // interrupted: nothing more to say
+				}
 				return c.errorf("%v", err)
 			}
 		} else {
@@ -140,7 +145,7 @@ func (c *invocation) execute(newPredictor func(*schema.Registry) predictor) int 
 	}
 	c.judgeLive(m.Pairs, ls, reg)
 
-	return c.predictAndReport(newPredictor(reg), reg, slots)
+	return c.predictAndReport(ctx, newPredictor(reg), reg, slots)
 }
 
 func sourceOf(err error) input.Source {
@@ -225,7 +230,9 @@ func (c *invocation) loadCRDs(reg *schema.Registry, loader *input.Loader) error 
 
 // predictAll predicts every slot with a bounded pool of workers. Manifests of the same
 // object form a chain predicted in order, each against the object the previous one leaves.
-func (c *invocation) predictAll(eng predictor, reg *schema.Registry, slots []*slot) {
+// Once ctx ends, no chain starts (the slots not predicted are never done); predictAll
+// returns when the workers have stopped.
+func (c *invocation) predictAll(ctx context.Context, eng predictor, reg *schema.Registry, slots []*slot) {
 	c.registry = reg
 	var chains [][]*slot
 	byID := map[input.Identity]int{}
@@ -252,8 +259,13 @@ func (c *invocation) predictAll(eng predictor, reg *schema.Registry, slots []*sl
 			}
 		}()
 	}
+feed:
 	for _, ch := range chains {
-		work <- ch
+		select {
+		case work <- ch:
+		case <-ctx.Done():
+			break feed
+		}
 	}
 	close(work)
 	wg.Wait()

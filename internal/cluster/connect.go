@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -28,6 +30,13 @@ const (
 	DefaultBurst          = 300
 	DefaultParallel       = 8
 	DefaultRequestTimeout = "30s"
+	// DefaultRetries is how many times a GET is sent again when the answer says the server
+	// is overloaded or failing (429, 5xx) or the connection broke; DefaultRetryBackoff is
+	// the first wait, doubled at each retry up to MaxRetryBackoff, or the answer's
+	// Retry-After when longer. All retries of a request fit in its request timeout.
+	DefaultRetries      = 5
+	DefaultRetryBackoff = 500 * time.Millisecond
+	MaxRetryBackoff     = 8 * time.Second
 	// DefaultListThreshold is how many objects of one kind in one namespace are read with
 	// one LIST (paged) instead of a GET each.
 	DefaultListThreshold = 10
@@ -47,9 +56,15 @@ type Options struct {
 	// Namespace is the namespace of namespaced objects that name none (kubectl's -n); ""
 	// for the context's namespace (in a pod: the pod's), else "default".
 	Namespace string
-	// RequestTimeout bounds each request, in kubectl's syntax ("30s", "2m", or seconds;
-	// "0" for no limit); "" is DefaultRequestTimeout.
+	// RequestTimeout bounds each request, its retries included, in kubectl's syntax ("30s",
+	// "2m", or seconds); "" is DefaultRequestTimeout. There is no unbounded wait: a server
+	// that accepts a connection and never answers would hang the run.
 	RequestTimeout string
+	// Retries is how many times a GET is sent again after an answer 429 or 5xx, or a
+	// connection that broke (0: DefaultRetries; negative: never). RetryBackoff is the first
+	// wait between them (0: DefaultRetryBackoff).
+	Retries      int
+	RetryBackoff time.Duration
 	// QPS and Burst rate the requests on the client side (0: the defaults above).
 	QPS   float32
 	Burst int
@@ -68,10 +83,12 @@ type Client struct {
 	Context string
 	// Namespace is the namespace of namespaced objects that name none.
 	Namespace string
-	// Timeout is the limit of each request (0: none).
+	// Timeout is the limit of each request, its retries included.
 	Timeout time.Duration
 
-	rest *rest.RESTClient
+	rest    *rest.RESTClient
+	retries int
+	backoff time.Duration
 }
 
 // Connect prepares a client from the kubeconfig (or the in-cluster configuration). It
@@ -83,8 +100,8 @@ func Connect(opts Options) (*Client, error) {
 	if overrides.Timeout == "" {
 		overrides.Timeout = DefaultRequestTimeout
 	}
-	if _, err := clientcmd.ParseTimeout(overrides.Timeout); err != nil {
-		return nil, fmt.Errorf("--request-timeout %q: a duration with its unit (1s, 2m, 3h) or whole seconds is needed", overrides.Timeout)
+	if d, err := clientcmd.ParseTimeout(overrides.Timeout); err != nil || d <= 0 {
+		return nil, fmt.Errorf("--request-timeout %q: a duration with its unit (1s, 2m, 3h) or whole seconds, more than 0, is needed (a request without a limit can hang the run on a server that never answers)", overrides.Timeout)
 	}
 	loader := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, overrides)
 	cfg, err := loader.ClientConfig()
@@ -94,7 +111,16 @@ func Connect(opts Options) (*Client, error) {
 		}
 		return nil, fmt.Errorf("kubeconfig: %w", err)
 	}
-	c := &Client{Host: cfg.Host, Timeout: cfg.Timeout, Namespace: opts.Namespace}
+	c := &Client{Host: cfg.Host, Timeout: cfg.Timeout, Namespace: opts.Namespace, retries: opts.Retries, backoff: opts.RetryBackoff}
+	switch {
+	case c.retries == 0:
+		c.retries = DefaultRetries
+	case c.retries < 0:
+		c.retries = 0
+	}
+	if c.backoff <= 0 {
+		c.backoff = DefaultRetryBackoff
+	}
 	if raw, err := loader.RawConfig(); err == nil && len(raw.Contexts) > 0 {
 		c.Context = raw.CurrentContext
 		if opts.Context != "" {
@@ -139,6 +165,7 @@ func Connect(opts Options) (*Client, error) {
 	if jcfg.UserAgent == "" {
 		jcfg.UserAgent = rest.DefaultKubernetesUserAgent()
 	}
+	jcfg.Wrap(func(rt http.RoundTripper) http.RoundTripper { return retryable{rt} })
 	httpClient, err := rest.HTTPClientFor(jcfg)
 	if err != nil {
 		return nil, fmt.Errorf("kubeconfig: %w", err)
@@ -153,10 +180,14 @@ func Connect(opts Options) (*Client, error) {
 // ServerVersion asks the server its version (GET /version): the first request of a run,
 // so its error says the cluster cannot be reached.
 func (c *Client) ServerVersion(ctx context.Context) (*version.Info, error) {
-	body, err := raw(ctx, c.rest.Get().AbsPath("/version"))
+	body, err := c.raw(ctx, c.rest.Get().AbsPath("/version"))
 	switch {
+	case ctx.Err() != nil:
+		return nil, ctx.Err()
 	case apierrors.IsUnauthorized(err):
 		return nil, fmt.Errorf("the cluster at %s does not accept the kubeconfig's credentials: %w", c.Host, err)
+	case isCredentialError(err):
+		return nil, fmt.Errorf("cannot reach the cluster at %s: the kubeconfig's credential plugin failed (what it printed is above): %w", c.Host, err)
 	case err != nil:
 		return nil, fmt.Errorf("cannot reach the cluster at %s: %w", c.Host, c.explain(err))
 	}
@@ -190,24 +221,126 @@ func MinorVersion(info *version.Info) (major, minor int, ok bool) {
 	return a, b, ok1 && ok2
 }
 
-// explain adds the request timeout to an error that is a timeout.
+// explain adds the request timeout to an error that is a timeout, and the retries to an
+// answer that was retried.
 func (c *Client) explain(err error) error {
-	if isTimeout(err) {
-		if c.Timeout > 0 {
-			return fmt.Errorf("%w (no answer within --request-timeout %s)", err, c.Timeout)
-		}
-		return fmt.Errorf("%w (timed out)", err)
+	var last *lastAnswer
+	switch {
+	case isTimeout(err) && errors.As(err, &last):
+		return fmt.Errorf("%w (no answer within --request-timeout %s but %s)", err, c.Timeout, last.String())
+	case isTimeout(err):
+		return fmt.Errorf("%w (no answer within --request-timeout %s)", err, c.Timeout)
+	case retriedStatus(err) && c.retries > 0:
+		return fmt.Errorf("%w (the same answer after %d retries)", err, c.retries)
 	}
 	return err
 }
 
 // raw sends a request and returns the body; an error answer is the server's Status when it
-// sent one.
-func raw(ctx context.Context, req *rest.Request) ([]byte, error) {
-	res := req.Do(ctx)
+// sent one. A GET answered 429 or 5xx, or whose connection broke, is sent again (client-go's
+// retry, with the client's backoff, honouring Retry-After), within the request timeout.
+func (c *Client) raw(ctx context.Context, req *rest.Request) ([]byte, error) {
+	req = req.MaxRetries(c.retries).BackOffWithContext(&rest.URLBackoff{Backoff: flowcontrol.NewBackOffWithJitter(c.backoff, MaxRetryBackoff, 0.1)})
+	last := &answer{}
+	res := req.Do(context.WithValue(ctx, answerKey{}, last))
 	body, err := res.Raw()
 	if err != nil {
-		return nil, res.Error()
+		err = res.Error()
+		if code, retryAfter := last.get(); code != 0 && isTimeout(err) {
+			// The time ran out waiting to send it again: say what the server had answered.
+			err = &lastAnswer{err: err, code: code, retryAfter: retryAfter}
+		}
+		return nil, err
 	}
 	return body, nil
+}
+
+// answer is the last answer to be retried of a request (its attempts share it through the
+// request's context).
+type answer struct {
+	mu         sync.Mutex
+	code       int
+	retryAfter string
+}
+
+type answerKey struct{}
+
+func (a *answer) set(code int, retryAfter string) {
+	a.mu.Lock()
+	a.code, a.retryAfter = code, retryAfter
+	a.mu.Unlock()
+}
+
+func (a *answer) get() (int, string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.code, a.retryAfter
+}
+
+// lastAnswer is a request that timed out waiting to be sent again: the answer it had.
+type lastAnswer struct {
+	err        error
+	code       int
+	retryAfter string
+}
+
+func (e *lastAnswer) Error() string { return e.err.Error() }
+func (e *lastAnswer) Unwrap() error { return e.err }
+
+// String describes the answer: "the last answer was 429 Too Many Requests, Retry-After 60 s".
+func (e *lastAnswer) String() string {
+	s := fmt.Sprintf("the last answer was %d %s", e.code, http.StatusText(e.code))
+	if e.retryAfter != "" && e.retryAfter != "0" {
+		s += ", Retry-After " + e.retryAfter + " s"
+	}
+	return s
+}
+
+// retryable marks, for client-go's retry, the answers to a GET worth sending again that do
+// not say when. client-go retries an answer 429 or 5xx only when it carries Retry-After,
+// as kube-apiserver's own do; a load balancer in front of the server (502, 503, 504) or an
+// overloaded server may send none. Marked "Retry-After: 0", they are retried after the
+// backoff alone.
+type retryable struct{ rt http.RoundTripper }
+
+func (r retryable) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := r.rt.RoundTrip(req)
+	if err != nil || req.Method != http.MethodGet || !isRetryableCode(resp.StatusCode) {
+		return resp, err
+	}
+	retryAfter := resp.Header.Get("Retry-After")
+	if a, ok := req.Context().Value(answerKey{}).(*answer); ok {
+		a.set(resp.StatusCode, retryAfter)
+	}
+	if retryAfter == "" {
+		resp.Header = resp.Header.Clone()
+		if resp.Header == nil {
+			resp.Header = http.Header{}
+		}
+		resp.Header.Set("Retry-After", "0")
+	}
+	return resp, nil
+}
+
+// WrappedRoundTripper lets client-go reach the transport below (to cancel a request).
+func (r retryable) WrappedRoundTripper() http.RoundTripper { return r.rt }
+
+func isRetryableCode(code int) bool {
+	switch code {
+	case http.StatusTooManyRequests, http.StatusInternalServerError, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
+		return true
+	}
+	return false
+}
+
+// retriedStatus says whether err is an answer that raw retried.
+func retriedStatus(err error) bool {
+	var st apierrors.APIStatus
+	return errors.As(err, &st) && isRetryableCode(int(st.Status().Code))
+}
+
+// isCredentialError says whether err comes from the kubeconfig's exec credential plugin
+// (client-go wraps it as text only: "getting credentials: exec: ...").
+func isCredentialError(err error) bool {
+	return err != nil && strings.Contains(err.Error(), "getting credentials: ")
 }

@@ -42,7 +42,7 @@ var errNotServed = errors.New("not served")
 // (GET /api/v1, /apis/GROUP/VERSION) and only for the kinds asked about: a run reads a few
 // small documents, not the whole discovery of the cluster. Answers are kept for the run.
 type discovery struct {
-	c  *Client
+	r  *reader
 	mu sync.Mutex
 	// each document once: by path
 	docs map[string]*discoveryDoc
@@ -54,8 +54,8 @@ type discoveryDoc struct {
 	err  error
 }
 
-func newDiscovery(c *Client) *discovery {
-	return &discovery{c: c, docs: map[string]*discoveryDoc{}}
+func newDiscovery(r *reader) *discovery {
+	return &discovery{r: r, docs: map[string]*discoveryDoc{}}
 }
 
 // get reads a discovery document once; a 404 is an error IsNotFound recognises.
@@ -68,7 +68,7 @@ func (d *discovery) get(ctx context.Context, path string) ([]byte, error) {
 	}
 	d.mu.Unlock()
 	doc.once.Do(func() {
-		doc.body, doc.err = raw(ctx, d.c.rest.Get().AbsPath(path))
+		doc.body, doc.err = d.r.send(ctx, d.r.c.rest.Get().AbsPath(path))
 	})
 	return doc.body, doc.err
 }
@@ -133,7 +133,7 @@ func (d *discovery) versions(ctx context.Context, group string) ([]string, error
 }
 
 func (d *discovery) fail(path string, err error) error {
-	return fmt.Errorf("discovery %s: %w", path, d.c.explain(err))
+	return fmt.Errorf("discovery %s: %w", path, d.r.c.explain(err))
 }
 
 // resolve finds how the cluster serves group/version kind: at that version when it does,

@@ -23,6 +23,28 @@
 // kubectl rates discovery (50 per second, bursts of 300), each bounded by the request
 // timeout; the result does not depend on their order.
 //
+// # When the cluster misbehaves
+//
+// Each failure has one behaviour, and none is taken for a create:
+//
+//   - A GET answered 429 or 500, 502, 503, 504, or whose connection broke, is sent again
+//     (Options.Retries, 5) after a backoff that doubles (Options.RetryBackoff, 0.5 s, up to
+//     8 s) or after the answer's Retry-After when longer: client-go's own retry, given a
+//     backoff, and given a Retry-After of 0 for the answers that carry none (client-go
+//     retries only those that do). The retries fit in the request timeout.
+//   - The request timeout (30 s by default) has no "none": a server that accepts
+//     connections and never answers ends each request.
+//   - After the first request of a read that got no answer at all — a timeout, a connection
+//     refused, a connection still broken after its retries, a credential plugin that failed
+//     — the cluster is taken as gone: no further request is sent, and what was not read is
+//     Failed, "not asked", so that the read ends within one request timeout.
+//   - A LIST is paged by client-go's pager, which reads the whole list again, once and
+//     unpaged, when a continue token has expired (410 Gone).
+//   - A refusal (403) fails the objects it concerns only, "cannot predict: forbidden to get
+//     …"; a LIST refused becomes GETs.
+//   - When the caller's context ends (SIGINT), the requests in flight are cancelled, no
+//     other is sent, and Read returns the context's error.
+//
 // # What an answer means
 //
 // Every object asked about gets an [Outcome]: Found (the object), NotFound (the apply

@@ -8,12 +8,19 @@ import (
 	"fmt"
 	"net/url"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 
 	"github.com/ssa-diff/ssa-diff/internal/input"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/pager"
+	sigsjson "sigs.k8s.io/json"
 )
 
 // Ref is an object a manifest applies to, as the manifest names it (Namespace "" when it
@@ -109,8 +116,9 @@ func (c *Client) Read(ctx context.Context, refs []Ref, opts ReadOptions) (*Resul
 	if opts.ListThreshold == 0 {
 		opts.ListThreshold = DefaultListThreshold
 	}
-	d := newDiscovery(c)
-	r := &reader{c: c, d: d, opts: opts, res: &Result{Outcomes: make([]Outcome, len(refs)), CRDErrors: map[string]error{}}}
+	r := &reader{c: c, opts: opts, res: &Result{Outcomes: make([]Outcome, len(refs)), CRDErrors: map[string]error{}}}
+	r.d = newDiscovery(r)
+	d := r.d
 
 	// The kinds, each resolved once.
 	type gvk struct{ group, version, kind string }
@@ -187,7 +195,7 @@ func (c *Client) Read(ctx context.Context, refs []Ref, opts ReadOptions) (*Resul
 			continue
 		case k.err != nil:
 			out.Status = Failed
-			out.Err = fmt.Errorf("cannot read the live object of %s from the cluster: %w", out.ID, k.err)
+			out.Err = c.readError(out.ID.String(), "", "", k.err)
 			continue
 		}
 		key := k.res.APIVersion + "\x00" + k.res.Kind + "\x00" + out.ID.Namespace
@@ -251,7 +259,8 @@ func (c *Client) Read(ctx context.Context, refs []Ref, opts ReadOptions) (*Resul
 				// A kind served by an aggregated API server, not a CRD: no schema to read.
 			default:
 				r.mu.Lock()
-				r.res.CRDErrors[crds[t.crd]] = fmt.Errorf("cannot read the CustomResourceDefinition %s (the schema of %s) from the cluster: %w", t.crd, crds[t.crd], c.explainAccess(err))
+				what := fmt.Sprintf("the CustomResourceDefinition %s (the schema of %s)", t.crd, crds[t.crd])
+				r.res.CRDErrors[crds[t.crd]] = c.readError(what, "get", what, err)
 				r.mu.Unlock()
 			}
 		case t.name != "":
@@ -294,9 +303,13 @@ type reader struct {
 	res  *Result
 
 	gets, lists, pages atomic.Int64
+	// halt is the first request of the read that the cluster did not answer at all; once
+	// it is set, no request is sent.
+	halt atomic.Pointer[haltError]
 }
 
-// parallel runs f(0..n-1) on at most opts.Parallel goroutines.
+// parallel runs f(0..n-1) on at most opts.Parallel goroutines. (Once ctx ends, f's
+// requests fail at once: client-go sends none.)
 func (r *reader) parallel(n int, f func(i int)) {
 	work := make(chan int)
 	var wg sync.WaitGroup
@@ -314,6 +327,38 @@ func (r *reader) parallel(n int, f func(i int)) {
 	}
 	close(work)
 	wg.Wait()
+}
+
+// send sends one request of the read. After a request that got no answer at all — a timeout, a connection refused or broken once its
+// retries are spent, a credential plugin that failed — the cluster is taken as gone: the
+// requests not yet sent are not, and fail with a haltError, so that a server that stopped
+// answering ends the read within one request timeout rather than one per object.
+func (r *reader) send(ctx context.Context, req *rest.Request) ([]byte, error) {
+	if h := r.halt.Load(); h != nil {
+		return nil, h
+	}
+	body, err := r.c.raw(ctx, req)
+	if err != nil && ctx.Err() == nil && noAnswer(err) {
+		r.halt.CompareAndSwap(nil, &haltError{host: r.c.Host, path: req.URL().Path, err: r.c.explain(err)})
+	}
+	return body, err
+}
+
+// noAnswer says whether err is not an answer of the server (a Status, or an HTTP error
+// page client-go made one of).
+func noAnswer(err error) bool {
+	var st apierrors.APIStatus
+	return !errors.As(err, &st)
+}
+
+// haltError is the error of a request not sent because an earlier one got no answer.
+type haltError struct {
+	host, path string
+	err        error
+}
+
+func (h *haltError) Error() string {
+	return fmt.Sprintf("not asked: the cluster at %s stopped answering during the read (GET %s: %v), so no more requests were sent", h.host, h.path, h.err)
 }
 
 // path is the URL path of a resource in a namespace ("" for all, or cluster-scoped), or of
@@ -335,12 +380,12 @@ func path(res Resource, ns, name string) string {
 
 func (r *reader) get(ctx context.Context, res Resource, ns, name string) (json.RawMessage, error) {
 	r.gets.Add(1)
-	body, err := raw(ctx, r.c.rest.Get().AbsPath(path(res, ns, name)))
+	body, err := r.send(ctx, r.c.rest.Get().AbsPath(path(res, ns, name)))
 	if err != nil {
 		return nil, err
 	}
-	var head objectHead
-	if err := json.Unmarshal(body, &head); err != nil || !isObject(body) {
+	_, err = readHead(body)
+	if err != nil || !isObject(body) {
 		return nil, fmt.Errorf("the server's answer to GET %s is not an object (%v)", path(res, ns, name), err)
 	}
 	return body, nil
@@ -356,12 +401,12 @@ type objectHead struct {
 	} `json:"metadata"`
 }
 
-// listPage is what is read of a LIST's answer.
-type listPage struct {
-	Metadata struct {
-		Continue string `json:"continue"`
-	} `json:"metadata"`
-	Items []json.RawMessage `json:"items"`
+// readHead reads the head of an object with the exact member names, as the server's own
+// decoding does: "apiVErsion" is not apiVersion (encoding/json would take it for one).
+func readHead(data []byte) (objectHead, error) {
+	var head objectHead
+	err := sigsjson.UnmarshalCaseSensitivePreserveInts(data, &head)
+	return head, err
 }
 
 func isObject(data []byte) bool {
@@ -414,59 +459,63 @@ func (r *reader) getInto(ctx context.Context, res Resource, ns, name string, idx
 			out.Status = NotFound
 		default:
 			out.Status = Failed
-			out.Err = fmt.Errorf("cannot read the live object of %s from the cluster: %w", out.ID, r.c.explainAccess(err))
+			out.Err = r.c.readError(out.ID.String(), "get", objectIn(res, ns, name), err)
 		}
 	}
 }
 
-// listInto reads the objects of a kind in a namespace with a LIST, page by page, and keeps
-// those asked for. A LIST the user may not send (RBAC allows get only) becomes GETs.
+// listInto reads the objects of a kind in a namespace with a LIST, paged by client-go's
+// pager, and keeps those asked for. A LIST the user may not send (RBAC allows get only)
+// becomes GETs. A page whose continue token has expired (410 Gone: the server compacted
+// the history the LIST was reading) makes the pager read the whole list again once,
+// unpaged; when that fails too, the objects are Failed.
 func (r *reader) listInto(ctx context.Context, res Resource, ns string, names []string, refs map[string][]int) {
-	found := map[string]json.RawMessage{}
-	cont := ""
 	r.lists.Add(1)
-	for {
+	restarted := false
+	p := pager.New(func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 		r.pages.Add(1)
-		req := r.c.rest.Get().AbsPath(path(res, ns, "")).Param("limit", "500")
-		if cont != "" {
-			req = req.Param("continue", cont)
+		req := r.c.rest.Get().AbsPath(path(res, ns, ""))
+		if opts.Limit > 0 {
+			req = req.Param("limit", strconv.FormatInt(opts.Limit, 10))
+		} else {
+			restarted = true
 		}
-		body, err := raw(ctx, req)
-		var page listPage
-		if err == nil {
-			if err = json.Unmarshal(body, &page); err != nil {
-				err = fmt.Errorf("the server's answer is not a list: %w", err)
-			}
+		if opts.Continue != "" {
+			req = req.Param("continue", opts.Continue)
 		}
-		if apierrors.IsForbidden(err) {
-			for _, n := range names {
-				r.getInto(ctx, res, ns, n, refs[n])
-			}
-			return
-		}
+		body, err := r.send(ctx, req)
 		if err != nil {
-			for _, n := range names {
-				for _, i := range refs[n] {
-					out := &r.res.Outcomes[i]
-					out.Status = Failed
-					out.Err = fmt.Errorf("cannot list %s from the cluster (to read %s): %w", resourceIn(res, ns), out.ID, r.c.explainAccess(err))
-				}
-			}
-			return
+			return nil, err
 		}
-		for _, item := range page.Items {
-			var head objectHead
-			if err := json.Unmarshal(item, &head); err != nil || !isObject(item) {
-				continue // not an object: never one asked for
-			}
-			if refs[head.Metadata.Name] != nil {
-				found[head.Metadata.Name] = typed(item, head, res)
+		return decodePage(body, res, refs)
+	})
+	list, _, err := p.List(ctx, metav1.ListOptions{})
+	if apierrors.IsForbidden(err) && !restarted {
+		for _, n := range names {
+			r.getInto(ctx, res, ns, n, refs[n])
+		}
+		return
+	}
+	found := map[string]json.RawMessage{}
+	if err == nil {
+		err = meta.EachListItem(list, func(o runtime.Object) error {
+			item := o.(*runtime.Unknown)
+			found[item.ContentType] = item.Raw // the name (see decodePage)
+			return nil
+		})
+	}
+	if err != nil {
+		if restarted {
+			err = fmt.Errorf("%w (read again from the start once, after its continue token expired)", err)
+		}
+		for _, n := range names {
+			for _, i := range refs[n] {
+				out := &r.res.Outcomes[i]
+				out.Status = Failed
+				out.Err = r.c.readError(out.ID.String(), "list", resourceIn(res, ns), err)
 			}
 		}
-		cont = page.Metadata.Continue
-		if cont == "" {
-			break
-		}
+		return
 	}
 	for _, n := range names {
 		for _, i := range refs[n] {
@@ -480,23 +529,86 @@ func (r *reader) listInto(ctx context.Context, res Resource, ns string, names []
 	}
 }
 
-func resourceIn(res Resource, ns string) string {
-	s := res.Name
-	if g := res.Group(); g != "" {
-		s += "." + g
+// page is one page of a LIST as the pager handles it: its continue token, and the items
+// asked for only (of a large list, the others are dropped as soon as read), each a
+// runtime.Unknown holding its JSON, with its name as ContentType.
+type page struct {
+	metav1.TypeMeta
+	metav1.ListMeta
+	Items []runtime.Unknown
+}
+
+func (p *page) DeepCopyObject() runtime.Object {
+	c := *p
+	c.ListMeta = *p.ListMeta.DeepCopy()
+	c.Items = make([]runtime.Unknown, len(p.Items))
+	for i := range p.Items {
+		p.Items[i].DeepCopyInto(&c.Items[i])
 	}
+	return &c
+}
+
+// decodePage reads a LIST's answer, keeping the items named in want.
+func decodePage(body []byte, res Resource, want map[string][]int) (*page, error) {
+	var doc struct {
+		Metadata struct {
+			Continue        string `json:"continue"`
+			ResourceVersion string `json:"resourceVersion"`
+		} `json:"metadata"`
+		Items []json.RawMessage `json:"items"`
+	}
+	if err := json.Unmarshal(body, &doc); err != nil || !isObject(body) {
+		return nil, fmt.Errorf("the server's answer is not a list (%v)", err)
+	}
+	p := &page{ListMeta: metav1.ListMeta{Continue: doc.Metadata.Continue, ResourceVersion: doc.Metadata.ResourceVersion}}
+	for _, item := range doc.Items {
+		head, err := readHead(item)
+		if err != nil || !isObject(item) {
+			continue // not an object: never one asked for
+		}
+		if want[head.Metadata.Name] != nil {
+			p.Items = append(p.Items, runtime.Unknown{Raw: typed(item, head, res), ContentType: head.Metadata.Name})
+		}
+	}
+	return p, nil
+}
+
+// objectIn names an object of a resource as kubectl's messages do: secrets "token" in
+// namespace "shop".
+func objectIn(res Resource, ns, name string) string {
+	s := resourceName(res) + " " + strconv.Quote(name)
 	if ns != "" {
-		s += " in namespace " + ns
+		s += " in namespace " + strconv.Quote(ns)
 	}
 	return s
 }
 
-// explainAccess adds, to a refusal, the permissions ssa-diff needs; to a timeout, the limit.
-func (c *Client) explainAccess(err error) error {
-	if apierrors.IsForbidden(err) || apierrors.IsUnauthorized(err) {
-		return fmt.Errorf("%w (ssa-diff needs get and list on what it reads: see \"Read-only access for a CI gate\" in its README)", err)
+func resourceName(res Resource) string {
+	if g := res.Group(); g != "" {
+		return res.Name + "." + g
 	}
-	return c.explain(err)
+	return res.Name
+}
+
+func resourceIn(res Resource, ns string) string {
+	s := resourceName(res)
+	if ns != "" {
+		s += " in namespace " + strconv.Quote(ns)
+	}
+	return s
+}
+
+// readError is why what (an object, "Secret shop/token", or a CustomResourceDefinition)
+// could not be read by the request verb on target: a refusal says what was forbidden and
+// the permissions ssa-diff needs; a timeout, the limit; a retried answer, the retries.
+func (c *Client) readError(what, verb, target string, err error) error {
+	switch {
+	case apierrors.IsForbidden(err) && verb != "":
+		return fmt.Errorf("cannot predict: forbidden to %s %s: %w (ssa-diff needs get and list on what it reads: see \"Read-only access for a CI gate\" in its README)", verb, target, err)
+	case apierrors.IsUnauthorized(err):
+		return fmt.Errorf("cannot read %s from the cluster: %w (the cluster no longer accepts the kubeconfig's credentials)", what, err)
+	}
+	return fmt.Errorf("cannot read %s from the cluster: %w", what, c.explain(err))
 }
 
 func isTimeout(err error) bool {

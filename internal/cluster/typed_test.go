@@ -15,9 +15,9 @@ func FuzzTyped(f *testing.F) {
 	}
 	res := Resource{APIVersion: "apps/v1", Kind: "Deployment", Name: "deployments", Namespaced: true}
 	f.Fuzz(func(t *testing.T, item string) {
-		var head objectHead
+		head, err := readHead([]byte(item))
 		var before map[string]json.RawMessage
-		if json.Unmarshal([]byte(item), &head) != nil || json.Unmarshal([]byte(item), &before) != nil || !isObject([]byte(item)) {
+		if err != nil || json.Unmarshal([]byte(item), &before) != nil || !isObject([]byte(item)) {
 			return
 		}
 		out := typed(json.RawMessage(item), head, res)

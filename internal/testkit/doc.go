@@ -9,7 +9,8 @@
 //   - differences: Diff lists the paths where two decoded objects differ, LineDiff the first
 //     lines where two texts differ;
 //   - the repository: RepoRoot, from any package of the main module or of the separate
-//     modules under conformance/.
+//     modules under conformance/;
+//   - folders: DirNames, what a run left in one.
 //
 // Its own tests hold the module's dependency fences (TestDependencyFences): which packages
 // may never depend on which.

@@ -30,6 +30,7 @@ type APIServer struct {
 	// AdminToken authenticates as oracle-admin (system:masters).
 	AdminToken string
 	dir        string
+	procs      map[string]*os.Process
 }
 
 // StartAPIServer starts etcd and kube-apiserver from binDir and stops them when the test
@@ -42,7 +43,7 @@ func StartAPIServer(t testing.TB, binDir string) *APIServer {
 		}
 	}
 	dir := t.TempDir()
-	s := &APIServer{dir: dir, AdminToken: "e2e-admin-token"}
+	s := &APIServer{dir: dir, AdminToken: "e2e-admin-token", procs: map[string]*os.Process{}}
 	caPEM, certPEM, keyPEM := servingCert(t)
 	s.CA = caPEM
 	saKey, saPub := keyPair(t)
@@ -73,7 +74,9 @@ func StartAPIServer(t testing.TB, binDir string) *APIServer {
 		if err := cmd.Start(); err != nil {
 			t.Fatalf("starting %s: %v", name, err)
 		}
+		s.procs[name] = cmd.Process
 		t.Cleanup(func() {
+			_ = cmd.Process.Signal(syscall.SIGCONT) // if a test stopped it
 			_ = cmd.Process.Signal(syscall.SIGTERM)
 			done := make(chan struct{})
 			go func() { _ = cmd.Wait(); close(done) }()
@@ -129,6 +132,16 @@ current-context: %s
 		t.Fatal(err)
 	}
 	return p
+}
+
+// Signal sends sig to "kube-apiserver" or "etcd": SIGKILL makes a server that dies,
+// SIGSTOP one that hangs (sent SIGCONT when the test ends).
+func (s *APIServer) Signal(name string, sig os.Signal) error {
+	p, ok := s.procs[name]
+	if !ok {
+		return fmt.Errorf("no process %s", name)
+	}
+	return p.Signal(sig)
 }
 
 // Log is the tail of a server's log (etcd or kube-apiserver), for failures.

@@ -1,7 +1,8 @@
 // Package clustertest is an API server for tests: it answers discovery, GET and LIST (paged
 // with limit and continue) of the objects it holds as kube-apiserver answers them —
 // Status errors 404 and 403 with the server's wording, lists whose items of built-in kinds
-// carry no apiVersion and kind — and can refuse, delay or log any request.
+// carry no apiVersion and kind — and can refuse, delay, answer in its place (the faults of
+// a cluster) or log any request. [Silent] is a server that never answers.
 package clustertest
 
 import (
@@ -56,6 +57,9 @@ type Server struct {
 	Forbid func(verb, group, resource, ns, name string) bool
 	// Delay holds a request before it is answered.
 	Delay func(r *http.Request) time.Duration
+	// Intercept answers a request in the server's place when it returns true (after Delay,
+	// before authentication): the faults of a cluster — 429, 5xx, 410 — are injected so.
+	Intercept func(w http.ResponseWriter, r *http.Request) bool
 
 	mu        sync.Mutex
 	resources []Resource
@@ -125,23 +129,31 @@ func (s *Server) Requests() []string {
 // namespace is ns, and returns its path.
 func (s *Server) Kubeconfig(t testing.TB, dir, ns string) string {
 	t.Helper()
-	user := "{}"
+	user := ""
 	if s.Token != "" {
-		user = fmt.Sprintf("{token: %s}", s.Token)
+		user = "token: " + s.Token
 	}
+	return KubeconfigFile(t, dir, s.URL, "certificate-authority-data: "+s.CAData(), user, ns)
+}
+
+// KubeconfigFile writes into dir a kubeconfig whose one context, "test", is the cluster at
+// server, with more fields of the cluster (YAML, "insecure-skip-tls-verify: true") and the
+// fields of the user ("token: t", "exec: {…}"), and namespace ns; it returns its path.
+func KubeconfigFile(t testing.TB, dir, server, cluster, user, ns string) string {
+	t.Helper()
 	cfg := fmt.Sprintf(`apiVersion: v1
 kind: Config
 clusters:
 - name: test
-  cluster: {server: %q, certificate-authority-data: %s}
+  cluster: {server: %q, %s}
 users:
 - name: test
-  user: %s
+  user: {%s}
 contexts:
 - name: test
   context: {cluster: test, user: test, namespace: %q}
 current-context: test
-`, s.URL, s.CAData(), user, ns)
+`, server, cluster, user, ns)
 	path := filepath.Join(dir, "kubeconfig")
 	if err := os.WriteFile(path, []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)
@@ -184,6 +196,9 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 	}
+	if s.Intercept != nil && s.Intercept(w, r) {
+		return
+	}
 	if s.Token != "" && r.Header.Get("Authorization") != "Bearer "+s.Token {
 		status(w, http.StatusUnauthorized, "Unauthorized", "Unauthorized", nil)
 		return
@@ -225,6 +240,12 @@ func writeJSON(w http.ResponseWriter, code int, v any) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(code)
 	_ = json.NewEncoder(w).Encode(v)
+}
+
+// WriteStatus answers with a Status error, as kube-apiserver does: code, reason
+// (TooManyRequests, Expired, InternalError …) and message.
+func WriteStatus(w http.ResponseWriter, code int, reason, msg string) {
+	status(w, code, reason, msg, nil)
 }
 
 func status(w http.ResponseWriter, code int, reason, msg string, details map[string]any) {
