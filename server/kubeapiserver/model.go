@@ -63,7 +63,7 @@ func New(cfg Config) (*Model, error) {
 	}
 	d, ok := defaults.For(cfg.Version)
 	if !ok {
-		return nil, fmt.Errorf("Kubernetes %s: no defaulting of its built-in kinds is embedded", cfg.Version)
+		return nil, fmt.Errorf("no defaulting of the built-in kinds of Kubernetes %s is embedded", cfg.Version)
 	}
 	return &Model{cfg: cfg, defaults: d}, nil
 }
