@@ -2,6 +2,7 @@ package defaults
 
 import (
 	"encoding/json"
+	"slices"
 	"testing"
 
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
@@ -35,7 +36,7 @@ func TestReleases(t *testing.T) {
 	for m := 34; m <= 37; m++ {
 		got = append(got, releaseFor(t, m).Kubernetes())
 	}
-	if want := []string{"1.34.4", "1.35.4", "1.36.3", "1.37.2"}; !equalStrings(got, want) {
+	if want := []string{"1.34.4", "1.35.4", "1.36.3", "1.37.2"}; !slices.Equal(got, want) {
 		t.Errorf("releases %v, want %v", got, want)
 	}
 	if Latest() != releaseFor(t, 37) {
@@ -47,18 +48,6 @@ func TestReleases(t *testing.T) {
 	if _, ok := For(version.Minor(33)); ok {
 		t.Error("For(1.33) found a release")
 	}
-}
-
-func equalStrings(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // TestKnownPerMinor: a kind is known at the minors whose release serves its group-version.
