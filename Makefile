@@ -8,7 +8,7 @@
 #   make refresh-recorded  copy the recorded cases from ../shared/fixtures into testdata/recorded,
 #                       printing each case added, removed or changed (make test fails while
 #                       they differ: recorded-check)
-#   make generate       regenerate the embedded Kubernetes schema (needs the module proxy)
+#   make generate       regenerate the embedded Kubernetes schemas of every minor (needs the module proxy)
 #   make fuzz           run every fuzz target for FUZZTIME each
 #   make fuzz-long      the same (FUZZTIME default 10m), writing each target's executions to FUZZ_REPORT
 #   make bench-corpus   generate the benchmark repositories + live dumps (1,000 and 10,000 objects)
@@ -94,8 +94,10 @@ differential:
 test: vet fmt-check lint unit recorded-check conformance fixturecheck differential fuzz-short
 
 # Regenerate what is generated from Kubernetes' own Go types (client-go and friends, in
-# modules of their own): the embedded schema and the encoding facts of the built-in kinds.
-# Bumping Kubernetes is a version change in those go.mod files and a rerun.
+# modules of their own): the embedded schemas, kind indexes and served-API facts, and the
+# encoding facts of the built-in kinds, of every supported minor. Each generator's go.mod
+# pins the newest release and go.1.<minor>.mod each older one; the generator builds itself
+# once per modfile. Bumping a release is a version change in those files and a rerun.
 generate:
 	cd schema/gen && $(GO) run . -out ../builtin
 	cd internal/defaults/gen && $(GO) run . -o ../zz_generated_types.go

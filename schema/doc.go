@@ -19,10 +19,14 @@
 //
 // # Where types come from
 //
-// A Registry starts with every built-in kind of one Kubernetes release,
-// embedded as Go values (package builtin, generated from client-go's
-// apply configurations; loading it costs well under a millisecond, no
-// parsing). Three kinds of input add or replace types:
+// A Registry starts with every built-in kind of one Kubernetes minor
+// (NewRegistryFor; NewRegistry is the newest, Version tells), embedded as Go
+// values (package builtin, generated from each release's apply configurations
+// and held to its kube-apiserver's own types; only the minor asked for is
+// materialized, well under a millisecond, no parsing). A field a minor does
+// not have is not in its schema: an apply that sets it fails as on that
+// server ("field not declared in schema"). Three kinds of input add or
+// replace types:
 //
 //   - CustomResourceDefinitions (AddCRD, AddCRDObject): every version, with
 //     its structural schema. Before converting a schema, the package does
@@ -53,9 +57,12 @@
 //
 // The embedded schema knows more versions than a server serves (apps/v1beta1,
 // extensions/v1beta1, …: client-go still has their types). Type.Served says
-// whether kube-apiserver serves a GVK: for the built-in kinds, by the rule of its
-// default API configuration (ServedByDefault: every GA group-version, no alpha
-// or beta one); for a CRD, its version's served. Serving tells a request the
+// whether kube-apiserver serves a GVK: for the built-in kinds of the registry's
+// minor, by the rule of its default API configuration (ServedByDefault: every GA
+// group-version, no alpha or beta one), over the kinds that release has (a kind
+// new in 1.37 is not served by a 1.36 server, and storagemigration.k8s.io, with
+// no GA version before 1.37, is no served group there: BuiltinGroupServed); for
+// a CRD, its version's served. Serving tells a request the
 // server would refuse with 404 (NotServed: an unserved version, or a kind a
 // known group — built-in, or defined by a CRD given — does not have) from one
 // about a group nobody told the registry of (ServingUnknown: the deduced

@@ -7,6 +7,7 @@ import (
 
 	"github.com/ssa-diff/ssa-diff/schema/builtin"
 	"github.com/ssa-diff/ssa-diff/schema/crdschema"
+	"github.com/ssa-diff/ssa-diff/server/version"
 	smdschema "sigs.k8s.io/structured-merge-diff/v6/schema"
 	"sigs.k8s.io/structured-merge-diff/v6/typed"
 )
@@ -88,12 +89,14 @@ const (
 	ConversionWebhook Conversion = "Webhook"
 )
 
-// ServedByDefault reports whether kube-apiserver of the embedded release serves a built-in
-// group-version with its default API configuration (k8s.io/kubernetes
-// pkg/controlplane.DefaultAPIResourceConfigSource, and the same rule in the
-// apiextensions and aggregator servers): every stable version is enabled, every alpha
-// and beta version is disabled, and no beta resource is enabled on its own.
-// conformance/defaulting holds the rule to the server's configuration.
+// ServedByDefault reports whether kube-apiserver serves a built-in group-version with its
+// default API configuration (k8s.io/kubernetes pkg/controlplane.DefaultAPIResourceConfigSource,
+// and the same rule in the apiextensions and aggregator servers): every stable version is
+// enabled, every alpha and beta version is disabled, and no beta resource is enabled on its
+// own. The rule holds at every embedded minor (1.34 to 1.37); what differs is which kinds
+// each release has. TestServedMatchesRelease holds it, per minor, to the facts schema/gen
+// reads from each release's sources (testdata/served), conformance/defaulting to the
+// server's configuration of the newest.
 func ServedByDefault(version string) bool {
 	_, level, _, ok := parseKubeVersion(version)
 	return ok && level == 2
@@ -119,6 +122,7 @@ var builtinScale = ScaleSubresource{SpecReplicasPath: ".spec.replicas", StatusRe
 // concurrent mutation; once loaded, Lookup, Resolve and Versions are safe
 // for concurrent use (SMD's schema lookups are).
 type Registry struct {
+	version       version.Version
 	builtin       *smdschema.Schema
 	builtinGroups map[string]bool
 	// servedGroups are the built-in groups served at some version.
@@ -128,13 +132,33 @@ type Registry struct {
 	types     map[GVK]*Type
 }
 
-// NewRegistry returns a registry with every built-in kind of the embedded
-// Kubernetes release (builtin.KubernetesVersion), including
+// NewRegistry returns a registry with every built-in kind of the newest embedded
+// Kubernetes release (builtin.KubernetesVersion, version.Latest()), including
 // CustomResourceDefinition and APIService, in every version.
 func NewRegistry() *Registry {
-	s := builtin.NewSchema()
-	kinds := builtin.Kinds()
-	r := &Registry{builtin: s, builtinGroups: map[string]bool{}, servedGroups: map[string]bool{}, crdGroups: map[string]bool{},
+	return newRegistry(builtin.Latest())
+}
+
+// NewRegistryFor returns a registry with every built-in kind of the Kubernetes minor v
+// (the zero Version: the newest), in every version its release has: the schemas, kinds and
+// served versions of kube-apiserver of that minor. It fails for a minor ssa-diff embeds no
+// release of.
+func NewRegistryFor(v version.Version) (*Registry, error) {
+	rel, ok := builtin.For(v)
+	if !ok {
+		var have []string
+		for _, r := range builtin.Releases() {
+			have = append(have, r.Version().String())
+		}
+		return nil, fmt.Errorf("no embedded schema of Kubernetes %s (embedded: %s)", v, strings.Join(have, ", "))
+	}
+	return newRegistry(rel), nil
+}
+
+func newRegistry(rel builtin.Release) *Registry {
+	s := rel.NewSchema()
+	kinds := rel.Kinds()
+	r := &Registry{version: rel.Version(), builtin: s, builtinGroups: map[string]bool{}, servedGroups: map[string]bool{}, crdGroups: map[string]bool{},
 		types: make(map[GVK]*Type, len(kinds))}
 	for _, k := range kinds {
 		r.builtinGroups[k.Group] = true
@@ -162,6 +186,9 @@ func NewRegistry() *Registry {
 	}
 	return r
 }
+
+// Version is the Kubernetes minor whose built-in kinds the registry holds.
+func (r *Registry) Version() version.Version { return r.version }
 
 // Lookup returns the Type of exactly this GVK.
 func (r *Registry) Lookup(gvk GVK) (*Type, bool) {

@@ -28,8 +28,8 @@ var ErrUnknownKind = fmt.Errorf("not a built-in kind of Kubernetes 1.37")
 //
 // obj is changed in place. Errors name the field (*PathError) and wrap
 // ErrUnknownKind for kinds that are not built in.
-func Normalize(apiVersion, kind string, obj map[string]any) error {
-	t, ok := rootType(apiVersion, kind)
+func (r Release) Normalize(apiVersion, kind string, obj map[string]any) error {
+	t, ok := r.rootType(apiVersion, kind)
 	if !ok {
 		return fmt.Errorf("%s %s: %w", apiVersion, kind, ErrUnknownKind)
 	}
@@ -61,8 +61,8 @@ func normalize(t int, obj map[string]any) error {
 // Node's podCIDR and podCIDRs agree. Registry rules (generation, status reset, Secret stringData) are not
 // part of it: see package internal/strategy. Values the server assigns rather
 // than defaults (a Service's clusterIP, …) are left out: see Assigned.
-func Default(apiVersion, kind string, obj map[string]any) error {
-	t, ok := rootType(apiVersion, kind)
+func (r Release) Default(apiVersion, kind string, obj map[string]any) error {
+	t, ok := r.rootType(apiVersion, kind)
 	if !ok {
 		return fmt.Errorf("%s %s: %w", apiVersion, kind, ErrUnknownKind)
 	}
@@ -72,12 +72,22 @@ func Default(apiVersion, kind string, obj map[string]any) error {
 	if conv := converters[generatedTypes[t].name]; conv != nil {
 		conv(obj)
 	}
-	w := walker{packages: defaulterPackages(t)}
+	w := walker{packages: defaulterPackages(t), gates: &r.r.gates}
 	w.walk(t, obj)
 	if err := normalize(t, obj); err != nil {
 		return fmt.Errorf("encoding defaulted %s %s: %w", apiVersion, kind, err)
 	}
 	return nil
+}
+
+// Normalize is Latest().Normalize.
+func Normalize(apiVersion, kind string, obj map[string]any) error {
+	return Latest().Normalize(apiVersion, kind, obj)
+}
+
+// Default is Latest().Default.
+func Default(apiVersion, kind string, obj map[string]any) error {
+	return Latest().Default(apiVersion, kind, obj)
 }
 
 // defaulterPackages returns the packages whose defaulters run for a root

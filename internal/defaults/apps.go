@@ -5,14 +5,17 @@ import "github.com/ssa-diff/ssa-diff/internal/unstructured"
 // Defaulters of apps/v1 (k8s.io/kubernetes pkg/apis/apps/v1). Pod templates
 // are defaulted by the core defaulters, which apps/v1 runs as a peer.
 
-// gateMaxUnavailableStatefulSet is the 1.37 default of MaxUnavailableStatefulSet (beta, on).
-const gateMaxUnavailableStatefulSet = true
+// appsGatedDefaulters are the apps defaulters that consult feature gates:
+// defaultStatefulSet consults MaxUnavailableStatefulSet, at the default of the minor
+// defaulted (featureGates, generated per release).
+var appsGatedDefaulters = map[string]gatedDefaulterFunc{
+	"io.k8s.api.apps.v1.StatefulSet": defaultStatefulSet,
+}
 
 var appsDefaulters = map[string]defaulterFunc{
-	"io.k8s.api.apps.v1.Deployment":  defaultDeployment,
-	"io.k8s.api.apps.v1.DaemonSet":   defaultDaemonSet,
-	"io.k8s.api.apps.v1.StatefulSet": defaultStatefulSet,
-	"io.k8s.api.apps.v1.ReplicaSet":  defaultReplicaSet,
+	"io.k8s.api.apps.v1.Deployment": defaultDeployment,
+	"io.k8s.api.apps.v1.DaemonSet":  defaultDaemonSet,
+	"io.k8s.api.apps.v1.ReplicaSet": defaultReplicaSet,
 }
 
 // defaultDeployment follows SetDefaults_Deployment.
@@ -44,7 +47,7 @@ func defaultDaemonSet(m map[string]any) {
 }
 
 // defaultStatefulSet follows SetDefaults_StatefulSet.
-func defaultStatefulSet(m map[string]any) {
+func defaultStatefulSet(g *featureGates, m map[string]any) {
 	spec := unstructured.EnsureObject(m, "spec")
 	setIfUnset(spec, "podManagementPolicy", "OrderedReady")
 	us := unstructured.EnsureObject(spec, "updateStrategy")
@@ -54,7 +57,7 @@ func defaultStatefulSet(m map[string]any) {
 	}
 	if ru := unstructured.Object(us, "rollingUpdate"); unstructured.Str(us, "type") == "RollingUpdate" && ru != nil {
 		setIfNil(ru, "partition", int64(0))
-		if gateMaxUnavailableStatefulSet {
+		if g.maxUnavailableStatefulSet {
 			setIfNil(ru, "maxUnavailable", int64(1))
 		}
 	}

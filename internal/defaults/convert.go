@@ -96,8 +96,8 @@ func convertNode(m map[string]any) {
 // EmptyObject returns the JSON encoding of a built-in kind's Go zero value
 // (rules.md create.empty-object), e.g. {"metadata":{},"spec":{"containers":null},"status":{}}
 // for a Pod: the "old" object of a create.
-func EmptyObject(apiVersion, kind string) (map[string]any, bool) {
-	t, ok := rootType(apiVersion, kind)
+func (r Release) EmptyObject(apiVersion, kind string) (map[string]any, bool) {
+	t, ok := r.rootType(apiVersion, kind)
 	if !ok {
 		return nil, false
 	}
@@ -106,4 +106,9 @@ func EmptyObject(apiVersion, kind string) (map[string]any, bool) {
 		return nil, false
 	}
 	return e.value.(map[string]any), true
+}
+
+// EmptyObject is Latest().EmptyObject.
+func EmptyObject(apiVersion, kind string) (map[string]any, bool) {
+	return Latest().EmptyObject(apiVersion, kind)
 }

@@ -12,21 +12,21 @@ import (
 // Defaulters of the core group (k8s.io/kubernetes pkg/apis/core/v1), ported
 // to the encoded form. Each names the upstream function it follows.
 
-// Feature gates of kube-apiserver 1.37 (their default values) that the core
-// defaulters consult.
-const (
-	gateImageVolume       = true  // GA, locked on
-	gateH2CContainerProbe = false // alpha in 1.37
-)
+// The core defaulters consult the feature gates ImageVolume and H2CContainerProbe, at
+// the defaults of the minor defaulted (featureGates, generated per release).
+
+// coreGatedDefaulters are the core defaulters that consult feature gates.
+var coreGatedDefaulters = map[string]gatedDefaulterFunc{
+	"io.k8s.api.core.v1.Volume": defaultVolume,
+	"io.k8s.api.core.v1.Pod":    defaultPod,
+}
 
 var coreDefaulters = map[string]defaulterFunc{
 	"io.k8s.api.core.v1.ResourceList":                  defaultResourceList,
 	"io.k8s.api.core.v1.ReplicationController":         defaultReplicationController,
-	"io.k8s.api.core.v1.Volume":                        defaultVolume,
 	"io.k8s.api.core.v1.Container":                     defaultContainer,
 	"io.k8s.api.core.v1.EphemeralContainer":            defaultContainer, // SetDefaults_EphemeralContainer
 	"io.k8s.api.core.v1.Service":                       defaultService,
-	"io.k8s.api.core.v1.Pod":                           defaultPod,
 	"io.k8s.api.core.v1.PodStatus":                     defaultPodStatus,
 	"io.k8s.api.core.v1.PodSpec":                       defaultPodSpec,
 	"io.k8s.api.core.v1.Probe":                         defaultProbe,
@@ -95,7 +95,7 @@ var volumeSources = []string{
 
 // defaultVolume follows SetDefaults_Volume: a volume without a source is an
 // emptyDir; an image volume's pull policy follows its tag.
-func defaultVolume(m map[string]any) {
+func defaultVolume(g *featureGates, m map[string]any) {
 	empty := true
 	for _, k := range volumeSources {
 		if m[k] != nil {
@@ -106,7 +106,7 @@ func defaultVolume(m map[string]any) {
 	if empty {
 		m["emptyDir"] = map[string]any{}
 	}
-	if img := unstructured.Object(m, "image"); gateImageVolume && img != nil && unset(img, "pullPolicy") {
+	if img := unstructured.Object(m, "image"); g.imageVolume && img != nil && unset(img, "pullPolicy") {
 		img["pullPolicy"] = pullPolicyFor(unstructured.Str(img, "reference"))
 	}
 }
@@ -212,7 +212,7 @@ func defaultService(m map[string]any) {
 
 // defaultPod follows SetDefaults_Pod (with PodLevelResourcesFixDefaulting on,
 // pod-level requests are defaulted by the registry, not here).
-func defaultPod(m map[string]any) {
+func defaultPod(g *featureGates, m map[string]any) {
 	spec := unstructured.EnsureObject(m, "spec")
 	if n, ok := integer(spec, "terminationGracePeriodSeconds"); ok && n < 0 {
 		spec["terminationGracePeriodSeconds"] = int64(1)
@@ -248,7 +248,7 @@ func defaultPod(m map[string]any) {
 			}
 		}
 	}
-	if gateH2CContainerProbe {
+	if g.h2cContainerProbe {
 		for _, key := range []string{"containers", "initContainers", "ephemeralContainers"} {
 			for _, c := range unstructured.Objects(spec, key) {
 				for _, probe := range []string{"livenessProbe", "readinessProbe", "startupProbe"} {

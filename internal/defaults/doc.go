@@ -1,4 +1,4 @@
-// Package defaults predicts what kube-apiserver 1.37 does to a built-in
+// Package defaults predicts what kube-apiserver (1.34 to 1.37) does to a built-in
 // object between field management and storage, apart from the registry's
 // rules (package internal/strategy): the decode → default → encode round trip.
 //
@@ -36,8 +36,15 @@
 // group-versions whose generated defaulters include them (apps, batch and
 // storage run the core defaulters for pod templates; node.k8s.io runs none).
 //
-// Feature gates take their 1.37 defaults. Only group-versions served by
-// default are known (every GA version, plus apiextensions.k8s.io/v1 and
+// Each Kubernetes minor is a Release (For, Latest; the package's functions are
+// Latest's): the Go types of its release (generated per release, a type that is the
+// same in several releases stored once) and the defaults of its feature gates that
+// the defaulters consult (featureGates, generated from each release's
+// k8s.io/kubernetes pkg/features; a defaulter that consults one is a
+// gatedDefaulterFunc). The hand-written defaulters are those of 1.37; where an older
+// minor's defaulting differs beyond its types and gates, the port is the
+// defaulter's, next to the rule. Only group-versions served by default are known
+// (every GA version the release has, plus apiextensions.k8s.io/v1 and
 // apiregistration.k8s.io/v1); Known tells.
 //
 // Proof: conformance/defaulting compares Default with the real defaulting,
@@ -45,5 +52,6 @@
 // objects of every known kind; the tests here check every object the
 // recorded server returned is a fixed point of Default.
 //
-// Regenerate the table with `go run .` in ./gen (its own module).
+// Regenerate the table with `go run .` in ./gen (its own module; go.mod pins the newest
+// release, go.1.<minor>.mod each older one).
 package defaults

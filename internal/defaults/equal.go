@@ -34,11 +34,11 @@ const (
 // float64 field holding 0 equals one holding 0.0, and an absent string equals
 // "". Where a value does not fit its Go type, or the kind or path is unknown,
 // the values compare as decoded JSON (unstructured.Equal).
-func Equal(apiVersion, kind string, eq Equality, a, b any, path ...string) bool {
+func (r Release) Equal(apiVersion, kind string, eq Equality, a, b any, path ...string) bool {
 	if unstructured.Equal(a, b) {
 		return true // the same JSON decodes to the same Go value
 	}
-	t, ok := rootType(apiVersion, kind)
+	t, ok := r.rootType(apiVersion, kind)
 	if ok {
 		t, ok = fieldType(t, path)
 	}
@@ -276,8 +276,8 @@ func equalFields(td *typeDef, eq Equality, x, y map[string]any) bool {
 // after Default. Decoding makes that a non-nil empty Go value, which
 // reflect.DeepEqual tells from the nil that storage (protobuf) gives back for
 // every empty collection: a strategy comparing with Reflect sees a change.
-func HasEmptyCollection(apiVersion, kind string, requested, defaulted any, path ...string) bool {
-	t, ok := rootType(apiVersion, kind)
+func (r Release) HasEmptyCollection(apiVersion, kind string, requested, defaulted any, path ...string) bool {
+	t, ok := r.rootType(apiVersion, kind)
 	if ok {
 		t, ok = fieldType(t, path)
 	}
@@ -455,4 +455,14 @@ func (e Equality) String() string {
 		return "reflect"
 	}
 	return fmt.Sprintf("Equality(%d)", uint8(e))
+}
+
+// Equal is Latest().Equal.
+func Equal(apiVersion, kind string, eq Equality, a, b any, path ...string) bool {
+	return Latest().Equal(apiVersion, kind, eq, a, b, path...)
+}
+
+// HasEmptyCollection is Latest().HasEmptyCollection.
+func HasEmptyCollection(apiVersion, kind string, requested, defaulted any, path ...string) bool {
+	return Latest().HasEmptyCollection(apiVersion, kind, requested, defaulted, path...)
 }

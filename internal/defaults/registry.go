@@ -9,8 +9,12 @@ var defaulterFuncs = merged(
 	admissionregistrationDefaulters, flowcontrolDefaulters, resourceDefaulters, apiextensionsDefaulters,
 )
 
-func merged(ms ...map[string]defaulterFunc) map[string]defaulterFunc {
-	out := map[string]defaulterFunc{}
+// gatedDefaulterFuncs are the ported defaulters that consult feature gates, which take the
+// gates' defaults at the minor defaulted; read-only.
+var gatedDefaulterFuncs = merged(coreGatedDefaulters, appsGatedDefaulters, storageGatedDefaulters)
+
+func merged[F any](ms ...map[string]F) map[string]F {
+	out := map[string]F{}
 	for _, m := range ms {
 		for k, v := range m {
 			out[k] = v

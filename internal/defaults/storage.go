@@ -6,15 +6,15 @@ import "github.com/ssa-diff/ssa-diff/internal/unstructured"
 // Inline volume specs of VolumeAttachments are defaulted by the core
 // defaulters, which storage/v1 runs as a peer.
 
-// Feature gates of kube-apiserver 1.37 (default values) that storage consults.
-const (
-	gateSELinuxMountReadWriteOncePod = true // GA, locked on
-	gateVolumeLimitScaling           = true // beta, on in 1.37
-)
+// storageGatedDefaulters are the storage defaulters that consult feature gates:
+// defaultCSIDriver consults SELinuxMountReadWriteOncePod and VolumeLimitScaling, at the
+// defaults of the minor defaulted (featureGates, generated per release).
+var storageGatedDefaulters = map[string]gatedDefaulterFunc{
+	"io.k8s.api.storage.v1.CSIDriver": defaultCSIDriver,
+}
 
 var storageDefaulters = map[string]defaulterFunc{
 	"io.k8s.api.storage.v1.StorageClass": defaultStorageClass,
-	"io.k8s.api.storage.v1.CSIDriver":    defaultCSIDriver,
 }
 
 // defaultStorageClass follows SetDefaults_StorageClass.
@@ -24,7 +24,7 @@ func defaultStorageClass(m map[string]any) {
 }
 
 // defaultCSIDriver follows SetDefaults_CSIDriver.
-func defaultCSIDriver(m map[string]any) {
+func defaultCSIDriver(g *featureGates, m map[string]any) {
 	spec := unstructured.EnsureObject(m, "spec")
 	setIfNil(spec, "attachRequired", true)
 	setIfNil(spec, "podInfoOnMount", false)
@@ -34,10 +34,10 @@ func defaultCSIDriver(m map[string]any) {
 		spec["volumeLifecycleModes"] = []any{"Persistent"}
 	}
 	setIfNil(spec, "requiresRepublish", false)
-	if gateSELinuxMountReadWriteOncePod {
+	if g.seLinuxMountReadWriteOncePod {
 		setIfNil(spec, "seLinuxMount", false)
 	}
-	if gateVolumeLimitScaling {
+	if g.volumeLimitScaling {
 		setIfNil(spec, "preventPodSchedulingIfMissing", false)
 	}
 }

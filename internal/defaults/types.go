@@ -1,5 +1,7 @@
 package defaults
 
+import "github.com/ssa-diff/ssa-diff/server/version"
+
 // typeKind says how a Go API type is represented in JSON.
 type typeKind uint8
 
@@ -53,26 +55,82 @@ type fieldDef struct {
 	marker string // the `+default=` marker value as JSON, if any
 }
 
+// release is one Kubernetes minor's part of the generated table.
+type release struct {
+	minor      int
+	kubernetes string // "1.34.4"
+	// gates are the defaults, at this minor, of the feature gates the defaulters consult.
+	gates featureGates
+	// kinds maps "apiVersion/Kind" of every built-in kind the minor serves to its root
+	// type in generatedTypes.
+	kinds map[string]int
+}
+
+// featureGates are the defaults of the feature gates the hand-written defaulters consult,
+// at one minor (generated from k8s.io/kubernetes pkg/features of its release; a gate the
+// release does not have is false). A defaulter that consults a gate is a
+// gatedDefaulterFunc and reads it here.
+type featureGates struct {
+	imageVolume                  bool // core/v1 SetDefaults_Volume: image.pullPolicy
+	h2cContainerProbe            bool // core/v1 SetDefaults_Pod: httpGet.protocol
+	maxUnavailableStatefulSet    bool // apps/v1 SetDefaults_StatefulSet: rollingUpdate.maxUnavailable
+	seLinuxMountReadWriteOncePod bool // storage/v1 SetDefaults_CSIDriver: seLinuxMount
+	volumeLimitScaling           bool // storage/v1 SetDefaults_CSIDriver: preventPodSchedulingIfMissing
+}
+
+// Release is the decoding and defaulting of the built-in kinds of one Kubernetes minor:
+// the Go types of its release (their encoding facts, `+default=` markers and kinds) and
+// its feature gates' defaults. The package's functions are those of Latest.
+type Release struct {
+	r *release
+}
+
+// For returns the defaulting of the minor v (the zero Version: the newest); false when
+// the table has no release of it.
+func For(v version.Version) (Release, bool) {
+	for i := range generatedReleases {
+		if generatedReleases[i].minor == v.MinorNumber() {
+			return Release{&generatedReleases[i]}, true
+		}
+	}
+	return Release{}, false
+}
+
+// Latest is the defaulting of the newest minor.
+func Latest() Release { return Release{&generatedReleases[len(generatedReleases)-1]} }
+
+// Version is the release's minor.
+func (r Release) Version() version.Version { return version.Minor(r.r.minor) }
+
+// Kubernetes is the release, "1.34.4".
+func (r Release) Kubernetes() string { return r.r.kubernetes }
+
 // rootType returns the index of the Go type that kube-apiserver decodes an
 // object of the given apiVersion and kind into.
-func rootType(apiVersion, kind string) (int, bool) {
-	i, ok := generatedKinds[apiVersion+"/"+kind]
+func (r Release) rootType(apiVersion, kind string) (int, bool) {
+	i, ok := r.r.kinds[apiVersion+"/"+kind]
 	return i, ok
 }
 
-// Known reports whether apiVersion and kind name a built-in kind of
-// Kubernetes 1.37 that this package can default.
-func Known(apiVersion, kind string) bool {
-	_, ok := rootType(apiVersion, kind)
+// Known reports whether apiVersion and kind name a built-in kind of the release that this
+// package can default.
+func (r Release) Known(apiVersion, kind string) bool {
+	_, ok := r.rootType(apiVersion, kind)
 	return ok
 }
 
 // TypeName returns the OpenAPI name of the Go type behind a built-in kind
 // (e.g. "io.k8s.api.apps.v1.Deployment"), or "" when the kind is not built in.
-func TypeName(apiVersion, kind string) string {
-	i, ok := rootType(apiVersion, kind)
+func (r Release) TypeName(apiVersion, kind string) string {
+	i, ok := r.rootType(apiVersion, kind)
 	if !ok {
 		return ""
 	}
 	return generatedTypes[i].name
 }
+
+// Known is Latest().Known.
+func Known(apiVersion, kind string) bool { return Latest().Known(apiVersion, kind) }
+
+// TypeName is Latest().TypeName.
+func TypeName(apiVersion, kind string) string { return Latest().TypeName(apiVersion, kind) }

@@ -13,12 +13,18 @@ import (
 // int64 zero in an omitempty field): the final encoding pass fixes that.
 type defaulterFunc func(m map[string]any)
 
+// gatedDefaulterFunc is a defaulterFunc that consults feature gates: g holds their
+// defaults at the minor being defaulted.
+type gatedDefaulterFunc func(g *featureGates, m map[string]any)
+
 // walker applies the defaulters that kube-apiserver runs for one root kind.
 type walker struct {
 	// packages whose SetDefaults_ functions and `+default=` markers the
 	// root's group-version runs (its own package and its defaulter-gen
 	// peers).
 	packages map[string]bool
+	// gates are the feature gates' defaults at the minor being defaulted.
+	gates *featureGates
 }
 
 // typePackage returns the package part of an OpenAPI type name.
@@ -94,11 +100,16 @@ func (w *walker) fields(td *typeDef, m map[string]any) {
 
 // defaulter returns the defaulter of a type if the root kind runs it.
 func (w *walker) defaulter(name string) defaulterFunc {
-	fn, ok := defaulterFuncs[name]
-	if !ok || !w.packages[typePackage(name)] {
+	if !w.packages[typePackage(name)] {
 		return nil
 	}
-	return fn
+	if fn, ok := defaulterFuncs[name]; ok {
+		return fn
+	}
+	if fn, ok := gatedDefaulterFuncs[name]; ok {
+		return func(m map[string]any) { fn(w.gates, m) }
+	}
+	return nil
 }
 
 // hasDefaults reports whether values of type t can be changed by defaulting;

@@ -1,43 +1,112 @@
 package builtin
 
 import (
+	"crypto/sha256"
+	"fmt"
 	"os"
 	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/ssa-diff/ssa-diff/server/version"
+
 	"sigs.k8s.io/structured-merge-diff/v6/schema"
 	"sigs.k8s.io/structured-merge-diff/v6/typed"
 )
 
-// TestSchemaYAMLEqualsGoValues proves that the readable copy and the Go
-// literals hold the same schema, and that SMD's validating parser accepts
-// it.
+// yamlFile is the readable copy of a release's schema.
+func yamlFile(r Release) string {
+	if r == Latest() {
+		return "schema.yaml"
+	}
+	return "schema-" + r.Version().String() + ".yaml"
+}
+
+// TestReleases pins the embedded releases: one per supported minor, oldest first.
+func TestReleases(t *testing.T) {
+	var got []string
+	for _, r := range Releases() {
+		got = append(got, r.Kubernetes())
+		if back, ok := For(r.Version()); !ok || back != r {
+			t.Errorf("For(%s) = %v, %v", r.Version(), back, ok)
+		}
+	}
+	if want := "1.34.4 1.35.4 1.36.3 1.37.2"; strings.Join(got, " ") != want {
+		t.Errorf("releases %v, want %s", got, want)
+	}
+	if Latest().Kubernetes() != KubernetesVersion {
+		t.Errorf("Latest %s, KubernetesVersion %s", Latest().Kubernetes(), KubernetesVersion)
+	}
+	if r, ok := For(version.Version{}); !ok || r != Latest() {
+		t.Errorf("For(zero Version) = %v, %v: want Latest", r, ok)
+	}
+	if _, ok := For(version.Minor(33)); ok {
+		t.Error("For(1.33) found a release")
+	}
+}
+
+// TestSchemaYAMLEqualsGoValues proves, for every release, that the readable copy and the
+// Go literals hold the same schema, and that SMD's validating parser accepts it.
 func TestSchemaYAMLEqualsGoValues(t *testing.T) {
-	text, err := os.ReadFile("schema.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	parser, err := typed.NewParser(typed.YAMLObject(text))
-	if err != nil {
-		t.Fatalf("SMD rejects schema.yaml: %v", err)
-	}
-	got := NewSchema().Types
-	want := parser.Schema.Types
-	if len(got) != TypeCount || len(want) != TypeCount {
-		t.Fatalf("NewSchema has %d types, schema.yaml %d, TypeCount %d", len(got), len(want), TypeCount)
-	}
-	for i := range want {
-		if d := diffTypeDef(&got[i], &want[i]); d != "" {
-			t.Errorf("type %d (%s): %s", i, want[i].Name, d)
+	for _, r := range Releases() {
+		text, err := os.ReadFile(yamlFile(r))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasPrefix(string(text), "# SMD schema of every built-in type of Kubernetes "+r.Kubernetes()+",") {
+			t.Errorf("%s is not the schema of %s", yamlFile(r), r.Kubernetes())
+		}
+		parser, err := typed.NewParser(typed.YAMLObject(text))
+		if err != nil {
+			t.Fatalf("SMD rejects %s: %v", yamlFile(r), err)
+		}
+		got := r.NewSchema().Types
+		want := parser.Schema.Types
+		if len(got) != r.TypeCount() || len(want) != r.TypeCount() {
+			t.Fatalf("%s: NewSchema has %d types, %s %d, TypeCount %d", r.Kubernetes(), len(got), yamlFile(r), len(want), r.TypeCount())
+		}
+		for i := range want {
+			if d := diffTypeDef(&got[i], &want[i]); d != "" {
+				t.Errorf("%s: type %d (%s): %s", r.Kubernetes(), i, want[i].Name, d)
+			}
 		}
 	}
 }
 
-// TestSchemaResolves checks that every named reference resolves and that
-// every kind's type exists.
+// TestLatestUnchanged pins the newest release's schema and kinds to what ssa-diff embedded
+// before it embedded several releases (the apply configurations of client-go,
+// apiextensions-apiserver and kube-aggregator v0.37.2, 1,014 types and 153 kinds): the
+// schema.yaml after its header, byte for byte, and the kinds as the generator wrote them.
+// A regeneration that changes them must say why and update these hashes.
+func TestLatestUnchanged(t *testing.T) {
+	text, err := os.ReadFile("schema.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfterN(string(text), "\n", 4)
+	if sum := fmt.Sprintf("%x", sha256.Sum256([]byte(lines[3]))); sum != "c7fd18ad69ac632c7fa83ab32473e288c6db3c89c52763f52913642e14d1526a" {
+		t.Errorf("schema.yaml of %s changed: sha256 %s", KubernetesVersion, sum)
+	}
+	var b strings.Builder
+	for _, k := range Latest().Kinds() {
+		fmt.Fprintf(&b, "{Group: %q, Version: %q, Kind: %q, TypeName: %q, Resource: %q, Namespaced: %t, Status: %t, Scale: %t},\n",
+			k.Group, k.Version, k.Kind, k.TypeName, k.Resource, k.Namespaced, k.Status, k.Scale)
+	}
+	if sum := fmt.Sprintf("%x", sha256.Sum256([]byte(b.String()))); sum != "d506193b0dc4307d3eb1c494dcaf84c6d4e9463c7b309b5f46fede508406bbe1" {
+		t.Errorf("the kinds of %s changed: sha256 %s", KubernetesVersion, sum)
+	}
+}
+
+// TestSchemaResolves checks, for every release, that every named reference resolves and
+// that every kind's type exists.
 func TestSchemaResolves(t *testing.T) {
-	s := NewSchema()
+	for _, r := range Releases() {
+		testSchemaResolves(t, r)
+	}
+}
+
+func testSchemaResolves(t *testing.T, r Release) {
+	s := r.NewSchema()
 	var check func(where string, a *schema.Atom)
 	checkRef := func(where string, r *schema.TypeRef) {
 		if r.NamedType != nil {
@@ -61,9 +130,9 @@ func TestSchemaResolves(t *testing.T) {
 	for i := range s.Types {
 		check(s.Types[i].Name, &s.Types[i].Atom)
 	}
-	for _, k := range Kinds() {
+	for _, k := range r.Kinds() {
 		if _, ok := s.FindNamedType(k.TypeName); !ok {
-			t.Errorf("%s/%s %s: type %s missing", k.Group, k.Version, k.Kind, k.TypeName)
+			t.Errorf("%s: %s/%s %s: type %s missing", r.Kubernetes(), k.Group, k.Version, k.Kind, k.TypeName)
 		}
 	}
 }
@@ -222,12 +291,46 @@ func TestNewSchemaIsFresh(t *testing.T) {
 	for i := range template {
 		tmpl[template[i].Map] = true
 	}
-	if len(a) < TypeCount/2 {
+	if len(a) < Latest().TypeCount()/2 {
 		t.Fatalf("only %d maps", len(a))
 	}
 	for m := range a {
 		if b[m] || tmpl[m] {
 			t.Fatal("a map is shared between schemas or with the template")
+		}
+	}
+}
+
+// TestKindsPerRelease pins kinds that exist, or differ, in some releases only (the notes
+// of each release: k8s.io/api's register.go files and the registry's storage providers).
+func TestKindsPerRelease(t *testing.T) {
+	for _, r := range Releases() {
+		m := r.Version().MinorNumber()
+		kinds := map[string]Kind{}
+		for _, k := range r.Kinds() {
+			key := k.Group + "/" + k.Version + "/" + k.Kind
+			if _, dup := kinds[key]; dup {
+				t.Errorf("%s: duplicate kind %s", r.Kubernetes(), key)
+			}
+			kinds[key] = k
+		}
+		for key, since := range map[string]int{
+			"admissionregistration.k8s.io/v1/MutatingAdmissionPolicy": 36,
+			"certificates.k8s.io/v1/ClusterTrustBundle":               37,
+			"certificates.k8s.io/v1/PodCertificateRequest":            37,
+			"resource.k8s.io/v1/DeviceTaintRule":                      37,
+			"storagemigration.k8s.io/v1/StorageVersionMigration":      37,
+			"/v1/Pod": 34,
+		} {
+			if _, ok := kinds[key]; ok != (m >= since) {
+				t.Errorf("%s: %s present %v, want from 1.%d", r.Kubernetes(), key, ok, since)
+			}
+		}
+		if _, ok := kinds["autoscaling/v2beta2/HorizontalPodAutoscaler"]; ok != (m <= 35) {
+			t.Errorf("%s: autoscaling/v2beta2 HorizontalPodAutoscaler present %v, want until 1.35", r.Kubernetes(), ok)
+		}
+		if k := kinds["storage.k8s.io/v1/CSINode"]; k.Resource != "csinodes" || k.Status != (m >= 37) {
+			t.Errorf("%s: CSINode %+v: /status from 1.37", r.Kubernetes(), k)
 		}
 	}
 }

@@ -1,22 +1,86 @@
 package builtin
 
-import "sigs.k8s.io/structured-merge-diff/v6/schema"
+import (
+	"github.com/ssa-diff/ssa-diff/server/version"
+	"sigs.k8s.io/structured-merge-diff/v6/schema"
+)
 
-// NewSchema returns the SMD schema of every built-in type. Every call
-// returns fresh values wherever SMD keeps state (the schema's and each
-// map's lazily built lookup caches), so callers may use the result freely;
-// the parts SMD only reads (names, keys, unions, default values, field
-// lists without inlined maps) are shared with the generated template.
+// Release is the embedded data of one Kubernetes minor: its release (KubernetesVersion of
+// that minor, "1.34.4"), the SMD schema of its built-in types and its kinds. Releases are
+// values of the generated table; the zero Release is not one of them.
+type Release struct {
+	minor      int
+	kubernetes string
+	index      int // in releases, releaseTypes and the kinds' release bits
+}
+
+// Releases returns the embedded releases, oldest first, one per minor.
+func Releases() []Release { return append([]Release(nil), releases[:]...) }
+
+// Latest is the newest embedded release.
+func Latest() Release { return releases[len(releases)-1] }
+
+// For returns the embedded release of the minor v (the zero Version: the newest one);
+// false when ssa-diff embeds no release of it.
+func For(v version.Version) (Release, bool) {
+	for _, r := range releases {
+		if r.minor == v.MinorNumber() {
+			return r, true
+		}
+	}
+	return Release{}, false
+}
+
+// Version is the release's minor.
+func (r Release) Version() version.Version { return version.Minor(r.minor) }
+
+// Kubernetes is the release, "1.34.4".
+func (r Release) Kubernetes() string { return r.kubernetes }
+
+// TypeCount is the number of types the release's NewSchema returns.
+func (r Release) TypeCount() int { return len(releaseTypes[r.index]) }
+
+// NewSchema returns the SMD schema of every built-in type of the release. Every call
+// returns fresh values wherever SMD keeps state (the schema's and each map's lazily built
+// lookup caches), so callers may use the result freely; the parts SMD only reads (names,
+// keys, unions, default values, field lists without inlined maps) are shared with the
+// generated template, which holds each type once for all the releases that have it.
 //
-// The template is data laid out by the linker, so this costs a copy of a
-// few thousand small values and no parsing.
-func NewSchema() *schema.Schema {
-	types := make([]schema.TypeDef, len(template))
-	for i := range template {
-		types[i] = schema.TypeDef{Name: template[i].Name, Atom: copyAtom(&template[i].Atom)}
+// The template is data laid out by the linker, so this costs a copy of a few thousand
+// small values and no parsing; only the release asked for is copied.
+func (r Release) NewSchema() *schema.Schema {
+	idx := releaseTypes[r.index]
+	types := make([]schema.TypeDef, len(idx))
+	for i, t := range idx {
+		types[i] = schema.TypeDef{Name: template[t].Name, Atom: copyAtom(&template[t].Atom)}
 	}
 	return &schema.Schema{Types: types}
 }
+
+// Kinds returns every built-in kind of the release in every version, sorted by group, kind
+// and version. Each call returns a new slice.
+func (r Release) Kinds() []Kind {
+	out := make([]Kind, 0, len(kinds))
+	for i := range kinds {
+		if kinds[i].releases&(1<<r.index) != 0 {
+			out = append(out, kinds[i].Kind)
+		}
+	}
+	return out
+}
+
+// kindEntry is one kind of the generated table and the releases that have it.
+type kindEntry struct {
+	releases uint32 // bit i: releases[i]
+	Kind
+}
+
+// NewSchema returns the SMD schema of every built-in type of the newest release
+// (Latest().NewSchema()).
+func NewSchema() *schema.Schema { return Latest().NewSchema() }
+
+// Kinds returns every built-in kind of the newest release (Latest().Kinds()).
+func Kinds() []Kind { return Latest().Kinds() }
 
 // copyAtom copies the parts of an atom that SMD mutates (the Map caches)
 // and the values reachable from them.

@@ -4,16 +4,21 @@ import (
 	"fmt"
 	"reflect"
 	"sort"
-	"strings"
 
-	apiextensionsapply "k8s.io/apiextensions-apiserver/pkg/client/applyconfiguration"
+	yaml "go.yaml.in/yaml/v2"
 	apiextensionsscheme "k8s.io/apiextensions-apiserver/pkg/client/clientset/clientset/scheme"
 	"k8s.io/apimachinery/pkg/runtime"
+	k8sschema "k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/managedfields"
-	"k8s.io/client-go/applyconfigurations"
+	openapinamer "k8s.io/apiserver/pkg/endpoints/openapi"
+	utilopenapi "k8s.io/apiserver/pkg/util/openapi"
 	"k8s.io/client-go/kubernetes/scheme"
-	aggregatorapply "k8s.io/kube-aggregator/pkg/client/applyconfiguration"
 	aggregatorscheme "k8s.io/kube-aggregator/pkg/client/clientset_generated/clientset/scheme"
+	"k8s.io/kube-openapi/pkg/builder3"
+	"k8s.io/kube-openapi/pkg/common"
+	openapiutil "k8s.io/kube-openapi/pkg/util"
+	"k8s.io/kube-openapi/pkg/validation/spec"
+	generatedopenapi "k8s.io/kubernetes/pkg/generated/openapi"
 	smdschema "sigs.k8s.io/structured-merge-diff/v6/schema"
 )
 
@@ -25,12 +30,10 @@ type kind struct {
 	resourceInfo
 }
 
-// source is one scheme and the apply-configuration type converter that
-// knows the SMD types of its kinds.
+// source is one scheme whose kinds the index takes.
 type source struct {
-	name      string
-	scheme    *runtime.Scheme
-	converter managedfields.TypeConverter
+	name   string
+	scheme *runtime.Scheme
 	// groups limits which groups of the scheme are taken from this source
 	// (nil: all). The extension clientsets' schemes also register the
 	// meta.k8s.io option kinds for their group versions.
@@ -39,88 +42,117 @@ type source struct {
 
 func sources() []source {
 	return []source{
-		{
-			name:      "k8s.io/client-go",
-			scheme:    scheme.Scheme,
-			converter: applyconfigurations.NewTypeConverter(scheme.Scheme),
-		},
-		{
-			name:      "k8s.io/apiextensions-apiserver",
-			scheme:    apiextensionsscheme.Scheme,
-			converter: apiextensionsapply.NewTypeConverter(apiextensionsscheme.Scheme),
-			groups:    map[string]bool{"apiextensions.k8s.io": true},
-		},
-		{
-			name:      "k8s.io/kube-aggregator",
-			scheme:    aggregatorscheme.Scheme,
-			converter: aggregatorapply.NewTypeConverter(aggregatorscheme.Scheme),
-			groups:    map[string]bool{"apiregistration.k8s.io": true},
-		},
+		{name: "k8s.io/client-go", scheme: scheme.Scheme},
+		{name: "k8s.io/apiextensions-apiserver", scheme: apiextensionsscheme.Scheme, groups: map[string]bool{"apiextensions.k8s.io": true}},
+		{name: "k8s.io/kube-aggregator", scheme: aggregatorscheme.Scheme, groups: map[string]bool{"apiregistration.k8s.io": true}},
 	}
 }
 
-// collect converts an empty object of every GVK of every source. GVKs
-// that do not convert have no apply configuration (lists, options,
-// subresource request bodies such as Scale or TokenRequest) and are
-// skipped, as are the meta.k8s.io option kinds registered in every group
-// version. It returns the merged SMD types (sorted by name) and the kinds.
-func collect() ([]smdschema.TypeDef, []kind, error) {
-	typesByName := map[string]smdschema.TypeDef{}
-	typeOrigin := map[string]string{}
-	var kinds []kind
+// serverTypeConverter builds the type converter exactly as kube-apiserver builds its field
+// manager's (k8s.io/apiserver pkg/server, GenericAPIServer.getOpenAPIModels): the OpenAPI
+// v3 definitions of the resources' kinds, built by kube-openapi's builder3 from
+// k8s.io/kubernetes' generated definitions (pkg/generated/openapi, which holds the types of
+// k8s.io/api, apiextensions-apiserver and kube-aggregator) with the configuration
+// kube-apiserver gives them (pkg/controlplane/apiserver BuildGenericConfig: the definitions
+// with disabled features' changes reverted, the definition namer of the schemes; of
+// DefaultOpenAPIV3Config's fields, builder3 reads only these two for definitions), then
+// managedfields.NewTypeConverter(models, false).
+func serverTypeConverter(names []string) (managedfields.TypeConverter, error) {
+	var schemes []*runtime.Scheme
 	for _, src := range sources() {
-		var schemaOfSource *smdschema.Schema
-		for gvk := range src.scheme.AllKnownTypes() {
-			if gvk.Version == runtime.APIVersionInternal {
+		schemes = append(schemes, src.scheme)
+	}
+	namer := openapinamer.NewDefinitionNamer(schemes...)
+	cfg := &common.OpenAPIV3Config{
+		GetDefinitions:    utilopenapi.GetOpenAPIDefinitionsWithoutDisabledFeatures(generatedopenapi.GetOpenAPIDefinitions),
+		GetDefinitionName: namer.GetDefinitionName,
+	}
+	cfg.Definitions = cfg.GetDefinitions(func(name string) spec.Ref {
+		defName, _ := cfg.GetDefinitionName(name)
+		return spec.MustCreateRef("#/components/schemas/" + common.EscapeJsonPointer(defName))
+	})
+	models, err := builder3.BuildOpenAPIDefinitionsForResources(cfg, names...)
+	if err != nil {
+		return nil, fmt.Errorf("building the OpenAPI definitions: %w", err)
+	}
+	return managedfields.NewTypeConverter(models, false)
+}
+
+// collect converts an empty object of every kind that has a typed client (clients) with
+// the server's type converter. It returns the SMD types (sorted by name) and the kinds.
+func collect(clients map[gvKind]clientFact, m minor) ([]smdschema.TypeDef, []kind, error) {
+	var kinds []kind
+	var names []string
+	seen := map[string]bool{}
+	for _, src := range sources() {
+		for gvk, t := range src.scheme.AllKnownTypes() {
+			if gvk.Version == runtime.APIVersionInternal || src.groups != nil && !src.groups[gvk.Group] {
 				continue
 			}
-			if src.groups != nil && !src.groups[gvk.Group] {
-				continue
+			if _, ok := clients[gvKind{gvk.Group, gvk.Version, gvk.Kind}]; !ok {
+				continue // lists, options, subresource bodies (Scale, TokenRequest): never applied
 			}
 			obj, err := src.scheme.New(gvk)
 			if err != nil {
 				return nil, nil, fmt.Errorf("%s: new %v: %w", src.name, gvk, err)
 			}
-			obj.GetObjectKind().SetGroupVersionKind(gvk)
-			tv, err := src.converter.ObjectToTyped(obj)
-			if err != nil {
-				continue // no apply configuration: never applied
+			name := openapiutil.GetCanonicalTypeName(obj)
+			if !seen[name] {
+				seen[name] = true
+				names = append(names, name)
 			}
-			ref := tv.TypeRef()
-			if ref.NamedType == nil {
-				return nil, nil, fmt.Errorf("%s: %v converts to an unnamed type", src.name, gvk)
-			}
-			name := *ref.NamedType
-			if strings.HasPrefix(name, "io.k8s.apimachinery.") {
-				continue // DeleteOptions and friends, registered in every group version
-			}
-			if schemaOfSource == nil {
-				schemaOfSource = tv.Schema()
-			} else if tv.Schema() != schemaOfSource {
-				return nil, nil, fmt.Errorf("%s: %v has a schema of its own", src.name, gvk)
-			}
-			kinds = append(kinds, kind{group: gvk.Group, version: gvk.Version, kind: gvk.Kind, typeName: name, goType: src.scheme.AllKnownTypes()[gvk]})
-		}
-		if schemaOfSource == nil {
-			return nil, nil, fmt.Errorf("%s: no kind converted", src.name)
-		}
-		for _, td := range schemaOfSource.Types {
-			if prev, ok := typesByName[td.Name]; ok {
-				if !equalTypeDef(&prev, &td) {
-					return nil, nil, fmt.Errorf("type %s differs between %s and %s", td.Name, typeOrigin[td.Name], src.name)
-				}
-				continue
-			}
-			typesByName[td.Name] = td
-			typeOrigin[td.Name] = src.name
+			kinds = append(kinds, kind{group: gvk.Group, version: gvk.Version, kind: gvk.Kind, goType: t})
 		}
 	}
-
-	types := make([]smdschema.TypeDef, 0, len(typesByName))
-	for _, td := range typesByName {
-		types = append(types, td)
+	sort.Strings(names)
+	tc, err := serverTypeConverter(names)
+	if err != nil {
+		return nil, nil, err
 	}
-	sort.Slice(types, func(i, j int) bool { return types[i].Name < types[j].Name })
+	var all *smdschema.Schema
+	for i := range kinds {
+		k := &kinds[i]
+		obj, err := schemeOf(k.group).New(gvkOf(k))
+		if err != nil {
+			return nil, nil, err
+		}
+		obj.GetObjectKind().SetGroupVersionKind(gvkOf(k))
+		tv, err := tc.ObjectToTyped(obj)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s/%s %s: %w", k.group, k.version, k.kind, err)
+		}
+		ref := tv.TypeRef()
+		if ref.NamedType == nil {
+			return nil, nil, fmt.Errorf("%s/%s %s converts to an unnamed type", k.group, k.version, k.kind)
+		}
+		k.typeName = *ref.NamedType
+		if all == nil {
+			all = tv.Schema()
+		} else if tv.Schema() != all {
+			return nil, nil, fmt.Errorf("%s/%s %s has a schema of its own", k.group, k.version, k.kind)
+		}
+	}
+	if all == nil {
+		return nil, nil, fmt.Errorf("no kind converted")
+	}
+	server := append([]smdschema.TypeDef(nil), all.Types...)
+	for i := range server {
+		if err := normalizeDefaults(&server[i].Atom); err != nil {
+			return nil, nil, fmt.Errorf("type %s: %w", server[i].Name, err)
+		}
+	}
+	var roots []string
+	for _, k := range kinds {
+		roots = append(roots, k.typeName)
+	}
+	types, err := mergeApplyConfigurations(server, roots)
+	if err != nil {
+		return nil, nil, err
+	}
+	typeNames := map[string]bool{}
+	for _, td := range types {
+		typeNames[td.Name] = true
+	}
 
 	sort.Slice(kinds, func(i, j int) bool {
 		a, b := kinds[i], kinds[j]
@@ -134,17 +166,65 @@ func collect() ([]smdschema.TypeDef, []kind, error) {
 	})
 	for i := range kinds {
 		k := &kinds[i]
-		info, ok := versionOverrides[gvKind{k.group, k.version, k.kind}]
-		if !ok {
-			info, ok = resources[groupKind{k.group, k.kind}]
-		}
-		if !ok {
-			return nil, nil, fmt.Errorf("%s/%s, Kind=%s: not in the resource table (table.go): add it", k.group, k.version, k.kind)
+		info, err := m.resourceInfo(k.group, k.version, k.kind)
+		if err != nil {
+			return nil, nil, err
 		}
 		k.resourceInfo = info
-		if _, ok := typesByName[k.typeName]; !ok {
+		if !typeNames[k.typeName] {
 			return nil, nil, fmt.Errorf("%s/%s, Kind=%s: type %s is not in the schema", k.group, k.version, k.kind, k.typeName)
 		}
 	}
 	return types, kinds, nil
+}
+
+func schemeOf(group string) *runtime.Scheme {
+	for _, src := range sources()[1:] {
+		if src.groups[group] {
+			return src.scheme
+		}
+	}
+	return scheme.Scheme
+}
+
+func gvkOf(k *kind) k8sschema.GroupVersionKind {
+	return k8sschema.GroupVersionKind{Group: k.group, Version: k.version, Kind: k.kind}
+}
+
+// normalizeDefaults writes the default values of an atom's fields (and of inlined atoms
+// below it) as SMD's YAML parser reads them: the OpenAPI definitions hold them as
+// encoding/json decodes them (map[string]any, float64), schema.yaml and apply
+// configurations as yaml.v2 decodes them (map[any]any, int). SMD reads either as the same
+// value.
+func normalizeDefaults(a *smdschema.Atom) error {
+	if a.List != nil {
+		if err := normalizeDefaults(&a.List.ElementType.Inlined); err != nil {
+			return err
+		}
+	}
+	if a.Map == nil {
+		return nil
+	}
+	if err := normalizeDefaults(&a.Map.ElementType.Inlined); err != nil {
+		return err
+	}
+	for i := range a.Map.Fields {
+		f := &a.Map.Fields[i]
+		if err := normalizeDefaults(&f.Type.Inlined); err != nil {
+			return err
+		}
+		if f.Default == nil {
+			continue
+		}
+		text, err := yaml.Marshal(f.Default)
+		if err != nil {
+			return fmt.Errorf("field %s: %w", f.Name, err)
+		}
+		var v any
+		if err := yaml.Unmarshal(text, &v); err != nil {
+			return fmt.Errorf("field %s: %w", f.Name, err)
+		}
+		f.Default = v
+	}
+	return nil
 }

@@ -29,11 +29,7 @@ type clientFact struct {
 // plural and the scope the real client would use against a cluster. A
 // client method UpdateStatus means a /status subresource, GetScale a /scale
 // subresource. Every kind with a typed client must agree with the table.
-func crossCheck(kinds []kind) (checked int, err error) {
-	facts, err := clientFacts()
-	if err != nil {
-		return 0, err
-	}
+func crossCheck(kinds []kind, facts map[gvKind]clientFact) (checked int, err error) {
 	var problems []string
 	for _, k := range kinds {
 		f, ok := facts[gvKind{k.group, k.version, k.kind}]

@@ -65,5 +65,12 @@ func equalRef(a, b *smdschema.TypeRef) bool {
 		(a.ElementRelationship != nil && *a.ElementRelationship != *b.ElementRelationship) {
 		return false
 	}
-	return a.Nullable == b.Nullable && equalAtom(&a.Inlined, &b.Inlined)
+	return nullable(a) == nullable(b) && equalAtom(&a.Inlined, &b.Inlined)
+}
+
+// nullable reads TypeRef.Nullable, which structured-merge-diff has since v6.4 (Kubernetes
+// 1.37): the generator is built against each release's version, older ones without it.
+func nullable(r *smdschema.TypeRef) bool {
+	f := reflect.ValueOf(r).Elem().FieldByName("Nullable")
+	return f.IsValid() && f.Bool()
 }

@@ -1,5 +1,7 @@
 package main
 
+import "fmt"
+
 // resourceInfo is what client-go's scheme does not say about a kind: the
 // REST resource that serves it and its subresources. These facts come from
 // the API server's registry (pkg/registry/... in kubernetes/kubernetes 1.37)
@@ -158,6 +160,40 @@ var resources = map[groupKind]resourceInfo{
 // versionOverrides records versions whose subresources differ from the
 // kind's entry in resources.
 var versionOverrides = map[gvKind]resourceInfo{}
+
+// statusSince records versions of kinds whose /status subresource is newer than the
+// version: the minor whose storage first registers it (pkg/registry/<group>/rest). Before
+// it, that version has no /status.
+var statusSince = map[gvKind]int{
+	// storage.k8s.io csinodes/status: k8s.io/kubernetes 1.37 pkg/registry/storage/rest
+	// (storage_storage.go), with CSINode.status (CSINodeStatus) new in k8s.io/api v0.37.
+	{"storage.k8s.io", "v1", "CSINode"}:      37,
+	{"storage.k8s.io", "v1beta1", "CSINode"}: 37,
+	// resource.k8s.io/v1alpha3 devicetaintrules/status: 1.35 (DeviceTaintRule.status new
+	// in k8s.io/api v0.35).
+	{"resource.k8s.io", "v1alpha3", "DeviceTaintRule"}: 35,
+}
+
+// resourceInfo is the table's entry for one version of a kind at the minor m.
+func (m minor) resourceInfo(group, version, kindName string) (resourceInfo, error) {
+	info, ok := versionOverrides[gvKind{group, version, kindName}]
+	if !ok {
+		info, ok = resources[groupKind{group, kindName}]
+	}
+	if !ok {
+		return resourceInfo{}, fmt.Errorf("%s/%s, Kind=%s: not in the resource table (table.go): add it", group, version, kindName)
+	}
+	if since, ok := statusSince[gvKind{group, version, kindName}]; ok && m.number < since {
+		info.status = false
+	}
+	return info, nil
+}
+
+// markersComplete is the first minor whose k8s.io/api marks every subresource of its types
+// with +k8s:supportsSubresource (v0.37). Before it, a few types carry markers, some not all
+// of theirs (v0.34 to v0.36 core/v1 marks ReplicationController /scale, not /status): only
+// the markers there are checked.
+const markersComplete = 37
 
 // knownDisagreements lists where a cross-check source is known to be
 // incomplete, and why the table is right anyway. The key names the source

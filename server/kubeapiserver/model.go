@@ -46,6 +46,8 @@ type Model struct {
 	// server is cfg as the ports of the server's code take it: the minor, its default
 	// feature gates, the service IP families.
 	server *serverconfig.Config
+	// defaults is the decoding and defaulting of the built-in kinds at cfg.Version.
+	defaults defaults.Release
 }
 
 var _ server.Model = (*Model)(nil)
@@ -65,7 +67,11 @@ func New(cfg Config) (*Model, error) {
 	}
 	server := serverconfig.For(cfg.Version)
 	server.ServiceIPFamilies = cfg.ServiceIPFamilies
-	return &Model{cfg: cfg, server: server}, nil
+	d, ok := defaults.For(cfg.Version)
+	if !ok {
+		return nil, fmt.Errorf("no defaulting of the built-in kinds of Kubernetes %s is embedded", cfg.Version)
+	}
+	return &Model{cfg: cfg, server: server, defaults: d}, nil
 }
 
 // Config returns the cluster the model predicts, its Version resolved (never the zero one).
@@ -104,14 +110,14 @@ func ParseServiceIPFamilies(s string) ([]string, error) {
 	return parts, nil
 }
 
-func builtinKnown(t *schema.Type) bool {
-	return t.Source == schema.SourceBuiltin && defaults.Known(t.GVK.APIVersion(), t.GVK.Kind)
+func (m *Model) builtinKnown(t *schema.Type) bool {
+	return t.Source == schema.SourceBuiltin && m.defaults.Known(t.GVK.APIVersion(), t.GVK.Kind)
 }
 
 // Default runs the kind's defaulting.
 func (m *Model) Default(t *schema.Type, obj map[string]any) error {
-	if builtinKnown(t) {
-		return defaults.Default(t.GVK.APIVersion(), t.GVK.Kind, obj)
+	if m.builtinKnown(t) {
+		return m.defaults.Default(t.GVK.APIVersion(), t.GVK.Kind, obj)
 	}
 	if t.Default != nil {
 		t.Default(obj)
@@ -121,8 +127,8 @@ func (m *Model) Default(t *schema.Type, obj map[string]any) error {
 
 // EmptyObject is the kind's zero value as the server encodes it.
 func (m *Model) EmptyObject(t *schema.Type) map[string]any {
-	if builtinKnown(t) {
-		if obj, ok := defaults.EmptyObject(t.GVK.APIVersion(), t.GVK.Kind); ok {
+	if m.builtinKnown(t) {
+		if obj, ok := m.defaults.EmptyObject(t.GVK.APIVersion(), t.GVK.Kind); ok {
 			return obj
 		}
 	}
@@ -139,9 +145,9 @@ func (m *Model) PrepareForCreate(t *schema.Type, decoded, obj map[string]any) er
 	for _, k := range []string{"creationTimestamp", "deletionTimestamp", "deletionGracePeriodSeconds", "selfLink"} {
 		delete(md, k)
 	}
-	if builtinKnown(t) {
+	if m.builtinKnown(t) {
 		strategy.PrepareForCreate(m.server, t.GVK.APIVersion(), t.GVK.Kind, decoded, obj)
-		return defaults.Default(t.GVK.APIVersion(), t.GVK.Kind, obj)
+		return m.defaults.Default(t.GVK.APIVersion(), t.GVK.Kind, obj)
 	}
 	if t.Source != schema.SourceBuiltin {
 		// Custom resources: generation starts at 1; with a status subresource, status is
@@ -192,7 +198,7 @@ func (m *Model) Validate(t *schema.Type, subresource string, obj, old map[string
 // decoded is the new object as the request decoded it, before defaulting (see
 // strategy.NeedsDecoded; nil when not kept).
 func (m *Model) PrepareForUpdate(t *schema.Type, subresource string, decoded, obj, old map[string]any) error {
-	if builtinKnown(t) {
+	if m.builtinKnown(t) {
 		av, kind := t.GVK.APIVersion(), t.GVK.Kind
 		switch subresource {
 		case "":
@@ -202,7 +208,7 @@ func (m *Model) PrepareForUpdate(t *schema.Type, subresource string, decoded, ob
 		default:
 			server.RestoreResetFields(t, subresource, obj, old)
 		}
-		return defaults.Default(av, kind, obj)
+		return m.defaults.Default(av, kind, obj)
 	}
 	server.RestoreResetFields(t, subresource, obj, old)
 	if t.Source != schema.SourceBuiltin {
@@ -227,7 +233,7 @@ func (m *Model) PrepareForUpdate(t *schema.Type, subresource string, decoded, ob
 // KeepDecoded reports whether the built-in kind's registry rules look at the object as
 // decoded before defaulting (strategy.NeedsDecoded).
 func (m *Model) KeepDecoded(t *schema.Type, subresource string, create bool) bool {
-	return subresource == "" && builtinKnown(t) && strategy.NeedsDecoded(t.GVK.APIVersion(), t.GVK.Kind, create)
+	return subresource == "" && m.builtinKnown(t) && strategy.NeedsDecoded(t.GVK.APIVersion(), t.GVK.Kind, create)
 }
 
 // Assigned lists the values the server assigns in obj, the object a write stores: those of
@@ -235,7 +241,7 @@ func (m *Model) KeepDecoded(t *schema.Type, subresource string, create bool) boo
 // resourceVersion of every write, for the others.
 func (m *Model) Assigned(t *schema.Type, create bool, obj map[string]any) []string {
 	var out []string
-	if builtinKnown(t) {
+	if m.builtinKnown(t) {
 		for _, a := range strategy.Assigned(t.GVK.APIVersion(), t.GVK.Kind, obj, create) {
 			out = append(out, a.String())
 		}
@@ -286,10 +292,10 @@ func notPortedMessage(t *schema.Type, subresource string) string {
 // their Go type, as the store does before it writes (rules.md time.store-ignores-time-only);
 // custom resources compare as JSON (false: the engine's comparison).
 func (m *Model) SemanticallyEqual(t *schema.Type, a, b map[string]any) bool {
-	if !builtinKnown(t) {
+	if !m.builtinKnown(t) {
 		return false
 	}
-	return defaults.Equal(t.GVK.APIVersion(), t.GVK.Kind, defaults.Semantic, unstructured.WithoutManagedFields(a), unstructured.WithoutManagedFields(b))
+	return m.defaults.Equal(t.GVK.APIVersion(), t.GVK.Kind, defaults.Semantic, unstructured.WithoutManagedFields(a), unstructured.WithoutManagedFields(b))
 }
 
 // ErrorGroup is the group a 422 names the kind with: an events.k8s.io Event is validated,

@@ -1,0 +1,346 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"go/format"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime/debug"
+	"sort"
+	"strconv"
+	"strings"
+
+	utilfeature "k8s.io/apiserver/pkg/util/feature"
+	"k8s.io/component-base/featuregate"
+	_ "k8s.io/kubernetes/pkg/features" // registers kube-apiserver's feature gates, at this release's defaults
+)
+
+// consultedGates are the feature gates the hand-written defaulters of package
+// internal/defaults consult (its featureGates struct has one field per gate, in this order).
+// A gate a release does not have is off there.
+var consultedGates = []string{
+	"ImageVolume",
+	"H2CContainerProbe",
+	"MaxUnavailableStatefulSet",
+	"SELinuxMountReadWriteOncePod",
+	"VolumeLimitScaling",
+}
+
+// release is what one build reads of its Kubernetes release.
+type release struct {
+	Minor      int               `json:"minor"`
+	Kubernetes string            `json:"kubernetes"`
+	Types      []typeJSON        `json:"types"`
+	Kinds      map[string]string `json:"kinds"` // "apiVersion/Kind" -> root type name
+	Gates      map[string]bool   `json:"gates"`
+}
+
+type typeJSON struct {
+	Name, Kind, Elem string
+	Fields           []fieldJSON
+}
+
+type fieldJSON struct {
+	Name, Typ                   string
+	OmitEmpty, OmitZero, Inline bool
+	Default                     string
+}
+
+func dumpRelease(path string) error {
+	minor, kube, err := thisRelease()
+	if err != nil {
+		return err
+	}
+	g, kinds, err := collect()
+	if err != nil {
+		return err
+	}
+	r := release{Minor: minor, Kubernetes: kube, Kinds: kinds, Gates: map[string]bool{}}
+	names := make([]string, 0, len(g.types))
+	for n := range g.types {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		t := g.types[n]
+		tj := typeJSON{Name: t.name, Kind: t.kind, Elem: t.elem}
+		for _, f := range t.fields {
+			tj.Fields = append(tj.Fields, fieldJSON{f.name, f.typ, f.omitempty, f.omitzero, f.inline, f.dflt})
+		}
+		r.Types = append(r.Types, tj)
+	}
+	for _, gate := range consultedGates {
+		on, err := gateEnabled(gate)
+		if err != nil {
+			return err
+		}
+		r.Gates[gate] = on
+	}
+	data, err := json.Marshal(&r)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "gen: Kubernetes %s: %d types, %d kinds\n", kube, len(r.Types), len(kinds))
+	return os.WriteFile(path, data, 0o644)
+}
+
+// gateEnabled is a gate's default at this release; false for a gate it does not have.
+func gateEnabled(name string) (bool, error) {
+	if _, ok := utilfeature.DefaultMutableFeatureGate.GetAll()[featuregate.Feature(name)]; !ok {
+		return false, nil
+	}
+	return utilfeature.DefaultFeatureGate.Enabled(featuregate.Feature(name)), nil
+}
+
+// thisRelease reads k8s.io/kubernetes' version from the build information.
+func thisRelease() (int, string, error) {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return 0, "", fmt.Errorf("no build information")
+	}
+	for _, d := range bi.Deps {
+		if d.Path == "k8s.io/kubernetes" {
+			kube := strings.TrimPrefix(d.Version, "v")
+			parts := strings.Split(kube, ".")
+			if len(parts) != 3 {
+				return 0, "", fmt.Errorf("k8s.io/kubernetes %s is not a release", d.Version)
+			}
+			m, err := strconv.Atoi(parts[1])
+			return m, kube, err
+		}
+	}
+	return 0, "", fmt.Errorf("k8s.io/kubernetes not in the build information")
+}
+
+var modfileRE = regexp.MustCompile(`^go\.1\.(\d+)\.mod$`)
+
+// run dumps every minor (this build and one build per go.1.<minor>.mod) and writes the table.
+func run(out string) error {
+	modfiles := []string{""}
+	entries, err := os.ReadDir(".")
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if modfileRE.MatchString(e.Name()) {
+			modfiles = append(modfiles, e.Name())
+		}
+	}
+	tmp, err := os.MkdirTemp("", "defaults-gen-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	var releases []*release
+	for i, mf := range modfiles {
+		path := filepath.Join(tmp, strconv.Itoa(i)+".json")
+		if mf == "" {
+			err = dumpRelease(path)
+		} else {
+			cmd := exec.Command("go", "run", ".", "-dump", path)
+			cmd.Env = append(os.Environ(), "GOFLAGS="+strings.TrimSpace(os.Getenv("GOFLAGS")+" -modfile="+mf))
+			cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
+			err = cmd.Run()
+		}
+		if err != nil {
+			return fmt.Errorf("dumping the release of %s: %w", mf, err)
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		r := &release{}
+		if err := json.Unmarshal(data, r); err != nil {
+			return err
+		}
+		releases = append(releases, r)
+	}
+	sort.Slice(releases, func(i, j int) bool { return releases[i].Minor < releases[j].Minor })
+	src, err := emit(releases)
+	if err != nil {
+		return err
+	}
+	return writeFileAtomic(out, src)
+}
+
+// node is one type of one release.
+type node struct {
+	r int
+	t *typeJSON
+}
+
+// emit merges the releases' types, one entry per class of types identical in every
+// release that has them (the same facts and, recursively, the same facts of every type
+// they refer to: the coarsest partition stable under the references, found by refining
+// the partition by local facts until it no longer splits), and writes the table.
+func emit(releases []*release) ([]byte, error) {
+	var nodes []node
+	id := map[[2]string]int{} // (release, type name) -> node
+	for ri, r := range releases {
+		for ti := range r.Types {
+			id[[2]string{strconv.Itoa(ri), r.Types[ti].Name}] = len(nodes)
+			nodes = append(nodes, node{ri, &r.Types[ti]})
+		}
+	}
+	ref := func(n node, name string) int {
+		if name == "" {
+			return -1
+		}
+		i, ok := id[[2]string{strconv.Itoa(n.r), name}]
+		if !ok {
+			panic("dangling type " + name)
+		}
+		return i
+	}
+	class := make([]int, len(nodes))
+	local := func(n node) string {
+		var b strings.Builder
+		fmt.Fprintf(&b, "%s|%s|%t|", n.t.Name, n.t.Kind, n.t.Elem != "")
+		for _, f := range n.t.Fields {
+			fmt.Fprintf(&b, "%s,%t,%t,%t,%q;", f.Name, f.OmitEmpty, f.OmitZero, f.Inline, f.Default)
+		}
+		return b.String()
+	}
+	assign := func(key func(i int) string) int {
+		ids := map[string]int{}
+		for i := range nodes {
+			k := key(i)
+			c, ok := ids[k]
+			if !ok {
+				c = len(ids)
+				ids[k] = c
+			}
+			class[i] = c
+		}
+		return len(ids)
+	}
+	count := assign(func(i int) string { return local(nodes[i]) })
+	for {
+		prev := append([]int(nil), class...)
+		n := assign(func(i int) string {
+			nd := nodes[i]
+			k := strconv.Itoa(prev[i]) + "|"
+			if nd.t.Elem != "" {
+				k += strconv.Itoa(prev[ref(nd, nd.t.Elem)])
+			}
+			for _, f := range nd.t.Fields {
+				k += "," + strconv.Itoa(prev[ref(nd, f.Typ)])
+			}
+			return k
+		})
+		if n == count {
+			break
+		}
+		count = n
+	}
+	// One entry per class, sorted by name, then by the first release that has it.
+	rep := make([]int, count)
+	for i := range rep {
+		rep[i] = -1
+	}
+	for i := range nodes {
+		if rep[class[i]] < 0 {
+			rep[class[i]] = i
+		}
+	}
+	order := make([]int, count)
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool {
+		na, nb := nodes[rep[order[a]]], nodes[rep[order[b]]]
+		if na.t.Name != nb.t.Name {
+			return na.t.Name < nb.t.Name
+		}
+		return na.r < nb.r
+	})
+	index := make([]int, count) // class -> entry
+	for e, c := range order {
+		index[c] = e
+	}
+	var b bytes.Buffer
+	var from []string
+	for _, r := range releases {
+		from = append(from, r.Kubernetes)
+	}
+	fmt.Fprintf(&b, "// Code generated by internal/defaults/gen from Kubernetes %s. DO NOT EDIT.\n\n", strings.Join(from, ", "))
+	b.WriteString("package defaults\n\n")
+	fmt.Fprintf(&b, "// generatedTypes holds the encoding facts of every built-in API type of every release,\n// sorted by name; a type identical in several releases (with every type it refers to) is\n// there once (%d entries). It is read-only.\n", count)
+	b.WriteString("var generatedTypes = [...]typeDef{\n")
+	for e, c := range order {
+		n := nodes[rep[c]]
+		t := n.t
+		fmt.Fprintf(&b, "\t%d: {name: %q, kind: %s", e, t.Name, t.Kind)
+		if t.Elem != "" {
+			fmt.Fprintf(&b, ", elem: %d", index[class[ref(n, t.Elem)]])
+		}
+		if len(t.Fields) > 0 {
+			b.WriteString(", fields: []fieldDef{\n")
+			for _, f := range t.Fields {
+				fmt.Fprintf(&b, "\t\t{name: %q, typ: %d", f.Name, index[class[ref(n, f.Typ)]])
+				var flags []string
+				if f.OmitEmpty {
+					flags = append(flags, "omitEmpty")
+				}
+				if f.OmitZero {
+					flags = append(flags, "omitZero")
+				}
+				if f.Inline {
+					flags = append(flags, "inline")
+				}
+				if len(flags) > 0 {
+					fmt.Fprintf(&b, ", flags: %s", strings.Join(flags, "|"))
+				}
+				if f.Default != "" {
+					fmt.Fprintf(&b, ", marker: %q", f.Default)
+				}
+				b.WriteString("},\n")
+			}
+			b.WriteString("\t}")
+		}
+		b.WriteString("},\n")
+	}
+	b.WriteString("}\n\n")
+	b.WriteString("// generatedReleases are the releases, oldest first: each one's kinds (\"apiVersion/Kind\" of\n// every built-in kind it serves, to its root type in generatedTypes) and the defaults of\n// the feature gates the defaulters consult. Read-only.\n")
+	b.WriteString("var generatedReleases = [...]release{\n")
+	for ri, r := range releases {
+		fmt.Fprintf(&b, "\t{minor: %d, kubernetes: %q, gates: featureGates{", r.Minor, r.Kubernetes)
+		for _, g := range consultedGates {
+			fmt.Fprintf(&b, "%s: %t, ", lowerFirst(g), r.Gates[g])
+		}
+		b.WriteString("}, kinds: map[string]int{\n")
+		keys := make([]string, 0, len(r.Kinds))
+		for k := range r.Kinds {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			i := id[[2]string{strconv.Itoa(ri), r.Kinds[k]}]
+			fmt.Fprintf(&b, "\t\t%q: %d, // %s\n", k, index[class[i]], r.Kinds[k])
+		}
+		b.WriteString("\t}},\n")
+	}
+	b.WriteString("}\n")
+	src, err := format.Source(b.Bytes())
+	if err != nil {
+		return nil, fmt.Errorf("formatting output: %w", err)
+	}
+	return src, nil
+}
+
+func lowerFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	if strings.HasPrefix(s, "SELinux") {
+		return "seLinux" + strings.TrimPrefix(s, "SELinux")
+	}
+	if strings.HasPrefix(s, "H2C") {
+		return "h2c" + strings.TrimPrefix(s, "H2C")
+	}
+	return strings.ToLower(s[:1]) + s[1:]
+}
