@@ -19,11 +19,11 @@ func Strategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 			Namespaced: true,
 			Validate: func(obj any) field.ErrorList {
 				d := obj.(*api.Deployment)
-				return ValidateDeployment(d, podOptionsFor(&d.Spec.Template, nil))
+				return ValidateDeployment(d, podOptionsFor(cfg, &d.Spec.Template, nil))
 			},
 			ValidateUpdate: func(obj, old any) field.ErrorList {
 				d, o := obj.(*api.Deployment), old.(*api.Deployment)
-				return ValidateDeploymentUpdate(d, o, podOptionsFor(&d.Spec.Template, &o.Spec.Template))
+				return ValidateDeploymentUpdate(d, o, podOptionsFor(cfg, &d.Spec.Template, &o.Spec.Template))
 			},
 			ValidateStatusUpdate: func(obj, old any) field.ErrorList {
 				return ValidateDeploymentStatusUpdate(obj.(*api.Deployment), old.(*api.Deployment))
@@ -39,11 +39,11 @@ func Strategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 			Namespaced: true,
 			Validate: func(obj any) field.ErrorList {
 				rs := obj.(*api.ReplicaSet)
-				return ValidateReplicaSet(rs, podOptionsFor(&rs.Spec.Template, nil))
+				return ValidateReplicaSet(rs, podOptionsFor(cfg, &rs.Spec.Template, nil))
 			},
 			ValidateUpdate: func(obj, old any) field.ErrorList {
 				rs, o := obj.(*api.ReplicaSet), old.(*api.ReplicaSet)
-				return ValidateReplicaSetUpdate(rs, o, podOptionsFor(&rs.Spec.Template, &o.Spec.Template))
+				return ValidateReplicaSetUpdate(rs, o, podOptionsFor(cfg, &rs.Spec.Template, &o.Spec.Template))
 			},
 			ValidateStatusUpdate: func(obj, old any) field.ErrorList {
 				return ValidateReplicaSetStatusUpdate(obj.(*api.ReplicaSet), old.(*api.ReplicaSet))
@@ -59,11 +59,11 @@ func Strategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 			Namespaced: true,
 			Validate: func(obj any) field.ErrorList {
 				ss := obj.(*api.StatefulSet)
-				return ValidateStatefulSet(ss, podOptionsFor(&ss.Spec.Template, nil))
+				return ValidateStatefulSet(ss, podOptionsFor(cfg, &ss.Spec.Template, nil))
 			},
 			ValidateUpdate: func(obj, old any) field.ErrorList {
 				ss, o := obj.(*api.StatefulSet), old.(*api.StatefulSet)
-				return ValidateStatefulSetUpdate(ss, o, podOptionsFor(&ss.Spec.Template, &o.Spec.Template))
+				return ValidateStatefulSetUpdate(ss, o, podOptionsFor(cfg, &ss.Spec.Template, &o.Spec.Template))
 			},
 			ValidateStatusUpdate: func(obj, old any) field.ErrorList {
 				return ValidateStatefulSetStatusUpdate(obj.(*api.StatefulSet), old.(*api.StatefulSet))
@@ -79,11 +79,11 @@ func Strategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 			Namespaced: true,
 			Validate: func(obj any) field.ErrorList {
 				ds := obj.(*api.DaemonSet)
-				return ValidateDaemonSet(ds, podOptionsFor(&ds.Spec.Template, nil))
+				return ValidateDaemonSet(ds, podOptionsFor(cfg, &ds.Spec.Template, nil))
 			},
 			ValidateUpdate: func(obj, old any) field.ErrorList {
 				ds, o := obj.(*api.DaemonSet), old.(*api.DaemonSet)
-				opts := podOptionsFor(&ds.Spec.Template, &o.Spec.Template)
+				opts := podOptionsFor(cfg, &ds.Spec.Template, &o.Spec.Template)
 				// A stored selector with label values an older server took stays acceptable.
 				opts.AllowInvalidLabelValueInSelector = opts.AllowInvalidLabelValueInSelector || metav1validation.LabelSelectorHasInvalidLabelValue(o.Spec.Selector)
 				return ValidateDaemonSetUpdate(ds, o, opts)

@@ -299,12 +299,6 @@ func ValidateTolerations(tolerations []api.Toleration, fldPath *field.Path, opts
 	return errs
 }
 
-// Pod topology spread feature gates at their 1.37 defaults.
-const (
-	matchLabelKeysInPodTopologySpreadGate              = true // MatchLabelKeysInPodTopologySpread
-	matchLabelKeysInPodTopologySpreadSelectorMergeGate = true // MatchLabelKeysInPodTopologySpreadSelectorMerge
-)
-
 var supportedScheduleActions = []api.UnsatisfiableConstraintAction{api.DoNotSchedule, api.ScheduleAnyway}
 
 // validateTopologySpreadConstraints checks each constraint: skew, key, action, no repeat

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	api "github.com/ssa-diff/ssa-diff/internal/api/core"
+	"github.com/ssa-diff/ssa-diff/internal/features"
+	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -13,10 +15,6 @@ import (
 )
 
 // Pod: updates through /status.
-
-// clearingNominatedNodeNameAfterBindingGate is the ClearingNominatedNodeNameAfterBinding
-// feature gate, on in 1.37.
-const clearingNominatedNodeNameAfterBindingGate = true
 
 // ValidatePodStatusUpdate checks a status update: conditions, node name and nominated
 // node, immutable QoS class, container state transitions the restart policy allows,
@@ -36,7 +34,7 @@ func ValidatePodStatusUpdate(newPod, oldPod *api.Pod, opts PodValidationOptions)
 			errs = append(errs, field.Invalid(p.Child("nominatedNodeName"), st.NominatedNodeName, msg))
 		}
 	}
-	if clearingNominatedNodeNameAfterBindingGate && oldPod.Spec.NodeName != "" && st.NominatedNodeName != "" && st.NominatedNodeName != oldSt.NominatedNodeName {
+	if opts.Server.Enabled(features.ClearingNominatedNodeNameAfterBinding) && oldPod.Spec.NodeName != "" && st.NominatedNodeName != "" && st.NominatedNodeName != oldSt.NominatedNodeName {
 		errs = append(errs, field.Forbidden(p.Child("nominatedNodeName"), "may not be set on pods that are already bound to a node"))
 	}
 	if st.ObservedGeneration < 0 {
@@ -101,7 +99,15 @@ const terminatedForever = "may not be transitioned to non-terminated state"
 // terminated (restart rules and policies of the old spec decide).
 func validateContainerStateTransition(newStatuses, oldStatuses []api.ContainerStatus, fldPath *field.Path, containers []api.Container, spec *api.PodSpec, opts PodValidationOptions, initContainers bool) field.ErrorList {
 	var errs field.ErrorList
-	if opts.AllowContainerRestartPolicyRules {
+	rules := opts.AllowContainerRestartPolicyRules
+	if !opts.Server.AtLeast(35) {
+		// Kubernetes 1.35 made both transitions follow the options
+		// (pkg/apis/core/validation/validation.go ValidateContainerStateTransition and
+		// ValidateInitContainerStateTransition): 1.34 reads the ContainerRestartRules gate
+		// itself for regular containers, and lets no rule decide for init containers.
+		rules = !initContainers && opts.Server.Enabled(features.ContainerRestartRules)
+	}
+	if rules {
 		if opts.AllowRestartAllContainers && anyRestartsAllContainers(spec) {
 			return nil
 		}
@@ -116,7 +122,7 @@ func validateContainerStateTransition(newStatuses, oldStatuses []api.ContainerSt
 				allowed := false
 				for j := range containers {
 					if containers[j].Name == old.Name {
-						allowed = containerShouldRestart(&containers[j], spec, old.State.Terminated.ExitCode)
+						allowed = containerShouldRestart(opts.Server, &containers[j], spec, old.State.Terminated.ExitCode)
 						break
 					}
 				}
@@ -171,7 +177,7 @@ func anyRestartsAllContainers(spec *api.PodSpec) bool {
 
 // containerShouldRestart: the first matching restart rule, else the container's restart
 // policy, else the pod's, decides whether a container that exited with exitCode restarts.
-func containerShouldRestart(c *api.Container, spec *api.PodSpec, exitCode int32) bool {
+func containerShouldRestart(cfg *serverconfig.Config, c *api.Container, spec *api.PodSpec, exitCode int32) bool {
 	if c.RestartPolicy != nil {
 		for _, rule := range c.RestartPolicyRules {
 			if rule.ExitCodes == nil {
@@ -183,7 +189,7 @@ func containerShouldRestart(c *api.Container, spec *api.PodSpec, exitCode int32)
 			if !matched {
 				continue
 			}
-			if rule.Action == api.ContainerRestartRuleActionRestart || (rule.Action == api.ContainerRestartRuleActionRestartAllContainers && restartAllContainersGate) {
+			if rule.Action == api.ContainerRestartRuleActionRestart || (rule.Action == api.ContainerRestartRuleActionRestartAllContainers && cfg.Enabled(features.RestartAllContainersOnContainerExits)) {
 				return true
 			}
 			break

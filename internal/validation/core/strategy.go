@@ -126,7 +126,7 @@ func Strategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 			Declarative:      nodeDeclarative,
 		}
 	}
-	return podSpecStrategy(kind)
+	return podSpecStrategy(cfg, kind)
 }
 
 // EventsStrategy is the validation of a kind of the events.k8s.io group, nil when it is not

@@ -2,32 +2,33 @@ package core
 
 import (
 	api "github.com/ssa-diff/ssa-diff/internal/api/core"
+	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/validation/registry"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
 // podSpecStrategy is the registry strategy of the kinds built on the pod template and of
 // persistent volumes and claims, or nil for another kind.
-func podSpecStrategy(kind string) *registry.Strategy {
+func podSpecStrategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 	switch kind {
 	case "Pod":
 		return &registry.Strategy{
 			Namespaced: true,
 			Validate: func(obj any) field.ErrorList {
 				pod := obj.(*api.Pod)
-				opts := GetValidationOptionsFromPodSpecAndMeta(&pod.Spec, nil, &pod.ObjectMeta, nil)
+				opts := GetValidationOptionsFromPodSpecAndMeta(cfg, &pod.Spec, nil, &pod.ObjectMeta, nil)
 				opts.ResourceIsPod = true
 				return ValidatePodCreate(pod, opts)
 			},
 			ValidateUpdate: func(obj, old any) field.ErrorList {
 				pod, oldPod := obj.(*api.Pod), old.(*api.Pod)
-				opts := GetValidationOptionsFromPodSpecAndMeta(&pod.Spec, &oldPod.Spec, &pod.ObjectMeta, &oldPod.ObjectMeta)
+				opts := GetValidationOptionsFromPodSpecAndMeta(cfg, &pod.Spec, &oldPod.Spec, &pod.ObjectMeta, &oldPod.ObjectMeta)
 				opts.ResourceIsPod = true
 				return ValidatePodUpdate(pod, oldPod, opts)
 			},
 			ValidateStatusUpdate: func(obj, old any) field.ErrorList {
 				pod, oldPod := obj.(*api.Pod), old.(*api.Pod)
-				opts := GetValidationOptionsFromPodSpecAndMeta(&pod.Spec, &oldPod.Spec, &pod.ObjectMeta, &oldPod.ObjectMeta)
+				opts := GetValidationOptionsFromPodSpecAndMeta(cfg, &pod.Spec, &oldPod.Spec, &pod.ObjectMeta, &oldPod.ObjectMeta)
 				opts.ResourceIsPod = true
 				return ValidatePodStatusUpdate(pod, oldPod, opts)
 			},
@@ -40,11 +41,11 @@ func podSpecStrategy(kind string) *registry.Strategy {
 			Namespaced: true,
 			Validate: func(obj any) field.ErrorList {
 				t := obj.(*api.PodTemplate)
-				return ValidatePodTemplate(t, GetValidationOptionsFromPodTemplate(&t.Template, nil))
+				return ValidatePodTemplate(t, GetValidationOptionsFromPodTemplate(cfg, &t.Template, nil))
 			},
 			ValidateUpdate: func(obj, old any) field.ErrorList {
 				t, oldT := obj.(*api.PodTemplate), old.(*api.PodTemplate)
-				return ValidatePodTemplateUpdate(t, oldT, GetValidationOptionsFromPodTemplate(&t.Template, &oldT.Template))
+				return ValidatePodTemplateUpdate(t, oldT, GetValidationOptionsFromPodTemplate(cfg, &t.Template, &oldT.Template))
 			},
 			Declarative:      podTemplateDeclarative,
 			WarningsOnCreate: podTemplateWarningsOnCreate,
@@ -55,11 +56,11 @@ func podSpecStrategy(kind string) *registry.Strategy {
 			Namespaced: true,
 			Validate: func(obj any) field.ErrorList {
 				rc := obj.(*api.ReplicationController)
-				return ValidateReplicationController(rc, GetValidationOptionsFromPodTemplate(rc.Spec.Template, nil))
+				return ValidateReplicationController(rc, GetValidationOptionsFromPodTemplate(cfg, rc.Spec.Template, nil))
 			},
 			ValidateUpdate: func(obj, old any) field.ErrorList {
 				rc, oldRC := obj.(*api.ReplicationController), old.(*api.ReplicationController)
-				errs := ValidateReplicationControllerUpdate(rc, oldRC, GetValidationOptionsFromPodTemplate(rc.Spec.Template, oldRC.Spec.Template))
+				errs := ValidateReplicationControllerUpdate(rc, oldRC, GetValidationOptionsFromPodTemplate(cfg, rc.Spec.Template, oldRC.Spec.Template))
 				return append(errs, nonConvertibleFields(rc, oldRC)...)
 			},
 			ValidateStatusUpdate: func(obj, old any) field.ErrorList {
