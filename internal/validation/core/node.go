@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	api "github.com/ssa-diff/ssa-diff/internal/api/core"
+	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	avoidpods "github.com/ssa-diff/ssa-diff/internal/validation/core/avoidpods"
 	"k8s.io/apimachinery/pkg/api/equality"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
@@ -24,7 +25,7 @@ var nodeFeatureName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustC
 // metadata and the annotations the scheduler reads, its taints, the quantities and declared
 // features of its status, and its pod CIDRs (one per IP family). Status may be set on
 // create; config sources are dropped then (PrepareForCreate).
-func ValidateNode(n *api.Node) field.ErrorList {
+func ValidateNode(cfg *serverconfig.Config, n *api.Node) field.ErrorList {
 	meta := field.NewPath("metadata")
 	errs := ValidateObjectMeta(&n.ObjectMeta, false, apimachineryvalidation.NameIsDNSSubdomain, meta)
 	errs = append(errs, nodeAnnotations(n.Annotations, meta.Child("annotations"))...)
@@ -40,7 +41,7 @@ func ValidateNode(n *api.Node) field.ErrorList {
 	if cidrs := n.Spec.PodCIDRs; len(cidrs) > 0 {
 		p := field.NewPath("spec", "podCIDRs")
 		for i, c := range cidrs {
-			errs = append(errs, validation.IsValidCIDRForLegacyField(p.Index(i), c, strictIPs, nil)...)
+			errs = append(errs, IsValidCIDRForLegacyField(cfg, p.Index(i), c, nil)...)
 		}
 		if len(cidrs) > 1 {
 			dual, err := netutils.IsDualStackCIDRStrings(cidrs)
@@ -58,7 +59,7 @@ func ValidateNode(n *api.Node) field.ErrorList {
 // ValidateNodeUpdate checks an update of a Node, through the main resource (after
 // ValidateNode) or /status: a pod CIDR, once given, and the external ID never change, a
 // provider ID is only ever set, and the addresses are unique.
-func ValidateNodeUpdate(n, old *api.Node) field.ErrorList {
+func ValidateNodeUpdate(cfg *serverconfig.Config, n, old *api.Node) field.ErrorList {
 	meta := field.NewPath("metadata")
 	errs := ValidateObjectMetaUpdate(&n.ObjectMeta, &old.ObjectMeta, meta)
 	errs = append(errs, nodeAnnotations(n.Annotations, meta.Child("annotations"))...)

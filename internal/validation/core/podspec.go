@@ -122,7 +122,7 @@ func ValidatePodSpec(spec *api.PodSpec, podMeta *metav1.ObjectMeta, fldPath *fie
 		}
 	}
 	errs = append(errs, validateAffinity(spec.Affinity, opts, fldPath.Child("affinity"))...)
-	errs = append(errs, validatePodDNSConfig(spec.DNSConfig, &spec.DNSPolicy, fldPath.Child("dnsConfig"))...)
+	errs = append(errs, validatePodDNSConfig(spec.DNSConfig, &spec.DNSPolicy, fldPath.Child("dnsConfig"), opts)...)
 	for i, g := range spec.ReadinessGates {
 		errs = append(errs, ValidateQualifiedName(string(g.ConditionType), fldPath.Child("readinessGates").Index(i).Child("conditionType"))...)
 	}
@@ -156,7 +156,7 @@ func ValidatePodSpec(spec *api.PodSpec, podMeta *metav1.ObjectMeta, fldPath *fie
 	if len(spec.Tolerations) > 0 {
 		errs = append(errs, ValidateTolerations(spec.Tolerations, fldPath.Child("tolerations"), opts, true)...)
 	}
-	errs = append(errs, ValidateHostAliases(spec.HostAliases, fldPath.Child("hostAliases"))...)
+	errs = append(errs, ValidateHostAliases(spec.HostAliases, fldPath.Child("hostAliases"), opts)...)
 	if spec.PriorityClassName != "" {
 		for _, msg := range ValidatePriorityClassName(spec.PriorityClassName, false) {
 			errs = append(errs, field.Invalid(fldPath.Child("priorityClassName"), spec.PriorityClassName, msg))
@@ -240,18 +240,9 @@ const (
 	maxDNSSearchListChars = 2048
 )
 
-// strictIPCIDRValidation is the StrictIPCIDRValidation feature gate, on in 1.37.
-const strictIPCIDRValidation = true
-
-// IsValidIPForLegacyField checks an IP address of a field that predates strict parsing;
-// values the stored object already had are kept.
-func IsValidIPForLegacyField(fldPath *field.Path, value string, validOldIPs []string) field.ErrorList {
-	return validation.IsValidIPForLegacyField(fldPath, value, strictIPCIDRValidation, validOldIPs)
-}
-
 // validatePodDNSConfig: nameservers required with dnsPolicy None; limits on nameservers
 // and search domains; named options.
-func validatePodDNSConfig(cfg *api.PodDNSConfig, policy *api.DNSPolicy, fldPath *field.Path) field.ErrorList {
+func validatePodDNSConfig(cfg *api.PodDNSConfig, policy *api.DNSPolicy, fldPath *field.Path, opts PodValidationOptions) field.ErrorList {
 	if policy != nil && *policy == api.DNSNone {
 		if cfg == nil {
 			return field.ErrorList{field.Required(fldPath, fmt.Sprintf("must provide `dnsConfig` when `dnsPolicy` is %s", api.DNSNone))}
@@ -268,7 +259,7 @@ func validatePodDNSConfig(cfg *api.PodDNSConfig, policy *api.DNSPolicy, fldPath 
 		errs = append(errs, field.Invalid(fldPath.Child("nameservers"), cfg.Nameservers, fmt.Sprintf("must not have more than %v nameservers", maxDNSNameservers)))
 	}
 	for i, ns := range cfg.Nameservers {
-		errs = append(errs, IsValidIPForLegacyField(fldPath.Child("nameservers").Index(i), ns, nil)...)
+		errs = append(errs, IsValidIPForLegacyField(opts.Server, fldPath.Child("nameservers").Index(i), ns, nil)...)
 	}
 	if len(cfg.Searches) > maxDNSSearchPaths {
 		errs = append(errs, field.Invalid(fldPath.Child("searches"), cfg.Searches, fmt.Sprintf("must not have more than %v search paths", maxDNSSearchPaths)))
@@ -290,10 +281,10 @@ func validatePodDNSConfig(cfg *api.PodDNSConfig, policy *api.DNSPolicy, fldPath 
 }
 
 // ValidateHostAliases: each alias has an IP and subdomain host names.
-func ValidateHostAliases(aliases []api.HostAlias, fldPath *field.Path) field.ErrorList {
+func ValidateHostAliases(aliases []api.HostAlias, fldPath *field.Path, opts PodValidationOptions) field.ErrorList {
 	var errs field.ErrorList
 	for i, a := range aliases {
-		errs = append(errs, IsValidIPForLegacyField(fldPath.Index(i).Child("ip"), a.IP, nil)...)
+		errs = append(errs, IsValidIPForLegacyField(opts.Server, fldPath.Index(i).Child("ip"), a.IP, nil)...)
 		for j, h := range a.Hostnames {
 			errs = append(errs, ValidateDNS1123Subdomain(h, fldPath.Index(i).Child("hostnames").Index(j))...)
 		}

@@ -50,8 +50,8 @@ func ValidatePodStatusUpdate(newPod, oldPod *api.Pod, opts PodValidationOptions)
 	if len(st.VolumeHealth) > 0 {
 		errs = append(errs, validatePodVolumeHealth(st.VolumeHealth, &newPod.Spec, p.Child("volumeHealth"))...)
 	}
-	errs = append(errs, validatePodIPs(newPod, oldPod)...)
-	errs = append(errs, validateHostIPs(newPod, oldPod)...)
+	errs = append(errs, validatePodIPs(newPod, oldPod, opts)...)
+	errs = append(errs, validateHostIPs(newPod, oldPod, opts)...)
 	errs = append(errs, validateContainerStatusUsers(st.ContainerStatuses, p.Child("containerStatuses"), newPod.Spec.OS)...)
 	errs = append(errs, validateContainerStatusUsers(st.InitContainerStatuses, p.Child("initContainerStatuses"), newPod.Spec.OS)...)
 	errs = append(errs, validateContainerStatusUsers(st.EphemeralContainerStatuses, p.Child("ephemeralContainerStatuses"), newPod.Spec.OS)...)
@@ -381,7 +381,7 @@ func validatePodVolumeHealth(health []api.PodVolumeHealth, spec *api.PodSpec, fl
 }
 
 // validatePodIPs: valid IPs (kept ones aside), one per family, the first equal to podIP.
-func validatePodIPs(pod, oldPod *api.Pod) field.ErrorList {
+func validatePodIPs(pod, oldPod *api.Pod, opts PodValidationOptions) field.ErrorList {
 	var errs field.ErrorList
 	p := field.NewPath("status", "podIPs")
 	var kept []string
@@ -393,7 +393,7 @@ func validatePodIPs(pod, oldPod *api.Pod) field.ErrorList {
 	}
 	ips := pod.Status.PodIPs
 	for i, ip := range ips {
-		errs = append(errs, IsValidIPForLegacyField(p.Index(i), ip.IP, kept)...)
+		errs = append(errs, IsValidIPForLegacyField(opts.Server, p.Index(i), ip.IP, kept)...)
 	}
 	if len(ips) > 1 {
 		list := make([]string, len(ips))
@@ -420,7 +420,7 @@ func validatePodIPs(pod, oldPod *api.Pod) field.ErrorList {
 
 // validateHostIPs: the first equal to hostIP, valid IPs (kept ones aside), one per
 // family.
-func validateHostIPs(pod, oldPod *api.Pod) field.ErrorList {
+func validateHostIPs(pod, oldPod *api.Pod, opts PodValidationOptions) field.ErrorList {
 	ips := pod.Status.HostIPs
 	if len(ips) == 0 {
 		return nil
@@ -438,7 +438,7 @@ func validateHostIPs(pod, oldPod *api.Pod) field.ErrorList {
 		}
 	}
 	for i, ip := range ips {
-		errs = append(errs, IsValidIPForLegacyField(p.Index(i), ip.IP, kept)...)
+		errs = append(errs, IsValidIPForLegacyField(opts.Server, p.Index(i), ip.IP, kept)...)
 	}
 	if len(ips) > 1 {
 		list := make([]string, len(ips))
