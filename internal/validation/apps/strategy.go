@@ -29,9 +29,9 @@ func Strategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 				return ValidateDeploymentStatusUpdate(obj.(*api.Deployment), old.(*api.Deployment))
 			},
 			Declarative:      templateDeclarative(func(obj any) *coreapi.PodTemplateSpec { return &obj.(*api.Deployment).Spec.Template }),
-			WarningsOnCreate: func(obj any) []string { return deploymentWarningsOnCreate(obj.(*api.Deployment)) },
+			WarningsOnCreate: func(obj any) []string { return deploymentWarningsOnCreate(cfg, obj.(*api.Deployment)) },
 			WarningsOnUpdate: func(obj, old any) []string {
-				return deploymentWarningsOnUpdate(obj.(*api.Deployment), old.(*api.Deployment))
+				return deploymentWarningsOnUpdate(cfg, obj.(*api.Deployment), old.(*api.Deployment))
 			},
 		}
 	case "ReplicaSet":
@@ -49,9 +49,9 @@ func Strategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 				return ValidateReplicaSetStatusUpdate(obj.(*api.ReplicaSet), old.(*api.ReplicaSet))
 			},
 			Declarative:      templateDeclarative(func(obj any) *coreapi.PodTemplateSpec { return &obj.(*api.ReplicaSet).Spec.Template }),
-			WarningsOnCreate: func(obj any) []string { return replicaSetWarningsOnCreate(obj.(*api.ReplicaSet)) },
+			WarningsOnCreate: func(obj any) []string { return replicaSetWarningsOnCreate(cfg, obj.(*api.ReplicaSet)) },
 			WarningsOnUpdate: func(obj, old any) []string {
-				return replicaSetWarningsOnUpdate(obj.(*api.ReplicaSet), old.(*api.ReplicaSet))
+				return replicaSetWarningsOnUpdate(cfg, obj.(*api.ReplicaSet), old.(*api.ReplicaSet))
 			},
 		}
 	case "StatefulSet":
@@ -69,9 +69,9 @@ func Strategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 				return ValidateStatefulSetStatusUpdate(obj.(*api.StatefulSet), old.(*api.StatefulSet))
 			},
 			Declarative:      templateDeclarative(func(obj any) *coreapi.PodTemplateSpec { return &obj.(*api.StatefulSet).Spec.Template }),
-			WarningsOnCreate: func(obj any) []string { return statefulSetWarningsOnCreate(obj.(*api.StatefulSet)) },
+			WarningsOnCreate: func(obj any) []string { return statefulSetWarningsOnCreate(cfg, obj.(*api.StatefulSet)) },
 			WarningsOnUpdate: func(obj, old any) []string {
-				return statefulSetWarningsOnUpdate(obj.(*api.StatefulSet), old.(*api.StatefulSet))
+				return statefulSetWarningsOnUpdate(cfg, obj.(*api.StatefulSet), old.(*api.StatefulSet))
 			},
 		}
 	case "DaemonSet":
@@ -92,9 +92,9 @@ func Strategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 				return ValidateDaemonSetStatusUpdate(obj.(*api.DaemonSet), old.(*api.DaemonSet))
 			},
 			Declarative:      templateDeclarative(func(obj any) *coreapi.PodTemplateSpec { return &obj.(*api.DaemonSet).Spec.Template }),
-			WarningsOnCreate: func(obj any) []string { return daemonSetWarningsOnCreate(obj.(*api.DaemonSet)) },
+			WarningsOnCreate: func(obj any) []string { return daemonSetWarningsOnCreate(cfg, obj.(*api.DaemonSet)) },
 			WarningsOnUpdate: func(obj, old any) []string {
-				return daemonSetWarningsOnUpdate(obj.(*api.DaemonSet), old.(*api.DaemonSet))
+				return daemonSetWarningsOnUpdate(cfg, obj.(*api.DaemonSet), old.(*api.DaemonSet))
 			},
 		}
 	case "ControllerRevision":

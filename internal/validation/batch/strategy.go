@@ -36,8 +36,8 @@ func Strategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 				}
 				return declarativeJob(obj.(*api.Job), o)
 			},
-			WarningsOnCreate: func(obj any) []string { return jobWarningsOnCreate(obj.(*api.Job)) },
-			WarningsOnUpdate: func(obj, old any) []string { return jobWarningsOnUpdate(obj.(*api.Job), old.(*api.Job)) },
+			WarningsOnCreate: func(obj any) []string { return jobWarningsOnCreate(cfg, obj.(*api.Job)) },
+			WarningsOnUpdate: func(obj, old any) []string { return jobWarningsOnUpdate(cfg, obj.(*api.Job), old.(*api.Job)) },
 		}
 	case "CronJob":
 		return &registry.Strategy{
@@ -59,8 +59,8 @@ func Strategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 				}
 				return declarativeCronJob(obj.(*api.CronJob), o)
 			},
-			WarningsOnCreate: func(obj any) []string { return cronJobWarningsOnCreate(obj.(*api.CronJob)) },
-			WarningsOnUpdate: func(obj, old any) []string { return cronJobWarningsOnUpdate(obj.(*api.CronJob), old.(*api.CronJob)) },
+			WarningsOnCreate: func(obj any) []string { return cronJobWarningsOnCreate(cfg, obj.(*api.CronJob)) },
+			WarningsOnUpdate: func(obj, old any) []string { return cronJobWarningsOnUpdate(cfg, obj.(*api.CronJob), old.(*api.CronJob)) },
 		}
 	}
 	return nil

@@ -37,7 +37,7 @@ func ValidateNode(cfg *serverconfig.Config, n *api.Node) field.ErrorList {
 	if swap := n.Status.NodeInfo.Swap; swap != nil && swap.Capacity != nil {
 		errs = append(errs, ValidatePositiveField(*swap.Capacity, meta.Child("nodeSwapStatus").Child("capacity"))...)
 	}
-	errs = append(errs, nodeDeclaredFeatures(n.Status.DeclaredFeatures, field.NewPath("status", "declaredFeatures"))...)
+	errs = append(errs, nodeDeclaredFeatures(cfg, n.Status.DeclaredFeatures, field.NewPath("status", "declaredFeatures"))...)
 	if cidrs := n.Spec.PodCIDRs; len(cidrs) > 0 {
 		p := field.NewPath("spec", "podCIDRs")
 		for i, c := range cidrs {
@@ -64,7 +64,7 @@ func ValidateNodeUpdate(cfg *serverconfig.Config, n, old *api.Node) field.ErrorL
 	errs := ValidateObjectMetaUpdate(&n.ObjectMeta, &old.ObjectMeta, meta)
 	errs = append(errs, nodeAnnotations(n.Annotations, meta.Child("annotations"))...)
 	errs = append(errs, nodeResources(n)...)
-	errs = append(errs, nodeDeclaredFeatures(n.Status.DeclaredFeatures, field.NewPath("status", "declaredFeatures"))...)
+	errs = append(errs, nodeDeclaredFeatures(cfg, n.Status.DeclaredFeatures, field.NewPath("status", "declaredFeatures"))...)
 	seen := map[api.NodeAddress]bool{}
 	for i, a := range n.Status.Addresses {
 		if seen[a] {
@@ -86,10 +86,17 @@ func ValidateNodeUpdate(cfg *serverconfig.Config, n, old *api.Node) field.ErrorL
 	}
 	// Declarative validation has these as alpha rules only: the handwritten ones count.
 	providerID := field.NewPath("spec", "providerID")
-	if old.Spec.ProviderID != "" && n.Spec.ProviderID != "" && old.Spec.ProviderID != n.Spec.ProviderID {
+	if !cfg.AtLeast(37) {
+		// Kubernetes 1.37 split the rule in two Invalid errors
+		// (pkg/apis/core/validation/validation.go ValidateNodeUpdate, v1.36.3:7385-7387 →
+		// v1.37.2:7704-7710): up to 1.36 any change of a set provider ID is one Forbidden.
+		if old.Spec.ProviderID != "" && old.Spec.ProviderID != n.Spec.ProviderID {
+			errs = append(errs, field.Forbidden(providerID, "node updates may not change providerID except from \"\" to valid"))
+		}
+	} else if old.Spec.ProviderID != "" && n.Spec.ProviderID != "" && old.Spec.ProviderID != n.Spec.ProviderID {
 		errs = append(errs, field.Invalid(providerID, nil, "field cannot be modified once set").WithOrigin("update").MarkCoveredByDeclarative())
 	}
-	if old.Spec.ProviderID != "" && n.Spec.ProviderID == "" {
+	if cfg.AtLeast(37) && old.Spec.ProviderID != "" && n.Spec.ProviderID == "" {
 		errs = append(errs, field.Invalid(providerID, nil, "field cannot be cleared once set").WithOrigin("update").MarkCoveredByDeclarative())
 	}
 	if n.Spec.ConfigSource != nil {
@@ -129,7 +136,11 @@ func nodeResources(n *api.Node) field.ErrorList {
 }
 
 // nodeDeclaredFeatures: well-formed names, sorted, each once.
-func nodeDeclaredFeatures(features []string, fldPath *field.Path) field.ErrorList {
+func nodeDeclaredFeatures(cfg *serverconfig.Config, features []string, fldPath *field.Path) field.ErrorList {
+	if !cfg.AtLeast(35) {
+		// Kubernetes 1.35 added the field and its checks (validateNodeDeclaredFeatures).
+		return nil
+	}
 	var errs field.ErrorList
 	for i, f := range features {
 		switch {

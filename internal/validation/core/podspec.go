@@ -113,8 +113,8 @@ func ValidatePodSpec(spec *api.PodSpec, podMeta *metav1.ObjectMeta, fldPath *fie
 	errs = append(errs, validateDNSPolicy(&spec.DNSPolicy, fldPath.Child("dnsPolicy"))...)
 	errs = append(errs, unversionedvalidation.ValidateLabels(spec.NodeSelector, fldPath.Child("nodeSelector"))...)
 	errs = append(errs, validatePodSpecSecurityContext(spec.SecurityContext, spec, fldPath.Child("securityContext"), opts)...)
-	if spec.ShareProcessNamespace != nil && spec.HostPID && *spec.ShareProcessNamespace {
-		errs = append(errs, field.Invalid(fldPath.Child("shareProcessNamespace"), *spec.ShareProcessNamespace, "ShareProcessNamespace and HostPID cannot both be enabled"))
+	if opts.Server.AtLeast(37) {
+		errs = append(errs, validateShareProcessNamespace(spec, fldPath)...)
 	}
 	for i, s := range spec.ImagePullSecrets {
 		if !reflect.DeepEqual(api.LocalObjectReference{Name: s.Name}, s) {
@@ -184,7 +184,7 @@ func ValidatePodSpec(spec *api.PodSpec, podMeta *metav1.ObjectMeta, fldPath *fie
 		case spec.OS.Name == api.Linux:
 			errs = append(errs, validateLinux(spec, fldPath)...)
 		case spec.OS.Name == api.Windows:
-			errs = append(errs, validateWindows(spec, fldPath)...)
+			errs = append(errs, validateWindows(opts.Server, spec, fldPath)...)
 		}
 	}
 	if g := spec.SchedulingGroup; g != nil {
@@ -239,6 +239,20 @@ const (
 	maxDNSSearchPaths     = 32
 	maxDNSSearchListChars = 2048
 )
+
+// validateShareProcessNamespace: a pod sharing its process namespace may not use the
+// host's. Kubernetes 1.37 moved the host namespace fields to the pod spec and this rule
+// after the pod security context's (pkg/apis/core/validation/validation.go
+// validateShareProcessNamespace, v1.37.2:4807,5736-5741): up to 1.36 it was the security
+// context's, checked after its supplemental groups and named under it
+// (validatePodSpecSecurityContext, v1.36.3:5557: spec.securityContext.shareProcessNamespace).
+// fldPath is the pod spec's path from 1.37, the security context's before.
+func validateShareProcessNamespace(spec *api.PodSpec, fldPath *field.Path) field.ErrorList {
+	if spec.ShareProcessNamespace != nil && spec.HostPID && *spec.ShareProcessNamespace {
+		return field.ErrorList{field.Invalid(fldPath.Child("shareProcessNamespace"), *spec.ShareProcessNamespace, "ShareProcessNamespace and HostPID cannot both be enabled")}
+	}
+	return nil
+}
 
 // validatePodDNSConfig: nameservers required with dnsPolicy None; limits on nameservers
 // and search domains; named options.

@@ -44,7 +44,7 @@ func ValidatePodStatusUpdate(newPod, oldPod *api.Pod, opts PodValidationOptions)
 	errs = append(errs, validateContainerStateTransition(st.ContainerStatuses, oldSt.ContainerStatuses, p.Child("containerStatuses"), oldPod.Spec.Containers, &oldPod.Spec, opts, false)...)
 	errs = append(errs, validateContainerStateTransition(st.InitContainerStatuses, oldSt.InitContainerStatuses, p.Child("initContainerStatuses"), oldPod.Spec.InitContainers, &oldPod.Spec, opts, true)...)
 	errs = append(errs, validateEphemeralContainerStateTransition(st.EphemeralContainerStatuses, oldSt.EphemeralContainerStatuses, p.Child("ephemeralContainerStatuses"))...)
-	errs = append(errs, validatePodResourceClaimStatuses(st.ResourceClaimStatuses, newPod.Spec.ResourceClaims, p.Child("resourceClaimStatuses"))...)
+	errs = append(errs, validatePodResourceClaimStatuses(opts.Server, st.ResourceClaimStatuses, newPod.Spec.ResourceClaims, p.Child("resourceClaimStatuses"))...)
 	errs = append(errs, validatePodExtendedResourceClaimStatus(st.ExtendedResourceClaimStatus, &newPod.Spec, p.Child("extendedResourceClaimStatus"))...)
 	errs = append(errs, validateNodeAllocatableResourceClaimStatus(st, &newPod.Spec, p.Child("nodeAllocatableResourceClaimStatuses"))...)
 	if len(st.VolumeHealth) > 0 {
@@ -52,11 +52,11 @@ func ValidatePodStatusUpdate(newPod, oldPod *api.Pod, opts PodValidationOptions)
 	}
 	errs = append(errs, validatePodIPs(newPod, oldPod, opts)...)
 	errs = append(errs, validateHostIPs(newPod, oldPod, opts)...)
-	errs = append(errs, validateContainerStatusUsers(st.ContainerStatuses, p.Child("containerStatuses"), newPod.Spec.OS)...)
-	errs = append(errs, validateContainerStatusUsers(st.InitContainerStatuses, p.Child("initContainerStatuses"), newPod.Spec.OS)...)
-	errs = append(errs, validateContainerStatusUsers(st.EphemeralContainerStatuses, p.Child("ephemeralContainerStatuses"), newPod.Spec.OS)...)
-	errs = append(errs, validateAllocatedResourcesStatus(st.ContainerStatuses, p.Child("containerStatuses"), newPod.Spec.Containers, st)...)
-	errs = append(errs, validateAllocatedResourcesStatus(st.InitContainerStatuses, p.Child("initContainerStatuses"), newPod.Spec.InitContainers, st)...)
+	errs = append(errs, validateContainerStatusUsers(st.ContainerStatuses, p.Child("containerStatuses"), newPod.Spec.OS, opts)...)
+	errs = append(errs, validateContainerStatusUsers(st.InitContainerStatuses, p.Child("initContainerStatuses"), newPod.Spec.OS, opts)...)
+	errs = append(errs, validateContainerStatusUsers(st.EphemeralContainerStatuses, p.Child("ephemeralContainerStatuses"), newPod.Spec.OS, opts)...)
+	errs = append(errs, validateAllocatedResourcesStatus(st.ContainerStatuses, p.Child("containerStatuses"), newPod.Spec.Containers, st, opts)...)
+	errs = append(errs, validateAllocatedResourcesStatus(st.InitContainerStatuses, p.Child("initContainerStatuses"), newPod.Spec.InitContainers, st, opts)...)
 	for i, cs := range st.EphemeralContainerStatuses {
 		if len(cs.AllocatedResourcesStatus) != 0 {
 			errs = append(errs, field.Forbidden(p.Child("ephemeralContainerStatuses").Index(i).Child("allocatedResourcesStatus"), "must not be specified in container status"))
@@ -228,7 +228,7 @@ func validateEphemeralContainerStateTransition(newStatuses, oldStatuses []api.Co
 }
 
 // validatePodResourceClaimStatuses: each status names a claim of the spec, once.
-func validatePodResourceClaimStatuses(statuses []api.PodResourceClaimStatus, claims []api.PodResourceClaim, fldPath *field.Path) field.ErrorList {
+func validatePodResourceClaimStatuses(cfg *serverconfig.Config, statuses []api.PodResourceClaimStatus, claims []api.PodResourceClaim, fldPath *field.Path) field.ErrorList {
 	var errs field.ErrorList
 	seen := sets.New[string]()
 	for i, s := range statuses {
@@ -249,8 +249,15 @@ func validatePodResourceClaimStatuses(statuses []api.PodResourceClaimStatus, cla
 			seen.Insert(s.Name)
 		}
 		if s.ResourceClaimName != nil {
+			// Kubernetes 1.36 put the error on the claim name's field
+			// (pkg/apis/core/validation/validation.go validatePodResourceClaimStatuses,
+			// v1.35.4:6090 → v1.36.3:6136): before, on the entry's name.
+			claimPath := p.Child("resourceClaimName")
+			if !cfg.AtLeast(36) {
+				claimPath = p.Child("name")
+			}
 			for _, msg := range ValidateResourceClaimName(*s.ResourceClaimName, false) {
-				errs = append(errs, field.Invalid(p.Child("resourceClaimName"), s.ResourceClaimName, msg))
+				errs = append(errs, field.Invalid(claimPath, s.ResourceClaimName, msg))
 			}
 		}
 	}
@@ -458,7 +465,7 @@ func validateHostIPs(pod, oldPod *api.Pod, opts PodValidationOptions) field.Erro
 
 // validateContainerStatusUsers: no Linux user in a Windows pod; a Linux user's ids in
 // range.
-func validateContainerStatusUsers(statuses []api.ContainerStatus, fldPath *field.Path, os *api.PodOS) field.ErrorList {
+func validateContainerStatusUsers(statuses []api.ContainerStatus, fldPath *field.Path, os *api.PodOS, opts PodValidationOptions) field.ErrorList {
 	var errs field.ErrorList
 	osName := api.Linux
 	if os != nil {
@@ -474,7 +481,14 @@ func validateContainerStatusUsers(statuses []api.ContainerStatus, fldPath *field
 			errs = append(errs, field.Forbidden(up, "cannot be set for a windows pod"))
 		case api.Linux:
 			u := cs.User.Linux
-			if u.UID < 0 || u.UID > math.MaxUint32 {
+			if !opts.Server.AtLeast(37) {
+				// Kubernetes 1.37 let a container's user id reach 4294967295
+				// (pkg/apis/core/validation/validation.go, v1.36.3:9501 IsValidUserID →
+				// v1.37.2:9835-9857): up to 1.36 it is a user id of at most 2147483647.
+				for _, msg := range validation.IsValidUserID(u.UID) {
+					errs = append(errs, field.Invalid(up.Child("uid"), u.UID, msg))
+				}
+			} else if u.UID < 0 || u.UID > math.MaxUint32 {
 				errs = append(errs, field.Invalid(up.Child("uid"), u.UID, fmt.Sprintf("must be between 0 and %d, inclusive", int64(math.MaxUint32))))
 			}
 			for _, msg := range validation.IsValidGroupID(u.GID) {
@@ -498,7 +512,7 @@ const resourceHealthMessageMaxLength = 1024
 // validateAllocatedResourcesStatus: each allocated resource names a request or claim of
 // its container (when the container exists); health values known, messages non-empty
 // and short, resource ids unique.
-func validateAllocatedResourcesStatus(statuses []api.ContainerStatus, fldPath *field.Path, containers []api.Container, st *api.PodStatus) field.ErrorList {
+func validateAllocatedResourcesStatus(statuses []api.ContainerStatus, fldPath *field.Path, containers []api.Container, st *api.PodStatus, opts PodValidationOptions) field.ErrorList {
 	var errs field.ErrorList
 	for i, cs := range statuses {
 		for j, ar := range cs.AllocatedResourcesStatus {
@@ -515,13 +529,20 @@ func validateAllocatedResourcesStatus(statuses []api.ContainerStatus, fldPath *f
 				var detail string
 				if strings.HasPrefix(string(ar.Name), "claim:") {
 					detail = "must match one of the container's resource claims as 'claim:<claimName>/<requestName>' when container.resources.claims[*].request is set or 'claim:<claimName>' when it is empty"
+					// Kubernetes 1.37 reworded this and accepted the names of extended
+					// resource claims (pkg/apis/core/validation/validation.go, v1.36.3:9569 →
+					// v1.37.2:9908,9970-9993).
+					extended := opts.Server.AtLeast(37)
+					if !extended {
+						detail = "must match one of the container's resource claims in a format 'claim:<claimName>/<request>' or 'claim:<claimName>' if request is empty"
+					}
 					for _, c := range ctr.Resources.Claims {
 						if claimStatusName(c.Name, c.Request) == ar.Name {
 							found = true
 							break
 						}
 					}
-					if !found {
+					if !found && extended {
 						found = matchesExtendedResourceClaimStatus(ar.Name, ctr, st.ExtendedResourceClaimStatus)
 					}
 				} else {

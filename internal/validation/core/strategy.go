@@ -108,7 +108,7 @@ func Strategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 			ValidateStatusUpdate: func(obj, old any) field.ErrorList {
 				return ValidateResourceQuotaStatusUpdate(obj.(*api.ResourceQuota), old.(*api.ResourceQuota))
 			},
-			WarningsOnCreate: func(obj any) []string { return resourceQuotaWarnings(obj.(*api.ResourceQuota)) },
+			WarningsOnCreate: func(obj any) []string { return resourceQuotaWarnings(cfg, obj.(*api.ResourceQuota)) },
 			Declarative:      registry.NoDeclarativeRules,
 		}
 	case "Node":

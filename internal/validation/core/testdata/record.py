@@ -103,13 +103,23 @@ for i, case in enumerate(doc["cases"]):
         s.setdefault("metadata", {}).setdefault("namespace", ns) if s["kind"] not in CLUSTER else None
         code, out, _ = apply(s, ns, "gitops", False, sub)
         if code >= 300:
+            if minors:  # the case is not one of this release (a field it does not know)
+                break
             sys.exit(f"{case['name']}: setup refused: {out.get('message')}")
         created.append(s)
+    else:
+        code = 0
+    if code >= 300:
+        print(f"{case['name']}: setup refused, not recorded: {out.get('message')}")
+        continue
     o = yaml.safe_load(case["apply"])
     if o["kind"] not in CLUSTER:
         o.setdefault("metadata", {}).setdefault("namespace", ns)
     code, out, warned = apply(o, ns, "gitops", True, case.get("subresource", ""), case.get("force", False))
     if code >= 300 and code != 422:
+        if minors:  # answered before validation (a field this release does not know): not recorded
+            print(f"{case['name']}: {code}, not recorded: {out.get('message')}")
+            continue
         sys.exit(f"{case['name']}: {code} {out.get('message')}")
     answer = case
     if minors:
