@@ -449,6 +449,18 @@ func PrepareForStatusUpdate(cfg *serverconfig.Config, apiVersion, kind string, o
 	if gk == "apps/Deployment" {
 		restore(meta, unstructured.Object(old, "metadata"), "labels")
 	}
+	if gk == "/Pod" && cfg.AtLeast(37) {
+		// Kubernetes 1.37 kept the stored DRA status fields a /status write leaves out
+		// (pkg/registry/core/pod/strategy.go podStatusStrategy.PrepareForUpdate,
+		// v1.37.2:242-253), for clients that strip fields they do not know; an empty list
+		// still clears them. Up to 1.36 leaving them out removes them.
+		status, oldStatus := unstructured.EnsureObject(obj, "status"), unstructured.Object(old, "status")
+		for _, k := range []string{"resourceClaimStatuses", "extendedResourceClaimStatus", "nodeAllocatableResourceClaimStatuses"} {
+			if _, ok := status[k]; !ok && oldStatus[k] != nil {
+				status[k] = unstructured.DeepCopy(oldStatus[k])
+			}
+		}
+	}
 	dropOffStatusFeatures(cfg, gk, obj, old)
 }
 
