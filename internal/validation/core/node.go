@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	api "github.com/ssa-diff/ssa-diff/internal/api/core"
+	"github.com/ssa-diff/ssa-diff/internal/features"
 	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	avoidpods "github.com/ssa-diff/ssa-diff/internal/validation/core/avoidpods"
 	"k8s.io/apimachinery/pkg/api/equality"
@@ -269,11 +270,14 @@ func nodeConfigSource(src *api.NodeConfigSource, inSpec bool, fldPath *field.Pat
 	return errs
 }
 
-// nodeDeclarative is the declarative validation 1.37 enforces for a Node: with the
-// InPlacePodVerticalScalingSchedulerPreemption gate off (alpha, the default), a spec may not
-// give podPreemptionPolicy — checked only when the spec and the field changed (a stored
-// value is kept: PrepareForUpdate). Its other rules are alpha.
-func nodeDeclarative(obj, old any) field.ErrorList {
+// nodeDeclarative is the declarative validation 1.37 enforces for a Node on the server
+// cfg: with the InPlacePodVerticalScalingSchedulerPreemption gate off (alpha, the
+// default), a spec may not give podPreemptionPolicy — checked only when the spec and the
+// field changed (a stored value is kept: PrepareForUpdate). Its other rules are alpha.
+func nodeDeclarative(cfg *serverconfig.Config, obj, old any) field.ErrorList {
+	if cfg.Enabled(features.InPlacePodVerticalScalingSchedulerPreemption) {
+		return nil
+	}
 	n := obj.(*api.Node)
 	if o, ok := old.(*api.Node); ok && o != nil {
 		if equality.Semantic.DeepEqual(n.Spec, o.Spec) || equality.Semantic.DeepEqual(n.Spec.PodPreemptionPolicy, o.Spec.PodPreemptionPolicy) {

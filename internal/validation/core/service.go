@@ -27,12 +27,15 @@ var (
 	serviceIPFamilies           = []api.IPFamily{api.IPv4Protocol, api.IPv6Protocol}
 	serviceIPFamilyPolicies     = []api.IPFamilyPolicy{api.IPFamilyPolicyPreferDualStack, api.IPFamilyPolicyRequireDualStack, api.IPFamilyPolicySingleStack}
 	loadBalancerIPModes         = []api.LoadBalancerIPMode{api.LoadBalancerIPModeProxy, api.LoadBalancerIPModeVIP}
+	// serviceTrafficDistributions are the distributions known with
+	// PreferSameTrafficDistribution on (every supported minor; GA and locked from 1.36),
+	// preferClose the one without it.
 	serviceTrafficDistributions = []string{
-		// PreferSameTrafficDistribution is GA (locked on) in 1.37: all three are known.
 		api.ServiceTrafficDistributionPreferClose,
 		api.ServiceTrafficDistributionPreferSameZone,
 		api.ServiceTrafficDistributionPreferSameNode,
 	}
+	preferCloseTrafficDistribution = []string{api.ServiceTrafficDistributionPreferClose}
 )
 
 // ValidateServiceCreate checks a new Service on the server cfg. Its name is a DNS-1123
@@ -233,8 +236,12 @@ func validateService(cfg *serverconfig.Config, svc, old *api.Service) field.Erro
 	errs = append(errs, loadBalancerClass(nil, svc)...)
 	errs = append(errs, externalTrafficPolicy(svc)...)
 	errs = append(errs, internalTrafficPolicy(svc)...)
-	if td := spec.TrafficDistribution; td != nil && !slices.Contains(serviceTrafficDistributions, *td) {
-		errs = append(errs, field.NotSupported(specPath.Child("trafficDistribution"), *td, serviceTrafficDistributions))
+	distributions := serviceTrafficDistributions
+	if !cfg.Enabled(features.PreferSameTrafficDistribution) {
+		distributions = preferCloseTrafficDistribution
+	}
+	if td := spec.TrafficDistribution; td != nil && !slices.Contains(distributions, *td) {
+		errs = append(errs, field.NotSupported(specPath.Child("trafficDistribution"), *td, distributions))
 	}
 	return errs
 }

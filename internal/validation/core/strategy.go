@@ -123,7 +123,7 @@ func Strategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 			},
 			WarningsOnCreate: func(obj any) []string { return nodeWarnings(obj.(*api.Node)) },
 			WarningsOnUpdate: func(obj, old any) []string { return nodeWarnings(obj.(*api.Node)) },
-			Declarative:      nodeDeclarative,
+			Declarative:      func(obj, old any) field.ErrorList { return nodeDeclarative(cfg, obj, old) },
 		}
 	}
 	return podSpecStrategy(cfg, kind)
