@@ -13,6 +13,8 @@
 #   make bench-corpus   generate the benchmark repositories + live dumps (1,000 and 10,000 objects)
 #   make bench          benchmarks: Go benchmarks (engine, whole CLI on the corpus), then the binary timed
 #   make startup        one small prediction's whole-process start-up against a hello-world Go program (under 5x)
+#   make report-screenshots  the HTML report of each example, of hostile input and of the 1,000-object corpus,
+#                       loaded in headless Chromium: screenshots in report-screenshots/ (git-ignored)
 #   make e2e            --live-from-cluster against a real kube-apiserver 1.37.2 and etcd
 #                       (built once into KUBE_BIN from the Go module proxy)
 
@@ -23,7 +25,7 @@ BIN       ?= ./ssa-diff
 KUBE_BIN  ?= $(HOME)/.cache/kube-apiserver-1.37.2/bin
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: build test vet lint fmt-check unit refresh-recorded recorded-check conformance conformance-long conformance-served differential fixturecheck generate fuzz fuzz-short bench bench-corpus example startup e2e
+.PHONY: build test vet lint fmt-check unit refresh-recorded recorded-check conformance conformance-long conformance-served differential fixturecheck generate fuzz fuzz-short bench bench-corpus example startup e2e report-screenshots
 
 # kustomize's library imports Go's plugin loader, which ssa-diff never uses (kubectl's -k
 # runs no plugins); with cgo on, linking it keeps every exported symbol: this tag leaves it
@@ -140,6 +142,15 @@ e2e:
 		sh conformance/kube-apiserver/build.sh "$(KUBE_BIN)"; \
 	fi
 	SSA_DIFF_E2E=1 SSA_DIFF_KUBE_BIN="$(KUBE_BIN)" $(GO) test -count=1 -run '^TestClusterE2E$$' -v ./cli
+
+# The browser tests of the HTML report (go test runs them too, where chromium is installed),
+# keeping their screenshots to look at: wide and narrow pages of each example, the hostile
+# input, the 1,000-object corpus (generated when testdata/bench-corpus has none) unfiltered
+# and filtered to its refusals.
+SCREENSHOTS ?= report-screenshots
+report-screenshots:
+	SSA_DIFF_SCREENSHOTS=$(abspath $(SCREENSHOTS)) $(GO) test -count=1 -run '^TestReportInBrowser' -v ./cli
+	@ls -1 $(SCREENSHOTS)
 
 # The main job on a real example: an HPA owns spec.replicas, the manifest sets it (exit 3:
 # the server would answer 409). Exit 2 would mean ssa-diff could not predict.

@@ -40,6 +40,7 @@ func BenchmarkCLI(b *testing.B) {
 	}{
 		{"1000", []string{"-o", "json"}},
 		{"1000", []string{"-o", "text"}},
+		{"1000", []string{"-o", "html"}},
 		{"1000", []string{"--applier", "argocd", "--argocd-app", "platform", "-o", "github"}},
 		{"1000", []string{"--applier", "flux", "--flux-kustomization", "flux-system/apps", "-o", "markdown"}},
 		// A 10,000-object dump is one List of about 100 MiB, read item by item.

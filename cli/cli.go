@@ -115,6 +115,7 @@ type options struct {
 	gate              gateOptions
 	advice            adviceOptions
 	liveOpts          liveOptions
+	report            reportOptions
 	showVersion       bool
 }
 
@@ -203,6 +204,7 @@ func flagSet(prog string, cfg *options) (fs *pflag.FlagSet, argNames map[string]
 	fs.Var(&cfg.serviceIPFamilies, "service-ip-families", "The IP families of the cluster's service IP ranges (kube-apiserver's --service-cluster-ip-range), the primary first: IPv4, IPv6, IPv4,IPv6 or IPv6,IPv4. A dual-stack cluster gives PreferDualStack and RequireDualStack Services both families; a single-stack one refuses RequireDualStack (422). Default: refusals as an IPv4 cluster, the families the cluster adds left to the server.")
 	fs.StringVar(now, "now", "", "The time stamped into changed managedFields entries, and the time ages are measured from, RFC 3339 (default: the current time).")
 	fs.StringVarP(&cfg.output, "output", "o", "text", "Output format: "+strings.Join(output.Formats(), ", ")+".")
+	cfg.addReportFlags(fs)
 	fs.BoolVar(&cfg.showManagedFields, "show-managed-fields", false, "Show metadata.managedFields in diffs.")
 	fs.BoolVar(&cfg.showSecrets, "show-secrets", false, "Show Secret values in diffs instead of masking them.")
 	fs.StringVar(color, "color", "auto", "Colour the text and diff outputs: auto, always or never (auto: on a terminal, unless NO_COLOR is set).")
@@ -234,6 +236,9 @@ func flagSet(prog string, cfg *options) (fs *pflag.FlagSet, argNames map[string]
 		argNames[k] = v
 	}
 	for k, v := range liveArgNames {
+		argNames[k] = v
+	}
+	for k, v := range reportArgNames {
 		argNames[k] = v
 	}
 	return fs, argNames, now, color, help
@@ -317,6 +322,9 @@ func parseFlags(prog string, args []string, stdout, stderr io.Writer) (*options,
 		return fail("--subresource must be status or scale, not %q", cfg.subresource)
 	}
 	if _, err := output.New(cfg.output, io.Discard, output.Options{}); err != nil {
+		return fail("%v", err)
+	}
+	if err := cfg.checkReport(); err != nil {
 		return fail("%v", err)
 	}
 	if cfg.jobs < 1 {

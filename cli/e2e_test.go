@@ -178,41 +178,61 @@ func readFile(t *testing.T, path string) string {
 	return string(b)
 }
 
+// readFixtureCase reads a recorded case's case.yaml.
+func readFixtureCase(t *testing.T, cy string) fixtureCase {
+	t.Helper()
+	b, err := os.ReadFile(cy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c fixtureCase
+	if err := yaml.Unmarshal(b, &c); err != nil {
+		t.Fatalf("%s: %v", cy, err)
+	}
+	return c
+}
+
+// applies reports whether the case's request is an apply (to the main resource or status).
+func (c fixtureCase) applies() bool {
+	return c.Request.Verb == "apply" || c.Request.Verb == "apply-status"
+}
+
+// args is the command line that predicts the case's request, whose files are in the
+// directory d, named as seen from the directory the command runs in (at joins them to it:
+// filepath.Base to run in d).
+func (c fixtureCase) args(d string, at func(string) string) []string {
+	args := []string{"--field-manager", c.Request.FieldManager, "--applier", "api"}
+	if c.Request.Mode == "kubectl" {
+		args[len(args)-1] = "kubectl"
+	}
+	if c.Now != "" {
+		args = append(args, "--now", c.Now)
+	}
+	if c.Request.Force {
+		args = append(args, "--force-conflicts")
+	}
+	if sub := c.Request.Subresource; sub != "" || c.Request.Verb == "apply-status" {
+		args = append(args, "--subresource", "status")
+	}
+	if _, err := os.Stat(filepath.Join(d, "crds.yaml")); err == nil {
+		args = append(args, "--crd", at(filepath.Join(d, "crds.yaml")))
+	}
+	args = append(args, at(filepath.Join(d, "manifest.yaml")))
+	if _, err := os.Stat(filepath.Join(d, "live.json")); err == nil {
+		args = append(args, at(filepath.Join(d, "live.json")))
+	}
+	return args
+}
+
 // fixtureCase1 checks one recorded case.
 func fixtureCase1(t *testing.T, bin, d, name, cy string) {
 	{
-		b, err := os.ReadFile(cy)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var c fixtureCase
-		if err := yaml.Unmarshal(b, &c); err != nil {
-			t.Fatalf("%s: %v", cy, err)
-		}
-		if c.Request.Verb != "apply" && c.Request.Verb != "apply-status" {
+		c := readFixtureCase(t, cy)
+		if !c.applies() {
 			return
 		}
-		args := []string{"-o", "json", "--field-manager", c.Request.FieldManager, "--applier", "api"}
-		if c.Request.Mode == "kubectl" {
-			args[len(args)-1] = "kubectl"
-		}
-		if c.Now != "" {
-			args = append(args, "--now", c.Now)
-		}
-		if c.Request.Force {
-			args = append(args, "--force-conflicts")
-		}
-		if sub := c.Request.Subresource; sub != "" || c.Request.Verb == "apply-status" {
-			args = append(args, "--subresource", "status")
-		}
-		if _, err := os.Stat(filepath.Join(d, "crds.yaml")); err == nil {
-			args = append(args, "--crd", "crds.yaml")
-		}
-		args = append(args, "manifest.yaml")
+		args := append([]string{"-o", "json"}, c.args(d, filepath.Base)...)
 		live, liveErr := os.ReadFile(filepath.Join(d, "live.json"))
-		if liveErr == nil {
-			args = append(args, "live.json")
-		}
 		out, stderr, code := runBinary(t, bin, d, args...)
 		if errs := schemaErrors(t, []byte(out)); len(errs) > 0 {
 			t.Errorf("%s: the report does not satisfy the schema: %v (stderr %q)", name, errs, stderr)

@@ -156,7 +156,7 @@ func (c *options) wantsWithForce() bool {
 	if c.client.AlwaysForces() {
 		return false
 	}
-	return output.ShowsWithForce(c.output) && !(c.gate.summary && c.output == "text")
+	return output.ShowsWithForce(c.output) && !(c.gate.summary && c.output == "text") || c.report.html != ""
 }
 
 // gitOpsWarnings are notes about flags the GitOps appliers ignore.
@@ -173,7 +173,7 @@ func (c *invocation) predictAndReport(eng predictor, reg *schema.Registry, slots
 	c.gitOpsWarnings(c.stderr)
 	policy := c.gate.policy
 	rep := report.New(report.Options{FieldManager: c.client.Manager(), Force: c.force, Applier: c.client.Name(), Subresource: c.subresource, Now: c.now, Policy: &policy})
-	opts := output.Options{Color: c.color, ShowManagedFields: c.showManagedFields, ShowSecrets: c.showSecrets, Now: c.now, Stderr: c.stderr}
+	opts := output.Options{Color: c.color, ShowManagedFields: c.showManagedFields, ShowSecrets: c.showSecrets, Now: c.now, Stderr: c.stderr, ReportURL: c.reportLink()}
 	w, err := output.New(c.output, c.stdout, opts)
 	if err != nil {
 		return c.errorf("%v", err)
@@ -186,6 +186,10 @@ func (c *invocation) predictAndReport(eng predictor, reg *schema.Registry, slots
 			sopts.Color = c.color && isTerminal(c.stderr)
 			w = output.Multi(w, output.NewSummary(c.stderr, sopts))
 		}
+	}
+	w, finishReport, err := c.withHTMLReport(w, opts)
+	if err != nil {
+		return c.errorf("%v", err)
 	}
 
 	// The progress line shows on a terminal, unless the results themselves scroll by on it.
@@ -214,7 +218,7 @@ func (c *invocation) predictAndReport(eng predictor, reg *schema.Registry, slots
 	if werr == nil {
 		werr = w.Close(rep)
 	}
-	if werr != nil {
+	if werr = finishReport(werr); werr != nil {
 		return c.errorf("writing the report: %v", werr)
 	}
 	return rep.Summary.ExitCode

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bufio"
+	"bytes"
 	"debug/elf"
 	"os"
 	"os/exec"
@@ -231,8 +232,9 @@ func TestKrewManifest(t *testing.T) {
 }
 
 // TestGitHubAction runs the action's gate script as the runner would, with a fake GitHub
-// environment: annotations on standard output, the report in the job summary, the exit
-// status as a step output, the step failing as ssa-diff's status says.
+// environment: annotations on standard output, the report in the job summary linking the
+// run's page, the HTML report written for the upload step, the exit status and the HTML
+// report's path as step outputs, the step failing as ssa-diff's status says.
 func TestGitHubAction(t *testing.T) {
 	var action struct {
 		Inputs  map[string]struct{ Required bool }
@@ -240,8 +242,11 @@ func TestGitHubAction(t *testing.T) {
 		Runs    struct {
 			Using string
 			Steps []struct {
-				Run string
-				Env map[string]string
+				Run  string
+				Uses string
+				If   string
+				With map[string]string
+				Env  map[string]string
 			}
 		}
 	}
@@ -269,6 +274,15 @@ func TestGitHubAction(t *testing.T) {
 	if scripts != 2 {
 		t.Errorf("%d steps run the action's scripts", scripts)
 	}
+	uploads := 0
+	for _, s := range action.Runs.Steps {
+		if strings.HasPrefix(s.Uses, "actions/upload-artifact@") && s.With["path"] == "${{ steps.gate.outputs.report }}" && strings.HasPrefix(s.If, "always()") {
+			uploads++
+		}
+	}
+	if uploads != 1 || action.Outputs["report"].Value == "" {
+		t.Error("the action does not upload the HTML report, even when the gate fails")
+	}
 
 	bin := buildBinary(t)
 	root := repoRoot(t)
@@ -288,7 +302,8 @@ func TestGitHubAction(t *testing.T) {
 		cmd := exec.Command("bash", filepath.Join(root, "action", "run.sh"))
 		cmd.Dir = root
 		cmd.Env = append(os.Environ(), "SSA_DIFF="+bin, "NO_COLOR=1", "GITHUB_STEP_SUMMARY="+summary, "GITHUB_OUTPUT="+output,
-			"INPUT_MANIFESTS="+ex+"manifest.yaml", "INPUT_LIVE="+ex+"live.json", "INPUT_ARGS="+c.args, "INPUT_SUMMARY=true")
+			"INPUT_MANIFESTS="+ex+"manifest.yaml", "INPUT_LIVE="+ex+"live.json", "INPUT_ARGS="+c.args, "INPUT_SUMMARY=true",
+			"RUNNER_TEMP="+dir, "GITHUB_SERVER_URL=https://github.com", "GITHUB_REPOSITORY=shop/gitops", "GITHUB_RUN_ID=42")
 		out, err := cmd.Output()
 		if got := ""; err != nil {
 			got = err.Error()
@@ -302,12 +317,16 @@ func TestGitHubAction(t *testing.T) {
 			t.Errorf("%s: annotations:\n%s", c.args, out)
 		}
 		sum, _ := os.ReadFile(summary)
-		if !strings.HasPrefix(string(sum), "earlier\n"+c.summary) {
-			t.Errorf("%s: the job summary is not appended the report:\n%s", c.args, sum)
+		if !strings.HasPrefix(string(sum), "earlier\n"+c.summary) || !strings.Contains(string(sum), "(<https://github.com/shop/gitops/actions/runs/42>)") {
+			t.Errorf("%s: the job summary is not appended the report linking the run:\n%s", c.args, sum)
 		}
+		report := filepath.Join(dir, "ssa-diff-report.html")
 		o, _ := os.ReadFile(output)
-		if string(o) != "exit-code="+c.status+"\n" {
+		if string(o) != "exit-code="+c.status+"\nreport="+report+"\n" {
 			t.Errorf("%s: outputs %q", c.args, o)
+		}
+		if page, err := os.ReadFile(report); err != nil || !bytes.HasPrefix(page, []byte("<!DOCTYPE html>")) {
+			t.Errorf("%s: no HTML report: %v", c.args, err)
 		}
 	}
 }

@@ -3,8 +3,10 @@
 // coloured diff), diff (the unified diff alone, as kubectl diff prints it), json and yaml
 // (the versioned report), objects (the predicted objects as the server returns them), and
 // for CI: github (workflow-command annotations at the manifests' lines), junit (one test
-// case per object; failing findings fail it) and markdown (a pull-request comment within
-// GitHub's size limit); NewSummary is the one-screen overview of --summary.
+// case per object; failing findings fail it), markdown (a pull-request comment within
+// GitHub's size limit) and html (one self-contained page: filters, side-by-side diffs, the
+// ownership map of each object; html.go, its template, style and script in html/);
+// NewSummary is the one-screen overview of --summary.
 //
 // A Writer receives the results one by one in input order (Write) and then the complete
 // report (Close). Streaming formats print as results arrive; the report formats print at

@@ -269,6 +269,9 @@ func (m *markdownWriter) Close(rep *report.Report) error {
 			fmt.Fprintf(&b, " · protected: %s", listCode(p.Protect))
 		}
 	}
+	if u := m.opts.ReportURL; u != "" {
+		fmt.Fprintf(&b, "\n\n📄 **[The whole report](%s)**: one page with every object's diff, ownership map, conflicts and refusals.", linkTarget(u))
+	}
 	if s.Pruned > 0 {
 		b.WriteString("\n\n| to create | to update | unchanged | to prune | rejected | not predicted | conflicts | fields taken over | fields deleted | failures |\n|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 		fmt.Fprintf(&b, "| %d | %d | %d | %d | %d | %d | %d | %d | %d | %d |\n\n", s.Created, s.Updated, s.Unchanged, s.Pruned, s.Rejected, s.Errors, s.Conflicts, s.Takeovers, s.Deletions, s.Failures)
@@ -333,6 +336,13 @@ func code(s string) string {
 		return fence + " " + s + " " + fence
 	}
 	return fence + s + fence
+}
+
+// linkTarget is a URL or file name as a Markdown link's destination: in angle brackets
+// (which allow spaces and parentheses), with what would end them percent-encoded.
+func linkTarget(u string) string {
+	r := strings.NewReplacer("<", "%3C", ">", "%3E", "\n", "%0A", "\r", "%0D", "\\", "%5C")
+	return "<" + r.Replace(u) + ">"
 }
 
 // cell makes text safe inside a table cell: pipes escaped, lines joined.

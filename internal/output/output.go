@@ -28,6 +28,9 @@ type Options struct {
 	ShowSecrets bool
 	// Now is the time ages are measured from.
 	Now time.Time
+	// ReportURL is where the HTML report of the same run is (a file or a CI artifact's
+	// address): the markdown comment links it.
+	ReportURL string
 	// Stderr receives what kubectl would print on its error stream (refusals in the diff
 	// and objects formats).
 	Stderr io.Writer
@@ -42,12 +45,13 @@ var formats = map[string]func(io.Writer, Options) Writer{
 	"github":   newGitHub,
 	"junit":    newJUnit,
 	"markdown": newMarkdown,
+	"html":     newHTML,
 }
 
 // ShowsWithForce reports whether a format shows what --force-conflicts would do about a
 // refusal with conflicts (Result.WithForce).
 func ShowsWithForce(format string) bool {
-	return format == "text" || format == "json" || format == "yaml"
+	return format == "text" || format == "json" || format == "yaml" || format == "html"
 }
 
 // Streams reports whether a format prints each result as it is written.

@@ -11,27 +11,31 @@ import (
 	"github.com/ssa-diff/ssa-diff/internal/report"
 )
 
-// compactValue prints a value in one line of JSON, cut to max runes.
-func compactValue(v any, max int) string {
+// compactValues prints two values in one line of JSON each, cut to max runes, but never
+// the same for values that differ: when both would be cut to the same text, each shows
+// where they differ.
+func compactValues(a, b any, max int) (string, string) { return compactPair(json.Marshal, a, b, max) }
+
+// compactWith prints a value in one line of JSON (marshal prints it), cut to max runes.
+func compactWith(marshal func(any) ([]byte, error), v any, max int) string {
 	if v == nil {
 		return "(absent)"
 	}
-	b, err := json.Marshal(v)
+	b, err := marshal(v)
 	if err != nil {
 		return "?"
 	}
 	return report.Cut(string(b), max)
 }
 
-// compactValues prints two values as compactValue does, but never the same for values
-// that differ: when both would be cut to the same text, each shows where they differ.
-func compactValues(a, b any, max int) (string, string) {
-	sa, sb := compactValue(a, max), compactValue(b, max)
+// compactPair is compactValues with marshal printing the JSON.
+func compactPair(marshal func(any) ([]byte, error), a, b any, max int) (string, string) {
+	sa, sb := compactWith(marshal, a, max), compactWith(marshal, b, max)
 	if sa != sb || a == nil || b == nil {
 		return sa, sb
 	}
-	ja, err1 := json.Marshal(a)
-	jb, err2 := json.Marshal(b)
+	ja, err1 := marshal(a)
+	jb, err2 := marshal(b)
 	if err1 != nil || err2 != nil || bytes.Equal(ja, jb) {
 		return sa, sb
 	}

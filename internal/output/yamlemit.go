@@ -62,8 +62,11 @@ type yamlEmitter struct {
 
 // emitYAML writes obj (not nil) as yamlv2.Marshal(asYAMLTree(obj)) does; false when obj holds
 // anything this emitter does not reproduce (the output is then to be made by that path).
-func emitYAML(obj map[string]any) (string, bool) {
-	e := &yamlEmitter{buf: make([]byte, 0, 4096), keys: make([]string, 0, 64), whitespace: true, indention: true, ok: true}
+func emitYAML(obj map[string]any) (string, bool) { return emitYAMLSized(obj, 4096) }
+
+// emitYAMLSized is emitYAML with a first buffer of size bytes, for small objects.
+func emitYAMLSized(obj map[string]any, size int) (string, bool) {
+	e := &yamlEmitter{buf: make([]byte, 0, size), keys: make([]string, 0, 8), whitespace: true, indention: true, ok: true}
 	e.mapping(obj, -1)
 	if !e.ok {
 		return "", false

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -89,4 +90,18 @@ func line(s string) string {
 		return s
 	}
 	return s + "⏎ (no newline at the end)\n"
+}
+
+// The style sheet and the script an HTML report page embeds.
+var (
+	pageStyle  = regexp.MustCompile(`(?s)<style>.*?</style>`)
+	pageScript = regexp.MustCompile(`(?s)<script>.*?</script>`)
+)
+
+// WithoutPageAssets is an HTML report page with its embedded style sheet and script left
+// out, for golden files: they are internal/output/html/page.css and page.js, the same in
+// every page (internal/output's tests hold the page to them).
+func WithoutPageAssets(page []byte) []byte {
+	page = pageStyle.ReplaceAllLiteral(page, []byte("<style>/* internal/output/html/page.css */</style>"))
+	return pageScript.ReplaceAllLiteral(page, []byte("<script>/* internal/output/html/page.js */</script>"))
 }

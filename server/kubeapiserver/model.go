@@ -54,7 +54,7 @@ var _ server.Model = (*Model)(nil)
 // ssa-diff does not predict and for service IP families ParseServiceIPFamilies refuses.
 func New(cfg Config) (*Model, error) {
 	if !cfg.Version.IsSupported() {
-		return nil, fmt.Errorf("Kubernetes %s is not predicted: the supported minors are %s", cfg.Version, supportedList())
+		return nil, fmt.Errorf("kube-apiserver %s is not predicted: the supported minors are %s", cfg.Version, supportedList())
 	}
 	if len(cfg.ServiceIPFamilies) > 0 {
 		fams, err := ParseServiceIPFamilies(strings.Join(cfg.ServiceIPFamilies, ","))

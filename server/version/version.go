@@ -83,7 +83,7 @@ func Parse(s string) (Version, error) {
 	}
 	parts := strings.Split(s, ".")
 	if len(parts) < 2 || len(parts) > 3 || parts[0] != "1" {
-		return Version{}, fmt.Errorf("Kubernetes version %q: want 1.MINOR, v1.MINOR or 1.MINOR.PATCH", in)
+		return Version{}, fmt.Errorf("version %q of Kubernetes: want 1.MINOR, v1.MINOR or 1.MINOR.PATCH", in)
 	}
 	for i, p := range parts[1:] {
 		if p == "" || strings.Trim(p, "0123456789") != "" || len(p) > 1 && p[0] == '0' || len(p) > 4 {
@@ -91,12 +91,12 @@ func Parse(s string) (Version, error) {
 			if i == 1 {
 				what = "patch"
 			}
-			return Version{}, fmt.Errorf("Kubernetes version %q: the %s is not a number", in, what)
+			return Version{}, fmt.Errorf("version %q of Kubernetes: the %s is not a number", in, what)
 		}
 	}
 	m, _ := strconv.Atoi(parts[1])
 	if m == 0 {
-		return Version{}, fmt.Errorf("Kubernetes version %q: no minor 0", in)
+		return Version{}, fmt.Errorf("version %q of Kubernetes: no minor 0", in)
 	}
 	return Version{minor: m}, nil
 }

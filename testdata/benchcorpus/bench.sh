@@ -46,6 +46,7 @@ for n in 1000 10000; do
 	best "-o json (kubectl)" "$BIN" $lim --now $NOW -o json "$d/repo" "$d/live.json"
 	[ "$n" = 1000 ] || { best "--applier argocd -o github --summary" "$BIN" $lim --now $NOW --applier argocd --argocd-app platform -o github --summary "$d/repo" "$d/live.json"; continue; }
 	best "-o text (kubectl)" "$BIN" $lim --now $NOW -o text "$d/repo" "$d/live.json"
+	best "-o html (kubectl)" "$BIN" $lim --now $NOW -o html "$d/repo" "$d/live.json"
 	best "--applier argocd -o github --summary" "$BIN" $lim --now $NOW --applier argocd --argocd-app platform -o github --summary "$d/repo" "$d/live.json"
 	best "--applier flux -o markdown" "$BIN" $lim --now $NOW --applier flux --flux-kustomization flux-system/apps -o markdown "$d/repo" "$d/live.json"
 	best "--applier argocd -o junit --jobs 1" "$BIN" $lim --now $NOW --applier argocd --argocd-app platform -o junit --jobs 1 "$d/repo" "$d/live.json"
