@@ -111,6 +111,8 @@ for i, case in enumerate(doc["cases"]):
         code = 0
     if code >= 300:
         print(f"{case['name']}: setup refused, not recorded: {out.get('message')}")
+        for c in reversed(created):
+            request("DELETE", obj_path(c, ns))
         continue
     o = yaml.safe_load(case["apply"])
     if o["kind"] not in CLUSTER:
@@ -119,6 +121,8 @@ for i, case in enumerate(doc["cases"]):
     if code >= 300 and code != 422:
         if minors:  # answered before validation (a field this release does not know): not recorded
             print(f"{case['name']}: {code}, not recorded: {out.get('message')}")
+            for c in reversed(created):
+                request("DELETE", obj_path(c, ns))
             continue
         sys.exit(f"{case['name']}: {code} {out.get('message')}")
     answer = case
