@@ -1,5 +1,6 @@
-// Package strategy applies the registry rules kube-apiserver 1.37 applies to
-// a built-in object around storage (its REST strategies' PrepareForCreate and
+// Package strategy applies the registry rules kube-apiserver applies, at the
+// minor and with the feature gates of the server described (serverconfig.Config,
+// 1.34 to 1.37), to a built-in object around storage (its REST strategies' PrepareForCreate and
 // PrepareForUpdate, and rest.BeforeUpdate), and names the values the server
 // assigns that no offline prediction can know.
 //
@@ -34,22 +35,32 @@
 //     families the IPs imply, a node port shared by ports of one number) is
 //     derived, allocated values left unset are kept on update, and a type
 //     change wipes what the new type does not use;
-//   - what other strategies add, clear or drop: fields of features off in
-//     1.37 (a pod template's schedulingGroup, evictionResponders, stop
-//     signals, bind mount options, emptyDir mode, volume user fields, a gRPC
-//     probe's mode, an HTTP probe's or hook's protocol; a Job's scheduling; a
-//     Lease's strategy and preferredHolder; a Node's configSource and
-//     podPreemptionPolicy; a ResourceSlice's list-valued attributes, partition
-//     type attribute, counter compatibility groups, node allocatable
-//     resources and skipped node operations; a resource claim's or claim
-//     template's derived attributes) dropped on create, and on update unless
-//     the stored object uses them (a ResourceSlice's generation is compared
+//   - what other strategies add, clear or drop: fields of features the
+//     server has off — in 1.37 a pod template's schedulingGroup,
+//     evictionResponders, stop signals, bind mount options, emptyDir mode,
+//     volume user fields, a gRPC probe's mode, an HTTP probe's or hook's
+//     protocol; a Job's scheduling; a Lease's strategy and preferredHolder; a
+//     Node's configSource and podPreemptionPolicy; a ResourceSlice's
+//     list-valued attributes, partition type attribute, counter compatibility
+//     groups, node allocatable resources and skipped node operations; a
+//     resource claim's or claim template's derived attributes; in older
+//     minors also a pod template's container restart policies and rules, env
+//     file key references, hostnameOverride and image volumes with their
+//     mounts (1.34), projected cluster trust bundles and pod certificates (up
+//     to 1.36), a Node's declared features (1.35) — dropped on create, and on
+//     update unless the stored object uses them (a ResourceSlice's generation is compared
 //     before the drop, so a dropped field still moves it), and on a /status
 //     write the status fields of such features (a Pod's volume mount status,
 //     node allocatable claim statuses and volume health; a Node's config
 //     status; a PersistentVolumeClaim's and a CSINode's volume health; a ResourceClaim result's skipped node operations, and the
-//     status of devices the write deallocates) — the applier keeps owning what is
-//     dropped, since field management ran first; a Pod's scheduling-gated condition
+//     status of devices the write deallocates; up to 1.35 a Pod's extended
+//     resource claim status, its pod-level resources (1.35) and, even when
+//     stored, its health statuses) — the applier keeps owning what is
+//     dropped, since field management ran first; a 1.37 Pod /status write
+//     keeps the stored DRA status fields it leaves out; a Pod's QoS class from
+//     its pod-level resources (up to 1.36 whenever spec.resources is there; in
+//     1.37 when they name cpu, memory or hugepages, after the strategy
+//     defaulted them); a Pod's scheduling-gated condition
 //     and its matchLabelKeys turned into selector requirements; a
 //     PersistentVolumeClaim's data sources; a ServiceAccount's secret
 //     references reduced to names; a CertificateSigningRequest's requester;

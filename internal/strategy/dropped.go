@@ -3,29 +3,69 @@ package strategy
 import (
 	"strings"
 
+	"github.com/ssa-diff/ssa-diff/internal/features"
+	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 )
 
-// Fields of features that are off in kube-apiserver 1.37 by default: the strategies drop
+// Fields of features that are off in the server's feature gates: the strategies drop
 // them from a request (the dropDisabled… functions their PrepareForCreate and
 // PrepareForUpdate call), on create always, on update unless the stored object already
 // uses the feature. Field management has run by then: the applier still owns what was
-// dropped.
+// dropped. Whether a feature is off is the server's gate (serverconfig.Config.Enabled):
+// the tables are the same for every minor, the gates' defaults differ.
 
 // offFeature is one such feature: the fields it adds, as paths from the root the strategy
 // hands it (a pod spec, a job spec, the object) where "*" stands for every item of a list.
 // The feature is in use when any of them holds a value.
 type offFeature struct {
-	gate  string
+	name string
+	// gate is the feature's gate; known is false for a gate no supported release has (its
+	// feature is off everywhere).
+	gate  features.Gate
+	known bool
 	paths [][]string
+	// keptInUseFrom is the first minor whose strategy keeps the fields of a stored object
+	// that uses the feature (0: every minor's does).
+	keptInUseFrom int
+	// inUse and drop, when set, replace the test and the removal by paths.
+	inUse func(root map[string]any) bool
+	drop  func(root map[string]any)
 }
 
 func newOffFeature(gate string, paths ...string) offFeature {
-	f := offFeature{gate: gate}
+	f := offFeature{name: gate}
+	f.gate, f.known = features.Lookup(gate)
 	for _, p := range paths {
 		f.paths = append(f.paths, strings.Split(p, "."))
 	}
 	return f
+}
+
+// off reports whether the server cfg has the feature off.
+func (f offFeature) off(cfg *serverconfig.Config) bool { return !f.known || !cfg.Enabled(f.gate) }
+
+// dropFrom drops the feature's fields from root unless the stored root old uses it, on the
+// server cfg.
+func (f offFeature) dropFrom(cfg *serverconfig.Config, root, old map[string]any) {
+	if !f.off(cfg) || ((f.keptInUseFrom == 0 || cfg.AtLeast(f.keptInUseFrom)) && f.used(old)) {
+		return
+	}
+	if f.drop != nil {
+		f.drop(root)
+		return
+	}
+	for _, p := range f.paths {
+		dropAt(root, p)
+	}
+}
+
+// used reports whether root (nil: none) uses the feature.
+func (f offFeature) used(root map[string]any) bool {
+	if f.inUse != nil {
+		return root != nil && f.inUse(root)
+	}
+	return f.holds(root)
 }
 
 // containerFields are paths under every kind of container of a pod spec.
@@ -39,7 +79,7 @@ func containerFields(paths ...string) []string {
 	return out
 }
 
-// podSpecOff are the pod spec's features off in 1.37 (pkg/api/pod dropDisabledFields).
+// podSpecOff are the pod spec's features (pkg/api/pod dropDisabledFields).
 var podSpecOff = []offFeature{
 	newOffFeature("GenericWorkload", "schedulingGroup"),
 	newOffFeature("EvictionRequestAPI", "evictionResponders"),
@@ -48,23 +88,133 @@ var podSpecOff = []offFeature{
 	newOffFeature("EmptyDirVolumeMode", "volumes.*.emptyDir.mode"),
 	// Of a volume, the strategy looks at its secret, else its configMap, else its
 	// downwardAPI, else its projected source (volumeUserFields).
-	newOffFeature("AtomicWriteVolumeUserFields",
+	withDrop(newOffFeature("AtomicWriteVolumeUserFields",
 		"volumes.*.secret.defaultUser", "volumes.*.secret.items.*.user",
 		"volumes.*.configMap.defaultUser", "volumes.*.configMap.items.*.user",
 		"volumes.*.downwardAPI.defaultUser", "volumes.*.downwardAPI.items.*.user",
-		"volumes.*.projected.defaultUser"),
+		"volumes.*.projected.defaultUser"), dropVolumeUserFields),
 	newOffFeature("GRPCContainerProbeTLS", containerFields("livenessProbe.grpc.mode", "readinessProbe.grpc.mode", "startupProbe.grpc.mode")...),
 	newOffFeature("H2CContainerProbe", containerFields("livenessProbe.httpGet.protocol", "readinessProbe.httpGet.protocol",
 		"startupProbe.httpGet.protocol", "lifecycle.postStart.httpGet.protocol", "lifecycle.preStop.httpGet.protocol")...),
+	// Off in 1.34 (alpha), on from 1.35: a container's restart policy and rules
+	// (dropContainerRestartRules, pkg/api/pod/util.go v1.34.4:1732).
+	withInUse(withDrop(newOffFeature("ContainerRestartRules"), dropContainerRestartRules), containerRestartRulesInUse),
+	// Off in 1.34, on from 1.35: an env var's file key reference, which leaves its valueFrom
+	// empty (dropFileKeyRefInUse, v1.34.4:799).
+	newOffFeature("EnvFiles", containerFields("env.*.valueFrom.fileKeyRef")...),
+	// Off in 1.34, on from 1.35 (v1.34.4:779).
+	newOffFeature("HostnameOverride", "hostnameOverride"),
+	// Off in 1.34 (beta), on from 1.35: image volumes and the mounts of them
+	// (dropImageVolumes, v1.34.4:1519).
+	withDrop(newOffFeature("ImageVolume", "volumes.*.image"), dropImageVolumes),
+	// Off up to 1.36, GA in 1.37: a projected volume's cluster trust bundle and pod
+	// certificate sources, each leaving an empty source behind
+	// (dropDisabledClusterTrustBundleProjection, dropDisabledPodCertificateProjection,
+	// v1.36.3:1533,1576).
+	newOffFeature("ClusterTrustBundleProjection", "volumes.*.projected.sources.*.clusterTrustBundle"),
+	newOffFeature("PodCertificateRequest", "volumes.*.projected.sources.*.podCertificate"),
+}
+
+// withDrop is f with its own removal, withInUse with its own test of use.
+func withDrop(f offFeature, drop func(map[string]any)) offFeature        { f.drop = drop; return f }
+func withInUse(f offFeature, inUse func(map[string]any) bool) offFeature { f.inUse = inUse; return f }
+
+// keptInUse is f whose stored fields are kept only from the minor given.
+func keptInUse(f offFeature, from int) offFeature { f.keptInUseFrom = from; return f }
+
+// dropContainerRestartRules follows dropContainerRestartRules: regular and ephemeral
+// containers lose their restart policy and rules, init containers their rules and a
+// policy other than Always (a sidecar's).
+func dropContainerRestartRules(spec map[string]any) {
+	for _, key := range []string{"containers", "initContainers", "ephemeralContainers"} {
+		for _, c := range unstructured.Objects(spec, key) {
+			delete(c, "restartPolicyRules")
+			if key != "initContainers" || unstructured.Str(c, "restartPolicy") != "Always" {
+				delete(c, "restartPolicy")
+			}
+		}
+	}
+}
+
+// containerRestartRulesInUse follows containerRestartRulesInUse: an init container with a
+// policy other than Always or with rules, a regular container with a policy.
+func containerRestartRulesInUse(spec map[string]any) bool {
+	for _, c := range unstructured.Objects(spec, "initContainers") {
+		if p, ok := c["restartPolicy"].(string); ok && p != "Always" || len(unstructured.List(c, "restartPolicyRules")) > 0 {
+			return true
+		}
+	}
+	for _, c := range unstructured.Objects(spec, "containers") {
+		if c["restartPolicy"] != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// dropImageVolumes follows dropImageVolumes: the image volumes go, and every container's
+// mounts of them; a list left empty goes too.
+func dropImageVolumes(spec map[string]any) {
+	names := map[string]bool{}
+	var kept []any
+	for _, v := range unstructured.List(spec, "volumes") {
+		if m, ok := v.(map[string]any); ok && m["image"] != nil {
+			names[unstructured.Str(m, "name")] = true
+			continue
+		}
+		kept = append(kept, v)
+	}
+	if len(names) == 0 {
+		return
+	}
+	setOrDelete(spec, "volumes", kept)
+	for _, key := range []string{"containers", "initContainers", "ephemeralContainers"} {
+		for _, c := range unstructured.Objects(spec, key) {
+			if _, ok := c["volumeMounts"]; !ok {
+				continue
+			}
+			var mounts []any
+			for _, m := range unstructured.List(c, "volumeMounts") {
+				if mm, ok := m.(map[string]any); ok && names[unstructured.Str(mm, "name")] {
+					continue
+				}
+				mounts = append(mounts, m)
+			}
+			setOrDelete(c, "volumeMounts", mounts)
+		}
+	}
+}
+
+// setOrDelete sets m[k] to list, or deletes k when the list is empty (a nil slice is not
+// stored).
+func setOrDelete(m map[string]any, k string, list []any) {
+	if len(list) == 0 {
+		delete(m, k)
+		return
+	}
+	m[k] = list
 }
 
 // podStatusOff are a pod status's, dropped by a /status write (a create resets the status,
-// a main-resource update keeps the stored one).
+// a main-resource update keeps the stored one): pkg/api/pod dropDisabledPodStatusFields.
 var podStatusOff = []offFeature{
 	newOffFeature("ImageVolumeWithDigest", "status.containerStatuses.*.volumeMounts.*.volumeStatus",
 		"status.initContainerStatuses.*.volumeMounts.*.volumeStatus", "status.ephemeralContainerStatuses.*.volumeMounts.*.volumeStatus"),
 	newOffFeature("DRANodeAllocatableResources", "status.nodeAllocatableResourceClaimStatuses"),
 	newOffFeature("CSIVolumeHealth", "status.volumeHealth"),
+	// Off in 1.35 (alpha; the fields are new in 1.35), on from 1.36.
+	newOffFeature("InPlacePodLevelResourcesVerticalScaling", "status.resources", "status.allocatedResources"),
+	// Off up to 1.35, on from 1.36.
+	newOffFeature("DRAExtendedResource", "status.extendedResourceClaimStatus"),
+	// Off up to 1.35, on from 1.36. Kubernetes 1.36 kept a stored object's health statuses
+	// (resourceHealthStatusInUse, pkg/api/pod/util.go v1.36.3:1060): before, they were
+	// dropped from every write.
+	keptInUse(newOffFeature("ResourceHealthStatus", "status.containerStatuses.*.allocatedResourcesStatus",
+		"status.initContainerStatuses.*.allocatedResourcesStatus", "status.ephemeralContainerStatuses.*.allocatedResourcesStatus"), 36),
+	// New in 1.36 (on).
+	newOffFeature("ResourceHealthStatusMessage", "status.containerStatuses.*.allocatedResourcesStatus.*.resources.*.message",
+		"status.initContainerStatuses.*.allocatedResourcesStatus.*.resources.*.message",
+		"status.ephemeralContainerStatuses.*.allocatedResourcesStatus.*.resources.*.message"),
 }
 
 // nodeStatusOff are a Node status's, dropped by a /status write: the dynamic kubelet
@@ -142,10 +292,13 @@ var jobSpecOff = []offFeature{newOffFeature("WorkloadWithJob", "scheduling")}
 // stored Lease lacks that very field.
 var leaseOff = []offFeature{newOffFeature("CoordinatedLeaderElection", "spec.strategy"), newOffFeature("CoordinatedLeaderElection", "spec.preferredHolder")}
 
-// nodeOff are a Node's: the dynamic kubelet configuration, long removed, and
-// InPlacePodVerticalScalingSchedulerPreemption's field.
+// nodeOff are a Node's, dropped by a write of the Node itself (its strategy's
+// dropDisabledFields): the dynamic kubelet configuration, long removed,
+// InPlacePodVerticalScalingSchedulerPreemption's field, and NodeDeclaredFeatures' (off in
+// 1.35, where the field is new, on from 1.36; a /status write keeps them).
 var nodeOff = []offFeature{newOffFeature("DynamicKubeletConfig", "spec.configSource"), newOffFeature("DynamicKubeletConfig", "status.config"),
-	newOffFeature("InPlacePodVerticalScalingSchedulerPreemption", "spec.podPreemptionPolicy")}
+	newOffFeature("InPlacePodVerticalScalingSchedulerPreemption", "spec.podPreemptionPolicy"),
+	newOffFeature("NodeDeclaredFeatures", "status.declaredFeatures")}
 
 // podSpecAt says where a kind holds a pod spec, jobSpecAt a job spec.
 var (
@@ -166,9 +319,9 @@ var (
 	}
 )
 
-// dropOffFeatures drops from obj the fields of features that are off, given the stored
-// object old (nil on create).
-func dropOffFeatures(gk string, obj, old map[string]any) {
+// dropOffFeatures drops from obj the fields of features the server cfg has off, given
+// the stored object old (nil on create).
+func dropOffFeatures(cfg *serverconfig.Config, gk string, obj, old map[string]any) {
 	drop := func(at []string, features []offFeature) {
 		root, _ := unstructured.Nested(obj, at...).(map[string]any)
 		if root == nil {
@@ -176,16 +329,7 @@ func dropOffFeatures(gk string, obj, old map[string]any) {
 		}
 		oldRoot, _ := unstructured.Nested(old, at...).(map[string]any)
 		for _, f := range features {
-			if f.inUse(oldRoot) {
-				continue
-			}
-			if f.gate == "AtomicWriteVolumeUserFields" {
-				dropVolumeUserFields(root)
-				continue
-			}
-			for _, p := range f.paths {
-				dropAt(root, p)
-			}
+			f.dropFrom(cfg, root, oldRoot)
 		}
 	}
 	if at, ok := podSpecAt[gk]; ok {
@@ -208,9 +352,9 @@ func dropOffFeatures(gk string, obj, old map[string]any) {
 	}
 }
 
-// dropOffStatusFeatures drops from obj the status fields of features that are off, as a
-// /status write's strategy does, given the stored object old.
-func dropOffStatusFeatures(gk string, obj, old map[string]any) {
+// dropOffStatusFeatures drops from obj the status fields of features the server cfg has
+// off, as a /status write's strategy does, given the stored object old.
+func dropOffStatusFeatures(cfg *serverconfig.Config, gk string, obj, old map[string]any) {
 	var features []offFeature
 	switch gk {
 	case "/Pod":
@@ -225,11 +369,7 @@ func dropOffStatusFeatures(gk string, obj, old map[string]any) {
 		features = claimStatusOff
 	}
 	for _, f := range features {
-		if !f.inUse(old) {
-			for _, p := range f.paths {
-				dropAt(obj, p)
-			}
-		}
+		f.dropFrom(cfg, obj, old)
 	}
 	if gk == "resource.k8s.io/ResourceClaim" {
 		dropDeallocatedDevices(obj, old)
@@ -271,8 +411,8 @@ func dropDeallocatedDevices(obj, old map[string]any) {
 	status["devices"] = kept
 }
 
-// inUse reports whether root (nil: none) holds a value at one of the feature's paths.
-func (f offFeature) inUse(root map[string]any) bool {
+// holds reports whether root (nil: none) holds a value at one of the feature's paths.
+func (f offFeature) holds(root map[string]any) bool {
 	for _, p := range f.paths {
 		if holdsAt(root, p) {
 			return true

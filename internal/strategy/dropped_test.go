@@ -1,12 +1,15 @@
 package strategy
 
 import (
+	"encoding/json"
 	"reflect"
 	"testing"
 
+	"github.com/ssa-diff/ssa-diff/internal/features"
 	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/testkit"
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
+	"github.com/ssa-diff/ssa-diff/server/version"
 	"sigs.k8s.io/yaml"
 )
 
@@ -188,4 +191,132 @@ status:
 	if want := []string{"gpu-0/", "gpu-1/s-2", "gpu-2/"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("devices %v, want %v", got, want)
 	}
+}
+
+// TestOffFeaturesPerMinor: the drop tables follow the server's gates, minor by minor; a
+// stored object that uses an off feature keeps it, except the allocated resources' health
+// statuses, which 1.34 and 1.35 drop from every /status write (pkg/api/pod/util.go
+// dropDisabledPodStatusFields, v1.35.4 against v1.36.3:1060).
+func TestOffFeaturesPerMinor(t *testing.T) {
+	minor := func(m int) *serverconfig.Config { return serverconfig.For(version.Minor(m)) }
+	pod := func() map[string]any {
+		return yamlObject(t, `apiVersion: v1
+kind: Pod
+metadata: {name: p, namespace: ns}
+spec:
+  hostnameOverride: h
+  initContainers:
+  - {name: sidecar, image: i, restartPolicy: Always, restartPolicyRules: [{action: Restart, exitCodes: {operator: In, values: [1]}}]}
+  - {name: once, image: i, restartPolicy: Never}
+  containers:
+  - name: c
+    image: i
+    restartPolicy: Never
+    env: [{name: A, valueFrom: {fileKeyRef: {volumeName: v, path: p, key: k}}}]
+    volumeMounts: [{name: img, mountPath: /img}, {name: v, mountPath: /v}]
+  volumes:
+  - {name: img, image: {reference: r}}
+  - {name: v, emptyDir: {}}
+  - name: pr
+    projected: {sources: [{clusterTrustBundle: {signerName: example.com/s, path: b}}, {podCertificate: {signerName: example.com/s, keyType: ED25519, credentialBundlePath: c}}]}
+`)
+	}
+	dropped134 := `{"containers":[{"env":[{"name":"A","valueFrom":{}}],"image":"i","name":"c","volumeMounts":[{"mountPath":"/v","name":"v"}]}],` +
+		`"initContainers":[{"image":"i","name":"sidecar","restartPolicy":"Always"},{"image":"i","name":"once"}],` +
+		`"volumes":[{"emptyDir":{},"name":"v"},{"name":"pr","projected":{"sources":[{},{}]}}]}`
+	kept135 := `{"containers":[{"env":[{"name":"A","valueFrom":{"fileKeyRef":{"key":"k","path":"p","volumeName":"v"}}}],"image":"i","name":"c","restartPolicy":"Never","volumeMounts":[{"mountPath":"/img","name":"img"},{"mountPath":"/v","name":"v"}]}],` +
+		`"hostnameOverride":"h","initContainers":[{"image":"i","name":"sidecar","restartPolicy":"Always","restartPolicyRules":[{"action":"Restart","exitCodes":{"operator":"In","values":[1]}}]},{"image":"i","name":"once","restartPolicy":"Never"}],` +
+		`"volumes":[{"image":{"reference":"r"},"name":"img"},{"emptyDir":{},"name":"v"},{"name":"pr","projected":{"sources":[{},{}]}}]}`
+	for m, want := range map[int]string{34: dropped134, 35: kept135, 36: kept135} {
+		obj := pod()
+		dropOffFeatures(minor(m), "/Pod", obj, nil)
+		if got := string(jsonText(t, obj["spec"])); got != want {
+			t.Errorf("1.%d create:\n got: %s\nwant: %s", m, got, want)
+		}
+		// An update of a pod that uses every feature keeps them.
+		obj, old := pod(), pod()
+		dropOffFeatures(minor(m), "/Pod", obj, old)
+		if !reflect.DeepEqual(obj, pod()) {
+			t.Errorf("1.%d update of a pod using the features: %s", m, jsonText(t, obj["spec"]))
+		}
+	}
+	obj := pod()
+	dropOffFeatures(minor(37), "/Pod", obj, nil)
+	if !reflect.DeepEqual(obj, pod()) {
+		t.Errorf("1.37 create: %s", jsonText(t, obj["spec"]))
+	}
+
+	status := func() map[string]any {
+		return yamlObject(t, `apiVersion: v1
+kind: Pod
+metadata: {name: p, namespace: ns}
+status:
+  resources: {requests: {cpu: "1"}}
+  extendedResourceClaimStatus: {resourceClaimName: x, requestMappings: [{containerName: c, resourceName: example.com/gpu, requestName: r}]}
+  containerStatuses:
+  - name: c
+    allocatedResourcesStatus: [{name: "claim:a", resources: [{resourceID: r, health: Healthy, message: m}]}]
+`)
+	}
+	for _, c := range []struct {
+		minor  int
+		stored bool
+		want   string // the status's keys and the container status, as kept
+	}{
+		{35, false, `{"containerStatuses":[{"name":"c"}]}`},
+		{35, true, `{"containerStatuses":[{"name":"c"}],"extendedResourceClaimStatus":{"requestMappings":[{"containerName":"c","requestName":"r","resourceName":"example.com/gpu"}],"resourceClaimName":"x"},"resources":{"requests":{"cpu":"1"}}}`},
+		{36, false, `{"containerStatuses":[{"allocatedResourcesStatus":[{"name":"claim:a","resources":[{"health":"Healthy","message":"m","resourceID":"r"}]}],"name":"c"}],"extendedResourceClaimStatus":{"requestMappings":[{"containerName":"c","requestName":"r","resourceName":"example.com/gpu"}],"resourceClaimName":"x"},"resources":{"requests":{"cpu":"1"}}}`},
+	} {
+		var old map[string]any
+		if c.stored {
+			old = status()
+		}
+		obj := status()
+		dropOffStatusFeatures(minor(c.minor), "/Pod", obj, old)
+		if got := string(jsonText(t, obj["status"])); got != c.want {
+			t.Errorf("1.%d /status (stored: %v):\n got: %s\nwant: %s", c.minor, c.stored, got, c.want)
+		}
+	}
+	// With ResourceHealthStatus off, 1.36 keeps what the stored status has; 1.35 did not.
+	off := minor(36)
+	off.Gates = off.Gates.With(features.ResourceHealthStatus, false)
+	obj, old := status(), status()
+	dropOffStatusFeatures(off, "/Pod", obj, old)
+	if unstructured.Nested(obj, "status", "containerStatuses") == nil || unstructured.Objects(obj["status"].(map[string]any), "containerStatuses")[0]["allocatedResourcesStatus"] == nil {
+		t.Errorf("1.36 with ResourceHealthStatus off dropped a stored health status: %s", jsonText(t, obj["status"]))
+	}
+
+	// A Node's declared features go with a write of the Node in 1.35, not from 1.36.
+	node := func() map[string]any {
+		return yamlObject(t, `{apiVersion: v1, kind: Node, metadata: {name: n}, status: {declaredFeatures: [A]}}`)
+	}
+	for m, kept := range map[int]bool{35: false, 36: true} {
+		obj := node()
+		dropOffFeatures(minor(m), "/Node", obj, nil)
+		if got := unstructured.Nested(obj, "status", "declaredFeatures") != nil; got != kept {
+			t.Errorf("1.%d: declared features kept %v, want %v", m, got, kept)
+		}
+	}
+}
+
+// TestOffFeatureGatesKnown: every gate the drop tables name is one of kube-apiserver's (a
+// misspelt one would read as off in every minor), but the long-removed DynamicKubeletConfig.
+func TestOffFeatureGatesKnown(t *testing.T) {
+	tables := [][]offFeature{podSpecOff, podStatusOff, nodeStatusOff, pvcStatusOff, csiNodeStatusOff, sliceOff, claimSpecOff, claimStatusOff, jobSpecOff, leaseOff, nodeOff}
+	for _, table := range tables {
+		for _, f := range table {
+			if !f.known && f.name != "DynamicKubeletConfig" {
+				t.Errorf("gate %q is not kube-apiserver's", f.name)
+			}
+		}
+	}
+}
+
+func jsonText(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

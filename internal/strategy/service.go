@@ -390,7 +390,7 @@ func allocatedFamilies(spec, old map[string]any, cfg *serverconfig.Config) (fami
 		}
 	}
 	fams := validationcore.ServiceIPFamilies(cfg)
-	if len(validationcore.ServiceIPFieldErrors(&svc, stored, fams)) > 0 {
+	if len(validationcore.ServiceIPFieldErrors(cfg, &svc, stored, fams)) > 0 {
 		return nil, true
 	}
 	if len(cfg.ServiceIPFamilies) == 0 {

@@ -3,11 +3,14 @@ package strategy
 import (
 	"regexp"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/ssa-diff/ssa-diff/internal/defaults"
+	"github.com/ssa-diff/ssa-diff/internal/features"
 	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
+	"k8s.io/apimachinery/pkg/api/resource"
 )
 
 // Create turns the result of field management on a missing object into the
@@ -88,11 +91,17 @@ func PrepareForCreate(cfg *serverconfig.Config, apiVersion, kind string, decoded
 		obj["status"] = map[string]any{}
 	}
 	gk := groupOf(apiVersion) + "/" + kind
-	dropOffFeatures(gk, obj, nil)
+	dropOffFeatures(cfg, gk, obj, nil)
 	switch gk {
 	case "/Pod":
 		spec := unstructured.Object(obj, "spec")
-		status := map[string]any{"phase": "Pending", "qosClass": podQOS(spec)}
+		// With PodLevelResourcesFixDefaulting (1.37 on) the strategy defaults the pod-level
+		// resources (pkg/registry/core/pod/strategy.go PrepareForCreate, v1.37.2:101);
+		// before, SetDefaults_Pod did (package defaults). The QoS class sees the result.
+		if cfg.Enabled(features.PodLevelResources) && cfg.Enabled(features.PodLevelResourcesFixDefaulting) && spec != nil {
+			defaults.PodLevelResources(spec, true)
+		}
+		status := map[string]any{"phase": "Pending", "qosClass": podQOS(cfg, spec)}
 		if len(unstructured.List(spec, "schedulingGates")) > 0 {
 			// The time of the create is the server's: Assigned lists it.
 			status["conditions"] = []any{map[string]any{"type": "PodScheduled", "status": "False", "reason": "SchedulingGated",
@@ -329,7 +338,7 @@ func PrepareForUpdate(cfg *serverconfig.Config, apiVersion, kind string, decoded
 	// leave out: a field dropped still moves the generation. The others drop first.
 	dropLate := gk == "resource.k8s.io/ResourceSlice"
 	if !dropLate {
-		dropOffFeatures(gk, obj, old)
+		dropOffFeatures(cfg, gk, obj, old)
 	}
 	switch gk {
 	case "/Namespace":
@@ -341,8 +350,10 @@ func PrepareForUpdate(cfg *serverconfig.Config, apiVersion, kind string, decoded
 	case "discovery.k8s.io/EndpointSlice":
 		dropDeprecatedTopology(obj, old)
 	case "/Pod":
-		// Pod-level resources a client unaware of them left out are kept.
-		if spec := unstructured.EnsureObject(obj, "spec"); spec["resources"] == nil {
+		// Pod-level resources a client unaware of them left out are kept, with
+		// PodLevelResourcesFixDefaulting (1.37 on; pkg/registry/core/pod/strategy.go
+		// PrepareForUpdate, v1.37.2:112-117).
+		if spec := unstructured.EnsureObject(obj, "spec"); spec["resources"] == nil && cfg.Enabled(features.PodLevelResourcesFixDefaulting) {
 			if r := unstructured.Nested(old, "spec", "resources"); r != nil {
 				spec["resources"] = unstructured.DeepCopy(r)
 			}
@@ -398,7 +409,7 @@ func PrepareForUpdate(cfg *serverconfig.Config, apiVersion, kind string, decoded
 		meta["generation"] = g + 1
 	}
 	if dropLate {
-		dropOffFeatures(gk, obj, old)
+		dropOffFeatures(cfg, gk, obj, old)
 	}
 }
 
@@ -449,7 +460,19 @@ func PrepareForStatusUpdate(cfg *serverconfig.Config, apiVersion, kind string, o
 	if gk == "apps/Deployment" {
 		restore(meta, unstructured.Object(old, "metadata"), "labels")
 	}
-	dropOffStatusFeatures(gk, obj, old)
+	if gk == "/Pod" && cfg.AtLeast(37) {
+		// Kubernetes 1.37 kept the stored DRA status fields a /status write leaves out
+		// (pkg/registry/core/pod/strategy.go podStatusStrategy.PrepareForUpdate,
+		// v1.37.2:242-253), for clients that strip fields they do not know; an empty list
+		// still clears them. Up to 1.36 leaving them out removes them.
+		status, oldStatus := unstructured.EnsureObject(obj, "status"), unstructured.Object(old, "status")
+		for _, k := range []string{"resourceClaimStatuses", "extendedResourceClaimStatus", "nodeAllocatableResourceClaimStatuses"} {
+			if _, ok := status[k]; !ok && oldStatus[k] != nil {
+				status[k] = unstructured.DeepCopy(oldStatus[k])
+			}
+		}
+	}
+	dropOffStatusFeatures(cfg, gk, obj, old)
 }
 
 // templateGeneration reads a DaemonSet's template generation annotation.
@@ -466,11 +489,24 @@ func setAnnotation(meta map[string]any, k, v string) {
 	unstructured.EnsureObject(meta, "annotations")[k] = v
 }
 
-// podQOS computes a Pod's QoS class from its (defaulted) containers, as
-// qos.GetPodQOS does for container-level resources: BestEffort without any
-// cpu or memory request or limit, Guaranteed when every container limits cpu
-// and memory with requests equal to limits, Burstable otherwise.
-func podQOS(spec map[string]any) string {
+// podQOS computes a Pod's QoS class from its (defaulted) spec, as qos.GetPodQOS does on
+// the server cfg. With PodLevelResources (on in every supported minor) pod-level resources
+// decide when the pod has them: up to 1.36 whenever spec.resources is there, even empty
+// (1.36.3 pkg/apis/core/helper/qos/qos.go ComputePodQOS); with
+// PodLevelResourcesFixKubeletQOSClass (1.37 on) only when they name a pod-level resource
+// (1.37.2 qos.go, helper.IsPodLevelResourcesSet). Otherwise the containers decide:
+// BestEffort without any cpu or memory request or limit, Guaranteed when every container
+// limits cpu and memory with requests equal to limits, Burstable otherwise (the two
+// releases' algorithms agree there, requests never exceeding limits).
+func podQOS(cfg *serverconfig.Config, spec map[string]any) string {
+	if res, ok := spec["resources"].(map[string]any); ok && cfg.Enabled(features.PodLevelResources) {
+		switch {
+		case !cfg.Enabled(features.PodLevelResourcesFixKubeletQOSClass):
+			return summedQOS(res)
+		case podLevelResourcesSet(res):
+			return requirementsQOS(res)
+		}
+	}
 	any, guaranteed := false, true
 	for _, key := range []string{"initContainers", "containers"} {
 		for _, c := range unstructured.Objects(spec, key) {
@@ -493,6 +529,89 @@ func podQOS(spec map[string]any) string {
 		return "Guaranteed"
 	}
 	return "Burstable"
+}
+
+// summedQOS is the class of one set of requirements as 1.36's ComputePodQOS reads
+// pod-level resources: BestEffort without a positive cpu or memory request or limit,
+// Guaranteed when cpu and memory are limited and every positive request equals its limit,
+// one for one.
+func summedQOS(res map[string]any) string {
+	positive := func(list map[string]any) map[string]resource.Quantity {
+		out := map[string]resource.Quantity{}
+		for _, r := range []string{"cpu", "memory"} {
+			if q, ok := quantity(list[r]); ok && q.Sign() > 0 {
+				out[r] = q
+			}
+		}
+		return out
+	}
+	reqs, lims := positive(unstructured.Object(res, "requests")), positive(unstructured.Object(res, "limits"))
+	if len(reqs) == 0 && len(lims) == 0 {
+		return "BestEffort"
+	}
+	guaranteed := len(lims) == 2 && len(reqs) == len(lims)
+	for r, q := range reqs {
+		if l, ok := lims[r]; !ok || l.Cmp(q) != 0 {
+			guaranteed = false
+		}
+	}
+	if guaranteed {
+		return "Guaranteed"
+	}
+	return "Burstable"
+}
+
+// requirementsQOS is 1.37's requirementsQOS: BestEffort without requests or limits; else
+// per cpu and memory BestEffort (request and limit zero), Guaranteed (equal, not zero) or
+// Burstable; alike, the class, else Burstable.
+func requirementsQOS(res map[string]any) string {
+	reqs, lims := unstructured.Object(res, "requests"), unstructured.Object(res, "limits")
+	if len(reqs) == 0 && len(lims) == 0 {
+		return "BestEffort"
+	}
+	class := ""
+	for _, r := range []string{"cpu", "memory"} {
+		req, _ := quantity(reqs[r])
+		lim, _ := quantity(lims[r])
+		c := "Guaranteed"
+		switch {
+		case req.Cmp(lim) != 0:
+			return "Burstable"
+		case req.IsZero():
+			c = "BestEffort"
+		}
+		if class != "" && class != c {
+			return "Burstable"
+		}
+		class = c
+	}
+	return class
+}
+
+// podLevelResourcesSet is helper.IsPodLevelResourcesSet: a request or limit of cpu,
+// memory or hugepages.
+func podLevelResourcesSet(res map[string]any) bool {
+	for _, k := range []string{"requests", "limits"} {
+		for name := range unstructured.Object(res, k) {
+			if name == "cpu" || name == "memory" || strings.HasPrefix(name, "hugepages-") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// quantity is a quantity of the encoded form (zero and false when absent or unparsable).
+func quantity(v any) (resource.Quantity, bool) {
+	if v == nil {
+		return resource.Quantity{}, false
+	}
+	s, err := defaults.CanonicalQuantity(v)
+	if err != nil {
+		return resource.Quantity{}, false
+	}
+	q, err := resource.ParseQuantity(s)
+	return q, err == nil
 }
 
 func isPositive(v any) bool {

@@ -18,6 +18,7 @@ import (
 	"github.com/ssa-diff/ssa-diff/internal/validation/flowcontrol"
 	"github.com/ssa-diff/ssa-diff/internal/validation/networking"
 	"github.com/ssa-diff/ssa-diff/internal/validation/node"
+	"github.com/ssa-diff/ssa-diff/internal/validation/objectmeta"
 	"github.com/ssa-diff/ssa-diff/internal/validation/policy"
 	"github.com/ssa-diff/ssa-diff/internal/validation/rbac"
 	"github.com/ssa-diff/ssa-diff/internal/validation/registry"
@@ -97,7 +98,7 @@ func validate(cfg *serverconfig.Config, apiVersion, kind, subresource string, ob
 	if old == nil {
 		res.Errors = registry.ValidateCreate(cfg, s, newObj)
 		if len(res.Errors) == 0 && s.WarningsOnCreate != nil {
-			res.Warnings = s.WarningsOnCreate(newObj)
+			res.Warnings = objectmeta.Warnings(cfg, s.WarningsOnCreate(newObj))
 		}
 		return res, nil
 	}
@@ -108,7 +109,7 @@ func validate(cfg *serverconfig.Config, apiVersion, kind, subresource string, ob
 		warnings = s.WarningsOnStatusUpdate
 	}
 	if len(res.Errors) == 0 && warnings != nil {
-		res.Warnings = warnings(newObj, oldObj)
+		res.Warnings = objectmeta.Warnings(cfg, warnings(newObj, oldObj))
 	}
 	return res, nil
 }

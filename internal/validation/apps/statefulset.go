@@ -92,7 +92,7 @@ func validateStatefulSetSpec(spec *api.StatefulSetSpec, fldPath *field.Path, opt
 		errs = append(errs, claimRetention(p.WhenScaled, rp.Child("whenScaled"))...)
 	}
 	if !setOpts.skipClaimTemplates {
-		opts := core.ValidationOptionsForPersistentVolumeClaimCreate()
+		opts := core.ValidationOptionsForPersistentVolumeClaimCreate(opts.Server)
 		for i := range spec.VolumeClaimTemplates {
 			errs = append(errs, core.ValidatePersistentVolumeClaimSpec(&spec.VolumeClaimTemplates[i].Spec, fldPath.Child("volumeClaimTemplates").Index(i).Child("spec"), opts)...)
 		}

@@ -19,19 +19,19 @@ func Strategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 			Namespaced: true,
 			Validate: func(obj any) field.ErrorList {
 				d := obj.(*api.Deployment)
-				return ValidateDeployment(d, podOptionsFor(&d.Spec.Template, nil))
+				return ValidateDeployment(d, podOptionsFor(cfg, &d.Spec.Template, nil))
 			},
 			ValidateUpdate: func(obj, old any) field.ErrorList {
 				d, o := obj.(*api.Deployment), old.(*api.Deployment)
-				return ValidateDeploymentUpdate(d, o, podOptionsFor(&d.Spec.Template, &o.Spec.Template))
+				return ValidateDeploymentUpdate(d, o, podOptionsFor(cfg, &d.Spec.Template, &o.Spec.Template))
 			},
 			ValidateStatusUpdate: func(obj, old any) field.ErrorList {
 				return ValidateDeploymentStatusUpdate(obj.(*api.Deployment), old.(*api.Deployment))
 			},
 			Declarative:      templateDeclarative(func(obj any) *coreapi.PodTemplateSpec { return &obj.(*api.Deployment).Spec.Template }),
-			WarningsOnCreate: func(obj any) []string { return deploymentWarningsOnCreate(obj.(*api.Deployment)) },
+			WarningsOnCreate: func(obj any) []string { return deploymentWarningsOnCreate(cfg, obj.(*api.Deployment)) },
 			WarningsOnUpdate: func(obj, old any) []string {
-				return deploymentWarningsOnUpdate(obj.(*api.Deployment), old.(*api.Deployment))
+				return deploymentWarningsOnUpdate(cfg, obj.(*api.Deployment), old.(*api.Deployment))
 			},
 		}
 	case "ReplicaSet":
@@ -39,19 +39,19 @@ func Strategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 			Namespaced: true,
 			Validate: func(obj any) field.ErrorList {
 				rs := obj.(*api.ReplicaSet)
-				return ValidateReplicaSet(rs, podOptionsFor(&rs.Spec.Template, nil))
+				return ValidateReplicaSet(rs, podOptionsFor(cfg, &rs.Spec.Template, nil))
 			},
 			ValidateUpdate: func(obj, old any) field.ErrorList {
 				rs, o := obj.(*api.ReplicaSet), old.(*api.ReplicaSet)
-				return ValidateReplicaSetUpdate(rs, o, podOptionsFor(&rs.Spec.Template, &o.Spec.Template))
+				return ValidateReplicaSetUpdate(rs, o, podOptionsFor(cfg, &rs.Spec.Template, &o.Spec.Template))
 			},
 			ValidateStatusUpdate: func(obj, old any) field.ErrorList {
 				return ValidateReplicaSetStatusUpdate(obj.(*api.ReplicaSet), old.(*api.ReplicaSet))
 			},
 			Declarative:      templateDeclarative(func(obj any) *coreapi.PodTemplateSpec { return &obj.(*api.ReplicaSet).Spec.Template }),
-			WarningsOnCreate: func(obj any) []string { return replicaSetWarningsOnCreate(obj.(*api.ReplicaSet)) },
+			WarningsOnCreate: func(obj any) []string { return replicaSetWarningsOnCreate(cfg, obj.(*api.ReplicaSet)) },
 			WarningsOnUpdate: func(obj, old any) []string {
-				return replicaSetWarningsOnUpdate(obj.(*api.ReplicaSet), old.(*api.ReplicaSet))
+				return replicaSetWarningsOnUpdate(cfg, obj.(*api.ReplicaSet), old.(*api.ReplicaSet))
 			},
 		}
 	case "StatefulSet":
@@ -59,19 +59,19 @@ func Strategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 			Namespaced: true,
 			Validate: func(obj any) field.ErrorList {
 				ss := obj.(*api.StatefulSet)
-				return ValidateStatefulSet(ss, podOptionsFor(&ss.Spec.Template, nil))
+				return ValidateStatefulSet(ss, podOptionsFor(cfg, &ss.Spec.Template, nil))
 			},
 			ValidateUpdate: func(obj, old any) field.ErrorList {
 				ss, o := obj.(*api.StatefulSet), old.(*api.StatefulSet)
-				return ValidateStatefulSetUpdate(ss, o, podOptionsFor(&ss.Spec.Template, &o.Spec.Template))
+				return ValidateStatefulSetUpdate(ss, o, podOptionsFor(cfg, &ss.Spec.Template, &o.Spec.Template))
 			},
 			ValidateStatusUpdate: func(obj, old any) field.ErrorList {
 				return ValidateStatefulSetStatusUpdate(obj.(*api.StatefulSet), old.(*api.StatefulSet))
 			},
 			Declarative:      templateDeclarative(func(obj any) *coreapi.PodTemplateSpec { return &obj.(*api.StatefulSet).Spec.Template }),
-			WarningsOnCreate: func(obj any) []string { return statefulSetWarningsOnCreate(obj.(*api.StatefulSet)) },
+			WarningsOnCreate: func(obj any) []string { return statefulSetWarningsOnCreate(cfg, obj.(*api.StatefulSet)) },
 			WarningsOnUpdate: func(obj, old any) []string {
-				return statefulSetWarningsOnUpdate(obj.(*api.StatefulSet), old.(*api.StatefulSet))
+				return statefulSetWarningsOnUpdate(cfg, obj.(*api.StatefulSet), old.(*api.StatefulSet))
 			},
 		}
 	case "DaemonSet":
@@ -79,11 +79,11 @@ func Strategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 			Namespaced: true,
 			Validate: func(obj any) field.ErrorList {
 				ds := obj.(*api.DaemonSet)
-				return ValidateDaemonSet(ds, podOptionsFor(&ds.Spec.Template, nil))
+				return ValidateDaemonSet(ds, podOptionsFor(cfg, &ds.Spec.Template, nil))
 			},
 			ValidateUpdate: func(obj, old any) field.ErrorList {
 				ds, o := obj.(*api.DaemonSet), old.(*api.DaemonSet)
-				opts := podOptionsFor(&ds.Spec.Template, &o.Spec.Template)
+				opts := podOptionsFor(cfg, &ds.Spec.Template, &o.Spec.Template)
 				// A stored selector with label values an older server took stays acceptable.
 				opts.AllowInvalidLabelValueInSelector = opts.AllowInvalidLabelValueInSelector || metav1validation.LabelSelectorHasInvalidLabelValue(o.Spec.Selector)
 				return ValidateDaemonSetUpdate(ds, o, opts)
@@ -92,9 +92,9 @@ func Strategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 				return ValidateDaemonSetStatusUpdate(obj.(*api.DaemonSet), old.(*api.DaemonSet))
 			},
 			Declarative:      templateDeclarative(func(obj any) *coreapi.PodTemplateSpec { return &obj.(*api.DaemonSet).Spec.Template }),
-			WarningsOnCreate: func(obj any) []string { return daemonSetWarningsOnCreate(obj.(*api.DaemonSet)) },
+			WarningsOnCreate: func(obj any) []string { return daemonSetWarningsOnCreate(cfg, obj.(*api.DaemonSet)) },
 			WarningsOnUpdate: func(obj, old any) []string {
-				return daemonSetWarningsOnUpdate(obj.(*api.DaemonSet), old.(*api.DaemonSet))
+				return daemonSetWarningsOnUpdate(cfg, obj.(*api.DaemonSet), old.(*api.DaemonSet))
 			},
 		}
 	case "ControllerRevision":

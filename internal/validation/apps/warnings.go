@@ -5,6 +5,7 @@ import (
 
 	api "github.com/ssa-diff/ssa-diff/internal/api/apps"
 	coreapi "github.com/ssa-diff/ssa-diff/internal/api/core"
+	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/validation/core"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -29,42 +30,42 @@ func nameWarnings(name string) []string {
 // generationMoved: the update changed what the generation counts.
 func generationMoved(cur, old int64) bool { return cur != old }
 
-func deploymentWarningsOnCreate(d *api.Deployment) []string {
-	return append(nameWarnings(d.Name), core.GetWarningsForPodTemplate(templatePath, &d.Spec.Template, nil)...)
+func deploymentWarningsOnCreate(cfg *serverconfig.Config, d *api.Deployment) []string {
+	return append(nameWarnings(d.Name), core.GetWarningsForPodTemplate(cfg, templatePath, &d.Spec.Template, nil)...)
 }
 
-func deploymentWarningsOnUpdate(d, old *api.Deployment) []string {
+func deploymentWarningsOnUpdate(cfg *serverconfig.Config, d, old *api.Deployment) []string {
 	if !generationMoved(d.Generation, old.Generation) {
 		return nil
 	}
-	return core.GetWarningsForPodTemplate(templatePath, &d.Spec.Template, &old.Spec.Template)
+	return core.GetWarningsForPodTemplate(cfg, templatePath, &d.Spec.Template, &old.Spec.Template)
 }
 
-func replicaSetWarningsOnCreate(rs *api.ReplicaSet) []string {
-	return append(nameWarnings(rs.Name), core.GetWarningsForPodTemplate(templatePath, &rs.Spec.Template, nil)...)
+func replicaSetWarningsOnCreate(cfg *serverconfig.Config, rs *api.ReplicaSet) []string {
+	return append(nameWarnings(rs.Name), core.GetWarningsForPodTemplate(cfg, templatePath, &rs.Spec.Template, nil)...)
 }
 
-func replicaSetWarningsOnUpdate(rs, old *api.ReplicaSet) []string {
+func replicaSetWarningsOnUpdate(cfg *serverconfig.Config, rs, old *api.ReplicaSet) []string {
 	if !generationMoved(rs.Generation, old.Generation) {
 		return nil
 	}
-	return core.GetWarningsForPodTemplate(templatePath, &rs.Spec.Template, &old.Spec.Template)
+	return core.GetWarningsForPodTemplate(cfg, templatePath, &rs.Spec.Template, &old.Spec.Template)
 }
 
-func daemonSetWarningsOnCreate(ds *api.DaemonSet) []string {
-	return core.GetWarningsForPodTemplate(templatePath, &ds.Spec.Template, nil)
+func daemonSetWarningsOnCreate(cfg *serverconfig.Config, ds *api.DaemonSet) []string {
+	return core.GetWarningsForPodTemplate(cfg, templatePath, &ds.Spec.Template, nil)
 }
 
 // daemonSetWarningsOnUpdate: a DaemonSet warns when its template generation moved.
-func daemonSetWarningsOnUpdate(ds, old *api.DaemonSet) []string {
+func daemonSetWarningsOnUpdate(cfg *serverconfig.Config, ds, old *api.DaemonSet) []string {
 	if ds.Spec.TemplateGeneration == old.Spec.TemplateGeneration {
 		return nil
 	}
-	return core.GetWarningsForPodTemplate(templatePath, &ds.Spec.Template, &old.Spec.Template)
+	return core.GetWarningsForPodTemplate(cfg, templatePath, &ds.Spec.Template, &old.Spec.Template)
 }
 
-func statefulSetWarningsOnCreate(ss *api.StatefulSet) []string {
-	w := core.GetWarningsForPodTemplate(templatePath, &ss.Spec.Template, nil)
+func statefulSetWarningsOnCreate(cfg *serverconfig.Config, ss *api.StatefulSet) []string {
+	w := core.GetWarningsForPodTemplate(cfg, templatePath, &ss.Spec.Template, nil)
 	for i := range ss.Spec.VolumeClaimTemplates {
 		w = append(w, claimSpecWarnings(field.NewPath("spec", "volumeClaimTemplates").Index(i), &ss.Spec.VolumeClaimTemplates[i].Spec)...)
 	}
@@ -73,10 +74,10 @@ func statefulSetWarningsOnCreate(ss *api.StatefulSet) []string {
 
 // statefulSetWarningsOnUpdate: the template's warnings when the generation moved; the
 // claim templates' always (at a path whose last element the server spells "Spec").
-func statefulSetWarningsOnUpdate(ss, old *api.StatefulSet) []string {
+func statefulSetWarningsOnUpdate(cfg *serverconfig.Config, ss, old *api.StatefulSet) []string {
 	var w []string
 	if generationMoved(ss.Generation, old.Generation) {
-		w = core.GetWarningsForPodTemplate(templatePath, &ss.Spec.Template, &old.Spec.Template)
+		w = core.GetWarningsForPodTemplate(cfg, templatePath, &ss.Spec.Template, &old.Spec.Template)
 	}
 	for i := range ss.Spec.VolumeClaimTemplates {
 		w = append(w, claimSpecWarnings(field.NewPath("spec", "volumeClaimTemplates").Index(i).Child("Spec"), &ss.Spec.VolumeClaimTemplates[i].Spec)...)

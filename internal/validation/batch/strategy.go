@@ -20,11 +20,11 @@ func Strategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 			Validate: func(obj any) field.ErrorList {
 				job := obj.(*api.Job)
 				withGeneratedSelector(job)
-				return ValidateJob(job, jobOptionsFor(job, nil))
+				return ValidateJob(job, jobOptionsFor(cfg, job, nil))
 			},
 			ValidateUpdate: func(obj, old any) field.ErrorList {
 				job, o := obj.(*api.Job), old.(*api.Job)
-				return ValidateJobUpdate(job, o, jobOptionsFor(job, o))
+				return ValidateJobUpdate(job, o, jobOptionsFor(cfg, job, o))
 			},
 			ValidateStatusUpdate: func(obj, old any) field.ErrorList {
 				return ValidateJobStatusUpdate(obj.(*api.Job), old.(*api.Job))
@@ -36,19 +36,19 @@ func Strategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 				}
 				return declarativeJob(obj.(*api.Job), o)
 			},
-			WarningsOnCreate: func(obj any) []string { return jobWarningsOnCreate(obj.(*api.Job)) },
-			WarningsOnUpdate: func(obj, old any) []string { return jobWarningsOnUpdate(obj.(*api.Job), old.(*api.Job)) },
+			WarningsOnCreate: func(obj any) []string { return jobWarningsOnCreate(cfg, obj.(*api.Job)) },
+			WarningsOnUpdate: func(obj, old any) []string { return jobWarningsOnUpdate(cfg, obj.(*api.Job), old.(*api.Job)) },
 		}
 	case "CronJob":
 		return &registry.Strategy{
 			Namespaced: true,
 			Validate: func(obj any) field.ErrorList {
 				cj := obj.(*api.CronJob)
-				return ValidateCronJob(cj, podOptionsFor(&cj.Spec.JobTemplate.Spec.Template, nil))
+				return ValidateCronJob(cj, podOptionsFor(cfg, &cj.Spec.JobTemplate.Spec.Template, nil))
 			},
 			ValidateUpdate: func(obj, old any) field.ErrorList {
 				cj, o := obj.(*api.CronJob), old.(*api.CronJob)
-				return ValidateCronJobUpdate(cj, o, podOptionsFor(&cj.Spec.JobTemplate.Spec.Template, &o.Spec.JobTemplate.Spec.Template))
+				return ValidateCronJobUpdate(cj, o, podOptionsFor(cfg, &cj.Spec.JobTemplate.Spec.Template, &o.Spec.JobTemplate.Spec.Template))
 			},
 			// The status strategy checks nothing of its own.
 			ValidateStatusUpdate: func(obj, old any) field.ErrorList { return nil },
@@ -59,21 +59,22 @@ func Strategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 				}
 				return declarativeCronJob(obj.(*api.CronJob), o)
 			},
-			WarningsOnCreate: func(obj any) []string { return cronJobWarningsOnCreate(obj.(*api.CronJob)) },
-			WarningsOnUpdate: func(obj, old any) []string { return cronJobWarningsOnUpdate(obj.(*api.CronJob), old.(*api.CronJob)) },
+			WarningsOnCreate: func(obj any) []string { return cronJobWarningsOnCreate(cfg, obj.(*api.CronJob)) },
+			WarningsOnUpdate: func(obj, old any) []string { return cronJobWarningsOnUpdate(cfg, obj.(*api.CronJob), old.(*api.CronJob)) },
 		}
 	}
 	return nil
 }
 
-// jobOptionsFor are the options of a write of job over old (nil on a create).
-func jobOptionsFor(job, old *api.Job) jobOptions {
+// jobOptionsFor are the options of the server cfg for a write of job over old (nil on a
+// create).
+func jobOptionsFor(cfg *serverconfig.Config, job, old *api.Job) jobOptions {
 	opts := jobOptions{requirePrefixedLabels: true}
 	if old == nil {
-		opts.pod = podOptionsFor(&job.Spec.Template, nil)
+		opts.pod = podOptionsFor(cfg, &job.Spec.Template, nil)
 		return opts
 	}
-	opts.pod = podOptionsFor(&job.Spec.Template, &old.Spec.Template)
+	opts.pod = podOptionsFor(cfg, &job.Spec.Template, &old.Spec.Template)
 	opts.pod.AllowInvalidLabelValueInSelector = opts.pod.AllowInvalidLabelValueInSelector || metav1validation.LabelSelectorHasInvalidLabelValue(old.Spec.Selector)
 	// A suspended Job that has not started (or is suspended again, with no pod running)
 	// may change its scheduling directives and, gates MutableSchedulingDirectivesForSuspendedJobs

@@ -6,6 +6,7 @@ import (
 
 	api "github.com/ssa-diff/ssa-diff/internal/api/batch"
 	coreapi "github.com/ssa-diff/ssa-diff/internal/api/core"
+	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/validation/core"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -29,7 +30,7 @@ func nameWarnings(name string) []string {
 }
 
 // jobSpecWarnings are the warnings of a Job's spec at fldPath (old nil on a create).
-func jobSpecWarnings(fldPath *field.Path, spec, old *api.JobSpec) []string {
+func jobSpecWarnings(cfg *serverconfig.Config, fldPath *field.Path, spec, old *api.JobSpec) []string {
 	var w []string
 	if spec.CompletionMode != nil && *spec.CompletionMode == api.IndexedCompletion {
 		var completions, parallelism int32
@@ -47,32 +48,32 @@ func jobSpecWarnings(fldPath *field.Path, spec, old *api.JobSpec) []string {
 	if old != nil {
 		oldTpl = &old.Template
 	}
-	return append(w, core.GetWarningsForPodTemplate(fldPath.Child("template"), &spec.Template, oldTpl)...)
+	return append(w, core.GetWarningsForPodTemplate(cfg, fldPath.Child("template"), &spec.Template, oldTpl)...)
 }
 
-func jobWarningsOnCreate(job *api.Job) []string {
-	return append(nameWarnings(job.Name), jobSpecWarnings(field.NewPath("spec"), &job.Spec, nil)...)
+func jobWarningsOnCreate(cfg *serverconfig.Config, job *api.Job) []string {
+	return append(nameWarnings(job.Name), jobSpecWarnings(cfg, field.NewPath("spec"), &job.Spec, nil)...)
 }
 
-func jobWarningsOnUpdate(job, old *api.Job) []string {
+func jobWarningsOnUpdate(cfg *serverconfig.Config, job, old *api.Job) []string {
 	if job.Generation == old.Generation {
 		return nil
 	}
-	return jobSpecWarnings(field.NewPath("spec"), &job.Spec, &old.Spec)
+	return jobSpecWarnings(cfg, field.NewPath("spec"), &job.Spec, &old.Spec)
 }
 
 var jobTemplateSpecPath = field.NewPath("spec", "jobTemplate", "spec")
 
-func cronJobWarningsOnCreate(cj *api.CronJob) []string {
-	return append(nameWarnings(cj.Name), jobSpecWarnings(jobTemplateSpecPath, &cj.Spec.JobTemplate.Spec, nil)...)
+func cronJobWarningsOnCreate(cfg *serverconfig.Config, cj *api.CronJob) []string {
+	return append(nameWarnings(cj.Name), jobSpecWarnings(cfg, jobTemplateSpecPath, &cj.Spec.JobTemplate.Spec, nil)...)
 }
 
 // cronJobWarningsOnUpdate: the job template's when the generation moved, and a time zone
 // in the schedule (the server names the field "spec.spec.schedule").
-func cronJobWarningsOnUpdate(cj, old *api.CronJob) []string {
+func cronJobWarningsOnUpdate(cfg *serverconfig.Config, cj, old *api.CronJob) []string {
 	var w []string
 	if cj.Generation != old.Generation {
-		w = jobSpecWarnings(jobTemplateSpecPath, &cj.Spec.JobTemplate.Spec, &old.Spec.JobTemplate.Spec)
+		w = jobSpecWarnings(cfg, jobTemplateSpecPath, &cj.Spec.JobTemplate.Spec, &old.Spec.JobTemplate.Spec)
 	}
 	if strings.Contains(cj.Spec.Schedule, "TZ") {
 		w = append(w, fmt.Sprintf("cannot use TZ or CRON_TZ in %s, use timeZone instead, see https://kubernetes.io/docs/concepts/workloads/controllers/cron-jobs/ for more details", field.NewPath("spec", "spec", "schedule")))

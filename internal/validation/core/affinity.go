@@ -278,6 +278,13 @@ func ValidateTolerations(tolerations []api.Toleration, fldPath *field.Path, opts
 				errs = append(errs, field.Invalid(p.Child("operator"), t.Value, "value must be empty when `operator` is 'Exists'"))
 			}
 		case api.TolerationOpLt, api.TolerationOpGt:
+			if !opts.Server.AtLeast(35) {
+				// Kubernetes 1.35 added the comparison operators, behind
+				// TaintTolerationComparisonOperators (pkg/apis/core/validation/validation.go
+				// ValidateTolerations, v1.34.4:4268 → v1.35.4:4394): 1.34 knows two.
+				errs = append(errs, field.NotSupported(p.Child("operator"), t.Operator, []api.TolerationOperator{api.TolerationOpEqual, api.TolerationOpExists}))
+				break
+			}
 			if !opts.AllowTaintTolerationComparisonOperators {
 				errs = append(errs, field.NotSupported(p.Child("operator"), t.Operator,
 					[]api.TolerationOperator{api.TolerationOpEqual, api.TolerationOpExists, api.TolerationOpLt, api.TolerationOpGt}))
@@ -298,12 +305,6 @@ func ValidateTolerations(tolerations []api.Toleration, fldPath *field.Path, opts
 	}
 	return errs
 }
-
-// Pod topology spread feature gates at their 1.37 defaults.
-const (
-	matchLabelKeysInPodTopologySpreadGate              = true // MatchLabelKeysInPodTopologySpread
-	matchLabelKeysInPodTopologySpreadSelectorMergeGate = true // MatchLabelKeysInPodTopologySpreadSelectorMerge
-)
 
 var supportedScheduleActions = []api.UnsatisfiableConstraintAction{api.DoNotSchedule, api.ScheduleAnyway}
 

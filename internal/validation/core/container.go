@@ -98,7 +98,10 @@ func validateInitContainers(containers []api.Container, os *api.PodOS, regular [
 		if !opts.AllowSidecarResizePolicy && len(ctr.ResizePolicy) > 0 {
 			errs = append(errs, field.Invalid(p.Child("resizePolicy"), ctr.ResizePolicy, "must not be set for init containers"))
 		}
-		if !sidecar && !opts.AllowExistingRestartContainerForNonSidecarInitContainer {
+		// Kubernetes 1.36 refused RestartContainer resize policies on non-sidecar init
+		// containers (pkg/apis/core/validation/validation.go validateInitContainers,
+		// v1.36.3:3864-3870), except where the stored spec has one.
+		if opts.Server.AtLeast(36) && !sidecar && !opts.AllowExistingRestartContainerForNonSidecarInitContainer {
 			for j, rp := range ctr.ResizePolicy {
 				if rp.RestartPolicy == api.RestartContainer {
 					errs = append(errs, field.Invalid(p.Child("resizePolicy").Index(j).Child("restartPolicy"), rp.RestartPolicy, "must not be set to 'RestartContainer' for non-sidecar initContainers"))
@@ -213,7 +216,7 @@ func validateContainerCommon(ctr *api.Container, volumes map[string]api.VolumeSo
 	errs = append(errs, ValidateVolumeDevices(ctr.VolumeDevices, mounts, volumes, p.Child("volumeDevices"))...)
 	errs = append(errs, validatePullPolicy(ctr.ImagePullPolicy, p.Child("imagePullPolicy"))...)
 	errs = append(errs, ValidateContainerResourceRequirements(&ctr.Resources, podClaimNames, p.Child("resources"), opts)...)
-	errs = append(errs, validateResizePolicy(ctr.ResizePolicy, p.Child("resizePolicy"), podRestartPolicy)...)
+	errs = append(errs, validateResizePolicy(ctr.ResizePolicy, p.Child("resizePolicy"), podRestartPolicy, opts)...)
 	return append(errs, ValidateSecurityContext(ctr.SecurityContext, p.Child("securityContext"), hostUsers, opts.AllowSysAdminWhenPrivilegeEscalationFalse)...)
 }
 
@@ -775,8 +778,15 @@ func validatePullPolicy(policy api.PullPolicy, fldPath *field.Path) field.ErrorL
 
 // validateResizePolicy: cpu and memory once each, with a known restart policy, and none
 // that restarts when the pod never restarts.
-func validateResizePolicy(policies []api.ContainerResizePolicy, fldPath *field.Path, podRestartPolicy *api.RestartPolicy) field.ErrorList {
+func validateResizePolicy(policies []api.ContainerResizePolicy, fldPath *field.Path, podRestartPolicy *api.RestartPolicy, opts PodValidationOptions) field.ErrorList {
 	var errs field.ErrorList
+	neverRestartsDetail := "must be 'NotRequired' when pod `restartPolicy` is 'Never'"
+	if !opts.Server.AtLeast(36) {
+		// Kubernetes 1.36 named the pod's restartPolicy in the message
+		// (pkg/apis/core/validation/validation.go validateResizePolicy, v1.35.4:3656 →
+		// v1.36.3:3649).
+		neverRestartsDetail = "must be 'NotRequired' when `restartPolicy` is 'Never'"
+	}
 	seen := map[api.ResourceName]bool{}
 	for i, rp := range policies {
 		if seen[rp.ResourceName] {
@@ -798,7 +808,7 @@ func validateResizePolicy(policies []api.ContainerResizePolicy, fldPath *field.P
 			errs = append(errs, field.NotSupported(fldPath, rp.RestartPolicy, []api.ResourceResizeRestartPolicy{api.NotRequired, api.RestartContainer}))
 		}
 		if *podRestartPolicy == api.RestartPolicyNever && rp.RestartPolicy != api.NotRequired {
-			errs = append(errs, field.Invalid(fldPath, rp.RestartPolicy, "must be 'NotRequired' when pod `restartPolicy` is 'Never'"))
+			errs = append(errs, field.Invalid(fldPath, rp.RestartPolicy, neverRestartsDetail))
 		}
 	}
 	return errs
@@ -807,7 +817,10 @@ func validateResizePolicy(policies []api.ContainerResizePolicy, fldPath *field.P
 // validateInitContainerRestartPolicy: an init container's restartPolicy and its rules.
 func validateInitContainerRestartPolicy(policy *api.ContainerRestartPolicy, rules []api.ContainerRestartRule, fldPath *field.Path, opts PodValidationOptions) field.ErrorList {
 	if policy == nil {
-		if len(rules) > 0 {
+		// Kubernetes 1.35 required the policy of an init container with rules
+		// (pkg/apis/core/validation/validation.go validateInitContainerRestartPolicy,
+		// v1.35.4:3322).
+		if len(rules) > 0 && opts.Server.AtLeast(35) {
 			return field.ErrorList{field.Required(fldPath.Child("restartPolicy"), "must specify restartPolicy when restart rules are used")}
 		}
 		return nil
@@ -847,17 +860,31 @@ func validateContainerRestartPolicy(policy *api.ContainerRestartPolicy, rules []
 	case !contains(supportedContainerRestartPolicies, *policy):
 		errs = append(errs, field.NotSupported(policyPath, *policy, supportedContainerRestartPolicies))
 	}
+	// Kubernetes 1.36 counted the rules and exit codes as items, and listed the actions
+	// allowed when refusing one (pkg/apis/core/validation/validation.go
+	// validateContainerRestartPolicy, v1.35.4:3697-3711 → v1.36.3:3691-3705): before, a
+	// long list was TooLong (its text says bytes) and the refusal listed Restart alone.
+	tooMany := func(p *field.Path, list any, n, limit int) *field.Error {
+		if opts.Server.AtLeast(36) {
+			return field.TooMany(p, n, limit)
+		}
+		return field.TooLong(p, list, limit)
+	}
 	if len(rules) > 20 {
-		errs = append(errs, field.TooMany(fldPath.Child("restartPolicyRules"), len(rules), 20))
+		errs = append(errs, tooMany(fldPath.Child("restartPolicyRules"), rules, len(rules), 20))
 	}
 	actions := restartActions
 	if opts.AllowRestartAllContainers {
 		actions = restartActionsWithAll
 	}
+	listed := actions
+	if !opts.Server.AtLeast(36) {
+		listed = restartActions
+	}
 	for i, rule := range rules {
 		p := fldPath.Child("restartPolicyRules").Index(i)
 		if !contains(actions, rule.Action) {
-			errs = append(errs, field.NotSupported(p.Child("action"), rule.Action, actions))
+			errs = append(errs, field.NotSupported(p.Child("action"), rule.Action, listed))
 		}
 		if rule.ExitCodes == nil {
 			errs = append(errs, field.Required(p.Child("exitCodes"), "must be specified"))
@@ -868,7 +895,7 @@ func validateContainerRestartPolicy(policy *api.ContainerRestartPolicy, rules []
 			errs = append(errs, field.NotSupported(ep.Child("operator"), rule.ExitCodes.Operator, supportedExitCodeOperators))
 		}
 		if len(rule.ExitCodes.Values) > 255 {
-			errs = append(errs, field.TooMany(ep.Child("values"), len(rule.ExitCodes.Values), 255))
+			errs = append(errs, tooMany(ep.Child("values"), rule.ExitCodes.Values, len(rule.ExitCodes.Values), 255))
 		}
 	}
 	return errs

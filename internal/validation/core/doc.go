@@ -1,9 +1,20 @@
 // Package core is the validation of the core group's kinds (ConfigMap, Secret, Service,
-// the pod template …) as kube-apiserver 1.37's registry runs it: each kind's strategy
-// (Strategy), the group's validators over the internal types of package internal/api/core,
-// and the declarative validation 1.37 enforces for the group. Error messages and the values
-// they print are the server's, byte for byte; rules cited are docs/rules.md's
-// valid.builtin, valid.update and valid.metadata.
+// the pod template …) as kube-apiserver's registry runs it at the minor of the server
+// described (serverconfig.Config, 1.34 to 1.37): each kind's strategy (Strategy), the
+// group's validators over the internal types of package internal/api/core, and the
+// declarative validation 1.37 enforces for the group. Error messages and the values they
+// print are the server's, byte for byte; rules cited are docs/rules.md's valid.builtin,
+// valid.update, valid.metadata and valid.minors.
+//
+// # Minors
+//
+// One code path serves every minor. Where releases differ the difference is the server's
+// feature gates (cfg.Enabled, at each minor's defaults: StrictIPCIDRValidation,
+// RelaxedServiceNameValidation, SELinuxMount, ContainerRestartRules …) or a switch on the
+// minor beside the rule (cfg.AtLeast(36) or opts.Server.AtLeast(36)), commented with the
+// release that changed it and the server's file and lines before and after. Messages of
+// k8s.io/apimachinery, which ssa-diff links at v0.37.2 alone, are put in the minor's words
+// by package objectmeta, for every kind, where the registry answers.
 //
 // # Kinds and their strategies
 //
@@ -31,7 +42,7 @@
 // (podspec.go): containers of every kind (container.go), volumes of every source
 // (volumes.go), security contexts (securitycontext.go), scheduling constraints
 // (affinity.go), resources and resource names (resources.go). What is checked depends on
-// PodValidationOptions (podoptions.go): the 1.37 default feature gates, and leniencies for
+// PodValidationOptions (podoptions.go): the server (its minor and gates), and leniencies for
 // what the stored object already holds, so that an update is not refused for a value that
 // was accepted when it was written — GetValidationOptionsFromPodTemplate computes them from
 // the new and the stored template as the server does. Errors come in the server's order,
@@ -44,6 +55,7 @@
 //
 // Declarative validation (declarative_pod.go) adds the few rules 1.37 enforces under these
 // kinds (a ReplicationController's beta rules, eviction responders, volume health); the
-// registry joins them to the handwritten errors. Warnings (warnings.go) are the ones the
-// server returns with an accepted write.
+// 1.37 registry joins them to the handwritten errors (earlier minors answer with the
+// handwritten errors alone). Warnings (warnings.go) are the ones the server returns with
+// an accepted write.
 package core

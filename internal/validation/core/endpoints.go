@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	api "github.com/ssa-diff/ssa-diff/internal/api/core"
+	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"k8s.io/apimachinery/pkg/api/equality"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	"k8s.io/apimachinery/pkg/util/validation"
@@ -12,28 +13,28 @@ import (
 	netutils "k8s.io/utils/net"
 )
 
-// ValidateEndpointsCreate checks new Endpoints.
-func ValidateEndpointsCreate(ep *api.Endpoints) field.ErrorList {
-	return validateEndpoints(ep, nil)
+// ValidateEndpointsCreate checks new Endpoints on the server cfg.
+func ValidateEndpointsCreate(cfg *serverconfig.Config, ep *api.Endpoints) field.ErrorList {
+	return validateEndpoints(cfg, ep, nil)
 }
 
 // ValidateEndpointsUpdate checks an update of Endpoints: subsets the update leaves as they
 // were are not checked again (older servers accepted what they hold).
-func ValidateEndpointsUpdate(ep, old *api.Endpoints) field.ErrorList {
+func ValidateEndpointsUpdate(cfg *serverconfig.Config, ep, old *api.Endpoints) field.ErrorList {
 	errs := ValidateObjectMetaUpdate(&ep.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))
-	return append(errs, validateEndpoints(ep, old)...)
+	return append(errs, validateEndpoints(cfg, ep, old)...)
 }
 
-func validateEndpoints(ep, old *api.Endpoints) field.ErrorList {
+func validateEndpoints(cfg *serverconfig.Config, ep, old *api.Endpoints) field.ErrorList {
 	errs := ValidateObjectMeta(&ep.ObjectMeta, true, apimachineryvalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
-	subsetErrs := endpointSubsets(ep.Subsets, field.NewPath("subsets"))
+	subsetErrs := endpointSubsets(cfg, ep.Subsets, field.NewPath("subsets"))
 	if len(subsetErrs) > 0 && old != nil && equality.Semantic.DeepEqual(old.Subsets, ep.Subsets) {
 		subsetErrs = nil
 	}
 	return append(errs, subsetErrs...)
 }
 
-func endpointSubsets(subsets []api.EndpointSubset, fldPath *field.Path) field.ErrorList {
+func endpointSubsets(cfg *serverconfig.Config, subsets []api.EndpointSubset, fldPath *field.Path) field.ErrorList {
 	var errs field.ErrorList
 	for i := range subsets {
 		ss := &subsets[i]
@@ -43,10 +44,10 @@ func endpointSubsets(subsets []api.EndpointSubset, fldPath *field.Path) field.Er
 			errs = append(errs, field.Required(p, "must specify `addresses` or `notReadyAddresses`"))
 		}
 		for j := range ss.Addresses {
-			errs = append(errs, endpointAddress(&ss.Addresses[j], p.Child("addresses").Index(j))...)
+			errs = append(errs, endpointAddress(cfg, &ss.Addresses[j], p.Child("addresses").Index(j))...)
 		}
 		for j := range ss.NotReadyAddresses {
-			errs = append(errs, endpointAddress(&ss.NotReadyAddresses[j], p.Child("notReadyAddresses").Index(j))...)
+			errs = append(errs, endpointAddress(cfg, &ss.NotReadyAddresses[j], p.Child("notReadyAddresses").Index(j))...)
 		}
 		for j := range ss.Ports {
 			errs = append(errs, endpointPort(&ss.Ports[j], len(ss.Ports) > 1, p.Child("ports").Index(j))...)
@@ -55,8 +56,8 @@ func endpointSubsets(subsets []api.EndpointSubset, fldPath *field.Path) field.Er
 	return errs
 }
 
-func endpointAddress(a *api.EndpointAddress, fldPath *field.Path) field.ErrorList {
-	errs := validation.IsValidIPForLegacyField(fldPath.Child("ip"), a.IP, strictIPs, nil)
+func endpointAddress(cfg *serverconfig.Config, a *api.EndpointAddress, fldPath *field.Path) field.ErrorList {
+	errs := IsValidIPForLegacyField(cfg, fldPath.Child("ip"), a.IP, nil)
 	if a.Hostname != "" {
 		for _, msg := range validation.IsDNS1123Label(a.Hostname) {
 			errs = append(errs, field.Invalid(fldPath.Child("hostname"), a.Hostname, msg))

@@ -8,6 +8,8 @@ import (
 	"sync"
 
 	api "github.com/ssa-diff/ssa-diff/internal/api/core"
+	"github.com/ssa-diff/ssa-diff/internal/features"
+	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	avoidpods "github.com/ssa-diff/ssa-diff/internal/validation/core/avoidpods"
 	"k8s.io/apimachinery/pkg/api/equality"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
@@ -24,7 +26,7 @@ var nodeFeatureName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustC
 // metadata and the annotations the scheduler reads, its taints, the quantities and declared
 // features of its status, and its pod CIDRs (one per IP family). Status may be set on
 // create; config sources are dropped then (PrepareForCreate).
-func ValidateNode(n *api.Node) field.ErrorList {
+func ValidateNode(cfg *serverconfig.Config, n *api.Node) field.ErrorList {
 	meta := field.NewPath("metadata")
 	errs := ValidateObjectMeta(&n.ObjectMeta, false, apimachineryvalidation.NameIsDNSSubdomain, meta)
 	errs = append(errs, nodeAnnotations(n.Annotations, meta.Child("annotations"))...)
@@ -36,11 +38,11 @@ func ValidateNode(n *api.Node) field.ErrorList {
 	if swap := n.Status.NodeInfo.Swap; swap != nil && swap.Capacity != nil {
 		errs = append(errs, ValidatePositiveField(*swap.Capacity, meta.Child("nodeSwapStatus").Child("capacity"))...)
 	}
-	errs = append(errs, nodeDeclaredFeatures(n.Status.DeclaredFeatures, field.NewPath("status", "declaredFeatures"))...)
+	errs = append(errs, nodeDeclaredFeatures(cfg, n.Status.DeclaredFeatures, field.NewPath("status", "declaredFeatures"))...)
 	if cidrs := n.Spec.PodCIDRs; len(cidrs) > 0 {
 		p := field.NewPath("spec", "podCIDRs")
 		for i, c := range cidrs {
-			errs = append(errs, validation.IsValidCIDRForLegacyField(p.Index(i), c, strictIPs, nil)...)
+			errs = append(errs, IsValidCIDRForLegacyField(cfg, p.Index(i), c, nil)...)
 		}
 		if len(cidrs) > 1 {
 			dual, err := netutils.IsDualStackCIDRStrings(cidrs)
@@ -58,12 +60,12 @@ func ValidateNode(n *api.Node) field.ErrorList {
 // ValidateNodeUpdate checks an update of a Node, through the main resource (after
 // ValidateNode) or /status: a pod CIDR, once given, and the external ID never change, a
 // provider ID is only ever set, and the addresses are unique.
-func ValidateNodeUpdate(n, old *api.Node) field.ErrorList {
+func ValidateNodeUpdate(cfg *serverconfig.Config, n, old *api.Node) field.ErrorList {
 	meta := field.NewPath("metadata")
 	errs := ValidateObjectMetaUpdate(&n.ObjectMeta, &old.ObjectMeta, meta)
 	errs = append(errs, nodeAnnotations(n.Annotations, meta.Child("annotations"))...)
 	errs = append(errs, nodeResources(n)...)
-	errs = append(errs, nodeDeclaredFeatures(n.Status.DeclaredFeatures, field.NewPath("status", "declaredFeatures"))...)
+	errs = append(errs, nodeDeclaredFeatures(cfg, n.Status.DeclaredFeatures, field.NewPath("status", "declaredFeatures"))...)
 	seen := map[api.NodeAddress]bool{}
 	for i, a := range n.Status.Addresses {
 		if seen[a] {
@@ -85,10 +87,17 @@ func ValidateNodeUpdate(n, old *api.Node) field.ErrorList {
 	}
 	// Declarative validation has these as alpha rules only: the handwritten ones count.
 	providerID := field.NewPath("spec", "providerID")
-	if old.Spec.ProviderID != "" && n.Spec.ProviderID != "" && old.Spec.ProviderID != n.Spec.ProviderID {
+	if !cfg.AtLeast(37) {
+		// Kubernetes 1.37 split the rule in two Invalid errors
+		// (pkg/apis/core/validation/validation.go ValidateNodeUpdate, v1.36.3:7385-7387 →
+		// v1.37.2:7704-7710): up to 1.36 any change of a set provider ID is one Forbidden.
+		if old.Spec.ProviderID != "" && old.Spec.ProviderID != n.Spec.ProviderID {
+			errs = append(errs, field.Forbidden(providerID, "node updates may not change providerID except from \"\" to valid"))
+		}
+	} else if old.Spec.ProviderID != "" && n.Spec.ProviderID != "" && old.Spec.ProviderID != n.Spec.ProviderID {
 		errs = append(errs, field.Invalid(providerID, nil, "field cannot be modified once set").WithOrigin("update").MarkCoveredByDeclarative())
 	}
-	if old.Spec.ProviderID != "" && n.Spec.ProviderID == "" {
+	if cfg.AtLeast(37) && old.Spec.ProviderID != "" && n.Spec.ProviderID == "" {
 		errs = append(errs, field.Invalid(providerID, nil, "field cannot be cleared once set").WithOrigin("update").MarkCoveredByDeclarative())
 	}
 	if n.Spec.ConfigSource != nil {
@@ -128,7 +137,11 @@ func nodeResources(n *api.Node) field.ErrorList {
 }
 
 // nodeDeclaredFeatures: well-formed names, sorted, each once.
-func nodeDeclaredFeatures(features []string, fldPath *field.Path) field.ErrorList {
+func nodeDeclaredFeatures(cfg *serverconfig.Config, features []string, fldPath *field.Path) field.ErrorList {
+	if !cfg.AtLeast(35) {
+		// Kubernetes 1.35 added the field and its checks (validateNodeDeclaredFeatures).
+		return nil
+	}
 	var errs field.ErrorList
 	for i, f := range features {
 		switch {
@@ -257,11 +270,14 @@ func nodeConfigSource(src *api.NodeConfigSource, inSpec bool, fldPath *field.Pat
 	return errs
 }
 
-// nodeDeclarative is the declarative validation 1.37 enforces for a Node: with the
-// InPlacePodVerticalScalingSchedulerPreemption gate off (alpha, the default), a spec may not
-// give podPreemptionPolicy — checked only when the spec and the field changed (a stored
-// value is kept: PrepareForUpdate). Its other rules are alpha.
-func nodeDeclarative(obj, old any) field.ErrorList {
+// nodeDeclarative is the declarative validation 1.37 enforces for a Node on the server
+// cfg: with the InPlacePodVerticalScalingSchedulerPreemption gate off (alpha, the
+// default), a spec may not give podPreemptionPolicy — checked only when the spec and the
+// field changed (a stored value is kept: PrepareForUpdate). Its other rules are alpha.
+func nodeDeclarative(cfg *serverconfig.Config, obj, old any) field.ErrorList {
+	if cfg.Enabled(features.InPlacePodVerticalScalingSchedulerPreemption) {
+		return nil
+	}
 	n := obj.(*api.Node)
 	if o, ok := old.(*api.Node); ok && o != nil {
 		if equality.Semantic.DeepEqual(n.Spec, o.Spec) || equality.Semantic.DeepEqual(n.Spec.PodPreemptionPolicy, o.Spec.PodPreemptionPolicy) {

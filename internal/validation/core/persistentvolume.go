@@ -5,6 +5,8 @@ import (
 	"path"
 
 	api "github.com/ssa-diff/ssa-diff/internal/api/core"
+	"github.com/ssa-diff/ssa-diff/internal/features"
+	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/util/diff"
 	"k8s.io/apimachinery/pkg/util/sets"
@@ -17,16 +19,19 @@ import (
 
 // PersistentVolumeSpecValidationOptions are the server's switches for a PV spec.
 type PersistentVolumeSpecValidationOptions struct {
+	// Server is the kube-apiserver whose rules apply (ValidationOptionsForPersistentVolume
+	// sets it); it must be set.
+	Server *serverconfig.Config
 	// EnableVolumeAttributesClass checks volumeAttributesClassName.
 	EnableVolumeAttributesClass bool
 	// AllowInvalidLabelValueInRequiredNodeAffinity keeps what the stored PV had.
 	AllowInvalidLabelValueInRequiredNodeAffinity bool
 }
 
-// ValidationOptionsForPersistentVolume are the options of a PV written over oldPv (nil
-// on a create).
-func ValidationOptionsForPersistentVolume(pv, oldPv *api.PersistentVolume) PersistentVolumeSpecValidationOptions {
-	opts := PersistentVolumeSpecValidationOptions{EnableVolumeAttributesClass: volumeAttributesClassGate}
+// ValidationOptionsForPersistentVolume are the options of the server cfg for a PV written
+// over oldPv (nil on a create).
+func ValidationOptionsForPersistentVolume(cfg *serverconfig.Config, pv, oldPv *api.PersistentVolume) PersistentVolumeSpecValidationOptions {
+	opts := PersistentVolumeSpecValidationOptions{Server: cfg, EnableVolumeAttributesClass: cfg.Enabled(features.VolumeAttributesClass)}
 	if oldPv == nil {
 		return opts
 	}
@@ -207,7 +212,9 @@ func ValidatePersistentVolumeSpec(spec *api.PersistentVolumeSpec, pvName string,
 		}
 		return errs
 	})
-	o.add(spec.CSI != nil, fldPath.Child("csi"), func() field.ErrorList { return validateCSIPersistentVolumeSource(spec.CSI, fldPath.Child("csi")) })
+	o.add(spec.CSI != nil, fldPath.Child("csi"), func() field.ErrorList {
+		return validateCSIPersistentVolumeSource(opts.Server, spec.CSI, fldPath.Child("csi"))
+	})
 	errs = append(errs, o.errs...)
 	if o.n == 0 {
 		errs = append(errs, field.Required(fldPath, "must specify a volume type"))
@@ -261,8 +268,8 @@ func validateISCSIPersistentVolumeSource(s *api.ISCSIPersistentVolumeSource, pvN
 	return append(errs, validateISCSIInitiator(s.InitiatorName, badPrefix, fldPath)...)
 }
 
-func validateCSIPersistentVolumeSource(c *api.CSIPersistentVolumeSource, fldPath *field.Path) field.ErrorList {
-	errs := ValidateCSIDriverName(c.Driver, fldPath.Child("driver"))
+func validateCSIPersistentVolumeSource(cfg *serverconfig.Config, c *api.CSIPersistentVolumeSource, fldPath *field.Path) field.ErrorList {
+	errs := ValidateCSIDriverName(cfg, c.Driver, fldPath.Child("driver"))
 	errs = append(errs, requiredString(c.VolumeHandle, fldPath.Child("volumeHandle"))...)
 	for _, ref := range []struct {
 		ref  *api.SecretReference
@@ -334,7 +341,9 @@ func ValidatePersistentVolumeUpdate(newPv, oldPv *api.PersistentVolume, opts Per
 			fmt.Sprintf("spec.persistentvolumesource is immutable after creation\n%v", diff.Diff(oldPv.Spec.PersistentVolumeSource, newSource))))
 	}
 	errs = append(errs, ValidateImmutableField(newPv.Spec.VolumeMode, oldPv.Spec.VolumeMode, field.NewPath("volumeMode"))...)
-	if !mutablePVNodeAffinityGate && oldPv.Spec.NodeAffinity != nil {
+	// MutablePVNodeAffinity (1.35 on, off by default) would let the affinity change; the
+	// port knows only the rule without it.
+	if !opts.Server.Enabled(features.MutablePVNodeAffinity) && oldPv.Spec.NodeAffinity != nil {
 		if !nodeAffinityEqualAllowingGALabels(newPv.Spec.NodeAffinity, oldPv.Spec.NodeAffinity) {
 			errs = append(errs, field.Invalid(field.NewPath("nodeAffinity"), newPv.Spec.NodeAffinity, fieldImmutableErrorMsg+", except for updating from beta label to GA"))
 		}

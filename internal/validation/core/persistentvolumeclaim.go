@@ -5,6 +5,8 @@ import (
 	"reflect"
 
 	api "github.com/ssa-diff/ssa-diff/internal/api/core"
+	"github.com/ssa-diff/ssa-diff/internal/features"
+	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"k8s.io/apimachinery/pkg/api/equality"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -30,25 +32,19 @@ type PersistentVolumeClaimSpecValidationOptions struct {
 	EnableVolumeAttributesClass bool
 }
 
-// Feature gates at their 1.37 defaults.
-const (
-	recoverVolumeExpansionFailureGate = true  // RecoverVolumeExpansionFailure
-	volumeAttributesClassGate         = true  // VolumeAttributesClass
-	mutablePVNodeAffinityGate         = false // MutablePVNodeAffinity
-)
-
-// ValidationOptionsForPersistentVolumeClaimCreate are the options of a new claim.
-func ValidationOptionsForPersistentVolumeClaimCreate() PersistentVolumeClaimSpecValidationOptions {
+// ValidationOptionsForPersistentVolumeClaimCreate are the options of the server cfg for a
+// new claim (its RecoverVolumeExpansionFailure and VolumeAttributesClass gates).
+func ValidationOptionsForPersistentVolumeClaimCreate(cfg *serverconfig.Config) PersistentVolumeClaimSpecValidationOptions {
 	return PersistentVolumeClaimSpecValidationOptions{
-		EnableRecoverFromExpansionFailure: recoverVolumeExpansionFailureGate,
-		EnableVolumeAttributesClass:       volumeAttributesClassGate,
+		EnableRecoverFromExpansionFailure: cfg.Enabled(features.RecoverVolumeExpansionFailure),
+		EnableVolumeAttributesClass:       cfg.Enabled(features.VolumeAttributesClass),
 	}
 }
 
-// ValidationOptionsForPersistentVolumeClaim are the options of a claim written over
-// oldPvc (nil on a create): what the stored claim already has stays allowed.
-func ValidationOptionsForPersistentVolumeClaim(pvc, oldPvc *api.PersistentVolumeClaim) PersistentVolumeClaimSpecValidationOptions {
-	opts := ValidationOptionsForPersistentVolumeClaimCreate()
+// ValidationOptionsForPersistentVolumeClaim are the options of the server cfg for a claim
+// written over oldPvc (nil on a create): what the stored claim already has stays allowed.
+func ValidationOptionsForPersistentVolumeClaim(cfg *serverconfig.Config, pvc, oldPvc *api.PersistentVolumeClaim) PersistentVolumeClaimSpecValidationOptions {
+	opts := ValidationOptionsForPersistentVolumeClaimCreate(cfg)
 	if oldPvc == nil {
 		return opts
 	}
@@ -67,10 +63,10 @@ func ValidationOptionsForPersistentVolumeClaim(pvc, oldPvc *api.PersistentVolume
 	return opts
 }
 
-// ValidationOptionsForPersistentVolumeClaimTemplate are the options of a claim template
-// written over oldTemplate (nil when new).
-func ValidationOptionsForPersistentVolumeClaimTemplate(template, oldTemplate *api.PersistentVolumeClaimTemplate) PersistentVolumeClaimSpecValidationOptions {
-	opts := PersistentVolumeClaimSpecValidationOptions{EnableVolumeAttributesClass: volumeAttributesClassGate}
+// ValidationOptionsForPersistentVolumeClaimTemplate are the options of the server cfg for
+// a claim template written over oldTemplate (nil when new).
+func ValidationOptionsForPersistentVolumeClaimTemplate(cfg *serverconfig.Config, template, oldTemplate *api.PersistentVolumeClaimTemplate) PersistentVolumeClaimSpecValidationOptions {
+	opts := PersistentVolumeClaimSpecValidationOptions{EnableVolumeAttributesClass: cfg.Enabled(features.VolumeAttributesClass)}
 	if oldTemplate != nil && len(unversionedvalidation.ValidateLabelSelector(oldTemplate.Spec.Selector, unversionedvalidation.LabelSelectorValidationOptions{}, nil)) > 0 {
 		opts.AllowInvalidLabelValueInSelector = true
 	}

@@ -2,15 +2,22 @@ package core
 
 import (
 	api "github.com/ssa-diff/ssa-diff/internal/api/core"
+	"github.com/ssa-diff/ssa-diff/internal/features"
+	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	unversionedvalidation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
-// PodValidationOptions are the server's switches for validating a pod spec: feature gates
-// at their 1.37 defaults, and leniencies kept for what a stored object already has (an
-// update must not be refused for a value that was valid when it was written).
+// PodValidationOptions are the server's switches for validating a pod spec: the server
+// whose rules apply (its minor and feature gates), and leniencies kept for what a stored
+// object already has (an update must not be refused for a value that was valid when it
+// was written).
 type PodValidationOptions struct {
+	// Server is the kube-apiserver whose rules apply: its minor picks the rules that
+	// changed between releases, its gates the rules that follow them. It must be set
+	// (GetValidationOptionsFromPodSpecAndMeta does).
+	Server                                                  *serverconfig.Config
 	AllowInvalidPodDeletionCost                             bool
 	AllowInvalidLabelValueInSelector                        bool
 	AllowIndivisibleHugePagesValues                         bool
@@ -41,44 +48,33 @@ type PodValidationOptions struct {
 	AllowSysAdminWhenPrivilegeEscalationFalse               bool
 }
 
-// The feature gates the pod options depend on, at their 1.37 defaults.
-const (
-	podDeletionCostGate                      = true  // PodDeletionCost
-	podLevelResourcesGate                    = true  // PodLevelResources
-	inPlacePodVerticalScalingGate            = true  // InPlacePodVerticalScaling
-	inPlacePodLevelResourcesVerticalScaling  = true  // InPlacePodLevelResourcesVerticalScaling
-	inPlacePodVerticalScalingMemoryBacked    = false // InPlacePodVerticalScalingMemoryBackedVolumes
-	containerRestartRulesGate                = true  // ContainerRestartRules
-	restartAllContainersGate                 = true  // RestartAllContainersOnContainerExits
-	imageVolumeWithDigestGate                = false // ImageVolumeWithDigest
-	relaxedEnvironmentVariableValidationGate = true  // RelaxedEnvironmentVariableValidation
-	envFilesGate                             = true  // EnvFiles
-	userNamespacesHostNetworkSupportGate     = false // UserNamespacesHostNetworkSupport
-	seLinuxMountGate                         = true  // SELinuxMount
-	taintTolerationComparisonOperatorsGate   = false // TaintTolerationComparisonOperators
-)
-
-// GetValidationOptionsFromPodSpecAndMeta are the options the server derives for a pod
-// spec written over oldPodSpec (nil on a create).
-func GetValidationOptionsFromPodSpecAndMeta(podSpec, oldPodSpec *api.PodSpec, podMeta, oldPodMeta *metav1.ObjectMeta) PodValidationOptions {
+// GetValidationOptionsFromPodSpecAndMeta are the options the server cfg derives for a
+// pod spec written over oldPodSpec (nil on a create): pkg/api/pod/util.go
+// GetValidationOptionsFromPodSpecAndMeta, which reads the gates of cfg.
+func GetValidationOptionsFromPodSpecAndMeta(cfg *serverconfig.Config, podSpec, oldPodSpec *api.PodSpec, podMeta, oldPodMeta *metav1.ObjectMeta) PodValidationOptions {
 	opts := PodValidationOptions{
-		AllowInvalidPodDeletionCost:                             !podDeletionCostGate,
-		PodLevelResourcesEnabled:                                podLevelResourcesGate,
-		AllowSidecarResizePolicy:                                inPlacePodVerticalScalingGate,
-		AllowMatchLabelKeysInPodTopologySpread:                  matchLabelKeysInPodTopologySpreadGate,
-		AllowMatchLabelKeysInPodTopologySpreadSelectorMerge:     matchLabelKeysInPodTopologySpreadSelectorMergeGate,
-		InPlacePodLevelResourcesVerticalScalingEnabled:          inPlacePodLevelResourcesVerticalScaling,
-		InPlacePodVerticalScalingMemoryBackedVolumesEnabled:     inPlacePodVerticalScalingMemoryBacked,
-		AllowContainerRestartPolicyRules:                        containerRestartRulesGate,
-		AllowRestartAllContainers:                               restartAllContainersGate,
-		AllowImageVolumeWithDigest:                              imageVolumeWithDigestGate,
+		Server:                                              cfg,
+		AllowInvalidPodDeletionCost:                         !cfg.Enabled(features.PodDeletionCost),
+		PodLevelResourcesEnabled:                            cfg.Enabled(features.PodLevelResources),
+		AllowSidecarResizePolicy:                            cfg.Enabled(features.InPlacePodVerticalScaling),
+		AllowMatchLabelKeysInPodTopologySpread:              cfg.Enabled(features.MatchLabelKeysInPodTopologySpread),
+		AllowMatchLabelKeysInPodTopologySpreadSelectorMerge: cfg.Enabled(features.MatchLabelKeysInPodTopologySpreadSelectorMerge),
+		InPlacePodLevelResourcesVerticalScalingEnabled:      cfg.Enabled(features.InPlacePodLevelResourcesVerticalScaling),
+		InPlacePodVerticalScalingMemoryBackedVolumesEnabled: cfg.Enabled(features.InPlacePodVerticalScalingMemoryBackedVolumes),
+		AllowContainerRestartPolicyRules:                    cfg.Enabled(features.ContainerRestartRules),
+		AllowRestartAllContainers:                           cfg.Enabled(features.RestartAllContainersOnContainerExits),
+		AllowImageVolumeWithDigest:                          cfg.Enabled(features.ImageVolumeWithDigest),
+		AllowRelaxedEnvironmentVariableValidation:           cfg.Enabled(features.RelaxedEnvironmentVariableValidation),
+		AllowEnvFilesValidation:                             cfg.Enabled(features.EnvFiles) || anyContainer(oldPodSpec, usesFileKeyRef),
+		AllowOnlyRecursiveSELinuxChangePolicy:               !cfg.Enabled(features.SELinuxMount) && !(oldPodSpec != nil && oldPodSpec.SecurityContext != nil && oldPodSpec.SecurityContext.SELinuxChangePolicy != nil),
+		AllowTaintTolerationComparisonOperators:             cfg.Enabled(features.TaintTolerationComparisonOperators) || usesComparisonTolerations(oldPodSpec),
+		// Kubernetes 1.36 added the refusal of RestartContainer resize policies on
+		// non-sidecar init containers, with this leniency (pkg/api/pod/util.go
+		// hasRestartContainerForNonSidecarInitContainer, v1.36.3:435); the rule reads the
+		// minor (validateInitContainerResizePolicy).
 		AllowExistingRestartContainerForNonSidecarInitContainer: hasRestartContainerForNonSidecarInitContainer(oldPodSpec),
-		AllowRelaxedEnvironmentVariableValidation:               relaxedEnvironmentVariableValidationGate,
-		AllowEnvFilesValidation:                                 envFilesGate || anyContainer(oldPodSpec, usesFileKeyRef),
-		AllowOnlyRecursiveSELinuxChangePolicy:                   !seLinuxMountGate && !(oldPodSpec != nil && oldPodSpec.SecurityContext != nil && oldPodSpec.SecurityContext.SELinuxChangePolicy != nil),
-		AllowTaintTolerationComparisonOperators:                 taintTolerationComparisonOperatorsGate || usesComparisonTolerations(oldPodSpec),
 	}
-	opts.AllowUserNamespacesHostNetworkSupport = userNamespacesHostNetworkSupportGate ||
+	opts.AllowUserNamespacesHostNetworkSupport = cfg.Enabled(features.UserNamespacesHostNetworkSupport) ||
 		(oldPodSpec != nil && oldPodSpec.HostUsers != nil && !*oldPodSpec.HostUsers && oldPodSpec.HostNetwork)
 	if oldPodSpec != nil {
 		opts.AllowIndivisibleHugePagesValues = usesIndivisibleHugePages(oldPodSpec)
@@ -113,10 +109,20 @@ func GetValidationOptionsFromPodSpecAndMeta(podSpec, oldPodSpec *api.PodSpec, po
 		}
 		opts.AllowSidecarResizePolicy = opts.AllowSidecarResizePolicy || hasSidecarResizePolicy(oldPodSpec)
 		opts.AllowContainerRestartPolicyRules = opts.AllowContainerRestartPolicyRules || restartRulesInUse(oldPodSpec)
-		opts.AllowRestartAllContainers = opts.AllowRestartAllContainers || restartAllContainersInUse(oldPodSpec)
+		// Kubernetes 1.35 added RestartAllContainers (pkg/api/pod/util.go
+		// restartAllContainersActionInUse, v1.35.4): 1.34 has no such leniency, and its
+		// rules are dropped with ContainerRestartRules off.
+		if cfg.AtLeast(35) {
+			opts.AllowRestartAllContainers = opts.AllowRestartAllContainers || restartAllContainersInUse(oldPodSpec)
+		}
 		opts.AllowUserNamespacesWithVolumeDevices = oldPodSpec.HostUsers != nil && !*oldPodSpec.HostUsers && anyContainer(oldPodSpec, func(c *api.Container) bool { return len(c.VolumeDevices) > 0 })
 		opts.AllowEmptyImageVolumeReference = hasEmptyImageVolumeReference(oldPodSpec)
-		opts.AllowSysAdminWhenPrivilegeEscalationFalse = anyContainer(oldPodSpec, sysAdminWithoutEscalation)
+		// Kubernetes 1.37 added this leniency (pkg/api/pod/util.go
+		// useAllowSysAdminWhenPrivilegeEscalationFalse, v1.37.2:496): up to 1.36 the
+		// combination is refused on every write.
+		if cfg.AtLeast(37) {
+			opts.AllowSysAdminWhenPrivilegeEscalationFalse = anyContainer(oldPodSpec, sysAdminWithoutEscalation)
+		}
 	}
 	if oldPodMeta != nil && !opts.AllowInvalidPodDeletionCost {
 		_, err := deletionCost(oldPodMeta.Annotations)
@@ -125,9 +131,9 @@ func GetValidationOptionsFromPodSpecAndMeta(podSpec, oldPodSpec *api.PodSpec, po
 	return opts
 }
 
-// GetValidationOptionsFromPodTemplate are the options for a pod template written over
-// oldTemplate (nil when new; either may be nil).
-func GetValidationOptionsFromPodTemplate(template, oldTemplate *api.PodTemplateSpec) PodValidationOptions {
+// GetValidationOptionsFromPodTemplate are the options of the server cfg for a pod
+// template written over oldTemplate (nil when new; either may be nil).
+func GetValidationOptionsFromPodTemplate(cfg *serverconfig.Config, template, oldTemplate *api.PodTemplateSpec) PodValidationOptions {
 	var spec, oldSpec *api.PodSpec
 	var meta, oldMeta *metav1.ObjectMeta
 	if template != nil {
@@ -136,7 +142,7 @@ func GetValidationOptionsFromPodTemplate(template, oldTemplate *api.PodTemplateS
 	if oldTemplate != nil {
 		oldSpec, oldMeta = &oldTemplate.Spec, &oldTemplate.ObjectMeta
 	}
-	return GetValidationOptionsFromPodSpecAndMeta(spec, oldSpec, meta, oldMeta)
+	return GetValidationOptionsFromPodSpecAndMeta(cfg, spec, oldSpec, meta, oldMeta)
 }
 
 // anyContainer: some init, regular or ephemeral container of spec (nil: none) has the

@@ -113,8 +113,8 @@ func ValidatePodSpec(spec *api.PodSpec, podMeta *metav1.ObjectMeta, fldPath *fie
 	errs = append(errs, validateDNSPolicy(&spec.DNSPolicy, fldPath.Child("dnsPolicy"))...)
 	errs = append(errs, unversionedvalidation.ValidateLabels(spec.NodeSelector, fldPath.Child("nodeSelector"))...)
 	errs = append(errs, validatePodSpecSecurityContext(spec.SecurityContext, spec, fldPath.Child("securityContext"), opts)...)
-	if spec.ShareProcessNamespace != nil && spec.HostPID && *spec.ShareProcessNamespace {
-		errs = append(errs, field.Invalid(fldPath.Child("shareProcessNamespace"), *spec.ShareProcessNamespace, "ShareProcessNamespace and HostPID cannot both be enabled"))
+	if opts.Server.AtLeast(37) {
+		errs = append(errs, validateShareProcessNamespace(spec, fldPath)...)
 	}
 	for i, s := range spec.ImagePullSecrets {
 		if !reflect.DeepEqual(api.LocalObjectReference{Name: s.Name}, s) {
@@ -122,7 +122,7 @@ func ValidatePodSpec(spec *api.PodSpec, podMeta *metav1.ObjectMeta, fldPath *fie
 		}
 	}
 	errs = append(errs, validateAffinity(spec.Affinity, opts, fldPath.Child("affinity"))...)
-	errs = append(errs, validatePodDNSConfig(spec.DNSConfig, &spec.DNSPolicy, fldPath.Child("dnsConfig"))...)
+	errs = append(errs, validatePodDNSConfig(spec.DNSConfig, &spec.DNSPolicy, fldPath.Child("dnsConfig"), opts)...)
 	for i, g := range spec.ReadinessGates {
 		errs = append(errs, ValidateQualifiedName(string(g.ConditionType), fldPath.Child("readinessGates").Index(i).Child("conditionType"))...)
 	}
@@ -156,7 +156,7 @@ func ValidatePodSpec(spec *api.PodSpec, podMeta *metav1.ObjectMeta, fldPath *fie
 	if len(spec.Tolerations) > 0 {
 		errs = append(errs, ValidateTolerations(spec.Tolerations, fldPath.Child("tolerations"), opts, true)...)
 	}
-	errs = append(errs, ValidateHostAliases(spec.HostAliases, fldPath.Child("hostAliases"))...)
+	errs = append(errs, ValidateHostAliases(spec.HostAliases, fldPath.Child("hostAliases"), opts)...)
 	if spec.PriorityClassName != "" {
 		for _, msg := range ValidatePriorityClassName(spec.PriorityClassName, false) {
 			errs = append(errs, field.Invalid(fldPath.Child("priorityClassName"), spec.PriorityClassName, msg))
@@ -184,7 +184,7 @@ func ValidatePodSpec(spec *api.PodSpec, podMeta *metav1.ObjectMeta, fldPath *fie
 		case spec.OS.Name == api.Linux:
 			errs = append(errs, validateLinux(spec, fldPath)...)
 		case spec.OS.Name == api.Windows:
-			errs = append(errs, validateWindows(spec, fldPath)...)
+			errs = append(errs, validateWindows(opts.Server, spec, fldPath)...)
 		}
 	}
 	if g := spec.SchedulingGroup; g != nil {
@@ -240,18 +240,23 @@ const (
 	maxDNSSearchListChars = 2048
 )
 
-// strictIPCIDRValidation is the StrictIPCIDRValidation feature gate, on in 1.37.
-const strictIPCIDRValidation = true
-
-// IsValidIPForLegacyField checks an IP address of a field that predates strict parsing;
-// values the stored object already had are kept.
-func IsValidIPForLegacyField(fldPath *field.Path, value string, validOldIPs []string) field.ErrorList {
-	return validation.IsValidIPForLegacyField(fldPath, value, strictIPCIDRValidation, validOldIPs)
+// validateShareProcessNamespace: a pod sharing its process namespace may not use the
+// host's. Kubernetes 1.37 moved the host namespace fields to the pod spec and this rule
+// after the pod security context's (pkg/apis/core/validation/validation.go
+// validateShareProcessNamespace, v1.37.2:4807,5736-5741): up to 1.36 it was the security
+// context's, checked after its supplemental groups and named under it
+// (validatePodSpecSecurityContext, v1.36.3:5557: spec.securityContext.shareProcessNamespace).
+// fldPath is the pod spec's path from 1.37, the security context's before.
+func validateShareProcessNamespace(spec *api.PodSpec, fldPath *field.Path) field.ErrorList {
+	if spec.ShareProcessNamespace != nil && spec.HostPID && *spec.ShareProcessNamespace {
+		return field.ErrorList{field.Invalid(fldPath.Child("shareProcessNamespace"), *spec.ShareProcessNamespace, "ShareProcessNamespace and HostPID cannot both be enabled")}
+	}
+	return nil
 }
 
 // validatePodDNSConfig: nameservers required with dnsPolicy None; limits on nameservers
 // and search domains; named options.
-func validatePodDNSConfig(cfg *api.PodDNSConfig, policy *api.DNSPolicy, fldPath *field.Path) field.ErrorList {
+func validatePodDNSConfig(cfg *api.PodDNSConfig, policy *api.DNSPolicy, fldPath *field.Path, opts PodValidationOptions) field.ErrorList {
 	if policy != nil && *policy == api.DNSNone {
 		if cfg == nil {
 			return field.ErrorList{field.Required(fldPath, fmt.Sprintf("must provide `dnsConfig` when `dnsPolicy` is %s", api.DNSNone))}
@@ -268,7 +273,7 @@ func validatePodDNSConfig(cfg *api.PodDNSConfig, policy *api.DNSPolicy, fldPath 
 		errs = append(errs, field.Invalid(fldPath.Child("nameservers"), cfg.Nameservers, fmt.Sprintf("must not have more than %v nameservers", maxDNSNameservers)))
 	}
 	for i, ns := range cfg.Nameservers {
-		errs = append(errs, IsValidIPForLegacyField(fldPath.Child("nameservers").Index(i), ns, nil)...)
+		errs = append(errs, IsValidIPForLegacyField(opts.Server, fldPath.Child("nameservers").Index(i), ns, nil)...)
 	}
 	if len(cfg.Searches) > maxDNSSearchPaths {
 		errs = append(errs, field.Invalid(fldPath.Child("searches"), cfg.Searches, fmt.Sprintf("must not have more than %v search paths", maxDNSSearchPaths)))
@@ -290,10 +295,10 @@ func validatePodDNSConfig(cfg *api.PodDNSConfig, policy *api.DNSPolicy, fldPath 
 }
 
 // ValidateHostAliases: each alias has an IP and subdomain host names.
-func ValidateHostAliases(aliases []api.HostAlias, fldPath *field.Path) field.ErrorList {
+func ValidateHostAliases(aliases []api.HostAlias, fldPath *field.Path, opts PodValidationOptions) field.ErrorList {
 	var errs field.ErrorList
 	for i, a := range aliases {
-		errs = append(errs, IsValidIPForLegacyField(fldPath.Index(i).Child("ip"), a.IP, nil)...)
+		errs = append(errs, IsValidIPForLegacyField(opts.Server, fldPath.Index(i).Child("ip"), a.IP, nil)...)
 		for j, h := range a.Hostnames {
 			errs = append(errs, ValidateDNS1123Subdomain(h, fldPath.Index(i).Child("hostnames").Index(j))...)
 		}

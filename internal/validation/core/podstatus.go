@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	api "github.com/ssa-diff/ssa-diff/internal/api/core"
+	"github.com/ssa-diff/ssa-diff/internal/features"
+	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -13,10 +15,6 @@ import (
 )
 
 // Pod: updates through /status.
-
-// clearingNominatedNodeNameAfterBindingGate is the ClearingNominatedNodeNameAfterBinding
-// feature gate, on in 1.37.
-const clearingNominatedNodeNameAfterBindingGate = true
 
 // ValidatePodStatusUpdate checks a status update: conditions, node name and nominated
 // node, immutable QoS class, container state transitions the restart policy allows,
@@ -36,7 +34,7 @@ func ValidatePodStatusUpdate(newPod, oldPod *api.Pod, opts PodValidationOptions)
 			errs = append(errs, field.Invalid(p.Child("nominatedNodeName"), st.NominatedNodeName, msg))
 		}
 	}
-	if clearingNominatedNodeNameAfterBindingGate && oldPod.Spec.NodeName != "" && st.NominatedNodeName != "" && st.NominatedNodeName != oldSt.NominatedNodeName {
+	if opts.Server.Enabled(features.ClearingNominatedNodeNameAfterBinding) && oldPod.Spec.NodeName != "" && st.NominatedNodeName != "" && st.NominatedNodeName != oldSt.NominatedNodeName {
 		errs = append(errs, field.Forbidden(p.Child("nominatedNodeName"), "may not be set on pods that are already bound to a node"))
 	}
 	if st.ObservedGeneration < 0 {
@@ -46,19 +44,19 @@ func ValidatePodStatusUpdate(newPod, oldPod *api.Pod, opts PodValidationOptions)
 	errs = append(errs, validateContainerStateTransition(st.ContainerStatuses, oldSt.ContainerStatuses, p.Child("containerStatuses"), oldPod.Spec.Containers, &oldPod.Spec, opts, false)...)
 	errs = append(errs, validateContainerStateTransition(st.InitContainerStatuses, oldSt.InitContainerStatuses, p.Child("initContainerStatuses"), oldPod.Spec.InitContainers, &oldPod.Spec, opts, true)...)
 	errs = append(errs, validateEphemeralContainerStateTransition(st.EphemeralContainerStatuses, oldSt.EphemeralContainerStatuses, p.Child("ephemeralContainerStatuses"))...)
-	errs = append(errs, validatePodResourceClaimStatuses(st.ResourceClaimStatuses, newPod.Spec.ResourceClaims, p.Child("resourceClaimStatuses"))...)
+	errs = append(errs, validatePodResourceClaimStatuses(opts.Server, st.ResourceClaimStatuses, newPod.Spec.ResourceClaims, p.Child("resourceClaimStatuses"))...)
 	errs = append(errs, validatePodExtendedResourceClaimStatus(st.ExtendedResourceClaimStatus, &newPod.Spec, p.Child("extendedResourceClaimStatus"))...)
 	errs = append(errs, validateNodeAllocatableResourceClaimStatus(st, &newPod.Spec, p.Child("nodeAllocatableResourceClaimStatuses"))...)
 	if len(st.VolumeHealth) > 0 {
 		errs = append(errs, validatePodVolumeHealth(st.VolumeHealth, &newPod.Spec, p.Child("volumeHealth"))...)
 	}
-	errs = append(errs, validatePodIPs(newPod, oldPod)...)
-	errs = append(errs, validateHostIPs(newPod, oldPod)...)
-	errs = append(errs, validateContainerStatusUsers(st.ContainerStatuses, p.Child("containerStatuses"), newPod.Spec.OS)...)
-	errs = append(errs, validateContainerStatusUsers(st.InitContainerStatuses, p.Child("initContainerStatuses"), newPod.Spec.OS)...)
-	errs = append(errs, validateContainerStatusUsers(st.EphemeralContainerStatuses, p.Child("ephemeralContainerStatuses"), newPod.Spec.OS)...)
-	errs = append(errs, validateAllocatedResourcesStatus(st.ContainerStatuses, p.Child("containerStatuses"), newPod.Spec.Containers, st)...)
-	errs = append(errs, validateAllocatedResourcesStatus(st.InitContainerStatuses, p.Child("initContainerStatuses"), newPod.Spec.InitContainers, st)...)
+	errs = append(errs, validatePodIPs(newPod, oldPod, opts)...)
+	errs = append(errs, validateHostIPs(newPod, oldPod, opts)...)
+	errs = append(errs, validateContainerStatusUsers(st.ContainerStatuses, p.Child("containerStatuses"), newPod.Spec.OS, opts)...)
+	errs = append(errs, validateContainerStatusUsers(st.InitContainerStatuses, p.Child("initContainerStatuses"), newPod.Spec.OS, opts)...)
+	errs = append(errs, validateContainerStatusUsers(st.EphemeralContainerStatuses, p.Child("ephemeralContainerStatuses"), newPod.Spec.OS, opts)...)
+	errs = append(errs, validateAllocatedResourcesStatus(st.ContainerStatuses, p.Child("containerStatuses"), newPod.Spec.Containers, st, opts)...)
+	errs = append(errs, validateAllocatedResourcesStatus(st.InitContainerStatuses, p.Child("initContainerStatuses"), newPod.Spec.InitContainers, st, opts)...)
 	for i, cs := range st.EphemeralContainerStatuses {
 		if len(cs.AllocatedResourcesStatus) != 0 {
 			errs = append(errs, field.Forbidden(p.Child("ephemeralContainerStatuses").Index(i).Child("allocatedResourcesStatus"), "must not be specified in container status"))
@@ -101,7 +99,15 @@ const terminatedForever = "may not be transitioned to non-terminated state"
 // terminated (restart rules and policies of the old spec decide).
 func validateContainerStateTransition(newStatuses, oldStatuses []api.ContainerStatus, fldPath *field.Path, containers []api.Container, spec *api.PodSpec, opts PodValidationOptions, initContainers bool) field.ErrorList {
 	var errs field.ErrorList
-	if opts.AllowContainerRestartPolicyRules {
+	rules := opts.AllowContainerRestartPolicyRules
+	if !opts.Server.AtLeast(35) {
+		// Kubernetes 1.35 made both transitions follow the options
+		// (pkg/apis/core/validation/validation.go ValidateContainerStateTransition and
+		// ValidateInitContainerStateTransition): 1.34 reads the ContainerRestartRules gate
+		// itself for regular containers, and lets no rule decide for init containers.
+		rules = !initContainers && opts.Server.Enabled(features.ContainerRestartRules)
+	}
+	if rules {
 		if opts.AllowRestartAllContainers && anyRestartsAllContainers(spec) {
 			return nil
 		}
@@ -116,7 +122,7 @@ func validateContainerStateTransition(newStatuses, oldStatuses []api.ContainerSt
 				allowed := false
 				for j := range containers {
 					if containers[j].Name == old.Name {
-						allowed = containerShouldRestart(&containers[j], spec, old.State.Terminated.ExitCode)
+						allowed = containerShouldRestart(opts.Server, &containers[j], spec, old.State.Terminated.ExitCode)
 						break
 					}
 				}
@@ -171,7 +177,7 @@ func anyRestartsAllContainers(spec *api.PodSpec) bool {
 
 // containerShouldRestart: the first matching restart rule, else the container's restart
 // policy, else the pod's, decides whether a container that exited with exitCode restarts.
-func containerShouldRestart(c *api.Container, spec *api.PodSpec, exitCode int32) bool {
+func containerShouldRestart(cfg *serverconfig.Config, c *api.Container, spec *api.PodSpec, exitCode int32) bool {
 	if c.RestartPolicy != nil {
 		for _, rule := range c.RestartPolicyRules {
 			if rule.ExitCodes == nil {
@@ -183,7 +189,7 @@ func containerShouldRestart(c *api.Container, spec *api.PodSpec, exitCode int32)
 			if !matched {
 				continue
 			}
-			if rule.Action == api.ContainerRestartRuleActionRestart || (rule.Action == api.ContainerRestartRuleActionRestartAllContainers && restartAllContainersGate) {
+			if rule.Action == api.ContainerRestartRuleActionRestart || (rule.Action == api.ContainerRestartRuleActionRestartAllContainers && cfg.Enabled(features.RestartAllContainersOnContainerExits)) {
 				return true
 			}
 			break
@@ -222,7 +228,7 @@ func validateEphemeralContainerStateTransition(newStatuses, oldStatuses []api.Co
 }
 
 // validatePodResourceClaimStatuses: each status names a claim of the spec, once.
-func validatePodResourceClaimStatuses(statuses []api.PodResourceClaimStatus, claims []api.PodResourceClaim, fldPath *field.Path) field.ErrorList {
+func validatePodResourceClaimStatuses(cfg *serverconfig.Config, statuses []api.PodResourceClaimStatus, claims []api.PodResourceClaim, fldPath *field.Path) field.ErrorList {
 	var errs field.ErrorList
 	seen := sets.New[string]()
 	for i, s := range statuses {
@@ -243,8 +249,15 @@ func validatePodResourceClaimStatuses(statuses []api.PodResourceClaimStatus, cla
 			seen.Insert(s.Name)
 		}
 		if s.ResourceClaimName != nil {
+			// Kubernetes 1.36 put the error on the claim name's field
+			// (pkg/apis/core/validation/validation.go validatePodResourceClaimStatuses,
+			// v1.35.4:6090 → v1.36.3:6136): before, on the entry's name.
+			claimPath := p.Child("resourceClaimName")
+			if !cfg.AtLeast(36) {
+				claimPath = p.Child("name")
+			}
 			for _, msg := range ValidateResourceClaimName(*s.ResourceClaimName, false) {
-				errs = append(errs, field.Invalid(p.Child("resourceClaimName"), s.ResourceClaimName, msg))
+				errs = append(errs, field.Invalid(claimPath, s.ResourceClaimName, msg))
 			}
 		}
 	}
@@ -375,7 +388,7 @@ func validatePodVolumeHealth(health []api.PodVolumeHealth, spec *api.PodSpec, fl
 }
 
 // validatePodIPs: valid IPs (kept ones aside), one per family, the first equal to podIP.
-func validatePodIPs(pod, oldPod *api.Pod) field.ErrorList {
+func validatePodIPs(pod, oldPod *api.Pod, opts PodValidationOptions) field.ErrorList {
 	var errs field.ErrorList
 	p := field.NewPath("status", "podIPs")
 	var kept []string
@@ -387,7 +400,7 @@ func validatePodIPs(pod, oldPod *api.Pod) field.ErrorList {
 	}
 	ips := pod.Status.PodIPs
 	for i, ip := range ips {
-		errs = append(errs, IsValidIPForLegacyField(p.Index(i), ip.IP, kept)...)
+		errs = append(errs, IsValidIPForLegacyField(opts.Server, p.Index(i), ip.IP, kept)...)
 	}
 	if len(ips) > 1 {
 		list := make([]string, len(ips))
@@ -414,7 +427,7 @@ func validatePodIPs(pod, oldPod *api.Pod) field.ErrorList {
 
 // validateHostIPs: the first equal to hostIP, valid IPs (kept ones aside), one per
 // family.
-func validateHostIPs(pod, oldPod *api.Pod) field.ErrorList {
+func validateHostIPs(pod, oldPod *api.Pod, opts PodValidationOptions) field.ErrorList {
 	ips := pod.Status.HostIPs
 	if len(ips) == 0 {
 		return nil
@@ -432,7 +445,7 @@ func validateHostIPs(pod, oldPod *api.Pod) field.ErrorList {
 		}
 	}
 	for i, ip := range ips {
-		errs = append(errs, IsValidIPForLegacyField(p.Index(i), ip.IP, kept)...)
+		errs = append(errs, IsValidIPForLegacyField(opts.Server, p.Index(i), ip.IP, kept)...)
 	}
 	if len(ips) > 1 {
 		list := make([]string, len(ips))
@@ -452,7 +465,7 @@ func validateHostIPs(pod, oldPod *api.Pod) field.ErrorList {
 
 // validateContainerStatusUsers: no Linux user in a Windows pod; a Linux user's ids in
 // range.
-func validateContainerStatusUsers(statuses []api.ContainerStatus, fldPath *field.Path, os *api.PodOS) field.ErrorList {
+func validateContainerStatusUsers(statuses []api.ContainerStatus, fldPath *field.Path, os *api.PodOS, opts PodValidationOptions) field.ErrorList {
 	var errs field.ErrorList
 	osName := api.Linux
 	if os != nil {
@@ -468,7 +481,14 @@ func validateContainerStatusUsers(statuses []api.ContainerStatus, fldPath *field
 			errs = append(errs, field.Forbidden(up, "cannot be set for a windows pod"))
 		case api.Linux:
 			u := cs.User.Linux
-			if u.UID < 0 || u.UID > math.MaxUint32 {
+			if !opts.Server.AtLeast(37) {
+				// Kubernetes 1.37 let a container's user id reach 4294967295
+				// (pkg/apis/core/validation/validation.go, v1.36.3:9501 IsValidUserID →
+				// v1.37.2:9835-9857): up to 1.36 it is a user id of at most 2147483647.
+				for _, msg := range validation.IsValidUserID(u.UID) {
+					errs = append(errs, field.Invalid(up.Child("uid"), u.UID, msg))
+				}
+			} else if u.UID < 0 || u.UID > math.MaxUint32 {
 				errs = append(errs, field.Invalid(up.Child("uid"), u.UID, fmt.Sprintf("must be between 0 and %d, inclusive", int64(math.MaxUint32))))
 			}
 			for _, msg := range validation.IsValidGroupID(u.GID) {
@@ -492,7 +512,7 @@ const resourceHealthMessageMaxLength = 1024
 // validateAllocatedResourcesStatus: each allocated resource names a request or claim of
 // its container (when the container exists); health values known, messages non-empty
 // and short, resource ids unique.
-func validateAllocatedResourcesStatus(statuses []api.ContainerStatus, fldPath *field.Path, containers []api.Container, st *api.PodStatus) field.ErrorList {
+func validateAllocatedResourcesStatus(statuses []api.ContainerStatus, fldPath *field.Path, containers []api.Container, st *api.PodStatus, opts PodValidationOptions) field.ErrorList {
 	var errs field.ErrorList
 	for i, cs := range statuses {
 		for j, ar := range cs.AllocatedResourcesStatus {
@@ -509,13 +529,20 @@ func validateAllocatedResourcesStatus(statuses []api.ContainerStatus, fldPath *f
 				var detail string
 				if strings.HasPrefix(string(ar.Name), "claim:") {
 					detail = "must match one of the container's resource claims as 'claim:<claimName>/<requestName>' when container.resources.claims[*].request is set or 'claim:<claimName>' when it is empty"
+					// Kubernetes 1.37 reworded this and accepted the names of extended
+					// resource claims (pkg/apis/core/validation/validation.go, v1.36.3:9569 →
+					// v1.37.2:9908,9970-9993).
+					extended := opts.Server.AtLeast(37)
+					if !extended {
+						detail = "must match one of the container's resource claims in a format 'claim:<claimName>/<request>' or 'claim:<claimName>' if request is empty"
+					}
 					for _, c := range ctr.Resources.Claims {
 						if claimStatusName(c.Name, c.Request) == ar.Name {
 							found = true
 							break
 						}
 					}
-					if !found {
+					if !found && extended {
 						found = matchesExtendedResourceClaimStatus(ar.Name, ctr, st.ExtendedResourceClaimStatus)
 					}
 				} else {

@@ -8,6 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/api/operation"
 	"k8s.io/apimachinery/pkg/api/validate"
+	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
@@ -28,8 +29,18 @@ func ValidatePodTemplateUpdate(t, old *api.PodTemplate, opts PodValidationOption
 
 // ValidateReplicationController checks a new ReplicationController. Its name, replicas
 // and minReadySeconds errors are covered by declarative validation (beta in 1.37): the
-// registry reports the declarative ones instead, after the others.
+// 1.37 registry reports the declarative ones instead, after the others.
 func ValidateReplicationController(rc *api.ReplicationController, opts PodValidationOptions) field.ErrorList {
+	if !opts.Server.AtLeast(35) {
+		// Kubernetes 1.35 checked the name with validate.LongName, through
+		// ValidateObjectMetaWithOpts, which leaves generateName alone
+		// (pkg/apis/core/validation/validation.go ValidateReplicationController,
+		// v1.34.4:6703 → v1.35.4:6969-6973): 1.34's ValidateObjectMeta with
+		// NameIsDNSSubdomain checks generateName as a name prefix too. The name's
+		// messages are the same.
+		errs := ValidateObjectMeta(&rc.ObjectMeta, true, apimachineryvalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
+		return append(errs, ValidateReplicationControllerSpec(&rc.Spec, nil, field.NewPath("spec"), opts)...)
+	}
 	longName := func(p *field.Path, name string) field.ErrorList {
 		return validate.LongName(context.Background(), operation.Operation{}, p, &name, nil).MarkCoveredByDeclarative()
 	}

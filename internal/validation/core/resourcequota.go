@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	api "github.com/ssa-diff/ssa-diff/internal/api/core"
+	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
@@ -199,8 +200,13 @@ func quotaScopeSelector(spec *api.ResourceQuotaSpec, fldPath *field.Path) field.
 }
 
 // resourceQuotaWarnings: on a create, a hard request above the matching hard limit (for
-// cpu and memory the bare name counts as the request).
-func resourceQuotaWarnings(rq *api.ResourceQuota) []string {
+// cpu and memory the bare name counts as the request), on the server cfg.
+func resourceQuotaWarnings(cfg *serverconfig.Config, rq *api.ResourceQuota) []string {
+	if !cfg.AtLeast(35) {
+		// Kubernetes 1.35 added these warnings (pkg/registry/core/resourcequota/strategy.go
+		// WarningsOnCreate, v1.35.4:78-108).
+		return nil
+	}
 	var ws []string
 	for _, name := range []api.ResourceName{api.ResourceCPU, api.ResourceMemory, api.ResourceStorage, api.ResourceEphemeralStorage} {
 		reqName := api.ResourceName("requests." + string(name))

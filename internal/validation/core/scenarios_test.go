@@ -148,7 +148,7 @@ func BenchmarkValidatePodTemplateSpec(b *testing.B) {
 	if err := internalapi.Decode(readJSON(b, "testdata/podtemplate.json"), &t); err != nil {
 		b.Fatal(err)
 	}
-	opts := core.GetValidationOptionsFromPodTemplate(&t.Template, nil)
+	opts := core.GetValidationOptionsFromPodTemplate(serverconfig.Latest(), &t.Template, nil)
 	b.ReportAllocs()
 	for b.Loop() {
 		if errs := core.ValidatePodTemplateSpec(&t.Template, field.NewPath("spec", "template"), opts); len(errs) != 0 {

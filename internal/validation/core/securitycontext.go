@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	api "github.com/ssa-diff/ssa-diff/internal/api/core"
+	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -122,6 +123,10 @@ func validatePodSpecSecurityContext(sc *api.PodSecurityContext, spec *api.PodSpe
 		for _, msg := range validation.IsValidGroupID(gid) {
 			errs = append(errs, field.Invalid(fldPath.Child("supplementalGroups").Index(i), gid, msg))
 		}
+	}
+	if !opts.Server.AtLeast(37) {
+		// Up to 1.36 the rule is the security context's (see validateShareProcessNamespace).
+		errs = append(errs, validateShareProcessNamespace(spec, fldPath)...)
 	}
 	if len(sc.Sysctls) != 0 {
 		errs = append(errs, validateSysctls(sc, spec, fldPath.Child("sysctls"), opts)...)
@@ -624,8 +629,8 @@ func validateLinux(spec *api.PodSpec, fldPath *field.Path) field.ErrorList {
 	return errs
 }
 
-// validateWindows: none of the Linux-only settings in a Windows pod.
-func validateWindows(spec *api.PodSpec, fldPath *field.Path) field.ErrorList {
+// validateWindows: none of the Linux-only settings in a Windows pod, on the server cfg.
+func validateWindows(cfg *serverconfig.Config, spec *api.PodSpec, fldPath *field.Path) field.ErrorList {
 	var errs field.ErrorList
 	const detail = "cannot be set for a windows pod"
 	forbid := func(set bool, p *field.Path) {
@@ -633,24 +638,43 @@ func validateWindows(spec *api.PodSpec, fldPath *field.Path) field.ErrorList {
 			errs = append(errs, field.Forbidden(p, detail))
 		}
 	}
-	if sc := spec.SecurityContext; sc != nil {
-		p := fldPath.Child("securityContext")
-		forbid(sc.AppArmorProfile != nil, p.Child("appArmorProfile"))
-		forbid(sc.SELinuxOptions != nil, p.Child("seLinuxOptions"))
-		forbid(sc.SeccompProfile != nil, p.Child("seccompProfile"))
-		forbid(sc.FSGroup != nil, p.Child("fsGroup"))
-		forbid(sc.FSGroupChangePolicy != nil, p.Child("fsGroupChangePolicy"))
-		forbid(len(sc.Sysctls) > 0, p.Child("sysctls"))
-		forbid(sc.RunAsUser != nil, p.Child("runAsUser"))
-		forbid(sc.RunAsGroup != nil, p.Child("runAsGroup"))
-		forbid(sc.SupplementalGroups != nil, p.Child("supplementalGroups"))
-		forbid(sc.SupplementalGroupsPolicy != nil, p.Child("supplementalGroupsPolicy"))
-		forbid(sc.SELinuxChangePolicy != nil, p.Child("seLinuxChangePolicy"))
+	// Kubernetes 1.37 moved the host namespace fields from the internal pod security
+	// context to the pod spec, and their checks after the security context's
+	// (pkg/apis/core/validation/validation.go validateWindows, v1.36.3:4865-4913 →
+	// v1.37.2:5026-5069): before, hostUsers, hostPID and hostIPC came after seLinuxOptions
+	// and shareProcessNamespace after sysctls. (The internal security context is never nil
+	// there: conversion makes one.)
+	hostFirst := !cfg.AtLeast(37)
+	sc := spec.SecurityContext
+	if sc == nil {
+		sc = &api.PodSecurityContext{}
 	}
-	forbid(spec.HostUsers != nil, fldPath.Child("hostUsers"))
-	forbid(spec.HostPID, fldPath.Child("hostPID"))
-	forbid(spec.HostIPC, fldPath.Child("hostIPC"))
-	forbid(spec.ShareProcessNamespace != nil, fldPath.Child("shareProcessNamespace"))
+	p := fldPath.Child("securityContext")
+	forbid(sc.AppArmorProfile != nil, p.Child("appArmorProfile"))
+	forbid(sc.SELinuxOptions != nil, p.Child("seLinuxOptions"))
+	if hostFirst {
+		forbid(spec.HostUsers != nil, fldPath.Child("hostUsers"))
+		forbid(spec.HostPID, fldPath.Child("hostPID"))
+		forbid(spec.HostIPC, fldPath.Child("hostIPC"))
+	}
+	forbid(sc.SeccompProfile != nil, p.Child("seccompProfile"))
+	forbid(sc.FSGroup != nil, p.Child("fsGroup"))
+	forbid(sc.FSGroupChangePolicy != nil, p.Child("fsGroupChangePolicy"))
+	forbid(len(sc.Sysctls) > 0, p.Child("sysctls"))
+	if hostFirst {
+		forbid(spec.ShareProcessNamespace != nil, fldPath.Child("shareProcessNamespace"))
+	}
+	forbid(sc.RunAsUser != nil, p.Child("runAsUser"))
+	forbid(sc.RunAsGroup != nil, p.Child("runAsGroup"))
+	forbid(sc.SupplementalGroups != nil, p.Child("supplementalGroups"))
+	forbid(sc.SupplementalGroupsPolicy != nil, p.Child("supplementalGroupsPolicy"))
+	forbid(sc.SELinuxChangePolicy != nil, p.Child("seLinuxChangePolicy"))
+	if !hostFirst {
+		forbid(spec.HostUsers != nil, fldPath.Child("hostUsers"))
+		forbid(spec.HostPID, fldPath.Child("hostPID"))
+		forbid(spec.HostIPC, fldPath.Child("hostIPC"))
+		forbid(spec.ShareProcessNamespace != nil, fldPath.Child("shareProcessNamespace"))
+	}
 	visitContainers(spec, fldPath, func(c *api.Container, cp *field.Path) bool {
 		sc := c.SecurityContext
 		if sc == nil {

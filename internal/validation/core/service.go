@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	api "github.com/ssa-diff/ssa-diff/internal/api/core"
+	"github.com/ssa-diff/ssa-diff/internal/features"
+	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	metavalidation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
 	"k8s.io/apimachinery/pkg/util/intstr"
@@ -13,10 +15,6 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	netutils "k8s.io/utils/net"
 )
-
-// strictIPs: the StrictIPCIDRValidation gate is on by default in 1.37 (beta). New IP and
-// CIDR values of the legacy fields may not have leading zeros or an IPv4-mapped form.
-const strictIPs = true
 
 // The values the server accepts, each list in the order its error message prints it
 // (sorted, as the server's sets print them).
@@ -29,26 +27,34 @@ var (
 	serviceIPFamilies           = []api.IPFamily{api.IPv4Protocol, api.IPv6Protocol}
 	serviceIPFamilyPolicies     = []api.IPFamilyPolicy{api.IPFamilyPolicyPreferDualStack, api.IPFamilyPolicyRequireDualStack, api.IPFamilyPolicySingleStack}
 	loadBalancerIPModes         = []api.LoadBalancerIPMode{api.LoadBalancerIPModeProxy, api.LoadBalancerIPModeVIP}
+	// serviceTrafficDistributions are the distributions known with
+	// PreferSameTrafficDistribution on (every supported minor; GA and locked from 1.36),
+	// preferClose the one without it.
 	serviceTrafficDistributions = []string{
-		// PreferSameTrafficDistribution is GA (locked on) in 1.37: all three are known.
 		api.ServiceTrafficDistributionPreferClose,
 		api.ServiceTrafficDistributionPreferSameZone,
 		api.ServiceTrafficDistributionPreferSameNode,
 	}
+	preferCloseTrafficDistribution = []string{api.ServiceTrafficDistributionPreferClose}
 )
 
-// ValidateServiceCreate checks a new Service. Its name is a DNS-1123 label
-// (RelaxedServiceNameValidation is GA in 1.37: digits may lead; rules.md valid.metadata).
-func ValidateServiceCreate(svc *api.Service) field.ErrorList {
-	errs := ValidateObjectMeta(&svc.ObjectMeta, true, apimachineryvalidation.NameIsDNSLabel, field.NewPath("metadata"))
-	return append(errs, validateService(svc, nil)...)
+// ValidateServiceCreate checks a new Service on the server cfg. Its name is a DNS-1123
+// label with RelaxedServiceNameValidation on (1.36 on: digits may lead), a DNS-1035 label
+// without it (rules.md valid.metadata).
+func ValidateServiceCreate(cfg *serverconfig.Config, svc *api.Service) field.ErrorList {
+	name := apimachineryvalidation.NameIsDNS1035Label
+	if cfg.Enabled(features.RelaxedServiceNameValidation) {
+		name = apimachineryvalidation.NameIsDNSLabel
+	}
+	errs := ValidateObjectMeta(&svc.ObjectMeta, true, name, field.NewPath("metadata"))
+	return append(errs, validateService(cfg, svc, nil)...)
 }
 
 // ValidateServiceUpdate checks an update of a Service through the main resource: the
 // cluster IPs and IP families may grow to dual-stack or shrink from it but their first
 // value never changes (rules.md valid.update), nor does a load balancer's class or, while it needs
 // one, its health-check node port.
-func ValidateServiceUpdate(svc, old *api.Service) field.ErrorList {
+func ValidateServiceUpdate(cfg *serverconfig.Config, svc, old *api.Service) field.ErrorList {
 	errs := ValidateObjectMetaUpdate(&svc.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))
 	errs = append(errs, clusterIPsUpdate(old, svc)...)
 	errs = append(errs, ipFamiliesUpdate(old, svc)...)
@@ -56,14 +62,14 @@ func ValidateServiceUpdate(svc, old *api.Service) field.ErrorList {
 	if needsHealthCheck(old) && needsHealthCheck(svc) && svc.Spec.HealthCheckNodePort != old.Spec.HealthCheckNodePort {
 		errs = append(errs, field.Forbidden(field.NewPath("spec", "healthCheckNodePort"), "field is immutable"))
 	}
-	return append(errs, validateService(svc, old)...)
+	return append(errs, validateService(cfg, svc, old)...)
 }
 
 // ValidateServiceStatusUpdate checks an update of a Service through /status: its load
 // balancer's ingress points.
-func ValidateServiceStatusUpdate(svc, old *api.Service) field.ErrorList {
+func ValidateServiceStatusUpdate(cfg *serverconfig.Config, svc, old *api.Service) field.ErrorList {
 	errs := ValidateObjectMetaUpdate(&svc.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))
-	return append(errs, validateLoadBalancerStatus(&svc.Status.LoadBalancer, &old.Status.LoadBalancer, field.NewPath("status", "loadBalancer"), &svc.Spec)...)
+	return append(errs, validateLoadBalancerStatus(cfg, &svc.Status.LoadBalancer, &old.Status.LoadBalancer, field.NewPath("status", "loadBalancer"), &svc.Spec)...)
 }
 
 // isHeadless: the only cluster IP is "None".
@@ -89,7 +95,7 @@ func needsHealthCheck(svc *api.Service) bool {
 }
 
 // validateService is what a create and an update share; old is nil on a create.
-func validateService(svc, old *api.Service) field.ErrorList {
+func validateService(cfg *serverconfig.Config, svc, old *api.Service) field.ErrorList {
 	var errs field.ErrorList
 	spec := &svc.Spec
 	specPath := field.NewPath("spec")
@@ -158,7 +164,7 @@ func validateService(svc, old *api.Service) field.ErrorList {
 		}
 	}
 
-	errs = append(errs, ValidateServiceClusterIPsRelatedFields(svc, old)...)
+	errs = append(errs, ValidateServiceClusterIPsRelatedFields(cfg, svc, old)...)
 
 	// New external IPs must be valid and usable; those already stored stay accepted.
 	var storedExternalIPs []string
@@ -167,7 +173,7 @@ func validateService(svc, old *api.Service) field.ErrorList {
 	}
 	for i, ip := range spec.ExternalIPs {
 		p := specPath.Child("externalIPs").Index(i)
-		if e := validation.IsValidIPForLegacyField(p, ip, strictIPs, storedExternalIPs); len(e) > 0 {
+		if e := IsValidIPForLegacyField(cfg, p, ip, storedExternalIPs); len(e) > 0 {
 			errs = append(errs, e...)
 		} else {
 			errs = append(errs, validateEndpointIP(ip, p)...)
@@ -217,7 +223,7 @@ func validateService(svc, old *api.Service) field.ErrorList {
 		ports[k] = true
 	}
 
-	errs = append(errs, sourceRanges(svc, old)...)
+	errs = append(errs, sourceRanges(cfg, svc, old)...)
 
 	if spec.AllocateLoadBalancerNodePorts != nil && spec.Type != api.ServiceTypeLoadBalancer {
 		errs = append(errs, field.Forbidden(specPath.Child("allocateLoadBalancerNodePorts"), "may only be used when `type` is 'LoadBalancer'"))
@@ -230,8 +236,12 @@ func validateService(svc, old *api.Service) field.ErrorList {
 	errs = append(errs, loadBalancerClass(nil, svc)...)
 	errs = append(errs, externalTrafficPolicy(svc)...)
 	errs = append(errs, internalTrafficPolicy(svc)...)
-	if td := spec.TrafficDistribution; td != nil && !slices.Contains(serviceTrafficDistributions, *td) {
-		errs = append(errs, field.NotSupported(specPath.Child("trafficDistribution"), *td, serviceTrafficDistributions))
+	distributions := serviceTrafficDistributions
+	if !cfg.Enabled(features.PreferSameTrafficDistribution) {
+		distributions = preferCloseTrafficDistribution
+	}
+	if td := spec.TrafficDistribution; td != nil && !slices.Contains(distributions, *td) {
+		errs = append(errs, field.NotSupported(specPath.Child("trafficDistribution"), *td, distributions))
 	}
 	return errs
 }
@@ -310,7 +320,7 @@ func clientIPAffinity(cfg *api.SessionAffinityConfig, fldPath *field.Path) field
 // ValidateServiceClusterIPsRelatedFields checks clusterIP, clusterIPs, ipFamilies and
 // ipFamilyPolicy together (old is nil on a create). The Service storage runs it too,
 // before it allocates, so it is exported for the engine.
-func ValidateServiceClusterIPsRelatedFields(svc, old *api.Service) field.ErrorList {
+func ValidateServiceClusterIPsRelatedFields(cfg *serverconfig.Config, svc, old *api.Service) field.ErrorList {
 	spec := &svc.Spec
 	if spec.Type == api.ServiceTypeExternalName {
 		return nil // checked with the type: all must be unset
@@ -359,7 +369,7 @@ func ValidateServiceClusterIPsRelatedFields(svc, old *api.Service) field.ErrorLi
 			}
 			continue
 		}
-		e := validation.IsValidIPForLegacyField(ipsPath.Index(i), ip, strictIPs, storedIPs)
+		e := IsValidIPForLegacyField(cfg, ipsPath.Index(i), ip, storedIPs)
 		badIPs = badIPs || len(e) > 0
 		errs = append(errs, e...)
 	}
@@ -514,7 +524,7 @@ func sameClass(a, b *string) bool {
 // sourceRanges checks loadBalancerSourceRanges, or the older annotation when the field is
 // empty: for load balancers only; CIDRs that were stored already stay accepted, and
 // surrounding spaces are tolerated.
-func sourceRanges(svc, old *api.Service) field.ErrorList {
+func sourceRanges(cfg *serverconfig.Config, svc, old *api.Service) field.ErrorList {
 	var errs field.ErrorList
 	lb := svc.Spec.Type == api.ServiceTypeLoadBalancer
 	const lbOnly = "may only be used when `type` is 'LoadBalancer'"
@@ -532,7 +542,7 @@ func sourceRanges(svc, old *api.Service) field.ErrorList {
 			}
 		}
 		for i, v := range svc.Spec.LoadBalancerSourceRanges {
-			errs = append(errs, validation.IsValidCIDRForLegacyField(p.Index(i), strings.TrimSpace(v), strictIPs, stored)...)
+			errs = append(errs, IsValidCIDRForLegacyField(cfg, p.Index(i), strings.TrimSpace(v), stored)...)
 		}
 		return errs
 	}
@@ -547,7 +557,7 @@ func sourceRanges(svc, old *api.Service) field.ErrorList {
 	if old == nil || old.Annotations[api.AnnotationLoadBalancerSourceRangesKey] != val {
 		if val = strings.TrimSpace(val); val != "" {
 			for _, v := range strings.Split(val, ",") {
-				errs = append(errs, validation.IsValidCIDRForLegacyField(p, strings.TrimSpace(v), strictIPs, nil)...)
+				errs = append(errs, IsValidCIDRForLegacyField(cfg, p, strings.TrimSpace(v), nil)...)
 			}
 		}
 	}
@@ -605,7 +615,7 @@ func internalTrafficPolicy(svc *api.Service) field.ErrorList {
 
 // validateLoadBalancerStatus checks the ingress points of a load balancer's status (only
 // a load balancer has them); addresses already stored stay accepted.
-func validateLoadBalancerStatus(st, old *api.LoadBalancerStatus, fldPath *field.Path, spec *api.ServiceSpec) field.ErrorList {
+func validateLoadBalancerStatus(cfg *serverconfig.Config, st, old *api.LoadBalancerStatus, fldPath *field.Path, spec *api.ServiceSpec) field.ErrorList {
 	ingressPath := fldPath.Child("ingress")
 	if spec.Type != api.ServiceTypeLoadBalancer && len(st.Ingress) != 0 {
 		return field.ErrorList{field.Forbidden(ingressPath, "may only be used when `spec.type` is 'LoadBalancer'")}
@@ -623,7 +633,7 @@ func validateLoadBalancerStatus(st, old *api.LoadBalancerStatus, fldPath *field.
 	for i, in := range st.Ingress {
 		p := ingressPath.Index(i)
 		if in.IP != "" {
-			errs = append(errs, validation.IsValidIPForLegacyField(p.Child("ip"), in.IP, strictIPs, storedIPs)...)
+			errs = append(errs, IsValidIPForLegacyField(cfg, p.Child("ip"), in.IP, storedIPs)...)
 		}
 		switch {
 		case in.IPMode == nil:
@@ -647,10 +657,10 @@ func validateLoadBalancerStatus(st, old *api.LoadBalancerStatus, fldPath *field.
 	return errs
 }
 
-// serviceWarnings are the warnings of a create or an update of a Service (old is nil on a
-// create): deprecated or ignored settings, and addresses or ranges written in ways that
-// parse ambiguously.
-func serviceWarnings(svc, old *api.Service) []string {
+// serviceWarnings are the warnings of a create or an update of a Service on the server
+// cfg (old is nil on a create): deprecated or ignored settings, and addresses or ranges
+// written in ways that parse ambiguously (pkg/api/service/warnings.go).
+func serviceWarnings(cfg *serverconfig.Config, svc, old *api.Service) []string {
 	var ws []string
 	spec := &svc.Spec
 	specPath := field.NewPath("spec")
@@ -678,7 +688,8 @@ func serviceWarnings(svc, old *api.Service) []string {
 	for i, ip := range spec.ExternalIPs {
 		ws = append(ws, validation.GetWarningsForIP(specPath.Child("externalIPs").Index(i), ip)...)
 	}
-	if len(spec.ExternalIPs) > 0 && !headless && spec.Type != api.ServiceTypeExternalName {
+	// Kubernetes 1.36 deprecated externalIPs (pkg/api/service/warnings.go, v1.36.3:60-63).
+	if cfg.AtLeast(36) && len(spec.ExternalIPs) > 0 && !headless && spec.Type != api.ServiceTypeExternalName {
 		ws = append(ws, "spec.externalIPs is deprecated and may no longer be implemented in some clusters")
 	}
 	if spec.LoadBalancerIP != "" {
@@ -693,7 +704,8 @@ func serviceWarnings(svc, old *api.Service) []string {
 	if spec.Type != api.ServiceTypeExternalName && spec.ExternalName != "" {
 		ws = append(ws, fmt.Sprintf("spec.externalName is ignored when spec.type is not %q", api.ServiceTypeExternalName))
 	}
-	if td := spec.TrafficDistribution; td != nil && *td == api.ServiceTrafficDistributionPreferClose {
+	// Kubernetes 1.35 deprecated PreferClose (pkg/api/service/warnings.go, v1.35.4:75-77).
+	if td := spec.TrafficDistribution; cfg.AtLeast(35) && td != nil && *td == api.ServiceTrafficDistributionPreferClose {
 		ws = append(ws, fmt.Sprintf("spec.trafficDistribution: %q is deprecated; use %q", api.ServiceTrafficDistributionPreferClose, api.ServiceTrafficDistributionPreferSameZone))
 	}
 	return ws

@@ -24,7 +24,7 @@ const allocatedHealthCheckNodePort = 30000
 // when that finds errors, the server refuses the write with those alone. What depends on
 // more of the cluster's configuration (a free address in the service ranges, free node
 // ports) is not checked.
-func ServiceBeginWrite(svc, old *api.Service, families []api.IPFamily) field.ErrorList {
+func ServiceBeginWrite(cfg *serverconfig.Config, svc, old *api.Service) field.ErrorList {
 	syncClusterIPs(svc, old)
 	if svc.Spec.Type == api.ServiceTypeExternalName {
 		return nil
@@ -32,7 +32,7 @@ func ServiceBeginWrite(svc, old *api.Service, families []api.IPFamily) field.Err
 	if needsHealthCheck(svc) && svc.Spec.HealthCheckNodePort == 0 {
 		svc.Spec.HealthCheckNodePort = allocatedHealthCheckNodePort
 	}
-	if errs := ServiceIPFieldErrors(svc, old, families); len(errs) > 0 {
+	if errs := ServiceIPFieldErrors(cfg, svc, old, ServiceIPFamilies(cfg)); len(errs) > 0 {
 		return errs
 	}
 	if old == nil {
@@ -72,7 +72,7 @@ func ServiceIPFamilies(cfg *serverconfig.Config) []api.IPFamily {
 // primary family when it names none, and the other one too when it does not ask for a
 // single stack and the cluster serves both. The engine's prediction of the stored Service
 // (package internal/strategy) infers nothing when this refuses.
-func ServiceIPFieldErrors(svc, old *api.Service, families []api.IPFamily) field.ErrorList {
+func ServiceIPFieldErrors(cfg *serverconfig.Config, svc, old *api.Service, families []api.IPFamily) field.ErrorList {
 	if svc.Spec.Type == api.ServiceTypeExternalName || samePreferDualStack(svc, old) {
 		return nil // the allocator leaves such a Service's IP fields alone
 	}
@@ -88,7 +88,7 @@ func ServiceIPFieldErrors(svc, old *api.Service, families []api.IPFamily) field.
 		}
 		svc.Spec.IPFamilyPolicy = &p
 	}
-	if errs := ValidateServiceClusterIPsRelatedFields(svc, old); len(errs) > 0 {
+	if errs := ValidateServiceClusterIPsRelatedFields(cfg, svc, old); len(errs) > 0 {
 		return errs
 	}
 

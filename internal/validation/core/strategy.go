@@ -23,20 +23,20 @@ func Strategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 	case "Service":
 		return &registry.Strategy{
 			Namespaced: true,
-			Validate:   func(obj any) field.ErrorList { return ValidateServiceCreate(obj.(*api.Service)) },
+			Validate:   func(obj any) field.ErrorList { return ValidateServiceCreate(cfg, obj.(*api.Service)) },
 			ValidateUpdate: func(obj, old any) field.ErrorList {
-				return ValidateServiceUpdate(obj.(*api.Service), old.(*api.Service))
+				return ValidateServiceUpdate(cfg, obj.(*api.Service), old.(*api.Service))
 			},
 			ValidateStatusUpdate: func(obj, old any) field.ErrorList {
-				return ValidateServiceStatusUpdate(obj.(*api.Service), old.(*api.Service))
+				return ValidateServiceStatusUpdate(cfg, obj.(*api.Service), old.(*api.Service))
 			},
 			BeginWrite: func(obj, old any) field.ErrorList {
 				o, _ := old.(*api.Service)
-				return ServiceBeginWrite(obj.(*api.Service), o, ServiceIPFamilies(cfg))
+				return ServiceBeginWrite(cfg, obj.(*api.Service), o)
 			},
-			WarningsOnCreate: func(obj any) []string { return serviceWarnings(obj.(*api.Service), nil) },
+			WarningsOnCreate: func(obj any) []string { return serviceWarnings(cfg, obj.(*api.Service), nil) },
 			WarningsOnUpdate: func(obj, old any) []string {
-				return serviceWarnings(obj.(*api.Service), old.(*api.Service))
+				return serviceWarnings(cfg, obj.(*api.Service), old.(*api.Service))
 			},
 			WarningsOnStatusUpdate: func(obj, old any) []string { return serviceStatusWarnings(obj.(*api.Service)) },
 			Declarative:            registry.NoDeclarativeRules,
@@ -44,9 +44,9 @@ func Strategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 	case "Endpoints":
 		return &registry.Strategy{
 			Namespaced: true,
-			Validate:   func(obj any) field.ErrorList { return ValidateEndpointsCreate(obj.(*api.Endpoints)) },
+			Validate:   func(obj any) field.ErrorList { return ValidateEndpointsCreate(cfg, obj.(*api.Endpoints)) },
 			ValidateUpdate: func(obj, old any) field.ErrorList {
-				return ValidateEndpointsUpdate(obj.(*api.Endpoints), old.(*api.Endpoints))
+				return ValidateEndpointsUpdate(cfg, obj.(*api.Endpoints), old.(*api.Endpoints))
 			},
 			WarningsOnCreate: func(obj any) []string { return endpointsWarnings(obj.(*api.Endpoints)) },
 			WarningsOnUpdate: func(obj, old any) []string { return endpointsWarnings(obj.(*api.Endpoints)) },
@@ -108,25 +108,25 @@ func Strategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 			ValidateStatusUpdate: func(obj, old any) field.ErrorList {
 				return ValidateResourceQuotaStatusUpdate(obj.(*api.ResourceQuota), old.(*api.ResourceQuota))
 			},
-			WarningsOnCreate: func(obj any) []string { return resourceQuotaWarnings(obj.(*api.ResourceQuota)) },
+			WarningsOnCreate: func(obj any) []string { return resourceQuotaWarnings(cfg, obj.(*api.ResourceQuota)) },
 			Declarative:      registry.NoDeclarativeRules,
 		}
 	case "Node":
 		return &registry.Strategy{
-			Validate: func(obj any) field.ErrorList { return ValidateNode(obj.(*api.Node)) },
+			Validate: func(obj any) field.ErrorList { return ValidateNode(cfg, obj.(*api.Node)) },
 			ValidateUpdate: func(obj, old any) field.ErrorList {
 				n := obj.(*api.Node)
-				return append(ValidateNode(n), ValidateNodeUpdate(n, old.(*api.Node))...)
+				return append(ValidateNode(cfg, n), ValidateNodeUpdate(cfg, n, old.(*api.Node))...)
 			},
 			ValidateStatusUpdate: func(obj, old any) field.ErrorList {
-				return ValidateNodeUpdate(obj.(*api.Node), old.(*api.Node))
+				return ValidateNodeUpdate(cfg, obj.(*api.Node), old.(*api.Node))
 			},
 			WarningsOnCreate: func(obj any) []string { return nodeWarnings(obj.(*api.Node)) },
 			WarningsOnUpdate: func(obj, old any) []string { return nodeWarnings(obj.(*api.Node)) },
-			Declarative:      nodeDeclarative,
+			Declarative:      func(obj, old any) field.ErrorList { return nodeDeclarative(cfg, obj, old) },
 		}
 	}
-	return podSpecStrategy(kind)
+	return podSpecStrategy(cfg, kind)
 }
 
 // EventsStrategy is the validation of a kind of the events.k8s.io group, nil when it is not

@@ -2,37 +2,38 @@ package core
 
 import (
 	api "github.com/ssa-diff/ssa-diff/internal/api/core"
+	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/validation/registry"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
 // podSpecStrategy is the registry strategy of the kinds built on the pod template and of
 // persistent volumes and claims, or nil for another kind.
-func podSpecStrategy(kind string) *registry.Strategy {
+func podSpecStrategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 	switch kind {
 	case "Pod":
 		return &registry.Strategy{
 			Namespaced: true,
 			Validate: func(obj any) field.ErrorList {
 				pod := obj.(*api.Pod)
-				opts := GetValidationOptionsFromPodSpecAndMeta(&pod.Spec, nil, &pod.ObjectMeta, nil)
+				opts := GetValidationOptionsFromPodSpecAndMeta(cfg, &pod.Spec, nil, &pod.ObjectMeta, nil)
 				opts.ResourceIsPod = true
 				return ValidatePodCreate(pod, opts)
 			},
 			ValidateUpdate: func(obj, old any) field.ErrorList {
 				pod, oldPod := obj.(*api.Pod), old.(*api.Pod)
-				opts := GetValidationOptionsFromPodSpecAndMeta(&pod.Spec, &oldPod.Spec, &pod.ObjectMeta, &oldPod.ObjectMeta)
+				opts := GetValidationOptionsFromPodSpecAndMeta(cfg, &pod.Spec, &oldPod.Spec, &pod.ObjectMeta, &oldPod.ObjectMeta)
 				opts.ResourceIsPod = true
 				return ValidatePodUpdate(pod, oldPod, opts)
 			},
 			ValidateStatusUpdate: func(obj, old any) field.ErrorList {
 				pod, oldPod := obj.(*api.Pod), old.(*api.Pod)
-				opts := GetValidationOptionsFromPodSpecAndMeta(&pod.Spec, &oldPod.Spec, &pod.ObjectMeta, &oldPod.ObjectMeta)
+				opts := GetValidationOptionsFromPodSpecAndMeta(cfg, &pod.Spec, &oldPod.Spec, &pod.ObjectMeta, &oldPod.ObjectMeta)
 				opts.ResourceIsPod = true
 				return ValidatePodStatusUpdate(pod, oldPod, opts)
 			},
 			Declarative:            podDeclarative,
-			WarningsOnCreate:       podWarningsOnCreate,
+			WarningsOnCreate:       func(obj any) []string { return podWarningsOnCreate(cfg, obj.(*api.Pod)) },
 			WarningsOnStatusUpdate: podStatusWarnings,
 		}
 	case "PodTemplate":
@@ -40,45 +41,59 @@ func podSpecStrategy(kind string) *registry.Strategy {
 			Namespaced: true,
 			Validate: func(obj any) field.ErrorList {
 				t := obj.(*api.PodTemplate)
-				return ValidatePodTemplate(t, GetValidationOptionsFromPodTemplate(&t.Template, nil))
+				return ValidatePodTemplate(t, GetValidationOptionsFromPodTemplate(cfg, &t.Template, nil))
 			},
 			ValidateUpdate: func(obj, old any) field.ErrorList {
 				t, oldT := obj.(*api.PodTemplate), old.(*api.PodTemplate)
-				return ValidatePodTemplateUpdate(t, oldT, GetValidationOptionsFromPodTemplate(&t.Template, &oldT.Template))
+				return ValidatePodTemplateUpdate(t, oldT, GetValidationOptionsFromPodTemplate(cfg, &t.Template, &oldT.Template))
 			},
 			Declarative:      podTemplateDeclarative,
-			WarningsOnCreate: podTemplateWarningsOnCreate,
-			WarningsOnUpdate: podTemplateWarningsOnUpdate,
+			WarningsOnCreate: func(obj any) []string { return podTemplateWarningsOnCreate(cfg, obj.(*api.PodTemplate)) },
+			WarningsOnUpdate: func(obj, old any) []string {
+				return podTemplateWarningsOnUpdate(cfg, obj.(*api.PodTemplate), old.(*api.PodTemplate))
+			},
 		}
 	case "ReplicationController":
 		return &registry.Strategy{
 			Namespaced: true,
 			Validate: func(obj any) field.ErrorList {
 				rc := obj.(*api.ReplicationController)
-				return ValidateReplicationController(rc, GetValidationOptionsFromPodTemplate(rc.Spec.Template, nil))
+				return ValidateReplicationController(rc, GetValidationOptionsFromPodTemplate(cfg, rc.Spec.Template, nil))
 			},
 			ValidateUpdate: func(obj, old any) field.ErrorList {
 				rc, oldRC := obj.(*api.ReplicationController), old.(*api.ReplicationController)
-				errs := ValidateReplicationControllerUpdate(rc, oldRC, GetValidationOptionsFromPodTemplate(rc.Spec.Template, oldRC.Spec.Template))
+				opts := GetValidationOptionsFromPodTemplate(cfg, rc.Spec.Template, oldRC.Spec.Template)
+				var errs field.ErrorList
+				if !cfg.AtLeast(35) {
+					// Kubernetes 1.35 stopped validating an update as a create first
+					// (pkg/registry/core/replicationcontroller/strategy.go ValidateUpdate,
+					// v1.34.4:174-182 → v1.35.4:161): 1.34 reports the spec's errors twice.
+					errs = ValidateReplicationController(rc, opts)
+				}
+				errs = append(errs, ValidateReplicationControllerUpdate(rc, oldRC, opts)...)
 				return append(errs, nonConvertibleFields(rc, oldRC)...)
 			},
 			ValidateStatusUpdate: func(obj, old any) field.ErrorList {
 				return ValidateReplicationControllerStatusUpdate(obj.(*api.ReplicationController), old.(*api.ReplicationController))
 			},
-			Declarative:      replicationControllerDeclarative,
-			WarningsOnCreate: replicationControllerWarningsOnCreate,
-			WarningsOnUpdate: replicationControllerWarningsOnUpdate,
+			Declarative: replicationControllerDeclarative,
+			WarningsOnCreate: func(obj any) []string {
+				return replicationControllerWarningsOnCreate(cfg, obj.(*api.ReplicationController))
+			},
+			WarningsOnUpdate: func(obj, old any) []string {
+				return replicationControllerWarningsOnUpdate(cfg, obj.(*api.ReplicationController), old.(*api.ReplicationController))
+			},
 		}
 	case "PersistentVolume":
 		return &registry.Strategy{
 			Validate: func(obj any) field.ErrorList {
 				pv := obj.(*api.PersistentVolume)
-				errs := ValidatePersistentVolume(pv, ValidationOptionsForPersistentVolume(pv, nil))
+				errs := ValidatePersistentVolume(pv, ValidationOptionsForPersistentVolume(cfg, pv, nil))
 				return append(errs, validatePersistentVolumePlugin(pv)...)
 			},
 			ValidateUpdate: func(obj, old any) field.ErrorList {
 				pv, oldPV := obj.(*api.PersistentVolume), old.(*api.PersistentVolume)
-				opts := ValidationOptionsForPersistentVolume(pv, oldPV)
+				opts := ValidationOptionsForPersistentVolume(cfg, pv, oldPV)
 				errs := ValidatePersistentVolume(pv, opts)
 				errs = append(errs, validatePersistentVolumePlugin(pv)...)
 				return append(errs, ValidatePersistentVolumeUpdate(pv, oldPV, opts)...)
@@ -95,15 +110,24 @@ func podSpecStrategy(kind string) *registry.Strategy {
 			Namespaced: true,
 			Validate: func(obj any) field.ErrorList {
 				pvc := obj.(*api.PersistentVolumeClaim)
-				return ValidatePersistentVolumeClaim(pvc, ValidationOptionsForPersistentVolumeClaim(pvc, nil))
+				return ValidatePersistentVolumeClaim(pvc, ValidationOptionsForPersistentVolumeClaim(cfg, pvc, nil))
 			},
 			ValidateUpdate: func(obj, old any) field.ErrorList {
 				pvc, oldPVC := obj.(*api.PersistentVolumeClaim), old.(*api.PersistentVolumeClaim)
-				return ValidatePersistentVolumeClaimUpdate(pvc, oldPVC, ValidationOptionsForPersistentVolumeClaim(pvc, oldPVC))
+				opts := ValidationOptionsForPersistentVolumeClaim(cfg, pvc, oldPVC)
+				var errs field.ErrorList
+				if !cfg.AtLeast(35) {
+					// Kubernetes 1.35 stopped validating the claim before its update, which
+					// validates it again (pkg/registry/core/persistentvolumeclaim/strategy.go
+					// ValidateUpdate, v1.34.4:122-126 → v1.35.4:125): 1.34 reports each of
+					// its errors twice.
+					errs = ValidatePersistentVolumeClaim(pvc, opts)
+				}
+				return append(errs, ValidatePersistentVolumeClaimUpdate(pvc, oldPVC, opts)...)
 			},
 			ValidateStatusUpdate: func(obj, old any) field.ErrorList {
 				pvc, oldPVC := obj.(*api.PersistentVolumeClaim), old.(*api.PersistentVolumeClaim)
-				return ValidatePersistentVolumeClaimStatusUpdate(pvc, oldPVC, ValidationOptionsForPersistentVolumeClaim(pvc, oldPVC))
+				return ValidatePersistentVolumeClaimStatusUpdate(pvc, oldPVC, ValidationOptionsForPersistentVolumeClaim(cfg, pvc, oldPVC))
 			},
 			Declarative: persistentVolumeClaimDeclarative,
 			WarningsOnCreate: func(obj any) []string {

@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	api "github.com/ssa-diff/ssa-diff/internal/api/core"
+	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	unversionedvalidation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
@@ -189,9 +190,9 @@ func validateVolumeSource(s *api.VolumeSource, fldPath *field.Path, volName stri
 	o.add(s.ScaleIO != nil, fldPath.Child("scaleIO"), func() field.ErrorList {
 		return validateScaleIO(s.ScaleIO.Gateway, s.ScaleIO.System, s.ScaleIO.VolumeName, fldPath.Child("scaleIO"))
 	})
-	o.add(s.CSI != nil, fldPath.Child("csi"), func() field.ErrorList { return validateCSIVolumeSource(s.CSI, fldPath.Child("csi")) })
+	o.add(s.CSI != nil, fldPath.Child("csi"), func() field.ErrorList { return validateCSIVolumeSource(s.CSI, fldPath.Child("csi"), opts) })
 	o.add(s.Ephemeral != nil, fldPath.Child("ephemeral"), func() field.ErrorList {
-		errs := validateEphemeralVolumeSource(s.Ephemeral, fldPath.Child("ephemeral"))
+		errs := validateEphemeralVolumeSource(s.Ephemeral, fldPath.Child("ephemeral"), opts)
 		if podMeta != nil && podMeta.Name != "" && volName != "" {
 			claim := podMeta.Name + "-" + volName
 			for _, msg := range ValidatePersistentVolumeName(claim, false) {
@@ -202,7 +203,14 @@ func validateVolumeSource(s *api.VolumeSource, fldPath *field.Path, volName stri
 	})
 	o.add(s.Image != nil, fldPath.Child("image"), func() field.ErrorList {
 		var errs field.ErrorList
-		if !opts.AllowEmptyImageVolumeReference && s.Image.Reference == "" {
+		missing := s.Image.Reference == "" && !opts.AllowEmptyImageVolumeReference
+		if !opts.Server.AtLeast(37) {
+			// Kubernetes 1.37 required the reference in pod templates too
+			// (pkg/apis/core/validation/validation.go validateImageVolumeSource,
+			// v1.36.3:9653 → v1.37.2:10018): before, only a Pod's.
+			missing = s.Image.Reference == "" && opts.ResourceIsPod
+		}
+		if missing {
 			errs = append(errs, field.Required(fldPath.Child("image").Child("reference"), ""))
 		}
 		return append(errs, validatePullPolicy(s.Image.PullPolicy, fldPath.Child("image").Child("pullPolicy"))...)
@@ -508,8 +516,8 @@ func validateStorageOSNames(volume, namespace string, fldPath *field.Path) field
 	return errs
 }
 
-func validateCSIVolumeSource(c *api.CSIVolumeSource, fldPath *field.Path) field.ErrorList {
-	errs := ValidateCSIDriverName(c.Driver, fldPath.Child("driver"))
+func validateCSIVolumeSource(c *api.CSIVolumeSource, fldPath *field.Path, opts PodValidationOptions) field.ErrorList {
+	errs := ValidateCSIDriverName(opts.Server, c.Driver, fldPath.Child("driver"))
 	if ref := c.NodePublishSecretRef; ref != nil {
 		if ref.Name == "" {
 			errs = append(errs, field.Required(fldPath.Child("nodePublishSecretRef", "name"), ""))
@@ -523,13 +531,19 @@ func validateCSIVolumeSource(c *api.CSIVolumeSource, fldPath *field.Path) field.
 	return errs
 }
 
-// ValidateCSIDriverName: a driver name, 63 characters at most, a DNS subdomain in lower
+// ValidateCSIDriverName: on the server cfg, a driver name, 63 characters at most, a DNS subdomain in lower
 // case.
-func ValidateCSIDriverName(driver string, fldPath *field.Path) field.ErrorList {
-	if driver == "" {
-		return field.ErrorList{field.Required(fldPath, "")}
-	}
+func ValidateCSIDriverName(cfg *serverconfig.Config, driver string, fldPath *field.Path) field.ErrorList {
 	var errs field.ErrorList
+	if driver == "" {
+		errs = append(errs, field.Required(fldPath, ""))
+		// Kubernetes 1.35 stopped there (pkg/apis/core/validation/validation.go
+		// ValidateCSIDriverName, v1.34.4:1756 → v1.35.4:1817): 1.34 goes on to refuse the
+		// empty name as a DNS subdomain too.
+		if cfg.AtLeast(35) {
+			return errs
+		}
+	}
 	if len(driver) > 63 {
 		errs = append(errs, field.TooLong(fldPath, "", 63))
 	}
@@ -539,11 +553,11 @@ func ValidateCSIDriverName(driver string, fldPath *field.Path) field.ErrorList {
 	return errs
 }
 
-func validateEphemeralVolumeSource(e *api.EphemeralVolumeSource, fldPath *field.Path) field.ErrorList {
+func validateEphemeralVolumeSource(e *api.EphemeralVolumeSource, fldPath *field.Path, podOpts PodValidationOptions) field.ErrorList {
 	if e.VolumeClaimTemplate == nil {
 		return field.ErrorList{field.Required(fldPath.Child("volumeClaimTemplate"), "")}
 	}
-	opts := ValidationOptionsForPersistentVolumeClaimTemplate(e.VolumeClaimTemplate, nil)
+	opts := ValidationOptionsForPersistentVolumeClaimTemplate(podOpts.Server, e.VolumeClaimTemplate, nil)
 	return ValidatePersistentVolumeClaimTemplate(e.VolumeClaimTemplate, fldPath.Child("volumeClaimTemplate"), opts)
 }
 

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	api "github.com/ssa-diff/ssa-diff/internal/api/core"
+	"github.com/ssa-diff/ssa-diff/internal/features"
+	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/sets"
@@ -53,11 +55,9 @@ var deprecatedPodAnnotations = []struct{ key, message string }{
 	{`security.alpha.kubernetes.io/unsafe-sysctls`, `non-functional in v1.11+; use the "sysctls" field instead`},
 }
 
-// gitRepoVolumeDriverGate is the GitRepoVolumeDriver feature gate, off in 1.37.
-const gitRepoVolumeDriverGate = false
-
-// deprecatedVolumePlugins are the warnings for pod volume sources, by the source's path.
-func volumeWarnings(v *api.Volume, p *field.Path) []string {
+// volumeWarnings are the warnings of the server cfg for pod volume sources, by the
+// source's path.
+func volumeWarnings(cfg *serverconfig.Config, v *api.Volume, p *field.Path) []string {
 	var w []string
 	add := func(set bool, name, msg string) {
 		if set {
@@ -65,7 +65,7 @@ func volumeWarnings(v *api.Volume, p *field.Path) []string {
 		}
 	}
 	add(v.PhotonPersistentDisk != nil, "photonPersistentDisk", "deprecated in v1.11, non-functional in v1.16+")
-	if gitRepoVolumeDriverGate {
+	if cfg.Enabled(features.GitRepoVolumeDriver) {
 		add(v.GitRepo != nil, "gitRepo", "deprecated in v1.11")
 	} else {
 		add(v.GitRepo != nil, "gitRepo", "deprecated in v1.11, and disabled by default in v1.33+")
@@ -90,25 +90,26 @@ func fractionalBytes(p *field.Path, list api.ResourceList, name api.ResourceName
 	return nil
 }
 
-// GetWarningsForPodTemplate are the warnings for a pod template at fldPath.
-func GetWarningsForPodTemplate(fldPath *field.Path, t, old *api.PodTemplateSpec) []string {
+// GetWarningsForPodTemplate are the warnings of the server cfg for a pod template at
+// fldPath.
+func GetWarningsForPodTemplate(cfg *serverconfig.Config, fldPath *field.Path, t, old *api.PodTemplateSpec) []string {
 	if t == nil {
 		return nil
 	}
-	return podSpecWarnings(fldPath, &t.Spec, &t.ObjectMeta)
+	return podSpecWarnings(cfg, fldPath, &t.Spec, &t.ObjectMeta)
 }
 
-// GetWarningsForPod are the warnings for a pod.
-func GetWarningsForPod(pod *api.Pod) []string {
+// GetWarningsForPod are the warnings of the server cfg for a pod.
+func GetWarningsForPod(cfg *serverconfig.Config, pod *api.Pod) []string {
 	if pod == nil {
 		return nil
 	}
-	return podSpecWarnings(nil, &pod.Spec, &pod.ObjectMeta)
+	return podSpecWarnings(cfg, nil, &pod.Spec, &pod.ObjectMeta)
 }
 
 // podSpecWarnings: fldPath is nil for a pod (paths start at "spec"), the template's path
 // otherwise.
-func podSpecWarnings(fldPath *field.Path, spec *api.PodSpec, meta *metav1.ObjectMeta) []string {
+func podSpecWarnings(cfg *serverconfig.Config, fldPath *field.Path, spec *api.PodSpec, meta *metav1.ObjectMeta) []string {
 	var w []string
 	specPath, annotationsPath := fldPath.Child("spec"), fldPath.Child("metadata", "annotations")
 	for k := range spec.NodeSelector {
@@ -144,7 +145,7 @@ func podSpecWarnings(fldPath *field.Path, spec *api.PodSpec, meta *metav1.Object
 		}
 	}
 	for i := range spec.Volumes {
-		w = append(w, volumeWarnings(&spec.Volumes[i], specPath.Child("volumes").Index(i))...)
+		w = append(w, volumeWarnings(cfg, &spec.Volumes[i], specPath.Child("volumes").Index(i))...)
 	}
 	w = append(w, overlappingPathWarnings(spec.Volumes)...)
 	if len(spec.HostAliases) > 1 {
@@ -536,13 +537,12 @@ func GetWarningsForPersistentVolume(pv *api.PersistentVolume) []string {
 }
 
 // podWarningsOnCreate: a pod name that is not a DNS label, and the pod's warnings.
-func podWarningsOnCreate(obj any) []string {
-	pod := obj.(*api.Pod)
+func podWarningsOnCreate(cfg *serverconfig.Config, pod *api.Pod) []string {
 	var w []string
 	if msgs := validation.IsDNS1123Label(pod.Name); len(msgs) != 0 {
 		w = append(w, fmt.Sprintf("metadata.name: this is used in the Pod's hostname, which can result in surprising behavior; a DNS label is recommended: %v", msgs))
 	}
-	return append(w, GetWarningsForPod(pod)...)
+	return append(w, GetWarningsForPod(cfg, pod)...)
 }
 
 // podStatusWarnings: unusual forms of the pod's and host's IPs.
@@ -558,35 +558,31 @@ func podStatusWarnings(obj, _ any) []string {
 	return w
 }
 
-func podTemplateWarningsOnCreate(obj any) []string {
-	t := obj.(*api.PodTemplate)
-	return GetWarningsForPodTemplate(field.NewPath("template"), &t.Template, nil)
+func podTemplateWarningsOnCreate(cfg *serverconfig.Config, t *api.PodTemplate) []string {
+	return GetWarningsForPodTemplate(cfg, field.NewPath("template"), &t.Template, nil)
 }
 
 // podTemplateWarningsOnUpdate: the template's warnings when its generation moved.
-func podTemplateWarningsOnUpdate(obj, old any) []string {
-	t, o := obj.(*api.PodTemplate), old.(*api.PodTemplate)
+func podTemplateWarningsOnUpdate(cfg *serverconfig.Config, t, o *api.PodTemplate) []string {
 	if t.Generation == o.Generation {
 		return nil
 	}
-	return GetWarningsForPodTemplate(field.NewPath("template"), &t.Template, &o.Template)
+	return GetWarningsForPodTemplate(cfg, field.NewPath("template"), &t.Template, &o.Template)
 }
 
-func replicationControllerWarningsOnCreate(obj any) []string {
-	rc := obj.(*api.ReplicationController)
+func replicationControllerWarningsOnCreate(cfg *serverconfig.Config, rc *api.ReplicationController) []string {
 	var w []string
 	if msgs := validation.IsDNS1123Label(rc.Name); len(msgs) != 0 {
 		w = append(w, fmt.Sprintf("metadata.name: this is used in Pod names and hostnames, which can result in surprising behavior; a DNS label is recommended: %v", msgs))
 	}
-	return append(w, GetWarningsForPodTemplate(field.NewPath("spec", "template"), rc.Spec.Template, nil)...)
+	return append(w, GetWarningsForPodTemplate(cfg, field.NewPath("spec", "template"), rc.Spec.Template, nil)...)
 }
 
 // replicationControllerWarningsOnUpdate: when the generation moved, the warnings of the
 // stored controller's template (the server passes the old one).
-func replicationControllerWarningsOnUpdate(obj, old any) []string {
-	rc, o := obj.(*api.ReplicationController), old.(*api.ReplicationController)
+func replicationControllerWarningsOnUpdate(cfg *serverconfig.Config, rc, o *api.ReplicationController) []string {
 	if rc.Generation == o.Generation {
 		return nil
 	}
-	return GetWarningsForPodTemplate(field.NewPath("spec", "template"), o.Spec.Template, rc.Spec.Template)
+	return GetWarningsForPodTemplate(cfg, field.NewPath("spec", "template"), o.Spec.Template, rc.Spec.Template)
 }

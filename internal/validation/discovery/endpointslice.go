@@ -43,7 +43,7 @@ var (
 )
 
 // ValidateEndpointSlice checks an EndpointSlice written over old (nil on a create).
-func ValidateEndpointSlice(eps, old *api.EndpointSlice) field.ErrorList {
+func ValidateEndpointSlice(cfg *serverconfig.Config, eps, old *api.EndpointSlice) field.ErrorList {
 	errs := core.ValidateObjectMeta(&eps.ObjectMeta, true, apimachineryvalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
 	switch p := field.NewPath("addressType"); {
 	case eps.AddressType == "":
@@ -52,7 +52,7 @@ func ValidateEndpointSlice(eps, old *api.EndpointSlice) field.ErrorList {
 		errs = append(errs, field.NotSupported(p, eps.AddressType, addressTypeAll).MarkCoveredByDeclarative())
 	}
 	errs = append(errs, validatePorts(eps.Ports, field.NewPath("ports"))...)
-	endpointErrs := validateEndpoints(eps.Endpoints, eps.AddressType, field.NewPath("endpoints"))
+	endpointErrs := validateEndpoints(cfg, eps.Endpoints, eps.AddressType, field.NewPath("endpoints"))
 	if len(endpointErrs) > 0 && old != nil && equality.Semantic.DeepEqual(old.Endpoints, eps.Endpoints) {
 		endpointErrs = nil
 	}
@@ -61,13 +61,13 @@ func ValidateEndpointSlice(eps, old *api.EndpointSlice) field.ErrorList {
 
 // ValidateEndpointSliceUpdate checks an update of an EndpointSlice: its address type
 // cannot change (rules.md valid.update).
-func ValidateEndpointSliceUpdate(eps, old *api.EndpointSlice) field.ErrorList {
-	errs := ValidateEndpointSlice(eps, old)
+func ValidateEndpointSliceUpdate(cfg *serverconfig.Config, eps, old *api.EndpointSlice) field.ErrorList {
+	errs := ValidateEndpointSlice(cfg, eps, old)
 	immutable := apimachineryvalidation.ValidateImmutableField(eps.AddressType, old.AddressType, field.NewPath("addressType"))
 	return append(errs, immutable.WithOrigin("immutable").MarkCoveredByDeclarative()...)
 }
 
-func validateEndpoints(endpoints []api.Endpoint, addressType api.AddressType, fldPath *field.Path) field.ErrorList {
+func validateEndpoints(cfg *serverconfig.Config, endpoints []api.Endpoint, addressType api.AddressType, fldPath *field.Path) field.ErrorList {
 	if len(endpoints) > maxEndpoints {
 		return field.ErrorList{field.TooMany(fldPath, len(endpoints), maxEndpoints)}
 	}
@@ -83,7 +83,7 @@ func validateEndpoints(endpoints []api.Endpoint, addressType api.AddressType, fl
 			errs = append(errs, field.TooMany(addrPath, len(ep.Addresses), maxAddresses).WithOrigin("maxItems").MarkCoveredByDeclarative())
 		}
 		for j, a := range ep.Addresses {
-			errs = append(errs, validateAddress(a, addressType, addrPath, j)...)
+			errs = append(errs, validateAddress(cfg, a, addressType, addrPath, j)...)
 		}
 		if ep.NodeName != nil {
 			for _, msg := range core.ValidateNodeName(*ep.NodeName, false) {
@@ -110,11 +110,11 @@ func validateEndpoints(endpoints []api.Endpoint, addressType api.AddressType, fl
 
 // validateAddress checks the j-th address of an endpoint as the slice's type asks; an
 // unknown type checks nothing. The wrong-family errors name the list, not the address.
-func validateAddress(a string, addressType api.AddressType, listPath *field.Path, j int) field.ErrorList {
+func validateAddress(cfg *serverconfig.Config, a string, addressType api.AddressType, listPath *field.Path, j int) field.ErrorList {
 	p := listPath.Index(j)
 	switch addressType {
 	case api.AddressTypeIPv4:
-		if errs := core.IsValidIPForLegacyField(p, a, nil); len(errs) > 0 {
+		if errs := core.IsValidIPForLegacyField(cfg, p, a, nil); len(errs) > 0 {
 			return errs
 		}
 		var errs field.ErrorList
@@ -287,9 +287,9 @@ func Strategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 	}
 	return &registry.Strategy{
 		Namespaced: true,
-		Validate:   func(obj any) field.ErrorList { return ValidateEndpointSlice(obj.(*api.EndpointSlice), nil) },
+		Validate:   func(obj any) field.ErrorList { return ValidateEndpointSlice(cfg, obj.(*api.EndpointSlice), nil) },
 		ValidateUpdate: func(obj, old any) field.ErrorList {
-			return ValidateEndpointSliceUpdate(obj.(*api.EndpointSlice), old.(*api.EndpointSlice))
+			return ValidateEndpointSliceUpdate(cfg, obj.(*api.EndpointSlice), old.(*api.EndpointSlice))
 		},
 		Declarative:      endpointSliceDeclarative,
 		WarningsOnCreate: warningsOnCreate,

@@ -6,6 +6,7 @@ import (
 
 	apicore "github.com/ssa-diff/ssa-diff/internal/api/core"
 	api "github.com/ssa-diff/ssa-diff/internal/api/networking"
+	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/validation/core"
 	"k8s.io/apimachinery/pkg/api/validate/content"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
@@ -276,7 +277,7 @@ func pathSegment(v string, fldPath *field.Path, covered bool) field.ErrorList {
 
 // ValidateIngressStatusUpdate checks an update of an Ingress's status: the load balancer's
 // addresses (an IP the stored status already had is kept as is) and host names.
-func ValidateIngressStatusUpdate(ing, old *api.Ingress) field.ErrorList {
+func ValidateIngressStatusUpdate(cfg *serverconfig.Config, ing, old *api.Ingress) field.ErrorList {
 	errs := core.ValidateObjectMetaUpdate(&ing.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))
 	fldPath := field.NewPath("status", "loadBalancer")
 	stored := make([]string, 0, len(old.Status.LoadBalancer.Ingress))
@@ -288,7 +289,7 @@ func ValidateIngressStatusUpdate(ing, old *api.Ingress) field.ErrorList {
 	for i, in := range ing.Status.LoadBalancer.Ingress {
 		p := fldPath.Child("ingress").Index(i)
 		if in.IP != "" {
-			errs = append(errs, core.IsValidIPForLegacyField(p.Child("ip"), in.IP, stored)...)
+			errs = append(errs, core.IsValidIPForLegacyField(cfg, p.Child("ip"), in.IP, stored)...)
 		}
 		if in.Hostname != "" {
 			for _, msg := range validation.IsDNS1123Subdomain(in.Hostname) {

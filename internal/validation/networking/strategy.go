@@ -19,7 +19,7 @@ func Strategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 				return ValidateIngressUpdate(obj.(*api.Ingress), old.(*api.Ingress))
 			},
 			ValidateStatusUpdate: func(obj, old any) field.ErrorList {
-				return ValidateIngressStatusUpdate(obj.(*api.Ingress), old.(*api.Ingress))
+				return ValidateIngressStatusUpdate(cfg, obj.(*api.Ingress), old.(*api.Ingress))
 			},
 			Declarative:            registry.NoDeclarativeRules,
 			WarningsOnCreate:       ingressWarningsOnCreate,

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ssa-diff/ssa-diff/internal/features"
 	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
+	"github.com/ssa-diff/ssa-diff/internal/validation/objectmeta"
 	"k8s.io/apimachinery/pkg/api/validate"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	"k8s.io/apimachinery/pkg/api/validation/path"
@@ -32,7 +33,8 @@ type Strategy struct {
 	// error it finds, marked with its stability level. It is nil when the server's strategy
 	// runs no declarative validation; a strategy that runs it has one even when 1.37
 	// enforces none of its rules (it returns nil then), because joining the two lists also
-	// drops the handwritten errors whose text repeats an earlier one.
+	// drops the handwritten errors whose text repeats an earlier one. Only 1.37's registry
+	// joins them (see declarative).
 	Declarative func(obj, old any) field.ErrorList
 	// NormalizationRules rewrite the fields of errors before handwritten ones are matched
 	// with the declarative ones that cover them (the strategy's DeclarativeValidationConfig:
@@ -56,19 +58,20 @@ type Metadata interface{ GetObjectMeta() metav1.Object }
 
 // ValidateCreate is the validation of a create, in the server's order: the strategy's, then
 // — only when it found nothing — the metadata checks every kind gets, then declarative
-// validation joined in.
+// validation joined in; the messages of apimachinery's checks are cfg's release's.
 func ValidateCreate(cfg *serverconfig.Config, s *Strategy, obj any) field.ErrorList {
 	errs := s.Validate(obj)
 	if len(errs) == 0 {
 		//lint:ignore SA1019 the server's generic registry validates names with it: its answers are the server's
 		errs = append(errs, apimachineryvalidation.ValidateObjectMetaAccessor(metaOf(obj), s.Namespaced, path.ValidatePathSegmentName, field.NewPath("metadata"))...)
 	}
-	return declarative(cfg, s, obj, nil, errs)
+	return objectmeta.Errors(cfg, declarative(cfg, s, obj, nil, errs))
 }
 
 // ValidateUpdate is the validation of an update through the main resource, or through
 // /status when status is true, in the server's order: the metadata checks every kind gets,
-// the strategy's, then declarative validation joined in.
+// the strategy's, then declarative validation joined in; the messages of apimachinery's
+// checks are cfg's release's.
 func ValidateUpdate(cfg *serverconfig.Config, s *Strategy, obj, old any, status bool) field.ErrorList {
 	meta, oldMeta := metaOf(obj), metaOf(old)
 	//lint:ignore SA1019 the server's generic registry validates names with it: its answers are the server's
@@ -79,14 +82,21 @@ func ValidateUpdate(cfg *serverconfig.Config, s *Strategy, obj, old any, status 
 	} else {
 		errs = append(errs, s.ValidateUpdate(obj, old)...)
 	}
-	return declarative(cfg, s, obj, old, errs)
+	return objectmeta.Errors(cfg, declarative(cfg, s, obj, old, errs))
 }
 
 // declarative joins declarative validation's errors to the handwritten ones: the enforced
 // ones (standard, and beta with its gate on) are appended, and the handwritten errors an
 // enforced beta error covers are dropped, as are those whose text repeats an earlier one.
 func declarative(cfg *serverconfig.Config, s *Strategy, obj, old any, errs field.ErrorList) field.ErrorList {
-	if s.Declarative == nil {
+	// Kubernetes 1.37 moved declarative validation into the generic registry (apiserver
+	// pkg/registry/rest create.go, update.go, validate.go ValidateDeclarativelyWithMigrationChecks):
+	// before it, the strategies that ran it used its errors only with
+	// DeclarativeValidationTakeover (off in 1.34 and 1.35; deprecated in 1.36, where only
+	// strategies calling WithDeclarativeEnforcement — none of a kind served by default —
+	// enforce it), so the answer is the handwritten errors as they are: in their order, the
+	// covered ones kept, duplicates too.
+	if s.Declarative == nil || !cfg.AtLeast(37) {
 		return errs
 	}
 	betaEnabled := cfg.Enabled(features.DeclarativeValidationBeta)

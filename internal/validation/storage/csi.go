@@ -6,6 +6,7 @@ import (
 
 	apicore "github.com/ssa-diff/ssa-diff/internal/api/core"
 	api "github.com/ssa-diff/ssa-diff/internal/api/storage"
+	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/validation/core"
 	"k8s.io/apimachinery/pkg/api/equality"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
@@ -111,18 +112,18 @@ func validateTokenRequests(requests []api.TokenRequest, fldPath *field.Path) fie
 }
 
 // ValidateCSINode checks a CSINode: named as its node, with distinct, valid drivers.
-func ValidateCSINode(n *api.CSINode) field.ErrorList {
+func ValidateCSINode(cfg *serverconfig.Config, n *api.CSINode) field.ErrorList {
 	errs := core.ValidateObjectMeta(&n.ObjectMeta, false, core.ValidateNodeName, field.NewPath("metadata"))
 	fldPath := field.NewPath("spec", "drivers")
 	names := sets.New[string]()
 	for i, d := range n.Spec.Drivers {
-		errs = append(errs, validateCSINodeDriver(d, names, fldPath.Index(i))...)
+		errs = append(errs, validateCSINodeDriver(cfg, d, names, fldPath.Index(i))...)
 	}
 	return errs
 }
 
-func validateCSINodeDriver(d api.CSINodeDriver, names sets.Set[string], fldPath *field.Path) field.ErrorList {
-	errs := core.ValidateCSIDriverName(d.Name, fldPath.Child("name"))
+func validateCSINodeDriver(cfg *serverconfig.Config, d api.CSINodeDriver, names sets.Set[string], fldPath *field.Path) field.ErrorList {
+	errs := core.ValidateCSIDriverName(cfg, d.Name, fldPath.Child("name"))
 	if d.NodeID == "" {
 		errs = append(errs, field.Required(fldPath.Child("nodeID"), d.NodeID))
 	}
@@ -156,8 +157,8 @@ const mutableCSINodeAllocatableCount = true
 
 // ValidateCSINodeUpdate checks an update of a CSINode: a driver that stays keeps its node
 // ID and topology keys (rules.md valid.update).
-func ValidateCSINodeUpdate(n, old *api.CSINode) field.ErrorList {
-	errs := ValidateCSINode(n)
+func ValidateCSINodeUpdate(cfg *serverconfig.Config, n, old *api.CSINode) field.ErrorList {
+	errs := ValidateCSINode(cfg, n)
 	for _, od := range old.Spec.Drivers {
 		for _, nd := range n.Spec.Drivers {
 			if od.Name != nd.Name {
@@ -175,7 +176,7 @@ func ValidateCSINodeUpdate(n, old *api.CSINode) field.ErrorList {
 
 // ValidateCSINodeStatusUpdate checks an update of a CSINode's status: the storage health
 // it reports, one entry per driver.
-func ValidateCSINodeStatusUpdate(n, old *api.CSINode) field.ErrorList {
+func ValidateCSINodeStatusUpdate(cfg *serverconfig.Config, n, old *api.CSINode) field.ErrorList {
 	errs := core.ValidateObjectMetaUpdate(&n.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))
 	fldPath := field.NewPath("status", "storageHealth")
 	seen := sets.New[string]()
@@ -185,7 +186,7 @@ func ValidateCSINodeStatusUpdate(n, old *api.CSINode) field.ErrorList {
 			errs = append(errs, field.Duplicate(p, h.Name))
 		}
 		seen.Insert(h.Name)
-		errs = append(errs, validateStorageHealth(h, p)...)
+		errs = append(errs, validateStorageHealth(cfg, h, p)...)
 	}
 	return errs
 }
@@ -196,12 +197,12 @@ var (
 	healthAccessModes = []apicore.PersistentVolumeAccessMode{apicore.ReadOnlyMany, apicore.ReadWriteMany, apicore.ReadWriteOnce, apicore.ReadWriteOncePod}
 )
 
-func validateStorageHealth(h api.StorageHealth, fldPath *field.Path) field.ErrorList {
+func validateStorageHealth(cfg *serverconfig.Config, h api.StorageHealth, fldPath *field.Path) field.ErrorList {
 	var errs field.ErrorList
 	if h.Name == "" {
 		errs = append(errs, field.Required(fldPath.Child("name"), ""))
 	} else {
-		errs = append(errs, core.ValidateCSIDriverName(h.Name, fldPath.Child("name"))...)
+		errs = append(errs, core.ValidateCSIDriverName(cfg, h.Name, fldPath.Child("name"))...)
 	}
 	if len(h.HealthConditions) > maxStorageHealthCondition {
 		return append(errs, field.TooMany(fldPath.Child("healthConditions"), len(h.HealthConditions), maxStorageHealthCondition))
@@ -236,10 +237,10 @@ func validateStorageHealth(h api.StorageHealth, fldPath *field.Path) field.Error
 
 // ValidateVolumeAttachment checks a VolumeAttachment: its attacher (a CSI driver name), a
 // source that is either a PV name or an inline PV spec, a node name, and its status.
-func ValidateVolumeAttachment(va *api.VolumeAttachment) field.ErrorList {
+func ValidateVolumeAttachment(cfg *serverconfig.Config, va *api.VolumeAttachment) field.ErrorList {
 	errs := core.ValidateObjectMeta(&va.ObjectMeta, false, core.ValidateClassName, field.NewPath("metadata"))
 	spec := field.NewPath("spec")
-	errs = append(errs, attacherName(va.Spec.Attacher, spec.Child("attacher"))...)
+	errs = append(errs, attacherName(cfg, va.Spec.Attacher, spec.Child("attacher"))...)
 	src, srcPath := &va.Spec.Source, spec.Child("source")
 	switch {
 	case src.InlineVolumeSpec == nil && src.PersistentVolumeName == nil:
@@ -251,7 +252,7 @@ func ValidateVolumeAttachment(va *api.VolumeAttachment) field.ErrorList {
 			errs = append(errs, field.Required(srcPath.Child("persistentVolumeName"), "must specify non empty persistentVolumeName"))
 		}
 	default:
-		errs = append(errs, core.ValidatePersistentVolumeSpec(src.InlineVolumeSpec, "", true, srcPath.Child("inlineVolumeSpec"), core.PersistentVolumeSpecValidationOptions{})...)
+		errs = append(errs, core.ValidatePersistentVolumeSpec(src.InlineVolumeSpec, "", true, srcPath.Child("inlineVolumeSpec"), core.PersistentVolumeSpecValidationOptions{Server: cfg})...)
 	}
 	for _, msg := range core.ValidateNodeName(va.Spec.NodeName, false) {
 		errs = append(errs, field.Invalid(spec.Child("nodeName"), va.Spec.NodeName, msg))
@@ -276,8 +277,8 @@ func ValidateVolumeAttachment(va *api.VolumeAttachment) field.ErrorList {
 
 // attacherName is the driver-name check of an attacher, its errors marked as the ones the
 // beta declarative rules report too.
-func attacherName(name string, fldPath *field.Path) field.ErrorList {
-	errs := core.ValidateCSIDriverName(name, fldPath)
+func attacherName(cfg *serverconfig.Config, name string, fldPath *field.Path) field.ErrorList {
+	errs := core.ValidateCSIDriverName(cfg, name, fldPath)
 	for _, e := range errs {
 		switch e.Type {
 		case field.ErrorTypeTooLong:
@@ -306,8 +307,8 @@ func validateVolumeError(e *api.VolumeError, fldPath *field.Path) field.ErrorLis
 
 // ValidateVolumeAttachmentUpdate checks an update of a VolumeAttachment: the new object is
 // valid and its spec does not change (rules.md valid.update).
-func ValidateVolumeAttachmentUpdate(va, old *api.VolumeAttachment) field.ErrorList {
-	errs := ValidateVolumeAttachment(va)
+func ValidateVolumeAttachmentUpdate(cfg *serverconfig.Config, va, old *api.VolumeAttachment) field.ErrorList {
+	errs := ValidateVolumeAttachment(cfg, va)
 	return append(errs, immutable(va.Spec, old.Spec, field.NewPath("spec"))...)
 }
 

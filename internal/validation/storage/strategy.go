@@ -34,21 +34,21 @@ func Strategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 		}
 	case "CSINode":
 		return &registry.Strategy{
-			Validate: func(obj any) field.ErrorList { return ValidateCSINode(obj.(*api.CSINode)) },
+			Validate: func(obj any) field.ErrorList { return ValidateCSINode(cfg, obj.(*api.CSINode)) },
 			ValidateUpdate: func(obj, old any) field.ErrorList {
-				return ValidateCSINodeUpdate(obj.(*api.CSINode), old.(*api.CSINode))
+				return ValidateCSINodeUpdate(cfg, obj.(*api.CSINode), old.(*api.CSINode))
 			},
 			ValidateStatusUpdate: func(obj, old any) field.ErrorList {
-				return ValidateCSINodeStatusUpdate(obj.(*api.CSINode), old.(*api.CSINode))
+				return ValidateCSINodeStatusUpdate(cfg, obj.(*api.CSINode), old.(*api.CSINode))
 			},
 			Declarative: registry.NoDeclarativeRules,
 		}
 	case "VolumeAttachment":
 		update := func(obj, old any) field.ErrorList {
-			return ValidateVolumeAttachmentUpdate(obj.(*api.VolumeAttachment), old.(*api.VolumeAttachment))
+			return ValidateVolumeAttachmentUpdate(cfg, obj.(*api.VolumeAttachment), old.(*api.VolumeAttachment))
 		}
 		return &registry.Strategy{
-			Validate:             func(obj any) field.ErrorList { return ValidateVolumeAttachment(obj.(*api.VolumeAttachment)) },
+			Validate:             func(obj any) field.ErrorList { return ValidateVolumeAttachment(cfg, obj.(*api.VolumeAttachment)) },
 			ValidateUpdate:       update,
 			ValidateStatusUpdate: update,
 			Declarative:          volumeAttachmentDeclarative,
