@@ -3,25 +3,34 @@ package strategy
 import (
 	"strings"
 
+	"github.com/ssa-diff/ssa-diff/internal/features"
+	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 )
 
-// Fields of features that are off in kube-apiserver 1.37 by default: the strategies drop
-// them from a request (the dropDisabled… functions their PrepareForCreate and
-// PrepareForUpdate call), on create always, on update unless the stored object already
+// Fields of features behind a feature gate: while the server has the gate off, the
+// strategies drop them from a request (the dropDisabled… functions their PrepareForCreate
+// and PrepareForUpdate call), on create always, on update unless the stored object already
 // uses the feature. Field management has run by then: the applier still owns what was
-// dropped.
+// dropped. The tables list every such feature of a supported minor whose gate is off by
+// default in one of them; a minor whose server lacks the gate (it came later) drops the
+// field too, which that minor's schema does not have anyway.
 
-// offFeature is one such feature: the fields it adds, as paths from the root the strategy
-// hands it (a pod spec, a job spec, the object) where "*" stands for every item of a list.
-// The feature is in use when any of them holds a value.
+// offFeature is one such feature: its gate, and the fields it adds, as paths from the root
+// the strategy hands it (a pod spec, a job spec, the object) where "*" stands for every
+// item of a list. The feature is in use when any of them holds a value.
 type offFeature struct {
-	gate  string
-	paths [][]string
+	name string
+	gate features.Gate
+	// removed: no supported release has the gate (DynamicKubeletConfig, removed long
+	// before 1.34, whose fields the strategies still drop): the feature is always off.
+	removed bool
+	paths   [][]string
 }
 
 func newOffFeature(gate string, paths ...string) offFeature {
-	f := offFeature{gate: gate}
+	g, ok := features.Lookup(gate)
+	f := offFeature{name: gate, gate: g, removed: !ok}
 	for _, p := range paths {
 		f.paths = append(f.paths, strings.Split(p, "."))
 	}
@@ -166,20 +175,20 @@ var (
 	}
 )
 
-// dropOffFeatures drops from obj the fields of features that are off, given the stored
-// object old (nil on create).
-func dropOffFeatures(gk string, obj, old map[string]any) {
-	drop := func(at []string, features []offFeature) {
+// dropOffFeatures drops from obj the fields of features that are off on the server cfg
+// describes, given the stored object old (nil on create).
+func dropOffFeatures(cfg *serverconfig.Config, gk string, obj, old map[string]any) {
+	drop := func(at []string, offs []offFeature) {
 		root, _ := unstructured.Nested(obj, at...).(map[string]any)
 		if root == nil {
 			return
 		}
 		oldRoot, _ := unstructured.Nested(old, at...).(map[string]any)
-		for _, f := range features {
-			if f.inUse(oldRoot) {
+		for _, f := range offs {
+			if f.on(cfg) || f.inUse(oldRoot) {
 				continue
 			}
-			if f.gate == "AtomicWriteVolumeUserFields" {
+			if !f.removed && f.gate == features.AtomicWriteVolumeUserFields {
 				dropVolumeUserFields(root)
 				continue
 			}
@@ -208,24 +217,24 @@ func dropOffFeatures(gk string, obj, old map[string]any) {
 	}
 }
 
-// dropOffStatusFeatures drops from obj the status fields of features that are off, as a
-// /status write's strategy does, given the stored object old.
-func dropOffStatusFeatures(gk string, obj, old map[string]any) {
-	var features []offFeature
+// dropOffStatusFeatures drops from obj the status fields of features that are off on the
+// server cfg describes, as a /status write's strategy does, given the stored object old.
+func dropOffStatusFeatures(cfg *serverconfig.Config, gk string, obj, old map[string]any) {
+	var offs []offFeature
 	switch gk {
 	case "/Pod":
-		features = podStatusOff
+		offs = podStatusOff
 	case "/Node":
-		features = nodeStatusOff
+		offs = nodeStatusOff
 	case "/PersistentVolumeClaim":
-		features = pvcStatusOff
+		offs = pvcStatusOff
 	case "storage.k8s.io/CSINode":
-		features = csiNodeStatusOff
+		offs = csiNodeStatusOff
 	case "resource.k8s.io/ResourceClaim":
-		features = claimStatusOff
+		offs = claimStatusOff
 	}
-	for _, f := range features {
-		if !f.inUse(old) {
+	for _, f := range offs {
+		if !f.on(cfg) && !f.inUse(old) {
 			for _, p := range f.paths {
 				dropAt(obj, p)
 			}
@@ -270,6 +279,9 @@ func dropDeallocatedDevices(obj, old map[string]any) {
 	}
 	status["devices"] = kept
 }
+
+// on reports whether the server cfg describes has the feature's gate on.
+func (f offFeature) on(cfg *serverconfig.Config) bool { return !f.removed && cfg.Enabled(f.gate) }
 
 // inUse reports whether root (nil: none) holds a value at one of the feature's paths.
 func (f offFeature) inUse(root map[string]any) bool {

@@ -88,7 +88,7 @@ func PrepareForCreate(cfg *serverconfig.Config, apiVersion, kind string, decoded
 		obj["status"] = map[string]any{}
 	}
 	gk := groupOf(apiVersion) + "/" + kind
-	dropOffFeatures(gk, obj, nil)
+	dropOffFeatures(cfg, gk, obj, nil)
 	switch gk {
 	case "/Pod":
 		spec := unstructured.Object(obj, "spec")
@@ -329,7 +329,7 @@ func PrepareForUpdate(cfg *serverconfig.Config, apiVersion, kind string, decoded
 	// leave out: a field dropped still moves the generation. The others drop first.
 	dropLate := gk == "resource.k8s.io/ResourceSlice"
 	if !dropLate {
-		dropOffFeatures(gk, obj, old)
+		dropOffFeatures(cfg, gk, obj, old)
 	}
 	switch gk {
 	case "/Namespace":
@@ -398,7 +398,7 @@ func PrepareForUpdate(cfg *serverconfig.Config, apiVersion, kind string, decoded
 		meta["generation"] = g + 1
 	}
 	if dropLate {
-		dropOffFeatures(gk, obj, old)
+		dropOffFeatures(cfg, gk, obj, old)
 	}
 }
 
@@ -449,7 +449,7 @@ func PrepareForStatusUpdate(cfg *serverconfig.Config, apiVersion, kind string, o
 	if gk == "apps/Deployment" {
 		restore(meta, unstructured.Object(old, "metadata"), "labels")
 	}
-	dropOffStatusFeatures(gk, obj, old)
+	dropOffStatusFeatures(cfg, gk, obj, old)
 }
 
 // templateGeneration reads a DaemonSet's template generation annotation.

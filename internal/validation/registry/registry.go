@@ -86,7 +86,16 @@ func ValidateUpdate(cfg *serverconfig.Config, s *Strategy, obj, old any, status 
 // ones (standard, and beta with its gate on) are appended, and the handwritten errors an
 // enforced beta error covers are dropped, as are those whose text repeats an earlier one.
 func declarative(cfg *serverconfig.Config, s *Strategy, obj, old any, errs field.ErrorList) field.ErrorList {
-	if s.Declarative == nil {
+	// Kubernetes 1.37 changed when declarative validation answers: its generic registry
+	// runs it for every strategy embedding rest.DeclarativeValidation
+	// (k8s.io/apiserver pkg/registry/rest/create.go, update.go in 1.37). Before, a
+	// strategy called rest.ValidateDeclarativelyWithMigrationChecks, which returns the
+	// handwritten errors as they are unless DeclarativeValidationTakeover (off: 1.34,
+	// 1.35) or the strategy's WithDeclarativeEnforcement (no served kind passes it: 1.36)
+	// asks for takeover: declarative errors are only compared and logged, covered
+	// handwritten errors stay where they are, and repeated ones are kept
+	// (pkg/registry/rest/validate.go in 1.34, 1.35, 1.36).
+	if s.Declarative == nil || !cfg.AtLeast(37) {
 		return errs
 	}
 	betaEnabled := cfg.Enabled(features.DeclarativeValidationBeta)
