@@ -144,6 +144,16 @@ func dropVolumeUserFields(spec map[string]any) {
 	}
 }
 
+// statefulSetOff are a StatefulSet's: the rolling update's maxUnavailable
+// (MaxUnavailableStatefulSet, on by default from 1.37: pkg/registry/apps/statefulset
+// dropStatefulSetDisabledFields).
+var statefulSetOff = []offFeature{newOffFeature("MaxUnavailableStatefulSet", "spec.updateStrategy.rollingUpdate.maxUnavailable")}
+
+// replicasStatusOff are a Deployment status's and a ReplicaSet status's, dropped by a
+// /status write: the terminating replicas (DeploymentReplicaSetTerminatingReplicas, on by
+// default from 1.35: pkg/registry/apps/{deployment,replicaset} dropDisabledStatusFields).
+var replicasStatusOff = []offFeature{newOffFeature("DeploymentReplicaSetTerminatingReplicas", "status.terminatingReplicas")}
+
 // jobSpecOff are the job spec's (pkg/api/job DropDisabledFields).
 var jobSpecOff = []offFeature{newOffFeature("WorkloadWithJob", "scheduling")}
 
@@ -204,6 +214,8 @@ func dropOffFeatures(cfg *serverconfig.Config, gk string, obj, old map[string]an
 		drop(at, jobSpecOff)
 	}
 	switch gk {
+	case "apps/StatefulSet":
+		drop(nil, statefulSetOff)
 	case "coordination.k8s.io/Lease":
 		drop(nil, leaseOff)
 	case "/Node":
@@ -228,6 +240,8 @@ func dropOffStatusFeatures(cfg *serverconfig.Config, gk string, obj, old map[str
 		offs = nodeStatusOff
 	case "/PersistentVolumeClaim":
 		offs = pvcStatusOff
+	case "apps/Deployment", "apps/ReplicaSet":
+		offs = replicasStatusOff
 	case "storage.k8s.io/CSINode":
 		offs = csiNodeStatusOff
 	case "resource.k8s.io/ResourceClaim":

@@ -76,6 +76,12 @@ func (c workloadCase) run(t *testing.T) string {
 // validate is run's answer with the warnings of an accepted write.
 func (c workloadCase) validate(t *testing.T) (string, []string) {
 	t.Helper()
+	return c.validateAt(t, serverconfig.Latest())
+}
+
+// validateAt is validate on the server cfg describes.
+func (c workloadCase) validateAt(t *testing.T, cfg *serverconfig.Config) (string, []string) {
+	t.Helper()
 	obj := object(t, c.new)
 	av, kind := obj["apiVersion"].(string), obj["kind"].(string)
 	var old map[string]any
@@ -83,7 +89,7 @@ func (c workloadCase) validate(t *testing.T) (string, []string) {
 		// The stored object was created (its status written later, by its controller).
 		old = object(t, c.old)
 		status, hasStatus := old["status"]
-		strategy.PrepareForCreate(serverconfig.Latest(), av, kind, nil, old)
+		strategy.PrepareForCreate(cfg, av, kind, nil, old)
 		if hasStatus {
 			old["status"] = status
 		}
@@ -96,17 +102,17 @@ func (c workloadCase) validate(t *testing.T) (string, []string) {
 		switch c.subresource {
 		case "", "scale":
 			// A scale write stores the parent through the main resource's strategy.
-			strategy.PrepareForUpdate(serverconfig.Latest(), av, kind, nil, obj, old)
+			strategy.PrepareForUpdate(cfg, av, kind, nil, obj, old)
 		case "status":
-			strategy.PrepareForStatusUpdate(serverconfig.Latest(), av, kind, obj, old)
+			strategy.PrepareForStatusUpdate(cfg, av, kind, obj, old)
 		}
 	} else {
-		strategy.PrepareForCreate(serverconfig.Latest(), av, kind, nil, obj)
+		strategy.PrepareForCreate(cfg, av, kind, nil, obj)
 	}
 	if err := defaults.Default(av, kind, obj); err != nil {
 		t.Fatal(err)
 	}
-	res, err := validation.Validate(serverconfig.Latest(), av, kind, c.subresource, obj, old)
+	res, err := validation.Validate(cfg, av, kind, c.subresource, obj, old)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,133 @@
+package strategy
+
+import (
+	"fmt"
+	"reflect"
+	"testing"
+
+	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
+	"github.com/ssa-diff/ssa-diff/internal/unstructured"
+	"github.com/ssa-diff/ssa-diff/server/version"
+)
+
+// since is an answer that changes with the minor: the value at a minor is the one of the
+// greatest key not above it (every table starts at 34).
+type since map[int]any
+
+func (s since) at(minor int) any {
+	best := -1
+	for m := range s {
+		if m <= minor && m > best {
+			best = m
+		}
+	}
+	if best < 0 {
+		panic(fmt.Sprintf("no answer for 1.%d", minor))
+	}
+	return s[best]
+}
+
+// absent: the field is not in the object.
+type absentValue struct{}
+
+var absent any = absentValue{}
+
+// minorRuleCase is a registry rule that differs between the supported minors: the write
+// (op "create", "update" through the main resource, or "status"), and the value left at
+// path by each minor's strategy.
+type minorRuleCase struct {
+	name     string
+	op       string
+	old, new string
+	path     []string
+	want     since
+}
+
+func (c minorRuleCase) run(t *testing.T, cfg *serverconfig.Config) any {
+	t.Helper()
+	obj := yamlObject(t, c.new)
+	av, kind := unstructured.Str(obj, "apiVersion"), unstructured.Str(obj, "kind")
+	var old map[string]any
+	if c.old != "" {
+		old = yamlObject(t, c.old)
+	}
+	switch c.op {
+	case "create":
+		PrepareForCreate(cfg, av, kind, nil, obj)
+	case "update":
+		PrepareForUpdate(cfg, av, kind, nil, obj, old)
+	case "status":
+		PrepareForStatusUpdate(cfg, av, kind, obj, old)
+	default:
+		t.Fatalf("op %q", c.op)
+	}
+	parent, _ := unstructured.Nested(obj, c.path[:len(c.path)-1]...).(map[string]any)
+	v, ok := parent[c.path[len(c.path)-1]]
+	if !ok {
+		return absent
+	}
+	return v
+}
+
+func runMinorRuleCases(t *testing.T, cases []minorRuleCase) {
+	t.Helper()
+	for _, c := range cases {
+		for _, v := range version.Supported() {
+			t.Run(c.name+"/"+v.String(), func(t *testing.T) {
+				got, want := c.run(t, serverconfig.For(v)), c.want.at(v.MinorNumber())
+				if !reflect.DeepEqual(got, want) {
+					t.Errorf("%v = %#v, want %#v", c.path, got, want)
+				}
+			})
+		}
+	}
+}
+
+// Only DynamicKubeletConfig, removed long before 1.34, is a dropped feature without a gate
+// in the supported releases; every other name is a gate of the table.
+func TestOffFeatureGatesKnown(t *testing.T) {
+	for _, l := range [][]offFeature{podSpecOff, podStatusOff, nodeStatusOff, pvcStatusOff, csiNodeStatusOff, sliceOff,
+		claimSpecOff, claimStatusOff, jobSpecOff, leaseOff, nodeOff, statefulSetOff, replicasStatusOff} {
+		for _, f := range l {
+			if f.removed && f.name != "DynamicKubeletConfig" {
+				t.Errorf("%s: no such feature gate", f.name)
+			}
+		}
+	}
+}
+
+const statefulSetKafka = `apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: kafka, namespace: ns, generation: 1}
+spec:
+  serviceName: kafka
+  selector: {matchLabels: {app: kafka}}
+  updateStrategy: {type: RollingUpdate, rollingUpdate: {partition: 0, maxUnavailable: 2}}
+  template:
+    metadata: {labels: {app: kafka}}
+    spec: {containers: [{name: kafka, image: kafka:3}]}
+`
+
+func TestAppsRulesPerMinor(t *testing.T) {
+	deploymentStatus := "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: ns}\nstatus: {replicas: 2, terminatingReplicas: 1}\n"
+	replicaSetStatus := "apiVersion: apps/v1\nkind: ReplicaSet\nmetadata: {name: web, namespace: ns}\nstatus: {replicas: 2, terminatingReplicas: 1}\n"
+	noMaxUnavailable := "apiVersion: apps/v1\nkind: StatefulSet\nmetadata: {name: kafka, namespace: ns, generation: 1}\nspec:\n  updateStrategy: {type: RollingUpdate, rollingUpdate: {partition: 0}}\n"
+	runMinorRuleCases(t, []minorRuleCase{
+		// MaxUnavailableStatefulSet is off before 1.37: the strategy drops the field unless
+		// the stored StatefulSet has it.
+		{name: "StatefulSet maxUnavailable on create", op: "create", new: statefulSetKafka,
+			path: []string{"spec", "updateStrategy", "rollingUpdate", "maxUnavailable"}, want: since{34: absent, 37: int64(2)}},
+		{name: "StatefulSet maxUnavailable on update", op: "update", old: noMaxUnavailable, new: statefulSetKafka,
+			path: []string{"spec", "updateStrategy", "rollingUpdate", "maxUnavailable"}, want: since{34: absent, 37: int64(2)}},
+		{name: "StatefulSet maxUnavailable kept when stored", op: "update", old: statefulSetKafka, new: statefulSetKafka,
+			path: []string{"spec", "updateStrategy", "rollingUpdate", "maxUnavailable"}, want: since{34: int64(2)}},
+		// DeploymentReplicaSetTerminatingReplicas is off in 1.34: a status write drops the
+		// field unless the stored status has it.
+		{name: "Deployment terminatingReplicas", op: "status", old: "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: ns}\n",
+			new: deploymentStatus, path: []string{"status", "terminatingReplicas"}, want: since{34: absent, 35: int64(1)}},
+		{name: "Deployment terminatingReplicas kept when stored", op: "status", old: deploymentStatus,
+			new: deploymentStatus, path: []string{"status", "terminatingReplicas"}, want: since{34: int64(1)}},
+		{name: "ReplicaSet terminatingReplicas", op: "status", old: "apiVersion: apps/v1\nkind: ReplicaSet\nmetadata: {name: web, namespace: ns}\n",
+			new: replicaSetStatus, path: []string{"status", "terminatingReplicas"}, want: since{34: absent, 35: int64(1)}},
+	})
+}
