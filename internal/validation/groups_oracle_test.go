@@ -50,12 +50,13 @@ func newOracle(t *testing.T) *oracle {
 // created first (in a namespace of its own for namespaced kinds), its status written, and
 // the write sent with dryRun=All; cluster-scoped objects are deleted afterwards.
 func (o *oracle) groupAnswer(t *testing.T, c *workloadCase, i int) (string, string) {
-	_, msg, _, skip := o.groupAnswerFull(t, c, i)
+	_, msg, _, _, skip := o.groupAnswerFull(t, c, i)
 	return msg, skip
 }
 
-// groupAnswerFull is groupAnswer with the answer's status code and warnings.
-func (o *oracle) groupAnswerFull(t *testing.T, c *workloadCase, i int) (code int, msg string, warnings []string, skip string) {
+// groupAnswerFull is groupAnswer with the answer's status code, the number of causes of a
+// refusal and the warnings.
+func (o *oracle) groupAnswerFull(t *testing.T, c *workloadCase, i int) (code int, msg string, causes int, warnings []string, skip string) {
 	obj := object(t, c.new)
 	av, kind := obj["apiVersion"].(string), obj["kind"].(string)
 	res, ok := groupResources[kind]
@@ -82,7 +83,7 @@ func (o *oracle) groupAnswerFull(t *testing.T, c *workloadCase, i int) (code int
 			o.remove(t, base+"/"+md["name"].(string))
 		}
 		code, st, warnings := o.request(t, "POST", base+"?dryRun=All", obj)
-		return code, message(code, st), warnings, ""
+		return code, message(code, st), causeCount(st), warnings, ""
 	}
 	old := object(t, c.old)
 	omd := old["metadata"].(map[string]any)
@@ -99,12 +100,12 @@ func (o *oracle) groupAnswerFull(t *testing.T, c *workloadCase, i int) (code int
 	status := old["status"]
 	code, created := o.do(t, "POST", base, old)
 	if code >= 300 {
-		return code, "", nil, fmt.Sprintf("the stored object is refused: %v", created["message"])
+		return code, "", 0, nil, fmt.Sprintf("the stored object is refused: %v", created["message"])
 	}
 	if status != nil {
 		created["status"] = status
 		if code, st := o.do(t, "PUT", base+"/"+name+"/status", created); code >= 300 {
-			return code, "", nil, fmt.Sprintf("the stored status is refused: %v", st["message"])
+			return code, "", 0, nil, fmt.Sprintf("the stored status is refused: %v", st["message"])
 		}
 		_, created = o.do(t, "GET", base+"/"+name, nil)
 	}
@@ -123,7 +124,7 @@ func (o *oracle) groupAnswerFull(t *testing.T, c *workloadCase, i int) (code int
 		md["resourceVersion"] = cur["metadata"].(map[string]any)["resourceVersion"]
 		code, st, warnings = o.request(t, "PUT", path+"?dryRun=All", obj)
 	}
-	return code, message(code, st), warnings, ""
+	return code, message(code, st), causeCount(st), warnings, ""
 }
 
 // remove deletes a cluster-scoped object, its finalizers first: no controller of this

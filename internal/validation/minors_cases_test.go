@@ -5,7 +5,7 @@ import "testing"
 // minorCases are the writes the supported minors answer differently, by group.
 func minorCases(t *testing.T) []minorCase {
 	var out []minorCase
-	for _, set := range [][]minorCase{appsMinorCases(t)} {
+	for _, set := range [][]minorCase{appsMinorCases(t), batchMinorCases(t)} {
 		out = append(out, set...)
 	}
 	return out
@@ -30,5 +30,35 @@ func appsMinorCases(t *testing.T) []minorCase {
 			new: edit(t, kafka, "replicas: 3", "replicas: 3\n  updateStrategy: {rollingUpdate: {maxUnavailable: 0}}")},
 			want: byMinor[string]{34: "",
 				37: `StatefulSet.apps "kafka" is invalid: spec.updateStrategy.rollingUpdate.maxUnavailable: Invalid value: 0: cannot be 0`}},
+	}
+}
+
+func batchMinorCases(t *testing.T) []minorCase {
+	job := jobMigrate
+	suspended := edit(t, job, "spec:\n  selector", "spec:\n  suspend: true\n  selector")
+	running := job + "status: {startTime: '2026-01-05T10:00:00Z', active: 1}\n"
+	return []minorCase{
+		// Kubernetes 1.37: a Job update is no longer validated as a create first.
+		{kind: "Job", workloadCase: workloadCase{name: "a suspended Job drops a generated label", old: suspended,
+			new: edit(t, suspended, "        batch.kubernetes.io/job-name: migrate\n", "")},
+			want: byMinor[string]{
+				34: `Job.batch "migrate" is invalid: spec.template.metadata.labels[batch.kubernetes.io/job-name]: Required value: must be 'migrate'`,
+				37: ""}},
+		{kind: "Job", workloadCase: workloadCase{name: "an update's spec error twice", old: job,
+			new: edit(t, job, "spec:\n  selector", "spec:\n  backoffLimit: -1\n  selector")},
+			want:   byMinor[string]{34: `Job.batch "migrate" is invalid: spec.backoffLimit: Invalid value: -1: must be greater than or equal to 0`},
+			causes: byMinor[int]{34: 2, 37: 1}},
+		// Kubernetes 1.36: a changed start time of a running Job is Invalid, not Required.
+		{kind: "Job", workloadCase: workloadCase{name: "status: start time of a running Job changed", subresource: "status", old: running,
+			new: job + "status: {startTime: '2026-01-05T11:00:00Z', active: 1}\n"},
+			want: byMinor[string]{
+				34: `Job.batch "migrate" is invalid: status.startTime: Required value: startTime cannot be removed for unsuspended job`,
+				36: `Job.batch "migrate" is invalid: status.startTime: Invalid value: "2026-01-05T11:00:00Z": field is immutable for unsuspended job once set`}},
+		// Kubernetes 1.35: the schedule parser's panics are errors; 1.34's handler panics.
+		{kind: "CronJob", workloadCase: workloadCase{name: "schedule the parser panics on",
+			new: edit(t, cronNightly, `schedule: "30 2 * * *"`, `schedule: "TZ=0"`)},
+			want: byMinor[string]{
+				34: "the server panics: runtime error: slice bounds out of range [:-1]",
+				35: `CronJob.batch "nightly" is invalid: [spec.schedule: Invalid value: "TZ=0": invalid schedule format: runtime error: slice bounds out of range [:-1], spec.schedule: Invalid value: "TZ=0": cannot use TZ or CRON_TZ in schedule, use timeZone field instead]`}},
 	}
 }

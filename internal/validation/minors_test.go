@@ -30,6 +30,7 @@ var recordMinor = flag.Bool("record-minor", false, "write the oracle's answers t
 type minorAnswer struct {
 	Code     int      `json:"code,omitempty"`
 	Message  string   `json:"message"`
+	Causes   int      `json:"causes,omitempty"`
 	Warnings []string `json:"warnings,omitempty"`
 	Skip     string   `json:"skip,omitempty"`
 }
@@ -94,6 +95,9 @@ type minorCase struct {
 	workloadCase
 	want     byMinor[string]
 	warnings byMinor[[]string]
+	// causes is the number of causes of a refusal where the minors differ in it (a cause
+	// listed twice); nil: as many as the message lists.
+	causes byMinor[int]
 }
 
 // TestMinorCases: ssa-diff answers each case as every supported minor does; where a
@@ -117,15 +121,23 @@ func TestMinorCases(t *testing.T) {
 				if c.warnings != nil {
 					wantWarnings = c.warnings.at(m)
 				}
-				got, warnings := c.validateAt(t, serverconfig.For(v))
+				got, causes, warnings := c.validateFull(t, serverconfig.For(v))
 				if got != want {
 					t.Errorf("got  %s\nwant %s", got, want)
+				}
+				if c.causes != nil && causes != c.causes.at(m) {
+					t.Errorf("%d causes, want %d", causes, c.causes.at(m))
 				}
 				if !slices.Equal(warnings, wantWarnings) {
 					t.Errorf("warnings %q\nwant     %q", warnings, wantWarnings)
 				}
-				if a, ok := recorded[m]["minors/"+c.kind+"/"+c.name]; ok && a.Skip == "" && a.Message != want {
-					t.Errorf("the table says %s\nthe recorded server %s", want, a.Message)
+				if a, ok := recorded[m]["minors/"+c.kind+"/"+c.name]; ok && a.Skip == "" {
+					if a.Message != want {
+						t.Errorf("the table says %s\nthe recorded server %s", want, a.Message)
+					}
+					if c.causes != nil && a.Causes != c.causes.at(m) {
+						t.Errorf("the table says %d causes, the recorded server %d", c.causes.at(m), a.Causes)
+					}
 				}
 			})
 		}
@@ -182,9 +194,11 @@ func TestScenariosAtOlderMinors(t *testing.T) {
 					continue
 				}
 				t.Run(s.key, func(t *testing.T) {
-					got, warnings := s.c.validateAt(t, cfg)
+					got, causes, warnings := s.c.validateFull(t, cfg)
 					if got != want.Message {
 						t.Errorf("got  %s\nwant %s", got, want.Message)
+					} else if causes != want.Causes {
+						t.Errorf("%d causes, want %d", causes, want.Causes)
 					}
 					var wantWarnings []string
 					for _, w := range want.Warnings {
@@ -235,9 +249,9 @@ func TestScenariosAgainstMinorOracle(t *testing.T) {
 			case s.workload && c.subresource == "scale":
 				got.Skip = "a scale write"
 			case s.workload:
-				got.Message, got.Warnings, got.Skip = o.answer(t, &c, fmt.Sprintf("oracle-%d-minor-%d", run, i))
+				got.Message, got.Causes, got.Warnings, got.Skip = o.answerFull(t, &c, fmt.Sprintf("oracle-%d-minor-%d", run, i))
 			default:
-				got.Code, got.Message, got.Warnings, got.Skip = o.groupAnswerFull(t, &c, i)
+				got.Code, got.Message, got.Causes, got.Warnings, got.Skip = o.groupAnswerFull(t, &c, i)
 			}
 			if got.Code < 300 {
 				got.Code = 0
@@ -247,7 +261,7 @@ func TestScenariosAgainstMinorOracle(t *testing.T) {
 				return
 			}
 			want := answers[s.key]
-			if got.Message != want.Message || got.Skip != want.Skip || !slices.Equal(got.Warnings, want.Warnings) {
+			if got.Message != want.Message || got.Causes != want.Causes || got.Skip != want.Skip || !slices.Equal(got.Warnings, want.Warnings) {
 				t.Errorf("server   %+v\nrecorded %+v", got, want)
 			}
 		})

@@ -3,6 +3,7 @@ package validation_test
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -11,6 +12,7 @@ import (
 	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/strategy"
 	"github.com/ssa-diff/ssa-diff/internal/validation"
+	"github.com/ssa-diff/ssa-diff/internal/validation/registry"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/yaml"
@@ -82,6 +84,13 @@ func (c workloadCase) validate(t *testing.T) (string, []string) {
 // validateAt is validate on the server cfg describes.
 func (c workloadCase) validateAt(t *testing.T, cfg *serverconfig.Config) (string, []string) {
 	t.Helper()
+	msg, _, warnings := c.validateFull(t, cfg)
+	return msg, warnings
+}
+
+// validateFull is validateAt with the number of causes of a refusal.
+func (c workloadCase) validateFull(t *testing.T, cfg *serverconfig.Config) (string, int, []string) {
+	t.Helper()
 	obj := object(t, c.new)
 	av, kind := obj["apiVersion"].(string), obj["kind"].(string)
 	var old map[string]any
@@ -113,6 +122,9 @@ func (c workloadCase) validateAt(t *testing.T, cfg *serverconfig.Config) (string
 		t.Fatal(err)
 	}
 	res, err := validation.Validate(cfg, av, kind, c.subresource, obj, old)
+	if errors.Is(err, registry.ErrServerPanics) {
+		return "the server panics: " + err.(registry.ServerPanic).Reason, 0, nil
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,11 +132,11 @@ func (c workloadCase) validateAt(t *testing.T, cfg *serverconfig.Config) (string
 		t.Fatalf("%s %s: validation not ported", av, kind)
 	}
 	if len(res.Errors) == 0 {
-		return "", res.Warnings
+		return "", 0, res.Warnings
 	}
 	gv, _ := schema.ParseGroupVersion(av)
 	name, _ := obj["metadata"].(map[string]any)["name"].(string)
-	return apierrors.NewInvalid(schema.GroupKind{Group: gv.Group, Kind: kind}, name, res.Errors).ErrStatus.Message, nil
+	return apierrors.NewInvalid(schema.GroupKind{Group: gv.Group, Kind: kind}, name, res.Errors).ErrStatus.Message, len(res.Errors), nil
 }
 
 func runWorkloadCases(t *testing.T, cases []workloadCase) {
