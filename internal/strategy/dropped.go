@@ -154,6 +154,12 @@ var statefulSetOff = []offFeature{newOffFeature("MaxUnavailableStatefulSet", "sp
 // default from 1.35: pkg/registry/apps/{deployment,replicaset} dropDisabledStatusFields).
 var replicasStatusOff = []offFeature{newOffFeature("DeploymentReplicaSetTerminatingReplicas", "status.terminatingReplicas")}
 
+// hpaOff are a HorizontalPodAutoscaler's, on the autoscaling/v2 layout: the scaling rules'
+// tolerance (HPAConfigurableTolerance, on by default from 1.35: pkg/registry/autoscaling/
+// horizontalpodautoscaler dropDisabledFields). autoscaling/v1 keeps the behavior in an
+// annotation, left as written.
+var hpaOff = []offFeature{newOffFeature("HPAConfigurableTolerance", "spec.behavior.scaleUp.tolerance", "spec.behavior.scaleDown.tolerance")}
+
 // jobSpecOff are the job spec's (pkg/api/job DropDisabledFields).
 var jobSpecOff = []offFeature{newOffFeature("WorkloadWithJob", "scheduling")}
 
@@ -216,6 +222,8 @@ func dropOffFeatures(cfg *serverconfig.Config, gk string, obj, old map[string]an
 	switch gk {
 	case "apps/StatefulSet":
 		drop(nil, statefulSetOff)
+	case "autoscaling/HorizontalPodAutoscaler":
+		drop(nil, hpaOff)
 	case "coordination.k8s.io/Lease":
 		drop(nil, leaseOff)
 	case "/Node":

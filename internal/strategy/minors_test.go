@@ -131,3 +131,24 @@ func TestAppsRulesPerMinor(t *testing.T) {
 			new: replicaSetStatus, path: []string{"status", "terminatingReplicas"}, want: since{34: absent, 35: int64(1)}},
 	})
 }
+
+func TestAutoscalingAndNetworkingRulesPerMinor(t *testing.T) {
+	hpa := "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata: {name: web, namespace: ns}\nspec:\n  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}\n  maxReplicas: 3\n  behavior: {scaleUp: {tolerance: 0.05}}\n"
+	hpaStored := "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata: {name: web, namespace: ns, generation: 4}\nspec:\n  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}\n  maxReplicas: 2\n"
+	cidr := "apiVersion: networking.k8s.io/v1\nkind: ServiceCIDR\nmetadata: {name: extra}\nspec: {cidrs: [10.96.0.0/16]}\nstatus: {conditions: [{type: Ready, status: 'True', reason: Test, message: m, lastTransitionTime: '2026-01-01T00:00:00Z'}]}\n"
+	cidrStored := "apiVersion: networking.k8s.io/v1\nkind: ServiceCIDR\nmetadata: {name: extra}\nspec: {cidrs: [10.96.0.0/16]}\n"
+	runMinorRuleCases(t, []minorRuleCase{
+		// HPAConfigurableTolerance is off in 1.34.
+		{name: "HPA tolerance on create", op: "create", new: hpa,
+			path: []string{"spec", "behavior", "scaleUp", "tolerance"}, want: since{34: absent, 35: 0.05}},
+		{name: "HPA tolerance kept when stored", op: "update", old: hpa, new: hpa,
+			path: []string{"spec", "behavior", "scaleUp", "tolerance"}, want: since{34: 0.05}},
+		// HPAGeneration is new and on in 1.37.
+		{name: "HPA generation on create", op: "create", new: hpa, path: []string{"metadata", "generation"}, want: since{34: absent, 37: int64(1)}},
+		{name: "HPA generation on a spec change", op: "update", old: hpaStored, new: hpa, path: []string{"metadata", "generation"}, want: since{34: int64(4), 37: int64(5)}},
+		// ServiceCIDRStatusFieldWiping is new and on in 1.36: before, the main resource
+		// stores the request's status.
+		{name: "ServiceCIDR status on create", op: "create", new: cidr, path: []string{"status", "conditions"}, want: since{34: yamlObject(t, cidr)["status"].(map[string]any)["conditions"], 36: absent}},
+		{name: "ServiceCIDR status on update", op: "update", old: cidrStored, new: cidr, path: []string{"status"}, want: since{34: yamlObject(t, cidr)["status"], 36: absent}},
+	})
+}

@@ -5,7 +5,7 @@ import "testing"
 // minorCases are the writes the supported minors answer differently, by group.
 func minorCases(t *testing.T) []minorCase {
 	var out []minorCase
-	for _, set := range [][]minorCase{appsMinorCases(t), batchMinorCases(t)} {
+	for _, set := range [][]minorCase{appsMinorCases(t), batchMinorCases(t), autoscalingMinorCases(t)} {
 		out = append(out, set...)
 	}
 	return out
@@ -60,5 +60,28 @@ func batchMinorCases(t *testing.T) []minorCase {
 			want: byMinor[string]{
 				34: "the server panics: runtime error: slice bounds out of range [:-1]",
 				35: `CronJob.batch "nightly" is invalid: [spec.schedule: Invalid value: "TZ=0": invalid schedule format: runtime error: slice bounds out of range [:-1], spec.schedule: Invalid value: "TZ=0": cannot use TZ or CRON_TZ in schedule, use timeZone field instead]`}},
+	}
+}
+
+func autoscalingMinorCases(t *testing.T) []minorCase {
+	hpa := hpaWeb
+	external := edit(t, edit(t, hpa, "minReplicas: 2", "minReplicas: 0"), "  - type: Resource\n    resource: {name: cpu, target: {type: Utilization, averageUtilization: 70}}\n",
+		"  - type: External\n    external: {metric: {name: queue}, target: {type: AverageValue, averageValue: \"30\"}}\n")
+	return []minorCase{
+		// Kubernetes 1.36: maxReplicas below 1 is Required (0) or below 1; 1.37 enforces the
+		// declarative rule instead (last).
+		{kind: "HorizontalPodAutoscaler", workloadCase: workloadCase{name: "negative maxReplicas",
+			new: edit(t, edit(t, hpa, "maxReplicas: 10", "maxReplicas: -1"), "minReplicas: 2", "minReplicas: 1")},
+			want: byMinor[string]{
+				34: `HorizontalPodAutoscaler.autoscaling "web" is invalid: [spec.maxReplicas: Invalid value: -1: must be greater than 0, spec.maxReplicas: Invalid value: -1: must be greater than or equal to ` + "`minReplicas`" + `]`,
+				36: `HorizontalPodAutoscaler.autoscaling "web" is invalid: [spec.maxReplicas: Invalid value: -1: must be greater than or equal to 1, spec.maxReplicas: Invalid value: -1: must be greater than or equal to ` + "`minReplicas`" + `]`,
+				37: `HorizontalPodAutoscaler.autoscaling "web" is invalid: [spec.maxReplicas: Invalid value: -1: must be greater than or equal to ` + "`minReplicas`" + `, spec.maxReplicas: Invalid value: -1: must be greater than or equal to 1]`}},
+		// HPAScaleToZero is on from 1.37: before, minReplicas 0 is refused.
+		{kind: "HorizontalPodAutoscaler", workloadCase: workloadCase{name: "scale to zero with an external metric", new: external},
+			want: byMinor[string]{
+				34: `HorizontalPodAutoscaler.autoscaling "web" is invalid: spec.minReplicas: Invalid value: 0: must be greater than or equal to 1`,
+				37: ""}},
+		{kind: "HorizontalPodAutoscaler", workloadCase: workloadCase{name: "a stored minReplicas 0 may stay", old: external,
+			new: edit(t, external, "maxReplicas: 10", "maxReplicas: 12")}, want: byMinor[string]{34: ""}},
 	}
 }
