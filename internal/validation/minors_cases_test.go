@@ -5,7 +5,7 @@ import "testing"
 // minorCases are the writes the supported minors answer differently, by group.
 func minorCases(t *testing.T) []minorCase {
 	var out []minorCase
-	for _, set := range [][]minorCase{appsMinorCases(t), batchMinorCases(t), autoscalingMinorCases(t)} {
+	for _, set := range [][]minorCase{appsMinorCases(t), batchMinorCases(t), autoscalingMinorCases(t), networkingMinorCases(t)} {
 		out = append(out, set...)
 	}
 	return out
@@ -83,5 +83,53 @@ func autoscalingMinorCases(t *testing.T) []minorCase {
 				37: ""}},
 		{kind: "HorizontalPodAutoscaler", workloadCase: workloadCase{name: "a stored minReplicas 0 may stay", old: external,
 			new: edit(t, external, "maxReplicas: 10", "maxReplicas: 12")}, want: byMinor[string]{34: ""}},
+	}
+}
+
+func networkingMinorCases(t *testing.T) []minorCase {
+	ing, np, eps := ingressWeb, networkPolicyAPI, endpointSliceWeb
+	defaultBackend := edit(t, ing, "  ingressClassName: nginx\n", "  ingressClassName: nginx\n  defaultBackend: {service: {name: 1svc, port: {number: 80}}}\n")
+	const dns1035 = "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')"
+	return []minorCase{
+		// RelaxedServiceNameValidation is on from 1.36.
+		{kind: "Ingress", workloadCase: workloadCase{name: "backend service name starting with a digit",
+			new: edit(t, ing, "service: {name: web,", "service: {name: 1svc,")},
+			want: byMinor[string]{34: `Ingress.networking.k8s.io "web" is invalid: spec.rules[0].http.paths[0].backend.service.name: Invalid value: "1svc": ` + dns1035, 36: ""}},
+		// With the gate off, 1.35 also keeps a stored default backend's such name.
+		{kind: "Ingress", workloadCase: workloadCase{name: "a stored default backend named with a digit", old: defaultBackend,
+			new: edit(t, defaultBackend, "resourceVersion: \"7\"}", "resourceVersion: \"7\", labels: {a: b}}")},
+			want: byMinor[string]{34: `Ingress.networking.k8s.io "web" is invalid: spec.defaultBackend.service.name: Invalid value: "1svc": ` + dns1035, 35: ""}},
+		// StrictIPCIDRValidation is on from 1.36: before, legacy forms are accepted with a
+		// warning (worded differently before 1.36).
+		{kind: "NetworkPolicy", workloadCase: workloadCase{name: "CIDR with bits beyond the prefix",
+			new: edit(t, np, "cidr: 172.17.0.0/16, except: [172.17.1.0/24]", "cidr: 10.0.0.1/8")},
+			want: byMinor[string]{34: "",
+				36: `NetworkPolicy.networking.k8s.io "api" is invalid: spec.ingress[0].from[1].ipBlock.cidr: Invalid value: "10.0.0.1/8": must not have bits set beyond the prefix length`},
+			warnings: byMinor[[]string]{34: {`spec.ingress[0].from[1].ipBlock.cidr: CIDR value "10.0.0.1/8" is ambiguous in this context (should be "10.0.0.0/8" or "10.0.0.1/32"?)`}, 36: nil}},
+		{kind: "NetworkPolicy", workloadCase: workloadCase{name: "except with a leading zero",
+			new: edit(t, np, "except: [172.17.1.0/24]", "except: [172.17.01.0/24]")},
+			want: byMinor[string]{34: "",
+				36: `NetworkPolicy.networking.k8s.io "api" is invalid: spec.ingress[0].from[1].ipBlock.except[0]: Invalid value: "172.17.01.0/24": must not have leading 0s in IP or prefix length`},
+			warnings: byMinor[[]string]{34: {`spec.ingress[0].from[1].ipBlock.except[0]: non-standard CIDR value "172.17.01.0/24" will be considered invalid in a future Kubernetes release: use "172.17.1.0/24"`}, 36: nil}},
+		// Kubernetes 1.36: an update is no longer validated as a create first.
+		{kind: "NetworkPolicy", workloadCase: workloadCase{name: "an update's spec error twice", old: np,
+			new: edit(t, np, "port: 8080}", "port: 0}")},
+			want:   byMinor[string]{34: `NetworkPolicy.networking.k8s.io "api" is invalid: spec.ingress[0].ports[0].port: Invalid value: 0: must be between 1 and 65535, inclusive`},
+			causes: byMinor[int]{34: 2, 36: 1}},
+		// Kubernetes 1.37 prints the end port, before the port.
+		{kind: "NetworkPolicy", workloadCase: workloadCase{name: "end port below the port",
+			new: edit(t, np, "endPort: 5440", "endPort: 5000")},
+			want: byMinor[string]{34: "NetworkPolicy.networking.k8s.io \"api\" is invalid: spec.egress[0].ports[0].endPort: Invalid value: 5432: must be greater than or equal to `port`",
+				37: "NetworkPolicy.networking.k8s.io \"api\" is invalid: spec.egress[0].ports[0].endPort: Invalid value: 5000: must be greater than or equal to `port`"}},
+		{kind: "Ingress", workloadCase: workloadCase{name: "status: load balancer IP with a leading zero", subresource: "status", old: ing,
+			new: ing + "status: {loadBalancer: {ingress: [{ip: 10.0.0.010}]}}\n"},
+			want: byMinor[string]{34: "",
+				36: `Ingress.networking.k8s.io "web" is invalid: status.loadBalancer.ingress[0].ip: Invalid value: "10.0.0.010": must not have leading 0s`},
+			warnings: byMinor[[]string]{34: {`status.loadBalancer.ingress[0]: non-standard IP address "10.0.0.010" will be considered invalid in a future Kubernetes release: use "10.0.0.10"`}, 36: nil}},
+		{kind: "EndpointSlice", workloadCase: workloadCase{name: "address with leading zeros",
+			new: edit(t, eps, "addresses: [10.244.1.5]", "addresses: [010.244.1.5]")},
+			want: byMinor[string]{34: "",
+				36: `EndpointSlice.discovery.k8s.io "web-abc12" is invalid: endpoints[0].addresses[0]: Invalid value: "010.244.1.5": must not have leading 0s`},
+			warnings: byMinor[[]string]{34: {`endpoints[0].addresses[0]: non-standard IP address "010.244.1.5" will be considered invalid in a future Kubernetes release: use "10.244.1.5"`}, 36: nil}},
 	}
 }

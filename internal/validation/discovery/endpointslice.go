@@ -7,8 +7,10 @@ import (
 
 	api "github.com/ssa-diff/ssa-diff/internal/api/discovery"
 	corev1 "github.com/ssa-diff/ssa-diff/internal/api/external/core/v1"
+	"github.com/ssa-diff/ssa-diff/internal/features"
 	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/validation/core"
+	"github.com/ssa-diff/ssa-diff/internal/validation/ipwarnings"
 	"github.com/ssa-diff/ssa-diff/internal/validation/registry"
 	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/api/operation"
@@ -42,8 +44,9 @@ var (
 	protocolsAll   = sets.List(portProtocols)
 )
 
-// ValidateEndpointSlice checks an EndpointSlice written over old (nil on a create).
-func ValidateEndpointSlice(eps, old *api.EndpointSlice) field.ErrorList {
+// ValidateEndpointSlice checks an EndpointSlice written over old (nil on a create) on the
+// server cfg describes.
+func ValidateEndpointSlice(cfg *serverconfig.Config, eps, old *api.EndpointSlice) field.ErrorList {
 	errs := core.ValidateObjectMeta(&eps.ObjectMeta, true, apimachineryvalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
 	switch p := field.NewPath("addressType"); {
 	case eps.AddressType == "":
@@ -52,7 +55,9 @@ func ValidateEndpointSlice(eps, old *api.EndpointSlice) field.ErrorList {
 		errs = append(errs, field.NotSupported(p, eps.AddressType, addressTypeAll).MarkCoveredByDeclarative())
 	}
 	errs = append(errs, validatePorts(eps.Ports, field.NewPath("ports"))...)
-	endpointErrs := validateEndpoints(eps.Endpoints, eps.AddressType, field.NewPath("endpoints"))
+	// IPv4 addresses are parsed strictly with gate StrictIPCIDRValidation (on by default
+	// from 1.36).
+	endpointErrs := validateEndpoints(eps.Endpoints, eps.AddressType, cfg.Enabled(features.StrictIPCIDRValidation), field.NewPath("endpoints"))
 	if len(endpointErrs) > 0 && old != nil && equality.Semantic.DeepEqual(old.Endpoints, eps.Endpoints) {
 		endpointErrs = nil
 	}
@@ -61,13 +66,13 @@ func ValidateEndpointSlice(eps, old *api.EndpointSlice) field.ErrorList {
 
 // ValidateEndpointSliceUpdate checks an update of an EndpointSlice: its address type
 // cannot change (rules.md valid.update).
-func ValidateEndpointSliceUpdate(eps, old *api.EndpointSlice) field.ErrorList {
-	errs := ValidateEndpointSlice(eps, old)
+func ValidateEndpointSliceUpdate(cfg *serverconfig.Config, eps, old *api.EndpointSlice) field.ErrorList {
+	errs := ValidateEndpointSlice(cfg, eps, old)
 	immutable := apimachineryvalidation.ValidateImmutableField(eps.AddressType, old.AddressType, field.NewPath("addressType"))
 	return append(errs, immutable.WithOrigin("immutable").MarkCoveredByDeclarative()...)
 }
 
-func validateEndpoints(endpoints []api.Endpoint, addressType api.AddressType, fldPath *field.Path) field.ErrorList {
+func validateEndpoints(endpoints []api.Endpoint, addressType api.AddressType, strictIPs bool, fldPath *field.Path) field.ErrorList {
 	if len(endpoints) > maxEndpoints {
 		return field.ErrorList{field.TooMany(fldPath, len(endpoints), maxEndpoints)}
 	}
@@ -83,7 +88,7 @@ func validateEndpoints(endpoints []api.Endpoint, addressType api.AddressType, fl
 			errs = append(errs, field.TooMany(addrPath, len(ep.Addresses), maxAddresses).WithOrigin("maxItems").MarkCoveredByDeclarative())
 		}
 		for j, a := range ep.Addresses {
-			errs = append(errs, validateAddress(a, addressType, addrPath, j)...)
+			errs = append(errs, validateAddress(a, addressType, strictIPs, addrPath, j)...)
 		}
 		if ep.NodeName != nil {
 			for _, msg := range core.ValidateNodeName(*ep.NodeName, false) {
@@ -110,11 +115,11 @@ func validateEndpoints(endpoints []api.Endpoint, addressType api.AddressType, fl
 
 // validateAddress checks the j-th address of an endpoint as the slice's type asks; an
 // unknown type checks nothing. The wrong-family errors name the list, not the address.
-func validateAddress(a string, addressType api.AddressType, listPath *field.Path, j int) field.ErrorList {
+func validateAddress(a string, addressType api.AddressType, strictIPs bool, listPath *field.Path, j int) field.ErrorList {
 	p := listPath.Index(j)
 	switch addressType {
 	case api.AddressTypeIPv4:
-		if errs := core.IsValidIPForLegacyField(p, a, nil); len(errs) > 0 {
+		if errs := validation.IsValidIPForLegacyField(p, a, strictIPs, nil); len(errs) > 0 {
 			return errs
 		}
 		var errs field.ErrorList
@@ -256,27 +261,27 @@ func endpointSliceDeclarative(obj, old any) field.ErrorList {
 var managedBy = map[string]bool{"endpointslice-controller.k8s.io": true, "endpointslicemirroring-controller.k8s.io": true}
 
 // badIPWarnings: addresses written in a non-canonical form, unless a controller wrote the
-// slice.
-func badIPWarnings(eps *api.EndpointSlice) []string {
+// slice, worded as the server cfg describes words them.
+func badIPWarnings(cfg *serverconfig.Config, eps *api.EndpointSlice) []string {
 	if managedBy[eps.Labels["endpointslice.kubernetes.io/managed-by"]] {
 		return nil
 	}
 	var warnings []string
 	for i, ep := range eps.Endpoints {
 		for j, a := range ep.Addresses {
-			warnings = append(warnings, validation.GetWarningsForIP(field.NewPath("endpoints").Index(i).Child("addresses").Index(j), a)...)
+			warnings = append(warnings, ipwarnings.IP(cfg, field.NewPath("endpoints").Index(i).Child("addresses").Index(j), a)...)
 		}
 	}
 	return warnings
 }
 
-func warningsOnCreate(obj any) []string {
+func warningsOnCreate(cfg *serverconfig.Config, obj any) []string {
 	eps := obj.(*api.EndpointSlice)
 	var warnings []string
 	if eps.AddressType == api.AddressTypeFQDN {
 		warnings = append(warnings, fmt.Sprintf("%s: FQDN endpoints are deprecated", field.NewPath("spec", "addressType")))
 	}
-	return append(warnings, badIPWarnings(eps)...)
+	return append(warnings, badIPWarnings(cfg, eps)...)
 }
 
 // Strategy is the validation of a kind of the discovery.k8s.io group as its registry
@@ -287,12 +292,12 @@ func Strategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 	}
 	return &registry.Strategy{
 		Namespaced: true,
-		Validate:   func(obj any) field.ErrorList { return ValidateEndpointSlice(obj.(*api.EndpointSlice), nil) },
+		Validate:   func(obj any) field.ErrorList { return ValidateEndpointSlice(cfg, obj.(*api.EndpointSlice), nil) },
 		ValidateUpdate: func(obj, old any) field.ErrorList {
-			return ValidateEndpointSliceUpdate(obj.(*api.EndpointSlice), old.(*api.EndpointSlice))
+			return ValidateEndpointSliceUpdate(cfg, obj.(*api.EndpointSlice), old.(*api.EndpointSlice))
 		},
 		Declarative:      endpointSliceDeclarative,
-		WarningsOnCreate: warningsOnCreate,
-		WarningsOnUpdate: func(obj, _ any) []string { return badIPWarnings(obj.(*api.EndpointSlice)) },
+		WarningsOnCreate: func(obj any) []string { return warningsOnCreate(cfg, obj) },
+		WarningsOnUpdate: func(obj, _ any) []string { return badIPWarnings(cfg, obj.(*api.EndpointSlice)) },
 	}
 }

@@ -14,16 +14,16 @@ func Strategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 	case "Ingress":
 		return &registry.Strategy{
 			Namespaced: true,
-			Validate:   func(obj any) field.ErrorList { return ValidateIngressCreate(obj.(*api.Ingress)) },
+			Validate:   func(obj any) field.ErrorList { return ValidateIngressCreate(cfg, obj.(*api.Ingress)) },
 			ValidateUpdate: func(obj, old any) field.ErrorList {
-				return ValidateIngressUpdate(obj.(*api.Ingress), old.(*api.Ingress))
+				return ValidateIngressUpdate(cfg, obj.(*api.Ingress), old.(*api.Ingress))
 			},
 			ValidateStatusUpdate: func(obj, old any) field.ErrorList {
-				return ValidateIngressStatusUpdate(obj.(*api.Ingress), old.(*api.Ingress))
+				return ValidateIngressStatusUpdate(cfg, obj.(*api.Ingress), old.(*api.Ingress))
 			},
 			Declarative:            registry.NoDeclarativeRules,
 			WarningsOnCreate:       ingressWarningsOnCreate,
-			WarningsOnStatusUpdate: ingressStatusWarnings,
+			WarningsOnStatusUpdate: func(obj, _ any) []string { return ingressStatusWarnings(cfg, obj) },
 		}
 	case "IngressClass":
 		return &registry.Strategy{
@@ -36,13 +36,13 @@ func Strategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 	case "NetworkPolicy":
 		return &registry.Strategy{
 			Namespaced: true,
-			Validate:   func(obj any) field.ErrorList { return ValidateNetworkPolicy(obj.(*api.NetworkPolicy)) },
+			Validate:   func(obj any) field.ErrorList { return ValidateNetworkPolicy(cfg, obj.(*api.NetworkPolicy)) },
 			ValidateUpdate: func(obj, old any) field.ErrorList {
-				return ValidateNetworkPolicyUpdate(obj.(*api.NetworkPolicy), old.(*api.NetworkPolicy))
+				return ValidateNetworkPolicyUpdate(cfg, obj.(*api.NetworkPolicy), old.(*api.NetworkPolicy))
 			},
 			Declarative:      networkPolicyDeclarative,
-			WarningsOnCreate: func(obj any) []string { return networkPolicyWarnings(obj.(*api.NetworkPolicy)) },
-			WarningsOnUpdate: func(obj, _ any) []string { return networkPolicyWarnings(obj.(*api.NetworkPolicy)) },
+			WarningsOnCreate: func(obj any) []string { return networkPolicyWarnings(cfg, obj.(*api.NetworkPolicy)) },
+			WarningsOnUpdate: func(obj, _ any) []string { return networkPolicyWarnings(cfg, obj.(*api.NetworkPolicy)) },
 		}
 	case "IPAddress":
 		return &registry.Strategy{
