@@ -5,7 +5,7 @@ import "testing"
 // minorCases are the writes the supported minors answer differently, by group.
 func minorCases(t *testing.T) []minorCase {
 	var out []minorCase
-	for _, set := range [][]minorCase{appsMinorCases(t), batchMinorCases(t), autoscalingMinorCases(t), networkingMinorCases(t)} {
+	for _, set := range [][]minorCase{appsMinorCases(t), batchMinorCases(t), autoscalingMinorCases(t), networkingMinorCases(t), rbacMinorCases(t)} {
 		out = append(out, set...)
 	}
 	return out
@@ -131,5 +131,27 @@ func networkingMinorCases(t *testing.T) []minorCase {
 			want: byMinor[string]{34: "",
 				36: `EndpointSlice.discovery.k8s.io "web-abc12" is invalid: endpoints[0].addresses[0]: Invalid value: "010.244.1.5": must not have leading 0s`},
 			warnings: byMinor[[]string]{34: {`endpoints[0].addresses[0]: non-standard IP address "010.244.1.5" will be considered invalid in a future Kubernetes release: use "10.244.1.5"`}, 36: nil}},
+	}
+}
+
+func rbacMinorCases(t *testing.T) []minorCase {
+	role, crb := roleDeployer, clusterRoleBindingAdmins
+	return []minorCase{
+		// Kubernetes 1.35: an update is no longer validated as a create first.
+		{kind: "Role", workloadCase: workloadCase{name: "an update's rule error twice", old: role,
+			new: edit(t, role, "  verbs: [get]\n", "  verbs: []\n")},
+			want: byMinor[string]{34: `Role.rbac.authorization.k8s.io "deployer" is invalid: rules[1].verbs: Required value: verbs must contain at least one value`,
+				37: `Role.rbac.authorization.k8s.io "deployer" is invalid: rules[1].verbs: Required value`},
+			causes: byMinor[int]{34: 2, 35: 1}},
+		{kind: "ClusterRoleBinding", workloadCase: workloadCase{name: "an update's subject error twice", old: crb,
+			new: edit(t, crb, "name: ci, namespace: ci}", "name: ci}")},
+			want:   byMinor[string]{34: `ClusterRoleBinding.rbac.authorization.k8s.io "oracle-admins" is invalid: subjects[1].namespace: Required value`},
+			causes: byMinor[int]{34: 2, 35: 1}},
+		// Kubernetes 1.37: a changed roleRef is immutable, no longer "cannot change".
+		{kind: "ClusterRoleBinding", workloadCase: workloadCase{name: "roleRef changed", old: crb,
+			new: edit(t, crb, "name: cluster-admin}", "name: view}")},
+			want: byMinor[string]{
+				34: `ClusterRoleBinding.rbac.authorization.k8s.io "oracle-admins" is invalid: roleRef: Invalid value: {"APIGroup":"rbac.authorization.k8s.io","Kind":"ClusterRole","Name":"view"}: cannot change roleRef`,
+				37: `ClusterRoleBinding.rbac.authorization.k8s.io "oracle-admins" is invalid: roleRef: Invalid value: {"APIGroup":"rbac.authorization.k8s.io","Kind":"ClusterRole","Name":"view"}: field is immutable`}},
 	}
 }
