@@ -132,6 +132,9 @@ func TestMinorCases(t *testing.T) {
 					t.Errorf("warnings %q\nwant     %q", warnings, wantWarnings)
 				}
 				if a, ok := recorded[m]["minors/"+c.kind+"/"+c.name]; ok && a.Skip == "" {
+					if a.Message == serverAborts && strings.HasPrefix(want, "the server panics: ") {
+						return
+					}
 					if a.Message != want {
 						t.Errorf("the table says %s\nthe recorded server %s", want, a.Message)
 					}
@@ -190,7 +193,7 @@ func TestScenariosAtOlderMinors(t *testing.T) {
 					t.Errorf("%s: not recorded", s.key)
 					continue
 				}
-				if want.Skip != "" || want.Code == 404 {
+				if want.Skip != "" || want.Code == 404 || want.Message == serverAborts {
 					continue
 				}
 				t.Run(s.key, func(t *testing.T) {

@@ -10,7 +10,6 @@ import (
 	"github.com/ssa-diff/ssa-diff/internal/features"
 	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/validation/core"
-	"github.com/ssa-diff/ssa-diff/internal/validation/ipwarnings"
 	"github.com/ssa-diff/ssa-diff/internal/validation/registry"
 	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/api/operation"
@@ -261,27 +260,27 @@ func endpointSliceDeclarative(obj, old any) field.ErrorList {
 var managedBy = map[string]bool{"endpointslice-controller.k8s.io": true, "endpointslicemirroring-controller.k8s.io": true}
 
 // badIPWarnings: addresses written in a non-canonical form, unless a controller wrote the
-// slice, worded as the server cfg describes words them.
-func badIPWarnings(cfg *serverconfig.Config, eps *api.EndpointSlice) []string {
+// slice.
+func badIPWarnings(eps *api.EndpointSlice) []string {
 	if managedBy[eps.Labels["endpointslice.kubernetes.io/managed-by"]] {
 		return nil
 	}
 	var warnings []string
 	for i, ep := range eps.Endpoints {
 		for j, a := range ep.Addresses {
-			warnings = append(warnings, ipwarnings.IP(cfg, field.NewPath("endpoints").Index(i).Child("addresses").Index(j), a)...)
+			warnings = append(warnings, validation.GetWarningsForIP(field.NewPath("endpoints").Index(i).Child("addresses").Index(j), a)...)
 		}
 	}
 	return warnings
 }
 
-func warningsOnCreate(cfg *serverconfig.Config, obj any) []string {
+func warningsOnCreate(obj any) []string {
 	eps := obj.(*api.EndpointSlice)
 	var warnings []string
 	if eps.AddressType == api.AddressTypeFQDN {
 		warnings = append(warnings, fmt.Sprintf("%s: FQDN endpoints are deprecated", field.NewPath("spec", "addressType")))
 	}
-	return append(warnings, badIPWarnings(cfg, eps)...)
+	return append(warnings, badIPWarnings(eps)...)
 }
 
 // Strategy is the validation of a kind of the discovery.k8s.io group as its registry
@@ -297,7 +296,7 @@ func Strategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 			return ValidateEndpointSliceUpdate(cfg, obj.(*api.EndpointSlice), old.(*api.EndpointSlice))
 		},
 		Declarative:      endpointSliceDeclarative,
-		WarningsOnCreate: func(obj any) []string { return warningsOnCreate(cfg, obj) },
-		WarningsOnUpdate: func(obj, _ any) []string { return badIPWarnings(cfg, obj.(*api.EndpointSlice)) },
+		WarningsOnCreate: warningsOnCreate,
+		WarningsOnUpdate: func(obj, _ any) []string { return badIPWarnings(obj.(*api.EndpointSlice)) },
 	}
 }

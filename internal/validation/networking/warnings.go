@@ -4,8 +4,7 @@ import (
 	"fmt"
 
 	api "github.com/ssa-diff/ssa-diff/internal/api/networking"
-	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
-	"github.com/ssa-diff/ssa-diff/internal/validation/ipwarnings"
+	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
@@ -19,31 +18,29 @@ func ingressWarningsOnCreate(obj any) []string {
 	return nil
 }
 
-// ingressStatusWarnings: load balancer addresses written in a non-canonical form, worded as
-// the server cfg describes words them.
-func ingressStatusWarnings(cfg *serverconfig.Config, obj any) []string {
+// ingressStatusWarnings: load balancer addresses written in a non-canonical form.
+func ingressStatusWarnings(obj, _ any) []string {
 	ing := obj.(*api.Ingress)
 	var warnings []string
 	fldPath := field.NewPath("status", "loadBalancer", "ingress")
 	for i, in := range ing.Status.LoadBalancer.Ingress {
 		if in.IP != "" {
-			warnings = append(warnings, ipwarnings.IP(cfg, fldPath.Index(i), in.IP)...)
+			warnings = append(warnings, validation.GetWarningsForIP(fldPath.Index(i), in.IP)...)
 		}
 	}
 	return warnings
 }
 
-// networkPolicyWarnings: IP block CIDRs written in a non-canonical form, worded as the
-// server cfg describes words them.
-func networkPolicyWarnings(cfg *serverconfig.Config, np *api.NetworkPolicy) []string {
+// networkPolicyWarnings: IP block CIDRs written in a non-canonical form.
+func networkPolicyWarnings(np *api.NetworkPolicy) []string {
 	var warnings []string
 	block := func(ipb *api.IPBlock, fldPath *field.Path) {
 		if ipb == nil {
 			return
 		}
-		warnings = append(warnings, ipwarnings.CIDR(cfg, fldPath.Child("cidr"), ipb.CIDR)...)
+		warnings = append(warnings, validation.GetWarningsForCIDR(fldPath.Child("cidr"), ipb.CIDR)...)
 		for k, e := range ipb.Except {
-			warnings = append(warnings, ipwarnings.CIDR(cfg, fldPath.Child("except").Index(k), e)...)
+			warnings = append(warnings, validation.GetWarningsForCIDR(fldPath.Child("except").Index(k), e)...)
 		}
 	}
 	spec := field.NewPath("spec")
