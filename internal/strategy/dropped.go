@@ -160,6 +160,27 @@ var replicasStatusOff = []offFeature{newOffFeature("DeploymentReplicaSetTerminat
 // annotation, left as written.
 var hpaOff = []offFeature{newOffFeature("HPAConfigurableTolerance", "spec.behavior.scaleUp.tolerance", "spec.behavior.scaleDown.tolerance")}
 
+// csiDriverOff are a CSIDriver's, each kept when the stored driver has that field
+// (pkg/registry/storage/csidriver PrepareForCreate, PrepareForUpdate): the token-in-secrets
+// flag (CSIServiceAccountTokenSecrets, on from 1.35; 1.34 has no such field), the
+// allocatable update period (MutableCSINodeAllocatableCount, on from 1.35), the SELinux
+// mount flag (SELinuxMountReadWriteOncePod, on in every supported minor) and
+// preventPodSchedulingIfMissing (VolumeLimitScaling, on from 1.37; no such field before 1.36).
+var csiDriverOff = []offFeature{
+	newOffFeature("CSIServiceAccountTokenSecrets", "spec.serviceAccountTokenInSecrets"),
+	newOffFeature("MutableCSINodeAllocatableCount", "spec.nodeAllocatableUpdatePeriodSeconds"),
+	newOffFeature("SELinuxMountReadWriteOncePod", "spec.seLinuxMount"),
+	newOffFeature("VolumeLimitScaling", "spec.preventPodSchedulingIfMissing"),
+}
+
+// volumeAttachmentStatusOff are a VolumeAttachment status's, dropped by a /status write:
+// the error codes (MutableCSINodeAllocatableCount, on from 1.35), each kept when the stored
+// status has it (pkg/registry/storage/volumeattachment status PrepareForUpdate).
+var volumeAttachmentStatusOff = []offFeature{
+	newOffFeature("MutableCSINodeAllocatableCount", "status.attachError.errorCode"),
+	newOffFeature("MutableCSINodeAllocatableCount", "status.detachError.errorCode"),
+}
+
 // jobSpecOff are the job spec's (pkg/api/job DropDisabledFields).
 var jobSpecOff = []offFeature{newOffFeature("WorkloadWithJob", "scheduling")}
 
@@ -224,6 +245,8 @@ func dropOffFeatures(cfg *serverconfig.Config, gk string, obj, old map[string]an
 		drop(nil, statefulSetOff)
 	case "autoscaling/HorizontalPodAutoscaler":
 		drop(nil, hpaOff)
+	case "storage.k8s.io/CSIDriver":
+		drop(nil, csiDriverOff)
 	case "coordination.k8s.io/Lease":
 		drop(nil, leaseOff)
 	case "/Node":
@@ -252,6 +275,8 @@ func dropOffStatusFeatures(cfg *serverconfig.Config, gk string, obj, old map[str
 		offs = replicasStatusOff
 	case "storage.k8s.io/CSINode":
 		offs = csiNodeStatusOff
+	case "storage.k8s.io/VolumeAttachment":
+		offs = volumeAttachmentStatusOff
 	case "resource.k8s.io/ResourceClaim":
 		offs = claimStatusOff
 	}

@@ -87,7 +87,8 @@ func runMinorRuleCases(t *testing.T, cases []minorRuleCase) {
 // in the supported releases; every other name is a gate of the table.
 func TestOffFeatureGatesKnown(t *testing.T) {
 	for _, l := range [][]offFeature{podSpecOff, podStatusOff, nodeStatusOff, pvcStatusOff, csiNodeStatusOff, sliceOff,
-		claimSpecOff, claimStatusOff, jobSpecOff, leaseOff, nodeOff, statefulSetOff, replicasStatusOff} {
+		claimSpecOff, claimStatusOff, jobSpecOff, leaseOff, nodeOff, statefulSetOff, replicasStatusOff, hpaOff, csiDriverOff,
+		volumeAttachmentStatusOff} {
 		for _, f := range l {
 			if f.removed && f.name != "DynamicKubeletConfig" {
 				t.Errorf("%s: no such feature gate", f.name)
@@ -150,5 +151,28 @@ func TestAutoscalingAndNetworkingRulesPerMinor(t *testing.T) {
 		// stores the request's status.
 		{name: "ServiceCIDR status on create", op: "create", new: cidr, path: []string{"status", "conditions"}, want: since{34: yamlObject(t, cidr)["status"].(map[string]any)["conditions"], 36: absent}},
 		{name: "ServiceCIDR status on update", op: "update", old: cidrStored, new: cidr, path: []string{"status"}, want: since{34: yamlObject(t, cidr)["status"], 36: absent}},
+	})
+}
+
+func TestStorageRulesPerMinor(t *testing.T) {
+	drv := "apiVersion: storage.k8s.io/v1\nkind: CSIDriver\nmetadata: {name: d.example.com}\nspec: {attachRequired: true, nodeAllocatableUpdatePeriodSeconds: 60, serviceAccountTokenInSecrets: true, tokenRequests: [{audience: a}], preventPodSchedulingIfMissing: true, seLinuxMount: true}\n"
+	drvStored := "apiVersion: storage.k8s.io/v1\nkind: CSIDriver\nmetadata: {name: d.example.com}\nspec: {attachRequired: true}\n"
+	va := "apiVersion: storage.k8s.io/v1\nkind: VolumeAttachment\nmetadata: {name: va}\nspec: {attacher: d.example.com, nodeName: n, source: {persistentVolumeName: pv}}\n"
+	vaStatus := va + "status: {attached: false, attachError: {message: m, errorCode: 3}, detachError: {message: m, errorCode: 4}}\n"
+	vaStoredAttach := va + "status: {attached: false, attachError: {message: m, errorCode: 1}}\n"
+	node := "apiVersion: storage.k8s.io/v1\nkind: CSINode\nmetadata: {name: n}\nspec: {drivers: []}\nstatus: {storageHealth: []}\n"
+	runMinorRuleCases(t, []minorRuleCase{
+		// MutableCSINodeAllocatableCount and CSIServiceAccountTokenSecrets are on from 1.35,
+		// VolumeLimitScaling from 1.37, SELinuxMountReadWriteOncePod in every minor.
+		{name: "CSIDriver allocatable update period", op: "create", new: drv, path: []string{"spec", "nodeAllocatableUpdatePeriodSeconds"}, want: since{34: absent, 35: int64(60)}},
+		{name: "CSIDriver token secrets", op: "update", old: drvStored, new: drv, path: []string{"spec", "serviceAccountTokenInSecrets"}, want: since{34: absent, 35: true}},
+		{name: "CSIDriver preventPodSchedulingIfMissing", op: "create", new: drv, path: []string{"spec", "preventPodSchedulingIfMissing"}, want: since{34: absent, 37: true}},
+		{name: "CSIDriver preventPodSchedulingIfMissing kept when stored", op: "update", old: drv, new: drv, path: []string{"spec", "preventPodSchedulingIfMissing"}, want: since{34: true}},
+		{name: "CSIDriver seLinuxMount", op: "create", new: drv, path: []string{"spec", "seLinuxMount"}, want: since{34: true}},
+		{name: "VolumeAttachment attach error code", op: "status", old: va, new: vaStatus, path: []string{"status", "attachError", "errorCode"}, want: since{34: absent, 35: int64(3)}},
+		{name: "VolumeAttachment attach error code kept when stored", op: "status", old: vaStoredAttach, new: vaStatus, path: []string{"status", "attachError", "errorCode"}, want: since{34: int64(3)}},
+		{name: "VolumeAttachment detach error code not kept by the attach one", op: "status", old: vaStoredAttach, new: vaStatus, path: []string{"status", "detachError", "errorCode"}, want: since{34: absent, 35: int64(4)}},
+		// Kubernetes 1.37 gave CSINode a status the main resource resets.
+		{name: "CSINode status on create", op: "create", new: node, path: []string{"status"}, want: since{34: yamlObject(t, node)["status"], 37: map[string]any{}}},
 	})
 }

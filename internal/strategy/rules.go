@@ -112,6 +112,12 @@ func RulesFor(cfg *serverconfig.Config, apiVersion, kind string) Rules {
 		if !cfg.Enabled(features.HPAGeneration) {
 			r.Generation = NoGeneration
 		}
+	case "storage.k8s.io/CSINode":
+		// Kubernetes 1.37 gave CSINode a status and a /status subresource
+		// (pkg/registry/storage/csinode in 1.37); before, the strategy has no status to reset.
+		if !cfg.AtLeast(37) {
+			r.StatusReset = false
+		}
 	case "networking.k8s.io/ServiceCIDR":
 		// The main resource clears and keeps the status only with gate
 		// ServiceCIDRStatusFieldWiping, new and on in 1.36: before, a create or update

@@ -1,11 +1,14 @@
 package validation_test
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // minorCases are the writes the supported minors answer differently, by group.
 func minorCases(t *testing.T) []minorCase {
 	var out []minorCase
-	for _, set := range [][]minorCase{appsMinorCases(t), batchMinorCases(t), autoscalingMinorCases(t), networkingMinorCases(t), rbacMinorCases(t)} {
+	for _, set := range [][]minorCase{appsMinorCases(t), batchMinorCases(t), autoscalingMinorCases(t), networkingMinorCases(t), rbacMinorCases(t), storageMinorCases(t)} {
 		out = append(out, set...)
 	}
 	return out
@@ -153,5 +156,67 @@ func rbacMinorCases(t *testing.T) []minorCase {
 			want: byMinor[string]{
 				34: `ClusterRoleBinding.rbac.authorization.k8s.io "oracle-admins" is invalid: roleRef: Invalid value: {"APIGroup":"rbac.authorization.k8s.io","Kind":"ClusterRole","Name":"view"}: cannot change roleRef`,
 				37: `ClusterRoleBinding.rbac.authorization.k8s.io "oracle-admins" is invalid: roleRef: Invalid value: {"APIGroup":"rbac.authorization.k8s.io","Kind":"ClusterRole","Name":"view"}: field is immutable`}},
+	}
+}
+
+func storageMinorCases(t *testing.T) []minorCase {
+	sc, drv, node, va, vac := storageClassGP3, csiDriverEBS, csiNodeWorker, volumeAttachmentData, volumeAttributesClassGold
+	tokensOnly := edit(t, drv, "  serviceAccountTokenInSecrets: true\n", "")
+	return []minorCase{
+		// Kubernetes 1.36: the immutable fields of a StorageClass are "field is immutable".
+		{kind: "StorageClass", workloadCase: workloadCase{name: "reclaim policy changed", old: sc,
+			new: edit(t, sc, "reclaimPolicy: Delete", "reclaimPolicy: Retain")},
+			want: byMinor[string]{
+				34: `StorageClass.storage.k8s.io "oracle-gp3" is invalid: reclaimPolicy: Forbidden: updates to reclaimPolicy are forbidden.`,
+				36: `StorageClass.storage.k8s.io "oracle-gp3" is invalid: reclaimPolicy: Invalid value: "Retain": field is immutable`,
+				// 1.37's beta declarative rule prints the pointer it compares.
+				37: `StorageClass.storage.k8s.io "oracle-gp3" is invalid: reclaimPolicy: Invalid value: null: field is immutable`}},
+		// CSIServiceAccountTokenSecrets is new and on in 1.35: its warning with it.
+		{kind: "CSIDriver", workloadCase: workloadCase{name: "token requests without the secrets flag", new: tokensOnly},
+			want: byMinor[string]{34: ""},
+			warnings: byMinor[[]string]{34: nil,
+				35: {"spec.serviceAccountTokenInSecrets is unset; if supported by this CSI driver, set to true to prevent possible logging of tokens in volume attributes"}}},
+		// MutableCSINodeAllocatableCount is off in 1.34: the period is dropped, a CSINode's
+		// allocatable count is immutable, a VolumeAttachment status's error code dropped.
+		{kind: "CSIDriver", workloadCase: workloadCase{name: "allocatable update period too short",
+			new: edit(t, tokensOnly, "  podInfoOnMount: false\n", "  podInfoOnMount: false\n  nodeAllocatableUpdatePeriodSeconds: 5\n")},
+			want:     byMinor[string]{34: "", 35: `CSIDriver.storage.k8s.io "oracle.csi.example.com" is invalid: spec.nodeAllocatableUpdatePeriodSeconds: Invalid value: 5: must be greater than or equal to 10 seconds`},
+			warnings: byMinor[[]string]{34: nil, 35: nil}},
+		{kind: "CSINode", workloadCase: workloadCase{name: "allocatable count changed", old: node,
+			new: edit(t, node, "count: 25", "count: 30")},
+			want: byMinor[string]{
+				34: `CSINode.storage.k8s.io "oracle-worker-1" is invalid: spec.drivers: Invalid value: {"Name":"ebs.csi.aws.com","NodeID":"i-0123456789abcdef0","TopologyKeys":["topology.ebs.csi.aws.com/zone"],"Allocatable":{"Count":30}}: field is immutable`,
+				35: ""}},
+		// Kubernetes 1.36: a CSINode update is validated once.
+		{kind: "CSINode", workloadCase: workloadCase{name: "an update's driver error twice", old: node,
+			new: edit(t, node, "topologyKeys: [topology.ebs.csi.aws.com/zone]", "topologyKeys: [topology.ebs.csi.aws.com/zone, \"\"]")},
+			want: byMinor[string]{34: `CSINode.storage.k8s.io "oracle-worker-1" is invalid: [spec.drivers[0]: Required value, spec.drivers[0]: Invalid value: "": name part must be non-empty, spec.drivers[0]: Invalid value: "": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]'), spec.drivers: Invalid value: {"Name":"ebs.csi.aws.com","NodeID":"i-0123456789abcdef0","TopologyKeys":["topology.ebs.csi.aws.com/zone",""],"Allocatable":{"Count":25}}: field is immutable]`,
+				35: `CSINode.storage.k8s.io "oracle-worker-1" is invalid: [spec.drivers[0]: Required value, spec.drivers[0]: Invalid value: "": name part must be non-empty, spec.drivers[0]: Invalid value: "": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]'), spec.drivers: Invalid value: {"Name":"ebs.csi.aws.com","NodeID":"i-0123456789abcdef0","TopologyKeys":["topology.ebs.csi.aws.com/zone",""],"Allocatable":null}: field is immutable]`},
+			causes: byMinor[int]{34: 7, 36: 4}},
+		{kind: "VolumeAttachment", workloadCase: workloadCase{name: "status: negative error code", subresource: "status", old: va,
+			new: va + "status: {attached: false, attachError: {message: boom, errorCode: -1}}\n"},
+			want: byMinor[string]{34: "", 35: `VolumeAttachment.storage.k8s.io "oracle-csi-3f2a9c0b" is invalid: status.attachError.errorCode: Invalid value: -1: must be between 0 and 2147483647, inclusive`}},
+		// Kubernetes 1.36: the attacher's driver name is checked first, not after the status.
+		{kind: "VolumeAttachment", workloadCase: workloadCase{name: "attacher and node name invalid",
+			new: edit(t, edit(t, va, "attacher: ebs.csi.aws.com", "attacher: Bad_Name"), "nodeName: worker-1", "nodeName: Worker_1")},
+			want: byMinor[string]{
+				34: `VolumeAttachment.storage.k8s.io "oracle-csi-3f2a9c0b" is invalid: [spec.nodeName: Invalid value: "Worker_1": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*'), spec.attacher: Invalid value: "Bad_Name": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')]`,
+				36: `VolumeAttachment.storage.k8s.io "oracle-csi-3f2a9c0b" is invalid: [spec.attacher: Invalid value: "Bad_Name": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*'), spec.nodeName: Invalid value: "Worker_1": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')]`,
+				// 1.37's beta declarative rules report the attacher last, case-insensitively.
+				37: `VolumeAttachment.storage.k8s.io "oracle-csi-3f2a9c0b" is invalid: [spec.nodeName: Invalid value: "Worker_1": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*'), spec.attacher: Invalid value: "Bad_Name": an RFC 1123 subdomain must consist of alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'Example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')]`}},
+		// Kubernetes 1.37 reports the 1024-byte limit of an error message it checks.
+		{kind: "VolumeAttachment", workloadCase: workloadCase{name: "status: error message too long", subresource: "status", old: va,
+			new: va + "status: {attached: false, detachError: {message: " + strings.Repeat("x", 1100) + "}}\n"},
+			want: byMinor[string]{
+				34: `VolumeAttachment.storage.k8s.io "oracle-csi-3f2a9c0b" is invalid: status.detachError.message: Too long: may not be more than 262144 bytes`,
+				37: `VolumeAttachment.storage.k8s.io "oracle-csi-3f2a9c0b" is invalid: status.detachError.message: Too long: may not be more than 1024 bytes`}},
+		// Kubernetes 1.35: a VolumeAttributesClass update is no longer validated as a create
+		// first (whose errors come before the update's).
+		{kind: "VolumeAttributesClass", workloadCase: workloadCase{name: "driver changed to an invalid one", old: vac,
+			new: edit(t, vac, "driverName: ebs.csi.aws.com", "driverName: ebs_csi/aws/com")},
+			want: byMinor[string]{
+				34: `VolumeAttributesClass.storage.k8s.io "oracle-gold" is invalid: [driverName: Invalid value: "ebs_csi/aws/com": a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName'), driverName: Forbidden: updates to driverName are forbidden.]`,
+				35: `VolumeAttributesClass.storage.k8s.io "oracle-gold" is invalid: [driverName: Forbidden: updates to driverName are forbidden., driverName: Invalid value: "ebs_csi/aws/com": a valid label key must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')]`},
+			causes: byMinor[int]{34: 3, 35: 2}},
 	}
 }
