@@ -8,7 +8,7 @@ import (
 // minorCases are the writes the supported minors answer differently, by group.
 func minorCases(t *testing.T) []minorCase {
 	var out []minorCase
-	for _, set := range [][]minorCase{appsMinorCases(t), batchMinorCases(t), autoscalingMinorCases(t), networkingMinorCases(t), rbacMinorCases(t), storageMinorCases(t)} {
+	for _, set := range [][]minorCase{appsMinorCases(t), batchMinorCases(t), autoscalingMinorCases(t), networkingMinorCases(t), rbacMinorCases(t), storageMinorCases(t), nodeFlowcontrolMinorCases(t)} {
 		out = append(out, set...)
 	}
 	return out
@@ -218,5 +218,28 @@ func storageMinorCases(t *testing.T) []minorCase {
 				34: `VolumeAttributesClass.storage.k8s.io "oracle-gold" is invalid: [driverName: Invalid value: "ebs_csi/aws/com": a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName'), driverName: Forbidden: updates to driverName are forbidden.]`,
 				35: `VolumeAttributesClass.storage.k8s.io "oracle-gold" is invalid: [driverName: Forbidden: updates to driverName are forbidden., driverName: Invalid value: "ebs_csi/aws/com": a valid label key must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')]`},
 			causes: byMinor[int]{34: 3, 35: 2}},
+	}
+}
+
+func nodeFlowcontrolMinorCases(t *testing.T) []minorCase {
+	rc, pl := runtimeClassKata, priorityLevelBatch
+	return []minorCase{
+		// Kubernetes 1.35: a toleration's errors no longer name the list twice.
+		{kind: "RuntimeClass", workloadCase: workloadCase{name: "toleration key invalid",
+			new: edit(t, rc, "{key: kata,", "{key: \"bad key\",")},
+			want: byMinor[string]{
+				34: `RuntimeClass.node.k8s.io "oracle-kata" is invalid: scheduling.tolerations.tolerations[0].key: Invalid value: "bad key": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')`,
+				35: `RuntimeClass.node.k8s.io "oracle-kata" is invalid: scheduling.tolerations[0].key: Invalid value: "bad key": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')`}},
+		// Kubernetes 1.36: an empty handler is Required.
+		{kind: "RuntimeClass", workloadCase: workloadCase{name: "empty handler", new: edit(t, rc, "handler: kata-qemu", `handler: ""`)},
+			want: byMinor[string]{
+				34: `RuntimeClass.node.k8s.io "oracle-kata" is invalid: handler: Invalid value: "": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')`,
+				36: `RuntimeClass.node.k8s.io "oracle-kata" is invalid: handler: Required value`}},
+		// Kubernetes 1.36: an empty type is Required, no longer "Unsupported".
+		{kind: "PriorityLevelConfiguration", workloadCase: workloadCase{name: "limit response type empty",
+			new: edit(t, edit(t, pl, "      type: Queue\n", "      type: \"\"\n"), "      queuing: {queues: 64, handSize: 6, queueLengthLimit: 50}\n", "")},
+			want: byMinor[string]{
+				34: `PriorityLevelConfiguration.flowcontrol.apiserver.k8s.io "oracle-batch" is invalid: spec.limited.limitResponse.type: Unsupported value: "": supported values: "Queue", "Reject"`,
+				36: `PriorityLevelConfiguration.flowcontrol.apiserver.k8s.io "oracle-batch" is invalid: spec.limited.limitResponse.type: Required value`}},
 	}
 }
