@@ -8,7 +8,7 @@ import (
 // minorCases are the writes the supported minors answer differently, by group.
 func minorCases(t *testing.T) []minorCase {
 	var out []minorCase
-	for _, set := range [][]minorCase{appsMinorCases(t), batchMinorCases(t), autoscalingMinorCases(t), networkingMinorCases(t), rbacMinorCases(t), storageMinorCases(t), nodeFlowcontrolMinorCases(t)} {
+	for _, set := range [][]minorCase{appsMinorCases(t), batchMinorCases(t), autoscalingMinorCases(t), networkingMinorCases(t), rbacMinorCases(t), storageMinorCases(t), nodeFlowcontrolMinorCases(t), certificatesMinorCases(t)} {
 		out = append(out, set...)
 	}
 	return out
@@ -241,5 +241,17 @@ func nodeFlowcontrolMinorCases(t *testing.T) []minorCase {
 			want: byMinor[string]{
 				34: `PriorityLevelConfiguration.flowcontrol.apiserver.k8s.io "oracle-batch" is invalid: spec.limited.limitResponse.type: Unsupported value: "": supported values: "Queue", "Reject"`,
 				36: `PriorityLevelConfiguration.flowcontrol.apiserver.k8s.io "oracle-batch" is invalid: spec.limited.limitResponse.type: Required value`}},
+	}
+}
+
+func certificatesMinorCases(t *testing.T) []minorCase {
+	c := csrJane
+	both := c + "status:\n  conditions:\n  - {type: Approved, status: \"True\", reason: Ok, message: ok}\n  - {type: Denied, status: \"True\", reason: Refused, message: refused}\n"
+	return []minorCase{
+		// Kubernetes 1.37 enforces the declarative union rule too, after the handwritten error.
+		{kind: "CertificateSigningRequest", workloadCase: workloadCase{name: "status: approved and denied", subresource: "status", old: c, new: both},
+			want: byMinor[string]{
+				34: `CertificateSigningRequest.certificates.k8s.io "oracle-jane" is invalid: [status.conditions: Invalid value: "Denied": Approved and Denied conditions are mutually exclusive, status.conditions: Forbidden: updates may not add a condition of type "Approved", status.conditions: Forbidden: updates may not add a condition of type "Denied"]`,
+				37: "CertificateSigningRequest.certificates.k8s.io \"oracle-jane\" is invalid: [status.conditions: Forbidden: updates may not add a condition of type \"Approved\", status.conditions: Forbidden: updates may not add a condition of type \"Denied\", status.conditions: Invalid value: \"{conditions[{\\\"type\\\": \\\"Approved\\\"}], conditions[{\\\"type\\\": \\\"Denied\\\"}]}\": must specify at most one of: `conditions[{\"type\": \"Approved\"}]`, `conditions[{\"type\": \"Denied\"}]`]"}},
 	}
 }

@@ -43,8 +43,7 @@ var (
 	protocolsAll   = sets.List(portProtocols)
 )
 
-// ValidateEndpointSlice checks an EndpointSlice written over old (nil on a create) on the
-// server cfg describes.
+// ValidateEndpointSlice checks an EndpointSlice written over old (nil on a create).
 func ValidateEndpointSlice(cfg *serverconfig.Config, eps, old *api.EndpointSlice) field.ErrorList {
 	errs := core.ValidateObjectMeta(&eps.ObjectMeta, true, apimachineryvalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
 	switch p := field.NewPath("addressType"); {
@@ -54,9 +53,7 @@ func ValidateEndpointSlice(cfg *serverconfig.Config, eps, old *api.EndpointSlice
 		errs = append(errs, field.NotSupported(p, eps.AddressType, addressTypeAll).MarkCoveredByDeclarative())
 	}
 	errs = append(errs, validatePorts(eps.Ports, field.NewPath("ports"))...)
-	// IPv4 addresses are parsed strictly with gate StrictIPCIDRValidation (on by default
-	// from 1.36).
-	endpointErrs := validateEndpoints(eps.Endpoints, eps.AddressType, cfg.Enabled(features.StrictIPCIDRValidation), field.NewPath("endpoints"))
+	endpointErrs := validateEndpoints(cfg, eps.Endpoints, eps.AddressType, field.NewPath("endpoints"))
 	if len(endpointErrs) > 0 && old != nil && equality.Semantic.DeepEqual(old.Endpoints, eps.Endpoints) {
 		endpointErrs = nil
 	}
@@ -71,7 +68,7 @@ func ValidateEndpointSliceUpdate(cfg *serverconfig.Config, eps, old *api.Endpoin
 	return append(errs, immutable.WithOrigin("immutable").MarkCoveredByDeclarative()...)
 }
 
-func validateEndpoints(endpoints []api.Endpoint, addressType api.AddressType, strictIPs bool, fldPath *field.Path) field.ErrorList {
+func validateEndpoints(cfg *serverconfig.Config, endpoints []api.Endpoint, addressType api.AddressType, fldPath *field.Path) field.ErrorList {
 	if len(endpoints) > maxEndpoints {
 		return field.ErrorList{field.TooMany(fldPath, len(endpoints), maxEndpoints)}
 	}
@@ -87,7 +84,7 @@ func validateEndpoints(endpoints []api.Endpoint, addressType api.AddressType, st
 			errs = append(errs, field.TooMany(addrPath, len(ep.Addresses), maxAddresses).WithOrigin("maxItems").MarkCoveredByDeclarative())
 		}
 		for j, a := range ep.Addresses {
-			errs = append(errs, validateAddress(a, addressType, strictIPs, addrPath, j)...)
+			errs = append(errs, validateAddress(cfg, a, addressType, addrPath, j)...)
 		}
 		if ep.NodeName != nil {
 			for _, msg := range core.ValidateNodeName(*ep.NodeName, false) {
@@ -114,11 +111,12 @@ func validateEndpoints(endpoints []api.Endpoint, addressType api.AddressType, st
 
 // validateAddress checks the j-th address of an endpoint as the slice's type asks; an
 // unknown type checks nothing. The wrong-family errors name the list, not the address.
-func validateAddress(a string, addressType api.AddressType, strictIPs bool, listPath *field.Path, j int) field.ErrorList {
+func validateAddress(cfg *serverconfig.Config, a string, addressType api.AddressType, listPath *field.Path, j int) field.ErrorList {
 	p := listPath.Index(j)
 	switch addressType {
 	case api.AddressTypeIPv4:
-		if errs := validation.IsValidIPForLegacyField(p, a, strictIPs, nil); len(errs) > 0 {
+		// Parsed strictly with gate StrictIPCIDRValidation (on by default from 1.36).
+		if errs := validation.IsValidIPForLegacyField(p, a, cfg.Enabled(features.StrictIPCIDRValidation), nil); len(errs) > 0 {
 			return errs
 		}
 		var errs field.ErrorList

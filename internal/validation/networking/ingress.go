@@ -305,10 +305,8 @@ func pathSegment(v string, fldPath *field.Path, covered bool) field.ErrorList {
 	return errs
 }
 
-// ValidateIngressStatusUpdate checks an update of an Ingress's status on the server cfg
-// describes: the load balancer's addresses (parsed strictly with gate
-// StrictIPCIDRValidation, on by default from 1.36; an IP the stored status already had is
-// kept as is) and host names.
+// ValidateIngressStatusUpdate checks an update of an Ingress's status: the load balancer's
+// addresses (an IP the stored status already had is kept as is) and host names.
 func ValidateIngressStatusUpdate(cfg *serverconfig.Config, ing, old *api.Ingress) field.ErrorList {
 	errs := core.ValidateObjectMetaUpdate(&ing.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))
 	fldPath := field.NewPath("status", "loadBalancer")

@@ -86,15 +86,13 @@ func ValidateUpdate(cfg *serverconfig.Config, s *Strategy, obj, old any, status 
 // ones (standard, and beta with its gate on) are appended, and the handwritten errors an
 // enforced beta error covers are dropped, as are those whose text repeats an earlier one.
 func declarative(cfg *serverconfig.Config, s *Strategy, obj, old any, errs field.ErrorList) field.ErrorList {
-	// Kubernetes 1.37 changed when declarative validation answers: its generic registry
-	// runs it for every strategy embedding rest.DeclarativeValidation
-	// (k8s.io/apiserver pkg/registry/rest/create.go, update.go in 1.37). Before, a
-	// strategy called rest.ValidateDeclarativelyWithMigrationChecks, which returns the
-	// handwritten errors as they are unless DeclarativeValidationTakeover (off: 1.34,
-	// 1.35) or the strategy's WithDeclarativeEnforcement (no served kind passes it: 1.36)
-	// asks for takeover: declarative errors are only compared and logged, covered
-	// handwritten errors stay where they are, and repeated ones are kept
-	// (pkg/registry/rest/validate.go in 1.34, 1.35, 1.36).
+	// Kubernetes 1.37 moved declarative validation into the generic registry (apiserver
+	// pkg/registry/rest create.go, update.go, validate.go ValidateDeclarativelyWithMigrationChecks):
+	// before it, the strategies that ran it used its errors only with
+	// DeclarativeValidationTakeover (off in 1.34 and 1.35; deprecated in 1.36, where only
+	// strategies calling WithDeclarativeEnforcement — none of a kind served by default —
+	// enforce it), so the answer is the handwritten errors as they are: in their order, the
+	// covered ones kept, duplicates too.
 	if s.Declarative == nil || !cfg.AtLeast(37) {
 		return errs
 	}
