@@ -8,7 +8,7 @@ import (
 // minorCases are the writes the supported minors answer differently, by group.
 func minorCases(t *testing.T) []minorCase {
 	var out []minorCase
-	for _, set := range [][]minorCase{appsMinorCases(t), batchMinorCases(t), autoscalingMinorCases(t), networkingMinorCases(t), rbacMinorCases(t), storageMinorCases(t), nodeFlowcontrolMinorCases(t), certificatesMinorCases(t)} {
+	for _, set := range [][]minorCase{appsMinorCases(t), batchMinorCases(t), autoscalingMinorCases(t), networkingMinorCases(t), rbacMinorCases(t), storageMinorCases(t), nodeFlowcontrolMinorCases(t), certificatesMinorCases(t), admissionMinorCases(t)} {
 		out = append(out, set...)
 	}
 	return out
@@ -253,5 +253,27 @@ func certificatesMinorCases(t *testing.T) []minorCase {
 			want: byMinor[string]{
 				34: `CertificateSigningRequest.certificates.k8s.io "oracle-jane" is invalid: [status.conditions: Invalid value: "Denied": Approved and Denied conditions are mutually exclusive, status.conditions: Forbidden: updates may not add a condition of type "Approved", status.conditions: Forbidden: updates may not add a condition of type "Denied"]`,
 				37: "CertificateSigningRequest.certificates.k8s.io \"oracle-jane\" is invalid: [status.conditions: Forbidden: updates may not add a condition of type \"Approved\", status.conditions: Forbidden: updates may not add a condition of type \"Denied\", status.conditions: Invalid value: \"{conditions[{\\\"type\\\": \\\"Approved\\\"}], conditions[{\\\"type\\\": \\\"Denied\\\"}]}\": must specify at most one of: `conditions[{\"type\": \"Approved\"}]`, `conditions[{\"type\": \"Denied\"}]`]"}},
+	}
+}
+
+func admissionMinorCases(t *testing.T) []minorCase {
+	static := edit(t, webhookPolicy, "name: oracle-policy-webhook,", "name: oracle.static.k8s.io,")
+	const reserved = `names ending with ".static.k8s.io" are reserved for static manifest-based configurations and cannot be managed via the API`
+	review := edit(t, webhookPolicy, "resources: [deployments]", "resources: [deployments, tokenreviews]\n    ")
+	review = edit(t, review, "apiGroups: [apps]", "apiGroups: [apps, authentication.k8s.io]")
+	return []minorCase{
+		// Kubernetes 1.36 reserved the suffix (a warning while ManifestBasedAdmissionControlConfig
+		// is off); 1.37 refuses such a create.
+		{kind: "ValidatingWebhookConfiguration", workloadCase: workloadCase{name: "name with the static suffix", new: static},
+			want:     byMinor[string]{34: "", 37: `ValidatingWebhookConfiguration.admissionregistration.k8s.io "oracle.static.k8s.io" is invalid: metadata.name: Invalid value: "oracle.static.k8s.io": ` + reserved},
+			warnings: byMinor[[]string]{34: nil, 36: {"metadata.name: " + reserved}, 37: nil}},
+		{kind: "ValidatingWebhookConfiguration", workloadCase: workloadCase{name: "update of a name with the static suffix", old: static,
+			new: edit(t, static, "timeoutSeconds: 5", "timeoutSeconds: 6")},
+			want: byMinor[string]{34: ""}, warnings: byMinor[[]string]{34: nil, 36: {"metadata.name: " + reserved}}},
+		// ExcludeAdmissionWebhookVirtualResources is new and on in 1.37.
+		{kind: "ValidatingWebhookConfiguration", workloadCase: workloadCase{name: "rule naming token reviews", new: review},
+			want: byMinor[string]{34: ""},
+			warnings: byMinor[[]string]{34: nil,
+				37: {"webhooks[0].rules[0]: tokenreviews.authentication.k8s.io is excluded from admission webhooks; this rule will have no effect"}}},
 	}
 }
