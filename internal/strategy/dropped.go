@@ -26,6 +26,10 @@ type offFeature struct {
 	// before 1.34, whose fields the strategies still drop): the feature is always off.
 	removed bool
 	paths   [][]string
+	// used are the fields whose stored values keep the feature in use, when not paths.
+	used [][]string
+	// from and until bound the minors whose strategies drop the fields (0: unbounded).
+	from, until int
 }
 
 func newOffFeature(gate string, paths ...string) offFeature {
@@ -33,6 +37,22 @@ func newOffFeature(gate string, paths ...string) offFeature {
 	f := offFeature{name: gate, gate: g, removed: !ok}
 	for _, p := range paths {
 		f.paths = append(f.paths, strings.Split(p, "."))
+	}
+	return f
+}
+
+// in is f dropped only by the strategies of minors from to until (0: unbounded), where
+// the releases' drop code differs for the same gate.
+func (f offFeature) in(from, until int) offFeature {
+	f.from, f.until = from, until
+	return f
+}
+
+// usedBy is f with other fields also keeping it in use (the stored object has them).
+func (f offFeature) usedBy(paths ...string) offFeature {
+	f.used = append([][]string(nil), f.paths...)
+	for _, p := range paths {
+		f.used = append(f.used, strings.Split(p, "."))
 	}
 	return f
 }
@@ -87,25 +107,63 @@ var (
 	csiNodeStatusOff = []offFeature{newOffFeature("CSIVolumeHealth", "status.storageHealth")}
 )
 
-// The resource.k8s.io (DRA) strategies', on the v1 layout (the only version 1.37 serves by
-// default). In a path, "*" is every item of a list or every value of a map.
+// The resource.k8s.io (DRA) strategies', on the v1 layout (the only version served by
+// default). In a path, "*" is every item of a list or every value of a map. The gates
+// DRAConsumableCapacity, DRAPartitionableDevices, DRADeviceTaints, DRADeviceBindingConditions
+// and DRAExtendedResource turn on in 1.36; the others off here are 1.36's or 1.37's alpha
+// ones.
 var (
-	// sliceOff are a ResourceSlice's: list-valued attributes, the partition type attribute,
-	// counter compatibility groups, node allocatable resources, skipped node operations.
+	// sliceOff are a ResourceSlice's (pkg/registry/resource/resourceslice dropDisabledFields).
 	sliceOff = []offFeature{
+		newOffFeature("DRADeviceTaints", "spec.devices.*.taints"),
+		newOffFeature("DRAPartitionableDevices", "spec.sharedCounters", "spec.perDeviceNodeSelection", "spec.devices.*.consumesCounters",
+			"spec.devices.*.nodeName", "spec.devices.*.nodeSelector", "spec.devices.*.allNodes"),
+		newOffFeature("DRADeviceBindingConditions", "spec.devices.*.bindingConditions", "spec.devices.*.bindingFailureConditions",
+			"spec.devices.*.bindsToNode"),
+		newOffFeature("DRAConsumableCapacity", "spec.devices.*.allowMultipleAllocations", "spec.devices.*.capacity.*.requestPolicy"),
 		newOffFeature("DRAListTypeAttributes", "spec.devices.*.attributes.*.bools", "spec.devices.*.attributes.*.ints",
 			"spec.devices.*.attributes.*.strings", "spec.devices.*.attributes.*.versions"),
+		// 1.36's name of the node allocatable resources; 1.37 renamed the field.
+		newOffFeature("DRANodeAllocatableResources", "spec.devices.*.nodeAllocatableResourceMappings").in(36, 36),
+		newOffFeature("DRANodeAllocatableResources", "spec.devices.*.nodeAllocatableResources").in(37, 0),
 		newOffFeature("DRAPartitionableDevicesType", "spec.partitionTypeAttribute"),
 		newOffFeature("DRADeviceCompatibilityGroups", "spec.devices.*.consumesCounters.*.compatibilityGroups"),
-		newOffFeature("DRANodeAllocatableResources", "spec.devices.*.nodeAllocatableResources"),
 		newOffFeature("DRAOptionalNodeOperations", "spec.skipNodeOperations"),
 	}
-	// claimSpecOff are a claim spec's (pkg/api/resourceclaimspec): derived attributes of a
-	// request or subrequest.
-	claimSpecOff = []offFeature{newOffFeature("DRADerivedAttributes",
-		"devices.requests.*.exactly.derivedAttributes", "devices.requests.*.firstAvailable.*.derivedAttributes")}
-	// claimStatusOff are a ResourceClaim status's, dropped by a /status write.
-	claimStatusOff = []offFeature{newOffFeature("DRAOptionalNodeOperations", "status.allocation.devices.results.*.skipNodeOperations")}
+	// claimSpecOff are a claim spec's (pkg/api/resourceclaimspec DropDisabledFields from
+	// 1.35, the claim and template strategies' own before).
+	claimSpecOff = []offFeature{
+		newOffFeature("DRAPrioritizedList", "devices.requests.*.firstAvailable"),
+		newOffFeature("DRAAdminAccess", "devices.requests.*.exactly.adminAccess"),
+		// Kubernetes 1.35 added the tolerations' drop; 1.34 kept and validated them.
+		newOffFeature("DRADeviceTaints", "devices.requests.*.exactly.tolerations", "devices.requests.*.firstAvailable.*.tolerations").in(35, 0),
+		// 1.34 dropped a constraint's distinctAttribute from a copy of it, so kept it
+		// (though it counts as use).
+		newOffFeature("DRAConsumableCapacity", "devices.requests.*.exactly.capacity", "devices.requests.*.firstAvailable.*.capacity",
+			"devices.constraints.*.distinctAttribute").in(35, 0),
+		newOffFeature("DRAConsumableCapacity", "devices.requests.*.exactly.capacity", "devices.requests.*.firstAvailable.*.capacity").
+			usedBy("devices.constraints.*.distinctAttribute").in(0, 34),
+		newOffFeature("DRADerivedAttributes", "devices.requests.*.exactly.derivedAttributes", "devices.requests.*.firstAvailable.*.derivedAttributes"),
+	}
+	// claimStatusOff are a ResourceClaim status's, dropped by a /status write
+	// (pkg/registry/resource/resourceclaim dropDisabledStatusFields; dropDisabledFields in
+	// 1.34).
+	claimStatusOff = []offFeature{
+		newOffFeature("DRAResourceClaimDeviceStatus", "status.devices"),
+		newOffFeature("DRAAdminAccess", "status.allocation.devices.results.*.adminAccess").usedBy("spec.devices.requests.*.exactly.adminAccess"),
+		newOffFeature("DRAConsumableCapacity", "status.allocation.devices.results.*.shareID", "status.allocation.devices.results.*.consumedCapacity",
+			"status.devices.*.shareID").usedBy("spec.devices.requests.*.exactly.capacity", "spec.devices.requests.*.firstAvailable.*.capacity",
+			"spec.devices.constraints.*.distinctAttribute"),
+		newOffFeature("DRADeviceBindingConditions", "status.allocation.devices.results.*.bindingConditions",
+			"status.allocation.devices.results.*.bindingFailureConditions").in(35, 0),
+		// 1.34 dropped the allocation's timestamp too.
+		newOffFeature("DRADeviceBindingConditions", "status.allocation.allocationTimestamp", "status.allocation.devices.results.*.bindingConditions",
+			"status.allocation.devices.results.*.bindingFailureConditions").in(0, 34),
+		newOffFeature("DRAOptionalNodeOperations", "status.allocation.devices.results.*.skipNodeOperations"),
+	}
+	// deviceClassOff are a DeviceClass's (pkg/registry/resource/deviceclass
+	// dropDisabledFields).
+	deviceClassOff = []offFeature{newOffFeature("DRAExtendedResource", "spec.extendedResourceName")}
 )
 
 // volumeSources are the sources whose user fields AtomicWriteVolumeUserFields adds, in the
@@ -222,7 +280,7 @@ func dropOffFeatures(cfg *serverconfig.Config, gk string, obj, old map[string]an
 		}
 		oldRoot, _ := unstructured.Nested(old, at...).(map[string]any)
 		for _, f := range offs {
-			if f.on(cfg) || f.inUse(oldRoot) {
+			if !f.drops(cfg) || f.inUse(oldRoot) {
 				continue
 			}
 			if !f.removed && f.gate == features.AtomicWriteVolumeUserFields {
@@ -253,6 +311,8 @@ func dropOffFeatures(cfg *serverconfig.Config, gk string, obj, old map[string]an
 		drop(nil, nodeOff)
 	case "resource.k8s.io/ResourceSlice":
 		drop(nil, sliceOff)
+	case "resource.k8s.io/DeviceClass":
+		drop(nil, deviceClassOff)
 	case "resource.k8s.io/ResourceClaim":
 		drop([]string{"spec"}, claimSpecOff)
 	case "resource.k8s.io/ResourceClaimTemplate":
@@ -280,14 +340,20 @@ func dropOffStatusFeatures(cfg *serverconfig.Config, gk string, obj, old map[str
 	case "resource.k8s.io/ResourceClaim":
 		offs = claimStatusOff
 	}
+	// Kubernetes 1.35 moved the drop of deallocated devices' status after the feature drops
+	// (pkg/registry/resource/resourceclaim status PrepareForUpdate); 1.34 did it first.
+	deallocatedFirst := gk == "resource.k8s.io/ResourceClaim" && !cfg.AtLeast(35)
+	if deallocatedFirst {
+		dropDeallocatedDevices(obj, old)
+	}
 	for _, f := range offs {
-		if !f.on(cfg) && !f.inUse(old) {
+		if f.drops(cfg) && !f.inUse(old) {
 			for _, p := range f.paths {
 				dropAt(obj, p)
 			}
 		}
 	}
-	if gk == "resource.k8s.io/ResourceClaim" {
+	if gk == "resource.k8s.io/ResourceClaim" && !deallocatedFirst {
 		dropDeallocatedDevices(obj, old)
 	}
 }
@@ -330,9 +396,23 @@ func dropDeallocatedDevices(obj, old map[string]any) {
 // on reports whether the server cfg describes has the feature's gate on.
 func (f offFeature) on(cfg *serverconfig.Config) bool { return !f.removed && cfg.Enabled(f.gate) }
 
-// inUse reports whether root (nil: none) holds a value at one of the feature's paths.
+// drops reports whether the strategies of the server cfg describes drop the feature's
+// fields (where it is not in use): their release has the drop, and the gate is off.
+func (f offFeature) drops(cfg *serverconfig.Config) bool {
+	if f.from != 0 && !cfg.AtLeast(f.from) || f.until != 0 && cfg.AtLeast(f.until+1) {
+		return false
+	}
+	return !f.on(cfg)
+}
+
+// inUse reports whether root (nil: none) holds a value at one of the fields that keep the
+// feature in use.
 func (f offFeature) inUse(root map[string]any) bool {
-	for _, p := range f.paths {
+	used := f.used
+	if used == nil {
+		used = f.paths
+	}
+	for _, p := range used {
 		if holdsAt(root, p) {
 			return true
 		}

@@ -88,7 +88,7 @@ func runMinorRuleCases(t *testing.T, cases []minorRuleCase) {
 func TestOffFeatureGatesKnown(t *testing.T) {
 	for _, l := range [][]offFeature{podSpecOff, podStatusOff, nodeStatusOff, pvcStatusOff, csiNodeStatusOff, sliceOff,
 		claimSpecOff, claimStatusOff, jobSpecOff, leaseOff, nodeOff, statefulSetOff, replicasStatusOff, hpaOff, csiDriverOff,
-		volumeAttachmentStatusOff} {
+		volumeAttachmentStatusOff, deviceClassOff} {
 		for _, f := range l {
 			if f.removed && f.name != "DynamicKubeletConfig" {
 				t.Errorf("%s: no such feature gate", f.name)
