@@ -98,6 +98,9 @@ type minorCase struct {
 	// causes is the number of causes of a refusal where the minors differ in it (a cause
 	// listed twice); nil: as many as the message lists.
 	causes byMinor[int]
+	// recorded: before 1.37 the answer is the one recorded from the minor's server (too
+	// long to spell out: a printed template), which want only restates for some minors.
+	recorded bool
 }
 
 // TestMinorCases: ssa-diff answers each case as every supported minor does; where a
@@ -116,6 +119,19 @@ func TestMinorCases(t *testing.T) {
 		for _, v := range version.Supported() {
 			m := v.MinorNumber()
 			t.Run(c.kind+"/"+c.name+"/"+v.String(), func(t *testing.T) {
+				if c.recorded && m < version.Latest().MinorNumber() {
+					a, ok := recorded[m]["minors/"+c.kind+"/"+c.name]
+					if !ok || a.Skip != "" {
+						t.Fatalf("no answer recorded from 1.%d", m)
+					}
+					if got, _, _ := c.validateFull(t, serverconfig.For(v)); got != a.Message {
+						t.Errorf("got      %s\nrecorded %s", got, a.Message)
+					}
+					if w, ok := c.want[m]; ok && w != a.Message {
+						t.Errorf("the table says %s\nthe recorded server %s", w, a.Message)
+					}
+					return
+				}
 				want := c.want.at(m)
 				var wantWarnings []string
 				if c.warnings != nil {
