@@ -103,6 +103,7 @@ generate:
 	cd internal/defaults/gen && $(GO) run . -o ../zz_generated_types.go
 	cd conformance/internalapi && $(GO) run ./gen -out ../../internal/api
 	$(GO) run ./internal/features/gen -out internal/features/zz_generated.gates.go
+	$(GO) run ./internal/api/layout/gen -out internal/api/layout/zz_generated.layouts.go
 
 # Every fuzz target of the module (testdata/fuzz/run.sh finds them), FUZZTIME each, the time
 # limit an interrupt rather than -fuzztime: Go 1.26's -fuzztime deadline can fail a run that

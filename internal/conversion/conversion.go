@@ -7,6 +7,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	kjson "sigs.k8s.io/json"
@@ -24,8 +25,9 @@ type kindConversion struct {
 	hub string
 	// newObject makes an empty Go object of a version.
 	newObject func(version string) any
-	// toHub converts a Go object of a version to the hub.
-	toHub func(version string, in any) any
+	// toHub converts a Go object of a version to the hub, as the server cfg describes
+	// converts it.
+	toHub func(cfg *serverconfig.Config, version string, in any) any
 	// fromHub converts a hub value to a version and encodes it.
 	fromHub func(hub any, version string) (any, error)
 }
@@ -64,6 +66,11 @@ func Hub(group, kind string) string {
 // again at the same version. metadata.managedFields are kept as they are. obj is not
 // changed, and the result shares nothing with it.
 func Convert(obj map[string]any, apiVersion string) (map[string]any, error) {
+	return ConvertAt(serverconfig.Latest(), obj, apiVersion)
+}
+
+// ConvertAt is Convert as the server cfg describes converts.
+func ConvertAt(cfg *serverconfig.Config, obj map[string]any, apiVersion string) (map[string]any, error) {
 	from, _ := obj["apiVersion"].(string)
 	kind, _ := obj["kind"].(string)
 	fromGroup, fromVersion := splitAPIVersion(from)
@@ -81,7 +88,7 @@ func Convert(obj map[string]any, apiVersion string) (map[string]any, error) {
 		// As the server's scheme words it.
 		return nil, fmt.Errorf("unable to convert unstructured object to %s/%s, Kind=%s: %w", fromGroup, fromVersion, kind, err)
 	}
-	out, err := k.fromHub(k.toHub(fromVersion, typed), toVersion)
+	out, err := k.fromHub(k.toHub(cfg, fromVersion, typed), toVersion)
 	if err != nil {
 		return nil, fmt.Errorf("converting %s to %s: %w", kind, apiVersion, err)
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/wire/autoscalingv1"
 	"github.com/ssa-diff/ssa-diff/internal/wire/autoscalingv2"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -40,9 +41,9 @@ var hpaConversion = &kindConversion{
 		}
 		return &autoscalingv2.HorizontalPodAutoscaler{}
 	},
-	toHub: func(_ string, in any) any {
+	toHub: func(cfg *serverconfig.Config, _ string, in any) any {
 		if v1, ok := in.(*autoscalingv1.HorizontalPodAutoscaler); ok {
-			return hpaV1ToHub(v1)
+			return hpaV1ToHub(cfg, v1)
 		}
 		hub := in.(*autoscalingv2.HorizontalPodAutoscaler)
 		hub.Annotations = withoutRoundTripAnnotations(hub.Annotations)
@@ -106,7 +107,7 @@ func cpuUtilizationMetric(percent int32) autoscalingv2.MetricSpec {
 
 // hpaV1ToHub reads an autoscaling/v1 HPA into the hub, taking back from the annotations
 // what v1 keeps there.
-func hpaV1ToHub(in *autoscalingv1.HorizontalPodAutoscaler) *autoscalingv2.HorizontalPodAutoscaler {
+func hpaV1ToHub(cfg *serverconfig.Config, in *autoscalingv1.HorizontalPodAutoscaler) *autoscalingv2.HorizontalPodAutoscaler {
 	out := &autoscalingv2.HorizontalPodAutoscaler{ObjectMeta: in.ObjectMeta}
 	out.Spec.ScaleTargetRef = autoscalingv2.CrossVersionObjectReference(in.Spec.ScaleTargetRef)
 	out.Spec.MinReplicas = in.Spec.MinReplicas
@@ -133,7 +134,7 @@ func hpaV1ToHub(in *autoscalingv1.HorizontalPodAutoscaler) *autoscalingv2.Horizo
 			// The other metrics first, then the CPU target of the spec, if any.
 			metrics := make([]autoscalingv2.MetricSpec, 0, len(others)+len(out.Spec.Metrics))
 			for i := range others {
-				metrics = append(metrics, metricV1ToHub(&others[i]))
+				metrics = append(metrics, metricV1ToHub(cfg, &others[i]))
 			}
 			out.Spec.Metrics = append(metrics, out.Spec.Metrics...)
 		}
@@ -265,15 +266,18 @@ func describedObject(r autoscalingv1.CrossVersionObjectReference) autoscalingv2.
 func quantityPtr(q resource.Quantity) *resource.Quantity { return &q }
 
 // metricV1ToHub reads one v1 metric (the shape of the metrics annotation).
-func metricV1ToHub(in *autoscalingv1.MetricSpec) autoscalingv2.MetricSpec {
+func metricV1ToHub(cfg *serverconfig.Config, in *autoscalingv1.MetricSpec) autoscalingv2.MetricSpec {
 	out := autoscalingv2.MetricSpec{Type: in.Type}
 	if s := in.Object; s != nil {
 		target := autoscalingv2.MetricTarget{Type: autoscalingv2.ValueMetricType, Value: quantityPtr(s.TargetValue), AverageValue: s.AverageValue}
 		if s.AverageValue != nil {
+			target.Type = autoscalingv2.AverageValueMetricType
 			// v1 always writes targetValue ("0" when unset): only a real one is kept.
-			target.Type, target.Value = autoscalingv2.AverageValueMetricType, nil
-			if !s.TargetValue.IsZero() {
-				target.Value = quantityPtr(s.TargetValue)
+			// Kubernetes 1.36 changed this: before, the zero was kept too, and refused by
+			// validation (pkg/apis/autoscaling/v1/conversion.go
+			// Convert_v1_ObjectMetricSource_To_autoscaling_ObjectMetricSource in 1.34, 1.35).
+			if s.TargetValue.IsZero() && cfg.AtLeast(36) {
+				target.Value = nil
 			}
 		}
 		out.Object = &autoscalingv2.ObjectMetricSource{

@@ -13,7 +13,10 @@ import (
 // PrepareForUpdate call), on create always, on update unless the stored object already
 // uses the feature. Field management has run by then: the applier still owns what was
 // dropped. Whether a feature is off is the server's gate (serverconfig.Config.Enabled):
-// the tables are the same for every minor, the gates' defaults differ.
+// the tables are the same for every minor, the gates' defaults differ. They list every
+// such feature of a supported minor whose gate is off by default in one of them; a minor
+// whose server lacks the gate (it came later) drops the field too, which that minor's
+// schema does not have anyway.
 
 // offFeature is one such feature: the fields it adds, as paths from the root the strategy
 // hands it (a pod spec, a job spec, the object) where "*" stands for every item of a list.
@@ -25,6 +28,11 @@ type offFeature struct {
 	gate  features.Gate
 	known bool
 	paths [][]string
+	// usedPaths are the fields whose stored values keep the feature in use, when not paths.
+	usedPaths [][]string
+	// from and until bound the minors whose strategies drop the fields (0: unbounded),
+	// where the releases' drop code differs for the same gate.
+	from, until int
 	// keptInUseFrom is the first minor whose strategy keeps the fields of a stored object
 	// that uses the feature (0: every minor's does).
 	keptInUseFrom int
@@ -42,13 +50,34 @@ func newOffFeature(gate string, paths ...string) offFeature {
 	return f
 }
 
-// off reports whether the server cfg has the feature off.
-func (f offFeature) off(cfg *serverconfig.Config) bool { return !f.known || !cfg.Enabled(f.gate) }
+// in is f dropped only by the strategies of minors from to until (0: unbounded).
+func (f offFeature) in(from, until int) offFeature {
+	f.from, f.until = from, until
+	return f
+}
+
+// usedBy is f with other fields also keeping it in use (the stored object has them).
+func (f offFeature) usedBy(paths ...string) offFeature {
+	f.usedPaths = append([][]string(nil), f.paths...)
+	for _, p := range paths {
+		f.usedPaths = append(f.usedPaths, strings.Split(p, "."))
+	}
+	return f
+}
+
+// drops reports whether the strategies of the server cfg drop the feature's fields (where
+// it is not in use): their release has the drop, and the gate is off.
+func (f offFeature) drops(cfg *serverconfig.Config) bool {
+	if f.from != 0 && !cfg.AtLeast(f.from) || f.until != 0 && cfg.AtLeast(f.until+1) {
+		return false
+	}
+	return !f.known || !cfg.Enabled(f.gate)
+}
 
 // dropFrom drops the feature's fields from root unless the stored root old uses it, on the
 // server cfg.
 func (f offFeature) dropFrom(cfg *serverconfig.Config, root, old map[string]any) {
-	if !f.off(cfg) || ((f.keptInUseFrom == 0 || cfg.AtLeast(f.keptInUseFrom)) && f.used(old)) {
+	if !f.drops(cfg) || ((f.keptInUseFrom == 0 || cfg.AtLeast(f.keptInUseFrom)) && f.used(old)) {
 		return
 	}
 	if f.drop != nil {
@@ -228,25 +257,63 @@ var (
 	csiNodeStatusOff = []offFeature{newOffFeature("CSIVolumeHealth", "status.storageHealth")}
 )
 
-// The resource.k8s.io (DRA) strategies', on the v1 layout (the only version 1.37 serves by
-// default). In a path, "*" is every item of a list or every value of a map.
+// The resource.k8s.io (DRA) strategies', on the v1 layout (the only version served by
+// default). In a path, "*" is every item of a list or every value of a map. The gates
+// DRAConsumableCapacity, DRAPartitionableDevices, DRADeviceTaints, DRADeviceBindingConditions
+// and DRAExtendedResource turn on in 1.36; the others off here are 1.36's or 1.37's alpha
+// ones.
 var (
-	// sliceOff are a ResourceSlice's: list-valued attributes, the partition type attribute,
-	// counter compatibility groups, node allocatable resources, skipped node operations.
+	// sliceOff are a ResourceSlice's (pkg/registry/resource/resourceslice dropDisabledFields).
 	sliceOff = []offFeature{
+		newOffFeature("DRADeviceTaints", "spec.devices.*.taints"),
+		newOffFeature("DRAPartitionableDevices", "spec.sharedCounters", "spec.perDeviceNodeSelection", "spec.devices.*.consumesCounters",
+			"spec.devices.*.nodeName", "spec.devices.*.nodeSelector", "spec.devices.*.allNodes"),
+		newOffFeature("DRADeviceBindingConditions", "spec.devices.*.bindingConditions", "spec.devices.*.bindingFailureConditions",
+			"spec.devices.*.bindsToNode"),
+		newOffFeature("DRAConsumableCapacity", "spec.devices.*.allowMultipleAllocations", "spec.devices.*.capacity.*.requestPolicy"),
 		newOffFeature("DRAListTypeAttributes", "spec.devices.*.attributes.*.bools", "spec.devices.*.attributes.*.ints",
 			"spec.devices.*.attributes.*.strings", "spec.devices.*.attributes.*.versions"),
+		// 1.36's name of the node allocatable resources; 1.37 renamed the field.
+		newOffFeature("DRANodeAllocatableResources", "spec.devices.*.nodeAllocatableResourceMappings").in(36, 36),
+		newOffFeature("DRANodeAllocatableResources", "spec.devices.*.nodeAllocatableResources").in(37, 0),
 		newOffFeature("DRAPartitionableDevicesType", "spec.partitionTypeAttribute"),
 		newOffFeature("DRADeviceCompatibilityGroups", "spec.devices.*.consumesCounters.*.compatibilityGroups"),
-		newOffFeature("DRANodeAllocatableResources", "spec.devices.*.nodeAllocatableResources"),
 		newOffFeature("DRAOptionalNodeOperations", "spec.skipNodeOperations"),
 	}
-	// claimSpecOff are a claim spec's (pkg/api/resourceclaimspec): derived attributes of a
-	// request or subrequest.
-	claimSpecOff = []offFeature{newOffFeature("DRADerivedAttributes",
-		"devices.requests.*.exactly.derivedAttributes", "devices.requests.*.firstAvailable.*.derivedAttributes")}
-	// claimStatusOff are a ResourceClaim status's, dropped by a /status write.
-	claimStatusOff = []offFeature{newOffFeature("DRAOptionalNodeOperations", "status.allocation.devices.results.*.skipNodeOperations")}
+	// claimSpecOff are a claim spec's (pkg/api/resourceclaimspec DropDisabledFields from
+	// 1.35, the claim and template strategies' own before).
+	claimSpecOff = []offFeature{
+		newOffFeature("DRAPrioritizedList", "devices.requests.*.firstAvailable"),
+		newOffFeature("DRAAdminAccess", "devices.requests.*.exactly.adminAccess"),
+		// Kubernetes 1.35 added the tolerations' drop; 1.34 kept and validated them.
+		newOffFeature("DRADeviceTaints", "devices.requests.*.exactly.tolerations", "devices.requests.*.firstAvailable.*.tolerations").in(35, 0),
+		// 1.34 dropped a constraint's distinctAttribute from a copy of it, so kept it
+		// (though it counts as use).
+		newOffFeature("DRAConsumableCapacity", "devices.requests.*.exactly.capacity", "devices.requests.*.firstAvailable.*.capacity",
+			"devices.constraints.*.distinctAttribute").in(35, 0),
+		newOffFeature("DRAConsumableCapacity", "devices.requests.*.exactly.capacity", "devices.requests.*.firstAvailable.*.capacity").
+			usedBy("devices.constraints.*.distinctAttribute").in(0, 34),
+		newOffFeature("DRADerivedAttributes", "devices.requests.*.exactly.derivedAttributes", "devices.requests.*.firstAvailable.*.derivedAttributes"),
+	}
+	// claimStatusOff are a ResourceClaim status's, dropped by a /status write
+	// (pkg/registry/resource/resourceclaim dropDisabledStatusFields; dropDisabledFields in
+	// 1.34).
+	claimStatusOff = []offFeature{
+		newOffFeature("DRAResourceClaimDeviceStatus", "status.devices"),
+		newOffFeature("DRAAdminAccess", "status.allocation.devices.results.*.adminAccess").usedBy("spec.devices.requests.*.exactly.adminAccess"),
+		newOffFeature("DRAConsumableCapacity", "status.allocation.devices.results.*.shareID", "status.allocation.devices.results.*.consumedCapacity",
+			"status.devices.*.shareID").usedBy("spec.devices.requests.*.exactly.capacity", "spec.devices.requests.*.firstAvailable.*.capacity",
+			"spec.devices.constraints.*.distinctAttribute"),
+		newOffFeature("DRADeviceBindingConditions", "status.allocation.devices.results.*.bindingConditions",
+			"status.allocation.devices.results.*.bindingFailureConditions").in(35, 0),
+		// 1.34 dropped the allocation's timestamp too.
+		newOffFeature("DRADeviceBindingConditions", "status.allocation.allocationTimestamp", "status.allocation.devices.results.*.bindingConditions",
+			"status.allocation.devices.results.*.bindingFailureConditions").in(0, 34),
+		newOffFeature("DRAOptionalNodeOperations", "status.allocation.devices.results.*.skipNodeOperations"),
+	}
+	// deviceClassOff are a DeviceClass's (pkg/registry/resource/deviceclass
+	// dropDisabledFields).
+	deviceClassOff = []offFeature{newOffFeature("DRAExtendedResource", "spec.extendedResourceName")}
 )
 
 // volumeSources are the sources whose user fields AtomicWriteVolumeUserFields adds, in the
@@ -319,6 +386,43 @@ var (
 	}
 )
 
+// statefulSetOff are a StatefulSet's: the rolling update's maxUnavailable
+// (MaxUnavailableStatefulSet, on by default from 1.37: pkg/registry/apps/statefulset
+// dropStatefulSetDisabledFields).
+var statefulSetOff = []offFeature{newOffFeature("MaxUnavailableStatefulSet", "spec.updateStrategy.rollingUpdate.maxUnavailable")}
+
+// replicasStatusOff are a Deployment status's and a ReplicaSet status's, dropped by a
+// /status write: the terminating replicas (DeploymentReplicaSetTerminatingReplicas, on by
+// default from 1.35: pkg/registry/apps/{deployment,replicaset} dropDisabledStatusFields).
+var replicasStatusOff = []offFeature{newOffFeature("DeploymentReplicaSetTerminatingReplicas", "status.terminatingReplicas")}
+
+// hpaOff are a HorizontalPodAutoscaler's, on the autoscaling/v2 layout: the scaling rules'
+// tolerance (HPAConfigurableTolerance, on by default from 1.35: pkg/registry/autoscaling/
+// horizontalpodautoscaler dropDisabledFields). autoscaling/v1 keeps the behavior in an
+// annotation, left as written.
+var hpaOff = []offFeature{newOffFeature("HPAConfigurableTolerance", "spec.behavior.scaleUp.tolerance", "spec.behavior.scaleDown.tolerance")}
+
+// csiDriverOff are a CSIDriver's, each kept when the stored driver has that field
+// (pkg/registry/storage/csidriver PrepareForCreate, PrepareForUpdate): the token-in-secrets
+// flag (CSIServiceAccountTokenSecrets, on from 1.35; 1.34 has no such field), the
+// allocatable update period (MutableCSINodeAllocatableCount, on from 1.35), the SELinux
+// mount flag (SELinuxMountReadWriteOncePod, on in every supported minor) and
+// preventPodSchedulingIfMissing (VolumeLimitScaling, on from 1.37; no such field before 1.36).
+var csiDriverOff = []offFeature{
+	newOffFeature("CSIServiceAccountTokenSecrets", "spec.serviceAccountTokenInSecrets"),
+	newOffFeature("MutableCSINodeAllocatableCount", "spec.nodeAllocatableUpdatePeriodSeconds"),
+	newOffFeature("SELinuxMountReadWriteOncePod", "spec.seLinuxMount"),
+	newOffFeature("VolumeLimitScaling", "spec.preventPodSchedulingIfMissing"),
+}
+
+// volumeAttachmentStatusOff are a VolumeAttachment status's, dropped by a /status write:
+// the error codes (MutableCSINodeAllocatableCount, on from 1.35), each kept when the stored
+// status has it (pkg/registry/storage/volumeattachment status PrepareForUpdate).
+var volumeAttachmentStatusOff = []offFeature{
+	newOffFeature("MutableCSINodeAllocatableCount", "status.attachError.errorCode"),
+	newOffFeature("MutableCSINodeAllocatableCount", "status.detachError.errorCode"),
+}
+
 // dropOffFeatures drops from obj the fields of features the server cfg has off, given
 // the stored object old (nil on create).
 func dropOffFeatures(cfg *serverconfig.Config, gk string, obj, old map[string]any) {
@@ -343,12 +447,20 @@ func dropOffFeatures(cfg *serverconfig.Config, gk string, obj, old map[string]an
 		drop(nil, leaseOff)
 	case "/Node":
 		drop(nil, nodeOff)
+	case "apps/StatefulSet":
+		drop(nil, statefulSetOff)
+	case "autoscaling/HorizontalPodAutoscaler":
+		drop(nil, hpaOff)
+	case "storage.k8s.io/CSIDriver":
+		drop(nil, csiDriverOff)
 	case "resource.k8s.io/ResourceSlice":
 		drop(nil, sliceOff)
 	case "resource.k8s.io/ResourceClaim":
 		drop([]string{"spec"}, claimSpecOff)
 	case "resource.k8s.io/ResourceClaimTemplate":
 		drop([]string{"spec", "spec"}, claimSpecOff)
+	case "resource.k8s.io/DeviceClass":
+		drop(nil, deviceClassOff)
 	}
 }
 
@@ -363,15 +475,25 @@ func dropOffStatusFeatures(cfg *serverconfig.Config, gk string, obj, old map[str
 		features = nodeStatusOff
 	case "/PersistentVolumeClaim":
 		features = pvcStatusOff
+	case "apps/Deployment", "apps/ReplicaSet":
+		features = replicasStatusOff
 	case "storage.k8s.io/CSINode":
 		features = csiNodeStatusOff
+	case "storage.k8s.io/VolumeAttachment":
+		features = volumeAttachmentStatusOff
 	case "resource.k8s.io/ResourceClaim":
 		features = claimStatusOff
+	}
+	// Kubernetes 1.35 moved the drop of deallocated devices' status after the feature drops
+	// (pkg/registry/resource/resourceclaim status PrepareForUpdate); 1.34 did it first.
+	deallocatedFirst := gk == "resource.k8s.io/ResourceClaim" && !cfg.AtLeast(35)
+	if deallocatedFirst {
+		dropDeallocatedDevices(obj, old)
 	}
 	for _, f := range features {
 		f.dropFrom(cfg, obj, old)
 	}
-	if gk == "resource.k8s.io/ResourceClaim" {
+	if gk == "resource.k8s.io/ResourceClaim" && !deallocatedFirst {
 		dropDeallocatedDevices(obj, old)
 	}
 }
@@ -411,9 +533,14 @@ func dropDeallocatedDevices(obj, old map[string]any) {
 	status["devices"] = kept
 }
 
-// holds reports whether root (nil: none) holds a value at one of the feature's paths.
+// holds reports whether root (nil: none) holds a value at one of the fields that keep the
+// feature in use.
 func (f offFeature) holds(root map[string]any) bool {
-	for _, p := range f.paths {
+	used := f.usedPaths
+	if used == nil {
+		used = f.paths
+	}
+	for _, p := range used {
 		if holdsAt(root, p) {
 			return true
 		}

@@ -299,19 +299,6 @@ status:
 	}
 }
 
-// TestOffFeatureGatesKnown: every gate the drop tables name is one of kube-apiserver's (a
-// misspelt one would read as off in every minor), but the long-removed DynamicKubeletConfig.
-func TestOffFeatureGatesKnown(t *testing.T) {
-	tables := [][]offFeature{podSpecOff, podStatusOff, nodeStatusOff, pvcStatusOff, csiNodeStatusOff, sliceOff, claimSpecOff, claimStatusOff, jobSpecOff, leaseOff, nodeOff}
-	for _, table := range tables {
-		for _, f := range table {
-			if !f.known && f.name != "DynamicKubeletConfig" {
-				t.Errorf("gate %q is not kube-apiserver's", f.name)
-			}
-		}
-	}
-}
-
 func jsonText(t *testing.T, v any) []byte {
 	t.Helper()
 	b, err := json.Marshal(v)

@@ -1,6 +1,11 @@
 package strategy
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/ssa-diff/ssa-diff/internal/features"
+	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
+)
 
 // GenerationRule says when the registry bumps metadata.generation.
 type GenerationRule uint8
@@ -95,10 +100,34 @@ var rulesByGroupKind = map[string]Rules{
 	"/Service":               {StatusReset: true},
 }
 
-// RulesFor returns the registry rules of a built-in kind. Kinds without
-// special rules (ConfigMap, Role, …) get the zero Rules.
-func RulesFor(apiVersion, kind string) Rules {
-	return rulesByGroupKind[groupOf(apiVersion)+"/"+kind]
+// RulesFor returns the registry rules of a built-in kind on the server cfg
+// describes. Kinds without special rules (ConfigMap, Role, …) get the zero Rules.
+func RulesFor(cfg *serverconfig.Config, apiVersion, kind string) Rules {
+	gk := groupOf(apiVersion) + "/" + kind
+	r := rulesByGroupKind[gk]
+	switch gk {
+	case "autoscaling/HorizontalPodAutoscaler":
+		// The strategy counts the generation only with gate HPAGeneration, new and on in
+		// 1.37 (pkg/registry/autoscaling/horizontalpodautoscaler/strategy.go).
+		if !cfg.Enabled(features.HPAGeneration) {
+			r.Generation = NoGeneration
+		}
+	case "storage.k8s.io/CSINode":
+		// Kubernetes 1.37 gave CSINode a status and a /status subresource
+		// (pkg/registry/storage/csinode in 1.37); before, the strategy has no status to reset.
+		if !cfg.AtLeast(37) {
+			r.StatusReset = false
+		}
+	case "networking.k8s.io/ServiceCIDR":
+		// The main resource clears and keeps the status only with gate
+		// ServiceCIDRStatusFieldWiping, new and on in 1.36: before, a create or update
+		// through it stored the request's status (pkg/registry/networking/servicecidr/strategy.go
+		// PrepareForCreate, PrepareForUpdate in 1.34, 1.35).
+		if !cfg.Enabled(features.ServiceCIDRStatusFieldWiping) {
+			r.StatusReset = false
+		}
+	}
+	return r
 }
 
 func groupOf(apiVersion string) string {

@@ -68,7 +68,8 @@ func NeedsDecoded(apiVersion, kind string, create bool) bool {
 	if create {
 		return groupOf(apiVersion)+"/"+kind == "batch/Job"
 	}
-	return RulesFor(apiVersion, kind).ReflectEqual
+	// Whether a kind compares with reflect.DeepEqual is the same in every minor.
+	return rulesByGroupKind[groupOf(apiVersion)+"/"+kind].ReflectEqual
 }
 
 // PrepareForCreate applies the registry rules of a create, on the server cfg
@@ -82,7 +83,7 @@ func NeedsDecoded(apiVersion, kind string, create bool) bool {
 // whose labels equal its template's is taken to have had none. decoded is not
 // changed.
 func PrepareForCreate(cfg *serverconfig.Config, apiVersion, kind string, decoded, obj map[string]any) {
-	r := RulesFor(apiVersion, kind)
+	r := RulesFor(cfg, apiVersion, kind)
 	meta := unstructured.EnsureObject(obj, "metadata")
 	if r.Generation != NoGeneration && r.Generation != UpdateSpecGeneration {
 		meta["generation"] = int64(1)
@@ -323,7 +324,7 @@ func addJobLabels(decoded, obj map[string]any) {
 // for most kinds, so 0 equals 0.0 in a float field and "1Gi" equals "1024Mi";
 // with reflect.DeepEqual for webhook configurations and NetworkPolicy.
 func PrepareForUpdate(cfg *serverconfig.Config, apiVersion, kind string, decoded, obj, old map[string]any) {
-	r := RulesFor(apiVersion, kind)
+	r := RulesFor(cfg, apiVersion, kind)
 	meta := unstructured.EnsureObject(obj, "metadata")
 	oldMeta := unstructured.Object(old, "metadata")
 	restore(meta, oldMeta, "generation")

@@ -50,6 +50,13 @@ func newOracle(t *testing.T) *oracle {
 // created first (in a namespace of its own for namespaced kinds), its status written, and
 // the write sent with dryRun=All; cluster-scoped objects are deleted afterwards.
 func (o *oracle) groupAnswer(t *testing.T, c *workloadCase, i int) (string, string) {
+	_, msg, _, _, skip := o.groupAnswerFull(t, c, i)
+	return msg, skip
+}
+
+// groupAnswerFull is groupAnswer with the answer's status code, the number of causes of a
+// refusal and the warnings.
+func (o *oracle) groupAnswerFull(t *testing.T, c *workloadCase, i int) (code int, msg string, causes int, warnings []string, skip string) {
 	obj := object(t, c.new)
 	av, kind := obj["apiVersion"].(string), obj["kind"].(string)
 	res, ok := groupResources[kind]
@@ -75,8 +82,8 @@ func (o *oracle) groupAnswer(t *testing.T, c *workloadCase, i int) (string, stri
 		if !res.namespaced {
 			o.remove(t, base+"/"+md["name"].(string))
 		}
-		code, st := o.do(t, "POST", base+"?dryRun=All", obj)
-		return message(code, st), ""
+		code, st, warnings := o.request(t, "POST", base+"?dryRun=All", obj)
+		return code, message(code, st), causeCount(st), warnings, ""
 	}
 	old := object(t, c.old)
 	omd := old["metadata"].(map[string]any)
@@ -93,12 +100,12 @@ func (o *oracle) groupAnswer(t *testing.T, c *workloadCase, i int) (string, stri
 	status := old["status"]
 	code, created := o.do(t, "POST", base, old)
 	if code >= 300 {
-		return "", fmt.Sprintf("the stored object is refused: %v", created["message"])
+		return code, "", 0, nil, fmt.Sprintf("the stored object is refused: %v", created["message"])
 	}
 	if status != nil {
 		created["status"] = status
 		if code, st := o.do(t, "PUT", base+"/"+name+"/status", created); code >= 300 {
-			return "", fmt.Sprintf("the stored status is refused: %v", st["message"])
+			return code, "", 0, nil, fmt.Sprintf("the stored status is refused: %v", st["message"])
 		}
 		_, created = o.do(t, "GET", base+"/"+name, nil)
 	}
@@ -108,16 +115,16 @@ func (o *oracle) groupAnswer(t *testing.T, c *workloadCase, i int) (string, stri
 	if c.subresource != "" {
 		path += "/" + c.subresource
 	}
-	code, st := o.do(t, "PUT", path+"?dryRun=All", obj)
+	code, st, warnings := o.request(t, "PUT", path+"?dryRun=All", obj)
 	for try := 0; code == http.StatusConflict && try < 5; try++ {
 		// A controller of the server wrote the stored object meanwhile (the aggregator
 		// writes an APIService's availability): the write goes on at its new version.
 		time.Sleep(200 * time.Millisecond)
 		_, cur := o.do(t, "GET", base+"/"+name, nil)
 		md["resourceVersion"] = cur["metadata"].(map[string]any)["resourceVersion"]
-		code, st = o.do(t, "PUT", path+"?dryRun=All", obj)
+		code, st, warnings = o.request(t, "PUT", path+"?dryRun=All", obj)
 	}
-	return message(code, st), ""
+	return code, message(code, st), causeCount(st), warnings, ""
 }
 
 // remove deletes a cluster-scoped object, its finalizers first: no controller of this

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/tls"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -81,6 +82,10 @@ func (o *oracle) request(t *testing.T, method, path string, body any) (int, map[
 	req.Header.Set("Content-Type", "application/json")
 	resp, err := o.client.Do(req)
 	if err != nil {
+		if strings.Contains(err.Error(), "INTERNAL_ERROR") || errors.Is(err, io.EOF) {
+			// The handler panicked: the server resets the stream, with no status.
+			return 0, map[string]any{"message": serverAborts}, nil
+		}
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
@@ -103,6 +108,12 @@ func (o *oracle) request(t *testing.T, method, path string, body any) (int, map[
 // warnings; skip says why a case cannot be sent (a stored object the server would not
 // create as given).
 func (o *oracle) answer(t *testing.T, c *workloadCase, ns string) (msg string, warnings []string, skip string) {
+	msg, _, warnings, skip = o.answerFull(t, c, ns)
+	return msg, warnings, skip
+}
+
+// answerFull is answer with the number of causes of a refusal.
+func (o *oracle) answerFull(t *testing.T, c *workloadCase, ns string) (msg string, causes int, warnings []string, skip string) {
 	if code, st := o.do(t, "POST", "/api/v1/namespaces", map[string]any{"metadata": map[string]any{"name": ns}}); code >= 300 {
 		t.Fatalf("namespace %s: %v", ns, st["message"])
 	}
@@ -118,12 +129,12 @@ func (o *oracle) answer(t *testing.T, c *workloadCase, ns string) (msg string, w
 	base := "/apis/" + av + "/namespaces/" + ns + "/" + plural
 	if c.old == "" {
 		if uid, _ := md["uid"].(string); uid != "" && strings.Contains(c.new, "controller-uid: "+uid) {
-			return "", nil, "a create whose generated labels name the uid the server will assign"
+			return "", 0, nil, "a create whose generated labels name the uid the server will assign"
 		}
 		delete(md, "uid")
 		delete(md, "resourceVersion")
 		code, st, warnings := o.request(t, "POST", base+"?dryRun=All", obj)
-		return message(code, st), warnings, ""
+		return message(code, st), causeCount(st), warnings, ""
 	}
 	old := object(t, c.old)
 	// A stored Job's selector and labels carry its uid: the server generates them for the
@@ -142,23 +153,26 @@ func (o *oracle) answer(t *testing.T, c *workloadCase, ns string) (msg string, w
 	status := old["status"]
 	code, created := o.do(t, "POST", base, old)
 	if code >= 300 {
-		return "", nil, fmt.Sprintf("the stored object is refused: %v", created["message"])
+		return "", 0, nil, fmt.Sprintf("the stored object is refused: %v", created["message"])
 	}
 	name := omd["name"].(string)
 	if status != nil {
 		created["status"] = status
 		if code, st := o.do(t, "PUT", base+"/"+name+"/status", created); code >= 300 {
-			return "", nil, fmt.Sprintf("the stored status is refused: %v", st["message"])
+			return "", 0, nil, fmt.Sprintf("the stored status is refused: %v", st["message"])
 		}
 		_, created = o.do(t, "GET", base+"/"+name, nil)
 	}
 	cmd := created["metadata"].(map[string]any)
+	// The answer names the case's uid where the server's stood.
+	tableUID := func(msg string) string { return msg }
 	if kind == "Job" && uid != "" && strings.Contains(c.old, "controller-uid: "+uid) {
-		c.new = strings.ReplaceAll(c.new, uid, cmd["uid"].(string))
-		c.want = strings.ReplaceAll(c.want, uid, cmd["uid"].(string))
+		serverUID := cmd["uid"].(string)
+		c.new = strings.ReplaceAll(c.new, uid, serverUID)
 		obj = object(t, c.new)
 		md = obj["metadata"].(map[string]any)
 		md["namespace"] = ns
+		tableUID = func(msg string) string { return strings.ReplaceAll(msg, serverUID, uid) }
 	}
 	md["uid"], md["resourceVersion"] = cmd["uid"], cmd["resourceVersion"]
 	path := base + "/" + name
@@ -166,10 +180,24 @@ func (o *oracle) answer(t *testing.T, c *workloadCase, ns string) (msg string, w
 		path += "/" + c.subresource
 	}
 	code, st, warnings := o.request(t, "PUT", path+"?dryRun=All", obj)
-	return message(code, st), warnings, ""
+	return tableUID(message(code, st)), causeCount(st), warnings, ""
 }
 
+// causeCount is the number of causes a Status lists.
+func causeCount(st map[string]any) int {
+	details, _ := st["details"].(map[string]any)
+	causes, _ := details["causes"].([]any)
+	return len(causes)
+}
+
+// serverAborts is the answer recorded when the server's handler panics: it resets the
+// stream without a status.
+const serverAborts = "the server aborts the request"
+
 func message(code int, st map[string]any) string {
+	if code == 0 {
+		return serverAborts
+	}
 	if code < 300 {
 		return ""
 	}

@@ -58,6 +58,7 @@ func ValidateWrite(cfg *serverconfig.Config, apiVersion, kind, subresource strin
 
 // validate is Validate, preceded by the REST storage's part when storage is true.
 func validate(cfg *serverconfig.Config, apiVersion, kind, subresource string, obj, old map[string]any, storage bool) (res Result, err error) {
+	defer func() { res = laidOut(cfg, worded(cfg, res)) }()
 	defer func() {
 		// A validator panics with registry.ServerPanic where the server's own validation
 		// panics, with registry.NotPredicted where the answer depends on the cluster; any

@@ -3,6 +3,8 @@ package validation_test
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"iter"
 	"slices"
 	"strings"
 	"testing"
@@ -11,8 +13,10 @@ import (
 	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/strategy"
 	"github.com/ssa-diff/ssa-diff/internal/validation"
+	"github.com/ssa-diff/ssa-diff/internal/validation/registry"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 	"sigs.k8s.io/yaml"
 )
 
@@ -26,6 +30,9 @@ type workloadCase struct {
 	want        string
 	// warnings are the server's warnings when it accepts the write (none if nil).
 	warnings []string
+	// unordered: an older minor's server reports the errors in Go's map order (a map's
+	// members validated by ranging over it), so a recorded answer may hold them in any order.
+	unordered bool
 }
 
 // object reads YAML into the form the engine holds (integers as int64), as the server
@@ -76,6 +83,19 @@ func (c workloadCase) run(t *testing.T) string {
 // validate is run's answer with the warnings of an accepted write.
 func (c workloadCase) validate(t *testing.T) (string, []string) {
 	t.Helper()
+	return c.validateAt(t, serverconfig.Latest())
+}
+
+// validateAt is validate on the server cfg describes.
+func (c workloadCase) validateAt(t *testing.T, cfg *serverconfig.Config) (string, []string) {
+	t.Helper()
+	msg, _, warnings := c.validateFull(t, cfg)
+	return msg, warnings
+}
+
+// validateFull is validateAt with the number of causes of a refusal.
+func (c workloadCase) validateFull(t *testing.T, cfg *serverconfig.Config) (string, int, []string) {
+	t.Helper()
 	obj := object(t, c.new)
 	av, kind := obj["apiVersion"].(string), obj["kind"].(string)
 	var old map[string]any
@@ -83,7 +103,7 @@ func (c workloadCase) validate(t *testing.T) (string, []string) {
 		// The stored object was created (its status written later, by its controller).
 		old = object(t, c.old)
 		status, hasStatus := old["status"]
-		strategy.PrepareForCreate(serverconfig.Latest(), av, kind, nil, old)
+		strategy.PrepareForCreate(cfg, av, kind, nil, old)
 		if hasStatus {
 			old["status"] = status
 		}
@@ -96,17 +116,20 @@ func (c workloadCase) validate(t *testing.T) (string, []string) {
 		switch c.subresource {
 		case "", "scale":
 			// A scale write stores the parent through the main resource's strategy.
-			strategy.PrepareForUpdate(serverconfig.Latest(), av, kind, nil, obj, old)
+			strategy.PrepareForUpdate(cfg, av, kind, nil, obj, old)
 		case "status":
-			strategy.PrepareForStatusUpdate(serverconfig.Latest(), av, kind, obj, old)
+			strategy.PrepareForStatusUpdate(cfg, av, kind, obj, old)
 		}
 	} else {
-		strategy.PrepareForCreate(serverconfig.Latest(), av, kind, nil, obj)
+		strategy.PrepareForCreate(cfg, av, kind, nil, obj)
 	}
 	if err := defaults.Default(av, kind, obj); err != nil {
 		t.Fatal(err)
 	}
-	res, err := validation.Validate(serverconfig.Latest(), av, kind, c.subresource, obj, old)
+	res, err := validation.Validate(cfg, av, kind, c.subresource, obj, old)
+	if errors.Is(err, registry.ErrServerPanics) {
+		return "the server panics: " + err.(registry.ServerPanic).Reason, 0, nil
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,11 +137,42 @@ func (c workloadCase) validate(t *testing.T) (string, []string) {
 		t.Fatalf("%s %s: validation not ported", av, kind)
 	}
 	if len(res.Errors) == 0 {
-		return "", res.Warnings
+		return "", 0, res.Warnings
 	}
 	gv, _ := schema.ParseGroupVersion(av)
 	name, _ := obj["metadata"].(map[string]any)["name"].(string)
-	return apierrors.NewInvalid(schema.GroupKind{Group: gv.Group, Kind: kind}, name, res.Errors).ErrStatus.Message, nil
+	gk := schema.GroupKind{Group: gv.Group, Kind: kind}
+	if c.unordered && c.want != "" {
+		// The order of the errors a server ranging over a map reports (want is one of them).
+		for perm := range permutations(res.Errors) {
+			if m := apierrors.NewInvalid(gk, name, perm).ErrStatus.Message; m == c.want {
+				return m, len(res.Errors), nil
+			}
+		}
+	}
+	return apierrors.NewInvalid(gk, name, res.Errors).ErrStatus.Message, len(res.Errors), nil
+}
+
+// permutations yields every order of errs (a handful of errors).
+func permutations(errs field.ErrorList) iter.Seq[field.ErrorList] {
+	return func(yield func(field.ErrorList) bool) {
+		var rec func(k int) bool
+		p := slices.Clone(errs)
+		rec = func(k int) bool {
+			if k == len(p) {
+				return yield(slices.Clone(p))
+			}
+			for i := k; i < len(p); i++ {
+				p[k], p[i] = p[i], p[k]
+				if !rec(k + 1) {
+					return false
+				}
+				p[k], p[i] = p[i], p[k]
+			}
+			return true
+		}
+		rec(0)
+	}
 }
 
 func runWorkloadCases(t *testing.T, cases []workloadCase) {

@@ -314,7 +314,7 @@ func (m *Model) Hub(t *schema.Type) string {
 // Convert converts a built-in object between the versions of its kind, as the server
 // converts it through its internal version.
 func (m *Model) Convert(obj map[string]any, apiVersion string) (map[string]any, error) {
-	return conversion.Convert(obj, apiVersion)
+	return conversion.ConvertAt(m.server, obj, apiVersion)
 }
 
 // DecodeBody checks that a request body decodes into its Go type, as the server decodes a

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	api "github.com/ssa-diff/ssa-diff/internal/api/admissionregistration"
+	"github.com/ssa-diff/ssa-diff/internal/features"
 	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/validation/registry"
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
@@ -13,21 +14,47 @@ import (
 )
 
 // Strategy is the validation of a kind of the admissionregistration.k8s.io group as its
-// registry strategy runs it, or nil when it is not ported.
+// registry strategy runs it on the server cfg describes, or nil when it is not ported.
 //
-// Feature gates at their 1.37 defaults: ManifestBasedAdmissionControlConfig (beta, on)
-// refuses new objects named with the static suffix and warns of it only on update;
-// ExcludeAdmissionWebhookVirtualResources (beta, on) warns of webhook rules naming the
-// resources webhooks never see. The policies' authorization of paramKind and paramRef is
-// not predicted: the writer is taken to be allowed to read them.
+// Names with the static suffix (reserved from 1.36, for configurations loaded from
+// manifests): with gate ManifestBasedAdmissionControlConfig (on from 1.37) a create is
+// refused, without it warned of; an update is always warned of. With gate
+// ExcludeAdmissionWebhookVirtualResources (new and on in 1.37), webhook rules naming the
+// resources webhooks never see are warned of. The policies' authorization of paramKind and
+// paramRef is not predicted: the writer is taken to be allowed to read them.
 func Strategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 	name := func(obj any) string { return obj.(registry.Metadata).GetObjectMeta().GetName() }
+	// Kubernetes 1.36 reserved the suffix (pkg/apis/admissionregistration/validation/
+	// static_suffix.go and the six strategies in 1.36).
+	reserved := cfg.AtLeast(36)
+	refused := reserved && cfg.Enabled(features.ManifestBasedAdmissionControlConfig)
 	withSuffix := func(validate func(obj any) field.ErrorList) func(obj any) field.ErrorList {
 		return func(obj any) field.ErrorList {
-			return append(validate(obj), validateStaticSuffix(name(obj), field.NewPath("metadata", "name"))...)
+			errs := validate(obj)
+			if refused {
+				errs = append(errs, validateStaticSuffix(name(obj), field.NewPath("metadata", "name"))...)
+			}
+			return errs
 		}
 	}
-	suffixWarning := func(obj, old any) []string { return staticSuffixWarnings(name(obj)) }
+	suffixWarningOnCreate := func(obj any) []string {
+		if !reserved || refused {
+			return nil
+		}
+		return staticSuffixWarnings(name(obj))
+	}
+	suffixWarning := func(obj, old any) []string {
+		if !reserved {
+			return nil
+		}
+		return staticSuffixWarnings(name(obj))
+	}
+	excluded := func(hooks []webhook) []string {
+		if !cfg.Enabled(features.ExcludeAdmissionWebhookVirtualResources) {
+			return nil
+		}
+		return excludedRuleWarnings(hooks)
+	}
 	switch kind {
 	case "ValidatingWebhookConfiguration":
 		return &registry.Strategy{
@@ -39,10 +66,10 @@ func Strategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 			},
 			Declarative: registry.NoDeclarativeRules,
 			WarningsOnCreate: func(obj any) []string {
-				return excludedRuleWarnings(validatingHooks(obj.(*api.ValidatingWebhookConfiguration).Webhooks))
+				return append(suffixWarningOnCreate(obj), excluded(validatingHooks(obj.(*api.ValidatingWebhookConfiguration).Webhooks))...)
 			},
 			WarningsOnUpdate: func(obj, old any) []string {
-				return append(suffixWarning(obj, old), excludedRuleWarnings(validatingHooks(obj.(*api.ValidatingWebhookConfiguration).Webhooks))...)
+				return append(suffixWarning(obj, old), excluded(validatingHooks(obj.(*api.ValidatingWebhookConfiguration).Webhooks))...)
 			},
 		}
 	case "MutatingWebhookConfiguration":
@@ -55,10 +82,10 @@ func Strategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 			},
 			Declarative: registry.NoDeclarativeRules,
 			WarningsOnCreate: func(obj any) []string {
-				return excludedRuleWarnings(mutatingHooks(obj.(*api.MutatingWebhookConfiguration).Webhooks))
+				return append(suffixWarningOnCreate(obj), excluded(mutatingHooks(obj.(*api.MutatingWebhookConfiguration).Webhooks))...)
 			},
 			WarningsOnUpdate: func(obj, old any) []string {
-				return append(suffixWarning(obj, old), excludedRuleWarnings(mutatingHooks(obj.(*api.MutatingWebhookConfiguration).Webhooks))...)
+				return append(suffixWarning(obj, old), excluded(mutatingHooks(obj.(*api.MutatingWebhookConfiguration).Webhooks))...)
 			},
 		}
 	case "ValidatingAdmissionPolicy":
@@ -74,6 +101,7 @@ func Strategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 			},
 			// Its declarative rules (the status conditions) are alpha.
 			Declarative:      registry.NoDeclarativeRules,
+			WarningsOnCreate: suffixWarningOnCreate,
 			WarningsOnUpdate: suffixWarning,
 		}
 	case "ValidatingAdmissionPolicyBinding":
@@ -85,6 +113,7 @@ func Strategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 				return ValidateValidatingAdmissionPolicyBinding(obj.(*api.ValidatingAdmissionPolicyBinding))
 			},
 			Declarative:      bindingDeclarative,
+			WarningsOnCreate: suffixWarningOnCreate,
 			WarningsOnUpdate: suffixWarning,
 		}
 	case "MutatingAdmissionPolicy":
@@ -96,6 +125,7 @@ func Strategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 				return ValidateMutatingAdmissionPolicyUpdate(obj.(*api.MutatingAdmissionPolicy), old.(*api.MutatingAdmissionPolicy))
 			},
 			Declarative:      registry.NoDeclarativeRules,
+			WarningsOnCreate: suffixWarningOnCreate,
 			WarningsOnUpdate: suffixWarning,
 		}
 	case "MutatingAdmissionPolicyBinding":
@@ -107,6 +137,7 @@ func Strategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 				return ValidateMutatingAdmissionPolicyBinding(obj.(*api.MutatingAdmissionPolicyBinding))
 			},
 			Declarative:      registry.NoDeclarativeRules,
+			WarningsOnCreate: suffixWarningOnCreate,
 			WarningsOnUpdate: suffixWarning,
 		}
 	}

@@ -5,7 +5,9 @@ import (
 
 	api "github.com/ssa-diff/ssa-diff/internal/api/apps"
 	coreapi "github.com/ssa-diff/ssa-diff/internal/api/core"
+	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/validation/core"
+	"k8s.io/apimachinery/pkg/api/equality"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
@@ -33,12 +35,13 @@ func ValidateStatefulSet(ss *api.StatefulSet, opts podOptions) field.ErrorList {
 	return append(errs, validateStatefulSetSpec(&ss.Spec, field.NewPath("spec"), opts, statefulSetOptions{})...)
 }
 
-// ValidateStatefulSetUpdate checks an update of a StatefulSet (rules.md valid.update). The spec is
-// checked as on a create (but its service name and claim templates, which cannot change,
-// and its pod template when the stored spec is itself invalid); then each field that may
-// not change and did is reported as immutable with its new value: the selector, the
-// volume claim templates, the service name and the pod management policy.
-func ValidateStatefulSetUpdate(ss, old *api.StatefulSet, opts podOptions) field.ErrorList {
+// ValidateStatefulSetUpdate checks an update of a StatefulSet on the server cfg describes
+// (rules.md valid.update). The spec is checked as on a create (but its service name and
+// claim templates, which cannot change, and its pod template when the stored spec is itself
+// invalid); then each field that may not change and did is reported as immutable with its
+// new value: the selector, the volume claim templates, the service name and the pod
+// management policy.
+func ValidateStatefulSetUpdate(cfg *serverconfig.Config, ss, old *api.StatefulSet, opts podOptions) field.ErrorList {
 	// The name is not checked again: older servers accepted names pods cannot take.
 	errs := core.ValidateObjectMetaUpdate(&ss.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))
 	setOpts := statefulSetOptions{
@@ -51,6 +54,19 @@ func ValidateStatefulSetUpdate(ss, old *api.StatefulSet, opts podOptions) field.
 	}
 	spec := field.NewPath("spec")
 	errs = append(errs, validateStatefulSetSpec(&ss.Spec, spec, opts, setOpts)...)
+	if !cfg.AtLeast(37) {
+		// Kubernetes 1.37 changed how a change of the fields that may not change is told:
+		// one error per field. Before, one Forbidden error on the spec named the fields that
+		// may change (pkg/apis/apps/validation/validation.go ValidateStatefulSetUpdate in
+		// 1.34, 1.35, 1.36: the spec with those fields taken from the stored one must be
+		// semantically equal to it; the fields left are exactly the four below).
+		eq := equality.Semantic.DeepEqual
+		if !eq(ss.Spec.Selector, old.Spec.Selector) || !eq(ss.Spec.VolumeClaimTemplates, old.Spec.VolumeClaimTemplates) ||
+			ss.Spec.ServiceName != old.Spec.ServiceName || ss.Spec.PodManagementPolicy != old.Spec.PodManagementPolicy {
+			errs = append(errs, field.Forbidden(spec, "updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'revisionHistoryLimit', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden"))
+		}
+		return errs
+	}
 	immutable := func(cur, prev any, name string) {
 		for _, e := range apimachineryvalidation.ValidateImmutableField(cur, prev, spec.Child(name)) {
 			errs = append(errs, e.WithOrigin("immutable").MarkCoveredByDeclarative())

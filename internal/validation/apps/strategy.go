@@ -63,7 +63,7 @@ func Strategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 			},
 			ValidateUpdate: func(obj, old any) field.ErrorList {
 				ss, o := obj.(*api.StatefulSet), old.(*api.StatefulSet)
-				return ValidateStatefulSetUpdate(ss, o, podOptionsFor(cfg, &ss.Spec.Template, &o.Spec.Template))
+				return ValidateStatefulSetUpdate(cfg, ss, o, podOptionsFor(cfg, &ss.Spec.Template, &o.Spec.Template))
 			},
 			ValidateStatusUpdate: func(obj, old any) field.ErrorList {
 				return ValidateStatefulSetStatusUpdate(obj.(*api.StatefulSet), old.(*api.StatefulSet))

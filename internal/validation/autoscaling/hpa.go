@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	api "github.com/ssa-diff/ssa-diff/internal/api/autoscaling"
+	"github.com/ssa-diff/ssa-diff/internal/features"
+	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/validation/core"
 	"k8s.io/apimachinery/pkg/api/validate/content"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
@@ -51,15 +53,27 @@ type hpaOptions struct {
 	minReplicasLowerBound int32
 	scaleTargetRef        refOptions
 	objectMetrics         refOptions
+	// maxReplicasRequired: a maxReplicas of 0 is Required, a negative one below 1 (from
+	// 1.36); else both are Invalid, "must be greater than 0".
+	maxReplicasRequired bool
 }
 
-// hpaOptionsFor are the options of a write of hpa over old (nil on a create).
-func hpaOptionsFor(hpa, old *api.HorizontalPodAutoscaler) hpaOptions {
+// hpaOptionsFor are the options of a write of hpa over old (nil on a create) on the server
+// cfg describes.
+func hpaOptionsFor(cfg *serverconfig.Config, hpa, old *api.HorizontalPodAutoscaler) hpaOptions {
 	opts := hpaOptions{
-		// Gate HPAScaleToZero is beta and on in 1.37: minReplicas may be 0.
-		minReplicasLowerBound: 0,
+		minReplicasLowerBound: 1,
 		scaleTargetRef:        refOptions{requiredCovered: true},
 		objectMetrics:         refOptions{allowEmptyGroup: true},
+		// Kubernetes 1.36 changed the errors of a maxReplicas below 1
+		// (pkg/apis/autoscaling/validation/validation.go validateHorizontalPodAutoscalerSpec
+		// in 1.34, 1.35: one Invalid "must be greater than 0").
+		maxReplicasRequired: cfg.AtLeast(36),
+	}
+	// With gate HPAScaleToZero (on by default from 1.37), or a stored HPA that has it,
+	// minReplicas may be 0.
+	if cfg.Enabled(features.HPAScaleToZero) || old != nil && old.Spec.MinReplicas != nil && *old.Spec.MinReplicas == 0 {
+		opts.minReplicasLowerBound = 0
 	}
 	ref := &hpa.Spec.ScaleTargetRef
 	switch {
@@ -116,6 +130,8 @@ func validateSpec(spec *api.HorizontalPodAutoscalerSpec, fldPath *field.Path, op
 			fmt.Sprintf("must be greater than or equal to %d", opts.minReplicasLowerBound)).WithOrigin("minimum").MarkCoveredByDeclarative())
 	}
 	switch {
+	case !opts.maxReplicasRequired && spec.MaxReplicas < 1:
+		errs = append(errs, field.Invalid(fldPath.Child("maxReplicas"), spec.MaxReplicas, "must be greater than 0"))
 	case spec.MaxReplicas == 0:
 		errs = append(errs, field.Required(fldPath.Child("maxReplicas"), "must be set and greater than 0").MarkCoveredByDeclarative())
 	case spec.MaxReplicas < 0:

@@ -18,11 +18,11 @@ func Strategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 		Namespaced: true,
 		Validate: func(obj any) field.ErrorList {
 			hpa := obj.(*api.HorizontalPodAutoscaler)
-			return ValidateHorizontalPodAutoscaler(hpa, hpaOptionsFor(hpa, nil))
+			return ValidateHorizontalPodAutoscaler(hpa, hpaOptionsFor(cfg, hpa, nil))
 		},
 		ValidateUpdate: func(obj, old any) field.ErrorList {
 			hpa, o := obj.(*api.HorizontalPodAutoscaler), old.(*api.HorizontalPodAutoscaler)
-			return ValidateHorizontalPodAutoscalerUpdate(hpa, o, hpaOptionsFor(hpa, o))
+			return ValidateHorizontalPodAutoscalerUpdate(hpa, o, hpaOptionsFor(cfg, hpa, o))
 		},
 		ValidateStatusUpdate: func(obj, old any) field.ErrorList {
 			return ValidateHorizontalPodAutoscalerStatusUpdate(obj.(*api.HorizontalPodAutoscaler), old.(*api.HorizontalPodAutoscaler))
@@ -32,20 +32,21 @@ func Strategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 			if old != nil {
 				o = old.(*api.HorizontalPodAutoscaler)
 			}
-			return declarative(obj.(*api.HorizontalPodAutoscaler), o)
+			hpa := obj.(*api.HorizontalPodAutoscaler)
+			return declarative(hpa, o, hpaOptionsFor(cfg, hpa, o).minReplicasLowerBound)
 		},
 	}
 }
 
 // declarative is the declarative validation 1.37 enforces on a HorizontalPodAutoscaler
-// (old is nil on a create): the beta bounds of minReplicas (0 at least, gate HPAScaleToZero
-// being on) and maxReplicas (required, 1 at least), each skipped when an update leaves it
-// unchanged.
-func declarative(hpa, old *api.HorizontalPodAutoscaler) field.ErrorList {
+// (old is nil on a create): the beta bounds of minReplicas (minReplicas at least: 0 with
+// gate HPAScaleToZero, on in 1.37) and maxReplicas (required, 1 at least), each skipped
+// when an update leaves it unchanged.
+func declarative(hpa, old *api.HorizontalPodAutoscaler, minReplicas int32) field.ErrorList {
 	spec := field.NewPath("spec")
 	var errs field.ErrorList
-	if m := hpa.Spec.MinReplicas; m != nil && (old == nil || old.Spec.MinReplicas == nil || *old.Spec.MinReplicas != *m) && *m < 0 {
-		errs = append(errs, field.Invalid(spec.Child("minReplicas"), *m, content.MinError(int32(0))).WithOrigin("minimum").MarkBeta())
+	if m := hpa.Spec.MinReplicas; m != nil && (old == nil || old.Spec.MinReplicas == nil || *old.Spec.MinReplicas != *m) && *m < minReplicas {
+		errs = append(errs, field.Invalid(spec.Child("minReplicas"), *m, content.MinError(minReplicas)).WithOrigin("minimum").MarkBeta())
 	}
 	if m := hpa.Spec.MaxReplicas; old == nil || old.Spec.MaxReplicas != m {
 		switch {

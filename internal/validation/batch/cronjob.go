@@ -18,7 +18,9 @@ import (
 	"github.com/robfig/cron/v3"
 
 	api "github.com/ssa-diff/ssa-diff/internal/api/batch"
+	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/validation/core"
+	"github.com/ssa-diff/ssa-diff/internal/validation/registry"
 )
 
 // maxCronJobNameLength leaves room for the 11 characters ("-" and a timestamp) the CronJob
@@ -27,9 +29,9 @@ const maxCronJobNameLength = validation.DNS1035LabelMaxLength - 11
 
 // ValidateCronJob checks a new CronJob: metadata (the name a DNS subdomain), the spec, and
 // a name short enough to name its Jobs.
-func ValidateCronJob(cj *api.CronJob, opts podOptions) field.ErrorList {
+func ValidateCronJob(cfg *serverconfig.Config, cj *api.CronJob, opts podOptions) field.ErrorList {
 	errs := core.ValidateObjectMeta(&cj.ObjectMeta, true, apimachineryvalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
-	errs = append(errs, validateCronJobSpec(&cj.Spec, nil, field.NewPath("spec"), opts)...)
+	errs = append(errs, validateCronJobSpec(cfg, &cj.Spec, nil, field.NewPath("spec"), opts)...)
 	if len(cj.Name) > maxCronJobNameLength {
 		errs = append(errs, field.Invalid(field.NewPath("metadata", "name"), cj.Name, fmt.Sprintf("must be no more than %d characters", maxCronJobNameLength)))
 	}
@@ -38,19 +40,19 @@ func ValidateCronJob(cj *api.CronJob, opts podOptions) field.ErrorList {
 
 // ValidateCronJobUpdate checks an update of a CronJob: the spec against the stored one (the
 // name's length is not checked again, so that older long names can still be updated).
-func ValidateCronJobUpdate(cj, old *api.CronJob, opts podOptions) field.ErrorList {
+func ValidateCronJobUpdate(cfg *serverconfig.Config, cj, old *api.CronJob, opts podOptions) field.ErrorList {
 	errs := core.ValidateObjectMetaUpdate(&cj.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))
-	return append(errs, validateCronJobSpec(&cj.Spec, &old.Spec, field.NewPath("spec"), opts)...)
+	return append(errs, validateCronJobSpec(cfg, &cj.Spec, &old.Spec, field.NewPath("spec"), opts)...)
 }
 
-func validateCronJobSpec(spec, old *api.CronJobSpec, fldPath *field.Path, opts podOptions) field.ErrorList {
+func validateCronJobSpec(cfg *serverconfig.Config, spec, old *api.CronJobSpec, fldPath *field.Path, opts podOptions) field.ErrorList {
 	var errs field.ErrorList
 	if spec.Schedule == "" {
 		errs = append(errs, field.Required(fldPath.Child("schedule"), "").MarkCoveredByDeclarative())
 	} else {
 		// A time zone in the schedule stays acceptable when the stored schedule had one.
 		tzAllowed := old != nil && strings.Contains(old.Schedule, "TZ")
-		errs = append(errs, validateSchedule(spec.Schedule, tzAllowed, spec.TimeZone, fldPath.Child("schedule"))...)
+		errs = append(errs, validateSchedule(cfg, spec.Schedule, tzAllowed, spec.TimeZone, fldPath.Child("schedule"))...)
 	}
 	if spec.StartingDeadlineSeconds != nil {
 		errs = append(errs, apimachineryvalidation.ValidateNonnegativeField(*spec.StartingDeadlineSeconds, fldPath.Child("startingDeadlineSeconds"))...)
@@ -104,9 +106,9 @@ func validateConcurrencyPolicy(p api.ConcurrencyPolicy, fldPath *field.Path) fie
 
 // validateSchedule parses the schedule as the server does (robfig/cron's standard parser,
 // whose panics on some inputs become errors) and checks a time zone written into it.
-func validateSchedule(schedule string, tzAllowed bool, timeZone *string, fldPath *field.Path) field.ErrorList {
+func validateSchedule(cfg *serverconfig.Config, schedule string, tzAllowed bool, timeZone *string, fldPath *field.Path) field.ErrorList {
 	var errs field.ErrorList
-	if err := parseSchedule(schedule); err != nil {
+	if err := parseSchedule(cfg, schedule); err != nil {
 		errs = append(errs, field.Invalid(fldPath, schedule, err.Error()))
 	}
 	hasTZ := strings.Contains(schedule, "TZ")
@@ -119,9 +121,16 @@ func validateSchedule(schedule string, tzAllowed bool, timeZone *string, fldPath
 	return errs
 }
 
-func parseSchedule(schedule string) (err error) {
+func parseSchedule(cfg *serverconfig.Config, schedule string) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
+			if !cfg.AtLeast(35) {
+				// Kubernetes 1.35 changed the parse to recover from the parser's panics
+				// (pkg/util/parsers ParseCronScheduleWithPanicRecovery). 1.34 called
+				// cron.ParseStandard directly: the request handler panics
+				// (pkg/apis/batch/validation/validation.go validateScheduleFormat in 1.34).
+				panic(registry.ServerPanic{Reason: fmt.Sprint(r)})
+			}
 			err = fmt.Errorf("invalid schedule format: %v", r)
 		}
 	}()

@@ -5,6 +5,7 @@ import (
 
 	api "github.com/ssa-diff/ssa-diff/internal/api/batch"
 	coreapi "github.com/ssa-diff/ssa-diff/internal/api/core"
+	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/validation/core"
 	"github.com/ssa-diff/ssa-diff/internal/validation/registry"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
@@ -37,12 +38,22 @@ func ValidateJob(job *api.Job, opts jobOptions) field.ErrorList {
 	return append(errs, nameAllowsCompletions(job)...)
 }
 
-// ValidateJobUpdate checks an update of a Job (rules.md valid.update): the spec as on a create, then
-// what may not change — completions (but an indexed Job's, together with parallelism), the
-// selector, the template (with the exceptions of a suspended Job), completionMode,
-// podFailurePolicy, backoffLimitPerIndex, managedBy and successPolicy.
-func ValidateJobUpdate(job, old *api.Job, opts jobOptions) field.ErrorList {
-	errs := core.ValidateObjectMetaUpdate(&job.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))
+// ValidateJobUpdate checks an update of a Job on the server cfg describes (rules.md
+// valid.update): the spec as on a create, then what may not change — completions (but an
+// indexed Job's, together with parallelism), the selector, the template (with the
+// exceptions of a suspended Job), completionMode, podFailurePolicy, backoffLimitPerIndex,
+// managedBy and successPolicy.
+func ValidateJobUpdate(cfg *serverconfig.Config, job, old *api.Job, opts jobOptions) field.ErrorList {
+	var errs field.ErrorList
+	if !cfg.AtLeast(37) {
+		// Kubernetes 1.37 changed the Job strategy's ValidateUpdate to the update checks
+		// alone. Before, it ran the create's first — the metadata as new, the generated
+		// selector and labels, the spec, the name against completions — so every spec
+		// error is listed twice (pkg/registry/batch/job/strategy.go ValidateUpdate in 1.34,
+		// 1.35, 1.36).
+		errs = ValidateJob(job, opts)
+	}
+	errs = append(errs, core.ValidateObjectMetaUpdate(&job.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))...)
 	p := field.NewPath("spec")
 	spec, prev := &job.Spec, &old.Spec
 	errs = append(errs, validateJobSpecWithSelector(spec, prev, p, opts.pod)...)
@@ -55,6 +66,10 @@ func ValidateJobUpdate(job, old *api.Job, opts jobOptions) field.ErrorList {
 	errs = append(errs, apimachineryvalidation.ValidateImmutableField(spec.ManagedBy, prev.ManagedBy, p.Child("managedBy"))...)
 	errs = append(errs, apimachineryvalidation.ValidateImmutableField(spec.SuccessPolicy, prev.SuccessPolicy, p.Child("successPolicy"))...)
 	errs = append(errs, validateSchedulingUpdate(spec, prev, p.Child("scheduling"))...)
+	if !cfg.AtLeast(37) {
+		// The create's checks, run first, had the name against completions.
+		return errs
+	}
 	return append(errs, nameAllowsCompletions(job)...)
 }
 

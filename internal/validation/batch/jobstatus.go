@@ -6,6 +6,7 @@ import (
 
 	api "github.com/ssa-diff/ssa-diff/internal/api/batch"
 	coreapi "github.com/ssa-diff/ssa-diff/internal/api/core"
+	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/validation/core"
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
@@ -75,7 +76,7 @@ func statusRulesFor(job, old *api.Job) statusRules {
 // ValidateJobStatusUpdate checks a write of a Job's status: counters, the conditions the
 // Job controller may set together, the times, the index lists, and the transitions from
 // the stored status.
-func ValidateJobStatusUpdate(job, old *api.Job) field.ErrorList {
+func ValidateJobStatusUpdate(cfg *serverconfig.Config, job, old *api.Job) field.ErrorList {
 	errs := core.ValidateObjectMetaUpdate(&job.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))
 	rules := statusRulesFor(job, old)
 	p := field.NewPath("status")
@@ -99,7 +100,14 @@ func ValidateJobStatusUpdate(job, old *api.Job) field.ErrorList {
 		errs = append(errs, field.Invalid(p.Child("completionTime"), s.CompletionTime, "field is immutable"))
 	}
 	if rules.startTimeOfUnsuspended && o.StartTime != nil && !equalTime(o.StartTime, s.StartTime) && !(job.Spec.Suspend != nil && *job.Spec.Suspend) {
-		errs = append(errs, field.Invalid(p.Child("startTime"), s.StartTime, "field is immutable for unsuspended job once set"))
+		if !cfg.AtLeast(36) {
+			// Kubernetes 1.36 changed the error of a changed start time: Required with
+			// this text before (pkg/apis/batch/validation/validation.go
+			// ValidateJobStatusUpdate in 1.34, 1.35).
+			errs = append(errs, field.Required(p.Child("startTime"), "startTime cannot be removed for unsuspended job"))
+		} else {
+			errs = append(errs, field.Invalid(p.Child("startTime"), s.StartTime, "field is immutable for unsuspended job once set"))
+		}
 	}
 	if successCriteriaMet(old) && !successCriteriaMet(job) {
 		errs = append(errs, field.Invalid(conds, field.OmitValueType{}, "cannot disable the SuccessCriteriaMet=True condition"))

@@ -2,6 +2,7 @@ package batch
 
 import (
 	api "github.com/ssa-diff/ssa-diff/internal/api/batch"
+	"github.com/ssa-diff/ssa-diff/internal/features"
 	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/validation/registry"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -24,10 +25,10 @@ func Strategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 			},
 			ValidateUpdate: func(obj, old any) field.ErrorList {
 				job, o := obj.(*api.Job), old.(*api.Job)
-				return ValidateJobUpdate(job, o, jobOptionsFor(cfg, job, o))
+				return ValidateJobUpdate(cfg, job, o, jobOptionsFor(cfg, job, o))
 			},
 			ValidateStatusUpdate: func(obj, old any) field.ErrorList {
-				return ValidateJobStatusUpdate(obj.(*api.Job), old.(*api.Job))
+				return ValidateJobStatusUpdate(cfg, obj.(*api.Job), old.(*api.Job))
 			},
 			Declarative: func(obj, old any) field.ErrorList {
 				var o *api.Job
@@ -44,11 +45,11 @@ func Strategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 			Namespaced: true,
 			Validate: func(obj any) field.ErrorList {
 				cj := obj.(*api.CronJob)
-				return ValidateCronJob(cj, podOptionsFor(cfg, &cj.Spec.JobTemplate.Spec.Template, nil))
+				return ValidateCronJob(cfg, cj, podOptionsFor(cfg, &cj.Spec.JobTemplate.Spec.Template, nil))
 			},
 			ValidateUpdate: func(obj, old any) field.ErrorList {
 				cj, o := obj.(*api.CronJob), old.(*api.CronJob)
-				return ValidateCronJobUpdate(cj, o, podOptionsFor(cfg, &cj.Spec.JobTemplate.Spec.Template, &o.Spec.JobTemplate.Spec.Template))
+				return ValidateCronJobUpdate(cfg, cj, o, podOptionsFor(cfg, &cj.Spec.JobTemplate.Spec.Template, &o.Spec.JobTemplate.Spec.Template))
 			},
 			// The status strategy checks nothing of its own.
 			ValidateStatusUpdate: func(obj, old any) field.ErrorList { return nil },
@@ -60,14 +61,16 @@ func Strategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 				return declarativeCronJob(obj.(*api.CronJob), o)
 			},
 			WarningsOnCreate: func(obj any) []string { return cronJobWarningsOnCreate(cfg, obj.(*api.CronJob)) },
-			WarningsOnUpdate: func(obj, old any) []string { return cronJobWarningsOnUpdate(cfg, obj.(*api.CronJob), old.(*api.CronJob)) },
+			WarningsOnUpdate: func(obj, old any) []string {
+				return cronJobWarningsOnUpdate(cfg, obj.(*api.CronJob), old.(*api.CronJob))
+			},
 		}
 	}
 	return nil
 }
 
-// jobOptionsFor are the options of the server cfg for a write of job over old (nil on a
-// create).
+// jobOptionsFor are the options of a write of job over old (nil on a create) on the server
+// cfg describes.
 func jobOptionsFor(cfg *serverconfig.Config, job, old *api.Job) jobOptions {
 	opts := jobOptions{requirePrefixedLabels: true}
 	if old == nil {
@@ -76,14 +79,28 @@ func jobOptionsFor(cfg *serverconfig.Config, job, old *api.Job) jobOptions {
 	}
 	opts.pod = podOptionsFor(cfg, &job.Spec.Template, &old.Spec.Template)
 	opts.pod.AllowInvalidLabelValueInSelector = opts.pod.AllowInvalidLabelValueInSelector || metav1validation.LabelSelectorHasInvalidLabelValue(old.Spec.Selector)
-	// A suspended Job that has not started (or is suspended again, with no pod running)
-	// may change its scheduling directives and, gates MutableSchedulingDirectivesForSuspendedJobs
-	// and MutablePodResourcesForSuspendedJobs being beta and on in 1.37, its pods'
-	// resources.
+	// A suspended Job that has not started may change its scheduling directives. With gates
+	// MutableSchedulingDirectivesForSuspendedJobs and MutablePodResourcesForSuspendedJobs
+	// (on by default from 1.36), one suspended again with no pod running may too, and both
+	// may change their pods' resources.
 	suspended := old.Spec.Suspend != nil && *old.Spec.Suspend
-	mutable := suspended && (old.Status.StartTime == nil || conditionTrue(old.Status.Conditions, api.JobSuspended)) && old.Status.Active == 0
-	opts.mutableSchedulingDirectives = mutable
-	opts.mutablePodResources = mutable
+	opts.mutableSchedulingDirectives = suspended && old.Status.StartTime == nil
+	mutableResources := suspended && (old.Status.StartTime == nil || conditionTrue(old.Status.Conditions, api.JobSuspended)) && old.Status.Active == 0
+	mutableDirectives := mutableResources
+	if !cfg.AtLeast(36) {
+		// Kubernetes 1.36 changed which suspended Jobs the gates let change: 1.35 (their
+		// first release) asked for the JobSuspended condition and no active pod, without
+		// the never-started case (pkg/registry/batch/job/strategy.go validationOptionsForJob
+		// in 1.35; shouldAllowMutablePodTemplate in 1.36, 1.37).
+		mutableResources = conditionTrue(old.Status.Conditions, api.JobSuspended) && old.Status.Active == 0
+		mutableDirectives = suspended && mutableResources
+	}
+	if cfg.Enabled(features.MutablePodResourcesForSuspendedJobs) {
+		opts.mutablePodResources = mutableResources
+	}
+	if cfg.Enabled(features.MutableSchedulingDirectivesForSuspendedJobs) {
+		opts.mutableSchedulingDirectives = mutableDirectives
+	}
 	// Jobs created before the batch.kubernetes.io/ labels existed are not asked for them.
 	_, hadName := old.Spec.Template.Labels[api.JobNameLabel]
 	_, hadUID := old.Spec.Template.Labels[api.ControllerUidLabel]

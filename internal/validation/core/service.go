@@ -19,14 +19,14 @@ import (
 // The values the server accepts, each list in the order its error message prints it
 // (sorted, as the server's sets print them).
 var (
-	servicePortProtocols        = []api.Protocol{api.ProtocolSCTP, api.ProtocolTCP, api.ProtocolUDP}
-	serviceAffinities           = []api.ServiceAffinity{api.ServiceAffinityClientIP, api.ServiceAffinityNone}
-	serviceTypes                = []api.ServiceType{api.ServiceTypeClusterIP, api.ServiceTypeExternalName, api.ServiceTypeLoadBalancer, api.ServiceTypeNodePort}
-	serviceExternalPolicies     = []api.ServiceExternalTrafficPolicy{api.ServiceExternalTrafficPolicyCluster, api.ServiceExternalTrafficPolicyLocal}
-	serviceInternalPolicies     = []api.ServiceInternalTrafficPolicy{api.ServiceInternalTrafficPolicyCluster, api.ServiceInternalTrafficPolicyLocal}
-	serviceIPFamilies           = []api.IPFamily{api.IPv4Protocol, api.IPv6Protocol}
-	serviceIPFamilyPolicies     = []api.IPFamilyPolicy{api.IPFamilyPolicyPreferDualStack, api.IPFamilyPolicyRequireDualStack, api.IPFamilyPolicySingleStack}
-	loadBalancerIPModes         = []api.LoadBalancerIPMode{api.LoadBalancerIPModeProxy, api.LoadBalancerIPModeVIP}
+	servicePortProtocols    = []api.Protocol{api.ProtocolSCTP, api.ProtocolTCP, api.ProtocolUDP}
+	serviceAffinities       = []api.ServiceAffinity{api.ServiceAffinityClientIP, api.ServiceAffinityNone}
+	serviceTypes            = []api.ServiceType{api.ServiceTypeClusterIP, api.ServiceTypeExternalName, api.ServiceTypeLoadBalancer, api.ServiceTypeNodePort}
+	serviceExternalPolicies = []api.ServiceExternalTrafficPolicy{api.ServiceExternalTrafficPolicyCluster, api.ServiceExternalTrafficPolicyLocal}
+	serviceInternalPolicies = []api.ServiceInternalTrafficPolicy{api.ServiceInternalTrafficPolicyCluster, api.ServiceInternalTrafficPolicyLocal}
+	serviceIPFamilies       = []api.IPFamily{api.IPv4Protocol, api.IPv6Protocol}
+	serviceIPFamilyPolicies = []api.IPFamilyPolicy{api.IPFamilyPolicyPreferDualStack, api.IPFamilyPolicyRequireDualStack, api.IPFamilyPolicySingleStack}
+	loadBalancerIPModes     = []api.LoadBalancerIPMode{api.LoadBalancerIPModeProxy, api.LoadBalancerIPModeVIP}
 	// serviceTrafficDistributions are the distributions known with
 	// PreferSameTrafficDistribution on (every supported minor; GA and locked from 1.36),
 	// preferClose the one without it.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	api "github.com/ssa-diff/ssa-diff/internal/api/flowcontrol"
+	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/validation/core"
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/api/operation"
@@ -28,13 +29,13 @@ const preserveZeroSharesAnnotation = "flowcontrol.k8s.io/v1beta3-preserve-zero-c
 // ValidatePriorityLevelConfiguration checks a PriorityLevelConfiguration written through
 // flowcontrol.apiserver.k8s.io/v1 (the same on create and update): metadata, spec — a
 // mandatory level must keep the server's spec, but for exempt's own settings — and status.
-func ValidatePriorityLevelConfiguration(pl *api.PriorityLevelConfiguration) field.ErrorList {
+func ValidatePriorityLevelConfiguration(cfg *serverconfig.Config, pl *api.PriorityLevelConfiguration) field.ErrorList {
 	errs := core.ValidateObjectMeta(&pl.ObjectMeta, false, apimachineryvalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
 	if _, ok := pl.Annotations[preserveZeroSharesAnnotation]; ok {
 		errs = append(errs, field.Forbidden(field.NewPath("metadata").Child("annotations"), fmt.Sprintf("annotation '%s' is forbidden", preserveZeroSharesAnnotation)))
 	}
 	p := field.NewPath("spec")
-	errs = append(errs, validatePriorityLevelSpec(&pl.Spec, pl.Name, p)...)
+	errs = append(errs, validatePriorityLevelSpec(cfg, &pl.Spec, pl.Name, p)...)
 	errs = append(errs, validateMandatoryPriorityLevel(pl, p)...)
 	return append(errs, ValidatePriorityLevelConfigurationStatus(&pl.Status, field.NewPath("status"))...)
 }
@@ -59,7 +60,7 @@ func validateMandatoryPriorityLevel(pl *api.PriorityLevelConfiguration, p *field
 	return nil
 }
 
-func validatePriorityLevelSpec(spec *api.PriorityLevelConfigurationSpec, name string, p *field.Path) field.ErrorList {
+func validatePriorityLevelSpec(cfg *serverconfig.Config, spec *api.PriorityLevelConfigurationSpec, name string, p *field.Path) field.ErrorList {
 	var errs field.ErrorList
 	if (name == api.PriorityLevelConfigurationNameExempt) != (spec.Type == api.PriorityLevelEnablementExempt) {
 		errs = append(errs, field.Invalid(p.Child("type"), spec.Type, "must be 'Exempt' if and only if `name` is 'exempt'"))
@@ -85,9 +86,16 @@ func validatePriorityLevelSpec(spec *api.PriorityLevelConfigurationSpec, name st
 		if spec.Limited == nil {
 			errs = append(errs, field.Required(p.Child("limited"), "must not be empty when type is Limited").MarkCoveredByDeclarative())
 		} else {
-			errs = append(errs, validateLimited(spec.Limited, p.Child("limited"))...)
+			errs = append(errs, validateLimited(cfg, spec.Limited, p.Child("limited"))...)
 		}
 	case "":
+		// Kubernetes 1.36 made an empty type Required; before, it was not supported
+		// (pkg/apis/flowcontrol/validation/validation.go ValidatePriorityLevelConfigurationSpec
+		// and validateLimitResponse in 1.34, 1.35).
+		if !cfg.AtLeast(36) {
+			errs = append(errs, field.NotSupported(p.Child("type"), spec.Type, enablements))
+			break
+		}
 		errs = append(errs, field.Required(p.Child("type"), "").MarkCoveredByDeclarative())
 	default:
 		errs = append(errs, field.NotSupported(p.Child("type"), spec.Type, enablements))
@@ -95,12 +103,12 @@ func validatePriorityLevelSpec(spec *api.PriorityLevelConfigurationSpec, name st
 	return errs
 }
 
-func validateLimited(l *api.LimitedPriorityLevelConfiguration, p *field.Path) field.ErrorList {
+func validateLimited(cfg *serverconfig.Config, l *api.LimitedPriorityLevelConfiguration, p *field.Path) field.ErrorList {
 	var errs field.ErrorList
 	if l.NominalConcurrencyShares < 0 {
 		errs = append(errs, field.Invalid(p.Child("nominalConcurrencyShares"), l.NominalConcurrencyShares, "must be a non-negative integer"))
 	}
-	errs = append(errs, validateLimitResponse(&l.LimitResponse, p.Child("limitResponse"))...)
+	errs = append(errs, validateLimitResponse(cfg, &l.LimitResponse, p.Child("limitResponse"))...)
 	if l.LendablePercent != nil && (*l.LendablePercent < 0 || *l.LendablePercent > 100) {
 		errs = append(errs, field.Invalid(p.Child("lendablePercent"), *l.LendablePercent, "must be between 0 and 100, inclusive"))
 	}
@@ -110,7 +118,7 @@ func validateLimited(l *api.LimitedPriorityLevelConfiguration, p *field.Path) fi
 	return errs
 }
 
-func validateLimitResponse(lr *api.LimitResponse, p *field.Path) field.ErrorList {
+func validateLimitResponse(cfg *serverconfig.Config, lr *api.LimitResponse, p *field.Path) field.ErrorList {
 	switch lr.Type {
 	case api.LimitResponseTypeReject:
 		if lr.Queuing != nil {
@@ -122,6 +130,9 @@ func validateLimitResponse(lr *api.LimitResponse, p *field.Path) field.ErrorList
 		}
 		return validateQueuing(lr.Queuing, p.Child("queuing"))
 	case "":
+		if !cfg.AtLeast(36) {
+			return field.ErrorList{field.NotSupported(p.Child("type"), lr.Type, limitResponseTypes)}
+		}
 		return field.ErrorList{field.Required(p.Child("type"), "").MarkCoveredByDeclarative()}
 	default:
 		return field.ErrorList{field.NotSupported(p.Child("type"), lr.Type, limitResponseTypes)}

@@ -25,7 +25,7 @@ func Strategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 		}
 	case "PriorityLevelConfiguration":
 		v := func(obj any) field.ErrorList {
-			return ValidatePriorityLevelConfiguration(obj.(*api.PriorityLevelConfiguration))
+			return ValidatePriorityLevelConfiguration(cfg, obj.(*api.PriorityLevelConfiguration))
 		}
 		return &registry.Strategy{
 			Validate:       v,

@@ -6,6 +6,7 @@ import (
 
 	apicore "github.com/ssa-diff/ssa-diff/internal/api/core"
 	api "github.com/ssa-diff/ssa-diff/internal/api/networking"
+	"github.com/ssa-diff/ssa-diff/internal/features"
 	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/validation/core"
 	"k8s.io/apimachinery/pkg/api/validate/content"
@@ -41,29 +42,58 @@ type ingressOptions struct {
 	relaxedServiceNames bool
 }
 
-// relaxedServiceNameValidation is the RelaxedServiceNameValidation feature gate, GA and
-// locked on in 1.37 (with it off, only a stored Ingress that already had such a name would
-// allow DNS labels).
-const relaxedServiceNameValidation = true
+// allowRelaxedServiceNames: backend service names may be DNS labels with gate
+// RelaxedServiceNameValidation (on by default from 1.36), or on an update of an Ingress
+// that already had such a name (old is nil on a create).
+func allowRelaxedServiceNames(cfg *serverconfig.Config, old *api.Ingress) bool {
+	if cfg.Enabled(features.RelaxedServiceNameValidation) {
+		return true
+	}
+	if old == nil {
+		return false
+	}
+	relaxed := func(b *api.IngressBackend) bool {
+		if b == nil || b.Service == nil {
+			return false
+		}
+		return len(apimachineryvalidation.NameIsDNSLabel(b.Service.Name, false)) == 0 && len(apimachineryvalidation.NameIsDNS1035Label(b.Service.Name, false)) > 0
+	}
+	// Kubernetes 1.35 added the stored default backend's name
+	// (pkg/apis/networking/validation/validation.go allowRelaxedServiceNameValidation).
+	if cfg.AtLeast(35) && relaxed(old.Spec.DefaultBackend) {
+		return true
+	}
+	for _, rule := range old.Spec.Rules {
+		if rule.HTTP == nil {
+			continue
+		}
+		for i := range rule.HTTP.Paths {
+			if relaxed(&rule.HTTP.Paths[i].Backend) {
+				return true
+			}
+		}
+	}
+	return false
+}
 
-// ValidateIngressCreate checks a new Ingress: its metadata, its spec, and that the class
-// annotation and spec.ingressClassName agree when both are set.
-func ValidateIngressCreate(ing *api.Ingress) field.ErrorList {
-	errs := validateIngress(ing, ingressOptions{relaxedServiceNames: relaxedServiceNameValidation})
+// ValidateIngressCreate checks a new Ingress on the server cfg describes: its metadata, its
+// spec, and that the class annotation and spec.ingressClassName agree when both are set.
+func ValidateIngressCreate(cfg *serverconfig.Config, ing *api.Ingress) field.ErrorList {
+	errs := validateIngress(ing, ingressOptions{relaxedServiceNames: allowRelaxedServiceNames(cfg, nil)})
 	if v, ok := ing.Annotations[ingressClassAnnotation]; ok && ing.Spec.IngressClassName != nil && v != *ing.Spec.IngressClassName {
 		errs = append(errs, field.Invalid(field.NewPath("annotations").Child(ingressClassAnnotation), v, "must match `ingressClassName` when both are specified"))
 	}
 	return errs
 }
 
-// ValidateIngressUpdate checks an update of an Ingress, keeping what the stored one may
-// already hold.
-func ValidateIngressUpdate(ing, old *api.Ingress) field.ErrorList {
+// ValidateIngressUpdate checks an update of an Ingress on the server cfg describes, keeping
+// what the stored one may already hold.
+func ValidateIngressUpdate(cfg *serverconfig.Config, ing, old *api.Ingress) field.ErrorList {
 	errs := core.ValidateObjectMetaUpdate(&ing.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))
 	opts := ingressOptions{
 		allowInvalidSecretName:       hasInvalidSecretName(old),
 		allowInvalidWildcardHostRule: hasInvalidWildcardHostRule(old),
-		relaxedServiceNames:          relaxedServiceNameValidation,
+		relaxedServiceNames:          allowRelaxedServiceNames(cfg, old),
 	}
 	return append(errs, validateIngress(ing, opts)...)
 }

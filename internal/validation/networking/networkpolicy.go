@@ -3,6 +3,8 @@ package networking
 import (
 	apicore "github.com/ssa-diff/ssa-diff/internal/api/core"
 	api "github.com/ssa-diff/ssa-diff/internal/api/networking"
+	"github.com/ssa-diff/ssa-diff/internal/features"
+	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/validation/core"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
@@ -12,11 +14,14 @@ import (
 	netutils "k8s.io/utils/net"
 )
 
-// strictIPCIDRValidation is the StrictIPCIDRValidation feature gate, on by default in 1.37.
-const strictIPCIDRValidation = true
-
 // networkPolicyOptions relax the rules for what a stored NetworkPolicy already holds.
 type networkPolicyOptions struct {
+	// strictCIDRs: CIDRs are parsed strictly (gate StrictIPCIDRValidation, on by default
+	// from 1.36).
+	strictCIDRs bool
+	// endPortValue: an end port below the port is reported with its own value; before
+	// 1.37, with the port's.
+	endPortValue bool
 	// allowInvalidLabelValueInSelector: the stored pod selector has an invalid label value.
 	allowInvalidLabelValueInSelector bool
 	// storedCIDRs are the CIDRs of the stored object's IP blocks, accepted as they are.
@@ -29,17 +34,43 @@ var (
 	policyTypes            = []string{string(api.PolicyTypeIngress), string(api.PolicyTypeEgress)}
 )
 
-// ValidateNetworkPolicy checks a new NetworkPolicy.
-func ValidateNetworkPolicy(np *api.NetworkPolicy) field.ErrorList {
-	errs := core.ValidateObjectMeta(&np.ObjectMeta, true, apimachineryvalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
-	return append(errs, validateNetworkPolicySpec(&np.Spec, networkPolicyOptions{}, field.NewPath("spec"))...)
+// networkPolicyOptionsFor are the options of a write on the server cfg describes, over
+// old (nil on a create).
+func networkPolicyOptionsFor(cfg *serverconfig.Config, old *api.NetworkPolicy) networkPolicyOptions {
+	opts := networkPolicyOptions{
+		strictCIDRs: cfg.Enabled(features.StrictIPCIDRValidation),
+		// Kubernetes 1.37 changed the value printed (pkg/apis/networking/validation/
+		// validation.go ValidateNetworkPolicyPort in 1.34, 1.35, 1.36: port.Port.IntVal).
+		endPortValue: cfg.AtLeast(37),
+	}
+	if old != nil {
+		opts.allowInvalidLabelValueInSelector = len(metav1validation.ValidateLabelSelector(&old.Spec.PodSelector, metav1validation.LabelSelectorValidationOptions{}, nil)) > 0
+	}
+	return opts
 }
 
-// ValidateNetworkPolicyUpdate checks an update of a NetworkPolicy: an invalid label value
-// in the stored pod selector, and any CIDR the stored object had, stay accepted.
-func ValidateNetworkPolicyUpdate(np, old *api.NetworkPolicy) field.ErrorList {
-	opts := networkPolicyOptions{
-		allowInvalidLabelValueInSelector: len(metav1validation.ValidateLabelSelector(&old.Spec.PodSelector, metav1validation.LabelSelectorValidationOptions{}, nil)) > 0,
+// ValidateNetworkPolicy checks a new NetworkPolicy on the server cfg describes.
+func ValidateNetworkPolicy(cfg *serverconfig.Config, np *api.NetworkPolicy) field.ErrorList {
+	return validateNetworkPolicy(np, networkPolicyOptionsFor(cfg, nil))
+}
+
+func validateNetworkPolicy(np *api.NetworkPolicy, opts networkPolicyOptions) field.ErrorList {
+	errs := core.ValidateObjectMeta(&np.ObjectMeta, true, apimachineryvalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
+	return append(errs, validateNetworkPolicySpec(&np.Spec, opts, field.NewPath("spec"))...)
+}
+
+// ValidateNetworkPolicyUpdate checks an update of a NetworkPolicy on the server cfg
+// describes: an invalid label value in the stored pod selector, and any CIDR the stored
+// object had, stay accepted.
+func ValidateNetworkPolicyUpdate(cfg *serverconfig.Config, np, old *api.NetworkPolicy) field.ErrorList {
+	opts := networkPolicyOptionsFor(cfg, old)
+	var errs field.ErrorList
+	if !cfg.AtLeast(36) {
+		// Kubernetes 1.36 changed the strategy's ValidateUpdate to the update checks alone.
+		// Before, it ran the create's first, with the stored selector's tolerance but not
+		// the stored CIDRs' (pkg/registry/networking/networkpolicy/strategy.go ValidateUpdate
+		// in 1.34, 1.35): every spec error is listed twice.
+		errs = validateNetworkPolicy(np, opts)
 	}
 	each := func(peer api.NetworkPolicyPeer) {
 		if peer.IPBlock != nil {
@@ -57,7 +88,7 @@ func ValidateNetworkPolicyUpdate(np, old *api.NetworkPolicy) field.ErrorList {
 			each(peer)
 		}
 	}
-	errs := core.ValidateObjectMetaUpdate(&np.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))
+	errs = append(errs, core.ValidateObjectMetaUpdate(&np.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))...)
 	return append(errs, validateNetworkPolicySpec(&np.Spec, opts, field.NewPath("spec"))...)
 }
 
@@ -67,7 +98,7 @@ func validateNetworkPolicySpec(spec *api.NetworkPolicySpec, opts networkPolicyOp
 	for i, rule := range spec.Ingress {
 		p := fldPath.Child("ingress").Index(i)
 		for j := range rule.Ports {
-			errs = append(errs, validateNetworkPolicyPort(&rule.Ports[j], p.Child("ports").Index(j))...)
+			errs = append(errs, validateNetworkPolicyPort(&rule.Ports[j], opts, p.Child("ports").Index(j))...)
 		}
 		for j := range rule.From {
 			errs = append(errs, validateNetworkPolicyPeer(&rule.From[j], opts, p.Child("from").Index(j))...)
@@ -76,7 +107,7 @@ func validateNetworkPolicySpec(spec *api.NetworkPolicySpec, opts networkPolicyOp
 	for i, rule := range spec.Egress {
 		p := fldPath.Child("egress").Index(i)
 		for j := range rule.Ports {
-			errs = append(errs, validateNetworkPolicyPort(&rule.Ports[j], p.Child("ports").Index(j))...)
+			errs = append(errs, validateNetworkPolicyPort(&rule.Ports[j], opts, p.Child("ports").Index(j))...)
 		}
 		for j := range rule.To {
 			errs = append(errs, validateNetworkPolicyPeer(&rule.To[j], opts, p.Child("to").Index(j))...)
@@ -95,7 +126,7 @@ func validateNetworkPolicySpec(spec *api.NetworkPolicySpec, opts networkPolicyOp
 
 // validateNetworkPolicyPort: a known protocol; a numeric port, or a named one; an end port
 // only after a numeric port and not below it.
-func validateNetworkPolicyPort(port *api.NetworkPolicyPort, fldPath *field.Path) field.ErrorList {
+func validateNetworkPolicyPort(port *api.NetworkPolicyPort, opts networkPolicyOptions, fldPath *field.Path) field.ErrorList {
 	var errs field.ErrorList
 	if p := port.Protocol; p != nil && *p != apicore.ProtocolTCP && *p != apicore.ProtocolUDP && *p != apicore.ProtocolSCTP {
 		errs = append(errs, field.NotSupported(fldPath.Child("protocol"), *p, networkPolicyProtocols))
@@ -112,7 +143,11 @@ func validateNetworkPolicyPort(port *api.NetworkPolicyPort, fldPath *field.Path)
 		}
 		if port.EndPort != nil {
 			if *port.EndPort < port.Port.IntVal {
-				errs = append(errs, field.Invalid(endPath, *port.EndPort, "must be greater than or equal to `port`"))
+				value := port.Port.IntVal
+				if opts.endPortValue {
+					value = *port.EndPort
+				}
+				errs = append(errs, field.Invalid(endPath, value, "must be greater than or equal to `port`"))
 			}
 			for _, msg := range validation.IsValidPortNum(int(*port.EndPort)) {
 				errs = append(errs, field.Invalid(endPath, *port.EndPort, msg))
@@ -161,7 +196,7 @@ func validateIPBlock(ipb *api.IPBlock, fldPath *field.Path, opts networkPolicyOp
 	if ipb.CIDR == "" {
 		return field.ErrorList{field.Required(fldPath.Child("cidr"), "").MarkCoveredByDeclarative()}
 	}
-	errs := validation.IsValidCIDRForLegacyField(fldPath.Child("cidr"), ipb.CIDR, strictIPCIDRValidation, opts.storedCIDRs)
+	errs := validation.IsValidCIDRForLegacyField(fldPath.Child("cidr"), ipb.CIDR, opts.strictCIDRs, opts.storedCIDRs)
 	_, cidr, err := netutils.ParseCIDRSloppy(ipb.CIDR)
 	if err != nil {
 		return errs
@@ -169,7 +204,7 @@ func validateIPBlock(ipb *api.IPBlock, fldPath *field.Path, opts networkPolicyOp
 	cidrBits, _ := cidr.Mask.Size()
 	for i, s := range ipb.Except {
 		p := fldPath.Child("except").Index(i)
-		errs = append(errs, validation.IsValidCIDRForLegacyField(p, s, strictIPCIDRValidation, opts.storedCIDRs)...)
+		errs = append(errs, validation.IsValidCIDRForLegacyField(p, s, opts.strictCIDRs, opts.storedCIDRs)...)
 		_, except, err := netutils.ParseCIDRSloppy(s)
 		if err != nil {
 			continue

@@ -14,9 +14,9 @@ func Strategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 	case "Ingress":
 		return &registry.Strategy{
 			Namespaced: true,
-			Validate:   func(obj any) field.ErrorList { return ValidateIngressCreate(obj.(*api.Ingress)) },
+			Validate:   func(obj any) field.ErrorList { return ValidateIngressCreate(cfg, obj.(*api.Ingress)) },
 			ValidateUpdate: func(obj, old any) field.ErrorList {
-				return ValidateIngressUpdate(obj.(*api.Ingress), old.(*api.Ingress))
+				return ValidateIngressUpdate(cfg, obj.(*api.Ingress), old.(*api.Ingress))
 			},
 			ValidateStatusUpdate: func(obj, old any) field.ErrorList {
 				return ValidateIngressStatusUpdate(cfg, obj.(*api.Ingress), old.(*api.Ingress))
@@ -36,9 +36,9 @@ func Strategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 	case "NetworkPolicy":
 		return &registry.Strategy{
 			Namespaced: true,
-			Validate:   func(obj any) field.ErrorList { return ValidateNetworkPolicy(obj.(*api.NetworkPolicy)) },
+			Validate:   func(obj any) field.ErrorList { return ValidateNetworkPolicy(cfg, obj.(*api.NetworkPolicy)) },
 			ValidateUpdate: func(obj, old any) field.ErrorList {
-				return ValidateNetworkPolicyUpdate(obj.(*api.NetworkPolicy), old.(*api.NetworkPolicy))
+				return ValidateNetworkPolicyUpdate(cfg, obj.(*api.NetworkPolicy), old.(*api.NetworkPolicy))
 			},
 			Declarative:      networkPolicyDeclarative,
 			WarningsOnCreate: func(obj any) []string { return networkPolicyWarnings(obj.(*api.NetworkPolicy)) },

@@ -16,12 +16,14 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
-// ValidateRuntimeClass checks a RuntimeClass on the server cfg: its handler, overhead and
-// scheduling.
+// ValidateRuntimeClass checks a RuntimeClass on the server cfg describes: its handler,
+// overhead and scheduling.
 func ValidateRuntimeClass(cfg *serverconfig.Config, rc *api.RuntimeClass) field.ErrorList {
 	errs := apimachineryvalidation.ValidateObjectMeta(&rc.ObjectMeta, false, apimachineryvalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
 	handler := field.NewPath("handler")
-	if rc.Handler == "" {
+	// Kubernetes 1.36 made an empty handler Required; before, it failed the DNS label check
+	// (pkg/apis/node/validation/validation.go ValidateRuntimeClass in 1.34, 1.35).
+	if rc.Handler == "" && cfg.AtLeast(36) {
 		errs = append(errs, field.Required(handler, "").MarkCoveredByDeclarative())
 	} else {
 		for _, msg := range apimachineryvalidation.NameIsDNSLabel(rc.Handler, false) {
@@ -45,7 +47,14 @@ func ValidateRuntimeClass(cfg *serverconfig.Config, rc *api.RuntimeClass) field.
 // validateTolerations: the pod spec's rules for tolerations, and no two alike in key,
 // operator, value and effect.
 func validateTolerations(cfg *serverconfig.Config, tolerations []apicore.Toleration, fldPath *field.Path) field.ErrorList {
-	errs := core.ValidateTolerations(tolerations, fldPath, core.PodValidationOptions{Server: cfg}, true)
+	each := fldPath
+	if !cfg.AtLeast(35) {
+		// Kubernetes 1.35 fixed the path of a toleration's errors: 1.34 named the list
+		// twice, scheduling.tolerations.tolerations[i] (pkg/apis/node/validation/
+		// validation.go validateTolerations in 1.34).
+		each = fldPath.Child("tolerations")
+	}
+	errs := core.ValidateTolerations(tolerations, each, core.PodValidationOptions{Server: cfg}, true)
 	seen := map[apicore.Toleration]bool{}
 	for i, t := range tolerations {
 		key := apicore.Toleration{Key: t.Key, Operator: t.Operator, Value: t.Value, Effect: t.Effect}
@@ -57,8 +66,8 @@ func validateTolerations(cfg *serverconfig.Config, tolerations []apicore.Tolerat
 	return errs
 }
 
-// ValidateRuntimeClassUpdate checks an update of a RuntimeClass: the new object is valid
-// and its handler does not change (rules.md valid.update).
+// ValidateRuntimeClassUpdate checks an update of a RuntimeClass on the server cfg describes:
+// the new object is valid and its handler does not change (rules.md valid.update).
 func ValidateRuntimeClassUpdate(cfg *serverconfig.Config, rc, old *api.RuntimeClass) field.ErrorList {
 	errs := ValidateRuntimeClass(cfg, rc)
 	errs = append(errs, apimachineryvalidation.ValidateObjectMetaUpdate(&rc.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))...)

@@ -2,6 +2,7 @@ package rbac
 
 import (
 	api "github.com/ssa-diff/ssa-diff/internal/api/rbac"
+	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/validation/core"
 	"k8s.io/apimachinery/pkg/api/validate/content"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
@@ -25,9 +26,10 @@ func ValidateRole(role *api.Role) field.ErrorList {
 	return errs
 }
 
-// ValidateRoleUpdate checks an update of a Role.
-func ValidateRoleUpdate(role, old *api.Role) field.ErrorList {
-	errs := ValidateRole(role)
+// ValidateRoleUpdate checks an update of a Role on the server cfg describes.
+func ValidateRoleUpdate(cfg *serverconfig.Config, role, old *api.Role) field.ErrorList {
+	errs := createdFirst(cfg, func() field.ErrorList { return ValidateRole(role) })
+	errs = append(errs, ValidateRole(role)...)
 	return append(errs, core.ValidateObjectMetaUpdate(&role.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))...)
 }
 
@@ -56,10 +58,12 @@ func ValidateClusterRole(role *api.ClusterRole, allowInvalidLabelValue bool) fie
 	return errs
 }
 
-// ValidateClusterRoleUpdate checks an update of a ClusterRole: an invalid label value in
-// the stored aggregation selectors stays accepted.
-func ValidateClusterRoleUpdate(role, old *api.ClusterRole) field.ErrorList {
-	errs := ValidateClusterRole(role, hasInvalidLabelValueInSelectors(old))
+// ValidateClusterRoleUpdate checks an update of a ClusterRole on the server cfg describes:
+// an invalid label value in the stored aggregation selectors stays accepted.
+func ValidateClusterRoleUpdate(cfg *serverconfig.Config, role, old *api.ClusterRole) field.ErrorList {
+	allowInvalid := hasInvalidLabelValueInSelectors(old)
+	errs := createdFirst(cfg, func() field.ErrorList { return ValidateClusterRole(role, allowInvalid) })
+	errs = append(errs, ValidateClusterRole(role, allowInvalid)...)
 	return append(errs, core.ValidateObjectMetaUpdate(&role.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))...)
 }
 
@@ -111,12 +115,13 @@ func ValidateRoleBinding(rb *api.RoleBinding) field.ErrorList {
 	return errs
 }
 
-// ValidateRoleBindingUpdate checks an update of a RoleBinding: its roleRef cannot change
-// (rules.md valid.update).
-func ValidateRoleBindingUpdate(rb, old *api.RoleBinding) field.ErrorList {
-	errs := ValidateRoleBinding(rb)
+// ValidateRoleBindingUpdate checks an update of a RoleBinding on the server cfg describes:
+// its roleRef cannot change (rules.md valid.update).
+func ValidateRoleBindingUpdate(cfg *serverconfig.Config, rb, old *api.RoleBinding) field.ErrorList {
+	errs := createdFirst(cfg, func() field.ErrorList { return ValidateRoleBinding(rb) })
+	errs = append(errs, ValidateRoleBinding(rb)...)
 	errs = append(errs, core.ValidateObjectMetaUpdate(&rb.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))...)
-	return append(errs, roleRefImmutable(rb.RoleRef, old.RoleRef)...)
+	return append(errs, roleRefImmutable(cfg, rb.RoleRef, old.RoleRef)...)
 }
 
 // ValidateClusterRoleBinding checks a ClusterRoleBinding: it refers to a ClusterRole, and
@@ -130,16 +135,38 @@ func ValidateClusterRoleBinding(crb *api.ClusterRoleBinding) field.ErrorList {
 	return errs
 }
 
-// ValidateClusterRoleBindingUpdate checks an update of a ClusterRoleBinding: its roleRef
-// cannot change (rules.md valid.update).
-func ValidateClusterRoleBindingUpdate(crb, old *api.ClusterRoleBinding) field.ErrorList {
-	errs := ValidateClusterRoleBinding(crb)
+// ValidateClusterRoleBindingUpdate checks an update of a ClusterRoleBinding on the server
+// cfg describes: its roleRef cannot change (rules.md valid.update).
+func ValidateClusterRoleBindingUpdate(cfg *serverconfig.Config, crb, old *api.ClusterRoleBinding) field.ErrorList {
+	errs := createdFirst(cfg, func() field.ErrorList { return ValidateClusterRoleBinding(crb) })
+	errs = append(errs, ValidateClusterRoleBinding(crb)...)
 	errs = append(errs, core.ValidateObjectMetaUpdate(&crb.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))...)
-	return append(errs, roleRefImmutable(crb.RoleRef, old.RoleRef)...)
+	return append(errs, roleRefImmutable(cfg, crb.RoleRef, old.RoleRef)...)
+}
+
+// createdFirst is what the strategies of the group prepend to an update's validation:
+// Kubernetes 1.35 changed them to the update validation alone. 1.34 validated the new
+// object as a create first, though the update validation starts with that too
+// (pkg/registry/rbac/{role,clusterrole,rolebinding,clusterrolebinding}/strategy.go
+// ValidateUpdate in 1.34): every error is listed twice.
+func createdFirst(cfg *serverconfig.Config, create func() field.ErrorList) field.ErrorList {
+	if cfg.AtLeast(35) {
+		return nil
+	}
+	return create()
 }
 
 // roleRefImmutable is the error of a changed roleRef, printed as the internal RoleRef.
-func roleRefImmutable(ref, old api.RoleRef) field.ErrorList {
+func roleRefImmutable(cfg *serverconfig.Config, ref, old api.RoleRef) field.ErrorList {
+	if !cfg.AtLeast(37) {
+		// Kubernetes 1.37 changed the message to the immutable fields' one
+		// (pkg/apis/rbac/validation/validation.go ValidateRoleBindingUpdate,
+		// ValidateClusterRoleBindingUpdate in 1.34, 1.35, 1.36).
+		if ref != old {
+			return field.ErrorList{field.Invalid(field.NewPath("roleRef"), ref, "cannot change roleRef")}
+		}
+		return nil
+	}
 	return apimachineryvalidation.ValidateImmutableField(ref, old, field.NewPath("roleRef")).WithOrigin("immutable").MarkCoveredByDeclarative()
 }
 

@@ -15,14 +15,14 @@ func Strategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 		return &registry.Strategy{
 			Namespaced:     true,
 			Validate:       func(obj any) field.ErrorList { return ValidateRole(obj.(*api.Role)) },
-			ValidateUpdate: func(obj, old any) field.ErrorList { return ValidateRoleUpdate(obj.(*api.Role), old.(*api.Role)) },
+			ValidateUpdate: func(obj, old any) field.ErrorList { return ValidateRoleUpdate(cfg, obj.(*api.Role), old.(*api.Role)) },
 			Declarative:    roleDeclarative,
 		}
 	case "ClusterRole":
 		return &registry.Strategy{
 			Validate: func(obj any) field.ErrorList { return ValidateClusterRole(obj.(*api.ClusterRole), false) },
 			ValidateUpdate: func(obj, old any) field.ErrorList {
-				return ValidateClusterRoleUpdate(obj.(*api.ClusterRole), old.(*api.ClusterRole))
+				return ValidateClusterRoleUpdate(cfg, obj.(*api.ClusterRole), old.(*api.ClusterRole))
 			},
 			Declarative: clusterRoleDeclarative,
 		}
@@ -31,7 +31,7 @@ func Strategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 			Namespaced: true,
 			Validate:   func(obj any) field.ErrorList { return ValidateRoleBinding(obj.(*api.RoleBinding)) },
 			ValidateUpdate: func(obj, old any) field.ErrorList {
-				return ValidateRoleBindingUpdate(obj.(*api.RoleBinding), old.(*api.RoleBinding))
+				return ValidateRoleBindingUpdate(cfg, obj.(*api.RoleBinding), old.(*api.RoleBinding))
 			},
 			Declarative: roleBindingDeclarative,
 		}
@@ -39,7 +39,7 @@ func Strategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 		return &registry.Strategy{
 			Validate: func(obj any) field.ErrorList { return ValidateClusterRoleBinding(obj.(*api.ClusterRoleBinding)) },
 			ValidateUpdate: func(obj, old any) field.ErrorList {
-				return ValidateClusterRoleBindingUpdate(obj.(*api.ClusterRoleBinding), old.(*api.ClusterRoleBinding))
+				return ValidateClusterRoleBindingUpdate(cfg, obj.(*api.ClusterRoleBinding), old.(*api.ClusterRoleBinding))
 			},
 			Declarative: clusterRoleBindingDeclarative,
 		}

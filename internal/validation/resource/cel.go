@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/ssa-diff/ssa-diff/internal/features"
+	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
+
 	"github.com/google/cel-go/cel"
 	"github.com/google/cel-go/checker"
 	"github.com/google/cel-go/ext"
@@ -14,9 +17,10 @@ import (
 )
 
 // The DRA environment of a selector a write adds. Of the device types the server declares,
-// 1.37's default gates (DRAConsumableCapacity on, DRAListTypeAttributes off) select the one
-// with allowMultipleAllocations and scalar attributes; the lists library's includes, which
-// comes with list attributes, stays out.
+// gate DRAConsumableCapacity (on from 1.36) selects the one with allowMultipleAllocations
+// (k8s.io/dynamic-resource-allocation cel/compile.go: deviceTypeV134ConsumableCapacity, else
+// deviceTypeV131); the default DRAListTypeAttributes (off) keeps attributes scalar and the
+// lists library's includes, which comes with list attributes, out.
 type draEnv struct {
 	env *cel.Env
 	// device is the device variable's type; attribute the type of one attribute's value.
@@ -31,7 +35,22 @@ func bounded(t *apiservercel.DeclType, max int64) *apiservercel.DeclType {
 	return &c
 }
 
-var selectorEnv = sync.OnceValues(func() (*draEnv, error) {
+// selectorEnvs are the environments without and with allowMultipleAllocations, built on
+// first use.
+var selectorEnvs = [2]func() (*draEnv, error){
+	sync.OnceValues(func() (*draEnv, error) { return newSelectorEnv(false) }),
+	sync.OnceValues(func() (*draEnv, error) { return newSelectorEnv(true) }),
+}
+
+// selectorEnv is the environment of the server cfg describes.
+func selectorEnv(cfg *serverconfig.Config) (*draEnv, error) {
+	if cfg.Enabled(features.DRAConsumableCapacity) {
+		return selectorEnvs[1]()
+	}
+	return selectorEnvs[0]()
+}
+
+func newSelectorEnv(multipleAllocations bool) (*draEnv, error) {
 	base, err := cellib.Env(cellib.New)
 	if err != nil {
 		return nil, err
@@ -43,12 +62,15 @@ var selectorEnv = sync.OnceValues(func() (*draEnv, error) {
 	attributes := apiservercel.NewMapType(domain, apiservercel.NewMapType(id, attribute, perDevice), perDevice)
 	capacity := apiservercel.NewMapType(domain, apiservercel.NewMapType(id, apiservercel.QuantityDeclType, perDevice), perDevice)
 	fields := map[string]*apiservercel.DeclField{}
-	for _, f := range []*apiservercel.DeclField{
-		apiservercel.NewDeclField("allowMultipleAllocations", bounded(apiservercel.BoolType, 1), true, nil, nil),
+	declared := []*apiservercel.DeclField{
 		apiservercel.NewDeclField("driver", bounded(apiservercel.StringType, api.DriverNameMaxLength), true, nil, nil),
 		apiservercel.NewDeclField("attributes", attributes, true, nil, nil),
 		apiservercel.NewDeclField("capacity", capacity, true, nil, nil),
-	} {
+	}
+	if multipleAllocations {
+		declared = append(declared, apiservercel.NewDeclField("allowMultipleAllocations", bounded(apiservercel.BoolType, 1), true, nil, nil))
+	}
+	for _, f := range declared {
 		fields[f.Name] = f
 	}
 	device := apiservercel.NewObjectType("kubernetes.DRADevice", fields)
@@ -64,16 +86,16 @@ var selectorEnv = sync.OnceValues(func() (*draEnv, error) {
 		return nil, err
 	}
 	return &draEnv{env: env, device: device, attribute: attribute}, nil
-})
+}
 
 // validateSelectorExpression is the server's check of a selector expression it has not
 // stored yet: its length, that it compiles to a bool (or an attribute value), and its
 // estimated cost.
-func validateSelectorExpression(expr string, fldPath *field.Path) field.ErrorList {
+func validateSelectorExpression(cfg *serverconfig.Config, expr string, fldPath *field.Path) field.ErrorList {
 	if len(expr) > api.CELSelectorExpressionMaxLength {
 		return field.ErrorList{field.TooLong(fldPath, "", api.CELSelectorExpressionMaxLength)}
 	}
-	e, err := selectorEnv()
+	e, err := selectorEnv(cfg)
 	if err != nil {
 		return field.ErrorList{field.InternalError(fldPath, &apiservercel.Error{Type: apiservercel.ErrorTypeInternal, Detail: fmt.Sprintf("unexpected error loading CEL environment: %v", err)})}
 	}

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
+
 	api "github.com/ssa-diff/ssa-diff/internal/api/resource"
 	"github.com/ssa-diff/ssa-diff/internal/validation/core"
 	"k8s.io/apimachinery/pkg/api/equality"
@@ -24,29 +26,37 @@ func deviceClassName(fldPath *field.Path, name string) field.ErrorList {
 
 // ValidateDeviceClass checks a new DeviceClass: metadata, selectors, configuration and the
 // extended resource name.
-func ValidateDeviceClass(c *api.DeviceClass) field.ErrorList {
+func ValidateDeviceClass(cfg *serverconfig.Config, c *api.DeviceClass) field.ErrorList {
 	errs := core.ValidateObjectMetaWithOpts(&c.ObjectMeta, false, deviceClassName, field.NewPath("metadata"))
-	return append(errs, validateDeviceClassSpec(&c.Spec, nil, field.NewPath("spec"))...)
+	return append(errs, validateDeviceClassSpec(cfg, &c.Spec, nil, field.NewPath("spec"))...)
 }
 
 // ValidateDeviceClassUpdate checks an update: the same rules but for the selectors and the
 // configuration the update leaves exactly as they were, which are not checked again.
-func ValidateDeviceClassUpdate(c, old *api.DeviceClass) field.ErrorList {
+func ValidateDeviceClassUpdate(cfg *serverconfig.Config, c, old *api.DeviceClass) field.ErrorList {
+	if !cfg.AtLeast(35) {
+		// 1.34's strategy validated the new class as a create first — every selector
+		// compiled, stored or not — then as an update (pkg/registry/resource/deviceclass/
+		// strategy.go ValidateUpdate in 1.34).
+		errs := ValidateDeviceClass(cfg, c)
+		errs = append(errs, core.ValidateObjectMetaUpdate(&c.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))...)
+		return append(errs, validateDeviceClassSpec(cfg, &c.Spec, &old.Spec, field.NewPath("spec"))...)
+	}
 	errs := core.ValidateObjectMetaWithOpts(&c.ObjectMeta, false, deviceClassName, field.NewPath("metadata"))
 	errs = append(errs, core.ValidateObjectMetaUpdate(&c.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))...)
-	return append(errs, validateDeviceClassSpec(&c.Spec, &old.Spec, field.NewPath("spec"))...)
+	return append(errs, validateDeviceClassSpec(cfg, &c.Spec, &old.Spec, field.NewPath("spec"))...)
 }
 
-func validateDeviceClassSpec(spec, old *api.DeviceClassSpec, fldPath *field.Path) field.ErrorList {
+func validateDeviceClassSpec(cfg *serverconfig.Config, spec, old *api.DeviceClassSpec, fldPath *field.Path) field.ErrorList {
 	// Selectors (and configurations) identical to the stored ones, in the same order, count
 	// as stored: their expressions are not compiled again.
 	stored := old != nil && equality.Semantic.DeepEqual(spec.Selectors, old.Selectors)
 	errs := list(spec.Selectors, api.DeviceSelectorsMaxSize, func(s api.DeviceSelector, p *field.Path) field.ErrorList {
-		return validateSelector(s, p, stored)
+		return validateSelector(cfg, s, p, stored)
 	}, fldPath.Child("selectors"), coveredSize)
 	stored = old != nil && equality.Semantic.DeepEqual(spec.Config, old.Config)
 	errs = append(errs, list(spec.Config, api.DeviceConfigMaxSize, func(c api.DeviceClassConfiguration, p *field.Path) field.ErrorList {
-		return validateDeviceConfiguration(c.DeviceConfiguration, p, stored)
+		return validateDeviceConfiguration(cfg, c.DeviceConfiguration, p, stored)
 	}, fldPath.Child("config"), coveredSize)...)
 	if n := spec.ExtendedResourceName; n != nil && !isExtendedResourceName(*n) {
 		errs = append(errs, field.Invalid(fldPath.Child("extendedResourceName"), *n, "must be a valid extended resource name").
@@ -56,28 +66,28 @@ func validateDeviceClassSpec(spec, old *api.DeviceClassSpec, fldPath *field.Path
 }
 
 // validateSelector: a selector has a CEL expression, compiled unless stored.
-func validateSelector(s api.DeviceSelector, fldPath *field.Path, stored bool) field.ErrorList {
+func validateSelector(cfg *serverconfig.Config, s api.DeviceSelector, fldPath *field.Path, stored bool) field.ErrorList {
 	if s.CEL == nil {
 		return field.ErrorList{field.Required(fldPath.Child("cel"), "")}
 	}
 	if stored {
 		return nil
 	}
-	return validateSelectorExpression(s.CEL.Expression, fldPath.Child("cel", "expression"))
+	return validateSelectorExpression(cfg, s.CEL.Expression, fldPath.Child("cel", "expression"))
 }
 
 // validateDeviceConfiguration: a configuration is opaque, for a driver, with parameters.
-func validateDeviceConfiguration(c api.DeviceConfiguration, fldPath *field.Path, stored bool) field.ErrorList {
+func validateDeviceConfiguration(cfg *serverconfig.Config, c api.DeviceConfiguration, fldPath *field.Path, stored bool) field.ErrorList {
 	if c.Opaque == nil {
 		return field.ErrorList{field.Required(fldPath.Child("opaque"), "")}
 	}
 	fldPath = fldPath.Child("opaque")
-	errs := validateDriverName(c.Opaque.Driver, fldPath.Child("driver"), coveredDriver)
-	return append(errs, validateRawExtension(c.Opaque.Parameters, fldPath.Child("parameters"), stored, api.OpaqueParametersMaxLength)...)
+	errs := validateDriverName(cfg, c.Opaque.Driver, fldPath.Child("driver"), coveredDriver)
+	return append(errs, validateRawExtension(cfg, c.Opaque.Parameters, fldPath.Child("parameters"), stored, api.OpaqueParametersMaxLength)...)
 }
 
 // validateRawExtension: opaque data is a JSON object, of at most max bytes unless stored.
-func validateRawExtension(raw runtime.RawExtension, fldPath *field.Path, stored bool, max int) field.ErrorList {
+func validateRawExtension(cfg *serverconfig.Config, raw runtime.RawExtension, fldPath *field.Path, stored bool, max int) field.ErrorList {
 	var v any
 	switch {
 	case len(raw.Raw) == 0:

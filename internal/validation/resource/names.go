@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
+
 	"github.com/google/uuid"
 	api "github.com/ssa-diff/ssa-diff/internal/api/resource"
 	"github.com/ssa-diff/ssa-diff/internal/validation/core"
@@ -29,15 +31,20 @@ var coveredDriver = driverCover{true, true, true}
 
 // validateDriverName: a driver is named as a CSI driver is, a DNS subdomain in any case of
 // at most 63 characters.
-func validateDriverName(name string, fldPath *field.Path, cover driverCover) field.ErrorList {
+func validateDriverName(cfg *serverconfig.Config, name string, fldPath *field.Path, cover driverCover) field.ErrorList {
+	var errs field.ErrorList
 	if name == "" {
 		e := field.Required(fldPath, "")
 		if cover.required {
 			e = e.MarkCoveredByDeclarative()
 		}
-		return field.ErrorList{e}
+		if cfg.AtLeast(35) {
+			return field.ErrorList{e}
+		}
+		// Kubernetes 1.35 stopped checking an empty name further; 1.34 went on, and the
+		// empty name failed the DNS check too (core ValidateCSIDriverName in 1.34).
+		errs = append(errs, e)
 	}
-	var errs field.ErrorList
 	if len(name) > 63 {
 		e := field.TooLong(fldPath, "", 63)
 		if cover.size {
@@ -57,7 +64,7 @@ func validateDriverName(name string, fldPath *field.Path, cover driverCover) fie
 
 // validatePoolName: a pool name is required, at most 253 characters of DNS subdomains
 // separated by slashes.
-func validatePoolName(name string, fldPath *field.Path) field.ErrorList {
+func validatePoolName(cfg *serverconfig.Config, name string, fldPath *field.Path) field.ErrorList {
 	if name == "" {
 		return field.ErrorList{field.Required(fldPath, "")}
 	}
@@ -72,7 +79,7 @@ func validatePoolName(name string, fldPath *field.Path) field.ErrorList {
 }
 
 // validateUID: a UID in the normalized RFC 4122 form.
-func validateUID(uid string, fldPath *field.Path) field.ErrorList {
+func validateUID(cfg *serverconfig.Config, uid string, fldPath *field.Path) field.ErrorList {
 	var errs field.ErrorList
 	if err := uuid.Validate(uid); err != nil {
 		errs = append(errs, field.Invalid(fldPath, uid, fmt.Sprintf("error validating uid: %v", err)))
@@ -84,38 +91,56 @@ func validateUID(uid string, fldPath *field.Path) field.ErrorList {
 
 // validateQualifiedName: a C identifier, optionally preceded by a driver-name domain and a
 // slash. (The server accepts more than one slash: it checks the first two parts only.)
-func validateQualifiedName(name api.QualifiedName, fldPath *field.Path) field.ErrorList {
+func validateQualifiedName(cfg *serverconfig.Config, name api.QualifiedName, fldPath *field.Path) field.ErrorList {
 	var errs field.ErrorList
+	// Kubernetes 1.35 made the empty parts Invalid and left an empty name to the C
+	// identifier's check; 1.34 answered them Required (pkg/apis/resource/validation/
+	// validation.go validateQualifiedName in 1.34).
+	empty := func(detail string) *field.Error {
+		if !cfg.AtLeast(35) {
+			return field.Required(fldPath, detail)
+		}
+		return field.Invalid(fldPath, "", detail)
+	}
+	if name == "" && !cfg.AtLeast(35) {
+		return field.ErrorList{field.Required(fldPath, "name required")}
+	}
 	parts := strings.Split(string(name), "/")
 	switch len(parts) {
 	case 1:
-		errs = append(errs, validateCIdentifier(parts[0], fldPath)...)
+		errs = append(errs, validateCIdentifier(cfg, parts[0], fldPath)...)
 	case 2:
 		if parts[0] == "" {
-			errs = append(errs, field.Invalid(fldPath, "", "the domain must not be empty"))
+			errs = append(errs, empty("the domain must not be empty"))
 		} else {
-			errs = append(errs, validateDriverName(parts[0], fldPath, driverCover{})...)
+			errs = append(errs, validateDriverName(cfg, parts[0], fldPath, driverCover{})...)
 		}
 		if parts[1] == "" {
-			errs = append(errs, field.Invalid(fldPath, "", "the name must not be empty"))
+			errs = append(errs, empty("the name must not be empty"))
 		} else {
-			errs = append(errs, validateCIdentifier(parts[1], fldPath)...)
+			errs = append(errs, validateCIdentifier(cfg, parts[1], fldPath)...)
 		}
 	}
 	return errs
 }
 
 // validateFullyQualifiedName: a qualified name that has its domain.
-func validateFullyQualifiedName(name api.FullyQualifiedName, fldPath *field.Path) field.ErrorList {
-	errs := validateQualifiedName(api.QualifiedName(name), fldPath)
-	if !strings.Contains(string(name), "/") {
+func validateFullyQualifiedName(cfg *serverconfig.Config, name api.FullyQualifiedName, fldPath *field.Path) field.ErrorList {
+	errs := validateQualifiedName(cfg, api.QualifiedName(name), fldPath)
+	switch {
+	case !cfg.AtLeast(35):
+		// 1.34's words, and no second error for an empty name.
+		if name != "" && !strings.Contains(string(name), "/") {
+			errs = append(errs, field.Invalid(fldPath, name, "must include a domain"))
+		}
+	case !strings.Contains(string(name), "/"):
 		errs = append(errs, field.Invalid(fldPath, name, "a fully qualified name must be a domain and a name separated by a slash"))
 	}
 	return errs.WithOrigin("format=k8s-resource-fully-qualified-name")
 }
 
 // validateCIdentifier: a C identifier of at most 32 characters.
-func validateCIdentifier(id string, fldPath *field.Path) field.ErrorList {
+func validateCIdentifier(cfg *serverconfig.Config, id string, fldPath *field.Path) field.ErrorList {
 	var errs field.ErrorList
 	if len(id) > api.DeviceMaxIDLength {
 		errs = append(errs, field.TooLong(fldPath, "", api.DeviceMaxIDLength))
@@ -127,7 +152,7 @@ func validateCIdentifier(id string, fldPath *field.Path) field.ErrorList {
 }
 
 // validateLabelValue: a label value (the server's own loop: no origin).
-func validateLabelValue(value string, fldPath *field.Path) field.ErrorList {
+func validateLabelValue(cfg *serverconfig.Config, value string, fldPath *field.Path) field.ErrorList {
 	var errs field.ErrorList
 	for _, msg := range validation.IsValidLabelValue(value) {
 		errs = append(errs, field.Invalid(fldPath, value, msg))

@@ -2,10 +2,14 @@ package resource
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 
 	api "github.com/ssa-diff/ssa-diff/internal/api/resource"
 	"github.com/ssa-diff/ssa-diff/internal/validation/core"
@@ -14,21 +18,22 @@ import (
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
 	"k8s.io/apimachinery/pkg/util/sets"
+	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
 // ValidateResourceSlice checks a new ResourceSlice: metadata and spec.
-func ValidateResourceSlice(s *api.ResourceSlice) field.ErrorList {
+func ValidateResourceSlice(cfg *serverconfig.Config, s *api.ResourceSlice) field.ErrorList {
 	errs := core.ValidateObjectMeta(&s.ObjectMeta, false, apimachineryvalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
-	return append(errs, validateSliceSpec(&s.Spec, nil, field.NewPath("spec"))...)
+	return append(errs, validateSliceSpec(cfg, &s.Spec, nil, field.NewPath("spec"))...)
 }
 
 // ValidateResourceSliceUpdate checks an update: the spec again (the capacity and taints of
 // a device left as they were are not checked again), and the pool name, driver and node
 // name, which are immutable (rules.md valid.update).
-func ValidateResourceSliceUpdate(s, old *api.ResourceSlice) field.ErrorList {
+func ValidateResourceSliceUpdate(cfg *serverconfig.Config, s, old *api.ResourceSlice) field.ErrorList {
 	errs := core.ValidateObjectMetaUpdate(&s.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))
-	return append(errs, validateSliceSpec(&s.Spec, &old.Spec, field.NewPath("spec"))...)
+	return append(errs, validateSliceSpec(cfg, &s.Spec, &old.Spec, field.NewPath("spec"))...)
 }
 
 const (
@@ -39,9 +44,9 @@ const (
 	attributeKeyMax = api.DeviceMaxDomainLength + 1 + api.DeviceMaxIDLength
 )
 
-func validateSliceSpec(spec, old *api.ResourceSliceSpec, fldPath *field.Path) field.ErrorList {
-	errs := validateDriverName(spec.Driver, fldPath.Child("driver"), driverCover{})
-	errs = append(errs, validatePoolName(spec.Pool.Name, fldPath.Child("pool", "name"))...)
+func validateSliceSpec(cfg *serverconfig.Config, spec, old *api.ResourceSliceSpec, fldPath *field.Path) field.ErrorList {
+	errs := validateDriverName(cfg, spec.Driver, fldPath.Child("driver"), driverCover{})
+	errs = append(errs, validatePoolName(cfg, spec.Pool.Name, fldPath.Child("pool", "name"))...)
 	if spec.Pool.ResourceSliceCount <= 0 {
 		errs = append(errs, field.Invalid(fldPath.Child("pool", "resourceSliceCount"), spec.Pool.ResourceSliceCount, "must be greater than zero"))
 	}
@@ -57,7 +62,7 @@ func validateSliceSpec(spec, old *api.ResourceSliceSpec, fldPath *field.Path) fi
 	if n := spec.NodeName; n != nil {
 		if *n != "" {
 			set = append(set, "`nodeName`")
-			errs = append(errs, validateNodeName(*n, fldPath.Child("nodeName"))...)
+			errs = append(errs, validateNodeName(cfg, *n, fldPath.Child("nodeName"))...)
 		} else {
 			errs = append(errs, field.Invalid(fldPath.Child("nodeName"), *n, "must be either unset or set to a non-empty string"))
 		}
@@ -97,20 +102,21 @@ func validateSliceSpec(spec, old *api.ResourceSliceSpec, fldPath *field.Path) fi
 	if advancedDevices(spec) {
 		maxDevices = api.ResourceSliceMaxDevicesWithAdvancedFeatures
 	}
-	errs = append(errs, setOf(spec.Devices, maxDevices, func(d api.Device, p *field.Path) field.ErrorList {
-		return validateDevice(d, lookupDevice(old, d.Name), p, spec.PerDeviceNodeSelection)
-	}, func(d api.Device) string { return d.Name }, fldPath.Child("devices"))...)
-	errs = append(errs, setOf(spec.SharedCounters, api.ResourceSliceMaxCounterSets, validateCounterSet,
-		func(c api.CounterSet) string { return c.Name }, fldPath.Child("sharedCounters"), coveredSize, coveredUniqueness)...)
+	errs = append(errs, setOf(cfg, spec.Devices, maxDevices, func(d api.Device, p *field.Path) field.ErrorList {
+		return validateDevice(cfg, d, lookupDevice(old, d.Name), p, spec.PerDeviceNodeSelection)
+	}, func(d api.Device) string { return d.Name }, fldPath.Child("devices"), keyName)...)
+	errs = append(errs, setOf(cfg, spec.SharedCounters, api.ResourceSliceMaxCounterSets, func(c api.CounterSet, p *field.Path) field.ErrorList {
+		return validateCounterSet(cfg, c, p)
+	}, func(c api.CounterSet) string { return c.Name }, fldPath.Child("sharedCounters"), coveredSize, coveredUniqueness, keyName)...)
 	return errs
 }
 
 // setOf is set, spelled apart for readability where the items are devices and counters.
-func setOf[T any, K comparable](items []T, max int, check func(T, *field.Path) field.ErrorList, key func(T) K, fldPath *field.Path, opts ...listOption) field.ErrorList {
-	return set(items, max, check, key, fldPath, opts...)
+func setOf[T any, K comparable](cfg *serverconfig.Config, items []T, max int, check func(T, *field.Path) field.ErrorList, key func(T) K, fldPath *field.Path, opts ...listOption) field.ErrorList {
+	return set(cfg, items, max, check, key, fldPath, opts...)
 }
 
-func validateNodeName(name string, fldPath *field.Path) field.ErrorList {
+func validateNodeName(cfg *serverconfig.Config, name string, fldPath *field.Path) field.ErrorList {
 	var errs field.ErrorList
 	for _, msg := range core.ValidateNodeName(name, false) {
 		errs = append(errs, field.Invalid(fldPath, name, msg))
@@ -147,13 +153,13 @@ func lookupDevice(spec *api.ResourceSliceSpec, name string) *api.Device {
 }
 
 // validateCounterSet: a named set of counters.
-func validateCounterSet(c api.CounterSet, fldPath *field.Path) field.ErrorList {
-	errs := validateCounterRef(c.Name, fldPath.Child("name"))
-	return append(errs, validateCounters(c.Counters, api.ResourceSliceMaxCountersPerCounterSet, fldPath.Child("counters"))...)
+func validateCounterSet(cfg *serverconfig.Config, c api.CounterSet, fldPath *field.Path) field.ErrorList {
+	errs := validateCounterRef(cfg, c.Name, fldPath.Child("name"))
+	return append(errs, validateCounters(cfg, c.Counters, api.ResourceSliceMaxCountersPerCounterSet, fldPath.Child("counters"))...)
 }
 
 // validateCounterRef: a required counter (set) name, a DNS label; covered by beta rules.
-func validateCounterRef(name string, fldPath *field.Path) field.ErrorList {
+func validateCounterRef(cfg *serverconfig.Config, name string, fldPath *field.Path) field.ErrorList {
 	if name == "" {
 		return field.ErrorList{field.Required(fldPath, "").MarkCoveredByDeclarative()}
 	}
@@ -161,7 +167,7 @@ func validateCounterRef(name string, fldPath *field.Path) field.ErrorList {
 }
 
 // validateCounters: a required map of at most max counters named by DNS labels.
-func validateCounters(counters map[string]api.Counter, max int, fldPath *field.Path) field.ErrorList {
+func validateCounters(cfg *serverconfig.Config, counters map[string]api.Counter, max int, fldPath *field.Path) field.ErrorList {
 	if len(counters) == 0 {
 		return field.ErrorList{field.Required(fldPath, "").MarkCoveredByDeclarative()}
 	}
@@ -169,10 +175,21 @@ func validateCounters(counters map[string]api.Counter, max int, fldPath *field.P
 		return field.ErrorList{field.TooMany(fldPath, len(counters), max)}
 	}
 	var errs field.ErrorList
-	for name := range counters {
-		errs = append(errs, validateCounterName(name, fldPath).MarkCoveredByDeclarative()...)
+	for _, name := range slices.Sorted(maps.Keys(counters)) { // key order, as for attributes
+		p := keyPath(cfg, fldPath, fldPath.Key(shortenKey(name, validation.DNS1123LabelMaxLength)))
+		errs = append(errs, validateCounterName(name, p).MarkCoveredByDeclarative()...)
 	}
 	return errs
+}
+
+// keyPath is where the errors of a map key are reported: Kubernetes 1.36 moved them from
+// the key's path to the map's (pkg/apis/resource/validation/validation.go validateMap in
+// 1.34, 1.35).
+func keyPath(cfg *serverconfig.Config, mapPath, key *field.Path) *field.Path {
+	if !cfg.AtLeast(36) {
+		return key
+	}
+	return mapPath
 }
 
 // shortenKey shortens a long map key in the middle, as the server prints it in a path.
@@ -187,7 +204,7 @@ func shortenKey(key string, max int) string {
 	return key[:(keep+1)/2] + "..." + key[len(key)-keep/2:]
 }
 
-func validateDevice(d api.Device, old *api.Device, fldPath *field.Path, perDevice *bool) field.ErrorList {
+func validateDevice(cfg *serverconfig.Config, d api.Device, old *api.Device, fldPath *field.Path, perDevice *bool) field.ErrorList {
 	multi := d.AllowMultipleAllocations != nil && *d.AllowMultipleAllocations
 	errs := validateDeviceName(d.Name, fldPath.Child("name"))
 	if n := len(d.Attributes) + len(d.Capacity); n > api.ResourceSliceMaxAttributesAndCapacitiesPerDevice {
@@ -197,15 +214,20 @@ func validateDevice(d api.Device, old *api.Device, fldPath *field.Path, perDevic
 		errs = append(errs, field.Invalid(fldPath, n, fmt.Sprintf("the total number of attribute values must not exceed %d", api.ResourceSliceMaxAttributeValuesPerDevice)))
 	}
 	attrs := fldPath.Child("attributes")
-	for name, a := range d.Attributes {
-		errs = append(errs, validateQualifiedName(name, attrs)...)
-		errs = append(errs, validateDeviceAttribute(a, attrs.Key(shortenKey(string(name), attributeKeyMax)))...)
+	// In key order: the server ranges over the map (Go's order, so any order is one it
+	// could answer), 1.37's declarative rules in key order.
+	for _, name := range slices.Sorted(maps.Keys(d.Attributes)) {
+		a := d.Attributes[name]
+		p := attrs.Key(shortenKey(string(name), attributeKeyMax))
+		errs = append(errs, validateQualifiedName(cfg, name, keyPath(cfg, attrs, p))...)
+		errs = append(errs, validateDeviceAttribute(cfg, a, p)...)
 	}
 	if old == nil || !equality.Semantic.DeepEqual(old.Capacity, d.Capacity) {
 		capPath := fldPath.Child("capacity")
-		for name, c := range d.Capacity {
-			errs = append(errs, validateQualifiedName(name, capPath)...)
+		for _, name := range slices.Sorted(maps.Keys(d.Capacity)) {
+			c := d.Capacity[name]
 			p := capPath.Key(shortenKey(string(name), attributeKeyMax))
+			errs = append(errs, validateQualifiedName(cfg, name, keyPath(cfg, capPath, p))...)
 			if c.RequestPolicy == nil {
 				continue
 			}
@@ -213,24 +235,24 @@ func validateDevice(d api.Device, old *api.Device, fldPath *field.Path, perDevic
 				errs = append(errs, field.Forbidden(p.Child("requestPolicy"), "allowMultipleAllocations must be true"))
 				continue
 			}
-			errs = append(errs, validateRequestPolicy(c.Value, c.RequestPolicy, p.Child("requestPolicy"))...)
+			errs = append(errs, validateRequestPolicy(cfg, c.Value, c.RequestPolicy, p.Child("requestPolicy"))...)
 		}
 	}
 	if old == nil || !equality.Semantic.DeepEqual(old.Taints, d.Taints) {
 		errs = append(errs, list(d.Taints, api.DeviceTaintsMaxLength, func(t api.DeviceTaint, p *field.Path) field.ErrorList {
-			return validateDeviceTaint(t, nil, p)
+			return validateDeviceTaint(cfg, t, nil, p)
 		}, fldPath.Child("taints"))...)
 	}
-	errs = append(errs, set(d.ConsumesCounters, api.ResourceSliceMaxDeviceCounterConsumptionsPerDevice, func(c api.DeviceCounterConsumption, p *field.Path) field.ErrorList {
-		e := validateCounterRef(c.CounterSet, p.Child("counterSet"))
-		return append(e, validateCounters(c.Counters, api.ResourceSliceMaxCountersPerDeviceCounterConsumption, p.Child("counters"))...)
-	}, func(c api.DeviceCounterConsumption) string { return c.CounterSet }, fldPath.Child("consumesCounters"), coveredSize, coveredUniqueness)...)
+	errs = append(errs, set(cfg, d.ConsumesCounters, api.ResourceSliceMaxDeviceCounterConsumptionsPerDevice, func(c api.DeviceCounterConsumption, p *field.Path) field.ErrorList {
+		e := validateCounterRef(cfg, c.CounterSet, p.Child("counterSet"))
+		return append(e, validateCounters(cfg, c.Counters, api.ResourceSliceMaxCountersPerDeviceCounterConsumption, p.Child("counters"))...)
+	}, func(c api.DeviceCounterConsumption) string { return c.CounterSet }, fldPath.Child("consumesCounters"), coveredSize, coveredUniqueness, keyCounterSet)...)
 	if perDevice != nil && *perDevice {
 		var set []string
 		if n := d.NodeName; n != nil {
 			if *n != "" {
 				set = append(set, "`nodeName`")
-				errs = append(errs, validateNodeName(*n, fldPath.Child("nodeName"))...)
+				errs = append(errs, validateNodeName(cfg, *n, fldPath.Child("nodeName"))...)
 			} else {
 				errs = append(errs, field.Invalid(fldPath.Child("nodeName"), *n, "must not be empty"))
 			}
@@ -256,7 +278,7 @@ func validateDevice(d api.Device, old *api.Device, fldPath *field.Path, perDevic
 	} else if d.NodeName != nil || d.NodeSelector != nil || d.AllNodes != nil {
 		errs = append(errs, field.Invalid(fldPath, nil, "`nodeName`, `nodeSelector` and `allNodes` can only be set if `perDeviceNodeSelection` is set to true in the ResourceSlice spec"))
 	}
-	return append(errs, validateBindingConditions(d.BindingConditions, d.BindingFailureConditions, fldPath)...)
+	return append(errs, validateBindingConditions(cfg, d.BindingConditions, d.BindingFailureConditions, fldPath)...)
 }
 
 // attributeValues counts the values of a device's attributes: one per scalar, each item
@@ -273,21 +295,19 @@ func attributeValues(d api.Device) int {
 	return n
 }
 
-var validDeviceTaintEffects = sets.New(api.DeviceTaintEffectNoSchedule, api.DeviceTaintEffectNoExecute, api.DeviceTaintEffectNone)
-
 // validateDeviceTaint: a label-key key, a label value, and a known effect (checked again
 // only when it changes).
-func validateDeviceTaint(t api.DeviceTaint, old *api.DeviceTaint, fldPath *field.Path) field.ErrorList {
+func validateDeviceTaint(cfg *serverconfig.Config, t api.DeviceTaint, old *api.DeviceTaint, fldPath *field.Path) field.ErrorList {
 	errs := metav1validation.ValidateLabelName(t.Key, fldPath.Child("key"))
 	if t.Value != "" {
-		errs = append(errs, validateLabelValue(t.Value, fldPath.Child("value"))...)
+		errs = append(errs, validateLabelValue(cfg, t.Value, fldPath.Child("value"))...)
 	}
 	if old == nil || old.Effect != t.Effect {
 		switch {
 		case t.Effect == "":
 			errs = append(errs, field.Required(fldPath.Child("effect"), "").MarkCoveredByDeclarative())
-		case !validDeviceTaintEffects.Has(t.Effect):
-			errs = append(errs, field.NotSupported(fldPath.Child("effect"), t.Effect, sets.List(validDeviceTaintEffects)).MarkCoveredByDeclarative())
+		case !effectsOf(cfg).Has(t.Effect):
+			errs = append(errs, field.NotSupported(fldPath.Child("effect"), t.Effect, sets.List(effectsOf(cfg))).MarkCoveredByDeclarative())
 		}
 	}
 	return errs
@@ -302,7 +322,7 @@ var semverPattern = sync.OnceValue(func() *regexp.Regexp {
 
 // validateDeviceAttribute: exactly one value, strings of at most 64 bytes, semantic
 // versions, lists not empty.
-func validateDeviceAttribute(a api.DeviceAttribute, fldPath *field.Path) field.ErrorList {
+func validateDeviceAttribute(cfg *serverconfig.Config, a api.DeviceAttribute, fldPath *field.Path) field.ErrorList {
 	var errs field.ErrorList
 	n := 0
 	if a.BoolValue != nil {
@@ -313,11 +333,11 @@ func validateDeviceAttribute(a api.DeviceAttribute, fldPath *field.Path) field.E
 	}
 	if a.StringValue != nil {
 		n++
-		errs = append(errs, attributeString(*a.StringValue, fldPath.Child("string"))...)
+		errs = append(errs, attributeString(cfg, *a.StringValue, fldPath.Child("string"))...)
 	}
 	if a.VersionValue != nil {
 		n++
-		errs = append(errs, attributeVersion(*a.VersionValue, fldPath.Child("version"))...)
+		errs = append(errs, attributeVersion(cfg, *a.VersionValue, fldPath.Child("version"))...)
 	}
 	if a.BoolValues != nil {
 		n++
@@ -337,7 +357,7 @@ func validateDeviceAttribute(a api.DeviceAttribute, fldPath *field.Path) field.E
 			errs = append(errs, field.Invalid(fldPath.Child("strings"), a.StringValues, "must not be empty if specified"))
 		}
 		for i, s := range a.StringValues {
-			errs = append(errs, attributeString(s, fldPath.Child("strings").Index(i)).WithOrigin("maxBytes").MarkCoveredByDeclarative()...)
+			errs = append(errs, attributeString(cfg, s, fldPath.Child("strings").Index(i)).WithOrigin("maxBytes").MarkCoveredByDeclarative()...)
 		}
 	}
 	if a.VersionValues != nil {
@@ -346,27 +366,31 @@ func validateDeviceAttribute(a api.DeviceAttribute, fldPath *field.Path) field.E
 			errs = append(errs, field.Invalid(fldPath.Child("versions"), a.VersionValues, "must not be empty if specified"))
 		}
 		for i, v := range a.VersionValues {
-			errs = append(errs, attributeVersion(v, fldPath.Child("versions").Index(i))...)
+			errs = append(errs, attributeVersion(cfg, v, fldPath.Child("versions").Index(i))...)
 		}
 	}
-	switch n {
-	case 0:
+	switch {
+	case n == 0 && !cfg.AtLeast(35):
+		// Kubernetes 1.35 made it Invalid (pkg/apis/resource/validation/validation.go
+		// validateDeviceAttribute in 1.34: Required).
+		errs = append(errs, field.Required(fldPath, "exactly one value must be specified"))
+	case n == 0:
 		errs = append(errs, field.Invalid(fldPath, "", "exactly one value must be specified").WithOrigin("union").MarkCoveredByDeclarative())
-	case 1:
+	case n == 1:
 	default:
 		errs = append(errs, field.Invalid(fldPath, a, "exactly one value must be specified").WithOrigin("union").MarkCoveredByDeclarative())
 	}
 	return errs
 }
 
-func attributeString(s string, fldPath *field.Path) field.ErrorList {
+func attributeString(cfg *serverconfig.Config, s string, fldPath *field.Path) field.ErrorList {
 	if len(s) > api.DeviceAttributeMaxValueLength {
 		return field.ErrorList{field.TooLong(fldPath, "", api.DeviceAttributeMaxValueLength)}
 	}
 	return nil
 }
 
-func attributeVersion(v string, fldPath *field.Path) field.ErrorList {
+func attributeVersion(cfg *serverconfig.Config, v string, fldPath *field.Path) field.ErrorList {
 	var errs field.ErrorList
 	if !semverPattern().MatchString(v) {
 		errs = append(errs, field.Invalid(fldPath, v, "must be a string compatible with semver.org spec 2.0.0"))
@@ -379,7 +403,7 @@ func attributeVersion(v string, fldPath *field.Path) field.ErrorList {
 
 // validateRequestPolicy: the values a consumable capacity may be requested in — a list of
 // values or a range, never both — with a default among them, all within the capacity.
-func validateRequestPolicy(capacity apiresource.Quantity, p *api.CapacityRequestPolicy, fldPath *field.Path) field.ErrorList {
+func validateRequestPolicy(cfg *serverconfig.Config, capacity apiresource.Quantity, p *api.CapacityRequestPolicy, fldPath *field.Path) field.ErrorList {
 	switch {
 	case len(p.ValidValues) > 0 && p.ValidRange != nil:
 		return field.ErrorList{field.Forbidden(fldPath, `exactly one policy can be specified, cannot specify "validValues" and "validRange" at the same time`)}
@@ -387,17 +411,17 @@ func validateRequestPolicy(capacity apiresource.Quantity, p *api.CapacityRequest
 		if p.Default == nil {
 			return field.ErrorList{field.Required(fldPath.Child("default"), "required when validValues is defined")}
 		}
-		return validateValidValues(*p.Default, capacity, p.ValidValues, fldPath.Child("validValues"))
+		return validateValidValues(cfg, *p.Default, capacity, p.ValidValues, fldPath.Child("validValues"))
 	case p.ValidRange != nil:
 		if p.Default == nil {
 			return field.ErrorList{field.Required(fldPath.Child("default"), "required when validRange is defined")}
 		}
-		return validateValidRange(*p.Default, capacity, *p.ValidRange, fldPath.Child("validRange"))
+		return validateValidRange(cfg, *p.Default, capacity, *p.ValidRange, fldPath.Child("validRange"))
 	}
 	return nil
 }
 
-func validateValidValues(def, capacity apiresource.Quantity, values []apiresource.Quantity, fldPath *field.Path) field.ErrorList {
+func validateValidValues(cfg *serverconfig.Config, def, capacity apiresource.Quantity, values []apiresource.Quantity, fldPath *field.Path) field.ErrorList {
 	var errs field.ErrorList
 	for i := 0; i+1 < len(values); i++ {
 		if values[i].Cmp(values[i+1]) > 0 {
@@ -407,7 +431,7 @@ func validateValidValues(def, capacity apiresource.Quantity, values []apiresourc
 	found := false
 	// DRAFractionalCapacityRange is off for a 1.37 server (its default turns on only at
 	// compatibility version 1.37): values are told apart by their integer value.
-	errs = append(errs, set(values, api.CapacityRequestPolicyDiscreteMaxOptions, func(v apiresource.Quantity, p *field.Path) field.ErrorList {
+	errs = append(errs, set(cfg, values, api.CapacityRequestPolicyDiscreteMaxOptions, func(v apiresource.Quantity, p *field.Path) field.ErrorList {
 		var e field.ErrorList
 		if v.Cmp(capacity) > 0 {
 			e = append(e, field.Invalid(p, v.String(), fmt.Sprintf("option is larger than capacity value: %s", capacity.String())))
@@ -423,7 +447,7 @@ func validateValidValues(def, capacity apiresource.Quantity, values []apiresourc
 	return errs
 }
 
-func validateValidRange(def, capacity apiresource.Quantity, r api.CapacityRequestPolicyRange, fldPath *field.Path) field.ErrorList {
+func validateValidRange(cfg *serverconfig.Config, def, capacity apiresource.Quantity, r api.CapacityRequestPolicyRange, fldPath *field.Path) field.ErrorList {
 	if r.Min == nil {
 		return field.ErrorList{field.Required(fldPath.Child("min"), "required when validRange is defined")}
 	}
@@ -472,9 +496,9 @@ func validateValidRange(def, capacity apiresource.Quantity, r api.CapacityReques
 	if unsafe {
 		return errs
 	}
-	errs = append(errs, stepMultiple(def, *r.Min, *r.Step, fldPath.Child("step"))...)
+	errs = append(errs, stepMultiple(cfg, def, *r.Min, *r.Step, fldPath.Child("step"))...)
 	if r.Max != nil {
-		errs = append(errs, stepMultiple(*r.Max, *r.Min, *r.Step, fldPath.Child("step"))...)
+		errs = append(errs, stepMultiple(cfg, *r.Max, *r.Min, *r.Step, fldPath.Child("step"))...)
 	}
 	return errs
 }
@@ -490,7 +514,7 @@ func int64Range(q apiresource.Quantity, fldPath *field.Path) field.ErrorList {
 }
 
 // stepMultiple: value is min plus a whole number of steps (in integer values).
-func stepMultiple(value, min, step apiresource.Quantity, fldPath *field.Path) field.ErrorList {
+func stepMultiple(cfg *serverconfig.Config, value, min, step apiresource.Quantity, fldPath *field.Path) field.ErrorList {
 	if (value.Value()-min.Value())%step.Value() != 0 {
 		return field.ErrorList{field.Invalid(fldPath, value.String(), fmt.Sprintf("value is not a multiple of a given step (%s) from (%s)", step.String(), min.String()))}
 	}

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	api "github.com/ssa-diff/ssa-diff/internal/api/resource"
+	"github.com/ssa-diff/ssa-diff/internal/features"
 	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/validation/registry"
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -31,9 +32,9 @@ func Strategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 	switch kind {
 	case "DeviceClass":
 		return &registry.Strategy{
-			Validate: func(obj any) field.ErrorList { return ValidateDeviceClass(obj.(*api.DeviceClass)) },
+			Validate: func(obj any) field.ErrorList { return ValidateDeviceClass(cfg, obj.(*api.DeviceClass)) },
 			ValidateUpdate: func(obj, old any) field.ErrorList {
-				return ValidateDeviceClassUpdate(obj.(*api.DeviceClass), old.(*api.DeviceClass))
+				return ValidateDeviceClassUpdate(cfg, obj.(*api.DeviceClass), old.(*api.DeviceClass))
 			},
 			Declarative: deviceClassDeclarative,
 		}
@@ -42,15 +43,15 @@ func Strategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 			Namespaced: true,
 			Validate: func(obj any) field.ErrorList {
 				t := obj.(*api.ResourceClaimTemplate)
-				dropDisabledClaimFields(&t.Spec.Spec, nil)
-				adminAccessInSpec(t.Spec.Spec.Devices.Requests, t.Namespace)
-				return ValidateResourceClaimTemplate(t)
+				dropDisabledClaimFields(cfg, &t.Spec.Spec, nil)
+				adminAccessInSpec(cfg, t.Spec.Spec.Devices.Requests, t.Namespace)
+				return ValidateResourceClaimTemplate(cfg, t)
 			},
 			ValidateUpdate: func(obj, old any) field.ErrorList {
 				t, o := obj.(*api.ResourceClaimTemplate), old.(*api.ResourceClaimTemplate)
-				dropDisabledClaimFields(&t.Spec.Spec, &o.Spec.Spec)
+				dropDisabledClaimFields(cfg, &t.Spec.Spec, &o.Spec.Spec)
 				derivedAttributesNotPredicted(&t.Spec.Spec)
-				return append(ValidateResourceClaimTemplate(t), ValidateResourceClaimTemplateUpdate(t, o)...)
+				return append(ValidateResourceClaimTemplate(cfg, t), ValidateResourceClaimTemplateUpdate(cfg, t, o)...)
 			},
 			Declarative:        resourceClaimTemplateDeclarative,
 			NormalizationRules: normalization(),
@@ -60,32 +61,32 @@ func Strategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 			Namespaced: true,
 			Validate: func(obj any) field.ErrorList {
 				c := obj.(*api.ResourceClaim)
-				dropDisabledClaimFields(&c.Spec, nil)
-				adminAccessInSpec(c.Spec.Devices.Requests, c.Namespace)
-				return ValidateResourceClaim(c)
+				dropDisabledClaimFields(cfg, &c.Spec, nil)
+				adminAccessInSpec(cfg, c.Spec.Devices.Requests, c.Namespace)
+				return ValidateResourceClaim(cfg, c)
 			},
 			ValidateUpdate: func(obj, old any) field.ErrorList {
 				c, o := obj.(*api.ResourceClaim), old.(*api.ResourceClaim)
-				dropDisabledClaimFields(&c.Spec, &o.Spec)
-				return ValidateResourceClaimUpdate(c, o)
+				dropDisabledClaimFields(cfg, &c.Spec, &o.Spec)
+				return ValidateResourceClaimUpdate(cfg, c, o)
 			},
 			ValidateStatusUpdate: func(obj, old any) field.ErrorList {
 				c, o := obj.(*api.ResourceClaim), old.(*api.ResourceClaim)
-				dropDisabledStatusFields(c, o)
-				adminAccessInStatus(c, o)
-				return ValidateResourceClaimStatusUpdate(c, o)
+				dropDisabledStatusFields(cfg, c, o)
+				adminAccessInStatus(cfg, c, o)
+				return ValidateResourceClaimStatusUpdate(cfg, c, o)
 			},
 			Declarative:        resourceClaimDeclarative,
 			NormalizationRules: normalization(),
 		}
 	case "DeviceTaintRule":
 		return &registry.Strategy{
-			Validate: func(obj any) field.ErrorList { return ValidateDeviceTaintRule(obj.(*api.DeviceTaintRule)) },
+			Validate: func(obj any) field.ErrorList { return ValidateDeviceTaintRule(cfg, obj.(*api.DeviceTaintRule)) },
 			ValidateUpdate: func(obj, old any) field.ErrorList {
-				return ValidateDeviceTaintRuleUpdate(obj.(*api.DeviceTaintRule), old.(*api.DeviceTaintRule))
+				return ValidateDeviceTaintRuleUpdate(cfg, obj.(*api.DeviceTaintRule), old.(*api.DeviceTaintRule))
 			},
 			ValidateStatusUpdate: func(obj, old any) field.ErrorList {
-				return ValidateDeviceTaintRuleStatusUpdate(obj.(*api.DeviceTaintRule), old.(*api.DeviceTaintRule))
+				return ValidateDeviceTaintRuleStatusUpdate(cfg, obj.(*api.DeviceTaintRule), old.(*api.DeviceTaintRule))
 			},
 			Declarative: deviceTaintRuleDeclarative,
 		}
@@ -93,13 +94,13 @@ func Strategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 		return &registry.Strategy{
 			Validate: func(obj any) field.ErrorList {
 				s := obj.(*api.ResourceSlice)
-				dropDisabledSliceFields(s, nil)
-				return ValidateResourceSlice(s)
+				dropDisabledSliceFields(cfg, s, nil)
+				return ValidateResourceSlice(cfg, s)
 			},
 			ValidateUpdate: func(obj, old any) field.ErrorList {
 				s, o := obj.(*api.ResourceSlice), old.(*api.ResourceSlice)
-				dropDisabledSliceFields(s, o)
-				return ValidateResourceSliceUpdate(s, o)
+				dropDisabledSliceFields(cfg, s, o)
+				return ValidateResourceSliceUpdate(cfg, s, o)
 			},
 			Declarative:        resourceSliceDeclarative,
 			NormalizationRules: normalization(),
@@ -118,18 +119,19 @@ func sliceWarnings(s *api.ResourceSlice) []string {
 	return nil
 }
 
-// dropDisabledSliceFields clears what the server drops from a slice before it validates:
-// the fields of the gates off in 1.37 (list attributes, a partition type attribute,
-// counter compatibility groups, node allocatable resources, skipped node operations),
-// each unless the stored slice already uses it. What is left of the last four is
-// validated by rules not ported: such writes are not predicted.
-func dropDisabledSliceFields(s, old *api.ResourceSlice) {
+// dropDisabledSliceFields clears what the server cfg drops from a slice before it
+// validates: the fields of the gates it has off (list attributes, a partition type
+// attribute, counter compatibility groups, node allocatable resources, skipped node
+// operations; off by default at every supported minor), each unless the stored slice
+// already uses it. What is left of the last four is validated by rules not ported: such
+// writes are not predicted.
+func dropDisabledSliceFields(cfg *serverconfig.Config, s, old *api.ResourceSlice) {
 	var o api.ResourceSliceSpec
 	if old != nil {
 		o = old.Spec
 	}
 	spec := &s.Spec
-	if !sliceUses(&o, func(d *api.Device) bool {
+	if !cfg.Enabled(features.DRAListTypeAttributes) && !sliceUses(&o, func(d *api.Device) bool {
 		for _, a := range d.Attributes {
 			if a.BoolValues != nil || a.IntValues != nil || a.StringValues != nil || a.VersionValues != nil {
 				return true
@@ -146,10 +148,10 @@ func dropDisabledSliceFields(s, old *api.ResourceSlice) {
 			}
 		}
 	}
-	if o.PartitionTypeAttribute == nil {
+	if !cfg.Enabled(features.DRAPartitionableDevicesType) && o.PartitionTypeAttribute == nil {
 		spec.PartitionTypeAttribute = nil
 	}
-	if len(o.SkipNodeOperations) == 0 {
+	if !cfg.Enabled(features.DRAOptionalNodeOperations) && len(o.SkipNodeOperations) == 0 {
 		spec.SkipNodeOperations = nil
 	}
 	groups := func(d *api.Device) bool {
@@ -160,7 +162,7 @@ func dropDisabledSliceFields(s, old *api.ResourceSlice) {
 		}
 		return false
 	}
-	if !sliceUses(&o, groups) {
+	if !cfg.Enabled(features.DRADeviceCompatibilityGroups) && !sliceUses(&o, groups) {
 		for i := range spec.Devices {
 			for j := range spec.Devices[i].ConsumesCounters {
 				spec.Devices[i].ConsumesCounters[j].CompatibilityGroups = nil
@@ -168,7 +170,7 @@ func dropDisabledSliceFields(s, old *api.ResourceSlice) {
 		}
 	}
 	allocatable := func(d *api.Device) bool { return len(d.NodeAllocatableResources) > 0 }
-	if !sliceUses(&o, allocatable) {
+	if !cfg.Enabled(features.DRANodeAllocatableResources) && !sliceUses(&o, allocatable) {
 		for i := range spec.Devices {
 			spec.Devices[i].NodeAllocatableResources = nil
 		}
@@ -195,11 +197,12 @@ func derivedAttributesNotPredicted(spec *api.ResourceClaimSpec) {
 	}
 }
 
-// dropDisabledStatusFields clears what the status strategy drops before it validates: the
-// node operations a result skips (DRAOptionalNodeOperations, off in 1.37) unless the stored
-// allocation has some, and the status of devices the write deallocates.
-func dropDisabledStatusFields(c, old *api.ResourceClaim) {
-	if a := c.Status.Allocation; a != nil && !skipsNodeOperations(old.Status.Allocation) {
+// dropDisabledStatusFields clears what the status strategy of the server cfg drops before
+// it validates: the node operations a result skips unless DRAOptionalNodeOperations is on
+// (off by default at every supported minor) or the stored allocation has some, and the
+// status of devices the write deallocates.
+func dropDisabledStatusFields(cfg *serverconfig.Config, c, old *api.ResourceClaim) {
+	if a := c.Status.Allocation; a != nil && !cfg.Enabled(features.DRAOptionalNodeOperations) && !skipsNodeOperations(old.Status.Allocation) {
 		for i := range a.Devices.Results {
 			a.Devices.Results[i].SkipNodeOperations = nil
 		}

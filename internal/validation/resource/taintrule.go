@@ -2,6 +2,7 @@ package resource
 
 import (
 	api "github.com/ssa-diff/ssa-diff/internal/api/resource"
+	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/validation/core"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
@@ -10,20 +11,20 @@ import (
 
 // ValidateDeviceTaintRule checks a new DeviceTaintRule: metadata, the devices it selects
 // and its taint.
-func ValidateDeviceTaintRule(r *api.DeviceTaintRule) field.ErrorList {
+func ValidateDeviceTaintRule(cfg *serverconfig.Config, r *api.DeviceTaintRule) field.ErrorList {
 	errs := core.ValidateObjectMeta(&r.ObjectMeta, false, apimachineryvalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
-	return append(errs, validateTaintRuleSpec(&r.Spec, nil, field.NewPath("spec"))...)
+	return append(errs, validateTaintRuleSpec(cfg, &r.Spec, nil, field.NewPath("spec"))...)
 }
 
 // ValidateDeviceTaintRuleUpdate checks an update: the spec again (an unchanged taint
 // effect is not checked again).
-func ValidateDeviceTaintRuleUpdate(r, old *api.DeviceTaintRule) field.ErrorList {
+func ValidateDeviceTaintRuleUpdate(cfg *serverconfig.Config, r, old *api.DeviceTaintRule) field.ErrorList {
 	errs := core.ValidateObjectMetaUpdate(&r.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))
-	return append(errs, validateTaintRuleSpec(&r.Spec, &old.Spec, field.NewPath("spec"))...)
+	return append(errs, validateTaintRuleSpec(cfg, &r.Spec, &old.Spec, field.NewPath("spec"))...)
 }
 
 // ValidateDeviceTaintRuleStatusUpdate checks a write of the status: its conditions.
-func ValidateDeviceTaintRuleStatusUpdate(r, old *api.DeviceTaintRule) field.ErrorList {
+func ValidateDeviceTaintRuleStatusUpdate(cfg *serverconfig.Config, r, old *api.DeviceTaintRule) field.ErrorList {
 	p := field.NewPath("status", "conditions")
 	errs := core.ValidateObjectMetaUpdate(&r.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))
 	errs = append(errs, metav1validation.ValidateConditions(r.Status.Conditions, p)...)
@@ -33,15 +34,15 @@ func ValidateDeviceTaintRuleStatusUpdate(r, old *api.DeviceTaintRule) field.Erro
 	return errs
 }
 
-func validateTaintRuleSpec(spec, old *api.DeviceTaintRuleSpec, fldPath *field.Path) field.ErrorList {
+func validateTaintRuleSpec(cfg *serverconfig.Config, spec, old *api.DeviceTaintRuleSpec, fldPath *field.Path) field.ErrorList {
 	var errs field.ErrorList
 	if s := spec.DeviceSelector; s != nil {
 		p := fldPath.Child("deviceSelector")
 		if s.Driver != nil {
-			errs = append(errs, validateDriverName(*s.Driver, p.Child("driver"), driverCover{})...)
+			errs = append(errs, validateDriverName(cfg, *s.Driver, p.Child("driver"), driverCover{})...)
 		}
 		if s.Pool != nil {
-			errs = append(errs, validatePoolName(*s.Pool, p.Child("pool"))...)
+			errs = append(errs, validatePoolName(cfg, *s.Pool, p.Child("pool"))...)
 		}
 		if s.Device != nil {
 			errs = append(errs, validateDeviceName(*s.Device, p.Child("device"))...)
@@ -51,7 +52,7 @@ func validateTaintRuleSpec(spec, old *api.DeviceTaintRuleSpec, fldPath *field.Pa
 	if old != nil {
 		oldTaint = &old.Taint
 	}
-	return append(errs, validateDeviceTaint(spec.Taint, oldTaint, fldPath.Child("taint"))...)
+	return append(errs, validateDeviceTaint(cfg, spec.Taint, oldTaint, fldPath.Child("taint"))...)
 }
 
 // deviceTaintRuleDeclarative: the beta rule of a rule's taint, a required known effect.

@@ -6,6 +6,7 @@ import (
 
 	apicore "github.com/ssa-diff/ssa-diff/internal/api/core"
 	api "github.com/ssa-diff/ssa-diff/internal/api/storage"
+	"github.com/ssa-diff/ssa-diff/internal/features"
 	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/validation/core"
 	"k8s.io/apimachinery/pkg/api/equality"
@@ -16,47 +17,40 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
-// Feature gates at their 1.37 defaults.
-const (
-	// seLinuxMountGate is SELinuxMountReadWriteOncePod (GA, locked on): seLinuxMount is
-	// required.
-	seLinuxMountGate = true
-	// volumeLimitScalingGate is VolumeLimitScaling (beta, on): preventPodSchedulingIfMissing
-	// is required.
-	volumeLimitScalingGate = true
-)
-
 // Limits of a CSINode's drivers and a VolumeAttachment's status.
 const (
 	maxNodeIDLength           = 256
 	maxAttachmentMetadataSize = 256 * (1 << 10)
 	maxVolumeErrorMessage     = 1024
-	minTokenExpiration        = 600 // ten minutes
-	maxStorageHealthReason    = 256
-	maxStorageHealthMessage   = 1024
-	maxStorageHealthCondition = 16
+	// maxVolumeErrorMessageReported is the limit a too long error message is reported
+	// with before 1.37: the attachment metadata's (the check is maxVolumeErrorMessage's).
+	maxVolumeErrorMessageReported = maxAttachmentMetadataSize
+	minTokenExpiration            = 600 // ten minutes
+	maxStorageHealthReason        = 256
+	maxStorageHealthMessage       = 1024
+	maxStorageHealthCondition     = 16
 )
 
 // fsGroupPolicies are the supported fsGroupPolicy values, in sorted order.
 var fsGroupPolicies = []string{string(api.FileFSGroupPolicy), string(api.NoneFSGroupPolicy), string(api.ReadWriteOnceWithFSTypeFSGroupPolicy)}
 
-// ValidateCSIDriver checks a CSIDriver: its metadata and spec.
-func ValidateCSIDriver(d *api.CSIDriver) field.ErrorList {
+// ValidateCSIDriver checks a CSIDriver on the server cfg describes: its metadata and spec.
+func ValidateCSIDriver(cfg *serverconfig.Config, d *api.CSIDriver) field.ErrorList {
 	errs := core.ValidateObjectMeta(&d.ObjectMeta, false, apimachineryvalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
-	return append(errs, validateCSIDriverSpec(&d.Spec, field.NewPath("spec"))...)
+	return append(errs, validateCSIDriverSpec(cfg, &d.Spec, field.NewPath("spec"))...)
 }
 
-// ValidateCSIDriverUpdate checks an update of a CSIDriver: attachRequired and the volume
-// lifecycle modes cannot change (rules.md valid.update).
-func ValidateCSIDriverUpdate(d, old *api.CSIDriver) field.ErrorList {
+// ValidateCSIDriverUpdate checks an update of a CSIDriver on the server cfg describes:
+// attachRequired and the volume lifecycle modes cannot change (rules.md valid.update).
+func ValidateCSIDriverUpdate(cfg *serverconfig.Config, d, old *api.CSIDriver) field.ErrorList {
 	errs := core.ValidateObjectMetaUpdate(&d.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))
-	errs = append(errs, validateCSIDriverSpec(&d.Spec, field.NewPath("spec"))...)
+	errs = append(errs, validateCSIDriverSpec(cfg, &d.Spec, field.NewPath("spec"))...)
 	// The server names the field attachedRequired in these paths.
 	errs = append(errs, apimachineryvalidation.ValidateImmutableField(d.Spec.AttachRequired, old.Spec.AttachRequired, field.NewPath("spec", "attachedRequired"))...)
 	return append(errs, immutable(d.Spec.VolumeLifecycleModes, old.Spec.VolumeLifecycleModes, field.NewPath("spec", "volumeLifecycleModes"))...)
 }
 
-func validateCSIDriverSpec(spec *api.CSIDriverSpec, fldPath *field.Path) field.ErrorList {
+func validateCSIDriverSpec(cfg *serverconfig.Config, spec *api.CSIDriverSpec, fldPath *field.Path) field.ErrorList {
 	var errs field.ErrorList
 	required := func(set bool, name string) {
 		if !set {
@@ -75,14 +69,16 @@ func validateCSIDriverSpec(spec *api.CSIDriverSpec, fldPath *field.Path) field.E
 			errs = append(errs, field.NotSupported(fldPath.Child("volumeLifecycleModes"), m, []string{string(api.VolumeLifecyclePersistent), string(api.VolumeLifecycleEphemeral)}))
 		}
 	}
-	required(spec.SELinuxMount != nil || !seLinuxMountGate, "seLinuxMount")
+	// seLinuxMount is required with gate SELinuxMountReadWriteOncePod (on in every supported
+	// minor), preventPodSchedulingIfMissing with VolumeLimitScaling (on from 1.37).
+	required(spec.SELinuxMount != nil || !cfg.Enabled(features.SELinuxMountReadWriteOncePod), "seLinuxMount")
 	if p := spec.NodeAllocatableUpdatePeriodSeconds; p != nil && *p < 10 {
 		errs = append(errs, field.Invalid(fldPath.Child("nodeAllocatableUpdatePeriodSeconds"), *p, "must be greater than or equal to 10 seconds"))
 	}
 	if spec.ServiceAccountTokenInSecrets != nil && len(spec.TokenRequests) == 0 {
 		errs = append(errs, field.Invalid(fldPath.Child("serviceAccountTokenInSecrets"), spec.ServiceAccountTokenInSecrets, "serviceAccountTokenInSecrets is set but no tokenRequests are specified"))
 	}
-	required(spec.PreventPodSchedulingIfMissing != nil || !volumeLimitScalingGate, "preventPodSchedulingIfMissing")
+	required(spec.PreventPodSchedulingIfMissing != nil || !cfg.Enabled(features.VolumeLimitScaling), "preventPodSchedulingIfMissing")
 	return errs
 }
 
@@ -151,21 +147,27 @@ func validateCSINodeDriver(cfg *serverconfig.Config, d api.CSINodeDriver, names 
 	return errs
 }
 
-// mutableCSINodeAllocatableCount is the MutableCSINodeAllocatableCount feature gate (GA,
-// locked on in 1.37): a driver's allocatable count may change.
-const mutableCSINodeAllocatableCount = true
-
-// ValidateCSINodeUpdate checks an update of a CSINode: a driver that stays keeps its node
-// ID and topology keys (rules.md valid.update).
+// ValidateCSINodeUpdate checks an update of a CSINode on the server cfg describes: a driver
+// that stays keeps its node ID and topology keys, and its allocatable count unless gate
+// MutableCSINodeAllocatableCount (on from 1.35) lets it change (rules.md valid.update).
 func ValidateCSINodeUpdate(cfg *serverconfig.Config, n, old *api.CSINode) field.ErrorList {
-	errs := ValidateCSINode(cfg, n)
+	var errs field.ErrorList
+	if !cfg.AtLeast(36) {
+		// Kubernetes 1.36 changed the strategy's ValidateUpdate to the update checks alone;
+		// before, it validated the new object as a create first, which the update checks
+		// start with too (pkg/registry/storage/csinode/strategy.go ValidateUpdate in 1.34,
+		// 1.35): every error is listed twice.
+		errs = ValidateCSINode(cfg, n)
+	}
+	errs = append(errs, ValidateCSINode(cfg, n)...)
+	mutableCount := cfg.Enabled(features.MutableCSINodeAllocatableCount)
 	for _, od := range old.Spec.Drivers {
 		for _, nd := range n.Spec.Drivers {
 			if od.Name != nd.Name {
 				continue
 			}
 			oldCopy, newCopy := od, nd
-			if mutableCSINodeAllocatableCount {
+			if mutableCount {
 				oldCopy.Allocatable, newCopy.Allocatable = nil, nil
 			}
 			errs = append(errs, apimachineryvalidation.ValidateImmutableField(&newCopy, &oldCopy, field.NewPath("spec", "drivers"))...)
@@ -235,12 +237,33 @@ func validateStorageHealth(cfg *serverconfig.Config, h api.StorageHealth, fldPat
 	return errs
 }
 
-// ValidateVolumeAttachment checks a VolumeAttachment: its attacher (a CSI driver name), a
-// source that is either a PV name or an inline PV spec, a node name, and its status.
+// ValidateVolumeAttachment checks a new VolumeAttachment on the server cfg describes: its
+// attacher (a CSI driver name), a source that is either a PV name or an inline PV spec, a
+// node name, and its status.
 func ValidateVolumeAttachment(cfg *serverconfig.Config, va *api.VolumeAttachment) field.ErrorList {
+	if !cfg.AtLeast(36) {
+		// Kubernetes 1.36 moved the checks of the attacher's driver name and of the PV name
+		// into the validation every write runs. Before, that one only required an attacher,
+		// and a create then checked both, after the status (pkg/registry/storage/
+		// volumeattachment/strategy.go Validate, pkg/apis/storage/validation/validation.go
+		// ValidateVolumeAttachmentV1 in 1.34, 1.35): an empty attacher is Required twice.
+		errs := validateVolumeAttachment(cfg, va)
+		errs = append(errs, core.ValidateCSIDriverName(cfg, va.Spec.Attacher, field.NewPath("spec.attacher"))...)
+		return append(errs, persistentVolumeName(va)...)
+	}
+	return append(validateVolumeAttachment(cfg, va), persistentVolumeName(va)...)
+}
+
+// validateVolumeAttachment is the validation of a VolumeAttachment every write runs but the
+// PV name's.
+func validateVolumeAttachment(cfg *serverconfig.Config, va *api.VolumeAttachment) field.ErrorList {
 	errs := core.ValidateObjectMeta(&va.ObjectMeta, false, core.ValidateClassName, field.NewPath("metadata"))
 	spec := field.NewPath("spec")
-	errs = append(errs, attacherName(cfg, va.Spec.Attacher, spec.Child("attacher"))...)
+	if cfg.AtLeast(36) {
+		errs = append(errs, attacherName(cfg, va.Spec.Attacher, spec.Child("attacher"))...)
+	} else if va.Spec.Attacher == "" {
+		errs = append(errs, field.Required(spec.Child("attacher"), ""))
+	}
 	src, srcPath := &va.Spec.Source, spec.Child("source")
 	switch {
 	case src.InlineVolumeSpec == nil && src.PersistentVolumeName == nil:
@@ -265,9 +288,14 @@ func ValidateVolumeAttachment(cfg *serverconfig.Config, va *api.VolumeAttachment
 	if size > maxAttachmentMetadataSize {
 		errs = append(errs, field.TooLong(status.Child("attachmentMetadata"), "", maxAttachmentMetadataSize))
 	}
-	errs = append(errs, validateVolumeError(va.Status.AttachError, status.Child("attachError"))...)
-	errs = append(errs, validateVolumeError(va.Status.DetachError, status.Child("detachError"))...)
-	if n := src.PersistentVolumeName; n != nil {
+	errs = append(errs, validateVolumeError(cfg, va.Status.AttachError, status.Child("attachError"))...)
+	return append(errs, validateVolumeError(cfg, va.Status.DetachError, status.Child("detachError"))...)
+}
+
+// persistentVolumeName checks the PV name of a VolumeAttachment's source.
+func persistentVolumeName(va *api.VolumeAttachment) field.ErrorList {
+	var errs field.ErrorList
+	if n := va.Spec.Source.PersistentVolumeName; n != nil {
 		for _, msg := range core.ValidatePersistentVolumeName(*n, false) {
 			errs = append(errs, field.Invalid(field.NewPath("spec.source.persistentVolumeName"), *n, msg))
 		}
@@ -291,13 +319,19 @@ func attacherName(cfg *serverconfig.Config, name string, fldPath *field.Path) fi
 	return errs
 }
 
-func validateVolumeError(e *api.VolumeError, fldPath *field.Path) field.ErrorList {
+func validateVolumeError(cfg *serverconfig.Config, e *api.VolumeError, fldPath *field.Path) field.ErrorList {
 	if e == nil {
 		return nil
 	}
 	var errs field.ErrorList
 	if len(e.Message) > maxVolumeErrorMessage {
-		errs = append(errs, field.TooLong(fldPath.Child("message"), "", maxVolumeErrorMessage))
+		// Kubernetes 1.37 reports the limit checked (pkg/apis/storage/validation/validation.go
+		// validateVolumeError in 1.34, 1.35, 1.36: the attachment metadata's).
+		reported := maxVolumeErrorMessage
+		if !cfg.AtLeast(37) {
+			reported = maxVolumeErrorMessageReported
+		}
+		errs = append(errs, field.TooLong(fldPath.Child("message"), "", reported))
 	}
 	if e.ErrorCode != nil && *e.ErrorCode < 0 {
 		errs = append(errs, field.Invalid(fldPath.Child("errorCode"), *e.ErrorCode, validation.InclusiveRangeError(0, math.MaxInt32)))
@@ -305,10 +339,21 @@ func validateVolumeError(e *api.VolumeError, fldPath *field.Path) field.ErrorLis
 	return errs
 }
 
-// ValidateVolumeAttachmentUpdate checks an update of a VolumeAttachment: the new object is
-// valid and its spec does not change (rules.md valid.update).
+// ValidateVolumeAttachmentUpdate checks an update of a VolumeAttachment (or of its status)
+// on the server cfg describes: the new object is valid and its spec does not change
+// (rules.md valid.update).
 func ValidateVolumeAttachmentUpdate(cfg *serverconfig.Config, va, old *api.VolumeAttachment) field.ErrorList {
-	errs := ValidateVolumeAttachment(cfg, va)
+	var errs field.ErrorList
+	if !cfg.AtLeast(35) {
+		// Kubernetes 1.35 changed the strategy's ValidateUpdate to the update checks alone;
+		// 1.34 validated the new object first, which the update checks start with too
+		// (pkg/registry/storage/volumeattachment/strategy.go ValidateUpdate in 1.34).
+		errs = validateVolumeAttachment(cfg, va)
+	}
+	errs = append(errs, validateVolumeAttachment(cfg, va)...)
+	if cfg.AtLeast(36) {
+		errs = append(errs, persistentVolumeName(va)...)
+	}
 	return append(errs, immutable(va.Spec, old.Spec, field.NewPath("spec"))...)
 }
 
@@ -351,10 +396,18 @@ func ValidateVolumeAttributesClass(c *api.VolumeAttributesClass) field.ErrorList
 	return append(errs, validateParameters(c.Parameters, false, field.NewPath("parameters"))...)
 }
 
-// ValidateVolumeAttributesClassUpdate checks an update of a VolumeAttributesClass: neither
-// the driver nor the parameters may change (rules.md valid.update), and the new object is valid.
-func ValidateVolumeAttributesClassUpdate(c, old *api.VolumeAttributesClass) field.ErrorList {
-	errs := core.ValidateObjectMetaUpdate(&c.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))
+// ValidateVolumeAttributesClassUpdate checks an update of a VolumeAttributesClass on the
+// server cfg describes: neither the driver nor the parameters may change (rules.md
+// valid.update), and the new object is valid.
+func ValidateVolumeAttributesClassUpdate(cfg *serverconfig.Config, c, old *api.VolumeAttributesClass) field.ErrorList {
+	var errs field.ErrorList
+	if !cfg.AtLeast(35) {
+		// Kubernetes 1.35 changed the strategy's ValidateUpdate to the update checks alone;
+		// 1.34 validated the new object first, which the update checks end with too
+		// (pkg/registry/storage/volumeattributesclass/strategy.go ValidateUpdate in 1.34).
+		errs = ValidateVolumeAttributesClass(c)
+	}
+	errs = append(errs, core.ValidateObjectMetaUpdate(&c.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))...)
 	if c.DriverName != old.DriverName {
 		errs = append(errs, field.Forbidden(field.NewPath("driverName"), "updates to driverName are forbidden."))
 	}

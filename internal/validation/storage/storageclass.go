@@ -5,6 +5,7 @@ import (
 
 	apicore "github.com/ssa-diff/ssa-diff/internal/api/core"
 	api "github.com/ssa-diff/ssa-diff/internal/api/storage"
+	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/validation/core"
 	"k8s.io/apimachinery/pkg/api/equality"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
@@ -42,10 +43,26 @@ func ValidateStorageClass(sc *api.StorageClass) field.ErrorList {
 	return append(errs, validateAllowedTopologies(sc.AllowedTopologies, field.NewPath("allowedTopologies"))...)
 }
 
-// ValidateStorageClassUpdate checks what an update of a StorageClass may not change:
-// parameters, provisioner, reclaim policy and binding mode (rules.md valid.update).
-func ValidateStorageClassUpdate(sc, old *api.StorageClass) field.ErrorList {
+// ValidateStorageClassUpdate checks what an update of a StorageClass may not change on the
+// server cfg describes: parameters, provisioner, reclaim policy and binding mode (rules.md
+// valid.update).
+func ValidateStorageClassUpdate(cfg *serverconfig.Config, sc, old *api.StorageClass) field.ErrorList {
 	errs := core.ValidateObjectMetaUpdate(&sc.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))
+	if !cfg.AtLeast(36) {
+		// Kubernetes 1.36 changed the errors of the first three to the immutable fields'
+		// one; before, each was Forbidden (pkg/apis/storage/validation/validation.go
+		// ValidateStorageClassUpdate in 1.34, 1.35). The reclaim policy is always defaulted.
+		if !mapsIdentical(sc.Parameters, old.Parameters) {
+			errs = append(errs, field.Forbidden(field.NewPath("parameters"), "updates to parameters are forbidden."))
+		}
+		if sc.Provisioner != old.Provisioner {
+			errs = append(errs, field.Forbidden(field.NewPath("provisioner"), "updates to provisioner are forbidden."))
+		}
+		if *sc.ReclaimPolicy != *old.ReclaimPolicy {
+			errs = append(errs, field.Forbidden(field.NewPath("reclaimPolicy"), "updates to reclaimPolicy are forbidden."))
+		}
+		return append(errs, apimachineryvalidation.ValidateImmutableField(sc.VolumeBindingMode, old.VolumeBindingMode, field.NewPath("volumeBindingMode"))...)
+	}
 	errs = append(errs, immutable(sc.Parameters, old.Parameters, field.NewPath("parameters"))...)
 	errs = append(errs, immutable(sc.Provisioner, old.Provisioner, field.NewPath("provisioner"))...)
 	errs = append(errs, immutable(sc.ReclaimPolicy, old.ReclaimPolicy, field.NewPath("reclaimPolicy"))...)

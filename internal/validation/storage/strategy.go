@@ -16,7 +16,7 @@ func Strategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 			Validate: func(obj any) field.ErrorList { return ValidateStorageClass(obj.(*api.StorageClass)) },
 			ValidateUpdate: func(obj, old any) field.ErrorList {
 				sc := obj.(*api.StorageClass)
-				return append(ValidateStorageClass(sc), ValidateStorageClassUpdate(sc, old.(*api.StorageClass))...)
+				return append(ValidateStorageClass(sc), ValidateStorageClassUpdate(cfg, sc, old.(*api.StorageClass))...)
 			},
 			Declarative:      storageClassDeclarative,
 			WarningsOnCreate: func(obj any) []string { return storageClassWarnings(obj.(*api.StorageClass)) },
@@ -24,13 +24,13 @@ func Strategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 		}
 	case "CSIDriver":
 		return &registry.Strategy{
-			Validate: func(obj any) field.ErrorList { return ValidateCSIDriver(obj.(*api.CSIDriver)) },
+			Validate: func(obj any) field.ErrorList { return ValidateCSIDriver(cfg, obj.(*api.CSIDriver)) },
 			ValidateUpdate: func(obj, old any) field.ErrorList {
-				return ValidateCSIDriverUpdate(obj.(*api.CSIDriver), old.(*api.CSIDriver))
+				return ValidateCSIDriverUpdate(cfg, obj.(*api.CSIDriver), old.(*api.CSIDriver))
 			},
 			Declarative:      registry.NoDeclarativeRules,
-			WarningsOnCreate: csiDriverWarningsOnCreate,
-			WarningsOnUpdate: csiDriverWarningsOnUpdate,
+			WarningsOnCreate: func(obj any) []string { return csiDriverWarningsOnCreate(cfg, obj) },
+			WarningsOnUpdate: func(obj, old any) []string { return csiDriverWarningsOnUpdate(cfg, obj, old) },
 		}
 	case "CSINode":
 		return &registry.Strategy{
@@ -68,7 +68,7 @@ func Strategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 		return &registry.Strategy{
 			Validate: func(obj any) field.ErrorList { return ValidateVolumeAttributesClass(obj.(*api.VolumeAttributesClass)) },
 			ValidateUpdate: func(obj, old any) field.ErrorList {
-				return ValidateVolumeAttributesClassUpdate(obj.(*api.VolumeAttributesClass), old.(*api.VolumeAttributesClass))
+				return ValidateVolumeAttributesClassUpdate(cfg, obj.(*api.VolumeAttributesClass), old.(*api.VolumeAttributesClass))
 			},
 			Declarative: registry.NoDeclarativeRules,
 		}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	api "github.com/ssa-diff/ssa-diff/internal/api/storage"
+	"github.com/ssa-diff/ssa-diff/internal/features"
+	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/validation/core"
 	"k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -51,17 +53,18 @@ func csiStorageCapacityWarnings(obj any) []string {
 	return nodeSelectorWarnings(obj.(*api.CSIStorageCapacity).NodeTopology, field.NewPath("nodeTopology"))
 }
 
-func csiDriverWarningsOnCreate(obj any) []string {
+// The token-in-secrets warnings need gate CSIServiceAccountTokenSecrets (new and on in 1.35).
+func csiDriverWarningsOnCreate(cfg *serverconfig.Config, obj any) []string {
 	d := obj.(*api.CSIDriver)
-	if len(d.Spec.TokenRequests) > 0 && d.Spec.ServiceAccountTokenInSecrets == nil {
+	if cfg.Enabled(features.CSIServiceAccountTokenSecrets) && len(d.Spec.TokenRequests) > 0 && d.Spec.ServiceAccountTokenInSecrets == nil {
 		return []string{serviceAccountTokenWarning}
 	}
 	return nil
 }
 
-func csiDriverWarningsOnUpdate(obj, old any) []string {
+func csiDriverWarningsOnUpdate(cfg *serverconfig.Config, obj, old any) []string {
 	d, o := obj.(*api.CSIDriver), old.(*api.CSIDriver)
-	if !equality.Semantic.DeepEqual(d.Spec.TokenRequests, o.Spec.TokenRequests) && len(d.Spec.TokenRequests) > 0 && d.Spec.ServiceAccountTokenInSecrets == nil {
+	if cfg.Enabled(features.CSIServiceAccountTokenSecrets) && !equality.Semantic.DeepEqual(d.Spec.TokenRequests, o.Spec.TokenRequests) && len(d.Spec.TokenRequests) > 0 && d.Spec.ServiceAccountTokenInSecrets == nil {
 		return []string{serviceAccountTokenWarning}
 	}
 	return nil

@@ -1,0 +1,50 @@
+package layout
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	core "github.com/ssa-diff/ssa-diff/internal/api/core"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// A pod template printed as each release's internal types lay it out: 1.37 keeps a pod's
+// host namespaces in its spec and has fields 1.36 lacks (EvictionResponders); 1.36 keeps
+// them in the security context, in its own order.
+func TestValuePodTemplate(t *testing.T) {
+	tpl := &core.PodTemplateSpec{
+		ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"app": "web"}},
+		Spec: core.PodSpec{
+			HostNetwork:     true,
+			SecurityContext: &core.PodSecurityContext{},
+			Containers:      []core.Container{{Name: "web", Image: "nginx"}},
+		},
+	}
+	latest, err := json.Marshal(Value(37, tpl))
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, _ := json.Marshal(tpl)
+	if string(latest) != string(plain) {
+		t.Errorf("1.37 is not encoding/json's:\n%s\n%s", latest, plain)
+	}
+	old, err := json.Marshal(Value(36, tpl))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(old)
+	for _, want := range []string{`{"labels":{"app":"web"},"Spec":{"Volumes":null,`, `"SecurityContext":{"HostNetwork":true,"HostPID":false,"HostIPC":false,"ShareProcessNamespace":null,"HostUsers":null,"SELinuxOptions":null`} {
+		if !strings.Contains(s, want) {
+			t.Errorf("1.36 lacks %s:\n%s", want, s)
+		}
+	}
+	for _, gone := range []string{`"EvictionResponders"`, `"DeprecatedServiceAccount"`, `"Spec":{"Volumes":null,"InitContainers":null,"Containers":[{"Name":"web","Image":"nginx","Command":null,"Args":null,"WorkingDir":"","Ports":null,"EnvFrom":null,"Env":null,"Resources":{"Limits":null,"Requests":null,"Claims":null},"ResizePolicy":null,"RestartPolicy":null,"RestartPolicyRules":null,"VolumeMounts":null,"VolumeDevices":null,"LivenessProbe":null,"ReadinessProbe":null,"StartupProbe":null,"Lifecycle":null,"TerminationMessagePath":"","TerminationMessagePolicy":"","ImagePullPolicy":"","SecurityContext":null,"Stdin":false,"StdinOnce":false,"TTY":false}],"EphemeralContainers":null,"RestartPolicy":"","TerminationGracePeriodSeconds":null,"ActiveDeadlineSeconds":null,"DNSPolicy":"","NodeSelector":null,"ServiceAccountName":"","DeprecatedServiceAccount"`} {
+		if strings.Contains(s, gone) {
+			t.Errorf("1.36 has %s:\n%s", gone, s)
+		}
+	}
+	if Value(36, "x") != "x" || Value(36, 3) != 3 {
+		t.Error("values of no internal type are not their own")
+	}
+}
