@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/ssa-diff/ssa-diff/internal/conversion"
+	"github.com/ssa-diff/ssa-diff/internal/crdvalidation"
 	"github.com/ssa-diff/ssa-diff/internal/defaults"
 	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/strategy"
@@ -46,6 +47,8 @@ type Model struct {
 	// server is cfg as the ports of the server's code take it: the minor, its default
 	// feature gates, the service IP families.
 	server *serverconfig.Config
+	// customResources validates custom resources as the server's minor does.
+	customResources crdvalidation.Validator
 }
 
 var _ server.Model = (*Model)(nil)
@@ -65,7 +68,7 @@ func New(cfg Config) (*Model, error) {
 	}
 	server := serverconfig.For(cfg.Version)
 	server.ServiceIPFamilies = cfg.ServiceIPFamilies
-	return &Model{cfg: cfg, server: server}, nil
+	return &Model{cfg: cfg, server: server, customResources: customResources(server)}, nil
 }
 
 // Config returns the cluster the model predicts, its Version resolved (never the zero one).
@@ -169,7 +172,7 @@ func (m *Model) PrepareForCreate(t *schema.Type, decoded, obj map[string]any) er
 // update keeps the uid.
 func (m *Model) Validate(t *schema.Type, subresource string, obj, old map[string]any) server.Validation {
 	// Custom resources of a CRD, and CRDs themselves: apiextensions-apiserver's validation.
-	if v, ok := validateCustomResource(t, subresource, obj, old); ok {
+	if v, ok := m.validateCustomResource(t, subresource, obj, old); ok {
 		return v
 	}
 	if t.Source == schema.SourceBuiltin {

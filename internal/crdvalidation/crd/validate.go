@@ -10,6 +10,7 @@ import (
 
 	"github.com/ssa-diff/ssa-diff/internal/celrules"
 	"github.com/ssa-diff/ssa-diff/internal/formats"
+	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 	"github.com/ssa-diff/ssa-diff/schema/crdschema"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -33,30 +34,31 @@ type Result struct {
 }
 
 // Validate validates obj, a CustomResourceDefinition (apiextensions.k8s.io/v1) about to be
-// stored; old is the stored one on an update, nil on a create.
-func Validate(obj, old map[string]any) (r Result) {
+// stored, as the kube-apiserver cfg does; old is the stored one on an update, nil on a
+// create.
+func Validate(cfg *serverconfig.Config, obj, old map[string]any) (r Result) {
 	defer func() {
 		if p := recover(); p != nil {
 			r = Result{Crashed: fmt.Sprint(p)}
 		}
 	}()
-	return validate(obj, old)
+	return validate(cfg, obj, old)
 }
 
-func validate(obj, old map[string]any) Result {
+func validate(cfg *serverconfig.Config, obj, old map[string]any) Result {
 	d, err := Read(obj, old)
 	if err != nil {
 		return Result{Errors: field.ErrorList{field.Invalid(field.NewPath("spec"), "", err.Error())}}
 	}
 	if old == nil {
-		errs := validateCreate(d)
+		errs := validateCreate(cfg, d)
 		if len(errs) == 0 {
 			errs = metavalidation.ValidateObjectMetaAccessor(accessor(obj), false, pathSegment, field.NewPath("metadata"))
 		}
 		var r Result
 		r.Errors = errs
 		if len(errs) == 0 {
-			r.Warnings = warnings(d, nil)
+			r.Warnings = warnings(cfg, d, nil)
 		}
 		return r
 	}
@@ -68,10 +70,10 @@ func validate(obj, old map[string]any) Result {
 	withRV := withResourceVersion(obj, old)
 	errs := metavalidation.ValidateObjectMetaAccessor(accessor(withRV), false, pathSegment, p)
 	errs = append(errs, metavalidation.ValidateObjectMetaAccessorUpdate(accessor(withRV), accessor(old), p)...)
-	errs = append(errs, validateUpdate(d, od, withRV, old)...)
+	errs = append(errs, validateUpdate(cfg, d, od, withRV, old)...)
 	r := Result{Errors: errs}
 	if len(errs) == 0 {
-		r.Warnings = warnings(d, od)
+		r.Warnings = warnings(cfg, d, od)
 	}
 	return r
 }
@@ -135,12 +137,12 @@ func objectMeta(m map[string]any) (*metav1.ObjectMeta, error) {
 	return om, err
 }
 
-func newOptions() *options {
-	return &options{allowDefaults: true, requireOpenAPISchema: true, requireValidPropertyType: true, requireStructuralSchema: true,
+func newOptions(cfg *serverconfig.Config) *options {
+	return &options{cfg: cfg, allowDefaults: true, requireOpenAPISchema: true, requireValidPropertyType: true, requireStructuralSchema: true,
 		requirePrunedDefaults: true, requireAtomicSetType: true, requireMapListKeysMapSet: true}
 }
 
-func validateCreate(d *Definition) field.ErrorList {
+func validateCreate(cfg *serverconfig.Config, d *Definition) field.ErrorList {
 	name := func(n string, prefix bool) []string {
 		out := metavalidation.NameIsDNSSubdomain(n, prefix)
 		if n != d.Spec.Names.Plural+"."+d.Spec.Group {
@@ -154,15 +156,16 @@ func validateCreate(d *Definition) field.ErrorList {
 	} else {
 		errs = metavalidation.ValidateObjectMetaDeclaratively(context.Background(), operation.Create, om, nil, false, name, field.NewPath("metadata"), true)
 	}
-	errs = append(errs, validateSpec(&d.Spec, newOptions(), field.NewPath("spec"))...)
+	errs = append(errs, validateSpec(&d.Spec, newOptions(cfg), field.NewPath("spec"))...)
 	errs = append(errs, storedVersions(d.StoredVersions, d.Spec.Versions, field.NewPath("status").Child("storedVersions"))...)
 	errs = append(errs, apiApproval(d, nil)...)
 	errs = append(errs, preserveUnknownFields(d, nil)...)
 	return errs
 }
 
-func validateUpdate(d, od *Definition, obj, old map[string]any) field.ErrorList {
+func validateUpdate(cfg *serverconfig.Config, d, od *Definition, obj, old map[string]any) field.ErrorList {
 	opts := &options{
+		cfg:                      cfg,
 		allowDefaults:            true,
 		requireOpenAPISchema:     allSchemas(&od.Spec),
 		requireValidPropertyType: !anySchema(&od.Spec, func(s *crdschema.Schema) bool { return s.Type != "" && !contains(openAPIV3Types, s.Type) }),
@@ -669,10 +672,10 @@ func validateValidation(v *Validation, status bool, opts *options, p *field.Path
 			initErrs = append(initErrs, field.Invalid(sp, "", err.Error()))
 		} else if se := validateStructural(sp, s); len(se) > 0 {
 			errs = append(errs, se...)
-		} else if de := validateDefaults(sp, s, opts.requirePrunedDefaults); len(de) > 0 {
+		} else if de := validateDefaults(opts.server(), sp, s, opts.requirePrunedDefaults); len(de) > 0 {
 			errs = append(errs, de...)
 		} else {
-			cc = rootContext(s)
+			cc = rootContext(opts.server(), s)
 		}
 	}
 	we := walk(s, sp, std, true, opts, cc)
@@ -963,17 +966,18 @@ func preserveUnknownFields(d, od *Definition) field.ErrorList {
 // warnings are the server's warnings about a CRD written: formats it does not know (on an
 // update, only those the old CRD did not have), and list-type set lists of objects or lists
 // (on an update, only new ones).
-func warnings(d, od *Definition) []string {
+func warnings(cfg *serverconfig.Config, d, od *Definition) []string {
+	fs := formats.SchemasOf(cfg.Version)
 	var old map[string]bool
 	if od != nil {
 		old = map[string]bool{}
-		for _, f := range unrecognizedFormats(&od.Spec) {
+		for _, f := range unrecognizedFormats(fs, &od.Spec) {
 			old[f] = true
 		}
 	}
 	var out []string
 	seen := map[string]bool{}
-	for _, f := range unrecognizedFormats(&d.Spec) {
+	for _, f := range unrecognizedFormats(fs, &d.Spec) {
 		w := fmt.Sprintf("unrecognized format %q", f)
 		if old[f] || seen[w] {
 			continue
@@ -996,11 +1000,11 @@ func warnings(d, od *Definition) []string {
 	return out
 }
 
-func unrecognizedFormats(spec *Spec) []string {
+func unrecognizedFormats(fs formats.Schemas, spec *Spec) []string {
 	var out []string
 	for _, s := range schemas(spec) {
 		eachSchema(s, func(n *crdschema.Schema) bool {
-			if n.Format != "" && formats.Supported(n.Type, n.Format) == "" {
+			if fs.Unrecognized(n.Type, n.Format) {
 				out = append(out, n.Format)
 			}
 			return false

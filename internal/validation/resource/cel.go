@@ -9,6 +9,7 @@ import (
 	"github.com/google/cel-go/ext"
 	api "github.com/ssa-diff/ssa-diff/internal/api/resource"
 	"github.com/ssa-diff/ssa-diff/internal/cellib"
+	"github.com/ssa-diff/ssa-diff/server/version"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	apiservercel "k8s.io/apiserver/pkg/cel"
 )
@@ -32,7 +33,8 @@ func bounded(t *apiservercel.DeclType, max int64) *apiservercel.DeclType {
 }
 
 var selectorEnv = sync.OnceValues(func() (*draEnv, error) {
-	base, err := cellib.Env(cellib.New)
+	// TODO(groups): the server's minor (cfg.Version); 1.37 until DRA's selectors take it.
+	base, err := cellib.Env(version.Latest(), cellib.New)
 	if err != nil {
 		return nil, err
 	}

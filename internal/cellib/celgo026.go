@@ -1,0 +1,178 @@
+package cellib
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/google/cel-go/cel"
+	"github.com/google/cel-go/checker"
+	"github.com/google/cel-go/common"
+	"github.com/google/cel-go/common/overloads"
+	"github.com/google/cel-go/common/types"
+	"github.com/google/cel-go/common/types/ref"
+	"github.com/google/cel-go/parser"
+	"github.com/ssa-diff/ssa-diff/server/version"
+)
+
+// kube-apiserver 1.34 to 1.36 link cel-go v0.26.0; 1.37 and ssa-diff link v0.29.2. What
+// v0.26.0 did differently, and a rule can see, is restated here for those servers (see
+// celGo026): the declarations below replace v0.29.2's bindings of the same overloads, or add
+// the overloads it dropped.
+
+// Compile compiles expr in env, an environment of a server of minor server, as that server
+// does: on servers before 1.37, whose cel-go parser does not enable backtick-escaped
+// identifiers (v0.29.2's does by default), an expression using them fails to parse with
+// "unsupported syntax: '`'" and whatever else the parse reports.
+func Compile(env *cel.Env, server version.Version, expr string) (*cel.Ast, *cel.Issues) {
+	if celGo026(server.MinorNumber()) && strings.ContainsRune(expr, '`') {
+		if iss := parseWithoutEscapes(env, expr); iss != nil {
+			return nil, iss
+		}
+	}
+	return env.Compile(expr)
+}
+
+// parseWithoutEscapes parses expr as cel-go v0.26.0's parser does in the server's
+// environments (its macros, optional syntax, no escaped identifiers): nil when it parses.
+func parseWithoutEscapes(env *cel.Env, expr string) *cel.Issues {
+	p, err := parser.NewParser(parser.Macros(env.Macros()...), parser.EnableOptionalSyntax(true), parser.EnableIdentEscapeSyntax(false))
+	if err != nil {
+		return nil
+	}
+	_, errs := p.Parse(common.NewTextSource(expr))
+	if len(errs.GetErrors()) == 0 {
+		return nil
+	}
+	return cel.NewIssues(errs)
+}
+
+// durationOfInt026 is the standard library's duration(int), which v0.29.2 removed: the
+// rule type-checks, and the conversion fails when it runs ("type conversion error from
+// 'int' to 'google.protobuf.Duration'"; a literal argument fails the duration-literal
+// validator instead: "invalid duration argument").
+func durationOfInt026() cel.EnvOption {
+	return cel.Function(overloads.TypeConvertDuration, cel.Overload("int64_to_duration", []*cel.Type{cel.IntType}, cel.DurationType,
+		cel.UnaryBinding(func(v ref.Val) ref.Val { return v.ConvertToType(types.DurationType) })))
+}
+
+// stringsIndexOf026 are ext.Strings' indexOf and lastIndexOf with an offset as v0.26.0 has
+// them: an empty needle is found at the offset itself, whatever the offset (v0.29.2 clamps
+// it to the string's end, and refuses a negative one).
+func stringsIndexOf026() []cel.EnvOption {
+	offset := func(f func(str, substr string, offset int64) (int64, error)) cel.OverloadOpt {
+		return cel.FunctionBinding(func(args ...ref.Val) ref.Val {
+			i, err := f(string(args[0].(types.String)), string(args[1].(types.String)), int64(args[2].(types.Int)))
+			if err != nil {
+				return types.NewErrFromString(err.Error())
+			}
+			return types.Int(i)
+		})
+	}
+	return []cel.EnvOption{
+		cel.Function("indexOf", cel.MemberOverload("string_index_of_string_int", []*cel.Type{cel.StringType, cel.StringType, cel.IntType}, cel.IntType,
+			offset(indexOfOffset026))),
+		cel.Function("lastIndexOf", cel.MemberOverload("string_last_index_of_string_int", []*cel.Type{cel.StringType, cel.StringType, cel.IntType}, cel.IntType,
+			offset(lastIndexOfOffset026))),
+	}
+}
+
+// indexOfOffset026 is v0.26.0's ext/strings.go indexOfOffset.
+func indexOfOffset026(str, substr string, offset int64) (int64, error) {
+	if substr == "" {
+		return offset, nil
+	}
+	off := int(offset)
+	runes := []rune(str)
+	subrunes := []rune(substr)
+	if off < 0 {
+		return -1, fmt.Errorf("index out of range: %d", off)
+	}
+	if off >= len(runes) {
+		return -1, nil
+	}
+	for i := off; i < len(runes)-(len(subrunes)-1); i++ {
+		found := true
+		for j := 0; j < len(subrunes); j++ {
+			if runes[i+j] != subrunes[j] {
+				found = false
+				break
+			}
+		}
+		if found {
+			return int64(i), nil
+		}
+	}
+	return -1, nil
+}
+
+// lastIndexOfOffset026 is v0.26.0's ext/strings.go lastIndexOfOffset.
+func lastIndexOfOffset026(str, substr string, offset int64) (int64, error) {
+	if substr == "" {
+		return offset, nil
+	}
+	off := int(offset)
+	runes := []rune(str)
+	subrunes := []rune(substr)
+	if off < 0 {
+		return -1, fmt.Errorf("index out of range: %d", off)
+	}
+	if off >= len(runes) {
+		return -1, nil
+	}
+	if off > len(runes)-len(subrunes) {
+		off = len(runes) - len(subrunes)
+	}
+	for i := off; i >= 0; i-- {
+		found := true
+		for j := 0; j < len(subrunes); j++ {
+			if runes[i+j] != subrunes[j] {
+				found = false
+				break
+			}
+		}
+		if found {
+			return int64(i), nil
+		}
+	}
+	return -1, nil
+}
+
+// listsRange026 is ext.Lists' lists.range as v0.26.0 has it: no limit (v0.29.2 refuses a
+// negative size and one above 1,000,000); a negative size is the empty list.
+func listsRange026() cel.EnvOption {
+	return cel.Function("lists.range", cel.Overload("lists_range", []*cel.Type{cel.IntType}, cel.ListType(cel.IntType),
+		cel.UnaryBinding(func(n ref.Val) ref.Val {
+			var out []ref.Val
+			for i := types.Int(0); i < n.(types.Int); i++ {
+				out = append(out, i)
+			}
+			return types.DefaultTypeAdapter.NativeToValue(out)
+		})))
+}
+
+// callCost026 is what v0.26.0 charges, where v0.29.2 charges otherwise, for a call it
+// prices itself (nil: the same in both): startsWith and endsWith cost the receiver's length
+// (v0.29.2: the prefix's), and the global matches(string, regex) is a constant-time call
+// (v0.29.2 prices it as the receiver form).
+func callCost026(overloadID string, args []ref.Val) *uint64 {
+	switch overloadID {
+	case overloads.StartsWithString, overloads.EndsWithString:
+		if len(args) == 2 {
+			c := uint64(math.Ceil(float64(actualSize(args[0])) * common.StringTraversalCostFactor))
+			return &c
+		}
+	case overloads.Matches:
+		return one()
+	}
+	return nil
+}
+
+// estimateCallCost026 is v0.26.0's estimate where v0.29.2's differs: the global
+// matches(string, regex) is estimated as a constant-time call.
+func estimateCallCost026(overloadID string, target *checker.AstNode, args []checker.AstNode) *checker.CallEstimate {
+	if overloadID == overloads.Matches && target == nil && len(args) == 2 {
+		return &checker.CallEstimate{CostEstimate: checker.CostEstimate{Min: 1, Max: 1}}
+	}
+	return nil
+}
