@@ -3,17 +3,22 @@ package merge
 import (
 	"github.com/ssa-diff/ssa-diff/schema"
 	"github.com/ssa-diff/ssa-diff/server"
+	"github.com/ssa-diff/ssa-diff/server/version"
 	smdpath "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 )
 
-// resetFilters builds the per-apiVersion filters structured-merge-diff takes. Every served
-// version of the kind gets the same table.
-func resetFilters(reg *schema.Registry, t *schema.Type, subresource string) map[smdpath.APIVersion]smdpath.Filter {
-	paths := server.ResetFields(t, subresource)
+// resetFilters builds the per-apiVersion filters structured-merge-diff takes, for the
+// server of minor v: the request's version gets the endpoint's table, and every served
+// version of the kind too where the server gives them the same (server.ResetAtEveryVersion).
+func resetFilters(v version.Version, reg *schema.Registry, t *schema.Type, subresource string) map[smdpath.APIVersion]smdpath.Filter {
+	paths := server.ResetFields(v, t, subresource)
 	if len(paths) == 0 {
 		return nil
 	}
 	sets := map[smdpath.APIVersion]*smdpath.Set{smdpath.APIVersion(t.GVK.APIVersion()): smdpath.NewSet(paths...)}
+	if !server.ResetAtEveryVersion(v, t, subresource) {
+		return smdpath.NewExcludeFilterSetMap(sets)
+	}
 	for _, g := range reg.Versions(t.GVK.Group, t.GVK.Kind) {
 		sets[smdpath.APIVersion(g.APIVersion())] = smdpath.NewSet(paths...)
 	}

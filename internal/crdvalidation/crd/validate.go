@@ -964,8 +964,8 @@ func preserveUnknownFields(d, od *Definition) field.ErrorList {
 }
 
 // warnings are the server's warnings about a CRD written: formats it does not know (on an
-// update, only those the old CRD did not have), and list-type set lists of objects or lists
-// (on an update, only new ones).
+// update, only those the old CRD did not have), and from 1.37 list-type set lists of objects
+// or lists (on an update, only new ones).
 func warnings(cfg *serverconfig.Config, d, od *Definition) []string {
 	fs := formats.SchemasOf(cfg.Version)
 	var old map[string]bool
@@ -984,6 +984,10 @@ func warnings(cfg *serverconfig.Config, d, od *Definition) []string {
 		}
 		seen[w] = true
 		out = append(out, w)
+	}
+	if !cfg.AtLeast(37) {
+		// The warning about list-type set lists of objects or lists came with 1.37.
+		return out
 	}
 	var oldSets map[string]bool
 	if od != nil {
