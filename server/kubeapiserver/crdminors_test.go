@@ -232,13 +232,14 @@ func compareAnswer(t *testing.T, got *merge.Result, want recordedAnswer) {
 }
 
 // comparable is what of an object the comparison looks at: managedFields without times,
-// labels, annotations, spec and status, as JSON values.
+// labels, annotations, deletion timestamp and grace period, spec and status, as JSON values.
 func comparable(obj map[string]any) map[string]any {
 	b, _ := json.Marshal(obj)
 	var o map[string]any
 	_ = json.Unmarshal(b, &o)
 	md, _ := o["metadata"].(map[string]any)
-	out := map[string]any{"spec": o["spec"], "status": o["status"], "labels": md["labels"], "annotations": md["annotations"]}
+	out := map[string]any{"spec": o["spec"], "status": o["status"], "labels": md["labels"], "annotations": md["annotations"],
+		"deletionTimestamp": md["deletionTimestamp"], "deletionGracePeriodSeconds": md["deletionGracePeriodSeconds"]}
 	var mfs []any
 	if l, ok := md["managedFields"].([]any); ok {
 		for _, e := range l {

@@ -136,10 +136,17 @@ func (m *Model) EmptyObject(t *schema.Type) map[string]any {
 // decoded is the object as the request decoded it, before defaulting (see
 // strategy.NeedsDecoded; nil when not kept).
 func (m *Model) PrepareForCreate(t *schema.Type, decoded, obj map[string]any) error {
-	// The store wipes the system fields a create may not set (the uid is refused before:
-	// rules.md create.uid); it fills creationTimestamp and uid itself (Assigned).
+	// The store fills creationTimestamp and uid (Assigned; a uid is refused before: rules.md
+	// create.uid), and never stores selfLink. From 1.37 it also wipes the system fields a
+	// create may not set when the create comes through apply or PUT (store.Update:
+	// rest.WipeObjectMetaSystemFields, which only a POST ran before): on 1.34-1.36 such a
+	// create keeps the body's deletionTimestamp and deletionGracePeriodSeconds.
 	md := unstructured.EnsureObject(obj, "metadata")
-	for _, k := range []string{"creationTimestamp", "deletionTimestamp", "deletionGracePeriodSeconds", "selfLink"} {
+	wipe := []string{"creationTimestamp", "selfLink"}
+	if m.server.AtLeast(37) {
+		wipe = append(wipe, "deletionTimestamp", "deletionGracePeriodSeconds")
+	}
+	for _, k := range wipe {
 		delete(md, k)
 	}
 	if builtinKnown(t) {

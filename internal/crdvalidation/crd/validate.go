@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/url"
+	"reflect"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -175,6 +176,7 @@ func validateUpdate(cfg *serverconfig.Config, d, od *Definition, obj, old map[st
 		requireMapListKeysMapSet: !anySchema(&od.Spec, func(s *crdschema.Schema) bool { return len(mapListKeysMapSet(s, field.NewPath(""))) > 0 }),
 		storedRules:              map[string]bool{},
 		storedMsgs:               map[string]bool{},
+		tooManySelectable:        tooManySelectableAllowed(cfg, d, od),
 	}
 	for _, s := range schemas(&od.Spec) {
 		eachSchema(s, func(n *crdschema.Schema) bool {
@@ -475,7 +477,7 @@ func validateSpecWith(spec *Spec, opts *options, p *field.Path, unchanged map[st
 		if spec.Validation == nil {
 			errs = append(errs, field.Invalid(p.Child("selectableFields"), "", "may only be set when validations.schema is included"))
 		} else {
-			errs = append(errs, validateSelectableFields(spec.SelectableFields, spec.Validation.Schema, p.Child("selectableFields"))...)
+			errs = append(errs, validateSelectableFields(spec.SelectableFields, spec.Validation.Schema, p.Child("selectableFields"), o.tooManySelectable[""])...)
 		}
 	}
 	if c := spec.Conversion; c != nil && c.Strategy != "None" && (spec.PreserveUnknownFields == nil || *spec.PreserveUnknownFields) {
@@ -541,7 +543,7 @@ func validateVersion(v *Version, p *field.Path, status bool, opts *options) fiel
 		if v.Schema == nil || v.Schema.Schema == nil {
 			errs = append(errs, field.Invalid(p.Child("selectableFields"), "", "may only be set when `version.schema.openAPIV3Schema` is not included"))
 		} else {
-			errs = append(errs, validateSelectableFields(v.SelectableFields, v.Schema.Schema, p.Child("selectableFields"))...)
+			errs = append(errs, validateSelectableFields(v.SelectableFields, v.Schema.Schema, p.Child("selectableFields"), opts.tooManySelectable[v.Name])...)
 		}
 	}
 	return errs
@@ -757,7 +759,10 @@ func validateColumn(c *Column, p *field.Path) field.ErrorList {
 	return errs
 }
 
-func validateSelectableFields(fields []SelectableField, s *crdschema.Schema, p *field.Path) field.ErrorList {
+// validateSelectableFields checks a list of selectable fields (of the spec, or of a version);
+// allowTooMany lets it hold more than 8 (an update that leaves a list the old CRD already had
+// too many in unchanged, from 1.35).
+func validateSelectableFields(fields []SelectableField, s *crdschema.Schema, p *field.Path, allowTooMany bool) field.ErrorList {
 	var errs field.ErrorList
 	unique := map[string]bool{}
 	for i, f := range fields {
@@ -783,10 +788,33 @@ func validateSelectableFields(fields []SelectableField, s *crdschema.Schema, p *
 			unique[path.String()] = true
 		}
 	}
-	if len(unique) > 8 {
-		errs = append(errs, field.TooMany(p, len(unique), 8))
+	if len(unique) > maxSelectableFields && !allowTooMany {
+		errs = append(errs, field.TooMany(p, len(unique), maxSelectableFields))
 	}
 	return errs
+}
+
+const maxSelectableFields = 8
+
+// tooManySelectableAllowed names the selectable field lists ("" for the spec's, else the
+// version's) an update may keep with more than 8 fields: those the old CRD already had too
+// many in, unchanged (1.35; 1.34 refuses them).
+func tooManySelectableAllowed(cfg *serverconfig.Config, d, od *Definition) map[string]bool {
+	out := map[string]bool{}
+	if !cfg.AtLeast(35) {
+		return out
+	}
+	if len(od.Spec.SelectableFields) > maxSelectableFields && reflect.DeepEqual(d.Spec.SelectableFields, od.Spec.SelectableFields) {
+		out[""] = true
+	}
+	for _, v := range d.Spec.Versions {
+		for _, ov := range od.Spec.Versions {
+			if ov.Name == v.Name && len(ov.SelectableFields) > maxSelectableFields && reflect.DeepEqual(v.SelectableFields, ov.SelectableFields) {
+				out[v.Name] = true
+			}
+		}
+	}
+	return out
 }
 
 func validateConversion(c *Conversion, p *field.Path) field.ErrorList {

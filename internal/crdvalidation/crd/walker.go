@@ -39,6 +39,8 @@ type options struct {
 	requireOpenAPISchema     bool
 	suppressPerExpression    bool
 	storedRules, storedMsgs  map[string]bool
+	// tooManySelectable: see tooManySelectableAllowed.
+	tooManySelectable map[string]bool
 }
 
 // server is the kube-apiserver's minor.
