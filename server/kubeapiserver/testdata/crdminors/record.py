@@ -95,7 +95,8 @@ def record(name, minor):
         first = load(d, reqs[0]["file"])
         if first["metadata"].get("namespace"):
             call("POST", "/api/v1/namespaces", {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": first["metadata"]["namespace"]}})
-        call("DELETE", path_of(first, crd))
+        if first["kind"] != "CustomResourceDefinition":
+            call("DELETE", path_of(first, crd))
         for i, r in enumerate(reqs):
             obj, last = load(d, r["file"]), i == len(reqs) - 1
             code, out, warns = apply(obj, crd, last, r.get("subresource", ""), r.get("manager", "gitops"))
