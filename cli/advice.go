@@ -7,18 +7,18 @@ import (
 
 	"github.com/spf13/pflag"
 	"github.com/ssa-diff/ssa-diff/internal/report"
+	"github.com/ssa-diff/ssa-diff/judge/advice"
 	"github.com/ssa-diff/ssa-diff/merge"
-	"github.com/ssa-diff/ssa-diff/merge/advice"
 	"github.com/ssa-diff/ssa-diff/schema"
 )
 
-// adviceOptions are the flags of the spec/status advice (package merge/advice).
+// adviceOptions are the flags of the spec/status advice (package judge/advice).
 type adviceOptions struct {
 	disabled []string
 	off      bool
 }
 
-func (c *config) addAdviceFlags(fs *pflag.FlagSet) {
+func (c *options) addAdviceFlags(fs *pflag.FlagSet) {
 	fs.StringArrayVar(&c.advice.disabled, "disable-advice", nil, "Silence one advice by its id (repeatable): "+strings.Join(adviceIDs(), ", ")+".")
 	fs.BoolVar(&c.advice.off, "no-advice", false, "Print no advice and no state line.")
 }
@@ -34,7 +34,7 @@ func adviceIDs() []string {
 	return ids
 }
 
-func (c *config) checkAdvice() error {
+func (c *options) checkAdvice() error {
 	for _, id := range c.advice.disabled {
 		if !advice.IsKnown(id) {
 			return fmt.Errorf("--disable-advice: unknown advice %q (known: %s)", id, strings.Join(adviceIDs(), ", "))
@@ -44,7 +44,7 @@ func (c *config) checkAdvice() error {
 }
 
 // addAdvice attaches the advice on the prediction and the live object's state to res.
-func (c *config) addAdvice(res *report.Result, eng predictor, reg *schema.Registry, live, manifest map[string]any, p *merge.Result) {
+func (c *invocation) addAdvice(res *report.Result, eng predictor, reg *schema.Registry, live, manifest map[string]any, p *merge.Result) {
 	if c.advice.off || res == nil || p == nil {
 		return
 	}
@@ -55,7 +55,7 @@ func (c *config) addAdvice(res *report.Result, eng predictor, reg *schema.Regist
 	if e, ok := eng.(engine); ok {
 		opts.Engine = e.Engine
 	}
-	in := advice.Input{Live: live, Manifest: manifest, Result: p, Manager: c.manager(), Subresource: c.subresource, Applier: advice.Applier(c.applier)}
+	in := advice.Input{Live: live, Manifest: manifest, Result: p, Manager: c.client.Manager(), Subresource: c.subresource, Applier: advice.Applier(c.client.Name())}
 	res.Advice = advice.Analyze(in, opts)
 	if live != nil {
 		if st, ok := advice.StateOf(live, opts); ok {

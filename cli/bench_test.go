@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ssa-diff/ssa-diff/appliers"
 	"github.com/ssa-diff/ssa-diff/internal/input"
 	"github.com/ssa-diff/ssa-diff/merge"
-	"github.com/ssa-diff/ssa-diff/merge/appliers"
 	"github.com/ssa-diff/ssa-diff/schema"
 	"github.com/ssa-diff/ssa-diff/server/kubeapiserver"
 )
@@ -103,7 +103,7 @@ func BenchmarkEngineCorpus(b *testing.B) {
 			return appliers.ArgoCD(eng, request(p, ""), appliers.ArgoCDOptions{Application: "platform"})
 		}},
 		{"flux", func(p *input.Pair) (*merge.Result, error) {
-			return appliers.Flux(eng, request(p, ""), appliers.FluxOptions{Normalize: normalizeAsFlux})
+			return appliers.Flux(eng, request(p, ""), appliers.FluxOptions{Normalize: appliers.NormalizeAsGoTypes})
 		}},
 	} {
 		b.Run(a.name, func(b *testing.B) {

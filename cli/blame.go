@@ -14,6 +14,7 @@ import (
 	"github.com/ssa-diff/ssa-diff/internal/blame"
 	"github.com/ssa-diff/ssa-diff/internal/input"
 	"github.com/ssa-diff/ssa-diff/internal/output"
+	"github.com/ssa-diff/ssa-diff/schema"
 )
 
 const blameUsage = `%[1]s blame shows who owns each field of live objects, and since when, from
@@ -109,7 +110,7 @@ func runBlame(prog string, args []string, stdin io.Reader, stdout, stderr io.Wri
 			code = 2
 			continue
 		}
-		gvk := input.GVKOf(obj)
+		gvk := schema.GVKOf(obj)
 		md, _ := obj["metadata"].(map[string]any)
 		ns, _ := md["namespace"].(string)
 		name, _ := md["name"].(string)

@@ -8,13 +8,15 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/spf13/pflag"
+	"github.com/ssa-diff/ssa-diff/appliers"
 	"github.com/ssa-diff/ssa-diff/internal/output"
 	"github.com/ssa-diff/ssa-diff/internal/report"
+	"github.com/ssa-diff/ssa-diff/judge"
 	"github.com/ssa-diff/ssa-diff/merge"
-	"github.com/ssa-diff/ssa-diff/merge/appliers"
 	"github.com/ssa-diff/ssa-diff/schema"
 	"github.com/ssa-diff/ssa-diff/server/kubeapiserver"
 )
@@ -62,51 +64,41 @@ func runAs(prog string, args []string, stdin io.Reader, stdout, stderr io.Writer
 	if cfg == nil {
 		return code
 	}
-	cfg.stdin, cfg.stdout, cfg.stderr, cfg.getenv = stdin, stdout, stderr, getenv
-	hooks := kubeapiserver.MustNew(kubeapiserver.Config{AllowPrivileged: cfg.allowPrivileged, ServiceIPFamilies: cfg.serviceIPFamilies})
-	return cfg.run(func(reg *schema.Registry) predictor {
-		return engine{merge.New(reg, hooks, merge.WithCompactManagedFields())}
+	inv := newInvocation(cfg, stdin, stdout, stderr, getenv)
+	model := kubeapiserver.MustNew(kubeapiserver.Config{AllowPrivileged: cfg.allowPrivileged, ServiceIPFamilies: cfg.serviceIPFamilies})
+	return inv.execute(func(reg *schema.Registry) predictor {
+		return engine{merge.New(reg, model, merge.WithCompactManagedFields())}
 	})
 }
 
-// engine is the prediction engine and the clients' appliers on it: the command's
-// predictor.
+// engine is the prediction engine, on which the run's applier sends its requests: the
+// command's predictor.
 type engine struct{ *merge.Engine }
 
-func (e engine) KubectlApply(req merge.Request) (*merge.Result, error) {
-	return appliers.Kubectl(e.Engine, req)
+// Predict is the applier's apply on the engine.
+func (e engine) Predict(a appliers.Applier, req merge.Request) (*merge.Result, error) {
+	return a.Apply(e.Engine, req)
 }
 
-func (e engine) ArgoCDApply(req merge.Request, opts appliers.ArgoCDOptions) (*merge.Result, error) {
-	return appliers.ArgoCD(e.Engine, req, opts)
-}
-
-func (e engine) FluxApply(req merge.Request, opts appliers.FluxOptions) (*merge.Result, error) {
-	return appliers.Flux(e.Engine, req, opts)
-}
-
-// predictor is the part of the engine the command uses.
+// predictor is what the command asks of the engine (tests give it fakes).
 type predictor interface {
-	Apply(req merge.Request) (*merge.Result, error)
-	KubectlApply(req merge.Request) (*merge.Result, error)
-	ArgoCDApply(req merge.Request, opts appliers.ArgoCDOptions) (*merge.Result, error)
-	FluxApply(req merge.Request, opts appliers.FluxOptions) (*merge.Result, error)
+	Predict(a appliers.Applier, req merge.Request) (*merge.Result, error)
 }
 
-// config is a parsed command line.
-type config struct {
+// options is a parsed command line: read once by parseFlags, never changed after.
+type options struct {
 	// allowPrivileged: kube-apiserver's --allow-privileged.
 	allowPrivileged bool
 	// serviceIPFamilies: the families of kube-apiserver's --service-cluster-ip-range, the
 	// primary first; nil: not declared.
 	serviceIPFamilies ipFamiliesFlag
-	// getenv, when set, makes the run set the garbage collector (see gc.go).
-	getenv            func(string) string
 	manifests         []string
 	live              string
 	fieldManager      string
 	force             bool
 	applier           string
+	// client is the applier the run applies with, chosen once from the flags.
+	client            appliers.Applier
 	subresource       string
 	crds              []string
 	schemas           []string
@@ -123,14 +115,35 @@ type config struct {
 	gate              gateOptions
 	advice            adviceOptions
 	liveOpts          liveOptions
-	// registry is the schema registry of the run, set before predictions start.
-	registry    *schema.Registry
-	showVersion bool
-	// webhooks are the admission webhooks the live state declares.
-	webhooks []webhook
+	showVersion       bool
+}
 
+// newInvocation is a run of the command with these options and streams.
+func newInvocation(opts *options, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) *invocation {
+	return &invocation{options: opts, stdin: stdin, stdout: stdout, stderr: stderr, getenv: getenv, namespace: opts.namespace, client: opts.client}
+}
+
+// invocation is one run of the command over its options: the streams it reads and writes,
+// and what the run learns before it predicts (the schemas, the judge of its predictions,
+// the namespace a cluster read puts objects in).
+type invocation struct {
+	*options
 	stdin          io.Reader
 	stdout, stderr io.Writer
+	// getenv, when set, makes the run set the garbage collector (see gc.go).
+	getenv func(string) string
+	// namespace is where objects that name none go: --namespace, or the namespace of the
+	// cluster read that made the live state.
+	namespace string
+	// registry is the schema registry of the run, set before predictions start.
+	registry *schema.Registry
+	// client is the applier the run applies with: the options' one, for the namespace the
+	// run puts objects in.
+	client appliers.Applier
+	// judge judges each prediction (approximations, the fields of refusals).
+	judge *judge.Judge
+	// predicted counts the objects predicted so far (the progress line).
+	predicted atomic.Int64
 }
 
 const usageHead = `%[1]s predicts what the Kubernetes API server would do with a server-side apply,
@@ -173,7 +186,7 @@ Flags:
 
 // flagSet defines the command's flags on cfg: the flag set, the argument names the usage
 // shows, and the flags that are not fields of cfg.
-func flagSet(prog string, cfg *config) (fs *pflag.FlagSet, argNames map[string]string, now, color *string, help *bool) {
+func flagSet(prog string, cfg *options) (fs *pflag.FlagSet, argNames map[string]string, now, color *string, help *bool) {
 	fs = pflag.NewFlagSet(prog, pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.SortFlags = false
@@ -226,8 +239,8 @@ func flagSet(prog string, cfg *config) (fs *pflag.FlagSet, argNames map[string]s
 	return fs, argNames, now, color, help
 }
 
-func parseFlags(prog string, args []string, stdout, stderr io.Writer) (*config, int) {
-	cfg := &config{}
+func parseFlags(prog string, args []string, stdout, stderr io.Writer) (*options, int) {
+	cfg := &options{}
 	fs, argNames, nowFlag, colorFlag, help := flagSet(prog, cfg)
 	now, color := "", ""
 
@@ -235,7 +248,7 @@ func parseFlags(prog string, args []string, stdout, stderr io.Writer) (*config, 
 		fmt.Fprintf(w, usageHead, prog)
 		io.WriteString(w, flagUsages(fs, argNames))
 	}
-	fail := func(format string, a ...any) (*config, int) {
+	fail := func(format string, a ...any) (*options, int) {
 		fmt.Fprintf(stderr, "%s: %s\n", prog, fmt.Sprintf(format, a...))
 		fmt.Fprintf(stderr, "Run '%s --help' for usage.\n", prog)
 		return nil, report.ExitError
@@ -297,6 +310,7 @@ func parseFlags(prog string, args []string, stdout, stderr io.Writer) (*config, 
 	if err := cfg.checkLive(fs, prog); err != nil {
 		return fail("%v", err)
 	}
+	cfg.client = cfg.applierFor(cfg.namespace)
 	switch cfg.subresource {
 	case "", "status", "scale":
 	default:

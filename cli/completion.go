@@ -7,9 +7,9 @@ import (
 	"strings"
 
 	"github.com/spf13/pflag"
+	"github.com/ssa-diff/ssa-diff/appliers"
 	"github.com/ssa-diff/ssa-diff/internal/output"
 	"github.com/ssa-diff/ssa-diff/internal/report"
-	"github.com/ssa-diff/ssa-diff/merge/appliers"
 )
 
 // This file writes shell completion scripts (`ssa-diff completion bash|zsh|fish`), made
@@ -33,7 +33,7 @@ type completionFlag struct {
 
 // completionFlags lists the command's flags.
 func completionFlags(prog string) []completionFlag {
-	fs, _, _, _, _ := flagSet(prog, &config{})
+	fs, _, _, _, _ := flagSet(prog, &options{})
 	choices := map[string][]string{
 		"applier":         {"kubectl", "api", "argocd", "flux"},
 		"output":          output.Formats(),

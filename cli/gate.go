@@ -4,14 +4,12 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/spf13/pflag"
-	"github.com/ssa-diff/ssa-diff/internal/defaults"
+	"github.com/ssa-diff/ssa-diff/appliers"
 	"github.com/ssa-diff/ssa-diff/internal/output"
 	"github.com/ssa-diff/ssa-diff/internal/report"
-	"github.com/ssa-diff/ssa-diff/merge/appliers"
 	"github.com/ssa-diff/ssa-diff/schema"
 )
 
@@ -42,8 +40,6 @@ type gateOptions struct {
 	// terminal. progressDelay is how long a run goes before the line shows (0: a second).
 	progress      bool
 	progressDelay time.Duration
-	// predicted counts the objects predicted so far.
-	predicted atomic.Int64
 }
 
 // gateArgNames are the argument names of the gate's flags in the usage.
@@ -54,7 +50,7 @@ var gateArgNames = map[string]string{
 }
 
 // addGateFlags defines the gate's flags.
-func (c *config) addGateFlags(fs *pflag.FlagSet) {
+func (c *options) addGateFlags(fs *pflag.FlagSet) {
 	g := &c.gate
 	fs.StringVar(&g.argoApp, "argocd-app", "", "Argo CD: the Application's name; its resource tracking (annotation argocd.argoproj.io/tracking-id, or the instance label) is added to every object, as Argo CD's repo server does.")
 	fs.StringVar(&g.argoTracking, "argocd-tracking", "annotation", "Argo CD: the resource tracking method, annotation, label or annotation+label.")
@@ -71,7 +67,7 @@ func (c *config) addGateFlags(fs *pflag.FlagSet) {
 }
 
 // checkGate validates the gate's flags once parsed.
-func (c *config) checkGate(fs *pflag.FlagSet) error {
+func (c *options) checkGate(fs *pflag.FlagSet) error {
 	g := &c.gate
 	g.fieldMgrSet = fs.Changed("field-manager")
 	for _, f := range []struct{ flag, applier string }{
@@ -93,8 +89,8 @@ func (c *config) checkGate(fs *pflag.FlagSet) error {
 			return fmt.Errorf("--flux-kustomization must be NAMESPACE/NAME, not %q", k)
 		}
 	}
-	if (c.applier == "argocd" || c.applier == "flux") && c.subresource != "" {
-		return fmt.Errorf("--subresource: %s applies the main resource only", c.applier)
+	if a := c.applierFor(c.namespace); !a.Subresources() && c.subresource != "" {
+		return fmt.Errorf("--subresource: %s applies the main resource only", a.Name())
 	}
 	failOn, err := report.ParseFailOn(g.failOn)
 	if err != nil {
@@ -110,78 +106,73 @@ func (c *config) checkGate(fs *pflag.FlagSet) error {
 	return nil
 }
 
-// manager is the field manager the applies are made as.
-func (c *config) manager() string {
-	if c.gate.fieldMgrSet {
-		return c.fieldManager
-	}
+// applierFor is the applier the flags choose, for objects that name no namespace going to
+// namespace (Argo CD's destination namespace).
+func (c *options) applierFor(namespace string) appliers.Applier {
+	manager := c.fieldManager
 	switch c.applier {
+	case "api":
+		return appliers.API{FieldManager: manager}
 	case "argocd":
-		return appliers.ArgoCDManager
+		g := &c.gate
+		if !g.fieldMgrSet {
+			manager = appliers.ArgoCDManager
+		}
+		return appliers.ArgoCDSync{Prune: c.prune.on, Options: appliers.ArgoCDOptions{
+			Manager:                         manager,
+			DisableClientSideApplyMigration: g.argoNoMigration,
+			MigrationManager:                g.argoMigrationMgr,
+			Application:                     g.argoApp,
+			DestinationNamespace:            namespace,
+			Tracking:                        appliers.ArgoCDTracking(g.argoTracking),
+			InstallationID:                  g.argoInstallation,
+		}}
 	case "flux":
-		return appliers.FluxManager
+		g := &c.gate
+		if !g.fieldMgrSet {
+			manager = appliers.FluxManager
+		}
+		opts := appliers.FluxOptions{
+			Manager:          manager,
+			OverrideManagers: g.fluxOverride,
+			Force:            g.fluxForce,
+			Normalize:        appliers.NormalizeAsGoTypes,
+		}
+		if ns, name, ok := strings.Cut(g.fluxKustomization, "/"); ok {
+			opts.KustomizationNamespace, opts.KustomizationName = ns, name
+		}
+		return appliers.FluxApply{Prune: c.prune.on, Options: opts}
 	}
-	return c.fieldManager
+	k := appliers.KubectlApply{FieldManager: manager}
+	if c.prune.on {
+		k.Prune = &appliers.KubectlPrune{Selector: c.prune.selector, Matches: c.prune.sel, Allowlist: c.prune.allowed}
+	}
+	return k
 }
 
 // wantsWithForce reports whether a refusal with conflicts is also predicted with force:
 // the GitOps appliers always force, and only some formats show it.
-func (c *config) wantsWithForce() bool {
-	if c.applier != "kubectl" && c.applier != "api" {
+func (c *options) wantsWithForce() bool {
+	if c.client.AlwaysForces() {
 		return false
 	}
 	return output.ShowsWithForce(c.output) && !(c.gate.summary && c.output == "text")
 }
 
 // gitOpsWarnings are notes about flags the GitOps appliers ignore.
-func (c *config) gitOpsWarnings(stderr io.Writer) {
-	if c.force && (c.applier == "argocd" || c.applier == "flux") {
-		fmt.Fprintf(stderr, "warning: --force-conflicts: %s always applies with force\n", c.applier)
+func (c *invocation) gitOpsWarnings(stderr io.Writer) {
+	if c.force && c.client.AlwaysForces() {
+		fmt.Fprintf(stderr, "warning: --force-conflicts: %s always applies with force\n", c.client.Name())
 	}
-}
-
-func (c *config) argoOptions() appliers.ArgoCDOptions {
-	g := &c.gate
-	return appliers.ArgoCDOptions{
-		Manager:                         c.manager(),
-		DisableClientSideApplyMigration: g.argoNoMigration,
-		MigrationManager:                g.argoMigrationMgr,
-		Application:                     g.argoApp,
-		DestinationNamespace:            c.namespace,
-		Tracking:                        appliers.ArgoCDTracking(g.argoTracking),
-		InstallationID:                  g.argoInstallation,
-	}
-}
-
-func (c *config) fluxOptions() appliers.FluxOptions {
-	g := &c.gate
-	opts := appliers.FluxOptions{
-		Manager:          c.manager(),
-		OverrideManagers: g.fluxOverride,
-		Force:            g.fluxForce,
-		Normalize:        normalizeAsFlux,
-	}
-	if ns, name, ok := strings.Cut(g.fluxKustomization, "/"); ok {
-		opts.KustomizationNamespace, opts.KustomizationName = ns, name
-	}
-	return opts
-}
-
-// normalizeAsFlux is the round trip through the kind's Go type that Flux's
-// normalize.UnstructuredList makes.
-func normalizeAsFlux(obj map[string]any) error {
-	av, _ := obj["apiVersion"].(string)
-	kind, _ := obj["kind"].(string)
-	return defaults.Normalize(av, kind, obj)
 }
 
 // predictAndReport predicts every slot in parallel and prints the results in input order as
 // they come; it returns the exit status. Results are let go once written: the formats that
 // print everything at the end keep what they need (json and yaml their encoded bytes).
-func (c *config) predictAndReport(eng predictor, reg *schema.Registry, slots []*slot) int {
+func (c *invocation) predictAndReport(eng predictor, reg *schema.Registry, slots []*slot) int {
 	c.gitOpsWarnings(c.stderr)
 	policy := c.gate.policy
-	rep := report.New(report.Options{FieldManager: c.manager(), Force: c.force, Applier: c.applier, Subresource: c.subresource, Now: c.now, Policy: &policy})
+	rep := report.New(report.Options{FieldManager: c.client.Manager(), Force: c.force, Applier: c.client.Name(), Subresource: c.subresource, Now: c.now, Policy: &policy})
 	opts := output.Options{Color: c.color, ShowManagedFields: c.showManagedFields, ShowSecrets: c.showSecrets, Now: c.now, Stderr: c.stderr}
 	w, err := output.New(c.output, c.stdout, opts)
 	if err != nil {
@@ -200,7 +191,7 @@ func (c *config) predictAndReport(eng predictor, reg *schema.Registry, slots []*
 	// The progress line shows on a terminal, unless the results themselves scroll by on it.
 	streams := output.Streams(c.output) && !(c.gate.summary && c.output == "text")
 	if c.gate.progress || (isTerminal(c.stderr) && !(streams && isTerminal(c.stdout))) {
-		p := startProgress(c.stderr, len(slots), c.gate.predicted.Load, c.gate.progressDelay)
+		p := startProgress(c.stderr, len(slots), c.predicted.Load, c.gate.progressDelay)
 		defer p.stop()
 	}
 	go c.predictAll(eng, reg, slots)
@@ -229,8 +220,8 @@ func (c *config) predictAndReport(eng predictor, reg *schema.Registry, slots []*
 	return rep.Summary.ExitCode
 }
 
-// judge evaluates the policy on a slot's result.
-func (c *config) judge(s *slot) {
+// evaluatePolicy evaluates the policy on a slot's result.
+func (c *invocation) evaluatePolicy(s *slot) {
 	var locate func(string) (string, int)
 	if s.pair != nil && s.pair.Manifest != nil {
 		m, body := s.pair.Manifest, s.body
@@ -241,9 +232,9 @@ func (c *config) judge(s *slot) {
 			return m.LocateFieldPath(body, path)
 		}
 	}
-	s.res.Findings = c.gate.policy.EvaluateAt(s.res, c.manager(), locate)
+	s.res.Findings = c.gate.policy.EvaluateAt(s.res, c.client.Manager(), locate)
 	s.body = nil
-	c.gate.predicted.Add(1)
+	c.predicted.Add(1)
 }
 
 // progress keeps a line on a terminal's error stream up to date with how many objects are

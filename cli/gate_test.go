@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ssa-diff/ssa-diff/appliers"
 	"github.com/ssa-diff/ssa-diff/internal/input"
-	"github.com/ssa-diff/ssa-diff/merge/appliers"
 )
 
 func TestGateFlagErrors(t *testing.T) {

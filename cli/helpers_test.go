@@ -45,8 +45,8 @@ func runFake(t *testing.T, p predictor, stdin string, args ...string) (stdout, s
 	if cfg == nil {
 		return out.String(), errb.String(), code
 	}
-	cfg.stdin, cfg.stdout, cfg.stderr = strings.NewReader(stdin), &out, &errb
-	code = cfg.run(func(*schema.Registry) predictor { return p })
+	inv := newInvocation(cfg, strings.NewReader(stdin), &out, &errb, nil)
+	code = inv.execute(func(*schema.Registry) predictor { return p })
 	return out.String(), errb.String(), code
 }
 

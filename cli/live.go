@@ -33,7 +33,7 @@ type liveOptions struct {
 var liveArgNames = map[string]string{"kubeconfig": "PATH", "context": "NAME", "request-timeout": "DURATION", "save-live": "FILE"}
 
 // addLiveFlags defines the flags of the live state.
-func (c *config) addLiveFlags(fs *pflag.FlagSet) {
+func (c *options) addLiveFlags(fs *pflag.FlagSet) {
 	l := &c.liveOpts
 	fs.BoolVar(&l.fromCluster, "live-from-cluster", false, "Read the live state from the cluster (kubectl's kubeconfig, context and credentials; get and list permissions are enough) instead of a LIVE file. The default of `kubectl ssa-diff` without LIVE.")
 	fs.StringVar(&l.kubeconfig, "kubeconfig", "", "With --live-from-cluster: the kubeconfig file (default: KUBECONFIG, else ~/.kube/config, else the pod's own configuration).")
@@ -45,7 +45,7 @@ func (c *config) addLiveFlags(fs *pflag.FlagSet) {
 
 // checkLive validates the flags of the live state once parsed; prog tells the kubectl
 // plugin, which reads the cluster when no LIVE is given.
-func (c *config) checkLive(fs *pflag.FlagSet, prog string) error {
+func (c *options) checkLive(fs *pflag.FlagSet, prog string) error {
 	l := &c.liveOpts
 	l.namespaceSet = fs.Changed("namespace")
 	if !fs.Changed("live-from-cluster") && c.live == "" && strings.HasPrefix(prog, "kubectl ") {
@@ -71,7 +71,7 @@ func (c *config) checkLive(fs *pflag.FlagSet, prog string) error {
 
 // readCluster reads the live state of the manifests from the cluster, and returns it as the
 // entries of a live-state List (see package cluster), saved to --save-live if asked.
-func (c *config) readCluster(loader *input.Loader, manifests []input.Entry, reg *schema.Registry) ([]input.Entry, error) {
+func (c *invocation) readCluster(loader *input.Loader, manifests []input.Entry, reg *schema.Registry) ([]input.Entry, error) {
 	l := &c.liveOpts
 	opts := cluster.Options{Kubeconfig: l.kubeconfig, Context: l.context, RequestTimeout: l.requestTimeout, Warnings: c.stderr}
 	if l.namespaceSet {
@@ -223,7 +223,7 @@ func (s *liveState) scope(gvk schema.GVK) (namespaced, known bool) {
 // judgeLive applies what the live input says to the pairs, and says where it cannot be
 // trusted: creates without evidence, namespaces assumed, ownership without managedFields
 // (a dump in which no object carries them cannot predict ownership: its objects are errors).
-func (c *config) judgeLive(pairs []input.Pair, ls *liveState, reg *schema.Registry) {
+func (c *invocation) judgeLive(pairs []input.Pair, ls *liveState, reg *schema.Registry) {
 	if !ls.given {
 		if len(pairs) > 0 {
 			c.warnf("no live state given (a LIVE file, or --live-from-cluster): every object is predicted as a create")

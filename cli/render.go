@@ -21,13 +21,13 @@ type renderOptions struct {
 
 var renderArgNames = map[string]string{"kustomize": "DIR", "source-root": "DIR"}
 
-func (c *config) addRenderFlags(fs *pflag.FlagSet) {
+func (c *options) addRenderFlags(fs *pflag.FlagSet) {
 	fs.StringArrayVarP(&c.render.kustomize, "kustomize", "k", nil, "A kustomization directory, built as `kubectl apply -k` builds it (repeatable); each object is reported at the file it came from, each field at the patch or resource line that sets it. A directory holding a kustomization.yaml given as MANIFESTS is built too.")
 	fs.StringVar(&c.render.sourceRoot, "source-root", "", "Helm: the directory the `# Source:` paths of `helm template` output on standard input are relative to (the chart's parent directory; default: the current one). Each document is reported at its template.")
 }
 
 // checkRender validates the rendering flags.
-func (c *config) checkRender() error {
+func (c *options) checkRender() error {
 	for _, d := range c.render.kustomize {
 		info, err := os.Stat(d)
 		if err != nil {
@@ -42,7 +42,7 @@ func (c *config) checkRender() error {
 
 // kustomizer is the loader's renderer of kustomization directories met among the manifests.
 type kustomizer struct {
-	c      *config
+	c      *invocation
 	loader *input.Loader
 }
 
@@ -56,7 +56,7 @@ func (k kustomizer) Render(dir string) []input.Entry {
 // loadManifests reads the manifests: the kustomizations of -k, then the -f paths, whose
 // kustomization directories are built and whose standard input is read as `helm template`
 // output when it has its `# Source:` comments.
-func (c *config) loadManifests(loader *input.Loader) []input.Entry {
+func (c *invocation) loadManifests(loader *input.Loader) []input.Entry {
 	var out []input.Entry
 	for _, d := range c.render.kustomize {
 		out = append(out, render.Kustomize(loader, d)...)

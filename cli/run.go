@@ -12,6 +12,7 @@ import (
 
 	"github.com/ssa-diff/ssa-diff/internal/input"
 	"github.com/ssa-diff/ssa-diff/internal/report"
+	"github.com/ssa-diff/ssa-diff/judge"
 	"github.com/ssa-diff/ssa-diff/merge"
 	"github.com/ssa-diff/ssa-diff/schema"
 )
@@ -27,17 +28,17 @@ type slot struct {
 	done   chan struct{}
 }
 
-func (c *config) warnf(format string, args ...any) {
+func (c *invocation) warnf(format string, args ...any) {
 	fmt.Fprintf(c.stderr, "warning: "+format+"\n", args...)
 }
 
-func (c *config) errorf(format string, args ...any) int {
+func (c *invocation) errorf(format string, args ...any) int {
 	fmt.Fprintf(c.stderr, "error: "+format+"\n", args...)
 	return report.ExitError
 }
 
 // run predicts every manifest and prints the report; it returns the exit status.
-func (c *config) run(newPredictor func(*schema.Registry) predictor) int {
+func (c *invocation) execute(newPredictor func(*schema.Registry) predictor) int {
 	if c.getenv != nil {
 		if restore := readingGC(c.getenv); restore != nil {
 			defer restore()
@@ -99,8 +100,9 @@ func (c *config) run(newPredictor func(*schema.Registry) predictor) int {
 	if ls.record != nil && !c.liveOpts.namespaceSet {
 		// Objects that name no namespace go where the cluster read put them.
 		c.namespace = ls.record.Namespace
+		c.client = c.applierFor(c.namespace)
 	}
-	c.webhooks = webhooksOf(ls.objs)
+	c.judge = &judge.Judge{Schemas: reg, Webhooks: judge.ReadWebhooks(liveObjects(ls.objs))}
 	scope := func(gvk schema.GVK) (bool, bool) {
 		if n, ok := ls.scope(gvk); ok {
 			return n, true
@@ -150,7 +152,7 @@ func sourceOf(err error) input.Source {
 }
 
 func isCRD(obj map[string]any) bool {
-	return isCRDKind(input.GVKOf(obj))
+	return isCRDKind(schema.GVKOf(obj))
 }
 
 func isCRDKind(gvk schema.GVK) bool {
@@ -158,7 +160,7 @@ func isCRDKind(gvk schema.GVK) bool {
 }
 
 // loadSchemas reads the --schema OpenAPI documents.
-func (c *config) loadSchemas(reg *schema.Registry, loader *input.Loader) error {
+func (c *invocation) loadSchemas(reg *schema.Registry, loader *input.Loader) error {
 	for _, p := range c.schemas {
 		files, err := filesOf(p)
 		if err != nil {
@@ -202,7 +204,7 @@ func filesOf(p string) ([]string, error) {
 }
 
 // loadCRDs registers the --crd files' CustomResourceDefinitions.
-func (c *config) loadCRDs(reg *schema.Registry, loader *input.Loader) error {
+func (c *invocation) loadCRDs(reg *schema.Registry, loader *input.Loader) error {
 	for _, p := range c.crds {
 		objs, errs := input.Split(loader.Load(p))
 		if len(errs) > 0 {
@@ -223,7 +225,7 @@ func (c *config) loadCRDs(reg *schema.Registry, loader *input.Loader) error {
 
 // predictAll predicts every slot with a bounded pool of workers. Manifests of the same
 // object form a chain predicted in order, each against the object the previous one leaves.
-func (c *config) predictAll(eng predictor, reg *schema.Registry, slots []*slot) {
+func (c *invocation) predictAll(eng predictor, reg *schema.Registry, slots []*slot) {
 	c.registry = reg
 	var chains [][]*slot
 	byID := map[input.Identity]int{}
@@ -257,7 +259,7 @@ func (c *config) predictAll(eng predictor, reg *schema.Registry, slots []*slot) 
 	wg.Wait()
 }
 
-func (c *config) predictChain(eng predictor, chain []*slot) {
+func (c *invocation) predictChain(eng predictor, chain []*slot) {
 	var live map[string]any
 	var liveSrc *input.Source
 	var liveErr error
@@ -301,7 +303,7 @@ func (c *config) predictChain(eng predictor, chain []*slot) {
 			}
 			prev = s
 		}
-		c.judge(s)
+		c.evaluatePolicy(s)
 		close(s.done)
 	}
 }
@@ -318,7 +320,7 @@ func fillIdentity(res *report.Result, p *input.Pair) {
 
 // predict asks the engine about one apply. A panic in the engine becomes this object's error.
 // manifest is the manifest's tree (p.Manifest.Decode).
-func (c *config) predict(eng predictor, p *input.Pair, manifest, live map[string]any) (res *report.Result) {
+func (c *invocation) predict(eng predictor, p *input.Pair, manifest, live map[string]any) (res *report.Result) {
 	src := p.Manifest.Source
 	defer func() {
 		if r := recover(); r != nil {
@@ -330,13 +332,13 @@ func (c *config) predict(eng predictor, p *input.Pair, manifest, live map[string
 	if p.Mismatched {
 		gvk = p.Live.GVK()
 	}
-	manager := c.manager()
+	manager := c.client.Manager()
 	request := func(force bool) merge.Request {
 		// The engine changes neither object: only what this function changes is copied.
 		body := manifest
 		// A kind the server does not serve is refused by kubectl, which names the
 		// object as written: nothing is sent, so no namespace is filled in.
-		if c.applier != "api" && !p.Mismatched && c.registry.Serving(gvk) != schema.NotServed {
+		if c.client.SendsNamespace() && !p.Mismatched && c.registry.Serving(gvk) != schema.NotServed {
 			body = withDefaultNamespace(body, p.ID.Namespace)
 		}
 		return merge.Request{
@@ -349,19 +351,7 @@ func (c *config) predict(eng predictor, p *input.Pair, manifest, live map[string
 			Source:   kubectlSource(src),
 		}
 	}
-	var call func(merge.Request) (*merge.Result, error)
-	switch c.applier {
-	case "kubectl":
-		call = eng.KubectlApply
-	case "argocd":
-		opts := c.argoOptions()
-		call = func(r merge.Request) (*merge.Result, error) { return eng.ArgoCDApply(r, opts) }
-	case "flux":
-		opts := c.fluxOptions()
-		call = func(r merge.Request) (*merge.Result, error) { return eng.FluxApply(r, opts) }
-	default:
-		call = eng.Apply
-	}
+	call := func(r merge.Request) (*merge.Result, error) { return eng.Predict(c.client, r) }
 	out, err := call(request(c.force))
 	if err != nil {
 		res = report.FromError(src, fmt.Errorf("cannot predict %s: %w", p.ID, err))
@@ -375,8 +365,10 @@ func (c *config) predict(eng predictor, p *input.Pair, manifest, live map[string
 	}
 	res = report.FromPrediction(src, live, manifest, manager, out)
 	fillIdentity(res, p)
-	c.approximations(res, gvk, manifest, live)
-	c.explainRefusal(res, gvk, manifest)
+	res.Approximations, res.Warnings = c.judge.Approximations(gvk, manifest, live, res.Warnings)
+	if res.Action == report.ActionRejected && res.Error != nil {
+		res.Error.Fields = c.judge.RefusalFields(gvk, out.Rejection)
+	}
 	c.addAdvice(res, eng, c.registry, live, manifest, out)
 	if res.Action == report.ActionRejected && res.Error.Code == 409 && !c.force && c.wantsWithForce() {
 		if forced, err := call(request(true)); err == nil {
@@ -417,4 +409,21 @@ func withDefaultNamespace(obj map[string]any, ns string) map[string]any {
 	meta["namespace"] = ns
 	body["metadata"] = meta
 	return body
+}
+
+// liveObjects are the live state's objects as package judge reads them: the admission
+// webhook configurations decoded, each with the place it was read.
+func liveObjects(objs []*input.Object) []judge.LiveObject {
+	var out []judge.LiveObject
+	for _, o := range objs {
+		if !judge.IsWebhookConfiguration(o.GVK()) {
+			continue
+		}
+		obj, err := o.Decode()
+		if err != nil {
+			continue
+		}
+		out = append(out, judge.LiveObject{Object: obj, Source: o.Source.Short()})
+	}
+	return out
 }

@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ssa-diff/ssa-diff/appliers"
 	"github.com/ssa-diff/ssa-diff/merge"
-	"github.com/ssa-diff/ssa-diff/merge/appliers"
 )
 
 // fakeEngine answers by the manifest's annotation "test/outcome": "conflict" (409), "fail"
@@ -64,21 +64,21 @@ func (f *fakeEngine) Apply(req merge.Request) (*merge.Result, error) {
 	return &merge.Result{Action: action, Object: obj}, nil
 }
 
-func (f *fakeEngine) KubectlApply(req merge.Request) (*merge.Result, error) { return f.Apply(req) }
-
-func (f *fakeEngine) ArgoCDApply(req merge.Request, opts appliers.ArgoCDOptions) (*merge.Result, error) {
-	f.mu.Lock()
-	f.argo = append(f.argo, opts)
-	f.mu.Unlock()
-	req.Manager, req.Force = opts.Manager, true
-	return f.Apply(req)
-}
-
-func (f *fakeEngine) FluxApply(req merge.Request, opts appliers.FluxOptions) (*merge.Result, error) {
-	f.mu.Lock()
-	f.flux = append(f.flux, opts)
-	f.mu.Unlock()
-	req.Manager, req.Force = opts.Manager, true
+// Predict records the GitOps appliers' options and answers as Apply does, forced with
+// their manager.
+func (f *fakeEngine) Predict(a appliers.Applier, req merge.Request) (*merge.Result, error) {
+	switch a := a.(type) {
+	case appliers.ArgoCDSync:
+		f.mu.Lock()
+		f.argo = append(f.argo, a.Options)
+		f.mu.Unlock()
+		req.Manager, req.Force = a.Manager(), true
+	case appliers.FluxApply:
+		f.mu.Lock()
+		f.flux = append(f.flux, a.Options)
+		f.mu.Unlock()
+		req.Manager, req.Force = a.Manager(), true
+	}
 	return f.Apply(req)
 }
 

@@ -3,10 +3,13 @@ package cli
 import (
 	"strings"
 	"testing"
+
+	"k8s.io/apimachinery/pkg/labels"
 )
 
-// FuzzSelector reads any text as a kubectl label selector: nothing panics, and a selector
-// that parses matches the same labels twice and reads the same once printed back.
+// FuzzSelector reads any text as a kubectl label selector: nothing panics, an error names
+// the flag, and a selector that parses matches the same labels twice and matches the same
+// once printed back and read again.
 func FuzzSelector(f *testing.F) {
 	for _, s := range []string{"app=web", "a in (x, y),!b", "k notin (),n>3", "x==y,z!=w", "(", "a in (b", "!", ",", "a=b=c"} {
 		f.Add(s, "app", "web")
@@ -19,14 +22,17 @@ func FuzzSelector(f *testing.F) {
 			}
 			return
 		}
-		labels := map[string]string{key: value}
-		if first := s.matches(labels); s.matches(labels) != first {
+		set := labels.Set{key: value}
+		first := s.Matches(set)
+		if s.Matches(set) != first {
 			t.Fatal("not deterministic")
 		}
-		for _, r := range s {
-			if r.key == "" {
-				t.Fatalf("%q: a requirement without a key", sel)
-			}
+		again, err := parseSelector(s.String())
+		if err != nil {
+			t.Fatalf("%q printed as %q does not parse: %v", sel, s.String(), err)
+		}
+		if again.Matches(set) != first {
+			t.Fatalf("%q printed as %q matches otherwise", sel, s.String())
 		}
 	})
 }

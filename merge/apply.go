@@ -81,7 +81,7 @@ func (r *request) apply(live, cfg map[string]any, manager string, force bool) *R
 	if err != nil { // rules.md request.corrupt-entries
 		return reject(internalError(fmt.Sprintf("failed to decode managed fields: %v", err)))
 	}
-	if got := gvkOf(cfg); got != r.ep.GVK { // rules.md request.kind-mismatch
+	if got := schema.GVKOf(cfg); got != r.ep.GVK { // rules.md request.kind-mismatch
 		return reject(badRequest(fmt.Sprintf("invalid object type: %s", got)))
 	}
 	before := managed.Copy()

@@ -1,7 +1,7 @@
 package merge_test
 
 // The engine's own invariants, held through the clients' sequences of requests too (package
-// merge/appliers, which imports this package: hence an external test package, reaching the
+// appliers, which imports this package: hence an external test package, reaching the
 // internal test helpers through export_test.go).
 
 import (
@@ -13,11 +13,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ssa-diff/ssa-diff/appliers"
 	"github.com/ssa-diff/ssa-diff/internal/fieldsjson"
 	"github.com/ssa-diff/ssa-diff/internal/testkit"
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 	"github.com/ssa-diff/ssa-diff/merge"
-	"github.com/ssa-diff/ssa-diff/merge/appliers"
 	"github.com/ssa-diff/ssa-diff/schema"
 	"github.com/ssa-diff/ssa-diff/server/kubeapiserver"
 )

@@ -37,7 +37,7 @@
 //
 // [Engine.Apply] and [Engine.Update] run that chain for one request. Clients apply in
 // sequences of requests: a [Sequence] ([Engine.Begin]) predicts them one after the other
-// and sums them up as one [Result] relative to the live object. Package merge/appliers
+// and sums them up as one [Result] relative to the live object. Package appliers
 // holds the sequences of kubectl, Argo CD and Flux. Every refusal comes back
 // as a [StatusError] worded byte for byte as the server words it; everything else — the
 // predicted object, managedFields, conflicts with both values, ownership moves, deleted

@@ -7,7 +7,7 @@ import (
 )
 
 // What the tests of package merge_test may reach inside: they drive the engine through the
-// clients' sequences of package merge/appliers, which imports this package, so they cannot
+// clients' sequences of package appliers, which imports this package, so they cannot
 // be tests of this package.
 
 // WithoutShortcuts turns off the shortcuts of applyFields (the prune) and deletedFields

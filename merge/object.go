@@ -9,13 +9,6 @@ import (
 	"github.com/ssa-diff/ssa-diff/schema"
 )
 
-// gvkOf reads apiVersion and kind of an unstructured object.
-func gvkOf(obj map[string]any) schema.GVK {
-	av, _ := obj["apiVersion"].(string)
-	k, _ := obj["kind"].(string)
-	return schema.GVKFromAPIVersionKind(av, k)
-}
-
 func nsName(obj map[string]any) (string, string) {
 	md, _ := obj["metadata"].(map[string]any)
 	ns, _ := md["namespace"].(string)
@@ -42,7 +35,7 @@ func ensureMetadata(obj map[string]any) map[string]any {
 // objectGVKNN names an object as the server does in its internal errors: "ns/name; gvk".
 func objectGVKNN(obj map[string]any) string {
 	ns, name := nsName(obj)
-	return fmt.Sprintf("%s/%s; %s", ns, name, gvkOf(obj))
+	return fmt.Sprintf("%s/%s; %s", ns, name, schema.GVKOf(obj))
 }
 
 // managedFieldsOf decodes an object's metadata.managedFields into entries. present is false

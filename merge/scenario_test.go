@@ -69,7 +69,7 @@ func runScenario(t *testing.T, e *Engine, sc scenario) {
 				src = req.Object
 			}
 			ns, name := nsName(src)
-			req.Endpoint = Endpoint{GVK: gvkOf(src), Namespace: ns, Name: name, Subresource: o.sub}
+			req.Endpoint = Endpoint{GVK: schema.GVKOf(src), Namespace: ns, Name: name, Subresource: o.sub}
 		}
 		if !o.apply && live != nil {
 			// A PUT carries what the client read: uid and the rest of the metadata.

@@ -7,7 +7,7 @@ import (
 
 // A Sequence is the requests one client sends for one object, predicted one after the
 // other: `kubectl apply --server-side` sends up to four, a GitOps controller patches
-// managedFields before it applies (package merge/appliers models them). Each request's
+// managedFields before it applies (package appliers models them). Each request's
 // live object is the previous one's answer. A Sequence remembers what the first request
 // found: the object as the server holds it, which a later request's live object at
 // another version cannot always say (an autoscaling/v1 read of an HPA loses the order of

@@ -52,8 +52,8 @@ func endpointOf(req Request) Endpoint {
 	if src == nil {
 		src = req.Object
 	}
-	ep.GVK = gvkOf(src)
-	if body := gvkOf(req.Object); req.Live != nil && body.Group == ep.GVK.Group && body.Kind == ep.GVK.Kind && body.Version != "" {
+	ep.GVK = schema.GVKOf(src)
+	if body := schema.GVKOf(req.Object); req.Live != nil && body.Group == ep.GVK.Group && body.Kind == ep.GVK.Kind && body.Version != "" {
 		ep.GVK = body
 	}
 	if ep.Name == "" {
@@ -80,7 +80,7 @@ func (e *Engine) admit(req Request, c Client) (Request, *Result, error) {
 	if req.Live == nil {
 		return req, nil, nil
 	}
-	at := gvkOf(req.Live)
+	at := schema.GVKOf(req.Live)
 	if at.Group != gvk.Group || at.Kind != gvk.Kind {
 		// A live object of another kind is a mismatch the request itself reports.
 		return req, nil, nil
@@ -143,7 +143,7 @@ func passHubLive(next Request, first Request) Request {
 // when that is not the object given (another version, or one the kind's Go types read
 // otherwise).
 func readAs(res *Result, given, read map[string]any) *Result {
-	if res != nil && given != nil && read != nil && (gvkOf(given) != gvkOf(read) || !unstructured.Equal(given, read) && !unstructured.Equal(unstructured.AsDecoded(given), read)) {
+	if res != nil && given != nil && read != nil && (schema.GVKOf(given) != schema.GVKOf(read) || !unstructured.Equal(given, read) && !unstructured.Equal(unstructured.AsDecoded(given), read)) {
 		res.Live = read
 	}
 	return res
@@ -159,7 +159,7 @@ var errWebhookConversion = errors.New("the CustomResourceDefinition converts bet
 // whose webhook only the cluster can call (then err is errWebhookConversion as well, and
 // the converted object is the structural one). obj is not changed.
 func (e *Engine) convertObject(obj map[string]any, gvk schema.GVK) (out map[string]any, exact bool, err error) {
-	from := gvkOf(obj)
+	from := schema.GVKOf(obj)
 	if from == gvk {
 		return obj, true, nil
 	}

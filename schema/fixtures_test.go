@@ -29,12 +29,6 @@ func registryFor(t *testing.T, c fixtureCase) *Registry {
 	return r
 }
 
-func gvkOf(obj map[string]any) GVK {
-	av, _ := obj["apiVersion"].(string)
-	k, _ := obj["kind"].(string)
-	return GVKFromAPIVersionKind(av, k)
-}
-
 // withoutManagedFields returns a copy of obj without
 // metadata.managedFields, and the entries.
 func withoutManagedFields(obj map[string]any) (map[string]any, []any) {
@@ -57,7 +51,7 @@ func TestFixtureObjectsConvert(t *testing.T) {
 				continue
 			}
 			obj, _ = withoutManagedFields(obj)
-			typ, warnings := r.Resolve(gvkOf(obj))
+			typ, warnings := r.Resolve(GVKOf(obj))
 			if len(warnings) > 0 {
 				t.Errorf("%s/%s: %v", c.name, name, warnings)
 				continue
@@ -119,7 +113,7 @@ func TestFixtureCreateFieldSets(t *testing.T) {
 			continue
 		}
 		r := registryFor(t, c)
-		typ, _ := r.Resolve(gvkOf(c.manifest))
+		typ, _ := r.Resolve(GVKOf(c.manifest))
 		tv, err := typ.Parseable.FromUnstructured(c.manifest)
 		if err != nil {
 			t.Errorf("%s: %v", c.name, err)
@@ -184,7 +178,7 @@ func managerKey(e map[string]any) string {
 func smdApply(t *testing.T, c fixtureCase) (*typed.TypedValue, smdpath.ManagedFields, error) {
 	t.Helper()
 	r := registryFor(t, c)
-	gvk := gvkOf(c.manifest)
+	gvk := GVKOf(c.manifest)
 	typ, ok := r.Lookup(gvk)
 	if !ok {
 		t.Fatalf("%s: %v not found", c.name, gvk)
@@ -329,7 +323,7 @@ func TestFixtureCRDsIndexed(t *testing.T) {
 			continue
 		}
 		r := registryFor(t, c)
-		gvk := gvkOf(c.manifest)
+		gvk := GVKOf(c.manifest)
 		typ, ok := r.Lookup(gvk)
 		if !ok {
 			t.Errorf("%s: %v not indexed", c.name, gvk)

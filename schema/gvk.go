@@ -102,3 +102,11 @@ func parseKubeVersion(v string) (major, level, minor int, ok bool) {
 	}
 	return 0, 0, 0, false
 }
+
+// GVKOf is the group, version and kind an object (decoded JSON, nil included) says it is,
+// as written: a field that is absent or not a string reads as empty.
+func GVKOf(obj map[string]any) GVK {
+	av, _ := obj["apiVersion"].(string)
+	k, _ := obj["kind"].(string)
+	return GVKFromAPIVersionKind(av, k)
+}

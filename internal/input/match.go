@@ -110,13 +110,6 @@ func objectMeta(o *Object) (gvk schema.GVK, ns, name string, err error) {
 	return gvk, ns, name, nil
 }
 
-// GVKOf returns the object's group, version and kind as written (zero when absent).
-func GVKOf(obj map[string]any) schema.GVK {
-	av, _ := obj["apiVersion"].(string)
-	k, _ := obj["kind"].(string)
-	return schema.GVKFromAPIVersionKind(av, k)
-}
-
 type groupKind struct{ group, kind string }
 
 // MatchOption changes how Match pairs.

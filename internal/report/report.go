@@ -11,8 +11,9 @@ import (
 	"github.com/ssa-diff/ssa-diff/fieldpath"
 	"github.com/ssa-diff/ssa-diff/internal/input"
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
+	"github.com/ssa-diff/ssa-diff/judge"
+	"github.com/ssa-diff/ssa-diff/judge/advice"
 	"github.com/ssa-diff/ssa-diff/merge"
-	"github.com/ssa-diff/ssa-diff/merge/advice"
 )
 
 // The report's type.
@@ -113,7 +114,7 @@ type Result struct {
 	// conflicts, takeovers, deletions, prune, approximations, warnings.
 	Findings []Finding `json:"findings,omitempty"`
 	// Advice says where the apply fights the spec/status contract, and what to do instead
-	// (package merge/advice: each with a stable id).
+	// (package judge/advice: each with a stable id).
 	Advice []advice.Advice `json:"advice,omitempty"`
 	// State is the live object's convergence and health, apart from the apply.
 	State *advice.State `json:"state,omitempty"`
@@ -200,28 +201,17 @@ type Ownership struct {
 	MovedFrom string `json:"movedFrom,omitempty"`
 }
 
-// The reasons of approximations.
+// The reasons of approximations (package judge's).
 const (
-	// ReasonNoSchema: the kind has no schema (no CRD, no OpenAPI document): the deduced
-	// type makes every list atomic.
-	ReasonNoSchema = "no-schema"
-	// ReasonOpenAPIV2: the kind's schema comes from an OpenAPI v2 document, which lacks
-	// what v3 says (defaults, list types of some fields).
-	ReasonOpenAPIV2 = "openapi-v2"
-	// ReasonVersionConversion: managers recorded fields at another apiVersion; ssa-diff
-	// converts by structure where the server converts through its internal version.
-	ReasonVersionConversion = "version-conversion"
-	// ReasonWebhook: an admission webhook of the live state intercepts the request and may
-	// change or refuse it.
-	ReasonWebhook = "webhook"
+	ReasonNoSchema          = judge.ReasonNoSchema
+	ReasonOpenAPIV2         = judge.ReasonOpenAPIV2
+	ReasonVersionConversion = judge.ReasonVersionConversion
+	ReasonWebhook           = judge.ReasonWebhook
 )
 
-// Approximation is one thing a prediction rests on that ssa-diff could not see.
-type Approximation struct {
-	// Reason is no-schema, openapi-v2, version-conversion or webhook.
-	Reason  string `json:"reason"`
-	Message string `json:"message"`
-}
+// Approximation is one thing a prediction rests on that ssa-diff could not see (package
+// judge says what).
+type Approximation = judge.Approximation
 
 // Prune is why an applier deletes a live object the repository no longer names.
 type Prune struct {
@@ -258,14 +248,8 @@ type Error struct {
 	Fields []ErrorField `json:"fields,omitempty"`
 }
 
-// ErrorField is one field a refusal is about.
-type ErrorField struct {
-	// Path is the field, printed as the server prints field paths (.spec.replicas).
-	Path string `json:"path"`
-	// DidYouMean is a field the schema declares whose name is close to Path's, for a field
-	// the schema does not declare.
-	DidYouMean string `json:"didYouMean,omitempty"`
-}
+// ErrorField is one field a refusal is about (package judge finds them).
+type ErrorField = judge.ErrorField
 
 // Summary counts the results.
 type Summary struct {

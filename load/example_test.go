@@ -5,8 +5,8 @@ import (
 	"log"
 	"time"
 
+	"github.com/ssa-diff/ssa-diff/load"
 	"github.com/ssa-diff/ssa-diff/merge"
-	"github.com/ssa-diff/ssa-diff/merge/load"
 	"github.com/ssa-diff/ssa-diff/schema"
 	"github.com/ssa-diff/ssa-diff/server/kubeapiserver"
 )
@@ -15,11 +15,11 @@ import (
 // server-side apply of each manifest: here an HPA owns spec.replicas through /scale and the
 // manifest sets it, so the server answers 409.
 func Example() {
-	manifests, err := load.Files("../../testdata/examples/hpa-owns-replicas/manifest.yaml")
+	manifests, err := load.Files("../testdata/examples/hpa-owns-replicas/manifest.yaml")
 	if err != nil {
 		log.Fatal(err)
 	}
-	live, err := load.Files("../../testdata/examples/hpa-owns-replicas/live.json")
+	live, err := load.Files("../testdata/examples/hpa-owns-replicas/live.json")
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -38,7 +38,7 @@ func Example() {
 		if err != nil {
 			log.Fatal(err)
 		}
-		fmt.Printf("%s line %d: %s\n", p.Manifest.Source.File[len("../../testdata/examples/"):], p.Manifest.Source.Line, res.Action)
+		fmt.Printf("%s line %d: %s\n", p.Manifest.Source.File[len("../testdata/examples/"):], p.Manifest.Source.Line, res.Action)
 		if res.Rejection != nil {
 			fmt.Println(res.Rejection.Code, res.Rejection.Message)
 		}

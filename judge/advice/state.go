@@ -73,7 +73,7 @@ func StateOf(live map[string]any, opts Options) (*State, bool) {
 	}
 	status, _ := live["status"].(map[string]any)
 	md, _ := live["metadata"].(map[string]any)
-	gvk := gvkOf(live)
+	gvk := schema.GVKOf(live)
 	s := &State{Observed: true, Healthy: true}
 	gen, hasGen := integer(md["generation"])
 	s.Generation = gen

@@ -1,12 +1,10 @@
-package cli
+package judge
 
 import (
 	"fmt"
 	"sort"
 	"strings"
 
-	"github.com/ssa-diff/ssa-diff/internal/input"
-	"github.com/ssa-diff/ssa-diff/internal/report"
 	"github.com/ssa-diff/ssa-diff/schema"
 )
 
@@ -26,34 +24,57 @@ import (
 //     intercepts the request (its rules, scope and object selector match): it may change
 //     or refuse what ssa-diff predicts.
 
-// approximations adds to res what its prediction rests on. gvk is the endpoint's kind,
-// manifest and live the request's objects (live nil for a create).
-func (c *config) approximations(res *report.Result, gvk schema.GVK, manifest, live map[string]any) {
-	reg := c.registry
+// The reasons of approximations.
+const (
+	// ReasonNoSchema: the kind has no schema, or its CRD version none; the prediction uses
+	// the deduced type.
+	ReasonNoSchema = "no-schema"
+	// ReasonOpenAPIV2: the kind's schema comes from an OpenAPI v2 document.
+	ReasonOpenAPIV2 = "openapi-v2"
+	// ReasonVersionConversion: the prediction converts between versions by structure.
+	ReasonVersionConversion = "version-conversion"
+	// ReasonWebhook: an admission webhook of the live state intercepts the request and may
+	// change or refuse it.
+	ReasonWebhook = "webhook"
+)
+
+// Approximation is one thing a prediction rests on that ssa-diff could not see.
+type Approximation struct {
+	// Reason is ReasonNoSchema, ReasonOpenAPIV2, ReasonVersionConversion or ReasonWebhook.
+	Reason  string `json:"reason"`
+	Message string `json:"message"`
+}
+
+// Approximations are what the prediction of an apply to gvk rests on (manifest and live
+// are the request's objects, live nil for a create), and warnings, the prediction's, less
+// those an approximation says better (the engine's words for a kind without a schema).
+func (j *Judge) Approximations(gvk schema.GVK, manifest, live map[string]any, warnings []string) ([]Approximation, []string) {
+	reg := j.Schemas
 	if reg == nil {
-		return
+		return nil, warnings
 	}
+	var out []Approximation
 	add := func(reason, msg string) {
-		res.Approximations = append(res.Approximations, report.Approximation{Reason: reason, Message: msg})
+		out = append(out, Approximation{Reason: reason, Message: msg})
 	}
 	t, known := reg.Lookup(gvk)
 	switch {
 	case !known || t.Deduced:
 		// The engine warned with the registry's words; these name the flag that fixes it.
 		_, engineWords := reg.Resolve(gvk)
-		res.Warnings = without(res.Warnings, engineWords)
+		warnings = without(warnings, engineWords)
 		what := "its CustomResourceDefinition with --crd FILE (or an OpenAPI v3 document with --schema FILE)"
 		if known {
 			what = "a CustomResourceDefinition whose version " + gvk.Version + " has a schema (--crd FILE)"
 		}
-		add(report.ReasonNoSchema, fmt.Sprintf("no schema for %s: predicted with the deduced type, under which every list is atomic (owned, replaced and conflicting as a whole), so ownership and conflicts are coarser than on the cluster; give %s", gvkName(gvk), what))
+		add(ReasonNoSchema, fmt.Sprintf("no schema for %s: predicted with the deduced type, under which every list is atomic (owned, replaced and conflicting as a whole), so ownership and conflicts are coarser than on the cluster; give %s", gvkName(gvk), what))
 	case t.Source == schema.SourceOpenAPIV2:
-		add(report.ReasonOpenAPIV2, fmt.Sprintf("the schema of %s comes from an OpenAPI v2 document (%s), which carries no defaults and simplified custom schemas: list items keyed by defaulted fields may not match; give the OpenAPI v3 document (/openapi/v3/...) with --schema", gvkName(gvk), t.Origin))
+		add(ReasonOpenAPIV2, fmt.Sprintf("the schema of %s comes from an OpenAPI v2 document (%s), which carries no defaults and simplified custom schemas: list items keyed by defaulted fields may not match; give the OpenAPI v3 document (/openapi/v3/...) with --schema", gvkName(gvk), t.Origin))
 	}
 	if live != nil {
-		lv := input.GVKOf(live)
+		lv := schema.GVKOf(live)
 		if lv.Group == gvk.Group && lv.Kind == gvk.Kind && lv.Version != "" && lv.Version != gvk.Version {
-			add(report.ReasonVersionConversion, fmt.Sprintf("the live object was read at %s and the manifest applies %s: ssa-diff converts between them by structure, the server through its internal version", lv.APIVersion(), gvk.APIVersion()))
+			add(ReasonVersionConversion, fmt.Sprintf("the live object was read at %s and the manifest applies %s: ssa-diff converts between them by structure, the server through its internal version", lv.APIVersion(), gvk.APIVersion()))
 		}
 		byVersion := map[string][]string{}
 		md, _ := live["metadata"].(map[string]any)
@@ -78,14 +99,15 @@ func (c *config) approximations(res *report.Result, gvk schema.GVK, manifest, li
 		}
 		sort.Strings(versions)
 		for _, v := range versions {
-			add(report.ReasonVersionConversion, fmt.Sprintf("managers recorded fields at %s (%s): their ownership is compared after ssa-diff converts the object by structure, where the server converts through its internal version (renamed fields may differ)", v, strings.Join(byVersion[v], ", ")))
+			add(ReasonVersionConversion, fmt.Sprintf("managers recorded fields at %s (%s): their ownership is compared after ssa-diff converts the object by structure, where the server converts through its internal version (renamed fields may differ)", v, strings.Join(byVersion[v], ", ")))
 		}
 	}
-	for _, w := range c.webhooks {
+	for _, w := range j.Webhooks {
 		if msg := w.intercepts(gvk, t, manifest, live); msg != "" {
-			add(report.ReasonWebhook, msg)
+			add(ReasonWebhook, msg)
 		}
 	}
+	return out, warnings
 }
 
 func gvkName(gvk schema.GVK) string {
@@ -115,12 +137,12 @@ func appendUniqueString(list []string, s string) []string {
 	return append(list, s)
 }
 
-// webhook is one admission webhook of a MutatingWebhookConfiguration or
+// Webhook is one admission webhook of a MutatingWebhookConfiguration or
 // ValidatingWebhookConfiguration of the live state.
-type webhook struct {
+type Webhook struct {
 	config, name string
 	mutating     bool
-	src          input.Source
+	src          string
 	rules        []webhookRule
 	objectSel    map[string]any // a metav1.LabelSelector, nil for none
 	equivalent   bool           // matchPolicy Equivalent: other versions of a resource too
@@ -131,23 +153,32 @@ type webhookRule struct {
 	scope                                   string
 }
 
-// webhooksOf reads the admission webhooks of the live objects.
-func webhooksOf(live []*input.Object) []webhook {
-	var out []webhook
+// LiveObject is an object of the live state, and where it was read (a file and line, as a
+// message names it).
+type LiveObject struct {
+	Object map[string]any
+	Source string
+}
+
+// IsWebhookConfiguration reports the kinds ReadWebhooks reads.
+func IsWebhookConfiguration(gvk schema.GVK) bool {
+	return gvk.Group == "admissionregistration.k8s.io" && (gvk.Kind == "MutatingWebhookConfiguration" || gvk.Kind == "ValidatingWebhookConfiguration")
+}
+
+// ReadWebhooks reads the admission webhooks of the live objects.
+func ReadWebhooks(live []LiveObject) []Webhook {
+	var out []Webhook
 	for _, o := range live {
-		gvk := o.GVK()
-		if gvk.Group != "admissionregistration.k8s.io" || gvk.Kind != "MutatingWebhookConfiguration" && gvk.Kind != "ValidatingWebhookConfiguration" {
+		gvk := schema.GVKOf(o.Object)
+		if !IsWebhookConfiguration(gvk) {
 			continue
 		}
-		obj, err := o.Decode()
-		if err != nil {
-			continue
-		}
-		_, _, _, config := o.Meta()
-		hooks, _ := obj["webhooks"].([]any)
+		md, _ := o.Object["metadata"].(map[string]any)
+		config, _ := md["name"].(string)
+		hooks, _ := o.Object["webhooks"].([]any)
 		for _, h := range hooks {
 			m, _ := h.(map[string]any)
-			w := webhook{config: config, mutating: gvk.Kind == "MutatingWebhookConfiguration", src: o.Source, equivalent: true}
+			w := Webhook{config: config, mutating: gvk.Kind == "MutatingWebhookConfiguration", src: o.Source, equivalent: true}
 			w.name, _ = m["name"].(string)
 			if mp, _ := m["matchPolicy"].(string); mp == "Exact" {
 				w.equivalent = false
@@ -182,7 +213,7 @@ func stringList(v any) []string {
 // operation is CREATE when there is no live object, else UPDATE; the resource is the
 // main one (the applier's); the object selector is checked against the manifest's and
 // the live object's labels, as the server checks the new and the old object.
-func (w webhook) intercepts(gvk schema.GVK, t *schema.Type, manifest, live map[string]any) string {
+func (w Webhook) intercepts(gvk schema.GVK, t *schema.Type, manifest, live map[string]any) string {
 	op := "CREATE"
 	if live != nil {
 		op = "UPDATE"
@@ -221,7 +252,7 @@ func (w webhook) intercepts(gvk schema.GVK, t *schema.Type, manifest, live map[s
 	if !matched {
 		return ""
 	}
-	if w.objectSel != nil && !selectorMatches(w.objectSel, labelsOf(manifest)) && (live == nil || !selectorMatches(w.objectSel, labelsOf(live))) {
+	if w.objectSel != nil && !selectorMatches(w.objectSel, stringMap(manifest, "labels")) && (live == nil || !selectorMatches(w.objectSel, stringMap(live, "labels"))) {
 		return ""
 	}
 	kind, does := "validating", "may refuse it"
@@ -229,7 +260,7 @@ func (w webhook) intercepts(gvk schema.GVK, t *schema.Type, manifest, live map[s
 		kind, does = "mutating", "may change or refuse it"
 	}
 	return fmt.Sprintf("the %s admission webhook %q (%s %q, live %s) intercepts this %s and %s: ssa-diff cannot call it", kind, w.name,
-		map[bool]string{true: "MutatingWebhookConfiguration", false: "ValidatingWebhookConfiguration"}[w.mutating], w.config, w.src.Short(), op, does)
+		map[bool]string{true: "MutatingWebhookConfiguration", false: "ValidatingWebhookConfiguration"}[w.mutating], w.config, w.src, op, does)
 }
 
 func anyOf(list []string, s string) bool {
@@ -291,4 +322,26 @@ func selectorMatches(sel map[string]any, labels map[string]string) bool {
 		}
 	}
 	return true
+}
+
+func containsString(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// stringMap is an object's metadata labels or annotations, their string values.
+func stringMap(obj map[string]any, key string) map[string]string {
+	md, _ := obj["metadata"].(map[string]any)
+	m, _ := md[key].(map[string]any)
+	out := make(map[string]string, len(m))
+	for k, v := range m {
+		if s, ok := v.(string); ok {
+			out[k] = s
+		}
+	}
+	return out
 }

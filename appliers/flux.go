@@ -6,8 +6,10 @@ import (
 	"strings"
 
 	"github.com/ssa-diff/ssa-diff/fieldpath"
+	"github.com/ssa-diff/ssa-diff/internal/defaults"
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 	"github.com/ssa-diff/ssa-diff/merge"
+	"github.com/ssa-diff/ssa-diff/schema"
 )
 
 // This file holds the applier of Flux (kustomize-controller on fluxcd/pkg/ssa).
@@ -511,7 +513,7 @@ func setLabel(obj map[string]any, key, value string) {
 // fluxNormalize is ssa normalize.UnstructuredWithScheme on the manifest. The creation
 // timestamp, which Flux sets to null, is dropped: the server never takes it from a write.
 func fluxNormalize(obj map[string]any, roundTrip func(map[string]any) error) {
-	gvk := gvkOf(obj)
+	gvk := schema.GVKOf(obj)
 	if roundTrip != nil {
 		c := unstructured.DeepCopyObject(obj)
 		if err := roundTrip(c); err == nil {
@@ -567,4 +569,12 @@ func defaultProtocols(m map[string]any) {
 			p["protocol"] = "TCP"
 		}
 	}
+}
+
+// NormalizeAsGoTypes is the round trip of an object through its kind's Go type, as Flux's
+// normalize.UnstructuredList makes it with the built-in kinds' types (a FluxOptions.Normalize).
+func NormalizeAsGoTypes(obj map[string]any) error {
+	av, _ := obj["apiVersion"].(string)
+	kind, _ := obj["kind"].(string)
+	return defaults.Normalize(av, kind, obj)
 }

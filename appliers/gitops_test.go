@@ -211,7 +211,7 @@ func gitopsSetupWrite(e *merge.Engine, live map[string]any, w gitopsWrite, now t
 		scale := map[string]any{"apiVersion": "autoscaling/v1", "kind": "Scale",
 			"metadata": map[string]any{"name": name, "namespace": ns},
 			"spec":     map[string]any{"replicas": w.Replicas}}
-		ep := merge.Endpoint{GVK: gvkOf(live), Namespace: ns, Name: name, Subresource: "scale"}
+		ep := merge.Endpoint{GVK: schema.GVKOf(live), Namespace: ns, Name: name, Subresource: "scale"}
 		return e.Update(merge.Request{Live: live, Object: scale, Endpoint: ep, Manager: w.Manager, Now: now})
 	}
 	return nil, fmt.Errorf("unknown op %q", w.Op)

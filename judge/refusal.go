@@ -1,12 +1,12 @@
-package cli
+package judge
 
 import (
 	"regexp"
 	"strings"
 	"sync"
 
-	"github.com/ssa-diff/ssa-diff/internal/report"
 	"github.com/ssa-diff/ssa-diff/internal/serverpath"
+	"github.com/ssa-diff/ssa-diff/merge"
 	"github.com/ssa-diff/ssa-diff/schema"
 	smdschema "sigs.k8s.io/structured-merge-diff/v6/schema"
 )
@@ -26,35 +26,50 @@ var schemaErrorPath = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?m)(?:^|\s)(\.[^\s:]+(?:\[[^\]]*\][^\s:]*)*): (field not declared in schema)?`)
 })
 
-// explainRefusal fills res.Error.Fields for a refusal that names fields.
-func (c *config) explainRefusal(res *report.Result, gvk schema.GVK, manifest map[string]any) {
-	e := res.Error
-	if e == nil || e.Code == 0 || e.Code == 409 || res.Action != report.ActionRejected {
-		return
+// ErrorField is one field a refusal is about.
+type ErrorField struct {
+	// Path is the field, printed as the server prints field paths (.spec.replicas).
+	Path string `json:"path"`
+	// DidYouMean is a field the schema declares whose name is close to Path's, for a field
+	// the schema does not declare.
+	DidYouMean string `json:"didYouMean,omitempty"`
+}
+
+// RefusalFields are the fields the server's refusal of an apply to gvk is about: the
+// fields of its causes, or, for a refusal without causes, those of the schema errors its
+// message lists; nil for a conflict (409), which has findings of its own, and for a
+// refusal that names no field.
+func (j *Judge) RefusalFields(gvk schema.GVK, refusal *merge.StatusError) []ErrorField {
+	if refusal == nil || refusal.Code == 0 || refusal.Code == 409 {
+		return nil
 	}
+	var out []ErrorField
 	seen := map[string]bool{}
 	add := func(path string, undeclared bool) {
 		if path == "" || seen[path] {
 			return
 		}
 		seen[path] = true
-		f := report.ErrorField{Path: path}
+		f := ErrorField{Path: path}
 		if undeclared {
-			f.DidYouMean = c.didYouMean(gvk, path)
+			f.DidYouMean = j.DidYouMean(gvk, path)
 		}
-		e.Fields = append(e.Fields, f)
+		out = append(out, f)
 	}
-	for _, cause := range e.Causes {
-		if p := causePath(cause.Field); p != "" {
-			add(p, strings.Contains(cause.Message, "field not declared in schema") || strings.HasPrefix(cause.Message, "unknown field"))
+	if refusal.Details != nil {
+		for _, cause := range refusal.Details.Causes {
+			if p := causePath(cause.Field); p != "" {
+				add(p, strings.Contains(cause.Message, "field not declared in schema") || strings.HasPrefix(cause.Message, "unknown field"))
+			}
 		}
 	}
-	if len(e.Fields) > 0 {
-		return
+	if len(out) > 0 {
+		return out
 	}
-	for _, m := range schemaErrorPath().FindAllStringSubmatch(e.Message, -1) {
+	for _, m := range schemaErrorPath().FindAllStringSubmatch(refusal.Message, -1) {
 		add(m[1], m[2] != "")
 	}
+	return out
 }
 
 // causePath turns a cause's field (validation's spec.template.spec.containers[0].image)
@@ -70,10 +85,10 @@ func causePath(field string) string {
 	return "." + field
 }
 
-// didYouMean returns the field the kind's schema declares beside the last element of path
+// DidYouMean returns the field the kind's schema declares beside the last element of path
 // whose name is closest to it ("" when none is close, or the schema says nothing).
-func (c *config) didYouMean(gvk schema.GVK, path string) string {
-	reg := c.registry
+func (j *Judge) DidYouMean(gvk schema.GVK, path string) string {
+	reg := j.Schemas
 	if reg == nil {
 		return ""
 	}

@@ -174,7 +174,7 @@ func (o Options) grace() time.Duration {
 
 // Analyze gives the advice about one apply: the mistakes against the spec/status contract
 // and the ownership outcomes that will surprise. in.Result is what Engine.Apply or
-// an applier of package merge/appliers predicted (Update predictions are not applies and
+// an applier of package appliers predicted (Update predictions are not applies and
 // are not judged). It never fails: what it cannot judge it leaves out. Advice comes in the
 // order of Known. The live object's own state is judged separately by StateOf.
 func Analyze(in Input, opts Options) []Advice {

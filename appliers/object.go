@@ -6,7 +6,6 @@ import (
 
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 	"github.com/ssa-diff/ssa-diff/merge"
-	"github.com/ssa-diff/ssa-diff/schema"
 )
 
 // invalidMessage is how kubectl 1.37 prints a 422 Invalid it gets back
@@ -49,12 +48,6 @@ func invalidMessage(s *merge.StatusError) string {
 		b.WriteString("\n* " + m)
 	}
 	return b.String()
-}
-
-func gvkOf(obj map[string]any) schema.GVK {
-	av, _ := obj["apiVersion"].(string)
-	k, _ := obj["kind"].(string)
-	return schema.GVKFromAPIVersionKind(av, k)
 }
 
 func nsName(obj map[string]any) (string, string) {

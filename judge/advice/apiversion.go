@@ -108,7 +108,7 @@ const (
 
 // apiVersions: apiversion-removed, apiversion-deprecated and apiversion-mismatch.
 func (a *analysis) apiVersions() {
-	gvk := gvkOf(a.in.Manifest)
+	gvk := schema.GVKOf(a.in.Manifest)
 	if gvk.Kind == "" {
 		return
 	}

@@ -5,9 +5,9 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/ssa-diff/ssa-diff/appliers"
 	"github.com/ssa-diff/ssa-diff/fieldpath"
 	"github.com/ssa-diff/ssa-diff/merge"
-	"github.com/ssa-diff/ssa-diff/merge/appliers"
 	"github.com/ssa-diff/ssa-diff/schema"
 	smdpath "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 )
@@ -50,11 +50,12 @@ func newAnalysis(in Input, opts Options) *analysis {
 		}
 		a.gvk = a.res.Endpoint.GVK
 	}
-	if a.gvk == (schema.GVK{}) {
-		a.gvk = gvkOf(in.Manifest)
+	// An object without a kind names no kind, whatever its apiVersion says.
+	if g := schema.GVKOf(in.Manifest); a.gvk == (schema.GVK{}) && g.Kind != "" {
+		a.gvk = g
 	}
-	if a.gvk == (schema.GVK{}) {
-		a.gvk = gvkOf(in.Live)
+	if g := schema.GVKOf(in.Live); a.gvk == (schema.GVK{}) && g.Kind != "" {
+		a.gvk = g
 	}
 	a.before = a.decode(entriesOf(in.Live))
 	if a.res != nil && a.res.Rejection == nil && a.res.Object != nil {
@@ -209,18 +210,6 @@ func pathStrings(ps []smdpath.Path) []string {
 		out[i] = fieldpath.PathString(p)
 	}
 	return out
-}
-
-func gvkOf(obj map[string]any) schema.GVK {
-	if obj == nil {
-		return schema.GVK{}
-	}
-	av, _ := obj["apiVersion"].(string)
-	k, _ := obj["kind"].(string)
-	if k == "" {
-		return schema.GVK{}
-	}
-	return schema.GVKFromAPIVersionKind(av, k)
 }
 
 func annotationsOf(obj map[string]any) map[string]any {

@@ -6,8 +6,8 @@ import (
 	"os"
 	"time"
 
+	"github.com/ssa-diff/ssa-diff/judge/advice"
 	"github.com/ssa-diff/ssa-diff/merge"
-	"github.com/ssa-diff/ssa-diff/merge/advice"
 	"github.com/ssa-diff/ssa-diff/schema"
 	"github.com/ssa-diff/ssa-diff/server/kubeapiserver"
 	"sigs.k8s.io/yaml"

@@ -8,6 +8,7 @@ import (
 	"github.com/ssa-diff/ssa-diff/fieldpath"
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 	"github.com/ssa-diff/ssa-diff/merge"
+	"github.com/ssa-diff/ssa-diff/schema"
 )
 
 // This file holds the applier of Argo CD (v3.x).
@@ -187,7 +188,7 @@ func hasUpdateEntryOf(entries []fieldpath.Entry, manager string) bool {
 // (ns defaulting to the destination namespace) and the installation-id annotation, and/or
 // the instance label (truncated to 63 characters with annotation+label). CRDs get nothing.
 func argoSetTracking(obj map[string]any, opts ArgoCDOptions) error {
-	gvk := gvkOf(obj)
+	gvk := schema.GVKOf(obj)
 	if gvk.Group == "apiextensions.k8s.io" && gvk.Kind == "CustomResourceDefinition" {
 		return nil
 	}
