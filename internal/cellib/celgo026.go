@@ -11,6 +11,7 @@ import (
 	"github.com/google/cel-go/common/overloads"
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
+	"github.com/google/cel-go/interpreter"
 	"github.com/google/cel-go/parser"
 	"github.com/ssa-diff/ssa-diff/server/version"
 )
@@ -175,4 +176,61 @@ func estimateCallCost026(overloadID string, target *checker.AstNode, args []chec
 		return &checker.CallEstimate{CostEstimate: checker.CostEstimate{Min: 1, Max: 1}}
 	}
 	return nil
+}
+
+// optionalOr026 is the optional library's or and orValue as v0.26.0 evaluates them: a left
+// side that is not an optional (a value reached through dyn) is the answer as it is, where
+// v0.29.2 answers no such overload. Its decorator must run before the optional library's
+// (which turns the same calls into its own nodes): the library is given before
+// cel.OptionalTypes.
+type optionalOr026 struct{}
+
+func (optionalOr026) CompileOptions() []cel.EnvOption { return nil }
+
+func (optionalOr026) ProgramOptions() []cel.ProgramOption {
+	return []cel.ProgramOption{cel.CustomDecoratorV2(decorateOptionalOr026)}
+}
+
+func decorateOptionalOr026(i interpreter.InterpretableV2) (interpreter.InterpretableV2, error) {
+	call, ok := i.(interpreter.InterpretableCall)
+	if !ok || len(call.Args()) != 2 {
+		return i, nil
+	}
+	var value bool
+	switch {
+	case call.Function() == "or" && (call.OverloadID() == "" || call.OverloadID() == "optional_or_optional"):
+	case call.Function() == "orValue" && (call.OverloadID() == "" || call.OverloadID() == "optional_orValue_value"):
+		value = true
+	default:
+		return i, nil
+	}
+	return &evalOptionalOr026{id: call.ID(), lhs: call.Args()[0], rhs: call.Args()[1], value: value}, nil
+}
+
+// evalOptionalOr026 is v0.26.0's evalOptionalOr (value: evalOptionalOrValue).
+type evalOptionalOr026 struct {
+	id       int64
+	lhs, rhs interpreter.InterpretableV2
+	value    bool
+}
+
+func (o *evalOptionalOr026) ID() int64 { return o.id }
+
+func (o *evalOptionalOr026) Exec(frame *interpreter.ExecutionFrame) ref.Val {
+	lhs := o.lhs.Exec(frame)
+	opt, ok := lhs.(*types.Optional)
+	if !ok {
+		return lhs
+	}
+	if opt.HasValue() {
+		if o.value {
+			return opt.GetValue()
+		}
+		return opt
+	}
+	return o.rhs.Exec(frame)
+}
+
+func (o *evalOptionalOr026) Eval(ctx interpreter.Activation) ref.Val {
+	return o.Exec(interpreter.AsFrame(ctx))
 }

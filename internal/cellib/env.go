@@ -65,7 +65,7 @@ func baseOptions(server int) []versioned {
 	strings2 := []cel.EnvOption{ext.Strings(ext.StringsVersion(2))}
 	lists3 := []cel.EnvOption{ext.Lists(ext.ListsVersion(3))}
 	if celGo026(server) {
-		base = append(base, durationOfInt026())
+		base = append(base, durationOfInt026(), cel.Lib(optionalOr026{}))
 		strings2 = append(strings2, stringsIndexOf026()...)
 		lists3 = append(lists3, listsRange026())
 	}

@@ -200,3 +200,21 @@ func TestCostsOfCelGo026(t *testing.T) {
 		t.Errorf("estimated cost of matches on 1,000 characters: 1.36 %d (want 2), 1.37 %d (want 102)", e36, e37)
 	}
 }
+
+// or and orValue on a value that is not an optional: cel-go v0.26.0 passes it through,
+// v0.29.2 answers no such overload (real 1.34-1.36 servers accept such a rule's object).
+func TestOptionalOrOnAValue(t *testing.T) {
+	for _, c := range []struct{ expr, at36, at37 string }{
+		{"dyn(i).orValue(2) == i", "true", "error: no such overload"},
+		{"dyn(dyn(i).or(optional.of(2))) == i", "true", "error: no such overload"},
+		{"optional.none().orValue(2) == 2", "true", "true"},
+		{"optional.of(1).or(optional.of(2)) == optional.of(1)", "true", "true"},
+	} {
+		if _, out, _ := eval(t, 36, cellib.New, c.expr, nil); out != c.at36 {
+			t.Errorf("1.36 %s = %s, want %s", c.expr, out, c.at36)
+		}
+		if _, out, _ := eval(t, 37, cellib.New, c.expr, nil); out != c.at37 {
+			t.Errorf("1.37 %s = %s, want %s", c.expr, out, c.at37)
+		}
+	}
+}
