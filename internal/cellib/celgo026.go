@@ -3,11 +3,13 @@ package cellib
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/google/cel-go/cel"
 	"github.com/google/cel-go/checker"
 	"github.com/google/cel-go/common"
+	"github.com/google/cel-go/common/ast"
 	"github.com/google/cel-go/common/overloads"
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
@@ -22,16 +24,81 @@ import (
 // the overloads it dropped.
 
 // Compile compiles expr in env, an environment of a server of minor server, as that server
-// does: on servers before 1.37, whose cel-go parser does not enable backtick-escaped
-// identifiers (v0.29.2's does by default), an expression using them fails to parse with
-// "unsupported syntax: '`'" and whatever else the parse reports.
+// does. Before 1.37 (cel-go v0.26.0):
+//   - the parser does not enable backtick-escaped identifiers (v0.29.2's does by default): an
+//     expression using them fails to parse with "unsupported syntax: '`'" and whatever else
+//     the parse reports;
+//   - a leading-dot identifier (.x) resolves as x does, to a comprehension's variable of that
+//     name when one is in scope (v0.29.2 resolves it past them, to the global).
 func Compile(env *cel.Env, server version.Version, expr string) (*cel.Ast, *cel.Issues) {
-	if celGo026(server.MinorNumber()) && strings.ContainsRune(expr, '`') {
+	if !celGo026(server.MinorNumber()) {
+		return env.Compile(expr)
+	}
+	if strings.ContainsRune(expr, '`') {
 		if iss := parseWithoutEscapes(env, expr); iss != nil {
 			return nil, iss
 		}
 	}
-	return env.Compile(expr)
+	parsed, iss := env.Parse(expr)
+	if iss.Err() != nil {
+		return nil, iss
+	}
+	resolveLeadingDots026(parsed.NativeRep().Expr(), nil)
+	checked, iss := env.Check(parsed)
+	if iss.Err() != nil {
+		return nil, iss
+	}
+	return checked, iss
+}
+
+// resolveLeadingDots026 rewrites the leading-dot identifiers of e that name a
+// comprehension variable in scope (locals) without their dot: as cel-go v0.26.0 resolves
+// them.
+func resolveLeadingDots026(e ast.Expr, locals []string) {
+	if e == nil {
+		return
+	}
+	switch e.Kind() {
+	case ast.IdentKind:
+		if name, ok := strings.CutPrefix(e.AsIdent(), "."); ok && slices.Contains(locals, name) {
+			e.SetKindCase(ast.NewExprFactory().NewIdent(e.ID(), name))
+		}
+	case ast.SelectKind:
+		resolveLeadingDots026(e.AsSelect().Operand(), locals)
+	case ast.CallKind:
+		c := e.AsCall()
+		if c.IsMemberFunction() {
+			resolveLeadingDots026(c.Target(), locals)
+		}
+		for _, a := range c.Args() {
+			resolveLeadingDots026(a, locals)
+		}
+	case ast.ListKind:
+		for _, el := range e.AsList().Elements() {
+			resolveLeadingDots026(el, locals)
+		}
+	case ast.MapKind:
+		for _, en := range e.AsMap().Entries() {
+			resolveLeadingDots026(en.AsMapEntry().Key(), locals)
+			resolveLeadingDots026(en.AsMapEntry().Value(), locals)
+		}
+	case ast.StructKind:
+		for _, f := range e.AsStruct().Fields() {
+			resolveLeadingDots026(f.AsStructField().Value(), locals)
+		}
+	case ast.ComprehensionKind:
+		c := e.AsComprehension()
+		resolveLeadingDots026(c.IterRange(), locals)
+		resolveLeadingDots026(c.AccuInit(), locals)
+		withAccu := append(slices.Clip(locals), c.AccuVar())
+		inLoop := append(slices.Clip(withAccu), c.IterVar())
+		if c.HasIterVar2() {
+			inLoop = append(inLoop, c.IterVar2())
+		}
+		resolveLeadingDots026(c.LoopCondition(), inLoop)
+		resolveLeadingDots026(c.LoopStep(), inLoop)
+		resolveLeadingDots026(c.Result(), withAccu)
+	}
 }
 
 // parseWithoutEscapes parses expr as cel-go v0.26.0's parser does in the server's

@@ -218,3 +218,24 @@ func TestOptionalOrOnAValue(t *testing.T) {
 		}
 	}
 }
+
+// A leading-dot identifier naming a comprehension variable in scope: cel-go v0.26.0 resolves
+// it to the variable, v0.29.2 to the global past it (real 1.34-1.36 servers accept the rule
+// "self.items.all(self, dyn(.self) == self)").
+func TestLeadingDotIdentifiers(t *testing.T) {
+	for _, c := range []struct{ expr, at36, at37 string }{
+		{"[1, 2].all(s, dyn(.s) == s)", "true", "false"},
+		{"[1, 2].all(i, dyn(.i) == i)", "true", "false"},
+		{".i == 5", "true", "true"},
+	} {
+		for minor, want := range map[int]string{36: c.at36, 37: c.at37} {
+			cerr, out, _ := eval(t, minor, cellib.New, c.expr, nil)
+			if cerr != "" {
+				out = "compile error"
+			}
+			if out != want {
+				t.Errorf("1.%d %s = %s (%s), want %s", minor, c.expr, out, cerr, want)
+			}
+		}
+	}
+}
