@@ -31,7 +31,8 @@ func ResetFields(v version.Version, t *schema.Type, subresource string) []smdpat
 // each version they serve; the storage of a custom resource's version keys its main
 // resource's reset fields by that version alone — status a manager owns at another version
 // is compared, and conflicts, as any field — and before 1.35 its /status's too (1.35 gives
-// every version's /status the union of them).
+// the /status of every version with a status subresource the union of theirs; a version
+// without one has none).
 func ResetAtEveryVersion(v version.Version, t *schema.Type, subresource string) bool {
 	if t.Source == schema.SourceBuiltin {
 		return true
