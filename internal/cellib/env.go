@@ -110,7 +110,7 @@ func baseOptions(server int) []versioned {
 func (o versioned) enabled(server int, k Kind) bool {
 	at := server
 	if k == New {
-		at = server - 1
+		at = CompatibilityMinor(version.Minor(server))
 	}
 	return o.introduced <= at && (o.removed == 0 || at < o.removed)
 }
