@@ -2,9 +2,11 @@ package merge
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/ssa-diff/ssa-diff/fieldpath"
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
+	"github.com/ssa-diff/ssa-diff/server/version"
 )
 
 // Update predicts a write that is not an apply: PUT, or any non-apply PATCH once the patch
@@ -140,8 +142,14 @@ func (r *request) decodeLiveOrNew(live, next map[string]any, subresource bool) (
 		return fieldpath.NewManaged(), liveEntries
 	}
 	if err == nil && present {
-		if m, err := fieldpath.Decode(entries); err == nil && len(m.Fields) > 0 {
+		m, err := fieldpath.Decode(entries)
+		if err == nil && len(m.Fields) > 0 {
 			return m, liveEntries
+		}
+		if err != nil && strings.Contains(err.Error(), "unexpected trailing data") && r.e.model.Version().Before(version.Minor(37)) {
+			// structured-merge-diff v6.4 (1.37) refuses data after a field set or a path
+			// element; the v6.3 of 1.34-1.36 read past it, and would take these entries.
+			r.warn(fmt.Sprintf("the managedFields sent have data after a field set or key: Kubernetes %s reads past it and takes them, which is not predicted (the live entries are kept, as 1.37 does)", r.e.model.Version()))
 		}
 	}
 	return fromLive(), liveEntries

@@ -2,6 +2,7 @@ package server
 
 import (
 	"github.com/ssa-diff/ssa-diff/schema"
+	"github.com/ssa-diff/ssa-diff/server/version"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
@@ -9,6 +10,9 @@ import (
 // object is what field management alone makes of it (as the client-go and
 // controller-runtime fakes do), reset fields aside.
 type FieldManagementOnly struct{}
+
+// Version is the latest minor: the field manager's rules are its.
+func (FieldManagementOnly) Version() version.Version { return version.Latest() }
 
 // Default does nothing.
 func (FieldManagementOnly) Default(*schema.Type, map[string]any) error { return nil }

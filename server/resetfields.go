@@ -3,13 +3,45 @@ package server
 import (
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 	"github.com/ssa-diff/ssa-diff/schema"
+	"github.com/ssa-diff/ssa-diff/server/version"
 	smdpath "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 )
 
-// ResetFields is the reset table of an endpoint, the registry strategies' (rules.md
-// sub.reset-fields): the fields a write through it never owns, never conflicts on, and whose
-// old values the registry puts back.
-func ResetFields(t *schema.Type, subresource string) []smdpath.Path {
+// ResetFields is the reset table of an endpoint of a kube-apiserver of minor v, the registry
+// strategies' (rules.md sub.reset-fields): the fields a write through it never owns and never
+// conflicts on, at the versions ResetAtEveryVersion says.
+func ResetFields(v version.Version, t *schema.Type, subresource string) []smdpath.Path {
+	p := smdpath.MakePathOrDie
+	switch {
+	case subresource == "status" && t.Source != schema.SourceBuiltin && v.Before(version.Minor(36)):
+		// Before 1.36 a custom resource's /status reset spec alone (its strategy still
+		// puts the old metadata back: RestoreResetFields).
+		return []smdpath.Path{p("spec")}
+	case subresource == "status" && t.Source == schema.SourceBuiltin && t.GVK.Group == "apiextensions.k8s.io" && t.Resource == "customresourcedefinitions" &&
+		v.Before(version.Minor(36)):
+		// Before 1.36 a CRD's /status reset metadata too (the strategy never put it back:
+		// what a /status write sends of metadata is stored, and owned by no one).
+		return []smdpath.Path{p("metadata"), p("spec")}
+	}
+	return resetFields(t, subresource)
+}
+
+// ResetAtEveryVersion reports whether an endpoint's reset fields hold at every version of
+// the kind, or at the request's own version alone. The strategies of built-in kinds name
+// each version they serve; the storage of a custom resource's version keys its main
+// resource's reset fields by that version alone — status a manager owns at another version
+// is compared, and conflicts, as any field — and before 1.35 its /status's too (1.35 gives
+// the /status of every version with a status subresource the union of theirs; a version
+// without one has none).
+func ResetAtEveryVersion(v version.Version, t *schema.Type, subresource string) bool {
+	if t.Source == schema.SourceBuiltin {
+		return true
+	}
+	return subresource == "status" && v.AtLeast(version.Minor(35))
+}
+
+// resetFields is the reset table of the latest minor.
+func resetFields(t *schema.Type, subresource string) []smdpath.Path {
 	p := smdpath.MakePathOrDie
 	crd := t.Source != schema.SourceBuiltin
 	key := t.GVK.Group + "/" + t.Resource
@@ -49,9 +81,11 @@ func ResetFields(t *schema.Type, subresource string) []smdpath.Path {
 }
 
 // RestoreResetFields puts the old values of an endpoint's reset fields back into obj, as
-// the registry strategies do on update (rules.md sub.reset-fields), managedFields aside.
+// the registry strategies do on update (rules.md sub.reset-fields), managedFields aside. What
+// the strategies put back is what the latest minor's reset fields name: the reset fields
+// earlier minors had otherwise (ResetFields) differ in ownership alone.
 func RestoreResetFields(t *schema.Type, subresource string, obj, old map[string]any) {
-	for _, p := range ResetFields(t, subresource) {
+	for _, p := range resetFields(t, subresource) {
 		restorePath(obj, old, p)
 	}
 }

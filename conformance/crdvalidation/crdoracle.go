@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 
 	"github.com/ssa-diff/ssa-diff/schema"
-	"github.com/ssa-diff/ssa-diff/server/kubeapiserver"
 	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apiextensions-apiserver/pkg/registry/customresourcedefinition"
@@ -84,7 +83,7 @@ func ValidateCRDOurs(obj, old map[string]any) (errs field.ErrorList, warnings []
 	if old != nil {
 		oldCopy = runtime.DeepCopyJSON(old)
 	}
-	v := kubeapiserver.Latest().Validate(t, "", runtime.DeepCopyJSON(obj), oldCopy)
+	v := model().Validate(t, "", runtime.DeepCopyJSON(obj), oldCopy)
 	if v.NotPredicted != "" {
 		return nil, nil, v.NotPredicted
 	}

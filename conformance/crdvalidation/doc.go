@@ -19,6 +19,11 @@
 // sides; the field errors are compared as a multiset of their text (the server lists some
 // in Go map order), and the warnings as a set.
 //
+// Both sides are one minor: ssa-diff predicts the release of the apiextensions-apiserver the
+// module links (v0.37.2: Kubernetes 1.37; see serverMinor), so that the harness holds another
+// minor's code when a go.mod pins it. (A -modfile pinning an older release alone does not
+// build: ssa-diff's own requirements raise apimachinery, apiserver and cel-go to 1.37's.)
+//
 // TestDifferential runs CRDVAL_OBJECTS objects (default: a bounded run of a few seconds;
 // make conformance-long runs 100,000+). A divergence prints the seed, the schema, the
 // objects and both answers.

@@ -4,7 +4,6 @@ import (
 	"errors"
 
 	"github.com/ssa-diff/ssa-diff/schema"
-	"github.com/ssa-diff/ssa-diff/server/kubeapiserver"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
@@ -41,6 +40,6 @@ func (o *Ours) Validate(subresource string, obj, old map[string]any) (errs field
 	if old != nil {
 		oldCopy = runtime.DeepCopyJSON(old)
 	}
-	v := kubeapiserver.Latest().Validate(o.t, subresource, runtime.DeepCopyJSON(obj), oldCopy)
+	v := model().Validate(o.t, subresource, runtime.DeepCopyJSON(obj), oldCopy)
 	return v.Errors, v.Warnings, nil
 }

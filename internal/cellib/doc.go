@@ -1,5 +1,5 @@
-// Package cellib is the CEL environment kube-apiserver 1.37 compiles the x-kubernetes-validations
-// rules of CRDs in: cel-go's standard library and extensions at the versions the server
+// Package cellib is the CEL environment a kube-apiserver (1.34 to 1.37, each as its minor has
+// it) compiles the x-kubernetes-validations rules of CRDs in: cel-go's standard library and extensions at the versions the server
 // enables, plus Kubernetes' own libraries (lists, regex, URLs, quantities, IPs and CIDRs,
 // named formats, semantic versions, and the declarations of the authorizer library), with the
 // cost each function is charged — estimated when a CRD is created, counted when a rule runs.
@@ -7,10 +7,19 @@
 // # Two environments
 //
 // The server compiles a rule in one of two environments: "new expressions", gated at the
-// version the server must stay compatible with (1.36 for a 1.37 server), for rules a write
-// adds to a CRD; and "stored expressions", with every library, for rules already stored —
-// custom resources are always validated in the latter. Env returns either; they are built on
-// first use, once, so a program that validates no CEL rule never pays for them.
+// version the server must stay compatible with (its minor - 1: 1.36 for a 1.37 server), for
+// rules a write adds to a CRD; and "stored expressions", with every library of the server's
+// own table, for rules already stored — custom resources are always validated in the
+// latter. Env returns either for a minor; they are built on first use, once per minor, so a
+// program that validates no CEL rule never pays for them.
+//
+// # cel-go
+//
+// kube-apiserver 1.34 to 1.36 link cel-go v0.26.0, 1.37 (and ssa-diff) v0.29.2. Where v0.26.0
+// answers otherwise, its behaviour is restated for those minors (celgo026.go): no backtick
+// identifiers (Compile), duration(int), indexOf and lastIndexOf with an empty needle,
+// lists.range without limits, or/orValue on a value that is not an optional, and the costs
+// of startsWith, endsWith and the global matches.
 //
 // # Cost
 //

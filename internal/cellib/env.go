@@ -8,6 +8,7 @@ import (
 	"github.com/google/cel-go/checker"
 	"github.com/google/cel-go/ext"
 	"github.com/google/cel-go/interpreter"
+	"github.com/ssa-diff/ssa-diff/server/version"
 	celconfig "k8s.io/apiserver/pkg/apis/cel"
 )
 
@@ -28,31 +29,48 @@ const (
 	// Stored is the environment of expressions already stored: every library.
 	Stored Kind = iota
 	// New is the environment of expressions a write adds: libraries of the compatibility
-	// version (1.36) only.
+	// version (the server's minor - 1) only.
 	New
 )
 
 // versioned is an environment option and the Kubernetes minor versions between which the
-// server enables it (removed 0: never removed).
+// server enables it (removed 0: never removed): the server's own table
+// (k8s.io/apiserver/pkg/cel/environment/base.go), one table for every minor, as each
+// release's table is the previous one with options added or marked removed.
 type versioned struct {
 	introduced, removed int
 	env                 []cel.EnvOption
 	prog                []cel.ProgramOption
 }
 
-// compatibilityMinor is the minor version a 1.37 server stays compatible with.
-const compatibilityMinor = 36
+// CompatibilityMinor is the minor a kube-apiserver of minor server stays compatible with, the
+// version new expressions are compiled at: one below its own (component-base
+// DefaultCompatibilityVersion: the binary version minus one).
+func CompatibilityMinor(server version.Version) int { return server.MinorNumber() - 1 }
 
-func baseOptions() []versioned {
+// celGo026 reports whether the server links cel-go v0.26.0 (1.34 to 1.36; 1.37 links
+// v0.29.2, as ssa-diff does): where the two behave apart, the older behaviour is restated
+// for those servers (celgo026.go).
+func celGo026(server int) bool { return server < 37 }
+
+func baseOptions(server int) []versioned {
+	base := []cel.EnvOption{
+		cel.HomogeneousAggregateLiterals(),
+		cel.EagerlyValidateDeclarations(true),
+		cel.DefaultUTCTimeZone(true),
+		cel.Lib(urlsLib{}),
+		cel.Lib(regexLib{}),
+		cel.CostEstimatorOptions(checker.PresenceTestHasCost(false)),
+	}
+	strings2 := []cel.EnvOption{ext.Strings(ext.StringsVersion(2))}
+	lists3 := []cel.EnvOption{ext.Lists(ext.ListsVersion(3))}
+	if celGo026(server) {
+		base = append(base, durationOfInt026(), cel.Lib(optionalOr026{}))
+		strings2 = append(strings2, stringsIndexOf026()...)
+		lists3 = append(lists3, listsRange026())
+	}
 	return []versioned{
-		{introduced: 0, env: []cel.EnvOption{
-			cel.HomogeneousAggregateLiterals(),
-			cel.EagerlyValidateDeclarations(true),
-			cel.DefaultUTCTimeZone(true),
-			cel.Lib(urlsLib{}),
-			cel.Lib(regexLib{}),
-			cel.CostEstimatorOptions(checker.PresenceTestHasCost(false)),
-		}, prog: []cel.ProgramOption{
+		{introduced: 0, env: base, prog: []cel.ProgramOption{
 			cel.EvalOptions(cel.OptOptimize, cel.OptTrackCost),
 			cel.CostLimit(PerCallLimit),
 			cel.CostTrackerOptions(interpreter.PresenceTestHasCost(false)),
@@ -62,7 +80,9 @@ func baseOptions() []versioned {
 		{introduced: 28, env: []cel.EnvOption{
 			cel.CrossTypeNumericComparisons(true),
 			cel.OptionalTypes(),
-			cel.Lib(quantityLib{}),
+			// 1.37 made add and sub copy the receiver deeply: before, a quantity held
+			// as a decimal was changed by adding to it.
+			cel.Lib(quantityLib{sharesDecimal: server < 37}),
 		}},
 		{introduced: 29, env: []cel.EnvOption{cel.ASTValidators(
 			cel.ValidateDurationLiterals(),
@@ -71,28 +91,41 @@ func baseOptions() []versioned {
 			cel.ValidateHomogeneousAggregateLiterals(),
 		)}},
 		{introduced: 0, removed: 29, env: []cel.EnvOption{ext.Strings(ext.StringsVersion(0))}},
-		{introduced: 29, env: []cel.EnvOption{ext.Strings(ext.StringsVersion(2))}},
+		{introduced: 29, env: strings2},
 		{introduced: 29, env: []cel.EnvOption{ext.Sets()}},
 		{introduced: 30, env: []cel.EnvOption{cel.Lib(ipLib{}), cel.Lib(cidrLib{})}},
 		{introduced: 31, env: []cel.EnvOption{cel.Lib(formatLib{})}},
 		{introduced: 31, env: []cel.EnvOption{cel.Lib(authzSelectorsLib{})}},
 		{introduced: 32, env: []cel.EnvOption{ext.TwoVarComprehensions()}},
 		{introduced: 33, env: []cel.EnvOption{cel.Lib(semverLib{version: 1})}},
-		{introduced: 34, env: []cel.EnvOption{ext.Lists(ext.ListsVersion(3))}},
+		{introduced: 34, env: lists3},
 		{introduced: 37, env: []cel.EnvOption{cel.Lib(listsLib{version: 1})}},
-		{introduced: 0, prog: []cel.ProgramOption{cel.CostTracking(&Estimator{})}},
+		{introduced: 0, prog: []cel.ProgramOption{cel.CostTracking(&Estimator{Server: version.Minor(server)})}},
 	}
 }
 
-// enabled reports whether an option is in the environment of kind k.
-func (o versioned) enabled(k Kind) bool {
-	if k == Stored {
-		return o.removed == 0
+// enabled reports whether an option is in the environment of kind k of a server of the
+// given minor: stored expressions get every option of the server's table it has not
+// removed; new ones those of its compatibility version.
+func (o versioned) enabled(server int, k Kind) bool {
+	at := server
+	if k == New {
+		at = CompatibilityMinor(version.Minor(server))
 	}
-	return o.introduced <= compatibilityMinor && (o.removed == 0 || compatibilityMinor < o.removed)
+	return o.introduced <= at && (o.removed == 0 || at < o.removed)
 }
 
-var envs = sync.OnceValues(func() ([2]*cel.Env, error) {
+// envs are the two environments of each supported minor, built on first use.
+var envs = func() map[int]func() ([2]*cel.Env, error) {
+	out := map[int]func() ([2]*cel.Env, error){}
+	for _, v := range version.Supported() {
+		minor := v.MinorNumber()
+		out[minor] = sync.OnceValues(func() ([2]*cel.Env, error) { return buildEnvs(minor) })
+	}
+	return out
+}()
+
+func buildEnvs(server int) ([2]*cel.Env, error) {
 	var out [2]*cel.Env
 	for _, k := range []Kind{Stored, New} {
 		base, err := cel.NewEnv()
@@ -101,8 +134,8 @@ var envs = sync.OnceValues(func() ([2]*cel.Env, error) {
 		}
 		var envOpts []cel.EnvOption
 		var progOpts []cel.ProgramOption
-		for _, o := range baseOptions() {
-			if o.enabled(k) {
+		for _, o := range baseOptions(server) {
+			if o.enabled(server, k) {
 				envOpts = append(envOpts, o.env...)
 				progOpts = append(progOpts, o.prog...)
 			}
@@ -114,11 +147,16 @@ var envs = sync.OnceValues(func() ([2]*cel.Env, error) {
 		out[k] = e
 	}
 	return out, nil
-})
+}
 
-// Env returns the server's base environment of kind k (built once, on first use).
-func Env(k Kind) (*cel.Env, error) {
-	e, err := envs()
+// Env returns the base environment of kind k of a kube-apiserver of minor server (built
+// once per minor, on first use).
+func Env(server version.Version, k Kind) (*cel.Env, error) {
+	build, ok := envs[server.MinorNumber()]
+	if !ok {
+		return nil, fmt.Errorf("no CEL environment for Kubernetes %s", server)
+	}
+	e, err := build()
 	if err != nil {
 		return nil, err
 	}

@@ -11,7 +11,11 @@ import (
 )
 
 // quantityLib: quantity(), isQuantity() and the arithmetic and comparisons of quantities.
-type quantityLib struct{}
+type quantityLib struct {
+	// sharesDecimal: add and sub copy the receiver shallowly, as servers before 1.37 do, so
+	// that a receiver held as an inf.Dec shares it with the result and is changed with it.
+	sharesDecimal bool
+}
 
 func (quantityLib) LibraryName() string { return "kubernetes.quantity" }
 
@@ -63,8 +67,13 @@ func quantityWithInt(f func(a *resource.Quantity, b resource.Quantity) ref.Val) 
 	})
 }
 
-func sum(a *resource.Quantity, b resource.Quantity, negate bool) ref.Val {
-	c := a.DeepCopy()
+func (l quantityLib) sum(a *resource.Quantity, b resource.Quantity, negate bool) ref.Val {
+	var c resource.Quantity
+	if l.sharesDecimal {
+		c = *a
+	} else {
+		c = a.DeepCopy()
+	}
 	if negate {
 		c.Sub(b)
 	} else {
@@ -73,7 +82,7 @@ func sum(a *resource.Quantity, b resource.Quantity, negate bool) ref.Val {
 	return &apiservercel.Quantity{Quantity: &c}
 }
 
-func (quantityLib) CompileOptions() []cel.EnvOption {
+func (l quantityLib) CompileOptions() []cel.EnvOption {
 	cmp := func(want int) func(a, b *resource.Quantity) ref.Val {
 		return func(a, b *resource.Quantity) ref.Val { return types.Bool(a.Cmp(*b) == want) }
 	}
@@ -117,15 +126,15 @@ func (quantityLib) CompileOptions() []cel.EnvOption {
 		}))},
 		"add": {
 			cel.MemberOverload("quantity_add", []*cel.Type{quantityT, quantityT}, quantityT,
-				quantityBinary(func(a, b *resource.Quantity) ref.Val { return sum(a, *b, false) })),
+				quantityBinary(func(a, b *resource.Quantity) ref.Val { return l.sum(a, *b, false) })),
 			cel.MemberOverload("quantity_add_int", []*cel.Type{quantityT, cel.IntType}, quantityT,
-				quantityWithInt(func(a *resource.Quantity, b resource.Quantity) ref.Val { return sum(a, b, false) })),
+				quantityWithInt(func(a *resource.Quantity, b resource.Quantity) ref.Val { return l.sum(a, b, false) })),
 		},
 		"sub": {
 			cel.MemberOverload("quantity_sub", []*cel.Type{quantityT, quantityT}, quantityT,
-				quantityBinary(func(a, b *resource.Quantity) ref.Val { return sum(a, *b, true) })),
+				quantityBinary(func(a, b *resource.Quantity) ref.Val { return l.sum(a, *b, true) })),
 			cel.MemberOverload("quantity_sub_int", []*cel.Type{quantityT, cel.IntType}, quantityT,
-				quantityWithInt(func(a *resource.Quantity, b resource.Quantity) ref.Val { return sum(a, b, true) })),
+				quantityWithInt(func(a *resource.Quantity, b resource.Quantity) ref.Val { return l.sum(a, b, true) })),
 		},
 	})
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/google/cel-go/common/types"
 	"github.com/ssa-diff/ssa-diff/internal/cellib"
 	"github.com/ssa-diff/ssa-diff/schema/crdschema"
+	"github.com/ssa-diff/ssa-diff/server/version"
 	apiservercel "k8s.io/apiserver/pkg/cel"
 )
 
@@ -46,30 +47,30 @@ type EnvFor func(expression string) cellib.Kind
 // StoredEnv compiles every expression as a stored one (how custom resources are validated).
 func StoredEnv(string) cellib.Kind { return cellib.Stored }
 
-// Compile compiles rules written on a schema node whose values have CEL type t; s is the
-// node (for fieldPath). The error is about the node (no CEL type); a rule that does not
-// compile has its own error.
-func Compile(s *crdschema.Schema, rules []crdschema.Rule, t *apiservercel.DeclType, envFor EnvFor) ([]Compiled, error) {
-	return CompileWith(s, rules, t, envFor, envFor)
+// Compile compiles rules written on a schema node whose values have CEL type t, as a
+// kube-apiserver of minor server compiles them; s is the node (for fieldPath). The error is
+// about the node (no CEL type); a rule that does not compile has its own error.
+func Compile(server version.Version, s *crdschema.Schema, rules []crdschema.Rule, t *apiservercel.DeclType, envFor EnvFor) ([]Compiled, error) {
+	return CompileWith(server, s, rules, t, envFor, envFor)
 }
 
 // CompileWith is Compile with the environments of rules and of message expressions chosen
 // apart (as the server does when it validates a CRD: an expression the stored CRD already
 // has compiles as stored, a new one as new).
-func CompileWith(s *crdschema.Schema, rules []crdschema.Rule, t *apiservercel.DeclType, ruleEnv, messageEnv EnvFor) ([]Compiled, error) {
+func CompileWith(server version.Version, s *crdschema.Schema, rules []crdschema.Rule, t *apiservercel.DeclType, ruleEnv, messageEnv EnvFor) ([]Compiled, error) {
 	if len(rules) == 0 {
 		return nil, nil
 	}
 	if t == nil {
 		return nil, errors.New("failed to convert to declType for CEL validation rules")
 	}
-	envs := &ruleEnvs{t: t.MaybeAssignTypeName("selfType0")}
-	estimator := &cellib.Estimator{Sizes: &sizes{root: t}}
+	envs := &ruleEnvs{server: server, t: t.MaybeAssignTypeName("selfType0")}
+	estimator := &cellib.Estimator{Sizes: &sizes{root: t}, Server: server}
 	cardinality := uint64(cellib.MaxRequestSizeBytes / (t.MinSerializedSize + 1))
 	out := make([]Compiled, len(rules))
 	for i, r := range rules {
 		optional := r.OptionalOldSelf != nil && *r.OptionalOldSelf
-		out[i] = compileRule(s, r, func(expr string) (*cel.Env, error) { return envs.get(ruleEnv(expr), optional) },
+		out[i] = compileRule(server, s, r, func(expr string) (*cel.Env, error) { return envs.get(ruleEnv(expr), optional) },
 			func(expr string) (*cel.Env, error) { return envs.get(messageEnv(expr), optional) }, estimator, cardinality)
 	}
 	return out, nil
@@ -78,10 +79,11 @@ func CompileWith(s *crdschema.Schema, rules []crdschema.Rule, t *apiservercel.De
 // ruleEnvs are the environments of one node's rules: by kind, with oldSelf plain or
 // optional; built when first needed.
 type ruleEnvs struct {
-	t    *apiservercel.DeclType
-	envs [2][2]*cel.Env
-	errs [2][2]error
-	done [2][2]bool
+	server version.Version
+	t      *apiservercel.DeclType
+	envs   [2][2]*cel.Env
+	errs   [2][2]error
+	done   [2][2]bool
 }
 
 func (r *ruleEnvs) get(k cellib.Kind, optional bool) (*cel.Env, error) {
@@ -91,13 +93,13 @@ func (r *ruleEnvs) get(k cellib.Kind, optional bool) (*cel.Env, error) {
 	}
 	if !r.done[k][o] {
 		r.done[k][o] = true
-		r.envs[k][o], r.errs[k][o] = ruleEnv(k, r.t, optional)
+		r.envs[k][o], r.errs[k][o] = ruleEnv(r.server, k, r.t, optional)
 	}
 	return r.envs[k][o], r.errs[k][o]
 }
 
-func ruleEnv(k cellib.Kind, t *apiservercel.DeclType, optional bool) (*cel.Env, error) {
-	base, err := cellib.Env(k)
+func ruleEnv(server version.Version, k cellib.Kind, t *apiservercel.DeclType, optional bool) (*cel.Env, error) {
+	base, err := cellib.Env(server, k)
 	if err != nil {
 		return nil, err
 	}
@@ -123,7 +125,7 @@ func internal(detail string) *apiservercel.Error {
 	return &apiservercel.Error{Type: apiservercel.ErrorTypeInternal, Detail: detail}
 }
 
-func compileRule(s *crdschema.Schema, r crdschema.Rule, envOf, messageEnvOf func(string) (*cel.Env, error), estimator *cellib.Estimator, cardinality uint64) (c Compiled) {
+func compileRule(server version.Version, s *crdschema.Schema, r crdschema.Rule, envOf, messageEnvOf func(string) (*cel.Env, error), estimator *cellib.Estimator, cardinality uint64) (c Compiled) {
 	if strings.TrimSpace(r.Rule) == "" {
 		return c
 	}
@@ -132,7 +134,7 @@ func compileRule(s *crdschema.Schema, r crdschema.Rule, envOf, messageEnvOf func
 		c.Err = internal("unexpected compilation error: " + err.Error())
 		return c
 	}
-	ast, issues := env.Compile(r.Rule)
+	ast, issues := cellib.Compile(env, server, r.Rule)
 	if issues != nil {
 		c.Err = invalid("compilation failed: " + issues.String())
 		return c
@@ -164,7 +166,7 @@ func compileRule(s *crdschema.Schema, r crdschema.Rule, envOf, messageEnvOf func
 			c.MessageErr = internal("unexpected messageExpression compilation error: " + err.Error())
 			return c
 		}
-		ast, issues := menv.Compile(r.MessageExpression)
+		ast, issues := cellib.Compile(menv, server, r.MessageExpression)
 		if issues != nil {
 			c.MessageErr = invalid("messageExpression compilation failed: " + issues.String())
 			return c

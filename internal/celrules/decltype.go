@@ -6,6 +6,7 @@ import (
 	"github.com/google/cel-go/cel"
 	"github.com/google/cel-go/common/types"
 	"github.com/ssa-diff/ssa-diff/schema/crdschema"
+	"github.com/ssa-diff/ssa-diff/server/version"
 	apiservercel "k8s.io/apiserver/pkg/cel"
 )
 
@@ -13,8 +14,16 @@ const maxRequestSize = apiservercel.DefaultMaxRequestSizeBytes
 
 // DeclType is the CEL type of values of schema s: nil when s has no CEL type (an untyped
 // node without int-or-string, a list without items, a map whose values have none).
-// isResourceRoot adds apiVersion, kind and metadata to an object.
-func DeclType(s *crdschema.Schema, isResourceRoot bool) *apiservercel.DeclType {
+// isResourceRoot adds apiVersion, kind and metadata to an object. server is the
+// kube-apiserver minor: 1.37 bounds metadata.name and generateName (see
+// WithTypeAndObjectMeta), earlier ones leave them unbounded.
+func DeclType(server version.Version, s *crdschema.Schema, isResourceRoot bool) *apiservercel.DeclType {
+	return declTyper{capNames: server.AtLeast(version.Minor(37))}.of(s, isResourceRoot)
+}
+
+type declTyper struct{ capNames bool }
+
+func (d declTyper) of(s *crdschema.Schema, isResourceRoot bool) *apiservercel.DeclType {
 	if s == nil {
 		return nil
 	}
@@ -28,14 +37,14 @@ func DeclType(s *crdschema.Schema, isResourceRoot bool) *apiservercel.DeclType {
 		return dyn
 	}
 	if isResourceRoot {
-		s = WithTypeAndObjectMeta(s)
+		s = withTypeAndObjectMeta(s, d.capNames)
 	}
 	switch s.Type {
 	case "array":
 		if s.Items == nil {
 			return nil
 		}
-		items := DeclType(s.Items, s.Items.XEmbeddedResource)
+		items := d.of(s.Items, s.Items.XEmbeddedResource)
 		if items == nil {
 			return nil
 		}
@@ -48,7 +57,7 @@ func DeclType(s *crdschema.Schema, isResourceRoot bool) *apiservercel.DeclType {
 		return apiservercel.NewListType(items, max)
 	case "object":
 		if ap := s.AdditionalProperties; ap != nil && ap.Schema != nil {
-			values := DeclType(ap.Schema, ap.Schema.XEmbeddedResource)
+			values := d.of(ap.Schema, ap.Schema.XEmbeddedResource)
 			if values == nil {
 				return nil
 			}
@@ -67,7 +76,7 @@ func DeclType(s *crdschema.Schema, isResourceRoot bool) *apiservercel.DeclType {
 		}
 		minSize := int64(2)
 		for name, prop := range s.Properties {
-			t := DeclType(prop, prop.XEmbeddedResource)
+			t := d.of(prop, prop.XEmbeddedResource)
 			if t == nil {
 				continue
 			}
@@ -168,9 +177,16 @@ const nameMaxLength = 253
 
 // WithTypeAndObjectMeta is s with the properties the server gives the root of a resource
 // and every embedded resource: apiVersion and kind strings, and metadata with name and
-// generateName (their lengths capped at what a name can be). s itself when it already has
-// them.
+// generateName (their lengths capped at what a name can be, as 1.37 caps them). s itself
+// when it already has them.
 func WithTypeAndObjectMeta(s *crdschema.Schema) *crdschema.Schema {
+	return withTypeAndObjectMeta(s, true)
+}
+
+// withTypeAndObjectMeta is WithTypeAndObjectMeta, capNames false leaving name and
+// generateName unbounded, as before 1.37 (where their CEL size, and so the estimated cost of
+// rules reading them, came from the request size limit).
+func withTypeAndObjectMeta(s *crdschema.Schema, capNames bool) *crdschema.Schema {
 	isType := func(p *crdschema.Schema, t string) bool { return p != nil && p.Type == t }
 	md := s.Properties["metadata"]
 	if s.Properties != nil && isType(s.Properties["kind"], "string") && isType(s.Properties["apiVersion"], "string") &&
@@ -189,9 +205,13 @@ func WithTypeAndObjectMeta(s *crdschema.Schema) *crdschema.Schema {
 	if md != nil {
 		existing = md.Properties
 	}
+	name, generateName := &crdschema.Schema{Type: "string"}, &crdschema.Schema{Type: "string"}
+	if capNames {
+		name, generateName = cappedString(existing["name"], nameMaxLength), cappedString(existing["generateName"], nameMaxLength-1)
+	}
 	out.Properties["metadata"] = &crdschema.Schema{Type: "object", Properties: map[string]*crdschema.Schema{
-		"name":         cappedString(existing["name"], nameMaxLength),
-		"generateName": cappedString(existing["generateName"], nameMaxLength-1),
+		"name":         name,
+		"generateName": generateName,
 	}}
 	return &out
 }

@@ -15,15 +15,20 @@ import (
 	"github.com/ssa-diff/ssa-diff/internal/correlate"
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 	"github.com/ssa-diff/ssa-diff/schema/crdschema"
+	"github.com/ssa-diff/ssa-diff/server/version"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	apiservercel "k8s.io/apiserver/pkg/cel"
 )
 
-// Validator runs the rules of one CRD version's schema. Build it once (New compiles every
-// rule) and use it for any number of objects, concurrently.
+// Validator runs the rules of one CRD version's schema as a kube-apiserver of one minor
+// runs them. Build it once (New compiles every rule) and use it for any number of objects,
+// concurrently.
 type Validator struct {
 	root *node
 	meta *metaSchemas
+	// typedValues: a failed rule's error shows the value (1.35 and later) rather than its
+	// schema's type (1.34).
+	typedValues bool
 }
 
 // node holds the compiled rules of one schema node, and the validators of its members.
@@ -41,17 +46,19 @@ type node struct {
 	allOf             []*node
 }
 
-// New compiles the rules of schema s, the schema of a whole resource (nil when s has none).
-func New(s *crdschema.Schema) *Validator { return NewAt(s, true) }
+// New compiles the rules of schema s, the schema of a whole resource, as a kube-apiserver of
+// minor server does (nil when s has none).
+func New(server version.Version, s *crdschema.Schema) *Validator { return NewAt(server, s, true) }
 
 // NewAt compiles the rules of schema s, isResourceRoot when s is a resource's (the root or
 // an embedded resource); nil when s has none.
-func NewAt(s *crdschema.Schema, isResourceRoot bool) *Validator {
+func NewAt(server version.Version, s *crdschema.Schema, isResourceRoot bool) *Validator {
 	if !HasRules(s) {
 		return nil
 	}
-	meta := &metaSchemas{}
-	return &Validator{root: build(s, s, isResourceRoot, DeclType(s, isResourceRoot), meta), meta: meta}
+	meta := &metaSchemas{server: server}
+	return &Validator{root: build(s, s, isResourceRoot, DeclType(server, s, isResourceRoot), meta), meta: meta,
+		typedValues: server.AtLeast(version.Minor(35))}
 }
 
 // ValidateValue runs the rules on a value at path p (old: its old value, nil if none),
@@ -60,7 +67,7 @@ func (v *Validator) ValidateValue(p *field.Path, obj, old any, budget int64) (fi
 	if v == nil || v.root == nil {
 		return nil, budget
 	}
-	r := &run{meta: v.meta}
+	r := &run{meta: v.meta, typedValues: v.typedValues}
 	left := r.validate(v.root, p, obj, old, ratchet{}, budget)
 	return r.errs, left
 }
@@ -87,7 +94,7 @@ func HasRules(s *crdschema.Schema) bool {
 // build compiles the rules of rulesOf (the node itself, or one of its allOf subschemas)
 // against node s of CEL type t.
 func build(rulesOf, s *crdschema.Schema, isRoot bool, t *apiservercel.DeclType, meta *metaSchemas) *node {
-	compiled, err := Compile(s, rulesOf.XValidations, t, StoredEnv)
+	compiled, err := Compile(meta.server, s, rulesOf.XValidations, t, StoredEnv)
 	n := &node{schema: s, rules: rulesOf.XValidations, compiled: compiled, compileErr: err, isRoot: isRoot}
 	var elem *apiservercel.DeclType
 	if t != nil {
@@ -111,7 +118,7 @@ func build(rulesOf, s *crdschema.Schema, isRoot bool, t *apiservercel.DeclType, 
 				continue
 			}
 			ft = f.Type
-		} else if ft = DeclType(np, np.XEmbeddedResource); ft == nil {
+		} else if ft = DeclType(meta.server, np, np.XEmbeddedResource); ft == nil {
 			continue
 		}
 		if p := build(vp, np, np.XEmbeddedResource, ft, meta); p != nil {
@@ -161,7 +168,7 @@ func (v *Validator) Validate(obj, old map[string]any, corr *correlate.Node) (fie
 	if v == nil || v.root == nil || obj == nil {
 		return nil, nil
 	}
-	r := &run{meta: v.meta}
+	r := &run{meta: v.meta, typedValues: v.typedValues}
 	var oldV any
 	if old != nil {
 		oldV = old
@@ -171,9 +178,10 @@ func (v *Validator) Validate(obj, old map[string]any, corr *correlate.Node) (fie
 }
 
 type run struct {
-	meta     *metaSchemas
-	errs     field.ErrorList
-	warnings []string
+	meta        *metaSchemas
+	typedValues bool
+	errs        field.ErrorList
+	warnings    []string
 }
 
 // ratchet is where a node is in the correlation of the update: its own counterpart, if any,
@@ -373,9 +381,14 @@ func (r *run) expressions(n *node, p *field.Path, obj, old any, rc ratchet, budg
 		if !ok {
 			detail = ruleMessage(rule)
 		}
-		var value any = obj
-		if sts.Type == "object" || sts.Type == "array" {
-			value = field.OmitValueType{}
+		// 1.35 shows the value (none for an object or array) where 1.34 showed the
+		// schema's type.
+		var value any = sts.Type
+		if r.typedValues {
+			value = obj
+			if sts.Type == "object" || sts.Type == "array" {
+				value = field.OmitValueType{}
+			}
 		}
 		add(errorForReason(at, value, detail, rule.Reason))
 	}

@@ -12,16 +12,24 @@ import (
 	"github.com/google/cel-go/common/types/traits"
 	"github.com/ssa-diff/ssa-diff/internal/formats"
 	"github.com/ssa-diff/ssa-diff/schema/crdschema"
+	"github.com/ssa-diff/ssa-diff/server/version"
 	"k8s.io/apimachinery/pkg/api/equality"
 	apiservercel "k8s.io/apiserver/pkg/cel"
 )
 
 // metaSchemas caches WithTypeAndObjectMeta of the schemas that need it (embedded resources),
-// so that reading a value does not rebuild them.
+// so that reading a value does not rebuild them; server is the kube-apiserver minor whose
+// values they are.
 type metaSchemas struct {
-	mu sync.Mutex
-	m  map[*crdschema.Schema]*crdschema.Schema
+	server version.Version
+	mu     sync.Mutex
+	m      map[*crdschema.Schema]*crdschema.Schema
 }
+
+// rawLists: + on lists, and == on list-type set and map lists, work on the lists' raw
+// (decoded JSON) elements, as before 1.37 (k8s.io/apiserver pkg/cel/common
+// valuesunstructured.go; 1.37 works on their CEL values).
+func (c *metaSchemas) rawLists() bool { return c != nil && c.server.Before(version.Minor(37)) }
 
 func (c *metaSchemas) of(s *crdschema.Schema) *crdschema.Schema {
 	if c == nil {
@@ -266,6 +274,11 @@ func (l *listVal) Add(other ref.Val) ref.Val {
 	if !ok {
 		return types.MaybeNoSuchOverloadErr(other)
 	}
+	if l.meta.rawLists() {
+		// Before 1.37: the other list's raw values appended, read with this list's item
+		// schema.
+		return &listVal{elements: appendRaw(l.elements, o), items: l.items, meta: l.meta}
+	}
 	on, _ := o.Size().(types.Int)
 	out := make([]ref.Val, 0, len(l.elements)+int(on))
 	for i := range l.elements {
@@ -318,6 +331,15 @@ func (l *listVal) Iterator() traits.Iterator {
 }
 
 func (l *listVal) Size() ref.Val { return types.Int(len(l.elements)) }
+
+// appendRaw is elements followed by the raw values of other's elements.
+func appendRaw(elements []any, other traits.Lister) []any {
+	out := append(make([]any, 0, len(elements)), elements...)
+	for it := other.Iterator(); it.HasNext() == types.True; {
+		out = append(out, it.Next().Value())
+	}
+	return out
+}
 
 // valIterator iterates over values (a list's items, a map's keys).
 type valIterator struct {
@@ -378,6 +400,10 @@ func (l *mapListVal) rawKey(e any) any {
 	for i, k := range l.keys {
 		key[i] = m[k]
 	}
+	if l.meta.rawLists() {
+		// Before 1.37, %v: keys whose values differ only in where spaces fall collide.
+		return fmt.Sprintf("%v", key)
+	}
 	return fmt.Sprintf("%#v", key)
 }
 
@@ -403,7 +429,8 @@ func (l *mapListVal) Equal(other ref.Val) ref.Val {
 		}
 		seen[k] = struct{}{}
 	}
-	return types.Bool(len(seen) == len(idx))
+	// Before 1.37, the other list's items need only all be found (repeated keys pass).
+	return types.Bool(l.meta.rawLists() || len(seen) == len(idx))
 }
 
 func (l *mapListVal) Add(other ref.Val) ref.Val {
@@ -411,11 +438,34 @@ func (l *mapListVal) Add(other ref.Val) ref.Val {
 	if !ok {
 		return types.MaybeNoSuchOverloadErr(other)
 	}
+	if l.meta.rawLists() {
+		return l.addRaw(o)
+	}
 	elems := make([]ref.Val, len(l.elements))
 	for i := range l.elements {
 		elems[i] = l.Get(types.Int(i))
 	}
 	return mergeMapList(elems, o, l.keys)
+}
+
+// addRaw is + before 1.37: the other list's raw values merged by key (a value that is not
+// a decoded JSON object, a CEL map literal say, has no key and is appended), the result a
+// map list of this list's schema.
+func (l *mapListVal) addRaw(o traits.Lister) ref.Val {
+	elements := append(make([]any, 0, len(l.elements)), l.elements...)
+	pos := map[any]int{}
+	for i, e := range l.elements {
+		pos[l.rawKey(e)] = i
+	}
+	for it := o.Iterator(); it.HasNext() == types.True; {
+		v := it.Next().Value()
+		if i, ok := pos[l.rawKey(v)]; ok {
+			elements[i] = v
+		} else {
+			elements = append(elements, v)
+		}
+	}
+	return &mapListVal{listVal: listVal{elements: elements, items: l.items, meta: l.meta}, keys: l.keys}
 }
 
 // setListVal is an x-kubernetes-list-type: set list: equal to another list with the same
@@ -425,6 +475,9 @@ type setListVal struct {
 	once   sync.Once
 	set    map[any]struct{}
 	setErr ref.Val
+	// rawOnce and raw: the set of raw elements before 1.37.
+	rawOnce sync.Once
+	raw     map[any]struct{}
 }
 
 func (l *setListVal) elements() (map[any]struct{}, ref.Val) {
@@ -449,6 +502,17 @@ func (l *setListVal) Equal(other ref.Val) ref.Val {
 	}
 	if types.Int(len(l.listVal.elements)) != o.Size() {
 		return types.False
+	}
+	if l.meta.rawLists() {
+		// Before 1.37: every raw value of the other list is one of this list's raw
+		// elements (a value that cannot be a Go map key panics, as on the server).
+		mine := l.rawSet()
+		for it := o.Iterator(); it.HasNext() == types.True; {
+			if _, ok := mine[it.Next().Value()]; !ok {
+				return types.False
+			}
+		}
+		return types.True
 	}
 	mine, err := l.elements()
 	if err != nil {
@@ -477,11 +541,36 @@ func (l *setListVal) Add(other ref.Val) ref.Val {
 	if !ok {
 		return types.MaybeNoSuchOverloadErr(other)
 	}
+	if l.meta.rawLists() {
+		// Before 1.37: the other list's raw values not in this list's set appended, and
+		// added to the set this list keeps (the server adds them to its own cache).
+		set := l.rawSet()
+		elements := append(make([]any, 0, len(l.listVal.elements)), l.listVal.elements...)
+		for it := o.Iterator(); it.HasNext() == types.True; {
+			v := it.Next().Value()
+			if _, ok := set[v]; !ok {
+				set[v] = struct{}{}
+				elements = append(elements, v)
+			}
+		}
+		return &setListVal{listVal: listVal{elements: elements, items: l.items, meta: l.meta}}
+	}
 	elems := make([]ref.Val, len(l.listVal.elements))
 	for i := range l.listVal.elements {
 		elems[i] = l.Get(types.Int(i))
 	}
 	return mergeSetList(elems, o)
+}
+
+// rawSet is the set of the list's raw elements, built once (before 1.37).
+func (l *setListVal) rawSet() map[any]struct{} {
+	l.rawOnce.Do(func() {
+		l.raw = make(map[any]struct{}, len(l.listVal.elements))
+		for _, e := range l.listVal.elements {
+			l.raw[e] = struct{}{}
+		}
+	})
+	return l.raw
 }
 
 // setKey is an element's identity in a set: its value, or its printed form when the value

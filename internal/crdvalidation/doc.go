@@ -1,6 +1,8 @@
-// Package crdvalidation is the validation apiextensions-apiserver 1.37 runs on a custom
-// resource before storing it (rules.md valid.crd-schema, valid.crd-cel, valid.metadata): what makes the server answer 422 Invalid
-// to a write of a custom resource, error for error, in the server's order.
+// Package crdvalidation is the validation apiextensions-apiserver runs on a custom resource
+// before storing it (rules.md valid.crd-schema, valid.crd-cel, valid.metadata): what makes the
+// server answer 422 Invalid to a write of a custom resource, error for error, in the server's
+// order, as the minor of Validator.Server has it (the latest by default; formats, numeric
+// ranges and CEL follow the minor).
 //
 // # What runs, in which order
 //

@@ -9,8 +9,10 @@ import (
 	"github.com/ssa-diff/ssa-diff/internal/correlate"
 	"github.com/ssa-diff/ssa-diff/internal/crdvalidation/embedded"
 	"github.com/ssa-diff/ssa-diff/internal/crdvalidation/openapi"
+	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/schema"
 	"github.com/ssa-diff/ssa-diff/schema/crdschema"
+	"github.com/ssa-diff/ssa-diff/server/version"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/api/operation"
 	"k8s.io/apimachinery/pkg/api/validate/content"
@@ -45,24 +47,41 @@ type RuleValidator interface {
 	Validate(obj, old map[string]any, corr *correlate.Node) (field.ErrorList, []string)
 }
 
-// RuleCompiler builds the RuleValidator of a schema; set by the caller that links CEL.
-type RuleCompiler func(s *crdschema.Schema) RuleValidator
+// RuleCompiler builds the RuleValidator of a schema as a kube-apiserver of minor server
+// compiles its rules; set by the caller that links CEL.
+type RuleCompiler func(server version.Version, s *crdschema.Schema) RuleValidator
 
-// Validator validates custom resources. The zero value validates schemas but no CEL rules.
+// Validator validates custom resources as a kube-apiserver does. The zero value validates
+// schemas, as the latest minor does, but no CEL rules.
 type Validator struct {
+	// Server is the kube-apiserver; nil: the latest minor with its default gates.
+	Server *serverconfig.Config
 	// Rules compiles the CEL rules of a schema; nil: rules are not checked.
 	Rules RuleCompiler
 }
 
+func (v Validator) server() version.Version {
+	if v.Server == nil {
+		return version.Latest()
+	}
+	return version.Minor(v.Server.Version.MinorNumber())
+}
+
+// compiledFor is what val compiles to on the server: built once per minor.
 func (v Validator) compiledFor(val *crdschema.Validation) *compiled {
-	return val.Compiled(func(val *crdschema.Validation) any {
-		c := &compiled{main: openapi.New(val.Schema)}
+	server := v.server()
+	type key struct {
+		minor int
+		rules bool
+	}
+	return val.Compiled(key{server.MinorNumber(), v.Rules != nil}, func(val *crdschema.Validation) any {
+		c := &compiled{main: openapi.New(server, val.Schema)}
 		if s := val.Schema; s != nil {
 			if st, ok := s.Properties["status"]; ok {
-				c.status = openapi.New(st)
+				c.status = openapi.New(server, st)
 			}
 			if v.Rules != nil && hasRules(s) {
-				c.cel = v.Rules(s)
+				c.cel = v.Rules(server, s)
 			}
 		}
 		return c

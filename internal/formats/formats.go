@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ssa-diff/ssa-diff/server/version"
 	netutils "k8s.io/utils/net"
 )
 
@@ -59,16 +60,52 @@ func Valid(name, s string) bool {
 	return ok && f(s)
 }
 
+// Schemas are the format rules of a kube-apiserver's CRD schemas: which formats of the
+// registry a schema node keeps for validation, and which a CRD is warned about. They
+// follow the server's minor (apiextensions-apiserver pkg/apiserver/validation/formats.go).
+type Schemas struct {
+	// shortLongNames: k8s-short-name and k8s-long-name are supported. They were introduced
+	// at 1.34 and the server supports the formats of its compatibility version (its minor - 1),
+	// so from 1.35.
+	shortLongNames bool
+	// byType: the format kept depends on the node's type (1.36); before, a string format of
+	// the registry was kept whatever the type, and every other format (int32, double …)
+	// dropped, and only nodes of type string were warned about.
+	byType bool
+}
+
+// SchemasOf are the format rules of a kube-apiserver of the given minor.
+func SchemasOf(server version.Version) Schemas {
+	return Schemas{shortLongNames: server.AtLeast(version.Minor(35)), byType: server.AtLeast(version.Minor(36))}
+}
+
+// stringFormat reports whether name is a string format the server's schemas support.
+func (r Schemas) stringFormat(name string) bool {
+	n := Normalize(name)
+	if (n == "k8sshortname" || n == "k8slongname") && !r.shortLongNames {
+		return false
+	}
+	_, ok := known[n]
+	return ok
+}
+
 // Supported is the format a CRD schema node keeps for validation, given its type (empty
-// when the node has none or several): string formats of the registry (typeless nodes
-// included), int32/int64 for integers, float/double for numbers; "" otherwise.
-func Supported(typ, format string) string {
+// when the node has none or several): from 1.36, string formats of the registry (typeless
+// nodes included), int32/int64 for integers, float/double for numbers; before, string
+// formats of the registry whatever the type; "" otherwise.
+func (r Schemas) Supported(typ, format string) string {
 	if format == "" {
+		return ""
+	}
+	if !r.byType {
+		if r.stringFormat(format) {
+			return format
+		}
 		return ""
 	}
 	switch typ {
 	case "", "string":
-		if Known(format) {
+		if r.stringFormat(format) {
 			return format
 		}
 	case "integer":
@@ -81,6 +118,16 @@ func Supported(typ, format string) string {
 		}
 	}
 	return ""
+}
+
+// Unrecognized reports whether a CRD whose schema has this format on a node of this type
+// is warned about ("unrecognized format"): from 1.36, a format the node does not keep;
+// before, a format the node does not keep on a node of type string only.
+func (r Schemas) Unrecognized(typ, format string) bool {
+	if format == "" || !r.byType && typ != "string" {
+		return false
+	}
+	return r.Supported(typ, format) == ""
 }
 
 func lazy(pattern string) func() *regexp.Regexp {

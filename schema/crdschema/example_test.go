@@ -38,7 +38,7 @@ properties:
 
 	v := &crdschema.Validation{Schema: s}
 	for i := 0; i < 2; i++ {
-		re := v.Compiled(func(v *crdschema.Validation) any {
+		re := v.Compiled("issuer", func(v *crdschema.Validation) any {
 			fmt.Println("compiling")
 			return regexp.MustCompile(v.Schema.Properties["spec"].Properties["issuer"].Pattern)
 		}).(*regexp.Regexp)

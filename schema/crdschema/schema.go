@@ -117,15 +117,31 @@ type Validation struct {
 	// PreserveUnknownFields is the CRD's spec.preserveUnknownFields.
 	PreserveUnknownFields bool
 
-	once     sync.Once
-	compiled any
+	mu       sync.Mutex
+	compiled map[any]*compiledOnce
 }
 
-// Compiled returns what build makes of v, calling build only the first time (it is safe for
-// concurrent use: other callers wait for the first build).
-func (v *Validation) Compiled(build func(*Validation) any) any {
-	v.once.Do(func() { v.compiled = build(v) })
-	return v.compiled
+type compiledOnce struct {
+	once sync.Once
+	v    any
+}
+
+// Compiled returns what build makes of v for key (the validators of one server, say),
+// calling build only the first time for each key (it is safe for concurrent use: other
+// callers of the same key wait for the first build).
+func (v *Validation) Compiled(key any, build func(*Validation) any) any {
+	v.mu.Lock()
+	c, ok := v.compiled[key]
+	if !ok {
+		if v.compiled == nil {
+			v.compiled = map[any]*compiledOnce{}
+		}
+		c = &compiledOnce{}
+		v.compiled[key] = c
+	}
+	v.mu.Unlock()
+	c.once.Do(func() { c.v = build(v) })
+	return c.v
 }
 
 // Parse reads a JSONSchemaProps from its decoded JSON (or YAML) form. A value of the wrong

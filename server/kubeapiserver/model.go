@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/ssa-diff/ssa-diff/internal/conversion"
+	"github.com/ssa-diff/ssa-diff/internal/crdvalidation"
 	"github.com/ssa-diff/ssa-diff/internal/defaults"
 	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/strategy"
@@ -48,6 +49,8 @@ type Model struct {
 	server *serverconfig.Config
 	// defaults is the decoding and defaulting of the built-in kinds at cfg.Version.
 	defaults defaults.Release
+	// customResources validates custom resources as the server's minor does.
+	customResources crdvalidation.Validator
 }
 
 var _ server.Model = (*Model)(nil)
@@ -71,7 +74,7 @@ func New(cfg Config) (*Model, error) {
 	if !ok {
 		return nil, fmt.Errorf("no defaulting of the built-in kinds of Kubernetes %s is embedded", cfg.Version)
 	}
-	return &Model{cfg: cfg, server: server, defaults: d}, nil
+	return &Model{cfg: cfg, server: server, defaults: d, customResources: customResources(server)}, nil
 }
 
 // Config returns the cluster the model predicts, its Version resolved (never the zero one).
@@ -139,10 +142,17 @@ func (m *Model) EmptyObject(t *schema.Type) map[string]any {
 // decoded is the object as the request decoded it, before defaulting (see
 // strategy.NeedsDecoded; nil when not kept).
 func (m *Model) PrepareForCreate(t *schema.Type, decoded, obj map[string]any) error {
-	// The store wipes the system fields a create may not set (the uid is refused before:
-	// rules.md create.uid); it fills creationTimestamp and uid itself (Assigned).
+	// The store fills creationTimestamp and uid (Assigned; a uid is refused before: rules.md
+	// create.uid), and never stores selfLink. From 1.37 it also wipes the system fields a
+	// create may not set when the create comes through apply or PUT (store.Update:
+	// rest.WipeObjectMetaSystemFields, which only a POST ran before): on 1.34-1.36 such a
+	// create keeps the body's deletionTimestamp and deletionGracePeriodSeconds.
 	md := unstructured.EnsureObject(obj, "metadata")
-	for _, k := range []string{"creationTimestamp", "deletionTimestamp", "deletionGracePeriodSeconds", "selfLink"} {
+	wipe := []string{"creationTimestamp", "selfLink"}
+	if m.server.AtLeast(37) {
+		wipe = append(wipe, "deletionTimestamp", "deletionGracePeriodSeconds")
+	}
+	for _, k := range wipe {
 		delete(md, k)
 	}
 	if m.builtinKnown(t) {
@@ -175,7 +185,7 @@ func (m *Model) PrepareForCreate(t *schema.Type, decoded, obj map[string]any) er
 // update keeps the uid.
 func (m *Model) Validate(t *schema.Type, subresource string, obj, old map[string]any) server.Validation {
 	// Custom resources of a CRD, and CRDs themselves: apiextensions-apiserver's validation.
-	if v, ok := validateCustomResource(t, subresource, obj, old); ok {
+	if v, ok := m.validateCustomResource(t, subresource, obj, old); ok {
 		return v
 	}
 	if t.Source == schema.SourceBuiltin {

@@ -8,6 +8,7 @@ import (
 	"github.com/ssa-diff/ssa-diff/internal/crdvalidation/openapi"
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 	"github.com/ssa-diff/ssa-diff/schema/crdschema"
+	"github.com/ssa-diff/ssa-diff/server/version"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -17,16 +18,16 @@ import (
 // the schema does not know), embedded resources well-formed, valid against the schema at
 // its node and against the node's CEL rules. Defaults inside a resource's metadata are not
 // checked here.
-func validateDefaults(p *field.Path, s *crdschema.Schema, requirePruned bool) field.ErrorList {
+func validateDefaults(server version.Version, p *field.Path, s *crdschema.Schema, requirePruned bool) field.ErrorList {
 	root := *s
 	root.XEmbeddedResource = true
-	errs, _ := defaults(p, &root, &root, false, requirePruned, runtimeBudget)
+	errs, _ := defaults(server, p, &root, &root, false, requirePruned, runtimeBudget)
 	return errs
 }
 
 const runtimeBudget = 10000000
 
-func defaults(p *field.Path, s, root *crdschema.Schema, insideMeta, requirePruned bool, budget int64) (field.ErrorList, int64) {
+func defaults(server version.Version, p *field.Path, s, root *crdschema.Schema, insideMeta, requirePruned bool, budget int64) (field.ErrorList, int64) {
 	if s == nil {
 		return nil, budget
 	}
@@ -44,9 +45,9 @@ func defaults(p *field.Path, s, root *crdschema.Schema, insideMeta, requirePrune
 			errs = append(errs, e)
 		} else if ee := embedded.Validate(p.Child("default"), def, s, s.XEmbeddedResource); len(ee) > 0 {
 			errs = append(errs, ee...)
-		} else if ve := openapi.NewStructural(s).Validate(p.Child("default"), def, nil); len(ve) > 0 {
+		} else if ve := openapi.NewStructural(server, s).Validate(p.Child("default"), def, nil); len(ve) > 0 {
 			errs = append(errs, ve...)
-		} else if v := celrules.NewAt(s, s == root); v != nil {
+		} else if v := celrules.NewAt(server, s, s == root); v != nil {
 			ce, left := v.ValidateValue(p.Child("default"), def, def, budget)
 			errs = append(errs, ce...)
 			if len(ce) == 0 {
@@ -63,7 +64,7 @@ func defaults(p *field.Path, s, root *crdschema.Schema, insideMeta, requirePrune
 		}
 	}
 	if s.Items != nil {
-		e, left := defaults(p.Child("items"), s.Items, root, insideMeta, requirePruned, budget)
+		e, left := defaults(server, p.Child("items"), s.Items, root, insideMeta, requirePruned, budget)
 		errs, budget = append(errs, e...), left
 		if budget < 0 {
 			return errs, budget
@@ -74,7 +75,7 @@ func defaults(p *field.Path, s, root *crdschema.Schema, insideMeta, requirePrune
 		if s.XEmbeddedResource && metaFields[k] {
 			sub = true
 		}
-		e, left := defaults(p.Child("properties").Key(k), s.Properties[k], root, sub, requirePruned, budget)
+		e, left := defaults(server, p.Child("properties").Key(k), s.Properties[k], root, sub, requirePruned, budget)
 		errs, budget = append(errs, e...), left
 		if budget < 0 {
 			return errs, budget

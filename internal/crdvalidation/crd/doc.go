@@ -1,5 +1,5 @@
-// Package crd validates CustomResourceDefinitions as apiextensions-apiserver 1.37 does when
-// one is created or updated: the registry's strategy (ValidateCustomResourceDefinition and
+// Package crd validates CustomResourceDefinitions as apiextensions-apiserver of the server's
+// minor (1.34 to 1.37) does when one is created or updated: the registry's strategy (ValidateCustomResourceDefinition and
 // its update form) after the CRD is converted to the server's internal version, so that a
 // CRD the server refuses is predicted as the same 422, error for error.
 //

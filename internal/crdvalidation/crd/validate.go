@@ -4,12 +4,14 @@ import (
 	"context"
 	"fmt"
 	"net/url"
+	"reflect"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/ssa-diff/ssa-diff/internal/celrules"
 	"github.com/ssa-diff/ssa-diff/internal/formats"
+	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 	"github.com/ssa-diff/ssa-diff/schema/crdschema"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -33,30 +35,31 @@ type Result struct {
 }
 
 // Validate validates obj, a CustomResourceDefinition (apiextensions.k8s.io/v1) about to be
-// stored; old is the stored one on an update, nil on a create.
-func Validate(obj, old map[string]any) (r Result) {
+// stored, as the kube-apiserver cfg does; old is the stored one on an update, nil on a
+// create.
+func Validate(cfg *serverconfig.Config, obj, old map[string]any) (r Result) {
 	defer func() {
 		if p := recover(); p != nil {
 			r = Result{Crashed: fmt.Sprint(p)}
 		}
 	}()
-	return validate(obj, old)
+	return validate(cfg, obj, old)
 }
 
-func validate(obj, old map[string]any) Result {
+func validate(cfg *serverconfig.Config, obj, old map[string]any) Result {
 	d, err := Read(obj, old)
 	if err != nil {
 		return Result{Errors: field.ErrorList{field.Invalid(field.NewPath("spec"), "", err.Error())}}
 	}
 	if old == nil {
-		errs := validateCreate(d)
+		errs := validateCreate(cfg, d)
 		if len(errs) == 0 {
 			errs = metavalidation.ValidateObjectMetaAccessor(accessor(obj), false, pathSegment, field.NewPath("metadata"))
 		}
 		var r Result
 		r.Errors = errs
 		if len(errs) == 0 {
-			r.Warnings = warnings(d, nil)
+			r.Warnings = warnings(cfg, d, nil)
 		}
 		return r
 	}
@@ -68,10 +71,10 @@ func validate(obj, old map[string]any) Result {
 	withRV := withResourceVersion(obj, old)
 	errs := metavalidation.ValidateObjectMetaAccessor(accessor(withRV), false, pathSegment, p)
 	errs = append(errs, metavalidation.ValidateObjectMetaAccessorUpdate(accessor(withRV), accessor(old), p)...)
-	errs = append(errs, validateUpdate(d, od, withRV, old)...)
+	errs = append(errs, validateUpdate(cfg, d, od, withRV, old)...)
 	r := Result{Errors: errs}
 	if len(errs) == 0 {
-		r.Warnings = warnings(d, od)
+		r.Warnings = warnings(cfg, d, od)
 	}
 	return r
 }
@@ -135,12 +138,12 @@ func objectMeta(m map[string]any) (*metav1.ObjectMeta, error) {
 	return om, err
 }
 
-func newOptions() *options {
-	return &options{allowDefaults: true, requireOpenAPISchema: true, requireValidPropertyType: true, requireStructuralSchema: true,
+func newOptions(cfg *serverconfig.Config) *options {
+	return &options{cfg: cfg, allowDefaults: true, requireOpenAPISchema: true, requireValidPropertyType: true, requireStructuralSchema: true,
 		requirePrunedDefaults: true, requireAtomicSetType: true, requireMapListKeysMapSet: true}
 }
 
-func validateCreate(d *Definition) field.ErrorList {
+func validateCreate(cfg *serverconfig.Config, d *Definition) field.ErrorList {
 	name := func(n string, prefix bool) []string {
 		out := metavalidation.NameIsDNSSubdomain(n, prefix)
 		if n != d.Spec.Names.Plural+"."+d.Spec.Group {
@@ -154,15 +157,16 @@ func validateCreate(d *Definition) field.ErrorList {
 	} else {
 		errs = metavalidation.ValidateObjectMetaDeclaratively(context.Background(), operation.Create, om, nil, false, name, field.NewPath("metadata"), true)
 	}
-	errs = append(errs, validateSpec(&d.Spec, newOptions(), field.NewPath("spec"))...)
+	errs = append(errs, validateSpec(&d.Spec, newOptions(cfg), field.NewPath("spec"))...)
 	errs = append(errs, storedVersions(d.StoredVersions, d.Spec.Versions, field.NewPath("status").Child("storedVersions"))...)
 	errs = append(errs, apiApproval(d, nil)...)
 	errs = append(errs, preserveUnknownFields(d, nil)...)
 	return errs
 }
 
-func validateUpdate(d, od *Definition, obj, old map[string]any) field.ErrorList {
+func validateUpdate(cfg *serverconfig.Config, d, od *Definition, obj, old map[string]any) field.ErrorList {
 	opts := &options{
+		cfg:                      cfg,
 		allowDefaults:            true,
 		requireOpenAPISchema:     allSchemas(&od.Spec),
 		requireValidPropertyType: !anySchema(&od.Spec, func(s *crdschema.Schema) bool { return s.Type != "" && !contains(openAPIV3Types, s.Type) }),
@@ -172,6 +176,7 @@ func validateUpdate(d, od *Definition, obj, old map[string]any) field.ErrorList 
 		requireMapListKeysMapSet: !anySchema(&od.Spec, func(s *crdschema.Schema) bool { return len(mapListKeysMapSet(s, field.NewPath(""))) > 0 }),
 		storedRules:              map[string]bool{},
 		storedMsgs:               map[string]bool{},
+		tooManySelectable:        tooManySelectableAllowed(cfg, d, od),
 	}
 	for _, s := range schemas(&od.Spec) {
 		eachSchema(s, func(n *crdschema.Schema) bool {
@@ -472,7 +477,7 @@ func validateSpecWith(spec *Spec, opts *options, p *field.Path, unchanged map[st
 		if spec.Validation == nil {
 			errs = append(errs, field.Invalid(p.Child("selectableFields"), "", "may only be set when validations.schema is included"))
 		} else {
-			errs = append(errs, validateSelectableFields(spec.SelectableFields, spec.Validation.Schema, p.Child("selectableFields"))...)
+			errs = append(errs, validateSelectableFields(spec.SelectableFields, spec.Validation.Schema, p.Child("selectableFields"), o.tooManySelectable[""])...)
 		}
 	}
 	if c := spec.Conversion; c != nil && c.Strategy != "None" && (spec.PreserveUnknownFields == nil || *spec.PreserveUnknownFields) {
@@ -538,7 +543,7 @@ func validateVersion(v *Version, p *field.Path, status bool, opts *options) fiel
 		if v.Schema == nil || v.Schema.Schema == nil {
 			errs = append(errs, field.Invalid(p.Child("selectableFields"), "", "may only be set when `version.schema.openAPIV3Schema` is not included"))
 		} else {
-			errs = append(errs, validateSelectableFields(v.SelectableFields, v.Schema.Schema, p.Child("selectableFields"))...)
+			errs = append(errs, validateSelectableFields(v.SelectableFields, v.Schema.Schema, p.Child("selectableFields"), opts.tooManySelectable[v.Name])...)
 		}
 	}
 	return errs
@@ -669,10 +674,10 @@ func validateValidation(v *Validation, status bool, opts *options, p *field.Path
 			initErrs = append(initErrs, field.Invalid(sp, "", err.Error()))
 		} else if se := validateStructural(sp, s); len(se) > 0 {
 			errs = append(errs, se...)
-		} else if de := validateDefaults(sp, s, opts.requirePrunedDefaults); len(de) > 0 {
+		} else if de := validateDefaults(opts.server(), sp, s, opts.requirePrunedDefaults); len(de) > 0 {
 			errs = append(errs, de...)
 		} else {
-			cc = rootContext(s)
+			cc = rootContext(opts.server(), s)
 		}
 	}
 	we := walk(s, sp, std, true, opts, cc)
@@ -754,7 +759,10 @@ func validateColumn(c *Column, p *field.Path) field.ErrorList {
 	return errs
 }
 
-func validateSelectableFields(fields []SelectableField, s *crdschema.Schema, p *field.Path) field.ErrorList {
+// validateSelectableFields checks a list of selectable fields (of the spec, or of a version);
+// allowTooMany lets it hold more than 8 (an update that leaves a list the old CRD already had
+// too many in unchanged, from 1.35).
+func validateSelectableFields(fields []SelectableField, s *crdschema.Schema, p *field.Path, allowTooMany bool) field.ErrorList {
 	var errs field.ErrorList
 	unique := map[string]bool{}
 	for i, f := range fields {
@@ -780,10 +788,33 @@ func validateSelectableFields(fields []SelectableField, s *crdschema.Schema, p *
 			unique[path.String()] = true
 		}
 	}
-	if len(unique) > 8 {
-		errs = append(errs, field.TooMany(p, len(unique), 8))
+	if len(unique) > maxSelectableFields && !allowTooMany {
+		errs = append(errs, field.TooMany(p, len(unique), maxSelectableFields))
 	}
 	return errs
+}
+
+const maxSelectableFields = 8
+
+// tooManySelectableAllowed names the selectable field lists ("" for the spec's, else the
+// version's) an update may keep with more than 8 fields: those the old CRD already had too
+// many in, unchanged (1.35; 1.34 refuses them).
+func tooManySelectableAllowed(cfg *serverconfig.Config, d, od *Definition) map[string]bool {
+	out := map[string]bool{}
+	if !cfg.AtLeast(35) {
+		return out
+	}
+	if len(od.Spec.SelectableFields) > maxSelectableFields && reflect.DeepEqual(d.Spec.SelectableFields, od.Spec.SelectableFields) {
+		out[""] = true
+	}
+	for _, v := range d.Spec.Versions {
+		for _, ov := range od.Spec.Versions {
+			if ov.Name == v.Name && len(ov.SelectableFields) > maxSelectableFields && reflect.DeepEqual(v.SelectableFields, ov.SelectableFields) {
+				out[v.Name] = true
+			}
+		}
+	}
+	return out
 }
 
 func validateConversion(c *Conversion, p *field.Path) field.ErrorList {
@@ -961,25 +992,30 @@ func preserveUnknownFields(d, od *Definition) field.ErrorList {
 }
 
 // warnings are the server's warnings about a CRD written: formats it does not know (on an
-// update, only those the old CRD did not have), and list-type set lists of objects or lists
-// (on an update, only new ones).
-func warnings(d, od *Definition) []string {
+// update, only those the old CRD did not have), and from 1.37 list-type set lists of objects
+// or lists (on an update, only new ones).
+func warnings(cfg *serverconfig.Config, d, od *Definition) []string {
+	fs := formats.SchemasOf(cfg.Version)
 	var old map[string]bool
 	if od != nil {
 		old = map[string]bool{}
-		for _, f := range unrecognizedFormats(&od.Spec) {
+		for _, f := range unrecognizedFormats(fs, &od.Spec) {
 			old[f] = true
 		}
 	}
 	var out []string
 	seen := map[string]bool{}
-	for _, f := range unrecognizedFormats(&d.Spec) {
+	for _, f := range unrecognizedFormats(fs, &d.Spec) {
 		w := fmt.Sprintf("unrecognized format %q", f)
 		if old[f] || seen[w] {
 			continue
 		}
 		seen[w] = true
 		out = append(out, w)
+	}
+	if !cfg.AtLeast(37) {
+		// The warning about list-type set lists of objects or lists came with 1.37.
+		return out
 	}
 	var oldSets map[string]bool
 	if od != nil {
@@ -996,11 +1032,11 @@ func warnings(d, od *Definition) []string {
 	return out
 }
 
-func unrecognizedFormats(spec *Spec) []string {
+func unrecognizedFormats(fs formats.Schemas, spec *Spec) []string {
 	var out []string
 	for _, s := range schemas(spec) {
 		eachSchema(s, func(n *crdschema.Schema) bool {
-			if n.Format != "" && formats.Supported(n.Type, n.Format) == "" {
+			if fs.Unrecognized(n.Type, n.Format) {
 				out = append(out, n.Format)
 			}
 			return false

@@ -10,7 +10,9 @@ import (
 
 	"github.com/ssa-diff/ssa-diff/internal/cellib"
 	"github.com/ssa-diff/ssa-diff/internal/celrules"
+	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/schema/crdschema"
+	"github.com/ssa-diff/ssa-diff/server/version"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	apiservercel "k8s.io/apiserver/pkg/cel"
 )
@@ -25,8 +27,9 @@ var openAPIV3Types = []string{"array", "boolean", "integer", "number", "object",
 
 var supportedReasons = []string{"FieldValueDuplicate", "FieldValueForbidden", "FieldValueInvalid", "FieldValueRequired"}
 
-// options are the checks the CRD's history asks for.
+// options are the checks the CRD's history asks for, and the server that makes them.
 type options struct {
+	cfg                      *serverconfig.Config
 	allowDefaults            bool
 	requireValidPropertyType bool
 	requireStructuralSchema  bool
@@ -36,7 +39,12 @@ type options struct {
 	requireOpenAPISchema     bool
 	suppressPerExpression    bool
 	storedRules, storedMsgs  map[string]bool
+	// tooManySelectable: see tooManySelectableAllowed.
+	tooManySelectable map[string]bool
 }
+
+// server is the kube-apiserver's minor.
+func (o *options) server() version.Version { return version.Minor(o.cfg.Version.MinorNumber()) }
 
 // envFor chooses the environment of an expression: stored when the old CRD has it, new
 // otherwise.
@@ -133,6 +141,7 @@ func (e *schemaErrors) add(o *schemaErrors) {
 // celContext is where a node stands for CEL: the CEL type of its values (computed on
 // demand), how often it can occur, and the running total cost.
 type celContext struct {
+	server      version.Version
 	inScope     bool
 	schema      *crdschema.Schema
 	parent      *celContext
@@ -149,9 +158,9 @@ type typeInfo struct {
 	t      *apiservercel.DeclType
 }
 
-func rootContext(s *crdschema.Schema) *celContext {
+func rootContext(server version.Version, s *crdschema.Schema) *celContext {
 	one := uint64(1)
-	return &celContext{schema: s, inScope: len(s.XValidations) > 0, cardinality: &one, total: &totalCost{}}
+	return &celContext{server: server, schema: s, inScope: len(s.XValidations) > 0, cardinality: &one, total: &totalCost{}}
 }
 
 func (c *celContext) typeInfo() (*typeInfo, error) {
@@ -178,7 +187,7 @@ func (c *celContext) typeInfo() (*typeInfo, error) {
 		c.infoErr = err
 		return nil, err
 	}
-	t := celrules.DeclType(c.schema, c.parent == nil || c.schema.XEmbeddedResource)
+	t := celrules.DeclType(c.server, c.schema, c.parent == nil || c.schema.XEmbeddedResource)
 	if t == nil {
 		c.infoErr = fmt.Errorf("unable to convert structural schema to CEL declarations")
 		return nil, c.infoErr
@@ -191,7 +200,7 @@ func (c *celContext) child(s *crdschema.Schema, access func(*typeInfo) *typeInfo
 	if c == nil {
 		return nil
 	}
-	r := &celContext{parent: c, access: access, inScope: c.inScope, total: c.total}
+	r := &celContext{server: c.server, parent: c, access: access, inScope: c.inScope, total: c.total}
 	if s != nil {
 		r.schema = s
 		if len(s.XValidations) > 0 {
@@ -582,7 +591,7 @@ func compileRules(s *crdschema.Schema, p *field.Path, v standard, opts *options,
 	case info == nil:
 		return field.ErrorList{field.InternalError(vp, fmt.Errorf("internal error: failed to retrieve type information for x-kubernetes-validations"))}
 	}
-	results, err := celrules.CompileWith(info.schema, info.schema.XValidations, info.t, opts.envFor(opts.storedRules), opts.envFor(opts.storedMsgs))
+	results, err := celrules.CompileWith(opts.server(), info.schema, info.schema.XValidations, info.t, opts.envFor(opts.storedRules), opts.envFor(opts.storedMsgs))
 	if err != nil {
 		return field.ErrorList{field.InternalError(vp, err)}
 	}

@@ -14,13 +14,19 @@ import (
 	"github.com/ssa-diff/ssa-diff/internal/formats"
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 	"github.com/ssa-diff/ssa-diff/schema/crdschema"
+	"github.com/ssa-diff/ssa-diff/server/version"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
-// Validator validates values against one schema. Its pattern cache makes it safe for
-// concurrent use; build one per schema and keep it.
+// Validator validates values against one schema as a kube-apiserver of one minor does. Its
+// pattern cache makes it safe for concurrent use; build one per schema and keep it.
 type Validator struct {
 	root *crdschema.Schema
+	// formats are the server's format rules.
+	formats formats.Schemas
+	// ranges: numeric values, and bounds, are checked against the range of the node's type
+	// and format (kube-openapi as 1.36 pins it); before, the validator was given neither.
+	ranges bool
 	// structural: the schema as the server rebuilds it from its structural form (defaults
 	// are validated so): int-or-string nodes have no type, and formats are kept as written.
 	structural bool
@@ -32,13 +38,20 @@ type patternResult struct {
 	err error
 }
 
-// New returns a validator for the schema s (nil: everything is valid).
-func New(s *crdschema.Schema) *Validator { return &Validator{root: s} }
+// New returns a validator for the schema s as a kube-apiserver of minor server validates
+// custom resources (nil: everything is valid).
+func New(server version.Version, s *crdschema.Schema) *Validator {
+	return &Validator{root: s, formats: formats.SchemasOf(server), ranges: server.AtLeast(version.Minor(36))}
+}
 
 // NewStructural returns a validator for s as the server validates the defaults of a CRD:
 // from the schema's structural form, where int-or-string nodes have no type and formats are
 // not filtered.
-func NewStructural(s *crdschema.Schema) *Validator { return &Validator{root: s, structural: true} }
+func NewStructural(server version.Version, s *crdschema.Schema) *Validator {
+	v := New(server, s)
+	v.structural = true
+	return v
+}
 
 // Validate checks value (a whole object, or the status of one for a status update) and
 // returns the field errors, their paths under fldPath. old is the value the update replaces
@@ -150,7 +163,7 @@ func (w walker) node(s *crdschema.Schema, data any, path string, corr *correlate
 	}
 	format := s.Format
 	if !w.v.structural {
-		format = formats.Supported(single, s.Format)
+		format = w.v.formats.Supported(single, s.Format)
 	}
 	k := kindOf(data)
 	if k == kNull {
@@ -175,7 +188,7 @@ func (w walker) node(s *crdschema.Schema, data any, path string, corr *correlate
 		}
 	}
 	if k == kInt || k == kFloat {
-		res.merge(numberCheck(s, single, data, path))
+		res.merge(numberCheck(s, single, w.v.ranges, data, path))
 		res.count++
 	}
 	if k == kList {
@@ -389,9 +402,13 @@ func toInt(d any) (int64, bool) {
 
 // numberCheck checks multipleOf, minimum and maximum, comparing integers as integers. The
 // type and format it checks ranges against are the node's single type with a format of
-// that type; bounds that do not fit are reported too.
-func numberCheck(s *crdschema.Schema, single string, data any, path string) *result {
+// that type; bounds that do not fit are reported too. Without ranges (before 1.36) the
+// validator has no type and format, and no range check fails.
+func numberCheck(s *crdschema.Schema, single string, ranges bool, data any, path string) *result {
 	typeName, format := "", ""
+	if !ranges {
+		single = ""
+	}
 	switch single {
 	case "integer":
 		typeName = "integer"

@@ -12,6 +12,7 @@ import (
 	api "github.com/ssa-diff/ssa-diff/internal/api/admissionregistration"
 	"github.com/ssa-diff/ssa-diff/internal/cellib"
 	"github.com/ssa-diff/ssa-diff/internal/validation/core"
+	"github.com/ssa-diff/ssa-diff/server/version"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	apiservercel "k8s.io/apiserver/pkg/cel"
 )
@@ -143,7 +144,8 @@ func sharedEnv(k envKey) (*cel.Env, error) {
 // buildEnv is the environment of an expression: the base environment of its kind, the
 // admission variables and their types.
 func buildEnv(k envKey, vars *apiservercel.DeclType) (*cel.Env, error) {
-	base, err := cellib.Env(k.kind)
+	// TODO(groups): the server's minor (cfg.Version); 1.37 until the admission policies take it.
+	base, err := cellib.Env(version.Latest(), k.kind)
 	if err != nil {
 		return nil, err
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/google/cel-go/ext"
 	api "github.com/ssa-diff/ssa-diff/internal/api/resource"
 	"github.com/ssa-diff/ssa-diff/internal/cellib"
+	"github.com/ssa-diff/ssa-diff/server/version"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	apiservercel "k8s.io/apiserver/pkg/cel"
 )
@@ -35,23 +36,33 @@ func bounded(t *apiservercel.DeclType, max int64) *apiservercel.DeclType {
 	return &c
 }
 
-// selectorEnvs are the environments without and with allowMultipleAllocations, built on
-// first use.
-var selectorEnvs = [2]func() (*draEnv, error){
-	sync.OnceValues(func() (*draEnv, error) { return newSelectorEnv(false) }),
-	sync.OnceValues(func() (*draEnv, error) { return newSelectorEnv(true) }),
-}
+// selectorEnvs are the environments of each supported minor without and with
+// allowMultipleAllocations, built on first use.
+var selectorEnvs = func() map[int][2]func() (*draEnv, error) {
+	m := map[int][2]func() (*draEnv, error){}
+	for _, v := range version.Supported() {
+		m[v.MinorNumber()] = [2]func() (*draEnv, error){
+			sync.OnceValues(func() (*draEnv, error) { return newSelectorEnv(v, false) }),
+			sync.OnceValues(func() (*draEnv, error) { return newSelectorEnv(v, true) }),
+		}
+	}
+	return m
+}()
 
 // selectorEnv is the environment of the server cfg describes.
 func selectorEnv(cfg *serverconfig.Config) (*draEnv, error) {
-	if cfg.Enabled(features.DRAConsumableCapacity) {
-		return selectorEnvs[1]()
+	envs, ok := selectorEnvs[cfg.Version.MinorNumber()]
+	if !ok {
+		return nil, fmt.Errorf("no CEL environment of DRA selectors for Kubernetes %s", cfg.Version)
 	}
-	return selectorEnvs[0]()
+	if cfg.Enabled(features.DRAConsumableCapacity) {
+		return envs[1]()
+	}
+	return envs[0]()
 }
 
-func newSelectorEnv(multipleAllocations bool) (*draEnv, error) {
-	base, err := cellib.Env(cellib.New)
+func newSelectorEnv(server version.Version, multipleAllocations bool) (*draEnv, error) {
+	base, err := cellib.Env(server, cellib.New)
 	if err != nil {
 		return nil, err
 	}

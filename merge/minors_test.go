@@ -1,0 +1,44 @@
+package merge_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ssa-diff/ssa-diff/merge"
+	"github.com/ssa-diff/ssa-diff/schema"
+	"github.com/ssa-diff/ssa-diff/server/kubeapiserver"
+	"github.com/ssa-diff/ssa-diff/server/version"
+)
+
+// A PUT whose managedFields have data after a key: structured-merge-diff v6.4 (1.37) refuses
+// the entries and keeps the live ones, v6.3 (1.34-1.36) read past it and took them. The
+// engine predicts 1.37's reading and says, for older minors, that it is not predicted.
+func TestTrailingDataInSuppliedEntriesPerMinor(t *testing.T) {
+	live := map[string]any{"apiVersion": "v1", "kind": "ConfigMap",
+		"metadata": map[string]any{"name": "c", "namespace": "ns", "uid": "u1", "resourceVersion": "7", "creationTimestamp": "2026-01-01T00:00:00Z",
+			"managedFields": []any{map[string]any{"manager": "old", "operation": "Update", "apiVersion": "v1", "time": "2026-01-01T00:00:00Z",
+				"fieldsType": "FieldsV1", "fieldsV1": map[string]any{"f:data": map[string]any{"f:a": map[string]any{}}}}}},
+		"data": map[string]any{"a": "1"}}
+	body := map[string]any{"apiVersion": "v1", "kind": "ConfigMap",
+		"metadata": map[string]any{"name": "c", "namespace": "ns", "resourceVersion": "7",
+			"managedFields": []any{map[string]any{"manager": "mine", "operation": "Update", "apiVersion": "v1", "time": "2026-01-01T00:00:00Z",
+				"fieldsType": "FieldsV1", "fieldsV1": map[string]any{"f:data": map[string]any{`k:{"name":"a"}junk`: map[string]any{}}}}}},
+		"data": map[string]any{"a": "2"}}
+	for minor, warned := range map[int]bool{36: true, 37: false} {
+		e := merge.New(schema.NewRegistry(), kubeapiserver.MustNew(kubeapiserver.Config{Version: version.Minor(minor)}))
+		res, err := e.Update(merge.Request{Live: live, Object: body, Manager: "editor", Now: time.Date(2026, 12, 4, 0, 0, 0, 0, time.UTC)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := false
+		for _, w := range res.Warnings {
+			if strings.Contains(w, "reads past it and takes them, which is not predicted") {
+				got = true
+			}
+		}
+		if got != warned {
+			t.Errorf("1.%d: warned %v, want %v (warnings %q)", minor, got, warned, res.Warnings)
+		}
+	}
+}
