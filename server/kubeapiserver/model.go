@@ -20,10 +20,13 @@ import (
 type Config struct {
 	// Version is the kube-apiserver minor; the zero Version is version.Latest().
 	Version version.Version
-	// AllowPrivileged is kube-apiserver's --allow-privileged: false, the flag's default,
-	// refuses privileged and hostProcess containers (422 "disallowed by cluster policy");
-	// most clusters run with true.
-	AllowPrivileged bool
+	// ForbidPrivileged is kube-apiserver run with --allow-privileged=false, the flag's own
+	// default, which refuses privileged and hostProcess containers (422 "disallowed by
+	// cluster policy"): a server started without the flag, as a hand-assembled control
+	// plane or a bare test server is. The zero Config allows them, as kubeadm, kind, k3s
+	// and the managed clusters run kube-apiserver (--allow-privileged=true), so that an
+	// embedder predicts what real clusters do.
+	ForbidPrivileged bool
 	// ServiceIPFamilies are the IP families of the cluster's service IP ranges
 	// (kube-apiserver's --service-cluster-ip-range), the primary one first: ["IPv4"] or
 	// ["IPv6"] for a single-stack cluster, both for a dual-stack one (ParseServiceIPFamilies
@@ -178,7 +181,7 @@ func (m *Model) Validate(t *schema.Type, subresource string, obj, old map[string
 			return server.Validation{Errors: server.UIDChanged(obj, old), NotPredicted: fmt.Sprintf("the validation of %s %s is not predicted: %v", t.GVK.APIVersion(), t.GVK.Kind, err)}
 		}
 		if res.Known {
-			if m.cfg.AllowPrivileged {
+			if !m.cfg.ForbidPrivileged {
 				res.Errors = validation.WithoutPrivilegedPolicy(res.Errors)
 			}
 			return server.Validation{Errors: res.Errors, Warnings: res.Warnings}
