@@ -21,6 +21,9 @@ func (FieldManagementOnly) EmptyObject(t *schema.Type) map[string]any {
 	return map[string]any{"metadata": map[string]any{}}
 }
 
+// ReadStored reads obj as given.
+func (FieldManagementOnly) ReadStored(_ *schema.Type, obj map[string]any) map[string]any { return obj }
+
 // SemanticallyEqual cannot tell: objects compare as JSON.
 func (FieldManagementOnly) SemanticallyEqual(*schema.Type, map[string]any, map[string]any) bool {
 	return false

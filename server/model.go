@@ -24,6 +24,11 @@ type Defaulter interface {
 	// EmptyObject is the JSON of the kind's Go zero value, the "old" object of a create
 	// (rules.md create.empty-object).
 	EmptyObject(t *schema.Type) map[string]any
+	// ReadStored is obj, a live object of kind t as a dump gives it (perhaps printed by
+	// another server), as the server reads it from storage: without what only an older
+	// server prints, with what the server always holds and the dump left out. It returns
+	// obj itself when the two are the same, and never changes obj.
+	ReadStored(t *schema.Type, obj map[string]any) map[string]any
 	// SemanticallyEqual compares two objects of kind t, managedFields aside, as the store
 	// does before it writes: decoded into their Go type (quantities by value …). False
 	// when the model cannot tell: the engine then compares them as JSON.

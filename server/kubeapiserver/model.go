@@ -122,6 +122,16 @@ func (m *Model) Default(t *schema.Type, obj map[string]any) error {
 	return nil
 }
 
+// ReadStored reads a live built-in object as the server holds it (defaults.ReadStored: a
+// pod template's creationTimestamp: null, which servers before 1.34 printed and no
+// supported minor holds; a status a dump left out); any other object as given.
+func (m *Model) ReadStored(t *schema.Type, obj map[string]any) map[string]any {
+	if builtinKnown(t) {
+		return defaults.ReadStored(t.GVK.APIVersion(), t.GVK.Kind, obj)
+	}
+	return obj
+}
+
 // EmptyObject is the kind's zero value as the server encodes it.
 func (m *Model) EmptyObject(t *schema.Type) map[string]any {
 	if builtinKnown(t) {
