@@ -21,6 +21,9 @@ func (FieldManagementOnly) EmptyObject(t *schema.Type) map[string]any {
 	return map[string]any{"metadata": map[string]any{}}
 }
 
+// DefaultApplied does nothing.
+func (FieldManagementOnly) DefaultApplied(*schema.Type, map[string]any) error { return nil }
+
 // ReadStored reads obj as given.
 func (FieldManagementOnly) ReadStored(_ *schema.Type, obj map[string]any) map[string]any { return obj }
 

@@ -124,12 +124,29 @@ func (m *Model) Default(t *schema.Type, obj map[string]any) error {
 
 // ReadStored reads a live built-in object as the server holds it (defaults.ReadStored: a
 // pod template's creationTimestamp: null, which servers before 1.34 printed and no
-// supported minor holds; a status a dump left out); any other object as given.
+// supported minor holds; a status a dump left out), and a custom resource as
+// apiextensions-apiserver decodes it from storage (its schema's PruneNulls); any other
+// object as given.
 func (m *Model) ReadStored(t *schema.Type, obj map[string]any) map[string]any {
 	if builtinKnown(t) {
 		return defaults.ReadStored(t.GVK.APIVersion(), t.GVK.Kind, obj)
 	}
+	if t.PruneNulls != nil && unstructured.HasNull(obj) {
+		obj = unstructured.DeepCopyObject(obj)
+		t.PruneNulls(obj)
+	}
 	return obj
+}
+
+// DefaultApplied is Default for the merged object of an apply: a custom resource keeps
+// the nulls its schema does not allow, which apiextensions-apiserver's validation then
+// refuses (422 "must be of type object: \"null\""); only a decoded body loses them.
+func (m *Model) DefaultApplied(t *schema.Type, obj map[string]any) error {
+	if !builtinKnown(t) && t.DefaultKeepingNulls != nil {
+		t.DefaultKeepingNulls(obj)
+		return nil
+	}
+	return m.Default(t, obj)
 }
 
 // EmptyObject is the kind's zero value as the server encodes it.
