@@ -211,7 +211,7 @@ func (m *Model) Validate(t *schema.Type, subresource string, obj, old map[string
 			if !m.cfg.ForbidPrivileged {
 				res.Errors = validation.WithoutPrivilegedPolicy(res.Errors)
 			}
-			return server.Validation{Errors: res.Errors, Warnings: res.Warnings}
+			return server.Validation{Errors: res.Errors, Warnings: res.Warnings, NotPredicted: strings.Join(res.CannotPredict, "; ")}
 		}
 		return server.Validation{Errors: server.UIDChanged(obj, old), NotPredicted: notPortedMessage(t, subresource)}
 	}
