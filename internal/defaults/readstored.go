@@ -17,7 +17,7 @@ import "github.com/ssa-diff/ssa-diff/internal/unstructured"
 func ReadStored(apiVersion, kind string, obj map[string]any) map[string]any {
 	nullTime := hasNullCreationTimestamp(obj, true)
 	var status any
-	if _, ok := obj["status"]; !ok {
+	if _, ok := obj["status"]; !ok && alwaysEncodesStatus(apiVersion, kind) {
 		if empty, ok := EmptyObject(apiVersion, kind); ok {
 			status = empty["status"]
 		}
@@ -77,4 +77,19 @@ func dropNullCreationTimestamp(v any, top bool) {
 			dropNullCreationTimestamp(x, false)
 		}
 	}
+}
+
+// alwaysEncodesStatus reports whether the kind's Go type has a status field that encoding
+// never leaves out (a struct).
+func alwaysEncodesStatus(apiVersion, kind string) bool {
+	i, ok := rootType(apiVersion, kind)
+	if !ok {
+		return false
+	}
+	for _, f := range generatedTypes[i].fields {
+		if f.name == "status" {
+			return generatedTypes[f.typ].kind == kindStruct && f.flags&omitZero == 0
+		}
+	}
+	return false
 }
