@@ -101,7 +101,7 @@ generate:
 fuzz:
 	@set -e; for t in ./fieldpath:FuzzFieldsV1 ./fieldpath:FuzzManagedFields ./fieldpath:FuzzManagerKey ./internal/fieldsjson:FuzzDecodeJSON ./internal/fieldsjson:FuzzCanonicalFieldsV1 ./internal/unstructured:FuzzEqual ./internal/api:FuzzDecode \
 		./internal/input:FuzzParse ./internal/input:FuzzDeferred ./internal/input:FuzzDecodeText ./internal/jsontext:FuzzJSONText ./internal/input:FuzzJSONable ./internal/input:FuzzHelmSources ./cli:FuzzSelector ./internal/report:FuzzCutApart ./internal/cluster:FuzzTyped \
-		./internal/output:FuzzRenderYAML ./internal/output:FuzzEmitYAML ./internal/output:FuzzEmitYAMLString ./internal/output:FuzzYAMLMatchers \
+		./internal/output:FuzzRenderYAML ./internal/output:FuzzUnifiedLikeGNU ./internal/output:FuzzEmitYAML ./internal/output:FuzzEmitYAMLString ./internal/output:FuzzYAMLMatchers \
 		./schema:FuzzAddCRD ./schema:FuzzAddCRDObject ./schema:FuzzAddOpenAPI ./schema/crdschema:FuzzParse ./internal/celrules:FuzzFieldPath ./internal/serverpath:FuzzRoundTrip ./internal/validation/admissionregistration:FuzzJSONPath ./merge:FuzzEngine ./cli:FuzzRun; do \
 		echo "== $${t#*:} in $${t%%:*} for $(FUZZTIME)"; \
 		if ! $(GO) test -run '^$$' -fuzz "^$${t#*:}$$" -fuzztime $(FUZZTIME) -fuzzminimizetime 200x $${t%%:*} >fuzz.log 2>&1; then \
