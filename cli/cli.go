@@ -69,7 +69,7 @@ func runAs(ctx context.Context, prog string, args []string, stdin io.Reader, std
 		return code
 	}
 	inv := newInvocation(cfg, stdin, stdout, stderr, getenv)
-	model := kubeapiserver.MustNew(kubeapiserver.Config{AllowPrivileged: cfg.allowPrivileged, ServiceIPFamilies: cfg.serviceIPFamilies})
+	model := kubeapiserver.MustNew(kubeapiserver.Config{ForbidPrivileged: !cfg.allowPrivileged, ServiceIPFamilies: cfg.serviceIPFamilies})
 	return inv.execute(ctx, func(reg *schema.Registry) predictor {
 		return engine{merge.New(reg, model, merge.WithCompactManagedFields())}
 	})
@@ -91,7 +91,7 @@ type predictor interface {
 
 // options is a parsed command line: read once by parseFlags, never changed after.
 type options struct {
-	// allowPrivileged: kube-apiserver's --allow-privileged.
+	// allowPrivileged: kube-apiserver's --allow-privileged (true unless told false).
 	allowPrivileged bool
 	// serviceIPFamilies: the families of kube-apiserver's --service-cluster-ip-range, the
 	// primary first; nil: not declared.
@@ -206,7 +206,7 @@ func flagSet(prog string, cfg *options) (fs *pflag.FlagSet, argNames map[string]
 	fs.StringVar(&cfg.subresource, "subresource", "", "Apply to a subresource: status.")
 	fs.StringArrayVar(&cfg.crds, "crd", nil, "A file or directory of CustomResourceDefinitions (repeatable). CRDs among the inputs are read too.")
 	fs.StringArrayVar(&cfg.schemas, "schema", nil, "An OpenAPI v3 or v2 document (kubectl get --raw /openapi/v3/apis/GROUP/VERSION), or a directory of them (repeatable).")
-	fs.BoolVar(&cfg.allowPrivileged, "allow-privileged", false, "Predict a kube-apiserver run with --allow-privileged=true, as kubeadm, kind and managed clusters are: privileged and hostProcess containers are allowed (the server flag's default, and so ssa-diff's, refuses them: 422 \"disallowed by cluster policy\").")
+	fs.BoolVar(&cfg.allowPrivileged, "allow-privileged", true, "Whether the cluster's kube-apiserver allows privileged and hostProcess containers (its --allow-privileged). Default: true, as kubeadm, kind, k3s and the managed clusters run it. --allow-privileged=false predicts a kube-apiserver started without the flag (its own default is false), as a hand-assembled control plane or a bare test server is: it refuses them (422 \"disallowed by cluster policy\").")
 	fs.Var(&cfg.serviceIPFamilies, "service-ip-families", "The IP families of the cluster's service IP ranges (kube-apiserver's --service-cluster-ip-range), the primary first: IPv4, IPv6, IPv4,IPv6 or IPv6,IPv4. A dual-stack cluster gives PreferDualStack and RequireDualStack Services both families; a single-stack one refuses RequireDualStack (422). Default: refusals as an IPv4 cluster, the families the cluster adds left to the server.")
 	fs.StringVar(now, "now", "", "The time stamped into changed managedFields entries, and the time ages are measured from, RFC 3339 (default: the current time).")
 	fs.StringVarP(&cfg.output, "output", "o", "text", "Output format: "+strings.Join(output.Formats(), ", ")+".")

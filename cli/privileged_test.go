@@ -6,9 +6,10 @@ import (
 	"testing"
 )
 
-// --allow-privileged predicts a kube-apiserver run with --allow-privileged=true: a
-// privileged node agent is created instead of refused (exit 3), and the refusal's advice
-// names the flag.
+// Privileged containers are allowed by default, as kubeadm, kind, k3s and the managed
+// clusters run kube-apiserver (--allow-privileged=true): a privileged node agent is
+// created. --allow-privileged=false predicts a server started without the flag: it refuses
+// the agent (exit 3), and the refusal's advice names the flag.
 func TestAllowPrivileged(t *testing.T) {
 	dir := writeFiles(t, map[string]string{"agent.yaml": `apiVersion: apps/v1
 kind: DaemonSet
@@ -28,12 +29,14 @@ spec:
         securityContext: {privileged: true}
 `})
 	manifest := filepath.Join(dir, "agent.yaml")
-	out, _, code := run(t, "", "--now", "2026-12-03T09:00:00Z", manifest)
-	if code != 3 || !strings.Contains(out, "privileged: Forbidden: disallowed by cluster policy") || !strings.Contains(out, "[cluster-policy]") {
-		t.Fatalf("default: exit %d\n%s", code, out)
+	for _, args := range [][]string{nil, {"--allow-privileged"}, {"--allow-privileged=true"}} {
+		out, _, code := run(t, "", append(append([]string{"--now", "2026-12-03T09:00:00Z"}, args...), manifest)...)
+		if code != 1 || !strings.Contains(out, "DaemonSet kube-system/node-agent: create") || strings.Contains(out, "cluster-policy") {
+			t.Fatalf("%v: exit %d\n%s", args, code, out)
+		}
 	}
-	out, _, code = run(t, "", "--now", "2026-12-03T09:00:00Z", "--allow-privileged", manifest)
-	if code != 1 || !strings.Contains(out, "DaemonSet kube-system/node-agent: create") || strings.Contains(out, "cluster-policy") {
-		t.Fatalf("--allow-privileged: exit %d\n%s", code, out)
+	out, _, code := run(t, "", "--now", "2026-12-03T09:00:00Z", "--allow-privileged=false", manifest)
+	if code != 3 || !strings.Contains(out, "privileged: Forbidden: disallowed by cluster policy") || !strings.Contains(out, "[cluster-policy]") || !strings.Contains(out, "without --allow-privileged=false") {
+		t.Fatalf("--allow-privileged=false: exit %d\n%s", code, out)
 	}
 }

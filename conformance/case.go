@@ -37,10 +37,14 @@ type Case struct {
 	} `json:"response"`
 	Now string `json:"now"`
 	// Cluster is the configuration of the server the case was recorded from, when it is
-	// not the default one (an IPv4 cluster).
+	// not the default one (an IPv4 cluster, kube-apiserver's --allow-privileged=false).
 	Cluster struct {
 		// ServiceIPFamilies: its service IP families, the primary first.
 		ServiceIPFamilies []string `json:"serviceIPFamilies"`
+		// AllowPrivileged: the server ran with --allow-privileged=true; false, the flag's
+		// own default (start.sh runs kube-apiserver without it), refuses privileged
+		// containers.
+		AllowPrivileged bool `json:"allowPrivileged"`
 	} `json:"cluster"`
 
 	Live     map[string]any // nil on a create

@@ -83,7 +83,7 @@ func Replay(c *Case) (*merge.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := merge.New(reg, kubeapiserver.MustNew(kubeapiserver.Config{ServiceIPFamilies: c.Cluster.ServiceIPFamilies}))
+	e := merge.New(reg, kubeapiserver.MustNew(kubeapiserver.Config{ServiceIPFamilies: c.Cluster.ServiceIPFamilies, ForbidPrivileged: !c.Cluster.AllowPrivileged}))
 	req := merge.Request{Live: c.Live, Object: c.Manifest, Endpoint: c.Endpoint(),
 		Manager: c.Request.FieldManager, Force: c.Request.Force, Now: c.NowTime(), Source: c.kubectlSource()}
 	switch {

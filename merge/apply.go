@@ -135,6 +135,11 @@ func (r *request) apply(live, cfg map[string]any, manager string, force bool) *R
 		return reject(s)
 	}
 	dropEmpties(obj, put)
+	if r.typ.Source != schema.SourceBuiltin {
+		// What the store answers is the object decoded again: a custom resource without
+		// the nulls decoding drops (those its schema allows stay).
+		obj = r.e.model.ReadStored(r.typ, obj)
+	}
 	r.settle(res, live, liveEntries, obj, entries, created)
 	res.describe = func() {
 		res.Assigned = r.assigned(res.Action, res.Object)
@@ -220,7 +225,9 @@ func (r *request) applyOnce(live, cfg map[string]any, managed fieldpath.Managed,
 		}
 		out.decoded = r.keepDecoded(obj)
 		out.empties = emptyCollections(r.typ, obj)
-		if err := r.defaultObject(obj); err != nil {
+		// Not decoded: a custom resource keeps the nulls its schema refuses (validation
+		// then answers 422), which a decoded body would lose.
+		if err := r.e.model.DefaultApplied(r.typ, obj); err != nil {
 			return nil, internalError(fmt.Sprintf("failed to convert new object (%s) to proper version (%s): %v", objectGVKNN(obj), r.version, err))
 		}
 		out.object = obj

@@ -293,3 +293,50 @@ func fuzzNumbers(v any) any {
 	}
 	return v
 }
+
+// A dump from a server before 1.34 holds creationTimestamp: null in every pod template
+// (kubernetes/kubernetes#130989): applying the same manifest again, the null included as
+// `kubectl create --dry-run -o yaml` writes it, changes nothing on a 1.34-1.37 server, which
+// holds no such null; and a dump trimmed of its status does not make the prediction add
+// one. Neither is reported as a field deleted.
+func TestOlderServerDumpUnchanged(t *testing.T) {
+	decode := func(s string) map[string]any {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(s), &m); err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	manifest := decode(`{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web","namespace":"shop"},
+	  "spec":{"selector":{"matchLabels":{"app":"web"}},"template":{"metadata":{"creationTimestamp":null,"labels":{"app":"web"}},
+	  "spec":{"containers":[{"name":"web","image":"nginx:1.27"}]}}}}`)
+	e := New(schema.NewRegistry(), kubeapiserver.Latest())
+	now := time.Date(2026, 12, 3, 9, 0, 0, 0, time.UTC)
+	created, err := e.Apply(Request{Object: manifest, Manager: "deployer", Now: now})
+	if err != nil || created.Rejection != nil {
+		t.Fatal(err, created.Rejection)
+	}
+	if tm := created.Object["spec"].(map[string]any)["template"].(map[string]any)["metadata"].(map[string]any); tm["creationTimestamp"] != nil || len(tm) != 1 {
+		t.Fatalf("stored template metadata %v", tm)
+	}
+	old := func(withStatus bool) map[string]any {
+		b, _ := json.Marshal(created.Object)
+		live := decode(string(b))
+		live["metadata"].(map[string]any)["uid"] = "0a1b2c3d-0000-4000-8000-000000000001"
+		live["metadata"].(map[string]any)["creationTimestamp"] = "2026-12-03T09:00:00Z"
+		live["spec"].(map[string]any)["template"].(map[string]any)["metadata"].(map[string]any)["creationTimestamp"] = nil
+		if !withStatus {
+			delete(live, "status")
+		}
+		return live
+	}
+	for _, withStatus := range []bool{true, false} {
+		res, err := e.Apply(Request{Live: old(withStatus), Object: manifest, Manager: "deployer", Now: now.Add(time.Hour)})
+		if err != nil || res.Rejection != nil {
+			t.Fatal(err, res.Rejection)
+		}
+		if res.Action != ActionUnchanged || len(res.Deleted) != 0 {
+			t.Errorf("status %v: %s, deleted %v", withStatus, res.Action, res.Deleted)
+		}
+	}
+}

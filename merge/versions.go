@@ -64,9 +64,22 @@ func endpointOf(req Request) Endpoint {
 
 // admit is what happens to a request before any field management: a kind or version the
 // server does not serve is refused as client c would see it (the result), and the live
-// object is read at the request's version, as the server converts the stored object (the
-// request to run). An error means the live object cannot be converted offline.
+// object is read at the request's version, as the server converts the stored object, and
+// as the server holds it (server.Defaulter's ReadStored: the request to run). An error
+// means the live object cannot be converted offline.
 func (e *Engine) admit(req Request, c Client) (Request, *Result, error) {
+	req, refused, err := e.admitVersion(req, c)
+	if refused == nil && err == nil && req.Live != nil && schema.GVKOf(req.Live) == req.Endpoint.GVK {
+		// The object as the server holds it, not as another server printed it.
+		if t, ok := e.schemas.Lookup(req.Endpoint.GVK); ok {
+			req.Live = e.model.ReadStored(t, unstructured.AsDecoded(req.Live))
+		}
+	}
+	return req, refused, err
+}
+
+// admitVersion is admit's reading of the live object at the request's version.
+func (e *Engine) admitVersion(req Request, c Client) (Request, *Result, error) {
 	req.Endpoint = endpointOf(req)
 	gvk := req.Endpoint.GVK
 	if e.schemas.Serving(gvk) == schema.NotServed {

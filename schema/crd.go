@@ -311,8 +311,11 @@ func (r *Registry) crdTypes(origin string, doc int, obj map[string]any) ([]*Type
 		if _, ok := models[cv.modelName]; ok {
 			name := cv.modelName
 			t.Parseable = typed.ParseableType{Schema: parsed, TypeRef: smdschema.TypeRef{NamedType: &name}}
-			d := &structuralDefaulter{root: plain[cv.name], pruneNulls: !preserveUnknownFields}
-			t.Default = d.apply
+			d := &structuralDefaulter{root: plain[cv.name], prunesNulls: !preserveUnknownFields}
+			t.Default, t.DefaultKeepingNulls = d.apply, d.applyKeepingNulls
+			if d.prunesNulls {
+				t.PruneNulls = d.pruneNulls
+			}
 		} else {
 			t.Parseable = typed.DeducedParseableType
 			t.Deduced = true

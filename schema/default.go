@@ -21,18 +21,32 @@ import (
 //
 // Default values are copied, never shared with the object.
 type structuralDefaulter struct {
-	root       *spec.Schema
-	pruneNulls bool
+	root        *spec.Schema
+	prunesNulls bool
 }
 
 func (d *structuralDefaulter) apply(obj map[string]any) {
 	if obj == nil {
 		return
 	}
-	if d.pruneNulls {
+	if d.prunesNulls {
 		pruneNonNullableNulls(obj, d.root)
 	}
 	applyDefaults(obj, d.root)
+}
+
+// applyKeepingNulls is apply without its first step.
+func (d *structuralDefaulter) applyKeepingNulls(obj map[string]any) {
+	if obj != nil {
+		applyDefaults(obj, d.root)
+	}
+}
+
+// pruneNulls is apply's first step alone.
+func (d *structuralDefaulter) pruneNulls(obj map[string]any) {
+	if obj != nil {
+		pruneNonNullableNulls(obj, d.root)
+	}
 }
 
 func hasDefault(s *spec.Schema) bool { return s != nil && s.Default != nil }

@@ -133,10 +133,10 @@ func (r *Registry) AddOpenAPI(origin string, data []byte) (warnings []string, er
 			}
 			switch {
 			case existing != nil && existing.Default != nil:
-				t.Default = existing.Default
+				t.Default, t.DefaultKeepingNulls, t.PruneNulls = existing.Default, existing.DefaultKeepingNulls, existing.PruneNulls
 			case source == SourceOpenAPIV3 && !r.isBuiltinGroup(gvk.Group):
-				d := &structuralDefaulter{root: model, pruneNulls: true}
-				t.Default = d.apply
+				d := &structuralDefaulter{root: model, prunesNulls: true}
+				t.Default, t.DefaultKeepingNulls, t.PruneNulls = d.apply, d.applyKeepingNulls, d.pruneNulls
 			}
 			added = append(added, t)
 		}

@@ -72,6 +72,16 @@ type Type struct {
 	// obj. nil for built-in kinds, whose defaulting is Go code in the API
 	// server, for deduced types, and for types from OpenAPI v2 documents.
 	Default func(obj map[string]any)
+	// DefaultKeepingNulls is Default without dropping nulls: apiextensions-apiserver's
+	// defaulting of an object it did not decode, the one an apply's merge made
+	// (structuraldefaulting.Default alone), so that a null its schema does not allow
+	// stays for validation to refuse. nil where Default is.
+	DefaultKeepingNulls func(obj map[string]any)
+	// PruneNulls drops the nulls a custom resource's structural schema neither allows
+	// (nullable) nor defaults, as apiextensions-apiserver's decoding does to a request body
+	// and to the stored object it reads (PruneNonNullableNullsWithoutDefaults, unless the
+	// CRD sets spec.preserveUnknownFields); nil when decoding drops none.
+	PruneNulls func(obj map[string]any)
 	// Validation is what the API server validates a custom resource of a CRD with: the
 	// version's schema as the CRD wrote it (nil Schema for a version without one) and the
 	// CRD's preserveUnknownFields. nil for every type that does not come from a CRD.

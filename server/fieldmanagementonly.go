@@ -25,6 +25,12 @@ func (FieldManagementOnly) EmptyObject(t *schema.Type) map[string]any {
 	return map[string]any{"metadata": map[string]any{}}
 }
 
+// DefaultApplied does nothing.
+func (FieldManagementOnly) DefaultApplied(*schema.Type, map[string]any) error { return nil }
+
+// ReadStored reads obj as given.
+func (FieldManagementOnly) ReadStored(_ *schema.Type, obj map[string]any) map[string]any { return obj }
+
 // SemanticallyEqual cannot tell: objects compare as JSON.
 func (FieldManagementOnly) SemanticallyEqual(*schema.Type, map[string]any, map[string]any) bool {
 	return false

@@ -26,9 +26,20 @@ type Defaulter interface {
 	// Default fills in defaults as decoding the object into its Go type and defaulting it
 	// would. An error means the server could not decode the object.
 	Default(t *schema.Type, obj map[string]any) error
+	// DefaultApplied is Default for the object an apply's merge made, which the server
+	// defaults without decoding it: a built-in kind's is converted into its Go type all
+	// the same (Default), a custom resource's only defaulted, so that a null its schema
+	// does not allow stays for validation to refuse (a decoded body loses it).
+	DefaultApplied(t *schema.Type, obj map[string]any) error
 	// EmptyObject is the JSON of the kind's Go zero value, the "old" object of a create
 	// (rules.md create.empty-object).
 	EmptyObject(t *schema.Type) map[string]any
+	// ReadStored is obj, a live object of kind t as a dump gives it (perhaps printed by
+	// another server) or as a write stores it, as the server reads it from storage:
+	// without what only an older server prints or the decoding drops (a custom resource's
+	// nulls its schema does not allow), with what the server always holds and the dump
+	// left out. It returns obj itself when the two are the same, and never changes obj.
+	ReadStored(t *schema.Type, obj map[string]any) map[string]any
 	// SemanticallyEqual compares two objects of kind t, managedFields aside, as the store
 	// does before it writes: decoded into their Go type (quantities by value …). False
 	// when the model cannot tell: the engine then compares them as JSON.

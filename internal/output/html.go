@@ -657,7 +657,7 @@ func (h *htmlWriter) diff(res *report.Result, live, stored map[string]any, force
 		d.To = "stored with --force-conflicts"
 	}
 	budget := htmlMaxDiffLines
-	for _, hk := range hunks(lineDiff(a, b), DefaultContext) {
+	for _, hk := range hunks(gnuLineDiff(a, b, DefaultContext), DefaultContext) {
 		if budget <= 0 {
 			d.More += len(hk.lines)
 			continue
@@ -736,6 +736,10 @@ func changeBlock(ops []lineOp) htmlBlock {
 	return bl
 }
 
+// intralineTimeout bounds the time spent on the character diff of one pair of lines:
+// past it the runs found so far are highlighted.
+const intralineTimeout = 2 * time.Second
+
 // intraline splits a removed and an added line into the runs of runes they share and
 // those that differ (a character diff, cleaned up to words), for the changed ones to be
 // highlighted; lines that share little are left whole: they are different lines, not a
@@ -743,7 +747,7 @@ func changeBlock(ops []lineOp) htmlBlock {
 func intraline(a, b string) ([]htmlSeg, []htmlSeg) {
 	a, b = cutLine(a), cutLine(b)
 	dmp := diffmatchpatch.New()
-	dmp.DiffTimeout = diffTimeout
+	dmp.DiffTimeout = intralineTimeout
 	diffs := dmp.DiffCleanupSemantic(dmp.DiffMain(a, b, false))
 	var da, db []htmlSeg
 	same, indent := 0, len(a)-len(strings.TrimLeft(a, " "))

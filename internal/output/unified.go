@@ -6,11 +6,9 @@ import (
 	"math"
 	"sort"
 	"strings"
-	"time"
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/sergi/go-diff/diffmatchpatch"
 	"github.com/ssa-diff/ssa-diff/internal/report"
 	yamlv2 "go.yaml.in/yaml/v2"
 	"sigs.k8s.io/yaml"
@@ -19,39 +17,10 @@ import (
 // DefaultContext is the number of unchanged lines shown around each change.
 const DefaultContext = 3
 
-// diffTimeout bounds the time spent finding a minimal diff of one object: past it the diff is
-// still correct, only longer.
-const diffTimeout = 2 * time.Second
-
 // lineOp is one line of a line diff: ' ' kept, '-' removed, '+' added.
 type lineOp struct {
 	op   byte
 	text string // without the trailing newline
-}
-
-// lineDiff diffs two texts line by line; in each changed run removals come before additions.
-func lineDiff(a, b string) []lineOp {
-	dmp := diffmatchpatch.New()
-	dmp.DiffTimeout = diffTimeout
-	ra, rb, lines := dmp.DiffLinesToRunes(a, b)
-	diffs := dmp.DiffCharsToLines(dmp.DiffMainRunes(ra, rb, false), lines)
-	var out, adds []lineOp
-	flush := func() { out = append(out, adds...); adds = adds[:0] }
-	for _, d := range diffs {
-		for _, l := range splitLines(d.Text) {
-			switch d.Type {
-			case diffmatchpatch.DiffEqual:
-				flush()
-				out = append(out, lineOp{' ', l})
-			case diffmatchpatch.DiffDelete:
-				out = append(out, lineOp{'-', l})
-			case diffmatchpatch.DiffInsert:
-				adds = append(adds, lineOp{'+', l})
-			}
-		}
-	}
-	flush()
-	return out
 }
 
 func splitLines(s string) []string {
@@ -145,7 +114,7 @@ func unifiedBody(a, b string, context int, p palette) string {
 		return ""
 	}
 	var sb strings.Builder
-	for _, h := range hunks(lineDiff(a, b), context) {
+	for _, h := range hunks(gnuLineDiff(a, b, context), context) {
 		sb.WriteString(p.cyan(h.header()))
 		sb.WriteByte('\n')
 		for _, l := range h.lines {

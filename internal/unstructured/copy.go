@@ -27,3 +27,24 @@ func DeepCopyObject(obj map[string]any) map[string]any {
 	}
 	return DeepCopy(obj).(map[string]any)
 }
+
+// HasNull reports whether v holds a null anywhere (v itself included).
+func HasNull(v any) bool {
+	switch t := v.(type) {
+	case nil:
+		return true
+	case map[string]any:
+		for _, x := range t {
+			if HasNull(x) {
+				return true
+			}
+		}
+	case []any:
+		for _, x := range t {
+			if HasNull(x) {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -37,6 +37,9 @@ type Result struct {
 	Warnings []string
 	// Known is false when the kind's validation is not ported: nothing was checked.
 	Known bool
+	// CannotPredict says what the server also checks against state of the cluster that no
+	// prediction can see (registry.Strategy.CannotPredict): the write may be refused for it.
+	CannotPredict []string
 }
 
 // Validate runs the registry's validation of a write of a built-in kind: obj is the object
@@ -94,6 +97,9 @@ func validate(cfg *serverconfig.Config, apiVersion, kind, subresource string, ob
 	if storage && subresource == "" && s.BeginWrite != nil {
 		if res.Errors = s.BeginWrite(newObj, oldObj); len(res.Errors) > 0 {
 			return res, nil
+		}
+		if s.CannotPredict != nil {
+			res.CannotPredict = s.CannotPredict(newObj, oldObj)
 		}
 	}
 	if old == nil {

@@ -64,7 +64,7 @@ func Known() []Info {
 		{IDAPIVersionMismatch, SeverityWarning, "the live object's managers recorded their fields at versions the server drops, or converts in a way ssa-diff cannot (a CRD's webhook): the prediction is approximate", false},
 		{IDAPIVersionDeprecated, SeverityInfo, "the manifest's apiVersion is deprecated in Kubernetes " + KubernetesVersion, false},
 		{IDAPIVersionRemoved, SeverityWarning, "the manifest's apiVersion is no longer served by Kubernetes " + KubernetesVersion, false},
-		{IDClusterPolicy, SeverityInfo, "the server's refusal rests on a kube-apiserver flag at its default that clusters often change (--allow-privileged, --service-cluster-ip-range)", false},
+		{IDClusterPolicy, SeverityInfo, "the server's refusal rests on a kube-apiserver flag that clusters set differently (--allow-privileged=false, --service-cluster-ip-range)", false},
 		{IDNotConverged, SeverityInfo, "the live object's controller has not caught up: observedGeneration behind generation, or replicas not ready", true},
 		{IDConditionUnhealthy, SeverityWarning, "a condition of the live object has been False or Unknown (or True for a failure condition) for long", true},
 	}
@@ -152,7 +152,7 @@ type Options struct {
 	// client-side apply leftovers when the applier is not already kubectl.
 	Engine *merge.Engine
 	// ServiceIPFamilies are the service IP families the prediction was made for
-	// (merge.KubernetesHooks.ServiceIPFamilies); empty: not declared.
+	// (kubeapiserver.Config.ServiceIPFamilies); empty: not declared.
 	ServiceIPFamilies []string
 }
 

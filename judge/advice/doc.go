@@ -83,13 +83,14 @@
 // replacement apiVersion, with what changed.
 //
 // cluster-policy (info): the server's refusal names privileged or hostProcess containers,
-// which kube-apiserver refuses only when run with --allow-privileged=false, the flag's
-// default and so the one predicted. Most clusters run with true. Fix: predict with
-// merge.KubernetesHooks.AllowPrivileged (the CLI's --allow-privileged) if the cluster does.
+// which kube-apiserver refuses only when run with --allow-privileged=false (the flag's own
+// default), predicted only when asked (kubeapiserver.Config.ForbidPrivileged, the CLI's
+// --allow-privileged=false): kubeadm, kind, k3s and the managed clusters run with true.
+// Fix: predict without it if the cluster allows them.
 // It also says when a Service's IP families are refused (RequireDualStack, an IPv6 family
 // or cluster IP) for a cluster whose service IP families were not declared (Options:
 // taken to be IPv4 alone, kube-apiserver's single --service-cluster-ip-range of the
-// recording server). Fix: merge.KubernetesHooks.ServiceIPFamilies (the CLI's
+// recording server). Fix: kubeapiserver.Config.ServiceIPFamilies (the CLI's
 // --service-ip-families IPv4,IPv6) if the cluster is dual-stack.
 //
 // not-converged (info, state): the controller has not observed the current generation, or

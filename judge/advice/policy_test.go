@@ -11,10 +11,10 @@ import (
 	"sigs.k8s.io/yaml"
 )
 
-// A node agent's DaemonSet with a privileged container, as CNI and CSI plugins ship: the
-// server's default --allow-privileged=false refuses it (rules.md valid.builtin), and the advice says
-// the refusal rests on that flag; predicted for a cluster that allows privileged
-// containers, it is created and there is nothing to say.
+// A node agent's DaemonSet with a privileged container, as CNI and CSI plugins ship: a
+// server run with --allow-privileged=false refuses it (rules.md valid.builtin), and the
+// advice says the refusal rests on that flag; predicted for a cluster that allows
+// privileged containers, as the zero Config does, it is created and there is nothing to say.
 func TestClusterPolicy(t *testing.T) {
 	var manifest map[string]any
 	if err := yaml.Unmarshal([]byte(`apiVersion: apps/v1
@@ -52,18 +52,18 @@ spec:
 		return res, only(Analyze(Input{Manifest: manifest, Result: res, Manager: "gitops"}, Options{Schemas: reg}), IDClusterPolicy)
 	}
 
-	res, got := predict(kubeapiserver.Config{})
+	res, got := predict(kubeapiserver.Config{ForbidPrivileged: true})
 	if res.Rejection == nil || res.Rejection.Code != 422 || !strings.Contains(res.Rejection.Message, "spec.template.spec.containers[0].securityContext.privileged: Forbidden: disallowed by cluster policy") {
 		t.Fatalf("want the 422 of --allow-privileged=false, got %+v", res.Rejection)
 	}
 	if len(got) != 1 || !sameStrings(got[0].Paths, []string{"spec.template.spec.containers[0].securityContext.privileged"}) {
 		t.Fatalf("got %s", dump(got))
 	}
-	mustContain(t, "fix", got[0].Fix, "--allow-privileged")
+	mustContain(t, "fix", got[0].Fix, "--allow-privileged=false")
 
-	res, got = predict(kubeapiserver.Config{AllowPrivileged: true})
+	res, got = predict(kubeapiserver.Config{})
 	if res.Rejection != nil || res.Action != merge.ActionCreate || len(got) != 0 {
-		t.Fatalf("--allow-privileged=true: rejection %v, action %s, advice %s", res.Rejection, res.Action, dump(got))
+		t.Fatalf("the zero Config (--allow-privileged=true): rejection %v, action %s, advice %s", res.Rejection, res.Action, dump(got))
 	}
 }
 

@@ -21,10 +21,13 @@ import (
 type Config struct {
 	// Version is the kube-apiserver minor; the zero Version is version.Latest().
 	Version version.Version
-	// AllowPrivileged is kube-apiserver's --allow-privileged: false, the flag's default,
-	// refuses privileged and hostProcess containers (422 "disallowed by cluster policy");
-	// most clusters run with true.
-	AllowPrivileged bool
+	// ForbidPrivileged is kube-apiserver run with --allow-privileged=false, the flag's own
+	// default, which refuses privileged and hostProcess containers (422 "disallowed by
+	// cluster policy"): a server started without the flag, as a hand-assembled control
+	// plane or a bare test server is. The zero Config allows them, as kubeadm, kind, k3s
+	// and the managed clusters run kube-apiserver (--allow-privileged=true), so that an
+	// embedder predicts what real clusters do.
+	ForbidPrivileged bool
 	// ServiceIPFamilies are the IP families of the cluster's service IP ranges
 	// (kube-apiserver's --service-cluster-ip-range), the primary one first: ["IPv4"] or
 	// ["IPv6"] for a single-stack cluster, both for a dual-stack one (ParseServiceIPFamilies
@@ -128,6 +131,33 @@ func (m *Model) Default(t *schema.Type, obj map[string]any) error {
 	return nil
 }
 
+// ReadStored reads a live built-in object as the server holds it (defaults.ReadStored: a
+// pod template's creationTimestamp: null, which servers before 1.34 printed and no
+// supported minor holds; a status a dump left out), and a custom resource as
+// apiextensions-apiserver decodes it from storage (its schema's PruneNulls); any other
+// object as given.
+func (m *Model) ReadStored(t *schema.Type, obj map[string]any) map[string]any {
+	if m.builtinKnown(t) {
+		return m.defaults.ReadStored(t.GVK.APIVersion(), t.GVK.Kind, obj)
+	}
+	if t.PruneNulls != nil && unstructured.HasNull(obj) {
+		obj = unstructured.DeepCopyObject(obj)
+		t.PruneNulls(obj)
+	}
+	return obj
+}
+
+// DefaultApplied is Default for the merged object of an apply: a custom resource keeps
+// the nulls its schema does not allow, which apiextensions-apiserver's validation then
+// refuses (422 "must be of type object: \"null\""); only a decoded body loses them.
+func (m *Model) DefaultApplied(t *schema.Type, obj map[string]any) error {
+	if !m.builtinKnown(t) && t.DefaultKeepingNulls != nil {
+		t.DefaultKeepingNulls(obj)
+		return nil
+	}
+	return m.Default(t, obj)
+}
+
 // EmptyObject is the kind's zero value as the server encodes it.
 func (m *Model) EmptyObject(t *schema.Type) map[string]any {
 	if m.builtinKnown(t) {
@@ -194,10 +224,10 @@ func (m *Model) Validate(t *schema.Type, subresource string, obj, old map[string
 			return server.Validation{Errors: server.UIDChanged(obj, old), NotPredicted: fmt.Sprintf("the validation of %s %s is not predicted: %v", t.GVK.APIVersion(), t.GVK.Kind, err)}
 		}
 		if res.Known {
-			if m.cfg.AllowPrivileged {
+			if !m.cfg.ForbidPrivileged {
 				res.Errors = validation.WithoutPrivilegedPolicy(res.Errors)
 			}
-			return server.Validation{Errors: res.Errors, Warnings: res.Warnings}
+			return server.Validation{Errors: res.Errors, Warnings: res.Warnings, NotPredicted: strings.Join(res.CannotPredict, "; ")}
 		}
 		return server.Validation{Errors: server.UIDChanged(obj, old), NotPredicted: notPortedMessage(t, subresource)}
 	}

@@ -5,7 +5,10 @@ usage: record.py URL TOKEN CACERT [NAME...]
        FIDELITY_DIR=../fidelity-dualstack record.py URL TOKEN CACERT [NAME...]
 
 FIDELITY_DIR names another folder of cases (default: this one); a case's `cluster` (the
-service IP families of the server it needs) is copied into its case.yaml.
+service IP families, the --allow-privileged of the server it needs) is copied into its
+case.yaml. A case's `olderServerDump` writes live.json as a server before 1.34 prints the
+object (every embedded ObjectMeta's zero creationTimestamp as null), `liveWithout` leaves
+the top-level fields it names out of live.json (a dump trimmed by hand).
 
 Each case is written in the layout of the shared fixtures (case.yaml, live.json when the
 object exists, manifest.yaml, crds.yaml when needed, want.json): the setup requests run
@@ -85,11 +88,16 @@ def record(case):
     p = path_of(final, crds)
     code, live = call("GET", p)
     live = live if code == 200 else None
+    if live is not None and case.get("olderServerDump"):
+        TOP[0] = live
+        older_server_dump(live)
+    for k in case.get("liveWithout", []):
+        (live or {}).pop(k, None)
     dcode, dry = apply(final, case["manager"], crds, sub, case.get("force", False), dry=True)
     code, want = apply(final, case["manager"], crds, sub, case.get("force", False))
     same = dcode == code and strip(dry) == strip(want)
     live_times = {e.get("time") for e in ((live or {}).get("metadata", {}).get("managedFields") or [])}
-    now = max([e["time"] for e in (want.get("metadata", {}).get("managedFields") or []) if e.get("time") not in live_times] or [""])
+    now = max([e["time"] for e in (want.get("metadata", {}).get("managedFields") or []) if e.get("time") and e.get("time") not in live_times] or [""])
     meta = {"description": case["description"], "rules": case.get("rules", []), "families": case.get("families", []),
             "setup": [s["what"] for s in case.get("setup", [])] or ["(none: the object does not exist yet)"],
             "request": {"mode": "api", "verb": "apply-status" if sub == "status" else "apply", "fieldManager": case["manager"],
@@ -113,6 +121,22 @@ def record(case):
         os.remove(os.path.join(d, "live.json"))
     json.dump(want, open(os.path.join(d, "want.json"), "w"), indent=2)
     print(name, code, "dryRunSame" if same else "DRY RUN DIFFERS")
+
+
+def older_server_dump(obj):
+    """obj as a server before 1.34 prints it (kubernetes/kubernetes#130989): the zero
+    creationTimestamp of every embedded ObjectMeta written as null."""
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            if k == "metadata" and isinstance(v, dict) and obj is not TOP[0] and "creationTimestamp" not in v:
+                v["creationTimestamp"] = None
+            older_server_dump(v)
+    elif isinstance(obj, list):
+        for v in obj:
+            older_server_dump(v)
+
+
+TOP = [None]
 
 
 def strip(o):

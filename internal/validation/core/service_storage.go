@@ -2,6 +2,7 @@ package core
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 
 	api "github.com/ssa-diff/ssa-diff/internal/api/core"
@@ -242,6 +243,36 @@ func requestedNodePorts(svc *api.Service) field.ErrorList {
 
 // portTaken is the port allocator's word for a port it cannot give twice.
 const portTaken = "provided port is already allocated"
+
+// ServiceRequestedAddresses is, for a Service that BeginWrite found nothing wrong with, what
+// the allocator checks that no prediction can: each cluster IP the write asks for by
+// address (one the stored Service does not already hold) must lie in the cluster's service
+// range of its family (kube-apiserver's --service-cluster-ip-range, whose families alone
+// ssa-diff knows) and be held by no other Service, or the server answers 422 ("failed to
+// allocate IP …: the provided network does not match the current range", "… provided IP
+// is already allocated").
+func ServiceRequestedAddresses(svc, old *api.Service) []string {
+	if svc.Spec.Type == api.ServiceTypeExternalName {
+		return nil
+	}
+	var asked []string
+	for i, ip := range svc.Spec.ClusterIPs {
+		if ip == "" || ip == api.ClusterIPNone || old != nil && slices.Contains(old.Spec.ClusterIPs, ip) {
+			continue
+		}
+		if netutils.ParseIPSloppy(ip) == nil {
+			continue // refused by validation
+		}
+		asked = append(asked, "spec.clusterIPs["+strconv.Itoa(i)+"] "+strconv.Quote(ip))
+	}
+	if len(asked) == 0 {
+		return nil
+	}
+	return []string{"whether the server allocates " + strings.Join(asked, " and ") + " is not predicted: an address asked for must lie in" +
+		" the cluster's service range of its family (kube-apiserver's --service-cluster-ip-range) and be held by no other Service," +
+		" which ssa-diff cannot see; otherwise the server answers 422 (\"failed to allocate IP …: the provided network does not match" +
+		" the current range\", \"… provided IP is already allocated\")"}
+}
 
 // syncClusterIPs keeps clusterIP and clusterIPs in step, for clients that set only the
 // first: on a create, a lone clusterIP gives clusterIPs; on an update, clusterIPs left out

@@ -34,6 +34,10 @@ func Strategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 				o, _ := old.(*api.Service)
 				return ServiceBeginWrite(cfg, obj.(*api.Service), o)
 			},
+			CannotPredict: func(obj, old any) []string {
+				o, _ := old.(*api.Service)
+				return ServiceRequestedAddresses(obj.(*api.Service), o)
+			},
 			WarningsOnCreate: func(obj any) []string { return serviceWarnings(cfg, obj.(*api.Service), nil) },
 			WarningsOnUpdate: func(obj, old any) []string {
 				return serviceWarnings(cfg, obj.(*api.Service), old.(*api.Service))

@@ -45,6 +45,11 @@ type Strategy struct {
 	// strategy was made for: it may fill in values the server allocates, and the errors it
 	// finds refuse the write alone. nil: nothing.
 	BeginWrite func(obj, old any) field.ErrorList
+	// CannotPredict says, after BeginWrite found nothing, what the REST storage then checks
+	// against state of the cluster a prediction cannot see (an address a Service asks for:
+	// in the service range, not held by another Service): each a sentence saying what the
+	// answer depends on. nil: nothing.
+	CannotPredict func(obj, old any) []string
 	// WarningsOnCreate and WarningsOnUpdate are the warnings the server returns; nil: none.
 	WarningsOnCreate func(obj any) []string
 	WarningsOnUpdate func(obj, old any) []string
