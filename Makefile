@@ -105,6 +105,7 @@ generate:
 	cd schema/gen && $(GO) run . -out ../builtin
 	cd internal/defaults/gen && $(GO) run . -o ../zz_generated_types.go
 	cd conformance/internalapi && $(GO) run ./gen -out ../../internal/api
+	$(GO) run ./internal/features/gen -out internal/features/zz_generated.gates.go
 
 fuzz:
 	@set -e; for t in ./fieldpath:FuzzFieldsV1 ./fieldpath:FuzzManagedFields ./fieldpath:FuzzManagerKey ./internal/fieldsjson:FuzzDecodeJSON ./internal/fieldsjson:FuzzCanonicalFieldsV1 ./internal/unstructured:FuzzEqual ./internal/api:FuzzDecode \

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/ssa-diff/ssa-diff/internal/defaults"
+	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/strategy"
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 	crdregistry "k8s.io/apiextensions-apiserver/pkg/registry/customresourcedefinition"
@@ -237,7 +238,7 @@ func TestCreateMatchesKubeAPIServer(t *testing.T) {
 				}
 				want := toUnstructured(t, stored)
 				got := unstructured.DeepCopy(in).(map[string]any)
-				if err := strategy.Create(av, kind, got); err != nil {
+				if err := strategy.Create(serverconfig.Latest(), av, kind, got); err != nil {
 					t.Fatalf("Create: %v", err)
 				}
 				total++

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/ssa-diff/ssa-diff/internal/defaults"
+	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/strategy"
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 	crdregistry "k8s.io/apiextensions-apiserver/pkg/registry/customresourcedefinition"
@@ -189,7 +190,7 @@ func TestGenerationMatchesKubeAPIServer(t *testing.T) {
 				if err := defaults.Default(av, kind, obj); err != nil {
 					t.Fatalf("Default: %v", err)
 				}
-				strategy.PrepareForUpdateDecoded(av, kind, newJSON, obj, oldJSON)
+				strategy.PrepareForUpdate(serverconfig.Latest(), av, kind, newJSON, obj, oldJSON)
 				got, _ := obj["metadata"].(map[string]any)["generation"].(int64)
 				// The whole object, read back, must be the server's too.
 				if err := defaults.Default(av, kind, obj); err != nil {

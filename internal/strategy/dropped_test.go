@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/testkit"
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 	"sigs.k8s.io/yaml"
@@ -122,9 +123,9 @@ status:
 			apiVersion, kind := unstructured.Str(o, "apiVersion"), unstructured.Str(o, "kind")
 			var err error
 			if tc.status {
-				err = UpdateStatus(apiVersion, kind, o, old)
+				err = UpdateStatus(serverconfig.Latest(), apiVersion, kind, o, old)
 			} else {
-				err = Update(apiVersion, kind, o, old)
+				err = Update(serverconfig.Latest(), apiVersion, kind, o, old)
 			}
 			if err != nil {
 				t.Fatal(err)
@@ -138,7 +139,7 @@ status:
 	for _, build := range []func() map[string]any{slice, claim, pod} {
 		o := build()
 		apiVersion, kind := unstructured.Str(o, "apiVersion"), unstructured.Str(o, "kind")
-		if err := Create(apiVersion, kind, o); err != nil {
+		if err := Create(serverconfig.Latest(), apiVersion, kind, o); err != nil {
 			t.Fatal(err)
 		}
 		for _, p := range [][]string{{"spec", "partitionTypeAttribute"}, {"spec", "devices", "*", "attributes", "*", "strings"},
@@ -177,7 +178,7 @@ status:
   - {driver: d.example.com, pool: p, device: gpu-1, shareID: s-2}
   - {driver: d.example.com, pool: p, device: gpu-2}
 `)
-	if err := UpdateStatus("resource.k8s.io/v1", "ResourceClaim", obj, old); err != nil {
+	if err := UpdateStatus(serverconfig.Latest(), "resource.k8s.io/v1", "ResourceClaim", obj, old); err != nil {
 		t.Fatal(err)
 	}
 	var got []string

@@ -3,6 +3,7 @@ package strategy_test
 import (
 	"fmt"
 
+	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/strategy"
 )
 
@@ -14,7 +15,7 @@ func ExampleCreate() {
 		"metadata":   map[string]any{"name": "smtp"},
 		"stringData": map[string]any{"password": "s3cr3t"},
 	}
-	if err := strategy.Create("v1", "Secret", obj); err != nil {
+	if err := strategy.Create(serverconfig.Latest(), "v1", "Secret", obj); err != nil {
 		fmt.Println(err)
 		return
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ssa-diff/ssa-diff/internal/defaults"
+	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/testkit"
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 )
@@ -69,7 +70,7 @@ func TestCreateMatchesRecordedServer(t *testing.T) {
 		n++
 		t.Run(filepath.Base(cd), func(t *testing.T) {
 			got := unstructured.DeepCopy(manifest).(map[string]any)
-			if err := Create(av, kind, got); err != nil {
+			if err := Create(serverconfig.Latest(), av, kind, got); err != nil {
 				t.Fatal(err)
 			}
 			assigned := Assigned(av, kind, got, true)

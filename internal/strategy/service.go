@@ -5,9 +5,9 @@ import (
 
 	"github.com/ssa-diff/ssa-diff/internal/api"
 	coreapi "github.com/ssa-diff/ssa-diff/internal/api/core"
+	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 	validationcore "github.com/ssa-diff/ssa-diff/internal/validation/core"
-	"github.com/ssa-diff/ssa-diff/internal/validation/registry"
 )
 
 // A Service's allocated values: the Service REST storage (BeginCreate,
@@ -36,14 +36,14 @@ const (
 // clusterIPs from a given clusterIP, the IP family policy and the families
 // (those the cluster IPs imply, and the cluster's when it is declared), and
 // node ports shared by ports of the same number.
-func serviceCreate(spec map[string]any, cluster Cluster) {
+func serviceCreate(spec map[string]any, cfg *serverconfig.Config) {
 	if unstructured.Str(spec, "type") == serviceExternalName {
 		return
 	}
 	if unstructured.Str(spec, "clusterIP") != "" && len(unstructured.List(spec, "clusterIPs")) == 0 {
 		spec["clusterIPs"] = []any{spec["clusterIP"]}
 	}
-	initIPFamilies(spec, nil, cluster)
+	initIPFamilies(spec, nil, cfg)
 	if needsNodePorts(spec) {
 		shareNodePorts(spec)
 	}
@@ -54,14 +54,14 @@ func serviceCreate(spec map[string]any, cluster Cluster) {
 // clusterIP and clusterIPs are kept in step, the IP family fields are
 // initialised as on create but from the old policy, and the strategy wipes
 // what a type change leaves without use (dropTypeDependentFields).
-func serviceUpdate(obj, old map[string]any, cluster Cluster) {
+func serviceUpdate(obj, old map[string]any, cfg *serverconfig.Config) {
 	spec, oldSpec := unstructured.EnsureObject(obj, "spec"), unstructured.Object(old, "spec")
 	if oldSpec == nil {
 		return
 	}
 	keepAllocated(spec, oldSpec)
 	syncClusterIPs(spec, oldSpec)
-	initIPFamilies(spec, oldSpec, cluster)
+	initIPFamilies(spec, oldSpec, cfg)
 	dropTypeDependentFields(obj, old)
 }
 
@@ -135,7 +135,7 @@ func syncClusterIPs(spec, old map[string]any) {
 // SingleStack gets the other family after the first. The families the cluster
 // adds (its primary one, the other one of a dual-stack cluster) are predicted
 // when cluster declares them, else left to Assigned.
-func initIPFamilies(spec, old map[string]any, cluster Cluster) {
+func initIPFamilies(spec, old map[string]any, cfg *serverconfig.Config) {
 	if !needsClusterIP(spec) || matchingPreferDualStack(spec, old) {
 		return
 	}
@@ -150,7 +150,7 @@ func initIPFamilies(spec, old map[string]any, cluster Cluster) {
 			spec["ipFamilyPolicy"] = singleStack
 		}
 	}
-	families, refused := allocatedFamilies(spec, old, cluster)
+	families, refused := allocatedFamilies(spec, old, cfg)
 	if refused {
 		return // the server refuses the write (422) before it infers anything
 	}
@@ -377,7 +377,7 @@ func familyOf(s string) string {
 // refused when they refuse the write; else, in a declared cluster, the families the
 // allocator gives (nil when not declared, or when spec cannot be decoded: validation
 // refuses it).
-func allocatedFamilies(spec, old map[string]any, cluster Cluster) (families []any, refused bool) {
+func allocatedFamilies(spec, old map[string]any, cfg *serverconfig.Config) (families []any, refused bool) {
 	var svc coreapi.Service
 	if api.Decode(map[string]any{"spec": spec}, &svc) != nil {
 		return nil, false
@@ -389,11 +389,11 @@ func allocatedFamilies(spec, old map[string]any, cluster Cluster) (families []an
 			return nil, false
 		}
 	}
-	fams := validationcore.ServiceIPFamilies(registry.Cluster{ServiceIPFamilies: cluster.ServiceIPFamilies})
+	fams := validationcore.ServiceIPFamilies(cfg)
 	if len(validationcore.ServiceIPFieldErrors(&svc, stored, fams)) > 0 {
 		return nil, true
 	}
-	if len(cluster.ServiceIPFamilies) == 0 {
+	if len(cfg.ServiceIPFamilies) == 0 {
 		return nil, false // not declared: the families the cluster adds are not predicted
 	}
 	families = make([]any, len(svc.Spec.IPFamilies))

@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/ssa-diff/ssa-diff/internal/defaults"
+	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 )
 
@@ -15,7 +16,7 @@ import (
 // obj is changed in place. Server-assigned values (uid, creationTimestamp,
 // resourceVersion, a Service's clusterIP, …) are not invented: list them with
 // Assigned.
-func Create(apiVersion, kind string, obj map[string]any) error {
+func Create(cfg *serverconfig.Config, apiVersion, kind string, obj map[string]any) error {
 	var decoded map[string]any
 	if NeedsDecoded(apiVersion, kind, true) {
 		decoded = unstructured.DeepCopy(obj).(map[string]any)
@@ -23,7 +24,7 @@ func Create(apiVersion, kind string, obj map[string]any) error {
 	if err := defaults.Default(apiVersion, kind, obj); err != nil {
 		return err
 	}
-	PrepareForCreateDecoded(apiVersion, kind, decoded, obj)
+	PrepareForCreate(cfg, apiVersion, kind, decoded, obj)
 	return defaults.Default(apiVersion, kind, obj)
 }
 
@@ -31,7 +32,7 @@ func Create(apiVersion, kind string, obj map[string]any) error {
 // into the object kube-apiserver stores, given the stored object old (as a
 // GET returned it): defaulting, BeforeUpdate/PrepareForUpdate for the main
 // resource, and defaulting again. obj is changed in place; old is not.
-func Update(apiVersion, kind string, obj, old map[string]any) error {
+func Update(cfg *serverconfig.Config, apiVersion, kind string, obj, old map[string]any) error {
 	var decoded map[string]any
 	if NeedsDecoded(apiVersion, kind, false) {
 		decoded = unstructured.DeepCopy(obj).(map[string]any)
@@ -39,16 +40,16 @@ func Update(apiVersion, kind string, obj, old map[string]any) error {
 	if err := defaults.Default(apiVersion, kind, obj); err != nil {
 		return err
 	}
-	PrepareForUpdateDecoded(apiVersion, kind, decoded, obj, old)
+	PrepareForUpdate(cfg, apiVersion, kind, decoded, obj, old)
 	return defaults.Default(apiVersion, kind, obj)
 }
 
 // UpdateStatus is Update for a write through the /status subresource.
-func UpdateStatus(apiVersion, kind string, obj, old map[string]any) error {
+func UpdateStatus(cfg *serverconfig.Config, apiVersion, kind string, obj, old map[string]any) error {
 	if err := defaults.Default(apiVersion, kind, obj); err != nil {
 		return err
 	}
-	PrepareForStatusUpdate(apiVersion, kind, obj, old)
+	PrepareForStatusUpdate(cfg, apiVersion, kind, obj, old)
 	return defaults.Default(apiVersion, kind, obj)
 }
 
@@ -58,8 +59,8 @@ func UpdateStatus(apiVersion, kind string, obj, old map[string]any) error {
 // no labels of its own gets its template's (with the labels the strategy
 // adds), and the generation of kinds compared with reflect.DeepEqual moves
 // when the request holds an empty list or map. Callers keep a copy of the
-// object before Default for PrepareForCreateDecoded and
-// PrepareForUpdateDecoded only when it says so.
+// object before Default for PrepareForCreate and PrepareForUpdate only when
+// it says so.
 func NeedsDecoded(apiVersion, kind string, create bool) bool {
 	if create {
 		return groupOf(apiVersion)+"/"+kind == "batch/Job"
@@ -67,39 +68,17 @@ func NeedsDecoded(apiVersion, kind string, create bool) bool {
 	return RulesFor(apiVersion, kind).ReflectEqual
 }
 
-// PrepareForCreate applies the registry rules of a create to a defaulted
-// object: generation 1 for kinds that track it, status cleared for kinds with
-// a status subresource (with the few values a strategy sets, such as a Pod's
-// phase), a Namespace's kubernetes finalizer, a DaemonSet's template
-// generation annotation, a Job's generated labels, and the values a Service's
-// allocator derives from what is given. Without the decoded object, a Job
-// whose labels equal its template's is taken to have had none.
-func PrepareForCreate(apiVersion, kind string, obj map[string]any) {
-	PrepareForCreateDecoded(apiVersion, kind, nil, obj)
-}
-
-// PrepareForCreateDecoded is PrepareForCreate given decoded, the object as
-// the server decoded it before defaulting (see NeedsDecoded; nil when not
-// kept). decoded is not changed.
-func PrepareForCreateDecoded(apiVersion, kind string, decoded, obj map[string]any) {
-	PrepareForCreateIn(Cluster{}, apiVersion, kind, decoded, obj)
-}
-
-// Cluster is the part of a cluster's configuration the registry rules depend
-// on. The zero value is the server the rules were recorded from, as far as it
-// is known: a value it takes from its configuration is left to Assigned.
-type Cluster struct {
-	// ServiceIPFamilies are the IP families of the cluster's service IP ranges
-	// (kube-apiserver's --service-cluster-ip-range), the primary one first:
-	// "IPv4" or "IPv6" alone, or both for a dual-stack cluster. Empty: not
-	// declared; a Service's families are refused as an IPv4 cluster refuses
-	// them, and those the cluster would add are left to Assigned.
-	ServiceIPFamilies []string
-}
-
-// PrepareForCreateIn is PrepareForCreateDecoded in cluster: a Service gets
-// the IP families the cluster's allocator gives it.
-func PrepareForCreateIn(cluster Cluster, apiVersion, kind string, decoded, obj map[string]any) {
+// PrepareForCreate applies the registry rules of a create, on the server cfg
+// describes, to a defaulted object: generation 1 for kinds that track it,
+// status cleared for kinds with a status subresource (with the few values a
+// strategy sets, such as a Pod's phase), a Namespace's kubernetes finalizer, a
+// DaemonSet's template generation annotation, a Job's generated labels, and the
+// values a Service's allocator derives from what is given (the IP families of
+// cfg's service IP ranges). decoded is the object as the server decoded it
+// before defaulting (see NeedsDecoded; nil when not kept): without it, a Job
+// whose labels equal its template's is taken to have had none. decoded is not
+// changed.
+func PrepareForCreate(cfg *serverconfig.Config, apiVersion, kind string, decoded, obj map[string]any) {
 	r := RulesFor(apiVersion, kind)
 	meta := unstructured.EnsureObject(obj, "metadata")
 	if r.Generation != NoGeneration && r.Generation != UpdateSpecGeneration {
@@ -131,7 +110,7 @@ func PrepareForCreateIn(cluster Cluster, apiVersion, kind string, decoded, obj m
 		// lastPhaseTransitionTime is stamped with the time: see Assigned.
 		obj["status"] = map[string]any{"phase": "Pending"}
 	case "/Service":
-		serviceCreate(unstructured.EnsureObject(obj, "spec"), cluster)
+		serviceCreate(unstructured.EnsureObject(obj, "spec"), cfg)
 	case "apps/DaemonSet":
 		if templateGeneration(meta) < 1 {
 			setAnnotation(meta, daemonSetTemplateGeneration, "1")
@@ -322,30 +301,19 @@ func addJobLabels(decoded, obj map[string]any) {
 }
 
 // PrepareForUpdate applies rest.BeforeUpdate and the main-resource
-// PrepareForUpdate to obj, the defaulted new object, given the stored old:
-// generation restored and bumped by the kind's rule, status (and the other
-// fields a main-resource write may not change) restored from old. Without the
-// decoded object (see PrepareForUpdateDecoded), an empty list or map in the
-// request is not seen by the kinds compared with reflect.DeepEqual.
-func PrepareForUpdate(apiVersion, kind string, obj, old map[string]any) {
-	PrepareForUpdateDecoded(apiVersion, kind, nil, obj, old)
-}
-
-// PrepareForUpdateDecoded is PrepareForUpdate given decoded, the new object
-// as the server decoded it before defaulting (see NeedsDecoded; nil when not
-// kept). decoded is not changed.
+// PrepareForUpdate, on the server cfg describes, to obj, the defaulted new
+// object, given the stored old: generation restored and bumped by the kind's
+// rule, status (and the other fields a main-resource write may not change)
+// restored from old. decoded is the new object as the server decoded it before
+// defaulting (see NeedsDecoded; nil when not kept): without it, an empty list or
+// map in the request is not seen by the kinds compared with reflect.DeepEqual.
+// decoded is not changed.
 //
 // The generation moves as the kind's strategy decides, comparing the old and
 // new values decoded into the kind's Go type (defaults.Equal): semantically
 // for most kinds, so 0 equals 0.0 in a float field and "1Gi" equals "1024Mi";
 // with reflect.DeepEqual for webhook configurations and NetworkPolicy.
-func PrepareForUpdateDecoded(apiVersion, kind string, decoded, obj, old map[string]any) {
-	PrepareForUpdateIn(Cluster{}, apiVersion, kind, decoded, obj, old)
-}
-
-// PrepareForUpdateIn is PrepareForUpdateDecoded in cluster (see
-// PrepareForCreateIn).
-func PrepareForUpdateIn(cluster Cluster, apiVersion, kind string, decoded, obj, old map[string]any) {
+func PrepareForUpdate(cfg *serverconfig.Config, apiVersion, kind string, decoded, obj, old map[string]any) {
 	r := RulesFor(apiVersion, kind)
 	meta := unstructured.EnsureObject(obj, "metadata")
 	oldMeta := unstructured.Object(old, "metadata")
@@ -382,7 +350,7 @@ func PrepareForUpdateIn(cluster Cluster, apiVersion, kind string, decoded, obj, 
 	case "apiextensions.k8s.io/CustomResourceDefinition":
 		addStoredVersion(obj)
 	case "/Service":
-		serviceUpdate(obj, old, cluster)
+		serviceUpdate(obj, old, cfg)
 	case "/Secret":
 		if unstructured.Str(obj, "type") == "" {
 			restore(obj, old, "type")
@@ -464,7 +432,7 @@ func restampTaint(apiVersion string, obj, old map[string]any) {
 
 // PrepareForStatusUpdate applies the /status strategy: everything but status
 // (and the metadata a status write may change) comes from old.
-func PrepareForStatusUpdate(apiVersion, kind string, obj, old map[string]any) {
+func PrepareForStatusUpdate(cfg *serverconfig.Config, apiVersion, kind string, obj, old map[string]any) {
 	meta := unstructured.EnsureObject(obj, "metadata")
 	restore(meta, unstructured.Object(old, "metadata"), "generation")
 	for k := range obj {

@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/testkit"
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 )
@@ -26,7 +27,7 @@ func deployment(replicas int64, image string) map[string]any {
 
 func TestCreateAndUpdateGeneration(t *testing.T) {
 	created := deployment(2, "nginx:1")
-	if err := Create("apps/v1", "Deployment", created); err != nil {
+	if err := Create(serverconfig.Latest(), "apps/v1", "Deployment", created); err != nil {
 		t.Fatal(err)
 	}
 	meta := created["metadata"].(map[string]any)
@@ -47,7 +48,7 @@ func TestCreateAndUpdateGeneration(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if err := Update("apps/v1", "Deployment", tc.obj, stored); err != nil {
+			if err := Update(serverconfig.Latest(), "apps/v1", "Deployment", tc.obj, stored); err != nil {
 				t.Fatal(err)
 			}
 			if g := tc.obj["metadata"].(map[string]any)["generation"]; g != tc.gen {
@@ -62,12 +63,12 @@ func TestCreateAndUpdateGeneration(t *testing.T) {
 
 func TestDeploymentAnnotationsBumpGeneration(t *testing.T) {
 	old := deployment(1, "a:1")
-	if err := Create("apps/v1", "Deployment", old); err != nil {
+	if err := Create(serverconfig.Latest(), "apps/v1", "Deployment", old); err != nil {
 		t.Fatal(err)
 	}
 	obj := deployment(1, "a:1")
 	obj["metadata"].(map[string]any)["annotations"] = map[string]any{"x": "y"}
-	if err := Update("apps/v1", "Deployment", obj, old); err != nil {
+	if err := Update(serverconfig.Latest(), "apps/v1", "Deployment", obj, old); err != nil {
 		t.Fatal(err)
 	}
 	if g := obj["metadata"].(map[string]any)["generation"]; g != int64(2) {
@@ -77,12 +78,12 @@ func TestDeploymentAnnotationsBumpGeneration(t *testing.T) {
 
 func TestStatusUpdateKeepsSpec(t *testing.T) {
 	old := deployment(1, "a:1")
-	if err := Create("apps/v1", "Deployment", old); err != nil {
+	if err := Create(serverconfig.Latest(), "apps/v1", "Deployment", old); err != nil {
 		t.Fatal(err)
 	}
 	obj := deployment(5, "b:2")
 	obj["status"] = map[string]any{"replicas": int64(5)}
-	if err := UpdateStatus("apps/v1", "Deployment", obj, old); err != nil {
+	if err := UpdateStatus(serverconfig.Latest(), "apps/v1", "Deployment", obj, old); err != nil {
 		t.Fatal(err)
 	}
 	if !reflect.DeepEqual(obj["spec"], old["spec"]) || !reflect.DeepEqual(obj["status"], map[string]any{"replicas": int64(5)}) {
@@ -93,7 +94,7 @@ func TestStatusUpdateKeepsSpec(t *testing.T) {
 func TestServiceCreateAndUpdate(t *testing.T) {
 	svc := map[string]any{"apiVersion": "v1", "kind": "Service", "metadata": map[string]any{"name": "s"},
 		"spec": map[string]any{"type": "NodePort", "ports": []any{map[string]any{"name": "http", "port": int64(80)}}}}
-	if err := Create("v1", "Service", svc); err != nil {
+	if err := Create(serverconfig.Latest(), "v1", "Service", svc); err != nil {
 		t.Fatal(err)
 	}
 	var got []string
@@ -118,7 +119,7 @@ func TestServiceCreateAndUpdate(t *testing.T) {
 	spec["ports"].([]any)[0].(map[string]any)["nodePort"] = int64(30080)
 	next := map[string]any{"apiVersion": "v1", "kind": "Service", "metadata": map[string]any{"name": "s"},
 		"spec": map[string]any{"type": "NodePort", "ports": []any{map[string]any{"name": "http", "port": int64(80)}}}}
-	if err := Update("v1", "Service", next, stored); err != nil {
+	if err := Update(serverconfig.Latest(), "v1", "Service", next, stored); err != nil {
 		t.Fatal(err)
 	}
 	if !reflect.DeepEqual(next["spec"], stored["spec"]) {
@@ -132,24 +133,26 @@ func TestServiceCreateAndUpdate(t *testing.T) {
 func TestServiceWithClusterIPIsDerived(t *testing.T) {
 	for _, c := range []struct {
 		name     string
-		cluster  Cluster
+		families []string
 		ip       string
 		policy   string
-		families []any
+		want     []any
 	}{
-		{"IPv4 address, default cluster", Cluster{}, "10.0.0.10", "", []any{"IPv4"}},
-		{"IPv6 address, default cluster: refused", Cluster{}, "fd00::10", "", nil},
-		{"IPv6 address, IPv6 cluster", Cluster{ServiceIPFamilies: []string{"IPv6"}}, "fd00::10", "", []any{"IPv6"}},
-		{"IPv6 address preferring dual stack, dual-stack cluster", Cluster{ServiceIPFamilies: []string{"IPv4", "IPv6"}}, "fd00::10", "PreferDualStack", []any{"IPv6", "IPv4"}},
-		{"IPv6 address preferring dual stack, IPv6 cluster", Cluster{ServiceIPFamilies: []string{"IPv6"}}, "fd00::10", "PreferDualStack", []any{"IPv6"}},
+		{"IPv4 address, default cluster", nil, "10.0.0.10", "", []any{"IPv4"}},
+		{"IPv6 address, default cluster: refused", nil, "fd00::10", "", nil},
+		{"IPv6 address, IPv6 cluster", []string{"IPv6"}, "fd00::10", "", []any{"IPv6"}},
+		{"IPv6 address preferring dual stack, dual-stack cluster", []string{"IPv4", "IPv6"}, "fd00::10", "PreferDualStack", []any{"IPv6", "IPv4"}},
+		{"IPv6 address preferring dual stack, IPv6 cluster", []string{"IPv6"}, "fd00::10", "PreferDualStack", []any{"IPv6"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			spec := map[string]any{"clusterIP": c.ip, "type": "ClusterIP", "ports": []any{map[string]any{"port": int64(53)}}}
 			if c.policy != "" {
 				spec["ipFamilyPolicy"] = c.policy
 			}
-			PrepareForCreateIn(c.cluster, "v1", "Service", nil, map[string]any{"spec": spec})
-			if !reflect.DeepEqual(spec["clusterIPs"], []any{c.ip}) || !reflect.DeepEqual(unstructured.List(spec, "ipFamilies"), c.families) {
+			cfg := serverconfig.Latest()
+			cfg.ServiceIPFamilies = c.families
+			PrepareForCreate(cfg, "v1", "Service", nil, map[string]any{"spec": spec})
+			if !reflect.DeepEqual(spec["clusterIPs"], []any{c.ip}) || !reflect.DeepEqual(unstructured.List(spec, "ipFamilies"), c.want) {
 				t.Errorf("derived fields wrong: %v", spec)
 			}
 		})
@@ -163,7 +166,7 @@ func TestDaemonSetTemplateGeneration(t *testing.T) {
 			"template": map[string]any{"spec": map[string]any{"containers": []any{map[string]any{"name": "c", "image": image}}}}}}
 	}
 	old := ds("a:1")
-	if err := Create("apps/v1", "DaemonSet", old); err != nil {
+	if err := Create(serverconfig.Latest(), "apps/v1", "DaemonSet", old); err != nil {
 		t.Fatal(err)
 	}
 	ann := func(o map[string]any) any {
@@ -173,7 +176,7 @@ func TestDaemonSetTemplateGeneration(t *testing.T) {
 		t.Fatalf("create: template generation %v, want 1", ann(old))
 	}
 	next := ds("a:2")
-	if err := Update("apps/v1", "DaemonSet", next, old); err != nil {
+	if err := Update(serverconfig.Latest(), "apps/v1", "DaemonSet", next, old); err != nil {
 		t.Fatal(err)
 	}
 	if ann(next) != "2" || next["metadata"].(map[string]any)["generation"] != int64(2) {
@@ -184,7 +187,7 @@ func TestDaemonSetTemplateGeneration(t *testing.T) {
 func TestPodCreate(t *testing.T) {
 	pod := map[string]any{"spec": map[string]any{"containers": []any{map[string]any{"name": "c", "image": "i",
 		"resources": map[string]any{"limits": map[string]any{"cpu": "1", "memory": "1Gi"}}}}}}
-	if err := Create("v1", "Pod", pod); err != nil {
+	if err := Create(serverconfig.Latest(), "v1", "Pod", pod); err != nil {
 		t.Fatal(err)
 	}
 	want := map[string]any{"phase": "Pending", "qosClass": "Guaranteed"}

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/ssa-diff/ssa-diff/internal/defaults"
+	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/testkit"
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 )
@@ -212,7 +213,7 @@ func TestUnownedFieldsComeBack(t *testing.T) {
 					stripped++
 				}
 			}
-			if err := Update(av, kind, obj, stored); err != nil {
+			if err := Update(serverconfig.Latest(), av, kind, obj, stored); err != nil {
 				t.Fatal(err)
 			}
 			if !reflect.DeepEqual(obj, stored) {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ssa-diff/ssa-diff/internal/defaults"
+	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/validation"
 	"github.com/ssa-diff/ssa-diff/internal/validation/registry"
 )
@@ -164,7 +165,7 @@ func TestJobValidationWhereTheServerPanics(t *testing.T) {
 	if err := defaults.Default("batch/v1", "Job", obj); err != nil {
 		t.Fatal(err)
 	}
-	res, err := validation.Validate("batch/v1", "Job", "", obj, nil)
+	res, err := validation.Validate(serverconfig.Latest(), "batch/v1", "Job", "", obj, nil)
 	if !errors.Is(err, registry.ErrServerPanics) || len(res.Errors) != 0 {
 		t.Fatalf("got %v, %v: want an error wrapping ErrServerPanics", res.Errors, err)
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/ssa-diff/ssa-diff/internal/defaults"
+	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/validation"
 	"github.com/ssa-diff/ssa-diff/internal/validation/registry"
 )
@@ -14,12 +15,12 @@ import (
 // rather than guess it.
 func TestResourceAdminAccessNotPredicted(t *testing.T) {
 	claim := defaulted(t, edit(t, claimTrainer, "        count: 2\n", "        count: 2\n        adminAccess: true\n"))
-	_, err := validation.Validate("resource.k8s.io/v1", "ResourceClaim", "", claim, nil)
+	_, err := validation.Validate(serverconfig.Latest(), "resource.k8s.io/v1", "ResourceClaim", "", claim, nil)
 	if !errors.Is(err, registry.ErrNotPredicted) {
 		t.Fatalf("got %v, want an error wrapping ErrNotPredicted", err)
 	}
 	// Without admin access the same claim is predicted.
-	res, err := validation.Validate("resource.k8s.io/v1", "ResourceClaim", "", defaulted(t, claimTrainer), nil)
+	res, err := validation.Validate(serverconfig.Latest(), "resource.k8s.io/v1", "ResourceClaim", "", defaulted(t, claimTrainer), nil)
 	if err != nil || !res.Known || len(res.Errors) != 0 {
 		t.Fatalf("got %v %v %v", res.Known, res.Errors, err)
 	}

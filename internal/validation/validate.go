@@ -4,9 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"k8s.io/apimachinery/pkg/util/validation/field"
-
 	"github.com/ssa-diff/ssa-diff/internal/api"
+	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/validation/admissionregistration"
 	"github.com/ssa-diff/ssa-diff/internal/validation/apiregistration"
 	"github.com/ssa-diff/ssa-diff/internal/validation/apps"
@@ -26,6 +25,7 @@ import (
 	"github.com/ssa-diff/ssa-diff/internal/validation/scheduling"
 	"github.com/ssa-diff/ssa-diff/internal/validation/storage"
 	"github.com/ssa-diff/ssa-diff/internal/validation/storagemigration"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
 // Result is what the registry's validation says of a write.
@@ -43,24 +43,20 @@ type Result struct {
 // JSON of the served version apiVersion; subresource is "" or "status" ("scale" writes the
 // parent through the main resource). An error means an object could not be decoded into
 // its internal type.
-func Validate(apiVersion, kind, subresource string, obj, old map[string]any) (Result, error) {
-	return validate(apiVersion, kind, subresource, obj, old, nil)
+func Validate(cfg *serverconfig.Config, apiVersion, kind, subresource string, obj, old map[string]any) (Result, error) {
+	return validate(cfg, apiVersion, kind, subresource, obj, old, false)
 }
 
 // ValidateWrite is Validate preceded by what the kind's REST storage does before the
 // registry validates (a Service's allocator: the values it assigns, the checks it makes
-// first), for a cluster configured as cluster says (the families of its service IP
-// ranges). The engine predicts writes with it; Validate alone is the strategy's part.
-func ValidateWrite(apiVersion, kind, subresource string, obj, old map[string]any, cluster Cluster) (Result, error) {
-	return validate(apiVersion, kind, subresource, obj, old, &cluster)
+// first, for the families of cfg's service IP ranges). The engine predicts writes with
+// it; Validate alone is the strategy's part.
+func ValidateWrite(cfg *serverconfig.Config, apiVersion, kind, subresource string, obj, old map[string]any) (Result, error) {
+	return validate(cfg, apiVersion, kind, subresource, obj, old, true)
 }
 
-// Cluster is the configuration of the cluster ValidateWrite predicts for (the zero value:
-// the server the answers were recorded from).
-type Cluster = registry.Cluster
-
-// validate is Validate, preceded by the REST storage's part in cluster when it is not nil.
-func validate(apiVersion, kind, subresource string, obj, old map[string]any, cluster *Cluster) (res Result, err error) {
+// validate is Validate, preceded by the REST storage's part when storage is true.
+func validate(cfg *serverconfig.Config, apiVersion, kind, subresource string, obj, old map[string]any, storage bool) (res Result, err error) {
 	defer func() {
 		// A validator panics with registry.ServerPanic where the server's own validation
 		// panics, with registry.NotPredicted where the answer depends on the cluster; any
@@ -78,7 +74,7 @@ func validate(apiVersion, kind, subresource string, obj, old map[string]any, clu
 		}
 	}()
 	group, version := splitAPIVersion(apiVersion)
-	s := strategyFor(group, kind)
+	s := strategyFor(cfg, group, kind)
 	if s == nil || (subresource == "status" && old != nil && s.ValidateStatusUpdate == nil) {
 		return Result{}, nil
 	}
@@ -93,20 +89,20 @@ func validate(apiVersion, kind, subresource string, obj, old map[string]any, clu
 			return Result{}, fmt.Errorf("the stored object: %w", err)
 		}
 	}
-	if cluster != nil && subresource == "" && s.BeginWrite != nil {
-		if res.Errors = s.BeginWrite(newObj, oldObj, *cluster); len(res.Errors) > 0 {
+	if storage && subresource == "" && s.BeginWrite != nil {
+		if res.Errors = s.BeginWrite(newObj, oldObj); len(res.Errors) > 0 {
 			return res, nil
 		}
 	}
 	if old == nil {
-		res.Errors = registry.ValidateCreate(s, newObj)
+		res.Errors = registry.ValidateCreate(cfg, s, newObj)
 		if len(res.Errors) == 0 && s.WarningsOnCreate != nil {
 			res.Warnings = s.WarningsOnCreate(newObj)
 		}
 		return res, nil
 	}
 	status := subresource == "status"
-	res.Errors = registry.ValidateUpdate(s, newObj, oldObj, status)
+	res.Errors = registry.ValidateUpdate(cfg, s, newObj, oldObj, status)
 	warnings := s.WarningsOnUpdate
 	if status {
 		warnings = s.WarningsOnStatusUpdate
@@ -129,46 +125,46 @@ func ErrorGroup(group, kind string) string {
 }
 
 // strategyFor is the ported strategy of a kind, nil when there is none.
-func strategyFor(group, kind string) *registry.Strategy {
+func strategyFor(cfg *serverconfig.Config, group, kind string) *registry.Strategy {
 	switch group {
 	case "":
-		return core.Strategy(kind)
+		return core.Strategy(cfg, kind)
 	case "events.k8s.io":
-		return core.EventsStrategy(kind)
+		return core.EventsStrategy(cfg, kind)
 	case "apps":
-		return apps.Strategy(kind)
+		return apps.Strategy(cfg, kind)
 	case "batch":
-		return batch.Strategy(kind)
+		return batch.Strategy(cfg, kind)
 	case "autoscaling":
-		return autoscaling.Strategy(kind)
+		return autoscaling.Strategy(cfg, kind)
 	case "policy":
-		return policy.Strategy(kind)
+		return policy.Strategy(cfg, kind)
 	case "admissionregistration.k8s.io":
-		return admissionregistration.Strategy(kind)
+		return admissionregistration.Strategy(cfg, kind)
 	case "flowcontrol.apiserver.k8s.io":
-		return flowcontrol.Strategy(kind)
+		return flowcontrol.Strategy(cfg, kind)
 	case "certificates.k8s.io":
-		return certificates.Strategy(kind)
+		return certificates.Strategy(cfg, kind)
 	case "apiregistration.k8s.io":
-		return apiregistration.Strategy(kind)
+		return apiregistration.Strategy(cfg, kind)
 	case "storagemigration.k8s.io":
-		return storagemigration.Strategy(kind)
+		return storagemigration.Strategy(cfg, kind)
 	case "networking.k8s.io":
-		return networking.Strategy(kind)
+		return networking.Strategy(cfg, kind)
 	case "rbac.authorization.k8s.io":
-		return rbac.Strategy(kind)
+		return rbac.Strategy(cfg, kind)
 	case "storage.k8s.io":
-		return storage.Strategy(kind)
+		return storage.Strategy(cfg, kind)
 	case "scheduling.k8s.io":
-		return scheduling.Strategy(kind)
+		return scheduling.Strategy(cfg, kind)
 	case "node.k8s.io":
-		return node.Strategy(kind)
+		return node.Strategy(cfg, kind)
 	case "discovery.k8s.io":
-		return discovery.Strategy(kind)
+		return discovery.Strategy(cfg, kind)
 	case "coordination.k8s.io":
-		return coordination.Strategy(kind)
+		return coordination.Strategy(cfg, kind)
 	case "resource.k8s.io":
-		return resource.Strategy(kind)
+		return resource.Strategy(cfg, kind)
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/ssa-diff/ssa-diff/internal/defaults"
+	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/validation"
 )
 
@@ -26,7 +27,7 @@ func benchmarkWrite(b *testing.B, doc string) {
 		b.Run(c.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				res, err := validation.Validate(av, kind, "", obj, c.old)
+				res, err := validation.Validate(serverconfig.Latest(), av, kind, "", obj, c.old)
 				if err != nil || !res.Known || len(res.Errors) != 0 {
 					b.Fatalf("%v %v %v", err, res.Known, res.Errors)
 				}

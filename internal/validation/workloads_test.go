@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/ssa-diff/ssa-diff/internal/defaults"
+	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/strategy"
 	"github.com/ssa-diff/ssa-diff/internal/validation"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -82,7 +83,7 @@ func (c workloadCase) validate(t *testing.T) (string, []string) {
 		// The stored object was created (its status written later, by its controller).
 		old = object(t, c.old)
 		status, hasStatus := old["status"]
-		strategy.PrepareForCreate(av, kind, old)
+		strategy.PrepareForCreate(serverconfig.Latest(), av, kind, nil, old)
 		if hasStatus {
 			old["status"] = status
 		}
@@ -95,17 +96,17 @@ func (c workloadCase) validate(t *testing.T) (string, []string) {
 		switch c.subresource {
 		case "", "scale":
 			// A scale write stores the parent through the main resource's strategy.
-			strategy.PrepareForUpdate(av, kind, obj, old)
+			strategy.PrepareForUpdate(serverconfig.Latest(), av, kind, nil, obj, old)
 		case "status":
-			strategy.PrepareForStatusUpdate(av, kind, obj, old)
+			strategy.PrepareForStatusUpdate(serverconfig.Latest(), av, kind, obj, old)
 		}
 	} else {
-		strategy.PrepareForCreate(av, kind, obj)
+		strategy.PrepareForCreate(serverconfig.Latest(), av, kind, nil, obj)
 	}
 	if err := defaults.Default(av, kind, obj); err != nil {
 		t.Fatal(err)
 	}
-	res, err := validation.Validate(av, kind, c.subresource, obj, old)
+	res, err := validation.Validate(serverconfig.Latest(), av, kind, c.subresource, obj, old)
 	if err != nil {
 		t.Fatal(err)
 	}

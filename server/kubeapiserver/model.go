@@ -6,6 +6,7 @@ import (
 
 	"github.com/ssa-diff/ssa-diff/internal/conversion"
 	"github.com/ssa-diff/ssa-diff/internal/defaults"
+	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/strategy"
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 	"github.com/ssa-diff/ssa-diff/internal/validation"
@@ -42,6 +43,9 @@ type Config struct {
 // server.Model, immutable and safe for concurrent use.
 type Model struct {
 	cfg Config
+	// server is cfg as the ports of the server's code take it: the minor, its default
+	// feature gates, the service IP families.
+	server *serverconfig.Config
 }
 
 var _ server.Model = (*Model)(nil)
@@ -59,7 +63,9 @@ func New(cfg Config) (*Model, error) {
 		}
 		cfg.ServiceIPFamilies = fams
 	}
-	return &Model{cfg: cfg}, nil
+	server := serverconfig.For(cfg.Version)
+	server.ServiceIPFamilies = cfg.ServiceIPFamilies
+	return &Model{cfg: cfg, server: server}, nil
 }
 
 // Config returns the cluster the model predicts, its Version resolved (never the zero one).
@@ -98,10 +104,6 @@ func ParseServiceIPFamilies(s string) ([]string, error) {
 	return parts, nil
 }
 
-func (m *Model) cluster() strategy.Cluster {
-	return strategy.Cluster{ServiceIPFamilies: m.cfg.ServiceIPFamilies}
-}
-
 func builtinKnown(t *schema.Type) bool {
 	return t.Source == schema.SourceBuiltin && defaults.Known(t.GVK.APIVersion(), t.GVK.Kind)
 }
@@ -138,7 +140,7 @@ func (m *Model) PrepareForCreate(t *schema.Type, decoded, obj map[string]any) er
 		delete(md, k)
 	}
 	if builtinKnown(t) {
-		strategy.PrepareForCreateIn(m.cluster(), t.GVK.APIVersion(), t.GVK.Kind, decoded, obj)
+		strategy.PrepareForCreate(m.server, t.GVK.APIVersion(), t.GVK.Kind, decoded, obj)
 		return defaults.Default(t.GVK.APIVersion(), t.GVK.Kind, obj)
 	}
 	if t.Source != schema.SourceBuiltin {
@@ -171,7 +173,7 @@ func (m *Model) Validate(t *schema.Type, subresource string, obj, old map[string
 		return v
 	}
 	if t.Source == schema.SourceBuiltin {
-		res, err := validation.ValidateWrite(t.GVK.APIVersion(), t.GVK.Kind, subresource, obj, old, validation.Cluster{ServiceIPFamilies: m.cfg.ServiceIPFamilies})
+		res, err := validation.ValidateWrite(m.server, t.GVK.APIVersion(), t.GVK.Kind, subresource, obj, old)
 		if err != nil {
 			return server.Validation{Errors: server.UIDChanged(obj, old), NotPredicted: fmt.Sprintf("the validation of %s %s is not predicted: %v", t.GVK.APIVersion(), t.GVK.Kind, err)}
 		}
@@ -194,9 +196,9 @@ func (m *Model) PrepareForUpdate(t *schema.Type, subresource string, decoded, ob
 		av, kind := t.GVK.APIVersion(), t.GVK.Kind
 		switch subresource {
 		case "":
-			strategy.PrepareForUpdateIn(m.cluster(), av, kind, decoded, obj, old)
+			strategy.PrepareForUpdate(m.server, av, kind, decoded, obj, old)
 		case "status":
-			strategy.PrepareForStatusUpdate(av, kind, obj, old)
+			strategy.PrepareForStatusUpdate(m.server, av, kind, obj, old)
 		default:
 			server.RestoreResetFields(t, subresource, obj, old)
 		}

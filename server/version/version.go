@@ -13,7 +13,7 @@ type Version struct {
 
 // The minors ssa-diff predicts: every one from oldestMinor to latestMinor.
 const (
-	oldestMinor = 37
+	oldestMinor = 34
 	latestMinor = 37
 )
 

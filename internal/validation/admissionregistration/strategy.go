@@ -5,11 +5,11 @@ import (
 	"slices"
 	"strings"
 
+	api "github.com/ssa-diff/ssa-diff/internal/api/admissionregistration"
+	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
+	"github.com/ssa-diff/ssa-diff/internal/validation/registry"
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-
-	api "github.com/ssa-diff/ssa-diff/internal/api/admissionregistration"
-	"github.com/ssa-diff/ssa-diff/internal/validation/registry"
 )
 
 // Strategy is the validation of a kind of the admissionregistration.k8s.io group as its
@@ -20,7 +20,7 @@ import (
 // ExcludeAdmissionWebhookVirtualResources (beta, on) warns of webhook rules naming the
 // resources webhooks never see. The policies' authorization of paramKind and paramRef is
 // not predicted: the writer is taken to be allowed to read them.
-func Strategy(kind string) *registry.Strategy {
+func Strategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 	name := func(obj any) string { return obj.(registry.Metadata).GetObjectMeta().GetName() }
 	withSuffix := func(validate func(obj any) field.ErrorList) func(obj any) field.ErrorList {
 		return func(obj any) field.ErrorList {

@@ -5,14 +5,14 @@ import (
 	"fmt"
 	"strings"
 
+	api "github.com/ssa-diff/ssa-diff/internal/api/apiregistration"
+	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
+	"github.com/ssa-diff/ssa-diff/internal/validation/registry"
 	"k8s.io/apimachinery/pkg/api/operation"
 	"k8s.io/apimachinery/pkg/api/validate/content"
 	metavalidation "k8s.io/apimachinery/pkg/api/validation"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-
-	api "github.com/ssa-diff/ssa-diff/internal/api/apiregistration"
-	"github.com/ssa-diff/ssa-diff/internal/validation/registry"
 )
 
 // betaEnabled: the DeclarativeValidationBeta gate is on by default in 1.37.
@@ -20,7 +20,7 @@ const betaEnabled = true
 
 // Strategy is the validation of a kind of the apiregistration.k8s.io group as the
 // aggregator's registry strategy runs it, or nil when it is not ported.
-func Strategy(kind string) *registry.Strategy {
+func Strategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 	if kind != "APIService" {
 		return nil
 	}

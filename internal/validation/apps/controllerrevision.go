@@ -3,11 +3,10 @@ package apps
 import (
 	"encoding/json"
 
-	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
-	"k8s.io/apimachinery/pkg/util/validation/field"
-
 	api "github.com/ssa-diff/ssa-diff/internal/api/apps"
 	"github.com/ssa-diff/ssa-diff/internal/validation/core"
+	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
 // ValidateControllerRevision checks a new ControllerRevision: metadata, a revision not

@@ -1,15 +1,14 @@
 package apps
 
 import (
+	api "github.com/ssa-diff/ssa-diff/internal/api/apps"
+	"github.com/ssa-diff/ssa-diff/internal/validation/core"
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-
-	api "github.com/ssa-diff/ssa-diff/internal/api/apps"
-	"github.com/ssa-diff/ssa-diff/internal/validation/core"
 )
 
 // ValidateDaemonSet checks a new DaemonSet: its metadata (the name a DNS subdomain) and its

@@ -1,12 +1,11 @@
 package apps
 
 import (
+	api "github.com/ssa-diff/ssa-diff/internal/api/apps"
+	"github.com/ssa-diff/ssa-diff/internal/validation/core"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-
-	api "github.com/ssa-diff/ssa-diff/internal/api/apps"
-	"github.com/ssa-diff/ssa-diff/internal/validation/core"
 )
 
 // ValidateReplicaSet checks a new ReplicaSet: its metadata (the name a DNS subdomain) and

@@ -3,15 +3,14 @@ package apps
 import (
 	"fmt"
 
+	api "github.com/ssa-diff/ssa-diff/internal/api/apps"
+	coreapi "github.com/ssa-diff/ssa-diff/internal/api/core"
+	"github.com/ssa-diff/ssa-diff/internal/validation/core"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-
-	api "github.com/ssa-diff/ssa-diff/internal/api/apps"
-	coreapi "github.com/ssa-diff/ssa-diff/internal/api/core"
-	"github.com/ssa-diff/ssa-diff/internal/validation/core"
 )
 
 // statefulSetOptions are what a StatefulSet's strategy relaxes on an update.

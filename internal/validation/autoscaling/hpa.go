@@ -4,13 +4,12 @@ import (
 	"errors"
 	"fmt"
 
+	api "github.com/ssa-diff/ssa-diff/internal/api/autoscaling"
+	"github.com/ssa-diff/ssa-diff/internal/validation/core"
 	"k8s.io/apimachinery/pkg/api/validate/content"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-
-	api "github.com/ssa-diff/ssa-diff/internal/api/autoscaling"
-	"github.com/ssa-diff/ssa-diff/internal/validation/core"
 )
 
 // The limits of a behavior.

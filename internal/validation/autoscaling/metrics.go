@@ -1,11 +1,10 @@
 package autoscaling
 
 import (
-	"k8s.io/apimachinery/pkg/api/validate/content"
-	"k8s.io/apimachinery/pkg/util/validation/field"
-
 	api "github.com/ssa-diff/ssa-diff/internal/api/autoscaling"
 	"github.com/ssa-diff/ssa-diff/internal/validation/core"
+	"k8s.io/apimachinery/pkg/api/validate/content"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
 // validateMetricSpec: a known source type, whose source (and only it) is filled and valid.

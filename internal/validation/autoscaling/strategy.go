@@ -1,16 +1,16 @@
 package autoscaling
 
 import (
+	api "github.com/ssa-diff/ssa-diff/internal/api/autoscaling"
+	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
+	"github.com/ssa-diff/ssa-diff/internal/validation/registry"
 	"k8s.io/apimachinery/pkg/api/validate/content"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-
-	api "github.com/ssa-diff/ssa-diff/internal/api/autoscaling"
-	"github.com/ssa-diff/ssa-diff/internal/validation/registry"
 )
 
 // Strategy is the validation of a kind of the autoscaling group as its registry strategy
 // runs it, or nil when it is not ported.
-func Strategy(kind string) *registry.Strategy {
+func Strategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 	if kind != "HorizontalPodAutoscaler" {
 		return nil
 	}

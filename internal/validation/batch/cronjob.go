@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+
 	// The server embeds the IANA time zone database (kube-apiserver imports it for the
 	// CronJob's timeZone): a zone is known whatever the host has installed.
 	_ "time/tzdata"

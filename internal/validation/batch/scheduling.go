@@ -3,9 +3,8 @@ package batch
 import (
 	"fmt"
 
-	"k8s.io/apimachinery/pkg/util/validation/field"
-
 	api "github.com/ssa-diff/ssa-diff/internal/api/batch"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
 // A Job's spec.scheduling (gate WorkloadWithJob, alpha and off in 1.37) is dropped by the

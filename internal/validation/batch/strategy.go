@@ -1,18 +1,18 @@
 package batch
 
 import (
+	api "github.com/ssa-diff/ssa-diff/internal/api/batch"
+	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
+	"github.com/ssa-diff/ssa-diff/internal/validation/registry"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-
-	api "github.com/ssa-diff/ssa-diff/internal/api/batch"
-	"github.com/ssa-diff/ssa-diff/internal/validation/registry"
 )
 
 // Strategy is the validation of a kind of the batch group as its registry strategy runs
 // it, or nil when it is not ported.
-func Strategy(kind string) *registry.Strategy {
+func Strategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 	switch kind {
 	case "Job":
 		return &registry.Strategy{

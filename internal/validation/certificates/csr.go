@@ -9,15 +9,14 @@ import (
 	"fmt"
 	"slices"
 
+	api "github.com/ssa-diff/ssa-diff/internal/api/certificates"
+	coreapi "github.com/ssa-diff/ssa-diff/internal/api/core"
+	"github.com/ssa-diff/ssa-diff/internal/validation/core"
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/api/operation"
 	"k8s.io/apimachinery/pkg/api/validate"
 	"k8s.io/apimachinery/pkg/util/diff"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-
-	api "github.com/ssa-diff/ssa-diff/internal/api/certificates"
-	coreapi "github.com/ssa-diff/ssa-diff/internal/api/core"
-	"github.com/ssa-diff/ssa-diff/internal/validation/core"
 )
 
 // usages are the key usages the server knows, sorted.

@@ -13,15 +13,14 @@ import (
 	"strings"
 	"time"
 
+	api "github.com/ssa-diff/ssa-diff/internal/api/certificates"
+	"github.com/ssa-diff/ssa-diff/internal/validation/core"
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-
-	api "github.com/ssa-diff/ssa-diff/internal/api/certificates"
-	"github.com/ssa-diff/ssa-diff/internal/validation/core"
 )
 
 var (

@@ -7,11 +7,10 @@ import (
 	"sort"
 	"strings"
 
-	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
-	"k8s.io/apimachinery/pkg/util/validation/field"
-
 	api "github.com/ssa-diff/ssa-diff/internal/api/certificates"
 	"github.com/ssa-diff/ssa-diff/internal/validation/core"
+	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
 // trustBundleName is the name rule of a ClusterTrustBundle: with a signer, the signer's

@@ -4,12 +4,12 @@ import (
 	"slices"
 	"strings"
 
+	api "github.com/ssa-diff/ssa-diff/internal/api/coordination"
+	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
+	"github.com/ssa-diff/ssa-diff/internal/validation/registry"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-
-	api "github.com/ssa-diff/ssa-diff/internal/api/coordination"
-	"github.com/ssa-diff/ssa-diff/internal/validation/registry"
 )
 
 // leaseStrategies are the strategies Kubernetes defines (others carry a domain prefix).
@@ -63,7 +63,7 @@ func validateStrategy(s api.CoordinatedLeaseStrategy, fldPath *field.Path) field
 
 // Strategy is the validation of a kind of the coordination.k8s.io group as its registry
 // strategy runs it, or nil when it is not ported.
-func Strategy(kind string) *registry.Strategy {
+func Strategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 	if kind != "Lease" {
 		return nil
 	}

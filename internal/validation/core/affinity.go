@@ -5,14 +5,13 @@ import (
 	"strconv"
 	"strings"
 
+	api "github.com/ssa-diff/ssa-diff/internal/api/core"
 	"k8s.io/apimachinery/pkg/api/validate/content"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	unversionedvalidation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
 	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-
-	api "github.com/ssa-diff/ssa-diff/internal/api/core"
 )
 
 // Scheduling constraints: node selectors and affinity, pod (anti-)affinity, tolerations

@@ -4,13 +4,12 @@ import (
 	"fmt"
 	"slices"
 
+	api "github.com/ssa-diff/ssa-diff/internal/api/core"
 	"k8s.io/apimachinery/pkg/api/equality"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	netutils "k8s.io/utils/net"
-
-	api "github.com/ssa-diff/ssa-diff/internal/api/core"
 )
 
 // ValidateEndpointsCreate checks new Endpoints.

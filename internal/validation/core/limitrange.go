@@ -4,12 +4,11 @@ import (
 	"fmt"
 	"strings"
 
+	api "github.com/ssa-diff/ssa-diff/internal/api/core"
 	"k8s.io/apimachinery/pkg/api/resource"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-
-	api "github.com/ssa-diff/ssa-diff/internal/api/core"
 )
 
 // ValidateLimitRange checks a LimitRange, on create and update alike: each limit's type

@@ -3,10 +3,9 @@ package core
 import (
 	"strings"
 
+	api "github.com/ssa-diff/ssa-diff/internal/api/core"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-
-	api "github.com/ssa-diff/ssa-diff/internal/api/core"
 )
 
 // ValidateNamespace checks a Namespace: its metadata (its name is a DNS-1123 label) and the

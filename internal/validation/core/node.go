@@ -7,15 +7,14 @@ import (
 	"strings"
 	"sync"
 
+	api "github.com/ssa-diff/ssa-diff/internal/api/core"
+	avoidpods "github.com/ssa-diff/ssa-diff/internal/validation/core/avoidpods"
 	"k8s.io/apimachinery/pkg/api/equality"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	metavalidation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	netutils "k8s.io/utils/net"
-
-	api "github.com/ssa-diff/ssa-diff/internal/api/core"
-	avoidpods "github.com/ssa-diff/ssa-diff/internal/validation/core/avoidpods"
 )
 
 // A feature a node declares: an UpperCamelCase segment, then '/'-separated segments.

@@ -1,11 +1,10 @@
 package core
 
 import (
+	api "github.com/ssa-diff/ssa-diff/internal/api/core"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	unversionedvalidation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-
-	api "github.com/ssa-diff/ssa-diff/internal/api/core"
 )
 
 // PodValidationOptions are the server's switches for validating a pod spec: feature gates

@@ -5,10 +5,9 @@ import (
 	"slices"
 	"sort"
 
+	api "github.com/ssa-diff/ssa-diff/internal/api/core"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-
-	api "github.com/ssa-diff/ssa-diff/internal/api/core"
 )
 
 // ValidateResourceQuota checks a new ResourceQuota: its hard limits (quota resource names,

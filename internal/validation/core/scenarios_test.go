@@ -6,14 +6,14 @@ import (
 	"os"
 	"testing"
 
+	internalapi "github.com/ssa-diff/ssa-diff/internal/api"
+	api "github.com/ssa-diff/ssa-diff/internal/api/core"
+	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
+	"github.com/ssa-diff/ssa-diff/internal/validation"
+	"github.com/ssa-diff/ssa-diff/internal/validation/core"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-
-	internalapi "github.com/ssa-diff/ssa-diff/internal/api"
-	api "github.com/ssa-diff/ssa-diff/internal/api/core"
-	"github.com/ssa-diff/ssa-diff/internal/validation"
-	"github.com/ssa-diff/ssa-diff/internal/validation/core"
 )
 
 // scenario is a write of a kind built on the pod template (or a volume), the object as
@@ -80,7 +80,7 @@ func int64Numbers(v any) any {
 func TestPodTemplateKindsScenarios(t *testing.T) {
 	for _, sc := range loadScenarios(t) {
 		t.Run(sc.Name, func(t *testing.T) {
-			res, err := validation.Validate(sc.APIVersion, sc.Kind, "", sc.Object, sc.Old)
+			res, err := validation.Validate(serverconfig.Latest(), sc.APIVersion, sc.Kind, "", sc.Object, sc.Old)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -108,7 +108,7 @@ func BenchmarkValidatePod(b *testing.B) {
 	obj := realisticPod(b)
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := validation.Validate("v1", "Pod", "", obj, nil); err != nil {
+		if _, err := validation.Validate(serverconfig.Latest(), "v1", "Pod", "", obj, nil); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -122,7 +122,7 @@ func BenchmarkValidatePodUpdate(b *testing.B) {
 	spec["containers"].([]any)[0].(map[string]any)["image"] = "registry.example.com/web/app:1.2.4"
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := validation.Validate("v1", "Pod", "", obj, old); err != nil {
+		if _, err := validation.Validate(serverconfig.Latest(), "v1", "Pod", "", obj, old); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -135,7 +135,7 @@ func BenchmarkValidatePodTemplate(b *testing.B) {
 	obj := readJSON(b, "testdata/podtemplate.json")
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := validation.Validate("v1", "PodTemplate", "", obj, nil); err != nil {
+		if _, err := validation.Validate(serverconfig.Latest(), "v1", "PodTemplate", "", obj, nil); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -6,11 +6,10 @@ import (
 	"strings"
 	"sync"
 
+	api "github.com/ssa-diff/ssa-diff/internal/api/core"
 	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-
-	api "github.com/ssa-diff/ssa-diff/internal/api/core"
 )
 
 // Security contexts of pods and containers: users and groups, seccomp, AppArmor, SELinux

@@ -5,14 +5,13 @@ import (
 	"slices"
 	"strings"
 
+	api "github.com/ssa-diff/ssa-diff/internal/api/core"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	metavalidation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	netutils "k8s.io/utils/net"
-
-	api "github.com/ssa-diff/ssa-diff/internal/api/core"
 )
 
 // strictIPs: the StrictIPCIDRValidation gate is on by default in 1.37 (beta). New IP and

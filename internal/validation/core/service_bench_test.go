@@ -3,9 +3,9 @@ package core_test
 import (
 	"testing"
 
-	"sigs.k8s.io/yaml"
-
+	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/validation"
+	"sigs.k8s.io/yaml"
 )
 
 // realisticService is a load balancer as the engine holds it after defaulting and the
@@ -70,7 +70,7 @@ func BenchmarkValidateService(b *testing.B) {
 	obj := serviceObject(b)
 	b.ReportAllocs()
 	for b.Loop() {
-		res, err := validation.ValidateWrite("v1", "Service", "", obj, nil, validation.Cluster{})
+		res, err := validation.ValidateWrite(serverconfig.Latest(), "v1", "Service", "", obj, nil)
 		if err != nil || len(res.Errors) > 0 {
 			b.Fatal(err, res.Errors)
 		}
@@ -84,7 +84,7 @@ func BenchmarkValidateServiceUpdate(b *testing.B) {
 	spec["loadBalancerSourceRanges"] = append(spec["loadBalancerSourceRanges"].([]any), "198.51.100.0/24")
 	b.ReportAllocs()
 	for b.Loop() {
-		res, err := validation.ValidateWrite("v1", "Service", "", obj, old, validation.Cluster{})
+		res, err := validation.ValidateWrite(serverconfig.Latest(), "v1", "Service", "", obj, old)
 		if err != nil || len(res.Errors) > 0 {
 			b.Fatal(err, res.Errors)
 		}

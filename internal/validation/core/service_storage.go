@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	api "github.com/ssa-diff/ssa-diff/internal/api/core"
-	"github.com/ssa-diff/ssa-diff/internal/validation/registry"
+	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	netutils "k8s.io/utils/net"
 )
@@ -45,14 +45,14 @@ func ServiceBeginWrite(svc, old *api.Service, families []api.IPFamily) field.Err
 // recorded from (--service-cluster-ip-range=10.0.0.0/24): IPv4 alone.
 var recordingServerFamilies = []api.IPFamily{api.IPv4Protocol}
 
-// ServiceIPFamilies are the families of cluster's service IP ranges, the primary first:
+// ServiceIPFamilies are the families of the server's service IP ranges, the primary first:
 // the recording server's (IPv4 alone) when it names none.
-func ServiceIPFamilies(cluster registry.Cluster) []api.IPFamily {
-	if len(cluster.ServiceIPFamilies) == 0 {
+func ServiceIPFamilies(cfg *serverconfig.Config) []api.IPFamily {
+	if len(cfg.ServiceIPFamilies) == 0 {
 		return recordingServerFamilies
 	}
-	out := make([]api.IPFamily, len(cluster.ServiceIPFamilies))
-	for i, f := range cluster.ServiceIPFamilies {
+	out := make([]api.IPFamily, len(cfg.ServiceIPFamilies))
+	for i, f := range cfg.ServiceIPFamilies {
 		out[i] = api.IPFamily(f)
 	}
 	return out

@@ -3,10 +3,9 @@ package core
 import (
 	"fmt"
 
+	api "github.com/ssa-diff/ssa-diff/internal/api/core"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-
-	api "github.com/ssa-diff/ssa-diff/internal/api/core"
 )
 
 // ValidateServiceAccount checks a ServiceAccount: its metadata only (its name is a DNS

@@ -1,15 +1,15 @@
 package core
 
 import (
+	api "github.com/ssa-diff/ssa-diff/internal/api/core"
+	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/validation/registry"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-
-	api "github.com/ssa-diff/ssa-diff/internal/api/core"
 )
 
 // Strategy is the validation of a kind of the core group as its registry strategy runs it,
 // or nil when it is not ported.
-func Strategy(kind string) *registry.Strategy {
+func Strategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 	switch kind {
 	case "ConfigMap":
 		return &registry.Strategy{
@@ -30,9 +30,9 @@ func Strategy(kind string) *registry.Strategy {
 			ValidateStatusUpdate: func(obj, old any) field.ErrorList {
 				return ValidateServiceStatusUpdate(obj.(*api.Service), old.(*api.Service))
 			},
-			BeginWrite: func(obj, old any, cluster registry.Cluster) field.ErrorList {
+			BeginWrite: func(obj, old any) field.ErrorList {
 				o, _ := old.(*api.Service)
-				return ServiceBeginWrite(obj.(*api.Service), o, ServiceIPFamilies(cluster))
+				return ServiceBeginWrite(obj.(*api.Service), o, ServiceIPFamilies(cfg))
 			},
 			WarningsOnCreate: func(obj any) []string { return serviceWarnings(obj.(*api.Service), nil) },
 			WarningsOnUpdate: func(obj, old any) []string {
@@ -131,7 +131,7 @@ func Strategy(kind string) *registry.Strategy {
 
 // EventsStrategy is the validation of a kind of the events.k8s.io group, nil when it is not
 // ported: its Event is the core group's internal Event, validated strictly.
-func EventsStrategy(kind string) *registry.Strategy {
+func EventsStrategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 	if kind == "Event" {
 		return eventStrategy(true)
 	}

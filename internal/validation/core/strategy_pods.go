@@ -1,10 +1,9 @@
 package core
 
 import (
-	"k8s.io/apimachinery/pkg/util/validation/field"
-
 	api "github.com/ssa-diff/ssa-diff/internal/api/core"
 	"github.com/ssa-diff/ssa-diff/internal/validation/registry"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
 // podSpecStrategy is the registry strategy of the kinds built on the pod template and of

@@ -5,6 +5,11 @@ import (
 	"fmt"
 	"slices"
 
+	api "github.com/ssa-diff/ssa-diff/internal/api/discovery"
+	corev1 "github.com/ssa-diff/ssa-diff/internal/api/external/core/v1"
+	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
+	"github.com/ssa-diff/ssa-diff/internal/validation/core"
+	"github.com/ssa-diff/ssa-diff/internal/validation/registry"
 	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/api/operation"
 	"k8s.io/apimachinery/pkg/api/validate"
@@ -14,11 +19,6 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	netutils "k8s.io/utils/net"
-
-	api "github.com/ssa-diff/ssa-diff/internal/api/discovery"
-	corev1 "github.com/ssa-diff/ssa-diff/internal/api/external/core/v1"
-	"github.com/ssa-diff/ssa-diff/internal/validation/core"
-	"github.com/ssa-diff/ssa-diff/internal/validation/registry"
 )
 
 // Limits of a slice.
@@ -281,7 +281,7 @@ func warningsOnCreate(obj any) []string {
 
 // Strategy is the validation of a kind of the discovery.k8s.io group as its registry
 // strategy runs it, or nil when it is not ported.
-func Strategy(kind string) *registry.Strategy {
+func Strategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 	if kind != "EndpointSlice" {
 		return nil
 	}

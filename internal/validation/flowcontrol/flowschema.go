@@ -5,12 +5,11 @@ import (
 	"slices"
 	"strings"
 
+	api "github.com/ssa-diff/ssa-diff/internal/api/flowcontrol"
+	"github.com/ssa-diff/ssa-diff/internal/validation/core"
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-
-	api "github.com/ssa-diff/ssa-diff/internal/api/flowcontrol"
-	"github.com/ssa-diff/ssa-diff/internal/validation/core"
 )
 
 // The words fields take, sorted as the server lists them.

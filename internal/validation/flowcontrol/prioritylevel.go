@@ -4,15 +4,14 @@ import (
 	"context"
 	"fmt"
 
+	api "github.com/ssa-diff/ssa-diff/internal/api/flowcontrol"
+	"github.com/ssa-diff/ssa-diff/internal/validation/core"
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/api/operation"
 	"k8s.io/apimachinery/pkg/api/validate"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/apiserver/pkg/util/shufflesharding"
-
-	api "github.com/ssa-diff/ssa-diff/internal/api/flowcontrol"
-	"github.com/ssa-diff/ssa-diff/internal/validation/core"
 )
 
 var (

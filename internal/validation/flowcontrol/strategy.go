@@ -1,16 +1,16 @@
 package flowcontrol
 
 import (
-	"k8s.io/apimachinery/pkg/util/validation/field"
-
 	api "github.com/ssa-diff/ssa-diff/internal/api/flowcontrol"
+	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/validation/registry"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
 // Strategy is the validation of a kind of the flowcontrol.apiserver.k8s.io group as its
 // registry strategy runs it, or nil when it is not ported. Both kinds are validated alike
 // on create and update; /status checks the conditions only.
-func Strategy(kind string) *registry.Strategy {
+func Strategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 	switch kind {
 	case "FlowSchema":
 		v := func(obj any) field.ErrorList { return ValidateFlowSchema(obj.(*api.FlowSchema)) }

@@ -1,10 +1,9 @@
 package networking
 
 import (
+	api "github.com/ssa-diff/ssa-diff/internal/api/networking"
 	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-
-	api "github.com/ssa-diff/ssa-diff/internal/api/networking"
 )
 
 // The declarative validation 1.37 enforces for the group: beta rules that a parameters

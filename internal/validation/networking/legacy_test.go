@@ -3,9 +3,8 @@ package networking
 import (
 	"testing"
 
-	"k8s.io/apimachinery/pkg/util/validation/field"
-
 	api "github.com/ssa-diff/ssa-diff/internal/api/networking"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
 // A real server cannot store these objects any more, so the recorded scenarios cannot show

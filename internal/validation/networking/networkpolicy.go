@@ -1,16 +1,15 @@
 package networking
 
 import (
+	apicore "github.com/ssa-diff/ssa-diff/internal/api/core"
+	api "github.com/ssa-diff/ssa-diff/internal/api/networking"
+	"github.com/ssa-diff/ssa-diff/internal/validation/core"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	netutils "k8s.io/utils/net"
-
-	apicore "github.com/ssa-diff/ssa-diff/internal/api/core"
-	api "github.com/ssa-diff/ssa-diff/internal/api/networking"
-	"github.com/ssa-diff/ssa-diff/internal/validation/core"
 )
 
 // strictIPCIDRValidation is the StrictIPCIDRValidation feature gate, on by default in 1.37.

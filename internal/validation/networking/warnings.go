@@ -3,10 +3,9 @@ package networking
 import (
 	"fmt"
 
+	api "github.com/ssa-diff/ssa-diff/internal/api/networking"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-
-	api "github.com/ssa-diff/ssa-diff/internal/api/networking"
 )
 
 // ingressWarningsOnCreate: the class annotation is deprecated in favour of

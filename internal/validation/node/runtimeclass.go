@@ -4,16 +4,16 @@ import (
 	"context"
 	"fmt"
 
+	apicore "github.com/ssa-diff/ssa-diff/internal/api/core"
+	api "github.com/ssa-diff/ssa-diff/internal/api/node"
+	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
+	"github.com/ssa-diff/ssa-diff/internal/validation/core"
+	"github.com/ssa-diff/ssa-diff/internal/validation/registry"
 	"k8s.io/apimachinery/pkg/api/operation"
 	"k8s.io/apimachinery/pkg/api/validate"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-
-	apicore "github.com/ssa-diff/ssa-diff/internal/api/core"
-	api "github.com/ssa-diff/ssa-diff/internal/api/node"
-	"github.com/ssa-diff/ssa-diff/internal/validation/core"
-	"github.com/ssa-diff/ssa-diff/internal/validation/registry"
 )
 
 // ValidateRuntimeClass checks a RuntimeClass: its handler, overhead and scheduling.
@@ -103,7 +103,7 @@ func runtimeClassWarnings(obj any) []string {
 
 // Strategy is the validation of a kind of the node.k8s.io group as its registry strategy
 // runs it, or nil when it is not ported.
-func Strategy(kind string) *registry.Strategy {
+func Strategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 	if kind != "RuntimeClass" {
 		return nil
 	}

@@ -1,13 +1,13 @@
 package policy
 
 import (
+	api "github.com/ssa-diff/ssa-diff/internal/api/policy"
+	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
+	"github.com/ssa-diff/ssa-diff/internal/validation/apps"
+	"github.com/ssa-diff/ssa-diff/internal/validation/registry"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-
-	api "github.com/ssa-diff/ssa-diff/internal/api/policy"
-	"github.com/ssa-diff/ssa-diff/internal/validation/apps"
-	"github.com/ssa-diff/ssa-diff/internal/validation/registry"
 )
 
 // evictionPolicies are the unhealthy-pod eviction policies, sorted.
@@ -16,7 +16,7 @@ var evictionPolicies = []string{string(api.AlwaysAllow), string(api.IfHealthyBud
 // Strategy is the validation of a kind of the policy group as its registry strategy runs
 // it, or nil when it is not ported. 1.37 enforces none of the kind's declarative rules
 // (they are alpha).
-func Strategy(kind string) *registry.Strategy {
+func Strategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 	if kind != "PodDisruptionBudget" {
 		return nil
 	}

@@ -1,10 +1,9 @@
 package rbac
 
 import (
+	api "github.com/ssa-diff/ssa-diff/internal/api/rbac"
 	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-
-	api "github.com/ssa-diff/ssa-diff/internal/api/rbac"
 )
 
 // The declarative validation 1.37 enforces for the group (beta): a rule has verbs, a

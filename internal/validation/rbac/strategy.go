@@ -1,15 +1,15 @@
 package rbac
 
 import (
-	"k8s.io/apimachinery/pkg/util/validation/field"
-
 	api "github.com/ssa-diff/ssa-diff/internal/api/rbac"
+	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/validation/registry"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
 // Strategy is the validation of a kind of the rbac.authorization.k8s.io group as its
 // registry strategy runs it, or nil when it is not ported.
-func Strategy(kind string) *registry.Strategy {
+func Strategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 	switch kind {
 	case "Role":
 		return &registry.Strategy{

@@ -7,6 +7,8 @@ package registry
 import (
 	"context"
 
+	"github.com/ssa-diff/ssa-diff/internal/features"
+	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"k8s.io/apimachinery/pkg/api/validate"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	"k8s.io/apimachinery/pkg/api/validation/path"
@@ -37,10 +39,10 @@ type Strategy struct {
 	// where the versioned type's paths differ from the internal type's); nil: none.
 	NormalizationRules []field.NormalizationRule
 	// BeginWrite is what the kind's REST storage does before the registry runs the strategy
-	// (its BeginCreate and BeginUpdate hooks; old is nil on a create), in a cluster
-	// configured as cluster says: it may fill in values the server allocates, and the
-	// errors it finds refuse the write alone. nil: nothing.
-	BeginWrite func(obj, old any, cluster Cluster) field.ErrorList
+	// (its BeginCreate and BeginUpdate hooks; old is nil on a create), in the cluster the
+	// strategy was made for: it may fill in values the server allocates, and the errors it
+	// finds refuse the write alone. nil: nothing.
+	BeginWrite func(obj, old any) field.ErrorList
 	// WarningsOnCreate and WarningsOnUpdate are the warnings the server returns; nil: none.
 	WarningsOnCreate func(obj any) []string
 	WarningsOnUpdate func(obj, old any) []string
@@ -52,25 +54,22 @@ type Strategy struct {
 // Metadata gives the object metadata of an internal object.
 type Metadata interface{ GetObjectMeta() metav1.Object }
 
-// betaEnabled: the DeclarativeValidationBeta feature gate is on by default in 1.37.
-const betaEnabled = true
-
 // ValidateCreate is the validation of a create, in the server's order: the strategy's, then
 // — only when it found nothing — the metadata checks every kind gets, then declarative
 // validation joined in.
-func ValidateCreate(s *Strategy, obj any) field.ErrorList {
+func ValidateCreate(cfg *serverconfig.Config, s *Strategy, obj any) field.ErrorList {
 	errs := s.Validate(obj)
 	if len(errs) == 0 {
 		//lint:ignore SA1019 the server's generic registry validates names with it: its answers are the server's
 		errs = append(errs, apimachineryvalidation.ValidateObjectMetaAccessor(metaOf(obj), s.Namespaced, path.ValidatePathSegmentName, field.NewPath("metadata"))...)
 	}
-	return declarative(s, obj, nil, errs)
+	return declarative(cfg, s, obj, nil, errs)
 }
 
 // ValidateUpdate is the validation of an update through the main resource, or through
 // /status when status is true, in the server's order: the metadata checks every kind gets,
 // the strategy's, then declarative validation joined in.
-func ValidateUpdate(s *Strategy, obj, old any, status bool) field.ErrorList {
+func ValidateUpdate(cfg *serverconfig.Config, s *Strategy, obj, old any, status bool) field.ErrorList {
 	meta, oldMeta := metaOf(obj), metaOf(old)
 	//lint:ignore SA1019 the server's generic registry validates names with it: its answers are the server's
 	errs := apimachineryvalidation.ValidateObjectMetaAccessor(meta, s.Namespaced, path.ValidatePathSegmentName, field.NewPath("metadata"))
@@ -80,16 +79,17 @@ func ValidateUpdate(s *Strategy, obj, old any, status bool) field.ErrorList {
 	} else {
 		errs = append(errs, s.ValidateUpdate(obj, old)...)
 	}
-	return declarative(s, obj, old, errs)
+	return declarative(cfg, s, obj, old, errs)
 }
 
 // declarative joins declarative validation's errors to the handwritten ones: the enforced
 // ones (standard, and beta with its gate on) are appended, and the handwritten errors an
 // enforced beta error covers are dropped, as are those whose text repeats an earlier one.
-func declarative(s *Strategy, obj, old any, errs field.ErrorList) field.ErrorList {
+func declarative(cfg *serverconfig.Config, s *Strategy, obj, old any, errs field.ErrorList) field.ErrorList {
 	if s.Declarative == nil {
 		return errs
 	}
+	betaEnabled := cfg.Enabled(features.DeclarativeValidationBeta)
 	errs = errs.MarkFromImperative()
 	ctx := context.Background()
 	enforced := validate.FilterEnforcedDeclarativeErrors(ctx, s.Declarative(obj, old), betaEnabled)
@@ -104,13 +104,3 @@ func metaOf(obj any) metav1.Object {
 // NoDeclarativeRules is the declarative validation of a kind whose strategy runs it but
 // whose rules 1.37 does not enforce (alpha ones only, or none).
 func NoDeclarativeRules(obj, old any) field.ErrorList { return nil }
-
-// Cluster is the part of a cluster's configuration some answers depend on: what a
-// kube-apiserver 1.37.2 run with other flags answers differently. The zero value is the
-// server the answers were recorded from.
-type Cluster struct {
-	// ServiceIPFamilies are the IP families of the cluster's service IP ranges
-	// (kube-apiserver's --service-cluster-ip-range), the primary one first: "IPv4" or
-	// "IPv6" alone for a single-stack cluster, both for a dual-stack one. Empty: IPv4 alone.
-	ServiceIPFamilies []string
-}

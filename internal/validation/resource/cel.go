@@ -7,11 +7,10 @@ import (
 	"github.com/google/cel-go/cel"
 	"github.com/google/cel-go/checker"
 	"github.com/google/cel-go/ext"
-	"k8s.io/apimachinery/pkg/util/validation/field"
-	apiservercel "k8s.io/apiserver/pkg/cel"
-
 	api "github.com/ssa-diff/ssa-diff/internal/api/resource"
 	"github.com/ssa-diff/ssa-diff/internal/cellib"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	apiservercel "k8s.io/apiserver/pkg/cel"
 )
 
 // The DRA environment of a selector a write adds. Of the device types the server declares,

@@ -3,13 +3,12 @@ package resource
 import (
 	"context"
 
+	api "github.com/ssa-diff/ssa-diff/internal/api/resource"
 	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/api/operation"
 	"k8s.io/apimachinery/pkg/api/validate"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-
-	api "github.com/ssa-diff/ssa-diff/internal/api/resource"
 )
 
 // The declarative validation 1.37 enforces for the group: beta rules only (the standard

@@ -1,11 +1,10 @@
 package resource
 
 import (
+	api "github.com/ssa-diff/ssa-diff/internal/api/resource"
 	"k8s.io/apimachinery/pkg/api/operation"
 	"k8s.io/apimachinery/pkg/api/validate"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-
-	api "github.com/ssa-diff/ssa-diff/internal/api/resource"
 )
 
 // dvClaimStatus: the beta rules of a claim's status on an update through /status.

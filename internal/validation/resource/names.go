@@ -5,12 +5,11 @@ import (
 	"strings"
 
 	"github.com/google/uuid"
+	api "github.com/ssa-diff/ssa-diff/internal/api/resource"
+	"github.com/ssa-diff/ssa-diff/internal/validation/core"
 	"k8s.io/apimachinery/pkg/api/validate/content"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-
-	api "github.com/ssa-diff/ssa-diff/internal/api/resource"
-	"github.com/ssa-diff/ssa-diff/internal/validation/core"
 )
 
 // The group's name rules: devices, requests and counters are DNS labels, device classes DNS

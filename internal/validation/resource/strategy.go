@@ -6,10 +6,10 @@ import (
 	"strings"
 	"sync"
 
-	"k8s.io/apimachinery/pkg/util/validation/field"
-
 	api "github.com/ssa-diff/ssa-diff/internal/api/resource"
+	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/validation/registry"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
 // normalization is how the claim strategies pair handwritten errors with the declarative
@@ -27,7 +27,7 @@ var normalization = sync.OnceValue(func() []field.NormalizationRule {
 
 // Strategy is the validation of a kind of the resource.k8s.io group as its registry
 // strategy runs it, or nil when it is not ported.
-func Strategy(kind string) *registry.Strategy {
+func Strategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 	switch kind {
 	case "DeviceClass":
 		return &registry.Strategy{

@@ -1,12 +1,11 @@
 package resource
 
 import (
+	api "github.com/ssa-diff/ssa-diff/internal/api/resource"
+	"github.com/ssa-diff/ssa-diff/internal/validation/core"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-
-	api "github.com/ssa-diff/ssa-diff/internal/api/resource"
-	"github.com/ssa-diff/ssa-diff/internal/validation/core"
 )
 
 // ValidateDeviceTaintRule checks a new DeviceTaintRule: metadata, the devices it selects

@@ -4,13 +4,13 @@ import (
 	"fmt"
 	"strings"
 
-	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
-	"k8s.io/apimachinery/pkg/util/validation/field"
-
 	apicore "github.com/ssa-diff/ssa-diff/internal/api/core"
 	api "github.com/ssa-diff/ssa-diff/internal/api/scheduling"
+	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/validation/core"
 	"github.com/ssa-diff/ssa-diff/internal/validation/registry"
+	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
 // systemClass is a priority class the cluster creates at bootstrap: its name is reserved
@@ -79,7 +79,7 @@ func ValidatePriorityClassUpdate(pc, old *api.PriorityClass) field.ErrorList {
 
 // Strategy is the validation of a kind of the scheduling.k8s.io group as its registry
 // strategy runs it, or nil when it is not ported.
-func Strategy(kind string) *registry.Strategy {
+func Strategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 	if kind != "PriorityClass" {
 		return nil
 	}

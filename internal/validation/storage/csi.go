@@ -4,16 +4,15 @@ import (
 	"fmt"
 	"math"
 
+	apicore "github.com/ssa-diff/ssa-diff/internal/api/core"
+	api "github.com/ssa-diff/ssa-diff/internal/api/storage"
+	"github.com/ssa-diff/ssa-diff/internal/validation/core"
 	"k8s.io/apimachinery/pkg/api/equality"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
 	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-
-	apicore "github.com/ssa-diff/ssa-diff/internal/api/core"
-	api "github.com/ssa-diff/ssa-diff/internal/api/storage"
-	"github.com/ssa-diff/ssa-diff/internal/validation/core"
 )
 
 // Feature gates at their 1.37 defaults.

@@ -3,12 +3,11 @@ package storage
 import (
 	"context"
 
+	api "github.com/ssa-diff/ssa-diff/internal/api/storage"
 	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/api/operation"
 	"k8s.io/apimachinery/pkg/api/validate"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-
-	api "github.com/ssa-diff/ssa-diff/internal/api/storage"
 )
 
 // The declarative validation 1.37 enforces for the group (beta): a StorageClass's

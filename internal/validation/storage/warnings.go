@@ -3,12 +3,11 @@ package storage
 import (
 	"fmt"
 
+	api "github.com/ssa-diff/ssa-diff/internal/api/storage"
+	"github.com/ssa-diff/ssa-diff/internal/validation/core"
 	"k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-
-	api "github.com/ssa-diff/ssa-diff/internal/api/storage"
-	"github.com/ssa-diff/ssa-diff/internal/validation/core"
 )
 
 // serviceAccountTokenWarning recommends serviceAccountTokenInSecrets to a driver that asks
