@@ -16,15 +16,18 @@
 #   make startup        one small prediction's whole-process start-up against a hello-world Go program (under 5x)
 #   make report-screenshots  the HTML report of each example, of hostile input and of the 1,000-object corpus,
 #                       loaded in headless Chromium: screenshots in report-screenshots/ (git-ignored)
-#   make e2e            --live-from-cluster against a real kube-apiserver 1.37.2 and etcd
-#                       (built once into KUBE_BIN from the Go module proxy)
+#   make e2e            --live-from-cluster against a real kube-apiserver and etcd: 1.37.2, or the
+#                       release KUBE_VERSION names (v1.34.4, v1.35.4, v1.36.3), built once into
+#                       KUBE_BIN (one folder per release) from the Go module proxy
 
 GO        ?= go
 FIXTURES  ?= $(abspath ../shared/fixtures)
 FUZZTIME  ?= 10m
 FUZZ_REPORT ?= fuzz-execs.txt
 BIN       ?= ./ssa-diff
-KUBE_BIN  ?= $(HOME)/.cache/kube-apiserver-1.37.2/bin
+KUBE_VERSION ?= v1.37.2
+KUBE_BIN  ?= $(HOME)/.cache/kube-apiserver-$(KUBE_VERSION:v%=%)/bin
+FIXTURECHECK ?= ../shared/tools/fixturecheck.py
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
 .PHONY: build test vet lint fmt-check unit refresh-recorded recorded-check conformance conformance-long conformance-served differential fixturecheck generate fuzz fuzz-short fuzz-long bench bench-corpus example startup e2e report-screenshots
@@ -77,8 +80,14 @@ conformance-served:
 	cd conformance/defaulting && $(GO) test -tags served -count=1 -run TestServedByDefault -v .
 
 fixturecheck: build
-	@if [ -d "$(FIXTURES)" ]; then python3 ../shared/tools/fixturecheck.py $(BIN) $(FIXTURES); \
+	@if [ -d "$(FIXTURES)" ]; then python3 $(FIXTURECHECK) $(BIN) $(FIXTURES); \
 	else echo "no recorded cases at $(FIXTURES): skipping the fixture score"; fi
+
+# The cases recorded from every minor's server (conformance/testdata/minors), through the
+# binary with --kube-version set to each case's minor; a minor it does not predict yet is
+# reported as known failures (SSA_DIFF_MINORS_STRICT=1 fails them).
+fixturecheck-minors: build
+	@sh conformance/testdata/minors/check.sh $(BIN) $(FIXTURECHECK)
 
 # The server's own code, in modules of their own (the product never links them): the field
 # manager of k8s.io/apimachinery on random write sequences (bounded: 8,000 steps), the
@@ -91,7 +100,7 @@ differential:
 	cd conformance/validation && $(GO) vet ./... && $(GO) test -count=1 -short ./...
 	cd conformance/crdvalidation && $(GO) vet ./... && $(GO) test -count=1 ./...
 
-test: vet fmt-check lint unit recorded-check conformance fixturecheck differential fuzz-short
+test: vet fmt-check lint unit recorded-check conformance fixturecheck fixturecheck-minors differential fuzz-short
 
 # Regenerate what is generated from Kubernetes' own Go types (client-go and friends, in
 # modules of their own): the embedded schemas, kind indexes and served-API facts, and the
@@ -132,17 +141,22 @@ bench: build
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 	sh testdata/benchcorpus/bench.sh $(BIN) testdata/bench-corpus
 
-# The end-to-end tests of --live-from-cluster: a real kube-apiserver 1.37.2 and etcd on free
-# ports of 127.0.0.1, objects written by several managers, each prediction compared with
-# the server's own dryRun=All of the same apply; and the server killed, then hung, in the
-# middle of a read. The binaries are built once, outside the
-# repository (conformance/kube-apiserver/build.sh); make test skips this test.
+# The end-to-end tests of --live-from-cluster: a real kube-apiserver (KUBE_VERSION, 1.37.2 by
+# default) and etcd on free ports of 127.0.0.1, objects written by several managers, each
+# prediction compared with the server's own dryRun=All of the same apply, and the server
+# killed, then hung, in the middle of a read; ssa-diff, not told
+# the version, predicts the minor the server's /version reports
+# (conformance TestLiveFromClusterPicksMinor). The binaries are built once per release,
+# outside the repository (conformance/kube-apiserver/build.sh); make test skips these tests.
+#   make e2e KUBE_VERSION=v1.36.3                         # into ~/.cache/kube-apiserver-1.36.3/bin
+#   make e2e KUBE_VERSION=v1.36.3 KUBE_BIN=/work/oracle/v1.36.3/bin
 e2e:
 	@if [ ! -x "$(KUBE_BIN)/kube-apiserver" ] || [ ! -x "$(KUBE_BIN)/etcd" ]; then \
-		echo "building kube-apiserver and etcd into $(KUBE_BIN), once (~10-15 min on 2 cores)"; \
-		sh conformance/kube-apiserver/build.sh "$(KUBE_BIN)"; \
+		echo "building kube-apiserver $(KUBE_VERSION) and etcd into $(KUBE_BIN), once (~10-15 min on 2 cores)"; \
+		sh conformance/kube-apiserver/build.sh "$(KUBE_BIN)" $(KUBE_VERSION); \
 	fi
 	SSA_DIFF_E2E=1 SSA_DIFF_KUBE_BIN="$(KUBE_BIN)" $(GO) test -count=1 -run '^(TestClusterE2E|TestClusterStoppedMidReadE2E)$$' -v ./cli
+	SSA_DIFF_E2E=1 SSA_DIFF_KUBE_BIN="$(KUBE_BIN)" $(GO) test -count=1 -run '^TestLiveFromClusterPicksMinor$$' -v ./conformance
 
 # The browser tests of the HTML report (go test runs them too, where chromium is installed),
 # keeping their screenshots to look at: wide and narrow pages of each example, the hostile

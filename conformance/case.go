@@ -11,6 +11,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/ssa-diff/ssa-diff/server/version"
 	"sigs.k8s.io/yaml"
 )
 
@@ -34,7 +35,17 @@ type Case struct {
 		Code          int    `json:"code"`
 		KubectlExit   int    `json:"kubectlExit"`
 		KubectlStderr string `json:"kubectlStderr"`
+		// Warnings are the texts of the Warning headers of the answer, when the recorder
+		// kept them (testdata/record.py does; nil otherwise: not recorded).
+		Warnings []string `json:"warnings"`
 	} `json:"response"`
+	// Server is the kube-apiserver the case was recorded from, as its /version says; empty
+	// in cases recorded before record.py wrote it (all from 1.37.2).
+	Server struct {
+		GitVersion string `json:"gitVersion"`
+		// Minor is "1.35".
+		Minor string `json:"minor"`
+	} `json:"server"`
 	Now string `json:"now"`
 	// Cluster is the configuration of the server the case was recorded from, when it is
 	// not the default one (an IPv4 cluster, kube-apiserver's --allow-privileged=false).
@@ -51,7 +62,19 @@ type Case struct {
 	Manifest map[string]any
 	CRDs     []map[string]any
 	Want     map[string]any
+	// WantText is the answer when it is not JSON (want.txt): the plain text a server's mux
+	// answers for a group it does not serve ("404 page not found").
+	WantText string
 	After    map[string]any // update-scale only
+}
+
+// Version is the Kubernetes minor the case was recorded from (case.yaml's server.minor):
+// the zero Version, the latest, for cases that do not say.
+func (c *Case) Version() (version.Version, error) {
+	if c.Server.Minor == "" {
+		return version.Version{}, nil
+	}
+	return version.Parse(c.Server.Minor)
 }
 
 // NowTime is the case's "now", or the zero time.
@@ -76,8 +99,15 @@ func LoadCase(dir string) (*Case, error) {
 	if c.Manifest, err = readObject(filepath.Join(dir, "manifest.yaml"), false); err != nil {
 		return nil, err
 	}
-	if c.Want, err = readObject(filepath.Join(dir, "want.json"), false); err != nil {
+	if c.Want, err = readObject(filepath.Join(dir, "want.json"), true); err != nil {
 		return nil, err
+	}
+	if c.Want == nil {
+		b, err := os.ReadFile(filepath.Join(dir, "want.txt"))
+		if err != nil {
+			return nil, fmt.Errorf("%s: neither want.json nor want.txt: %w", dir, err)
+		}
+		c.WantText = string(b)
 	}
 	if c.After, err = readObject(filepath.Join(dir, "after.json"), true); err != nil {
 		return nil, err

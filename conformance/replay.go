@@ -2,6 +2,7 @@ package conformance
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"reflect"
 	"sort"
@@ -11,17 +12,53 @@ import (
 	"github.com/ssa-diff/ssa-diff/merge"
 	"github.com/ssa-diff/ssa-diff/schema"
 	"github.com/ssa-diff/ssa-diff/server/kubeapiserver"
+	"github.com/ssa-diff/ssa-diff/server/version"
 )
 
-// Registry returns the built-in schemas plus the case's CRDs.
+// ErrMinorNotPredicted says that ssa-diff does not predict the Kubernetes minor a case was
+// recorded from (yet): the server model or the embedded schemas of that minor are missing.
+var ErrMinorNotPredicted = errors.New("Kubernetes minor not predicted")
+
+// Registry returns the built-in schemas of the case's minor plus the case's CRDs.
 func (c *Case) Registry() (*schema.Registry, error) {
-	reg := schema.NewRegistry()
+	v, err := c.Version()
+	if err != nil {
+		return nil, err
+	}
+	reg, err := builtinSchemas(v)
+	if err != nil {
+		return nil, err
+	}
 	for i, crd := range c.CRDs {
 		if err := reg.AddCRDObject(fmt.Sprintf("%s/crds.yaml#%d", c.Name, i), crd); err != nil {
 			return nil, err
 		}
 	}
 	return reg, nil
+}
+
+// builtinSchemas are the embedded schemas of the built-in kinds of Kubernetes v;
+// ErrMinorNotPredicted for a minor ssa-diff does not predict.
+func builtinSchemas(v version.Version) (*schema.Registry, error) {
+	reg, err := schema.NewRegistryFor(v)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrMinorNotPredicted, err)
+	}
+	return reg, nil
+}
+
+// Model is kube-apiserver's model at the case's minor, for the cluster the case was
+// recorded from; ErrMinorNotPredicted when ssa-diff does not predict that minor.
+func (c *Case) Model() (*kubeapiserver.Model, error) {
+	v, err := c.Version()
+	if err != nil {
+		return nil, err
+	}
+	m, err := kubeapiserver.New(kubeapiserver.Config{Version: v, ServiceIPFamilies: c.Cluster.ServiceIPFamilies, ForbidPrivileged: !c.Cluster.AllowPrivileged})
+	if err != nil && !v.IsSupported() {
+		return nil, fmt.Errorf("%w: %v", ErrMinorNotPredicted, err)
+	}
+	return m, err
 }
 
 // Endpoint is where the case's request went, from its URL path and live object: the
@@ -76,14 +113,18 @@ func (c *Case) kubectlSource() string {
 	return ""
 }
 
-// Replay sends the case's request through a fresh engine, for the cluster the case was
-// recorded from.
+// Replay sends the case's request through a fresh engine, for the cluster and the
+// Kubernetes minor the case was recorded from.
 func Replay(c *Case) (*merge.Result, error) {
+	model, err := c.Model()
+	if err != nil {
+		return nil, err
+	}
 	reg, err := c.Registry()
 	if err != nil {
 		return nil, err
 	}
-	e := merge.New(reg, kubeapiserver.MustNew(kubeapiserver.Config{ServiceIPFamilies: c.Cluster.ServiceIPFamilies, ForbidPrivileged: !c.Cluster.AllowPrivileged}))
+	e := merge.New(reg, model)
 	req := merge.Request{Live: c.Live, Object: c.Manifest, Endpoint: c.Endpoint(),
 		Manager: c.Request.FieldManager, Force: c.Request.Force, Now: c.NowTime(), Source: c.kubectlSource()}
 	switch {
@@ -115,6 +156,14 @@ func Compare(c *Case, res *merge.Result, strict bool) []string {
 			}
 			if res.Rejection.Code != c.Response.Code {
 				problems = append(problems, fmt.Sprintf("code %d, server %d", res.Rejection.Code, c.Response.Code))
+			}
+			return problems
+		}
+		if c.WantText != "" || res.Rejection.PlainText {
+			// A plain-text answer (want.txt): the code and the text, which the server ends
+			// with a newline.
+			if !res.Rejection.PlainText || c.WantText == "" || res.Rejection.Message != strings.TrimSuffix(c.WantText, "\n") || res.Rejection.Code != code {
+				problems = append(problems, fmt.Sprintf("predicted %d %q (plain text %v), server answered %d %q", res.Rejection.Code, res.Rejection.Message, res.Rejection.PlainText, code, c.WantText))
 			}
 			return problems
 		}

@@ -1,0 +1,40 @@
+#!/bin/sh
+# Records the cases of cases.yaml from the kube-apiserver of each ORACLE_HOME given (bin/ with
+# kube-apiserver, etcd and that release's kubectl; start.sh and stop.sh beside it, as
+# ../../../../shared/tools/kube-apiserver/README.md builds them), one server at a time, each
+# on a fresh etcd, into <minor>/ (the minor its /version reports).
+#
+#   sh record.sh /work/oracle/v1.34.4 /work/oracle/v1.35.4 /work/oracle/v1.36.3 /work/oracle/v1.37.2
+#   sh record.sh /work/oracle/v1.36.3 -- pod-image-volume common-force     # some cases only
+#
+# The servers run from a temporary copy of start.sh and stop.sh (their run/ state, PKI and
+# logs stay out of the ORACLE_HOME, which others may be running), on APISERVER_PORT (16481),
+# ETCD_PORT (23781) and ETCD_PEER_PORT (23881). Recording every case takes about two minutes
+# per server. Case folders whose case left cases.yaml are removed when every case is recorded.
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+homes=""
+while [ $# -gt 0 ] && [ "$1" != "--" ]; do homes="$homes $1"; shift; done
+[ "${1:-}" = "--" ] && shift
+[ -n "$homes" ] || { echo "usage: record.sh ORACLE_HOME... [-- NAME...]" >&2; exit 2; }
+export APISERVER_PORT=${APISERVER_PORT:-16481} ETCD_PORT=${ETCD_PORT:-23781} ETCD_PEER_PORT=${ETCD_PEER_PORT:-23881}
+for home in $homes; do
+	home=$(cd "$home" && pwd)
+	run=$(mktemp -d "${TMPDIR:-/tmp}/ssa-diff-record.XXXXXX")
+	ln -s "$home/bin" "$run/bin"
+	cp "$home/start.sh" "$home/stop.sh" "$run/"
+	trap 'ORACLE_HOME=$run "$run/stop.sh" --wipe >/dev/null; rm -rf "$run"' EXIT INT TERM
+	ORACLE_HOME=$run "$run/start.sh" --fresh >/dev/null
+	KUBECTL=$home/bin/kubectl KUBECONFIG=$run/run/kubeconfig python3 "$here/../record.py" --dir "$here" --out "$here/{minor}" \
+		"https://127.0.0.1:$APISERVER_PORT" oracle-admin-token "$run/run/pki/ca.crt" "$@"
+	ORACLE_HOME=$run "$run/stop.sh" --wipe >/dev/null
+	rm -rf "$run"
+	trap - EXIT INT TERM
+done
+if [ $# -eq 0 ]; then
+	names=$(python3 -c 'import sys, yaml; print("\n".join(c["name"] for c in yaml.safe_load(open(sys.argv[1]))))' "$here/cases.yaml")
+	for d in "$here"/1.*/*/; do
+		n=$(basename "$d")
+		echo "$names" | grep -qx "$n" || { echo "removing $d (no such case in cases.yaml)"; rm -rf "$d"; }
+	done
+fi
