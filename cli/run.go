@@ -37,7 +37,8 @@ func (c *invocation) errorf(format string, args ...any) int {
 	return report.ExitError
 }
 
-// run predicts every manifest and prints the report; it returns the exit status.
+// execute predicts every manifest and prints the report; it returns the exit status.
+// newPredictor makes the engine of the run's schemas, whose Version is the minor predicted.
 func (c *invocation) execute(newPredictor func(*schema.Registry) predictor) int {
 	if c.getenv != nil {
 		if restore := readingGC(c.getenv); restore != nil {
@@ -45,7 +46,8 @@ func (c *invocation) execute(newPredictor func(*schema.Registry) predictor) int 
 		}
 	}
 	loader := &input.Loader{Stdin: c.stdin, Limits: c.limits}
-	reg := schema.NewRegistry()
+	v, _ := c.kubeVersionFor("", "")
+	reg := schema.NewRegistryFor(v)
 	if err := c.loadSchemas(reg, loader); err != nil {
 		return c.errorf("%v", err)
 	}
@@ -64,11 +66,22 @@ func (c *invocation) execute(newPredictor func(*schema.Registry) predictor) int 
 		loader.NoFieldLines, loader.CompactManagedFields = true, true
 		if c.liveOpts.fromCluster {
 			var err error
-			if live, err = c.readCluster(loader, manifests, reg); err != nil {
+			if live, reg, err = c.readCluster(loader, manifests, reg); err != nil {
 				return c.errorf("%v", err)
 			}
 		} else {
 			live = loader.Load(c.live)
+			if server, where := recordedServer(live); server != "" {
+				v, err := c.kubeVersionFor(server, where)
+				if err != nil {
+					return c.errorf("%v", err)
+				}
+				if v != reg.Version() {
+					if reg, err = c.registryFor(v); err != nil {
+						return c.errorf("%v", err)
+					}
+				}
+			}
 		}
 	}
 	if c.getenv != nil {
@@ -175,6 +188,7 @@ func (c *invocation) loadSchemas(reg *schema.Registry, loader *input.Loader) err
 			if err != nil {
 				return fmt.Errorf("--schema %s: %w", f, err)
 			}
+			c.schemaDocs = append(c.schemaDocs, schemaDoc{name: f, data: data})
 			for _, w := range warnings {
 				c.warnf("%s: %s", f, w)
 			}
@@ -218,6 +232,7 @@ func (c *invocation) loadCRDs(reg *schema.Registry, loader *input.Loader) error 
 			if err := reg.AddCRDObject(o.Source.String(), o.Object); err != nil {
 				return fmt.Errorf("--crd %s: %w", o.Source, err)
 			}
+			c.crdObjects = append(c.crdObjects, crdObject{origin: o.Source.String(), obj: o.Object})
 		}
 	}
 	return nil
