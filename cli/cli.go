@@ -69,8 +69,8 @@ func runAs(ctx context.Context, prog string, args []string, stdin io.Reader, std
 		return code
 	}
 	inv := newInvocation(cfg, stdin, stdout, stderr, getenv)
-	model := kubeapiserver.MustNew(kubeapiserver.Config{ForbidPrivileged: !cfg.allowPrivileged, ServiceIPFamilies: cfg.serviceIPFamilies})
 	return inv.execute(ctx, func(reg *schema.Registry) predictor {
+		model := kubeapiserver.MustNew(kubeapiserver.Config{Version: reg.Version(), ForbidPrivileged: !cfg.allowPrivileged, ServiceIPFamilies: cfg.serviceIPFamilies})
 		return engine{merge.New(reg, model, merge.WithCompactManagedFields())}
 	})
 }
@@ -122,6 +122,8 @@ type options struct {
 	liveOpts          liveOptions
 	report            reportOptions
 	showVersion       bool
+	// kube is --kube-version.
+	kube kubeVersionOptions
 }
 
 // newInvocation is a run of the command with these options and streams.
@@ -143,6 +145,10 @@ type invocation struct {
 	namespace string
 	// registry is the schema registry of the run, set before predictions start.
 	registry *schema.Registry
+	// schemaDocs and crdObjects are the --schema documents and --crd objects read, kept to
+	// be added to the registry of another minor (registryFor).
+	schemaDocs []schemaDoc
+	crdObjects []crdObject
 	// client is the applier the run applies with: the options' one, for the namespace the
 	// run puts objects in.
 	client appliers.Applier
@@ -217,6 +223,7 @@ func flagSet(prog string, cfg *options) (fs *pflag.FlagSet, argNames map[string]
 	fs.StringVar(color, "color", "auto", "Colour the text and diff outputs: auto, always or never (auto: on a terminal, unless NO_COLOR is set).")
 	fs.StringVarP(&cfg.namespace, "namespace", "n", "default", "The namespace of namespaced objects that name none (with --applier argocd, the Application's destination namespace) (default: default; with --live-from-cluster, the context's namespace).")
 	cfg.addLiveFlags(fs)
+	cfg.addKubeVersionFlag(fs)
 	fs.IntVar(&cfg.jobs, "jobs", runtime.GOMAXPROCS(0), "How many objects are predicted in parallel (default: the number of CPUs).")
 	limitArgs := registerLimitFlags(fs, &cfg.limits)
 	cfg.addGateFlags(fs)
@@ -320,6 +327,9 @@ func parseFlags(prog string, args []string, stdout, stderr io.Writer) (*options,
 		return fail("%v", err)
 	}
 	if err := cfg.checkLive(fs, prog); err != nil {
+		return fail("%v", err)
+	}
+	if err := cfg.checkKubeVersion(fs); err != nil {
 		return fail("%v", err)
 	}
 	cfg.client = cfg.applierFor(cfg.namespace)

@@ -71,7 +71,9 @@ func (c *options) checkLive(fs *pflag.FlagSet, prog string) error {
 
 // readCluster reads the live state of the manifests from the cluster, and returns it as the
 // entries of a live-state List (see package cluster), saved to --save-live if asked.
-func (c *invocation) readCluster(ctx context.Context, loader *input.Loader, manifests []input.Entry, reg *schema.Registry) ([]input.Entry, error) {
+// The registry returned is reg, or the registry of the cluster's minor when the run learns
+// it from the cluster (kubeVersionFor).
+func (c *invocation) readCluster(ctx context.Context, loader *input.Loader, manifests []input.Entry, reg *schema.Registry) ([]input.Entry, *schema.Registry, error) {
 	l := &c.liveOpts
 	opts := cluster.Options{Kubeconfig: l.kubeconfig, Context: l.context, RequestTimeout: l.requestTimeout, Warnings: c.stderr}
 	if l.namespaceSet {
@@ -79,14 +81,24 @@ func (c *invocation) readCluster(ctx context.Context, loader *input.Loader, mani
 	}
 	client, err := cluster.Connect(opts)
 	if err != nil {
-		return nil, fmt.Errorf("--live-from-cluster: %w", err)
+		return nil, nil, fmt.Errorf("--live-from-cluster: %w", err)
 	}
 	info, err := client.ServerVersion(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("--live-from-cluster: %w", err)
+		return nil, nil, fmt.Errorf("--live-from-cluster: %w", err)
 	}
-	if major, minor, ok := cluster.MinorVersion(info); !ok || major != 1 || minor != 37 {
-		c.warnf("the cluster runs Kubernetes %s; ssa-diff predicts the rules of kube-apiserver 1.37", info.GitVersion)
+	where := client.Host
+	if client.Context != "" {
+		where += ", context " + client.Context
+	}
+	v, err := c.kubeVersionFor(info.GitVersion, "the cluster ("+where+")")
+	if err != nil {
+		return nil, nil, fmt.Errorf("--live-from-cluster: %w", err)
+	}
+	if v != reg.Version() {
+		if reg, err = c.registryFor(v); err != nil {
+			return nil, nil, err
+		}
 	}
 
 	var refs []cluster.Ref
@@ -133,16 +145,12 @@ func (c *invocation) readCluster(ctx context.Context, loader *input.Loader, mani
 		},
 	})
 	if err != nil {
-		return nil, fmt.Errorf("--live-from-cluster: %w", err)
+		return nil, nil, fmt.Errorf("--live-from-cluster: %w", err)
 	}
 	rec := res.Record(client.Context, info.GitVersion, client.Namespace)
 	data, err := cluster.ListJSON(rec, res.Objects())
 	if err != nil {
-		return nil, err
-	}
-	where := client.Host
-	if client.Context != "" {
-		where += ", context " + client.Context
+		return nil, nil, err
 	}
 	n := len(res.Objects())
 	fmt.Fprintf(c.stderr, "live state: %s, Kubernetes %s: %d object%s read, %d not found, %d not readable (%d GET, %d LIST)\n",
@@ -151,9 +159,9 @@ func (c *invocation) readCluster(ctx context.Context, loader *input.Loader, mani
 	if l.saveLive != "" {
 		// All at once: a run stopped while writing leaves the previous file, or none.
 		if err := atomicfile.WriteFile(l.saveLive, data, 0o600); err != nil {
-			return nil, fmt.Errorf("--save-live: %w", err)
+			return nil, nil, fmt.Errorf("--save-live: %w", err)
 		}
-		return loader.LoadReader(l.saveLive, bytes.NewReader(data)), nil
+		return loader.LoadReader(l.saveLive, bytes.NewReader(data)), reg, nil
 	}
 	name := "cluster:" + client.Context
 	if client.Context == "" {
@@ -165,7 +173,7 @@ func (c *invocation) readCluster(ctx context.Context, loader *input.Loader, mani
 			e.Object.Source.Line = 0 // lines of a document nobody sees
 		}
 	}
-	return entries, nil
+	return entries, reg, nil
 }
 
 // takeRecord removes the record of a cluster read from the live objects, and returns it;
@@ -340,4 +348,31 @@ func getCommand(gvk schema.GVK, id input.Identity, reg *schema.Registry) string 
 		cmd += " -n " + id.Namespace
 	}
 	return cmd + " -o json --show-managed-fields"
+}
+
+// recordedServer is the version of the cluster a live dump was read from, when the dump
+// holds the record of a cluster read (--save-live writes one), and where that dump is.
+func recordedServer(live []input.Entry) (server, where string) {
+	for _, e := range live {
+		if e.Object == nil {
+			continue
+		}
+		if av, kind, _, _ := e.Object.Meta(); !cluster.IsRecord(av, kind) {
+			continue
+		}
+		obj, err := e.Object.Decode()
+		if err != nil {
+			return "", ""
+		}
+		rec, err := cluster.DecodeRecord(obj)
+		if err != nil || rec.ServerVersion == "" {
+			return "", ""
+		}
+		where := "the cluster the live state " + e.Object.Source.File + " was read from"
+		if rec.Context != "" {
+			where += " (context " + rec.Context + ")"
+		}
+		return rec.ServerVersion, where
+	}
+	return "", ""
 }

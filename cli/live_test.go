@@ -137,10 +137,36 @@ func TestPluginReadsTheCluster(t *testing.T) {
 func TestClusterErrors(t *testing.T) {
 	s, kc := testCluster(t)
 	dir := testManifests(t)
-	s.GitVersion = "v1.35.0"
-	_, stderr, _ := run(t, "", "--live-from-cluster", "--kubeconfig", kc, nowFlag, dir)
-	if !strings.Contains(stderr, "warning: the cluster runs Kubernetes v1.35.0; ssa-diff predicts the rules of kube-apiserver 1.37") {
-		t.Errorf("stderr = %q", stderr)
+	// The minor predicted is the cluster's (its /version), unless --kube-version says
+	// otherwise; a cluster outside the supported minors is exit 2, with no report, unless the
+	// nearest is asked. (Every run that reads exits 2: the test cluster has an object it
+	// cannot read.)
+	for _, c := range []struct {
+		server string
+		args   []string
+		code   int
+		minor  string // the report's kubernetesVersion; "" when no report
+		stderr string
+	}{
+		{"v1.35.0", nil, 2, "1.35", ""},
+		{"v1.36.3-gke.1200", nil, 2, "1.36", ""},
+		{"v1.35.0", []string{"--kube-version", "v1.36"}, 2, "1.36", "warning: the cluster (" /* host, context */},
+		{"v1.33.4", nil, 2, "", "runs Kubernetes v1.33.4, which ssa-diff does not predict (it predicts 1.34, 1.35, 1.36 or 1.37): give --kube-version 1.34 to predict the nearest supported minor, or --kube-version nearest"},
+		{"v1.33.4", []string{"--kube-version", "nearest"}, 2, "1.34", "which ssa-diff does not predict: predicting 1.34, the nearest supported minor"},
+		{"v1.39.0", []string{"--kube-version", "1.34"}, 2, "1.34", "runs Kubernetes v1.39.0; predicting 1.34 as --kube-version says"},
+	} {
+		s.GitVersion = c.server
+		args := append([]string{"--live-from-cluster", "--kubeconfig", kc, nowFlag, "-o", "json"}, c.args...)
+		out, stderr, code := run(t, "", append(args, dir)...)
+		var rep struct {
+			Options struct {
+				KubernetesVersion string `json:"kubernetesVersion"`
+			} `json:"options"`
+		}
+		_ = json.Unmarshal([]byte(out), &rep)
+		if code != c.code || rep.Options.KubernetesVersion != c.minor || !strings.Contains(stderr, c.stderr) {
+			t.Errorf("server %s %q: exit %d, kubernetesVersion %q, want %d, %q, stderr with %q\nstderr: %s", c.server, c.args, code, rep.Options.KubernetesVersion, c.code, c.minor, c.stderr, stderr)
+		}
 	}
 	s.Close()
 	out, stderr, code := run(t, "", "--live-from-cluster", "--kubeconfig", kc, "--request-timeout", "2s", nowFlag, dir)

@@ -38,8 +38,9 @@ func (c *invocation) errorf(format string, args ...any) int {
 	return report.ExitError
 }
 
-// run predicts every manifest and prints the report; it returns the exit status. When ctx
-// ends (SIGINT), it stops and writes nothing more.
+// execute predicts every manifest and prints the report; it returns the exit status. When
+// ctx ends (SIGINT), it stops and writes nothing more. newPredictor makes the engine of the
+// run's schemas, whose Version is the minor predicted.
 func (c *invocation) execute(ctx context.Context, newPredictor func(*schema.Registry) predictor) int {
 	if c.getenv != nil {
 		if restore := readingGC(c.getenv); restore != nil {
@@ -47,7 +48,11 @@ func (c *invocation) execute(ctx context.Context, newPredictor func(*schema.Regi
 		}
 	}
 	loader := &input.Loader{Stdin: c.stdin, Limits: c.limits}
-	reg := schema.NewRegistry()
+	v, _ := c.kubeVersionFor("", "")
+	reg, err := schema.NewRegistryFor(v)
+	if err != nil {
+		return c.errorf("%v", err)
+	}
 	if err := c.loadSchemas(reg, loader); err != nil {
 		return c.errorf("%v", err)
 	}
@@ -66,7 +71,7 @@ func (c *invocation) execute(ctx context.Context, newPredictor func(*schema.Regi
 		loader.NoFieldLines, loader.CompactManagedFields = true, true
 		if c.liveOpts.fromCluster {
 			var err error
-			if live, err = c.readCluster(ctx, loader, manifests, reg); err != nil {
+			if live, reg, err = c.readCluster(ctx, loader, manifests, reg); err != nil {
 				if ctx.Err() != nil {
 					return report.ExitError // interrupted: nothing more to say
 				}
@@ -74,6 +79,17 @@ func (c *invocation) execute(ctx context.Context, newPredictor func(*schema.Regi
 			}
 		} else {
 			live = loader.Load(c.live)
+			if server, where := recordedServer(live); server != "" {
+				v, err := c.kubeVersionFor(server, where)
+				if err != nil {
+					return c.errorf("%v", err)
+				}
+				if v != reg.Version() {
+					if reg, err = c.registryFor(v); err != nil {
+						return c.errorf("%v", err)
+					}
+				}
+			}
 		}
 	}
 	if c.getenv != nil {
@@ -98,7 +114,6 @@ func (c *invocation) execute(ctx context.Context, newPredictor func(*schema.Regi
 	manifestObjs, _ := input.Split(manifests)
 	liveObjs, liveErrs := input.Split(live)
 	ls := &liveState{given: c.live != "" || c.liveOpts.fromCluster}
-	var err error
 	if ls.record, ls.objs, err = takeRecord(liveObjs); err != nil {
 		liveErrs = append(liveErrs, err)
 	}
@@ -180,6 +195,7 @@ func (c *invocation) loadSchemas(reg *schema.Registry, loader *input.Loader) err
 			if err != nil {
 				return fmt.Errorf("--schema %s: %w", f, err)
 			}
+			c.schemaDocs = append(c.schemaDocs, schemaDoc{name: f, data: data})
 			for _, w := range warnings {
 				c.warnf("%s: %s", f, w)
 			}
@@ -223,6 +239,7 @@ func (c *invocation) loadCRDs(reg *schema.Registry, loader *input.Loader) error 
 			if err := reg.AddCRDObject(o.Source.String(), o.Object); err != nil {
 				return fmt.Errorf("--crd %s: %w", o.Source, err)
 			}
+			c.crdObjects = append(c.crdObjects, crdObject{origin: o.Source.String(), obj: o.Object})
 		}
 	}
 	return nil

@@ -5,8 +5,10 @@ import (
 	"io"
 	"runtime"
 	"runtime/debug"
+	"strings"
 
 	"github.com/ssa-diff/ssa-diff/schema/builtin"
+	"github.com/ssa-diff/ssa-diff/server/version"
 )
 
 // linkedVersion is the release's version when a release build sets it (goreleaser:
@@ -23,14 +25,17 @@ type versionInfo struct {
 	Version    string // the module's version: v1.2.3, or (devel) for a build from a clone
 	Commit     string // the VCS revision the binary was built from, if known
 	CommitTime string
-	Modified   bool   // built from a work tree with changes
-	Go         string // the Go release and platform
-	Kubernetes string // the kube-apiserver release whose answers are predicted
+	Modified   bool     // built from a work tree with changes
+	Go         string   // the Go release and platform
+	Kubernetes []string // the kube-apiserver releases whose answers are predicted, one per minor, the default last
 }
 
 // readVersion reads the binary's build information.
 func readVersion() versionInfo {
-	v := versionInfo{Version: "(devel)", Go: runtime.Version() + " " + runtime.GOOS + "/" + runtime.GOARCH, Kubernetes: builtin.KubernetesVersion}
+	v := versionInfo{Version: "(devel)", Go: runtime.Version() + " " + runtime.GOOS + "/" + runtime.GOARCH}
+	for _, r := range builtin.Releases() {
+		v.Kubernetes = append(v.Kubernetes, r.Kubernetes())
+	}
 	if info, ok := debug.ReadBuildInfo(); ok {
 		if info.Main.Version != "" {
 			v.Version = info.Main.Version
@@ -76,6 +81,7 @@ func runVersion(prog string, args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "  commit:     %s\n", commit)
 	fmt.Fprintf(stdout, "  go:         %s\n", v.Go)
-	fmt.Fprintf(stdout, "  kubernetes: %s (the kube-apiserver whose server-side apply is predicted)\n", v.Kubernetes)
+	fmt.Fprintf(stdout, "  kubernetes: %s (the kube-apiserver releases whose server-side apply is predicted: --kube-version; %s by default)\n",
+		strings.Join(v.Kubernetes, ", "), version.Latest())
 	return 0
 }

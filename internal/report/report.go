@@ -61,6 +61,8 @@ type Options struct {
 	// Applier is "kubectl" (the kubectl apply --server-side sequence) or "api" (one request).
 	Applier     string `json:"applier"`
 	Subresource string `json:"subresource,omitempty"`
+	// KubernetesVersion is the minor of the kube-apiserver predicted ("1.37").
+	KubernetesVersion string `json:"kubernetesVersion"`
 	// Now is the time stamped into changed managedFields entries, RFC 3339.
 	Now time.Time `json:"now"`
 	// Policy decides which findings fail the run (absent: DefaultPolicy).
