@@ -111,6 +111,9 @@ func containerFields(paths ...string) []string {
 // podSpecOff are the pod spec's features (pkg/api/pod dropDisabledFields).
 var podSpecOff = []offFeature{
 	newOffFeature("GenericWorkload", "schedulingGroup"),
+	// 1.35's field of the same gate, which 1.36 replaced by schedulingGroup (dropDisabledWorkloadRef,
+	// pkg/api/pod/util.go v1.35.4:1837); no other supported minor has it.
+	newOffFeature("GenericWorkload", "workloadRef").in(35, 35),
 	newOffFeature("EvictionRequestAPI", "evictionResponders"),
 	newOffFeature("ContainerStopSignals", containerFields("lifecycle.stopSignal")...),
 	newOffFeature("VolumeBindMountOptions", containerFields("volumeMounts.*.bindMountOptions")...),

@@ -47,6 +47,8 @@ var (
 // with the type it evaluates to. A nil celCompiler compiles expressions that see no
 // variables.
 type celCompiler struct {
+	// server is the minor whose CEL environments compile the expressions.
+	server version.Version
 	// vars is the type of the variables object; nil when the policy composes none.
 	vars *apiservercel.DeclType
 	envs map[envKey]envResult
@@ -62,8 +64,8 @@ type envResult struct {
 	err error
 }
 
-func newCompiler(composition bool) *celCompiler {
-	c := &celCompiler{envs: map[envKey]envResult{}}
+func newCompiler(server version.Version, composition bool) *celCompiler {
+	c := &celCompiler{server: server, envs: map[envKey]envResult{}}
 	if composition {
 		c.vars = apiservercel.NewObjectType("kubernetes.variables", map[string]*apiservercel.DeclField{})
 	}
@@ -104,28 +106,34 @@ func (c *celCompiler) addVariable(name, expr string, d decls, kind cellib.Kind) 
 }
 
 func (c *celCompiler) env(k envKey) (*cel.Env, error) {
-	if c == nil || c.vars == nil {
-		return sharedEnv(k)
+	if c.vars == nil {
+		return sharedEnv(c.server, k)
 	}
 	if r, ok := c.envs[k]; ok {
 		return r.env, r.err
 	}
-	e, err := buildEnv(k, c.vars)
+	e, err := buildEnv(c.server, k, c.vars)
 	c.envs[k] = envResult{e, err}
 	return e, err
 }
 
-// sharedEnvs are the environments of expressions without variables, built once each.
-var sharedEnvs = func() (out [2][2][2][2]func() (*cel.Env, error)) {
-	for _, k := range []cellib.Kind{cellib.Stored, cellib.New} {
-		for _, p := range []bool{false, true} {
-			for _, a := range []bool{false, true} {
-				for _, t := range []bool{false, true} {
-					key := envKey{k, decls{p, a, t}}
-					out[k][b(p)][b(a)][b(t)] = sync.OnceValues(func() (*cel.Env, error) { return buildEnv(key, nil) })
+// sharedEnvs are the environments of expressions without variables of each supported
+// minor, built once each.
+var sharedEnvs = func() map[int]*[2][2][2][2]func() (*cel.Env, error) {
+	out := map[int]*[2][2][2][2]func() (*cel.Env, error){}
+	for _, v := range version.Supported() {
+		envs := new([2][2][2][2]func() (*cel.Env, error))
+		for _, k := range []cellib.Kind{cellib.Stored, cellib.New} {
+			for _, p := range []bool{false, true} {
+				for _, a := range []bool{false, true} {
+					for _, t := range []bool{false, true} {
+						key := envKey{k, decls{p, a, t}}
+						envs[k][b(p)][b(a)][b(t)] = sync.OnceValues(func() (*cel.Env, error) { return buildEnv(v, key, nil) })
+					}
 				}
 			}
 		}
+		out[v.MinorNumber()] = envs
 	}
 	return out
 }()
@@ -137,15 +145,18 @@ func b(v bool) int {
 	return 0
 }
 
-func sharedEnv(k envKey) (*cel.Env, error) {
-	return sharedEnvs[k.kind][b(k.params)][b(k.authorizer)][b(k.patchTypes)]()
+func sharedEnv(server version.Version, k envKey) (*cel.Env, error) {
+	envs, ok := sharedEnvs[server.MinorNumber()]
+	if !ok {
+		return nil, fmt.Errorf("no CEL environment of admission for Kubernetes %s", server)
+	}
+	return envs[k.kind][b(k.params)][b(k.authorizer)][b(k.patchTypes)]()
 }
 
 // buildEnv is the environment of an expression: the base environment of its kind, the
 // admission variables and their types.
-func buildEnv(k envKey, vars *apiservercel.DeclType) (*cel.Env, error) {
-	// TODO(groups): the server's minor (cfg.Version); 1.37 until the admission policies take it.
-	base, err := cellib.Env(version.Latest(), k.kind)
+func buildEnv(server version.Version, k envKey, vars *apiservercel.DeclType) (*cel.Env, error) {
+	base, err := cellib.Env(server, k.kind)
 	if err != nil {
 		return nil, err
 	}
@@ -376,7 +387,7 @@ func validateMatchConditions(conds []api.MatchCondition, opts options, p *field.
 		} else {
 			d := decls{params: opts.paramsInMatchConditions, authorizer: true}
 			// Match conditions never see a policy's variables.
-			var noVariables *celCompiler
+			noVariables := newCompiler(opts.server, false)
 			if _, err := noVariables.compile(expr, d, envOf(opts.stored.matchConditions, expr), boolResult); err != nil {
 				errs = append(errs, celError(ip.Child("expression"), expr, err))
 			}

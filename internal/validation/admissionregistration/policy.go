@@ -8,7 +8,9 @@ import (
 	"sync"
 
 	api "github.com/ssa-diff/ssa-diff/internal/api/admissionregistration"
+	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/validation/core"
+	"github.com/ssa-diff/ssa-diff/server/version"
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/api/validate/content"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
@@ -34,17 +36,19 @@ const (
 type policyOptions struct {
 	skipMatchConditions bool
 	stored              storedExpressions
+	// server is the minor whose CEL environments compile the expressions.
+	server version.Version
 }
 
 // ValidateValidatingAdmissionPolicy checks a new ValidatingAdmissionPolicy.
-func ValidateValidatingAdmissionPolicy(p *api.ValidatingAdmissionPolicy) field.ErrorList {
-	return validateValidatingPolicy(p, policyOptions{stored: newStoredExpressions()})
+func ValidateValidatingAdmissionPolicy(cfg *serverconfig.Config, p *api.ValidatingAdmissionPolicy) field.ErrorList {
+	return validateValidatingPolicy(p, policyOptions{stored: newStoredExpressions(), server: cfg.Version})
 }
 
 // ValidateValidatingAdmissionPolicyUpdate checks an update of a ValidatingAdmissionPolicy:
 // expressions the stored policy has compile in the stored environment, and its match
 // conditions are not compiled again while they and paramKind are unchanged.
-func ValidateValidatingAdmissionPolicyUpdate(p, old *api.ValidatingAdmissionPolicy) field.ErrorList {
+func ValidateValidatingAdmissionPolicyUpdate(cfg *serverconfig.Config, p, old *api.ValidatingAdmissionPolicy) field.ErrorList {
 	stored := newStoredExpressions()
 	for _, mc := range old.Spec.MatchConditions {
 		stored.matchConditions[mc.Expression] = true
@@ -59,7 +63,7 @@ func ValidateValidatingAdmissionPolicyUpdate(p, old *api.ValidatingAdmissionPoli
 		stored.auditValues[a.ValueExpression] = true
 	}
 	skip := apiequality.Semantic.DeepEqual(p.Spec.ParamKind, old.Spec.ParamKind) && apiequality.Semantic.DeepEqual(p.Spec.MatchConditions, old.Spec.MatchConditions)
-	return validateValidatingPolicy(p, policyOptions{skipMatchConditions: skip, stored: stored})
+	return validateValidatingPolicy(p, policyOptions{skipMatchConditions: skip, stored: stored, server: cfg.Version})
 }
 
 func validateValidatingPolicy(p *api.ValidatingAdmissionPolicy, opts policyOptions) field.ErrorList {
@@ -69,10 +73,7 @@ func validateValidatingPolicy(p *api.ValidatingAdmissionPolicy, opts policyOptio
 
 func validateValidatingPolicySpec(name string, spec *api.ValidatingAdmissionPolicySpec, opts policyOptions, p *field.Path) field.ErrorList {
 	var errs field.ErrorList
-	var compiler *celCompiler
-	if len(spec.Variables) > 0 {
-		compiler = newCompiler(true)
-	}
+	compiler := newCompiler(opts.server, len(spec.Variables) > 0)
 	errs = append(errs, validateFailurePolicy(spec.FailurePolicy, p)...)
 	hasParams := spec.ParamKind != nil
 	if hasParams {
@@ -80,7 +81,7 @@ func validateValidatingPolicySpec(name string, spec *api.ValidatingAdmissionPoli
 	}
 	errs = append(errs, validateMatchConstraints(spec.MatchConstraints, p)...)
 	if !opts.skipMatchConditions {
-		errs = append(errs, validateMatchConditions(spec.MatchConditions, options{paramsInMatchConditions: hasParams, stored: opts.stored}, p.Child("matchConditions"))...)
+		errs = append(errs, validateMatchConditions(spec.MatchConditions, options{paramsInMatchConditions: hasParams, stored: opts.stored, server: opts.server}, p.Child("matchConditions"))...)
 	}
 	for i := range spec.Variables {
 		errs = append(errs, validateVariable(compiler, &spec.Variables[i], hasParams, opts, p.Child("variables").Index(i))...)
@@ -411,12 +412,12 @@ func validateValidationActions(actions []api.ValidationAction, p *field.Path) fi
 }
 
 // ValidateMutatingAdmissionPolicy checks a new MutatingAdmissionPolicy.
-func ValidateMutatingAdmissionPolicy(p *api.MutatingAdmissionPolicy) field.ErrorList {
-	return validateMutatingPolicy(p, policyOptions{stored: newStoredExpressions()})
+func ValidateMutatingAdmissionPolicy(cfg *serverconfig.Config, p *api.MutatingAdmissionPolicy) field.ErrorList {
+	return validateMutatingPolicy(p, policyOptions{stored: newStoredExpressions(), server: cfg.Version})
 }
 
 // ValidateMutatingAdmissionPolicyUpdate checks an update of a MutatingAdmissionPolicy.
-func ValidateMutatingAdmissionPolicyUpdate(p, old *api.MutatingAdmissionPolicy) field.ErrorList {
+func ValidateMutatingAdmissionPolicyUpdate(cfg *serverconfig.Config, p, old *api.MutatingAdmissionPolicy) field.ErrorList {
 	stored := newStoredExpressions()
 	for _, mc := range old.Spec.MatchConditions {
 		stored.matchConditions[mc.Expression] = true
@@ -430,14 +431,14 @@ func ValidateMutatingAdmissionPolicyUpdate(p, old *api.MutatingAdmissionPolicy) 
 		}
 	}
 	skip := apiequality.Semantic.DeepEqual(p.Spec.ParamKind, old.Spec.ParamKind) && apiequality.Semantic.DeepEqual(p.Spec.MatchConditions, old.Spec.MatchConditions)
-	return validateMutatingPolicy(p, policyOptions{skipMatchConditions: skip, stored: stored})
+	return validateMutatingPolicy(p, policyOptions{skipMatchConditions: skip, stored: stored, server: cfg.Version})
 }
 
 func validateMutatingPolicy(mp *api.MutatingAdmissionPolicy, opts policyOptions) field.ErrorList {
 	errs := apimachineryvalidation.ValidateObjectMeta(&mp.ObjectMeta, false, apimachineryvalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
 	spec := &mp.Spec
 	p := field.NewPath("spec")
-	compiler := newCompiler(true)
+	compiler := newCompiler(opts.server, true)
 	errs = append(errs, validateFailurePolicy(spec.FailurePolicy, p)...)
 	hasParams := spec.ParamKind != nil
 	if hasParams {
@@ -448,7 +449,7 @@ func validateMutatingPolicy(mp *api.MutatingAdmissionPolicy, opts policyOptions)
 		errs = append(errs, mutatingOperationsOnly(spec.MatchConstraints.ResourceRules, p.Child("matchConstraints", "resourceRules", "operations"))...)
 	}
 	if !opts.skipMatchConditions {
-		errs = append(errs, validateMatchConditions(spec.MatchConditions, options{paramsInMatchConditions: hasParams, stored: opts.stored}, p.Child("matchConditions"))...)
+		errs = append(errs, validateMatchConditions(spec.MatchConditions, options{paramsInMatchConditions: hasParams, stored: opts.stored, server: opts.server}, p.Child("matchConditions"))...)
 	}
 	for i := range spec.Variables {
 		errs = append(errs, validateVariable(compiler, &spec.Variables[i], hasParams, opts, p.Child("variables").Index(i))...)

@@ -59,10 +59,10 @@ func Strategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 	case "ValidatingWebhookConfiguration":
 		return &registry.Strategy{
 			Validate: withSuffix(func(obj any) field.ErrorList {
-				return ValidateValidatingWebhookConfiguration(obj.(*api.ValidatingWebhookConfiguration))
+				return ValidateValidatingWebhookConfiguration(cfg, obj.(*api.ValidatingWebhookConfiguration))
 			}),
 			ValidateUpdate: func(obj, old any) field.ErrorList {
-				return ValidateValidatingWebhookConfigurationUpdate(obj.(*api.ValidatingWebhookConfiguration), old.(*api.ValidatingWebhookConfiguration))
+				return ValidateValidatingWebhookConfigurationUpdate(cfg, obj.(*api.ValidatingWebhookConfiguration), old.(*api.ValidatingWebhookConfiguration))
 			},
 			Declarative: registry.NoDeclarativeRules,
 			WarningsOnCreate: func(obj any) []string {
@@ -75,10 +75,10 @@ func Strategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 	case "MutatingWebhookConfiguration":
 		return &registry.Strategy{
 			Validate: withSuffix(func(obj any) field.ErrorList {
-				return ValidateMutatingWebhookConfiguration(obj.(*api.MutatingWebhookConfiguration))
+				return ValidateMutatingWebhookConfiguration(cfg, obj.(*api.MutatingWebhookConfiguration))
 			}),
 			ValidateUpdate: func(obj, old any) field.ErrorList {
-				return ValidateMutatingWebhookConfigurationUpdate(obj.(*api.MutatingWebhookConfiguration), old.(*api.MutatingWebhookConfiguration))
+				return ValidateMutatingWebhookConfigurationUpdate(cfg, obj.(*api.MutatingWebhookConfiguration), old.(*api.MutatingWebhookConfiguration))
 			},
 			Declarative: registry.NoDeclarativeRules,
 			WarningsOnCreate: func(obj any) []string {
@@ -91,10 +91,10 @@ func Strategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 	case "ValidatingAdmissionPolicy":
 		return &registry.Strategy{
 			Validate: withSuffix(func(obj any) field.ErrorList {
-				return ValidateValidatingAdmissionPolicy(obj.(*api.ValidatingAdmissionPolicy))
+				return ValidateValidatingAdmissionPolicy(cfg, obj.(*api.ValidatingAdmissionPolicy))
 			}),
 			ValidateUpdate: func(obj, old any) field.ErrorList {
-				return ValidateValidatingAdmissionPolicyUpdate(obj.(*api.ValidatingAdmissionPolicy), old.(*api.ValidatingAdmissionPolicy))
+				return ValidateValidatingAdmissionPolicyUpdate(cfg, obj.(*api.ValidatingAdmissionPolicy), old.(*api.ValidatingAdmissionPolicy))
 			},
 			ValidateStatusUpdate: func(obj, old any) field.ErrorList {
 				return ValidateValidatingAdmissionPolicyStatus(&obj.(*api.ValidatingAdmissionPolicy).Status, field.NewPath("status"))
@@ -119,10 +119,10 @@ func Strategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 	case "MutatingAdmissionPolicy":
 		return &registry.Strategy{
 			Validate: withSuffix(func(obj any) field.ErrorList {
-				return ValidateMutatingAdmissionPolicy(obj.(*api.MutatingAdmissionPolicy))
+				return ValidateMutatingAdmissionPolicy(cfg, obj.(*api.MutatingAdmissionPolicy))
 			}),
 			ValidateUpdate: func(obj, old any) field.ErrorList {
-				return ValidateMutatingAdmissionPolicyUpdate(obj.(*api.MutatingAdmissionPolicy), old.(*api.MutatingAdmissionPolicy))
+				return ValidateMutatingAdmissionPolicyUpdate(cfg, obj.(*api.MutatingAdmissionPolicy), old.(*api.MutatingAdmissionPolicy))
 			},
 			Declarative:      registry.NoDeclarativeRules,
 			WarningsOnCreate: suffixWarningOnCreate,

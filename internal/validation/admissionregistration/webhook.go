@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	api "github.com/ssa-diff/ssa-diff/internal/api/admissionregistration"
+	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
+	"github.com/ssa-diff/ssa-diff/server/version"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
@@ -40,11 +42,13 @@ type options struct {
 	uniqueNames             bool
 	looseSelectorValues     bool
 	stored                  storedExpressions
+	// server is the minor whose CEL environments compile the match conditions.
+	server version.Version
 }
 
 // createOptions are the options of a create: every rule in force.
-func createOptions() options {
-	return options{noSideEffects: true, knownReviewVersion: true, uniqueNames: true}
+func createOptions(server version.Version) options {
+	return options{noSideEffects: true, knownReviewVersion: true, uniqueNames: true, server: server}
 }
 
 // webhook is what the validating and mutating webhooks share.
@@ -86,43 +90,43 @@ func mutatingHooks(hooks []api.MutatingWebhook) []webhook {
 }
 
 // ValidateValidatingWebhookConfiguration checks a new ValidatingWebhookConfiguration.
-func ValidateValidatingWebhookConfiguration(c *api.ValidatingWebhookConfiguration) field.ErrorList {
-	return validateWebhookConfiguration(&c.ObjectMeta, validatingHooks(c.Webhooks), createOptions())
+func ValidateValidatingWebhookConfiguration(cfg *serverconfig.Config, c *api.ValidatingWebhookConfiguration) field.ErrorList {
+	return validateWebhookConfiguration(&c.ObjectMeta, validatingHooks(c.Webhooks), createOptions(cfg.Version))
 }
 
 // ValidateMutatingWebhookConfiguration checks a new MutatingWebhookConfiguration.
-func ValidateMutatingWebhookConfiguration(c *api.MutatingWebhookConfiguration) field.ErrorList {
-	return validateWebhookConfiguration(&c.ObjectMeta, mutatingHooks(c.Webhooks), createOptions())
+func ValidateMutatingWebhookConfiguration(cfg *serverconfig.Config, c *api.MutatingWebhookConfiguration) field.ErrorList {
+	return validateWebhookConfiguration(&c.ObjectMeta, mutatingHooks(c.Webhooks), createOptions(cfg.Version))
 }
 
 // ValidateValidatingWebhookConfigurationUpdate checks an update: what the stored
 // configuration already broke (side effects, review versions, repeated names, selector
 // values) stays acceptable, and unchanged match conditions are not compiled again.
-func ValidateValidatingWebhookConfigurationUpdate(c, old *api.ValidatingWebhookConfiguration) field.ErrorList {
+func ValidateValidatingWebhookConfigurationUpdate(cfg *serverconfig.Config, c, old *api.ValidatingWebhookConfiguration) field.ErrorList {
 	skip := len(c.Webhooks) == len(old.Webhooks)
 	for i := range old.Webhooks {
 		if skip && !reflect.DeepEqual(c.Webhooks[i].MatchConditions, old.Webhooks[i].MatchConditions) {
 			skip = false
 		}
 	}
-	return validateWebhookConfiguration(&c.ObjectMeta, validatingHooks(c.Webhooks), updateOptions(validatingHooks(old.Webhooks), skip))
+	return validateWebhookConfiguration(&c.ObjectMeta, validatingHooks(c.Webhooks), updateOptions(cfg.Version, validatingHooks(old.Webhooks), skip))
 }
 
 // ValidateMutatingWebhookConfigurationUpdate is ValidateValidatingWebhookConfigurationUpdate
 // for a MutatingWebhookConfiguration.
-func ValidateMutatingWebhookConfigurationUpdate(c, old *api.MutatingWebhookConfiguration) field.ErrorList {
+func ValidateMutatingWebhookConfigurationUpdate(cfg *serverconfig.Config, c, old *api.MutatingWebhookConfiguration) field.ErrorList {
 	skip := len(c.Webhooks) == len(old.Webhooks)
 	for i := range old.Webhooks {
 		if skip && !reflect.DeepEqual(c.Webhooks[i].MatchConditions, old.Webhooks[i].MatchConditions) {
 			skip = false
 		}
 	}
-	return validateWebhookConfiguration(&c.ObjectMeta, mutatingHooks(c.Webhooks), updateOptions(mutatingHooks(old.Webhooks), skip))
+	return validateWebhookConfiguration(&c.ObjectMeta, mutatingHooks(c.Webhooks), updateOptions(cfg.Version, mutatingHooks(old.Webhooks), skip))
 }
 
 // updateOptions derives an update's options from the stored webhooks.
-func updateOptions(old []webhook, skipMatchConditions bool) options {
-	o := options{skipMatchConditions: skipMatchConditions, noSideEffects: true, knownReviewVersion: true, uniqueNames: true, stored: newStoredExpressions()}
+func updateOptions(server version.Version, old []webhook, skipMatchConditions bool) options {
+	o := options{skipMatchConditions: skipMatchConditions, noSideEffects: true, knownReviewVersion: true, uniqueNames: true, stored: newStoredExpressions(), server: server}
 	names := map[string]bool{}
 	strict := metav1validation.LabelSelectorValidationOptions{}
 	for _, h := range old {

@@ -104,15 +104,20 @@ func Strategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 			},
 			Declarative:        resourceSliceDeclarative,
 			NormalizationRules: normalization(),
-			WarningsOnCreate:   func(obj any) []string { return sliceWarnings(obj.(*api.ResourceSlice)) },
-			WarningsOnUpdate:   func(obj, _ any) []string { return sliceWarnings(obj.(*api.ResourceSlice)) },
+			WarningsOnCreate:   func(obj any) []string { return sliceWarnings(cfg, obj.(*api.ResourceSlice)) },
+			WarningsOnUpdate:   func(obj, _ any) []string { return sliceWarnings(cfg, obj.(*api.ResourceSlice)) },
 		}
 	}
 	return nil
 }
 
-// sliceWarnings: a driver name in upper case works but should not be.
-func sliceWarnings(s *api.ResourceSlice) []string {
+// sliceWarnings: a driver name in upper case works but should not be. Kubernetes 1.35
+// added the warning (pkg/registry/resource/resourceslice/strategy.go WarningsOnCreate); 1.34
+// warns of nothing.
+func sliceWarnings(cfg *serverconfig.Config, s *api.ResourceSlice) []string {
+	if !cfg.AtLeast(35) {
+		return nil
+	}
 	if d := s.Spec.Driver; d != strings.ToLower(d) {
 		return []string{fmt.Sprintf("spec.driver: driver names should be lowercase; %q contains uppercase characters", d)}
 	}
