@@ -1,7 +1,6 @@
 package conformance
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -15,17 +14,6 @@ import (
 	"sigs.k8s.io/yaml"
 )
 
-// minorsRecorded are the minors testdata/minors holds recordings of, oldest first: every
-// minor ssa-diff is to predict (issue 25).
-var minorsRecorded = []string{"1.34", "1.35", "1.36"}
-
-// minorsStrict says every case of every minor must be predicted exactly. While ssa-diff
-// does not predict the older minors yet (kubeapiserver.New refuses them, their schemas are
-// not embedded), a failing case of a minor other than the latest is a known failure: listed
-// with its first difference and counted per minor, not an error. SSA_DIFF_MINORS_STRICT=1
-// makes them errors too; the latest minor is always strict.
-var minorsStrict = os.Getenv("SSA_DIFF_MINORS_STRICT") != ""
-
 // TestMinorCases replays testdata/minors: the cases of its cases.yaml, recorded with
 // testdata/record.py (testdata/minors/record.sh) from kube-apiserver 1.34.4, 1.35.4, 1.36.3
 // and 1.37.2 into one folder per minor. Each case is predicted with the model and the
@@ -34,8 +22,8 @@ var minorsStrict = os.Getenv("SSA_DIFF_MINORS_STRICT") != ""
 func TestMinorCases(t *testing.T) {
 	root := filepath.Join("testdata", "minors")
 	names := minorCaseNames(t, root)
-	latest := version.Latest().String()
-	for _, minor := range minorsRecorded {
+	for _, v := range version.Supported() {
+		minor := v.String()
 		cases, err := LoadCases(filepath.Join(root, minor))
 		if err != nil {
 			t.Fatal(err)
@@ -47,36 +35,23 @@ func TestMinorCases(t *testing.T) {
 		if !slices.Equal(got, names) {
 			t.Errorf("%s: the cases recorded are not those of cases.yaml (record.sh records them all):\n  recorded %v\n  cases.yaml %v", minor, got, names)
 		}
-		if minor != latest && len(cases) < 25 {
+		if len(cases) < 25 {
 			t.Errorf("%s: %d cases, want at least 25", minor, len(cases))
 		}
 		t.Run(minor, func(t *testing.T) {
-			var notPredicted, wrong []string
 			for _, c := range cases {
 				t.Run(c.Name, func(t *testing.T) {
 					if c.Server.Minor != minor || !strings.HasPrefix(c.Server.GitVersion, "v"+minor+".") {
 						t.Fatalf("case.yaml says it was recorded from %q (%s), not from a %s server", c.Server.Minor, c.Server.GitVersion, minor)
 					}
 					problems, err := replayMinorCase(c)
-					strict := minorsStrict || minor == latest
-					switch {
-					case errors.Is(err, ErrMinorNotPredicted) && !strict:
-						notPredicted = append(notPredicted, c.Name)
-						t.Skipf("known failure: %v", err)
-					case err != nil:
+					if err != nil {
 						t.Fatalf("replay: %v", err)
-					case len(problems) > 0 && !strict:
-						wrong = append(wrong, c.Name)
-						t.Skipf("known failure: %s", problems[0])
 					}
 					for _, p := range problems {
 						t.Error(p)
 					}
 				})
-			}
-			if n := len(notPredicted) + len(wrong); n > 0 {
-				t.Logf("Kubernetes %s: %d of %d cases are known failures: %d not predicted (ssa-diff does not predict %s yet), %d predicted otherwise than the server answered %v",
-					minor, n, len(cases), len(notPredicted), minor, len(wrong), wrong)
 			}
 		})
 	}

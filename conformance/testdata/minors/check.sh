@@ -6,17 +6,13 @@
 #   sh conformance/testdata/minors/check.sh BIN [FIXTURECHECK]
 #
 # FIXTURECHECK is ../shared/tools/fixturecheck.py (from the repository's root) unless given.
-# A minor the binary does not predict yet (it refuses --kube-version <minor>) is reported as
-# known failures with the number of its cases; so are the failing cases of a minor other than
-# the latest, unless SSA_DIFF_MINORS_STRICT=1. The latest minor's cases must all pass (a binary
-# that has no --kube-version flag yet runs them without it: it predicts the latest). Cases
+# Every case of every minor must be predicted exactly: a failing one fails the run. Cases
 # whose answer is plain text (want.txt) are left to the Go test: fixturecheck reads want.json.
 set -u
 bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 here=$(cd "$(dirname "$0")" && pwd)
 check=${2:-$here/../../../../shared/tools/fixturecheck.py}
 if [ ! -f "$check" ]; then echo "no $check: the minors' cases not run through the binary"; exit 0; fi
-latest=1.37
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ssa-diff-minors.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT INT TERM
 printf 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: probe, namespace: probe}\ndata: {a: "1"}\n' >"$tmp/probe.yaml"
@@ -27,11 +23,9 @@ for dir in "$here"/1.*/; do
 	flag="--kube-version $minor"
 	"$bin" $flag -o json "$tmp/probe.yaml" >/dev/null 2>"$tmp/err"
 	code=$?
-	if [ $code -eq 2 ] && grep -q 'kube-version' "$tmp/err" && grep -q 'not defined\|unknown flag' "$tmp/err" && [ "$minor" = "$latest" ]; then
-		flag="" # no --kube-version yet: the binary predicts the latest minor
-	elif [ $code -ne 0 ] && [ $code -ne 1 ]; then
-		echo "Kubernetes $minor: $n known failures: the binary does not predict $minor yet ($(head -1 "$tmp/err"))"
-		if [ -n "${SSA_DIFF_MINORS_STRICT:-}" ] || [ "$minor" = "$latest" ]; then status=1; fi
+	if [ $code -ne 0 ] && [ $code -ne 1 ]; then
+		echo "Kubernetes $minor: the binary does not predict $minor ($(head -1 "$tmp/err")): $n cases not run"
+		status=1
 		continue
 	fi
 	# The binary, run in the case's folder with the case's file names, as kubectl was (its
@@ -55,16 +49,11 @@ EOF
 	out=$(python3 "$check" "$tmp/ssa-diff-$minor" "$tmp/cases-$minor" --strict)
 	last=$(echo "$out" | tail -1)
 	if echo "$last" | grep -q ' 0 failed'; then
-		echo "Kubernetes $minor${flag:+ ($flag)}: $last ($text plain-text answers left to go test)"
+		echo "Kubernetes $minor ($flag): $last ($text plain-text answers left to go test)"
 		continue
 	fi
-	if [ -n "${SSA_DIFF_MINORS_STRICT:-}" ] || [ "$minor" = "$latest" ]; then
-		echo "$out"
-		echo "Kubernetes $minor${flag:+ ($flag)}: $last"
-		status=1
-	else
-		echo "$out" | grep '^FAIL' | sed "s/^FAIL/known failure ($minor)/"
-		echo "Kubernetes $minor ($flag): $last: known failures ($text plain-text answers left to go test)"
-	fi
+	echo "$out"
+	echo "Kubernetes $minor ($flag): $last"
+	status=1
 done
 exit $status
