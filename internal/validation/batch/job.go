@@ -66,8 +66,9 @@ func ValidateJobUpdate(cfg *serverconfig.Config, job, old *api.Job, opts jobOpti
 	errs = append(errs, apimachineryvalidation.ValidateImmutableField(spec.ManagedBy, prev.ManagedBy, p.Child("managedBy"))...)
 	errs = append(errs, apimachineryvalidation.ValidateImmutableField(spec.SuccessPolicy, prev.SuccessPolicy, p.Child("successPolicy"))...)
 	errs = append(errs, validateSchedulingUpdate(spec, prev, p.Child("scheduling"))...)
+	// Kubernetes 1.37 checks an update's name against completions here; before, the
+	// create's checks, run first on every update, had it.
 	if !cfg.AtLeast(37) {
-		// The create's checks, run first, had the name against completions.
 		return errs
 	}
 	return append(errs, nameAllowsCompletions(job)...)

@@ -878,6 +878,8 @@ func validateContainerRestartPolicy(policy *api.ContainerRestartPolicy, rules []
 		actions = restartActionsWithAll
 	}
 	listed := actions
+	// Kubernetes 1.36 lists the actions RestartAllContainers allows in the message; 1.35
+	// listed the plain restart actions whatever the gate.
 	if !opts.Server.AtLeast(36) {
 		listed = restartActions
 	}

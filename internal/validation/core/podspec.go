@@ -113,6 +113,9 @@ func ValidatePodSpec(spec *api.PodSpec, podMeta *metav1.ObjectMeta, fldPath *fie
 	errs = append(errs, validateDNSPolicy(&spec.DNSPolicy, fldPath.Child("dnsPolicy"))...)
 	errs = append(errs, unversionedvalidation.ValidateLabels(spec.NodeSelector, fldPath.Child("nodeSelector"))...)
 	errs = append(errs, validatePodSpecSecurityContext(spec.SecurityContext, spec, fldPath.Child("securityContext"), opts)...)
+	// Kubernetes 1.37 checks shareProcessNamespace against hostPID here, after the security
+	// context, on spec.shareProcessNamespace; up to 1.36 the security context's checks did,
+	// on spec.securityContext.shareProcessNamespace (validatePodSpecSecurityContext).
 	if opts.Server.AtLeast(37) {
 		errs = append(errs, validateShareProcessNamespace(spec, fldPath)...)
 	}

@@ -130,6 +130,8 @@ func validateLimitResponse(cfg *serverconfig.Config, lr *api.LimitResponse, p *f
 		}
 		return validateQueuing(lr.Queuing, p.Child("queuing"))
 	case "":
+		// Kubernetes 1.36 says an empty type is Required (its declarative rule); 1.34 and
+		// 1.35 said it is not one of the supported values.
 		if !cfg.AtLeast(36) {
 			return field.ErrorList{field.NotSupported(p.Child("type"), lr.Type, limitResponseTypes)}
 		}

@@ -16,8 +16,9 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
-// Errors is errs, written by validation code linked at apimachinery v0.37.2, as cfg's
-// release writes them. The errors are changed in place where they differ (errs is the
+// Errors is errs, written by validation code linked at apimachinery v0.37.2 (Kubernetes
+// 1.37), as cfg's release writes them: label keys as 1.34 words them (1.35 changed it),
+// managed-fields operations and owner references as 1.34-1.36 report them. The errors are changed in place where they differ (errs is the
 // caller's to give away) and the list is returned.
 func Errors(cfg *serverconfig.Config, errs field.ErrorList) field.ErrorList {
 	if cfg.AtLeast(37) || len(errs) == 0 {
@@ -125,7 +126,7 @@ func managedFieldsError(e *field.Error) *field.Error {
 }
 
 // ValidateConditions is apimachinery's ValidateConditions of metav1 conditions as cfg's
-// release has it.
+// release has it: 1.37's as linked, the errors of 1.34-1.36 otherwise.
 func ValidateConditions(cfg *serverconfig.Config, conditions []metav1.Condition, fldPath *field.Path) field.ErrorList {
 	if cfg.AtLeast(37) {
 		return metav1validation.ValidateConditions(conditions, fldPath)
@@ -159,7 +160,8 @@ func ValidateConditions(cfg *serverconfig.Config, conditions []metav1.Condition,
 }
 
 // Warnings is ws, the warnings of validation code linked at apimachinery v0.37.2, as cfg's
-// release words them.
+// release words them: 1.36 and later say a non-standard IP "is invalid", 1.34 and 1.35 that
+// it "will be considered invalid in a future Kubernetes release".
 func Warnings(cfg *serverconfig.Config, ws []string) []string {
 	if cfg.AtLeast(36) {
 		return ws

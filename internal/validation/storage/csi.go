@@ -259,6 +259,7 @@ func ValidateVolumeAttachment(cfg *serverconfig.Config, va *api.VolumeAttachment
 func validateVolumeAttachment(cfg *serverconfig.Config, va *api.VolumeAttachment) field.ErrorList {
 	errs := core.ValidateObjectMeta(&va.ObjectMeta, false, core.ValidateClassName, field.NewPath("metadata"))
 	spec := field.NewPath("spec")
+	// Kubernetes 1.36 checks the attacher's driver name here; before, this only required one.
 	if cfg.AtLeast(36) {
 		errs = append(errs, attacherName(cfg, va.Spec.Attacher, spec.Child("attacher"))...)
 	} else if va.Spec.Attacher == "" {
