@@ -160,7 +160,7 @@ type invocation struct {
 
 const usageHead = `%[1]s predicts what the Kubernetes API server would do with a server-side apply,
 offline: the object it would store, who would own which fields, and the conflicts it would
-answer with (byte for byte), for kube-apiserver 1.37.
+answer with (byte for byte), for kube-apiserver 1.34, 1.35, 1.36 or 1.37 (--kube-version).
 
 Usage:
   %[1]s [flags] MANIFESTS [LIVE]

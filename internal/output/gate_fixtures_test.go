@@ -11,7 +11,7 @@ import (
 // the object's line plus the field's depth.
 func gateReport(p report.Policy) *report.Report {
 	base := sampleReport()
-	rep := report.New(report.Options{FieldManager: "argocd-controller", Applier: "argocd", Force: false, Now: now, Policy: &p})
+	rep := report.New(report.Options{FieldManager: "argocd-controller", Applier: "argocd", Force: false, KubernetesVersion: "1.35", Now: now, Policy: &p})
 	kcm := report.Manager{Manager: "kube-controller-manager", Operation: "Update", APIVersion: "apps/v1", Subresource: "scale"}
 	csa := report.Manager{Manager: "kubectl-client-side-apply", Operation: "Update", APIVersion: "apps/v1", Time: &seenAt}
 	live := deployment(7, "shop/api:1.4")

@@ -1,12 +1,14 @@
 package advice
 
 import (
-	"github.com/ssa-diff/ssa-diff/schema"
 	"os"
 	"sort"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/ssa-diff/ssa-diff/schema"
+	"github.com/ssa-diff/ssa-diff/server/version"
 
 	"github.com/ssa-diff/ssa-diff/conformance"
 	"github.com/ssa-diff/ssa-diff/internal/testkit"
@@ -347,6 +349,19 @@ func TestAPIVersions(t *testing.T) {
 			mustContain(t, "message", got[0].Message, tc.av, "since Kubernetes "+tc.since, KubernetesVersion)
 			mustContain(t, "fix", got[0].Fix, tc.to)
 		}
+	})
+	t.Run("removed, named for the minor predicted", func(t *testing.T) {
+		reg, err := schema.NewRegistryFor(version.Minor(35))
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := loadCase(t, "pdb-percent-then-integer")
+		c.Manifest["apiVersion"] = "policy/v1beta1"
+		got := only(Analyze(Input{Live: c.Live, Manifest: c.Manifest}, Options{Schemas: reg}), IDAPIVersionRemoved)
+		if len(got) != 1 {
+			t.Fatalf("got %s", dump(got))
+		}
+		mustContain(t, "message", got[0].Message, "a 1.35 server has no such resource")
 	})
 	t.Run("removed without replacement", func(t *testing.T) {
 		psp := map[string]any{"apiVersion": "policy/v1beta1", "kind": "PodSecurityPolicy",

@@ -11,9 +11,19 @@ import (
 	"github.com/ssa-diff/ssa-diff/schema/builtin"
 )
 
-// KubernetesVersion is the release whose API the advice about apiVersions refers to: the
-// release of the embedded schemas.
+// KubernetesVersion is the release whose API the advice about apiVersions refers to when
+// no schemas are given (Options.Schemas): the latest embedded release. With schemas, the
+// advice names their minor (schema.Registry.Version).
 const KubernetesVersion = builtin.KubernetesVersion
+
+// kubernetes is the release the advice names: the minor of the schemas given, else
+// KubernetesVersion.
+func (a *analysis) kubernetes() string {
+	if a.opts.Schemas != nil {
+		return a.opts.Schemas.Version().String()
+	}
+	return KubernetesVersion
+}
 
 // Retirement says when a built-in apiVersion of a kind stopped being served, or was
 // deprecated, and what replaces it.
@@ -114,7 +124,7 @@ func (a *analysis) apiVersions() {
 	}
 	av := gvk.APIVersion()
 	if r, ok := RetirementOf(gvk); ok {
-		ad := retirementAdvice(gvk, r)
+		ad := retirementAdvice(gvk, r, a.kubernetes())
 		if a.res != nil && a.res.Rejection != nil && a.res.Rejection.Code == 405 {
 			// A kind the server only reads: no write reaches the deprecation warning.
 			ad.Message = strings.Replace(ad.Message, deprecationWarned, onlyRead, 1)
@@ -131,7 +141,7 @@ func (a *analysis) apiVersions() {
 	a.mismatch(gvk)
 }
 
-func retirementAdvice(gvk schema.GVK, r Retirement) Advice {
+func retirementAdvice(gvk schema.GVK, r Retirement, kubernetes string) Advice {
 	av := gvk.APIVersion()
 	var fix string
 	switch {
@@ -150,7 +160,7 @@ func retirementAdvice(gvk schema.GVK, r Retirement) Advice {
 		return Advice{ID: IDAPIVersionDeprecated, Severity: SeverityInfo, Message: msg + deprecationWarned, Fix: fix}
 	}
 	return Advice{ID: IDAPIVersionRemoved, Severity: SeverityWarning,
-		Message: fmt.Sprintf("%s %s is not served since Kubernetes %s: a %s server has no such resource, and the apply fails with no matches for kind %q in version %q", gvk.Kind, av, r.Removed, KubernetesVersion, gvk.Kind, av),
+		Message: fmt.Sprintf("%s %s is not served since Kubernetes %s: a %s server has no such resource, and the apply fails with no matches for kind %q in version %q", gvk.Kind, av, r.Removed, kubernetes, gvk.Kind, av),
 		Fix:     fix}
 }
 
@@ -225,7 +235,7 @@ func (a *analysis) mismatch(gvk schema.GVK) {
 		managers = append(managers, dropped[v]...)
 	}
 	if len(drops) > 0 {
-		d := fmt.Sprintf("managedFields entries of %s are at versions kube-apiserver %s no longer serves: the server drops them at this write, and their managers own nothing any more", strings.Join(drops, ", "), KubernetesVersion)
+		d := fmt.Sprintf("managedFields entries of %s are at versions kube-apiserver %s no longer serves: the server drops them at this write, and their managers own nothing any more", strings.Join(drops, ", "), a.kubernetes())
 		if msg == "" {
 			msg = d
 		} else {
