@@ -3,6 +3,7 @@ package merge
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -153,7 +154,7 @@ func TestUpdateScaleEntryOrder(t *testing.T) {
 	}
 }
 
-const updateScaleRequest = `{"endpoint":{"GVK":{"Group":"apps","Version":"v1","Kind":"Deployment"},"Namespace":"ns","Name":"web","Subresource":"scale"},"force":true,"live":{"kind":"Deployment","metadata":{"labels":{"app":"web"},"managedFields":[{"apiVersion":"apps/v1","fieldsType":"FieldsV1","fieldsV1":{"f:metadata":{"f:labels":{"f:app":{}},"f:name":{},"f:namespace":{},"f:resourceVersion":{},"f:uid":{}},"f:spec":{"f:replicas":{},"f:strategy":{"f:type":{}},"f:template":{"f:metadata":{"f:labels":{"f:app":{}}},"f:spec":{"f:containers":{"k:{\"name\":\"app\"}":{".":{},"f:args":{},"f:env":{"k:{\"name\":\"A\"}":{".":{},"f:name":{},"f:value":{}},"k:{\"name\":\"B\"}":{".":{},"f:name":{},"f:value":{}}},"f:image":{},"f:name":{},"f:ports":{"k:{\"containerPort\":443,\"protocol\":\"TCP\"}":{"f:protocol":{}}}}},"f:nodeSelector":{},"f:tolerations":{},"f:volumes":{"k:{\"name\":\"v\"}":{"f:configMap":{"f:name":{}},"f:name":{}}}}}}},"manager":"kube-controller-manager","operation":"Update","subresource":"status"}],"name":"web","namespace":"ns","resourceVersion":"10","uid":"00000000-0000-0000-0000-000000000001"},"spec":{"replicas":2,"selector":{"matchLabels":{"app":"web"}},"strategy":{"type":"RollingUpdate"},"template":{"metadata":{"labels":{"app":"web"}},"spec":{"containers":[{"args":["--port","80"],"env":[{"name":"A","value":"1"},{"name":"B","value":"2"}],"image":"nginx:1.27","name":"app","ports":[{"containerPort":80,"name":"http"},{"containerPort":443,"protocol":"TCP"}],"resources":{"limits":{"cpu":"500m"}}}],"nodeSelector":{"disk":"ssd"},"tolerations":[{"key":"k","operator":"Exists"}],"volumes":[{"configMap":{"name":"c"},"name":"v"}]}}}},"manager":"","object":{"apiVersion":"v1","kind":"Deployment","metadata":{"labels":{"app":"web"},"name":"web","namespace":"ns"},"spec":{"replicas":2,"selector":{"matchLabels":{"app":"web"}},"strategy":{"type":"RollingUpdate"},"template":{"metadata":{"labels":{"app":"web"}},"spec":{"containers":[{"args":["--port","80"],"env":[{"name":"A","value":"1"},{"name":"B","value":"2"}],"image":"nginx:1.27","name":"app","ports":[{"containerPort":80,"name":"http"},{"containerPort":443,"protocol":"TCP"}],"resources":{"limits":{"cpu":"500m"}}},{"image":"busybox","name":"side"}],"nodeSelector":{"disk":"ssd"},"tolerations":[{"key":"k","operator":"Exists"}],"volumes":[{"configMap":{"name":"c"},"name":"v"}]}}}}}`
+const updateScaleRequest = `{"endpoint":{"GVK":{"Group":"apps","Version":"v1","Kind":"Deployment"},"Namespace":"ns","Name":"web","Subresource":"scale"},"force":true,"live":{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"labels":{"app":"web"},"managedFields":[{"apiVersion":"apps/v1","fieldsType":"FieldsV1","fieldsV1":{"f:metadata":{"f:labels":{"f:app":{}},"f:name":{},"f:namespace":{},"f:resourceVersion":{},"f:uid":{}},"f:spec":{"f:replicas":{},"f:strategy":{"f:type":{}},"f:template":{"f:metadata":{"f:labels":{"f:app":{}}},"f:spec":{"f:containers":{"k:{\"name\":\"app\"}":{".":{},"f:args":{},"f:env":{"k:{\"name\":\"A\"}":{".":{},"f:name":{},"f:value":{}},"k:{\"name\":\"B\"}":{".":{},"f:name":{},"f:value":{}}},"f:image":{},"f:name":{},"f:ports":{"k:{\"containerPort\":443,\"protocol\":\"TCP\"}":{"f:protocol":{}}}}},"f:nodeSelector":{},"f:tolerations":{},"f:volumes":{"k:{\"name\":\"v\"}":{"f:configMap":{"f:name":{}},"f:name":{}}}}}}},"manager":"kube-controller-manager","operation":"Update","subresource":"status"}],"name":"web","namespace":"ns","resourceVersion":"10","uid":"00000000-0000-0000-0000-000000000001"},"spec":{"replicas":2,"selector":{"matchLabels":{"app":"web"}},"strategy":{"type":"RollingUpdate"},"template":{"metadata":{"labels":{"app":"web"}},"spec":{"containers":[{"args":["--port","80"],"env":[{"name":"A","value":"1"},{"name":"B","value":"2"}],"image":"nginx:1.27","name":"app","ports":[{"containerPort":80,"name":"http"},{"containerPort":443,"protocol":"TCP"}],"resources":{"limits":{"cpu":"500m"}}}],"nodeSelector":{"disk":"ssd"},"tolerations":[{"key":"k","operator":"Exists"}],"volumes":[{"configMap":{"name":"c"},"name":"v"}]}}}},"manager":"","object":{"apiVersion":"v1","kind":"Deployment","metadata":{"labels":{"app":"web"},"name":"web","namespace":"ns"},"spec":{"replicas":2,"selector":{"matchLabels":{"app":"web"}},"strategy":{"type":"RollingUpdate"},"template":{"metadata":{"labels":{"app":"web"}},"spec":{"containers":[{"args":["--port","80"],"env":[{"name":"A","value":"1"},{"name":"B","value":"2"}],"image":"nginx:1.27","name":"app","ports":[{"containerPort":80,"name":"http"},{"containerPort":443,"protocol":"TCP"}],"resources":{"limits":{"cpu":"500m"}}},{"image":"busybox","name":"side"}],"nodeSelector":{"disk":"ssd"},"tolerations":[{"key":"k","operator":"Exists"}],"volumes":[{"configMap":{"name":"c"},"name":"v"}]}}}}}`
 
 // TestApplyStatusVersionedEntriesPanic: a forced apply through /status by kubectl of a
 // Deployment whose live managedFields hold two Apply entries of kubectl recorded at
@@ -337,6 +338,29 @@ func TestOlderServerDumpUnchanged(t *testing.T) {
 		}
 		if res.Action != ActionUnchanged || len(res.Deleted) != 0 {
 			t.Errorf("status %v: %s, deleted %v", withStatus, res.Action, res.Deleted)
+		}
+	}
+}
+
+// TestLiveOfAnotherKind: the server holds an object as its endpoint's group and kind; a live
+// object of another one, or without kind, is refused as not predictable, never merged
+// (FuzzEngine found the engine answering two ways for a live object without kind, whose
+// apiVersion was not the endpoint's: testdata/fuzz/FuzzEngine/live-without-kind-other-group).
+func TestLiveOfAnotherKind(t *testing.T) {
+	e := New(schema.NewRegistry(), kubeapiserver.Latest())
+	object := map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{"name": "a", "namespace": "ns"}, "data": map[string]any{"k": "v"}}
+	for _, c := range []struct {
+		live map[string]any
+		want string
+	}{
+		{map[string]any{"apiVersion": "v1", "kind": "Secret", "metadata": map[string]any{"name": "a", "namespace": "ns"}}, "the live object is v1 Secret, not a ConfigMap of the core group"},
+		{map[string]any{"metadata": map[string]any{"name": "a", "namespace": "ns"}}, "the live object is an object without apiVersion or kind, not a ConfigMap"},
+		{map[string]any{"apiVersion": "apps/v1", "metadata": map[string]any{"name": "a", "namespace": "ns"}}, "the live object is apps/v1 without kind"},
+	} {
+		ep := Endpoint{GVK: schema.GVK{Version: "v1", Kind: "ConfigMap"}, Namespace: "ns", Name: "a"}
+		_, err := e.Apply(Request{Live: c.live, Object: object, Endpoint: ep, Manager: "kubectl", Now: time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC)})
+		if !errors.Is(err, ErrNotPredictable) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("live %v: err = %v, want ErrNotPredictable with %q", c.live, err, c.want)
 		}
 	}
 }

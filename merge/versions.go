@@ -95,8 +95,10 @@ func (e *Engine) admitVersion(req Request, c Client) (Request, *Result, error) {
 	}
 	at := schema.GVKOf(req.Live)
 	if at.Group != gvk.Group || at.Kind != gvk.Kind {
-		// A live object of another kind is a mismatch the request itself reports.
-		return req, nil, nil
+		// The server stores and returns an object as its endpoint's group and kind: a live
+		// object of another one (or of none) is not what any server holds there.
+		return req, nil, fmt.Errorf("%w: the live object is %s, not a %s of %s: no server holds it at %s", ErrNotPredictable,
+			describeGVK(at), gvk.Kind, groupName(gvk.Group), gvk.APIVersion())
 	}
 	if t, ok := e.schemas.Lookup(gvk); ok && e.model.Hub(t) != "" {
 		req.Live = unstructured.AsDecoded(req.Live)
@@ -126,7 +128,7 @@ func (e *Engine) admitVersion(req Request, c Client) (Request, *Result, error) {
 	}
 	if e.schemas.Serving(at) == schema.NotServed {
 		return req, nil, fmt.Errorf("%w: the live object is %s, a version kube-apiserver %s does not serve: no server returns it; read it again at %s",
-			ErrNotPredictable, at.APIVersion(), builtin.KubernetesVersion, gvk.APIVersion())
+			ErrNotPredictable, at.APIVersion(), e.schemas.Version(), gvk.APIVersion())
 	}
 	req.Live = unstructured.AsDecoded(req.Live)
 	conv, exact, err := e.convertObject(req.Live, gvk)
@@ -334,4 +336,24 @@ const methodNotAllowedMessage = "the server does not allow this method on the re
 // write of them is answered 405 MethodNotAllowed.
 func readOnlyKind(gvk schema.GVK) bool {
 	return gvk.Group == "" && gvk.Kind == "ComponentStatus"
+}
+
+// describeGVK names a live object's type for a message: "apps/v1 Deployment", "an object
+// without apiVersion or kind".
+func describeGVK(g schema.GVK) string {
+	switch {
+	case g.Kind == "" && g.Group == "" && g.Version == "":
+		return "an object without apiVersion or kind"
+	case g.Kind == "":
+		return fmt.Sprintf("%s without kind", g.APIVersion())
+	}
+	return g.APIVersion() + " " + g.Kind
+}
+
+// groupName is a group for a message, the core group named so.
+func groupName(group string) string {
+	if group == "" {
+		return "the core group"
+	}
+	return "group " + group
 }
