@@ -17,7 +17,7 @@ import (
 
 // ErrMinorNotPredicted says that ssa-diff does not predict the Kubernetes minor a case was
 // recorded from (yet): the server model or the embedded schemas of that minor are missing.
-var ErrMinorNotPredicted = errors.New("Kubernetes minor not predicted")
+var ErrMinorNotPredicted = errors.New("kubernetes minor not predicted")
 
 // Registry returns the built-in schemas of the case's minor plus the case's CRDs.
 func (c *Case) Registry() (*schema.Registry, error) {

@@ -124,11 +124,11 @@ func (r *request) apply(live, cfg map[string]any, manager string, force bool) *R
 	if err := setManagedFields(obj, entries, r.e.compactManagedFields); err != nil {
 		return reject(internalError(err.Error()))
 	}
-	if err := r.prepare(created, out.decoded, obj, live); err != nil {
-		return reject(internalError(err.Error()))
-	}
 	if s := r.checkIdentity(live, obj, cfg, created); s != nil {
 		return reject(s)
+	}
+	if err := r.prepare(created, out.decoded, obj, live); err != nil {
+		return reject(prepareError(err))
 	}
 	put := r.restoreEmpties(obj, out.empties)
 	if s := r.validate(obj, liveIfUpdate(created, live)); s != nil {
@@ -508,11 +508,27 @@ func (r *request) prepare(created bool, decoded, obj, live map[string]any) error
 			}
 			decoded = hd
 		}
+		// Mutating admission runs on the object field management made, before the
+		// registry's rules (rules.md admission).
+		if a := r.e.model.Admit(t, r.ep.Subresource, obj, live); a.Forbidden != "" {
+			_, name := nsName(obj)
+			return forbidden(r.typ, name, a.Forbidden)
+		}
 		if created {
 			return r.e.model.PrepareForCreate(t, decoded, obj)
 		}
 		return r.e.model.PrepareForUpdate(t, r.ep.Subresource, decoded, obj, live)
 	})
+}
+
+// prepareError is the answer for an error of prepare: the server's own refusal (an
+// admission plugin's 403), or an internal error.
+func prepareError(err error) *StatusError {
+	var s *StatusError
+	if errors.As(err, &s) {
+		return s
+	}
+	return internalError(err.Error())
 }
 
 // keepDecoded copies obj, the object of a write before defaulting, when the model's rules

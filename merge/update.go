@@ -106,7 +106,7 @@ func (r *request) updateObject(live, next map[string]any, manager string) *Resul
 		return res
 	}
 	if err := r.prepare(created, decoded, next, live); err != nil {
-		res.Action, res.Rejection = ActionRejected, internalError(err.Error())
+		res.Action, res.Rejection = ActionRejected, prepareError(err)
 		return res
 	}
 	put := r.restoreEmpties(next, empties)

@@ -14,9 +14,11 @@
 //   - the registry strategy: rules that prepare the object for storage — status reset,
 //     generation, fields of disabled features dropped, values the server assigns
 //     ([Strategy]), and the fields a subresource may not write ([ResetFields]);
+//   - admission: the plugins of the admission chain that fill in or refuse a write by what
+//     the object says, between field management and the registry's rules ([Admitter]);
 //   - validation: the 422s of the kind ([Validator]).
 //
-// A [Model] is all four. Package merge asks a Model at each of those steps and knows
+// A [Model] is all five. Package merge asks a Model at each of those steps and knows
 // nothing else of the server; package server/kubeapiserver is kube-apiserver's own, at a
 // chosen Kubernetes minor (package server/version); [FieldManagementOnly] does nothing but
 // what every kind shares, as the client-go and controller-runtime fakes do. The contract

@@ -61,6 +61,11 @@ func (FieldManagementOnly) PrepareForUpdate(t *schema.Type, subresource string, 
 	return nil
 }
 
+// Admit admits every write unchanged.
+func (FieldManagementOnly) Admit(*schema.Type, string, map[string]any, map[string]any) Admission {
+	return Admission{}
+}
+
 // Assigned knows of nothing the server assigns.
 func (FieldManagementOnly) Assigned(*schema.Type, bool, map[string]any) []string { return nil }
 

@@ -14,6 +14,7 @@ type Model interface {
 	Defaulter
 	Converter
 	Strategy
+	Admitter
 	Validator
 	// Version is the Kubernetes minor the model's server runs: the field manager's own
 	// rules that changed between minors (reset fields, the apply patch's messages) follow
@@ -80,6 +81,23 @@ type Strategy interface {
 	// obj, the object a write of kind t stores (create is true for a create), with values
 	// no prediction can know.
 	Assigned(t *schema.Type, create bool, obj map[string]any) []string
+}
+
+// Admitter is the server's admission chain, as far as it changes or refuses a write by
+// what the object says (rules.md admission).
+type Admitter interface {
+	// Admit runs the admission plugins that look at obj, the object a write of kind t
+	// through subresource ("" for the main resource) is about to store once field
+	// management has made it, before the registry's rules; old is the stored object on an
+	// update, nil on a create. The plugins may change obj.
+	Admit(t *schema.Type, subresource string, obj, old map[string]any) Admission
+}
+
+// Admission is what the admission chain says of a write.
+type Admission struct {
+	// Forbidden, when not empty, is why a plugin refuses the write: the server answers
+	// 403 Forbidden, `<resource> "<name>" is forbidden: <Forbidden>`.
+	Forbidden string
 }
 
 // Validator is the registry's validation.

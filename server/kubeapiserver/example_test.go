@@ -49,3 +49,29 @@ func ExampleConfig_serviceIPFamilies() {
 	// create [IPv4 IPv6] [.spec.clusterIP .spec.clusterIPs]
 	// 422 Service "api" is invalid: spec.ipFamilyPolicy: Invalid value: "RequireDualStack": this cluster is not configured for dual-stack services
 }
+
+// The default admission plugins fill in what every kube-apiserver adds to a new Pod — its
+// priority, preemption policy and the not-ready and unreachable tolerations — without an
+// owner in managedFields, and refuse a priority its class does not give (403).
+func ExampleModel_Admit() {
+	reg := schema.NewRegistry()
+	now := time.Date(2026, 12, 3, 9, 0, 0, 0, time.UTC)
+	engine := merge.New(reg, kubeapiserver.Latest())
+	res, err := engine.Apply(merge.Request{Manager: "gitops", Now: now, Object: decode(`{"apiVersion":"v1","kind":"Pod",
+	  "metadata":{"name":"app","namespace":"shop"},"spec":{"containers":[{"name":"app","image":"nginx:1.27"}]}}`)})
+	if err != nil {
+		log.Fatal(err)
+	}
+	spec := res.Object["spec"].(map[string]any)
+	fmt.Println(res.Action, spec["priority"], spec["preemptionPolicy"], len(spec["tolerations"].([]any)))
+
+	res, err = engine.Apply(merge.Request{Manager: "gitops", Now: now, Object: decode(`{"apiVersion":"v1","kind":"Pod",
+	  "metadata":{"name":"app","namespace":"shop"},"spec":{"priority":1000,"containers":[{"name":"app","image":"nginx:1.27"}]}}`)})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(res.Rejection.Code, res.Rejection.Message)
+	// Output:
+	// create 0 PreemptLowerPriority 2
+	// 403 pods "app" is forbidden: the integer value of priority (1000) must not be provided in pod spec; priority admission controller computed 0 from the given PriorityClass name
+}

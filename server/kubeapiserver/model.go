@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/ssa-diff/ssa-diff/internal/admission"
 	"github.com/ssa-diff/ssa-diff/internal/conversion"
 	"github.com/ssa-diff/ssa-diff/internal/crdvalidation"
 	"github.com/ssa-diff/ssa-diff/internal/defaults"
@@ -37,6 +38,11 @@ type Config struct {
 	// Empty: not declared; refusals are those of the recording server, an IPv4 cluster,
 	// and the families it adds are left to Result.Assigned.
 	ServiceIPFamilies []string
+	// DisableAdmission is kube-apiserver without the admission plugins that fill in a
+	// write (--disable-admission-plugins naming Priority, DefaultTolerationSeconds,
+	// StorageObjectInUseProtection and TaintNodesByCondition): what the registry alone
+	// stores. The zero Config runs them, as every kube-apiserver does by default.
+	DisableAdmission bool
 }
 
 // Model is kube-apiserver around field management, for the cluster of a Config: the
@@ -270,6 +276,16 @@ func (m *Model) PrepareForUpdate(t *schema.Type, subresource string, decoded, ob
 	return nil
 }
 
+// Admit runs kube-apiserver's default admission plugins that change or refuse a built-in
+// object by what it says (package internal/admission).
+func (m *Model) Admit(t *schema.Type, subresource string, obj, old map[string]any) server.Admission {
+	if !m.builtinKnown(t) || m.cfg.DisableAdmission {
+		return server.Admission{}
+	}
+	res := admission.Admit(admission.Write{Group: t.GVK.Group, Kind: t.GVK.Kind, Subresource: subresource, Create: old == nil}, obj, old)
+	return server.Admission{Forbidden: res.Forbidden}
+}
+
 // KeepDecoded reports whether the built-in kind's registry rules look at the object as
 // decoded before defaulting (strategy.NeedsDecoded).
 func (m *Model) KeepDecoded(t *schema.Type, subresource string, create bool) bool {
@@ -284,6 +300,9 @@ func (m *Model) Assigned(t *schema.Type, create bool, obj map[string]any) []stri
 	if m.builtinKnown(t) {
 		for _, a := range strategy.Assigned(t.GVK.APIVersion(), t.GVK.Kind, obj, create) {
 			out = append(out, a.String())
+		}
+		if create && !m.cfg.DisableAdmission {
+			out = append(out, admission.Assigned(t.GVK.Group, t.GVK.Kind, obj)...)
 		}
 		return out
 	}

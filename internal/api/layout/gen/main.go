@@ -102,37 +102,42 @@ func readTypes(dir string) (map[string][]string, error) {
 			continue
 		}
 		fs := token.NewFileSet()
-		pkgs, err := parser.ParseDir(fs, filepath.Join(dir, g.Name()), func(fi os.FileInfo) bool {
-			n := fi.Name()
-			return strings.HasSuffix(n, ".go") && !strings.HasSuffix(n, "_test.go") && !strings.HasPrefix(n, "zz_generated")
-		}, parser.SkipObjectResolution)
+		gdir := filepath.Join(dir, g.Name())
+		entries, err := os.ReadDir(gdir)
 		if err != nil {
 			return nil, err
 		}
-		for name, p := range pkgs {
-			for _, f := range p.Files {
-				ast.Inspect(f, func(n ast.Node) bool {
-					ts, ok := n.(*ast.TypeSpec)
-					if !ok {
-						return true
-					}
-					st, ok := ts.Type.(*ast.StructType)
-					if !ok {
-						return false
-					}
-					var fields []string
-					for _, fl := range st.Fields.List {
-						if len(fl.Names) == 0 {
-							fields = append(fields, embeddedName(fl.Type))
-						}
-						for _, n := range fl.Names {
-							fields = append(fields, n.Name)
-						}
-					}
-					out[name+"."+ts.Name.Name] = fields
-					return false
-				})
+		for _, e := range entries {
+			n := e.Name()
+			if e.IsDir() || !strings.HasSuffix(n, ".go") || strings.HasSuffix(n, "_test.go") || strings.HasPrefix(n, "zz_generated") {
+				continue
 			}
+			f, err := parser.ParseFile(fs, filepath.Join(gdir, n), nil, parser.SkipObjectResolution)
+			if err != nil {
+				return nil, err
+			}
+			name := f.Name.Name
+			ast.Inspect(f, func(n ast.Node) bool {
+				ts, ok := n.(*ast.TypeSpec)
+				if !ok {
+					return true
+				}
+				st, ok := ts.Type.(*ast.StructType)
+				if !ok {
+					return false
+				}
+				var fields []string
+				for _, fl := range st.Fields.List {
+					if len(fl.Names) == 0 {
+						fields = append(fields, embeddedName(fl.Type))
+					}
+					for _, n := range fl.Names {
+						fields = append(fields, n.Name)
+					}
+				}
+				out[name+"."+ts.Name.Name] = fields
+				return false
+			})
 		}
 	}
 	return out, nil
