@@ -43,6 +43,32 @@ func (noHooks) Default(t *schema.Type, obj map[string]any) error {
 	return nil
 }
 
+// DefaultApplied is Default for an apply's merged object: a custom resource gets its
+// CRD's structural defaults keeping the nulls its schema does not allow, as
+// apiextensions-apiserver defaults the merged object without decoding it.
+func (noHooks) DefaultApplied(t *schema.Type, obj map[string]any) error {
+	if t.Source == schema.SourceBuiltin {
+		return nil
+	}
+	if t.DefaultKeepingNulls != nil {
+		t.DefaultKeepingNulls(obj)
+	} else if t.Default != nil {
+		t.Default(obj)
+	}
+	return nil
+}
+
+// ReadStored reads a custom resource as apiextensions-apiserver decodes it from storage,
+// without the nulls its schema does not allow (the oracle answers with the object read
+// back); a built-in object as given.
+func (noHooks) ReadStored(t *schema.Type, obj map[string]any) map[string]any {
+	if t.Source != schema.SourceBuiltin && t.PruneNulls != nil && unstructured.HasNull(obj) {
+		obj = unstructured.DeepCopyObject(obj)
+		t.PruneNulls(obj)
+	}
+	return obj
+}
+
 func (noHooks) EmptyObject(t *schema.Type) map[string]any {
 	if t.Source == schema.SourceBuiltin && conversion.Versions(t.GVK.Group, t.GVK.Kind) != nil {
 		// A kind the oracle serves with the server's scheme: its creater makes the Go
