@@ -20,6 +20,7 @@ import (
 	"github.com/ssa-diff/ssa-diff/merge"
 	"github.com/ssa-diff/ssa-diff/schema"
 	"github.com/ssa-diff/ssa-diff/server/kubeapiserver"
+	"golang.org/x/term"
 )
 
 // ProgramName is the name to show in usage for a binary started as argv0: "kubectl
@@ -368,14 +369,11 @@ func parseFlags(prog string, args []string, stdout, stderr io.Writer) (*options,
 	return cfg, 0
 }
 
-// isTerminal reports whether w is a character device, as a terminal is.
+// isTerminal reports whether w is a terminal. A character device is not enough: /dev/null
+// is one too, and output sent there must not be coloured nor get a progress line (issue 29).
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	info, err := f.Stat()
-	return err == nil && info.Mode()&os.ModeCharDevice != 0
+	return ok && term.IsTerminal(int(f.Fd()))
 }
 
 // flagUsages lists the flags: name and argument on one line, the description indented below.

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -141,5 +142,31 @@ func TestStdin(t *testing.T) {
 	}
 	if out, _, code := run(t, string(manifest), "-", "-"); code != 2 || !strings.Contains(out, "standard input (-) can be read only once") {
 		t.Errorf("reading stdin twice: exit %d, %q", code, out)
+	}
+}
+
+// /dev/null is a character device but not a terminal: --color auto gives no colour there,
+// and nothing takes it for a terminal (issue 29).
+func TestColorAutoNotOnDevNull(t *testing.T) {
+	t.Setenv("NO_COLOR", "")
+	t.Setenv("TERM", "xterm-256color")
+	null, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer null.Close()
+	if isTerminal(null) {
+		t.Errorf("isTerminal(%s) = true", os.DevNull)
+	}
+	cfg, code := parseFlags("ssa-diff", []string{"--color", "auto", "m.yaml"}, null, io.Discard)
+	if cfg == nil {
+		t.Fatalf("exit %d", code)
+	}
+	if cfg.color {
+		t.Errorf("--color auto with standard output on %s: colour on", os.DevNull)
+	}
+	cfg, _ = parseFlags("ssa-diff", []string{"--color", "always", "m.yaml"}, null, io.Discard)
+	if cfg == nil || !cfg.color {
+		t.Errorf("--color always with standard output on %s: colour off", os.DevNull)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"debug/elf"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -236,17 +237,25 @@ func TestKrewManifest(t *testing.T) {
 // run's page, the HTML report written for the upload step, the exit status and the HTML
 // report's path as step outputs, the step failing as ssa-diff's status says.
 func TestGitHubAction(t *testing.T) {
+	// Every key action.yml may hold: decoded strictly, a key GitHub does not know, one
+	// indented under the wrong parent or written twice (as `summary:` once was, under
+	// `version:`, which gave version summary's description) is an error.
+	type input struct {
+		Description string
+		Required    bool
+		Default     *string
+	}
 	var action struct {
-		Inputs  map[string]struct{ Required bool }
-		Outputs map[string]struct{ Value string }
-		Runs    struct {
+		Name, Description, Author string
+		Branding                  struct{ Icon, Color string }
+		Inputs                    map[string]input
+		Outputs                   map[string]struct{ Description, Value string }
+		Runs                      struct {
 			Using string
 			Steps []struct {
-				Run  string
-				Uses string
-				If   string
-				With map[string]string
-				Env  map[string]string
+				Name, ID, If, Uses, Shell, Run string
+				With                           map[string]string
+				Env                            map[string]string
 			}
 		}
 	}
@@ -254,11 +263,32 @@ func TestGitHubAction(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := yaml.Unmarshal(data, &action); err != nil {
-		t.Fatal(err)
+	if err := yaml.UnmarshalStrict(data, &action); err != nil {
+		t.Fatalf("action.yml: %v", err)
 	}
 	if action.Runs.Using != "composite" || !action.Inputs["manifests"].Required || action.Outputs["exit-code"].Value == "" {
 		t.Errorf("action.yml: %+v", action)
+	}
+	// Each input the steps read is declared, each declared one is read, and each has a
+	// description; an optional one has a default.
+	steps, err := json.Marshal(action.Runs.Steps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	used := map[string]bool{}
+	for _, m := range regexp.MustCompile(`\binputs\.([A-Za-z0-9_-]+)`).FindAllStringSubmatch(string(steps), -1) {
+		used[m[1]] = true
+		if _, ok := action.Inputs[m[1]]; !ok {
+			t.Errorf("the steps read inputs.%s, which action.yml does not declare", m[1])
+		}
+	}
+	for name, in := range action.Inputs {
+		if !used[name] {
+			t.Errorf("the input %q is declared but no step reads it", name)
+		}
+		if in.Description == "" || (!in.Required && in.Default == nil) {
+			t.Errorf("the input %q: %+v", name, in)
+		}
 	}
 	scripts := 0
 	for _, s := range action.Runs.Steps {
