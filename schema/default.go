@@ -137,3 +137,14 @@ func additionalSchema(s *spec.Schema) *spec.Schema {
 	}
 	return nil
 }
+
+// ReadNulls is obj as decoding reads it back from storage: without the nulls PruneNulls
+// drops (a copy when there are some), obj itself when the type drops none.
+func (t *Type) ReadNulls(obj map[string]any) map[string]any {
+	if t.PruneNulls == nil || !unstructured.HasNull(obj) {
+		return obj
+	}
+	obj = unstructured.DeepCopyObject(obj)
+	t.PruneNulls(obj)
+	return obj
+}

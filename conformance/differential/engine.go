@@ -46,27 +46,22 @@ func (noHooks) Default(t *schema.Type, obj map[string]any) error {
 // DefaultApplied is Default for an apply's merged object: a custom resource gets its
 // CRD's structural defaults keeping the nulls its schema does not allow, as
 // apiextensions-apiserver defaults the merged object without decoding it.
-func (noHooks) DefaultApplied(t *schema.Type, obj map[string]any) error {
-	if t.Source == schema.SourceBuiltin {
+func (h noHooks) DefaultApplied(t *schema.Type, obj map[string]any) error {
+	if t.Source != schema.SourceBuiltin && t.DefaultKeepingNulls != nil {
+		t.DefaultKeepingNulls(obj)
 		return nil
 	}
-	if t.DefaultKeepingNulls != nil {
-		t.DefaultKeepingNulls(obj)
-	} else if t.Default != nil {
-		t.Default(obj)
-	}
-	return nil
+	return h.Default(t, obj)
 }
 
 // ReadStored reads a custom resource as apiextensions-apiserver decodes it from storage,
 // without the nulls its schema does not allow (the oracle answers with the object read
 // back); a built-in object as given.
 func (noHooks) ReadStored(t *schema.Type, obj map[string]any) map[string]any {
-	if t.Source != schema.SourceBuiltin && t.PruneNulls != nil && unstructured.HasNull(obj) {
-		obj = unstructured.DeepCopyObject(obj)
-		t.PruneNulls(obj)
+	if t.Source == schema.SourceBuiltin {
+		return obj
 	}
-	return obj
+	return t.ReadNulls(obj)
 }
 
 func (noHooks) EmptyObject(t *schema.Type) map[string]any {

@@ -146,11 +146,7 @@ func (m *Model) ReadStored(t *schema.Type, obj map[string]any) map[string]any {
 	if m.builtinKnown(t) {
 		return m.defaults.ReadStored(t.GVK.APIVersion(), t.GVK.Kind, obj)
 	}
-	if t.PruneNulls != nil && unstructured.HasNull(obj) {
-		obj = unstructured.DeepCopyObject(obj)
-		t.PruneNulls(obj)
-	}
-	return obj
+	return t.ReadNulls(obj)
 }
 
 // DefaultApplied is Default for the merged object of an apply: a custom resource keeps
