@@ -95,6 +95,8 @@ type request struct {
 	warnings []string
 	// creating: the write creates the object (the live object is missing).
 	creating bool
+	// manager is the request's fieldManager, as the admission chain sees it.
+	manager string
 	// typed is the last object typed without strictness (the live object, which every
 	// step of an apply types again), by the identity of its map. Objects are not
 	// changed once typed: merges build new values, and the result is a copy.
@@ -114,7 +116,7 @@ func (e *Engine) newRequest(req Request) (*request, error) {
 	if typ == nil {
 		return nil, fmt.Errorf("%w: no schema for %s", ErrNotPredictable, ep.GVK)
 	}
-	r := &request{e: e, ep: ep, typ: typ, version: smdpath.APIVersion(ep.GVK.APIVersion()), now: req.Now.UTC().Truncate(time.Second), warnings: warns}
+	r := &request{e: e, ep: ep, typ: typ, version: smdpath.APIVersion(ep.GVK.APIVersion()), now: req.Now.UTC().Truncate(time.Second), warnings: warns, manager: req.Manager}
 	if req.Now.IsZero() {
 		r.now = time.Now().UTC().Truncate(time.Second)
 	}
