@@ -222,14 +222,16 @@ func addNotReadyTaint(obj map[string]any) {
 
 // Assigned lists, as dotted paths, the fields of obj, the object a create of group and
 // kind stores, that an admission plugin fills from objects the prediction cannot see: the
-// priority and preemption policy of a Pod naming a class the cluster state does not say.
+// priority and preemption policy of a Pod naming a class the cluster state does not say,
+// the name of the ServiceAccount token volume (TokenVolumeStandIn in the prediction).
 func (c *Chain) Assigned(group, kind string, obj map[string]any) []string {
 	if group != "" || kind != "Pod" {
 		return nil
 	}
+	out := tokenVolumeAssigned(obj)
 	spec := unstructured.Object(obj, "spec")
 	if _, _, known := c.priorityClass(unstructured.Str(spec, "priorityClassName")); !known && spec["priority"] == nil {
-		return []string{".spec.priority", ".spec.preemptionPolicy"}
+		out = append(out, ".spec.priority", ".spec.preemptionPolicy")
 	}
-	return nil
+	return out
 }

@@ -133,7 +133,7 @@ func (w Write) is(group, kind string) bool {
 func (c *Chain) Mutate(w Write) server.Admission {
 	var out server.Admission
 	for _, plugin := range []func(Write, *server.Admission){
-		c.namespaceLifecycle, c.priority, c.defaultTolerationSeconds, c.defaultStorageClass,
+		c.namespaceLifecycle, c.serviceAccount, c.priority, c.defaultTolerationSeconds, c.defaultStorageClass,
 		c.storageObjectInUseProtection, c.defaultIngressClass, c.taintNodesByCondition,
 	} {
 		plugin(w, &out)
@@ -145,10 +145,14 @@ func (c *Chain) Mutate(w Write) server.Admission {
 	return out
 }
 
-// Validate runs the validating phase: PodSecurity and the validating admission
-// policies.
+// Validate runs the validating phase: the plugins' validation in the server's order
+// (ServiceAccount), then PodSecurity and the validating admission policies.
 func (c *Chain) Validate(w Write) server.Admission {
 	var out server.Admission
+	c.validateServiceAccount(w, &out)
+	if out.Refusal != nil {
+		return out
+	}
 	c.callLibrary(wire.PhaseValidating, w, &out)
 	return out
 }
