@@ -69,7 +69,9 @@ func (r *request) admitted(a server.Admission) *StatusError {
 	if a.Refusal == nil {
 		return nil
 	}
-	return statusError(a.Refusal)
+	s := statusError(a.Refusal)
+	s.Admission = a.RefusedBy
+	return s
 }
 
 // auditPrefix starts the annotations the server would write to its audit log (a policy's

@@ -131,6 +131,9 @@ type Admission struct {
 	// a plugin or a policy, 404 for a namespace that does not exist, 422 from a policy
 	// whose reason says Invalid.
 	Refusal *metav1.Status
+	// RefusedBy names the plugin that refused: NamespaceLifecycle, ServiceAccount,
+	// Priority, PodSecurity, ValidatingAdmissionPolicy, MutatingAdmissionPolicy …
+	RefusedBy string
 	// Warnings are what the server sends back in Warning headers (a policy's Warn action,
 	// PodSecurity's warn level); they come with a refusal too.
 	Warnings []string

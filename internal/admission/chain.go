@@ -132,12 +132,17 @@ func (w Write) is(group, kind string) bool {
 // admission policies. The first refusal ends it.
 func (c *Chain) Mutate(w Write) server.Admission {
 	var out server.Admission
-	for _, plugin := range []func(Write, *server.Admission){
-		c.namespaceLifecycle, c.serviceAccount, c.priority, c.defaultTolerationSeconds, c.defaultStorageClass,
-		c.storageObjectInUseProtection, c.defaultIngressClass, c.taintNodesByCondition,
+	for _, p := range []struct {
+		name  string
+		admit func(Write, *server.Admission)
+	}{
+		{"NamespaceLifecycle", c.namespaceLifecycle}, {"ServiceAccount", c.serviceAccount}, {"TaintNodesByCondition", c.taintNodesByCondition},
+		{"Priority", c.priority}, {"DefaultTolerationSeconds", c.defaultTolerationSeconds}, {"DefaultStorageClass", c.defaultStorageClass},
+		{"StorageObjectInUseProtection", c.storageObjectInUseProtection}, {"DefaultIngressClass", c.defaultIngressClass},
 	} {
-		plugin(w, &out)
+		p.admit(w, &out)
 		if out.Refusal != nil {
+			out.RefusedBy = p.name
 			return out
 		}
 	}
@@ -151,6 +156,7 @@ func (c *Chain) Validate(w Write) server.Admission {
 	var out server.Admission
 	c.validateServiceAccount(w, &out)
 	if out.Refusal != nil {
+		out.RefusedBy = "ServiceAccount"
 		return out
 	}
 	c.callLibrary(wire.PhaseValidating, w, &out)
@@ -187,7 +193,7 @@ func (c *Chain) callLibrary(phase string, w Write, out *server.Admission) {
 		out.NotPredicted = append(out.NotPredicted, fmt.Sprintf("an admission policy asks the authorizer whether %s may %s: not known (answered as no opinion, as an authorizer that knows nothing answers); say it with an authorization rule", c.requester(u), u))
 	}
 	if a.Refusal != nil {
-		out.Refusal = a.Refusal
+		out.Refusal, out.RefusedBy = a.Refusal, a.RefusedBy
 		return
 	}
 	if a.Object != nil {

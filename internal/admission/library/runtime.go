@@ -137,11 +137,12 @@ func (r *Runtime) Call(call wire.Call) (wire.Answer, error) {
 		return wire.Answer{}, err
 	}
 	var refusal error
+	var refusedBy string
 	var changed map[string]any
 	switch call.Phase {
 	case wire.PhaseMutating:
 		if r.mutating != nil && r.mutating.Handles(attrs.GetOperation()) {
-			refusal = r.mutating.Admit(ctx, attrs, r.cluster.objectInterfaces(call))
+			refusal, refusedBy = r.mutating.Admit(ctx, attrs, r.cluster.objectInterfaces(call)), "MutatingAdmissionPolicy"
 			if refusal == nil {
 				if u, ok := attrs.GetObject().(*unstructured.Unstructured); ok && !sameObject(u.Object, call.Object) {
 					changed = u.Object
@@ -150,10 +151,10 @@ func (r *Runtime) Call(call wire.Call) (wire.Answer, error) {
 		}
 	case wire.PhaseValidating:
 		if r.podSecurity != nil {
-			refusal = r.podSecurity.validate(ctx, call, attrs, col)
+			refusal, refusedBy = r.podSecurity.validate(ctx, call, attrs, col), "PodSecurity"
 		}
 		if refusal == nil && r.validating != nil && r.validating.Handles(attrs.GetOperation()) {
-			refusal = r.validating.Validate(ctx, attrs, r.cluster.objectInterfaces(call))
+			refusal, refusedBy = r.validating.Validate(ctx, attrs, r.cluster.objectInterfaces(call)), "ValidatingAdmissionPolicy"
 		}
 	default:
 		return wire.Answer{}, fmt.Errorf("unknown admission phase %q", call.Phase)
@@ -167,7 +168,7 @@ func (r *Runtime) Call(call wire.Call) (wire.Answer, error) {
 		if !ok {
 			return wire.Answer{}, fmt.Errorf("admission failed: %w", refusal)
 		}
-		a.Refusal = st
+		a.Refusal, a.RefusedBy = st, refusedBy
 	}
 	return a, nil
 }

@@ -76,6 +76,9 @@ type Call struct {
 type Answer struct {
 	// Refusal is the server's answer refusing the write, nil when admitted.
 	Refusal *metav1.Status `json:"refusal,omitempty"`
+	// RefusedBy names the plugin that refused: PodSecurity, ValidatingAdmissionPolicy or
+	// MutatingAdmissionPolicy.
+	RefusedBy string `json:"refusedBy,omitempty"`
 	// Warnings are the server's Warning headers, in order.
 	Warnings []string `json:"warnings,omitempty"`
 	// Audit are the annotations the server writes to its audit log, "key: value".
