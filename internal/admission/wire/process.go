@@ -51,7 +51,7 @@ func Exec(path string, setup Setup) (Library, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("starting %s: %w", path, err)
 	}
-	p := &process{cmd: cmd, in: in, out: bufio.NewReader(out), stderr: stderr, path: path}
+	p := &process{cmd: cmd, in: in, out: newReader(out), stderr: stderr, path: path}
 	reply, err := p.roundTrip(message{Setup: &setup})
 	if err == nil && !reply.Ready {
 		err = errors.New("it did not say it was ready")
@@ -71,6 +71,10 @@ func (p *process) Call(c Call) (Answer, error) {
 		return Answer{}, p.broken
 	}
 	reply, err := p.roundTrip(message{Call: &c})
+	var answered *answerError
+	if errors.As(err, &answered) {
+		return Answer{}, fmt.Errorf("%s: %w", p.path, err) // the helper goes on
+	}
 	if err != nil {
 		p.broken = fmt.Errorf("%s: %w", p.path, err)
 		return Answer{}, p.broken
@@ -81,12 +85,21 @@ func (p *process) Call(c Call) (Answer, error) {
 	return *reply.Answer, nil
 }
 
-func (p *process) roundTrip(m message) (message, error) {
+// encodeLine is a message as one line.
+func encodeLine(m message) ([]byte, error) {
 	b, err := json.Marshal(m)
+	if err != nil {
+		return nil, err
+	}
+	return append(b, '\n'), nil
+}
+
+func (p *process) roundTrip(m message) (message, error) {
+	b, err := encodeLine(m)
 	if err != nil {
 		return message{}, err
 	}
-	if _, err := p.in.Write(append(b, '\n')); err != nil {
+	if _, err := p.in.Write(b); err != nil {
 		return message{}, p.failed(err)
 	}
 	line, err := p.out.ReadBytes('\n')
@@ -98,13 +111,23 @@ func (p *process) roundTrip(m message) (message, error) {
 		return message{}, fmt.Errorf("unreadable answer: %w", err)
 	}
 	if reply.Error != "" {
-		return message{}, errors.New(reply.Error)
+		return message{}, &answerError{reply.Error}
 	}
 	return reply, nil
 }
 
+// answerError is the helper's answer that it could not do what was asked.
+type answerError struct{ msg string }
+
+func (e *answerError) Error() string { return e.msg }
+
+func newReader(r io.Reader) *bufio.Reader { return bufio.NewReaderSize(r, 64<<10) }
+
 // failed is a broken pipe explained by what the helper wrote to its standard error.
 func (p *process) failed(err error) error {
+	if p.stderr == nil {
+		return err
+	}
 	if s := strings.TrimSpace(p.stderr.String()); s != "" {
 		return fmt.Errorf("%w: %s", err, s)
 	}
@@ -149,11 +172,11 @@ func Serve(in io.Reader, out io.Writer, newLibrary func(Setup) (Library, error))
 	r := bufio.NewReader(in)
 	w := bufio.NewWriter(out)
 	send := func(m message) error {
-		b, err := json.Marshal(m)
+		b, err := encodeLine(m)
 		if err != nil {
 			return err
 		}
-		if _, err := w.Write(append(b, '\n')); err != nil {
+		if _, err := w.Write(b); err != nil {
 			return err
 		}
 		return w.Flush()
