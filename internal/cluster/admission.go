@@ -146,7 +146,9 @@ func paramKinds(objs []json.RawMessage) []AdmissionKind {
 		k.Plugins = "the params of " + p.Kind + " " + strconv.Quote(p.Metadata.Name)
 		out = append(out, k)
 	}
-	sort.Slice(out, func(i, j int) bool { return kindString(out[i].Group, out[i].Kind) < kindString(out[j].Group, out[j].Kind) })
+	sort.Slice(out, func(i, j int) bool {
+		return kindString(out[i].Group, out[i].Kind) < kindString(out[j].Group, out[j].Kind)
+	})
 	return out
 }
 
