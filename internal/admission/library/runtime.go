@@ -1,6 +1,7 @@
 package library
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -10,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/ssa-diff/ssa-diff/internal/admission/wire"
+	unstructuredcopy "github.com/ssa-diff/ssa-diff/internal/unstructured"
 	"github.com/ssa-diff/ssa-diff/server/clusterstate"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -275,8 +277,20 @@ func contains(list []string, s string) bool {
 	return false
 }
 
+// deepCopy copies an object through its JSON: the engine's objects may hold parts as JSON
+// text (json.RawMessage managedFields), which the plugins read as decoded JSON.
 func deepCopy(m map[string]any) map[string]any {
-	return runtime.DeepCopyJSON(m)
+	b, err := json.Marshal(m)
+	if err != nil {
+		return runtime.DeepCopyJSON(m)
+	}
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.UseNumber()
+	var out map[string]any
+	if err := d.Decode(&out); err != nil {
+		return runtime.DeepCopyJSON(m)
+	}
+	return unstructuredcopy.CopyAsDecoded(out)
 }
 
 // nameOf is the name a refusal names: the request's, else the object's (or its
