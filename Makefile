@@ -155,7 +155,7 @@ e2e:
 		echo "building kube-apiserver $(KUBE_VERSION) and etcd into $(KUBE_BIN), once (~10-15 min on 2 cores)"; \
 		sh conformance/kube-apiserver/build.sh "$(KUBE_BIN)" $(KUBE_VERSION); \
 	fi
-	SSA_DIFF_E2E=1 SSA_DIFF_KUBE_BIN="$(KUBE_BIN)" $(GO) test -count=1 -run '^(TestClusterE2E|TestClusterStoppedMidReadE2E)$$' -v ./cli
+	SSA_DIFF_E2E=1 SSA_DIFF_KUBE_BIN="$(KUBE_BIN)" $(GO) test -count=1 -run '^(TestClusterE2E|TestClusterStoppedMidReadE2E|TestAdmissionE2E)$$' -v ./cli
 	SSA_DIFF_E2E=1 SSA_DIFF_KUBE_BIN="$(KUBE_BIN)" $(GO) test -count=1 -run '^TestLiveFromClusterPicksMinor$$' -v ./conformance
 
 # The browser tests of the HTML report (go test runs them too, where chromium is installed),

@@ -331,6 +331,9 @@ func newKube(t *testing.T, cfg *rest.Config) *kube {
 		{"apps/v1", "Deployment", "deployments"}, {"autoscaling/v1", "Scale", "deployments"},
 		{"rbac.authorization.k8s.io/v1", "ClusterRole", "clusterroles"}, {"rbac.authorization.k8s.io/v1", "ClusterRoleBinding", "clusterrolebindings"},
 		{"apiextensions.k8s.io/v1", "CustomResourceDefinition", "customresourcedefinitions"}, {"stable.example.com/v1", "Backup", "backups"},
+		{"v1", "Pod", "pods"}, {"v1", "PersistentVolumeClaim", "persistentvolumeclaims"}, {"storage.k8s.io/v1", "StorageClass", "storageclasses"},
+		{"admissionregistration.k8s.io/v1", "ValidatingAdmissionPolicy", "validatingadmissionpolicies"},
+		{"admissionregistration.k8s.io/v1", "ValidatingAdmissionPolicyBinding", "validatingadmissionpolicybindings"},
 	} {
 		gv, _ := schema.ParseGroupVersion(r.av)
 		if r.kind == "Scale" {
