@@ -136,9 +136,9 @@ func (c *Chain) Mutate(w Write) server.Admission {
 		name  string
 		admit func(Write, *server.Admission)
 	}{
-		{"NamespaceLifecycle", c.namespaceLifecycle}, {"ServiceAccount", c.serviceAccount}, {"TaintNodesByCondition", c.taintNodesByCondition},
+		{"NamespaceLifecycle", c.namespaceLifecycle}, {"LimitRanger", c.limitRanger}, {"ServiceAccount", c.serviceAccount}, {"TaintNodesByCondition", c.taintNodesByCondition},
 		{"Priority", c.priority}, {"DefaultTolerationSeconds", c.defaultTolerationSeconds}, {"DefaultStorageClass", c.defaultStorageClass},
-		{"StorageObjectInUseProtection", c.storageObjectInUseProtection}, {"DefaultIngressClass", c.defaultIngressClass},
+		{"StorageObjectInUseProtection", c.storageObjectInUseProtection}, {"RuntimeClass", c.runtimeClass}, {"DefaultIngressClass", c.defaultIngressClass},
 	} {
 		p.admit(w, &out)
 		if out.Refusal != nil {
@@ -154,10 +154,15 @@ func (c *Chain) Mutate(w Write) server.Admission {
 // (ServiceAccount), then PodSecurity and the validating admission policies.
 func (c *Chain) Validate(w Write) server.Admission {
 	var out server.Admission
-	c.validateServiceAccount(w, &out)
-	if out.Refusal != nil {
-		out.RefusedBy = "ServiceAccount"
-		return out
+	for _, p := range []struct {
+		name     string
+		validate func(Write, *server.Admission)
+	}{{"LimitRanger", c.validateLimitRanger}, {"ServiceAccount", c.validateServiceAccount}, {"RuntimeClass", c.validateRuntimeClass}} {
+		p.validate(w, &out)
+		if out.Refusal != nil {
+			out.RefusedBy = p.name
+			return out
+		}
 	}
 	c.callLibrary(wire.PhaseValidating, w, &out)
 	return out

@@ -311,6 +311,54 @@ cases.append({"name": "priority-class-missing", "description": "A Pod naming a P
               "rules": ["admission.priority"], "families": ["admission"], "manager": "deployer",
               "manifest": pod("priority-class-missing", spec_extra={"priorityClassName": "adm-absent"})})
 
+# ---- LimitRanger, RuntimeClass, ServiceAccount ----------------------------------------------
+
+def limitrange(ns, limits):
+    return dump({"apiVersion": "v1", "kind": "LimitRange", "metadata": {"name": "limits", "namespace": ns}, "spec": {"limits": limits}})
+
+
+cases.append({"name": "limitrange-defaults", "description": "A Pod created without resources in a namespace with a LimitRange: its containers get the "
+              "default limits and requests, and the annotation says which.",
+              "rules": ["admission.limit-ranger"], "families": ["admission"], "manager": "deployer",
+              "setup": [{"what": "LimitRange limits: Container default cpu 500m memory 256Mi, defaultRequest cpu 100m", "manager": "admin",
+                         "object": limitrange("limitrange-defaults", [{"type": "Container", "default": {"cpu": "500m", "memory": "256Mi"},
+                                                                          "defaultRequest": {"cpu": "100m"}}])}],
+              "manifest": dump({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "app", "namespace": "limitrange-defaults"},
+                                "spec": {"initContainers": [{"name": "init", "image": "busybox:1.37", "resources": {"limits": {"memory": "64Mi"}}}],
+                                         "containers": [{"name": "app", "image": "nginx:1.27"}]}})})
+cases.append({"name": "limitrange-max", "description": "A Pod whose container's limit is above the LimitRange's max: 403.",
+              "rules": ["admission.limit-ranger"], "families": ["admission"], "manager": "deployer",
+              "setup": [{"what": "LimitRange limits: Container max cpu 1", "manager": "admin",
+                         "object": limitrange("limitrange-max", [{"type": "Container", "max": {"cpu": "1"}}])}],
+              "manifest": pod("limitrange-max", spec_extra={"containers": [{"name": "app", "image": "nginx:1.27",
+                                                                            "resources": {"limits": {"cpu": "2"}, "requests": {"cpu": "500m"}}}]})})
+cases.append({"name": "limitrange-claim-max", "description": "A PersistentVolumeClaim asking more storage than the LimitRange's max: 403.",
+              "rules": ["admission.limit-ranger"], "families": ["admission"], "manager": "deployer",
+              "setup": [{"what": "LimitRange limits: PersistentVolumeClaim max storage 5Gi", "manager": "admin",
+                         "object": limitrange("limitrange-claim-max", [{"type": "PersistentVolumeClaim", "max": {"storage": "5Gi"}}])}],
+              "manifest": dump({"apiVersion": "v1", "kind": "PersistentVolumeClaim", "metadata": {"name": "data", "namespace": "limitrange-claim-max"},
+                                "spec": {"accessModes": ["ReadWriteOnce"], "storageClassName": "", "resources": {"requests": {"storage": "10Gi"}}}})})
+RC = dump({"apiVersion": "node.k8s.io/v1", "kind": "RuntimeClass", "metadata": {"name": "adm-sandboxed"}, "handler": "runsc",
+           "overhead": {"podFixed": {"cpu": "250m", "memory": "120Mi"}},
+           "scheduling": {"nodeSelector": {"sandbox": "true"}, "tolerations": [{"key": "sandbox", "operator": "Exists", "effect": "NoSchedule"}]}})
+cases.append({"name": "runtimeclass-overhead", "description": "A Pod naming a RuntimeClass gets its overhead, node selector and tolerations.",
+              "rules": ["admission.runtime-class"], "families": ["admission"], "manager": "deployer",
+              "setup": [{"what": "RuntimeClass adm-sandboxed (overhead, scheduling)", "manager": "admin", "object": RC}],
+              "manifest": pod("runtimeclass-overhead", spec_extra={"runtimeClassName": "adm-sandboxed", "nodeSelector": {"zone": "a"}})})
+cases.append({"name": "runtimeclass-missing", "description": "A Pod naming a RuntimeClass that does not exist: 403.",
+              "rules": ["admission.runtime-class"], "families": ["admission"], "manager": "deployer",
+              "manifest": pod("runtimeclass-missing", spec_extra={"runtimeClassName": "adm-absent"})})
+cases.append({"name": "serviceaccount-missing", "description": "A Pod naming a ServiceAccount that does not exist: 403 (after the server's retries).",
+              "rules": ["admission.service-account"], "families": ["admission"], "manager": "deployer",
+              "manifest": pod("serviceaccount-missing", spec_extra={"serviceAccountName": "builder"})})
+cases.append({"name": "serviceaccount-no-automount", "description": "A Pod of an account that does not mount its token and lists an image pull secret: "
+              "no token volume, the pull secret.",
+              "rules": ["admission.service-account"], "families": ["admission"], "manager": "deployer",
+              "setup": [{"what": "ServiceAccount builder (automountServiceAccountToken false, imagePullSecrets registry)", "manager": "admin",
+                         "object": dump({"apiVersion": "v1", "kind": "ServiceAccount", "metadata": {"name": "builder", "namespace": "serviceaccount-no-automount"},
+                                         "automountServiceAccountToken": False, "imagePullSecrets": [{"name": "registry"}]})}],
+              "manifest": pod("serviceaccount-no-automount", spec_extra={"serviceAccountName": "builder"})})
+
 HEADER = """# The cases ../record.py records with --admission from a kube-apiserver running its whole
 # default admission chain (record.sh: ServiceAccount on, the default ServiceAccount made in
 # each case namespace): admission policies, PodSecurity, NamespaceLifecycle, the default
