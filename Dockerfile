@@ -14,9 +14,12 @@ COPY . .
 ARG VERSION=devel
 ARG COMMIT=unknown
 RUN CGO_ENABLED=0 go build -trimpath -tags kustomize_disable_go_plugin_support -ldflags "-s -w -X github.com/ssa-diff/ssa-diff/cli.linkedVersion=${VERSION} -X github.com/ssa-diff/ssa-diff/cli.linkedCommit=${COMMIT}" -o /out/ssa-diff .
+# The helper for the cluster's admission policies and PodSecurity, found beside ssa-diff.
+RUN CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" -o /out/ssa-diff-admission ./cmd/ssa-diff-admission
 
 FROM scratch
 COPY --from=build /out/ssa-diff /ssa-diff
+COPY --from=build /out/ssa-diff-admission /ssa-diff-admission
 COPY LICENSE /LICENSE
 # nobody's uid: the image holds no passwd file, and ssa-diff needs no home.
 USER 65534:65534

@@ -1,6 +1,6 @@
 # ssa-diff — predict Kubernetes server-side apply offline.
 #
-#   make build          the binary, ./ssa-diff
+#   make build          the binary, ./ssa-diff, and its admission helper ./ssa-diff-admission
 #   make lint           staticcheck (STATICCHECK, fetched through the module proxy)
 #   make test           everything CI runs: vet, gofmt, staticcheck, unit tests, recorded cases, fixture score,
 #                       the differential modules, every fuzz target for 2 s
@@ -37,8 +37,11 @@ STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 # out (25 MB instead of 43).
 TAGS      ?= kustomize_disable_go_plugin_support
 
+# The helper ssa-diff starts for the cluster's admission policies and PodSecurity
+# (cmd/ssa-diff-admission), built beside the binary, where ssa-diff looks for it.
 build:
 	$(GO) build -tags $(TAGS) -o $(BIN) .
+	$(GO) build -o $(dir $(BIN))ssa-diff-admission ./cmd/ssa-diff-admission
 
 vet:
 	$(GO) vet ./...

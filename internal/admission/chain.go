@@ -173,7 +173,10 @@ func (c *Chain) callLibrary(phase string, w Write, out *server.Admission) {
 	if !c.needsLibrary || w.Type.Resource == "" {
 		return
 	}
-	if phase == wire.PhaseMutating && !c.cfg.State.Knows("admissionregistration.k8s.io", "MutatingAdmissionPolicyBinding") {
+	if phase == wire.PhaseMutating {
+		if c.cfg.State.Knows("admissionregistration.k8s.io", "MutatingAdmissionPolicyBinding") {
+			out.NotPredicted = append(out.NotPredicted, "the cluster state holds MutatingAdmissionPolicyBindings, which ssa-diff does not run yet: what they would change is not predicted")
+		}
 		return
 	}
 	lib, err := c.library(w)

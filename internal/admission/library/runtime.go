@@ -57,7 +57,7 @@ func New(s wire.Setup) (wire.Library, error) {
 			return nil, err
 		}
 	}
-	if c.holdsBindings("MutatingAdmissionPolicyBinding") {
+	if c.holdsBindings("MutatingAdmissionPolicyBinding") && len(s.OpenAPI) > 0 {
 		if r.mutating, err = newMutatingPolicies(c, r.stop); err != nil {
 			r.Close()
 			return nil, err
