@@ -71,7 +71,7 @@ func runAs(ctx context.Context, prog string, args []string, stdin io.Reader, std
 	}
 	inv := newInvocation(cfg, stdin, stdout, stderr, getenv)
 	return inv.execute(ctx, func(reg *schema.Registry) predictor {
-		model := kubeapiserver.MustNew(kubeapiserver.Config{Version: reg.Version(), ForbidPrivileged: !cfg.allowPrivileged, ServiceIPFamilies: cfg.serviceIPFamilies})
+		model := kubeapiserver.MustNew(kubeapiserver.Config{Minor: reg.Minor(), ForbidPrivileged: !cfg.allowPrivileged, ServiceIPFamilies: cfg.serviceIPFamilies})
 		return engine{merge.New(reg, model, merge.WithCompactManagedFields())}
 	})
 }
@@ -161,7 +161,7 @@ type invocation struct {
 
 const usageHead = `%[1]s predicts what the Kubernetes API server would do with a server-side apply,
 offline: the object it would store, who would own which fields, and the conflicts it would
-answer with (byte for byte), for kube-apiserver 1.34, 1.35, 1.36 or 1.37 (--kube-version).
+answer with (byte for byte), for kube-apiserver %[2]s (--kube-version).
 
 Usage:
   %[1]s [flags] MANIFESTS [LIVE]
@@ -265,7 +265,7 @@ func parseFlags(prog string, args []string, stdout, stderr io.Writer) (*options,
 	now, color := "", ""
 
 	usage := func(w io.Writer) {
-		fmt.Fprintf(w, usageHead, prog)
+		fmt.Fprintf(w, usageHead, prog, supportedMinors())
 		io.WriteString(w, flagUsages(fs, argNames))
 	}
 	fail := func(format string, a ...any) (*options, int) {
