@@ -8,7 +8,8 @@
 #   make refresh-recorded  copy the recorded cases from ../shared/fixtures into testdata/recorded,
 #                       printing each case added, removed or changed (make test fails while
 #                       they differ: recorded-check)
-#   make generate       regenerate the embedded Kubernetes schemas of every minor (needs the module proxy)
+#   make generate       regenerate the embedded Kubernetes tables of every minor kube/releases.txt lists
+#                       (needs the module proxy; docs/minors.md)
 #   make fuzz           run every fuzz target for FUZZTIME each
 #   make fuzz-long      the same (FUZZTIME default 10m), writing each target's executions to FUZZ_REPORT
 #   make bench-corpus   generate the benchmark repositories + live dumps (1,000 and 10,000 objects)
@@ -106,16 +107,20 @@ differential:
 test: vet fmt-check lint unit recorded-check conformance fixturecheck fixturecheck-minors differential fuzz-short
 
 # Regenerate what is generated from Kubernetes' own Go types (client-go and friends, in
-# modules of their own): the embedded schemas, kind indexes and served-API facts, and the
-# encoding facts of the built-in kinds, of every supported minor. Each generator's go.mod
-# pins the newest release and go.1.<minor>.mod each older one; the generator builds itself
-# once per modfile. Bumping a release is a version change in those files and a rerun.
+# modules of their own): the embedded schemas, kind indexes and served-API facts, the
+# encoding facts of the built-in kinds and the feature gates, of every minor kube/releases.txt
+# lists. kube/gen first writes the module files the generators build each minor with (go.mod
+# the newest release, go.1.<minor>.mod each older one) and the minors of the report's schema;
+# the flag list of docs/cli.md follows --help. Adding or bumping a minor is a line of
+# kube/releases.txt and a rerun (docs/minors.md).
 generate:
+	$(GO) run ./kube/gen
 	cd schema/gen && $(GO) run . -out ../builtin
 	cd internal/defaults/gen && $(GO) run . -o ../zz_generated_types.go
 	cd conformance/internalapi && $(GO) run ./gen -out ../../internal/api
 	$(GO) run ./internal/features/gen -out internal/features/zz_generated.gates.go
 	$(GO) run ./internal/api/layout/gen -out internal/api/layout/zz_generated.layouts.go
+	$(GO) test ./cli -run TestDocsListTheFlags -update
 
 # Every fuzz target of the module (testdata/fuzz/run.sh finds them), FUZZTIME each, the time
 # limit an interrupt rather than -fuzztime: Go 1.26's -fuzztime deadline can fail a run that

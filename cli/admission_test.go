@@ -12,8 +12,8 @@ import (
 
 	"github.com/ssa-diff/ssa-diff/conformance"
 	"github.com/ssa-diff/ssa-diff/internal/admission/library"
+	"github.com/ssa-diff/ssa-diff/kube"
 	"github.com/ssa-diff/ssa-diff/merge"
-	"github.com/ssa-diff/ssa-diff/server/version"
 )
 
 // TestAdmissionCasesThroughCLI runs every case of conformance/testdata/admission through
@@ -26,7 +26,7 @@ func TestAdmissionCasesThroughCLI(t *testing.T) {
 	library.SilenceLogs()
 	root := filepath.Join(repoRoot(t), "conformance", "testdata", "admission")
 	n := 0
-	for _, v := range version.Supported() {
+	for _, v := range kube.Minors() {
 		cases, err := conformance.LoadCases(filepath.Join(root, v.String()))
 		if err != nil {
 			continue

@@ -80,7 +80,7 @@ func runWithLibrary(ctx context.Context, prog string, args []string, stdin io.Re
 	inv := newInvocation(cfg, stdin, stdout, stderr, getenv)
 	inv.admissionLibrary = library
 	return inv.execute(ctx, func(reg *schema.Registry) predictor {
-		mc := kubeapiserver.Config{Version: reg.Version(), ForbidPrivileged: !cfg.allowPrivileged, ServiceIPFamilies: cfg.serviceIPFamilies}
+		mc := kubeapiserver.Config{Minor: reg.Minor(), ForbidPrivileged: !cfg.allowPrivileged, ServiceIPFamilies: cfg.serviceIPFamilies}
 		inv.admissionConfig(&mc)
 		model := kubeapiserver.MustNew(mc)
 		inv.closers = append(inv.closers, model.Close)
@@ -182,7 +182,7 @@ type invocation struct {
 
 const usageHead = `%[1]s predicts what the Kubernetes API server would do with a server-side apply,
 offline: the object it would store, who would own which fields, and the conflicts it would
-answer with (byte for byte), for kube-apiserver 1.34, 1.35, 1.36 or 1.37 (--kube-version).
+answer with (byte for byte), for kube-apiserver %[2]s (--kube-version).
 
 Usage:
   %[1]s [flags] MANIFESTS [LIVE]
@@ -290,7 +290,7 @@ func parseFlags(prog string, args []string, stdout, stderr io.Writer) (*options,
 	now, color := "", ""
 
 	usage := func(w io.Writer) {
-		fmt.Fprintf(w, usageHead, prog)
+		fmt.Fprintf(w, usageHead, prog, supportedMinors())
 		io.WriteString(w, flagUsages(fs, argNames))
 	}
 	fail := func(format string, a ...any) (*options, int) {

@@ -174,7 +174,7 @@ func (c *invocation) gitOpsWarnings(stderr io.Writer) {
 func (c *invocation) predictAndReport(ctx context.Context, eng predictor, reg *schema.Registry, slots []*slot) int {
 	c.gitOpsWarnings(c.stderr)
 	policy := c.gate.policy
-	rep := report.New(report.Options{FieldManager: c.client.Manager(), Force: c.force, Applier: c.client.Name(), Subresource: c.subresource, KubernetesVersion: reg.Version().String(), Now: c.now, Policy: &policy})
+	rep := report.New(report.Options{FieldManager: c.client.Manager(), Force: c.force, Applier: c.client.Name(), Subresource: c.subresource, KubernetesVersion: reg.Minor().String(), Now: c.now, Policy: &policy})
 	opts := output.Options{Color: c.color, ShowManagedFields: c.showManagedFields, ShowSecrets: c.showSecrets, Now: c.now, Stderr: c.stderr, ReportURL: c.reportLink()}
 	dst, err := c.openOutput()
 	if err != nil {

@@ -95,7 +95,7 @@ func (c *invocation) readCluster(ctx context.Context, loader *input.Loader, mani
 	if err != nil {
 		return nil, nil, fmt.Errorf("--live-from-cluster: %w", err)
 	}
-	if v != reg.Version() {
+	if v != reg.Minor() {
 		if reg, err = c.registryFor(v); err != nil {
 			return nil, nil, err
 		}

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/ssa-diff/ssa-diff/internal/admission/library"
-	"github.com/ssa-diff/ssa-diff/server/version"
+	"github.com/ssa-diff/ssa-diff/kube"
 )
 
 // TestAdmissionCases replays testdata/admission: the cases of its cases.yaml, recorded with
@@ -20,7 +20,7 @@ func TestAdmissionCases(t *testing.T) {
 	root := filepath.Join("testdata", "admission")
 	names := minorCaseNames(t, root)
 	recorded := 0
-	for _, v := range version.Supported() {
+	for _, v := range kube.Minors() {
 		dir := filepath.Join(root, v.String())
 		if _, err := os.Stat(dir); err != nil {
 			continue

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ssa-diff/ssa-diff/server/version"
+	"github.com/ssa-diff/ssa-diff/kube"
 	"sigs.k8s.io/yaml"
 )
 
@@ -20,7 +20,7 @@ import (
 func TestMinorCases(t *testing.T) {
 	root := filepath.Join("testdata", "minors")
 	names := minorCaseNames(t, root)
-	for _, v := range version.Supported() {
+	for _, v := range kube.Minors() {
 		minor := v.String()
 		cases, err := LoadCases(filepath.Join(root, minor))
 		if err != nil {

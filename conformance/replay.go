@@ -10,11 +10,11 @@ import (
 
 	"github.com/ssa-diff/ssa-diff/appliers"
 	"github.com/ssa-diff/ssa-diff/internal/admission/wire"
+	"github.com/ssa-diff/ssa-diff/kube"
 	"github.com/ssa-diff/ssa-diff/merge"
 	"github.com/ssa-diff/ssa-diff/schema"
 	"github.com/ssa-diff/ssa-diff/server/clusterstate"
 	"github.com/ssa-diff/ssa-diff/server/kubeapiserver"
-	"github.com/ssa-diff/ssa-diff/server/version"
 )
 
 // ErrMinorNotPredicted says that ssa-diff does not predict the Kubernetes minor a case was
@@ -23,7 +23,7 @@ var ErrMinorNotPredicted = errors.New("kubernetes minor not predicted")
 
 // Registry returns the built-in schemas of the case's minor plus the case's CRDs.
 func (c *Case) Registry() (*schema.Registry, error) {
-	v, err := c.Version()
+	v, err := c.Minor()
 	if err != nil {
 		return nil, err
 	}
@@ -41,8 +41,8 @@ func (c *Case) Registry() (*schema.Registry, error) {
 
 // builtinSchemas are the embedded schemas of the built-in kinds of Kubernetes v;
 // ErrMinorNotPredicted for a minor ssa-diff does not predict.
-func builtinSchemas(v version.Version) (*schema.Registry, error) {
-	reg, err := schema.NewRegistryFor(v)
+func builtinSchemas(v kube.Minor) (*schema.Registry, error) {
+	reg, err := schema.NewRegistry(v)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrMinorNotPredicted, err)
 	}
@@ -54,11 +54,11 @@ func builtinSchemas(v version.Version) (*schema.Registry, error) {
 // admission policies and PodSecurity of a case recorded with admission.json run through
 // library (internal/admission/library's New; nil: not predicted).
 func (c *Case) Model(library func(wire.Setup) (wire.Library, error)) (*kubeapiserver.Model, error) {
-	v, err := c.Version()
+	v, err := c.Minor()
 	if err != nil {
 		return nil, err
 	}
-	cfg := kubeapiserver.Config{Version: v, ServiceIPFamilies: c.Cluster.ServiceIPFamilies, ForbidPrivileged: !c.Cluster.AllowPrivileged}
+	cfg := kubeapiserver.Config{Minor: v, ServiceIPFamilies: c.Cluster.ServiceIPFamilies, ForbidPrivileged: !c.Cluster.AllowPrivileged}
 	if c.Admission != nil {
 		if cfg.Cluster, cfg.User, cfg.Authorization, err = c.admission(); err != nil {
 			return nil, err

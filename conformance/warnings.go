@@ -35,4 +35,3 @@ func CompareWarnings(c *Case, res *merge.Result) []string {
 	}
 	return []string{fmt.Sprintf("server warnings %q, the server sent %q", got, want)}
 }
-

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/ssa-diff/ssa-diff/kube"
 	"github.com/ssa-diff/ssa-diff/schema"
 	"github.com/ssa-diff/ssa-diff/server"
 )
@@ -33,7 +34,7 @@ type write struct {
 	Create      bool
 }
 
-var registry = schema.NewRegistry()
+var registry, _ = schema.NewRegistry(kube.Newest())
 
 func (w write) of(t *testing.T, obj, old map[string]any) Write {
 	t.Helper()

@@ -166,10 +166,17 @@ func Connect(opts Options) (*Client, error) {
 		jcfg.UserAgent = rest.DefaultKubernetesUserAgent()
 	}
 	jcfg.Wrap(func(rt http.RoundTripper) http.RoundTripper { return retryable{rt} })
+	jcfg.Wrap(func(rt http.RoundTripper) http.RoundTripper { return noRedirect{rt} })
 	httpClient, err := rest.HTTPClientFor(jcfg)
 	if err != nil {
 		return nil, fmt.Errorf("kubeconfig: %w", err)
 	}
+	if httpClient == http.DefaultClient {
+		// (no TLS, no credentials, no timeout: never the case here, the timeout is set)
+		copied := *httpClient
+		httpClient = &copied
+	}
+	httpClient.CheckRedirect = refuseRedirect
 	c.rest, err = rest.UnversionedRESTClientForConfigAndClient(jcfg, httpClient)
 	if err != nil {
 		return nil, fmt.Errorf("kubeconfig: %w", err)
@@ -246,6 +253,9 @@ func (c *Client) raw(ctx context.Context, req *rest.Request) ([]byte, error) {
 	body, err := res.Raw()
 	if err != nil {
 		err = res.Error()
+		if re, ok := asRedirect(err); ok {
+			return nil, re
+		}
 		if code, retryAfter := last.get(); code != 0 && isTimeout(err) {
 			// The time ran out waiting to send it again: say what the server had answered.
 			err = &lastAnswer{err: err, code: code, retryAfter: retryAfter}

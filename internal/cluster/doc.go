@@ -40,6 +40,10 @@
 //     Failed, "not asked", so that the read ends within one request timeout.
 //   - A LIST is paged by client-go's pager, which reads the whole list again, once and
 //     unpaged, when a continue token has expired (410 Gone).
+//   - A redirect (3xx) is never followed: the request fails with a [RedirectError] naming
+//     it and where the redirect pointed. The API server never redirects a read; following
+//     one, as kubectl's client does, would send the kubeconfig's credentials to that host.
+//     No request of a redirect is made, no connection opened (redirect.go).
 //   - A refusal (403) fails the objects it concerns only, "cannot predict: forbidden to get
 //     …"; a LIST refused becomes GETs.
 //   - When the caller's context ends (SIGINT), the requests in flight are cancelled, no

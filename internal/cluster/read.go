@@ -344,10 +344,13 @@ func (r *reader) send(ctx context.Context, req *rest.Request) ([]byte, error) {
 	return body, err
 }
 
-// noAnswer says whether err is not an answer of the server (a Status, or an HTTP error
-// page client-go made one of).
+// noAnswer says whether err is not an answer of the server (a Status, an HTTP error page
+// client-go made one of, or a redirect not followed).
 func noAnswer(err error) bool {
 	var st apierrors.APIStatus
+	if _, ok := asRedirect(err); ok {
+		return false
+	}
 	return !errors.As(err, &st)
 }
 

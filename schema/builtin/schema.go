@@ -1,12 +1,12 @@
 package builtin
 
 import (
-	"github.com/ssa-diff/ssa-diff/server/version"
+	"github.com/ssa-diff/ssa-diff/kube"
 	"sigs.k8s.io/structured-merge-diff/v6/schema"
 )
 
-// Release is the embedded data of one Kubernetes minor: its release (KubernetesVersion of
-// that minor, "1.34.4"), the SMD schema of its built-in types and its kinds. Releases are
+// Release is the embedded data of one Kubernetes minor: its release (the patch release
+// of that minor it is generated from, "1.34.4"), the SMD schema of its built-in types and its kinds. Releases are
 // values of the generated table; the zero Release is not one of them.
 type Release struct {
 	minor      int
@@ -17,22 +17,19 @@ type Release struct {
 // Releases returns the embedded releases, oldest first, one per minor.
 func Releases() []Release { return append([]Release(nil), releases[:]...) }
 
-// Latest is the newest embedded release.
-func Latest() Release { return releases[len(releases)-1] }
-
-// For returns the embedded release of the minor v (the zero Version: the newest one);
-// false when ssa-diff embeds no release of it.
-func For(v version.Version) (Release, bool) {
+// For returns the embedded release of the minor v; false when ssa-diff embeds no release
+// of it.
+func For(v kube.Minor) (Release, bool) {
 	for _, r := range releases {
-		if r.minor == v.MinorNumber() {
+		if r.minor == int(v) {
 			return r, true
 		}
 	}
 	return Release{}, false
 }
 
-// Version is the release's minor.
-func (r Release) Version() version.Version { return version.Minor(r.minor) }
+// Minor is the release's minor.
+func (r Release) Minor() kube.Minor { return kube.Minor(r.minor) }
 
 // Kubernetes is the release, "1.34.4".
 func (r Release) Kubernetes() string { return r.kubernetes }
@@ -74,13 +71,6 @@ type kindEntry struct {
 	releases uint32 // bit i: releases[i]
 	Kind
 }
-
-// NewSchema returns the SMD schema of every built-in type of the newest release
-// (Latest().NewSchema()).
-func NewSchema() *schema.Schema { return Latest().NewSchema() }
-
-// Kinds returns every built-in kind of the newest release (Latest().Kinds()).
-func Kinds() []Kind { return Latest().Kinds() }
 
 // copyAtom copies the parts of an atom that SMD mutates (the Map caches)
 // and the values reachable from them.

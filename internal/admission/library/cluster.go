@@ -8,7 +8,7 @@ import (
 	"github.com/ssa-diff/ssa-diff/internal/admission/wire"
 	"github.com/ssa-diff/ssa-diff/internal/conversion"
 	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
-	"github.com/ssa-diff/ssa-diff/server/version"
+	"github.com/ssa-diff/ssa-diff/kube"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -62,11 +62,11 @@ type fakeDiscovery struct {
 func (d *fakeDiscovery) OpenAPIV3() openapi.Client { return d.openapi }
 
 func newCluster(s wire.Setup) (*cluster, error) {
-	v, err := version.Parse(fmt.Sprintf("1.%d", s.Minor))
+	server, err := serverconfig.For(kube.Minor(s.Minor))
 	if err != nil {
 		return nil, err
 	}
-	c := &cluster{setup: s, server: serverconfig.For(v), mapper: meta.NewDefaultRESTMapper(nil),
+	c := &cluster{setup: s, server: server, mapper: meta.NewDefaultRESTMapper(nil),
 		byKind: map[string]int{}, namespaces: map[string]*corev1.Namespace{}, pods: map[string][]*corev1.Pod{},
 		kinds: map[schema.GroupVersionKind]wire.Kind{}}
 	listKinds := map[schema.GroupVersionResource]string{}
@@ -242,7 +242,7 @@ func (o *objectInterfaces) ConvertToVersion(in runtime.Object, gv runtime.GroupV
 	}
 	switch how {
 	case "go":
-		out, err := conversion.ConvertAt(o.cluster.server, src.Object, target.GroupVersion().String())
+		out, err := conversion.Convert(o.cluster.server, src.Object, target.GroupVersion().String())
 		if err != nil {
 			return nil, err
 		}
