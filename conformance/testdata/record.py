@@ -61,6 +61,8 @@ A case of cases.yaml:
                                          namespace that does not exist)
   deleteNamespace: true                  the case's namespace is deleted after the setup (without
                                          controllers it stays Terminating)
+  minMinor: 36                           recorded from servers of that minor on only (a kind they
+                                         serve by default from then)
   wait: 2.5                              seconds to wait after the setup (policies take up to a
                                          second to be seen; default 1.2)
   mode: api | kubectl                    (default api)
@@ -488,6 +490,7 @@ def requester():
 REQUESTER = requester() if ARGS.admission else None
 OUT = os.path.abspath((ARGS.out or HERE).replace("{minor}", SERVER["minor"]))
 print("recording from kube-apiserver %s into %s" % (SERVER["gitVersion"], OUT))
+MINOR = int(SERVER["minor"].split(".")[1])
 for case in yaml.safe_load(open(os.path.join(HERE, "cases.yaml"))):
-    if not ONLY or case["name"] in ONLY:
+    if (not ONLY or case["name"] in ONLY) and MINOR >= case.get("minMinor", 0):
         record(case)

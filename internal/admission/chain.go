@@ -173,10 +173,7 @@ func (c *Chain) callLibrary(phase string, w Write, out *server.Admission) {
 	if !c.needsLibrary || w.Type.Resource == "" {
 		return
 	}
-	if phase == wire.PhaseMutating {
-		if c.cfg.State.Knows("admissionregistration.k8s.io", "MutatingAdmissionPolicyBinding") {
-			out.NotPredicted = append(out.NotPredicted, "the cluster state holds MutatingAdmissionPolicyBindings, which ssa-diff does not run yet: what they would change is not predicted")
-		}
+	if phase == wire.PhaseMutating && !c.cfg.State.Knows("admissionregistration.k8s.io", "MutatingAdmissionPolicyBinding") {
 		return
 	}
 	lib, err := c.library(w)
@@ -264,6 +261,7 @@ func (c *Chain) setup(schemas server.Schemas) wire.Setup {
 			addKind(schema.GVKFromAPIVersionKind(unstructured.Str(pk, "apiVersion"), unstructured.Str(pk, "kind")))
 		}
 	}
+	s.OpenAPI = c.openAPIDocs(schemas)
 	sort.Slice(s.Kinds, func(i, j int) bool {
 		a, b := s.Kinds[i], s.Kinds[j]
 		return a.Group+"/"+a.Version+"/"+a.Kind < b.Group+"/"+b.Version+"/"+b.Kind

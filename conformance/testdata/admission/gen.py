@@ -359,6 +359,53 @@ cases.append({"name": "serviceaccount-no-automount", "description": "A Pod of an
                                          "automountServiceAccountToken": False, "imagePullSecrets": [{"name": "registry"}]})}],
               "manifest": pod("serviceaccount-no-automount", spec_extra={"serviceAccountName": "builder"})})
 
+# ---- MutatingAdmissionPolicy (v1 from 1.36) ---------------------------------------------------
+
+def mutating_case(name, desc, rules, mutations, manifest, extra_setup=(), pextra=None, bextra=None, **kw):
+    spec = {"matchConstraints": {"resourceRules": rules}, "mutations": mutations, "reinvocationPolicy": "Never"}
+    if pextra:
+        spec.update(pextra)
+    bspec = {"policyName": "adm-" + name, "matchResources": {"namespaceSelector": {"matchLabels": {"kubernetes.io/metadata.name": name}}}}
+    if bextra:
+        bspec.update(bextra)
+    c = {"name": name, "description": desc, "rules": ["admission.mutating-policy"], "families": ["admission", "policy"], "wait": 2.5, "minMinor": 36,
+         "setup": list(extra_setup) + [
+             {"what": "MutatingAdmissionPolicy adm-" + name, "manager": "policy-admin",
+              "object": dump({"apiVersion": "admissionregistration.k8s.io/v1", "kind": "MutatingAdmissionPolicy", "metadata": {"name": "adm-" + name}, "spec": spec})},
+             {"what": "MutatingAdmissionPolicyBinding adm-%s for namespace %s" % (name, name), "manager": "policy-admin",
+              "object": dump({"apiVersion": "admissionregistration.k8s.io/v1", "kind": "MutatingAdmissionPolicyBinding", "metadata": {"name": "adm-" + name}, "spec": bspec})}],
+         "manager": "deployer", "manifest": manifest}
+    c.update(kw)
+    cases.append(c)
+
+
+CM_RULES = [{"apiGroups": [""], "apiVersions": ["v1"], "operations": ["CREATE", "UPDATE"], "resources": ["configmaps"]}]
+mutating_case("map-apply-configuration", "A MutatingAdmissionPolicy whose ApplyConfiguration adds a label: stored, owned by nobody.",
+              CM_RULES, [{"patchType": "ApplyConfiguration", "applyConfiguration": {"expression": 'Object{metadata: Object.metadata{labels: {"team": "platform"}}}'}}],
+              cm("map-apply-configuration", "settings", {"a": "1"}))
+mutating_case("map-json-patch", "A JSONPatch mutation adding a label to a Deployment's Pod template.",
+              DEPLOY_RULE, [{"patchType": "JSONPatch", "jsonPatch": {"expression": '[JSONPatch{op: "add", path: "/spec/template/metadata/labels/injected", value: "true"}]'}}],
+              deploy("map-json-patch", replicas=2))
+mutating_case("map-overrides-applied-value", "An update whose applied label the policy overwrites: the server stores the policy's value, "
+              "and the applier's managedFields still claim the label.",
+              CM_RULES, [{"patchType": "ApplyConfiguration", "applyConfiguration": {"expression": 'Object{metadata: Object.metadata{labels: {"tier": "gold"}}}'}}],
+              dump({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "settings", "namespace": "map-overrides-applied-value", "labels": {"tier": "bronze"}}, "data": {"a": "2"}}),
+              extra_setup=[{"what": "apply as deployer: ConfigMap settings", "manager": "deployer",
+                            "object": cm("map-overrides-applied-value", "settings", {"a": "1"})}])
+mutating_case("map-params", "A mutation whose value comes from a param ConfigMap.",
+              CM_RULES, [{"patchType": "ApplyConfiguration", "applyConfiguration": {"expression": 'Object{metadata: Object.metadata{annotations: {"owner": params.data.owner}}}'}}],
+              cm("map-params", "settings", {"a": "1"}),
+              extra_setup=[{"what": "ConfigMap defaults (owner platform-team)", "manager": "policy-admin", "object": cm("map-params", "defaults", {"owner": "platform-team"})}],
+              pextra={"paramKind": {"apiVersion": "v1", "kind": "ConfigMap"}},
+              bextra={"paramRef": {"name": "defaults", "parameterNotFoundAction": "Deny"}})
+mutating_case("map-then-validating", "A mutating policy adds the label a validating policy requires: admitted (the mutating phase runs first).",
+              CM_RULES, [{"patchType": "ApplyConfiguration", "applyConfiguration": {"expression": 'Object{metadata: Object.metadata{labels: {"checked": "yes"}}}'}}],
+              cm("map-then-validating", "settings", {"a": "1"}),
+              extra_setup=[{"what": "ValidatingAdmissionPolicy adm-map-then-validating-vap: the label checked is required", "manager": "policy-admin",
+                            "object": vap("adm-map-then-validating-vap", CM_RULES, [{"expression": "has(object.metadata.labels) && 'checked' in object.metadata.labels"}])},
+                           {"what": "its binding (Deny)", "manager": "policy-admin",
+                            "object": binding("adm-map-then-validating-vap", "adm-map-then-validating-vap", "map-then-validating")}])
+
 HEADER = """# The cases ../record.py records with --admission from a kube-apiserver running its whole
 # default admission chain (record.sh: ServiceAccount on, the default ServiceAccount made in
 # each case namespace): admission policies, PodSecurity, NamespaceLifecycle, the default
