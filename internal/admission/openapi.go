@@ -1,8 +1,8 @@
 package admission
 
 import (
-	"fmt"
 	"encoding/json"
+	"fmt"
 	"path"
 	"sort"
 	"strings"
