@@ -165,7 +165,21 @@ func (c *Chain) Validate(w Write) server.Admission {
 		}
 	}
 	c.callLibrary(wire.PhaseValidating, w, &out)
+	if out.Refusal == nil {
+		c.resourceQuota(w, &out)
+	}
 	return out
+}
+
+// resourceQuota is where ResourceQuota would run, last: it is not predicted; a write the
+// namespace's quotas may count says so.
+func (c *Chain) resourceQuota(w Write, out *server.Admission) {
+	if w.Subresource != "" || w.Namespace == "" {
+		return
+	}
+	if quotas := c.cfg.State.List("", "ResourceQuota", w.Namespace); len(quotas) > 0 {
+		out.NotPredicted = append(out.NotPredicted, fmt.Sprintf("the namespace %s has %d ResourceQuota%s, which ssa-diff does not predict: the write may exceed them", w.Namespace, len(quotas), map[bool]string{true: "", false: "s"}[len(quotas) == 1]))
+	}
 }
 
 // callLibrary asks the library for one phase of w, when the state holds what it acts on.

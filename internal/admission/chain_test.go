@@ -120,3 +120,14 @@ func TestUnmountableSecret(t *testing.T) {
 		}
 	}
 }
+
+// TestResourceQuotaSaid: ResourceQuota is not predicted, and a write into a namespace
+// with quotas says so.
+func TestResourceQuotaSaid(t *testing.T) {
+	c := New(Config{Minor: 37, State: state(t, `{"apiVersion":"v1","kind":"ResourceQuota","metadata":{"name":"q","namespace":"ns"},"spec":{"hard":{"pods":"1"}}}`)})
+	w := write{Kind: "ConfigMap", Create: true}.of(t, obj(t, `{"metadata":{"name":"n","namespace":"ns"}}`), nil)
+	res := c.Validate(w)
+	if res.Refusal != nil || len(res.NotPredicted) != 1 || !strings.Contains(res.NotPredicted[0], "the namespace ns has 1 ResourceQuota, which ssa-diff does not predict") {
+		t.Errorf("%+v", res)
+	}
+}
