@@ -21,17 +21,24 @@ func CompareWarnings(c *Case, res *merge.Result) []string {
 	if c.Response.Warnings == nil || c.Request.Mode == "kubectl" {
 		return nil
 	}
-	var got []string
-	for _, w := range res.Warnings {
-		if s, ok := strings.CutPrefix(w, serverWarningPrefix); ok {
-			got = append(got, s)
-		}
-	}
+	got := ServerWarnings(res.Warnings)
 	want := append([]string(nil), c.Response.Warnings...)
-	sort.Strings(got)
 	sort.Strings(want)
 	if slices.Equal(got, want) {
 		return nil
 	}
 	return []string{fmt.Sprintf("server warnings %q, the server sent %q", got, want)}
+}
+
+// ServerWarnings is, of a prediction's warnings, the Warning headers the server would send,
+// as it words them, sorted: not ssa-diff's own warnings, nor the audit annotations.
+func ServerWarnings(warnings []string) []string {
+	var sent []string
+	for _, w := range warnings {
+		if s, ok := strings.CutPrefix(w, serverWarningPrefix); ok {
+			sent = append(sent, s)
+		}
+	}
+	sort.Strings(sent)
+	return sent
 }
