@@ -103,13 +103,17 @@ type options struct {
 	force             bool
 	applier           string
 	// client is the applier the run applies with, chosen once from the flags.
-	client            appliers.Applier
-	subresource       string
-	crds              []string
-	schemas           []string
-	now               time.Time
-	output            string
+	client      appliers.Applier
+	subresource string
+	crds        []string
+	schemas     []string
+	now         time.Time
+	output      string
+	// outputFiles are the --output-file values; outputFile is the -o output's file ("":
+	// standard output) and formatFiles the other formats written (outfile.go).
+	outputFiles       []string
 	outputFile        string
+	formatFiles       []formatFile
 	showManagedFields bool
 	showSecrets       bool
 	color             bool
@@ -217,7 +221,7 @@ func flagSet(prog string, cfg *options) (fs *pflag.FlagSet, argNames map[string]
 	fs.Var(&cfg.serviceIPFamilies, "service-ip-families", "The IP families of the cluster's service IP ranges (kube-apiserver's --service-cluster-ip-range), the primary first: IPv4, IPv6, IPv4,IPv6 or IPv6,IPv4. A dual-stack cluster gives PreferDualStack and RequireDualStack Services both families; a single-stack one refuses RequireDualStack (422). Default: refusals as an IPv4 cluster, the families the cluster adds left to the server.")
 	fs.StringVar(now, "now", "", "The time stamped into changed managedFields entries, and the time ages are measured from, RFC 3339 (default: the current time).")
 	fs.StringVarP(&cfg.output, "output", "o", "text", "Output format: "+strings.Join(output.Formats(), ", ")+".")
-	fs.StringVar(&cfg.outputFile, "output-file", "", outputFileUsage)
+	fs.StringArrayVar(&cfg.outputFiles, "output-file", nil, outputFileUsage)
 	cfg.addReportFlags(fs)
 	fs.BoolVar(&cfg.showManagedFields, "show-managed-fields", false, "Show metadata.managedFields in diffs.")
 	fs.BoolVar(&cfg.showSecrets, "show-secrets", false, "Show Secret values in diffs instead of masking them.")
@@ -234,7 +238,7 @@ func flagSet(prog string, cfg *options) (fs *pflag.FlagSet, argNames map[string]
 	help = fs.BoolP("help", "h", false, "Show this help.")
 	argNames = map[string]string{"filename": "PATH", "field-manager": "NAME", "applier": "kubectl|api|argocd|flux",
 		"subresource": "NAME", "crd": "PATH", "schema": "PATH", "now": "TIME", "output": "FORMAT",
-		"output-file": "FILE", "color": "WHEN", "namespace": "NAME", "jobs": "N", "service-ip-families": "FAMILIES"}
+		"output-file": "[FORMAT=]FILE", "color": "WHEN", "namespace": "NAME", "jobs": "N", "service-ip-families": "FAMILIES"}
 	for k, v := range limitArgs {
 		argNames[k] = v
 	}
@@ -343,6 +347,9 @@ func parseFlags(prog string, args []string, stdout, stderr io.Writer) (*options,
 		return fail("%v", err)
 	}
 	if err := cfg.checkReport(); err != nil {
+		return fail("%v", err)
+	}
+	if err := cfg.checkOutputFiles(); err != nil {
 		return fail("%v", err)
 	}
 	if cfg.jobs < 1 {
