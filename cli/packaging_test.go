@@ -11,7 +11,6 @@ import (
 	"regexp"
 	"runtime"
 	"sort"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -29,81 +28,6 @@ func TestVersion(t *testing.T) {
 	if _, stderr, code := run(t, "", "version", "extra"); code != 2 || !strings.Contains(stderr, "takes no arguments") {
 		t.Errorf("version with an argument: exit %d, %q", code, stderr)
 	}
-}
-
-// TestCompletion: each shell's script names every flag and the values of the flags that
-// take a fixed set; bash's is valid bash and completes as it should; zsh's and fish's
-// parse when those shells are installed.
-func TestCompletion(t *testing.T) {
-	flags := completionFlags("ssa-diff")
-	if len(flags) < 40 {
-		t.Fatalf("%d flags", len(flags))
-	}
-	dir := t.TempDir()
-	for _, shell := range completionShells {
-		out, stderr, code := run(t, "", "completion", shell)
-		if code != 0 || stderr != "" {
-			t.Fatalf("%s: exit %d, %s", shell, code, stderr)
-		}
-		for _, f := range flags {
-			if !strings.Contains(out, f.name) {
-				t.Errorf("%s: no --%s", shell, f.name)
-			}
-		}
-		for _, v := range []string{"argocd", "markdown", "approximate", "annotation+label", "fights-controller"} {
-			if !strings.Contains(out, v) {
-				t.Errorf("%s: the value %q is not offered", shell, v)
-			}
-		}
-		script := filepath.Join(dir, "ssa-diff."+shell)
-		if err := os.WriteFile(script, []byte(out), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		sh, err := exec.LookPath(shell)
-		if err != nil {
-			if shell == "bash" {
-				t.Fatal("no bash")
-			}
-			t.Logf("no %s here: its script is not parsed", shell)
-			continue
-		}
-		if out, err := exec.Command(sh, "-n", script).CombinedOutput(); err != nil {
-			t.Errorf("%s -n: %v\n%s", shell, err, out)
-		}
-	}
-	if _, _, code := run(t, "", "completion", "tcsh"); code != 2 {
-		t.Errorf("an unknown shell: exit %d", code)
-	}
-
-	// bash completes.
-	for line, want := range map[string]string{
-		"ssa-diff --applier ":   "api argocd flux kubectl",
-		"ssa-diff -o j":         "json junit",
-		"ssa-diff --fail-o":     "--fail-on",
-		"ssa-diff completion ":  "bash fish zsh",
-		"ssa-diff --color a":    "always auto",
-		"ssa-diff --fail-on pr": "prune",
-	} {
-		words := strings.Split(line, " ")
-		script := `source "$1"; COMP_WORDS=(` + quoteWords(words) + `); COMP_CWORD=` + strconv.Itoa(len(words)-1) +
-			`; _ssa_diff; printf '%s\n' "${COMPREPLY[@]}" | sort | tr '\n' ' '`
-		out, err := exec.Command("bash", "-c", script, "bash", filepath.Join(dir, "ssa-diff.bash")).CombinedOutput()
-		if err != nil {
-			t.Errorf("%q: %v %s", line, err, out)
-			continue
-		}
-		if got := strings.TrimSpace(string(out)); got != want {
-			t.Errorf("%q completes to %q, want %q", line, got, want)
-		}
-	}
-}
-
-func quoteWords(words []string) string {
-	q := make([]string, len(words))
-	for i, w := range words {
-		q[i] = "'" + w + "'"
-	}
-	return strings.Join(q, " ")
 }
 
 // dockerBuild is the build stage's command of the Dockerfile: its environment, flags and
