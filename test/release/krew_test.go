@@ -76,7 +76,7 @@ func TestKrewManifest(t *testing.T) {
 		t.Fatal(err)
 	}
 	template := string(raw)
-	if n := strings.Count(template, "addURIAndSha"); n != 6 {
+	if n := strings.Count(template, "{{ addURIAndSha "); n != 6 {
 		t.Errorf(".krew.yaml has %d platforms, want 6", n)
 	}
 	if !allTargets() {
