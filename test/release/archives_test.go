@@ -151,6 +151,13 @@ func TestSnapshotArchives(t *testing.T) {
 	sums := checksums(t, r.dist)
 	var platforms []string
 	for _, a := range r.archives() {
+		if got := sha256File(t, a.Path); sums[a.Name] != got {
+			t.Errorf("%s: checksums.txt says %q, its SHA-256 is %s", a.Name, sums[a.Name], got)
+		}
+		if a.Extra.ID != "ssa-diff" {
+			// Another build's archive (a plugin's): its own test says what it holds.
+			continue
+		}
 		platforms = append(platforms, a.Goos+"/"+a.Goarch)
 		ext := "tar.gz"
 		if a.Goos == "windows" {
@@ -158,9 +165,6 @@ func TestSnapshotArchives(t *testing.T) {
 		}
 		if want := fmt.Sprintf("ssa-diff_%s_%s_%s.%s", testTag, a.Goos, a.Goarch, ext); a.Name != want {
 			t.Errorf("archive %s, want %s (.krew.yaml names it so)", a.Name, want)
-		}
-		if got := sha256File(t, a.Path); sums[a.Name] != got {
-			t.Errorf("%s: checksums.txt says %q, its SHA-256 is %s", a.Name, sums[a.Name], got)
 		}
 		files := unpack(t, a.Path)
 		var names []string
@@ -204,7 +208,7 @@ func TestSnapshotArchives(t *testing.T) {
 	if strings.Join(platforms, " ") != want {
 		t.Errorf("archives for %v, want %s", platforms, want)
 	}
-	if len(sums) != len(platforms) {
-		t.Errorf("checksums.txt lists %d files, for %d archives", len(sums), len(platforms))
+	if len(sums) != len(r.archives()) {
+		t.Errorf("checksums.txt lists %d files, for %d archives", len(sums), len(r.archives()))
 	}
 }
