@@ -36,7 +36,7 @@ _ssa-diff() {
 		'*--field-manager[The field manager of the apply (default\: kubectl; argocd-controller and kustomize-controller with --applier argocd and flux)]:field-manager: ' \
 		'*--force-conflicts[Apply with force\: take conflicting fields from their owners]' \
 		'*--applier[kubectl\: the whole kubectl apply --server-side request sequence; api\: one raw apply request, as controllers send; argocd\: an Argo CD sync with ServerSideApply=true; flux\: Flux'\''s kustomize-controller (both always forced, both taking over managers first)]:applier:(kubectl api argocd flux)' \
-		'*--subresource[Apply to a subresource\: status]:subresource:(status scale)' \
+		'*--subresource[Apply to a subresource of each object\: status or scale (as kubectl apply --server-side --subresource does); the object must exist]:subresource:(status scale)' \
 		'*--crd[A file or directory of CustomResourceDefinitions (repeatable)]:file:_files' \
 		'*--schema[An OpenAPI v3 or v2 document (kubectl get --raw /openapi/v3/apis/GROUP/VERSION), or a directory of them (repeatable)]:file:_files' \
 		'*--allow-privileged[Whether the cluster'\''s kube-apiserver allows privileged and hostProcess containers (its --allow-privileged)]' \
