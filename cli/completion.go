@@ -10,7 +10,7 @@ import (
 	"github.com/ssa-diff/ssa-diff/appliers"
 	"github.com/ssa-diff/ssa-diff/internal/output"
 	"github.com/ssa-diff/ssa-diff/internal/report"
-	"github.com/ssa-diff/ssa-diff/server/version"
+	"github.com/ssa-diff/ssa-diff/kube"
 )
 
 // This file writes shell completion scripts (`ssa-diff completion bash|zsh|fish|powershell`),
@@ -41,7 +41,7 @@ var ipFamilyChoices = []string{"IPv4", "IPv6", "IPv4,IPv6", "IPv6,IPv4"}
 // kubeVersionChoices are --kube-version's values: the supported minors and nearest.
 func kubeVersionChoices() []string {
 	var vs []string
-	for _, v := range version.Supported() {
+	for _, v := range kube.Minors() {
 		vs = append(vs, v.String())
 	}
 	return append(vs, "nearest")
