@@ -102,21 +102,41 @@ func (r *Result) Objects() []json.RawMessage {
 }
 
 // ListJSON is a v1 List of the record and the objects (as the server wrote them), indented
-// as `kubectl get -o json` indents, which ssa-diff reads as a live-state dump.
+// as `kubectl get -o json` indents, which ssa-diff reads as a live-state dump. Each object is
+// indented into the List as it is: the List takes its own bytes and no more.
 func ListJSON(rec *Record, objects []json.RawMessage) ([]byte, error) {
-	items := make([]any, 0, len(objects)+1)
-	items = append(items, rec)
-	for _, o := range objects {
-		items = append(items, o)
-	}
-	list := map[string]any{"apiVersion": "v1", "kind": "List", "metadata": map[string]any{"resourceVersion": ""}, "items": items}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
+	var head bytes.Buffer
+	enc := json.NewEncoder(&head)
 	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "    ")
-	if err := enc.Encode(list); err != nil {
+	if err := enc.Encode(rec); err != nil {
 		return nil, fmt.Errorf("writing the live state: %w", err)
 	}
+	size := 128 + 2*head.Len()
+	for _, o := range objects {
+		size += len(o) + len(o)/4
+	}
+	var buf bytes.Buffer
+	buf.Grow(size)
+	buf.WriteString("{\n    \"apiVersion\": \"v1\",\n    \"items\": [\n")
+	item := func(i int, data []byte) error {
+		if i > 0 {
+			buf.WriteString(",\n")
+		}
+		buf.WriteString("        ")
+		if err := json.Indent(&buf, bytes.TrimSpace(data), "        ", "    "); err != nil {
+			return fmt.Errorf("writing the live state: item %d: %w", i, err)
+		}
+		return nil
+	}
+	if err := item(0, head.Bytes()); err != nil {
+		return nil, err
+	}
+	for i, o := range objects {
+		if err := item(i+1, o); err != nil {
+			return nil, err
+		}
+	}
+	buf.WriteString("\n    ],\n    \"kind\": \"List\",\n    \"metadata\": {\n        \"resourceVersion\": \"\"\n    }\n}\n")
 	return buf.Bytes(), nil
 }
 

@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"bytes"
 	"encoding/json"
 	"reflect"
 	"testing"
@@ -35,6 +36,40 @@ func FuzzTyped(f *testing.F) {
 		}
 		if !reflect.DeepEqual(before, after) {
 			t.Fatalf("typed(%q) = %q changed other members", item, out)
+		}
+	})
+}
+
+// ListJSON writes what json.Encoder, indenting as kubectl does, writes of the same List,
+// byte for byte, for any objects that are JSON.
+func FuzzListJSON(f *testing.F) {
+	for _, s := range []string{`{}`, `{"a":[1,2,{"b":null}],"c":"<&>\u2028"}`, " {\"kind\":\"X\",\"metadata\":{\"name\":\"a\"}}\n", `{"n":1e400,"s":"\\"","e":[],"o":{}}`} {
+		f.Add(s)
+	}
+	rec := &Record{APIVersion: RecordAPIVersion, Kind: RecordKind, Metadata: RecordMetadata{Name: "live-state"}, Namespace: "shop",
+		Errors: []RecordedObject{{APIVersion: "v1", Kind: "ConfigMap", Name: "a", Message: "answered <html> & more"}}}
+	f.Fuzz(func(t *testing.T, obj string) {
+		if !json.Valid([]byte(obj)) {
+			return
+		}
+		objects := []json.RawMessage{json.RawMessage(obj), json.RawMessage(`{"second":true}`)}
+		got, err := ListJSON(rec, objects)
+		if err != nil {
+			t.Fatal(err)
+		}
+		items := []any{rec}
+		for _, o := range objects {
+			items = append(items, o)
+		}
+		var want bytes.Buffer
+		enc := json.NewEncoder(&want)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "    ")
+		if err := enc.Encode(map[string]any{"apiVersion": "v1", "kind": "List", "metadata": map[string]any{"resourceVersion": ""}, "items": items}); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want.Bytes()) {
+			t.Errorf("ListJSON:\n%s\njson.Encoder:\n%s", got, want.Bytes())
 		}
 	})
 }
