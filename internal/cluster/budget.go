@@ -77,3 +77,46 @@ func (c *countingReader) Read(p []byte) (int, error) {
 	}
 	return n, err
 }
+
+// kept checks an object about to be kept against the bounds the live state's reader
+// applies to it: its size (--max-document-bytes) and, two levels down in the List, its
+// nesting (--max-depth). What a read keeps, the reader of the List it is written to reads.
+func (c *Client) kept(obj []byte) error {
+	if int64(len(obj)) > c.maxDoc {
+		return answerLimitError(c.maxDoc)
+	}
+	if listLevels+nesting(obj) > c.maxDepth {
+		return &input.LimitError{What: "the object's maps and lists, in the List of the live state, nest deeper than", Max: int64(c.maxDepth), Unit: "levels", Option: "max-depth"}
+	}
+	return nil
+}
+
+// listLevels are the levels above an object in the List of the live state: the List, its
+// items.
+const listLevels = 2
+
+// nesting is how deeply the maps and lists of a JSON text nest.
+func nesting(data []byte) int {
+	depth, deepest, inString, escaped := 0, 0, false, false
+	for _, b := range data {
+		switch {
+		case inString:
+			switch {
+			case escaped:
+				escaped = false
+			case b == '\\':
+				escaped = true
+			case b == '"':
+				inString = false
+			}
+		case b == '"':
+			inString = true
+		case b == '{' || b == '[':
+			depth++
+			deepest = max(deepest, depth)
+		case b == '}' || b == ']':
+			depth--
+		}
+	}
+	return deepest
+}

@@ -77,6 +77,9 @@ type Options struct {
 	// MaxDocumentBytes bounds one object, and one answer that is not a LIST (0:
 	// input.DefaultMaxDocumentBytes; --max-document-bytes).
 	MaxDocumentBytes int64
+	// MaxDepth bounds how deeply an object's maps and lists nest, counted as in the List of
+	// the live state, two levels down (0: input.DefaultMaxDepth; --max-depth).
+	MaxDepth int
 	// ReadTimeout bounds a whole Read, all its requests together (0: ReadTimeoutFactor
 	// times the request timeout): a server that answers each request just within the
 	// request timeout must not hold a run for hours.
@@ -103,6 +106,7 @@ type Client struct {
 	warnings    rest.WarningHandler
 	budget      *budget
 	maxDoc      int64
+	maxDepth    int
 	readTimeout time.Duration
 	retries     int
 	backoff     time.Duration
@@ -180,6 +184,10 @@ func Connect(opts Options) (*Client, error) {
 		maxDoc = input.DefaultMaxDocumentBytes
 	}
 	c.budget, c.maxDoc = newBudget(maxBytes, opts.BytesBefore), min(maxDoc, maxBytes)
+	c.maxDepth = opts.MaxDepth
+	if c.maxDepth <= 0 {
+		c.maxDepth = input.DefaultMaxDepth
+	}
 	c.readTimeout = opts.ReadTimeout
 	if c.readTimeout <= 0 {
 		c.readTimeout = ReadTimeoutFactor * c.Timeout

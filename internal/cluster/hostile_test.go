@@ -234,6 +234,21 @@ func TestAnswersBounded(t *testing.T) {
 					t.Errorf("%d LIST and %d GET, want 1 and 1", res.Lists, res.Gets)
 				}
 			}},
+		{name: "nested too deeply", serve: webAnswer(clustertest.JSON(`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"web","namespace":"shop"},"data":{"a":"1"},"x":` +
+			strings.Repeat("[", 999) + strings.Repeat("]", 999) + `}`)), want: []Status{Failed},
+			wantErr: "GET " + webPath + ": the object's maps and lists, in the List of the live state, nest deeper than 1000 levels (raise the limit with --max-depth)"},
+		{name: "a LIST item nested too deeply", opts: Options{MaxDepth: 50}, serve: func(t *testing.T, s *clustertest.Server) []Ref {
+			refs := twelve(s)
+			deep := cm("shop", "cm-02")
+			deep["data"] = map[string]any{"a": "1"}
+			var v any = "x"
+			for i := 0; i < 48; i++ {
+				v = []any{v}
+			}
+			deep["x"] = v
+			s.Add(deep)
+			return refs
+		}, want: append(append(all(2, Found), Failed), all(9, Found)...), wantErr: `GET ` + cmsPath + `?limit=500: the list's item "cm-02": the object's maps and lists, in the List of the live state, nest deeper than 50 levels`},
 		{name: "the files read before count", opts: Options{MaxBytes: total, BytesBefore: total - 1000}, serve: webAnswer(clustertest.JSON(clustertest.Marshal(cm("shop", "web")) + strings.Repeat(" ", 1000))),
 			want: []Status{Failed}, wantErr: "the cluster's answers, with the files read before them, are larger than 16Mi (raise the limit with --max-input-bytes)"},
 		{name: "50 MiB of managedFields", opts: Options{MaxBytes: 1 << 30}, serve: func(t *testing.T, s *clustertest.Server) []Ref {

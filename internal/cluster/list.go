@@ -81,7 +81,7 @@ func (r *reader) list(ctx context.Context, res Resource, ns string, want map[str
 		var p *listPage
 		err := r.do(ctx, cl, 0, func(body io.Reader) error {
 			var err error
-			p, err = decodeList(body, res, ns, want, r.c.maxDoc)
+			p, err = decodeList(body, res, ns, want, r.c.maxDoc, r.c.kept)
 			return err
 		})
 		if err != nil {
@@ -131,7 +131,7 @@ func (r *reader) list(ctx context.Context, res Resource, ns string, want map[str
 // The page must be a list of the kind (kind resList, the apiVersion asked for); each item
 // kept must be an object of that kind and namespace (items that do not say their
 // apiVersion and kind, as built-in kinds' do not, get the list's).
-func decodeList(body io.Reader, res Resource, ns string, want map[string][]int, maxItem int64) (*listPage, error) {
+func decodeList(body io.Reader, res Resource, ns string, want map[string][]int, maxItem int64, kept func([]byte) error) (*listPage, error) {
 	s := &jsonScanner{r: bufio.NewReaderSize(body, 64<<10)}
 	p := &listPage{items: map[string]json.RawMessage{}, bad: map[string]error{}}
 	c, err := s.peek()
@@ -175,7 +175,7 @@ func decodeList(body io.Reader, res Resource, ns string, want map[string][]int, 
 		}
 		switch key {
 		case "items":
-			if err := s.items(maxItem, func(item []byte, over bool) { p.item(item, over, res, ns, want, maxItem) }); err != nil {
+			if err := s.items(maxItem, func(item []byte, over bool) { p.item(item, over, res, ns, want, maxItem, kept) }); err != nil {
 				return nil, err
 			}
 		case "metadata", "kind", "apiVersion":
@@ -244,7 +244,7 @@ func (p *listPage) member(key string, raw []byte) error {
 }
 
 // item looks at one item of the page.
-func (p *listPage) item(data []byte, over bool, res Resource, ns string, want map[string][]int, maxItem int64) {
+func (p *listPage) item(data []byte, over bool, res Resource, ns string, want map[string][]int, maxItem int64, kept func([]byte) error) {
 	unidentified := func(why string) {
 		if p.unidentified == "" {
 			p.unidentified = why
@@ -254,11 +254,11 @@ func (p *listPage) item(data []byte, over bool, res Resource, ns string, want ma
 		unidentified("an item is larger than --max-document-bytes " + sizeString(maxItem))
 		return
 	}
-	if !isObject(data) || !json.Valid(data) {
+	if !isObject(data) {
 		unidentified("an item is not a JSON object")
 		return
 	}
-	head, err := readHead(data)
+	head, err := readHead(data) // (which checks that the whole item is JSON)
 	if err != nil {
 		unidentified("an item cannot be read: " + err.Error())
 		return
@@ -288,7 +288,12 @@ func (p *listPage) item(data []byte, over bool, res Resource, ns string, want ma
 		p.bad[name] = fmt.Errorf("the list has two items named %q: not taken for the object", name)
 		return
 	}
-	p.items[name] = typed(data, head, res)
+	obj := typed(data, head, res)
+	if err := kept(obj); err != nil {
+		p.bad[name] = fmt.Errorf("the list's item %q: %w", name, err)
+		return
+	}
+	p.items[name] = obj
 }
 
 // jsonScanner reads a JSON text one value at a time, without decoding what it skips.
@@ -395,18 +400,26 @@ func (s *jsonScanner) value(max int64) (data []byte, over bool, err error) {
 					break scan
 				}
 			case inString:
-				switch {
-				case escaped:
+				if escaped {
 					escaped = false
-				case b == '\\':
+					continue
+				}
+				// The bytes of a string up to its quote or backslash, at once.
+				for i < len(chunk) && chunk[i] != '"' && chunk[i] != '\\' {
+					i++
+				}
+				if i == len(chunk) {
+					break scan
+				}
+				if chunk[i] == '\\' {
 					escaped = true
-				case b == '"':
-					inString = false
-					if depth == 0 {
-						i++
-						done = true
-						break scan
-					}
+					continue
+				}
+				inString = false
+				if depth == 0 {
+					i++
+					done = true
+					break scan
 				}
 			default:
 				switch b {

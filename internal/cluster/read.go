@@ -426,6 +426,9 @@ func (r *reader) getObject(ctx context.Context, res Resource, ns, name string) (
 		if err := checkObject(data, res, ns, name); err != nil {
 			return err
 		}
+		if err := r.c.kept(data); err != nil {
+			return err
+		}
 		obj = data
 		return nil
 	})

@@ -101,9 +101,12 @@ func (r *Result) Objects() []json.RawMessage {
 	return out
 }
 
-// ListJSON is a v1 List of the record and the objects (as the server wrote them), indented
-// as `kubectl get -o json` indents, which ssa-diff reads as a live-state dump. Each object is
-// indented into the List as it is: the List takes its own bytes and no more.
+// ListJSON is a v1 List of the record and the objects, which ssa-diff reads as a
+// live-state dump. The List and the record are indented as `kubectl get -o json` indents;
+// each object is written as the server wrote it (compact JSON, one line), so that it takes
+// in the List the bytes it took when it was read and checked against --max-document-bytes:
+// what a read accepted, the List's reader accepts (indenting would make a 30 MiB object
+// 40 MiB).
 func ListJSON(rec *Record, objects []json.RawMessage) ([]byte, error) {
 	var head bytes.Buffer
 	enc := json.NewEncoder(&head)
@@ -111,30 +114,23 @@ func ListJSON(rec *Record, objects []json.RawMessage) ([]byte, error) {
 	if err := enc.Encode(rec); err != nil {
 		return nil, fmt.Errorf("writing the live state: %w", err)
 	}
-	size := 128 + 2*head.Len()
+	size := 256 + 2*head.Len()
 	for _, o := range objects {
-		size += len(o) + len(o)/4
+		size += len(o) + 16
 	}
 	var buf bytes.Buffer
 	buf.Grow(size)
-	buf.WriteString("{\n    \"apiVersion\": \"v1\",\n    \"items\": [\n")
-	item := func(i int, data []byte) error {
-		if i > 0 {
-			buf.WriteString(",\n")
-		}
-		buf.WriteString("        ")
-		if err := json.Indent(&buf, bytes.TrimSpace(data), "        ", "    "); err != nil {
-			return fmt.Errorf("writing the live state: item %d: %w", i, err)
-		}
-		return nil
-	}
-	if err := item(0, head.Bytes()); err != nil {
-		return nil, err
+	buf.WriteString("{\n    \"apiVersion\": \"v1\",\n    \"items\": [\n        ")
+	if err := json.Indent(&buf, bytes.TrimSpace(head.Bytes()), "        ", "    "); err != nil {
+		return nil, fmt.Errorf("writing the live state: %w", err)
 	}
 	for i, o := range objects {
-		if err := item(i+1, o); err != nil {
-			return nil, err
+		o = bytes.Trim(o, " \t\r\n")
+		if !json.Valid(o) {
+			return nil, fmt.Errorf("writing the live state: object %d is not JSON", i+1)
 		}
+		buf.WriteString(",\n        ")
+		buf.Write(o)
 	}
 	buf.WriteString("\n    ],\n    \"kind\": \"List\",\n    \"metadata\": {\n        \"resourceVersion\": \"\"\n    }\n}\n")
 	return buf.Bytes(), nil
