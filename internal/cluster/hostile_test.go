@@ -141,6 +141,22 @@ func TestWrongAnswers(t *testing.T) {
 			})
 			return []Ref{chatRef()}
 		}, want: []Status{Failed}, wantErr: `GET ` + chatPath + `: answered 404 NotFound naming another object (deployments.apps "other") than the one asked for: not taken for its absence`},
+		{name: "a Status NotFound spelled otherwise, answered 500", serve: func(t *testing.T, s *clustertest.Server) []Ref {
+			s.Intercept = clustertest.Answer(clustertest.PathIs(chatPath), clustertest.Typed(500, "application/json",
+				`{"kind":"Status","stAtus":"Failure","reAson":"NotFound","detAils":{"nAme":"chat","group":"apps","kind":"deployments"}}`))
+			return []Ref{chatRef()}
+		}, want: []Status{Failed}, wantErr: `GET ` + chatPath + `: answered 500 Internal Server Error with application/json, not the API server's Status`},
+		{name: "a Status NotFound answered 200", serve: answer(chatPath, map[string]any{"kind": "Status", "apiVersion": "v1", "status": "Failure", "reason": "NotFound", "code": 404,
+			"details": map[string]any{"name": "chat", "group": "apps", "kind": "deployments"}}), want: []Status{Failed}, wantErr: `the answer is v1 Status (no name), not the object asked for`},
+		{name: "a 404 whose Status says another code", serve: func(t *testing.T, s *clustertest.Server) []Ref {
+			s.Intercept = clustertest.Answer(clustertest.PathIs(chatPath), clustertest.Typed(404, "application/json",
+				`{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","reason":"NotFound","details":{"name":"chat","group":"apps","kind":"deployments"},"code":500}`))
+			return []Ref{chatRef()}
+		}, want: []Status{Failed}, wantErr: `answered 404 Not Found with application/json, not the API server's Status`},
+		{name: "204 No Content", serve: func(t *testing.T, s *clustertest.Server) []Ref {
+			s.Intercept = clustertest.Answer(clustertest.PathIs(chatPath), clustertest.Typed(204, "application/json", ""))
+			return []Ref{chatRef()}
+		}, want: []Status{Failed}, wantErr: `GET ` + chatPath + `: answered 204 No Content, not the 200 OK of a read`},
 		{name: "the object's own 404", serve: func(t *testing.T, s *clustertest.Server) []Ref { return []Ref{chatRef()} }, want: []Status{NotFound}},
 	} {
 		t.Run(h.name, h.run)

@@ -190,8 +190,13 @@ func decodeList(body io.Reader, res Resource, ns string, want map[string][]int, 
 				return nil, err
 			}
 		default:
-			if _, _, err := s.value(-1); err != nil {
+			// A member the API server does not write: it must be JSON still, and small.
+			raw, over, err := s.value(maxListMetaBytes)
+			if err != nil {
 				return nil, s.syntax(err)
+			}
+			if over || !json.Valid(raw) {
+				return nil, fmt.Errorf("the list's member %.40q is not JSON, or larger than %s", key, sizeString(maxListMetaBytes))
 			}
 		}
 		c, err = s.peek()

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"net/url"
 	"sort"
 	"strconv"
@@ -477,7 +478,7 @@ func checkObject(data []byte, res Resource, ns, name string) error {
 // the object's absence: that would predict a create.
 func absent(err error, res Resource, name string) bool {
 	var st *apierrors.StatusError
-	if !errors.As(err, &st) || st.ErrStatus.Reason != metav1.StatusReasonNotFound {
+	if !errors.As(err, &st) || st.ErrStatus.Reason != metav1.StatusReasonNotFound || st.ErrStatus.Code != http.StatusNotFound {
 		return false
 	}
 	var re *RequestError

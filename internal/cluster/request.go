@@ -2,7 +2,6 @@ package cluster
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -18,6 +17,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	utilnet "k8s.io/apimachinery/pkg/util/net"
+	sigsjson "sigs.k8s.io/json"
 )
 
 // This file sends the requests of a read: GETs over the kubeconfig's transport
@@ -160,13 +160,18 @@ func (c *Client) get(ctx context.Context, cl call, limit int64, read func(io.Rea
 			return &RequestError{Request: name, Err: inner}
 		}
 		c.warn(resp)
-		if resp.StatusCode >= 200 && resp.StatusCode <= 299 {
+		if resp.StatusCode == http.StatusOK {
 			err := c.readAnswer(ctx, name, resp, limit, read, &bodyRead)
 			resp.Body.Close()
 			if err != nil && ctx.Err() != nil {
 				return timedOut()
 			}
 			return err
+		}
+		if resp.StatusCode >= 200 && resp.StatusCode <= 299 {
+			// 201, 204, 206 …: not the answer of a GET.
+			resp.Body.Close()
+			return &RequestError{Request: name, answered: true, Err: fmt.Errorf("answered %d %s, not the 200 OK of a read", resp.StatusCode, http.StatusText(resp.StatusCode))}
 		}
 		stErr := c.errorAnswer(name, resp)
 		resp.Body.Close()
@@ -303,11 +308,12 @@ func sniff(data []byte) string {
 // the answer was.
 func (c *Client) errorAnswer(name string, resp *http.Response) error {
 	body, _ := io.ReadAll(&countingReader{r: resp.Body, n: new(int64), max: statusBodyLimit, budget: c.budget})
+	// The server's Status, read as the server writes it (the exact member names), with the
+	// code of the answer.
 	var st metav1.Status
-	if json.Unmarshal(body, &st) == nil && st.Kind == "Status" && st.Status == metav1.StatusFailure {
-		if st.Code == 0 {
-			st.Code = int32(resp.StatusCode)
-		}
+	if sigsjson.UnmarshalCaseSensitivePreserveInts(body, &st) == nil && st.Kind == "Status" && st.Status == metav1.StatusFailure &&
+		(st.Code == 0 || int(st.Code) == resp.StatusCode) {
+		st.Code = int32(resp.StatusCode)
 		return &apierrors.StatusError{ErrStatus: st}
 	}
 	message := "unknown"

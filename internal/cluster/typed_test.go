@@ -52,6 +52,9 @@ func FuzzListJSON(f *testing.F) {
 	f.Fuzz(func(t *testing.T, obj string) {
 		objects := []json.RawMessage{json.RawMessage(obj), json.RawMessage(`{"second":true}`)}
 		got, err := ListJSON(rec, objects)
+		if again, err2 := ListJSON(rec, objects); !bytes.Equal(got, again) || (err == nil) != (err2 == nil) {
+			t.Fatalf("written twice: %q, then %q", got, again)
+		}
 		if !json.Valid([]byte(obj)) {
 			if err == nil {
 				t.Fatalf("an object that is not JSON was written: %q", obj)
