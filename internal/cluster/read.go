@@ -660,7 +660,8 @@ func resourceIn(res Resource, ns string) string {
 
 // readError is why what (an object, "Secret shop/token", or a CustomResourceDefinition)
 // could not be read by the request verb on target: a refusal says what was forbidden and
-// the permissions ssa-diff needs; a timeout, the limit; a retried answer, the retries.
+// the permissions ssa-diff needs; the other errors say the rest themselves (the request, the
+// limit, the retries).
 func (c *Client) readError(what, verb, target string, err error) error {
 	switch {
 	case apierrors.IsForbidden(err) && verb != "":
@@ -669,14 +670,6 @@ func (c *Client) readError(what, verb, target string, err error) error {
 		return fmt.Errorf("cannot read %s from the cluster: %w (the cluster no longer accepts the kubeconfig's credentials)", what, err)
 	}
 	return fmt.Errorf("cannot read %s from the cluster: %w", what, err)
-}
-
-func isTimeout(err error) bool {
-	if errors.Is(err, context.DeadlineExceeded) || apierrors.IsTimeout(err) || apierrors.IsServerTimeout(err) {
-		return true
-	}
-	var t interface{ Timeout() bool }
-	return errors.As(err, &t) && t.Timeout()
 }
 
 func kindString(group, kind string) string {
