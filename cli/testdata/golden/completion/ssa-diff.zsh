@@ -58,8 +58,8 @@ _ssa-diff() {
 		'*--allow-missing-managed-fields[Predict against a LIVE dump (a List, or several objects) in which no object carries metadata.managedFields (made without kubectl get --show-managed-fields) as if nobody owned any field; without it such a dump cannot predict ownership (exit 2)]' \
 		'*--kube-version[The Kubernetes minor whose kube-apiserver is predicted\: 1.34, 1.35, 1.36 or 1.37 (v1.35 and 1.35.4 are read as 1.35); nearest\: the supported minor nearest to the live state'\''s cluster]:kube-version:(1.34 1.35 1.36 1.37 nearest)' \
 		'*--jobs[How many objects are predicted in parallel (default\: the number of CPUs)]:jobs: ' \
-		'*--max-input-bytes[Read at most this much input, all files and standard input together (suffixes Ki, Mi, Gi)]:max-input-bytes: ' \
-		'*--max-document-bytes[Skip, as an error, a YAML document or JSON value larger than this; each item of a JSON List counts on its own (the List as a whole is bounded by --max-input-bytes)]:max-document-bytes: ' \
+		'*--max-input-bytes[Read at most this much input, all files, standard input and the cluster'\''s answers together (suffixes Ki, Mi, Gi)]:max-input-bytes: ' \
+		'*--max-document-bytes[Skip, as an error, a YAML document or JSON value larger than this; each item of a JSON List counts on its own (the List as a whole is bounded by --max-input-bytes), and so does each object read from the cluster]:max-document-bytes: ' \
 		'*--max-depth[Refuse documents whose maps and lists nest deeper than this (at most 10000, the API server'\''s own limit)]:max-depth: ' \
 		'*--max-yaml-alias-nodes[Refuse YAML documents whose aliases (*name) add more than this many nodes when expanded]:max-yaml-alias-nodes: ' \
 		'*--max-files[Visit at most this many files and directories when reading directories]:max-files: ' \
