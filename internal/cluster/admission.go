@@ -4,17 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/api/meta"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/client-go/tools/pager"
 )
 
 // AdmissionKind is a kind the server's admission chain reads, and the plugins that read it.
@@ -61,7 +56,11 @@ type AdmissionRead struct {
 // does not serve are left out; a kind it refuses to list is an error of the read
 // (AdmissionRead.Errors), not of ReadAdmission, which fails only when ctx ends.
 func (c *Client) ReadAdmission(ctx context.Context) (*AdmissionRead, error) {
-	r := &reader{c: c, opts: ReadOptions{Parallel: DefaultParallel}, res: &Result{}}
+	// The read's deadline bounds this read as it bounds Read.
+	parent := ctx
+	ctx, cancel := context.WithTimeout(ctx, c.readTimeout)
+	defer cancel()
+	r := &reader{c: c, opts: ReadOptions{Parallel: DefaultParallel}, parent: parent, res: &Result{}}
 	r.d = newDiscovery(r)
 	out := &AdmissionRead{Errors: map[string]error{}}
 	var mu sync.Mutex
@@ -89,14 +88,14 @@ func (c *Client) ReadAdmission(ctx context.Context) (*AdmissionRead, error) {
 	for _, objs := range listKinds(AdmissionKinds) {
 		out.Objects = append(out.Objects, objs...)
 	}
-	if err := ctx.Err(); err != nil {
+	if err := parent.Err(); err != nil {
 		return nil, err
 	}
 	params := paramKinds(out.Objects)
 	for _, objs := range listKinds(params) {
 		out.Objects = append(out.Objects, objs...)
 	}
-	if err := ctx.Err(); err != nil {
+	if err := parent.Err(); err != nil {
 		return nil, err
 	}
 	sort.Slice(out.Resources, func(i, j int) bool {
@@ -152,59 +151,29 @@ func paramKinds(objs []json.RawMessage) []AdmissionKind {
 	return out
 }
 
-// listAll reads every object of a resource in every namespace with a LIST, paged by
-// client-go's pager, each with its apiVersion and kind.
+// listAll reads every object of a resource in every namespace with a LIST, paged and
+// bounded as every LIST of the read is (list), each with its apiVersion and kind. An item
+// that cannot be read, or is not of the kind, fails the whole kind: what reads it is then
+// not predicted.
 func (r *reader) listAll(ctx context.Context, res Resource) ([]json.RawMessage, error) {
 	r.lists.Add(1)
-	p := pager.New(func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
-		r.pages.Add(1)
-		req := r.c.rest.Get().AbsPath(path(res, "", ""))
-		if opts.Limit > 0 {
-			req = req.Param("limit", strconv.FormatInt(opts.Limit, 10))
-		}
-		if opts.Continue != "" {
-			req = req.Param("continue", opts.Continue)
-		}
-		body, err := r.send(ctx, req)
-		if err != nil {
-			return nil, err
-		}
-		return decodeAll(body, res)
-	})
-	list, _, err := p.List(ctx, metav1.ListOptions{})
+	lr, err := r.list(ctx, res, "", nil)
 	if err != nil {
 		if apierrors.IsNotFound(err) {
 			return nil, nil
 		}
 		return nil, err
 	}
-	var out []json.RawMessage
-	err = meta.EachListItem(list, func(o runtime.Object) error {
-		out = append(out, o.(*runtime.Unknown).Raw)
-		return nil
-	})
-	return out, err
-}
-
-// decodeAll reads a LIST's answer, keeping every item.
-func decodeAll(body []byte, res Resource) (*page, error) {
-	var doc struct {
-		Metadata struct {
-			Continue        string `json:"continue"`
-			ResourceVersion string `json:"resourceVersion"`
-		} `json:"metadata"`
-		Items []json.RawMessage `json:"items"`
+	if lr.unidentified != "" {
+		return nil, errors.New(lr.unidentified)
 	}
-	if err := json.Unmarshal(body, &doc); err != nil || !isObject(body) {
-		return nil, fmt.Errorf("the server's answer is not a list (%v)", err)
-	}
-	p := &page{ListMeta: metav1.ListMeta{Continue: doc.Metadata.Continue, ResourceVersion: doc.Metadata.ResourceVersion}}
-	for _, item := range doc.Items {
-		head, err := readHead(item)
-		if err != nil || !isObject(item) {
-			continue
+	if len(lr.bad) > 0 {
+		keys := make([]string, 0, len(lr.bad))
+		for k := range lr.bad {
+			keys = append(keys, k)
 		}
-		p.Items = append(p.Items, runtime.Unknown{Raw: typed(item, head, res), ContentType: head.Metadata.Name})
+		sort.Strings(keys)
+		return nil, lr.bad[keys[0]]
 	}
-	return p, nil
+	return lr.all, nil
 }

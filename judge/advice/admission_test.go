@@ -37,7 +37,7 @@ func TestPolicyAdvice(t *testing.T) {
 				Message: `deployments.apps "web" is forbidden: ValidatingAdmissionPolicy 'max-replicas' with binding 'b' denied request: labels are required`}},
 			want: []string{"its validation `has(object.metadata.labels)`"}},
 		{name: "a Warn binding",
-			res: &merge.Result{Endpoint: ep, Action: merge.ActionCreate, Warnings: []string{"the server would warn: Validation failed for ValidatingAdmissionPolicy 'max-replicas' with binding 'w': at most 3, not 9"}},
+			res:  &merge.Result{Endpoint: ep, Action: merge.ActionCreate, Warnings: []string{"the server would warn: Validation failed for ValidatingAdmissionPolicy 'max-replicas' with binding 'w': at most 3, not 9"}},
 			want: []string{"info [warned-by-policy] the ValidatingAdmissionPolicy \"max-replicas\" (binding \"w\") warns"}},
 		{name: "PodSecurity",
 			res: &merge.Result{Endpoint: merge.Endpoint{GVK: schema.GVK{Version: "v1", Kind: "Pod"}, Namespace: "shop", Name: "app"}, Action: merge.ActionRejected,
