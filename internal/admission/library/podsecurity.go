@@ -93,6 +93,7 @@ func (p *podSecurity) validate(ctx context.Context, call wire.Call, attrs admiss
 	if result.Allowed {
 		return nil
 	}
+	//lint:ignore ST1005 the refusal's words are pod-security-admission's, capital included
 	refusal := apierrors.NewForbidden(gr, nameOf(call), errors.New("Not allowed by PodSecurity"))
 	if r := result.Result; r != nil {
 		if r.Message != "" {

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"sort"
-	"strings"
 	"sync"
 
 	"github.com/ssa-diff/ssa-diff/internal/admission/wire"
@@ -310,5 +309,3 @@ func nameOf(c wire.Call) string {
 	return "Unknown"
 }
 
-// trimmed is s without trailing spaces and newlines.
-func trimmed(s string) string { return strings.TrimRight(s, " \n") }
