@@ -308,4 +308,3 @@ func nameOf(c wire.Call) string {
 	}
 	return "Unknown"
 }
-
