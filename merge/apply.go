@@ -38,7 +38,12 @@ func (e *Engine) applyStep(req Request) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	res := r.apply(req.Live, req.Object, req.Manager, req.Force)
+	var res *Result
+	if r.ep.Subresource == "scale" {
+		res = r.applyScale(req.Live, req.Object, req.Manager, req.Force)
+	} else {
+		res = r.apply(req.Live, req.Object, req.Manager, req.Force)
+	}
 	res.Warnings = append(res.Warnings, r.sortedWarnings()...)
 	return res, nil
 }
@@ -477,9 +482,7 @@ func (r *request) checkIdentity(live, obj, cfg map[string]any, created bool) *St
 	}
 	if rv, _ := metadataOf(cfg)["resourceVersion"].(string); rv != "" {
 		if liveRV, _ := metadataOf(live)["resourceVersion"].(string); rv != liveRV {
-			return &StatusError{Code: 409, Reason: "Conflict",
-				Message: fmt.Sprintf("Operation cannot be fulfilled on %s %q: the object has been modified; please apply your changes to the latest version and try again", qualifiedResource(r.typ), r.ep.Name),
-				Details: &StatusDetails{Name: r.ep.Name, Group: r.ep.GVK.Group, Kind: r.typ.Resource}}
+			return modified(r.typ, r.ep.Name)
 		}
 	}
 	return nil

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/ssa-diff/ssa-diff/schema/builtin"
 	"github.com/ssa-diff/ssa-diff/schema/crdschema"
@@ -140,6 +141,15 @@ type Registry struct {
 	// crdGroups are the groups of the CRDs added.
 	crdGroups map[string]bool
 	types     map[GVK]*Type
+	// scale is ScaleType's, made once when first asked for (shared by copies: it depends
+	// on the built-in schema only).
+	scale *lazyType
+}
+
+// lazyType is a Type made when first asked for.
+type lazyType struct {
+	once sync.Once
+	t    *Type
 }
 
 // NewRegistry returns a registry with every built-in kind of the newest embedded
@@ -168,7 +178,7 @@ func NewRegistryFor(v version.Version) (*Registry, error) {
 func newRegistry(rel builtin.Release) *Registry {
 	s := rel.NewSchema()
 	kinds := rel.Kinds()
-	r := &Registry{version: rel.Version(), builtin: s, builtinGroups: map[string]bool{}, servedGroups: map[string]bool{}, crdGroups: map[string]bool{},
+	r := &Registry{version: rel.Version(), builtin: s, builtinGroups: map[string]bool{}, servedGroups: map[string]bool{}, crdGroups: map[string]bool{}, scale: &lazyType{},
 		types: make(map[GVK]*Type, len(kinds))}
 	for _, k := range kinds {
 		r.builtinGroups[k.Group] = true

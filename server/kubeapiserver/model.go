@@ -15,6 +15,7 @@ import (
 	"github.com/ssa-diff/ssa-diff/schema"
 	"github.com/ssa-diff/ssa-diff/server"
 	"github.com/ssa-diff/ssa-diff/server/version"
+	"k8s.io/apimachinery/pkg/util/strategicpatch"
 )
 
 // Config is the cluster a Model predicts: the Kubernetes minor its kube-apiserver runs and
@@ -168,6 +169,21 @@ func (m *Model) EmptyObject(t *schema.Type) map[string]any {
 		}
 	}
 	return server.FieldManagementOnly{}.EmptyObject(t)
+}
+
+// AllowCreateOnUpdate reports the built-in kinds whose strategy lets a PUT create
+// (strategy.AllowCreateOnUpdate); custom resources never do.
+func (m *Model) AllowCreateOnUpdate(t *schema.Type) bool {
+	return t.Source == schema.SourceBuiltin && strategy.AllowCreateOnUpdate(t.GVK.APIVersion(), t.GVK.Kind)
+}
+
+// PatchMeta is the strategic merge patch metadata of a built-in kind's Go type
+// (defaults.Release.PatchMeta); a custom resource has none.
+func (m *Model) PatchMeta(t *schema.Type) (strategicpatch.LookupPatchMeta, bool) {
+	if !m.builtinKnown(t) {
+		return nil, false
+	}
+	return m.defaults.PatchMeta(t.GVK.APIVersion(), t.GVK.Kind)
 }
 
 // PrepareForCreate applies the registry's create rules and the read-back defaulting;
