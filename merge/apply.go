@@ -143,7 +143,7 @@ func (r *request) apply(live, cfg map[string]any, manager string, force bool) *R
 	if r.typ.Source != schema.SourceBuiltin {
 		// What the store answers is the object decoded again: a custom resource without
 		// the nulls decoding drops (those its schema allows stay).
-		obj = r.e.model.ReadStored(r.typ, obj)
+		obj = r.readBackStored(r.e.model.ReadStored(r.typ, obj))
 	}
 	r.settle(res, live, liveEntries, obj, entries, created)
 	res.describe = func() {

@@ -244,10 +244,17 @@ func unsupportedMediaType(customResource bool) *StatusError {
 }
 
 // checkNames is the handlers' check of a written object's name and namespace against the
-// URL's (rules.md create.name-and-namespace).
+// URL's (rules.md create.name-and-namespace): an object without a namespace takes the URL's,
+// one of a cluster-scoped kind loses the one it has, another namespace is refused.
 func (r *request) checkNames(obj map[string]any) *StatusError {
 	ns, name := nsName(obj)
-	if r.ep.Namespace != "" && ns != "" && ns != r.ep.Namespace {
+	switch {
+	case ns == r.ep.Namespace:
+	case ns == "":
+		ensureMetadata(obj)["namespace"] = r.ep.Namespace
+	case r.ep.Namespace == "":
+		delete(metadataOf(obj), "namespace")
+	default:
 		return badRequest("the namespace of the provided object does not match the namespace sent on the request")
 	}
 	if name != r.ep.Name {

@@ -79,8 +79,8 @@ func (r *request) create(body map[string]any, manager string, exists bool) *Resu
 	if got := schema.GVKOf(body); got != r.ep.GVK {
 		return reject(badRequest(fmt.Sprintf("the API version in the data (%s) does not match the expected API version (%s)", got.APIVersion(), r.ep.GVK.APIVersion())))
 	}
-	if ns, _ := nsName(body); r.ep.Namespace != "" && ns != "" && ns != r.ep.Namespace {
-		return reject(badRequest("the namespace of the provided object does not match the namespace sent on the request"))
+	if s := r.checkNames(body); s != nil {
+		return reject(s)
 	}
 	out := r.updateObject(nil, body, manager)
 	if exists && out.Rejection == nil {
@@ -201,6 +201,7 @@ func (r *request) updateObject(live, next map[string]any, manager string) *Resul
 		return res
 	}
 	dropEmpties(next, put)
+	next = r.readBackStored(next)
 	r.settle(res, live, liveEntries, next, entries, created)
 	res.Assigned = r.assigned(res.Action, next)
 	res.Ownership = r.ownershipChanges(before, after, r.managerKey(manager, fieldpath.OperationUpdate))

@@ -63,6 +63,10 @@ type Type struct {
 	// its spec.conversion.strategy (ConversionNone or ConversionWebhook); "" for the
 	// built-in kinds, which the server's Go code converts (package internal/conversion).
 	Conversion Conversion
+	// StorageVersion is, for a CRD, the version its objects are stored at (spec.versions'
+	// storage one): the server reads an object back from storage at that version, with its
+	// schema's defaults, whatever version it was written at. "" for other types.
+	StorageVersion string
 	// Origin names the input the schema came from: "crds.yaml:
 	// backups.ops.example.com" for a CRD, the file for an OpenAPI document,
 	// "" for built-in and deduced types.

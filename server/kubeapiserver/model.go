@@ -190,13 +190,13 @@ func (m *Model) PatchMeta(t *schema.Type) (strategicpatch.LookupPatchMeta, bool)
 // decoded is the object as the request decoded it, before defaulting (see
 // strategy.NeedsDecoded; nil when not kept).
 func (m *Model) PrepareForCreate(t *schema.Type, decoded, obj map[string]any) error {
-	// The store fills creationTimestamp and uid (Assigned; a uid is refused before: rules.md
-	// create.uid), and never stores selfLink. From 1.37 it also wipes the system fields a
+	// The store fills creationTimestamp and uid (Assigned; an apply naming a uid is refused
+	// before: rules.md create.uid; a POST's is replaced), and never stores selfLink. From 1.37 it also wipes the system fields a
 	// create may not set when the create comes through apply or PUT (store.Update:
 	// rest.WipeObjectMetaSystemFields, which only a POST ran before): on 1.34-1.36 such a
 	// create keeps the body's deletionTimestamp and deletionGracePeriodSeconds.
 	md := unstructured.EnsureObject(obj, "metadata")
-	wipe := []string{"creationTimestamp", "selfLink"}
+	wipe := []string{"creationTimestamp", "selfLink", "uid"}
 	if m.server.AtLeast(37) {
 		wipe = append(wipe, "deletionTimestamp", "deletionGracePeriodSeconds")
 	}
