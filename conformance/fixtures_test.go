@@ -204,6 +204,14 @@ func TestIntegrationCases(t *testing.T) {
 	replayStrictly(t, filepath.Join("testdata", "integration"), 119)
 }
 
+// TestVerbsCases replays the cases of testdata/verbs (issue 38): each write verb and kubectl
+// command (create, edit, patch, replace, scale, label, annotate, set image) recorded from
+// kube-apiserver 1.37.2 with kubectl 1.37.2, the apply to /scale, and the residues — the pod
+// /status strategy's resets, a custom resource read back at its storage version.
+func TestVerbsCases(t *testing.T) {
+	replayStrictly(t, filepath.Join("testdata", "verbs"), 33)
+}
+
 // replayStrictly replays every case below dir (at least min of them) and compares each with
 // its recording strictly, the values the server assigns left out (CompareAssigned).
 func replayStrictly(t *testing.T, dir string, min int) {

@@ -153,6 +153,12 @@ func Replay(c *Case) (*merge.Result, error) {
 	req := merge.Request{Live: c.Live, Object: c.Manifest, Endpoint: c.Endpoint(),
 		Manager: c.Request.FieldManager, Force: c.Request.Force, Now: c.NowTime(), Source: c.kubectlSource()}
 	switch {
+	case c.Request.Mode == "kubectl" && c.Request.Verb != "apply":
+		cmd, err := appliers.ParseKubectlCommand(c.Request.Args)
+		if err != nil {
+			return nil, err
+		}
+		return cmd.Apply(e, req)
 	case c.Request.Mode == "kubectl":
 		return appliers.Kubectl(e, req)
 	case c.BaseVerb() == "apply":

@@ -99,8 +99,9 @@ func annotations(obj map[string]any) map[string]any {
 }
 
 // readBackStored is obj, a custom resource a write stores, as the server answers it: read
-// back from storage at the CRD's storage version, which defaults it with that version's
-// schema (rules.md read.stored), and converted to the request's version. With conversion
+// back from storage at the CRD's storage version, which prunes what that version's schema
+// does not describe and defaults it with its defaults (rules.md read.stored), and converted
+// to the request's version. With conversion
 // None only apiVersion changes; a version whose schema defaults what the request's does
 // not gets those defaults (a crossplane CompositeResourceDefinition created at v2 comes back
 // with v1's spec.defaultCompositeDeletePolicy). Objects of other kinds are returned as
@@ -116,6 +117,9 @@ func (r *request) readBackStored(obj map[string]any) map[string]any {
 	}
 	stored := unstructured.DeepCopyObject(obj)
 	stored["apiVersion"] = st.GVK.APIVersion()
+	if st.PruneUnknown != nil {
+		st.PruneUnknown(stored)
+	}
 	st.Default(stored)
 	stored["apiVersion"] = r.ep.GVK.APIVersion()
 	return stored

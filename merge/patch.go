@@ -9,6 +9,7 @@ import (
 
 	"github.com/ssa-diff/ssa-diff/fieldpath"
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
+	"github.com/ssa-diff/ssa-diff/schema"
 	jsonpatch "gopkg.in/evanphx/json-patch.v4"
 	"k8s.io/apimachinery/pkg/util/mergepatch"
 	"k8s.io/apimachinery/pkg/util/strategicpatch"
@@ -170,7 +171,8 @@ func (r *request) patched(cur map[string]any, p Patch) (map[string]any, *StatusE
 					Message: fmt.Sprintf("Request entity too large: The allowed maximum operations in a JSON patch is %d, got %d", maxJSONPatchOperations, len(ops))}
 			}
 			if out, err = ops.Apply(doc); err != nil {
-				return nil, unprocessable(err.Error())
+				r.warn("the JSON patch cannot be applied: " + err.Error())
+				return nil, unprocessable()
 			}
 		} else {
 			if out, err = jsonpatch.MergePatch(doc, p.Body); err != nil {
@@ -203,11 +205,7 @@ func decodePatched(doc []byte) (map[string]any, *StatusError) {
 	dec.UseNumber()
 	var obj map[string]any
 	if err := dec.Decode(&obj); err != nil || obj == nil {
-		msg := "the patched document is not an object"
-		if err != nil {
-			msg = err.Error()
-		}
-		return nil, unprocessable(msg)
+		return nil, unprocessable()
 	}
 	return unstructured.CopyAsDecoded(obj), nil
 }
@@ -221,15 +219,15 @@ func strategicPatchError(err error) *StatusError {
 		mergepatch.ErrBadPatchFormatForSetElementOrderList, mergepatch.ErrUnsupportedStrategicMergePatchFormat:
 		return badRequest(err.Error())
 	case mergepatch.ErrNoListOfLists, mergepatch.ErrPatchContentNotMatchRetainKeys:
-		return unprocessable(err.Error())
+		return unprocessable()
 	}
 	return internalError(err.Error())
 }
 
-// unprocessable is apimachinery's generic 422, with the error as its one cause.
-func unprocessable(msg string) *StatusError {
-	return &StatusError{Code: 422, Reason: "Invalid", Message: "the server rejected our request due to an error in our request",
-		Details: &StatusDetails{Causes: []StatusCause{{Reason: "UnexpectedServerResponse", Message: msg}}}}
+// unprocessable is apimachinery's generic 422 as the server sends it: the patch library's
+// error is not in the answer (the engine warns with it).
+func unprocessable() *StatusError {
+	return &StatusError{Code: 422, Reason: "Invalid", Message: "the server rejected our request due to an error in our request", Details: &StatusDetails{}}
 }
 
 // unsupportedMediaType is the server's 415 for a patch type the resource does not take:
@@ -261,4 +259,17 @@ func (r *request) checkNames(obj map[string]any) *StatusError {
 		return badRequest(fmt.Sprintf("the name of the object (%s) does not match the name on the URL (%s)", name, r.ep.Name))
 	}
 	return nil
+}
+
+// PatchMeta is what a strategic merge patch of kind gvk follows — the patch strategies and
+// merge keys of its Go type's fields — for clients that compute such patches themselves
+// (kubectl edit and set, Helm's client-side updates), with the strategicpatch package.
+// false for a kind without a Go type, a custom resource: clients send JSON merge patches
+// instead, and the server refuses strategic ones.
+func (e *Engine) PatchMeta(gvk schema.GVK) (strategicpatch.LookupPatchMeta, bool) {
+	t, ok := e.schemas.Lookup(gvk)
+	if !ok {
+		return nil, false
+	}
+	return e.model.PatchMeta(t)
 }

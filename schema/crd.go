@@ -351,6 +351,8 @@ func (r *Registry) crdTypes(origin string, doc int, obj map[string]any, stored b
 			t.Default, t.DefaultKeepingNulls = d.apply, d.applyKeepingNulls
 			if d.prunesNulls {
 				t.PruneNulls = d.pruneNulls
+				root := plain[cv.name]
+				t.PruneUnknown = func(obj map[string]any) { pruneUnknown(obj, root, true) }
 			}
 		} else {
 			t.Parseable = typed.DeducedParseableType

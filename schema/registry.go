@@ -87,6 +87,11 @@ type Type struct {
 	// and to the stored object it reads (PruneNonNullableNullsWithoutDefaults, unless the
 	// CRD sets spec.preserveUnknownFields); nil when decoding drops none.
 	PruneNulls func(obj map[string]any)
+	// PruneUnknown drops the fields a custom resource's structural schema does not
+	// describe, as apiextensions-apiserver's decoding prunes an object it reads (and a
+	// request body); nil when the CRD keeps unknown fields (spec.preserveUnknownFields) or
+	// the version has no schema.
+	PruneUnknown func(obj map[string]any)
 	// Validation is what the API server validates a custom resource of a CRD with: the
 	// version's schema as the CRD wrote it (nil Schema for a version without one) and the
 	// CRD's preserveUnknownFields. nil for every type that does not come from a CRD.

@@ -61,6 +61,9 @@ A case of cases.yaml:
   rawBody: true                          apply: `manifest` sent byte for byte even when it
                                          is not YAML a Go reader takes (JSON with trailing
                                          commas, which the server reads as YAML)
+  editFromLive: true                     kubectl edit: manifest.yaml is the GET of the object
+                                         (managedFields removed) with `manifest` merged in, the
+                                         object a user saves in the editor
   kubectl: [label, deploy/x, a=b]        kubectl mode: the command run instead of `apply
                                          --server-side -f manifest.yaml` (FILE stands for
                                          manifest.yaml; `edit` runs with KUBE_EDITOR copying
@@ -351,6 +354,12 @@ def record(case):
     response = {}
     after = None
     if mode == "kubectl":
+        if case.get("editFromLive") and live is not None:
+            # What a user saves in kubectl edit's editor: the object kubectl opened (the
+            # GET without managedFields) with the case's changes.
+            opened = copy.deepcopy(live)
+            opened["metadata"].pop("managedFields", None)
+            manifest = yaml.safe_dump(merged(opened, yaml.safe_load(manifest)), sort_keys=False)
         with open(os.path.join(d, "manifest.yaml"), "w") as f:
             f.write(manifest)
         editor = None
