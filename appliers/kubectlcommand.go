@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/ssa-diff/ssa-diff/merge"
+	"github.com/ssa-diff/ssa-diff/schema"
 )
 
 // The kubectl commands that write without applying, as KubectlCommand.Verb names them.
@@ -295,3 +296,137 @@ func (c *KubectlCommand) SendsNamespace() bool { return true }
 
 // Prunes nothing.
 func (c *KubectlCommand) Prunes(PruneCandidate) string { return "" }
+
+// kubectlShortNames are the short names kubectl's discovery gives the built-in resources.
+var kubectlShortNames = map[string]string{
+	"cm": "configmaps", "cj": "cronjobs", "crd": "customresourcedefinitions", "crds": "customresourcedefinitions",
+	"csr": "certificatesigningrequests", "deploy": "deployments", "ds": "daemonsets", "ep": "endpoints", "ev": "events",
+	"hpa": "horizontalpodautoscalers", "ing": "ingresses", "limits": "limitranges", "netpol": "networkpolicies", "no": "nodes",
+	"ns": "namespaces", "pc": "priorityclasses", "pdb": "poddisruptionbudgets", "po": "pods", "pv": "persistentvolumes",
+	"pvc": "persistentvolumeclaims", "quota": "resourcequotas", "rc": "replicationcontrollers", "rs": "replicasets",
+	"sa": "serviceaccounts", "sc": "storageclasses", "sts": "statefulsets", "svc": "services",
+}
+
+// Objects are the objects the command names (TYPE NAME…), as stubs — apiVersion, kind,
+// metadata.name and, for a namespaced kind, metadata.namespace (the command's, else
+// defaultNamespace) — to be paired with the live objects they write. TYPE is resolved as
+// kubectl's discovery resolves it: a resource's plural, its kind or singular (any case),
+// either with ".GROUP", or a built-in short name; the version is the kind's preferred
+// served one. nil for the commands that read files.
+func (c *KubectlCommand) Objects(reg *schema.Registry, defaultNamespace string) ([]map[string]any, error) {
+	if c.ReadsFiles() || c.Resource == "" {
+		return nil, nil
+	}
+	t, err := resolveResource(reg, c.Resource)
+	if err != nil {
+		return nil, err
+	}
+	ns := c.Namespace
+	if ns == "" {
+		ns = defaultNamespace
+	}
+	var out []map[string]any
+	for _, name := range c.Names {
+		md := map[string]any{"name": name}
+		if t.Namespaced {
+			md["namespace"] = ns
+		}
+		out = append(out, map[string]any{"apiVersion": t.GVK.APIVersion(), "kind": t.GVK.Kind, "metadata": md})
+	}
+	return out, nil
+}
+
+// resolveResource finds the served type a kubectl TYPE names.
+func resolveResource(reg *schema.Registry, typ string) (*schema.Type, error) {
+	name, group, _ := strings.Cut(strings.ToLower(typ), ".")
+	if full, ok := kubectlShortNames[name]; ok && group == "" {
+		name = full
+	}
+	var found *schema.Type
+	for _, gvk := range reg.GVKs() {
+		t, ok := reg.Lookup(gvk)
+		if !ok || !t.Served || t.Resource == "" || (group != "" && gvk.Group != group) {
+			continue
+		}
+		if t.Resource != name && strings.ToLower(gvk.Kind) != name {
+			continue
+		}
+		// The preferred version: GVKs lists a kind's versions in the server's order.
+		if found == nil || (found.GVK.Group == gvk.Group && found.GVK.Kind == gvk.Kind) {
+			if found == nil {
+				found = t
+			}
+			continue
+		}
+		if found.GVK.Group != gvk.Group && group == "" && found.GVK.Group != "" && gvk.Group == "" {
+			found = t // the core group first, as kubectl's discovery prefers it
+		}
+	}
+	if found == nil {
+		return nil, fmt.Errorf("%w: the server doesn't have a resource type %q", ErrKubectlCommand, typ)
+	}
+	return found, nil
+}
+
+// ParseKubectlCommandLine is ParseKubectlCommand of a command line as a shell would split
+// it (SplitCommandLine), with or without a leading "kubectl".
+func ParseKubectlCommandLine(line string) (*KubectlCommand, error) {
+	args, err := SplitCommandLine(line)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrKubectlCommand, err)
+	}
+	if len(args) > 0 && args[0] == "kubectl" {
+		args = args[1:]
+	}
+	return ParseKubectlCommand(args)
+}
+
+// SplitCommandLine splits a command line as a POSIX shell splits words: blanks separate,
+// single quotes keep everything, double quotes keep all but \" and \\, a backslash escapes.
+func SplitCommandLine(s string) ([]string, error) {
+	var out []string
+	var cur strings.Builder
+	inWord := false
+	for i := 0; i < len(s); i++ {
+		ch := s[i]
+		switch {
+		case ch == '\'':
+			j := strings.IndexByte(s[i+1:], '\'')
+			if j < 0 {
+				return nil, fmt.Errorf("unterminated single quote")
+			}
+			cur.WriteString(s[i+1 : i+1+j])
+			i += j + 1
+			inWord = true
+		case ch == '"':
+			i++
+			for ; i < len(s) && s[i] != '"'; i++ {
+				if s[i] == '\\' && i+1 < len(s) && (s[i+1] == '"' || s[i+1] == '\\') {
+					i++
+				}
+				cur.WriteByte(s[i])
+			}
+			if i >= len(s) {
+				return nil, fmt.Errorf("unterminated double quote")
+			}
+			inWord = true
+		case ch == '\\' && i+1 < len(s):
+			i++
+			cur.WriteByte(s[i])
+			inWord = true
+		case ch == ' ' || ch == '\t' || ch == '\n':
+			if inWord {
+				out = append(out, cur.String())
+				cur.Reset()
+				inWord = false
+			}
+		default:
+			cur.WriteByte(ch)
+			inWord = true
+		}
+	}
+	if inWord {
+		out = append(out, cur.String())
+	}
+	return out, nil
+}
