@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"fmt"
 
+	"github.com/spf13/pflag"
 	"github.com/ssa-diff/ssa-diff/appliers"
 	"github.com/ssa-diff/ssa-diff/internal/input"
 	"github.com/ssa-diff/ssa-diff/merge"
 	"github.com/ssa-diff/ssa-diff/schema"
-	"github.com/spf13/pflag"
 	"sigs.k8s.io/yaml"
 )
 
@@ -176,4 +176,3 @@ func (c *invocation) withPatch(p *input.Pair, req merge.Request) merge.Request {
 	}
 	return req
 }
-

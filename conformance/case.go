@@ -64,13 +64,13 @@ type Case struct {
 		AllowPrivileged bool `json:"allowPrivileged"`
 	} `json:"cluster"`
 
-	Live     map[string]any // nil on a create
+	Live map[string]any // nil on a create
 	// Manifest is the body of the request, when it is an object; ManifestText is the body as
 	// sent (a JSON patch is a list).
 	Manifest     map[string]any
 	ManifestText []byte
-	CRDs     []map[string]any
-	Want     map[string]any
+	CRDs         []map[string]any
+	Want         map[string]any
 	// WantText is the answer when it is not JSON (want.txt): the plain text a server's mux
 	// answers for a group it does not serve ("404 page not found").
 	WantText string
