@@ -238,6 +238,7 @@ func flagSet(prog string, cfg *options) (fs *pflag.FlagSet, argNames map[string]
 	fs.BoolVar(&cfg.showVersion, "version", false, "Print the version: ssa-diff's, its commit, Go's, and the Kubernetes release whose server-side apply it predicts (also `ssa-diff version`).")
 	help = fs.BoolP("help", "h", false, "Show this help.")
 	argNames = map[string]string{"filename": "PATH", "field-manager": "NAME", "applier": "kubectl|api|argocd|flux",
+		"verb": "apply|update|patch|create", "patch-type": "json|merge|strategic", "kubectl": "COMMAND",
 		"subresource": "NAME", "crd": "PATH", "schema": "PATH", "now": "TIME", "output": "FORMAT",
 		"output-file": "FILE", "color": "WHEN", "namespace": "NAME", "jobs": "N", "service-ip-families": "FAMILIES"}
 	for k, v := range limitArgs {
