@@ -152,8 +152,19 @@ func (r *request) patch(live map[string]any, p Patch, manager string) *Result {
 
 // patched is the object the patch makes of cur, the object as the server encodes it, as
 // the server decodes it (numbers as decoding makes them); or the server's refusal of the
-// patch.
-func (r *request) patched(cur map[string]any, p Patch) (map[string]any, *StatusError) {
+// patch. A patch the patch libraries panic on (a JSON patch replacing the root without a
+// value) gets no answer at all: the server's handler panics and the connection is closed.
+func (r *request) patched(cur map[string]any, p Patch) (out map[string]any, refused *StatusError) {
+	defer func() {
+		if v := recover(); v != nil {
+			out, refused = nil, &StatusError{Code: 500, Reason: "InternalError",
+				Message: fmt.Sprintf("no answer: the server's handler panics applying this %s patch (%v) and closes the connection", p.Type, v)}
+		}
+	}()
+	return r.patchedUnguarded(cur, p)
+}
+
+func (r *request) patchedUnguarded(cur map[string]any, p Patch) (map[string]any, *StatusError) {
 	switch p.Type {
 	case JSONPatch, MergePatch:
 		doc, err := json.Marshal(cur)
