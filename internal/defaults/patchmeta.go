@@ -27,11 +27,17 @@ func (r Release) PatchMeta(apiVersion, kind string) (strategicpatch.LookupPatchM
 // two tags), and fails where it fails, with its words.
 type patchMeta struct{ t int }
 
+// byteElem stands for the uint8 elements of a []byte, which the table does not list.
+const byteElem = -1
+
 var _ strategicpatch.LookupPatchMeta = patchMeta{}
 
 // LookupPatchMetadataForStruct is the field key of a struct: its type and tags.
 func (p patchMeta) LookupPatchMetadataForStruct(key string) (strategicpatch.LookupPatchMeta, strategicpatch.PatchMeta, error) {
 	t := p.t
+	if t == byteElem {
+		return nil, strategicpatch.PatchMeta{}, fmt.Errorf("merging an object in json but data type is not struct, instead is: uint8")
+	}
 	if generatedTypes[t].kind == kindPointer {
 		t = generatedTypes[t].elem
 	}
@@ -58,6 +64,8 @@ func (p patchMeta) LookupPatchMetadataForSlice(key string) (strategicpatch.Looku
 	}
 	t := sub.(patchMeta).t
 	switch generatedTypes[t].kind {
+	case kindBytes:
+		return patchMeta{byteElem}, meta, nil
 	case kindSlice:
 		e := generatedTypes[t].elem
 		if k := generatedTypes[e].kind; k == kindSlice || k == kindBytes {
@@ -118,8 +126,13 @@ func fieldByJSONName(t int, key string) (fieldDef, bool) {
 	return fieldDef{}, false
 }
 
-// goKind is reflect's name of the Go kind of generated type t.
+// goKind is reflect's name of the Go kind of generated type t. The table keeps one kind
+// of each of signed and unsigned integers and floats: their widths (int32, uint8 …) are
+// named by the widest.
 func goKind(t int) string {
+	if t == byteElem {
+		return "uint8"
+	}
 	switch generatedTypes[t].kind {
 	case kindString:
 		return "string"
