@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Record the cases of a cases.yaml from a real kube-apiserver, in the layout of the shared fixtures.
 
-usage: record.py [--dir DIR] [--out OUT] URL TOKEN CACERT [NAME...]
+usage: record.py [--dir DIR] [--out OUT] [--etcd ETCD_URL] URL TOKEN CACERT [NAME...]
 
 DIR holds cases.yaml and the CRD files its cases name (default: $FIDELITY_DIR, else
 testdata/fidelity); the case folders are written to OUT (default: DIR; {minor} in it stands
@@ -42,6 +42,10 @@ A case of cases.yaml:
                                          create (POST) | patch (PATCH `body`, of `patchType`
                                          merge, strategic or json) | kubectl (run kubectl
                                          `args`, FILE standing for the object written to a file)
+                                         | etcd (write `value` at `key` straight into etcd, --etcd:
+                                         a CRD as an older server stored it)
+    target: YAML                         the object the step writes, when `object` does not name it
+                                         (a patch, a Scale to /scale)
     manager: M                           field manager (apply, update, create, patch; none sends
                                          no fieldManager parameter)
     subresource: status|scale            for apply, update and patch
@@ -58,6 +62,8 @@ A case of cases.yaml:
                                          and rawBody too); patch sends `manifest` as the
                                          patch (`patchType`); create POSTs it
   patchType: merge|strategic|json        patch only
+  target: YAML                           the object the request goes to, when the manifest does
+                                         not name it (a patch, a Scale to /scale)
   rawBody: true                          apply: `manifest` sent byte for byte even when it
                                          is not YAML a Go reader takes (JSON with trailing
                                          commas, which the server reads as YAML)
