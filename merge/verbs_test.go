@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ssa-diff/ssa-diff/kube"
 	"github.com/ssa-diff/ssa-diff/schema"
 	"github.com/ssa-diff/ssa-diff/server/kubeapiserver"
 )
@@ -41,7 +42,9 @@ func verbsLive(t *testing.T, e *Engine) map[string]any {
 	return res.Object
 }
 
-func verbsEngine() *Engine { return New(schema.NewRegistry(), kubeapiserver.Latest()) }
+func verbsEngine() *Engine {
+	return New(schema.MustNewRegistry(kube.Newest()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()}))
+}
 
 // TestPatchTypes holds each patch type's effect on the object and on who owns what
 // (rules.md write.patch, update.takes-over): a patch is an update of the patched object.
