@@ -1,6 +1,7 @@
 package merge
 
 import (
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -137,5 +138,19 @@ func TestScaleApply(t *testing.T) {
 	}
 	if !found || res.ManagedFields[0].Manager != "apply_scale" {
 		t.Errorf("managedFields:\n%s", managedSummary(res))
+	}
+}
+
+// TestOtherSubresourcesNotPredicted: a write to a subresource whose strategy the model does
+// not know (/resize) is not predicted, rather than predicted as a main-resource write.
+func TestOtherSubresourcesNotPredicted(t *testing.T) {
+	e := verbsEngine()
+	live := verbsLive(t, e)
+	ep := Endpoint{GVK: schema.GVK{Group: "apps", Version: "v1", Kind: "Deployment"}, Namespace: "shop", Name: "web", Subresource: "resize"}
+	for _, v := range []Verb{VerbApply, VerbUpdate, VerbPatch} {
+		_, err := e.Send(v, Request{Live: live, Object: live, Endpoint: ep, Manager: "m", Patch: Patch{MergePatch, []byte(`{}`)}})
+		if !errors.Is(err, ErrNotPredictable) {
+			t.Errorf("%s to /resize: %v, want ErrNotPredictable", v, err)
+		}
 	}
 }
