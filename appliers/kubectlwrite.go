@@ -36,8 +36,10 @@ import (
 //     the server names the entry after kubectl's User-Agent, "kubectl".
 //
 // What kubectl refuses before sending anything — a label or annotation that would change
-// without --overwrite, a container set image does not find — is the result's Rejection,
-// worded as kubectl prints it, with a warning that nothing was sent.
+// without --overwrite, a set image none of whose containers exists — is the result's
+// Rejection, worded as kubectl prints it, with a warning that nothing was sent. A set image
+// that finds some of its containers sends their patch, then fails on the others: the
+// result is the patch's, with a warning that kubectl exits 1.
 func (c *KubectlCommand) Apply(e *merge.Engine, req merge.Request) (*merge.Result, error) {
 	res, err := c.send(e, req)
 	if err != nil || res == nil || res.Rejection == nil {
@@ -119,8 +121,17 @@ func (c *KubectlCommand) send(e *merge.Engine, req merge.Request) (*merge.Result
 		p = merge.Patch{Type: merge.MergePatch, Body: []byte(fmt.Sprintf(`{"spec":{"replicas":%d}}`, c.Replicas))}
 		req.Endpoint = endpointOf(req.Live, "scale")
 	}
-	if refused != "" {
+	if refused != "" && p.Body == nil {
 		return clientRefusal(req.Live, refused), nil
+	}
+	if refused != "" {
+		// set image: the patch of what it found is sent; then kubectl fails on the rest.
+		req.Object, req.Patch = nil, p
+		res, err := e.Patch(req)
+		if res != nil && res.Rejection == nil {
+			res.Warnings = append(res.Warnings, "kubectl sends this, then exits 1: "+withErrorPrefix(refused))
+		}
+		return res, err
 	}
 	if p.Body == nil {
 		// kubectl sends nothing: the object stays as it is (an empty merge patch changes
@@ -163,7 +174,15 @@ func endpointOf(live map[string]any, sub string) merge.Endpoint {
 func clientRefusal(live map[string]any, msg string) *merge.Result {
 	return &merge.Result{Endpoint: endpointOf(live, ""), Action: merge.ActionRejected,
 		Rejection: &merge.StatusError{Code: 400, Reason: "BadRequest", Message: msg},
-		Warnings:  []string{"kubectl refuses the command before sending anything (error: " + msg + ")"}}
+		Warnings:  []string{"kubectl refuses the command before sending anything (" + withErrorPrefix(msg) + ")"}}
+}
+
+// withErrorPrefix is msg as kubectl prints an error: behind "error: ", once.
+func withErrorPrefix(msg string) string {
+	if strings.HasPrefix(msg, "error: ") {
+		return msg
+	}
+	return "error: " + msg
 }
 
 // asJSON is a -p patch as kubectl sends it: JSON, YAML converted to JSON.
@@ -283,7 +302,8 @@ func podSpecPath(kind string) []string {
 }
 
 // imagePatch is set image's strategic merge patch of the images; nil Body when nothing
-// changes; the refusal when a container is not found.
+// changes; and kubectl's error for the containers it does not find. kubectl still sends
+// the patch of the images it did find, then prints the error and exits 1.
 func (c *KubectlCommand) imagePatch(e *merge.Engine, live map[string]any) (merge.Patch, string, error) {
 	gvk := schema.GVKOf(live)
 	path := podSpecPath(gvk.Kind)
@@ -305,20 +325,19 @@ func (c *KubectlCommand) imagePatch(e *merge.Engine, live map[string]any) (merge
 			}
 		}
 		if !found {
-			missing = append(missing, fmt.Sprintf("error: unable to find container named %q", kv.Key))
+			missing = append(missing, fmt.Sprintf("unable to find container named %q", kv.Key))
 		}
 	}
-	if len(missing) > 0 {
-		return merge.Patch{}, strings.Join(missing, "\n"), nil
-	}
+	// kubectl prints each error on a line of its own, behind "error: ".
+	failed := strings.Join(missing, "\nerror: ")
 	body, err := strategicPatchBetween(meta, live, next)
 	if err != nil {
 		return merge.Patch{}, "", fmt.Errorf("%w: kubectl set image: %v", merge.ErrNotPredictable, err)
 	}
 	if string(body) == "{}" {
-		return merge.Patch{}, "", nil
+		return merge.Patch{}, failed, nil
 	}
-	return merge.Patch{Type: merge.StrategicPatch, Body: body}, "", nil
+	return merge.Patch{Type: merge.StrategicPatch, Body: body}, failed, nil
 }
 
 // editPatch is edit's patch from the object kubectl opened (live without managedFields) to

@@ -41,6 +41,9 @@ type Case struct {
 		Code          int    `json:"code"`
 		KubectlExit   int    `json:"kubectlExit"`
 		KubectlStderr string `json:"kubectlStderr"`
+		// Requests are the requests kubectl made ("PATCH /apis/… -> 200"), discovery aside
+		// (kubectl mode).
+		Requests []string `json:"requests"`
 		// Warnings are the texts of the Warning headers of the answer, when the recorder
 		// kept them (testdata/record.py does; nil otherwise: not recorded).
 		Warnings []string `json:"warnings"`
