@@ -411,6 +411,13 @@ func (r *request) applyScale(live, cfg map[string]any, manager string, force boo
 		if got := schema.GVKOf(cfg); got != schema.ScaleGVK { // rules.md request.kind-mismatch
 			return nil, managed, nil, badRequest(fmt.Sprintf("invalid object type: %s", got))
 		}
+		crd := r.typ.Source != schema.SourceBuiltin
+		if crd && len(managed.Fields) == 0 {
+			// Nobody owns the replica count: the field manager first records the Scale as
+			// it is for before-first-apply, starting from an empty Scale the custom
+			// resource's scheme makes — unstructured, which its converter does not take.
+			return nil, managed, nil, internalError("failed to create manager for existing fields: failed to convert live object (/; " + scaleKindString + ") to proper version: " + crScaleConversionError)
+		}
 		cur := unstructured.DeepCopyObject(old)
 		if entries, err := managed.Encode(); err == nil {
 			_ = setManagedFields(cur, entries, false)
@@ -435,9 +442,23 @@ func (r *request) applyScale(live, cfg map[string]any, manager string, force boo
 			next = out.object
 			removeManagedFields(next)
 		}
+		if crd && !unstructured.EqualIgnoringManagedFields(old, next) {
+			// The merged Scale is unstructured; converting it back to the custom
+			// resource's version fails (only a typed Scale converts).
+			ns, name := nsName(old)
+			return nil, managed, nil, internalError(fmt.Sprintf("failed to convert new object (%s/%s; %s) to proper version: %s", ns, name, scaleKindString, crScaleConversionError))
+		}
 		if st := s.checkNames(next); st != nil {
 			return nil, managed, nil, st
 		}
 		return next, out.managed, taken, nil
 	})
 }
+
+// What the server answers an apply through a custom resource's /scale that it cannot
+// finish (rules.md sub.scale-apply): the field manager merges the Scale as unstructured
+// data, and the custom resource's converter converts only a typed Scale.
+const (
+	scaleKindString        = scaleAPIVersion + ", Kind=Scale"
+	crScaleConversionError = "request to convert CR to an invalid group/version: " + scaleAPIVersion
+)
