@@ -54,6 +54,8 @@ func (c *KubectlCommand) Apply(e *merge.Engine, req merge.Request) (*merge.Resul
 		s.Message = fmt.Sprintf("%s is not supported by %s: %s", c.Patch.Type.ContentType(), gvkString(res.Endpoint.GVK), s.Message)
 	case c.Verb == KubectlCreate && s.Reason != "":
 		s.Message = fmt.Sprintf("Error from server (%s): error when creating %q: %s", s.Reason, req.Source, s.Message)
+	case c.Verb == KubectlReplace && s.Reason != "":
+		s.Message = fmt.Sprintf("Error from server (%s): error when replacing %q: %s", s.Reason, req.Source, s.Message)
 	}
 	res.Rejection = &s
 	return res, nil
