@@ -35,6 +35,9 @@ import (
 //   - scale: a JSON merge patch {"spec":{"replicas":N}} to /scale, without fieldManager:
 //     the server names the entry after kubectl's User-Agent, "kubectl".
 //
+// An object the command names that does not exist (req.Live nil, req.Object its stub) is
+// kubectl's GET answered 404, printed as kubectl prints it; nothing is sent.
+//
 // What kubectl refuses before sending anything — a label or annotation that would change
 // without --overwrite, a set image none of whose containers exists — is the result's
 // Rejection, worded as kubectl prints it, with a warning that nothing was sent. A set image
@@ -54,6 +57,8 @@ func (c *KubectlCommand) Apply(e *merge.Engine, req merge.Request) (*merge.Resul
 		s.Message = fmt.Sprintf("%s is not supported by %s: %s", c.Patch.Type.ContentType(), gvkString(res.Endpoint.GVK), s.Message)
 	case c.Verb == KubectlCreate && s.Reason != "":
 		s.Message = fmt.Sprintf("Error from server (%s): error when creating %q: %s", s.Reason, req.Source, s.Message)
+	case s.Code == 404 && c.Verb != KubectlCreate && c.Verb != KubectlReplace:
+		s.Message = fmt.Sprintf("Error from server (%s): %s", s.Reason, s.Message)
 	case c.Verb == KubectlReplace && s.Reason != "":
 		s.Message = fmt.Sprintf("Error from server (%s): error when replacing %q: %s", s.Reason, req.Source, s.Message)
 	}
@@ -91,7 +96,23 @@ func (c *KubectlCommand) send(e *merge.Engine, req merge.Request) (*merge.Result
 		return e.Update(req)
 	}
 	if req.Live == nil {
-		return nil, fmt.Errorf("%w: kubectl %s of an object that does not exist: kubectl's GET answers 404 and nothing is sent", merge.ErrNotPredictable, c.Verb)
+		// kubectl reads the object first: its GET answers 404, and nothing is sent. The
+		// server's NotFound is a patch's of a missing object.
+		ep := req.Endpoint
+		if ep.GVK.Kind == "" && req.Object != nil {
+			// The object the command names (its stub).
+			ns := ep.Namespace
+			ep = endpointOf(req.Object, "")
+			if ep.Namespace == "" {
+				ep.Namespace = ns
+			}
+		}
+		res, err := e.Patch(merge.Request{Patch: merge.Patch{Type: merge.MergePatch, Body: []byte("{}")}, Manager: req.Manager, Now: req.Now, Endpoint: ep})
+		if err != nil || res == nil || res.Rejection == nil || res.Rejection.Code != 404 {
+			return nil, fmt.Errorf("%w: kubectl %s of an object that does not exist", merge.ErrNotPredictable, c.Verb)
+		}
+		res.Warnings = append(res.Warnings, "kubectl's GET of the object answers 404: kubectl "+c.Verb+" sends nothing")
+		return res, nil
 	}
 	var p merge.Patch
 	var refused string

@@ -209,7 +209,7 @@ func TestIntegrationCases(t *testing.T) {
 // kube-apiserver 1.37.2 with kubectl 1.37.2, the apply to /scale, and the residues — the pod
 // /status strategy's resets, a custom resource read back at its storage version.
 func TestVerbsCases(t *testing.T) {
-	replayStrictly(t, filepath.Join("testdata", "verbs"), 34)
+	replayStrictly(t, filepath.Join("testdata", "verbs"), 50)
 }
 
 // replayStrictly replays every case below dir (at least min of them) and compares each with

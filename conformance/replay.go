@@ -158,6 +158,15 @@ func Replay(c *Case) (*merge.Result, error) {
 		if err != nil {
 			return nil, err
 		}
+		if req.Live == nil && req.Object == nil {
+			// An object named TYPE NAME that does not exist: the request goes to the
+			// object the command names, as the command resolves it.
+			objs, err := cmd.Objects(reg, namespaceOfPath(c.Request.Path))
+			if err != nil || len(objs) != 1 {
+				return nil, fmt.Errorf("kubectl %s names %d objects: %v", cmd.Verb, len(objs), err)
+			}
+			req.Object, req.Endpoint = objs[0], merge.Endpoint{}
+		}
 		return cmd.Apply(e, req)
 	case c.Request.Mode == "kubectl":
 		return appliers.Kubectl(e, req)
