@@ -38,8 +38,8 @@ func TestRecordedVerbs(t *testing.T) {
 			})
 		}
 	}
-	if ran < 230 {
-		t.Errorf("%d cases, want at least 230", ran)
+	if ran < 250 {
+		t.Errorf("%d cases, want at least 250", ran)
 	}
 }
 
