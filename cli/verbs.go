@@ -88,7 +88,14 @@ func (v *verbOptions) named() bool {
 // commandManifests are the stubs of the objects a --kubectl command names, read as
 // manifests (each paired with its live object).
 func (c *invocation) commandManifests(reg *schema.Registry) []input.Entry {
-	objs, err := c.verbs.cmd.Objects(reg, c.namespace)
+	ns := c.namespace
+	if !c.liveOpts.namespaceSet {
+		// Without -n (ssa-diff's or the command's) a stub names no namespace, as a
+		// manifest that leaves it to kubectl's context: it goes where such manifests go
+		// (the context's namespace with --live-from-cluster, the one live object's).
+		ns = ""
+	}
+	objs, err := c.verbs.cmd.Objects(reg, ns)
 	if err != nil {
 		return []input.Entry{{Err: err}}
 	}
