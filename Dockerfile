@@ -27,6 +27,8 @@ ARG TARGETARCH=amd64
 ARG VERSION=devel
 ARG COMMIT=unknown
 RUN CGO_ENABLED=0 GOOS=${TARGETOS} GOARCH=${TARGETARCH} go build -trimpath -tags kustomize_disable_go_plugin_support -ldflags "-s -w -X github.com/ssa-diff/ssa-diff/cli.linkedVersion=${VERSION} -X github.com/ssa-diff/ssa-diff/cli.linkedCommit=${COMMIT}" -o /out/ssa-diff .
+# The helper ssa-diff starts for the cluster's admission policies and PodSecurity, beside it.
+RUN CGO_ENABLED=0 GOOS=${TARGETOS} GOARCH=${TARGETARCH} go build -trimpath -ldflags "-s -w" -o /out/ssa-diff-admission ./cmd/ssa-diff-admission
 
 # debian-slim, with ca-certificates, and a user whose home is made: for exec credential
 # plugins that need a shell, Python or packages (FROM ssa-diff:debian, USER root,
@@ -36,6 +38,7 @@ RUN apt-get update && apt-get install -y --no-install-recommends ca-certificates
 	&& rm -rf /var/lib/apt/lists/* \
 	&& useradd --create-home --home-dir /home/ssa-diff --uid 65532 --user-group --shell /bin/sh ssa-diff
 COPY --from=build /out/ssa-diff /usr/local/bin/ssa-diff
+COPY --from=build /out/ssa-diff-admission /usr/local/bin/ssa-diff-admission
 COPY LICENSE /usr/share/doc/ssa-diff/LICENSE
 USER 65532:65532
 ENV HOME=/home/ssa-diff
@@ -46,6 +49,7 @@ ENTRYPOINT ["/usr/local/bin/ssa-diff"]
 # passwd file whose nonroot user (65532) has the writable home /home/nonroot.
 FROM gcr.io/distroless/static-debian12:nonroot AS distroless
 COPY --from=build /out/ssa-diff /usr/local/bin/ssa-diff
+COPY --from=build /out/ssa-diff-admission /usr/local/bin/ssa-diff-admission
 COPY LICENSE /usr/share/doc/ssa-diff/LICENSE
 USER 65532:65532
 ENV HOME=/home/nonroot

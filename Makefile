@@ -1,6 +1,6 @@
 # ssa-diff — predict Kubernetes server-side apply offline.
 #
-#   make build          the binary, ./ssa-diff
+#   make build          the binary, ./ssa-diff, and its admission helper ./ssa-diff-admission
 #   make lint           staticcheck (STATICCHECK, fetched through the module proxy)
 #   make test           everything CI runs: vet, gofmt, staticcheck, unit tests, recorded cases, fixture score,
 #                       the differential modules, every fuzz target for 2 s
@@ -43,8 +43,11 @@ STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 # out (25 MB instead of 43).
 TAGS      ?= kustomize_disable_go_plugin_support
 
+# The helper ssa-diff starts for the cluster's admission policies and PodSecurity
+# (cmd/ssa-diff-admission), built beside the binary, where ssa-diff looks for it.
 build:
 	$(GO) build -tags $(TAGS) -o $(BIN) .
+	$(GO) build -o $(dir $(BIN))ssa-diff-admission ./cmd/ssa-diff-admission
 
 vet:
 	$(GO) vet ./...
@@ -177,7 +180,7 @@ e2e:
 		echo "building kube-apiserver $(KUBE_VERSION) and etcd into $(KUBE_BIN), once (~10-15 min on 2 cores)"; \
 		sh conformance/kube-apiserver/build.sh "$(KUBE_BIN)" $(KUBE_VERSION); \
 	fi
-	SSA_DIFF_E2E=1 SSA_DIFF_KUBE_BIN="$(KUBE_BIN)" $(GO) test -count=1 -run '^(TestClusterE2E|TestClusterStoppedMidReadE2E)$$' -v ./cli
+	SSA_DIFF_E2E=1 SSA_DIFF_KUBE_BIN="$(KUBE_BIN)" $(GO) test -count=1 -run '^(TestClusterE2E|TestClusterStoppedMidReadE2E|TestAdmissionE2E)$$' -v ./cli
 	SSA_DIFF_E2E=1 SSA_DIFF_KUBE_BIN="$(KUBE_BIN)" $(GO) test -count=1 -run '^TestLiveFromClusterPicksMinor$$' -v ./conformance
 
 # The browser tests of the HTML report (go test runs them too, where chromium is installed),

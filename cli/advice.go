@@ -48,7 +48,7 @@ func (c *invocation) addAdvice(res *report.Result, eng predictor, reg *schema.Re
 	if c.advice.off || res == nil || p == nil {
 		return
 	}
-	opts := advice.Options{Disabled: map[string]bool{}, Now: c.now, Schemas: reg, ServiceIPFamilies: c.serviceIPFamilies}
+	opts := advice.Options{Disabled: map[string]bool{}, Now: c.now, Schemas: reg, ServiceIPFamilies: c.serviceIPFamilies, Cluster: c.clusterState}
 	for _, id := range c.advice.disabled {
 		opts.Disabled[id] = true
 	}

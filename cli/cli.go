@@ -14,11 +14,13 @@ import (
 
 	"github.com/spf13/pflag"
 	"github.com/ssa-diff/ssa-diff/appliers"
+	"github.com/ssa-diff/ssa-diff/internal/admission/wire"
 	"github.com/ssa-diff/ssa-diff/internal/output"
 	"github.com/ssa-diff/ssa-diff/internal/report"
 	"github.com/ssa-diff/ssa-diff/judge"
 	"github.com/ssa-diff/ssa-diff/merge"
 	"github.com/ssa-diff/ssa-diff/schema"
+	"github.com/ssa-diff/ssa-diff/server/clusterstate"
 	"github.com/ssa-diff/ssa-diff/server/kubeapiserver"
 	"golang.org/x/term"
 )
@@ -60,6 +62,12 @@ func Main(prog string, args []string, stdin io.Reader, stdout, stderr io.Writer,
 }
 
 func runAs(ctx context.Context, prog string, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
+	return runWithLibrary(ctx, prog, args, stdin, stdout, stderr, getenv, nil)
+}
+
+// runWithLibrary is runAs with the admission policies and PodSecurity run in this process
+// by library (tests; nil: the helper program).
+func runWithLibrary(ctx context.Context, prog string, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string, library func(wire.Setup) (wire.Library, error)) int {
 	if prog == KubectlCompletionProgram {
 		return runComplete(args, stdout)
 	}
@@ -80,8 +88,12 @@ func runAs(ctx context.Context, prog string, args []string, stdin io.Reader, std
 		return code
 	}
 	inv := newInvocation(cfg, stdin, stdout, stderr, getenv)
+	inv.admissionLibrary = library
 	return inv.execute(ctx, func(reg *schema.Registry) predictor {
-		model := kubeapiserver.MustNew(kubeapiserver.Config{Minor: reg.Minor(), ForbidPrivileged: !cfg.allowPrivileged, ServiceIPFamilies: cfg.serviceIPFamilies})
+		mc := kubeapiserver.Config{Minor: reg.Minor(), ForbidPrivileged: !cfg.allowPrivileged, ServiceIPFamilies: cfg.serviceIPFamilies}
+		inv.admissionConfig(&mc)
+		model := kubeapiserver.MustNew(mc)
+		inv.closers = append(inv.closers, model.Close)
 		return engine{merge.New(reg, model, merge.WithCompactManagedFields())}
 	})
 }
@@ -139,6 +151,8 @@ type options struct {
 	showVersion       bool
 	// kube is --kube-version.
 	kube kubeVersionOptions
+	// admission is --admission-from, --as, --as-group, --as-uid, --authorize.
+	admission admissionOptions
 	// verbs are --verb, --patch-type and --kubectl.
 	verbs verbOptions
 }
@@ -168,6 +182,13 @@ type invocation struct {
 	// be added to the registry of another minor (registryFor).
 	schemaDocs []schemaDoc
 	crdObjects []crdObject
+	// clusterState is what the cluster's admission chain reads, when given or read.
+	clusterState *clusterstate.State
+	// admissionLibrary runs the admission policies and PodSecurity in this process
+	// instead of the helper program (tests).
+	admissionLibrary func(wire.Setup) (wire.Library, error)
+	// closers stop what the run started (the admission helper).
+	closers []func() error
 	// client is the applier the run applies with: the options' one, for the namespace the
 	// run puts objects in.
 	client appliers.Applier
@@ -249,6 +270,7 @@ func flagSet(prog string, cfg *options) (fs *pflag.FlagSet, argNames map[string]
 	cfg.addGateFlags(fs)
 	cfg.addPruneFlags(fs)
 	cfg.addAdviceFlags(fs)
+	cfg.addAdmissionFlags(fs)
 	fs.BoolVar(&cfg.showVersion, "version", false, "Print the version: ssa-diff's, its commit, Go's, and the Kubernetes release whose server-side apply it predicts (also `ssa-diff version`).")
 	help = fs.BoolP("help", "h", false, "Show this help.")
 	argNames = map[string]string{"filename": "PATH", "field-manager": "NAME", "applier": "kubectl|api|argocd|flux",
@@ -274,6 +296,9 @@ func flagSet(prog string, cfg *options) (fs *pflag.FlagSet, argNames map[string]
 		argNames[k] = v
 	}
 	for k, v := range reportArgNames {
+		argNames[k] = v
+	}
+	for k, v := range admissionArgNames {
 		argNames[k] = v
 	}
 	return fs, argNames, now, color, help
@@ -357,6 +382,9 @@ func parseFlags(prog string, args []string, stdout, stderr io.Writer) (*options,
 		return fail("%v", err)
 	}
 	if err := cfg.checkKubeVersion(fs); err != nil {
+		return fail("%v", err)
+	}
+	if err := cfg.checkAdmission(); err != nil {
 		return fail("%v", err)
 	}
 	cfg.client = cfg.applierFor(cfg.namespace)

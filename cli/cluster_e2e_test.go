@@ -236,10 +236,11 @@ const backupCRD = `{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourc
 "targets":{"type":"array","x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["name"],"items":{"type":"object","required":["name"],"properties":{"name":{"type":"string"},"path":{"type":"string"}}}}}}}}}}]}}`
 
 type e2eResult struct {
-	Name   string
-	Action string
-	Object map[string]any
-	Error  *struct {
+	Name     string
+	Action   string
+	Object   map[string]any
+	Warnings []string
+	Error    *struct {
 		Code    int
 		Message string
 	}
@@ -331,6 +332,12 @@ func newKube(t *testing.T, cfg *rest.Config) *clusterAdmin {
 		{"apps/v1", "Deployment", "deployments"}, {"autoscaling/v1", "Scale", "deployments"},
 		{"rbac.authorization.k8s.io/v1", "ClusterRole", "clusterroles"}, {"rbac.authorization.k8s.io/v1", "ClusterRoleBinding", "clusterrolebindings"},
 		{"apiextensions.k8s.io/v1", "CustomResourceDefinition", "customresourcedefinitions"}, {"stable.example.com/v1", "Backup", "backups"},
+		{"v1", "Pod", "pods"}, {"v1", "PersistentVolumeClaim", "persistentvolumeclaims"}, {"storage.k8s.io/v1", "StorageClass", "storageclasses"},
+		{"admissionregistration.k8s.io/v1", "ValidatingAdmissionPolicy", "validatingadmissionpolicies"},
+		{"admissionregistration.k8s.io/v1", "ValidatingAdmissionPolicyBinding", "validatingadmissionpolicybindings"},
+		{"admissionregistration.k8s.io/v1", "MutatingAdmissionPolicy", "mutatingadmissionpolicies"},
+		{"admissionregistration.k8s.io/v1", "MutatingAdmissionPolicyBinding", "mutatingadmissionpolicybindings"},
+		{"v1", "LimitRange", "limitranges"},
 	} {
 		gv, _ := schema.ParseGroupVersion(r.av)
 		if r.kind == "Scale" {

@@ -63,7 +63,7 @@ func completionFlags(prog string) []completionFlag {
 		"kube-version":        kubeVersionChoices(),
 		"service-ip-families": ipFamilyChoices,
 	}
-	files := map[string]bool{"filename": true, "crd": true, "schema": true, "report-html": true, "save-live": true, "kubeconfig": true}
+	files := map[string]bool{"filename": true, "crd": true, "schema": true, "report-html": true, "save-live": true, "kubeconfig": true, "admission-from": true}
 	dirs := map[string]bool{"kustomize": true, "source-root": true}
 	return flagsOf(fs, choices, files, dirs, map[string]bool{"output-file": true})
 }

@@ -148,6 +148,11 @@ func (c *invocation) readCluster(ctx context.Context, loader *input.Loader, mani
 	if err != nil {
 		return nil, nil, fmt.Errorf("--live-from-cluster: %w", err)
 	}
+	if !c.admission.none {
+		if err := c.readAdmissionCluster(ctx, client, where); err != nil {
+			return nil, nil, err
+		}
+	}
 	rec := res.Record(client.Context, info.GitVersion, client.Namespace)
 	data, err := cluster.ListJSON(rec, res.Objects())
 	if err != nil {

@@ -47,7 +47,15 @@ func (c *invocation) execute(ctx context.Context, newPredictor func(*schema.Regi
 			defer restore()
 		}
 	}
+	defer func() {
+		for _, closer := range c.closers {
+			_ = closer()
+		}
+	}()
 	loader := &input.Loader{Stdin: c.stdin, Limits: c.limits}
+	if err := c.readAdmissionFiles(); err != nil {
+		return c.errorf("%v", err)
+	}
 	v, _ := c.kubeVersionFor("", "")
 	reg, err := schema.NewRegistry(v)
 	if err != nil {
@@ -140,6 +148,14 @@ func (c *invocation) execute(ctx context.Context, newPredictor func(*schema.Regi
 		c.client = c.applierFor(c.namespace)
 	}
 	c.judge = &judge.Judge{Schemas: reg, Webhooks: judge.ReadWebhooks(liveObjects(ls.objs))}
+	if c.clusterState != nil {
+		// The webhooks of the cluster state intercept requests too.
+		var hooks []judge.LiveObject
+		for _, o := range c.clusterState.Objects() {
+			hooks = append(hooks, judge.LiveObject{Object: o.Object, Source: o.Source})
+		}
+		c.judge.Webhooks = append(c.judge.Webhooks, judge.ReadWebhooks(hooks)...)
+	}
 	scope := func(gvk schema.GVK) (bool, bool) {
 		if n, ok := ls.scope(gvk); ok {
 			return n, true

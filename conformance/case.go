@@ -67,6 +67,20 @@ type Case struct {
 		AllowPrivileged bool `json:"allowPrivileged"`
 	} `json:"cluster"`
 
+	// Requester is who sent the requests (the server's SelfSubjectReview of the recording's
+	// token), and Authorization what its authorizer answers (rules in --authorize syntax):
+	// cases recorded with --admission say them.
+	Requester struct {
+		Username string   `json:"username"`
+		UID      string   `json:"uid"`
+		Groups   []string `json:"groups"`
+	} `json:"requester"`
+	Authorization []string `json:"authorization"`
+
+	// Admission is what the server's admission chain read (admission.json, the items of a
+	// List): nil in cases recorded without --admission.
+	Admission []map[string]any
+
 	Live map[string]any // nil on a create
 	// Manifest is the body of the request, when it is an object; ManifestText is the body as
 	// sent (a JSON patch is a list).
@@ -128,6 +142,19 @@ func LoadCase(dir string) (*Case, error) {
 	}
 	if c.After, err = readObject(filepath.Join(dir, "after.json"), true); err != nil {
 		return nil, err
+	}
+	list, err := readObject(filepath.Join(dir, "admission.json"), true)
+	if err != nil {
+		return nil, err
+	}
+	if list != nil {
+		c.Admission = []map[string]any{}
+		items, _ := list["items"].([]any)
+		for _, it := range items {
+			if m, ok := it.(map[string]any); ok {
+				c.Admission = append(c.Admission, m)
+			}
+		}
 	}
 	if b, err := os.ReadFile(filepath.Join(dir, "crds.yaml")); err == nil {
 		for i, doc := range splitYAML(b) {

@@ -9,9 +9,11 @@ import (
 	"strings"
 
 	"github.com/ssa-diff/ssa-diff/appliers"
+	"github.com/ssa-diff/ssa-diff/internal/admission/wire"
 	"github.com/ssa-diff/ssa-diff/kube"
 	"github.com/ssa-diff/ssa-diff/merge"
 	"github.com/ssa-diff/ssa-diff/schema"
+	"github.com/ssa-diff/ssa-diff/server/clusterstate"
 	"github.com/ssa-diff/ssa-diff/server/kubeapiserver"
 )
 
@@ -49,17 +51,48 @@ func builtinSchemas(v kube.Minor) (*schema.Registry, error) {
 }
 
 // Model is kube-apiserver's model at the case's minor, for the cluster the case was
-// recorded from; ErrMinorNotPredicted when ssa-diff does not predict that minor.
-func (c *Case) Model() (*kubeapiserver.Model, error) {
+// recorded from; ErrMinorNotPredicted when ssa-diff does not predict that minor. The
+// admission policies and PodSecurity of a case recorded with admission.json run through
+// library (internal/admission/library's New; nil: not predicted).
+func (c *Case) Model(library func(wire.Setup) (wire.Library, error)) (*kubeapiserver.Model, error) {
 	v, err := c.Minor()
 	if err != nil {
 		return nil, err
 	}
-	m, err := kubeapiserver.New(kubeapiserver.Config{Minor: v, ServiceIPFamilies: c.Cluster.ServiceIPFamilies, ForbidPrivileged: !c.Cluster.AllowPrivileged})
+	cfg := kubeapiserver.Config{Minor: v, ServiceIPFamilies: c.Cluster.ServiceIPFamilies, ForbidPrivileged: !c.Cluster.AllowPrivileged}
+	if c.Admission != nil {
+		if cfg.Cluster, cfg.User, cfg.Authorization, err = c.admission(); err != nil {
+			return nil, err
+		}
+		cfg.AdmissionLibrary = library
+	}
+	m, err := kubeapiserver.New(cfg)
 	if err != nil && !v.IsSupported() {
 		return nil, fmt.Errorf("%w: %v", ErrMinorNotPredicted, err)
 	}
 	return m, err
+}
+
+// admission is the cluster the case's admission.json describes, its requester and authorizer.
+func (c *Case) admission() (*clusterstate.State, clusterstate.User, clusterstate.Authorization, error) {
+	var objs []clusterstate.Object
+	for i, o := range c.Admission {
+		objs = append(objs, clusterstate.Object{Object: o, Source: fmt.Sprintf("%s/admission.json#%d", c.Name, i)})
+	}
+	state, err := clusterstate.New(objs)
+	if err != nil {
+		return nil, clusterstate.User{}, clusterstate.Authorization{}, err
+	}
+	user := clusterstate.User{Name: c.Requester.Username, UID: c.Requester.UID, Groups: c.Requester.Groups}
+	var authz clusterstate.Authorization
+	for _, r := range c.Authorization {
+		rule, err := clusterstate.ParseRule(r)
+		if err != nil {
+			return nil, user, authz, fmt.Errorf("%s: %w", c.Name, err)
+		}
+		authz.Rules = append(authz.Rules, rule)
+	}
+	return state, user, authz, nil
 }
 
 // Endpoint is where the case's request went, from its URL path and live object: the
@@ -140,11 +173,16 @@ func (c *Case) kubectlSource() string {
 
 // Replay sends the case's request through a fresh engine, for the cluster and the
 // Kubernetes minor the case was recorded from.
-func Replay(c *Case) (*merge.Result, error) {
-	model, err := c.Model()
+func Replay(c *Case) (*merge.Result, error) { return ReplayWith(c, nil) }
+
+// ReplayWith is Replay with the admission policies and PodSecurity of a case recorded
+// with admission.json run through library.
+func ReplayWith(c *Case, library func(wire.Setup) (wire.Library, error)) (*merge.Result, error) {
+	model, err := c.Model(library)
 	if err != nil {
 		return nil, err
 	}
+	defer model.Close()
 	reg, err := c.Registry()
 	if err != nil {
 		return nil, err

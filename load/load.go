@@ -2,9 +2,11 @@ package load
 
 import (
 	"errors"
+	"fmt"
 
 	"github.com/ssa-diff/ssa-diff/internal/input"
 	"github.com/ssa-diff/ssa-diff/schema"
+	"github.com/ssa-diff/ssa-diff/server/clusterstate"
 )
 
 // Object is one Kubernetes object read from a file.
@@ -128,4 +130,31 @@ func Match(manifests, live []*Object, reg *schema.Registry, namespace string) (M
 		out.Pairs = append(out.Pairs, pair)
 	}
 	return out, errors.Join(errs...)
+}
+
+// ClusterState reads the objects of a cluster its admission chain reads — a dump of
+// `kubectl get namespaces,serviceaccounts,limitranges,resourcequotas,priorityclasses,
+// storageclasses,ingressclasses,runtimeclasses,validatingadmissionpolicies,
+// validatingadmissionpolicybindings -A -o json`, the policies' param objects, manifests
+// of them — from paths as Files reads them, into the state kubeapiserver.Config.Cluster
+// takes. Each object is named by its file and line. The error joins every document that
+// could not be read and every object that cannot be identified; the state of the others
+// is returned with it.
+func ClusterState(paths ...string) (*clusterstate.State, error) {
+	objs, err := Files(paths...)
+	in := make([]clusterstate.Object, 0, len(objs))
+	for _, o := range objs {
+		in = append(in, clusterstate.Object{Object: o.Object, Source: o.Source.String()})
+	}
+	state, serr := clusterstate.New(in)
+	return state, errors.Join(err, serr)
+}
+
+// String names the source as errors do: file:line, or file#document when the line is not
+// known.
+func (s Source) String() string {
+	if s.Line > 0 {
+		return fmt.Sprintf("%s:%d", s.File, s.Line)
+	}
+	return fmt.Sprintf("%s#%d", s.File, s.Document)
 }

@@ -513,9 +513,8 @@ func (r *request) prepare(created bool, decoded, obj, live map[string]any) error
 		}
 		// Mutating admission runs on the object field management made, before the
 		// registry's rules (rules.md admission).
-		if a := r.e.model.Admit(t, r.ep.Subresource, obj, live); a.Forbidden != "" {
-			_, name := nsName(obj)
-			return forbidden(r.typ, name, a.Forbidden)
+		if s := r.admitted(r.e.model.Admit(r.admissionRequest(t, obj, live))); s != nil {
+			return s
 		}
 		if created {
 			return r.e.model.PrepareForCreate(t, decoded, obj)

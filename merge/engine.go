@@ -95,6 +95,8 @@ type request struct {
 	warnings []string
 	// creating: the write creates the object (the live object is missing).
 	creating bool
+	// manager is the request's fieldManager, as the admission chain sees it.
+	manager string
 	// typed is the last object typed without strictness (the live object, which every
 	// step of an apply types again), by the identity of its map. Objects are not
 	// changed once typed: merges build new values, and the result is a copy.
@@ -120,7 +122,7 @@ func (e *Engine) newRequest(req Request) (*request, error) {
 		// /resize and the others have strategies of their own the model does not know.
 		return nil, fmt.Errorf("%w: a write to the %s subresource (status and scale are predicted)", ErrNotPredictable, ep.Subresource)
 	}
-	r := &request{e: e, ep: ep, typ: typ, version: smdpath.APIVersion(ep.GVK.APIVersion()), now: req.Now.UTC().Truncate(time.Second), warnings: warns}
+	r := &request{e: e, ep: ep, typ: typ, version: smdpath.APIVersion(ep.GVK.APIVersion()), now: req.Now.UTC().Truncate(time.Second), warnings: warns, manager: req.Manager}
 	if req.Now.IsZero() {
 		r.now = time.Now().UTC().Truncate(time.Second)
 	}

@@ -192,6 +192,10 @@ type StatusError struct {
 	Reason  string         `json:"reason,omitempty"`
 	Message string         `json:"message"`
 	Details *StatusDetails `json:"details,omitempty"`
+	// Admission names the admission plugin that refused (NamespaceLifecycle, PodSecurity,
+	// ValidatingAdmissionPolicy …; rules.md admission); empty for the refusals of field
+	// management, decoding and validation.
+	Admission string `json:"admission,omitempty"`
 	// PlainText says the server answers with Message as a plain-text body, not a Status:
 	// its mux does so for URLs of API groups it has no handler for (404 page not found).
 	PlainText bool `json:"plainText,omitempty"`

@@ -53,14 +53,6 @@ func qualifiedResource(t *schema.Type) string {
 	return t.Resource + "." + t.GVK.Group
 }
 
-// forbidden is an admission plugin's refusal of a write of kind t (rules.md admission):
-// 403, the resource and name, and the plugin's reason.
-func forbidden(t *schema.Type, name, reason string) *StatusError {
-	return &StatusError{Code: 403, Reason: "Forbidden",
-		Message: fmt.Sprintf("%s %q is forbidden: %s", qualifiedResource(t), name, reason),
-		Details: &StatusDetails{Name: name, Group: t.GVK.Group, Kind: t.Resource}}
-}
-
 // uidMismatch is the answer to an apply that creates an object and names a uid (rules.md create.uid).
 func uidMismatch(t *schema.Type, name, uid string) *StatusError {
 	return &StatusError{Code: 409, Reason: "Conflict",

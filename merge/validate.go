@@ -5,6 +5,7 @@ import (
 	"github.com/ssa-diff/ssa-diff/schema"
 	"github.com/ssa-diff/ssa-diff/server"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	k8sschema "k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
@@ -38,19 +39,47 @@ func (r *request) validateAs(subresource string, obj, live map[string]any) *Stat
 	for _, w := range v.Warnings {
 		r.warn(serverWarningPrefix + w)
 	}
-	if len(v.Errors) == 0 {
-		return nil
+	if len(v.Errors) > 0 {
+		_, name := nsName(obj)
+		return invalid(r.e.model.ErrorGroup(r.ep.GVK.Group, r.ep.GVK.Kind), r.ep.GVK.Kind, name, v.Errors)
 	}
-	_, name := nsName(obj)
-	return invalid(r.e.model.ErrorGroup(r.ep.GVK.Group, r.ep.GVK.Kind), r.ep.GVK.Kind, name, v.Errors)
+	// The validating admission phase sees what the registry would store (rules.md admission).
+	return r.admitted(r.e.model.ValidateAdmission(r.admissionRequest(r.typ, obj, live)))
 }
 
-// invalid is the server's 422 for field errors: the message names the kind with its group
-// ("Deployment.apps"), the object, and the errors — one bare, several in brackets, each
-// message once — and every error is a cause (rules.md valid.builtin). apimachinery words it, as it
-// does on the server.
-func invalid(group, kind, name string, errs field.ErrorList) *StatusError {
-	st := apierrors.NewInvalid(k8sschema.GroupKind{Group: group, Kind: kind}, name, errs).ErrStatus
+// admissionRequest is the write as the admission chain sees it, obj and live (nil on a
+// create) being objects of t.
+func (r *request) admissionRequest(t *schema.Type, obj, live map[string]any) server.AdmissionRequest {
+	return server.AdmissionRequest{Type: t, Kind: r.ep.GVK, Subresource: r.ep.Subresource, Namespace: r.ep.Namespace, Name: r.ep.Name,
+		Object: obj, Old: live, FieldManager: r.manager, Schemas: r.e.schemas}
+}
+
+// admitted reports what an admission phase said: its warnings, audit annotations and what
+// it could not know become the request's warnings; its refusal, the server's answer.
+func (r *request) admitted(a server.Admission) *StatusError {
+	for _, w := range a.Warnings {
+		r.warn(serverWarningPrefix + w)
+	}
+	for _, w := range a.Audit {
+		r.warn(auditPrefix + w)
+	}
+	for _, w := range a.NotPredicted {
+		r.warn(w)
+	}
+	if a.Refusal == nil {
+		return nil
+	}
+	s := statusError(a.Refusal)
+	s.Admission = a.RefusedBy
+	return s
+}
+
+// auditPrefix starts the annotations the server would write to its audit log (a policy's
+// Audit action): the client never sees them.
+const auditPrefix = "the server's audit log would record: "
+
+// statusError is a metav1.Status as the engine reports it.
+func statusError(st *metav1.Status) *StatusError {
 	out := &StatusError{Code: int(st.Code), Reason: string(st.Reason), Message: st.Message}
 	if d := st.Details; d != nil {
 		out.Details = &StatusDetails{Name: d.Name, Group: d.Group, Kind: d.Kind}
@@ -59,6 +88,15 @@ func invalid(group, kind, name string, errs field.ErrorList) *StatusError {
 		}
 	}
 	return out
+}
+
+// invalid is the server's 422 for field errors: the message names the kind with its group
+// ("Deployment.apps"), the object, and the errors — one bare, several in brackets, each
+// message once — and every error is a cause (rules.md valid.builtin). apimachinery words it, as it
+// does on the server.
+func invalid(group, kind, name string, errs field.ErrorList) *StatusError {
+	st := apierrors.NewInvalid(k8sschema.GroupKind{Group: group, Kind: kind}, name, errs).ErrStatus
+	return statusError(&st)
 }
 
 // keepSystemFields does what the registry does to an update before it validates it: a body

@@ -75,9 +75,10 @@ func (FieldManagementOnly) PrepareForUpdate(t *schema.Type, subresource string, 
 }
 
 // Admit admits every write unchanged.
-func (FieldManagementOnly) Admit(*schema.Type, string, map[string]any, map[string]any) Admission {
-	return Admission{}
-}
+func (FieldManagementOnly) Admit(AdmissionRequest) Admission { return Admission{} }
+
+// ValidateAdmission admits every write.
+func (FieldManagementOnly) ValidateAdmission(AdmissionRequest) Admission { return Admission{} }
 
 // Assigned knows of nothing the server assigns.
 func (FieldManagementOnly) Assigned(*schema.Type, bool, map[string]any) []string { return nil }

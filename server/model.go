@@ -3,6 +3,7 @@ package server
 import (
 	"github.com/ssa-diff/ssa-diff/kube"
 	"github.com/ssa-diff/ssa-diff/schema"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/strategicpatch"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
@@ -99,21 +100,66 @@ type Patcher interface {
 	PatchMeta(t *schema.Type) (strategicpatch.LookupPatchMeta, bool)
 }
 
-// Admitter is the server's admission chain, as far as it changes or refuses a write by
-// what the object says (rules.md admission).
+// Admitter is the server's admission chain (rules.md admission): the plugins compiled into
+// kube-apiserver, fed by what the cluster holds, and the admission policies it holds.
 type Admitter interface {
-	// Admit runs the admission plugins that look at obj, the object a write of kind t
-	// through subresource ("" for the main resource) is about to store once field
-	// management has made it, before the registry's rules; old is the stored object on an
-	// update, nil on a create. The plugins may change obj.
-	Admit(t *schema.Type, subresource string, obj, old map[string]any) Admission
+	// Admit runs the mutating phase on req.Object, the object a write is about to store
+	// once field management has made it, before the registry's rules. The plugins may
+	// change req.Object.
+	Admit(req AdmissionRequest) Admission
+	// ValidateAdmission runs the validating phase on req.Object, the object about to be
+	// stored once the registry's rules and validation passed. It changes nothing.
+	ValidateAdmission(req AdmissionRequest) Admission
+}
+
+// AdmissionRequest is one write as the admission chain sees it.
+type AdmissionRequest struct {
+	// Type is the kind at the version the server's rules run on (the internal version: a
+	// HorizontalPodAutoscaler's is autoscaling/v2); Object and Old are objects of Type.
+	Type *schema.Type
+	// Kind is the request's group, version and kind: the URL's, which the policies match
+	// and see (request.kind).
+	Kind schema.GVK
+	// Subresource is the subresource written, "" for the main resource.
+	Subresource string
+	// Namespace and Name are the object's, as the URL names them.
+	Namespace, Name string
+	// Object is the object the write stores; Old the stored one on an update, nil on a
+	// create.
+	Object, Old map[string]any
+	// FieldManager is the write's fieldManager (the policies' request.options).
+	FieldManager string
+	// Schemas are the kinds the cluster serves: the other versions of the request's kind
+	// (a policy's rules match any of them), the kinds of param objects.
+	Schemas Schemas
+}
+
+// Schemas is what the admission chain asks of the kinds a cluster serves;
+// *schema.Registry is one.
+type Schemas interface {
+	Lookup(gvk schema.GVK) (*schema.Type, bool)
+	Versions(group, kind string) []schema.GVK
 }
 
 // Admission is what the admission chain says of a write.
 type Admission struct {
-	// Forbidden, when not empty, is why a plugin refuses the write: the server answers
-	// 403 Forbidden, `<resource> "<name>" is forbidden: <Forbidden>`.
-	Forbidden string
+	// Refusal, when not nil, is the server's answer refusing the write: 403 Forbidden from
+	// a plugin or a policy, 404 for a namespace that does not exist, 422 from a policy
+	// whose reason says Invalid.
+	Refusal *metav1.Status
+	// RefusedBy names the plugin that refused: NamespaceLifecycle, ServiceAccount,
+	// Priority, PodSecurity, ValidatingAdmissionPolicy, MutatingAdmissionPolicy …
+	RefusedBy string
+	// Warnings are what the server sends back in Warning headers (a policy's Warn action,
+	// PodSecurity's warn level); they come with a refusal too.
+	Warnings []string
+	// Audit are the annotations the server would write to its audit log (a policy's Audit
+	// action, PodSecurity's audit level), "key: value"; the client never sees them.
+	Audit []string
+	// NotPredicted says what the chain could not know for this write (an authorizer
+	// check nobody answered, a plugin that reads objects the cluster state lacks): the
+	// engine warns that the answer rests on it.
+	NotPredicted []string
 }
 
 // Validator is the registry's validation.

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Record the cases of a cases.yaml from a real kube-apiserver, in the layout of the shared fixtures.
 
-usage: record.py [--dir DIR] [--out OUT] [--etcd ETCD_URL] URL TOKEN CACERT [NAME...]
+usage: record.py [--dir DIR] [--out OUT] [--etcd ETCD_URL] [--admission] [--authorization RULE...] URL TOKEN CACERT [NAME...]
 
 DIR holds cases.yaml and the CRD files its cases name (default: $FIDELITY_DIR, else
 testdata/fidelity); the case folders are written to OUT (default: DIR; {minor} in it stands
@@ -11,6 +11,17 @@ CACERT are what start.sh prints. kubectl-mode cases and kubectl setup steps run 
 ORACLE_HOME's bin/kubectl). Run it against a fresh server (start.sh --fresh): every case
 has its own namespace, named like the case, and objects of cluster scope have names of
 their own; a namespace deleted without controllers stays Terminating.
+
+With --admission (a server running the whole default admission chain, ServiceAccount
+included, as admission/record.sh starts it): every case namespace gets its `default`
+ServiceAccount (no controller makes it), and each case also gets admission.json, a v1 List
+of what the admission chain reads, listed just before the final request — the
+Namespaces, the PriorityClasses, StorageClasses, IngressClasses and RuntimeClasses, the
+case namespace's ServiceAccounts, LimitRanges and ResourceQuotas, the admission policies
+and bindings and the objects of their paramKinds — and case.yaml says who sent the
+requests (`requester`, the server's SelfSubjectReview of the token) and what its
+authorizer answers (`authorization`, the rules given with --authorization, in ssa-diff's
+--authorize syntax).
 
 Each case is written as the shared fixtures' README says: case.yaml (with `server`, the
 gitVersion and minor the server's /version reports), live.json when the object exists,
@@ -55,6 +66,15 @@ A case of cases.yaml:
     rawBody: true                        update: `object` sent as it is (no GET merged in)
     sleep: 1.2                           seconds to wait after the step (entry times differ)
     args: [apply, -f, FILE]              kubectl only
+  namespace: {labels: {...}}             labels of the case's namespace (Pod Security levels …)
+  createNamespace: false                 the case's namespace is not created (a create into a
+                                         namespace that does not exist)
+  deleteNamespace: true                  the case's namespace is deleted after the setup (without
+                                         controllers it stays Terminating)
+  minMinor: 36                           recorded from servers of that minor on only (a kind they
+                                         serve by default from then)
+  wait: 2.5                              seconds to wait after the setup (policies take up to a
+                                         second to be seen; default 1.2)
   mode: api | kubectl                    (default api)
   verb: apply | update | patch | create  the final request (default apply): update PUTs the
                                          GET of the object with `manifest` merged into it
@@ -89,6 +109,8 @@ import yaml  # PyYAML
 ap = argparse.ArgumentParser(usage=__doc__.split("\n\n")[1])
 ap.add_argument("--dir", default=os.environ.get("FIDELITY_DIR") or os.path.join(os.path.dirname(os.path.abspath(__file__)), "fidelity"))
 ap.add_argument("--out")
+ap.add_argument("--admission", action="store_true")
+ap.add_argument("--authorization", action="append", default=[])
 ap.add_argument("url")
 ap.add_argument("token")
 ap.add_argument("cacert")
@@ -296,6 +318,7 @@ def setup_step(name, step, crds, d):
             # The CRD as the server serves it, as a dump of the cluster holds it.
             _, doc, _ = call("GET", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/" + doc["metadata"]["name"])
         crds[:] = [c for c in crds if c["metadata"]["name"] != doc["metadata"]["name"]] + [doc]
+        CRDS_SEEN.append(doc)
 
 
 REQUEST_LINE = re.compile(r'"Response" verb="(\w+)" url="([^"]+)" status="(\d+)')
@@ -338,12 +361,23 @@ def record(case):
             code, out, _ = call("PUT", crd_path, body, query="?fieldManager=recorder")
         assert code < 300, out
         wait_established(c["metadata"]["name"])
-    call("POST", "/api/v1/namespaces", {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": name}})
+        CRDS_SEEN.append(c)
+    if case.get("createNamespace", True):
+        ns = {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": name}}
+        if (case.get("namespace") or {}).get("labels"):
+            ns["metadata"]["labels"] = case["namespace"]["labels"]
+        call("POST", "/api/v1/namespaces", ns)
+        if ARGS.admission:
+            call("POST", "/api/v1/namespaces/%s/serviceaccounts" % name,
+                 {"apiVersion": "v1", "kind": "ServiceAccount", "metadata": {"name": "default", "namespace": name}})
     known = list(crds)
     for step in case.get("setup", []):
         setup_step(name, step, known, d)
-    if case.get("setup"):
-        time.sleep(1.2)  # the final request's managedFields time differs from the setup's
+    if case.get("deleteNamespace"):
+        code, out, _ = call("DELETE", "/api/v1/namespaces/" + name)
+        assert code < 300, out
+    if case.get("setup") or case.get("wait"):
+        time.sleep(case.get("wait", 1.2))  # the final request's managedFields time differs from the setup's
     mode, verb = case.get("mode", "api"), case.get("verb", "apply")
     # The object the final request goes to: `target` (for a body that does not say, a
     # patch), else the manifest.
@@ -357,6 +391,9 @@ def record(case):
     for k in case.get("liveWithout", []):
         (live or {}).pop(k, None)
     manifest = case["manifest"].lstrip("\n")
+    if ARGS.admission:
+        with open(os.path.join(d, "admission.json"), "w") as f:
+            json.dump(admission_state(name), f, indent=2)
     response = {}
     after = None
     if mode == "kubectl":
@@ -443,6 +480,9 @@ def record(case):
         meta["now"] = now
     if case.get("cluster"):
         meta["cluster"] = case["cluster"]
+    if ARGS.admission:
+        meta["requester"] = REQUESTER
+        meta["authorization"] = ARGS.authorization
     if crds:
         meta["setup"].insert(0, "create CustomResourceDefinition " + ", ".join(c["metadata"]["name"] for c in crds) + " (crds.yaml)")
     # The CRDs the case's objects need: those it names, and those its setup applied (unless
@@ -492,6 +532,62 @@ def older_server_dump(obj, top=False):
             older_server_dump(v)
 
 
+# What the admission chain reads: cluster-wide kinds whole, the case namespace's of the
+# namespaced ones, by the path that lists them.
+ADMISSION_KINDS = [
+    ("/api/v1/namespaces", False), ("/apis/scheduling.k8s.io/v1/priorityclasses", False),
+    ("/apis/storage.k8s.io/v1/storageclasses", False), ("/apis/networking.k8s.io/v1/ingressclasses", False),
+    ("/apis/node.k8s.io/v1/runtimeclasses", False), ("/api/v1/serviceaccounts", True), ("/api/v1/limitranges", True),
+    ("/api/v1/resourcequotas", True),
+]
+POLICY_GROUP = "/apis/admissionregistration.k8s.io/"
+
+
+def list_items(path):
+    code, out, _ = call("GET", path)
+    if code != 200:
+        return None
+    kind = out.get("kind", "")[:-len("List")]
+    items = []
+    for it in out.get("items") or []:
+        it.setdefault("apiVersion", out.get("apiVersion"))
+        it.setdefault("kind", kind)
+        (it.get("metadata") or {}).pop("managedFields", None)
+        items.append(it)
+    return items
+
+
+def admission_state(ns):
+    """The objects the admission chain reads, as a v1 List."""
+    items = []
+    for path, namespaced in ADMISSION_KINDS:
+        if namespaced:
+            path = path.replace("/api/v1/", "/api/v1/namespaces/%s/" % ns)
+        items += list_items(path) or []
+    params = set()
+    for res in ("validatingadmissionpolicies", "validatingadmissionpolicybindings", "mutatingadmissionpolicies", "mutatingadmissionpolicybindings"):
+        for v in ("v1", "v1beta1", "v1alpha1"):
+            got = list_items(POLICY_GROUP + v + "/" + res)
+            if got is not None:
+                items += got
+                for it in got:
+                    pk = (it.get("spec") or {}).get("paramKind")
+                    if pk:
+                        params.add((pk["apiVersion"], pk["kind"]))
+                break
+    for av, kind in sorted(params):
+        base = "/api/" + av if "/" not in av else "/apis/" + av
+        res = plural(kind)
+        for c in CRDS_SEEN:
+            if c["spec"]["names"]["kind"] == kind:
+                res = c["spec"]["names"]["plural"]
+        items += list_items(base + "/" + res) or []
+    return {"apiVersion": "v1", "kind": "List", "metadata": {}, "items": items}
+
+
+CRDS_SEEN = []
+
+
 def strip(o):
     if not isinstance(o, dict):
         return o
@@ -523,8 +619,20 @@ def server_version():
 
 
 SERVER = server_version()
+
+
+def requester():
+    code, out, _ = call("POST", "/apis/authentication.k8s.io/v1/selfsubjectreviews",
+                        {"apiVersion": "authentication.k8s.io/v1", "kind": "SelfSubjectReview"})
+    assert code == 201, out
+    u = out["status"]["userInfo"]
+    return {k: u[k] for k in ("username", "uid", "groups") if u.get(k)}
+
+
+REQUESTER = requester() if ARGS.admission else None
 OUT = os.path.abspath((ARGS.out or HERE).replace("{minor}", SERVER["minor"]))
 print("recording from kube-apiserver %s into %s" % (SERVER["gitVersion"], OUT))
+MINOR = int(SERVER["minor"].split(".")[1])
 for case in yaml.safe_load(open(os.path.join(HERE, "cases.yaml"))):
-    if not ONLY or case["name"] in ONLY:
+    if (not ONLY or case["name"] in ONLY) and MINOR >= case.get("minMinor", 0):
         record(case)

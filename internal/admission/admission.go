@@ -4,22 +4,8 @@ import (
 	"fmt"
 
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
+	"github.com/ssa-diff/ssa-diff/server"
 )
-
-// Write is the write an admission plugin looks at: the object's group and kind, the
-// subresource written ("" for the main resource) and whether it creates the object.
-type Write struct {
-	Group, Kind string
-	Subresource string
-	Create      bool
-}
-
-// Result is what the admission chain says of a write.
-type Result struct {
-	// Forbidden, when not empty, is why a plugin refuses the write: the server answers
-	// 403 Forbidden with `<resource> "<name>" is forbidden: <Forbidden>`.
-	Forbidden string
-}
 
 // The built-in priority classes kube-apiserver creates at start-up
 // (pkg/apis/scheduling: SystemCriticalPriority and the two classes above it) and the
@@ -33,46 +19,52 @@ const (
 	tolerationSecondsByDflt = 300
 )
 
-// Admit runs the default admission plugins that change or refuse w, obj being the object
-// about to be stored (changed in place) and old the stored one on an update (nil on a
-// create).
-func Admit(w Write, obj, old map[string]any) Result {
-	if w.Subresource != "" {
-		return Result{}
+// priority is the Priority plugin (rules.md admission.priority).
+func (c *Chain) priority(w Write, out *server.Admission) {
+	if w.Subresource != "" || !w.is("", "Pod") {
+		return
 	}
-	switch w.Group + "/" + w.Kind {
-	case "/Pod":
-		if msg := admitPriority(w, obj, old); msg != "" {
-			return Result{Forbidden: msg}
-		}
-		if w.Create {
-			addDefaultTolerations(obj)
-		}
-	case "/PersistentVolumeClaim":
-		if w.Create {
-			addFinalizer(obj, "kubernetes.io/pvc-protection")
-		}
-	case "/PersistentVolume":
-		if w.Create {
-			addFinalizer(obj, "kubernetes.io/pv-protection")
-		}
-	case "/Node":
-		if w.Create {
-			addNotReadyTaint(obj)
-		}
+	if msg := c.admitPriority(w.create(), w.Object, w.Old); msg != "" {
+		out.Refusal = w.forbidden("%s", msg)
 	}
-	return Result{}
+}
+
+// defaultTolerationSeconds is DefaultTolerationSeconds (rules.md admission.toleration-seconds).
+func (c *Chain) defaultTolerationSeconds(w Write, _ *server.Admission) {
+	if w.Subresource == "" && w.create() && w.is("", "Pod") {
+		addDefaultTolerations(w.Object)
+	}
+}
+
+// storageObjectInUseProtection is StorageObjectInUseProtection (rules.md admission.storage-protection).
+func (c *Chain) storageObjectInUseProtection(w Write, _ *server.Admission) {
+	if w.Subresource != "" || !w.create() {
+		return
+	}
+	switch {
+	case w.is("", "PersistentVolumeClaim"):
+		addFinalizer(w.Object, "kubernetes.io/pvc-protection")
+	case w.is("", "PersistentVolume"):
+		addFinalizer(w.Object, "kubernetes.io/pv-protection")
+	}
+}
+
+// taintNodesByCondition is TaintNodesByCondition (rules.md admission.node-not-ready).
+func (c *Chain) taintNodesByCondition(w Write, _ *server.Admission) {
+	if w.Subresource == "" && w.create() && w.is("", "Node") {
+		addNotReadyTaint(w.Object)
+	}
 }
 
 // admitPriority is the Priority plugin on a Pod: the class's priority and preemption
 // policy on a create, the stored ones kept on an update. A class the prediction cannot
 // see leaves both unset (Assigned names them).
-func admitPriority(w Write, obj, old map[string]any) string {
+func (c *Chain) admitPriority(create bool, obj, old map[string]any) string {
 	spec := unstructured.Object(obj, "spec")
 	if spec == nil {
 		return ""
 	}
-	if !w.Create {
+	if !create {
 		oldSpec := unstructured.Object(old, "spec")
 		for _, k := range []string{"priority", "preemptionPolicy"} {
 			if v, ok := oldSpec[k]; ok && v != nil && spec[k] == nil {
@@ -81,23 +73,80 @@ func admitPriority(w Write, obj, old map[string]any) string {
 		}
 		return ""
 	}
-	priority, ok := classPriority(unstructured.Str(spec, "priorityClassName"))
-	if !ok {
+	name := unstructured.Str(spec, "priorityClassName")
+	class, found, known := c.priorityClass(name)
+	if !known {
 		return ""
 	}
+	if !found {
+		return fmt.Sprintf("no PriorityClass with name %s was found", name)
+	}
+	if class.name != "" {
+		spec["priorityClassName"] = class.name
+	}
 	if v, set := spec["priority"]; set && v != nil {
-		if p, isInt := unstructured.Int(v); isInt && p != priority {
-			return fmt.Sprintf("the integer value of priority (%d) must not be provided in pod spec; priority admission controller computed %d from the given PriorityClass name", p, priority)
+		if p, isInt := unstructured.Int(v); isInt && p != class.value {
+			return fmt.Sprintf("the integer value of priority (%d) must not be provided in pod spec; priority admission controller computed %d from the given PriorityClass name", p, class.value)
 		}
 	}
-	spec["priority"] = priority
+	spec["priority"] = class.value
+	if class.preemptionPolicy == "" {
+		return ""
+	}
 	if v, set := spec["preemptionPolicy"]; set && v != nil {
-		if p, _ := v.(string); p != preemptLowerPriority {
-			return fmt.Sprintf("the string value of PreemptionPolicy (%s) must not be provided in pod spec; priority admission controller computed %s from the given PriorityClass name", p, preemptLowerPriority)
+		if p, _ := v.(string); p != class.preemptionPolicy {
+			return fmt.Sprintf("the string value of PreemptionPolicy (%s) must not be provided in pod spec; priority admission controller computed %s from the given PriorityClass name", p, class.preemptionPolicy)
 		}
 	}
-	spec["preemptionPolicy"] = preemptLowerPriority
+	spec["preemptionPolicy"] = class.preemptionPolicy
 	return ""
+}
+
+// priorityClassOf is what a Pod gets from its class: the class's name (the global
+// default's when the Pod names none), value and preemption policy.
+type priorityClassOf struct {
+	name             string
+	value            int64
+	preemptionPolicy string
+}
+
+// priorityClass is the class a Pod naming name gets: from the cluster's PriorityClasses
+// when the state holds them (found false: there is no such class), else what every
+// cluster has — the two system classes, and no global default. known is false for a class
+// the prediction cannot see.
+func (c *Chain) priorityClass(name string) (class priorityClassOf, found, known bool) {
+	if c.cfg.State.Knows("scheduling.k8s.io", "PriorityClass") {
+		if name == "" {
+			var def map[string]any
+			var defValue int64
+			for _, pc := range c.cfg.State.List("scheduling.k8s.io", "PriorityClass", "") {
+				v, _ := unstructured.Int(pc["value"])
+				if g, _ := pc["globalDefault"].(bool); g && (def == nil || v < defValue) {
+					def, defValue = pc, v
+				}
+			}
+			if def == nil {
+				return priorityClassOf{value: noDefaultClassPriority, preemptionPolicy: preemptLowerPriority}, true, true
+			}
+			return classFrom(def, true), true, true
+		}
+		pc, ok := c.cfg.State.Get("scheduling.k8s.io", "PriorityClass", "", name)
+		if !ok {
+			return priorityClassOf{}, false, true
+		}
+		return classFrom(pc, false), true, true
+	}
+	p, ok := classPriority(name)
+	return priorityClassOf{value: p, preemptionPolicy: preemptLowerPriority}, ok, ok
+}
+
+func classFrom(pc map[string]any, named bool) priorityClassOf {
+	v, _ := unstructured.Int(pc["value"])
+	out := priorityClassOf{value: v, preemptionPolicy: unstructured.Str(pc, "preemptionPolicy")}
+	if named {
+		out.name = unstructured.Str(unstructured.Object(pc, "metadata"), "name")
+	}
+	return out
 }
 
 // classPriority is the priority a Pod naming class gets, when the prediction knows it:
@@ -173,14 +222,16 @@ func addNotReadyTaint(obj map[string]any) {
 
 // Assigned lists, as dotted paths, the fields of obj, the object a create of group and
 // kind stores, that an admission plugin fills from objects the prediction cannot see: the
-// priority and preemption policy of a Pod naming a class other than the built-in ones.
-func Assigned(group, kind string, obj map[string]any) []string {
+// priority and preemption policy of a Pod naming a class the cluster state does not say,
+// the name of the ServiceAccount token volume (TokenVolumeStandIn in the prediction).
+func (c *Chain) Assigned(group, kind string, obj map[string]any) []string {
 	if group != "" || kind != "Pod" {
 		return nil
 	}
+	out := tokenVolumeAssigned(obj)
 	spec := unstructured.Object(obj, "spec")
-	if _, known := classPriority(unstructured.Str(spec, "priorityClassName")); !known && spec["priority"] == nil {
-		return []string{".spec.priority", ".spec.preemptionPolicy"}
+	if _, _, known := c.priorityClass(unstructured.Str(spec, "priorityClassName")); !known && spec["priority"] == nil {
+		out = append(out, ".spec.priority", ".spec.preemptionPolicy")
 	}
-	return nil
+	return out
 }

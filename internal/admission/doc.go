@@ -1,34 +1,35 @@
-// Package admission is the part of kube-apiserver's default admission chain that changes
-// or refuses a write of a built-in object by what the object itself says: the mutating
-// plugins that run after field management has built the object and before the registry's
-// rules and validation (k8s.io/kubernetes plugin/pkg/admission).
+// Package admission is kube-apiserver's admission chain as it changes or refuses a write,
+// fed by what the cluster holds (a clusterstate.State): the plugins compiled into the
+// server, ported, and the admission that runs through Kubernetes' own libraries, asked of
+// a helper program (package wire).
 //
 // # The model
 //
-// kube-apiserver (1.34 to 1.37 alike) enables a fixed set of admission plugins unless its
-// --enable-admission-plugins or --disable-admission-plugins flags say otherwise. Four of
-// them fill in fields of a create from the object alone, and their changes are stored
-// without an owner in managedFields (the field manager has already run):
+// kube-apiserver (1.34 to 1.37 alike) runs a fixed set of admission plugins unless its
+// flags say otherwise, in a fixed order, in two phases: the mutating phase between field
+// management and the registry's rules, the validating phase after the registry's
+// validation. The first refusal ends a write; what the mutating plugins add is stored
+// without an owner in managedFields (the field manager has already run). [Chain] runs,
+// in the server's order:
 //
-//   - Priority: a Pod gets spec.priority and spec.preemptionPolicy from its
-//     priorityClassName — the built-in system-node-critical and system-cluster-critical
-//     classes, or, with no class named, the cluster's global default class (none on a
-//     bare server: priority 0, PreemptLowerPriority). A priority or policy in the body
-//     that differs is refused (403); an update keeps the stored values;
-//   - DefaultTolerationSeconds: a Pod created without a toleration of the
-//     node.kubernetes.io/not-ready and node.kubernetes.io/unreachable NoExecute taints
-//     gets one for each, for 300 seconds;
-//   - StorageObjectInUseProtection: a PersistentVolumeClaim or PersistentVolume created
-//     gets the kubernetes.io/pvc-protection or kubernetes.io/pv-protection finalizer;
-//   - TaintNodesByCondition: a Node created gets the node.kubernetes.io/not-ready
-//     NoSchedule taint.
+//   - NamespaceLifecycle: a create into a namespace the state does not hold (404) or one
+//     being deleted (403);
+//   - LimitRanger: a Pod's containers get the namespace's LimitRange defaults, and
+//     containers, Pods and claims must be within their bounds;
+//   - ServiceAccount: a Pod gets its account and the account's token as a projected
+//     volume, whose random name is a stand-in ([TokenVolumeStandIn]);
+//   - TaintNodesByCondition, Priority (the cluster's PriorityClasses, or the system ones),
+//     DefaultTolerationSeconds, DefaultStorageClass, StorageObjectInUseProtection,
+//     RuntimeClass (overhead, node selector, tolerations), DefaultIngressClass;
+//   - MutatingAdmissionPolicy in the mutating phase; PodSecurity and
+//     ValidatingAdmissionPolicy in the validating phase — through the library (package
+//     internal/admission/library, run by the helper program cmd/ssa-diff-admission),
+//     started on the first write that needs it, only when the state holds a policy
+//     binding or a namespace labelled for Pod Security.
 //
-// Subresource writes pass untouched. What depends on objects the prediction cannot see
-// is not invented: the priority of a Pod naming another PriorityClass is that class's
-// ([Assigned] lists it). Not modelled: DefaultStorageClass and DefaultIngressClass (a
-// PersistentVolumeClaim's or Ingress's class, when the cluster has a default one),
-// LimitRanger and ResourceQuota (objects of the namespace), NamespaceLifecycle, RuntimeClass,
-// the admission webhooks and policies, and the ServiceAccount plugin (a Pod's service
-// account and its token volume, which kube-apiserver enables and the recording server
-// runs without).
+// What the state does not hold is not invented: a plugin that reads a kind the state holds
+// no object of assumes nothing and says so where it matters (Result warnings: a Pod's
+// ServiceAccount taken to exist, a RuntimeClass not known). ResourceQuota is not predicted,
+// and a write into a namespace with quotas says so. Without a state the chain is the
+// recording server's: a bare cluster, ServiceAccount off.
 package admission

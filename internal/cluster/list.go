@@ -35,11 +35,12 @@ const (
 )
 
 // listPage is what is kept of one page: its type, its continue token, and the items asked
-// for, by name.
+// for, by name (every item, in the list's order, when none is named).
 type listPage struct {
 	apiVersion, kind string
 	cont             string
 	items            map[string]json.RawMessage
+	all              []json.RawMessage
 	// bad are the items asked for that are not objects of the kind listed, by name.
 	bad map[string]error
 	// unidentified says why an item could not be named (too large, not an object, no
@@ -51,6 +52,7 @@ type listPage struct {
 // listResult is what a whole LIST kept.
 type listResult struct {
 	items        map[string]json.RawMessage
+	all          []json.RawMessage
 	bad          map[string]error
 	unidentified string
 	// restarted: the LIST was read again from the start, unpaged, after its continue token
@@ -59,7 +61,8 @@ type listResult struct {
 }
 
 // list reads the objects of a resource in a namespace with a paged LIST, keeping the items
-// named in want. A continue token that expired (410 Gone) makes it read the whole list
+// named in want (want nil: every item, in listResult.all; a bad item is then named by
+// namespace/name). A continue token that expired (410 Gone) makes it read the whole list
 // again, once, unpaged (as client-go's pager does).
 func (r *reader) list(ctx context.Context, res Resource, ns string, want map[string][]int) (*listResult, error) {
 	out := &listResult{items: map[string]json.RawMessage{}, bad: map[string]error{}}
@@ -87,11 +90,12 @@ func (r *reader) list(ctx context.Context, res Resource, ns string, want map[str
 		if err != nil {
 			if apierrors.IsResourceExpired(err) && cont != "" && !out.restarted {
 				out.restarted, cont = true, ""
-				out.items, out.bad, out.unidentified = map[string]json.RawMessage{}, map[string]error{}, ""
+				out.items, out.all, out.bad, out.unidentified = map[string]json.RawMessage{}, nil, map[string]error{}, ""
 				continue
 			}
 			return out, err
 		}
+		out.all = append(out.all, p.all...)
 		for name, item := range p.items {
 			if _, dup := out.items[name]; dup {
 				delete(out.items, name)
@@ -273,8 +277,12 @@ func (p *listPage) item(data []byte, over bool, res Resource, ns string, want ma
 		unidentified("an item has no metadata.name")
 		return
 	}
-	if want[name] == nil {
+	if want != nil && want[name] == nil {
 		return
+	}
+	key := name
+	if want == nil {
+		key = head.Metadata.Namespace + "/" + name
 	}
 	av, kind, okAV, okKind := head.types()
 	if head.APIVersion == nil {
@@ -284,8 +292,17 @@ func (p *listPage) item(data []byte, over bool, res Resource, ns string, want ma
 		kind, okKind = res.Kind, true
 	}
 	if !okAV || !okKind || av != res.APIVersion || kind != res.Kind || head.Metadata.Namespace != ns && ns != "" || !res.Namespaced && head.Metadata.Namespace != "" {
-		p.bad[name] = fmt.Errorf("the list's item %q is %s, not an object of the kind listed (%s): not taken for the object",
+		p.bad[key] = fmt.Errorf("the list's item %q is %s, not an object of the kind listed (%s): not taken for the object",
 			name, describeObject(head, av, kind), describeType(res.APIVersion, res.Kind)+inNamespace(ns))
+		return
+	}
+	if want == nil {
+		obj := typed(data, head, res)
+		if err := kept(obj); err != nil {
+			p.bad[key] = fmt.Errorf("the list's item %q: %w", key, err)
+			return
+		}
+		p.all = append(p.all, obj)
 		return
 	}
 	if _, dup := p.items[name]; dup || p.bad[name] != nil {

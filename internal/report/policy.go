@@ -34,6 +34,9 @@ const (
 	// deduced schema, an OpenAPI v2 document, a version conversion, an admission webhook);
 	// Finding.Reason says which.
 	CategoryApproximate = "approximate"
+	// CategoryPolicy: an admission policy or PodSecurity refuses the write (a rejected
+	// finding, which --fail-on policy fails on too) or warns about it (a policy finding).
+	CategoryPolicy = "policy"
 )
 
 // The levels of findings.
@@ -52,7 +55,7 @@ const (
 const ExitPolicy = 4
 
 // FailOnValues are the values --fail-on accepts, besides "none" and "all".
-var FailOnValues = []string{"conflicts", CategoryTakeover, CategoryDeletion, CategoryRejected, CategoryPrune, CategoryApproximate}
+var FailOnValues = []string{"conflicts", CategoryTakeover, CategoryDeletion, CategoryRejected, CategoryPrune, CategoryApproximate, CategoryPolicy}
 
 // Policy decides which findings fail the run.
 type Policy struct {
@@ -90,6 +93,8 @@ func ParseFailOn(values []string) ([]string, error) {
 				set[strings.TrimSuffix(s, "s")] = true
 			case "approximations", "approximation":
 				set[CategoryApproximate] = true
+			case "policies":
+				set[CategoryPolicy] = true
 			default:
 				known := false
 				for _, c := range FailOnValues {
@@ -237,6 +242,9 @@ func (p Policy) EvaluateAt(res *Result, applier string, locate func(path string)
 			msg = fmt.Sprintf("the server would refuse the apply (%d%s): %s", e.Code, reason, e.Message)
 		}
 		f := Finding{Category: CategoryRejected, Level: level(CategoryRejected), Message: msg}
+		if e := res.Error; e != nil && PolicyPlugin(e.Admission) && p.fails(CategoryPolicy) {
+			f.Level = LevelFailure // denied by policy
+		}
 		if e := res.Error; e != nil && len(e.Fields) > 0 {
 			// At the first field the refusal names.
 			for _, fe := range e.Fields {
@@ -321,9 +329,40 @@ func (p Policy) EvaluateAt(res *Result, applier string, locate func(path string)
 		if approx[w] {
 			continue // the approximation says it
 		}
+		if PolicyWarning(w) {
+			out = append(out, Finding{Category: CategoryPolicy, Level: level(CategoryPolicy), Message: w, Line: res.Source.Line})
+			continue
+		}
 		out = append(out, Finding{Category: CategoryWarning, Level: LevelWarning, Message: w, Line: res.Source.Line})
 	}
 	return out
+}
+
+// PolicyPlugin reports the admission plugins whose refusals are a policy's: the
+// admission policies and PodSecurity (Error.Admission).
+func PolicyPlugin(name string) bool {
+	switch name {
+	case "ValidatingAdmissionPolicy", "MutatingAdmissionPolicy", "PodSecurity":
+		return true
+	}
+	return false
+}
+
+// The words the server's warnings from policies start with, after the prediction's own
+// lead-in for the server's warnings.
+const (
+	serverWarningLead       = "the server would warn: "
+	policyWarningLead       = "Validation failed for ValidatingAdmissionPolicy "
+	podSecurityWarningLead  = "would violate PodSecurity "
+	podSecurityExistingLead = "existing pods in namespace "
+)
+
+// PolicyWarning reports a warning of a prediction that is the server's warning from an
+// admission policy (a Warn action) or PodSecurity (its warn level, a namespace's new
+// enforce level that existing Pods violate).
+func PolicyWarning(w string) bool {
+	s, ok := strings.CutPrefix(w, serverWarningLead)
+	return ok && (strings.HasPrefix(s, policyWarningLead) || strings.HasPrefix(s, podSecurityWarningLead) || strings.HasPrefix(s, podSecurityExistingLead))
 }
 
 func plural(n int) string {

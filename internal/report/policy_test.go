@@ -15,7 +15,8 @@ func TestParseFailOn(t *testing.T) {
 		{[]string{"rejected"}, []string{"rejected"}, ""},
 		{[]string{"takeover,conflicts", "deletion"}, []string{"conflicts", "takeover", "deletion"}, ""},
 		{[]string{"conflict, takeovers,deletions"}, []string{"conflicts", "takeover", "deletion"}, ""},
-		{[]string{"all"}, []string{"conflicts", "takeover", "deletion", "rejected", "prune", "approximate"}, ""},
+		{[]string{"all"}, []string{"conflicts", "takeover", "deletion", "rejected", "prune", "approximate", "policy"}, ""},
+		{[]string{"policies"}, []string{"policy"}, ""},
 		{[]string{"prunes,approximations"}, []string{"prune", "approximate"}, ""},
 		{[]string{"all", "none"}, []string{}, ""},
 		{[]string{"none,rejected"}, []string{"rejected"}, ""},
@@ -132,6 +133,14 @@ func TestExitStatuses(t *testing.T) {
 	rejected := func() *Result { return &Result{Action: ActionRejected, Error: &Error{Code: 422}} }
 	broken := func() *Result { return &Result{Action: ActionError, Error: &Error{Message: "bad"}} }
 	strict := Policy{FailOn: []string{"takeover"}}
+	denied := func() *Result {
+		return &Result{Action: ActionRejected, Error: &Error{Code: 422, Admission: "ValidatingAdmissionPolicy",
+			Message: `deployments.apps "web" is forbidden: ValidatingAdmissionPolicy 'max' with binding 'max' denied request: at most 3`}}
+	}
+	warned := func() *Result {
+		return &Result{Action: ActionCreate, Changed: true, Warnings: []string{"the server would warn: Validation failed for ValidatingAdmissionPolicy 'max' with binding 'max-warn': at most 3"}}
+	}
+	onlyPolicy := Policy{FailOn: []string{"policy"}}
 	for _, c := range []struct {
 		name string
 		got  int
@@ -146,6 +155,11 @@ func TestExitStatuses(t *testing.T) {
 		{"rejected wins over takeover", run(Policy{FailOn: []string{"takeover", "rejected"}}, forcedTakeover(), rejected()), ExitRejected},
 		{"protected", run(Policy{FailOn: []string{}, Protect: []string{"kube-*"}}, forcedTakeover()), ExitPolicy},
 		{"errors win", run(strict, forcedTakeover(), broken()), ExitError},
+		{"denied by policy, --fail-on policy", run(onlyPolicy, denied()), ExitRejected},
+		{"denied by policy, --fail-on none", run(Policy{FailOn: []string{}}, denied()), ExitChanged},
+		{"warned by a policy, --fail-on policy", run(onlyPolicy, warned()), ExitPolicy},
+		{"warned by a policy, by default", run(DefaultPolicy(), warned()), ExitChanged},
+		{"another refusal, --fail-on policy", run(onlyPolicy, rejected()), ExitChanged},
 	} {
 		if c.got != c.want {
 			t.Errorf("%s: exit %d, want %d", c.name, c.got, c.want)

@@ -245,6 +245,9 @@ type Error struct {
 	// Path and Line locate bad input, when known.
 	Path string `json:"path,omitempty"`
 	Line int    `json:"line,omitempty"`
+	// Admission names the admission plugin that refused (ValidatingAdmissionPolicy,
+	// PodSecurity, NamespaceLifecycle …), when one did.
+	Admission string `json:"admission,omitempty"`
 	// Fields are the fields a refusal is about (its causes' fields, or the fields a schema
 	// error names), when it names any; conflicts have their own.
 	Fields []ErrorField `json:"fields,omitempty"`
@@ -433,7 +436,7 @@ func FromPrediction(src input.Source, live, manifest map[string]any, applier str
 	if p.Rejection != nil {
 		res.Action = ActionRejected
 		res.Object = nil
-		res.Error = &Error{Code: p.Rejection.Code, Reason: p.Rejection.Reason, Message: p.Rejection.Message, Status: p.Rejection.Status()}
+		res.Error = &Error{Code: p.Rejection.Code, Reason: p.Rejection.Reason, Message: p.Rejection.Message, Status: p.Rejection.Status(), Admission: p.Rejection.Admission}
 		if p.Rejection.Details != nil {
 			res.Error.Causes = p.Rejection.Details.Causes
 		}

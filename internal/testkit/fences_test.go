@@ -80,6 +80,12 @@ var fences = []struct {
 		forbidden: []string{"testing", modulePath + "/internal/testkit"},
 	},
 	{
+		why: "the admission that runs through Kubernetes' libraries (the policy plugins, PodSecurity) is the helper program's, ssa-diff-admission: " +
+			"the binary and the library packages reach it only through package wire, so that its libraries' start-up costs only the runs that need it",
+		packages:  []string{"", "merge/...", "server/...", "appliers/...", "judge/...", "load/...", "internal/admission", "internal/admission/wire"},
+		forbidden: []string{modulePath + "/internal/admission/library", "k8s.io/pod-security-admission", "k8s.io/apiserver/pkg/admission/plugin/policy", "k8s.io/client-go/informers"},
+	},
+	{
 		why: "packages whose initialisation costs every run milliseconds never enter the binary: client-go's typed clientset, scheme and discovery, kubectl's packages, " +
 			"the validation packages of apiextensions-apiserver (kube-openapi's strfmt compiles its formats at start, govalidator, the server's metrics and feature gates: " +
 			"internal/crdvalidation restates them, conformance/crdvalidation holds it to them)",

@@ -8,6 +8,7 @@ import (
 
 	"github.com/ssa-diff/ssa-diff/merge"
 	"github.com/ssa-diff/ssa-diff/schema"
+	"github.com/ssa-diff/ssa-diff/server/clusterstate"
 )
 
 // Severity says how much an advice matters: a warning is a change the user most likely does
@@ -36,6 +37,8 @@ const (
 	IDNotConverged              = "not-converged"
 	IDConditionUnhealthy        = "condition-unhealthy"
 	IDClusterPolicy             = "cluster-policy"
+	IDDeniedByPolicy            = "denied-by-policy"
+	IDWarnedByPolicy            = "warned-by-policy"
 )
 
 const defaultConditionGrace = 5 * time.Minute
@@ -65,6 +68,8 @@ func Known() []Info {
 		{IDAPIVersionDeprecated, SeverityInfo, "the manifest's apiVersion is deprecated in the Kubernetes minor predicted", false},
 		{IDAPIVersionRemoved, SeverityWarning, "the manifest's apiVersion is no longer served by the Kubernetes minor predicted", false},
 		{IDClusterPolicy, SeverityInfo, "the server's refusal rests on a kube-apiserver flag that clusters set differently (--allow-privileged=false, --service-cluster-ip-range)", false},
+		{IDDeniedByPolicy, SeverityWarning, "a ValidatingAdmissionPolicy of the cluster, or the namespace's Pod Security level, refuses the write: which policy, binding and validation", false},
+		{IDWarnedByPolicy, SeverityInfo, "a ValidatingAdmissionPolicy of the cluster warns about the write (a Warn binding): which policy, binding and validation", false},
 		{IDNotConverged, SeverityInfo, "the live object's controller has not caught up: observedGeneration behind generation, or replicas not ready", true},
 		{IDConditionUnhealthy, SeverityWarning, "a condition of the live object has been False or Unknown (or True for a failure condition) for long", true},
 	}
@@ -154,6 +159,9 @@ type Options struct {
 	// ServiceIPFamilies are the service IP families the prediction was made for
 	// (kubeapiserver.Config.ServiceIPFamilies); empty: not declared.
 	ServiceIPFamilies []string
+	// Cluster is the cluster state the prediction was made for
+	// (kubeapiserver.Config.Cluster): the advice about a policy names its validations.
+	Cluster *clusterstate.State
 }
 
 func (o Options) enabled(id string) bool { return !o.Disabled[id] }
@@ -187,6 +195,7 @@ func Analyze(in Input, opts Options) []Advice {
 	a.coOwnerOfController()
 	a.apiVersions()
 	a.clusterPolicy()
+	a.admissionPolicies()
 	return a.finish()
 }
 

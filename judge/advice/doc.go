@@ -93,6 +93,16 @@
 // recording server). Fix: kubeapiserver.Config.ServiceIPFamilies (the CLI's
 // --service-ip-families IPv4,IPv6) if the cluster is dual-stack.
 //
+// denied-by-policy (warning): a ValidatingAdmissionPolicy of the cluster refuses the write
+// (the refusal names the policy and binding; with the cluster state, Options.Cluster, the
+// validation whose expression does not hold and where the policy was read), or the
+// namespace's pod-security.kubernetes.io/enforce level does. Fix: change the manifest so
+// that the validation holds (or the Pod meets the level); exceptions are the policy
+// owner's (the binding's matchResources, its params, a matchCondition).
+//
+// warned-by-policy (info): a binding with validationActions Warn reports a validation that
+// does not hold; the write goes through. Fix: the same, before the binding denies.
+//
 // not-converged (info, state): the controller has not observed the current generation, or
 // the replica counters (updated, ready, available; for a DaemonSet scheduled and
 // misscheduled too) are not at the desired count. Fix: judge the apply against a settled

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/ssa-diff/ssa-diff/internal/admission"
+	"github.com/ssa-diff/ssa-diff/internal/admission/wire"
 	"github.com/ssa-diff/ssa-diff/internal/conversion"
 	"github.com/ssa-diff/ssa-diff/internal/crdvalidation"
 	"github.com/ssa-diff/ssa-diff/internal/defaults"
@@ -15,6 +16,7 @@ import (
 	"github.com/ssa-diff/ssa-diff/kube"
 	"github.com/ssa-diff/ssa-diff/schema"
 	"github.com/ssa-diff/ssa-diff/server"
+	"github.com/ssa-diff/ssa-diff/server/clusterstate"
 	"k8s.io/apimachinery/pkg/util/strategicpatch"
 )
 
@@ -45,6 +47,24 @@ type Config struct {
 	// StorageObjectInUseProtection and TaintNodesByCondition): what the registry alone
 	// stores. The zero Config runs them, as every kube-apiserver does by default.
 	DisableAdmission bool
+	// Cluster is what the cluster holds that its admission chain reads (package
+	// clusterstate): Namespaces, PriorityClasses, StorageClasses, IngressClasses, the
+	// admission policies with their bindings and param objects. Nil: a bare cluster, as a
+	// freshly started kube-apiserver is.
+	Cluster *clusterstate.State
+	// User sends the writes (kubectl's --as, --as-group): the policies' request.userInfo.
+	// Authorization answers the authorizer checks of the policies for it; a check it does
+	// not answer is predicted as the server's "no opinion", and the prediction says so.
+	User          clusterstate.User
+	Authorization clusterstate.Authorization
+	// AdmissionHelper is the path of the ssa-diff-admission program
+	// (cmd/ssa-diff-admission), which runs PodSecurity and the admission policies of
+	// Cluster through Kubernetes' own libraries; it is started on the first write that
+	// needs it. "": that admission is not predicted, and the writes it would see say so.
+	AdmissionHelper string
+	// AdmissionLibrary runs that admission in this process instead (ssa-diff's own tests
+	// and programs: package internal/admission/library); it wins over AdmissionHelper.
+	AdmissionLibrary func(wire.Setup) (wire.Library, error)
 }
 
 // Model is kube-apiserver around field management, for the cluster of a Config: the
@@ -62,6 +82,8 @@ type Model struct {
 	defaults defaults.Release
 	// customResources validates custom resources as the server's minor does.
 	customResources crdvalidation.Validator
+	// admission is the admission chain of cfg's cluster.
+	admission *admission.Chain
 }
 
 var _ server.Model = (*Model)(nil)
@@ -88,7 +110,33 @@ func New(cfg Config) (*Model, error) {
 	server := serverconfig.MustFor(cfg.Minor)
 	server.ServiceIPFamilies = cfg.ServiceIPFamilies
 	d, _ := defaults.For(cfg.Minor)
-	return &Model{cfg: cfg, server: server, defaults: d, customResources: customResources(server)}, nil
+	m := &Model{cfg: cfg, server: server, defaults: d, customResources: customResources(server)}
+	library := cfg.AdmissionLibrary
+	if library == nil && cfg.AdmissionHelper != "" {
+		helper := cfg.AdmissionHelper
+		library = func(s wire.Setup) (wire.Library, error) { return wire.Exec(helper, s) }
+	}
+	m.admission = admission.New(admission.Config{Minor: int(cfg.Minor), State: cfg.Cluster, User: cfg.User,
+		Authorization: cfg.Authorization, Library: library, Stored: m.stored})
+	return m, nil
+}
+
+// Close stops what the model started: the admission helper, when a write needed it.
+func (m *Model) Close() error { return m.admission.Close() }
+
+// stored is obj, an object of the cluster state, as the server stores it: a built-in
+// kind's defaulted.
+func (m *Model) stored(obj map[string]any) map[string]any {
+	av, _ := obj["apiVersion"].(string)
+	kind, _ := obj["kind"].(string)
+	if !m.defaults.Known(av, kind) {
+		return obj
+	}
+	out := unstructured.DeepCopyObject(obj)
+	if err := m.defaults.Default(av, kind, out); err != nil {
+		return obj
+	}
+	return out
 }
 
 // Config returns the cluster the model predicts.
@@ -291,14 +339,36 @@ func (m *Model) PrepareForUpdate(t *schema.Type, subresource string, decoded, ob
 	return nil
 }
 
-// Admit runs kube-apiserver's default admission plugins that change or refuse a built-in
-// object by what it says (package internal/admission).
-func (m *Model) Admit(t *schema.Type, subresource string, obj, old map[string]any) server.Admission {
-	if !m.builtinKnown(t) || m.cfg.DisableAdmission {
+// Admit runs the mutating phase of kube-apiserver's admission chain (package
+// internal/admission): the plugins that fill in or refuse a write, fed by Config.Cluster,
+// then the mutating admission policies.
+func (m *Model) Admit(req server.AdmissionRequest) server.Admission {
+	if m.cfg.DisableAdmission || req.Type.Source == schema.SourceDeduced {
 		return server.Admission{}
 	}
-	res := admission.Admit(admission.Write{Group: t.GVK.Group, Kind: t.GVK.Kind, Subresource: subresource, Create: old == nil}, obj, old)
-	return server.Admission{Forbidden: res.Forbidden}
+	return m.admission.Mutate(admission.Write{AdmissionRequest: req, Convert: m.convertKind(req.Type)})
+}
+
+// ValidateAdmission runs the validating phase: PodSecurity and the validating admission
+// policies of Config.Cluster.
+func (m *Model) ValidateAdmission(req server.AdmissionRequest) server.Admission {
+	if m.cfg.DisableAdmission || req.Type.Source == schema.SourceDeduced {
+		return server.Admission{}
+	}
+	return m.admission.Validate(admission.Write{AdmissionRequest: req, Convert: m.convertKind(req.Type)})
+}
+
+// convertKind converts objects of t's kind between its versions, as the server does:
+// through Go code for a built-in kind that needs it, by apiVersion alone otherwise.
+func (m *Model) convertKind(t *schema.Type) func(map[string]any, string) (map[string]any, error) {
+	if m.Hub(t) != "" {
+		return m.Convert
+	}
+	return func(obj map[string]any, apiVersion string) (map[string]any, error) {
+		out := unstructured.DeepCopyObject(obj)
+		out["apiVersion"] = apiVersion
+		return out, nil
+	}
 }
 
 // KeepDecoded reports whether the built-in kind's registry rules look at the object as
@@ -317,7 +387,7 @@ func (m *Model) Assigned(t *schema.Type, create bool, obj map[string]any) []stri
 			out = append(out, a.String())
 		}
 		if create && !m.cfg.DisableAdmission {
-			out = append(out, admission.Assigned(t.GVK.Group, t.GVK.Kind, obj)...)
+			out = append(out, m.admission.Assigned(t.GVK.Group, t.GVK.Kind, obj)...)
 		}
 		return out
 	}

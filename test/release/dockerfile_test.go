@@ -107,7 +107,8 @@ func parseDockerfile(t *testing.T) []*stage {
 
 // TestDockerfile: the build stage builds as goreleaser does (the same environment, flags,
 // tags and ldflags, the versions aside), cross-compiling on the build host; each image
-// stage copies the build's binary to its ENTRYPOINT and the licence, runs as uid 65532 with
+// stage copies the build's binary to its ENTRYPOINT, the admission helper beside it and the
+// licence, runs as uid 65532 with
 // a HOME it makes writable, and has CA certificates (distroless' static base has them, the
 // debian one installs them); the last stage, docker build's default, is distroless.
 func TestDockerfile(t *testing.T) {
@@ -183,7 +184,7 @@ func TestDockerfile(t *testing.T) {
 			copies = append(copies, cp.from+":"+cp.src+"→"+cp.dst)
 		}
 		sort.Strings(copies)
-		want := ":LICENSE→/usr/share/doc/ssa-diff/LICENSE build:/out/ssa-diff→/usr/local/bin/ssa-diff"
+		want := ":LICENSE→/usr/share/doc/ssa-diff/LICENSE build:/out/ssa-diff-admission→/usr/local/bin/ssa-diff-admission build:/out/ssa-diff→/usr/local/bin/ssa-diff"
 		if strings.Join(copies, " ") != want {
 			t.Errorf("%s copies %v, want %s", c.name, copies, want)
 		}

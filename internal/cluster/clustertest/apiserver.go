@@ -37,6 +37,19 @@ type APIServer struct {
 // ends. It fails the test when they do not start.
 func StartAPIServer(t testing.TB, binDir string) *APIServer {
 	t.Helper()
+	return startAPIServer(t, binDir, "--disable-admission-plugins=ServiceAccount")
+}
+
+// StartAPIServerWithAdmission is StartAPIServer with the whole default admission chain,
+// the ServiceAccount plugin included (StartAPIServer disables it: no controller makes the
+// accounts it needs; a test that creates Pods makes them).
+func StartAPIServerWithAdmission(t testing.TB, binDir string) *APIServer {
+	t.Helper()
+	return startAPIServer(t, binDir, "--disable-admission-plugins=")
+}
+
+func startAPIServer(t testing.TB, binDir, admission string) *APIServer {
+	t.Helper()
 	for _, b := range []string{"kube-apiserver", "etcd"} {
 		if _, err := os.Stat(filepath.Join(binDir, b)); err != nil {
 			t.Fatalf("no %s in %s: %v", b, binDir, err)
@@ -105,7 +118,7 @@ func StartAPIServer(t testing.TB, binDir string) *APIServer {
 		"--service-account-key-file="+filepath.Join(dir, "sa.pub"), "--service-account-signing-key-file="+filepath.Join(dir, "sa.key"),
 		"--service-account-issuer=https://kubernetes.default.svc.cluster.local",
 		"--service-cluster-ip-range=10.0.0.0/24", "--endpoint-reconciler-type=none",
-		"--disable-admission-plugins=ServiceAccount", "--profiling=false", "--v=1")
+		admission, "--profiling=false", "--v=1")
 	s.wait(t, s.URL+"/readyz", s.AdminToken, "kube-apiserver", 180*time.Second)
 	return s
 }

@@ -149,7 +149,7 @@ _ssa_diff() {
 	--flux-override-manager)
 		return ;;
 	--fail-on)
-		COMPREPLY=($(compgen -W "conflicts takeover deletion rejected prune approximate none all" -- "$cur"))
+		COMPREPLY=($(compgen -W "conflicts takeover deletion rejected prune approximate policy none all" -- "$cur"))
 		return ;;
 	--allow-takeover-from)
 		return ;;
@@ -160,11 +160,22 @@ _ssa_diff() {
 	--prune-allowlist)
 		return ;;
 	--disable-advice)
-		COMPREPLY=($(compgen -W "apiversion-deprecated apiversion-mismatch apiversion-removed client-side-apply-leftovers cluster-policy co-owned-field-kept co-owner-of-controller-value condition-unhealthy fights-controller item-removed-despite-co-owner not-converged overrides-manual-change status-in-manifest" -- "$cur"))
+		COMPREPLY=($(compgen -W "apiversion-deprecated apiversion-mismatch apiversion-removed client-side-apply-leftovers cluster-policy co-owned-field-kept co-owner-of-controller-value condition-unhealthy denied-by-policy fights-controller item-removed-despite-co-owner not-converged overrides-manual-change status-in-manifest warned-by-policy" -- "$cur"))
+		return ;;
+	--admission-from)
+		COMPREPLY=($(compgen -f -- "$cur"))
+		return ;;
+	--as)
+		return ;;
+	--as-uid)
+		return ;;
+	--as-group)
+		return ;;
+	--authorize)
 		return ;;
 	esac
 	if [[ "$cur" == -* ]]; then
-		COMPREPLY=($(compgen -W "--all --allow-missing-managed-fields --allow-privileged --allow-takeover-from --applier --argocd-app --argocd-csa-manager --argocd-installation-id --argocd-no-csa-migration --argocd-tracking --color --context --crd --disable-advice --fail-on --field-manager --filename --flux-force --flux-kustomization --flux-override-manager --force-conflicts --help --jobs --kube-version --kubeconfig --kubectl --kustomize --live-from-cluster --max-depth --max-document-bytes --max-files --max-input-bytes --max-objects --max-yaml-alias-nodes --namespace --no-advice --now --output --output-file --patch-type --protect --prune --prune-allowlist --report-html --report-url --request-timeout --save-live --schema --selector --service-ip-families --show-managed-fields --show-secrets --source-root --subresource --summary --verb --version -f -h -k -l -n -o" -- "$cur"))
+		COMPREPLY=($(compgen -W "--admission-from --all --allow-missing-managed-fields --allow-privileged --allow-takeover-from --applier --argocd-app --argocd-csa-manager --argocd-installation-id --argocd-no-csa-migration --argocd-tracking --as --as-group --as-uid --authorize --color --context --crd --disable-advice --fail-on --field-manager --filename --flux-force --flux-kustomization --flux-override-manager --force-conflicts --help --jobs --kube-version --kubeconfig --kubectl --kustomize --live-from-cluster --max-depth --max-document-bytes --max-files --max-input-bytes --max-objects --max-yaml-alias-nodes --namespace --no-advice --now --output --output-file --patch-type --protect --prune --prune-allowlist --report-html --report-url --request-timeout --save-live --schema --selector --service-ip-families --show-managed-fields --show-secrets --source-root --subresource --summary --verb --version -f -h -k -l -n -o" -- "$cur"))
 		return
 	fi
 	if [[ ${COMP_CWORD} -eq 1 ]]; then

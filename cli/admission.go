@@ -1,0 +1,148 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/spf13/pflag"
+	"github.com/ssa-diff/ssa-diff/internal/admission/wire"
+	"github.com/ssa-diff/ssa-diff/internal/cluster"
+	"github.com/ssa-diff/ssa-diff/load"
+	"github.com/ssa-diff/ssa-diff/server/clusterstate"
+	"github.com/ssa-diff/ssa-diff/server/kubeapiserver"
+)
+
+// This file holds the flags of what the cluster's admission chain reads (package
+// clusterstate): the objects, from files or the cluster, and who sends the writes. The
+// reading and the admission are the library's (load.ClusterState, cluster.ReadAdmission,
+// kubeapiserver.Config.Cluster).
+
+// admissionOptions are the command line's settings of admission.
+type admissionOptions struct {
+	from      []string
+	user      string
+	uid       string
+	groups    []string
+	authorize []string
+	// rules are the --authorize rules parsed.
+	rules clusterstate.Authorization
+	// none: --admission-from none, no cluster state even with --live-from-cluster.
+	none bool
+}
+
+var admissionArgNames = map[string]string{"admission-from": "PATH", "as": "USER", "as-uid": "UID", "as-group": "GROUP", "authorize": "RULE"}
+
+func (c *options) addAdmissionFlags(fs *pflag.FlagSet) {
+	a := &c.admission
+	fs.StringArrayVar(&a.from, "admission-from", nil, "What the cluster's admission chain reads — Namespaces, ServiceAccounts, LimitRanges, PriorityClasses, Storage-, Ingress- and RuntimeClasses, ValidatingAdmissionPolicies and MutatingAdmissionPolicies with their bindings and params: a dump (kubectl get namespaces,serviceaccounts,limitranges,validatingadmissionpolicies,... -A -o json), files or directories (repeatable). Default with --live-from-cluster: read from the cluster (list permission); none: no cluster state.")
+	fs.StringVar(&a.user, "as", "", "The user the writes come from, as the cluster authenticates it: the admission policies' request.userInfo (default: unknown).")
+	fs.StringVar(&a.uid, "as-uid", "", "That user's uid.")
+	fs.StringArrayVar(&a.groups, "as-group", nil, "A group of that user (repeatable).")
+	fs.StringArrayVar(&a.authorize, "authorize", nil, "What the cluster's authorizer answers for that user, for the admission policies that ask it: 'VERB RESOURCE[.GROUP][/SUB] [NAMESPACE/NAME]=allow|deny' or 'VERB /PATH=allow|deny', * for any (repeatable; the first that matches answers). A check none answers is predicted as no opinion, and says so.")
+}
+
+// checkAdmission validates the flags of admission once parsed.
+func (c *options) checkAdmission() error {
+	a := &c.admission
+	for _, f := range a.from {
+		if f == "none" {
+			if len(a.from) > 1 {
+				return fmt.Errorf("--admission-from none excludes other --admission-from")
+			}
+			a.none = true
+		}
+	}
+	for _, r := range a.authorize {
+		rule, err := clusterstate.ParseRule(r)
+		if err != nil {
+			return fmt.Errorf("--authorize: %w", err)
+		}
+		a.rules.Rules = append(a.rules.Rules, rule)
+	}
+	if (a.uid != "" || len(a.groups) > 0) && a.user == "" {
+		return fmt.Errorf("--as-uid and --as-group say more of the user --as names: give --as")
+	}
+	return nil
+}
+
+// readAdmissionFiles reads --admission-from's files into the run's cluster state.
+func (c *invocation) readAdmissionFiles() error {
+	if len(c.admission.from) == 0 || c.admission.none {
+		return nil
+	}
+	state, err := load.ClusterState(c.admission.from...)
+	if err != nil {
+		return fmt.Errorf("--admission-from: %w", err)
+	}
+	c.clusterState = state
+	for _, w := range state.Warnings() {
+		c.warnf("--admission-from: %s", w)
+	}
+	return nil
+}
+
+// readAdmissionCluster reads the cluster state from the cluster of a --live-from-cluster
+// read, unless --admission-from said otherwise.
+func (c *invocation) readAdmissionCluster(ctx context.Context, client *cluster.Client, where string) error {
+	if len(c.admission.from) > 0 {
+		return nil
+	}
+	read, err := client.ReadAdmission(ctx)
+	if err != nil {
+		return fmt.Errorf("--live-from-cluster: %w", err)
+	}
+	list := []byte(`{"apiVersion":"v1","kind":"List","items":[`)
+	for i, raw := range read.Objects {
+		if i > 0 {
+			list = append(list, ',')
+		}
+		list = append(list, raw...)
+	}
+	list = append(list, "]}"...)
+	objs, err := load.Bytes("cluster", list)
+	if err != nil {
+		return fmt.Errorf("--live-from-cluster: admission state: %w", err)
+	}
+	in := make([]clusterstate.Object, len(objs))
+	for i, o := range objs {
+		in[i] = clusterstate.Object{Object: o.Object, Source: "the cluster"}
+	}
+	kinds := make([]string, 0, len(read.Errors))
+	for kind := range read.Errors {
+		kinds = append(kinds, kind)
+	}
+	sort.Strings(kinds)
+	for _, kind := range kinds {
+		c.warnf("admission state: %v: what reads it is not predicted", read.Errors[kind])
+	}
+	state, err := clusterstate.New(in)
+	if err != nil {
+		return fmt.Errorf("--live-from-cluster: admission state: %w", err)
+	}
+	c.clusterState = state
+	fmt.Fprintf(c.stderr, "admission state: %s: %d object%s read (%d LIST)\n", where, state.Len(), plural(state.Len()), read.Lists)
+	return nil
+}
+
+// modelConfig is the cluster the run predicts, its admission included.
+func (c *invocation) admissionConfig(cfg *kubeapiserver.Config) {
+	if c.clusterState == nil {
+		return
+	}
+	cfg.Cluster = c.clusterState
+	cfg.User = clusterstate.User{Name: c.admission.user, UID: c.admission.uid, Groups: c.admission.groups}
+	cfg.Authorization = c.admission.rules
+	if c.admissionLibrary != nil {
+		cfg.AdmissionLibrary = c.admissionLibrary
+		return
+	}
+	helper, err := wire.FindHelper(c.getenv)
+	if err != nil {
+		msg := err.Error()
+		cfg.AdmissionLibrary = func(wire.Setup) (wire.Library, error) { return nil, fmt.Errorf("%s", strings.TrimSpace(msg)) }
+		return
+	}
+	cfg.AdmissionHelper = helper
+}

@@ -1,0 +1,157 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ssa-diff/ssa-diff/conformance"
+	"github.com/ssa-diff/ssa-diff/internal/admission/library"
+	"github.com/ssa-diff/ssa-diff/kube"
+	"github.com/ssa-diff/ssa-diff/merge"
+)
+
+// TestAdmissionCasesThroughCLI runs every case of conformance/testdata/admission through
+// the command, as a user would: the case's admission.json given with --admission-from, its
+// requester with --as and --as-group, its authorizer with --authorize; the report must
+// hold the server's answer (conformance.CompareAssigned, strictly, and its warnings), and
+// the exit status be the one that answer makes. The policies and PodSecurity run in this
+// process (the binary asks its helper program: TestAdmissionHelperBinary).
+func TestAdmissionCasesThroughCLI(t *testing.T) {
+	library.SilenceLogs()
+	root := filepath.Join(repoRoot(t), "conformance", "testdata", "admission")
+	n := 0
+	for _, v := range kube.Minors() {
+		cases, err := conformance.LoadCases(filepath.Join(root, v.String()))
+		if err != nil {
+			continue
+		}
+		for _, c := range cases {
+			n++
+			t.Run(v.String()+"/"+c.Name, func(t *testing.T) {
+				out, code := runAdmissionCase(t, c, v.String())
+				var rep struct {
+					Results []struct {
+						Action   string         `json:"action"`
+						Object   map[string]any `json:"object"`
+						Assigned []string       `json:"assigned"`
+						Warnings []string       `json:"warnings"`
+						Error    *struct {
+							Code      int             `json:"code"`
+							Reason    string          `json:"reason"`
+							Message   string          `json:"message"`
+							Status    json.RawMessage `json:"status"`
+							Admission string          `json:"admission"`
+						} `json:"error"`
+					} `json:"results"`
+				}
+				if err := json.Unmarshal(out, &rep); err != nil || len(rep.Results) != 1 {
+					t.Fatalf("exit %d, report %s (%v)", code, out, err)
+				}
+				r := rep.Results[0]
+				res := &merge.Result{Object: r.Object, Assigned: r.Assigned, Warnings: r.Warnings, Action: merge.Action(r.Action)}
+				want := 1
+				if r.Error != nil {
+					want = 3
+					var st struct {
+						Details *merge.StatusDetails `json:"details"`
+					}
+					_ = json.Unmarshal(r.Error.Status, &st)
+					res.Rejection = &merge.StatusError{Code: r.Error.Code, Reason: r.Error.Reason, Message: r.Error.Message, Details: st.Details}
+					res.Action = merge.ActionRejected
+				}
+				for _, p := range append(conformance.CompareAssigned(c, res, true), conformance.CompareWarnings(c, res)...) {
+					t.Error(p)
+				}
+				if code != want && !(want == 1 && code == 0) {
+					t.Errorf("exit %d, want %d", code, want)
+				}
+			})
+		}
+	}
+	if n < 40 {
+		t.Errorf("%d admission cases, want at least 40", n)
+	}
+}
+
+// runAdmissionCase runs the command on a case, in its folder, and returns its JSON report
+// and exit status.
+func runAdmissionCase(t *testing.T, c *conformance.Case, minor string) ([]byte, int) {
+	t.Helper()
+	args := []string{"-o", "json", "--kube-version", minor, "--field-manager", c.Request.FieldManager, "--admission-from", filepath.Join(c.Dir, "admission.json"),
+		"--allow-privileged=" + map[bool]string{true: "true", false: "false"}[c.Cluster.AllowPrivileged]}
+	if c.Now != "" {
+		args = append(args, "--now", c.Now)
+	}
+	if c.Request.Mode == "kubectl" {
+		args = append(args, "--applier", "kubectl")
+	} else {
+		args = append(args, "--applier", "api")
+	}
+	if c.Request.Force {
+		args = append(args, "--force-conflicts")
+	}
+	if s := c.Request.Subresource; s != "" {
+		args = append(args, "--subresource", s)
+	} else if c.Request.Verb == "apply-status" {
+		args = append(args, "--subresource", "status")
+	}
+	if c.Requester.Username != "" {
+		args = append(args, "--as", c.Requester.Username)
+		for _, g := range c.Requester.Groups {
+			args = append(args, "--as-group", g)
+		}
+	}
+	for _, r := range c.Authorization {
+		args = append(args, "--authorize", r)
+	}
+	if _, err := os.Stat(filepath.Join(c.Dir, "crds.yaml")); err == nil {
+		args = append(args, "--crd", filepath.Join(c.Dir, "crds.yaml"))
+	}
+	args = append(args, filepath.Join(c.Dir, "manifest.yaml"))
+	if c.Live != nil {
+		args = append(args, filepath.Join(c.Dir, "live.json"))
+	}
+	var stdout, stderr bytes.Buffer
+	code := runWithLibrary(context.Background(), "ssa-diff", args, strings.NewReader(""), &stdout, &stderr, nil, library.New)
+	return stdout.Bytes(), code
+}
+
+// TestAdmissionHelperBinary: the binary finds the helper program beside itself and asks it:
+// a policy's refusal and PodSecurity's warning, recorded from a real server, through both
+// programs as a release ships them.
+func TestAdmissionHelperBinary(t *testing.T) {
+	bin := buildBinary(t)
+	helper := filepath.Join(filepath.Dir(bin), "ssa-diff-admission")
+	if _, err := os.Stat(helper); err != nil {
+		cmd := exec.Command("go", "build", "-o", helper, "./cmd/ssa-diff-admission")
+		cmd.Dir = repoRoot(t)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("go build: %v\n%s", err, out)
+		}
+	}
+	root := filepath.Join(repoRoot(t), "conformance", "testdata", "admission", "1.37")
+	for _, tc := range []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"vap-deny", []string{"--applier", "api", "--field-manager", "deployer"}, 3,
+			`server says: deployments.apps "web" is forbidden: ValidatingAdmissionPolicy 'adm-vap-deny' with binding 'adm-vap-deny' denied request: replicas must be at most 3, not 5`},
+		{"psa-restricted-deployment", []string{"--applier", "api", "--field-manager", "deployer"}, 1,
+			`warning: the server would warn: would violate PodSecurity "restricted:latest"`},
+	} {
+		dir := filepath.Join(root, tc.name)
+		args := append(append([]string{"--now", "2026-12-05T00:00:00Z", "--admission-from", "admission.json", "--as", "oracle-admin", "--as-group", "system:masters"}, tc.args...), "manifest.yaml")
+		out, errOut, code := runBinary(t, bin, dir, args...)
+		if code != tc.code || !strings.Contains(out+errOut, tc.want) {
+			t.Errorf("%s: exit %d\n%s%s\nwant exit %d and %q", tc.name, code, out, errOut, tc.code, tc.want)
+		}
+	}
+}

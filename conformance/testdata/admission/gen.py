@@ -1,0 +1,421 @@
+#!/usr/bin/env python3
+"""Writes cases.yaml: the admission cases record.sh records (python3 gen.py).
+
+Each case has its own namespace, named like the case; the policies of a case bind to that
+namespace alone (namespaceSelector on kubernetes.io/metadata.name), so that the cases
+recorded after it, whose admission.json hold it too, are not changed by it.
+"""
+import yaml
+
+cases = []
+
+
+def block(dumper, s):
+    """Multi-line strings (the objects) as literal blocks."""
+    if "\n" in s:
+        return dumper.represent_scalar("tag:yaml.org,2002:str", s, style="|")
+    return dumper.represent_scalar("tag:yaml.org,2002:str", s)
+
+
+yaml.SafeDumper.add_representer(str, block)
+
+
+def dump(obj):
+    return yaml.safe_dump(obj, sort_keys=False)
+
+
+def deploy(ns, replicas=5, labels=None, name="web"):
+    md = {"name": name, "namespace": ns}
+    if labels:
+        md["labels"] = labels
+    return dump({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": md,
+                 "spec": {"replicas": replicas, "selector": {"matchLabels": {"app": name}},
+                          "template": {"metadata": {"labels": {"app": name}},
+                                       "spec": {"containers": [{"name": name, "image": "nginx:1.27"}]}}}})
+
+
+def vap(name, rules, validations, extra=None):
+    spec = {"matchConstraints": {"resourceRules": rules}, "validations": validations}
+    if extra:
+        spec.update(extra)
+    return dump({"apiVersion": "admissionregistration.k8s.io/v1", "kind": "ValidatingAdmissionPolicy",
+                 "metadata": {"name": name}, "spec": spec})
+
+
+def binding(name, policy, ns, actions=("Deny",), extra=None):
+    spec = {"policyName": policy, "validationActions": list(actions),
+            "matchResources": {"namespaceSelector": {"matchLabels": {"kubernetes.io/metadata.name": ns}}}}
+    if extra:
+        spec.update(extra)
+    return dump({"apiVersion": "admissionregistration.k8s.io/v1", "kind": "ValidatingAdmissionPolicyBinding",
+                 "metadata": {"name": name}, "spec": spec})
+
+
+DEPLOY_RULE = [{"apiGroups": ["apps"], "apiVersions": ["v1"], "operations": ["CREATE", "UPDATE"], "resources": ["deployments"]}]
+MAX3 = [{"expression": "object.spec.replicas <= 3", "messageExpression": "'replicas must be at most 3, not ' + string(object.spec.replicas)"}]
+
+
+def policy_case(name, desc, validations=MAX3, actions=("Deny",), manifest=None, rules=DEPLOY_RULE, pextra=None, bextra=None,
+                extra_setup=(), **kw):
+    c = {"name": name, "description": desc, "rules": ["admission.validating-policy"], "families": ["admission", "policy"],
+         "wait": 2.5,
+         "setup": list(extra_setup) + [
+             {"what": "ValidatingAdmissionPolicy adm-%s" % name, "manager": "policy-admin",
+              "object": vap("adm-" + name, rules, validations, pextra)},
+             {"what": "ValidatingAdmissionPolicyBinding adm-%s (%s) for namespace %s" % (name, ", ".join(actions), name),
+              "manager": "policy-admin", "object": binding("adm-" + name, "adm-" + name, name, actions, bextra)}],
+         "manager": "deployer", "manifest": manifest or deploy(name)}
+    c.update(kw)
+    cases.append(c)
+
+
+def cm(ns, name, data, labels=None):
+    md = {"name": name, "namespace": ns}
+    if labels:
+        md["labels"] = labels
+    return dump({"apiVersion": "v1", "kind": "ConfigMap", "metadata": md, "data": data})
+
+
+# ---- ValidatingAdmissionPolicy ---------------------------------------------------------------
+
+policy_case("vap-deny", "A ValidatingAdmissionPolicy whose binding denies: replicas above 3 refused with the messageExpression; "
+            "a validation without reason answers 422 Invalid worded as a 403.")
+policy_case("vap-deny-reason-forbidden", "A validation with reason Forbidden: 403.",
+            validations=[{"expression": "object.spec.replicas <= 3", "message": "too many replicas", "reason": "Forbidden"}])
+policy_case("vap-warn", "A Warn binding: the write is admitted with the server's warning.", actions=("Warn",))
+policy_case("vap-audit", "An Audit binding: admitted, nothing the client sees.", actions=("Audit",))
+policy_case("vap-deny-audit", "Deny and Audit on one binding (Deny and Warn together are refused): refused.",
+            actions=("Deny", "Audit"))
+policy_case("vap-admitted", "A policy that holds: admitted, no warning.", manifest=deploy("vap-admitted", replicas=2))
+policy_case("vap-message-static", "A validation with a message and no messageExpression.",
+            validations=[{"expression": "object.spec.replicas <= 3", "message": "at most 3 replicas"}])
+policy_case("vap-second-validation", "Two validations, the second failing: its message.",
+            validations=[{"expression": "object.metadata.name.size() < 20"},
+                         {"expression": "has(object.metadata.labels) && 'team' in object.metadata.labels", "message": "a team label is required"}])
+policy_case("vap-expression-message-default", "A failing validation with neither message nor messageExpression: the server words it from the expression.",
+            validations=[{"expression": "object.spec.replicas <= 3"}])
+policy_case("vap-variables", "Variables used by the validation and the messageExpression.",
+            validations=[{"expression": "variables.replicas <= variables.limit",
+                          "messageExpression": "'replicas ' + string(variables.replicas) + ' above ' + string(variables.limit)"}],
+            pextra={"variables": [{"name": "replicas", "expression": "object.spec.replicas"},
+                                  {"name": "limit", "expression": "has(object.metadata.labels) && 'big' in object.metadata.labels ? 10 : 2"}]})
+policy_case("vap-match-conditions", "matchConditions that exclude the object: admitted although the validation fails.",
+            pextra={"matchConditions": [{"name": "not-canary", "expression": "!has(object.metadata.labels) || !('canary' in object.metadata.labels)"}]},
+            manifest=deploy("vap-match-conditions", labels={"canary": "true"}))
+policy_case("vap-match-conditions-match", "matchConditions that hold: refused.",
+            pextra={"matchConditions": [{"name": "not-canary", "expression": "!has(object.metadata.labels) || !('canary' in object.metadata.labels)"}]})
+policy_case("vap-object-selector", "A binding's objectSelector that the object's labels do not match: admitted.",
+            bextra={"matchResources": {"namespaceSelector": {"matchLabels": {"kubernetes.io/metadata.name": "vap-object-selector"}},
+                                       "objectSelector": {"matchLabels": {"tier": "prod"}}}})
+policy_case("vap-object-selector-match", "A binding's objectSelector that the object's labels match: refused.",
+            bextra={"matchResources": {"namespaceSelector": {"matchLabels": {"kubernetes.io/metadata.name": "vap-object-selector-match"}},
+                                       "objectSelector": {"matchLabels": {"tier": "prod"}}}},
+            manifest=deploy("vap-object-selector-match", labels={"tier": "prod"}))
+policy_case("vap-namespace-object", "A validation reading namespaceObject's labels (the case namespace is labelled max-replicas=2).",
+            validations=[{"expression": "object.spec.replicas <= int(namespaceObject.metadata.labels['max-replicas'])",
+                          "messageExpression": "'namespace allows ' + namespaceObject.metadata.labels['max-replicas'] + ' replicas'"}],
+            namespace={"labels": {"max-replicas": "2"}}, manifest=deploy("vap-namespace-object", replicas=3))
+policy_case("vap-namespace-label-selector", "A binding selecting namespaces by a label the case namespace lacks: admitted.",
+            bextra={"matchResources": {"namespaceSelector": {"matchLabels": {"env": "prod"}}}})
+policy_case("vap-userinfo", "A validation on request.userInfo: the requester (the recording's token) is refused.",
+            validations=[{"expression": "request.userInfo.username != 'oracle-admin'",
+                          "messageExpression": "'user ' + request.userInfo.username + ' may not deploy here'"}])
+policy_case("vap-authorizer", "A validation asking the authorizer: may the requester delete deployments here? The server allows everything, so the policy denies.",
+            validations=[{"expression": "!authorizer.group('apps').resource('deployments').namespace(object.metadata.namespace).check('delete').allowed()",
+                          "message": "deployers may not be able to delete"}])
+policy_case("vap-request-fields", "A validation reading request.operation, request.kind, request.resource and request.options.",
+            validations=[{"expression": "false",
+                          "messageExpression": "request.operation + ' ' + request.kind.group + '/' + request.kind.version + '/' + request.kind.kind + ' ' + "
+                                               "request.resource.resource + ' by ' + request.options.fieldManager + ' as ' + request.options.kind"}])
+policy_case("vap-runtime-error-fail", "A validation erroring at run time (a missing key) with failurePolicy Fail: refused with the error.",
+            validations=[{"expression": "object.metadata.annotations['owner'] == 'me'"}])
+policy_case("vap-runtime-error-ignore", "The same with failurePolicy Ignore: admitted.",
+            validations=[{"expression": "object.metadata.annotations['owner'] == 'me'"}], pextra={"failurePolicy": "Ignore"})
+policy_case("vap-update-oldobject", "A transition rule on an update: replicas may not drop (live 5, applied 2).",
+            validations=[{"expression": "oldObject == null || object.spec.replicas >= oldObject.spec.replicas",
+                          "messageExpression": "'replicas may not drop from ' + string(oldObject.spec.replicas)"}],
+            extra_setup=[{"what": "apply as deployer: Deployment web with 5 replicas", "manager": "deployer", "object": deploy("vap-update-oldobject", replicas=5)}],
+            manifest=deploy("vap-update-oldobject", replicas=2))
+policy_case("vap-update-operation-create-only", "A policy on CREATE only: an update of an existing object with too many replicas is admitted.",
+            rules=[{"apiGroups": ["apps"], "apiVersions": ["v1"], "operations": ["CREATE"], "resources": ["deployments"]}],
+            extra_setup=[{"what": "apply as deployer: Deployment web with 2 replicas", "manager": "deployer",
+                          "object": deploy("vap-update-operation-create-only", replicas=2)}],
+            manifest=deploy("vap-update-operation-create-only", replicas=6))
+policy_case("vap-params-configmap", "paramKind ConfigMap, the binding's paramRef by name in the case namespace: the limit comes from the param.",
+            validations=[{"expression": "object.spec.replicas <= int(params.data.maxReplicas)", "messageExpression": "'at most ' + params.data.maxReplicas + ' replicas'"}],
+            pextra={"paramKind": {"apiVersion": "v1", "kind": "ConfigMap"}},
+            bextra={"paramRef": {"name": "limits", "parameterNotFoundAction": "Deny"}},
+            extra_setup=[{"what": "ConfigMap limits (maxReplicas 4)", "manager": "policy-admin", "object": cm("vap-params-configmap", "limits", {"maxReplicas": "4"})}])
+policy_case("vap-params-missing-deny", "A paramRef to a ConfigMap that does not exist, parameterNotFoundAction Deny: refused.",
+            validations=[{"expression": "object.spec.replicas <= int(params.data.maxReplicas)"}],
+            pextra={"paramKind": {"apiVersion": "v1", "kind": "ConfigMap"}},
+            bextra={"paramRef": {"name": "absent", "parameterNotFoundAction": "Deny"}})
+policy_case("vap-params-missing-allow", "The same with parameterNotFoundAction Allow: admitted.",
+            validations=[{"expression": "object.spec.replicas <= int(params.data.maxReplicas)"}],
+            pextra={"paramKind": {"apiVersion": "v1", "kind": "ConfigMap"}},
+            bextra={"paramRef": {"name": "absent", "parameterNotFoundAction": "Allow"}})
+policy_case("vap-params-selector", "A paramRef selecting two ConfigMaps by label: the policy is evaluated once per param, the stricter refuses.",
+            validations=[{"expression": "object.spec.replicas <= int(params.data.maxReplicas)", "messageExpression": "params.metadata.name + ' allows ' + params.data.maxReplicas"}],
+            pextra={"paramKind": {"apiVersion": "v1", "kind": "ConfigMap"}},
+            bextra={"paramRef": {"selector": {"matchLabels": {"policy": "replicas"}}, "parameterNotFoundAction": "Deny"}},
+            extra_setup=[{"what": "ConfigMap loose (maxReplicas 10)", "manager": "policy-admin",
+                          "object": cm("vap-params-selector", "loose", {"maxReplicas": "10"}, {"policy": "replicas"})},
+                         {"what": "ConfigMap strict (maxReplicas 1)", "manager": "policy-admin",
+                          "object": cm("vap-params-selector", "strict", {"maxReplicas": "1"}, {"policy": "replicas"})}])
+
+
+def hpa(ns, maxr):
+    return dump({"apiVersion": "autoscaling/v1", "kind": "HorizontalPodAutoscaler", "metadata": {"name": "web", "namespace": ns},
+                 "spec": {"scaleTargetRef": {"apiVersion": "apps/v1", "kind": "Deployment", "name": "web"}, "minReplicas": 1, "maxReplicas": maxr,
+                          "targetCPUUtilizationPercentage": 80}})
+
+
+HPA_V2 = [{"apiGroups": ["autoscaling"], "apiVersions": ["v2"], "operations": ["CREATE", "UPDATE"], "resources": ["horizontalpodautoscalers"]}]
+policy_case("vap-match-equivalent", "A rule on autoscaling/v2 HorizontalPodAutoscalers, matchPolicy Equivalent: an autoscaling/v1 request matches, "
+            "and the policy sees the object converted to v2.",
+            rules=HPA_V2, validations=[{"expression": "object.spec.maxReplicas <= 5 && object.spec.metrics.size() == 1",
+                                        "messageExpression": "'maxReplicas ' + string(object.spec.maxReplicas) + ' with ' + string(object.spec.metrics.size()) + ' metric(s) at ' + object.apiVersion"}],
+            manifest=hpa("vap-match-equivalent", 8), manager="scaler")
+policy_case("vap-match-exact", "The same rule with matchPolicy Exact: the autoscaling/v1 request does not match.",
+            rules=HPA_V2, validations=[{"expression": "object.spec.maxReplicas <= 5"}],
+            pextra={"matchConstraints": {"resourceRules": HPA_V2, "matchPolicy": "Exact"}},
+            manifest=hpa("vap-match-exact", 8), manager="scaler")
+policy_case("vap-status-subresource", "A rule on deployments/status: an apply of the status is refused.",
+            rules=[{"apiGroups": ["apps"], "apiVersions": ["v1"], "operations": ["UPDATE"], "resources": ["deployments/status"]}],
+            validations=[{"expression": "!has(object.status.replicas) || object.status.replicas <= 3", "message": "status says too many"}],
+            extra_setup=[{"what": "apply as deployer: Deployment web", "manager": "deployer", "object": deploy("vap-status-subresource", replicas=2)}],
+            manifest=dump({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web", "namespace": "vap-status-subresource"},
+                           "status": {"replicas": 7}}),
+            subresource="status", manager="controller")
+policy_case("vap-kubectl", "kubectl apply --server-side refused by a policy: kubectl's error text.", mode="kubectl")
+cases[-1].pop("manager")
+CRD = """apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.adm.example.com}
+spec:
+  group: adm.example.com
+  names: {kind: Widget, listKind: WidgetList, plural: widgets, singular: widget}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              size: {type: integer}
+"""
+policy_case("vap-custom-resource", "A policy on a custom resource: refused.",
+            rules=[{"apiGroups": ["adm.example.com"], "apiVersions": ["v1"], "operations": ["CREATE", "UPDATE"], "resources": ["widgets"]}],
+            validations=[{"expression": "object.spec.size < 10", "messageExpression": "'size ' + string(object.spec.size) + ' too big'"}],
+            extra_setup=[{"what": "CRD widgets.adm.example.com", "manager": "crd-admin", "object": CRD}],
+            manifest=dump({"apiVersion": "adm.example.com/v1", "kind": "Widget", "metadata": {"name": "big", "namespace": "vap-custom-resource"},
+                           "spec": {"size": 12}}),
+            manager="widgeteer")
+
+
+# ---- PodSecurity -------------------------------------------------------------------------------
+
+def pod(ns, name="app", security=None, spec_extra=None):
+    c = {"name": "app", "image": "nginx:1.27"}
+    if security:
+        c["securityContext"] = security
+    spec = {"containers": [c]}
+    if spec_extra:
+        spec.update(spec_extra)
+    return dump({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": name, "namespace": ns}, "spec": spec})
+
+
+RESTRICTED_OK = {"allowPrivilegeEscalation": False, "runAsNonRoot": True, "capabilities": {"drop": ["ALL"]},
+                 "seccompProfile": {"type": "RuntimeDefault"}}
+
+
+def psa(name, desc, labels, manifest, **kw):
+    c = {"name": name, "description": desc, "rules": ["admission.pod-security"], "families": ["admission", "pod-security"],
+         "namespace": {"labels": labels}, "manager": "deployer", "manifest": manifest}
+    c.update(kw)
+    cases.append(c)
+
+
+psa("psa-restricted-pod", "A Pod without a restricted securityContext in a namespace enforcing restricted: 403 with every violation.",
+    {"pod-security.kubernetes.io/enforce": "restricted"}, pod("psa-restricted-pod"))
+psa("psa-restricted-pod-ok", "A Pod meeting restricted in that namespace: admitted.",
+    {"pod-security.kubernetes.io/enforce": "restricted"}, pod("psa-restricted-pod-ok", security=RESTRICTED_OK))
+psa("psa-restricted-deployment", "A Deployment whose template violates restricted, where restricted is enforced: admitted with the warning "
+    "(enforcement is on Pods).", {"pod-security.kubernetes.io/enforce": "restricted"}, deploy("psa-restricted-deployment", replicas=1))
+psa("psa-baseline-host-network", "A Pod on the host network in a namespace enforcing baseline: refused.",
+    {"pod-security.kubernetes.io/enforce": "baseline"}, pod("psa-baseline-host-network", spec_extra={"hostNetwork": True}))
+psa("psa-warn-level", "warn=restricted alone: the Pod is admitted with the warning.",
+    {"pod-security.kubernetes.io/warn": "restricted"}, pod("psa-warn-level"))
+psa("psa-audit-level", "audit=restricted alone: admitted, nothing the client sees.",
+    {"pod-security.kubernetes.io/audit": "restricted"}, pod("psa-audit-level"))
+psa("psa-enforce-and-warn", "enforce=baseline, warn=restricted: a Pod meeting baseline but not restricted is admitted with the restricted warning.",
+    {"pod-security.kubernetes.io/enforce": "baseline", "pod-security.kubernetes.io/warn": "restricted"}, pod("psa-enforce-and-warn"))
+psa("psa-version-pinned", "enforce=restricted at version v1.23, whose restricted did not yet require seccomp.",
+    {"pod-security.kubernetes.io/enforce": "restricted", "pod-security.kubernetes.io/enforce-version": "v1.23"},
+    pod("psa-version-pinned", security={"allowPrivilegeEscalation": False, "runAsNonRoot": True, "capabilities": {"drop": ["ALL"]}}))
+cases.append({"name": "psa-namespace-invalid-level", "description": "A Namespace labelled with an unknown enforce level: PodSecurity refuses the namespace.",
+              "rules": ["admission.pod-security"], "families": ["admission", "pod-security"], "createNamespace": False, "manager": "admin",
+              "manifest": dump({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "psa-namespace-invalid-level",
+                                "labels": {"pod-security.kubernetes.io/enforce": "strictest"}}})})
+
+# ---- NamespaceLifecycle --------------------------------------------------------------------------
+
+cases.append({"name": "lifecycle-missing-namespace", "description": "A create into a namespace that does not exist: 404 for the namespace.",
+              "rules": ["admission.namespace-lifecycle"], "families": ["admission"], "createNamespace": False, "manager": "deployer",
+              "manifest": cm("lifecycle-missing-namespace", "settings", {"a": "1"})})
+cases.append({"name": "lifecycle-terminating", "description": "A create into a namespace being deleted (no controller finishes the deletion): 403.",
+              "rules": ["admission.namespace-lifecycle"], "families": ["admission"], "manager": "deployer", "deleteNamespace": True,
+              "manifest": cm("lifecycle-terminating", "settings", {"a": "1"})})
+
+# ---- default classes, priority -------------------------------------------------------------------
+
+SC = dump({"apiVersion": "storage.k8s.io/v1", "kind": "StorageClass",
+           "metadata": {"name": "adm-standard", "annotations": {"storageclass.kubernetes.io/is-default-class": "true"}},
+           "provisioner": "example.com/disk"})
+
+
+def pvc(ns, cls=None):
+    spec = {"accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": "1Gi"}}}
+    if cls is not None:
+        spec["storageClassName"] = cls
+    return dump({"apiVersion": "v1", "kind": "PersistentVolumeClaim", "metadata": {"name": "data", "namespace": ns}, "spec": spec})
+
+
+cases.append({"name": "default-storageclass", "description": "A PersistentVolumeClaim without a class gets the default StorageClass (and the protection finalizer).",
+              "rules": ["admission.default-storage-class"], "families": ["admission"], "manager": "deployer",
+              "setup": [{"what": "StorageClass adm-standard, the default", "manager": "storage-admin", "object": SC}], "manifest": pvc("default-storageclass")})
+cases.append({"name": "default-storageclass-empty", "description": "storageClassName \"\" asks for no class: kept.",
+              "rules": ["admission.default-storage-class"], "families": ["admission"], "manager": "deployer",
+              "setup": [{"what": "StorageClass adm-standard, the default", "manager": "storage-admin", "object": SC}],
+              "manifest": pvc("default-storageclass-empty", "")})
+IC = dump({"apiVersion": "networking.k8s.io/v1", "kind": "IngressClass",
+           "metadata": {"name": "adm-nginx", "annotations": {"ingressclass.kubernetes.io/is-default-class": "true"}},
+           "spec": {"controller": "example.com/ingress"}})
+cases.append({"name": "default-ingressclass", "description": "An Ingress without a class gets the default IngressClass.",
+              "rules": ["admission.default-ingress-class"], "families": ["admission"], "manager": "deployer",
+              "setup": [{"what": "IngressClass adm-nginx, the default", "manager": "net-admin", "object": IC}],
+              "manifest": dump({"apiVersion": "networking.k8s.io/v1", "kind": "Ingress", "metadata": {"name": "web", "namespace": "default-ingressclass"},
+                                "spec": {"defaultBackend": {"service": {"name": "web", "port": {"number": 80}}}}})})
+cases.append({"name": "priority-class-named", "description": "A Pod naming a PriorityClass the cluster holds gets its value and preemption policy.",
+              "rules": ["admission.priority"], "families": ["admission"], "manager": "deployer",
+              "setup": [{"what": "PriorityClass adm-batch (100, Never)", "manager": "sched-admin",
+                         "object": dump({"apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass", "metadata": {"name": "adm-batch"},
+                                         "value": 100, "preemptionPolicy": "Never"})}],
+              "manifest": pod("priority-class-named", spec_extra={"priorityClassName": "adm-batch"})})
+cases.append({"name": "priority-class-missing", "description": "A Pod naming a PriorityClass that does not exist: 403.",
+              "rules": ["admission.priority"], "families": ["admission"], "manager": "deployer",
+              "manifest": pod("priority-class-missing", spec_extra={"priorityClassName": "adm-absent"})})
+
+# ---- LimitRanger, RuntimeClass, ServiceAccount ----------------------------------------------
+
+def limitrange(ns, limits):
+    return dump({"apiVersion": "v1", "kind": "LimitRange", "metadata": {"name": "limits", "namespace": ns}, "spec": {"limits": limits}})
+
+
+cases.append({"name": "limitrange-defaults", "description": "A Pod created without resources in a namespace with a LimitRange: its containers get the "
+              "default limits and requests, and the annotation says which.",
+              "rules": ["admission.limit-ranger"], "families": ["admission"], "manager": "deployer",
+              "setup": [{"what": "LimitRange limits: Container default cpu 500m memory 256Mi, defaultRequest cpu 100m", "manager": "admin",
+                         "object": limitrange("limitrange-defaults", [{"type": "Container", "default": {"cpu": "500m", "memory": "256Mi"},
+                                                                          "defaultRequest": {"cpu": "100m"}}])}],
+              "manifest": dump({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "app", "namespace": "limitrange-defaults"},
+                                "spec": {"initContainers": [{"name": "init", "image": "busybox:1.37", "resources": {"limits": {"memory": "64Mi"}}}],
+                                         "containers": [{"name": "app", "image": "nginx:1.27"}]}})})
+cases.append({"name": "limitrange-max", "description": "A Pod whose container's limit is above the LimitRange's max: 403.",
+              "rules": ["admission.limit-ranger"], "families": ["admission"], "manager": "deployer",
+              "setup": [{"what": "LimitRange limits: Container max cpu 1", "manager": "admin",
+                         "object": limitrange("limitrange-max", [{"type": "Container", "max": {"cpu": "1"}}])}],
+              "manifest": pod("limitrange-max", spec_extra={"containers": [{"name": "app", "image": "nginx:1.27",
+                                                                            "resources": {"limits": {"cpu": "2"}, "requests": {"cpu": "500m"}}}]})})
+cases.append({"name": "limitrange-claim-max", "description": "A PersistentVolumeClaim asking more storage than the LimitRange's max: 403.",
+              "rules": ["admission.limit-ranger"], "families": ["admission"], "manager": "deployer",
+              "setup": [{"what": "LimitRange limits: PersistentVolumeClaim max storage 5Gi", "manager": "admin",
+                         "object": limitrange("limitrange-claim-max", [{"type": "PersistentVolumeClaim", "max": {"storage": "5Gi"}}])}],
+              "manifest": dump({"apiVersion": "v1", "kind": "PersistentVolumeClaim", "metadata": {"name": "data", "namespace": "limitrange-claim-max"},
+                                "spec": {"accessModes": ["ReadWriteOnce"], "storageClassName": "", "resources": {"requests": {"storage": "10Gi"}}}})})
+RC = dump({"apiVersion": "node.k8s.io/v1", "kind": "RuntimeClass", "metadata": {"name": "adm-sandboxed"}, "handler": "runsc",
+           "overhead": {"podFixed": {"cpu": "250m", "memory": "120Mi"}},
+           "scheduling": {"nodeSelector": {"sandbox": "true"}, "tolerations": [{"key": "sandbox", "operator": "Exists", "effect": "NoSchedule"}]}})
+cases.append({"name": "runtimeclass-overhead", "description": "A Pod naming a RuntimeClass gets its overhead, node selector and tolerations.",
+              "rules": ["admission.runtime-class"], "families": ["admission"], "manager": "deployer",
+              "setup": [{"what": "RuntimeClass adm-sandboxed (overhead, scheduling)", "manager": "admin", "object": RC}],
+              "manifest": pod("runtimeclass-overhead", spec_extra={"runtimeClassName": "adm-sandboxed", "nodeSelector": {"zone": "a"}})})
+cases.append({"name": "runtimeclass-missing", "description": "A Pod naming a RuntimeClass that does not exist: 403.",
+              "rules": ["admission.runtime-class"], "families": ["admission"], "manager": "deployer",
+              "manifest": pod("runtimeclass-missing", spec_extra={"runtimeClassName": "adm-absent"})})
+cases.append({"name": "serviceaccount-missing", "description": "A Pod naming a ServiceAccount that does not exist: 403 (after the server's retries).",
+              "rules": ["admission.service-account"], "families": ["admission"], "manager": "deployer",
+              "manifest": pod("serviceaccount-missing", spec_extra={"serviceAccountName": "builder"})})
+cases.append({"name": "serviceaccount-no-automount", "description": "A Pod of an account that does not mount its token and lists an image pull secret: "
+              "no token volume, the pull secret.",
+              "rules": ["admission.service-account"], "families": ["admission"], "manager": "deployer",
+              "setup": [{"what": "ServiceAccount builder (automountServiceAccountToken false, imagePullSecrets registry)", "manager": "admin",
+                         "object": dump({"apiVersion": "v1", "kind": "ServiceAccount", "metadata": {"name": "builder", "namespace": "serviceaccount-no-automount"},
+                                         "automountServiceAccountToken": False, "imagePullSecrets": [{"name": "registry"}]})}],
+              "manifest": pod("serviceaccount-no-automount", spec_extra={"serviceAccountName": "builder"})})
+
+# ---- MutatingAdmissionPolicy (v1 from 1.36) ---------------------------------------------------
+
+def mutating_case(name, desc, rules, mutations, manifest, extra_setup=(), pextra=None, bextra=None, **kw):
+    spec = {"matchConstraints": {"resourceRules": rules}, "mutations": mutations, "reinvocationPolicy": "Never"}
+    if pextra:
+        spec.update(pextra)
+    bspec = {"policyName": "adm-" + name, "matchResources": {"namespaceSelector": {"matchLabels": {"kubernetes.io/metadata.name": name}}}}
+    if bextra:
+        bspec.update(bextra)
+    c = {"name": name, "description": desc, "rules": ["admission.mutating-policy"], "families": ["admission", "policy"], "wait": 2.5, "minMinor": 36,
+         "setup": list(extra_setup) + [
+             {"what": "MutatingAdmissionPolicy adm-" + name, "manager": "policy-admin",
+              "object": dump({"apiVersion": "admissionregistration.k8s.io/v1", "kind": "MutatingAdmissionPolicy", "metadata": {"name": "adm-" + name}, "spec": spec})},
+             {"what": "MutatingAdmissionPolicyBinding adm-%s for namespace %s" % (name, name), "manager": "policy-admin",
+              "object": dump({"apiVersion": "admissionregistration.k8s.io/v1", "kind": "MutatingAdmissionPolicyBinding", "metadata": {"name": "adm-" + name}, "spec": bspec})}],
+         "manager": "deployer", "manifest": manifest}
+    c.update(kw)
+    cases.append(c)
+
+
+CM_RULES = [{"apiGroups": [""], "apiVersions": ["v1"], "operations": ["CREATE", "UPDATE"], "resources": ["configmaps"]}]
+mutating_case("map-apply-configuration", "A MutatingAdmissionPolicy whose ApplyConfiguration adds a label: stored, owned by nobody.",
+              CM_RULES, [{"patchType": "ApplyConfiguration", "applyConfiguration": {"expression": 'Object{metadata: Object.metadata{labels: {"team": "platform"}}}'}}],
+              cm("map-apply-configuration", "settings", {"a": "1"}))
+mutating_case("map-json-patch", "A JSONPatch mutation adding a label to a Deployment's Pod template.",
+              DEPLOY_RULE, [{"patchType": "JSONPatch", "jsonPatch": {"expression": '[JSONPatch{op: "add", path: "/spec/template/metadata/labels/injected", value: "true"}]'}}],
+              deploy("map-json-patch", replicas=2))
+mutating_case("map-overrides-applied-value", "An update whose applied label the policy overwrites: the server stores the policy's value, "
+              "and the applier's managedFields still claim the label.",
+              CM_RULES, [{"patchType": "ApplyConfiguration", "applyConfiguration": {"expression": 'Object{metadata: Object.metadata{labels: {"tier": "gold"}}}'}}],
+              dump({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "settings", "namespace": "map-overrides-applied-value", "labels": {"tier": "bronze"}}, "data": {"a": "2"}}),
+              extra_setup=[{"what": "apply as deployer: ConfigMap settings", "manager": "deployer",
+                            "object": cm("map-overrides-applied-value", "settings", {"a": "1"})}])
+mutating_case("map-params", "A mutation whose value comes from a param ConfigMap.",
+              CM_RULES, [{"patchType": "ApplyConfiguration", "applyConfiguration": {"expression": 'Object{metadata: Object.metadata{annotations: {"owner": params.data.owner}}}'}}],
+              cm("map-params", "settings", {"a": "1"}),
+              extra_setup=[{"what": "ConfigMap defaults (owner platform-team)", "manager": "policy-admin", "object": cm("map-params", "defaults", {"owner": "platform-team"})}],
+              pextra={"paramKind": {"apiVersion": "v1", "kind": "ConfigMap"}},
+              bextra={"paramRef": {"name": "defaults", "parameterNotFoundAction": "Deny"}})
+mutating_case("map-then-validating", "A mutating policy adds the label a validating policy requires: admitted (the mutating phase runs first).",
+              CM_RULES, [{"patchType": "ApplyConfiguration", "applyConfiguration": {"expression": 'Object{metadata: Object.metadata{labels: {"checked": "yes"}}}'}}],
+              cm("map-then-validating", "settings", {"a": "1"}),
+              extra_setup=[{"what": "ValidatingAdmissionPolicy adm-map-then-validating-vap: the label checked is required", "manager": "policy-admin",
+                            "object": vap("adm-map-then-validating-vap", CM_RULES, [{"expression": "has(object.metadata.labels) && 'checked' in object.metadata.labels"}])},
+                           {"what": "its binding (Deny)", "manager": "policy-admin",
+                            "object": binding("adm-map-then-validating-vap", "adm-map-then-validating-vap", "map-then-validating")}])
+
+HEADER = """# The cases ../record.py records with --admission from a kube-apiserver running its whole
+# default admission chain (record.sh: ServiceAccount on, the default ServiceAccount made in
+# each case namespace): admission policies, PodSecurity, NamespaceLifecycle, the default
+# classes, Priority. Each case folder holds admission.json, what the chain read: the
+# prediction is made from it (ssa-diff --admission-from admission.json).
+# Written by gen.py: edit that, then run it.
+
+"""
+if __name__ == "__main__":
+    with open("cases.yaml", "w") as f:
+        f.write(HEADER)
+        yaml.safe_dump(cases, f, sort_keys=False, width=120, allow_unicode=True)
+    print(len(cases), "cases")
