@@ -91,9 +91,13 @@ func Revisions(h History, schemas *schema.Registry) ([]appliers.HelmRevision, er
 	return out, nil
 }
 
-// IsCRDSource reports whether a `# Source:` path is a file of a chart's crds/ directory
-// (of the chart or of a subchart).
-func IsCRDSource(source string) bool {
+// CRDFile is, for a `# Source:` path of a file of a chart's crds/ directory (the chart's or
+// a subchart's: web/charts/db/crds/x.yaml), the file's name in its chart as Helm names it
+// (crds/x.yaml); "" for any other path.
+func CRDFile(source string) string {
 	parts := strings.Split(source, "/")
-	return len(parts) >= 3 && parts[len(parts)-2] == "crds"
+	if len(parts) < 3 || parts[len(parts)-2] != "crds" {
+		return ""
+	}
+	return "crds/" + parts[len(parts)-1]
 }
