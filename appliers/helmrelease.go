@@ -433,12 +433,15 @@ func (p *HelmPlan) Run(e *merge.Engine, schemas *schema.Registry, targets []Helm
 		results[i].Result = res
 		if res.Rejection != nil {
 			results[i].Error = helmWriteError(obj, res, cur == nil, p.ServerSide)
-			errs = append(errs, results[i].Error)
 			if cur == nil {
-				// A failed create stops the visit: the objects after it are not sent.
+				// A failed create stops the visit: the objects after it are not sent, and
+				// Helm reports that error alone (the failed updates before it are dropped).
+				results[i].Error = "failed to create resource: " + results[i].Error
+				errs = []string{results[i].Error}
 				notSent(n+1, "Helm stops at the object it failed to create")
 				break
 			}
+			errs = append(errs, results[i].Error)
 		}
 	}
 	if len(errs) > 0 {

@@ -27,6 +27,8 @@ type HelmCase struct {
 		Release   string   `json:"release"`
 		Namespace string   `json:"namespace"`
 		Chart     string   `json:"chart"`
+		// Driver is HELM_DRIVER: secret (the default) or configmap.
+		Driver string `json:"driver"`
 	} `json:"request"`
 	HelmResponse struct {
 		HelmExit   int      `json:"helmExit"`
@@ -138,13 +140,21 @@ func (c *HelmCase) HelmOptions(reg *schema.Registry) (appliers.HelmOptions, erro
 			o.SkipCRDs = flag()
 		}
 	}
-	h, _ := helmrelease.Find(c.LiveItems, "Secret", r.Release, r.Namespace)
+	h, _ := helmrelease.Find(c.LiveItems, c.driverKind(), r.Release, r.Namespace)
 	revs, err := helmrelease.Revisions(h, reg)
 	if err != nil {
 		return o, err
 	}
 	o.History = revs
 	return o, nil
+}
+
+// driverKind is the kind of the release's records.
+func (c *HelmCase) driverKind() string {
+	if c.HelmRequest.Driver == "configmap" {
+		return "ConfigMap"
+	}
+	return "Secret"
 }
 
 // ReplayHelm predicts the case's command.
@@ -301,7 +311,7 @@ func CompareHelm(c *HelmCase, out *appliers.HelmOutcome) []string {
 		}
 	}
 	if out.Plan != nil && out.Status != "" {
-		h, _ := helmrelease.Find(c.WantItems, "Secret", c.HelmRequest.Release, c.HelmRequest.Namespace)
+		h, _ := helmrelease.Find(c.WantItems, c.driverKind(), c.HelmRequest.Release, c.HelmRequest.Namespace)
 		if last := h.Last(); last == nil || last.Version != out.Plan.NewRevision {
 			problems = append(problems, fmt.Sprintf("predicted revision %d recorded, the last record is %+v", out.Plan.NewRevision, last))
 		} else if last.Status != out.Status || last.ApplyMethod != out.Plan.NewApplyMethod {

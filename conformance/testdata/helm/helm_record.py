@@ -46,10 +46,10 @@ def proxy(rec):
     return _proxy
 
 
-def helm(rec, binary, args):
+def helm(rec, binary, args, driver="secret"):
     """Runs a Helm command through the proxy: exit code, stdout, stderr, the requests."""
     px = proxy(rec)
-    env = dict(os.environ, KUBECONFIG=px["kubeconfig"], HELM_CACHE_HOME=os.path.join(px["home"], "cache"),
+    env = dict(os.environ, HELM_DRIVER=driver, KUBECONFIG=px["kubeconfig"], HELM_CACHE_HOME=os.path.join(px["home"], "cache"),
                HELM_CONFIG_HOME=os.path.join(px["home"], "config"), HELM_DATA_HOME=os.path.join(px["home"], "data"),
                NO_COLOR="1")
     open(px["log"], "w").close()
@@ -202,14 +202,14 @@ def record(rec, case):
                 crds.append(doc)
         args = step["helm"] + step.get("values", []) + step.get("flags", []) + ["-n", ns]
         if step.get("helm3"):
-            code, out, err, _ = helm(rec, HELM3, args)
+            code, out, err, _ = helm(rec, HELM3, args, case.get("driver", "secret"))
             assert code == 0 or step.get("fails"), (name, describe(step), err)
             done.append(describe(step))
             wait_crds(rec, crds)
             time.sleep(1.1)
             continue
         before = snapshot(rec, ns, refs, crds)
-        code, out, err, entries = helm(rec, HELM, args)
+        code, out, err, entries = helm(rec, HELM, args, case.get("driver", "secret"))
         wait_crds(rec, crds)
         after = snapshot(rec, ns, refs, crds)
         d = os.path.join(folder, "%02d-%s" % (n, cmd))
@@ -231,7 +231,7 @@ def record(rec, case):
                 "rules": case.get("rules", []), "families": case.get("families", []),
                 "setup": done[:] or ["(none: the namespace is empty)"],
                 "request": {"mode": "helm", "helm": "v4", "args": args, "command": cmd, "release": release,
-                            "namespace": ns, "chart": chart},
+                            "namespace": ns, "chart": chart, "driver": case.get("driver", "secret")},
                 "response": {"helmExit": code, "helmStdout": out, "helmStderr": err,
                              "requests": requests_of(entries), "writes": len(writes)},
                 "server": rec.SERVER}
@@ -259,13 +259,14 @@ def check_manifest(rec, ns, release, manifest, before, after, name):
     crds/ and hooks aside: else the case's manifest.yaml is not what Helm applied."""
     if manifest is None:
         return
-    old = {o["metadata"]["name"] for o in before["items"] if o["kind"] == "Secret"}
-    new = [o for o in after["items"] if o["kind"] == "Secret" and o["metadata"]["name"] not in old
-           and (o["metadata"].get("labels") or {}).get("name") == release]
+    old = {(o["kind"], o["metadata"]["name"]) for o in before["items"]}
+    new = [o for o in after["items"] if o["kind"] in ("Secret", "ConfigMap") and (o["kind"], o["metadata"]["name"]) not in old
+           and (o["metadata"].get("labels") or {}).get("owner") == "helm" and (o["metadata"].get("labels") or {}).get("name") == release]
     if not new:
         return
     import base64, gzip
-    raw = base64.b64decode(base64.b64decode(new[0]["data"]["release"]))
+    raw = new[0]["data"]["release"]
+    raw = base64.b64decode(base64.b64decode(raw) if new[0]["kind"] == "Secret" else raw)
     if raw[:3] == b"\x1f\x8b\x08":
         raw = gzip.decompress(raw)
     recorded = json.loads(raw).get("manifest", "")
