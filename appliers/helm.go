@@ -112,7 +112,9 @@ func helmApply(seq *merge.Sequence, req merge.Request, force bool, before []merg
 	steps := append(before, step)
 	if res.Rejection != nil {
 		// The migration stays written: the outcome is the object it left, and the 409.
-		out := seq.Summarize(merge.Outcome{Manager: HelmManager, Final: req.Live, First: res, Steps: steps, Warnings: res.Warnings})
+		warnings := append(append([]string(nil), res.Warnings...),
+			"the managedFields migration patch stays written although the apply is refused: helm's client-side entry is now its Apply entry (Helm 4 does not undo it)")
+		out := seq.Summarize(merge.Outcome{Manager: HelmManager, Final: req.Live, First: res, Steps: steps, Warnings: warnings})
 		out.Rejection, out.Conflicts = res.Rejection, res.Conflicts
 		return out, nil
 	}

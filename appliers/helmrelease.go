@@ -1,6 +1,7 @@
 package appliers
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strconv"
@@ -237,6 +238,11 @@ type HelmObjectResult struct {
 	// Error is Helm's error for this object, as it joins it into its own ("" when the
 	// object's requests succeed).
 	Error string
+
+	// write and sent are how Helm wrote the object and what it sent (the object with the
+	// release's metadata), for HelmApply's prediction with force.
+	write helmWrite
+	sent  map[string]any
 }
 
 // HelmDeletion is a live object Helm deletes because the new revision drops it, or keeps
@@ -323,15 +329,17 @@ func (p *HelmPlan) Run(e *merge.Engine, schemas *schema.Registry, targets []Helm
 			for _, i := range crds {
 				results[i].NotSent = "Helm refuses the command before it writes anything"
 			}
+			results[crds[0]].Error = out.Err.Message
 			out.Objects = results
 			return out, nil
 		}
 		for _, i := range crds {
-			res, err := p.write(e, schemas, objects[i], liveOf(objects[i]), now, helmWrite{create: true, serverSide: p.ServerSide, force: o.ForceConflicts, fromCRDs: true})
+			w := helmWrite{create: true, serverSide: p.ServerSide, force: o.ForceConflicts, fromCRDs: true}
+			res, err := p.write(e, schemas, objects[i], liveOf(objects[i]), now, w)
 			if err != nil {
 				return nil, err
 			}
-			results[i].Result = res
+			results[i].Result, results[i].write, results[i].sent = res, w, objects[i]
 			if res.Rejection != nil {
 				msg := prefix + "failed to install CRD " + targets[i].CRDFile + ": " + helmWriteError(objects[i], res, true, p.ServerSide)
 				results[i].Error = msg
@@ -388,11 +396,12 @@ func (p *HelmPlan) Run(e *merge.Engine, schemas *schema.Registry, targets []Helm
 	if p.Command == HelmInstall && len(adopted) == 0 {
 		var errs []string
 		for _, i := range chart {
-			res, err := p.write(e, schemas, objects[i], liveOf(objects[i]), now, helmWrite{create: true, serverSide: p.ServerSide})
+			w := helmWrite{create: true, serverSide: p.ServerSide}
+			res, err := p.write(e, schemas, objects[i], liveOf(objects[i]), now, w)
 			if err != nil {
 				return nil, err
 			}
-			results[i].Result = res
+			results[i].Result, results[i].write, results[i].sent = res, w, objects[i]
 			if res.Rejection != nil {
 				results[i].Error = helmWriteError(objects[i], res, true, p.ServerSide)
 				errs = append(errs, results[i].Error)
@@ -410,6 +419,9 @@ func (p *HelmPlan) Run(e *merge.Engine, schemas *schema.Registry, targets []Helm
 	if o.ForceConflicts && !p.ServerSide {
 		fail(prefix+"invalid client update option(s): forceConflicts enabled when serverSideApply disabled", false)
 		notSent(0, "Helm refuses --force-conflicts without server-side apply before it writes an object")
+		if len(chart) > 0 {
+			results[chart[0]].Error = out.Err.Message
+		}
 		out.Objects = results
 		out.Status = "failed"
 		return out, nil
@@ -430,7 +442,7 @@ func (p *HelmPlan) Run(e *merge.Engine, schemas *schema.Registry, targets []Helm
 		if err != nil {
 			return nil, err
 		}
-		results[i].Result = res
+		results[i].Result, results[i].write, results[i].sent = res, w, obj
 		if res.Rejection != nil {
 			results[i].Error = helmWriteError(obj, res, cur == nil, p.ServerSide)
 			if cur == nil {
@@ -471,6 +483,29 @@ func (p *HelmPlan) Run(e *merge.Engine, schemas *schema.Registry, targets []Helm
 	out.Status = "deployed"
 	out.Objects = results
 	return out, nil
+}
+
+// RunHelm plans the command (PlanHelm) and runs it (HelmPlan.Run): a command Helm refuses
+// before it reads any object is an outcome too, Helm's error on the first object and
+// nothing sent for the others.
+func RunHelm(e *merge.Engine, schemas *schema.Registry, o HelmOptions, targets []HelmTarget, live HelmLive, now time.Time) (*HelmOutcome, error) {
+	p, err := PlanHelm(o)
+	if err != nil {
+		var he *HelmError
+		if !errors.As(err, &he) {
+			return nil, err
+		}
+		out := &HelmOutcome{Err: he}
+		for i, t := range targets {
+			r := HelmObjectResult{Target: t, NotSent: "Helm refuses the command before it writes anything"}
+			if i == 0 {
+				r.Error = he.Message
+			}
+			out.Objects = append(out.Objects, r)
+		}
+		return out, nil
+	}
+	return p.Run(e, schemas, targets, live, now)
 }
 
 // write predicts Helm's requests for one object.

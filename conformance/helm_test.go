@@ -1,7 +1,9 @@
 package conformance
 
 import (
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -33,5 +35,27 @@ func TestHelmScenarios(t *testing.T) {
 	}
 	if len(scenarios) < 20 {
 		t.Errorf("%d scenarios, want at least 20", len(scenarios))
+	}
+}
+
+// TestHelmScenariosCiteRules holds the rules the Helm scenarios cite to docs/rules.md.
+func TestHelmScenariosCiteRules(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "docs", "rules.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases, err := LoadHelmCases(filepath.Join("testdata", "helm", "recorded"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cases {
+		if len(c.Rules) == 0 {
+			t.Errorf("%s cites no rule", c.Name)
+		}
+		for _, r := range c.Rules {
+			if !strings.Contains(string(doc), "### `"+r+"`") {
+				t.Errorf("%s cites %s, which docs/rules.md does not state", c.Name, r)
+			}
+		}
 	}
 }

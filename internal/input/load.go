@@ -115,6 +115,9 @@ type Loader struct {
 	// PATH: its Source names the template (Via "helm template"), its document index counts
 	// the documents of that template, and its lines count from the line after the comment.
 	SourceComments bool
+	// SourceCommentsInFiles does the same for the documents of files: a `helm template`
+	// output saved to a file, for the Helm applier, which tells a chart's crds/ by them.
+	SourceCommentsInFiles bool
 	// SourceRoot is the directory the paths of Source comments are relative to (the chart's
 	// parent directory); "" for the current one.
 	SourceRoot string
@@ -282,7 +285,7 @@ func (l *Loader) loadFile(path string) ([]Entry, int) {
 		}
 		buffer = bufferFor(info.Size())
 	}
-	return l.parseStreamOpts(path, f, false, buffer)
+	return l.parseStreamOpts(path, f, l.SourceCommentsInFiles, buffer)
 }
 
 // walk lists the manifest files under root in lexical order, and the errors met on the
