@@ -125,6 +125,8 @@ type options struct {
 	showVersion       bool
 	// kube is --kube-version.
 	kube kubeVersionOptions
+	// helm are Helm's flags (--applier helm).
+	helm helmOptions
 }
 
 // newInvocation is a run of the command with these options and streams.
@@ -209,7 +211,7 @@ func flagSet(prog string, cfg *options) (fs *pflag.FlagSet, argNames map[string]
 	cfg.addRenderFlags(fs)
 	fs.StringVar(&cfg.fieldManager, "field-manager", "kubectl", "The field manager of the apply (default: kubectl; argocd-controller and kustomize-controller with --applier argocd and flux).")
 	fs.BoolVar(&cfg.force, "force-conflicts", false, "Apply with force: take conflicting fields from their owners.")
-	fs.StringVar(&cfg.applier, "applier", "kubectl", "kubectl: the whole `kubectl apply --server-side` request sequence; api: one raw apply request, as controllers send; argocd: an Argo CD sync with ServerSideApply=true; flux: Flux's kustomize-controller (both always forced, both taking over managers first).")
+	fs.StringVar(&cfg.applier, "applier", "kubectl", "kubectl: the whole `kubectl apply --server-side` request sequence; api: one raw apply request, as controllers send; argocd: an Argo CD sync with ServerSideApply=true; flux: Flux's kustomize-controller (both always forced, both taking over managers first); helm: a Helm 4 install, upgrade or rollback of a release (--helm-release), its records read from the live state.")
 	fs.StringVar(&cfg.subresource, "subresource", "", "Apply to a subresource: status.")
 	fs.StringArrayVar(&cfg.crds, "crd", nil, "A file or directory of CustomResourceDefinitions (repeatable). CRDs among the inputs are read too.")
 	fs.StringArrayVar(&cfg.schemas, "schema", nil, "An OpenAPI v3 or v2 document (kubectl get --raw /openapi/v3/apis/GROUP/VERSION), or a directory of them (repeatable).")
@@ -230,9 +232,10 @@ func flagSet(prog string, cfg *options) (fs *pflag.FlagSet, argNames map[string]
 	cfg.addGateFlags(fs)
 	cfg.addPruneFlags(fs)
 	cfg.addAdviceFlags(fs)
+	cfg.addHelmFlags(fs)
 	fs.BoolVar(&cfg.showVersion, "version", false, "Print the version: ssa-diff's, its commit, Go's, and the Kubernetes release whose server-side apply it predicts (also `ssa-diff version`).")
 	help = fs.BoolP("help", "h", false, "Show this help.")
-	argNames = map[string]string{"filename": "PATH", "field-manager": "NAME", "applier": "kubectl|api|argocd|flux",
+	argNames = map[string]string{"filename": "PATH", "field-manager": "NAME", "applier": "kubectl|api|argocd|flux|helm",
 		"subresource": "NAME", "crd": "PATH", "schema": "PATH", "now": "TIME", "output": "FORMAT",
 		"output-file": "FILE", "color": "WHEN", "namespace": "NAME", "jobs": "N", "service-ip-families": "FAMILIES"}
 	for k, v := range limitArgs {
@@ -254,6 +257,9 @@ func flagSet(prog string, cfg *options) (fs *pflag.FlagSet, argNames map[string]
 		argNames[k] = v
 	}
 	for k, v := range reportArgNames {
+		argNames[k] = v
+	}
+	for k, v := range helmArgNames {
 		argNames[k] = v
 	}
 	return fs, argNames, now, color, help
@@ -290,6 +296,14 @@ func parseFlags(prog string, args []string, stdout, stderr io.Writer) (*options,
 	now, color = *nowFlag, *colorFlag
 	pos := fs.Args()
 	switch {
+	case cfg.helmRollback():
+		// A rollback's manifests are its target revision's, read from the live state.
+		if len(cfg.manifests) > 0 || len(cfg.render.kustomize) > 0 || len(pos) > 1 {
+			return fail("--helm-command rollback takes no manifests (its target revision's are in the release's record): give LIVE only")
+		}
+		if len(pos) == 1 {
+			cfg.live = pos[0]
+		}
 	case len(cfg.manifests) == 0 && len(cfg.render.kustomize) > 0 && len(pos) <= 1:
 		if len(pos) == 1 {
 			cfg.live = pos[0]
@@ -311,9 +325,12 @@ func parseFlags(prog string, args []string, stdout, stderr io.Writer) (*options,
 		return fail("too many arguments: %q (want MANIFESTS [LIVE])", pos)
 	}
 	switch cfg.applier {
-	case "kubectl", "api", "argocd", "flux":
+	case "kubectl", "api", "argocd", "flux", "helm":
 	default:
-		return fail("--applier must be kubectl, api, argocd or flux, not %q", cfg.applier)
+		return fail("--applier must be kubectl, api, argocd, flux or helm, not %q", cfg.applier)
+	}
+	if err := cfg.checkHelm(fs); err != nil {
+		return fail("%v", err)
 	}
 	if err := cfg.checkGate(fs); err != nil {
 		return fail("%v", err)

@@ -35,7 +35,10 @@ type completionFlag struct {
 func completionFlags(prog string) []completionFlag {
 	fs, _, _, _, _ := flagSet(prog, &options{})
 	choices := map[string][]string{
-		"applier":         {"kubectl", "api", "argocd", "flux"},
+		"applier":         {"kubectl", "api", "argocd", "flux", "helm"},
+		"helm-command":    {"install", "upgrade", "rollback"},
+		"server-side":     {"auto", "true", "false"},
+		"helm-driver":     {"secret", "configmap"},
 		"output":          output.Formats(),
 		"color":           {"auto", "always", "never"},
 		"subresource":     {"status", "scale"},

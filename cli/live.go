@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -129,6 +130,14 @@ func (c *invocation) readCluster(ctx context.Context, loader *input.Loader, mani
 		}
 		return nil
 	}
+	var helmRecords []json.RawMessage
+	if c.applier == "helm" {
+		var more []cluster.Ref
+		if helmRecords, more, err = c.helmClusterRecords(ctx, client); err != nil {
+			return nil, nil, err
+		}
+		refs = append(refs, more...)
+	}
 	res, err := client.Read(ctx, refs, cluster.ReadOptions{
 		HasSchema: func(g, v, k string) bool { return known(g, k) != nil },
 		Scope: func(g, v, k string) (bool, bool) {
@@ -148,7 +157,7 @@ func (c *invocation) readCluster(ctx context.Context, loader *input.Loader, mani
 		return nil, nil, fmt.Errorf("--live-from-cluster: %w", err)
 	}
 	rec := res.Record(client.Context, info.GitVersion, client.Namespace)
-	data, err := cluster.ListJSON(rec, res.Objects())
+	data, err := cluster.ListJSON(rec, append(res.Objects(), helmRecords...))
 	if err != nil {
 		return nil, nil, err
 	}

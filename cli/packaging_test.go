@@ -77,7 +77,7 @@ func TestCompletion(t *testing.T) {
 
 	// bash completes.
 	for line, want := range map[string]string{
-		"ssa-diff --applier ":   "api argocd flux kubectl",
+		"ssa-diff --applier ":   "api argocd flux helm kubectl",
 		"ssa-diff -o j":         "json junit",
 		"ssa-diff --fail-o":     "--fail-on",
 		"ssa-diff completion ":  "bash fish zsh",
