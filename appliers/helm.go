@@ -33,6 +33,8 @@ const (
 	HelmResourcePolicyAnnotation = "helm.sh/resource-policy"
 	// HelmKeepPolicy, as the resource policy, keeps an object the chart drops.
 	HelmKeepPolicy = "keep"
+	// HelmHookAnnotation marks a hook: an object Helm creates apart from the release's.
+	HelmHookAnnotation = "helm.sh/hook"
 )
 
 // helmWrite is how Helm writes one object: which of its client's functions, with which

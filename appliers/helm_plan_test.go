@@ -2,7 +2,13 @@ package appliers
 
 import (
 	"errors"
+	"strings"
 	"testing"
+	"time"
+
+	"github.com/ssa-diff/ssa-diff/merge"
+	"github.com/ssa-diff/ssa-diff/schema"
+	"github.com/ssa-diff/ssa-diff/server/kubeapiserver"
 )
 
 // TestHelmServerSideResolution pins how Helm 4 settles --server-side for each command
@@ -71,5 +77,25 @@ func TestHelmRefusals(t *testing.T) {
 		if !errors.As(err, &he) || he.Message != c.want || !he.BeforeWrites {
 			t.Errorf("%+v: %v, want %q", c.o, err, c.want)
 		}
+	}
+}
+
+// TestHelmHooksAreNotApplied: a hook in `helm template` output is not one of the release's
+// objects (rules.md helm.install): nothing is predicted for it, and it is not deleted.
+func TestHelmHooksAreNotApplied(t *testing.T) {
+	reg := schema.NewRegistry()
+	e := merge.New(reg, kubeapiserver.Latest())
+	hook := objFromYAML(t, "apiVersion: v1\nkind: Pod\nmetadata:\n  name: test\n  annotations:\n    helm.sh/hook: test\nspec:\n  containers:\n  - name: t\n    image: busybox\n")
+	cm := objFromYAML(t, "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web\n")
+	out, err := RunHelm(e, reg, HelmOptions{Command: HelmInstall, Release: "web", Namespace: "shop"},
+		[]HelmTarget{{Object: hook}, {Object: cm}}, func(string, string, string, string) map[string]any { return nil }, time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Objects[0].Result != nil || !strings.Contains(out.Objects[0].NotSent, "hook") {
+		t.Errorf("the hook: %+v", out.Objects[0])
+	}
+	if r := out.Objects[1].Result; r == nil || r.Action != merge.ActionCreate {
+		t.Errorf("the ConfigMap: %+v", out.Objects[1])
 	}
 }

@@ -283,16 +283,17 @@ func (p *HelmPlan) Run(e *merge.Engine, schemas *schema.Registry, targets []Helm
 	out := &HelmOutcome{Plan: p}
 	o := p.Options
 	var crds, chart []int
-	for i, t := range targets {
-		if t.CRDFile != "" {
-			crds = append(crds, i)
-		} else {
-			chart = append(chart, i)
-		}
-	}
 	results := make([]HelmObjectResult, len(targets))
 	for i, t := range targets {
 		results[i].Target = t
+		switch {
+		case annotations(t.Object)[HelmHookAnnotation] != nil:
+			results[i].NotSent = "a Helm hook (" + HelmHookAnnotation + "): Helm runs it apart, before or after the release's objects; not predicted"
+		case t.CRDFile != "":
+			crds = append(crds, i)
+		default:
+			chart = append(chart, i)
+		}
 	}
 	objects := make([]map[string]any, len(targets))
 	for _, i := range chart {
