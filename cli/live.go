@@ -55,9 +55,10 @@ func (c *options) checkLive(fs *pflag.FlagSet, prog string) error {
 	if l.fromCluster && c.live != "" {
 		return fmt.Errorf("--live-from-cluster and a LIVE file (%s) exclude each other", c.live)
 	}
-	if l.fromCluster && c.prune.on {
+	if l.fromCluster && c.prune.on && c.applier != "helm" {
 		// The read fetches the manifests' objects only: what the applier would prune is
 		// not among them, and a preview that finds nothing would be a false all-clear.
+		// (Helm's read fetches the objects of the release's revisions too.)
 		return fmt.Errorf("--prune needs a LIVE dump of what the applier may prune: --live-from-cluster reads only the objects the manifests name")
 	}
 	if !l.fromCluster {
