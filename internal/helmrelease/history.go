@@ -44,7 +44,7 @@ func FromObject(obj map[string]any) (*Record, error) {
 	case "Secret":
 		b, err := base64.StdEncoding.DecodeString(value)
 		if err != nil {
-			return nil, fmt.Errorf("Secret %s/%s: data.release: %w", ns, name, err)
+			return nil, fmt.Errorf("the Secret %s/%s: data.release: %w", ns, name, err)
 		}
 		value = string(b)
 	case "ConfigMap":
