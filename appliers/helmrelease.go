@@ -65,6 +65,31 @@ type HelmOptions struct {
 	Revision int
 	// History is the release's records, in any order.
 	History []HelmRevision
+	// DryRun is --dry-run resolved (HelmDryRunStrategy): "" runs the command; "client"
+	// or "server" stop it after its checks, before any write.
+	DryRun string
+}
+
+// HelmDryRunStrategy is Helm's --dry-run value read as Helm reads it: "none", "false" or
+// "" run the command; "server"; "client", "true" or the flag without a value (given as
+// "unset") are "client".
+func HelmDryRunStrategy(v string) (string, error) {
+	switch v {
+	case "", "none":
+		return "", nil
+	case "unset", "client":
+		return "client", nil
+	case "server":
+		return "server", nil
+	}
+	b, err := strconv.ParseBool(v)
+	if err != nil {
+		return "", fmt.Errorf("invalid dry-run value (%q). Must be \"none\", \"server\", or \"client\"", v)
+	}
+	if b {
+		return "client", nil
+	}
+	return "", nil
 }
 
 // A HelmError is Helm refusing the command, or failing it, in its own words.
@@ -128,7 +153,8 @@ func PlanHelm(o HelmOptions) (*HelmPlan, error) {
 		if err != nil {
 			return refuse("invalid argument %q for \"--server-side\" flag: %v", o.ServerSide, err)
 		}
-		if last != nil && o.Command == HelmInstall {
+		if last != nil && o.Command == HelmInstall && o.DryRun == "" {
+			// A dry run skips the name check.
 			return refuse("INSTALLATION FAILED: release name check failed: cannot reuse a name that is still in use")
 		}
 		p.ServerSide = ss
@@ -268,8 +294,11 @@ type HelmOutcome struct {
 	// succeeds.
 	Err *HelmError
 	// Status is the status Helm records for the new revision: deployed or failed ("" when
-	// the command fails before it records one).
+	// the command fails before it records one, or is a dry run).
 	Status string
+	// WithoutDryRun, for a dry run, is the command run without --dry-run: what the dry
+	// run does not show (its conflicts, its refusals, its deletions).
+	WithoutDryRun *HelmOutcome
 }
 
 // HelmLive finds the live object of a group, kind, namespace and name; nil when there is
@@ -323,7 +352,11 @@ func (p *HelmPlan) Run(e *merge.Engine, schemas *schema.Registry, targets []Helm
 
 	// crds/: an install's first writes, one Create each (apply with --force-conflicts
 	// honoured, or POST, AlreadyExists skipped).
-	if p.Command == HelmInstall && !o.SkipCRDs {
+	if o.DryRun != "" {
+		for _, i := range crds {
+			results[i].NotSent = "--dry-run: Helm installs no CRD of crds/"
+		}
+	} else if p.Command == HelmInstall && !o.SkipCRDs {
 		if len(crds) > 0 && o.ForceConflicts && !p.ServerSide {
 			fail(prefix+fmt.Sprintf("failed to install CRD %s: invalid client create option(s): forceConflicts enabled when serverSideApply disabled", targets[crds[0]].CRDFile), true)
 			notSent(0, "Helm refuses the command before it writes anything")
@@ -367,7 +400,8 @@ func (p *HelmPlan) Run(e *merge.Engine, schemas *schema.Registry, targets []Helm
 		rendered = append(rendered, objects[i])
 	}
 	adopted := map[int]bool{}
-	if p.Command != HelmRollback {
+	// An install with --dry-run=client reads nothing from the cluster: no ownership check.
+	if p.Command != HelmRollback && !(p.Command == HelmInstall && o.DryRun == "client") {
 		for _, i := range chart {
 			obj := objects[i]
 			if p.Command == HelmUpgrade && helmContainsExactly(originals, obj) {
@@ -390,6 +424,13 @@ func (p *HelmPlan) Run(e *merge.Engine, schemas *schema.Registry, targets []Helm
 			adopted[i] = true
 			originals = append(originals, obj)
 		}
+	}
+
+	// A dry run stops here: checked, rendered, nothing written, no revision recorded.
+	if o.DryRun != "" {
+		notSent(0, "--dry-run="+o.DryRun+": Helm sends no write (it checks the release and the objects' ownership, then stops)")
+		out.Objects = results
+		return out, nil
 	}
 
 	// The writes. An install that adopts nothing creates every object (Client.Create:
@@ -488,8 +529,20 @@ func (p *HelmPlan) Run(e *merge.Engine, schemas *schema.Registry, targets []Helm
 
 // RunHelm plans the command (PlanHelm) and runs it (HelmPlan.Run): a command Helm refuses
 // before it reads any object is an outcome too, Helm's error on the first object and
-// nothing sent for the others.
+// nothing sent for the others. A dry run's outcome carries the command run without
+// --dry-run (WithoutDryRun).
 func RunHelm(e *merge.Engine, schemas *schema.Registry, o HelmOptions, targets []HelmTarget, live HelmLive, now time.Time) (*HelmOutcome, error) {
+	out, err := runHelm(e, schemas, o, targets, live, now)
+	if err != nil || o.DryRun == "" {
+		return out, err
+	}
+	real := o
+	real.DryRun = ""
+	out.WithoutDryRun, err = runHelm(e, schemas, real, targets, live, now)
+	return out, err
+}
+
+func runHelm(e *merge.Engine, schemas *schema.Registry, o HelmOptions, targets []HelmTarget, live HelmLive, now time.Time) (*HelmOutcome, error) {
 	p, err := PlanHelm(o)
 	if err != nil {
 		var he *HelmError

@@ -24,12 +24,13 @@ import (
 // helmOptions are Helm's flags.
 type helmOptions struct {
 	command, release, serverSide, driver string
+	dryRun                               string
 	takeOwnership, install, skipCRDs     bool
 	revision                             int
 }
 
 var helmArgNames = map[string]string{"helm-command": "install|upgrade|rollback", "helm-release": "NAME",
-	"server-side": "auto|true|false", "helm-revision": "N", "helm-driver": "secret|configmap"}
+	"server-side": "auto|true|false", "helm-revision": "N", "helm-driver": "secret|configmap", "helm-dry-run": "client|server"}
 
 func (c *options) addHelmFlags(fs *pflag.FlagSet) {
 	h := &c.helm
@@ -41,13 +42,14 @@ func (c *options) addHelmFlags(fs *pflag.FlagSet) {
 	fs.BoolVar(&h.skipCRDs, "skip-crds", false, "--applier helm: Helm's --skip-crds.")
 	fs.IntVar(&h.revision, "helm-revision", 0, "--applier helm: the revision a rollback goes back to (default: the one before the last).")
 	fs.StringVar(&h.driver, "helm-driver", "secret", "--applier helm: where the release's records are (Helm's HELM_DRIVER).")
+	fs.StringVar(&h.dryRun, "helm-dry-run", "", "--applier helm: Helm's --dry-run (client or server): what Helm checks before it stops, and what the command without it would do.")
 }
 
 // checkHelm validates Helm's flags once parsed.
 func (c *options) checkHelm(fs *pflag.FlagSet) error {
 	h := &c.helm
 	if c.applier != "helm" {
-		for _, f := range []string{"helm-command", "helm-release", "server-side", "take-ownership", "helm-install", "skip-crds", "helm-revision", "helm-driver"} {
+		for _, f := range []string{"helm-command", "helm-release", "server-side", "take-ownership", "helm-install", "skip-crds", "helm-revision", "helm-driver", "helm-dry-run"} {
 			if fs.Changed(f) {
 				return fmt.Errorf("--%s is Helm's (--applier helm)", f)
 			}
@@ -67,6 +69,11 @@ func (c *options) checkHelm(fs *pflag.FlagSet) error {
 	default:
 		return fmt.Errorf("--helm-driver must be secret or configmap, not %q", h.driver)
 	}
+	d, err := appliers.HelmDryRunStrategy(h.dryRun)
+	if err != nil {
+		return fmt.Errorf("--helm-dry-run: %w", err)
+	}
+	h.dryRun = d
 	if c.subresource != "" {
 		return fmt.Errorf("--subresource: Helm applies objects, not subresources")
 	}
@@ -118,7 +125,7 @@ func (c *invocation) helmOptionsFor(history []appliers.HelmRevision) appliers.He
 	h := c.helm
 	return appliers.HelmOptions{Command: appliers.HelmCommand(h.command), Release: h.release, Namespace: c.namespace,
 		ServerSide: h.serverSide, ForceConflicts: c.force, TakeOwnership: h.takeOwnership, Install: h.install,
-		SkipCRDs: h.skipCRDs, Revision: h.revision, History: history}
+		SkipCRDs: h.skipCRDs, Revision: h.revision, History: history, DryRun: h.dryRun}
 }
 
 // helmRollbackManifests are the objects of the revision a rollback goes back to, read as
@@ -209,6 +216,14 @@ func (c *invocation) runHelm(eng predictor, reg *schema.Registry, pairs []input.
 	}
 	if out.Err != nil {
 		c.warnf("helm would fail: Error: %s", out.Err.Message)
+	} else if out.WithoutDryRun != nil {
+		fmt.Fprintf(c.stderr, "helm %s %s --dry-run=%s: no write, no revision recorded\n", out.Plan.Command, c.helm.release, c.helm.dryRun)
+		if real := out.WithoutDryRun; real.Err != nil {
+			c.warnf("without --dry-run, helm would fail: Error: %s", real.Err.Message)
+		} else if real.Plan != nil {
+			method := map[bool]string{true: "server-side", false: "client-side"}[real.Plan.ServerSide]
+			fmt.Fprintf(c.stderr, "without --dry-run, helm %s %s would record revision %d, applied %s, and delete %d object(s)\n", real.Plan.Command, c.helm.release, real.Plan.NewRevision, method, deletedCount(real))
+		}
 	} else if out.Plan != nil {
 		method := map[bool]string{true: "server-side", false: "client-side"}[out.Plan.ServerSide]
 		fmt.Fprintf(c.stderr, "helm %s %s: revision %d, applied %s\n", out.Plan.Command, c.helm.release, out.Plan.NewRevision, method)
@@ -221,6 +236,17 @@ func (c *invocation) runHelm(eng predictor, reg *schema.Registry, pairs []input.
 	}
 	c.client = appliers.HelmApply{Outcome: out, Schemas: reg}
 	return nil
+}
+
+// deletedCount is how many objects the command deletes.
+func deletedCount(out *appliers.HelmOutcome) int {
+	n := 0
+	for _, d := range out.Deleted {
+		if !d.Kept {
+			n++
+		}
+	}
+	return n
 }
 
 // helmClusterRecords lists the release's records from the cluster, and the objects of the

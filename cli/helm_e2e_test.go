@@ -28,7 +28,10 @@ func helmArgs(c *conformance.HelmCase) []string {
 		args = append(args, "--helm-revision", r.Args[2])
 	}
 	for _, a := range r.Args[3:] {
-		name, value, _ := strings.Cut(a, "=")
+		name, value, hasValue := strings.Cut(a, "=")
+		if name == "--dry-run" && !hasValue {
+			value = "unset"
+		}
 		switch name {
 		case "--server-side":
 			args = append(args, "--server-side", value)
@@ -36,6 +39,8 @@ func helmArgs(c *conformance.HelmCase) []string {
 			args = append(args, a)
 		case "--install":
 			args = append(args, "--helm-install")
+		case "--dry-run":
+			args = append(args, "--helm-dry-run="+value)
 		}
 	}
 	if len(c.CRDs) > 0 {

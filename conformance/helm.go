@@ -138,6 +138,15 @@ func (c *HelmCase) HelmOptions(reg *schema.Registry) (appliers.HelmOptions, erro
 			o.Install = flag()
 		case "--skip-crds":
 			o.SkipCRDs = flag()
+		case "--dry-run":
+			if !hasValue {
+				value = "unset"
+			}
+			d, err := appliers.HelmDryRunStrategy(value)
+			if err != nil {
+				return o, err
+			}
+			o.DryRun = d
 		}
 	}
 	h, _ := helmrelease.Find(c.LiveItems, c.driverKind(), r.Release, r.Namespace)

@@ -38,6 +38,8 @@ Helm's flags (as helm install/upgrade/rollback take them):
       --take-ownership           adopt existing objects
       --install                  upgrade: install when the release does not exist
       --skip-crds                install: no CRDs of crds/
+      --dry-run[=client|server]  what Helm checks before it stops, and what the command
+                                 without --dry-run would do
       --reset-values, --reuse-values, --reset-then-reuse-values
       --skip-schema-validation
       --kube-context NAME, --kubeconfig FILE
@@ -63,7 +65,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(
 	fs := pflag.NewFlagSet("helm ssa-diff", pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	var vals values.Options
-	var version, ns, serverSide, kubeContext, kubeconfig, live string
+	var version, ns, serverSide, kubeContext, kubeconfig, live, dryRun string
 	var force, take, install, skipCRDs, reset, reuseV, resetThenReuse, skipSchema, help, debug bool
 	_ = stdin
 	fs.StringArrayVarP(&vals.ValueFiles, "values", "f", nil, "")
@@ -79,6 +81,8 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(
 	fs.BoolVar(&take, "take-ownership", false, "")
 	fs.BoolVarP(&install, "install", "i", false, "")
 	fs.BoolVar(&skipCRDs, "skip-crds", false, "")
+	fs.StringVar(&dryRun, "dry-run", "none", "")
+	fs.Lookup("dry-run").NoOptDefVal = "unset" // as Helm reads it: the flag alone is client
 	fs.BoolVar(&reset, "reset-values", false, "")
 	fs.BoolVar(&reuseV, "reuse-values", false, "")
 	fs.BoolVar(&resetThenReuse, "reset-then-reuse-values", false, "")
@@ -163,6 +167,9 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(
 	}
 	if revision != 0 {
 		cliArgs = append(cliArgs, "--helm-revision", strconv.Itoa(revision))
+	}
+	if fs.Changed("dry-run") {
+		cliArgs = append(cliArgs, "--helm-dry-run="+dryRun)
 	}
 	for _, name := range []string{"output", "now", "fail-on", "show-managed-fields", "show-secrets", "color", "summary", "kube-version", "no-advice", "output-file", "report-html", "save-live"} {
 		if f := fs.Lookup(name); f.Changed {
