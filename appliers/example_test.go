@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/ssa-diff/ssa-diff/appliers"
+	"github.com/ssa-diff/ssa-diff/kube"
 	"github.com/ssa-diff/ssa-diff/merge"
 	"github.com/ssa-diff/ssa-diff/schema"
 	"github.com/ssa-diff/ssa-diff/server/kubeapiserver"
@@ -24,7 +25,7 @@ func decode(s string) map[string]any {
 // `kubectl apply --server-side`: kubectl's sequence moves the client-side owner's fields to
 // the manager "kubectl", so the key the manifest no longer has is deleted.
 func ExampleKubectl() {
-	engine := merge.New(schema.NewRegistry(), kubeapiserver.Latest())
+	engine := merge.New(schema.MustNewRegistry(kube.Newest()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()}))
 	live := decode(`{"apiVersion":"v1","kind":"ConfigMap",
 	  "metadata":{"name":"settings","namespace":"shop","uid":"6d1b7a52-0000-4000-8000-000000000002","resourceVersion":"3",
 	    "creationTimestamp":"2026-12-01T09:00:00Z",
@@ -60,7 +61,7 @@ func ExampleKubectl() {
 // Argo CD always forces: the sync takes spec.replicas from the HorizontalPodAutoscaler's
 // /scale writes, and the result says what it overrode.
 func ExampleArgoCD() {
-	engine := merge.New(schema.NewRegistry(), kubeapiserver.Latest())
+	engine := merge.New(schema.MustNewRegistry(kube.Newest()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()}))
 	live := decode(`{"apiVersion":"apps/v1","kind":"Deployment",
 	  "metadata":{"name":"web","namespace":"shop","uid":"6d1b7a52-0000-4000-8000-000000000001","resourceVersion":"7","generation":1,
 	    "creationTimestamp":"2026-12-01T09:00:00Z",

@@ -8,6 +8,7 @@ import (
 	"github.com/ssa-diff/ssa-diff/fieldpath"
 	"github.com/ssa-diff/ssa-diff/internal/defaults"
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
+	"github.com/ssa-diff/ssa-diff/kube"
 	"github.com/ssa-diff/ssa-diff/merge"
 	"github.com/ssa-diff/ssa-diff/schema"
 )
@@ -573,8 +574,10 @@ func defaultProtocols(m map[string]any) {
 
 // NormalizeAsGoTypes is the round trip of an object through its kind's Go type, as Flux's
 // normalize.UnstructuredList makes it with the built-in kinds' types (a FluxOptions.Normalize).
+// The types are those Flux links, of its own build and not the cluster's: the newest minor's.
 func NormalizeAsGoTypes(obj map[string]any) error {
 	av, _ := obj["apiVersion"].(string)
 	kind, _ := obj["kind"].(string)
-	return defaults.Normalize(av, kind, obj)
+	goTypes, _ := defaults.For(kube.Newest())
+	return goTypes.Normalize(av, kind, obj)
 }

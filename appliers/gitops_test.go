@@ -12,6 +12,7 @@ import (
 	"github.com/ssa-diff/ssa-diff/fieldpath"
 	"github.com/ssa-diff/ssa-diff/internal/defaults"
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
+	"github.com/ssa-diff/ssa-diff/kube"
 	"github.com/ssa-diff/ssa-diff/merge"
 	"github.com/ssa-diff/ssa-diff/schema"
 	"github.com/ssa-diff/ssa-diff/server/kubeapiserver"
@@ -105,7 +106,7 @@ func TestGitOpsAppliers(t *testing.T) {
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no cases: %v", err)
 	}
-	e := merge.New(schema.NewRegistry(), kubeapiserver.Latest())
+	e := merge.New(schema.MustNewRegistry(kube.Newest()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()}))
 	for _, f := range files {
 		t.Run(strings.TrimSuffix(filepath.Base(f), ".case.yaml"), func(t *testing.T) {
 			var c gitopsCase
@@ -173,7 +174,7 @@ func gitopsOptions(c gitopsCase) (ArgoCDOptions, FluxOptions) {
 			flux.Normalize = func(obj map[string]any) error {
 				av, _ := obj["apiVersion"].(string)
 				k, _ := obj["kind"].(string)
-				return defaults.Normalize(av, k, obj)
+				return defaults.MustFor(kube.Newest()).Normalize(av, k, obj)
 			}
 		}
 	}

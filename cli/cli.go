@@ -24,9 +24,14 @@ import (
 )
 
 // ProgramName is the name to show in usage for a binary started as argv0: "kubectl
-// ssa-diff" when installed as the kubectl plugin kubectl-ssa_diff.
+// ssa-diff" when installed as the kubectl plugin kubectl-ssa_diff; the kubectl plugin's
+// completion executable, KubectlCompletionProgram, keeps its name (it answers completion
+// requests).
 func ProgramName(argv0 string) string {
 	base := strings.TrimSuffix(filepath.Base(argv0), ".exe")
+	if base == KubectlCompletionProgram {
+		return base
+	}
 	if strings.HasPrefix(base, "kubectl-") {
 		return "kubectl " + strings.ReplaceAll(strings.TrimPrefix(base, "kubectl-"), "_", "-")
 	}
@@ -55,8 +60,13 @@ func Main(prog string, args []string, stdin io.Reader, stdout, stderr io.Writer,
 }
 
 func runAs(ctx context.Context, prog string, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
+	if prog == KubectlCompletionProgram {
+		return runComplete(args, stdout)
+	}
 	if len(args) > 0 {
 		switch args[0] {
+		case "__complete":
+			return runComplete(args[1:], stdout)
 		case "blame":
 			return runBlame(prog, args[1:], stdin, stdout, stderr)
 		case "version":
@@ -71,7 +81,7 @@ func runAs(ctx context.Context, prog string, args []string, stdin io.Reader, std
 	}
 	inv := newInvocation(cfg, stdin, stdout, stderr, getenv)
 	return inv.execute(ctx, func(reg *schema.Registry) predictor {
-		model := kubeapiserver.MustNew(kubeapiserver.Config{Version: reg.Version(), ForbidPrivileged: !cfg.allowPrivileged, ServiceIPFamilies: cfg.serviceIPFamilies})
+		model := kubeapiserver.MustNew(kubeapiserver.Config{Minor: reg.Minor(), ForbidPrivileged: !cfg.allowPrivileged, ServiceIPFamilies: cfg.serviceIPFamilies})
 		return engine{merge.New(reg, model, merge.WithCompactManagedFields())}
 	})
 }
@@ -103,13 +113,17 @@ type options struct {
 	force             bool
 	applier           string
 	// client is the applier the run applies with, chosen once from the flags.
-	client            appliers.Applier
-	subresource       string
-	crds              []string
-	schemas           []string
-	now               time.Time
-	output            string
+	client      appliers.Applier
+	subresource string
+	crds        []string
+	schemas     []string
+	now         time.Time
+	output      string
+	// outputFiles are the --output-file values; outputFile is the -o output's file ("":
+	// standard output) and formatFiles the other formats written (outfile.go).
+	outputFiles       []string
 	outputFile        string
+	formatFiles       []formatFile
 	showManagedFields bool
 	showSecrets       bool
 	color             bool
@@ -163,14 +177,14 @@ type invocation struct {
 
 const usageHead = `%[1]s predicts what the Kubernetes API server would do with a server-side apply,
 offline: the object it would store, who would own which fields, and the conflicts it would
-answer with (byte for byte), for kube-apiserver 1.34, 1.35, 1.36 or 1.37 (--kube-version).
+answer with (byte for byte), for kube-apiserver %[2]s (--kube-version).
 
 Usage:
   %[1]s [flags] MANIFESTS [LIVE]
   %[1]s [flags] -f MANIFESTS [-f MORE...] [-k KUSTOMIZATION...] [LIVE]
   %[1]s blame LIVE
   %[1]s version
-  %[1]s completion bash|zsh|fish
+  %[1]s completion bash|zsh|fish|powershell
 
 MANIFESTS and LIVE are each a file, a directory (read recursively: .yaml, .yml, .json) or
 "-" for standard input. Multi-document YAML and List kinds are read as many objects. A
@@ -212,14 +226,14 @@ func flagSet(prog string, cfg *options) (fs *pflag.FlagSet, argNames map[string]
 	fs.StringVar(&cfg.fieldManager, "field-manager", "kubectl", "The field manager of the apply (default: kubectl; argocd-controller and kustomize-controller with --applier argocd and flux).")
 	fs.BoolVar(&cfg.force, "force-conflicts", false, "Apply with force: take conflicting fields from their owners.")
 	fs.StringVar(&cfg.applier, "applier", "kubectl", "kubectl: the whole `kubectl apply --server-side` request sequence; api: one raw apply request, as controllers send; argocd: an Argo CD sync with ServerSideApply=true; flux: Flux's kustomize-controller (both always forced, both taking over managers first); helm: a Helm 4 install, upgrade or rollback of a release (--helm-release), its records read from the live state.")
-	fs.StringVar(&cfg.subresource, "subresource", "", "Apply to a subresource: status.")
+	fs.StringVar(&cfg.subresource, "subresource", "", "Apply to a subresource of each object: status or scale (as kubectl apply --server-side --subresource does); the object must exist.")
 	fs.StringArrayVar(&cfg.crds, "crd", nil, "A file or directory of CustomResourceDefinitions (repeatable). CRDs among the inputs are read too.")
 	fs.StringArrayVar(&cfg.schemas, "schema", nil, "An OpenAPI v3 or v2 document (kubectl get --raw /openapi/v3/apis/GROUP/VERSION), or a directory of them (repeatable).")
 	fs.BoolVar(&cfg.allowPrivileged, "allow-privileged", true, "Whether the cluster's kube-apiserver allows privileged and hostProcess containers (its --allow-privileged). Default: true, as kubeadm, kind, k3s and the managed clusters run it. --allow-privileged=false predicts a kube-apiserver started without the flag (its own default is false), as a hand-assembled control plane or a bare test server is: it refuses them (422 \"disallowed by cluster policy\").")
 	fs.Var(&cfg.serviceIPFamilies, "service-ip-families", "The IP families of the cluster's service IP ranges (kube-apiserver's --service-cluster-ip-range), the primary first: IPv4, IPv6, IPv4,IPv6 or IPv6,IPv4. A dual-stack cluster gives PreferDualStack and RequireDualStack Services both families; a single-stack one refuses RequireDualStack (422). Default: refusals as an IPv4 cluster, the families the cluster adds left to the server.")
 	fs.StringVar(now, "now", "", "The time stamped into changed managedFields entries, and the time ages are measured from, RFC 3339 (default: the current time).")
 	fs.StringVarP(&cfg.output, "output", "o", "text", "Output format: "+strings.Join(output.Formats(), ", ")+".")
-	fs.StringVar(&cfg.outputFile, "output-file", "", outputFileUsage)
+	fs.StringArrayVar(&cfg.outputFiles, "output-file", nil, outputFileUsage)
 	cfg.addReportFlags(fs)
 	fs.BoolVar(&cfg.showManagedFields, "show-managed-fields", false, "Show metadata.managedFields in diffs.")
 	fs.BoolVar(&cfg.showSecrets, "show-secrets", false, "Show Secret values in diffs instead of masking them.")
@@ -236,8 +250,8 @@ func flagSet(prog string, cfg *options) (fs *pflag.FlagSet, argNames map[string]
 	fs.BoolVar(&cfg.showVersion, "version", false, "Print the version: ssa-diff's, its commit, Go's, and the Kubernetes release whose server-side apply it predicts (also `ssa-diff version`).")
 	help = fs.BoolP("help", "h", false, "Show this help.")
 	argNames = map[string]string{"filename": "PATH", "field-manager": "NAME", "applier": "kubectl|api|argocd|flux|helm",
-		"subresource": "NAME", "crd": "PATH", "schema": "PATH", "now": "TIME", "output": "FORMAT",
-		"output-file": "FILE", "color": "WHEN", "namespace": "NAME", "jobs": "N", "service-ip-families": "FAMILIES"}
+		"subresource": "status|scale", "crd": "PATH", "schema": "PATH", "now": "TIME", "output": "FORMAT",
+		"output-file": "[FORMAT=]FILE", "color": "WHEN", "kube-version": "MINOR", "namespace": "NAME", "jobs": "N", "service-ip-families": "FAMILIES"}
 	for k, v := range limitArgs {
 		argNames[k] = v
 	}
@@ -271,7 +285,7 @@ func parseFlags(prog string, args []string, stdout, stderr io.Writer) (*options,
 	now, color := "", ""
 
 	usage := func(w io.Writer) {
-		fmt.Fprintf(w, usageHead, prog)
+		fmt.Fprintf(w, usageHead, prog, supportedMinors())
 		io.WriteString(w, flagUsages(fs, argNames))
 	}
 	fail := func(format string, a ...any) (*options, int) {
@@ -360,6 +374,9 @@ func parseFlags(prog string, args []string, stdout, stderr io.Writer) (*options,
 		return fail("%v", err)
 	}
 	if err := cfg.checkReport(); err != nil {
+		return fail("%v", err)
+	}
+	if err := cfg.checkOutputFiles(); err != nil {
 		return fail("%v", err)
 	}
 	if cfg.jobs < 1 {

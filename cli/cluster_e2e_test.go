@@ -312,20 +312,20 @@ func normalise(obj, live map[string]any) map[string]any {
 	return o
 }
 
-// kube writes to the cluster as its administrator.
-type kube struct {
+// clusterAdmin writes to the cluster as its administrator.
+type clusterAdmin struct {
 	t   *testing.T
 	dyn *dynamic.DynamicClient
 	res map[string]schema.GroupVersionResource // by apiVersion/kind
 }
 
-func newKube(t *testing.T, cfg *rest.Config) *kube {
+func newKube(t *testing.T, cfg *rest.Config) *clusterAdmin {
 	cfg.QPS, cfg.Burst = 1000, 1000 // not client-go's 5 per second
 	dyn, err := dynamic.NewForConfig(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	k := &kube{t: t, dyn: dyn, res: map[string]schema.GroupVersionResource{}}
+	k := &clusterAdmin{t: t, dyn: dyn, res: map[string]schema.GroupVersionResource{}}
 	for _, r := range []struct{ av, kind, res string }{
 		{"v1", "Namespace", "namespaces"}, {"v1", "ConfigMap", "configmaps"}, {"v1", "ServiceAccount", "serviceaccounts"},
 		{"apps/v1", "Deployment", "deployments"}, {"autoscaling/v1", "Scale", "deployments"},
@@ -341,7 +341,7 @@ func newKube(t *testing.T, cfg *rest.Config) *kube {
 	return k
 }
 
-func (k *kube) resource(obj map[string]any) (dynamic.ResourceInterface, string) {
+func (k *clusterAdmin) resource(obj map[string]any) (dynamic.ResourceInterface, string) {
 	k.t.Helper()
 	u := unstructured.Unstructured{Object: obj}
 	gvr, ok := k.res[u.GetAPIVersion()+"/"+u.GetKind()]
@@ -354,7 +354,7 @@ func (k *kube) resource(obj map[string]any) (dynamic.ResourceInterface, string) 
 	return k.dyn.Resource(gvr), u.GetName()
 }
 
-func (k *kube) decode(doc string) map[string]any {
+func (k *clusterAdmin) decode(doc string) map[string]any {
 	k.t.Helper()
 	var obj map[string]any
 	if err := sigsyaml.Unmarshal([]byte(doc), &obj); err != nil {
@@ -364,7 +364,7 @@ func (k *kube) decode(doc string) map[string]any {
 }
 
 // apply sends a server-side apply as manager.
-func (k *kube) apply(manager string, force bool, doc string) {
+func (k *clusterAdmin) apply(manager string, force bool, doc string) {
 	k.t.Helper()
 	obj := k.decode(doc)
 	data, _ := json.Marshal(obj)
@@ -376,7 +376,7 @@ func (k *kube) apply(manager string, force bool, doc string) {
 
 // dryRunApply is the server's answer to the apply with dryRun=All: the object, or the
 // refusal. A manifest without namespace goes to namespace e2e, as ssa-diff's context says.
-func (k *kube) dryRunApply(manager string, force bool, doc string) (map[string]any, *metav1.Status) {
+func (k *clusterAdmin) dryRunApply(manager string, force bool, doc string) (map[string]any, *metav1.Status) {
 	k.t.Helper()
 	obj := k.decode(doc)
 	u := unstructured.Unstructured{Object: obj}
@@ -407,7 +407,7 @@ func asStatus(err error, se *apierrors.APIStatus) bool {
 }
 
 // update reads an object (or its subresource), changes it and writes it back as manager.
-func (k *kube) update(manager, apiVersion, kind, ns, name, subresource string, change func(map[string]any)) {
+func (k *clusterAdmin) update(manager, apiVersion, kind, ns, name, subresource string, change func(map[string]any)) {
 	k.t.Helper()
 	gvr := k.res[apiVersion+"/"+kind]
 	r := k.dyn.Resource(gvr).Namespace(ns)
@@ -427,7 +427,7 @@ func (k *kube) update(manager, apiVersion, kind, ns, name, subresource string, c
 }
 
 // token is a token of a service account (TokenRequest).
-func (k *kube) token(ns, sa string) string {
+func (k *clusterAdmin) token(ns, sa string) string {
 	k.t.Helper()
 	req := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "authentication.k8s.io/v1", "kind": "TokenRequest",
 		"metadata": map[string]any{"name": sa}, "spec": map[string]any{"expirationSeconds": int64(3600)}}}
@@ -440,7 +440,7 @@ func (k *kube) token(ns, sa string) string {
 	return tok
 }
 
-func (k *kube) waitEstablished(name string) {
+func (k *clusterAdmin) waitEstablished(name string) {
 	k.t.Helper()
 	gvr := k.res["apiextensions.k8s.io/v1/CustomResourceDefinition"]
 	for i := 0; i < 100; i++ {

@@ -160,7 +160,7 @@ func (c *options) wantsWithForce() bool {
 	if c.client.AlwaysForces() {
 		return false
 	}
-	return output.ShowsWithForce(c.output) && !(c.gate.summary && c.output == "text") || c.report.html != ""
+	return output.ShowsWithForce(c.output) && !(c.gate.summary && c.output == "text") || c.report.html != "" || c.formatFilesShowWithForce()
 }
 
 // gitOpsWarnings are notes about flags the GitOps appliers ignore.
@@ -177,7 +177,7 @@ func (c *invocation) gitOpsWarnings(stderr io.Writer) {
 func (c *invocation) predictAndReport(ctx context.Context, eng predictor, reg *schema.Registry, slots []*slot) int {
 	c.gitOpsWarnings(c.stderr)
 	policy := c.gate.policy
-	rep := report.New(report.Options{FieldManager: c.client.Manager(), Force: c.force, Applier: c.client.Name(), Subresource: c.subresource, KubernetesVersion: reg.Version().String(), Now: c.now, Policy: &policy})
+	rep := report.New(report.Options{FieldManager: c.client.Manager(), Force: c.force, Applier: c.client.Name(), Subresource: c.subresource, KubernetesVersion: reg.Minor().String(), Now: c.now, Policy: &policy})
 	opts := output.Options{Color: c.color, ShowManagedFields: c.showManagedFields, ShowSecrets: c.showSecrets, Now: c.now, Stderr: c.stderr, ReportURL: c.reportLink(), Client: c.client.Name()}
 	dst, err := c.openOutput()
 	if err != nil {
@@ -202,6 +202,11 @@ func (c *invocation) predictAndReport(ctx context.Context, eng predictor, reg *s
 		return c.errorf("%v", err)
 	}
 	defer page.abort()
+	w, files, err := c.withFormatFiles(w, opts)
+	if err != nil {
+		return c.errorf("%v", err)
+	}
+	defer files.abort()
 
 	// The progress line shows on a terminal, unless the results themselves scroll by on it.
 	streams := output.Streams(c.output) && !(c.gate.summary && c.output == "text")
@@ -243,6 +248,9 @@ func (c *invocation) predictAndReport(ctx context.Context, eng predictor, reg *s
 	}
 	if werr == nil {
 		werr = page.commit()
+	}
+	if werr == nil {
+		werr = files.commit()
 	}
 	if werr == nil {
 		werr = dst.commit()

@@ -5,8 +5,8 @@ import (
 	"strings"
 
 	"github.com/spf13/pflag"
+	"github.com/ssa-diff/ssa-diff/kube"
 	"github.com/ssa-diff/ssa-diff/schema"
-	"github.com/ssa-diff/ssa-diff/server/version"
 )
 
 // This file decides which Kubernetes minor a run predicts: --kube-version when given; with
@@ -21,13 +21,13 @@ type kubeVersionOptions struct {
 	// nearest: --kube-version nearest: the supported minor nearest to the cluster's.
 	nearest bool
 	// v is the minor given (when set and not nearest).
-	v version.Version
+	v kube.Minor
 }
 
 func (c *options) addKubeVersionFlag(fs *pflag.FlagSet) {
 	fs.StringVar(&c.kube.flag, "kube-version", "", "The Kubernetes minor whose kube-apiserver is predicted: "+supportedMinors()+
 		" (v1.35 and 1.35.4 are read as 1.35); nearest: the supported minor nearest to the live state's cluster. Default: the cluster's with --live-from-cluster (its /version), "+
-		"the dump's cluster for a LIVE dump written by --save-live, else "+version.Latest().String()+".")
+		"the dump's cluster for a LIVE dump written by --save-live, else "+kube.Newest().String()+".")
 }
 
 // checkKubeVersion reads --kube-version once parsed.
@@ -41,7 +41,7 @@ func (c *options) checkKubeVersion(fs *pflag.FlagSet) error {
 		k.nearest = true
 		return nil
 	}
-	v, err := version.Parse(k.flag)
+	v, err := kube.ParseMinor(k.flag)
 	if err != nil {
 		return fmt.Errorf("--kube-version: %v", err)
 	}
@@ -55,7 +55,7 @@ func (c *options) checkKubeVersion(fs *pflag.FlagSet) error {
 // supportedMinors lists the supported minors: "1.34, 1.35, 1.36 or 1.37".
 func supportedMinors() string {
 	var vs []string
-	for _, v := range version.Supported() {
+	for _, v := range kube.Minors() {
 		vs = append(vs, v.String())
 	}
 	if len(vs) == 1 {
@@ -69,20 +69,20 @@ func supportedMinors() string {
 // (a message names it). A cluster outside the supported minors is an error, unless
 // --kube-version says which minor to predict (or nearest); a minor given that is not the
 // cluster's is a warning.
-func (c *invocation) kubeVersionFor(server, where string) (version.Version, error) {
+func (c *invocation) kubeVersionFor(server, where string) (kube.Minor, error) {
 	k := c.kube
 	if server == "" {
 		if k.set && !k.nearest {
 			return k.v, nil
 		}
-		return version.Latest(), nil
+		return kube.Newest(), nil
 	}
-	sv, err := version.Parse(server)
+	sv, err := kube.ParseMinor(server)
 	if err != nil {
 		if k.set && !k.nearest {
 			return k.v, nil
 		}
-		return version.Version{}, fmt.Errorf("%s runs Kubernetes %q, a version ssa-diff cannot read: give the minor to predict with --kube-version", where, server)
+		return kube.Minor(0), fmt.Errorf("%s runs Kubernetes %q, a version ssa-diff cannot read: give the minor to predict with --kube-version", where, server)
 	}
 	switch {
 	case k.nearest:
@@ -96,7 +96,7 @@ func (c *invocation) kubeVersionFor(server, where string) (version.Version, erro
 		}
 		return k.v, nil
 	case !sv.IsSupported():
-		return version.Version{}, fmt.Errorf("%s runs Kubernetes %s, which ssa-diff does not predict (it predicts %s): give --kube-version %s to predict the nearest supported minor, or --kube-version nearest", where, server, supportedMinors(), sv.Nearest())
+		return kube.Minor(0), fmt.Errorf("%s runs Kubernetes %s, which ssa-diff does not predict (it predicts %s): give --kube-version %s to predict the nearest supported minor, or --kube-version nearest", where, server, supportedMinors(), sv.Nearest())
 	}
 	return sv, nil
 }
@@ -104,8 +104,8 @@ func (c *invocation) kubeVersionFor(server, where string) (version.Version, erro
 // registryFor is the schema registry of minor v: its built-in kinds, then the --schema
 // documents and --crd objects the run read (loadSchemas, loadCRDs), which are added again
 // when a run learns its minor after reading them.
-func (c *invocation) registryFor(v version.Version) (*schema.Registry, error) {
-	reg, err := schema.NewRegistryFor(v)
+func (c *invocation) registryFor(v kube.Minor) (*schema.Registry, error) {
+	reg, err := schema.NewRegistry(v)
 	if err != nil {
 		return nil, err
 	}

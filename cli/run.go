@@ -49,7 +49,7 @@ func (c *invocation) execute(ctx context.Context, newPredictor func(*schema.Regi
 	}
 	loader := &input.Loader{Stdin: c.stdin, Limits: c.limits}
 	v, _ := c.kubeVersionFor("", "")
-	reg, err := schema.NewRegistryFor(v)
+	reg, err := schema.NewRegistry(v)
 	if err != nil {
 		return c.errorf("%v", err)
 	}
@@ -84,7 +84,7 @@ func (c *invocation) execute(ctx context.Context, newPredictor func(*schema.Regi
 				if err != nil {
 					return c.errorf("%v", err)
 				}
-				if v != reg.Version() {
+				if v != reg.Minor() {
 					if reg, err = c.registryFor(v); err != nil {
 						return c.errorf("%v", err)
 					}

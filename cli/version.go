@@ -7,8 +7,7 @@ import (
 	"runtime/debug"
 	"strings"
 
-	"github.com/ssa-diff/ssa-diff/schema/builtin"
-	"github.com/ssa-diff/ssa-diff/server/version"
+	"github.com/ssa-diff/ssa-diff/kube"
 )
 
 // linkedVersion is the release's version when a release build sets it (goreleaser:
@@ -33,8 +32,8 @@ type versionInfo struct {
 // readVersion reads the binary's build information.
 func readVersion() versionInfo {
 	v := versionInfo{Version: "(devel)", Go: runtime.Version() + " " + runtime.GOOS + "/" + runtime.GOARCH}
-	for _, r := range builtin.Releases() {
-		v.Kubernetes = append(v.Kubernetes, r.Kubernetes())
+	for _, m := range kube.Minors() {
+		v.Kubernetes = append(v.Kubernetes, m.Release())
 	}
 	if info, ok := debug.ReadBuildInfo(); ok {
 		if info.Main.Version != "" {
@@ -82,6 +81,6 @@ func runVersion(prog string, args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "  commit:     %s\n", commit)
 	fmt.Fprintf(stdout, "  go:         %s\n", v.Go)
 	fmt.Fprintf(stdout, "  kubernetes: %s (the kube-apiserver releases whose server-side apply is predicted: --kube-version; %s by default)\n",
-		strings.Join(v.Kubernetes, ", "), version.Latest())
+		strings.Join(v.Kubernetes, ", "), kube.Newest())
 	return 0
 }

@@ -11,7 +11,7 @@ import (
 	"sort"
 	"time"
 
-	"github.com/ssa-diff/ssa-diff/server/version"
+	"github.com/ssa-diff/ssa-diff/kube"
 	"sigs.k8s.io/yaml"
 )
 
@@ -68,13 +68,13 @@ type Case struct {
 	After    map[string]any // update-scale only
 }
 
-// Version is the Kubernetes minor the case was recorded from (case.yaml's server.minor):
-// the zero Version, the latest, for cases that do not say.
-func (c *Case) Version() (version.Version, error) {
+// Minor is the Kubernetes minor the case was recorded from (case.yaml's server.minor); a
+// case that does not say was recorded from 1.37.2, before record.py wrote it.
+func (c *Case) Minor() (kube.Minor, error) {
 	if c.Server.Minor == "" {
-		return version.Version{}, nil
+		return 37, nil
 	}
-	return version.Parse(c.Server.Minor)
+	return kube.ParseMinor(c.Server.Minor)
 }
 
 // NowTime is the case's "now", or the zero time.

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ssa-diff/ssa-diff/kube"
 	"github.com/ssa-diff/ssa-diff/merge"
-	"github.com/ssa-diff/ssa-diff/server/version"
 	"sigs.k8s.io/yaml"
 )
 
@@ -22,7 +22,7 @@ import (
 func TestMinorCases(t *testing.T) {
 	root := filepath.Join("testdata", "minors")
 	names := minorCaseNames(t, root)
-	for _, v := range version.Supported() {
+	for _, v := range kube.Minors() {
 		minor := v.String()
 		cases, err := LoadCases(filepath.Join(root, minor))
 		if err != nil {

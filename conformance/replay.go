@@ -9,10 +9,10 @@ import (
 	"strings"
 
 	"github.com/ssa-diff/ssa-diff/appliers"
+	"github.com/ssa-diff/ssa-diff/kube"
 	"github.com/ssa-diff/ssa-diff/merge"
 	"github.com/ssa-diff/ssa-diff/schema"
 	"github.com/ssa-diff/ssa-diff/server/kubeapiserver"
-	"github.com/ssa-diff/ssa-diff/server/version"
 )
 
 // ErrMinorNotPredicted says that ssa-diff does not predict the Kubernetes minor a case was
@@ -21,7 +21,7 @@ var ErrMinorNotPredicted = errors.New("kubernetes minor not predicted")
 
 // Registry returns the built-in schemas of the case's minor plus the case's CRDs.
 func (c *Case) Registry() (*schema.Registry, error) {
-	v, err := c.Version()
+	v, err := c.Minor()
 	if err != nil {
 		return nil, err
 	}
@@ -39,8 +39,8 @@ func (c *Case) Registry() (*schema.Registry, error) {
 
 // builtinSchemas are the embedded schemas of the built-in kinds of Kubernetes v;
 // ErrMinorNotPredicted for a minor ssa-diff does not predict.
-func builtinSchemas(v version.Version) (*schema.Registry, error) {
-	reg, err := schema.NewRegistryFor(v)
+func builtinSchemas(v kube.Minor) (*schema.Registry, error) {
+	reg, err := schema.NewRegistry(v)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrMinorNotPredicted, err)
 	}
@@ -50,11 +50,11 @@ func builtinSchemas(v version.Version) (*schema.Registry, error) {
 // Model is kube-apiserver's model at the case's minor, for the cluster the case was
 // recorded from; ErrMinorNotPredicted when ssa-diff does not predict that minor.
 func (c *Case) Model() (*kubeapiserver.Model, error) {
-	v, err := c.Version()
+	v, err := c.Minor()
 	if err != nil {
 		return nil, err
 	}
-	m, err := kubeapiserver.New(kubeapiserver.Config{Version: v, ServiceIPFamilies: c.Cluster.ServiceIPFamilies, ForbidPrivileged: !c.Cluster.AllowPrivileged})
+	m, err := kubeapiserver.New(kubeapiserver.Config{Minor: v, ServiceIPFamilies: c.Cluster.ServiceIPFamilies, ForbidPrivileged: !c.Cluster.AllowPrivileged})
 	if err != nil && !v.IsSupported() {
 		return nil, fmt.Errorf("%w: %v", ErrMinorNotPredicted, err)
 	}

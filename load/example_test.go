@@ -5,6 +5,7 @@ import (
 	"log"
 	"time"
 
+	"github.com/ssa-diff/ssa-diff/kube"
 	"github.com/ssa-diff/ssa-diff/load"
 	"github.com/ssa-diff/ssa-diff/merge"
 	"github.com/ssa-diff/ssa-diff/schema"
@@ -23,12 +24,12 @@ func Example() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	reg := schema.NewRegistry()
+	reg := schema.MustNewRegistry(kube.Newest())
 	matching, err := load.Match(manifests, live, reg, "default")
 	if err != nil {
 		log.Fatal(err)
 	}
-	engine := merge.New(reg, kubeapiserver.Latest())
+	engine := merge.New(reg, kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()}))
 	for _, p := range matching.Pairs {
 		req := merge.Request{Object: p.Manifest.Object, Manager: "kubectl", Now: time.Date(2026, 12, 3, 10, 0, 0, 0, time.UTC)}
 		if p.Live != nil {

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ssa-diff/ssa-diff/kube"
 	"github.com/ssa-diff/ssa-diff/schema"
 	"github.com/ssa-diff/ssa-diff/server/kubeapiserver"
 	smdpath "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
@@ -40,7 +41,7 @@ func deploymentRequest(tb testing.TB) Request {
 // BenchmarkApplyDeployment is the whole prediction of one apply: decoding managedFields,
 // the field manager chain, defaulting, encoding.
 func BenchmarkApplyDeployment(b *testing.B) {
-	e := New(schema.NewRegistry(), kubeapiserver.Latest())
+	e := New(schema.MustNewRegistry(kube.Newest()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()}))
 	req := deploymentRequest(b)
 	if res, err := e.Apply(req); err != nil || res.Rejection != nil {
 		b.Fatalf("apply: %v %v", err, res.Rejection)
@@ -57,7 +58,7 @@ func BenchmarkApplyDeployment(b *testing.B) {
 // BenchmarkSMDApplyDeployment is the baseline: structured-merge-diff's updater alone on the
 // same inputs (typed conversion and Updater.Apply), the floor any prediction pays.
 func BenchmarkSMDApplyDeployment(b *testing.B) {
-	reg := schema.NewRegistry()
+	reg := schema.MustNewRegistry(kube.Newest())
 	req := deploymentRequest(b)
 	t, _ := reg.Lookup(schema.GVKFromAPIVersionKind("apps/v1", "Deployment"))
 	entries, _, err := managedFieldsOf(req.Live)

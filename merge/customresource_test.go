@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ssa-diff/ssa-diff/kube"
 	"github.com/ssa-diff/ssa-diff/schema"
 	"github.com/ssa-diff/ssa-diff/server/kubeapiserver"
 )
@@ -113,11 +114,11 @@ type crScenario struct {
 
 func crEngine(t *testing.T) *Engine {
 	t.Helper()
-	reg := schema.NewRegistry()
+	reg := schema.MustNewRegistry(kube.Newest())
 	if err := reg.AddCRD("certificates.yaml", []byte(certificateCRD)); err != nil {
 		t.Fatal(err)
 	}
-	return New(reg, kubeapiserver.Latest())
+	return New(reg, kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()}))
 }
 
 func runCRScenario(t *testing.T, sc crScenario) {
@@ -298,7 +299,7 @@ spec:
                 - rule: self.all(l, l.name != '')
                   messageExpression: "self.map(l, l.name).join(', ') + ' need names'"
 `
-	e := New(schema.NewRegistry(), kubeapiserver.Latest())
+	e := New(schema.MustNewRegistry(kube.Newest()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()}))
 	res, err := e.Apply(Request{Object: objFromYAML(t, crd), Manager: "kubectl", Now: time.Date(2026, 12, 3, 9, 0, 0, 0, time.UTC)})
 	if err != nil {
 		t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/ssa-diff/ssa-diff/fieldpath"
+	"github.com/ssa-diff/ssa-diff/kube"
 	"github.com/ssa-diff/ssa-diff/merge"
 	"github.com/ssa-diff/ssa-diff/schema"
 	"github.com/ssa-diff/ssa-diff/server/kubeapiserver"
@@ -14,7 +15,7 @@ import (
 // ManagedFieldsDecoded hands out the live object's decoded managedFields for those very
 // entries only: what fieldpath.Decode gives them, and nothing for any other entries.
 func TestManagedFieldsDecoded(t *testing.T) {
-	engine := merge.New(schema.NewRegistry(), kubeapiserver.Latest())
+	engine := merge.New(schema.MustNewRegistry(kube.Newest()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()}))
 	live := decode(`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c","namespace":"n","uid":"u","resourceVersion":"1","creationTimestamp":"2026-12-01T09:00:00Z",
 	  "managedFields":[{"manager":"ci","operation":"Apply","apiVersion":"v1","time":"2026-12-01T09:00:00Z","fieldsType":"FieldsV1","fieldsV1":{"f:data":{"f:a":{}}}},
 	    {"manager":"edit","operation":"Update","apiVersion":"v1","time":"2026-12-01T10:00:00Z","fieldsType":"FieldsV1","fieldsV1":{"f:data":{"f:b":{}}}}]},

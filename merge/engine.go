@@ -122,7 +122,7 @@ func (e *Engine) newRequest(req Request) (*request, error) {
 		r.hub, _ = e.schemas.Lookup(schema.GVK{Group: ep.GVK.Group, Version: v, Kind: ep.GVK.Kind})
 		r.hubLive = req.hubLive
 	}
-	r.ignore = resetFilters(e.model.Version(), e.schemas, typ, ep.Subresource)
+	r.ignore = resetFilters(e.model.Minor(), e.schemas, typ, ep.Subresource)
 	r.updater = (&smdmerge.UpdaterBuilder{
 		Converter:    &versionConverter{e: e, kind: ep.GVK, warn: r.warn},
 		IgnoreFilter: r.ignore,

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/ssa-diff/ssa-diff/fieldpath"
+	"github.com/ssa-diff/ssa-diff/kube"
 	"github.com/ssa-diff/ssa-diff/merge"
 	"github.com/ssa-diff/ssa-diff/schema"
 	"github.com/ssa-diff/ssa-diff/server/kubeapiserver"
@@ -25,8 +26,8 @@ func decode(s string) map[string]any {
 // spec.replicas through /scale, so an apply that sets another value is refused with 409;
 // with Force it takes the field.
 func Example() {
-	reg := schema.NewRegistry()                      // every built-in kind of Kubernetes 1.37
-	engine := merge.New(reg, kubeapiserver.Latest()) // defaulting and registry rules included
+	reg := schema.MustNewRegistry(kube.Newest())                                                // every built-in kind of Kubernetes 1.37
+	engine := merge.New(reg, kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()})) // defaulting and registry rules included
 	live := decode(`{"apiVersion":"apps/v1","kind":"Deployment",
 	  "metadata":{"name":"web","namespace":"shop","uid":"6d1b7a52-0000-4000-8000-000000000001","resourceVersion":"7","generation":1,
 	    "creationTimestamp":"2026-12-01T09:00:00Z",
@@ -77,7 +78,7 @@ func Example() {
 // answer, and Summarize describes both as one Result: with its co-owner gone, the key is
 // deleted (alone, the apply would leave it to the retired manager).
 func ExampleSequence() {
-	engine := merge.New(schema.NewRegistry(), kubeapiserver.Latest())
+	engine := merge.New(schema.MustNewRegistry(kube.Newest()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()}))
 	live := decode(`{"apiVersion":"v1","kind":"ConfigMap",
 	  "metadata":{"name":"settings","namespace":"shop","uid":"6d1b7a52-0000-4000-8000-000000000002","resourceVersion":"3",
 	    "creationTimestamp":"2026-12-01T09:00:00Z",

@@ -1,6 +1,7 @@
 package merge
 
 import (
+	"github.com/ssa-diff/ssa-diff/kube"
 	"github.com/ssa-diff/ssa-diff/server"
 	"github.com/ssa-diff/ssa-diff/server/kubeapiserver"
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -26,7 +27,7 @@ var ObjFromYAML = objFromYAML
 // RefusingWith is the latest kube-apiserver model with a validation that adds errs' errors
 // to the kind's.
 func RefusingWith(errs func(obj, old map[string]any) field.ErrorList) server.Model {
-	return &refusingHooks{Model: kubeapiserver.Latest(), errs: errs}
+	return &refusingHooks{Model: kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()}), errs: errs}
 }
 
 var ServerTestNow = serverTestNow

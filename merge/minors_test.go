@@ -5,10 +5,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ssa-diff/ssa-diff/kube"
 	"github.com/ssa-diff/ssa-diff/merge"
 	"github.com/ssa-diff/ssa-diff/schema"
 	"github.com/ssa-diff/ssa-diff/server/kubeapiserver"
-	"github.com/ssa-diff/ssa-diff/server/version"
 )
 
 // A PUT whose managedFields have data after a key: structured-merge-diff v6.4 (1.37) refuses
@@ -26,7 +26,7 @@ func TestTrailingDataInSuppliedEntriesPerMinor(t *testing.T) {
 				"fieldsType": "FieldsV1", "fieldsV1": map[string]any{"f:data": map[string]any{`k:{"name":"a"}junk`: map[string]any{}}}}}},
 		"data": map[string]any{"a": "2"}}
 	for minor, warned := range map[int]bool{36: true, 37: false} {
-		e := merge.New(schema.NewRegistry(), kubeapiserver.MustNew(kubeapiserver.Config{Version: version.Minor(minor)}))
+		e := merge.New(schema.MustNewRegistry(kube.Newest()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Minor(minor)}))
 		res, err := e.Update(merge.Request{Live: live, Object: body, Manager: "editor", Now: time.Date(2026, 12, 4, 0, 0, 0, 0, time.UTC)})
 		if err != nil {
 			t.Fatal(err)
@@ -39,6 +39,25 @@ func TestTrailingDataInSuppliedEntriesPerMinor(t *testing.T) {
 		}
 		if got != warned {
 			t.Errorf("1.%d: warned %v, want %v (warnings %q)", minor, got, warned, res.Warnings)
+		}
+	}
+}
+
+// A kind the server does not serve is refused in the words of the minor predicted: with
+// --kube-version 1.34, a FlowSchema at flowcontrol.apiserver.k8s.io/v1beta3 is "not served
+// by kube-apiserver 1.34.4", not by the newest release (rules.md version.not-served).
+func TestNotServedNamesTheMinorPredicted(t *testing.T) {
+	fs := map[string]any{"apiVersion": "flowcontrol.apiserver.k8s.io/v1beta3", "kind": "FlowSchema",
+		"metadata": map[string]any{"name": "f"}, "spec": map[string]any{"priorityLevelConfiguration": map[string]any{"name": "global-default"}}}
+	for _, m := range kube.Minors() {
+		e := merge.New(schema.MustNewRegistry(m), kubeapiserver.MustNew(kubeapiserver.Config{Minor: m}))
+		res, err := e.Apply(merge.Request{Object: fs, Manager: "m", Now: time.Date(2026, 12, 4, 0, 0, 0, 0, time.UTC)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := "kube-apiserver " + m.Release() + " does not serve FlowSchema flowcontrol.apiserver.k8s.io/v1beta3; it serves it at flowcontrol.apiserver.k8s.io/v1"
+		if res.Action != merge.ActionRejected || len(res.Warnings) == 0 || res.Warnings[0] != want {
+			t.Errorf("%s: %s, warnings %q; want %q", m, res.Action, res.Warnings, want)
 		}
 	}
 }

@@ -1,9 +1,9 @@
 package merge
 
 import (
+	"github.com/ssa-diff/ssa-diff/kube"
 	"github.com/ssa-diff/ssa-diff/schema"
 	"github.com/ssa-diff/ssa-diff/server"
-	"github.com/ssa-diff/ssa-diff/server/version"
 	smdpath "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 )
 
@@ -11,7 +11,7 @@ import (
 // server of minor v: the request's version gets the endpoint's table, and every served
 // version of the kind too where the server gives them the same (server.ResetAtEveryVersion;
 // of a custom resource, every version with a status subresource).
-func resetFilters(v version.Version, reg *schema.Registry, t *schema.Type, subresource string) map[smdpath.APIVersion]smdpath.Filter {
+func resetFilters(v kube.Minor, reg *schema.Registry, t *schema.Type, subresource string) map[smdpath.APIVersion]smdpath.Filter {
 	paths := server.ResetFields(v, t, subresource)
 	if len(paths) == 0 {
 		return nil

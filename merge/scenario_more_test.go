@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ssa-diff/ssa-diff/kube"
 	"github.com/ssa-diff/ssa-diff/schema"
 	"github.com/ssa-diff/ssa-diff/server/kubeapiserver"
 )
@@ -124,7 +125,7 @@ var moreScenarios = []scenario{
 }
 
 func TestMoreScenarios(t *testing.T) {
-	e := New(schema.NewRegistry(), kubeapiserver.Latest())
+	e := New(schema.MustNewRegistry(kube.Newest()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()}))
 	for _, sc := range moreScenarios {
 		t.Run(sc.name, func(t *testing.T) { runScenario(t, e, sc) })
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ssa-diff/ssa-diff/kube"
 	"github.com/ssa-diff/ssa-diff/schema"
 	"github.com/ssa-diff/ssa-diff/server/kubeapiserver"
 	"sigs.k8s.io/yaml"
@@ -250,7 +251,7 @@ var scenarios = []scenario{
 }
 
 func TestScenarios(t *testing.T) {
-	e := New(schema.NewRegistry(), kubeapiserver.Latest())
+	e := New(schema.MustNewRegistry(kube.Newest()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()}))
 	for _, sc := range scenarios {
 		t.Run(sc.name, func(t *testing.T) { runScenario(t, e, sc) })
 	}
@@ -258,7 +259,7 @@ func TestScenarios(t *testing.T) {
 
 // BenchmarkScenarios replays every scenario: the cost of the chain on small objects.
 func BenchmarkScenarios(b *testing.B) {
-	e := New(schema.NewRegistry(), kubeapiserver.Latest())
+	e := New(schema.MustNewRegistry(kube.Newest()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()}))
 	t := &testing.T{}
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {

@@ -6,7 +6,6 @@ import (
 
 	"github.com/ssa-diff/ssa-diff/fieldpath"
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
-	"github.com/ssa-diff/ssa-diff/server/version"
 )
 
 // Update predicts a write that is not an apply: PUT, or any non-apply PATCH once the patch
@@ -146,10 +145,10 @@ func (r *request) decodeLiveOrNew(live, next map[string]any, subresource bool) (
 		if err == nil && len(m.Fields) > 0 {
 			return m, liveEntries
 		}
-		if err != nil && strings.Contains(err.Error(), "unexpected trailing data") && r.e.model.Version().Before(version.Minor(37)) {
+		if err != nil && strings.Contains(err.Error(), "unexpected trailing data") && r.e.model.Minor().Before(37) {
 			// structured-merge-diff v6.4 (1.37) refuses data after a field set or a path
 			// element; the v6.3 of 1.34-1.36 read past it, and would take these entries.
-			r.warn(fmt.Sprintf("the managedFields sent have data after a field set or key: Kubernetes %s reads past it and takes them, which is not predicted (the live entries are kept, as 1.37 does)", r.e.model.Version()))
+			r.warn(fmt.Sprintf("the managedFields sent have data after a field set or key: Kubernetes %s reads past it and takes them, which is not predicted (the live entries are kept, as 1.37 does)", r.e.model.Minor()))
 		}
 	}
 	return fromLive(), liveEntries

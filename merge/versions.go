@@ -7,7 +7,6 @@ import (
 
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 	"github.com/ssa-diff/ssa-diff/schema"
-	"github.com/ssa-diff/ssa-diff/schema/builtin"
 )
 
 // An object is stored once and served at every version of its group the server enables
@@ -128,7 +127,7 @@ func (e *Engine) admitVersion(req Request, c Client) (Request, *Result, error) {
 	}
 	if e.schemas.Serving(at) == schema.NotServed {
 		return req, nil, fmt.Errorf("%w: the live object is %s, a version kube-apiserver %s does not serve: no server returns it; read it again at %s",
-			ErrNotPredictable, at.APIVersion(), e.schemas.Version(), gvk.APIVersion())
+			ErrNotPredictable, at.APIVersion(), e.schemas.Minor(), gvk.APIVersion())
 	}
 	req.Live = unstructured.AsDecoded(req.Live)
 	conv, exact, err := e.convertObject(req.Live, gvk)
@@ -318,7 +317,7 @@ func (e *Engine) whyNotServed(gvk schema.GVK) string {
 		}
 		return msg
 	case found || len(known) > 0:
-		msg := fmt.Sprintf("kube-apiserver %s does not serve %s %s", builtin.KubernetesVersion, gvk.Kind, gvk.APIVersion())
+		msg := fmt.Sprintf("kube-apiserver %s does not serve %s %s", e.schemas.Minor().Release(), gvk.Kind, gvk.APIVersion())
 		if len(served) > 0 {
 			msg += "; it serves it at " + strings.Join(served, ", ")
 		}

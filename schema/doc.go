@@ -20,7 +20,7 @@
 // # Where types come from
 //
 // A Registry starts with every built-in kind of one Kubernetes minor
-// (NewRegistryFor; NewRegistry is the newest, Version tells), embedded as Go
+// (NewRegistry of a kube.Minor; Registry.Minor tells), embedded as Go
 // values (package builtin, generated from each release's apply configurations
 // and held to its kube-apiserver's own types; only the minor asked for is
 // materialized, well under a millisecond, no parsing). A field a minor does

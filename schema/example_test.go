@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"log"
 
+	"github.com/ssa-diff/ssa-diff/kube"
 	"github.com/ssa-diff/ssa-diff/schema"
 	smdpath "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 )
@@ -12,7 +13,7 @@ import (
 // SMD type tells which fields an apply owns, and Default applies the
 // CRD's structural defaults as the API server does.
 func Example() {
-	r := schema.NewRegistry()
+	r := schema.MustNewRegistry(kube.Newest())
 	err := r.AddCRD("crds.yaml", []byte(`
 apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition

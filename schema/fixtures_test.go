@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
+	"github.com/ssa-diff/ssa-diff/kube"
 
 	smdpath "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 	"sigs.k8s.io/structured-merge-diff/v6/merge"
@@ -20,7 +21,7 @@ import (
 // registryFor returns a registry with the case's CRDs.
 func registryFor(t *testing.T, c fixtureCase) *Registry {
 	t.Helper()
-	r := NewRegistry()
+	r := MustNewRegistry(kube.Newest())
 	if c.crds != nil {
 		if err := r.AddCRD(c.name+"/crds.yaml", c.crds); err != nil {
 			t.Fatalf("%s: %v", c.name, err)

@@ -6,36 +6,36 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ssa-diff/ssa-diff/kube"
 	"github.com/ssa-diff/ssa-diff/schema/builtin"
-	"github.com/ssa-diff/ssa-diff/server/version"
 )
 
 func minorRegistry(t *testing.T, minor int) *Registry {
 	t.Helper()
-	r, err := NewRegistryFor(version.Minor(minor))
+	r, err := NewRegistry(kube.Minor(minor))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Version() != version.Minor(minor) {
-		t.Fatalf("NewRegistryFor(1.%d).Version() = %s", minor, r.Version())
+	if r.Minor() != kube.Minor(minor) {
+		t.Fatalf("NewRegistry(1.%d).Minor() = %s", minor, r.Minor())
 	}
 	return r
 }
 
-// TestNewRegistryFor: one registry per embedded release; NewRegistry is the newest; a
-// minor without a release is an error.
-func TestNewRegistryFor(t *testing.T) {
-	if got := NewRegistry().Version(); got != version.Latest() || got != builtin.Latest().Version() {
-		t.Errorf("NewRegistry().Version() = %s, want %s", got, version.Latest())
+// TestNewRegistry: one registry per embedded release, of every minor of kube.Minors; a
+// minor without a release (the zero Minor among them) is an error.
+func TestNewRegistry(t *testing.T) {
+	for _, m := range kube.Minors() {
+		minorRegistry(t, int(m))
 	}
-	if r, err := NewRegistryFor(version.Version{}); err != nil || r.Version() != builtin.Latest().Version() {
-		t.Errorf("NewRegistryFor(zero) = %v, %v", r, err)
+	if r, err := NewRegistry(0); err == nil {
+		t.Errorf("NewRegistry(the zero Minor) = %v: no minor has no schemas", r.Minor())
 	}
-	if _, err := NewRegistryFor(version.Minor(33)); err == nil || !strings.Contains(err.Error(), "no embedded schema of Kubernetes 1.33") {
-		t.Errorf("NewRegistryFor(1.33): %v", err)
+	if _, err := NewRegistry(kube.Oldest() - 1); err == nil || !strings.Contains(err.Error(), "no embedded schema of Kubernetes "+(kube.Oldest()-1).String()) {
+		t.Errorf("NewRegistry(%s): %v", kube.Oldest()-1, err)
 	}
 	for _, rel := range builtin.Releases() {
-		r := minorRegistry(t, rel.Version().MinorNumber())
+		r := minorRegistry(t, int(rel.Minor()))
 		if len(r.GVKs()) != len(rel.Kinds()) {
 			t.Errorf("%s: %d types for %d kinds", rel.Kubernetes(), len(r.GVKs()), len(rel.Kinds()))
 		}
@@ -50,13 +50,13 @@ func TestNewRegistryFor(t *testing.T) {
 // built-in group is served exactly when one of its resources is.
 func TestServedMatchesRelease(t *testing.T) {
 	for _, rel := range builtin.Releases() {
-		m := rel.Version().MinorNumber()
-		text, err := os.ReadFile(filepath.Join("testdata", "served", rel.Version().String()+".txt"))
+		m := int(rel.Minor())
+		text, err := os.ReadFile(filepath.Join("testdata", "served", rel.Minor().String()+".txt"))
 		if err != nil {
 			t.Fatal(err)
 		}
 		if !strings.Contains(string(text), "kube-apiserver "+rel.Kubernetes()+" ") {
-			t.Errorf("served facts of %s are not of release %s", rel.Version(), rel.Kubernetes())
+			t.Errorf("served facts of %s are not of release %s", rel.Minor(), rel.Kubernetes())
 		}
 		type facts struct{ status, scale bool }
 		served := map[[3]string]facts{} // group, version, resource

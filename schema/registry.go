@@ -5,9 +5,9 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/ssa-diff/ssa-diff/kube"
 	"github.com/ssa-diff/ssa-diff/schema/builtin"
 	"github.com/ssa-diff/ssa-diff/schema/crdschema"
-	"github.com/ssa-diff/ssa-diff/server/version"
 	smdschema "sigs.k8s.io/structured-merge-diff/v6/schema"
 	"sigs.k8s.io/structured-merge-diff/v6/typed"
 )
@@ -132,7 +132,7 @@ var builtinScale = ScaleSubresource{SpecReplicasPath: ".spec.replicas", StatusRe
 // concurrent mutation; once loaded, Lookup, Resolve and Versions are safe
 // for concurrent use (SMD's schema lookups are).
 type Registry struct {
-	version       version.Version
+	version       kube.Minor
 	builtin       *smdschema.Schema
 	builtinGroups map[string]bool
 	// servedGroups are the built-in groups served at some version.
@@ -142,33 +142,36 @@ type Registry struct {
 	types     map[GVK]*Type
 }
 
-// NewRegistry returns a registry with every built-in kind of the newest embedded
-// Kubernetes release (builtin.KubernetesVersion, version.Latest()), including
-// CustomResourceDefinition and APIService, in every version.
-func NewRegistry() *Registry {
-	return newRegistry(builtin.Latest())
-}
-
-// NewRegistryFor returns a registry with every built-in kind of the Kubernetes minor v
-// (the zero Version: the newest), in every version its release has: the schemas, kinds and
-// served versions of kube-apiserver of that minor. It fails for a minor ssa-diff embeds no
-// release of.
-func NewRegistryFor(v version.Version) (*Registry, error) {
+// NewRegistry returns a registry with every built-in kind of the Kubernetes minor v
+// (CustomResourceDefinition and APIService among them), in every version its release has:
+// the schemas, kinds and served versions of kube-apiserver of that minor. It fails for a
+// minor ssa-diff embeds no release of (every minor of kube.Minors has one).
+func NewRegistry(v kube.Minor) (*Registry, error) {
 	rel, ok := builtin.For(v)
 	if !ok {
 		var have []string
 		for _, r := range builtin.Releases() {
-			have = append(have, r.Version().String())
+			have = append(have, r.Minor().String())
 		}
 		return nil, fmt.Errorf("no embedded schema of Kubernetes %s (embedded: %s)", v, strings.Join(have, ", "))
 	}
 	return newRegistry(rel), nil
 }
 
+// MustNewRegistry is NewRegistry for a minor known to be embedded (one of kube.Minors()):
+// it panics where NewRegistry fails.
+func MustNewRegistry(v kube.Minor) *Registry {
+	r, err := NewRegistry(v)
+	if err != nil {
+		panic(err)
+	}
+	return r
+}
+
 func newRegistry(rel builtin.Release) *Registry {
 	s := rel.NewSchema()
 	kinds := rel.Kinds()
-	r := &Registry{version: rel.Version(), builtin: s, builtinGroups: map[string]bool{}, servedGroups: map[string]bool{}, crdGroups: map[string]bool{},
+	r := &Registry{version: rel.Minor(), builtin: s, builtinGroups: map[string]bool{}, servedGroups: map[string]bool{}, crdGroups: map[string]bool{},
 		types: make(map[GVK]*Type, len(kinds))}
 	for _, k := range kinds {
 		r.builtinGroups[k.Group] = true
@@ -197,8 +200,8 @@ func newRegistry(rel builtin.Release) *Registry {
 	return r
 }
 
-// Version is the Kubernetes minor whose built-in kinds the registry holds.
-func (r *Registry) Version() version.Version { return r.version }
+// Minor is the Kubernetes minor whose built-in kinds the registry holds.
+func (r *Registry) Minor() kube.Minor { return r.version }
 
 // Lookup returns the Type of exactly this GVK.
 func (r *Registry) Lookup(gvk GVK) (*Type, bool) {

@@ -8,12 +8,14 @@ import (
 	"testing"
 
 	smdschema "sigs.k8s.io/structured-merge-diff/v6/schema"
+
+	"github.com/ssa-diff/ssa-diff/kube"
 )
 
 // TestBuiltinElementRelationships pins the element relationships of the
 // embedded schema that decide field ownership on a real cluster.
 func TestBuiltinElementRelationships(t *testing.T) {
-	r := NewRegistry()
+	r := MustNewRegistry(kube.Newest())
 	deploy := mustLookup(t, r, "apps/v1", "Deployment")
 	pod := []string{"spec", "template", "spec"}
 	container := append(slices.Clone(pod), "containers", "[]")
@@ -103,7 +105,7 @@ func TestBuiltinElementRelationships(t *testing.T) {
 // TestBuiltinFieldSets checks ownership through SMD itself: the field set
 // of a Deployment shows which parts are keyed, atomic and granular.
 func TestBuiltinFieldSets(t *testing.T) {
-	r := NewRegistry()
+	r := MustNewRegistry(kube.Newest())
 	deploy := mustLookup(t, r, "apps/v1", "Deployment")
 	obj := fromYAML(t, `
 apiVersion: apps/v1
@@ -173,7 +175,7 @@ spec:
 
 // TestBuiltinKindsIndexed checks the index against the embedded schema.
 func TestBuiltinKindsIndexed(t *testing.T) {
-	r := NewRegistry()
+	r := MustNewRegistry(kube.Newest())
 	gvks := r.GVKs()
 	if len(gvks) != 153 {
 		t.Errorf("%d built-in GVKs, want 153", len(gvks))
@@ -248,7 +250,7 @@ func TestBuiltinKindsIndexed(t *testing.T) {
 }
 
 func TestVersionsAndResolve(t *testing.T) {
-	r := NewRegistry()
+	r := MustNewRegistry(kube.Newest())
 	got := r.Versions("autoscaling", "HorizontalPodAutoscaler")
 	want := []GVK{{"autoscaling", "v2", "HorizontalPodAutoscaler"}, {"autoscaling", "v1", "HorizontalPodAutoscaler"}}
 	if !reflect.DeepEqual(got, want) {
@@ -320,7 +322,7 @@ func TestGVK(t *testing.T) {
 // TestConcurrentLookup runs lookups and conversions in parallel (run with
 // -race).
 func TestConcurrentLookup(t *testing.T) {
-	r := NewRegistry()
+	r := MustNewRegistry(kube.Newest())
 	if err := r.AddCRD("crds.yaml", readTestdata(t, "crds/postgresclusters.yaml")); err != nil {
 		t.Fatal(err)
 	}
@@ -344,7 +346,7 @@ func TestConcurrentLookup(t *testing.T) {
 func BenchmarkNewRegistry(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
-		NewRegistry()
+		MustNewRegistry(kube.Newest())
 	}
 }
 
@@ -355,7 +357,7 @@ func BenchmarkFirstConversion(b *testing.B) {
 		"spec": map[string]any{"template": map[string]any{"spec": map[string]any{"containers": []any{map[string]any{"name": "a", "image": "b"}}}}}}
 	b.ReportAllocs()
 	for b.Loop() {
-		r := NewRegistry()
+		r := MustNewRegistry(kube.Newest())
 		typ, _ := r.Lookup(GVK{"apps", "v1", "Deployment"})
 		if _, err := typ.Parseable.FromUnstructured(obj); err != nil {
 			b.Fatal(err)

@@ -1,18 +1,22 @@
 package server
 
 import (
+	"github.com/ssa-diff/ssa-diff/kube"
 	"github.com/ssa-diff/ssa-diff/schema"
-	"github.com/ssa-diff/ssa-diff/server/version"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
 // FieldManagementOnly is a Model without defaulting, conversion and registry rules: the
 // object is what field management alone makes of it (as the client-go and
 // controller-runtime fakes do), reset fields aside.
-type FieldManagementOnly struct{}
+type FieldManagementOnly struct {
+	// Kubernetes is the minor whose field manager's rules (reset fields, the apply patch's
+	// messages) the model follows.
+	Kubernetes kube.Minor
+}
 
-// Version is the latest minor: the field manager's rules are its.
-func (FieldManagementOnly) Version() version.Version { return version.Latest() }
+// Minor is the minor whose field manager's rules the model follows.
+func (f FieldManagementOnly) Minor() kube.Minor { return f.Kubernetes }
 
 // Default does nothing.
 func (FieldManagementOnly) Default(*schema.Type, map[string]any) error { return nil }

@@ -1,8 +1,8 @@
 package server
 
 import (
+	"github.com/ssa-diff/ssa-diff/kube"
 	"github.com/ssa-diff/ssa-diff/schema"
-	"github.com/ssa-diff/ssa-diff/server/version"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
@@ -16,10 +16,10 @@ type Model interface {
 	Strategy
 	Admitter
 	Validator
-	// Version is the Kubernetes minor the model's server runs: the field manager's own
+	// Minor is the Kubernetes minor the model's server runs: the field manager's own
 	// rules that changed between minors (reset fields, the apply patch's messages) follow
 	// it.
-	Version() version.Version
+	Minor() kube.Minor
 }
 
 // Defaulter is the server's decoding of an object into the kind's Go type.

@@ -2,23 +2,23 @@ package server
 
 import (
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
+	"github.com/ssa-diff/ssa-diff/kube"
 	"github.com/ssa-diff/ssa-diff/schema"
-	"github.com/ssa-diff/ssa-diff/server/version"
 	smdpath "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 )
 
 // ResetFields is the reset table of an endpoint of a kube-apiserver of minor v, the registry
 // strategies' (rules.md sub.reset-fields): the fields a write through it never owns and never
 // conflicts on, at the versions ResetAtEveryVersion says.
-func ResetFields(v version.Version, t *schema.Type, subresource string) []smdpath.Path {
+func ResetFields(v kube.Minor, t *schema.Type, subresource string) []smdpath.Path {
 	p := smdpath.MakePathOrDie
 	switch {
-	case subresource == "status" && t.Source != schema.SourceBuiltin && v.Before(version.Minor(36)):
+	case subresource == "status" && t.Source != schema.SourceBuiltin && v.Before(36):
 		// Before 1.36 a custom resource's /status reset spec alone (its strategy still
 		// puts the old metadata back: RestoreResetFields).
 		return []smdpath.Path{p("spec")}
 	case subresource == "status" && t.Source == schema.SourceBuiltin && t.GVK.Group == "apiextensions.k8s.io" && t.Resource == "customresourcedefinitions" &&
-		v.Before(version.Minor(36)):
+		v.Before(36):
 		// Before 1.36 a CRD's /status reset metadata too (the strategy never put it back:
 		// what a /status write sends of metadata is stored, and owned by no one).
 		return []smdpath.Path{p("metadata"), p("spec")}
@@ -33,14 +33,14 @@ func ResetFields(v version.Version, t *schema.Type, subresource string) []smdpat
 // is compared, and conflicts, as any field — and before 1.35 its /status's too (1.35 gives
 // the /status of every version with a status subresource the union of theirs; a version
 // without one has none).
-func ResetAtEveryVersion(v version.Version, t *schema.Type, subresource string) bool {
+func ResetAtEveryVersion(v kube.Minor, t *schema.Type, subresource string) bool {
 	if t.Source == schema.SourceBuiltin {
 		return true
 	}
-	return subresource == "status" && v.AtLeast(version.Minor(35))
+	return subresource == "status" && v.AtLeast(35)
 }
 
-// resetFields is the reset table of the latest minor.
+// resetFields is the reset table of 1.36 and later (ResetFields has the earlier minors').
 func resetFields(t *schema.Type, subresource string) []smdpath.Path {
 	p := smdpath.MakePathOrDie
 	crd := t.Source != schema.SourceBuiltin

@@ -1,8 +1,8 @@
 package crdvalidation
 
 import (
+	"github.com/ssa-diff/ssa-diff/kube"
 	"github.com/ssa-diff/ssa-diff/server/kubeapiserver"
-	"github.com/ssa-diff/ssa-diff/server/version"
 	componentversion "k8s.io/component-base/version"
 )
 
@@ -10,8 +10,8 @@ import (
 // of the linked k8s.io/component-base ("1.37" for v0.37.2, which apiextensions-apiserver
 // v0.37.2 requires). ssa-diff is predicted at the same minor, so that the harness holds
 // whichever release its go.mod pins.
-func serverMinor() (version.Version, error) {
-	return version.Parse(componentversion.DefaultKubeBinaryVersion)
+func serverMinor() (kube.Minor, error) {
+	return kube.ParseMinor(componentversion.DefaultKubeBinaryVersion)
 }
 
 // model is ssa-diff's model of the linked server's minor.
@@ -20,5 +20,5 @@ func model() *kubeapiserver.Model {
 	if err != nil {
 		panic(err)
 	}
-	return kubeapiserver.MustNew(kubeapiserver.Config{Version: v})
+	return kubeapiserver.MustNew(kubeapiserver.Config{Minor: v})
 }

@@ -3,6 +3,7 @@ package crdvalidation
 import (
 	"errors"
 
+	"github.com/ssa-diff/ssa-diff/kube"
 	"github.com/ssa-diff/ssa-diff/schema"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -16,7 +17,7 @@ type Ours struct {
 
 // NewOurs loads crd as ssa-diff loads a CRD and finds the type of version.
 func NewOurs(crd map[string]any, version string) (*Ours, error) {
-	r := schema.NewRegistry()
+	r := schema.MustNewRegistry(kube.Newest())
 	if err := r.AddCRDObject("generated", runtime.DeepCopyJSON(crd)); err != nil {
 		return nil, err
 	}

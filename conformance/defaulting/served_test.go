@@ -9,6 +9,7 @@ package defaulting
 import (
 	"testing"
 
+	"github.com/ssa-diff/ssa-diff/kube"
 	"github.com/ssa-diff/ssa-diff/schema"
 	"github.com/ssa-diff/ssa-diff/schema/builtin"
 	apiextensionsapiserver "k8s.io/apiextensions-apiserver/pkg/apiserver"
@@ -38,7 +39,7 @@ func TestServedByDefaultMatchesKubeAPIServer(t *testing.T) {
 		"apiregistration.k8s.io": aggregatorapiserver.DefaultAPIResourceConfigSource(),
 	}
 	kube := controlplane.DefaultAPIResourceConfigSource()
-	reg := schema.NewRegistry()
+	reg := schema.MustNewRegistry(kube.Newest())
 	served, unserved := 0, 0
 	for _, k := range builtin.Kinds() {
 		if k.Resource == "" {

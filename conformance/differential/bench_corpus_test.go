@@ -11,6 +11,7 @@ import (
 	"github.com/ssa-diff/ssa-diff/conformance/differential/oracle"
 	"github.com/ssa-diff/ssa-diff/fieldpath"
 	"github.com/ssa-diff/ssa-diff/internal/testkit"
+	"github.com/ssa-diff/ssa-diff/kube"
 	"github.com/ssa-diff/ssa-diff/merge"
 	"github.com/ssa-diff/ssa-diff/schema"
 	"github.com/ssa-diff/ssa-diff/server/kubeapiserver"
@@ -123,7 +124,7 @@ func BenchmarkSideBySideCorpus(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	full := merge.New(schema.NewRegistry(), kubeapiserver.Latest())
+	full := merge.New(schema.MustNewRegistry(kube.Newest()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()}))
 	mreqs := make([]merge.Request, len(reqs))
 	for i, r := range reqs {
 		mreqs[i] = fm.request(r)

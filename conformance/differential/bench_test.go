@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/ssa-diff/ssa-diff/conformance/differential/oracle"
+	"github.com/ssa-diff/ssa-diff/kube"
 	"github.com/ssa-diff/ssa-diff/merge"
 	"github.com/ssa-diff/ssa-diff/schema"
 	"github.com/ssa-diff/ssa-diff/server/kubeapiserver"
@@ -54,7 +55,7 @@ func BenchmarkSideBySide(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	full := merge.New(schema.NewRegistry(), kubeapiserver.Latest())
+	full := merge.New(schema.MustNewRegistry(kube.Newest()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()}))
 	mreq := fm.request(req)
 	b.Run("kubernetes", func(b *testing.B) {
 		b.ReportAllocs()

@@ -6,7 +6,9 @@ import (
 	"github.com/ssa-diff/ssa-diff/conformance/differential/oracle"
 	"github.com/ssa-diff/ssa-diff/internal/conversion"
 	"github.com/ssa-diff/ssa-diff/internal/defaults"
+	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
+	"github.com/ssa-diff/ssa-diff/kube"
 	"github.com/ssa-diff/ssa-diff/merge"
 	"github.com/ssa-diff/ssa-diff/schema"
 	"github.com/ssa-diff/ssa-diff/server"
@@ -21,12 +23,21 @@ type Engine struct {
 
 // NewEngine builds the engine under test.
 func NewEngine() (*Engine, error) {
-	reg := schema.NewRegistry()
+	reg := schema.MustNewRegistry(oracleMinor)
 	if err := reg.AddCRD("widgets.yaml", widgetsCRD); err != nil {
 		return nil, fmt.Errorf("adding the Widget CRD: %w", err)
 	}
-	return &Engine{e: merge.New(reg, noHooks{})}, nil
+	return &Engine{e: merge.New(reg, noHooks{server.FieldManagementOnly{Kubernetes: oracleMinor}})}, nil
 }
+
+// oracleMinor is the minor of the field manager the oracle links (k8s.io/apiserver of this
+// module's go.mod), whose schemas, Go types and conversions the engine under test uses.
+const oracleMinor = kube.Minor(37)
+
+var (
+	oracleServer = serverconfig.MustFor(oracleMinor)
+	oracleTypes  = defaults.MustFor(oracleMinor)
+)
 
 // noHooks is the server without registry rules (but the reset fields, which
 // server.FieldManagementOnly restores) and without the defaulting of built-in kinds (Go
@@ -68,7 +79,7 @@ func (noHooks) EmptyObject(t *schema.Type) map[string]any {
 	if t.Source == schema.SourceBuiltin && conversion.Versions(t.GVK.Group, t.GVK.Kind) != nil {
 		// A kind the oracle serves with the server's scheme: its creater makes the Go
 		// zero value, as the server's does.
-		if obj, ok := defaults.EmptyObject(t.GVK.APIVersion(), t.GVK.Kind); ok {
+		if obj, ok := oracleTypes.EmptyObject(t.GVK.APIVersion(), t.GVK.Kind); ok {
 			return obj
 		}
 	}
@@ -79,10 +90,10 @@ func (noHooks) EmptyObject(t *schema.Type) map[string]any {
 // does before it writes (the oracle's store keeps times when only they changed).
 func (noHooks) SemanticallyEqual(t *schema.Type, a, b map[string]any) bool {
 	av, kind := t.GVK.APIVersion(), t.GVK.Kind
-	if t.Source != schema.SourceBuiltin || !defaults.Known(av, kind) {
+	if t.Source != schema.SourceBuiltin || !oracleTypes.Known(av, kind) {
 		return false
 	}
-	return defaults.Equal(av, kind, defaults.Semantic, unstructured.WithoutManagedFields(a), unstructured.WithoutManagedFields(b))
+	return oracleTypes.Equal(av, kind, defaults.Semantic, unstructured.WithoutManagedFields(a), unstructured.WithoutManagedFields(b))
 }
 
 // Validate refuses nothing: the oracle runs no validation.
@@ -99,7 +110,7 @@ func (noHooks) Hub(t *schema.Type) string {
 }
 
 func (noHooks) Convert(obj map[string]any, apiVersion string) (map[string]any, error) {
-	return conversion.Convert(obj, apiVersion)
+	return conversion.Convert(oracleServer, obj, apiVersion)
 }
 
 func (noHooks) DecodeBody(obj map[string]any) error { return conversion.DecodeBody(obj) }

@@ -15,6 +15,7 @@ import (
 	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	ours "github.com/ssa-diff/ssa-diff/internal/validation"
 	"github.com/ssa-diff/ssa-diff/internal/validation/registry"
+	"github.com/ssa-diff/ssa-diff/kube"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -49,7 +50,7 @@ func ourAnswer(w *Write) (*Answer, bool, error) {
 	if w.Status {
 		sub = "status"
 	}
-	res, err := ours.Validate(serverconfig.Latest(), w.GVK.GroupVersion().String(), w.GVK.Kind, sub, w.Prepared, w.StoredOld)
+	res, err := ours.Validate(serverconfig.MustFor(kube.Newest()), w.GVK.GroupVersion().String(), w.GVK.Kind, sub, w.Prepared, w.StoredOld)
 	var p registry.ServerPanic
 	if errors.As(err, &p) {
 		// Where the server's validation panics, ours says so.

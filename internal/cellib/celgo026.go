@@ -15,7 +15,7 @@ import (
 	"github.com/google/cel-go/common/types/ref"
 	"github.com/google/cel-go/interpreter"
 	"github.com/google/cel-go/parser"
-	"github.com/ssa-diff/ssa-diff/server/version"
+	"github.com/ssa-diff/ssa-diff/kube"
 )
 
 // kube-apiserver 1.34 to 1.36 link cel-go v0.26.0; 1.37 and ssa-diff link v0.29.2. What
@@ -30,8 +30,8 @@ import (
 //     the parse reports;
 //   - a leading-dot identifier (.x) resolves as x does, to a comprehension's variable of that
 //     name when one is in scope (v0.29.2 resolves it past them, to the global).
-func Compile(env *cel.Env, server version.Version, expr string) (*cel.Ast, *cel.Issues) {
-	if !celGo026(server.MinorNumber()) {
+func Compile(env *cel.Env, server kube.Minor, expr string) (*cel.Ast, *cel.Issues) {
+	if !celGo026(int(server)) {
 		return env.Compile(expr)
 	}
 	if strings.ContainsRune(expr, '`') {

@@ -9,18 +9,17 @@ import (
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
 	"github.com/google/cel-go/common/types/traits"
-	"github.com/ssa-diff/ssa-diff/server/version"
+	"github.com/ssa-diff/ssa-diff/kube"
 	apiservercel "k8s.io/apiserver/pkg/cel"
 )
 
 // Estimator charges the Kubernetes functions as the server does: EstimateCallCost when a
 // rule is compiled (from the sizes the schema allows), CallCost while it runs (from the
 // actual arguments). Sizes of values it does not know come from Sizes (the schema's bounds),
-// when set. Server is the kube-apiserver minor whose charges they are (the zero Version:
-// the latest).
+// when set. Server is the kube-apiserver minor whose charges they are.
 type Estimator struct {
 	Sizes  checker.CostEstimator
-	Server version.Version
+	Server kube.Minor
 }
 
 const (
@@ -45,7 +44,7 @@ func selectorCost(length checker.SizeEstimate) checker.CostEstimate {
 
 // CallCost is the actual cost of a call (nil: cel-go's own charge).
 func (e *Estimator) CallCost(function, overloadID string, args []ref.Val, result ref.Val) *uint64 {
-	if celGo026(e.Server.MinorNumber()) {
+	if celGo026(int(e.Server)) {
 		if c := callCost026(overloadID, args); c != nil {
 			return c
 		}
@@ -148,7 +147,7 @@ func (e *Estimator) CallCost(function, overloadID string, args []ref.Val, result
 
 // EstimateCallCost is the estimated cost of a call (nil: cel-go's own estimate).
 func (e *Estimator) EstimateCallCost(function, overloadID string, target *checker.AstNode, args []checker.AstNode) *checker.CallEstimate {
-	if celGo026(e.Server.MinorNumber()) {
+	if celGo026(int(e.Server)) {
 		if c := estimateCallCost026(overloadID, target, args); c != nil {
 			return c
 		}

@@ -8,7 +8,7 @@ import (
 	"github.com/google/cel-go/checker"
 	"github.com/google/cel-go/ext"
 	"github.com/google/cel-go/interpreter"
-	"github.com/ssa-diff/ssa-diff/server/version"
+	"github.com/ssa-diff/ssa-diff/kube"
 	celconfig "k8s.io/apiserver/pkg/apis/cel"
 )
 
@@ -46,7 +46,7 @@ type versioned struct {
 // CompatibilityMinor is the minor a kube-apiserver of minor server stays compatible with, the
 // version new expressions are compiled at: one below its own (component-base
 // DefaultCompatibilityVersion: the binary version minus one).
-func CompatibilityMinor(server version.Version) int { return server.MinorNumber() - 1 }
+func CompatibilityMinor(server kube.Minor) int { return int(server) - 1 }
 
 // celGo026 reports whether the server links cel-go v0.26.0 (1.34 to 1.36; 1.37 links
 // v0.29.2, as ssa-diff does): where the two behave apart, the older behaviour is restated
@@ -100,7 +100,7 @@ func baseOptions(server int) []versioned {
 		{introduced: 33, env: []cel.EnvOption{cel.Lib(semverLib{version: 1})}},
 		{introduced: 34, env: lists3},
 		{introduced: 37, env: []cel.EnvOption{cel.Lib(listsLib{version: 1})}},
-		{introduced: 0, prog: []cel.ProgramOption{cel.CostTracking(&Estimator{Server: version.Minor(server)})}},
+		{introduced: 0, prog: []cel.ProgramOption{cel.CostTracking(&Estimator{Server: kube.Minor(server)})}},
 	}
 }
 
@@ -110,57 +110,55 @@ func baseOptions(server int) []versioned {
 func (o versioned) enabled(server int, k Kind) bool {
 	at := server
 	if k == New {
-		at = CompatibilityMinor(version.Minor(server))
+		at = CompatibilityMinor(kube.Minor(server))
 	}
 	return o.introduced <= at && (o.removed == 0 || at < o.removed)
 }
 
-// envs are the two environments of each supported minor, built on first use.
-var envs = func() map[int]func() ([2]*cel.Env, error) {
-	out := map[int]func() ([2]*cel.Env, error){}
-	for _, v := range version.Supported() {
-		minor := v.MinorNumber()
-		out[minor] = sync.OnceValues(func() ([2]*cel.Env, error) { return buildEnvs(minor) })
+// envs are the two environments of each supported minor, each built on its first use: a
+// run that validates custom resources against rules already stored builds the Stored one
+// alone (each costs about 8M instructions, most of a small run's).
+var envs = func() map[int][2]func() (*cel.Env, error) {
+	out := map[int][2]func() (*cel.Env, error){}
+	for _, v := range kube.Minors() {
+		minor := int(v)
+		var kinds [2]func() (*cel.Env, error)
+		for _, k := range []Kind{Stored, New} {
+			kinds[k] = sync.OnceValues(func() (*cel.Env, error) { return buildEnv(minor, k) })
+		}
+		out[minor] = kinds
 	}
 	return out
 }()
 
-func buildEnvs(server int) ([2]*cel.Env, error) {
-	var out [2]*cel.Env
-	for _, k := range []Kind{Stored, New} {
-		base, err := cel.NewEnv()
-		if err != nil {
-			return out, err
-		}
-		var envOpts []cel.EnvOption
-		var progOpts []cel.ProgramOption
-		for _, o := range baseOptions(server) {
-			if o.enabled(server, k) {
-				envOpts = append(envOpts, o.env...)
-				progOpts = append(progOpts, o.prog...)
-			}
-		}
-		e, err := base.Extend(cel.Lib(&bundle{env: envOpts, prog: progOpts}))
-		if err != nil {
-			return out, fmt.Errorf("building the CEL environment: %w", err)
-		}
-		out[k] = e
-	}
-	return out, nil
-}
-
-// Env returns the base environment of kind k of a kube-apiserver of minor server (built
-// once per minor, on first use).
-func Env(server version.Version, k Kind) (*cel.Env, error) {
-	build, ok := envs[server.MinorNumber()]
-	if !ok {
-		return nil, fmt.Errorf("no CEL environment for Kubernetes %s", server)
-	}
-	e, err := build()
+func buildEnv(server int, k Kind) (*cel.Env, error) {
+	base, err := cel.NewEnv()
 	if err != nil {
 		return nil, err
 	}
-	return e[k], nil
+	var envOpts []cel.EnvOption
+	var progOpts []cel.ProgramOption
+	for _, o := range baseOptions(server) {
+		if o.enabled(server, k) {
+			envOpts = append(envOpts, o.env...)
+			progOpts = append(progOpts, o.prog...)
+		}
+	}
+	e, err := base.Extend(cel.Lib(&bundle{env: envOpts, prog: progOpts}))
+	if err != nil {
+		return nil, fmt.Errorf("building the CEL environment: %w", err)
+	}
+	return e, nil
+}
+
+// Env returns the base environment of kind k of a kube-apiserver of minor server (built
+// once per minor and kind, on first use).
+func Env(server kube.Minor, k Kind) (*cel.Env, error) {
+	build, ok := envs[int(server)]
+	if !ok {
+		return nil, fmt.Errorf("no CEL environment for Kubernetes %s", server)
+	}
+	return build[k]()
 }
 
 // bundle is a set of options applied as one library, as the server groups each extension.

@@ -8,7 +8,7 @@ import (
 	"github.com/google/cel-go/cel"
 	"github.com/google/cel-go/checker"
 	"github.com/ssa-diff/ssa-diff/internal/cellib"
-	"github.com/ssa-diff/ssa-diff/server/version"
+	"github.com/ssa-diff/ssa-diff/kube"
 )
 
 // eval compiles expr in the environment of kind k of a server of the given minor, with an
@@ -17,7 +17,7 @@ import (
 // cost.
 func eval(t *testing.T, minor int, k cellib.Kind, expr string, vars map[string]any) (compileErr string, out string, cost uint64) {
 	t.Helper()
-	v := version.Minor(minor)
+	v := kube.Minor(minor)
 	base, err := cellib.Env(v, k)
 	if err != nil {
 		t.Fatal(err)
@@ -183,7 +183,7 @@ func TestCostsOfCelGo026(t *testing.T) {
 		t.Errorf("matches on 1,000 characters: 1.36 cost %d (want 2), 1.37 %d (want 102)", c36, c37)
 	}
 	estimate := func(minor int, expr string) uint64 {
-		v := version.Minor(minor)
+		v := kube.Minor(minor)
 		base, _ := cellib.Env(v, cellib.New)
 		env, _ := base.Extend(cel.Variable("s", cel.StringType))
 		ast, iss := env.Compile(expr)

@@ -8,8 +8,8 @@ import (
 	"github.com/google/cel-go/checker"
 	"github.com/google/cel-go/common/types"
 	"github.com/ssa-diff/ssa-diff/internal/cellib"
+	"github.com/ssa-diff/ssa-diff/kube"
 	"github.com/ssa-diff/ssa-diff/schema/crdschema"
-	"github.com/ssa-diff/ssa-diff/server/version"
 	apiservercel "k8s.io/apiserver/pkg/cel"
 )
 
@@ -50,14 +50,14 @@ func StoredEnv(string) cellib.Kind { return cellib.Stored }
 // Compile compiles rules written on a schema node whose values have CEL type t, as a
 // kube-apiserver of minor server compiles them; s is the node (for fieldPath). The error is
 // about the node (no CEL type); a rule that does not compile has its own error.
-func Compile(server version.Version, s *crdschema.Schema, rules []crdschema.Rule, t *apiservercel.DeclType, envFor EnvFor) ([]Compiled, error) {
+func Compile(server kube.Minor, s *crdschema.Schema, rules []crdschema.Rule, t *apiservercel.DeclType, envFor EnvFor) ([]Compiled, error) {
 	return CompileWith(server, s, rules, t, envFor, envFor)
 }
 
 // CompileWith is Compile with the environments of rules and of message expressions chosen
 // apart (as the server does when it validates a CRD: an expression the stored CRD already
 // has compiles as stored, a new one as new).
-func CompileWith(server version.Version, s *crdschema.Schema, rules []crdschema.Rule, t *apiservercel.DeclType, ruleEnv, messageEnv EnvFor) ([]Compiled, error) {
+func CompileWith(server kube.Minor, s *crdschema.Schema, rules []crdschema.Rule, t *apiservercel.DeclType, ruleEnv, messageEnv EnvFor) ([]Compiled, error) {
 	if len(rules) == 0 {
 		return nil, nil
 	}
@@ -79,7 +79,7 @@ func CompileWith(server version.Version, s *crdschema.Schema, rules []crdschema.
 // ruleEnvs are the environments of one node's rules: by kind, with oldSelf plain or
 // optional; built when first needed.
 type ruleEnvs struct {
-	server version.Version
+	server kube.Minor
 	t      *apiservercel.DeclType
 	envs   [2][2]*cel.Env
 	errs   [2][2]error
@@ -98,7 +98,7 @@ func (r *ruleEnvs) get(k cellib.Kind, optional bool) (*cel.Env, error) {
 	return r.envs[k][o], r.errs[k][o]
 }
 
-func ruleEnv(server version.Version, k cellib.Kind, t *apiservercel.DeclType, optional bool) (*cel.Env, error) {
+func ruleEnv(server kube.Minor, k cellib.Kind, t *apiservercel.DeclType, optional bool) (*cel.Env, error) {
 	base, err := cellib.Env(server, k)
 	if err != nil {
 		return nil, err
@@ -125,7 +125,7 @@ func internal(detail string) *apiservercel.Error {
 	return &apiservercel.Error{Type: apiservercel.ErrorTypeInternal, Detail: detail}
 }
 
-func compileRule(server version.Version, s *crdschema.Schema, r crdschema.Rule, envOf, messageEnvOf func(string) (*cel.Env, error), estimator *cellib.Estimator, cardinality uint64) (c Compiled) {
+func compileRule(server kube.Minor, s *crdschema.Schema, r crdschema.Rule, envOf, messageEnvOf func(string) (*cel.Env, error), estimator *cellib.Estimator, cardinality uint64) (c Compiled) {
 	if strings.TrimSpace(r.Rule) == "" {
 		return c
 	}

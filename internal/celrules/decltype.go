@@ -5,8 +5,8 @@ import (
 
 	"github.com/google/cel-go/cel"
 	"github.com/google/cel-go/common/types"
+	"github.com/ssa-diff/ssa-diff/kube"
 	"github.com/ssa-diff/ssa-diff/schema/crdschema"
-	"github.com/ssa-diff/ssa-diff/server/version"
 	apiservercel "k8s.io/apiserver/pkg/cel"
 )
 
@@ -17,8 +17,8 @@ const maxRequestSize = apiservercel.DefaultMaxRequestSizeBytes
 // isResourceRoot adds apiVersion, kind and metadata to an object. server is the
 // kube-apiserver minor: 1.37 bounds metadata.name and generateName (see
 // WithTypeAndObjectMeta), earlier ones leave them unbounded.
-func DeclType(server version.Version, s *crdschema.Schema, isResourceRoot bool) *apiservercel.DeclType {
-	return declTyper{capNames: server.AtLeast(version.Minor(37))}.of(s, isResourceRoot)
+func DeclType(server kube.Minor, s *crdschema.Schema, isResourceRoot bool) *apiservercel.DeclType {
+	return declTyper{capNames: server.AtLeast(37)}.of(s, isResourceRoot)
 }
 
 type declTyper struct{ capNames bool }

@@ -14,8 +14,8 @@ import (
 	"github.com/ssa-diff/ssa-diff/internal/cellib"
 	"github.com/ssa-diff/ssa-diff/internal/correlate"
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
+	"github.com/ssa-diff/ssa-diff/kube"
 	"github.com/ssa-diff/ssa-diff/schema/crdschema"
-	"github.com/ssa-diff/ssa-diff/server/version"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	apiservercel "k8s.io/apiserver/pkg/cel"
 )
@@ -48,17 +48,18 @@ type node struct {
 
 // New compiles the rules of schema s, the schema of a whole resource, as a kube-apiserver of
 // minor server does (nil when s has none).
-func New(server version.Version, s *crdschema.Schema) *Validator { return NewAt(server, s, true) }
+func New(server kube.Minor, s *crdschema.Schema) *Validator { return NewAt(server, s, true) }
 
 // NewAt compiles the rules of schema s, isResourceRoot when s is a resource's (the root or
 // an embedded resource); nil when s has none.
-func NewAt(server version.Version, s *crdschema.Schema, isResourceRoot bool) *Validator {
+func NewAt(server kube.Minor, s *crdschema.Schema, isResourceRoot bool) *Validator {
 	if !HasRules(s) {
 		return nil
 	}
 	meta := &metaSchemas{server: server}
+	// From 1.35 a failed rule's error shows the value rather than its Go form.
 	return &Validator{root: build(s, s, isResourceRoot, DeclType(server, s, isResourceRoot), meta), meta: meta,
-		typedValues: server.AtLeast(version.Minor(35))}
+		typedValues: server.AtLeast(35)}
 }
 
 // ValidateValue runs the rules on a value at path p (old: its old value, nil if none),

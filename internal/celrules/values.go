@@ -11,8 +11,8 @@ import (
 	"github.com/google/cel-go/common/types/ref"
 	"github.com/google/cel-go/common/types/traits"
 	"github.com/ssa-diff/ssa-diff/internal/formats"
+	"github.com/ssa-diff/ssa-diff/kube"
 	"github.com/ssa-diff/ssa-diff/schema/crdschema"
-	"github.com/ssa-diff/ssa-diff/server/version"
 	"k8s.io/apimachinery/pkg/api/equality"
 	apiservercel "k8s.io/apiserver/pkg/cel"
 )
@@ -21,7 +21,7 @@ import (
 // so that reading a value does not rebuild them; server is the kube-apiserver minor whose
 // values they are.
 type metaSchemas struct {
-	server version.Version
+	server kube.Minor
 	mu     sync.Mutex
 	m      map[*crdschema.Schema]*crdschema.Schema
 }
@@ -29,7 +29,7 @@ type metaSchemas struct {
 // rawLists: + on lists, and == on list-type set and map lists, work on the lists' raw
 // (decoded JSON) elements, as before 1.37 (k8s.io/apiserver pkg/cel/common
 // valuesunstructured.go; 1.37 works on their CEL values).
-func (c *metaSchemas) rawLists() bool { return c != nil && c.server.Before(version.Minor(37)) }
+func (c *metaSchemas) rawLists() bool { return c != nil && c.server.Before(37) }
 
 func (c *metaSchemas) of(s *crdschema.Schema) *crdschema.Schema {
 	if c == nil {

@@ -59,18 +59,13 @@ func Hub(group, kind string) string {
 }
 
 // Convert returns obj, a built-in object in its unstructured form at one of the versions
-// Versions lists, converted to apiVersion as kube-apiserver converts it: decoded into its
-// Go type, converted to the internal version, from there to apiVersion, and encoded as
+// Versions lists, converted to apiVersion as the kube-apiserver cfg describes converts it:
+// decoded into its Go type, converted to the internal version, from there to apiVersion, and encoded as
 // JSON would encode it (integers int64, other numbers float64). Converting to the object's
 // own version is the round trip the server makes when it decodes an object and encodes it
 // again at the same version. metadata.managedFields are kept as they are. obj is not
 // changed, and the result shares nothing with it.
-func Convert(obj map[string]any, apiVersion string) (map[string]any, error) {
-	return ConvertAt(serverconfig.Latest(), obj, apiVersion)
-}
-
-// ConvertAt is Convert as the server cfg describes converts.
-func ConvertAt(cfg *serverconfig.Config, obj map[string]any, apiVersion string) (map[string]any, error) {
+func Convert(cfg *serverconfig.Config, obj map[string]any, apiVersion string) (map[string]any, error) {
 	from, _ := obj["apiVersion"].(string)
 	kind, _ := obj["kind"].(string)
 	fromGroup, fromVersion := splitAPIVersion(from)

@@ -10,9 +10,9 @@ import (
 	"github.com/ssa-diff/ssa-diff/internal/crdvalidation/embedded"
 	"github.com/ssa-diff/ssa-diff/internal/crdvalidation/openapi"
 	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
+	"github.com/ssa-diff/ssa-diff/kube"
 	"github.com/ssa-diff/ssa-diff/schema"
 	"github.com/ssa-diff/ssa-diff/schema/crdschema"
-	"github.com/ssa-diff/ssa-diff/server/version"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/api/operation"
 	"k8s.io/apimachinery/pkg/api/validate/content"
@@ -49,23 +49,17 @@ type RuleValidator interface {
 
 // RuleCompiler builds the RuleValidator of a schema as a kube-apiserver of minor server
 // compiles its rules; set by the caller that links CEL.
-type RuleCompiler func(server version.Version, s *crdschema.Schema) RuleValidator
+type RuleCompiler func(server kube.Minor, s *crdschema.Schema) RuleValidator
 
-// Validator validates custom resources as a kube-apiserver does. The zero value validates
-// schemas, as the latest minor does, but no CEL rules.
+// Validator validates custom resources as a kube-apiserver does.
 type Validator struct {
-	// Server is the kube-apiserver; nil: the latest minor with its default gates.
+	// Server is the kube-apiserver, its minor and feature gates (required).
 	Server *serverconfig.Config
 	// Rules compiles the CEL rules of a schema; nil: rules are not checked.
 	Rules RuleCompiler
 }
 
-func (v Validator) server() version.Version {
-	if v.Server == nil {
-		return version.Latest()
-	}
-	return version.Minor(v.Server.Version.MinorNumber())
-}
+func (v Validator) server() kube.Minor { return v.Server.Minor }
 
 // compiledFor is what val compiles to on the server: built once per minor.
 func (v Validator) compiledFor(val *crdschema.Validation) *compiled {
@@ -74,7 +68,7 @@ func (v Validator) compiledFor(val *crdschema.Validation) *compiled {
 		minor int
 		rules bool
 	}
-	return val.Compiled(key{server.MinorNumber(), v.Rules != nil}, func(val *crdschema.Validation) any {
+	return val.Compiled(key{int(server), v.Rules != nil}, func(val *crdschema.Validation) any {
 		c := &compiled{main: openapi.New(server, val.Schema)}
 		if s := val.Schema; s != nil {
 			if st, ok := s.Properties["status"]; ok {

@@ -80,16 +80,6 @@ func (r Release) Default(apiVersion, kind string, obj map[string]any) error {
 	return nil
 }
 
-// Normalize is Latest().Normalize.
-func Normalize(apiVersion, kind string, obj map[string]any) error {
-	return Latest().Normalize(apiVersion, kind, obj)
-}
-
-// Default is Latest().Default.
-func Default(apiVersion, kind string, obj map[string]any) error {
-	return Latest().Default(apiVersion, kind, obj)
-}
-
 // defaulterPackages returns the packages whose defaulters run for a root
 // type: its own and the peers its generated defaulters call into.
 func defaulterPackages(t int) map[string]bool {

@@ -13,7 +13,7 @@ func BenchmarkDefaultDeployment(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		obj := unstructured.DeepCopy(want).(map[string]any)
-		if err := Default("apps/v1", "Deployment", obj); err != nil {
+		if err := newest().Default("apps/v1", "Deployment", obj); err != nil {
 			b.Fatal(err)
 		}
 	}

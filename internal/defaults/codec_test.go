@@ -52,7 +52,7 @@ func TestNormalize(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			got := unstructured.DeepCopy(tc.in).(map[string]any)
-			if err := Normalize(tc.apiVersion, tc.kind, got); err != nil {
+			if err := newest().Normalize(tc.apiVersion, tc.kind, got); err != nil {
 				t.Fatal(err)
 			}
 			if !reflect.DeepEqual(got, tc.want) {
@@ -65,12 +65,12 @@ func TestNormalize(t *testing.T) {
 func TestNormalizeErrors(t *testing.T) {
 	obj := map[string]any{"spec": map[string]any{"containers": []any{map[string]any{
 		"resources": map[string]any{"limits": map[string]any{"cpu": "lots"}}}}}}
-	err := Normalize("v1", "Pod", obj)
+	err := newest().Normalize("v1", "Pod", obj)
 	var pe *PathError
 	if !errors.As(err, &pe) || pe.Path != `.spec.containers[0].resources.limits["cpu"]` {
 		t.Errorf("got %v, want a PathError at the quantity", err)
 	}
-	if err := Default("example.com/v1", "Widget", map[string]any{}); !errors.Is(err, ErrUnknownKind) {
+	if err := newest().Default("example.com/v1", "Widget", map[string]any{}); !errors.Is(err, ErrUnknownKind) {
 		t.Errorf("got %v, want ErrUnknownKind", err)
 	}
 }
@@ -135,7 +135,7 @@ func TestDefaultTable(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			got := unstructured.DeepCopy(tc.in).(map[string]any)
-			if err := Default(tc.apiVersion, tc.kind, got); err != nil {
+			if err := newest().Default(tc.apiVersion, tc.kind, got); err != nil {
 				t.Fatal(err)
 			}
 			for k, want := range tc.check {

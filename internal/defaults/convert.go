@@ -107,8 +107,3 @@ func (r Release) EmptyObject(apiVersion, kind string) (map[string]any, bool) {
 	}
 	return e.value.(map[string]any), true
 }
-
-// EmptyObject is Latest().EmptyObject.
-func EmptyObject(apiVersion, kind string) (map[string]any, bool) {
-	return Latest().EmptyObject(apiVersion, kind)
-}

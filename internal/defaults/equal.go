@@ -456,13 +456,3 @@ func (e Equality) String() string {
 	}
 	return fmt.Sprintf("Equality(%d)", uint8(e))
 }
-
-// Equal is Latest().Equal.
-func Equal(apiVersion, kind string, eq Equality, a, b any, path ...string) bool {
-	return Latest().Equal(apiVersion, kind, eq, a, b, path...)
-}
-
-// HasEmptyCollection is Latest().HasEmptyCollection.
-func HasEmptyCollection(apiVersion, kind string, requested, defaulted any, path ...string) bool {
-	return Latest().HasEmptyCollection(apiVersion, kind, requested, defaulted, path...)
-}

@@ -65,10 +65,10 @@ func TestEqual(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := Equal(tc.apiVersion, tc.kind, tc.eq, tc.a, tc.b, tc.path...); got != tc.want {
+			if got := newest().Equal(tc.apiVersion, tc.kind, tc.eq, tc.a, tc.b, tc.path...); got != tc.want {
 				t.Errorf("Equal = %v, want %v", got, tc.want)
 			}
-			if got := Equal(tc.apiVersion, tc.kind, tc.eq, tc.b, tc.a, tc.path...); got != tc.want {
+			if got := newest().Equal(tc.apiVersion, tc.kind, tc.eq, tc.b, tc.a, tc.path...); got != tc.want {
 				t.Errorf("Equal with the values swapped = %v, want %v", got, tc.want)
 			}
 		})
@@ -98,7 +98,7 @@ func TestHasEmptyCollection(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := HasEmptyCollection("networking.k8s.io/v1", "NetworkPolicy", tc.requested, tc.defaults, "spec"); got != tc.want {
+			if got := newest().HasEmptyCollection("networking.k8s.io/v1", "NetworkPolicy", tc.requested, tc.defaults, "spec"); got != tc.want {
 				t.Errorf("HasEmptyCollection = %v, want %v", got, tc.want)
 			}
 		})

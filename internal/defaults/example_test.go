@@ -5,11 +5,12 @@ import (
 	"fmt"
 
 	"github.com/ssa-diff/ssa-diff/internal/defaults"
+	"github.com/ssa-diff/ssa-diff/kube"
 )
 
 // A Deployment as field management leaves it after a create: Default fills
 // in what the server stores.
-func ExampleDefault() {
+func ExampleRelease_Default() {
 	obj := map[string]any{
 		"apiVersion": "apps/v1",
 		"kind":       "Deployment",
@@ -29,7 +30,7 @@ func ExampleDefault() {
 			},
 		},
 	}
-	if err := defaults.Default("apps/v1", "Deployment", obj); err != nil {
+	if err := defaults.MustFor(kube.Newest()).Default("apps/v1", "Deployment", obj); err != nil {
 		fmt.Println(err)
 		return
 	}

@@ -22,14 +22,14 @@ func TestStoredObjectsAreFixedPoints(t *testing.T) {
 		obj := objs[name]
 		av, _ := obj["apiVersion"].(string)
 		kind, _ := obj["kind"].(string)
-		if !Known(av, kind) {
+		if !newest().Known(av, kind) {
 			continue
 		}
 		t.Run(name, func(t *testing.T) {
 			for _, step := range []struct {
 				name string
 				fn   func(string, string, map[string]any) error
-			}{{"Normalize", Normalize}, {"Default", Default}} {
+			}{{"Normalize", newest().Normalize}, {"Default", newest().Default}} {
 				got := unstructured.DeepCopy(obj).(map[string]any)
 				if err := step.fn(av, kind, got); err != nil {
 					t.Fatalf("%s: %v", step.name, err)

@@ -6,17 +6,17 @@ import (
 	"testing"
 
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
-	"github.com/ssa-diff/ssa-diff/server/version"
+	"github.com/ssa-diff/ssa-diff/kube"
 )
 
 func releaseFor(t *testing.T, minor int) Release {
 	t.Helper()
-	r, ok := For(version.Minor(minor))
+	r, ok := For(kube.Minor(minor))
 	if !ok {
 		t.Fatalf("no release of 1.%d", minor)
 	}
-	if r.Version() != version.Minor(minor) {
-		t.Fatalf("For(1.%d).Version() = %s", minor, r.Version())
+	if r.Minor() != kube.Minor(minor) {
+		t.Fatalf("For(1.%d).Minor() = %s", minor, r.Minor())
 	}
 	return r
 }
@@ -30,22 +30,21 @@ func object(t *testing.T, text string) map[string]any {
 	return unstructured.CopyAsDecoded(v)
 }
 
-// TestReleases: one table per supported minor, the newest the package's.
+// TestReleases: one table per minor of kube.Minors, of the release kube/releases.txt
+// names; none for the zero Minor.
 func TestReleases(t *testing.T) {
-	var got []string
-	for m := 34; m <= 37; m++ {
-		got = append(got, releaseFor(t, m).Kubernetes())
+	var got, want []string
+	for _, m := range kube.Minors() {
+		got = append(got, releaseFor(t, int(m)).Kubernetes())
+		want = append(want, m.Release())
 	}
-	if want := []string{"1.34.4", "1.35.4", "1.36.3", "1.37.2"}; !slices.Equal(got, want) {
-		t.Errorf("releases %v, want %v", got, want)
+	if !slices.Equal(got, want) {
+		t.Errorf("releases %v, want %v (make generate)", got, want)
 	}
-	if Latest() != releaseFor(t, 37) {
-		t.Error("Latest is not 1.37")
+	if r, ok := For(0); ok {
+		t.Errorf("For(the zero Minor) = %s", r.Kubernetes())
 	}
-	if r, ok := For(version.Version{}); !ok || r != Latest() {
-		t.Error("For(zero Version) is not Latest")
-	}
-	if _, ok := For(version.Minor(33)); ok {
+	if _, ok := For(kube.Minor(33)); ok {
 		t.Error("For(1.33) found a release")
 	}
 }
@@ -65,7 +64,7 @@ func TestKnownPerMinor(t *testing.T) {
 	} {
 		for m := 34; m <= 37; m++ {
 			if got := releaseFor(t, m).Known(tc.apiVersion, tc.kind); got != (m >= tc.since) {
-				t.Errorf("1.%d: Known(%s %s) = %v, want from 1.%d", m, tc.apiVersion, tc.kind, got, tc.since)
+				t.Errorf("1.%d: newest().Known(%s %s) = %v, want from 1.%d", m, tc.apiVersion, tc.kind, got, tc.since)
 			}
 		}
 	}
@@ -149,3 +148,6 @@ func TestGatesPerMinor(t *testing.T) {
 		}
 	}
 }
+
+// newest is the release of the newest minor, which the package's tests of one minor use.
+func newest() Release { return MustFor(kube.Newest()) }

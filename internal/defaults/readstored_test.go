@@ -46,7 +46,7 @@ func TestReadStored(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			in := decodeJSON(t, c.in)
 			before := unstructured.DeepCopyObject(in)
-			got := Latest().ReadStored(c.apiVersion, c.kind, in)
+			got := newest().ReadStored(c.apiVersion, c.kind, in)
 			if !unstructured.Equal(got, decodeJSON(t, c.want)) {
 				b, _ := json.Marshal(got)
 				t.Errorf("got %s, want %s", b, c.want)

@@ -1,6 +1,10 @@
 package defaults
 
-import "github.com/ssa-diff/ssa-diff/server/version"
+import (
+	"fmt"
+
+	"github.com/ssa-diff/ssa-diff/kube"
+)
 
 // typeKind says how a Go API type is represented in JSON.
 type typeKind uint8
@@ -80,27 +84,34 @@ type featureGates struct {
 
 // Release is the decoding and defaulting of the built-in kinds of one Kubernetes minor:
 // the Go types of its release (their encoding facts, `+default=` markers and kinds) and
-// its feature gates' defaults. The package's functions are those of Latest.
+// its feature gates' defaults. For gives the release of a minor; no function of the
+// package picks one.
 type Release struct {
 	r *release
 }
 
-// For returns the defaulting of the minor v (the zero Version: the newest); false when
-// the table has no release of it.
-func For(v version.Version) (Release, bool) {
+// For returns the defaulting of the minor v; false when the table has no release of it.
+func For(v kube.Minor) (Release, bool) {
 	for i := range generatedReleases {
-		if generatedReleases[i].minor == v.MinorNumber() {
+		if generatedReleases[i].minor == int(v) {
 			return Release{&generatedReleases[i]}, true
 		}
 	}
 	return Release{}, false
 }
 
-// Latest is the defaulting of the newest minor.
-func Latest() Release { return Release{&generatedReleases[len(generatedReleases)-1]} }
+// MustFor is For for a minor known to have its release (one of kube.Minors(), which the
+// tests hold to the table): it panics where For finds none.
+func MustFor(v kube.Minor) Release {
+	r, ok := For(v)
+	if !ok {
+		panic(fmt.Sprintf("defaults: no decoding and defaulting of Kubernetes %s is generated", v))
+	}
+	return r
+}
 
-// Version is the release's minor.
-func (r Release) Version() version.Version { return version.Minor(r.r.minor) }
+// Minor is the release's minor.
+func (r Release) Minor() kube.Minor { return kube.Minor(r.r.minor) }
 
 // Kubernetes is the release, "1.34.4".
 func (r Release) Kubernetes() string { return r.r.kubernetes }
@@ -128,9 +139,3 @@ func (r Release) TypeName(apiVersion, kind string) string {
 	}
 	return generatedTypes[i].name
 }
-
-// Known is Latest().Known.
-func Known(apiVersion, kind string) bool { return Latest().Known(apiVersion, kind) }
-
-// TypeName is Latest().TypeName.
-func TypeName(apiVersion, kind string) string { return Latest().TypeName(apiVersion, kind) }

@@ -3,7 +3,7 @@ package features
 import (
 	"fmt"
 
-	"github.com/ssa-diff/ssa-diff/server/version"
+	"github.com/ssa-diff/ssa-diff/kube"
 )
 
 // Gate is one feature gate of kube-apiserver.
@@ -34,20 +34,29 @@ type Set struct {
 	on [words]uint64
 }
 
-// Defaults is the gates of kube-apiserver at a minor with no --feature-gates flag. For a
-// minor outside the table it is the nearest release's.
-func Defaults(v version.Version) Set {
+// Defaults is the gates of kube-apiserver at a minor with no --feature-gates flag; false
+// for a minor the table does not describe (no release of it was generated: never another
+// minor's gates).
+func Defaults(v kube.Minor) (Set, bool) {
 	var s Set
-	for _, g := range defaults[release(v)] {
+	r, ok := release(v)
+	if !ok {
+		return s, false
+	}
+	for _, g := range defaults[r] {
 		s.on[g/64] |= 1 << (g % 64)
 	}
-	return s
+	return s, true
 }
 
 // Known reports whether the server of minor v has the gate at all (a gate added later, or
 // removed earlier, is unknown to it: --feature-gates would refuse it).
-func Known(v version.Version, g Gate) bool {
-	for _, k := range known[release(v)] {
+func Known(v kube.Minor, g Gate) bool {
+	r, ok := release(v)
+	if !ok {
+		return false
+	}
+	for _, k := range known[r] {
 		if k == g {
 			return true
 		}
@@ -55,10 +64,10 @@ func Known(v version.Version, g Gate) bool {
 	return false
 }
 
-// release is the index of v's release in the table.
-func release(v version.Version) int {
-	r := v.MinorNumber() - oldestMinor
-	return max(0, min(r, releaseCount-1))
+// release is the index of v's release in the table; false when the table has none.
+func release(v kube.Minor) (int, bool) {
+	r := int(v) - oldestMinor
+	return r, r >= 0 && r < releaseCount
 }
 
 // Enabled reports whether the gate is on.

@@ -3,7 +3,7 @@ package features
 import (
 	"testing"
 
-	"github.com/ssa-diff/ssa-diff/server/version"
+	"github.com/ssa-diff/ssa-diff/kube"
 )
 
 // The defaults of gates whose flips change answers, as each release's kube_features.go
@@ -23,8 +23,8 @@ func TestDefaultsPerMinor(t *testing.T) {
 		{CRDValidationRatcheting, [4]bool{true, true, true, true}},
 	} {
 		for i, want := range c.want {
-			v := version.Minor(34 + i)
-			if got := Defaults(v).Enabled(c.gate); got != want {
+			v := kube.Minor(34 + i)
+			if got := mustDefaults(t, v).Enabled(c.gate); got != want {
 				t.Errorf("%s at %s: %v, want %v", c.gate, v, got, want)
 			}
 		}
@@ -39,14 +39,42 @@ func TestSetAndLookup(t *testing.T) {
 	if _, ok := Lookup("NoSuchGate"); ok {
 		t.Error("Lookup found NoSuchGate")
 	}
-	s := Defaults(version.Minor(35))
+	s := mustDefaults(t, 35)
 	if s.Enabled(StrictIPCIDRValidation) || !s.With(StrictIPCIDRValidation, true).Enabled(StrictIPCIDRValidation) {
 		t.Error("With does not turn the gate on")
 	}
-	if Defaults(version.Minor(37)).With(StrictIPCIDRValidation, false).Enabled(StrictIPCIDRValidation) {
+	if mustDefaults(t, 37).With(StrictIPCIDRValidation, false).Enabled(StrictIPCIDRValidation) {
 		t.Error("With does not turn the gate off")
 	}
-	if !Known(version.Minor(37), MaxUnavailableStatefulSet) {
+	if !Known(kube.Minor(37), MaxUnavailableStatefulSet) {
 		t.Error("1.37 does not know MaxUnavailableStatefulSet")
+	}
+}
+
+func mustDefaults(t *testing.T, m kube.Minor) Set {
+	t.Helper()
+	s, ok := Defaults(m)
+	if !ok {
+		t.Fatalf("no feature gates of %s", m)
+	}
+	return s
+}
+
+// TestEveryMinorHasItsGates: the table describes every minor of kube.Minors (make generate
+// writes it from kube/releases.txt), and no other: a minor outside it has no gates rather
+// than another minor's.
+func TestEveryMinorHasItsGates(t *testing.T) {
+	for _, m := range kube.Minors() {
+		if _, ok := Defaults(m); !ok {
+			t.Errorf("no feature gates of %s: run make generate", m)
+		}
+	}
+	if releaseCount != len(kube.Minors()) || oldestMinor != int(kube.Oldest()) {
+		t.Errorf("the table describes %d releases from 1.%d; kube.Minors() lists %d from %s", releaseCount, oldestMinor, len(kube.Minors()), kube.Oldest())
+	}
+	for _, m := range []kube.Minor{0, kube.Oldest() - 1, kube.Newest() + 1} {
+		if _, ok := Defaults(m); ok || Known(m, StrictIPCIDRValidation) {
+			t.Errorf("%s has feature gates", m)
+		}
 	}
 }

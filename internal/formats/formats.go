@@ -11,7 +11,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/ssa-diff/ssa-diff/server/version"
+	"github.com/ssa-diff/ssa-diff/kube"
 	netutils "k8s.io/utils/net"
 )
 
@@ -75,8 +75,8 @@ type Schemas struct {
 }
 
 // SchemasOf are the format rules of a kube-apiserver of the given minor.
-func SchemasOf(server version.Version) Schemas {
-	return Schemas{shortLongNames: server.AtLeast(version.Minor(35)), byType: server.AtLeast(version.Minor(36))}
+func SchemasOf(server kube.Minor) Schemas {
+	return Schemas{shortLongNames: server.AtLeast(35), byType: server.AtLeast(36)}
 }
 
 // stringFormat reports whether name is a string format the server's schemas support.

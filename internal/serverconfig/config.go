@@ -7,15 +7,16 @@
 package serverconfig
 
 import (
+	"fmt"
+
 	"github.com/ssa-diff/ssa-diff/internal/features"
-	"github.com/ssa-diff/ssa-diff/server/version"
+	"github.com/ssa-diff/ssa-diff/kube"
 )
 
-// Config is one kube-apiserver. The zero Config is the latest minor with every gate off:
-// use For.
+// Config is one kube-apiserver. The zero Config is no server (no minor): use For.
 type Config struct {
-	// Version is the server's minor.
-	Version version.Version
+	// Minor is the server's Kubernetes minor.
+	Minor kube.Minor
 	// Gates are its feature gates.
 	Gates features.Set
 	// ServiceIPFamilies are the IP families of its service IP ranges
@@ -25,9 +26,24 @@ type Config struct {
 	ServiceIPFamilies []string
 }
 
-// For is the server of minor v with its default feature gates.
-func For(v version.Version) *Config {
-	return &Config{Version: version.Minor(v.MinorNumber()), Gates: features.Defaults(v)}
+// For is the server of minor v with its default feature gates. It fails for a minor whose
+// feature gates are not generated (internal/features).
+func For(v kube.Minor) (*Config, error) {
+	gates, ok := features.Defaults(v)
+	if !ok {
+		return nil, fmt.Errorf("the feature gates of Kubernetes %s are not generated (internal/features: make generate)", v)
+	}
+	return &Config{Minor: v, Gates: gates}, nil
+}
+
+// MustFor is For for a minor known to have its tables (one of kube.Minors(), which the
+// tests hold to them): it panics where For fails.
+func MustFor(v kube.Minor) *Config {
+	c, err := For(v)
+	if err != nil {
+		panic(err)
+	}
+	return c
 }
 
 // Enabled reports whether the server has the feature gate on.
@@ -35,7 +51,4 @@ func (c *Config) Enabled(g features.Gate) bool { return c.Gates.Enabled(g) }
 
 // AtLeast reports whether the server is Kubernetes 1.<minor> or later: the switch beside a
 // rule the named release changed.
-func (c *Config) AtLeast(minor int) bool { return c.Version.AtLeast(version.Minor(minor)) }
-
-// Latest is For the latest supported minor.
-func Latest() *Config { return For(version.Latest()) }
+func (c *Config) AtLeast(minor int) bool { return c.Minor.AtLeast(kube.Minor(minor)) }

@@ -6,13 +6,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ssa-diff/ssa-diff/kube"
 	"github.com/ssa-diff/ssa-diff/schema"
 	"k8s.io/apimachinery/pkg/util/strategicpatch"
 )
 
 func deployment(t *testing.T) strategicpatch.LookupPatchMeta {
 	t.Helper()
-	typ, ok := schema.NewRegistry().Lookup(schema.GVK{Group: "apps", Version: "v1", Kind: "Deployment"})
+	typ, ok := schema.MustNewRegistry(kube.Newest()).Lookup(schema.GVK{Group: "apps", Version: "v1", Kind: "Deployment"})
 	if !ok {
 		t.Fatal("no apps/v1 Deployment")
 	}

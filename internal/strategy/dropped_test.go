@@ -9,7 +9,7 @@ import (
 	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/testkit"
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
-	"github.com/ssa-diff/ssa-diff/server/version"
+	"github.com/ssa-diff/ssa-diff/kube"
 	"sigs.k8s.io/yaml"
 )
 
@@ -126,9 +126,9 @@ status:
 			apiVersion, kind := unstructured.Str(o, "apiVersion"), unstructured.Str(o, "kind")
 			var err error
 			if tc.status {
-				err = UpdateStatus(serverconfig.Latest(), apiVersion, kind, o, old)
+				err = UpdateStatus(serverconfig.MustFor(kube.Newest()), apiVersion, kind, o, old)
 			} else {
-				err = Update(serverconfig.Latest(), apiVersion, kind, o, old)
+				err = Update(serverconfig.MustFor(kube.Newest()), apiVersion, kind, o, old)
 			}
 			if err != nil {
 				t.Fatal(err)
@@ -142,7 +142,7 @@ status:
 	for _, build := range []func() map[string]any{slice, claim, pod} {
 		o := build()
 		apiVersion, kind := unstructured.Str(o, "apiVersion"), unstructured.Str(o, "kind")
-		if err := Create(serverconfig.Latest(), apiVersion, kind, o); err != nil {
+		if err := Create(serverconfig.MustFor(kube.Newest()), apiVersion, kind, o); err != nil {
 			t.Fatal(err)
 		}
 		for _, p := range [][]string{{"spec", "partitionTypeAttribute"}, {"spec", "devices", "*", "attributes", "*", "strings"},
@@ -181,7 +181,7 @@ status:
   - {driver: d.example.com, pool: p, device: gpu-1, shareID: s-2}
   - {driver: d.example.com, pool: p, device: gpu-2}
 `)
-	if err := UpdateStatus(serverconfig.Latest(), "resource.k8s.io/v1", "ResourceClaim", obj, old); err != nil {
+	if err := UpdateStatus(serverconfig.MustFor(kube.Newest()), "resource.k8s.io/v1", "ResourceClaim", obj, old); err != nil {
 		t.Fatal(err)
 	}
 	var got []string
@@ -198,7 +198,7 @@ status:
 // statuses, which 1.34 and 1.35 drop from every /status write (pkg/api/pod/util.go
 // dropDisabledPodStatusFields, v1.35.4 against v1.36.3:1060).
 func TestOffFeaturesPerMinor(t *testing.T) {
-	minor := func(m int) *serverconfig.Config { return serverconfig.For(version.Minor(m)) }
+	minor := func(m int) *serverconfig.Config { return serverconfig.MustFor(kube.Minor(m)) }
 	pod := func() map[string]any {
 		return yamlObject(t, `apiVersion: v1
 kind: Pod

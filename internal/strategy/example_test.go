@@ -5,6 +5,7 @@ import (
 
 	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/strategy"
+	"github.com/ssa-diff/ssa-diff/kube"
 )
 
 // A Secret created through apply: stringData is stored base64-encoded in
@@ -15,7 +16,7 @@ func ExampleCreate() {
 		"metadata":   map[string]any{"name": "smtp"},
 		"stringData": map[string]any{"password": "s3cr3t"},
 	}
-	if err := strategy.Create(serverconfig.Latest(), "v1", "Secret", obj); err != nil {
+	if err := strategy.Create(serverconfig.MustFor(kube.Newest()), "v1", "Secret", obj); err != nil {
 		fmt.Println(err)
 		return
 	}

@@ -7,7 +7,7 @@ import (
 
 	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
-	"github.com/ssa-diff/ssa-diff/server/version"
+	"github.com/ssa-diff/ssa-diff/kube"
 )
 
 // since is an answer that changes with the minor: the value at a minor is the one of the
@@ -72,9 +72,9 @@ func (c minorRuleCase) run(t *testing.T, cfg *serverconfig.Config) any {
 func runMinorRuleCases(t *testing.T, cases []minorRuleCase) {
 	t.Helper()
 	for _, c := range cases {
-		for _, v := range version.Supported() {
+		for _, v := range kube.Minors() {
 			t.Run(c.name+"/"+v.String(), func(t *testing.T) {
-				got, want := c.run(t, serverconfig.For(v)), c.want.at(v.MinorNumber())
+				got, want := c.run(t, serverconfig.MustFor(v)), c.want.at(int(v))
 				if !reflect.DeepEqual(got, want) {
 					t.Errorf("%v = %#v, want %#v", c.path, got, want)
 				}
@@ -86,9 +86,9 @@ func runMinorRuleCases(t *testing.T, cases []minorRuleCase) {
 // Only DynamicKubeletConfig, removed long before 1.34, is a dropped feature without a gate
 // in the supported releases; every other name is a gate of the table.
 func TestOffFeatureGatesKnown(t *testing.T) {
-	for _, l := range [][]offFeature{podSpecOff, podStatusOff, nodeStatusOff, pvcStatusOff, csiNodeStatusOff, sliceOff,
-		claimSpecOff, claimStatusOff, jobSpecOff, leaseOff, nodeOff, statefulSetOff, replicasStatusOff, hpaOff, csiDriverOff,
-		volumeAttachmentStatusOff, deviceClassOff} {
+	for _, l := range [][]offFeature{podSpecOff(), podStatusOff(), nodeStatusOff(), pvcStatusOff(), csiNodeStatusOff(), sliceOff(),
+		claimSpecOff(), claimStatusOff(), jobSpecOff(), leaseOff(), nodeOff(), statefulSetOff(), replicasStatusOff(), hpaOff(), csiDriverOff(),
+		volumeAttachmentStatusOff(), deviceClassOff()} {
 		for _, f := range l {
 			if !f.known && f.name != "DynamicKubeletConfig" {
 				t.Errorf("%s: no such feature gate", f.name)

@@ -1,6 +1,7 @@
 package strategy
 
 import (
+	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
@@ -13,6 +14,17 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 )
 
+// defaulting is the decoding and defaulting of the built-in kinds at cfg's minor. A Config
+// reaches the strategies from a model built for a minor with every table generated
+// (kubeapiserver.New checks): a minor without its defaulting is a bug, and panics.
+func defaulting(cfg *serverconfig.Config) defaults.Release {
+	r, ok := defaults.For(cfg.Minor)
+	if !ok {
+		panic(fmt.Sprintf("strategy: no defaulting of the built-in kinds of Kubernetes %s is generated", cfg.Minor))
+	}
+	return r
+}
+
 // Create turns the result of field management on a missing object into the
 // object kube-apiserver stores: defaulting, PrepareForCreate, and the
 // defaulting that happens again when the object is read back from storage.
@@ -24,11 +36,11 @@ func Create(cfg *serverconfig.Config, apiVersion, kind string, obj map[string]an
 	if NeedsDecoded(apiVersion, kind, true) {
 		decoded = unstructured.DeepCopy(obj).(map[string]any)
 	}
-	if err := defaults.Default(apiVersion, kind, obj); err != nil {
+	if err := defaulting(cfg).Default(apiVersion, kind, obj); err != nil {
 		return err
 	}
 	PrepareForCreate(cfg, apiVersion, kind, decoded, obj)
-	return defaults.Default(apiVersion, kind, obj)
+	return defaulting(cfg).Default(apiVersion, kind, obj)
 }
 
 // Update turns the result of field management on an existing object (obj)
@@ -40,20 +52,20 @@ func Update(cfg *serverconfig.Config, apiVersion, kind string, obj, old map[stri
 	if NeedsDecoded(apiVersion, kind, false) {
 		decoded = unstructured.DeepCopy(obj).(map[string]any)
 	}
-	if err := defaults.Default(apiVersion, kind, obj); err != nil {
+	if err := defaulting(cfg).Default(apiVersion, kind, obj); err != nil {
 		return err
 	}
 	PrepareForUpdate(cfg, apiVersion, kind, decoded, obj, old)
-	return defaults.Default(apiVersion, kind, obj)
+	return defaulting(cfg).Default(apiVersion, kind, obj)
 }
 
 // UpdateStatus is Update for a write through the /status subresource.
 func UpdateStatus(cfg *serverconfig.Config, apiVersion, kind string, obj, old map[string]any) error {
-	if err := defaults.Default(apiVersion, kind, obj); err != nil {
+	if err := defaulting(cfg).Default(apiVersion, kind, obj); err != nil {
 		return err
 	}
 	PrepareForStatusUpdate(cfg, apiVersion, kind, obj, old)
-	return defaults.Default(apiVersion, kind, obj)
+	return defaulting(cfg).Default(apiVersion, kind, obj)
 }
 
 // NeedsDecoded reports whether the registry rules of a create (create is
@@ -144,7 +156,7 @@ func PrepareForCreate(cfg *serverconfig.Config, apiVersion, kind string, decoded
 				"type": "Available", "status": "True", "reason": "Local", "message": "Local APIServices are always available"}}}
 		}
 	case "discovery.k8s.io/EndpointSlice":
-		dropDeprecatedTopology(obj, nil)
+		dropDeprecatedTopology(cfg, obj, nil)
 	}
 }
 
@@ -249,8 +261,8 @@ func pvcDataSources(spec, old map[string]any) {
 // dropDeprecatedTopology follows the EndpointSlice strategy for discovery.k8s.io/v1 writes:
 // deprecatedTopology is dropped from every endpoint (keeping, as nodeName, a hostname the
 // stored slice had there), unless an update leaves the endpoints as stored.
-func dropDeprecatedTopology(obj, old map[string]any) {
-	if old != nil && defaults.Equal("discovery.k8s.io/v1", "EndpointSlice", defaults.Semantic, obj["endpoints"], old["endpoints"], "endpoints") {
+func dropDeprecatedTopology(cfg *serverconfig.Config, obj, old map[string]any) {
+	if old != nil && defaulting(cfg).Equal("discovery.k8s.io/v1", "EndpointSlice", defaults.Semantic, obj["endpoints"], old["endpoints"], "endpoints") {
 		return
 	}
 	known := map[string]bool{}
@@ -349,7 +361,7 @@ func PrepareForUpdate(cfg *serverconfig.Config, apiVersion, kind string, decoded
 	case "/ServiceAccount":
 		cleanSecretReferences(obj)
 	case "discovery.k8s.io/EndpointSlice":
-		dropDeprecatedTopology(obj, old)
+		dropDeprecatedTopology(cfg, obj, old)
 	case "/Pod":
 		// Pod-level resources a client unaware of them left out are kept, with
 		// PodLevelResourcesFixDefaulting (1.37 on; pkg/registry/core/pod/strategy.go
@@ -369,14 +381,14 @@ func PrepareForUpdate(cfg *serverconfig.Config, apiVersion, kind string, decoded
 		}
 	case "apps/DaemonSet":
 		tg := templateGeneration(oldMeta)
-		if !defaults.Equal(apiVersion, kind, defaults.Semantic, unstructured.Nested(obj, "spec", "template"), unstructured.Nested(old, "spec", "template"), "spec", "template") {
+		if !defaulting(cfg).Equal(apiVersion, kind, defaults.Semantic, unstructured.Nested(obj, "spec", "template"), unstructured.Nested(old, "spec", "template"), "spec", "template") {
 			tg++
 		}
 		if tg > 0 {
 			setAnnotation(meta, daemonSetTemplateGeneration, strconv.FormatInt(tg, 10))
 		}
 	case "resource.k8s.io/DeviceTaintRule":
-		restampTaint(apiVersion, obj, old)
+		restampTaint(cfg, apiVersion, obj, old)
 	}
 	eq := defaults.Semantic
 	if r.ReflectEqual {
@@ -384,11 +396,11 @@ func PrepareForUpdate(cfg *serverconfig.Config, apiVersion, kind string, decoded
 	}
 	// same compares the field at p of obj and old as the strategy does.
 	same := func(p ...string) bool {
-		if !defaults.Equal(apiVersion, kind, eq, unstructured.Nested(obj, p...), unstructured.Nested(old, p...), p...) {
+		if !defaulting(cfg).Equal(apiVersion, kind, eq, unstructured.Nested(obj, p...), unstructured.Nested(old, p...), p...) {
 			return false
 		}
 		return eq != defaults.Reflect || decoded == nil ||
-			!defaults.HasEmptyCollection(apiVersion, kind, unstructured.Nested(decoded, p...), unstructured.Nested(obj, p...), p...)
+			!defaulting(cfg).HasEmptyCollection(apiVersion, kind, unstructured.Nested(decoded, p...), unstructured.Nested(obj, p...), p...)
 	}
 	changed := false
 	switch r.Generation {
@@ -403,7 +415,7 @@ func PrepareForUpdate(cfg *serverconfig.Config, apiVersion, kind string, decoded
 	case AllButMetadataGeneration:
 		// The whole object with its metadata left out, and the labels.
 		changed = !same("metadata", "labels") ||
-			!defaults.Equal(apiVersion, kind, eq, withoutMetadata(obj), withoutMetadata(old))
+			!defaulting(cfg).Equal(apiVersion, kind, eq, withoutMetadata(obj), withoutMetadata(old))
 	}
 	if changed {
 		g, _ := unstructured.Int(meta["generation"])
@@ -429,7 +441,7 @@ func withoutMetadata(obj map[string]any) map[string]any {
 // changes and its timeAdded does not, the server stamps timeAdded with the
 // time of the update. The stored time is then not the prediction's: it is
 // left out, and Assigned lists it.
-func restampTaint(apiVersion string, obj, old map[string]any) {
+func restampTaint(cfg *serverconfig.Config, apiVersion string, obj, old map[string]any) {
 	taint := unstructured.Nested(obj, "spec", "taint")
 	oldTaint := unstructured.Nested(old, "spec", "taint")
 	t, _ := taint.(map[string]any)
@@ -437,7 +449,7 @@ func restampTaint(apiVersion string, obj, old map[string]any) {
 	if t == nil || unstructured.Str(t, "effect") == unstructured.Str(o, "effect") {
 		return
 	}
-	if defaults.Equal(apiVersion, "DeviceTaintRule", defaults.Semantic, t["timeAdded"], o["timeAdded"], "spec", "taint", "timeAdded") {
+	if defaulting(cfg).Equal(apiVersion, "DeviceTaintRule", defaults.Semantic, t["timeAdded"], o["timeAdded"], "spec", "taint", "timeAdded") {
 		delete(t, "timeAdded")
 	}
 }

@@ -10,7 +10,7 @@ import (
 // release's types have, in their order (package layout). ssa-diff's types are the latest
 // release's.
 func laidOut(cfg *serverconfig.Config, res Result) Result {
-	minor := cfg.Version.MinorNumber()
+	minor := int(cfg.Minor)
 	for _, e := range res.Errors {
 		e.BadValue = layout.Value(minor, e.BadValue)
 	}

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
-	"github.com/ssa-diff/ssa-diff/server/version"
+	"github.com/ssa-diff/ssa-diff/kube"
 )
 
 // The scenario tables of this package's kinds (workloads, the groups', resource.k8s.io's)
@@ -107,24 +107,24 @@ type minorCase struct {
 // minor's server answers are recorded, the table agrees with them.
 func TestMinorCases(t *testing.T) {
 	recorded := map[int]map[string]minorAnswer{}
-	for _, v := range version.Supported() {
+	for _, v := range kube.Minors() {
 		if a, ok := loadMinorAnswers(t, v); ok {
-			recorded[v.MinorNumber()] = a
+			recorded[int(v)] = a
 		}
 	}
 	for _, c := range minorCases(t) {
 		if !strings.Contains(c.new, "kind: "+c.kind+"\n") {
 			t.Fatalf("%s case %q writes another kind", c.kind, c.name)
 		}
-		for _, v := range version.Supported() {
-			m := v.MinorNumber()
+		for _, v := range kube.Minors() {
+			m := int(v)
 			t.Run(c.kind+"/"+c.name+"/"+v.String(), func(t *testing.T) {
-				if c.recorded && m < version.Latest().MinorNumber() {
+				if c.recorded && m < int(kube.Newest()) {
 					a, ok := recorded[m]["minors/"+c.kind+"/"+c.name]
 					if !ok || a.Skip != "" {
 						t.Fatalf("no answer recorded from 1.%d", m)
 					}
-					if got, _, _ := c.validateFull(t, serverconfig.For(v)); got != a.Message {
+					if got, _, _ := c.validateFull(t, serverconfig.MustFor(v)); got != a.Message {
 						t.Errorf("got      %s\nrecorded %s", got, a.Message)
 					}
 					if w, ok := c.want[m]; ok && w != a.Message {
@@ -137,7 +137,7 @@ func TestMinorCases(t *testing.T) {
 				if c.warnings != nil {
 					wantWarnings = c.warnings.at(m)
 				}
-				got, causes, warnings := c.validateFull(t, serverconfig.For(v))
+				got, causes, warnings := c.validateFull(t, serverconfig.MustFor(v))
 				if got != want {
 					t.Errorf("got  %s\nwant %s", got, want)
 				}
@@ -163,11 +163,11 @@ func TestMinorCases(t *testing.T) {
 	}
 }
 
-func minorAnswersPath(minor version.Version) string {
+func minorAnswersPath(minor kube.Minor) string {
 	return filepath.Join("testdata", "minors", minor.String()+".json")
 }
 
-func loadMinorAnswers(t *testing.T, minor version.Version) (map[string]minorAnswer, bool) {
+func loadMinorAnswers(t *testing.T, minor kube.Minor) (map[string]minorAnswer, bool) {
 	t.Helper()
 	b, err := os.ReadFile(minorAnswersPath(minor))
 	if os.IsNotExist(err) {
@@ -197,15 +197,15 @@ var pendingOnCore = map[string]string{
 // minor's server's (rules.md valid.builtin, valid.update, valid.metadata).
 func TestScenariosAtOlderMinors(t *testing.T) {
 	cases := allScenarios(t)
-	for _, minor := range version.Supported() {
-		if minor == version.Latest() {
+	for _, minor := range kube.Minors() {
+		if minor == kube.Newest() {
 			continue
 		}
 		answers, ok := loadMinorAnswers(t, minor)
 		if !ok {
 			continue
 		}
-		cfg := serverconfig.For(minor)
+		cfg := serverconfig.MustFor(minor)
 		t.Run(minor.String(), func(t *testing.T) {
 			seen := map[string]bool{}
 			for _, s := range cases {
@@ -259,7 +259,7 @@ func TestScenariosAgainstMinorOracle(t *testing.T) {
 	if code != 200 {
 		t.Fatalf("/version: %d", code)
 	}
-	minor, err := version.Parse(fmt.Sprint(v["gitVersion"]))
+	minor, err := kube.ParseMinor(fmt.Sprint(v["gitVersion"]))
 	if err != nil || !minor.IsSupported() {
 		t.Fatalf("/version %v: %v", v["gitVersion"], err)
 	}

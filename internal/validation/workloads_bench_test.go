@@ -6,6 +6,7 @@ import (
 	"github.com/ssa-diff/ssa-diff/internal/defaults"
 	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/validation"
+	"github.com/ssa-diff/ssa-diff/kube"
 )
 
 // benchmarkWrite measures the validation of a create of doc and of an update of it over
@@ -13,11 +14,11 @@ import (
 func benchmarkWrite(b *testing.B, doc string) {
 	obj := object(b, doc)
 	av, kind := obj["apiVersion"].(string), obj["kind"].(string)
-	if err := defaults.Default(av, kind, obj); err != nil {
+	if err := defaults.MustFor(kube.Newest()).Default(av, kind, obj); err != nil {
 		b.Fatal(err)
 	}
 	old := object(b, doc)
-	if err := defaults.Default(av, kind, old); err != nil {
+	if err := defaults.MustFor(kube.Newest()).Default(av, kind, old); err != nil {
 		b.Fatal(err)
 	}
 	for _, c := range []struct {
@@ -27,7 +28,7 @@ func benchmarkWrite(b *testing.B, doc string) {
 		b.Run(c.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				res, err := validation.Validate(serverconfig.Latest(), av, kind, "", obj, c.old)
+				res, err := validation.Validate(serverconfig.MustFor(kube.Newest()), av, kind, "", obj, c.old)
 				if err != nil || !res.Known || len(res.Errors) != 0 {
 					b.Fatalf("%v %v %v", err, res.Known, res.Errors)
 				}

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ssa-diff/ssa-diff/kube"
 	"github.com/ssa-diff/ssa-diff/schema"
-	"github.com/ssa-diff/ssa-diff/server/version"
 
 	"github.com/ssa-diff/ssa-diff/conformance"
 	"github.com/ssa-diff/ssa-diff/internal/testkit"
@@ -346,12 +346,12 @@ func TestAPIVersions(t *testing.T) {
 			if len(got) != 1 || got[0].Severity != SeverityWarning || len(all) != 1 {
 				t.Fatalf("%s: got %s", tc.name, dump(got))
 			}
-			mustContain(t, "message", got[0].Message, tc.av, "since Kubernetes "+tc.since, KubernetesVersion)
+			mustContain(t, "message", got[0].Message, tc.av, "since Kubernetes "+tc.since, "a server has no such resource")
 			mustContain(t, "fix", got[0].Fix, tc.to)
 		}
 	})
 	t.Run("removed, named for the minor predicted", func(t *testing.T) {
-		reg, err := schema.NewRegistryFor(version.Minor(35))
+		reg, err := schema.NewRegistry(kube.Minor(35))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -408,7 +408,7 @@ func TestAPIVersions(t *testing.T) {
 			"spec": map[string]any{"maxReplicas": 30, "targetCPUUtilizationPercentage": 65,
 				"scaleTargetRef": map[string]any{"apiVersion": "apps/v1", "kind": "Deployment", "name": "checkout"}}}
 		// The server's conversion is the engine's (rules.md version.conversion): nothing to warn about.
-		for _, opts := range []Options{{}, {Schemas: schema.NewRegistry()}} {
+		for _, opts := range []Options{{}, {Schemas: schema.MustNewRegistry(kube.Newest())}} {
 			if got := only(Analyze(Input{Live: live, Manifest: manifest, Manager: "legacy-chart"}, opts), IDAPIVersionMismatch); len(got) != 0 {
 				t.Fatalf("got %s", dump(got))
 			}
@@ -427,7 +427,7 @@ func TestAPIVersionMismatch(t *testing.T) {
 		return map[string]any{"apiVersion": apiVersion, "kind": kind,
 			"metadata": map[string]any{"name": "x", "namespace": "ns", "managedFields": entries}}
 	}
-	reg := schema.NewRegistry()
+	reg := schema.MustNewRegistry(kube.Newest())
 	if err := reg.AddCRD("crd.yaml", []byte(`apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
 metadata: {name: widgets.example.com}
@@ -462,7 +462,7 @@ spec:
 		mustContain(t, "fix", got[0].Fix, "example.com/v1")
 	})
 	t.Run("strategy None", func(t *testing.T) {
-		none := schema.NewRegistry()
+		none := schema.MustNewRegistry(kube.Newest())
 		crd := `apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
 metadata: {name: gadgets.example.com}

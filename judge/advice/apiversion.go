@@ -8,21 +8,15 @@ import (
 
 	"github.com/ssa-diff/ssa-diff/internal/conversion"
 	"github.com/ssa-diff/ssa-diff/schema"
-	"github.com/ssa-diff/ssa-diff/schema/builtin"
 )
 
-// KubernetesVersion is the release whose API the advice about apiVersions refers to when
-// no schemas are given (Options.Schemas): the latest embedded release. With schemas, the
-// advice names their minor (schema.Registry.Version).
-const KubernetesVersion = builtin.KubernetesVersion
-
-// kubernetes is the release the advice names: the minor of the schemas given, else
-// KubernetesVersion.
-func (a *analysis) kubernetes() string {
+// minor is the Kubernetes minor the advice about apiVersions refers to, " 1.37" (with its
+// leading space): the minor of the schemas given; without schemas none is named ("").
+func (a *analysis) minor() string {
 	if a.opts.Schemas != nil {
-		return a.opts.Schemas.Version().String()
+		return " " + a.opts.Schemas.Minor().String()
 	}
-	return KubernetesVersion
+	return ""
 }
 
 // Retirement says when a built-in apiVersion of a kind stopped being served, or was
@@ -41,8 +35,8 @@ type Retirement struct {
 	Note string
 }
 
-// Retirements is the table of built-in apiVersions that Kubernetes stopped serving up to
-// KubernetesVersion, and of those deprecated but still served. Beta and alpha versions
+// Retirements is the table of built-in apiVersions that Kubernetes stopped serving up to the
+// newest minor predicted, and of those deprecated but still served. Beta and alpha versions
 // superseded by a stable one and not listed here are found from the schemas (see Analyze).
 func Retirements() []Retirement {
 	return []Retirement{
@@ -124,7 +118,7 @@ func (a *analysis) apiVersions() {
 	}
 	av := gvk.APIVersion()
 	if r, ok := RetirementOf(gvk); ok {
-		ad := retirementAdvice(gvk, r, a.kubernetes())
+		ad := retirementAdvice(gvk, r, a.minor())
 		if a.res != nil && a.res.Rejection != nil && a.res.Rejection.Code == 405 {
 			// A kind the server only reads: no write reaches the deprecation warning.
 			ad.Message = strings.Replace(ad.Message, deprecationWarned, onlyRead, 1)
@@ -141,7 +135,7 @@ func (a *analysis) apiVersions() {
 	a.mismatch(gvk)
 }
 
-func retirementAdvice(gvk schema.GVK, r Retirement, kubernetes string) Advice {
+func retirementAdvice(gvk schema.GVK, r Retirement, minor string) Advice {
 	av := gvk.APIVersion()
 	var fix string
 	switch {
@@ -160,7 +154,7 @@ func retirementAdvice(gvk schema.GVK, r Retirement, kubernetes string) Advice {
 		return Advice{ID: IDAPIVersionDeprecated, Severity: SeverityInfo, Message: msg + deprecationWarned, Fix: fix}
 	}
 	return Advice{ID: IDAPIVersionRemoved, Severity: SeverityWarning,
-		Message: fmt.Sprintf("%s %s is not served since Kubernetes %s: a %s server has no such resource, and the apply fails with no matches for kind %q in version %q", gvk.Kind, av, r.Removed, kubernetes, gvk.Kind, av),
+		Message: fmt.Sprintf("%s %s is not served since Kubernetes %s: a%s server has no such resource, and the apply fails with no matches for kind %q in version %q", gvk.Kind, av, r.Removed, minor, gvk.Kind, av),
 		Fix:     fix}
 }
 
@@ -235,7 +229,7 @@ func (a *analysis) mismatch(gvk schema.GVK) {
 		managers = append(managers, dropped[v]...)
 	}
 	if len(drops) > 0 {
-		d := fmt.Sprintf("managedFields entries of %s are at versions kube-apiserver %s no longer serves: the server drops them at this write, and their managers own nothing any more", strings.Join(drops, ", "), a.kubernetes())
+		d := fmt.Sprintf("managedFields entries of %s are at versions kube-apiserver%s no longer serves: the server drops them at this write, and their managers own nothing any more", strings.Join(drops, ", "), a.minor())
 		if msg == "" {
 			msg = d
 		} else {

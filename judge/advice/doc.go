@@ -91,8 +91,8 @@
 // Fix: write the manifest at the managers' version.
 //
 // apiversion-removed (warning) and apiversion-deprecated (info): the manifest's apiVersion
-// is no longer served by, or deprecated in, the embedded Kubernetes release
-// ([KubernetesVersion]); [Retirements] is the table, and with schemas any alpha or beta
+// is no longer served by, or deprecated in, the Kubernetes minor of the schemas given
+// (Options.Schemas); [Retirements] is the table, and with schemas any alpha or beta
 // version of a built-in kind that has a stable version counts as deprecated. Fix: the
 // replacement apiVersion, with what changed.
 //

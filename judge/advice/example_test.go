@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/ssa-diff/ssa-diff/judge/advice"
+	"github.com/ssa-diff/ssa-diff/kube"
 	"github.com/ssa-diff/ssa-diff/merge"
 	"github.com/ssa-diff/ssa-diff/schema"
 	"github.com/ssa-diff/ssa-diff/server/kubeapiserver"
@@ -23,8 +24,8 @@ func ExampleAnalyze() {
 	b, _ = os.ReadFile("testdata/scale-then-apply-conflict/manifest.yaml")
 	_ = yaml.Unmarshal(b, &manifest)
 
-	reg := schema.NewRegistry()
-	res, err := merge.New(reg, kubeapiserver.Latest()).Apply(merge.Request{Live: live, Object: manifest, Manager: "gitops",
+	reg := schema.MustNewRegistry(kube.Newest())
+	res, err := merge.New(reg, kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()})).Apply(merge.Request{Live: live, Object: manifest, Manager: "gitops",
 		Now: time.Date(2026, 12, 2, 9, 36, 22, 0, time.UTC)})
 	if err != nil {
 		fmt.Println(err)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/ssa-diff/ssa-diff/conformance"
 	"github.com/ssa-diff/ssa-diff/internal/testkit"
+	"github.com/ssa-diff/ssa-diff/kube"
 	"github.com/ssa-diff/ssa-diff/merge"
 	"github.com/ssa-diff/ssa-diff/server/kubeapiserver"
 )
@@ -49,7 +50,7 @@ func replay(t *testing.T, name string, edit func(c *conformance.Case)) *scenario
 	}
 	return &scenario{c: c,
 		in:   Input{Live: c.Live, Manifest: c.Manifest, Result: res, Manager: c.Request.FieldManager, Subresource: c.Endpoint().Subresource, Applier: applier},
-		opts: Options{Schemas: reg, Engine: merge.New(reg, kubeapiserver.Latest()), Now: c.NowTime()}}
+		opts: Options{Schemas: reg, Engine: merge.New(reg, kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()})), Now: c.NowTime()}}
 }
 
 func (s *scenario) analyze() []Advice { return Analyze(s.in, s.opts) }

@@ -1,12 +1,12 @@
 package builtin
 
 import (
-	"github.com/ssa-diff/ssa-diff/server/version"
+	"github.com/ssa-diff/ssa-diff/kube"
 	"sigs.k8s.io/structured-merge-diff/v6/schema"
 )
 
-// Release is the embedded data of one Kubernetes minor: its release (KubernetesVersion of
-// that minor, "1.34.4"), the SMD schema of its built-in types and its kinds. Releases are
+// Release is the embedded data of one Kubernetes minor: its release (the patch release
+// of that minor it is generated from, "1.34.4"), the SMD schema of its built-in types and its kinds. Releases are
 // values of the generated table; the zero Release is not one of them.
 type Release struct {
 	minor      int
@@ -17,22 +17,19 @@ type Release struct {
 // Releases returns the embedded releases, oldest first, one per minor.
 func Releases() []Release { return append([]Release(nil), releases[:]...) }
 
-// Latest is the newest embedded release.
-func Latest() Release { return releases[len(releases)-1] }
-
-// For returns the embedded release of the minor v (the zero Version: the newest one);
-// false when ssa-diff embeds no release of it.
-func For(v version.Version) (Release, bool) {
+// For returns the embedded release of the minor v; false when ssa-diff embeds no release
+// of it.
+func For(v kube.Minor) (Release, bool) {
 	for _, r := range releases {
-		if r.minor == v.MinorNumber() {
+		if r.minor == int(v) {
 			return r, true
 		}
 	}
 	return Release{}, false
 }
 
-// Version is the release's minor.
-func (r Release) Version() version.Version { return version.Minor(r.minor) }
+// Minor is the release's minor.
+func (r Release) Minor() kube.Minor { return kube.Minor(r.minor) }
 
 // Kubernetes is the release, "1.34.4".
 func (r Release) Kubernetes() string { return r.kubernetes }
@@ -50,9 +47,16 @@ func (r Release) TypeCount() int { return len(releaseTypes[r.index]) }
 // small values and no parsing; only the release asked for is copied.
 func (r Release) NewSchema() *schema.Schema {
 	idx := releaseTypes[r.index]
+	// The copies are cut from three slabs, counted first: a few allocations instead of
+	// thousands.
+	var n slabSizes
+	for _, t := range idx {
+		n.count(&template[t].Atom)
+	}
+	c := slabs{maps: make([]schema.Map, n.maps), lists: make([]schema.List, n.lists), fields: make([]schema.StructField, n.fields)}
 	types := make([]schema.TypeDef, len(idx))
 	for i, t := range idx {
-		types[i] = schema.TypeDef{Name: template[t].Name, Atom: copyAtom(&template[t].Atom)}
+		types[i] = schema.TypeDef{Name: template[t].Name, Atom: c.copyAtom(&template[t].Atom)}
 	}
 	return &schema.Schema{Types: types}
 }
@@ -75,34 +79,64 @@ type kindEntry struct {
 	Kind
 }
 
-// NewSchema returns the SMD schema of every built-in type of the newest release
-// (Latest().NewSchema()).
-func NewSchema() *schema.Schema { return Latest().NewSchema() }
+// slabs hands out the values a copy needs, from slices made to the sizes slabSizes counted.
+type slabs struct {
+	maps   []schema.Map
+	lists  []schema.List
+	fields []schema.StructField
+}
 
-// Kinds returns every built-in kind of the newest release (Latest().Kinds()).
-func Kinds() []Kind { return Latest().Kinds() }
+// slabSizes counts what copies take from the slabs.
+type slabSizes struct{ maps, lists, fields int }
+
+// count adds what copyAtom(a) takes.
+func (s *slabSizes) count(a *schema.Atom) {
+	if a.List != nil {
+		s.lists++
+		s.countRef(&a.List.ElementType)
+	}
+	if a.Map != nil {
+		s.maps++
+		s.countRef(&a.Map.ElementType)
+		if fieldsHoldMaps(a.Map) {
+			s.fields += len(a.Map.Fields)
+			for j := range a.Map.Fields {
+				s.countRef(&a.Map.Fields[j].Type)
+			}
+		}
+	}
+}
+
+func (s *slabSizes) countRef(r *schema.TypeRef) {
+	if holdsMap(r) {
+		s.count(&r.Inlined)
+	}
+}
 
 // copyAtom copies the parts of an atom that SMD mutates (the Map caches)
 // and the values reachable from them.
-func copyAtom(a *schema.Atom) schema.Atom {
+func (s *slabs) copyAtom(a *schema.Atom) schema.Atom {
 	out := schema.Atom{Scalar: a.Scalar}
 	if a.List != nil {
-		l := &schema.List{ElementRelationship: a.List.ElementRelationship, Keys: a.List.Keys}
-		l.ElementType = copyRef(&a.List.ElementType)
+		l := &s.lists[0]
+		s.lists = s.lists[1:]
+		l.ElementRelationship, l.Keys = a.List.ElementRelationship, a.List.Keys
+		l.ElementType = s.copyRef(&a.List.ElementType)
 		out.List = l
 	}
 	if a.Map != nil {
-		m := &schema.Map{Unions: a.Map.Unions, ElementRelationship: a.Map.ElementRelationship}
-		m.ElementType = copyRef(&a.Map.ElementType)
+		m := &s.maps[0]
+		s.maps = s.maps[1:]
+		m.Unions, m.ElementRelationship = a.Map.Unions, a.Map.ElementRelationship
+		m.ElementType = s.copyRef(&a.Map.ElementType)
 		m.Fields = a.Map.Fields
-		for i := range a.Map.Fields {
-			if holdsMap(&a.Map.Fields[i].Type) {
-				m.Fields = make([]schema.StructField, len(a.Map.Fields))
-				for j := range a.Map.Fields {
-					f := &a.Map.Fields[j]
-					m.Fields[j] = schema.StructField{Name: f.Name, Type: copyRef(&f.Type), Default: f.Default}
-				}
-				break
+		if fieldsHoldMaps(a.Map) {
+			n := len(a.Map.Fields)
+			m.Fields = s.fields[:n:n]
+			s.fields = s.fields[n:]
+			for j := range a.Map.Fields {
+				f := &a.Map.Fields[j]
+				m.Fields[j] = schema.StructField{Name: f.Name, Type: s.copyRef(&f.Type), Default: f.Default}
 			}
 		}
 		out.Map = m
@@ -110,12 +144,23 @@ func copyAtom(a *schema.Atom) schema.Atom {
 	return out
 }
 
-func copyRef(r *schema.TypeRef) schema.TypeRef {
+func (s *slabs) copyRef(r *schema.TypeRef) schema.TypeRef {
 	out := *r
 	if holdsMap(r) {
-		out.Inlined = copyAtom(&r.Inlined)
+		out.Inlined = s.copyAtom(&r.Inlined)
 	}
 	return out
+}
+
+// fieldsHoldMaps reports a field of m whose type holds an inlined map: then m's fields are
+// copied, not shared.
+func fieldsHoldMaps(m *schema.Map) bool {
+	for i := range m.Fields {
+		if holdsMap(&m.Fields[i].Type) {
+			return true
+		}
+	}
+	return false
 }
 
 // holdsMap reports an inlined map below a reference: a value with caches

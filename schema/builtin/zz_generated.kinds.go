@@ -2,10 +2,6 @@
 
 package builtin
 
-// KubernetesVersion is the newest Kubernetes release embedded, the one NewSchema and
-// Kinds describe; every release's is Release.Kubernetes.
-const KubernetesVersion = "1.37.2"
-
 // releases are the embedded Kubernetes releases, oldest first, one per minor. Read-only.
 var releases = [...]Release{
 	{minor: 34, kubernetes: "1.34.4", index: 0},

@@ -381,11 +381,9 @@ func emitKinds(releases []*release) ([]byte, error) {
 		}
 		return entries[i].mask < entries[j].mask
 	})
-	latest := releases[len(releases)-1]
 	var b bytes.Buffer
 	fmt.Fprintf(&b, header, releasesFrom(releases))
 	b.WriteString("package builtin\n\n")
-	fmt.Fprintf(&b, "// KubernetesVersion is the newest Kubernetes release embedded, the one NewSchema and\n// Kinds describe; every release's is Release.Kubernetes.\nconst KubernetesVersion = %q\n\n", latest.Kubernetes)
 	b.WriteString("// releases are the embedded Kubernetes releases, oldest first, one per minor. Read-only.\nvar releases = [...]Release{\n")
 	for ri, r := range releases {
 		fmt.Fprintf(&b, "{minor: %d, kubernetes: %q, index: %d},\n", r.Minor, r.Kubernetes, ri)

@@ -12,10 +12,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ssa-diff/ssa-diff/kube"
 	"github.com/ssa-diff/ssa-diff/merge"
 	"github.com/ssa-diff/ssa-diff/schema"
 	"github.com/ssa-diff/ssa-diff/server/kubeapiserver"
-	"github.com/ssa-diff/ssa-diff/server/version"
 	"sigs.k8s.io/yaml"
 )
 
@@ -48,7 +48,7 @@ func TestCRDMinors(t *testing.T) {
 		var want map[string]recordedAnswer
 		readJSON(t, filepath.Join(dir, c.Name(), "want.json"), &want)
 		for minor, w := range want {
-			v, err := version.Parse(minor)
+			v, err := kube.ParseMinor(minor)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -93,11 +93,11 @@ func readYAML(t *testing.T, path string) map[string]any {
 
 // predictCase makes the requests record.py made, as the model of minor v answers them: the
 // answer of the last one.
-func predictCase(t *testing.T, dir string, v version.Version) *merge.Result {
+func predictCase(t *testing.T, dir string, v kube.Minor) *merge.Result {
 	t.Helper()
 	now := time.Date(2026, 12, 4, 3, 0, 0, 0, time.UTC)
 	e := func(reg *schema.Registry) *merge.Engine {
-		return merge.New(reg, kubeapiserver.MustNew(kubeapiserver.Config{Version: v}))
+		return merge.New(reg, kubeapiserver.MustNew(kubeapiserver.Config{Minor: v}))
 	}
 	apply := func(eng *merge.Engine, req merge.Request) *merge.Result {
 		t.Helper()
@@ -111,14 +111,14 @@ func predictCase(t *testing.T, dir string, v version.Version) *merge.Result {
 	crd := readYAML(t, filepath.Join(dir, "crd.yaml"))
 	reqs := caseRequests(t, dir)
 	if len(reqs) == 0 {
-		return apply(e(schema.NewRegistry()), merge.Request{Object: crd, Manager: "gitops"})
+		return apply(e(schema.MustNewRegistry(kube.Newest())), merge.Request{Object: crd, Manager: "gitops"})
 	}
 	// The CRD is created first: a refusal is the answer.
-	created := apply(e(schema.NewRegistry()), merge.Request{Object: crd, Manager: "gitops"})
+	created := apply(e(schema.MustNewRegistry(kube.Newest())), merge.Request{Object: crd, Manager: "gitops"})
 	if created.Rejection != nil {
 		return created
 	}
-	reg := schema.NewRegistry()
+	reg := schema.MustNewRegistry(kube.Newest())
 	b, err := os.ReadFile(filepath.Join(dir, "crd.yaml"))
 	if err != nil {
 		t.Fatal(err)

@@ -5,10 +5,10 @@ import (
 	"github.com/ssa-diff/ssa-diff/internal/crdvalidation"
 	"github.com/ssa-diff/ssa-diff/internal/crdvalidation/crd"
 	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
+	"github.com/ssa-diff/ssa-diff/kube"
 	"github.com/ssa-diff/ssa-diff/schema"
 	"github.com/ssa-diff/ssa-diff/schema/crdschema"
 	"github.com/ssa-diff/ssa-diff/server"
-	"github.com/ssa-diff/ssa-diff/server/version"
 )
 
 var crdGVK = schema.GVK{Group: "apiextensions.k8s.io", Version: "v1", Kind: "CustomResourceDefinition"}
@@ -16,7 +16,7 @@ var crdGVK = schema.GVK{Group: "apiextensions.k8s.io", Version: "v1", Kind: "Cus
 // customResources validates custom resources as apiextensions-apiserver of the server's
 // minor does, CEL rules included.
 func customResources(cfg *serverconfig.Config) crdvalidation.Validator {
-	return crdvalidation.Validator{Server: cfg, Rules: func(v version.Version, s *crdschema.Schema) crdvalidation.RuleValidator {
+	return crdvalidation.Validator{Server: cfg, Rules: func(v kube.Minor, s *crdschema.Schema) crdvalidation.RuleValidator {
 		return celrules.New(v, s)
 	}}
 }

@@ -12,16 +12,17 @@ import (
 	"github.com/ssa-diff/ssa-diff/internal/strategy"
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 	"github.com/ssa-diff/ssa-diff/internal/validation"
+	"github.com/ssa-diff/ssa-diff/kube"
 	"github.com/ssa-diff/ssa-diff/schema"
 	"github.com/ssa-diff/ssa-diff/server"
-	"github.com/ssa-diff/ssa-diff/server/version"
 )
 
 // Config is the cluster a Model predicts: the Kubernetes minor its kube-apiserver runs and
 // the flags of it that change what a write stores or whether it is refused.
 type Config struct {
-	// Version is the kube-apiserver minor; the zero Version is version.Latest().
-	Version version.Version
+	// Minor is the kube-apiserver's Kubernetes minor, one of kube.Minors(). It has no
+	// default: New refuses the zero Minor.
+	Minor kube.Minor
 	// ForbidPrivileged is kube-apiserver run with --allow-privileged=false, the flag's own
 	// default, which refuses privileged and hostProcess containers (422 "disallowed by
 	// cluster policy"): a server started without the flag, as a hand-assembled control
@@ -67,8 +68,14 @@ var _ server.Model = (*Model)(nil)
 // New returns the model of the cluster cfg describes. It fails for a Kubernetes minor
 // ssa-diff does not predict and for service IP families ParseServiceIPFamilies refuses.
 func New(cfg Config) (*Model, error) {
-	if !cfg.Version.IsSupported() {
-		return nil, fmt.Errorf("kube-apiserver %s is not predicted: the supported minors are %s", cfg.Version, supportedList())
+	if cfg.Minor == 0 {
+		return nil, fmt.Errorf("no Kubernetes minor given: say which kube-apiserver to predict (%s)", supportedList())
+	}
+	if !cfg.Minor.IsSupported() {
+		return nil, fmt.Errorf("kube-apiserver %s is not predicted: the supported minors are %s", cfg.Minor, supportedList())
+	}
+	if err := tablesOf(cfg.Minor); err != nil {
+		return nil, err
 	}
 	if len(cfg.ServiceIPFamilies) > 0 {
 		fams, err := ParseServiceIPFamilies(strings.Join(cfg.ServiceIPFamilies, ","))
@@ -77,26 +84,22 @@ func New(cfg Config) (*Model, error) {
 		}
 		cfg.ServiceIPFamilies = fams
 	}
-	server := serverconfig.For(cfg.Version)
+	server := serverconfig.MustFor(cfg.Minor)
 	server.ServiceIPFamilies = cfg.ServiceIPFamilies
-	d, ok := defaults.For(cfg.Version)
-	if !ok {
-		return nil, fmt.Errorf("no defaulting of the built-in kinds of Kubernetes %s is embedded", cfg.Version)
-	}
+	d, _ := defaults.For(cfg.Minor)
 	return &Model{cfg: cfg, server: server, defaults: d, customResources: customResources(server)}, nil
 }
 
-// Config returns the cluster the model predicts, its Version resolved (never the zero one).
+// Config returns the cluster the model predicts.
 func (m *Model) Config() Config {
 	c := m.cfg
-	c.Version = version.Minor(c.Version.MinorNumber())
 	c.ServiceIPFamilies = append([]string(nil), c.ServiceIPFamilies...)
 	return c
 }
 
 func supportedList() string {
 	var out []string
-	for _, v := range version.Supported() {
+	for _, v := range kube.Minors() {
 		out = append(out, v.String())
 	}
 	return strings.Join(out, ", ")
@@ -167,7 +170,7 @@ func (m *Model) EmptyObject(t *schema.Type) map[string]any {
 			return obj
 		}
 	}
-	return server.FieldManagementOnly{}.EmptyObject(t)
+	return server.FieldManagementOnly{Kubernetes: m.cfg.Minor}.EmptyObject(t)
 }
 
 // PrepareForCreate applies the registry's create rules and the read-back defaulting;
@@ -369,7 +372,7 @@ func (m *Model) Hub(t *schema.Type) string {
 // Convert converts a built-in object between the versions of its kind, as the server
 // converts it through its internal version.
 func (m *Model) Convert(obj map[string]any, apiVersion string) (map[string]any, error) {
-	return conversion.ConvertAt(m.server, obj, apiVersion)
+	return conversion.Convert(m.server, obj, apiVersion)
 }
 
 // DecodeBody checks that a request body decodes into its Go type, as the server decodes a
@@ -385,8 +388,5 @@ func MustNew(cfg Config) *Model {
 	return m
 }
 
-// Latest is the model of the newest supported minor, its flags at their zero values.
-func Latest() *Model { return MustNew(Config{}) }
-
-// Version is the Kubernetes minor the model predicts.
-func (m *Model) Version() version.Version { return version.Minor(m.cfg.Version.MinorNumber()) }
+// Minor is the Kubernetes minor the model predicts.
+func (m *Model) Minor() kube.Minor { return m.cfg.Minor }

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ssa-diff/ssa-diff/kube"
 	"github.com/ssa-diff/ssa-diff/merge"
 	"github.com/ssa-diff/ssa-diff/schema"
 	"github.com/ssa-diff/ssa-diff/server/kubeapiserver"
@@ -82,7 +83,7 @@ func Generate(opts Options) (*Corpus, error) {
 	if opts.ChangeRate == 0 {
 		opts.ChangeRate = 100
 	}
-	reg := schema.NewRegistry()
+	reg := schema.MustNewRegistry(kube.Newest())
 	crds, err := crdFiles(opts)
 	if err != nil {
 		return nil, err
@@ -92,7 +93,7 @@ func Generate(opts Options) (*Corpus, error) {
 			return nil, fmt.Errorf("registering the %s CRD: %w", crd.name, err)
 		}
 	}
-	eng := merge.New(reg, kubeapiserver.Latest())
+	eng := merge.New(reg, kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()}))
 	nApps := int(float64(opts.Objects)/objectsPerApp + 0.5)
 	if nApps < 4 {
 		nApps = 4

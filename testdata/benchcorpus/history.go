@@ -9,6 +9,7 @@ import (
 	"github.com/ssa-diff/ssa-diff/appliers"
 	"github.com/ssa-diff/ssa-diff/internal/defaults"
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
+	"github.com/ssa-diff/ssa-diff/kube"
 	"github.com/ssa-diff/ssa-diff/merge"
 	"github.com/ssa-diff/ssa-diff/schema"
 )
@@ -102,7 +103,7 @@ func (h *history) sync(applier string, manifest map[string]any) error {
 			Normalize: func(o map[string]any) error {
 				av, _ := o["apiVersion"].(string)
 				k, _ := o["kind"].(string)
-				return defaults.Normalize(av, k, o)
+				return defaults.MustFor(kube.Newest()).Normalize(av, k, o)
 			}})
 		return h.store("flux apply", res, err)
 	case ApplierKubectlSSA:

@@ -21,6 +21,13 @@ import (
 // apiPackage prefixes the import paths of the internal API packages.
 const apiPackage = "github.com/ssa-diff/ssa-diff/internal/api/"
 
+// Knows reports whether the layouts of Kubernetes 1.<minor> are generated: the latest
+// release's (package internal/api's own) or one of the older releases the table holds.
+func Knows(minor int) bool {
+	_, ok := layouts[minor]
+	return ok || minor == latestMinor
+}
+
 // Value is v, a value of internal API types of the latest release (or one holding them:
 // a pointer, a list, a map), as the server of the given minor prints it; v itself when
 // that minor lays the types out alike or v holds none of them.

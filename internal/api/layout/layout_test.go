@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	core "github.com/ssa-diff/ssa-diff/internal/api/core"
+	"github.com/ssa-diff/ssa-diff/kube"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
@@ -46,5 +47,18 @@ func TestValuePodTemplate(t *testing.T) {
 	}
 	if Value(36, "x") != "x" || Value(36, 3) != 3 {
 		t.Error("values of no internal type are not their own")
+	}
+}
+
+// TestEveryMinorHasItsLayouts: the table holds every minor of kube.Minors (make generate
+// writes it from kube/releases.txt): a minor it lacks would print as the latest does.
+func TestEveryMinorHasItsLayouts(t *testing.T) {
+	for _, m := range kube.Minors() {
+		if !Knows(int(m)) {
+			t.Errorf("no layouts of %s: run make generate", m)
+		}
+	}
+	if Knows(int(kube.Newest()) + 1) {
+		t.Errorf("layouts of %s", kube.Newest()+1)
 	}
 }

@@ -7,8 +7,8 @@ import (
 	"github.com/ssa-diff/ssa-diff/internal/crdvalidation/embedded"
 	"github.com/ssa-diff/ssa-diff/internal/crdvalidation/openapi"
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
+	"github.com/ssa-diff/ssa-diff/kube"
 	"github.com/ssa-diff/ssa-diff/schema/crdschema"
-	"github.com/ssa-diff/ssa-diff/server/version"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -18,7 +18,7 @@ import (
 // the schema does not know), embedded resources well-formed, valid against the schema at
 // its node and against the node's CEL rules. Defaults inside a resource's metadata are not
 // checked here.
-func validateDefaults(server version.Version, p *field.Path, s *crdschema.Schema, requirePruned bool) field.ErrorList {
+func validateDefaults(server kube.Minor, p *field.Path, s *crdschema.Schema, requirePruned bool) field.ErrorList {
 	root := *s
 	root.XEmbeddedResource = true
 	errs, _ := defaults(server, p, &root, &root, false, requirePruned, runtimeBudget)
@@ -27,7 +27,7 @@ func validateDefaults(server version.Version, p *field.Path, s *crdschema.Schema
 
 const runtimeBudget = 10000000
 
-func defaults(server version.Version, p *field.Path, s, root *crdschema.Schema, insideMeta, requirePruned bool, budget int64) (field.ErrorList, int64) {
+func defaults(server kube.Minor, p *field.Path, s, root *crdschema.Schema, insideMeta, requirePruned bool, budget int64) (field.ErrorList, int64) {
 	if s == nil {
 		return nil, budget
 	}

@@ -7,7 +7,7 @@ import (
 
 	"github.com/ssa-diff/ssa-diff/internal/crdvalidation/crd"
 	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
-	"github.com/ssa-diff/ssa-diff/server/version"
+	"github.com/ssa-diff/ssa-diff/kube"
 	"sigs.k8s.io/yaml"
 )
 
@@ -56,7 +56,7 @@ func TestTooManySelectableFieldsUnchanged(t *testing.T) {
 	// One version: the internal form holds its selectable fields at the spec.
 	const tooMany = "spec.selectableFields: Too many: 9: must have at most 8 items"
 	for minor, want := range map[int]string{34: tooMany, 35: "", 36: "", 37: ""} {
-		r := crd.Validate(serverconfig.For(version.Minor(minor)), obj, old)
+		r := crd.Validate(serverconfig.MustFor(kube.Minor(minor)), obj, old)
 		var got []string
 		for _, e := range r.Errors {
 			got = append(got, e.Error())
@@ -67,7 +67,7 @@ func TestTooManySelectableFieldsUnchanged(t *testing.T) {
 	}
 	// A create is refused at every minor.
 	for _, minor := range []int{34, 37} {
-		r := crd.Validate(serverconfig.For(version.Minor(minor)), obj, nil)
+		r := crd.Validate(serverconfig.MustFor(kube.Minor(minor)), obj, nil)
 		if len(r.Errors) != 1 || r.Errors[0].Error() != tooMany {
 			t.Errorf("1.%d create: %v", minor, r.Errors)
 		}

@@ -995,7 +995,7 @@ func preserveUnknownFields(d, od *Definition) field.ErrorList {
 // update, only those the old CRD did not have), and from 1.37 list-type set lists of objects
 // or lists (on an update, only new ones).
 func warnings(cfg *serverconfig.Config, d, od *Definition) []string {
-	fs := formats.SchemasOf(cfg.Version)
+	fs := formats.SchemasOf(cfg.Minor)
 	var old map[string]bool
 	if od != nil {
 		old = map[string]bool{}

@@ -11,8 +11,8 @@ import (
 	"github.com/ssa-diff/ssa-diff/internal/cellib"
 	"github.com/ssa-diff/ssa-diff/internal/celrules"
 	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
+	"github.com/ssa-diff/ssa-diff/kube"
 	"github.com/ssa-diff/ssa-diff/schema/crdschema"
-	"github.com/ssa-diff/ssa-diff/server/version"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	apiservercel "k8s.io/apiserver/pkg/cel"
 )
@@ -44,7 +44,7 @@ type options struct {
 }
 
 // server is the kube-apiserver's minor.
-func (o *options) server() version.Version { return version.Minor(o.cfg.Version.MinorNumber()) }
+func (o *options) server() kube.Minor { return o.cfg.Minor }
 
 // envFor chooses the environment of an expression: stored when the old CRD has it, new
 // otherwise.
@@ -141,7 +141,7 @@ func (e *schemaErrors) add(o *schemaErrors) {
 // celContext is where a node stands for CEL: the CEL type of its values (computed on
 // demand), how often it can occur, and the running total cost.
 type celContext struct {
-	server      version.Version
+	server      kube.Minor
 	inScope     bool
 	schema      *crdschema.Schema
 	parent      *celContext
@@ -158,7 +158,7 @@ type typeInfo struct {
 	t      *apiservercel.DeclType
 }
 
-func rootContext(server version.Version, s *crdschema.Schema) *celContext {
+func rootContext(server kube.Minor, s *crdschema.Schema) *celContext {
 	one := uint64(1)
 	return &celContext{server: server, schema: s, inScope: len(s.XValidations) > 0, cardinality: &one, total: &totalCost{}}
 }

@@ -13,8 +13,8 @@ import (
 	"github.com/ssa-diff/ssa-diff/internal/correlate"
 	"github.com/ssa-diff/ssa-diff/internal/formats"
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
+	"github.com/ssa-diff/ssa-diff/kube"
 	"github.com/ssa-diff/ssa-diff/schema/crdschema"
-	"github.com/ssa-diff/ssa-diff/server/version"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
@@ -40,14 +40,15 @@ type patternResult struct {
 
 // New returns a validator for the schema s as a kube-apiserver of minor server validates
 // custom resources (nil: everything is valid).
-func New(server version.Version, s *crdschema.Schema) *Validator {
-	return &Validator{root: s, formats: formats.SchemasOf(server), ranges: server.AtLeast(version.Minor(36))}
+func New(server kube.Minor, s *crdschema.Schema) *Validator {
+	// From 1.36 numbers and bounds are checked against the range of their type.
+	return &Validator{root: s, formats: formats.SchemasOf(server), ranges: server.AtLeast(36)}
 }
 
 // NewStructural returns a validator for s as the server validates the defaults of a CRD:
 // from the schema's structural form, where int-or-string nodes have no type and formats are
 // not filtered.
-func NewStructural(server version.Version, s *crdschema.Schema) *Validator {
+func NewStructural(server kube.Minor, s *crdschema.Schema) *Validator {
 	v := New(server, s)
 	v.structural = true
 	return v

@@ -24,11 +24,19 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/ssa-diff/ssa-diff/kube"
 )
 
-// releases are the releases whose gates are read, oldest first: one per supported minor,
-// the patch release ssa-diff is held to.
-var releases = []string{"v1.34.4", "v1.35.4", "v1.36.3", "v1.37.2"}
+// releases are the releases whose gates are read, oldest first: one per minor of kube.Minors,
+// the patch release kube/releases.txt names.
+var releases = func() []string {
+	var out []string
+	for _, m := range kube.Minors() {
+		out = append(out, "v"+m.Release())
+	}
+	return out
+}()
 
 // tables are the files holding kube-apiserver's versioned gate tables, by module; the
 // first is k8s.io/kubernetes, whose table overrides the others' for the gates it repeats.

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/ssa-diff/ssa-diff/internal/smpmeta"
+	"github.com/ssa-diff/ssa-diff/kube"
 	"github.com/ssa-diff/ssa-diff/schema"
 	apiextv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	apiextv1beta1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1beta1"
@@ -26,7 +27,7 @@ func TestMetadataMatchesTheGoTypes(t *testing.T) {
 	must(scheme.AddToScheme(s))
 	must(apiextv1beta1.AddToScheme(s))
 	must(apiextv1.AddToScheme(s))
-	reg := schema.NewRegistry()
+	reg := schema.MustNewRegistry(kube.Newest())
 	var problems []string
 	kinds := 0
 	for gvk, typ := range s.AllKnownTypes() {

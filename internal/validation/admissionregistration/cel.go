@@ -12,7 +12,7 @@ import (
 	api "github.com/ssa-diff/ssa-diff/internal/api/admissionregistration"
 	"github.com/ssa-diff/ssa-diff/internal/cellib"
 	"github.com/ssa-diff/ssa-diff/internal/validation/core"
-	"github.com/ssa-diff/ssa-diff/server/version"
+	"github.com/ssa-diff/ssa-diff/kube"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	apiservercel "k8s.io/apiserver/pkg/cel"
 )
@@ -48,7 +48,7 @@ var (
 // variables.
 type celCompiler struct {
 	// server is the minor whose CEL environments compile the expressions.
-	server version.Version
+	server kube.Minor
 	// vars is the type of the variables object; nil when the policy composes none.
 	vars *apiservercel.DeclType
 	envs map[envKey]envResult
@@ -64,7 +64,7 @@ type envResult struct {
 	err error
 }
 
-func newCompiler(server version.Version, composition bool) *celCompiler {
+func newCompiler(server kube.Minor, composition bool) *celCompiler {
 	c := &celCompiler{server: server, envs: map[envKey]envResult{}}
 	if composition {
 		c.vars = apiservercel.NewObjectType("kubernetes.variables", map[string]*apiservercel.DeclField{})
@@ -121,7 +121,7 @@ func (c *celCompiler) env(k envKey) (*cel.Env, error) {
 // minor, built once each.
 var sharedEnvs = func() map[int]*[2][2][2][2]func() (*cel.Env, error) {
 	out := map[int]*[2][2][2][2]func() (*cel.Env, error){}
-	for _, v := range version.Supported() {
+	for _, v := range kube.Minors() {
 		envs := new([2][2][2][2]func() (*cel.Env, error))
 		for _, k := range []cellib.Kind{cellib.Stored, cellib.New} {
 			for _, p := range []bool{false, true} {
@@ -133,7 +133,7 @@ var sharedEnvs = func() map[int]*[2][2][2][2]func() (*cel.Env, error) {
 				}
 			}
 		}
-		out[v.MinorNumber()] = envs
+		out[int(v)] = envs
 	}
 	return out
 }()
@@ -145,8 +145,8 @@ func b(v bool) int {
 	return 0
 }
 
-func sharedEnv(server version.Version, k envKey) (*cel.Env, error) {
-	envs, ok := sharedEnvs[server.MinorNumber()]
+func sharedEnv(server kube.Minor, k envKey) (*cel.Env, error) {
+	envs, ok := sharedEnvs[int(server)]
 	if !ok {
 		return nil, fmt.Errorf("no CEL environment of admission for Kubernetes %s", server)
 	}
@@ -155,7 +155,7 @@ func sharedEnv(server version.Version, k envKey) (*cel.Env, error) {
 
 // buildEnv is the environment of an expression: the base environment of its kind, the
 // admission variables and their types.
-func buildEnv(server version.Version, k envKey, vars *apiservercel.DeclType) (*cel.Env, error) {
+func buildEnv(server kube.Minor, k envKey, vars *apiservercel.DeclType) (*cel.Env, error) {
 	base, err := cellib.Env(server, k.kind)
 	if err != nil {
 		return nil, err

@@ -10,7 +10,7 @@ import (
 	api "github.com/ssa-diff/ssa-diff/internal/api/admissionregistration"
 	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/validation/core"
-	"github.com/ssa-diff/ssa-diff/server/version"
+	"github.com/ssa-diff/ssa-diff/kube"
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/api/validate/content"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
@@ -37,12 +37,12 @@ type policyOptions struct {
 	skipMatchConditions bool
 	stored              storedExpressions
 	// server is the minor whose CEL environments compile the expressions.
-	server version.Version
+	server kube.Minor
 }
 
 // ValidateValidatingAdmissionPolicy checks a new ValidatingAdmissionPolicy.
 func ValidateValidatingAdmissionPolicy(cfg *serverconfig.Config, p *api.ValidatingAdmissionPolicy) field.ErrorList {
-	return validateValidatingPolicy(p, policyOptions{stored: newStoredExpressions(), server: cfg.Version})
+	return validateValidatingPolicy(p, policyOptions{stored: newStoredExpressions(), server: cfg.Minor})
 }
 
 // ValidateValidatingAdmissionPolicyUpdate checks an update of a ValidatingAdmissionPolicy:
@@ -63,7 +63,7 @@ func ValidateValidatingAdmissionPolicyUpdate(cfg *serverconfig.Config, p, old *a
 		stored.auditValues[a.ValueExpression] = true
 	}
 	skip := apiequality.Semantic.DeepEqual(p.Spec.ParamKind, old.Spec.ParamKind) && apiequality.Semantic.DeepEqual(p.Spec.MatchConditions, old.Spec.MatchConditions)
-	return validateValidatingPolicy(p, policyOptions{skipMatchConditions: skip, stored: stored, server: cfg.Version})
+	return validateValidatingPolicy(p, policyOptions{skipMatchConditions: skip, stored: stored, server: cfg.Minor})
 }
 
 func validateValidatingPolicy(p *api.ValidatingAdmissionPolicy, opts policyOptions) field.ErrorList {
@@ -413,7 +413,7 @@ func validateValidationActions(actions []api.ValidationAction, p *field.Path) fi
 
 // ValidateMutatingAdmissionPolicy checks a new MutatingAdmissionPolicy.
 func ValidateMutatingAdmissionPolicy(cfg *serverconfig.Config, p *api.MutatingAdmissionPolicy) field.ErrorList {
-	return validateMutatingPolicy(p, policyOptions{stored: newStoredExpressions(), server: cfg.Version})
+	return validateMutatingPolicy(p, policyOptions{stored: newStoredExpressions(), server: cfg.Minor})
 }
 
 // ValidateMutatingAdmissionPolicyUpdate checks an update of a MutatingAdmissionPolicy.
@@ -431,7 +431,7 @@ func ValidateMutatingAdmissionPolicyUpdate(cfg *serverconfig.Config, p, old *api
 		}
 	}
 	skip := apiequality.Semantic.DeepEqual(p.Spec.ParamKind, old.Spec.ParamKind) && apiequality.Semantic.DeepEqual(p.Spec.MatchConditions, old.Spec.MatchConditions)
-	return validateMutatingPolicy(p, policyOptions{skipMatchConditions: skip, stored: stored, server: cfg.Version})
+	return validateMutatingPolicy(p, policyOptions{skipMatchConditions: skip, stored: stored, server: cfg.Minor})
 }
 
 func validateMutatingPolicy(mp *api.MutatingAdmissionPolicy, opts policyOptions) field.ErrorList {

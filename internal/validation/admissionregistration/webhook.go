@@ -9,7 +9,7 @@ import (
 
 	api "github.com/ssa-diff/ssa-diff/internal/api/admissionregistration"
 	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
-	"github.com/ssa-diff/ssa-diff/server/version"
+	"github.com/ssa-diff/ssa-diff/kube"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
@@ -43,11 +43,11 @@ type options struct {
 	looseSelectorValues     bool
 	stored                  storedExpressions
 	// server is the minor whose CEL environments compile the match conditions.
-	server version.Version
+	server kube.Minor
 }
 
 // createOptions are the options of a create: every rule in force.
-func createOptions(server version.Version) options {
+func createOptions(server kube.Minor) options {
 	return options{noSideEffects: true, knownReviewVersion: true, uniqueNames: true, server: server}
 }
 
@@ -91,12 +91,12 @@ func mutatingHooks(hooks []api.MutatingWebhook) []webhook {
 
 // ValidateValidatingWebhookConfiguration checks a new ValidatingWebhookConfiguration.
 func ValidateValidatingWebhookConfiguration(cfg *serverconfig.Config, c *api.ValidatingWebhookConfiguration) field.ErrorList {
-	return validateWebhookConfiguration(&c.ObjectMeta, validatingHooks(c.Webhooks), createOptions(cfg.Version))
+	return validateWebhookConfiguration(&c.ObjectMeta, validatingHooks(c.Webhooks), createOptions(cfg.Minor))
 }
 
 // ValidateMutatingWebhookConfiguration checks a new MutatingWebhookConfiguration.
 func ValidateMutatingWebhookConfiguration(cfg *serverconfig.Config, c *api.MutatingWebhookConfiguration) field.ErrorList {
-	return validateWebhookConfiguration(&c.ObjectMeta, mutatingHooks(c.Webhooks), createOptions(cfg.Version))
+	return validateWebhookConfiguration(&c.ObjectMeta, mutatingHooks(c.Webhooks), createOptions(cfg.Minor))
 }
 
 // ValidateValidatingWebhookConfigurationUpdate checks an update: what the stored
@@ -109,7 +109,7 @@ func ValidateValidatingWebhookConfigurationUpdate(cfg *serverconfig.Config, c, o
 			skip = false
 		}
 	}
-	return validateWebhookConfiguration(&c.ObjectMeta, validatingHooks(c.Webhooks), updateOptions(cfg.Version, validatingHooks(old.Webhooks), skip))
+	return validateWebhookConfiguration(&c.ObjectMeta, validatingHooks(c.Webhooks), updateOptions(cfg.Minor, validatingHooks(old.Webhooks), skip))
 }
 
 // ValidateMutatingWebhookConfigurationUpdate is ValidateValidatingWebhookConfigurationUpdate
@@ -121,11 +121,11 @@ func ValidateMutatingWebhookConfigurationUpdate(cfg *serverconfig.Config, c, old
 			skip = false
 		}
 	}
-	return validateWebhookConfiguration(&c.ObjectMeta, mutatingHooks(c.Webhooks), updateOptions(cfg.Version, mutatingHooks(old.Webhooks), skip))
+	return validateWebhookConfiguration(&c.ObjectMeta, mutatingHooks(c.Webhooks), updateOptions(cfg.Minor, mutatingHooks(old.Webhooks), skip))
 }
 
 // updateOptions derives an update's options from the stored webhooks.
-func updateOptions(server version.Version, old []webhook, skipMatchConditions bool) options {
+func updateOptions(server kube.Minor, old []webhook, skipMatchConditions bool) options {
 	o := options{skipMatchConditions: skipMatchConditions, noSideEffects: true, knownReviewVersion: true, uniqueNames: true, stored: newStoredExpressions(), server: server}
 	names := map[string]bool{}
 	strict := metav1validation.LabelSelectorValidationOptions{}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/validation"
+	"github.com/ssa-diff/ssa-diff/kube"
 )
 
 // TestSecretSize: rules.md valid.builtin, a Secret's data may hold 1 MiB at most (the answer of
@@ -23,7 +24,7 @@ func TestSecretSize(t *testing.T) {
 			"metadata":   map[string]any{"name": "big", "namespace": "ns"},
 			"stringData": map[string]any{"a": strings.Repeat("x", 600000), "b": strings.Repeat("y", c.size-600000)},
 		}
-		res, err := validation.Validate(serverconfig.Latest(), "v1", "Secret", "", obj, nil)
+		res, err := validation.Validate(serverconfig.MustFor(kube.Newest()), "v1", "Secret", "", obj, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -59,7 +60,7 @@ func TestNamespacePhase(t *testing.T) {
 		{"Terminating", true, ""},
 		{"Active", true, `status.Phase: Invalid value: "Active": may only be 'Terminating' if ` + "`deletionTimestamp`" + ` is not empty`},
 	} {
-		res, err := validation.Validate(serverconfig.Latest(), "v1", "Namespace", "status", ns(c.phase, c.deleting), ns("Active", c.deleting))
+		res, err := validation.Validate(serverconfig.MustFor(kube.Newest()), "v1", "Namespace", "status", ns(c.phase, c.deleting), ns("Active", c.deleting))
 		if err != nil {
 			t.Fatal(err)
 		}

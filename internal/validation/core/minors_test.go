@@ -10,10 +10,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ssa-diff/ssa-diff/kube"
 	"github.com/ssa-diff/ssa-diff/merge"
 	"github.com/ssa-diff/ssa-diff/schema"
 	"github.com/ssa-diff/ssa-diff/server/kubeapiserver"
-	"github.com/ssa-diff/ssa-diff/server/version"
 	"sigs.k8s.io/yaml"
 )
 
@@ -84,7 +84,7 @@ func TestMinors(t *testing.T) {
 	if err := yaml.Unmarshal(b, &doc); err != nil {
 		t.Fatal(err)
 	}
-	reg := schema.NewRegistry()
+	reg := schema.MustNewRegistry(kube.Newest())
 	now := time.Date(2026, 12, 3, 9, 0, 0, 0, time.UTC)
 	for i, c := range doc.Cases {
 		minors := make([]string, 0, len(c.Answers))
@@ -98,11 +98,11 @@ func TestMinors(t *testing.T) {
 		for _, m := range minors {
 			want := c.Answers[m]
 			t.Run(c.Name+"/"+m, func(t *testing.T) {
-				v, err := version.Parse(m)
+				v, err := kube.ParseMinor(m)
 				if err != nil {
 					t.Fatal(err)
 				}
-				e := merge.New(reg, kubeapiserver.MustNew(kubeapiserver.Config{Version: v}))
+				e := merge.New(reg, kubeapiserver.MustNew(kubeapiserver.Config{Minor: v}))
 				ns := fmt.Sprintf("mi-%d", i)
 				var live map[string]any
 				for _, s := range c.Setup {

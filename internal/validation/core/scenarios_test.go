@@ -11,6 +11,7 @@ import (
 	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/validation"
 	"github.com/ssa-diff/ssa-diff/internal/validation/core"
+	"github.com/ssa-diff/ssa-diff/kube"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -80,7 +81,7 @@ func int64Numbers(v any) any {
 func TestPodTemplateKindsScenarios(t *testing.T) {
 	for _, sc := range loadScenarios(t) {
 		t.Run(sc.Name, func(t *testing.T) {
-			res, err := validation.Validate(serverconfig.Latest(), sc.APIVersion, sc.Kind, "", sc.Object, sc.Old)
+			res, err := validation.Validate(serverconfig.MustFor(kube.Newest()), sc.APIVersion, sc.Kind, "", sc.Object, sc.Old)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -108,7 +109,7 @@ func BenchmarkValidatePod(b *testing.B) {
 	obj := realisticPod(b)
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := validation.Validate(serverconfig.Latest(), "v1", "Pod", "", obj, nil); err != nil {
+		if _, err := validation.Validate(serverconfig.MustFor(kube.Newest()), "v1", "Pod", "", obj, nil); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -122,7 +123,7 @@ func BenchmarkValidatePodUpdate(b *testing.B) {
 	spec["containers"].([]any)[0].(map[string]any)["image"] = "registry.example.com/web/app:1.2.4"
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := validation.Validate(serverconfig.Latest(), "v1", "Pod", "", obj, old); err != nil {
+		if _, err := validation.Validate(serverconfig.MustFor(kube.Newest()), "v1", "Pod", "", obj, old); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -135,7 +136,7 @@ func BenchmarkValidatePodTemplate(b *testing.B) {
 	obj := readJSON(b, "testdata/podtemplate.json")
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := validation.Validate(serverconfig.Latest(), "v1", "PodTemplate", "", obj, nil); err != nil {
+		if _, err := validation.Validate(serverconfig.MustFor(kube.Newest()), "v1", "PodTemplate", "", obj, nil); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -148,7 +149,7 @@ func BenchmarkValidatePodTemplateSpec(b *testing.B) {
 	if err := internalapi.Decode(readJSON(b, "testdata/podtemplate.json"), &t); err != nil {
 		b.Fatal(err)
 	}
-	opts := core.GetValidationOptionsFromPodTemplate(serverconfig.Latest(), &t.Template, nil)
+	opts := core.GetValidationOptionsFromPodTemplate(serverconfig.MustFor(kube.Newest()), &t.Template, nil)
 	b.ReportAllocs()
 	for b.Loop() {
 		if errs := core.ValidatePodTemplateSpec(&t.Template, field.NewPath("spec", "template"), opts); len(errs) != 0 {

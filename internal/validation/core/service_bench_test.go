@@ -5,6 +5,7 @@ import (
 
 	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/validation"
+	"github.com/ssa-diff/ssa-diff/kube"
 	"sigs.k8s.io/yaml"
 )
 
@@ -70,7 +71,7 @@ func BenchmarkValidateService(b *testing.B) {
 	obj := serviceObject(b)
 	b.ReportAllocs()
 	for b.Loop() {
-		res, err := validation.ValidateWrite(serverconfig.Latest(), "v1", "Service", "", obj, nil)
+		res, err := validation.ValidateWrite(serverconfig.MustFor(kube.Newest()), "v1", "Service", "", obj, nil)
 		if err != nil || len(res.Errors) > 0 {
 			b.Fatal(err, res.Errors)
 		}
@@ -84,7 +85,7 @@ func BenchmarkValidateServiceUpdate(b *testing.B) {
 	spec["loadBalancerSourceRanges"] = append(spec["loadBalancerSourceRanges"].([]any), "198.51.100.0/24")
 	b.ReportAllocs()
 	for b.Loop() {
-		res, err := validation.ValidateWrite(serverconfig.Latest(), "v1", "Service", "", obj, old)
+		res, err := validation.ValidateWrite(serverconfig.MustFor(kube.Newest()), "v1", "Service", "", obj, old)
 		if err != nil || len(res.Errors) > 0 {
 			b.Fatal(err, res.Errors)
 		}

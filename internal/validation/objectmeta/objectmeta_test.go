@@ -6,14 +6,14 @@ import (
 	"time"
 
 	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
-	"github.com/ssa-diff/ssa-diff/server/version"
+	"github.com/ssa-diff/ssa-diff/kube"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
-func minor(m int) *serverconfig.Config { return serverconfig.For(version.Minor(m)) }
+func minor(m int) *serverconfig.Config { return serverconfig.MustFor(kube.Minor(m)) }
 
 // texts are the errors as the server prints them, one per line.
 func texts(errs field.ErrorList) string {

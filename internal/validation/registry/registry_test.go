@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
-	"github.com/ssa-diff/ssa-diff/server/version"
+	"github.com/ssa-diff/ssa-diff/kube"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
@@ -46,7 +46,7 @@ func TestDeclarativeFrom137(t *testing.T) {
 		"spec.selector: Required value\nspec.selector: Required value"
 	joined := "spec.selector: Required value\nspec.replicas: Invalid value: -1: must be greater than or equal to 0"
 	for m, want := range map[int]string{34: handwritten, 35: handwritten, 36: handwritten, 37: joined} {
-		if got := texts(ValidateCreate(serverconfig.For(version.Minor(m)), s, obj)); got != want {
+		if got := texts(ValidateCreate(serverconfig.MustFor(kube.Minor(m)), s, obj)); got != want {
 			t.Errorf("1.%d:\n got: %s\nwant: %s", m, got, want)
 		}
 	}
@@ -61,13 +61,13 @@ func TestMetadataInTheMinorsWords(t *testing.T) {
 		36: `metadata.ownerReferences.kind: Invalid value: "": must not be empty`,
 		37: `metadata.ownerReferences[0].kind: Required value: must not be empty`,
 	} {
-		if got := texts(ValidateCreate(serverconfig.For(version.Minor(m)), s, obj)); got != want {
+		if got := texts(ValidateCreate(serverconfig.MustFor(kube.Minor(m)), s, obj)); got != want {
 			t.Errorf("1.%d create:\n got: %s\nwant: %s", m, got, want)
 		}
 		// An update checks the references twice: with the object's metadata, then with its update.
 		old := &object{metav1.ObjectMeta{Name: "x", Namespace: "ns", ResourceVersion: "1"}}
 		s.ValidateUpdate = func(obj, old any) field.ErrorList { return nil }
-		if got := texts(ValidateUpdate(serverconfig.For(version.Minor(m)), s, obj, old, false)); got != want+"\n"+want {
+		if got := texts(ValidateUpdate(serverconfig.MustFor(kube.Minor(m)), s, obj, old, false)); got != want+"\n"+want {
 			t.Errorf("1.%d update:\n got: %s\nwant: %s", m, got, want)
 		}
 	}

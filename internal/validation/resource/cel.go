@@ -12,7 +12,7 @@ import (
 	"github.com/google/cel-go/ext"
 	api "github.com/ssa-diff/ssa-diff/internal/api/resource"
 	"github.com/ssa-diff/ssa-diff/internal/cellib"
-	"github.com/ssa-diff/ssa-diff/server/version"
+	"github.com/ssa-diff/ssa-diff/kube"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	apiservercel "k8s.io/apiserver/pkg/cel"
 )
@@ -40,8 +40,8 @@ func bounded(t *apiservercel.DeclType, max int64) *apiservercel.DeclType {
 // allowMultipleAllocations, built on first use.
 var selectorEnvs = func() map[int][2]func() (*draEnv, error) {
 	m := map[int][2]func() (*draEnv, error){}
-	for _, v := range version.Supported() {
-		m[v.MinorNumber()] = [2]func() (*draEnv, error){
+	for _, v := range kube.Minors() {
+		m[int(v)] = [2]func() (*draEnv, error){
 			sync.OnceValues(func() (*draEnv, error) { return newSelectorEnv(v, false) }),
 			sync.OnceValues(func() (*draEnv, error) { return newSelectorEnv(v, true) }),
 		}
@@ -51,9 +51,9 @@ var selectorEnvs = func() map[int][2]func() (*draEnv, error) {
 
 // selectorEnv is the environment of the server cfg describes.
 func selectorEnv(cfg *serverconfig.Config) (*draEnv, error) {
-	envs, ok := selectorEnvs[cfg.Version.MinorNumber()]
+	envs, ok := selectorEnvs[int(cfg.Minor)]
 	if !ok {
-		return nil, fmt.Errorf("no CEL environment of DRA selectors for Kubernetes %s", cfg.Version)
+		return nil, fmt.Errorf("no CEL environment of DRA selectors for Kubernetes %s", cfg.Minor)
 	}
 	if cfg.Enabled(features.DRAConsumableCapacity) {
 		return envs[1]()
@@ -61,7 +61,7 @@ func selectorEnv(cfg *serverconfig.Config) (*draEnv, error) {
 	return envs[0]()
 }
 
-func newSelectorEnv(server version.Version, multipleAllocations bool) (*draEnv, error) {
+func newSelectorEnv(server kube.Minor, multipleAllocations bool) (*draEnv, error) {
 	base, err := cellib.Env(server, cellib.New)
 	if err != nil {
 		return nil, err
@@ -118,7 +118,7 @@ func validateSelectorExpression(cfg *serverconfig.Config, expr string, fldPath *
 	if !out.IsExactType(cel.BoolType) && !out.IsExactType(e.attribute.CelType()) {
 		return field.ErrorList{field.Invalid(fldPath, expr, fmt.Sprintf("must evaluate to %v or the unknown type, not %v", cel.BoolType.String(), out.String()))}
 	}
-	est, err := e.env.EstimateCost(ast, &cellib.Estimator{Sizes: deviceSizes{e}})
+	est, err := e.env.EstimateCost(ast, &cellib.Estimator{Sizes: deviceSizes{e}, Server: cfg.Minor})
 	if err != nil {
 		return field.ErrorList{field.InternalError(fldPath, &apiservercel.Error{Type: apiservercel.ErrorTypeInternal, Detail: "cost estimation failed: " + err.Error()})}
 	}

@@ -23,11 +23,19 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/ssa-diff/ssa-diff/kube"
 )
 
-// releases are the releases whose types are read, oldest first; the last is the one
-// package internal/api mirrors.
-var releases = []string{"v1.34.4", "v1.35.4", "v1.36.3", "v1.37.2"}
+// releases are the releases whose types are read, oldest first: one per minor of kube.Minors,
+// the patch release kube/releases.txt names; the last is the one package internal/api mirrors.
+var releases = func() []string {
+	var out []string
+	for _, m := range kube.Minors() {
+		out = append(out, "v"+m.Release())
+	}
+	return out
+}()
 
 func main() {
 	out := flag.String("out", "", "the Go file to write")
