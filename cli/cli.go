@@ -141,6 +141,8 @@ type options struct {
 	kube kubeVersionOptions
 	// helm are Helm's flags (--applier helm).
 	helm helmOptions
+	// verbs are --verb, --patch-type and --kubectl.
+	verbs verbOptions
 }
 
 // newInvocation is a run of the command with these options and streams.
@@ -162,6 +164,8 @@ type invocation struct {
 	namespace string
 	// registry is the schema registry of the run, set before predictions start.
 	registry *schema.Registry
+	// rawPatches are the --verb patch documents that name no object.
+	rawPatches rawPatches
 	// schemaDocs and crdObjects are the --schema documents and --crd objects read, kept to
 	// be added to the registry of another minor (registryFor).
 	schemaDocs []schemaDoc
@@ -226,7 +230,8 @@ func flagSet(prog string, cfg *options) (fs *pflag.FlagSet, argNames map[string]
 	fs.StringVar(&cfg.fieldManager, "field-manager", "kubectl", "The field manager of the apply (default: kubectl; argocd-controller and kustomize-controller with --applier argocd and flux).")
 	fs.BoolVar(&cfg.force, "force-conflicts", false, "Apply with force: take conflicting fields from their owners.")
 	fs.StringVar(&cfg.applier, "applier", "kubectl", "kubectl: the whole `kubectl apply --server-side` request sequence; api: one raw apply request, as controllers send; argocd: an Argo CD sync with ServerSideApply=true; flux: Flux's kustomize-controller (both always forced, both taking over managers first); helm: a Helm 4 install, upgrade or rollback of a release (--helm-release), its records read from the live state.")
-	fs.StringVar(&cfg.subresource, "subresource", "", "Apply to a subresource of each object: status or scale (as kubectl apply --server-side --subresource does); the object must exist.")
+	fs.StringVar(&cfg.subresource, "subresource", "", "Apply to a subresource of each object: status or scale (as kubectl apply --server-side --subresource does); the object must exist. Through scale, the manifests may be autoscaling/v1 Scales.")
+	cfg.verbs.flags(fs)
 	fs.StringArrayVar(&cfg.crds, "crd", nil, "A file or directory of CustomResourceDefinitions (repeatable). CRDs among the inputs are read too.")
 	fs.StringArrayVar(&cfg.schemas, "schema", nil, "An OpenAPI v3 or v2 document (kubectl get --raw /openapi/v3/apis/GROUP/VERSION), or a directory of them (repeatable).")
 	fs.BoolVar(&cfg.allowPrivileged, "allow-privileged", true, "Whether the cluster's kube-apiserver allows privileged and hostProcess containers (its --allow-privileged). Default: true, as kubeadm, kind, k3s and the managed clusters run it. --allow-privileged=false predicts a kube-apiserver started without the flag (its own default is false), as a hand-assembled control plane or a bare test server is: it refuses them (422 \"disallowed by cluster policy\").")
@@ -250,6 +255,7 @@ func flagSet(prog string, cfg *options) (fs *pflag.FlagSet, argNames map[string]
 	fs.BoolVar(&cfg.showVersion, "version", false, "Print the version: ssa-diff's, its commit, Go's, and the Kubernetes release whose server-side apply it predicts (also `ssa-diff version`).")
 	help = fs.BoolP("help", "h", false, "Show this help.")
 	argNames = map[string]string{"filename": "PATH", "field-manager": "NAME", "applier": "kubectl|api|argocd|flux|helm",
+		"verb": "apply|update|patch|create", "patch-type": "json|merge|strategic", "kubectl": "COMMAND",
 		"subresource": "status|scale", "crd": "PATH", "schema": "PATH", "now": "TIME", "output": "FORMAT",
 		"output-file": "[FORMAT=]FILE", "color": "WHEN", "kube-version": "MINOR", "namespace": "NAME", "jobs": "N", "service-ip-families": "FAMILIES"}
 	for k, v := range limitArgs {
@@ -309,6 +315,9 @@ func parseFlags(prog string, args []string, stdout, stderr io.Writer) (*options,
 	}
 	now, color = *nowFlag, *colorFlag
 	pos := fs.Args()
+	if err := cfg.verbs.check(cfg, &pos); err != nil {
+		return fail("%v", err)
+	}
 	switch {
 	case cfg.helmRollback():
 		// A rollback's manifests are its target revision's, read from the live state.
@@ -318,6 +327,8 @@ func parseFlags(prog string, args []string, stdout, stderr io.Writer) (*options,
 		if len(pos) == 1 {
 			cfg.live = pos[0]
 		}
+	case cfg.verbs.named():
+		// The command names its objects; its argument, if any, was LIVE.
 	case len(cfg.manifests) == 0 && len(cfg.render.kustomize) > 0 && len(pos) <= 1:
 		if len(pos) == 1 {
 			cfg.live = pos[0]
@@ -346,6 +357,7 @@ func parseFlags(prog string, args []string, stdout, stderr io.Writer) (*options,
 	if err := cfg.checkHelm(fs); err != nil {
 		return fail("%v", err)
 	}
+
 	if err := cfg.checkGate(fs); err != nil {
 		return fail("%v", err)
 	}

@@ -118,6 +118,12 @@ type Loader struct {
 	// SourceCommentsInFiles does the same for the documents of files: a `helm template`
 	// output saved to a file, for the Helm applier, which tells a chart's crds/ by them.
 	SourceCommentsInFiles bool
+	// RequestBodies reads every stream as the API server reads the body of an apply
+	// request: as YAML, of which JSON is a part — a JSON text with trailing commas after the
+	// last member of an object or list, which YAML's flow style allows and kubectl's JSON
+	// reader refuses, is read as the server reads it. A stream that is valid JSON is read as
+	// JSON all the same. Meant for raw requests (`--applier api`).
+	RequestBodies bool
 	// SourceRoot is the directory the paths of Source comments are relative to (the chart's
 	// parent directory); "" for the current one.
 	SourceRoot string
