@@ -138,7 +138,7 @@ func helmPost(seq *merge.Sequence, schemas *schema.Registry, req merge.Request, 
 		return seq.Finish(res), nil
 	}
 	body := unstructured.DeepCopyObject(req.Object)
-	res, err := seq.Update(merge.Request{Object: body, Endpoint: req.Endpoint, Manager: HelmManager, Now: req.Now})
+	res, err := seq.Create(merge.Request{Object: body, Endpoint: req.Endpoint, Manager: HelmManager, Now: req.Now})
 	if err != nil {
 		return nil, err
 	}
