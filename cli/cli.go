@@ -153,6 +153,8 @@ type options struct {
 	kube kubeVersionOptions
 	// admission is --admission-from, --as, --as-group, --as-uid, --authorize.
 	admission admissionOptions
+	// helm are Helm's flags (--applier helm).
+	helm helmOptions
 	// verbs are --verb, --patch-type and --kubectl.
 	verbs verbOptions
 }
@@ -248,7 +250,7 @@ func flagSet(prog string, cfg *options) (fs *pflag.FlagSet, argNames map[string]
 	cfg.addRenderFlags(fs)
 	fs.StringVar(&cfg.fieldManager, "field-manager", "kubectl", "The field manager of the apply (default: kubectl; argocd-controller and kustomize-controller with --applier argocd and flux).")
 	fs.BoolVar(&cfg.force, "force-conflicts", false, "Apply with force: take conflicting fields from their owners.")
-	fs.StringVar(&cfg.applier, "applier", "kubectl", "kubectl: the whole `kubectl apply --server-side` request sequence; api: one raw apply request, as controllers send; argocd: an Argo CD sync with ServerSideApply=true; flux: Flux's kustomize-controller (both always forced, both taking over managers first).")
+	fs.StringVar(&cfg.applier, "applier", "kubectl", "kubectl: the whole `kubectl apply --server-side` request sequence; api: one raw apply request, as controllers send; argocd: an Argo CD sync with ServerSideApply=true; flux: Flux's kustomize-controller (both always forced, both taking over managers first); helm: a Helm 4 install, upgrade or rollback of a release (--helm-release), its records read from the live state.")
 	fs.StringVar(&cfg.subresource, "subresource", "", "Apply to a subresource of each object: status or scale (as kubectl apply --server-side --subresource does); the object must exist. Through scale, the manifests may be autoscaling/v1 Scales.")
 	cfg.verbs.flags(fs)
 	fs.StringArrayVar(&cfg.crds, "crd", nil, "A file or directory of CustomResourceDefinitions (repeatable). CRDs among the inputs are read too.")
@@ -271,9 +273,10 @@ func flagSet(prog string, cfg *options) (fs *pflag.FlagSet, argNames map[string]
 	cfg.addPruneFlags(fs)
 	cfg.addAdviceFlags(fs)
 	cfg.addAdmissionFlags(fs)
+	cfg.addHelmFlags(fs)
 	fs.BoolVar(&cfg.showVersion, "version", false, "Print the version: ssa-diff's, its commit, Go's, and the Kubernetes release whose server-side apply it predicts (also `ssa-diff version`).")
 	help = fs.BoolP("help", "h", false, "Show this help.")
-	argNames = map[string]string{"filename": "PATH", "field-manager": "NAME", "applier": "kubectl|api|argocd|flux",
+	argNames = map[string]string{"filename": "PATH", "field-manager": "NAME", "applier": "kubectl|api|argocd|flux|helm",
 		"verb": "apply|update|patch|create", "patch-type": "json|merge|strategic", "kubectl": "COMMAND",
 		"subresource": "status|scale", "crd": "PATH", "schema": "PATH", "now": "TIME", "output": "FORMAT",
 		"output-file": "[FORMAT=]FILE", "color": "WHEN", "kube-version": "MINOR", "namespace": "NAME", "jobs": "N", "service-ip-families": "FAMILIES"}
@@ -299,6 +302,9 @@ func flagSet(prog string, cfg *options) (fs *pflag.FlagSet, argNames map[string]
 		argNames[k] = v
 	}
 	for k, v := range admissionArgNames {
+		argNames[k] = v
+	}
+	for k, v := range helmArgNames {
 		argNames[k] = v
 	}
 	return fs, argNames, now, color, help
@@ -338,6 +344,14 @@ func parseFlags(prog string, args []string, stdout, stderr io.Writer) (*options,
 		return fail("%v", err)
 	}
 	switch {
+	case cfg.helmRollback():
+		// A rollback's manifests are its target revision's, read from the live state.
+		if len(cfg.manifests) > 0 || len(cfg.render.kustomize) > 0 || len(pos) > 1 {
+			return fail("--helm-command rollback takes no manifests (its target revision's are in the release's record): give LIVE only")
+		}
+		if len(pos) == 1 {
+			cfg.live = pos[0]
+		}
 	case cfg.verbs.named():
 		// The command names its objects; its argument, if any, was LIVE.
 	case len(cfg.manifests) == 0 && len(cfg.render.kustomize) > 0 && len(pos) <= 1:
@@ -361,9 +375,12 @@ func parseFlags(prog string, args []string, stdout, stderr io.Writer) (*options,
 		return fail("too many arguments: %q (want MANIFESTS [LIVE])", pos)
 	}
 	switch cfg.applier {
-	case "kubectl", "api", "argocd", "flux":
+	case "kubectl", "api", "argocd", "flux", "helm":
 	default:
-		return fail("--applier must be kubectl, api, argocd or flux, not %q", cfg.applier)
+		return fail("--applier must be kubectl, api, argocd, flux or helm, not %q", cfg.applier)
+	}
+	if err := cfg.checkHelm(fs); err != nil {
+		return fail("%v", err)
 	}
 
 	if err := cfg.checkGate(fs); err != nil {

@@ -18,7 +18,10 @@ func TestUsageErrors(t *testing.T) {
 	}{
 		{nil, "no manifests given"},
 		{[]string{"a", "b", "c"}, "too many arguments"},
-		{[]string{"--applier", "helm", "a"}, "--applier must be kubectl, api, argocd or flux"},
+		{[]string{"--applier", "chef", "a"}, "--applier must be kubectl, api, argocd, flux or helm"},
+		{[]string{"--applier", "helm", "a"}, "--applier helm needs --helm-release NAME"},
+		{[]string{"--applier", "helm", "--helm-release", "web", "--helm-command", "rollback", "a", "b"}, "--helm-command rollback takes no manifests"},
+		{[]string{"--helm-release", "web", "a"}, "--helm-release is Helm's (--applier helm)"},
 		{[]string{"--now", "yesterday", "a"}, "--now: \"yesterday\" is not an RFC 3339 time"},
 		{[]string{"-o", "xml", "a"}, `unknown output format "xml"`},
 		{[]string{"--color", "sometimes", "a"}, "--color must be auto, always or never"},

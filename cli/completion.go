@@ -51,7 +51,11 @@ func kubeVersionChoices() []string {
 func completionFlags(prog string) []completionFlag {
 	fs, _, _, _, _ := flagSet(prog, &options{})
 	choices := map[string][]string{
-		"applier":             {"kubectl", "api", "argocd", "flux"},
+		"applier":             {"kubectl", "api", "argocd", "flux", "helm"},
+		"helm-command":        {"install", "upgrade", "rollback"},
+		"server-side":         {"auto", "true", "false"},
+		"helm-driver":         {"secret", "configmap"},
+		"helm-dry-run":        {"client", "server"},
 		"output":              output.Formats(),
 		"color":               {"auto", "always", "never"},
 		"subresource":         {"status", "scale"},

@@ -136,7 +136,7 @@ func TestBashCompletes(t *testing.T) {
 		words []string
 		want  string
 	}{
-		{[]string{"ssa-diff", "--applier", ""}, "api argocd flux kubectl"},
+		{[]string{"ssa-diff", "--applier", ""}, "api argocd flux helm kubectl"},
 		{[]string{"ssa-diff", "-o", "j"}, "json junit"},
 		{[]string{"ssa-diff", "--fail-o"}, "--fail-on"},
 		{[]string{"ssa-diff", "completion", ""}, "bash fish powershell zsh"},
@@ -287,7 +287,7 @@ func TestCompleteRequests(t *testing.T) {
 		t.Errorf("--kube-v: %q", got.candidates)
 	}
 	out, _, code := run(t, "", "__complete", "--applier", "")
-	if code != 0 || out != "kubectl\napi\nargocd\nflux\n:4\n" {
+	if code != 0 || out != "kubectl\napi\nargocd\nflux\nhelm\n:4\n" {
 		t.Errorf("__complete: exit %d\n%s", code, out)
 	}
 }

@@ -117,6 +117,9 @@ func (c *options) applierFor(namespace string) appliers.Applier {
 	switch c.applier {
 	case "api":
 		return appliers.API{FieldManager: manager, Verb: c.verbs.v, PatchType: c.verbs.pt}
+	case "helm":
+		// The command is predicted whole once the live state is read (runHelm).
+		return appliers.HelmApply{}
 	case "argocd":
 		g := &c.gate
 		if !g.fieldMgrSet {
@@ -178,7 +181,7 @@ func (c *invocation) predictAndReport(ctx context.Context, eng predictor, reg *s
 	c.gitOpsWarnings(c.stderr)
 	policy := c.gate.policy
 	rep := report.New(report.Options{FieldManager: c.client.Manager(), Force: c.force, Applier: c.client.Name(), Subresource: c.subresource, KubernetesVersion: reg.Minor().String(), Now: c.now, Policy: &policy})
-	opts := output.Options{Color: c.color, ShowManagedFields: c.showManagedFields, ShowSecrets: c.showSecrets, Now: c.now, Stderr: c.stderr, ReportURL: c.reportLink()}
+	opts := output.Options{Color: c.color, ShowManagedFields: c.showManagedFields, ShowSecrets: c.showSecrets, Now: c.now, Stderr: c.stderr, ReportURL: c.reportLink(), Client: c.client.Name()}
 	dst, err := c.openOutput()
 	if err != nil {
 		return c.errorf("%v", err)

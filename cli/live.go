@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -54,9 +55,10 @@ func (c *options) checkLive(fs *pflag.FlagSet, prog string) error {
 	if l.fromCluster && c.live != "" {
 		return fmt.Errorf("--live-from-cluster and a LIVE file (%s) exclude each other", c.live)
 	}
-	if l.fromCluster && c.prune.on {
+	if l.fromCluster && c.prune.on && c.applier != "helm" {
 		// The read fetches the manifests' objects only: what the applier would prune is
 		// not among them, and a preview that finds nothing would be a false all-clear.
+		// (Helm's read fetches the objects of the release's revisions too.)
 		return fmt.Errorf("--prune needs a LIVE dump of what the applier may prune: --live-from-cluster reads only the objects the manifests name")
 	}
 	if !l.fromCluster {
@@ -130,6 +132,14 @@ func (c *invocation) readCluster(ctx context.Context, loader *input.Loader, mani
 		}
 		return nil
 	}
+	var helmRecords []json.RawMessage
+	if c.applier == "helm" {
+		var more []cluster.Ref
+		if helmRecords, more, err = c.helmClusterRecords(ctx, client); err != nil {
+			return nil, nil, err
+		}
+		refs = append(refs, more...)
+	}
 	res, err := client.Read(ctx, refs, cluster.ReadOptions{
 		HasSchema: func(g, v, k string) bool { return known(g, k) != nil },
 		Scope: func(g, v, k string) (bool, bool) {
@@ -154,7 +164,7 @@ func (c *invocation) readCluster(ctx context.Context, loader *input.Loader, mani
 		}
 	}
 	rec := res.Record(client.Context, info.GitVersion, client.Namespace)
-	data, err := cluster.ListJSON(rec, res.Objects())
+	data, err := cluster.ListJSON(rec, append(res.Objects(), helmRecords...))
 	if err != nil {
 		return nil, nil, err
 	}

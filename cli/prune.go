@@ -52,6 +52,10 @@ func (c *options) checkPrune(fs *pflag.FlagSet) error {
 			return fmt.Errorf("--%s is kubectl's (--applier kubectl); %s prunes what it tracks", f, a.Name())
 		}
 	}
+	if _, helm := a.(appliers.HelmApply); helm {
+		// Helm always deletes what the new revision drops: the preview is always on.
+		p.on = true
+	}
 	if !p.on {
 		return nil
 	}

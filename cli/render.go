@@ -63,10 +63,11 @@ func (c *invocation) loadManifests(loader *input.Loader) []input.Entry {
 	}
 	loader.Renderer = kustomizer{c: c, loader: loader}
 	loader.SourceComments, loader.SourceRoot = true, c.render.sourceRoot
+	loader.SourceCommentsInFiles = c.applier == "helm"
 	for _, p := range c.manifests {
 		out = append(out, loader.Load(p)...)
 	}
 	loader.Renderer = nil
-	loader.SourceComments, loader.SourceRoot = false, ""
+	loader.SourceComments, loader.SourceCommentsInFiles, loader.SourceRoot = false, false, ""
 	return out
 }

@@ -115,6 +115,11 @@ func (c *invocation) execute(ctx context.Context, newPredictor func(*schema.Regi
 	if c.getenv != nil {
 		defer tuneGC(c.getenv, loader.BytesRead()).stop()
 	}
+	if c.helmRollback() {
+		if manifests, err = c.helmRollbackManifests(loader, live, reg); err != nil {
+			return c.errorf("%v", err)
+		}
+	}
 
 	// CustomResourceDefinitions among the inputs define kinds: the live ones first, then the
 	// manifests' (the state the apply moves to).
@@ -170,6 +175,13 @@ func (c *invocation) execute(ctx context.Context, newPredictor func(*schema.Regi
 		c.warnf("%s", w)
 	}
 
+	pred := newPredictor(reg)
+	if c.applier == "helm" {
+		if err := c.runHelm(pred, reg, m.Pairs, ls.objs); err != nil {
+			return c.errorf("%v", err)
+		}
+	}
+
 	var slots []*slot
 	next := 0
 	for _, e := range manifests {
@@ -193,7 +205,7 @@ func (c *invocation) execute(ctx context.Context, newPredictor func(*schema.Regi
 	}
 	c.judgeLive(m.Pairs, ls, reg)
 
-	return c.predictAndReport(ctx, newPredictor(reg), reg, slots)
+	return c.predictAndReport(ctx, pred, reg, slots)
 }
 
 func sourceOf(err error) input.Source {

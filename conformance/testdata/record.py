@@ -101,6 +101,25 @@ A case of cases.yaml:
   path: /apis/...                        the final request's path, when not the manifest's own
   code: 404                              kubectl mode: the code when kubectl sends no write
   manifest: YAML                         the body (api apply: byte for byte) or kubectl's file
+
+A helm-mode case (mode: helm) is a scenario: steps run in order in the case's namespace, and
+each Helm 4 command among them is recorded as a case of its own, in <name>/<NN>-<command>/
+(NN its step number): live.json and want.json are Lists of every object any step's chart
+names (GETs, before and after the command) and of the release's records; manifest.yaml is
+what `helm template --include-crds` renders for the command (install, upgrade); the command
+runs with $HELM (Helm 4; $HELM3 for steps that say helm3) talking to the server through
+proxy.go, which logs its requests: they (discovery aside) are `response.requests`, as
+"VERB path?query (content type of a PATCH) -> code". Steps:
+
+  - helm: [install|upgrade|rollback, RELEASE, CHART]    CHART names a folder of DIR/charts
+    values: [--set, k=v, ...]                          the values (rendered by template too)
+    flags: [--server-side=true, ...]                   the command's other flags
+    helm3: true                                        run by Helm 3 (setup: not a case)
+  - kubectl: [ARGS]  (FILE, editor: a KUBE_EDITOR command for kubectl edit, object: YAML)
+  - api: {verb, object, manager, force}   as a setup request above
+  - scale: {deployment, replicas, manager}  a PUT of the Deployment's /scale
+  cluster objects (a CRD, a webhook) are named after the case, and the case's steps delete
+  none of them.
 """
 import argparse, copy, json, os, re, ssl, subprocess, sys, tempfile, time, urllib.request, urllib.error
 
@@ -635,4 +654,9 @@ print("recording from kube-apiserver %s into %s" % (SERVER["gitVersion"], OUT))
 MINOR = int(SERVER["minor"].split(".")[1])
 for case in yaml.safe_load(open(os.path.join(HERE, "cases.yaml"))):
     if (not ONLY or case["name"] in ONLY) and MINOR >= case.get("minMinor", 0):
-        record(case)
+        if case.get("mode") == "helm":
+            sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "helm"))
+            import helm_record  # noqa: E402 (helm/helm_record.py: the helm mode's steps)
+            helm_record.record(sys.modules[__name__], case)
+        else:
+            record(case)

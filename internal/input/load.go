@@ -115,6 +115,9 @@ type Loader struct {
 	// PATH: its Source names the template (Via "helm template"), its document index counts
 	// the documents of that template, and its lines count from the line after the comment.
 	SourceComments bool
+	// SourceCommentsInFiles does the same for the documents of files: a `helm template`
+	// output saved to a file, for the Helm applier, which tells a chart's crds/ by them.
+	SourceCommentsInFiles bool
 	// RequestBodies reads every stream as the API server reads the body of an apply
 	// request: as YAML, of which JSON is a part — a JSON text with trailing commas after the
 	// last member of an object or list, which YAML's flow style allows and kubectl's JSON
@@ -288,7 +291,7 @@ func (l *Loader) loadFile(path string) ([]Entry, int) {
 		}
 		buffer = bufferFor(info.Size())
 	}
-	return l.parseStreamOpts(path, f, false, buffer)
+	return l.parseStreamOpts(path, f, l.SourceCommentsInFiles, buffer)
 }
 
 // walk lists the manifest files under root in lexical order, and the errors met on the

@@ -34,6 +34,9 @@ type Options struct {
 	// Stderr receives what kubectl would print on its error stream (refusals in the diff
 	// and objects formats).
 	Stderr io.Writer
+	// Client names the client whose requests a result's steps are ("kubectl", "helm" …;
+	// "" is kubectl).
+	Client string
 }
 
 var formats = map[string]func(io.Writer, Options) Writer{

@@ -292,7 +292,11 @@ func (t *textWriter) steps(res *report.Result) {
 	if len(res.Steps) < 2 {
 		return
 	}
-	t.w.printf("  %s\n", t.p.bold(fmt.Sprintf("kubectl would send %d requests:", len(res.Steps))))
+	client := t.opts.Client
+	if client == "" {
+		client = "kubectl"
+	}
+	t.w.printf("  %s\n", t.p.bold(fmt.Sprintf("%s would send %d requests:", client, len(res.Steps))))
 	for i, s := range res.Steps {
 		t.w.printf("    %d. %s (manager %s) → %d\n", i+1, s.Description, s.Manager, s.Code)
 	}

@@ -445,7 +445,9 @@ func FromPrediction(src input.Source, live, manifest map[string]any, applier str
 	case ActionCreate:
 		res.Changed = true
 	case ActionUpdate, ActionUnchanged:
-		res.Changed = live == nil || !SameIgnoringTimes(live, res.Object)
+		// An object that does not exist and is not created (a client that sends nothing
+		// for it: Helm's dry run, its stop after a failed create) is no change.
+		res.Changed = (live == nil) != (res.Object == nil) || live != nil && !SameIgnoringTimes(live, res.Object)
 	}
 	return res
 }

@@ -60,6 +60,12 @@ var fences = []struct {
 		direct: true,
 	},
 	{
+		why: "Helm's libraries (helm.sh/helm/v4: chart loading, rendering, its kube client) are the Helm plugin's, a second binary (cmd/helm-ssa-diff): " +
+			"the ssa-diff binary and the library packages never link them (+23 MB and client-go's clientset at start-up); the Helm applier reads Helm's records itself (internal/helmrelease)",
+		packages:  []string{"", "fieldpath/...", "schema/...", "merge/...", "server/...", "appliers/...", "judge/...", "load/...", "cli", "internal/helmrelease", "internal/smpmeta"},
+		forbidden: []string{"helm.sh/helm"},
+	},
+	{
 		why:       "the clients and the judgement lie above the engine and the model, beside each other: the engine imports neither, the model neither",
 		packages:  []string{"merge", "server/..."},
 		forbidden: []string{modulePath + "/appliers", modulePath + "/judge", modulePath + "/load"},

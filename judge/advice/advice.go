@@ -39,6 +39,7 @@ const (
 	IDClusterPolicy             = "cluster-policy"
 	IDDeniedByPolicy            = "denied-by-policy"
 	IDWarnedByPolicy            = "warned-by-policy"
+	IDHelmStaleMigration        = "helm-stale-migration"
 )
 
 const defaultConditionGrace = 5 * time.Minute
@@ -61,6 +62,7 @@ func Known() []Info {
 		{IDFightsController, SeverityWarning, "the manifest sets a field a controller owns through an Update (an autoscaler's spec.replicas, a controller's annotations)", false},
 		{IDOverridesManualChange, SeverityInfo, "the manifest sets a field last changed by hand (kubectl edit, scale, patch, label …)", false},
 		{IDClientSideApplyLeftovers, SeverityWarning, "client-side apply's managers or last-applied annotation are on the object: what server-side apply does with them", false},
+		{IDHelmStaleMigration, SeverityWarning, "Helm's migration of its client-side entry is written although the server-side apply after it is refused: the release stays server-side from then on", false},
 		{IDCoOwnedFieldKept, SeverityInfo, "fields the applier stops applying stay, because another manager still owns them", false},
 		{IDItemRemovedDespiteCoOwner, SeverityWarning, "a list item the applier drops is deleted although another manager owns a field inside it", false},
 		{IDCoOwnerOfControllerValue, SeverityWarning, "the apply makes the applier co-owner of a value a controller manages", false},
@@ -119,6 +121,9 @@ const (
 	ApplierArgoCD Applier = "argocd"
 	// ApplierFlux is a Flux kustomize-controller apply: always forced.
 	ApplierFlux Applier = "flux"
+	// ApplierHelm is a Helm 4 install, upgrade or rollback (appliers.HelmApply): fixes are
+	// in the chart's values and Helm's flags.
+	ApplierHelm Applier = "helm"
 )
 
 // Input is one predicted apply.
@@ -190,6 +195,7 @@ func Analyze(in Input, opts Options) []Advice {
 	a.statusInManifest()
 	a.controllers()
 	a.clientSideLeftovers()
+	a.helmStaleMigration()
 	a.coOwnedKept()
 	a.itemsRemoved()
 	a.coOwnerOfController()

@@ -513,7 +513,7 @@ func TestKnownIDs(t *testing.T) {
 		sorted = append(sorted, id)
 	}
 	sort.Strings(sorted)
-	if len(sorted) != 15 {
+	if len(sorted) != 16 {
 		t.Errorf("ids %v", sorted)
 	}
 }

@@ -19,6 +19,11 @@ func lastAppliedPath() smdpath.Path {
 // the last-applied annotation) and of untracked objects (before-first-apply, rules.md untracked.first-apply),
 // and what this apply does with them (rules.md kubectl.relaxation, kubectl.no-relaxation, kubectl.annotation-sync, kubectl.annotation-too-large and kubectl's migration).
 func (a *analysis) clientSideLeftovers() {
+	if a.applier == ApplierHelm && !helmServerSide(a.res) {
+		// Helm's client-side writes are its own entry, and its patches delete what the
+		// chart drops: nothing is left behind.
+		return
+	}
 	a.migrated()
 	a.stuck()
 	a.staleAnnotation()
@@ -57,6 +62,8 @@ func (a *analysis) migrated() {
 		who = "Argo CD's sync"
 	case ApplierFlux:
 		who = "Flux's apply"
+	case ApplierHelm:
+		who = "Helm 4's server-side apply"
 	}
 	msg := fmt.Sprintf("%s migrates client-side ownership: the fields %s owned move into %q's Apply entry, so from now on dropping a field from the manifest deletes it",
 		who, quoteAll(gone), a.manager)

@@ -71,6 +71,9 @@ func (a *analysis) contests(roles ...managerRole) []*contest {
 		if len(oc.Taken) == 0 || !wanted(oc.Manager) || a.res.Rejection != nil {
 			continue
 		}
+		if oc.Manager.Manager == a.manager && oc.Manager.Operation == fieldpath.OperationUpdate {
+			continue // the applier's own former writes (Helm's client-side entry it migrates)
+		}
 		for _, p := range oc.Taken {
 			if !deleted[p] { // a field deleted with its item was lost, not taken
 				addPath(get(oc.Manager), p)
@@ -95,8 +98,12 @@ func (a *analysis) controllers() {
 		} else {
 			msg = fmt.Sprintf("the apply reverts %s, last changed by hand with %s (manager %s)%s", listPaths(c.paths), cmd, describe(c.ref), values(c.conflict))
 		}
+		fix := fmt.Sprintf("if the manual change is meant to stay, put it into the manifest; if not, take %s with %s", plural(len(c.paths), "it", "them"), a.forceHint())
+		if a.applier == ApplierHelm {
+			fix = fmt.Sprintf("if the manual change is meant to stay, put it into the chart's values (-f values.yaml or --set) so the chart renders it; if not, take %s back with %s", plural(len(c.paths), "it", "them"), a.forceHint())
+		}
 		a.add(Advice{ID: IDOverridesManualChange, Severity: SeverityInfo, Message: msg,
-			Fix:   fmt.Sprintf("if the manual change is meant to stay, put it into the manifest; if not, take %s with %s", plural(len(c.paths), "it", "them"), a.forceHint()),
+			Fix:   fix,
 			Paths: c.paths, Managers: []string{c.ref.Manager}})
 	}
 }
@@ -131,6 +138,8 @@ func (a *analysis) fight(c *contest, rejected bool) Advice {
 	}
 	var fix string
 	switch {
+	case a.applier == ApplierHelm:
+		fix = helmFightFix(c, replicas)
 	case replicas:
 		fix = fmt.Sprintf("remove spec.replicas from the manifest and let %q own it (set the floor in the autoscaler's minReplicas); only to hand it over deliberately, apply with %s", c.ref.Manager, a.forceHint())
 	case a.alwaysForces():

@@ -55,6 +55,20 @@
 // --server-side`, or remove the entry with a JSON patch of metadata.managedFields, or the
 // annotation with kubectl annotate.
 //
+// helm-stale-migration (warning): Helm 4, applying server-side over a release Helm 3 (or
+// `--server-side=false`) wrote, first patches managedFields to turn its client-side entry
+// into its Apply entry; when the apply after it is refused, the patch stays written and
+// the revision is recorded failed with apply_method ssa, so the next `helm upgrade`
+// applies server-side again and meets the same conflict. Fix: resolve the conflict in the
+// chart (the other manager's value in the values, or the field left out) or take it with
+// `helm upgrade --force-conflicts`; a rollback does not undo the migration.
+//
+// With the Helm applier, fights-controller's and overrides-manual-change's fixes are in
+// the chart: an autoscaler's replicas left out (a value set to null, the chart's
+// autoscaling switch), a CA injector's caBundle not rendered, an admission controller's
+// value given to the chart or the field left out of the template; `--force-conflicts`
+// only takes the field back until the controller writes it again.
+//
 // co-owned-field-kept (info): fields the applier stops applying stay in the object because
 // another manager still owns them. Fix: the co-owner must drop them too, or take them over
 // and drop them.

@@ -78,6 +78,8 @@ func (a *analysis) forceHint() string {
 		return "`kubectl apply --server-side --force-conflicts`"
 	case ApplierArgoCD, ApplierFlux:
 		return "a forced sync"
+	case ApplierHelm:
+		return "`helm upgrade --force-conflicts`"
 	}
 	return "force=true"
 }
@@ -94,7 +96,7 @@ const (
 	roleApplier    managerRole = iota // an Apply entry: someone declaring intent
 	roleController                    // an Update entry of a program
 	roleManual                        // an Update entry of an imperative kubectl command
-	roleLeftover                      // client-side apply or the server's before-first-apply
+	roleLeftover                      // client-side apply (kubectl's, Helm's) or the server's before-first-apply
 )
 
 func roleOf(ref fieldpath.ManagerRef) managerRole {
@@ -102,7 +104,8 @@ func roleOf(ref fieldpath.ManagerRef) managerRole {
 		return roleApplier
 	}
 	switch ref.Manager {
-	case appliers.KubectlClientSideApplyManager, merge.BeforeFirstApplyManager:
+	case appliers.KubectlClientSideApplyManager, merge.BeforeFirstApplyManager, appliers.HelmManager:
+		// helm: Helm 3's (and Helm 4's --server-side=false) client-side writes.
 		return roleLeftover
 	}
 	if ref.Manager == "kubectl" || strings.HasPrefix(ref.Manager, "kubectl-") {

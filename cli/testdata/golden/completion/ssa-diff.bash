@@ -68,7 +68,7 @@ _ssa_diff() {
 	--field-manager)
 		return ;;
 	--applier)
-		COMPREPLY=($(compgen -W "kubectl api argocd flux" -- "$cur"))
+		COMPREPLY=($(compgen -W "kubectl api argocd flux helm" -- "$cur"))
 		return ;;
 	--subresource)
 		COMPREPLY=($(compgen -W "status scale" -- "$cur"))
@@ -160,7 +160,7 @@ _ssa_diff() {
 	--prune-allowlist)
 		return ;;
 	--disable-advice)
-		COMPREPLY=($(compgen -W "apiversion-deprecated apiversion-mismatch apiversion-removed client-side-apply-leftovers cluster-policy co-owned-field-kept co-owner-of-controller-value condition-unhealthy denied-by-policy fights-controller item-removed-despite-co-owner not-converged overrides-manual-change status-in-manifest warned-by-policy" -- "$cur"))
+		COMPREPLY=($(compgen -W "apiversion-deprecated apiversion-mismatch apiversion-removed client-side-apply-leftovers cluster-policy co-owned-field-kept co-owner-of-controller-value condition-unhealthy denied-by-policy fights-controller helm-stale-migration item-removed-despite-co-owner not-converged overrides-manual-change status-in-manifest warned-by-policy" -- "$cur"))
 		return ;;
 	--admission-from)
 		COMPREPLY=($(compgen -f -- "$cur"))
@@ -173,9 +173,25 @@ _ssa_diff() {
 		return ;;
 	--authorize)
 		return ;;
+	--helm-command)
+		COMPREPLY=($(compgen -W "install upgrade rollback" -- "$cur"))
+		return ;;
+	--helm-release)
+		return ;;
+	--server-side)
+		COMPREPLY=($(compgen -W "auto true false" -- "$cur"))
+		return ;;
+	--helm-revision)
+		return ;;
+	--helm-driver)
+		COMPREPLY=($(compgen -W "secret configmap" -- "$cur"))
+		return ;;
+	--helm-dry-run)
+		COMPREPLY=($(compgen -W "client server" -- "$cur"))
+		return ;;
 	esac
 	if [[ "$cur" == -* ]]; then
-		COMPREPLY=($(compgen -W "--admission-from --all --allow-missing-managed-fields --allow-privileged --allow-takeover-from --applier --argocd-app --argocd-csa-manager --argocd-installation-id --argocd-no-csa-migration --argocd-tracking --as --as-group --as-uid --authorize --color --context --crd --disable-advice --fail-on --field-manager --filename --flux-force --flux-kustomization --flux-override-manager --force-conflicts --help --jobs --kube-version --kubeconfig --kubectl --kustomize --live-from-cluster --max-depth --max-document-bytes --max-files --max-input-bytes --max-objects --max-yaml-alias-nodes --namespace --no-advice --now --output --output-file --patch-type --protect --prune --prune-allowlist --report-html --report-url --request-timeout --save-live --schema --selector --service-ip-families --show-managed-fields --show-secrets --source-root --subresource --summary --verb --version -f -h -k -l -n -o" -- "$cur"))
+		COMPREPLY=($(compgen -W "--admission-from --all --allow-missing-managed-fields --allow-privileged --allow-takeover-from --applier --argocd-app --argocd-csa-manager --argocd-installation-id --argocd-no-csa-migration --argocd-tracking --as --as-group --as-uid --authorize --color --context --crd --disable-advice --fail-on --field-manager --filename --flux-force --flux-kustomization --flux-override-manager --force-conflicts --helm-command --helm-driver --helm-dry-run --helm-install --helm-release --helm-revision --help --jobs --kube-version --kubeconfig --kubectl --kustomize --live-from-cluster --max-depth --max-document-bytes --max-files --max-input-bytes --max-objects --max-yaml-alias-nodes --namespace --no-advice --now --output --output-file --patch-type --protect --prune --prune-allowlist --report-html --report-url --request-timeout --save-live --schema --selector --server-side --service-ip-families --show-managed-fields --show-secrets --skip-crds --source-root --subresource --summary --take-ownership --verb --version -f -h -k -l -n -o" -- "$cur"))
 		return
 	fi
 	if [[ ${COMP_CWORD} -eq 1 ]]; then

@@ -35,7 +35,7 @@ _ssa-diff() {
 		'*--source-root[Helm\: the directory the # Source\: paths of helm template output on standard input are relative to (the chart'\''s parent directory; default\: the current one)]:directory:_files -/' \
 		'*--field-manager[The field manager of the apply (default\: kubectl; argocd-controller and kustomize-controller with --applier argocd and flux)]:field-manager: ' \
 		'*--force-conflicts[Apply with force\: take conflicting fields from their owners]' \
-		'*--applier[kubectl\: the whole kubectl apply --server-side request sequence; api\: one raw apply request, as controllers send; argocd\: an Argo CD sync with ServerSideApply=true; flux\: Flux'\''s kustomize-controller (both always forced, both taking over managers first)]:applier:(kubectl api argocd flux)' \
+		'*--applier[kubectl\: the whole kubectl apply --server-side request sequence; api\: one raw apply request, as controllers send; argocd\: an Argo CD sync with ServerSideApply=true; flux\: Flux'\''s kustomize-controller (both always forced, both taking over managers first); helm\: a Helm 4 install, upgrade or rollback of a release (--helm-release), its records read from the live state]:applier:(kubectl api argocd flux helm)' \
 		'*--subresource[Apply to a subresource of each object\: status or scale (as kubectl apply --server-side --subresource does); the object must exist]:subresource:(status scale)' \
 		'*--verb[The request (--applier api)\: apply, update (PUT of the whole object), patch (the manifests are patches, of --patch-type; a JSON patch, or a patch that names no object, patches the one object of LIVE) or create (POST)]:verb:(apply update patch create)' \
 		'*--patch-type[The type of the patches of --verb patch, as kubectl'\''s --type names them\: json, merge or strategic]:patch-type:(json merge strategic)' \
@@ -83,13 +83,22 @@ _ssa-diff() {
 		'*'{-l,--selector}'[kubectl --prune\: the label selector of the objects to prune (key=value, key!=value, key in (a,b), key, !key; comma-separated)]:selector: ' \
 		'*--all[kubectl --prune\: prune every object of the allowlisted kinds, whatever its labels]' \
 		'*--prune-allowlist[kubectl --prune\: a kind to prune, as group/version/kind (core/v1/ConfigMap; repeatable); default\: kubectl'\''s list (ConfigMap, Endpoints, PersistentVolumeClaim, Pod, ReplicationController, Secret, Service, Job, CronJob, Ingress, DaemonSet, Deployment, ReplicaSet, StatefulSet, Namespace, PersistentVolume)]:prune-allowlist: ' \
-		'*--disable-advice[Silence one advice by its id (repeatable)\: apiversion-deprecated, apiversion-mismatch, apiversion-removed, client-side-apply-leftovers, cluster-policy, co-owned-field-kept, co-owner-of-controller-value, condition-unhealthy, denied-by-policy, fights-controller, item-removed-despite-co-owner, not-converged, overrides-manual-change, status-in-manifest, warned-by-policy]:disable-advice:(apiversion-deprecated apiversion-mismatch apiversion-removed client-side-apply-leftovers cluster-policy co-owned-field-kept co-owner-of-controller-value condition-unhealthy denied-by-policy fights-controller item-removed-despite-co-owner not-converged overrides-manual-change status-in-manifest warned-by-policy)' \
+		'*--disable-advice[Silence one advice by its id (repeatable)\: apiversion-deprecated, apiversion-mismatch, apiversion-removed, client-side-apply-leftovers, cluster-policy, co-owned-field-kept, co-owner-of-controller-value, condition-unhealthy, denied-by-policy, fights-controller, helm-stale-migration, item-removed-despite-co-owner, not-converged, overrides-manual-change, status-in-manifest, warned-by-policy]:disable-advice:(apiversion-deprecated apiversion-mismatch apiversion-removed client-side-apply-leftovers cluster-policy co-owned-field-kept co-owner-of-controller-value condition-unhealthy denied-by-policy fights-controller helm-stale-migration item-removed-despite-co-owner not-converged overrides-manual-change status-in-manifest warned-by-policy)' \
 		'*--no-advice[Print no advice and no state line]' \
 		'*--admission-from[What the cluster'\''s admission chain reads — Namespaces, ServiceAccounts, LimitRanges, PriorityClasses, Storage-, Ingress- and RuntimeClasses, ValidatingAdmissionPolicies and MutatingAdmissionPolicies with their bindings and params\: a dump (kubectl get namespaces,serviceaccounts,limitranges,validatingadmissionpolicies,.]:file:_files' \
 		'*--as[The user the writes come from, as the cluster authenticates it\: the admission policies'\'' request.userInfo (default\: unknown)]:as: ' \
 		'*--as-uid[That user'\''s uid]:as-uid: ' \
 		'*--as-group[A group of that user (repeatable)]:as-group: ' \
 		'*--authorize[What the cluster'\''s authorizer answers for that user, for the admission policies that ask it\: '\''VERB RESOURCE\[.GROUP\]\[/SUB\] \[NAMESPACE/NAME\]=allow|deny'\'' or '\''VERB /PATH=allow|deny'\'', * for any (repeatable; the first that matches answers)]:authorize: ' \
+		'*--helm-command[--applier helm\: the Helm 4 command predicted]:helm-command:(install upgrade rollback)' \
+		'*--helm-release[--applier helm\: the release'\''s name (its namespace is -n)]:helm-release: ' \
+		'*--server-side[--applier helm\: Helm'\''s --server-side (install\: true; upgrade, rollback\: auto, which follows the release'\''s records)]:server-side:(auto true false)' \
+		'*--take-ownership[--applier helm\: Helm'\''s --take-ownership (adopt existing objects)]' \
+		'*--helm-install[--applier helm\: upgrade'\''s --install (install a release that does not exist)]' \
+		'*--skip-crds[--applier helm\: Helm'\''s --skip-crds]' \
+		'*--helm-revision[--applier helm\: the revision a rollback goes back to (default\: the one before the last)]:helm-revision: ' \
+		'*--helm-driver[--applier helm\: where the release'\''s records are (Helm'\''s HELM_DRIVER)]:helm-driver:(secret configmap)' \
+		'*--helm-dry-run[--applier helm\: Helm'\''s --dry-run (client or server)\: what Helm checks before it stops, and what the command without it would do]:helm-dry-run:(client server)' \
 		'*--version[Print the version\: ssa-diff'\''s, its commit, Go'\''s, and the Kubernetes release whose server-side apply it predicts (also ssa-diff version)]' \
 		'*'{-h,--help}'[Show this help]' \
 		'1: :->first' \

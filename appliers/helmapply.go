@@ -1,0 +1,111 @@
+package appliers
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/ssa-diff/ssa-diff/internal/unstructured"
+	"github.com/ssa-diff/ssa-diff/merge"
+	"github.com/ssa-diff/ssa-diff/schema"
+)
+
+// HelmApply is a Helm command as an Applier: the whole command is predicted first
+// (HelmPlan.Run: Helm's objects are not independent — it refuses a release whole, stops
+// after a failed create, deletes only when every write succeeded), then each object's
+// Apply answers what the command does to it. Its Prunes names the objects the command
+// deletes.
+type HelmApply struct {
+	Outcome *HelmOutcome
+	// Schemas is the registry the command was predicted with.
+	Schemas *schema.Registry
+}
+
+func (h HelmApply) Name() string         { return "helm" }
+func (h HelmApply) Manager() string      { return HelmManager }
+func (h HelmApply) AlwaysForces() bool   { return false }
+func (h HelmApply) Subresources() bool   { return false }
+func (h HelmApply) SendsNamespace() bool { return true }
+
+// Apply is what the command does to req's object: its requests' result; for an object
+// Helm sends nothing for, the live object unchanged, saying why; for the object Helm
+// refuses the command over, Helm's refusal. With req.Force and a command without
+// --force-conflicts, the object's requests as they would be with it.
+func (h HelmApply) Apply(e *merge.Engine, req merge.Request) (*merge.Result, error) {
+	r := h.find(req.Object)
+	if r == nil {
+		return nil, fmt.Errorf("the Helm command has no object %s", describeObject(req.Object))
+	}
+	if req.Force && r.Result != nil && !r.write.force && h.Outcome.Plan != nil {
+		w := r.write
+		w.force = true
+		return h.Outcome.Plan.write(e, h.Schemas, r.sent, req.Live, req.Now, w)
+	}
+	if r.Result != nil {
+		return r.Result, nil
+	}
+	res := &merge.Result{Endpoint: req.Endpoint, Action: merge.ActionUnchanged, Object: unstructured.DeepCopyObject(req.Live)}
+	if req.Live == nil {
+		res.Action, res.Object = merge.ActionUnchanged, nil
+	}
+	if r.Error != "" {
+		res.Action, res.Object = merge.ActionRejected, nil
+		res.Rejection = &merge.StatusError{Code: 0, Reason: "HelmRefused", Message: r.Error}
+		res.Warnings = append(res.Warnings, "Helm refuses the command before it writes anything: no object of the release is written")
+		return res, nil
+	}
+	res.Warnings = append(res.Warnings, "Helm sends nothing for it: "+r.NotSent)
+	return res, nil
+}
+
+// find is the command's result for obj, by group, kind, namespace and name.
+func (h HelmApply) find(obj map[string]any) *HelmObjectResult {
+	if h.Outcome == nil {
+		return nil
+	}
+	for i := range h.Outcome.Objects {
+		r := &h.Outcome.Objects[i]
+		sent := r.sent
+		if sent == nil {
+			sent = r.Target.Object
+		}
+		if sameObject(sent, obj) || sameObject(r.Target.Object, obj) {
+			return r
+		}
+	}
+	return nil
+}
+
+// Prunes says why the command deletes o (an object of the revision it starts from that
+// the new one drops), "" when it does not.
+func (h HelmApply) Prunes(o PruneCandidate) string {
+	if h.Outcome == nil {
+		return ""
+	}
+	for _, d := range h.Outcome.Deleted {
+		g, _ := splitAPIVersion(d.Object)
+		kind, _ := d.Object["kind"].(string)
+		ns, name := nsName(d.Object)
+		if !d.Kept && g == o.GVK.Group && kind == o.GVK.Kind && ns == o.Namespace && name == o.Name {
+			return d.Why
+		}
+	}
+	return ""
+}
+
+// sameObject reports whether a and b name the same object (group, kind, namespace,
+// name; a missing namespace matches any).
+func sameObject(a, b map[string]any) bool {
+	ga, _ := splitAPIVersion(a)
+	gb, _ := splitAPIVersion(b)
+	ka, _ := a["kind"].(string)
+	kb, _ := b["kind"].(string)
+	nsa, na := nsName(a)
+	nsb, nb := nsName(b)
+	return ga == gb && ka == kb && na == nb && (nsa == nsb || nsa == "" || nsb == "")
+}
+
+func describeObject(obj map[string]any) string {
+	kind, _ := obj["kind"].(string)
+	ns, name := nsName(obj)
+	return strings.TrimPrefix(kind+" "+ns+"/"+name, " ")
+}
