@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ssa-diff/ssa-diff/internal/conversion"
+	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	autoscalingv1 "k8s.io/api/autoscaling/v1"
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	corev1 "k8s.io/api/core/v1"
@@ -178,7 +179,7 @@ func TestConversionMatchesKubeAPIServer(t *testing.T) {
 					if err != nil {
 						t.Fatalf("server, to %s: %v", to, err)
 					}
-					got, err := conversion.Convert(in, to.String())
+					got, err := conversion.Convert(serverconfig.MustFor(linkedMinor), in, to.String())
 					if err != nil {
 						t.Fatalf("object %d to %s: %v", i, to, err)
 					}
