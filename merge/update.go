@@ -13,14 +13,22 @@ import (
 // the whole new object. Updates are never refused for conflicts: they take what they change
 // (rules.md update.takes-over). Through /scale, Object is an autoscaling/v1 Scale.
 func (e *Engine) Update(req Request) (*Result, error) {
+	return e.update(req, nil)
+}
+
+// update is Update, of a request of a sequence given the object as the server holds it
+// at the hub version (hubLive) when known.
+func (e *Engine) update(req Request, hubLive map[string]any) (*Result, error) {
 	given := req.Live
-	req, refused, err := e.admit(req, ClientRaw)
+	a, refused, err := e.admit(req, ClientRaw, hubLive)
 	if refused != nil || err != nil {
 		return refused, err
 	}
+	req = a.Request
 	req.Live = unstructured.AsDecoded(req.Live)
 	req.Object = unstructured.CopyAsDecoded(req.Object)
-	r, err := e.newRequest(req)
+	a.Request = req
+	r, err := e.newRequest(a)
 	if err != nil {
 		return nil, err
 	}
