@@ -55,7 +55,7 @@ func (c *invocation) addAdvice(res *report.Result, eng predictor, reg *schema.Re
 	if e, ok := eng.(engine); ok {
 		opts.Engine = e.Engine
 	}
-	in := advice.Input{Live: live, Manifest: manifest, Result: p, Manager: c.client.Manager(), Subresource: c.subresource, Applier: advice.Applier(c.client.Name())}
+	in := advice.Input{Live: live, Manifest: manifest, Result: p, Manager: c.client.Manager(), Subresource: c.subresource, Applier: c.client.Name()}
 	res.Advice = advice.Analyze(in, opts)
 	if live != nil {
 		if st, ok := advice.StateOf(live, opts); ok {

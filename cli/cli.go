@@ -102,7 +102,10 @@ type options struct {
 	fieldManager      string
 	force             bool
 	applier           string
-	// client is the applier the run applies with, chosen once from the flags.
+	// applierKind is --applier's, applierSettings what the flags say of it (its options,
+	// the field manager, the namespace, --prune), and client the applier they make.
+	applierKind       appliers.Kind
+	applierSettings   appliers.Settings
 	client            appliers.Applier
 	subresource       string
 	crds              []string
@@ -207,9 +210,9 @@ func flagSet(prog string, cfg *options) (fs *pflag.FlagSet, argNames map[string]
 	now, color = new(string), new(string)
 	fs.StringArrayVarP(&cfg.manifests, "filename", "f", nil, "Manifests to apply: a file, a directory or - (repeatable).")
 	cfg.addRenderFlags(fs)
-	fs.StringVar(&cfg.fieldManager, "field-manager", "kubectl", "The field manager of the apply (default: kubectl; argocd-controller and kustomize-controller with --applier argocd and flux).")
+	fs.StringVar(&cfg.fieldManager, "field-manager", merge.KubectlManager, "The field manager of the apply ("+fieldManagerDefaults()+").")
 	fs.BoolVar(&cfg.force, "force-conflicts", false, "Apply with force: take conflicting fields from their owners.")
-	fs.StringVar(&cfg.applier, "applier", "kubectl", "kubectl: the whole `kubectl apply --server-side` request sequence; api: one raw apply request, as controllers send; argocd: an Argo CD sync with ServerSideApply=true; flux: Flux's kustomize-controller (both always forced, both taking over managers first).")
+	fs.StringVar(&cfg.applier, "applier", appliers.Names()[0], applierUsage())
 	fs.StringVar(&cfg.subresource, "subresource", "", "Apply to a subresource: status.")
 	fs.StringArrayVar(&cfg.crds, "crd", nil, "A file or directory of CustomResourceDefinitions (repeatable). CRDs among the inputs are read too.")
 	fs.StringArrayVar(&cfg.schemas, "schema", nil, "An OpenAPI v3 or v2 document (kubectl get --raw /openapi/v3/apis/GROUP/VERSION), or a directory of them (repeatable).")
@@ -227,14 +230,17 @@ func flagSet(prog string, cfg *options) (fs *pflag.FlagSet, argNames map[string]
 	cfg.addKubeVersionFlag(fs)
 	fs.IntVar(&cfg.jobs, "jobs", runtime.GOMAXPROCS(0), "How many objects are predicted in parallel (default: the number of CPUs).")
 	limitArgs := registerLimitFlags(fs, &cfg.limits)
-	cfg.addGateFlags(fs)
+	argNames = map[string]string{}
+	cfg.addGateFlags(fs, argNames)
 	cfg.addPruneFlags(fs)
 	cfg.addAdviceFlags(fs)
 	fs.BoolVar(&cfg.showVersion, "version", false, "Print the version: ssa-diff's, its commit, Go's, and the Kubernetes release whose server-side apply it predicts (also `ssa-diff version`).")
 	help = fs.BoolP("help", "h", false, "Show this help.")
-	argNames = map[string]string{"filename": "PATH", "field-manager": "NAME", "applier": "kubectl|api|argocd|flux",
+	for k, v := range map[string]string{"filename": "PATH", "field-manager": "NAME", "applier": strings.Join(appliers.Names(), "|"),
 		"subresource": "NAME", "crd": "PATH", "schema": "PATH", "now": "TIME", "output": "FORMAT",
-		"output-file": "FILE", "color": "WHEN", "namespace": "NAME", "jobs": "N", "service-ip-families": "FAMILIES"}
+		"output-file": "FILE", "color": "WHEN", "namespace": "NAME", "jobs": "N", "service-ip-families": "FAMILIES"} {
+		argNames[k] = v
+	}
 	for k, v := range limitArgs {
 		argNames[k] = v
 	}
@@ -310,11 +316,11 @@ func parseFlags(prog string, args []string, stdout, stderr io.Writer) (*options,
 	default:
 		return fail("too many arguments: %q (want MANIFESTS [LIVE])", pos)
 	}
-	switch cfg.applier {
-	case "kubectl", "api", "argocd", "flux":
-	default:
-		return fail("--applier must be kubectl, api, argocd or flux, not %q", cfg.applier)
+	kind, ok := appliers.KindOf(cfg.applier)
+	if !ok {
+		return fail("--applier must be %s, not %q", orList(appliers.Names()), cfg.applier)
 	}
+	cfg.applierKind = kind
 	if err := cfg.checkGate(fs); err != nil {
 		return fail("%v", err)
 	}
@@ -333,7 +339,12 @@ func parseFlags(prog string, args []string, stdout, stderr io.Writer) (*options,
 	if err := cfg.checkKubeVersion(fs); err != nil {
 		return fail("%v", err)
 	}
-	cfg.client = cfg.applierFor(cfg.namespace)
+	cfg.applierSettings.Namespace = cfg.namespace
+	client, err := cfg.applierKind.New(cfg.applierSettings)
+	if err != nil {
+		return fail("%v", err)
+	}
+	cfg.client = client
 	switch cfg.subresource {
 	case "", "status", "scale":
 	default:
@@ -367,6 +378,42 @@ func parseFlags(prog string, args []string, stdout, stderr io.Writer) (*options,
 		return fail("--color must be auto, always or never, not %q", color)
 	}
 	return cfg, 0
+}
+
+// applierUsage describes --applier: each applier's name and what it predicts.
+func applierUsage() string {
+	var parts []string
+	for _, k := range appliers.Kinds() {
+		parts = append(parts, k.Name+": "+k.Usage)
+	}
+	return strings.Join(parts, "; ") + "."
+}
+
+// fieldManagerDefaults says which field manager each applier applies as by default:
+// "default: kubectl; argocd-controller and kustomize-controller with --applier argocd and flux".
+func fieldManagerDefaults() string {
+	var managers, names []string
+	for _, k := range appliers.Kinds() {
+		if k.Manager != "" && k.Manager != merge.KubectlManager {
+			managers, names = append(managers, k.Manager), append(names, k.Name)
+		}
+	}
+	out := "default: " + merge.KubectlManager
+	if len(managers) > 0 {
+		out += "; " + andList(managers) + " with --applier " + andList(names)
+	}
+	return out
+}
+
+// orList is "a, b or c"; andList "a, b and c".
+func orList(items []string) string  { return joinList(items, " or ") }
+func andList(items []string) string { return joinList(items, " and ") }
+
+func joinList(items []string, last string) string {
+	if len(items) < 2 {
+		return strings.Join(items, "")
+	}
+	return strings.Join(items[:len(items)-1], ", ") + last + items[len(items)-1]
 }
 
 // isTerminal reports whether w is a terminal. A character device is not enough: /dev/null

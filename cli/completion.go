@@ -35,13 +35,19 @@ type completionFlag struct {
 func completionFlags(prog string) []completionFlag {
 	fs, _, _, _, _ := flagSet(prog, &options{})
 	choices := map[string][]string{
-		"applier":         {"kubectl", "api", "argocd", "flux"},
-		"output":          output.Formats(),
-		"color":           {"auto", "always", "never"},
-		"subresource":     {"status", "scale"},
-		"argocd-tracking": {string(appliers.ArgoCDTrackAnnotation), string(appliers.ArgoCDTrackLabel), string(appliers.ArgoCDTrackAnnotationAndLabel)},
-		"fail-on":         append(append([]string(nil), report.FailOnValues...), "none", "all"),
-		"disable-advice":  adviceIDs(),
+		"applier":        appliers.Names(),
+		"output":         output.Formats(),
+		"color":          {"auto", "always", "never"},
+		"subresource":    {"status", "scale"},
+		"fail-on":        append(append([]string(nil), report.FailOnValues...), "none", "all"),
+		"disable-advice": adviceIDs(),
+	}
+	for _, k := range appliers.Kinds() {
+		for _, o := range k.Options {
+			if len(o.Choices) > 0 {
+				choices[o.Name] = o.Choices
+			}
+		}
 	}
 	files := map[string]bool{"filename": true, "crd": true, "schema": true}
 	dirs := map[string]bool{"kustomize": true, "source-root": true}

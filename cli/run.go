@@ -120,7 +120,9 @@ func (c *invocation) execute(ctx context.Context, newPredictor func(*schema.Regi
 	if ls.record != nil && !c.liveOpts.namespaceSet {
 		// Objects that name no namespace go where the cluster read put them.
 		c.namespace = ls.record.Namespace
-		c.client = c.applierFor(c.namespace)
+		s := c.applierSettings
+		s.Namespace = c.namespace
+		c.client, _ = c.applierKind.New(s) // the settings were checked when parsed
 	}
 	c.judge = &judge.Judge{Schemas: reg, Webhooks: judge.ReadWebhooks(liveObjects(ls.objs))}
 	scope := func(gvk schema.GVK) (bool, bool) {

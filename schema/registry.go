@@ -160,7 +160,7 @@ func NewRegistry(v kube.Minor) (*Registry, error) {
 		for _, r := range builtin.Releases() {
 			have = append(have, r.Minor().String())
 		}
-		return nil, fmt.Errorf("no embedded schema of Kubernetes %s (embedded: %s)", v, strings.Join(have, ", "))
+		return nil, fmt.Errorf("no embedded schema of Kubernetes %s (embedded: %s): make generate writes the schemas of every minor kube/releases.txt lists", v, strings.Join(have, ", "))
 	}
 	return newRegistry(rel), nil
 }
