@@ -18,6 +18,7 @@ import (
 	"github.com/ssa-diff/ssa-diff/internal/report"
 	"github.com/ssa-diff/ssa-diff/judge"
 	"github.com/ssa-diff/ssa-diff/merge"
+	"github.com/ssa-diff/ssa-diff/predict"
 	"github.com/ssa-diff/ssa-diff/schema"
 	"github.com/ssa-diff/ssa-diff/server/kubeapiserver"
 	"golang.org/x/term"
@@ -72,23 +73,16 @@ func runAs(ctx context.Context, prog string, args []string, stdin io.Reader, std
 	inv := newInvocation(cfg, stdin, stdout, stderr, getenv)
 	return inv.execute(ctx, func(reg *schema.Registry) predictor {
 		model := kubeapiserver.MustNew(kubeapiserver.Config{Minor: reg.Minor(), ForbidPrivileged: !cfg.allowPrivileged, ServiceIPFamilies: cfg.serviceIPFamilies})
-		return engine{merge.New(reg, model, merge.WithCompactManagedFields())}
+		return engine{Engine: merge.New(reg, model, merge.WithCompactManagedFields())}
 	})
 }
 
 // engine is the prediction engine, on which the run's applier sends its requests: the
 // command's predictor.
-type engine struct{ *merge.Engine }
-
-// Predict is the applier's apply on the engine.
-func (e engine) Predict(a appliers.Applier, req merge.Request) (*merge.Result, error) {
-	return a.Apply(e.Engine, req)
-}
+type engine = predict.Engine
 
 // predictor is what the command asks of the engine (tests give it fakes).
-type predictor interface {
-	Predict(a appliers.Applier, req merge.Request) (*merge.Result, error)
-}
+type predictor = predict.Predictor
 
 // options is a parsed command line: read once by parseFlags, never changed after.
 type options struct {

@@ -8,6 +8,7 @@ import (
 	"github.com/ssa-diff/ssa-diff/appliers"
 	"github.com/ssa-diff/ssa-diff/internal/input"
 	"github.com/ssa-diff/ssa-diff/internal/report"
+	"github.com/ssa-diff/ssa-diff/predict"
 	"github.com/ssa-diff/ssa-diff/schema"
 )
 
@@ -95,50 +96,35 @@ func (c *invocation) pruneWarnings() {
 	}
 }
 
-// pruneSlots are the live objects the applier deletes: tracked by it, and named by no
-// manifest. pairs are the manifests' pairs; scope tells namespaced kinds.
+// pruneSlots are the live objects the applier deletes (predict.Run.Pruned): tracked by
+// it, and named by no manifest. pairs are the manifests' pairs.
 func (c *invocation) pruneSlots(pairs []input.Pair, live []*input.Object, reg *schema.Registry) []*slot {
 	if !c.prune.on {
 		return nil
 	}
-	named := map[input.Identity]bool{}
-	visited := map[string]bool{}
+	var applied []predict.Applied
 	for _, p := range pairs {
-		if p.Err != nil {
-			continue
-		}
-		named[p.ID] = true
-		if t, ok := reg.Lookup(p.GVK); ok && t.Namespaced && p.ID.Namespace != "" {
-			visited[p.ID.Namespace] = true
+		if p.Err == nil {
+			applied = append(applied, predict.Applied{Group: p.ID.Group, Kind: p.ID.Kind, Namespace: p.ID.Namespace, Name: p.ID.Name, GVK: p.GVK})
 		}
 	}
-	if c.prune.explicit {
-		visited[c.namespace] = true
-	}
-	var out []*slot
-	for _, o := range live {
-		gvk := o.GVK()
+	objs := make([]predict.LiveObject, len(live))
+	for i, o := range live {
 		_, _, ns, name := o.Meta()
-		id := input.Identity{Group: gvk.Group, Kind: gvk.Kind, Namespace: ns, Name: name}
-		if named[id] || name == "" {
-			continue
-		}
-		// Only what could be the applier's is decoded.
-		obj, err := o.Decode()
-		if err != nil {
-			continue
-		}
-		t, known := reg.Lookup(gvk)
-		why := c.client.Prunes(appliers.PruneCandidate{GVK: gvk, Namespace: ns, Name: name, Object: obj,
-			Namespaced: known && t.Namespaced, InVisitedNamespace: visited[ns]})
-		if why == "" {
-			continue
-		}
-		src := o.Source
-		res := &report.Result{Source: src, LiveSource: &src, Action: report.ActionPrune, Changed: true, Live: obj,
+		objs[i] = predict.LiveObject{GVK: o.GVK(), Namespace: ns, Name: name, Decode: o.Decode}
+	}
+	visitedAlso := ""
+	if c.prune.explicit {
+		visitedAlso = c.namespace
+	}
+	run := &predict.Run{Applier: c.client, Schemas: reg}
+	var out []*slot
+	for _, p := range run.Pruned(applied, objs, visitedAlso) {
+		o, src := objs[p.Index], live[p.Index].Source
+		res := &report.Result{Source: src, LiveSource: &src, Action: report.ActionPrune, Changed: true, Live: p.Object,
 			Conflicts: []report.Conflict{}, Ownership: []report.Ownership{}, Deleted: []string{}, Warnings: []string{},
-			Prune: &report.Prune{Applier: c.client.Name(), Message: why}}
-		res.Identity(gvk.APIVersion(), gvk.Kind, ns, name)
+			Prune: &report.Prune{Applier: c.client.Name(), Message: p.Why}}
+		res.Identity(o.GVK.APIVersion(), o.GVK.Kind, o.Namespace, o.Name)
 		out = append(out, &slot{pruned: res, src: src, done: make(chan struct{})})
 	}
 	return out
