@@ -6,11 +6,11 @@ import (
 	"strings"
 
 	"github.com/ssa-diff/ssa-diff/fieldpath"
-	"github.com/ssa-diff/ssa-diff/internal/defaults"
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 	"github.com/ssa-diff/ssa-diff/kube"
 	"github.com/ssa-diff/ssa-diff/merge"
 	"github.com/ssa-diff/ssa-diff/schema"
+	"github.com/ssa-diff/ssa-diff/server/kubeapiserver"
 )
 
 // This file holds the applier of Flux (kustomize-controller on fluxcd/pkg/ssa).
@@ -576,10 +576,7 @@ func defaultProtocols(m map[string]any) {
 // normalize.UnstructuredList makes it with the built-in kinds' types (a FluxOptions.Normalize).
 // The types are those Flux links, of its own build and not the cluster's: the newest minor's.
 func NormalizeAsGoTypes(obj map[string]any) error {
-	av, _ := obj["apiVersion"].(string)
-	kind, _ := obj["kind"].(string)
-	goTypes, _ := defaults.For(kube.Newest())
-	return goTypes.Normalize(av, kind, obj)
+	return kubeapiserver.NormalizeAsGoTypes(kube.Newest(), obj)
 }
 
 // FluxApply is Flux's kustomize-controller apply ([Flux]); with Prune, the Kustomization's
