@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Runs the gate for the GitHub Action (action.yml): annotations on standard output (the
-# runner reads workflow commands there), the HTML report written beside them from the same
-# prediction (the action uploads it as an artifact), the markdown report appended to
-# $GITHUB_STEP_SUMMARY with a link to the run's page, where the artifact is; the exit
-# status in the step output exit-code, the HTML report's path in report; the step fails as
-# ssa-diff's exit status says (0 and 1 pass).
+# Runs the gate for the GitHub Action (action.yml): ONE prediction writes the annotations
+# on standard output (-o github: the runner reads workflow commands there), and beside them
+# the markdown report, the JSON report and (with INPUT_REPORT) the HTML report
+# (--output-file FORMAT=PATH, --report-html). The markdown report is appended to
+# $GITHUB_STEP_SUMMARY, linking the run's page, where the HTML report is an artifact. The
+# step outputs: exit-code (ssa-diff's status), markdown, json and report (the files'
+# paths). The step passes on 0 (nothing changes) and 1 (changes) and fails with ssa-diff's
+# status on any other: 2 (could not predict), 3 (the server would reject), 4 (a policy).
 #
 # Inputs come from the environment: INPUT_MANIFESTS (paths), INPUT_LIVE (a path or empty),
 # INPUT_ARGS (flags, split at whitespace), INPUT_SUMMARY and INPUT_REPORT (true or false).
@@ -14,6 +16,7 @@ read -r -a manifests <<<"${INPUT_MANIFESTS:-}"
 read -r -a extra <<<"${INPUT_ARGS:-}"
 if [ "${#manifests[@]}" -eq 0 ]; then
 	echo "::error title=ssa-diff::the action's manifests input is empty"
+	echo "exit-code=2" >>"${GITHUB_OUTPUT:-/dev/null}"
 	exit 2
 fi
 args=("${extra[@]}")
@@ -22,24 +25,37 @@ for m in "${manifests[@]}"; do
 done
 [ -n "${INPUT_LIVE:-}" ] && args+=("$INPUT_LIVE")
 
-report="" html=() link=()
+out="${RUNNER_TEMP:-${TMPDIR:-/tmp}}/ssa-diff"
+mkdir -p "$out"
+markdown="$out/report.md" json="$out/report.json" report=""
+rm -f "$markdown" "$json"
+files=(--output-file "markdown=$markdown" --output-file "json=$json")
 if [ "${INPUT_REPORT:-true}" = true ]; then
-	report="${RUNNER_TEMP:-${TMPDIR:-/tmp}}/ssa-diff-report.html"
-	html=(--report-html "$report")
+	report="$out/ssa-diff-report.html"
+	rm -f "$report"
+	files+=(--report-html "$report")
 	if [ -n "${GITHUB_RUN_ID:-}" ]; then
 		# The run's page lists its artifacts, the report among them.
-		link=(--report-url "${GITHUB_SERVER_URL:-https://github.com}/${GITHUB_REPOSITORY:-}/actions/runs/${GITHUB_RUN_ID}")
+		files+=(--report-url "${GITHUB_SERVER_URL:-https://github.com}/${GITHUB_REPOSITORY:-}/actions/runs/${GITHUB_RUN_ID}")
 	fi
 fi
-"$SSA_DIFF" "${args[@]}" -o github "${html[@]}"
+"$SSA_DIFF" "${args[@]}" -o github "${files[@]}"
 status=$?
-if [ "${INPUT_SUMMARY:-true}" = true ] && [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then
-	# The same prediction once more, as the pull-request report; its status is the first's.
-	"$SSA_DIFF" "${args[@]}" -o markdown "${link[@]}" >>"$GITHUB_STEP_SUMMARY" 2>/dev/null || true
+
+{
+	echo "exit-code=$status"
+	[ -f "$markdown" ] && echo "markdown=$markdown"
+	[ -f "$json" ] && echo "json=$json"
+	[ -n "$report" ] && [ -f "$report" ] && echo "report=$report"
+} >>"${GITHUB_OUTPUT:-/dev/null}"
+if [ "${INPUT_SUMMARY:-true}" = true ] && [ -n "${GITHUB_STEP_SUMMARY:-}" ] && [ -f "$markdown" ]; then
+	cat "$markdown" >>"$GITHUB_STEP_SUMMARY"
 fi
-echo "exit-code=$status" >>"${GITHUB_OUTPUT:-/dev/null}"
-[ -n "$report" ] && [ -f "$report" ] && echo "report=$report" >>"${GITHUB_OUTPUT:-/dev/null}"
 case $status in
 0 | 1) exit 0 ;;
-*) exit "$status" ;;
+2) echo "::error title=ssa-diff::exit 2: ssa-diff could not predict (see the log above)" ;;
+3) echo "::error title=ssa-diff::exit 3: the server would reject at least one apply" ;;
+4) echo "::error title=ssa-diff::exit 4: a --fail-on or --protect policy fails" ;;
+*) echo "::error title=ssa-diff::exit $status" ;;
 esac
+exit "$status"

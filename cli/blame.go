@@ -32,16 +32,30 @@ Flags:
 // maxOwnerColumn caps the width of the owners column of the blame text.
 const maxOwnerColumn = 56
 
-func runBlame(prog string, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+// blameOptions are blame's flags.
+type blameOptions struct {
+	timeMode, now, format, color string
+	help                         bool
+}
+
+// blameFlagSet defines blame's flags on o: the flag set and the argument names the usage
+// shows.
+func blameFlagSet(prog string, o *blameOptions) (*pflag.FlagSet, map[string]string) {
 	fs := pflag.NewFlagSet(prog+" blame", pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.SortFlags = false
-	timeMode := fs.String("time", "relative", "How to show when a manager last wrote: relative, full or none.")
-	nowFlag := fs.String("now", "", "The time ages are measured from, RFC 3339 (default: the current time).")
-	format := fs.StringP("output", "o", "text", "Output format: text or json.")
-	color := fs.String("color", "auto", "Colour the owners column: auto, always or never.")
-	help := fs.BoolP("help", "h", false, "Show this help.")
-	names := map[string]string{"time": "MODE", "now": "TIME", "output": "FORMAT", "color": "WHEN"}
+	fs.StringVar(&o.timeMode, "time", "relative", "How to show when a manager last wrote: relative, full or none.")
+	fs.StringVar(&o.now, "now", "", "The time ages are measured from, RFC 3339 (default: the current time).")
+	fs.StringVarP(&o.format, "output", "o", "text", "Output format: text or json.")
+	fs.StringVar(&o.color, "color", "auto", "Colour the owners column: auto, always or never.")
+	fs.BoolVarP(&o.help, "help", "h", false, "Show this help.")
+	return fs, map[string]string{"time": "MODE", "now": "TIME", "output": "FORMAT", "color": "WHEN"}
+}
+
+func runBlame(prog string, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	var o blameOptions
+	fs, names := blameFlagSet(prog, &o)
+	timeMode, nowFlag, format, color, help := &o.timeMode, &o.now, &o.format, &o.color, &o.help
 	fail := func(format string, a ...any) int {
 		fmt.Fprintf(stderr, "%s blame: %s\nRun '%s blame --help' for usage.\n", prog, fmt.Sprintf(format, a...), prog)
 		return 2

@@ -25,9 +25,14 @@ import (
 )
 
 // ProgramName is the name to show in usage for a binary started as argv0: "kubectl
-// ssa-diff" when installed as the kubectl plugin kubectl-ssa_diff.
+// ssa-diff" when installed as the kubectl plugin kubectl-ssa_diff; the kubectl plugin's
+// completion executable, KubectlCompletionProgram, keeps its name (it answers completion
+// requests).
 func ProgramName(argv0 string) string {
 	base := strings.TrimSuffix(filepath.Base(argv0), ".exe")
+	if base == KubectlCompletionProgram {
+		return base
+	}
 	if strings.HasPrefix(base, "kubectl-") {
 		return "kubectl " + strings.ReplaceAll(strings.TrimPrefix(base, "kubectl-"), "_", "-")
 	}
@@ -56,8 +61,13 @@ func Main(prog string, args []string, stdin io.Reader, stdout, stderr io.Writer,
 }
 
 func runAs(ctx context.Context, prog string, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
+	if prog == KubectlCompletionProgram {
+		return runComplete(args, stdout)
+	}
 	if len(args) > 0 {
 		switch args[0] {
+		case "__complete":
+			return runComplete(args[1:], stdout)
 		case "blame":
 			return runBlame(prog, args[1:], stdin, stdout, stderr)
 		case "version":
@@ -98,15 +108,19 @@ type options struct {
 	applier           string
 	// applierKind is --applier's, applierSettings what the flags say of it (its options,
 	// the field manager, the namespace, --prune), and client the applier they make.
-	applierKind       appliers.Kind
-	applierSettings   appliers.Settings
-	client            appliers.Applier
-	subresource       string
-	crds              []string
-	schemas           []string
-	now               time.Time
-	output            string
+	applierKind     appliers.Kind
+	applierSettings appliers.Settings
+	client          appliers.Applier
+	subresource     string
+	crds            []string
+	schemas         []string
+	now             time.Time
+	output          string
+	// outputFiles are the --output-file values; outputFile is the -o output's file ("":
+	// standard output) and formatFiles the other formats written (outfile.go).
+	outputFiles       []string
 	outputFile        string
+	formatFiles       []formatFile
 	showManagedFields bool
 	showSecrets       bool
 	color             bool
@@ -165,7 +179,7 @@ Usage:
   %[1]s [flags] -f MANIFESTS [-f MORE...] [-k KUSTOMIZATION...] [LIVE]
   %[1]s blame LIVE
   %[1]s version
-  %[1]s completion bash|zsh|fish
+  %[1]s completion bash|zsh|fish|powershell
 
 MANIFESTS and LIVE are each a file, a directory (read recursively: .yaml, .yml, .json) or
 "-" for standard input. Multi-document YAML and List kinds are read as many objects. A
@@ -207,14 +221,14 @@ func flagSet(prog string, cfg *options) (fs *pflag.FlagSet, argNames map[string]
 	fs.StringVar(&cfg.fieldManager, "field-manager", merge.KubectlManager, "The field manager of the apply ("+fieldManagerDefaults()+").")
 	fs.BoolVar(&cfg.force, "force-conflicts", false, "Apply with force: take conflicting fields from their owners.")
 	fs.StringVar(&cfg.applier, "applier", appliers.Names()[0], applierUsage())
-	fs.StringVar(&cfg.subresource, "subresource", "", "Apply to a subresource: status.")
+	fs.StringVar(&cfg.subresource, "subresource", "", "Apply to a subresource of each object: status or scale (as kubectl apply --server-side --subresource does); the object must exist.")
 	fs.StringArrayVar(&cfg.crds, "crd", nil, "A file or directory of CustomResourceDefinitions (repeatable). CRDs among the inputs are read too.")
 	fs.StringArrayVar(&cfg.schemas, "schema", nil, "An OpenAPI v3 or v2 document (kubectl get --raw /openapi/v3/apis/GROUP/VERSION), or a directory of them (repeatable).")
 	fs.BoolVar(&cfg.allowPrivileged, "allow-privileged", true, "Whether the cluster's kube-apiserver allows privileged and hostProcess containers (its --allow-privileged). Default: true, as kubeadm, kind, k3s and the managed clusters run it. --allow-privileged=false predicts a kube-apiserver started without the flag (its own default is false), as a hand-assembled control plane or a bare test server is: it refuses them (422 \"disallowed by cluster policy\").")
 	fs.Var(&cfg.serviceIPFamilies, "service-ip-families", "The IP families of the cluster's service IP ranges (kube-apiserver's --service-cluster-ip-range), the primary first: IPv4, IPv6, IPv4,IPv6 or IPv6,IPv4. A dual-stack cluster gives PreferDualStack and RequireDualStack Services both families; a single-stack one refuses RequireDualStack (422). Default: refusals as an IPv4 cluster, the families the cluster adds left to the server.")
 	fs.StringVar(now, "now", "", "The time stamped into changed managedFields entries, and the time ages are measured from, RFC 3339 (default: the current time).")
 	fs.StringVarP(&cfg.output, "output", "o", "text", "Output format: "+strings.Join(output.Formats(), ", ")+".")
-	fs.StringVar(&cfg.outputFile, "output-file", "", outputFileUsage)
+	fs.StringArrayVar(&cfg.outputFiles, "output-file", nil, outputFileUsage)
 	cfg.addReportFlags(fs)
 	fs.BoolVar(&cfg.showManagedFields, "show-managed-fields", false, "Show metadata.managedFields in diffs.")
 	fs.BoolVar(&cfg.showSecrets, "show-secrets", false, "Show Secret values in diffs instead of masking them.")
@@ -231,8 +245,8 @@ func flagSet(prog string, cfg *options) (fs *pflag.FlagSet, argNames map[string]
 	fs.BoolVar(&cfg.showVersion, "version", false, "Print the version: ssa-diff's, its commit, Go's, and the Kubernetes release whose server-side apply it predicts (also `ssa-diff version`).")
 	help = fs.BoolP("help", "h", false, "Show this help.")
 	for k, v := range map[string]string{"filename": "PATH", "field-manager": "NAME", "applier": strings.Join(appliers.Names(), "|"),
-		"subresource": "NAME", "crd": "PATH", "schema": "PATH", "now": "TIME", "output": "FORMAT",
-		"output-file": "FILE", "color": "WHEN", "namespace": "NAME", "jobs": "N", "service-ip-families": "FAMILIES"} {
+		"subresource": "status|scale", "crd": "PATH", "schema": "PATH", "now": "TIME", "output": "FORMAT",
+		"output-file": "[FORMAT=]FILE", "color": "WHEN", "kube-version": "MINOR", "namespace": "NAME", "jobs": "N", "service-ip-families": "FAMILIES"} {
 		argNames[k] = v
 	}
 	for k, v := range limitArgs {
@@ -348,6 +362,9 @@ func parseFlags(prog string, args []string, stdout, stderr io.Writer) (*options,
 		return fail("%v", err)
 	}
 	if err := cfg.checkReport(); err != nil {
+		return fail("%v", err)
+	}
+	if err := cfg.checkOutputFiles(); err != nil {
 		return fail("%v", err)
 	}
 	if cfg.jobs < 1 {

@@ -5,7 +5,8 @@
 //	ssa-diff [flags] -k KUSTOMIZATION [-f MORE] [LIVE]
 //	ssa-diff blame LIVE
 //	ssa-diff version
-//	ssa-diff completion bash|zsh|fish
+//	ssa-diff completion bash|zsh|fish|powershell
+//	ssa-diff __complete WORDS... CURRENT   (also as kubectl_complete-ssa_diff: complete.go)
 //
 // Run is the whole command behind a testable signature; main only calls it and exits with
 // the status it returns:
@@ -19,8 +20,9 @@
 //
 // Main is Run for the program itself: SIGINT and SIGTERM stop the run (interrupt.go) —
 // the cluster's requests cancelled, no prediction started, nothing more written — with the
-// statuses 130 and 143. --output-file and --save-live are written all at once (outfile.go,
-// package atomicfile): a run stopped half-way leaves the previous file.
+// statuses 130 and 143. --output-file (FILE, and each FORMAT=PATH: one prediction, several
+// formats) and --save-live are written all at once (outfile.go, package atomicfile): a run
+// stopped half-way leaves the previous file.
 //
 // The pieces live in sub-packages: input reads files and pairs manifests with live objects,
 // render builds kustomizations as kubectl apply -k does (attributing objects and fields to

@@ -122,7 +122,7 @@ func (c *options) wantsWithForce() bool {
 	if c.client.AlwaysForces() {
 		return false
 	}
-	return output.ShowsWithForce(c.output) && !(c.gate.summary && c.output == "text") || c.report.html != ""
+	return output.ShowsWithForce(c.output) && !(c.gate.summary && c.output == "text") || c.report.html != "" || c.formatFilesShowWithForce()
 }
 
 // gitOpsWarnings are notes about flags the GitOps appliers ignore.
@@ -164,6 +164,11 @@ func (c *invocation) predictAndReport(ctx context.Context, eng predictor, reg *s
 		return c.errorf("%v", err)
 	}
 	defer page.abort()
+	w, files, err := c.withFormatFiles(w, opts)
+	if err != nil {
+		return c.errorf("%v", err)
+	}
+	defer files.abort()
 
 	// The progress line shows on a terminal, unless the results themselves scroll by on it.
 	streams := output.Streams(c.output) && !(c.gate.summary && c.output == "text")
@@ -205,6 +210,9 @@ func (c *invocation) predictAndReport(ctx context.Context, eng predictor, reg *s
 	}
 	if werr == nil {
 		werr = page.commit()
+	}
+	if werr == nil {
+		werr = files.commit()
 	}
 	if werr == nil {
 		werr = dst.commit()

@@ -18,9 +18,9 @@ type inputLimits = input.Limits
 func registerLimitFlags(fs *pflag.FlagSet, lim *inputLimits) map[string]string {
 	*lim = input.DefaultLimits()
 	fs.Var(&sizeFlag{&lim.MaxInputBytes, "max-input-bytes"}, "max-input-bytes",
-		"Read at most this much input, all files and standard input together (suffixes Ki, Mi, Gi). Default: "+input.FormatSize(lim.MaxInputBytes)+".")
+		"Read at most this much input, all files, standard input and the cluster's answers together (suffixes Ki, Mi, Gi). Default: "+input.FormatSize(lim.MaxInputBytes)+".")
 	fs.Var(&sizeFlag{&lim.MaxDocumentBytes, "max-document-bytes"}, "max-document-bytes",
-		"Skip, as an error, a YAML document or JSON value larger than this; each item of a JSON List counts on its own (the List as a whole is bounded by --max-input-bytes). Default: "+input.FormatSize(lim.MaxDocumentBytes)+".")
+		"Skip, as an error, a YAML document or JSON value larger than this; each item of a JSON List counts on its own (the List as a whole is bounded by --max-input-bytes), and so does each object read from the cluster. Default: "+input.FormatSize(lim.MaxDocumentBytes)+".")
 	fs.Var(&intFlag{&lim.MaxDepth, "max-depth", input.HardMaxDepth}, "max-depth",
 		fmt.Sprintf("Refuse documents whose maps and lists nest deeper than this (at most %d, the API server's own limit).", input.HardMaxDepth))
 	fs.Var(&intFlag{&lim.MaxAliasNodes, "max-yaml-alias-nodes", math.MaxInt32}, "max-yaml-alias-nodes",

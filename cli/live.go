@@ -75,7 +75,8 @@ func (c *options) checkLive(fs *pflag.FlagSet, prog string) error {
 // it from the cluster (kubeVersionFor).
 func (c *invocation) readCluster(ctx context.Context, loader *input.Loader, manifests []input.Entry, reg *schema.Registry) ([]input.Entry, *schema.Registry, error) {
 	l := &c.liveOpts
-	opts := cluster.Options{Kubeconfig: l.kubeconfig, Context: l.context, RequestTimeout: l.requestTimeout, Warnings: c.stderr}
+	opts := cluster.Options{Kubeconfig: l.kubeconfig, Context: l.context, RequestTimeout: l.requestTimeout, Warnings: c.stderr,
+		MaxBytes: c.limits.MaxInputBytes, BytesBefore: loader.BytesRead(), MaxDocumentBytes: c.limits.MaxDocumentBytes, MaxDepth: c.limits.MaxDepth}
 	if l.namespaceSet {
 		opts.Namespace = c.namespace
 	}
@@ -156,18 +157,27 @@ func (c *invocation) readCluster(ctx context.Context, loader *input.Loader, mani
 	fmt.Fprintf(c.stderr, "live state: %s, Kubernetes %s: %d object%s read, %d not found, %d not readable (%d GET, %d LIST)\n",
 		where, info.GitVersion, n, plural(n), len(rec.NotFound), len(rec.Errors), res.Gets, res.Lists)
 
-	if l.saveLive != "" {
-		// All at once: a run stopped while writing leaves the previous file, or none.
-		if err := atomicfile.WriteFile(l.saveLive, data, 0o600); err != nil {
-			return nil, nil, fmt.Errorf("--save-live: %w", err)
-		}
-		return loader.LoadReader(l.saveLive, bytes.NewReader(data)), reg, nil
-	}
 	name := "cluster:" + client.Context
 	if client.Context == "" {
 		name = "cluster:in-cluster"
 	}
+	if l.saveLive != "" {
+		name = l.saveLive
+	}
 	entries := loader.LoadReader(name, bytes.NewReader(data))
+	if l.saveLive != "" {
+		// What this run cannot read back is not written: a later run would not either.
+		for _, e := range entries {
+			if e.Err != nil {
+				return nil, nil, fmt.Errorf("--save-live %s: not written: what was read from the cluster cannot be read back: %w", l.saveLive, e.Err)
+			}
+		}
+		// All at once: a run stopped while writing leaves the previous file, or none.
+		if err := atomicfile.WriteFile(l.saveLive, data, 0o600); err != nil {
+			return nil, nil, fmt.Errorf("--save-live: %w", err)
+		}
+		return entries, reg, nil
+	}
 	for _, e := range entries {
 		if e.Object != nil {
 			e.Object.Source.Line = 0 // lines of a document nobody sees

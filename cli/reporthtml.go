@@ -26,7 +26,7 @@ var reportArgNames = map[string]string{"report-html": "FILE", "report-url": "URL
 
 func (c *options) addReportFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&c.report.html, "report-html", "", "Also write the report as one self-contained HTML page to FILE, from the same prediction as -o: the summary, filters, and per object its diff, ownership map, conflicts, refusal and advice (for a CI artifact; -o html prints it on standard output).")
-	fs.StringVar(&c.report.url, "report-url", "", "Where the HTML report will be found (a CI artifact's or job's address): -o markdown links it. Default: the --report-html FILE.")
+	fs.StringVar(&c.report.url, "report-url", "", "Where the HTML report will be found (a CI artifact's or job's address): -o markdown links it. Default: the --report-html FILE (or --output-file html=PATH).")
 }
 
 // checkReport validates the HTML report's flags.
@@ -42,19 +42,31 @@ func (c *options) reportLink() string {
 	if c.report.url != "" {
 		return c.report.url
 	}
+	if c.report.html == "" {
+		for _, f := range c.formatFiles {
+			if f.format == "html" {
+				return f.path
+			}
+		}
+	}
 	return c.report.html
 }
 
 // htmlReport opens the --report-html page: its writer, and the file, which puts the page in
 // place of FILE only once it is whole (a failed or interrupted run leaves FILE as it was).
 func (c *options) htmlReport(opts output.Options) (output.Writer, *pageFile, error) {
-	f, err := atomicfile.Create(c.report.html, 0o644)
-	if err != nil {
-		return nil, nil, fmt.Errorf("--report-html: %w", err)
-	}
-	page := &pageFile{f: f, buf: bufio.NewWriterSize(f, 64<<10)}
 	opts.Color = false
-	w, err := output.New("html", page.buf, opts)
+	return openPage(c.report.html, "html", "--report-html", opts)
+}
+
+// openPage opens path for a report in format, written all at once (flag names it in errors).
+func openPage(path, format, flag string, opts output.Options) (output.Writer, *pageFile, error) {
+	f, err := atomicfile.Create(path, 0o644)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", flag, err)
+	}
+	page := &pageFile{f: f, buf: bufio.NewWriterSize(f, 64<<10), flag: flag}
+	w, err := output.New(format, page.buf, opts)
 	if err != nil {
 		f.Abort()
 		return nil, nil, err
@@ -62,10 +74,12 @@ func (c *options) htmlReport(opts output.Options) (output.Writer, *pageFile, err
 	return w, page, nil
 }
 
-// pageFile is the --report-html file being written; nil when there is none.
+// pageFile is a report file being written (--report-html, --output-file FORMAT=PATH); nil
+// when there is none.
 type pageFile struct {
-	f   *atomicfile.File
-	buf *bufio.Writer
+	f    *atomicfile.File
+	buf  *bufio.Writer
+	flag string
 }
 
 // commit puts the whole page in place.
@@ -80,7 +94,7 @@ func (p *pageFile) commit() error {
 		p.f.Abort()
 	}
 	if err != nil {
-		return fmt.Errorf("--report-html %s: %w", p.f.Name(), err)
+		return fmt.Errorf("%s %s: %w", p.flag, p.f.Name(), err)
 	}
 	return nil
 }

@@ -20,7 +20,7 @@
 //
 // A [Model] is all five. Package merge asks a Model at each of those steps and knows
 // nothing else of the server; package server/kubeapiserver is kube-apiserver's own, at a
-// chosen Kubernetes minor (package server/version); [FieldManagementOnly] does nothing but
+// chosen Kubernetes minor (package kube); [FieldManagementOnly] does nothing but
 // what every kind shares, as the client-go and controller-runtime fakes do. The contract
 // is in this small package, as database/sql/driver is beside database/sql, so that a
 // model need not import the engine and the engine need not link a model.

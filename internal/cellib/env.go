@@ -115,52 +115,50 @@ func (o versioned) enabled(server int, k Kind) bool {
 	return o.introduced <= at && (o.removed == 0 || at < o.removed)
 }
 
-// envs are the two environments of each supported minor, built on first use.
-var envs = func() map[int]func() ([2]*cel.Env, error) {
-	out := map[int]func() ([2]*cel.Env, error){}
+// envs are the two environments of each supported minor, each built on its first use: a
+// run that validates custom resources against rules already stored builds the Stored one
+// alone (each costs about 8M instructions, most of a small run's).
+var envs = func() map[int][2]func() (*cel.Env, error) {
+	out := map[int][2]func() (*cel.Env, error){}
 	for _, v := range kube.Minors() {
 		minor := int(v)
-		out[minor] = sync.OnceValues(func() ([2]*cel.Env, error) { return buildEnvs(minor) })
+		var kinds [2]func() (*cel.Env, error)
+		for _, k := range []Kind{Stored, New} {
+			kinds[k] = sync.OnceValues(func() (*cel.Env, error) { return buildEnv(minor, k) })
+		}
+		out[minor] = kinds
 	}
 	return out
 }()
 
-func buildEnvs(server int) ([2]*cel.Env, error) {
-	var out [2]*cel.Env
-	for _, k := range []Kind{Stored, New} {
-		base, err := cel.NewEnv()
-		if err != nil {
-			return out, err
-		}
-		var envOpts []cel.EnvOption
-		var progOpts []cel.ProgramOption
-		for _, o := range baseOptions(server) {
-			if o.enabled(server, k) {
-				envOpts = append(envOpts, o.env...)
-				progOpts = append(progOpts, o.prog...)
-			}
-		}
-		e, err := base.Extend(cel.Lib(&bundle{env: envOpts, prog: progOpts}))
-		if err != nil {
-			return out, fmt.Errorf("building the CEL environment: %w", err)
-		}
-		out[k] = e
+func buildEnv(server int, k Kind) (*cel.Env, error) {
+	base, err := cel.NewEnv()
+	if err != nil {
+		return nil, err
 	}
-	return out, nil
+	var envOpts []cel.EnvOption
+	var progOpts []cel.ProgramOption
+	for _, o := range baseOptions(server) {
+		if o.enabled(server, k) {
+			envOpts = append(envOpts, o.env...)
+			progOpts = append(progOpts, o.prog...)
+		}
+	}
+	e, err := base.Extend(cel.Lib(&bundle{env: envOpts, prog: progOpts}))
+	if err != nil {
+		return nil, fmt.Errorf("building the CEL environment: %w", err)
+	}
+	return e, nil
 }
 
 // Env returns the base environment of kind k of a kube-apiserver of minor server (built
-// once per minor, on first use).
+// once per minor and kind, on first use).
 func Env(server kube.Minor, k Kind) (*cel.Env, error) {
 	build, ok := envs[int(server)]
 	if !ok {
 		return nil, fmt.Errorf("no CEL environment for Kubernetes %s", server)
 	}
-	e, err := build()
-	if err != nil {
-		return nil, err
-	}
-	return e[k], nil
+	return build[k]()
 }
 
 // bundle is a set of options applied as one library, as the server groups each extension.

@@ -7,16 +7,13 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
+	"github.com/ssa-diff/ssa-diff/internal/input"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/apimachinery/pkg/runtime/serializer"
 	"k8s.io/apimachinery/pkg/version"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
@@ -73,7 +70,24 @@ type Options struct {
 	Warnings io.Writer
 	// UserAgent is sent with every request ("": client-go's).
 	UserAgent string
+	// MaxBytes bounds the bytes of all the answers read, counted as they are read (after
+	// decompression), together with BytesBefore, what the files of the run took already
+	// (0: input.DefaultMaxInputBytes; the answers count as input, --max-input-bytes).
+	MaxBytes, BytesBefore int64
+	// MaxDocumentBytes bounds one object, and one answer that is not a LIST (0:
+	// input.DefaultMaxDocumentBytes; --max-document-bytes).
+	MaxDocumentBytes int64
+	// MaxDepth bounds how deeply an object's maps and lists nest, counted as in the List of
+	// the live state, two levels down (0: input.DefaultMaxDepth; --max-depth).
+	MaxDepth int
+	// ReadTimeout bounds a whole Read, all its requests together (0: ReadTimeoutFactor
+	// times the request timeout): a server that answers each request just within the
+	// request timeout must not hold a run for hours.
+	ReadTimeout time.Duration
 }
+
+// ReadTimeoutFactor is how many request timeouts a whole read may take by default.
+const ReadTimeoutFactor = 10
 
 // Client reads from one cluster. It is safe for concurrent use.
 type Client struct {
@@ -86,9 +100,16 @@ type Client struct {
 	// Timeout is the limit of each request, its retries included.
 	Timeout time.Duration
 
-	rest    *rest.RESTClient
-	retries int
-	backoff time.Duration
+	base        *url.URL
+	http        *http.Client
+	limiter     flowcontrol.RateLimiter
+	warnings    rest.WarningHandler
+	budget      *budget
+	maxDoc      int64
+	maxDepth    int
+	readTimeout time.Duration
+	retries     int
+	backoff     time.Duration
 }
 
 // Connect prepares a client from the kubeconfig (or the in-cluster configuration). It
@@ -145,32 +166,45 @@ func Connect(opts Options) (*Client, error) {
 	if burst <= 0 {
 		burst = DefaultBurst
 	}
-	cfg.RateLimiter = flowcontrol.NewTokenBucketRateLimiter(qps, burst)
+	c.limiter = flowcontrol.NewTokenBucketRateLimiter(qps, burst)
 	if opts.Warnings != nil {
-		cfg.WarningHandler = rest.NewWarningWriter(opts.Warnings, rest.WarningWriterOptions{Deduplicate: true})
-	} else {
-		cfg.WarningHandler = rest.NoWarnings{}
+		c.warnings = rest.NewWarningWriter(opts.Warnings, rest.WarningWriterOptions{Deduplicate: true})
 	}
 	if opts.UserAgent != "" {
 		cfg.UserAgent = opts.UserAgent
 	}
-	// One JSON client for everything, objects kept as the server's JSON text. Its codecs
-	// know only metav1's kinds: enough to read the server's Status errors.
-	scheme := runtime.NewScheme()
-	metav1.AddToGroupVersion(scheme, schema.GroupVersion{Version: "v1"})
-	jcfg := rest.CopyConfig(cfg)
-	jcfg.GroupVersion, jcfg.APIPath = nil, "/"
-	jcfg.ContentType, jcfg.AcceptContentTypes = "application/json", "application/json"
-	jcfg.NegotiatedSerializer = serializer.NewCodecFactory(scheme).WithoutConversion()
-	if jcfg.UserAgent == "" {
-		jcfg.UserAgent = rest.DefaultKubernetesUserAgent()
+	if cfg.UserAgent == "" {
+		cfg.UserAgent = rest.DefaultKubernetesUserAgent()
 	}
-	jcfg.Wrap(func(rt http.RoundTripper) http.RoundTripper { return retryable{rt} })
-	httpClient, err := rest.HTTPClientFor(jcfg)
+	maxBytes, maxDoc := opts.MaxBytes, opts.MaxDocumentBytes
+	if maxBytes <= 0 {
+		maxBytes = input.DefaultMaxInputBytes
+	}
+	if maxDoc <= 0 {
+		maxDoc = input.DefaultMaxDocumentBytes
+	}
+	c.budget, c.maxDoc = newBudget(maxBytes, opts.BytesBefore), min(maxDoc, maxBytes)
+	c.maxDepth = opts.MaxDepth
+	if c.maxDepth <= 0 {
+		c.maxDepth = input.DefaultMaxDepth
+	}
+	c.readTimeout = opts.ReadTimeout
+	if c.readTimeout <= 0 {
+		c.readTimeout = ReadTimeoutFactor * c.Timeout
+	}
+
+	// The requests go over client-go's transport for the kubeconfig (TLS, credentials, exec
+	// plugins, user agent); the request timeout is the requests' own (see request.go), and
+	// no redirect is followed (redirect.go).
+	tcfg := rest.CopyConfig(cfg)
+	tcfg.Timeout = 0
+	tcfg.Wrap(func(rt http.RoundTripper) http.RoundTripper { return noRedirect{rt} })
+	httpClient, err := rest.HTTPClientFor(tcfg)
 	if err != nil {
 		return nil, fmt.Errorf("kubeconfig: %w", err)
 	}
-	c.rest, err = rest.UnversionedRESTClientForConfigAndClient(jcfg, httpClient)
+	c.http = &http.Client{Transport: httpClient.Transport, CheckRedirect: refuseRedirect}
+	c.base, _, err = rest.DefaultServerUrlFor(tcfg)
 	if err != nil {
 		return nil, fmt.Errorf("kubeconfig: %w", err)
 	}
@@ -180,7 +214,17 @@ func Connect(opts Options) (*Client, error) {
 // ServerVersion asks the server its version (GET /version): the first request of a run,
 // so its error says the cluster cannot be reached.
 func (c *Client) ServerVersion(ctx context.Context) (*version.Info, error) {
-	body, err := c.raw(ctx, c.rest.Get().AbsPath("/version"))
+	var info version.Info
+	err := c.get(ctx, call{path: "/version"}, c.maxDoc, func(r io.Reader) error {
+		data, err := readObject(r)
+		if err != nil {
+			return err
+		}
+		if err := json.Unmarshal(data, &info); err != nil || info.GitVersion == "" && info.Major == "" {
+			return fmt.Errorf("the answer is not a version (no gitVersion, no major): %.200s", data)
+		}
+		return nil
+	})
 	switch {
 	case ctx.Err() != nil:
 		return nil, ctx.Err()
@@ -189,11 +233,7 @@ func (c *Client) ServerVersion(ctx context.Context) (*version.Info, error) {
 	case isCredentialError(err):
 		return nil, fmt.Errorf("cannot reach the cluster at %s: the kubeconfig's credential plugin failed (what it printed is above): %w", c.Host, err)
 	case err != nil:
-		return nil, fmt.Errorf("cannot reach the cluster at %s: %w", c.Host, c.explain(err))
-	}
-	var info version.Info
-	if err := json.Unmarshal(body, &info); err != nil {
-		return nil, fmt.Errorf("the cluster at %s answered /version with something else than a version: %w", c.Host, err)
+		return nil, fmt.Errorf("cannot reach the cluster at %s: %w", c.Host, err)
 	}
 	return &info, nil
 }
@@ -219,128 +259,4 @@ func MinorVersion(info *version.Info) (major, minor int, ok bool) {
 	a, ok1 := digits(info.Major)
 	b, ok2 := digits(info.Minor)
 	return a, b, ok1 && ok2
-}
-
-// explain adds the request timeout to an error that is a timeout, and the retries to an
-// answer that was retried.
-func (c *Client) explain(err error) error {
-	var last *lastAnswer
-	switch {
-	case isTimeout(err) && errors.As(err, &last):
-		return fmt.Errorf("%w (no answer within --request-timeout %s but %s)", err, c.Timeout, last.String())
-	case isTimeout(err):
-		return fmt.Errorf("%w (no answer within --request-timeout %s)", err, c.Timeout)
-	case retriedStatus(err) && c.retries > 0:
-		return fmt.Errorf("%w (the same answer after %d retries)", err, c.retries)
-	}
-	return err
-}
-
-// raw sends a request and returns the body; an error answer is the server's Status when it
-// sent one. A GET answered 429 or 5xx, or whose connection broke, is sent again (client-go's
-// retry, with the client's backoff, honouring Retry-After), within the request timeout.
-func (c *Client) raw(ctx context.Context, req *rest.Request) ([]byte, error) {
-	req = req.MaxRetries(c.retries).BackOffWithContext(&rest.URLBackoff{Backoff: flowcontrol.NewBackOffWithJitter(c.backoff, MaxRetryBackoff, 0.1)})
-	last := &answer{}
-	res := req.Do(context.WithValue(ctx, answerKey{}, last))
-	body, err := res.Raw()
-	if err != nil {
-		err = res.Error()
-		if code, retryAfter := last.get(); code != 0 && isTimeout(err) {
-			// The time ran out waiting to send it again: say what the server had answered.
-			err = &lastAnswer{err: err, code: code, retryAfter: retryAfter}
-		}
-		return nil, err
-	}
-	return body, nil
-}
-
-// answer is the last answer to be retried of a request (its attempts share it through the
-// request's context).
-type answer struct {
-	mu         sync.Mutex
-	code       int
-	retryAfter string
-}
-
-type answerKey struct{}
-
-func (a *answer) set(code int, retryAfter string) {
-	a.mu.Lock()
-	a.code, a.retryAfter = code, retryAfter
-	a.mu.Unlock()
-}
-
-func (a *answer) get() (int, string) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return a.code, a.retryAfter
-}
-
-// lastAnswer is a request that timed out waiting to be sent again: the answer it had.
-type lastAnswer struct {
-	err        error
-	code       int
-	retryAfter string
-}
-
-func (e *lastAnswer) Error() string { return e.err.Error() }
-func (e *lastAnswer) Unwrap() error { return e.err }
-
-// String describes the answer: "the last answer was 429 Too Many Requests, Retry-After 60 s".
-func (e *lastAnswer) String() string {
-	s := fmt.Sprintf("the last answer was %d %s", e.code, http.StatusText(e.code))
-	if e.retryAfter != "" && e.retryAfter != "0" {
-		s += ", Retry-After " + e.retryAfter + " s"
-	}
-	return s
-}
-
-// retryable marks, for client-go's retry, the answers to a GET worth sending again that do
-// not say when. client-go retries an answer 429 or 5xx only when it carries Retry-After,
-// as kube-apiserver's own do; a load balancer in front of the server (502, 503, 504) or an
-// overloaded server may send none. Marked "Retry-After: 0", they are retried after the
-// backoff alone.
-type retryable struct{ rt http.RoundTripper }
-
-func (r retryable) RoundTrip(req *http.Request) (*http.Response, error) {
-	resp, err := r.rt.RoundTrip(req)
-	if err != nil || req.Method != http.MethodGet || !isRetryableCode(resp.StatusCode) {
-		return resp, err
-	}
-	retryAfter := resp.Header.Get("Retry-After")
-	if a, ok := req.Context().Value(answerKey{}).(*answer); ok {
-		a.set(resp.StatusCode, retryAfter)
-	}
-	if retryAfter == "" {
-		resp.Header = resp.Header.Clone()
-		if resp.Header == nil {
-			resp.Header = http.Header{}
-		}
-		resp.Header.Set("Retry-After", "0")
-	}
-	return resp, nil
-}
-
-// WrappedRoundTripper lets client-go reach the transport below (to cancel a request).
-func (r retryable) WrappedRoundTripper() http.RoundTripper { return r.rt }
-
-func isRetryableCode(code int) bool {
-	switch code {
-	case http.StatusTooManyRequests, http.StatusInternalServerError, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
-		return true
-	}
-	return false
-}
-
-// retriedStatus says whether err is an answer that raw retried.
-func retriedStatus(err error) bool {
-	var st apierrors.APIStatus
-	return errors.As(err, &st) && isRetryableCode(int(st.Status().Code))
-}
-
-// isCredentialError says whether err comes from the kubeconfig's exec credential plugin
-// (client-go wraps it as text only: "getting credentials: exec: ...").
-func isCredentialError(err error) bool {
-	return err != nil && strings.Contains(err.Error(), "getting credentials: ")
 }

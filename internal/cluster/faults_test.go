@@ -122,7 +122,7 @@ func TestRetryAfterHonoured(t *testing.T) {
 	s.Intercept = a.intercept
 	res := read(t, connect(t, s, Options{RequestTimeout: "1s", RetryBackoff: 1}), ReadOptions{}, webRef())
 	o := res.Outcomes[0]
-	if o.Status != Failed || a.count() != 1 || !strings.Contains(o.Err.Error(), "(no answer within --request-timeout 1s but the last answer was 429 Too Many Requests, Retry-After 60 s)") {
+	if o.Status != Failed || a.count() != 1 || !strings.Contains(o.Err.Error(), "GET /api/v1/namespaces/shop/configmaps/web: no answer within --request-timeout 1s but the last answer was 429 Too Many Requests, Retry-After 60 s") {
 		t.Errorf("status %d after %d requests (%v): want Failed after one, the request timeout spent waiting", o.Status, a.count(), o.Err)
 	}
 }

@@ -6,20 +6,19 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"net/http"
 	"net/url"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/ssa-diff/ssa-diff/internal/input"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/client-go/rest"
-	"k8s.io/client-go/tools/pager"
 	sigsjson "sigs.k8s.io/json"
 )
 
@@ -116,7 +115,10 @@ func (c *Client) Read(ctx context.Context, refs []Ref, opts ReadOptions) (*Resul
 	if opts.ListThreshold == 0 {
 		opts.ListThreshold = DefaultListThreshold
 	}
-	r := &reader{c: c, opts: opts, res: &Result{Outcomes: make([]Outcome, len(refs)), CRDErrors: map[string]error{}}}
+	parent := ctx
+	ctx, cancel := context.WithTimeout(ctx, c.readTimeout)
+	defer cancel()
+	r := &reader{c: c, opts: opts, parent: parent, res: &Result{Outcomes: make([]Outcome, len(refs)), CRDErrors: map[string]error{}}}
 	r.d = newDiscovery(r)
 	d := r.d
 
@@ -251,11 +253,11 @@ func (c *Client) Read(ctx context.Context, refs []Ref, opts ReadOptions) (*Resul
 		t := tasks[i]
 		switch {
 		case t.crd != "":
-			obj, err := r.get(ctx, crdResource, "", t.crd)
+			obj, err := r.getObject(ctx, crdResource, "", t.crd)
 			switch {
 			case err == nil:
 				crdObjs[i] = obj
-			case apierrors.IsNotFound(err):
+			case absent(err, crdResource, t.crd):
 				// A kind served by an aggregated API server, not a CRD: no schema to read.
 			default:
 				r.mu.Lock()
@@ -269,7 +271,7 @@ func (c *Client) Read(ctx context.Context, refs []Ref, opts ReadOptions) (*Resul
 			r.listInto(ctx, t.b.res, t.b.ns, t.b.names, t.b.refs)
 		}
 	})
-	if err := ctx.Err(); err != nil {
+	if err := parent.Err(); err != nil {
 		return nil, err
 	}
 	for _, o := range crdObjs {
@@ -301,6 +303,8 @@ type reader struct {
 	opts ReadOptions
 	mu   sync.Mutex
 	res  *Result
+	// parent is the caller's context; the read's own ends with the read's deadline.
+	parent context.Context
 
 	gets, lists, pages atomic.Int64
 	// halt is the first request of the read that the cluster did not answer at all; once
@@ -329,36 +333,68 @@ func (r *reader) parallel(n int, f func(i int)) {
 	wg.Wait()
 }
 
-// send sends one request of the read. After a request that got no answer at all — a timeout, a connection refused or broken once its
-// retries are spent, a credential plugin that failed — the cluster is taken as gone: the
-// requests not yet sent are not, and fail with a haltError, so that a server that stopped
-// answering ends the read within one request timeout rather than one per object.
-func (r *reader) send(ctx context.Context, req *rest.Request) ([]byte, error) {
+// do sends one request of the read (see Client.get). After a request that got no answer
+// at all — a timeout, a connection refused or broken once its retries are spent, a
+// credential plugin that failed — the cluster is taken as gone: the requests not yet sent
+// are not, and fail with a haltError, so that a server that stopped answering ends the read
+// within one request timeout rather than one per object. So do they once the read's
+// deadline has passed.
+func (r *reader) do(ctx context.Context, cl call, max int64, read func(io.Reader) error) error {
 	if h := r.halt.Load(); h != nil {
-		return nil, h
+		return h
 	}
-	body, err := r.c.raw(ctx, req)
-	if err != nil && ctx.Err() == nil && noAnswer(err) {
-		r.halt.CompareAndSwap(nil, &haltError{host: r.c.Host, path: req.URL().Path, err: r.c.explain(err)})
+	err := r.c.get(ctx, cl, max, read)
+	switch {
+	case err == nil || r.parent.Err() != nil:
+	case ctx.Err() != nil:
+		// The read's deadline, not the request's.
+		h := &haltError{host: r.c.Host, deadline: r.c.readTimeout, factor: r.c.readTimeout == ReadTimeoutFactor*r.c.Timeout}
+		r.halt.CompareAndSwap(nil, h)
+		err = &RequestError{Request: cl.String(), Err: h.deadlineError()}
+	case noAnswer(err):
+		r.halt.CompareAndSwap(nil, &haltError{host: r.c.Host, err: err})
 	}
-	return body, err
+	return err
 }
 
-// noAnswer says whether err is not an answer of the server (a Status, or an HTTP error
-// page client-go made one of).
+// noAnswer says whether err is not an answer of the server: a request that failed or
+// timed out, not a Status, an error page, a redirect or an answer that is not what was
+// asked for.
 func noAnswer(err error) bool {
+	var re *RequestError
+	if errors.As(err, &re) {
+		return !re.answered
+	}
+	if _, ok := asRedirect(err); ok {
+		return false
+	}
 	var st apierrors.APIStatus
 	return !errors.As(err, &st)
 }
 
-// haltError is the error of a request not sent because an earlier one got no answer.
+// haltError is the error of a request not sent because an earlier one got no answer, or
+// because the read's deadline passed.
 type haltError struct {
-	host, path string
-	err        error
+	host string
+	err  error
+	// deadline is the read's, when it is what passed.
+	deadline time.Duration
+	factor   bool // the deadline is ReadTimeoutFactor request timeouts
+}
+
+func (h *haltError) deadlineError() error {
+	how := ""
+	if h.factor {
+		how = fmt.Sprintf(", %d times --request-timeout", ReadTimeoutFactor)
+	}
+	return fmt.Errorf("the read of the cluster did not end within %s%s: raise --request-timeout, or read fewer objects at once", h.deadline, how)
 }
 
 func (h *haltError) Error() string {
-	return fmt.Sprintf("not asked: the cluster at %s stopped answering during the read (GET %s: %v), so no more requests were sent", h.host, h.path, h.err)
+	if h.err == nil {
+		return fmt.Sprintf("not asked: %v; no more requests were sent", h.deadlineError())
+	}
+	return fmt.Sprintf("not asked: the cluster at %s stopped answering during the read (%v), so no more requests were sent", h.host, h.err)
 }
 
 // path is the URL path of a resource in a namespace ("" for all, or cluster-scoped), or of
@@ -378,17 +414,94 @@ func path(res Resource, ns, name string) string {
 	return p
 }
 
-func (r *reader) get(ctx context.Context, res Resource, ns, name string) (json.RawMessage, error) {
+// getObject reads one object with a GET, and checks that the answer is that object: its
+// apiVersion (the version asked for), kind, namespace and name.
+func (r *reader) getObject(ctx context.Context, res Resource, ns, name string) (json.RawMessage, error) {
 	r.gets.Add(1)
-	body, err := r.send(ctx, r.c.rest.Get().AbsPath(path(res, ns, name)))
+	var obj json.RawMessage
+	err := r.do(ctx, call{path: path(res, ns, name)}, r.c.maxDoc, func(body io.Reader) error {
+		data, err := readObject(body)
+		if err != nil {
+			return err
+		}
+		if err := checkObject(data, res, ns, name); err != nil {
+			return err
+		}
+		if err := r.c.kept(data); err != nil {
+			return err
+		}
+		obj = data
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}
-	_, err = readHead(body)
-	if err != nil || !isObject(body) {
-		return nil, fmt.Errorf("the server's answer to GET %s is not an object (%v)", path(res, ns, name), err)
+	return obj, nil
+}
+
+// readObject reads an answer that is one JSON object (bounded by the reader).
+func readObject(r io.Reader) ([]byte, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, err
 	}
-	return body, nil
+	if isObject(data) && json.Valid(data) {
+		return data, nil
+	}
+	if d := sniff(data); d != "" {
+		return nil, fmt.Errorf("the answer is not a JSON object: it is %s", d)
+	}
+	var v any
+	if err := json.Unmarshal(data, &v); err != nil {
+		return nil, fmt.Errorf("the answer is not JSON: %w", err)
+	}
+	return nil, fmt.Errorf("the answer is JSON but not an object: %.40s", bytes.TrimSpace(data))
+}
+
+// checkObject checks that an object answered is the one asked for.
+func checkObject(data []byte, res Resource, ns, name string) error {
+	head, err := readHead(data)
+	if err != nil {
+		return fmt.Errorf("the answer cannot be read as an object: %w", err)
+	}
+	av, kind, okAV, okKind := head.types()
+	if okAV && okKind && av == res.APIVersion && kind == res.Kind && head.Metadata.Name == name && head.Metadata.Namespace == ns {
+		return nil
+	}
+	return fmt.Errorf("the answer is %s, not the object asked for (%s): not taken for it",
+		describeObject(head, av, kind), describeType(res.APIVersion, res.Kind)+" "+strconv.Quote(name)+inNamespace(ns))
+}
+
+// absent says whether err is the API server's answer that the object does not exist: a
+// Status NotFound whose details name it. A 404 that is not a Status (a proxy's page, "404
+// page not found" for a path nobody serves) or that names another object is not taken for
+// the object's absence: that would predict a create.
+func absent(err error, res Resource, name string) bool {
+	var st *apierrors.StatusError
+	if !errors.As(err, &st) || st.ErrStatus.Reason != metav1.StatusReasonNotFound || st.ErrStatus.Code != http.StatusNotFound {
+		return false
+	}
+	var re *RequestError
+	if errors.As(err, &re) {
+		return false // client-go's error for a 404 that is not a Status
+	}
+	d := st.ErrStatus.Details
+	return d != nil && d.Name == name && d.Kind == res.Name && d.Group == res.Group()
+}
+
+// notAbsent is the error of a 404 that is not taken for the object's absence.
+func notAbsent(err error, res Resource, ns, name string) error {
+	var st *apierrors.StatusError
+	var re *RequestError
+	if errors.As(err, &re) || !errors.As(err, &st) || st.ErrStatus.Reason != metav1.StatusReasonNotFound {
+		return err
+	}
+	what := "no details"
+	if d := st.ErrStatus.Details; d != nil {
+		what = fmt.Sprintf("%s %q", resourceName(Resource{APIVersion: d.Group + "/", Name: d.Kind}), d.Name)
+	}
+	return &RequestError{Request: call{path: path(res, ns, name)}.String(), answered: true,
+		Err: fmt.Errorf("answered 404 NotFound naming another object (%s) than the one asked for: not taken for its absence (%v)", what, err)}
 }
 
 // objectHead is what is read of an object: whether it says how it is typed (nil when it
@@ -397,8 +510,16 @@ type objectHead struct {
 	APIVersion json.RawMessage `json:"apiVersion"`
 	Kind       json.RawMessage `json:"kind"`
 	Metadata   struct {
-		Name string `json:"name"`
+		Name      string `json:"name"`
+		Namespace string `json:"namespace"`
 	} `json:"metadata"`
+}
+
+// types are the object's apiVersion and kind, each with whether it is a string.
+func (h objectHead) types() (apiVersion, kind string, okAV, okKind bool) {
+	okAV = h.APIVersion != nil && json.Unmarshal(h.APIVersion, &apiVersion) == nil
+	okKind = h.Kind != nil && json.Unmarshal(h.Kind, &kind) == nil
+	return apiVersion, kind, okAV, okKind
 }
 
 // readHead reads the head of an object with the exact member names, as the server's own
@@ -449,63 +570,37 @@ func typed(item json.RawMessage, head objectHead, res Resource) json.RawMessage 
 
 // getInto reads one object for the refs at idx.
 func (r *reader) getInto(ctx context.Context, res Resource, ns, name string, idx []int) {
-	obj, err := r.get(ctx, res, ns, name)
+	obj, err := r.getObject(ctx, res, ns, name)
 	for _, i := range idx {
 		out := &r.res.Outcomes[i]
 		switch {
 		case err == nil:
 			out.Status, out.Object = Found, obj
-		case apierrors.IsNotFound(err):
+		case absent(err, res, name):
 			out.Status = NotFound
 		default:
 			out.Status = Failed
-			out.Err = r.c.readError(out.ID.String(), "get", objectIn(res, ns, name), err)
+			out.Err = r.c.readError(out.ID.String(), "get", objectIn(res, ns, name), notAbsent(err, res, ns, name))
 		}
 	}
 }
 
-// listInto reads the objects of a kind in a namespace with a LIST, paged by client-go's
-// pager, and keeps those asked for. A LIST the user may not send (RBAC allows get only)
-// becomes GETs. A page whose continue token has expired (410 Gone: the server compacted
-// the history the LIST was reading) makes the pager read the whole list again once,
-// unpaged; when that fails too, the objects are Failed.
+// listInto reads the objects of a kind in a namespace with a LIST (see list) and keeps
+// those asked for. A LIST the user may not send (RBAC allows get only) becomes GETs; so do
+// the objects asked for that the LIST does not hold when one of its items could not be
+// named (too large, not an object): the object may be that item. An item of the wrong kind
+// or namespace fails the object it names only.
 func (r *reader) listInto(ctx context.Context, res Resource, ns string, names []string, refs map[string][]int) {
 	r.lists.Add(1)
-	restarted := false
-	p := pager.New(func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
-		r.pages.Add(1)
-		req := r.c.rest.Get().AbsPath(path(res, ns, ""))
-		if opts.Limit > 0 {
-			req = req.Param("limit", strconv.FormatInt(opts.Limit, 10))
-		} else {
-			restarted = true
-		}
-		if opts.Continue != "" {
-			req = req.Param("continue", opts.Continue)
-		}
-		body, err := r.send(ctx, req)
-		if err != nil {
-			return nil, err
-		}
-		return decodePage(body, res, refs)
-	})
-	list, _, err := p.List(ctx, metav1.ListOptions{})
-	if apierrors.IsForbidden(err) && !restarted {
+	lr, err := r.list(ctx, res, ns, refs)
+	if apierrors.IsForbidden(err) && !lr.restarted {
 		for _, n := range names {
 			r.getInto(ctx, res, ns, n, refs[n])
 		}
 		return
 	}
-	found := map[string]json.RawMessage{}
-	if err == nil {
-		err = meta.EachListItem(list, func(o runtime.Object) error {
-			item := o.(*runtime.Unknown)
-			found[item.ContentType] = item.Raw // the name (see decodePage)
-			return nil
-		})
-	}
 	if err != nil {
-		if restarted {
+		if lr.restarted {
 			err = fmt.Errorf("%w (read again from the start once, after its continue token expired)", err)
 		}
 		for _, n := range names {
@@ -518,59 +613,24 @@ func (r *reader) listInto(ctx context.Context, res Resource, ns string, names []
 		return
 	}
 	for _, n := range names {
+		obj, found := lr.items[n]
+		if bad := lr.bad[n]; bad == nil && !found && lr.unidentified != "" {
+			r.getInto(ctx, res, ns, n, refs[n])
+			continue
+		}
 		for _, i := range refs[n] {
 			out := &r.res.Outcomes[i]
-			if obj, ok := found[n]; ok {
+			switch {
+			case lr.bad[n] != nil:
+				out.Status = Failed
+				out.Err = r.c.readError(out.ID.String(), "list", resourceIn(res, ns), lr.bad[n])
+			case found:
 				out.Status, out.Object = Found, obj
-			} else {
+			default:
 				out.Status = NotFound
 			}
 		}
 	}
-}
-
-// page is one page of a LIST as the pager handles it: its continue token, and the items
-// asked for only (of a large list, the others are dropped as soon as read), each a
-// runtime.Unknown holding its JSON, with its name as ContentType.
-type page struct {
-	metav1.TypeMeta
-	metav1.ListMeta
-	Items []runtime.Unknown
-}
-
-func (p *page) DeepCopyObject() runtime.Object {
-	c := *p
-	c.ListMeta = *p.ListMeta.DeepCopy()
-	c.Items = make([]runtime.Unknown, len(p.Items))
-	for i := range p.Items {
-		p.Items[i].DeepCopyInto(&c.Items[i])
-	}
-	return &c
-}
-
-// decodePage reads a LIST's answer, keeping the items named in want.
-func decodePage(body []byte, res Resource, want map[string][]int) (*page, error) {
-	var doc struct {
-		Metadata struct {
-			Continue        string `json:"continue"`
-			ResourceVersion string `json:"resourceVersion"`
-		} `json:"metadata"`
-		Items []json.RawMessage `json:"items"`
-	}
-	if err := json.Unmarshal(body, &doc); err != nil || !isObject(body) {
-		return nil, fmt.Errorf("the server's answer is not a list (%v)", err)
-	}
-	p := &page{ListMeta: metav1.ListMeta{Continue: doc.Metadata.Continue, ResourceVersion: doc.Metadata.ResourceVersion}}
-	for _, item := range doc.Items {
-		head, err := readHead(item)
-		if err != nil || !isObject(item) {
-			continue // not an object: never one asked for
-		}
-		if want[head.Metadata.Name] != nil {
-			p.Items = append(p.Items, runtime.Unknown{Raw: typed(item, head, res), ContentType: head.Metadata.Name})
-		}
-	}
-	return p, nil
 }
 
 // objectIn names an object of a resource as kubectl's messages do: secrets "token" in
@@ -600,7 +660,8 @@ func resourceIn(res Resource, ns string) string {
 
 // readError is why what (an object, "Secret shop/token", or a CustomResourceDefinition)
 // could not be read by the request verb on target: a refusal says what was forbidden and
-// the permissions ssa-diff needs; a timeout, the limit; a retried answer, the retries.
+// the permissions ssa-diff needs; the other errors say the rest themselves (the request, the
+// limit, the retries).
 func (c *Client) readError(what, verb, target string, err error) error {
 	switch {
 	case apierrors.IsForbidden(err) && verb != "":
@@ -608,15 +669,7 @@ func (c *Client) readError(what, verb, target string, err error) error {
 	case apierrors.IsUnauthorized(err):
 		return fmt.Errorf("cannot read %s from the cluster: %w (the cluster no longer accepts the kubeconfig's credentials)", what, err)
 	}
-	return fmt.Errorf("cannot read %s from the cluster: %w", what, c.explain(err))
-}
-
-func isTimeout(err error) bool {
-	if errors.Is(err, context.DeadlineExceeded) || apierrors.IsTimeout(err) || apierrors.IsServerTimeout(err) {
-		return true
-	}
-	var t interface{ Timeout() bool }
-	return errors.As(err, &t) && t.Timeout()
+	return fmt.Errorf("cannot read %s from the cluster: %w", what, err)
 }
 
 func kindString(group, kind string) string {

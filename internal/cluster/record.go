@@ -101,22 +101,38 @@ func (r *Result) Objects() []json.RawMessage {
 	return out
 }
 
-// ListJSON is a v1 List of the record and the objects (as the server wrote them), indented
-// as `kubectl get -o json` indents, which ssa-diff reads as a live-state dump.
+// ListJSON is a v1 List of the record and the objects, which ssa-diff reads as a
+// live-state dump. The List and the record are indented as `kubectl get -o json` indents;
+// each object is written as the server wrote it (compact JSON, one line), so that it takes
+// in the List the bytes it took when it was read and checked against --max-document-bytes:
+// what a read accepted, the List's reader accepts (indenting would make a 30 MiB object
+// 40 MiB).
 func ListJSON(rec *Record, objects []json.RawMessage) ([]byte, error) {
-	items := make([]any, 0, len(objects)+1)
-	items = append(items, rec)
-	for _, o := range objects {
-		items = append(items, o)
-	}
-	list := map[string]any{"apiVersion": "v1", "kind": "List", "metadata": map[string]any{"resourceVersion": ""}, "items": items}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
+	var head bytes.Buffer
+	enc := json.NewEncoder(&head)
 	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "    ")
-	if err := enc.Encode(list); err != nil {
+	if err := enc.Encode(rec); err != nil {
 		return nil, fmt.Errorf("writing the live state: %w", err)
 	}
+	size := 256 + 2*head.Len()
+	for _, o := range objects {
+		size += len(o) + 16
+	}
+	var buf bytes.Buffer
+	buf.Grow(size)
+	buf.WriteString("{\n    \"apiVersion\": \"v1\",\n    \"items\": [\n        ")
+	if err := json.Indent(&buf, bytes.TrimSpace(head.Bytes()), "        ", "    "); err != nil {
+		return nil, fmt.Errorf("writing the live state: %w", err)
+	}
+	for i, o := range objects {
+		o = bytes.Trim(o, " \t\r\n")
+		if !json.Valid(o) {
+			return nil, fmt.Errorf("writing the live state: object %d is not JSON", i+1)
+		}
+		buf.WriteString(",\n        ")
+		buf.Write(o)
+	}
+	buf.WriteString("\n    ],\n    \"kind\": \"List\",\n    \"metadata\": {\n        \"resourceVersion\": \"\"\n    }\n}\n")
 	return buf.Bytes(), nil
 }
 

@@ -1,8 +1,10 @@
 package cluster
 
 import (
+	"bytes"
 	"encoding/json"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -35,6 +37,53 @@ func FuzzTyped(f *testing.F) {
 		}
 		if !reflect.DeepEqual(before, after) {
 			t.Fatalf("typed(%q) = %q changed other members", item, out)
+		}
+	})
+}
+
+// ListJSON writes a List json.Encoder would read back as the record and the objects, each
+// object byte for byte as it was given (trimmed): its size in the List is its size as read.
+func FuzzListJSON(f *testing.F) {
+	for _, s := range []string{`{}`, `{"a":[1,2,{"b":null}],"c":"<&>\u2028"}`, " {\"kind\":\"X\",\"metadata\":{\"name\":\"a\"}}\n", `{"n":1e400,"s":"\\"","e":[],"o":{}}`, "{\n  \"pretty\": [\n    1\n  ]\n}"} {
+		f.Add(s)
+	}
+	rec := &Record{APIVersion: RecordAPIVersion, Kind: RecordKind, Metadata: RecordMetadata{Name: "live-state"}, Namespace: "shop",
+		Errors: []RecordedObject{{APIVersion: "v1", Kind: "ConfigMap", Name: "a", Message: "answered <html> & more"}}}
+	f.Fuzz(func(t *testing.T, obj string) {
+		objects := []json.RawMessage{json.RawMessage(obj), json.RawMessage(`{"second":true}`)}
+		got, err := ListJSON(rec, objects)
+		if again, err2 := ListJSON(rec, objects); !bytes.Equal(got, again) || (err == nil) != (err2 == nil) {
+			t.Fatalf("written twice: %q, then %q", got, again)
+		}
+		if !json.Valid([]byte(obj)) {
+			if err == nil {
+				t.Fatalf("an object that is not JSON was written: %q", obj)
+			}
+			return
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		var list struct {
+			APIVersion, Kind string
+			Metadata         map[string]any
+			Items            []json.RawMessage
+		}
+		if err := json.Unmarshal(got, &list); err != nil {
+			t.Fatalf("%v:\n%s", err, got)
+		}
+		if list.APIVersion != "v1" || list.Kind != "List" || len(list.Items) != 3 {
+			t.Fatalf("%+v", list)
+		}
+		var back Record
+		if err := json.Unmarshal(list.Items[0], &back); err != nil || !reflect.DeepEqual(&back, rec) {
+			t.Errorf("the record read back: %+v, %v", back, err)
+		}
+		if string(list.Items[1]) != strings.Trim(obj, " \t\r\n") || string(list.Items[2]) != `{"second":true}` {
+			t.Errorf("the objects read back: %s, %s", list.Items[1], list.Items[2])
+		}
+		if !bytes.Contains(got, append([]byte("        "), strings.Trim(obj, " \t\r\n")...)) {
+			t.Errorf("the object is not on its own line:\n%s", got)
 		}
 	})
 }

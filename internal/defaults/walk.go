@@ -103,10 +103,10 @@ func (w *walker) defaulter(name string) defaulterFunc {
 	if !w.packages[typePackage(name)] {
 		return nil
 	}
-	if fn, ok := defaulterFuncs[name]; ok {
+	if fn, ok := defaulterFuncs()[name]; ok {
 		return fn
 	}
-	if fn, ok := gatedDefaulterFuncs[name]; ok {
+	if fn, ok := gatedDefaulterFuncs()[name]; ok {
 		return func(m map[string]any) { fn(w.gates, m) }
 	}
 	return nil

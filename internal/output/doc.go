@@ -5,7 +5,8 @@
 // for CI: github (workflow-command annotations at the manifests' lines), junit (one test
 // case per object; failing findings fail it), markdown (a pull-request comment within
 // GitHub's size limit) and html (one self-contained page: filters, side-by-side diffs, the
-// ownership map of each object; html.go, its template, style and script in html/);
+// ownership map of each object; html.go builds each part, htmlpage.go prints it, escaping
+// each value as html/template would where it stands; style and script in html/);
 // NewSummary is the one-screen overview of --summary.
 //
 // A Writer receives the results one by one in input order (Write) and then the complete

@@ -1,13 +1,11 @@
 package output
 
 import (
-	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"embed"
 	"encoding/base64"
 	"fmt"
-	"html/template"
 	"io"
 	"sort"
 	"strings"
@@ -22,9 +20,9 @@ import (
 	"github.com/ssa-diff/ssa-diff/judge/advice"
 )
 
-// The page's template, style and script (html/page.*), embedded: the page loads nothing.
+// The page's style and script (html/page.*), embedded: the page loads nothing.
 //
-//go:embed html/page.tmpl html/page.css html/page.js
+//go:embed html/page.css html/page.js
 var htmlAssets embed.FS
 
 // The bounds of one object's part of the page: past them, its diff and ownership map say
@@ -53,15 +51,15 @@ const (
 // what --force-conflicts would take, ownership moves, advice, the diff, and the ownership
 // map — the stored object's fields coloured by their managers.
 //
-// Each object's part is rendered (html/template, so every value is escaped for where it
-// stands) as its result is written, and only those bytes are kept; the page's head, which
+// Each object's part is rendered (htmlpage.go: every value escaped for where it stands)
+// as its result is written, and only those bytes are kept; the page's head, which
 // needs the summary, is printed at Close. Managers get their colours in the order they
 // are first seen, so the page is the same bytes for the same report.
 type htmlWriter struct {
 	opts Options
 	w    io.Writer
-	tmpl *template.Template
-	csp  string
+	// css and js are the page's style sheet and script; csp its Content-Security-Policy.
+	css, js, csp string
 
 	objects  []byte // the rendered objects, in input order
 	n        int
@@ -93,44 +91,28 @@ type htmlAttention struct {
 }
 
 func newHTML(w io.Writer, opts Options) Writer {
-	tmpl, js, err := htmlTemplate()
-	h := &htmlWriter{opts: opts, w: w, tmpl: tmpl, colors: map[string]int{}, kinds: map[string]int{}, spaces: map[string]int{}, takers: map[string]*takeCount{}, scalars: map[string][]string{}}
+	css, js, err := htmlStyleAndScript()
 	if err != nil {
 		return errorWriter{err}
 	}
+	h := &htmlWriter{opts: opts, w: w, css: css, js: js, colors: map[string]int{}, kinds: map[string]int{}, spaces: map[string]int{}, takers: map[string]*takeCount{}, scalars: map[string][]string{}}
 	sum := sha256.Sum256([]byte(js))
 	h.csp = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src 'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
 	return h
 }
 
-// htmlTemplate parses the page's template with its style sheet and script; it returns the
-// script too, whose hash the page's Content-Security-Policy allows.
-func htmlTemplate() (*template.Template, string, error) {
-	read := func(name string) (string, error) {
-		b, err := htmlAssets.ReadFile("html/" + name)
-		return string(b), err
-	}
-	page, err := read("page.tmpl")
+// htmlStyleAndScript reads the page's style sheet and script; the page's
+// Content-Security-Policy allows the script by its hash.
+func htmlStyleAndScript() (css, js string, err error) {
+	c, err := htmlAssets.ReadFile("html/page.css")
 	if err != nil {
-		return nil, "", err
+		return "", "", err
 	}
-	css, err := read("page.css")
+	j, err := htmlAssets.ReadFile("html/page.js")
 	if err != nil {
-		return nil, "", err
+		return "", "", err
 	}
-	js, err := read("page.js")
-	if err != nil {
-		return nil, "", err
-	}
-	t, err := template.New("page").Funcs(template.FuncMap{
-		"css": func() template.CSS { return template.CSS(css) },
-		"js":  func() template.JS { return template.JS(js) },
-		"add": func(a, b int) int { return a + b },
-	}).Parse(page)
-	if err != nil {
-		return nil, "", fmt.Errorf("the HTML page's template: %w", err)
-	}
-	return t, js, nil
+	return string(c), string(j), nil
 }
 
 // errorWriter fails every call with err.
@@ -156,11 +138,9 @@ func (h *htmlWriter) Write(res *report.Result) error {
 	if err != nil {
 		return err
 	}
-	var b bytes.Buffer
-	if err := h.tmpl.ExecuteTemplate(&b, "object", v); err != nil {
-		return fmt.Errorf("printing %s as HTML: %w", title(res), err)
-	}
-	h.objects = append(h.objects, b.Bytes()...)
+	p := page{b: h.objects}
+	p.object(v)
+	h.objects = p.b
 	return nil
 }
 
@@ -376,7 +356,7 @@ func (h *htmlWriter) object(res *report.Result) (*htmlObject, error) {
 		v.ConflictsHeading = "Taken by force"
 	}
 	for _, c := range res.Conflicts {
-		// As JSON with its characters as they are (html/template escapes them for the page).
+		// As JSON with its characters as they are (the page escapes them).
 		live, applied := compactPair(func(v any) ([]byte, error) { return encodeJSON(v, "") }, c.Live, c.Applied, htmlMaxValue)
 		if !h.opts.ShowSecrets && secretValuePath(res, c.Path) {
 			live, applied = "***", "***"
@@ -1049,8 +1029,26 @@ var exitMeanings = map[int]string{
 }
 
 func (h *htmlWriter) Close(rep *report.Report) error {
+	head := h.pageHead(rep)
+	var p page
+	p.head(head, h.css)
+	if _, err := h.w.Write(p.b); err != nil {
+		return err
+	}
+	if _, err := h.w.Write(h.objects); err != nil {
+		return err
+	}
+	h.objects = nil
+	p.b = p.b[:0]
+	p.tail(head, h.js)
+	_, err := h.w.Write(p.b)
+	return err
+}
+
+// pageHead is the page's head of the report, with what the objects written counted.
+func (h *htmlWriter) pageHead(rep *report.Report) *htmlHead {
 	s := rep.Summary
-	head := htmlHead{Title: "ssa-diff: " + verdict(s), Verdict: verdict(s), ExitMeaning: exitMeanings[s.ExitCode], CSP: h.csp,
+	head := &htmlHead{Title: "ssa-diff: " + verdict(s), Verdict: verdict(s), ExitMeaning: exitMeanings[s.ExitCode], CSP: h.csp,
 		Bad: s.ExitCode >= report.ExitError, Report: rep, Now: rep.Options.Now.UTC().Format(time.RFC3339),
 		Managers: h.managers, Attention: h.attn, AttentionMore: h.failing - len(h.attn), Failing: h.failing}
 	if p := rep.Options.Policy; p != nil {
@@ -1079,18 +1077,7 @@ func (h *htmlWriter) Close(rep *report.Report) error {
 	for _, n := range names {
 		head.Takers = append(head.Takers, htmlTaker{Manager: n, Fields: h.takers[n].fields, Objects: h.takers[n].objects})
 	}
-	out := bufio.NewWriterSize(h.w, 64<<10)
-	if err := h.tmpl.ExecuteTemplate(out, "head", head); err != nil {
-		return fmt.Errorf("printing the HTML page: %w", err)
-	}
-	if _, err := out.Write(h.objects); err != nil {
-		return err
-	}
-	h.objects = nil
-	if err := h.tmpl.ExecuteTemplate(out, "tail", head); err != nil {
-		return fmt.Errorf("printing the HTML page: %w", err)
-	}
-	return out.Flush()
+	return head
 }
 
 // when prints a time and its age: "2026-12-02T09:36:20Z (2h23m ago)"; the time of this

@@ -59,7 +59,7 @@ func TestHTMLSelfContained(t *testing.T) {
 	if n := strings.Count(strings.ToLower(out), "<script"); n != 1 {
 		t.Errorf("%d script elements", n)
 	}
-	_, js, err := htmlTemplate()
+	_, js, err := htmlStyleAndScript()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package strategy
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/ssa-diff/ssa-diff/internal/features"
 	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
@@ -108,44 +109,46 @@ func containerFields(paths ...string) []string {
 	return out
 }
 
-// podSpecOff are the pod spec's features (pkg/api/pod dropDisabledFields).
-var podSpecOff = []offFeature{
-	newOffFeature("GenericWorkload", "schedulingGroup"),
-	// 1.35's field of the same gate, which 1.36 replaced by schedulingGroup (dropDisabledWorkloadRef,
-	// pkg/api/pod/util.go v1.35.4:1837); no other supported minor has it.
-	newOffFeature("GenericWorkload", "workloadRef").in(35, 35),
-	newOffFeature("EvictionRequestAPI", "evictionResponders"),
-	newOffFeature("ContainerStopSignals", containerFields("lifecycle.stopSignal")...),
-	newOffFeature("VolumeBindMountOptions", containerFields("volumeMounts.*.bindMountOptions")...),
-	newOffFeature("EmptyDirVolumeMode", "volumes.*.emptyDir.mode"),
-	// Of a volume, the strategy looks at its secret, else its configMap, else its
-	// downwardAPI, else its projected source (volumeUserFields).
-	withDrop(newOffFeature("AtomicWriteVolumeUserFields",
-		"volumes.*.secret.defaultUser", "volumes.*.secret.items.*.user",
-		"volumes.*.configMap.defaultUser", "volumes.*.configMap.items.*.user",
-		"volumes.*.downwardAPI.defaultUser", "volumes.*.downwardAPI.items.*.user",
-		"volumes.*.projected.defaultUser"), dropVolumeUserFields),
-	newOffFeature("GRPCContainerProbeTLS", containerFields("livenessProbe.grpc.mode", "readinessProbe.grpc.mode", "startupProbe.grpc.mode")...),
-	newOffFeature("H2CContainerProbe", containerFields("livenessProbe.httpGet.protocol", "readinessProbe.httpGet.protocol",
-		"startupProbe.httpGet.protocol", "lifecycle.postStart.httpGet.protocol", "lifecycle.preStop.httpGet.protocol")...),
-	// Off in 1.34 (alpha), on from 1.35: a container's restart policy and rules
-	// (dropContainerRestartRules, pkg/api/pod/util.go v1.34.4:1732).
-	withInUse(withDrop(newOffFeature("ContainerRestartRules"), dropContainerRestartRules), containerRestartRulesInUse),
-	// Off in 1.34, on from 1.35: an env var's file key reference, which leaves its valueFrom
-	// empty (dropFileKeyRefInUse, v1.34.4:799).
-	newOffFeature("EnvFiles", containerFields("env.*.valueFrom.fileKeyRef")...),
-	// Off in 1.34, on from 1.35 (v1.34.4:779).
-	newOffFeature("HostnameOverride", "hostnameOverride"),
-	// Off in 1.34 (beta), on from 1.35: image volumes and the mounts of them
-	// (dropImageVolumes, v1.34.4:1519).
-	withDrop(newOffFeature("ImageVolume", "volumes.*.image"), dropImageVolumes),
-	// Off up to 1.36, GA in 1.37: a projected volume's cluster trust bundle and pod
-	// certificate sources, each leaving an empty source behind
-	// (dropDisabledClusterTrustBundleProjection, dropDisabledPodCertificateProjection,
-	// v1.36.3:1533,1576).
-	newOffFeature("ClusterTrustBundleProjection", "volumes.*.projected.sources.*.clusterTrustBundle"),
-	newOffFeature("PodCertificateRequest", "volumes.*.projected.sources.*.podCertificate"),
-}
+// podSpecOff() are the pod spec's features (pkg/api/pod dropDisabledFields).
+var podSpecOff = sync.OnceValue(func() []offFeature {
+	return []offFeature{
+		newOffFeature("GenericWorkload", "schedulingGroup"),
+		// 1.35's field of the same gate, which 1.36 replaced by schedulingGroup (dropDisabledWorkloadRef,
+		// pkg/api/pod/util.go v1.35.4:1837); no other supported minor has it.
+		newOffFeature("GenericWorkload", "workloadRef").in(35, 35),
+		newOffFeature("EvictionRequestAPI", "evictionResponders"),
+		newOffFeature("ContainerStopSignals", containerFields("lifecycle.stopSignal")...),
+		newOffFeature("VolumeBindMountOptions", containerFields("volumeMounts.*.bindMountOptions")...),
+		newOffFeature("EmptyDirVolumeMode", "volumes.*.emptyDir.mode"),
+		// Of a volume, the strategy looks at its secret, else its configMap, else its
+		// downwardAPI, else its projected source (volumeUserFields).
+		withDrop(newOffFeature("AtomicWriteVolumeUserFields",
+			"volumes.*.secret.defaultUser", "volumes.*.secret.items.*.user",
+			"volumes.*.configMap.defaultUser", "volumes.*.configMap.items.*.user",
+			"volumes.*.downwardAPI.defaultUser", "volumes.*.downwardAPI.items.*.user",
+			"volumes.*.projected.defaultUser"), dropVolumeUserFields),
+		newOffFeature("GRPCContainerProbeTLS", containerFields("livenessProbe.grpc.mode", "readinessProbe.grpc.mode", "startupProbe.grpc.mode")...),
+		newOffFeature("H2CContainerProbe", containerFields("livenessProbe.httpGet.protocol", "readinessProbe.httpGet.protocol",
+			"startupProbe.httpGet.protocol", "lifecycle.postStart.httpGet.protocol", "lifecycle.preStop.httpGet.protocol")...),
+		// Off in 1.34 (alpha), on from 1.35: a container's restart policy and rules
+		// (dropContainerRestartRules, pkg/api/pod/util.go v1.34.4:1732).
+		withInUse(withDrop(newOffFeature("ContainerRestartRules"), dropContainerRestartRules), containerRestartRulesInUse),
+		// Off in 1.34, on from 1.35: an env var's file key reference, which leaves its valueFrom
+		// empty (dropFileKeyRefInUse, v1.34.4:799).
+		newOffFeature("EnvFiles", containerFields("env.*.valueFrom.fileKeyRef")...),
+		// Off in 1.34, on from 1.35 (v1.34.4:779).
+		newOffFeature("HostnameOverride", "hostnameOverride"),
+		// Off in 1.34 (beta), on from 1.35: image volumes and the mounts of them
+		// (dropImageVolumes, v1.34.4:1519).
+		withDrop(newOffFeature("ImageVolume", "volumes.*.image"), dropImageVolumes),
+		// Off up to 1.36, GA in 1.37: a projected volume's cluster trust bundle and pod
+		// certificate sources, each leaving an empty source behind
+		// (dropDisabledClusterTrustBundleProjection, dropDisabledPodCertificateProjection,
+		// v1.36.3:1533,1576).
+		newOffFeature("ClusterTrustBundleProjection", "volumes.*.projected.sources.*.clusterTrustBundle"),
+		newOffFeature("PodCertificateRequest", "volumes.*.projected.sources.*.podCertificate"),
+	}
+})
 
 // withDrop is f with its own removal, withInUse with its own test of use.
 func withDrop(f offFeature, drop func(map[string]any)) offFeature        { f.drop = drop; return f }
@@ -227,37 +230,45 @@ func setOrDelete(m map[string]any, k string, list []any) {
 	m[k] = list
 }
 
-// podStatusOff are a pod status's, dropped by a /status write (a create resets the status,
+// podStatusOff() are a pod status's, dropped by a /status write (a create resets the status,
 // a main-resource update keeps the stored one): pkg/api/pod dropDisabledPodStatusFields.
-var podStatusOff = []offFeature{
-	newOffFeature("ImageVolumeWithDigest", "status.containerStatuses.*.volumeMounts.*.volumeStatus",
-		"status.initContainerStatuses.*.volumeMounts.*.volumeStatus", "status.ephemeralContainerStatuses.*.volumeMounts.*.volumeStatus"),
-	newOffFeature("DRANodeAllocatableResources", "status.nodeAllocatableResourceClaimStatuses"),
-	newOffFeature("CSIVolumeHealth", "status.volumeHealth"),
-	// Off in 1.35 (alpha; the fields are new in 1.35), on from 1.36.
-	newOffFeature("InPlacePodLevelResourcesVerticalScaling", "status.resources", "status.allocatedResources"),
-	// Off up to 1.35, on from 1.36.
-	newOffFeature("DRAExtendedResource", "status.extendedResourceClaimStatus"),
-	// Off up to 1.35, on from 1.36. Kubernetes 1.36 kept a stored object's health statuses
-	// (resourceHealthStatusInUse, pkg/api/pod/util.go v1.36.3:1060): before, they were
-	// dropped from every write.
-	keptInUse(newOffFeature("ResourceHealthStatus", "status.containerStatuses.*.allocatedResourcesStatus",
-		"status.initContainerStatuses.*.allocatedResourcesStatus", "status.ephemeralContainerStatuses.*.allocatedResourcesStatus"), 36),
-	// New in 1.36 (on).
-	newOffFeature("ResourceHealthStatusMessage", "status.containerStatuses.*.allocatedResourcesStatus.*.resources.*.message",
-		"status.initContainerStatuses.*.allocatedResourcesStatus.*.resources.*.message",
-		"status.ephemeralContainerStatuses.*.allocatedResourcesStatus.*.resources.*.message"),
-}
+var podStatusOff = sync.OnceValue(func() []offFeature {
+	return []offFeature{
+		newOffFeature("ImageVolumeWithDigest", "status.containerStatuses.*.volumeMounts.*.volumeStatus",
+			"status.initContainerStatuses.*.volumeMounts.*.volumeStatus", "status.ephemeralContainerStatuses.*.volumeMounts.*.volumeStatus"),
+		newOffFeature("DRANodeAllocatableResources", "status.nodeAllocatableResourceClaimStatuses"),
+		newOffFeature("CSIVolumeHealth", "status.volumeHealth"),
+		// Off in 1.35 (alpha; the fields are new in 1.35), on from 1.36.
+		newOffFeature("InPlacePodLevelResourcesVerticalScaling", "status.resources", "status.allocatedResources"),
+		// Off up to 1.35, on from 1.36.
+		newOffFeature("DRAExtendedResource", "status.extendedResourceClaimStatus"),
+		// Off up to 1.35, on from 1.36. Kubernetes 1.36 kept a stored object's health statuses
+		// (resourceHealthStatusInUse, pkg/api/pod/util.go v1.36.3:1060): before, they were
+		// dropped from every write.
+		keptInUse(newOffFeature("ResourceHealthStatus", "status.containerStatuses.*.allocatedResourcesStatus",
+			"status.initContainerStatuses.*.allocatedResourcesStatus", "status.ephemeralContainerStatuses.*.allocatedResourcesStatus"), 36),
+		// New in 1.36 (on).
+		newOffFeature("ResourceHealthStatusMessage", "status.containerStatuses.*.allocatedResourcesStatus.*.resources.*.message",
+			"status.initContainerStatuses.*.allocatedResourcesStatus.*.resources.*.message",
+			"status.ephemeralContainerStatuses.*.allocatedResourcesStatus.*.resources.*.message"),
+	}
+})
 
-// nodeStatusOff are a Node status's, dropped by a /status write: the dynamic kubelet
+// nodeStatusOff() are a Node status's, dropped by a /status write: the dynamic kubelet
 // configuration's status, long removed.
-var nodeStatusOff = []offFeature{newOffFeature("DynamicKubeletConfig", "status.config")}
+var nodeStatusOff = sync.OnceValue(func() []offFeature {
+	return []offFeature{newOffFeature("DynamicKubeletConfig", "status.config")}
+})
 
-// pvcStatusOff and csiNodeStatusOff are a PersistentVolumeClaim's and a CSINode's status
+// pvcStatusOff() and csiNodeStatusOff() are a PersistentVolumeClaim's and a CSINode's status
 // volume health (CSIVolumeHealth), dropped by a /status write.
 var (
-	pvcStatusOff     = []offFeature{newOffFeature("CSIVolumeHealth", "status.healthStatus")}
-	csiNodeStatusOff = []offFeature{newOffFeature("CSIVolumeHealth", "status.storageHealth")}
+	pvcStatusOff = sync.OnceValue(func() []offFeature {
+		return []offFeature{newOffFeature("CSIVolumeHealth", "status.healthStatus")}
+	})
+	csiNodeStatusOff = sync.OnceValue(func() []offFeature {
+		return []offFeature{newOffFeature("CSIVolumeHealth", "status.storageHealth")}
+	})
 )
 
 // The resource.k8s.io (DRA) strategies', on the v1 layout (the only version served by
@@ -266,57 +277,65 @@ var (
 // and DRAExtendedResource turn on in 1.36; the others off here are 1.36's or 1.37's alpha
 // ones.
 var (
-	// sliceOff are a ResourceSlice's (pkg/registry/resource/resourceslice dropDisabledFields).
-	sliceOff = []offFeature{
-		newOffFeature("DRADeviceTaints", "spec.devices.*.taints"),
-		newOffFeature("DRAPartitionableDevices", "spec.sharedCounters", "spec.perDeviceNodeSelection", "spec.devices.*.consumesCounters",
-			"spec.devices.*.nodeName", "spec.devices.*.nodeSelector", "spec.devices.*.allNodes"),
-		newOffFeature("DRADeviceBindingConditions", "spec.devices.*.bindingConditions", "spec.devices.*.bindingFailureConditions",
-			"spec.devices.*.bindsToNode"),
-		newOffFeature("DRAConsumableCapacity", "spec.devices.*.allowMultipleAllocations", "spec.devices.*.capacity.*.requestPolicy"),
-		newOffFeature("DRAListTypeAttributes", "spec.devices.*.attributes.*.bools", "spec.devices.*.attributes.*.ints",
-			"spec.devices.*.attributes.*.strings", "spec.devices.*.attributes.*.versions"),
-		// 1.36's name of the node allocatable resources; 1.37 renamed the field.
-		newOffFeature("DRANodeAllocatableResources", "spec.devices.*.nodeAllocatableResourceMappings").in(36, 36),
-		newOffFeature("DRANodeAllocatableResources", "spec.devices.*.nodeAllocatableResources").in(37, 0),
-		newOffFeature("DRAPartitionableDevicesType", "spec.partitionTypeAttribute"),
-		newOffFeature("DRADeviceCompatibilityGroups", "spec.devices.*.consumesCounters.*.compatibilityGroups"),
-		newOffFeature("DRAOptionalNodeOperations", "spec.skipNodeOperations"),
-	}
-	// claimSpecOff are a claim spec's (pkg/api/resourceclaimspec DropDisabledFields from
+	// sliceOff() are a ResourceSlice's (pkg/registry/resource/resourceslice dropDisabledFields).
+	sliceOff = sync.OnceValue(func() []offFeature {
+		return []offFeature{
+			newOffFeature("DRADeviceTaints", "spec.devices.*.taints"),
+			newOffFeature("DRAPartitionableDevices", "spec.sharedCounters", "spec.perDeviceNodeSelection", "spec.devices.*.consumesCounters",
+				"spec.devices.*.nodeName", "spec.devices.*.nodeSelector", "spec.devices.*.allNodes"),
+			newOffFeature("DRADeviceBindingConditions", "spec.devices.*.bindingConditions", "spec.devices.*.bindingFailureConditions",
+				"spec.devices.*.bindsToNode"),
+			newOffFeature("DRAConsumableCapacity", "spec.devices.*.allowMultipleAllocations", "spec.devices.*.capacity.*.requestPolicy"),
+			newOffFeature("DRAListTypeAttributes", "spec.devices.*.attributes.*.bools", "spec.devices.*.attributes.*.ints",
+				"spec.devices.*.attributes.*.strings", "spec.devices.*.attributes.*.versions"),
+			// 1.36's name of the node allocatable resources; 1.37 renamed the field.
+			newOffFeature("DRANodeAllocatableResources", "spec.devices.*.nodeAllocatableResourceMappings").in(36, 36),
+			newOffFeature("DRANodeAllocatableResources", "spec.devices.*.nodeAllocatableResources").in(37, 0),
+			newOffFeature("DRAPartitionableDevicesType", "spec.partitionTypeAttribute"),
+			newOffFeature("DRADeviceCompatibilityGroups", "spec.devices.*.consumesCounters.*.compatibilityGroups"),
+			newOffFeature("DRAOptionalNodeOperations", "spec.skipNodeOperations"),
+		}
+	})
+	// claimSpecOff() are a claim spec's (pkg/api/resourceclaimspec DropDisabledFields from
 	// 1.35, the claim and template strategies' own before).
-	claimSpecOff = []offFeature{
-		newOffFeature("DRAPrioritizedList", "devices.requests.*.firstAvailable"),
-		newOffFeature("DRAAdminAccess", "devices.requests.*.exactly.adminAccess"),
-		// Kubernetes 1.35 added the tolerations' drop; 1.34 kept and validated them.
-		newOffFeature("DRADeviceTaints", "devices.requests.*.exactly.tolerations", "devices.requests.*.firstAvailable.*.tolerations").in(35, 0),
-		// 1.34 dropped a constraint's distinctAttribute from a copy of it, so kept it
-		// (though it counts as use).
-		newOffFeature("DRAConsumableCapacity", "devices.requests.*.exactly.capacity", "devices.requests.*.firstAvailable.*.capacity",
-			"devices.constraints.*.distinctAttribute").in(35, 0),
-		newOffFeature("DRAConsumableCapacity", "devices.requests.*.exactly.capacity", "devices.requests.*.firstAvailable.*.capacity").
-			usedBy("devices.constraints.*.distinctAttribute").in(0, 34),
-		newOffFeature("DRADerivedAttributes", "devices.requests.*.exactly.derivedAttributes", "devices.requests.*.firstAvailable.*.derivedAttributes"),
-	}
-	// claimStatusOff are a ResourceClaim status's, dropped by a /status write
+	claimSpecOff = sync.OnceValue(func() []offFeature {
+		return []offFeature{
+			newOffFeature("DRAPrioritizedList", "devices.requests.*.firstAvailable"),
+			newOffFeature("DRAAdminAccess", "devices.requests.*.exactly.adminAccess"),
+			// Kubernetes 1.35 added the tolerations' drop; 1.34 kept and validated them.
+			newOffFeature("DRADeviceTaints", "devices.requests.*.exactly.tolerations", "devices.requests.*.firstAvailable.*.tolerations").in(35, 0),
+			// 1.34 dropped a constraint's distinctAttribute from a copy of it, so kept it
+			// (though it counts as use).
+			newOffFeature("DRAConsumableCapacity", "devices.requests.*.exactly.capacity", "devices.requests.*.firstAvailable.*.capacity",
+				"devices.constraints.*.distinctAttribute").in(35, 0),
+			newOffFeature("DRAConsumableCapacity", "devices.requests.*.exactly.capacity", "devices.requests.*.firstAvailable.*.capacity").
+				usedBy("devices.constraints.*.distinctAttribute").in(0, 34),
+			newOffFeature("DRADerivedAttributes", "devices.requests.*.exactly.derivedAttributes", "devices.requests.*.firstAvailable.*.derivedAttributes"),
+		}
+	})
+	// claimStatusOff() are a ResourceClaim status's, dropped by a /status write
 	// (pkg/registry/resource/resourceclaim dropDisabledStatusFields; dropDisabledFields in
 	// 1.34).
-	claimStatusOff = []offFeature{
-		newOffFeature("DRAResourceClaimDeviceStatus", "status.devices"),
-		newOffFeature("DRAAdminAccess", "status.allocation.devices.results.*.adminAccess").usedBy("spec.devices.requests.*.exactly.adminAccess"),
-		newOffFeature("DRAConsumableCapacity", "status.allocation.devices.results.*.shareID", "status.allocation.devices.results.*.consumedCapacity",
-			"status.devices.*.shareID").usedBy("spec.devices.requests.*.exactly.capacity", "spec.devices.requests.*.firstAvailable.*.capacity",
-			"spec.devices.constraints.*.distinctAttribute"),
-		newOffFeature("DRADeviceBindingConditions", "status.allocation.devices.results.*.bindingConditions",
-			"status.allocation.devices.results.*.bindingFailureConditions").in(35, 0),
-		// 1.34 dropped the allocation's timestamp too.
-		newOffFeature("DRADeviceBindingConditions", "status.allocation.allocationTimestamp", "status.allocation.devices.results.*.bindingConditions",
-			"status.allocation.devices.results.*.bindingFailureConditions").in(0, 34),
-		newOffFeature("DRAOptionalNodeOperations", "status.allocation.devices.results.*.skipNodeOperations"),
-	}
-	// deviceClassOff are a DeviceClass's (pkg/registry/resource/deviceclass
+	claimStatusOff = sync.OnceValue(func() []offFeature {
+		return []offFeature{
+			newOffFeature("DRAResourceClaimDeviceStatus", "status.devices"),
+			newOffFeature("DRAAdminAccess", "status.allocation.devices.results.*.adminAccess").usedBy("spec.devices.requests.*.exactly.adminAccess"),
+			newOffFeature("DRAConsumableCapacity", "status.allocation.devices.results.*.shareID", "status.allocation.devices.results.*.consumedCapacity",
+				"status.devices.*.shareID").usedBy("spec.devices.requests.*.exactly.capacity", "spec.devices.requests.*.firstAvailable.*.capacity",
+				"spec.devices.constraints.*.distinctAttribute"),
+			newOffFeature("DRADeviceBindingConditions", "status.allocation.devices.results.*.bindingConditions",
+				"status.allocation.devices.results.*.bindingFailureConditions").in(35, 0),
+			// 1.34 dropped the allocation's timestamp too.
+			newOffFeature("DRADeviceBindingConditions", "status.allocation.allocationTimestamp", "status.allocation.devices.results.*.bindingConditions",
+				"status.allocation.devices.results.*.bindingFailureConditions").in(0, 34),
+			newOffFeature("DRAOptionalNodeOperations", "status.allocation.devices.results.*.skipNodeOperations"),
+		}
+	})
+	// deviceClassOff() are a DeviceClass's (pkg/registry/resource/deviceclass
 	// dropDisabledFields).
-	deviceClassOff = []offFeature{newOffFeature("DRAExtendedResource", "spec.extendedResourceName")}
+	deviceClassOff = sync.OnceValue(func() []offFeature {
+		return []offFeature{newOffFeature("DRAExtendedResource", "spec.extendedResourceName")}
+	})
 )
 
 // volumeSources are the sources whose user fields AtomicWriteVolumeUserFields adds, in the
@@ -355,76 +374,96 @@ func dropVolumeUserFields(spec map[string]any) {
 	}
 }
 
-// jobSpecOff are the job spec's (pkg/api/job DropDisabledFields).
-var jobSpecOff = []offFeature{newOffFeature("WorkloadWithJob", "scheduling")}
+// jobSpecOff() are the job spec's (pkg/api/job DropDisabledFields).
+var jobSpecOff = sync.OnceValue(func() []offFeature {
+	return []offFeature{newOffFeature("WorkloadWithJob", "scheduling")}
+})
 
-// leaseOff are a Lease's (CoordinatedLeaderElection): dropped on update only when the
+// leaseOff() are a Lease's (CoordinatedLeaderElection): dropped on update only when the
 // stored Lease lacks that very field.
-var leaseOff = []offFeature{newOffFeature("CoordinatedLeaderElection", "spec.strategy"), newOffFeature("CoordinatedLeaderElection", "spec.preferredHolder")}
+var leaseOff = sync.OnceValue(func() []offFeature {
+	return []offFeature{newOffFeature("CoordinatedLeaderElection", "spec.strategy"), newOffFeature("CoordinatedLeaderElection", "spec.preferredHolder")}
+})
 
-// nodeOff are a Node's, dropped by a write of the Node itself (its strategy's
+// nodeOff() are a Node's, dropped by a write of the Node itself (its strategy's
 // dropDisabledFields): the dynamic kubelet configuration, long removed,
 // InPlacePodVerticalScalingSchedulerPreemption's field, and NodeDeclaredFeatures' (off in
 // 1.35, where the field is new, on from 1.36; a /status write keeps them).
-var nodeOff = []offFeature{newOffFeature("DynamicKubeletConfig", "spec.configSource"), newOffFeature("DynamicKubeletConfig", "status.config"),
-	newOffFeature("InPlacePodVerticalScalingSchedulerPreemption", "spec.podPreemptionPolicy"),
-	newOffFeature("NodeDeclaredFeatures", "status.declaredFeatures")}
+var nodeOff = sync.OnceValue(func() []offFeature {
+	return []offFeature{newOffFeature("DynamicKubeletConfig", "spec.configSource"), newOffFeature("DynamicKubeletConfig", "status.config"),
+		newOffFeature("InPlacePodVerticalScalingSchedulerPreemption", "spec.podPreemptionPolicy"),
+		newOffFeature("NodeDeclaredFeatures", "status.declaredFeatures")}
+})
 
-// podSpecAt says where a kind holds a pod spec, jobSpecAt a job spec.
+// podSpecAt() says where a kind holds a pod spec, jobSpecAt() a job spec.
 var (
-	podSpecAt = map[string][]string{
-		"/Pod":                   {"spec"},
-		"/PodTemplate":           {"template", "spec"},
-		"/ReplicationController": {"spec", "template", "spec"},
-		"apps/Deployment":        {"spec", "template", "spec"},
-		"apps/ReplicaSet":        {"spec", "template", "spec"},
-		"apps/StatefulSet":       {"spec", "template", "spec"},
-		"apps/DaemonSet":         {"spec", "template", "spec"},
-		"batch/Job":              {"spec", "template", "spec"},
-		"batch/CronJob":          {"spec", "jobTemplate", "spec", "template", "spec"},
-	}
-	jobSpecAt = map[string][]string{
-		"batch/Job":     {"spec"},
-		"batch/CronJob": {"spec", "jobTemplate", "spec"},
-	}
+	podSpecAt = sync.OnceValue(func() map[string][]string {
+		return map[string][]string{
+			"/Pod":                   {"spec"},
+			"/PodTemplate":           {"template", "spec"},
+			"/ReplicationController": {"spec", "template", "spec"},
+			"apps/Deployment":        {"spec", "template", "spec"},
+			"apps/ReplicaSet":        {"spec", "template", "spec"},
+			"apps/StatefulSet":       {"spec", "template", "spec"},
+			"apps/DaemonSet":         {"spec", "template", "spec"},
+			"batch/Job":              {"spec", "template", "spec"},
+			"batch/CronJob":          {"spec", "jobTemplate", "spec", "template", "spec"},
+		}
+	})
+	jobSpecAt = sync.OnceValue(func() map[string][]string {
+		return map[string][]string{
+			"batch/Job":     {"spec"},
+			"batch/CronJob": {"spec", "jobTemplate", "spec"},
+		}
+	})
 )
 
-// statefulSetOff are a StatefulSet's: the rolling update's maxUnavailable
+// statefulSetOff() are a StatefulSet's: the rolling update's maxUnavailable
 // (MaxUnavailableStatefulSet, on by default from 1.37: pkg/registry/apps/statefulset
 // dropStatefulSetDisabledFields).
-var statefulSetOff = []offFeature{newOffFeature("MaxUnavailableStatefulSet", "spec.updateStrategy.rollingUpdate.maxUnavailable")}
+var statefulSetOff = sync.OnceValue(func() []offFeature {
+	return []offFeature{newOffFeature("MaxUnavailableStatefulSet", "spec.updateStrategy.rollingUpdate.maxUnavailable")}
+})
 
-// replicasStatusOff are a Deployment status's and a ReplicaSet status's, dropped by a
+// replicasStatusOff() are a Deployment status's and a ReplicaSet status's, dropped by a
 // /status write: the terminating replicas (DeploymentReplicaSetTerminatingReplicas, on by
 // default from 1.35: pkg/registry/apps/{deployment,replicaset} dropDisabledStatusFields).
-var replicasStatusOff = []offFeature{newOffFeature("DeploymentReplicaSetTerminatingReplicas", "status.terminatingReplicas")}
+var replicasStatusOff = sync.OnceValue(func() []offFeature {
+	return []offFeature{newOffFeature("DeploymentReplicaSetTerminatingReplicas", "status.terminatingReplicas")}
+})
 
-// hpaOff are a HorizontalPodAutoscaler's, on the autoscaling/v2 layout: the scaling rules'
+// hpaOff() are a HorizontalPodAutoscaler's, on the autoscaling/v2 layout: the scaling rules'
 // tolerance (HPAConfigurableTolerance, on by default from 1.35: pkg/registry/autoscaling/
 // horizontalpodautoscaler dropDisabledFields). autoscaling/v1 keeps the behavior in an
 // annotation, left as written.
-var hpaOff = []offFeature{newOffFeature("HPAConfigurableTolerance", "spec.behavior.scaleUp.tolerance", "spec.behavior.scaleDown.tolerance")}
+var hpaOff = sync.OnceValue(func() []offFeature {
+	return []offFeature{newOffFeature("HPAConfigurableTolerance", "spec.behavior.scaleUp.tolerance", "spec.behavior.scaleDown.tolerance")}
+})
 
-// csiDriverOff are a CSIDriver's, each kept when the stored driver has that field
+// csiDriverOff() are a CSIDriver's, each kept when the stored driver has that field
 // (pkg/registry/storage/csidriver PrepareForCreate, PrepareForUpdate): the token-in-secrets
 // flag (CSIServiceAccountTokenSecrets, on from 1.35; 1.34 has no such field), the
 // allocatable update period (MutableCSINodeAllocatableCount, on from 1.35), the SELinux
 // mount flag (SELinuxMountReadWriteOncePod, on in every supported minor) and
 // preventPodSchedulingIfMissing (VolumeLimitScaling, on from 1.37; no such field before 1.36).
-var csiDriverOff = []offFeature{
-	newOffFeature("CSIServiceAccountTokenSecrets", "spec.serviceAccountTokenInSecrets"),
-	newOffFeature("MutableCSINodeAllocatableCount", "spec.nodeAllocatableUpdatePeriodSeconds"),
-	newOffFeature("SELinuxMountReadWriteOncePod", "spec.seLinuxMount"),
-	newOffFeature("VolumeLimitScaling", "spec.preventPodSchedulingIfMissing"),
-}
+var csiDriverOff = sync.OnceValue(func() []offFeature {
+	return []offFeature{
+		newOffFeature("CSIServiceAccountTokenSecrets", "spec.serviceAccountTokenInSecrets"),
+		newOffFeature("MutableCSINodeAllocatableCount", "spec.nodeAllocatableUpdatePeriodSeconds"),
+		newOffFeature("SELinuxMountReadWriteOncePod", "spec.seLinuxMount"),
+		newOffFeature("VolumeLimitScaling", "spec.preventPodSchedulingIfMissing"),
+	}
+})
 
-// volumeAttachmentStatusOff are a VolumeAttachment status's, dropped by a /status write:
+// volumeAttachmentStatusOff() are a VolumeAttachment status's, dropped by a /status write:
 // the error codes (MutableCSINodeAllocatableCount, on from 1.35), each kept when the stored
 // status has it (pkg/registry/storage/volumeattachment status PrepareForUpdate).
-var volumeAttachmentStatusOff = []offFeature{
-	newOffFeature("MutableCSINodeAllocatableCount", "status.attachError.errorCode"),
-	newOffFeature("MutableCSINodeAllocatableCount", "status.detachError.errorCode"),
-}
+var volumeAttachmentStatusOff = sync.OnceValue(func() []offFeature {
+	return []offFeature{
+		newOffFeature("MutableCSINodeAllocatableCount", "status.attachError.errorCode"),
+		newOffFeature("MutableCSINodeAllocatableCount", "status.detachError.errorCode"),
+	}
+})
 
 // dropOffFeatures drops from obj the fields of features the server cfg has off, given
 // the stored object old (nil on create).
@@ -439,31 +478,31 @@ func dropOffFeatures(cfg *serverconfig.Config, gk string, obj, old map[string]an
 			f.dropFrom(cfg, root, oldRoot)
 		}
 	}
-	if at, ok := podSpecAt[gk]; ok {
-		drop(at, podSpecOff)
+	if at, ok := podSpecAt()[gk]; ok {
+		drop(at, podSpecOff())
 	}
-	if at, ok := jobSpecAt[gk]; ok {
-		drop(at, jobSpecOff)
+	if at, ok := jobSpecAt()[gk]; ok {
+		drop(at, jobSpecOff())
 	}
 	switch gk {
 	case "coordination.k8s.io/Lease":
-		drop(nil, leaseOff)
+		drop(nil, leaseOff())
 	case "/Node":
-		drop(nil, nodeOff)
+		drop(nil, nodeOff())
 	case "apps/StatefulSet":
-		drop(nil, statefulSetOff)
+		drop(nil, statefulSetOff())
 	case "autoscaling/HorizontalPodAutoscaler":
-		drop(nil, hpaOff)
+		drop(nil, hpaOff())
 	case "storage.k8s.io/CSIDriver":
-		drop(nil, csiDriverOff)
+		drop(nil, csiDriverOff())
 	case "resource.k8s.io/ResourceSlice":
-		drop(nil, sliceOff)
+		drop(nil, sliceOff())
 	case "resource.k8s.io/ResourceClaim":
-		drop([]string{"spec"}, claimSpecOff)
+		drop([]string{"spec"}, claimSpecOff())
 	case "resource.k8s.io/ResourceClaimTemplate":
-		drop([]string{"spec", "spec"}, claimSpecOff)
+		drop([]string{"spec", "spec"}, claimSpecOff())
 	case "resource.k8s.io/DeviceClass":
-		drop(nil, deviceClassOff)
+		drop(nil, deviceClassOff())
 	}
 }
 
@@ -473,19 +512,19 @@ func dropOffStatusFeatures(cfg *serverconfig.Config, gk string, obj, old map[str
 	var features []offFeature
 	switch gk {
 	case "/Pod":
-		features = podStatusOff
+		features = podStatusOff()
 	case "/Node":
-		features = nodeStatusOff
+		features = nodeStatusOff()
 	case "/PersistentVolumeClaim":
-		features = pvcStatusOff
+		features = pvcStatusOff()
 	case "apps/Deployment", "apps/ReplicaSet":
-		features = replicasStatusOff
+		features = replicasStatusOff()
 	case "storage.k8s.io/CSINode":
-		features = csiNodeStatusOff
+		features = csiNodeStatusOff()
 	case "storage.k8s.io/VolumeAttachment":
-		features = volumeAttachmentStatusOff
+		features = volumeAttachmentStatusOff()
 	case "resource.k8s.io/ResourceClaim":
-		features = claimStatusOff
+		features = claimStatusOff()
 	}
 	// Kubernetes 1.35 moved the drop of deallocated devices' status after the feature drops
 	// (pkg/registry/resource/resourceclaim status PrepareForUpdate); 1.34 did it first.

@@ -86,9 +86,9 @@ func runMinorRuleCases(t *testing.T, cases []minorRuleCase) {
 // Only DynamicKubeletConfig, removed long before 1.34, is a dropped feature without a gate
 // in the supported releases; every other name is a gate of the table.
 func TestOffFeatureGatesKnown(t *testing.T) {
-	for _, l := range [][]offFeature{podSpecOff, podStatusOff, nodeStatusOff, pvcStatusOff, csiNodeStatusOff, sliceOff,
-		claimSpecOff, claimStatusOff, jobSpecOff, leaseOff, nodeOff, statefulSetOff, replicasStatusOff, hpaOff, csiDriverOff,
-		volumeAttachmentStatusOff, deviceClassOff} {
+	for _, l := range [][]offFeature{podSpecOff(), podStatusOff(), nodeStatusOff(), pvcStatusOff(), csiNodeStatusOff(), sliceOff(),
+		claimSpecOff(), claimStatusOff(), jobSpecOff(), leaseOff(), nodeOff(), statefulSetOff(), replicasStatusOff(), hpaOff(), csiDriverOff(),
+		volumeAttachmentStatusOff(), deviceClassOff()} {
 		for _, f := range l {
 			if !f.known && f.name != "DynamicKubeletConfig" {
 				t.Errorf("%s: no such feature gate", f.name)

@@ -47,9 +47,16 @@ func (r Release) TypeCount() int { return len(releaseTypes[r.index]) }
 // small values and no parsing; only the release asked for is copied.
 func (r Release) NewSchema() *schema.Schema {
 	idx := releaseTypes[r.index]
+	// The copies are cut from three slabs, counted first: a few allocations instead of
+	// thousands.
+	var n slabSizes
+	for _, t := range idx {
+		n.count(&template[t].Atom)
+	}
+	c := slabs{maps: make([]schema.Map, n.maps), lists: make([]schema.List, n.lists), fields: make([]schema.StructField, n.fields)}
 	types := make([]schema.TypeDef, len(idx))
 	for i, t := range idx {
-		types[i] = schema.TypeDef{Name: template[t].Name, Atom: copyAtom(&template[t].Atom)}
+		types[i] = schema.TypeDef{Name: template[t].Name, Atom: c.copyAtom(&template[t].Atom)}
 	}
 	return &schema.Schema{Types: types}
 }
@@ -72,27 +79,64 @@ type kindEntry struct {
 	Kind
 }
 
+// slabs hands out the values a copy needs, from slices made to the sizes slabSizes counted.
+type slabs struct {
+	maps   []schema.Map
+	lists  []schema.List
+	fields []schema.StructField
+}
+
+// slabSizes counts what copies take from the slabs.
+type slabSizes struct{ maps, lists, fields int }
+
+// count adds what copyAtom(a) takes.
+func (s *slabSizes) count(a *schema.Atom) {
+	if a.List != nil {
+		s.lists++
+		s.countRef(&a.List.ElementType)
+	}
+	if a.Map != nil {
+		s.maps++
+		s.countRef(&a.Map.ElementType)
+		if fieldsHoldMaps(a.Map) {
+			s.fields += len(a.Map.Fields)
+			for j := range a.Map.Fields {
+				s.countRef(&a.Map.Fields[j].Type)
+			}
+		}
+	}
+}
+
+func (s *slabSizes) countRef(r *schema.TypeRef) {
+	if holdsMap(r) {
+		s.count(&r.Inlined)
+	}
+}
+
 // copyAtom copies the parts of an atom that SMD mutates (the Map caches)
 // and the values reachable from them.
-func copyAtom(a *schema.Atom) schema.Atom {
+func (s *slabs) copyAtom(a *schema.Atom) schema.Atom {
 	out := schema.Atom{Scalar: a.Scalar}
 	if a.List != nil {
-		l := &schema.List{ElementRelationship: a.List.ElementRelationship, Keys: a.List.Keys}
-		l.ElementType = copyRef(&a.List.ElementType)
+		l := &s.lists[0]
+		s.lists = s.lists[1:]
+		l.ElementRelationship, l.Keys = a.List.ElementRelationship, a.List.Keys
+		l.ElementType = s.copyRef(&a.List.ElementType)
 		out.List = l
 	}
 	if a.Map != nil {
-		m := &schema.Map{Unions: a.Map.Unions, ElementRelationship: a.Map.ElementRelationship}
-		m.ElementType = copyRef(&a.Map.ElementType)
+		m := &s.maps[0]
+		s.maps = s.maps[1:]
+		m.Unions, m.ElementRelationship = a.Map.Unions, a.Map.ElementRelationship
+		m.ElementType = s.copyRef(&a.Map.ElementType)
 		m.Fields = a.Map.Fields
-		for i := range a.Map.Fields {
-			if holdsMap(&a.Map.Fields[i].Type) {
-				m.Fields = make([]schema.StructField, len(a.Map.Fields))
-				for j := range a.Map.Fields {
-					f := &a.Map.Fields[j]
-					m.Fields[j] = schema.StructField{Name: f.Name, Type: copyRef(&f.Type), Default: f.Default}
-				}
-				break
+		if fieldsHoldMaps(a.Map) {
+			n := len(a.Map.Fields)
+			m.Fields = s.fields[:n:n]
+			s.fields = s.fields[n:]
+			for j := range a.Map.Fields {
+				f := &a.Map.Fields[j]
+				m.Fields[j] = schema.StructField{Name: f.Name, Type: s.copyRef(&f.Type), Default: f.Default}
 			}
 		}
 		out.Map = m
@@ -100,12 +144,23 @@ func copyAtom(a *schema.Atom) schema.Atom {
 	return out
 }
 
-func copyRef(r *schema.TypeRef) schema.TypeRef {
+func (s *slabs) copyRef(r *schema.TypeRef) schema.TypeRef {
 	out := *r
 	if holdsMap(r) {
-		out.Inlined = copyAtom(&r.Inlined)
+		out.Inlined = s.copyAtom(&r.Inlined)
 	}
 	return out
+}
+
+// fieldsHoldMaps reports a field of m whose type holds an inlined map: then m's fields are
+// copied, not shared.
+func fieldsHoldMaps(m *schema.Map) bool {
+	for i := range m.Fields {
+		if holdsMap(&m.Fields[i].Type) {
+			return true
+		}
+	}
+	return false
 }
 
 // holdsMap reports an inlined map below a reference: a value with caches

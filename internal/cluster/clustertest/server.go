@@ -60,6 +60,8 @@ type Server struct {
 	// Intercept answers a request in the server's place when it returns true (after Delay,
 	// before authentication): the faults of a cluster — 429, 5xx, 410 — are injected so.
 	Intercept func(w http.ResponseWriter, r *http.Request) bool
+	// Quiet: the requests are not kept for Requests (a fuzz target sends millions).
+	Quiet bool
 
 	mu        sync.Mutex
 	resources []Resource
@@ -185,7 +187,9 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 	if r.URL.RawQuery != "" {
 		q = "?" + r.URL.RawQuery
 	}
-	s.requests = append(s.requests, r.Method+" "+r.URL.Path+q)
+	if !s.Quiet {
+		s.requests = append(s.requests, r.Method+" "+r.URL.Path+q)
+	}
 	s.mu.Unlock()
 	if s.Delay != nil {
 		if d := s.Delay(r); d > 0 {

@@ -1,0 +1,167 @@
+# bash completion for ssa-diff: source <(ssa-diff completion bash)
+# --output-file: FORMAT= then a file, or a file.
+_ssa_diff_format_file() {
+	if [[ "$cur" == *=* ]]; then
+		local format="${cur%%=*}=" path="${cur#*=}"
+		COMPREPLY=($(compgen -P "$format" -f -- "$path"))
+	else
+		COMPREPLY=($(compgen -W "$1" -- "$cur") $(compgen -f -- "$cur"))
+	fi
+	compopt -o nospace 2>/dev/null
+}
+_ssa_diff() {
+	local cur prev w=${COMP_CWORD}
+	cur="${COMP_WORDS[w]}"
+	prev="${COMP_WORDS[w-1]}"
+	COMPREPLY=()
+	# bash splits words at = (COMP_WORDBREAKS): the value of --flag=VALUE, and the file of
+	# --output-file FORMAT=FILE, come after a word "=" (or are it, right after the =).
+	if [[ "$cur" == "=" ]]; then
+		cur=""
+		w=$((w + 1))
+	fi
+	if [[ "${COMP_WORDS[w-1]}" == "=" && ${w} -ge 3 ]]; then
+		prev="${COMP_WORDS[w-2]}"
+		if [[ "${COMP_WORDS[w-3]}" == --output-file || ( "${COMP_WORDS[w-3]}" == "=" && "${COMP_WORDS[w-4]}" == --output-file ) ]]; then
+			COMPREPLY=($(compgen -f -- "$cur"))
+			return
+		fi
+	fi
+	if [[ ${COMP_CWORD} -ge 2 && "${COMP_WORDS[1]}" == completion ]]; then
+		COMPREPLY=($(compgen -W "bash zsh fish powershell" -- "$cur"))
+		return
+	fi
+	if [[ ${COMP_CWORD} -ge 2 && "${COMP_WORDS[1]}" == version ]]; then
+		return
+	fi
+	if [[ ${COMP_CWORD} -ge 2 && "${COMP_WORDS[1]}" == blame ]]; then
+		case "$prev" in
+		--time)
+			COMPREPLY=($(compgen -W "relative full none" -- "$cur"))
+			return ;;
+		--now)
+			return ;;
+		-o|--output)
+			COMPREPLY=($(compgen -W "text json" -- "$cur"))
+			return ;;
+		--color)
+			COMPREPLY=($(compgen -W "auto always never" -- "$cur"))
+			return ;;
+		esac
+		if [[ "$cur" == -* ]]; then
+			COMPREPLY=($(compgen -W "--color --help --now --output --time -h -o" -- "$cur"))
+			return
+		fi
+		COMPREPLY=($(compgen -f -- "$cur"))
+		return
+	fi
+	case "$prev" in
+	-f|--filename)
+		COMPREPLY=($(compgen -f -- "$cur"))
+		return ;;
+	-k|--kustomize)
+		COMPREPLY=($(compgen -d -- "$cur"))
+		return ;;
+	--source-root)
+		COMPREPLY=($(compgen -d -- "$cur"))
+		return ;;
+	--field-manager)
+		return ;;
+	--applier)
+		COMPREPLY=($(compgen -W "kubectl api argocd flux" -- "$cur"))
+		return ;;
+	--subresource)
+		COMPREPLY=($(compgen -W "status scale" -- "$cur"))
+		return ;;
+	--crd)
+		COMPREPLY=($(compgen -f -- "$cur"))
+		return ;;
+	--schema)
+		COMPREPLY=($(compgen -f -- "$cur"))
+		return ;;
+	--service-ip-families)
+		COMPREPLY=($(compgen -W "IPv4 IPv6 IPv4,IPv6 IPv6,IPv4" -- "$cur"))
+		return ;;
+	--now)
+		return ;;
+	-o|--output)
+		COMPREPLY=($(compgen -W "diff github html json junit markdown objects text yaml" -- "$cur"))
+		return ;;
+	--output-file)
+		_ssa_diff_format_file "diff= github= html= json= junit= markdown= objects= text= yaml="
+		return ;;
+	--report-html)
+		COMPREPLY=($(compgen -f -- "$cur"))
+		return ;;
+	--report-url)
+		return ;;
+	--color)
+		COMPREPLY=($(compgen -W "auto always never" -- "$cur"))
+		return ;;
+	-n|--namespace)
+		return ;;
+	--kubeconfig)
+		COMPREPLY=($(compgen -f -- "$cur"))
+		return ;;
+	--context)
+		return ;;
+	--request-timeout)
+		return ;;
+	--save-live)
+		COMPREPLY=($(compgen -f -- "$cur"))
+		return ;;
+	--kube-version)
+		COMPREPLY=($(compgen -W "1.34 1.35 1.36 1.37 nearest" -- "$cur"))
+		return ;;
+	--jobs)
+		return ;;
+	--max-input-bytes)
+		return ;;
+	--max-document-bytes)
+		return ;;
+	--max-depth)
+		return ;;
+	--max-yaml-alias-nodes)
+		return ;;
+	--max-files)
+		return ;;
+	--max-objects)
+		return ;;
+	--argocd-app)
+		return ;;
+	--argocd-tracking)
+		COMPREPLY=($(compgen -W "annotation label annotation+label" -- "$cur"))
+		return ;;
+	--argocd-installation-id)
+		return ;;
+	--argocd-csa-manager)
+		return ;;
+	--flux-kustomization)
+		return ;;
+	--flux-override-manager)
+		return ;;
+	--fail-on)
+		COMPREPLY=($(compgen -W "conflicts takeover deletion rejected prune approximate none all" -- "$cur"))
+		return ;;
+	--allow-takeover-from)
+		return ;;
+	--protect)
+		return ;;
+	-l|--selector)
+		return ;;
+	--prune-allowlist)
+		return ;;
+	--disable-advice)
+		COMPREPLY=($(compgen -W "apiversion-deprecated apiversion-mismatch apiversion-removed client-side-apply-leftovers cluster-policy co-owned-field-kept co-owner-of-controller-value condition-unhealthy fights-controller item-removed-despite-co-owner not-converged overrides-manual-change status-in-manifest" -- "$cur"))
+		return ;;
+	esac
+	if [[ "$cur" == -* ]]; then
+		COMPREPLY=($(compgen -W "--all --allow-missing-managed-fields --allow-privileged --allow-takeover-from --applier --argocd-app --argocd-csa-manager --argocd-installation-id --argocd-no-csa-migration --argocd-tracking --color --context --crd --disable-advice --fail-on --field-manager --filename --flux-force --flux-kustomization --flux-override-manager --force-conflicts --help --jobs --kube-version --kubeconfig --kustomize --live-from-cluster --max-depth --max-document-bytes --max-files --max-input-bytes --max-objects --max-yaml-alias-nodes --namespace --no-advice --now --output --output-file --protect --prune --prune-allowlist --report-html --report-url --request-timeout --save-live --schema --selector --service-ip-families --show-managed-fields --show-secrets --source-root --subresource --summary --version -f -h -k -l -n -o" -- "$cur"))
+		return
+	fi
+	if [[ ${COMP_CWORD} -eq 1 ]]; then
+		COMPREPLY=($(compgen -W "blame version completion" -- "$cur"))
+	fi
+	COMPREPLY+=($(compgen -f -- "$cur"))
+}
+complete -o filenames -o bashdefault -F _ssa_diff ssa-diff kubectl-ssa_diff

@@ -1,0 +1,93 @@
+#compdef ssa-diff kubectl-ssa_diff
+# zsh completion for ssa-diff: ssa-diff completion zsh > "${fpath[1]}/_ssa-diff"
+# --output-file: FORMAT= then a file, or a file.
+_ssa-diff-format-file() {
+	if compset -P '*='; then
+		_files
+	else
+		compadd -S '' -- diff= github= html= json= junit= markdown= objects= text= yaml=
+		_files
+	fi
+}
+_ssa-diff() {
+	if (( CURRENT > 2 )) && [[ ${words[2]} == completion ]]; then
+		_values 'shell' bash zsh fish powershell
+		return
+	fi
+	if (( CURRENT > 2 )) && [[ ${words[2]} == version ]]; then
+		return
+	fi
+	if (( CURRENT > 2 )) && [[ ${words[2]} == blame ]]; then
+		shift words
+		(( CURRENT-- ))
+		_arguments -s \
+			'*--time[How to show when a manager last wrote\: relative, full or none]:time:(relative full none)' \
+			'*--now[The time ages are measured from, RFC 3339 (default\: the current time)]:now: ' \
+			'*'{-o,--output}'[Output format\: text or json]:output:(text json)' \
+			'*--color[Colour the owners column\: auto, always or never]:color:(auto always never)' \
+			'*'{-h,--help}'[Show this help]' \
+			'1:live:_files'
+		return
+	fi
+	_arguments -s \
+		'*'{-f,--filename}'[Manifests to apply\: a file, a directory or - (repeatable)]:file:_files' \
+		'*'{-k,--kustomize}'[A kustomization directory, built as kubectl apply -k builds it (repeatable); each object is reported at the file it came from, each field at the patch or resource line that sets it]:directory:_files -/' \
+		'*--source-root[Helm\: the directory the # Source\: paths of helm template output on standard input are relative to (the chart'\''s parent directory; default\: the current one)]:directory:_files -/' \
+		'*--field-manager[The field manager of the apply (default\: kubectl; argocd-controller and kustomize-controller with --applier argocd and flux)]:field-manager: ' \
+		'*--force-conflicts[Apply with force\: take conflicting fields from their owners]' \
+		'*--applier[kubectl\: the whole kubectl apply --server-side request sequence; api\: one raw apply request, as controllers send; argocd\: an Argo CD sync with ServerSideApply=true; flux\: Flux'\''s kustomize-controller (both always forced, both taking over managers first)]:applier:(kubectl api argocd flux)' \
+		'*--subresource[Apply to a subresource of each object\: status or scale (as kubectl apply --server-side --subresource does); the object must exist]:subresource:(status scale)' \
+		'*--crd[A file or directory of CustomResourceDefinitions (repeatable)]:file:_files' \
+		'*--schema[An OpenAPI v3 or v2 document (kubectl get --raw /openapi/v3/apis/GROUP/VERSION), or a directory of them (repeatable)]:file:_files' \
+		'*--allow-privileged[Whether the cluster'\''s kube-apiserver allows privileged and hostProcess containers (its --allow-privileged)]' \
+		'*--service-ip-families[The IP families of the cluster'\''s service IP ranges (kube-apiserver'\''s --service-cluster-ip-range), the primary first\: IPv4, IPv6, IPv4,IPv6 or IPv6,IPv4]:service-ip-families:(IPv4 IPv6 IPv4\,IPv6 IPv6\,IPv4)' \
+		'*--now[The time stamped into changed managedFields entries, and the time ages are measured from, RFC 3339 (default\: the current time)]:now: ' \
+		'*'{-o,--output}'[Output format\: diff, github, html, json, junit, markdown, objects, text, yaml]:output:(diff github html json junit markdown objects text yaml)' \
+		'*--output-file[Write the output (-o) to FILE instead of standard output; FORMAT=PATH (repeatable) also writes the same prediction in another format to PATH (e.g]:file:_ssa-diff-format-file' \
+		'*--report-html[Also write the report as one self-contained HTML page to FILE, from the same prediction as -o\: the summary, filters, and per object its diff, ownership map, conflicts, refusal and advice (for a CI artifact; -o html prints it on standard output)]:file:_files' \
+		'*--report-url[Where the HTML report will be found (a CI artifact'\''s or job'\''s address)\: -o markdown links it]:report-url: ' \
+		'*--show-managed-fields[Show metadata.managedFields in diffs]' \
+		'*--show-secrets[Show Secret values in diffs instead of masking them]' \
+		'*--color[Colour the text and diff outputs\: auto, always or never (auto\: on a terminal, unless NO_COLOR is set)]:color:(auto always never)' \
+		'*'{-n,--namespace}'[The namespace of namespaced objects that name none (with --applier argocd, the Application'\''s destination namespace) (default\: default; with --live-from-cluster, the context'\''s namespace)]:namespace: ' \
+		'*--live-from-cluster[Read the live state from the cluster (kubectl'\''s kubeconfig, context and credentials; get and list permissions are enough) instead of a LIVE file]' \
+		'*--kubeconfig[With --live-from-cluster\: the kubeconfig file (default\: KUBECONFIG, else ~/.kube/config, else the pod'\''s own configuration)]:file:_files' \
+		'*--context[With --live-from-cluster\: the kubeconfig context (default\: the current context)]:context: ' \
+		'*--request-timeout[With --live-from-cluster\: how long each request to the cluster may take, its retries included (1s, 2m, 3h; more than 0\: a server that never answers must not hang the run)]:request-timeout: ' \
+		'*--save-live[With --live-from-cluster\: write what was read to FILE (a v1 List, all at once\: an interrupted run leaves the previous FILE) and predict from it\: given as LIVE, it predicts the same again offline]:file:_files' \
+		'*--allow-missing-managed-fields[Predict against a LIVE dump (a List, or several objects) in which no object carries metadata.managedFields (made without kubectl get --show-managed-fields) as if nobody owned any field; without it such a dump cannot predict ownership (exit 2)]' \
+		'*--kube-version[The Kubernetes minor whose kube-apiserver is predicted\: 1.34, 1.35, 1.36 or 1.37 (v1.35 and 1.35.4 are read as 1.35); nearest\: the supported minor nearest to the live state'\''s cluster]:kube-version:(1.34 1.35 1.36 1.37 nearest)' \
+		'*--jobs[How many objects are predicted in parallel (default\: the number of CPUs)]:jobs: ' \
+		'*--max-input-bytes[Read at most this much input, all files, standard input and the cluster'\''s answers together (suffixes Ki, Mi, Gi)]:max-input-bytes: ' \
+		'*--max-document-bytes[Skip, as an error, a YAML document or JSON value larger than this; each item of a JSON List counts on its own (the List as a whole is bounded by --max-input-bytes), and so does each object read from the cluster]:max-document-bytes: ' \
+		'*--max-depth[Refuse documents whose maps and lists nest deeper than this (at most 10000, the API server'\''s own limit)]:max-depth: ' \
+		'*--max-yaml-alias-nodes[Refuse YAML documents whose aliases (*name) add more than this many nodes when expanded]:max-yaml-alias-nodes: ' \
+		'*--max-files[Visit at most this many files and directories when reading directories]:max-files: ' \
+		'*--max-objects[Read at most this many objects, manifests and live objects (List items each) together]:max-objects: ' \
+		'*--argocd-app[Argo CD\: the Application'\''s name; its resource tracking (annotation argocd.argoproj.io/tracking-id, or the instance label) is added to every object, as Argo CD'\''s repo server does]:argocd-app: ' \
+		'*--argocd-tracking[Argo CD\: the resource tracking method, annotation, label or annotation+label]:argocd-tracking:(annotation label annotation+label)' \
+		'*--argocd-installation-id[Argo CD\: the installation id added as annotation argocd.argoproj.io/installation-id]:argocd-installation-id: ' \
+		'*--argocd-no-csa-migration[Argo CD\: the sync option ClientSideApplyMigration=false]' \
+		'*--argocd-csa-manager[Argo CD\: the client-side apply manager to migrate (the Application annotation argocd.argoproj.io/client-side-apply-migration-manager; default kubectl-client-side-apply)]:argocd-csa-manager: ' \
+		'*--flux-kustomization[Flux\: the Kustomization, whose owner labels kustomize.toolkit.fluxcd.io/name and /namespace are added to every object]:flux-kustomization: ' \
+		'*--flux-override-manager[Flux\: kustomize-controller'\''s --override-manager\: a manager whose Apply and Update entries Flux takes over, by name prefix (repeatable)]:flux-override-manager: ' \
+		'*--flux-force[Flux\: the Kustomization'\''s spec.force\: an object refused as immutable is deleted and created again]' \
+		'*--fail-on[What fails the run (exit 3 for rejected, 4 for the others)\: a comma-separated list of conflicts, takeover, deletion, rejected, prune (objects --prune deletes) and approximate (predictions resting on what ssa-diff cannot see\: no schema, OpenAPI v2, version conversions, admission webhooks), or none or all (repeatable)]:fail-on:(conflicts takeover deletion rejected prune approximate none all)' \
+		'*--allow-takeover-from[A manager (glob) whose fields the applier may take\: takeovers from it and forced conflicts with it never fail (repeatable), e.g]:allow-takeover-from: ' \
+		'*--protect[A manager (glob) whose fields nobody may take, such as a controller\: any takeover from it fails with exit 4 (repeatable), e.g]:protect: ' \
+		'*--summary[Print a one-screen overview\: instead of the objects with -o text, on stderr with the other formats]' \
+		'*--prune[Preview what the applier prunes\: the live objects it deletes because the manifests no longer name them (action prune)]' \
+		'*'{-l,--selector}'[kubectl --prune\: the label selector of the objects to prune (key=value, key!=value, key in (a,b), key, !key; comma-separated)]:selector: ' \
+		'*--all[kubectl --prune\: prune every object of the allowlisted kinds, whatever its labels]' \
+		'*--prune-allowlist[kubectl --prune\: a kind to prune, as group/version/kind (core/v1/ConfigMap; repeatable); default\: kubectl'\''s list (ConfigMap, Endpoints, PersistentVolumeClaim, Pod, ReplicationController, Secret, Service, Job, CronJob, Ingress, DaemonSet, Deployment, ReplicaSet, StatefulSet, Namespace, PersistentVolume)]:prune-allowlist: ' \
+		'*--disable-advice[Silence one advice by its id (repeatable)\: apiversion-deprecated, apiversion-mismatch, apiversion-removed, client-side-apply-leftovers, cluster-policy, co-owned-field-kept, co-owner-of-controller-value, condition-unhealthy, fights-controller, item-removed-despite-co-owner, not-converged, overrides-manual-change, status-in-manifest]:disable-advice:(apiversion-deprecated apiversion-mismatch apiversion-removed client-side-apply-leftovers cluster-policy co-owned-field-kept co-owner-of-controller-value condition-unhealthy fights-controller item-removed-despite-co-owner not-converged overrides-manual-change status-in-manifest)' \
+		'*--no-advice[Print no advice and no state line]' \
+		'*--version[Print the version\: ssa-diff'\''s, its commit, Go'\''s, and the Kubernetes release whose server-side apply it predicts (also ssa-diff version)]' \
+		'*'{-h,--help}'[Show this help]' \
+		'1: :->first' \
+		'*:file:_files'
+	if [[ $state == first ]]; then
+		_alternative 'commands:command:(blame version completion)' 'files:file:_files'
+	fi
+}
+compdef _ssa-diff ssa-diff kubectl-ssa_diff
