@@ -105,7 +105,7 @@ func (c *invocation) pruneSlots(pairs []input.Pair, live []*input.Object, reg *s
 	var applied []predict.Applied
 	for _, p := range pairs {
 		if p.Err == nil {
-			applied = append(applied, predict.Applied{Group: p.ID.Group, Kind: p.ID.Kind, Namespace: p.ID.Namespace, Name: p.ID.Name, GVK: p.GVK})
+			applied = append(applied, predict.Applied{ID: predict.Identity(p.ID), GVK: p.GVK})
 		}
 	}
 	objs := make([]predict.LiveObject, len(live))

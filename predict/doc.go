@@ -28,6 +28,13 @@
 //   - for a refusal with conflicts, when asked, the same apply predicted with force: what
 //     taking the fields would do.
 //
+// What the live state is evidence of is judged for each apply too ([Evidence.Judge]): an
+// object the cluster read could not read, a namespace a dump does not say, a create of a
+// kind the dump holds none of (it may just not have been dumped), a live object without
+// managedFields, a dump printed without them. And [Run.Pruned] says which live objects the
+// applier deletes because no manifest names them: those its prune rule claims
+// (appliers.Applier.Prunes), in the namespaces the apply visits.
+//
 // Nothing here reads files or flags, nor decides an exit status: the command (package cli)
 // reads its inputs (package load reads them the same way), reports each Prediction, and
 // applies its policy to the report.

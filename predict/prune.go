@@ -8,11 +8,11 @@ import (
 // This file decides which live objects the run's applier prunes: those it tracks
 // (Applier.Prunes says whether, and why) that no manifest of the run names.
 
-// An Applied is the object one manifest of the run applies to: where the apply goes
-// (Group, Kind, Namespace, Name) and the kind the manifest is written as.
+// An Applied is the object one manifest of the run applies to: where the apply goes (ID)
+// and the kind the manifest is written as.
 type Applied struct {
-	Group, Kind, Namespace, Name string
-	GVK                          schema.GVK
+	ID  Identity
+	GVK schema.GVK
 }
 
 // A LiveObject is an object of the live state: its identity, and its tree, decoded only
@@ -37,13 +37,12 @@ type Pruning struct {
 // visitedAlso ("" for none: kubectl's -n when given). Objects without a name, or whose tree
 // cannot be read, are never pruned.
 func (r *Run) Pruned(applied []Applied, live []LiveObject, visitedAlso string) []Pruning {
-	type identity struct{ group, kind, namespace, name string }
-	named := map[identity]bool{}
+	named := map[Identity]bool{}
 	visited := map[string]bool{}
 	for _, a := range applied {
-		named[identity{a.Group, a.Kind, a.Namespace, a.Name}] = true
-		if t, ok := r.Schemas.Lookup(a.GVK); ok && t.Namespaced && a.Namespace != "" {
-			visited[a.Namespace] = true
+		named[a.ID] = true
+		if t, ok := r.Schemas.Lookup(a.GVK); ok && t.Namespaced && a.ID.Namespace != "" {
+			visited[a.ID.Namespace] = true
 		}
 	}
 	if visitedAlso != "" {
@@ -51,7 +50,7 @@ func (r *Run) Pruned(applied []Applied, live []LiveObject, visitedAlso string) [
 	}
 	var out []Pruning
 	for i, o := range live {
-		if named[identity{o.GVK.Group, o.GVK.Kind, o.Namespace, o.Name}] || o.Name == "" {
+		if named[Identity{o.GVK.Group, o.GVK.Kind, o.Namespace, o.Name}] || o.Name == "" {
 			continue
 		}
 		obj, err := o.Decode()

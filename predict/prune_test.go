@@ -36,7 +36,7 @@ func TestPrunedIsWhatNoManifestNames(t *testing.T) {
 		made(cm, "billing", "old"),   // a namespace not visited (unless -n billing)
 		made(ns, "", "legacy"),       // cluster-scoped: pruned
 	}
-	applied := []Applied{{Kind: "ConfigMap", Namespace: "shop", Name: "settings", GVK: cm}}
+	applied := []Applied{{ID: Identity{Kind: "ConfigMap", Namespace: "shop", Name: "settings"}, GVK: cm}}
 	run := &Run{Applier: appliers.KubectlApply{FieldManager: "kubectl", Prune: &appliers.KubectlPrune{}}, Schemas: reg}
 	for _, c := range []struct {
 		visitedAlso string
