@@ -95,6 +95,10 @@ type Settings struct {
 	ManagerGiven bool
 	// Namespace is where objects that name none go (Argo CD's destination namespace).
 	Namespace string
+	// Verb is the request of a raw one (API): apply (the zero value), update, patch or
+	// create; PatchType the type of a patch sent as the manifest.
+	Verb      merge.Verb
+	PatchType merge.PatchType
 	// Prune is the preview of what the applier deletes because the manifests no longer
 	// name it.
 	Prune PruneSettings

@@ -136,6 +136,8 @@ type options struct {
 	showVersion       bool
 	// kube is --kube-version.
 	kube kubeVersionOptions
+	// verbs are --verb, --patch-type and --kubectl.
+	verbs verbOptions
 }
 
 // newInvocation is a run of the command with these options and streams.
@@ -157,6 +159,8 @@ type invocation struct {
 	namespace string
 	// registry is the schema registry of the run, set before predictions start.
 	registry *schema.Registry
+	// rawPatches are the --verb patch documents that name no object.
+	rawPatches rawPatches
 	// schemaDocs and crdObjects are the --schema documents and --crd objects read, kept to
 	// be added to the registry of another minor (registryFor).
 	schemaDocs []schemaDoc
@@ -221,7 +225,8 @@ func flagSet(prog string, cfg *options) (fs *pflag.FlagSet, argNames map[string]
 	fs.StringVar(&cfg.fieldManager, "field-manager", merge.KubectlManager, "The field manager of the apply ("+fieldManagerDefaults()+").")
 	fs.BoolVar(&cfg.force, "force-conflicts", false, "Apply with force: take conflicting fields from their owners.")
 	fs.StringVar(&cfg.applier, "applier", appliers.Names()[0], applierUsage())
-	fs.StringVar(&cfg.subresource, "subresource", "", "Apply to a subresource of each object: status or scale (as kubectl apply --server-side --subresource does); the object must exist.")
+	fs.StringVar(&cfg.subresource, "subresource", "", "Apply to a subresource of each object: status or scale (as kubectl apply --server-side --subresource does); the object must exist. Through scale, the manifests may be autoscaling/v1 Scales.")
+	cfg.verbs.flags(fs)
 	fs.StringArrayVar(&cfg.crds, "crd", nil, "A file or directory of CustomResourceDefinitions (repeatable). CRDs among the inputs are read too.")
 	fs.StringArrayVar(&cfg.schemas, "schema", nil, "An OpenAPI v3 or v2 document (kubectl get --raw /openapi/v3/apis/GROUP/VERSION), or a directory of them (repeatable).")
 	fs.BoolVar(&cfg.allowPrivileged, "allow-privileged", true, "Whether the cluster's kube-apiserver allows privileged and hostProcess containers (its --allow-privileged). Default: true, as kubeadm, kind, k3s and the managed clusters run it. --allow-privileged=false predicts a kube-apiserver started without the flag (its own default is false), as a hand-assembled control plane or a bare test server is: it refuses them (422 \"disallowed by cluster policy\").")
@@ -245,6 +250,7 @@ func flagSet(prog string, cfg *options) (fs *pflag.FlagSet, argNames map[string]
 	fs.BoolVar(&cfg.showVersion, "version", false, "Print the version: ssa-diff's, its commit, Go's, and the Kubernetes release whose server-side apply it predicts (also `ssa-diff version`).")
 	help = fs.BoolP("help", "h", false, "Show this help.")
 	for k, v := range map[string]string{"filename": "PATH", "field-manager": "NAME", "applier": strings.Join(appliers.Names(), "|"),
+		"verb": "apply|update|patch|create", "patch-type": "json|merge|strategic", "kubectl": "COMMAND",
 		"subresource": "status|scale", "crd": "PATH", "schema": "PATH", "now": "TIME", "output": "FORMAT",
 		"output-file": "[FORMAT=]FILE", "color": "WHEN", "kube-version": "MINOR", "namespace": "NAME", "jobs": "N", "service-ip-families": "FAMILIES"} {
 		argNames[k] = v
@@ -303,7 +309,12 @@ func parseFlags(prog string, args []string, stdout, stderr io.Writer) (*options,
 	}
 	now, color = *nowFlag, *colorFlag
 	pos := fs.Args()
+	if err := cfg.verbs.check(cfg, &pos); err != nil {
+		return fail("%v", err)
+	}
 	switch {
+	case cfg.verbs.named():
+		// The command names its objects; its argument, if any, was LIVE.
 	case len(cfg.manifests) == 0 && len(cfg.render.kustomize) > 0 && len(pos) <= 1:
 		if len(pos) == 1 {
 			cfg.live = pos[0]
@@ -348,7 +359,7 @@ func parseFlags(prog string, args []string, stdout, stderr io.Writer) (*options,
 		return fail("%v", err)
 	}
 	cfg.applierSettings.Namespace = cfg.namespace
-	client, err := cfg.applierKind.New(cfg.applierSettings)
+	client, err := cfg.newApplier(cfg.applierSettings)
 	if err != nil {
 		return fail("%v", err)
 	}

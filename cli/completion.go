@@ -55,6 +55,8 @@ func completionFlags(prog string) []completionFlag {
 		"output":              output.Formats(),
 		"color":               {"auto", "always", "never"},
 		"subresource":         {"status", "scale"},
+		"verb":                {"apply", "update", "patch", "create"},
+		"patch-type":          {"json", "merge", "strategic"},
 		"fail-on":             append(append([]string(nil), report.FailOnValues...), "none", "all"),
 		"disable-advice":      adviceIDs(),
 		"kube-version":        kubeVersionChoices(),

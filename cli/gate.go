@@ -98,8 +98,9 @@ func (c *options) checkGate(fs *pflag.FlagSet) error {
 			}
 		}
 	}
+	s.Verb, s.PatchType = c.verbs.v, c.verbs.pt
 	// Built without --prune, which checkPrune adds: what it can apply to.
-	if a, err := c.applierKind.New(*s); err == nil && !a.Subresources() && c.subresource != "" {
+	if a, err := c.newApplier(*s); err == nil && !a.Subresources() && c.subresource != "" {
 		return fmt.Errorf("--subresource: %s applies the main resource only", a.Name())
 	}
 	failOn, err := report.ParseFailOn(g.failOn)
@@ -114,6 +115,15 @@ func (c *options) checkGate(fs *pflag.FlagSet) error {
 	}
 	g.policy = report.Policy{FailOn: failOn, AllowTakeoverFrom: g.allow, Protect: g.protect}
 	return nil
+}
+
+// newApplier is the applier the flags choose with settings s: a --kubectl command's, else
+// --applier's (appliers.Kind.New).
+func (c *options) newApplier(s appliers.Settings) (appliers.Applier, error) {
+	if c.verbs.cmd != nil {
+		return c.verbs.cmd, nil
+	}
+	return c.applierKind.New(s)
 }
 
 // wantsWithForce reports whether a refusal with conflicts is also predicted with force:

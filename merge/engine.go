@@ -122,6 +122,12 @@ func (e *Engine) newRequest(a admitted) (*request, error) {
 	if k.typ == nil {
 		return nil, fmt.Errorf("%w: no schema for %s", ErrNotPredictable, ep.GVK)
 	}
+	switch ep.Subresource {
+	case "", "status", "scale":
+	default:
+		// /resize and the others have strategies of their own the model does not know.
+		return nil, fmt.Errorf("%w: a write to the %s subresource (status and scale are predicted)", ErrNotPredictable, ep.Subresource)
+	}
 	r := &request{e: e, ep: ep, kind: k, typ: k.typ, version: smdpath.APIVersion(ep.GVK.APIVersion()), now: req.Now.UTC().Truncate(time.Second),
 		warnings: append([]string(nil), k.warnings...)}
 	if req.Now.IsZero() {

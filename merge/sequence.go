@@ -64,6 +64,16 @@ func (s *Sequence) Update(req Request) (*Result, error) {
 	return s.e.update(req, hubLiveFor(req, s.first))
 }
 
+// Patch predicts one patch of the sequence, as Engine.Patch does.
+func (s *Sequence) Patch(req Request) (*Result, error) {
+	return s.e.patch(req, hubLiveFor(req, s.first))
+}
+
+// Create predicts one create of the sequence, as Engine.Create does.
+func (s *Sequence) Create(req Request) (*Result, error) {
+	return s.e.createRequest(req, hubLiveFor(req, s.first))
+}
+
 // Continue begins, as Begin does, a sequence of client c inside this one: a GitOps
 // controller that runs kubectl's apply after patches of its own.
 func (s *Sequence) Continue(req Request, c Client) (*Sequence, *Result, error) {

@@ -60,6 +60,9 @@ type Apply struct {
 	AsWritten bool
 	// Source names the manifest's file as the client does in its messages ("STDIN").
 	Source string
+	// Patch, when set, is a patch document sent as it is (a raw PATCH whose manifest only
+	// names the object): the request carries it, and no object.
+	Patch *merge.Patch
 }
 
 // A Prediction is one apply predicted and judged.
@@ -143,7 +146,7 @@ func (r *Run) request(a Apply, force bool) merge.Request {
 	if r.Applier.SendsNamespace() && !a.AsWritten && (r.Schemas == nil || r.Schemas.Serving(a.GVK) != schema.NotServed) {
 		body = WithDefaultNamespace(body, a.Namespace)
 	}
-	return merge.Request{
+	req := merge.Request{
 		Live:     a.Live,
 		Object:   body,
 		Endpoint: merge.Endpoint{GVK: a.GVK, Namespace: a.Namespace, Name: a.Name, Subresource: r.Subresource},
@@ -152,6 +155,10 @@ func (r *Run) request(a Apply, force bool) merge.Request {
 		Now:      r.Now,
 		Source:   a.Source,
 	}
+	if a.Patch != nil {
+		req.Patch, req.Object = *a.Patch, nil
+	}
+	return req
 }
 
 // WithDefaultNamespace is obj with the namespace ns a namespaced object applies to when it
