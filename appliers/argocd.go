@@ -289,3 +289,104 @@ func argoSyncOptionWarnings(cfg, live map[string]any) []string {
 	}
 	return out
 }
+
+// ArgoCDSync is an Argo CD server-side sync ([ArgoCD]); with Prune, a sync with pruning.
+type ArgoCDSync struct {
+	Options ArgoCDOptions
+	Prune   bool
+}
+
+func (a ArgoCDSync) Name() string { return "argocd" }
+
+func (a ArgoCDSync) Manager() string {
+	if a.Options.Manager == "" {
+		return ArgoCDManager
+	}
+	return a.Options.Manager
+}
+
+func (a ArgoCDSync) AlwaysForces() bool   { return true }
+func (a ArgoCDSync) Subresources() bool   { return false }
+func (a ArgoCDSync) SendsNamespace() bool { return true }
+
+// Apply is [ArgoCD].
+func (a ArgoCDSync) Apply(e *merge.Engine, req merge.Request) (*merge.Result, error) {
+	return ArgoCD(e, req, a.Options)
+}
+
+// Prunes is the rule of Argo CD's pruning: the Application's resource tracking — the
+// annotation argocd.argoproj.io/tracking-id "<app>:<group>/<kind>:<namespace>/<name>",
+// which must name the object itself (a copy carrying another object's id is not the
+// Application's), or with label tracking the instance label; with an installation id, the
+// installation-id annotation too. Objects owned by another object (ownerReferences) are a
+// controller's, and the sync option Prune=false keeps an object.
+func (a ArgoCDSync) Prunes(o PruneCandidate) string {
+	app := a.Options.Application
+	if !a.Prune || app == "" {
+		return ""
+	}
+	ann, lbl := stringMap(o.Object, "annotations"), stringMap(o.Object, "labels")
+	tracked := ""
+	switch a.Options.Tracking {
+	case ArgoCDTrackLabel:
+		key := a.Options.InstanceLabelKey
+		if key == "" {
+			key = ArgoCDInstanceLabel
+		}
+		if lbl[key] == app {
+			tracked = fmt.Sprintf("its label %s is %q", key, app)
+		}
+	default:
+		want := fmt.Sprintf("%s:%s/%s:%s/%s", app, o.GVK.Group, o.GVK.Kind, o.Namespace, o.Name)
+		if ann[ArgoCDTrackingAnnotation] == want {
+			tracked = fmt.Sprintf("its annotation %s is %q", ArgoCDTrackingAnnotation, want)
+		}
+	}
+	md, _ := o.Object["metadata"].(map[string]any)
+	if refs, ok := md["ownerReferences"].([]any); tracked == "" || ok && len(refs) > 0 {
+		return ""
+	}
+	if id := a.Options.InstallationID; id != "" && ann[ArgoCDInstallationIDAnnotation] != id {
+		return ""
+	}
+	if syncOption(ann[ArgoCDSyncOptionsAnnotation], "Prune") == "false" {
+		return ""
+	}
+	return fmt.Sprintf("Argo CD prunes it: %s (the Application %q tracks it) and the manifests no longer name it", tracked, app)
+}
+
+// argoCDKind is the applier of an Argo CD server-side sync.
+func argoCDKind() Kind {
+	return Kind{
+		Name:         "argocd",
+		Usage:        "an Argo CD sync with ServerSideApply=true",
+		Manager:      ArgoCDManager,
+		Apply:        "Argo CD's sync",
+		ForceHint:    "a forced sync",
+		AlwaysForces: true,
+		Prune:        "a sync with pruning, of objects carrying the Application's tracking (--argocd-app)",
+		Options: []Option{
+			{Name: "argocd-app", Arg: "NAME", Usage: "Argo CD: the Application's name; its resource tracking (annotation argocd.argoproj.io/tracking-id, or the instance label) is added to every object, as Argo CD's repo server does."},
+			{Name: "argocd-tracking", Arg: "METHOD", Default: string(ArgoCDTrackAnnotation), Usage: "Argo CD: the resource tracking method, annotation, label or annotation+label.",
+				Choices: []string{string(ArgoCDTrackAnnotation), string(ArgoCDTrackLabel), string(ArgoCDTrackAnnotationAndLabel)}},
+			{Name: "argocd-installation-id", Arg: "ID", Usage: "Argo CD: the installation id added as annotation argocd.argoproj.io/installation-id."},
+			{Name: "argocd-no-csa-migration", Usage: "Argo CD: the sync option ClientSideApplyMigration=false."},
+			{Name: "argocd-csa-manager", Arg: "NAME", Usage: "Argo CD: the client-side apply manager to migrate (the Application annotation argocd.argoproj.io/client-side-apply-migration-manager; default kubectl-client-side-apply)."},
+		},
+		New: func(s Settings) (Applier, error) {
+			app := s.value("argocd-app")
+			if s.Prune.On && app == "" {
+				return nil, fmt.Errorf("--prune with --applier argocd needs --argocd-app: the Application's tracking marks what it prunes")
+			}
+			return ArgoCDSync{Prune: s.Prune.On, Options: ArgoCDOptions{
+				Manager:                         s.manager(ArgoCDManager),
+				DisableClientSideApplyMigration: s.value("argocd-no-csa-migration") == "true",
+				MigrationManager:                s.value("argocd-csa-manager"),
+				Application:                     app,
+				DestinationNamespace:            s.Namespace,
+				Tracking:                        ArgoCDTracking(s.value("argocd-tracking")),
+				InstallationID:                  s.value("argocd-installation-id"),
+			}}, nil
+		},
+	}
+}

@@ -14,6 +14,17 @@
 // client renamed or merged away included), and the conflicts a forced apply overrode.
 //
 // What each step follows upstream (kubectl 1.37, Argo CD 3.x with gitops-engine, Flux's
-// fluxcd/pkg/ssa) is named in its comment. The functions know nothing of files or flags:
-// the command picks one, and options say what a user configures about the controller.
+// fluxcd/pkg/ssa) is named in its comment. The functions know nothing of files; each
+// options type says what a user configures about the controller.
+//
+// # The list of appliers
+//
+// [Kinds] is the one list of the appliers ssa-diff predicts. A [Kind] says everything the
+// rest of the program asks of an applier: its name (--applier, the report), what it
+// predicts (the usage), its own options (flags such as --argocd-app, with the values they
+// take), how advice words its apply and its force, what it prunes, and how it is built from
+// what the user said ([Settings]). The command, the completion, the advice (package
+// judge/advice) and the report read the list; none names an applier. Adding an applier is
+// its file — the Applier type, its sequence of requests, its Kind — and one line in Kinds
+// (internal/testkit TestAddingAMinorAndAnApplier builds the binary with a fake one).
 package appliers

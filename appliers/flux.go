@@ -6,11 +6,11 @@ import (
 	"strings"
 
 	"github.com/ssa-diff/ssa-diff/fieldpath"
-	"github.com/ssa-diff/ssa-diff/internal/defaults"
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 	"github.com/ssa-diff/ssa-diff/kube"
 	"github.com/ssa-diff/ssa-diff/merge"
 	"github.com/ssa-diff/ssa-diff/schema"
+	"github.com/ssa-diff/ssa-diff/server/kubeapiserver"
 )
 
 // This file holds the applier of Flux (kustomize-controller on fluxcd/pkg/ssa).
@@ -576,8 +576,88 @@ func defaultProtocols(m map[string]any) {
 // normalize.UnstructuredList makes it with the built-in kinds' types (a FluxOptions.Normalize).
 // The types are those Flux links, of its own build and not the cluster's: the newest minor's.
 func NormalizeAsGoTypes(obj map[string]any) error {
-	av, _ := obj["apiVersion"].(string)
-	kind, _ := obj["kind"].(string)
-	goTypes, _ := defaults.For(kube.Newest())
-	return goTypes.Normalize(av, kind, obj)
+	return kubeapiserver.NormalizeAsGoTypes(kube.Newest(), obj)
+}
+
+// FluxApply is Flux's kustomize-controller apply ([Flux]); with Prune, the Kustomization's
+// spec.prune.
+type FluxApply struct {
+	Options FluxOptions
+	Prune   bool
+}
+
+func (f FluxApply) Name() string { return "flux" }
+
+func (f FluxApply) Manager() string {
+	if f.Options.Manager == "" {
+		return FluxManager
+	}
+	return f.Options.Manager
+}
+
+func (f FluxApply) AlwaysForces() bool   { return true }
+func (f FluxApply) Subresources() bool   { return false }
+func (f FluxApply) SendsNamespace() bool { return true }
+
+// Apply is [Flux].
+func (f FluxApply) Apply(e *merge.Engine, req merge.Request) (*merge.Result, error) {
+	return Flux(e, req, f.Options)
+}
+
+// Prunes is the rule of the Kustomization's spec.prune: the objects carrying its owner
+// labels kustomize.toolkit.fluxcd.io/name and /namespace; the annotation
+// kustomize.toolkit.fluxcd.io/prune: disabled keeps an object.
+func (f FluxApply) Prunes(o PruneCandidate) string {
+	ns, name := f.Options.KustomizationNamespace, f.Options.KustomizationName
+	if !f.Prune || name == "" {
+		return ""
+	}
+	lbl := stringMap(o.Object, "labels")
+	if lbl[FluxGroup+"/name"] != name || lbl[FluxGroup+"/namespace"] != ns {
+		return ""
+	}
+	if stringMap(o.Object, "annotations")[FluxGroup+"/prune"] == "disabled" {
+		return ""
+	}
+	return fmt.Sprintf("Flux prunes it: its owner labels name the Kustomization %s/%s, whose spec.prune is on, and the manifests no longer name it", ns, name)
+}
+
+// fluxKind is the applier of Flux's kustomize-controller.
+func fluxKind() Kind {
+	return Kind{
+		Name:         "flux",
+		Usage:        "Flux's kustomize-controller (both always forced, both taking over managers first)",
+		Manager:      FluxManager,
+		Apply:        "Flux's apply",
+		ForceHint:    "a forced sync",
+		AlwaysForces: true,
+		Prune:        "the Kustomization's spec.prune, of objects carrying its owner labels (--flux-kustomization)",
+		Options: []Option{
+			{Name: "flux-kustomization", Arg: "NAMESPACE/NAME", Usage: "Flux: the Kustomization, whose owner labels kustomize.toolkit.fluxcd.io/name and /namespace are added to every object.",
+				Check: func(k string) error {
+					if ns, name, ok := strings.Cut(k, "/"); !ok || ns == "" || name == "" || strings.Contains(name, "/") {
+						return fmt.Errorf("must be NAMESPACE/NAME, not %q", k)
+					}
+					return nil
+				}},
+			{Name: "flux-override-manager", Arg: "NAME", Repeatable: true, Usage: "Flux: kustomize-controller's --override-manager: a manager whose Apply and Update entries Flux takes over, by name prefix (repeatable)."},
+			{Name: "flux-force", Usage: "Flux: the Kustomization's spec.force: an object refused as immutable is deleted and created again."},
+		},
+		New: func(s Settings) (Applier, error) {
+			k := s.value("flux-kustomization")
+			if s.Prune.On && k == "" {
+				return nil, fmt.Errorf("--prune with --applier flux needs --flux-kustomization: its owner labels mark what it prunes")
+			}
+			opts := FluxOptions{
+				Manager:          s.manager(FluxManager),
+				OverrideManagers: s.Options["flux-override-manager"],
+				Force:            s.value("flux-force") == "true",
+				Normalize:        NormalizeAsGoTypes,
+			}
+			if ns, name, ok := strings.Cut(k, "/"); ok {
+				opts.KustomizationNamespace, opts.KustomizationName = ns, name
+			}
+			return FluxApply{Prune: s.Prune.On, Options: opts}, nil
+		},
+	}
 }

@@ -24,6 +24,8 @@ const (
 	// HelmManager is the field manager of every write Helm 3 and Helm 4 send (the
 	// command's name, which pkg/kube takes from os.Args[0]: the helm binary).
 	HelmManager = "helm"
+	// HelmApplier is the name of Helm's applier (--applier helm).
+	HelmApplier = "helm"
 	// HelmManagedByLabel and its value, and the release annotations, are what Helm adds
 	// to every chart object (not to crds/) and checks before it adopts an object.
 	HelmManagedByLabel           = "app.kubernetes.io/managed-by"

@@ -109,3 +109,20 @@ func describeObject(obj map[string]any) string {
 	ns, name := nsName(obj)
 	return strings.TrimPrefix(kind+" "+ns+"/"+name, " ")
 }
+
+// helmKind is Helm 4's install, upgrade or rollback of a release. Its settings are Helm's
+// own flags (the command's --helm-*): the whole command is predicted once the live state,
+// which holds the release's records, is read; the applier built here answers each object
+// from that prediction.
+func helmKind() Kind {
+	return Kind{
+		Name:         "helm",
+		Usage:        "a Helm 4 install, upgrade or rollback of a release (--helm-release), its records read from the live state",
+		Manager:      HelmManager,
+		Apply:        "Helm 4's server-side apply",
+		ForceHint:    "`helm upgrade --force-conflicts`",
+		Prune:        "always, the objects of the release's last revision that the new one no longer holds",
+		AlwaysPrunes: true,
+		New:          func(Settings) (Applier, error) { return HelmApply{}, nil },
+	}
+}

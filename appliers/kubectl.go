@@ -1,11 +1,14 @@
 package appliers
 
 import (
+	"fmt"
 	"reflect"
 	"sort"
+	"strings"
 
 	"github.com/ssa-diff/ssa-diff/fieldpath"
 	"github.com/ssa-diff/ssa-diff/merge"
+	"k8s.io/apimachinery/pkg/labels"
 	smdpath "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 )
 
@@ -265,4 +268,140 @@ func indexOf(entries []fieldpath.Entry, pred func(fieldpath.Entry) bool) int {
 		}
 	}
 	return -1
+}
+
+// KubectlPrune is `kubectl apply --prune` with its selector pruner: objects of the
+// allowlisted kinds matching the selector (or every one with --all), in the namespaces the
+// apply visits (and cluster-scoped ones), that carry the last-applied-configuration
+// annotation: objects kubectl apply made.
+type KubectlPrune struct {
+	// Selector is -l/--selector as given ("" with --all), Matches its parsed form.
+	Selector string
+	Matches  labels.Selector
+	// Allowlist is --prune-allowlist, nil for kubectl's default list.
+	Allowlist []GroupKind
+}
+
+// GroupKind names a kind in an allowlist.
+type GroupKind struct{ Group, Kind string }
+
+// kubectlDefaultPrune is kubectl's default prune allowlist (k8s.io/kubectl pkg/util/prune).
+func kubectlDefaultPrune() []GroupKind {
+	return []GroupKind{
+		{"", "ConfigMap"}, {"", "Endpoints"}, {"", "PersistentVolumeClaim"}, {"", "Pod"},
+		{"", "ReplicationController"}, {"", "Secret"}, {"", "Service"}, {"batch", "Job"},
+		{"batch", "CronJob"}, {"networking.k8s.io", "Ingress"}, {"apps", "DaemonSet"},
+		{"apps", "Deployment"}, {"apps", "ReplicaSet"}, {"apps", "StatefulSet"},
+		{"", "Namespace"}, {"", "PersistentVolume"},
+	}
+}
+
+// KubectlApply is `kubectl apply --server-side` with its request sequence ([Kubectl]).
+type KubectlApply struct {
+	// FieldManager is --field-manager (kubectl's default is "kubectl").
+	FieldManager string
+	// Prune, when set, is --prune.
+	Prune *KubectlPrune
+}
+
+func (k KubectlApply) Name() string         { return "kubectl" }
+func (k KubectlApply) Manager() string      { return k.FieldManager }
+func (k KubectlApply) AlwaysForces() bool   { return false }
+func (k KubectlApply) Subresources() bool   { return true }
+func (k KubectlApply) SendsNamespace() bool { return true }
+
+// Apply is [Kubectl].
+func (k KubectlApply) Apply(e *merge.Engine, req merge.Request) (*merge.Result, error) {
+	return Kubectl(e, req)
+}
+
+// Prunes is the selector pruner's rule.
+func (k KubectlApply) Prunes(o PruneCandidate) string {
+	p := k.Prune
+	if p == nil {
+		return ""
+	}
+	allowed := p.Allowlist
+	if allowed == nil {
+		allowed = kubectlDefaultPrune()
+	}
+	listed := false
+	for _, gk := range allowed {
+		listed = listed || gk.Group == o.GVK.Group && gk.Kind == o.GVK.Kind
+	}
+	if !listed || o.Namespaced && !o.InVisitedNamespace {
+		return ""
+	}
+	if p.Matches != nil && !p.Matches.Matches(labels.Set(stringMap(o.Object, "labels"))) {
+		return ""
+	}
+	if _, ok := stringMap(o.Object, "annotations")[merge.LastAppliedAnnotation]; !ok {
+		return "" // kubectl prunes only what kubectl apply made
+	}
+	what := "matches --all"
+	if p.Selector != "" {
+		what = fmt.Sprintf("matches the selector %q", p.Selector)
+	}
+	return fmt.Sprintf("kubectl apply --prune deletes it: its kind is in the prune allowlist, it %s and carries %s, and the manifests no longer name it", what, merge.LastAppliedAnnotation)
+}
+
+// kubectlKind is the applier of `kubectl apply --server-side`.
+func kubectlKind() Kind {
+	return Kind{
+		Name:             "kubectl",
+		Usage:            "the whole `kubectl apply --server-side` request sequence",
+		Manager:          merge.KubectlManager,
+		Apply:            "`kubectl apply --server-side`",
+		ForceHint:        "`kubectl apply --server-side --force-conflicts`",
+		RunsKubectlApply: true,
+		Prune:            "apply --prune with -l or --all",
+		PrunesBySelector: true,
+		PruneWarning: "--prune: kubectl refuses --prune with --server-side unless --applyset is given " +
+			"(\"--prune is in alpha and doesn't currently work on objects created by server-side apply\"); this previews the selector pruner of `kubectl apply --prune`",
+		New: newKubectlApply,
+	}
+}
+
+// newKubectlApply is `kubectl apply --server-side` as the user set it up, its --prune
+// checked as kubectl checks it.
+func newKubectlApply(s Settings) (Applier, error) {
+	k := KubectlApply{FieldManager: s.manager(merge.KubectlManager)}
+	p := s.Prune
+	if !p.On {
+		return k, nil
+	}
+	if p.All && p.Selector != "" {
+		return nil, fmt.Errorf("cannot set --all and --selector at the same time")
+	}
+	if !p.All && p.Selector == "" {
+		return nil, fmt.Errorf("--prune: all resources selected for prune without explicitly passing --all (kubectl refuses it): give a label selector (-l key=value) or --all")
+	}
+	sel, err := parseSelector(p.Selector)
+	if err != nil {
+		return nil, err
+	}
+	prune := &KubectlPrune{Selector: p.Selector, Matches: sel}
+	for _, a := range p.Allowlist {
+		parts := strings.Split(a, "/")
+		if len(parts) != 3 || parts[1] == "" || parts[2] == "" {
+			return nil, fmt.Errorf("--prune-allowlist: invalid GroupVersionKind format: %v, please follow <group/version/kind>", a)
+		}
+		if parts[0] == "core" {
+			parts[0] = ""
+		}
+		prune.Allowlist = append(prune.Allowlist, GroupKind{Group: parts[0], Kind: parts[2]})
+	}
+	k.Prune = prune
+	return k, nil
+}
+
+// parseSelector reads -l/--selector as kubectl reads it: apimachinery's label selector
+// syntax (key=value, key!=value, key in (a,b), key notin (a), key, !key, key>n, key<n;
+// comma-separated requirements).
+func parseSelector(s string) (labels.Selector, error) {
+	sel, err := labels.Parse(s)
+	if err != nil {
+		return nil, fmt.Errorf("--selector %q: %w", s, err)
+	}
+	return sel, nil
 }

@@ -6,9 +6,7 @@ import (
 	"strings"
 
 	"github.com/spf13/pflag"
-	"github.com/ssa-diff/ssa-diff/internal/report"
 	"github.com/ssa-diff/ssa-diff/judge/advice"
-	"github.com/ssa-diff/ssa-diff/merge"
 	"github.com/ssa-diff/ssa-diff/schema"
 )
 
@@ -43,23 +41,11 @@ func (c *options) checkAdvice() error {
 	return nil
 }
 
-// addAdvice attaches the advice on the prediction and the live object's state to res.
-func (c *invocation) addAdvice(res *report.Result, eng predictor, reg *schema.Registry, live, manifest map[string]any, p *merge.Result) {
-	if c.advice.off || res == nil || p == nil {
-		return
-	}
-	opts := advice.Options{Disabled: map[string]bool{}, Now: c.now, Schemas: reg, ServiceIPFamilies: c.serviceIPFamilies, Cluster: c.clusterState}
+// adviceOptions are the advice's options of the run (predict.Run.Advice).
+func (c *invocation) adviceOptions(reg *schema.Registry) *advice.Options {
+	opts := &advice.Options{Disabled: map[string]bool{}, Now: c.now, Schemas: reg, ServiceIPFamilies: c.serviceIPFamilies, Cluster: c.clusterState}
 	for _, id := range c.advice.disabled {
 		opts.Disabled[id] = true
 	}
-	if e, ok := eng.(engine); ok {
-		opts.Engine = e.Engine
-	}
-	in := advice.Input{Live: live, Manifest: manifest, Result: p, Manager: c.client.Manager(), Subresource: c.subresource, Applier: advice.Applier(c.client.Name())}
-	res.Advice = advice.Analyze(in, opts)
-	if live != nil {
-		if st, ok := advice.StateOf(live, opts); ok {
-			res.State = st
-		}
-	}
+	return opts
 }

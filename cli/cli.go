@@ -19,6 +19,7 @@ import (
 	"github.com/ssa-diff/ssa-diff/internal/report"
 	"github.com/ssa-diff/ssa-diff/judge"
 	"github.com/ssa-diff/ssa-diff/merge"
+	"github.com/ssa-diff/ssa-diff/predict"
 	"github.com/ssa-diff/ssa-diff/schema"
 	"github.com/ssa-diff/ssa-diff/server/clusterstate"
 	"github.com/ssa-diff/ssa-diff/server/kubeapiserver"
@@ -94,23 +95,16 @@ func runWithLibrary(ctx context.Context, prog string, args []string, stdin io.Re
 		inv.admissionConfig(&mc)
 		model := kubeapiserver.MustNew(mc)
 		inv.closers = append(inv.closers, model.Close)
-		return engine{merge.New(reg, model, merge.WithCompactManagedFields())}
+		return engine{Engine: merge.New(reg, model, merge.WithCompactManagedFields())}
 	})
 }
 
 // engine is the prediction engine, on which the run's applier sends its requests: the
 // command's predictor.
-type engine struct{ *merge.Engine }
-
-// Predict is the applier's apply on the engine.
-func (e engine) Predict(a appliers.Applier, req merge.Request) (*merge.Result, error) {
-	return a.Apply(e.Engine, req)
-}
+type engine = predict.Engine
 
 // predictor is what the command asks of the engine (tests give it fakes).
-type predictor interface {
-	Predict(a appliers.Applier, req merge.Request) (*merge.Result, error)
-}
+type predictor = predict.Predictor
 
 // options is a parsed command line: read once by parseFlags, never changed after.
 type options struct {
@@ -124,13 +118,16 @@ type options struct {
 	fieldManager      string
 	force             bool
 	applier           string
-	// client is the applier the run applies with, chosen once from the flags.
-	client      appliers.Applier
-	subresource string
-	crds        []string
-	schemas     []string
-	now         time.Time
-	output      string
+	// applierKind is --applier's, applierSettings what the flags say of it (its options,
+	// the field manager, the namespace, --prune), and client the applier they make.
+	applierKind     appliers.Kind
+	applierSettings appliers.Settings
+	client          appliers.Applier
+	subresource     string
+	crds            []string
+	schemas         []string
+	now             time.Time
+	output          string
 	// outputFiles are the --output-file values; outputFile is the -o output's file ("":
 	// standard output) and formatFiles the other formats written (outfile.go).
 	outputFiles       []string
@@ -248,9 +245,9 @@ func flagSet(prog string, cfg *options) (fs *pflag.FlagSet, argNames map[string]
 	now, color = new(string), new(string)
 	fs.StringArrayVarP(&cfg.manifests, "filename", "f", nil, "Manifests to apply: a file, a directory or - (repeatable).")
 	cfg.addRenderFlags(fs)
-	fs.StringVar(&cfg.fieldManager, "field-manager", "kubectl", "The field manager of the apply (default: kubectl; argocd-controller and kustomize-controller with --applier argocd and flux).")
+	fs.StringVar(&cfg.fieldManager, "field-manager", merge.KubectlManager, "The field manager of the apply ("+fieldManagerDefaults()+").")
 	fs.BoolVar(&cfg.force, "force-conflicts", false, "Apply with force: take conflicting fields from their owners.")
-	fs.StringVar(&cfg.applier, "applier", "kubectl", "kubectl: the whole `kubectl apply --server-side` request sequence; api: one raw apply request, as controllers send; argocd: an Argo CD sync with ServerSideApply=true; flux: Flux's kustomize-controller (both always forced, both taking over managers first); helm: a Helm 4 install, upgrade or rollback of a release (--helm-release), its records read from the live state.")
+	fs.StringVar(&cfg.applier, "applier", appliers.Names()[0], applierUsage())
 	fs.StringVar(&cfg.subresource, "subresource", "", "Apply to a subresource of each object: status or scale (as kubectl apply --server-side --subresource does); the object must exist. Through scale, the manifests may be autoscaling/v1 Scales.")
 	cfg.verbs.flags(fs)
 	fs.StringArrayVar(&cfg.crds, "crd", nil, "A file or directory of CustomResourceDefinitions (repeatable). CRDs among the inputs are read too.")
@@ -269,17 +266,20 @@ func flagSet(prog string, cfg *options) (fs *pflag.FlagSet, argNames map[string]
 	cfg.addKubeVersionFlag(fs)
 	fs.IntVar(&cfg.jobs, "jobs", runtime.GOMAXPROCS(0), "How many objects are predicted in parallel (default: the number of CPUs).")
 	limitArgs := registerLimitFlags(fs, &cfg.limits)
-	cfg.addGateFlags(fs)
+	argNames = map[string]string{}
+	cfg.addGateFlags(fs, argNames)
 	cfg.addPruneFlags(fs)
 	cfg.addAdviceFlags(fs)
 	cfg.addAdmissionFlags(fs)
 	cfg.addHelmFlags(fs)
 	fs.BoolVar(&cfg.showVersion, "version", false, "Print the version: ssa-diff's, its commit, Go's, and the Kubernetes release whose server-side apply it predicts (also `ssa-diff version`).")
 	help = fs.BoolP("help", "h", false, "Show this help.")
-	argNames = map[string]string{"filename": "PATH", "field-manager": "NAME", "applier": "kubectl|api|argocd|flux|helm",
+	for k, v := range map[string]string{"filename": "PATH", "field-manager": "NAME", "applier": strings.Join(appliers.Names(), "|"),
 		"verb": "apply|update|patch|create", "patch-type": "json|merge|strategic", "kubectl": "COMMAND",
 		"subresource": "status|scale", "crd": "PATH", "schema": "PATH", "now": "TIME", "output": "FORMAT",
-		"output-file": "[FORMAT=]FILE", "color": "WHEN", "kube-version": "MINOR", "namespace": "NAME", "jobs": "N", "service-ip-families": "FAMILIES"}
+		"output-file": "[FORMAT=]FILE", "color": "WHEN", "kube-version": "MINOR", "namespace": "NAME", "jobs": "N", "service-ip-families": "FAMILIES"} {
+		argNames[k] = v
+	}
 	for k, v := range limitArgs {
 		argNames[k] = v
 	}
@@ -374,15 +374,14 @@ func parseFlags(prog string, args []string, stdout, stderr io.Writer) (*options,
 	default:
 		return fail("too many arguments: %q (want MANIFESTS [LIVE])", pos)
 	}
-	switch cfg.applier {
-	case "kubectl", "api", "argocd", "flux", "helm":
-	default:
-		return fail("--applier must be kubectl, api, argocd, flux or helm, not %q", cfg.applier)
+	kind, ok := appliers.KindOf(cfg.applier)
+	if !ok {
+		return fail("--applier must be %s, not %q", orList(appliers.Names()), cfg.applier)
 	}
+	cfg.applierKind = kind
 	if err := cfg.checkHelm(fs); err != nil {
 		return fail("%v", err)
 	}
-
 	if err := cfg.checkGate(fs); err != nil {
 		return fail("%v", err)
 	}
@@ -404,7 +403,12 @@ func parseFlags(prog string, args []string, stdout, stderr io.Writer) (*options,
 	if err := cfg.checkAdmission(); err != nil {
 		return fail("%v", err)
 	}
-	cfg.client = cfg.applierFor(cfg.namespace)
+	cfg.applierSettings.Namespace = cfg.namespace
+	client, err := cfg.newApplier(cfg.applierSettings)
+	if err != nil {
+		return fail("%v", err)
+	}
+	cfg.client = client
 	switch cfg.subresource {
 	case "", "status", "scale":
 	default:
@@ -441,6 +445,42 @@ func parseFlags(prog string, args []string, stdout, stderr io.Writer) (*options,
 		return fail("--color must be auto, always or never, not %q", color)
 	}
 	return cfg, 0
+}
+
+// applierUsage describes --applier: each applier's name and what it predicts.
+func applierUsage() string {
+	var parts []string
+	for _, k := range appliers.Kinds() {
+		parts = append(parts, k.Name+": "+k.Usage)
+	}
+	return strings.Join(parts, "; ") + "."
+}
+
+// fieldManagerDefaults says which field manager each applier applies as by default:
+// "default: kubectl; argocd-controller and kustomize-controller with --applier argocd and flux".
+func fieldManagerDefaults() string {
+	var managers, names []string
+	for _, k := range appliers.Kinds() {
+		if k.Manager != "" && k.Manager != merge.KubectlManager {
+			managers, names = append(managers, k.Manager), append(names, k.Name)
+		}
+	}
+	out := "default: " + merge.KubectlManager
+	if len(managers) > 0 {
+		out += "; " + andList(managers) + " with --applier " + andList(names)
+	}
+	return out
+}
+
+// orList is "a, b or c"; andList "a, b and c".
+func orList(items []string) string  { return joinList(items, " or ") }
+func andList(items []string) string { return joinList(items, " and ") }
+
+func joinList(items []string, last string) string {
+	if len(items) < 2 {
+		return strings.Join(items, "")
+	}
+	return strings.Join(items[:len(items)-1], ", ") + last + items[len(items)-1]
 }
 
 // isTerminal reports whether w is a terminal. A character device is not enough: /dev/null

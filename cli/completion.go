@@ -51,7 +51,7 @@ func kubeVersionChoices() []string {
 func completionFlags(prog string) []completionFlag {
 	fs, _, _, _, _ := flagSet(prog, &options{})
 	choices := map[string][]string{
-		"applier":             {"kubectl", "api", "argocd", "flux", "helm"},
+		"applier":             appliers.Names(),
 		"helm-command":        {"install", "upgrade", "rollback"},
 		"server-side":         {"auto", "true", "false"},
 		"helm-driver":         {"secret", "configmap"},
@@ -61,11 +61,17 @@ func completionFlags(prog string) []completionFlag {
 		"subresource":         {"status", "scale"},
 		"verb":                {"apply", "update", "patch", "create"},
 		"patch-type":          {"json", "merge", "strategic"},
-		"argocd-tracking":     {string(appliers.ArgoCDTrackAnnotation), string(appliers.ArgoCDTrackLabel), string(appliers.ArgoCDTrackAnnotationAndLabel)},
 		"fail-on":             append(append([]string(nil), report.FailOnValues...), "none", "all"),
 		"disable-advice":      adviceIDs(),
 		"kube-version":        kubeVersionChoices(),
 		"service-ip-families": ipFamilyChoices,
+	}
+	for _, k := range appliers.Kinds() {
+		for _, o := range k.Options {
+			if len(o.Choices) > 0 {
+				choices[o.Name] = o.Choices
+			}
+		}
 	}
 	files := map[string]bool{"filename": true, "crd": true, "schema": true, "report-html": true, "save-live": true, "kubeconfig": true, "admission-from": true}
 	dirs := map[string]bool{"kustomize": true, "source-root": true}

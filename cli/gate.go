@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"strings"
+	"strconv"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -15,27 +15,19 @@ import (
 )
 
 // This file holds what the command does as the pre-merge gate of a GitOps repository: the
-// Argo CD and Flux appliers and their options, the policy that decides the exit status,
+// appliers' options (package appliers lists them), the policy that decides the exit status,
 // the one-screen summary and the progress line.
 
-// gateOptions are the command line's GitOps and policy settings.
+// gateOptions are the command line's applier and policy settings.
 type gateOptions struct {
-	argoApp          string
-	argoTracking     string
-	argoInstallation string
-	argoNoMigration  bool
-	argoMigrationMgr string
+	// applierFlags read the flags of the appliers' options (appliers.Kind.Options), by name.
+	applierFlags map[string]func() []string
 
-	fluxKustomization string
-	fluxOverride      []string
-	fluxForce         bool
-
-	failOn      []string
-	allow       []string
-	protect     []string
-	policy      report.Policy
-	summary     bool
-	fieldMgrSet bool
+	failOn  []string
+	allow   []string
+	protect []string
+	policy  report.Policy
+	summary bool
 
 	// progress forces the progress line on (tests); by default it shows when stderr is a
 	// terminal. progressDelay is how long a run goes before the line shows (0: a second).
@@ -43,54 +35,72 @@ type gateOptions struct {
 	progressDelay time.Duration
 }
 
-// gateArgNames are the argument names of the gate's flags in the usage.
-var gateArgNames = map[string]string{
-	"argocd-app": "NAME", "argocd-tracking": "METHOD", "argocd-installation-id": "ID", "argocd-csa-manager": "NAME",
-	"flux-kustomization": "NAMESPACE/NAME", "flux-override-manager": "NAME",
-	"fail-on": "LIST", "allow-takeover-from": "GLOB", "protect": "GLOB",
+// gateArgNames are the argument names of the gate's flags in the usage (the appliers'
+// options name theirs: Option.Arg).
+var gateArgNames = map[string]string{"fail-on": "LIST", "allow-takeover-from": "GLOB", "protect": "GLOB"}
+
+// addApplierFlags defines the flags of every applier's options, in the list's order.
+func (c *options) addApplierFlags(fs *pflag.FlagSet, argNames map[string]string) {
+	g := &c.gate
+	g.applierFlags = map[string]func() []string{}
+	for _, k := range appliers.Kinds() {
+		for _, o := range k.Options {
+			argNames[o.Name] = o.Arg
+			switch {
+			case o.Arg == "":
+				on := fs.Bool(o.Name, false, o.Usage)
+				g.applierFlags[o.Name] = func() []string { return []string{strconv.FormatBool(*on)} }
+			case o.Repeatable:
+				values := fs.StringArray(o.Name, nil, o.Usage)
+				g.applierFlags[o.Name] = func() []string { return *values }
+			default:
+				value := fs.String(o.Name, o.Default, o.Usage)
+				g.applierFlags[o.Name] = func() []string { return []string{*value} }
+			}
+		}
+	}
 }
 
 // addGateFlags defines the gate's flags.
-func (c *options) addGateFlags(fs *pflag.FlagSet) {
+func (c *options) addGateFlags(fs *pflag.FlagSet, argNames map[string]string) {
 	g := &c.gate
-	fs.StringVar(&g.argoApp, "argocd-app", "", "Argo CD: the Application's name; its resource tracking (annotation argocd.argoproj.io/tracking-id, or the instance label) is added to every object, as Argo CD's repo server does.")
-	fs.StringVar(&g.argoTracking, "argocd-tracking", "annotation", "Argo CD: the resource tracking method, annotation, label or annotation+label.")
-	fs.StringVar(&g.argoInstallation, "argocd-installation-id", "", "Argo CD: the installation id added as annotation argocd.argoproj.io/installation-id.")
-	fs.BoolVar(&g.argoNoMigration, "argocd-no-csa-migration", false, "Argo CD: the sync option ClientSideApplyMigration=false.")
-	fs.StringVar(&g.argoMigrationMgr, "argocd-csa-manager", "", "Argo CD: the client-side apply manager to migrate (the Application annotation argocd.argoproj.io/client-side-apply-migration-manager; default kubectl-client-side-apply).")
-	fs.StringVar(&g.fluxKustomization, "flux-kustomization", "", "Flux: the Kustomization, whose owner labels kustomize.toolkit.fluxcd.io/name and /namespace are added to every object.")
-	fs.StringArrayVar(&g.fluxOverride, "flux-override-manager", nil, "Flux: kustomize-controller's --override-manager: a manager whose Apply and Update entries Flux takes over, by name prefix (repeatable).")
-	fs.BoolVar(&g.fluxForce, "flux-force", false, "Flux: the Kustomization's spec.force: an object refused as immutable is deleted and created again.")
+	c.addApplierFlags(fs, argNames)
 	fs.StringArrayVar(&g.failOn, "fail-on", []string{report.CategoryRejected}, "What fails the run (exit 3 for rejected, 4 for the others): a comma-separated list of conflicts, takeover, deletion, rejected, prune (objects --prune deletes), approximate (predictions resting on what ssa-diff cannot see: no schema, OpenAPI v2, version conversions, admission webhooks) and policy (a ValidatingAdmissionPolicy or PodSecurity of the cluster state denies the write, or warns), or none or all (repeatable). Default: rejected.")
 	fs.StringArrayVar(&g.allow, "allow-takeover-from", nil, "A manager (glob) whose fields the applier may take: takeovers from it and forced conflicts with it never fail (repeatable), e.g. kubectl-client-side-apply.")
 	fs.StringArrayVar(&g.protect, "protect", nil, "A manager (glob) whose fields nobody may take, such as a controller: any takeover from it fails with exit 4 (repeatable), e.g. kube-controller-manager.")
 	fs.BoolVar(&g.summary, "summary", false, "Print a one-screen overview: instead of the objects with -o text, on stderr with the other formats.")
 }
 
-// checkGate validates the gate's flags once parsed.
+// checkGate validates the gate's flags once parsed: each applier's options belong to it,
+// and their values are ones it takes.
 func (c *options) checkGate(fs *pflag.FlagSet) error {
 	g := &c.gate
-	g.fieldMgrSet = fs.Changed("field-manager")
-	for _, f := range []struct{ flag, applier string }{
-		{"argocd-app", "argocd"}, {"argocd-tracking", "argocd"}, {"argocd-installation-id", "argocd"},
-		{"argocd-no-csa-migration", "argocd"}, {"argocd-csa-manager", "argocd"},
-		{"flux-kustomization", "flux"}, {"flux-override-manager", "flux"}, {"flux-force", "flux"},
-	} {
-		if fs.Changed(f.flag) && c.applier != f.applier {
-			return fmt.Errorf("--%s needs --applier %s", f.flag, f.applier)
+	for _, k := range appliers.Kinds() {
+		for _, o := range k.Options {
+			if fs.Changed(o.Name) && c.applierKind.Name != k.Name {
+				return fmt.Errorf("--%s needs --applier %s", o.Name, k.Name)
+			}
 		}
 	}
-	switch g.argoTracking {
-	case string(appliers.ArgoCDTrackAnnotation), string(appliers.ArgoCDTrackLabel), string(appliers.ArgoCDTrackAnnotationAndLabel):
-	default:
-		return fmt.Errorf("--argocd-tracking must be annotation, label or annotation+label, not %q", g.argoTracking)
-	}
-	if k := g.fluxKustomization; k != "" {
-		if ns, name, ok := strings.Cut(k, "/"); !ok || ns == "" || name == "" || strings.Contains(name, "/") {
-			return fmt.Errorf("--flux-kustomization must be NAMESPACE/NAME, not %q", k)
+	s := &c.applierSettings
+	s.Manager, s.ManagerGiven, s.Namespace = c.fieldManager, fs.Changed("field-manager"), c.namespace
+	s.Options = map[string][]string{}
+	for _, k := range appliers.Kinds() {
+		for _, o := range k.Options {
+			values := g.applierFlags[o.Name]()
+			for _, v := range values {
+				if err := o.CheckOption(v); err != nil {
+					return err
+				}
+			}
+			if k.Name == c.applierKind.Name {
+				s.Options[o.Name] = values
+			}
 		}
 	}
-	if a := c.applierFor(c.namespace); !a.Subresources() && c.subresource != "" {
+	s.Verb, s.PatchType = c.verbs.v, c.verbs.pt
+	// Built without --prune, which checkPrune adds: what it can apply to.
+	if a, err := c.newApplier(*s); err == nil && !a.Subresources() && c.subresource != "" {
 		return fmt.Errorf("--subresource: %s applies the main resource only", a.Name())
 	}
 	failOn, err := report.ParseFailOn(g.failOn)
@@ -107,54 +117,13 @@ func (c *options) checkGate(fs *pflag.FlagSet) error {
 	return nil
 }
 
-// applierFor is the applier the flags choose, for objects that name no namespace going to
-// namespace (Argo CD's destination namespace).
-func (c *options) applierFor(namespace string) appliers.Applier {
-	manager := c.fieldManager
+// newApplier is the applier the flags choose with settings s: a --kubectl command's, else
+// --applier's (appliers.Kind.New).
+func (c *options) newApplier(s appliers.Settings) (appliers.Applier, error) {
 	if c.verbs.cmd != nil {
-		return c.verbs.cmd
+		return c.verbs.cmd, nil
 	}
-	switch c.applier {
-	case "api":
-		return appliers.API{FieldManager: manager, Verb: c.verbs.v, PatchType: c.verbs.pt}
-	case "helm":
-		// The command is predicted whole once the live state is read (runHelm).
-		return appliers.HelmApply{}
-	case "argocd":
-		g := &c.gate
-		if !g.fieldMgrSet {
-			manager = appliers.ArgoCDManager
-		}
-		return appliers.ArgoCDSync{Prune: c.prune.on, Options: appliers.ArgoCDOptions{
-			Manager:                         manager,
-			DisableClientSideApplyMigration: g.argoNoMigration,
-			MigrationManager:                g.argoMigrationMgr,
-			Application:                     g.argoApp,
-			DestinationNamespace:            namespace,
-			Tracking:                        appliers.ArgoCDTracking(g.argoTracking),
-			InstallationID:                  g.argoInstallation,
-		}}
-	case "flux":
-		g := &c.gate
-		if !g.fieldMgrSet {
-			manager = appliers.FluxManager
-		}
-		opts := appliers.FluxOptions{
-			Manager:          manager,
-			OverrideManagers: g.fluxOverride,
-			Force:            g.fluxForce,
-			Normalize:        appliers.NormalizeAsGoTypes,
-		}
-		if ns, name, ok := strings.Cut(g.fluxKustomization, "/"); ok {
-			opts.KustomizationNamespace, opts.KustomizationName = ns, name
-		}
-		return appliers.FluxApply{Prune: c.prune.on, Options: opts}
-	}
-	k := appliers.KubectlApply{FieldManager: manager}
-	if c.prune.on {
-		k.Prune = &appliers.KubectlPrune{Selector: c.prune.selector, Matches: c.prune.sel, Allowlist: c.prune.allowed}
-	}
-	return k
+	return c.applierKind.New(s)
 }
 
 // wantsWithForce reports whether a refusal with conflicts is also predicted with force:

@@ -6,8 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	k8slabels "k8s.io/apimachinery/pkg/labels"
-
 	"github.com/ssa-diff/ssa-diff/appliers"
 	"github.com/ssa-diff/ssa-diff/merge"
 )
@@ -168,30 +166,6 @@ func TestPrunePreview(t *testing.T) {
 		_, stderr, code := run(t, "", append(c.args, m, l)...)
 		if code != 2 || !strings.Contains(stderr, c.want) {
 			t.Errorf("%q: exit %d, %q; want exit 2 and %q", c.args, code, stderr, c.want)
-		}
-	}
-}
-
-func TestSelector(t *testing.T) {
-	labels := map[string]string{"app": "web", "tier": "front", "n": "5"}
-	for sel, want := range map[string]bool{
-		"app=web": true, "app==web": true, "app!=web": false, "app=blog": false,
-		"app,tier": true, "!app": false, "!missing": true, "missing": false,
-		"app in (web, blog)": true, "app notin (web)": false, "tier notin (back)": true,
-		"n>4": true, "n<5": false, "app=web,tier=back": false, "": true,
-	} {
-		s, err := parseSelector(sel)
-		if err != nil {
-			t.Errorf("%q: %v", sel, err)
-			continue
-		}
-		if got := s.Matches(k8slabels.Set(labels)); got != want {
-			t.Errorf("%q matches %v, want %v", sel, got, want)
-		}
-	}
-	for _, bad := range []string{"app=web,", "a b=c", "n>x", "app in web"} {
-		if _, err := parseSelector(bad); err == nil {
-			t.Errorf("%q is accepted", bad)
 		}
 	}
 }

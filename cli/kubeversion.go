@@ -2,10 +2,10 @@ package cli
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/spf13/pflag"
 	"github.com/ssa-diff/ssa-diff/kube"
+	"github.com/ssa-diff/ssa-diff/predict"
 	"github.com/ssa-diff/ssa-diff/schema"
 )
 
@@ -53,52 +53,19 @@ func (c *options) checkKubeVersion(fs *pflag.FlagSet) error {
 }
 
 // supportedMinors lists the supported minors: "1.34, 1.35, 1.36 or 1.37".
-func supportedMinors() string {
-	var vs []string
-	for _, v := range kube.Minors() {
-		vs = append(vs, v.String())
-	}
-	if len(vs) == 1 {
-		return vs[0]
-	}
-	return strings.Join(vs[:len(vs)-1], ", ") + " or " + vs[len(vs)-1]
-}
+func supportedMinors() string { return predict.SupportedMinors() }
 
 // kubeVersionFor is the minor a run predicts given the version of the cluster the live
 // state comes from (its /version gitVersion; "" when not known) and where that was read
-// (a message names it). A cluster outside the supported minors is an error, unless
-// --kube-version says which minor to predict (or nearest); a minor given that is not the
-// cluster's is a warning.
+// (predict.MinorChoice.For decides it); a warning says when it is not the cluster's.
 func (c *invocation) kubeVersionFor(server, where string) (kube.Minor, error) {
 	k := c.kube
-	if server == "" {
-		if k.set && !k.nearest {
-			return k.v, nil
-		}
-		return kube.Newest(), nil
+	choice := predict.MinorChoice{Given: k.set && !k.nearest, Minor: k.v, Nearest: k.nearest, Option: "--kube-version"}
+	v, warning, err := choice.For(server, where)
+	if warning != "" {
+		c.warnf("%s", warning)
 	}
-	sv, err := kube.ParseMinor(server)
-	if err != nil {
-		if k.set && !k.nearest {
-			return k.v, nil
-		}
-		return kube.Minor(0), fmt.Errorf("%s runs Kubernetes %q, a version ssa-diff cannot read: give the minor to predict with --kube-version", where, server)
-	}
-	switch {
-	case k.nearest:
-		if !sv.IsSupported() {
-			c.warnf("%s runs Kubernetes %s, which ssa-diff does not predict: predicting %s, the nearest supported minor, as --kube-version nearest asks", where, server, sv.Nearest())
-		}
-		return sv.Nearest(), nil
-	case k.set:
-		if sv.String() != k.v.String() {
-			c.warnf("%s runs Kubernetes %s; predicting %s as --kube-version says", where, server, k.v)
-		}
-		return k.v, nil
-	case !sv.IsSupported():
-		return kube.Minor(0), fmt.Errorf("%s runs Kubernetes %s, which ssa-diff does not predict (it predicts %s): give --kube-version %s to predict the nearest supported minor, or --kube-version nearest", where, server, supportedMinors(), sv.Nearest())
-	}
-	return sv, nil
+	return v, err
 }
 
 // registryFor is the schema registry of minor v: its built-in kinds, then the --schema

@@ -11,6 +11,7 @@ import (
 	"github.com/ssa-diff/ssa-diff/internal/atomicfile"
 	"github.com/ssa-diff/ssa-diff/internal/cluster"
 	"github.com/ssa-diff/ssa-diff/internal/input"
+	"github.com/ssa-diff/ssa-diff/predict"
 	"github.com/ssa-diff/ssa-diff/schema"
 )
 
@@ -253,9 +254,10 @@ func (s *liveState) scope(gvk schema.GVK) (namespaced, known bool) {
 	return false, false
 }
 
-// judgeLive applies what the live input says to the pairs, and says where it cannot be
-// trusted: creates without evidence, namespaces assumed, ownership without managedFields
-// (a dump in which no object carries them cannot predict ownership: its objects are errors).
+// judgeLive applies what the live input says to the pairs (predict.Evidence judges it), and
+// says where it cannot be trusted: creates without evidence, namespaces assumed, ownership
+// without managedFields (a dump in which no object carries them cannot predict ownership:
+// its objects are errors).
 func (c *invocation) judgeLive(pairs []input.Pair, ls *liveState, reg *schema.Registry) {
 	if !ls.given {
 		if len(pairs) > 0 {
@@ -263,79 +265,83 @@ func (c *invocation) judgeLive(pairs []input.Pair, ls *liveState, reg *schema.Re
 		}
 		return
 	}
-	type kindNS struct{ group, kind, ns string }
-	present := map[kindNS]bool{}
-	managed := false
-	for _, o := range ls.objs {
-		av, kind, ns, _ := o.Meta()
-		g := schema.GVKFromAPIVersionKind(av, kind).Group
-		present[kindNS{g, kind, ns}] = true
-		managed = managed || o.HasManagedFields()
-	}
-	rec := ls.record
-	notFound := map[input.Identity]string{}
-	readErrs := map[input.Identity]string{}
-	if rec != nil {
-		for _, o := range rec.NotFound {
-			notFound[o.Identity()] = o.Message
-		}
-		for _, o := range rec.Errors {
-			readErrs[o.Identity()] = o.Message
-		}
-	}
-	// A dump is a List, or several objects. A single object without managedFields may be
-	// one nobody tracks (an object whose managedFields were reset, one applied with a name
-	// only): it is predicted so, with a warning; a dump in which no object has them was
-	// printed without them.
-	dump := len(ls.objs) != 1 || ls.objs[0].Source.Item != nil
-	noOwnership := rec == nil && dump && len(ls.objs) > 0 && !managed
-	unowned := 0
-	for i := range pairs {
-		p := &pairs[i]
+	ev := liveEvidence(ls, c.liveOpts.namespaceSet)
+	var targets []predict.Target
+	for _, p := range pairs {
 		if p.Err != nil {
-			continue
-		}
-		if msg, ok := readErrs[p.ID]; ok && p.Live == nil {
-			p.Err = p.Manifest.Errorf("", "%s", msg)
+			targets = append(targets, predict.Target{})
 			continue
 		}
 		_, _, ns, _ := p.Manifest.Meta()
-		if rec == nil && dump && !c.liveOpts.namespaceSet && ns == "" && p.ID.Namespace != "" {
+		targets = append(targets, predict.Target{ID: predict.Identity(p.ID), NamesNamespace: ns != "", HasLive: p.Live != nil})
+	}
+	trusts := ev.Judge(targets)
+	refused := ev.NoOwnership() && !c.liveOpts.allowNoManagedFields
+	unowned := 0
+	for i := range pairs {
+		p, tr := &pairs[i], trusts[i]
+		if p.Err != nil {
+			continue
+		}
+		if tr.Unreadable {
+			p.Err = p.Manifest.Errorf("", "%s", tr.Note)
+			continue
+		}
+		if tr.NamespaceAssumed {
 			p.Warnings = append(p.Warnings, fmt.Sprintf(
 				"the manifest names no namespace: predicted in namespace %q (-n); kubectl would apply it to the namespace of its context", p.ID.Namespace))
 		}
-		if p.Live == nil {
-			if note, ok := notFound[p.ID]; ok {
-				if note != "" {
-					p.Warnings = append(p.Warnings, note)
-				}
-			} else if !present[kindNS{p.ID.Group, p.ID.Kind, p.ID.Namespace}] {
-				p.Warnings = append(p.Warnings, fmt.Sprintf(
-					"predicted as a create without evidence: the live input holds no %s at all%s, so it may just not have been dumped; read the live state from the cluster (--live-from-cluster), or dump it: %s",
-					kindOf(p.ID), inNamespace(p.ID.Namespace), getCommand(p.GVK, p.ID, reg)))
-			}
-			continue
-		}
-		if managed || rec != nil {
-			continue
-		}
-		if noOwnership && !c.liveOpts.allowNoManagedFields {
+		switch {
+		case tr.NotFound && tr.Note != "":
+			p.Warnings = append(p.Warnings, tr.Note)
+		case tr.WithoutEvidence:
+			p.Warnings = append(p.Warnings, fmt.Sprintf(
+				"predicted as a create without evidence: the live input holds no %s at all%s, so it may just not have been dumped; read the live state from the cluster (--live-from-cluster), or dump it: %s",
+				kindOf(p.ID), inNamespace(p.ID.Namespace), getCommand(p.GVK, p.ID, reg)))
+		case tr.NoOwnership && refused:
 			p.Err = p.Manifest.Errorf("", "cannot predict ownership: no object of the live input carries metadata.managedFields, which kubectl get hides unless asked: %s (or --allow-missing-managed-fields to predict as if nobody owned any field)",
 				getCommand(p.Live.GVK(), p.ID, reg))
-			continue
+		case tr.Unowned:
+			unowned++
+			p.Warnings = append(p.Warnings, fmt.Sprintf(
+				"the live object (%s) has no metadata.managedFields, so every field looks unowned and conflicts cannot be predicted; kubectl get hides them unless asked: %s",
+				p.Live.Source, getCommand(p.Live.GVK(), p.ID, reg)))
 		}
-		unowned++
-		p.Warnings = append(p.Warnings, fmt.Sprintf(
-			"the live object (%s) has no metadata.managedFields, so every field looks unowned and conflicts cannot be predicted; kubectl get hides them unless asked: %s",
-			p.Live.Source, getCommand(p.Live.GVK(), p.ID, reg)))
 	}
 	switch {
-	case noOwnership && !c.liveOpts.allowNoManagedFields:
+	case refused:
 		c.warnf("no live object carries metadata.managedFields: ownership and conflicts cannot be predicted (exit 2). Get live objects with `kubectl get ... -o json --show-managed-fields`, read them from the cluster (--live-from-cluster), or pass --allow-missing-managed-fields.")
 	case unowned > 0:
 		c.warnf("%d live object%s without metadata.managedFields: ownership and conflicts cannot be predicted for %s. Get live objects with `kubectl get ... -o json --show-managed-fields`.",
 			unowned, plural(unowned), map[bool]string{true: "it", false: "them"}[unowned == 1])
 	}
+}
+
+// liveEvidence is what the live state is evidence of (predict.Evidence): its objects, the
+// cluster read's record of what it found absent or could not read, whether it is a dump.
+func liveEvidence(ls *liveState, namespaceGiven bool) predict.Evidence {
+	// A dump is a List, or several objects. A single object without managedFields may be
+	// one nobody tracks (an object whose managedFields were reset, one applied with a name
+	// only): it is predicted so, with a warning; a dump in which no object has them was
+	// printed without them.
+	ev := predict.Evidence{Read: ls.record != nil, NamespaceGiven: namespaceGiven,
+		Dump: len(ls.objs) != 1 || ls.objs[0].Source.Item != nil}
+	for _, o := range ls.objs {
+		av, kind, ns, name := o.Meta()
+		g := schema.GVKFromAPIVersionKind(av, kind).Group
+		ev.Objects = append(ev.Objects, predict.Identity{Group: g, Kind: kind, Namespace: ns, Name: name})
+		ev.Managed = ev.Managed || o.HasManagedFields()
+	}
+	if rec := ls.record; rec != nil {
+		ev.NotFound, ev.Unreadable = map[predict.Identity]string{}, map[predict.Identity]string{}
+		for _, o := range rec.NotFound {
+			ev.NotFound[predict.Identity(o.Identity())] = o.Message
+		}
+		for _, o := range rec.Errors {
+			ev.Unreadable[predict.Identity(o.Identity())] = o.Message
+		}
+	}
+	return ev
 }
 
 func plural(n int) string {

@@ -15,6 +15,7 @@ import (
 	"github.com/ssa-diff/ssa-diff/internal/report"
 	"github.com/ssa-diff/ssa-diff/judge"
 	"github.com/ssa-diff/ssa-diff/merge"
+	"github.com/ssa-diff/ssa-diff/predict"
 	"github.com/ssa-diff/ssa-diff/schema"
 )
 
@@ -150,7 +151,9 @@ func (c *invocation) execute(ctx context.Context, newPredictor func(*schema.Regi
 	if ls.record != nil && !c.liveOpts.namespaceSet {
 		// Objects that name no namespace go where the cluster read put them.
 		c.namespace = ls.record.Namespace
-		c.client = c.applierFor(c.namespace)
+		s := c.applierSettings
+		s.Namespace = c.namespace
+		c.client, _ = c.newApplier(s) // the settings were checked when parsed
 	}
 	c.judge = &judge.Judge{Schemas: reg, Webhooks: judge.ReadWebhooks(liveObjects(ls.objs))}
 	if c.clusterState != nil {
@@ -297,6 +300,7 @@ func (c *invocation) loadCRDs(reg *schema.Registry, loader *input.Loader) error 
 // returns when the workers have stopped.
 func (c *invocation) predictAll(ctx context.Context, eng predictor, reg *schema.Registry, slots []*slot) {
 	c.registry = reg
+	run := c.run(eng, reg)
 	var chains [][]*slot
 	byID := map[input.Identity]int{}
 	for _, s := range slots {
@@ -318,7 +322,7 @@ func (c *invocation) predictAll(ctx context.Context, eng predictor, reg *schema.
 		go func() {
 			defer wg.Done()
 			for chain := range work {
-				c.predictChain(eng, chain)
+				c.predictChain(run, chain)
 			}
 		}()
 	}
@@ -334,7 +338,7 @@ feed:
 	wg.Wait()
 }
 
-func (c *invocation) predictChain(eng predictor, chain []*slot) {
+func (c *invocation) predictChain(run *predict.Run, chain []*slot) {
 	var live map[string]any
 	var liveSrc *input.Source
 	var liveErr error
@@ -366,7 +370,7 @@ func (c *invocation) predictChain(eng predictor, chain []*slot) {
 				break
 			}
 			s.body = body
-			s.res = c.predict(eng, s.pair, body, live)
+			s.res = c.predict(run, s.pair, body, live)
 			s.res.LiveSource = liveSrc
 			if prev != nil {
 				s.res.Warnings = append(s.res.Warnings, fmt.Sprintf("the same object is also applied by %s; this apply is predicted against the object that one leaves", prev.src))
@@ -393,9 +397,10 @@ func fillIdentity(res *report.Result, p *input.Pair) {
 	res.Warnings = append(res.Warnings, p.Warnings...)
 }
 
-// predict asks the engine about one apply. A panic in the engine becomes this object's error.
-// manifest is the manifest's tree (p.Manifest.Decode).
-func (c *invocation) predict(eng predictor, p *input.Pair, manifest, live map[string]any) (res *report.Result) {
+// predict asks the library about one apply (predict.Run.Predict) and reports it. A panic
+// in the engine becomes this object's error. manifest is the manifest's tree
+// (p.Manifest.Decode).
+func (c *invocation) predict(run *predict.Run, p *input.Pair, manifest, live map[string]any) (res *report.Result) {
 	src := p.Manifest.Source
 	defer func() {
 		if r := recover(); r != nil {
@@ -407,51 +412,38 @@ func (c *invocation) predict(eng predictor, p *input.Pair, manifest, live map[st
 	if p.Mismatched {
 		gvk = p.Live.GVK()
 	}
-	manager := c.client.Manager()
-	request := func(force bool) merge.Request {
-		// The engine changes neither object: only what this function changes is copied.
-		body := manifest
-		// A kind the server does not serve is refused by kubectl, which names the
-		// object as written: nothing is sent, so no namespace is filled in.
-		if c.client.SendsNamespace() && !p.Mismatched && c.registry.Serving(gvk) != schema.NotServed {
-			body = withDefaultNamespace(body, p.ID.Namespace)
-		}
-		return merge.Request{
-			Live:     live,
-			Object:   body,
-			Endpoint: merge.Endpoint{GVK: gvk, Namespace: p.ID.Namespace, Name: p.ID.Name, Subresource: c.subresource},
-			Manager:  manager,
-			Force:    force,
-			Now:      c.now,
-			Source:   kubectlSource(src),
-		}
-	}
-	call := func(r merge.Request) (*merge.Result, error) { return eng.Predict(c.client, c.withPatch(p, r)) }
-	out, err := call(request(c.force))
+	pred, err := run.Predict(predict.Apply{Manifest: manifest, Live: live, GVK: gvk, Namespace: p.ID.Namespace, Name: p.ID.Name,
+		AsWritten: p.Mismatched, Source: kubectlSource(src), Patch: c.rawPatch(p)})
 	if err != nil {
 		res = report.FromError(src, fmt.Errorf("cannot predict %s: %w", p.ID, err))
 		fillIdentity(res, p)
 		return res
 	}
-	if out.Live != nil {
-		// The server read the live object at the request's version: the prediction is
-		// compared with that.
-		live = out.Live
-	}
-	res = report.FromPrediction(src, live, manifest, manager, out)
+	manager := run.Applier.Manager()
+	res = report.FromPrediction(src, pred.Live, manifest, manager, pred.Result)
+	res.Warnings = append(res.Warnings[:0], pred.Warnings...)
 	fillIdentity(res, p)
-	res.Approximations, res.Warnings = c.judge.Approximations(gvk, manifest, live, res.Warnings)
+	res.Approximations = pred.Approximations
 	if res.Action == report.ActionRejected && res.Error != nil {
-		res.Error.Fields = c.judge.RefusalFields(gvk, out.Rejection)
+		res.Error.Fields = pred.RefusalFields
 	}
-	c.addAdvice(res, eng, c.registry, live, manifest, out)
-	if res.Action == report.ActionRejected && res.Error.Code == 409 && !c.force && c.wantsWithForce() {
-		if forced, err := call(request(true)); err == nil {
-			res.WithForce = report.FromPrediction(src, live, manifest, manager, forced)
-			res.WithForce.Identity(res.APIVersion, res.Kind, res.Namespace, res.Name)
-		}
+	res.Advice, res.State = pred.Advice, pred.State
+	if pred.WithForce != nil {
+		res.WithForce = report.FromPrediction(src, pred.Live, manifest, manager, pred.WithForce)
+		res.WithForce.Identity(res.APIVersion, res.Kind, res.Namespace, res.Name)
 	}
 	return res
+}
+
+// run is what the run's predictions share (predict.Run), once its schemas and live state
+// are known.
+func (c *invocation) run(eng predictor, reg *schema.Registry) *predict.Run {
+	r := &predict.Run{Predictor: eng, Applier: c.client, Schemas: reg, Judge: c.judge, Subresource: c.subresource,
+		Force: c.force, ForcedAlso: c.wantsWithForce(), Now: c.now}
+	if !c.advice.off {
+		r.Advice = c.adviceOptions(reg)
+	}
+	return r
 }
 
 // kubectlSource names a manifest's file as kubectl does in its messages.
@@ -460,30 +452,6 @@ func kubectlSource(src input.Source) string {
 		return "STDIN"
 	}
 	return src.File
-}
-
-// withDefaultNamespace is the body with the namespace a namespaced object applies to when
-// it names none, as kubectl writes it before it sends (so its last-applied annotation
-// records it too); obj itself is not changed. Raw API requests are sent as written.
-func withDefaultNamespace(obj map[string]any, ns string) map[string]any {
-	md, ok := obj["metadata"].(map[string]any)
-	if !ok || ns == "" {
-		return obj
-	}
-	if cur, _ := md["namespace"].(string); cur != "" {
-		return obj
-	}
-	body := make(map[string]any, len(obj))
-	for k, v := range obj {
-		body[k] = v
-	}
-	meta := make(map[string]any, len(md)+1)
-	for k, v := range md {
-		meta[k] = v
-	}
-	meta["namespace"] = ns
-	body["metadata"] = meta
-	return body
 }
 
 // liveObjects are the live state's objects as package judge reads them: the admission

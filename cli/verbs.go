@@ -175,11 +175,11 @@ func (c *invocation) patchStubs(live []*input.Object) []input.Entry {
 	return out
 }
 
-// withPatch gives req the patch a stub manifest stands for.
-func (c *invocation) withPatch(p *input.Pair, req merge.Request) merge.Request {
+// rawPatch is the --verb patch document of a pair whose stub names no object: sent as it
+// is, with no object (predict.Apply.Patch); nil for the others.
+func (c *invocation) rawPatch(p *input.Pair) *merge.Patch {
 	if body, ok := c.rawPatches.byStub[p.Manifest]; ok {
-		req.Patch = merge.Patch{Type: c.verbs.pt, Body: body}
-		req.Object = nil
+		return &merge.Patch{Type: c.verbs.pt, Body: body}
 	}
-	return req
+	return nil
 }

@@ -42,7 +42,7 @@ func TestHelmAdvice(t *testing.T) {
 			found = true
 			_, ns, name := objectMeta(r.Target.Object, hc.HelmRequest.Namespace)
 			live := findObject(hc.LiveItems, r.Result.Endpoint.GVK.Group, c.kind, ns, name)
-			got := advice.Analyze(advice.Input{Live: live, Manifest: r.Target.Object, Result: r.Result, Manager: appliers.HelmManager, Applier: advice.ApplierHelm},
+			got := advice.Analyze(advice.Input{Live: live, Manifest: r.Target.Object, Result: r.Result, Manager: appliers.HelmManager, Applier: appliers.HelmApplier},
 				advice.Options{Schemas: reg, Now: hc.NowTime()})
 			var ids []string
 			ok := c.id == ""

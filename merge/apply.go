@@ -18,23 +18,24 @@ import (
 // refusals are in Result.Rejection.
 func (e *Engine) Apply(req Request) (*Result, error) {
 	given := req.Live
-	req, refused, err := e.admit(req, ClientRaw)
+	a, refused, err := e.admit(req, ClientRaw, nil)
 	if refused != nil || err != nil {
 		return refused, err
 	}
-	res, err := e.applyStep(req)
+	res, err := e.applyStep(a)
 	if err != nil {
 		return nil, err
 	}
-	return readAs(res.complete(), given, req.Live), nil
+	return readAs(res.complete(), given, a.Live), nil
 }
 
 // applyStep is Apply as one step of a client sequence: Ownership and Deleted are left
 // for [Result.complete].
-func (e *Engine) applyStep(req Request) (*Result, error) {
+func (e *Engine) applyStep(a admitted) (*Result, error) {
+	req := &a.Request
 	req.Live = unstructured.AsDecoded(req.Live)
 	req.Object = unstructured.AsDecoded(req.Object)
-	r, err := e.newRequest(req)
+	r, err := e.newRequest(a)
 	if err != nil {
 		return nil, err
 	}
@@ -299,10 +300,10 @@ func (r *request) describeConflicts(cs smdmerge.Conflicts, managed fieldpath.Man
 				target := schema.GVKFromAPIVersionKind(v, r.ep.GVK.Kind)
 				if r.hub != nil && target == r.hub.GVK && r.hubLive != nil {
 					pair[0] = r.hubLive
-				} else if conv, _, err := r.e.convertObject(live, target); conv != nil && err == nil {
+				} else if conv, _, err := r.e.convertObject(r.kind, live, target); conv != nil && err == nil {
 					pair[0] = conv
 				}
-				if conv, _, err := r.e.convertObject(cfg, target); conv != nil && err == nil {
+				if conv, _, err := r.e.convertObject(r.kind, cfg, target); conv != nil && err == nil {
 					pair[1] = conv
 				}
 				at[v] = pair

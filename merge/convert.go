@@ -21,7 +21,7 @@ import (
 // structure, with a warning.
 type versionConverter struct {
 	e    *Engine
-	kind schema.GVK
+	kind *kindTypes
 	warn func(string)
 }
 
@@ -35,26 +35,27 @@ func (c *versionConverter) Convert(obj *typed.TypedValue, version smdpath.APIVer
 		// to convert: an error that fails the request, not a missing version.
 		return obj, fmt.Errorf("failed to convert value to unstructured for type %T", raw)
 	}
-	target := schema.GVKFromAPIVersionKind(string(version), c.kind.Kind)
-	from := c.kind
+	kind := c.kind.gvk
+	target := schema.GVKFromAPIVersionKind(string(version), kind.Kind)
+	from := kind
 	if av, _ := u["apiVersion"].(string); av != "" {
-		from = schema.GVKFromAPIVersionKind(av, c.kind.Kind)
+		from = schema.GVKFromAPIVersionKind(av, kind.Kind)
 	}
 	if target == from {
 		return obj, nil
 	}
-	t, ok := c.e.schemas.Lookup(target)
-	if !ok || (t.Source == schema.SourceBuiltin && !t.Served) {
-		if typ, known := c.e.schemas.Lookup(c.kind); known && typ.Source == schema.SourceCRD {
+	t := c.e.typeOf(c.kind, target)
+	if t == nil || (t.Source == schema.SourceBuiltin && !t.Served) {
+		if typ := c.kind.known; typ != nil && typ.Source == schema.SourceCRD {
 			// The CRD's converter refuses a version its CRD does not list.
 			return obj, fmt.Errorf("request to convert CR to an invalid group/version: %s", target.Group+"/"+target.Version)
 		}
-		c.warn(fmt.Sprintf("managedFields entries recorded at %s are dropped: that version of %s is not served (as the server drops them)", version, c.kind.Kind))
+		c.warn(fmt.Sprintf("managedFields entries recorded at %s are dropped: that version of %s is not served (as the server drops them)", version, kind.Kind))
 		// The input comes back with the error, as the server's converter returns it:
 		// structured-merge-diff goes on with what Convert returned.
 		return obj, fmt.Errorf("%w: %s", errMissingVersion, target)
 	}
-	conv, exact, err := c.e.convertObject(u, target)
+	conv, exact, err := c.e.convertObject(c.kind, u, target)
 	switch {
 	case errors.Is(err, errWebhookConversion):
 		c.warn(fmt.Sprintf("managedFields entries recorded at %s were compared after converting the object from %s by structure: %v, so ownership of fields the versions name differently may differ", version, from.APIVersion(), err))

@@ -83,9 +83,11 @@ type request struct {
 	// hub is the type of the version whose shape is the kind's internal version, when
 	// the request's is another (autoscaling/v2 for an autoscaling/v1 request): the
 	// registry's rules and validation run on the internal version (rules.md version.conversion). hubLive is
-	// the live object at that version as the server holds it (Request.hubLive), if known.
+	// the live object at that version as the server holds it (admitted.hubLive), if known.
 	hub     *schema.Type
 	hubLive map[string]any
+	// kind is what the registry says of the endpoint's kind (resolve).
+	kind    *kindTypes
 	version smdpath.APIVersion
 	updater *smdmerge.Updater
 	// ignore are the fields the request's subresource resets, per version: the updater's
@@ -107,13 +109,19 @@ type request struct {
 	}
 }
 
-func (e *Engine) newRequest(req Request) (*request, error) {
+// newRequest sets up the chain of one request: its kind resolved (once: a.kind when admit
+// resolved it for the same endpoint), its reset fields and its updater.
+func (e *Engine) newRequest(a admitted) (*request, error) {
+	req := a.Request
 	ep := endpointOf(req)
 	if ep.GVK.Kind == "" || ep.GVK.Version == "" {
 		return nil, fmt.Errorf("%w: the object has no apiVersion or kind", ErrNotPredictable)
 	}
-	typ, warns := e.schemas.Resolve(ep.GVK)
-	if typ == nil {
+	k := a.kind
+	if k == nil || k.gvk != ep.GVK {
+		k = e.resolve(ep.GVK)
+	}
+	if k.typ == nil {
 		return nil, fmt.Errorf("%w: no schema for %s", ErrNotPredictable, ep.GVK)
 	}
 	switch ep.Subresource {
@@ -122,17 +130,17 @@ func (e *Engine) newRequest(req Request) (*request, error) {
 		// /resize and the others have strategies of their own the model does not know.
 		return nil, fmt.Errorf("%w: a write to the %s subresource (status and scale are predicted)", ErrNotPredictable, ep.Subresource)
 	}
-	r := &request{e: e, ep: ep, typ: typ, version: smdpath.APIVersion(ep.GVK.APIVersion()), now: req.Now.UTC().Truncate(time.Second), warnings: warns, manager: req.Manager}
+	r := &request{e: e, ep: ep, kind: k, typ: k.typ, version: smdpath.APIVersion(ep.GVK.APIVersion()), now: req.Now.UTC().Truncate(time.Second),
+		warnings: append([]string(nil), k.warnings...), manager: req.Manager}
 	if req.Now.IsZero() {
 		r.now = time.Now().UTC().Truncate(time.Second)
 	}
-	if v := e.model.Hub(typ); v != "" && v != ep.GVK.Version {
-		r.hub, _ = e.schemas.Lookup(schema.GVK{Group: ep.GVK.Group, Version: v, Kind: ep.GVK.Kind})
-		r.hubLive = req.hubLive
+	if k.hub != nil {
+		r.hub, r.hubLive = k.hub, a.hubLive
 	}
-	r.ignore = resetFilters(e.model.Minor(), e.schemas, typ, ep.Subresource)
+	r.ignore = resetFilters(e.model.Minor(), k, ep.Subresource)
 	r.updater = (&smdmerge.UpdaterBuilder{
-		Converter:    &versionConverter{e: e, kind: ep.GVK, warn: r.warn},
+		Converter:    &versionConverter{e: e, kind: k, warn: r.warn},
 		IgnoreFilter: r.ignore,
 	}).BuildUpdater()
 	return r, nil

@@ -100,7 +100,7 @@ func container(obj map[string]any, i int) map[string]any {
 func TestKeepsEverything(t *testing.T) {
 	reg := schema.MustNewRegistry(kube.Newest())
 	e := New(reg, kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()}))
-	r, err := e.newRequest(Request{Object: map[string]any{"apiVersion": "apps/v1", "kind": "Deployment"}})
+	r, err := e.newRequest(admitted{Request: Request{Object: map[string]any{"apiVersion": "apps/v1", "kind": "Deployment"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -203,7 +203,7 @@ func TestKeepsEveryField(t *testing.T) {
 	e := New(reg, kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()}))
 	e.noShortcuts = true
 	base := deploymentRequest(t)
-	r, err := e.newRequest(base)
+	r, err := e.newRequest(admitted{Request: base})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -111,8 +111,8 @@ func (r *request) readBackStored(obj map[string]any) map[string]any {
 	if r.typ.Source != schema.SourceCRD || sv == "" || sv == r.ep.GVK.Version || r.typ.Conversion != schema.ConversionNone {
 		return obj
 	}
-	st, ok := r.e.schemas.Lookup(schema.GVK{Group: r.ep.GVK.Group, Version: sv, Kind: r.ep.GVK.Kind})
-	if !ok || st.Default == nil {
+	st := r.kind.version(sv)
+	if st == nil || st.Default == nil {
 		return obj
 	}
 	stored := unstructured.DeepCopyObject(obj)

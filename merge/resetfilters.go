@@ -11,7 +11,8 @@ import (
 // server of minor v: the request's version gets the endpoint's table, and every served
 // version of the kind too where the server gives them the same (server.ResetAtEveryVersion;
 // of a custom resource, every version with a status subresource).
-func resetFilters(v kube.Minor, reg *schema.Registry, t *schema.Type, subresource string) map[smdpath.APIVersion]smdpath.Filter {
+func resetFilters(v kube.Minor, k *kindTypes, subresource string) map[smdpath.APIVersion]smdpath.Filter {
+	t := k.typ
 	paths := server.ResetFields(v, t, subresource)
 	if len(paths) == 0 {
 		return nil
@@ -20,15 +21,13 @@ func resetFilters(v kube.Minor, reg *schema.Registry, t *schema.Type, subresourc
 	if !server.ResetAtEveryVersion(v, t, subresource) {
 		return smdpath.NewExcludeFilterSetMap(sets)
 	}
-	for _, g := range reg.Versions(t.GVK.Group, t.GVK.Kind) {
-		if t.Source != schema.SourceBuiltin {
+	for _, vt := range k.versions {
+		if t.Source != schema.SourceBuiltin && !vt.Status {
 			// A custom resource's /status tables are those of the versions with a status
 			// subresource (their union, at each of them).
-			if vt, ok := reg.Lookup(g); !ok || !vt.Status {
-				continue
-			}
+			continue
 		}
-		sets[smdpath.APIVersion(g.APIVersion())] = smdpath.NewSet(paths...)
+		sets[smdpath.APIVersion(vt.GVK.APIVersion())] = smdpath.NewSet(paths...)
 	}
 	return smdpath.NewExcludeFilterSetMap(sets)
 }

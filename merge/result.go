@@ -44,10 +44,6 @@ type Request struct {
 	// Source names where the body came from, as kubectl names it in its messages (the
 	// file given to -f, STDIN for standard input); only kubectl's own refusals print it.
 	Source string
-
-	// hubLive is Live at the kind's hub version, read from the object given (see admit):
-	// what the server holds, which Live at another version may not say.
-	hubLive map[string]any
 }
 
 // Action is what the server does with a request.

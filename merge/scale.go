@@ -75,8 +75,8 @@ func (r *request) scaleMapping(apiVersion string) (smdpath.Path, bool) {
 		p, _, _ := r.replicasPath()
 		return p, true
 	}
-	t, ok := r.e.schemas.Lookup(gvk)
-	if !ok {
+	t := r.e.typeOf(r.kind, gvk)
+	if t == nil {
 		return nil, false
 	}
 	if t.Scale == nil {
@@ -224,9 +224,12 @@ func (r *request) toParent(parent, scale fieldpath.Managed) fieldpath.Managed {
 // scaleRequest is r as the Scale's field manager runs: the Scale's type and version,
 // subresource "scale", no reset fields.
 func (r *request) scaleRequest() *request {
-	s := &request{e: r.e, ep: r.ep, typ: r.e.schemas.ScaleType(), version: scaleAPIVersion, now: r.now}
+	typ := r.e.schemas.ScaleType()
+	k := r.e.resolve(schema.ScaleGVK) // what the registry says of its versions, as for any kind
+	k.typ = typ
+	s := &request{e: r.e, ep: r.ep, kind: k, typ: typ, version: scaleAPIVersion, now: r.now}
 	s.ep.GVK = schema.ScaleGVK
-	s.updater = (&smdmerge.UpdaterBuilder{Converter: &versionConverter{e: r.e, kind: schema.ScaleGVK, warn: r.warn}}).BuildUpdater()
+	s.updater = (&smdmerge.UpdaterBuilder{Converter: &versionConverter{e: r.e, kind: k, warn: r.warn}}).BuildUpdater()
 	return s
 }
 

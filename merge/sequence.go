@@ -15,7 +15,7 @@ import (
 // the sequence as one Result.
 type Sequence struct {
 	e     *Engine
-	first Request
+	first admitted
 	// given is the live object as the caller gave it, before it was read at the
 	// request's version.
 	given map[string]any
@@ -26,17 +26,23 @@ type Sequence struct {
 // a kind it only reads), refused is the answer and there is no sequence. An error wraps
 // ErrNotPredictable when the live object cannot be read at the request's version offline.
 func (e *Engine) Begin(req Request, c Client) (seq *Sequence, refused *Result, err error) {
+	return e.begin(req, c, nil)
+}
+
+// begin is Begin, given the object as the server holds it at the hub version (hubLive)
+// when a sequence around this one knows it.
+func (e *Engine) begin(req Request, c Client, hubLive map[string]any) (*Sequence, *Result, error) {
 	given := req.Live
-	req, refused, err = e.admit(req, c)
+	a, refused, err := e.admit(req, c, hubLive)
 	if refused != nil || err != nil {
 		return nil, refused, err
 	}
-	return &Sequence{e: e, first: req, given: given}, nil, nil
+	return &Sequence{e: e, first: a, given: given}, nil, nil
 }
 
 // Request is the sequence's first request as the server takes it: Endpoint filled in and
 // Live read at the request's version.
-func (s *Sequence) Request() Request { return s.first }
+func (s *Sequence) Request() Request { return s.first.Request }
 
 // Live is the object before the sequence's first request, read at the request's version,
 // with numbers as the server decodes them; nil when the sequence creates it.
@@ -46,35 +52,32 @@ func (s *Sequence) Live() map[string]any { return unstructured.AsDecoded(s.first
 // are filled only by Finish: most steps are not the sequence's answer, and need not pay for
 // them.
 func (s *Sequence) Apply(req Request) (*Result, error) {
-	return s.e.applyStep(s.carry(req))
+	a := admitted{Request: req, hubLive: hubLiveFor(req, s.first)}
+	if endpointOf(req).GVK == s.first.Endpoint.GVK {
+		a.kind = s.first.kind // the kind the first request resolved
+	}
+	return s.e.applyStep(a)
 }
 
 // Update predicts one update of the sequence, as Engine.Update does.
 func (s *Sequence) Update(req Request) (*Result, error) {
-	return s.e.Update(s.carry(req))
+	return s.e.update(req, hubLiveFor(req, s.first))
 }
 
 // Patch predicts one patch of the sequence, as Engine.Patch does.
 func (s *Sequence) Patch(req Request) (*Result, error) {
-	return s.e.Patch(s.carry(req))
+	return s.e.patch(req, hubLiveFor(req, s.first))
 }
 
 // Create predicts one create of the sequence, as Engine.Create does.
 func (s *Sequence) Create(req Request) (*Result, error) {
-	return s.e.Create(s.carry(req))
+	return s.e.createRequest(req, hubLiveFor(req, s.first))
 }
 
 // Continue begins, as Begin does, a sequence of client c inside this one: a GitOps
 // controller that runs kubectl's apply after patches of its own.
 func (s *Sequence) Continue(req Request, c Client) (*Sequence, *Result, error) {
-	return s.e.Begin(s.carry(req), c)
-}
-
-// carry gives req the object as the server holds it at the kind's hub version when req's
-// live object still says what the first request's did.
-func (s *Sequence) carry(req Request) Request {
-	req.hubLive = nil
-	return passHubLive(req, s.first)
+	return s.e.begin(req, c, hubLiveFor(req, s.first))
 }
 
 // WithManagedFields is a copy of obj whose metadata.managedFields are entries, written as
@@ -110,7 +113,7 @@ type Outcome struct {
 // whole sequence (entries a client renamed or merged away included), what disappeared,
 // and what the server assigns.
 func (s *Sequence) Summarize(o Outcome) *Result {
-	return s.e.summarize(s.first, s.Live(), o)
+	return s.e.summarize(s.first.Request, s.Live(), o)
 }
 
 // Finish is res as the sequence's answer: its Ownership, Deleted and Assigned filled in,
@@ -164,7 +167,7 @@ func (e *Engine) summarize(req Request, orig map[string]any, o Outcome) *Result 
 	// What the server assigns is read from the sequence's outcome, as of one write.
 	res.ManagedFields, _, _ = managedFieldsOf(obj)
 	origEntries, _, _ := managedFieldsOf(orig)
-	r, err := e.newRequest(Request{Endpoint: first.Endpoint, Live: orig, Object: req.Object, Now: req.Now})
+	r, err := e.newRequest(admitted{Request: Request{Endpoint: first.Endpoint, Live: orig, Object: req.Object, Now: req.Now}})
 	if err != nil {
 		res.Action = first.Action
 		return res

@@ -15,14 +15,22 @@ import (
 // allows it (server.Strategy.AllowCreateOnUpdate), and is answered 404 otherwise; a
 // resourceVersion in the body is an optimistic lock, a uid a precondition.
 func (e *Engine) Update(req Request) (*Result, error) {
+	return e.update(req, nil)
+}
+
+// update is Update, of a request of a sequence given the object as the server holds it
+// at the hub version (hubLive) when known.
+func (e *Engine) update(req Request, hubLive map[string]any) (*Result, error) {
 	given := req.Live
-	req, refused, err := e.admit(req, ClientRaw)
+	a, refused, err := e.admit(req, ClientRaw, hubLive)
 	if refused != nil || err != nil {
 		return refused, err
 	}
+	req = a.Request
 	req.Live = unstructured.AsDecoded(req.Live)
 	req.Object = unstructured.CopyAsDecoded(req.Object)
-	r, err := e.newRequest(req)
+	a.Request = req
+	r, err := e.newRequest(a)
 	if err != nil {
 		return nil, err
 	}
@@ -41,6 +49,12 @@ func (e *Engine) Update(req Request) (*Result, error) {
 // ones (rules.md supplied.taken-as-base). When Live is not nil the object exists: once the new object passes validation the
 // server answers 409 AlreadyExists. A POST to a subresource is not predicted.
 func (e *Engine) Create(req Request) (*Result, error) {
+	return e.createRequest(req, nil)
+}
+
+// createRequest is Create, of a request of a sequence given the object as the server
+// holds it at the hub version (hubLive) when known.
+func (e *Engine) createRequest(req Request, hubLive map[string]any) (*Result, error) {
 	if req.Endpoint.Subresource != "" {
 		return nil, fmt.Errorf("%w: a POST to the %s subresource", ErrNotPredictable, req.Endpoint.Subresource)
 	}
@@ -49,12 +63,14 @@ func (e *Engine) Create(req Request) (*Result, error) {
 	if req.Endpoint.GVK.Kind == "" {
 		req.Endpoint = endpointOf(req)
 	}
-	req, refused, err := e.admit(req, ClientRaw)
+	a, refused, err := e.admit(req, ClientRaw, hubLive)
 	if refused != nil || err != nil {
 		return refused, err
 	}
+	req = a.Request
 	req.Object = unstructured.CopyAsDecoded(req.Object)
-	r, err := e.newRequest(req)
+	a.Request = req
+	r, err := e.newRequest(a)
 	if err != nil {
 		return nil, err
 	}

@@ -61,96 +61,114 @@ func endpointOf(req Request) Endpoint {
 	return ep
 }
 
+// admitted is a request as the server takes it to field management (admit): its Endpoint
+// filled in, its live object read at the request's version, and what the registry says of
+// its kind, asked once.
+type admitted struct {
+	Request
+	// hubLive is the live object at the kind's hub version as the server holds it, read
+	// from the object given, when the request's version is another: what the server holds,
+	// which Live at the request's version may not say. A later request of a sequence is
+	// given the first one's (carry).
+	hubLive map[string]any
+	kind    *kindTypes
+}
+
 // admit is what happens to a request before any field management: a kind or version the
 // server does not serve is refused as client c would see it (the result), and the live
 // object is read at the request's version, as the server converts the stored object, and
-// as the server holds it (server.Defaulter's ReadStored: the request to run). An error
-// means the live object cannot be converted offline.
-func (e *Engine) admit(req Request, c Client) (Request, *Result, error) {
-	req, refused, err := e.admitVersion(req, c)
-	if refused == nil && err == nil && req.Live != nil && schema.GVKOf(req.Live) == req.Endpoint.GVK {
+// as the server holds it (server.Defaulter's ReadStored: the request to run). hubLive,
+// when known, is the live object as the server holds it at the hub version (carry). An
+// error means the live object cannot be converted offline.
+func (e *Engine) admit(req Request, c Client, hubLive map[string]any) (admitted, *Result, error) {
+	a, refused, err := e.admitVersion(admitted{Request: req, hubLive: hubLive}, c)
+	if refused == nil && err == nil && a.Live != nil && schema.GVKOf(a.Live) == a.Endpoint.GVK {
 		// The object as the server holds it, not as another server printed it.
-		if t, ok := e.schemas.Lookup(req.Endpoint.GVK); ok {
-			req.Live = e.model.ReadStored(t, unstructured.AsDecoded(req.Live))
+		if t := a.kind.known; t != nil {
+			a.Live = e.model.ReadStored(t, unstructured.AsDecoded(a.Live))
 		}
 	}
-	return req, refused, err
+	return a, refused, err
 }
 
 // admitVersion is admit's reading of the live object at the request's version.
-func (e *Engine) admitVersion(req Request, c Client) (Request, *Result, error) {
-	req.Endpoint = endpointOf(req)
+func (e *Engine) admitVersion(a admitted, c Client) (admitted, *Result, error) {
+	req := &a.Request
+	req.Endpoint = endpointOf(*req)
 	gvk := req.Endpoint.GVK
-	if e.schemas.Serving(gvk) == schema.NotServed {
-		return req, e.notServed(req, c), nil
+	a.kind = e.resolve(gvk)
+	if a.kind.serving == schema.NotServed {
+		return a, e.notServed(a, c), nil
 	}
-	if t, ok := e.schemas.Lookup(gvk); ok && t.Source == schema.SourceBuiltin && readOnlyKind(gvk) {
+	if t := a.kind.known; t != nil && t.Source == schema.SourceBuiltin && readOnlyKind(gvk) {
 		// The kind's storage only reads: the server has no route for a write of it.
-		return req, &Result{Endpoint: req.Endpoint, Action: ActionRejected,
+		return a, &Result{Endpoint: req.Endpoint, Action: ActionRejected,
 			Rejection: &StatusError{Code: 405, Reason: "MethodNotAllowed", Message: methodNotAllowedMessage, Details: &StatusDetails{}}}, nil
 	}
 	if req.Live == nil {
-		return req, nil, nil
+		return a, nil, nil
 	}
 	at := schema.GVKOf(req.Live)
 	if at.Group != gvk.Group || at.Kind != gvk.Kind {
 		// The server stores and returns an object as its endpoint's group and kind: a live
 		// object of another one (or of none) is not what any server holds there.
-		return req, nil, fmt.Errorf("%w: the live object is %s, not a %s of %s: no server holds it at %s", ErrNotPredictable,
+		return a, nil, fmt.Errorf("%w: the live object is %s, not a %s of %s: no server holds it at %s", ErrNotPredictable,
 			describeGVK(at), gvk.Kind, groupName(gvk.Group), gvk.APIVersion())
 	}
-	if t, ok := e.schemas.Lookup(gvk); ok && e.model.Hub(t) != "" {
+	if a.kind.hubVersion != "" {
 		req.Live = unstructured.AsDecoded(req.Live)
 		// The server holds the object in its internal version (the hub's shape) and reads
 		// it through the request version's Go types: what that version cannot hold is
 		// not there, what it always holds is.
-		hub := schema.GVK{Group: gvk.Group, Version: e.model.Hub(t), Kind: gvk.Kind}
+		hub := schema.GVK{Group: gvk.Group, Version: a.kind.hubVersion, Kind: gvk.Kind}
 		read, err := e.model.Convert(req.Live, gvk.APIVersion())
 		switch {
 		case err != nil:
-		case req.hubLive != nil:
+		case a.hubLive != nil:
 			// A later request of a client's sequence: the object as the server holds it
-			// was passed on (passHubLive).
+			// was passed on (carry).
 		case hub == gvk:
-			req.hubLive = read // only read: atHub copies it
+			a.hubLive = read // only read: atHub copies it
 		default:
-			req.hubLive, err = e.model.Convert(req.Live, hub.APIVersion())
+			a.hubLive, err = e.model.Convert(req.Live, hub.APIVersion())
 		}
 		if err != nil {
-			return req, nil, fmt.Errorf("%w: reading the live %s %s at %s: %w", ErrNotPredictable, at.APIVersion(), at.Kind, gvk.APIVersion(), err)
+			return a, nil, fmt.Errorf("%w: reading the live %s %s at %s: %w", ErrNotPredictable, at.APIVersion(), at.Kind, gvk.APIVersion(), err)
 		}
 		req.Live = read
-		return req, nil, nil
+		return a, nil, nil
 	}
 	if at == gvk {
-		return req, nil, nil
+		return a, nil, nil
 	}
 	if e.schemas.Serving(at) == schema.NotServed {
-		return req, nil, fmt.Errorf("%w: the live object is %s, a version kube-apiserver %s does not serve: no server returns it; read it again at %s",
+		// (The live object's own version: a kind's other versions are not resolved.)
+		return a, nil, fmt.Errorf("%w: the live object is %s, a version kube-apiserver %s does not serve: no server returns it; read it again at %s",
 			ErrNotPredictable, at.APIVersion(), e.schemas.Minor(), gvk.APIVersion())
 	}
 	req.Live = unstructured.AsDecoded(req.Live)
-	conv, exact, err := e.convertObject(req.Live, gvk)
+	conv, exact, err := e.convertObject(a.kind, req.Live, gvk)
 	if err != nil {
-		return req, nil, fmt.Errorf("%w: reading the live %s %s at %s: %w", ErrNotPredictable, at.APIVersion(), at.Kind, gvk.APIVersion(), err)
+		return a, nil, fmt.Errorf("%w: reading the live %s %s at %s: %w", ErrNotPredictable, at.APIVersion(), at.Kind, gvk.APIVersion(), err)
 	}
 	if !exact {
-		return req, nil, fmt.Errorf("%w: the live object is %s and the request %s, and ssa-diff does not know how the server converts %s between them; give the live object at %s",
+		return a, nil, fmt.Errorf("%w: the live object is %s and the request %s, and ssa-diff does not know how the server converts %s between them; give the live object at %s",
 			ErrNotPredictable, at.APIVersion(), gvk.APIVersion(), gvk.Kind, gvk.APIVersion())
 	}
 	req.Live = conv
-	return req, nil, nil
+	return a, nil, nil
 }
 
-// passHubLive gives next, a later request of a client's sequence that began with first,
+// hubLiveFor is, for next, a later request of a client's sequence that began with first,
 // the object as the server holds it at the hub version, when next's live object still says
 // what first's did (managedFields aside): reading it at the request's version again would
 // lose what that version cannot say (the order of an HPA's metrics read at autoscaling/v1).
-func passHubLive(next Request, first Request) Request {
+// nil otherwise.
+func hubLiveFor(next Request, first admitted) map[string]any {
 	if first.hubLive != nil && next.Live != nil && unstructured.EqualIgnoringManagedFields(next.Live, first.Live) {
-		next.hubLive = first.hubLive
+		return first.hubLive
 	}
-	return next
+	return nil
 }
 
 // readAs records on res the live object as the server reads it at the request's version,
@@ -172,12 +190,12 @@ var errWebhookConversion = errors.New("the CustomResourceDefinition converts bet
 // kept) for want of the server's: a kind known only from an OpenAPI document, or a CRD
 // whose webhook only the cluster can call (then err is errWebhookConversion as well, and
 // the converted object is the structural one). obj is not changed.
-func (e *Engine) convertObject(obj map[string]any, gvk schema.GVK) (out map[string]any, exact bool, err error) {
+func (e *Engine) convertObject(k *kindTypes, obj map[string]any, gvk schema.GVK) (out map[string]any, exact bool, err error) {
 	from := schema.GVKOf(obj)
 	if from == gvk {
 		return obj, true, nil
 	}
-	t, _ := e.schemas.Lookup(gvk)
+	t := e.typeOf(k, gvk)
 	switch {
 	case t != nil && e.model.Hub(t) != "":
 		out, err := e.model.Convert(obj, gvk.APIVersion())
@@ -268,9 +286,9 @@ func (r *request) atHub(obj, live map[string]any, f func(t *schema.Type, obj, li
 
 // notServed is the refusal of a request for a kind or version the server does not serve
 // (rules.md version.not-served), as client c reports it.
-func (e *Engine) notServed(req Request, c Client) *Result {
-	gvk := req.Endpoint.GVK
-	res := &Result{Endpoint: req.Endpoint, Action: ActionRejected, Warnings: []string{e.whyNotServed(gvk)}}
+func (e *Engine) notServed(a admitted, c Client) *Result {
+	req, gvk := a.Request, a.Endpoint.GVK
+	res := &Result{Endpoint: req.Endpoint, Action: ActionRejected, Warnings: []string{e.whyNotServed(a.kind)}}
 	switch c {
 	case ClientRaw:
 		if e.schemas.BuiltinGroupServed(gvk.Group) {
@@ -299,16 +317,17 @@ func noKindMatch(gvk schema.GVK) string {
 
 // whyNotServed explains a refusal of rules.md version.not-served: which versions of the kind are served,
 // if any.
-func (e *Engine) whyNotServed(gvk schema.GVK) string {
+func (e *Engine) whyNotServed(k *kindTypes) string {
+	gvk := k.gvk
 	var served, known []string
-	for _, g := range e.schemas.Versions(gvk.Group, gvk.Kind) {
-		if t, ok := e.schemas.Lookup(g); ok && t.Served {
-			served = append(served, g.APIVersion())
+	for _, t := range k.versions {
+		if t.Served {
+			served = append(served, t.GVK.APIVersion())
 		} else {
-			known = append(known, g.APIVersion())
+			known = append(known, t.GVK.APIVersion())
 		}
 	}
-	t, found := e.schemas.Lookup(gvk)
+	t, found := k.known, k.known != nil
 	switch {
 	case found && t.Source == schema.SourceCRD:
 		msg := fmt.Sprintf("%s %s is not served: its CustomResourceDefinition (%s) does not set served: true on that version", gvk.Kind, gvk.APIVersion(), t.Origin)

@@ -2,6 +2,7 @@ package schema
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -150,6 +151,9 @@ type Registry struct {
 	// crdGroups are the groups of the CRDs added.
 	crdGroups map[string]bool
 	types     map[GVK]*Type
+	// versions are the GVKs of each group and kind in the server's order of preference
+	// (Versions), kept as types change.
+	versions map[groupKind][]GVK
 	// scale is ScaleType's, made once when first asked for (shared by copies: it depends
 	// on the built-in schema only).
 	scale *lazyType
@@ -160,6 +164,9 @@ type lazyType struct {
 	once sync.Once
 	t    *Type
 }
+
+// groupKind is a kind of a group, at any version.
+type groupKind struct{ group, kind string }
 
 // NewRegistry returns a registry with every built-in kind of the Kubernetes minor v
 // (CustomResourceDefinition and APIService among them), in every version its release has:
@@ -172,7 +179,7 @@ func NewRegistry(v kube.Minor) (*Registry, error) {
 		for _, r := range builtin.Releases() {
 			have = append(have, r.Minor().String())
 		}
-		return nil, fmt.Errorf("no embedded schema of Kubernetes %s (embedded: %s)", v, strings.Join(have, ", "))
+		return nil, fmt.Errorf("no embedded schema of Kubernetes %s (embedded: %s): make generate writes the schemas of every minor kube/releases.txt lists", v, strings.Join(have, ", "))
 	}
 	return newRegistry(rel), nil
 }
@@ -216,7 +223,46 @@ func newRegistry(rel builtin.Release) *Registry {
 		}
 		r.types[t.GVK] = t
 	}
+	r.indexVersions(nil)
 	return r
+}
+
+// indexVersions sorts the versions of the kinds given (nil: of every kind) into
+// r.versions, from r.types. The kinds share one array, sorted by group and kind.
+func (r *Registry) indexVersions(kinds map[groupKind]bool) {
+	var all []GVK
+	if kinds == nil {
+		all = make([]GVK, 0, len(r.types))
+	}
+	for gvk := range r.types {
+		if kinds == nil || kinds[groupKind{gvk.Group, gvk.Kind}] {
+			all = append(all, gvk)
+		}
+	}
+	slices.SortFunc(all, func(a, b GVK) int {
+		if c := strings.Compare(a.Group, b.Group); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Kind, b.Kind)
+	})
+	if kinds == nil {
+		r.versions = make(map[groupKind][]GVK, len(all))
+	}
+	for gk := range kinds {
+		delete(r.versions, gk)
+	}
+	for i := 0; i < len(all); {
+		j := i + 1
+		for j < len(all) && all[j].Group == all[i].Group && all[j].Kind == all[i].Kind {
+			j++
+		}
+		vs := all[i:j:j]
+		if len(vs) > 1 {
+			slices.SortFunc(vs, func(a, b GVK) int { return compareVersions(a.Version, b.Version) })
+		}
+		r.versions[groupKind{all[i].Group, all[i].Kind}] = vs
+		i = j
+	}
 }
 
 // Minor is the Kubernetes minor whose built-in kinds the registry holds.
@@ -303,14 +349,11 @@ func (r *Registry) BuiltinGroupServed(group string) bool {
 // server prefers them (v1, v1beta1, v1alpha1, ...). The engine needs them
 // for managedFields entries recorded at another apiVersion.
 func (r *Registry) Versions(group, kind string) []GVK {
-	var out []GVK
-	for gvk := range r.types {
-		if gvk.Group == group && gvk.Kind == kind {
-			out = append(out, gvk)
-		}
+	vs := r.versions[groupKind{group, kind}]
+	if len(vs) == 0 {
+		return nil
 	}
-	sort.Slice(out, func(i, j int) bool { return compareVersions(out[i].Version, out[j].Version) < 0 })
-	return out
+	return append([]GVK(nil), vs...)
 }
 
 // GVKs returns every GVK the registry knows, sorted by group, kind and
@@ -335,20 +378,23 @@ func (r *Registry) GVKs() []GVK {
 
 // put adds or replaces types.
 func (r *Registry) put(types []*Type) {
+	kinds := map[groupKind]bool{}
 	for _, t := range types {
 		r.types[t.GVK] = t
+		kinds[groupKind{t.GVK.Group, t.GVK.Kind}] = true
 	}
+	r.indexVersions(kinds)
 }
 
 // putCRD adds the types of CRDs: the versions of a kind replace every version an earlier
 // CRD of the same group and kind defined (a version it no longer lists is no longer served).
 func (r *Registry) putCRD(types []*Type) {
-	kinds := map[[2]string]bool{}
+	kinds := map[groupKind]bool{}
 	for _, t := range types {
-		kinds[[2]string{t.GVK.Group, t.GVK.Kind}] = true
+		kinds[groupKind{t.GVK.Group, t.GVK.Kind}] = true
 	}
 	for gvk, old := range r.types {
-		if old.Source == SourceCRD && kinds[[2]string{gvk.Group, gvk.Kind}] {
+		if old.Source == SourceCRD && kinds[groupKind{gvk.Group, gvk.Kind}] {
 			delete(r.types, gvk)
 		}
 	}
@@ -356,4 +402,5 @@ func (r *Registry) putCRD(types []*Type) {
 		r.types[t.GVK] = t
 		r.crdGroups[t.GVK.Group] = true
 	}
+	r.indexVersions(kinds)
 }

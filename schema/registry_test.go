@@ -364,3 +364,15 @@ func BenchmarkFirstConversion(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkVersions is what listing one kind's versions costs, which the engine asks once
+// per request (the reset fields of every version, other managers' entries).
+func BenchmarkVersions(b *testing.B) {
+	r := MustNewRegistry(kube.Newest())
+	b.ReportAllocs()
+	for b.Loop() {
+		if len(r.Versions("autoscaling", "HorizontalPodAutoscaler")) != 2 {
+			b.Fatal("versions")
+		}
+	}
+}

@@ -7,7 +7,6 @@ import (
 
 	"github.com/ssa-diff/ssa-diff/internal/conversion"
 	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
-	"github.com/ssa-diff/ssa-diff/kube"
 	autoscalingv1 "k8s.io/api/autoscaling/v1"
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	corev1 "k8s.io/api/core/v1"
@@ -180,7 +179,7 @@ func TestConversionMatchesKubeAPIServer(t *testing.T) {
 					if err != nil {
 						t.Fatalf("server, to %s: %v", to, err)
 					}
-					got, err := conversion.Convert(serverconfig.MustFor(kube.Newest()), in, to.String())
+					got, err := conversion.Convert(serverconfig.MustFor(linkedMinor), in, to.String())
 					if err != nil {
 						t.Fatalf("object %d to %s: %v", i, to, err)
 					}

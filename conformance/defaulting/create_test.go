@@ -13,7 +13,6 @@ import (
 	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/strategy"
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
-	"github.com/ssa-diff/ssa-diff/kube"
 	crdregistry "k8s.io/apiextensions-apiserver/pkg/registry/customresourcedefinition"
 	"k8s.io/apimachinery/pkg/runtime"
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
@@ -214,7 +213,7 @@ func TestCreateMatchesKubeAPIServer(t *testing.T) {
 			t.Logf("not compared: %s %s: %s", av, kind, reason)
 			continue
 		}
-		if !defaults.MustFor(kube.Newest()).Known(av, kind) {
+		if !defaults.MustFor(linkedMinor).Known(av, kind) {
 			t.Errorf("%s %s: not a kind internal/defaults knows", av, kind)
 			continue
 		}
@@ -239,7 +238,7 @@ func TestCreateMatchesKubeAPIServer(t *testing.T) {
 				}
 				want := toUnstructured(t, stored)
 				got := unstructured.DeepCopy(in).(map[string]any)
-				if err := strategy.Create(serverconfig.MustFor(kube.Newest()), av, kind, got); err != nil {
+				if err := strategy.Create(serverconfig.MustFor(linkedMinor), av, kind, got); err != nil {
 					t.Fatalf("Create: %v", err)
 				}
 				total++

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/ssa-diff/ssa-diff/kube"
 )
 
 func schemaGVK(apiVersion, kind string) schema.GroupVersionKind {
@@ -72,3 +74,7 @@ func short(v any) string {
 	}
 	return s
 }
+
+// linkedMinor is the minor of the k8s.io/kubernetes this module links (go.mod): the
+// server's code these tests hold ssa-diff's tables to.
+const linkedMinor = kube.Minor(37)

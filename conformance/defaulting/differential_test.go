@@ -11,7 +11,6 @@ import (
 
 	"github.com/ssa-diff/ssa-diff/internal/defaults"
 	"github.com/ssa-diff/ssa-diff/internal/testkit"
-	"github.com/ssa-diff/ssa-diff/kube"
 	resourcev1 "k8s.io/api/resource/v1"
 	apiextinstall "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/install"
 	apiextv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
@@ -196,7 +195,7 @@ func TestDefaultingMatchesKubeAPIServer(t *testing.T) {
 			t.Logf("not compared: %s: %s", gvk, reason)
 			continue
 		}
-		if defaults.MustFor(kube.Newest()).Known(gvk.GroupVersion().String(), gvk.Kind) {
+		if defaults.MustFor(linkedMinor).Known(gvk.GroupVersion().String(), gvk.Kind) {
 			kinds = append(kinds, gvk.GroupVersion().String()+"|"+gvk.Kind)
 		}
 	}
@@ -224,7 +223,7 @@ func TestDefaultingMatchesKubeAPIServer(t *testing.T) {
 					t.Fatalf("server pipeline: %v", err)
 				}
 				w := toUnstructured(t, want)
-				if err := defaults.MustFor(kube.Newest()).Default(av, kind, in); err != nil {
+				if err := defaults.MustFor(linkedMinor).Default(av, kind, in); err != nil {
 					t.Fatalf("Default: %v", err)
 				}
 				total++

@@ -13,7 +13,6 @@ import (
 	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/strategy"
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
-	"github.com/ssa-diff/ssa-diff/kube"
 	crdregistry "k8s.io/apiextensions-apiserver/pkg/registry/customresourcedefinition"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -130,7 +129,7 @@ func TestGenerationMatchesKubeAPIServer(t *testing.T) {
 	diverged := 0
 	for ki, k := range names {
 		av, kind, _ := strings.Cut(k, "|")
-		if !defaults.MustFor(kube.Newest()).Known(av, kind) {
+		if !defaults.MustFor(linkedMinor).Known(av, kind) {
 			t.Errorf("%s %s: not a kind internal/defaults knows", av, kind)
 			continue
 		}
@@ -188,13 +187,13 @@ func TestGenerationMatchesKubeAPIServer(t *testing.T) {
 					continue
 				}
 				obj := unstructured.DeepCopy(newJSON).(map[string]any)
-				if err := defaults.MustFor(kube.Newest()).Default(av, kind, obj); err != nil {
+				if err := defaults.MustFor(linkedMinor).Default(av, kind, obj); err != nil {
 					t.Fatalf("Default: %v", err)
 				}
-				strategy.PrepareForUpdate(serverconfig.MustFor(kube.Newest()), av, kind, newJSON, obj, oldJSON)
+				strategy.PrepareForUpdate(serverconfig.MustFor(linkedMinor), av, kind, newJSON, obj, oldJSON)
 				got, _ := obj["metadata"].(map[string]any)["generation"].(int64)
 				// The whole object, read back, must be the server's too.
-				if err := defaults.MustFor(kube.Newest()).Default(av, kind, obj); err != nil {
+				if err := defaults.MustFor(linkedMinor).Default(av, kind, obj); err != nil {
 					t.Fatalf("Default: %v", err)
 				}
 				w := toUnstructured(t, stored)

@@ -19,7 +19,7 @@ var fences = []struct {
 }{
 	{
 		why:      "the library packages know nothing of the command: a program embedding the engine pulls in no CLI, flag parser, diff printer, kustomize or cluster client",
-		packages: []string{"fieldpath/...", "schema/...", "merge/...", "server/...", "appliers/...", "judge/...", "load/..."},
+		packages: []string{"fieldpath/...", "schema/...", "merge/...", "server/...", "appliers/...", "judge/...", "load/...", "predict/..."},
 		forbidden: []string{modulePath + "/cli", modulePath + "/internal/output", modulePath + "/internal/report", modulePath + "/internal/render",
 			modulePath + "/internal/cluster", modulePath + "/internal/blame", "github.com/spf13/pflag", "sigs.k8s.io/kustomize", "k8s.io/client-go"},
 	},
@@ -68,7 +68,16 @@ var fences = []struct {
 	{
 		why:       "the clients and the judgement lie above the engine and the model, beside each other: the engine imports neither, the model neither",
 		packages:  []string{"merge", "server/..."},
-		forbidden: []string{modulePath + "/appliers", modulePath + "/judge", modulePath + "/load"},
+		forbidden: []string{modulePath + "/appliers", modulePath + "/judge", modulePath + "/load", modulePath + "/predict"},
+	},
+	{
+		why: "only the model (server/kubeapiserver) reaches the ports of kube-apiserver's code: the clients, the judgement and the run ask the model " +
+			"what they need of its rules (server/kubeapiserver/refusals.go), never a port around it",
+		packages: []string{"appliers/...", "judge/...", "predict/...", "load/..."},
+		forbidden: []string{modulePath + "/internal/defaults", modulePath + "/internal/strategy", modulePath + "/internal/conversion",
+			modulePath + "/internal/validation", modulePath + "/internal/crdvalidation", modulePath + "/internal/celrules", modulePath + "/internal/cellib",
+			modulePath + "/internal/admission", modulePath + "/internal/serverconfig"},
+		direct: true,
 	},
 	{
 		why:       "the schema registry has schemas of its own: no apimachinery (its generator, a module of its own, may use it)",
@@ -82,7 +91,7 @@ var fences = []struct {
 	},
 	{
 		why:       "test helpers stay in tests: neither the binary nor a library package links the testing package or internal/testkit",
-		packages:  []string{"", "fieldpath/...", "schema/...", "merge/...", "server/...", "appliers/...", "judge/...", "load/..."},
+		packages:  []string{"", "fieldpath/...", "schema/...", "merge/...", "server/...", "appliers/...", "judge/...", "load/...", "predict/..."},
 		forbidden: []string{"testing", modulePath + "/internal/testkit"},
 	},
 	{

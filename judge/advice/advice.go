@@ -107,25 +107,6 @@ func (a Advice) String() string {
 	return fmt.Sprintf("%s [%s] %s\n  fix: %s", a.Severity, a.ID, a.Message, a.Fix)
 }
 
-// Applier names the client that sends the apply; it changes the wording of fixes (how to
-// force) and what the client does around the apply.
-type Applier string
-
-// The appliers.
-const (
-	// ApplierAPI is one raw apply request, as a controller sends it (force=true to force).
-	ApplierAPI Applier = "api"
-	// ApplierKubectl is `kubectl apply --server-side` with its request sequence.
-	ApplierKubectl Applier = "kubectl"
-	// ApplierArgoCD is an Argo CD server-side sync: always forced.
-	ApplierArgoCD Applier = "argocd"
-	// ApplierFlux is a Flux kustomize-controller apply: always forced.
-	ApplierFlux Applier = "flux"
-	// ApplierHelm is a Helm 4 install, upgrade or rollback (appliers.HelmApply): fixes are
-	// in the chart's values and Helm's flags.
-	ApplierHelm Applier = "helm"
-)
-
 // Input is one predicted apply.
 type Input struct {
 	// Live is the object as the server stores it, metadata.managedFields included; nil when
@@ -136,14 +117,16 @@ type Input struct {
 	// Result is the engine's prediction; nil when it failed (then only the advice that needs
 	// no prediction is given).
 	Result *merge.Result
-	// Manager is the applier's field manager ("" means kubectl's default "kubectl" for
-	// ApplierKubectl and Argo CD's "argocd-controller" for ApplierArgoCD).
+	// Manager is the applier's field manager; "" means the applier's own (appliers.Kind's
+	// Manager: "kubectl" for kubectl, "argocd-controller" for argocd …).
 	Manager string
 	// Subresource is the endpoint's subresource: "", "status" or "scale". When empty the
 	// Result's endpoint is used.
 	Subresource string
-	// Applier is the client; "" means ApplierAPI.
-	Applier Applier
+	// Applier names the client that sends the apply, one of appliers.Names(); "" (or a
+	// name no applier has) means "api", one raw request. It changes the wording of fixes
+	// (how to force) and what the client does around the apply.
+	Applier string
 }
 
 // Options configure the analysis.

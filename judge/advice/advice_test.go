@@ -157,7 +157,7 @@ func TestFightsController(t *testing.T) {
 			t.Fatalf("got %s", dump(got))
 		}
 		mustContain(t, "message", got[0].Message, "takes .spec.replicas from", "write it back")
-		s.in.Applier = ApplierArgoCD
+		s.in.Applier = "argocd"
 		mustContain(t, "message", only(s.analyze(), IDFightsController)[0].Message, "every sync forces")
 	})
 	t.Run("the usual fix: replicas left out", func(t *testing.T) {

@@ -6,8 +6,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/ssa-diff/ssa-diff/internal/conversion"
 	"github.com/ssa-diff/ssa-diff/schema"
+	"github.com/ssa-diff/ssa-diff/server/kubeapiserver"
 )
 
 // minor is the Kubernetes minor the advice about apiVersions refers to, " 1.37" (with its
@@ -284,10 +284,10 @@ func (a *analysis) conversionTo(gvk schema.GVK, apiVersion string) int {
 	return conversionApproximate
 }
 
-// builtinConverts reports that package conversion converts the built-in kind between the
+// builtinConverts reports that the model converts the built-in kind between the
 // two versions.
 func builtinConverts(a, b schema.GVK) bool {
-	vs := conversion.Versions(a.Group, a.Kind)
+	vs := kubeapiserver.ConvertedVersions(a.Group, a.Kind)
 	return slices.Contains(vs, a.Version) && slices.Contains(vs, b.Version)
 }
 

@@ -19,7 +19,7 @@ func lastAppliedPath() smdpath.Path {
 // the last-applied annotation) and of untracked objects (before-first-apply, rules.md untracked.first-apply),
 // and what this apply does with them (rules.md kubectl.relaxation, kubectl.no-relaxation, kubectl.annotation-sync, kubectl.annotation-too-large and kubectl's migration).
 func (a *analysis) clientSideLeftovers() {
-	if a.applier == ApplierHelm && !helmServerSide(a.res) {
+	if a.applier.Name == appliers.HelmApplier && !helmServerSide(a.res) {
 		// Helm's client-side writes are its own entry, and its patches delete what the
 		// chart drops: nothing is left behind.
 		return
@@ -54,17 +54,7 @@ func (a *analysis) migrated() {
 		return
 	}
 	gone = unique(gone)
-	who := "the apply"
-	switch a.applier {
-	case ApplierKubectl:
-		who = "`kubectl apply --server-side`"
-	case ApplierArgoCD:
-		who = "Argo CD's sync"
-	case ApplierFlux:
-		who = "Flux's apply"
-	case ApplierHelm:
-		who = "Helm 4's server-side apply"
-	}
+	who := a.applier.Apply
 	msg := fmt.Sprintf("%s migrates client-side ownership: the fields %s owned move into %q's Apply entry, so from now on dropping a field from the manifest deletes it",
 		who, quoteAll(gone), a.manager)
 	sev, fix, paths := SeverityInfo, "nothing to do: this is the intended move to server-side apply", []string(nil)
@@ -133,7 +123,7 @@ func (a *analysis) stuck() {
 		}
 		var fix string
 		switch {
-		case owned.Has(lastAppliedPath()) && a.applier != ApplierKubectl:
+		case owned.Has(lastAppliedPath()) && !a.applier.RunsKubectlApply:
 			fix = fmt.Sprintf("apply once with `kubectl apply --server-side --field-manager=%s`: it folds %q into that manager, after which dropped fields are deleted", a.manager, ref.Manager)
 		case a.res.Action == merge.ActionCreate:
 			fix = "once the object exists, remove the entry with a JSON patch on metadata.managedFields"
@@ -175,7 +165,7 @@ func (a *analysis) leftoverConflicts(conflicts []merge.Conflict) {
 // predictMigration says what `kubectl apply --server-side` would do to a leftover entry,
 // when an engine is at hand and the applier is not kubectl already.
 func (a *analysis) predictMigration(key string, force bool) string {
-	if a.opts.Engine == nil || a.applier == ApplierKubectl || a.live == nil || a.in.Manifest == nil {
+	if a.opts.Engine == nil || a.applier.RunsKubectlApply || a.live == nil || a.in.Manifest == nil {
 		return ""
 	}
 	ep := merge.Endpoint{GVK: a.gvk, Subresource: a.sub}

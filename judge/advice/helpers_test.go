@@ -44,9 +44,9 @@ func replay(t *testing.T, name string, edit func(c *conformance.Case)) *scenario
 	if err != nil {
 		t.Fatal(err)
 	}
-	applier := ApplierAPI
+	applier := "api"
 	if c.Request.Mode == "kubectl" {
-		applier = ApplierKubectl
+		applier = "kubectl"
 	}
 	return &scenario{c: c,
 		in:   Input{Live: c.Live, Manifest: c.Manifest, Result: res, Manager: c.Request.FieldManager, Subresource: c.Endpoint().Subresource, Applier: applier},

@@ -16,7 +16,7 @@ import (
 type analysis struct {
 	in      Input
 	opts    Options
-	applier Applier
+	applier appliers.Kind
 	manager string // the applier's field manager
 	sub     string // the endpoint's subresource
 	gvk     schema.GVK
@@ -31,18 +31,10 @@ type analysis struct {
 }
 
 func newAnalysis(in Input, opts Options) *analysis {
-	a := &analysis{in: in, opts: opts, applier: in.Applier, manager: in.Manager, sub: in.Subresource,
+	a := &analysis{in: in, opts: opts, applier: applierOf(in.Applier), manager: in.Manager, sub: in.Subresource,
 		res: in.Result, live: in.Live, before: fieldpath.NewManaged(), afterFields: fieldpath.NewManaged()}
-	if a.applier == "" {
-		a.applier = ApplierAPI
-	}
 	if a.manager == "" {
-		switch a.applier {
-		case ApplierKubectl:
-			a.manager = merge.KubectlManager
-		case ApplierArgoCD:
-			a.manager = appliers.ArgoCDManager
-		}
+		a.manager = a.applier.Manager
 	}
 	if a.res != nil {
 		if a.sub == "" {
@@ -71,23 +63,20 @@ func (a *analysis) add(ad Advice) {
 	a.out = append(a.out, ad)
 }
 
-// forceHint is how this applier forces an apply.
-func (a *analysis) forceHint() string {
-	switch a.applier {
-	case ApplierKubectl:
-		return "`kubectl apply --server-side --force-conflicts`"
-	case ApplierArgoCD, ApplierFlux:
-		return "a forced sync"
-	case ApplierHelm:
-		return "`helm upgrade --force-conflicts`"
+// applierOf is the applier of a name, "api" for one no applier has.
+func applierOf(name string) appliers.Kind {
+	if k, ok := appliers.KindOf(name); ok {
+		return k
 	}
-	return "force=true"
+	k, _ := appliers.KindOf("api")
+	return k
 }
 
+// forceHint is how this applier forces an apply.
+func (a *analysis) forceHint() string { return a.applier.ForceHint }
+
 // alwaysForces reports whether the applier forces every apply.
-func (a *analysis) alwaysForces() bool {
-	return a.applier == ApplierArgoCD || a.applier == ApplierFlux
-}
+func (a *analysis) alwaysForces() bool { return a.applier.AlwaysForces }
 
 // managerRole classifies the owner of a managedFields entry.
 type managerRole int

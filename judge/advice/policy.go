@@ -1,6 +1,6 @@
 package advice
 
-import "github.com/ssa-diff/ssa-diff/internal/validation/core"
+import "github.com/ssa-diff/ssa-diff/server/kubeapiserver"
 
 // clusterPolicy: cluster-policy, when the refusal names privileged or hostProcess
 // containers, which only a server run with --allow-privileged=false refuses (predicted
@@ -13,10 +13,10 @@ func (a *analysis) clusterPolicy() {
 	}
 	var paths, families []string
 	for _, c := range a.res.Rejection.Details.Causes {
-		if core.IsPrivilegedPolicyCause(c.Field, c.Message) {
+		if kubeapiserver.IsPrivilegedPolicyCause(c.Field, c.Message) {
 			paths = append(paths, c.Field)
 		}
-		if len(a.opts.ServiceIPFamilies) == 0 && core.IsClusterFamilyCause(c.Field, c.Message) {
+		if len(a.opts.ServiceIPFamilies) == 0 && kubeapiserver.IsClusterFamilyCause(c.Field, c.Message) {
 			families = append(families, c.Field)
 		}
 	}

@@ -33,7 +33,7 @@ _ssa-diff() {
 		'*'{-f,--filename}'[Manifests to apply\: a file, a directory or - (repeatable)]:file:_files' \
 		'*'{-k,--kustomize}'[A kustomization directory, built as kubectl apply -k builds it (repeatable); each object is reported at the file it came from, each field at the patch or resource line that sets it]:directory:_files -/' \
 		'*--source-root[Helm\: the directory the # Source\: paths of helm template output on standard input are relative to (the chart'\''s parent directory; default\: the current one)]:directory:_files -/' \
-		'*--field-manager[The field manager of the apply (default\: kubectl; argocd-controller and kustomize-controller with --applier argocd and flux)]:field-manager: ' \
+		'*--field-manager[The field manager of the apply (default\: kubectl; argocd-controller, kustomize-controller and helm with --applier argocd, flux and helm)]:field-manager: ' \
 		'*--force-conflicts[Apply with force\: take conflicting fields from their owners]' \
 		'*--applier[kubectl\: the whole kubectl apply --server-side request sequence; api\: one raw apply request, as controllers send; argocd\: an Argo CD sync with ServerSideApply=true; flux\: Flux'\''s kustomize-controller (both always forced, both taking over managers first); helm\: a Helm 4 install, upgrade or rollback of a release (--helm-release), its records read from the live state]:applier:(kubectl api argocd flux helm)' \
 		'*--subresource[Apply to a subresource of each object\: status or scale (as kubectl apply --server-side --subresource does); the object must exist]:subresource:(status scale)' \

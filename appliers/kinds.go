@@ -1,0 +1,180 @@
+package appliers
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/ssa-diff/ssa-diff/merge"
+)
+
+// Kinds lists the appliers ssa-diff predicts, in the order the command's usage names them:
+// one line each. Adding an applier is its file — its type (an Applier), its Kind — and its
+// line here; the command's --applier and its options, the usage, the completion, the advice
+// and the report read this list.
+func Kinds() []Kind {
+	return []Kind{
+		kubectlKind(),
+		apiKind(),
+		argoCDKind(),
+		fluxKind(),
+		helmKind(),
+	}
+}
+
+// KindOf is the applier of a name; false when no applier has it.
+func KindOf(name string) (Kind, bool) {
+	for _, k := range Kinds() {
+		if k.Name == name {
+			return k, true
+		}
+	}
+	return Kind{}, false
+}
+
+// Names are the appliers' names, in the list's order.
+func Names() []string {
+	var out []string
+	for _, k := range Kinds() {
+		out = append(out, k.Name)
+	}
+	return out
+}
+
+// A Kind is one applier ssa-diff predicts: its name, how a user chooses and configures it,
+// how advice speaks of it, and how it is built from what the user said.
+type Kind struct {
+	// Name is what --applier names it, and the report's applier: "kubectl".
+	Name string
+	// Usage says what it predicts, after its name in --applier's description.
+	Usage string
+	// Manager is its field manager when the user names none (--field-manager); "" for
+	// the command's default, kubectl's.
+	Manager string
+	// Apply is how advice names its apply ("`kubectl apply --server-side`"), ForceHint how
+	// it forces one.
+	Apply, ForceHint string
+	// AlwaysForces: every apply is forced (the GitOps controllers'), as its Applier says.
+	AlwaysForces bool
+	// RunsKubectlApply: its apply is kubectl's own sequence, so advice to run `kubectl
+	// apply --server-side` is moot.
+	RunsKubectlApply bool
+	// Prune says, for --prune's description, what it prunes; "" when it prunes nothing.
+	// PrunesBySelector: its pruning takes kubectl's selector options (-l, --all,
+	// --prune-allowlist). PruneWarning is a note a preview of its pruning always carries.
+	Prune            string
+	PrunesBySelector bool
+	PruneWarning     string
+	// AlwaysPrunes: every run of it deletes what the manifests no longer name (Helm's
+	// upgrade deletes what the new revision drops), so its preview is always on.
+	AlwaysPrunes bool
+	// Options are its own settings, each a flag of the command.
+	Options []Option
+	// New builds it from what the user said; an error says which setting is wrong.
+	New func(Settings) (Applier, error)
+}
+
+// An Option is a setting of one applier, a flag of the command (--argocd-app).
+type Option struct {
+	// Name is the flag's name: "argocd-app".
+	Name string
+	// Arg names its value in the usage ("NAME"); "" for a switch, which takes none.
+	Arg string
+	// Usage describes it.
+	Usage string
+	// Default is its value when not given ("" when none).
+	Default string
+	// Repeatable: it may be given several times, each value kept.
+	Repeatable bool
+	// Choices are the values it takes, when they are a fixed set.
+	Choices []string
+	// Check refuses a value given (not empty) that is not one, saying why.
+	Check func(value string) error
+}
+
+// Settings are what the user said about the applier of a run.
+type Settings struct {
+	// Manager is the field manager the user named, when ManagerGiven; otherwise the
+	// applier's own is used (Kind.Manager, else kubectl's).
+	Manager      string
+	ManagerGiven bool
+	// Namespace is where objects that name none go (Argo CD's destination namespace).
+	Namespace string
+	// Verb is the request of a raw one (API): apply (the zero value), update, patch or
+	// create; PatchType the type of a patch sent as the manifest.
+	Verb      merge.Verb
+	PatchType merge.PatchType
+	// Prune is the preview of what the applier deletes because the manifests no longer
+	// name it.
+	Prune PruneSettings
+	// Options are the values of the applier's Options, by name: the value (its Default
+	// when not given), a switch's "true" or "false", a repeatable option's values in order.
+	Options map[string][]string
+}
+
+// PruneSettings are the settings of a preview of pruning (the command's --prune).
+type PruneSettings struct {
+	On bool
+	// Selector, All and Allowlist are kubectl's -l, --all and --prune-allowlist
+	// (group/version/kind, "core" for the core group), for a Kind that PrunesBySelector.
+	Selector  string
+	All       bool
+	Allowlist []string
+}
+
+// value is the option's value; "" when not given and without default.
+func (s Settings) value(name string) string {
+	if v := s.Options[name]; len(v) > 0 {
+		return v[len(v)-1]
+	}
+	return ""
+}
+
+// manager is the field manager: the user's, else the Kind's, else kubectl's.
+func (s Settings) manager(kindManager string) string {
+	switch {
+	case s.ManagerGiven:
+		return s.Manager
+	case kindManager != "":
+		return kindManager
+	}
+	return merge.KubectlManager
+}
+
+// CheckOption refuses a value of an option that its Choices or Check refuse, in the
+// command's words ("--argocd-tracking must be annotation, label or annotation+label, not
+// \"x\"").
+func (o Option) CheckOption(value string) error {
+	if len(o.Choices) > 0 {
+		for _, c := range o.Choices {
+			if c == value {
+				return nil
+			}
+		}
+		return fmt.Errorf("--%s must be %s, not %q", o.Name, orList(o.Choices), value)
+	}
+	if o.Check != nil && value != "" {
+		if err := o.Check(value); err != nil {
+			return fmt.Errorf("--%s %w", o.Name, err)
+		}
+	}
+	return nil
+}
+
+// pruners lists the appliers that prune: "kubectl, argocd or flux".
+func pruners() string {
+	var names []string
+	for _, k := range Kinds() {
+		if k.Prune != "" {
+			names = append(names, k.Name)
+		}
+	}
+	return orList(names)
+}
+
+// orList is "a, b or c".
+func orList(items []string) string {
+	if len(items) < 2 {
+		return strings.Join(items, "")
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " or " + items[len(items)-1]
+}

@@ -1,0 +1,50 @@
+package predict
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/ssa-diff/ssa-diff/kube"
+)
+
+// TestTheMinorIsDecidedFirst: the minor asked for wins (a warning when the cluster runs
+// another); else the cluster's, refused when ssa-diff does not predict it unless the nearest
+// is asked for; with nothing known, the newest.
+func TestTheMinorIsDecidedFirst(t *testing.T) {
+	minors := kube.Minors()
+	oldest, newest := minors[0], minors[len(minors)-1]
+	beyond := fmt.Sprintf("v1.%d.0", int(newest)+1) // the minor after the newest: not predicted
+	for _, c := range []struct {
+		name          string
+		choice        MinorChoice
+		server        string
+		want          kube.Minor
+		warns, refuse string
+	}{
+		{"nothing known", MinorChoice{}, "", newest, "", ""},
+		{"asked", MinorChoice{Given: true, Minor: oldest}, "", oldest, "", ""},
+		{"the cluster's", MinorChoice{}, "v" + oldest.String() + ".2", oldest, "", ""},
+		{"asked, another cluster", MinorChoice{Given: true, Minor: oldest, Option: "--kube-version"}, "v" + newest.String() + ".1", oldest, "predicting " + oldest.String() + " as --kube-version says", ""},
+		{"asked, a cluster that cannot be read", MinorChoice{Given: true, Minor: oldest}, "banana", oldest, "", ""},
+		{"a cluster that cannot be read", MinorChoice{Option: "--kube-version"}, "banana", 0, "", "a version ssa-diff cannot read: give the minor to predict with --kube-version"},
+		{"a cluster not predicted", MinorChoice{Option: "--kube-version"}, beyond, 0, "", "which ssa-diff does not predict"},
+		{"the nearest", MinorChoice{Nearest: true, Option: "--kube-version"}, beyond, newest, "the nearest supported minor, as --kube-version nearest asks", ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got, warning, err := c.choice.For(c.server, "the cluster")
+			if c.refuse != "" {
+				if err == nil || !strings.Contains(err.Error(), c.refuse) {
+					t.Fatalf("err %v, want %q", err, c.refuse)
+				}
+				return
+			}
+			if err != nil || got != c.want {
+				t.Fatalf("%v, %v; want %v", got, err, c.want)
+			}
+			if c.warns == "" && warning != "" || !strings.Contains(warning, c.warns) {
+				t.Errorf("warning %q, want %q", warning, c.warns)
+			}
+		})
+	}
+}
