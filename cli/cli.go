@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"github.com/ssa-diff/ssa-diff/internal/shard"
 	"context"
 	"errors"
 	"fmt"
@@ -73,6 +74,8 @@ func runAs(ctx context.Context, prog string, args []string, stdin io.Reader, std
 			return runVersion(prog, args[1:], stdout, stderr)
 		case "completion":
 			return runCompletion(prog, args[1:], stdout, stderr)
+		case "merge":
+			return runMerge(ctx, prog, args[1:], stdin, stdout, stderr)
 		}
 	}
 	cfg, code := parseFlags(prog, args, stdout, stderr)
@@ -102,6 +105,9 @@ type predictor interface {
 
 // options is a parsed command line: read once by parseFlags, never changed after.
 type options struct {
+	// shard is the --shard of the run (shard.go); merge what `ssa-diff merge` merges (merge.go).
+	shard shard.Spec
+	merge mergeOptions
 	// allowPrivileged: kube-apiserver's --allow-privileged (true unless told false).
 	allowPrivileged bool
 	// serviceIPFamilies: the families of kube-apiserver's --service-cluster-ip-range, the
@@ -171,6 +177,8 @@ type invocation struct {
 	judge *judge.Judge
 	// predicted counts the objects predicted so far (the progress line).
 	predicted atomic.Int64
+	// sharding is the run's part of the shards' record, with --shard (shard.go).
+	sharding *sharding
 }
 
 const usageHead = `%[1]s predicts what the Kubernetes API server would do with a server-side apply,
@@ -244,11 +252,12 @@ func flagSet(prog string, cfg *options) (fs *pflag.FlagSet, argNames map[string]
 	cfg.addGateFlags(fs)
 	cfg.addPruneFlags(fs)
 	cfg.addAdviceFlags(fs)
+	cfg.addShardFlag(fs)
 	fs.BoolVar(&cfg.showVersion, "version", false, "Print the version: ssa-diff's, its commit, Go's, and the Kubernetes release whose server-side apply it predicts (also `ssa-diff version`).")
 	help = fs.BoolP("help", "h", false, "Show this help.")
 	argNames = map[string]string{"filename": "PATH", "field-manager": "NAME", "applier": "kubectl|api|argocd|flux",
 		"subresource": "status|scale", "crd": "PATH", "schema": "PATH", "now": "TIME", "output": "FORMAT",
-		"output-file": "[FORMAT=]FILE", "color": "WHEN", "kube-version": "MINOR", "namespace": "NAME", "jobs": "N", "service-ip-families": "FAMILIES"}
+		"output-file": "[FORMAT=]FILE", "color": "WHEN", "kube-version": "MINOR", "namespace": "NAME", "jobs": "N", "service-ip-families": "FAMILIES", "shard": "I/N"}
 	for k, v := range limitArgs {
 		argNames[k] = v
 	}
@@ -274,6 +283,12 @@ func flagSet(prog string, cfg *options) (fs *pflag.FlagSet, argNames map[string]
 }
 
 func parseFlags(prog string, args []string, stdout, stderr io.Writer) (*options, int) {
+	return parseFlagsFor(prog, args, stdout, stderr, false)
+}
+
+// parseFlagsFor parses a prediction's command line, or, for merge, the output flags and
+// the reports to merge (merge.go).
+func parseFlagsFor(prog string, args []string, stdout, stderr io.Writer, merging bool) (*options, int) {
 	cfg := &options{}
 	fs, argNames, nowFlag, colorFlag, help := flagSet(prog, cfg)
 	now, color := "", ""
@@ -303,6 +318,12 @@ func parseFlags(prog string, args []string, stdout, stderr io.Writer) (*options,
 	}
 	now, color = *nowFlag, *colorFlag
 	pos := fs.Args()
+	if merging {
+		if err := cfg.checkMerge(fs, pos); err != nil {
+			return fail("%v", err)
+		}
+		pos = []string{"-"} // the merge reads no manifests
+	}
 	switch {
 	case len(cfg.manifests) == 0 && len(cfg.render.kustomize) > 0 && len(pos) <= 1:
 		if len(pos) == 1 {
