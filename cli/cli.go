@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"github.com/ssa-diff/ssa-diff/internal/shard"
 	"context"
 	"errors"
 	"fmt"
@@ -17,6 +16,7 @@ import (
 	"github.com/ssa-diff/ssa-diff/appliers"
 	"github.com/ssa-diff/ssa-diff/internal/output"
 	"github.com/ssa-diff/ssa-diff/internal/report"
+	"github.com/ssa-diff/ssa-diff/internal/shard"
 	"github.com/ssa-diff/ssa-diff/judge"
 	"github.com/ssa-diff/ssa-diff/merge"
 	"github.com/ssa-diff/ssa-diff/schema"
@@ -189,6 +189,7 @@ Usage:
   %[1]s [flags] MANIFESTS [LIVE]
   %[1]s [flags] -f MANIFESTS [-f MORE...] [-k KUSTOMIZATION...] [LIVE]
   %[1]s blame LIVE
+  %[1]s merge [-o FORMAT] [--output-file ...] SHARD.json...   (reports of --shard I/N)
   %[1]s version
   %[1]s completion bash|zsh|fish|powershell
 

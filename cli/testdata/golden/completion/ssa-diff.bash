@@ -154,9 +154,11 @@ _ssa_diff() {
 	--disable-advice)
 		COMPREPLY=($(compgen -W "apiversion-deprecated apiversion-mismatch apiversion-removed client-side-apply-leftovers cluster-policy co-owned-field-kept co-owner-of-controller-value condition-unhealthy fights-controller item-removed-despite-co-owner not-converged overrides-manual-change status-in-manifest" -- "$cur"))
 		return ;;
+	--shard)
+		return ;;
 	esac
 	if [[ "$cur" == -* ]]; then
-		COMPREPLY=($(compgen -W "--all --allow-missing-managed-fields --allow-privileged --allow-takeover-from --applier --argocd-app --argocd-csa-manager --argocd-installation-id --argocd-no-csa-migration --argocd-tracking --color --context --crd --disable-advice --fail-on --field-manager --filename --flux-force --flux-kustomization --flux-override-manager --force-conflicts --help --jobs --kube-version --kubeconfig --kustomize --live-from-cluster --max-depth --max-document-bytes --max-files --max-input-bytes --max-objects --max-yaml-alias-nodes --namespace --no-advice --now --output --output-file --protect --prune --prune-allowlist --report-html --report-url --request-timeout --save-live --schema --selector --service-ip-families --show-managed-fields --show-secrets --source-root --subresource --summary --version -f -h -k -l -n -o" -- "$cur"))
+		COMPREPLY=($(compgen -W "--all --allow-missing-managed-fields --allow-privileged --allow-takeover-from --applier --argocd-app --argocd-csa-manager --argocd-installation-id --argocd-no-csa-migration --argocd-tracking --color --context --crd --disable-advice --fail-on --field-manager --filename --flux-force --flux-kustomization --flux-override-manager --force-conflicts --help --jobs --kube-version --kubeconfig --kustomize --live-from-cluster --max-depth --max-document-bytes --max-files --max-input-bytes --max-objects --max-yaml-alias-nodes --namespace --no-advice --now --output --output-file --protect --prune --prune-allowlist --report-html --report-url --request-timeout --save-live --schema --selector --service-ip-families --shard --show-managed-fields --show-secrets --source-root --subresource --summary --version -f -h -k -l -n -o" -- "$cur"))
 		return
 	fi
 	if [[ ${COMP_CWORD} -eq 1 ]]; then

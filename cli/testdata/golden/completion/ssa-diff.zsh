@@ -82,6 +82,7 @@ _ssa-diff() {
 		'*--prune-allowlist[kubectl --prune\: a kind to prune, as group/version/kind (core/v1/ConfigMap; repeatable); default\: kubectl'\''s list (ConfigMap, Endpoints, PersistentVolumeClaim, Pod, ReplicationController, Secret, Service, Job, CronJob, Ingress, DaemonSet, Deployment, ReplicaSet, StatefulSet, Namespace, PersistentVolume)]:prune-allowlist: ' \
 		'*--disable-advice[Silence one advice by its id (repeatable)\: apiversion-deprecated, apiversion-mismatch, apiversion-removed, client-side-apply-leftovers, cluster-policy, co-owned-field-kept, co-owner-of-controller-value, condition-unhealthy, fights-controller, item-removed-despite-co-owner, not-converged, overrides-manual-change, status-in-manifest]:disable-advice:(apiversion-deprecated apiversion-mismatch apiversion-removed client-side-apply-leftovers cluster-policy co-owned-field-kept co-owner-of-controller-value condition-unhealthy fights-controller item-removed-despite-co-owner not-converged overrides-manual-change status-in-manifest)' \
 		'*--no-advice[Print no advice and no state line]' \
+		'*--shard[Predict only shard I of N (1-based) of the objects\: those whose group, kind, namespace and name hash (FNV-1a 64) to I; every shard reads every input]:shard: ' \
 		'*--version[Print the version\: ssa-diff'\''s, its commit, Go'\''s, and the Kubernetes release whose server-side apply it predicts (also ssa-diff version)]' \
 		'*'{-h,--help}'[Show this help]' \
 		'1: :->first' \
