@@ -295,6 +295,10 @@ func parseFlagsFor(prog string, args []string, stdout, stderr io.Writer, merging
 	now, color := "", ""
 
 	usage := func(w io.Writer) {
+		if merging {
+			mergeUsage(w, prog, fs, argNames)
+			return
+		}
 		fmt.Fprintf(w, usageHead, prog, supportedMinors())
 		io.WriteString(w, flagUsages(fs, argNames))
 	}

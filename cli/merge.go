@@ -85,3 +85,24 @@ func (c *invocation) readReport(name string) (*report.Report, error) {
 	defer f.Close()
 	return report.Read(f, name)
 }
+
+// mergeUsage is merge's --help: what it does and the flags it takes.
+func mergeUsage(w io.Writer, prog string, fs *pflag.FlagSet, argNames map[string]string) {
+	fmt.Fprintf(w, `%s folds the -o json reports of every shard of one run (ssa-diff --shard I/N,
+in any order) into the whole run's report, and prints it as the unsharded run prints it, in
+any format, with its exit status. It refuses reports of other runs, options, minors, --now
+or shard counts, and a missing or repeated shard (exit 2).
+
+Usage:
+  %s [flags] SHARD.json...   ("-": standard input)
+
+Flags:
+`, prog, prog)
+	only := pflag.NewFlagSet(prog, pflag.ContinueOnError)
+	fs.VisitAll(func(f *pflag.Flag) {
+		if mergeFlags[f.Name] {
+			only.AddFlag(f)
+		}
+	})
+	io.WriteString(w, flagUsages(only, argNames))
+}

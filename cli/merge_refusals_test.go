@@ -97,3 +97,12 @@ func TestShardSummary(t *testing.T) {
 	summary, _, _ := run(t, "", "--now", shardNow, "--shard", "1/1", "--summary", filepath.Join(ex, "manifest.yaml"), filepath.Join(ex, "live.json"))
 	golden(t, "shard-summary.txt", []byte("# -o text\n"+text+"# --summary\n"+summary))
 }
+
+// TestMergeHelp: merge --help lists merge's flags only (golden merge-help.txt).
+func TestMergeHelp(t *testing.T) {
+	out, _, code := run(t, "", "merge", "--help")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	golden(t, "merge-help.txt", []byte(out))
+}
