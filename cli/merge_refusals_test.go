@@ -106,3 +106,14 @@ func TestMergeHelp(t *testing.T) {
 	}
 	golden(t, "merge-help.txt", []byte(out))
 }
+
+// TestShardReportFollowsTheSchema: a shard's -o json report, its shard field included, is
+// what docs/report.schema.json describes.
+func TestShardReportFollowsTheSchema(t *testing.T) {
+	ex := filepath.Join("..", "testdata", "examples", "hpa-owns-replicas")
+	out, errs, code := run(t, "", "-o", "json", "--now", shardNow, "--shard", "1/1", filepath.Join(ex, "manifest.yaml"), filepath.Join(ex, "live.json"))
+	if code == report.ExitError || !strings.Contains(out, `"shard": {`) {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	validateReport(t, []byte(out))
+}
