@@ -1,6 +1,7 @@
 package appliers
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -45,10 +46,15 @@ type PruneCandidate struct {
 	Namespaced, InVisitedNamespace bool
 }
 
-// API is one raw apply request, as a controller sends it.
+// API is one raw request, as a controller sends it: an apply unless Verb says otherwise.
 type API struct {
 	// FieldManager is the fieldManager parameter.
 	FieldManager string
+	// Verb is the request: apply (the zero value), update (PUT), patch or create (POST).
+	Verb merge.Verb
+	// PatchType is the type of a patch (Verb patch) whose Request carries no Patch: the
+	// request's Object is then the patch, a JSON merge or strategic merge patch document.
+	PatchType merge.PatchType
 }
 
 func (a API) Name() string                 { return "api" }
@@ -58,8 +64,17 @@ func (a API) Subresources() bool           { return true }
 func (a API) SendsNamespace() bool         { return false }
 func (a API) Prunes(PruneCandidate) string { return "" }
 
-// Apply is the engine's Apply.
-func (a API) Apply(e *merge.Engine, req merge.Request) (*merge.Result, error) { return e.Apply(req) }
+// Apply sends the request of Verb: the engine's Apply, Update, Patch or Create.
+func (a API) Apply(e *merge.Engine, req merge.Request) (*merge.Result, error) {
+	if a.Verb == merge.VerbPatch && req.Patch.Body == nil {
+		body, err := json.Marshal(req.Object)
+		if err != nil {
+			return nil, fmt.Errorf("%w: the patch: %v", merge.ErrNotPredictable, err)
+		}
+		req.Patch = merge.Patch{Type: a.PatchType, Body: body}
+	}
+	return e.Send(a.Verb, req)
+}
 
 // KubectlPrune is `kubectl apply --prune` with its selector pruner: objects of the
 // allowlisted kinds matching the selector (or every one with --all), in the namespaces the

@@ -97,3 +97,42 @@ func ExampleArgoCD() {
 	// kube-controller-manager loses [.spec.replicas]
 	// map[argocd.argoproj.io/tracking-id:shop:apps/Deployment:shop/web]
 }
+
+// `kubectl scale` and `kubectl label` on a Deployment its CI applies: the scale patches
+// /scale without a fieldManager, so the server names the entry after kubectl's User-Agent
+// and takes spec.replicas from the applier; the label is kubectl-label's.
+func ExampleKubectlCommand() {
+	engine := merge.New(schema.MustNewRegistry(kube.Newest()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()}))
+	applied, err := engine.Apply(merge.Request{Object: decode(`{"apiVersion":"apps/v1","kind":"Deployment",
+	  "metadata":{"name":"web","namespace":"shop"},
+	  "spec":{"replicas":2,"selector":{"matchLabels":{"app":"web"}},
+	    "template":{"metadata":{"labels":{"app":"web"}},"spec":{"containers":[{"name":"web","image":"shop/web:1.0"}]}}}}`),
+		Manager: "ci", Now: time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)})
+	if err != nil {
+		log.Fatal(err)
+	}
+	live := applied.Object // as the server stores it: defaulted
+	live["metadata"].(map[string]any)["uid"] = "6d1b7a52-0000-4000-8000-000000000004"
+	now := time.Date(2026, 12, 3, 12, 0, 0, 0, time.UTC)
+	for _, line := range []string{"scale deployment web --replicas=5", "label deploy/web tier=gold"} {
+		cmd, err := appliers.ParseKubectlCommandLine(line)
+		if err != nil {
+			log.Fatal(err)
+		}
+		res, err := cmd.Apply(engine, merge.Request{Live: live, Now: now})
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Printf("kubectl %s: %s\n", line, res.Action)
+		for _, e := range res.ManagedFields {
+			if e.Manager != "ci" {
+				fmt.Println(" ", e.Manager, e.Operation, e.Subresource, string(e.FieldsV1))
+			}
+		}
+	}
+	// Output:
+	// kubectl scale deployment web --replicas=5: update
+	//   kubectl Update scale {"f:spec":{"f:replicas":{}}}
+	// kubectl label deploy/web tier=gold: update
+	//   kubectl-label Update  {"f:metadata":{"f:labels":{".":{},"f:tier":{}}}}
+}

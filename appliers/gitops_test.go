@@ -197,7 +197,7 @@ func gitopsSetupWrite(e *merge.Engine, live map[string]any, w gitopsWrite, now t
 		if err := yaml.Unmarshal([]byte(w.Object), &obj); err != nil {
 			return nil, err
 		}
-		return e.Update(merge.Request{Object: obj, Manager: w.Manager, Now: now})
+		return e.Create(merge.Request{Object: obj, Manager: w.Manager, Now: now})
 	case "apply":
 		var obj map[string]any
 		if err := yaml.Unmarshal([]byte(w.Object), &obj); err != nil {

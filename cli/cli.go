@@ -145,6 +145,8 @@ type options struct {
 	showVersion       bool
 	// kube is --kube-version.
 	kube kubeVersionOptions
+	// verbs are --verb, --patch-type and --kubectl.
+	verbs verbOptions
 }
 
 // newInvocation is a run of the command with these options and streams.
@@ -166,6 +168,8 @@ type invocation struct {
 	namespace string
 	// registry is the schema registry of the run, set before predictions start.
 	registry *schema.Registry
+	// rawPatches are the --verb patch documents that name no object.
+	rawPatches rawPatches
 	// schemaDocs and crdObjects are the --schema documents and --crd objects read, kept to
 	// be added to the registry of another minor (registryFor).
 	schemaDocs []schemaDoc
@@ -233,7 +237,8 @@ func flagSet(prog string, cfg *options) (fs *pflag.FlagSet, argNames map[string]
 	fs.StringVar(&cfg.fieldManager, "field-manager", "kubectl", "The field manager of the apply (default: kubectl; argocd-controller and kustomize-controller with --applier argocd and flux).")
 	fs.BoolVar(&cfg.force, "force-conflicts", false, "Apply with force: take conflicting fields from their owners.")
 	fs.StringVar(&cfg.applier, "applier", "kubectl", "kubectl: the whole `kubectl apply --server-side` request sequence; api: one raw apply request, as controllers send; argocd: an Argo CD sync with ServerSideApply=true; flux: Flux's kustomize-controller (both always forced, both taking over managers first).")
-	fs.StringVar(&cfg.subresource, "subresource", "", "Apply to a subresource of each object: status or scale (as kubectl apply --server-side --subresource does); the object must exist.")
+	fs.StringVar(&cfg.subresource, "subresource", "", "Apply to a subresource of each object: status or scale (as kubectl apply --server-side --subresource does); the object must exist. Through scale, the manifests may be autoscaling/v1 Scales.")
+	cfg.verbs.flags(fs)
 	fs.StringArrayVar(&cfg.crds, "crd", nil, "A file or directory of CustomResourceDefinitions (repeatable). CRDs among the inputs are read too.")
 	fs.StringArrayVar(&cfg.schemas, "schema", nil, "An OpenAPI v3 or v2 document (kubectl get --raw /openapi/v3/apis/GROUP/VERSION), or a directory of them (repeatable).")
 	fs.BoolVar(&cfg.allowPrivileged, "allow-privileged", true, "Whether the cluster's kube-apiserver allows privileged and hostProcess containers (its --allow-privileged). Default: true, as kubeadm, kind, k3s and the managed clusters run it. --allow-privileged=false predicts a kube-apiserver started without the flag (its own default is false), as a hand-assembled control plane or a bare test server is: it refuses them (422 \"disallowed by cluster policy\").")
@@ -257,6 +262,7 @@ func flagSet(prog string, cfg *options) (fs *pflag.FlagSet, argNames map[string]
 	fs.BoolVar(&cfg.showVersion, "version", false, "Print the version: ssa-diff's, its commit, Go's, and the Kubernetes release whose server-side apply it predicts (also `ssa-diff version`).")
 	help = fs.BoolP("help", "h", false, "Show this help.")
 	argNames = map[string]string{"filename": "PATH", "field-manager": "NAME", "applier": "kubectl|api|argocd|flux",
+		"verb": "apply|update|patch|create", "patch-type": "json|merge|strategic", "kubectl": "COMMAND",
 		"subresource": "status|scale", "crd": "PATH", "schema": "PATH", "now": "TIME", "output": "FORMAT",
 		"output-file": "[FORMAT=]FILE", "color": "WHEN", "kube-version": "MINOR", "namespace": "NAME", "jobs": "N", "service-ip-families": "FAMILIES", "shard": "I/N"}
 	for k, v := range limitArgs {
@@ -329,7 +335,12 @@ func parseFlagsFor(prog string, args []string, stdout, stderr io.Writer, merging
 		}
 		pos = []string{"-"} // the merge reads no manifests
 	}
+	if err := cfg.verbs.check(cfg, &pos); err != nil {
+		return fail("%v", err)
+	}
 	switch {
+	case cfg.verbs.named():
+		// The command names its objects; its argument, if any, was LIVE.
 	case len(cfg.manifests) == 0 && len(cfg.render.kustomize) > 0 && len(pos) <= 1:
 		if len(pos) == 1 {
 			cfg.live = pos[0]
@@ -355,6 +366,7 @@ func parseFlagsFor(prog string, args []string, stdout, stderr io.Writer, merging
 	default:
 		return fail("--applier must be kubectl, api, argocd or flux, not %q", cfg.applier)
 	}
+
 	if err := cfg.checkGate(fs); err != nil {
 		return fail("%v", err)
 	}

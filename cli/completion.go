@@ -55,6 +55,8 @@ func completionFlags(prog string) []completionFlag {
 		"output":              output.Formats(),
 		"color":               {"auto", "always", "never"},
 		"subresource":         {"status", "scale"},
+		"verb":                {"apply", "update", "patch", "create"},
+		"patch-type":          {"json", "merge", "strategic"},
 		"argocd-tracking":     {string(appliers.ArgoCDTrackAnnotation), string(appliers.ArgoCDTrackLabel), string(appliers.ArgoCDTrackAnnotationAndLabel)},
 		"fail-on":             append(append([]string(nil), report.FailOnValues...), "none", "all"),
 		"disable-advice":      adviceIDs(),

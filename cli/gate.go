@@ -111,9 +111,12 @@ func (c *options) checkGate(fs *pflag.FlagSet) error {
 // namespace (Argo CD's destination namespace).
 func (c *options) applierFor(namespace string) appliers.Applier {
 	manager := c.fieldManager
+	if c.verbs.cmd != nil {
+		return c.verbs.cmd
+	}
 	switch c.applier {
 	case "api":
-		return appliers.API{FieldManager: manager}
+		return appliers.API{FieldManager: manager, Verb: c.verbs.v, PatchType: c.verbs.pt}
 	case "argocd":
 		g := &c.gate
 		if !g.fieldMgrSet {

@@ -115,7 +115,7 @@ func (c *invocation) registryFor(v kube.Minor) (*schema.Registry, error) {
 		}
 	}
 	for _, o := range c.crdObjects {
-		if err := reg.AddCRDObject(o.origin, o.obj); err != nil {
+		if err := reg.AddStoredCRDObject(o.origin, o.obj); err != nil {
 			return nil, fmt.Errorf("--crd %s: %w", o.origin, err)
 		}
 	}

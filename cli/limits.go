@@ -101,5 +101,8 @@ func (c *invocation) matchOptions(liveErrs []error) []input.MatchOption {
 	if !c.client.SendsNamespace() {
 		opts = append(opts, input.RawRequests())
 	}
+	if c.subresource == "scale" {
+		opts = append(opts, input.ScaleBodies())
+	}
 	return opts
 }

@@ -64,7 +64,19 @@ func (c *invocation) execute(ctx context.Context, newPredictor func(*schema.Regi
 	// run holds a few trees at a time, not all of them.
 	loader.DeferDecoding = true
 	var live []input.Entry
-	manifests := c.loadManifests(loader)
+	var manifests []input.Entry
+	switch {
+	case c.verbs.named():
+		manifests = c.commandManifests(reg)
+	default:
+		if c.verbs.v == merge.VerbPatch {
+			c.manifests = c.splitPatches(loader)
+		}
+		// A raw request's body is read as the server reads it.
+		loader.RequestBodies = c.applier == "api" && c.verbs.cmd == nil
+		manifests = c.loadManifests(loader)
+		loader.RequestBodies = false
+	}
 	if c.live != "" || c.liveOpts.fromCluster {
 		// Field lines are asked of manifests only: a dump's text need not be kept; its
 		// managedFields are kept as text.
@@ -99,10 +111,14 @@ func (c *invocation) execute(ctx context.Context, newPredictor func(*schema.Regi
 	// CustomResourceDefinitions among the inputs define kinds: the live ones first, then the
 	// manifests' (the state the apply moves to).
 	crdWarnings := map[*input.Object]string{}
-	for _, entries := range [][]input.Entry{live, manifests} {
+	for i, entries := range [][]input.Entry{live, manifests} {
+		add := reg.AddCRDObject
+		if i == 0 {
+			add = reg.AddStoredCRDObject // a CRD the cluster holds: read as the server reads it
+		}
 		for _, e := range entries {
 			if e.Object != nil && isCRDKind(e.Object.GVK()) {
-				if err := reg.AddCRDObject(e.Object.Source.String(), e.Object.Object); err != nil {
+				if err := add(e.Object.Source.String(), e.Object.Object); err != nil {
 					msg := fmt.Sprintf("the CustomResourceDefinition at %s was not registered: %v", e.Object.Source, err)
 					crdWarnings[e.Object] = msg
 					c.warnf("%s", msg)
@@ -111,12 +127,13 @@ func (c *invocation) execute(ctx context.Context, newPredictor func(*schema.Regi
 		}
 	}
 
-	manifestObjs, _ := input.Split(manifests)
 	liveObjs, liveErrs := input.Split(live)
 	ls := &liveState{given: c.live != "" || c.liveOpts.fromCluster}
 	if ls.record, ls.objs, err = takeRecord(liveObjs); err != nil {
 		liveErrs = append(liveErrs, err)
 	}
+	manifests = append(manifests, c.patchStubs(ls.objs)...)
+	manifestObjs, _ := input.Split(manifests)
 	if ls.record != nil && !c.liveOpts.namespaceSet {
 		// Objects that name no namespace go where the cluster read put them.
 		c.namespace = ls.record.Namespace
@@ -237,7 +254,8 @@ func (c *invocation) loadCRDs(reg *schema.Registry, loader *input.Loader) error 
 				c.warnf("--crd %s: %s is a %s, not a CustomResourceDefinition; ignored", p, o.Source, o.GVK().Kind)
 				continue
 			}
-			if err := reg.AddCRDObject(o.Source.String(), o.Object); err != nil {
+			// The schema of live objects: the CRD as the server holds it.
+			if err := reg.AddStoredCRDObject(o.Source.String(), o.Object); err != nil {
 				return fmt.Errorf("--crd %s: %w", o.Source, err)
 			}
 			c.crdObjects = append(c.crdObjects, crdObject{origin: o.Source.String(), obj: o.Object})
@@ -381,7 +399,7 @@ func (c *invocation) predict(eng predictor, p *input.Pair, manifest, live map[st
 			Source:   kubectlSource(src),
 		}
 	}
-	call := func(r merge.Request) (*merge.Result, error) { return eng.Predict(c.client, r) }
+	call := func(r merge.Request) (*merge.Result, error) { return eng.Predict(c.client, c.withPatch(p, r)) }
 	out, err := call(request(c.force))
 	if err != nil {
 		res = report.FromError(src, fmt.Errorf("cannot predict %s: %w", p.ID, err))

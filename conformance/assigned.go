@@ -18,7 +18,7 @@ func CompareAssigned(c *Case, res *merge.Result, strict bool) []string {
 		return Compare(c, res, strict)
 	}
 	want, got := generic(c.Want), generic(res.Object)
-	if c.Request.Verb == "update-scale" {
+	if c.Subresource() == "scale" {
 		want = generic(c.After)
 	}
 	var problems []string

@@ -30,11 +30,20 @@ type Case struct {
 		Subresource  string   `json:"subresource"`
 		Path         string   `json:"path"`
 		Args         []string `json:"args"`
+		// PatchType is the type of a patch ("merge", "strategic", "json"; verbs patch,
+		// patch-status, patch-scale).
+		PatchType string `json:"patchType"`
+		// UserAgent is the User-Agent of a write sent without a fieldManager: the server
+		// names its entry by it (FieldManager is that name).
+		UserAgent string `json:"userAgent"`
 	} `json:"request"`
 	Response struct {
 		Code          int    `json:"code"`
 		KubectlExit   int    `json:"kubectlExit"`
 		KubectlStderr string `json:"kubectlStderr"`
+		// Requests are the requests kubectl made ("PATCH /apis/… -> 200"), discovery aside
+		// (kubectl mode).
+		Requests []string `json:"requests"`
 		// Warnings are the texts of the Warning headers of the answer, when the recorder
 		// kept them (testdata/record.py does; nil otherwise: not recorded).
 		Warnings []string `json:"warnings"`
@@ -58,14 +67,17 @@ type Case struct {
 		AllowPrivileged bool `json:"allowPrivileged"`
 	} `json:"cluster"`
 
-	Live     map[string]any // nil on a create
-	Manifest map[string]any
-	CRDs     []map[string]any
-	Want     map[string]any
+	Live map[string]any // nil on a create
+	// Manifest is the body of the request, when it is an object; ManifestText is the body as
+	// sent (a JSON patch is a list).
+	Manifest     map[string]any
+	ManifestText []byte
+	CRDs         []map[string]any
+	Want         map[string]any
 	// WantText is the answer when it is not JSON (want.txt): the plain text a server's mux
 	// answers for a group it does not serve ("404 page not found").
 	WantText string
-	After    map[string]any // update-scale only
+	After    map[string]any // writes through /scale only: the parent afterwards
 }
 
 // Minor is the Kubernetes minor the case was recorded from (case.yaml's server.minor); a
@@ -96,8 +108,13 @@ func LoadCase(dir string) (*Case, error) {
 	if c.Live, err = readObject(filepath.Join(dir, "live.json"), true); err != nil {
 		return nil, err
 	}
-	if c.Manifest, err = readObject(filepath.Join(dir, "manifest.yaml"), false); err != nil {
+	if c.ManifestText, err = os.ReadFile(filepath.Join(dir, "manifest.yaml")); err != nil {
 		return nil, err
+	}
+	if !bytes.HasPrefix(bytes.TrimSpace(c.ManifestText), []byte("[")) {
+		if c.Manifest, err = readObject(filepath.Join(dir, "manifest.yaml"), false); err != nil {
+			return nil, err
+		}
 	}
 	if c.Want, err = readObject(filepath.Join(dir, "want.json"), true); err != nil {
 		return nil, err

@@ -30,7 +30,8 @@ func (c *Case) Registry() (*schema.Registry, error) {
 		return nil, err
 	}
 	for i, crd := range c.CRDs {
-		if err := reg.AddCRDObject(fmt.Sprintf("%s/crds.yaml#%d", c.Name, i), crd); err != nil {
+		// The CRDs the server held: read as the server reads its own.
+		if err := reg.AddStoredCRDObject(fmt.Sprintf("%s/crds.yaml#%d", c.Name, i), crd); err != nil {
 			return nil, err
 		}
 	}
@@ -77,14 +78,38 @@ func (c *Case) Endpoint() merge.Endpoint {
 	if gv, ok := apiVersionOfPath(c.Request.Path); ok {
 		av = gv
 	}
-	sub := c.Request.Subresource
-	switch c.Request.Verb {
-	case "apply-status", "update-status":
-		sub = "status"
-	case "update-scale":
-		sub = "scale"
+	if pns := namespaceOfPath(c.Request.Path); pns != "" {
+		ns = pns // a body without a namespace goes to the URL's
 	}
-	return merge.Endpoint{GVK: schema.GVKFromAPIVersionKind(av, kind), Namespace: ns, Name: name, Subresource: sub}
+	return merge.Endpoint{GVK: schema.GVKFromAPIVersionKind(av, kind), Namespace: ns, Name: name, Subresource: c.Subresource()}
+}
+
+// Subresource is the subresource the case's request went to.
+func (c *Case) Subresource() string {
+	if c.Request.Subresource != "" {
+		return c.Request.Subresource
+	}
+	if _, sub, ok := strings.Cut(c.Request.Verb, "-"); ok {
+		return sub
+	}
+	return ""
+}
+
+// BaseVerb is the case's verb without its subresource: apply, update, patch or create.
+func (c *Case) BaseVerb() string {
+	v, _, _ := strings.Cut(c.Request.Verb, "-")
+	return v
+}
+
+// namespaceOfPath reads the namespace of a resource URL, "" for a cluster-scoped one.
+func namespaceOfPath(path string) string {
+	parts := strings.Split(strings.TrimPrefix(path, "/"), "/")
+	for i := 0; i+1 < len(parts); i++ {
+		if parts[i] == "namespaces" && i+2 < len(parts) {
+			return parts[i+1]
+		}
+	}
+	return ""
 }
 
 // apiVersionOfPath reads the group and version of a resource URL: /api/v1/… or
@@ -128,10 +153,34 @@ func Replay(c *Case) (*merge.Result, error) {
 	req := merge.Request{Live: c.Live, Object: c.Manifest, Endpoint: c.Endpoint(),
 		Manager: c.Request.FieldManager, Force: c.Request.Force, Now: c.NowTime(), Source: c.kubectlSource()}
 	switch {
+	case c.Request.Mode == "kubectl" && c.Request.Verb != "apply":
+		cmd, err := appliers.ParseKubectlCommand(c.Request.Args)
+		if err != nil {
+			return nil, err
+		}
+		if req.Live == nil && req.Object == nil {
+			// An object named TYPE NAME that does not exist: the request goes to the
+			// object the command names, as the command resolves it.
+			objs, err := cmd.Objects(reg, namespaceOfPath(c.Request.Path))
+			if err != nil || len(objs) != 1 {
+				return nil, fmt.Errorf("kubectl %s names %d objects: %v", cmd.Verb, len(objs), err)
+			}
+			req.Object, req.Endpoint = objs[0], merge.Endpoint{}
+		}
+		return cmd.Apply(e, req)
 	case c.Request.Mode == "kubectl":
 		return appliers.Kubectl(e, req)
-	case strings.HasPrefix(c.Request.Verb, "apply"):
+	case c.BaseVerb() == "apply":
 		return e.Apply(req)
+	case c.BaseVerb() == "patch":
+		pt, err := merge.ParsePatchType(c.Request.PatchType)
+		if err != nil {
+			return nil, err
+		}
+		req.Object, req.Patch = nil, merge.Patch{Type: pt, Body: c.ManifestText}
+		return e.Patch(req)
+	case c.BaseVerb() == "create":
+		return e.Create(req)
 	default:
 		return e.Update(req)
 	}
@@ -194,8 +243,8 @@ func Compare(c *Case, res *merge.Result, strict bool) []string {
 		return []string{fmt.Sprintf("predicted %d %q, server answered %d", res.Rejection.Code, res.Rejection.Message, code)}
 	}
 	want := c.Want
-	if c.Request.Verb == "update-scale" {
-		want = c.After
+	if c.Subresource() == "scale" {
+		want = c.After // the answer is a Scale: the parent afterwards says what was stored
 	}
 	want, got := generic(want), generic(res.Object)
 	liveTimes := map[string]bool{}

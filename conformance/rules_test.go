@@ -103,3 +103,26 @@ func TestRecordedCasesCiteRules(t *testing.T) {
 		}
 	}
 }
+
+// TestVerbCasesCiteRules holds the rules the cases of conformance/testdata/integration and
+// verbs cite (case.yaml's rules) to docs/rules.md: each is a rule the page defines.
+func TestVerbCasesCiteRules(t *testing.T) {
+	root := testkit.RepoRoot(t)
+	_, text := docRules(t, root)
+	for _, dir := range []string{"integration", "verbs"} {
+		cases, err := LoadCases(filepath.Join("testdata", dir))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range cases {
+			if len(c.Rules) == 0 {
+				t.Errorf("%s/%s cites no rule", dir, c.Name)
+			}
+			for _, id := range c.Rules {
+				if _, ok := text[id]; !ok {
+					t.Errorf("%s/%s cites %s, which docs/rules.md does not define", dir, c.Name, id)
+				}
+			}
+		}
+	}
+}

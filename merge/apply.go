@@ -38,7 +38,12 @@ func (e *Engine) applyStep(req Request) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	res := r.apply(req.Live, req.Object, req.Manager, req.Force)
+	var res *Result
+	if r.ep.Subresource == "scale" {
+		res = r.applyScale(req.Live, req.Object, req.Manager, req.Force)
+	} else {
+		res = r.apply(req.Live, req.Object, req.Manager, req.Force)
+	}
 	res.Warnings = append(res.Warnings, r.sortedWarnings()...)
 	return res, nil
 }
@@ -138,7 +143,7 @@ func (r *request) apply(live, cfg map[string]any, manager string, force bool) *R
 	if r.typ.Source != schema.SourceBuiltin {
 		// What the store answers is the object decoded again: a custom resource without
 		// the nulls decoding drops (those its schema allows stay).
-		obj = r.e.model.ReadStored(r.typ, obj)
+		obj = r.readBackStored(r.e.model.ReadStored(r.typ, obj))
 	}
 	r.settle(res, live, liveEntries, obj, entries, created)
 	res.describe = func() {
@@ -477,9 +482,7 @@ func (r *request) checkIdentity(live, obj, cfg map[string]any, created bool) *St
 	}
 	if rv, _ := metadataOf(cfg)["resourceVersion"].(string); rv != "" {
 		if liveRV, _ := metadataOf(live)["resourceVersion"].(string); rv != liveRV {
-			return &StatusError{Code: 409, Reason: "Conflict",
-				Message: fmt.Sprintf("Operation cannot be fulfilled on %s %q: the object has been modified; please apply your changes to the latest version and try again", qualifiedResource(r.typ), r.ep.Name),
-				Details: &StatusDetails{Name: r.ep.Name, Group: r.ep.GVK.Group, Kind: r.typ.Resource}}
+			return modified(r.typ, r.ep.Name)
 		}
 	}
 	return nil

@@ -100,3 +100,48 @@ func (identityConverter) Convert(v *typed.TypedValue, _ smdpath.APIVersion) (*ty
 	return v, nil
 }
 func (identityConverter) IsMissingVersionError(error) bool { return false }
+
+// BenchmarkPatchDeployment is the prediction of each patch type on the recorded
+// Deployment: the patch applied to the object as the server encodes it, then an update.
+func BenchmarkPatchDeployment(b *testing.B) {
+	e := New(schema.MustNewRegistry(kube.Newest()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()}))
+	live := deploymentRequest(b).Live
+	for _, p := range []Patch{
+		{MergePatch, []byte(`{"spec":{"replicas":7},"metadata":{"labels":{"tier":"gold"}}}`)},
+		{StrategicPatch, []byte(`{"spec":{"template":{"spec":{"containers":[{"name":"app","image":"shop/app:2"}]}}}}`)},
+		{JSONPatch, []byte(`[{"op":"replace","path":"/spec/replicas","value":7}]`)},
+	} {
+		b.Run(string(p.Type), func(b *testing.B) {
+			req := Request{Live: live, Patch: p, Manager: "ops", Now: time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC)}
+			if res, err := e.Patch(req); err != nil || res.Rejection != nil {
+				b.Fatalf("patch: %v %v", err, res.Rejection)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := e.Patch(req); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkScaleApply is an apply of a Scale through /scale on the recorded Deployment.
+func BenchmarkScaleApply(b *testing.B) {
+	e := New(schema.MustNewRegistry(kube.Newest()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()}))
+	live := deploymentRequest(b).Live
+	md := live["metadata"].(map[string]any)
+	scale := map[string]any{"apiVersion": "autoscaling/v1", "kind": "Scale", "metadata": map[string]any{"name": md["name"], "namespace": md["namespace"]},
+		"spec": map[string]any{"replicas": int64(9)}}
+	req := Request{Live: live, Object: scale, Manager: "autoscaler", Force: true, Now: time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC),
+		Endpoint: Endpoint{GVK: schema.GVKOf(live), Namespace: md["namespace"].(string), Name: md["name"].(string), Subresource: "scale"}}
+	if res, err := e.Apply(req); err != nil || res.Rejection != nil {
+		b.Fatalf("apply: %v %v", err, res.Rejection)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := e.Apply(req); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

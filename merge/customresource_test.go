@@ -135,9 +135,12 @@ func runCRScenario(t *testing.T, sc crScenario) {
 		}
 		var res *Result
 		var err error
-		if st.update {
+		switch {
+		case st.update && live == nil:
+			res, err = e.Create(req) // a POST: a PUT of a custom resource does not create
+		case st.update:
 			res, err = e.Update(req)
-		} else {
+		default:
 			res, err = e.Apply(req)
 		}
 		if err != nil {

@@ -35,7 +35,12 @@
 // What the server assigns and no prediction can know — a uid, the time, an allocated IP or
 // port, a Job's uid-based selector — is never invented: [Result.Assigned] names it.
 //
-// [Engine.Apply] and [Engine.Update] run that chain for one request. Clients apply in
+// [Engine.Apply] runs that chain for one apply; [Engine.Update] for a PUT, [Engine.Patch] for
+// a JSON merge, strategic merge or JSON patch — applied first to the object as the server
+// encodes it, with the patch libraries the server uses — and [Engine.Create] for a POST;
+// [Engine.Send] dispatches on a [Verb]. A write through /scale runs the verb's field
+// management on an autoscaling/v1 Scale the registry makes of the parent, with entries made
+// of the parent's, and carries the result back to the parent (scale.go). Clients apply in
 // sequences of requests: a [Sequence] ([Engine.Begin]) predicts them one after the other
 // and sums them up as one [Result] relative to the live object. Package appliers
 // holds the sequences of kubectl, Argo CD and Flux. Every refusal comes back

@@ -114,6 +114,12 @@ func (e *Engine) newRequest(req Request) (*request, error) {
 	if typ == nil {
 		return nil, fmt.Errorf("%w: no schema for %s", ErrNotPredictable, ep.GVK)
 	}
+	switch ep.Subresource {
+	case "", "status", "scale":
+	default:
+		// /resize and the others have strategies of their own the model does not know.
+		return nil, fmt.Errorf("%w: a write to the %s subresource (status and scale are predicted)", ErrNotPredictable, ep.Subresource)
+	}
 	r := &request{e: e, ep: ep, typ: typ, version: smdpath.APIVersion(ep.GVK.APIVersion()), now: req.Now.UTC().Truncate(time.Second), warnings: warns}
 	if req.Now.IsZero() {
 		r.now = time.Now().UTC().Truncate(time.Second)

@@ -124,3 +124,53 @@ func ExampleSequence() {
 	// update map[mode:fast] [.data.legacy]
 	// old-operator: taken [.data.legacy]
 }
+
+// A controller's strategic merge patch of one container's image: the patch is applied to
+// the object as the server encodes it and written as an update, so the patcher owns the
+// image it changed and the applier no longer does.
+func ExampleEngine_Patch() {
+	engine := merge.New(schema.MustNewRegistry(kube.Newest()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()}))
+	applied, err := engine.Apply(merge.Request{Object: decode(`{"apiVersion":"apps/v1","kind":"Deployment",
+	  "metadata":{"name":"web","namespace":"shop"},
+	  "spec":{"selector":{"matchLabels":{"app":"web"}},
+	    "template":{"metadata":{"labels":{"app":"web"}},"spec":{"containers":[{"name":"web","image":"shop/web:1.0"},{"name":"proxy","image":"envoy:1"}]}}}}`),
+		Manager: "ci", Now: time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)})
+	if err != nil {
+		log.Fatal(err)
+	}
+	live := applied.Object
+	live["metadata"].(map[string]any)["uid"] = "6d1b7a52-0000-4000-8000-000000000003"
+
+	res, err := engine.Patch(merge.Request{Live: live, Manager: "image-updater", Now: time.Date(2026, 12, 2, 9, 0, 0, 0, time.UTC),
+		Patch: merge.Patch{Type: merge.StrategicPatch, Body: []byte(`{"spec":{"template":{"spec":{"containers":[{"name":"web","image":"shop/web:1.1"}]}}}}`)}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(res.Action)
+	for _, e := range res.ManagedFields {
+		fmt.Println(e.Manager, e.Operation, string(e.FieldsV1))
+	}
+	// Output:
+	// update
+	// ci Apply {"f:spec":{"f:selector":{},"f:template":{"f:metadata":{"f:labels":{"f:app":{}}},"f:spec":{"f:containers":{"k:{\"name\":\"proxy\"}":{".":{},"f:image":{},"f:name":{}},"k:{\"name\":\"web\"}":{".":{},"f:name":{}}}}}}}
+	// image-updater Update {"f:spec":{"f:template":{"f:spec":{"f:containers":{"k:{\"name\":\"web\"}":{"f:image":{}}}}}}}
+}
+
+// A POST: the creator owns every field it sets and every field defaulting sets, as an
+// Update entry; a name that exists would be 409 AlreadyExists.
+func ExampleEngine_Create() {
+	engine := merge.New(schema.MustNewRegistry(kube.Newest()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()}))
+	res, err := engine.Create(merge.Request{Object: decode(`{"apiVersion":"v1","kind":"ConfigMap",
+	  "metadata":{"name":"settings","namespace":"shop"},"data":{"mode":"fast"}}`),
+		Manager: "kubectl-create", Now: time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(res.Action, res.StatusCode())
+	for _, e := range res.ManagedFields {
+		fmt.Println(e.Manager, e.Operation, string(e.FieldsV1))
+	}
+	// Output:
+	// create 201
+	// kubectl-create Update {"f:data":{".":{},"f:mode":{}}}
+}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/ssa-diff/ssa-diff/fieldpath"
+	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 	"github.com/ssa-diff/ssa-diff/schema"
 )
 
@@ -95,4 +96,31 @@ func sortByTimeThenKey(keys []string, times map[string]*time.Time) {
 func annotations(obj map[string]any) map[string]any {
 	a, _ := metadataOf(obj)["annotations"].(map[string]any)
 	return a
+}
+
+// readBackStored is obj, a custom resource a write stores, as the server answers it: read
+// back from storage at the CRD's storage version, which prunes what that version's schema
+// does not describe and defaults it with its defaults (rules.md read.stored), and converted
+// to the request's version. With conversion
+// None only apiVersion changes; a version whose schema defaults what the request's does
+// not gets those defaults (a crossplane CompositeResourceDefinition created at v2 comes back
+// with v1's spec.defaultCompositeDeletePolicy). Objects of other kinds are returned as
+// they are.
+func (r *request) readBackStored(obj map[string]any) map[string]any {
+	sv := r.typ.StorageVersion
+	if r.typ.Source != schema.SourceCRD || sv == "" || sv == r.ep.GVK.Version || r.typ.Conversion != schema.ConversionNone {
+		return obj
+	}
+	st, ok := r.e.schemas.Lookup(schema.GVK{Group: r.ep.GVK.Group, Version: sv, Kind: r.ep.GVK.Kind})
+	if !ok || st.Default == nil {
+		return obj
+	}
+	stored := unstructured.DeepCopyObject(obj)
+	stored["apiVersion"] = st.GVK.APIVersion()
+	if st.PruneUnknown != nil {
+		st.PruneUnknown(stored)
+	}
+	st.Default(stored)
+	stored["apiVersion"] = r.ep.GVK.APIVersion()
+	return stored
 }

@@ -27,8 +27,10 @@ type Request struct {
 	// the object does not exist (the request creates it).
 	Live map[string]any
 	// Object is the request body: the apply configuration for Apply, the whole new object
-	// for Update. Through /scale it is an autoscaling/v1 Scale.
+	// for Update and Create. Through /scale it is an autoscaling/v1 Scale.
 	Object map[string]any
+	// Patch is the body of a PATCH that is not an apply (Patch); the other verbs ignore it.
+	Patch Patch
 	// Endpoint is where the request goes. Left zero, it is taken from Live, or from Object
 	// on a create; when Object is the live object's group and kind at another version, the
 	// request goes to Object's version, as clients send a body to its apiVersion's URL.

@@ -83,9 +83,12 @@ func runScenario(t *testing.T, e *Engine, sc scenario) {
 		}
 		var res *Result
 		var err error
-		if o.apply {
+		switch {
+		case o.apply:
 			res, err = e.Apply(req)
-		} else {
+		case live == nil:
+			res, err = e.Create(req) // a POST: a PUT of a ConfigMap does not create
+		default:
 			res, err = e.Update(req)
 		}
 		if err != nil {

@@ -54,6 +54,16 @@ func (s *Sequence) Update(req Request) (*Result, error) {
 	return s.e.Update(s.carry(req))
 }
 
+// Patch predicts one patch of the sequence, as Engine.Patch does.
+func (s *Sequence) Patch(req Request) (*Result, error) {
+	return s.e.Patch(s.carry(req))
+}
+
+// Create predicts one create of the sequence, as Engine.Create does.
+func (s *Sequence) Create(req Request) (*Result, error) {
+	return s.e.Create(s.carry(req))
+}
+
 // Continue begins, as Begin does, a sequence of client c inside this one: a GitOps
 // controller that runs kubectl's apply after patches of its own.
 func (s *Sequence) Continue(req Request, c Client) (*Sequence, *Result, error) {

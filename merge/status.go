@@ -68,6 +68,27 @@ func uidMismatch(t *schema.Type, name, uid string) *StatusError {
 		Details: &StatusDetails{Name: name, Group: t.GVK.Group, Kind: t.Resource}}
 }
 
+// conflictOn is a 409 Conflict on the named object: "Operation cannot be fulfilled on
+// <resource> "<name>": <why>".
+func conflictOn(t *schema.Type, name, why string) *StatusError {
+	return &StatusError{Code: 409, Reason: "Conflict",
+		Message: fmt.Sprintf("Operation cannot be fulfilled on %s %q: %s", qualifiedResource(t), name, why),
+		Details: &StatusDetails{Name: name, Group: t.GVK.Group, Kind: t.Resource}}
+}
+
+// modified is the store's answer to a write whose resourceVersion is not the stored
+// object's: the optimistic lock failed.
+func modified(t *schema.Type, name string) *StatusError {
+	return conflictOn(t, name, "the object has been modified; please apply your changes to the latest version and try again")
+}
+
+// alreadyExists is the answer to a POST of an object that exists.
+func alreadyExists(t *schema.Type, name string) *StatusError {
+	return &StatusError{Code: 409, Reason: "AlreadyExists",
+		Message: fmt.Sprintf("%s %q already exists", qualifiedResource(t), name),
+		Details: &StatusDetails{Name: name, Group: t.GVK.Group, Kind: t.Resource}}
+}
+
 func notFound(t *schema.Type, name string) *StatusError {
 	return &StatusError{Code: 404, Reason: "NotFound",
 		Message: fmt.Sprintf("%s %q not found", qualifiedResource(t), name),

@@ -6,12 +6,14 @@ import (
 
 	"github.com/ssa-diff/ssa-diff/fieldpath"
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
+	"github.com/ssa-diff/ssa-diff/schema"
 )
 
-// Update predicts a write that is not an apply: PUT, or any non-apply PATCH once the patch
-// is applied, through the main resource or a subresource (rules.md write.paths.2, R0.3). Object is
-// the whole new object. Updates are never refused for conflicts: they take what they change
-// (rules.md update.takes-over). Through /scale, Object is an autoscaling/v1 Scale.
+// Update predicts a PUT (rules.md write.paths, R0.3): Object is the whole new object, through /scale an
+// autoscaling/v1 Scale. Updates are never refused for conflicts: they take what they change
+// (rules.md update.takes-over). A PUT of a missing object creates it only for the kinds whose strategy
+// allows it (server.Strategy.AllowCreateOnUpdate), and is answered 404 otherwise; a
+// resourceVersion in the body is an optimistic lock, a uid a precondition.
 func (e *Engine) Update(req Request) (*Result, error) {
 	given := req.Live
 	req, refused, err := e.admit(req, ClientRaw)
@@ -28,10 +30,90 @@ func (e *Engine) Update(req Request) (*Result, error) {
 	if r.ep.Subresource == "scale" {
 		res = r.updateScale(req.Live, req.Object, req.Manager)
 	} else {
-		res = r.updateObject(req.Live, req.Object, req.Manager)
+		res = r.put(req.Live, req.Object, req.Manager)
 	}
 	res.Warnings = append(res.Warnings, r.sortedWarnings()...)
 	return readAs(res, given, req.Live), nil
+}
+
+// Create predicts a POST (rules.md write.paths, R0.3): Object is the new object, which the
+// writer owns whole (rules.md update.set-grows), its managedFields taken when it carries valid
+// ones (rules.md supplied.taken-as-base). When Live is not nil the object exists: once the new object passes validation the
+// server answers 409 AlreadyExists. A POST to a subresource is not predicted.
+func (e *Engine) Create(req Request) (*Result, error) {
+	if req.Endpoint.Subresource != "" {
+		return nil, fmt.Errorf("%w: a POST to the %s subresource", ErrNotPredictable, req.Endpoint.Subresource)
+	}
+	live := req.Live
+	req.Live = nil
+	if req.Endpoint.GVK.Kind == "" {
+		req.Endpoint = endpointOf(req)
+	}
+	req, refused, err := e.admit(req, ClientRaw)
+	if refused != nil || err != nil {
+		return refused, err
+	}
+	req.Object = unstructured.CopyAsDecoded(req.Object)
+	r, err := e.newRequest(req)
+	if err != nil {
+		return nil, err
+	}
+	res := r.create(req.Object, req.Manager, live != nil)
+	res.Warnings = append(res.Warnings, r.sortedWarnings()...)
+	return res, nil
+}
+
+// create is the POST handler's: the body's namespace is the URL's, its kind the
+// endpoint's; field management as an update of the kind's empty object; a name taken
+// is refused after validation.
+func (r *request) create(body map[string]any, manager string, exists bool) *Result {
+	res := &Result{Endpoint: r.ep}
+	reject := func(s *StatusError) *Result {
+		res.Action, res.Rejection = ActionRejected, s
+		return res
+	}
+	if s := validateManager(manager, false); s != nil {
+		return reject(s)
+	}
+	if got := schema.GVKOf(body); got != r.ep.GVK {
+		return reject(badRequest(fmt.Sprintf("the API version in the data (%s) does not match the expected API version (%s)", got.APIVersion(), r.ep.GVK.APIVersion())))
+	}
+	if s := r.checkNames(body); s != nil {
+		return reject(s)
+	}
+	out := r.updateObject(nil, body, manager)
+	if exists && out.Rejection == nil {
+		return reject(alreadyExists(r.typ, r.ep.Name))
+	}
+	return out
+}
+
+// put is the PUT handler's: the body's name and namespace are the URL's; a missing object
+// is created only where the strategy allows it; the body's uid is a precondition and its
+// resourceVersion an optimistic lock.
+func (r *request) put(live, body map[string]any, manager string) *Result {
+	res := &Result{Endpoint: r.ep}
+	reject := func(s *StatusError) *Result {
+		res.Action, res.Rejection = ActionRejected, s
+		return res
+	}
+	if s := validateManager(manager, false); s != nil {
+		return reject(s)
+	}
+	if s := r.checkNames(body); s != nil {
+		return reject(s)
+	}
+	if live == nil {
+		if r.ep.Subresource != "" || !r.e.model.AllowCreateOnUpdate(r.typ) {
+			return reject(notFound(r.typ, r.ep.Name))
+		}
+		return r.updateObject(nil, body, manager)
+	}
+	md, lmd := metadataOf(body), metadataOf(live)
+	if uid, _ := md["uid"].(string); uid != "" && uid != unstructured.Str(lmd, "uid") {
+		return reject(conflictOn(r.typ, r.ep.Name, fmt.Sprintf("Precondition failed: UID in precondition: %s, UID in object meta: %s", uid, unstructured.Str(lmd, "uid"))))
+	}
+	return r.updateObject(live, body, manager)
 }
 
 func (r *request) updateObject(live, next map[string]any, manager string) *Result {
@@ -44,6 +126,10 @@ func (r *request) updateObject(live, next map[string]any, manager string) *Resul
 			return res
 		}
 		live = r.e.model.EmptyObject(r.typ)
+	} else if rv, _ := metadataOf(next)["resourceVersion"].(string); rv != "" && rv != unstructured.Str(metadataOf(live), "resourceVersion") {
+		// The store's optimistic lock (rules.md create.name-and-namespace).
+		res.Action, res.Rejection = ActionRejected, modified(r.typ, r.ep.Name)
+		return res
 	}
 	next = unstructured.DeepCopyObject(next)
 	// Decoding keeps an empty managedFields list (a reset, rules.md untracked.reset) that re-encoding would drop.
@@ -114,6 +200,7 @@ func (r *request) updateObject(live, next map[string]any, manager string) *Resul
 		return res
 	}
 	dropEmpties(next, put)
+	next = r.readBackStored(next)
 	r.settle(res, live, liveEntries, next, entries, created)
 	res.Assigned = r.assigned(res.Action, next)
 	res.Ownership = r.ownershipChanges(before, after, r.managerKey(manager, fieldpath.OperationUpdate))
@@ -159,6 +246,7 @@ func (r *request) decodeLiveOrNew(live, next map[string]any, subresource bool) (
 // the live object and its entries standing (entry times of a no-op kept: keepTimesOfNoop).
 func (r *request) settle(res *Result, live map[string]any, liveEntries []fieldpath.Entry, obj map[string]any, entries []fieldpath.Entry, created bool) {
 	if !created {
+		keepResourceVersion(obj, live)
 		entries = r.keepTimesOfNoop(live, liveEntries, obj, entries)
 	}
 	res.Object, res.ManagedFields = obj, entries
@@ -171,5 +259,20 @@ func (r *request) settle(res *Result, live map[string]any, liveEntries []fieldpa
 		res.ManagedFields = liveEntries
 	default:
 		res.Action = ActionUpdate
+	}
+}
+
+// keepResourceVersion gives obj, the object an update stores, the live object's
+// resourceVersion when it has none: a body without one (or with a null one, which decoding
+// makes empty) is an unconditional write of the object the store read, and a write the
+// store finds changing nothing leaves the stored version as it is.
+func keepResourceVersion(obj, live map[string]any) {
+	rv, _ := metadataOf(live)["resourceVersion"].(string)
+	if rv == "" {
+		return
+	}
+	md := ensureMetadata(obj)
+	if cur, _ := md["resourceVersion"].(string); cur == "" {
+		md["resourceVersion"] = rv
 	}
 }

@@ -52,7 +52,7 @@ func (r *Registry) AddCRD(origin string, data []byte) error {
 			objs = items
 		}
 		for j, obj := range objs {
-			types, err := r.crdTypes(origin, docIndex, obj)
+			types, err := r.crdTypes(origin, docIndex, obj, false)
 			if err != nil {
 				prefix := ""
 				if isList {
@@ -85,7 +85,24 @@ func joinErrors(errs []error) error {
 // (the CLI finds CRDs among its inputs). See AddCRD.
 func (r *Registry) AddCRDObject(origin string, obj map[string]any) error {
 	norm, _ := unstructured.Normalize(obj).(map[string]any)
-	types, err := r.crdTypes(origin, -1, norm)
+	types, err := r.crdTypes(origin, -1, norm, false)
+	if err != nil {
+		return err
+	}
+	r.putCRD(types)
+	return nil
+}
+
+// AddStoredCRDObject adds one CustomResourceDefinition as the API server holds it (read
+// from a cluster or a dump of one): the schema of objects that exist, not a request. The
+// server accepted it once, maybe under rules since tightened (a legacy CRD whose schema
+// breaks the structural rules: an array without items, no type at the root), and types its
+// objects as apiextensions-apiserver does (its OpenAPI builder's AllowNonStructural): a
+// version's schema is used as far as it can be read, a schema the field manager cannot
+// type makes its versions deduced. Only a CRD that names no kind fails.
+func (r *Registry) AddStoredCRDObject(origin string, obj map[string]any) error {
+	norm, _ := unstructured.Normalize(obj).(map[string]any)
+	types, err := r.crdTypes(origin, -1, norm, true)
 	if err != nil {
 		return err
 	}
@@ -120,10 +137,12 @@ type crdVersion struct {
 	scale     *ScaleSubresource
 	modelName string
 	served    bool
+	storage   bool
 }
 
-// crdTypes converts one CRD into one Type per version.
-func (r *Registry) crdTypes(origin string, doc int, obj map[string]any) ([]*Type, error) {
+// crdTypes converts one CRD into one Type per version; stored reads it as the server holds
+// it (AddStoredCRDObject).
+func (r *Registry) crdTypes(origin string, doc int, obj map[string]any, stored bool) ([]*Type, error) {
 	e := &Error{Origin: origin, Document: doc}
 	fail := func(path fieldPath, format string, args ...any) error {
 		e.Path = string(path)
@@ -213,6 +232,7 @@ func (r *Registry) crdTypes(origin string, doc int, obj map[string]any) ([]*Type
 			return nil, fail(path.child("name"), "duplicate version %q", cv.name)
 		}
 		seen[cv.name] = true
+		cv.storage, _ = v["storage"].(bool)
 		switch served := v["served"].(type) {
 		case bool:
 			cv.served = served
@@ -259,18 +279,22 @@ func (r *Registry) crdTypes(origin string, doc int, obj map[string]any) ([]*Type
 		p := &problems{}
 		base := cv.path.child("schema").child("openAPIV3Schema")
 		plain[cv.name] = (&structuralConverter{problems: p}).convert(cv.schema, base, rootLevel)
-		for _, pe := range p.list {
-			pathErrs = append(pathErrs, &Error{Origin: origin, Document: doc, Object: e.Object, Path: string(pe.path), Err: errors.New(pe.msg)})
-		}
-		if len(p.list) > 0 {
-			continue
+		if !stored {
+			for _, pe := range p.list {
+				pathErrs = append(pathErrs, &Error{Origin: origin, Document: doc, Object: e.Object, Path: string(pe.path), Err: errors.New(pe.msg)})
+			}
+			if len(p.list) > 0 {
+				continue
+			}
 		}
 		parsed, err := crdschema.Parse(cv.schema)
-		if err != nil {
+		switch {
+		case err == nil:
+			validations[cv.name] = parsed
+		case !stored:
 			pathErrs = append(pathErrs, &Error{Origin: origin, Document: doc, Object: e.Object, Path: string(base), Err: err})
 			continue
 		}
-		validations[cv.name] = parsed
 		m := (&structuralConverter{injectMeta: true, problems: &problems{}}).convert(cv.schema, base, rootLevel)
 		m.AddExtension(extGVK, []any{map[string]any{"group": group, "version": cv.name, "kind": kindName}})
 		models[cv.modelName] = m
@@ -282,14 +306,25 @@ func (r *Registry) crdTypes(origin string, doc int, obj map[string]any) ([]*Type
 	var parsed *smdschema.Schema
 	if len(models) > 0 {
 		converted, err := schemaconv.ToSchemaFromOpenAPI(models, preserveUnknownFields)
-		if err != nil {
+		switch {
+		case err == nil:
+			types := r.withBuiltinDependencies(converted.Types, preserveUnknownFields)
+			sort.Slice(types, func(i, j int) bool { return types[i].Name < types[j].Name })
+			parsed = &smdschema.Schema{Types: types}
+		case stored:
+			// The field manager of a CRD it cannot type falls back to the deduced type.
+			models = nil
+		default:
 			return nil, fail("spec.versions", "converting the schemas to structured-merge-diff types: %w", err)
 		}
-		types := r.withBuiltinDependencies(converted.Types, preserveUnknownFields)
-		sort.Slice(types, func(i, j int) bool { return types[i].Name < types[j].Name })
-		parsed = &smdschema.Schema{Types: types}
 	}
 
+	storageVersion := ""
+	for _, cv := range versions {
+		if cv.storage {
+			storageVersion = cv.name
+		}
+	}
 	crdOrigin := e.Object
 	if origin != "" {
 		crdOrigin = origin + ": " + e.Object
@@ -297,16 +332,17 @@ func (r *Registry) crdTypes(origin string, doc int, obj map[string]any) ([]*Type
 	out := make([]*Type, 0, len(versions))
 	for _, cv := range versions {
 		t := &Type{
-			GVK:        GVK{Group: group, Version: cv.name, Kind: kindName},
-			Resource:   plural,
-			Namespaced: scope == "Namespaced",
-			Status:     cv.status,
-			Scale:      cv.scale,
-			Source:     SourceCRD,
-			Origin:     crdOrigin,
-			Validation: &crdschema.Validation{Schema: validations[cv.name], PreserveUnknownFields: preserveUnknownFields},
-			Served:     cv.served,
-			Conversion: conversion,
+			GVK:            GVK{Group: group, Version: cv.name, Kind: kindName},
+			Resource:       plural,
+			Namespaced:     scope == "Namespaced",
+			Status:         cv.status,
+			Scale:          cv.scale,
+			Source:         SourceCRD,
+			Origin:         crdOrigin,
+			Validation:     &crdschema.Validation{Schema: validations[cv.name], PreserveUnknownFields: preserveUnknownFields},
+			Served:         cv.served,
+			Conversion:     conversion,
+			StorageVersion: storageVersion,
 		}
 		if _, ok := models[cv.modelName]; ok {
 			name := cv.modelName
@@ -315,6 +351,8 @@ func (r *Registry) crdTypes(origin string, doc int, obj map[string]any) ([]*Type
 			t.Default, t.DefaultKeepingNulls = d.apply, d.applyKeepingNulls
 			if d.prunesNulls {
 				t.PruneNulls = d.pruneNulls
+				root := plain[cv.name]
+				t.PruneUnknown = func(obj map[string]any) { pruneUnknown(obj, root, true) }
 			}
 		} else {
 			t.Parseable = typed.DeducedParseableType

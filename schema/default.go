@@ -148,3 +148,41 @@ func (t *Type) ReadNulls(obj map[string]any) map[string]any {
 	t.PruneNulls(obj)
 	return obj
 }
+
+// pruneUnknown drops the fields the structural schema s does not describe, as
+// apiextensions-apiserver prunes a custom resource it decodes (structural pruning): at the
+// root and in embedded resources apiVersion, kind and metadata stay; a node with
+// x-kubernetes-preserve-unknown-fields keeps what it does not describe; additionalProperties
+// describe every other key.
+func pruneUnknown(x any, s *spec.Schema, root bool) {
+	if s == nil {
+		return
+	}
+	switch x := x.(type) {
+	case map[string]any:
+		preserve := s.Extensions[extPreserveUnknown] == true
+		resource := root || s.Extensions[extEmbedded] == true
+		for k, v := range x {
+			if resource && (k == "apiVersion" || k == "kind" || k == "metadata") {
+				continue
+			}
+			if p, ok := s.Properties[k]; ok {
+				pruneUnknown(v, &p, false)
+				continue
+			}
+			if ap := s.AdditionalProperties; ap != nil && (ap.Allows || ap.Schema != nil) {
+				pruneUnknown(v, ap.Schema, false)
+				continue
+			}
+			if !preserve {
+				delete(x, k)
+			}
+		}
+	case []any:
+		if s.Items != nil && s.Items.Schema != nil {
+			for _, v := range x {
+				pruneUnknown(v, s.Items.Schema, false)
+			}
+		}
+	}
+}

@@ -86,3 +86,25 @@ spec:
 	// deployments .spec.replicas builtin
 	// 1
 }
+
+// A CRD a cluster still serves although its schema breaks today's structural rules (an
+// array without items, no type at the root: a legacy apiextensions.k8s.io/v1beta1 CRD):
+// refused as a new CRD would be, read as the server reads the CRDs it holds.
+func ExampleRegistry_AddStoredCRDObject() {
+	crd := map[string]any{"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+		"metadata": map[string]any{"name": "noxus.mygroup.example.com"},
+		"spec": map[string]any{"group": "mygroup.example.com", "scope": "Cluster", "preserveUnknownFields": true,
+			"names": map[string]any{"kind": "WishIHadChosenNoxu", "plural": "noxus"},
+			"versions": []any{map[string]any{"name": "v1beta1", "served": true, "storage": true,
+				"schema": map[string]any{"openAPIV3Schema": map[string]any{"properties": map[string]any{"TypeFooBar": map[string]any{"type": "array"}}}}}}}}
+	err := schema.MustNewRegistry(kube.Newest()).AddCRDObject("crd.yaml", crd)
+	fmt.Println("as a request:", err != nil)
+
+	reg := schema.MustNewRegistry(kube.Newest())
+	err = reg.AddStoredCRDObject("live.json", crd)
+	t, _ := reg.Lookup(schema.GVK{Group: "mygroup.example.com", Version: "v1beta1", Kind: "WishIHadChosenNoxu"})
+	fmt.Println("as the server holds it:", err, t.Resource, t.StorageVersion)
+	// Output:
+	// as a request: true
+	// as the server holds it: <nil> noxus v1beta1
+}

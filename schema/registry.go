@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/ssa-diff/ssa-diff/kube"
 	"github.com/ssa-diff/ssa-diff/schema/builtin"
@@ -62,6 +63,10 @@ type Type struct {
 	// its spec.conversion.strategy (ConversionNone or ConversionWebhook); "" for the
 	// built-in kinds, which the server's Go code converts (package internal/conversion).
 	Conversion Conversion
+	// StorageVersion is, for a CRD, the version its objects are stored at (spec.versions'
+	// storage one): the server reads an object back from storage at that version, with its
+	// schema's defaults, whatever version it was written at. "" for other types.
+	StorageVersion string
 	// Origin names the input the schema came from: "crds.yaml:
 	// backups.ops.example.com" for a CRD, the file for an OpenAPI document,
 	// "" for built-in and deduced types.
@@ -82,6 +87,11 @@ type Type struct {
 	// and to the stored object it reads (PruneNonNullableNullsWithoutDefaults, unless the
 	// CRD sets spec.preserveUnknownFields); nil when decoding drops none.
 	PruneNulls func(obj map[string]any)
+	// PruneUnknown drops the fields a custom resource's structural schema does not
+	// describe, as apiextensions-apiserver's decoding prunes an object it reads (and a
+	// request body); nil when the CRD keeps unknown fields (spec.preserveUnknownFields) or
+	// the version has no schema.
+	PruneUnknown func(obj map[string]any)
 	// Validation is what the API server validates a custom resource of a CRD with: the
 	// version's schema as the CRD wrote it (nil Schema for a version without one) and the
 	// CRD's preserveUnknownFields. nil for every type that does not come from a CRD.
@@ -140,6 +150,15 @@ type Registry struct {
 	// crdGroups are the groups of the CRDs added.
 	crdGroups map[string]bool
 	types     map[GVK]*Type
+	// scale is ScaleType's, made once when first asked for (shared by copies: it depends
+	// on the built-in schema only).
+	scale *lazyType
+}
+
+// lazyType is a Type made when first asked for.
+type lazyType struct {
+	once sync.Once
+	t    *Type
 }
 
 // NewRegistry returns a registry with every built-in kind of the Kubernetes minor v
@@ -171,7 +190,7 @@ func MustNewRegistry(v kube.Minor) *Registry {
 func newRegistry(rel builtin.Release) *Registry {
 	s := rel.NewSchema()
 	kinds := rel.Kinds()
-	r := &Registry{version: rel.Minor(), builtin: s, builtinGroups: map[string]bool{}, servedGroups: map[string]bool{}, crdGroups: map[string]bool{},
+	r := &Registry{version: rel.Minor(), builtin: s, builtinGroups: map[string]bool{}, servedGroups: map[string]bool{}, crdGroups: map[string]bool{}, scale: &lazyType{},
 		types: make(map[GVK]*Type, len(kinds))}
 	for _, k := range kinds {
 		r.builtinGroups[k.Group] = true

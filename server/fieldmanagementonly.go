@@ -3,6 +3,7 @@ package server
 import (
 	"github.com/ssa-diff/ssa-diff/kube"
 	"github.com/ssa-diff/ssa-diff/schema"
+	"k8s.io/apimachinery/pkg/util/strategicpatch"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
@@ -53,6 +54,14 @@ func (FieldManagementOnly) DecodeBody(map[string]any) error { return nil }
 
 // KeepDecoded keeps nothing.
 func (FieldManagementOnly) KeepDecoded(*schema.Type, string, bool) bool { return false }
+
+// AllowCreateOnUpdate lets every PUT create, as the client-go fakes do.
+func (FieldManagementOnly) AllowCreateOnUpdate(*schema.Type) bool { return true }
+
+// PatchMeta knows no Go type: strategic merge patches are not taken.
+func (FieldManagementOnly) PatchMeta(*schema.Type) (strategicpatch.LookupPatchMeta, bool) {
+	return nil, false
+}
 
 // PrepareForCreate does nothing.
 func (FieldManagementOnly) PrepareForCreate(*schema.Type, map[string]any, map[string]any) error {

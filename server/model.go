@@ -3,6 +3,7 @@ package server
 import (
 	"github.com/ssa-diff/ssa-diff/kube"
 	"github.com/ssa-diff/ssa-diff/schema"
+	"k8s.io/apimachinery/pkg/util/strategicpatch"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
@@ -14,6 +15,7 @@ type Model interface {
 	Defaulter
 	Converter
 	Strategy
+	Patcher
 	Admitter
 	Validator
 	// Minor is the Kubernetes minor the model's server runs: the field manager's own
@@ -71,6 +73,10 @@ type Strategy interface {
 	// the object as the server decoded it from the request, before Default ran: the engine
 	// then keeps a copy and passes it as decoded.
 	KeepDecoded(t *schema.Type, subresource string, create bool) bool
+	// AllowCreateOnUpdate reports a kind whose PUT creates a missing object (Services,
+	// Endpoints, the RBAC kinds, Leases …); a PUT of any other missing object is answered
+	// 404 Not Found, and only a POST or an apply creates it.
+	AllowCreateOnUpdate(t *schema.Type) bool
 	// PrepareForCreate applies the registry's rules to a new object; decoded is the object
 	// before defaulting when KeepDecoded asked for it, nil otherwise.
 	PrepareForCreate(t *schema.Type, decoded, obj map[string]any) error
@@ -81,6 +87,16 @@ type Strategy interface {
 	// obj, the object a write of kind t stores (create is true for a create), with values
 	// no prediction can know.
 	Assigned(t *schema.Type, create bool, obj map[string]any) []string
+}
+
+// Patcher is what the server's PATCH handler knows of a kind beyond its schema.
+type Patcher interface {
+	// PatchMeta is what a strategic merge patch of kind t follows: the patchStrategy and
+	// patchMergeKey tags of the fields of its Go type, as the server (and kubectl, which
+	// computes such patches) looks them up. false for a kind without a Go type — a custom
+	// resource, whose strategic merge patches the server refuses (415) and whose clients
+	// send JSON merge patches instead.
+	PatchMeta(t *schema.Type) (strategicpatch.LookupPatchMeta, bool)
 }
 
 // Admitter is the server's admission chain, as far as it changes or refuses a write by

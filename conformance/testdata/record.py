@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Record the cases of a cases.yaml from a real kube-apiserver, in the layout of the shared fixtures.
 
-usage: record.py [--dir DIR] [--out OUT] URL TOKEN CACERT [NAME...]
+usage: record.py [--dir DIR] [--out OUT] [--etcd ETCD_URL] URL TOKEN CACERT [NAME...]
 
 DIR holds cases.yaml and the CRD files its cases name (default: $FIDELITY_DIR, else
 testdata/fidelity); the case folders are written to OUT (default: DIR; {minor} in it stands
@@ -39,15 +39,41 @@ A case of cases.yaml:
   - what: text                           the line of case.yaml's setup
     object: YAML                         the body
     verb: apply                          apply (default) | update (GET, merge `object`, PUT) |
-                                         create (POST) | kubectl (run kubectl `args`, FILE
-                                         standing for the object written to a file)
-    manager: M                           field manager (apply, update, create)
-    subresource: status|scale            for apply and update
+                                         create (POST) | patch (PATCH `body`, of `patchType`
+                                         merge, strategic or json) | kubectl (run kubectl
+                                         `args`, FILE standing for the object written to a file)
+                                         | etcd (write `value` at `key` straight into etcd, --etcd:
+                                         a CRD as an older server stored it)
+    target: YAML                         the object the step writes, when `object` does not name it
+                                         (a patch, a Scale to /scale)
+    manager: M                           field manager (apply, update, create, patch; none sends
+                                         no fieldManager parameter)
+    subresource: status|scale            for apply, update and patch
     force: true                          apply only
+    keepManagedFields: true              update: the GET's managedFields stay in the body
+    editManagedFields: {manager: M, subresource: ''}   update: these keys set on each entry
+    rawBody: true                        update: `object` sent as it is (no GET merged in)
+    sleep: 1.2                           seconds to wait after the step (entry times differ)
     args: [apply, -f, FILE]              kubectl only
   mode: api | kubectl                    (default api)
-  verb: apply | update                   the final request (default apply): update PUTs the
+  verb: apply | update | patch | create  the final request (default apply): update PUTs the
                                          GET of the object with `manifest` merged into it
+                                         (the setup's keepManagedFields, editManagedFields
+                                         and rawBody too); patch sends `manifest` as the
+                                         patch (`patchType`); create POSTs it
+  patchType: merge|strategic|json        patch only
+  target: YAML                           the object the request goes to, when the manifest does
+                                         not name it (a patch, a Scale to /scale)
+  rawBody: true                          apply: `manifest` sent byte for byte even when it
+                                         is not YAML a Go reader takes (JSON with trailing
+                                         commas, which the server reads as YAML)
+  editFromLive: true                     kubectl edit: manifest.yaml is the GET of the object
+                                         (managedFields removed) with `manifest` merged in, the
+                                         object a user saves in the editor
+  kubectl: [label, deploy/x, a=b]        kubectl mode: the command run instead of `apply
+                                         --server-side -f manifest.yaml` (FILE stands for
+                                         manifest.yaml; `edit` runs with KUBE_EDITOR copying
+                                         manifest.yaml over the file it edits)
   manager: M                             its field manager (kubectl mode: --field-manager when given)
   force: true                            force=true / --force-conflicts
   subresource: status|scale
@@ -67,6 +93,7 @@ ap.add_argument("url")
 ap.add_argument("token")
 ap.add_argument("cacert")
 ap.add_argument("names", nargs="*")
+ap.add_argument("--etcd", default=os.environ.get("ETCD_URL", "http://127.0.0.1:23790"), help="etcd's client URL, for setup steps that write to it")
 ARGS = ap.parse_args()
 HERE = os.path.abspath(ARGS.dir)
 URL, TOKEN, CACERT = ARGS.url, ARGS.token, ARGS.cacert
@@ -74,6 +101,7 @@ ONLY = set(ARGS.names)
 CTX = ssl.create_default_context(cafile=CACERT)
 KUBECTL = os.environ.get("KUBECTL", "kubectl")
 KUBECONFIG = os.environ.get("KUBECONFIG", "")
+ETCD_URL = ARGS.etcd
 
 
 def call(method, path, body=None, ctype="application/json", query=""):
@@ -83,7 +111,7 @@ def call(method, path, body=None, ctype="application/json", query=""):
     if body is not None:
         data = body.encode() if isinstance(body, str) else json.dumps(body).encode()
     req = urllib.request.Request(URL + path + query, data=data, method=method,
-                                 headers={"Authorization": "Bearer " + TOKEN, "Content-Type": ctype})
+                                 headers={"Authorization": "Bearer " + TOKEN, "Content-Type": ctype, "User-Agent": USER_AGENT})
     try:
         with urllib.request.urlopen(req, context=CTX) as r:
             code, raw, headers = r.status, r.read(), r.headers
@@ -94,6 +122,22 @@ def call(method, path, body=None, ctype="application/json", query=""):
     except ValueError:
         out = raw.decode()
     return code, out, warnings_of(headers)
+
+
+# The User-Agent of the recorder's requests: a write without a fieldManager parameter is
+# recorded by the server under its first part (case.yaml says fieldManager: recorder).
+USER_AGENT = "recorder/1.0 (ssa-diff)"
+UA_MANAGER = "recorder"
+
+# Kinds of cluster scope: an object of any other kind without a namespace goes to the case's
+# namespace, as a client that sends it to the case's namespace URL.
+CLUSTER_KINDS = {"Namespace", "Node", "PersistentVolume", "ClusterRole", "ClusterRoleBinding", "CustomResourceDefinition",
+                 "ValidatingWebhookConfiguration", "MutatingWebhookConfiguration", "ValidatingAdmissionPolicy",
+                 "ValidatingAdmissionPolicyBinding", "MutatingAdmissionPolicy", "MutatingAdmissionPolicyBinding", "StorageClass",
+                 "PriorityClass", "APIService", "CSIDriver", "CSINode", "VolumeAttachment", "IngressClass", "RuntimeClass",
+                 "CertificateSigningRequest", "FlowSchema", "PriorityLevelConfiguration", "ClusterTrustBundle", "DeviceClass",
+                 "ServiceCIDR", "IPAddress", "VolumeAttributesClass", "StorageVersionMigration"}
+CASE_NS = None  # the namespace of the case being recorded
 
 
 def warnings_of(headers):
@@ -116,9 +160,13 @@ def path_of(obj, crds, api_version=None):
     av, kind = api_version or obj["apiVersion"], obj["kind"]
     ns = obj["metadata"].get("namespace")
     res = plural(kind)
+    cluster = kind in CLUSTER_KINDS
     for c in crds:
         if c.get("kind") == "CustomResourceDefinition" and c["spec"]["names"]["kind"] == kind:
             res = c["spec"]["names"]["plural"]
+            cluster = c["spec"].get("scope") == "Cluster"
+    if not ns and not cluster:
+        ns = CASE_NS
     base = "/api/" + av if "/" not in av else "/apis/" + av
     if ns:
         base += "/namespaces/" + ns
@@ -126,7 +174,7 @@ def path_of(obj, crds, api_version=None):
 
 
 def apply(doc, text, manager, crds, sub="", force=False, dry=False, path=None):
-    q = "?fieldManager=" + manager + ("&force=true" if force else "") + ("&dryRun=All" if dry else "")
+    q = ("?fieldManager=" + manager if manager else "?") + ("&force=true" if force else "") + ("&dryRun=All" if dry else "")
     p = (path or path_of(doc, crds)) + ("/" + sub if sub else "")
     return call("PATCH", p, text, "application/apply-patch+yaml", q)
 
@@ -144,20 +192,46 @@ def merged(base, patch):
     return out
 
 
-def put_body(doc, crds, sub=""):
-    """The object a controller would PUT: a GET of it (through the subresource), managedFields
-    removed, with doc merged in."""
+PATCH_TYPES = {"merge": "application/merge-patch+json", "strategic": "application/strategic-merge-patch+json",
+               "json": "application/json-patch+json"}
+
+
+def manager_query(step):
+    """The fieldManager parameter of a write, none when the step names no manager."""
+    return "?fieldManager=" + step["manager"] if step.get("manager") else ""
+
+
+def etcd_put(key, value):
+    """Writes value at key straight into etcd (its JSON gateway): an object as an older
+    server stored it, which no request to this one could make."""
+    import base64
+    b = lambda x: base64.b64encode(x.encode()).decode()
+    req = urllib.request.Request(ETCD_URL + "/v3/kv/put", data=json.dumps({"key": b(key), "value": b(value)}).encode(), method="POST")
+    with urllib.request.urlopen(req) as r:
+        assert r.status == 200, r.read()
+
+
+def update_body(step, doc, crds, sub=""):
+    """The path and body of a PUT: the GET of the object with `doc` merged in (managedFields
+    kept or edited as the step says), or `doc` itself (rawBody)."""
     p = path_of(doc, crds) + ("/" + sub if sub else "")
+    if step.get("rawBody"):
+        return p, doc
     code, cur, _ = call("GET", p)
     assert code == 200, (p, cur)
-    cur["metadata"].pop("managedFields", None)
+    if not step.get("keepManagedFields") and not step.get("editManagedFields"):
+        cur["metadata"].pop("managedFields", None)
+    for e in cur["metadata"].get("managedFields") or []:
+        e.update(step.get("editManagedFields") or {})
     return p, merged(cur, doc)
 
 
-def kubectl(args, cwd, stdin=None):
+def kubectl(args, cwd, stdin=None, editor=None):
     """kubectl run as a new user would run it: with a discovery cache of its own (a cache
     kept under ~/.kube for the same host and port would describe another server)."""
     env = dict(os.environ)
+    if editor:
+        env["KUBE_EDITOR"] = editor
     if KUBECONFIG:
         env["KUBECONFIG"] = KUBECONFIG
     with tempfile.TemporaryDirectory() as cache:
@@ -185,15 +259,25 @@ def load_crd(ref):
 def setup_step(name, step, crds, d):
     verb = step.get("verb", "apply")
     doc = yaml.safe_load(step["object"]) if step.get("object") else None
+    where = yaml.safe_load(step["target"]) if step.get("target") else doc
     sub = step.get("subresource", "")
-    if verb == "apply":
-        code, out, _ = apply(doc, step["object"], step["manager"], crds, sub, step.get("force", False))
+    if verb == "etcd":
+        etcd_put(step["key"], step["value"])
+        code, out = 200, ""
+        doc = json.loads(step["value"])
+    elif verb == "apply":
+        code, out, _ = apply(where, step["object"], step.get("manager", ""), crds, sub, step.get("force", False))
+    elif verb == "update" and step.get("rawBody"):
+        code, out, _ = call("PUT", path_of(where, crds) + ("/" + sub if sub else ""), doc, query=manager_query(step))
     elif verb == "update":
-        p, body = put_body(doc, crds, sub)
-        code, out, _ = call("PUT", p, body, query="?fieldManager=" + step["manager"])
+        p, body = update_body(step, doc, crds, sub)
+        code, out, _ = call("PUT", p, body, query=manager_query(step))
+    elif verb == "patch":
+        p = path_of(where, crds) + ("/" + sub if sub else "")
+        code, out, _ = call("PATCH", p, step["body"], PATCH_TYPES[step["patchType"]], manager_query(step))
     elif verb == "create":
         p = path_of(doc, crds)
-        code, out, _ = call("POST", p[:p.rindex("/")], doc, query="?fieldManager=" + step["manager"])
+        code, out, _ = call("POST", p[:p.rindex("/")], doc, query=manager_query(step))
     elif verb == "kubectl":
         with tempfile.TemporaryDirectory() as tmp:
             f = os.path.join(tmp, "setup.yaml")
@@ -204,9 +288,14 @@ def setup_step(name, step, crds, d):
     else:
         raise SystemExit("%s: setup verb %s" % (name, verb))
     assert code < 300, (name, step.get("what"), out)
+    if step.get("sleep"):
+        time.sleep(step["sleep"])
     if doc and doc.get("kind") == "CustomResourceDefinition":
         wait_established(doc["metadata"]["name"])
-        crds.append(doc)
+        if verb == "etcd":
+            # The CRD as the server serves it, as a dump of the cluster holds it.
+            _, doc, _ = call("GET", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/" + doc["metadata"]["name"])
+        crds[:] = [c for c in crds if c["metadata"]["name"] != doc["metadata"]["name"]] + [doc]
 
 
 REQUEST_LINE = re.compile(r'"Response" verb="(\w+)" url="([^"]+)" status="(\d+)')
@@ -231,13 +320,22 @@ def kubectl_requests(stderr):
 
 
 def record(case):
+    global CASE_NS
     name = case["name"]
+    CASE_NS = name
     d = os.path.join(OUT, name)
     os.makedirs(d, exist_ok=True)
     crds = [load_crd(f) for f in case.get("crds", [])]
     for c in crds:
-        code, out, _ = call("PATCH", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/" + c["metadata"]["name"],
-                            yaml.safe_dump(c), "application/apply-patch+yaml", "?fieldManager=recorder&force=true")
+        crd_path = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/" + c["metadata"]["name"]
+        code, out, _ = call("PATCH", crd_path, yaml.safe_dump(c), "application/apply-patch+yaml", "?fieldManager=recorder&force=true")
+        if code == 422 and "must be specified for an update" in out.get("message", ""):
+            # A CRD an earlier case wrote straight into etcd has no resourceVersion an apply
+            # can take: replace it.
+            _, cur, _ = call("GET", crd_path)
+            body = copy.deepcopy(c)
+            body["metadata"]["resourceVersion"] = cur["metadata"].get("resourceVersion", "")
+            code, out, _ = call("PUT", crd_path, body, query="?fieldManager=recorder")
         assert code < 300, out
         wait_established(c["metadata"]["name"])
     call("POST", "/api/v1/namespaces", {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": name}})
@@ -247,7 +345,9 @@ def record(case):
     if case.get("setup"):
         time.sleep(1.2)  # the final request's managedFields time differs from the setup's
     mode, verb = case.get("mode", "api"), case.get("verb", "apply")
-    final = yaml.safe_load(case["manifest"])
+    # The object the final request goes to: `target` (for a body that does not say, a
+    # patch), else the manifest.
+    final = yaml.safe_load(case["target"]) if case.get("target") else yaml.safe_load(case["manifest"])
     sub = case.get("subresource", "")
     p = case.get("path") or path_of(final, known)
     lcode, live, _ = call("GET", path_of(final, known, case.get("liveAt")) if case.get("liveAt") else p)
@@ -258,15 +358,28 @@ def record(case):
         (live or {}).pop(k, None)
     manifest = case["manifest"].lstrip("\n")
     response = {}
+    after = None
     if mode == "kubectl":
+        if case.get("editFromLive") and live is not None:
+            # What a user saves in kubectl edit's editor: the object kubectl opened (the
+            # GET without managedFields) with the case's changes.
+            opened = copy.deepcopy(live)
+            opened["metadata"].pop("managedFields", None)
+            manifest = yaml.safe_dump(merged(opened, yaml.safe_load(manifest)), sort_keys=False)
         with open(os.path.join(d, "manifest.yaml"), "w") as f:
             f.write(manifest)
-        args = ["apply", "--server-side", "-f", "manifest.yaml"]
-        if case.get("force"):
-            args.append("--force-conflicts")
-        if case.get("manager"):
-            args.append("--field-manager=" + case["manager"])
-        kp = kubectl(args + ["-v=0", "--vmodule=round_trippers=6"], d)  # the requests, one line each
+        editor = None
+        if case.get("kubectl"):
+            args = ["manifest.yaml" if a == "FILE" else a for a in case["kubectl"]]
+            if args[0] == "edit":
+                editor = "cp " + os.path.join(d, "manifest.yaml")
+        else:
+            args = ["apply", "--server-side", "-f", "manifest.yaml"]
+            if case.get("force"):
+                args.append("--force-conflicts")
+            if case.get("manager"):
+                args.append("--field-manager=" + case["manager"])
+        kp = kubectl(args + ["-v=0", "--vmodule=round_trippers=6"], d, editor=editor)  # the requests, one line each
         stderr = kp.stderr.decode()
         requests = kubectl_requests(stderr)
         writes = [r for r in requests if not r.startswith("GET ")]
@@ -275,28 +388,52 @@ def record(case):
         response = {"code": code, "kubectlExit": kp.returncode, "kubectlStdout": kp.stdout.decode(),
                     "kubectlStderr": "\n".join(l for l in stderr.splitlines() if not KLOG.match(l)).rstrip("\n"),
                     "requests": requests}
-        reqmeta = {"mode": "kubectl", "verb": "apply", "fieldManager": case.get("manager", "kubectl"),
-                   "force": case.get("force", False), "subresource": "", "args": args, "path": p}
+        reqmeta = {"mode": "kubectl", "verb": args[0] if case.get("kubectl") else "apply",
+                   "fieldManager": case.get("manager", "kubectl"),
+                   "force": case.get("force", False), "subresource": sub, "args": args, "path": p}
     else:
-        if verb == "update":
-            _, body = put_body(final, known, sub)
+        target = p + ("/" + sub if sub else "")
+        q = manager_query(case)
+        if verb == "update" and case.get("rawBody"):
+            body = yaml.safe_load(manifest)
             manifest = json.dumps(body, indent=2) + "\n"
-            q = "?fieldManager=" + case["manager"]
-            target = p + ("/" + sub if sub else "")
-            dcode, dry, dwarn = call("PUT", target, body, query=q + "&dryRun=All")
+            dcode, dry, dwarn = call("PUT", target, body, query=q + ("&" if q else "?") + "dryRun=All")
             code, want, warned = call("PUT", target, body, query=q)
+        elif verb == "update":
+            _, body = update_body(case, yaml.safe_load(manifest), known, sub)
+            manifest = json.dumps(body, indent=2) + "\n"
+            dcode, dry, dwarn = call("PUT", target, body, query=q + ("&" if q else "?") + "dryRun=All")
+            code, want, warned = call("PUT", target, body, query=q)
+        elif verb == "patch":
+            ctype = PATCH_TYPES[case["patchType"]]
+            dcode, dry, dwarn = call("PATCH", target, manifest, ctype, q + ("&" if q else "?") + "dryRun=All")
+            code, want, warned = call("PATCH", target, manifest, ctype, q)
+        elif verb == "create":
+            coll = p[:p.rindex("/")]
+            body = yaml.safe_load(manifest)
+            dcode, dry, dwarn = call("POST", coll, body, query=q + ("&" if q else "?") + "dryRun=All")
+            code, want, warned = call("POST", coll, body, query=q)
         else:
-            dcode, dry, dwarn = apply(final, case["manifest"], case["manager"], known, sub, case.get("force", False), dry=True, path=p)
-            code, want, warned = apply(final, case["manifest"], case["manager"], known, sub, case.get("force", False), path=p)
+            dcode, dry, dwarn = apply(final, case["manifest"], case.get("manager", ""), known, sub, case.get("force", False), dry=True, path=p)
+            code, want, warned = apply(final, case["manifest"], case.get("manager", ""), known, sub, case.get("force", False), path=p)
+        if sub == "scale":
+            _, after, _ = call("GET", p)
         with open(os.path.join(d, "manifest.yaml"), "w") as f:
             f.write(manifest)
         same = dcode == code and strip(dry) == strip(want) and dwarn == warned
         response = {"code": code, "dryRunSame": same, "warnings": warned}
-        verbname = {("apply", ""): "apply", ("apply", "status"): "apply-status", ("update", ""): "update",
-                    ("update", "status"): "update-status", ("update", "scale"): "update-scale"}[(verb, sub)]
-        reqmeta = {"mode": "api", "verb": verbname, "fieldManager": case["manager"], "force": case.get("force", False),
-                   "subresource": sub, "path": p + ("/" + sub if sub else "")}
+        verbname = verb + ("-" + sub if sub else "")
+        # A write without a fieldManager is recorded under the user agent's name.
+        manager = case.get("manager") or (UA_MANAGER if verb != "apply" else "")
+        reqmeta = {"mode": "api", "verb": verbname, "fieldManager": manager, "force": case.get("force", False),
+                   "subresource": sub, "path": target}
+        if verb != "apply" and not case.get("manager"):
+            reqmeta["userAgent"] = USER_AGENT
+        if verb == "patch":
+            reqmeta["patchType"] = case["patchType"]
     wobj = want if isinstance(want, dict) else {}
+    if after is not None and code < 300:
+        wobj = after  # the Scale has no managedFields: the parent's say when it was written
     live_times = {e.get("time") for e in ((live or {}).get("metadata", {}).get("managedFields") or [])}
     now = max([e["time"] for e in (wobj.get("metadata", {}).get("managedFields") or []) if e.get("time") and e.get("time") not in live_times] or [""])
     meta = {"description": case["description"], "rules": case.get("rules", []), "families": case.get("families", []),
@@ -310,7 +447,7 @@ def record(case):
         meta["setup"].insert(0, "create CustomResourceDefinition " + ", ".join(c["metadata"]["name"] for c in crds) + " (crds.yaml)")
     # The CRDs the case's objects need: those it names, and those its setup applied (unless
     # the final request is a CRD's own write).
-    all_crds = crds if final.get("kind") == "CustomResourceDefinition" else known
+    all_crds = crds if isinstance(final, dict) and final.get("kind") == "CustomResourceDefinition" else known
     if all_crds:
         with open(os.path.join(d, "crds.yaml"), "w") as f:
             f.write("---\n".join(yaml.safe_dump(c, sort_keys=False) for c in all_crds))
@@ -326,6 +463,11 @@ def record(case):
     for stale in ("want.json", "want.txt"):
         if os.path.exists(os.path.join(d, stale)):
             os.remove(os.path.join(d, stale))
+    if os.path.exists(os.path.join(d, "after.json")):
+        os.remove(os.path.join(d, "after.json"))
+    if after is not None:
+        with open(os.path.join(d, "after.json"), "w") as f:
+            json.dump(after, f, indent=2)
     if isinstance(want, dict):
         with open(os.path.join(d, "want.json"), "w") as f:
             json.dump(want, f, indent=2)

@@ -57,6 +57,11 @@ type fieldDef struct {
 	typ    int
 	flags  fieldFlags
 	marker string // the `+default=` marker value as JSON, if any
+	// patchStrategy and patchMergeKey are the field's struct tags of those names (a
+	// strategic merge patch's "merge", "replace", "retainKeys" … and the key of merged
+	// lists).
+	patchStrategy string
+	patchMergeKey string
 }
 
 // release is one Kubernetes minor's part of the generated table.

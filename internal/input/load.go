@@ -115,6 +115,12 @@ type Loader struct {
 	// PATH: its Source names the template (Via "helm template"), its document index counts
 	// the documents of that template, and its lines count from the line after the comment.
 	SourceComments bool
+	// RequestBodies reads every stream as the API server reads the body of an apply
+	// request: as YAML, of which JSON is a part — a JSON text with trailing commas after the
+	// last member of an object or list, which YAML's flow style allows and kubectl's JSON
+	// reader refuses, is read as the server reads it. A stream that is valid JSON is read as
+	// JSON all the same. Meant for raw requests (`--applier api`).
+	RequestBodies bool
 	// SourceRoot is the directory the paths of Source comments are relative to (the chart's
 	// parent directory); "" for the current one.
 	SourceRoot string

@@ -118,7 +118,13 @@ type MatchOption func(*matchOptions)
 type matchOptions struct {
 	rawRequests bool
 	liveErrors  int
+	scale       bool
 }
+
+// ScaleBodies says the manifests are the bodies of requests to /scale: an autoscaling/v1
+// Scale is paired with the live object of its namespace and name (the first, when several
+// kinds have one of that name), whose endpoint the request goes to (Mismatched).
+func ScaleBodies() MatchOption { return func(o *matchOptions) { o.scale = true } }
 
 // LiveIncomplete says n live documents could not be read. A manifest no live object
 // matches then cannot be predicted as a create: its live object may be among them.
@@ -221,6 +227,17 @@ func Match(manifests, live []*Object, scope Scope, defaultNamespace string, opts
 			}
 		}
 		l := lives[0]
+		if p.Live == nil && mo.scale && err == nil && gvk.Group == "autoscaling" && gvk.Kind == "Scale" {
+			for _, c := range lives {
+				if c.o == nil || c.err != nil || c.name != name {
+					continue
+				}
+				if id := identity(c.gvk, c.ns, c.name); id.Namespace == identity(gvk, ns, name).Namespace {
+					p.Live, p.Mismatched, p.ID = c.o, true, id
+					break
+				}
+			}
+		}
 		switch {
 		case p.Live != nil:
 		case oneToOne && mo.rawRequests:

@@ -52,6 +52,20 @@ func (l *Loader) parseStreamOpts(name string, r io.Reader, helm bool, buffer int
 		br = bufio.NewReaderSize(&utf16Reader{r: br, big: big}, 64<<10)
 	}
 	p := &parser{name: name, lim: l.limits, l: l, helm: helm}
+	if l.RequestBodies && isJSONStream(br) {
+		// The server's YAML reader takes what JSON's refuses: read the stream whole to see
+		// which it is.
+		data, err := io.ReadAll(br)
+		if err != nil {
+			splitYAML(bufio.NewReader(io.MultiReader(bytes.NewReader(data), errReader{err})), l.limits.MaxDocumentBytes, p.yamlDoc)
+			return p.entries, p.docs
+		}
+		br = bufio.NewReaderSize(bytes.NewReader(data), buffer)
+		if !validJSONStream(data) {
+			splitYAML(br, l.limits.MaxDocumentBytes, p.yamlDoc)
+			return p.entries, p.docs
+		}
+	}
 	if isJSONStream(br) {
 		splitJSON(br, l.limits, p.jsonDoc, p.startDecoding)
 		p.stopPool()
@@ -60,6 +74,26 @@ func (l *Loader) parseStreamOpts(name string, r io.Reader, helm bool, buffer int
 	}
 	return p.entries, p.docs
 }
+
+// validJSONStream reports whether data is a stream of valid JSON values.
+func validJSONStream(data []byte) bool {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	for {
+		var v json.RawMessage
+		err := dec.Decode(&v)
+		if err == io.EOF {
+			return true
+		}
+		if err != nil {
+			return false
+		}
+	}
+}
+
+// errReader fails every read with err.
+type errReader struct{ err error }
+
+func (e errReader) Read([]byte) (int, error) { return 0, e.err }
 
 // parser turns the documents of one stream into entries.
 type parser struct {

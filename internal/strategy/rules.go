@@ -136,3 +136,24 @@ func groupOf(apiVersion string) string {
 	}
 	return ""
 }
+
+// createOnUpdate are the built-in kinds whose registry strategy allows a PUT to create a
+// missing object (AllowCreateOnUpdate returns true in k8s.io/kubernetes pkg/registry at
+// every supported minor); keyed by group and kind.
+var createOnUpdate = map[string]bool{
+	"/Endpoints": true, "/Event": true, "/LimitRange": true, "/Service": true,
+	"events.k8s.io/Event":                          true,
+	"coordination.k8s.io/Lease":                    true,
+	"coordination.k8s.io/LeaseCandidate":           true,
+	"node.k8s.io/RuntimeClass":                     true,
+	"rbac.authorization.k8s.io/Role":               true,
+	"rbac.authorization.k8s.io/ClusterRole":        true,
+	"rbac.authorization.k8s.io/RoleBinding":        true,
+	"rbac.authorization.k8s.io/ClusterRoleBinding": true,
+}
+
+// AllowCreateOnUpdate reports whether a PUT of a missing object of the kind creates it; a
+// PUT of any other missing object is answered 404.
+func AllowCreateOnUpdate(apiVersion, kind string) bool {
+	return createOnUpdate[groupOf(apiVersion)+"/"+kind]
+}

@@ -473,6 +473,19 @@ func PrepareForStatusUpdate(cfg *serverconfig.Config, apiVersion, kind string, o
 	if gk == "apps/Deployment" {
 		restore(meta, unstructured.Object(old, "metadata"), "labels")
 	}
+	if gk == "/Pod" {
+		// pkg/registry/core/pod/strategy.go podStatusStrategy.PrepareForUpdate (every
+		// supported minor): a /status write never sets a deletion timestamp (the generic
+		// update keeps a stored one), never changes the owner references (old kubelets
+		// corrupted them), and keeps the stored QoS class when it sends none.
+		delete(meta, "deletionTimestamp")
+		restore(meta, unstructured.Object(old, "metadata"), "ownerReferences")
+		if status := unstructured.Object(obj, "status"); status != nil && unstructured.Str(status, "qosClass") == "" {
+			if q := unstructured.Str(unstructured.Object(old, "status"), "qosClass"); q != "" {
+				status["qosClass"] = q
+			}
+		}
+	}
 	if gk == "/Pod" && cfg.AtLeast(37) {
 		// Kubernetes 1.37 kept the stored DRA status fields a /status write leaves out
 		// (pkg/registry/core/pod/strategy.go podStatusStrategy.PrepareForUpdate,

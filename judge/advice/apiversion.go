@@ -189,6 +189,9 @@ func isPrerelease(v string) bool {
 // at versions the server no longer serves, which it drops, and conversions the engine
 // makes by structure (a CRD's webhook, a kind known only from an OpenAPI document).
 func (a *analysis) mismatch(gvk schema.GVK) {
+	if lg := schema.GVKOf(a.live); lg.Kind != "" && (lg.Group != gvk.Group || lg.Kind != gvk.Kind) {
+		return // a body of another kind (an autoscaling/v1 Scale to /scale) is no version of the object
+	}
 	av := gvk.APIVersion()
 	dropped, approximate := map[string][]string{}, map[string][]string{}
 	for _, key := range sortedKeys(a.before) {

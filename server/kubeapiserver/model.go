@@ -15,6 +15,7 @@ import (
 	"github.com/ssa-diff/ssa-diff/kube"
 	"github.com/ssa-diff/ssa-diff/schema"
 	"github.com/ssa-diff/ssa-diff/server"
+	"k8s.io/apimachinery/pkg/util/strategicpatch"
 )
 
 // Config is the cluster a Model predicts: the Kubernetes minor its kube-apiserver runs and
@@ -173,17 +174,32 @@ func (m *Model) EmptyObject(t *schema.Type) map[string]any {
 	return server.FieldManagementOnly{Kubernetes: m.cfg.Minor}.EmptyObject(t)
 }
 
+// AllowCreateOnUpdate reports the built-in kinds whose strategy lets a PUT create
+// (strategy.AllowCreateOnUpdate); custom resources never do.
+func (m *Model) AllowCreateOnUpdate(t *schema.Type) bool {
+	return t.Source == schema.SourceBuiltin && strategy.AllowCreateOnUpdate(t.GVK.APIVersion(), t.GVK.Kind)
+}
+
+// PatchMeta is the strategic merge patch metadata of a built-in kind's Go type
+// (defaults.Release.PatchMeta); a custom resource has none.
+func (m *Model) PatchMeta(t *schema.Type) (strategicpatch.LookupPatchMeta, bool) {
+	if !m.builtinKnown(t) {
+		return nil, false
+	}
+	return m.defaults.PatchMeta(t.GVK.APIVersion(), t.GVK.Kind)
+}
+
 // PrepareForCreate applies the registry's create rules and the read-back defaulting;
 // decoded is the object as the request decoded it, before defaulting (see
 // strategy.NeedsDecoded; nil when not kept).
 func (m *Model) PrepareForCreate(t *schema.Type, decoded, obj map[string]any) error {
-	// The store fills creationTimestamp and uid (Assigned; a uid is refused before: rules.md
-	// create.uid), and never stores selfLink. From 1.37 it also wipes the system fields a
+	// The store fills creationTimestamp and uid (Assigned; an apply naming a uid is refused
+	// before: rules.md create.uid; a POST's is replaced), and never stores selfLink. From 1.37 it also wipes the system fields a
 	// create may not set when the create comes through apply or PUT (store.Update:
 	// rest.WipeObjectMetaSystemFields, which only a POST ran before): on 1.34-1.36 such a
 	// create keeps the body's deletionTimestamp and deletionGracePeriodSeconds.
 	md := unstructured.EnsureObject(obj, "metadata")
-	wipe := []string{"creationTimestamp", "selfLink"}
+	wipe := []string{"creationTimestamp", "selfLink", "uid"}
 	if m.server.AtLeast(37) {
 		wipe = append(wipe, "deletionTimestamp", "deletionGracePeriodSeconds")
 	}

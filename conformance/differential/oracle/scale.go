@@ -17,16 +17,20 @@ import (
 var ScaleGVK = schema.GroupVersionKind{Group: "autoscaling", Version: "v1", Kind: "Scale"}
 
 // typedScale makes a Scale look as the server's typed autoscaling/v1 Scale looks to the
-// field manager: spec.replicas and status.replicas (int32, not omitempty in 1.37) always
-// there, status.selector (omitempty) absent when empty.
+// field manager: spec.replicas (int32, omitempty) absent when zero, status.replicas (int32,
+// not omitempty) always there, status.selector (omitempty) absent when empty.
 func typedScale(obj map[string]any) {
 	spec, _ := obj["spec"].(map[string]any)
 	if spec == nil {
 		spec = map[string]any{}
 		obj["spec"] = spec
 	}
-	if r, ok := spec["replicas"]; !ok || r == nil {
-		spec["replicas"] = int64(0)
+	// ScaleSpec.Replicas is an int32 with omitempty: the field manager types the
+	// versioned Scale through reflection, which leaves out a zero (a PUT of a Scale without
+	// replicas, recorded from kube-apiserver 1.37.2, removes the parent's owner of the
+	// replica count and gives the writer no entry).
+	if r, ok := spec["replicas"]; !ok || r == nil || r == int64(0) || r == float64(0) {
+		delete(spec, "replicas")
 	}
 	status, _ := obj["status"].(map[string]any)
 	if status == nil {

@@ -101,6 +101,10 @@ type fieldOut struct {
 	omitzero  bool
 	inline    bool
 	dflt      string
+	// patchStrategy and patchMergeKey are the field's struct tags of those names, which
+	// strategic merge patches follow.
+	patchStrategy string
+	patchMergeKey string
 }
 
 type typeOut struct {
@@ -279,7 +283,7 @@ func (g *generator) structType(t reflect.Type) (string, error) {
 			continue
 		}
 		parts := strings.Split(tag, ",")
-		fo := fieldOut{name: parts[0]}
+		fo := fieldOut{name: parts[0], patchStrategy: f.Tag.Get("patchStrategy"), patchMergeKey: f.Tag.Get("patchMergeKey")}
 		for _, o := range parts[1:] {
 			switch o {
 			case "omitempty":

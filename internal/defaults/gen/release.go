@@ -45,9 +45,10 @@ type typeJSON struct {
 }
 
 type fieldJSON struct {
-	Name, Typ                   string
-	OmitEmpty, OmitZero, Inline bool
-	Default                     string
+	Name, Typ                    string
+	OmitEmpty, OmitZero, Inline  bool
+	Default                      string
+	PatchStrategy, PatchMergeKey string `json:",omitempty"`
 }
 
 func dumpRelease(path string) error {
@@ -69,7 +70,7 @@ func dumpRelease(path string) error {
 		t := g.types[n]
 		tj := typeJSON{Name: t.name, Kind: t.kind, Elem: t.elem}
 		for _, f := range t.fields {
-			tj.Fields = append(tj.Fields, fieldJSON{f.name, f.typ, f.omitempty, f.omitzero, f.inline, f.dflt})
+			tj.Fields = append(tj.Fields, fieldJSON{f.name, f.typ, f.omitempty, f.omitzero, f.inline, f.dflt, f.patchStrategy, f.patchMergeKey})
 		}
 		r.Types = append(r.Types, tj)
 	}
@@ -201,7 +202,7 @@ func emit(releases []*release) ([]byte, error) {
 		var b strings.Builder
 		fmt.Fprintf(&b, "%s|%s|%t|", n.t.Name, n.t.Kind, n.t.Elem != "")
 		for _, f := range n.t.Fields {
-			fmt.Fprintf(&b, "%s,%t,%t,%t,%q;", f.Name, f.OmitEmpty, f.OmitZero, f.Inline, f.Default)
+			fmt.Fprintf(&b, "%s,%t,%t,%t,%q,%q,%q;", f.Name, f.OmitEmpty, f.OmitZero, f.Inline, f.Default, f.PatchStrategy, f.PatchMergeKey)
 		}
 		return b.String()
 	}
@@ -297,6 +298,12 @@ func emit(releases []*release) ([]byte, error) {
 				}
 				if f.Default != "" {
 					fmt.Fprintf(&b, ", marker: %q", f.Default)
+				}
+				if f.PatchStrategy != "" {
+					fmt.Fprintf(&b, ", patchStrategy: %q", f.PatchStrategy)
+				}
+				if f.PatchMergeKey != "" {
+					fmt.Fprintf(&b, ", patchMergeKey: %q", f.PatchMergeKey)
 				}
 				b.WriteString("},\n")
 			}

@@ -73,6 +73,14 @@ _ssa_diff() {
 	--subresource)
 		COMPREPLY=($(compgen -W "status scale" -- "$cur"))
 		return ;;
+	--verb)
+		COMPREPLY=($(compgen -W "apply update patch create" -- "$cur"))
+		return ;;
+	--patch-type)
+		COMPREPLY=($(compgen -W "json merge strategic" -- "$cur"))
+		return ;;
+	--kubectl)
+		return ;;
 	--crd)
 		COMPREPLY=($(compgen -f -- "$cur"))
 		return ;;
@@ -158,7 +166,7 @@ _ssa_diff() {
 		return ;;
 	esac
 	if [[ "$cur" == -* ]]; then
-		COMPREPLY=($(compgen -W "--all --allow-missing-managed-fields --allow-privileged --allow-takeover-from --applier --argocd-app --argocd-csa-manager --argocd-installation-id --argocd-no-csa-migration --argocd-tracking --color --context --crd --disable-advice --fail-on --field-manager --filename --flux-force --flux-kustomization --flux-override-manager --force-conflicts --help --jobs --kube-version --kubeconfig --kustomize --live-from-cluster --max-depth --max-document-bytes --max-files --max-input-bytes --max-objects --max-yaml-alias-nodes --namespace --no-advice --now --output --output-file --protect --prune --prune-allowlist --report-html --report-url --request-timeout --save-live --schema --selector --service-ip-families --shard --show-managed-fields --show-secrets --source-root --subresource --summary --version -f -h -k -l -n -o" -- "$cur"))
+		COMPREPLY=($(compgen -W "--all --allow-missing-managed-fields --allow-privileged --allow-takeover-from --applier --argocd-app --argocd-csa-manager --argocd-installation-id --argocd-no-csa-migration --argocd-tracking --color --context --crd --disable-advice --fail-on --field-manager --filename --flux-force --flux-kustomization --flux-override-manager --force-conflicts --help --jobs --kube-version --kubeconfig --kubectl --kustomize --live-from-cluster --max-depth --max-document-bytes --max-files --max-input-bytes --max-objects --max-yaml-alias-nodes --namespace --no-advice --now --output --output-file --patch-type --protect --prune --prune-allowlist --report-html --report-url --request-timeout --save-live --schema --selector --service-ip-families --shard --show-managed-fields --show-secrets --source-root --subresource --summary --verb --version -f -h -k -l -n -o" -- "$cur"))
 		return
 	fi
 	if [[ ${COMP_CWORD} -eq 1 ]]; then

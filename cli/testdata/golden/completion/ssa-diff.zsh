@@ -37,6 +37,9 @@ _ssa-diff() {
 		'*--force-conflicts[Apply with force\: take conflicting fields from their owners]' \
 		'*--applier[kubectl\: the whole kubectl apply --server-side request sequence; api\: one raw apply request, as controllers send; argocd\: an Argo CD sync with ServerSideApply=true; flux\: Flux'\''s kustomize-controller (both always forced, both taking over managers first)]:applier:(kubectl api argocd flux)' \
 		'*--subresource[Apply to a subresource of each object\: status or scale (as kubectl apply --server-side --subresource does); the object must exist]:subresource:(status scale)' \
+		'*--verb[The request (--applier api)\: apply, update (PUT of the whole object), patch (the manifests are patches, of --patch-type; a JSON patch, or a patch that names no object, patches the one object of LIVE) or create (POST)]:verb:(apply update patch create)' \
+		'*--patch-type[The type of the patches of --verb patch, as kubectl'\''s --type names them\: json, merge or strategic]:patch-type:(json merge strategic)' \
+		'*--kubectl[Predict a kubectl command that writes other than by apply, given as its command line\: '\''label deploy web tier=gold'\'', '\''annotate …'\'', '\''scale deploy web --replicas=3'\'', '\''set image deploy/web nginx=nginx\:1.27'\'', '\''patch deploy web -p …'\'', '\''replace -f FILE'\'', '\''create -f FILE'\'', '\''edit deploy web'\'' (MANIFESTS\: the objects as saved in the editor)]:kubectl: ' \
 		'*--crd[A file or directory of CustomResourceDefinitions (repeatable)]:file:_files' \
 		'*--schema[An OpenAPI v3 or v2 document (kubectl get --raw /openapi/v3/apis/GROUP/VERSION), or a directory of them (repeatable)]:file:_files' \
 		'*--allow-privileged[Whether the cluster'\''s kube-apiserver allows privileged and hostProcess containers (its --allow-privileged)]' \

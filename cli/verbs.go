@@ -1,0 +1,185 @@
+package cli
+
+import (
+	"bytes"
+	"fmt"
+
+	"github.com/spf13/pflag"
+	"github.com/ssa-diff/ssa-diff/appliers"
+	"github.com/ssa-diff/ssa-diff/internal/input"
+	"github.com/ssa-diff/ssa-diff/merge"
+	"github.com/ssa-diff/ssa-diff/schema"
+	"sigs.k8s.io/yaml"
+)
+
+// verbOptions are the flags of writes other than apply: --verb and --patch-type for raw
+// requests (--applier api), --kubectl for a kubectl command.
+type verbOptions struct {
+	verb      string
+	patchType string
+	kubectl   string
+	// v and pt are verb and patchType read; cmd is --kubectl read.
+	v   merge.Verb
+	pt  merge.PatchType
+	cmd *appliers.KubectlCommand
+}
+
+// rawPatches are the patch documents of a run that name no object (JSON patches), each for
+// the one live object; byStub maps the manifest stub made for each to its patch.
+type rawPatches struct {
+	docs   [][]byte
+	byStub map[*input.Object][]byte
+}
+
+func (v *verbOptions) flags(fs *pflag.FlagSet) {
+	fs.StringVar(&v.verb, "verb", "apply", "The request (--applier api): apply, update (PUT of the whole object), patch (the manifests are patches, of --patch-type; a JSON patch, or a patch that names no object, patches the one object of LIVE) or create (POST).")
+	fs.StringVar(&v.patchType, "patch-type", "strategic", "The type of the patches of --verb patch, as kubectl's --type names them: json, merge or strategic.")
+	fs.StringVar(&v.kubectl, "kubectl", "", "Predict a kubectl command that writes other than by apply, given as its command line: 'label deploy web tier=gold', 'annotate …', 'scale deploy web --replicas=3', 'set image deploy/web nginx=nginx:1.27', 'patch deploy web -p …', 'replace -f FILE', 'create -f FILE', 'edit deploy web' (MANIFESTS: the objects as saved in the editor). Objects named TYPE NAME are read from LIVE.")
+}
+
+// check reads the flags; positional are the positional arguments, which it may take as LIVE.
+func (v *verbOptions) check(cfg *options, positional *[]string) error {
+	var err error
+	if v.v, err = merge.ParseVerb(v.verb); err != nil {
+		return fmt.Errorf("--verb: %w", err)
+	}
+	if v.pt, err = merge.ParsePatchType(v.patchType); err != nil {
+		return fmt.Errorf("--patch-type: %w", err)
+	}
+	if v.v != merge.VerbApply && cfg.applier != "api" {
+		return fmt.Errorf("--verb %s is a raw request: use it with --applier api (kubectl's own commands: --kubectl)", v.v)
+	}
+	if v.kubectl == "" {
+		return nil
+	}
+	if v.v != merge.VerbApply {
+		return fmt.Errorf("--kubectl and --verb: the command says what is sent")
+	}
+	if v.cmd, err = appliers.ParseKubectlCommandLine(v.kubectl); err != nil {
+		return fmt.Errorf("--kubectl: %w", err)
+	}
+	if v.cmd.Namespace != "" {
+		cfg.namespace = v.cmd.Namespace
+	}
+	switch {
+	case v.cmd.ReadsFiles():
+		cfg.manifests = append(cfg.manifests, v.cmd.Files...)
+	case v.cmd.Verb == appliers.KubectlEdit:
+		// MANIFESTS are the edited objects.
+	default:
+		// The objects are the command's: the one positional argument is LIVE.
+		if len(*positional) > 1 {
+			return fmt.Errorf("--kubectl %s names its objects: the only argument is LIVE, not %q", v.cmd.Verb, *positional)
+		}
+		if len(*positional) == 1 {
+			cfg.live = (*positional)[0]
+		}
+		*positional = nil
+		cfg.manifests = nil
+	}
+	return nil
+}
+
+// named reports a --kubectl command whose objects are named on its command line.
+func (v *verbOptions) named() bool {
+	return v.cmd != nil && !v.cmd.ReadsFiles() && v.cmd.Verb != appliers.KubectlEdit
+}
+
+// commandManifests are the stubs of the objects a --kubectl command names, read as
+// manifests (each paired with its live object).
+func (c *invocation) commandManifests(reg *schema.Registry) []input.Entry {
+	ns := c.namespace
+	if !c.liveOpts.namespaceSet {
+		// Without -n (ssa-diff's or the command's) a stub names no namespace, as a
+		// manifest that leaves it to kubectl's context: it goes where such manifests go
+		// (the context's namespace with --live-from-cluster, the one live object's).
+		ns = ""
+	}
+	objs, err := c.verbs.cmd.Objects(reg, ns)
+	if err != nil {
+		return []input.Entry{{Err: err}}
+	}
+	var out []input.Entry
+	for _, o := range objs {
+		b, _ := yaml.Marshal(o)
+		out = append(out, input.Parse("kubectl "+c.verbs.cmd.Verb, b)...)
+	}
+	return out
+}
+
+// splitPatches keeps aside the --verb patch files whose patch names no object (a JSON
+// patch, a merge patch without apiVersion, kind and metadata.name), as JSON; the others are
+// read as manifests, each naming the object it patches.
+func (c *invocation) splitPatches(loader *input.Loader) []string {
+	var named []string
+	for _, p := range c.manifests {
+		data, err := loader.ReadFile(p)
+		if err != nil {
+			named = append(named, p) // its error is the manifest's
+			continue
+		}
+		if body, ok := anonymousPatch(data); ok {
+			c.rawPatches.docs = append(c.rawPatches.docs, body)
+			continue
+		}
+		named = append(named, p)
+	}
+	return named
+}
+
+// anonymousPatch is data as JSON when it is one patch that names no object.
+func anonymousPatch(data []byte) ([]byte, bool) {
+	if bytes.HasPrefix(bytes.TrimSpace(data), []byte("[")) {
+		return data, true
+	}
+	var obj map[string]any
+	if err := yaml.Unmarshal(data, &obj); err != nil {
+		return nil, false
+	}
+	md, _ := obj["metadata"].(map[string]any)
+	if obj["apiVersion"] != nil && obj["kind"] != nil && md["name"] != nil {
+		return nil, false
+	}
+	body, err := yaml.YAMLToJSON(data)
+	return body, err == nil
+}
+
+// patchStubs are the manifests of the patches that name no object: each patches the one live
+// object.
+func (c *invocation) patchStubs(live []*input.Object) []input.Entry {
+	if len(c.rawPatches.docs) == 0 {
+		return nil
+	}
+	if len(live) != 1 {
+		return []input.Entry{{Err: fmt.Errorf("a JSON patch names no object: LIVE must hold the one object it patches (it holds %d)", len(live))}}
+	}
+	obj, err := live[0].Decode()
+	if err != nil {
+		return []input.Entry{{Err: err}}
+	}
+	md, _ := obj["metadata"].(map[string]any)
+	stub := map[string]any{"apiVersion": obj["apiVersion"], "kind": obj["kind"], "metadata": map[string]any{"name": md["name"], "namespace": md["namespace"]}}
+	b, _ := yaml.Marshal(stub)
+	var out []input.Entry
+	if c.rawPatches.byStub == nil {
+		c.rawPatches.byStub = map[*input.Object][]byte{}
+	}
+	for i, p := range c.rawPatches.docs {
+		for _, e := range input.Parse(fmt.Sprintf("patch #%d", i+1), b) {
+			if e.Object != nil {
+				c.rawPatches.byStub[e.Object] = p
+			}
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// withPatch gives req the patch a stub manifest stands for.
+func (c *invocation) withPatch(p *input.Pair, req merge.Request) merge.Request {
+	if body, ok := c.rawPatches.byStub[p.Manifest]; ok {
+		req.Patch = merge.Patch{Type: c.verbs.pt, Body: body}
+		req.Object = nil
+	}
+	return req
+}

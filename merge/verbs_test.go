@@ -1,0 +1,156 @@
+package merge
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ssa-diff/ssa-diff/kube"
+	"github.com/ssa-diff/ssa-diff/schema"
+	"github.com/ssa-diff/ssa-diff/server/kubeapiserver"
+)
+
+const verbsDeployment = `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+  namespace: shop
+spec:
+  replicas: 1
+  selector:
+    matchLabels: {app: web}
+  template:
+    metadata:
+      labels: {app: web}
+    spec:
+      containers:
+      - name: nginx
+        image: nginx:1
+      - name: sidecar
+        image: envoy:1
+`
+
+// verbsLive is the Deployment applied by "deployer", as the server stores it.
+func verbsLive(t *testing.T, e *Engine) map[string]any {
+	t.Helper()
+	res, err := e.Apply(Request{Object: objFromYAML(t, verbsDeployment), Manager: "deployer", Now: time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)})
+	if err != nil || res.Rejection != nil {
+		t.Fatalf("apply: %v %v", err, res.Rejection)
+	}
+	md := metadataOf(res.Object)
+	md["uid"], md["resourceVersion"], md["creationTimestamp"] = "u-1", "7", "2026-12-01T00:00:00Z"
+	return res.Object
+}
+
+func verbsEngine() *Engine {
+	return New(schema.MustNewRegistry(kube.Newest()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()}))
+}
+
+// TestPatchTypes holds each patch type's effect on the object and on who owns what
+// (rules.md write.patch, update.takes-over): a patch is an update of the patched object.
+func TestPatchTypes(t *testing.T) {
+	e := verbsEngine()
+	now := time.Date(2026, 12, 2, 0, 0, 0, 0, time.UTC)
+	cases := []struct {
+		name    string
+		patch   Patch
+		image   string // of container nginx afterwards
+		sidecar bool   // container sidecar kept
+		owns    string // in the patcher's entry
+		code    int
+	}{
+		{"merge replaces the list", Patch{MergePatch, []byte(`{"spec":{"template":{"spec":{"containers":[{"name":"nginx","image":"nginx:2"}]}}}}`)}, "nginx:2", false, `"f:image":{}`, 0},
+		{"strategic merges by name", Patch{StrategicPatch, []byte(`{"spec":{"template":{"spec":{"containers":[{"name":"nginx","image":"nginx:2"}]}}}}`)}, "nginx:2", true, `"f:image":{}`, 0},
+		{"strategic $patch delete", Patch{StrategicPatch, []byte(`{"spec":{"template":{"spec":{"containers":[{"name":"sidecar","$patch":"delete"}]}}}}`)}, "nginx:1", false, "", 0},
+		{"json replace", Patch{JSONPatch, []byte(`[{"op":"replace","path":"/spec/template/spec/containers/0/image","value":"nginx:2"}]`)}, "nginx:2", true, `"f:image":{}`, 0},
+		{"json test fails", Patch{JSONPatch, []byte(`[{"op":"test","path":"/spec/replicas","value":9}]`)}, "", false, "", 422},
+		{"not JSON", Patch{MergePatch, []byte(`{spec: {}}`)}, "", false, "", 400},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			live := verbsLive(t, e)
+			res, err := e.Patch(Request{Live: live, Patch: c.patch, Manager: "kubectl-patch", Now: now})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.code != 0 {
+				if res.Rejection == nil || res.Rejection.Code != c.code {
+					t.Fatalf("want %d, got %+v", c.code, res.Rejection)
+				}
+				return
+			}
+			if res.Rejection != nil {
+				t.Fatalf("rejected: %v", res.Rejection)
+			}
+			containers := res.Object["spec"].(map[string]any)["template"].(map[string]any)["spec"].(map[string]any)["containers"].([]any)
+			var image string
+			sidecar := false
+			for _, ct := range containers {
+				m := ct.(map[string]any)
+				if m["name"] == "nginx" {
+					image, _ = m["image"].(string)
+				}
+				sidecar = sidecar || m["name"] == "sidecar"
+			}
+			if image != c.image || sidecar != c.sidecar {
+				t.Errorf("image %q sidecar %v, want %q %v", image, sidecar, c.image, c.sidecar)
+			}
+			summary := managedSummary(res)
+			if c.owns != "" && !strings.Contains(summary, "kubectl-patch/Update: ") || !strings.Contains(summary, c.owns) {
+				t.Errorf("managedFields:\n%s", summary)
+			}
+		})
+	}
+}
+
+// TestScaleApply holds an apply of a Scale through /scale (rules.md sub.scale-apply): it
+// conflicts with the parent's owner of the replica count; forced, its entry owns
+// spec.replicas, subresource scale, without a time.
+func TestScaleApply(t *testing.T) {
+	e := verbsEngine()
+	live := verbsLive(t, e)
+	scale := objFromYAML(t, "apiVersion: autoscaling/v1\nkind: Scale\nmetadata: {name: web, namespace: shop}\nspec: {replicas: 17}\n")
+	ep := Endpoint{GVK: schema.GVK{Group: "apps", Version: "v1", Kind: "Deployment"}, Namespace: "shop", Name: "web", Subresource: "scale"}
+	now := time.Date(2026, 12, 2, 0, 0, 0, 0, time.UTC)
+	res, err := e.Apply(Request{Live: live, Object: scale, Endpoint: ep, Manager: "apply_scale", Now: now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Rejection == nil || res.Rejection.Message != `Apply failed with 1 conflict: conflict with "deployer": .spec.replicas` {
+		t.Fatalf("got %+v", res.Rejection)
+	}
+	res, err = e.Apply(Request{Live: live, Object: scale, Endpoint: ep, Manager: "apply_scale", Force: true, Now: now})
+	if err != nil || res.Rejection != nil {
+		t.Fatalf("%v %+v", err, res.Rejection)
+	}
+	if got := res.Object["spec"].(map[string]any)["replicas"]; got != int64(17) {
+		t.Errorf("replicas %v", got)
+	}
+	var found bool
+	for _, en := range res.ManagedFields {
+		if en.Manager == "apply_scale" {
+			found = true
+			if en.Time != nil || en.Subresource != "scale" || en.APIVersion != "apps/v1" || string(en.FieldsV1) != `{"f:spec":{"f:replicas":{}}}` {
+				t.Errorf("entry %+v %s", en, en.FieldsV1)
+			}
+		}
+	}
+	if !found || res.ManagedFields[0].Manager != "apply_scale" {
+		t.Errorf("managedFields:\n%s", managedSummary(res))
+	}
+}
+
+// TestOtherSubresourcesNotPredicted: a write to a subresource whose strategy the model does
+// not know (/resize) is not predicted, rather than predicted as a main-resource write.
+func TestOtherSubresourcesNotPredicted(t *testing.T) {
+	e := verbsEngine()
+	live := verbsLive(t, e)
+	ep := Endpoint{GVK: schema.GVK{Group: "apps", Version: "v1", Kind: "Deployment"}, Namespace: "shop", Name: "web", Subresource: "resize"}
+	for _, v := range []Verb{VerbApply, VerbUpdate, VerbPatch} {
+		_, err := e.Send(v, Request{Live: live, Object: live, Endpoint: ep, Manager: "m", Patch: Patch{MergePatch, []byte(`{}`)}})
+		if !errors.Is(err, ErrNotPredictable) {
+			t.Errorf("%s to /resize: %v, want ErrNotPredictable", v, err)
+		}
+	}
+}
