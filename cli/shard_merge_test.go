@@ -37,7 +37,7 @@ func shardCases(t *testing.T) map[string][]string {
 		}
 		cases["example "+filepath.Base(filepath.Dir(cmd))] = args
 	}
-	c, err := benchcorpus.Generate(benchcorpus.Options{Objects: 30, Seed: 43})
+	c, err := benchcorpus.Generate(benchcorpus.Options{Objects: 30, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
