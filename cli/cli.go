@@ -17,6 +17,7 @@ import (
 	"github.com/ssa-diff/ssa-diff/internal/admission/wire"
 	"github.com/ssa-diff/ssa-diff/internal/output"
 	"github.com/ssa-diff/ssa-diff/internal/report"
+	"github.com/ssa-diff/ssa-diff/internal/shard"
 	"github.com/ssa-diff/ssa-diff/judge"
 	"github.com/ssa-diff/ssa-diff/merge"
 	"github.com/ssa-diff/ssa-diff/predict"
@@ -82,6 +83,8 @@ func runWithLibrary(ctx context.Context, prog string, args []string, stdin io.Re
 			return runVersion(prog, args[1:], stdout, stderr)
 		case "completion":
 			return runCompletion(prog, args[1:], stdout, stderr)
+		case "merge":
+			return runMerge(ctx, prog, args[1:], stdin, stdout, stderr)
 		}
 	}
 	cfg, code := parseFlags(prog, args, stdout, stderr)
@@ -108,6 +111,9 @@ type predictor = predict.Predictor
 
 // options is a parsed command line: read once by parseFlags, never changed after.
 type options struct {
+	// shard is the --shard of the run (shard.go); merge what `ssa-diff merge` merges (merge.go).
+	shard shard.Spec
+	merge mergeOptions
 	// allowPrivileged: kube-apiserver's --allow-privileged (true unless told false).
 	allowPrivileged bool
 	// serviceIPFamilies: the families of kube-apiserver's --service-cluster-ip-range, the
@@ -195,6 +201,8 @@ type invocation struct {
 	judge *judge.Judge
 	// predicted counts the objects predicted so far (the progress line).
 	predicted atomic.Int64
+	// sharding is the run's part of the shards' record, with --shard (shard.go).
+	sharding *sharding
 }
 
 const usageHead = `%[1]s predicts what the Kubernetes API server would do with a server-side apply,
@@ -205,6 +213,7 @@ Usage:
   %[1]s [flags] MANIFESTS [LIVE]
   %[1]s [flags] -f MANIFESTS [-f MORE...] [-k KUSTOMIZATION...] [LIVE]
   %[1]s blame LIVE
+  %[1]s merge [-o FORMAT] [--output-file ...] SHARD.json...   (reports of --shard I/N)
   %[1]s version
   %[1]s completion bash|zsh|fish|powershell
 
@@ -272,12 +281,13 @@ func flagSet(prog string, cfg *options) (fs *pflag.FlagSet, argNames map[string]
 	cfg.addAdviceFlags(fs)
 	cfg.addAdmissionFlags(fs)
 	cfg.addHelmFlags(fs)
+	cfg.addShardFlag(fs)
 	fs.BoolVar(&cfg.showVersion, "version", false, "Print the version: ssa-diff's, its commit, Go's, and the Kubernetes release whose server-side apply it predicts (also `ssa-diff version`).")
 	help = fs.BoolP("help", "h", false, "Show this help.")
 	for k, v := range map[string]string{"filename": "PATH", "field-manager": "NAME", "applier": strings.Join(appliers.Names(), "|"),
 		"verb": "apply|update|patch|create", "patch-type": "json|merge|strategic", "kubectl": "COMMAND",
 		"subresource": "status|scale", "crd": "PATH", "schema": "PATH", "now": "TIME", "output": "FORMAT",
-		"output-file": "[FORMAT=]FILE", "color": "WHEN", "kube-version": "MINOR", "namespace": "NAME", "jobs": "N", "service-ip-families": "FAMILIES"} {
+		"output-file": "[FORMAT=]FILE", "color": "WHEN", "kube-version": "MINOR", "namespace": "NAME", "jobs": "N", "service-ip-families": "FAMILIES", "shard": "I/N"} {
 		argNames[k] = v
 	}
 	for k, v := range limitArgs {
@@ -311,11 +321,21 @@ func flagSet(prog string, cfg *options) (fs *pflag.FlagSet, argNames map[string]
 }
 
 func parseFlags(prog string, args []string, stdout, stderr io.Writer) (*options, int) {
+	return parseFlagsFor(prog, args, stdout, stderr, false)
+}
+
+// parseFlagsFor parses a prediction's command line, or, for merge, the output flags and
+// the reports to merge (merge.go).
+func parseFlagsFor(prog string, args []string, stdout, stderr io.Writer, merging bool) (*options, int) {
 	cfg := &options{}
 	fs, argNames, nowFlag, colorFlag, help := flagSet(prog, cfg)
 	now, color := "", ""
 
 	usage := func(w io.Writer) {
+		if merging {
+			mergeUsage(w, prog, fs, argNames)
+			return
+		}
 		fmt.Fprintf(w, usageHead, prog, supportedMinors())
 		io.WriteString(w, flagUsages(fs, argNames))
 	}
@@ -340,6 +360,12 @@ func parseFlags(prog string, args []string, stdout, stderr io.Writer) (*options,
 	}
 	now, color = *nowFlag, *colorFlag
 	pos := fs.Args()
+	if merging {
+		if err := cfg.checkMerge(fs, pos); err != nil {
+			return fail("%v", err)
+		}
+		pos = []string{"-"} // the merge reads no manifests
+	}
 	if err := cfg.verbs.check(cfg, &pos); err != nil {
 		return fail("%v", err)
 	}

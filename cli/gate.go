@@ -150,7 +150,14 @@ func (c *invocation) predictAndReport(ctx context.Context, eng predictor, reg *s
 	c.gitOpsWarnings(c.stderr)
 	policy := c.gate.policy
 	rep := report.New(report.Options{FieldManager: c.client.Manager(), Force: c.force, Applier: c.client.Name(), Subresource: c.subresource, KubernetesVersion: reg.Minor().String(), Now: c.now, Policy: &policy})
-	opts := output.Options{Color: c.color, ShowManagedFields: c.showManagedFields, ShowSecrets: c.showSecrets, Now: c.now, Stderr: c.stderr, ReportURL: c.reportLink(), Client: c.client.Name()}
+	c.sharding.start(rep)
+	return c.writeReport(ctx, rep, slots, func() { c.predictAll(ctx, eng, reg, slots) })
+}
+
+// writeReport prints the slots' results in order as they are done, while predict (nil when
+// they are all done: merge) runs; it returns the exit status.
+func (c *invocation) writeReport(ctx context.Context, rep *report.Report, slots []*slot, predict func()) int {
+	opts := output.Options{Color: c.color, ShowManagedFields: c.showManagedFields, ShowSecrets: c.showSecrets, Now: c.now, Stderr: c.stderr, ReportURL: c.reportLink(), Client: rep.Options.Applier}
 	dst, err := c.openOutput()
 	if err != nil {
 		return c.errorf("%v", err)
@@ -189,12 +196,14 @@ func (c *invocation) predictAndReport(ctx context.Context, eng predictor, reg *s
 	stopped := make(chan struct{})
 	go func() {
 		defer close(stopped)
-		c.predictAll(ctx, eng, reg, slots)
+		if predict != nil {
+			predict()
+		}
 	}()
 
 	var tally report.Tally
 	var werr error
-	for _, s := range slots {
+	for k, s := range slots {
 		select {
 		case <-s.done:
 		case <-ctx.Done():
@@ -202,6 +211,7 @@ func (c *invocation) predictAndReport(ctx context.Context, eng predictor, reg *s
 			return report.ExitError
 		}
 		tally.Add(s.res)
+		c.sharding.keep(rep, k, s.res)
 		if werr == nil {
 			werr = w.Write(s.res)
 		}

@@ -77,6 +77,9 @@ func (s *summaryWriter) Close(rep *report.Report) error {
 		s.w.printf("; fails on %s", failOn)
 	}
 	s.w.write("\n")
+	if sh := rep.Shard; sh != nil {
+		s.w.printf("  %s\n", shardLine(sh))
+	}
 	prune := ""
 	if sum.Pruned > 0 {
 		prune = fmt.Sprintf(", %s to prune", p.red(fmt.Sprint(sum.Pruned)))
@@ -155,4 +158,9 @@ func countTakers(takers map[string]*takeCount, order []string, res *report.Resul
 		t.objects++
 	}
 	return order
+}
+
+// shardLine says which shard of the run a shard's report is (--shard).
+func shardLine(sh *report.Shard) string {
+	return fmt.Sprintf("Shard %d of %d: %d of the run's %d results (ssa-diff merge folds the shards' -o json reports).", sh.Index, sh.Count, len(sh.Results), sh.Total)
 }

@@ -345,6 +345,9 @@ func (t *textWriter) Close(rep *report.Report) error {
 		parts = append(parts, p.red(fmt.Sprintf("%d to prune", s.Pruned)))
 	}
 	t.w.printf("%s %d object%s: %s.\n", p.bold("Summary:"), s.Objects, plural(s.Objects), strings.Join(parts, ", "))
+	if sh := rep.Shard; sh != nil {
+		t.w.printf("%s\n", shardLine(sh))
+	}
 	if s.ExitCode == report.ExitPolicy {
 		t.w.printf("%s\n", p.boldRed(fmt.Sprintf("The policy fails: %d finding%s (exit 4).", s.Failures, plural(s.Failures))))
 	}

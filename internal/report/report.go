@@ -52,6 +52,9 @@ type Report struct {
 	Options    Options   `json:"options"`
 	Results    []*Result `json:"results"`
 	Summary    Summary   `json:"summary"`
+	// Shard, in the report of one shard of a run (--shard I/N), is what Merge needs to
+	// put the shards' reports back together; absent otherwise.
+	Shard *Shard `json:"shard,omitempty"`
 }
 
 // Options are the settings the predictions were made with.

@@ -99,6 +99,7 @@ _ssa-diff() {
 		'*--helm-revision[--applier helm\: the revision a rollback goes back to (default\: the one before the last)]:helm-revision: ' \
 		'*--helm-driver[--applier helm\: where the release'\''s records are (Helm'\''s HELM_DRIVER)]:helm-driver:(secret configmap)' \
 		'*--helm-dry-run[--applier helm\: Helm'\''s --dry-run (client or server)\: what Helm checks before it stops, and what the command without it would do]:helm-dry-run:(client server)' \
+		'*--shard[Predict only shard I of N (1-based) of the objects\: those whose group, kind, namespace and name hash (FNV-1a 64) to I; every shard reads every input]:shard: ' \
 		'*--version[Print the version\: ssa-diff'\''s, its commit, Go'\''s, and the Kubernetes release whose server-side apply it predicts (also ssa-diff version)]' \
 		'*'{-h,--help}'[Show this help]' \
 		'1: :->first' \
