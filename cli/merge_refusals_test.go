@@ -70,11 +70,18 @@ func TestMergeRefusals(t *testing.T) {
 	}
 	var got strings.Builder
 	tmp := regexp.MustCompile(regexp.QuoteMeta(dir))
+	// A run's identity hashes its inputs' paths, which are this checkout's: the two runs'
+	// identities must differ, their values depend on where the repository is.
+	runs := regexp.MustCompile(`run ([0-9a-f]{16}), ([0-9a-f]{16})`)
 	for _, c := range cases {
 		out, errs, code := run(t, "", append([]string{"merge"}, c.args...)...)
 		if code != report.ExitError || out != "" {
 			t.Errorf("%s: exit %d, stdout %q; want 2 and nothing", c.name, code, out)
 		}
+		if m := runs.FindStringSubmatch(errs); m != nil && m[1] == m[2] {
+			t.Errorf("%s: both runs are %s", c.name, m[1])
+		}
+		errs = runs.ReplaceAllString(errs, "run RUN-1, RUN-2")
 		got.WriteString("# " + c.name + "\n" + tmp.ReplaceAllString(errs, "DIR"))
 	}
 	golden(t, "merge-refusals.txt", []byte(got.String()))

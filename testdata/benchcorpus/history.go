@@ -150,6 +150,11 @@ func (h *history) clientSideApply(manifest map[string]any, manager string, annot
 		next = threeWay(copyJSON(h.live), h.lastCS, body)
 	}
 	h.lastCS = copyJSON(body)
+	if h.live == nil {
+		// Both create what does not exist yet (a POST): an update of it is a 404.
+		res, err := h.e.Create(h.request(next, manager))
+		return h.store(manager+" create", res, err)
+	}
 	res, err := h.e.Update(h.request(next, manager))
 	return h.store(manager+" update", res, err)
 }
