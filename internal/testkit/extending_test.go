@@ -58,9 +58,9 @@ func TestAddingAMinorAndAnApplier(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The one line of each.
-	addedKinds := strings.Replace(string(kinds), "\t\tfluxKind(),\n", "\t\tfluxKind(),\n\t\tfakeKind(),\n", 1)
+	addedKinds := strings.Replace(string(kinds), "\t\thelmKind(),\n", "\t\thelmKind(),\n\t\tfakeKind(),\n", 1)
 	if addedKinds == string(kinds) {
-		t.Fatal("appliers/kinds.go has no line fluxKind(), to add one after")
+		t.Fatal("appliers/kinds.go has no line helmKind(), to add one after")
 	}
 	overlay := map[string]string{
 		filepath.Join(root, "kube", "releases.txt"): write(t, dir, "releases.txt", string(releases)+"v1.38.0\n"),
@@ -92,7 +92,7 @@ func TestAddingAMinorAndAnApplier(t *testing.T) {
 	example := []string{"testdata/examples/csa-to-ssa-migration/manifest.yaml", "testdata/examples/csa-to-ssa-migration/live.json"}
 
 	help, _ := run("--help")
-	for _, want := range []string{"kube-apiserver 1.34, 1.35, 1.36, 1.37 or 1.38", "fake: a fake applier of the test", "--applier kubectl|api|argocd|flux|fake",
+	for _, want := range []string{"kube-apiserver 1.34, 1.35, 1.36, 1.37 or 1.38", "fake: a fake applier of the test", "--applier kubectl|api|argocd|flux|helm|fake",
 		"--fake-mode MODE", "fake-controller with --applier"} {
 		if !strings.Contains(help, want) {
 			t.Errorf("--help does not say %q:\n%s", want, help)
