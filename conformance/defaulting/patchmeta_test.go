@@ -20,7 +20,7 @@ import (
 // names (Name) are compared but for the width of numbers, which the table does not keep
 // (int32 is named int64): only an error about merging into a number could say it.
 func TestPatchMetaMatchesStructTags(t *testing.T) {
-	rel := defaults.Latest()
+	rel := defaults.MustFor(linkedMinor)
 	kinds := 0
 	for gvk, typ := range scheme().AllKnownTypes() {
 		if gvk.Version == runtime.APIVersionInternal || !rel.Known(gvk.GroupVersion().String(), gvk.Kind) {
