@@ -110,7 +110,7 @@ differential:
 	cd conformance/crdvalidation && $(GO) vet ./... && $(GO) test -count=1 ./...
 	cd internal/smpmeta/gen && $(GO) vet ./... && $(GO) test -count=1 ./...
 
-test: vet fmt-check lint unit recorded-check conformance fixturecheck fixturecheck-minors differential release-check fuzz-short
+test: vet fmt-check lint unit recorded-check conformance fixturecheck fixturecheck-minors differential release-check
 
 # The release and its install paths, proven with the tools pinned in tools/*/go.mod
 # (goreleaser, krew, krew-release-bot) and actionlint: test/release's doc.go says what each
