@@ -132,8 +132,18 @@ func stagingModules(release string) (map[string]bool, error) {
 	if err != nil {
 		return nil, err
 	}
+	staged := stagedIn(string(mod))
+	if len(staged) == 0 {
+		return nil, fmt.Errorf("k8s.io/kubernetes@%s: its go.mod replaces no staging module", release)
+	}
+	return staged, nil
+}
+
+// stagedIn are the modules a go.mod of k8s.io/kubernetes replaces with a staging directory,
+// in a replace block or a replace line.
+func stagedIn(mod string) map[string]bool {
 	staged := map[string]bool{}
-	for _, line := range strings.Split(string(mod), "\n") {
+	for _, line := range strings.Split(mod, "\n") {
 		f := strings.Fields(line)
 		if len(f) > 0 && f[0] == "replace" {
 			f = f[1:]
@@ -142,10 +152,7 @@ func stagingModules(release string) (map[string]bool, error) {
 			staged[f[0]] = true
 		}
 	}
-	if len(staged) == 0 {
-		return nil, fmt.Errorf("k8s.io/kubernetes@%s: its go.mod replaces no staging module", release)
-	}
-	return staged, nil
+	return staged
 }
 
 func sortedKeys(m map[string]bool) []string {
