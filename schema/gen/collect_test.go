@@ -34,7 +34,7 @@ func TestSchemaOfAnotherMajor(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(got.Types) != 1 || got.Types[0].Name != "io.k8s.T" || got.Types[0].Map == nil || len(got.Types[0].Map.Fields) != 1 ||
-		got.Types[0].Map.Fields[0].Type.Scalar == nil || *got.Types[0].Map.Fields[0].Type.Scalar != smdschema.String {
+		got.Types[0].Map.Fields[0].Type.Inlined.Scalar == nil || *got.Types[0].Map.Fields[0].Type.Inlined.Scalar != smdschema.String {
 		t.Errorf("schemaOf = %+v", got)
 	}
 	if v6 := (&smdschema.Schema{}); func() *smdschema.Schema { s, _ := schemaOf(v6); return s }() != v6 {
