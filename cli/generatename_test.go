@@ -23,9 +23,9 @@ func TestCreateWithGenerateName(t *testing.T) {
 	if err := os.WriteFile(live, []byte(`{"apiVersion":"v1","kind":"List","items":[{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"other","namespace":"shop","uid":"u","resourceVersion":"1","creationTimestamp":"2026-12-01T00:00:00Z"}}]}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for _, args := range [][]string{{"--applier", "api", "--verb", "create"}, {"--kubectl", "create"}} {
-		t.Run(strings.Join(args, " "), func(t *testing.T) {
-			out, stderr, code := run(t, "", append(args, "-o", "json", "--now", "2026-12-05T00:00:00Z", manifest, live)...)
+	for _, args := range [][]string{{"--applier", "api", "--verb", "create", manifest}, {"--kubectl", "create -f " + manifest}} {
+		t.Run(args[1], func(t *testing.T) {
+			out, stderr, code := run(t, "", append(args, "-o", "json", "--now", "2026-12-05T00:00:00Z", live)...)
 			if code != 1 {
 				t.Fatalf("exit %d, want 1\n%s\n%s", code, out, stderr)
 			}
@@ -52,7 +52,7 @@ func TestCreateWithGenerateName(t *testing.T) {
 			if r.Action != "create" || md.Name != "settings-00000" || md.GenerateName != "settings-" || len(r.Assigned) == 0 || r.Assigned[0] != ".metadata.name" {
 				t.Errorf("action %s, name %q, generateName %q, assigned %v", r.Action, md.Name, md.GenerateName, r.Assigned)
 			}
-			if len(md.ManagedFields) != 1 {
+			if len(md.ManagedFields) != 1 || args[0] == "--kubectl" && md.ManagedFields[0].Manager != "kubectl-create" {
 				t.Fatalf("managedFields %+v", md.ManagedFields)
 			}
 			fields, _ := json.Marshal(md.ManagedFields[0].FieldsV1)
