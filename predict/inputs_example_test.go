@@ -1,4 +1,4 @@
-package load_test
+package predict_test
 
 import (
 	"fmt"
@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"github.com/ssa-diff/ssa-diff/kube"
-	"github.com/ssa-diff/ssa-diff/load"
 	"github.com/ssa-diff/ssa-diff/merge"
+	"github.com/ssa-diff/ssa-diff/predict"
 	"github.com/ssa-diff/ssa-diff/schema"
 	"github.com/ssa-diff/ssa-diff/server/kubeapiserver"
 )
@@ -15,17 +15,17 @@ import (
 // Read a manifest and a live dump (`kubectl get -o json`), pair them, and predict the
 // server-side apply of each manifest: here an HPA owns spec.replicas through /scale and the
 // manifest sets it, so the server answers 409.
-func Example() {
-	manifests, err := load.Files("../testdata/examples/hpa-owns-replicas/manifest.yaml")
+func Example_files() {
+	manifests, err := predict.Files("../testdata/examples/hpa-owns-replicas/manifest.yaml")
 	if err != nil {
 		log.Fatal(err)
 	}
-	live, err := load.Files("../testdata/examples/hpa-owns-replicas/live.json")
+	live, err := predict.Files("../testdata/examples/hpa-owns-replicas/live.json")
 	if err != nil {
 		log.Fatal(err)
 	}
 	reg := schema.MustNewRegistry(kube.Newest())
-	matching, err := load.Match(manifests, live, reg, "default")
+	matching, err := predict.Match(manifests, live, reg, "default")
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -52,7 +52,7 @@ func Example() {
 // Bytes reads objects held in memory; bad input is an error naming the document and line,
 // beside the objects that could be read.
 func ExampleBytes() {
-	objs, err := load.Bytes("inline.yaml", []byte(`apiVersion: v1
+	objs, err := predict.Bytes("inline.yaml", []byte(`apiVersion: v1
 kind: ConfigMap
 metadata: {name: settings}
 data: {mode: fast}
