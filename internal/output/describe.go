@@ -1,5 +1,9 @@
 package output
 
+// This file holds how the formats describe a result in words: values compacted to a line,
+// an object's title and the renderer it came from, a refusal as kubectl prints it, the
+// values the server assigns, and the warnings written to the error stream.
+
 import (
 	"bytes"
 	"encoding/json"
