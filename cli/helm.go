@@ -43,7 +43,7 @@ func (c *options) checkHelm(fs *pflag.FlagSet) error {
 		}
 		return nil
 	}
-	value := func(name string) string { v := c.gate.applierFlags[name](); return v[len(v)-1] }
+	value := c.helmValue
 	h.command, h.release, h.serverSide, h.driver, h.dryRun = value("helm-command"), value("helm-release"), value("server-side"), value("helm-driver"), value("helm-dry-run")
 	h.takeOwnership, h.install, h.skipCRDs = value("take-ownership") == "true", value("helm-install") == "true", value("skip-crds") == "true"
 	for _, o := range helm.Options {
@@ -70,7 +70,23 @@ func (c *options) checkHelm(fs *pflag.FlagSet) error {
 }
 
 // helmRollback reports a rollback, whose manifests are its target revision's.
-func (c *options) helmRollback() bool { return c.applier == "helm" && c.helm.command == "rollback" }
+// It reads the flag itself: the command line's arguments are checked before Helm's flags.
+func (c *options) helmRollback() bool {
+	return c.applier == appliers.HelmApplier && c.helmValue("helm-command") == string(appliers.HelmRollback)
+}
+
+// helmValue is the value of one of Helm's flags (its Kind's options); "" when not defined.
+func (c *options) helmValue(name string) string {
+	get, ok := c.gate.applierFlags[name]
+	if !ok {
+		return ""
+	}
+	v := get()
+	if len(v) == 0 {
+		return ""
+	}
+	return v[len(v)-1]
+}
 
 // helmDriverKind is the kind of the release's records.
 func (c *options) helmDriverKind() (kind, resource string) {
