@@ -2,6 +2,7 @@ package appliers
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
@@ -116,13 +117,50 @@ func describeObject(obj map[string]any) string {
 // from that prediction.
 func helmKind() Kind {
 	return Kind{
-		Name:         "helm",
-		Usage:        "a Helm 4 install, upgrade or rollback of a release (--helm-release), its records read from the live state",
-		Manager:      HelmManager,
-		Apply:        "Helm 4's server-side apply",
-		ForceHint:    "`helm upgrade --force-conflicts`",
-		Prune:        "always, the objects of the release's last revision that the new one no longer holds",
-		AlwaysPrunes: true,
-		New:          func(Settings) (Applier, error) { return HelmApply{}, nil },
+		Name:               "helm",
+		Usage:              "a Helm 4 install, upgrade or rollback of a release (--helm-release), its records read from the live state",
+		Manager:            HelmManager,
+		Apply:              "Helm 4's server-side apply",
+		ForceHint:          "`helm upgrade --force-conflicts`",
+		Prune:              "always, the objects of the release's last revision that the new one no longer holds",
+		AlwaysPrunes:       true,
+		ClientSideIsItsOwn: true,
+		RendersChart:       true,
+		RecordsRevisions:   true,
+		Options: []Option{
+			{Name: "helm-command", Arg: "install|upgrade|rollback", Default: string(HelmUpgrade), Usage: "--applier helm: the Helm 4 command predicted.",
+				Choices: []string{string(HelmInstall), string(HelmUpgrade), string(HelmRollback)}},
+			{Name: "helm-release", Arg: "NAME", Usage: "--applier helm: the release's name (its namespace is -n)."},
+			{Name: "server-side", Arg: "auto|true|false", Usage: "--applier helm: Helm's --server-side (install: true; upgrade, rollback: auto, which follows the release's records).",
+				Completions: []string{"auto", "true", "false"}},
+			{Name: "take-ownership", Usage: "--applier helm: Helm's --take-ownership (adopt existing objects)."},
+			{Name: "helm-install", Usage: "--applier helm: upgrade's --install (install a release that does not exist)."},
+			{Name: "skip-crds", Usage: "--applier helm: Helm's --skip-crds."},
+			{Name: "helm-revision", Arg: "N", Default: "0", Usage: "--applier helm: the revision a rollback goes back to (default: the one before the last).",
+				Check: checkHelmRevision},
+			{Name: "helm-driver", Arg: "secret|configmap", Default: "secret", Usage: "--applier helm: where the release's records are (Helm's HELM_DRIVER).",
+				Completions: []string{"secret", "configmap"}, Check: checkHelmDriver},
+			{Name: "helm-dry-run", Arg: "client|server", Usage: "--applier helm: Helm's --dry-run (client or server): what Helm checks before it stops, and what the command without it would do.",
+				Completions: []string{"client", "server"}},
+		},
+		New: func(Settings) (Applier, error) { return HelmApply{}, nil },
 	}
+}
+
+// checkHelmRevision refuses a --helm-revision that is not a number.
+func checkHelmRevision(v string) error {
+	if _, err := strconv.Atoi(v); err != nil {
+		return fmt.Errorf("must be a number, not %q", v)
+	}
+	return nil
+}
+
+// checkHelmDriver refuses a --helm-driver Helm does not take (HELM_DRIVER's names, singular
+// or plural; the in-memory and SQL drivers hold no records a cluster read can see).
+func checkHelmDriver(v string) error {
+	switch v {
+	case "secret", "secrets", "configmap", "configmaps":
+		return nil
+	}
+	return fmt.Errorf("must be secret or configmap, not %q", v)
 }

@@ -67,6 +67,17 @@ type Kind struct {
 	// AlwaysPrunes: every run of it deletes what the manifests no longer name (Helm's
 	// upgrade deletes what the new revision drops), so its preview is always on.
 	AlwaysPrunes bool
+	// ClientSideIsItsOwn: when it writes client-side, the entries are its own manager's
+	// and its three-way patches delete what the manifests drop, so a client-side write
+	// of it leaves no client-side leftovers behind (Helm's).
+	ClientSideIsItsOwn bool
+	// RendersChart: its manifests are a chart rendered with values, so a value meant to
+	// stay goes into the values, not into a manifest (Helm's).
+	RendersChart bool
+	// RecordsRevisions: each run is recorded as a revision whose apply method the next run
+	// follows, so a run refused after it migrated managedFields leaves the object owned
+	// server-side and the next run applies server-side again (Helm's release records).
+	RecordsRevisions bool
 	// Options are its own settings, each a flag of the command.
 	Options []Option
 	// New builds it from what the user said; an error says which setting is wrong.
@@ -87,6 +98,9 @@ type Option struct {
 	Repeatable bool
 	// Choices are the values it takes, when they are a fixed set.
 	Choices []string
+	// Completions are the values shell completion offers when they are not a fixed set
+	// (Choices): the usual ones, others being taken too.
+	Completions []string
 	// Check refuses a value given (not empty) that is not one, saying why.
 	Check func(value string) error
 }

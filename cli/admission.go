@@ -9,14 +9,14 @@ import (
 	"github.com/spf13/pflag"
 	"github.com/ssa-diff/ssa-diff/internal/admission/wire"
 	"github.com/ssa-diff/ssa-diff/internal/cluster"
-	"github.com/ssa-diff/ssa-diff/load"
+	"github.com/ssa-diff/ssa-diff/predict"
 	"github.com/ssa-diff/ssa-diff/server/clusterstate"
 	"github.com/ssa-diff/ssa-diff/server/kubeapiserver"
 )
 
 // This file holds the flags of what the cluster's admission chain reads (package
 // clusterstate): the objects, from files or the cluster, and who sends the writes. The
-// reading and the admission are the library's (load.ClusterState, cluster.ReadAdmission,
+// reading and the admission are the library's (predict.ClusterState, cluster.ReadAdmission,
 // kubeapiserver.Config.Cluster).
 
 // admissionOptions are the command line's settings of admission.
@@ -72,7 +72,7 @@ func (c *invocation) readAdmissionFiles() error {
 	if len(c.admission.from) == 0 || c.admission.none {
 		return nil
 	}
-	state, err := load.ClusterState(c.admission.from...)
+	state, err := predict.ClusterState(c.admission.from...)
 	if err != nil {
 		return fmt.Errorf("--admission-from: %w", err)
 	}
@@ -101,7 +101,7 @@ func (c *invocation) readAdmissionCluster(ctx context.Context, client *cluster.C
 		list = append(list, raw...)
 	}
 	list = append(list, "]}"...)
-	objs, err := load.Bytes("cluster", list)
+	objs, err := predict.Bytes("cluster", list)
 	if err != nil {
 		return fmt.Errorf("--live-from-cluster: admission state: %w", err)
 	}

@@ -280,7 +280,7 @@ func flagSet(prog string, cfg *options) (fs *pflag.FlagSet, argNames map[string]
 	cfg.addPruneFlags(fs)
 	cfg.addAdviceFlags(fs)
 	cfg.addAdmissionFlags(fs)
-	cfg.addHelmFlags(fs)
+	cfg.addApplierFlags(fs, argNames, true)
 	cfg.addShardFlag(fs)
 	fs.BoolVar(&cfg.showVersion, "version", false, "Print the version: ssa-diff's, its commit, Go's, and the Kubernetes release whose server-side apply it predicts (also `ssa-diff version`).")
 	help = fs.BoolP("help", "h", false, "Show this help.")
@@ -312,9 +312,6 @@ func flagSet(prog string, cfg *options) (fs *pflag.FlagSet, argNames map[string]
 		argNames[k] = v
 	}
 	for k, v := range admissionArgNames {
-		argNames[k] = v
-	}
-	for k, v := range helmArgNames {
 		argNames[k] = v
 	}
 	return fs, argNames, now, color, help

@@ -52,10 +52,6 @@ func completionFlags(prog string) []completionFlag {
 	fs, _, _, _, _ := flagSet(prog, &options{})
 	choices := map[string][]string{
 		"applier":             appliers.Names(),
-		"helm-command":        {"install", "upgrade", "rollback"},
-		"server-side":         {"auto", "true", "false"},
-		"helm-driver":         {"secret", "configmap"},
-		"helm-dry-run":        {"client", "server"},
 		"output":              output.Formats(),
 		"color":               {"auto", "always", "never"},
 		"subresource":         {"status", "scale"},
@@ -68,8 +64,11 @@ func completionFlags(prog string) []completionFlag {
 	}
 	for _, k := range appliers.Kinds() {
 		for _, o := range k.Options {
-			if len(o.Choices) > 0 {
+			switch {
+			case len(o.Choices) > 0:
 				choices[o.Name] = o.Choices
+			case len(o.Completions) > 0:
+				choices[o.Name] = o.Completions
 			}
 		}
 	}

@@ -39,11 +39,19 @@ type gateOptions struct {
 // options name theirs: Option.Arg).
 var gateArgNames = map[string]string{"fail-on": "LIST", "allow-takeover-from": "GLOB", "protect": "GLOB"}
 
-// addApplierFlags defines the flags of every applier's options, in the list's order.
-func (c *options) addApplierFlags(fs *pflag.FlagSet, argNames map[string]string) {
+// addApplierFlags defines the flags of the appliers' options, in the list's order: with
+// charts false, those of the appliers that apply manifests; with charts true, those of the
+// appliers that render a chart (Kind.RendersChart: Helm's, whose options are a whole
+// command's), which the usage lists after the command's own.
+func (c *options) addApplierFlags(fs *pflag.FlagSet, argNames map[string]string, charts bool) {
 	g := &c.gate
-	g.applierFlags = map[string]func() []string{}
+	if g.applierFlags == nil {
+		g.applierFlags = map[string]func() []string{}
+	}
 	for _, k := range appliers.Kinds() {
+		if k.RendersChart != charts {
+			continue
+		}
 		for _, o := range k.Options {
 			argNames[o.Name] = o.Arg
 			switch {
@@ -64,7 +72,7 @@ func (c *options) addApplierFlags(fs *pflag.FlagSet, argNames map[string]string)
 // addGateFlags defines the gate's flags.
 func (c *options) addGateFlags(fs *pflag.FlagSet, argNames map[string]string) {
 	g := &c.gate
-	c.addApplierFlags(fs, argNames)
+	c.addApplierFlags(fs, argNames, false)
 	fs.StringArrayVar(&g.failOn, "fail-on", []string{report.CategoryRejected}, "What fails the run (exit 3 for rejected, 4 for the others): a comma-separated list of conflicts, takeover, deletion, rejected, prune (objects --prune deletes), approximate (predictions resting on what ssa-diff cannot see: no schema, OpenAPI v2, version conversions, admission webhooks) and policy (a ValidatingAdmissionPolicy or PodSecurity of the cluster state denies the write, or warns), or none or all (repeatable). Default: rejected.")
 	fs.StringArrayVar(&g.allow, "allow-takeover-from", nil, "A manager (glob) whose fields the applier may take: takeovers from it and forced conflicts with it never fail (repeatable), e.g. kubectl-client-side-apply.")
 	fs.StringArrayVar(&g.protect, "protect", nil, "A manager (glob) whose fields nobody may take, such as a controller: any takeover from it fails with exit 4 (repeatable), e.g. kube-controller-manager.")
@@ -77,7 +85,7 @@ func (c *options) checkGate(fs *pflag.FlagSet) error {
 	g := &c.gate
 	for _, k := range appliers.Kinds() {
 		for _, o := range k.Options {
-			if fs.Changed(o.Name) && c.applierKind.Name != k.Name {
+			if fs.Changed(o.Name) && c.applierKind.Name != k.Name && !k.RendersChart { // checkHelm's
 				return fmt.Errorf("--%s needs --applier %s", o.Name, k.Name)
 			}
 		}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -29,45 +30,30 @@ type helmOptions struct {
 	revision                             int
 }
 
-var helmArgNames = map[string]string{"helm-command": "install|upgrade|rollback", "helm-release": "NAME",
-	"server-side": "auto|true|false", "helm-revision": "N", "helm-driver": "secret|configmap", "helm-dry-run": "client|server"}
-
-func (c *options) addHelmFlags(fs *pflag.FlagSet) {
-	h := &c.helm
-	fs.StringVar(&h.command, "helm-command", "upgrade", "--applier helm: the Helm 4 command predicted.")
-	fs.StringVar(&h.release, "helm-release", "", "--applier helm: the release's name (its namespace is -n).")
-	fs.StringVar(&h.serverSide, "server-side", "", "--applier helm: Helm's --server-side (install: true; upgrade, rollback: auto, which follows the release's records).")
-	fs.BoolVar(&h.takeOwnership, "take-ownership", false, "--applier helm: Helm's --take-ownership (adopt existing objects).")
-	fs.BoolVar(&h.install, "helm-install", false, "--applier helm: upgrade's --install (install a release that does not exist).")
-	fs.BoolVar(&h.skipCRDs, "skip-crds", false, "--applier helm: Helm's --skip-crds.")
-	fs.IntVar(&h.revision, "helm-revision", 0, "--applier helm: the revision a rollback goes back to (default: the one before the last).")
-	fs.StringVar(&h.driver, "helm-driver", "secret", "--applier helm: where the release's records are (Helm's HELM_DRIVER).")
-	fs.StringVar(&h.dryRun, "helm-dry-run", "", "--applier helm: Helm's --dry-run (client or server): what Helm checks before it stops, and what the command without it would do.")
-}
-
-// checkHelm validates Helm's flags once parsed.
+// checkHelm validates Helm's flags once parsed (its Kind's options, whose values checkGate
+// checks), and reads them.
 func (c *options) checkHelm(fs *pflag.FlagSet) error {
 	h := &c.helm
-	if c.applier != "helm" {
-		for _, f := range []string{"helm-command", "helm-release", "server-side", "take-ownership", "helm-install", "skip-crds", "helm-revision", "helm-driver", "helm-dry-run"} {
-			if fs.Changed(f) {
-				return fmt.Errorf("--%s is Helm's (--applier helm)", f)
+	helm, _ := appliers.KindOf(appliers.HelmApplier)
+	if c.applier != helm.Name {
+		for _, o := range helm.Options {
+			if fs.Changed(o.Name) {
+				return fmt.Errorf("--%s is Helm's (--applier helm)", o.Name)
 			}
 		}
 		return nil
 	}
-	switch h.command {
-	case "install", "upgrade", "rollback":
-	default:
-		return fmt.Errorf("--helm-command must be install, upgrade or rollback, not %q", h.command)
+	value := c.helmValue
+	h.command, h.release, h.serverSide, h.driver, h.dryRun = value("helm-command"), value("helm-release"), value("server-side"), value("helm-driver"), value("helm-dry-run")
+	h.takeOwnership, h.install, h.skipCRDs = value("take-ownership") == "true", value("helm-install") == "true", value("skip-crds") == "true"
+	for _, o := range helm.Options {
+		if err := o.CheckOption(value(o.Name)); err != nil {
+			return err
+		}
 	}
+	h.revision, _ = strconv.Atoi(value("helm-revision"))
 	if h.release == "" {
 		return fmt.Errorf("--applier helm needs --helm-release NAME")
-	}
-	switch h.driver {
-	case "secret", "secrets", "configmap", "configmaps":
-	default:
-		return fmt.Errorf("--helm-driver must be secret or configmap, not %q", h.driver)
 	}
 	d, err := appliers.HelmDryRunStrategy(h.dryRun)
 	if err != nil {
@@ -84,7 +70,23 @@ func (c *options) checkHelm(fs *pflag.FlagSet) error {
 }
 
 // helmRollback reports a rollback, whose manifests are its target revision's.
-func (c *options) helmRollback() bool { return c.applier == "helm" && c.helm.command == "rollback" }
+// It reads the flag itself: the command line's arguments are checked before Helm's flags.
+func (c *options) helmRollback() bool {
+	return c.applier == appliers.HelmApplier && c.helmValue("helm-command") == string(appliers.HelmRollback)
+}
+
+// helmValue is the value of one of Helm's flags (its Kind's options); "" when not defined.
+func (c *options) helmValue(name string) string {
+	get, ok := c.gate.applierFlags[name]
+	if !ok {
+		return ""
+	}
+	v := get()
+	if len(v) == 0 {
+		return ""
+	}
+	return v[len(v)-1]
+}
 
 // helmDriverKind is the kind of the release's records.
 func (c *options) helmDriverKind() (kind, resource string) {

@@ -3,10 +3,12 @@ package cli
 import (
 	"fmt"
 	"hash/fnv"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/pflag"
 
+	"github.com/ssa-diff/ssa-diff/internal/input"
 	"github.com/ssa-diff/ssa-diff/internal/report"
 	"github.com/ssa-diff/ssa-diff/internal/shard"
 )
@@ -47,18 +49,24 @@ type sharding struct {
 
 // shardSlots keeps the slots of this shard. A slot's key is its pair's identity (a prune's:
 // the live object's); input that could not be read or identified has none, and is shard
-// 1's. The run's identity hashes every slot's key and source, in order: the same in every
-// shard of one run, and another for other inputs.
+// 1's. The run's identity hashes every slot's key and source, in order, each source's file
+// relative to the inputs' root (sourcesRoot): the same in every shard of one run, wherever
+// each is run from, and another for other inputs.
 func (c *invocation) shardSlots(slots []*slot) []*slot {
 	if !c.shard.On() {
 		return slots
 	}
 	h := fnv.New64a()
 	sh := &sharding{spec: c.shard, total: len(slots)}
+	srcs := make([]input.Source, len(slots))
+	for i, s := range slots {
+		srcs[i] = s.src
+	}
+	rel := relativeSources(srcs)
 	var kept []*slot
 	for i, s := range slots {
 		key, ok := slotKey(s)
-		fmt.Fprintf(h, "%q %q %q %q %t %s\n", key[0], key[1], key[2], key[3], ok, s.src)
+		fmt.Fprintf(h, "%q %q %q %q %t %s\n", key[0], key[1], key[2], key[3], ok, rel[i])
 		owner := 1
 		if ok {
 			owner = shard.Of(c.shard.Count, key[0], key[1], key[2], key[3])
@@ -71,6 +79,53 @@ func (c *invocation) shardSlots(slots []*slot) []*slot {
 	sh.run = fmt.Sprintf("%016x", h.Sum64())
 	c.sharding = sh
 	return kept
+}
+
+// relativeSources are srcs with each file named relative to their root: the deepest
+// directory holding every file (standard input and sources without a file are kept as
+// they are), in slash form. A file whose absolute path cannot be known is kept as given.
+func relativeSources(srcs []input.Source) []input.Source {
+	abs := make([]string, len(srcs))
+	root, rooted := "", false
+	for i, s := range srcs {
+		if s.File == "" || s.File == input.StdinName {
+			continue
+		}
+		a, err := filepath.Abs(s.File)
+		if err != nil {
+			continue
+		}
+		abs[i] = a
+		dir := filepath.Dir(a)
+		if !rooted {
+			root, rooted = dir, true
+			continue
+		}
+		for !within(dir, root) {
+			parent := filepath.Dir(root)
+			if parent == root {
+				break
+			}
+			root = parent
+		}
+	}
+	out := make([]input.Source, len(srcs))
+	for i, s := range srcs {
+		out[i] = s
+		if abs[i] == "" {
+			continue
+		}
+		if r, err := filepath.Rel(root, abs[i]); err == nil {
+			out[i].File = filepath.ToSlash(r)
+		}
+	}
+	return out
+}
+
+// within reports whether dir is root or under it.
+func within(dir, root string) bool {
+	r, err := filepath.Rel(root, dir)
+	return err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator))
 }
 
 // slotKey is a slot's group, kind, namespace and name, when it has them.

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ssa-diff/ssa-diff/internal/input"
 	"github.com/ssa-diff/ssa-diff/internal/output"
 	"github.com/ssa-diff/ssa-diff/internal/report"
 	"github.com/ssa-diff/ssa-diff/internal/shard"
@@ -161,4 +162,79 @@ func firstDifference(a, b string) string {
 	}
 	from := max(0, i-200)
 	return "merged: …" + a[from:min(len(a), i+200)] + "\nwhole:  …" + b[from:min(len(b), i+200)]
+}
+
+// TestShardsFromOtherDirectoriesMerge: a run's identity names its inputs relative to their
+// root, so shards run from other working directories, or in other checkouts of the same
+// inputs, merge into the whole run (its results and exit status).
+func TestShardsFromOtherDirectoriesMerge(t *testing.T) {
+	corpus := shardCases(t)["corpus"] // -f DIR/repo DIR/live.json
+	dirA := filepath.Dir(corpus[2])
+	dirB := t.TempDir()
+	if err := os.CopyFS(dirB, os.DirFS(dirA)); err != nil {
+		t.Fatal(err)
+	}
+	base := []string{"-o", "json", "--now", shardNow, "--jobs", "2"}
+	whole, errs, wholeCode := run(t, "", append(base, corpus...)...)
+	if wholeCode == report.ExitError {
+		t.Fatal(errs)
+	}
+	wholeRep, err := report.Read(strings.NewReader(whole), "whole")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	// Shard 1 from inside the first copy, its inputs relative; shard 2 from elsewhere,
+	// the second copy's inputs absolute.
+	t.Chdir(dirA)
+	s1, errs, code := run(t, "", append(base, "--shard", "1/2", "-f", "repo", "live.json")...)
+	if code == report.ExitError {
+		t.Fatal(errs)
+	}
+	t.Chdir(out)
+	s2, errs, code := run(t, "", append(base, "--shard", "2/2", "-f", filepath.Join(dirB, "repo"), filepath.Join(dirB, "live.json"))...)
+	if code == report.ExitError {
+		t.Fatal(errs)
+	}
+	os.WriteFile(filepath.Join(out, "1.json"), []byte(s1), 0o644)
+	os.WriteFile(filepath.Join(out, "2.json"), []byte(s2), 0o644)
+	merged, errs, code := run(t, "", "merge", "-o", "json", filepath.Join(out, "1.json"), filepath.Join(out, "2.json"))
+	if code != wholeCode {
+		t.Fatalf("merge: exit %d, the whole run %d: %s", code, wholeCode, errs)
+	}
+	rep, err := report.Read(strings.NewReader(merged), "merged")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Results) != len(wholeRep.Results) {
+		t.Fatalf("merged %d results, the whole run %d", len(rep.Results), len(wholeRep.Results))
+	}
+	for i, r := range rep.Results {
+		if w := wholeRep.Results[i]; r.Kind != w.Kind || r.Namespace != w.Namespace || r.Name != w.Name || r.Action != w.Action {
+			t.Errorf("result %d: %s %s/%s %s, the whole run's %s %s/%s %s", i, r.Kind, r.Namespace, r.Name, r.Action, w.Kind, w.Namespace, w.Name, w.Action)
+		}
+	}
+}
+
+// TestRelativeSources: files are named relative to the deepest directory holding them all;
+// standard input is kept.
+func TestRelativeSources(t *testing.T) {
+	root := t.TempDir()
+	srcs := []input.Source{
+		{File: filepath.Join(root, "apps", "web", "deploy.yaml")},
+		{File: input.StdinName, Document: 1},
+		{File: filepath.Join(root, "apps", "db.yaml"), Document: 2},
+		{File: filepath.Join(root, "live.json")},
+	}
+	var got []string
+	for _, s := range relativeSources(srcs) {
+		got = append(got, s.File)
+	}
+	want := []string{"apps/web/deploy.yaml", input.StdinName, "apps/db.yaml", "live.json"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("relativeSources: %q, want %q", got, want)
+	}
+	if one := relativeSources(srcs[:1]); one[0].File != "deploy.yaml" {
+		t.Errorf("one file: %q, want deploy.yaml", one[0].File)
+	}
 }

@@ -35,7 +35,26 @@
 // applier deletes because no manifest names them: those its prune rule claims
 // (appliers.Applier.Prunes), in the namespaces the apply visits.
 //
-// Nothing here reads files or flags, nor decides an exit status: the command (package cli)
-// reads its inputs (package load reads them the same way), reports each Prediction, and
-// applies its policy to the report.
+// # Inputs
+//
+// A run's inputs are read as the command reads them, so that a Go program embedding the
+// engine need not decode YAML itself. An [Object] is one Kubernetes object as decoded JSON
+// (map[string]any: maps, slices, strings, bools, int64, float64 and nil — what
+// merge.Request takes), with the place it was read from ([Source]: file, document, List
+// item, line). [Files] reads paths the way kubectl reads -f: a file is a stream of YAML
+// documents or JSON values, a directory is read recursively (its .yaml, .yml and .json
+// files in lexical order), Lists — the output of `kubectl get -o json` — stand for their
+// items. [Bytes] reads one stream held in memory. Input is bounded (128 MiB in all,
+// nesting and aliases limited), and bad input is an error naming the file, document, line
+// and field; the objects that could be read are returned beside it. [ClusterState] reads
+// the objects the cluster's admission chain reads.
+//
+// [Match] pairs manifests with live objects by group, kind, namespace and name, as the
+// server would address the apply: a namespaced kind whose manifest names no namespace goes
+// to the namespace given, which kinds are namespaced is read from a schema.Registry (custom
+// resources included once their CRDs are added). A [Pair] whose Live is nil creates its
+// object.
+//
+// Nothing here reads flags, nor decides an exit status: the command (package cli) reads
+// its flags, reports each Prediction, and applies its policy to the report.
 package predict

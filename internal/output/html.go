@@ -358,9 +358,7 @@ func (h *htmlWriter) object(res *report.Result) (*htmlObject, error) {
 	for _, c := range res.Conflicts {
 		// As JSON with its characters as they are (the page escapes them).
 		live, applied := compactPair(func(v any) ([]byte, error) { return encodeJSON(v, "") }, c.Live, c.Applied, htmlMaxValue)
-		if !h.opts.ShowSecrets && secretValuePath(res, c.Path) {
-			live, applied = "***", "***"
-		}
+		live, applied = h.opts.maskConflict(res, c.Path, live, applied)
 		hc := htmlConflict{Path: c.Path, Pointer: c.Pointer, Owner: c.Owner, Describe: c.Describe(), Class: h.managerClass(c.Manager.Manager), Live: live, Applied: applied, Where: conflictAt[c.Path]}
 		if c.Time != nil {
 			hc.Since = when(*c.Time, h.opts.Now)

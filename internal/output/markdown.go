@@ -162,9 +162,7 @@ func (m *markdownWriter) section(res *report.Result, failing bool) string {
 		fmt.Fprintf(&b, "**%s**\n\n| field | owner | live | applied |\n|---|---|---|---|\n", heading)
 		for _, c := range res.Conflicts {
 			live, applied := compactValues(c.Live, c.Applied, 40)
-			if !m.opts.ShowSecrets && secretValuePath(res, c.Path) {
-				live, applied = "***", "***"
-			}
+			live, applied = m.opts.maskConflict(res, c.Path, live, applied)
 			fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", cell(code(c.Path)), cell(describeManager(c.Manager)), cell(code(live)), cell(code(applied)))
 		}
 		b.WriteString("\n")

@@ -1,6 +1,11 @@
 package output
 
-import "github.com/ssa-diff/ssa-diff/internal/unstructured"
+import (
+	"strings"
+
+	"github.com/ssa-diff/ssa-diff/internal/report"
+	"github.com/ssa-diff/ssa-diff/internal/unstructured"
+)
 
 const lastApplied = "kubectl.kubernetes.io/last-applied-configuration"
 
@@ -16,8 +21,33 @@ func forDisplay(live, pred map[string]any, opts Options) (map[string]any, map[st
 	return live, pred
 }
 
+// The one rule for Secrets, which every format follows unless --show-secrets: the values of
+// a v1 Secret's data and stringData, and its last-applied annotation (which holds the same
+// values), are masked — in diffs (maskSecret), in the ownership map, and in the values of
+// conflicts (secretValuePath).
+
+// isSecret reports whether obj is a v1 Secret.
 func isSecret(obj map[string]any) bool {
-	return obj != nil && obj["kind"] == "Secret" && obj["apiVersion"] == "v1"
+	return obj != nil && isSecretKind(obj["apiVersion"], obj["kind"])
+}
+
+func isSecretKind(apiVersion, kind any) bool { return kind == "Secret" && apiVersion == "v1" }
+
+// secretValueFields are the fields of a Secret whose values are masked.
+func secretValueFields() []string { return []string{"data", "stringData"} }
+
+// secretValuePath reports whether path (".data.password") is a masked value of res, a Secret.
+func secretValuePath(res *report.Result, path string) bool {
+	if !isSecretKind(res.APIVersion, res.Kind) {
+		return false
+	}
+	for _, p := range append(secretValueFields(), "metadata.annotations."+lastApplied) {
+		p = "." + p
+		if path == p || strings.HasPrefix(path, p+".") {
+			return true
+		}
+	}
+	return false
 }
 
 // shallowWithMeta copies obj and its metadata map so both can be edited.
@@ -57,7 +87,7 @@ func withoutManagedFields(obj map[string]any) map[string]any {
 // same values, is masked too.
 func maskSecret(from, to map[string]any) (map[string]any, map[string]any) {
 	from, to = copyForMask(from), copyForMask(to)
-	for _, field := range []string{"data", "stringData"} {
+	for _, field := range secretValueFields() {
 		f, _ := from[field].(map[string]any)
 		t, _ := to[field].(map[string]any)
 		nf, nt := map[string]any{}, map[string]any{}
@@ -121,4 +151,13 @@ func maskAnnotation(from, to map[string]any) {
 			set(to, ta, "***")
 		}
 	}
+}
+
+// maskConflict is a conflict's values at path of res as shown: both masked when they are a
+// Secret's (secretValuePath), unless ShowSecrets.
+func (o Options) maskConflict(res *report.Result, path, live, applied string) (string, string) {
+	if !o.ShowSecrets && secretValuePath(res, path) {
+		return "***", "***"
+	}
+	return live, applied
 }

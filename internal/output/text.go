@@ -157,9 +157,7 @@ func (t *textWriter) conflicts(res *report.Result) {
 	}
 	for _, c := range res.Conflicts {
 		live, applied := compactValues(c.Live, c.Applied, 60)
-		if !t.opts.ShowSecrets && secretValuePath(res, c.Path) {
-			live, applied = "***", "***"
-		}
+		live, applied = t.opts.maskConflict(res, c.Path, live, applied)
 		t.w.printf("    %s  %s → %s\n", c.Path, t.p.red(live), t.p.green(applied))
 		when := ""
 		if c.Time != nil {

@@ -19,7 +19,7 @@ var fences = []struct {
 }{
 	{
 		why:      "the library packages know nothing of the command: a program embedding the engine pulls in no CLI, flag parser, diff printer, kustomize or cluster client",
-		packages: []string{"fieldpath/...", "schema/...", "merge/...", "server/...", "appliers/...", "judge/...", "load/...", "predict/..."},
+		packages: []string{"fieldpath/...", "schema/...", "merge/...", "server/...", "appliers/...", "judge/...", "predict/..."},
 		forbidden: []string{modulePath + "/cli", modulePath + "/internal/output", modulePath + "/internal/report", modulePath + "/internal/render",
 			modulePath + "/internal/cluster", modulePath + "/internal/blame", "github.com/spf13/pflag", "sigs.k8s.io/kustomize", "k8s.io/client-go"},
 	},
@@ -62,18 +62,18 @@ var fences = []struct {
 	{
 		why: "Helm's libraries (helm.sh/helm/v4: chart loading, rendering, its kube client) are the Helm plugin's, a second binary (cmd/helm-ssa-diff): " +
 			"the ssa-diff binary and the library packages never link them (+23 MB and client-go's clientset at start-up); the Helm applier reads Helm's records itself (internal/helmrelease)",
-		packages:  []string{"", "fieldpath/...", "schema/...", "merge/...", "server/...", "appliers/...", "judge/...", "load/...", "cli", "internal/helmrelease", "internal/smpmeta"},
+		packages:  []string{"", "fieldpath/...", "schema/...", "merge/...", "server/...", "appliers/...", "judge/...", "cli", "internal/helmrelease", "internal/smpmeta"},
 		forbidden: []string{"helm.sh/helm"},
 	},
 	{
 		why:       "the clients and the judgement lie above the engine and the model, beside each other: the engine imports neither, the model neither",
 		packages:  []string{"merge", "server/..."},
-		forbidden: []string{modulePath + "/appliers", modulePath + "/judge", modulePath + "/load", modulePath + "/predict"},
+		forbidden: []string{modulePath + "/appliers", modulePath + "/judge", modulePath + "/predict"},
 	},
 	{
 		why: "only the model (server/kubeapiserver) reaches the ports of kube-apiserver's code: the clients, the judgement and the run ask the model " +
 			"what they need of its rules (server/kubeapiserver/refusals.go), never a port around it",
-		packages: []string{"appliers/...", "judge/...", "predict/...", "load/..."},
+		packages: []string{"appliers/...", "judge/...", "predict/..."},
 		forbidden: []string{modulePath + "/internal/defaults", modulePath + "/internal/strategy", modulePath + "/internal/conversion",
 			modulePath + "/internal/validation", modulePath + "/internal/crdvalidation", modulePath + "/internal/celrules", modulePath + "/internal/cellib",
 			modulePath + "/internal/admission", modulePath + "/internal/serverconfig"},
@@ -91,13 +91,13 @@ var fences = []struct {
 	},
 	{
 		why:       "test helpers stay in tests: neither the binary nor a library package links the testing package or internal/testkit",
-		packages:  []string{"", "fieldpath/...", "schema/...", "merge/...", "server/...", "appliers/...", "judge/...", "load/...", "predict/..."},
+		packages:  []string{"", "fieldpath/...", "schema/...", "merge/...", "server/...", "appliers/...", "judge/...", "predict/..."},
 		forbidden: []string{"testing", modulePath + "/internal/testkit"},
 	},
 	{
 		why: "the admission that runs through Kubernetes' libraries (the policy plugins, PodSecurity) is the helper program's, ssa-diff-admission: " +
 			"the binary and the library packages reach it only through package wire, so that its libraries' start-up costs only the runs that need it",
-		packages:  []string{"", "merge/...", "server/...", "appliers/...", "judge/...", "load/...", "internal/admission", "internal/admission/wire"},
+		packages:  []string{"", "merge/...", "server/...", "appliers/...", "judge/...", "internal/admission", "internal/admission/wire"},
 		forbidden: []string{modulePath + "/internal/admission/library", "k8s.io/pod-security-admission", "k8s.io/apiserver/pkg/admission/plugin/policy", "k8s.io/client-go/informers"},
 	},
 	{

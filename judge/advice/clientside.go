@@ -19,7 +19,7 @@ func lastAppliedPath() smdpath.Path {
 // the last-applied annotation) and of untracked objects (before-first-apply, rules.md untracked.first-apply),
 // and what this apply does with them (rules.md kubectl.relaxation, kubectl.no-relaxation, kubectl.annotation-sync, kubectl.annotation-too-large and kubectl's migration).
 func (a *analysis) clientSideLeftovers() {
-	if a.applier.Name == appliers.HelmApplier && !helmServerSide(a.res) {
+	if a.applier.ClientSideIsItsOwn && !helmServerSide(a.res) {
 		// Helm's client-side writes are its own entry, and its patches delete what the
 		// chart drops: nothing is left behind.
 		return

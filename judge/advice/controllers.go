@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/ssa-diff/ssa-diff/appliers"
 	"github.com/ssa-diff/ssa-diff/fieldpath"
 	"github.com/ssa-diff/ssa-diff/merge"
 	smdpath "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
@@ -100,7 +99,7 @@ func (a *analysis) controllers() {
 			msg = fmt.Sprintf("the apply reverts %s, last changed by hand with %s (manager %s)%s", listPaths(c.paths), cmd, describe(c.ref), values(c.conflict))
 		}
 		fix := fmt.Sprintf("if the manual change is meant to stay, put it into the manifest; if not, take %s with %s", plural(len(c.paths), "it", "them"), a.forceHint())
-		if a.applier.Name == appliers.HelmApplier {
+		if a.applier.RendersChart {
 			fix = fmt.Sprintf("if the manual change is meant to stay, put it into the chart's values (-f values.yaml or --set) so the chart renders it; if not, take %s back with %s", plural(len(c.paths), "it", "them"), a.forceHint())
 		}
 		a.add(Advice{ID: IDOverridesManualChange, Severity: SeverityInfo, Message: msg,
@@ -139,7 +138,7 @@ func (a *analysis) fight(c *contest, rejected bool) Advice {
 	}
 	var fix string
 	switch {
-	case a.applier.Name == appliers.HelmApplier:
+	case a.applier.RendersChart:
 		fix = helmFightFix(c, replicas)
 	case replicas:
 		fix = fmt.Sprintf("remove spec.replicas from the manifest and let %q own it (set the floor in the autoscaler's minReplicas); only to hand it over deliberately, apply with %s", c.ref.Manager, a.forceHint())

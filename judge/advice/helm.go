@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/ssa-diff/ssa-diff/appliers"
 	"github.com/ssa-diff/ssa-diff/merge"
 )
 
@@ -37,7 +36,7 @@ func helmFightFix(c *contest, replicas bool) string {
 // `helm upgrade` (--server-side=auto follows that failed revision) applies server-side
 // again, into the same conflict unless it is resolved.
 func (a *analysis) helmStaleMigration() {
-	if a.applier.Name != appliers.HelmApplier || a.res == nil || a.res.Rejection == nil || len(a.res.Steps) < 2 {
+	if !a.applier.RecordsRevisions || a.res == nil || a.res.Rejection == nil || len(a.res.Steps) < 2 {
 		return
 	}
 	first, last := a.res.Steps[0], a.res.Steps[len(a.res.Steps)-1]

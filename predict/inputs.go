@@ -1,4 +1,8 @@
-package load
+package predict
+
+// This file reads a run's inputs as the command does — manifests and live objects, and
+// the cluster state its admission reads — and pairs each manifest with the live object
+// it applies to.
 
 import (
 	"errors"

@@ -1,4 +1,4 @@
-package load_test
+package predict_test
 
 import (
 	"os"
@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ssa-diff/ssa-diff/load"
+	"github.com/ssa-diff/ssa-diff/predict"
 )
 
 // TestClusterState: a dump's objects become the state, each named by its file and line; an
@@ -27,7 +27,7 @@ metadata:
 `), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	state, err := load.ClusterState(file)
+	state, err := predict.ClusterState(file)
 	if err == nil || !strings.Contains(err.Error(), file+":7: the ServiceAccount has no metadata.name") {
 		t.Errorf("error %v", err)
 	}

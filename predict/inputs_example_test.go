@@ -1,44 +1,54 @@
-package load_test
+package predict_test
 
 import (
 	"fmt"
 	"log"
 	"time"
 
+	"github.com/ssa-diff/ssa-diff/appliers"
 	"github.com/ssa-diff/ssa-diff/kube"
-	"github.com/ssa-diff/ssa-diff/load"
 	"github.com/ssa-diff/ssa-diff/merge"
+	"github.com/ssa-diff/ssa-diff/predict"
 	"github.com/ssa-diff/ssa-diff/schema"
 	"github.com/ssa-diff/ssa-diff/server/kubeapiserver"
 )
 
-// Read a manifest and a live dump (`kubectl get -o json`), pair them, and predict the
-// server-side apply of each manifest: here an HPA owns spec.replicas through /scale and the
-// manifest sets it, so the server answers 409.
-func Example() {
-	manifests, err := load.Files("../testdata/examples/hpa-owns-replicas/manifest.yaml")
+// Read a manifest and a live dump (`kubectl get -o json`), pair them, and predict each
+// manifest's `kubectl apply --server-side` in one run: here an HPA owns spec.replicas
+// through /scale and the manifest sets it, so the server answers 409.
+func Example_files() {
+	manifests, err := predict.Files("../testdata/examples/hpa-owns-replicas/manifest.yaml")
 	if err != nil {
 		log.Fatal(err)
 	}
-	live, err := load.Files("../testdata/examples/hpa-owns-replicas/live.json")
+	live, err := predict.Files("../testdata/examples/hpa-owns-replicas/live.json")
 	if err != nil {
 		log.Fatal(err)
 	}
 	reg := schema.MustNewRegistry(kube.Newest())
-	matching, err := load.Match(manifests, live, reg, "default")
+	matching, err := predict.Match(manifests, live, reg, "default")
 	if err != nil {
 		log.Fatal(err)
 	}
-	engine := merge.New(reg, kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()}))
+	run := &predict.Run{
+		Predictor: predict.Engine{Engine: merge.New(reg, kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()}))},
+		Applier:   appliers.KubectlApply{FieldManager: "kubectl"},
+		Schemas:   reg,
+		Now:       time.Date(2026, 12, 3, 10, 0, 0, 0, time.UTC),
+	}
 	for _, p := range matching.Pairs {
-		req := merge.Request{Object: p.Manifest.Object, Manager: "kubectl", Now: time.Date(2026, 12, 3, 10, 0, 0, 0, time.UTC)}
+		a := predict.Apply{Manifest: p.Manifest.Object, GVK: schema.GVKOf(p.Manifest.Object), Source: p.Manifest.Source.File}
 		if p.Live != nil {
-			req.Live = p.Live.Object
+			a.Live = p.Live.Object
+			md, _ := p.Live.Object["metadata"].(map[string]any)
+			a.Namespace, _ = md["namespace"].(string)
+			a.Name, _ = md["name"].(string)
 		}
-		res, err := engine.Apply(req)
+		pred, err := run.Predict(a)
 		if err != nil {
 			log.Fatal(err)
 		}
+		res := pred.Result
 		fmt.Printf("%s line %d: %s\n", p.Manifest.Source.File[len("../testdata/examples/"):], p.Manifest.Source.Line, res.Action)
 		if res.Rejection != nil {
 			fmt.Println(res.Rejection.Code, res.Rejection.Message)
@@ -52,7 +62,7 @@ func Example() {
 // Bytes reads objects held in memory; bad input is an error naming the document and line,
 // beside the objects that could be read.
 func ExampleBytes() {
-	objs, err := load.Bytes("inline.yaml", []byte(`apiVersion: v1
+	objs, err := predict.Bytes("inline.yaml", []byte(`apiVersion: v1
 kind: ConfigMap
 metadata: {name: settings}
 data: {mode: fast}

@@ -1,5 +1,9 @@
 package output
 
+// This file holds how the formats describe a result in words: values compacted to a line,
+// an object's title and the renderer it came from, a refusal as kubectl prints it, the
+// values the server assigns, and the warnings written to the error stream.
+
 import (
 	"bytes"
 	"encoding/json"
@@ -103,19 +107,6 @@ func serverError(res *report.Result) string {
 
 // describeManager prints a manager for people: name (operation, subresource, apiVersion).
 func describeManager(m report.Manager) string { return m.Describe() }
-
-// secretValuePath reports whether a conflict path names a Secret value.
-func secretValuePath(res *report.Result, path string) bool {
-	if res.Kind != "Secret" || res.APIVersion != "v1" {
-		return false
-	}
-	for _, p := range []string{".data", ".stringData", ".metadata.annotations." + lastApplied} {
-		if path == p || strings.HasPrefix(path, p+".") {
-			return true
-		}
-	}
-	return false
-}
 
 // assignedShown lists the values of a result the server assigns that the human formats
 // name: those a reader of the diff would miss, so not the metadata every write assigns
