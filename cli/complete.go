@@ -15,7 +15,8 @@ import (
 // the plugin's name, the last the word being completed). The answer is cobra's protocol,
 // which kubectl reads: one candidate a line (a tab, then its description), then a line
 // ":DIRECTIVE". PowerShell's script asks it too. It knows what the static scripts know:
-// completionFlags, blameCompletionFlags, the subcommands and the shells.
+// completionFlags, blameCompletionFlags, mergeCompletionFlags, the subcommands and the
+// shells.
 
 // KubectlCompletionProgram is the name of the kubectl plugin's completion executable: a
 // link to (or, on Windows, a copy of) the binary under this name on the PATH completes
@@ -67,6 +68,8 @@ func complete(words []string, readDir func(string) ([]os.DirEntry, error)) compl
 			return completion{directive: directiveNoFileComp}
 		case "blame":
 			flags, before = blameCompletionFlags("ssa-diff"), before[1:]
+		case "merge":
+			flags, before = mergeCompletionFlags("ssa-diff"), before[1:]
 		}
 	}
 	// The flag whose value is being completed: --flag VALUE, or --flag=VALUE.

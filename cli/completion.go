@@ -21,7 +21,7 @@ import (
 // and the kubectl plugin's completion executable ask the binary itself (complete.go).
 
 // subcommands are the words that start a subcommand instead of a prediction.
-var subcommands = []string{"blame", "version", "completion"}
+var subcommands = []string{"blame", "version", "completion", "merge"}
 
 // completionShells are the shells completion writes scripts for.
 var completionShells = []string{"bash", "zsh", "fish", "powershell"}
@@ -87,6 +87,18 @@ func blameCompletionFlags(prog string) []completionFlag {
 	}, nil, nil, nil)
 }
 
+// mergeCompletionFlags lists merge's flags: the prediction's that say how to print
+// (mergeFlags), with their values.
+func mergeCompletionFlags(prog string) []completionFlag {
+	var out []completionFlag
+	for _, f := range completionFlags(prog) {
+		if mergeFlags[f.name] {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
 func flagsOf(fs *pflag.FlagSet, choices map[string][]string, files, dirs, formatFiles map[string]bool) []completionFlag {
 	var out []completionFlag
 	fs.VisitAll(func(f *pflag.Flag) {
@@ -116,15 +128,15 @@ func runCompletion(prog string, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "usage: %s completion %s\n", prog, strings.Join(completionShells, "|"))
 		return report.ExitError
 	}
-	flags, blame := completionFlags(prog), blameCompletionFlags(prog)
+	flags, blame, merge := completionFlags(prog), blameCompletionFlags(prog), mergeCompletionFlags(prog)
 	var err error
 	switch args[0] {
 	case "bash":
-		err = writeBash(stdout, flags, blame)
+		err = writeBash(stdout, flags, blame, merge)
 	case "zsh":
-		err = writeZsh(stdout, flags, blame)
+		err = writeZsh(stdout, flags, blame, merge)
 	case "fish":
-		err = writeFish(stdout, flags, blame)
+		err = writeFish(stdout, flags, blame, merge)
 	case "powershell":
 		err = writePowerShell(stdout)
 	default:
@@ -170,7 +182,7 @@ func bashCases(b *strings.Builder, flags []completionFlag, indent string) (names
 	return names
 }
 
-func writeBash(w io.Writer, flags, blame []completionFlag) error {
+func writeBash(w io.Writer, flags, blame, merge []completionFlag) error {
 	var b strings.Builder
 	b.WriteString(`# bash completion for ssa-diff: source <(ssa-diff completion bash)
 # --output-file: FORMAT= then a file, or a file.
@@ -220,8 +232,20 @@ _ssa_diff() {
 		COMPREPLY=($(compgen -f -- "$cur"))
 		return
 	fi
-	case "$prev" in
+	if [[ ${COMP_CWORD} -ge 2 && "${COMP_WORDS[1]}" == merge ]]; then
+		case "$prev" in
 `, strings.Join(blameNames, " "))
+	mergeNames := bashCases(&b, merge, "\t\t")
+	fmt.Fprintf(&b, `		esac
+		if [[ "$cur" == -* ]]; then
+			COMPREPLY=($(compgen -W %q -- "$cur"))
+			return
+		fi
+		COMPREPLY=($(compgen -f -- "$cur"))
+		return
+	fi
+	case "$prev" in
+`, strings.Join(mergeNames, " "))
 	names := bashCases(&b, flags, "\t")
 	fmt.Fprintf(&b, `	esac
 	if [[ "$cur" == -* ]]; then
@@ -277,7 +301,7 @@ func zshSpecs(b *strings.Builder, flags []completionFlag, indent string) {
 	}
 }
 
-func writeZsh(w io.Writer, flags, blame []completionFlag) error {
+func writeZsh(w io.Writer, flags, blame, merge []completionFlag) error {
 	var b strings.Builder
 	b.WriteString("#compdef ssa-diff kubectl-ssa_diff\n# zsh completion for ssa-diff: ssa-diff completion zsh > \"${fpath[1]}/_ssa-diff\"\n")
 	fmt.Fprintf(&b, "# --output-file: FORMAT= then a file, or a file.\n_ssa-diff-format-file() {\n\tif compset -P '*='; then\n\t\t_files\n\telse\n\t\tcompadd -S '' -- %s\n\t\t_files\n\tfi\n}\n", strings.Join(formatPrefixes(), " "))
@@ -287,6 +311,9 @@ func writeZsh(w io.Writer, flags, blame []completionFlag) error {
 	b.WriteString("\tif (( CURRENT > 2 )) && [[ ${words[2]} == blame ]]; then\n\t\tshift words\n\t\t(( CURRENT-- ))\n\t\t_arguments -s \\\n")
 	zshSpecs(&b, blame, "\t\t\t")
 	b.WriteString("\t\t\t'1:live:_files'\n\t\treturn\n\tfi\n")
+	b.WriteString("\tif (( CURRENT > 2 )) && [[ ${words[2]} == merge ]]; then\n\t\tshift words\n\t\t(( CURRENT-- ))\n\t\t_arguments -s \\\n")
+	zshSpecs(&b, merge, "\t\t\t")
+	b.WriteString("\t\t\t'*:report:_files'\n\t\treturn\n\tfi\n")
 	b.WriteString("\t_arguments -s \\\n")
 	zshSpecs(&b, flags, "\t\t")
 	fmt.Fprintf(&b, "\t\t'1: :->first' \\\n\t\t'*:file:_files'\n\tif [[ $state == first ]]; then\n\t\t_alternative 'commands:command:(%s)' 'files:file:_files'\n\tfi\n}\ncompdef _ssa-diff %s\n", strings.Join(subcommands, " "), completionCommands)
@@ -326,7 +353,7 @@ func fishLines(b *strings.Builder, cmd, cond string, flags []completionFlag) {
 	}
 }
 
-func writeFish(w io.Writer, flags, blame []completionFlag) error {
+func writeFish(w io.Writer, flags, blame, merge []completionFlag) error {
 	var b strings.Builder
 	b.WriteString("# fish completion for ssa-diff: ssa-diff completion fish > ~/.config/fish/completions/ssa-diff.fish\n")
 	fmt.Fprintf(&b, `# --output-file: FORMAT= then a file, or a file.
@@ -348,6 +375,7 @@ end
 		fmt.Fprintf(&b, "complete -c %s -n '__fish_seen_subcommand_from version' -x\n", cmd)
 		fishLines(&b, cmd, "not "+sub, flags)
 		fishLines(&b, cmd, "__fish_seen_subcommand_from blame", blame)
+		fishLines(&b, cmd, "__fish_seen_subcommand_from merge", merge)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

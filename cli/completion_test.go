@@ -31,9 +31,9 @@ func completionScript(t *testing.T, dir, shell string) string {
 // (cli/testdata/golden/completion/, -update rewrites them); the static ones name every flag
 // of the prediction and of blame, and the values of the flags that take a fixed set.
 func TestCompletionScriptsGolden(t *testing.T) {
-	flags, blame := completionFlags("ssa-diff"), blameCompletionFlags("ssa-diff")
-	if len(flags) < 50 || len(blame) != 5 {
-		t.Fatalf("%d flags, %d of blame", len(flags), len(blame))
+	flags, blame, merge := completionFlags("ssa-diff"), blameCompletionFlags("ssa-diff"), mergeCompletionFlags("ssa-diff")
+	if len(flags) < 50 || len(blame) != 5 || len(merge) != len(mergeFlags) {
+		t.Fatalf("%d flags, %d of blame, %d of merge (want %d)", len(flags), len(blame), len(merge), len(mergeFlags))
 	}
 	for _, shell := range completionShells {
 		out, _, _ := run(t, "", "completion", shell)
@@ -161,6 +161,12 @@ func TestBashCompletes(t *testing.T) {
 		{[]string{"ssa-diff", "blame", "--time", ""}, "full none relative"},
 		{[]string{"ssa-diff", "blame", "-o", ""}, "json text"},
 		{[]string{"ssa-diff", "blame", "l"}, "live.json"},
+		{[]string{"ssa-diff", "me"}, "merge"},
+		{[]string{"ssa-diff", "merge", "--s"}, "--show-managed-fields --show-secrets --summary"},
+		{[]string{"ssa-diff", "merge", "--app"}, ""}, // a prediction's flag: merge refuses it
+		{[]string{"ssa-diff", "merge", "-o", "j"}, "json junit"},
+		{[]string{"ssa-diff", "merge", "--output-file", "js"}, "json="},
+		{[]string{"ssa-diff", "merge", "r"}, "report.md"},
 		{[]string{"kubectl-ssa_diff", "--kube-version", "1.3"}, "1.34 1.35 1.36 1.37"},
 	} {
 		line := `source "$1"; cd "$2"; COMP_WORDS=(` + quoteWords(c.words) + `); COMP_CWORD=` + strconv.Itoa(len(c.words)-1) +
@@ -224,6 +230,8 @@ func TestFishCompletes(t *testing.T) {
 		"ssa-diff --output-file markdown=re":  "markdown=report.md",
 		"ssa-diff --service-ip-families IPv4": "IPv4 IPv4,IPv6",
 		"ssa-diff blame --time ":              "full none relative",
+		"ssa-diff merge --su":                 "--summary",
+		"ssa-diff merge -o ju":                "junit",
 		"kubectl-ssa_diff -o ya":              "yaml",
 	} {
 		cmd := exec.Command(fish, "--no-config", "-c", `source $argv[1]; cd $argv[2]; complete -C$argv[3] | string replace -r '\t.*' ''; exit 0`, script, work, line)
@@ -251,7 +259,12 @@ func TestCompleteRequests(t *testing.T) {
 		want      string
 		directive int
 	}{
-		{[]string{""}, "blame version completion", directiveDefault},
+		{[]string{""}, "blame version completion merge", directiveDefault},
+		{[]string{"me"}, "merge", directiveDefault},
+		{[]string{"merge", "--s"}, "--show-managed-fields --show-secrets --summary", directiveNoFileComp},
+		{[]string{"merge", "--app"}, "", directiveNoFileComp},
+		{[]string{"merge", "--color", ""}, "auto always never", directiveNoFileComp},
+		{[]string{"merge", "a.json", ""}, "", directiveDefault},
 		{[]string{"bl"}, "blame", directiveDefault},
 		{[]string{"apps"}, "", directiveDefault},
 		{[]string{"apps", ""}, "", directiveDefault},

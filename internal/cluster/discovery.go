@@ -50,11 +50,12 @@ const (
 	MaxDiscoveryDocuments = 1000
 )
 
-// dnsLabel is what a version and a resource's name are (a path segment, never "..").
-var dnsLabel = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`)
+// dnsLabel is what a version and a resource's name are (a path segment, never "..");
+// compiled on first use, as the next: only a run that reads a cluster needs them.
+var dnsLabel = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`) })
 
 // resourceName is a resource's name: DNS labels joined by dots (a CRD's plural is one label).
-var resourceNameRE = regexp.MustCompile(`^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$`)
+var resourceNameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$`) })
 
 // discovery asks the cluster which resources it serves, one group version at a time
 // (GET /api/v1, /apis/GROUP/VERSION) and only for the kinds asked about: a run reads a few
@@ -186,7 +187,7 @@ func checkVersions(path string, versions []string) ([]string, error) {
 		return nil, fmt.Errorf("discovery %s: the answer lists %d versions, more than %d: not an API server's answer", path, len(versions), MaxGroupVersions)
 	}
 	for _, v := range versions {
-		if len(v) > 63 || !dnsLabel.MatchString(v) {
+		if len(v) > 63 || !dnsLabel().MatchString(v) {
 			return nil, fmt.Errorf("discovery %s: the answer lists a version %.70q, which is not a version's name", path, v)
 		}
 	}
@@ -213,7 +214,7 @@ func (d *discovery) resolve(ctx context.Context, group, version, kind string) (R
 		}
 		for _, r := range list.APIResources {
 			if r.Kind == kind && !strings.Contains(r.Name, "/") {
-				if len(r.Name) > 253 || !resourceNameRE.MatchString(r.Name) || strings.Contains(r.Name, "..") {
+				if len(r.Name) > 253 || !resourceNameRE().MatchString(r.Name) || strings.Contains(r.Name, "..") {
 					return Resource{}, false, d.wrong(discoveryPath(group, v), fmt.Errorf("the resource of %s is named %.70q, which is not a resource's name", kind, r.Name))
 				}
 				av := v
@@ -225,10 +226,10 @@ func (d *discovery) resolve(ctx context.Context, group, version, kind string) (R
 		}
 		return Resource{}, false, nil
 	}
-	if group != "" && (len(group) > 253 || !resourceNameRE.MatchString(group)) {
+	if group != "" && (len(group) > 253 || !resourceNameRE().MatchString(group)) {
 		return Resource{}, errNotServed // no path could name it
 	}
-	if version != "" && len(version) <= 63 && dnsLabel.MatchString(version) {
+	if version != "" && len(version) <= 63 && dnsLabel().MatchString(version) {
 		if r, ok, err := find(version); ok || err != nil {
 			return r, err
 		}

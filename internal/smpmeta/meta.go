@@ -15,8 +15,8 @@ type tag struct{ strategy, key string }
 // Native reports whether a Helm client knows gvk as a Go type (client-go's scheme and
 // apiextensions.k8s.io v1 and v1beta1), and so patches it with a strategic merge patch.
 func Native(gvk schema.GVK) bool {
-	return nativeKinds[gvk.Group+"/"+gvk.Version+"/"+gvk.Kind] ||
-		gvk.Group == "" && nativeKinds[gvk.Version+"/"+gvk.Kind]
+	return nativeKinds()[gvk.Group+"/"+gvk.Version+"/"+gvk.Kind] ||
+		gvk.Group == "" && nativeKinds()[gvk.Version+"/"+gvk.Kind]
 }
 
 // For is the patch metadata of objects of type t, read from its schema: the metadata of
@@ -102,7 +102,7 @@ func (n node) LookupPatchMetadataForStruct(key string) (strategicpatch.LookupPat
 	}
 	var t tag
 	if n.ref.NamedType != nil {
-		t = tagged[*n.ref.NamedType][found.Name]
+		t = tagged()[*n.ref.NamedType][found.Name]
 	}
 	pm.SetPatchStrategies(strings.Split(t.strategy, ","))
 	pm.SetPatchMergeKey(t.key)

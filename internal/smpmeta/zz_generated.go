@@ -2,480 +2,488 @@
 
 package smpmeta
 
+import "sync"
+
 // tagged lists, per OpenAPI type name, the fields whose struct tags name a patch
-// strategy or a merge key.
-var tagged = map[string]map[string]tag{
-	"io.k8s.api.admissionregistration.v1.MutatingAdmissionPolicySpec": {
-		"matchConditions": {"merge", "name"},
-	},
-	"io.k8s.api.admissionregistration.v1.MutatingWebhook": {
-		"matchConditions": {"merge", "name"},
-	},
-	"io.k8s.api.admissionregistration.v1.MutatingWebhookConfiguration": {
-		"webhooks": {"merge", "name"},
-	},
-	"io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicySpec": {
-		"matchConditions": {"merge", "name"},
-		"variables":       {"merge", "name"},
-	},
-	"io.k8s.api.admissionregistration.v1.ValidatingWebhook": {
-		"matchConditions": {"merge", "name"},
-	},
-	"io.k8s.api.admissionregistration.v1.ValidatingWebhookConfiguration": {
-		"webhooks": {"merge", "name"},
-	},
-	"io.k8s.api.admissionregistration.v1alpha1.MutatingAdmissionPolicySpec": {
-		"matchConditions": {"merge", "name"},
-	},
-	"io.k8s.api.admissionregistration.v1alpha1.ValidatingAdmissionPolicySpec": {
-		"matchConditions": {"merge", "name"},
-		"variables":       {"merge", "name"},
-	},
-	"io.k8s.api.admissionregistration.v1beta1.MutatingAdmissionPolicySpec": {
-		"matchConditions": {"merge", "name"},
-	},
-	"io.k8s.api.admissionregistration.v1beta1.MutatingWebhook": {
-		"matchConditions": {"merge", "name"},
-	},
-	"io.k8s.api.admissionregistration.v1beta1.MutatingWebhookConfiguration": {
-		"webhooks": {"merge", "name"},
-	},
-	"io.k8s.api.admissionregistration.v1beta1.ValidatingAdmissionPolicySpec": {
-		"matchConditions": {"merge", "name"},
-		"variables":       {"merge", "name"},
-	},
-	"io.k8s.api.admissionregistration.v1beta1.ValidatingWebhook": {
-		"matchConditions": {"merge", "name"},
-	},
-	"io.k8s.api.admissionregistration.v1beta1.ValidatingWebhookConfiguration": {
-		"webhooks": {"merge", "name"},
-	},
-	"io.k8s.api.apps.v1.DaemonSetStatus": {
-		"conditions": {"merge", "type"},
-	},
-	"io.k8s.api.apps.v1.DeploymentSpec": {
-		"strategy": {"retainKeys", ""},
-	},
-	"io.k8s.api.apps.v1.DeploymentStatus": {
-		"conditions": {"merge", "type"},
-	},
-	"io.k8s.api.apps.v1.ReplicaSetStatus": {
-		"conditions": {"merge", "type"},
-	},
-	"io.k8s.api.apps.v1.StatefulSetStatus": {
-		"conditions": {"merge", "type"},
-	},
-	"io.k8s.api.apps.v1beta1.DeploymentSpec": {
-		"strategy": {"retainKeys", ""},
-	},
-	"io.k8s.api.apps.v1beta1.DeploymentStatus": {
-		"conditions": {"merge", "type"},
-	},
-	"io.k8s.api.apps.v1beta1.StatefulSetStatus": {
-		"conditions": {"merge", "type"},
-	},
-	"io.k8s.api.apps.v1beta2.DaemonSetStatus": {
-		"conditions": {"merge", "type"},
-	},
-	"io.k8s.api.apps.v1beta2.DeploymentSpec": {
-		"strategy": {"retainKeys", ""},
-	},
-	"io.k8s.api.apps.v1beta2.DeploymentStatus": {
-		"conditions": {"merge", "type"},
-	},
-	"io.k8s.api.apps.v1beta2.ReplicaSetStatus": {
-		"conditions": {"merge", "type"},
-	},
-	"io.k8s.api.apps.v1beta2.StatefulSetStatus": {
-		"conditions": {"merge", "type"},
-	},
-	"io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerStatus": {
-		"conditions": {"merge", "type"},
-	},
-	"io.k8s.api.batch.v1.JobSchedulingConfiguration": {
-		"resourceClaims": {"merge", "name"},
-	},
-	"io.k8s.api.batch.v1.JobStatus": {
-		"conditions": {"merge", "type"},
-	},
-	"io.k8s.api.certificates.v1.PodCertificateRequestStatus": {
-		"conditions": {"merge", "type"},
-	},
-	"io.k8s.api.certificates.v1beta1.PodCertificateRequestStatus": {
-		"conditions": {"merge", "type"},
-	},
-	"io.k8s.api.core.v1.ComponentStatus": {
-		"conditions": {"merge", "type"},
-	},
-	"io.k8s.api.core.v1.Container": {
-		"env":           {"merge", "name"},
-		"ports":         {"merge", "containerPort"},
-		"volumeDevices": {"merge", "devicePath"},
-		"volumeMounts":  {"merge", "mountPath"},
-	},
-	"io.k8s.api.core.v1.ContainerStatus": {
-		"allocatedResourcesStatus": {"merge", "name"},
-		"volumeMounts":             {"merge", "mountPath"},
-	},
-	"io.k8s.api.core.v1.EphemeralContainer": {
-		"env":           {"merge", "name"},
-		"ports":         {"merge", "containerPort"},
-		"volumeDevices": {"merge", "devicePath"},
-		"volumeMounts":  {"merge", "mountPath"},
-	},
-	"io.k8s.api.core.v1.NamespaceStatus": {
-		"conditions": {"merge", "type"},
-	},
-	"io.k8s.api.core.v1.NodeAllocatableResourceClaimStatus": {
-		"mapping":  {"merge", "name"},
-		"overhead": {"merge", "name"},
-	},
-	"io.k8s.api.core.v1.NodeSpec": {
-		"podCIDRs": {"merge", ""},
-	},
-	"io.k8s.api.core.v1.NodeStatus": {
-		"addresses":  {"merge", "type"},
-		"conditions": {"merge", "type"},
-	},
-	"io.k8s.api.core.v1.PersistentVolumeClaimStatus": {
-		"conditions": {"merge", "type"},
-	},
-	"io.k8s.api.core.v1.PodSpec": {
-		"containers":                {"merge", "name"},
-		"ephemeralContainers":       {"merge", "name"},
-		"evictionResponders":        {"merge", "name"},
-		"hostAliases":               {"merge", "ip"},
-		"imagePullSecrets":          {"merge", "name"},
-		"initContainers":            {"merge", "name"},
-		"resourceClaims":            {"merge,retainKeys", "name"},
-		"schedulingGates":           {"merge", "name"},
-		"topologySpreadConstraints": {"merge", "topologyKey"},
-		"volumes":                   {"merge,retainKeys", "name"},
-	},
-	"io.k8s.api.core.v1.PodStatus": {
-		"conditions":                           {"merge", "type"},
-		"hostIPs":                              {"merge", "ip"},
-		"nodeAllocatableResourceClaimStatuses": {"merge", "resourceClaimName"},
-		"podIPs":                               {"merge", "ip"},
-		"resourceClaimStatuses":                {"merge,retainKeys", "name"},
-	},
-	"io.k8s.api.core.v1.PodVolumeHealth": {
-		"healthConditions": {"merge", "status"},
-	},
-	"io.k8s.api.core.v1.ReplicationControllerStatus": {
-		"conditions": {"merge", "type"},
-	},
-	"io.k8s.api.core.v1.ServiceAccount": {
-		"secrets": {"merge", "name"},
-	},
-	"io.k8s.api.core.v1.ServiceSpec": {
-		"ports": {"merge", "port"},
-	},
-	"io.k8s.api.core.v1.ServiceStatus": {
-		"conditions": {"merge", "type"},
-	},
-	"io.k8s.api.core.v1.VolumeHealthStatus": {
-		"healthConditions": {"merge", "status"},
-	},
-	"io.k8s.api.extensions.v1beta1.DaemonSetStatus": {
-		"conditions": {"merge", "type"},
-	},
-	"io.k8s.api.extensions.v1beta1.DeploymentSpec": {
-		"strategy": {"retainKeys", ""},
-	},
-	"io.k8s.api.extensions.v1beta1.DeploymentStatus": {
-		"conditions": {"merge", "type"},
-	},
-	"io.k8s.api.extensions.v1beta1.ReplicaSetStatus": {
-		"conditions": {"merge", "type"},
-	},
-	"io.k8s.api.flowcontrol.v1.FlowSchemaStatus": {
-		"conditions": {"merge", "type"},
-	},
-	"io.k8s.api.flowcontrol.v1.PriorityLevelConfigurationStatus": {
-		"conditions": {"merge", "type"},
-	},
-	"io.k8s.api.flowcontrol.v1beta3.FlowSchemaStatus": {
-		"conditions": {"merge", "type"},
-	},
-	"io.k8s.api.flowcontrol.v1beta3.PriorityLevelConfigurationStatus": {
-		"conditions": {"merge", "type"},
-	},
-	"io.k8s.api.lifecycle.v1alpha1.EvictionRequestStatus": {
-		"conditions": {"merge", "type"},
-	},
-	"io.k8s.api.lifecycle.v1alpha1.EvictionStatus": {
-		"conditions":       {"merge", "type"},
-		"requesters":       {"merge", "name"},
-		"responders":       {"merge", "name"},
-		"targetResponders": {"merge", "name"},
-	},
-	"io.k8s.api.networking.v1.ServiceCIDRStatus": {
-		"conditions": {"merge", "type"},
-	},
-	"io.k8s.api.networking.v1beta1.ServiceCIDRStatus": {
-		"conditions": {"merge", "type"},
-	},
-	"io.k8s.api.policy.v1.PodDisruptionBudgetSpec": {
-		"selector": {"replace", ""},
-	},
-	"io.k8s.api.policy.v1.PodDisruptionBudgetStatus": {
-		"conditions": {"merge", "type"},
-	},
-	"io.k8s.api.policy.v1beta1.PodDisruptionBudgetStatus": {
-		"conditions": {"merge", "type"},
-	},
-	"io.k8s.api.resource.v1.DeviceTaintRuleStatus": {
-		"conditions": {"merge", "type"},
-	},
-	"io.k8s.api.resource.v1.ResourceClaimStatus": {
-		"reservedFor": {"merge", "uid"},
-	},
-	"io.k8s.api.resource.v1alpha3.DeviceTaintRuleStatus": {
-		"conditions": {"merge", "type"},
-	},
-	"io.k8s.api.resource.v1alpha3.ResourcePoolStatusRequestStatus": {
-		"conditions": {"merge", "type"},
-	},
-	"io.k8s.api.resource.v1beta1.ResourceClaimStatus": {
-		"reservedFor": {"merge", "uid"},
-	},
-	"io.k8s.api.resource.v1beta2.DeviceTaintRuleStatus": {
-		"conditions": {"merge", "type"},
-	},
-	"io.k8s.api.resource.v1beta2.ResourceClaimStatus": {
-		"reservedFor": {"merge", "uid"},
-	},
-	"io.k8s.api.scheduling.v1alpha3.CompositePodGroupStatus": {
-		"conditions": {"merge", "type"},
-	},
-	"io.k8s.api.scheduling.v1alpha3.PodGroupSpec": {
-		"resourceClaims": {"merge,retainKeys", "name"},
-	},
-	"io.k8s.api.scheduling.v1alpha3.PodGroupStatus": {
-		"conditions":            {"merge", "type"},
-		"resourceClaimStatuses": {"merge,retainKeys", "name"},
-	},
-	"io.k8s.api.scheduling.v1alpha3.PodGroupTemplate": {
-		"resourceClaims": {"merge,retainKeys", "name"},
-	},
-	"io.k8s.api.scheduling.v1beta1.PodGroupSpec": {
-		"resourceClaims": {"merge,retainKeys", "name"},
-	},
-	"io.k8s.api.scheduling.v1beta1.PodGroupStatus": {
-		"conditions":            {"merge", "type"},
-		"resourceClaimStatuses": {"merge,retainKeys", "name"},
-	},
-	"io.k8s.api.scheduling.v1beta1.PodGroupTemplate": {
-		"resourceClaims": {"merge,retainKeys", "name"},
-	},
-	"io.k8s.api.storage.v1.CSINodeSpec": {
-		"drivers": {"merge", "name"},
-	},
-	"io.k8s.api.storage.v1.CSINodeStatus": {
-		"storageHealth": {"merge", "name"},
-	},
-	"io.k8s.api.storage.v1beta1.CSINodeSpec": {
-		"drivers": {"merge", "name"},
-	},
-	"io.k8s.api.storage.v1beta1.CSINodeStatus": {
-		"storageHealth": {"merge", "name"},
-	},
-	"io.k8s.api.storagemigration.v1.StorageVersionMigrationStatus": {
-		"conditions": {"merge", "type"},
-	},
-	"io.k8s.api.storagemigration.v1beta1.StorageVersionMigrationStatus": {
-		"conditions": {"merge", "type"},
-	},
-	"io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps": {
-		"x-kubernetes-validations": {"merge", "rule"},
-	},
-	"io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1beta1.JSONSchemaProps": {
-		"x-kubernetes-validations": {"merge", "rule"},
-	},
-	"io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta": {
-		"finalizers":      {"merge", ""},
-		"ownerReferences": {"merge", "uid"},
-	},
-}
+// strategy or a merge key (built on first use: a run that sends no strategic merge
+// patch never pays for it).
+var tagged = sync.OnceValue(func() map[string]map[string]tag {
+	return map[string]map[string]tag{
+		"io.k8s.api.admissionregistration.v1.MutatingAdmissionPolicySpec": {
+			"matchConditions": {"merge", "name"},
+		},
+		"io.k8s.api.admissionregistration.v1.MutatingWebhook": {
+			"matchConditions": {"merge", "name"},
+		},
+		"io.k8s.api.admissionregistration.v1.MutatingWebhookConfiguration": {
+			"webhooks": {"merge", "name"},
+		},
+		"io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicySpec": {
+			"matchConditions": {"merge", "name"},
+			"variables":       {"merge", "name"},
+		},
+		"io.k8s.api.admissionregistration.v1.ValidatingWebhook": {
+			"matchConditions": {"merge", "name"},
+		},
+		"io.k8s.api.admissionregistration.v1.ValidatingWebhookConfiguration": {
+			"webhooks": {"merge", "name"},
+		},
+		"io.k8s.api.admissionregistration.v1alpha1.MutatingAdmissionPolicySpec": {
+			"matchConditions": {"merge", "name"},
+		},
+		"io.k8s.api.admissionregistration.v1alpha1.ValidatingAdmissionPolicySpec": {
+			"matchConditions": {"merge", "name"},
+			"variables":       {"merge", "name"},
+		},
+		"io.k8s.api.admissionregistration.v1beta1.MutatingAdmissionPolicySpec": {
+			"matchConditions": {"merge", "name"},
+		},
+		"io.k8s.api.admissionregistration.v1beta1.MutatingWebhook": {
+			"matchConditions": {"merge", "name"},
+		},
+		"io.k8s.api.admissionregistration.v1beta1.MutatingWebhookConfiguration": {
+			"webhooks": {"merge", "name"},
+		},
+		"io.k8s.api.admissionregistration.v1beta1.ValidatingAdmissionPolicySpec": {
+			"matchConditions": {"merge", "name"},
+			"variables":       {"merge", "name"},
+		},
+		"io.k8s.api.admissionregistration.v1beta1.ValidatingWebhook": {
+			"matchConditions": {"merge", "name"},
+		},
+		"io.k8s.api.admissionregistration.v1beta1.ValidatingWebhookConfiguration": {
+			"webhooks": {"merge", "name"},
+		},
+		"io.k8s.api.apps.v1.DaemonSetStatus": {
+			"conditions": {"merge", "type"},
+		},
+		"io.k8s.api.apps.v1.DeploymentSpec": {
+			"strategy": {"retainKeys", ""},
+		},
+		"io.k8s.api.apps.v1.DeploymentStatus": {
+			"conditions": {"merge", "type"},
+		},
+		"io.k8s.api.apps.v1.ReplicaSetStatus": {
+			"conditions": {"merge", "type"},
+		},
+		"io.k8s.api.apps.v1.StatefulSetStatus": {
+			"conditions": {"merge", "type"},
+		},
+		"io.k8s.api.apps.v1beta1.DeploymentSpec": {
+			"strategy": {"retainKeys", ""},
+		},
+		"io.k8s.api.apps.v1beta1.DeploymentStatus": {
+			"conditions": {"merge", "type"},
+		},
+		"io.k8s.api.apps.v1beta1.StatefulSetStatus": {
+			"conditions": {"merge", "type"},
+		},
+		"io.k8s.api.apps.v1beta2.DaemonSetStatus": {
+			"conditions": {"merge", "type"},
+		},
+		"io.k8s.api.apps.v1beta2.DeploymentSpec": {
+			"strategy": {"retainKeys", ""},
+		},
+		"io.k8s.api.apps.v1beta2.DeploymentStatus": {
+			"conditions": {"merge", "type"},
+		},
+		"io.k8s.api.apps.v1beta2.ReplicaSetStatus": {
+			"conditions": {"merge", "type"},
+		},
+		"io.k8s.api.apps.v1beta2.StatefulSetStatus": {
+			"conditions": {"merge", "type"},
+		},
+		"io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerStatus": {
+			"conditions": {"merge", "type"},
+		},
+		"io.k8s.api.batch.v1.JobSchedulingConfiguration": {
+			"resourceClaims": {"merge", "name"},
+		},
+		"io.k8s.api.batch.v1.JobStatus": {
+			"conditions": {"merge", "type"},
+		},
+		"io.k8s.api.certificates.v1.PodCertificateRequestStatus": {
+			"conditions": {"merge", "type"},
+		},
+		"io.k8s.api.certificates.v1beta1.PodCertificateRequestStatus": {
+			"conditions": {"merge", "type"},
+		},
+		"io.k8s.api.core.v1.ComponentStatus": {
+			"conditions": {"merge", "type"},
+		},
+		"io.k8s.api.core.v1.Container": {
+			"env":           {"merge", "name"},
+			"ports":         {"merge", "containerPort"},
+			"volumeDevices": {"merge", "devicePath"},
+			"volumeMounts":  {"merge", "mountPath"},
+		},
+		"io.k8s.api.core.v1.ContainerStatus": {
+			"allocatedResourcesStatus": {"merge", "name"},
+			"volumeMounts":             {"merge", "mountPath"},
+		},
+		"io.k8s.api.core.v1.EphemeralContainer": {
+			"env":           {"merge", "name"},
+			"ports":         {"merge", "containerPort"},
+			"volumeDevices": {"merge", "devicePath"},
+			"volumeMounts":  {"merge", "mountPath"},
+		},
+		"io.k8s.api.core.v1.NamespaceStatus": {
+			"conditions": {"merge", "type"},
+		},
+		"io.k8s.api.core.v1.NodeAllocatableResourceClaimStatus": {
+			"mapping":  {"merge", "name"},
+			"overhead": {"merge", "name"},
+		},
+		"io.k8s.api.core.v1.NodeSpec": {
+			"podCIDRs": {"merge", ""},
+		},
+		"io.k8s.api.core.v1.NodeStatus": {
+			"addresses":  {"merge", "type"},
+			"conditions": {"merge", "type"},
+		},
+		"io.k8s.api.core.v1.PersistentVolumeClaimStatus": {
+			"conditions": {"merge", "type"},
+		},
+		"io.k8s.api.core.v1.PodSpec": {
+			"containers":                {"merge", "name"},
+			"ephemeralContainers":       {"merge", "name"},
+			"evictionResponders":        {"merge", "name"},
+			"hostAliases":               {"merge", "ip"},
+			"imagePullSecrets":          {"merge", "name"},
+			"initContainers":            {"merge", "name"},
+			"resourceClaims":            {"merge,retainKeys", "name"},
+			"schedulingGates":           {"merge", "name"},
+			"topologySpreadConstraints": {"merge", "topologyKey"},
+			"volumes":                   {"merge,retainKeys", "name"},
+		},
+		"io.k8s.api.core.v1.PodStatus": {
+			"conditions":                           {"merge", "type"},
+			"hostIPs":                              {"merge", "ip"},
+			"nodeAllocatableResourceClaimStatuses": {"merge", "resourceClaimName"},
+			"podIPs":                               {"merge", "ip"},
+			"resourceClaimStatuses":                {"merge,retainKeys", "name"},
+		},
+		"io.k8s.api.core.v1.PodVolumeHealth": {
+			"healthConditions": {"merge", "status"},
+		},
+		"io.k8s.api.core.v1.ReplicationControllerStatus": {
+			"conditions": {"merge", "type"},
+		},
+		"io.k8s.api.core.v1.ServiceAccount": {
+			"secrets": {"merge", "name"},
+		},
+		"io.k8s.api.core.v1.ServiceSpec": {
+			"ports": {"merge", "port"},
+		},
+		"io.k8s.api.core.v1.ServiceStatus": {
+			"conditions": {"merge", "type"},
+		},
+		"io.k8s.api.core.v1.VolumeHealthStatus": {
+			"healthConditions": {"merge", "status"},
+		},
+		"io.k8s.api.extensions.v1beta1.DaemonSetStatus": {
+			"conditions": {"merge", "type"},
+		},
+		"io.k8s.api.extensions.v1beta1.DeploymentSpec": {
+			"strategy": {"retainKeys", ""},
+		},
+		"io.k8s.api.extensions.v1beta1.DeploymentStatus": {
+			"conditions": {"merge", "type"},
+		},
+		"io.k8s.api.extensions.v1beta1.ReplicaSetStatus": {
+			"conditions": {"merge", "type"},
+		},
+		"io.k8s.api.flowcontrol.v1.FlowSchemaStatus": {
+			"conditions": {"merge", "type"},
+		},
+		"io.k8s.api.flowcontrol.v1.PriorityLevelConfigurationStatus": {
+			"conditions": {"merge", "type"},
+		},
+		"io.k8s.api.flowcontrol.v1beta3.FlowSchemaStatus": {
+			"conditions": {"merge", "type"},
+		},
+		"io.k8s.api.flowcontrol.v1beta3.PriorityLevelConfigurationStatus": {
+			"conditions": {"merge", "type"},
+		},
+		"io.k8s.api.lifecycle.v1alpha1.EvictionRequestStatus": {
+			"conditions": {"merge", "type"},
+		},
+		"io.k8s.api.lifecycle.v1alpha1.EvictionStatus": {
+			"conditions":       {"merge", "type"},
+			"requesters":       {"merge", "name"},
+			"responders":       {"merge", "name"},
+			"targetResponders": {"merge", "name"},
+		},
+		"io.k8s.api.networking.v1.ServiceCIDRStatus": {
+			"conditions": {"merge", "type"},
+		},
+		"io.k8s.api.networking.v1beta1.ServiceCIDRStatus": {
+			"conditions": {"merge", "type"},
+		},
+		"io.k8s.api.policy.v1.PodDisruptionBudgetSpec": {
+			"selector": {"replace", ""},
+		},
+		"io.k8s.api.policy.v1.PodDisruptionBudgetStatus": {
+			"conditions": {"merge", "type"},
+		},
+		"io.k8s.api.policy.v1beta1.PodDisruptionBudgetStatus": {
+			"conditions": {"merge", "type"},
+		},
+		"io.k8s.api.resource.v1.DeviceTaintRuleStatus": {
+			"conditions": {"merge", "type"},
+		},
+		"io.k8s.api.resource.v1.ResourceClaimStatus": {
+			"reservedFor": {"merge", "uid"},
+		},
+		"io.k8s.api.resource.v1alpha3.DeviceTaintRuleStatus": {
+			"conditions": {"merge", "type"},
+		},
+		"io.k8s.api.resource.v1alpha3.ResourcePoolStatusRequestStatus": {
+			"conditions": {"merge", "type"},
+		},
+		"io.k8s.api.resource.v1beta1.ResourceClaimStatus": {
+			"reservedFor": {"merge", "uid"},
+		},
+		"io.k8s.api.resource.v1beta2.DeviceTaintRuleStatus": {
+			"conditions": {"merge", "type"},
+		},
+		"io.k8s.api.resource.v1beta2.ResourceClaimStatus": {
+			"reservedFor": {"merge", "uid"},
+		},
+		"io.k8s.api.scheduling.v1alpha3.CompositePodGroupStatus": {
+			"conditions": {"merge", "type"},
+		},
+		"io.k8s.api.scheduling.v1alpha3.PodGroupSpec": {
+			"resourceClaims": {"merge,retainKeys", "name"},
+		},
+		"io.k8s.api.scheduling.v1alpha3.PodGroupStatus": {
+			"conditions":            {"merge", "type"},
+			"resourceClaimStatuses": {"merge,retainKeys", "name"},
+		},
+		"io.k8s.api.scheduling.v1alpha3.PodGroupTemplate": {
+			"resourceClaims": {"merge,retainKeys", "name"},
+		},
+		"io.k8s.api.scheduling.v1beta1.PodGroupSpec": {
+			"resourceClaims": {"merge,retainKeys", "name"},
+		},
+		"io.k8s.api.scheduling.v1beta1.PodGroupStatus": {
+			"conditions":            {"merge", "type"},
+			"resourceClaimStatuses": {"merge,retainKeys", "name"},
+		},
+		"io.k8s.api.scheduling.v1beta1.PodGroupTemplate": {
+			"resourceClaims": {"merge,retainKeys", "name"},
+		},
+		"io.k8s.api.storage.v1.CSINodeSpec": {
+			"drivers": {"merge", "name"},
+		},
+		"io.k8s.api.storage.v1.CSINodeStatus": {
+			"storageHealth": {"merge", "name"},
+		},
+		"io.k8s.api.storage.v1beta1.CSINodeSpec": {
+			"drivers": {"merge", "name"},
+		},
+		"io.k8s.api.storage.v1beta1.CSINodeStatus": {
+			"storageHealth": {"merge", "name"},
+		},
+		"io.k8s.api.storagemigration.v1.StorageVersionMigrationStatus": {
+			"conditions": {"merge", "type"},
+		},
+		"io.k8s.api.storagemigration.v1beta1.StorageVersionMigrationStatus": {
+			"conditions": {"merge", "type"},
+		},
+		"io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps": {
+			"x-kubernetes-validations": {"merge", "rule"},
+		},
+		"io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1beta1.JSONSchemaProps": {
+			"x-kubernetes-validations": {"merge", "rule"},
+		},
+		"io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta": {
+			"finalizers":      {"merge", ""},
+			"ownerReferences": {"merge", "uid"},
+		},
+	}
+})
 
 // nativeKinds are the kinds a Helm client decodes into Go types (group/version/kind):
-// it sends them strategic merge patches, and JSON merge patches to every other kind.
-var nativeKinds = map[string]bool{
-	"admissionregistration.k8s.io/v1/MutatingAdmissionPolicy":                true,
-	"admissionregistration.k8s.io/v1/MutatingAdmissionPolicyBinding":         true,
-	"admissionregistration.k8s.io/v1/MutatingWebhookConfiguration":           true,
-	"admissionregistration.k8s.io/v1/ValidatingAdmissionPolicy":              true,
-	"admissionregistration.k8s.io/v1/ValidatingAdmissionPolicyBinding":       true,
-	"admissionregistration.k8s.io/v1/ValidatingWebhookConfiguration":         true,
-	"admissionregistration.k8s.io/v1alpha1/MutatingAdmissionPolicy":          true,
-	"admissionregistration.k8s.io/v1alpha1/MutatingAdmissionPolicyBinding":   true,
-	"admissionregistration.k8s.io/v1alpha1/ValidatingAdmissionPolicy":        true,
-	"admissionregistration.k8s.io/v1alpha1/ValidatingAdmissionPolicyBinding": true,
-	"admissionregistration.k8s.io/v1beta1/MutatingAdmissionPolicy":           true,
-	"admissionregistration.k8s.io/v1beta1/MutatingAdmissionPolicyBinding":    true,
-	"admissionregistration.k8s.io/v1beta1/MutatingWebhookConfiguration":      true,
-	"admissionregistration.k8s.io/v1beta1/ValidatingAdmissionPolicy":         true,
-	"admissionregistration.k8s.io/v1beta1/ValidatingAdmissionPolicyBinding":  true,
-	"admissionregistration.k8s.io/v1beta1/ValidatingWebhookConfiguration":    true,
-	"apiextensions.k8s.io/v1/ConversionReview":                               true,
-	"apiextensions.k8s.io/v1/CustomResourceDefinition":                       true,
-	"apiextensions.k8s.io/v1beta1/ConversionReview":                          true,
-	"apiextensions.k8s.io/v1beta1/CustomResourceDefinition":                  true,
-	"apps/v1/ControllerRevision":                                             true,
-	"apps/v1/DaemonSet":                                                      true,
-	"apps/v1/Deployment":                                                     true,
-	"apps/v1/ReplicaSet":                                                     true,
-	"apps/v1/StatefulSet":                                                    true,
-	"apps/v1beta1/ControllerRevision":                                        true,
-	"apps/v1beta1/Deployment":                                                true,
-	"apps/v1beta1/DeploymentRollback":                                        true,
-	"apps/v1beta1/Scale":                                                     true,
-	"apps/v1beta1/StatefulSet":                                               true,
-	"apps/v1beta2/ControllerRevision":                                        true,
-	"apps/v1beta2/DaemonSet":                                                 true,
-	"apps/v1beta2/Deployment":                                                true,
-	"apps/v1beta2/ReplicaSet":                                                true,
-	"apps/v1beta2/Scale":                                                     true,
-	"apps/v1beta2/StatefulSet":                                               true,
-	"authentication.k8s.io/v1/SelfSubjectReview":                             true,
-	"authentication.k8s.io/v1/TokenRequest":                                  true,
-	"authentication.k8s.io/v1/TokenReview":                                   true,
-	"authentication.k8s.io/v1alpha1/SelfSubjectReview":                       true,
-	"authentication.k8s.io/v1beta1/SelfSubjectReview":                        true,
-	"authentication.k8s.io/v1beta1/TokenReview":                              true,
-	"authorization.k8s.io/v1/LocalSubjectAccessReview":                       true,
-	"authorization.k8s.io/v1/SelfSubjectAccessReview":                        true,
-	"authorization.k8s.io/v1/SelfSubjectRulesReview":                         true,
-	"authorization.k8s.io/v1/SubjectAccessReview":                            true,
-	"authorization.k8s.io/v1beta1/LocalSubjectAccessReview":                  true,
-	"authorization.k8s.io/v1beta1/SelfSubjectAccessReview":                   true,
-	"authorization.k8s.io/v1beta1/SelfSubjectRulesReview":                    true,
-	"authorization.k8s.io/v1beta1/SubjectAccessReview":                       true,
-	"autoscaling/v1/HorizontalPodAutoscaler":                                 true,
-	"autoscaling/v1/Scale":                                                   true,
-	"autoscaling/v2/HorizontalPodAutoscaler":                                 true,
-	"batch/v1/CronJob":                                                       true,
-	"batch/v1/Job":                                                           true,
-	"batch/v1beta1/CronJob":                                                  true,
-	"certificates.k8s.io/v1/CertificateSigningRequest":                       true,
-	"certificates.k8s.io/v1/ClusterTrustBundle":                              true,
-	"certificates.k8s.io/v1/PodCertificateRequest":                           true,
-	"certificates.k8s.io/v1alpha1/ClusterTrustBundle":                        true,
-	"certificates.k8s.io/v1beta1/CertificateSigningRequest":                  true,
-	"certificates.k8s.io/v1beta1/ClusterTrustBundle":                         true,
-	"certificates.k8s.io/v1beta1/PodCertificateRequest":                      true,
-	"coordination.k8s.io/v1/Lease":                                           true,
-	"coordination.k8s.io/v1alpha2/LeaseCandidate":                            true,
-	"coordination.k8s.io/v1beta1/Lease":                                      true,
-	"coordination.k8s.io/v1beta1/LeaseCandidate":                             true,
-	"discovery.k8s.io/v1/EndpointSlice":                                      true,
-	"discovery.k8s.io/v1beta1/EndpointSlice":                                 true,
-	"events.k8s.io/v1/Event":                                                 true,
-	"events.k8s.io/v1beta1/Event":                                            true,
-	"extensions/v1beta1/DaemonSet":                                           true,
-	"extensions/v1beta1/Deployment":                                          true,
-	"extensions/v1beta1/DeploymentRollback":                                  true,
-	"extensions/v1beta1/Ingress":                                             true,
-	"extensions/v1beta1/NetworkPolicy":                                       true,
-	"extensions/v1beta1/ReplicaSet":                                          true,
-	"extensions/v1beta1/Scale":                                               true,
-	"flowcontrol.apiserver.k8s.io/v1/FlowSchema":                             true,
-	"flowcontrol.apiserver.k8s.io/v1/PriorityLevelConfiguration":             true,
-	"flowcontrol.apiserver.k8s.io/v1beta1/FlowSchema":                        true,
-	"flowcontrol.apiserver.k8s.io/v1beta1/PriorityLevelConfiguration":        true,
-	"flowcontrol.apiserver.k8s.io/v1beta2/FlowSchema":                        true,
-	"flowcontrol.apiserver.k8s.io/v1beta2/PriorityLevelConfiguration":        true,
-	"flowcontrol.apiserver.k8s.io/v1beta3/FlowSchema":                        true,
-	"flowcontrol.apiserver.k8s.io/v1beta3/PriorityLevelConfiguration":        true,
-	"internal.apiserver.k8s.io/v1alpha1/StorageVersion":                      true,
-	"lifecycle.k8s.io/v1alpha1/Eviction":                                     true,
-	"lifecycle.k8s.io/v1alpha1/EvictionRequest":                              true,
-	"networking.k8s.io/v1/IPAddress":                                         true,
-	"networking.k8s.io/v1/Ingress":                                           true,
-	"networking.k8s.io/v1/IngressClass":                                      true,
-	"networking.k8s.io/v1/NetworkPolicy":                                     true,
-	"networking.k8s.io/v1/ServiceCIDR":                                       true,
-	"networking.k8s.io/v1beta1/IPAddress":                                    true,
-	"networking.k8s.io/v1beta1/Ingress":                                      true,
-	"networking.k8s.io/v1beta1/IngressClass":                                 true,
-	"networking.k8s.io/v1beta1/ServiceCIDR":                                  true,
-	"node.k8s.io/v1/RuntimeClass":                                            true,
-	"node.k8s.io/v1alpha1/RuntimeClass":                                      true,
-	"node.k8s.io/v1beta1/RuntimeClass":                                       true,
-	"policy/v1/Eviction":                                                     true,
-	"policy/v1/PodDisruptionBudget":                                          true,
-	"policy/v1beta1/Eviction":                                                true,
-	"policy/v1beta1/PodDisruptionBudget":                                     true,
-	"rbac.authorization.k8s.io/v1/ClusterRole":                               true,
-	"rbac.authorization.k8s.io/v1/ClusterRoleBinding":                        true,
-	"rbac.authorization.k8s.io/v1/Role":                                      true,
-	"rbac.authorization.k8s.io/v1/RoleBinding":                               true,
-	"rbac.authorization.k8s.io/v1alpha1/ClusterRole":                         true,
-	"rbac.authorization.k8s.io/v1alpha1/ClusterRoleBinding":                  true,
-	"rbac.authorization.k8s.io/v1alpha1/Role":                                true,
-	"rbac.authorization.k8s.io/v1alpha1/RoleBinding":                         true,
-	"rbac.authorization.k8s.io/v1beta1/ClusterRole":                          true,
-	"rbac.authorization.k8s.io/v1beta1/ClusterRoleBinding":                   true,
-	"rbac.authorization.k8s.io/v1beta1/Role":                                 true,
-	"rbac.authorization.k8s.io/v1beta1/RoleBinding":                          true,
-	"resource.k8s.io/v1/DeviceClass":                                         true,
-	"resource.k8s.io/v1/DeviceTaintRule":                                     true,
-	"resource.k8s.io/v1/ResourceClaim":                                       true,
-	"resource.k8s.io/v1/ResourceClaimTemplate":                               true,
-	"resource.k8s.io/v1/ResourceSlice":                                       true,
-	"resource.k8s.io/v1alpha3/DeviceTaintRule":                               true,
-	"resource.k8s.io/v1alpha3/ResourcePoolStatusRequest":                     true,
-	"resource.k8s.io/v1beta1/DeviceClass":                                    true,
-	"resource.k8s.io/v1beta1/ResourceClaim":                                  true,
-	"resource.k8s.io/v1beta1/ResourceClaimTemplate":                          true,
-	"resource.k8s.io/v1beta1/ResourceSlice":                                  true,
-	"resource.k8s.io/v1beta2/DeviceClass":                                    true,
-	"resource.k8s.io/v1beta2/DeviceTaintRule":                                true,
-	"resource.k8s.io/v1beta2/ResourceClaim":                                  true,
-	"resource.k8s.io/v1beta2/ResourceClaimTemplate":                          true,
-	"resource.k8s.io/v1beta2/ResourceSlice":                                  true,
-	"scheduling.k8s.io/v1/PriorityClass":                                     true,
-	"scheduling.k8s.io/v1alpha3/CompositePodGroup":                           true,
-	"scheduling.k8s.io/v1alpha3/PodGroup":                                    true,
-	"scheduling.k8s.io/v1alpha3/Workload":                                    true,
-	"scheduling.k8s.io/v1beta1/PodGroup":                                     true,
-	"scheduling.k8s.io/v1beta1/PriorityClass":                                true,
-	"scheduling.k8s.io/v1beta1/Workload":                                     true,
-	"storage.k8s.io/v1/CSIDriver":                                            true,
-	"storage.k8s.io/v1/CSINode":                                              true,
-	"storage.k8s.io/v1/CSIStorageCapacity":                                   true,
-	"storage.k8s.io/v1/StorageClass":                                         true,
-	"storage.k8s.io/v1/VolumeAttachment":                                     true,
-	"storage.k8s.io/v1/VolumeAttributesClass":                                true,
-	"storage.k8s.io/v1alpha1/CSIStorageCapacity":                             true,
-	"storage.k8s.io/v1alpha1/VolumeAttachment":                               true,
-	"storage.k8s.io/v1alpha1/VolumeAttributesClass":                          true,
-	"storage.k8s.io/v1beta1/CSIDriver":                                       true,
-	"storage.k8s.io/v1beta1/CSINode":                                         true,
-	"storage.k8s.io/v1beta1/CSIStorageCapacity":                              true,
-	"storage.k8s.io/v1beta1/StorageClass":                                    true,
-	"storage.k8s.io/v1beta1/VolumeAttachment":                                true,
-	"storage.k8s.io/v1beta1/VolumeAttributesClass":                           true,
-	"storagemigration.k8s.io/v1/StorageVersionMigration":                     true,
-	"storagemigration.k8s.io/v1beta1/StorageVersionMigration":                true,
-	"v1/Binding":               true,
-	"v1/ComponentStatus":       true,
-	"v1/ConfigMap":             true,
-	"v1/Endpoints":             true,
-	"v1/Event":                 true,
-	"v1/LimitRange":            true,
-	"v1/Namespace":             true,
-	"v1/Node":                  true,
-	"v1/PersistentVolume":      true,
-	"v1/PersistentVolumeClaim": true,
-	"v1/Pod":                   true,
-	"v1/PodTemplate":           true,
-	"v1/RangeAllocation":       true,
-	"v1/ReplicationController": true,
-	"v1/ResourceQuota":         true,
-	"v1/Secret":                true,
-	"v1/SerializedReference":   true,
-	"v1/Service":               true,
-	"v1/ServiceAccount":        true,
-}
+// it sends them strategic merge patches, and JSON merge patches to every other kind
+// (built on first use).
+var nativeKinds = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"admissionregistration.k8s.io/v1/MutatingAdmissionPolicy":                true,
+		"admissionregistration.k8s.io/v1/MutatingAdmissionPolicyBinding":         true,
+		"admissionregistration.k8s.io/v1/MutatingWebhookConfiguration":           true,
+		"admissionregistration.k8s.io/v1/ValidatingAdmissionPolicy":              true,
+		"admissionregistration.k8s.io/v1/ValidatingAdmissionPolicyBinding":       true,
+		"admissionregistration.k8s.io/v1/ValidatingWebhookConfiguration":         true,
+		"admissionregistration.k8s.io/v1alpha1/MutatingAdmissionPolicy":          true,
+		"admissionregistration.k8s.io/v1alpha1/MutatingAdmissionPolicyBinding":   true,
+		"admissionregistration.k8s.io/v1alpha1/ValidatingAdmissionPolicy":        true,
+		"admissionregistration.k8s.io/v1alpha1/ValidatingAdmissionPolicyBinding": true,
+		"admissionregistration.k8s.io/v1beta1/MutatingAdmissionPolicy":           true,
+		"admissionregistration.k8s.io/v1beta1/MutatingAdmissionPolicyBinding":    true,
+		"admissionregistration.k8s.io/v1beta1/MutatingWebhookConfiguration":      true,
+		"admissionregistration.k8s.io/v1beta1/ValidatingAdmissionPolicy":         true,
+		"admissionregistration.k8s.io/v1beta1/ValidatingAdmissionPolicyBinding":  true,
+		"admissionregistration.k8s.io/v1beta1/ValidatingWebhookConfiguration":    true,
+		"apiextensions.k8s.io/v1/ConversionReview":                               true,
+		"apiextensions.k8s.io/v1/CustomResourceDefinition":                       true,
+		"apiextensions.k8s.io/v1beta1/ConversionReview":                          true,
+		"apiextensions.k8s.io/v1beta1/CustomResourceDefinition":                  true,
+		"apps/v1/ControllerRevision":                                             true,
+		"apps/v1/DaemonSet":                                                      true,
+		"apps/v1/Deployment":                                                     true,
+		"apps/v1/ReplicaSet":                                                     true,
+		"apps/v1/StatefulSet":                                                    true,
+		"apps/v1beta1/ControllerRevision":                                        true,
+		"apps/v1beta1/Deployment":                                                true,
+		"apps/v1beta1/DeploymentRollback":                                        true,
+		"apps/v1beta1/Scale":                                                     true,
+		"apps/v1beta1/StatefulSet":                                               true,
+		"apps/v1beta2/ControllerRevision":                                        true,
+		"apps/v1beta2/DaemonSet":                                                 true,
+		"apps/v1beta2/Deployment":                                                true,
+		"apps/v1beta2/ReplicaSet":                                                true,
+		"apps/v1beta2/Scale":                                                     true,
+		"apps/v1beta2/StatefulSet":                                               true,
+		"authentication.k8s.io/v1/SelfSubjectReview":                             true,
+		"authentication.k8s.io/v1/TokenRequest":                                  true,
+		"authentication.k8s.io/v1/TokenReview":                                   true,
+		"authentication.k8s.io/v1alpha1/SelfSubjectReview":                       true,
+		"authentication.k8s.io/v1beta1/SelfSubjectReview":                        true,
+		"authentication.k8s.io/v1beta1/TokenReview":                              true,
+		"authorization.k8s.io/v1/LocalSubjectAccessReview":                       true,
+		"authorization.k8s.io/v1/SelfSubjectAccessReview":                        true,
+		"authorization.k8s.io/v1/SelfSubjectRulesReview":                         true,
+		"authorization.k8s.io/v1/SubjectAccessReview":                            true,
+		"authorization.k8s.io/v1beta1/LocalSubjectAccessReview":                  true,
+		"authorization.k8s.io/v1beta1/SelfSubjectAccessReview":                   true,
+		"authorization.k8s.io/v1beta1/SelfSubjectRulesReview":                    true,
+		"authorization.k8s.io/v1beta1/SubjectAccessReview":                       true,
+		"autoscaling/v1/HorizontalPodAutoscaler":                                 true,
+		"autoscaling/v1/Scale":                                                   true,
+		"autoscaling/v2/HorizontalPodAutoscaler":                                 true,
+		"batch/v1/CronJob":                                                       true,
+		"batch/v1/Job":                                                           true,
+		"batch/v1beta1/CronJob":                                                  true,
+		"certificates.k8s.io/v1/CertificateSigningRequest":                       true,
+		"certificates.k8s.io/v1/ClusterTrustBundle":                              true,
+		"certificates.k8s.io/v1/PodCertificateRequest":                           true,
+		"certificates.k8s.io/v1alpha1/ClusterTrustBundle":                        true,
+		"certificates.k8s.io/v1beta1/CertificateSigningRequest":                  true,
+		"certificates.k8s.io/v1beta1/ClusterTrustBundle":                         true,
+		"certificates.k8s.io/v1beta1/PodCertificateRequest":                      true,
+		"coordination.k8s.io/v1/Lease":                                           true,
+		"coordination.k8s.io/v1alpha2/LeaseCandidate":                            true,
+		"coordination.k8s.io/v1beta1/Lease":                                      true,
+		"coordination.k8s.io/v1beta1/LeaseCandidate":                             true,
+		"discovery.k8s.io/v1/EndpointSlice":                                      true,
+		"discovery.k8s.io/v1beta1/EndpointSlice":                                 true,
+		"events.k8s.io/v1/Event":                                                 true,
+		"events.k8s.io/v1beta1/Event":                                            true,
+		"extensions/v1beta1/DaemonSet":                                           true,
+		"extensions/v1beta1/Deployment":                                          true,
+		"extensions/v1beta1/DeploymentRollback":                                  true,
+		"extensions/v1beta1/Ingress":                                             true,
+		"extensions/v1beta1/NetworkPolicy":                                       true,
+		"extensions/v1beta1/ReplicaSet":                                          true,
+		"extensions/v1beta1/Scale":                                               true,
+		"flowcontrol.apiserver.k8s.io/v1/FlowSchema":                             true,
+		"flowcontrol.apiserver.k8s.io/v1/PriorityLevelConfiguration":             true,
+		"flowcontrol.apiserver.k8s.io/v1beta1/FlowSchema":                        true,
+		"flowcontrol.apiserver.k8s.io/v1beta1/PriorityLevelConfiguration":        true,
+		"flowcontrol.apiserver.k8s.io/v1beta2/FlowSchema":                        true,
+		"flowcontrol.apiserver.k8s.io/v1beta2/PriorityLevelConfiguration":        true,
+		"flowcontrol.apiserver.k8s.io/v1beta3/FlowSchema":                        true,
+		"flowcontrol.apiserver.k8s.io/v1beta3/PriorityLevelConfiguration":        true,
+		"internal.apiserver.k8s.io/v1alpha1/StorageVersion":                      true,
+		"lifecycle.k8s.io/v1alpha1/Eviction":                                     true,
+		"lifecycle.k8s.io/v1alpha1/EvictionRequest":                              true,
+		"networking.k8s.io/v1/IPAddress":                                         true,
+		"networking.k8s.io/v1/Ingress":                                           true,
+		"networking.k8s.io/v1/IngressClass":                                      true,
+		"networking.k8s.io/v1/NetworkPolicy":                                     true,
+		"networking.k8s.io/v1/ServiceCIDR":                                       true,
+		"networking.k8s.io/v1beta1/IPAddress":                                    true,
+		"networking.k8s.io/v1beta1/Ingress":                                      true,
+		"networking.k8s.io/v1beta1/IngressClass":                                 true,
+		"networking.k8s.io/v1beta1/ServiceCIDR":                                  true,
+		"node.k8s.io/v1/RuntimeClass":                                            true,
+		"node.k8s.io/v1alpha1/RuntimeClass":                                      true,
+		"node.k8s.io/v1beta1/RuntimeClass":                                       true,
+		"policy/v1/Eviction":                                                     true,
+		"policy/v1/PodDisruptionBudget":                                          true,
+		"policy/v1beta1/Eviction":                                                true,
+		"policy/v1beta1/PodDisruptionBudget":                                     true,
+		"rbac.authorization.k8s.io/v1/ClusterRole":                               true,
+		"rbac.authorization.k8s.io/v1/ClusterRoleBinding":                        true,
+		"rbac.authorization.k8s.io/v1/Role":                                      true,
+		"rbac.authorization.k8s.io/v1/RoleBinding":                               true,
+		"rbac.authorization.k8s.io/v1alpha1/ClusterRole":                         true,
+		"rbac.authorization.k8s.io/v1alpha1/ClusterRoleBinding":                  true,
+		"rbac.authorization.k8s.io/v1alpha1/Role":                                true,
+		"rbac.authorization.k8s.io/v1alpha1/RoleBinding":                         true,
+		"rbac.authorization.k8s.io/v1beta1/ClusterRole":                          true,
+		"rbac.authorization.k8s.io/v1beta1/ClusterRoleBinding":                   true,
+		"rbac.authorization.k8s.io/v1beta1/Role":                                 true,
+		"rbac.authorization.k8s.io/v1beta1/RoleBinding":                          true,
+		"resource.k8s.io/v1/DeviceClass":                                         true,
+		"resource.k8s.io/v1/DeviceTaintRule":                                     true,
+		"resource.k8s.io/v1/ResourceClaim":                                       true,
+		"resource.k8s.io/v1/ResourceClaimTemplate":                               true,
+		"resource.k8s.io/v1/ResourceSlice":                                       true,
+		"resource.k8s.io/v1alpha3/DeviceTaintRule":                               true,
+		"resource.k8s.io/v1alpha3/ResourcePoolStatusRequest":                     true,
+		"resource.k8s.io/v1beta1/DeviceClass":                                    true,
+		"resource.k8s.io/v1beta1/ResourceClaim":                                  true,
+		"resource.k8s.io/v1beta1/ResourceClaimTemplate":                          true,
+		"resource.k8s.io/v1beta1/ResourceSlice":                                  true,
+		"resource.k8s.io/v1beta2/DeviceClass":                                    true,
+		"resource.k8s.io/v1beta2/DeviceTaintRule":                                true,
+		"resource.k8s.io/v1beta2/ResourceClaim":                                  true,
+		"resource.k8s.io/v1beta2/ResourceClaimTemplate":                          true,
+		"resource.k8s.io/v1beta2/ResourceSlice":                                  true,
+		"scheduling.k8s.io/v1/PriorityClass":                                     true,
+		"scheduling.k8s.io/v1alpha3/CompositePodGroup":                           true,
+		"scheduling.k8s.io/v1alpha3/PodGroup":                                    true,
+		"scheduling.k8s.io/v1alpha3/Workload":                                    true,
+		"scheduling.k8s.io/v1beta1/PodGroup":                                     true,
+		"scheduling.k8s.io/v1beta1/PriorityClass":                                true,
+		"scheduling.k8s.io/v1beta1/Workload":                                     true,
+		"storage.k8s.io/v1/CSIDriver":                                            true,
+		"storage.k8s.io/v1/CSINode":                                              true,
+		"storage.k8s.io/v1/CSIStorageCapacity":                                   true,
+		"storage.k8s.io/v1/StorageClass":                                         true,
+		"storage.k8s.io/v1/VolumeAttachment":                                     true,
+		"storage.k8s.io/v1/VolumeAttributesClass":                                true,
+		"storage.k8s.io/v1alpha1/CSIStorageCapacity":                             true,
+		"storage.k8s.io/v1alpha1/VolumeAttachment":                               true,
+		"storage.k8s.io/v1alpha1/VolumeAttributesClass":                          true,
+		"storage.k8s.io/v1beta1/CSIDriver":                                       true,
+		"storage.k8s.io/v1beta1/CSINode":                                         true,
+		"storage.k8s.io/v1beta1/CSIStorageCapacity":                              true,
+		"storage.k8s.io/v1beta1/StorageClass":                                    true,
+		"storage.k8s.io/v1beta1/VolumeAttachment":                                true,
+		"storage.k8s.io/v1beta1/VolumeAttributesClass":                           true,
+		"storagemigration.k8s.io/v1/StorageVersionMigration":                     true,
+		"storagemigration.k8s.io/v1beta1/StorageVersionMigration":                true,
+		"v1/Binding":               true,
+		"v1/ComponentStatus":       true,
+		"v1/ConfigMap":             true,
+		"v1/Endpoints":             true,
+		"v1/Event":                 true,
+		"v1/LimitRange":            true,
+		"v1/Namespace":             true,
+		"v1/Node":                  true,
+		"v1/PersistentVolume":      true,
+		"v1/PersistentVolumeClaim": true,
+		"v1/Pod":                   true,
+		"v1/PodTemplate":           true,
+		"v1/RangeAllocation":       true,
+		"v1/ReplicationController": true,
+		"v1/ResourceQuota":         true,
+		"v1/Secret":                true,
+		"v1/SerializedReference":   true,
+		"v1/Service":               true,
+		"v1/ServiceAccount":        true,
+	}
+})

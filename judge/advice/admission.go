@@ -4,15 +4,21 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 )
 
-// policyDenial reads the server's words for a ValidatingAdmissionPolicy's refusal.
-var policyDenial = regexp.MustCompile(`ValidatingAdmissionPolicy '([^']+)' (?:with binding '([^']+)' )?denied request: (.*)$`)
+// policyDenial reads the server's words for a ValidatingAdmissionPolicy's refusal (compiled
+// on first use: every run pays package initialisation, few read a policy's refusal).
+var policyDenial = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`ValidatingAdmissionPolicy '([^']+)' (?:with binding '([^']+)' )?denied request: (.*)$`)
+})
 
 // policyWarning reads its words for a Warn action.
-var policyWarning = regexp.MustCompile(`^the server would warn: Validation failed for ValidatingAdmissionPolicy '([^']+)' with binding '([^']+)': (.*)$`)
+var policyWarning = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^the server would warn: Validation failed for ValidatingAdmissionPolicy '([^']+)' with binding '([^']+)': (.*)$`)
+})
 
 // admissionPolicies: denied-by-policy when a ValidatingAdmissionPolicy or PodSecurity
 // refuses the write, warned-by-policy for each policy that warns — naming the policy, its
@@ -25,7 +31,7 @@ func (a *analysis) admissionPolicies() {
 	if r := a.res.Rejection; r != nil {
 		switch r.Admission {
 		case "ValidatingAdmissionPolicy":
-			if m := policyDenial.FindStringSubmatch(r.Message); m != nil {
+			if m := policyDenial().FindStringSubmatch(r.Message); m != nil {
 				a.add(Advice{ID: IDDeniedByPolicy, Severity: SeverityWarning,
 					Message: a.policyWords("refuses the write", m[1], m[2], m[3]),
 					Fix:     "change the manifest so that the validation holds, or ask the policy's owner for an exception (the binding's matchResources or params, a matchCondition)"})
@@ -37,7 +43,7 @@ func (a *analysis) admissionPolicies() {
 		}
 	}
 	for _, w := range a.res.Warnings {
-		if m := policyWarning.FindStringSubmatch(w); m != nil {
+		if m := policyWarning().FindStringSubmatch(w); m != nil {
 			a.add(Advice{ID: IDWarnedByPolicy, Severity: SeverityInfo,
 				Message: a.policyWords("warns (its binding's validationActions say Warn: the write goes through)", m[1], m[2], m[3]),
 				Fix:     "change the manifest so that the validation holds before the binding moves to Deny"})

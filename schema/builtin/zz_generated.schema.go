@@ -14,6 +14,10 @@ var (
 	relSeparable  = schema.Separable
 )
 
+// emptyDefault is the default value of every field whose default is an empty object:
+// one map, made once at start-up, instead of one per field. Read-only.
+var emptyDefault = map[any]any{}
+
 // strs holds every string a *string of the schemas points to (type names,
 // union discriminators). Read-only.
 var strs = [...]string{
@@ -986,14 +990,14 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.admissionregistration.v1.MutatingAdmissionPolicy", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[5]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[5]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.admissionregistration.v1.MutatingAdmissionPolicyBinding", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[6]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[6]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.admissionregistration.v1.MutatingAdmissionPolicyBindingSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "matchResources", Type: schema.TypeRef{NamedType: &strs[7]}},
@@ -1011,7 +1015,7 @@ var template = [...]schema.TypeDef{
 	}}}},
 	{Name: "io.k8s.api.admissionregistration.v1.MutatingWebhook", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "admissionReviewVersions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, ElementRelationship: schema.Atomic}}}},
-		{Name: "clientConfig", Type: schema.TypeRef{NamedType: &strs[13]}, Default: map[any]any{}},
+		{Name: "clientConfig", Type: schema.TypeRef{NamedType: &strs[13]}, Default: emptyDefault},
 		{Name: "failurePolicy", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "matchConditions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[9]}, ElementRelationship: schema.Associative, Keys: []string{"name"}}}}},
 		{Name: "matchPolicy", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
@@ -1026,7 +1030,7 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.admissionregistration.v1.MutatingWebhookConfiguration", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
 		{Name: "webhooks", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[15]}, ElementRelationship: schema.Associative, Keys: []string{"name"}}}}},
 	}}}},
 	{Name: "io.k8s.api.admissionregistration.v1.Mutation", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -1071,15 +1075,15 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicy", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[19]}, Default: map[any]any{}},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[20]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[19]}, Default: emptyDefault},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[20]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicyBinding", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[21]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[21]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicyBindingSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "matchResources", Type: schema.TypeRef{NamedType: &strs[7]}},
@@ -1103,7 +1107,7 @@ var template = [...]schema.TypeDef{
 	}}}},
 	{Name: "io.k8s.api.admissionregistration.v1.ValidatingWebhook", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "admissionReviewVersions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, ElementRelationship: schema.Atomic}}}},
-		{Name: "clientConfig", Type: schema.TypeRef{NamedType: &strs[13]}, Default: map[any]any{}},
+		{Name: "clientConfig", Type: schema.TypeRef{NamedType: &strs[13]}, Default: emptyDefault},
 		{Name: "failurePolicy", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "matchConditions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[9]}, ElementRelationship: schema.Associative, Keys: []string{"name"}}}}},
 		{Name: "matchPolicy", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
@@ -1117,7 +1121,7 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.admissionregistration.v1.ValidatingWebhookConfiguration", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
 		{Name: "webhooks", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[26]}, ElementRelationship: schema.Associative, Keys: []string{"name"}}}}},
 	}}}},
 	{Name: "io.k8s.api.admissionregistration.v1.Validation", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -1163,14 +1167,14 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.admissionregistration.v1alpha1.MutatingAdmissionPolicy", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[29]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[29]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.admissionregistration.v1alpha1.MutatingAdmissionPolicyBinding", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[30]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[30]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.admissionregistration.v1alpha1.MutatingAdmissionPolicyBindingSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "matchResources", Type: schema.TypeRef{NamedType: &strs[31]}},
@@ -1215,15 +1219,15 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.admissionregistration.v1alpha1.ValidatingAdmissionPolicy", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[40]}, Default: map[any]any{}},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[41]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[40]}, Default: emptyDefault},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[41]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.admissionregistration.v1alpha1.ValidatingAdmissionPolicyBinding", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[42]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[42]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.admissionregistration.v1alpha1.ValidatingAdmissionPolicyBindingSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "matchResources", Type: schema.TypeRef{NamedType: &strs[31]}},
@@ -1283,14 +1287,14 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.admissionregistration.v1beta1.MutatingAdmissionPolicy", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[47]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[47]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.admissionregistration.v1beta1.MutatingAdmissionPolicyBinding", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[48]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[48]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.admissionregistration.v1beta1.MutatingAdmissionPolicyBindingSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "matchResources", Type: schema.TypeRef{NamedType: &strs[49]}},
@@ -1308,7 +1312,7 @@ var template = [...]schema.TypeDef{
 	}}}},
 	{Name: "io.k8s.api.admissionregistration.v1beta1.MutatingWebhook", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "admissionReviewVersions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, ElementRelationship: schema.Atomic}}}},
-		{Name: "clientConfig", Type: schema.TypeRef{NamedType: &strs[55]}, Default: map[any]any{}},
+		{Name: "clientConfig", Type: schema.TypeRef{NamedType: &strs[55]}, Default: emptyDefault},
 		{Name: "failurePolicy", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "matchConditions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[51]}, ElementRelationship: schema.Associative, Keys: []string{"name"}}}}},
 		{Name: "matchPolicy", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
@@ -1323,7 +1327,7 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.admissionregistration.v1beta1.MutatingWebhookConfiguration", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
 		{Name: "webhooks", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[56]}, ElementRelationship: schema.Associative, Keys: []string{"name"}}}}},
 	}}}},
 	{Name: "io.k8s.api.admissionregistration.v1beta1.Mutation", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -1361,15 +1365,15 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.admissionregistration.v1beta1.ValidatingAdmissionPolicy", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[60]}, Default: map[any]any{}},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[61]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[60]}, Default: emptyDefault},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[61]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.admissionregistration.v1beta1.ValidatingAdmissionPolicyBinding", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[62]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[62]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.admissionregistration.v1beta1.ValidatingAdmissionPolicyBindingSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "matchResources", Type: schema.TypeRef{NamedType: &strs[49]}},
@@ -1393,7 +1397,7 @@ var template = [...]schema.TypeDef{
 	}}}},
 	{Name: "io.k8s.api.admissionregistration.v1beta1.ValidatingWebhook", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "admissionReviewVersions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, ElementRelationship: schema.Atomic}}}},
-		{Name: "clientConfig", Type: schema.TypeRef{NamedType: &strs[55]}, Default: map[any]any{}},
+		{Name: "clientConfig", Type: schema.TypeRef{NamedType: &strs[55]}, Default: emptyDefault},
 		{Name: "failurePolicy", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "matchConditions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[51]}, ElementRelationship: schema.Associative, Keys: []string{"name"}}}}},
 		{Name: "matchPolicy", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
@@ -1407,7 +1411,7 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.admissionregistration.v1beta1.ValidatingWebhookConfiguration", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
 		{Name: "webhooks", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[66]}, ElementRelationship: schema.Associative, Keys: []string{"name"}}}}},
 	}}}},
 	{Name: "io.k8s.api.admissionregistration.v1beta1.Validation", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -1434,9 +1438,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.apiserverinternal.v1alpha1.StorageVersion", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[68]}, Default: map[any]any{}},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[69]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[68]}, Default: emptyDefault},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[69]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.apiserverinternal.v1alpha1.StorageVersionCondition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "lastTransitionTime", Type: schema.TypeRef{NamedType: &strs[70]}},
@@ -1456,15 +1460,15 @@ var template = [...]schema.TypeDef{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "data", Type: schema.TypeRef{NamedType: &strs[0]}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
 		{Name: "revision", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}, Default: 0},
 	}}}},
 	{Name: "io.k8s.api.apps.v1.DaemonSet", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[73]}, Default: map[any]any{}},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[74]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[73]}, Default: emptyDefault},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[74]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.apps.v1.DaemonSetCondition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "lastTransitionTime", Type: schema.TypeRef{NamedType: &strs[70]}},
@@ -1477,8 +1481,8 @@ var template = [...]schema.TypeDef{
 		{Name: "minReadySeconds", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "revisionHistoryLimit", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "selector", Type: schema.TypeRef{NamedType: &strs[3]}},
-		{Name: "template", Type: schema.TypeRef{NamedType: &strs[75]}, Default: map[any]any{}},
-		{Name: "updateStrategy", Type: schema.TypeRef{NamedType: &strs[76]}, Default: map[any]any{}},
+		{Name: "template", Type: schema.TypeRef{NamedType: &strs[75]}, Default: emptyDefault},
+		{Name: "updateStrategy", Type: schema.TypeRef{NamedType: &strs[76]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.apps.v1.DaemonSetStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "collisionCount", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
@@ -1499,9 +1503,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.apps.v1.Deployment", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[79]}, Default: map[any]any{}},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[80]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[79]}, Default: emptyDefault},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[80]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.apps.v1.DeploymentCondition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "lastTransitionTime", Type: schema.TypeRef{NamedType: &strs[70]}},
@@ -1518,8 +1522,8 @@ var template = [...]schema.TypeDef{
 		{Name: "replicas", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "revisionHistoryLimit", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "selector", Type: schema.TypeRef{NamedType: &strs[3]}},
-		{Name: "strategy", Type: schema.TypeRef{NamedType: &strs[81]}, Default: map[any]any{}},
-		{Name: "template", Type: schema.TypeRef{NamedType: &strs[75]}, Default: map[any]any{}},
+		{Name: "strategy", Type: schema.TypeRef{NamedType: &strs[81]}, Default: emptyDefault},
+		{Name: "template", Type: schema.TypeRef{NamedType: &strs[75]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.apps.v1.DeploymentStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "availableReplicas", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
@@ -1539,9 +1543,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.apps.v1.ReplicaSet", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[84]}, Default: map[any]any{}},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[85]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[84]}, Default: emptyDefault},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[85]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.apps.v1.ReplicaSetCondition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "lastTransitionTime", Type: schema.TypeRef{NamedType: &strs[70]}},
@@ -1554,7 +1558,7 @@ var template = [...]schema.TypeDef{
 		{Name: "minReadySeconds", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "replicas", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "selector", Type: schema.TypeRef{NamedType: &strs[3]}},
-		{Name: "template", Type: schema.TypeRef{NamedType: &strs[75]}, Default: map[any]any{}},
+		{Name: "template", Type: schema.TypeRef{NamedType: &strs[75]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.apps.v1.ReplicaSetStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "availableReplicas", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
@@ -1580,9 +1584,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.apps.v1.StatefulSet", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[88]}, Default: map[any]any{}},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[89]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[88]}, Default: emptyDefault},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[89]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.apps.v1.StatefulSetCondition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "lastTransitionTime", Type: schema.TypeRef{NamedType: &strs[70]}},
@@ -1607,8 +1611,8 @@ var template = [...]schema.TypeDef{
 		{Name: "revisionHistoryLimit", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "selector", Type: schema.TypeRef{NamedType: &strs[3]}},
 		{Name: "serviceName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
-		{Name: "template", Type: schema.TypeRef{NamedType: &strs[75]}, Default: map[any]any{}},
-		{Name: "updateStrategy", Type: schema.TypeRef{NamedType: &strs[92]}, Default: map[any]any{}},
+		{Name: "template", Type: schema.TypeRef{NamedType: &strs[75]}, Default: emptyDefault},
+		{Name: "updateStrategy", Type: schema.TypeRef{NamedType: &strs[92]}, Default: emptyDefault},
 		{Name: "volumeClaimTemplates", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[93]}, ElementRelationship: schema.Atomic}}}},
 	}}}},
 	{Name: "io.k8s.api.apps.v1.StatefulSetStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -1631,15 +1635,15 @@ var template = [...]schema.TypeDef{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "data", Type: schema.TypeRef{NamedType: &strs[0]}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
 		{Name: "revision", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}, Default: 0},
 	}}}},
 	{Name: "io.k8s.api.apps.v1beta1.Deployment", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[96]}, Default: map[any]any{}},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[97]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[96]}, Default: emptyDefault},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[97]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.apps.v1beta1.DeploymentCondition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "lastTransitionTime", Type: schema.TypeRef{NamedType: &strs[70]}},
@@ -1657,8 +1661,8 @@ var template = [...]schema.TypeDef{
 		{Name: "revisionHistoryLimit", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "rollbackTo", Type: schema.TypeRef{NamedType: &strs[98]}},
 		{Name: "selector", Type: schema.TypeRef{NamedType: &strs[3]}},
-		{Name: "strategy", Type: schema.TypeRef{NamedType: &strs[99]}, Default: map[any]any{}},
-		{Name: "template", Type: schema.TypeRef{NamedType: &strs[75]}, Default: map[any]any{}},
+		{Name: "strategy", Type: schema.TypeRef{NamedType: &strs[99]}, Default: emptyDefault},
+		{Name: "template", Type: schema.TypeRef{NamedType: &strs[75]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.apps.v1beta1.DeploymentStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "availableReplicas", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
@@ -1689,9 +1693,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.apps.v1beta1.StatefulSet", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[102]}, Default: map[any]any{}},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[103]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[102]}, Default: emptyDefault},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[103]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.apps.v1beta1.StatefulSetCondition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "lastTransitionTime", Type: schema.TypeRef{NamedType: &strs[70]}},
@@ -1716,8 +1720,8 @@ var template = [...]schema.TypeDef{
 		{Name: "revisionHistoryLimit", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "selector", Type: schema.TypeRef{NamedType: &strs[3]}},
 		{Name: "serviceName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
-		{Name: "template", Type: schema.TypeRef{NamedType: &strs[75]}, Default: map[any]any{}},
-		{Name: "updateStrategy", Type: schema.TypeRef{NamedType: &strs[106]}, Default: map[any]any{}},
+		{Name: "template", Type: schema.TypeRef{NamedType: &strs[75]}, Default: emptyDefault},
+		{Name: "updateStrategy", Type: schema.TypeRef{NamedType: &strs[106]}, Default: emptyDefault},
 		{Name: "volumeClaimTemplates", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[93]}, ElementRelationship: schema.Atomic}}}},
 	}}}},
 	{Name: "io.k8s.api.apps.v1beta1.StatefulSetStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -1740,15 +1744,15 @@ var template = [...]schema.TypeDef{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "data", Type: schema.TypeRef{NamedType: &strs[0]}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
 		{Name: "revision", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}, Default: 0},
 	}}}},
 	{Name: "io.k8s.api.apps.v1beta2.DaemonSet", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[109]}, Default: map[any]any{}},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[110]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[109]}, Default: emptyDefault},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[110]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.apps.v1beta2.DaemonSetCondition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "lastTransitionTime", Type: schema.TypeRef{NamedType: &strs[70]}},
@@ -1761,8 +1765,8 @@ var template = [...]schema.TypeDef{
 		{Name: "minReadySeconds", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "revisionHistoryLimit", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "selector", Type: schema.TypeRef{NamedType: &strs[3]}},
-		{Name: "template", Type: schema.TypeRef{NamedType: &strs[75]}, Default: map[any]any{}},
-		{Name: "updateStrategy", Type: schema.TypeRef{NamedType: &strs[111]}, Default: map[any]any{}},
+		{Name: "template", Type: schema.TypeRef{NamedType: &strs[75]}, Default: emptyDefault},
+		{Name: "updateStrategy", Type: schema.TypeRef{NamedType: &strs[111]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.apps.v1beta2.DaemonSetStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "collisionCount", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
@@ -1783,9 +1787,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.apps.v1beta2.Deployment", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[114]}, Default: map[any]any{}},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[115]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[114]}, Default: emptyDefault},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[115]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.apps.v1beta2.DeploymentCondition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "lastTransitionTime", Type: schema.TypeRef{NamedType: &strs[70]}},
@@ -1802,8 +1806,8 @@ var template = [...]schema.TypeDef{
 		{Name: "replicas", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "revisionHistoryLimit", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "selector", Type: schema.TypeRef{NamedType: &strs[3]}},
-		{Name: "strategy", Type: schema.TypeRef{NamedType: &strs[116]}, Default: map[any]any{}},
-		{Name: "template", Type: schema.TypeRef{NamedType: &strs[75]}, Default: map[any]any{}},
+		{Name: "strategy", Type: schema.TypeRef{NamedType: &strs[116]}, Default: emptyDefault},
+		{Name: "template", Type: schema.TypeRef{NamedType: &strs[75]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.apps.v1beta2.DeploymentStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "availableReplicas", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
@@ -1823,9 +1827,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.apps.v1beta2.ReplicaSet", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[119]}, Default: map[any]any{}},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[120]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[119]}, Default: emptyDefault},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[120]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.apps.v1beta2.ReplicaSetCondition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "lastTransitionTime", Type: schema.TypeRef{NamedType: &strs[70]}},
@@ -1838,7 +1842,7 @@ var template = [...]schema.TypeDef{
 		{Name: "minReadySeconds", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "replicas", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "selector", Type: schema.TypeRef{NamedType: &strs[3]}},
-		{Name: "template", Type: schema.TypeRef{NamedType: &strs[75]}, Default: map[any]any{}},
+		{Name: "template", Type: schema.TypeRef{NamedType: &strs[75]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.apps.v1beta2.ReplicaSetStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "availableReplicas", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
@@ -1864,9 +1868,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.apps.v1beta2.StatefulSet", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[122]}, Default: map[any]any{}},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[123]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[122]}, Default: emptyDefault},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[123]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.apps.v1beta2.StatefulSetCondition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "lastTransitionTime", Type: schema.TypeRef{NamedType: &strs[70]}},
@@ -1891,8 +1895,8 @@ var template = [...]schema.TypeDef{
 		{Name: "revisionHistoryLimit", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "selector", Type: schema.TypeRef{NamedType: &strs[3]}},
 		{Name: "serviceName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
-		{Name: "template", Type: schema.TypeRef{NamedType: &strs[75]}, Default: map[any]any{}},
-		{Name: "updateStrategy", Type: schema.TypeRef{NamedType: &strs[126]}, Default: map[any]any{}},
+		{Name: "template", Type: schema.TypeRef{NamedType: &strs[75]}, Default: emptyDefault},
+		{Name: "updateStrategy", Type: schema.TypeRef{NamedType: &strs[126]}, Default: emptyDefault},
 		{Name: "volumeClaimTemplates", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[93]}, ElementRelationship: schema.Atomic}}}},
 	}}}},
 	{Name: "io.k8s.api.apps.v1beta2.StatefulSetStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -1919,14 +1923,14 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.autoscaling.v1.HorizontalPodAutoscaler", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[129]}, Default: map[any]any{}},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[130]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[129]}, Default: emptyDefault},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[130]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.autoscaling.v1.HorizontalPodAutoscalerSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "maxReplicas", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}, Default: 0},
 		{Name: "minReplicas", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
-		{Name: "scaleTargetRef", Type: schema.TypeRef{NamedType: &strs[131]}, Default: map[any]any{}},
+		{Name: "scaleTargetRef", Type: schema.TypeRef{NamedType: &strs[131]}, Default: emptyDefault},
 		{Name: "targetCPUUtilizationPercentage", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 	}}}},
 	{Name: "io.k8s.api.autoscaling.v1.HorizontalPodAutoscalerStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -1939,11 +1943,11 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.autoscaling.v2.ContainerResourceMetricSource", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "container", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 		{Name: "name", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
-		{Name: "target", Type: schema.TypeRef{NamedType: &strs[132]}, Default: map[any]any{}},
+		{Name: "target", Type: schema.TypeRef{NamedType: &strs[132]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.autoscaling.v2.ContainerResourceMetricStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "container", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
-		{Name: "current", Type: schema.TypeRef{NamedType: &strs[133]}, Default: map[any]any{}},
+		{Name: "current", Type: schema.TypeRef{NamedType: &strs[133]}, Default: emptyDefault},
 		{Name: "name", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 	}}}},
 	{Name: "io.k8s.api.autoscaling.v2.CrossVersionObjectReference", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -1952,12 +1956,12 @@ var template = [...]schema.TypeDef{
 		{Name: "name", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 	}}}},
 	{Name: "io.k8s.api.autoscaling.v2.ExternalMetricSource", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "metric", Type: schema.TypeRef{NamedType: &strs[134]}, Default: map[any]any{}},
-		{Name: "target", Type: schema.TypeRef{NamedType: &strs[132]}, Default: map[any]any{}},
+		{Name: "metric", Type: schema.TypeRef{NamedType: &strs[134]}, Default: emptyDefault},
+		{Name: "target", Type: schema.TypeRef{NamedType: &strs[132]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.autoscaling.v2.ExternalMetricStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "current", Type: schema.TypeRef{NamedType: &strs[133]}, Default: map[any]any{}},
-		{Name: "metric", Type: schema.TypeRef{NamedType: &strs[134]}, Default: map[any]any{}},
+		{Name: "current", Type: schema.TypeRef{NamedType: &strs[133]}, Default: emptyDefault},
+		{Name: "metric", Type: schema.TypeRef{NamedType: &strs[134]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.autoscaling.v2.HPAScalingPolicy", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "periodSeconds", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}, Default: 0},
@@ -1973,9 +1977,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.autoscaling.v2.HorizontalPodAutoscaler", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[137]}, Default: map[any]any{}},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[138]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[137]}, Default: emptyDefault},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[138]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerBehavior", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "scaleDown", Type: schema.TypeRef{NamedType: &strs[139]}},
@@ -2001,7 +2005,7 @@ var template = [...]schema.TypeDef{
 		{Name: "maxReplicas", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}, Default: 0},
 		{Name: "metrics", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[141]}, ElementRelationship: schema.Atomic}}}},
 		{Name: "minReplicas", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
-		{Name: "scaleTargetRef", Type: schema.TypeRef{NamedType: &strs[142]}, Default: map[any]any{}},
+		{Name: "scaleTargetRef", Type: schema.TypeRef{NamedType: &strs[142]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "conditions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[143]}, ElementRelationship: schema.Associative, Keys: []string{"type"}}}}},
@@ -2043,29 +2047,29 @@ var template = [...]schema.TypeDef{
 		{Name: "value", Type: schema.TypeRef{NamedType: &strs[136]}},
 	}}}},
 	{Name: "io.k8s.api.autoscaling.v2.ObjectMetricSource", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "describedObject", Type: schema.TypeRef{NamedType: &strs[142]}, Default: map[any]any{}},
-		{Name: "metric", Type: schema.TypeRef{NamedType: &strs[134]}, Default: map[any]any{}},
-		{Name: "target", Type: schema.TypeRef{NamedType: &strs[132]}, Default: map[any]any{}},
+		{Name: "describedObject", Type: schema.TypeRef{NamedType: &strs[142]}, Default: emptyDefault},
+		{Name: "metric", Type: schema.TypeRef{NamedType: &strs[134]}, Default: emptyDefault},
+		{Name: "target", Type: schema.TypeRef{NamedType: &strs[132]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.autoscaling.v2.ObjectMetricStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "current", Type: schema.TypeRef{NamedType: &strs[133]}, Default: map[any]any{}},
-		{Name: "describedObject", Type: schema.TypeRef{NamedType: &strs[142]}, Default: map[any]any{}},
-		{Name: "metric", Type: schema.TypeRef{NamedType: &strs[134]}, Default: map[any]any{}},
+		{Name: "current", Type: schema.TypeRef{NamedType: &strs[133]}, Default: emptyDefault},
+		{Name: "describedObject", Type: schema.TypeRef{NamedType: &strs[142]}, Default: emptyDefault},
+		{Name: "metric", Type: schema.TypeRef{NamedType: &strs[134]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.autoscaling.v2.PodsMetricSource", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "metric", Type: schema.TypeRef{NamedType: &strs[134]}, Default: map[any]any{}},
-		{Name: "target", Type: schema.TypeRef{NamedType: &strs[132]}, Default: map[any]any{}},
+		{Name: "metric", Type: schema.TypeRef{NamedType: &strs[134]}, Default: emptyDefault},
+		{Name: "target", Type: schema.TypeRef{NamedType: &strs[132]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.autoscaling.v2.PodsMetricStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "current", Type: schema.TypeRef{NamedType: &strs[133]}, Default: map[any]any{}},
-		{Name: "metric", Type: schema.TypeRef{NamedType: &strs[134]}, Default: map[any]any{}},
+		{Name: "current", Type: schema.TypeRef{NamedType: &strs[133]}, Default: emptyDefault},
+		{Name: "metric", Type: schema.TypeRef{NamedType: &strs[134]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.autoscaling.v2.ResourceMetricSource", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "name", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
-		{Name: "target", Type: schema.TypeRef{NamedType: &strs[132]}, Default: map[any]any{}},
+		{Name: "target", Type: schema.TypeRef{NamedType: &strs[132]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.autoscaling.v2.ResourceMetricStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "current", Type: schema.TypeRef{NamedType: &strs[133]}, Default: map[any]any{}},
+		{Name: "current", Type: schema.TypeRef{NamedType: &strs[133]}, Default: emptyDefault},
 		{Name: "name", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 	}}}},
 	{Name: "io.k8s.api.autoscaling.v2beta1.ContainerResourceMetricSource", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -2100,9 +2104,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.autoscaling.v2beta1.HorizontalPodAutoscaler", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[155]}, Default: map[any]any{}},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[156]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[155]}, Default: emptyDefault},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[156]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.autoscaling.v2beta1.HorizontalPodAutoscalerCondition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "lastTransitionTime", Type: schema.TypeRef{NamedType: &strs[70]}},
@@ -2115,7 +2119,7 @@ var template = [...]schema.TypeDef{
 		{Name: "maxReplicas", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}, Default: 0},
 		{Name: "metrics", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[157]}, ElementRelationship: schema.Atomic}}}},
 		{Name: "minReplicas", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
-		{Name: "scaleTargetRef", Type: schema.TypeRef{NamedType: &strs[158]}, Default: map[any]any{}},
+		{Name: "scaleTargetRef", Type: schema.TypeRef{NamedType: &strs[158]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.autoscaling.v2beta1.HorizontalPodAutoscalerStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "conditions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[159]}, ElementRelationship: schema.Atomic}}}},
@@ -2145,7 +2149,7 @@ var template = [...]schema.TypeDef{
 		{Name: "averageValue", Type: schema.TypeRef{NamedType: &strs[136]}},
 		{Name: "metricName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 		{Name: "selector", Type: schema.TypeRef{NamedType: &strs[3]}},
-		{Name: "target", Type: schema.TypeRef{NamedType: &strs[158]}, Default: map[any]any{}},
+		{Name: "target", Type: schema.TypeRef{NamedType: &strs[158]}, Default: emptyDefault},
 		{Name: "targetValue", Type: schema.TypeRef{NamedType: &strs[136]}},
 	}}}},
 	{Name: "io.k8s.api.autoscaling.v2beta1.ObjectMetricStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -2153,7 +2157,7 @@ var template = [...]schema.TypeDef{
 		{Name: "currentValue", Type: schema.TypeRef{NamedType: &strs[136]}},
 		{Name: "metricName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 		{Name: "selector", Type: schema.TypeRef{NamedType: &strs[3]}},
-		{Name: "target", Type: schema.TypeRef{NamedType: &strs[158]}, Default: map[any]any{}},
+		{Name: "target", Type: schema.TypeRef{NamedType: &strs[158]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.autoscaling.v2beta1.PodsMetricSource", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "metricName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
@@ -2178,11 +2182,11 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.autoscaling.v2beta2.ContainerResourceMetricSource", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "container", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 		{Name: "name", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
-		{Name: "target", Type: schema.TypeRef{NamedType: &strs[171]}, Default: map[any]any{}},
+		{Name: "target", Type: schema.TypeRef{NamedType: &strs[171]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.autoscaling.v2beta2.ContainerResourceMetricStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "container", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
-		{Name: "current", Type: schema.TypeRef{NamedType: &strs[172]}, Default: map[any]any{}},
+		{Name: "current", Type: schema.TypeRef{NamedType: &strs[172]}, Default: emptyDefault},
 		{Name: "name", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 	}}}},
 	{Name: "io.k8s.api.autoscaling.v2beta2.CrossVersionObjectReference", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -2191,12 +2195,12 @@ var template = [...]schema.TypeDef{
 		{Name: "name", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 	}}}},
 	{Name: "io.k8s.api.autoscaling.v2beta2.ExternalMetricSource", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "metric", Type: schema.TypeRef{NamedType: &strs[173]}, Default: map[any]any{}},
-		{Name: "target", Type: schema.TypeRef{NamedType: &strs[171]}, Default: map[any]any{}},
+		{Name: "metric", Type: schema.TypeRef{NamedType: &strs[173]}, Default: emptyDefault},
+		{Name: "target", Type: schema.TypeRef{NamedType: &strs[171]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.autoscaling.v2beta2.ExternalMetricStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "current", Type: schema.TypeRef{NamedType: &strs[172]}, Default: map[any]any{}},
-		{Name: "metric", Type: schema.TypeRef{NamedType: &strs[173]}, Default: map[any]any{}},
+		{Name: "current", Type: schema.TypeRef{NamedType: &strs[172]}, Default: emptyDefault},
+		{Name: "metric", Type: schema.TypeRef{NamedType: &strs[173]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.autoscaling.v2beta2.HPAScalingPolicy", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "periodSeconds", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}, Default: 0},
@@ -2211,9 +2215,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.autoscaling.v2beta2.HorizontalPodAutoscaler", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[175]}, Default: map[any]any{}},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[176]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[175]}, Default: emptyDefault},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[176]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.autoscaling.v2beta2.HorizontalPodAutoscalerBehavior", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "scaleDown", Type: schema.TypeRef{NamedType: &strs[177]}},
@@ -2231,7 +2235,7 @@ var template = [...]schema.TypeDef{
 		{Name: "maxReplicas", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}, Default: 0},
 		{Name: "metrics", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[179]}, ElementRelationship: schema.Atomic}}}},
 		{Name: "minReplicas", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
-		{Name: "scaleTargetRef", Type: schema.TypeRef{NamedType: &strs[180]}, Default: map[any]any{}},
+		{Name: "scaleTargetRef", Type: schema.TypeRef{NamedType: &strs[180]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.autoscaling.v2beta2.HorizontalPodAutoscalerStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "conditions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[181]}, ElementRelationship: schema.Atomic}}}},
@@ -2273,42 +2277,42 @@ var template = [...]schema.TypeDef{
 		{Name: "value", Type: schema.TypeRef{NamedType: &strs[136]}},
 	}}}},
 	{Name: "io.k8s.api.autoscaling.v2beta2.ObjectMetricSource", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "describedObject", Type: schema.TypeRef{NamedType: &strs[180]}, Default: map[any]any{}},
-		{Name: "metric", Type: schema.TypeRef{NamedType: &strs[173]}, Default: map[any]any{}},
-		{Name: "target", Type: schema.TypeRef{NamedType: &strs[171]}, Default: map[any]any{}},
+		{Name: "describedObject", Type: schema.TypeRef{NamedType: &strs[180]}, Default: emptyDefault},
+		{Name: "metric", Type: schema.TypeRef{NamedType: &strs[173]}, Default: emptyDefault},
+		{Name: "target", Type: schema.TypeRef{NamedType: &strs[171]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.autoscaling.v2beta2.ObjectMetricStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "current", Type: schema.TypeRef{NamedType: &strs[172]}, Default: map[any]any{}},
-		{Name: "describedObject", Type: schema.TypeRef{NamedType: &strs[180]}, Default: map[any]any{}},
-		{Name: "metric", Type: schema.TypeRef{NamedType: &strs[173]}, Default: map[any]any{}},
+		{Name: "current", Type: schema.TypeRef{NamedType: &strs[172]}, Default: emptyDefault},
+		{Name: "describedObject", Type: schema.TypeRef{NamedType: &strs[180]}, Default: emptyDefault},
+		{Name: "metric", Type: schema.TypeRef{NamedType: &strs[173]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.autoscaling.v2beta2.PodsMetricSource", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "metric", Type: schema.TypeRef{NamedType: &strs[173]}, Default: map[any]any{}},
-		{Name: "target", Type: schema.TypeRef{NamedType: &strs[171]}, Default: map[any]any{}},
+		{Name: "metric", Type: schema.TypeRef{NamedType: &strs[173]}, Default: emptyDefault},
+		{Name: "target", Type: schema.TypeRef{NamedType: &strs[171]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.autoscaling.v2beta2.PodsMetricStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "current", Type: schema.TypeRef{NamedType: &strs[172]}, Default: map[any]any{}},
-		{Name: "metric", Type: schema.TypeRef{NamedType: &strs[173]}, Default: map[any]any{}},
+		{Name: "current", Type: schema.TypeRef{NamedType: &strs[172]}, Default: emptyDefault},
+		{Name: "metric", Type: schema.TypeRef{NamedType: &strs[173]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.autoscaling.v2beta2.ResourceMetricSource", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "name", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
-		{Name: "target", Type: schema.TypeRef{NamedType: &strs[171]}, Default: map[any]any{}},
+		{Name: "target", Type: schema.TypeRef{NamedType: &strs[171]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.autoscaling.v2beta2.ResourceMetricStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "current", Type: schema.TypeRef{NamedType: &strs[172]}, Default: map[any]any{}},
+		{Name: "current", Type: schema.TypeRef{NamedType: &strs[172]}, Default: emptyDefault},
 		{Name: "name", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 	}}}},
 	{Name: "io.k8s.api.batch.v1.CronJob", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[193]}, Default: map[any]any{}},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[194]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[193]}, Default: emptyDefault},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[194]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.batch.v1.CronJobSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "concurrencyPolicy", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "failedJobsHistoryLimit", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
-		{Name: "jobTemplate", Type: schema.TypeRef{NamedType: &strs[195]}, Default: map[any]any{}},
+		{Name: "jobTemplate", Type: schema.TypeRef{NamedType: &strs[195]}, Default: emptyDefault},
 		{Name: "schedule", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 		{Name: "startingDeadlineSeconds", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "successfulJobsHistoryLimit", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
@@ -2323,9 +2327,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.batch.v1.Job", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[197]}, Default: map[any]any{}},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[198]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[197]}, Default: emptyDefault},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[198]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.batch.v1.JobCondition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "lastProbeTime", Type: schema.TypeRef{NamedType: &strs[70]}},
@@ -2356,7 +2360,7 @@ var template = [...]schema.TypeDef{
 		{Name: "selector", Type: schema.TypeRef{NamedType: &strs[3]}},
 		{Name: "successPolicy", Type: schema.TypeRef{NamedType: &strs[204]}},
 		{Name: "suspend", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarBoolean}}},
-		{Name: "template", Type: schema.TypeRef{NamedType: &strs[75]}, Default: map[any]any{}},
+		{Name: "template", Type: schema.TypeRef{NamedType: &strs[75]}, Default: emptyDefault},
 		{Name: "ttlSecondsAfterFinished", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 	}}}},
 	{Name: "io.k8s.api.batch.v1.JobSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -2375,7 +2379,7 @@ var template = [...]schema.TypeDef{
 		{Name: "selector", Type: schema.TypeRef{NamedType: &strs[3]}},
 		{Name: "successPolicy", Type: schema.TypeRef{NamedType: &strs[204]}},
 		{Name: "suspend", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarBoolean}}},
-		{Name: "template", Type: schema.TypeRef{NamedType: &strs[75]}, Default: map[any]any{}},
+		{Name: "template", Type: schema.TypeRef{NamedType: &strs[75]}, Default: emptyDefault},
 		{Name: "ttlSecondsAfterFinished", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 	}}}},
 	{Name: "io.k8s.api.batch.v1.JobStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -2392,8 +2396,8 @@ var template = [...]schema.TypeDef{
 		{Name: "uncountedTerminatedPods", Type: schema.TypeRef{NamedType: &strs[207]}},
 	}}}},
 	{Name: "io.k8s.api.batch.v1.JobTemplateSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[197]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[197]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.batch.v1.PodFailurePolicy", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "rules", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[208]}, ElementRelationship: schema.Atomic}}}},
@@ -2426,14 +2430,14 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.batch.v1beta1.CronJob", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[212]}, Default: map[any]any{}},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[213]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[212]}, Default: emptyDefault},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[213]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.batch.v1beta1.CronJobSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "concurrencyPolicy", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "failedJobsHistoryLimit", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
-		{Name: "jobTemplate", Type: schema.TypeRef{NamedType: &strs[214]}, Default: map[any]any{}},
+		{Name: "jobTemplate", Type: schema.TypeRef{NamedType: &strs[214]}, Default: emptyDefault},
 		{Name: "schedule", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 		{Name: "startingDeadlineSeconds", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "successfulJobsHistoryLimit", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
@@ -2446,15 +2450,15 @@ var template = [...]schema.TypeDef{
 		{Name: "lastSuccessfulTime", Type: schema.TypeRef{NamedType: &strs[70]}},
 	}}}},
 	{Name: "io.k8s.api.batch.v1beta1.JobTemplateSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[197]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[197]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.certificates.v1.CertificateSigningRequest", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[215]}, Default: map[any]any{}},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[216]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[215]}, Default: emptyDefault},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[216]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.certificates.v1.CertificateSigningRequestCondition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "lastTransitionTime", Type: schema.TypeRef{NamedType: &strs[70]}},
@@ -2481,8 +2485,8 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.certificates.v1.ClusterTrustBundle", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[218]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[218]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.certificates.v1.ClusterTrustBundleSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "signerName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
@@ -2491,9 +2495,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.certificates.v1.PodCertificateRequest", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[219]}, Default: map[any]any{}},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[220]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[219]}, Default: emptyDefault},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[220]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.certificates.v1.PodCertificateRequestSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "maxExpirationSeconds", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}, Default: 86400},
@@ -2517,8 +2521,8 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.certificates.v1alpha1.ClusterTrustBundle", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[221]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[221]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.certificates.v1alpha1.ClusterTrustBundleSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "signerName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
@@ -2527,9 +2531,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.certificates.v1alpha1.PodCertificateRequest", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[222]}, Default: map[any]any{}},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[223]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[222]}, Default: emptyDefault},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[223]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.certificates.v1alpha1.PodCertificateRequestSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "maxExpirationSeconds", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}, Default: 86400},
@@ -2553,9 +2557,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.certificates.v1beta1.CertificateSigningRequest", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[224]}, Default: map[any]any{}},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[225]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[224]}, Default: emptyDefault},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[225]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.certificates.v1beta1.CertificateSigningRequestCondition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "lastTransitionTime", Type: schema.TypeRef{NamedType: &strs[70]}},
@@ -2582,8 +2586,8 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.certificates.v1beta1.ClusterTrustBundle", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[227]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[227]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.certificates.v1beta1.ClusterTrustBundleSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "signerName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
@@ -2592,9 +2596,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.certificates.v1beta1.PodCertificateRequest", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[228]}, Default: map[any]any{}},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[229]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[228]}, Default: emptyDefault},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[229]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.certificates.v1beta1.PodCertificateRequestSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "maxExpirationSeconds", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}, Default: 86400},
@@ -2633,8 +2637,8 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.coordination.v1.Lease", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[230]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[230]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.coordination.v1.LeaseSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "acquireTime", Type: schema.TypeRef{NamedType: &strs[231]}},
@@ -2648,8 +2652,8 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.coordination.v1alpha2.LeaseCandidate", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[232]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[232]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.coordination.v1alpha2.LeaseCandidateSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "binaryVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
@@ -2662,14 +2666,14 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.coordination.v1beta1.Lease", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[233]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[233]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.coordination.v1beta1.LeaseCandidate", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[234]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[234]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.coordination.v1beta1.LeaseCandidateSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "binaryVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
@@ -2805,7 +2809,7 @@ var template = [...]schema.TypeDef{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "conditions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[241]}, ElementRelationship: schema.Associative, Keys: []string{"type"}}}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.core.v1.ConfigMap", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
@@ -2813,7 +2817,7 @@ var template = [...]schema.TypeDef{
 		{Name: "data", Type: schema.TypeRef{Inlined: schema.Atom{Map: &schema.Map{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}}}}},
 		{Name: "immutable", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarBoolean}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.core.v1.ConfigMapEnvSource", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "name", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
@@ -2862,7 +2866,7 @@ var template = [...]schema.TypeDef{
 		{Name: "ports", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[247]}, ElementRelationship: schema.Associative, Keys: []string{"containerPort", "protocol"}}}}},
 		{Name: "readinessProbe", Type: schema.TypeRef{NamedType: &strs[246]}},
 		{Name: "resizePolicy", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[248]}, ElementRelationship: schema.Atomic}}}},
-		{Name: "resources", Type: schema.TypeRef{NamedType: &strs[249]}, Default: map[any]any{}},
+		{Name: "resources", Type: schema.TypeRef{NamedType: &strs[249]}, Default: emptyDefault},
 		{Name: "restartPolicy", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "restartPolicyRules", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[250]}, ElementRelationship: schema.Atomic}}}},
 		{Name: "securityContext", Type: schema.TypeRef{NamedType: &strs[251]}},
@@ -2931,13 +2935,13 @@ var template = [...]schema.TypeDef{
 		{Name: "containerID", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "image", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 		{Name: "imageID", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
-		{Name: "lastState", Type: schema.TypeRef{NamedType: &strs[259]}, Default: map[any]any{}},
+		{Name: "lastState", Type: schema.TypeRef{NamedType: &strs[259]}, Default: emptyDefault},
 		{Name: "name", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 		{Name: "ready", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarBoolean}}, Default: false},
 		{Name: "resources", Type: schema.TypeRef{NamedType: &strs[249]}},
 		{Name: "restartCount", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}, Default: 0},
 		{Name: "started", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarBoolean}}},
-		{Name: "state", Type: schema.TypeRef{NamedType: &strs[259]}, Default: map[any]any{}},
+		{Name: "state", Type: schema.TypeRef{NamedType: &strs[259]}, Default: emptyDefault},
 		{Name: "stopSignal", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "user", Type: schema.TypeRef{NamedType: &strs[260]}},
 		{Name: "volumeMounts", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[261]}, ElementRelationship: schema.Associative, Keys: []string{"mountPath"}}}}},
@@ -3002,7 +3006,7 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.core.v1.Endpoints", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
 		{Name: "subsets", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[268]}, ElementRelationship: schema.Atomic}}}},
 	}}}},
 	{Name: "io.k8s.api.core.v1.EnvFromSource", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -3035,7 +3039,7 @@ var template = [...]schema.TypeDef{
 		{Name: "ports", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[247]}, ElementRelationship: schema.Associative, Keys: []string{"containerPort", "protocol"}}}}},
 		{Name: "readinessProbe", Type: schema.TypeRef{NamedType: &strs[246]}},
 		{Name: "resizePolicy", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[248]}, ElementRelationship: schema.Atomic}}}},
-		{Name: "resources", Type: schema.TypeRef{NamedType: &strs[249]}, Default: map[any]any{}},
+		{Name: "resources", Type: schema.TypeRef{NamedType: &strs[249]}, Default: emptyDefault},
 		{Name: "restartPolicy", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "restartPolicyRules", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[250]}, ElementRelationship: schema.Atomic}}}},
 		{Name: "securityContext", Type: schema.TypeRef{NamedType: &strs[251]}},
@@ -3059,17 +3063,17 @@ var template = [...]schema.TypeDef{
 		{Name: "count", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "eventTime", Type: schema.TypeRef{NamedType: &strs[231]}},
 		{Name: "firstTimestamp", Type: schema.TypeRef{NamedType: &strs[70]}},
-		{Name: "involvedObject", Type: schema.TypeRef{NamedType: &strs[196]}, Default: map[any]any{}},
+		{Name: "involvedObject", Type: schema.TypeRef{NamedType: &strs[196]}, Default: emptyDefault},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "lastTimestamp", Type: schema.TypeRef{NamedType: &strs[70]}},
 		{Name: "message", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
 		{Name: "reason", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "related", Type: schema.TypeRef{NamedType: &strs[196]}},
 		{Name: "reportingComponent", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 		{Name: "reportingInstance", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 		{Name: "series", Type: schema.TypeRef{NamedType: &strs[276]}},
-		{Name: "source", Type: schema.TypeRef{NamedType: &strs[277]}, Default: map[any]any{}},
+		{Name: "source", Type: schema.TypeRef{NamedType: &strs[277]}, Default: emptyDefault},
 		{Name: "type", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 	}}}},
 	{Name: "io.k8s.api.core.v1.EventSeries", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -3237,8 +3241,8 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.core.v1.LimitRange", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[284]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[284]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.core.v1.LimitRangeItem", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "default", Type: schema.TypeRef{Inlined: schema.Atom{Map: &schema.Map{ElementType: schema.TypeRef{NamedType: &strs[136]}}}}},
@@ -3284,9 +3288,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.core.v1.Namespace", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[288]}, Default: map[any]any{}},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[289]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[288]}, Default: emptyDefault},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[289]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.core.v1.NamespaceCondition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "lastTransitionTime", Type: schema.TypeRef{NamedType: &strs[70]}},
@@ -3305,9 +3309,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.core.v1.Node", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[291]}, Default: map[any]any{}},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[292]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[291]}, Default: emptyDefault},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[292]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.core.v1.NodeAddress", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "address", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
@@ -3355,7 +3359,7 @@ var template = [...]schema.TypeDef{
 		{Name: "lastKnownGood", Type: schema.TypeRef{NamedType: &strs[298]}},
 	}}}},
 	{Name: "io.k8s.api.core.v1.NodeDaemonEndpoints", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "kubeletEndpoint", Type: schema.TypeRef{NamedType: &strs[299]}, Default: map[any]any{}},
+		{Name: "kubeletEndpoint", Type: schema.TypeRef{NamedType: &strs[299]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.core.v1.NodeFeatures", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "supplementalGroupsPolicy", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarBoolean}}},
@@ -3408,10 +3412,10 @@ var template = [...]schema.TypeDef{
 		{Name: "capacity", Type: schema.TypeRef{Inlined: schema.Atom{Map: &schema.Map{ElementType: schema.TypeRef{NamedType: &strs[136]}}}}},
 		{Name: "conditions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[306]}, ElementRelationship: schema.Associative, Keys: []string{"type"}}}}},
 		{Name: "config", Type: schema.TypeRef{NamedType: &strs[307]}},
-		{Name: "daemonEndpoints", Type: schema.TypeRef{NamedType: &strs[308]}, Default: map[any]any{}},
+		{Name: "daemonEndpoints", Type: schema.TypeRef{NamedType: &strs[308]}, Default: emptyDefault},
 		{Name: "features", Type: schema.TypeRef{NamedType: &strs[309]}},
 		{Name: "images", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[310]}, ElementRelationship: schema.Atomic}}}},
-		{Name: "nodeInfo", Type: schema.TypeRef{NamedType: &strs[311]}, Default: map[any]any{}},
+		{Name: "nodeInfo", Type: schema.TypeRef{NamedType: &strs[311]}, Default: emptyDefault},
 		{Name: "phase", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "runtimeHandlers", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[312]}, ElementRelationship: schema.Atomic}}}},
 		{Name: "volumesAttached", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[313]}, ElementRelationship: schema.Atomic}}}},
@@ -3423,11 +3427,11 @@ var template = [...]schema.TypeDef{
 		{Name: "capacity", Type: schema.TypeRef{Inlined: schema.Atom{Map: &schema.Map{ElementType: schema.TypeRef{NamedType: &strs[136]}}}}},
 		{Name: "conditions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[306]}, ElementRelationship: schema.Associative, Keys: []string{"type"}}}}},
 		{Name: "config", Type: schema.TypeRef{NamedType: &strs[307]}},
-		{Name: "daemonEndpoints", Type: schema.TypeRef{NamedType: &strs[308]}, Default: map[any]any{}},
+		{Name: "daemonEndpoints", Type: schema.TypeRef{NamedType: &strs[308]}, Default: emptyDefault},
 		{Name: "declaredFeatures", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, ElementRelationship: schema.Atomic}}}},
 		{Name: "features", Type: schema.TypeRef{NamedType: &strs[309]}},
 		{Name: "images", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[310]}, ElementRelationship: schema.Atomic}}}},
-		{Name: "nodeInfo", Type: schema.TypeRef{NamedType: &strs[311]}, Default: map[any]any{}},
+		{Name: "nodeInfo", Type: schema.TypeRef{NamedType: &strs[311]}, Default: emptyDefault},
 		{Name: "phase", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "runtimeHandlers", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[312]}, ElementRelationship: schema.Atomic}}}},
 		{Name: "volumesAttached", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[313]}, ElementRelationship: schema.Atomic}}}},
@@ -3479,16 +3483,16 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.core.v1.PersistentVolume", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[315]}, Default: map[any]any{}},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[316]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[315]}, Default: emptyDefault},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[316]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.core.v1.PersistentVolumeClaim", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[317]}, Default: map[any]any{}},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[318]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[317]}, Default: emptyDefault},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[318]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.core.v1.PersistentVolumeClaimCondition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "lastProbeTime", Type: schema.TypeRef{NamedType: &strs[70]}},
@@ -3502,7 +3506,7 @@ var template = [...]schema.TypeDef{
 		{Name: "accessModes", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, ElementRelationship: schema.Atomic}}}},
 		{Name: "dataSource", Type: schema.TypeRef{NamedType: &strs[319]}},
 		{Name: "dataSourceRef", Type: schema.TypeRef{NamedType: &strs[320]}},
-		{Name: "resources", Type: schema.TypeRef{NamedType: &strs[321]}, Default: map[any]any{}},
+		{Name: "resources", Type: schema.TypeRef{NamedType: &strs[321]}, Default: emptyDefault},
 		{Name: "selector", Type: schema.TypeRef{NamedType: &strs[3]}},
 		{Name: "storageClassName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "volumeAttributesClassName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
@@ -3531,8 +3535,8 @@ var template = [...]schema.TypeDef{
 		{Name: "phase", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 	}}}},
 	{Name: "io.k8s.api.core.v1.PersistentVolumeClaimTemplate", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[317]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[317]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.core.v1.PersistentVolumeClaimVolumeSource", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "claimName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
@@ -3584,9 +3588,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.core.v1.Pod", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[348]}, Default: map[any]any{}},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[349]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[348]}, Default: emptyDefault},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[349]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.core.v1.PodAffinity", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "preferredDuringSchedulingIgnoredDuringExecution", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[350]}, ElementRelationship: schema.Atomic}}}},
@@ -3960,12 +3964,12 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.core.v1.PodTemplate", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "template", Type: schema.TypeRef{NamedType: &strs[75]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "template", Type: schema.TypeRef{NamedType: &strs[75]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.core.v1.PodTemplateSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[348]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[348]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.core.v1.PodVolumeHealth", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "healthConditions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[383]}, ElementRelationship: schema.Associative, Keys: []string{"status", "reason"}}}}},
@@ -3983,7 +3987,7 @@ var template = [...]schema.TypeDef{
 		{Name: "volumeID", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 	}}}},
 	{Name: "io.k8s.api.core.v1.PreferredSchedulingTerm", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "preference", Type: schema.TypeRef{NamedType: &strs[301]}, Default: map[any]any{}},
+		{Name: "preference", Type: schema.TypeRef{NamedType: &strs[301]}, Default: emptyDefault},
 		{Name: "weight", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}, Default: 0},
 	}}}},
 	{Name: "io.k8s.api.core.v1.Probe", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -4038,9 +4042,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.core.v1.ReplicationController", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[386]}, Default: map[any]any{}},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[387]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[386]}, Default: emptyDefault},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[387]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.core.v1.ReplicationControllerCondition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "lastTransitionTime", Type: schema.TypeRef{NamedType: &strs[70]}},
@@ -4084,9 +4088,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.core.v1.ResourceQuota", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[389]}, Default: map[any]any{}},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[390]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[389]}, Default: emptyDefault},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[390]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.core.v1.ResourceQuotaSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "hard", Type: schema.TypeRef{Inlined: schema.Atom{Map: &schema.Map{ElementType: schema.TypeRef{NamedType: &strs[136]}}}}},
@@ -4153,7 +4157,7 @@ var template = [...]schema.TypeDef{
 		{Name: "data", Type: schema.TypeRef{Inlined: schema.Atom{Map: &schema.Map{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}}}}},
 		{Name: "immutable", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarBoolean}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
 		{Name: "stringData", Type: schema.TypeRef{Inlined: schema.Atom{Map: &schema.Map{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}}}}},
 		{Name: "type", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 	}}}},
@@ -4205,16 +4209,16 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.core.v1.Service", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[396]}, Default: map[any]any{}},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[397]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[396]}, Default: emptyDefault},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[397]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.core.v1.ServiceAccount", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "automountServiceAccountToken", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarBoolean}}},
 		{Name: "imagePullSecrets", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[240]}, ElementRelationship: schema.Atomic}}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
 		{Name: "secrets", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[196]}, ElementRelationship: schema.Associative, Keys: []string{"name"}}}}},
 	}}}},
 	{Name: "io.k8s.api.core.v1.ServiceAccountTokenProjection", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -4260,7 +4264,7 @@ var template = [...]schema.TypeDef{
 	}}}},
 	{Name: "io.k8s.api.core.v1.ServiceStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "conditions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[24]}, ElementRelationship: schema.Associative, Keys: []string{"type"}}}}},
-		{Name: "loadBalancer", Type: schema.TypeRef{NamedType: &strs[400]}, Default: map[any]any{}},
+		{Name: "loadBalancer", Type: schema.TypeRef{NamedType: &strs[400]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.core.v1.SessionAffinityConfig", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "clientIP", Type: schema.TypeRef{NamedType: &strs[401]}},
@@ -4434,7 +4438,7 @@ var template = [...]schema.TypeDef{
 		{Name: "volumePath", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 	}}}},
 	{Name: "io.k8s.api.core.v1.WeightedPodAffinityTerm", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "podAffinityTerm", Type: schema.TypeRef{NamedType: &strs[351]}, Default: map[any]any{}},
+		{Name: "podAffinityTerm", Type: schema.TypeRef{NamedType: &strs[351]}, Default: emptyDefault},
 		{Name: "weight", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}, Default: 0},
 	}}}},
 	{Name: "io.k8s.api.core.v1.WindowsSecurityContextOptions", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -4450,7 +4454,7 @@ var template = [...]schema.TypeDef{
 	}}}},
 	{Name: "io.k8s.api.discovery.v1.Endpoint", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "addresses", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, ElementRelationship: schema.Associative}}}},
-		{Name: "conditions", Type: schema.TypeRef{NamedType: &strs[430]}, Default: map[any]any{}},
+		{Name: "conditions", Type: schema.TypeRef{NamedType: &strs[430]}, Default: emptyDefault},
 		{Name: "deprecatedTopology", Type: schema.TypeRef{Inlined: schema.Atom{Map: &schema.Map{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}}}}},
 		{Name: "hints", Type: schema.TypeRef{NamedType: &strs[431]}},
 		{Name: "hostname", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
@@ -4478,7 +4482,7 @@ var template = [...]schema.TypeDef{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "endpoints", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[434]}, ElementRelationship: schema.Atomic}}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
 		{Name: "ports", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[435]}, ElementRelationship: schema.Atomic}}}},
 	}}}},
 	{Name: "io.k8s.api.discovery.v1.ForNode", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -4489,7 +4493,7 @@ var template = [...]schema.TypeDef{
 	}}}},
 	{Name: "io.k8s.api.discovery.v1beta1.Endpoint", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "addresses", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, ElementRelationship: schema.Associative}}}},
-		{Name: "conditions", Type: schema.TypeRef{NamedType: &strs[436]}, Default: map[any]any{}},
+		{Name: "conditions", Type: schema.TypeRef{NamedType: &strs[436]}, Default: emptyDefault},
 		{Name: "hints", Type: schema.TypeRef{NamedType: &strs[437]}},
 		{Name: "hostname", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "nodeName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
@@ -4516,7 +4520,7 @@ var template = [...]schema.TypeDef{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "endpoints", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[440]}, ElementRelationship: schema.Atomic}}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
 		{Name: "ports", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[441]}, ElementRelationship: schema.Atomic}}}},
 	}}}},
 	{Name: "io.k8s.api.discovery.v1beta1.ForNode", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -4531,13 +4535,13 @@ var template = [...]schema.TypeDef{
 		{Name: "deprecatedCount", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "deprecatedFirstTimestamp", Type: schema.TypeRef{NamedType: &strs[70]}},
 		{Name: "deprecatedLastTimestamp", Type: schema.TypeRef{NamedType: &strs[70]}},
-		{Name: "deprecatedSource", Type: schema.TypeRef{NamedType: &strs[277]}, Default: map[any]any{}},
+		{Name: "deprecatedSource", Type: schema.TypeRef{NamedType: &strs[277]}, Default: emptyDefault},
 		{Name: "eventTime", Type: schema.TypeRef{NamedType: &strs[231]}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
 		{Name: "note", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "reason", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "regarding", Type: schema.TypeRef{NamedType: &strs[196]}, Default: map[any]any{}},
+		{Name: "regarding", Type: schema.TypeRef{NamedType: &strs[196]}, Default: emptyDefault},
 		{Name: "related", Type: schema.TypeRef{NamedType: &strs[196]}},
 		{Name: "reportingController", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "reportingInstance", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
@@ -4554,13 +4558,13 @@ var template = [...]schema.TypeDef{
 		{Name: "deprecatedCount", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "deprecatedFirstTimestamp", Type: schema.TypeRef{NamedType: &strs[70]}},
 		{Name: "deprecatedLastTimestamp", Type: schema.TypeRef{NamedType: &strs[70]}},
-		{Name: "deprecatedSource", Type: schema.TypeRef{NamedType: &strs[277]}, Default: map[any]any{}},
+		{Name: "deprecatedSource", Type: schema.TypeRef{NamedType: &strs[277]}, Default: emptyDefault},
 		{Name: "eventTime", Type: schema.TypeRef{NamedType: &strs[231]}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
 		{Name: "note", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "reason", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "regarding", Type: schema.TypeRef{NamedType: &strs[196]}, Default: map[any]any{}},
+		{Name: "regarding", Type: schema.TypeRef{NamedType: &strs[196]}, Default: emptyDefault},
 		{Name: "related", Type: schema.TypeRef{NamedType: &strs[196]}},
 		{Name: "reportingController", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "reportingInstance", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
@@ -4574,9 +4578,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.extensions.v1beta1.DaemonSet", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[444]}, Default: map[any]any{}},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[445]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[444]}, Default: emptyDefault},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[445]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.extensions.v1beta1.DaemonSetCondition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "lastTransitionTime", Type: schema.TypeRef{NamedType: &strs[70]}},
@@ -4589,9 +4593,9 @@ var template = [...]schema.TypeDef{
 		{Name: "minReadySeconds", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "revisionHistoryLimit", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "selector", Type: schema.TypeRef{NamedType: &strs[3]}},
-		{Name: "template", Type: schema.TypeRef{NamedType: &strs[75]}, Default: map[any]any{}},
+		{Name: "template", Type: schema.TypeRef{NamedType: &strs[75]}, Default: emptyDefault},
 		{Name: "templateGeneration", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
-		{Name: "updateStrategy", Type: schema.TypeRef{NamedType: &strs[446]}, Default: map[any]any{}},
+		{Name: "updateStrategy", Type: schema.TypeRef{NamedType: &strs[446]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.extensions.v1beta1.DaemonSetStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "collisionCount", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
@@ -4612,9 +4616,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.extensions.v1beta1.Deployment", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[449]}, Default: map[any]any{}},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[450]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[449]}, Default: emptyDefault},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[450]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.extensions.v1beta1.DeploymentCondition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "lastTransitionTime", Type: schema.TypeRef{NamedType: &strs[70]}},
@@ -4632,8 +4636,8 @@ var template = [...]schema.TypeDef{
 		{Name: "revisionHistoryLimit", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "rollbackTo", Type: schema.TypeRef{NamedType: &strs[451]}},
 		{Name: "selector", Type: schema.TypeRef{NamedType: &strs[3]}},
-		{Name: "strategy", Type: schema.TypeRef{NamedType: &strs[452]}, Default: map[any]any{}},
-		{Name: "template", Type: schema.TypeRef{NamedType: &strs[75]}, Default: map[any]any{}},
+		{Name: "strategy", Type: schema.TypeRef{NamedType: &strs[452]}, Default: emptyDefault},
+		{Name: "template", Type: schema.TypeRef{NamedType: &strs[75]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.extensions.v1beta1.DeploymentStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "availableReplicas", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
@@ -4651,7 +4655,7 @@ var template = [...]schema.TypeDef{
 		{Name: "type", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 	}}}},
 	{Name: "io.k8s.api.extensions.v1beta1.HTTPIngressPath", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "backend", Type: schema.TypeRef{NamedType: &strs[455]}, Default: map[any]any{}},
+		{Name: "backend", Type: schema.TypeRef{NamedType: &strs[455]}, Default: emptyDefault},
 		{Name: "path", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "pathType", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 	}}}},
@@ -4665,9 +4669,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.extensions.v1beta1.Ingress", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[457]}, Default: map[any]any{}},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[458]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[457]}, Default: emptyDefault},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[458]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.extensions.v1beta1.IngressBackend", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "resource", Type: schema.TypeRef{NamedType: &strs[319]}},
@@ -4698,7 +4702,7 @@ var template = [...]schema.TypeDef{
 		{Name: "tls", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[463]}, ElementRelationship: schema.Atomic}}}},
 	}}}},
 	{Name: "io.k8s.api.extensions.v1beta1.IngressStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "loadBalancer", Type: schema.TypeRef{NamedType: &strs[464]}, Default: map[any]any{}},
+		{Name: "loadBalancer", Type: schema.TypeRef{NamedType: &strs[464]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.extensions.v1beta1.IngressTLS", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "hosts", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, ElementRelationship: schema.Atomic}}}},
@@ -4707,8 +4711,8 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.extensions.v1beta1.NetworkPolicy", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[465]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[465]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.extensions.v1beta1.NetworkPolicyEgressRule", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "ports", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[466]}, ElementRelationship: schema.Atomic}}}},
@@ -4731,15 +4735,15 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.extensions.v1beta1.NetworkPolicySpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "egress", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[469]}, ElementRelationship: schema.Atomic}}}},
 		{Name: "ingress", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[470]}, ElementRelationship: schema.Atomic}}}},
-		{Name: "podSelector", Type: schema.TypeRef{NamedType: &strs[3]}, Default: map[any]any{}},
+		{Name: "podSelector", Type: schema.TypeRef{NamedType: &strs[3]}, Default: emptyDefault},
 		{Name: "policyTypes", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, ElementRelationship: schema.Atomic}}}},
 	}}}},
 	{Name: "io.k8s.api.extensions.v1beta1.ReplicaSet", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[471]}, Default: map[any]any{}},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[472]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[471]}, Default: emptyDefault},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[472]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.extensions.v1beta1.ReplicaSetCondition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "lastTransitionTime", Type: schema.TypeRef{NamedType: &strs[70]}},
@@ -4752,7 +4756,7 @@ var template = [...]schema.TypeDef{
 		{Name: "minReadySeconds", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "replicas", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "selector", Type: schema.TypeRef{NamedType: &strs[3]}},
-		{Name: "template", Type: schema.TypeRef{NamedType: &strs[75]}, Default: map[any]any{}},
+		{Name: "template", Type: schema.TypeRef{NamedType: &strs[75]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.extensions.v1beta1.ReplicaSetStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "availableReplicas", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
@@ -4784,9 +4788,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.flowcontrol.v1.FlowSchema", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[474]}, Default: map[any]any{}},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[475]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[474]}, Default: emptyDefault},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[475]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.flowcontrol.v1.FlowSchemaCondition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "lastTransitionTime", Type: schema.TypeRef{NamedType: &strs[70]}},
@@ -4798,7 +4802,7 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.flowcontrol.v1.FlowSchemaSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "distinguisherMethod", Type: schema.TypeRef{NamedType: &strs[476]}},
 		{Name: "matchingPrecedence", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}, Default: 0},
-		{Name: "priorityLevelConfiguration", Type: schema.TypeRef{NamedType: &strs[477]}, Default: map[any]any{}},
+		{Name: "priorityLevelConfiguration", Type: schema.TypeRef{NamedType: &strs[477]}, Default: emptyDefault},
 		{Name: "rules", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[478]}, ElementRelationship: schema.Atomic}}}},
 	}}}},
 	{Name: "io.k8s.api.flowcontrol.v1.FlowSchemaStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -4814,7 +4818,7 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.flowcontrol.v1.LimitedPriorityLevelConfiguration", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "borrowingLimitPercent", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "lendablePercent", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
-		{Name: "limitResponse", Type: schema.TypeRef{NamedType: &strs[481]}, Default: map[any]any{}},
+		{Name: "limitResponse", Type: schema.TypeRef{NamedType: &strs[481]}, Default: emptyDefault},
 		{Name: "nominalConcurrencyShares", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 	}}}},
 	{Name: "io.k8s.api.flowcontrol.v1.NonResourcePolicyRule", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -4829,9 +4833,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.flowcontrol.v1.PriorityLevelConfiguration", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[485]}, Default: map[any]any{}},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[486]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[485]}, Default: emptyDefault},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[486]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.flowcontrol.v1.PriorityLevelConfigurationCondition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "lastTransitionTime", Type: schema.TypeRef{NamedType: &strs[70]}},
@@ -4886,9 +4890,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.flowcontrol.v1beta1.FlowSchema", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[494]}, Default: map[any]any{}},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[495]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[494]}, Default: emptyDefault},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[495]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.flowcontrol.v1beta1.FlowSchemaCondition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "lastTransitionTime", Type: schema.TypeRef{NamedType: &strs[70]}},
@@ -4900,7 +4904,7 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.flowcontrol.v1beta1.FlowSchemaSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "distinguisherMethod", Type: schema.TypeRef{NamedType: &strs[496]}},
 		{Name: "matchingPrecedence", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}, Default: 0},
-		{Name: "priorityLevelConfiguration", Type: schema.TypeRef{NamedType: &strs[497]}, Default: map[any]any{}},
+		{Name: "priorityLevelConfiguration", Type: schema.TypeRef{NamedType: &strs[497]}, Default: emptyDefault},
 		{Name: "rules", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[498]}, ElementRelationship: schema.Atomic}}}},
 	}}}},
 	{Name: "io.k8s.api.flowcontrol.v1beta1.FlowSchemaStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -4917,7 +4921,7 @@ var template = [...]schema.TypeDef{
 		{Name: "assuredConcurrencyShares", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}, Default: 0},
 		{Name: "borrowingLimitPercent", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "lendablePercent", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
-		{Name: "limitResponse", Type: schema.TypeRef{NamedType: &strs[501]}, Default: map[any]any{}},
+		{Name: "limitResponse", Type: schema.TypeRef{NamedType: &strs[501]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.flowcontrol.v1beta1.NonResourcePolicyRule", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "nonResourceURLs", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, ElementRelationship: schema.Associative}}}},
@@ -4931,9 +4935,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.flowcontrol.v1beta1.PriorityLevelConfiguration", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[505]}, Default: map[any]any{}},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[506]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[505]}, Default: emptyDefault},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[506]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.flowcontrol.v1beta1.PriorityLevelConfigurationCondition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "lastTransitionTime", Type: schema.TypeRef{NamedType: &strs[70]}},
@@ -4988,9 +4992,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.flowcontrol.v1beta2.FlowSchema", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[513]}, Default: map[any]any{}},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[514]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[513]}, Default: emptyDefault},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[514]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.flowcontrol.v1beta2.FlowSchemaCondition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "lastTransitionTime", Type: schema.TypeRef{NamedType: &strs[70]}},
@@ -5002,7 +5006,7 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.flowcontrol.v1beta2.FlowSchemaSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "distinguisherMethod", Type: schema.TypeRef{NamedType: &strs[515]}},
 		{Name: "matchingPrecedence", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}, Default: 0},
-		{Name: "priorityLevelConfiguration", Type: schema.TypeRef{NamedType: &strs[516]}, Default: map[any]any{}},
+		{Name: "priorityLevelConfiguration", Type: schema.TypeRef{NamedType: &strs[516]}, Default: emptyDefault},
 		{Name: "rules", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[517]}, ElementRelationship: schema.Atomic}}}},
 	}}}},
 	{Name: "io.k8s.api.flowcontrol.v1beta2.FlowSchemaStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -5019,7 +5023,7 @@ var template = [...]schema.TypeDef{
 		{Name: "assuredConcurrencyShares", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}, Default: 0},
 		{Name: "borrowingLimitPercent", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "lendablePercent", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
-		{Name: "limitResponse", Type: schema.TypeRef{NamedType: &strs[520]}, Default: map[any]any{}},
+		{Name: "limitResponse", Type: schema.TypeRef{NamedType: &strs[520]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.flowcontrol.v1beta2.NonResourcePolicyRule", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "nonResourceURLs", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, ElementRelationship: schema.Associative}}}},
@@ -5033,9 +5037,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.flowcontrol.v1beta2.PriorityLevelConfiguration", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[524]}, Default: map[any]any{}},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[525]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[524]}, Default: emptyDefault},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[525]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.flowcontrol.v1beta2.PriorityLevelConfigurationCondition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "lastTransitionTime", Type: schema.TypeRef{NamedType: &strs[70]}},
@@ -5090,9 +5094,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.flowcontrol.v1beta3.FlowSchema", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[532]}, Default: map[any]any{}},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[533]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[532]}, Default: emptyDefault},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[533]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.flowcontrol.v1beta3.FlowSchemaCondition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "lastTransitionTime", Type: schema.TypeRef{NamedType: &strs[70]}},
@@ -5104,7 +5108,7 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.flowcontrol.v1beta3.FlowSchemaSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "distinguisherMethod", Type: schema.TypeRef{NamedType: &strs[534]}},
 		{Name: "matchingPrecedence", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}, Default: 0},
-		{Name: "priorityLevelConfiguration", Type: schema.TypeRef{NamedType: &strs[535]}, Default: map[any]any{}},
+		{Name: "priorityLevelConfiguration", Type: schema.TypeRef{NamedType: &strs[535]}, Default: emptyDefault},
 		{Name: "rules", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[536]}, ElementRelationship: schema.Atomic}}}},
 	}}}},
 	{Name: "io.k8s.api.flowcontrol.v1beta3.FlowSchemaStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -5120,7 +5124,7 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.flowcontrol.v1beta3.LimitedPriorityLevelConfiguration", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "borrowingLimitPercent", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "lendablePercent", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
-		{Name: "limitResponse", Type: schema.TypeRef{NamedType: &strs[539]}, Default: map[any]any{}},
+		{Name: "limitResponse", Type: schema.TypeRef{NamedType: &strs[539]}, Default: emptyDefault},
 		{Name: "nominalConcurrencyShares", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}, Default: 0},
 	}}}},
 	{Name: "io.k8s.api.flowcontrol.v1beta3.NonResourcePolicyRule", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -5135,9 +5139,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.flowcontrol.v1beta3.PriorityLevelConfiguration", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[543]}, Default: map[any]any{}},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[544]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[543]}, Default: emptyDefault},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[544]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.flowcontrol.v1beta3.PriorityLevelConfigurationCondition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "lastTransitionTime", Type: schema.TypeRef{NamedType: &strs[70]}},
@@ -5185,9 +5189,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.imagepolicy.v1alpha1.ImageReview", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[551]}, Default: map[any]any{}},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[552]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[551]}, Default: emptyDefault},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[552]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.imagepolicy.v1alpha1.ImageReviewContainerSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "image", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
@@ -5205,9 +5209,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.lifecycle.v1alpha1.Eviction", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[554]}, Default: map[any]any{}},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[555]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[554]}, Default: emptyDefault},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[555]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.lifecycle.v1alpha1.EvictionPodReference", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "name", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
@@ -5216,9 +5220,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.lifecycle.v1alpha1.EvictionRequest", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[556]}, Default: map[any]any{}},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[557]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[556]}, Default: emptyDefault},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[557]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.lifecycle.v1alpha1.EvictionRequestPodReference", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "name", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
@@ -5227,7 +5231,7 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.lifecycle.v1alpha1.EvictionRequestSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "intent", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 		{Name: "requester", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
-		{Name: "target", Type: schema.TypeRef{NamedType: &strs[558]}, Default: map[any]any{}},
+		{Name: "target", Type: schema.TypeRef{NamedType: &strs[558]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.lifecycle.v1alpha1.EvictionRequestStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "conditions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[24]}, ElementRelationship: schema.Associative, Keys: []string{"type"}}}}},
@@ -5237,7 +5241,7 @@ var template = [...]schema.TypeDef{
 		{Name: "pod", Type: schema.TypeRef{NamedType: &strs[559]}},
 	}, Unions: []schema.Union{{Fields: []schema.UnionField{{FieldName: "pod", DiscriminatorValue: "Pod"}}}}}}},
 	{Name: "io.k8s.api.lifecycle.v1alpha1.EvictionSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "target", Type: schema.TypeRef{NamedType: &strs[560]}, Default: map[any]any{}},
+		{Name: "target", Type: schema.TypeRef{NamedType: &strs[560]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.lifecycle.v1alpha1.EvictionStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "conditions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[24]}, ElementRelationship: schema.Associative, Keys: []string{"type"}}}}},
@@ -5267,7 +5271,7 @@ var template = [...]schema.TypeDef{
 		{Name: "state", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 	}, ElementRelationship: schema.Atomic}}},
 	{Name: "io.k8s.api.networking.v1.HTTPIngressPath", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "backend", Type: schema.TypeRef{NamedType: &strs[565]}, Default: map[any]any{}},
+		{Name: "backend", Type: schema.TypeRef{NamedType: &strs[565]}, Default: emptyDefault},
 		{Name: "path", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "pathType", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 	}}}},
@@ -5277,8 +5281,8 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.networking.v1.IPAddress", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[567]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[567]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.networking.v1.IPAddressSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "parentRef", Type: schema.TypeRef{NamedType: &strs[568]}},
@@ -5290,9 +5294,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.networking.v1.Ingress", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[569]}, Default: map[any]any{}},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[570]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[569]}, Default: emptyDefault},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[570]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.networking.v1.IngressBackend", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "resource", Type: schema.TypeRef{NamedType: &strs[319]}},
@@ -5301,8 +5305,8 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.networking.v1.IngressClass", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[572]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[572]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.networking.v1.IngressClassParametersReference", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiGroup", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
@@ -5334,7 +5338,7 @@ var template = [...]schema.TypeDef{
 	}}}},
 	{Name: "io.k8s.api.networking.v1.IngressServiceBackend", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "name", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
-		{Name: "port", Type: schema.TypeRef{NamedType: &strs[577]}, Default: map[any]any{}},
+		{Name: "port", Type: schema.TypeRef{NamedType: &strs[577]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.networking.v1.IngressSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "defaultBackend", Type: schema.TypeRef{NamedType: &strs[565]}},
@@ -5343,7 +5347,7 @@ var template = [...]schema.TypeDef{
 		{Name: "tls", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[579]}, ElementRelationship: schema.Atomic}}}},
 	}}}},
 	{Name: "io.k8s.api.networking.v1.IngressStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "loadBalancer", Type: schema.TypeRef{NamedType: &strs[580]}, Default: map[any]any{}},
+		{Name: "loadBalancer", Type: schema.TypeRef{NamedType: &strs[580]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.networking.v1.IngressTLS", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "hosts", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, ElementRelationship: schema.Atomic}}}},
@@ -5352,8 +5356,8 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.networking.v1.NetworkPolicy", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[581]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[581]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.networking.v1.NetworkPolicyEgressRule", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "ports", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[582]}, ElementRelationship: schema.Atomic}}}},
@@ -5376,7 +5380,7 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.networking.v1.NetworkPolicySpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "egress", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[585]}, ElementRelationship: schema.Atomic}}}},
 		{Name: "ingress", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[586]}, ElementRelationship: schema.Atomic}}}},
-		{Name: "podSelector", Type: schema.TypeRef{NamedType: &strs[3]}, Default: map[any]any{}},
+		{Name: "podSelector", Type: schema.TypeRef{NamedType: &strs[3]}, Default: emptyDefault},
 		{Name: "policyTypes", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, ElementRelationship: schema.Atomic}}}},
 	}}}},
 	{Name: "io.k8s.api.networking.v1.ParentReference", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -5392,9 +5396,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.networking.v1.ServiceCIDR", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[587]}, Default: map[any]any{}},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[588]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[587]}, Default: emptyDefault},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[588]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.networking.v1.ServiceCIDRSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "cidrs", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, ElementRelationship: schema.Atomic}}}},
@@ -5403,7 +5407,7 @@ var template = [...]schema.TypeDef{
 		{Name: "conditions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[24]}, ElementRelationship: schema.Associative, Keys: []string{"type"}}}}},
 	}}}},
 	{Name: "io.k8s.api.networking.v1beta1.HTTPIngressPath", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "backend", Type: schema.TypeRef{NamedType: &strs[589]}, Default: map[any]any{}},
+		{Name: "backend", Type: schema.TypeRef{NamedType: &strs[589]}, Default: emptyDefault},
 		{Name: "path", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "pathType", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 	}}}},
@@ -5413,8 +5417,8 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.networking.v1beta1.IPAddress", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[591]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[591]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.networking.v1beta1.IPAddressSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "parentRef", Type: schema.TypeRef{NamedType: &strs[592]}},
@@ -5422,9 +5426,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.networking.v1beta1.Ingress", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[593]}, Default: map[any]any{}},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[594]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[593]}, Default: emptyDefault},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[594]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.networking.v1beta1.IngressBackend", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "resource", Type: schema.TypeRef{NamedType: &strs[319]}},
@@ -5434,8 +5438,8 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.networking.v1beta1.IngressClass", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[595]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[595]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.networking.v1beta1.IngressClassParametersReference", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiGroup", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
@@ -5472,7 +5476,7 @@ var template = [...]schema.TypeDef{
 		{Name: "tls", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[601]}, ElementRelationship: schema.Atomic}}}},
 	}}}},
 	{Name: "io.k8s.api.networking.v1beta1.IngressStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "loadBalancer", Type: schema.TypeRef{NamedType: &strs[602]}, Default: map[any]any{}},
+		{Name: "loadBalancer", Type: schema.TypeRef{NamedType: &strs[602]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.networking.v1beta1.IngressTLS", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "hosts", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, ElementRelationship: schema.Atomic}}}},
@@ -5487,9 +5491,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.networking.v1beta1.ServiceCIDR", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[603]}, Default: map[any]any{}},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[604]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[603]}, Default: emptyDefault},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[604]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.networking.v1beta1.ServiceCIDRSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "cidrs", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, ElementRelationship: schema.Atomic}}}},
@@ -5504,7 +5508,7 @@ var template = [...]schema.TypeDef{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "handler", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
 		{Name: "overhead", Type: schema.TypeRef{NamedType: &strs[605]}},
 		{Name: "scheduling", Type: schema.TypeRef{NamedType: &strs[606]}},
 	}}}},
@@ -5518,8 +5522,8 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.node.v1alpha1.RuntimeClass", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[607]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[607]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.node.v1alpha1.RuntimeClassSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "overhead", Type: schema.TypeRef{NamedType: &strs[608]}},
@@ -5537,7 +5541,7 @@ var template = [...]schema.TypeDef{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "handler", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
 		{Name: "overhead", Type: schema.TypeRef{NamedType: &strs[610]}},
 		{Name: "scheduling", Type: schema.TypeRef{NamedType: &strs[611]}},
 	}}}},
@@ -5549,14 +5553,14 @@ var template = [...]schema.TypeDef{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "deleteOptions", Type: schema.TypeRef{NamedType: &strs[612]}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.policy.v1.PodDisruptionBudget", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[613]}, Default: map[any]any{}},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[614]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[613]}, Default: emptyDefault},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[614]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.policy.v1.PodDisruptionBudgetSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "maxUnavailable", Type: schema.TypeRef{NamedType: &strs[87]}},
@@ -5577,14 +5581,14 @@ var template = [...]schema.TypeDef{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "deleteOptions", Type: schema.TypeRef{NamedType: &strs[612]}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.policy.v1beta1.PodDisruptionBudget", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[615]}, Default: map[any]any{}},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[616]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[615]}, Default: emptyDefault},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[616]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.policy.v1beta1.PodDisruptionBudgetSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "maxUnavailable", Type: schema.TypeRef{NamedType: &strs[87]}},
@@ -5608,14 +5612,14 @@ var template = [...]schema.TypeDef{
 		{Name: "aggregationRule", Type: schema.TypeRef{NamedType: &strs[617]}},
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
 		{Name: "rules", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[618]}, ElementRelationship: schema.Atomic}}}},
 	}}}},
 	{Name: "io.k8s.api.rbac.v1.ClusterRoleBinding", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "roleRef", Type: schema.TypeRef{NamedType: &strs[619]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "roleRef", Type: schema.TypeRef{NamedType: &strs[619]}, Default: emptyDefault},
 		{Name: "subjects", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[620]}, ElementRelationship: schema.Atomic}}}},
 	}}}},
 	{Name: "io.k8s.api.rbac.v1.PolicyRule", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -5628,14 +5632,14 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.rbac.v1.Role", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
 		{Name: "rules", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[618]}, ElementRelationship: schema.Atomic}}}},
 	}}}},
 	{Name: "io.k8s.api.rbac.v1.RoleBinding", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "roleRef", Type: schema.TypeRef{NamedType: &strs[619]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "roleRef", Type: schema.TypeRef{NamedType: &strs[619]}, Default: emptyDefault},
 		{Name: "subjects", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[620]}, ElementRelationship: schema.Atomic}}}},
 	}}}},
 	{Name: "io.k8s.api.rbac.v1.RoleRef", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -5656,14 +5660,14 @@ var template = [...]schema.TypeDef{
 		{Name: "aggregationRule", Type: schema.TypeRef{NamedType: &strs[621]}},
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
 		{Name: "rules", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[622]}, ElementRelationship: schema.Atomic}}}},
 	}}}},
 	{Name: "io.k8s.api.rbac.v1alpha1.ClusterRoleBinding", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "roleRef", Type: schema.TypeRef{NamedType: &strs[623]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "roleRef", Type: schema.TypeRef{NamedType: &strs[623]}, Default: emptyDefault},
 		{Name: "subjects", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[624]}, ElementRelationship: schema.Atomic}}}},
 	}}}},
 	{Name: "io.k8s.api.rbac.v1alpha1.PolicyRule", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -5676,14 +5680,14 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.rbac.v1alpha1.Role", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
 		{Name: "rules", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[622]}, ElementRelationship: schema.Atomic}}}},
 	}}}},
 	{Name: "io.k8s.api.rbac.v1alpha1.RoleBinding", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "roleRef", Type: schema.TypeRef{NamedType: &strs[623]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "roleRef", Type: schema.TypeRef{NamedType: &strs[623]}, Default: emptyDefault},
 		{Name: "subjects", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[624]}, ElementRelationship: schema.Atomic}}}},
 	}}}},
 	{Name: "io.k8s.api.rbac.v1alpha1.RoleRef", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -5704,14 +5708,14 @@ var template = [...]schema.TypeDef{
 		{Name: "aggregationRule", Type: schema.TypeRef{NamedType: &strs[625]}},
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
 		{Name: "rules", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[626]}, ElementRelationship: schema.Atomic}}}},
 	}}}},
 	{Name: "io.k8s.api.rbac.v1beta1.ClusterRoleBinding", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "roleRef", Type: schema.TypeRef{NamedType: &strs[627]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "roleRef", Type: schema.TypeRef{NamedType: &strs[627]}, Default: emptyDefault},
 		{Name: "subjects", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[628]}, ElementRelationship: schema.Atomic}}}},
 	}}}},
 	{Name: "io.k8s.api.rbac.v1beta1.PolicyRule", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -5724,14 +5728,14 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.rbac.v1beta1.Role", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
 		{Name: "rules", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[626]}, ElementRelationship: schema.Atomic}}}},
 	}}}},
 	{Name: "io.k8s.api.rbac.v1beta1.RoleBinding", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "roleRef", Type: schema.TypeRef{NamedType: &strs[627]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "roleRef", Type: schema.TypeRef{NamedType: &strs[627]}, Default: emptyDefault},
 		{Name: "subjects", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[628]}, ElementRelationship: schema.Atomic}}}},
 	}}}},
 	{Name: "io.k8s.api.rbac.v1beta1.RoleRef", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -5756,7 +5760,7 @@ var template = [...]schema.TypeDef{
 	}}}},
 	{Name: "io.k8s.api.resource.v1.AllocationResult", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "allocationTimestamp", Type: schema.TypeRef{NamedType: &strs[70]}},
-		{Name: "devices", Type: schema.TypeRef{NamedType: &strs[630]}, Default: map[any]any{}},
+		{Name: "devices", Type: schema.TypeRef{NamedType: &strs[630]}, Default: emptyDefault},
 		{Name: "nodeSelector", Type: schema.TypeRef{NamedType: &strs[294]}},
 	}}}},
 	{Name: "io.k8s.api.resource.v1.CELDeviceSelector", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -5867,8 +5871,8 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.resource.v1.DeviceClass", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[646]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[646]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.resource.v1.DeviceClassConfiguration", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "opaque", Type: schema.TypeRef{NamedType: &strs[639]}},
@@ -5957,13 +5961,13 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.resource.v1.DeviceTaintRule", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[655]}, Default: map[any]any{}},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[656]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[655]}, Default: emptyDefault},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[656]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.resource.v1.DeviceTaintRuleSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "deviceSelector", Type: schema.TypeRef{NamedType: &strs[657]}},
-		{Name: "taint", Type: schema.TypeRef{NamedType: &strs[636]}, Default: map[any]any{}},
+		{Name: "taint", Type: schema.TypeRef{NamedType: &strs[636]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.resource.v1.DeviceTaintRuleStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "conditions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[24]}, ElementRelationship: schema.Associative, Keys: []string{"type"}}}}},
@@ -6028,9 +6032,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.resource.v1.ResourceClaim", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[660]}, Default: map[any]any{}},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[661]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[660]}, Default: emptyDefault},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[661]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.resource.v1.ResourceClaimConsumerReference", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiGroup", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
@@ -6039,7 +6043,7 @@ var template = [...]schema.TypeDef{
 		{Name: "uid", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 	}}}},
 	{Name: "io.k8s.api.resource.v1.ResourceClaimSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "devices", Type: schema.TypeRef{NamedType: &strs[662]}, Default: map[any]any{}},
+		{Name: "devices", Type: schema.TypeRef{NamedType: &strs[662]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.resource.v1.ResourceClaimStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "allocation", Type: schema.TypeRef{NamedType: &strs[663]}},
@@ -6049,12 +6053,12 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.resource.v1.ResourceClaimTemplate", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[666]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[666]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.resource.v1.ResourceClaimTemplateSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[660]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[660]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.resource.v1.ResourcePool", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "generation", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}, Default: 0},
@@ -6064,8 +6068,8 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.resource.v1.ResourceSlice", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[667]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[667]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.resource.v1.ResourceSliceSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "allNodes", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarBoolean}}},
@@ -6074,7 +6078,7 @@ var template = [...]schema.TypeDef{
 		{Name: "nodeName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "nodeSelector", Type: schema.TypeRef{NamedType: &strs[294]}},
 		{Name: "perDeviceNodeSelection", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarBoolean}}},
-		{Name: "pool", Type: schema.TypeRef{NamedType: &strs[669]}, Default: map[any]any{}},
+		{Name: "pool", Type: schema.TypeRef{NamedType: &strs[669]}, Default: emptyDefault},
 		{Name: "sharedCounters", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[670]}, ElementRelationship: schema.Atomic}}}},
 	}}}},
 	{Name: "io.k8s.api.resource.v1.ResourceSliceSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -6085,7 +6089,7 @@ var template = [...]schema.TypeDef{
 		{Name: "nodeSelector", Type: schema.TypeRef{NamedType: &strs[294]}},
 		{Name: "partitionTypeAttribute", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "perDeviceNodeSelection", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarBoolean}}},
-		{Name: "pool", Type: schema.TypeRef{NamedType: &strs[669]}, Default: map[any]any{}},
+		{Name: "pool", Type: schema.TypeRef{NamedType: &strs[669]}, Default: emptyDefault},
 		{Name: "sharedCounters", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[670]}, ElementRelationship: schema.Atomic}}}},
 		{Name: "skipNodeOperations", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, ElementRelationship: schema.Associative}}}},
 	}}}},
@@ -6104,19 +6108,19 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.resource.v1alpha3.DeviceTaintRule", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[672]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[672]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.resource.v1alpha3.DeviceTaintRule", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[672]}, Default: map[any]any{}},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[673]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[672]}, Default: emptyDefault},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[673]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.resource.v1alpha3.DeviceTaintRuleSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "deviceSelector", Type: schema.TypeRef{NamedType: &strs[674]}},
-		{Name: "taint", Type: schema.TypeRef{NamedType: &strs[675]}, Default: map[any]any{}},
+		{Name: "taint", Type: schema.TypeRef{NamedType: &strs[675]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.resource.v1alpha3.DeviceTaintRuleStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "conditions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[24]}, ElementRelationship: schema.Associative, Keys: []string{"type"}}}}},
@@ -6168,8 +6172,8 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.resource.v1alpha3.ResourcePoolStatusRequest", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[679]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[679]}, Default: emptyDefault},
 		{Name: "status", Type: schema.TypeRef{NamedType: &strs[680]}},
 	}}}},
 	{Name: "io.k8s.api.resource.v1alpha3.ResourcePoolStatusRequestSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -6210,7 +6214,7 @@ var template = [...]schema.TypeDef{
 	}}}},
 	{Name: "io.k8s.api.resource.v1beta1.AllocationResult", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "allocationTimestamp", Type: schema.TypeRef{NamedType: &strs[70]}},
-		{Name: "devices", Type: schema.TypeRef{NamedType: &strs[684]}, Default: map[any]any{}},
+		{Name: "devices", Type: schema.TypeRef{NamedType: &strs[684]}, Default: emptyDefault},
 		{Name: "nodeSelector", Type: schema.TypeRef{NamedType: &strs[294]}},
 	}}}},
 	{Name: "io.k8s.api.resource.v1beta1.BasicDevice", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -6322,8 +6326,8 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.resource.v1beta1.DeviceClass", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[701]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[701]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.resource.v1beta1.DeviceClassConfiguration", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "opaque", Type: schema.TypeRef{NamedType: &strs[694]}},
@@ -6463,9 +6467,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.resource.v1beta1.ResourceClaim", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[711]}, Default: map[any]any{}},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[712]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[711]}, Default: emptyDefault},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[712]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.resource.v1beta1.ResourceClaimConsumerReference", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiGroup", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
@@ -6474,7 +6478,7 @@ var template = [...]schema.TypeDef{
 		{Name: "uid", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 	}}}},
 	{Name: "io.k8s.api.resource.v1beta1.ResourceClaimSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "devices", Type: schema.TypeRef{NamedType: &strs[713]}, Default: map[any]any{}},
+		{Name: "devices", Type: schema.TypeRef{NamedType: &strs[713]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.resource.v1beta1.ResourceClaimStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "allocation", Type: schema.TypeRef{NamedType: &strs[714]}},
@@ -6484,12 +6488,12 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.resource.v1beta1.ResourceClaimTemplate", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[717]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[717]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.resource.v1beta1.ResourceClaimTemplateSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[711]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[711]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.resource.v1beta1.ResourcePool", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "generation", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}, Default: 0},
@@ -6499,8 +6503,8 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.resource.v1beta1.ResourceSlice", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[718]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[718]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.resource.v1beta1.ResourceSliceSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "allNodes", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarBoolean}}},
@@ -6509,7 +6513,7 @@ var template = [...]schema.TypeDef{
 		{Name: "nodeName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "nodeSelector", Type: schema.TypeRef{NamedType: &strs[294]}},
 		{Name: "perDeviceNodeSelection", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarBoolean}}},
-		{Name: "pool", Type: schema.TypeRef{NamedType: &strs[720]}, Default: map[any]any{}},
+		{Name: "pool", Type: schema.TypeRef{NamedType: &strs[720]}, Default: emptyDefault},
 		{Name: "sharedCounters", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[721]}, ElementRelationship: schema.Atomic}}}},
 	}}}},
 	{Name: "io.k8s.api.resource.v1beta1.ResourceSliceSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -6520,7 +6524,7 @@ var template = [...]schema.TypeDef{
 		{Name: "nodeSelector", Type: schema.TypeRef{NamedType: &strs[294]}},
 		{Name: "partitionTypeAttribute", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "perDeviceNodeSelection", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarBoolean}}},
-		{Name: "pool", Type: schema.TypeRef{NamedType: &strs[720]}, Default: map[any]any{}},
+		{Name: "pool", Type: schema.TypeRef{NamedType: &strs[720]}, Default: emptyDefault},
 		{Name: "sharedCounters", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[721]}, ElementRelationship: schema.Atomic}}}},
 		{Name: "skipNodeOperations", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, ElementRelationship: schema.Associative}}}},
 	}}}},
@@ -6535,7 +6539,7 @@ var template = [...]schema.TypeDef{
 	}}}},
 	{Name: "io.k8s.api.resource.v1beta2.AllocationResult", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "allocationTimestamp", Type: schema.TypeRef{NamedType: &strs[70]}},
-		{Name: "devices", Type: schema.TypeRef{NamedType: &strs[723]}, Default: map[any]any{}},
+		{Name: "devices", Type: schema.TypeRef{NamedType: &strs[723]}, Default: emptyDefault},
 		{Name: "nodeSelector", Type: schema.TypeRef{NamedType: &strs[294]}},
 	}}}},
 	{Name: "io.k8s.api.resource.v1beta2.CELDeviceSelector", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -6646,8 +6650,8 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.resource.v1beta2.DeviceClass", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[739]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[739]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.resource.v1beta2.DeviceClassConfiguration", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "opaque", Type: schema.TypeRef{NamedType: &strs[732]}},
@@ -6736,13 +6740,13 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.resource.v1beta2.DeviceTaintRule", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[748]}, Default: map[any]any{}},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[749]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[748]}, Default: emptyDefault},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[749]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.resource.v1beta2.DeviceTaintRuleSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "deviceSelector", Type: schema.TypeRef{NamedType: &strs[750]}},
-		{Name: "taint", Type: schema.TypeRef{NamedType: &strs[729]}, Default: map[any]any{}},
+		{Name: "taint", Type: schema.TypeRef{NamedType: &strs[729]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.resource.v1beta2.DeviceTaintRuleStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "conditions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[24]}, ElementRelationship: schema.Associative, Keys: []string{"type"}}}}},
@@ -6807,9 +6811,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.resource.v1beta2.ResourceClaim", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[753]}, Default: map[any]any{}},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[754]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[753]}, Default: emptyDefault},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[754]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.resource.v1beta2.ResourceClaimConsumerReference", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiGroup", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
@@ -6818,7 +6822,7 @@ var template = [...]schema.TypeDef{
 		{Name: "uid", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 	}}}},
 	{Name: "io.k8s.api.resource.v1beta2.ResourceClaimSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "devices", Type: schema.TypeRef{NamedType: &strs[755]}, Default: map[any]any{}},
+		{Name: "devices", Type: schema.TypeRef{NamedType: &strs[755]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.resource.v1beta2.ResourceClaimStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "allocation", Type: schema.TypeRef{NamedType: &strs[756]}},
@@ -6828,12 +6832,12 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.resource.v1beta2.ResourceClaimTemplate", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[759]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[759]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.resource.v1beta2.ResourceClaimTemplateSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[753]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[753]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.resource.v1beta2.ResourcePool", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "generation", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}, Default: 0},
@@ -6843,8 +6847,8 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.resource.v1beta2.ResourceSlice", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[760]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[760]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.resource.v1beta2.ResourceSliceSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "allNodes", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarBoolean}}},
@@ -6853,7 +6857,7 @@ var template = [...]schema.TypeDef{
 		{Name: "nodeName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "nodeSelector", Type: schema.TypeRef{NamedType: &strs[294]}},
 		{Name: "perDeviceNodeSelection", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarBoolean}}},
-		{Name: "pool", Type: schema.TypeRef{NamedType: &strs[762]}, Default: map[any]any{}},
+		{Name: "pool", Type: schema.TypeRef{NamedType: &strs[762]}, Default: emptyDefault},
 		{Name: "sharedCounters", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[763]}, ElementRelationship: schema.Atomic}}}},
 	}}}},
 	{Name: "io.k8s.api.resource.v1beta2.ResourceSliceSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -6864,7 +6868,7 @@ var template = [...]schema.TypeDef{
 		{Name: "nodeSelector", Type: schema.TypeRef{NamedType: &strs[294]}},
 		{Name: "partitionTypeAttribute", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "perDeviceNodeSelection", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarBoolean}}},
-		{Name: "pool", Type: schema.TypeRef{NamedType: &strs[762]}, Default: map[any]any{}},
+		{Name: "pool", Type: schema.TypeRef{NamedType: &strs[762]}, Default: emptyDefault},
 		{Name: "sharedCounters", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[763]}, ElementRelationship: schema.Atomic}}}},
 		{Name: "skipNodeOperations", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, ElementRelationship: schema.Associative}}}},
 	}}}},
@@ -6873,7 +6877,7 @@ var template = [...]schema.TypeDef{
 		{Name: "description", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "globalDefault", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarBoolean}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
 		{Name: "preemptionPolicy", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "value", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}, Default: 0},
 	}}}},
@@ -6883,7 +6887,7 @@ var template = [...]schema.TypeDef{
 	}}}},
 	{Name: "io.k8s.api.scheduling.v1alpha1.PodGroup", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "name", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
-		{Name: "policy", Type: schema.TypeRef{NamedType: &strs[764]}, Default: map[any]any{}},
+		{Name: "policy", Type: schema.TypeRef{NamedType: &strs[764]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.scheduling.v1alpha1.PodGroupPolicy", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "basic", Type: schema.TypeRef{NamedType: &strs[765]}},
@@ -6894,7 +6898,7 @@ var template = [...]schema.TypeDef{
 		{Name: "description", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "globalDefault", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarBoolean}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
 		{Name: "preemptionPolicy", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "value", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}, Default: 0},
 	}}}},
@@ -6906,8 +6910,8 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.scheduling.v1alpha1.Workload", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[767]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[767]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.scheduling.v1alpha1.WorkloadSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "controllerRef", Type: schema.TypeRef{NamedType: &strs[768]}},
@@ -6920,9 +6924,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.scheduling.v1alpha2.PodGroup", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[770]}, Default: map[any]any{}},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[771]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[770]}, Default: emptyDefault},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[771]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.scheduling.v1alpha2.PodGroupResourceClaim", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "name", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
@@ -6947,7 +6951,7 @@ var template = [...]schema.TypeDef{
 		{Name: "priorityClassName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "resourceClaims", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[776]}, ElementRelationship: schema.Associative, Keys: []string{"name"}}}}},
 		{Name: "schedulingConstraints", Type: schema.TypeRef{NamedType: &strs[777]}},
-		{Name: "schedulingPolicy", Type: schema.TypeRef{NamedType: &strs[778]}, Default: map[any]any{}},
+		{Name: "schedulingPolicy", Type: schema.TypeRef{NamedType: &strs[778]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.scheduling.v1alpha2.PodGroupStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "conditions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[24]}, ElementRelationship: schema.Associative, Keys: []string{"type"}}}}},
@@ -6960,7 +6964,7 @@ var template = [...]schema.TypeDef{
 		{Name: "priorityClassName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "resourceClaims", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[776]}, ElementRelationship: schema.Associative, Keys: []string{"name"}}}}},
 		{Name: "schedulingConstraints", Type: schema.TypeRef{NamedType: &strs[777]}},
-		{Name: "schedulingPolicy", Type: schema.TypeRef{NamedType: &strs[778]}, Default: map[any]any{}},
+		{Name: "schedulingPolicy", Type: schema.TypeRef{NamedType: &strs[778]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.scheduling.v1alpha2.PodGroupTemplateReference", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "workload", Type: schema.TypeRef{NamedType: &strs[780]}},
@@ -6976,8 +6980,8 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.scheduling.v1alpha2.Workload", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[781]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[781]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.scheduling.v1alpha2.WorkloadPodGroupTemplateReference", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "podGroupTemplateName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
@@ -7001,9 +7005,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.scheduling.v1alpha3.CompositePodGroup", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[786]}, Default: map[any]any{}},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[787]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[786]}, Default: emptyDefault},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[787]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.scheduling.v1alpha3.CompositePodGroupSchedulingConstraints", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "topology", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[788]}, ElementRelationship: schema.Atomic}}}},
@@ -7013,13 +7017,13 @@ var template = [...]schema.TypeDef{
 		{Name: "gang", Type: schema.TypeRef{NamedType: &strs[790]}},
 	}, Unions: []schema.Union{{Fields: []schema.UnionField{{FieldName: "basic", DiscriminatorValue: "Basic"}, {FieldName: "gang", DiscriminatorValue: "Gang"}}}}}}},
 	{Name: "io.k8s.api.scheduling.v1alpha3.CompositePodGroupSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "disruptionMode", Type: schema.TypeRef{NamedType: &strs[791]}, Default: map[any]any{"single": map[any]any{}}},
+		{Name: "disruptionMode", Type: schema.TypeRef{NamedType: &strs[791]}, Default: map[any]any{"single": emptyDefault}},
 		{Name: "parentCompositePodGroupName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "preemptionPolicy", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "priority", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "priorityClassName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "schedulingConstraints", Type: schema.TypeRef{NamedType: &strs[792]}},
-		{Name: "schedulingPolicy", Type: schema.TypeRef{NamedType: &strs[793]}, Default: map[any]any{}},
+		{Name: "schedulingPolicy", Type: schema.TypeRef{NamedType: &strs[793]}, Default: emptyDefault},
 		{Name: "workloadRef", Type: schema.TypeRef{NamedType: &strs[794]}},
 	}}}},
 	{Name: "io.k8s.api.scheduling.v1alpha3.CompositePodGroupStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -7034,7 +7038,7 @@ var template = [...]schema.TypeDef{
 		{Name: "priority", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "priorityClassName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "schedulingConstraints", Type: schema.TypeRef{NamedType: &strs[792]}},
-		{Name: "schedulingPolicy", Type: schema.TypeRef{NamedType: &strs[793]}, Default: map[any]any{}},
+		{Name: "schedulingPolicy", Type: schema.TypeRef{NamedType: &strs[793]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.scheduling.v1alpha3.DisruptionMode", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "all", Type: schema.TypeRef{NamedType: &strs[797]}},
@@ -7046,9 +7050,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.scheduling.v1alpha3.PodGroup", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[799]}, Default: map[any]any{}},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[800]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[799]}, Default: emptyDefault},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[800]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.scheduling.v1alpha3.PodGroupResourceClaim", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "name", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
@@ -7067,14 +7071,14 @@ var template = [...]schema.TypeDef{
 		{Name: "gang", Type: schema.TypeRef{NamedType: &strs[802]}},
 	}, Unions: []schema.Union{{Fields: []schema.UnionField{{FieldName: "basic", DiscriminatorValue: "Basic"}, {FieldName: "gang", DiscriminatorValue: "Gang"}}}}}}},
 	{Name: "io.k8s.api.scheduling.v1alpha3.PodGroupSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "disruptionMode", Type: schema.TypeRef{NamedType: &strs[803]}, Default: map[any]any{"single": map[any]any{}}},
+		{Name: "disruptionMode", Type: schema.TypeRef{NamedType: &strs[803]}, Default: map[any]any{"single": emptyDefault}},
 		{Name: "parentCompositePodGroupName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "preemptionPolicy", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "priority", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "priorityClassName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "resourceClaims", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[804]}, ElementRelationship: schema.Associative, Keys: []string{"name"}}}}},
 		{Name: "schedulingConstraints", Type: schema.TypeRef{NamedType: &strs[805]}},
-		{Name: "schedulingPolicy", Type: schema.TypeRef{NamedType: &strs[806]}, Default: map[any]any{}},
+		{Name: "schedulingPolicy", Type: schema.TypeRef{NamedType: &strs[806]}, Default: emptyDefault},
 		{Name: "workloadRef", Type: schema.TypeRef{NamedType: &strs[794]}},
 	}}}},
 	{Name: "io.k8s.api.scheduling.v1alpha3.PodGroupStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -7089,7 +7093,7 @@ var template = [...]schema.TypeDef{
 		{Name: "priorityClassName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "resourceClaims", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[804]}, ElementRelationship: schema.Associative, Keys: []string{"name"}}}}},
 		{Name: "schedulingConstraints", Type: schema.TypeRef{NamedType: &strs[805]}},
-		{Name: "schedulingPolicy", Type: schema.TypeRef{NamedType: &strs[806]}, Default: map[any]any{}},
+		{Name: "schedulingPolicy", Type: schema.TypeRef{NamedType: &strs[806]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.scheduling.v1alpha3.SingleCompositeDisruptionMode", Atom: schema.Atom{Map: &schema.Map{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarUntyped, List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[0]}, ElementRelationship: schema.Atomic}, Map: &schema.Map{ElementType: schema.TypeRef{NamedType: &strs[1]}, ElementRelationship: schema.Separable}}}}}},
 	{Name: "io.k8s.api.scheduling.v1alpha3.SingleDisruptionMode", Atom: schema.Atom{Map: &schema.Map{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarUntyped, List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[0]}, ElementRelationship: schema.Atomic}, Map: &schema.Map{ElementType: schema.TypeRef{NamedType: &strs[1]}, ElementRelationship: schema.Separable}}}}}},
@@ -7104,8 +7108,8 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.scheduling.v1alpha3.Workload", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[808]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[808]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.scheduling.v1alpha3.WorkloadPodGroupAllDisruptionMode", Atom: schema.Atom{Map: &schema.Map{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarUntyped, List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[0]}, ElementRelationship: schema.Atomic}, Map: &schema.Map{ElementType: schema.TypeRef{NamedType: &strs[1]}, ElementRelationship: schema.Separable}}}}}},
 	{Name: "io.k8s.api.scheduling.v1alpha3.WorkloadPodGroupBasicSchedulingPolicy", Atom: schema.Atom{Map: &schema.Map{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarUntyped, List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[0]}, ElementRelationship: schema.Atomic}, Map: &schema.Map{ElementType: schema.TypeRef{NamedType: &strs[1]}, ElementRelationship: schema.Separable}}}}}},
@@ -7165,7 +7169,7 @@ var template = [...]schema.TypeDef{
 		{Name: "priority", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "priorityClassName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "schedulingConstraints", Type: schema.TypeRef{NamedType: &strs[822]}},
-		{Name: "schedulingPolicy", Type: schema.TypeRef{NamedType: &strs[823]}, Default: map[any]any{}},
+		{Name: "schedulingPolicy", Type: schema.TypeRef{NamedType: &strs[823]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.scheduling.v1beta1.DisruptionMode", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "all", Type: schema.TypeRef{NamedType: &strs[824]}},
@@ -7177,9 +7181,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.scheduling.v1beta1.PodGroup", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[826]}, Default: map[any]any{}},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[827]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[826]}, Default: emptyDefault},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[827]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.scheduling.v1beta1.PodGroupResourceClaim", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "name", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
@@ -7198,14 +7202,14 @@ var template = [...]schema.TypeDef{
 		{Name: "gang", Type: schema.TypeRef{NamedType: &strs[829]}},
 	}, Unions: []schema.Union{{Fields: []schema.UnionField{{FieldName: "basic", DiscriminatorValue: "Basic"}, {FieldName: "gang", DiscriminatorValue: "Gang"}}}}}}},
 	{Name: "io.k8s.api.scheduling.v1beta1.PodGroupSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "disruptionMode", Type: schema.TypeRef{NamedType: &strs[830]}, Default: map[any]any{"single": map[any]any{}}},
+		{Name: "disruptionMode", Type: schema.TypeRef{NamedType: &strs[830]}, Default: map[any]any{"single": emptyDefault}},
 		{Name: "parentCompositePodGroupName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "preemptionPolicy", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "priority", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "priorityClassName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "resourceClaims", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[831]}, ElementRelationship: schema.Associative, Keys: []string{"name"}}}}},
 		{Name: "schedulingConstraints", Type: schema.TypeRef{NamedType: &strs[832]}},
-		{Name: "schedulingPolicy", Type: schema.TypeRef{NamedType: &strs[833]}, Default: map[any]any{}},
+		{Name: "schedulingPolicy", Type: schema.TypeRef{NamedType: &strs[833]}, Default: emptyDefault},
 		{Name: "workloadRef", Type: schema.TypeRef{NamedType: &strs[834]}},
 	}}}},
 	{Name: "io.k8s.api.scheduling.v1beta1.PodGroupStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -7220,14 +7224,14 @@ var template = [...]schema.TypeDef{
 		{Name: "priorityClassName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "resourceClaims", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[831]}, ElementRelationship: schema.Associative, Keys: []string{"name"}}}}},
 		{Name: "schedulingConstraints", Type: schema.TypeRef{NamedType: &strs[832]}},
-		{Name: "schedulingPolicy", Type: schema.TypeRef{NamedType: &strs[833]}, Default: map[any]any{}},
+		{Name: "schedulingPolicy", Type: schema.TypeRef{NamedType: &strs[833]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.scheduling.v1beta1.PriorityClass", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "description", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "globalDefault", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarBoolean}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
 		{Name: "preemptionPolicy", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "value", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}, Default: 0},
 	}}}},
@@ -7244,8 +7248,8 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.scheduling.v1beta1.Workload", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[836]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[836]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.scheduling.v1beta1.WorkloadReference", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "templateName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
@@ -7259,8 +7263,8 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.storage.v1.CSIDriver", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[838]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[838]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.storage.v1.CSIDriverSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "attachRequired", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarBoolean}}},
@@ -7301,15 +7305,15 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.storage.v1.CSINode", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[840]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[840]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.storage.v1.CSINode", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[840]}, Default: map[any]any{}},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[841]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[840]}, Default: emptyDefault},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[841]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.storage.v1.CSINodeDriver", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "allocatable", Type: schema.TypeRef{NamedType: &strs[842]}},
@@ -7328,7 +7332,7 @@ var template = [...]schema.TypeDef{
 		{Name: "capacity", Type: schema.TypeRef{NamedType: &strs[136]}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "maximumVolumeSize", Type: schema.TypeRef{NamedType: &strs[136]}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
 		{Name: "nodeTopology", Type: schema.TypeRef{NamedType: &strs[3]}},
 		{Name: "storageClassName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 	}}}},
@@ -7337,7 +7341,7 @@ var template = [...]schema.TypeDef{
 		{Name: "allowedTopologies", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[845]}, ElementRelationship: schema.Atomic}}}},
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
 		{Name: "mountOptions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, ElementRelationship: schema.Atomic}}}},
 		{Name: "parameters", Type: schema.TypeRef{Inlined: schema.Atom{Map: &schema.Map{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}}}}},
 		{Name: "provisioner", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
@@ -7363,9 +7367,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.storage.v1.VolumeAttachment", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[847]}, Default: map[any]any{}},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[848]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[847]}, Default: emptyDefault},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[848]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.storage.v1.VolumeAttachmentSource", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "inlineVolumeSpec", Type: schema.TypeRef{NamedType: &strs[315]}},
@@ -7374,7 +7378,7 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.storage.v1.VolumeAttachmentSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "attacher", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 		{Name: "nodeName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
-		{Name: "source", Type: schema.TypeRef{NamedType: &strs[849]}, Default: map[any]any{}},
+		{Name: "source", Type: schema.TypeRef{NamedType: &strs[849]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.storage.v1.VolumeAttachmentStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "attachError", Type: schema.TypeRef{NamedType: &strs[850]}},
@@ -7386,7 +7390,7 @@ var template = [...]schema.TypeDef{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "driverName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
 		{Name: "parameters", Type: schema.TypeRef{Inlined: schema.Atom{Map: &schema.Map{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}}}}},
 	}}}},
 	{Name: "io.k8s.api.storage.v1.VolumeError", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -7402,16 +7406,16 @@ var template = [...]schema.TypeDef{
 		{Name: "capacity", Type: schema.TypeRef{NamedType: &strs[136]}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "maximumVolumeSize", Type: schema.TypeRef{NamedType: &strs[136]}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
 		{Name: "nodeTopology", Type: schema.TypeRef{NamedType: &strs[3]}},
 		{Name: "storageClassName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 	}}}},
 	{Name: "io.k8s.api.storage.v1alpha1.VolumeAttachment", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[851]}, Default: map[any]any{}},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[852]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[851]}, Default: emptyDefault},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[852]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.storage.v1alpha1.VolumeAttachmentSource", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "inlineVolumeSpec", Type: schema.TypeRef{NamedType: &strs[315]}},
@@ -7420,7 +7424,7 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.storage.v1alpha1.VolumeAttachmentSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "attacher", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 		{Name: "nodeName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
-		{Name: "source", Type: schema.TypeRef{NamedType: &strs[853]}, Default: map[any]any{}},
+		{Name: "source", Type: schema.TypeRef{NamedType: &strs[853]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.storage.v1alpha1.VolumeAttachmentStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "attachError", Type: schema.TypeRef{NamedType: &strs[854]}},
@@ -7432,7 +7436,7 @@ var template = [...]schema.TypeDef{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "driverName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
 		{Name: "parameters", Type: schema.TypeRef{Inlined: schema.Atom{Map: &schema.Map{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}}}}},
 	}}}},
 	{Name: "io.k8s.api.storage.v1alpha1.VolumeError", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -7443,8 +7447,8 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.storage.v1beta1.CSIDriver", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[855]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[855]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.storage.v1beta1.CSIDriverSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "attachRequired", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarBoolean}}},
@@ -7485,15 +7489,15 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.storage.v1beta1.CSINode", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[857]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[857]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.storage.v1beta1.CSINode", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[857]}, Default: map[any]any{}},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[858]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[857]}, Default: emptyDefault},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[858]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.storage.v1beta1.CSINodeDriver", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "allocatable", Type: schema.TypeRef{NamedType: &strs[859]}},
@@ -7512,7 +7516,7 @@ var template = [...]schema.TypeDef{
 		{Name: "capacity", Type: schema.TypeRef{NamedType: &strs[136]}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "maximumVolumeSize", Type: schema.TypeRef{NamedType: &strs[136]}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
 		{Name: "nodeTopology", Type: schema.TypeRef{NamedType: &strs[3]}},
 		{Name: "storageClassName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 	}}}},
@@ -7521,7 +7525,7 @@ var template = [...]schema.TypeDef{
 		{Name: "allowedTopologies", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[845]}, ElementRelationship: schema.Atomic}}}},
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
 		{Name: "mountOptions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, ElementRelationship: schema.Atomic}}}},
 		{Name: "parameters", Type: schema.TypeRef{Inlined: schema.Atom{Map: &schema.Map{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}}}}},
 		{Name: "provisioner", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
@@ -7547,9 +7551,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.storage.v1beta1.VolumeAttachment", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[863]}, Default: map[any]any{}},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[864]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[863]}, Default: emptyDefault},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[864]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.storage.v1beta1.VolumeAttachmentSource", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "inlineVolumeSpec", Type: schema.TypeRef{NamedType: &strs[315]}},
@@ -7558,7 +7562,7 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.storage.v1beta1.VolumeAttachmentSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "attacher", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 		{Name: "nodeName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
-		{Name: "source", Type: schema.TypeRef{NamedType: &strs[865]}, Default: map[any]any{}},
+		{Name: "source", Type: schema.TypeRef{NamedType: &strs[865]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.storage.v1beta1.VolumeAttachmentStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "attachError", Type: schema.TypeRef{NamedType: &strs[866]}},
@@ -7570,7 +7574,7 @@ var template = [...]schema.TypeDef{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "driverName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
 		{Name: "parameters", Type: schema.TypeRef{Inlined: schema.Atom{Map: &schema.Map{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}}}}},
 	}}}},
 	{Name: "io.k8s.api.storage.v1beta1.VolumeError", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -7584,12 +7588,12 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.storagemigration.v1.StorageVersionMigration", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[867]}, Default: map[any]any{}},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[868]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[867]}, Default: emptyDefault},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[868]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.storagemigration.v1.StorageVersionMigrationSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "resource", Type: schema.TypeRef{NamedType: &strs[869]}, Default: map[any]any{}},
+		{Name: "resource", Type: schema.TypeRef{NamedType: &strs[869]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.storagemigration.v1.StorageVersionMigrationStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "conditions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[24]}, ElementRelationship: schema.Associative, Keys: []string{"type"}}}}},
@@ -7610,13 +7614,13 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.storagemigration.v1alpha1.StorageVersionMigration", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[870]}, Default: map[any]any{}},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[871]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[870]}, Default: emptyDefault},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[871]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.storagemigration.v1alpha1.StorageVersionMigrationSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "continueToken", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "resource", Type: schema.TypeRef{NamedType: &strs[872]}, Default: map[any]any{}},
+		{Name: "resource", Type: schema.TypeRef{NamedType: &strs[872]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.storagemigration.v1alpha1.StorageVersionMigrationStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "conditions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[873]}, ElementRelationship: schema.Associative, Keys: []string{"type"}}}}},
@@ -7625,12 +7629,12 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.storagemigration.v1beta1.StorageVersionMigration", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[874]}, Default: map[any]any{}},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[875]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[874]}, Default: emptyDefault},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[875]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.storagemigration.v1beta1.StorageVersionMigrationSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "resource", Type: schema.TypeRef{NamedType: &strs[869]}, Default: map[any]any{}},
+		{Name: "resource", Type: schema.TypeRef{NamedType: &strs[869]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.api.storagemigration.v1beta1.StorageVersionMigrationStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "conditions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[24]}, ElementRelationship: schema.Associative, Keys: []string{"type"}}}}},
@@ -7679,23 +7683,23 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[877]}, Default: map[any]any{}},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[878]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[877]}, Default: emptyDefault},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[878]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[878]}, Default: map[any]any{}},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[878]}, Default: emptyDefault},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[877]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[877]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[877]}, Default: map[any]any{}},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[878]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[877]}, Default: emptyDefault},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[878]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionCondition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "lastTransitionTime", Type: schema.TypeRef{NamedType: &strs[70]}},
@@ -7762,7 +7766,7 @@ var template = [...]schema.TypeDef{
 	}}}},
 	{Name: "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "group", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
-		{Name: "names", Type: schema.TypeRef{NamedType: &strs[879]}, Default: map[any]any{}},
+		{Name: "names", Type: schema.TypeRef{NamedType: &strs[879]}, Default: emptyDefault},
 		{Name: "scope", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 		{Name: "versions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[880]}, ElementRelationship: schema.Atomic}}}},
 		{Name: "conversion", Type: schema.TypeRef{NamedType: &strs[881]}},
@@ -7773,21 +7777,21 @@ var template = [...]schema.TypeDef{
 		{Name: "conversion", Type: schema.TypeRef{NamedType: &strs[881]}},
 		{Name: "preserveUnknownFields", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarBoolean}}},
 		{Name: "group", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
-		{Name: "names", Type: schema.TypeRef{NamedType: &strs[879]}, Default: map[any]any{}},
+		{Name: "names", Type: schema.TypeRef{NamedType: &strs[879]}, Default: emptyDefault},
 		{Name: "scope", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 	}}}},
 	{Name: "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "conversion", Type: schema.TypeRef{NamedType: &strs[881]}},
 		{Name: "preserveUnknownFields", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarBoolean}}},
 		{Name: "group", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
-		{Name: "names", Type: schema.TypeRef{NamedType: &strs[879]}, Default: map[any]any{}},
+		{Name: "names", Type: schema.TypeRef{NamedType: &strs[879]}, Default: emptyDefault},
 		{Name: "scope", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 		{Name: "versions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[880]}, ElementRelationship: schema.Atomic}}}},
 	}}}},
 	{Name: "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "conversion", Type: schema.TypeRef{NamedType: &strs[881]}},
 		{Name: "group", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
-		{Name: "names", Type: schema.TypeRef{NamedType: &strs[879]}, Default: map[any]any{}},
+		{Name: "names", Type: schema.TypeRef{NamedType: &strs[879]}, Default: emptyDefault},
 		{Name: "preserveUnknownFields", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarBoolean}}},
 		{Name: "scope", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 		{Name: "versions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[880]}, ElementRelationship: schema.Atomic}}}},
@@ -7795,22 +7799,22 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "storedVersions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, ElementRelationship: schema.Atomic}}}},
 		{Name: "conditions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[882]}, ElementRelationship: schema.Associative, Keys: []string{"type"}}}}},
-		{Name: "acceptedNames", Type: schema.TypeRef{NamedType: &strs[879]}, Default: map[any]any{}},
+		{Name: "acceptedNames", Type: schema.TypeRef{NamedType: &strs[879]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "conditions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[882]}, ElementRelationship: schema.Associative, Keys: []string{"type"}}}}},
-		{Name: "acceptedNames", Type: schema.TypeRef{NamedType: &strs[879]}, Default: map[any]any{}},
+		{Name: "acceptedNames", Type: schema.TypeRef{NamedType: &strs[879]}, Default: emptyDefault},
 		{Name: "storedVersions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, ElementRelationship: schema.Atomic}}}},
 		{Name: "observedGeneration", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 	}}}},
 	{Name: "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "observedGeneration", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "conditions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[882]}, ElementRelationship: schema.Associative, Keys: []string{"type"}}}}},
-		{Name: "acceptedNames", Type: schema.TypeRef{NamedType: &strs[879]}, Default: map[any]any{}},
+		{Name: "acceptedNames", Type: schema.TypeRef{NamedType: &strs[879]}, Default: emptyDefault},
 		{Name: "storedVersions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, ElementRelationship: schema.Atomic}}}},
 	}}}},
 	{Name: "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "acceptedNames", Type: schema.TypeRef{NamedType: &strs[879]}, Default: map[any]any{}},
+		{Name: "acceptedNames", Type: schema.TypeRef{NamedType: &strs[879]}, Default: emptyDefault},
 		{Name: "conditions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[882]}, ElementRelationship: schema.Associative, Keys: []string{"type"}}}}},
 		{Name: "observedGeneration", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "storedVersions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, ElementRelationship: schema.Atomic}}}},
@@ -8163,25 +8167,25 @@ var template = [...]schema.TypeDef{
 		{Name: "webhookClientConfig", Type: schema.TypeRef{NamedType: &strs[898]}},
 	}}}},
 	{Name: "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1beta1.CustomResourceDefinition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[899]}, Default: map[any]any{}},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[899]}, Default: emptyDefault},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[900]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[900]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1beta1.CustomResourceDefinition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[900]}, Default: map[any]any{}},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[899]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[900]}, Default: emptyDefault},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[899]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1beta1.CustomResourceDefinition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[900]}, Default: map[any]any{}},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[899]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[900]}, Default: emptyDefault},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[899]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1beta1.CustomResourceDefinitionCondition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "reason", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
@@ -8245,14 +8249,14 @@ var template = [...]schema.TypeDef{
 		{Name: "versions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[904]}, ElementRelationship: schema.Atomic}}}},
 		{Name: "selectableFields", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[905]}, ElementRelationship: schema.Atomic}}}},
 		{Name: "version", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "names", Type: schema.TypeRef{NamedType: &strs[906]}, Default: map[any]any{}},
+		{Name: "names", Type: schema.TypeRef{NamedType: &strs[906]}, Default: emptyDefault},
 		{Name: "preserveUnknownFields", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarBoolean}}},
 		{Name: "group", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 		{Name: "scope", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 		{Name: "validation", Type: schema.TypeRef{NamedType: &strs[907]}},
 	}}}},
 	{Name: "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1beta1.CustomResourceDefinitionSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "names", Type: schema.TypeRef{NamedType: &strs[906]}, Default: map[any]any{}},
+		{Name: "names", Type: schema.TypeRef{NamedType: &strs[906]}, Default: emptyDefault},
 		{Name: "validation", Type: schema.TypeRef{NamedType: &strs[907]}},
 		{Name: "additionalPrinterColumns", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[902]}, ElementRelationship: schema.Atomic}}}},
 		{Name: "preserveUnknownFields", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarBoolean}}},
@@ -8268,7 +8272,7 @@ var template = [...]schema.TypeDef{
 		{Name: "validation", Type: schema.TypeRef{NamedType: &strs[907]}},
 		{Name: "additionalPrinterColumns", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[902]}, ElementRelationship: schema.Atomic}}}},
 		{Name: "version", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "names", Type: schema.TypeRef{NamedType: &strs[906]}, Default: map[any]any{}},
+		{Name: "names", Type: schema.TypeRef{NamedType: &strs[906]}, Default: emptyDefault},
 		{Name: "selectableFields", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[905]}, ElementRelationship: schema.Atomic}}}},
 		{Name: "conversion", Type: schema.TypeRef{NamedType: &strs[903]}},
 		{Name: "scope", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
@@ -8281,7 +8285,7 @@ var template = [...]schema.TypeDef{
 		{Name: "additionalPrinterColumns", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[902]}, ElementRelationship: schema.Atomic}}}},
 		{Name: "conversion", Type: schema.TypeRef{NamedType: &strs[903]}},
 		{Name: "group", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
-		{Name: "names", Type: schema.TypeRef{NamedType: &strs[906]}, Default: map[any]any{}},
+		{Name: "names", Type: schema.TypeRef{NamedType: &strs[906]}, Default: emptyDefault},
 		{Name: "preserveUnknownFields", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarBoolean}}},
 		{Name: "scope", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 		{Name: "selectableFields", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[905]}, ElementRelationship: schema.Atomic}}}},
@@ -8293,16 +8297,16 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1beta1.CustomResourceDefinitionStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "storedVersions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, ElementRelationship: schema.Atomic}}}},
 		{Name: "conditions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[908]}, ElementRelationship: schema.Associative, Keys: []string{"type"}}}}},
-		{Name: "acceptedNames", Type: schema.TypeRef{NamedType: &strs[906]}, Default: map[any]any{}},
+		{Name: "acceptedNames", Type: schema.TypeRef{NamedType: &strs[906]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1beta1.CustomResourceDefinitionStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "acceptedNames", Type: schema.TypeRef{NamedType: &strs[906]}, Default: map[any]any{}},
+		{Name: "acceptedNames", Type: schema.TypeRef{NamedType: &strs[906]}, Default: emptyDefault},
 		{Name: "storedVersions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, ElementRelationship: schema.Atomic}}}},
 		{Name: "observedGeneration", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "conditions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[908]}, ElementRelationship: schema.Associative, Keys: []string{"type"}}}}},
 	}}}},
 	{Name: "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1beta1.CustomResourceDefinitionStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "acceptedNames", Type: schema.TypeRef{NamedType: &strs[906]}, Default: map[any]any{}},
+		{Name: "acceptedNames", Type: schema.TypeRef{NamedType: &strs[906]}, Default: emptyDefault},
 		{Name: "conditions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[908]}, ElementRelationship: schema.Associative, Keys: []string{"type"}}}}},
 		{Name: "observedGeneration", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "storedVersions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, ElementRelationship: schema.Atomic}}}},
@@ -8708,23 +8712,23 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIService", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[924]}, Default: map[any]any{}},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[925]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[924]}, Default: emptyDefault},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[925]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIService", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[924]}, Default: map[any]any{}},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[925]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[924]}, Default: emptyDefault},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[925]}, Default: emptyDefault},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 	}}}},
 	{Name: "io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIService", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[924]}, Default: map[any]any{}},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[925]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[924]}, Default: emptyDefault},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[925]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIServiceCondition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "type", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
@@ -8790,23 +8794,23 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.kube-aggregator.pkg.apis.apiregistration.v1beta1.APIService", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[928]}, Default: map[any]any{}},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[929]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[928]}, Default: emptyDefault},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[929]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.kube-aggregator.pkg.apis.apiregistration.v1beta1.APIService", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[929]}, Default: map[any]any{}},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[929]}, Default: emptyDefault},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[928]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[928]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.kube-aggregator.pkg.apis.apiregistration.v1beta1.APIService", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any{}},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[928]}, Default: map[any]any{}},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[929]}, Default: map[any]any{}},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[928]}, Default: emptyDefault},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[929]}, Default: emptyDefault},
 	}}}},
 	{Name: "io.k8s.kube-aggregator.pkg.apis.apiregistration.v1beta1.APIServiceCondition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "reason", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},

@@ -24,16 +24,22 @@ const apiPackage = "github.com/ssa-diff/ssa-diff/internal/api/"
 // Knows reports whether the layouts of Kubernetes 1.<minor> are generated: the latest
 // release's (package internal/api's own) or one of the older releases the table holds.
 func Knows(minor int) bool {
-	_, ok := layouts[minor]
-	return ok || minor == latestMinor
+	if minor == latestMinor {
+		return true
+	}
+	_, ok := layouts()[minor]
+	return ok
 }
 
 // Value is v, a value of internal API types of the latest release (or one holding them:
 // a pointer, a list, a map), as the server of the given minor prints it; v itself when
 // that minor lays the types out alike or v holds none of them.
 func Value(minor int, v any) any {
-	fields := layouts[minor]
-	if minor >= latestMinor || fields == nil || !holdsAPIType(reflect.TypeOf(v)) {
+	if minor >= latestMinor {
+		return v
+	}
+	fields := layouts()[minor]
+	if fields == nil || !holdsAPIType(reflect.TypeOf(v)) {
 		return v
 	}
 	return printed{v: v, fields: fields}

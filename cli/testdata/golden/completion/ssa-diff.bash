@@ -55,6 +55,30 @@ _ssa_diff() {
 		COMPREPLY=($(compgen -f -- "$cur"))
 		return
 	fi
+	if [[ ${COMP_CWORD} -ge 2 && "${COMP_WORDS[1]}" == merge ]]; then
+		case "$prev" in
+		-o|--output)
+			COMPREPLY=($(compgen -W "diff github html json junit markdown objects text yaml" -- "$cur"))
+			return ;;
+		--output-file)
+			_ssa_diff_format_file "diff= github= html= json= junit= markdown= objects= text= yaml="
+			return ;;
+		--report-html)
+			COMPREPLY=($(compgen -f -- "$cur"))
+			return ;;
+		--report-url)
+			return ;;
+		--color)
+			COMPREPLY=($(compgen -W "auto always never" -- "$cur"))
+			return ;;
+		esac
+		if [[ "$cur" == -* ]]; then
+			COMPREPLY=($(compgen -W "--color --help --output --output-file --report-html --report-url --show-managed-fields --show-secrets --summary -h -o" -- "$cur"))
+			return
+		fi
+		COMPREPLY=($(compgen -f -- "$cur"))
+		return
+	fi
 	case "$prev" in
 	-f|--filename)
 		COMPREPLY=($(compgen -f -- "$cur"))
@@ -197,7 +221,7 @@ _ssa_diff() {
 		return
 	fi
 	if [[ ${COMP_CWORD} -eq 1 ]]; then
-		COMPREPLY=($(compgen -W "blame version completion" -- "$cur"))
+		COMPREPLY=($(compgen -W "blame version completion merge" -- "$cur"))
 	fi
 	COMPREPLY+=($(compgen -f -- "$cur"))
 }

@@ -29,6 +29,22 @@ _ssa-diff() {
 			'1:live:_files'
 		return
 	fi
+	if (( CURRENT > 2 )) && [[ ${words[2]} == merge ]]; then
+		shift words
+		(( CURRENT-- ))
+		_arguments -s \
+			'*'{-o,--output}'[Output format\: diff, github, html, json, junit, markdown, objects, text, yaml]:output:(diff github html json junit markdown objects text yaml)' \
+			'*--output-file[Write the output (-o) to FILE instead of standard output; FORMAT=PATH (repeatable) also writes the same prediction in another format to PATH (e.g]:file:_ssa-diff-format-file' \
+			'*--report-html[Also write the report as one self-contained HTML page to FILE, from the same prediction as -o\: the summary, filters, and per object its diff, ownership map, conflicts, refusal and advice (for a CI artifact; -o html prints it on standard output)]:file:_files' \
+			'*--report-url[Where the HTML report will be found (a CI artifact'\''s or job'\''s address)\: -o markdown links it]:report-url: ' \
+			'*--show-managed-fields[Show metadata.managedFields in diffs]' \
+			'*--show-secrets[Show Secret values in diffs instead of masking them]' \
+			'*--color[Colour the text and diff outputs\: auto, always or never (auto\: on a terminal, unless NO_COLOR is set)]:color:(auto always never)' \
+			'*--summary[Print a one-screen overview\: instead of the objects with -o text, on stderr with the other formats]' \
+			'*'{-h,--help}'[Show this help]' \
+			'*:report:_files'
+		return
+	fi
 	_arguments -s \
 		'*'{-f,--filename}'[Manifests to apply\: a file, a directory or - (repeatable)]:file:_files' \
 		'*'{-k,--kustomize}'[A kustomization directory, built as kubectl apply -k builds it (repeatable); each object is reported at the file it came from, each field at the patch or resource line that sets it]:directory:_files -/' \
@@ -105,7 +121,7 @@ _ssa-diff() {
 		'1: :->first' \
 		'*:file:_files'
 	if [[ $state == first ]]; then
-		_alternative 'commands:command:(blame version completion)' 'files:file:_files'
+		_alternative 'commands:command:(blame version completion merge)' 'files:file:_files'
 	fi
 }
 compdef _ssa-diff ssa-diff kubectl-ssa_diff
