@@ -160,6 +160,9 @@ type options struct {
 	helm helmOptions
 	// verbs are --verb, --patch-type and --kubectl.
 	verbs verbOptions
+	// noise are --show-unchanged, --ignore-path, --ignore-manager, --skip and
+	// --ignore-filename-pattern (noise.go).
+	noise noiseOptions
 }
 
 // newInvocation is a run of the command with these options and streams.
@@ -279,6 +282,7 @@ func flagSet(prog string, cfg *options) (fs *pflag.FlagSet, argNames map[string]
 	cfg.addGateFlags(fs, argNames)
 	cfg.addPruneFlags(fs)
 	cfg.addAdviceFlags(fs)
+	cfg.addNoiseFlags(fs)
 	cfg.addAdmissionFlags(fs)
 	cfg.addApplierFlags(fs, argNames, true)
 	cfg.addShardFlag(fs)
@@ -294,6 +298,9 @@ func flagSet(prog string, cfg *options) (fs *pflag.FlagSet, argNames map[string]
 		argNames[k] = v
 	}
 	for k, v := range gateArgNames {
+		argNames[k] = v
+	}
+	for k, v := range noiseArgNames {
 		argNames[k] = v
 	}
 	for k, v := range adviceArgNames {
@@ -409,6 +416,9 @@ func parseFlagsFor(prog string, args []string, stdout, stderr io.Writer, merging
 		return fail("%v", err)
 	}
 	if err := cfg.checkAdvice(); err != nil {
+		return fail("%v", err)
+	}
+	if err := cfg.checkNoise(); err != nil {
 		return fail("%v", err)
 	}
 	if err := cfg.checkRender(); err != nil {

@@ -166,6 +166,7 @@ func (c *invocation) predictAndReport(ctx context.Context, eng predictor, reg *s
 // they are all done: merge) runs; it returns the exit status.
 func (c *invocation) writeReport(ctx context.Context, rep *report.Report, slots []*slot, predict func()) int {
 	opts := output.Options{Color: c.color, ShowManagedFields: c.showManagedFields, ShowSecrets: c.showSecrets, Now: c.now, Stderr: c.stderr, ReportURL: c.reportLink(), Client: rep.Options.Applier}
+	c.noise.outputOptions(&opts)
 	dst, err := c.openOutput()
 	if err != nil {
 		return c.errorf("%v", err)

@@ -21,7 +21,7 @@ type mergeOptions struct {
 // mergeFlags are the flags merge takes: how the merged report is printed. The rest of the
 // run's options come with the reports.
 var mergeFlags = map[string]bool{"output": true, "output-file": true, "color": true, "show-managed-fields": true,
-	"show-secrets": true, "summary": true, "report-html": true, "report-url": true, "help": true}
+	"show-secrets": true, "show-unchanged": true, "summary": true, "report-html": true, "report-url": true, "help": true}
 
 // checkMerge takes the reports to merge and refuses the flags of a prediction.
 func (o *options) checkMerge(fs *pflag.FlagSet, reports []string) error {
@@ -32,7 +32,7 @@ func (o *options) checkMerge(fs *pflag.FlagSet, reports []string) error {
 		}
 	})
 	if len(bad) > 0 {
-		return fmt.Errorf("%s: the shards' reports carry the run's options; merge takes only how to print (-o, --output-file, --color, --show-managed-fields, --show-secrets, --summary, --report-html, --report-url)", strings.Join(bad, ", "))
+		return fmt.Errorf("%s: the shards' reports carry the run's options; merge takes only how to print (-o, --output-file, --color, --show-managed-fields, --show-secrets, --show-unchanged, --summary, --report-html, --report-url)", strings.Join(bad, ", "))
 	}
 	if len(reports) == 0 {
 		return fmt.Errorf("no reports given (want the -o json report of every shard)")

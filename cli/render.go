@@ -64,10 +64,11 @@ func (c *invocation) loadManifests(loader *input.Loader) []input.Entry {
 	loader.Renderer = kustomizer{c: c, loader: loader}
 	loader.SourceComments, loader.SourceRoot = true, c.render.sourceRoot
 	loader.SourceCommentsInFiles = c.applier == "helm"
+	loader.IgnoreFile = c.noise.ignoreFile
 	for _, p := range c.manifests {
 		out = append(out, loader.Load(p)...)
 	}
-	loader.Renderer = nil
+	loader.Renderer, loader.IgnoreFile = nil, nil
 	loader.SourceComments, loader.SourceCommentsInFiles, loader.SourceRoot = false, false, ""
 	return out
 }

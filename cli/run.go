@@ -207,6 +207,7 @@ func (c *invocation) execute(ctx context.Context, newPredictor func(*schema.Regi
 		slots = append(slots, &slot{err: fmt.Errorf("live object: %w", err), src: sourceOf(err), done: make(chan struct{})})
 	}
 	c.judgeLive(m.Pairs, ls, reg)
+	slots = c.noise.skipSlots(slots)
 	slots = c.shardSlots(slots)
 
 	return c.predictAndReport(ctx, pred, reg, slots)

@@ -18,6 +18,12 @@
 //     fields its schema errors name — each with the declared field of the closest name
 //     when the schema does not declare it ([Judge.DidYouMean]).
 //
+// An [Ignore] ([NewIgnore] of [IgnoreRule]s; [ParseIgnoreRule] reads the command's
+// syntax) is what a reviewer does not want to see: fields by JSON pointer or JSONPath,
+// optionally for a group/kind/namespace/name, and the fields of managers, as Argo CD's
+// ignoreDifferences and Flux's spec.ignore. It hides them from diffs and findings, never
+// from a prediction.
+//
 // Package judge/advice checks the spec/status discipline of a prediction and the state of
 // the live object; the appliers' Prunes says what each client deletes. Nothing here reads
 // files or flags: the command builds a Judge from what it read.

@@ -131,6 +131,9 @@ type Loader struct {
 	// included): a directory it renders (a kustomization, say) is not read as files; what
 	// it renders stands for its contents, in the directory's place among the files.
 	Renderer DirRenderer
+	// IgnoreFile, when set, leaves out each file of a directory walk it reports (the
+	// command's --ignore-filename-pattern, as kubeconform's): not read, not counted.
+	IgnoreFile func(path string) bool
 
 	started   bool
 	limits    Limits // Limits with the defaults filled in
@@ -354,6 +357,7 @@ func (l *Loader) walk(root string) ([]string, []Entry) {
 				}
 				subdirs = append(subdirs, p)
 			case !IsManifestFile(p):
+			case l.IgnoreFile != nil && l.IgnoreFile(p):
 			case typ.IsRegular():
 				files = append(files, p)
 			default:

@@ -47,7 +47,7 @@ func (d *diffWriter) Write(res *report.Result) error {
 			return err
 		}
 	}
-	body, err := displayDiff(res, d.opts, d.p)
+	body, err := displayDiff(res, d.opts, d.p, true)
 	if err != nil || body == "" {
 		return err
 	}

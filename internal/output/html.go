@@ -610,20 +610,9 @@ func (h *htmlWriter) diff(res *report.Result, live, stored map[string]any, force
 	if stored == nil && res.Action != report.ActionPrune {
 		return nil, nil
 	}
-	l, p := forDisplay(live, stored, h.opts)
-	if sameDisplay(l, p) {
-		return nil, nil
-	}
-	a, err := renderYAML(l)
-	if err != nil {
+	a, b, same, err := displayTexts(res, live, stored, h.opts, false)
+	if err != nil || same {
 		return nil, err
-	}
-	b, err := renderYAML(p)
-	if err != nil {
-		return nil, err
-	}
-	if a == b {
-		return nil, nil
 	}
 	d := &htmlDiff{From: "live", To: "predicted", Forced: forced}
 	switch {

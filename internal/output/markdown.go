@@ -49,7 +49,7 @@ func (m *markdownWriter) Write(res *report.Result) error {
 		failing = failing || f.Fails()
 		notable = notable || f.Level != report.LevelNotice
 	}
-	if !failing && !notable && !res.Changed && res.Action != report.ActionRejected && res.Action != report.ActionError {
+	if !failing && !notable && !res.Changed && res.Action != report.ActionRejected && res.Action != report.ActionError && !(m.opts.ShowUnchanged && res.Action == report.ActionUnchanged) {
 		m.unchanged++
 		return nil
 	}
@@ -202,17 +202,9 @@ func (m *markdownWriter) diff(res *report.Result) (string, error) {
 	if res.Object == nil && res.Action != report.ActionPrune {
 		return "", nil
 	}
-	live, pred := forDisplay(res.Live, res.Object, m.opts)
-	if sameDisplay(live, pred) {
-		return "", nil // the diff is empty
-	}
-	a, err := renderYAML(live)
-	if err != nil {
-		return "", err
-	}
-	b, err := renderYAML(pred)
-	if err != nil {
-		return "", err
+	a, b, same, err := displayTexts(res, res.Live, res.Object, m.opts, false)
+	if err != nil || same {
+		return "", err // or the diff is empty
 	}
 	body := unifiedBody(a, b, DefaultContext, palette{})
 	if body == "" {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ssa-diff/ssa-diff/internal/report"
+	"github.com/ssa-diff/ssa-diff/judge"
 )
 
 // Writer prints a report in one format.
@@ -26,6 +27,12 @@ type Options struct {
 	ShowManagedFields bool
 	// ShowSecrets shows Secret values instead of masking them.
 	ShowSecrets bool
+	// ShowUnchanged prints the unchanged objects in text and markdown, which otherwise
+	// fold them into the summary's count (Folded says which fold).
+	ShowUnchanged bool
+	// Ignore hides fields from the diffs (the ignore rules of --ignore-path and
+	// --ignore-manager); nil hides none.
+	Ignore *judge.Ignore
 	// Now is the time ages are measured from.
 	Now time.Time
 	// ReportURL is where the HTML report of the same run is (a file or a CI artifact's
@@ -81,6 +88,21 @@ func (m multiWriter) Close(rep *report.Report) error {
 		}
 	}
 	return nil
+}
+
+// Folded reports whether text and markdown leave a result out, counted in the summary
+// only: an unchanged object with nothing worth a look (no finding above a notice, no
+// advice), unless opts.ShowUnchanged.
+func Folded(res *report.Result, opts Options) bool {
+	if opts.ShowUnchanged || res.Action != report.ActionUnchanged || len(res.Advice) > 0 {
+		return false
+	}
+	for _, f := range res.Findings {
+		if f.Level != report.LevelNotice {
+			return false
+		}
+	}
+	return true
 }
 
 // Formats lists the format names.

@@ -16,6 +16,8 @@ type textWriter struct {
 	w    *errWriter
 	p    palette
 	opts Options
+	// folded counts the unchanged objects left out (Folded).
+	folded int
 }
 
 func newText(w io.Writer, opts Options) Writer {
@@ -23,6 +25,10 @@ func newText(w io.Writer, opts Options) Writer {
 }
 
 func (t *textWriter) Write(res *report.Result) error {
+	if Folded(res, t.opts) {
+		t.folded++
+		return nil
+	}
 	t.header(res)
 	t.problem(res)
 	t.notes(res)
@@ -304,7 +310,7 @@ func (t *textWriter) diff(res *report.Result) error {
 	if res.Object == nil && res.Action != report.ActionPrune {
 		return nil
 	}
-	body, err := displayDiff(res, t.opts, t.p)
+	body, err := displayDiff(res, t.opts, t.p, false)
 	if err != nil || body == "" {
 		return err
 	}
@@ -326,6 +332,9 @@ func (t *textWriter) Close(rep *report.Report) error {
 		p.green(fmt.Sprintf("%d to create", s.Created)),
 		p.yellow(fmt.Sprintf("%d to update", s.Updated)),
 		fmt.Sprintf("%d unchanged", s.Unchanged),
+	}
+	if t.folded > 0 {
+		parts[2] += p.dim(fmt.Sprintf(" (%d not shown: --show-unchanged)", t.folded))
 	}
 	rej := fmt.Sprintf("%d rejected", s.Rejected)
 	if s.Conflicts > 0 {

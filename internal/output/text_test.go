@@ -55,7 +55,7 @@ func TestTextConflictDetails(t *testing.T) {
 		"owned by kube-controller-manager (Update, apps/v1), since 143m ago",
 		"from hpa-controller (Update, subresource scale, apps/v1): .spec.replicas (its managedFields entry would be removed)",
 		"- .data.retries  released; deleted, nobody else owns it",
-		"Summary: 6 objects: 1 to create, 2 to update, 1 unchanged, 1 rejected (2 conflicts), 1 not predicted.",
+		"Summary: 6 objects: 1 to create, 2 to update, 1 unchanged (1 not shown: --show-unchanged), 1 rejected (2 conflicts), 1 not predicted.",
 		"deploy/broken.yaml, document 2, line 14: .spec: invalid YAML",
 	} {
 		if !strings.Contains(out, want) {

@@ -133,19 +133,11 @@ func unifiedBody(a, b string, context int, p palette) string {
 }
 
 // displayDiff is the body of the unified diff the human formats print for a result,
-// between the live object and the prediction as displayed (see forDisplay); "" when they
-// print the same.
-func displayDiff(res *report.Result, opts Options, p palette) (string, error) {
-	live, pred := forDisplay(res.Live, res.Object, opts)
-	if sameDisplay(live, pred) {
-		return "", nil
-	}
-	a, err := renderYAML(live)
-	if err != nil {
-		return "", err
-	}
-	b, err := renderYAML(pred)
-	if err != nil {
+// between the live object and the prediction as displayed (see displayTexts); "" when
+// they print the same. whole: the objects print whole (-o diff, as kubectl diff).
+func displayDiff(res *report.Result, opts Options, p palette, whole bool) (string, error) {
+	a, b, same, err := displayTexts(res, res.Live, res.Object, opts, whole)
+	if err != nil || same {
 		return "", err
 	}
 	return unifiedBody(a, b, DefaultContext, p), nil

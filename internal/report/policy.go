@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"path"
 	"strings"
+
+	"github.com/ssa-diff/ssa-diff/judge"
 )
 
 // The categories of findings, and the values of --fail-on (conflicts is the plural of the
@@ -68,6 +70,10 @@ type Policy struct {
 	// Protect are globs of managers (controllers) nobody may take fields from: any takeover
 	// from them fails.
 	Protect []string `json:"protect,omitempty"`
+	// Ignore hides fields and managers from the findings (--ignore-path, --ignore-manager,
+	// an Argo CD Application's ignoreDifferences …): see Policy.hide. The report records
+	// its rules in Options.Ignored.
+	Ignore *judge.Ignore `json:"-"`
 }
 
 // DefaultPolicy fails on rejections only: the exit statuses of a plain run.
@@ -335,7 +341,48 @@ func (p Policy) EvaluateAt(res *Result, applier string, locate func(path string)
 		}
 		out = append(out, Finding{Category: CategoryWarning, Level: LevelWarning, Message: w, Line: res.Source.Line})
 	}
+	p.hide(res, out)
 	return out
+}
+
+// ignoredNote ends the message of a finding the ignore rules make a notice.
+const ignoredNote = " (ignored: --ignore-path/--ignore-manager)"
+
+// hide makes notices of the findings the ignore rules cover: a forced conflict, a takeover
+// or a deletion whose every field is hidden, or whose manager is ignored. A refusal stays
+// what it is — the server refuses a conflict whoever owns the field — and so do the
+// conflicts of a refused apply and takeovers from a --protect manager.
+func (p Policy) hide(res *Result, out []Finding) {
+	oi := p.Ignore.For(res.APIVersion, res.Kind, res.Namespace, res.Name, res.Live, res.Object)
+	if oi == nil {
+		return
+	}
+	for i := range out {
+		f := &out[i]
+		switch f.Category {
+		case CategoryConflict:
+			if res.Action == ActionRejected {
+				continue
+			}
+		case CategoryTakeover, CategoryDeletion:
+		default:
+			continue
+		}
+		if len(f.Paths) == 0 {
+			continue
+		}
+		covered := f.Manager != "" && oi.Manager(f.Manager)
+		if !covered {
+			covered = true
+			for _, path := range f.Paths {
+				covered = covered && oi.Covers(path, res.Live, res.Object)
+			}
+		}
+		if covered {
+			f.Level = LevelNotice
+			f.Message += ignoredNote
+		}
+	}
 }
 
 // PolicyPlugin reports the admission plugins whose refusals are a policy's: the

@@ -186,6 +186,14 @@ _ssa_diff() {
 	--disable-advice)
 		COMPREPLY=($(compgen -W "apiversion-deprecated apiversion-mismatch apiversion-removed client-side-apply-leftovers cluster-policy co-owned-field-kept co-owner-of-controller-value condition-unhealthy denied-by-policy fights-controller helm-stale-migration item-removed-despite-co-owner not-converged overrides-manual-change status-in-manifest warned-by-policy" -- "$cur"))
 		return ;;
+	--ignore-path)
+		return ;;
+	--ignore-manager)
+		return ;;
+	--skip)
+		return ;;
+	--ignore-filename-pattern)
+		return ;;
 	--admission-from)
 		COMPREPLY=($(compgen -f -- "$cur"))
 		return ;;
@@ -217,7 +225,7 @@ _ssa_diff() {
 		return ;;
 	esac
 	if [[ "$cur" == -* ]]; then
-		COMPREPLY=($(compgen -W "--admission-from --all --allow-missing-managed-fields --allow-privileged --allow-takeover-from --applier --argocd-app --argocd-csa-manager --argocd-installation-id --argocd-no-csa-migration --argocd-tracking --as --as-group --as-uid --authorize --color --context --crd --disable-advice --fail-on --field-manager --filename --flux-force --flux-kustomization --flux-override-manager --force-conflicts --helm-command --helm-driver --helm-dry-run --helm-install --helm-release --helm-revision --help --jobs --kube-version --kubeconfig --kubectl --kustomize --live-from-cluster --max-depth --max-document-bytes --max-files --max-input-bytes --max-objects --max-yaml-alias-nodes --namespace --no-advice --now --output --output-file --patch-type --protect --prune --prune-allowlist --report-html --report-url --request-timeout --save-live --schema --selector --server-side --service-ip-families --shard --show-managed-fields --show-secrets --skip-crds --source-root --subresource --summary --take-ownership --verb --version -f -h -k -l -n -o" -- "$cur"))
+		COMPREPLY=($(compgen -W "--admission-from --all --allow-missing-managed-fields --allow-privileged --allow-takeover-from --applier --argocd-app --argocd-csa-manager --argocd-installation-id --argocd-no-csa-migration --argocd-tracking --as --as-group --as-uid --authorize --color --context --crd --disable-advice --fail-on --field-manager --filename --flux-force --flux-kustomization --flux-override-manager --force-conflicts --helm-command --helm-driver --helm-dry-run --helm-install --helm-release --helm-revision --help --ignore-filename-pattern --ignore-manager --ignore-path --jobs --kube-version --kubeconfig --kubectl --kustomize --live-from-cluster --max-depth --max-document-bytes --max-files --max-input-bytes --max-objects --max-yaml-alias-nodes --namespace --no-advice --now --output --output-file --patch-type --protect --prune --prune-allowlist --report-html --report-url --request-timeout --save-live --schema --selector --server-side --service-ip-families --shard --show-managed-fields --show-secrets --show-unchanged --skip --skip-crds --source-root --subresource --summary --take-ownership --verb --version -f -h -k -l -n -o" -- "$cur"))
 		return
 	fi
 	if [[ ${COMP_CWORD} -eq 1 ]]; then

@@ -1,0 +1,137 @@
+package cli
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/spf13/pflag"
+	"github.com/ssa-diff/ssa-diff/internal/output"
+	"github.com/ssa-diff/ssa-diff/judge"
+)
+
+// This file holds the flags that quiet a report without changing a prediction: unchanged
+// objects folded (--show-unchanged), fields and managers hidden from the diffs and the
+// gate (--ignore-path, --ignore-manager: a judge.Ignore), inputs skipped (--skip,
+// --ignore-filename-pattern, as kubeconform names them).
+
+// noiseOptions are the command line's noise controls.
+type noiseOptions struct {
+	showUnchanged  bool
+	ignorePaths    []string
+	ignoreManagers []string
+	skip           []string
+	filePatterns   []string
+
+	// ignore is what --ignore-path and --ignore-manager hide; skipKinds the --skip
+	// values; patterns the --ignore-filename-pattern expressions.
+	ignore    *judge.Ignore
+	skipKinds map[string]bool
+	patterns  []*regexp.Regexp
+}
+
+var noiseArgNames = map[string]string{"ignore-path": "[TARGET:]FIELD", "ignore-manager": "NAME",
+	"skip": "KIND[,KIND]", "ignore-filename-pattern": "REGEX"}
+
+// addNoiseFlags defines the noise controls' flags.
+func (c *options) addNoiseFlags(fs *pflag.FlagSet) {
+	n := &c.noise
+	fs.BoolVar(&n.showUnchanged, "show-unchanged", false, "Print the unchanged objects with -o text and markdown; by default they are folded into the summary's count (JSON and YAML keep every object).")
+	fs.StringArrayVar(&n.ignorePaths, "ignore-path", nil, "Hide a field (FIELD) from the diffs and the gate's findings, never from the prediction: a JSON pointer (/spec/replicas) or JSONPath (.spec.replicas, .spec.template.spec.containers[*].image), for every object or, as Argo CD's ignoreDifferences, for the objects of a TARGET GROUP/KIND[/NAMESPACE/NAME] (core for the core group, * any) (repeatable). A conflict the server refuses still fails.")
+	fs.StringArrayVar(&n.ignoreManagers, "ignore-manager", nil, "Hide the fields a manager owns from the diffs and the gate's findings, as Argo CD's managedFieldsManagers (repeatable). A conflict the server refuses still fails.")
+	fs.StringArrayVar(&n.skip, "skip", nil, "Kinds not predicted nor reported, as kubeconform's -skip: a comma-separated list of kinds (ConfigMap) or apiVersion/kind (apps/v1/Deployment) (repeatable). Skipped manifests still count as named by the repository for --prune.")
+	fs.StringArrayVar(&n.filePatterns, "ignore-filename-pattern", nil, "A regular expression (Go syntax) of file paths not read when walking a manifest directory, as kubeconform's (repeatable).")
+}
+
+// checkNoise reads the noise controls once parsed, and gives the gate's policy the
+// ignore rules.
+func (c *options) checkNoise() error {
+	n := &c.noise
+	var rules []judge.IgnoreRule
+	for _, s := range n.ignorePaths {
+		r, err := judge.ParseIgnoreRule(s)
+		if err != nil {
+			return fmt.Errorf("--ignore-path: %w", err)
+		}
+		rules = append(rules, r)
+	}
+	for _, m := range n.ignoreManagers {
+		if m == "" {
+			return fmt.Errorf("--ignore-manager: an empty manager name")
+		}
+	}
+	if len(n.ignoreManagers) > 0 {
+		rules = append(rules, judge.IgnoreRule{Group: "*", Kind: "*", Managers: n.ignoreManagers})
+	}
+	if len(rules) > 0 {
+		ig, err := judge.NewIgnore(rules...)
+		if err != nil {
+			return err
+		}
+		n.ignore = ig
+		c.gate.policy.Ignore = ig
+	}
+	for _, v := range n.skip {
+		for _, k := range strings.Split(v, ",") {
+			if k = strings.TrimSpace(k); k != "" {
+				if n.skipKinds == nil {
+					n.skipKinds = map[string]bool{}
+				}
+				n.skipKinds[k] = true
+			}
+		}
+	}
+	for _, p := range n.filePatterns {
+		re, err := regexp.Compile(p)
+		if err != nil {
+			return fmt.Errorf("--ignore-filename-pattern %q: %w", p, err)
+		}
+		n.patterns = append(n.patterns, re)
+	}
+	return nil
+}
+
+// outputOptions sets the noise controls of the human formats.
+func (n noiseOptions) outputOptions(opts *output.Options) {
+	opts.ShowUnchanged = n.showUnchanged
+	opts.Ignore = n.ignore
+}
+
+// ignoreFile reports whether --ignore-filename-pattern leaves a file of a directory out;
+// nil when no pattern is given.
+func (n noiseOptions) ignoreFile(path string) bool {
+	for _, re := range n.patterns {
+		if re.MatchString(path) {
+			return true
+		}
+	}
+	return false
+}
+
+// skipped reports whether --skip names an object's kind or apiVersion/kind.
+func (n noiseOptions) skipped(apiVersion, kind string) bool {
+	return n.skipKinds[kind] || n.skipKinds[apiVersion+"/"+kind]
+}
+
+// skipSlots leaves out the manifests and pruned objects of the kinds --skip names (errors
+// stay: a document that cannot be read has no kind to skip).
+func (n noiseOptions) skipSlots(slots []*slot) []*slot {
+	if len(n.skipKinds) == 0 {
+		return slots
+	}
+	out := slots[:0:0]
+	for _, s := range slots {
+		switch {
+		case s.pair != nil && s.pair.Manifest != nil:
+			if av, kind, _, _ := s.pair.Manifest.Meta(); n.skipped(av, kind) {
+				continue
+			}
+		case s.pruned != nil:
+			if n.skipped(s.pruned.APIVersion, s.pruned.Kind) {
+				continue
+			}
+		}
+		out = append(out, s)
+	}
+	return out
+}
