@@ -36,7 +36,7 @@ func (c *options) addHelmFlags(fs *pflag.FlagSet) {
 	h := &c.helm
 	fs.StringVar(&h.command, "helm-command", "upgrade", "--applier helm: the Helm 4 command predicted.")
 	fs.StringVar(&h.release, "helm-release", "", "--applier helm: the release's name (its namespace is -n).")
-	fs.StringVar(&h.serverSide, "server-side", "", "--applier helm: Helm's --server-side (install: true; upgrade, rollback: auto, which follows the release's records).")
+	c.addServerSideFlag(fs)
 	fs.BoolVar(&h.takeOwnership, "take-ownership", false, "--applier helm: Helm's --take-ownership (adopt existing objects).")
 	fs.BoolVar(&h.install, "helm-install", false, "--applier helm: upgrade's --install (install a release that does not exist).")
 	fs.BoolVar(&h.skipCRDs, "skip-crds", false, "--applier helm: Helm's --skip-crds.")
@@ -49,7 +49,8 @@ func (c *options) addHelmFlags(fs *pflag.FlagSet) {
 func (c *options) checkHelm(fs *pflag.FlagSet) error {
 	h := &c.helm
 	if c.applier != "helm" {
-		for _, f := range []string{"helm-command", "helm-release", "server-side", "take-ownership", "helm-install", "skip-crds", "helm-revision", "helm-driver", "helm-dry-run"} {
+		// --server-side alone is kubectl's too (checkKubectlHabits).
+		for _, f := range []string{"helm-command", "helm-release", "take-ownership", "helm-install", "skip-crds", "helm-revision", "helm-driver", "helm-dry-run"} {
 			if fs.Changed(f) {
 				return fmt.Errorf("--%s is Helm's (--applier helm)", f)
 			}

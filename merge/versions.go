@@ -318,6 +318,24 @@ func noKindMatch(gvk schema.GVK) string {
 // whyNotServed explains a refusal of rules.md version.not-served: which versions of the kind are served,
 // if any.
 func (e *Engine) whyNotServed(k *kindTypes) string {
+	return e.notServedReason(k) + didYouMean(e.schemas.Suggest(k.gvk))
+}
+
+// didYouMean is "; did you mean apps/v1 Deployment?" for the kinds a request most likely
+// meant, "" for none.
+func didYouMean(gvks []schema.GVK) string {
+	if len(gvks) == 0 {
+		return ""
+	}
+	var names []string
+	for _, g := range gvks {
+		names = append(names, "apiVersion: "+g.APIVersion()+", kind: "+g.Kind)
+	}
+	return "; did you mean " + strings.Join(names, ", or ") + "?"
+}
+
+// notServedReason is whyNotServed without the suggestions.
+func (e *Engine) notServedReason(k *kindTypes) string {
 	gvk := k.gvk
 	var served, known []string
 	for _, t := range k.versions {
