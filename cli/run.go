@@ -110,8 +110,12 @@ func (c *invocation) execute(ctx context.Context, newPredictor func(*schema.Regi
 						return c.errorf("%v", err)
 					}
 				}
+			} else {
+				c.nearestUnknown(c.live, reg.Minor())
 			}
 		}
+	} else {
+		c.nearestUnknown("", reg.Minor())
 	}
 	if c.getenv != nil {
 		defer tuneGC(c.getenv, loader.BytesRead()).stop()

@@ -362,7 +362,13 @@ func (e *Engine) notServedReason(k *kindTypes) string {
 	case len(served) > 0:
 		return fmt.Sprintf("%s is not served at %s; it is at %s", gvk.Kind, gvk.APIVersion(), strings.Join(served, ", "))
 	}
-	return fmt.Sprintf("the group %q has no kind %s (at %s): a typo, or a CustomResourceDefinition not given", gvk.Group, gvk.Kind, gvk.APIVersion())
+	switch {
+	case e.schemas.BuiltinGroup(gvk.Group):
+		return fmt.Sprintf("kube-apiserver %s has no kind %s in %s", e.schemas.Minor().Release(), gvk.Kind, groupName(gvk.Group))
+	case e.schemas.DefinesGroup(gvk.Group):
+		return fmt.Sprintf("the CustomResourceDefinitions given define no kind %s in %s", gvk.Kind, groupName(gvk.Group))
+	}
+	return fmt.Sprintf("%s is not a group the server has (no built-in group, no CustomResourceDefinition given) and %s is a built-in kind: a typo of the group", groupName(gvk.Group), gvk.Kind)
 }
 
 // methodNotAllowedMessage is the server's answer to a write of a kind it only reads.

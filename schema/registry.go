@@ -349,6 +349,12 @@ func (r *Registry) Serving(gvk GVK) Serving {
 	return ServingUnknown
 }
 
+// BuiltinGroup reports whether group is one of the built-in kinds' (served or not).
+func (r *Registry) BuiltinGroup(group string) bool { return r.builtinGroups[group] }
+
+// DefinesGroup reports whether a CustomResourceDefinition added defines kinds of group.
+func (r *Registry) DefinesGroup(group string) bool { return r.crdGroups[group] }
+
 // BuiltinGroupServed reports whether the server serves the built-in group at some version.
 // Its API handler then answers requests for versions and resources it does not serve with
 // a Status (404 NotFound); for any other group the server has no handler and answers with

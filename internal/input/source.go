@@ -87,6 +87,3 @@ func (e *Error) Error() string {
 }
 
 func (e *Error) Unwrap() error { return e.Err }
-
-// FileError is an *Error about a whole file or directory (no document, no line).
-func FileError(name string, err error) *Error { return fileError(name, err) }
