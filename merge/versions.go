@@ -318,6 +318,11 @@ func noKindMatch(gvk schema.GVK) string {
 // whyNotServed explains a refusal of rules.md version.not-served: which versions of the kind are served,
 // if any.
 func (e *Engine) whyNotServed(k *kindTypes) string {
+	for _, t := range k.versions {
+		if t.Served {
+			return e.notServedReason(k) // the reason names the versions that are
+		}
+	}
 	return e.notServedReason(k) + didYouMean(e.schemas.Suggest(k.gvk))
 }
 
