@@ -187,11 +187,11 @@ func (c *invocation) checkSwapped(manifests []*input.Object, ls *liveState) erro
 			return nil
 		}
 	}
-	return fmt.Errorf("MANIFESTS and LIVE look swapped: every object of MANIFESTS (%s) carries metadata.managedFields, as a dump of the cluster does, and no object of LIVE (%s) does, as a manifest does not; give the manifests first and the live state second: %s", c.manifests[0], c.live, shellJoin(c.live, c.manifests[0]))
+	return fmt.Errorf("MANIFESTS and LIVE look swapped: every object of MANIFESTS (%s) carries metadata.managedFields, as a dump of the cluster does, and no object of LIVE (%s) does, as a manifest does not; give the manifests first and the live state second: %s", c.manifests[0], c.live, suggestCommand(c.live, c.manifests[0]))
 }
 
-// shellJoin is "ssa-diff A B" with the arguments quoted where a shell needs it.
-func shellJoin(args ...string) string {
+// suggestCommand is "ssa-diff A B" with the arguments quoted where a shell needs it.
+func suggestCommand(args ...string) string {
 	out := "ssa-diff"
 	for _, a := range args {
 		if a == "" || strings.ContainsAny(a, " \t\n'\"$`\\\\*?[]{}()<>|&;#~") {
