@@ -37,7 +37,7 @@ func TestFirstMistakes(t *testing.T) {
 		{"a directory holding a Helm chart", "", []string{in("chart")}, 2},
 		{"an unsubstituted variable", "", []string{in("unsubstituted.yaml")}, 3},
 		{"an unknown flag", "", []string{"--frobnicate", in("kind-typo.yaml")}, 2},
-		{"--kube-version nearest without a version record", "", []string{"--kube-version", "nearest", "-o", "summary", filepath.Join(ex, "manifest.yaml"), filepath.Join(ex, "live.json")}, 3},
+		{"--kube-version nearest without a version record", "", []string{"--kube-version", "nearest", filepath.Join(ex, "manifest.yaml"), filepath.Join(ex, "live.json")}, 3},
 	}
 	var got strings.Builder
 	paths := regexp.MustCompile(regexp.QuoteMeta(root + string(filepath.Separator)))
