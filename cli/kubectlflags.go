@@ -43,7 +43,7 @@ func isServerSideValue(s string) bool {
 // addKubectlHabitFlags defines -R/--recursive and --concurrency.
 func (c *options) addKubectlHabitFlags(fs *pflag.FlagSet) {
 	fs.BoolVarP(&c.recursive, "recursive", "R", true, "kubectl's -R: directories are read recursively (always; --recursive=false is refused).")
-	fs.IntVar(&c.jobs, "concurrency", c.jobs, "kubectl diff's --concurrency: the same as --jobs.")
+	fs.IntVar(&c.jobs, "concurrency", c.jobs, "kubectl diff's --concurrency: the same as --jobs (default: the number of CPUs).")
 }
 
 // addServerSideFlag defines --server-side (see serverSideFlag).
