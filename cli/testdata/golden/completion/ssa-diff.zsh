@@ -62,7 +62,7 @@ _ssa-diff() {
 		'*--kube-version[The Kubernetes minor whose kube-apiserver is predicted\: 1.34, 1.35, 1.36 or 1.37 (v1.35 and 1.35.4 are read as 1.35); nearest\: the supported minor nearest to the live state'\''s cluster]:kube-version:(1.34 1.35 1.36 1.37 nearest)' \
 		'*--jobs[How many objects are predicted in parallel (default\: the number of CPUs)]:jobs: ' \
 		'*'{-R,--recursive}'[kubectl'\''s -R\: directories are read recursively (always; --recursive=false is refused)]' \
-		'*--concurrency[kubectl diff'\''s --concurrency\: the same as --jobs]:concurrency: ' \
+		'*--concurrency[kubectl diff'\''s --concurrency\: the same as --jobs (default\: the number of CPUs)]:concurrency: ' \
 		'*--max-input-bytes[Read at most this much input, all files, standard input and the cluster'\''s answers together (suffixes Ki, Mi, Gi)]:max-input-bytes: ' \
 		'*--max-document-bytes[Skip, as an error, a YAML document or JSON value larger than this; each item of a JSON List counts on its own (the List as a whole is bounded by --max-input-bytes), and so does each object read from the cluster]:max-document-bytes: ' \
 		'*--max-depth[Refuse documents whose maps and lists nest deeper than this (at most 10000, the API server'\''s own limit)]:max-depth: ' \
