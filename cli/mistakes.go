@@ -32,7 +32,7 @@ func (o *options) checkInputPaths() error {
 			if _, err := os.Stat(p); err == nil {
 				continue // a file so named
 			}
-			return fmt.Errorf("%s is a URL: ssa-diff reads no manifests from the network (kubectl apply -f URL downloads them); download it first, then give the file: curl -fsSLo manifest.yaml '%s' && ssa-diff -f manifest.yaml ...", p, p)
+			return fmt.Errorf("%s is a URL: ssa-diff reads no manifests from the network (kubectl apply -f URL downloads them); download it first, then give the file: curl -fsSLo manifest.yaml '%s' && ssa-diff -f manifest.yaml LIVE", p, p)
 		}
 		if p == input.StdinName {
 			stdin++

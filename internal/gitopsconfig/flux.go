@@ -90,7 +90,7 @@ func (k *Kustomization) Variables(objects []map[string]any) (map[string]string, 
 			if r.Kind == "Secret" {
 				b, err := base64.StdEncoding.DecodeString(s)
 				if err != nil {
-					return nil, fmt.Errorf("Secret %s/%s: data.%s is not base64: %w", k.Namespace, r.Name, name, err)
+					return nil, fmt.Errorf("postBuild.substituteFrom: Secret %s/%s: data.%s is not base64: %w", k.Namespace, r.Name, name, err)
 				}
 				s = string(b)
 			}
