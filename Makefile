@@ -33,6 +33,8 @@ FUZZ_REPORT ?= fuzz-execs.txt
 BIN       ?= ./ssa-diff
 KUBE_VERSION ?= v1.37.2
 KUBE_BIN  ?= $(HOME)/.cache/kube-apiserver-$(KUBE_VERSION:v%=%)/bin
+# A real Helm 4 for make e2e (tools/helm pins it: 4.3.2), built once.
+HELM_BIN  ?= $(HOME)/.cache/ssa-diff-helm-4.3.2/helm
 FIXTURECHECK ?= ../shared/tools/fixturecheck.py
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
@@ -176,13 +178,18 @@ bench: build
 # outside the repository (conformance/kube-apiserver/build.sh); make test skips these tests.
 #   make e2e KUBE_VERSION=v1.36.3                         # into ~/.cache/kube-apiserver-1.36.3/bin
 #   make e2e KUBE_VERSION=v1.36.3 KUBE_BIN=/work/oracle/v1.36.3/bin
+# TestHelmE2E (internal/helmplugin) installs a release with a real Helm 4 (HELM_BIN, built
+# once from tools/helm; HELM_BIN=/work/oracle/helm/v4/helm to use one already built) and
+# predicts its upgrades with --live-from-cluster --applier helm.
 e2e:
+	@[ -x "$(HELM_BIN)" ] || { echo "building Helm 4.3.2 into $(HELM_BIN), once"; $(GO) -C tools/helm build -o "$(HELM_BIN)" helm.sh/helm/v4/cmd/helm; }
 	@if [ ! -x "$(KUBE_BIN)/kube-apiserver" ] || [ ! -x "$(KUBE_BIN)/etcd" ]; then \
 		echo "building kube-apiserver $(KUBE_VERSION) and etcd into $(KUBE_BIN), once (~10-15 min on 2 cores)"; \
 		sh conformance/kube-apiserver/build.sh "$(KUBE_BIN)" $(KUBE_VERSION); \
 	fi
 	SSA_DIFF_E2E=1 SSA_DIFF_KUBE_BIN="$(KUBE_BIN)" $(GO) test -count=1 -run '^(TestClusterE2E|TestClusterStoppedMidReadE2E|TestAdmissionE2E)$$' -v ./cli
 	SSA_DIFF_E2E=1 SSA_DIFF_KUBE_BIN="$(KUBE_BIN)" $(GO) test -count=1 -run '^TestLiveFromClusterPicksMinor$$' -v ./conformance
+	SSA_DIFF_E2E=1 SSA_DIFF_KUBE_BIN="$(KUBE_BIN)" SSA_DIFF_HELM="$(abspath $(HELM_BIN))" $(GO) test -count=1 -run '^TestHelmE2E$$' -v ./internal/helmplugin
 
 # The browser tests of the HTML report (go test runs them too, where chromium is installed),
 # keeping their screenshots to look at: wide and narrow pages of each example, the hostile

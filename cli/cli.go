@@ -447,6 +447,9 @@ func parseFlagsFor(prog string, args []string, stdout, stderr io.Writer, merging
 	cfg.client = client
 	switch cfg.subresource {
 	case "", "status", "scale":
+	case "resize", "ephemeralcontainers", "binding", "approval", "eviction", "finalize", "token":
+		// Served, with strategies of their own: said not predicted, never predicted wrong.
+		return fail("--subresource must be status or scale, not %q: a write to /%s is not predicted (its strategy and validation are not modelled: docs/rules.md sub.others-not-predicted)", cfg.subresource, cfg.subresource)
 	default:
 		return fail("--subresource must be status or scale, not %q", cfg.subresource)
 	}

@@ -7,7 +7,9 @@ import (
 	"strings"
 
 	"github.com/spf13/pflag"
+	"github.com/ssa-diff/ssa-diff/appliers"
 	"github.com/ssa-diff/ssa-diff/internal/input"
+	"github.com/ssa-diff/ssa-diff/merge"
 )
 
 // inputLimits are the bounds on what ssa-diff reads (flags --max-*).
@@ -103,6 +105,9 @@ func (c *invocation) matchOptions(liveErrs []error) []input.MatchOption {
 	}
 	if c.subresource == "scale" {
 		opts = append(opts, input.ScaleBodies())
+	}
+	if c.verbs.v == merge.VerbCreate || c.verbs.cmd != nil && c.verbs.cmd.Verb == appliers.KubectlCreate {
+		opts = append(opts, input.GenerateNames())
 	}
 	return opts
 }

@@ -48,6 +48,10 @@ type Chain struct {
 	once         sync.Once
 	lib          wire.Library
 	libErr       error
+	// charged counts the writes admitted against each quota ("namespace/name"):
+	// ResourceQuota counts each against its quotas' status as read.
+	chargedMu sync.Mutex
+	charged   map[string]int
 }
 
 // New is the chain of a cluster.
@@ -169,17 +173,6 @@ func (c *Chain) Validate(w Write) server.Admission {
 		c.resourceQuota(w, &out)
 	}
 	return out
-}
-
-// resourceQuota is where ResourceQuota would run, last: it is not predicted; a write the
-// namespace's quotas may count says so.
-func (c *Chain) resourceQuota(w Write, out *server.Admission) {
-	if w.Subresource != "" || w.Namespace == "" {
-		return
-	}
-	if quotas := c.cfg.State.List("", "ResourceQuota", w.Namespace); len(quotas) > 0 {
-		out.NotPredicted = append(out.NotPredicted, fmt.Sprintf("the namespace %s has %d ResourceQuota%s, which ssa-diff does not predict: the write may exceed them", w.Namespace, len(quotas), map[bool]string{true: "", false: "s"}[len(quotas) == 1]))
-	}
 }
 
 // callLibrary asks the library for one phase of w, when the state holds what it acts on.

@@ -121,13 +121,85 @@ func TestUnmountableSecret(t *testing.T) {
 	}
 }
 
-// TestResourceQuotaSaid: ResourceQuota is not predicted, and a write into a namespace
-// with quotas says so.
-func TestResourceQuotaSaid(t *testing.T) {
-	c := New(Config{Minor: 37, State: state(t, `{"apiVersion":"v1","kind":"ResourceQuota","metadata":{"name":"q","namespace":"ns"},"spec":{"hard":{"pods":"1"}}}`)})
-	w := write{Kind: "ConfigMap", Create: true}.of(t, obj(t, `{"metadata":{"name":"n","namespace":"ns"}}`), nil)
-	res := c.Validate(w)
-	if res.Refusal != nil || len(res.NotPredicted) != 1 || !strings.Contains(res.NotPredicted[0], "the namespace ns has 1 ResourceQuota, which ssa-diff does not predict") {
-		t.Errorf("%+v", res)
+// TestResourceQuota is the table of rules.md admission.resource-quota: each row the
+// namespace's quotas (their status as read), a write, and the server's answer.
+func TestResourceQuota(t *testing.T) {
+	quota := func(name, spec, hard, used string) string {
+		return `{"apiVersion":"v1","kind":"ResourceQuota","metadata":{"name":"` + name + `","namespace":"ns"},"spec":{` + spec + `},"status":{"hard":` + hard + `,"used":` + used + `}}`
+	}
+	pod := func(resources string) string {
+		return `{"metadata":{"name":"p","namespace":"ns"},"spec":{"serviceAccountName":"default","containers":[{"name":"app","image":"i"` + resources + `}]}}`
+	}
+	const cpu = `,"resources":{"requests":{"cpu":"500m","memory":"64Mi"},"limits":{"cpu":"1","memory":"128Mi"}}`
+	for _, tc := range []struct {
+		name      string
+		quotas    []string
+		w         write
+		obj, old  string
+		refusal   string
+		predicted string
+	}{
+		{name: "a create at the count's limit is 403", quotas: []string{quota("objects", `"hard":{"configmaps":"2"}`, `{"configmaps":"2"}`, `{"configmaps":"2"}`)},
+			w: write{Kind: "ConfigMap", Create: true}, obj: `{"metadata":{"name":"n","namespace":"ns"}}`,
+			refusal: `configmaps "n" is forbidden: exceeded quota: objects, requested: configmaps=1, used: configmaps=2, limited: configmaps=2`},
+		{name: "count/RESOURCE.GROUP of any kind", quotas: []string{quota("objects", `"hard":{"count/deployments.apps":"1"}`, `{"count/deployments.apps":"1"}`, `{"count/deployments.apps":"1"}`)},
+			w: write{Group: "apps", Kind: "Deployment", Create: true}, obj: `{"metadata":{"name":"n","namespace":"ns"}}`,
+			refusal: `deployments.apps "n" is forbidden: exceeded quota: objects, requested: count/deployments.apps=1, used: count/deployments.apps=1, limited: count/deployments.apps=1`},
+		{name: "below the limit: admitted", quotas: []string{quota("objects", `"hard":{"configmaps":"2"}`, `{"configmaps":"2"}`, `{"configmaps":"1"}`)},
+			w: write{Kind: "ConfigMap", Create: true}, obj: `{"metadata":{"name":"n","namespace":"ns"}}`},
+		{name: "an update of a counted kind counts nothing", quotas: []string{quota("objects", `"hard":{"configmaps":"2"}`, `{"configmaps":"2"}`, `{"configmaps":"2"}`)},
+			w: write{Kind: "ConfigMap"}, obj: `{"metadata":{"name":"n","namespace":"ns"}}`, old: `{"metadata":{"name":"n","namespace":"ns"}}`},
+		{name: "a quota without usage yet refuses what it counts", quotas: []string{quota("objects", `"hard":{"configmaps":"2","secrets":"1"}`, `{"configmaps":"2","secrets":"1"}`, `{}`)},
+			w: write{Kind: "ConfigMap", Create: true}, obj: `{"metadata":{"name":"n","namespace":"ns"}}`,
+			refusal: `configmaps "n" is forbidden: status unknown for quota: objects, resources: configmaps`},
+		{name: "a quota without status counts nothing", quotas: []string{`{"apiVersion":"v1","kind":"ResourceQuota","metadata":{"name":"q","namespace":"ns"},"spec":{"hard":{"configmaps":"0"}}}`},
+			w: write{Kind: "ConfigMap", Create: true}, obj: `{"metadata":{"name":"n","namespace":"ns"}}`},
+		{name: "a Pod's compute: the first quota exceeded, every resource it exceeds", quotas: []string{quota("compute", `"hard":{"pods":"5","requests.cpu":"1","limits.memory":"1Gi"}`, `{"pods":"5","requests.cpu":"1","limits.memory":"1Gi"}`, `{"pods":"1","requests.cpu":"600m","limits.memory":"1000Mi"}`)},
+			w: write{Kind: "Pod", Create: true}, obj: pod(cpu),
+			refusal: `pods "n" is forbidden: exceeded quota: compute, requested: limits.memory=128Mi,requests.cpu=500m, used: limits.memory=1000Mi,requests.cpu=600m, limited: limits.memory=1Gi,requests.cpu=1`},
+		{name: "a Pod that states no cpu a quota limits", quotas: []string{quota("compute", `"hard":{"requests.cpu":"1","limits.memory":"1Gi"}`, `{"requests.cpu":"1","limits.memory":"1Gi"}`, `{"requests.cpu":"0","limits.memory":"0"}`)},
+			w: write{Kind: "Pod", Create: true}, obj: pod(``),
+			refusal: `pods "n" is forbidden: failed quota: compute: must specify limits.memory for: app; requests.cpu for: app`},
+		{name: "init containers and sidecars as the scheduler sums them", quotas: []string{quota("compute", `"hard":{"requests.cpu":"2"}`, `{"requests.cpu":"2"}`, `{"requests.cpu":"1"}`)},
+			w:       write{Kind: "Pod", Create: true},
+			obj:     `{"metadata":{"name":"p","namespace":"ns"},"spec":{"serviceAccountName":"default","initContainers":[{"name":"side","restartPolicy":"Always","resources":{"requests":{"cpu":"300m"}}},{"name":"init","resources":{"requests":{"cpu":"1500m"}}}],"containers":[{"name":"app","resources":{"requests":{"cpu":"500m"}}}]}}`,
+			refusal: `pods "n" is forbidden: exceeded quota: compute, requested: requests.cpu=1800m, used: requests.cpu=1, limited: requests.cpu=2`},
+		{name: "a Service's load balancer and node ports", quotas: []string{quota("net", `"hard":{"services.loadbalancers":"1","services.nodeports":"5"}`, `{"services.loadbalancers":"1","services.nodeports":"5"}`, `{"services.loadbalancers":"0","services.nodeports":"4"}`)},
+			w: write{Kind: "Service", Create: true}, obj: `{"metadata":{"name":"s","namespace":"ns"},"spec":{"type":"LoadBalancer","ports":[{"port":80},{"port":443}]}}`,
+			refusal: `services "n" is forbidden: exceeded quota: net, requested: services.nodeports=2, used: services.nodeports=4, limited: services.nodeports=5`},
+		{name: "a Service updated to a LoadBalancer counts the difference", quotas: []string{quota("net", `"hard":{"services.loadbalancers":"1"}`, `{"services.loadbalancers":"1"}`, `{"services.loadbalancers":"1"}`)},
+			w: write{Kind: "Service"}, obj: `{"metadata":{"name":"s","namespace":"ns"},"spec":{"type":"LoadBalancer","ports":[{"port":80}]}}`, old: `{"metadata":{"name":"s","namespace":"ns"},"spec":{"type":"ClusterIP","ports":[{"port":80}]}}`,
+			refusal: `services "n" is forbidden: exceeded quota: net, requested: services.loadbalancers=1, used: services.loadbalancers=1, limited: services.loadbalancers=1`},
+		{name: "a claim's storage, whole bytes, of its class", quotas: []string{quota("disk", `"hard":{"fast.storageclass.storage.k8s.io/requests.storage":"10Gi"}`, `{"fast.storageclass.storage.k8s.io/requests.storage":"10Gi"}`, `{"fast.storageclass.storage.k8s.io/requests.storage":"9Gi"}`)},
+			w: write{Kind: "PersistentVolumeClaim", Create: true}, obj: `{"metadata":{"name":"c","namespace":"ns"},"spec":{"storageClassName":"fast","resources":{"requests":{"storage":"2Gi"}}}}`,
+			refusal: `persistentvolumeclaims "n" is forbidden: exceeded quota: disk, requested: fast.storageclass.storage.k8s.io/requests.storage=2Gi, used: fast.storageclass.storage.k8s.io/requests.storage=9Gi, limited: fast.storageclass.storage.k8s.io/requests.storage=10Gi`},
+		{name: "a scoped quota on Pods: said", quotas: []string{quota("be", `"hard":{"pods":"1"},"scopes":["BestEffort"]`, `{"pods":"1"}`, `{"pods":"1"}`)},
+			w: write{Kind: "Pod", Create: true}, obj: pod(``), predicted: "the ResourceQuota be has scopes"},
+		{name: "hugepages: said", quotas: []string{quota("hp", `"hard":{"requests.hugepages-2Mi":"1Gi"}`, `{"requests.hugepages-2Mi":"1Gi"}`, `{"requests.hugepages-2Mi":"0"}`)},
+			w: write{Kind: "Pod", Create: true}, obj: pod(cpu), predicted: "limits requests.hugepages-2Mi, which ssa-diff does not compute"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := New(Config{Minor: 37, State: state(t, tc.quotas...)})
+			var old map[string]any
+			if tc.old != "" {
+				old = obj(t, tc.old)
+			}
+			res := c.Validate(tc.w.of(t, obj(t, tc.obj), old))
+			if again := c.Validate(tc.w.of(t, obj(t, tc.obj), old)); tc.refusal == "" && tc.predicted == "" && len(again.NotPredicted) != len(res.NotPredicted) &&
+				!strings.Contains(strings.Join(again.NotPredicted, ""), "counts 1 other write of this run") {
+				t.Errorf("a second write counted by the same quota: %q", again.NotPredicted)
+			}
+			switch {
+			case tc.refusal != "":
+				if res.Refusal == nil || res.Refusal.Message != tc.refusal || res.Refusal.Code != 403 {
+					t.Fatalf("refusal %+v, want 403 %q", res.Refusal, tc.refusal)
+				}
+			case res.Refusal != nil:
+				t.Fatalf("refused: %s", res.Refusal.Message)
+			}
+			if np := strings.Join(res.NotPredicted, "\n"); tc.predicted != "" && !strings.Contains(np, tc.predicted) || tc.predicted == "" && np != "" {
+				t.Errorf("not predicted %q, want %q", np, tc.predicted)
+			}
+		})
 	}
 }

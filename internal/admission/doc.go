@@ -25,11 +25,17 @@
 //     ValidatingAdmissionPolicy in the validating phase — through the library (package
 //     internal/admission/library, run by the helper program cmd/ssa-diff-admission),
 //     started on the first write that needs it, only when the state holds a policy
-//     binding or a namespace labelled for Pod Security.
+//     binding or a namespace labelled for Pod Security;
+//   - ResourceQuota, last: a write counted by a quota of its namespace (a create of any
+//     resource, a Pod's compute resources, a Service's load balancer and node ports, a
+//     claim's storage) is refused when it would take the usage the quota's status says
+//     above its hard limits, or when the quota's status has no usage yet.
 //
 // What the state does not hold is not invented: a plugin that reads a kind the state holds
 // no object of assumes nothing and says so where it matters (Result warnings: a Pod's
-// ServiceAccount taken to exist, a RuntimeClass not known). ResourceQuota is not predicted,
-// and a write into a namespace with quotas says so. Without a state the chain is the
+// ServiceAccount taken to exist, a RuntimeClass not known; a quota with scopes, or one
+// limiting hugepages or extended resources). Each write is counted against the usage its
+// quotas' status says, as read (what changes between the read and the write cannot be
+// known): a second write of the run counted by the same quota says so. Without a state the chain is the
 // recording server's: a bare cluster, ServiceAccount off.
 package admission

@@ -116,9 +116,26 @@ type groupKind struct{ group, kind string }
 type MatchOption func(*matchOptions)
 
 type matchOptions struct {
-	rawRequests bool
-	liveErrors  int
-	scale       bool
+	rawRequests   bool
+	liveErrors    int
+	scale         bool
+	generateNames bool
+}
+
+// GenerateNames says the manifests are created (a POST): one that names no name but a
+// generateName is a create of a new object, paired with no live object; the server names
+// it (rules.md create.generate-name).
+func GenerateNames() MatchOption { return func(o *matchOptions) { o.generateNames = true } }
+
+// generateNameOf is the namespace of a manifest that names no name but a generateName.
+func generateNameOf(o *Object) (ns string, ok bool) {
+	md, _ := o.Object["metadata"].(map[string]any)
+	g, _ := md["generateName"].(string)
+	if md == nil || md["name"] != nil || g == "" {
+		return "", false
+	}
+	ns, _ = md["namespace"].(string)
+	return ns, true
 }
 
 // ScaleBodies says the manifests are the bodies of requests to /scale: an autoscaling/v1
@@ -219,8 +236,16 @@ func Match(manifests, live []*Object, scope Scope, defaultNamespace string, opts
 	for _, o := range manifests {
 		p := Pair{Manifest: o}
 		gvk, ns, name, err := objectMeta(o)
+		generated := false
+		if err != nil && mo.generateNames && gvk.Kind != "" {
+			if ns, generated = generateNameOf(o); generated {
+				err = nil
+			}
+		}
 		p.GVK = gvk
-		if err == nil {
+		if generated {
+			p.ID = identity(gvk, ns, "")
+		} else if err == nil {
 			p.ID = identity(gvk, ns, name)
 			if i, ok := index[p.ID]; ok {
 				p.Live = lives[i].o
@@ -239,7 +264,7 @@ func Match(manifests, live []*Object, scope Scope, defaultNamespace string, opts
 			}
 		}
 		switch {
-		case p.Live != nil:
+		case p.Live != nil, generated:
 		case oneToOne && mo.rawRequests:
 			p.Live, p.Mismatched, p.Err = l.o, true, nil
 			p.ID = identity(l.gvk, l.ns, l.name)

@@ -160,3 +160,18 @@ func TestMatchLiveIncomplete(t *testing.T) {
 		t.Errorf("b with an unreadable live object = %+v", p)
 	}
 }
+
+// TestMatchGenerateNames: a manifest that names no name but a generateName is refused as
+// an apply's, and under GenerateNames (a POST) is a create paired with no live object,
+// even the only one (rules.md create.generate-name).
+func TestMatchGenerateNames(t *testing.T) {
+	manifests := mustParse(t, "m.yaml", "apiVersion: apps/v1\nkind: Deployment\nmetadata: {generateName: web-, namespace: ns}\n")
+	live := mustParse(t, "l.json", `{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web-abcde","namespace":"ns"}}`)
+	if p := Match(manifests, live, testScope, "default").Pairs[0]; p.Err == nil || !strings.Contains(p.Err.Error(), "server-side apply cannot use generateName") {
+		t.Errorf("an apply = %+v", p)
+	}
+	p := Match(manifests, live, testScope, "default", GenerateNames(), RawRequests()).Pairs[0]
+	if p.Err != nil || p.Live != nil || p.ID != (Identity{Group: "apps", Kind: "Deployment", Namespace: "ns"}) {
+		t.Errorf("a create = %+v", p)
+	}
+}

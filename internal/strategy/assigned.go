@@ -64,7 +64,7 @@ func Assigned(apiVersion, kind string, obj map[string]any, create bool) []Assign
 	add := func(reason string, p ...any) { out = append(out, AssignedField{Path: p, Reason: reason}) }
 	meta := unstructured.Object(obj, "metadata")
 	if create {
-		if unstructured.Str(meta, "name") == "" && unstructured.Str(meta, "generateName") != "" {
+		if g := unstructured.Str(meta, "generateName"); g != "" && (unstructured.Str(meta, "name") == "" || unstructured.Str(meta, "name") == GeneratedName(g)) {
 			add("generated from generateName", "metadata", "name")
 		}
 		add("generated uid", "metadata", "uid")

@@ -19,6 +19,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"log"
@@ -26,6 +27,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strings"
 
 	"github.com/ssa-diff/ssa-diff/kube"
@@ -113,6 +115,55 @@ func syncModfiles(dir string, tidy bool) error {
 	return nil
 }
 
+// stagingModules are the modules the release's own go.mod replaces with its staging
+// directories (./staging/src/k8s.io/…), read from the module proxy.
+func stagingModules(release string) (map[string]bool, error) {
+	cmd := exec.Command("go", "mod", "download", "-json", "k8s.io/kubernetes@"+release)
+	cmd.Stderr = os.Stderr
+	b, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("go mod download k8s.io/kubernetes@%s: %w", release, err)
+	}
+	var info struct{ GoMod string }
+	if err := json.Unmarshal(b, &info); err != nil {
+		return nil, fmt.Errorf("go mod download k8s.io/kubernetes@%s: %w", release, err)
+	}
+	mod, err := os.ReadFile(info.GoMod)
+	if err != nil {
+		return nil, err
+	}
+	staged := stagedIn(string(mod))
+	if len(staged) == 0 {
+		return nil, fmt.Errorf("k8s.io/kubernetes@%s: its go.mod replaces no staging module", release)
+	}
+	return staged, nil
+}
+
+// stagedIn are the modules a go.mod of k8s.io/kubernetes replaces with a staging directory,
+// in a replace block or a replace line.
+func stagedIn(mod string) map[string]bool {
+	staged := map[string]bool{}
+	for _, line := range strings.Split(mod, "\n") {
+		f := strings.Fields(line)
+		if len(f) > 0 && f[0] == "replace" {
+			f = f[1:]
+		}
+		if len(f) == 3 && f[1] == "=>" && strings.HasPrefix(f[2], "./staging/") {
+			staged[f[0]] = true
+		}
+	}
+	return staged
+}
+
+func sortedKeys(m map[string]bool) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
 func modfile(dir, minor string) string { return filepath.Join(dir, "go.1."+minor+".mod") }
 
 // retarget writes dir/name: the module file text (pinning release from) rewritten to pin
@@ -121,29 +172,54 @@ func modfile(dir, minor string) string { return filepath.Join(dir, "go.1."+minor
 // for go mod tidy to take them from the release's own requirements (kube-openapi,
 // structured-merge-diff, cel-go, … at the versions that release was built with); the
 // generator's own requirements (a YAML library) stay. The replace block of the staging modules moves alike.
+//
+// The staging modules are those of the release to: a module staged in one release and not in
+// the other (k8s.io/streaming is staged from 1.37 on, not at 1.32) leaves the requirements and
+// the replace block, or joins the replace block.
 func retarget(dir, name string, text []byte, from, to string, tidy bool) error {
 	staging := "v0" + strings.TrimPrefix(from, "v1")
 	toStaging := "v0" + strings.TrimPrefix(to, "v1")
+	staged, err := stagingModules(to)
+	if err != nil {
+		return err
+	}
+	replaced := map[string]bool{}
 	var out bytes.Buffer
-	inRequire := false
+	inRequire, inReplace := false, false
 	for _, line := range strings.SplitAfter(string(text), "\n") {
 		trimmed := strings.TrimSpace(line)
+		f := strings.Fields(trimmed)
 		switch {
 		case strings.HasPrefix(trimmed, "require ("):
 			inRequire = true
+		case strings.HasPrefix(trimmed, "replace ("):
+			inReplace = true
 		case inRequire && trimmed == ")":
 			inRequire = false
+		case inReplace && trimmed == ")":
+			inReplace = false
+			// The release's staging modules the other release did not stage.
+			for _, m := range sortedKeys(staged) {
+				if !replaced[m] {
+					out.WriteString("\t" + m + " => " + m + " " + toStaging + "\n")
+				}
+			}
 		case inRequire && trimmed != "" && !strings.HasPrefix(trimmed, "//"):
-			f := strings.Fields(trimmed)
 			switch {
 			case f[0] == "k8s.io/kubernetes":
 				line = strings.Replace(line, from, to, 1)
-			case strings.HasPrefix(f[0], "k8s.io/") && f[1] == staging:
+			case strings.HasPrefix(f[0], "k8s.io/") && f[1] == staging && staged[f[0]]:
 				line = strings.Replace(line, staging, toStaging, 1)
 			case strings.Contains(line, "// indirect") || strings.HasPrefix(f[0], "k8s.io/") || strings.HasPrefix(f[0], "sigs.k8s.io/"):
 				continue // tidy takes it from the release's requirements
 			}
 			// The generator's own other requirements stay.
+		case inReplace && len(f) >= 3 && f[1] == "=>" && strings.HasPrefix(f[0], "k8s.io/"):
+			if !staged[f[0]] {
+				continue // not staged in this release
+			}
+			replaced[f[0]] = true
+			line = strings.ReplaceAll(line, " "+staging, " "+toStaging)
 		default:
 			line = strings.ReplaceAll(line, " "+staging, " "+toStaging)
 		}

@@ -109,7 +109,10 @@ func collect(clients map[gvKind]clientFact, m minor) ([]smdschema.TypeDef, []kin
 	if err != nil {
 		return nil, nil, err
 	}
-	var all *smdschema.Schema
+	// The converter's schema is of the structured-merge-diff major version the release links
+	// (v4 at 1.32 and 1.33, v6 from 1.34): it is read through its YAML form, which is the same
+	// in both, into this generator's own version (schemaOf).
+	var all any
 	for i := range kinds {
 		k := &kinds[i]
 		obj, err := schemeOf(k.group).New(gvkOf(k))
@@ -135,7 +138,11 @@ func collect(clients map[gvKind]clientFact, m minor) ([]smdschema.TypeDef, []kin
 	if all == nil {
 		return nil, nil, fmt.Errorf("no kind converted")
 	}
-	server := append([]smdschema.TypeDef(nil), all.Types...)
+	allSchema, err := schemaOf(all)
+	if err != nil {
+		return nil, nil, err
+	}
+	server := append([]smdschema.TypeDef(nil), allSchema.Types...)
 	for i := range server {
 		if err := normalizeDefaults(&server[i].Atom); err != nil {
 			return nil, nil, fmt.Errorf("type %s: %w", server[i].Name, err)
@@ -176,6 +183,23 @@ func collect(clients map[gvKind]clientFact, m minor) ([]smdschema.TypeDef, []kin
 		}
 	}
 	return types, kinds, nil
+}
+
+// schemaOf reads a structured-merge-diff schema of any major version (a *schema.Schema of the
+// release's version) as this generator's version: through its YAML form.
+func schemaOf(s any) (*smdschema.Schema, error) {
+	if v6, ok := s.(*smdschema.Schema); ok {
+		return v6, nil
+	}
+	text, err := yaml.Marshal(s)
+	if err != nil {
+		return nil, fmt.Errorf("marshalling the server's schema: %w", err)
+	}
+	out := &smdschema.Schema{}
+	if err := yaml.UnmarshalStrict(text, out); err != nil {
+		return nil, fmt.Errorf("reading the server's schema (%T): %w", s, err)
+	}
+	return out, nil
 }
 
 func schemeOf(group string) *runtime.Scheme {

@@ -254,6 +254,11 @@ func (m *Model) PrepareForCreate(t *schema.Type, decoded, obj map[string]any) er
 	for _, k := range wipe {
 		delete(md, k)
 	}
+	// The store names an object created with generateName and no name (after the mutating
+	// admission, before the registry's rules and validation): rules.md create.generate-name.
+	if g := unstructured.Str(md, "generateName"); g != "" && unstructured.Str(md, "name") == "" {
+		md["name"] = strategy.GeneratedName(g)
+	}
 	if m.builtinKnown(t) {
 		strategy.PrepareForCreate(m.server, t.GVK.APIVersion(), t.GVK.Kind, decoded, obj)
 		return m.defaults.Default(t.GVK.APIVersion(), t.GVK.Kind, obj)

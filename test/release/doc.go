@@ -16,6 +16,12 @@
 //     steps in order, their expressions evaluated, GITHUB_OUTPUT, GITHUB_STEP_SUMMARY and
 //     GITHUB_PATH as files, RUNNER_OS and RUNNER_ARCH set, the release served on 127.0.0.1
 //     and a fake GitHub API for the pull-request comment; a tampered archive is refused.
+//   - the Helm plugin: helm-ssa-diff_TAG_OS_ARCH archives (the plugin's binary) and one
+//     ssa-diff-VERSION.tgz (the plugin as Helm 4 installs it), installed into a real Helm
+//     4.3.2 ($SSA_DIFF_HELM, else built from tools/helm) from a local copy and by URL, the
+//     release served on 127.0.0.1: the install hook downloads the platform's archive and
+//     checks its SHA-256 (a tampered one fails the install), and `helm ssa-diff upgrade`
+//     predicts a recorded Helm 4 upgrade (TestHelmPluginInstalls).
 //   - the workflows pass actionlint (with shellcheck where it is installed), and the
 //     Dockerfile's stages copy what the image needs.
 //

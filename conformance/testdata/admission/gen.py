@@ -5,6 +5,8 @@ Each case has its own namespace, named like the case; the policies of a case bin
 namespace alone (namespaceSelector on kubernetes.io/metadata.name), so that the cases
 recorded after it, whose admission.json hold it too, are not changed by it.
 """
+import sys
+
 import yaml
 
 cases = []
@@ -405,6 +407,50 @@ mutating_case("map-then-validating", "A mutating policy adds the label a validat
                             "object": vap("adm-map-then-validating-vap", CM_RULES, [{"expression": "has(object.metadata.labels) && 'checked' in object.metadata.labels"}])},
                            {"what": "its binding (Deny)", "manager": "policy-admin",
                             "object": binding("adm-map-then-validating-vap", "adm-map-then-validating-vap", "map-then-validating")}])
+
+# ---- ResourceQuota (no quota controller runs: each quota's status is written, as the
+# controller would, by a setup step) -------------------------------------------------------------
+
+def quota_case(name, desc, hard, used, manifest, scopes=None):
+    """A ResourceQuota case, written only by `python3 gen.py --with-quota` until recorded
+    (TestAdmissionCases holds every case of cases.yaml recorded): then record.sh -- quota-…"""
+    if "--with-quota" not in sys.argv:
+        return
+    spec = {"hard": hard}
+    if scopes:
+        spec["scopes"] = scopes
+    status = {"hard": hard}
+    if used is not None:
+        status["used"] = used
+    q = {"apiVersion": "v1", "kind": "ResourceQuota", "metadata": {"name": "quota", "namespace": name}}
+    cases.append({"name": name, "description": desc, "rules": ["admission.resource-quota"], "families": ["admission"], "manager": "deployer",
+                  "wait": 1.5,
+                  "setup": [{"what": "ResourceQuota quota: hard " + ", ".join("%s %s" % kv for kv in hard.items()), "manager": "admin",
+                             "object": dump(dict(q, spec=spec))},
+                            {"what": "its status, as the quota controller writes it: used " + (", ".join("%s %s" % kv for kv in used.items()) if used else "unknown"),
+                             "manager": "quota-controller", "subresource": "status", "object": dump(dict(q, status=status))}],
+                  "manifest": manifest})
+
+
+quota_case("quota-count-exceeded", "A ConfigMap created where the quota's configmaps are at their limit: 403 exceeded quota.",
+           {"configmaps": "2"}, {"configmaps": "2"}, cm("quota-count-exceeded", "settings", {"a": "1"}))
+quota_case("quota-count-admitted", "A ConfigMap created below the quota's limit: admitted.",
+           {"configmaps": "2"}, {"configmaps": "1"}, cm("quota-count-admitted", "settings", {"a": "1"}))
+quota_case("quota-count-group-resource", "A Deployment created where count/deployments.apps is at its limit: 403.",
+           {"count/deployments.apps": "1"}, {"count/deployments.apps": "1"}, deploy("quota-count-group-resource", replicas=1))
+quota_case("quota-compute-exceeded", "A Pod whose requests and limits take the quota's requests.cpu and limits.memory above their limits: 403, "
+           "every resource exceeded.",
+           {"pods": "5", "requests.cpu": "1", "limits.memory": "1Gi"}, {"pods": "1", "requests.cpu": "600m", "limits.memory": "1000Mi"},
+           pod("quota-compute-exceeded", spec_extra={"containers": [{"name": "app", "image": "nginx:1.27",
+               "resources": {"requests": {"cpu": "500m", "memory": "64Mi"}, "limits": {"cpu": "1", "memory": "128Mi"}}}]}))
+quota_case("quota-must-specify", "A Pod without resources where a quota limits requests.cpu and limits.memory: 403 must specify.",
+           {"requests.cpu": "4", "limits.memory": "4Gi"}, {"requests.cpu": "0", "limits.memory": "0"}, pod("quota-must-specify"))
+quota_case("quota-status-unknown", "A quota whose status has no usage yet refuses the ConfigMap it counts: 403 status unknown.",
+           {"configmaps": "5"}, None, cm("quota-status-unknown", "settings", {"a": "1"}))
+quota_case("quota-service-nodeports", "A LoadBalancer Service whose node ports take services.nodeports above its limit: 403.",
+           {"services.loadbalancers": "2", "services.nodeports": "3"}, {"services.loadbalancers": "0", "services.nodeports": "2"},
+           dump({"apiVersion": "v1", "kind": "Service", "metadata": {"name": "web", "namespace": "quota-service-nodeports"},
+                 "spec": {"type": "LoadBalancer", "selector": {"app": "web"}, "ports": [{"name": "http", "port": 80}, {"name": "https", "port": 443}]}}))
 
 HEADER = """# The cases ../record.py records with --admission from a kube-apiserver running its whole
 # default admission chain (record.sh: ServiceAccount on, the default ServiceAccount made in

@@ -11,6 +11,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"go/ast"
@@ -38,12 +39,15 @@ var releases = func() []string {
 	return out
 }()
 
-// tables are the files holding kube-apiserver's versioned gate tables, by module; the
+// tables are the packages holding kube-apiserver's versioned gate tables, by module; the
 // first is k8s.io/kubernetes, whose table overrides the others' for the gates it repeats.
-var tables = []struct{ module, file string }{
-	{"k8s.io/kubernetes", "pkg/features/kube_features.go"},
-	{"k8s.io/apiserver", "pkg/features/kube_features.go"},
-	{"k8s.io/apiextensions-apiserver", "pkg/features/kube_features.go"},
+// The file holding a table differs by release (k8s.io/kubernetes kept it in
+// versioned_kube_features.go at 1.32, in kube_features.go from 1.33): every file of the
+// package is read.
+var tables = []struct{ module, dir string }{
+	{"k8s.io/kubernetes", "pkg/features"},
+	{"k8s.io/apiserver", "pkg/features"},
+	{"k8s.io/apiextensions-apiserver", "pkg/features"},
 }
 
 // spec is one entry of a gate's versioned specs.
@@ -74,7 +78,7 @@ func main() {
 			if err != nil {
 				log.Fatal(err)
 			}
-			gates, err := readTable(filepath.Join(dir, t.file))
+			gates, err := readPackageTable(filepath.Join(dir, t.dir))
 			if err != nil {
 				log.Fatalf("%s@%s: %v", t.module, version, err)
 			}
@@ -139,6 +143,39 @@ func moduleDir(module, version string) (string, error) {
 	return info.Dir, nil
 }
 
+// readPackageTable reads the table of the one non-test Go file of dir that holds it.
+func readPackageTable(dir string) (map[string][]spec, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var found map[string][]spec
+	var foundIn string
+	for _, e := range entries {
+		n := e.Name()
+		if e.IsDir() || !strings.HasSuffix(n, ".go") || strings.HasSuffix(n, "_test.go") {
+			continue
+		}
+		gates, err := readTable(filepath.Join(dir, n))
+		if errors.Is(err, errNoTable) {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", n, err)
+		}
+		if found != nil {
+			return nil, fmt.Errorf("%s and %s both hold a defaultVersionedKubernetesFeatureGates table", foundIn, n)
+		}
+		found, foundIn = gates, n
+	}
+	if found == nil {
+		return nil, fmt.Errorf("%s: %w", dir, errNoTable)
+	}
+	return found, nil
+}
+
+var errNoTable = errors.New("no defaultVersionedKubernetesFeatureGates table")
+
 // readTable reads the map `defaultVersionedKubernetesFeatureGates` of a Go file: gate name →
 // specs, sorted by version. A key is the gate's Go constant (possibly of another package:
 // genericfeatures.X); its name is the constant's, which every table spells as its value.
@@ -157,7 +194,7 @@ func readTable(path string) (map[string][]spec, error) {
 		return false
 	})
 	if lit == nil {
-		return nil, fmt.Errorf("no defaultVersionedKubernetesFeatureGates table")
+		return nil, errNoTable
 	}
 	out := map[string][]spec{}
 	for _, e := range lit.Elts {
