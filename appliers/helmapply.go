@@ -131,8 +131,8 @@ func helmKind() Kind {
 			{Name: "helm-command", Arg: "install|upgrade|rollback", Default: string(HelmUpgrade), Usage: "--applier helm: the Helm 4 command predicted.",
 				Choices: []string{string(HelmInstall), string(HelmUpgrade), string(HelmRollback)}},
 			{Name: "helm-release", Arg: "NAME", Usage: "--applier helm: the release's name (its namespace is -n)."},
-			{Name: "server-side", Arg: "auto|true|false", Usage: "--applier helm: Helm's --server-side (install: true; upgrade, rollback: auto, which follows the release's records).",
-				Completions: []string{"auto", "true", "false"}},
+			{Name: "server-side", Arg: "auto|true|false", Usage: "kubectl's --server-side: alone, a server-side apply (what ssa-diff predicts; --server-side=false, a client-side apply, is not). With --applier helm, Helm's --server-side auto|true|false (install: true; upgrade, rollback: auto, which follows the release's records; alone: true).",
+				Completions: []string{"auto", "true", "false"}, Alone: "true", Check: checkHelmServerSide},
 			{Name: "take-ownership", Usage: "--applier helm: Helm's --take-ownership (adopt existing objects)."},
 			{Name: "helm-install", Usage: "--applier helm: upgrade's --install (install a release that does not exist)."},
 			{Name: "skip-crds", Usage: "--applier helm: Helm's --skip-crds."},
@@ -157,6 +157,15 @@ func checkHelmRevision(v string) error {
 
 // checkHelmDriver refuses a --helm-driver Helm does not take (HELM_DRIVER's names, singular
 // or plural; the in-memory and SQL drivers hold no records a cluster read can see).
+// checkHelmServerSide takes Helm's values of --server-side.
+func checkHelmServerSide(v string) error {
+	switch v {
+	case "auto", "true", "false":
+		return nil
+	}
+	return fmt.Errorf("must be auto, true or false, not %q", v)
+}
+
 func checkHelmDriver(v string) error {
 	switch v {
 	case "secret", "secrets", "configmap", "configmaps":

@@ -101,6 +101,9 @@ type Option struct {
 	// Completions are the values shell completion offers when they are not a fixed set
 	// (Choices): the usual ones, others being taken too.
 	Completions []string
+	// Alone is its value when given without one ("--server-side" is "true"); "" when it
+	// needs one.
+	Alone string
 	// Check refuses a value given (not empty) that is not one, saying why.
 	Check func(value string) error
 }

@@ -57,8 +57,7 @@ func runBlame(prog string, args []string, stdin io.Reader, stdout, stderr io.Wri
 	fs, names := blameFlagSet(prog, &o)
 	timeMode, nowFlag, format, color, help := &o.timeMode, &o.now, &o.format, &o.color, &o.help
 	fail := func(format string, a ...any) int {
-		fmt.Fprintf(stderr, "%s blame: %s\nRun '%s blame --help' for usage.\n", prog, fmt.Sprintf(format, a...), prog)
-		return 2
+		return usageError(stderr, prog+" blame", "blame: "+fmt.Sprintf(format, a...))
 	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {

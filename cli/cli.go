@@ -16,7 +16,6 @@ import (
 	"github.com/ssa-diff/ssa-diff/appliers"
 	"github.com/ssa-diff/ssa-diff/internal/admission/wire"
 	"github.com/ssa-diff/ssa-diff/internal/output"
-	"github.com/ssa-diff/ssa-diff/internal/report"
 	"github.com/ssa-diff/ssa-diff/internal/shard"
 	"github.com/ssa-diff/ssa-diff/judge"
 	"github.com/ssa-diff/ssa-diff/merge"
@@ -144,14 +143,16 @@ type options struct {
 	color             bool
 	namespace         string
 	jobs              int
-	limits            inputLimits
-	render            renderOptions
-	prune             pruneOptions
-	gate              gateOptions
-	advice            adviceOptions
-	liveOpts          liveOptions
-	report            reportOptions
-	showVersion       bool
+	// recursive is kubectl's -R: directories are always read recursively.
+	recursive   bool
+	limits      inputLimits
+	render      renderOptions
+	prune       pruneOptions
+	gate        gateOptions
+	advice      adviceOptions
+	liveOpts    liveOptions
+	report      reportOptions
+	showVersion bool
 	// kube is --kube-version.
 	kube kubeVersionOptions
 	// admission is --admission-from, --as, --as-group, --as-uid, --authorize.
@@ -277,6 +278,7 @@ func flagSet(prog string, cfg *options) (fs *pflag.FlagSet, argNames map[string]
 	cfg.addLiveFlags(fs)
 	cfg.addKubeVersionFlag(fs)
 	fs.IntVar(&cfg.jobs, "jobs", runtime.GOMAXPROCS(0), "How many objects are predicted in parallel (default: the number of CPUs).")
+	cfg.addKubectlHabitFlags(fs)
 	limitArgs := registerLimitFlags(fs, &cfg.limits)
 	argNames = map[string]string{}
 	cfg.addGateFlags(fs, argNames)
@@ -291,7 +293,7 @@ func flagSet(prog string, cfg *options) (fs *pflag.FlagSet, argNames map[string]
 	for k, v := range map[string]string{"filename": "PATH", "field-manager": "NAME", "applier": strings.Join(appliers.Names(), "|"),
 		"verb": "apply|update|patch|create", "patch-type": "json|merge|strategic", "kubectl": "COMMAND",
 		"subresource": "status|scale", "crd": "PATH", "schema": "PATH", "now": "TIME", "output": "FORMAT",
-		"output-file": "[FORMAT=]FILE", "color": "WHEN", "kube-version": "MINOR", "namespace": "NAME", "jobs": "N", "service-ip-families": "FAMILIES", "shard": "I/N"} {
+		"output-file": "[FORMAT=]FILE", "color": "WHEN", "kube-version": "MINOR", "namespace": "NAME", "jobs": "N", "concurrency": "N", "service-ip-families": "FAMILIES", "shard": "I/N"} {
 		argNames[k] = v
 	}
 	for k, v := range limitArgs {
@@ -344,11 +346,13 @@ func parseFlagsFor(prog string, args []string, stdout, stderr io.Writer, merging
 		io.WriteString(w, flagUsages(fs, argNames))
 	}
 	fail := func(format string, a ...any) (*options, int) {
-		fmt.Fprintf(stderr, "%s: %s\n", prog, fmt.Sprintf(format, a...))
-		fmt.Fprintf(stderr, "Run '%s --help' for usage.\n", prog)
-		return nil, report.ExitError
+		msg := fmt.Sprintf(format, a...)
+		if merging {
+			msg = "merge: " + msg
+		}
+		return nil, usageError(stderr, prog, msg)
 	}
-	if err := fs.Parse(args); err != nil {
+	if err := fs.Parse(joinServerSideValue(args)); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
 			usage(stdout)
 			return nil, 0
@@ -404,11 +408,17 @@ func parseFlagsFor(prog string, args []string, stdout, stderr io.Writer, merging
 	default:
 		return fail("too many arguments: %q (want MANIFESTS [LIVE])", pos)
 	}
+	if err := cfg.checkInputPaths(); err != nil {
+		return fail("%v", err)
+	}
 	kind, ok := appliers.KindOf(cfg.applier)
 	if !ok {
 		return fail("--applier must be %s, not %q", orList(appliers.Names()), cfg.applier)
 	}
 	cfg.applierKind = kind
+	if err := cfg.checkKubectlHabits(fs); err != nil {
+		return fail("%v", err)
+	}
 	if err := cfg.checkHelm(fs); err != nil {
 		return fail("%v", err)
 	}

@@ -144,8 +144,8 @@ func TestStdin(t *testing.T) {
 	if code != 1 || !strings.Contains(out, "-  search: off-v1\n") {
 		t.Errorf("exit %d, output\n%s", code, out)
 	}
-	if out, _, code := run(t, string(manifest), "-", "-"); code != 2 || !strings.Contains(out, "standard input (-) can be read only once") {
-		t.Errorf("reading stdin twice: exit %d, %q", code, out)
+	if _, errs, code := run(t, string(manifest), "-", "-"); code != 2 || !strings.Contains(errs, "it can be read only once") {
+		t.Errorf("reading stdin twice: exit %d, %q", code, errs)
 	}
 }
 

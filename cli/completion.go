@@ -125,8 +125,7 @@ func formatPrefixes() []string {
 // runCompletion writes the completion script of a shell.
 func runCompletion(prog string, args []string, stdout, stderr io.Writer) int {
 	if len(args) != 1 {
-		fmt.Fprintf(stderr, "usage: %s completion %s\n", prog, strings.Join(completionShells, "|"))
-		return report.ExitError
+		return usageError(stderr, prog, fmt.Sprintf("completion takes one shell: %s completion %s", prog, strings.Join(completionShells, "|")))
 	}
 	flags, blame, merge := completionFlags(prog), blameCompletionFlags(prog), mergeCompletionFlags(prog)
 	var err error
@@ -140,8 +139,7 @@ func runCompletion(prog string, args []string, stdout, stderr io.Writer) int {
 	case "powershell":
 		err = writePowerShell(stdout)
 	default:
-		fmt.Fprintf(stderr, "%s completion: unknown shell %q (want %s)\n", prog, args[0], strings.Join(completionShells, ", "))
-		return report.ExitError
+		return usageError(stderr, prog, fmt.Sprintf("completion: unknown shell %q (want %s)", args[0], strings.Join(completionShells, ", ")))
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "error: %v\n", err)

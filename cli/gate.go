@@ -63,6 +63,9 @@ func (c *options) addApplierFlags(fs *pflag.FlagSet, argNames map[string]string,
 				g.applierFlags[o.Name] = func() []string { return *values }
 			default:
 				value := fs.String(o.Name, o.Default, o.Usage)
+				if o.Alone != "" {
+					fs.Lookup(o.Name).NoOptDefVal = o.Alone
+				}
 				g.applierFlags[o.Name] = func() []string { return []string{*value} }
 			}
 		}

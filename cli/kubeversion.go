@@ -68,6 +68,19 @@ func (c *invocation) kubeVersionFor(server, where string) (kube.Minor, error) {
 	return v, err
 }
 
+// nearestUnknown says, for --kube-version nearest, that the live state (live: its path,
+// "" for none) records no cluster version, and which minor is predicted instead.
+func (c *invocation) nearestUnknown(live string, v kube.Minor) {
+	if !c.kube.nearest {
+		return
+	}
+	if live == "" {
+		c.warnf("--kube-version nearest: no live state says which Kubernetes the cluster runs: predicting %s, the newest supported minor; give --kube-version MINOR to predict the cluster's", v)
+		return
+	}
+	c.warnf("--kube-version nearest: %s records no Kubernetes version (a dump made with kubectl get does not; --live-from-cluster --save-live records it): predicting %s, the newest supported minor; give --kube-version MINOR to predict the cluster's (kubectl version says it)", live, v)
+}
+
 // registryFor is the schema registry of minor v: its built-in kinds, then the --schema
 // documents and --crd objects the run read (loadSchemas, loadCRDs), which are added again
 // when a run learns its minor after reading them.

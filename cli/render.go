@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/spf13/pflag"
 	"github.com/ssa-diff/ssa-diff/internal/input"
@@ -46,9 +47,15 @@ type kustomizer struct {
 	loader *input.Loader
 }
 
-func (k kustomizer) Renders(dir string) bool { return render.KustomizationFile(dir) != "" }
+func (k kustomizer) Renders(dir string) bool {
+	return render.KustomizationFile(dir) != "" || helmChart(dir)
+}
 
 func (k kustomizer) Render(dir string) []input.Entry {
+	if render.KustomizationFile(dir) == "" {
+		return []input.Entry{{Err: input.FileError(dir, fmt.Errorf(
+			"a Helm chart (it holds Chart.yaml): its templates are not manifests until Helm renders them, so it is not read as files; render it and give the output on standard input: helm template RELEASE %s | ssa-diff - LIVE (or --applier helm to predict the helm install or upgrade)", dir))}}
+	}
 	fmt.Fprintf(k.c.stderr, "ssa-diff: %s holds a kustomization: built as `kubectl apply -k %s` builds it, not read as files\n", dir, dir)
 	return render.Kustomize(k.loader, dir)
 }
@@ -71,4 +78,10 @@ func (c *invocation) loadManifests(loader *input.Loader) []input.Entry {
 	loader.Renderer, loader.IgnoreFile = nil, nil
 	loader.SourceComments, loader.SourceCommentsInFiles, loader.SourceRoot = false, false, ""
 	return out
+}
+
+// helmChart reports a directory holding a Helm chart (Chart.yaml).
+func helmChart(dir string) bool {
+	info, err := os.Stat(filepath.Join(dir, "Chart.yaml"))
+	return err == nil && info.Mode().IsRegular()
 }

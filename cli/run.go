@@ -110,8 +110,12 @@ func (c *invocation) execute(ctx context.Context, newPredictor func(*schema.Regi
 						return c.errorf("%v", err)
 					}
 				}
+			} else {
+				c.nearestUnknown(c.live, reg.Minor())
 			}
 		}
+	} else {
+		c.nearestUnknown("", reg.Minor())
 	}
 	if c.getenv != nil {
 		defer tuneGC(c.getenv, loader.BytesRead()).stop()
@@ -148,6 +152,9 @@ func (c *invocation) execute(ctx context.Context, newPredictor func(*schema.Regi
 	}
 	manifests = append(manifests, c.patchStubs(ls.objs)...)
 	manifestObjs, _ := input.Split(manifests)
+	if err := c.checkSwapped(manifestObjs, ls); err != nil {
+		return c.errorf("%v", err)
+	}
 	if ls.record != nil && !c.liveOpts.namespaceSet {
 		// Objects that name no namespace go where the cluster read put them.
 		c.namespace = ls.record.Namespace
@@ -430,6 +437,12 @@ func (c *invocation) predict(run *predict.Run, p *input.Pair, manifest, live map
 		res.Error.Fields = pred.RefusalFields
 	}
 	res.Advice, res.State = pred.Advice, pred.State
+	if h := exportHint(p, manifest); h != "" && c.applies() {
+		res.Warnings = append(res.Warnings, h)
+	}
+	if res.Action == report.ActionRejected {
+		res.Warnings = append(res.Warnings, variableHints(p, manifest)...)
+	}
 	if pred.WithForce != nil {
 		res.WithForce = report.FromPrediction(src, pred.Live, manifest, manager, pred.WithForce)
 		res.WithForce.Identity(res.APIVersion, res.Kind, res.Namespace, res.Name)

@@ -62,8 +62,7 @@ func readVersion() versionInfo {
 // runVersion prints the version: `ssa-diff version` and `ssa-diff --version`.
 func runVersion(prog string, args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 {
-		fmt.Fprintf(stderr, "%s version: takes no arguments, not %q\n", prog, args)
-		return 2
+		return usageError(stderr, prog, fmt.Sprintf("version takes no arguments, not %q", args))
 	}
 	v := readVersion()
 	fmt.Fprintf(stdout, "ssa-diff %s\n", v.Version)

@@ -59,6 +59,11 @@ func (j *Judge) Approximations(gvk schema.GVK, manifest, live map[string]any, wa
 	}
 	t, known := reg.Lookup(gvk)
 	switch {
+	case (!known || t.Deduced) && reg.Serving(gvk) == schema.NotServed:
+		// Refused before any schema matters (kubectl's "no matches for kind", the
+		// server's 404): nothing is approximated.
+		_, engineWords := reg.Resolve(gvk)
+		warnings = without(warnings, engineWords)
 	case !known || t.Deduced:
 		// The engine warned with the registry's words; these name the flag that fixes it.
 		_, engineWords := reg.Resolve(gvk)

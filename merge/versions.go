@@ -318,6 +318,29 @@ func noKindMatch(gvk schema.GVK) string {
 // whyNotServed explains a refusal of rules.md version.not-served: which versions of the kind are served,
 // if any.
 func (e *Engine) whyNotServed(k *kindTypes) string {
+	for _, t := range k.versions {
+		if t.Served {
+			return e.notServedReason(k) // the reason names the versions that are
+		}
+	}
+	return e.notServedReason(k) + didYouMean(e.schemas.Suggest(k.gvk))
+}
+
+// didYouMean is "; did you mean apps/v1 Deployment?" for the kinds a request most likely
+// meant, "" for none.
+func didYouMean(gvks []schema.GVK) string {
+	if len(gvks) == 0 {
+		return ""
+	}
+	var names []string
+	for _, g := range gvks {
+		names = append(names, "apiVersion: "+g.APIVersion()+", kind: "+g.Kind)
+	}
+	return "; did you mean " + strings.Join(names, ", or ") + "?"
+}
+
+// notServedReason is whyNotServed without the suggestions.
+func (e *Engine) notServedReason(k *kindTypes) string {
 	gvk := k.gvk
 	var served, known []string
 	for _, t := range k.versions {
@@ -344,7 +367,13 @@ func (e *Engine) whyNotServed(k *kindTypes) string {
 	case len(served) > 0:
 		return fmt.Sprintf("%s is not served at %s; it is at %s", gvk.Kind, gvk.APIVersion(), strings.Join(served, ", "))
 	}
-	return fmt.Sprintf("the group %q has no kind %s (at %s): a typo, or a CustomResourceDefinition not given", gvk.Group, gvk.Kind, gvk.APIVersion())
+	switch {
+	case e.schemas.BuiltinGroup(gvk.Group):
+		return fmt.Sprintf("kube-apiserver %s has no kind %s in %s", e.schemas.Minor().Release(), gvk.Kind, groupName(gvk.Group))
+	case e.schemas.DefinesGroup(gvk.Group):
+		return fmt.Sprintf("the CustomResourceDefinitions given define no kind %s in %s", gvk.Kind, groupName(gvk.Group))
+	}
+	return fmt.Sprintf("%s is not a group the server has (no built-in group, no CustomResourceDefinition given) and %s is a built-in kind: a typo of the group", groupName(gvk.Group), gvk.Kind)
 }
 
 // methodNotAllowedMessage is the server's answer to a write of a kind it only reads.

@@ -18,7 +18,7 @@ type Evidence struct {
 	Objects []Identity
 	Managed bool
 	// Dump: the live input is a List or several objects, not one object on its own (which
-	// may be one nobody tracks).
+	// says which namespace it was read from).
 	Dump bool
 	// NamespaceGiven: the user said where objects that name no namespace go.
 	NamespaceGiven bool
@@ -53,9 +53,10 @@ type Trust struct {
 }
 
 // NoOwnership reports whether the live input is a dump in which no object carries
-// metadata.managedFields.
+// metadata.managedFields, a lone object included: kubectl get hides them unless asked, so
+// an object without them is far more likely printed without them than untracked.
 func (e Evidence) NoOwnership() bool {
-	return !e.Read && e.Dump && len(e.Objects) > 0 && !e.Managed
+	return !e.Read && len(e.Objects) > 0 && !e.Managed
 }
 
 // Judge says what the evidence is worth for the prediction of each target, in order.

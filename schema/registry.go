@@ -150,7 +150,10 @@ type Registry struct {
 	servedGroups map[string]bool
 	// crdGroups are the groups of the CRDs added.
 	crdGroups map[string]bool
-	types     map[GVK]*Type
+	// builtinKinds are the kinds the built-in groups have, by name (never changed after
+	// the registry is made).
+	builtinKinds map[string]bool
+	types        map[GVK]*Type
 	// versions are the GVKs of each group and kind in the server's order of preference
 	// (Versions), kept as types change.
 	versions map[groupKind][]GVK
@@ -198,9 +201,12 @@ func newRegistry(rel builtin.Release) *Registry {
 	s := rel.NewSchema()
 	kinds := rel.Kinds()
 	r := &Registry{version: rel.Minor(), builtin: s, builtinGroups: map[string]bool{}, servedGroups: map[string]bool{}, crdGroups: map[string]bool{}, scale: &lazyType{},
-		types: make(map[GVK]*Type, len(kinds))}
+		builtinKinds: map[string]bool{}, types: make(map[GVK]*Type, len(kinds))}
 	for _, k := range kinds {
 		r.builtinGroups[k.Group] = true
+		if k.Resource != "" {
+			r.builtinKinds[k.Kind] = true
+		}
 		// Kinds without a resource are only the body of a subresource request
 		// (Eviction): nobody can apply them.
 		served := k.Resource != "" && ServedByDefault(k.Version)
@@ -322,7 +328,8 @@ const (
 
 // Serving tells whether the server serves gvk: Served for a type it knows as served,
 // NotServed for an unserved version or an unknown kind of a built-in group or of a group
-// one of its CRDs defines, ServingUnknown otherwise (a group known only through an
+// one of its CRDs defines, or a built-in kind's name in a group nobody told the registry
+// of (apiVersion: app/v1, kind: Deployment), ServingUnknown otherwise (a group known only through an
 // OpenAPI document, or not at all).
 func (r *Registry) Serving(gvk GVK) Serving {
 	if t, ok := r.types[gvk]; ok {
@@ -334,8 +341,19 @@ func (r *Registry) Serving(gvk GVK) Serving {
 	if r.builtinGroups[gvk.Group] || r.crdGroups[gvk.Group] {
 		return NotServed
 	}
+	if r.builtinKinds[gvk.Kind] && len(r.versions[groupKind{gvk.Group, gvk.Kind}]) == 0 {
+		// A built-in kind in a group nobody told of (apiVersion: app/v1 for a
+		// Deployment): a typo of the group, which a server without that group refuses.
+		return NotServed
+	}
 	return ServingUnknown
 }
+
+// BuiltinGroup reports whether group is one of the built-in kinds' (served or not).
+func (r *Registry) BuiltinGroup(group string) bool { return r.builtinGroups[group] }
+
+// DefinesGroup reports whether a CustomResourceDefinition added defines kinds of group.
+func (r *Registry) DefinesGroup(group string) bool { return r.crdGroups[group] }
 
 // BuiltinGroupServed reports whether the server serves the built-in group at some version.
 // Its API handler then answers requests for versions and resources it does not serve with

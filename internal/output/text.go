@@ -183,7 +183,18 @@ func (t *textWriter) force(res *report.Result) {
 		return
 	}
 	f := res.WithForce
-	if f == nil || f.Action == report.ActionRejected || f.Action == report.ActionError {
+	var taken []report.Ownership
+	if f != nil {
+		for _, o := range f.Ownership {
+			if len(o.Taken) > 0 {
+				taken = append(taken, o)
+			}
+		}
+	}
+	// A forced prediction that records no field taken (the owner's entry is the
+	// before-first-apply one the server makes as it applies) says it no better than the
+	// conflicts do.
+	if f == nil || f.Action == report.ActionRejected || f.Action == report.ActionError || len(taken) == 0 {
 		// Without a forced prediction, the conflicts themselves say what force would take.
 		t.w.printf("  %s\n", t.p.bold("--force-conflicts would take:"))
 		byOwner := map[string][]string{}
@@ -201,12 +212,6 @@ func (t *textWriter) force(res *report.Result) {
 			t.w.printf("    %s %s\n", t.p.yellow("and the server would still refuse:"), indentRest(f.Error.Message, "      "))
 		}
 		return
-	}
-	var taken []report.Ownership
-	for _, o := range f.Ownership {
-		if len(o.Taken) > 0 {
-			taken = append(taken, o)
-		}
 	}
 	t.w.printf("  %s\n", t.p.bold("--force-conflicts would take:"))
 	for _, o := range taken {

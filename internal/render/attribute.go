@@ -20,8 +20,8 @@ type attributor struct {
 }
 
 // attribute gives o the source its origin names and a locator of its fields.
-func (a *attributor) attribute(o *input.Object, origin *resource.Origin) {
-	av, kind, ns, name := o.Meta()
+func (a *attributor) attribute(o *input.Object, r *resource.Resource, origin *resource.Origin) {
+	av, kind, _, name := o.Meta()
 	group := schema.GVKFromAPIVersionKind(av, kind).Group
 	src := input.Source{File: a.dir, Via: a.via}
 	names := []string{name}
@@ -66,7 +66,7 @@ func (a *attributor) attribute(o *input.Object, origin *resource.Origin) {
 	}
 	var mine []*patch
 	for _, p := range patches {
-		if p.applies(group, kind, ns, names) {
+		if p.applies(r, kind, names) {
 			mine = append(mine, p)
 		}
 	}

@@ -82,7 +82,7 @@ func kustomize(loader *input.Loader, dir string) ([]input.Entry, error) {
 		name := fmt.Sprintf("%s (kustomize build, object %d)", dir, i)
 		for _, e := range loader.ParseRendered(name, text) {
 			if e.Object != nil {
-				a.attribute(e.Object, origins[i])
+				a.attribute(e.Object, r, origins[i])
 			}
 			out = append(out, e)
 		}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -338,5 +339,84 @@ func TestInputLimit(t *testing.T) {
 	_, errs := input.Split(Kustomize(&l, "prod"))
 	if len(errs) != 1 || !strings.Contains(errs[0].Error(), "--max-input-bytes") {
 		t.Fatalf("errors %v, want the input limit", errs)
+	}
+}
+
+// TestAttributionBySelector: a patch whose target selects by labelSelector or
+// annotationSelector is blamed only for the objects kustomize patches with it (its own
+// target matching), never for the others of its kind.
+func TestAttributionBySelector(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, map[string]string{
+		"app/kustomization.yaml": `resources:
+- deploy.yaml
+patches:
+- path: front.yaml
+  target:
+    kind: Deployment
+    labelSelector: tier=front
+- target:
+    kind: Deployment
+    annotationSelector: team in (payments)
+  patch: |-
+    - op: add
+      path: /spec/minReadySeconds
+      value: 5
+`,
+		"app/deploy.yaml": `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+  labels: {tier: front}
+spec:
+  replicas: 1
+  minReadySeconds: 1
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec: {containers: [{name: web, image: web:1}]}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: api
+  labels: {tier: back}
+  annotations: {team: payments}
+spec:
+  replicas: 1
+  minReadySeconds: 1
+  selector: {matchLabels: {app: api}}
+  template:
+    metadata: {labels: {app: api}}
+    spec: {containers: [{name: api, image: api:1}]}
+`,
+		"app/front.yaml": `- op: replace
+  path: /spec/replicas
+  value: 3
+`,
+	})
+	chdir(t, dir)
+	objs, errs := built(t, "app")
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	want := map[string]map[string]string{
+		"web": {".spec.replicas": "app/front.yaml:1", ".spec.minReadySeconds": "app/deploy.yaml:8"},
+		"api": {".spec.replicas": "app/deploy.yaml:21", ".spec.minReadySeconds": "app/kustomization.yaml:12"},
+	}
+	seen := 0
+	for _, o := range objs {
+		_, _, _, name := o.Meta()
+		tree, _ := o.Decode()
+		for path, at := range want[name] {
+			seen++
+			f, l := o.LocateFieldPath(tree, path)
+			if got := f + ":" + strconv.Itoa(l); got != at {
+				t.Errorf("%s %s: at %s, want %s", name, path, got, at)
+			}
+		}
+	}
+	if seen != 4 {
+		t.Errorf("%d fields checked, want 4", seen)
 	}
 }

@@ -4,11 +4,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"github.com/ssa-diff/ssa-diff/internal/input"
 	yamlv3 "go.yaml.in/yaml/v3"
+	"sigs.k8s.io/kustomize/api/resource"
+	"sigs.k8s.io/kustomize/api/types"
+	"sigs.k8s.io/kustomize/kyaml/resid"
 )
 
 // patch is one patch document of a kustomization, with where its fields are written.
@@ -32,12 +34,12 @@ type jsonOp struct {
 	line int
 }
 
-// selector is a patch's target: empty fields match anything; name and namespace are
-// regular expressions, as kustomize reads them.
+// selector is a patch's target, matched by kustomize's own code (its resource map's
+// Select): group, version, kind, name and namespace as regular expressions, the label and
+// annotation selectors. re is nil for a target kustomize refuses (it then matches nothing).
 type selector struct {
-	group, version, kind string
-	name, namespace      *regexp.Regexp
-	hasName              bool
+	sel types.Selector
+	re  *types.SelectorRegex
 }
 
 // patches reads the patches of a kustomization: patches, patchesStrategicMerge and
@@ -154,42 +156,44 @@ func inlineShift(n *node, field string, i int) int {
 }
 
 func newSelector(m map[string]any) *selector {
-	s := &selector{}
-	s.group, _ = m["group"].(string)
-	s.version, _ = m["version"].(string)
-	s.kind, _ = m["kind"].(string)
-	if name, _ := m["name"].(string); name != "" {
-		s.hasName = true
-		s.name, _ = regexp.Compile("^(?:" + name + ")$")
-	}
-	if ns, _ := m["namespace"].(string); ns != "" {
-		s.namespace, _ = regexp.Compile("^(?:" + ns + ")$")
-	}
+	str := func(k string) string { v, _ := m[k].(string); return v }
+	s := &selector{sel: types.Selector{
+		ResId: resid.ResId{Gvk: resid.Gvk{Group: str("group"), Version: str("version"), Kind: str("kind")},
+			Name: str("name"), Namespace: str("namespace")},
+		LabelSelector: str("labelSelector"), AnnotationSelector: str("annotationSelector"),
+	}}
+	s.re, _ = types.NewSelectorRegex(&s.sel)
 	return s
 }
 
-// applies reports whether the patch is about the object of group and kind, named names
-// (as written and as built) in namespace.
-func (p *patch) applies(group, kind, namespace string, names []string) bool {
+// matches is kustomize's resource map's Select for one built resource: its original or
+// current namespace and name, its group, version and kind, its labels and annotations.
+func (s *selector) matches(r *resource.Resource) bool {
+	if s.re == nil || r == nil {
+		return false
+	}
+	org, cur := r.OrgId(), r.CurId()
+	if !s.re.MatchNamespace(org.EffectiveNamespace()) && !s.re.MatchNamespace(cur.EffectiveNamespace()) {
+		return false
+	}
+	if !s.re.MatchName(org.Name) && !s.re.MatchName(cur.Name) {
+		return false
+	}
+	if !s.re.MatchGvk(r.GetGvk()) {
+		return false
+	}
+	if ok, err := r.MatchesLabelSelector(s.sel.LabelSelector); err != nil || !ok {
+		return false
+	}
+	ok, err := r.MatchesAnnotationSelector(s.sel.AnnotationSelector)
+	return err == nil && ok
+}
+
+// applies reports whether the patch is about r, the built resource of kind, named names
+// (as written and as built).
+func (p *patch) applies(r *resource.Resource, kind string, names []string) bool {
 	if s := p.target; s != nil {
-		if s.kind != "" && s.kind != kind || s.group != "" && s.group != group {
-			return false
-		}
-		if s.namespace != nil && !s.namespace.MatchString(namespace) {
-			return false
-		}
-		if s.hasName {
-			if s.name == nil {
-				return false
-			}
-			for _, n := range names {
-				if s.name.MatchString(n) {
-					return true
-				}
-			}
-			return false
-		}
-		return true
+		return s.matches(r)
 	}
 	if p.doc == nil {
 		return false

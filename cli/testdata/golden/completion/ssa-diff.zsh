@@ -58,9 +58,11 @@ _ssa-diff() {
 		'*--context[With --live-from-cluster\: the kubeconfig context (default\: the current context)]:context: ' \
 		'*--request-timeout[With --live-from-cluster\: how long each request to the cluster may take, its retries included (1s, 2m, 3h; more than 0\: a server that never answers must not hang the run)]:request-timeout: ' \
 		'*--save-live[With --live-from-cluster\: write what was read to FILE (a v1 List, all at once\: an interrupted run leaves the previous FILE) and predict from it\: given as LIVE, it predicts the same again offline]:file:_files' \
-		'*--allow-missing-managed-fields[Predict against a LIVE dump (a List, or several objects) in which no object carries metadata.managedFields (made without kubectl get --show-managed-fields) as if nobody owned any field; without it such a dump cannot predict ownership (exit 2)]' \
+		'*--allow-missing-managed-fields[Predict against a LIVE dump (one object, a List, or several objects) in which no object carries metadata.managedFields (made without kubectl get --show-managed-fields) as if nobody owned any field; without it such a dump cannot predict ownership (exit 2)]' \
 		'*--kube-version[The Kubernetes minor whose kube-apiserver is predicted\: 1.34, 1.35, 1.36 or 1.37 (v1.35 and 1.35.4 are read as 1.35); nearest\: the supported minor nearest to the live state'\''s cluster]:kube-version:(1.34 1.35 1.36 1.37 nearest)' \
 		'*--jobs[How many objects are predicted in parallel (default\: the number of CPUs)]:jobs: ' \
+		'*'{-R,--recursive}'[kubectl'\''s -R\: directories are read recursively (always; --recursive=false is refused)]' \
+		'*--concurrency[kubectl diff'\''s --concurrency\: the same as --jobs (default\: the number of CPUs)]:concurrency: ' \
 		'*--max-input-bytes[Read at most this much input, all files, standard input and the cluster'\''s answers together (suffixes Ki, Mi, Gi)]:max-input-bytes: ' \
 		'*--max-document-bytes[Skip, as an error, a YAML document or JSON value larger than this; each item of a JSON List counts on its own (the List as a whole is bounded by --max-input-bytes), and so does each object read from the cluster]:max-document-bytes: ' \
 		'*--max-depth[Refuse documents whose maps and lists nest deeper than this (at most 10000, the API server'\''s own limit)]:max-depth: ' \
@@ -97,7 +99,7 @@ _ssa-diff() {
 		'*--authorize[What the cluster'\''s authorizer answers for that user, for the admission policies that ask it\: '\''VERB RESOURCE\[.GROUP\]\[/SUB\] \[NAMESPACE/NAME\]=allow|deny'\'' or '\''VERB /PATH=allow|deny'\'', * for any (repeatable; the first that matches answers)]:authorize: ' \
 		'*--helm-command[--applier helm\: the Helm 4 command predicted]:helm-command:(install upgrade rollback)' \
 		'*--helm-release[--applier helm\: the release'\''s name (its namespace is -n)]:helm-release: ' \
-		'*--server-side[--applier helm\: Helm'\''s --server-side (install\: true; upgrade, rollback\: auto, which follows the release'\''s records)]:server-side:(auto true false)' \
+		'*--server-side[kubectl'\''s --server-side\: alone, a server-side apply (what ssa-diff predicts; --server-side=false, a client-side apply, is not)]:server-side:(auto true false)' \
 		'*--take-ownership[--applier helm\: Helm'\''s --take-ownership (adopt existing objects)]' \
 		'*--helm-install[--applier helm\: upgrade'\''s --install (install a release that does not exist)]' \
 		'*--skip-crds[--applier helm\: Helm'\''s --skip-crds]' \

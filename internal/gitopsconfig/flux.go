@@ -1,0 +1,120 @@
+package gitopsconfig
+
+import (
+	"encoding/base64"
+	"fmt"
+	"strings"
+
+	"sigs.k8s.io/yaml"
+)
+
+// A Kustomization is what a prediction needs of a Flux Kustomization.
+type Kustomization struct {
+	Name, Namespace string
+	// TargetNamespace is spec.targetNamespace: the namespace of every namespaced object.
+	TargetNamespace string
+	// Force is spec.force: an object refused as immutable is recreated.
+	Force bool
+	// Substitute is spec.postBuild.substitute; SubstituteFrom its substituteFrom, in order
+	// (later ones, then Substitute, win, as kustomize-controller merges them).
+	Substitute     map[string]string
+	SubstituteFrom []SubstituteRef
+}
+
+// A SubstituteRef is one entry of postBuild.substituteFrom.
+type SubstituteRef struct {
+	Kind, Name string // ConfigMap or Secret
+	Optional   bool
+}
+
+type kustomizationYAML struct {
+	APIVersion string `json:"apiVersion"`
+	Kind       string `json:"kind"`
+	Metadata   struct {
+		Name      string `json:"name"`
+		Namespace string `json:"namespace"`
+	} `json:"metadata"`
+	Spec struct {
+		TargetNamespace string `json:"targetNamespace"`
+		Force           bool   `json:"force"`
+		PostBuild       struct {
+			Substitute     map[string]string `json:"substitute"`
+			SubstituteFrom []struct {
+				Kind     string `json:"kind"`
+				Name     string `json:"name"`
+				Optional bool   `json:"optional"`
+			} `json:"substituteFrom"`
+		} `json:"postBuild"`
+	} `json:"spec"`
+}
+
+// ReadKustomization reads a Flux Kustomization (kustomize.toolkit.fluxcd.io) from YAML or
+// JSON, failing for another kind or a substituteFrom of another kind than ConfigMap or
+// Secret.
+func ReadKustomization(data []byte) (*Kustomization, error) {
+	var y kustomizationYAML
+	if err := yaml.Unmarshal(data, &y); err != nil {
+		return nil, fmt.Errorf("not a Flux Kustomization: %w", err)
+	}
+	if y.Kind != "Kustomization" || !strings.HasPrefix(y.APIVersion, "kustomize.toolkit.fluxcd.io/") {
+		return nil, fmt.Errorf("not a Flux Kustomization: apiVersion %q, kind %q (want kustomize.toolkit.fluxcd.io/v1 Kustomization)", y.APIVersion, y.Kind)
+	}
+	k := &Kustomization{Name: y.Metadata.Name, Namespace: y.Metadata.Namespace, TargetNamespace: y.Spec.TargetNamespace,
+		Force: y.Spec.Force, Substitute: y.Spec.PostBuild.Substitute}
+	for i, r := range y.Spec.PostBuild.SubstituteFrom {
+		if r.Kind != "ConfigMap" && r.Kind != "Secret" {
+			return nil, fmt.Errorf("spec.postBuild.substituteFrom[%d]: kind %q (want ConfigMap or Secret)", i, r.Kind)
+		}
+		k.SubstituteFrom = append(k.SubstituteFrom, SubstituteRef{Kind: r.Kind, Name: r.Name, Optional: r.Optional})
+	}
+	return k, nil
+}
+
+// Variables are the values postBuild substitutes: substituteFrom's ConfigMaps' data and
+// Secrets' data (base64-decoded) and stringData, in order, then substitute. objects are the
+// ConfigMaps and Secrets given, decoded; a reference to one not given that is not optional
+// is an error.
+func (k *Kustomization) Variables(objects []map[string]any) (map[string]string, error) {
+	vars := map[string]string{}
+	for _, r := range k.SubstituteFrom {
+		obj := find(objects, r.Kind, k.Namespace, r.Name)
+		if obj == nil {
+			if r.Optional {
+				continue
+			}
+			return nil, fmt.Errorf("postBuild.substituteFrom: %s %s/%s not given (give it among the --flux-substitute-from files, or mark it optional)", r.Kind, k.Namespace, r.Name)
+		}
+		data, _ := obj["data"].(map[string]any)
+		for name, v := range data {
+			s, _ := v.(string)
+			if r.Kind == "Secret" {
+				b, err := base64.StdEncoding.DecodeString(s)
+				if err != nil {
+					return nil, fmt.Errorf("postBuild.substituteFrom: Secret %s/%s: data.%s is not base64: %w", k.Namespace, r.Name, name, err)
+				}
+				s = string(b)
+			}
+			vars[name] = s
+		}
+		if sd, ok := obj["stringData"].(map[string]any); ok && r.Kind == "Secret" {
+			for name, v := range sd {
+				s, _ := v.(string)
+				vars[name] = s
+			}
+		}
+	}
+	for name, v := range k.Substitute {
+		vars[name] = v
+	}
+	return vars, nil
+}
+
+func find(objects []map[string]any, kind, namespace, name string) map[string]any {
+	for _, o := range objects {
+		md, _ := o["metadata"].(map[string]any)
+		if o["kind"] == kind && md["name"] == name && (md["namespace"] == namespace || md["namespace"] == nil && namespace == "") {
+			return o
+		}
+	}
+	return nil
+}
