@@ -162,7 +162,7 @@ func TestBashCompletes(t *testing.T) {
 		{[]string{"ssa-diff", "blame", "-o", ""}, "json text"},
 		{[]string{"ssa-diff", "blame", "l"}, "live.json"},
 		{[]string{"ssa-diff", "me"}, "merge"},
-		{[]string{"ssa-diff", "merge", "--s"}, "--show-managed-fields --show-secrets --summary"},
+		{[]string{"ssa-diff", "merge", "--s"}, "--show-managed-fields --show-secrets --show-unchanged --summary"},
 		{[]string{"ssa-diff", "merge", "--app"}, ""}, // a prediction's flag: merge refuses it
 		{[]string{"ssa-diff", "merge", "-o", "j"}, "json junit"},
 		{[]string{"ssa-diff", "merge", "--output-file", "js"}, "json="},
@@ -261,7 +261,7 @@ func TestCompleteRequests(t *testing.T) {
 	}{
 		{[]string{""}, "blame version completion merge", directiveDefault},
 		{[]string{"me"}, "merge", directiveDefault},
-		{[]string{"merge", "--s"}, "--show-managed-fields --show-secrets --summary", directiveNoFileComp},
+		{[]string{"merge", "--s"}, "--show-managed-fields --show-secrets --show-unchanged --summary", directiveNoFileComp},
 		{[]string{"merge", "--app"}, "", directiveNoFileComp},
 		{[]string{"merge", "--color", ""}, "auto always never", directiveNoFileComp},
 		{[]string{"merge", "a.json", ""}, "", directiveDefault},

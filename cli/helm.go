@@ -37,8 +37,9 @@ func (c *options) checkHelm(fs *pflag.FlagSet) error {
 	helm, _ := appliers.KindOf(appliers.HelmApplier)
 	if c.applier != helm.Name {
 		for _, o := range helm.Options {
-			// Given alone, --server-side is kubectl's switch too: checkKubectlHabits judges it.
-			if fs.Changed(o.Name) && (o.Alone == "" || c.helmValue(o.Name) != o.Alone) {
+			// --server-side, which may be given alone, is kubectl's switch too:
+			// checkKubectlHabits judges it.
+			if fs.Changed(o.Name) && o.Alone == "" {
 				return fmt.Errorf("--%s is Helm's (--applier helm)", o.Name)
 			}
 		}

@@ -66,7 +66,7 @@ func TestKubectlHabits(t *testing.T) {
 		{[]string{"--server-side=false", "m.yaml"}, "error: --server-side=false: ssa-diff predicts server-side applies only"},
 		{[]string{"--server-side", "false", "m.yaml"}, "error: --server-side=false: ssa-diff predicts server-side applies only"},
 		{[]string{"--server-side=auto", "m.yaml"}, "error: --server-side=auto"},
-		{[]string{"--server-side=yes", "m.yaml"}, `error: invalid argument "yes" for "--server-side" flag: must be auto, true or false, not "yes"`},
+		{[]string{"--server-side=yes", "m.yaml"}, `error: --server-side must be auto, true or false, not "yes"`},
 		{[]string{"--applier", "helm", "--helm-release", "web", "--server-side", "m.yaml"}, "true"},
 		{[]string{"--applier", "helm", "--helm-release", "web", "--server-side=auto", "m.yaml"}, "auto"},
 		{[]string{"--applier", "helm", "--helm-release", "web", "--server-side=false", "m.yaml"}, "false"},
@@ -81,7 +81,7 @@ func TestKubectlHabits(t *testing.T) {
 		cfg, _ := parseFlags("ssa-diff", c.args, &out, &errb)
 		got := errb.String()
 		if cfg != nil {
-			got = cfg.helm.serverSide
+			got = cfg.helmValue("server-side")
 			if len(cfg.manifests) != 1 || cfg.manifests[0] != "m.yaml" {
 				t.Errorf("%q: manifests %q", c.args, cfg.manifests)
 			}

@@ -55,6 +55,30 @@ _ssa_diff() {
 		COMPREPLY=($(compgen -f -- "$cur"))
 		return
 	fi
+	if [[ ${COMP_CWORD} -ge 2 && "${COMP_WORDS[1]}" == merge ]]; then
+		case "$prev" in
+		-o|--output)
+			COMPREPLY=($(compgen -W "diff github html json junit markdown objects text yaml" -- "$cur"))
+			return ;;
+		--output-file)
+			_ssa_diff_format_file "diff= github= html= json= junit= markdown= objects= text= yaml="
+			return ;;
+		--report-html)
+			COMPREPLY=($(compgen -f -- "$cur"))
+			return ;;
+		--report-url)
+			return ;;
+		--color)
+			COMPREPLY=($(compgen -W "auto always never" -- "$cur"))
+			return ;;
+		esac
+		if [[ "$cur" == -* ]]; then
+			COMPREPLY=($(compgen -W "--color --help --output --output-file --report-html --report-url --show-managed-fields --show-secrets --show-unchanged --summary -h -o" -- "$cur"))
+			return
+		fi
+		COMPREPLY=($(compgen -f -- "$cur"))
+		return
+	fi
 	case "$prev" in
 	-f|--filename)
 		COMPREPLY=($(compgen -f -- "$cur"))
@@ -164,6 +188,14 @@ _ssa_diff() {
 	--disable-advice)
 		COMPREPLY=($(compgen -W "apiversion-deprecated apiversion-mismatch apiversion-removed client-side-apply-leftovers cluster-policy co-owned-field-kept co-owner-of-controller-value condition-unhealthy denied-by-policy fights-controller helm-stale-migration item-removed-despite-co-owner not-converged overrides-manual-change status-in-manifest warned-by-policy" -- "$cur"))
 		return ;;
+	--ignore-path)
+		return ;;
+	--ignore-manager)
+		return ;;
+	--skip)
+		return ;;
+	--ignore-filename-pattern)
+		return ;;
 	--admission-from)
 		COMPREPLY=($(compgen -f -- "$cur"))
 		return ;;
@@ -195,11 +227,11 @@ _ssa_diff() {
 		return ;;
 	esac
 	if [[ "$cur" == -* ]]; then
-		COMPREPLY=($(compgen -W "--admission-from --all --allow-missing-managed-fields --allow-privileged --allow-takeover-from --applier --argocd-app --argocd-csa-manager --argocd-installation-id --argocd-no-csa-migration --argocd-tracking --as --as-group --as-uid --authorize --color --concurrency --context --crd --disable-advice --fail-on --field-manager --filename --flux-force --flux-kustomization --flux-override-manager --force-conflicts --helm-command --helm-driver --helm-dry-run --helm-install --helm-release --helm-revision --help --jobs --kube-version --kubeconfig --kubectl --kustomize --live-from-cluster --max-depth --max-document-bytes --max-files --max-input-bytes --max-objects --max-yaml-alias-nodes --namespace --no-advice --now --output --output-file --patch-type --protect --prune --prune-allowlist --recursive --report-html --report-url --request-timeout --save-live --schema --selector --server-side --service-ip-families --shard --show-managed-fields --show-secrets --skip-crds --source-root --subresource --summary --take-ownership --verb --version -R -f -h -k -l -n -o" -- "$cur"))
+		COMPREPLY=($(compgen -W "--admission-from --all --allow-missing-managed-fields --allow-privileged --allow-takeover-from --applier --argocd-app --argocd-csa-manager --argocd-installation-id --argocd-no-csa-migration --argocd-tracking --as --as-group --as-uid --authorize --color --concurrency --context --crd --disable-advice --fail-on --field-manager --filename --flux-force --flux-kustomization --flux-override-manager --force-conflicts --helm-command --helm-driver --helm-dry-run --helm-install --helm-release --helm-revision --help --ignore-filename-pattern --ignore-manager --ignore-path --jobs --kube-version --kubeconfig --kubectl --kustomize --live-from-cluster --max-depth --max-document-bytes --max-files --max-input-bytes --max-objects --max-yaml-alias-nodes --namespace --no-advice --now --output --output-file --patch-type --protect --prune --prune-allowlist --recursive --report-html --report-url --request-timeout --save-live --schema --selector --server-side --service-ip-families --shard --show-managed-fields --show-secrets --show-unchanged --skip --skip-crds --source-root --subresource --summary --take-ownership --verb --version -R -f -h -k -l -n -o" -- "$cur"))
 		return
 	fi
 	if [[ ${COMP_CWORD} -eq 1 ]]; then
-		COMPREPLY=($(compgen -W "blame version completion" -- "$cur"))
+		COMPREPLY=($(compgen -W "blame version completion merge" -- "$cur"))
 	fi
 	COMPREPLY+=($(compgen -f -- "$cur"))
 }

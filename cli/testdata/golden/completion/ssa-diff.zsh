@@ -29,6 +29,23 @@ _ssa-diff() {
 			'1:live:_files'
 		return
 	fi
+	if (( CURRENT > 2 )) && [[ ${words[2]} == merge ]]; then
+		shift words
+		(( CURRENT-- ))
+		_arguments -s \
+			'*'{-o,--output}'[Output format\: diff, github, html, json, junit, markdown, objects, text, yaml]:output:(diff github html json junit markdown objects text yaml)' \
+			'*--output-file[Write the output (-o) to FILE instead of standard output; FORMAT=PATH (repeatable) also writes the same prediction in another format to PATH (e.g]:file:_ssa-diff-format-file' \
+			'*--report-html[Also write the report as one self-contained HTML page to FILE, from the same prediction as -o\: the summary, filters, and per object its diff, ownership map, conflicts, refusal and advice (for a CI artifact; -o html prints it on standard output)]:file:_files' \
+			'*--report-url[Where the HTML report will be found (a CI artifact'\''s or job'\''s address)\: -o markdown links it]:report-url: ' \
+			'*--show-managed-fields[Show metadata.managedFields in diffs]' \
+			'*--show-secrets[Show Secret values in diffs instead of masking them]' \
+			'*--color[Colour the text and diff outputs\: auto, always or never (auto\: on a terminal, unless NO_COLOR is set)]:color:(auto always never)' \
+			'*--summary[Print a one-screen overview\: instead of the objects with -o text, on stderr with the other formats]' \
+			'*--show-unchanged[Print the unchanged objects with -o text and markdown; by default they are folded into the summary'\''s count (JSON and YAML keep every object)]' \
+			'*'{-h,--help}'[Show this help]' \
+			'*:report:_files'
+		return
+	fi
 	_arguments -s \
 		'*'{-f,--filename}'[Manifests to apply\: a file, a directory or - (repeatable)]:file:_files' \
 		'*'{-k,--kustomize}'[A kustomization directory, built as kubectl apply -k builds it (repeatable); each object is reported at the file it came from, each field at the patch or resource line that sets it]:directory:_files -/' \
@@ -92,7 +109,7 @@ _ssa-diff() {
 		'*--ignore-manager[Hide the fields a manager owns from the diffs and the gate'\''s findings, as Argo CD'\''s managedFieldsManagers (repeatable)]:ignore-manager: ' \
 		'*--skip[Kinds not predicted nor reported, as kubeconform'\''s -skip\: a comma-separated list of kinds (ConfigMap) or apiVersion/kind (apps/v1/Deployment) (repeatable)]:skip: ' \
 		'*--ignore-filename-pattern[A regular expression (Go syntax) of file paths not read when walking a manifest directory, as kubeconform'\''s (repeatable)]:ignore-filename-pattern: ' \
-		'*--admission-from[What the cluster'\''s admission chain reads — Namespaces, ServiceAccounts, LimitRanges, PriorityClasses, Storage-, Ingress- and RuntimeClasses, ValidatingAdmissionPolicies and MutatingAdmissionPolicies with their bindings and params\: a dump (kubectl get namespaces,serviceaccounts,limitranges,validatingadmissionpolicies,.]:file:_files' \
+		'*--admission-from[What the cluster'\''s admission chain reads — Namespaces, ServiceAccounts, LimitRanges, ResourceQuotas (with their status), PriorityClasses, Storage-, Ingress- and RuntimeClasses, ValidatingAdmissionPolicies and MutatingAdmissionPolicies with their bindings and params\: a dump (kubectl get namespaces,serviceaccounts,limitranges,resourcequotas,validatingadmissionpolicies,.]:file:_files' \
 		'*--as[The user the writes come from, as the cluster authenticates it\: the admission policies'\'' request.userInfo (default\: unknown)]:as: ' \
 		'*--as-uid[That user'\''s uid]:as-uid: ' \
 		'*--as-group[A group of that user (repeatable)]:as-group: ' \
@@ -112,7 +129,7 @@ _ssa-diff() {
 		'1: :->first' \
 		'*:file:_files'
 	if [[ $state == first ]]; then
-		_alternative 'commands:command:(blame version completion)' 'files:file:_files'
+		_alternative 'commands:command:(blame version completion merge)' 'files:file:_files'
 	fi
 }
 compdef _ssa-diff ssa-diff kubectl-ssa_diff
