@@ -42,7 +42,7 @@ func (c *options) addLiveFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&l.context, "context", "", "With --live-from-cluster: the kubeconfig context (default: the current context).")
 	fs.StringVar(&l.requestTimeout, "request-timeout", cluster.DefaultRequestTimeout, "With --live-from-cluster: how long each request to the cluster may take, its retries included (1s, 2m, 3h; more than 0: a server that never answers must not hang the run).")
 	fs.StringVar(&l.saveLive, "save-live", "", "With --live-from-cluster: write what was read to FILE (a v1 List, all at once: an interrupted run leaves the previous FILE) and predict from it: given as LIVE, it predicts the same again offline.")
-	fs.BoolVar(&l.allowNoManagedFields, "allow-missing-managed-fields", false, "Predict against a LIVE dump (one object, a List, or several objects) in which no object carries metadata.managedFields (made without kubectl get --show-managed-fields) as if nobody owned any field; without it such a dump cannot predict ownership (exit 2).")
+	fs.BoolVar(&l.allowNoManagedFields, "allow-missing-managed-fields", false, "Predict against a LIVE dump (a List, or several objects) in which no object carries metadata.managedFields (made without kubectl get --show-managed-fields) as if nobody owned any field; without it such a dump cannot predict ownership (exit 2).")
 }
 
 // checkLive validates the flags of the live state once parsed; prog tells the kubectl
@@ -298,9 +298,6 @@ func (c *invocation) judgeLive(pairs []input.Pair, ls *liveState, reg *schema.Re
 			p.Warnings = append(p.Warnings, fmt.Sprintf(
 				"predicted as a create without evidence: the live input holds no %s at all%s, so it may just not have been dumped; read the live state from the cluster (--live-from-cluster), or dump it: %s",
 				kindOf(p.ID), inNamespace(p.ID.Namespace), getCommand(p.GVK, p.ID, reg)))
-		case tr.NoOwnership && refused && !ev.Dump:
-			p.Err = p.Manifest.Errorf("", "cannot predict ownership: the live object (%s) carries no metadata.managedFields, which kubectl get hides unless asked, so it was most likely dumped without them; dump it again: %s (or, if it truly has none, --allow-missing-managed-fields predicts as if nobody owned any field)",
-				p.Live.Source, getCommand(p.Live.GVK(), p.ID, reg))
 		case tr.NoOwnership && refused:
 			p.Err = p.Manifest.Errorf("", "cannot predict ownership: no object of the live input carries metadata.managedFields, which kubectl get hides unless asked: %s (or --allow-missing-managed-fields to predict as if nobody owned any field)",
 				getCommand(p.Live.GVK(), p.ID, reg))
@@ -312,8 +309,6 @@ func (c *invocation) judgeLive(pairs []input.Pair, ls *liveState, reg *schema.Re
 		}
 	}
 	switch {
-	case refused && !ev.Dump:
-		c.warnf("the live object carries no metadata.managedFields: ownership and conflicts cannot be predicted (exit 2). Dump it with `kubectl get ... -o json --show-managed-fields`, read it from the cluster (--live-from-cluster), or pass --allow-missing-managed-fields.")
 	case refused:
 		c.warnf("no live object carries metadata.managedFields: ownership and conflicts cannot be predicted (exit 2). Get live objects with `kubectl get ... -o json --show-managed-fields`, read them from the cluster (--live-from-cluster), or pass --allow-missing-managed-fields.")
 	case unowned > 0:

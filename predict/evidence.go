@@ -18,7 +18,7 @@ type Evidence struct {
 	Objects []Identity
 	Managed bool
 	// Dump: the live input is a List or several objects, not one object on its own (which
-	// says which namespace it was read from).
+	// may be one nobody tracks, and says which namespace it was read from).
 	Dump bool
 	// NamespaceGiven: the user said where objects that name no namespace go.
 	NamespaceGiven bool
@@ -53,10 +53,11 @@ type Trust struct {
 }
 
 // NoOwnership reports whether the live input is a dump in which no object carries
-// metadata.managedFields, a lone object included: kubectl get hides them unless asked, so
-// an object without them is far more likely printed without them than untracked.
+// metadata.managedFields. A lone object without them is not: the server answers an apply to
+// an object whose managedFields were cleared (SEMANTICS F1), so it is predicted as the server
+// would, with a warning (Trust.Unowned).
 func (e Evidence) NoOwnership() bool {
-	return !e.Read && len(e.Objects) > 0 && !e.Managed
+	return !e.Read && e.Dump && len(e.Objects) > 0 && !e.Managed
 }
 
 // Judge says what the evidence is worth for the prediction of each target, in order.
