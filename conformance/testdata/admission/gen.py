@@ -412,10 +412,8 @@ mutating_case("map-then-validating", "A mutating policy adds the label a validat
 # controller would, by a setup step) -------------------------------------------------------------
 
 def quota_case(name, desc, hard, used, manifest, scopes=None):
-    """A ResourceQuota case, written only by `python3 gen.py --with-quota` until recorded
-    (TestAdmissionCases holds every case of cases.yaml recorded): then record.sh -- quota-…"""
-    if "--with-quota" not in sys.argv:
-        return
+    """A ResourceQuota case: a quota and its status (what the quota controller would write),
+    then the write it admits or refuses."""
     spec = {"hard": hard}
     if scopes:
         spec["scopes"] = scopes
