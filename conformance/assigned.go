@@ -18,6 +18,8 @@ func CompareAssigned(c *Case, res *merge.Result, strict bool) []string {
 	if res.Rejection != nil || res.Object == nil || c.Want == nil || c.Want["kind"] == "Status" {
 		return Compare(c, res, strict)
 	}
+	c = withGeneratedName(c)
+	standIn, _ := generatedStandIn(c)
 	want, got := generic(c.Want), generic(res.Object)
 	if c.Subresource() == "scale" {
 		want = generic(c.After)
@@ -31,8 +33,12 @@ func CompareAssigned(c *Case, res *merge.Result, strict bool) []string {
 		if !ok || w == nil {
 			problems = append(problems, fmt.Sprintf("%s: listed as assigned, but the server has no such field", p))
 		}
-		// The stand-in for the ServiceAccount token volume's random name is no claim.
-		if v, ok := removeAt(got, p); ok && v != nil && !shorterPrefix(v, w) && v != admission.TokenVolumeStandIn {
+		if p == ".metadata.name" && standIn != "" && w != standIn {
+			problems = append(problems, fmt.Sprintf("%s: the server's %v is not the name predicted from generateName, %s, but for its random suffix", p, w, standIn))
+		}
+		// The stand-ins for the ServiceAccount token volume's random name and a generated
+		// name are no claim.
+		if v, ok := removeAt(got, p); ok && v != nil && !shorterPrefix(v, w) && v != admission.TokenVolumeStandIn && (p != ".metadata.name" || v != standIn) {
 			problems = append(problems, fmt.Sprintf("%s: listed as assigned, but predicted too", p))
 		}
 	}
