@@ -2,6 +2,7 @@ package conformance
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -25,6 +26,14 @@ func CompareAssigned(c *Case, res *merge.Result, strict bool) []string {
 		want = generic(c.After)
 	}
 	var problems []string
+	if standIn != "" {
+		// Wherever the prediction says the generated name, it says it cannot know it.
+		for _, p := range pathsOf(got, standIn, "") {
+			if !slices.Contains(res.Assigned, p) {
+				problems = append(problems, fmt.Sprintf("%s: the stand-in %s for the name generated from generateName is not listed as assigned", p, standIn))
+			}
+		}
+	}
 	for _, p := range res.Assigned {
 		if p == ".metadata.resourceVersion" {
 			continue
@@ -38,7 +47,7 @@ func CompareAssigned(c *Case, res *merge.Result, strict bool) []string {
 		}
 		// The stand-ins for the ServiceAccount token volume's random name and a generated
 		// name are no claim.
-		if v, ok := removeAt(got, p); ok && v != nil && !shorterPrefix(v, w) && v != admission.TokenVolumeStandIn && (p != ".metadata.name" || v != standIn) {
+		if v, ok := removeAt(got, p); ok && v != nil && !shorterPrefix(v, w) && v != admission.TokenVolumeStandIn && (standIn == "" || v != standIn) {
 			problems = append(problems, fmt.Sprintf("%s: listed as assigned, but predicted too", p))
 		}
 	}
@@ -115,4 +124,25 @@ func removeAt(obj map[string]any, path string) (any, bool) {
 		}
 	}
 	return nil, false
+}
+
+// pathsOf lists the dotted paths (as Result.Assigned writes them) of the string values s
+// in v.
+func pathsOf(v any, s, at string) []string {
+	var out []string
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			out = append(out, pathsOf(e, s, at+"."+k)...)
+		}
+	case []any:
+		for i, e := range x {
+			out = append(out, pathsOf(e, s, at+"["+strconv.Itoa(i)+"]")...)
+		}
+	case string:
+		if x == s {
+			out = append(out, at)
+		}
+	}
+	return out
 }
