@@ -92,6 +92,9 @@ func runAdmissionCase(t *testing.T, c *conformance.Case, minor string) ([]byte, 
 		args = append(args, "--applier", "kubectl")
 	} else {
 		args = append(args, "--applier", "api")
+		if v := c.BaseVerb(); v != "apply" {
+			args = append(args, "--verb", v)
+		}
 	}
 	if c.Request.Force {
 		args = append(args, "--force-conflicts")

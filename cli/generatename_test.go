@@ -61,6 +61,15 @@ func TestCreateWithGenerateName(t *testing.T) {
 			}
 		})
 	}
+	// Without any ConfigMap in the live input, the create is no less certain: no warning
+	// that the live input may not say whether the object exists.
+	empty := filepath.Join(dir, "empty.json")
+	if err := os.WriteFile(empty, []byte(`{"apiVersion":"v1","kind":"List","items":[]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, stderr, code := run(t, "", "--applier", "api", "--verb", "create", "-o", "json", manifest, empty); code != 1 || strings.Contains(out, "without evidence") {
+		t.Errorf("a create from an empty live input: exit %d\n%s\n%s", code, out, stderr)
+	}
 	out, _, code := run(t, "", "-o", "json", manifest, live)
 	if code != 2 || !strings.Contains(out, "server-side apply cannot use generateName") {
 		t.Errorf("an apply: exit %d\n%s", code, out)

@@ -294,6 +294,9 @@ func (c *invocation) judgeLive(pairs []input.Pair, ls *liveState, reg *schema.Re
 		switch {
 		case tr.NotFound && tr.Note != "":
 			p.Warnings = append(p.Warnings, tr.Note)
+		case tr.WithoutEvidence && p.ID.Name == "":
+			// A create naming only a generateName makes a new object whatever exists
+			// (rules.md create.generate-name): the live input need not say anything.
 		case tr.WithoutEvidence:
 			p.Warnings = append(p.Warnings, fmt.Sprintf(
 				"predicted as a create without evidence: the live input holds no %s at all%s, so it may just not have been dumped; read the live state from the cluster (--live-from-cluster), or dump it: %s",
@@ -373,7 +376,10 @@ func getCommand(gvk schema.GVK, id input.Identity, reg *schema.Registry) string 
 	if gvk.Group != "" {
 		res += "." + gvk.Group
 	}
-	cmd := "kubectl get " + res + " " + id.Name
+	cmd := "kubectl get " + res
+	if id.Name != "" {
+		cmd += " " + id.Name
+	}
 	if id.Namespace != "" {
 		cmd += " -n " + id.Namespace
 	}

@@ -2,6 +2,7 @@ package conformance
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -18,11 +19,21 @@ func CompareAssigned(c *Case, res *merge.Result, strict bool) []string {
 	if res.Rejection != nil || res.Object == nil || c.Want == nil || c.Want["kind"] == "Status" {
 		return Compare(c, res, strict)
 	}
+	c = withGeneratedName(c)
+	standIn, _ := generatedStandIn(c)
 	want, got := generic(c.Want), generic(res.Object)
 	if c.Subresource() == "scale" {
 		want = generic(c.After)
 	}
 	var problems []string
+	if standIn != "" {
+		// Wherever the prediction says the generated name, it says it cannot know it.
+		for _, p := range pathsOf(got, standIn, "") {
+			if !slices.Contains(res.Assigned, p) {
+				problems = append(problems, fmt.Sprintf("%s: the stand-in %s for the name generated from generateName is not listed as assigned", p, standIn))
+			}
+		}
+	}
 	for _, p := range res.Assigned {
 		if p == ".metadata.resourceVersion" {
 			continue
@@ -31,8 +42,12 @@ func CompareAssigned(c *Case, res *merge.Result, strict bool) []string {
 		if !ok || w == nil {
 			problems = append(problems, fmt.Sprintf("%s: listed as assigned, but the server has no such field", p))
 		}
-		// The stand-in for the ServiceAccount token volume's random name is no claim.
-		if v, ok := removeAt(got, p); ok && v != nil && !shorterPrefix(v, w) && v != admission.TokenVolumeStandIn {
+		if p == ".metadata.name" && standIn != "" && w != standIn {
+			problems = append(problems, fmt.Sprintf("%s: the server's %v is not the name predicted from generateName, %s, but for its random suffix", p, w, standIn))
+		}
+		// The stand-ins for the ServiceAccount token volume's random name and a generated
+		// name are no claim.
+		if v, ok := removeAt(got, p); ok && v != nil && !shorterPrefix(v, w) && v != admission.TokenVolumeStandIn && (standIn == "" || v != standIn) {
 			problems = append(problems, fmt.Sprintf("%s: listed as assigned, but predicted too", p))
 		}
 	}
@@ -109,4 +124,25 @@ func removeAt(obj map[string]any, path string) (any, bool) {
 		}
 	}
 	return nil, false
+}
+
+// pathsOf lists the dotted paths (as Result.Assigned writes them) of the string values s
+// in v.
+func pathsOf(v any, s, at string) []string {
+	var out []string
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			out = append(out, pathsOf(e, s, at+"."+k)...)
+		}
+	case []any:
+		for i, e := range x {
+			out = append(out, pathsOf(e, s, at+"["+strconv.Itoa(i)+"]")...)
+		}
+	case string:
+		if x == s {
+			out = append(out, at)
+		}
+	}
+	return out
 }

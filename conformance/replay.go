@@ -227,6 +227,7 @@ func ReplayWith(c *Case, library func(wire.Setup) (wire.Library, error)) (*merge
 // Compare checks a prediction against the recording and lists the differences. With
 // strict, server defaults nobody owns and metadata.generation must match too.
 func Compare(c *Case, res *merge.Result, strict bool) []string {
+	c = withGeneratedName(c)
 	var problems []string
 	code := c.Response.Code
 	if c.Request.Mode == "kubectl" && c.Response.KubectlExit == 0 {

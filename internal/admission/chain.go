@@ -158,6 +158,11 @@ func (c *Chain) Mutate(w Write) server.Admission {
 // (ServiceAccount), then PodSecurity and the validating admission policies.
 func (c *Chain) Validate(w Write) server.Admission {
 	var out server.Admission
+	if w.Name == "" && w.create() {
+		// The store has named a create that named only a generateName by now: the
+		// validating plugins see that name (rules.md create.generate-name).
+		w.Name = unstructured.Str(unstructured.Object(w.Object, "metadata"), "name")
+	}
 	for _, p := range []struct {
 		name     string
 		validate func(Write, *server.Admission)

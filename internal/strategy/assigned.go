@@ -66,6 +66,10 @@ func Assigned(apiVersion, kind string, obj map[string]any, create bool) []Assign
 	if create {
 		if g := unstructured.Str(meta, "generateName"); g != "" && (unstructured.Str(meta, "name") == "" || unstructured.Str(meta, "name") == GeneratedName(g)) {
 			add("generated from generateName", "metadata", "name")
+			if apiVersion == "v1" && kind == "Namespace" {
+				// The label naming a namespace holds the generated name too.
+				add("generated from generateName", "metadata", "labels", "kubernetes.io/metadata.name")
+			}
 		}
 		add("generated uid", "metadata", "uid")
 		add("time of the create", "metadata", "creationTimestamp")

@@ -397,6 +397,10 @@ func (m *Model) Assigned(t *schema.Type, create bool, obj map[string]any) []stri
 		return out
 	}
 	if create {
+		md := unstructured.Object(obj, "metadata")
+		if g := unstructured.Str(md, "generateName"); g != "" && unstructured.Str(md, "name") == strategy.GeneratedName(g) {
+			out = append(out, ".metadata.name") // rules.md create.generate-name
+		}
 		out = append(out, ".metadata.uid", ".metadata.creationTimestamp")
 	}
 	return append(out, ".metadata.resourceVersion")

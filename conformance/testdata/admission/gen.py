@@ -412,10 +412,8 @@ mutating_case("map-then-validating", "A mutating policy adds the label a validat
 # controller would, by a setup step) -------------------------------------------------------------
 
 def quota_case(name, desc, hard, used, manifest, scopes=None):
-    """A ResourceQuota case, written only by `python3 gen.py --with-quota` until recorded
-    (TestAdmissionCases holds every case of cases.yaml recorded): then record.sh -- quota-…"""
-    if "--with-quota" not in sys.argv:
-        return
+    """A ResourceQuota case: a quota and its status (what the quota controller would write),
+    then the write it admits or refuses."""
     spec = {"hard": hard}
     if scopes:
         spec["scopes"] = scopes
@@ -451,6 +449,35 @@ quota_case("quota-service-nodeports", "A LoadBalancer Service whose node ports t
            {"services.loadbalancers": "2", "services.nodeports": "3"}, {"services.loadbalancers": "0", "services.nodeports": "2"},
            dump({"apiVersion": "v1", "kind": "Service", "metadata": {"name": "web", "namespace": "quota-service-nodeports"},
                  "spec": {"type": "LoadBalancer", "selector": {"app": "web"}, "ports": [{"name": "http", "port": 80}, {"name": "https", "port": 443}]}}))
+
+# ---- create with generateName: the mutating plugins see the generateName, the validating
+# ones the name the store generated (rules.md create.generate-name) ---------------------------
+
+def generated(manifest):
+    """manifest (one object) naming only a generateName: its name followed by "-"."""
+    import yaml as y
+    o = y.safe_load(manifest)
+    o["metadata"]["generateName"] = o["metadata"].pop("name") + "-"
+    o["metadata"] = {k: o["metadata"][k] for k in ("generateName", "namespace") if k in o["metadata"]}
+    return dump(o)
+
+
+GN_RULES = ["create.generate-name"]
+psa("gn-psa-restricted", "A POST of a Pod naming only a generateName, in a namespace enforcing restricted: 403 naming the generated name.",
+    {"pod-security.kubernetes.io/enforce": "restricted"}, generated(pod("gn-psa-restricted")), verb="create",
+    rules=["admission.pod-security"] + GN_RULES)
+cases.append({"name": "gn-priority-missing", "description": "A POST of a Pod naming only a generateName and a PriorityClass that does not exist: "
+              "403 naming the generateName (Priority is a mutating plugin: the name is not generated yet).",
+              "rules": ["admission.priority"] + GN_RULES, "families": ["admission"], "manager": "deployer", "verb": "create",
+              "manifest": generated(pod("gn-priority-missing", spec_extra={"priorityClassName": "adm-absent"}))})
+quota_case("gn-quota-exceeded", "A POST of a ConfigMap naming only a generateName where the quota's configmaps are at their limit: "
+           "403 naming the generated name.",
+           {"configmaps": "1"}, {"configmaps": "1"}, generated(cm("gn-quota-exceeded", "settings", {"a": "1"})))
+cases[-1].update(verb="create", rules=cases[-1]["rules"] + GN_RULES)
+quota_case("gn-quota-admitted", "A POST of a ConfigMap naming only a generateName below the quota's limit: created, the writer owning "
+           "metadata.generateName, the name assigned.",
+           {"configmaps": "2"}, {"configmaps": "1"}, generated(cm("gn-quota-admitted", "settings", {"a": "1"})))
+cases[-1].update(verb="create", rules=cases[-1]["rules"] + GN_RULES)
 
 HEADER = """# The cases ../record.py records with --admission from a kube-apiserver running its whole
 # default admission chain (record.sh: ServiceAccount on, the default ServiceAccount made in
