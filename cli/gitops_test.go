@@ -126,3 +126,19 @@ func TestJQPath(t *testing.T) {
 		}
 	}
 }
+
+// jqPath never panics, and what it takes is a path the ignore rules read.
+func FuzzJQPath(f *testing.F) {
+	for _, s := range []string{".spec.replicas", ".spec.containers[].image", `.data["k"]`, ".a[0]", ".a | .b", `.["x"]`, "..", ".a?"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, q string) {
+		p, err := jqPath(q)
+		if err != nil {
+			return
+		}
+		if p.String() == "" || strings.Contains(p.String(), "[]") {
+			t.Errorf("jqPath(%q) = %q", q, p.String())
+		}
+	})
+}
