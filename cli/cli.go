@@ -164,6 +164,8 @@ type options struct {
 	// noise are --show-unchanged, --ignore-path, --ignore-manager, --skip and
 	// --ignore-filename-pattern (noise.go).
 	noise noiseOptions
+	// gitops are --argocd-application and --flux-kustomization-file (gitops.go).
+	gitops gitopsOptions
 }
 
 // newInvocation is a run of the command with these options and streams.
@@ -285,6 +287,7 @@ func flagSet(prog string, cfg *options) (fs *pflag.FlagSet, argNames map[string]
 	cfg.addPruneFlags(fs)
 	cfg.addAdviceFlags(fs)
 	cfg.addNoiseFlags(fs)
+	cfg.addGitOpsFlags(fs)
 	cfg.addAdmissionFlags(fs)
 	cfg.addApplierFlags(fs, argNames, true)
 	cfg.addShardFlag(fs)
@@ -300,6 +303,9 @@ func flagSet(prog string, cfg *options) (fs *pflag.FlagSet, argNames map[string]
 		argNames[k] = v
 	}
 	for k, v := range gateArgNames {
+		argNames[k] = v
+	}
+	for k, v := range gitopsArgNames {
 		argNames[k] = v
 	}
 	for k, v := range noiseArgNames {
@@ -365,6 +371,9 @@ func parseFlagsFor(prog string, args []string, stdout, stderr io.Writer, merging
 	}
 	if cfg.showVersion {
 		return nil, runVersion(prog, nil, stdout, stderr)
+	}
+	if err := cfg.checkGitOps(fs); err != nil {
+		return fail("%v", err)
 	}
 	now, color = *nowFlag, *colorFlag
 	pos := fs.Args()

@@ -72,7 +72,8 @@ func completionFlags(prog string) []completionFlag {
 			}
 		}
 	}
-	files := map[string]bool{"filename": true, "crd": true, "schema": true, "report-html": true, "save-live": true, "kubeconfig": true, "admission-from": true}
+	files := map[string]bool{"filename": true, "crd": true, "schema": true, "report-html": true, "save-live": true, "kubeconfig": true, "admission-from": true,
+		"argocd-application": true, "flux-kustomization-file": true}
 	dirs := map[string]bool{"kustomize": true, "source-root": true}
 	return flagsOf(fs, choices, files, dirs, map[string]bool{"output-file": true})
 }

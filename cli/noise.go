@@ -47,7 +47,7 @@ func (c *options) addNoiseFlags(fs *pflag.FlagSet) {
 // ignore rules.
 func (c *options) checkNoise() error {
 	n := &c.noise
-	var rules []judge.IgnoreRule
+	rules := append([]judge.IgnoreRule(nil), c.gitops.rules...)
 	for _, s := range n.ignorePaths {
 		r, err := judge.ParseIgnoreRule(s)
 		if err != nil {

@@ -16,7 +16,14 @@ type Application struct {
 	SyncOptions map[string]string
 	// Ignore are spec.ignoreDifferences, in order.
 	Ignore []IgnoreDifference
+	// MigrationManager is the annotation argocd.argoproj.io/client-side-apply-migration-manager:
+	// the client-side apply manager the sync migrates ("": Argo CD's default).
+	MigrationManager string
 }
+
+// MigrationManagerAnnotation is the Application annotation naming the client-side apply
+// manager Argo CD migrates.
+const MigrationManagerAnnotation = "argocd.argoproj.io/client-side-apply-migration-manager"
 
 // An IgnoreDifference is one entry of an Application's ignoreDifferences.
 type IgnoreDifference struct {
@@ -35,7 +42,8 @@ type applicationYAML struct {
 	APIVersion string `json:"apiVersion"`
 	Kind       string `json:"kind"`
 	Metadata   struct {
-		Name string `json:"name"`
+		Name        string            `json:"name"`
+		Annotations map[string]string `json:"annotations"`
 	} `json:"metadata"`
 	Spec struct {
 		Destination struct {
@@ -66,7 +74,8 @@ func ReadApplication(data []byte) (*Application, error) {
 	if y.Kind != "Application" || !strings.HasPrefix(y.APIVersion, "argoproj.io/") {
 		return nil, fmt.Errorf("not an Argo CD Application: apiVersion %q, kind %q (want argoproj.io/v1alpha1 Application)", y.APIVersion, y.Kind)
 	}
-	a := &Application{Name: y.Metadata.Name, Namespace: y.Spec.Destination.Namespace, SyncOptions: map[string]string{}}
+	a := &Application{Name: y.Metadata.Name, Namespace: y.Spec.Destination.Namespace, SyncOptions: map[string]string{},
+		MigrationManager: y.Metadata.Annotations[MigrationManagerAnnotation]}
 	for i, o := range y.Spec.SyncPolicy.SyncOptions {
 		name, value, ok := strings.Cut(o, "=")
 		if !ok || name == "" {

@@ -19,6 +19,12 @@ type Kustomization struct {
 	// (later ones, then Substitute, win, as kustomize-controller merges them).
 	Substitute     map[string]string
 	SubstituteFrom []SubstituteRef
+	// Ignore is spec.ignore: gitignore-style patterns of the source's files left out.
+	Ignore string
+	// Prune is spec.prune.
+	Prune bool
+	// HasPostBuild reports a spec.postBuild, even one substituting nothing.
+	HasPostBuild bool
 }
 
 // A SubstituteRef is one entry of postBuild.substituteFrom.
@@ -37,7 +43,9 @@ type kustomizationYAML struct {
 	Spec struct {
 		TargetNamespace string `json:"targetNamespace"`
 		Force           bool   `json:"force"`
-		PostBuild       struct {
+		Ignore          string `json:"ignore"`
+		Prune           bool   `json:"prune"`
+		PostBuild       *struct {
 			Substitute     map[string]string `json:"substitute"`
 			SubstituteFrom []struct {
 				Kind     string `json:"kind"`
@@ -60,7 +68,11 @@ func ReadKustomization(data []byte) (*Kustomization, error) {
 		return nil, fmt.Errorf("not a Flux Kustomization: apiVersion %q, kind %q (want kustomize.toolkit.fluxcd.io/v1 Kustomization)", y.APIVersion, y.Kind)
 	}
 	k := &Kustomization{Name: y.Metadata.Name, Namespace: y.Metadata.Namespace, TargetNamespace: y.Spec.TargetNamespace,
-		Force: y.Spec.Force, Substitute: y.Spec.PostBuild.Substitute}
+		Force: y.Spec.Force, Ignore: y.Spec.Ignore, Prune: y.Spec.Prune}
+	if y.Spec.PostBuild == nil {
+		return k, nil
+	}
+	k.HasPostBuild, k.Substitute = true, y.Spec.PostBuild.Substitute
 	for i, r := range y.Spec.PostBuild.SubstituteFrom {
 		if r.Kind != "ConfigMap" && r.Kind != "Secret" {
 			return nil, fmt.Errorf("spec.postBuild.substituteFrom[%d]: kind %q (want ConfigMap or Secret)", i, r.Kind)

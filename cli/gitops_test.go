@@ -1,0 +1,144 @@
+package cli
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// gitopsConfigInputs are the prod overlay of testdata/gitops-e2e and its recorded live
+// state (kube-apiserver 1.37.2, record.sh), with absolute paths.
+func gitopsConfigInputs(t *testing.T) (config string, inputs []string) {
+	base := filepath.Join(repoRoot(t), "testdata", "gitops-e2e")
+	return filepath.Join(base, "config"), []string{"--now", e2eNow, "-k", filepath.Join(base, "repo", "overlays", "prod"), filepath.Join(base, "live.json")}
+}
+
+// An Argo CD Application read with --argocd-application makes the prediction and report
+// the equivalent flags make, byte for byte, in every format: its name, destination
+// namespace and ignoreDifferences (a JSON pointer and a manager for every Deployment, a jq
+// path for one) as --argocd-app, -n, --ignore-path and --ignore-manager.
+func TestArgoCDApplicationIsItsFlags(t *testing.T) {
+	config, inputs := gitopsConfigInputs(t)
+	fromFile := append([]string{"--argocd-application", filepath.Join(config, "application.yaml"), "--prune"}, inputs...)
+	flags := append([]string{"--applier", "argocd", "--argocd-app", "shop", "-n", "shop-prod", "--prune",
+		"--ignore-path", "apps/Deployment:/spec/replicas", "--ignore-manager", "kube-controller-manager",
+		"--ignore-path", "apps/Deployment/shop-prod/web:.spec.template.spec.containers[*].resources.limits.memory"}, inputs...)
+	without := append([]string{"--applier", "argocd", "--argocd-app", "shop", "-n", "shop-prod", "--prune"}, inputs...)
+	for _, format := range []string{"text", "json", "markdown", "github"} {
+		got, gotErr, gotCode := run(t, "", append([]string{"-o", format}, fromFile...)...)
+		want, wantErr, wantCode := run(t, "", append([]string{"-o", format}, flags...)...)
+		if got != want || gotErr != wantErr || gotCode != wantCode {
+			t.Errorf("-o %s: the Application (exit %d) differs from its flags (exit %d)\n%s%s\n---\n%s%s", format, gotCode, wantCode, got, gotErr, want, wantErr)
+		}
+		if gotCode != 1 {
+			t.Errorf("-o %s: exit %d, want 1 (changes)\n%s", format, gotCode, gotErr)
+		}
+		// The rules hide something: without them the report differs.
+		if plain, _, _ := run(t, "", append([]string{"-o", format}, without...)...); format == "text" && plain == got {
+			t.Errorf("-o %s: the ignoreDifferences hide nothing", format)
+		}
+	}
+}
+
+// A Flux Kustomization read with --flux-kustomization-file makes the prediction its flags
+// make: its namespace/name as --flux-kustomization, spec.force as --flux-force.
+func TestFluxKustomizationIsItsFlags(t *testing.T) {
+	config, inputs := gitopsConfigInputs(t)
+	fromFile := append([]string{"--flux-kustomization-file", filepath.Join(config, "kustomization.yaml")}, inputs...)
+	flags := append([]string{"--applier", "flux", "--flux-kustomization", "flux-system/shop-prod", "--flux-force"}, inputs...)
+	for _, format := range []string{"text", "json"} {
+		got, gotErr, gotCode := run(t, "", append([]string{"-o", format}, fromFile...)...)
+		want, wantErr, wantCode := run(t, "", append([]string{"-o", format}, flags...)...)
+		if got != want || gotErr != wantErr || gotCode != wantCode {
+			t.Errorf("-o %s: the Kustomization (exit %d) differs from its flags (exit %d)\n%s%s\n---\n%s%s", format, gotCode, wantCode, got, gotErr, want, wantErr)
+		}
+		if !strings.Contains(got, "kustomize.toolkit.fluxcd.io/name") {
+			t.Errorf("-o %s: no owner label of the Kustomization in the prediction", format)
+		}
+	}
+}
+
+// What the files say and the command cannot take is refused (exit 2), naming the field
+// and, for a flag saying otherwise, both.
+func TestGitOpsConfigRefusals(t *testing.T) {
+	config, inputs := gitopsConfigInputs(t)
+	app := filepath.Join(config, "application.yaml")
+	kus := filepath.Join(config, "kustomization.yaml")
+	const appHead = "apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata: {name: shop}\nspec:\n  destination: {namespace: shop-prod}\n"
+	const kusHead = "apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata: {name: shop, namespace: flux-system}\nspec:\n"
+	dir := writeFiles(t, map[string]string{
+		"csa.yaml":       appHead + "  syncPolicy: {syncOptions: [CreateNamespace=true]}\n",
+		"respect.yaml":   appHead + "  syncPolicy: {syncOptions: [ServerSideApply=true, RespectIgnoreDifferences=true]}\n",
+		"replace.yaml":   appHead + "  syncPolicy: {syncOptions: [ServerSideApply=true, Replace=true]}\n",
+		"select.yaml":    appHead + "  syncPolicy: {syncOptions: [ServerSideApply=true]}\n  ignoreDifferences:\n  - {kind: Deployment, jqPathExpressions: ['.spec.template.spec.initContainers[] | select(.name == \"istio-init\")']}\n",
+		"optional.yaml":  appHead + "  syncPolicy: {syncOptions: [ServerSideApply=true]}\n  ignoreDifferences:\n  - {kind: Deployment, jqPathExpressions: ['.spec.foo?']}\n",
+		"target.yaml":    kusHead + "  targetNamespace: shop\n",
+		"postbuild.yaml": kusHead + "  postBuild:\n    substitute: {replicas: \"3\"}\n",
+		"ignore.yaml":    kusHead + "  ignore: |\n    /**/*.md\n",
+		"unnamed.yaml":   "apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nspec: {}\n",
+	})
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--argocd-application", app, "-n", "shop-staging"}, `spec.destination.namespace is "shop-prod", but --namespace shop-staging was given`},
+		{[]string{"--argocd-application", app, "--argocd-app", "other"}, `metadata.name is "shop", but --argocd-app other was given`},
+		{[]string{"--argocd-application", app, "--applier", "kubectl"}, `but --applier kubectl was given`},
+		{[]string{"--argocd-application", app, "--flux-kustomization-file", kus}, "give one"},
+		{[]string{"--argocd-application", kus}, "not an Argo CD Application"},
+		{[]string{"--argocd-application", filepath.Join(dir, "missing.yaml")}, "missing.yaml"},
+		{[]string{"--argocd-application", filepath.Join(dir, "csa.yaml")}, "no ServerSideApply=true"},
+		{[]string{"--argocd-application", filepath.Join(dir, "respect.yaml")}, "RespectIgnoreDifferences=true is not predicted"},
+		{[]string{"--argocd-application", filepath.Join(dir, "replace.yaml")}, "sync option Replace=true is not predicted"},
+		{[]string{"--argocd-application", filepath.Join(dir, "select.yaml")}, `spec.ignoreDifferences[0].jqPathExpressions[0]: the jq expression ".spec.template.spec.initContainers[] | select(.name == \"istio-init\")" is not taken`},
+		{[]string{"--argocd-application", filepath.Join(dir, "optional.yaml")}, `the jq expression ".spec.foo?" is not taken`},
+		{[]string{"--flux-kustomization-file", kus, "--flux-kustomization", "flux-system/other"}, `metadata.namespace/name is "flux-system/shop-prod", but --flux-kustomization flux-system/other was given`},
+		{[]string{"--flux-kustomization-file", kus, "--flux-force=false"}, `spec.force is "true", but --flux-force false was given`},
+		{[]string{"--flux-kustomization-file", app}, "not a Flux Kustomization"},
+		{[]string{"--flux-kustomization-file", filepath.Join(dir, "target.yaml")}, "spec.targetNamespace is not taken yet"},
+		{[]string{"--flux-kustomization-file", filepath.Join(dir, "postbuild.yaml")}, "spec.postBuild is not taken yet"},
+		{[]string{"--flux-kustomization-file", filepath.Join(dir, "ignore.yaml")}, "spec.ignore is not taken yet"},
+		{[]string{"--flux-kustomization-file", filepath.Join(dir, "unnamed.yaml")}, "metadata.namespace and metadata.name are needed"},
+	} {
+		out, errs, code := run(t, "", append(c.args, inputs...)...)
+		if code != 2 || !strings.Contains(errs, c.want) || out != "" {
+			t.Errorf("%q: exit %d, stderr %q, want exit 2 and %q", c.args, code, errs, c.want)
+		}
+	}
+}
+
+func TestJQPath(t *testing.T) {
+	for q, want := range map[string]string{
+		".spec.replicas":                         ".spec.replicas",
+		".spec.containers[].image":               ".spec.containers[*].image",
+		`.metadata.annotations["example.com/x"]`: `.metadata.annotations["example.com/x"]`,
+		`.data.["k"]`:                            `.data["k"]`,
+		".spec.containers[0].env":                ".spec.containers[0].env",
+	} {
+		p, err := jqPath(q)
+		if err != nil || p.String() != want {
+			t.Errorf("jqPath(%q) = %q, %v; want %q", q, p.String(), err, want)
+		}
+	}
+	for _, q := range []string{"spec.replicas", ".a | .b", ".a?", "..", `.a["x\"y"]`, ".a[-1]", `."a"`} {
+		if _, err := jqPath(q); err == nil {
+			t.Errorf("jqPath(%q) taken", q)
+		}
+	}
+}
+
+// jqPath never panics, and what it takes is a path the ignore rules read.
+func FuzzJQPath(f *testing.F) {
+	for _, s := range []string{".spec.replicas", ".spec.containers[].image", `.data["k"]`, ".a[0]", ".a | .b", `.["x"]`, "..", ".a?"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, q string) {
+		p, err := jqPath(q)
+		if err != nil {
+			return
+		}
+		if p.String() == "" || strings.Contains(p.String(), "[]") {
+			t.Errorf("jqPath(%q) = %q", q, p.String())
+		}
+	})
+}
