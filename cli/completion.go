@@ -219,23 +219,17 @@ _ssa_diff() {
 	if [[ ${COMP_CWORD} -ge 2 && "${COMP_WORDS[1]}" == version ]]; then
 		return
 	fi
-	if [[ ${COMP_CWORD} -ge 2 && "${COMP_WORDS[1]}" == blame ]]; then
-		case "$prev" in
 `)
-	blameNames := bashCases(&b, blame, "\t\t")
-	fmt.Fprintf(&b, `		esac
-		if [[ "$cur" == -* ]]; then
-			COMPREPLY=($(compgen -W %q -- "$cur"))
-			return
-		fi
-		COMPREPLY=($(compgen -f -- "$cur"))
-		return
-	fi
-	if [[ ${COMP_CWORD} -ge 2 && "${COMP_WORDS[1]}" == merge ]]; then
+	// blame and merge: their own flags, then files.
+	for _, sub := range []struct {
+		name string
+		fs   []completionFlag
+	}{{"blame", blame}, {"merge", merge}} {
+		fmt.Fprintf(&b, `	if [[ ${COMP_CWORD} -ge 2 && "${COMP_WORDS[1]}" == %s ]]; then
 		case "$prev" in
-`, strings.Join(blameNames, " "))
-	mergeNames := bashCases(&b, merge, "\t\t")
-	fmt.Fprintf(&b, `		esac
+`, sub.name)
+		names := bashCases(&b, sub.fs, "\t\t")
+		fmt.Fprintf(&b, `		esac
 		if [[ "$cur" == -* ]]; then
 			COMPREPLY=($(compgen -W %q -- "$cur"))
 			return
@@ -243,8 +237,10 @@ _ssa_diff() {
 		COMPREPLY=($(compgen -f -- "$cur"))
 		return
 	fi
-	case "$prev" in
-`, strings.Join(mergeNames, " "))
+`, strings.Join(names, " "))
+	}
+	b.WriteString(`	case "$prev" in
+`)
 	names := bashCases(&b, flags, "\t")
 	fmt.Fprintf(&b, `	esac
 	if [[ "$cur" == -* ]]; then

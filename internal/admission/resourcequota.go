@@ -2,6 +2,7 @@ package admission
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -393,21 +394,12 @@ func podMissingResources(obj map[string]any, matched []string) string {
 	sort.Strings(names)
 	parts := make([]string, 0, len(names))
 	for _, r := range names {
-		ctrs := dedupeSorted(missing[r])
+		ctrs := missing[r]
+		slices.Sort(ctrs)
+		ctrs = slices.Compact(ctrs)
 		parts = append(parts, r+" for: "+strings.Join(ctrs, ","))
 	}
 	return strings.Join(parts, "; ")
-}
-
-func dedupeSorted(s []string) []string {
-	sort.Strings(s)
-	out := s[:0]
-	for i, v := range s {
-		if i == 0 || v != s[i-1] {
-			out = append(out, v)
-		}
-	}
-	return out
 }
 
 // podTerminating: the Pod has an activeDeadlineSeconds (the Terminating scope).
