@@ -114,6 +114,18 @@ func (r *release) archives() []artifact {
 	return out
 }
 
+// kubectlArchives lists the archives of the kubectl plugin (ssa-diff_TAG_OS_ARCH), the
+// ones krew installs: not the Helm plugin's.
+func (r *release) kubectlArchives() []artifact {
+	var out []artifact
+	for _, a := range r.archives() {
+		if strings.HasPrefix(a.Name, "ssa-diff_") {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
 var made struct {
 	once sync.Once
 	r    *release

@@ -49,7 +49,7 @@ func platformsBuilt(template string, r *release) string {
 	items := strings.Split(rest, "    - selector:\n")
 	out := head + "  platforms:\n"
 	for _, item := range items[1:] {
-		for _, a := range r.archives() {
+		for _, a := range r.kubectlArchives() {
 			if strings.Contains(item, "_"+a.Goos+"_"+a.Goarch+".") {
 				out += "    - selector:\n" + item
 			}
@@ -113,8 +113,8 @@ func TestKrewManifest(t *testing.T) {
 		t.Fatalf("the rendered manifest is not YAML: %v\n%s", err, rendered)
 	}
 	sums := checksums(t, r.dist)
-	if plugin.Spec.Version != testTag || len(plugin.Spec.Platforms) != len(r.archives()) {
-		t.Errorf("version %q, %d platforms, for %d archives", plugin.Spec.Version, len(plugin.Spec.Platforms), len(r.archives()))
+	if plugin.Spec.Version != testTag || len(plugin.Spec.Platforms) != len(r.kubectlArchives()) {
+		t.Errorf("version %q, %d platforms, for %d archives", plugin.Spec.Version, len(plugin.Spec.Platforms), len(r.kubectlArchives()))
 	}
 	for _, p := range plugin.Spec.Platforms {
 		name := filepath.Base(p.URI)
