@@ -64,10 +64,15 @@ func setFrom(fs *pflag.FlagSet, file, what, name, value string) error {
 	return fs.Set(name, value)
 }
 
-// argoSyncOptionsTaken are the Application sync options that do not change what a sync
-// applies to the objects predicted (or that the flags say), with what to do when not.
-var argoSyncOptionsTaken = map[string]bool{"CreateNamespace": true, "PruneLast": true,
-	"PrunePropagationPolicy": true, "FailOnSharedResource": true, "SkipDryRunOnMissingResource": true}
+// argoSyncOptionTaken reports the Application sync options that do not change what a sync
+// applies to the objects predicted (or that the flags say).
+func argoSyncOptionTaken(name string) bool {
+	switch name {
+	case "CreateNamespace", "PruneLast", "PrunePropagationPolicy", "FailOnSharedResource", "SkipDryRunOnMissingResource":
+		return true
+	}
+	return false
+}
 
 func (c *options) readApplication(fs *pflag.FlagSet) error {
 	file := "--argocd-application " + c.gitops.application
@@ -121,7 +126,7 @@ func (c *options) readApplication(fs *pflag.FlagSet) error {
 			return fmt.Errorf("%s: sync option RespectIgnoreDifferences=true is not predicted: Argo CD would keep the live values of the ignored fields in what it applies, and ssa-diff applies the manifests as they are (drop the option to predict the sync without it)", file)
 		case n == "Validate" && v != "false", n == "Replace" && v != "true", n == "Force" && v != "true",
 			n == "ApplyOutOfSyncOnly" && v != "true":
-		case argoSyncOptionsTaken[n]:
+		case argoSyncOptionTaken(n):
 		default:
 			return fmt.Errorf("%s: sync option %s=%s is not predicted: it changes how Argo CD writes the objects (drop it to predict the sync without it)", file, n, v)
 		}
@@ -151,14 +156,13 @@ func (c *options) readApplication(fs *pflag.FlagSet) error {
 	return nil
 }
 
-// jqPlainPath is a jq expression that is a path: .name steps, ["name"] steps, [N] and []
-// (every item).
-var jqPlainPath = regexp.MustCompile(`^(\.[A-Za-z_][A-Za-z0-9_]*|\.?\["[^"\\]*"\]|\.?\[[0-9]+\]|\.?\[\])+$`)
-
 // jqPath reads a jq path expression as an ignore path; what is more than a path (select,
 // pipes, optional steps, recursion) is refused.
 func jqPath(q string) (judge.IgnorePath, error) {
-	if !jqPlainPath.MatchString(q) {
+	// A path: .name steps, ["name"] steps, [N] and [] (every item). Compiled here, not at
+	// start-up: only an Application's ignoreDifferences needs it.
+	plain := regexp.MustCompile(`^(\.[A-Za-z_][A-Za-z0-9_]*|\.?\["[^"\\]*"\]|\.?\[[0-9]+\]|\.?\[\])+$`)
+	if !plain.MatchString(q) {
 		return judge.IgnorePath{}, fmt.Errorf("the jq expression %q is not taken: only plain paths (.a.b, .a[\"b.c\"], .a[0], .a[]) are, not select(), pipes, ? or ..; write the fields it selects as jsonPointers or --ignore-path", q)
 	}
 	p := strings.ReplaceAll(q, "[]", "[*]")
