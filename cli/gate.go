@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"iter"
 	"strconv"
 	"time"
 
@@ -11,6 +12,7 @@ import (
 	"github.com/ssa-diff/ssa-diff/appliers"
 	"github.com/ssa-diff/ssa-diff/internal/output"
 	"github.com/ssa-diff/ssa-diff/internal/report"
+	"github.com/ssa-diff/ssa-diff/predict"
 	"github.com/ssa-diff/ssa-diff/schema"
 )
 
@@ -162,12 +164,22 @@ func (c *invocation) predictAndReport(ctx context.Context, eng predictor, reg *s
 	policy := c.gate.policy
 	rep := report.New(report.Options{FieldManager: c.client.Manager(), Force: c.force, Applier: c.client.Name(), Subresource: c.subresource, KubernetesVersion: reg.Minor().String(), Now: c.now, Policy: &policy})
 	c.sharding.start(rep)
-	return c.writeReport(ctx, rep, slots, func() { c.predictAll(ctx, eng, reg, slots) })
+	c.registry = reg
+	run, manager := c.run(eng, reg), c.client.Manager()
+	sched := predict.Schedule{Jobs: c.jobs, Done: func(i int, o *predict.Outcome) { c.settle(slots, slots[i], o, manager) }}
+	done := func(yield func(*slot) bool) {
+		for i := range run.PredictAll(ctx, c.steps(slots), sched) {
+			if !yield(slots[i]) {
+				return
+			}
+		}
+	}
+	return c.writeReport(ctx, rep, len(slots), done)
 }
 
-// writeReport prints the slots' results in order as they are done, while predict (nil when
-// they are all done: merge) runs; it returns the exit status.
-func (c *invocation) writeReport(ctx context.Context, rep *report.Report, slots []*slot, predict func()) int {
+// writeReport prints the slots' results in order as done yields them, each once it is
+// done; it returns the exit status, ExitError when done stops short (the run was stopped).
+func (c *invocation) writeReport(ctx context.Context, rep *report.Report, total int, done iter.Seq[*slot]) int {
 	opts := output.Options{Color: c.color, ShowManagedFields: c.showManagedFields, ShowSecrets: c.showSecrets, Now: c.now, Stderr: c.stderr, ReportURL: c.reportLink(), Client: rep.Options.Applier}
 	c.noise.outputOptions(&opts)
 	dst, err := c.openOutput()
@@ -202,28 +214,16 @@ func (c *invocation) writeReport(ctx context.Context, rep *report.Report, slots 
 	// The progress line shows on a terminal, unless the results themselves scroll by on it.
 	streams := output.Streams(c.output) && !(c.gate.summary && c.output == "text")
 	if c.gate.progress || (isTerminal(c.stderr) && !(streams && dst.terminal())) {
-		p := startProgress(c.stderr, len(slots), c.predicted.Load, c.gate.progressDelay)
+		p := startProgress(c.stderr, total, c.predicted.Load, c.gate.progressDelay)
 		defer p.stop()
 	}
-	stopped := make(chan struct{})
-	go func() {
-		defer close(stopped)
-		if predict != nil {
-			predict()
-		}
-	}()
-
 	var tally report.Tally
 	var werr error
-	for k, s := range slots {
-		select {
-		case <-s.done:
-		case <-ctx.Done():
-			<-stopped // the workers have finished what they had started
-			return report.ExitError
-		}
+	k := 0
+	for s := range done {
 		tally.Add(s.res)
 		c.sharding.keep(rep, k, s.res)
+		k++
 		if werr == nil {
 			werr = w.Write(s.res)
 		}
@@ -232,6 +232,9 @@ func (c *invocation) writeReport(ctx context.Context, rep *report.Report, slots 
 			s.pair.Manifest, s.pair.Live = nil, nil
 		}
 		s.res, s.pair = nil, nil
+	}
+	if k < total {
+		return report.ExitError // stopped: the workers have finished what they had started
 	}
 	rep.Summary = tally.Summary()
 	if werr == nil {

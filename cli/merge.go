@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -63,14 +64,12 @@ func runMerge(ctx context.Context, prog string, args []string, stdin io.Reader, 
 	}
 	c.now = merged.Options.Now
 	slots := make([]*slot, len(merged.Results))
-	done := make(chan struct{})
-	close(done)
 	for i, res := range merged.Results {
-		slots[i] = &slot{res: res, done: done}
+		slots[i] = &slot{res: res}
 	}
 	rep := report.New(merged.Options)
 	rep.APIVersion = merged.APIVersion
-	return c.writeReport(ctx, rep, slots, nil)
+	return c.writeReport(ctx, rep, len(slots), slices.Values(slots))
 }
 
 // readReport reads one shard's JSON report ("-": standard input).

@@ -128,7 +128,7 @@ func (c *invocation) pruneSlots(pairs []input.Pair, live []*input.Object, reg *s
 			Conflicts: []report.Conflict{}, Ownership: []report.Ownership{}, Deleted: []string{}, Warnings: []string{},
 			Prune: &report.Prune{Applier: c.client.Name(), Message: p.Why}}
 		res.Identity(o.GVK.APIVersion(), o.GVK.Kind, o.Namespace, o.Name)
-		out = append(out, &slot{pruned: res, src: src, done: make(chan struct{})})
+		out = append(out, &slot{pruned: res, src: src})
 	}
 	return out
 }

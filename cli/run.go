@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"sort"
-	"sync"
 
 	"github.com/ssa-diff/ssa-diff/internal/input"
 	"github.com/ssa-diff/ssa-diff/internal/report"
@@ -27,7 +26,6 @@ type slot struct {
 	src    input.Source
 	res    *report.Result
 	body   map[string]any // the manifest's tree, while it is predicted and judged
-	done   chan struct{}
 }
 
 func (c *invocation) warnf(format string, args ...any) {
@@ -195,7 +193,7 @@ func (c *invocation) execute(ctx context.Context, newPredictor func(*schema.Regi
 	var slots []*slot
 	next := 0
 	for _, e := range manifests {
-		s := &slot{done: make(chan struct{})}
+		s := &slot{}
 		if e.Err != nil {
 			s.err, s.src = e.Err, sourceOf(e.Err)
 		} else {
@@ -211,7 +209,7 @@ func (c *invocation) execute(ctx context.Context, newPredictor func(*schema.Regi
 	slots = append(slots, c.pruneSlots(m.Pairs, ls.objs, reg)...)
 	c.pruneWarnings()
 	for _, err := range append(liveErrs, m.Errors...) {
-		slots = append(slots, &slot{err: fmt.Errorf("live object: %w", err), src: sourceOf(err), done: make(chan struct{})})
+		slots = append(slots, &slot{err: fmt.Errorf("live object: %w", err), src: sourceOf(err)})
 	}
 	c.judgeLive(m.Pairs, ls, reg)
 	slots = c.noise.skipSlots(slots)
@@ -303,97 +301,61 @@ func (c *invocation) loadCRDs(reg *schema.Registry, loader *input.Loader) error 
 	return nil
 }
 
-// predictAll predicts every slot with a bounded pool of workers. Manifests of the same
-// object form a chain predicted in order, each against the object the previous one leaves.
-// Once ctx ends, no chain starts (the slots not predicted are never done); predictAll
-// returns when the workers have stopped.
-func (c *invocation) predictAll(ctx context.Context, eng predictor, reg *schema.Registry, slots []*slot) {
-	c.registry = reg
-	run := c.run(eng, reg)
-	var chains [][]*slot
-	byID := map[input.Identity]int{}
-	for _, s := range slots {
-		if s.pair == nil || s.pair.Err != nil {
-			chains = append(chains, []*slot{s})
+// steps are the slots as the run's steps (predict.Step): a pair that could be read is
+// predicted, every other slot passes through.
+func (c *invocation) steps(slots []*slot) []predict.Step {
+	steps := make([]predict.Step, len(slots))
+	for i, s := range slots {
+		steps[i].Name = s.src.String()
+		p := s.pair
+		if p == nil || p.Err != nil {
 			continue
 		}
-		if i, ok := byID[s.pair.ID]; ok {
-			chains[i] = append(chains[i], s)
-			continue
+		gvk := p.GVK
+		if p.Mismatched {
+			gvk = p.Live.GVK()
 		}
-		byID[s.pair.ID] = len(chains)
-		chains = append(chains, []*slot{s})
-	}
-	work := make(chan []*slot)
-	var wg sync.WaitGroup
-	for i := 0; i < c.jobs && i < len(chains); i++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for chain := range work {
-				c.predictChain(run, chain)
-			}
-		}()
-	}
-feed:
-	for _, ch := range chains {
-		select {
-		case work <- ch:
-		case <-ctx.Done():
-			break feed
+		steps[i] = predict.Step{Object: predict.Identity(p.ID), Manifest: p.Manifest.Decode, Name: s.src.String(),
+			Apply: predict.Apply{GVK: gvk, Namespace: p.ID.Namespace, Name: p.ID.Name, AsWritten: p.Mismatched,
+				Source: kubectlSource(p.Manifest.Source), Patch: c.rawPatch(p)}}
+		if p.Live != nil {
+			// A live object kept as text is decoded in the worker, and its tree goes with the
+			// result once written.
+			steps[i].Live = p.Live.Decode
 		}
 	}
-	close(work)
-	wg.Wait()
+	return steps
 }
 
-func (c *invocation) predictChain(run *predict.Run, chain []*slot) {
-	var live map[string]any
-	var liveSrc *input.Source
-	var liveErr error
-	if p := chain[0].pair; p != nil && p.Live != nil && p.Err == nil {
-		// A live object kept as text is decoded here, in the worker, and its tree goes
-		// with the result once written.
-		live, liveErr = p.Live.Decode()
-		src := p.Live.Source
-		liveSrc = &src
-	}
-	var prev *slot
-	for _, s := range chain {
+// settle makes a slot's result of its outcome, in the worker, and evaluates the policy on
+// it; slots are the run's (a chain's results name the slot whose object they start from).
+func (c *invocation) settle(slots []*slot, s *slot, o *predict.Outcome, manager string) {
+	p := s.pair
+	switch {
+	case s.pruned != nil:
+		s.res = s.pruned
+	case p == nil:
+		s.res = report.FromError(s.src, s.err)
+	case p.Err != nil:
+		s.res = report.FromError(s.src, p.Err)
+		fillIdentity(s.res, p)
+	case o.Manifest == nil: // the manifest or the live object could not be read
+		s.res = report.FromError(s.src, o.Err)
+		fillIdentity(s.res, p)
+	default:
+		s.body = o.Manifest
+		s.res = c.reported(p, o, manager)
 		switch {
-		case s.pruned != nil:
-			s.res = s.pruned
-		case s.pair == nil:
-			s.res = report.FromError(s.src, s.err)
-		case s.pair.Err != nil:
-			s.res = report.FromError(s.src, s.pair.Err)
-			fillIdentity(s.res, s.pair)
-		case liveErr != nil:
-			s.res = report.FromError(s.src, fmt.Errorf("live object: %w", liveErr))
-			fillIdentity(s.res, s.pair)
-		default:
-			body, err := s.pair.Manifest.Decode()
-			if err != nil {
-				s.res = report.FromError(s.src, err)
-				fillIdentity(s.res, s.pair)
-				break
-			}
-			s.body = body
-			s.res = c.predict(run, s.pair, body, live)
-			s.res.LiveSource = liveSrc
-			if prev != nil {
-				s.res.Warnings = append(s.res.Warnings, fmt.Sprintf("the same object is also applied by %s; this apply is predicted against the object that one leaves", prev.src))
-			}
-			if s.res.Object != nil {
-				live = s.res.Object
-				src := s.src
-				liveSrc = &src
-			}
-			prev = s
+		case o.LiveFrom >= 0:
+			src := slots[o.LiveFrom].src
+			s.res.LiveSource = &src
+		case p.Live != nil:
+			src := p.Live.Source
+			s.res.LiveSource = &src
 		}
-		c.evaluatePolicy(s)
-		close(s.done)
+		s.res.Warnings = append(s.res.Warnings, o.Warnings...)
 	}
+	c.evaluatePolicy(s)
 }
 
 func fillIdentity(res *report.Result, p *input.Pair) {
@@ -406,29 +368,22 @@ func fillIdentity(res *report.Result, p *input.Pair) {
 	res.Warnings = append(res.Warnings, p.Warnings...)
 }
 
-// predict asks the library about one apply (predict.Run.Predict) and reports it. A panic
-// in the engine becomes this object's error. manifest is the manifest's tree
-// (p.Manifest.Decode).
-func (c *invocation) predict(run *predict.Run, p *input.Pair, manifest, live map[string]any) (res *report.Result) {
-	src := p.Manifest.Source
+// reported is one apply's outcome as the report says it (its prediction, or why there is
+// none). A panic here becomes this object's error.
+func (c *invocation) reported(p *input.Pair, o *predict.Outcome, manager string) (res *report.Result) {
+	src, manifest := p.Manifest.Source, o.Manifest
 	defer func() {
 		if r := recover(); r != nil {
 			res = report.FromError(src, fmt.Errorf("internal error in ssa-diff (please report it): %v\n%s", r, debug.Stack()))
 			fillIdentity(res, p)
 		}
 	}()
-	gvk := p.GVK
-	if p.Mismatched {
-		gvk = p.Live.GVK()
-	}
-	pred, err := run.Predict(predict.Apply{Manifest: manifest, Live: live, GVK: gvk, Namespace: p.ID.Namespace, Name: p.ID.Name,
-		AsWritten: p.Mismatched, Source: kubectlSource(src), Patch: c.rawPatch(p)})
-	if err != nil {
-		res = report.FromError(src, fmt.Errorf("cannot predict %s: %w", p.ID, err))
+	if o.Err != nil {
+		res = report.FromError(src, o.Err)
 		fillIdentity(res, p)
 		return res
 	}
-	manager := run.Applier.Manager()
+	pred := o.Prediction
 	res = report.FromPrediction(src, pred.Live, manifest, manager, pred.Result)
 	res.Warnings = append(res.Warnings[:0], pred.Warnings...)
 	fillIdentity(res, p)

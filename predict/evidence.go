@@ -7,6 +7,18 @@ package predict
 // An Identity names an object: where an apply goes, or a live object.
 type Identity struct{ Group, Kind, Namespace, Name string }
 
+// String prints the identity as kind[.group] [namespace/]name.
+func (id Identity) String() string {
+	k := id.Kind
+	if id.Group != "" {
+		k += "." + id.Group
+	}
+	if id.Namespace != "" {
+		return k + " " + id.Namespace + "/" + id.Name
+	}
+	return k + " " + id.Name
+}
+
 // Evidence is what the live input says beyond its objects.
 type Evidence struct {
 	// Read: the live input is a cluster read, which says which objects it found absent
