@@ -202,38 +202,6 @@ func (c *invocation) readCluster(ctx context.Context, loader *input.Loader, mani
 	return entries, reg, nil
 }
 
-// takeRecord removes the record of a cluster read from the live objects, and returns it;
-// the objects come back without it even when it cannot be read.
-func takeRecord(live []*input.Object) (*cluster.Record, []*input.Object, error) {
-	var rec *cluster.Record
-	var firstErr error
-	out := live[:0:0]
-	for _, o := range live {
-		av, kind, _, _ := o.Meta()
-		if !cluster.IsRecord(av, kind) {
-			out = append(out, o)
-			continue
-		}
-		if rec != nil || firstErr != nil {
-			if firstErr == nil {
-				firstErr = o.Errorf("", "a second %s in the live input: give one cluster read at a time", cluster.RecordKind)
-			}
-			continue
-		}
-		obj, err := o.Decode()
-		if err == nil {
-			rec, err = cluster.DecodeRecord(obj)
-		}
-		if err != nil {
-			firstErr = o.Errorf("", "%v", err)
-		}
-	}
-	if firstErr != nil {
-		return nil, out, firstErr
-	}
-	return rec, out, nil
-}
-
 // liveState is what the live input says beyond its objects.
 type liveState struct {
 	given  bool            // a LIVE dump or a cluster read
@@ -241,82 +209,34 @@ type liveState struct {
 	objs   []*input.Object
 }
 
-// scope is how the cluster read serves a kind, when it says.
-func (s *liveState) scope(gvk schema.GVK) (namespaced, known bool) {
-	if s.record == nil {
-		return false, false
-	}
-	for _, r := range s.record.Resources {
-		if r.Kind == gvk.Kind && r.Group() == gvk.Group {
-			return r.Namespaced, true
-		}
-	}
-	return false, false
-}
-
-// judgeLive applies what the live input says to the pairs (predict.Evidence judges it), and
-// says where it cannot be trusted: creates without evidence, namespaces assumed, ownership
-// without managedFields (a dump in which no object carries them cannot predict ownership:
-// its objects are errors).
+// judgeLive applies what the live input says of the pairs (predict.Evidence.Notes): their
+// warnings, the pairs it cannot predict (errors), and its word on the run.
 func (c *invocation) judgeLive(pairs []input.Pair, ls *liveState, reg *schema.Registry) {
-	if !ls.given {
-		if len(pairs) > 0 {
-			c.warnf("no live state given (a LIVE file, or --live-from-cluster): every object is predicted as a create")
-		}
-		return
-	}
 	ev := liveEvidence(ls, c.liveOpts.namespaceSet)
-	var targets []predict.Target
-	for _, p := range pairs {
+	ev.AllowUnowned = c.liveOpts.allowNoManagedFields
+	targets := make([]predict.Target, len(pairs))
+	for i, p := range pairs {
 		if p.Err != nil {
-			targets = append(targets, predict.Target{})
+			targets[i].Failed = true
 			continue
 		}
 		_, _, ns, _ := p.Manifest.Meta()
-		targets = append(targets, predict.Target{ID: predict.Identity(p.ID), NamesNamespace: ns != "", HasLive: p.Live != nil})
+		t := predict.Target{ID: predict.Identity(p.ID), NamesNamespace: ns != "", HasLive: p.Live != nil, GVK: p.GVK}
+		if p.Live != nil {
+			t.LiveGVK, t.LiveSource = p.Live.GVK(), p.Live.Source.String()
+		}
+		targets[i] = t
 	}
-	trusts := ev.Judge(targets)
-	refused := ev.NoOwnership() && !c.liveOpts.allowNoManagedFields
-	unowned := 0
-	for i := range pairs {
-		p, tr := &pairs[i], trusts[i]
-		if p.Err != nil {
-			continue
-		}
-		if tr.Unreadable {
-			p.Err = p.Manifest.Errorf("", "%s", tr.Note)
-			continue
-		}
-		if tr.NamespaceAssumed {
-			p.Warnings = append(p.Warnings, fmt.Sprintf(
-				"the manifest names no namespace: predicted in namespace %q (-n); kubectl would apply it to the namespace of its context", p.ID.Namespace))
-		}
-		switch {
-		case tr.NotFound && tr.Note != "":
-			p.Warnings = append(p.Warnings, tr.Note)
-		case tr.WithoutEvidence && p.ID.Name == "":
-			// A create naming only a generateName makes a new object whatever exists
-			// (rules.md create.generate-name): the live input need not say anything.
-		case tr.WithoutEvidence:
-			p.Warnings = append(p.Warnings, fmt.Sprintf(
-				"predicted as a create without evidence: the live input holds no %s at all%s, so it may just not have been dumped; read the live state from the cluster (--live-from-cluster), or dump it: %s",
-				kindOf(p.ID), inNamespace(p.ID.Namespace), getCommand(p.GVK, p.ID, reg)))
-		case tr.NoOwnership && refused:
-			p.Err = p.Manifest.Errorf("", "cannot predict ownership: no object of the live input carries metadata.managedFields, which kubectl get hides unless asked: %s (or --allow-missing-managed-fields to predict as if nobody owned any field)",
-				getCommand(p.Live.GVK(), p.ID, reg))
-		case tr.Unowned:
-			unowned++
-			p.Warnings = append(p.Warnings, fmt.Sprintf(
-				"the live object (%s) has no metadata.managedFields, so every field looks unowned and conflicts cannot be predicted; kubectl get hides them unless asked: %s",
-				p.Live.Source, getCommand(p.Live.GVK(), p.ID, reg)))
+	notes, word := ev.Notes(targets, reg)
+	for i, n := range notes {
+		p := &pairs[i]
+		p.Warnings = append(p.Warnings, n.Warnings...)
+		if n.Refusal != "" {
+			p.Err = p.Manifest.Errorf("", "%s", n.Refusal)
 		}
 	}
-	switch {
-	case refused:
-		c.warnf("no live object carries metadata.managedFields: ownership and conflicts cannot be predicted (exit 2). Get live objects with `kubectl get ... -o json --show-managed-fields`, read them from the cluster (--live-from-cluster), or pass --allow-missing-managed-fields.")
-	case unowned > 0:
-		c.warnf("%d live object%s without metadata.managedFields: ownership and conflicts cannot be predicted for %s. Get live objects with `kubectl get ... -o json --show-managed-fields`.",
-			unowned, plural(unowned), map[bool]string{true: "it", false: "them"}[unowned == 1])
+	if word != "" {
+		c.warnf("%s", word)
 	}
 }
 
@@ -326,8 +246,11 @@ func liveEvidence(ls *liveState, namespaceGiven bool) predict.Evidence {
 	// A dump is a List, or several objects; a single object says nothing of the namespace
 	// it was read from. Without managedFields, either was most likely printed without them
 	// (an object nobody tracks is rare: --allow-missing-managed-fields predicts it so).
-	ev := predict.Evidence{Read: ls.record != nil, NamespaceGiven: namespaceGiven,
-		Dump: len(ls.objs) != 1 || ls.objs[0].Source.Item != nil}
+	dump := len(ls.objs) != 1 || ls.objs[0].Source.Item != nil
+	ev := predict.Evidence{Given: ls.given, Read: ls.record != nil, NamespaceGiven: namespaceGiven, NamespaceUnsaid: dump, Listing: dump}
+	if !ls.given {
+		return ev
+	}
 	for _, o := range ls.objs {
 		av, kind, ns, name := o.Meta()
 		g := schema.GVKFromAPIVersionKind(av, kind).Group
@@ -351,64 +274,4 @@ func plural(n int) string {
 		return ""
 	}
 	return "s"
-}
-
-func kindOf(id input.Identity) string {
-	if id.Group == "" {
-		return id.Kind
-	}
-	return id.Kind + "." + id.Group
-}
-
-func inNamespace(ns string) string {
-	if ns == "" {
-		return ""
-	}
-	return fmt.Sprintf(" in namespace %q", ns)
-}
-
-// getCommand is the kubectl command that prints an object with its managedFields.
-func getCommand(gvk schema.GVK, id input.Identity, reg *schema.Registry) string {
-	res := strings.ToLower(gvk.Kind)
-	if t, ok := reg.Lookup(gvk); ok && t.Resource != "" {
-		res = t.Resource
-	}
-	if gvk.Group != "" {
-		res += "." + gvk.Group
-	}
-	cmd := "kubectl get " + res
-	if id.Name != "" {
-		cmd += " " + id.Name
-	}
-	if id.Namespace != "" {
-		cmd += " -n " + id.Namespace
-	}
-	return cmd + " -o json --show-managed-fields"
-}
-
-// recordedServer is the version of the cluster a live dump was read from, when the dump
-// holds the record of a cluster read (--save-live writes one), and where that dump is.
-func recordedServer(live []input.Entry) (server, where string) {
-	for _, e := range live {
-		if e.Object == nil {
-			continue
-		}
-		if av, kind, _, _ := e.Object.Meta(); !cluster.IsRecord(av, kind) {
-			continue
-		}
-		obj, err := e.Object.Decode()
-		if err != nil {
-			return "", ""
-		}
-		rec, err := cluster.DecodeRecord(obj)
-		if err != nil || rec.ServerVersion == "" {
-			return "", ""
-		}
-		where := "the cluster the live state " + e.Object.Source.File + " was read from"
-		if rec.Context != "" {
-			where += " (context " + rec.Context + ")"
-		}
-		return rec.ServerVersion, where
-	}
-	return "", ""
 }

@@ -10,6 +10,7 @@ import (
 	"runtime/debug"
 	"sort"
 
+	"github.com/ssa-diff/ssa-diff/internal/cluster"
 	"github.com/ssa-diff/ssa-diff/internal/input"
 	"github.com/ssa-diff/ssa-diff/internal/report"
 	"github.com/ssa-diff/ssa-diff/judge"
@@ -98,7 +99,7 @@ func (c *invocation) execute(ctx context.Context, newPredictor func(*schema.Regi
 			}
 		} else {
 			live = loader.Load(c.live)
-			if server, where := recordedServer(live); server != "" {
+			if server, where := cluster.RecordedServer(live); server != "" {
 				v, err := c.kubeVersionFor(server, where)
 				if err != nil {
 					return c.errorf("%v", err)
@@ -145,7 +146,7 @@ func (c *invocation) execute(ctx context.Context, newPredictor func(*schema.Regi
 
 	liveObjs, liveErrs := input.Split(live)
 	ls := &liveState{given: c.live != "" || c.liveOpts.fromCluster}
-	if ls.record, ls.objs, err = takeRecord(liveObjs); err != nil {
+	if ls.record, ls.objs, err = cluster.TakeRecord(liveObjs); err != nil {
 		liveErrs = append(liveErrs, err)
 	}
 	manifests = append(manifests, c.patchStubs(ls.objs)...)
@@ -170,7 +171,7 @@ func (c *invocation) execute(ctx context.Context, newPredictor func(*schema.Regi
 		c.judge.Webhooks = append(c.judge.Webhooks, judge.ReadWebhooks(hooks)...)
 	}
 	scope := func(gvk schema.GVK) (bool, bool) {
-		if n, ok := ls.scope(gvk); ok {
+		if n, ok := ls.record.Scope(gvk); ok {
 			return n, true
 		}
 		if t, ok := reg.Lookup(gvk); ok {
