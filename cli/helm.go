@@ -37,10 +37,14 @@ func (c *options) checkHelm(fs *pflag.FlagSet) error {
 	helm, _ := appliers.KindOf(appliers.HelmApplier)
 	if c.applier != helm.Name {
 		for _, o := range helm.Options {
-			// --server-side, which may be given alone, is kubectl's switch too:
-			// checkKubectlHabits judges it.
-			if fs.Changed(o.Name) && o.Alone == "" {
+			switch {
+			case !fs.Changed(o.Name):
+			case o.Others == nil:
 				return fmt.Errorf("--%s is Helm's (--applier helm)", o.Name)
+			default: // an option the other appliers take (kubectl's --server-side)
+				if err := o.Others(c.helmValue(o.Name)); err != nil {
+					return err
+				}
 			}
 		}
 		return nil
