@@ -20,7 +20,6 @@ import (
 	"github.com/ssa-diff/ssa-diff/judge"
 	"github.com/ssa-diff/ssa-diff/merge"
 	"github.com/ssa-diff/ssa-diff/predict"
-	"github.com/ssa-diff/ssa-diff/schema"
 	"github.com/ssa-diff/ssa-diff/server/clusterstate"
 	"github.com/ssa-diff/ssa-diff/server/kubeapiserver"
 	"golang.org/x/term"
@@ -92,13 +91,7 @@ func runWithLibrary(ctx context.Context, prog string, args []string, stdin io.Re
 	}
 	inv := newInvocation(cfg, stdin, stdout, stderr, getenv)
 	inv.admissionLibrary = library
-	return inv.execute(ctx, func(reg *schema.Registry) predictor {
-		mc := kubeapiserver.Config{Minor: reg.Minor(), ForbidPrivileged: !cfg.allowPrivileged, ServiceIPFamilies: cfg.serviceIPFamilies}
-		inv.admissionConfig(&mc)
-		model := kubeapiserver.MustNew(mc)
-		inv.closers = append(inv.closers, model.Close)
-		return engine{Engine: merge.New(reg, model, merge.WithCompactManagedFields())}
-	})
+	return inv.execute(ctx, nil)
 }
 
 // engine is the prediction engine, on which the run's applier sends its requests: the
@@ -170,23 +163,39 @@ type options struct {
 
 // newInvocation is a run of the command with these options and streams.
 func newInvocation(opts *options, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) *invocation {
-	return &invocation{options: opts, stdin: stdin, stdout: stdout, stderr: stderr, getenv: getenv, namespace: opts.namespace, client: opts.client}
+	return &invocation{options: opts, stdin: stdin, stdout: stdout, stderr: stderr, getenv: getenv}
 }
 
-// invocation is one run of the command over its options: the streams it reads and writes,
-// and what the run learns before it predicts (the schemas, the judge of its predictions,
-// the namespace a cluster read puts objects in).
+// invocation is one run of the command: its options, read once, and the streams it reads
+// and writes. Nothing here changes while the run goes (but the count of objects
+// predicted); what the run learns is its session's.
 type invocation struct {
 	*options
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	// getenv, when set, makes the run set the garbage collector (see gc.go).
 	getenv func(string) string
+	// admissionLibrary runs the admission policies and PodSecurity in this process
+	// instead of the helper program (tests).
+	admissionLibrary func(wire.Setup) (wire.Library, error)
+	// predicted counts the objects predicted so far (the progress line).
+	predicted atomic.Int64
+}
+
+// session is what a run learns as it reads its inputs, before it predicts: the namespace a
+// cluster read puts objects in and the applier for it, the judge of its predictions, the
+// cluster state, the patches, the schemas read. Its fields are set before the predictions
+// start (execute), and only read once they have.
+type session struct {
+	*invocation
 	// namespace is where objects that name none go: --namespace, or the namespace of the
 	// cluster read that made the live state.
 	namespace string
-	// registry is the schema registry of the run, set before predictions start.
-	registry *schema.Registry
+	// client is the applier the run applies with: the options' one, for the namespace the
+	// run puts objects in (Helm's: its commands predicted whole, runHelm).
+	client appliers.Applier
+	// judge judges each prediction (approximations, the fields of refusals).
+	judge *judge.Judge
 	// rawPatches are the --verb patch documents that name no object.
 	rawPatches rawPatches
 	// schemaDocs and crdObjects are the --schema documents and --crd objects read, kept to
@@ -195,18 +204,8 @@ type invocation struct {
 	crdObjects []crdObject
 	// clusterState is what the cluster's admission chain reads, when given or read.
 	clusterState *clusterstate.State
-	// admissionLibrary runs the admission policies and PodSecurity in this process
-	// instead of the helper program (tests).
-	admissionLibrary func(wire.Setup) (wire.Library, error)
 	// closers stop what the run started (the admission helper).
 	closers []func() error
-	// client is the applier the run applies with: the options' one, for the namespace the
-	// run puts objects in.
-	client appliers.Applier
-	// judge judges each prediction (approximations, the fields of refusals).
-	judge *judge.Judge
-	// predicted counts the objects predicted so far (the progress line).
-	predicted atomic.Int64
 	// sharding is the run's part of the shards' record, with --shard (shard.go).
 	sharding *sharding
 }

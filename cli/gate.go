@@ -149,7 +149,7 @@ func (c *options) wantsWithForce() bool {
 }
 
 // gitOpsWarnings are notes about flags the GitOps appliers ignore.
-func (c *invocation) gitOpsWarnings(stderr io.Writer) {
+func (c *session) gitOpsWarnings(stderr io.Writer) {
 	if c.force && c.client.AlwaysForces() {
 		fmt.Fprintf(stderr, "warning: --force-conflicts: %s always applies with force\n", c.client.Name())
 	}
@@ -159,12 +159,11 @@ func (c *invocation) gitOpsWarnings(stderr io.Writer) {
 // they come; it returns the exit status. Results are let go once written: the formats that
 // print everything at the end keep what they need (json and yaml their encoded bytes).
 // When ctx ends it stops: no more predictions start, and --output-file is left as it was.
-func (c *invocation) predictAndReport(ctx context.Context, eng predictor, reg *schema.Registry, slots []*slot) int {
+func (c *session) predictAndReport(ctx context.Context, eng predictor, reg *schema.Registry, slots []*slot) int {
 	c.gitOpsWarnings(c.stderr)
 	policy := c.gate.policy
 	rep := report.New(report.Options{FieldManager: c.client.Manager(), Force: c.force, Applier: c.client.Name(), Subresource: c.subresource, KubernetesVersion: reg.Minor().String(), Now: c.now, Policy: &policy})
 	c.sharding.start(rep)
-	c.registry = reg
 	run, manager := c.run(eng, reg), c.client.Manager()
 	sched := predict.Schedule{Jobs: c.jobs, Done: func(i int, o *predict.Outcome) { c.settle(slots, slots[i], o, manager) }}
 	done := func(yield func(*slot) bool) {
@@ -179,8 +178,8 @@ func (c *invocation) predictAndReport(ctx context.Context, eng predictor, reg *s
 
 // writeReport prints the slots' results in order as done yields them, each once it is
 // done; it returns the exit status, ExitError when done stops short (the run was stopped).
-func (c *invocation) writeReport(ctx context.Context, rep *report.Report, total int, done iter.Seq[*slot]) int {
-	opts := output.Options{Color: c.color, ShowManagedFields: c.showManagedFields, ShowSecrets: c.showSecrets, Now: c.now, Stderr: c.stderr, ReportURL: c.reportLink(), Client: rep.Options.Applier}
+func (c *session) writeReport(ctx context.Context, rep *report.Report, total int, done iter.Seq[*slot]) int {
+	opts := output.Options{Color: c.color, ShowManagedFields: c.showManagedFields, ShowSecrets: c.showSecrets, Now: rep.Options.Now, Stderr: c.stderr, ReportURL: c.reportLink(), Client: rep.Options.Applier}
 	c.noise.outputOptions(&opts)
 	dst, err := c.openOutput()
 	if err != nil {
@@ -259,7 +258,7 @@ func (c *invocation) writeReport(ctx context.Context, rep *report.Report, total 
 }
 
 // evaluatePolicy evaluates the policy on a slot's result.
-func (c *invocation) evaluatePolicy(s *slot) {
+func (c *session) evaluatePolicy(s *slot) {
 	var locate func(string) (string, int)
 	if s.pair != nil && s.pair.Manifest != nil {
 		m, body := s.pair.Manifest, s.body

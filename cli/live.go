@@ -76,7 +76,7 @@ func (c *options) checkLive(fs *pflag.FlagSet, prog string) error {
 // entries of a live-state List (see package cluster), saved to --save-live if asked.
 // The registry returned is reg, or the registry of the cluster's minor when the run learns
 // it from the cluster (kubeVersionFor).
-func (c *invocation) readCluster(ctx context.Context, loader *input.Loader, manifests []input.Entry, reg *schema.Registry) ([]input.Entry, *schema.Registry, error) {
+func (c *session) readCluster(ctx context.Context, loader *input.Loader, manifests []input.Entry, reg *schema.Registry) ([]input.Entry, *schema.Registry, error) {
 	l := &c.liveOpts
 	opts := cluster.Options{Kubeconfig: l.kubeconfig, Context: l.context, RequestTimeout: l.requestTimeout, Warnings: c.stderr,
 		MaxBytes: c.limits.MaxInputBytes, BytesBefore: loader.BytesRead(), MaxDocumentBytes: c.limits.MaxDocumentBytes, MaxDepth: c.limits.MaxDepth}
@@ -211,7 +211,7 @@ type liveState struct {
 
 // judgeLive applies what the live input says of the pairs (predict.Evidence.Notes): their
 // warnings, the pairs it cannot predict (errors), and its word on the run.
-func (c *invocation) judgeLive(pairs []input.Pair, ls *liveState, reg *schema.Registry) {
+func (c *session) judgeLive(pairs []input.Pair, ls *liveState, reg *schema.Registry) {
 	ev := liveEvidence(ls, c.liveOpts.namespaceSet)
 	ev.AllowUnowned = c.liveOpts.allowNoManagedFields
 	targets := make([]predict.Target, len(pairs))

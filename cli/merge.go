@@ -49,7 +49,7 @@ func runMerge(ctx context.Context, prog string, args []string, stdin io.Reader, 
 	if cfg == nil {
 		return code
 	}
-	c := newInvocation(cfg, stdin, stdout, stderr, nil)
+	c := &session{invocation: newInvocation(cfg, stdin, stdout, stderr, nil)}
 	reps := make([]*report.Report, 0, len(cfg.merge.reports))
 	for _, name := range cfg.merge.reports {
 		rep, err := c.readReport(name)
@@ -62,7 +62,6 @@ func runMerge(ctx context.Context, prog string, args []string, stdin io.Reader, 
 	if err != nil {
 		return c.errorf("merge: %v", err)
 	}
-	c.now = merged.Options.Now
 	slots := make([]*slot, len(merged.Results))
 	for i, res := range merged.Results {
 		slots[i] = &slot{res: res}
@@ -73,7 +72,7 @@ func runMerge(ctx context.Context, prog string, args []string, stdin io.Reader, 
 }
 
 // readReport reads one shard's JSON report ("-": standard input).
-func (c *invocation) readReport(name string) (*report.Report, error) {
+func (c *session) readReport(name string) (*report.Report, error) {
 	if name == input.StdinName {
 		return report.Read(c.stdin, "stdin")
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/ssa-diff/ssa-diff/merge"
 	"github.com/ssa-diff/ssa-diff/predict"
 	"github.com/ssa-diff/ssa-diff/schema"
+	"github.com/ssa-diff/ssa-diff/server/kubeapiserver"
 )
 
 // slot is one result to print: a manifest to predict, or input that could not be read.
@@ -40,8 +41,28 @@ func (c *invocation) errorf(format string, args ...any) int {
 
 // execute predicts every manifest and prints the report; it returns the exit status. When
 // ctx ends (SIGINT), it stops and writes nothing more. newPredictor makes the engine of the
-// run's schemas, whose Version is the minor predicted.
+// run's schemas, whose Version is the minor predicted (nil: the engine on kube-apiserver's
+// model, newEngine).
 func (c *invocation) execute(ctx context.Context, newPredictor func(*schema.Registry) predictor) int {
+	s := &session{invocation: c, namespace: c.options.namespace, client: c.options.client}
+	if newPredictor == nil {
+		newPredictor = s.newEngine
+	}
+	return s.execute(ctx, newPredictor)
+}
+
+// newEngine is the engine of the run's schemas on kube-apiserver's model at their minor,
+// with the run's admission; the model's helper is stopped when the run ends.
+func (c *session) newEngine(reg *schema.Registry) predictor {
+	mc := kubeapiserver.Config{Minor: reg.Minor(), ForbidPrivileged: !c.allowPrivileged, ServiceIPFamilies: c.serviceIPFamilies}
+	c.admissionConfig(&mc)
+	model := kubeapiserver.MustNew(mc)
+	c.closers = append(c.closers, model.Close)
+	return engine{Engine: merge.New(reg, model, merge.WithCompactManagedFields())}
+}
+
+// execute is the run.
+func (c *session) execute(ctx context.Context, newPredictor func(*schema.Registry) predictor) int {
 	if c.getenv != nil {
 		if restore := readingGC(c.getenv); restore != nil {
 			defer restore()
@@ -73,16 +94,17 @@ func (c *invocation) execute(ctx context.Context, newPredictor func(*schema.Regi
 	loader.DeferDecoding = true
 	var live []input.Entry
 	var manifests []input.Entry
+	paths := c.manifests // the -f paths read as manifests
 	switch {
 	case c.verbs.named():
 		manifests = c.commandManifests(reg)
 	default:
 		if c.verbs.v == merge.VerbPatch {
-			c.manifests = c.splitPatches(loader)
+			paths = c.splitPatches(loader)
 		}
 		// A raw request's body is read as the server reads it.
 		loader.RequestBodies = c.applier == "api" && c.verbs.cmd == nil
-		manifests = c.loadManifests(loader)
+		manifests = c.loadManifests(loader, paths)
 		loader.RequestBodies = false
 	}
 	if c.live != "" || c.liveOpts.fromCluster {
@@ -151,7 +173,7 @@ func (c *invocation) execute(ctx context.Context, newPredictor func(*schema.Regi
 	}
 	manifests = append(manifests, c.patchStubs(ls.objs)...)
 	manifestObjs, _ := input.Split(manifests)
-	if err := c.checkSwapped(manifestObjs, ls); err != nil {
+	if err := c.checkSwapped(paths, manifestObjs, ls); err != nil {
 		return c.errorf("%v", err)
 	}
 	if ls.record != nil && !c.liveOpts.namespaceSet {
@@ -236,7 +258,7 @@ func isCRDKind(gvk schema.GVK) bool {
 }
 
 // loadSchemas reads the --schema OpenAPI documents.
-func (c *invocation) loadSchemas(reg *schema.Registry, loader *input.Loader) error {
+func (c *session) loadSchemas(reg *schema.Registry, loader *input.Loader) error {
 	for _, p := range c.schemas {
 		files, err := filesOf(p)
 		if err != nil {
@@ -281,7 +303,7 @@ func filesOf(p string) ([]string, error) {
 }
 
 // loadCRDs registers the --crd files' CustomResourceDefinitions.
-func (c *invocation) loadCRDs(reg *schema.Registry, loader *input.Loader) error {
+func (c *session) loadCRDs(reg *schema.Registry, loader *input.Loader) error {
 	for _, p := range c.crds {
 		objs, errs := input.Split(loader.Load(p))
 		if len(errs) > 0 {
@@ -304,7 +326,7 @@ func (c *invocation) loadCRDs(reg *schema.Registry, loader *input.Loader) error 
 
 // steps are the slots as the run's steps (predict.Step): a pair that could be read is
 // predicted, every other slot passes through.
-func (c *invocation) steps(slots []*slot) []predict.Step {
+func (c *session) steps(slots []*slot) []predict.Step {
 	steps := make([]predict.Step, len(slots))
 	for i, s := range slots {
 		steps[i].Name = s.src.String()
@@ -330,7 +352,7 @@ func (c *invocation) steps(slots []*slot) []predict.Step {
 
 // settle makes a slot's result of its outcome, in the worker, and evaluates the policy on
 // it; slots are the run's (a chain's results name the slot whose object they start from).
-func (c *invocation) settle(slots []*slot, s *slot, o *predict.Outcome, manager string) {
+func (c *session) settle(slots []*slot, s *slot, o *predict.Outcome, manager string) {
 	p := s.pair
 	switch {
 	case s.pruned != nil:
@@ -371,7 +393,7 @@ func fillIdentity(res *report.Result, p *input.Pair) {
 
 // reported is one apply's outcome as the report says it (its prediction, or why there is
 // none). A panic here becomes this object's error.
-func (c *invocation) reported(p *input.Pair, o *predict.Outcome, manager string) (res *report.Result) {
+func (c *session) reported(p *input.Pair, o *predict.Outcome, manager string) (res *report.Result) {
 	src, manifest := p.Manifest.Source, o.Manifest
 	defer func() {
 		if r := recover(); r != nil {
@@ -408,7 +430,7 @@ func (c *invocation) reported(p *input.Pair, o *predict.Outcome, manager string)
 
 // run is what the run's predictions share (predict.Run), once its schemas and live state
 // are known.
-func (c *invocation) run(eng predictor, reg *schema.Registry) *predict.Run {
+func (c *session) run(eng predictor, reg *schema.Registry) *predict.Run {
 	r := &predict.Run{Predictor: eng, Applier: c.client, Schemas: reg, Judge: c.judge, Subresource: c.subresource,
 		Force: c.force, ForcedAlso: c.wantsWithForce(), Now: c.now}
 	if !c.advice.off {
