@@ -340,8 +340,6 @@ func parseFlags(prog string, args []string, stdout, stderr io.Writer) (*options,
 func parseFlagsFor(prog string, args []string, stdout, stderr io.Writer, merging bool) (*options, int) {
 	cfg := &options{}
 	fs, argNames, nowFlag, colorFlag, help := flagSet(prog, cfg)
-	now, color := "", ""
-
 	usage := func(w io.Writer) {
 		if merging {
 			mergeUsage(w, prog, fs, argNames)
@@ -350,8 +348,8 @@ func parseFlagsFor(prog string, args []string, stdout, stderr io.Writer, merging
 		fmt.Fprintf(w, usageHead, prog, supportedMinors())
 		io.WriteString(w, flagUsages(fs, argNames))
 	}
-	fail := func(format string, a ...any) (*options, int) {
-		msg := fmt.Sprintf(format, a...)
+	fail := func(err error) (*options, int) {
+		msg := err.Error()
 		if merging {
 			msg = "merge: " + msg
 		}
@@ -362,7 +360,7 @@ func parseFlagsFor(prog string, args []string, stdout, stderr io.Writer, merging
 			usage(stdout)
 			return nil, 0
 		}
-		return fail("%v", err)
+		return fail(err)
 	}
 	if *help {
 		usage(stdout)
@@ -372,24 +370,38 @@ func parseFlagsFor(prog string, args []string, stdout, stderr io.Writer, merging
 		return nil, runVersion(prog, nil, stdout, stderr)
 	}
 	if err := cfg.checkGitOps(fs); err != nil {
-		return fail("%v", err)
+		return fail(err)
 	}
-	now, color = *nowFlag, *colorFlag
 	pos := fs.Args()
 	if merging {
 		if err := cfg.checkMerge(fs, pos); err != nil {
-			return fail("%v", err)
+			return fail(err)
 		}
 		pos = []string{"-"} // the merge reads no manifests
 	}
 	if err := cfg.verbs.check(cfg, &pos); err != nil {
-		return fail("%v", err)
+		return fail(err)
 	}
+	if err := cfg.takeArguments(pos); err != nil {
+		return fail(err)
+	}
+	if err := cfg.check(fs, prog); err != nil {
+		return fail(err)
+	}
+	if err := cfg.checkOutput(*nowFlag, *colorFlag, stdout); err != nil {
+		return fail(err)
+	}
+	return cfg, 0
+}
+
+// takeArguments reads the positional arguments: MANIFESTS and LIVE, as the -f, -k and
+// command flags leave them to be.
+func (cfg *options) takeArguments(pos []string) error {
 	switch {
 	case cfg.helmRollback():
 		// A rollback's manifests are its target revision's, read from the live state.
 		if len(cfg.manifests) > 0 || len(cfg.render.kustomize) > 0 || len(pos) > 1 {
-			return fail("--helm-command rollback takes no manifests (its target revision's are in the release's record): give LIVE only")
+			return fmt.Errorf("--helm-command rollback takes no manifests (its target revision's are in the release's record): give LIVE only")
 		}
 		if len(pos) == 1 {
 			cfg.live = pos[0]
@@ -401,7 +413,7 @@ func parseFlagsFor(prog string, args []string, stdout, stderr io.Writer, merging
 			cfg.live = pos[0]
 		}
 	case len(cfg.manifests) == 0 && len(pos) == 0:
-		return fail("no manifests given")
+		return fmt.Errorf("no manifests given")
 	case len(cfg.manifests) == 0 && len(pos) <= 2:
 		cfg.manifests = pos[:1]
 		if len(pos) == 2 {
@@ -414,78 +426,70 @@ func parseFlagsFor(prog string, args []string, stdout, stderr io.Writer, merging
 		cfg.live = pos[1]
 	case len(cfg.manifests) > 0 && len(pos) == 0:
 	default:
-		return fail("too many arguments: %q (want MANIFESTS [LIVE])", pos)
+		return fmt.Errorf("too many arguments: %q (want MANIFESTS [LIVE])", pos)
 	}
+	return nil
+}
+
+// check validates the flags once the arguments are taken, each group by its own check, in
+// order, and makes the applier they choose.
+func (cfg *options) check(fs *pflag.FlagSet, prog string) error {
 	if err := cfg.checkInputPaths(); err != nil {
-		return fail("%v", err)
+		return err
 	}
 	kind, ok := appliers.KindOf(cfg.applier)
 	if !ok {
-		return fail("--applier must be %s, not %q", orList(appliers.Names()), cfg.applier)
+		return fmt.Errorf("--applier must be %s, not %q", orList(appliers.Names()), cfg.applier)
 	}
 	cfg.applierKind = kind
-	if err := cfg.checkKubectlHabits(fs); err != nil {
-		return fail("%v", err)
-	}
-	if err := cfg.checkHelm(fs); err != nil {
-		return fail("%v", err)
-	}
-	if err := cfg.checkGate(fs); err != nil {
-		return fail("%v", err)
-	}
-	if err := cfg.checkAdvice(); err != nil {
-		return fail("%v", err)
-	}
-	if err := cfg.checkNoise(); err != nil {
-		return fail("%v", err)
-	}
-	if err := cfg.checkRender(); err != nil {
-		return fail("%v", err)
-	}
-	if err := cfg.checkPrune(fs); err != nil {
-		return fail("%v", err)
-	}
-	if err := cfg.checkLive(fs, prog); err != nil {
-		return fail("%v", err)
-	}
-	if err := cfg.checkKubeVersion(fs); err != nil {
-		return fail("%v", err)
-	}
-	if err := cfg.checkAdmission(); err != nil {
-		return fail("%v", err)
+	for _, check := range []func() error{
+		func() error { return cfg.checkKubectlHabits(fs) }, func() error { return cfg.checkHelm(fs) },
+		func() error { return cfg.checkGate(fs) }, cfg.checkAdvice, cfg.checkNoise, cfg.checkRender,
+		func() error { return cfg.checkPrune(fs) }, func() error { return cfg.checkLive(fs, prog) },
+		func() error { return cfg.checkKubeVersion(fs) }, cfg.checkAdmission,
+	} {
+		if err := check(); err != nil {
+			return err
+		}
 	}
 	cfg.applierSettings.Namespace = cfg.namespace
 	client, err := cfg.newApplier(cfg.applierSettings)
 	if err != nil {
-		return fail("%v", err)
+		return err
 	}
 	cfg.client = client
 	switch cfg.subresource {
 	case "", "status", "scale":
 	case "resize", "ephemeralcontainers", "binding", "approval", "eviction", "finalize", "token":
 		// Served, with strategies of their own: said not predicted, never predicted wrong.
-		return fail("--subresource must be status or scale, not %q: a write to /%s is not predicted (its strategy and validation are not modelled: docs/rules.md sub.others-not-predicted)", cfg.subresource, cfg.subresource)
+		return fmt.Errorf("--subresource must be status or scale, not %q: a write to /%s is not predicted (its strategy and validation are not modelled: docs/rules.md sub.others-not-predicted)", cfg.subresource, cfg.subresource)
 	default:
-		return fail("--subresource must be status or scale, not %q", cfg.subresource)
+		return fmt.Errorf("--subresource must be status or scale, not %q", cfg.subresource)
 	}
+	return nil
+}
+
+// checkOutput validates the output's flags: the format, the report's, the files, --jobs,
+// --now and --color (on stdout).
+func (cfg *options) checkOutput(now, color string, stdout io.Writer) error {
 	if _, err := output.New(cfg.output, io.Discard, output.Options{}); err != nil {
-		return fail("%v", err)
+		return err
 	}
 	if err := cfg.checkReport(); err != nil {
-		return fail("%v", err)
+		return err
 	}
 	if err := cfg.checkOutputFiles(); err != nil {
-		return fail("%v", err)
+		return err
 	}
 	if cfg.jobs < 1 {
-		return fail("--jobs must be at least 1")
+		return fmt.Errorf("--jobs must be at least 1")
 	}
 	if now == "" {
 		cfg.now = time.Now().UTC().Truncate(time.Second)
 	} else {
 		t, err := time.Parse(time.RFC3339, now)
 		if err != nil {
-			return fail("--now: %q is not an RFC 3339 time (like 2026-12-02T09:04:26Z)", now)
+			return fmt.Errorf("--now: %q is not an RFC 3339 time (like 2026-12-02T09:04:26Z)", now)
 		}
 		cfg.now = t.UTC().Truncate(time.Second)
 	}
@@ -496,9 +500,9 @@ func parseFlagsFor(prog string, args []string, stdout, stderr io.Writer, merging
 	case "auto":
 		cfg.color = cfg.outputFile == "" && isTerminal(stdout) && os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb"
 	default:
-		return fail("--color must be auto, always or never, not %q", color)
+		return fmt.Errorf("--color must be auto, always or never, not %q", color)
 	}
-	return cfg, 0
+	return nil
 }
 
 // applierUsage describes --applier: each applier's name and what it predicts.

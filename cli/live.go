@@ -91,10 +91,7 @@ func (c *session) readCluster(ctx context.Context, loader *input.Loader, manifes
 	if err != nil {
 		return nil, nil, fmt.Errorf("--live-from-cluster: %w", err)
 	}
-	where := client.Host
-	if client.Context != "" {
-		where += ", context " + client.Context
-	}
+	where := client.Where()
 	v, err := c.kubeVersionFor(info.GitVersion, "the cluster ("+where+")")
 	if err != nil {
 		return nil, nil, fmt.Errorf("--live-from-cluster: %w", err)
@@ -105,25 +102,7 @@ func (c *session) readCluster(ctx context.Context, loader *input.Loader, manifes
 		}
 	}
 
-	var refs []cluster.Ref
-	defined := map[[2]string]bool{} // group, kind of the manifests' CRDs
-	for _, e := range manifests {
-		if e.Object == nil {
-			continue
-		}
-		av, kind, ns, name := e.Object.Meta()
-		if av == "" || kind == "" || name == "" {
-			continue // not identified: Match says why
-		}
-		refs = append(refs, cluster.Ref{APIVersion: av, Kind: kind, Namespace: ns, Name: name})
-		if isCRD(e.Object.Object) {
-			spec, _ := e.Object.Object["spec"].(map[string]any)
-			names, _ := spec["names"].(map[string]any)
-			g, _ := spec["group"].(string)
-			k, _ := names["kind"].(string)
-			defined[[2]string{g, k}] = true
-		}
-	}
+	refs, defined := refsOf(manifests)
 	// What the registry knows so far: the built-in kinds and those of --crd.
 	known := func(g, k string) (t *schema.Type) {
 		for _, gvk := range reg.Versions(g, k) {
@@ -173,8 +152,41 @@ func (c *session) readCluster(ctx context.Context, loader *input.Loader, manifes
 	fmt.Fprintf(c.stderr, "live state: %s, Kubernetes %s: %d object%s read, %d not found, %d not readable (%d GET, %d LIST)\n",
 		where, info.GitVersion, n, plural(n), len(rec.NotFound), len(rec.Errors), res.Gets, res.Lists)
 
-	name := "cluster:" + client.Context
-	if client.Context == "" {
+	entries, err := c.keepRead(loader, client.Context, data)
+	return entries, reg, err
+}
+
+// refsOf are the objects the manifests name, to read from the cluster, and the group and
+// kind of the CRDs among them.
+func refsOf(manifests []input.Entry) ([]cluster.Ref, map[[2]string]bool) {
+	var refs []cluster.Ref
+	defined := map[[2]string]bool{} // group, kind of the manifests' CRDs
+	for _, e := range manifests {
+		if e.Object == nil {
+			continue
+		}
+		av, kind, ns, name := e.Object.Meta()
+		if av == "" || kind == "" || name == "" {
+			continue // not identified: Match says why
+		}
+		refs = append(refs, cluster.Ref{APIVersion: av, Kind: kind, Namespace: ns, Name: name})
+		if isCRD(e.Object.Object) {
+			spec, _ := e.Object.Object["spec"].(map[string]any)
+			names, _ := spec["names"].(map[string]any)
+			g, _ := spec["group"].(string)
+			k, _ := names["kind"].(string)
+			defined[[2]string{g, k}] = true
+		}
+	}
+	return refs, defined
+}
+
+// keepRead reads back what was read from the cluster (data, a List), as the live state's
+// entries, and saves it to --save-live when asked.
+func (c *session) keepRead(loader *input.Loader, context string, data []byte) ([]input.Entry, error) {
+	l := &c.liveOpts
+	name := "cluster:" + context
+	if context == "" {
 		name = "cluster:in-cluster"
 	}
 	if l.saveLive != "" {
@@ -185,21 +197,21 @@ func (c *session) readCluster(ctx context.Context, loader *input.Loader, manifes
 		// What this run cannot read back is not written: a later run would not either.
 		for _, e := range entries {
 			if e.Err != nil {
-				return nil, nil, fmt.Errorf("--save-live %s: not written: what was read from the cluster cannot be read back: %w", l.saveLive, e.Err)
+				return nil, fmt.Errorf("--save-live %s: not written: what was read from the cluster cannot be read back: %w", l.saveLive, e.Err)
 			}
 		}
 		// All at once: a run stopped while writing leaves the previous file, or none.
 		if err := atomicfile.WriteFile(l.saveLive, data, 0o600); err != nil {
-			return nil, nil, fmt.Errorf("--save-live: %w", err)
+			return nil, fmt.Errorf("--save-live: %w", err)
 		}
-		return entries, reg, nil
+		return entries, nil
 	}
 	for _, e := range entries {
 		if e.Object != nil {
 			e.Object.Source.Line = 0 // lines of a document nobody sees
 		}
 	}
-	return entries, reg, nil
+	return entries, nil
 }
 
 // liveState is what the live input says beyond its objects.

@@ -61,7 +61,8 @@ func (c *session) newEngine(reg *schema.Registry) predictor {
 	return engine{Engine: merge.New(reg, model, merge.WithCompactManagedFields())}
 }
 
-// execute is the run.
+// execute is the run: its inputs read (readInputs), paired with the live state (pair),
+// each manifest predicted and the report written (predictAndReport).
 func (c *session) execute(ctx context.Context, newPredictor func(*schema.Registry) predictor) int {
 	if c.getenv != nil {
 		if restore := readingGC(c.getenv); restore != nil {
@@ -73,87 +74,119 @@ func (c *session) execute(ctx context.Context, newPredictor func(*schema.Registr
 			_ = closer()
 		}
 	}()
-	loader := &input.Loader{Stdin: c.stdin, Limits: c.limits}
-	if err := c.readAdmissionFiles(); err != nil {
+	in, err := c.readInputs(ctx)
+	if err != nil {
+		if ctx.Err() != nil {
+			return report.ExitError // interrupted: nothing more to say
+		}
 		return c.errorf("%v", err)
+	}
+	if c.getenv != nil {
+		defer tuneGC(c.getenv, in.loader.BytesRead()).stop()
+	}
+	if c.helmRollback() {
+		if in.manifests, err = c.helmRollbackManifests(in.loader, in.live, in.reg); err != nil {
+			return c.errorf("%v", err)
+		}
+	}
+	crdWarnings := c.registerCRDs(in)
+	pp, err := c.pair(in)
+	if err != nil {
+		return c.errorf("%v", err)
+	}
+	pred := newPredictor(in.reg)
+	if c.applier == "helm" {
+		if err := c.runHelm(pred, in.reg, pp.m.Pairs, pp.ls.objs); err != nil {
+			return c.errorf("%v", err)
+		}
+	}
+	return c.predictAndReport(ctx, pred, in.reg, c.slots(in, pp, crdWarnings))
+}
+
+// inputs are a run's inputs as read: its schemas (at the minor predicted), its manifests
+// and its live state, as entries (objects, or what could not be read).
+type inputs struct {
+	loader          *input.Loader
+	reg             *schema.Registry
+	manifests, live []input.Entry
+	// paths are the -f paths read as manifests.
+	paths []string
+}
+
+// readInputs reads the run's schemas, manifests and live state; the minor is the cluster's
+// when the live state says it (kubeVersionFor).
+func (c *session) readInputs(ctx context.Context) (*inputs, error) {
+	in := &inputs{loader: &input.Loader{Stdin: c.stdin, Limits: c.limits}, paths: c.manifests}
+	loader := in.loader
+	if err := c.readAdmissionFiles(); err != nil {
+		return nil, err
 	}
 	v, _ := c.kubeVersionFor("", "")
 	reg, err := schema.NewRegistry(v)
 	if err != nil {
-		return c.errorf("%v", err)
+		return nil, err
 	}
 	if err := c.loadSchemas(reg, loader); err != nil {
-		return c.errorf("%v", err)
+		return nil, err
 	}
 	if err := c.loadCRDs(reg, loader); err != nil {
-		return c.errorf("%v", err)
+		return nil, err
 	}
-
 	// Objects are kept as text, and each is decoded by the prediction that uses it: a
 	// run holds a few trees at a time, not all of them.
 	loader.DeferDecoding = true
-	var live []input.Entry
-	var manifests []input.Entry
-	paths := c.manifests // the -f paths read as manifests
-	switch {
-	case c.verbs.named():
-		manifests = c.commandManifests(reg)
-	default:
+	if c.verbs.named() {
+		in.manifests = c.commandManifests(reg)
+	} else {
 		if c.verbs.v == merge.VerbPatch {
-			paths = c.splitPatches(loader)
+			in.paths = c.splitPatches(loader)
 		}
 		// A raw request's body is read as the server reads it.
 		loader.RequestBodies = c.applier == "api" && c.verbs.cmd == nil
-		manifests = c.loadManifests(loader, paths)
+		in.manifests = c.loadManifests(loader, in.paths)
 		loader.RequestBodies = false
 	}
-	if c.live != "" || c.liveOpts.fromCluster {
-		// Field lines are asked of manifests only: a dump's text need not be kept; its
-		// managedFields are kept as text.
-		loader.NoFieldLines, loader.CompactManagedFields = true, true
-		if c.liveOpts.fromCluster {
-			var err error
-			if live, reg, err = c.readCluster(ctx, loader, manifests, reg); err != nil {
-				if ctx.Err() != nil {
-					return report.ExitError // interrupted: nothing more to say
-				}
-				return c.errorf("%v", err)
-			}
-		} else {
-			live = loader.Load(c.live)
-			if server, where := cluster.RecordedServer(live); server != "" {
-				v, err := c.kubeVersionFor(server, where)
-				if err != nil {
-					return c.errorf("%v", err)
-				}
-				if v != reg.Minor() {
-					if reg, err = c.registryFor(v); err != nil {
-						return c.errorf("%v", err)
-					}
-				}
-			} else {
-				c.nearestUnknown(c.live, reg.Minor())
-			}
-		}
-	} else {
-		c.nearestUnknown("", reg.Minor())
-	}
-	if c.getenv != nil {
-		defer tuneGC(c.getenv, loader.BytesRead()).stop()
-	}
-	if c.helmRollback() {
-		if manifests, err = c.helmRollbackManifests(loader, live, reg); err != nil {
-			return c.errorf("%v", err)
-		}
-	}
+	in.reg, err = c.readLive(ctx, in, reg)
+	return in, err
+}
 
-	// CustomResourceDefinitions among the inputs define kinds: the live ones first, then the
-	// manifests' (the state the apply moves to).
+// readLive reads the live state into in, and returns the registry of the minor predicted:
+// reg, or the one of the cluster's minor when the live state says it.
+func (c *session) readLive(ctx context.Context, in *inputs, reg *schema.Registry) (*schema.Registry, error) {
+	if c.live == "" && !c.liveOpts.fromCluster {
+		c.nearestUnknown("", reg.Minor())
+		return reg, nil
+	}
+	// Field lines are asked of manifests only: a dump's text need not be kept; its
+	// managedFields are kept as text.
+	in.loader.NoFieldLines, in.loader.CompactManagedFields = true, true
+	if c.liveOpts.fromCluster {
+		var err error
+		in.live, reg, err = c.readCluster(ctx, in.loader, in.manifests, reg)
+		return reg, err
+	}
+	in.live = in.loader.Load(c.live)
+	server, where := cluster.RecordedServer(in.live)
+	if server == "" {
+		c.nearestUnknown(c.live, reg.Minor())
+		return reg, nil
+	}
+	v, err := c.kubeVersionFor(server, where)
+	if err != nil || v == reg.Minor() {
+		return reg, err
+	}
+	return c.registryFor(v)
+}
+
+// registerCRDs adds the CustomResourceDefinitions among the inputs to the registry: the
+// live ones first, then the manifests' (the state the apply moves to). It returns the
+// warnings of those it could not add, by object.
+func (c *session) registerCRDs(in *inputs) map[*input.Object]string {
 	crdWarnings := map[*input.Object]string{}
-	for i, entries := range [][]input.Entry{live, manifests} {
-		add := reg.AddCRDObject
+	for i, entries := range [][]input.Entry{in.live, in.manifests} {
+		add := in.reg.AddCRDObject
 		if i == 0 {
-			add = reg.AddStoredCRDObject // a CRD the cluster holds: read as the server reads it
+			add = in.reg.AddStoredCRDObject // a CRD the cluster holds: read as the server reads it
 		}
 		for _, e := range entries {
 			if e.Object != nil && isCRDKind(e.Object.GVK()) {
@@ -165,16 +198,29 @@ func (c *session) execute(ctx context.Context, newPredictor func(*schema.Registr
 			}
 		}
 	}
+	return crdWarnings
+}
 
-	liveObjs, liveErrs := input.Split(live)
+// pairing is the manifests paired with the live state.
+type pairing struct {
+	ls       *liveState
+	m        input.Matching
+	liveErrs []error
+}
+
+// pair pairs the manifests with the live objects, once the live state has said where
+// objects that name no namespace go; it also sets the run's judge.
+func (c *session) pair(in *inputs) (*pairing, error) {
+	liveObjs, liveErrs := input.Split(in.live)
 	ls := &liveState{given: c.live != "" || c.liveOpts.fromCluster}
+	var err error
 	if ls.record, ls.objs, err = cluster.TakeRecord(liveObjs); err != nil {
 		liveErrs = append(liveErrs, err)
 	}
-	manifests = append(manifests, c.patchStubs(ls.objs)...)
-	manifestObjs, _ := input.Split(manifests)
-	if err := c.checkSwapped(paths, manifestObjs, ls); err != nil {
-		return c.errorf("%v", err)
+	in.manifests = append(in.manifests, c.patchStubs(ls.objs)...)
+	manifestObjs, _ := input.Split(in.manifests)
+	if err := c.checkSwapped(in.paths, manifestObjs, ls); err != nil {
+		return nil, err
 	}
 	if ls.record != nil && !c.liveOpts.namespaceSet {
 		// Objects that name no namespace go where the cluster read put them.
@@ -183,15 +229,8 @@ func (c *session) execute(ctx context.Context, newPredictor func(*schema.Registr
 		s.Namespace = c.namespace
 		c.client, _ = c.newApplier(s) // the settings were checked when parsed
 	}
-	c.judge = &judge.Judge{Schemas: reg, Webhooks: judge.ReadWebhooks(liveObjects(ls.objs))}
-	if c.clusterState != nil {
-		// The webhooks of the cluster state intercept requests too.
-		var hooks []judge.LiveObject
-		for _, o := range c.clusterState.Objects() {
-			hooks = append(hooks, judge.LiveObject{Object: o.Object, Source: o.Source})
-		}
-		c.judge.Webhooks = append(c.judge.Webhooks, judge.ReadWebhooks(hooks)...)
-	}
+	c.judge = c.newJudge(in.reg, ls)
+	reg := in.reg
 	scope := func(gvk schema.GVK) (bool, bool) {
 		if n, ok := ls.record.Scope(gvk); ok {
 			return n, true
@@ -205,22 +244,35 @@ func (c *session) execute(ctx context.Context, newPredictor func(*schema.Registr
 	for _, w := range m.Warnings {
 		c.warnf("%s", w)
 	}
+	return &pairing{ls: ls, m: m, liveErrs: liveErrs}, nil
+}
 
-	pred := newPredictor(reg)
-	if c.applier == "helm" {
-		if err := c.runHelm(pred, reg, m.Pairs, ls.objs); err != nil {
-			return c.errorf("%v", err)
+// newJudge is the judge of the run's predictions: its schemas, and the admission webhooks of
+// the live state and of the cluster state, which intercept requests.
+func (c *session) newJudge(reg *schema.Registry, ls *liveState) *judge.Judge {
+	j := &judge.Judge{Schemas: reg, Webhooks: judge.ReadWebhooks(liveObjects(ls.objs))}
+	if c.clusterState != nil {
+		var hooks []judge.LiveObject
+		for _, o := range c.clusterState.Objects() {
+			hooks = append(hooks, judge.LiveObject{Object: o.Object, Source: o.Source})
 		}
+		j.Webhooks = append(j.Webhooks, judge.ReadWebhooks(hooks)...)
 	}
+	return j
+}
 
+// slots are the run's results to print, in order: the manifests (or what could not be
+// read of them), the live objects pruned, the live objects that could not be read; less
+// those skipped (--skip) and those of other shards (--shard).
+func (c *session) slots(in *inputs, pp *pairing, crdWarnings map[*input.Object]string) []*slot {
 	var slots []*slot
 	next := 0
-	for _, e := range manifests {
+	for _, e := range in.manifests {
 		s := &slot{}
 		if e.Err != nil {
 			s.err, s.src = e.Err, sourceOf(e.Err)
 		} else {
-			s.pair = &m.Pairs[next]
+			s.pair = &pp.m.Pairs[next]
 			s.src = s.pair.Manifest.Source
 			if w, ok := crdWarnings[s.pair.Manifest]; ok {
 				s.pair.Warnings = append(s.pair.Warnings, w)
@@ -229,16 +281,14 @@ func (c *session) execute(ctx context.Context, newPredictor func(*schema.Registr
 		}
 		slots = append(slots, s)
 	}
-	slots = append(slots, c.pruneSlots(m.Pairs, ls.objs, reg)...)
+	slots = append(slots, c.pruneSlots(pp.m.Pairs, pp.ls.objs, in.reg)...)
 	c.pruneWarnings()
-	for _, err := range append(liveErrs, m.Errors...) {
+	for _, err := range append(pp.liveErrs, pp.m.Errors...) {
 		slots = append(slots, &slot{err: fmt.Errorf("live object: %w", err), src: sourceOf(err)})
 	}
-	c.judgeLive(m.Pairs, ls, reg)
+	c.judgeLive(pp.m.Pairs, pp.ls, in.reg)
 	slots = c.noise.skipSlots(slots)
-	slots = c.shardSlots(slots)
-
-	return c.predictAndReport(ctx, pred, reg, slots)
+	return c.shardSlots(slots)
 }
 
 func sourceOf(err error) input.Source {
