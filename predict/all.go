@@ -67,7 +67,6 @@ type Schedule struct {
 func (r *Run) PredictAll(ctx context.Context, steps []Step, s Schedule) iter.Seq2[int, *Outcome] {
 	return func(yield func(int, *Outcome) bool) {
 		ctx, cancel := context.WithCancel(ctx)
-		defer cancel()
 		out := make([]*Outcome, len(steps))
 		done := make([]chan struct{}, len(steps))
 		for i := range done {
@@ -78,7 +77,10 @@ func (r *Run) PredictAll(ctx context.Context, steps []Step, s Schedule) iter.Seq
 			defer close(stopped)
 			r.work(ctx, steps, s, out, done)
 		}()
-		defer func() { <-stopped }()
+		defer func() {
+			cancel() // a caller that stops iterating starts no more chains
+			<-stopped
+		}()
 		for i := range steps {
 			select {
 			case <-done[i]:
