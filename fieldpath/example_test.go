@@ -57,3 +57,27 @@ func Example() {
 	// ci Apply
 	// hpa-controller Update
 }
+
+// Encode field sets as managedFields entries and keep their decoding, so that readers of
+// the entries need not decode them again: EncodeDecoded vouches for it only when decoding
+// the entries gives the same sets (here, a port of a million would read back printed as
+// 1e+06, so its entries are left to decoding).
+func ExampleManaged_EncodeDecoded() {
+	for _, port := range []int{8080, 1000000} {
+		m := fieldpath.NewManaged()
+		set := smdpath.NewSet(smdpath.MakePathOrDie("spec", "ports", smdpath.KeyByFields("port", port, "protocol", "TCP")))
+		m.Fields[`{"manager":"ci","operation":"Apply"}`] = smdpath.NewVersionedSet(set, "v1", true)
+		entries, decoded, ok, err := m.EncodeDecoded()
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Printf("%s vouched=%v\n", entries[0].FieldsV1, ok)
+		if ok {
+			fmt.Println(decoded.Fields[`{"manager":"ci","operation":"Apply"}`].Set().Leaves())
+		}
+	}
+	// Output:
+	// {"f:spec":{"f:ports":{"k:{\"port\":8080,\"protocol\":\"TCP\"}":{}}}} vouched=true
+	// .spec.ports[port=8080,protocol="TCP"]
+	// {"f:spec":{"f:ports":{"k:{\"port\":1000000,\"protocol\":\"TCP\"}":{}}}} vouched=false
+}

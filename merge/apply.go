@@ -123,12 +123,17 @@ func (r *request) apply(live, cfg map[string]any, manager string, force bool) *R
 	if manager == KubectlManager && hasLastApplied(obj) { // rules.md kubectl.annotation-sync, kubectl.annotation-too-large
 		setLastApplied(obj, cfg)
 	}
-	entries, err := out.managed.Encode()
+	entries, own, vouched, err := out.managed.EncodeDecoded()
 	if err != nil {
 		return reject(internalError(fmt.Sprintf("failed to encode managed fields: %v", err)))
 	}
 	if err := setManagedFields(obj, entries, r.e.compactManagedFields); err != nil {
 		return reject(internalError(err.Error()))
+	}
+	// The object holds them now, as text when compact: readers take them back from it.
+	var ownEntries *encodedEntries
+	if vouched {
+		ownEntries = newEncodedEntries(entries, own, obj)
 	}
 	if s := r.checkIdentity(live, obj, cfg, created); s != nil {
 		return reject(s)
@@ -147,6 +152,7 @@ func (r *request) apply(live, cfg map[string]any, manager string, force bool) *R
 		obj = r.readBackStored(r.e.model.ReadStored(r.typ, obj))
 	}
 	r.settle(res, live, liveEntries, obj, entries, created)
+	res.decodedOwn = ownEntries
 	res.describe = func() {
 		res.Assigned = r.assigned(res.Action, res.Object)
 		res.Ownership = r.ownershipChanges(before, out.managed, r.managerKey(manager, fieldpath.OperationApply))

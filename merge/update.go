@@ -197,7 +197,7 @@ func (r *request) updateObject(live, next map[string]any, manager string) *Resul
 			after, _ = fieldpath.Decode(liveEntries)
 		}
 	}
-	entries, err := after.Encode()
+	entries, own, vouched, err := after.EncodeDecoded()
 	if err != nil {
 		res.Action, res.Rejection = ActionRejected, internalError(err.Error())
 		return res
@@ -205,6 +205,11 @@ func (r *request) updateObject(live, next map[string]any, manager string) *Resul
 	if err := setManagedFields(next, entries, r.e.compactManagedFields); err != nil {
 		res.Action, res.Rejection = ActionRejected, internalError(err.Error())
 		return res
+	}
+	// The object holds them now, as text when compact: readers take them back from it.
+	var ownEntries *encodedEntries
+	if vouched {
+		ownEntries = newEncodedEntries(entries, own, next)
 	}
 	if err := r.prepare(created, decoded, next, live); err != nil {
 		res.Action, res.Rejection = ActionRejected, prepareError(err)
@@ -218,6 +223,7 @@ func (r *request) updateObject(live, next map[string]any, manager string) *Resul
 	dropEmpties(next, put)
 	next = r.readBackStored(next)
 	r.settle(res, live, liveEntries, next, entries, created)
+	res.decodedOwn = ownEntries
 	res.Assigned = r.assigned(res.Action, next)
 	res.Ownership = r.ownershipChanges(before, after, r.managerKey(manager, fieldpath.OperationUpdate))
 	return res
