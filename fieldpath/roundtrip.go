@@ -24,10 +24,21 @@ import (
 // the entries', as Decode's are.
 func (m Managed) EncodeDecoded() (entries []Entry, decoded Managed, ok bool, err error) {
 	entries, err = m.Encode()
+	return m.vouch(entries, err)
+}
+
+// EncodeDecodedText is EncodeDecoded with the fieldsV1 of EncodeText (canonical text, which
+// decodes to the same sets).
+func (m Managed) EncodeDecodedText() (entries []Entry, decoded Managed, ok bool, err error) {
+	entries, err = m.EncodeText()
+	return m.vouch(entries, err)
+}
+
+func (m Managed) vouch(entries []Entry, err error) ([]Entry, Managed, bool, error) {
 	if err != nil {
 		return nil, Managed{}, false, err
 	}
-	decoded, ok = m.decodedAs(entries)
+	decoded, ok := m.decodedAs(entries)
 	return entries, decoded, ok, nil
 }
 

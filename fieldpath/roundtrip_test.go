@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ssa-diff/ssa-diff/internal/fieldsjson"
 	smdpath "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 	"sigs.k8s.io/structured-merge-diff/v6/value"
 )
@@ -102,6 +103,23 @@ func FuzzEncodeDecoded(f *testing.F) {
 			t.Fatalf("vouched for entries Decode refuses: %v", derr)
 		}
 		sameDecoding(t, got, want)
+		// The same with canonical text: each fieldsV1 what CanonicalFieldsV1 makes of
+		// Encode's, and decoding them gives the same.
+		text, gotText, okText, err := m.EncodeDecodedText()
+		if err != nil || !okText || len(text) != len(enc) {
+			t.Fatalf("text: %d entries, vouched %v, %v", len(text), okText, err)
+		}
+		for i := range text {
+			canon, err := fieldsjson.CanonicalFieldsV1(enc[i].FieldsV1)
+			if err != nil || !bytes.Equal(canon, text[i].FieldsV1) || ManagerKey(text[i]) != ManagerKey(enc[i]) {
+				t.Fatalf("entry %d: %s, want %s (%v)", i, text[i].FieldsV1, canon, err)
+			}
+		}
+		wantText, err := Decode(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameDecoding(t, gotText, wantText)
 	})
 }
 

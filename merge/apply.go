@@ -123,17 +123,12 @@ func (r *request) apply(live, cfg map[string]any, manager string, force bool) *R
 	if manager == KubectlManager && hasLastApplied(obj) { // rules.md kubectl.annotation-sync, kubectl.annotation-too-large
 		setLastApplied(obj, cfg)
 	}
-	entries, own, vouched, err := out.managed.EncodeDecoded()
-	if err != nil {
-		return reject(internalError(fmt.Sprintf("failed to encode managed fields: %v", err)))
+	entries, ownEntries, encErr, setErr := r.encodeManaged(obj, out.managed)
+	if encErr != nil {
+		return reject(internalError(fmt.Sprintf("failed to encode managed fields: %v", encErr)))
 	}
-	if err := setManagedFields(obj, entries, r.e.compactManagedFields); err != nil {
-		return reject(internalError(err.Error()))
-	}
-	// The object holds them now, as text when compact: readers take them back from it.
-	var ownEntries *encodedEntries
-	if vouched {
-		ownEntries = newEncodedEntries(entries, own, obj)
+	if setErr != nil {
+		return reject(internalError(setErr.Error()))
 	}
 	if s := r.checkIdentity(live, obj, cfg, created); s != nil {
 		return reject(s)

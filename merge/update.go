@@ -1,6 +1,7 @@
 package merge
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -197,19 +198,10 @@ func (r *request) updateObject(live, next map[string]any, manager string) *Resul
 			after, _ = fieldpath.Decode(liveEntries)
 		}
 	}
-	entries, own, vouched, err := after.EncodeDecoded()
-	if err != nil {
+	entries, ownEntries, encErr, setErr := r.encodeManaged(next, after)
+	if err := errors.Join(encErr, setErr); err != nil {
 		res.Action, res.Rejection = ActionRejected, internalError(err.Error())
 		return res
-	}
-	if err := setManagedFields(next, entries, r.e.compactManagedFields); err != nil {
-		res.Action, res.Rejection = ActionRejected, internalError(err.Error())
-		return res
-	}
-	// The object holds them now, as text when compact: readers take them back from it.
-	var ownEntries *encodedEntries
-	if vouched {
-		ownEntries = newEncodedEntries(entries, own, next)
 	}
 	if err := r.prepare(created, decoded, next, live); err != nil {
 		res.Action, res.Rejection = ActionRejected, prepareError(err)
