@@ -81,3 +81,27 @@ func ExampleManaged_EncodeDecoded() {
 	// .spec.ports[port=8080,protocol="TCP"]
 	// {"f:spec":{"f:ports":{"k:{\"port\":1000000,\"protocol\":\"TCP\"}":{}}}} vouched=false
 }
+
+// A field set's fieldsV1 as the server writes it, and in the canonical form an object
+// decoded and encoded again by encoding/json holds (keys in byte order, "." first, HTML
+// characters escaped), written from the set directly.
+func ExampleSetToCanonicalFieldsV1() {
+	set := smdpath.NewSet(
+		smdpath.MakePathOrDie("metadata", "annotations", "a&b"),
+		smdpath.MakePathOrDie("spec", "ports", smdpath.KeyByFields("port", 80, "protocol", "TCP")),
+		smdpath.MakePathOrDie("spec", "ports", smdpath.KeyByFields("port", 80, "protocol", "TCP"), "name"),
+	)
+	server, err := fieldpath.SetToFieldsV1(set)
+	if err != nil {
+		log.Fatal(err)
+	}
+	canonical, err := fieldpath.SetToCanonicalFieldsV1(set)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(string(server))
+	fmt.Println(string(canonical))
+	// Output:
+	// {"f:metadata":{"f:annotations":{"f:a&b":{}}},"f:spec":{"f:ports":{"k:{\"port\":80,\"protocol\":\"TCP\"}":{".":{},"f:name":{}}}}}
+	// {"f:metadata":{"f:annotations":{"f:a\u0026b":{}}},"f:spec":{"f:ports":{"k:{\"port\":80,\"protocol\":\"TCP\"}":{".":{},"f:name":{}}}}}
+}
