@@ -436,7 +436,7 @@ func (c *invocation) predict(run *predict.Run, p *input.Pair, manifest, live map
 	if res.Action == report.ActionRejected && res.Error != nil {
 		res.Error.Fields = pred.RefusalFields
 	}
-	res.Advice, res.State = pred.Advice, pred.State
+	res.Advice, res.State, res.Drift = pred.Advice, pred.State, pred.Drift
 	if h := exportHint(p, manifest); h != "" && c.applies() {
 		res.Warnings = append(res.Warnings, h)
 	}
@@ -446,6 +446,7 @@ func (c *invocation) predict(run *predict.Run, p *input.Pair, manifest, live map
 	if pred.WithForce != nil {
 		res.WithForce = report.FromPrediction(src, pred.Live, manifest, manager, pred.WithForce)
 		res.WithForce.Identity(res.APIVersion, res.Kind, res.Namespace, res.Name)
+		res.WithForce.Drift = pred.WithForceDrift
 	}
 	return res
 }

@@ -1,0 +1,141 @@
+package output
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/ssa-diff/ssa-diff/internal/report"
+	"github.com/ssa-diff/ssa-diff/judge"
+)
+
+// maxDriftListed is how many drifted fields of one object the human formats list before
+// counting the rest (-o json lists them all).
+const maxDriftListed = 12
+
+// driftShown is what the human formats say of a result's drift: the fields listed (not
+// hidden by the ignore rules, not at the server's defaults), and the fields at the
+// server's defaults counted by fate with their owners.
+type driftShown struct {
+	listed   []report.DriftField
+	defaults map[string]int
+	// defaultOwners are the owners of the defaults, described, in first-seen order.
+	defaultOwners []string
+}
+
+func (d driftShown) empty() bool { return len(d.listed) == 0 && len(d.defaults) == 0 }
+
+// driftOf prepares res's drift for display.
+func driftOf(res *report.Result, opts Options) driftShown {
+	var d driftShown
+	if len(res.Drift) == 0 {
+		return d
+	}
+	oi := opts.Ignore.For(res.APIVersion, res.Kind, res.Namespace, res.Name, res.Live, res.Object)
+	seenOwner := map[string]bool{}
+	for _, f := range res.Drift {
+		if oi != nil && oi.Covers(f.Path, res.Live, res.Object) {
+			continue
+		}
+		if !f.Default {
+			d.listed = append(d.listed, f)
+			continue
+		}
+		if d.defaults == nil {
+			d.defaults = map[string]int{}
+		}
+		d.defaults[f.Fate]++
+		for _, o := range f.Owners {
+			if s := driftOwner(o); !seenOwner[s] {
+				seenOwner[s] = true
+				d.defaultOwners = append(d.defaultOwners, s)
+			}
+		}
+	}
+	return d
+}
+
+// driftOwner describes an owner as the other owners are described.
+func driftOwner(o judge.DriftOwner) string {
+	return report.Manager{Manager: o.Manager, Operation: o.Operation, APIVersion: o.APIVersion, Subresource: o.Subresource}.Describe()
+}
+
+// driftOwners describes a field's owners.
+func driftOwners(f report.DriftField) string {
+	names := make([]string, len(f.Owners))
+	for i, o := range f.Owners {
+		names[i] = driftOwner(o)
+	}
+	return strings.Join(names, ", ")
+}
+
+// driftValue is a drifted field's live value as shown (a Secret's masked).
+func driftValue(res *report.Result, f report.DriftField, opts Options) string {
+	v, _ := compactValues(f.Live, nil, 60)
+	v, _ = opts.maskConflict(res, f.Path, v, "")
+	return v
+}
+
+// driftFate says what the write leaves of a drifted field.
+func driftFate(res *report.Result, f report.DriftField, opts Options) string {
+	switch f.Fate {
+	case judge.DriftKept:
+		return "kept"
+	case judge.DriftRemoved:
+		return "removed by the apply"
+	case judge.DriftChanged:
+		_, v := compactValues(nil, f.Predicted, 60)
+		_, v = opts.maskConflict(res, f.Path, "", v)
+		return "changed by the apply to " + v
+	case judge.DriftRefused:
+		return "stays: the apply is refused"
+	}
+	return f.Fate
+}
+
+// driftHeading is the heading of a drift section.
+func driftHeading(d driftShown) string {
+	n := len(d.listed)
+	return fmt.Sprintf("drift (%d field%s the cluster has that the manifest does not set):", n, plural(n))
+}
+
+// driftDefaultsLine counts the fields at the server's defaults: "14 more at the values the
+// server defaults for the manifest (owned by helm (Update, apps/v1)): 14 kept".
+func driftDefaultsLine(d driftShown) string {
+	total := 0
+	var fates []string
+	for _, fate := range []string{judge.DriftKept, judge.DriftRemoved, judge.DriftChanged, judge.DriftRefused} {
+		if n := d.defaults[fate]; n > 0 {
+			total += n
+			fates = append(fates, fmt.Sprintf("%d %s", n, fate))
+		}
+	}
+	return fmt.Sprintf("%d more at the values the server defaults for the manifest (owned by %s): %s",
+		total, strings.Join(d.defaultOwners, ", "), strings.Join(fates, ", "))
+}
+
+// drift prints the fields the cluster has that the manifest does not set.
+func (t *textWriter) drift(res *report.Result) {
+	d := driftOf(res, t.opts)
+	if d.empty() {
+		return
+	}
+	t.w.printf("  %s\n", t.p.bold(driftHeading(d)))
+	for i, f := range d.listed {
+		if i == maxDriftListed {
+			t.w.printf("    %s\n", t.p.dim(fmt.Sprintf("… and %d more (-o json lists them)", len(d.listed)-maxDriftListed)))
+			break
+		}
+		fate := driftFate(res, f, t.opts)
+		switch f.Fate {
+		case judge.DriftRemoved, judge.DriftChanged:
+			fate = t.p.red(fate)
+		default:
+			fate = t.p.dim(fate)
+		}
+		t.w.printf("    %s  %s  %s\n", f.Path, driftValue(res, f, t.opts), fate)
+		t.w.printf("      owned by %s\n", driftOwners(f))
+	}
+	if len(d.defaults) > 0 {
+		t.w.printf("    %s\n", t.p.dim(driftDefaultsLine(d)))
+	}
+}
