@@ -139,3 +139,102 @@ func (t *textWriter) drift(res *report.Result) {
 		t.w.printf("    %s\n", t.p.dim(driftDefaultsLine(d)))
 	}
 }
+
+// hasDrift reports whether the human formats list drift of res: an unchanged object with
+// drift is not folded away.
+func hasDrift(res *report.Result, opts Options) bool { return len(driftOf(res, opts).listed) > 0 }
+
+// drift is the markdown table of the fields the cluster has that the manifest does not set.
+func (m *markdownWriter) drift(res *report.Result) string {
+	d := driftOf(res, m.opts)
+	if d.empty() {
+		return ""
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "**Drift** — %d field%s the cluster has that the manifest does not set\n\n", len(d.listed), plural(len(d.listed)))
+	if len(d.listed) > 0 {
+		b.WriteString("| field | live | owned by | the apply |\n|---|---|---|---|\n")
+		for i, f := range d.listed {
+			if i == maxDriftListed {
+				fmt.Fprintf(&b, "\n… and %d more (`-o json` lists them)\n", len(d.listed)-maxDriftListed)
+				break
+			}
+			fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", cell(code(f.Path)), cell(code(driftValue(res, f, m.opts))), cell(driftOwners(f)), cell(driftFate(res, f, m.opts)))
+		}
+		b.WriteString("\n")
+	}
+	if len(d.defaults) > 0 {
+		b.WriteString(inline(driftDefaultsLine(d)) + "\n\n")
+	}
+	return b.String()
+}
+
+// htmlDrift is one drifted field as the html page shows it.
+type htmlDrift struct {
+	Path, Pointer, Live, Fate, FateClass string
+	Owners                               []htmlTake
+}
+
+// drift is the html view of res's drift, and the line counting the fields at the
+// server's defaults ("" when none).
+func (h *htmlWriter) drift(res *report.Result) ([]htmlDrift, string) {
+	d := driftOf(res, h.opts)
+	var out []htmlDrift
+	for _, f := range d.listed {
+		live, _ := compactPair(func(v any) ([]byte, error) { return encodeJSON(v, "") }, f.Live, nil, htmlMaxValue)
+		live, _ = h.opts.maskConflict(res, f.Path, live, "")
+		hd := htmlDrift{Path: f.Path, Pointer: f.Pointer, Live: live, Fate: driftFate(res, f, h.opts), FateClass: f.Fate}
+		for _, o := range f.Owners {
+			hd.Owners = append(hd.Owners, htmlTake{Manager: driftOwner(o), Class: h.managerClass(o.Manager)})
+		}
+		out = append(out, hd)
+	}
+	line := ""
+	if len(d.defaults) > 0 {
+		line = driftDefaultsLine(d)
+	}
+	return out, line
+}
+
+// drift writes the drift table of an object.
+func (p *page) drift(v *htmlObject) {
+	if len(v.Drift) == 0 && v.DriftDefaults == "" {
+		return
+	}
+	p.raw("<h3>Drift <small>")
+	p.int(len(v.Drift))
+	p.raw("</small> <span class=\"dim\">fields the cluster has that the manifest does not set</span></h3>\n")
+	if len(v.Drift) > 0 {
+		p.raw("<table class=\"drift\"><thead><tr><th>field</th><th>live</th><th>owned by</th><th>the apply</th></tr></thead><tbody>")
+		for _, d := range v.Drift {
+			p.raw("<tr data-fate=\"")
+			p.text(d.FateClass)
+			p.raw("\"><td><code title=\"")
+			p.text(d.Pointer)
+			p.raw("\">")
+			p.text(d.Path)
+			p.raw("</code></td><td><code class=\"vd\">")
+			p.text(d.Live)
+			p.raw("</code></td><td>")
+			for i, o := range d.Owners {
+				if i > 0 {
+					p.raw("<br>")
+				}
+				p.ownerSpan(o.Class, o.Manager)
+			}
+			p.raw("</td><td")
+			if d.FateClass == judge.DriftRemoved || d.FateClass == judge.DriftChanged {
+				p.raw(" class=\"bad\"")
+			}
+			p.raw(">")
+			p.text(d.Fate)
+			p.raw("</td></tr>")
+		}
+		p.raw("</tbody></table>")
+	}
+	if v.DriftDefaults != "" {
+		p.raw("<p class=\"dim\">")
+		p.text(v.DriftDefaults)
+		p.raw("</p>")
+	}
+}

@@ -159,8 +159,12 @@ type htmlObject struct {
 	// Cols says which columns of the ownership moves hold something.
 	Cols                             struct{ Gained, Taken, Released bool }
 	Deleted, Assigned, AssignedEvery htmlList
-	Steps                            []report.Step
-	Prune                            *report.Prune
+	// Drift are the fields the cluster has that the manifest does not set;
+	// DriftDefaults counts those at the server's defaults.
+	Drift         []htmlDrift
+	DriftDefaults string
+	Steps         []report.Step
+	Prune         *report.Prune
 	// PruneLevel is the policy's level of the prune's finding ("": none).
 	PruneLevel     string
 	Approximations []report.Approximation
@@ -366,6 +370,7 @@ func (h *htmlWriter) object(res *report.Result) (*htmlObject, error) {
 		v.Conflicts = append(v.Conflicts, hc)
 	}
 	v.Force = h.force(res)
+	v.Drift, v.DriftDefaults = h.drift(res)
 
 	shown := map[string]bool{}
 	for _, o := range res.Ownership {
