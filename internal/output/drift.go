@@ -203,7 +203,7 @@ func (p *page) drift(v *htmlObject) {
 	}
 	p.raw("<h3>Drift <small>")
 	p.int(len(v.Drift))
-	p.raw("</small> <span class=\"dim\">fields the cluster has that the manifest does not set</span></h3>\n")
+	p.raw("</small> <span class=\"dim\">fields the cluster has that the manifest does not set</span></h3>")
 	if len(v.Drift) > 0 {
 		p.raw("<table class=\"drift\"><thead><tr><th>field</th><th>live</th><th>owned by</th><th>the apply</th></tr></thead><tbody>")
 		for _, d := range v.Drift {
