@@ -85,6 +85,10 @@ func (c *invocation) execute(ctx context.Context, newPredictor func(*schema.Regi
 		loader.RequestBodies = c.applier == "api" && c.verbs.cmd == nil
 		manifests = c.loadManifests(loader)
 		loader.RequestBodies = false
+		var err error
+		if manifests, err = c.withoutEmptyFiles(manifests); err != nil {
+			return c.errorf("%v", err)
+		}
 	}
 	if c.live != "" || c.liveOpts.fromCluster {
 		// Field lines are asked of manifests only: a dump's text need not be kept; its
