@@ -459,7 +459,7 @@ func (c *invocation) predict(run *predict.Run, p *input.Pair, manifest, live map
 // are known.
 func (c *invocation) run(eng predictor, reg *schema.Registry) *predict.Run {
 	r := &predict.Run{Predictor: eng, Applier: c.client, Schemas: reg, Judge: c.judge, Subresource: c.subresource,
-		Force: c.force, ForcedAlso: c.wantsWithForce(), Now: c.now}
+		Force: c.force, ForcedAlso: c.wantsWithForce(), Now: c.now, NoDrift: c.verbs.named() || c.verbs.v == merge.VerbPatch}
 	if !c.advice.off {
 		r.Advice = c.adviceOptions(reg)
 	}

@@ -142,3 +142,29 @@ func TestIgnoreJSON(t *testing.T) {
 		}
 	}
 }
+
+// FuzzIgnoreJSON: ignore rules as a report records them are read without a panic, and
+// what is read is written back to the same rules.
+func FuzzIgnoreJSON(f *testing.F) {
+	f.Add([]byte(`[{"group":"apps","kind":"Deployment","namespace":"ns","name":"web","paths":["/spec/replicas"]}]`))
+	f.Add([]byte(`[{"group":"*","kind":"*","paths":[".metadata.labels['a/b']","$.spec.x[*].y"],"managers":["m"]}]`))
+	f.Add([]byte(`[{"group":"","kind":"Service","paths":["/a~1b/0"]}]`))
+	f.Add([]byte(`[]`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var ig Ignore
+		if err := json.Unmarshal(data, &ig); err != nil {
+			return
+		}
+		b, err := json.Marshal(&ig)
+		if err != nil {
+			t.Fatalf("%s read, not written: %v", data, err)
+		}
+		var again Ignore
+		if err := json.Unmarshal(b, &again); err != nil {
+			t.Fatalf("%s (written from %s) not read: %v", b, data, err)
+		}
+		if !reflect.DeepEqual(again.Rules(), ig.Rules()) {
+			t.Fatalf("%s: read back as %+v, want %+v", b, again.Rules(), ig.Rules())
+		}
+	})
+}

@@ -11,7 +11,7 @@ import (
 // as the server recorded them for the applier, and the manifest as the engine defaults it
 // (when the predictor is the engine), which tells the server's defaults from drift.
 func (r *Run) drift(a Apply, live map[string]any, out *merge.Result) []judge.DriftField {
-	if live == nil || out == nil {
+	if r.NoDrift || a.Patch != nil || live == nil || out == nil {
 		return nil
 	}
 	entries, _, err := fieldpath.EntriesOf(live)

@@ -43,6 +43,10 @@ type Run struct {
 	Now time.Time
 	// Advice are the advice's options; nil: no advice and no state.
 	Advice *advice.Options
+	// NoDrift: the manifests are no desired state (a patch, a kubectl command's stub naming
+	// the object), so what the live object has beyond them is no drift
+	// (Prediction.Drift stays empty).
+	NoDrift bool
 }
 
 // An Apply is one manifest applied to one endpoint.
