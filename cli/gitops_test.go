@@ -34,7 +34,7 @@ func TestArgoCDApplicationIsItsFlags(t *testing.T) {
 			var rules string
 			got, rules = withoutIgnoreRules(t, got)
 			want, _ = withoutIgnoreRules(t, want)
-			const wantRules = `[{"group":"apps","kind":"Deployment","paths":["/spec/replicas"],"managers":["kube-controller-manager"]},{"group":"apps","kind":"Deployment","namespace":"shop-prod","name":"web","paths":[".spec.template.spec.containers[*].resources.limits.memory"]}]`
+			const wantRules = `[{"group":"apps","kind":"Deployment","managers":["kube-controller-manager"],"paths":["/spec/replicas"]},{"group":"apps","kind":"Deployment","name":"web","namespace":"shop-prod","paths":[".spec.template.spec.containers[*].resources.limits.memory"]}]`
 			if rules != wantRules {
 				t.Errorf("the report records the Application's rules as\n%s\nwant\n%s", rules, wantRules)
 			}

@@ -36,9 +36,10 @@ type DriftField struct {
 	Fate string `json:"fate"`
 	// Predicted is the value the write leaves, when the fate is changed.
 	Predicted any `json:"predicted,omitempty"`
-	// Default says the live value is the one the server gives the manifest, which does not
-	// set the field: the server's default, owned by whoever created the object with an
-	// update (which owns every field it stored), not a change made on the cluster.
+	// Default says the field, owned by updates only, has the value the server gives the
+	// manifest, which does not set it: the server's default, owned by whoever created the
+	// object with an update (which owns every field it stored), not a change made on the
+	// cluster.
 	Default bool `json:"default,omitempty"`
 }
 
@@ -65,10 +66,11 @@ type DriftInput struct {
 	LiveEntries []fieldpath.Entry
 	// Manifest is the object sent.
 	Manifest map[string]any
-	// Applied is the field set the server recorded for the manifest (the applier's Apply
-	// entry in the predicted managedFields), nil when the write is no apply or is refused:
-	// its keyed items carry the keys the server defaulted, which the manifest may omit.
-	Applied *smdpath.Set
+	// Applied, when set, gives the field set the server recorded for the manifest (the
+	// applier's Apply entry in the predicted managedFields; nil when the write is no apply
+	// or is refused): its keyed items carry the keys the server defaulted, which the
+	// manifest may omit. Asked only when there is drift, and once.
+	Applied func() *smdpath.Set
 	// Predicted is the object the write leaves; nil when Refused.
 	Predicted map[string]any
 	// Refused says the server refuses the write.
@@ -100,7 +102,8 @@ func Drift(in DriftInput) []DriftField {
 	}
 	var out []DriftField
 	var defaulted map[string]any
-	askedDefaults := false
+	var applied *smdpath.Set
+	askedDefaults, askedApplied := false, false
 	union.Leaves().Iterate(func(p smdpath.Path) {
 		if serverOnly(p) {
 			return
@@ -109,27 +112,34 @@ func Drift(in DriftInput) []DriftField {
 		if !ok {
 			return
 		}
-		if in.Applied != nil && in.Applied.Has(p) {
+		if _, set := fieldpath.ValueAt(in.Manifest, p); set {
 			return
 		}
-		if _, set := fieldpath.ValueAt(in.Manifest, p); set {
+		if !askedApplied && in.Applied != nil {
+			applied, askedApplied = in.Applied(), true
+		}
+		if applied != nil && applied.Has(p) {
 			return
 		}
 		d := DriftField{Path: fieldpath.PathString(p), Live: live, Owners: []DriftOwner{}}
 		if ptr, ok := fieldpath.JSONPointer(p, in.Live); ok {
 			d.Pointer = ptr
 		}
+		applies := false
 		for _, k := range keys {
 			if in.Managed.Fields[k].Set().Has(p) {
 				r := in.Managed.Ref(k)
 				d.Owners = append(d.Owners, DriftOwner{Manager: r.Manager, Operation: string(r.Operation), APIVersion: r.APIVersion, Subresource: r.Subresource})
+				applies = applies || r.Operation == fieldpath.OperationApply
 			}
 		}
-		if !askedDefaults && in.Defaulted != nil {
-			defaulted, askedDefaults = in.Defaulted(), true
-		}
-		if v, ok := fieldpath.ValueAt(defaulted, p); ok && sameJSON(v, live) {
-			d.Default = true
+		if !applies {
+			if !askedDefaults && in.Defaulted != nil {
+				defaulted, askedDefaults = in.Defaulted(), true
+			}
+			if v, ok := fieldpath.ValueAt(defaulted, p); ok && sameJSON(v, live) {
+				d.Default = true
+			}
 		}
 		switch pred, ok := fieldpath.ValueAt(in.Predicted, p); {
 		case in.Refused:

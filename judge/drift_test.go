@@ -79,8 +79,9 @@ func TestDrift(t *testing.T) {
 
 	// The field set the server recorded for the manifest counts as what it sets: a keyed
 	// item's key the server defaults is no drift.
-	in.Applied = &smdpath.Set{}
-	in.Applied.Insert(smdpath.MakePathOrDie("metadata", "annotations", "team"))
+	applied := &smdpath.Set{}
+	applied.Insert(smdpath.MakePathOrDie("metadata", "annotations", "team"))
+	in.Applied = func() *smdpath.Set { return applied }
 	for _, d := range Drift(in) {
 		if d.Path == ".metadata.annotations.team" {
 			t.Errorf("a field of the applied set is drift: %+v", d)

@@ -4,6 +4,7 @@ import (
 	"github.com/ssa-diff/ssa-diff/fieldpath"
 	"github.com/ssa-diff/ssa-diff/judge"
 	"github.com/ssa-diff/ssa-diff/merge"
+	smdpath "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 )
 
 // drift is judge.Drift of out, the answer to a's request against live: the live object's
@@ -29,12 +30,15 @@ func (r *Run) drift(a Apply, live map[string]any, out *merge.Result) []judge.Dri
 	if !refused {
 		in.Predicted = out.Object
 		manager := r.Applier.Manager()
-		for _, e := range out.ManagedFields {
-			if e.Manager == manager && e.Operation == fieldpath.OperationApply && e.Subresource == r.Subresource {
-				if set, err := fieldpath.FieldsV1ToSet(e.FieldsV1); err == nil {
-					in.Applied = set
+		in.Applied = func() *smdpath.Set {
+			for _, e := range out.ManagedFields {
+				if e.Manager == manager && e.Operation == fieldpath.OperationApply && e.Subresource == r.Subresource {
+					if set, err := fieldpath.FieldsV1ToSet(e.FieldsV1); err == nil {
+						return set
+					}
 				}
 			}
+			return nil
 		}
 	}
 	if e, ok := r.Predictor.(Engine); ok && e.Engine != nil && a.Manifest != nil {

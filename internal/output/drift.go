@@ -1,6 +1,7 @@
 package output
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -16,8 +17,10 @@ const maxDriftListed = 12
 // hidden by the ignore rules, not at the server's defaults), and the fields at the
 // server's defaults counted by fate with their owners.
 type driftShown struct {
-	listed   []report.DriftField
-	defaults map[string]int
+	listed []report.DriftField
+	// defaultFields are the fields at the server's defaults, counted by fate in defaults.
+	defaultFields []report.DriftField
+	defaults      map[string]int
 	// defaultOwners are the owners of the defaults, described, in first-seen order.
 	defaultOwners []string
 }
@@ -44,6 +47,7 @@ func driftOf(res *report.Result, opts Options) driftShown {
 			d.defaults = map[string]int{}
 		}
 		d.defaults[f.Fate]++
+		d.defaultFields = append(d.defaultFields, f)
 		for _, o := range f.Owners {
 			if s := driftOwner(o); !seenOwner[s] {
 				seenOwner[s] = true
@@ -75,15 +79,16 @@ func driftValue(res *report.Result, f report.DriftField, opts Options) string {
 	return v
 }
 
-// driftFate says what the write leaves of a drifted field.
-func driftFate(res *report.Result, f report.DriftField, opts Options) string {
+// driftFate says what the write leaves of a drifted field (a new value printed by marshal,
+// cut to max runes).
+func driftFate(res *report.Result, f report.DriftField, opts Options, marshal func(any) ([]byte, error), max int) string {
 	switch f.Fate {
 	case judge.DriftKept:
 		return "kept"
 	case judge.DriftRemoved:
 		return "removed by the apply"
 	case judge.DriftChanged:
-		_, v := compactValues(nil, f.Predicted, 60)
+		_, v := compactPair(marshal, nil, f.Predicted, max)
 		_, v = opts.maskConflict(res, f.Path, "", v)
 		return "changed by the apply to " + v
 	case judge.DriftRefused:
@@ -125,7 +130,7 @@ func (t *textWriter) drift(res *report.Result) {
 			t.w.printf("    %s\n", t.p.dim(fmt.Sprintf("… and %d more (-o json lists them)", len(d.listed)-maxDriftListed)))
 			break
 		}
-		fate := driftFate(res, f, t.opts)
+		fate := driftFate(res, f, t.opts, json.Marshal, 60)
 		switch f.Fate {
 		case judge.DriftRemoved, judge.DriftChanged:
 			fate = t.p.red(fate)
@@ -159,7 +164,7 @@ func (m *markdownWriter) drift(res *report.Result) string {
 				fmt.Fprintf(&b, "\n… and %d more (`-o json` lists them)\n", len(d.listed)-maxDriftListed)
 				break
 			}
-			fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", cell(code(f.Path)), cell(code(driftValue(res, f, m.opts))), cell(driftOwners(f)), cell(driftFate(res, f, m.opts)))
+			fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", cell(code(f.Path)), cell(code(driftValue(res, f, m.opts))), cell(driftOwners(f)), cell(driftFate(res, f, m.opts, json.Marshal, 40)))
 		}
 		b.WriteString("\n")
 	}
@@ -175,28 +180,34 @@ type htmlDrift struct {
 	Owners                               []htmlTake
 }
 
-// drift is the html view of res's drift, and the line counting the fields at the
-// server's defaults ("" when none).
-func (h *htmlWriter) drift(res *report.Result) ([]htmlDrift, string) {
+// drift is the html view of res's drift: the fields listed, the line counting those at
+// the server's defaults ("" when none), and those fields, collapsed under it.
+func (h *htmlWriter) drift(res *report.Result) (listed []htmlDrift, defaultsLine string, defaults []htmlDrift) {
 	d := driftOf(res, h.opts)
-	var out []htmlDrift
-	for _, f := range d.listed {
-		live, _ := compactPair(func(v any) ([]byte, error) { return encodeJSON(v, "") }, f.Live, nil, htmlMaxValue)
+	marshal := func(v any) ([]byte, error) { return encodeJSON(v, "") }
+	view := func(f report.DriftField) htmlDrift {
+		live, _ := compactPair(marshal, f.Live, nil, htmlMaxValue)
 		live, _ = h.opts.maskConflict(res, f.Path, live, "")
-		hd := htmlDrift{Path: f.Path, Pointer: f.Pointer, Live: live, Fate: driftFate(res, f, h.opts), FateClass: f.Fate}
+		hd := htmlDrift{Path: f.Path, Pointer: f.Pointer, Live: live, Fate: driftFate(res, f, h.opts, marshal, htmlMaxValue), FateClass: f.Fate}
 		for _, o := range f.Owners {
 			hd.Owners = append(hd.Owners, htmlTake{Manager: driftOwner(o), Class: h.managerClass(o.Manager)})
 		}
-		out = append(out, hd)
+		return hd
 	}
-	line := ""
+	for _, f := range d.listed {
+		listed = append(listed, view(f))
+	}
+	for _, f := range d.defaultFields {
+		defaults = append(defaults, view(f))
+	}
 	if len(d.defaults) > 0 {
-		line = driftDefaultsLine(d)
+		defaultsLine = driftDefaultsLine(d)
 	}
-	return out, line
+	return listed, defaultsLine, defaults
 }
 
-// drift writes the drift table of an object.
+// drift writes the drift of an object: a table, and the fields at the server's defaults
+// counted, their table collapsed.
 func (p *page) drift(v *htmlObject) {
 	if len(v.Drift) == 0 && v.DriftDefaults == "" {
 		return
@@ -205,36 +216,42 @@ func (p *page) drift(v *htmlObject) {
 	p.int(len(v.Drift))
 	p.raw("</small> <span class=\"dim\">fields the cluster has that the manifest does not set</span></h3>")
 	if len(v.Drift) > 0 {
-		p.raw("<table class=\"drift\"><thead><tr><th>field</th><th>live</th><th>owned by</th><th>the apply</th></tr></thead><tbody>")
-		for _, d := range v.Drift {
-			p.raw("<tr data-fate=\"")
-			p.text(d.FateClass)
-			p.raw("\"><td><code title=\"")
-			p.text(d.Pointer)
-			p.raw("\">")
-			p.text(d.Path)
-			p.raw("</code></td><td><code class=\"vd\">")
-			p.text(d.Live)
-			p.raw("</code></td><td>")
-			for i, o := range d.Owners {
-				if i > 0 {
-					p.raw("<br>")
-				}
-				p.ownerSpan(o.Class, o.Manager)
-			}
-			p.raw("</td><td")
-			if d.FateClass == judge.DriftRemoved || d.FateClass == judge.DriftChanged {
-				p.raw(" class=\"bad\"")
-			}
-			p.raw(">")
-			p.text(d.Fate)
-			p.raw("</td></tr>")
-		}
-		p.raw("</tbody></table>")
+		p.driftTable(v.Drift)
 	}
 	if v.DriftDefaults != "" {
-		p.raw("<p class=\"dim\">")
+		p.raw("<details class=\"dim\"><summary>")
 		p.text(v.DriftDefaults)
-		p.raw("</p>")
+		p.raw("</summary>")
+		p.driftTable(v.DriftDefaultFields)
+		p.raw("</details>")
 	}
+}
+
+func (p *page) driftTable(rows []htmlDrift) {
+	p.raw("<table class=\"drift\"><thead><tr><th>field</th><th>live</th><th>owned by</th><th>the apply</th></tr></thead><tbody>")
+	for _, d := range rows {
+		p.raw("<tr data-fate=\"")
+		p.text(d.FateClass)
+		p.raw("\"><td><code title=\"")
+		p.text(d.Pointer)
+		p.raw("\">")
+		p.text(d.Path)
+		p.raw("</code></td><td><code class=\"vd\">")
+		p.text(d.Live)
+		p.raw("</code></td><td>")
+		for i, o := range d.Owners {
+			if i > 0 {
+				p.raw("<br>")
+			}
+			p.ownerSpan(o.Class, o.Manager)
+		}
+		p.raw("</td><td")
+		if d.FateClass == judge.DriftRemoved || d.FateClass == judge.DriftChanged {
+			p.raw(" class=\"bad\"")
+		}
+		p.raw(">")
+		p.text(d.Fate)
+		p.raw("</td></tr>")
+	}
+	p.raw("</tbody></table>")
 }

@@ -160,11 +160,11 @@ type htmlObject struct {
 	Cols                             struct{ Gained, Taken, Released bool }
 	Deleted, Assigned, AssignedEvery htmlList
 	// Drift are the fields the cluster has that the manifest does not set;
-	// DriftDefaults counts those at the server's defaults.
-	Drift         []htmlDrift
-	DriftDefaults string
-	Steps         []report.Step
-	Prune         *report.Prune
+	// DriftDefaults counts those at the server's defaults, DriftDefaultFields.
+	Drift, DriftDefaultFields []htmlDrift
+	DriftDefaults             string
+	Steps                     []report.Step
+	Prune                     *report.Prune
 	// PruneLevel is the policy's level of the prune's finding ("": none).
 	PruneLevel     string
 	Approximations []report.Approximation
@@ -370,7 +370,6 @@ func (h *htmlWriter) object(res *report.Result) (*htmlObject, error) {
 		v.Conflicts = append(v.Conflicts, hc)
 	}
 	v.Force = h.force(res)
-	v.Drift, v.DriftDefaults = h.drift(res)
 
 	shown := map[string]bool{}
 	for _, o := range res.Ownership {
@@ -474,6 +473,8 @@ func (h *htmlWriter) object(res *report.Result) (*htmlObject, error) {
 		return nil, err
 	}
 	h.countManagers(res, stored)
+	// Last: the colours of the managers the rest names are given in the order it names them.
+	v.Drift, v.DriftDefaults, v.DriftDefaultFields = h.drift(res)
 	return v, nil
 }
 
