@@ -9,8 +9,8 @@ import (
 // receives (server.Defaulter's Default), on a copy: obj is not changed. It reports false
 // when the registry has no type for gvk or the server could not decode obj.
 func (e *Engine) Defaulted(gvk schema.GVK, obj map[string]any) (map[string]any, bool) {
-	t, ok := e.schemas.Lookup(gvk)
-	if !ok || obj == nil {
+	t := e.resolve(gvk).known
+	if t == nil || obj == nil {
 		return nil, false
 	}
 	c := unstructured.DeepCopyObject(obj)
