@@ -95,7 +95,7 @@ const exampleNow = "2026-12-02T12:00:00Z"
 
 func TestExamplesGolden(t *testing.T) {
 	t.Chdir(repoRoot(t))
-	wantExit := map[string]int{"hpa-owns-replicas": 3, "csa-to-ssa-migration": 1, "field-deleted": 1, "crd-backup": 1, "immutable-selector": 3}
+	wantExit := map[string]int{"hpa-owns-replicas": 3, "csa-to-ssa-migration": 1, "field-deleted": 1, "crd-backup": 1, "immutable-selector": 3, "drift": 1}
 	ex := examples(t)
 	names := make([]string, 0, len(ex))
 	for n := range ex {

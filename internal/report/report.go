@@ -115,6 +115,9 @@ type Result struct {
 	Approximations []Approximation `json:"approximations,omitempty"`
 	// Prune says why the applier deletes the live object (action prune).
 	Prune *Prune `json:"prune,omitempty"`
+	// Drift are the fields the live object has that the manifest does not set, their
+	// owners, and what the write leaves of each (judge.Drift).
+	Drift []DriftField `json:"drift,omitempty"`
 	// Findings are what the policy judged about this result, in the order refusal,
 	// conflicts, takeovers, deletions, prune, approximations, warnings.
 	Findings []Finding `json:"findings,omitempty"`
@@ -255,6 +258,10 @@ type Error struct {
 	// error names), when it names any; conflicts have their own.
 	Fields []ErrorField `json:"fields,omitempty"`
 }
+
+// DriftField is one field of the live object the manifest does not set (package judge
+// finds them).
+type DriftField = judge.DriftField
 
 // ErrorField is one field a refusal is about (package judge finds them).
 type ErrorField = judge.ErrorField
