@@ -544,6 +544,18 @@ cases[-1].update(verb="patch", patchType="strategic", subresource="resize", mana
                  target="apiVersion: v1\nkind: Pod\nmetadata:\n  name: app\n  namespace: quota-resize-admitted\n",
                  rules=["admission.resource-quota", "sub.resize"])
 
+# LimitRanger checks a Pod's /resize against the LimitRange (its defaults and max).
+for lrname, desc, cpu in (("limitrange-resize-max", "A /resize taking a container's cpu limit above the LimitRange's max: 403.", "300m"),
+                          ("limitrange-resize-admitted", "A /resize within the LimitRange's max: admitted.", "200m")):
+    cases.append({"name": lrname, "description": desc, "rules": ["admission.limit-ranger", "sub.resize"], "families": ["admission"],
+                  "setup": [{"what": "apply as deployer: Pod app, cpu 100m, memory 64Mi (Guaranteed)", "manager": "deployer",
+                             "object": rpod(lrname, {"requests": {"cpu": "100m", "memory": "64Mi"}, "limits": {"cpu": "100m", "memory": "64Mi"}})},
+                            {"what": "LimitRange limits: Container max cpu 250m", "manager": "admin",
+                             "object": limitrange(lrname, [{"type": "Container", "max": {"cpu": "250m"}}])}],
+                  "verb": "patch", "patchType": "strategic", "subresource": "resize", "manager": "resizer",
+                  "target": "apiVersion: v1\nkind: Pod\nmetadata:\n  name: app\n  namespace: %s\n" % lrname,
+                  "manifest": '{"spec":{"containers":[{"name":"app","resources":{"requests":{"cpu":"%s"},"limits":{"cpu":"%s"}}}]}}\n' % (cpu, cpu)})
+
 # ---- create with generateName: the mutating plugins see the generateName, the validating
 # ones the name the store generated (rules.md create.generate-name) ---------------------------
 
