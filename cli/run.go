@@ -402,10 +402,11 @@ func (c *invocation) predictChain(run *predict.Run, chain []*slot) {
 
 func fillIdentity(res *report.Result, p *input.Pair) {
 	av, kind, ns, name := p.Manifest.Meta()
-	if p.ID.Name != "" {
+	if p.ID.Name != "" || p.GenerateName != "" {
 		ns, name = p.ID.Namespace, p.ID.Name
 	}
 	res.Identity(av, kind, ns, name)
+	res.GenerateName = p.GenerateName
 	res.Warnings = append(res.Warnings, p.Manifest.Warnings...)
 	res.Warnings = append(res.Warnings, p.Warnings...)
 }

@@ -260,7 +260,7 @@ type htmlCondition struct {
 func (h *htmlWriter) object(res *report.Result) (*htmlObject, error) {
 	v := &htmlObject{
 		ID: fmt.Sprintf("o%d", h.n), Action: string(res.Action), Kind: res.Kind, Namespace: res.Namespace,
-		Name: res.Name, APIVersion: res.APIVersion, Title: title(res),
+		Name: res.DisplayName(), APIVersion: res.APIVersion, Title: title(res),
 		Source: res.Source.Short() + via(res.Source), SourceLong: res.Source.String(),
 	}
 	v.NamespaceKey = res.Namespace
