@@ -53,8 +53,10 @@ type Option func(*Engine)
 // WithCompactManagedFields makes the objects the engine predicts hold the fieldsV1 of their
 // metadata.managedFields entries as JSON text — a json.RawMessage in the canonical form of
 // fieldsjson.CanonicalFieldsV1, which encoding/json writes as it writes the tree — instead
-// of trees of maps. They cost less to make and to hold, print the same, and the engine and
-// package fieldpath read them either way (a prediction can be the live object of the next).
+// of trees of maps, and Result.ManagedFields the same text (written from the field sets in
+// one pass: fieldpath.Managed.EncodeText). They cost less to make and to hold, print the
+// same, and the engine and package fieldpath read them either way (a prediction can be the
+// live object of the next).
 func WithCompactManagedFields() Option { return func(e *Engine) { e.compactManagedFields = true } }
 
 // New returns an engine that resolves kinds through schemas and asks model what the API
