@@ -46,8 +46,7 @@ func (c *session) predictAndReport(ctx context.Context, eng predictor, reg *sche
 // writeReport prints the slots' results in order as done yields them, each once it is
 // done; it returns the exit status, ExitError when done stops short (the run was stopped).
 func (c *session) writeReport(ctx context.Context, rep *report.Report, total int, done iter.Seq[*slot]) int {
-	opts := output.Options{Color: c.color, ShowManagedFields: c.showManagedFields, ShowSecrets: c.showSecrets, Now: rep.Options.Now, Stderr: c.stderr, ReportURL: c.reportLink(), Client: rep.Options.Applier}
-	c.noise.outputOptions(&opts)
+	opts := c.outputOptions(rep)
 	dst, err := c.openOutput()
 	if err != nil {
 		return c.errorf("%v", err)
@@ -139,4 +138,14 @@ func (c *session) evaluatePolicy(s *slot) {
 	s.res.Findings = c.gate.policy.EvaluateAt(s.res, c.client.Manager(), locate)
 	s.body = nil
 	c.predicted.Add(1)
+}
+
+// outputOptions are the options of the report's outputs.
+func (c *session) outputOptions(rep *report.Report) output.Options {
+	opts := output.Options{Color: c.color, ShowManagedFields: c.showManagedFields, ShowSecrets: c.showSecrets, Now: rep.Options.Now, Stderr: c.stderr, ReportURL: c.reportLink(), Client: rep.Options.Applier}
+	c.noise.outputOptions(&opts)
+	if opts.Ignore == nil && rep.Options.Policy != nil {
+		opts.Ignore = rep.Options.Policy.Ignore // ssa-diff merge: the shards' rules
+	}
+	return opts
 }

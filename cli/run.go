@@ -145,6 +145,9 @@ func (c *session) readInputs(ctx context.Context) (*inputs, error) {
 		loader.RequestBodies = c.applier == "api" && c.verbs.cmd == nil
 		in.manifests = c.loadManifests(loader, in.paths)
 		loader.RequestBodies = false
+		if in.manifests, err = c.withoutEmptyFiles(in.manifests); err != nil {
+			return nil, err
+		}
 	}
 	in.reg, err = c.readLive(ctx, in, reg)
 	return in, err
@@ -433,10 +436,11 @@ func (c *session) settle(slots []*slot, s *slot, o *predict.Outcome, manager str
 
 func fillIdentity(res *report.Result, p *input.Pair) {
 	av, kind, ns, name := p.Manifest.Meta()
-	if p.ID.Name != "" {
+	if p.ID.Name != "" || p.GenerateName != "" {
 		ns, name = p.ID.Namespace, p.ID.Name
 	}
 	res.Identity(av, kind, ns, name)
+	res.GenerateName = p.GenerateName
 	res.Warnings = append(res.Warnings, p.Manifest.Warnings...)
 	res.Warnings = append(res.Warnings, p.Warnings...)
 }
@@ -464,7 +468,7 @@ func (c *session) reported(p *input.Pair, o *predict.Outcome, manager string) (r
 	if res.Action == report.ActionRejected && res.Error != nil {
 		res.Error.Fields = pred.RefusalFields
 	}
-	res.Advice, res.State = pred.Advice, pred.State
+	res.Advice, res.State, res.Drift = pred.Advice, pred.State, pred.Drift
 	if h := exportHint(p, manifest); h != "" && c.applies() {
 		res.Warnings = append(res.Warnings, h)
 	}
@@ -474,6 +478,7 @@ func (c *session) reported(p *input.Pair, o *predict.Outcome, manager string) (r
 	if pred.WithForce != nil {
 		res.WithForce = report.FromPrediction(src, pred.Live, manifest, manager, pred.WithForce)
 		res.WithForce.Identity(res.APIVersion, res.Kind, res.Namespace, res.Name)
+		res.WithForce.Drift = pred.WithForceDrift
 	}
 	return res
 }
@@ -482,7 +487,7 @@ func (c *session) reported(p *input.Pair, o *predict.Outcome, manager string) (r
 // are known.
 func (c *session) run(eng predictor, reg *schema.Registry) *predict.Run {
 	r := &predict.Run{Predictor: eng, Applier: c.client, Schemas: reg, Judge: c.judge, Subresource: c.subresource,
-		Force: c.force, ForcedAlso: c.wantsWithForce(), Now: c.now}
+		Force: c.force, ForcedAlso: c.wantsWithForce(), Now: c.now, NoDrift: c.verbs.named() || c.verbs.v == merge.VerbPatch}
 	if !c.advice.off {
 		r.Advice = c.adviceOptions(reg)
 	}

@@ -2,16 +2,18 @@ package defaults
 
 import "github.com/ssa-diff/ssa-diff/internal/unstructured"
 
-// ReadStored is obj, a live object of a built-in kind as a dump gives it, as kube-apiserver
-// 1.34-1.37 reads it from storage and prints it; obj itself when that is what it says.
+// ReadStored is obj, a live object of a built-in kind as a dump gives it, as the release's
+// kube-apiserver reads it from storage and prints it; obj itself when that is what it says.
 // obj is never changed. Two things a dump holds are not what the server holds:
 //
 //   - creationTimestamp: null in an embedded ObjectMeta (a pod template's, a Job
 //     template's, a claim template's): servers before 1.34 printed the zero time as null
 //     in every object with a template; 1.34 (kubernetes/kubernetes#130989) omits it
-//     (metav1.ObjectMeta.CreationTimestamp is omitzero from k8s.io/apimachinery v0.34 to
-//     v0.37 alike), so no supported minor holds or answers it. The null in a dump is the
-//     older server's printing, not a field anybody could delete.
+//     (metav1.ObjectMeta.CreationTimestamp is omitzero from k8s.io/apimachinery v0.34),
+//     so a 1.34 or later server neither holds nor answers it: the null in a dump is an
+//     older server's printing, not a field anybody could delete. A 1.32 or 1.33 server
+//     prints it (its release's ObjectMeta says so: printsNullCreationTimestamp), so it is
+//     kept.
 //   - a missing status, where the kind's Go type always encodes one (a struct: at least
 //     {}): a dump without it was trimmed by hand; the server still holds it.
 func (r Release) ReadStored(apiVersion, kind string, obj map[string]any) map[string]any {
@@ -26,7 +28,7 @@ func (r Release) ReadStored(apiVersion, kind string, obj map[string]any) map[str
 		return obj
 	}
 	out := unstructured.DeepCopyObject(obj)
-	if nullTime {
+	if nullTime && !r.printsNullCreationTimestamp() {
 		dropNullCreationTimestamp(out, true)
 	}
 	if status != nil {
@@ -81,6 +83,32 @@ func dropNullCreationTimestamp(v any, top bool) {
 
 // alwaysEncodesStatus reports whether the kind's Go type has a status field that encoding
 // never leaves out (a struct).
+// printsNullCreationTimestamp reports whether the release prints the zero creationTimestamp
+// of an embedded ObjectMeta as null: its ObjectMeta's creationTimestamp is not omitzero
+// (Kubernetes 1.33 and older), read from a PodTemplate's template.
+func (r Release) printsNullCreationTimestamp() bool {
+	t, ok := r.rootType("v1", "PodTemplate")
+	if !ok {
+		return false
+	}
+	for _, name := range []string{"template", "metadata", "creationTimestamp"} {
+		found := false
+		for _, f := range generatedTypes[t].fields {
+			if f.name == name {
+				if name == "creationTimestamp" {
+					return f.flags&omitZero == 0
+				}
+				t, found = f.typ, true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return false
+}
+
 func (r Release) alwaysEncodesStatus(apiVersion, kind string) bool {
 	i, ok := r.rootType(apiVersion, kind)
 	if !ok {

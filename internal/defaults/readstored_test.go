@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
+	"github.com/ssa-diff/ssa-diff/kube"
 )
 
 func decodeJSON(t *testing.T, s string) map[string]any {
@@ -58,5 +59,25 @@ func TestReadStored(t *testing.T) {
 				t.Errorf("a copy, not the object given")
 			}
 		})
+	}
+}
+
+// A 1.32 or 1.33 server holds and prints the null creationTimestamp of a pod template (its
+// ObjectMeta's is not omitzero; recorded in conformance/testdata/minors/1.33); 1.34 and
+// later hold none.
+func TestReadStoredKeepsNullTimeBefore134(t *testing.T) {
+	in := `{"metadata":{"name":"w"},"spec":{"template":{"metadata":{"creationTimestamp":null}}},"status":{}}`
+	for _, v := range kube.Minors() {
+		got := MustFor(v).ReadStored("apps/v1", "Deployment", decodeJSON(t, in))
+		md := got["spec"].(map[string]any)["template"].(map[string]any)["metadata"].(map[string]any)
+		_, kept := md["creationTimestamp"]
+		if want := v.Before(34); kept != want {
+			t.Errorf("%s: creationTimestamp: null kept %v, want %v", v, kept, want)
+		}
+		if empty, _ := MustFor(v).EmptyObject("v1", "PodTemplate"); v.Before(34) {
+			if md := empty["template"].(map[string]any)["metadata"].(map[string]any); md["creationTimestamp"] != nil || len(md) != 1 {
+				t.Errorf("%s: the empty PodTemplate's template metadata %v, want creationTimestamp: null", v, md)
+			}
+		}
 	}
 }

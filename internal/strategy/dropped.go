@@ -113,6 +113,10 @@ func containerFields(paths ...string) []string {
 var podSpecOff = sync.OnceValue(func() []offFeature {
 	return []offFeature{
 		newOffFeature("GenericWorkload", "schedulingGroup"),
+		// Off in 1.32 and 1.33 (alpha), on from 1.34: pod-level resources
+		// (dropDisabledPodLevelResources, pkg/api/pod/util.go v1.33.13:728; recorded: minors
+		// pod-level-resources-requests).
+		newOffFeature("PodLevelResources", "resources"),
 		// 1.35's field of the same gate, which 1.36 replaced by schedulingGroup (dropDisabledWorkloadRef,
 		// pkg/api/pod/util.go v1.35.4:1837); no other supported minor has it.
 		newOffFeature("GenericWorkload", "workloadRef").in(35, 35),
@@ -132,7 +136,10 @@ var podSpecOff = sync.OnceValue(func() []offFeature {
 			"startupProbe.httpGet.protocol", "lifecycle.postStart.httpGet.protocol", "lifecycle.preStop.httpGet.protocol")...),
 		// Off in 1.34 (alpha), on from 1.35: a container's restart policy and rules
 		// (dropContainerRestartRules, pkg/api/pod/util.go v1.34.4:1732).
-		withInUse(withDrop(newOffFeature("ContainerRestartRules"), dropContainerRestartRules), containerRestartRulesInUse),
+		// Kubernetes 1.34 brought the drop: 1.32 and 1.33 keep a regular container's
+		// restartPolicy, which their validation forbids (recorded: minors
+		// pod-container-restart-policy).
+		withInUse(withDrop(newOffFeature("ContainerRestartRules"), dropContainerRestartRules), containerRestartRulesInUse).in(34, 0),
 		// Off in 1.34, on from 1.35: an env var's file key reference, which leaves its valueFrom
 		// empty (dropFileKeyRefInUse, v1.34.4:799).
 		newOffFeature("EnvFiles", containerFields("env.*.valueFrom.fileKeyRef")...),
@@ -238,6 +245,10 @@ var podStatusOff = sync.OnceValue(func() []offFeature {
 			"status.initContainerStatuses.*.volumeMounts.*.volumeStatus", "status.ephemeralContainerStatuses.*.volumeMounts.*.volumeStatus"),
 		newOffFeature("DRANodeAllocatableResources", "status.nodeAllocatableResourceClaimStatuses"),
 		newOffFeature("CSIVolumeHealth", "status.volumeHealth"),
+		// Off in 1.33 (alpha; the fields are new in 1.33), on from 1.34: a pod's and its
+		// conditions' observedGeneration (dropDisabledPodStatusFields, pkg/api/pod/util.go
+		// v1.33.13:899).
+		newOffFeature("PodObservedGenerationTracking", "status.observedGeneration", "status.conditions.*.observedGeneration"),
 		// Off in 1.35 (alpha; the fields are new in 1.35), on from 1.36.
 		newOffFeature("InPlacePodLevelResourcesVerticalScaling", "status.resources", "status.allocatedResources"),
 		// Off up to 1.35, on from 1.36.

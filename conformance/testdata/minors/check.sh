@@ -44,7 +44,17 @@ EOF
 	mkdir -p "$tmp/cases-$minor"
 	text=0
 	for c in "$dir"*/; do
-		if [ -f "$c/want.json" ]; then ln -s "${c%/}" "$tmp/cases-$minor/"; else text=$((text + 1)); fi
+		if [ ! -f "$c/want.json" ]; then
+			text=$((text + 1))
+		elif grep -Eq '\(\*[^()]+\)\(0x[0-9a-f]+\)' "$c/want.json"; then
+			# Before 1.34 a refusal prints a value in Go syntax, a nested pointer as the
+			# address the server's process held: unknowable, so the binary writes
+			# 0xc000000000 for it (internal/api/layout), and so does the copy compared.
+			cp -r "${c%/}" "$tmp/cases-$minor/"
+			sed -E -i 's/(\(\*[^()]+\))\(0x[0-9a-f]+\)/\1(0xc000000000)/g' "$tmp/cases-$minor/$(basename "$c")/want.json"
+		else
+			ln -s "${c%/}" "$tmp/cases-$minor/"
+		fi
 	done
 	out=$(python3 "$check" "$tmp/ssa-diff-$minor" "$tmp/cases-$minor" --strict)
 	last=$(echo "$out" | tail -1)

@@ -9,8 +9,10 @@
 #
 # The servers run from a temporary copy of start.sh and stop.sh (their run/ state, PKI and
 # logs stay out of the ORACLE_HOME, which others may be running), on APISERVER_PORT (16481),
-# ETCD_PORT (23781) and ETCD_PEER_PORT (23881). Recording every case takes about two minutes
-# per server. Case folders whose case left cases.yaml are removed when every case is recorded.
+# ETCD_PORT (23781) and ETCD_PEER_PORT (23881). kubectl is the ORACLE_HOME's bin/kubectl, or
+# $KUBECTL for a home without one (the 1.32 and 1.33 builds have none: 1.37's kubectl talks to
+# them). Recording every case takes about two minutes per server. Case folders whose case left
+# cases.yaml are removed when every case is recorded.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 homes=""
@@ -25,7 +27,9 @@ for home in $homes; do
 	cp "$home/start.sh" "$home/stop.sh" "$run/"
 	trap 'ORACLE_HOME=$run "$run/stop.sh" --wipe >/dev/null; rm -rf "$run"' EXIT INT TERM
 	ORACLE_HOME=$run "$run/start.sh" --fresh >/dev/null
-	KUBECTL=$home/bin/kubectl KUBECONFIG=$run/run/kubeconfig python3 "$here/../record.py" --dir "$here" --out "$here/{minor}" \
+	kubectl=$home/bin/kubectl
+	[ -x "$kubectl" ] || kubectl=${KUBECTL:?"$home/bin has no kubectl: set KUBECTL"}
+	KUBECTL=$kubectl KUBECONFIG=$run/run/kubeconfig python3 "$here/../record.py" --dir "$here" --out "$here/{minor}" \
 		"https://127.0.0.1:$APISERVER_PORT" oracle-admin-token "$run/run/pki/ca.crt" "$@"
 	ORACLE_HOME=$run "$run/stop.sh" --wipe >/dev/null
 	rm -rf "$run"

@@ -33,12 +33,20 @@ func Knows(minor int) bool {
 
 // Value is v, a value of internal API types of the latest release (or one holding them:
 // a pointer, a list, a map), as the server of the given minor prints it; v itself when
-// that minor lays the types out alike or v holds none of them.
+// that minor lays the types out alike or v holds none of them. Before 1.34 every value but
+// a number, a bool or a string is printed in Go syntax (gosyntax.go).
 func Value(minor int, v any) any {
 	if minor >= latestMinor {
 		return v
 	}
 	fields := layouts()[minor]
+	if printsGoSyntax(minor) {
+		switch v.(type) {
+		case int64, int32, float64, float32, bool, string:
+			return v // printed alike
+		}
+		return goSyntax{v: v, fields: fields}
+	}
 	if fields == nil || !holdsAPIType(reflect.TypeOf(v)) {
 		return v
 	}

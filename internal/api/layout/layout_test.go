@@ -2,6 +2,8 @@ package layout
 
 import (
 	"encoding/json"
+	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -60,5 +62,44 @@ func TestEveryMinorHasItsLayouts(t *testing.T) {
 	}
 	if Knows(int(kube.Newest()) + 1) {
 		t.Errorf("layouts of %s", kube.Newest()+1)
+	}
+}
+
+// Before 1.34 a value is printed as fmt's %#v writes the release's types (a nested
+// pointer's address is the server's, a stand-in here); a number or a string as before.
+func TestValueGoSyntax(t *testing.T) {
+	grace := int64(30)
+	tpl := &core.PodTemplateSpec{
+		ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"app": "web"}},
+		Spec: core.PodSpec{
+			TerminationGracePeriodSeconds: &grace,
+			Containers:                    []core.Container{{Name: "web", Image: "nginx"}},
+		},
+	}
+	got := fmt.Sprint(Value(33, tpl))
+	for _, want := range []string{
+		`core.PodTemplateSpec{ObjectMeta:v1.ObjectMeta{Name:"", GenerateName:"", Namespace:"",`,
+		`Labels:map[string]string{"app":"web"}`,
+		`Spec:core.PodSpec{Volumes:[]core.Volume(nil), InitContainers:[]core.Container(nil), Containers:[]core.Container{core.Container{Name:"web", Image:"nginx", Command:[]string(nil),`,
+		`TerminationGracePeriodSeconds:(*int64)(` + pointerStandIn + `)`,
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("1.33 lacks %s:\n%s", want, got)
+		}
+	}
+	if _, err := json.Marshal(Value(33, tpl)); err == nil {
+		t.Error("a Go-syntax value encodes as JSON: the field error would print the JSON")
+	}
+	if got := fmt.Sprint(Value(33, []string{"a", "b"})); got != `[]string{"a", "b"}` {
+		t.Errorf("a list: %s", got)
+	}
+	if got := fmt.Sprint(Value(33, (*core.PodSpec)(nil))); got != "null" {
+		t.Errorf("a nil pointer: %s", got)
+	}
+	if Value(33, "x") != "x" || Value(33, int64(3)) != int64(3) {
+		t.Error("a string or a number is not its own")
+	}
+	if !regexp.MustCompile(AddressRE).MatchString(got) {
+		t.Errorf("AddressRE does not match %s", got)
 	}
 }

@@ -1,6 +1,12 @@
 package crd
 
-import "github.com/ssa-diff/ssa-diff/schema/crdschema"
+import (
+	"errors"
+	"strconv"
+
+	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
+	"github.com/ssa-diff/ssa-diff/schema/crdschema"
+)
 
 // Mirrors of the internal apiextensions types the server prints in error values: the same
 // fields in the same order, without JSON tags, so that they marshal to the same JSON.
@@ -16,6 +22,39 @@ type iRule struct {
 
 func internalRule(r crdschema.Rule) iRule {
 	return iRule{Rule: r.Rule, Message: r.Message, MessageExpression: r.MessageExpression, Reason: r.Reason, FieldPath: r.FieldPath, OptionalOldSelf: r.OptionalOldSelf}
+}
+
+// printedRule is a rule as the server of cfg prints it in a field error: JSON from 1.34;
+// Kubernetes 1.33 and older (k8s.io/apimachinery before v0.34) print it in Go syntax, %#v of
+// the internal type (goRule).
+func printedRule(cfg *serverconfig.Config, r crdschema.Rule) any {
+	if !cfg.AtLeast(34) {
+		return goRule(internalRule(r))
+	}
+	return internalRule(r)
+}
+
+// goRule is a rule printed as fmt's %#v writes apiextensions.ValidationRule; a pointer set
+// is printed with a stand-in for the address the server's process held (0xc000000000, as
+// package internal/api/layout writes one).
+type goRule iRule
+
+var errGoSyntax = errors.New("printed in Go syntax")
+
+// MarshalJSON fails: the field error then prints String.
+func (r goRule) MarshalJSON() ([]byte, error) { return nil, errGoSyntax }
+
+func (r goRule) String() string {
+	ptr := func(typ string, set bool) string {
+		if set {
+			return "(" + typ + ")(0xc000000000)"
+		}
+		return "(" + typ + ")(nil)"
+	}
+	return "apiextensions.ValidationRule{Rule:" + strconv.Quote(r.Rule) + ", Message:" + strconv.Quote(r.Message) +
+		", MessageExpression:" + strconv.Quote(r.MessageExpression) +
+		", Reason:" + ptr("*apiextensions.FieldValueErrorReason", r.Reason != nil) +
+		", FieldPath:" + strconv.Quote(r.FieldPath) + ", OptionalOldSelf:" + ptr("*bool", r.OptionalOldSelf != nil) + "}"
 }
 
 type iProps struct {

@@ -609,11 +609,11 @@ func compileRules(s *crdschema.Schema, p *field.Path, v standard, opts *options,
 			if cr.Err.Type == apiservercel.ErrorTypeRequired {
 				errs = append(errs, field.Required(rp.Child("rule"), cr.Err.Detail))
 			} else {
-				errs = append(errs, field.Invalid(rp.Child("rule"), internalRule(s.XValidations[i]), cr.Err.Detail))
+				errs = append(errs, field.Invalid(rp.Child("rule"), printedRule(opts.cfg, s.XValidations[i]), cr.Err.Detail))
 			}
 		}
 		if cr.MessageErr != nil {
-			errs = append(errs, field.Invalid(rp.Child("messageExpression"), internalRule(s.XValidations[i]), cr.MessageErr.Detail))
+			errs = append(errs, field.Invalid(rp.Child("messageExpression"), printedRule(opts.cfg, s.XValidations[i]), cr.MessageErr.Detail))
 		} else if cr.Message != nil {
 			if !opts.suppressPerExpression && cr.MessageMaxCost > StaticEstimatedCostLimit {
 				errs = append(errs, field.Forbidden(rp.Child("messageExpression"), costMessage("estimated messageExpression cost", cr.MessageMaxCost, StaticEstimatedCostLimit)))

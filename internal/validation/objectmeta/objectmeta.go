@@ -29,8 +29,26 @@ func Errors(cfg *serverconfig.Config, errs field.ErrorList) field.ErrorList {
 			e.Detail = labelKeyDetail(e.Detail)
 		}
 		errs[i] = ownerReferenceError(managedFieldsError(e))
+		if !cfg.AtLeast(34) {
+			errs[i] = ownerReferenceField(errs[i])
+		}
 	}
 	return errs
+}
+
+// Kubernetes 1.34 shortened the message of an owner reference's empty kind, name or uid
+// (apimachinery pkg/api/validation/objectmeta.go validateOwnerReference, v0.33.13:77-83 →
+// v0.34.4): 1.32 and 1.33 name the field, "kind must not be empty".
+func ownerReferenceField(e *field.Error) *field.Error {
+	if e.Type != field.ErrorTypeInvalid || e.Detail != "must not be empty" {
+		return e
+	}
+	for _, rest := range []string{"kind", "name", "uid"} {
+		if f := e.Field; f == "metadata.ownerReferences."+rest || strings.HasSuffix(f, ".metadata.ownerReferences."+rest) {
+			e.Detail = rest + " must not be empty"
+		}
+	}
+	return e
 }
 
 // Kubernetes 1.35 changed the message of a label key with more than one '/':

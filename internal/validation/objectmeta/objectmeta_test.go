@@ -170,3 +170,19 @@ func TestIPWarnings(t *testing.T) {
 		t.Errorf("1.35 CIDR: %q", got)
 	}
 }
+
+// Up to 1.33 an owner reference's empty kind, name or uid is named in the message ("kind
+// must not be empty"; apimachinery v0.33.13 pkg/api/validation/objectmeta.go:77-83); 1.34
+// says "must not be empty". Recorded: conformance/testdata/minors owner-reference-empty-kind.
+func TestOwnerReferenceFieldNamedBefore134(t *testing.T) {
+	meta := &metav1.ObjectMeta{Name: "x", Namespace: "ns", OwnerReferences: []metav1.OwnerReference{{APIVersion: "v1"}}}
+	for minor, want := range map[int][]string{
+		33: {`metadata.ownerReferences.kind: Invalid value: "": kind must not be empty`, `metadata.ownerReferences.name: Invalid value: "": name must not be empty`, `metadata.ownerReferences.uid: Invalid value: "": uid must not be empty`},
+		34: {`metadata.ownerReferences.kind: Invalid value: "": must not be empty`, `metadata.ownerReferences.name: Invalid value: "": must not be empty`, `metadata.ownerReferences.uid: Invalid value: "": must not be empty`},
+	} {
+		// A literal server: the minor is all Errors reads.
+		if got := metaErrors(&serverconfig.Config{Minor: kube.Minor(minor)}, meta); got != strings.Join(want, "\n") {
+			t.Errorf("1.%d:\n%s\nwant\n%s", minor, got, strings.Join(want, "\n"))
+		}
+	}
+}
