@@ -41,6 +41,27 @@ type DriftField struct {
 	// object with an update (which owns every field it stored), not a change made on the
 	// cluster.
 	Default bool `json:"default,omitempty"`
+	// WithForce, for a write refused with conflicts and predicted again with force, is
+	// what that forced write leaves of the field.
+	WithForce *DriftForced `json:"withForce,omitempty"`
+}
+
+// DriftForced is what the same write with force (--force-conflicts) leaves of a drifted
+// field, when the write without force is refused with conflicts.
+type DriftForced struct {
+	// Fate is kept, removed, changed (Predicted is the new value) or refused (the server
+	// refuses the forced write too).
+	Fate string `json:"fate"`
+	// Predicted is the value the forced write leaves, when the fate is changed.
+	Predicted any `json:"predicted,omitempty"`
+}
+
+// ForcedWrite is the answer of a refused write predicted again with force.
+type ForcedWrite struct {
+	// Predicted is the object the forced write leaves; nil when Refused.
+	Predicted map[string]any
+	// Refused says the server refuses the forced write too.
+	Refused bool
 }
 
 // DriftOwner names a managedFields entry that owns a drifted field.
@@ -75,6 +96,10 @@ type DriftInput struct {
 	Predicted map[string]any
 	// Refused says the server refuses the write.
 	Refused bool
+	// Forced, when the write is refused with conflicts and was predicted again with
+	// force, is that prediction's answer: each drifted field then says what it leaves
+	// (DriftField.WithForce).
+	Forced *ForcedWrite
 	// Defaulted, when set, is the manifest as the server decodes and defaults it (asked
 	// only when there is drift, and once); nil from it when it cannot say.
 	Defaulted func() map[string]any
@@ -141,19 +166,31 @@ func Drift(in DriftInput) []DriftField {
 				d.Default = true
 			}
 		}
-		switch pred, ok := fieldpath.ValueAt(in.Predicted, p); {
-		case in.Refused:
-			d.Fate = DriftRefused
-		case !ok:
-			d.Fate = DriftRemoved
-		case sameJSON(live, pred):
-			d.Fate = DriftKept
-		default:
-			d.Fate, d.Predicted = DriftChanged, pred
+		d.Fate, d.Predicted = fate(p, live, in.Predicted, in.Refused)
+		if in.Refused && in.Forced != nil {
+			f := &DriftForced{}
+			f.Fate, f.Predicted = fate(p, live, in.Forced.Predicted, in.Forced.Refused)
+			d.WithForce = f
 		}
 		out = append(out, d)
 	})
 	return out
+}
+
+// fate is what a write that leaves predicted (or is refused) does to the field at p whose
+// live value is live, and the new value when it changes it.
+func fate(p smdpath.Path, live any, predicted map[string]any, refused bool) (string, any) {
+	if refused {
+		return DriftRefused, nil
+	}
+	switch pred, ok := fieldpath.ValueAt(predicted, p); {
+	case !ok:
+		return DriftRemoved, nil
+	case sameJSON(live, pred):
+		return DriftKept, nil
+	default:
+		return DriftChanged, pred
+	}
 }
 
 func containsKey(keys []string, k string) bool {

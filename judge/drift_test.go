@@ -96,6 +96,26 @@ func TestDrift(t *testing.T) {
 		}
 	}
 
+	// A refused write predicted again with force: each field says what the forced write
+	// leaves of it.
+	in.Forced = &ForcedWrite{Predicted: predicted}
+	for _, d := range Drift(in) {
+		want := map[string]string{".metadata.annotations.team": DriftRemoved, ".spec.template.spec.terminationGracePeriodSeconds": DriftChanged}[d.Path]
+		if want == "" {
+			want = DriftKept
+		}
+		if d.Fate != DriftRefused || d.WithForce == nil || d.WithForce.Fate != want {
+			t.Errorf("%s: fate %s, with force %+v, want refused and %s", d.Path, d.Fate, d.WithForce, want)
+		}
+	}
+	in.Forced = &ForcedWrite{Refused: true}
+	for _, d := range Drift(in) {
+		if d.WithForce == nil || d.WithForce.Fate != DriftRefused {
+			t.Errorf("%s: with force %+v under a forced refusal", d.Path, d.WithForce)
+		}
+	}
+	in.Forced = nil
+
 	// No live object, no managedFields: no drift.
 	if d := Drift(DriftInput{Manifest: manifest}); d != nil {
 		t.Errorf("a create has drift: %+v", d)

@@ -11,7 +11,8 @@ import (
 // owners decoded once (the prediction's own decoding when it has it), the manifest's fields
 // as the server recorded them for the applier, and the manifest as the engine defaults it
 // (when the predictor is the engine), which tells the server's defaults from drift.
-func (r *Run) drift(a Apply, live map[string]any, out *merge.Result) []judge.DriftField {
+// forced, when out is a refusal predicted again with force, is that prediction.
+func (r *Run) drift(a Apply, live map[string]any, out, forced *merge.Result) []judge.DriftField {
 	if r.NoDrift || a.Patch != nil || live == nil || out == nil {
 		return nil
 	}
@@ -27,6 +28,9 @@ func (r *Run) drift(a Apply, live map[string]any, out *merge.Result) []judge.Dri
 	}
 	refused := out.Rejection != nil || out.Object == nil
 	in := judge.DriftInput{Live: live, Managed: managed, LiveEntries: entries, Manifest: a.Manifest, Refused: refused}
+	if refused && forced != nil {
+		in.Forced = &judge.ForcedWrite{Predicted: forced.Object, Refused: forced.Rejection != nil || forced.Object == nil}
+	}
 	if !refused {
 		in.Predicted = out.Object
 		manager := r.Applier.Manager()

@@ -1,0 +1,115 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// driftForce is the recorded case of cli/testdata/drift-force (record.sh, kube-apiserver
+// 1.37.2): the drift example's history, and a manifest that sets a field kubectl edit owns.
+var driftForce = []string{"cli/testdata/drift-force/manifest.yaml", "cli/testdata/drift-force/live.json"}
+
+// A refused apply's drift says what the apply with --force-conflicts does to each field,
+// as the server's answer to the forced apply shows it, in every format.
+func TestDriftWithForceIsTheServersAnswer(t *testing.T) {
+	t.Chdir(repoRoot(t))
+	dir := filepath.Join("cli", "testdata", "drift-force")
+	js, stderr, code := run(t, "", append([]string{"--now", exampleNow, "-o", "json"}, driftForce...)...)
+	if code != 3 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	validateReport(t, []byte(js))
+	golden(t, "drift-force.json", []byte(js))
+	var rep struct {
+		Results []struct {
+			Error struct {
+				Message string `json:"message"`
+			} `json:"error"`
+			Drift []struct {
+				Path, Pointer, Fate string
+				Live                any
+				WithForce           *struct{ Fate string } `json:"withForce"`
+			} `json:"drift"`
+		} `json:"results"`
+	}
+	if err := json.Unmarshal([]byte(js), &rep); err != nil || len(rep.Results) != 1 {
+		t.Fatalf("%v: %s", err, js)
+	}
+	refused, err := os.ReadFile(filepath.Join(dir, "server-refused.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first, _, _ := strings.Cut(string(refused), "\n"); "error: "+rep.Results[0].Error.Message != first {
+		t.Errorf("refusal %q, the server's %q", rep.Results[0].Error.Message, first)
+	}
+	raw, err := os.ReadFile(filepath.Join(dir, "server-forced.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var forced map[string]any
+	if err := json.Unmarshal(raw, &forced); err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Results[0].Drift) != 4 {
+		t.Fatalf("drift %+v", rep.Results[0].Drift)
+	}
+	for _, d := range rep.Results[0].Drift {
+		if d.Fate != "refused" || d.WithForce == nil {
+			t.Errorf("%s: fate %s, with force %v", d.Path, d.Fate, d.WithForce)
+			continue
+		}
+		// The server's forced answer: the field with the live value is kept, without it removed.
+		want := "removed"
+		if v, ok := atPointer(forced, d.Pointer); ok && reflect.DeepEqual(v, d.Live) {
+			want = "kept"
+		}
+		if d.WithForce.Fate != want {
+			t.Errorf("%s: with force %s, the server's answer says %s", d.Path, d.WithForce.Fate, want)
+		}
+	}
+	text, _, _ := run(t, "", append([]string{"--now", exampleNow, "--color", "never"}, driftForce...)...)
+	golden(t, "drift-force.txt", []byte(text))
+	md, _, _ := run(t, "", append([]string{"--now", exampleNow, "-o", "markdown"}, driftForce...)...)
+	golden(t, "drift-force.md", []byte(md))
+	for name, out := range map[string]string{"text": text, "markdown": md} {
+		if !strings.Contains(out, "with --force-conflicts: removed by the apply") {
+			t.Errorf("%s does not say what --force-conflicts does to the drift:\n%s", name, out)
+		}
+	}
+}
+
+// atPointer is the value at a JSON pointer of obj (keys and list indexes, no escapes
+// beyond ~0 and ~1).
+func atPointer(obj any, ptr string) (any, bool) {
+	cur := obj
+	for _, tok := range strings.Split(strings.TrimPrefix(ptr, "/"), "/") {
+		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+		switch c := cur.(type) {
+		case map[string]any:
+			v, ok := c[tok]
+			if !ok {
+				return nil, false
+			}
+			cur = v
+		case []any:
+			i := 0
+			for _, r := range tok {
+				if r < '0' || r > '9' {
+					return nil, false
+				}
+				i = i*10 + int(r-'0')
+			}
+			if i >= len(c) {
+				return nil, false
+			}
+			cur = c[i]
+		default:
+			return nil, false
+		}
+	}
+	return cur, true
+}
