@@ -71,6 +71,18 @@ func TestDriftWithForceIsTheServersAnswer(t *testing.T) {
 			t.Errorf("%s: with force %s, the server's answer says %s", d.Path, d.WithForce.Fate, want)
 		}
 	}
+	page := filepath.Join(t.TempDir(), "report.html")
+	if _, stderr, code := run(t, "", append([]string{"--now", exampleNow, "-o", "json", "--report-html", page}, driftForce...)...); code != 3 {
+		t.Fatalf("--report-html: exit %d: %s", code, stderr)
+	}
+	html, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkPageShowsReport(t, []byte(js), string(html))
+	if !strings.Contains(string(html), "with --force-conflicts: removed by the apply") {
+		t.Errorf("the html page does not say what --force-conflicts does to the drift")
+	}
 	text, _, _ := run(t, "", append([]string{"--now", exampleNow, "--color", "never"}, driftForce...)...)
 	golden(t, "drift-force.txt", []byte(text))
 	md, _, _ := run(t, "", append([]string{"--now", exampleNow, "-o", "markdown"}, driftForce...)...)
