@@ -17,7 +17,7 @@ func (r *Run) drift(a Apply, live map[string]any, out, forced *merge.Result) []j
 		return nil
 	}
 	entries, _, err := fieldpath.EntriesOf(live)
-	if err != nil || len(entries) == 0 {
+	if err != nil {
 		return nil
 	}
 	managed, ok := out.ManagedFieldsDecoded(entries)
@@ -50,6 +50,17 @@ func (r *Run) drift(a Apply, live map[string]any, out, forced *merge.Result) []j
 		in.Defaulted = func() map[string]any {
 			d, _ := e.Defaulted(gvk, WithDefaultNamespace(a.Manifest, a.Namespace))
 			return d
+		}
+	}
+	if e, ok := r.Predictor.(Engine); ok && e.Engine != nil && a.Manifest != nil && r.Subresource == "" {
+		create := r.request(a, false)
+		create.Live = nil
+		in.Created = func() (map[string]any, []string) {
+			res, err := e.Apply(create)
+			if err != nil || res == nil || res.Object == nil {
+				return nil, nil
+			}
+			return res.Object, res.Assigned
 		}
 	}
 	return judge.Drift(in)

@@ -48,8 +48,15 @@ func driftOf(res *report.Result, opts Options) driftShown {
 		}
 		d.defaults[f.Fate]++
 		d.defaultFields = append(d.defaultFields, f)
-		for _, o := range f.Owners {
-			if s := driftOwner(o); !seenOwner[s] {
+		owners := make([]string, len(f.Owners))
+		for i, o := range f.Owners {
+			owners[i] = driftOwner(o)
+		}
+		if len(owners) == 0 {
+			owners = []string{noOwner}
+		}
+		for _, s := range owners {
+			if !seenOwner[s] {
 				seenOwner[s] = true
 				d.defaultOwners = append(d.defaultOwners, s)
 			}
@@ -63,8 +70,14 @@ func driftOwner(o judge.DriftOwner) string {
 	return report.Manager{Manager: o.Manager, Operation: o.Operation, APIVersion: o.APIVersion, Subresource: o.Subresource}.Describe()
 }
 
-// driftOwners describes a field's owners.
+// noOwner is the owner shown of a field no managedFields entry owns.
+const noOwner = "none"
+
+// driftOwners describes a field's owners ("none" when nobody owns it).
 func driftOwners(f report.DriftField) string {
+	if len(f.Owners) == 0 {
+		return noOwner
+	}
 	names := make([]string, len(f.Owners))
 	for i, o := range f.Owners {
 		names[i] = driftOwner(o)
@@ -217,6 +230,9 @@ func (h *htmlWriter) drift(res *report.Result) (listed []htmlDrift, defaultsLine
 		hd.Fate += driftForcedFate(res, f, h.opts, marshal, htmlMaxValue)
 		for _, o := range f.Owners {
 			hd.Owners = append(hd.Owners, htmlTake{Manager: driftOwner(o), Class: h.managerClass(o.Manager)})
+		}
+		if len(f.Owners) == 0 {
+			hd.Owners = []htmlTake{{Manager: noOwner}}
 		}
 		return hd
 	}
