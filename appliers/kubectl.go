@@ -89,6 +89,7 @@ func kubectl(seq *merge.Sequence) (*merge.Result, error) {
 	created := first.Action == merge.ActionCreate
 	// Later requests see the stored object, which has a uid.
 	obj := seq.Stored(first)
+	objRes := first // the result whose entries obj has
 	steps := first.Steps
 	warnings := append([]string(nil), first.Warnings...)
 	step := func(desc, manager string, res *merge.Result) {
@@ -103,7 +104,7 @@ func kubectl(seq *merge.Sequence) (*merge.Result, error) {
 	ep := first.Endpoint
 
 	// Step 2: keep the annotation owned.
-	if req.Manager == merge.KubectlManager && hasAnnotationKey(obj, merge.LastAppliedAnnotation) && !ownedByApply(obj, lastAppliedPath) {
+	if req.Manager == merge.KubectlManager && hasAnnotationKey(obj, merge.LastAppliedAnnotation) && !ownedByApply(objRes, obj, lastAppliedPath) {
 		body := map[string]any{"apiVersion": obj["apiVersion"], "kind": obj["kind"]}
 		md := map[string]any{"name": metadataOf(obj)["name"],
 			"annotations": map[string]any{merge.LastAppliedAnnotation: annotations(obj)[merge.LastAppliedAnnotation]}}
@@ -120,12 +121,12 @@ func kubectl(seq *merge.Sequence) (*merge.Result, error) {
 			warnings = append(warnings, "kubectl would warn: failed to migrate kubectl.kubernetes.io/last-applied-configuration for Server-Side Apply: "+res.Rejection.Message)
 			return summary(), nil
 		}
-		obj = res.Object
+		obj, objRes = res.Object, res
 	}
 
 	// Step 3: fold client-side owners into the applier.
 	entries, _, _ := fieldpath.EntriesOf(obj)
-	names := updateOwnersOf(entries, lastAppliedPath)
+	names := updateOwnersOf(objRes, entries, lastAppliedPath)
 	upgraded := upgradeManagedFields(entries, names, req.Manager)
 	if len(names) == 0 || reflect.DeepEqual(upgraded, entries) {
 		if len(steps) == 1 {
@@ -179,9 +180,18 @@ func hasAnnotationKey(obj map[string]any, key string) bool {
 	return ok
 }
 
-// ownedByApply reports whether any Apply entry of obj owns path.
-func ownedByApply(obj map[string]any, path smdpath.Path) bool {
+// ownedByApply reports whether any Apply entry of obj owns path; res is the result whose
+// entries obj has, which may hold them decoded.
+func ownedByApply(res *merge.Result, obj map[string]any, path smdpath.Path) bool {
 	entries, _, _ := fieldpath.EntriesOf(obj)
+	if m, ok := decodedEach(res, entries); ok {
+		for _, vs := range m.Fields {
+			if vs.Applied() && vs.Set().Has(path) {
+				return true
+			}
+		}
+		return false
+	}
 	for _, e := range entries {
 		if e.Operation != fieldpath.OperationApply {
 			continue
@@ -193,15 +203,24 @@ func ownedByApply(obj map[string]any, path smdpath.Path) bool {
 	return false
 }
 
-// updateOwnersOf names the managers with an Update entry owning path, sorted.
-func updateOwnersOf(entries []fieldpath.Entry, path smdpath.Path) []string {
+// updateOwnersOf names the managers with an Update entry owning path, sorted; res is the
+// result whose entries these are, which may hold them decoded.
+func updateOwnersOf(res *merge.Result, entries []fieldpath.Entry, path smdpath.Path) []string {
 	seen := map[string]bool{}
-	for _, e := range entries {
-		if e.Operation != fieldpath.OperationUpdate {
-			continue
+	if m, ok := decodedEach(res, entries); ok {
+		for key, vs := range m.Fields {
+			if !vs.Applied() && vs.Set().Has(path) {
+				seen[m.Ref(key).Manager] = true
+			}
 		}
-		if s, err := fieldpath.FieldsV1ToSet(e.FieldsV1); err == nil && s.Has(path) {
-			seen[e.Manager] = true
+	} else {
+		for _, e := range entries {
+			if e.Operation != fieldpath.OperationUpdate {
+				continue
+			}
+			if s, err := fieldpath.FieldsV1ToSet(e.FieldsV1); err == nil && s.Has(path) {
+				seen[e.Manager] = true
+			}
 		}
 	}
 	out := make([]string, 0, len(seen))
@@ -210,6 +229,13 @@ func updateOwnersOf(entries []fieldpath.Entry, path smdpath.Path) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// decodedEach is entries decoded as res decoded them, when each entry has its own set
+// there (no two share an identity, which decoding would fold into one).
+func decodedEach(res *merge.Result, entries []fieldpath.Entry) (fieldpath.Managed, bool) {
+	m, ok := res.ManagedFieldsDecoded(entries)
+	return m, ok && len(m.Fields) == len(entries)
 }
 
 // upgradeManagedFields is kubectl's migration of client-side owners (client-go's

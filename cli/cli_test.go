@@ -25,8 +25,8 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"--now", "yesterday", "a"}, "--now: \"yesterday\" is not an RFC 3339 time"},
 		{[]string{"-o", "xml", "a"}, `unknown output format "xml"`},
 		{[]string{"--color", "sometimes", "a"}, "--color must be auto, always or never"},
-		{[]string{"--subresource", "spec", "a"}, "--subresource must be status or scale"},
-		{[]string{"--subresource", "resize", "a"}, `--subresource must be status or scale, not "resize": a write to /resize is not predicted`},
+		{[]string{"--subresource", "spec", "a"}, "--subresource must be status, scale or resize"},
+		{[]string{"--subresource", "ephemeralcontainers", "a"}, `--subresource must be status, scale or resize, not "ephemeralcontainers": a write to /ephemeralcontainers is not predicted`},
 		{[]string{"--bogus", "a"}, "unknown flag: --bogus"},
 		{[]string{"--jobs", "0", "a"}, "--jobs must be at least 1"},
 	} {
@@ -95,7 +95,7 @@ const exampleNow = "2026-12-02T12:00:00Z"
 
 func TestExamplesGolden(t *testing.T) {
 	t.Chdir(repoRoot(t))
-	wantExit := map[string]int{"hpa-owns-replicas": 3, "csa-to-ssa-migration": 1, "field-deleted": 1, "crd-backup": 1, "immutable-selector": 3}
+	wantExit := map[string]int{"hpa-owns-replicas": 3, "csa-to-ssa-migration": 1, "field-deleted": 1, "crd-backup": 1, "immutable-selector": 3, "drift": 1}
 	ex := examples(t)
 	names := make([]string, 0, len(ex))
 	for n := range ex {

@@ -170,6 +170,9 @@ func (c *invocation) predictAndReport(ctx context.Context, eng predictor, reg *s
 func (c *invocation) writeReport(ctx context.Context, rep *report.Report, slots []*slot, predict func()) int {
 	opts := output.Options{Color: c.color, ShowManagedFields: c.showManagedFields, ShowSecrets: c.showSecrets, Now: c.now, Stderr: c.stderr, ReportURL: c.reportLink(), Client: rep.Options.Applier}
 	c.noise.outputOptions(&opts)
+	if opts.Ignore == nil && rep.Options.Policy != nil {
+		opts.Ignore = rep.Options.Policy.Ignore // ssa-diff merge: the shards' rules
+	}
 	dst, err := c.openOutput()
 	if err != nil {
 		return c.errorf("%v", err)

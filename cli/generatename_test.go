@@ -31,9 +31,10 @@ func TestCreateWithGenerateName(t *testing.T) {
 			}
 			var rep struct {
 				Results []struct {
-					Action   string
-					Assigned []string
-					Object   struct {
+					Action                        string
+					Namespace, Name, GenerateName string
+					Assigned                      []string
+					Object                        struct {
 						Metadata struct {
 							Name, GenerateName string
 							ManagedFields      []struct {
@@ -52,6 +53,9 @@ func TestCreateWithGenerateName(t *testing.T) {
 			if r.Action != "create" || md.Name != "settings-00000" || md.GenerateName != "settings-" || len(r.Assigned) == 0 || r.Assigned[0] != ".metadata.name" {
 				t.Errorf("action %s, name %q, generateName %q, assigned %v", r.Action, md.Name, md.GenerateName, r.Assigned)
 			}
+			if r.Namespace != "shop" || r.Name != "" || r.GenerateName != "settings-" {
+				t.Errorf("identity %q/%q generateName %q, want shop, \"\" and settings-", r.Namespace, r.Name, r.GenerateName)
+			}
 			if len(md.ManagedFields) != 1 || args[0] == "--kubectl" && md.ManagedFields[0].Manager != "kubectl-create" {
 				t.Fatalf("managedFields %+v", md.ManagedFields)
 			}
@@ -60,6 +64,10 @@ func TestCreateWithGenerateName(t *testing.T) {
 				t.Errorf("managedFields %s %s", md.ManagedFields[0].Operation, fields)
 			}
 		})
+	}
+	// The text report names it by its prefix, as the server assigns the rest.
+	if out, stderr, code := run(t, "", "--applier", "api", "--verb", "create", "--now", "2026-12-05T00:00:00Z", manifest, live); code != 1 || !strings.HasPrefix(out, "v1 ConfigMap shop/settings-<assigned>: create") {
+		t.Errorf("text: exit %d\n%s\n%s", code, out, stderr)
 	}
 	// Without any ConfigMap in the live input, the create is no less certain: no warning
 	// that the live input may not say whether the object exists.

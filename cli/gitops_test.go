@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -27,6 +28,17 @@ func TestArgoCDApplicationIsItsFlags(t *testing.T) {
 	for _, format := range []string{"text", "json", "markdown", "github"} {
 		got, gotErr, gotCode := run(t, "", append([]string{"-o", format}, fromFile...)...)
 		want, wantErr, wantCode := run(t, "", append([]string{"-o", format}, flags...)...)
+		if format == "json" {
+			// The report records the rules as they were read: the Application's manager
+			// is its Deployment rule's, the flag's is every kind's; they hide the same here.
+			var rules string
+			got, rules = withoutIgnoreRules(t, got)
+			want, _ = withoutIgnoreRules(t, want)
+			const wantRules = `[{"group":"apps","kind":"Deployment","managers":["kube-controller-manager"],"paths":["/spec/replicas"]},{"group":"apps","kind":"Deployment","name":"web","namespace":"shop-prod","paths":[".spec.template.spec.containers[*].resources.limits.memory"]}]`
+			if rules != wantRules {
+				t.Errorf("the report records the Application's rules as\n%s\nwant\n%s", rules, wantRules)
+			}
+		}
 		if got != want || gotErr != wantErr || gotCode != wantCode {
 			t.Errorf("-o %s: the Application (exit %d) differs from its flags (exit %d)\n%s%s\n---\n%s%s", format, gotCode, wantCode, got, gotErr, want, wantErr)
 		}
@@ -38,6 +50,27 @@ func TestArgoCDApplicationIsItsFlags(t *testing.T) {
 			t.Errorf("-o %s: the ignoreDifferences hide nothing", format)
 		}
 	}
+}
+
+// withoutIgnoreRules is a JSON report without its options.policy.ignore, and those rules
+// compacted.
+func withoutIgnoreRules(t *testing.T, report string) (string, string) {
+	t.Helper()
+	var rep map[string]any
+	if err := json.Unmarshal([]byte(report), &rep); err != nil {
+		t.Fatal(err)
+	}
+	policy := rep["options"].(map[string]any)["policy"].(map[string]any)
+	rules, err := json.Marshal(policy["ignore"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	delete(policy, "ignore")
+	out, err := json.Marshal(rep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(out), string(rules)
 }
 
 // A Flux Kustomization read with --flux-kustomization-file makes the prediction its flags

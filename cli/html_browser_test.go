@@ -253,6 +253,34 @@ func TestReportInBrowser(t *testing.T) {
 		noErrors(t, p, "hpa-owns-replicas")
 	})
 
+	// The drift view: the fields kubectl annotate, set env and edit added on the cluster,
+	// each with its owner and what the apply leaves of it.
+	t.Run("drift", func(t *testing.T) {
+		p, err := b.Open(fileURL(filepath.Join(pages, "drift.html")), 1400, 900)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer p.Close()
+		var rows []string
+		if err := p.Eval(`[...document.querySelectorAll("table.drift tbody tr")].filter(r => r.getBoundingClientRect().height > 0).map(r => r.dataset.fate + " " + r.innerText.replace(/\s+/g, " "))`, &rows); err != nil {
+			t.Fatal(err)
+		}
+		want := []string{
+			`kept .metadata.annotations.oncall "alice" kubectl-annotate (Update, apps/v1) kept`,
+			`removed .metadata.annotations.team "shop" kubectl (Apply) removed by the apply`,
+			`kept .spec.template.spec.terminationGracePeriodSeconds 45 kubectl-edit (Update, apps/v1) kept`,
+		}
+		for _, w := range want {
+			if !slices.Contains(rows, w) {
+				t.Errorf("the drift view lacks %q; it shows %q", w, rows)
+			}
+		}
+		if len(rows) != 5 {
+			t.Errorf("the drift view shows %d rows, want 5: %q", len(rows), rows)
+		}
+		noErrors(t, p, "drift")
+	})
+
 	t.Run("corpus", func(t *testing.T) {
 		t.Chdir(corpus1000(t)) // as a CI job runs it: paths relative to the repository
 		path := writePage(t, pages, "corpus-1000", "--now", "2026-12-01T12:00:00Z", "repo", "live.json")

@@ -197,6 +197,7 @@ var shownOtherwise = map[string]string{
 	"hasObservedGeneration": "the state line (generation N, observed M)",
 	"bad":                   "the condition's row is coloured",
 	"reported":              "the condition's row is coloured",
+	"default":               "the drift: the fields at the server's defaults are counted in a line, their table under it",
 }
 
 func (c *pageCheck) walk(path []string, v any, text string, secret bool) {
@@ -223,6 +224,12 @@ func (c *pageCheck) walk(path []string, v any, text string, secret bool) {
 			// A conflict on a Secret's value: both values masked.
 			c.walk(append(path, "live"), map[string]any{"data": x["live"]}, text, secret)
 			delete(x, "live")
+		}
+		if p, _ := x["path"].(string); secret && x["fate"] != nil && (strings.HasPrefix(p, ".data") || strings.HasPrefix(p, ".stringData")) {
+			// A drifted field of a Secret's values: its values masked.
+			c.walk(append(path, "live"), map[string]any{"data": x["live"], "predicted": x["predicted"]}, text, secret)
+			delete(x, "live")
+			delete(x, "predicted")
 		}
 		keys := make([]string, 0, len(x))
 		for k := range x {

@@ -85,6 +85,10 @@ func (c *invocation) execute(ctx context.Context, newPredictor func(*schema.Regi
 		loader.RequestBodies = c.applier == "api" && c.verbs.cmd == nil
 		manifests = c.loadManifests(loader)
 		loader.RequestBodies = false
+		var err error
+		if manifests, err = c.withoutEmptyFiles(manifests); err != nil {
+			return c.errorf("%v", err)
+		}
 	}
 	if c.live != "" || c.liveOpts.fromCluster {
 		// Field lines are asked of manifests only: a dump's text need not be kept; its
@@ -398,10 +402,11 @@ func (c *invocation) predictChain(run *predict.Run, chain []*slot) {
 
 func fillIdentity(res *report.Result, p *input.Pair) {
 	av, kind, ns, name := p.Manifest.Meta()
-	if p.ID.Name != "" {
+	if p.ID.Name != "" || p.GenerateName != "" {
 		ns, name = p.ID.Namespace, p.ID.Name
 	}
 	res.Identity(av, kind, ns, name)
+	res.GenerateName = p.GenerateName
 	res.Warnings = append(res.Warnings, p.Manifest.Warnings...)
 	res.Warnings = append(res.Warnings, p.Warnings...)
 }
@@ -436,7 +441,7 @@ func (c *invocation) predict(run *predict.Run, p *input.Pair, manifest, live map
 	if res.Action == report.ActionRejected && res.Error != nil {
 		res.Error.Fields = pred.RefusalFields
 	}
-	res.Advice, res.State = pred.Advice, pred.State
+	res.Advice, res.State, res.Drift = pred.Advice, pred.State, pred.Drift
 	if h := exportHint(p, manifest); h != "" && c.applies() {
 		res.Warnings = append(res.Warnings, h)
 	}
@@ -446,6 +451,7 @@ func (c *invocation) predict(run *predict.Run, p *input.Pair, manifest, live map
 	if pred.WithForce != nil {
 		res.WithForce = report.FromPrediction(src, pred.Live, manifest, manager, pred.WithForce)
 		res.WithForce.Identity(res.APIVersion, res.Kind, res.Namespace, res.Name)
+		res.WithForce.Drift = pred.WithForceDrift
 	}
 	return res
 }
@@ -454,7 +460,7 @@ func (c *invocation) predict(run *predict.Run, p *input.Pair, manifest, live map
 // are known.
 func (c *invocation) run(eng predictor, reg *schema.Registry) *predict.Run {
 	r := &predict.Run{Predictor: eng, Applier: c.client, Schemas: reg, Judge: c.judge, Subresource: c.subresource,
-		Force: c.force, ForcedAlso: c.wantsWithForce(), Now: c.now}
+		Force: c.force, ForcedAlso: c.wantsWithForce(), Now: c.now, NoDrift: c.verbs.named() || c.verbs.v == merge.VerbPatch}
 	if !c.advice.off {
 		r.Advice = c.adviceOptions(reg)
 	}

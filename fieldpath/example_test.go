@@ -57,3 +57,51 @@ func Example() {
 	// ci Apply
 	// hpa-controller Update
 }
+
+// Encode field sets as managedFields entries and keep their decoding, so that readers of
+// the entries need not decode them again: EncodeDecoded vouches for it only when decoding
+// the entries gives the same sets (here, a port of a million would read back printed as
+// 1e+06, so its entries are left to decoding).
+func ExampleManaged_EncodeDecoded() {
+	for _, port := range []int{8080, 1000000} {
+		m := fieldpath.NewManaged()
+		set := smdpath.NewSet(smdpath.MakePathOrDie("spec", "ports", smdpath.KeyByFields("port", port, "protocol", "TCP")))
+		m.Fields[`{"manager":"ci","operation":"Apply"}`] = smdpath.NewVersionedSet(set, "v1", true)
+		entries, decoded, ok, err := m.EncodeDecoded()
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Printf("%s vouched=%v\n", entries[0].FieldsV1, ok)
+		if ok {
+			fmt.Println(decoded.Fields[`{"manager":"ci","operation":"Apply"}`].Set().Leaves())
+		}
+	}
+	// Output:
+	// {"f:spec":{"f:ports":{"k:{\"port\":8080,\"protocol\":\"TCP\"}":{}}}} vouched=true
+	// .spec.ports[port=8080,protocol="TCP"]
+	// {"f:spec":{"f:ports":{"k:{\"port\":1000000,\"protocol\":\"TCP\"}":{}}}} vouched=false
+}
+
+// A field set's fieldsV1 as the server writes it, and in the canonical form an object
+// decoded and encoded again by encoding/json holds (keys in byte order, "." first, HTML
+// characters escaped), written from the set directly.
+func ExampleSetToCanonicalFieldsV1() {
+	set := smdpath.NewSet(
+		smdpath.MakePathOrDie("metadata", "annotations", "a&b"),
+		smdpath.MakePathOrDie("spec", "ports", smdpath.KeyByFields("port", 80, "protocol", "TCP")),
+		smdpath.MakePathOrDie("spec", "ports", smdpath.KeyByFields("port", 80, "protocol", "TCP"), "name"),
+	)
+	server, err := fieldpath.SetToFieldsV1(set)
+	if err != nil {
+		log.Fatal(err)
+	}
+	canonical, err := fieldpath.SetToCanonicalFieldsV1(set)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(string(server))
+	fmt.Println(string(canonical))
+	// Output:
+	// {"f:metadata":{"f:annotations":{"f:a&b":{}}},"f:spec":{"f:ports":{"k:{\"port\":80,\"protocol\":\"TCP\"}":{".":{},"f:name":{}}}}}
+	// {"f:metadata":{"f:annotations":{"f:a\u0026b":{}}},"f:spec":{"f:ports":{"k:{\"port\":80,\"protocol\":\"TCP\"}":{".":{},"f:name":{}}}}}
+}

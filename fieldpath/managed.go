@@ -228,7 +228,13 @@ func (m Managed) Ref(key string) ManagerRef {
 
 // Encode writes the entries as the API server stores them: one per identity, fields filled
 // from the identity (rules.md owner.key), in the server's order (rules.md encode.order). No entries encode as nil.
-func (m Managed) Encode() ([]Entry, error) {
+func (m Managed) Encode() ([]Entry, error) { return m.encode(SetToFieldsV1) }
+
+// EncodeText is Encode with each fieldsV1 in canonical form (SetToCanonicalFieldsV1): the
+// text an object holds with WithCompactManagedFields-style managedFields.
+func (m Managed) EncodeText() ([]Entry, error) { return m.encode(SetToCanonicalFieldsV1) }
+
+func (m Managed) encode(fieldsV1 func(*smdpath.Set) ([]byte, error)) ([]Entry, error) {
 	if len(m.Fields) == 0 {
 		return nil, nil
 	}
@@ -238,7 +244,7 @@ func (m Managed) Encode() ([]Entry, error) {
 		if err != nil {
 			return nil, err
 		}
-		raw, err := SetToFieldsV1(vs.Set())
+		raw, err := fieldsV1(vs.Set())
 		if err != nil {
 			return nil, fmt.Errorf("encoding the fields of %s: %w", key, err)
 		}

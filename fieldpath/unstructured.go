@@ -104,7 +104,7 @@ func EntriesOf(obj map[string]any) (entries []Entry, present bool, err error) {
 // EntriesToUnstructured is the managedFields list a decoded object holds for entries: what
 // decoding their JSON (Entry.MarshalJSON) gives.
 func EntriesToUnstructured(entries []Entry) ([]any, error) {
-	return entriesToUnstructured(entries, false)
+	return entriesToUnstructured(entries, asTree)
 }
 
 // EntriesToUnstructuredText is EntriesToUnstructured with each fieldsV1 kept as text: a
@@ -112,10 +112,23 @@ func EntriesToUnstructured(entries []Entry) ([]any, error) {
 // would write the tree. It is cheaper to make and to hold than the trees, and every reader
 // of this module takes it.
 func EntriesToUnstructuredText(entries []Entry) ([]any, error) {
-	return entriesToUnstructured(entries, true)
+	return entriesToUnstructured(entries, asText)
 }
 
-func entriesToUnstructured(entries []Entry, text bool) ([]any, error) {
+// EntriesToUnstructuredCanonical is EntriesToUnstructuredText for entries whose fieldsV1
+// are canonical already (EncodeText's): they are held as they are.
+func EntriesToUnstructuredCanonical(entries []Entry) ([]any, error) {
+	return entriesToUnstructured(entries, canonicalAlready)
+}
+
+// How entriesToUnstructured holds fieldsV1.
+const (
+	asTree = iota
+	asText
+	canonicalAlready
+)
+
+func entriesToUnstructured(entries []Entry, how int) ([]any, error) {
 	out := make([]any, len(entries))
 	for i, e := range entries {
 		m := make(map[string]any, 7)
@@ -137,11 +150,14 @@ func entriesToUnstructured(entries []Entry, text bool) ([]any, error) {
 		if len(e.FieldsV1) > 0 {
 			var v any
 			var err error
-			if text {
+			switch how {
+			case canonicalAlready:
+				v = json.RawMessage(e.FieldsV1)
+			case asText:
 				var b []byte
 				b, err = fieldsjson.CanonicalFieldsV1(e.FieldsV1)
 				v = json.RawMessage(b)
-			} else {
+			default:
 				v, err = fieldsjson.DecodeJSON(e.FieldsV1)
 			}
 			if err != nil {

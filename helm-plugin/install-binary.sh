@@ -13,11 +13,17 @@
 set -eu
 dir=${HELM_PLUGIN_DIR:?HELM_PLUGIN_DIR is not set: run through helm plugin install}
 bin=$dir/bin/helm-ssa-diff
-if [ "${1:-}" != "--force" ] && [ -x "$bin" ]; then
+mode=${1:-install} # --force: helm plugin update
+if [ "$mode" != "--force" ] && [ -x "$bin" ]; then
 	exit 0
 fi
 fail() {
 	echo "helm ssa-diff: $*" >&2
+	if [ "$mode" != "--force" ]; then
+		# Helm keeps the folder of a plugin whose install hook failed: it is listed, cannot
+		# run, and a second install says "plugin already exists".
+		echo "helm ssa-diff: the plugin is not usable: helm plugin uninstall ssa-diff, then install it again" >&2
+	fi
 	exit 1
 }
 fetch() { # URL FILE
@@ -35,6 +41,25 @@ sha256() {
 	else
 		shasum -a 256 "$1" | cut -d' ' -f1
 	fi
+}
+# listed warns when Helm installed the plugin outside the folders it lists and runs plugins
+# from: Helm 4.3 installs an archive (a file or a URL) in $HELM_DATA_HOME/plugins even when
+# HELM_PLUGINS names other folders (helm/helm#32646), where `helm plugin list` does not see it.
+listed() {
+	[ -n "${HELM_PLUGINS:-}" ] || return 0
+	parent=$(cd "$(dirname "$dir")" && pwd -P)
+	first=
+	old_ifs=$IFS
+	IFS=:
+	for p in $HELM_PLUGINS; do
+		[ -n "$first" ] || first=$p
+		if [ -d "$p" ] && [ "$(cd "$p" && pwd -P)" = "$parent" ]; then
+			IFS=$old_ifs
+			return 0
+		fi
+	done
+	IFS=$old_ifs
+	echo "helm ssa-diff: Helm installed the plugin in $dir, but HELM_PLUGINS=$HELM_PLUGINS does not include $parent: \`helm plugin list\` will not list it nor \`helm ssa-diff\` run it (Helm installs archives in \$HELM_DATA_HOME/plugins whatever HELM_PLUGINS says, helm/helm#32646). Move it: mkdir -p \"$first\" && mv \"$dir\" \"$first/\" (or install with HELM_PLUGINS unset)" >&2
 }
 mkdir -p "$dir/bin"
 if [ -f "$dir/release-tag" ]; then
@@ -63,6 +88,7 @@ if [ -f "$dir/release-tag" ]; then
 	chmod 0755 "$tmp/helm-ssa-diff"
 	mv "$tmp/helm-ssa-diff" "$bin"
 	echo "helm ssa-diff: installed $bin ($name, SHA-256 checked)"
+	listed
 	exit 0
 fi
 src=$(cd "$dir" && pwd -P)/..
@@ -72,3 +98,4 @@ else
 	GOBIN=$dir/bin CGO_ENABLED=0 go install -tags kustomize_disable_go_plugin_support "github.com/ssa-diff/ssa-diff/cmd/helm-ssa-diff@${SSA_DIFF_VERSION:-latest}"
 fi
 echo "helm ssa-diff: installed $bin"
+listed

@@ -1,6 +1,7 @@
 package judge
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sort"
@@ -27,16 +28,20 @@ type Ignore struct {
 }
 
 // IgnoreRule hides fields of the objects it targets.
+//
+// A report records it as JSON (group, kind, namespace, name, paths as written, managers).
 type IgnoreRule struct {
 	// Group and Kind target objects; "*" is any group or kind, "" the core group.
-	Group, Kind string
+	Group string `json:"group"`
+	Kind  string `json:"kind"`
 	// Namespace and Name target one object; "" is any.
-	Namespace, Name string
+	Namespace string `json:"namespace,omitempty"`
+	Name      string `json:"name,omitempty"`
 	// Paths are the fields hidden, with all they hold.
-	Paths []IgnorePath
+	Paths []IgnorePath `json:"paths,omitempty"`
 	// Managers are managers whose fields (in the live or the predicted object's
 	// managedFields) are hidden, as Argo CD's managedFieldsManagers.
-	Managers []string
+	Managers []string `json:"managers,omitempty"`
 }
 
 // IgnorePath is a field path of an ignore rule: a JSON pointer (/spec/replicas) or a
@@ -55,6 +60,19 @@ type ignoreSeg struct {
 
 // String is the path as it was written.
 func (p IgnorePath) String() string { return p.text }
+
+// MarshalText is the path as it was written, which UnmarshalText reads back.
+func (p IgnorePath) MarshalText() ([]byte, error) { return []byte(p.text), nil }
+
+// UnmarshalText reads a path as ParseIgnorePath does.
+func (p *IgnorePath) UnmarshalText(b []byte) error {
+	q, err := ParseIgnorePath(string(b))
+	if err != nil {
+		return err
+	}
+	*p = q
+	return nil
+}
 
 // ErrIgnorePath is the error of a path ParseIgnorePath cannot read.
 var ErrIgnorePath = errors.New("bad ignore path")
@@ -195,6 +213,29 @@ func NewIgnore(rules ...IgnoreRule) (*Ignore, error) {
 		ig.rules = append(ig.rules, r)
 	}
 	return ig, nil
+}
+
+// MarshalJSON is the Ignore's rules, as a report records them.
+func (ig *Ignore) MarshalJSON() ([]byte, error) {
+	rules := ig.Rules()
+	if rules == nil {
+		rules = []IgnoreRule{}
+	}
+	return json.Marshal(rules)
+}
+
+// UnmarshalJSON reads the rules MarshalJSON writes, checked as NewIgnore checks them.
+func (ig *Ignore) UnmarshalJSON(b []byte) error {
+	var rules []IgnoreRule
+	if err := json.Unmarshal(b, &rules); err != nil {
+		return err
+	}
+	read, err := NewIgnore(rules...)
+	if err != nil {
+		return err
+	}
+	*ig = *read
+	return nil
 }
 
 // Empty reports whether the Ignore hides nothing.

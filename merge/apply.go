@@ -123,12 +123,12 @@ func (r *request) apply(live, cfg map[string]any, manager string, force bool) *R
 	if manager == KubectlManager && hasLastApplied(obj) { // rules.md kubectl.annotation-sync, kubectl.annotation-too-large
 		setLastApplied(obj, cfg)
 	}
-	entries, err := out.managed.Encode()
-	if err != nil {
-		return reject(internalError(fmt.Sprintf("failed to encode managed fields: %v", err)))
+	entries, ownEntries, encErr, setErr := r.encodeManaged(obj, out.managed)
+	if encErr != nil {
+		return reject(internalError(fmt.Sprintf("failed to encode managed fields: %v", encErr)))
 	}
-	if err := setManagedFields(obj, entries, r.e.compactManagedFields); err != nil {
-		return reject(internalError(err.Error()))
+	if setErr != nil {
+		return reject(internalError(setErr.Error()))
 	}
 	if s := r.checkIdentity(live, obj, cfg, created); s != nil {
 		return reject(s)
@@ -147,6 +147,7 @@ func (r *request) apply(live, cfg map[string]any, manager string, force bool) *R
 		obj = r.readBackStored(r.e.model.ReadStored(r.typ, obj))
 	}
 	r.settle(res, live, liveEntries, obj, entries, created)
+	res.decodedOwn = ownEntries
 	res.describe = func() {
 		res.Assigned = r.assigned(res.Action, res.Object)
 		res.Ownership = r.ownershipChanges(before, out.managed, r.managerKey(manager, fieldpath.OperationApply))

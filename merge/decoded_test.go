@@ -1,6 +1,7 @@
 package merge_test
 
 import (
+	"fmt"
 	"reflect"
 	"testing"
 	"time"
@@ -12,8 +13,9 @@ import (
 	"github.com/ssa-diff/ssa-diff/server/kubeapiserver"
 )
 
-// ManagedFieldsDecoded hands out the live object's decoded managedFields for those very
-// entries only: what fieldpath.Decode gives them, and nothing for any other entries.
+// ManagedFieldsDecoded hands out the decoded managedFields of the live object and of the
+// result for those very entries only (times aside): what fieldpath.Decode gives them, and
+// nothing for any other entries.
 func TestManagedFieldsDecoded(t *testing.T) {
 	engine := merge.New(schema.MustNewRegistry(kube.Newest()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()}))
 	live := decode(`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c","namespace":"n","uid":"u","resourceVersion":"1","creationTimestamp":"2026-12-01T09:00:00Z",
@@ -44,18 +46,31 @@ func TestManagedFieldsDecoded(t *testing.T) {
 		if !ok || !reflect.DeepEqual(got, want) {
 			t.Errorf("%s: decoded live entries %v, %+v; want %+v", c.name, ok, got, want)
 		}
-		if c.action == merge.ActionUnchanged {
-			if _, ok := res.ManagedFieldsDecoded(res.ManagedFields); !ok {
-				t.Errorf("%s: the result's entries are the live ones, not handed out", c.name)
+		// The result's entries (the live ones when nothing changes, else those the request
+		// encoded), as they are and as the result's object holds them.
+		objEntries, _, err := fieldpath.EntriesOf(res.Object)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, entries := range [][]fieldpath.Entry{res.ManagedFields, objEntries} {
+			got, ok := res.ManagedFieldsDecoded(entries)
+			want, err := fieldpath.Decode(entries)
+			if !ok || err != nil {
+				t.Fatalf("%s: the result's entries not handed out (%v, %v)", c.name, ok, err)
 			}
-		} else if _, ok := res.ManagedFieldsDecoded(res.ManagedFields); ok {
-			t.Errorf("%s: handed out the live entries' decoding for the result's", c.name)
+			if d := decodingDiff(got, want); d != "" {
+				t.Errorf("%s: the result's entries: %s", c.name, d)
+			}
 		}
 		other := append([]fieldpath.Entry(nil), liveEntries...)
 		later := other[1].Time.Add(time.Second)
 		other[1].Time = &later
-		if _, ok := res.ManagedFieldsDecoded(other); ok {
-			t.Errorf("%s: handed out a decoding for entries of another time", c.name)
+		// Times are the entries' own, as decoding's are.
+		if got, ok := res.ManagedFieldsDecoded(other); ok {
+			want, _ := fieldpath.Decode(other)
+			if d := decodingDiff(got, want); d != "" {
+				t.Errorf("%s: entries of another time: %s", c.name, d)
+			}
 		}
 		other[1].Time, other[1].FieldsV1 = liveEntries[1].Time, []byte(`{"f:data":{"f:c":{}}}`)
 		if _, ok := res.ManagedFieldsDecoded(other); ok {
@@ -66,4 +81,32 @@ func TestManagedFieldsDecoded(t *testing.T) {
 	if _, ok := none.ManagedFieldsDecoded(liveEntries); ok {
 		t.Error("a nil result handed out a decoding")
 	}
+}
+
+// decodingDiff says how two decodings of the same entries differ in what readers of them
+// see: identities, versions, kinds of entry, times, sets (as compared, printed and
+// encoded, leaves included); "" when they do not.
+func decodingDiff(got, want fieldpath.Managed) string {
+	if len(got.Fields) != len(want.Fields) || len(got.Times) != len(want.Times) {
+		return fmt.Sprintf("%d sets and %d times, want %d and %d", len(got.Fields), len(got.Times), len(want.Fields), len(want.Times))
+	}
+	for key, w := range want.Fields {
+		g, ok := got.Fields[key]
+		if !ok {
+			return "no set for " + key
+		}
+		if g.APIVersion() != w.APIVersion() || g.Applied() != w.Applied() {
+			return fmt.Sprintf("%s: %s applied=%v, want %s applied=%v", key, g.APIVersion(), g.Applied(), w.APIVersion(), w.Applied())
+		}
+		gj, _ := g.Set().ToJSON()
+		wj, _ := w.Set().ToJSON()
+		if !g.Set().Equals(w.Set()) || g.Set().String() != w.Set().String() || g.Set().Leaves().String() != w.Set().Leaves().String() || string(gj) != string(wj) {
+			return fmt.Sprintf("%s: set %s, want %s", key, g.Set(), w.Set())
+		}
+		gt, wt := got.Times[key], want.Times[key]
+		if (gt == nil) != (wt == nil) || gt != nil && !gt.Equal(*wt) {
+			return fmt.Sprintf("%s: time %v, want %v", key, gt, wt)
+		}
+	}
+	return ""
 }

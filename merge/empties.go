@@ -94,6 +94,8 @@ func (r *request) sets(path []step) bool {
 		return !inStatus || !r.typ.Status
 	case "status":
 		return inStatus
+	case "resize":
+		return path[0].index < 0 && path[0].key == "spec"
 	}
 	return false
 }

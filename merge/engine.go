@@ -53,8 +53,10 @@ type Option func(*Engine)
 // WithCompactManagedFields makes the objects the engine predicts hold the fieldsV1 of their
 // metadata.managedFields entries as JSON text — a json.RawMessage in the canonical form of
 // fieldsjson.CanonicalFieldsV1, which encoding/json writes as it writes the tree — instead
-// of trees of maps. They cost less to make and to hold, print the same, and the engine and
-// package fieldpath read them either way (a prediction can be the live object of the next).
+// of trees of maps, and Result.ManagedFields the same text (written from the field sets in
+// one pass: fieldpath.Managed.EncodeText). They cost less to make and to hold, print the
+// same, and the engine and package fieldpath read them either way (a prediction can be the
+// live object of the next).
 func WithCompactManagedFields() Option { return func(e *Engine) { e.compactManagedFields = true } }
 
 // New returns an engine that resolves kinds through schemas and asks model what the API
@@ -126,9 +128,12 @@ func (e *Engine) newRequest(a admitted) (*request, error) {
 	}
 	switch ep.Subresource {
 	case "", "status", "scale":
+	case "resize":
+		// A Pod's alone (admitVersion answers 404 for the others); its storage names no
+		// reset fields (rules.md sub.resize): no filter.
 	default:
-		// /resize and the others have strategies of their own the model does not know.
-		return nil, fmt.Errorf("%w: a write to the %s subresource (status and scale are predicted)", ErrNotPredictable, ep.Subresource)
+		// /ephemeralcontainers and the others have strategies of their own the model does not know.
+		return nil, fmt.Errorf("%w: a write to the %s subresource (status, scale and a Pod's resize are predicted)", ErrNotPredictable, ep.Subresource)
 	}
 	r := &request{e: e, ep: ep, kind: k, typ: k.typ, version: smdpath.APIVersion(ep.GVK.APIVersion()), now: req.Now.UTC().Truncate(time.Second),
 		warnings: append([]string(nil), k.warnings...), manager: req.Manager}

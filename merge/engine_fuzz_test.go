@@ -113,6 +113,20 @@ func FuzzEngine(f *testing.F) {
 			if _, err := fieldpath.Decode(res.ManagedFields); err != nil && liveEntriesDecode(req.Live) {
 				t.Fatalf("the predicted managedFields do not decode: %v\nrequest: %s", err, describe(req))
 			}
+			// The decoding a result hands out is decoding's, for its entries as they are and
+			// as its object holds them.
+			objEntries, _, _ := fieldpath.EntriesOf(res.Object)
+			for _, entries := range [][]fieldpath.Entry{res.ManagedFields, objEntries} {
+				if got, ok := res.ManagedFieldsDecoded(entries); ok {
+					want, err := fieldpath.Decode(entries)
+					if err != nil {
+						t.Fatalf("handed out a decoding of entries that do not decode: %v\nrequest: %s", err, describe(req))
+					}
+					if d := decodingDiff(got, want); d != "" {
+						t.Fatalf("the decoding handed out is not decoding's: %s\nrequest: %s", d, describe(req))
+					}
+				}
+			}
 		default:
 			t.Fatalf("unknown action %q", res.Action)
 		}

@@ -174,3 +174,23 @@ func ExampleEngine_Create() {
 	// create 201
 	// kubectl-create Update {"f:data":{".":{},"f:mode":{}}}
 }
+
+// Defaulted is a body as the server decodes and defaults it: what a manifest that leaves a
+// field out gets there.
+func ExampleEngine_Defaulted() {
+	reg := schema.MustNewRegistry(kube.Newest())
+	engine := merge.New(reg, kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()}))
+	manifest := decode(`{"apiVersion":"v1","kind":"Service","metadata":{"name":"web","namespace":"shop"},
+	  "spec":{"selector":{"app":"web"},"ports":[{"port":80}]}}`)
+	d, ok := engine.Defaulted(schema.GVK{Version: "v1", Kind: "Service"}, manifest)
+	if !ok {
+		log.Fatal("not defaulted")
+	}
+	spec := d["spec"].(map[string]any)
+	fmt.Println(spec["type"], spec["sessionAffinity"], spec["ports"].([]any)[0].(map[string]any)["protocol"])
+	_, changed := manifest["spec"].(map[string]any)["type"]
+	fmt.Println("manifest changed:", changed)
+	// Output:
+	// ClusterIP None TCP
+	// manifest changed: false
+}

@@ -71,6 +71,36 @@ func setManagedFields(obj map[string]any, entries []fieldpath.Entry, text bool) 
 	return nil
 }
 
+// encodeManaged encodes m as the engine's objects hold it — canonical text with
+// WithCompactManagedFields, the server's layout otherwise — and writes the entries into obj,
+// with the decoding fieldpath vouched for (nil when none). encErr is encoding's error,
+// setErr writing's.
+func (r *request) encodeManaged(obj map[string]any, m fieldpath.Managed) (entries []fieldpath.Entry, own *encodedEntries, encErr, setErr error) {
+	encode := m.EncodeDecoded
+	if r.e.compactManagedFields {
+		encode = m.EncodeDecodedText
+	}
+	entries, decoded, vouched, err := encode()
+	if err != nil {
+		return nil, nil, err, nil
+	}
+	if r.e.compactManagedFields && len(entries) > 0 {
+		// EncodeText's fieldsV1 are canonical already.
+		v, err := fieldpath.EntriesToUnstructuredCanonical(entries)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		ensureMetadata(obj)["managedFields"] = v
+	} else if err := setManagedFields(obj, entries, r.e.compactManagedFields); err != nil {
+		return nil, nil, nil, err
+	}
+	if vouched {
+		// The object holds them now, as text when compact: readers take them back from it.
+		own = newEncodedEntries(entries, decoded, obj)
+	}
+	return entries, own, nil, nil
+}
+
 func removeManagedFields(obj map[string]any) {
 	if md := metadataOf(obj); md != nil {
 		delete(md, "managedFields")

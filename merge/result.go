@@ -96,6 +96,9 @@ type Result struct {
 	// decodedLive is the live object's managedFields as the request decoded them, which
 	// readers of the result need again (ManagedFieldsDecoded).
 	decodedLive *decodedEntries
+	// decodedOwn is the decoding of the entries the request encoded, which readers of
+	// the result decode again (ManagedFieldsDecoded); nil when it was not vouched for.
+	decodedOwn *encodedEntries
 }
 
 // decodedEntries are managedFields entries and their decoding (fieldpath.Decode), never
@@ -111,10 +114,70 @@ type decodedEntries struct {
 // field sets is as costly as a good part of its prediction. The field sets returned are
 // shared: read them, never change them.
 func (res *Result) ManagedFieldsDecoded(entries []fieldpath.Entry) (fieldpath.Managed, bool) {
-	if res == nil || res.decodedLive == nil || !sameEntries(res.decodedLive.entries, entries) {
+	if res == nil {
 		return fieldpath.Managed{}, false
 	}
-	return res.decodedLive.managed, true
+	if res.decodedLive != nil && sameEntries(res.decodedLive.entries, entries) {
+		return res.decodedLive.managed, true
+	}
+	if res.decodedOwn != nil {
+		return res.decodedOwn.match(entries)
+	}
+	return fieldpath.Managed{}, false
+}
+
+// encodedEntries are the entries a request encoded from its field sets, with what
+// fieldpath.Managed.EncodeDecoded vouched is their decoding: the entries as encoded, each
+// one's fieldsV1 also as the object holds it (canonical text, which decodes to the same
+// set; nil when the object holds a tree), and its identity.
+type encodedEntries struct {
+	entries []fieldpath.Entry
+	text    [][]byte
+	keys    []string
+	fields  smdpath.ManagedFields
+}
+
+// newEncodedEntries records entries and their decoding d (as EncodeDecoded gave them), and
+// the fieldsV1 text of obj's managedFields when they are these entries written by
+// setManagedFields.
+func newEncodedEntries(entries []fieldpath.Entry, d fieldpath.Managed, obj map[string]any) *encodedEntries {
+	e := &encodedEntries{entries: entries, keys: make([]string, len(entries)), fields: d.Fields}
+	for i := range entries {
+		e.keys[i] = fieldpath.ManagerKey(entries[i])
+	}
+	if list, ok := metadataOf(obj)["managedFields"].([]any); ok && len(list) == len(entries) {
+		e.text = make([][]byte, len(entries))
+		for i, item := range list {
+			m, _ := item.(map[string]any)
+			if raw, ok := m["fieldsV1"].(json.RawMessage); ok {
+				e.text[i] = raw
+			}
+		}
+	}
+	return e
+}
+
+// match is fieldpath.Decode(entries) when entries are the encoded ones to the identity and
+// the fieldsV1 (as encoded or as the object holds them), times aside: the times are the
+// entries', as Decode's are.
+func (e *encodedEntries) match(entries []fieldpath.Entry) (fieldpath.Managed, bool) {
+	if len(entries) != len(e.entries) {
+		return fieldpath.Managed{}, false
+	}
+	for i := range entries {
+		x, y := &entries[i], &e.entries[i]
+		if x.Manager != y.Manager || x.Operation != y.Operation || x.APIVersion != y.APIVersion || x.FieldsType != y.FieldsType || x.Subresource != y.Subresource {
+			return fieldpath.Managed{}, false
+		}
+		if !bytes.Equal(x.FieldsV1, y.FieldsV1) && (e.text == nil || e.text[i] == nil || !bytes.Equal(x.FieldsV1, e.text[i])) {
+			return fieldpath.Managed{}, false
+		}
+	}
+	m := fieldpath.Managed{Fields: e.fields, Times: make(map[string]*time.Time, len(entries))}
+	for i := range entries {
+		m.Times[e.keys[i]] = entries[i].Time
+	}
+	return m, true
 }
 
 // sameEntries reports whether a and b are the same entries, to the byte and the time's

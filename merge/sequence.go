@@ -197,7 +197,10 @@ func (e *Engine) summarize(req Request, orig map[string]any, o Outcome) *Result 
 			res.decodedLive = &decodedEntries{entries: origEntries, managed: m}
 		}
 	}
-	if m, err := fieldpath.Decode(res.ManagedFields); err == nil {
+	// The final object is most often the first request's (an applier of one request).
+	if m, ok := first.ManagedFieldsDecoded(res.ManagedFields); ok {
+		after = m
+	} else if m, err := fieldpath.Decode(res.ManagedFields); err == nil {
 		after = m
 	}
 	res.Ownership = r.ownershipChanges(before, after, r.managerKey(o.Manager, fieldpath.OperationApply))

@@ -1,6 +1,7 @@
 package merge
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -197,12 +198,8 @@ func (r *request) updateObject(live, next map[string]any, manager string) *Resul
 			after, _ = fieldpath.Decode(liveEntries)
 		}
 	}
-	entries, err := after.Encode()
-	if err != nil {
-		res.Action, res.Rejection = ActionRejected, internalError(err.Error())
-		return res
-	}
-	if err := setManagedFields(next, entries, r.e.compactManagedFields); err != nil {
+	entries, ownEntries, encErr, setErr := r.encodeManaged(next, after)
+	if err := errors.Join(encErr, setErr); err != nil {
 		res.Action, res.Rejection = ActionRejected, internalError(err.Error())
 		return res
 	}
@@ -218,6 +215,7 @@ func (r *request) updateObject(live, next map[string]any, manager string) *Resul
 	dropEmpties(next, put)
 	next = r.readBackStored(next)
 	r.settle(res, live, liveEntries, next, entries, created)
+	res.decodedOwn = ownEntries
 	res.Assigned = r.assigned(res.Action, next)
 	res.Ownership = r.ownershipChanges(before, after, r.managerKey(manager, fieldpath.OperationUpdate))
 	return res

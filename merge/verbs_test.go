@@ -142,15 +142,25 @@ func TestScaleApply(t *testing.T) {
 }
 
 // TestOtherSubresourcesNotPredicted: a write to a subresource whose strategy the model does
-// not know (/resize) is not predicted, rather than predicted as a main-resource write.
+// not know (/ephemeralcontainers, /binding) is not predicted, rather than predicted as a
+// main-resource write; /resize of any kind but a Pod is answered 404 (rules.md sub.resize).
 func TestOtherSubresourcesNotPredicted(t *testing.T) {
 	e := verbsEngine()
 	live := verbsLive(t, e)
+	for _, sub := range []string{"ephemeralcontainers", "binding"} {
+		ep := Endpoint{GVK: schema.GVK{Group: "apps", Version: "v1", Kind: "Deployment"}, Namespace: "shop", Name: "web", Subresource: sub}
+		for _, v := range []Verb{VerbApply, VerbUpdate, VerbPatch} {
+			_, err := e.Send(v, Request{Live: live, Object: live, Endpoint: ep, Manager: "m", Patch: Patch{MergePatch, []byte(`{}`)}})
+			if !errors.Is(err, ErrNotPredictable) {
+				t.Errorf("%s to /%s: %v, want ErrNotPredictable", v, sub, err)
+			}
+		}
+	}
 	ep := Endpoint{GVK: schema.GVK{Group: "apps", Version: "v1", Kind: "Deployment"}, Namespace: "shop", Name: "web", Subresource: "resize"}
 	for _, v := range []Verb{VerbApply, VerbUpdate, VerbPatch} {
-		_, err := e.Send(v, Request{Live: live, Object: live, Endpoint: ep, Manager: "m", Patch: Patch{MergePatch, []byte(`{}`)}})
-		if !errors.Is(err, ErrNotPredictable) {
-			t.Errorf("%s to /resize: %v, want ErrNotPredictable", v, err)
+		res, err := e.Send(v, Request{Live: live, Object: live, Endpoint: ep, Manager: "m", Patch: Patch{MergePatch, []byte(`{}`)}})
+		if err != nil || res.Rejection == nil || res.Rejection.Code != 404 || res.Rejection.Message != notServedMessage {
+			t.Errorf("%s to a Deployment's /resize: %+v, %v; want 404 %q", v, res, err, notServedMessage)
 		}
 	}
 }

@@ -100,6 +100,11 @@ func (e *Engine) admitVersion(a admitted, c Client) (admitted, *Result, error) {
 	if a.kind.serving == schema.NotServed {
 		return a, e.notServed(a, c), nil
 	}
+	if req.Endpoint.Subresource == "resize" && (gvk.Group != "" || gvk.Kind != "Pod") {
+		// Only Pods have /resize (rules.md sub.resize): the group's handler answers 404.
+		return a, &Result{Endpoint: req.Endpoint, Action: ActionRejected,
+			Rejection: &StatusError{Code: 404, Reason: "NotFound", Message: notServedMessage, Details: &StatusDetails{}}}, nil
+	}
 	if t := a.kind.known; t != nil && t.Source == schema.SourceBuiltin && readOnlyKind(gvk) {
 		// The kind's storage only reads: the server has no route for a write of it.
 		return a, &Result{Endpoint: req.Endpoint, Action: ActionRejected,

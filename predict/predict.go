@@ -43,6 +43,10 @@ type Run struct {
 	Now time.Time
 	// Advice are the advice's options; nil: no advice and no state.
 	Advice *advice.Options
+	// NoDrift: the manifests are no desired state (a patch, a kubectl command's stub naming
+	// the object), so what the live object has beyond them is no drift
+	// (Prediction.Drift stays empty).
+	NoDrift bool
 }
 
 // An Apply is one manifest applied to one endpoint.
@@ -87,6 +91,10 @@ type Prediction struct {
 	// WithForce, for a refusal with conflicts when Run.ForcedAlso, is the same apply's
 	// answer with force; nil otherwise, or when that prediction failed.
 	WithForce *merge.Result
+	// Drift are the fields the live object has that the manifest does not set, with their
+	// owners and what the write leaves of each (judge.Drift); WithForceDrift the same for
+	// WithForce.
+	Drift, WithForceDrift []judge.DriftField
 }
 
 // Predict predicts and judges one apply. An error is an apply the engine could not
@@ -109,12 +117,14 @@ func (r *Run) Predict(a Apply) (*Prediction, error) {
 		}
 	}
 	r.advise(p, a)
+	p.Drift = r.drift(a, p.Live, out)
 	if out.Rejection != nil && out.Rejection.Code == 409 && !r.Force && r.ForcedAlso && !r.Applier.AlwaysForces() {
 		// Against the live object as the server read it for the first request.
 		again := a
 		again.Live = p.Live
 		if forced, err := r.Predictor.Predict(r.Applier, r.request(again, true)); err == nil {
 			p.WithForce = forced
+			p.WithForceDrift = r.drift(a, p.Live, forced)
 		}
 	}
 	return p, nil

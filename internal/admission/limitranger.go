@@ -18,12 +18,14 @@ func (c *Chain) limitRanges(w Write) []map[string]any {
 	return c.cfg.State.List("", "LimitRange", w.Namespace)
 }
 
-// limitRanger is LimitRanger's mutation (rules.md admission.limit-ranger): a Pod created in
+// limitRanger is LimitRanger's mutation (rules.md admission.limit-ranger): a Pod created (or resized) in
 // a namespace with LimitRanges gets, in every container and init container, the
 // Container limits' default and defaultRequest for each resource it does not set, and an
 // annotation saying what was set.
 func (c *Chain) limitRanger(w Write, _ *server.Admission) {
-	if w.Subresource != "" || !w.create() || !w.is("", "Pod") {
+	if !w.is("", "Pod") || !(w.Subresource == "" && w.create() || w.Subresource == "resize") {
+		// A Pod's /resize is LimitRanger's too (the resize strategy then puts the
+		// stored annotations back).
 		return
 	}
 	for _, lr := range c.limitRanges(w) {
@@ -89,11 +91,12 @@ func mergeResources(ctr map[string]any, limits, requests map[string]any, what st
 	return notes
 }
 
-// validateLimitRanger is LimitRanger's validation: a Pod created, and a
+// validateLimitRanger is LimitRanger's validation: a Pod created or resized, and a
 // PersistentVolumeClaim created or updated, within the min, max and maxLimitRequestRatio
 // of the namespace's LimitRanges (403 with every violation).
 func (c *Chain) validateLimitRanger(w Write, out *server.Admission) {
-	if w.Subresource != "" || !(w.is("", "Pod") && w.create() || w.is("", "PersistentVolumeClaim")) {
+	resize := w.Subresource == "resize" && w.is("", "Pod")
+	if w.Subresource != "" && !resize || !resize && !(w.is("", "Pod") && w.create() || w.is("", "PersistentVolumeClaim")) {
 		return
 	}
 	if md := unstructured.Object(w.Old, "metadata"); md != nil && md["deletionTimestamp"] != nil {

@@ -69,11 +69,13 @@ func quotaKindOf(w Write) quotaKind {
 // resource (count/RESOURCE), a Pod's compute resources, a Service's type and ports, a
 // claim's storage — is refused (403) when it would take the quota's usage, as its status
 // says, above its hard limits; a Pod that does not state the cpu or memory a quota limits
-// is refused; a quota whose status has no usage yet refuses what it counts. Quotas with
-// scopes, the resources of Pods this port does not compute (hugepages, extended
-// resources, pod-level resources), and updates of Pods are said to be not predicted.
+// is refused; a quota whose status has no usage yet refuses what it counts. A quota with
+// scopes counts only the objects in them (quotascopes.go). A Pod's /resize is counted as
+// an update. The resources of Pods this port does not compute (hugepages, extended
+// resources, pod-level resources), and other updates of Pods are said to be not predicted.
 func (c *Chain) resourceQuota(w Write, out *server.Admission) {
-	if w.Subresource != "" || w.Namespace == "" || w.Type.Resource == "" || !w.Type.Namespaced {
+	resize := w.Subresource == "resize" && w.is("", "Pod")
+	if w.Subresource != "" && !resize || w.Namespace == "" || w.Type.Resource == "" || !w.Type.Namespaced {
 		return
 	}
 	quotas := c.cfg.State.List("", "ResourceQuota", w.Namespace)
@@ -88,7 +90,8 @@ func (c *Chain) resourceQuota(w Write, out *server.Admission) {
 		if w.is("", "Pod") && podTerminating(w.Old) != podTerminating(w.Object) {
 			out.NotPredicted = append(out.NotPredicted, fmt.Sprintf("the namespace %s has ResourceQuotas, which count a Pod whose activeDeadlineSeconds changes: not predicted", w.Namespace))
 		}
-		if !kind.updates {
+		if !kind.updates && !resize {
+			// A Pod's resize is counted as an update (its evaluator handles /resize).
 			return
 		}
 	}
@@ -114,12 +117,17 @@ func (c *Chain) resourceQuota(w Write, out *server.Admission) {
 		if len(matched) == 0 {
 			continue
 		}
-		if len(unstructured.List(spec, "scopes")) > 0 || spec["scopeSelector"] != nil {
-			if w.is("", "Pod") || w.is("", "PersistentVolumeClaim") {
-				notPredicted("the ResourceQuota %s has scopes, which ssa-diff does not predict: the write may exceed it", name)
+		if reqs, scoped := quotaScopes(spec); scoped {
+			// rules.md admission.resource-quota-scopes: the quota counts the object only
+			// in every one of its scopes (the kinds but Pods and claims are in none).
+			in, err := w.inScopes(reqs)
+			if err != nil {
+				notPredicted("the ResourceQuota %s has a scope selector the server cannot read (%v): the write may be refused", name, err)
+				continue
 			}
-			// The other kinds' evaluators match no scope: a scoped quota does not count them.
-			continue
+			if !in {
+				continue
+			}
 		}
 		var unknown []string
 		for _, n := range matched {

@@ -67,6 +67,9 @@ func AppendJSON(dst []byte, v any) ([]byte, error) {
 	return append(dst, b...), nil
 }
 
+// AppendString appends s as encoding/json.Marshal writes a string (HTML characters escaped).
+func AppendString(dst []byte, s string) ([]byte, error) { return appendJSONString(dst, s) }
+
 // appendJSONString writes s quoted. Printable ASCII is written here, with the escapes
 // encoding/json uses (\" \\ and the HTML characters as \u003c \u003e \u0026); anything
 // else is left to encoding/json.

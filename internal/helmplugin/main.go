@@ -42,7 +42,8 @@ Helm's flags (as helm install/upgrade/rollback take them):
                                  without --dry-run would do
       --reset-values, --reuse-values, --reset-then-reuse-values
       --skip-schema-validation
-      --kube-context NAME, --kubeconfig FILE
+      --kube-context NAME, --kubeconfig FILE   (--kube-apiserver, --kube-token and
+                                 Helm's other connection flags are refused: use a context)
 ssa-diff's flags:
       --live FILE                predict against a dump (kubectl get -o json
                                  --show-managed-fields, the release's Secrets included)
@@ -143,6 +144,12 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(
 		}
 	default:
 		return usage(fmt.Sprintf("unknown command %q (install, upgrade, rollback)", cmd))
+	}
+	if live == "" {
+		if given := unsupportedConnection(getenv); len(given) > 0 {
+			fmt.Fprintf(stderr, "Error: %s: helm ssa-diff reads the cluster through a kubeconfig only (--kubeconfig, --kube-context): put that server and those credentials in a kubeconfig context, or predict offline from a dump with --live FILE\n", strings.Join(given, ", "))
+			return 2
+		}
 	}
 	driver := "Secret"
 	if d := strings.ToLower(getenv("HELM_DRIVER")); d == "configmap" || d == "configmaps" {
@@ -285,4 +292,27 @@ func dumpObjects(b []byte) ([]map[string]any, error) {
 		}
 	}
 	return out, nil
+}
+
+// helmConnection are the connection flags of Helm that it takes from a plugin's arguments
+// and hands on only in the environment, with the variable each is in.
+var helmConnection = []struct{ env, flag string }{
+	{"HELM_KUBEAPISERVER", "--kube-apiserver"}, {"HELM_KUBETOKEN", "--kube-token"},
+	{"HELM_KUBEASUSER", "--kube-as-user"}, {"HELM_KUBEASGROUPS", "--kube-as-group"},
+	{"HELM_KUBECAFILE", "--kube-ca-file"}, {"HELM_KUBETLS_SERVER_NAME", "--kube-tls-server-name"},
+	{"HELM_KUBEINSECURE_SKIP_TLS_VERIFY", "--kube-insecure-skip-tls-verify"},
+}
+
+// unsupportedConnection lists the connection flags of Helm given (their variables set)
+// that ssa-diff's reading of the cluster cannot follow: it would read another server, or
+// as another user, than Helm renders and records with.
+func unsupportedConnection(getenv func(string) string) []string {
+	var given []string
+	for _, c := range helmConnection {
+		v := getenv(c.env)
+		if v != "" && !(c.env == "HELM_KUBEINSECURE_SKIP_TLS_VERIFY" && v == "false") {
+			given = append(given, c.flag+" ($"+c.env+")")
+		}
+	}
+	return given
 }

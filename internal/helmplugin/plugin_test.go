@@ -118,3 +118,48 @@ func TestPluginUsage(t *testing.T) {
 		}
 	}
 }
+
+// TestPluginRefusesConnectionFlags: Helm keeps --kube-apiserver, --kube-token and its
+// other connection flags for itself and gives the plugin only their variables; ssa-diff
+// reads the cluster through a kubeconfig, so the plugin refuses them (exit 2) rather than
+// read another server or as another user than Helm would. Offline (--live) they do not
+// matter.
+func TestPluginRefusesConnectionFlags(t *testing.T) {
+	helmDefaults := map[string]string{"HELM_KUBEINSECURE_SKIP_TLS_VERIFY": "false", "HELM_NAMESPACE": "shop"}
+	for _, tc := range []struct {
+		env  map[string]string
+		want string
+	}{
+		{map[string]string{"HELM_KUBEAPISERVER": "https://10.0.0.1:6443"}, "--kube-apiserver ($HELM_KUBEAPISERVER)"},
+		{map[string]string{"HELM_KUBETOKEN": "abc", "HELM_KUBEASUSER": "jane"}, "--kube-token ($HELM_KUBETOKEN), --kube-as-user ($HELM_KUBEASUSER)"},
+		{map[string]string{"HELM_KUBEASGROUPS": "devs"}, "--kube-as-group ($HELM_KUBEASGROUPS)"},
+		{map[string]string{"HELM_KUBECAFILE": "/ca.pem", "HELM_KUBETLS_SERVER_NAME": "kube"}, "--kube-ca-file ($HELM_KUBECAFILE), --kube-tls-server-name ($HELM_KUBETLS_SERVER_NAME)"},
+		{map[string]string{"HELM_KUBEINSECURE_SKIP_TLS_VERIFY": "true"}, "--kube-insecure-skip-tls-verify ($HELM_KUBEINSECURE_SKIP_TLS_VERIFY)"},
+	} {
+		getenv := func(k string) string {
+			if v, ok := tc.env[k]; ok {
+				return v
+			}
+			return helmDefaults[k]
+		}
+		var out, errb bytes.Buffer
+		code := Main([]string{"upgrade", "web", "./no-chart"}, strings.NewReader(""), &out, &errb, getenv)
+		want := "Error: " + tc.want + ": helm ssa-diff reads the cluster through a kubeconfig only (--kubeconfig, --kube-context)"
+		if code != 2 || !strings.HasPrefix(errb.String(), want) || out.Len() != 0 {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want 2 and %q", tc.env, code, out.String(), errb.String(), want)
+		}
+	}
+
+	// Offline (--live) the cluster is not read: the run goes on, to the chart that does not
+	// exist; and Helm's defaults (no connection flag given) are never refused.
+	var out, errb bytes.Buffer
+	live := filepath.Join("..", "..", "conformance", "testdata", "helm", "recorded", "h4-install", "01-install", "live.json")
+	code := Main([]string{"install", "web", "./no-chart", "--live", live}, strings.NewReader(""), &out, &errb,
+		func(k string) string { return map[string]string{"HELM_KUBETOKEN": "abc"}[k] + helmDefaults[k] })
+	if code != 2 || strings.Contains(errb.String(), "kubeconfig only") || !strings.Contains(errb.String(), "no-chart") {
+		t.Errorf("--live with HELM_KUBETOKEN: exit %d, stderr %q; want the chart's error, not a refusal", code, errb.String())
+	}
+	if unsupportedConnection(func(k string) string { return helmDefaults[k] }) != nil {
+		t.Errorf("Helm's defaults are refused")
+	}
+}

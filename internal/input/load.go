@@ -208,7 +208,7 @@ func (l *Loader) Load(path string) []Entry {
 		l.stdinUsed = true
 		entries, docs := l.parseStreamOpts(StdinName, l.Stdin, l.SourceComments, streamBuffer)
 		if docs == 0 && len(entries) == 0 {
-			return errEntry(fileError(StdinName, errors.New("no objects: standard input is empty")))
+			return errEntry(fileError(StdinName, fmt.Errorf("%w: standard input is empty", ErrNoObjects)))
 		}
 		return entries
 	}
@@ -219,7 +219,7 @@ func (l *Loader) Load(path string) []Entry {
 	if !info.IsDir() {
 		entries, docs := l.loadFile(path)
 		if docs == 0 && len(entries) == 0 {
-			return errEntry(fileError(path, errors.New(emptyFile(info))))
+			return errEntry(fileError(path, emptyFile(info)))
 		}
 		return entries
 	}
@@ -228,7 +228,7 @@ func (l *Loader) Load(path string) []Entry {
 	}
 	files, entries := l.walk(path)
 	if len(files) == 0 && len(entries) == 0 {
-		return errEntry(fileError(path, errors.New("no objects: the directory holds no .yaml, .yml or .json file")))
+		return errEntry(fileError(path, fmt.Errorf("%w: the directory holds no .yaml, .yml or .json file", ErrNoObjects)))
 	}
 	docs, skipped := 0, 0
 	ahead := l.startReadAhead(files, l.rendered)
@@ -259,16 +259,20 @@ func (l *Loader) Load(path string) []Entry {
 		entries = append(entries, Entry{Err: fileError(path, fmt.Errorf("%d more files not read: %w", skipped, why))})
 	}
 	if docs == 0 && len(entries) == 0 {
-		return errEntry(fileError(path, errors.New("no objects: every .yaml, .yml and .json file in the directory is empty")))
+		return errEntry(fileError(path, fmt.Errorf("%w: every .yaml, .yml and .json file in the directory is empty", ErrNoObjects)))
 	}
 	return entries
 }
 
-func emptyFile(info fs.FileInfo) string {
+// ErrNoObjects is wrapped by the error of a file, or a directory's files, holding no
+// object: empty, or only blanks, comments and document separators. It names no object.
+var ErrNoObjects = errors.New("no objects")
+
+func emptyFile(info fs.FileInfo) error {
 	if info.Mode().IsRegular() && info.Size() == 0 {
-		return "no objects: the file is empty"
+		return fmt.Errorf("%w: the file is empty", ErrNoObjects)
 	}
-	return "no objects: the file holds only blanks, comments and document separators"
+	return fmt.Errorf("%w: the file holds only blanks, comments and document separators", ErrNoObjects)
 }
 
 // IsManifestFile reports whether a file in a directory is read: .yaml, .yml or .json.

@@ -46,6 +46,9 @@ type Pair struct {
 	Err error
 	// Warnings are notes about the pairing.
 	Warnings []string
+	// GenerateName is the prefix of a create that names no name but a generateName
+	// (GenerateNames): the server assigns the name, and ID's is empty.
+	GenerateName string
 }
 
 // Matching is the outcome of Match.
@@ -127,15 +130,16 @@ type matchOptions struct {
 // it (rules.md create.generate-name).
 func GenerateNames() MatchOption { return func(o *matchOptions) { o.generateNames = true } }
 
-// generateNameOf is the namespace of a manifest that names no name but a generateName.
-func generateNameOf(o *Object) (ns string, ok bool) {
+// generateNameOf is the namespace and prefix of a manifest that names no name but a
+// generateName.
+func generateNameOf(o *Object) (ns, prefix string, ok bool) {
 	md, _ := o.Object["metadata"].(map[string]any)
 	g, _ := md["generateName"].(string)
 	if md == nil || md["name"] != nil || g == "" {
-		return "", false
+		return "", "", false
 	}
 	ns, _ = md["namespace"].(string)
-	return ns, true
+	return ns, g, true
 }
 
 // ScaleBodies says the manifests are the bodies of requests to /scale: an autoscaling/v1
@@ -238,7 +242,7 @@ func Match(manifests, live []*Object, scope Scope, defaultNamespace string, opts
 		gvk, ns, name, err := objectMeta(o)
 		generated := false
 		if err != nil && mo.generateNames && gvk.Kind != "" {
-			if ns, generated = generateNameOf(o); generated {
+			if ns, p.GenerateName, generated = generateNameOf(o); generated {
 				err = nil
 			}
 		}

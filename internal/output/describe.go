@@ -65,7 +65,7 @@ func via(src input.Source) string {
 
 // title names a result's object: apiVersion Kind namespace/name.
 func title(res *report.Result) string {
-	if res.Kind == "" && res.Name == "" {
+	if res.Kind == "" && res.DisplayName() == "" {
 		return res.Source.FileName() + ", document " + itoa(res.Source.Document)
 	}
 	var b strings.Builder
@@ -76,7 +76,7 @@ func title(res *report.Result) string {
 	if res.Namespace != "" {
 		b.WriteString(res.Namespace + "/")
 	}
-	b.WriteString(res.Name)
+	b.WriteString(res.DisplayName())
 	return b.String()
 }
 

@@ -51,7 +51,7 @@ func (d *diffWriter) Write(res *report.Result) error {
 	if err != nil || body == "" {
 		return err
 	}
-	name := DiffName(res.APIVersion, res.Kind, res.Namespace, res.Name)
+	name := DiffName(res.APIVersion, res.Kind, res.Namespace, res.DisplayName())
 	d.w.write(d.p.bold("diff -u -N LIVE/"+name+" MERGED/"+name) + "\n")
 	d.w.write(d.p.bold("--- LIVE/"+name) + "\n")
 	d.w.write(d.p.bold("+++ MERGED/"+name) + "\n")

@@ -91,13 +91,13 @@ func ciFile(src input.Source) string {
 
 // shortTitle names the object by kind and namespace/name.
 func shortTitle(res *report.Result) string {
-	if res.Kind == "" && res.Name == "" {
+	if res.Kind == "" && res.DisplayName() == "" {
 		return title(res)
 	}
 	if res.Namespace != "" {
-		return res.Kind + " " + res.Namespace + "/" + res.Name
+		return res.Kind + " " + res.Namespace + "/" + res.DisplayName()
 	}
-	return res.Kind + " " + res.Name
+	return res.Kind + " " + res.DisplayName()
 }
 
 // summaryLine is the run in one line: the counts and the exit status.

@@ -159,8 +159,12 @@ type htmlObject struct {
 	// Cols says which columns of the ownership moves hold something.
 	Cols                             struct{ Gained, Taken, Released bool }
 	Deleted, Assigned, AssignedEvery htmlList
-	Steps                            []report.Step
-	Prune                            *report.Prune
+	// Drift are the fields the cluster has that the manifest does not set;
+	// DriftDefaults counts those at the server's defaults, DriftDefaultFields.
+	Drift, DriftDefaultFields []htmlDrift
+	DriftDefaults             string
+	Steps                     []report.Step
+	Prune                     *report.Prune
 	// PruneLevel is the policy's level of the prune's finding ("": none).
 	PruneLevel     string
 	Approximations []report.Approximation
@@ -256,7 +260,7 @@ type htmlCondition struct {
 func (h *htmlWriter) object(res *report.Result) (*htmlObject, error) {
 	v := &htmlObject{
 		ID: fmt.Sprintf("o%d", h.n), Action: string(res.Action), Kind: res.Kind, Namespace: res.Namespace,
-		Name: res.Name, APIVersion: res.APIVersion, Title: title(res),
+		Name: res.DisplayName(), APIVersion: res.APIVersion, Title: title(res),
 		Source: res.Source.Short() + via(res.Source), SourceLong: res.Source.String(),
 	}
 	v.NamespaceKey = res.Namespace
@@ -469,6 +473,8 @@ func (h *htmlWriter) object(res *report.Result) (*htmlObject, error) {
 		return nil, err
 	}
 	h.countManagers(res, stored)
+	// Last: the colours of the managers the rest names are given in the order it names them.
+	v.Drift, v.DriftDefaults, v.DriftDefaultFields = h.drift(res)
 	return v, nil
 }
 

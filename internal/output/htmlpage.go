@@ -682,6 +682,7 @@ func (p *page) object(v *htmlObject) {
 		p.fields(v.Deleted)
 		p.raw("</p>")
 	}
+	p.drift(v)
 	if len(v.Assigned.Items) > 0 || len(v.AssignedEvery.Items) > 0 {
 		p.raw("<p class=\"dim\">Assigned by the server (not predicted): ")
 		p.fields(v.Assigned)

@@ -49,7 +49,7 @@ func (m *markdownWriter) Write(res *report.Result) error {
 		failing = failing || f.Fails()
 		notable = notable || f.Level != report.LevelNotice
 	}
-	if !failing && !notable && !res.Changed && res.Action != report.ActionRejected && res.Action != report.ActionError && !(m.opts.ShowUnchanged && res.Action == report.ActionUnchanged) {
+	if !failing && !notable && !res.Changed && !hasDrift(res, m.opts) && res.Action != report.ActionRejected && res.Action != report.ActionError && !(m.opts.ShowUnchanged && res.Action == report.ActionUnchanged) {
 		m.unchanged++
 		return nil
 	}
@@ -187,6 +187,7 @@ func (m *markdownWriter) section(res *report.Result, failing bool) string {
 		b.WriteString("**Ownership**\n\n| manager | gains | loses to the applier | releases |\n|---|---|---|---|\n")
 		b.WriteString(strings.Join(rows, "\n") + "\n\n")
 	}
+	b.WriteString(m.drift(res))
 	if len(res.Advice) > 0 {
 		b.WriteString("**Advice**\n\n")
 		for _, a := range res.Advice {

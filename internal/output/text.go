@@ -37,6 +37,7 @@ func (t *textWriter) Write(res *report.Result) error {
 	t.force(res)
 	t.ownership(res.Ownership, res.Deleted, res.Action == report.ActionCreate, "ownership:")
 	t.steps(res)
+	t.drift(res)
 	if l := assignedLine(res); l != "" {
 		t.w.printf("  %s\n", t.p.dim(l))
 	}

@@ -72,8 +72,8 @@ type Policy struct {
 	Protect []string `json:"protect,omitempty"`
 	// Ignore hides fields and managers from the findings (--ignore-path, --ignore-manager,
 	// an Argo CD Application's ignoreDifferences …): see Policy.hide. The report records
-	// its rules in Options.Ignored.
-	Ignore *judge.Ignore `json:"-"`
+	// its rules (absent when none), which `ssa-diff merge` reads back.
+	Ignore *judge.Ignore `json:"ignore,omitempty"`
 }
 
 // DefaultPolicy fails on rejections only: the exit statuses of a plain run.

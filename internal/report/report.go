@@ -82,7 +82,12 @@ type Result struct {
 	APIVersion string `json:"apiVersion"`
 	Kind       string `json:"kind"`
 	Namespace  string `json:"namespace,omitempty"`
-	Name       string `json:"name"`
+	// Name is the object's name; empty for a create that names only a generateName, whose
+	// name the server assigns (GenerateName; rules.md create.generate-name).
+	Name string `json:"name"`
+	// GenerateName is the prefix of the name the server assigns, when the manifest names
+	// no name (a create).
+	GenerateName string `json:"generateName,omitempty"`
 	// Source is where the manifest object was read.
 	Source input.Source `json:"source"`
 	// LiveSource is where the live object was read; absent for a create.
@@ -115,6 +120,9 @@ type Result struct {
 	Approximations []Approximation `json:"approximations,omitempty"`
 	// Prune says why the applier deletes the live object (action prune).
 	Prune *Prune `json:"prune,omitempty"`
+	// Drift are the fields the live object has that the manifest does not set, their
+	// owners, and what the write leaves of each (judge.Drift).
+	Drift []DriftField `json:"drift,omitempty"`
 	// Findings are what the policy judged about this result, in the order refusal,
 	// conflicts, takeovers, deletions, prune, approximations, warnings.
 	Findings []Finding `json:"findings,omitempty"`
@@ -256,6 +264,10 @@ type Error struct {
 	Fields []ErrorField `json:"fields,omitempty"`
 }
 
+// DriftField is one field of the live object the manifest does not set (package judge
+// finds them).
+type DriftField = judge.DriftField
+
 // ErrorField is one field a refusal is about (package judge finds them).
 type ErrorField = judge.ErrorField
 
@@ -376,6 +388,20 @@ func (t *Tally) Summary() Summary {
 func (res *Result) Identity(apiVersion, kind, namespace, name string) *Result {
 	res.APIVersion, res.Kind, res.Namespace, res.Name = apiVersion, kind, namespace, name
 	return res
+}
+
+// AssignedName is how every format names an object whose name the server assigns: the
+// generateName prefix, then this.
+const AssignedName = "<assigned>"
+
+// DisplayName is the object's name as the formats print it: its name, or for a create that
+// names only a generateName, the prefix and AssignedName (the server adds 5 random
+// characters).
+func (res *Result) DisplayName() string {
+	if res.Name == "" && res.GenerateName != "" {
+		return res.GenerateName + AssignedName
+	}
+	return res.Name
 }
 
 func newResult(src input.Source) *Result {

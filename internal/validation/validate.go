@@ -80,7 +80,7 @@ func validate(cfg *serverconfig.Config, apiVersion, kind, subresource string, ob
 	}()
 	group, version := splitAPIVersion(apiVersion)
 	s := strategyFor(cfg, group, kind)
-	if s == nil || (subresource == "status" && old != nil && s.ValidateStatusUpdate == nil) {
+	if s == nil || (subresource == "status" && old != nil && s.ValidateStatusUpdate == nil) || (subresource == "resize" && s.ValidateResizeUpdate == nil) {
 		return Result{}, nil
 	}
 	newObj, err := decode(group, version, kind, obj)
@@ -109,11 +109,13 @@ func validate(cfg *serverconfig.Config, apiVersion, kind, subresource string, ob
 		}
 		return res, nil
 	}
-	status := subresource == "status"
-	res.Errors = registry.ValidateUpdate(cfg, s, newObj, oldObj, status)
+	res.Errors = registry.ValidateUpdate(cfg, s, newObj, oldObj, subresource)
 	warnings := s.WarningsOnUpdate
-	if status {
+	switch subresource {
+	case "status":
 		warnings = s.WarningsOnStatusUpdate
+	case "resize":
+		warnings = nil // the resize strategy warns of nothing
 	}
 	if len(res.Errors) == 0 && warnings != nil {
 		res.Warnings = objectmeta.Warnings(cfg, warnings(newObj, oldObj))

@@ -185,7 +185,10 @@ func (a *analysis) predictMigration(key string, force bool) string {
 	if res.Rejection != nil {
 		return fmt.Sprintf("%s would be refused too (%d)", cmd, res.Rejection.Code)
 	}
-	after := decode(res.ManagedFields)
+	after, ok := res.ManagedFieldsDecoded(res.ManagedFields)
+	if !ok {
+		after = decode(res.ManagedFields)
+	}
 	if _, ok := after.Fields[key]; ok {
 		return fmt.Sprintf("%s would not migrate it (it does not own the last-applied annotation)", cmd)
 	}

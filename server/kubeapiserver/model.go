@@ -319,6 +319,8 @@ func (m *Model) PrepareForUpdate(t *schema.Type, subresource string, decoded, ob
 			strategy.PrepareForUpdate(m.server, av, kind, decoded, obj, old)
 		case "status":
 			strategy.PrepareForStatusUpdate(m.server, av, kind, obj, old)
+		case "resize":
+			strategy.PrepareForResizeUpdate(m.server, obj, old)
 		default:
 			server.RestoreResetFields(t, subresource, obj, old)
 		}

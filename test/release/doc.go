@@ -20,8 +20,11 @@
 //     ssa-diff-VERSION.tgz (the plugin as Helm 4 installs it), installed into a real Helm
 //     4.3.2 ($SSA_DIFF_HELM, else built from tools/helm) from a local copy and by URL, the
 //     release served on 127.0.0.1: the install hook downloads the platform's archive and
-//     checks its SHA-256 (a tampered one fails the install), and `helm ssa-diff upgrade`
-//     predicts a recorded Helm 4 upgrade (TestHelmPluginInstalls).
+//     checks its SHA-256 (a tampered one fails the install, and the hook says to uninstall
+//     before trying again), `helm plugin list` lists the plugin and `helm ssa-diff upgrade`
+//     predicts a recorded Helm 4 upgrade; with HELM_PLUGINS set apart from where Helm
+//     installs archives (helm/helm#32646) the hook warns and the move it advises works
+//     (TestHelmPluginInstalls, about a minute once the snapshot is made).
 //   - the workflows pass actionlint (with shellcheck where it is installed), and the
 //     Dockerfile's stages copy what the image needs.
 //

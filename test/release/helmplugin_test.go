@@ -3,10 +3,13 @@ package release
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"sort"
 	"strings"
@@ -25,14 +28,21 @@ func helmBinary(t *testing.T) string {
 	return tool(t, "helm", "helm.sh/helm/v4/cmd/helm")
 }
 
-// helmEnv is an empty Helm home: its plugins, data, cache and configuration in dir, and
-// extra on top.
+// helmEnv is an empty Helm home as a user has it: data, cache and configuration in dir,
+// and extra on top. HELM_PLUGINS is left to its default, $HELM_DATA_HOME/plugins (a value
+// set in the environment the test runs in is overridden): Helm 4.3.2 installs an archive,
+// local or by URL, in $HELM_DATA_HOME/plugins whatever HELM_PLUGINS says, and lists and
+// runs only what is in HELM_PLUGINS (helm/helm#32646), so a HELM_PLUGINS of its own
+// would hide the installed plugin.
 func helmEnv(dir string, extra ...string) []string {
-	env := []string{"HELM_PLUGINS=" + filepath.Join(dir, "plugins"), "HELM_DATA_HOME=" + filepath.Join(dir, "data"),
+	env := []string{"HELM_DATA_HOME=" + filepath.Join(dir, "data"), "HELM_PLUGINS=" + helmPlugins(dir),
 		"HELM_CACHE_HOME=" + filepath.Join(dir, "cache"), "HELM_CONFIG_HOME=" + filepath.Join(dir, "config"),
-		"KUBECONFIG=" + filepath.Join(dir, "no-kubeconfig")}
+		"KUBECONFIG=" + filepath.Join(dir, "no-kubeconfig"), "HELM_NO_PLUGINS="}
 	return append(env, extra...)
 }
+
+// helmPlugins is where Helm installs plugins in the Helm home of helmEnv.
+func helmPlugins(dir string) string { return filepath.Join(dir, "data", "plugins") }
 
 // runHelm runs helm with env, returning its output and exit status.
 func runHelm(t *testing.T, helm, dir string, env []string, args ...string) (stdout, stderr string, code int) {
@@ -169,14 +179,15 @@ func TestHelmPluginInstalls(t *testing.T) {
 			if code != 0 || !strings.Contains(out, "Installed plugin: ssa-diff") || !strings.Contains(out+errs, host+", SHA-256 checked") {
 				t.Fatalf("helm plugin install %s: exit %d\n%s%s", source, code, out, errs)
 			}
-			// Known open (#36): Helm 4.3.2 reports the install but neither lists the plugin
-			// nor runs `helm ssa-diff` (CI of stop 46); what follows runs only when asked.
-			if os.Getenv("SSA_DIFF_HELM_PLUGIN_RUN") == "" {
-				t.Skip("helm plugin list / helm ssa-diff after the install: SSA_DIFF_HELM_PLUGIN_RUN=1 (open: the installed plugin is not listed)")
+			if strings.Contains(errs, "does not include") {
+				t.Errorf("the install hook warns that Helm does not list the plugin:\n%s", errs)
 			}
-			out, _, _ = runHelm(t, helm, home, env, "plugin", "list")
-			if !strings.Contains(out, "ssa-diff") || !strings.Contains(out, strings.TrimPrefix(testTag, "v")+"-snapshot") {
-				t.Errorf("helm plugin list:\n%s", out)
+			if _, err := os.Stat(filepath.Join(helmPlugins(home), "ssa-diff", "bin", "helm-ssa-diff")); err != nil {
+				t.Fatalf("the install hook left no binary: %v\n%s%s", err, out, errs)
+			}
+			out, errs, code = runHelm(t, helm, home, env, "plugin", "list")
+			if want := regexp.MustCompile(`(?m)^ssa-diff\s+` + regexp.QuoteMeta(strings.TrimPrefix(testTag, "v")+"-snapshot") + `\s+cli/v1\s+v1\s`); code != 0 || !want.MatchString(out) {
+				t.Errorf("helm plugin list: exit %d, want a line %s\n%s%s", code, want, out, errs)
 			}
 			// What a helm-diff user types, against the recorded dump of the cluster.
 			out, errs, code = runHelm(t, helm, home, append(env, "HELM_NAMESPACE=h4-conflict-kubectl-edit"),
@@ -206,6 +217,33 @@ func TestHelmPluginInstalls(t *testing.T) {
 		})
 	}
 
+	// HELM_PLUGINS set elsewhere: Helm 4.3.2 installs the archive in $HELM_DATA_HOME/plugins
+	// all the same, and neither lists nor runs it there (helm/helm#32646); the install hook
+	// says so and how to move it, and once moved it is listed.
+	t.Run("helm-plugins-elsewhere", func(t *testing.T) {
+		home := t.TempDir()
+		elsewhere := filepath.Join(home, "my-plugins")
+		env := append(helmEnv(home, base), "HELM_PLUGINS="+elsewhere)
+		out, errs, code := runHelm(t, helm, home, env, "plugin", "install", plugin.Path, "--verify=false")
+		installed := filepath.Join(helmPlugins(home), "ssa-diff")
+		warning := "helm ssa-diff: Helm installed the plugin in " + installed + ", but HELM_PLUGINS=" + elsewhere + " does not include "
+		if code != 0 || !strings.Contains(out, "Installed plugin: ssa-diff") || !strings.Contains(errs, warning) {
+			t.Fatalf("helm plugin install with HELM_PLUGINS=%s: exit %d, want 0 and the warning %q\n%s%s", elsewhere, code, warning, out, errs)
+		}
+		if out, _, _ := runHelm(t, helm, home, env, "plugin", "list"); strings.Contains(out, "ssa-diff") {
+			t.Errorf("Helm lists the plugin installed outside HELM_PLUGINS (helm/helm#32646 fixed? the hook's warning is then wrong):\n%s", out)
+		}
+		if err := os.MkdirAll(elsewhere, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Rename(installed, filepath.Join(elsewhere, "ssa-diff")); err != nil {
+			t.Fatal(err)
+		}
+		if out, errs, code := runHelm(t, helm, home, env, "plugin", "list"); code != 0 || !strings.Contains(out, "ssa-diff") {
+			t.Errorf("helm plugin list after the move the hook advises: exit %d\n%s%s", code, out, errs)
+		}
+	})
+
 	t.Run("tampered", func(t *testing.T) {
 		bad := serveRelease(t, r, host)
 		home := t.TempDir()
@@ -214,8 +252,19 @@ func TestHelmPluginInstalls(t *testing.T) {
 		if code == 0 || !strings.Contains(errs, host+": SHA-256 ") || !strings.Contains(errs, "not installed") {
 			t.Errorf("a tampered archive: exit %d\n%s%s", code, out, errs)
 		}
-		if _, err := os.Stat(filepath.Join(home, "plugins", "ssa-diff", "bin", "helm-ssa-diff")); err == nil {
+		if _, err := os.Stat(filepath.Join(helmPlugins(home), "ssa-diff", "bin", "helm-ssa-diff")); !errors.Is(err, fs.ErrNotExist) {
 			t.Errorf("the tampered binary was installed")
+		}
+		// Helm keeps the plugin's folder after a failed hook; the hook says how to start again.
+		again := "helm plugin uninstall ssa-diff, then install it again"
+		if !strings.Contains(errs, again) {
+			t.Errorf("the failed install does not say %q:\n%s", again, errs)
+		}
+		if out, errs, code := runHelm(t, helm, home, env, "plugin", "uninstall", "ssa-diff"); code != 0 {
+			t.Errorf("helm plugin uninstall ssa-diff after the failed install: exit %d\n%s%s", code, out, errs)
+		}
+		if _, err := os.Stat(filepath.Join(helmPlugins(home), "ssa-diff")); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("the plugin's folder is left after helm plugin uninstall: %v", err)
 		}
 	})
 }

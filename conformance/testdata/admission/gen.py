@@ -450,6 +450,112 @@ quota_case("quota-service-nodeports", "A LoadBalancer Service whose node ports t
            dump({"apiVersion": "v1", "kind": "Service", "metadata": {"name": "web", "namespace": "quota-service-nodeports"},
                  "spec": {"type": "LoadBalancer", "selector": {"app": "web"}, "ports": [{"name": "http", "port": 80}, {"name": "https", "port": 443}]}}))
 
+# ---- ResourceQuota scopes: a scoped quota counts only the objects in every scope
+# (rules.md admission.resource-quota-scopes) -------------------------------------------------
+
+def scoped_quota_case(name, desc, hard, used, manifest, scopes=None, selector=None, extra_setup=None):
+    """A quota_case whose quota has scopes and/or a scopeSelector's expressions."""
+    quota_case(name, desc, hard, used, manifest)
+    c = cases[-1]
+    import yaml as y
+    q = y.safe_load(c["setup"][0]["object"])
+    if scopes:
+        q["spec"]["scopes"] = scopes
+    if selector:
+        q["spec"]["scopeSelector"] = {"matchExpressions": selector}
+    c["setup"][0]["object"] = dump(q)
+    c["setup"][0]["what"] += (", scopes " + ", ".join(scopes) if scopes else "") + \
+        (", scopeSelector " + "; ".join("%s %s %s" % (e["scopeName"], e["operator"], ",".join(e.get("values", []))) for e in selector) if selector else "")
+    c["rules"] = ["admission.resource-quota-scopes"]
+    if extra_setup:
+        c["setup"] = extra_setup + c["setup"]
+
+
+CPU = {"requests": {"cpu": "500m", "memory": "64Mi"}, "limits": {"cpu": "500m", "memory": "64Mi"}}
+def rpod(ns, resources=None, **extra):
+    c = {"name": "app", "image": "nginx:1.27"}
+    if resources:
+        c["resources"] = resources
+    spec = {"containers": [c]}
+    spec.update(extra)
+    return dump({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "app", "namespace": ns}, "spec": spec})
+
+
+scoped_quota_case("quota-scope-besteffort", "A Pod without resources where a BestEffort quota's pods are at their limit: 403.",
+                  {"pods": "1"}, {"pods": "1"}, rpod("quota-scope-besteffort"), scopes=["BestEffort"])
+scoped_quota_case("quota-scope-besteffort-other", "A Pod with resources where a BestEffort quota's pods are at their limit: "
+                  "not in the scope, admitted.", {"pods": "1"}, {"pods": "1"}, rpod("quota-scope-besteffort-other", CPU), scopes=["BestEffort"])
+scoped_quota_case("quota-scope-notbesteffort-notterminating", "A Pod with resources and no deadline, in a NotBestEffort and "
+                  "NotTerminating quota whose requests.cpu it takes above the limit: 403.",
+                  {"requests.cpu": "1"}, {"requests.cpu": "600m"}, rpod("quota-scope-notbesteffort-notterminating", CPU),
+                  scopes=["NotBestEffort", "NotTerminating"])
+scoped_quota_case("quota-scope-terminating-other", "A Pod without activeDeadlineSeconds where a Terminating quota's pods are at "
+                  "their limit: not in the scope, admitted.", {"pods": "1"}, {"pods": "1"}, rpod("quota-scope-terminating-other", CPU),
+                  scopes=["Terminating"])
+scoped_quota_case("quota-scope-terminating", "A Pod with activeDeadlineSeconds where a Terminating quota's pods are at their "
+                  "limit: 403.", {"pods": "1"}, {"pods": "1"}, rpod("quota-scope-terminating", CPU, activeDeadlineSeconds=60),
+                  scopes=["Terminating"])
+PC = {"what": "PriorityClass adm-quota-high (value 1000)", "manager": "admin",
+      "object": dump({"apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass", "metadata": {"name": "adm-quota-high"}, "value": 1000})}
+scoped_quota_case("quota-scope-priorityclass-in", "A Pod of PriorityClass adm-quota-high where a quota selecting that class "
+                  "(scopeSelector PriorityClass In) is at its limit: 403.", {"pods": "1"}, {"pods": "1"},
+                  rpod("quota-scope-priorityclass-in", CPU, priorityClassName="adm-quota-high"),
+                  selector=[{"scopeName": "PriorityClass", "operator": "In", "values": ["adm-quota-high"]}], extra_setup=[PC])
+scoped_quota_case("quota-scope-priorityclass-notin", "A Pod of no PriorityClass where a quota of the classes NotIn "
+                  "adm-quota-high is at its limit: the pod is in that scope, 403.", {"pods": "1"}, {"pods": "1"},
+                  rpod("quota-scope-priorityclass-notin", CPU),
+                  selector=[{"scopeName": "PriorityClass", "operator": "NotIn", "values": ["adm-quota-high"]}])
+scoped_quota_case("quota-scope-priorityclass-exists-other", "A Pod of no PriorityClass where a quota of pods with any class "
+                  "(PriorityClass Exists) is at its limit: not in the scope, admitted.", {"pods": "1"}, {"pods": "1"},
+                  rpod("quota-scope-priorityclass-exists-other", CPU),
+                  selector=[{"scopeName": "PriorityClass", "operator": "Exists"}])
+scoped_quota_case("quota-scope-cross-namespace-affinity", "A Pod whose anti-affinity term names namespaces, where a "
+                  "CrossNamespacePodAffinity quota's pods are at their limit: 403.", {"pods": "1"}, {"pods": "1"},
+                  rpod("quota-scope-cross-namespace-affinity", CPU, affinity={"podAntiAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [
+                      {"labelSelector": {"matchLabels": {"app": "db"}}, "topologyKey": "kubernetes.io/hostname", "namespaces": ["other"]}]}}),
+                  scopes=["CrossNamespacePodAffinity"])
+scoped_quota_case("quota-scope-volume-attributes-class", "A claim of VolumeAttributesClass adm-gold where a quota of that class "
+                  "(scopeSelector VolumeAttributesClass In) is at its limit: 403.",
+                  {"persistentvolumeclaims": "1"}, {"persistentvolumeclaims": "1"},
+                  dump({"apiVersion": "v1", "kind": "PersistentVolumeClaim", "metadata": {"name": "data", "namespace": "quota-scope-volume-attributes-class"},
+                        "spec": {"accessModes": ["ReadWriteOnce"], "volumeAttributesClassName": "adm-gold", "resources": {"requests": {"storage": "1Gi"}}}}),
+                  selector=[{"scopeName": "VolumeAttributesClass", "operator": "In", "values": ["adm-gold"]}])
+scoped_quota_case("quota-scope-volume-attributes-class-other", "A claim of no VolumeAttributesClass where a quota of class "
+                  "adm-gold is at its limit: not in the scope, admitted.",
+                  {"persistentvolumeclaims": "1"}, {"persistentvolumeclaims": "1"},
+                  dump({"apiVersion": "v1", "kind": "PersistentVolumeClaim", "metadata": {"name": "data", "namespace": "quota-scope-volume-attributes-class-other"},
+                        "spec": {"accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": "1Gi"}}}}),
+                  selector=[{"scopeName": "VolumeAttributesClass", "operator": "In", "values": ["adm-gold"]}])
+# A Pod's /resize is counted as an update: the quota is written after the pod exists.
+quota_case("quota-resize-exceeded", "A /resize raising a Pod's cpu by 200m where the quota's requests.cpu has 100m left: 403.",
+           {"requests.cpu": "1", "limits.cpu": "1"}, {"requests.cpu": "900m", "limits.cpu": "900m"},
+           '{"spec":{"containers":[{"name":"app","resources":{"requests":{"cpu":"300m"},"limits":{"cpu":"300m"}}}]}}\n')
+cases[-1]["setup"].insert(0, {"what": "apply as deployer: Pod app, cpu 100m, memory 64Mi (Guaranteed)", "manager": "deployer",
+                              "object": rpod("quota-resize-exceeded", {"requests": {"cpu": "100m", "memory": "64Mi"}, "limits": {"cpu": "100m", "memory": "64Mi"}})})
+cases[-1].update(verb="patch", patchType="strategic", subresource="resize", manager="resizer",
+                 target="apiVersion: v1\nkind: Pod\nmetadata:\n  name: app\n  namespace: quota-resize-exceeded\n",
+                 rules=["admission.resource-quota", "sub.resize"])
+quota_case("quota-resize-admitted", "A /resize raising a Pod's cpu by 200m where the quota's requests.cpu has 500m left: admitted.",
+           {"requests.cpu": "1", "limits.cpu": "1"}, {"requests.cpu": "500m", "limits.cpu": "500m"},
+           '{"spec":{"containers":[{"name":"app","resources":{"requests":{"cpu":"300m"},"limits":{"cpu":"300m"}}}]}}\n')
+cases[-1]["setup"].insert(0, {"what": "apply as deployer: Pod app, cpu 100m, memory 64Mi (Guaranteed)", "manager": "deployer",
+                              "object": rpod("quota-resize-admitted", {"requests": {"cpu": "100m", "memory": "64Mi"}, "limits": {"cpu": "100m", "memory": "64Mi"}})})
+cases[-1].update(verb="patch", patchType="strategic", subresource="resize", manager="resizer",
+                 target="apiVersion: v1\nkind: Pod\nmetadata:\n  name: app\n  namespace: quota-resize-admitted\n",
+                 rules=["admission.resource-quota", "sub.resize"])
+
+# LimitRanger checks a Pod's /resize against the LimitRange (its defaults and max).
+for lrname, desc, cpu in (("limitrange-resize-max", "A /resize taking a container's cpu limit above the LimitRange's max: 403.", "300m"),
+                          ("limitrange-resize-admitted", "A /resize within the LimitRange's max: admitted.", "200m")):
+    cases.append({"name": lrname, "description": desc, "rules": ["admission.limit-ranger", "sub.resize"], "families": ["admission"],
+                  "setup": [{"what": "apply as deployer: Pod app, cpu 100m, memory 64Mi (Guaranteed)", "manager": "deployer",
+                             "object": rpod(lrname, {"requests": {"cpu": "100m", "memory": "64Mi"}, "limits": {"cpu": "100m", "memory": "64Mi"}})},
+                            {"what": "LimitRange limits: Container max cpu 250m", "manager": "admin",
+                             "object": limitrange(lrname, [{"type": "Container", "max": {"cpu": "250m"}}])}],
+                  "verb": "patch", "patchType": "strategic", "subresource": "resize", "manager": "resizer",
+                  "target": "apiVersion: v1\nkind: Pod\nmetadata:\n  name: app\n  namespace: %s\n" % lrname,
+                  "manifest": '{"spec":{"containers":[{"name":"app","resources":{"requests":{"cpu":"%s"},"limits":{"cpu":"%s"}}}]}}\n' % (cpu, cpu)})
+
 # ---- create with generateName: the mutating plugins see the generateName, the validating
 # ones the name the store generated (rules.md create.generate-name) ---------------------------
 

@@ -29,6 +29,9 @@ type Strategy struct {
 	// ValidateStatusUpdate is the status strategy's validation of an update through
 	// /status; nil when the kind has no status subresource.
 	ValidateStatusUpdate func(obj, old any) field.ErrorList
+	// ValidateResizeUpdate is the resize strategy's validation of an update through a
+	// Pod's /resize; nil for every other kind.
+	ValidateResizeUpdate func(obj, old any) field.ErrorList
 	// Declarative is the kind's declarative validation (old is nil on a create): every
 	// error it finds, marked with its stability level. It is nil when the server's strategy
 	// runs no declarative validation; a strategy that runs it has one even when 1.37
@@ -74,17 +77,20 @@ func ValidateCreate(cfg *serverconfig.Config, s *Strategy, obj any) field.ErrorL
 }
 
 // ValidateUpdate is the validation of an update through the main resource, or through
-// /status when status is true, in the server's order: the metadata checks every kind gets,
+// subresource (status, a Pod's resize), in the server's order: the metadata checks every kind gets,
 // the strategy's, then declarative validation joined in; the messages of apimachinery's
 // checks are cfg's release's.
-func ValidateUpdate(cfg *serverconfig.Config, s *Strategy, obj, old any, status bool) field.ErrorList {
+func ValidateUpdate(cfg *serverconfig.Config, s *Strategy, obj, old any, subresource string) field.ErrorList {
 	meta, oldMeta := metaOf(obj), metaOf(old)
 	//lint:ignore SA1019 the server's generic registry validates names with it: its answers are the server's
 	errs := apimachineryvalidation.ValidateObjectMetaAccessor(meta, s.Namespaced, path.ValidatePathSegmentName, field.NewPath("metadata"))
 	errs = append(errs, apimachineryvalidation.ValidateObjectMetaAccessorUpdate(meta, oldMeta, field.NewPath("metadata"))...)
-	if status {
+	switch subresource {
+	case "status":
 		errs = append(errs, s.ValidateStatusUpdate(obj, old)...)
-	} else {
+	case "resize":
+		errs = append(errs, s.ValidateResizeUpdate(obj, old)...)
+	default:
 		errs = append(errs, s.ValidateUpdate(obj, old)...)
 	}
 	return objectmeta.Errors(cfg, declarative(cfg, s, obj, old, errs))

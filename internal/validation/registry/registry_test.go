@@ -67,7 +67,7 @@ func TestMetadataInTheMinorsWords(t *testing.T) {
 		// An update checks the references twice: with the object's metadata, then with its update.
 		old := &object{metav1.ObjectMeta{Name: "x", Namespace: "ns", ResourceVersion: "1"}}
 		s.ValidateUpdate = func(obj, old any) field.ErrorList { return nil }
-		if got := texts(ValidateUpdate(serverconfig.MustFor(kube.Minor(m)), s, obj, old, false)); got != want+"\n"+want {
+		if got := texts(ValidateUpdate(serverconfig.MustFor(kube.Minor(m)), s, obj, old, "")); got != want+"\n"+want {
 			t.Errorf("1.%d update:\n got: %s\nwant: %s", m, got, want)
 		}
 	}

@@ -1,0 +1,159 @@
+package fieldpath
+
+import (
+	"sort"
+	"unicode/utf8"
+
+	"github.com/ssa-diff/ssa-diff/internal/fieldsjson"
+	smdpath "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+)
+
+// SetToCanonicalFieldsV1 is the canonical text of a set's fieldsV1
+// (fieldsjson.CanonicalFieldsV1 of what SetToFieldsV1 writes: keys in byte order, HTML
+// characters escaped), written from the set in one pass.
+func SetToCanonicalFieldsV1(s *smdpath.Set) ([]byte, error) {
+	if b, ok := appendCanonicalSet(nil, s, false, 0); ok {
+		return b, nil
+	}
+	// What the one pass does not take (invalid UTF-8, two elements written alike, depth):
+	// the set's fieldsV1, made canonical.
+	raw, err := SetToFieldsV1(s)
+	if err != nil {
+		return nil, err
+	}
+	return fieldsjson.CanonicalFieldsV1(raw)
+}
+
+// canonicalItem is one key of a set's object: a path element serialized (its kind's
+// letter apart, so that field names need no new string), member and child as the set has it.
+type canonicalItem struct {
+	kind   byte // 'f', 'i', 'k', 'v'
+	rest   string
+	member bool
+	child  *smdpath.Set
+}
+
+func (a *canonicalItem) less(b *canonicalItem) bool {
+	if a.kind != b.kind {
+		return a.kind < b.kind
+	}
+	return a.rest < b.rest
+}
+
+// maxCanonicalDepth bounds the one pass (fieldsjson's reader goes as deep).
+const maxCanonicalDepth = 1000
+
+// appendCanonicalSet appends the object of s's contents (with "." when self, and s is not
+// empty), or reports false when the one pass cannot vouch for the bytes.
+func appendCanonicalSet(dst []byte, s *smdpath.Set, self bool, depth int) ([]byte, bool) {
+	if depth > maxCanonicalDepth {
+		return nil, false
+	}
+	items := make([]canonicalItem, 0, s.Members.Size()+s.Children.Size())
+	ok := true
+	add := func(pe smdpath.PathElement, child *smdpath.Set) {
+		if !ok {
+			return
+		}
+		var it canonicalItem
+		if pe.FieldName != nil {
+			it.kind, it.rest = 'f', *pe.FieldName
+		} else {
+			key, err := smdpath.SerializePathElement(pe)
+			if err != nil || len(key) < 2 || key[1] != ':' {
+				ok = false
+				return
+			}
+			it.kind, it.rest = key[0], key[2:]
+		}
+		if !utf8.ValidString(it.rest) {
+			ok = false
+			return
+		}
+		it.member, it.child = child == nil, child
+		items = append(items, it)
+	}
+	s.Members.Iterate(func(pe smdpath.PathElement) { add(pe, nil) })
+	s.Children.Iterate(func(pe smdpath.PathElement) {
+		child, _ := s.Children.Get(pe)
+		if child == nil {
+			child = smdpath.NewSet()
+		}
+		add(pe, child)
+	})
+	if !ok {
+		return nil, false
+	}
+	sort.SliceStable(items, func(i, j int) bool { return items[i].less(&items[j]) })
+	// A member and a child of the same element are one key; any other two keys alike
+	// are not taken.
+	kept := items[:0]
+	for i := 0; i < len(items); i++ {
+		it := items[i]
+		if i+1 < len(items) && items[i+1].kind == it.kind && items[i+1].rest == it.rest {
+			next := items[i+1]
+			if it.member == next.member {
+				return nil, false
+			}
+			if it.member {
+				it.child = next.child
+			}
+			it.member = true
+			i++
+		}
+		kept = append(kept, it)
+	}
+	dst = append(dst, '{')
+	if self && len(kept) > 0 {
+		dst = append(dst, `".":{}`...)
+	}
+	for i := range kept {
+		it := &kept[i]
+		if i > 0 || self {
+			dst = append(dst, ',')
+		}
+		if dst, ok = appendCanonicalKey(dst, it.kind, it.rest); !ok {
+			return nil, false
+		}
+		dst = append(dst, ':')
+		if it.child == nil || it.child.Empty() {
+			dst = append(dst, "{}"...)
+			continue
+		}
+		if dst, ok = appendCanonicalSet(dst, it.child, it.member, depth+1); !ok {
+			return nil, false
+		}
+	}
+	return append(dst, '}'), true
+}
+
+// appendCanonicalKey writes "K:rest" as encoding/json writes the string.
+func appendCanonicalKey(dst []byte, kind byte, rest string) ([]byte, bool) {
+	plain := true
+	for i := 0; i < len(rest); i++ {
+		if c := rest[i]; c < 0x20 || c >= 0x7f {
+			plain = false
+			break
+		}
+	}
+	if !plain {
+		b, err := fieldsjson.AppendString(dst, string(kind)+":"+rest)
+		return b, err == nil
+	}
+	dst = append(dst, '"', kind, ':')
+	for i := 0; i < len(rest); i++ {
+		switch c := rest[i]; c {
+		case '"', '\\':
+			dst = append(dst, '\\', c)
+		case '<':
+			dst = append(dst, `\u003c`...)
+		case '>':
+			dst = append(dst, `\u003e`...)
+		case '&':
+			dst = append(dst, `\u0026`...)
+		default:
+			dst = append(dst, c)
+		}
+	}
+	return append(dst, '"'), true
+}

@@ -1,0 +1,171 @@
+package judge
+
+import (
+	"encoding/json"
+	"reflect"
+	"testing"
+
+	"github.com/ssa-diff/ssa-diff/fieldpath"
+	smdpath "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+)
+
+// driftLive is a Deployment applied by "kubectl" (annotation team, replicas), then changed
+// by "kubectl-annotate" (annotation oncall), "kubectl-edit" (terminationGracePeriodSeconds)
+// and co-owned by "helm" (replicas, annotation team), as managedFields record them.
+const driftLive = `{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web","namespace":"ns","uid":"u1","generation":4,
+ "annotations":{"team":"shop","oncall":"alice","shared":"x"},
+ "managedFields":[
+  {"manager":"kubectl","operation":"Apply","apiVersion":"apps/v1","fieldsType":"FieldsV1","fieldsV1":{"f:metadata":{"f:annotations":{"f:team":{},"f:shared":{}}},"f:spec":{"f:replicas":{},"f:template":{"f:spec":{"f:containers":{"k:{\"name\":\"web\"}":{".":{},"f:name":{},"f:image":{}}}}}}}},
+  {"manager":"kubectl-annotate","operation":"Update","apiVersion":"apps/v1","fieldsType":"FieldsV1","fieldsV1":{"f:metadata":{"f:annotations":{"f:oncall":{}}}}},
+  {"manager":"helm","operation":"Update","apiVersion":"apps/v1","fieldsType":"FieldsV1","fieldsV1":{"f:metadata":{"f:annotations":{"f:shared":{}}},"f:spec":{"f:template":{"f:spec":{"f:dnsPolicy":{}}}}}},
+  {"manager":"kubectl-edit","operation":"Update","apiVersion":"apps/v1","fieldsType":"FieldsV1","fieldsV1":{"f:spec":{"f:template":{"f:spec":{"f:terminationGracePeriodSeconds":{}}}}}},
+  {"manager":"kube-controller-manager","operation":"Update","apiVersion":"apps/v1","subresource":"status","fieldsType":"FieldsV1","fieldsV1":{"f:status":{"f:replicas":{}}}}]},
+ "spec":{"replicas":2,"template":{"spec":{"containers":[{"name":"web","image":"nginx:1.27"}],"dnsPolicy":"ClusterFirst","terminationGracePeriodSeconds":45}}},
+ "status":{"replicas":2}}`
+
+// The fate of each drifted field is read from the predicted object given, whatever it is:
+// these predictions are made up to show each fate, as the engine's would say it.
+func TestDrift(t *testing.T) {
+	live := mustJSON(t, driftLive)
+	entries, _, err := fieldpath.EntriesOf(live)
+	if err != nil {
+		t.Fatal(err)
+	}
+	managed, err := fieldpath.Decode(entries)
+	if err != nil {
+		t.Fatal(err)
+	}
+	manifest := mustJSON(t, `{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web"},"spec":{"replicas":2,"template":{"spec":{"containers":[{"name":"web","image":"nginx:1.28"}]}}}}`)
+	predicted := mustJSON(t, `{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web","annotations":{"oncall":"alice","shared":"x"}},
+ "spec":{"replicas":2,"template":{"spec":{"containers":[{"name":"web","image":"nginx:1.28"}],"dnsPolicy":"ClusterFirst","terminationGracePeriodSeconds":30}}}}`)
+	defaulted := mustJSON(t, `{"spec":{"template":{"spec":{"dnsPolicy":"ClusterFirst","terminationGracePeriodSeconds":30}}}}`)
+	asked := 0
+	in := DriftInput{Live: live, Managed: managed, LiveEntries: entries, Manifest: manifest, Predicted: predicted,
+		Defaulted: func() map[string]any { asked++; return defaulted }}
+	type row struct {
+		path, fate string
+		owners     []string
+		def        bool
+		predicted  any
+	}
+	rows := func(ds []DriftField) []row {
+		var out []row
+		for _, d := range ds {
+			r := row{path: d.Path, fate: d.Fate, def: d.Default, predicted: d.Predicted}
+			for _, o := range d.Owners {
+				r.owners = append(r.owners, o.Manager+"/"+o.Operation)
+			}
+			out = append(out, r)
+		}
+		return out
+	}
+	want := []row{
+		{".metadata.annotations.oncall", DriftKept, []string{"kubectl-annotate/Update"}, false, nil},
+		{".metadata.annotations.shared", DriftKept, []string{"kubectl/Apply", "helm/Update"}, false, nil},
+		{".metadata.annotations.team", DriftRemoved, []string{"kubectl/Apply"}, false, nil},
+		{".spec.template.spec.dnsPolicy", DriftKept, []string{"helm/Update"}, true, nil},
+		{".spec.template.spec.terminationGracePeriodSeconds", DriftChanged, []string{"kubectl-edit/Update"}, false, float64(30)},
+	}
+	got := Drift(in)
+	if !reflect.DeepEqual(rows(got), want) {
+		t.Errorf("drift:\n got %+v\nwant %+v", rows(got), want)
+	}
+	if asked != 1 {
+		t.Errorf("the defaulted manifest was asked %d times, want once", asked)
+	}
+	if got[0].Pointer != "/metadata/annotations/oncall" || got[0].Live != "alice" {
+		t.Errorf("first field: %+v", got[0])
+	}
+
+	// The field set the server recorded for the manifest counts as what it sets: a keyed
+	// item's key the server defaults is no drift.
+	applied := &smdpath.Set{}
+	applied.Insert(smdpath.MakePathOrDie("metadata", "annotations", "team"))
+	in.Applied = func() *smdpath.Set { return applied }
+	for _, d := range Drift(in) {
+		if d.Path == ".metadata.annotations.team" {
+			t.Errorf("a field of the applied set is drift: %+v", d)
+		}
+	}
+
+	// A refused write leaves everything.
+	in.Applied, in.Predicted, in.Refused = nil, nil, true
+	for _, d := range Drift(in) {
+		if d.Fate != DriftRefused {
+			t.Errorf("%s: fate %s under a refusal", d.Path, d.Fate)
+		}
+	}
+
+	// No live object, no managedFields: no drift.
+	if d := Drift(DriftInput{Manifest: manifest}); d != nil {
+		t.Errorf("a create has drift: %+v", d)
+	}
+	b, err := json.Marshal(got[4])
+	if err != nil || string(b) != `{"path":".spec.template.spec.terminationGracePeriodSeconds","pointer":"/spec/template/spec/terminationGracePeriodSeconds","live":45,"owners":[{"manager":"kubectl-edit","operation":"Update","apiVersion":"apps/v1"}],"fate":"changed","predicted":30}` {
+		t.Errorf("JSON: %s %v", b, err)
+	}
+}
+
+// An Ignore is recorded in a report as its rules and read back the same.
+func TestIgnoreJSON(t *testing.T) {
+	var rules []IgnoreRule
+	for _, s := range []string{"apps/Deployment/ns/web:/spec/replicas", ".metadata.labels['app.kubernetes.io/name']", "core/Service:.spec.ports[*].nodePort"} {
+		r, err := ParseIgnoreRule(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rules = append(rules, r)
+	}
+	rules = append(rules, IgnoreRule{Group: "*", Kind: "*", Managers: []string{"kube-controller-manager"}})
+	ig, err := NewIgnore(rules...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal(ig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const want = `[{"group":"apps","kind":"Deployment","namespace":"ns","name":"web","paths":["/spec/replicas"]},{"group":"*","kind":"*","paths":[".metadata.labels['app.kubernetes.io/name']"]},{"group":"","kind":"Service","paths":[".spec.ports[*].nodePort"]},{"group":"*","kind":"*","managers":["kube-controller-manager"]}]`
+	if string(b) != want {
+		t.Errorf("JSON:\n got %s\nwant %s", b, want)
+	}
+	var back Ignore
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(back.Rules(), ig.Rules()) {
+		t.Errorf("read back: %+v, want %+v", back.Rules(), ig.Rules())
+	}
+	for _, bad := range []string{`[{"group":"*","kind":"*","paths":["/"]}]`, `[{"group":"*","kind":""}]`, `[{"group":"*","kind":"*"}]`, `{}`} {
+		var x Ignore
+		if err := json.Unmarshal([]byte(bad), &x); err == nil {
+			t.Errorf("%s read", bad)
+		}
+	}
+}
+
+// FuzzIgnoreJSON: ignore rules as a report records them are read without a panic, and
+// what is read is written back to the same rules.
+func FuzzIgnoreJSON(f *testing.F) {
+	f.Add([]byte(`[{"group":"apps","kind":"Deployment","namespace":"ns","name":"web","paths":["/spec/replicas"]}]`))
+	f.Add([]byte(`[{"group":"*","kind":"*","paths":[".metadata.labels['a/b']","$.spec.x[*].y"],"managers":["m"]}]`))
+	f.Add([]byte(`[{"group":"","kind":"Service","paths":["/a~1b/0"]}]`))
+	f.Add([]byte(`[]`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var ig Ignore
+		if err := json.Unmarshal(data, &ig); err != nil {
+			return
+		}
+		b, err := json.Marshal(&ig)
+		if err != nil {
+			t.Fatalf("%s read, not written: %v", data, err)
+		}
+		var again Ignore
+		if err := json.Unmarshal(b, &again); err != nil {
+			t.Fatalf("%s (written from %s) not read: %v", b, data, err)
+		}
+		if !reflect.DeepEqual(again.Rules(), ig.Rules()) {
+			t.Fatalf("%s: read back as %+v, want %+v", b, again.Rules(), ig.Rules())
+		}
+	})
+}
