@@ -132,7 +132,7 @@ func helmKind() Kind {
 				Choices: []string{string(HelmInstall), string(HelmUpgrade), string(HelmRollback)}},
 			{Name: "helm-release", Arg: "NAME", Usage: "--applier helm: the release's name (its namespace is -n)."},
 			{Name: "server-side", Arg: "auto|true|false", Usage: "kubectl's --server-side: alone, a server-side apply (what ssa-diff predicts; --server-side=false, a client-side apply, is not). With --applier helm, Helm's --server-side auto|true|false (install: true; upgrade, rollback: auto, which follows the release's records; alone: true).",
-				Completions: []string{"auto", "true", "false"}, Alone: "true", Check: checkHelmServerSide},
+				Completions: []string{"auto", "true", "false"}, Alone: "true", Check: checkHelmServerSide, Others: othersServerSide},
 			{Name: "take-ownership", Usage: "--applier helm: Helm's --take-ownership (adopt existing objects)."},
 			{Name: "helm-install", Usage: "--applier helm: upgrade's --install (install a release that does not exist)."},
 			{Name: "skip-crds", Usage: "--applier helm: Helm's --skip-crds."},
@@ -164,6 +164,17 @@ func checkHelmServerSide(v string) error {
 		return nil
 	}
 	return fmt.Errorf("must be auto, true or false, not %q", v)
+}
+
+// othersServerSide is --server-side to the other appliers: kubectl's switch, a server-side
+// apply (alone, or true); false and auto, Helm's values, are refused; any other value is
+// left to Check.
+func othersServerSide(v string) error {
+	switch v {
+	case "auto", "false":
+		return fmt.Errorf("--server-side=%s: ssa-diff predicts server-side applies only (kubectl apply without --server-side is client-side, not predicted); %s is Helm's (--applier helm)", v, strconv.Quote(v))
+	}
+	return nil
 }
 
 func checkHelmDriver(v string) error {

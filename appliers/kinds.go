@@ -104,6 +104,10 @@ type Option struct {
 	// Alone is its value when given without one ("--server-side" is "true"); "" when it
 	// needs one.
 	Alone string
+	// Others, when set, says that the other appliers take the option too, and which of its
+	// values (kubectl's --server-side, a switch: nil for a value they take, why not for
+	// another); nil: the option is its applier's only.
+	Others func(value string) error
 	// Check refuses a value given (not empty) that is not one, saying why.
 	Check func(value string) error
 }

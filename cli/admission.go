@@ -68,7 +68,7 @@ func (c *options) checkAdmission() error {
 }
 
 // readAdmissionFiles reads --admission-from's files into the run's cluster state.
-func (c *invocation) readAdmissionFiles() error {
+func (c *session) readAdmissionFiles() error {
 	if len(c.admission.from) == 0 || c.admission.none {
 		return nil
 	}
@@ -85,7 +85,7 @@ func (c *invocation) readAdmissionFiles() error {
 
 // readAdmissionCluster reads the cluster state from the cluster of a --live-from-cluster
 // read, unless --admission-from said otherwise.
-func (c *invocation) readAdmissionCluster(ctx context.Context, client *cluster.Client, where string) error {
+func (c *session) readAdmissionCluster(ctx context.Context, client *cluster.Client, where string) error {
 	if len(c.admission.from) > 0 {
 		return nil
 	}
@@ -127,7 +127,7 @@ func (c *invocation) readAdmissionCluster(ctx context.Context, client *cluster.C
 }
 
 // modelConfig is the cluster the run predicts, its admission included.
-func (c *invocation) admissionConfig(cfg *kubeapiserver.Config) {
+func (c *session) admissionConfig(cfg *kubeapiserver.Config) {
 	if c.clusterState == nil {
 		return
 	}

@@ -92,10 +92,16 @@ func runBlame(prog string, args []string, stdin io.Reader, stdout, stderr io.Wri
 	}
 	useColor := *color == "always" || (*color == "auto" && isTerminal(stdout) && os.Getenv("NO_COLOR") == "")
 
+	return blameAll(fs.Arg(0), stdin, stdout, stderr, *format, *timeMode, now, useColor)
+}
+
+// blameAll prints the blame of every object of the live input path in format (text or
+// json), and returns the exit status: 2 when an object could not be read.
+func blameAll(path string, stdin io.Reader, stdout, stderr io.Writer, format, timeMode string, now time.Time, useColor bool) int {
 	// Objects are kept as text and decoded one at a time: a dump's trees are never all
 	// held at once.
 	loader := &input.Loader{Stdin: stdin, DeferDecoding: true}
-	objs, errs := input.Split(loader.Load(fs.Arg(0)))
+	objs, errs := input.Split(loader.Load(path))
 	code := 0
 	for _, err := range errs {
 		fmt.Fprintf(stderr, "error: %v\n", err)
@@ -130,7 +136,7 @@ func runBlame(prog string, args []string, stdin io.Reader, stdout, stderr io.Wri
 		if !input.HasManagedFields(obj) {
 			fmt.Fprintf(stderr, "warning: %s has no metadata.managedFields; kubectl get hides them unless given --show-managed-fields\n", o.Source)
 		}
-		if *format == "json" {
+		if format == "json" {
 			fields := blame.Fields(lines)
 			if fields == nil {
 				fields = []blame.Field{}
@@ -141,9 +147,9 @@ func runBlame(prog string, args []string, stdin io.Reader, stdout, stderr io.Wri
 		if i > 0 {
 			fmt.Fprintln(stdout, "---")
 		}
-		writeBlame(stdout, lines, *timeMode, now, palette{useColor})
+		writeBlame(stdout, lines, timeMode, now, palette{useColor})
 	}
-	if *format == "json" {
+	if format == "json" {
 		if out == nil {
 			out = []jsonObject{}
 		}

@@ -20,7 +20,6 @@ import (
 	"github.com/ssa-diff/ssa-diff/judge"
 	"github.com/ssa-diff/ssa-diff/merge"
 	"github.com/ssa-diff/ssa-diff/predict"
-	"github.com/ssa-diff/ssa-diff/schema"
 	"github.com/ssa-diff/ssa-diff/server/clusterstate"
 	"github.com/ssa-diff/ssa-diff/server/kubeapiserver"
 	"golang.org/x/term"
@@ -92,13 +91,7 @@ func runWithLibrary(ctx context.Context, prog string, args []string, stdin io.Re
 	}
 	inv := newInvocation(cfg, stdin, stdout, stderr, getenv)
 	inv.admissionLibrary = library
-	return inv.execute(ctx, func(reg *schema.Registry) predictor {
-		mc := kubeapiserver.Config{Minor: reg.Minor(), ForbidPrivileged: !cfg.allowPrivileged, ServiceIPFamilies: cfg.serviceIPFamilies}
-		inv.admissionConfig(&mc)
-		model := kubeapiserver.MustNew(mc)
-		inv.closers = append(inv.closers, model.Close)
-		return engine{Engine: merge.New(reg, model, merge.WithCompactManagedFields())}
-	})
+	return inv.execute(ctx, nil)
 }
 
 // engine is the prediction engine, on which the run's applier sends its requests: the
@@ -170,23 +163,39 @@ type options struct {
 
 // newInvocation is a run of the command with these options and streams.
 func newInvocation(opts *options, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) *invocation {
-	return &invocation{options: opts, stdin: stdin, stdout: stdout, stderr: stderr, getenv: getenv, namespace: opts.namespace, client: opts.client}
+	return &invocation{options: opts, stdin: stdin, stdout: stdout, stderr: stderr, getenv: getenv}
 }
 
-// invocation is one run of the command over its options: the streams it reads and writes,
-// and what the run learns before it predicts (the schemas, the judge of its predictions,
-// the namespace a cluster read puts objects in).
+// invocation is one run of the command: its options, read once, and the streams it reads
+// and writes. Nothing here changes while the run goes (but the count of objects
+// predicted); what the run learns is its session's.
 type invocation struct {
 	*options
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	// getenv, when set, makes the run set the garbage collector (see gc.go).
 	getenv func(string) string
+	// admissionLibrary runs the admission policies and PodSecurity in this process
+	// instead of the helper program (tests).
+	admissionLibrary func(wire.Setup) (wire.Library, error)
+	// predicted counts the objects predicted so far (the progress line).
+	predicted atomic.Int64
+}
+
+// session is what a run learns as it reads its inputs, before it predicts: the namespace a
+// cluster read puts objects in and the applier for it, the judge of its predictions, the
+// cluster state, the patches, the schemas read. Its fields are set before the predictions
+// start (execute), and only read once they have.
+type session struct {
+	*invocation
 	// namespace is where objects that name none go: --namespace, or the namespace of the
 	// cluster read that made the live state.
 	namespace string
-	// registry is the schema registry of the run, set before predictions start.
-	registry *schema.Registry
+	// client is the applier the run applies with: the options' one, for the namespace the
+	// run puts objects in (Helm's: its commands predicted whole, runHelm).
+	client appliers.Applier
+	// judge judges each prediction (approximations, the fields of refusals).
+	judge *judge.Judge
 	// rawPatches are the --verb patch documents that name no object.
 	rawPatches rawPatches
 	// schemaDocs and crdObjects are the --schema documents and --crd objects read, kept to
@@ -195,18 +204,8 @@ type invocation struct {
 	crdObjects []crdObject
 	// clusterState is what the cluster's admission chain reads, when given or read.
 	clusterState *clusterstate.State
-	// admissionLibrary runs the admission policies and PodSecurity in this process
-	// instead of the helper program (tests).
-	admissionLibrary func(wire.Setup) (wire.Library, error)
 	// closers stop what the run started (the admission helper).
 	closers []func() error
-	// client is the applier the run applies with: the options' one, for the namespace the
-	// run puts objects in.
-	client appliers.Applier
-	// judge judges each prediction (approximations, the fields of refusals).
-	judge *judge.Judge
-	// predicted counts the objects predicted so far (the progress line).
-	predicted atomic.Int64
 	// sharding is the run's part of the shards' record, with --shard (shard.go).
 	sharding *sharding
 }
@@ -341,8 +340,6 @@ func parseFlags(prog string, args []string, stdout, stderr io.Writer) (*options,
 func parseFlagsFor(prog string, args []string, stdout, stderr io.Writer, merging bool) (*options, int) {
 	cfg := &options{}
 	fs, argNames, nowFlag, colorFlag, help := flagSet(prog, cfg)
-	now, color := "", ""
-
 	usage := func(w io.Writer) {
 		if merging {
 			mergeUsage(w, prog, fs, argNames)
@@ -351,8 +348,8 @@ func parseFlagsFor(prog string, args []string, stdout, stderr io.Writer, merging
 		fmt.Fprintf(w, usageHead, prog, supportedMinors())
 		io.WriteString(w, flagUsages(fs, argNames))
 	}
-	fail := func(format string, a ...any) (*options, int) {
-		msg := fmt.Sprintf(format, a...)
+	fail := func(err error) (*options, int) {
+		msg := err.Error()
 		if merging {
 			msg = "merge: " + msg
 		}
@@ -363,7 +360,7 @@ func parseFlagsFor(prog string, args []string, stdout, stderr io.Writer, merging
 			usage(stdout)
 			return nil, 0
 		}
-		return fail("%v", err)
+		return fail(err)
 	}
 	if *help {
 		usage(stdout)
@@ -373,24 +370,38 @@ func parseFlagsFor(prog string, args []string, stdout, stderr io.Writer, merging
 		return nil, runVersion(prog, nil, stdout, stderr)
 	}
 	if err := cfg.checkGitOps(fs); err != nil {
-		return fail("%v", err)
+		return fail(err)
 	}
-	now, color = *nowFlag, *colorFlag
 	pos := fs.Args()
 	if merging {
 		if err := cfg.checkMerge(fs, pos); err != nil {
-			return fail("%v", err)
+			return fail(err)
 		}
 		pos = []string{"-"} // the merge reads no manifests
 	}
 	if err := cfg.verbs.check(cfg, &pos); err != nil {
-		return fail("%v", err)
+		return fail(err)
 	}
+	if err := cfg.takeArguments(pos); err != nil {
+		return fail(err)
+	}
+	if err := cfg.check(fs, prog); err != nil {
+		return fail(err)
+	}
+	if err := cfg.checkOutput(*nowFlag, *colorFlag, stdout); err != nil {
+		return fail(err)
+	}
+	return cfg, 0
+}
+
+// takeArguments reads the positional arguments: MANIFESTS and LIVE, as the -f, -k and
+// command flags leave them to be.
+func (cfg *options) takeArguments(pos []string) error {
 	switch {
 	case cfg.helmRollback():
 		// A rollback's manifests are its target revision's, read from the live state.
 		if len(cfg.manifests) > 0 || len(cfg.render.kustomize) > 0 || len(pos) > 1 {
-			return fail("--helm-command rollback takes no manifests (its target revision's are in the release's record): give LIVE only")
+			return fmt.Errorf("--helm-command rollback takes no manifests (its target revision's are in the release's record): give LIVE only")
 		}
 		if len(pos) == 1 {
 			cfg.live = pos[0]
@@ -402,7 +413,7 @@ func parseFlagsFor(prog string, args []string, stdout, stderr io.Writer, merging
 			cfg.live = pos[0]
 		}
 	case len(cfg.manifests) == 0 && len(pos) == 0:
-		return fail("no manifests given")
+		return fmt.Errorf("no manifests given")
 	case len(cfg.manifests) == 0 && len(pos) <= 2:
 		cfg.manifests = pos[:1]
 		if len(pos) == 2 {
@@ -415,78 +426,70 @@ func parseFlagsFor(prog string, args []string, stdout, stderr io.Writer, merging
 		cfg.live = pos[1]
 	case len(cfg.manifests) > 0 && len(pos) == 0:
 	default:
-		return fail("too many arguments: %q (want MANIFESTS [LIVE])", pos)
+		return fmt.Errorf("too many arguments: %q (want MANIFESTS [LIVE])", pos)
 	}
+	return nil
+}
+
+// check validates the flags once the arguments are taken, each group by its own check, in
+// order, and makes the applier they choose.
+func (cfg *options) check(fs *pflag.FlagSet, prog string) error {
 	if err := cfg.checkInputPaths(); err != nil {
-		return fail("%v", err)
+		return err
 	}
 	kind, ok := appliers.KindOf(cfg.applier)
 	if !ok {
-		return fail("--applier must be %s, not %q", orList(appliers.Names()), cfg.applier)
+		return fmt.Errorf("--applier must be %s, not %q", orList(appliers.Names()), cfg.applier)
 	}
 	cfg.applierKind = kind
-	if err := cfg.checkKubectlHabits(fs); err != nil {
-		return fail("%v", err)
-	}
-	if err := cfg.checkHelm(fs); err != nil {
-		return fail("%v", err)
-	}
-	if err := cfg.checkGate(fs); err != nil {
-		return fail("%v", err)
-	}
-	if err := cfg.checkAdvice(); err != nil {
-		return fail("%v", err)
-	}
-	if err := cfg.checkNoise(); err != nil {
-		return fail("%v", err)
-	}
-	if err := cfg.checkRender(); err != nil {
-		return fail("%v", err)
-	}
-	if err := cfg.checkPrune(fs); err != nil {
-		return fail("%v", err)
-	}
-	if err := cfg.checkLive(fs, prog); err != nil {
-		return fail("%v", err)
-	}
-	if err := cfg.checkKubeVersion(fs); err != nil {
-		return fail("%v", err)
-	}
-	if err := cfg.checkAdmission(); err != nil {
-		return fail("%v", err)
+	for _, check := range []func() error{
+		func() error { return cfg.checkKubectlHabits(fs) }, func() error { return cfg.checkHelm(fs) },
+		func() error { return cfg.checkGate(fs) }, cfg.checkAdvice, cfg.checkNoise, cfg.checkRender,
+		func() error { return cfg.checkPrune(fs) }, func() error { return cfg.checkLive(fs, prog) },
+		func() error { return cfg.checkKubeVersion(fs) }, cfg.checkAdmission,
+	} {
+		if err := check(); err != nil {
+			return err
+		}
 	}
 	cfg.applierSettings.Namespace = cfg.namespace
 	client, err := cfg.newApplier(cfg.applierSettings)
 	if err != nil {
-		return fail("%v", err)
+		return err
 	}
 	cfg.client = client
 	switch cfg.subresource {
 	case "", "status", "scale", "resize":
 	case "ephemeralcontainers", "binding", "approval", "eviction", "finalize", "token":
 		// Served, with strategies of their own: said not predicted, never predicted wrong.
-		return fail("--subresource must be status, scale or resize, not %q: a write to /%s is not predicted (its strategy and validation are not modelled: docs/rules.md sub.others-not-predicted)", cfg.subresource, cfg.subresource)
+		return fmt.Errorf("--subresource must be status, scale or resize, not %q: a write to /%s is not predicted (its strategy and validation are not modelled: docs/rules.md sub.others-not-predicted)", cfg.subresource, cfg.subresource)
 	default:
-		return fail("--subresource must be status, scale or resize, not %q", cfg.subresource)
+		return fmt.Errorf("--subresource must be status, scale or resize, not %q", cfg.subresource)
 	}
+	return nil
+}
+
+// checkOutput validates the output's flags: the format, the report's, the files, --jobs,
+// --now and --color (on stdout).
+func (cfg *options) checkOutput(now, color string, stdout io.Writer) error {
 	if _, err := output.New(cfg.output, io.Discard, output.Options{}); err != nil {
-		return fail("%v", err)
+		return err
 	}
 	if err := cfg.checkReport(); err != nil {
-		return fail("%v", err)
+		return err
 	}
 	if err := cfg.checkOutputFiles(); err != nil {
-		return fail("%v", err)
+		return err
 	}
 	if cfg.jobs < 1 {
-		return fail("--jobs must be at least 1")
+		return fmt.Errorf("--jobs must be at least 1")
 	}
 	if now == "" {
 		cfg.now = time.Now().UTC().Truncate(time.Second)
 	} else {
 		t, err := time.Parse(time.RFC3339, now)
 		if err != nil {
-			return fail("--now: %q is not an RFC 3339 time (like 2026-12-02T09:04:26Z)", now)
+			return fmt.Errorf("--now: %q is not an RFC 3339 time (like 2026-12-02T09:04:26Z)", now)
 		}
 		cfg.now = t.UTC().Truncate(time.Second)
 	}
@@ -497,9 +500,9 @@ func parseFlagsFor(prog string, args []string, stdout, stderr io.Writer, merging
 	case "auto":
 		cfg.color = cfg.outputFile == "" && isTerminal(stdout) && os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb"
 	default:
-		return fail("--color must be auto, always or never, not %q", color)
+		return fmt.Errorf("--color must be auto, always or never, not %q", color)
 	}
-	return cfg, 0
+	return nil
 }
 
 // applierUsage describes --applier: each applier's name and what it predicts.

@@ -131,29 +131,38 @@ func (c *options) readApplication(fs *pflag.FlagSet) error {
 			return fmt.Errorf("%s: sync option %s=%s is not predicted: it changes how Argo CD writes the objects (drop it to predict the sync without it)", file, n, v)
 		}
 	}
-	for i, d := range app.Ignore {
+	rules, err := ignoreRules(file, app.Ignore)
+	c.gitops.rules = append(c.gitops.rules, rules...)
+	return err
+}
+
+// ignoreRules are an Application's spec.ignoreDifferences as the judge's rules; file names
+// the Application in errors.
+func ignoreRules(file string, ignore []gitopsconfig.IgnoreDifference) ([]judge.IgnoreRule, error) {
+	var rules []judge.IgnoreRule
+	for i, d := range ignore {
 		at := fmt.Sprintf("%s: spec.ignoreDifferences[%d]", file, i)
 		r := judge.IgnoreRule{Group: d.Group, Kind: d.Kind, Namespace: d.Namespace, Name: d.Name, Managers: d.ManagedFieldsManagers}
 		for j, p := range d.JSONPointers {
 			ip, err := judge.ParseIgnorePath(p)
 			if err != nil {
-				return fmt.Errorf("%s.jsonPointers[%d]: %w", at, j, err)
+				return nil, fmt.Errorf("%s.jsonPointers[%d]: %w", at, j, err)
 			}
 			r.Paths = append(r.Paths, ip)
 		}
 		for j, q := range d.JQPathExpressions {
 			ip, err := jqPath(q)
 			if err != nil {
-				return fmt.Errorf("%s.jqPathExpressions[%d]: %w", at, j, err)
+				return nil, fmt.Errorf("%s.jqPathExpressions[%d]: %w", at, j, err)
 			}
 			r.Paths = append(r.Paths, ip)
 		}
 		if len(r.Paths) == 0 && len(r.Managers) == 0 {
 			continue // Argo CD ignores nothing with it either
 		}
-		c.gitops.rules = append(c.gitops.rules, r)
+		rules = append(rules, r)
 	}
-	return nil
+	return rules, nil
 }
 
 // jqPath reads a jq path expression as an ignore path; what is more than a path (select,

@@ -37,10 +37,14 @@ func (c *options) checkHelm(fs *pflag.FlagSet) error {
 	helm, _ := appliers.KindOf(appliers.HelmApplier)
 	if c.applier != helm.Name {
 		for _, o := range helm.Options {
-			// --server-side, which may be given alone, is kubectl's switch too:
-			// checkKubectlHabits judges it.
-			if fs.Changed(o.Name) && o.Alone == "" {
+			switch {
+			case !fs.Changed(o.Name):
+			case o.Others == nil:
 				return fmt.Errorf("--%s is Helm's (--applier helm)", o.Name)
+			default: // an option the other appliers take (kubectl's --server-side)
+				if err := o.Others(c.helmValue(o.Name)); err != nil {
+					return err
+				}
 			}
 		}
 		return nil
@@ -99,7 +103,7 @@ func (c *options) helmDriverKind() (kind, resource string) {
 }
 
 // helmHistory is the release's history among the live objects.
-func (c *invocation) helmHistory(objs []*input.Object, reg *schema.Registry) ([]appliers.HelmRevision, error) {
+func (c *session) helmHistory(objs []*input.Object, reg *schema.Registry) ([]appliers.HelmRevision, error) {
 	kind, _ := c.helmDriverKind()
 	var decoded []map[string]any
 	prefix := "sh.helm.release.v1." + c.helm.release + ".v"
@@ -125,7 +129,7 @@ func (c *invocation) helmHistory(objs []*input.Object, reg *schema.Registry) ([]
 }
 
 // helmOptionsFor are the command's options with the release's history.
-func (c *invocation) helmOptionsFor(history []appliers.HelmRevision) appliers.HelmOptions {
+func (c *session) helmOptionsFor(history []appliers.HelmRevision) appliers.HelmOptions {
 	h := c.helm
 	return appliers.HelmOptions{Command: appliers.HelmCommand(h.command), Release: h.release, Namespace: c.namespace,
 		ServerSide: h.serverSide, ForceConflicts: c.force, TakeOwnership: h.takeOwnership, Install: h.install,
@@ -134,7 +138,7 @@ func (c *invocation) helmOptionsFor(history []appliers.HelmRevision) appliers.He
 
 // helmRollbackManifests are the objects of the revision a rollback goes back to, read as
 // manifests (each at the template its `# Source:` comment names).
-func (c *invocation) helmRollbackManifests(loader *input.Loader, live []input.Entry, reg *schema.Registry) ([]input.Entry, error) {
+func (c *session) helmRollbackManifests(loader *input.Loader, live []input.Entry, reg *schema.Registry) ([]input.Entry, error) {
 	objs, _ := input.Split(live)
 	history, err := c.helmHistory(objs, reg)
 	if err != nil {
@@ -144,7 +148,7 @@ func (c *invocation) helmRollbackManifests(loader *input.Loader, live []input.En
 	if err != nil {
 		return nil, err
 	}
-	h, _ := helmrelease.Find(decodedRecords(objs, c), helmRecordKind(c), c.helm.release, c.namespace)
+	h, _ := helmrelease.Find(decodedRecords(objs, c.options), helmRecordKind(c.options), c.helm.release, c.namespace)
 	rec := h.Revision(p.Target.Version)
 	if rec == nil {
 		return nil, fmt.Errorf("the record of revision %d is not in the live state", p.Target.Version)
@@ -155,13 +159,13 @@ func (c *invocation) helmRollbackManifests(loader *input.Loader, live []input.En
 	return loader.ParseRendered(name, []byte(rec.Manifest)), nil
 }
 
-func helmRecordKind(c *invocation) string {
+func helmRecordKind(c *options) string {
 	k, _ := c.helmDriverKind()
 	return k
 }
 
 // decodedRecords are the live objects that may be the release's records, decoded.
-func decodedRecords(objs []*input.Object, c *invocation) []map[string]any {
+func decodedRecords(objs []*input.Object, c *options) []map[string]any {
 	kind, _ := c.helmDriverKind()
 	var out []map[string]any
 	for _, o := range objs {
@@ -178,7 +182,7 @@ func decodedRecords(objs []*input.Object, c *invocation) []map[string]any {
 
 // runHelm predicts the whole Helm command once, and makes the run's applier answer for
 // each object from it.
-func (c *invocation) runHelm(eng predictor, reg *schema.Registry, pairs []input.Pair, objs []*input.Object) error {
+func (c *session) runHelm(eng predictor, reg *schema.Registry, pairs []input.Pair, objs []*input.Object) error {
 	e, ok := eng.(engine)
 	if !ok {
 		return errors.New("--applier helm needs the engine")
@@ -256,7 +260,7 @@ func deletedCount(out *appliers.HelmOutcome) int {
 // helmClusterRecords lists the release's records from the cluster, and the objects of the
 // revisions the command reads (the one it starts from; a rollback's target) that the
 // manifests do not name, to be read too.
-func (c *invocation) helmClusterRecords(ctx context.Context, client *cluster.Client) ([]json.RawMessage, []cluster.Ref, error) {
+func (c *session) helmClusterRecords(ctx context.Context, client *cluster.Client) ([]json.RawMessage, []cluster.Ref, error) {
 	kind, resource := c.helmDriverKind()
 	ns := c.namespace
 	if !c.liveOpts.namespaceSet && client.Namespace != "" {

@@ -7,10 +7,8 @@ package cli
 
 import (
 	"fmt"
-	"strconv"
 
 	"github.com/spf13/pflag"
-	"github.com/ssa-diff/ssa-diff/appliers"
 )
 
 // isServerSideValue reports a value of --server-side: Helm's auto, true and false.
@@ -31,9 +29,6 @@ func (c *options) checkKubectlHabits(fs *pflag.FlagSet) error {
 	}
 	if fs.Changed("jobs") && fs.Changed("concurrency") {
 		return fmt.Errorf("--concurrency is --jobs: give one of them")
-	}
-	if v := c.helmValue("server-side"); c.applier != appliers.HelmApplier && fs.Changed("server-side") && isServerSideValue(v) && v != "true" {
-		return fmt.Errorf("--server-side=%s: ssa-diff predicts server-side applies only (kubectl apply without --server-side is client-side, not predicted); %s is Helm's (--applier helm)", v, strconv.Quote(v))
 	}
 	return nil
 }

@@ -58,7 +58,7 @@ func supportedMinors() string { return predict.SupportedMinors() }
 // kubeVersionFor is the minor a run predicts given the version of the cluster the live
 // state comes from (its /version gitVersion; "" when not known) and where that was read
 // (predict.MinorChoice.For decides it); a warning says when it is not the cluster's.
-func (c *invocation) kubeVersionFor(server, where string) (kube.Minor, error) {
+func (c *session) kubeVersionFor(server, where string) (kube.Minor, error) {
 	k := c.kube
 	choice := predict.MinorChoice{Given: k.set && !k.nearest, Minor: k.v, Nearest: k.nearest, Option: "--kube-version"}
 	v, warning, err := choice.For(server, where)
@@ -70,7 +70,7 @@ func (c *invocation) kubeVersionFor(server, where string) (kube.Minor, error) {
 
 // nearestUnknown says, for --kube-version nearest, that the live state (live: its path,
 // "" for none) records no cluster version, and which minor is predicted instead.
-func (c *invocation) nearestUnknown(live string, v kube.Minor) {
+func (c *session) nearestUnknown(live string, v kube.Minor) {
 	if !c.kube.nearest {
 		return
 	}
@@ -84,7 +84,7 @@ func (c *invocation) nearestUnknown(live string, v kube.Minor) {
 // registryFor is the schema registry of minor v: its built-in kinds, then the --schema
 // documents and --crd objects the run read (loadSchemas, loadCRDs), which are added again
 // when a run learns its minor after reading them.
-func (c *invocation) registryFor(v kube.Minor) (*schema.Registry, error) {
+func (c *session) registryFor(v kube.Minor) (*schema.Registry, error) {
 	reg, err := schema.NewRegistry(v)
 	if err != nil {
 		return nil, err

@@ -98,7 +98,7 @@ func (f *intFlag) Set(s string) error {
 
 // matchOptions are how manifests pair with live objects: for the chosen applier, and
 // knowing how many live documents could not be read.
-func (c *invocation) matchOptions(liveErrs []error) []input.MatchOption {
+func (c *session) matchOptions(liveErrs []error) []input.MatchOption {
 	opts := []input.MatchOption{input.LiveIncomplete(len(liveErrs))}
 	if !c.client.SendsNamespace() {
 		opts = append(opts, input.RawRequests())

@@ -76,7 +76,7 @@ func (c *options) checkLive(fs *pflag.FlagSet, prog string) error {
 // entries of a live-state List (see package cluster), saved to --save-live if asked.
 // The registry returned is reg, or the registry of the cluster's minor when the run learns
 // it from the cluster (kubeVersionFor).
-func (c *invocation) readCluster(ctx context.Context, loader *input.Loader, manifests []input.Entry, reg *schema.Registry) ([]input.Entry, *schema.Registry, error) {
+func (c *session) readCluster(ctx context.Context, loader *input.Loader, manifests []input.Entry, reg *schema.Registry) ([]input.Entry, *schema.Registry, error) {
 	l := &c.liveOpts
 	opts := cluster.Options{Kubeconfig: l.kubeconfig, Context: l.context, RequestTimeout: l.requestTimeout, Warnings: c.stderr,
 		MaxBytes: c.limits.MaxInputBytes, BytesBefore: loader.BytesRead(), MaxDocumentBytes: c.limits.MaxDocumentBytes, MaxDepth: c.limits.MaxDepth}
@@ -91,10 +91,7 @@ func (c *invocation) readCluster(ctx context.Context, loader *input.Loader, mani
 	if err != nil {
 		return nil, nil, fmt.Errorf("--live-from-cluster: %w", err)
 	}
-	where := client.Host
-	if client.Context != "" {
-		where += ", context " + client.Context
-	}
+	where := client.Where()
 	v, err := c.kubeVersionFor(info.GitVersion, "the cluster ("+where+")")
 	if err != nil {
 		return nil, nil, fmt.Errorf("--live-from-cluster: %w", err)
@@ -105,25 +102,7 @@ func (c *invocation) readCluster(ctx context.Context, loader *input.Loader, mani
 		}
 	}
 
-	var refs []cluster.Ref
-	defined := map[[2]string]bool{} // group, kind of the manifests' CRDs
-	for _, e := range manifests {
-		if e.Object == nil {
-			continue
-		}
-		av, kind, ns, name := e.Object.Meta()
-		if av == "" || kind == "" || name == "" {
-			continue // not identified: Match says why
-		}
-		refs = append(refs, cluster.Ref{APIVersion: av, Kind: kind, Namespace: ns, Name: name})
-		if isCRD(e.Object.Object) {
-			spec, _ := e.Object.Object["spec"].(map[string]any)
-			names, _ := spec["names"].(map[string]any)
-			g, _ := spec["group"].(string)
-			k, _ := names["kind"].(string)
-			defined[[2]string{g, k}] = true
-		}
-	}
+	refs, defined := refsOf(manifests)
 	// What the registry knows so far: the built-in kinds and those of --crd.
 	known := func(g, k string) (t *schema.Type) {
 		for _, gvk := range reg.Versions(g, k) {
@@ -173,8 +152,41 @@ func (c *invocation) readCluster(ctx context.Context, loader *input.Loader, mani
 	fmt.Fprintf(c.stderr, "live state: %s, Kubernetes %s: %d object%s read, %d not found, %d not readable (%d GET, %d LIST)\n",
 		where, info.GitVersion, n, plural(n), len(rec.NotFound), len(rec.Errors), res.Gets, res.Lists)
 
-	name := "cluster:" + client.Context
-	if client.Context == "" {
+	entries, err := c.keepRead(loader, client.Context, data)
+	return entries, reg, err
+}
+
+// refsOf are the objects the manifests name, to read from the cluster, and the group and
+// kind of the CRDs among them.
+func refsOf(manifests []input.Entry) ([]cluster.Ref, map[[2]string]bool) {
+	var refs []cluster.Ref
+	defined := map[[2]string]bool{} // group, kind of the manifests' CRDs
+	for _, e := range manifests {
+		if e.Object == nil {
+			continue
+		}
+		av, kind, ns, name := e.Object.Meta()
+		if av == "" || kind == "" || name == "" {
+			continue // not identified: Match says why
+		}
+		refs = append(refs, cluster.Ref{APIVersion: av, Kind: kind, Namespace: ns, Name: name})
+		if isCRD(e.Object.Object) {
+			spec, _ := e.Object.Object["spec"].(map[string]any)
+			names, _ := spec["names"].(map[string]any)
+			g, _ := spec["group"].(string)
+			k, _ := names["kind"].(string)
+			defined[[2]string{g, k}] = true
+		}
+	}
+	return refs, defined
+}
+
+// keepRead reads back what was read from the cluster (data, a List), as the live state's
+// entries, and saves it to --save-live when asked.
+func (c *session) keepRead(loader *input.Loader, context string, data []byte) ([]input.Entry, error) {
+	l := &c.liveOpts
+	name := "cluster:" + context
+	if context == "" {
 		name = "cluster:in-cluster"
 	}
 	if l.saveLive != "" {
@@ -185,53 +197,21 @@ func (c *invocation) readCluster(ctx context.Context, loader *input.Loader, mani
 		// What this run cannot read back is not written: a later run would not either.
 		for _, e := range entries {
 			if e.Err != nil {
-				return nil, nil, fmt.Errorf("--save-live %s: not written: what was read from the cluster cannot be read back: %w", l.saveLive, e.Err)
+				return nil, fmt.Errorf("--save-live %s: not written: what was read from the cluster cannot be read back: %w", l.saveLive, e.Err)
 			}
 		}
 		// All at once: a run stopped while writing leaves the previous file, or none.
 		if err := atomicfile.WriteFile(l.saveLive, data, 0o600); err != nil {
-			return nil, nil, fmt.Errorf("--save-live: %w", err)
+			return nil, fmt.Errorf("--save-live: %w", err)
 		}
-		return entries, reg, nil
+		return entries, nil
 	}
 	for _, e := range entries {
 		if e.Object != nil {
 			e.Object.Source.Line = 0 // lines of a document nobody sees
 		}
 	}
-	return entries, reg, nil
-}
-
-// takeRecord removes the record of a cluster read from the live objects, and returns it;
-// the objects come back without it even when it cannot be read.
-func takeRecord(live []*input.Object) (*cluster.Record, []*input.Object, error) {
-	var rec *cluster.Record
-	var firstErr error
-	out := live[:0:0]
-	for _, o := range live {
-		av, kind, _, _ := o.Meta()
-		if !cluster.IsRecord(av, kind) {
-			out = append(out, o)
-			continue
-		}
-		if rec != nil || firstErr != nil {
-			if firstErr == nil {
-				firstErr = o.Errorf("", "a second %s in the live input: give one cluster read at a time", cluster.RecordKind)
-			}
-			continue
-		}
-		obj, err := o.Decode()
-		if err == nil {
-			rec, err = cluster.DecodeRecord(obj)
-		}
-		if err != nil {
-			firstErr = o.Errorf("", "%v", err)
-		}
-	}
-	if firstErr != nil {
-		return nil, out, firstErr
-	}
-	return rec, out, nil
+	return entries, nil
 }
 
 // liveState is what the live input says beyond its objects.
@@ -241,82 +221,34 @@ type liveState struct {
 	objs   []*input.Object
 }
 
-// scope is how the cluster read serves a kind, when it says.
-func (s *liveState) scope(gvk schema.GVK) (namespaced, known bool) {
-	if s.record == nil {
-		return false, false
-	}
-	for _, r := range s.record.Resources {
-		if r.Kind == gvk.Kind && r.Group() == gvk.Group {
-			return r.Namespaced, true
-		}
-	}
-	return false, false
-}
-
-// judgeLive applies what the live input says to the pairs (predict.Evidence judges it), and
-// says where it cannot be trusted: creates without evidence, namespaces assumed, ownership
-// without managedFields (a dump in which no object carries them cannot predict ownership:
-// its objects are errors).
-func (c *invocation) judgeLive(pairs []input.Pair, ls *liveState, reg *schema.Registry) {
-	if !ls.given {
-		if len(pairs) > 0 {
-			c.warnf("no live state given (a LIVE file, or --live-from-cluster): every object is predicted as a create")
-		}
-		return
-	}
+// judgeLive applies what the live input says of the pairs (predict.Evidence.Notes): their
+// warnings, the pairs it cannot predict (errors), and its word on the run.
+func (c *session) judgeLive(pairs []input.Pair, ls *liveState, reg *schema.Registry) {
 	ev := liveEvidence(ls, c.liveOpts.namespaceSet)
-	var targets []predict.Target
-	for _, p := range pairs {
+	ev.AllowUnowned = c.liveOpts.allowNoManagedFields
+	targets := make([]predict.Target, len(pairs))
+	for i, p := range pairs {
 		if p.Err != nil {
-			targets = append(targets, predict.Target{})
+			targets[i].Failed = true
 			continue
 		}
 		_, _, ns, _ := p.Manifest.Meta()
-		targets = append(targets, predict.Target{ID: predict.Identity(p.ID), NamesNamespace: ns != "", HasLive: p.Live != nil})
+		t := predict.Target{ID: predict.Identity(p.ID), NamesNamespace: ns != "", HasLive: p.Live != nil, GVK: p.GVK}
+		if p.Live != nil {
+			t.LiveGVK, t.LiveSource = p.Live.GVK(), p.Live.Source.String()
+		}
+		targets[i] = t
 	}
-	trusts := ev.Judge(targets)
-	refused := ev.NoOwnership() && !c.liveOpts.allowNoManagedFields
-	unowned := 0
-	for i := range pairs {
-		p, tr := &pairs[i], trusts[i]
-		if p.Err != nil {
-			continue
-		}
-		if tr.Unreadable {
-			p.Err = p.Manifest.Errorf("", "%s", tr.Note)
-			continue
-		}
-		if tr.NamespaceAssumed {
-			p.Warnings = append(p.Warnings, fmt.Sprintf(
-				"the manifest names no namespace: predicted in namespace %q (-n); kubectl would apply it to the namespace of its context", p.ID.Namespace))
-		}
-		switch {
-		case tr.NotFound && tr.Note != "":
-			p.Warnings = append(p.Warnings, tr.Note)
-		case tr.WithoutEvidence && p.ID.Name == "":
-			// A create naming only a generateName makes a new object whatever exists
-			// (rules.md create.generate-name): the live input need not say anything.
-		case tr.WithoutEvidence:
-			p.Warnings = append(p.Warnings, fmt.Sprintf(
-				"predicted as a create without evidence: the live input holds no %s at all%s, so it may just not have been dumped; read the live state from the cluster (--live-from-cluster), or dump it: %s",
-				kindOf(p.ID), inNamespace(p.ID.Namespace), getCommand(p.GVK, p.ID, reg)))
-		case tr.NoOwnership && refused:
-			p.Err = p.Manifest.Errorf("", "cannot predict ownership: no object of the live input carries metadata.managedFields, which kubectl get hides unless asked: %s (or --allow-missing-managed-fields to predict as if nobody owned any field)",
-				getCommand(p.Live.GVK(), p.ID, reg))
-		case tr.Unowned:
-			unowned++
-			p.Warnings = append(p.Warnings, fmt.Sprintf(
-				"the live object (%s) has no metadata.managedFields, so every field looks unowned and conflicts cannot be predicted; kubectl get hides them unless asked: %s",
-				p.Live.Source, getCommand(p.Live.GVK(), p.ID, reg)))
+	notes, word := ev.Notes(targets, reg)
+	for i, n := range notes {
+		p := &pairs[i]
+		p.Warnings = append(p.Warnings, n.Warnings...)
+		if n.Refusal != "" {
+			p.Err = p.Manifest.Errorf("", "%s", n.Refusal)
 		}
 	}
-	switch {
-	case refused:
-		c.warnf("no live object carries metadata.managedFields: ownership and conflicts cannot be predicted (exit 2). Get live objects with `kubectl get ... -o json --show-managed-fields`, read them from the cluster (--live-from-cluster), or pass --allow-missing-managed-fields.")
-	case unowned > 0:
-		c.warnf("%d live object%s without metadata.managedFields: ownership and conflicts cannot be predicted for %s. Get live objects with `kubectl get ... -o json --show-managed-fields`.",
-			unowned, plural(unowned), map[bool]string{true: "it", false: "them"}[unowned == 1])
+	if word != "" {
+		c.warnf("%s", word)
 	}
 }
 
@@ -326,8 +258,11 @@ func liveEvidence(ls *liveState, namespaceGiven bool) predict.Evidence {
 	// A dump is a List, or several objects; a single object says nothing of the namespace
 	// it was read from. Without managedFields, either was most likely printed without them
 	// (an object nobody tracks is rare: --allow-missing-managed-fields predicts it so).
-	ev := predict.Evidence{Read: ls.record != nil, NamespaceGiven: namespaceGiven,
-		Dump: len(ls.objs) != 1 || ls.objs[0].Source.Item != nil}
+	dump := len(ls.objs) != 1 || ls.objs[0].Source.Item != nil
+	ev := predict.Evidence{Given: ls.given, Read: ls.record != nil, NamespaceGiven: namespaceGiven, NamespaceUnsaid: dump, Listing: dump}
+	if !ls.given {
+		return ev
+	}
 	for _, o := range ls.objs {
 		av, kind, ns, name := o.Meta()
 		g := schema.GVKFromAPIVersionKind(av, kind).Group
@@ -351,64 +286,4 @@ func plural(n int) string {
 		return ""
 	}
 	return "s"
-}
-
-func kindOf(id input.Identity) string {
-	if id.Group == "" {
-		return id.Kind
-	}
-	return id.Kind + "." + id.Group
-}
-
-func inNamespace(ns string) string {
-	if ns == "" {
-		return ""
-	}
-	return fmt.Sprintf(" in namespace %q", ns)
-}
-
-// getCommand is the kubectl command that prints an object with its managedFields.
-func getCommand(gvk schema.GVK, id input.Identity, reg *schema.Registry) string {
-	res := strings.ToLower(gvk.Kind)
-	if t, ok := reg.Lookup(gvk); ok && t.Resource != "" {
-		res = t.Resource
-	}
-	if gvk.Group != "" {
-		res += "." + gvk.Group
-	}
-	cmd := "kubectl get " + res
-	if id.Name != "" {
-		cmd += " " + id.Name
-	}
-	if id.Namespace != "" {
-		cmd += " -n " + id.Namespace
-	}
-	return cmd + " -o json --show-managed-fields"
-}
-
-// recordedServer is the version of the cluster a live dump was read from, when the dump
-// holds the record of a cluster read (--save-live writes one), and where that dump is.
-func recordedServer(live []input.Entry) (server, where string) {
-	for _, e := range live {
-		if e.Object == nil {
-			continue
-		}
-		if av, kind, _, _ := e.Object.Meta(); !cluster.IsRecord(av, kind) {
-			continue
-		}
-		obj, err := e.Object.Decode()
-		if err != nil {
-			return "", ""
-		}
-		rec, err := cluster.DecodeRecord(obj)
-		if err != nil || rec.ServerVersion == "" {
-			return "", ""
-		}
-		where := "the cluster the live state " + e.Object.Source.File + " was read from"
-		if rec.Context != "" {
-			where += " (context " + rec.Context + ")"
-		}
-		return rec.ServerVersion, where
-	}
-	return "", ""
 }

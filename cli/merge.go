@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -48,7 +49,7 @@ func runMerge(ctx context.Context, prog string, args []string, stdin io.Reader, 
 	if cfg == nil {
 		return code
 	}
-	c := newInvocation(cfg, stdin, stdout, stderr, nil)
+	c := &session{invocation: newInvocation(cfg, stdin, stdout, stderr, nil)}
 	reps := make([]*report.Report, 0, len(cfg.merge.reports))
 	for _, name := range cfg.merge.reports {
 		rep, err := c.readReport(name)
@@ -61,20 +62,17 @@ func runMerge(ctx context.Context, prog string, args []string, stdin io.Reader, 
 	if err != nil {
 		return c.errorf("merge: %v", err)
 	}
-	c.now = merged.Options.Now
 	slots := make([]*slot, len(merged.Results))
-	done := make(chan struct{})
-	close(done)
 	for i, res := range merged.Results {
-		slots[i] = &slot{res: res, done: done}
+		slots[i] = &slot{res: res}
 	}
 	rep := report.New(merged.Options)
 	rep.APIVersion = merged.APIVersion
-	return c.writeReport(ctx, rep, slots, nil)
+	return c.writeReport(ctx, rep, len(slots), slices.Values(slots))
 }
 
 // readReport reads one shard's JSON report ("-": standard input).
-func (c *invocation) readReport(name string) (*report.Report, error) {
+func (c *session) readReport(name string) (*report.Report, error) {
 	if name == input.StdinName {
 		return report.Read(c.stdin, "stdin")
 	}

@@ -173,8 +173,8 @@ func (o *options) applies() bool {
 
 // checkSwapped refuses MANIFESTS and LIVE given the wrong way round: every manifest
 // carries metadata.managedFields, as a dump of the cluster does, and no live object does.
-func (c *invocation) checkSwapped(manifests []*input.Object, ls *liveState) error {
-	if c.live == "" || ls.record != nil || len(manifests) == 0 || len(ls.objs) == 0 || len(c.manifests) != 1 || len(c.render.kustomize) > 0 {
+func (c *session) checkSwapped(paths []string, manifests []*input.Object, ls *liveState) error {
+	if c.live == "" || ls.record != nil || len(manifests) == 0 || len(ls.objs) == 0 || len(paths) != 1 || len(c.render.kustomize) > 0 {
 		return nil
 	}
 	for _, o := range manifests {
@@ -187,7 +187,7 @@ func (c *invocation) checkSwapped(manifests []*input.Object, ls *liveState) erro
 			return nil
 		}
 	}
-	return fmt.Errorf("MANIFESTS and LIVE look swapped: every object of MANIFESTS (%s) carries metadata.managedFields, as a dump of the cluster does, and no object of LIVE (%s) does, as a manifest does not; give the manifests first and the live state second: %s", c.manifests[0], c.live, suggestCommand(c.live, c.manifests[0]))
+	return fmt.Errorf("MANIFESTS and LIVE look swapped: every object of MANIFESTS (%s) carries metadata.managedFields, as a dump of the cluster does, and no object of LIVE (%s) does, as a manifest does not; give the manifests first and the live state second: %s", paths[0], c.live, suggestCommand(c.live, paths[0]))
 }
 
 // suggestCommand is "ssa-diff A B" with the arguments quoted where a shell needs it.

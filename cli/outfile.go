@@ -99,10 +99,10 @@ func (c *options) formatFilesShowWithForce() bool {
 type reportOutput struct {
 	io.Writer
 	file *atomicfile.File // nil for standard output
-	c    *invocation
+	c    *session
 }
 
-func (c *invocation) openOutput() (*reportOutput, error) {
+func (c *session) openOutput() (*reportOutput, error) {
 	if c.outputFile == "" {
 		return &reportOutput{Writer: c.stdout, c: c}, nil
 	}

@@ -93,7 +93,7 @@ func selectorPrunerList() []string {
 }
 
 // pruneWarnings are notes about what the preview stands for.
-func (c *invocation) pruneWarnings() {
+func (c *session) pruneWarnings() {
 	if w := c.applierKind.PruneWarning; w != "" && c.prune.on {
 		c.warnf("%s", w)
 	}
@@ -101,7 +101,7 @@ func (c *invocation) pruneWarnings() {
 
 // pruneSlots are the live objects the applier deletes (predict.Run.Pruned): tracked by
 // it, and named by no manifest. pairs are the manifests' pairs.
-func (c *invocation) pruneSlots(pairs []input.Pair, live []*input.Object, reg *schema.Registry) []*slot {
+func (c *session) pruneSlots(pairs []input.Pair, live []*input.Object, reg *schema.Registry) []*slot {
 	if !c.prune.on {
 		return nil
 	}
@@ -128,7 +128,7 @@ func (c *invocation) pruneSlots(pairs []input.Pair, live []*input.Object, reg *s
 			Conflicts: []report.Conflict{}, Ownership: []report.Ownership{}, Deleted: []string{}, Warnings: []string{},
 			Prune: &report.Prune{Applier: c.client.Name(), Message: p.Why}}
 		res.Identity(o.GVK.APIVersion(), o.GVK.Kind, o.Namespace, o.Name)
-		out = append(out, &slot{pruned: res, src: src, done: make(chan struct{})})
+		out = append(out, &slot{pruned: res, src: src})
 	}
 	return out
 }

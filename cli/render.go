@@ -43,7 +43,7 @@ func (c *options) checkRender() error {
 
 // kustomizer is the loader's renderer of kustomization directories met among the manifests.
 type kustomizer struct {
-	c      *invocation
+	c      *session
 	loader *input.Loader
 }
 
@@ -60,10 +60,11 @@ func (k kustomizer) Render(dir string) []input.Entry {
 	return render.Kustomize(k.loader, dir)
 }
 
-// loadManifests reads the manifests: the kustomizations of -k, then the -f paths, whose
-// kustomization directories are built and whose standard input is read as `helm template`
-// output when it has its `# Source:` comments.
-func (c *invocation) loadManifests(loader *input.Loader) []input.Entry {
+// loadManifests reads the manifests: the kustomizations of -k, then the -f paths (paths:
+// those of them that are read as manifests), whose kustomization directories are built and
+// whose standard input is read as `helm template` output when it has its `# Source:`
+// comments.
+func (c *session) loadManifests(loader *input.Loader, paths []string) []input.Entry {
 	var out []input.Entry
 	for _, d := range c.render.kustomize {
 		out = append(out, render.Kustomize(loader, d)...)
@@ -72,7 +73,7 @@ func (c *invocation) loadManifests(loader *input.Loader) []input.Entry {
 	loader.SourceComments, loader.SourceRoot = true, c.render.sourceRoot
 	loader.SourceCommentsInFiles = c.applier == "helm"
 	loader.IgnoreFile = c.noise.ignoreFile
-	for _, p := range c.manifests {
+	for _, p := range paths {
 		out = append(out, loader.Load(p)...)
 	}
 	loader.Renderer, loader.IgnoreFile = nil, nil

@@ -9,14 +9,15 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"sort"
-	"sync"
 
+	"github.com/ssa-diff/ssa-diff/internal/cluster"
 	"github.com/ssa-diff/ssa-diff/internal/input"
 	"github.com/ssa-diff/ssa-diff/internal/report"
 	"github.com/ssa-diff/ssa-diff/judge"
 	"github.com/ssa-diff/ssa-diff/merge"
 	"github.com/ssa-diff/ssa-diff/predict"
 	"github.com/ssa-diff/ssa-diff/schema"
+	"github.com/ssa-diff/ssa-diff/server/kubeapiserver"
 )
 
 // slot is one result to print: a manifest to predict, or input that could not be read.
@@ -27,7 +28,6 @@ type slot struct {
 	src    input.Source
 	res    *report.Result
 	body   map[string]any // the manifest's tree, while it is predicted and judged
-	done   chan struct{}
 }
 
 func (c *invocation) warnf(format string, args ...any) {
@@ -41,8 +41,29 @@ func (c *invocation) errorf(format string, args ...any) int {
 
 // execute predicts every manifest and prints the report; it returns the exit status. When
 // ctx ends (SIGINT), it stops and writes nothing more. newPredictor makes the engine of the
-// run's schemas, whose Version is the minor predicted.
+// run's schemas, whose Version is the minor predicted (nil: the engine on kube-apiserver's
+// model, newEngine).
 func (c *invocation) execute(ctx context.Context, newPredictor func(*schema.Registry) predictor) int {
+	s := &session{invocation: c, namespace: c.options.namespace, client: c.options.client}
+	if newPredictor == nil {
+		newPredictor = s.newEngine
+	}
+	return s.execute(ctx, newPredictor)
+}
+
+// newEngine is the engine of the run's schemas on kube-apiserver's model at their minor,
+// with the run's admission; the model's helper is stopped when the run ends.
+func (c *session) newEngine(reg *schema.Registry) predictor {
+	mc := kubeapiserver.Config{Minor: reg.Minor(), ForbidPrivileged: !c.allowPrivileged, ServiceIPFamilies: c.serviceIPFamilies}
+	c.admissionConfig(&mc)
+	model := kubeapiserver.MustNew(mc)
+	c.closers = append(c.closers, model.Close)
+	return engine{Engine: merge.New(reg, model, merge.WithCompactManagedFields())}
+}
+
+// execute is the run: its inputs read (readInputs), paired with the live state (pair),
+// each manifest predicted and the report written (predictAndReport).
+func (c *session) execute(ctx context.Context, newPredictor func(*schema.Registry) predictor) int {
 	if c.getenv != nil {
 		if restore := readingGC(c.getenv); restore != nil {
 			defer restore()
@@ -53,90 +74,122 @@ func (c *invocation) execute(ctx context.Context, newPredictor func(*schema.Regi
 			_ = closer()
 		}
 	}()
-	loader := &input.Loader{Stdin: c.stdin, Limits: c.limits}
-	if err := c.readAdmissionFiles(); err != nil {
+	in, err := c.readInputs(ctx)
+	if err != nil {
+		if ctx.Err() != nil {
+			return report.ExitError // interrupted: nothing more to say
+		}
 		return c.errorf("%v", err)
+	}
+	if c.getenv != nil {
+		defer tuneGC(c.getenv, in.loader.BytesRead()).stop()
+	}
+	if c.helmRollback() {
+		if in.manifests, err = c.helmRollbackManifests(in.loader, in.live, in.reg); err != nil {
+			return c.errorf("%v", err)
+		}
+	}
+	crdWarnings := c.registerCRDs(in)
+	pp, err := c.pair(in)
+	if err != nil {
+		return c.errorf("%v", err)
+	}
+	pred := newPredictor(in.reg)
+	if c.applier == "helm" {
+		if err := c.runHelm(pred, in.reg, pp.m.Pairs, pp.ls.objs); err != nil {
+			return c.errorf("%v", err)
+		}
+	}
+	return c.predictAndReport(ctx, pred, in.reg, c.slots(in, pp, crdWarnings))
+}
+
+// inputs are a run's inputs as read: its schemas (at the minor predicted), its manifests
+// and its live state, as entries (objects, or what could not be read).
+type inputs struct {
+	loader          *input.Loader
+	reg             *schema.Registry
+	manifests, live []input.Entry
+	// paths are the -f paths read as manifests.
+	paths []string
+}
+
+// readInputs reads the run's schemas, manifests and live state; the minor is the cluster's
+// when the live state says it (kubeVersionFor).
+func (c *session) readInputs(ctx context.Context) (*inputs, error) {
+	in := &inputs{loader: &input.Loader{Stdin: c.stdin, Limits: c.limits}, paths: c.manifests}
+	loader := in.loader
+	if err := c.readAdmissionFiles(); err != nil {
+		return nil, err
 	}
 	v, _ := c.kubeVersionFor("", "")
 	reg, err := schema.NewRegistry(v)
 	if err != nil {
-		return c.errorf("%v", err)
+		return nil, err
 	}
 	if err := c.loadSchemas(reg, loader); err != nil {
-		return c.errorf("%v", err)
+		return nil, err
 	}
 	if err := c.loadCRDs(reg, loader); err != nil {
-		return c.errorf("%v", err)
+		return nil, err
 	}
-
 	// Objects are kept as text, and each is decoded by the prediction that uses it: a
 	// run holds a few trees at a time, not all of them.
 	loader.DeferDecoding = true
-	var live []input.Entry
-	var manifests []input.Entry
-	switch {
-	case c.verbs.named():
-		manifests = c.commandManifests(reg)
-	default:
+	if c.verbs.named() {
+		in.manifests = c.commandManifests(reg)
+	} else {
 		if c.verbs.v == merge.VerbPatch {
-			c.manifests = c.splitPatches(loader)
+			in.paths = c.splitPatches(loader)
 		}
 		// A raw request's body is read as the server reads it.
 		loader.RequestBodies = c.applier == "api" && c.verbs.cmd == nil
-		manifests = c.loadManifests(loader)
+		in.manifests = c.loadManifests(loader, in.paths)
 		loader.RequestBodies = false
-		var err error
-		if manifests, err = c.withoutEmptyFiles(manifests); err != nil {
-			return c.errorf("%v", err)
+		if in.manifests, err = c.withoutEmptyFiles(in.manifests); err != nil {
+			return nil, err
 		}
 	}
-	if c.live != "" || c.liveOpts.fromCluster {
-		// Field lines are asked of manifests only: a dump's text need not be kept; its
-		// managedFields are kept as text.
-		loader.NoFieldLines, loader.CompactManagedFields = true, true
-		if c.liveOpts.fromCluster {
-			var err error
-			if live, reg, err = c.readCluster(ctx, loader, manifests, reg); err != nil {
-				if ctx.Err() != nil {
-					return report.ExitError // interrupted: nothing more to say
-				}
-				return c.errorf("%v", err)
-			}
-		} else {
-			live = loader.Load(c.live)
-			if server, where := recordedServer(live); server != "" {
-				v, err := c.kubeVersionFor(server, where)
-				if err != nil {
-					return c.errorf("%v", err)
-				}
-				if v != reg.Minor() {
-					if reg, err = c.registryFor(v); err != nil {
-						return c.errorf("%v", err)
-					}
-				}
-			} else {
-				c.nearestUnknown(c.live, reg.Minor())
-			}
-		}
-	} else {
-		c.nearestUnknown("", reg.Minor())
-	}
-	if c.getenv != nil {
-		defer tuneGC(c.getenv, loader.BytesRead()).stop()
-	}
-	if c.helmRollback() {
-		if manifests, err = c.helmRollbackManifests(loader, live, reg); err != nil {
-			return c.errorf("%v", err)
-		}
-	}
+	in.reg, err = c.readLive(ctx, in, reg)
+	return in, err
+}
 
-	// CustomResourceDefinitions among the inputs define kinds: the live ones first, then the
-	// manifests' (the state the apply moves to).
+// readLive reads the live state into in, and returns the registry of the minor predicted:
+// reg, or the one of the cluster's minor when the live state says it.
+func (c *session) readLive(ctx context.Context, in *inputs, reg *schema.Registry) (*schema.Registry, error) {
+	if c.live == "" && !c.liveOpts.fromCluster {
+		c.nearestUnknown("", reg.Minor())
+		return reg, nil
+	}
+	// Field lines are asked of manifests only: a dump's text need not be kept; its
+	// managedFields are kept as text.
+	in.loader.NoFieldLines, in.loader.CompactManagedFields = true, true
+	if c.liveOpts.fromCluster {
+		var err error
+		in.live, reg, err = c.readCluster(ctx, in.loader, in.manifests, reg)
+		return reg, err
+	}
+	in.live = in.loader.Load(c.live)
+	server, where := cluster.RecordedServer(in.live)
+	if server == "" {
+		c.nearestUnknown(c.live, reg.Minor())
+		return reg, nil
+	}
+	v, err := c.kubeVersionFor(server, where)
+	if err != nil || v == reg.Minor() {
+		return reg, err
+	}
+	return c.registryFor(v)
+}
+
+// registerCRDs adds the CustomResourceDefinitions among the inputs to the registry: the
+// live ones first, then the manifests' (the state the apply moves to). It returns the
+// warnings of those it could not add, by object.
+func (c *session) registerCRDs(in *inputs) map[*input.Object]string {
 	crdWarnings := map[*input.Object]string{}
-	for i, entries := range [][]input.Entry{live, manifests} {
-		add := reg.AddCRDObject
+	for i, entries := range [][]input.Entry{in.live, in.manifests} {
+		add := in.reg.AddCRDObject
 		if i == 0 {
-			add = reg.AddStoredCRDObject // a CRD the cluster holds: read as the server reads it
+			add = in.reg.AddStoredCRDObject // a CRD the cluster holds: read as the server reads it
 		}
 		for _, e := range entries {
 			if e.Object != nil && isCRDKind(e.Object.GVK()) {
@@ -148,16 +201,29 @@ func (c *invocation) execute(ctx context.Context, newPredictor func(*schema.Regi
 			}
 		}
 	}
+	return crdWarnings
+}
 
-	liveObjs, liveErrs := input.Split(live)
+// pairing is the manifests paired with the live state.
+type pairing struct {
+	ls       *liveState
+	m        input.Matching
+	liveErrs []error
+}
+
+// pair pairs the manifests with the live objects, once the live state has said where
+// objects that name no namespace go; it also sets the run's judge.
+func (c *session) pair(in *inputs) (*pairing, error) {
+	liveObjs, liveErrs := input.Split(in.live)
 	ls := &liveState{given: c.live != "" || c.liveOpts.fromCluster}
-	if ls.record, ls.objs, err = takeRecord(liveObjs); err != nil {
+	var err error
+	if ls.record, ls.objs, err = cluster.TakeRecord(liveObjs); err != nil {
 		liveErrs = append(liveErrs, err)
 	}
-	manifests = append(manifests, c.patchStubs(ls.objs)...)
-	manifestObjs, _ := input.Split(manifests)
-	if err := c.checkSwapped(manifestObjs, ls); err != nil {
-		return c.errorf("%v", err)
+	in.manifests = append(in.manifests, c.patchStubs(ls.objs)...)
+	manifestObjs, _ := input.Split(in.manifests)
+	if err := c.checkSwapped(in.paths, manifestObjs, ls); err != nil {
+		return nil, err
 	}
 	if ls.record != nil && !c.liveOpts.namespaceSet {
 		// Objects that name no namespace go where the cluster read put them.
@@ -166,17 +232,10 @@ func (c *invocation) execute(ctx context.Context, newPredictor func(*schema.Regi
 		s.Namespace = c.namespace
 		c.client, _ = c.newApplier(s) // the settings were checked when parsed
 	}
-	c.judge = &judge.Judge{Schemas: reg, Webhooks: judge.ReadWebhooks(liveObjects(ls.objs))}
-	if c.clusterState != nil {
-		// The webhooks of the cluster state intercept requests too.
-		var hooks []judge.LiveObject
-		for _, o := range c.clusterState.Objects() {
-			hooks = append(hooks, judge.LiveObject{Object: o.Object, Source: o.Source})
-		}
-		c.judge.Webhooks = append(c.judge.Webhooks, judge.ReadWebhooks(hooks)...)
-	}
+	c.judge = c.newJudge(in.reg, ls)
+	reg := in.reg
 	scope := func(gvk schema.GVK) (bool, bool) {
-		if n, ok := ls.scope(gvk); ok {
+		if n, ok := ls.record.Scope(gvk); ok {
 			return n, true
 		}
 		if t, ok := reg.Lookup(gvk); ok {
@@ -188,22 +247,35 @@ func (c *invocation) execute(ctx context.Context, newPredictor func(*schema.Regi
 	for _, w := range m.Warnings {
 		c.warnf("%s", w)
 	}
+	return &pairing{ls: ls, m: m, liveErrs: liveErrs}, nil
+}
 
-	pred := newPredictor(reg)
-	if c.applier == "helm" {
-		if err := c.runHelm(pred, reg, m.Pairs, ls.objs); err != nil {
-			return c.errorf("%v", err)
+// newJudge is the judge of the run's predictions: its schemas, and the admission webhooks of
+// the live state and of the cluster state, which intercept requests.
+func (c *session) newJudge(reg *schema.Registry, ls *liveState) *judge.Judge {
+	j := &judge.Judge{Schemas: reg, Webhooks: judge.ReadWebhooks(liveObjects(ls.objs))}
+	if c.clusterState != nil {
+		var hooks []judge.LiveObject
+		for _, o := range c.clusterState.Objects() {
+			hooks = append(hooks, judge.LiveObject{Object: o.Object, Source: o.Source})
 		}
+		j.Webhooks = append(j.Webhooks, judge.ReadWebhooks(hooks)...)
 	}
+	return j
+}
 
+// slots are the run's results to print, in order: the manifests (or what could not be
+// read of them), the live objects pruned, the live objects that could not be read; less
+// those skipped (--skip) and those of other shards (--shard).
+func (c *session) slots(in *inputs, pp *pairing, crdWarnings map[*input.Object]string) []*slot {
 	var slots []*slot
 	next := 0
-	for _, e := range manifests {
-		s := &slot{done: make(chan struct{})}
+	for _, e := range in.manifests {
+		s := &slot{}
 		if e.Err != nil {
 			s.err, s.src = e.Err, sourceOf(e.Err)
 		} else {
-			s.pair = &m.Pairs[next]
+			s.pair = &pp.m.Pairs[next]
 			s.src = s.pair.Manifest.Source
 			if w, ok := crdWarnings[s.pair.Manifest]; ok {
 				s.pair.Warnings = append(s.pair.Warnings, w)
@@ -212,16 +284,14 @@ func (c *invocation) execute(ctx context.Context, newPredictor func(*schema.Regi
 		}
 		slots = append(slots, s)
 	}
-	slots = append(slots, c.pruneSlots(m.Pairs, ls.objs, reg)...)
+	slots = append(slots, c.pruneSlots(pp.m.Pairs, pp.ls.objs, in.reg)...)
 	c.pruneWarnings()
-	for _, err := range append(liveErrs, m.Errors...) {
-		slots = append(slots, &slot{err: fmt.Errorf("live object: %w", err), src: sourceOf(err), done: make(chan struct{})})
+	for _, err := range append(pp.liveErrs, pp.m.Errors...) {
+		slots = append(slots, &slot{err: fmt.Errorf("live object: %w", err), src: sourceOf(err)})
 	}
-	c.judgeLive(m.Pairs, ls, reg)
+	c.judgeLive(pp.m.Pairs, pp.ls, in.reg)
 	slots = c.noise.skipSlots(slots)
-	slots = c.shardSlots(slots)
-
-	return c.predictAndReport(ctx, pred, reg, slots)
+	return c.shardSlots(slots)
 }
 
 func sourceOf(err error) input.Source {
@@ -241,7 +311,7 @@ func isCRDKind(gvk schema.GVK) bool {
 }
 
 // loadSchemas reads the --schema OpenAPI documents.
-func (c *invocation) loadSchemas(reg *schema.Registry, loader *input.Loader) error {
+func (c *session) loadSchemas(reg *schema.Registry, loader *input.Loader) error {
 	for _, p := range c.schemas {
 		files, err := filesOf(p)
 		if err != nil {
@@ -286,7 +356,7 @@ func filesOf(p string) ([]string, error) {
 }
 
 // loadCRDs registers the --crd files' CustomResourceDefinitions.
-func (c *invocation) loadCRDs(reg *schema.Registry, loader *input.Loader) error {
+func (c *session) loadCRDs(reg *schema.Registry, loader *input.Loader) error {
 	for _, p := range c.crds {
 		objs, errs := input.Split(loader.Load(p))
 		if len(errs) > 0 {
@@ -307,97 +377,61 @@ func (c *invocation) loadCRDs(reg *schema.Registry, loader *input.Loader) error 
 	return nil
 }
 
-// predictAll predicts every slot with a bounded pool of workers. Manifests of the same
-// object form a chain predicted in order, each against the object the previous one leaves.
-// Once ctx ends, no chain starts (the slots not predicted are never done); predictAll
-// returns when the workers have stopped.
-func (c *invocation) predictAll(ctx context.Context, eng predictor, reg *schema.Registry, slots []*slot) {
-	c.registry = reg
-	run := c.run(eng, reg)
-	var chains [][]*slot
-	byID := map[input.Identity]int{}
-	for _, s := range slots {
-		if s.pair == nil || s.pair.Err != nil {
-			chains = append(chains, []*slot{s})
+// steps are the slots as the run's steps (predict.Step): a pair that could be read is
+// predicted, every other slot passes through.
+func (c *session) steps(slots []*slot) []predict.Step {
+	steps := make([]predict.Step, len(slots))
+	for i, s := range slots {
+		steps[i].Name = s.src.String()
+		p := s.pair
+		if p == nil || p.Err != nil {
 			continue
 		}
-		if i, ok := byID[s.pair.ID]; ok {
-			chains[i] = append(chains[i], s)
-			continue
+		gvk := p.GVK
+		if p.Mismatched {
+			gvk = p.Live.GVK()
 		}
-		byID[s.pair.ID] = len(chains)
-		chains = append(chains, []*slot{s})
-	}
-	work := make(chan []*slot)
-	var wg sync.WaitGroup
-	for i := 0; i < c.jobs && i < len(chains); i++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for chain := range work {
-				c.predictChain(run, chain)
-			}
-		}()
-	}
-feed:
-	for _, ch := range chains {
-		select {
-		case work <- ch:
-		case <-ctx.Done():
-			break feed
+		steps[i] = predict.Step{Object: predict.Identity(p.ID), Manifest: p.Manifest.Decode, Name: s.src.String(),
+			Apply: predict.Apply{GVK: gvk, Namespace: p.ID.Namespace, Name: p.ID.Name, AsWritten: p.Mismatched,
+				Source: kubectlSource(p.Manifest.Source), Patch: c.rawPatch(p)}}
+		if p.Live != nil {
+			// A live object kept as text is decoded in the worker, and its tree goes with the
+			// result once written.
+			steps[i].Live = p.Live.Decode
 		}
 	}
-	close(work)
-	wg.Wait()
+	return steps
 }
 
-func (c *invocation) predictChain(run *predict.Run, chain []*slot) {
-	var live map[string]any
-	var liveSrc *input.Source
-	var liveErr error
-	if p := chain[0].pair; p != nil && p.Live != nil && p.Err == nil {
-		// A live object kept as text is decoded here, in the worker, and its tree goes
-		// with the result once written.
-		live, liveErr = p.Live.Decode()
-		src := p.Live.Source
-		liveSrc = &src
-	}
-	var prev *slot
-	for _, s := range chain {
+// settle makes a slot's result of its outcome, in the worker, and evaluates the policy on
+// it; slots are the run's (a chain's results name the slot whose object they start from).
+func (c *session) settle(slots []*slot, s *slot, o *predict.Outcome, manager string) {
+	p := s.pair
+	switch {
+	case s.pruned != nil:
+		s.res = s.pruned
+	case p == nil:
+		s.res = report.FromError(s.src, s.err)
+	case p.Err != nil:
+		s.res = report.FromError(s.src, p.Err)
+		fillIdentity(s.res, p)
+	case o.Manifest == nil: // the manifest or the live object could not be read
+		s.res = report.FromError(s.src, o.Err)
+		fillIdentity(s.res, p)
+	default:
+		s.body = o.Manifest
+		s.res = c.reported(p, o, manager)
 		switch {
-		case s.pruned != nil:
-			s.res = s.pruned
-		case s.pair == nil:
-			s.res = report.FromError(s.src, s.err)
-		case s.pair.Err != nil:
-			s.res = report.FromError(s.src, s.pair.Err)
-			fillIdentity(s.res, s.pair)
-		case liveErr != nil:
-			s.res = report.FromError(s.src, fmt.Errorf("live object: %w", liveErr))
-			fillIdentity(s.res, s.pair)
-		default:
-			body, err := s.pair.Manifest.Decode()
-			if err != nil {
-				s.res = report.FromError(s.src, err)
-				fillIdentity(s.res, s.pair)
-				break
-			}
-			s.body = body
-			s.res = c.predict(run, s.pair, body, live)
-			s.res.LiveSource = liveSrc
-			if prev != nil {
-				s.res.Warnings = append(s.res.Warnings, fmt.Sprintf("the same object is also applied by %s; this apply is predicted against the object that one leaves", prev.src))
-			}
-			if s.res.Object != nil {
-				live = s.res.Object
-				src := s.src
-				liveSrc = &src
-			}
-			prev = s
+		case o.LiveFrom >= 0:
+			src := slots[o.LiveFrom].src
+			s.res.LiveSource = &src
+		case p.Live != nil:
+			src := p.Live.Source
+			s.res.LiveSource = &src
 		}
-		c.evaluatePolicy(s)
-		close(s.done)
+		s.res.Warnings = append(s.res.Warnings, o.Warnings...)
 	}
+	c.evaluatePolicy(s)
 }
 
 func fillIdentity(res *report.Result, p *input.Pair) {
@@ -411,29 +445,22 @@ func fillIdentity(res *report.Result, p *input.Pair) {
 	res.Warnings = append(res.Warnings, p.Warnings...)
 }
 
-// predict asks the library about one apply (predict.Run.Predict) and reports it. A panic
-// in the engine becomes this object's error. manifest is the manifest's tree
-// (p.Manifest.Decode).
-func (c *invocation) predict(run *predict.Run, p *input.Pair, manifest, live map[string]any) (res *report.Result) {
-	src := p.Manifest.Source
+// reported is one apply's outcome as the report says it (its prediction, or why there is
+// none). A panic here becomes this object's error.
+func (c *session) reported(p *input.Pair, o *predict.Outcome, manager string) (res *report.Result) {
+	src, manifest := p.Manifest.Source, o.Manifest
 	defer func() {
 		if r := recover(); r != nil {
 			res = report.FromError(src, fmt.Errorf("internal error in ssa-diff (please report it): %v\n%s", r, debug.Stack()))
 			fillIdentity(res, p)
 		}
 	}()
-	gvk := p.GVK
-	if p.Mismatched {
-		gvk = p.Live.GVK()
-	}
-	pred, err := run.Predict(predict.Apply{Manifest: manifest, Live: live, GVK: gvk, Namespace: p.ID.Namespace, Name: p.ID.Name,
-		AsWritten: p.Mismatched, Source: kubectlSource(src), Patch: c.rawPatch(p)})
-	if err != nil {
-		res = report.FromError(src, fmt.Errorf("cannot predict %s: %w", p.ID, err))
+	if o.Err != nil {
+		res = report.FromError(src, o.Err)
 		fillIdentity(res, p)
 		return res
 	}
-	manager := run.Applier.Manager()
+	pred := o.Prediction
 	res = report.FromPrediction(src, pred.Live, manifest, manager, pred.Result)
 	res.Warnings = append(res.Warnings[:0], pred.Warnings...)
 	fillIdentity(res, p)
@@ -458,7 +485,7 @@ func (c *invocation) predict(run *predict.Run, p *input.Pair, manifest, live map
 
 // run is what the run's predictions share (predict.Run), once its schemas and live state
 // are known.
-func (c *invocation) run(eng predictor, reg *schema.Registry) *predict.Run {
+func (c *session) run(eng predictor, reg *schema.Registry) *predict.Run {
 	r := &predict.Run{Predictor: eng, Applier: c.client, Schemas: reg, Judge: c.judge, Subresource: c.subresource,
 		Force: c.force, ForcedAlso: c.wantsWithForce(), Now: c.now, NoDrift: c.verbs.named() || c.verbs.v == merge.VerbPatch}
 	if !c.advice.off {

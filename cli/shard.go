@@ -52,7 +52,7 @@ type sharding struct {
 // 1's. The run's identity hashes every slot's key and source, in order, each source's file
 // relative to the inputs' root (sourcesRoot): the same in every shard of one run, wherever
 // each is run from, and another for other inputs.
-func (c *invocation) shardSlots(slots []*slot) []*slot {
+func (c *session) shardSlots(slots []*slot) []*slot {
 	if !c.shard.On() {
 		return slots
 	}

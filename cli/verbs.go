@@ -87,7 +87,7 @@ func (v *verbOptions) named() bool {
 
 // commandManifests are the stubs of the objects a --kubectl command names, read as
 // manifests (each paired with its live object).
-func (c *invocation) commandManifests(reg *schema.Registry) []input.Entry {
+func (c *session) commandManifests(reg *schema.Registry) []input.Entry {
 	ns := c.namespace
 	if !c.liveOpts.namespaceSet {
 		// Without -n (ssa-diff's or the command's) a stub names no namespace, as a
@@ -110,7 +110,7 @@ func (c *invocation) commandManifests(reg *schema.Registry) []input.Entry {
 // splitPatches keeps aside the --verb patch files whose patch names no object (a JSON
 // patch, a merge patch without apiVersion, kind and metadata.name), as JSON; the others are
 // read as manifests, each naming the object it patches.
-func (c *invocation) splitPatches(loader *input.Loader) []string {
+func (c *session) splitPatches(loader *input.Loader) []string {
 	var named []string
 	for _, p := range c.manifests {
 		data, err := loader.ReadFile(p)
@@ -146,7 +146,7 @@ func anonymousPatch(data []byte) ([]byte, bool) {
 
 // patchStubs are the manifests of the patches that name no object: each patches the one live
 // object.
-func (c *invocation) patchStubs(live []*input.Object) []input.Entry {
+func (c *session) patchStubs(live []*input.Object) []input.Entry {
 	if len(c.rawPatches.docs) == 0 {
 		return nil
 	}
@@ -177,7 +177,7 @@ func (c *invocation) patchStubs(live []*input.Object) []input.Entry {
 
 // rawPatch is the --verb patch document of a pair whose stub names no object: sent as it
 // is, with no object (predict.Apply.Patch); nil for the others.
-func (c *invocation) rawPatch(p *input.Pair) *merge.Patch {
+func (c *session) rawPatch(p *input.Pair) *merge.Patch {
 	if body, ok := c.rawPatches.byStub[p.Manifest]; ok {
 		return &merge.Patch{Type: c.verbs.pt, Body: body}
 	}

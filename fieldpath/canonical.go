@@ -141,19 +141,5 @@ func appendCanonicalKey(dst []byte, kind byte, rest string) ([]byte, bool) {
 		return b, err == nil
 	}
 	dst = append(dst, '"', kind, ':')
-	for i := 0; i < len(rest); i++ {
-		switch c := rest[i]; c {
-		case '"', '\\':
-			dst = append(dst, '\\', c)
-		case '<':
-			dst = append(dst, `\u003c`...)
-		case '>':
-			dst = append(dst, `\u003e`...)
-		case '&':
-			dst = append(dst, `\u0026`...)
-		default:
-			dst = append(dst, c)
-		}
-	}
-	return append(dst, '"'), true
+	return append(fieldsjson.AppendEscapedPrintable(dst, rest), '"'), true
 }

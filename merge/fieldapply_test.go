@@ -20,7 +20,7 @@ import (
 func TestScenariosWithoutShortcuts(t *testing.T) {
 	e := New(schema.MustNewRegistry(kube.Newest()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()}))
 	e.noShortcuts = true
-	for _, sc := range append(append([]scenario{}, scenarios...), moreScenarios...) {
+	for _, sc := range append(append([]scenario{}, scenarios...), edgeScenarios...) {
 		t.Run(sc.name, func(t *testing.T) { runScenario(t, e, sc) })
 	}
 }

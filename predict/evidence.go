@@ -1,5 +1,7 @@
 package predict
 
+import "github.com/ssa-diff/ssa-diff/schema"
+
 // This file judges what the live input is evidence of, for each apply: a prediction is
 // only as good as the live state it is made against, and a dump may lack the object, its
 // namespace or its ownership.
@@ -7,8 +9,23 @@ package predict
 // An Identity names an object: where an apply goes, or a live object.
 type Identity struct{ Group, Kind, Namespace, Name string }
 
+// String prints the identity as kind[.group] [namespace/]name.
+func (id Identity) String() string {
+	k := id.Kind
+	if id.Group != "" {
+		k += "." + id.Group
+	}
+	if id.Namespace != "" {
+		return k + " " + id.Namespace + "/" + id.Name
+	}
+	return k + " " + id.Name
+}
+
 // Evidence is what the live input says beyond its objects.
 type Evidence struct {
+	// Given: there is live input (a dump, or a cluster read); without it every apply is a
+	// create, and nothing else is said.
+	Given bool
 	// Read: the live input is a cluster read, which says which objects it found absent
 	// (NotFound, each with a note, "" for none) and which it could not read (Unreadable,
 	// each with why).
@@ -17,11 +34,19 @@ type Evidence struct {
 	// Objects are the live objects; Managed: one of them carries metadata.managedFields.
 	Objects []Identity
 	Managed bool
-	// Dump: the live input is a List or several objects, not one object on its own (which
-	// may be one nobody tracks, and says which namespace it was read from).
-	Dump bool
+	// NamespaceUnsaid: the live input does not say which namespace the objects that name
+	// none were read from (a List, or several objects; one object on its own is taken as
+	// read from where it applies).
+	NamespaceUnsaid bool
+	// Listing: the live input lists objects (a List, or several), not one object on its
+	// own: when none carries managedFields, it was printed without them, and ownership
+	// cannot be predicted (one object on its own may be one nobody tracks).
+	Listing bool
 	// NamespaceGiven: the user said where objects that name no namespace go.
 	NamespaceGiven bool
+	// AllowUnowned: a listing printed without managedFields is predicted as if nobody owned
+	// any field, instead of refused (Notes).
+	AllowUnowned bool
 }
 
 // A Target is one apply as the evidence sees it.
@@ -30,6 +55,13 @@ type Target struct {
 	// NamesNamespace: the manifest names its namespace. HasLive: a live object was paired
 	// with it (else it is a create).
 	NamesNamespace, HasLive bool
+	// GVK is the manifest's kind; LiveGVK and LiveSource (where it was read) the live
+	// object's: the notes name them.
+	GVK, LiveGVK schema.GVK
+	LiveSource   string
+	// Failed: the apply is already known not to be predictable (its manifest could not be
+	// paired): the notes say nothing of it.
+	Failed bool
 }
 
 // Trust is what the evidence says of the prediction of one apply.
@@ -57,7 +89,7 @@ type Trust struct {
 // an object whose managedFields were cleared (SEMANTICS F1), so it is predicted as the server
 // would, with a warning (Trust.Unowned).
 func (e Evidence) NoOwnership() bool {
-	return !e.Read && e.Dump && len(e.Objects) > 0 && !e.Managed
+	return !e.Read && e.Listing && len(e.Objects) > 0 && !e.Managed
 }
 
 // Judge says what the evidence is worth for the prediction of each target, in order.
@@ -80,7 +112,7 @@ func (e Evidence) judge(t Target, held bool) Trust {
 	if why, ok := e.Unreadable[t.ID]; ok && !t.HasLive {
 		return Trust{Unreadable: true, Note: why}
 	}
-	tr := Trust{NamespaceAssumed: !e.Read && e.Dump && !e.NamespaceGiven && !t.NamesNamespace && t.ID.Namespace != ""}
+	tr := Trust{NamespaceAssumed: !e.Read && e.NamespaceUnsaid && !e.NamespaceGiven && !t.NamesNamespace && t.ID.Namespace != ""}
 	if !t.HasLive {
 		if note, ok := e.NotFound[t.ID]; ok {
 			tr.NotFound, tr.Note = true, note

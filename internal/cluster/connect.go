@@ -260,3 +260,11 @@ func MinorVersion(info *version.Info) (major, minor int, ok bool) {
 	b, ok2 := digits(info.Minor)
 	return a, b, ok1 && ok2
 }
+
+// Where names the cluster in messages: its URL, and the context when there is one.
+func (c *Client) Where() string {
+	if c.Context != "" {
+		return c.Host + ", context " + c.Context
+	}
+	return c.Host
+}

@@ -84,6 +84,12 @@ func appendJSONString(dst []byte, s string) ([]byte, error) {
 		}
 	}
 	dst = append(dst, '"')
+	return append(AppendEscapedPrintable(dst, s), '"'), nil
+}
+
+// AppendEscapedPrintable appends s, printable ASCII, unquoted, with the escapes
+// encoding/json uses (\" \\ and the HTML characters as \u003c \u003e \u0026).
+func AppendEscapedPrintable(dst []byte, s string) []byte {
 	for i := 0; i < len(s); i++ {
 		switch c := s[i]; c {
 		case '"', '\\':
@@ -98,7 +104,7 @@ func appendJSONString(dst []byte, s string) ([]byte, error) {
 			dst = append(dst, c)
 		}
 	}
-	return append(dst, '"'), nil
+	return dst
 }
 
 // DecodeJSON decodes a JSON value as encoding/json.Unmarshal into an any does.

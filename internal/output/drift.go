@@ -189,6 +189,10 @@ func (h *htmlWriter) drift(res *report.Result) (listed []htmlDrift, defaultsLine
 		live, _ := compactPair(marshal, f.Live, nil, htmlMaxValue)
 		live, _ = h.opts.maskConflict(res, f.Path, live, "")
 		hd := htmlDrift{Path: f.Path, Pointer: f.Pointer, Live: live, Fate: driftFate(res, f, h.opts, marshal, htmlMaxValue), FateClass: f.Fate}
+		if forced, ok := forcedDrift(res, f.Path); ok {
+			// A refused apply: what --force-conflicts would do to the field, beside it.
+			hd.Fate += "; with --force-conflicts: " + driftFate(res, forced, h.opts, marshal, htmlMaxValue)
+		}
 		for _, o := range f.Owners {
 			hd.Owners = append(hd.Owners, htmlTake{Manager: driftOwner(o), Class: h.managerClass(o.Manager)})
 		}
@@ -254,4 +258,18 @@ func (p *page) driftTable(rows []htmlDrift) {
 		p.raw("</td></tr>")
 	}
 	p.raw("</tbody></table>")
+}
+
+// forcedDrift is the field at path in the drift of the re-prediction with
+// --force-conflicts, when res is refused and has one.
+func forcedDrift(res *report.Result, path string) (report.DriftField, bool) {
+	if res.WithForce == nil || res.Action != report.ActionRejected {
+		return report.DriftField{}, false
+	}
+	for _, f := range res.WithForce.Drift {
+		if f.Path == path {
+			return f, true
+		}
+	}
+	return report.DriftField{}, false
 }

@@ -53,8 +53,9 @@ func (m *markdownWriter) Write(res *report.Result) error {
 		m.unchanged++
 		return nil
 	}
-	// Diffs are rendered while the sections that will come before this one leave room:
-	// the failing ones for a failing object, all of them for the others.
+	// Drift and diffs are rendered while the sections that will come before this one leave
+	// room (the failing ones for a failing object, all of them for the others): a finding
+	// is never pushed out of the comment by another object's drift.
 	i, before := 1, m.used[0]+m.used[1]
 	if failing {
 		i, before = 0, m.used[0]
@@ -66,7 +67,7 @@ func (m *markdownWriter) Write(res *report.Result) error {
 		if err != nil {
 			return err
 		}
-		full += d
+		full += m.drift(res) + d
 	}
 	m.used[i] += len(full)
 	if failing {
@@ -187,7 +188,6 @@ func (m *markdownWriter) section(res *report.Result, failing bool) string {
 		b.WriteString("**Ownership**\n\n| manager | gains | loses to the applier | releases |\n|---|---|---|---|\n")
 		b.WriteString(strings.Join(rows, "\n") + "\n\n")
 	}
-	b.WriteString(m.drift(res))
 	if len(res.Advice) > 0 {
 		b.WriteString("**Advice**\n\n")
 		for _, a := range res.Advice {
@@ -291,9 +291,16 @@ func (m *markdownWriter) Close(rep *report.Report) error {
 		if b.Len()+len(head) < m.budget {
 			b.WriteString(head)
 		}
+		// A section is shown in full only while the ones after it still fit compact: every
+		// object's heading and findings come before any one object's drift and diff.
+		rest := 0
 		for _, sec := range secs {
+			rest += len(sec.compact)
+		}
+		for _, sec := range secs {
+			rest -= len(sec.compact)
 			switch {
-			case omitted == 0 && b.Len()+len(sec.full) < m.budget:
+			case omitted == 0 && b.Len()+len(sec.full)+rest < m.budget:
 				b.WriteString(sec.full)
 			case omitted == 0 && b.Len()+len(sec.compact) < m.budget:
 				b.WriteString(sec.compact)

@@ -24,7 +24,7 @@ var groupResources = map[string]struct {
 	"VolumeAttributesClass": {"volumeattributesclasses", false},
 	"PriorityClass":         {"priorityclasses", false}, "RuntimeClass": {"runtimeclasses", false},
 	"EndpointSlice": {"endpointslices", true}, "Lease": {"leases", true},
-	// groups2_test.go's kinds
+	// groups_cluster_config_test.go's kinds
 	"ValidatingWebhookConfiguration":   {"validatingwebhookconfigurations", false},
 	"MutatingWebhookConfiguration":     {"mutatingwebhookconfigurations", false},
 	"ValidatingAdmissionPolicy":        {"validatingadmissionpolicies", false},

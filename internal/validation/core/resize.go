@@ -57,6 +57,7 @@ func ValidatePodResize(newPod, oldPod *api.Pod, opts PodValidationOptions) field
 		c := *r
 		spec.Resources = &c
 	}
+	// 1.35 and later: a resize of pod-level resources is taken only with its feature gate.
 	if cfg.AtLeast(35) && (podLevel(oldPod) || podLevel(newPod)) {
 		if !opts.InPlacePodLevelResourcesVerticalScalingEnabled {
 			return append(errs, field.Forbidden(field.NewPath(""), "resize of pods with pod-level resources is forbidden when InPlacePodLevelResourcesVerticalScalingEnabled feature gate is disabled"))
@@ -119,7 +120,7 @@ func ValidatePodResize(newPod, oldPod *api.Pod, opts PodValidationOptions) field
 	if opts.InPlacePodVerticalScalingMemoryBackedVolumesEnabled {
 		errs = append(errs, validateResizeVolumes(newPod.Spec.Volumes, oldPod.Spec.Volumes)...)
 		spec.Volumes = oldPod.Spec.Volumes
-	} else if cfg.AtLeast(37) && !equality.Semantic.DeepEqual(newPod.Spec.Volumes, oldPod.Spec.Volumes) {
+	} else if cfg.AtLeast(37) && !equality.Semantic.DeepEqual(newPod.Spec.Volumes, oldPod.Spec.Volumes) { // 1.37: volumes immutable on resize
 		errs = append(errs, field.Forbidden(specPath.Child("volumes"), "volumes are immutable on resize when InPlacePodVerticalScalingMemoryBackedVolumes feature gate is disabled"))
 	}
 	if len(errs) > 0 {

@@ -1,9 +1,7 @@
 package cli
 
 import (
-	"context"
 	"fmt"
-	"io"
 	"strconv"
 	"time"
 
@@ -11,12 +9,11 @@ import (
 	"github.com/ssa-diff/ssa-diff/appliers"
 	"github.com/ssa-diff/ssa-diff/internal/output"
 	"github.com/ssa-diff/ssa-diff/internal/report"
-	"github.com/ssa-diff/ssa-diff/schema"
 )
 
-// This file holds what the command does as the pre-merge gate of a GitOps repository: the
-// appliers' options (package appliers lists them), the policy that decides the exit status,
-// the one-screen summary and the progress line.
+// This file holds the flags of the command as the pre-merge gate of a GitOps repository:
+// the appliers' options (package appliers lists them), the policy that decides the exit
+// status, the one-screen summary.
 
 // gateOptions are the command line's applier and policy settings.
 type gateOptions struct {
@@ -144,182 +141,4 @@ func (c *options) wantsWithForce() bool {
 		return false
 	}
 	return output.ShowsWithForce(c.output) && !(c.gate.summary && c.output == "text") || c.report.html != "" || c.formatFilesShowWithForce()
-}
-
-// gitOpsWarnings are notes about flags the GitOps appliers ignore.
-func (c *invocation) gitOpsWarnings(stderr io.Writer) {
-	if c.force && c.client.AlwaysForces() {
-		fmt.Fprintf(stderr, "warning: --force-conflicts: %s always applies with force\n", c.client.Name())
-	}
-}
-
-// predictAndReport predicts every slot in parallel and prints the results in input order as
-// they come; it returns the exit status. Results are let go once written: the formats that
-// print everything at the end keep what they need (json and yaml their encoded bytes).
-// When ctx ends it stops: no more predictions start, and --output-file is left as it was.
-func (c *invocation) predictAndReport(ctx context.Context, eng predictor, reg *schema.Registry, slots []*slot) int {
-	c.gitOpsWarnings(c.stderr)
-	policy := c.gate.policy
-	rep := report.New(report.Options{FieldManager: c.client.Manager(), Force: c.force, Applier: c.client.Name(), Subresource: c.subresource, KubernetesVersion: reg.Minor().String(), Now: c.now, Policy: &policy})
-	c.sharding.start(rep)
-	return c.writeReport(ctx, rep, slots, func() { c.predictAll(ctx, eng, reg, slots) })
-}
-
-// writeReport prints the slots' results in order as they are done, while predict (nil when
-// they are all done: merge) runs; it returns the exit status.
-func (c *invocation) writeReport(ctx context.Context, rep *report.Report, slots []*slot, predict func()) int {
-	opts := output.Options{Color: c.color, ShowManagedFields: c.showManagedFields, ShowSecrets: c.showSecrets, Now: c.now, Stderr: c.stderr, ReportURL: c.reportLink(), Client: rep.Options.Applier}
-	c.noise.outputOptions(&opts)
-	if opts.Ignore == nil && rep.Options.Policy != nil {
-		opts.Ignore = rep.Options.Policy.Ignore // ssa-diff merge: the shards' rules
-	}
-	dst, err := c.openOutput()
-	if err != nil {
-		return c.errorf("%v", err)
-	}
-	defer dst.abort()
-	w, err := output.New(c.output, dst, opts)
-	if err != nil {
-		return c.errorf("%v", err)
-	}
-	if c.gate.summary {
-		if c.output == "text" {
-			w = output.NewSummary(dst, opts)
-		} else {
-			sopts := opts
-			sopts.Color = c.color && isTerminal(c.stderr)
-			w = output.Multi(w, output.NewSummary(c.stderr, sopts))
-		}
-	}
-	w, page, err := c.withHTMLReport(w, opts)
-	if err != nil {
-		return c.errorf("%v", err)
-	}
-	defer page.abort()
-	w, files, err := c.withFormatFiles(w, opts)
-	if err != nil {
-		return c.errorf("%v", err)
-	}
-	defer files.abort()
-
-	// The progress line shows on a terminal, unless the results themselves scroll by on it.
-	streams := output.Streams(c.output) && !(c.gate.summary && c.output == "text")
-	if c.gate.progress || (isTerminal(c.stderr) && !(streams && dst.terminal())) {
-		p := startProgress(c.stderr, len(slots), c.predicted.Load, c.gate.progressDelay)
-		defer p.stop()
-	}
-	stopped := make(chan struct{})
-	go func() {
-		defer close(stopped)
-		if predict != nil {
-			predict()
-		}
-	}()
-
-	var tally report.Tally
-	var werr error
-	for k, s := range slots {
-		select {
-		case <-s.done:
-		case <-ctx.Done():
-			<-stopped // the workers have finished what they had started
-			return report.ExitError
-		}
-		tally.Add(s.res)
-		c.sharding.keep(rep, k, s.res)
-		if werr == nil {
-			werr = w.Write(s.res)
-		}
-		// Let the result and its inputs go: of a long run, only what the format keeps stays.
-		if s.pair != nil {
-			s.pair.Manifest, s.pair.Live = nil, nil
-		}
-		s.res, s.pair = nil, nil
-	}
-	rep.Summary = tally.Summary()
-	if werr == nil {
-		werr = w.Close(rep)
-	}
-	if ctx.Err() != nil {
-		return report.ExitError
-	}
-	if werr == nil {
-		werr = page.commit()
-	}
-	if werr == nil {
-		werr = files.commit()
-	}
-	if werr == nil {
-		werr = dst.commit()
-	}
-	if werr != nil {
-		return c.errorf("writing the report: %v", werr)
-	}
-	return rep.Summary.ExitCode
-}
-
-// evaluatePolicy evaluates the policy on a slot's result.
-func (c *invocation) evaluatePolicy(s *slot) {
-	var locate func(string) (string, int)
-	if s.pair != nil && s.pair.Manifest != nil {
-		m, body := s.pair.Manifest, s.body
-		locate = func(path string) (string, int) {
-			if body == nil {
-				return m.Source.File, fieldLine(m, path)
-			}
-			return m.LocateFieldPath(body, path)
-		}
-	}
-	s.res.Findings = c.gate.policy.EvaluateAt(s.res, c.client.Manager(), locate)
-	s.body = nil
-	c.predicted.Add(1)
-}
-
-// progress keeps a line on a terminal's error stream up to date with how many objects are
-// predicted, once a run has gone on for a while; stop erases it.
-type progress struct {
-	quit, done chan struct{}
-}
-
-func startProgress(w io.Writer, total int, count func() int64, delay time.Duration) *progress {
-	if delay <= 0 {
-		delay = time.Second
-	}
-	p := &progress{quit: make(chan struct{}), done: make(chan struct{})}
-	go func() {
-		defer close(p.done)
-		shown := false
-		timer := time.NewTimer(delay)
-		defer timer.Stop()
-		select {
-		case <-p.quit:
-			return
-		case <-timer.C:
-		}
-		tick := time.NewTicker(200 * time.Millisecond)
-		defer tick.Stop()
-		for {
-			n := count()
-			pct := 100
-			if total > 0 {
-				pct = int(n * 100 / int64(total))
-			}
-			fmt.Fprintf(w, "\rssa-diff: %d of %d objects predicted (%d%%)\x1b[K", n, total, pct)
-			shown = true
-			select {
-			case <-p.quit:
-				if shown {
-					io.WriteString(w, "\r\x1b[K")
-				}
-				return
-			case <-tick.C:
-			}
-		}
-	}()
-	return p
-}
-
-func (p *progress) stop() {
-	close(p.quit)
-	<-p.done
 }

@@ -24,7 +24,10 @@ spec:
       containers:
 `
 
-var moreScenarios = []scenario{
+// edgeScenarios are the edges of SEMANTICS.md's rules (each case named by its rules' IDs):
+// forced takeovers, pruning around defaults and items, status, kubectl's relaxation,
+// refused bodies, sets and keys, managedFields supplied in a request.
+var edgeScenarios = []scenario{
 	{"C2 force removes the loser's emptied entry", []op{
 		{apply: true, manager: "a", body: cm + "data: {k: '1'}\n"},
 		{apply: true, manager: "b", force: true, body: cm + "data: {k: '2'}\n",
@@ -124,9 +127,9 @@ var moreScenarios = []scenario{
 	}},
 }
 
-func TestMoreScenarios(t *testing.T) {
+func TestEdgeScenarios(t *testing.T) {
 	e := New(schema.MustNewRegistry(kube.Newest()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()}))
-	for _, sc := range moreScenarios {
+	for _, sc := range edgeScenarios {
 		t.Run(sc.name, func(t *testing.T) { runScenario(t, e, sc) })
 	}
 }

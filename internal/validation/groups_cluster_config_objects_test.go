@@ -1,7 +1,7 @@
 package validation_test
 
 // The stored objects of the admissionregistration, flowcontrol, certificates,
-// storagemigration and apiregistration scenarios (groups2_test.go): what operators and
+// storagemigration and apiregistration scenarios (groups_cluster_config_test.go): what operators and
 // add-ons install.
 
 const webhookPolicy = `apiVersion: admissionregistration.k8s.io/v1

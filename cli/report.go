@@ -1,0 +1,151 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"iter"
+
+	"github.com/ssa-diff/ssa-diff/internal/output"
+	"github.com/ssa-diff/ssa-diff/internal/report"
+	"github.com/ssa-diff/ssa-diff/predict"
+	"github.com/ssa-diff/ssa-diff/schema"
+)
+
+// This file writes the report: each result, in order, as the run predicts it, judged by
+// the policy.
+
+// gitOpsWarnings are notes about flags the GitOps appliers ignore.
+func (c *session) gitOpsWarnings(stderr io.Writer) {
+	if c.force && c.client.AlwaysForces() {
+		fmt.Fprintf(stderr, "warning: --force-conflicts: %s always applies with force\n", c.client.Name())
+	}
+}
+
+// predictAndReport predicts every slot in parallel and prints the results in input order as
+// they come; it returns the exit status. Results are let go once written: the formats that
+// print everything at the end keep what they need (json and yaml their encoded bytes).
+// When ctx ends it stops: no more predictions start, and --output-file is left as it was.
+func (c *session) predictAndReport(ctx context.Context, eng predictor, reg *schema.Registry, slots []*slot) int {
+	c.gitOpsWarnings(c.stderr)
+	policy := c.gate.policy
+	rep := report.New(report.Options{FieldManager: c.client.Manager(), Force: c.force, Applier: c.client.Name(), Subresource: c.subresource, KubernetesVersion: reg.Minor().String(), Now: c.now, Policy: &policy})
+	c.sharding.start(rep)
+	run, manager := c.run(eng, reg), c.client.Manager()
+	sched := predict.Schedule{Jobs: c.jobs, Done: func(i int, o *predict.Outcome) { c.settle(slots, slots[i], o, manager) }}
+	done := func(yield func(*slot) bool) {
+		for i := range run.PredictAll(ctx, c.steps(slots), sched) {
+			if !yield(slots[i]) {
+				return
+			}
+		}
+	}
+	return c.writeReport(ctx, rep, len(slots), done)
+}
+
+// writeReport prints the slots' results in order as done yields them, each once it is
+// done; it returns the exit status, ExitError when done stops short (the run was stopped).
+func (c *session) writeReport(ctx context.Context, rep *report.Report, total int, done iter.Seq[*slot]) int {
+	opts := c.outputOptions(rep)
+	dst, err := c.openOutput()
+	if err != nil {
+		return c.errorf("%v", err)
+	}
+	defer dst.abort()
+	w, err := output.New(c.output, dst, opts)
+	if err != nil {
+		return c.errorf("%v", err)
+	}
+	if c.gate.summary {
+		if c.output == "text" {
+			w = output.NewSummary(dst, opts)
+		} else {
+			sopts := opts
+			sopts.Color = c.color && isTerminal(c.stderr)
+			w = output.Multi(w, output.NewSummary(c.stderr, sopts))
+		}
+	}
+	w, page, err := c.withHTMLReport(w, opts)
+	if err != nil {
+		return c.errorf("%v", err)
+	}
+	defer page.abort()
+	w, files, err := c.withFormatFiles(w, opts)
+	if err != nil {
+		return c.errorf("%v", err)
+	}
+	defer files.abort()
+
+	// The progress line shows on a terminal, unless the results themselves scroll by on it.
+	streams := output.Streams(c.output) && !(c.gate.summary && c.output == "text")
+	if c.gate.progress || (isTerminal(c.stderr) && !(streams && dst.terminal())) {
+		p := startProgress(c.stderr, total, c.predicted.Load, c.gate.progressDelay)
+		defer p.stop()
+	}
+	var tally report.Tally
+	var werr error
+	k := 0
+	for s := range done {
+		tally.Add(s.res)
+		c.sharding.keep(rep, k, s.res)
+		k++
+		if werr == nil {
+			werr = w.Write(s.res)
+		}
+		// Let the result and its inputs go: of a long run, only what the format keeps stays.
+		if s.pair != nil {
+			s.pair.Manifest, s.pair.Live = nil, nil
+		}
+		s.res, s.pair = nil, nil
+	}
+	if k < total {
+		return report.ExitError // stopped: the workers have finished what they had started
+	}
+	rep.Summary = tally.Summary()
+	if werr == nil {
+		werr = w.Close(rep)
+	}
+	if ctx.Err() != nil {
+		return report.ExitError
+	}
+	if werr == nil {
+		werr = page.commit()
+	}
+	if werr == nil {
+		werr = files.commit()
+	}
+	if werr == nil {
+		werr = dst.commit()
+	}
+	if werr != nil {
+		return c.errorf("writing the report: %v", werr)
+	}
+	return rep.Summary.ExitCode
+}
+
+// evaluatePolicy evaluates the policy on a slot's result.
+func (c *session) evaluatePolicy(s *slot) {
+	var locate func(string) (string, int)
+	if s.pair != nil && s.pair.Manifest != nil {
+		m, body := s.pair.Manifest, s.body
+		locate = func(path string) (string, int) {
+			if body == nil {
+				return m.Source.File, fieldLine(m, path)
+			}
+			return m.LocateFieldPath(body, path)
+		}
+	}
+	s.res.Findings = c.gate.policy.EvaluateAt(s.res, c.client.Manager(), locate)
+	s.body = nil
+	c.predicted.Add(1)
+}
+
+// outputOptions are the options of the report's outputs.
+func (c *session) outputOptions(rep *report.Report) output.Options {
+	opts := output.Options{Color: c.color, ShowManagedFields: c.showManagedFields, ShowSecrets: c.showSecrets, Now: rep.Options.Now, Stderr: c.stderr, ReportURL: c.reportLink(), Client: rep.Options.Applier}
+	c.noise.outputOptions(&opts)
+	if opts.Ignore == nil && rep.Options.Policy != nil {
+		opts.Ignore = rep.Options.Policy.Ignore // ssa-diff merge: the shards' rules
+	}
+	return opts
+}
