@@ -86,6 +86,10 @@ func Strategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 				opts := podOptionsFor(cfg, &ds.Spec.Template, &o.Spec.Template)
 				// A stored selector with label values an older server took stays acceptable.
 				opts.AllowInvalidLabelValueInSelector = opts.AllowInvalidLabelValueInSelector || metav1validation.LabelSelectorHasInvalidLabelValue(o.Spec.Selector)
+				if !cfg.AtLeast(34) {
+					// Kubernetes 1.33's strategy checks the DaemonSet as new too.
+					return validateDaemonSetUpdateBefore34(ds, o, opts)
+				}
 				return ValidateDaemonSetUpdate(ds, o, opts)
 			},
 			ValidateStatusUpdate: func(obj, old any) field.ErrorList {
