@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -225,15 +224,7 @@ func (c minorCase) answersAsRecorded(t *testing.T, minor kube.Minor, a minorAnsw
 // printed for nested pointers: the server process's, unknowable, which ssa-diff writes as
 // layout.PointerStandIn; the recorded answer's are taken as that stand-in.
 func sameAnswer(got, recorded string) bool {
-	var b strings.Builder
-	last := 0
-	for _, m := range regexp.MustCompile(layout.AddressRE).FindAllStringSubmatchIndex(recorded, -1) {
-		b.WriteString(recorded[last:m[2]])
-		b.WriteString(layout.PointerStandIn)
-		last = m[3]
-	}
-	b.WriteString(recorded[last:])
-	return got == b.String()
+	return got == layout.StandInAddresses(recorded)
 }
 
 func minorAnswersPath(minor kube.Minor) string {

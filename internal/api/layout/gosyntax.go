@@ -58,7 +58,7 @@ func (g goSyntax) String() string {
 	g.write(&b, v, reflect.Value{}, true)
 	// fmt writes the addresses of this process for the pointers of the values of other
 	// packages (an owner reference's controller): the stand-in, as for the others.
-	return addressRE().ReplaceAllString(b.String(), "$1("+PointerStandIn+")")
+	return StandInAddresses(b.String())
 }
 
 // addressRE is AddressRE with the pointer's type in group 1.
@@ -72,6 +72,12 @@ const PointerStandIn = "0xc000000000"
 // AddressRE matches what %#v writes for a non-nil pointer nested in a printed value, the
 // address in group 1.
 const AddressRE = `\(\*[^()]+\)\((0x[0-9a-f]+)\)`
+
+// StandInAddresses is a message a server printed with PointerStandIn for each address
+// AddressRE finds in it: a recorded answer as ssa-diff can give it.
+func StandInAddresses(msg string) string {
+	return addressRE().ReplaceAllString(msg, "$1("+PointerStandIn+")")
+}
 
 // write writes v as %#v does; top is the value itself (fmt writes a pointer to a struct
 // there as &T{…}, below as an address).
