@@ -65,7 +65,7 @@ fmt-check:
 
 # The tests read the recorded cases of testdata/recorded (SSA_DIFF_FIXTURES=DIR reads others).
 unit:
-	$(GO) test ./...
+	$(GO) test -timeout 20m ./...
 
 refresh-recorded:
 	sh testdata/recorded/refresh.sh $(FIXTURES) testdata/recorded
