@@ -14,10 +14,6 @@ var (
 	relSeparable  = schema.Separable
 )
 
-// emptyDefault is the default value of every field whose default is an empty object:
-// one map, made once at start-up, instead of one per field. Read-only.
-var emptyDefault = map[any]any{}
-
 // strs holds every string a *string of the schemas points to (type names,
 // union discriminators). Read-only.
 var strs = [...]string{
@@ -990,14 +986,14 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.admissionregistration.v1.MutatingAdmissionPolicy", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[5]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[5]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.admissionregistration.v1.MutatingAdmissionPolicyBinding", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[6]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[6]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.admissionregistration.v1.MutatingAdmissionPolicyBindingSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "matchResources", Type: schema.TypeRef{NamedType: &strs[7]}},
@@ -1015,7 +1011,7 @@ var template = [...]schema.TypeDef{
 	}}}},
 	{Name: "io.k8s.api.admissionregistration.v1.MutatingWebhook", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "admissionReviewVersions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, ElementRelationship: schema.Atomic}}}},
-		{Name: "clientConfig", Type: schema.TypeRef{NamedType: &strs[13]}, Default: emptyDefault},
+		{Name: "clientConfig", Type: schema.TypeRef{NamedType: &strs[13]}, Default: map[any]any(nil)},
 		{Name: "failurePolicy", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "matchConditions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[9]}, ElementRelationship: schema.Associative, Keys: []string{"name"}}}}},
 		{Name: "matchPolicy", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
@@ -1030,7 +1026,7 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.admissionregistration.v1.MutatingWebhookConfiguration", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
 		{Name: "webhooks", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[15]}, ElementRelationship: schema.Associative, Keys: []string{"name"}}}}},
 	}}}},
 	{Name: "io.k8s.api.admissionregistration.v1.Mutation", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -1075,15 +1071,15 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicy", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[19]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[20]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[19]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[20]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicyBinding", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[21]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[21]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicyBindingSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "matchResources", Type: schema.TypeRef{NamedType: &strs[7]}},
@@ -1107,7 +1103,7 @@ var template = [...]schema.TypeDef{
 	}}}},
 	{Name: "io.k8s.api.admissionregistration.v1.ValidatingWebhook", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "admissionReviewVersions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, ElementRelationship: schema.Atomic}}}},
-		{Name: "clientConfig", Type: schema.TypeRef{NamedType: &strs[13]}, Default: emptyDefault},
+		{Name: "clientConfig", Type: schema.TypeRef{NamedType: &strs[13]}, Default: map[any]any(nil)},
 		{Name: "failurePolicy", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "matchConditions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[9]}, ElementRelationship: schema.Associative, Keys: []string{"name"}}}}},
 		{Name: "matchPolicy", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
@@ -1121,7 +1117,7 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.admissionregistration.v1.ValidatingWebhookConfiguration", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
 		{Name: "webhooks", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[26]}, ElementRelationship: schema.Associative, Keys: []string{"name"}}}}},
 	}}}},
 	{Name: "io.k8s.api.admissionregistration.v1.Validation", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -1167,14 +1163,14 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.admissionregistration.v1alpha1.MutatingAdmissionPolicy", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[29]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[29]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.admissionregistration.v1alpha1.MutatingAdmissionPolicyBinding", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[30]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[30]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.admissionregistration.v1alpha1.MutatingAdmissionPolicyBindingSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "matchResources", Type: schema.TypeRef{NamedType: &strs[31]}},
@@ -1219,15 +1215,15 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.admissionregistration.v1alpha1.ValidatingAdmissionPolicy", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[40]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[41]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[40]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[41]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.admissionregistration.v1alpha1.ValidatingAdmissionPolicyBinding", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[42]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[42]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.admissionregistration.v1alpha1.ValidatingAdmissionPolicyBindingSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "matchResources", Type: schema.TypeRef{NamedType: &strs[31]}},
@@ -1287,14 +1283,14 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.admissionregistration.v1beta1.MutatingAdmissionPolicy", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[47]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[47]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.admissionregistration.v1beta1.MutatingAdmissionPolicyBinding", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[48]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[48]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.admissionregistration.v1beta1.MutatingAdmissionPolicyBindingSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "matchResources", Type: schema.TypeRef{NamedType: &strs[49]}},
@@ -1312,7 +1308,7 @@ var template = [...]schema.TypeDef{
 	}}}},
 	{Name: "io.k8s.api.admissionregistration.v1beta1.MutatingWebhook", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "admissionReviewVersions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, ElementRelationship: schema.Atomic}}}},
-		{Name: "clientConfig", Type: schema.TypeRef{NamedType: &strs[55]}, Default: emptyDefault},
+		{Name: "clientConfig", Type: schema.TypeRef{NamedType: &strs[55]}, Default: map[any]any(nil)},
 		{Name: "failurePolicy", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "matchConditions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[51]}, ElementRelationship: schema.Associative, Keys: []string{"name"}}}}},
 		{Name: "matchPolicy", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
@@ -1327,7 +1323,7 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.admissionregistration.v1beta1.MutatingWebhookConfiguration", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
 		{Name: "webhooks", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[56]}, ElementRelationship: schema.Associative, Keys: []string{"name"}}}}},
 	}}}},
 	{Name: "io.k8s.api.admissionregistration.v1beta1.Mutation", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -1365,15 +1361,15 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.admissionregistration.v1beta1.ValidatingAdmissionPolicy", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[60]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[61]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[60]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[61]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.admissionregistration.v1beta1.ValidatingAdmissionPolicyBinding", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[62]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[62]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.admissionregistration.v1beta1.ValidatingAdmissionPolicyBindingSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "matchResources", Type: schema.TypeRef{NamedType: &strs[49]}},
@@ -1397,7 +1393,7 @@ var template = [...]schema.TypeDef{
 	}}}},
 	{Name: "io.k8s.api.admissionregistration.v1beta1.ValidatingWebhook", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "admissionReviewVersions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, ElementRelationship: schema.Atomic}}}},
-		{Name: "clientConfig", Type: schema.TypeRef{NamedType: &strs[55]}, Default: emptyDefault},
+		{Name: "clientConfig", Type: schema.TypeRef{NamedType: &strs[55]}, Default: map[any]any(nil)},
 		{Name: "failurePolicy", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "matchConditions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[51]}, ElementRelationship: schema.Associative, Keys: []string{"name"}}}}},
 		{Name: "matchPolicy", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
@@ -1411,7 +1407,7 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.admissionregistration.v1beta1.ValidatingWebhookConfiguration", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
 		{Name: "webhooks", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[66]}, ElementRelationship: schema.Associative, Keys: []string{"name"}}}}},
 	}}}},
 	{Name: "io.k8s.api.admissionregistration.v1beta1.Validation", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -1438,9 +1434,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.apiserverinternal.v1alpha1.StorageVersion", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[68]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[69]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[68]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[69]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.apiserverinternal.v1alpha1.StorageVersionCondition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "lastTransitionTime", Type: schema.TypeRef{NamedType: &strs[70]}},
@@ -1460,15 +1456,15 @@ var template = [...]schema.TypeDef{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "data", Type: schema.TypeRef{NamedType: &strs[0]}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
 		{Name: "revision", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}, Default: 0},
 	}}}},
 	{Name: "io.k8s.api.apps.v1.DaemonSet", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[73]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[74]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[73]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[74]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.apps.v1.DaemonSetCondition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "lastTransitionTime", Type: schema.TypeRef{NamedType: &strs[70]}},
@@ -1481,8 +1477,8 @@ var template = [...]schema.TypeDef{
 		{Name: "minReadySeconds", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "revisionHistoryLimit", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "selector", Type: schema.TypeRef{NamedType: &strs[3]}},
-		{Name: "template", Type: schema.TypeRef{NamedType: &strs[75]}, Default: emptyDefault},
-		{Name: "updateStrategy", Type: schema.TypeRef{NamedType: &strs[76]}, Default: emptyDefault},
+		{Name: "template", Type: schema.TypeRef{NamedType: &strs[75]}, Default: map[any]any(nil)},
+		{Name: "updateStrategy", Type: schema.TypeRef{NamedType: &strs[76]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.apps.v1.DaemonSetStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "collisionCount", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
@@ -1503,9 +1499,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.apps.v1.Deployment", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[79]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[80]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[79]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[80]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.apps.v1.DeploymentCondition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "lastTransitionTime", Type: schema.TypeRef{NamedType: &strs[70]}},
@@ -1522,8 +1518,8 @@ var template = [...]schema.TypeDef{
 		{Name: "replicas", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "revisionHistoryLimit", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "selector", Type: schema.TypeRef{NamedType: &strs[3]}},
-		{Name: "strategy", Type: schema.TypeRef{NamedType: &strs[81]}, Default: emptyDefault},
-		{Name: "template", Type: schema.TypeRef{NamedType: &strs[75]}, Default: emptyDefault},
+		{Name: "strategy", Type: schema.TypeRef{NamedType: &strs[81]}, Default: map[any]any(nil)},
+		{Name: "template", Type: schema.TypeRef{NamedType: &strs[75]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.apps.v1.DeploymentStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "availableReplicas", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
@@ -1543,9 +1539,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.apps.v1.ReplicaSet", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[84]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[85]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[84]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[85]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.apps.v1.ReplicaSetCondition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "lastTransitionTime", Type: schema.TypeRef{NamedType: &strs[70]}},
@@ -1558,7 +1554,7 @@ var template = [...]schema.TypeDef{
 		{Name: "minReadySeconds", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "replicas", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "selector", Type: schema.TypeRef{NamedType: &strs[3]}},
-		{Name: "template", Type: schema.TypeRef{NamedType: &strs[75]}, Default: emptyDefault},
+		{Name: "template", Type: schema.TypeRef{NamedType: &strs[75]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.apps.v1.ReplicaSetStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "availableReplicas", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
@@ -1584,9 +1580,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.apps.v1.StatefulSet", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[88]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[89]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[88]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[89]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.apps.v1.StatefulSetCondition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "lastTransitionTime", Type: schema.TypeRef{NamedType: &strs[70]}},
@@ -1611,8 +1607,8 @@ var template = [...]schema.TypeDef{
 		{Name: "revisionHistoryLimit", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "selector", Type: schema.TypeRef{NamedType: &strs[3]}},
 		{Name: "serviceName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
-		{Name: "template", Type: schema.TypeRef{NamedType: &strs[75]}, Default: emptyDefault},
-		{Name: "updateStrategy", Type: schema.TypeRef{NamedType: &strs[92]}, Default: emptyDefault},
+		{Name: "template", Type: schema.TypeRef{NamedType: &strs[75]}, Default: map[any]any(nil)},
+		{Name: "updateStrategy", Type: schema.TypeRef{NamedType: &strs[92]}, Default: map[any]any(nil)},
 		{Name: "volumeClaimTemplates", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[93]}, ElementRelationship: schema.Atomic}}}},
 	}}}},
 	{Name: "io.k8s.api.apps.v1.StatefulSetStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -1635,15 +1631,15 @@ var template = [...]schema.TypeDef{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "data", Type: schema.TypeRef{NamedType: &strs[0]}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
 		{Name: "revision", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}, Default: 0},
 	}}}},
 	{Name: "io.k8s.api.apps.v1beta1.Deployment", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[96]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[97]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[96]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[97]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.apps.v1beta1.DeploymentCondition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "lastTransitionTime", Type: schema.TypeRef{NamedType: &strs[70]}},
@@ -1661,8 +1657,8 @@ var template = [...]schema.TypeDef{
 		{Name: "revisionHistoryLimit", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "rollbackTo", Type: schema.TypeRef{NamedType: &strs[98]}},
 		{Name: "selector", Type: schema.TypeRef{NamedType: &strs[3]}},
-		{Name: "strategy", Type: schema.TypeRef{NamedType: &strs[99]}, Default: emptyDefault},
-		{Name: "template", Type: schema.TypeRef{NamedType: &strs[75]}, Default: emptyDefault},
+		{Name: "strategy", Type: schema.TypeRef{NamedType: &strs[99]}, Default: map[any]any(nil)},
+		{Name: "template", Type: schema.TypeRef{NamedType: &strs[75]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.apps.v1beta1.DeploymentStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "availableReplicas", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
@@ -1693,9 +1689,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.apps.v1beta1.StatefulSet", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[102]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[103]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[102]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[103]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.apps.v1beta1.StatefulSetCondition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "lastTransitionTime", Type: schema.TypeRef{NamedType: &strs[70]}},
@@ -1720,8 +1716,8 @@ var template = [...]schema.TypeDef{
 		{Name: "revisionHistoryLimit", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "selector", Type: schema.TypeRef{NamedType: &strs[3]}},
 		{Name: "serviceName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
-		{Name: "template", Type: schema.TypeRef{NamedType: &strs[75]}, Default: emptyDefault},
-		{Name: "updateStrategy", Type: schema.TypeRef{NamedType: &strs[106]}, Default: emptyDefault},
+		{Name: "template", Type: schema.TypeRef{NamedType: &strs[75]}, Default: map[any]any(nil)},
+		{Name: "updateStrategy", Type: schema.TypeRef{NamedType: &strs[106]}, Default: map[any]any(nil)},
 		{Name: "volumeClaimTemplates", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[93]}, ElementRelationship: schema.Atomic}}}},
 	}}}},
 	{Name: "io.k8s.api.apps.v1beta1.StatefulSetStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -1744,15 +1740,15 @@ var template = [...]schema.TypeDef{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "data", Type: schema.TypeRef{NamedType: &strs[0]}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
 		{Name: "revision", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}, Default: 0},
 	}}}},
 	{Name: "io.k8s.api.apps.v1beta2.DaemonSet", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[109]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[110]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[109]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[110]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.apps.v1beta2.DaemonSetCondition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "lastTransitionTime", Type: schema.TypeRef{NamedType: &strs[70]}},
@@ -1765,8 +1761,8 @@ var template = [...]schema.TypeDef{
 		{Name: "minReadySeconds", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "revisionHistoryLimit", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "selector", Type: schema.TypeRef{NamedType: &strs[3]}},
-		{Name: "template", Type: schema.TypeRef{NamedType: &strs[75]}, Default: emptyDefault},
-		{Name: "updateStrategy", Type: schema.TypeRef{NamedType: &strs[111]}, Default: emptyDefault},
+		{Name: "template", Type: schema.TypeRef{NamedType: &strs[75]}, Default: map[any]any(nil)},
+		{Name: "updateStrategy", Type: schema.TypeRef{NamedType: &strs[111]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.apps.v1beta2.DaemonSetStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "collisionCount", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
@@ -1787,9 +1783,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.apps.v1beta2.Deployment", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[114]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[115]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[114]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[115]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.apps.v1beta2.DeploymentCondition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "lastTransitionTime", Type: schema.TypeRef{NamedType: &strs[70]}},
@@ -1806,8 +1802,8 @@ var template = [...]schema.TypeDef{
 		{Name: "replicas", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "revisionHistoryLimit", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "selector", Type: schema.TypeRef{NamedType: &strs[3]}},
-		{Name: "strategy", Type: schema.TypeRef{NamedType: &strs[116]}, Default: emptyDefault},
-		{Name: "template", Type: schema.TypeRef{NamedType: &strs[75]}, Default: emptyDefault},
+		{Name: "strategy", Type: schema.TypeRef{NamedType: &strs[116]}, Default: map[any]any(nil)},
+		{Name: "template", Type: schema.TypeRef{NamedType: &strs[75]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.apps.v1beta2.DeploymentStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "availableReplicas", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
@@ -1827,9 +1823,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.apps.v1beta2.ReplicaSet", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[119]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[120]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[119]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[120]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.apps.v1beta2.ReplicaSetCondition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "lastTransitionTime", Type: schema.TypeRef{NamedType: &strs[70]}},
@@ -1842,7 +1838,7 @@ var template = [...]schema.TypeDef{
 		{Name: "minReadySeconds", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "replicas", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "selector", Type: schema.TypeRef{NamedType: &strs[3]}},
-		{Name: "template", Type: schema.TypeRef{NamedType: &strs[75]}, Default: emptyDefault},
+		{Name: "template", Type: schema.TypeRef{NamedType: &strs[75]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.apps.v1beta2.ReplicaSetStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "availableReplicas", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
@@ -1868,9 +1864,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.apps.v1beta2.StatefulSet", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[122]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[123]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[122]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[123]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.apps.v1beta2.StatefulSetCondition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "lastTransitionTime", Type: schema.TypeRef{NamedType: &strs[70]}},
@@ -1895,8 +1891,8 @@ var template = [...]schema.TypeDef{
 		{Name: "revisionHistoryLimit", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "selector", Type: schema.TypeRef{NamedType: &strs[3]}},
 		{Name: "serviceName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
-		{Name: "template", Type: schema.TypeRef{NamedType: &strs[75]}, Default: emptyDefault},
-		{Name: "updateStrategy", Type: schema.TypeRef{NamedType: &strs[126]}, Default: emptyDefault},
+		{Name: "template", Type: schema.TypeRef{NamedType: &strs[75]}, Default: map[any]any(nil)},
+		{Name: "updateStrategy", Type: schema.TypeRef{NamedType: &strs[126]}, Default: map[any]any(nil)},
 		{Name: "volumeClaimTemplates", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[93]}, ElementRelationship: schema.Atomic}}}},
 	}}}},
 	{Name: "io.k8s.api.apps.v1beta2.StatefulSetStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -1923,14 +1919,14 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.autoscaling.v1.HorizontalPodAutoscaler", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[129]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[130]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[129]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[130]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.autoscaling.v1.HorizontalPodAutoscalerSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "maxReplicas", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}, Default: 0},
 		{Name: "minReplicas", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
-		{Name: "scaleTargetRef", Type: schema.TypeRef{NamedType: &strs[131]}, Default: emptyDefault},
+		{Name: "scaleTargetRef", Type: schema.TypeRef{NamedType: &strs[131]}, Default: map[any]any(nil)},
 		{Name: "targetCPUUtilizationPercentage", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 	}}}},
 	{Name: "io.k8s.api.autoscaling.v1.HorizontalPodAutoscalerStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -1943,11 +1939,11 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.autoscaling.v2.ContainerResourceMetricSource", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "container", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 		{Name: "name", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
-		{Name: "target", Type: schema.TypeRef{NamedType: &strs[132]}, Default: emptyDefault},
+		{Name: "target", Type: schema.TypeRef{NamedType: &strs[132]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.autoscaling.v2.ContainerResourceMetricStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "container", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
-		{Name: "current", Type: schema.TypeRef{NamedType: &strs[133]}, Default: emptyDefault},
+		{Name: "current", Type: schema.TypeRef{NamedType: &strs[133]}, Default: map[any]any(nil)},
 		{Name: "name", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 	}}}},
 	{Name: "io.k8s.api.autoscaling.v2.CrossVersionObjectReference", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -1956,12 +1952,12 @@ var template = [...]schema.TypeDef{
 		{Name: "name", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 	}}}},
 	{Name: "io.k8s.api.autoscaling.v2.ExternalMetricSource", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "metric", Type: schema.TypeRef{NamedType: &strs[134]}, Default: emptyDefault},
-		{Name: "target", Type: schema.TypeRef{NamedType: &strs[132]}, Default: emptyDefault},
+		{Name: "metric", Type: schema.TypeRef{NamedType: &strs[134]}, Default: map[any]any(nil)},
+		{Name: "target", Type: schema.TypeRef{NamedType: &strs[132]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.autoscaling.v2.ExternalMetricStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "current", Type: schema.TypeRef{NamedType: &strs[133]}, Default: emptyDefault},
-		{Name: "metric", Type: schema.TypeRef{NamedType: &strs[134]}, Default: emptyDefault},
+		{Name: "current", Type: schema.TypeRef{NamedType: &strs[133]}, Default: map[any]any(nil)},
+		{Name: "metric", Type: schema.TypeRef{NamedType: &strs[134]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.autoscaling.v2.HPAScalingPolicy", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "periodSeconds", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}, Default: 0},
@@ -1977,9 +1973,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.autoscaling.v2.HorizontalPodAutoscaler", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[137]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[138]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[137]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[138]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerBehavior", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "scaleDown", Type: schema.TypeRef{NamedType: &strs[139]}},
@@ -2005,7 +2001,7 @@ var template = [...]schema.TypeDef{
 		{Name: "maxReplicas", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}, Default: 0},
 		{Name: "metrics", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[141]}, ElementRelationship: schema.Atomic}}}},
 		{Name: "minReplicas", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
-		{Name: "scaleTargetRef", Type: schema.TypeRef{NamedType: &strs[142]}, Default: emptyDefault},
+		{Name: "scaleTargetRef", Type: schema.TypeRef{NamedType: &strs[142]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "conditions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[143]}, ElementRelationship: schema.Associative, Keys: []string{"type"}}}}},
@@ -2047,29 +2043,29 @@ var template = [...]schema.TypeDef{
 		{Name: "value", Type: schema.TypeRef{NamedType: &strs[136]}},
 	}}}},
 	{Name: "io.k8s.api.autoscaling.v2.ObjectMetricSource", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "describedObject", Type: schema.TypeRef{NamedType: &strs[142]}, Default: emptyDefault},
-		{Name: "metric", Type: schema.TypeRef{NamedType: &strs[134]}, Default: emptyDefault},
-		{Name: "target", Type: schema.TypeRef{NamedType: &strs[132]}, Default: emptyDefault},
+		{Name: "describedObject", Type: schema.TypeRef{NamedType: &strs[142]}, Default: map[any]any(nil)},
+		{Name: "metric", Type: schema.TypeRef{NamedType: &strs[134]}, Default: map[any]any(nil)},
+		{Name: "target", Type: schema.TypeRef{NamedType: &strs[132]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.autoscaling.v2.ObjectMetricStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "current", Type: schema.TypeRef{NamedType: &strs[133]}, Default: emptyDefault},
-		{Name: "describedObject", Type: schema.TypeRef{NamedType: &strs[142]}, Default: emptyDefault},
-		{Name: "metric", Type: schema.TypeRef{NamedType: &strs[134]}, Default: emptyDefault},
+		{Name: "current", Type: schema.TypeRef{NamedType: &strs[133]}, Default: map[any]any(nil)},
+		{Name: "describedObject", Type: schema.TypeRef{NamedType: &strs[142]}, Default: map[any]any(nil)},
+		{Name: "metric", Type: schema.TypeRef{NamedType: &strs[134]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.autoscaling.v2.PodsMetricSource", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "metric", Type: schema.TypeRef{NamedType: &strs[134]}, Default: emptyDefault},
-		{Name: "target", Type: schema.TypeRef{NamedType: &strs[132]}, Default: emptyDefault},
+		{Name: "metric", Type: schema.TypeRef{NamedType: &strs[134]}, Default: map[any]any(nil)},
+		{Name: "target", Type: schema.TypeRef{NamedType: &strs[132]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.autoscaling.v2.PodsMetricStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "current", Type: schema.TypeRef{NamedType: &strs[133]}, Default: emptyDefault},
-		{Name: "metric", Type: schema.TypeRef{NamedType: &strs[134]}, Default: emptyDefault},
+		{Name: "current", Type: schema.TypeRef{NamedType: &strs[133]}, Default: map[any]any(nil)},
+		{Name: "metric", Type: schema.TypeRef{NamedType: &strs[134]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.autoscaling.v2.ResourceMetricSource", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "name", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
-		{Name: "target", Type: schema.TypeRef{NamedType: &strs[132]}, Default: emptyDefault},
+		{Name: "target", Type: schema.TypeRef{NamedType: &strs[132]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.autoscaling.v2.ResourceMetricStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "current", Type: schema.TypeRef{NamedType: &strs[133]}, Default: emptyDefault},
+		{Name: "current", Type: schema.TypeRef{NamedType: &strs[133]}, Default: map[any]any(nil)},
 		{Name: "name", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 	}}}},
 	{Name: "io.k8s.api.autoscaling.v2beta1.ContainerResourceMetricSource", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -2104,9 +2100,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.autoscaling.v2beta1.HorizontalPodAutoscaler", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[155]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[156]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[155]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[156]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.autoscaling.v2beta1.HorizontalPodAutoscalerCondition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "lastTransitionTime", Type: schema.TypeRef{NamedType: &strs[70]}},
@@ -2119,7 +2115,7 @@ var template = [...]schema.TypeDef{
 		{Name: "maxReplicas", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}, Default: 0},
 		{Name: "metrics", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[157]}, ElementRelationship: schema.Atomic}}}},
 		{Name: "minReplicas", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
-		{Name: "scaleTargetRef", Type: schema.TypeRef{NamedType: &strs[158]}, Default: emptyDefault},
+		{Name: "scaleTargetRef", Type: schema.TypeRef{NamedType: &strs[158]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.autoscaling.v2beta1.HorizontalPodAutoscalerStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "conditions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[159]}, ElementRelationship: schema.Atomic}}}},
@@ -2149,7 +2145,7 @@ var template = [...]schema.TypeDef{
 		{Name: "averageValue", Type: schema.TypeRef{NamedType: &strs[136]}},
 		{Name: "metricName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 		{Name: "selector", Type: schema.TypeRef{NamedType: &strs[3]}},
-		{Name: "target", Type: schema.TypeRef{NamedType: &strs[158]}, Default: emptyDefault},
+		{Name: "target", Type: schema.TypeRef{NamedType: &strs[158]}, Default: map[any]any(nil)},
 		{Name: "targetValue", Type: schema.TypeRef{NamedType: &strs[136]}},
 	}}}},
 	{Name: "io.k8s.api.autoscaling.v2beta1.ObjectMetricStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -2157,7 +2153,7 @@ var template = [...]schema.TypeDef{
 		{Name: "currentValue", Type: schema.TypeRef{NamedType: &strs[136]}},
 		{Name: "metricName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 		{Name: "selector", Type: schema.TypeRef{NamedType: &strs[3]}},
-		{Name: "target", Type: schema.TypeRef{NamedType: &strs[158]}, Default: emptyDefault},
+		{Name: "target", Type: schema.TypeRef{NamedType: &strs[158]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.autoscaling.v2beta1.PodsMetricSource", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "metricName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
@@ -2182,11 +2178,11 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.autoscaling.v2beta2.ContainerResourceMetricSource", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "container", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 		{Name: "name", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
-		{Name: "target", Type: schema.TypeRef{NamedType: &strs[171]}, Default: emptyDefault},
+		{Name: "target", Type: schema.TypeRef{NamedType: &strs[171]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.autoscaling.v2beta2.ContainerResourceMetricStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "container", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
-		{Name: "current", Type: schema.TypeRef{NamedType: &strs[172]}, Default: emptyDefault},
+		{Name: "current", Type: schema.TypeRef{NamedType: &strs[172]}, Default: map[any]any(nil)},
 		{Name: "name", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 	}}}},
 	{Name: "io.k8s.api.autoscaling.v2beta2.CrossVersionObjectReference", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -2195,12 +2191,12 @@ var template = [...]schema.TypeDef{
 		{Name: "name", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 	}}}},
 	{Name: "io.k8s.api.autoscaling.v2beta2.ExternalMetricSource", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "metric", Type: schema.TypeRef{NamedType: &strs[173]}, Default: emptyDefault},
-		{Name: "target", Type: schema.TypeRef{NamedType: &strs[171]}, Default: emptyDefault},
+		{Name: "metric", Type: schema.TypeRef{NamedType: &strs[173]}, Default: map[any]any(nil)},
+		{Name: "target", Type: schema.TypeRef{NamedType: &strs[171]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.autoscaling.v2beta2.ExternalMetricStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "current", Type: schema.TypeRef{NamedType: &strs[172]}, Default: emptyDefault},
-		{Name: "metric", Type: schema.TypeRef{NamedType: &strs[173]}, Default: emptyDefault},
+		{Name: "current", Type: schema.TypeRef{NamedType: &strs[172]}, Default: map[any]any(nil)},
+		{Name: "metric", Type: schema.TypeRef{NamedType: &strs[173]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.autoscaling.v2beta2.HPAScalingPolicy", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "periodSeconds", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}, Default: 0},
@@ -2215,9 +2211,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.autoscaling.v2beta2.HorizontalPodAutoscaler", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[175]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[176]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[175]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[176]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.autoscaling.v2beta2.HorizontalPodAutoscalerBehavior", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "scaleDown", Type: schema.TypeRef{NamedType: &strs[177]}},
@@ -2235,7 +2231,7 @@ var template = [...]schema.TypeDef{
 		{Name: "maxReplicas", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}, Default: 0},
 		{Name: "metrics", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[179]}, ElementRelationship: schema.Atomic}}}},
 		{Name: "minReplicas", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
-		{Name: "scaleTargetRef", Type: schema.TypeRef{NamedType: &strs[180]}, Default: emptyDefault},
+		{Name: "scaleTargetRef", Type: schema.TypeRef{NamedType: &strs[180]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.autoscaling.v2beta2.HorizontalPodAutoscalerStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "conditions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[181]}, ElementRelationship: schema.Atomic}}}},
@@ -2277,42 +2273,42 @@ var template = [...]schema.TypeDef{
 		{Name: "value", Type: schema.TypeRef{NamedType: &strs[136]}},
 	}}}},
 	{Name: "io.k8s.api.autoscaling.v2beta2.ObjectMetricSource", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "describedObject", Type: schema.TypeRef{NamedType: &strs[180]}, Default: emptyDefault},
-		{Name: "metric", Type: schema.TypeRef{NamedType: &strs[173]}, Default: emptyDefault},
-		{Name: "target", Type: schema.TypeRef{NamedType: &strs[171]}, Default: emptyDefault},
+		{Name: "describedObject", Type: schema.TypeRef{NamedType: &strs[180]}, Default: map[any]any(nil)},
+		{Name: "metric", Type: schema.TypeRef{NamedType: &strs[173]}, Default: map[any]any(nil)},
+		{Name: "target", Type: schema.TypeRef{NamedType: &strs[171]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.autoscaling.v2beta2.ObjectMetricStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "current", Type: schema.TypeRef{NamedType: &strs[172]}, Default: emptyDefault},
-		{Name: "describedObject", Type: schema.TypeRef{NamedType: &strs[180]}, Default: emptyDefault},
-		{Name: "metric", Type: schema.TypeRef{NamedType: &strs[173]}, Default: emptyDefault},
+		{Name: "current", Type: schema.TypeRef{NamedType: &strs[172]}, Default: map[any]any(nil)},
+		{Name: "describedObject", Type: schema.TypeRef{NamedType: &strs[180]}, Default: map[any]any(nil)},
+		{Name: "metric", Type: schema.TypeRef{NamedType: &strs[173]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.autoscaling.v2beta2.PodsMetricSource", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "metric", Type: schema.TypeRef{NamedType: &strs[173]}, Default: emptyDefault},
-		{Name: "target", Type: schema.TypeRef{NamedType: &strs[171]}, Default: emptyDefault},
+		{Name: "metric", Type: schema.TypeRef{NamedType: &strs[173]}, Default: map[any]any(nil)},
+		{Name: "target", Type: schema.TypeRef{NamedType: &strs[171]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.autoscaling.v2beta2.PodsMetricStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "current", Type: schema.TypeRef{NamedType: &strs[172]}, Default: emptyDefault},
-		{Name: "metric", Type: schema.TypeRef{NamedType: &strs[173]}, Default: emptyDefault},
+		{Name: "current", Type: schema.TypeRef{NamedType: &strs[172]}, Default: map[any]any(nil)},
+		{Name: "metric", Type: schema.TypeRef{NamedType: &strs[173]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.autoscaling.v2beta2.ResourceMetricSource", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "name", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
-		{Name: "target", Type: schema.TypeRef{NamedType: &strs[171]}, Default: emptyDefault},
+		{Name: "target", Type: schema.TypeRef{NamedType: &strs[171]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.autoscaling.v2beta2.ResourceMetricStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "current", Type: schema.TypeRef{NamedType: &strs[172]}, Default: emptyDefault},
+		{Name: "current", Type: schema.TypeRef{NamedType: &strs[172]}, Default: map[any]any(nil)},
 		{Name: "name", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 	}}}},
 	{Name: "io.k8s.api.batch.v1.CronJob", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[193]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[194]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[193]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[194]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.batch.v1.CronJobSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "concurrencyPolicy", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "failedJobsHistoryLimit", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
-		{Name: "jobTemplate", Type: schema.TypeRef{NamedType: &strs[195]}, Default: emptyDefault},
+		{Name: "jobTemplate", Type: schema.TypeRef{NamedType: &strs[195]}, Default: map[any]any(nil)},
 		{Name: "schedule", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 		{Name: "startingDeadlineSeconds", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "successfulJobsHistoryLimit", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
@@ -2327,9 +2323,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.batch.v1.Job", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[197]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[198]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[197]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[198]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.batch.v1.JobCondition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "lastProbeTime", Type: schema.TypeRef{NamedType: &strs[70]}},
@@ -2360,7 +2356,7 @@ var template = [...]schema.TypeDef{
 		{Name: "selector", Type: schema.TypeRef{NamedType: &strs[3]}},
 		{Name: "successPolicy", Type: schema.TypeRef{NamedType: &strs[204]}},
 		{Name: "suspend", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarBoolean}}},
-		{Name: "template", Type: schema.TypeRef{NamedType: &strs[75]}, Default: emptyDefault},
+		{Name: "template", Type: schema.TypeRef{NamedType: &strs[75]}, Default: map[any]any(nil)},
 		{Name: "ttlSecondsAfterFinished", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 	}}}},
 	{Name: "io.k8s.api.batch.v1.JobSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -2379,7 +2375,7 @@ var template = [...]schema.TypeDef{
 		{Name: "selector", Type: schema.TypeRef{NamedType: &strs[3]}},
 		{Name: "successPolicy", Type: schema.TypeRef{NamedType: &strs[204]}},
 		{Name: "suspend", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarBoolean}}},
-		{Name: "template", Type: schema.TypeRef{NamedType: &strs[75]}, Default: emptyDefault},
+		{Name: "template", Type: schema.TypeRef{NamedType: &strs[75]}, Default: map[any]any(nil)},
 		{Name: "ttlSecondsAfterFinished", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 	}}}},
 	{Name: "io.k8s.api.batch.v1.JobStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -2396,8 +2392,8 @@ var template = [...]schema.TypeDef{
 		{Name: "uncountedTerminatedPods", Type: schema.TypeRef{NamedType: &strs[207]}},
 	}}}},
 	{Name: "io.k8s.api.batch.v1.JobTemplateSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[197]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[197]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.batch.v1.PodFailurePolicy", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "rules", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[208]}, ElementRelationship: schema.Atomic}}}},
@@ -2430,14 +2426,14 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.batch.v1beta1.CronJob", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[212]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[213]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[212]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[213]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.batch.v1beta1.CronJobSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "concurrencyPolicy", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "failedJobsHistoryLimit", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
-		{Name: "jobTemplate", Type: schema.TypeRef{NamedType: &strs[214]}, Default: emptyDefault},
+		{Name: "jobTemplate", Type: schema.TypeRef{NamedType: &strs[214]}, Default: map[any]any(nil)},
 		{Name: "schedule", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 		{Name: "startingDeadlineSeconds", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "successfulJobsHistoryLimit", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
@@ -2450,15 +2446,15 @@ var template = [...]schema.TypeDef{
 		{Name: "lastSuccessfulTime", Type: schema.TypeRef{NamedType: &strs[70]}},
 	}}}},
 	{Name: "io.k8s.api.batch.v1beta1.JobTemplateSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[197]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[197]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.certificates.v1.CertificateSigningRequest", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[215]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[216]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[215]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[216]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.certificates.v1.CertificateSigningRequestCondition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "lastTransitionTime", Type: schema.TypeRef{NamedType: &strs[70]}},
@@ -2485,8 +2481,8 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.certificates.v1.ClusterTrustBundle", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[218]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[218]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.certificates.v1.ClusterTrustBundleSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "signerName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
@@ -2495,9 +2491,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.certificates.v1.PodCertificateRequest", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[219]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[220]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[219]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[220]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.certificates.v1.PodCertificateRequestSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "maxExpirationSeconds", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}, Default: 86400},
@@ -2521,8 +2517,8 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.certificates.v1alpha1.ClusterTrustBundle", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[221]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[221]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.certificates.v1alpha1.ClusterTrustBundleSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "signerName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
@@ -2531,9 +2527,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.certificates.v1alpha1.PodCertificateRequest", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[222]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[223]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[222]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[223]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.certificates.v1alpha1.PodCertificateRequestSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "maxExpirationSeconds", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}, Default: 86400},
@@ -2557,9 +2553,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.certificates.v1beta1.CertificateSigningRequest", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[224]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[225]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[224]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[225]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.certificates.v1beta1.CertificateSigningRequestCondition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "lastTransitionTime", Type: schema.TypeRef{NamedType: &strs[70]}},
@@ -2586,8 +2582,8 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.certificates.v1beta1.ClusterTrustBundle", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[227]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[227]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.certificates.v1beta1.ClusterTrustBundleSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "signerName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
@@ -2596,9 +2592,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.certificates.v1beta1.PodCertificateRequest", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[228]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[229]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[228]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[229]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.certificates.v1beta1.PodCertificateRequestSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "maxExpirationSeconds", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}, Default: 86400},
@@ -2637,8 +2633,8 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.coordination.v1.Lease", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[230]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[230]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.coordination.v1.LeaseSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "acquireTime", Type: schema.TypeRef{NamedType: &strs[231]}},
@@ -2652,8 +2648,8 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.coordination.v1alpha2.LeaseCandidate", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[232]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[232]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.coordination.v1alpha2.LeaseCandidateSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "binaryVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
@@ -2666,14 +2662,14 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.coordination.v1beta1.Lease", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[233]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[233]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.coordination.v1beta1.LeaseCandidate", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[234]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[234]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.coordination.v1beta1.LeaseCandidateSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "binaryVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
@@ -2809,7 +2805,7 @@ var template = [...]schema.TypeDef{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "conditions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[241]}, ElementRelationship: schema.Associative, Keys: []string{"type"}}}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.core.v1.ConfigMap", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
@@ -2817,7 +2813,7 @@ var template = [...]schema.TypeDef{
 		{Name: "data", Type: schema.TypeRef{Inlined: schema.Atom{Map: &schema.Map{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}}}}},
 		{Name: "immutable", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarBoolean}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.core.v1.ConfigMapEnvSource", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "name", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
@@ -2866,7 +2862,7 @@ var template = [...]schema.TypeDef{
 		{Name: "ports", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[247]}, ElementRelationship: schema.Associative, Keys: []string{"containerPort", "protocol"}}}}},
 		{Name: "readinessProbe", Type: schema.TypeRef{NamedType: &strs[246]}},
 		{Name: "resizePolicy", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[248]}, ElementRelationship: schema.Atomic}}}},
-		{Name: "resources", Type: schema.TypeRef{NamedType: &strs[249]}, Default: emptyDefault},
+		{Name: "resources", Type: schema.TypeRef{NamedType: &strs[249]}, Default: map[any]any(nil)},
 		{Name: "restartPolicy", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "restartPolicyRules", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[250]}, ElementRelationship: schema.Atomic}}}},
 		{Name: "securityContext", Type: schema.TypeRef{NamedType: &strs[251]}},
@@ -2935,13 +2931,13 @@ var template = [...]schema.TypeDef{
 		{Name: "containerID", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "image", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 		{Name: "imageID", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
-		{Name: "lastState", Type: schema.TypeRef{NamedType: &strs[259]}, Default: emptyDefault},
+		{Name: "lastState", Type: schema.TypeRef{NamedType: &strs[259]}, Default: map[any]any(nil)},
 		{Name: "name", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 		{Name: "ready", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarBoolean}}, Default: false},
 		{Name: "resources", Type: schema.TypeRef{NamedType: &strs[249]}},
 		{Name: "restartCount", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}, Default: 0},
 		{Name: "started", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarBoolean}}},
-		{Name: "state", Type: schema.TypeRef{NamedType: &strs[259]}, Default: emptyDefault},
+		{Name: "state", Type: schema.TypeRef{NamedType: &strs[259]}, Default: map[any]any(nil)},
 		{Name: "stopSignal", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "user", Type: schema.TypeRef{NamedType: &strs[260]}},
 		{Name: "volumeMounts", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[261]}, ElementRelationship: schema.Associative, Keys: []string{"mountPath"}}}}},
@@ -3006,7 +3002,7 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.core.v1.Endpoints", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
 		{Name: "subsets", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[268]}, ElementRelationship: schema.Atomic}}}},
 	}}}},
 	{Name: "io.k8s.api.core.v1.EnvFromSource", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -3039,7 +3035,7 @@ var template = [...]schema.TypeDef{
 		{Name: "ports", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[247]}, ElementRelationship: schema.Associative, Keys: []string{"containerPort", "protocol"}}}}},
 		{Name: "readinessProbe", Type: schema.TypeRef{NamedType: &strs[246]}},
 		{Name: "resizePolicy", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[248]}, ElementRelationship: schema.Atomic}}}},
-		{Name: "resources", Type: schema.TypeRef{NamedType: &strs[249]}, Default: emptyDefault},
+		{Name: "resources", Type: schema.TypeRef{NamedType: &strs[249]}, Default: map[any]any(nil)},
 		{Name: "restartPolicy", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "restartPolicyRules", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[250]}, ElementRelationship: schema.Atomic}}}},
 		{Name: "securityContext", Type: schema.TypeRef{NamedType: &strs[251]}},
@@ -3063,17 +3059,17 @@ var template = [...]schema.TypeDef{
 		{Name: "count", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "eventTime", Type: schema.TypeRef{NamedType: &strs[231]}},
 		{Name: "firstTimestamp", Type: schema.TypeRef{NamedType: &strs[70]}},
-		{Name: "involvedObject", Type: schema.TypeRef{NamedType: &strs[196]}, Default: emptyDefault},
+		{Name: "involvedObject", Type: schema.TypeRef{NamedType: &strs[196]}, Default: map[any]any(nil)},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "lastTimestamp", Type: schema.TypeRef{NamedType: &strs[70]}},
 		{Name: "message", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
 		{Name: "reason", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "related", Type: schema.TypeRef{NamedType: &strs[196]}},
 		{Name: "reportingComponent", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 		{Name: "reportingInstance", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 		{Name: "series", Type: schema.TypeRef{NamedType: &strs[276]}},
-		{Name: "source", Type: schema.TypeRef{NamedType: &strs[277]}, Default: emptyDefault},
+		{Name: "source", Type: schema.TypeRef{NamedType: &strs[277]}, Default: map[any]any(nil)},
 		{Name: "type", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 	}}}},
 	{Name: "io.k8s.api.core.v1.EventSeries", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -3241,8 +3237,8 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.core.v1.LimitRange", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[284]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[284]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.core.v1.LimitRangeItem", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "default", Type: schema.TypeRef{Inlined: schema.Atom{Map: &schema.Map{ElementType: schema.TypeRef{NamedType: &strs[136]}}}}},
@@ -3288,9 +3284,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.core.v1.Namespace", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[288]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[289]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[288]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[289]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.core.v1.NamespaceCondition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "lastTransitionTime", Type: schema.TypeRef{NamedType: &strs[70]}},
@@ -3309,9 +3305,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.core.v1.Node", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[291]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[292]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[291]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[292]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.core.v1.NodeAddress", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "address", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
@@ -3359,7 +3355,7 @@ var template = [...]schema.TypeDef{
 		{Name: "lastKnownGood", Type: schema.TypeRef{NamedType: &strs[298]}},
 	}}}},
 	{Name: "io.k8s.api.core.v1.NodeDaemonEndpoints", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "kubeletEndpoint", Type: schema.TypeRef{NamedType: &strs[299]}, Default: emptyDefault},
+		{Name: "kubeletEndpoint", Type: schema.TypeRef{NamedType: &strs[299]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.core.v1.NodeFeatures", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "supplementalGroupsPolicy", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarBoolean}}},
@@ -3412,10 +3408,10 @@ var template = [...]schema.TypeDef{
 		{Name: "capacity", Type: schema.TypeRef{Inlined: schema.Atom{Map: &schema.Map{ElementType: schema.TypeRef{NamedType: &strs[136]}}}}},
 		{Name: "conditions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[306]}, ElementRelationship: schema.Associative, Keys: []string{"type"}}}}},
 		{Name: "config", Type: schema.TypeRef{NamedType: &strs[307]}},
-		{Name: "daemonEndpoints", Type: schema.TypeRef{NamedType: &strs[308]}, Default: emptyDefault},
+		{Name: "daemonEndpoints", Type: schema.TypeRef{NamedType: &strs[308]}, Default: map[any]any(nil)},
 		{Name: "features", Type: schema.TypeRef{NamedType: &strs[309]}},
 		{Name: "images", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[310]}, ElementRelationship: schema.Atomic}}}},
-		{Name: "nodeInfo", Type: schema.TypeRef{NamedType: &strs[311]}, Default: emptyDefault},
+		{Name: "nodeInfo", Type: schema.TypeRef{NamedType: &strs[311]}, Default: map[any]any(nil)},
 		{Name: "phase", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "runtimeHandlers", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[312]}, ElementRelationship: schema.Atomic}}}},
 		{Name: "volumesAttached", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[313]}, ElementRelationship: schema.Atomic}}}},
@@ -3427,11 +3423,11 @@ var template = [...]schema.TypeDef{
 		{Name: "capacity", Type: schema.TypeRef{Inlined: schema.Atom{Map: &schema.Map{ElementType: schema.TypeRef{NamedType: &strs[136]}}}}},
 		{Name: "conditions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[306]}, ElementRelationship: schema.Associative, Keys: []string{"type"}}}}},
 		{Name: "config", Type: schema.TypeRef{NamedType: &strs[307]}},
-		{Name: "daemonEndpoints", Type: schema.TypeRef{NamedType: &strs[308]}, Default: emptyDefault},
+		{Name: "daemonEndpoints", Type: schema.TypeRef{NamedType: &strs[308]}, Default: map[any]any(nil)},
 		{Name: "declaredFeatures", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, ElementRelationship: schema.Atomic}}}},
 		{Name: "features", Type: schema.TypeRef{NamedType: &strs[309]}},
 		{Name: "images", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[310]}, ElementRelationship: schema.Atomic}}}},
-		{Name: "nodeInfo", Type: schema.TypeRef{NamedType: &strs[311]}, Default: emptyDefault},
+		{Name: "nodeInfo", Type: schema.TypeRef{NamedType: &strs[311]}, Default: map[any]any(nil)},
 		{Name: "phase", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "runtimeHandlers", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[312]}, ElementRelationship: schema.Atomic}}}},
 		{Name: "volumesAttached", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[313]}, ElementRelationship: schema.Atomic}}}},
@@ -3483,16 +3479,16 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.core.v1.PersistentVolume", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[315]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[316]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[315]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[316]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.core.v1.PersistentVolumeClaim", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[317]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[318]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[317]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[318]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.core.v1.PersistentVolumeClaimCondition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "lastProbeTime", Type: schema.TypeRef{NamedType: &strs[70]}},
@@ -3506,7 +3502,7 @@ var template = [...]schema.TypeDef{
 		{Name: "accessModes", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, ElementRelationship: schema.Atomic}}}},
 		{Name: "dataSource", Type: schema.TypeRef{NamedType: &strs[319]}},
 		{Name: "dataSourceRef", Type: schema.TypeRef{NamedType: &strs[320]}},
-		{Name: "resources", Type: schema.TypeRef{NamedType: &strs[321]}, Default: emptyDefault},
+		{Name: "resources", Type: schema.TypeRef{NamedType: &strs[321]}, Default: map[any]any(nil)},
 		{Name: "selector", Type: schema.TypeRef{NamedType: &strs[3]}},
 		{Name: "storageClassName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "volumeAttributesClassName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
@@ -3535,8 +3531,8 @@ var template = [...]schema.TypeDef{
 		{Name: "phase", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 	}}}},
 	{Name: "io.k8s.api.core.v1.PersistentVolumeClaimTemplate", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[317]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[317]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.core.v1.PersistentVolumeClaimVolumeSource", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "claimName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
@@ -3588,9 +3584,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.core.v1.Pod", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[348]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[349]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[348]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[349]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.core.v1.PodAffinity", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "preferredDuringSchedulingIgnoredDuringExecution", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[350]}, ElementRelationship: schema.Atomic}}}},
@@ -3964,12 +3960,12 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.core.v1.PodTemplate", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "template", Type: schema.TypeRef{NamedType: &strs[75]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "template", Type: schema.TypeRef{NamedType: &strs[75]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.core.v1.PodTemplateSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[348]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[348]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.core.v1.PodVolumeHealth", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "healthConditions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[383]}, ElementRelationship: schema.Associative, Keys: []string{"status", "reason"}}}}},
@@ -3987,7 +3983,7 @@ var template = [...]schema.TypeDef{
 		{Name: "volumeID", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 	}}}},
 	{Name: "io.k8s.api.core.v1.PreferredSchedulingTerm", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "preference", Type: schema.TypeRef{NamedType: &strs[301]}, Default: emptyDefault},
+		{Name: "preference", Type: schema.TypeRef{NamedType: &strs[301]}, Default: map[any]any(nil)},
 		{Name: "weight", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}, Default: 0},
 	}}}},
 	{Name: "io.k8s.api.core.v1.Probe", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -4042,9 +4038,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.core.v1.ReplicationController", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[386]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[387]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[386]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[387]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.core.v1.ReplicationControllerCondition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "lastTransitionTime", Type: schema.TypeRef{NamedType: &strs[70]}},
@@ -4088,9 +4084,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.core.v1.ResourceQuota", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[389]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[390]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[389]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[390]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.core.v1.ResourceQuotaSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "hard", Type: schema.TypeRef{Inlined: schema.Atom{Map: &schema.Map{ElementType: schema.TypeRef{NamedType: &strs[136]}}}}},
@@ -4157,7 +4153,7 @@ var template = [...]schema.TypeDef{
 		{Name: "data", Type: schema.TypeRef{Inlined: schema.Atom{Map: &schema.Map{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}}}}},
 		{Name: "immutable", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarBoolean}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
 		{Name: "stringData", Type: schema.TypeRef{Inlined: schema.Atom{Map: &schema.Map{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}}}}},
 		{Name: "type", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 	}}}},
@@ -4209,16 +4205,16 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.core.v1.Service", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[396]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[397]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[396]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[397]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.core.v1.ServiceAccount", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "automountServiceAccountToken", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarBoolean}}},
 		{Name: "imagePullSecrets", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[240]}, ElementRelationship: schema.Atomic}}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
 		{Name: "secrets", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[196]}, ElementRelationship: schema.Associative, Keys: []string{"name"}}}}},
 	}}}},
 	{Name: "io.k8s.api.core.v1.ServiceAccountTokenProjection", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -4264,7 +4260,7 @@ var template = [...]schema.TypeDef{
 	}}}},
 	{Name: "io.k8s.api.core.v1.ServiceStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "conditions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[24]}, ElementRelationship: schema.Associative, Keys: []string{"type"}}}}},
-		{Name: "loadBalancer", Type: schema.TypeRef{NamedType: &strs[400]}, Default: emptyDefault},
+		{Name: "loadBalancer", Type: schema.TypeRef{NamedType: &strs[400]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.core.v1.SessionAffinityConfig", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "clientIP", Type: schema.TypeRef{NamedType: &strs[401]}},
@@ -4438,7 +4434,7 @@ var template = [...]schema.TypeDef{
 		{Name: "volumePath", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 	}}}},
 	{Name: "io.k8s.api.core.v1.WeightedPodAffinityTerm", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "podAffinityTerm", Type: schema.TypeRef{NamedType: &strs[351]}, Default: emptyDefault},
+		{Name: "podAffinityTerm", Type: schema.TypeRef{NamedType: &strs[351]}, Default: map[any]any(nil)},
 		{Name: "weight", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}, Default: 0},
 	}}}},
 	{Name: "io.k8s.api.core.v1.WindowsSecurityContextOptions", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -4454,7 +4450,7 @@ var template = [...]schema.TypeDef{
 	}}}},
 	{Name: "io.k8s.api.discovery.v1.Endpoint", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "addresses", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, ElementRelationship: schema.Associative}}}},
-		{Name: "conditions", Type: schema.TypeRef{NamedType: &strs[430]}, Default: emptyDefault},
+		{Name: "conditions", Type: schema.TypeRef{NamedType: &strs[430]}, Default: map[any]any(nil)},
 		{Name: "deprecatedTopology", Type: schema.TypeRef{Inlined: schema.Atom{Map: &schema.Map{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}}}}},
 		{Name: "hints", Type: schema.TypeRef{NamedType: &strs[431]}},
 		{Name: "hostname", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
@@ -4482,7 +4478,7 @@ var template = [...]schema.TypeDef{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "endpoints", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[434]}, ElementRelationship: schema.Atomic}}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
 		{Name: "ports", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[435]}, ElementRelationship: schema.Atomic}}}},
 	}}}},
 	{Name: "io.k8s.api.discovery.v1.ForNode", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -4493,7 +4489,7 @@ var template = [...]schema.TypeDef{
 	}}}},
 	{Name: "io.k8s.api.discovery.v1beta1.Endpoint", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "addresses", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, ElementRelationship: schema.Associative}}}},
-		{Name: "conditions", Type: schema.TypeRef{NamedType: &strs[436]}, Default: emptyDefault},
+		{Name: "conditions", Type: schema.TypeRef{NamedType: &strs[436]}, Default: map[any]any(nil)},
 		{Name: "hints", Type: schema.TypeRef{NamedType: &strs[437]}},
 		{Name: "hostname", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "nodeName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
@@ -4520,7 +4516,7 @@ var template = [...]schema.TypeDef{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "endpoints", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[440]}, ElementRelationship: schema.Atomic}}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
 		{Name: "ports", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[441]}, ElementRelationship: schema.Atomic}}}},
 	}}}},
 	{Name: "io.k8s.api.discovery.v1beta1.ForNode", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -4535,13 +4531,13 @@ var template = [...]schema.TypeDef{
 		{Name: "deprecatedCount", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "deprecatedFirstTimestamp", Type: schema.TypeRef{NamedType: &strs[70]}},
 		{Name: "deprecatedLastTimestamp", Type: schema.TypeRef{NamedType: &strs[70]}},
-		{Name: "deprecatedSource", Type: schema.TypeRef{NamedType: &strs[277]}, Default: emptyDefault},
+		{Name: "deprecatedSource", Type: schema.TypeRef{NamedType: &strs[277]}, Default: map[any]any(nil)},
 		{Name: "eventTime", Type: schema.TypeRef{NamedType: &strs[231]}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
 		{Name: "note", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "reason", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "regarding", Type: schema.TypeRef{NamedType: &strs[196]}, Default: emptyDefault},
+		{Name: "regarding", Type: schema.TypeRef{NamedType: &strs[196]}, Default: map[any]any(nil)},
 		{Name: "related", Type: schema.TypeRef{NamedType: &strs[196]}},
 		{Name: "reportingController", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "reportingInstance", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
@@ -4558,13 +4554,13 @@ var template = [...]schema.TypeDef{
 		{Name: "deprecatedCount", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "deprecatedFirstTimestamp", Type: schema.TypeRef{NamedType: &strs[70]}},
 		{Name: "deprecatedLastTimestamp", Type: schema.TypeRef{NamedType: &strs[70]}},
-		{Name: "deprecatedSource", Type: schema.TypeRef{NamedType: &strs[277]}, Default: emptyDefault},
+		{Name: "deprecatedSource", Type: schema.TypeRef{NamedType: &strs[277]}, Default: map[any]any(nil)},
 		{Name: "eventTime", Type: schema.TypeRef{NamedType: &strs[231]}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
 		{Name: "note", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "reason", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "regarding", Type: schema.TypeRef{NamedType: &strs[196]}, Default: emptyDefault},
+		{Name: "regarding", Type: schema.TypeRef{NamedType: &strs[196]}, Default: map[any]any(nil)},
 		{Name: "related", Type: schema.TypeRef{NamedType: &strs[196]}},
 		{Name: "reportingController", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "reportingInstance", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
@@ -4578,9 +4574,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.extensions.v1beta1.DaemonSet", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[444]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[445]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[444]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[445]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.extensions.v1beta1.DaemonSetCondition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "lastTransitionTime", Type: schema.TypeRef{NamedType: &strs[70]}},
@@ -4593,9 +4589,9 @@ var template = [...]schema.TypeDef{
 		{Name: "minReadySeconds", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "revisionHistoryLimit", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "selector", Type: schema.TypeRef{NamedType: &strs[3]}},
-		{Name: "template", Type: schema.TypeRef{NamedType: &strs[75]}, Default: emptyDefault},
+		{Name: "template", Type: schema.TypeRef{NamedType: &strs[75]}, Default: map[any]any(nil)},
 		{Name: "templateGeneration", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
-		{Name: "updateStrategy", Type: schema.TypeRef{NamedType: &strs[446]}, Default: emptyDefault},
+		{Name: "updateStrategy", Type: schema.TypeRef{NamedType: &strs[446]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.extensions.v1beta1.DaemonSetStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "collisionCount", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
@@ -4616,9 +4612,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.extensions.v1beta1.Deployment", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[449]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[450]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[449]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[450]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.extensions.v1beta1.DeploymentCondition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "lastTransitionTime", Type: schema.TypeRef{NamedType: &strs[70]}},
@@ -4636,8 +4632,8 @@ var template = [...]schema.TypeDef{
 		{Name: "revisionHistoryLimit", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "rollbackTo", Type: schema.TypeRef{NamedType: &strs[451]}},
 		{Name: "selector", Type: schema.TypeRef{NamedType: &strs[3]}},
-		{Name: "strategy", Type: schema.TypeRef{NamedType: &strs[452]}, Default: emptyDefault},
-		{Name: "template", Type: schema.TypeRef{NamedType: &strs[75]}, Default: emptyDefault},
+		{Name: "strategy", Type: schema.TypeRef{NamedType: &strs[452]}, Default: map[any]any(nil)},
+		{Name: "template", Type: schema.TypeRef{NamedType: &strs[75]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.extensions.v1beta1.DeploymentStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "availableReplicas", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
@@ -4655,7 +4651,7 @@ var template = [...]schema.TypeDef{
 		{Name: "type", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 	}}}},
 	{Name: "io.k8s.api.extensions.v1beta1.HTTPIngressPath", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "backend", Type: schema.TypeRef{NamedType: &strs[455]}, Default: emptyDefault},
+		{Name: "backend", Type: schema.TypeRef{NamedType: &strs[455]}, Default: map[any]any(nil)},
 		{Name: "path", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "pathType", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 	}}}},
@@ -4669,9 +4665,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.extensions.v1beta1.Ingress", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[457]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[458]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[457]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[458]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.extensions.v1beta1.IngressBackend", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "resource", Type: schema.TypeRef{NamedType: &strs[319]}},
@@ -4702,7 +4698,7 @@ var template = [...]schema.TypeDef{
 		{Name: "tls", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[463]}, ElementRelationship: schema.Atomic}}}},
 	}}}},
 	{Name: "io.k8s.api.extensions.v1beta1.IngressStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "loadBalancer", Type: schema.TypeRef{NamedType: &strs[464]}, Default: emptyDefault},
+		{Name: "loadBalancer", Type: schema.TypeRef{NamedType: &strs[464]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.extensions.v1beta1.IngressTLS", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "hosts", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, ElementRelationship: schema.Atomic}}}},
@@ -4711,8 +4707,8 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.extensions.v1beta1.NetworkPolicy", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[465]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[465]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.extensions.v1beta1.NetworkPolicyEgressRule", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "ports", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[466]}, ElementRelationship: schema.Atomic}}}},
@@ -4735,15 +4731,15 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.extensions.v1beta1.NetworkPolicySpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "egress", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[469]}, ElementRelationship: schema.Atomic}}}},
 		{Name: "ingress", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[470]}, ElementRelationship: schema.Atomic}}}},
-		{Name: "podSelector", Type: schema.TypeRef{NamedType: &strs[3]}, Default: emptyDefault},
+		{Name: "podSelector", Type: schema.TypeRef{NamedType: &strs[3]}, Default: map[any]any(nil)},
 		{Name: "policyTypes", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, ElementRelationship: schema.Atomic}}}},
 	}}}},
 	{Name: "io.k8s.api.extensions.v1beta1.ReplicaSet", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[471]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[472]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[471]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[472]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.extensions.v1beta1.ReplicaSetCondition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "lastTransitionTime", Type: schema.TypeRef{NamedType: &strs[70]}},
@@ -4756,7 +4752,7 @@ var template = [...]schema.TypeDef{
 		{Name: "minReadySeconds", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "replicas", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "selector", Type: schema.TypeRef{NamedType: &strs[3]}},
-		{Name: "template", Type: schema.TypeRef{NamedType: &strs[75]}, Default: emptyDefault},
+		{Name: "template", Type: schema.TypeRef{NamedType: &strs[75]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.extensions.v1beta1.ReplicaSetStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "availableReplicas", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
@@ -4788,9 +4784,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.flowcontrol.v1.FlowSchema", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[474]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[475]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[474]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[475]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.flowcontrol.v1.FlowSchemaCondition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "lastTransitionTime", Type: schema.TypeRef{NamedType: &strs[70]}},
@@ -4802,7 +4798,7 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.flowcontrol.v1.FlowSchemaSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "distinguisherMethod", Type: schema.TypeRef{NamedType: &strs[476]}},
 		{Name: "matchingPrecedence", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}, Default: 0},
-		{Name: "priorityLevelConfiguration", Type: schema.TypeRef{NamedType: &strs[477]}, Default: emptyDefault},
+		{Name: "priorityLevelConfiguration", Type: schema.TypeRef{NamedType: &strs[477]}, Default: map[any]any(nil)},
 		{Name: "rules", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[478]}, ElementRelationship: schema.Atomic}}}},
 	}}}},
 	{Name: "io.k8s.api.flowcontrol.v1.FlowSchemaStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -4818,7 +4814,7 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.flowcontrol.v1.LimitedPriorityLevelConfiguration", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "borrowingLimitPercent", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "lendablePercent", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
-		{Name: "limitResponse", Type: schema.TypeRef{NamedType: &strs[481]}, Default: emptyDefault},
+		{Name: "limitResponse", Type: schema.TypeRef{NamedType: &strs[481]}, Default: map[any]any(nil)},
 		{Name: "nominalConcurrencyShares", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 	}}}},
 	{Name: "io.k8s.api.flowcontrol.v1.NonResourcePolicyRule", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -4833,9 +4829,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.flowcontrol.v1.PriorityLevelConfiguration", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[485]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[486]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[485]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[486]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.flowcontrol.v1.PriorityLevelConfigurationCondition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "lastTransitionTime", Type: schema.TypeRef{NamedType: &strs[70]}},
@@ -4890,9 +4886,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.flowcontrol.v1beta1.FlowSchema", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[494]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[495]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[494]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[495]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.flowcontrol.v1beta1.FlowSchemaCondition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "lastTransitionTime", Type: schema.TypeRef{NamedType: &strs[70]}},
@@ -4904,7 +4900,7 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.flowcontrol.v1beta1.FlowSchemaSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "distinguisherMethod", Type: schema.TypeRef{NamedType: &strs[496]}},
 		{Name: "matchingPrecedence", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}, Default: 0},
-		{Name: "priorityLevelConfiguration", Type: schema.TypeRef{NamedType: &strs[497]}, Default: emptyDefault},
+		{Name: "priorityLevelConfiguration", Type: schema.TypeRef{NamedType: &strs[497]}, Default: map[any]any(nil)},
 		{Name: "rules", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[498]}, ElementRelationship: schema.Atomic}}}},
 	}}}},
 	{Name: "io.k8s.api.flowcontrol.v1beta1.FlowSchemaStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -4921,7 +4917,7 @@ var template = [...]schema.TypeDef{
 		{Name: "assuredConcurrencyShares", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}, Default: 0},
 		{Name: "borrowingLimitPercent", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "lendablePercent", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
-		{Name: "limitResponse", Type: schema.TypeRef{NamedType: &strs[501]}, Default: emptyDefault},
+		{Name: "limitResponse", Type: schema.TypeRef{NamedType: &strs[501]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.flowcontrol.v1beta1.NonResourcePolicyRule", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "nonResourceURLs", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, ElementRelationship: schema.Associative}}}},
@@ -4935,9 +4931,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.flowcontrol.v1beta1.PriorityLevelConfiguration", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[505]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[506]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[505]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[506]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.flowcontrol.v1beta1.PriorityLevelConfigurationCondition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "lastTransitionTime", Type: schema.TypeRef{NamedType: &strs[70]}},
@@ -4992,9 +4988,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.flowcontrol.v1beta2.FlowSchema", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[513]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[514]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[513]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[514]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.flowcontrol.v1beta2.FlowSchemaCondition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "lastTransitionTime", Type: schema.TypeRef{NamedType: &strs[70]}},
@@ -5006,7 +5002,7 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.flowcontrol.v1beta2.FlowSchemaSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "distinguisherMethod", Type: schema.TypeRef{NamedType: &strs[515]}},
 		{Name: "matchingPrecedence", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}, Default: 0},
-		{Name: "priorityLevelConfiguration", Type: schema.TypeRef{NamedType: &strs[516]}, Default: emptyDefault},
+		{Name: "priorityLevelConfiguration", Type: schema.TypeRef{NamedType: &strs[516]}, Default: map[any]any(nil)},
 		{Name: "rules", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[517]}, ElementRelationship: schema.Atomic}}}},
 	}}}},
 	{Name: "io.k8s.api.flowcontrol.v1beta2.FlowSchemaStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -5023,7 +5019,7 @@ var template = [...]schema.TypeDef{
 		{Name: "assuredConcurrencyShares", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}, Default: 0},
 		{Name: "borrowingLimitPercent", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "lendablePercent", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
-		{Name: "limitResponse", Type: schema.TypeRef{NamedType: &strs[520]}, Default: emptyDefault},
+		{Name: "limitResponse", Type: schema.TypeRef{NamedType: &strs[520]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.flowcontrol.v1beta2.NonResourcePolicyRule", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "nonResourceURLs", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, ElementRelationship: schema.Associative}}}},
@@ -5037,9 +5033,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.flowcontrol.v1beta2.PriorityLevelConfiguration", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[524]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[525]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[524]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[525]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.flowcontrol.v1beta2.PriorityLevelConfigurationCondition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "lastTransitionTime", Type: schema.TypeRef{NamedType: &strs[70]}},
@@ -5094,9 +5090,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.flowcontrol.v1beta3.FlowSchema", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[532]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[533]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[532]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[533]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.flowcontrol.v1beta3.FlowSchemaCondition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "lastTransitionTime", Type: schema.TypeRef{NamedType: &strs[70]}},
@@ -5108,7 +5104,7 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.flowcontrol.v1beta3.FlowSchemaSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "distinguisherMethod", Type: schema.TypeRef{NamedType: &strs[534]}},
 		{Name: "matchingPrecedence", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}, Default: 0},
-		{Name: "priorityLevelConfiguration", Type: schema.TypeRef{NamedType: &strs[535]}, Default: emptyDefault},
+		{Name: "priorityLevelConfiguration", Type: schema.TypeRef{NamedType: &strs[535]}, Default: map[any]any(nil)},
 		{Name: "rules", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[536]}, ElementRelationship: schema.Atomic}}}},
 	}}}},
 	{Name: "io.k8s.api.flowcontrol.v1beta3.FlowSchemaStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -5124,7 +5120,7 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.flowcontrol.v1beta3.LimitedPriorityLevelConfiguration", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "borrowingLimitPercent", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "lendablePercent", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
-		{Name: "limitResponse", Type: schema.TypeRef{NamedType: &strs[539]}, Default: emptyDefault},
+		{Name: "limitResponse", Type: schema.TypeRef{NamedType: &strs[539]}, Default: map[any]any(nil)},
 		{Name: "nominalConcurrencyShares", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}, Default: 0},
 	}}}},
 	{Name: "io.k8s.api.flowcontrol.v1beta3.NonResourcePolicyRule", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -5139,9 +5135,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.flowcontrol.v1beta3.PriorityLevelConfiguration", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[543]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[544]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[543]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[544]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.flowcontrol.v1beta3.PriorityLevelConfigurationCondition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "lastTransitionTime", Type: schema.TypeRef{NamedType: &strs[70]}},
@@ -5189,9 +5185,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.imagepolicy.v1alpha1.ImageReview", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[551]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[552]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[551]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[552]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.imagepolicy.v1alpha1.ImageReviewContainerSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "image", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
@@ -5209,9 +5205,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.lifecycle.v1alpha1.Eviction", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[554]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[555]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[554]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[555]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.lifecycle.v1alpha1.EvictionPodReference", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "name", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
@@ -5220,9 +5216,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.lifecycle.v1alpha1.EvictionRequest", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[556]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[557]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[556]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[557]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.lifecycle.v1alpha1.EvictionRequestPodReference", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "name", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
@@ -5231,7 +5227,7 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.lifecycle.v1alpha1.EvictionRequestSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "intent", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 		{Name: "requester", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
-		{Name: "target", Type: schema.TypeRef{NamedType: &strs[558]}, Default: emptyDefault},
+		{Name: "target", Type: schema.TypeRef{NamedType: &strs[558]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.lifecycle.v1alpha1.EvictionRequestStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "conditions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[24]}, ElementRelationship: schema.Associative, Keys: []string{"type"}}}}},
@@ -5241,7 +5237,7 @@ var template = [...]schema.TypeDef{
 		{Name: "pod", Type: schema.TypeRef{NamedType: &strs[559]}},
 	}, Unions: []schema.Union{{Fields: []schema.UnionField{{FieldName: "pod", DiscriminatorValue: "Pod"}}}}}}},
 	{Name: "io.k8s.api.lifecycle.v1alpha1.EvictionSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "target", Type: schema.TypeRef{NamedType: &strs[560]}, Default: emptyDefault},
+		{Name: "target", Type: schema.TypeRef{NamedType: &strs[560]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.lifecycle.v1alpha1.EvictionStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "conditions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[24]}, ElementRelationship: schema.Associative, Keys: []string{"type"}}}}},
@@ -5271,7 +5267,7 @@ var template = [...]schema.TypeDef{
 		{Name: "state", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 	}, ElementRelationship: schema.Atomic}}},
 	{Name: "io.k8s.api.networking.v1.HTTPIngressPath", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "backend", Type: schema.TypeRef{NamedType: &strs[565]}, Default: emptyDefault},
+		{Name: "backend", Type: schema.TypeRef{NamedType: &strs[565]}, Default: map[any]any(nil)},
 		{Name: "path", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "pathType", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 	}}}},
@@ -5281,8 +5277,8 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.networking.v1.IPAddress", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[567]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[567]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.networking.v1.IPAddressSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "parentRef", Type: schema.TypeRef{NamedType: &strs[568]}},
@@ -5294,9 +5290,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.networking.v1.Ingress", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[569]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[570]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[569]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[570]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.networking.v1.IngressBackend", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "resource", Type: schema.TypeRef{NamedType: &strs[319]}},
@@ -5305,8 +5301,8 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.networking.v1.IngressClass", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[572]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[572]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.networking.v1.IngressClassParametersReference", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiGroup", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
@@ -5338,7 +5334,7 @@ var template = [...]schema.TypeDef{
 	}}}},
 	{Name: "io.k8s.api.networking.v1.IngressServiceBackend", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "name", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
-		{Name: "port", Type: schema.TypeRef{NamedType: &strs[577]}, Default: emptyDefault},
+		{Name: "port", Type: schema.TypeRef{NamedType: &strs[577]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.networking.v1.IngressSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "defaultBackend", Type: schema.TypeRef{NamedType: &strs[565]}},
@@ -5347,7 +5343,7 @@ var template = [...]schema.TypeDef{
 		{Name: "tls", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[579]}, ElementRelationship: schema.Atomic}}}},
 	}}}},
 	{Name: "io.k8s.api.networking.v1.IngressStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "loadBalancer", Type: schema.TypeRef{NamedType: &strs[580]}, Default: emptyDefault},
+		{Name: "loadBalancer", Type: schema.TypeRef{NamedType: &strs[580]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.networking.v1.IngressTLS", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "hosts", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, ElementRelationship: schema.Atomic}}}},
@@ -5356,8 +5352,8 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.networking.v1.NetworkPolicy", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[581]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[581]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.networking.v1.NetworkPolicyEgressRule", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "ports", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[582]}, ElementRelationship: schema.Atomic}}}},
@@ -5380,7 +5376,7 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.networking.v1.NetworkPolicySpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "egress", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[585]}, ElementRelationship: schema.Atomic}}}},
 		{Name: "ingress", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[586]}, ElementRelationship: schema.Atomic}}}},
-		{Name: "podSelector", Type: schema.TypeRef{NamedType: &strs[3]}, Default: emptyDefault},
+		{Name: "podSelector", Type: schema.TypeRef{NamedType: &strs[3]}, Default: map[any]any(nil)},
 		{Name: "policyTypes", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, ElementRelationship: schema.Atomic}}}},
 	}}}},
 	{Name: "io.k8s.api.networking.v1.ParentReference", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -5396,9 +5392,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.networking.v1.ServiceCIDR", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[587]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[588]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[587]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[588]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.networking.v1.ServiceCIDRSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "cidrs", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, ElementRelationship: schema.Atomic}}}},
@@ -5407,7 +5403,7 @@ var template = [...]schema.TypeDef{
 		{Name: "conditions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[24]}, ElementRelationship: schema.Associative, Keys: []string{"type"}}}}},
 	}}}},
 	{Name: "io.k8s.api.networking.v1beta1.HTTPIngressPath", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "backend", Type: schema.TypeRef{NamedType: &strs[589]}, Default: emptyDefault},
+		{Name: "backend", Type: schema.TypeRef{NamedType: &strs[589]}, Default: map[any]any(nil)},
 		{Name: "path", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "pathType", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 	}}}},
@@ -5417,8 +5413,8 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.networking.v1beta1.IPAddress", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[591]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[591]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.networking.v1beta1.IPAddressSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "parentRef", Type: schema.TypeRef{NamedType: &strs[592]}},
@@ -5426,9 +5422,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.networking.v1beta1.Ingress", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[593]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[594]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[593]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[594]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.networking.v1beta1.IngressBackend", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "resource", Type: schema.TypeRef{NamedType: &strs[319]}},
@@ -5438,8 +5434,8 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.networking.v1beta1.IngressClass", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[595]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[595]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.networking.v1beta1.IngressClassParametersReference", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiGroup", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
@@ -5476,7 +5472,7 @@ var template = [...]schema.TypeDef{
 		{Name: "tls", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[601]}, ElementRelationship: schema.Atomic}}}},
 	}}}},
 	{Name: "io.k8s.api.networking.v1beta1.IngressStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "loadBalancer", Type: schema.TypeRef{NamedType: &strs[602]}, Default: emptyDefault},
+		{Name: "loadBalancer", Type: schema.TypeRef{NamedType: &strs[602]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.networking.v1beta1.IngressTLS", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "hosts", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, ElementRelationship: schema.Atomic}}}},
@@ -5491,9 +5487,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.networking.v1beta1.ServiceCIDR", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[603]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[604]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[603]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[604]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.networking.v1beta1.ServiceCIDRSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "cidrs", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, ElementRelationship: schema.Atomic}}}},
@@ -5508,7 +5504,7 @@ var template = [...]schema.TypeDef{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "handler", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
 		{Name: "overhead", Type: schema.TypeRef{NamedType: &strs[605]}},
 		{Name: "scheduling", Type: schema.TypeRef{NamedType: &strs[606]}},
 	}}}},
@@ -5522,8 +5518,8 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.node.v1alpha1.RuntimeClass", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[607]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[607]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.node.v1alpha1.RuntimeClassSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "overhead", Type: schema.TypeRef{NamedType: &strs[608]}},
@@ -5541,7 +5537,7 @@ var template = [...]schema.TypeDef{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "handler", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
 		{Name: "overhead", Type: schema.TypeRef{NamedType: &strs[610]}},
 		{Name: "scheduling", Type: schema.TypeRef{NamedType: &strs[611]}},
 	}}}},
@@ -5553,14 +5549,14 @@ var template = [...]schema.TypeDef{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "deleteOptions", Type: schema.TypeRef{NamedType: &strs[612]}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.policy.v1.PodDisruptionBudget", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[613]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[614]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[613]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[614]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.policy.v1.PodDisruptionBudgetSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "maxUnavailable", Type: schema.TypeRef{NamedType: &strs[87]}},
@@ -5581,14 +5577,14 @@ var template = [...]schema.TypeDef{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "deleteOptions", Type: schema.TypeRef{NamedType: &strs[612]}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.policy.v1beta1.PodDisruptionBudget", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[615]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[616]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[615]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[616]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.policy.v1beta1.PodDisruptionBudgetSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "maxUnavailable", Type: schema.TypeRef{NamedType: &strs[87]}},
@@ -5612,14 +5608,14 @@ var template = [...]schema.TypeDef{
 		{Name: "aggregationRule", Type: schema.TypeRef{NamedType: &strs[617]}},
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
 		{Name: "rules", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[618]}, ElementRelationship: schema.Atomic}}}},
 	}}}},
 	{Name: "io.k8s.api.rbac.v1.ClusterRoleBinding", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "roleRef", Type: schema.TypeRef{NamedType: &strs[619]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "roleRef", Type: schema.TypeRef{NamedType: &strs[619]}, Default: map[any]any(nil)},
 		{Name: "subjects", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[620]}, ElementRelationship: schema.Atomic}}}},
 	}}}},
 	{Name: "io.k8s.api.rbac.v1.PolicyRule", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -5632,14 +5628,14 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.rbac.v1.Role", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
 		{Name: "rules", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[618]}, ElementRelationship: schema.Atomic}}}},
 	}}}},
 	{Name: "io.k8s.api.rbac.v1.RoleBinding", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "roleRef", Type: schema.TypeRef{NamedType: &strs[619]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "roleRef", Type: schema.TypeRef{NamedType: &strs[619]}, Default: map[any]any(nil)},
 		{Name: "subjects", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[620]}, ElementRelationship: schema.Atomic}}}},
 	}}}},
 	{Name: "io.k8s.api.rbac.v1.RoleRef", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -5660,14 +5656,14 @@ var template = [...]schema.TypeDef{
 		{Name: "aggregationRule", Type: schema.TypeRef{NamedType: &strs[621]}},
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
 		{Name: "rules", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[622]}, ElementRelationship: schema.Atomic}}}},
 	}}}},
 	{Name: "io.k8s.api.rbac.v1alpha1.ClusterRoleBinding", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "roleRef", Type: schema.TypeRef{NamedType: &strs[623]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "roleRef", Type: schema.TypeRef{NamedType: &strs[623]}, Default: map[any]any(nil)},
 		{Name: "subjects", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[624]}, ElementRelationship: schema.Atomic}}}},
 	}}}},
 	{Name: "io.k8s.api.rbac.v1alpha1.PolicyRule", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -5680,14 +5676,14 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.rbac.v1alpha1.Role", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
 		{Name: "rules", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[622]}, ElementRelationship: schema.Atomic}}}},
 	}}}},
 	{Name: "io.k8s.api.rbac.v1alpha1.RoleBinding", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "roleRef", Type: schema.TypeRef{NamedType: &strs[623]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "roleRef", Type: schema.TypeRef{NamedType: &strs[623]}, Default: map[any]any(nil)},
 		{Name: "subjects", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[624]}, ElementRelationship: schema.Atomic}}}},
 	}}}},
 	{Name: "io.k8s.api.rbac.v1alpha1.RoleRef", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -5708,14 +5704,14 @@ var template = [...]schema.TypeDef{
 		{Name: "aggregationRule", Type: schema.TypeRef{NamedType: &strs[625]}},
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
 		{Name: "rules", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[626]}, ElementRelationship: schema.Atomic}}}},
 	}}}},
 	{Name: "io.k8s.api.rbac.v1beta1.ClusterRoleBinding", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "roleRef", Type: schema.TypeRef{NamedType: &strs[627]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "roleRef", Type: schema.TypeRef{NamedType: &strs[627]}, Default: map[any]any(nil)},
 		{Name: "subjects", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[628]}, ElementRelationship: schema.Atomic}}}},
 	}}}},
 	{Name: "io.k8s.api.rbac.v1beta1.PolicyRule", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -5728,14 +5724,14 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.rbac.v1beta1.Role", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
 		{Name: "rules", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[626]}, ElementRelationship: schema.Atomic}}}},
 	}}}},
 	{Name: "io.k8s.api.rbac.v1beta1.RoleBinding", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "roleRef", Type: schema.TypeRef{NamedType: &strs[627]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "roleRef", Type: schema.TypeRef{NamedType: &strs[627]}, Default: map[any]any(nil)},
 		{Name: "subjects", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[628]}, ElementRelationship: schema.Atomic}}}},
 	}}}},
 	{Name: "io.k8s.api.rbac.v1beta1.RoleRef", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -5760,7 +5756,7 @@ var template = [...]schema.TypeDef{
 	}}}},
 	{Name: "io.k8s.api.resource.v1.AllocationResult", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "allocationTimestamp", Type: schema.TypeRef{NamedType: &strs[70]}},
-		{Name: "devices", Type: schema.TypeRef{NamedType: &strs[630]}, Default: emptyDefault},
+		{Name: "devices", Type: schema.TypeRef{NamedType: &strs[630]}, Default: map[any]any(nil)},
 		{Name: "nodeSelector", Type: schema.TypeRef{NamedType: &strs[294]}},
 	}}}},
 	{Name: "io.k8s.api.resource.v1.CELDeviceSelector", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -5871,8 +5867,8 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.resource.v1.DeviceClass", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[646]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[646]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.resource.v1.DeviceClassConfiguration", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "opaque", Type: schema.TypeRef{NamedType: &strs[639]}},
@@ -5961,13 +5957,13 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.resource.v1.DeviceTaintRule", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[655]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[656]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[655]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[656]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.resource.v1.DeviceTaintRuleSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "deviceSelector", Type: schema.TypeRef{NamedType: &strs[657]}},
-		{Name: "taint", Type: schema.TypeRef{NamedType: &strs[636]}, Default: emptyDefault},
+		{Name: "taint", Type: schema.TypeRef{NamedType: &strs[636]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.resource.v1.DeviceTaintRuleStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "conditions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[24]}, ElementRelationship: schema.Associative, Keys: []string{"type"}}}}},
@@ -6032,9 +6028,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.resource.v1.ResourceClaim", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[660]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[661]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[660]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[661]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.resource.v1.ResourceClaimConsumerReference", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiGroup", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
@@ -6043,7 +6039,7 @@ var template = [...]schema.TypeDef{
 		{Name: "uid", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 	}}}},
 	{Name: "io.k8s.api.resource.v1.ResourceClaimSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "devices", Type: schema.TypeRef{NamedType: &strs[662]}, Default: emptyDefault},
+		{Name: "devices", Type: schema.TypeRef{NamedType: &strs[662]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.resource.v1.ResourceClaimStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "allocation", Type: schema.TypeRef{NamedType: &strs[663]}},
@@ -6053,12 +6049,12 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.resource.v1.ResourceClaimTemplate", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[666]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[666]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.resource.v1.ResourceClaimTemplateSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[660]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[660]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.resource.v1.ResourcePool", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "generation", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}, Default: 0},
@@ -6068,8 +6064,8 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.resource.v1.ResourceSlice", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[667]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[667]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.resource.v1.ResourceSliceSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "allNodes", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarBoolean}}},
@@ -6078,7 +6074,7 @@ var template = [...]schema.TypeDef{
 		{Name: "nodeName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "nodeSelector", Type: schema.TypeRef{NamedType: &strs[294]}},
 		{Name: "perDeviceNodeSelection", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarBoolean}}},
-		{Name: "pool", Type: schema.TypeRef{NamedType: &strs[669]}, Default: emptyDefault},
+		{Name: "pool", Type: schema.TypeRef{NamedType: &strs[669]}, Default: map[any]any(nil)},
 		{Name: "sharedCounters", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[670]}, ElementRelationship: schema.Atomic}}}},
 	}}}},
 	{Name: "io.k8s.api.resource.v1.ResourceSliceSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -6089,7 +6085,7 @@ var template = [...]schema.TypeDef{
 		{Name: "nodeSelector", Type: schema.TypeRef{NamedType: &strs[294]}},
 		{Name: "partitionTypeAttribute", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "perDeviceNodeSelection", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarBoolean}}},
-		{Name: "pool", Type: schema.TypeRef{NamedType: &strs[669]}, Default: emptyDefault},
+		{Name: "pool", Type: schema.TypeRef{NamedType: &strs[669]}, Default: map[any]any(nil)},
 		{Name: "sharedCounters", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[670]}, ElementRelationship: schema.Atomic}}}},
 		{Name: "skipNodeOperations", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, ElementRelationship: schema.Associative}}}},
 	}}}},
@@ -6108,19 +6104,19 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.resource.v1alpha3.DeviceTaintRule", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[672]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[672]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.resource.v1alpha3.DeviceTaintRule", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[672]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[673]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[672]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[673]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.resource.v1alpha3.DeviceTaintRuleSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "deviceSelector", Type: schema.TypeRef{NamedType: &strs[674]}},
-		{Name: "taint", Type: schema.TypeRef{NamedType: &strs[675]}, Default: emptyDefault},
+		{Name: "taint", Type: schema.TypeRef{NamedType: &strs[675]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.resource.v1alpha3.DeviceTaintRuleStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "conditions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[24]}, ElementRelationship: schema.Associative, Keys: []string{"type"}}}}},
@@ -6172,8 +6168,8 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.resource.v1alpha3.ResourcePoolStatusRequest", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[679]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[679]}, Default: map[any]any(nil)},
 		{Name: "status", Type: schema.TypeRef{NamedType: &strs[680]}},
 	}}}},
 	{Name: "io.k8s.api.resource.v1alpha3.ResourcePoolStatusRequestSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -6214,7 +6210,7 @@ var template = [...]schema.TypeDef{
 	}}}},
 	{Name: "io.k8s.api.resource.v1beta1.AllocationResult", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "allocationTimestamp", Type: schema.TypeRef{NamedType: &strs[70]}},
-		{Name: "devices", Type: schema.TypeRef{NamedType: &strs[684]}, Default: emptyDefault},
+		{Name: "devices", Type: schema.TypeRef{NamedType: &strs[684]}, Default: map[any]any(nil)},
 		{Name: "nodeSelector", Type: schema.TypeRef{NamedType: &strs[294]}},
 	}}}},
 	{Name: "io.k8s.api.resource.v1beta1.BasicDevice", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -6326,8 +6322,8 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.resource.v1beta1.DeviceClass", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[701]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[701]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.resource.v1beta1.DeviceClassConfiguration", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "opaque", Type: schema.TypeRef{NamedType: &strs[694]}},
@@ -6467,9 +6463,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.resource.v1beta1.ResourceClaim", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[711]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[712]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[711]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[712]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.resource.v1beta1.ResourceClaimConsumerReference", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiGroup", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
@@ -6478,7 +6474,7 @@ var template = [...]schema.TypeDef{
 		{Name: "uid", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 	}}}},
 	{Name: "io.k8s.api.resource.v1beta1.ResourceClaimSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "devices", Type: schema.TypeRef{NamedType: &strs[713]}, Default: emptyDefault},
+		{Name: "devices", Type: schema.TypeRef{NamedType: &strs[713]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.resource.v1beta1.ResourceClaimStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "allocation", Type: schema.TypeRef{NamedType: &strs[714]}},
@@ -6488,12 +6484,12 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.resource.v1beta1.ResourceClaimTemplate", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[717]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[717]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.resource.v1beta1.ResourceClaimTemplateSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[711]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[711]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.resource.v1beta1.ResourcePool", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "generation", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}, Default: 0},
@@ -6503,8 +6499,8 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.resource.v1beta1.ResourceSlice", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[718]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[718]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.resource.v1beta1.ResourceSliceSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "allNodes", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarBoolean}}},
@@ -6513,7 +6509,7 @@ var template = [...]schema.TypeDef{
 		{Name: "nodeName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "nodeSelector", Type: schema.TypeRef{NamedType: &strs[294]}},
 		{Name: "perDeviceNodeSelection", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarBoolean}}},
-		{Name: "pool", Type: schema.TypeRef{NamedType: &strs[720]}, Default: emptyDefault},
+		{Name: "pool", Type: schema.TypeRef{NamedType: &strs[720]}, Default: map[any]any(nil)},
 		{Name: "sharedCounters", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[721]}, ElementRelationship: schema.Atomic}}}},
 	}}}},
 	{Name: "io.k8s.api.resource.v1beta1.ResourceSliceSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -6524,7 +6520,7 @@ var template = [...]schema.TypeDef{
 		{Name: "nodeSelector", Type: schema.TypeRef{NamedType: &strs[294]}},
 		{Name: "partitionTypeAttribute", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "perDeviceNodeSelection", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarBoolean}}},
-		{Name: "pool", Type: schema.TypeRef{NamedType: &strs[720]}, Default: emptyDefault},
+		{Name: "pool", Type: schema.TypeRef{NamedType: &strs[720]}, Default: map[any]any(nil)},
 		{Name: "sharedCounters", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[721]}, ElementRelationship: schema.Atomic}}}},
 		{Name: "skipNodeOperations", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, ElementRelationship: schema.Associative}}}},
 	}}}},
@@ -6539,7 +6535,7 @@ var template = [...]schema.TypeDef{
 	}}}},
 	{Name: "io.k8s.api.resource.v1beta2.AllocationResult", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "allocationTimestamp", Type: schema.TypeRef{NamedType: &strs[70]}},
-		{Name: "devices", Type: schema.TypeRef{NamedType: &strs[723]}, Default: emptyDefault},
+		{Name: "devices", Type: schema.TypeRef{NamedType: &strs[723]}, Default: map[any]any(nil)},
 		{Name: "nodeSelector", Type: schema.TypeRef{NamedType: &strs[294]}},
 	}}}},
 	{Name: "io.k8s.api.resource.v1beta2.CELDeviceSelector", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -6650,8 +6646,8 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.resource.v1beta2.DeviceClass", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[739]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[739]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.resource.v1beta2.DeviceClassConfiguration", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "opaque", Type: schema.TypeRef{NamedType: &strs[732]}},
@@ -6740,13 +6736,13 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.resource.v1beta2.DeviceTaintRule", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[748]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[749]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[748]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[749]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.resource.v1beta2.DeviceTaintRuleSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "deviceSelector", Type: schema.TypeRef{NamedType: &strs[750]}},
-		{Name: "taint", Type: schema.TypeRef{NamedType: &strs[729]}, Default: emptyDefault},
+		{Name: "taint", Type: schema.TypeRef{NamedType: &strs[729]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.resource.v1beta2.DeviceTaintRuleStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "conditions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[24]}, ElementRelationship: schema.Associative, Keys: []string{"type"}}}}},
@@ -6811,9 +6807,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.resource.v1beta2.ResourceClaim", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[753]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[754]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[753]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[754]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.resource.v1beta2.ResourceClaimConsumerReference", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiGroup", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
@@ -6822,7 +6818,7 @@ var template = [...]schema.TypeDef{
 		{Name: "uid", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 	}}}},
 	{Name: "io.k8s.api.resource.v1beta2.ResourceClaimSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "devices", Type: schema.TypeRef{NamedType: &strs[755]}, Default: emptyDefault},
+		{Name: "devices", Type: schema.TypeRef{NamedType: &strs[755]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.resource.v1beta2.ResourceClaimStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "allocation", Type: schema.TypeRef{NamedType: &strs[756]}},
@@ -6832,12 +6828,12 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.resource.v1beta2.ResourceClaimTemplate", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[759]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[759]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.resource.v1beta2.ResourceClaimTemplateSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[753]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[753]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.resource.v1beta2.ResourcePool", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "generation", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}, Default: 0},
@@ -6847,8 +6843,8 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.resource.v1beta2.ResourceSlice", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[760]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[760]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.resource.v1beta2.ResourceSliceSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "allNodes", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarBoolean}}},
@@ -6857,7 +6853,7 @@ var template = [...]schema.TypeDef{
 		{Name: "nodeName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "nodeSelector", Type: schema.TypeRef{NamedType: &strs[294]}},
 		{Name: "perDeviceNodeSelection", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarBoolean}}},
-		{Name: "pool", Type: schema.TypeRef{NamedType: &strs[762]}, Default: emptyDefault},
+		{Name: "pool", Type: schema.TypeRef{NamedType: &strs[762]}, Default: map[any]any(nil)},
 		{Name: "sharedCounters", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[763]}, ElementRelationship: schema.Atomic}}}},
 	}}}},
 	{Name: "io.k8s.api.resource.v1beta2.ResourceSliceSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -6868,7 +6864,7 @@ var template = [...]schema.TypeDef{
 		{Name: "nodeSelector", Type: schema.TypeRef{NamedType: &strs[294]}},
 		{Name: "partitionTypeAttribute", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "perDeviceNodeSelection", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarBoolean}}},
-		{Name: "pool", Type: schema.TypeRef{NamedType: &strs[762]}, Default: emptyDefault},
+		{Name: "pool", Type: schema.TypeRef{NamedType: &strs[762]}, Default: map[any]any(nil)},
 		{Name: "sharedCounters", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[763]}, ElementRelationship: schema.Atomic}}}},
 		{Name: "skipNodeOperations", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, ElementRelationship: schema.Associative}}}},
 	}}}},
@@ -6877,7 +6873,7 @@ var template = [...]schema.TypeDef{
 		{Name: "description", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "globalDefault", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarBoolean}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
 		{Name: "preemptionPolicy", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "value", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}, Default: 0},
 	}}}},
@@ -6887,7 +6883,7 @@ var template = [...]schema.TypeDef{
 	}}}},
 	{Name: "io.k8s.api.scheduling.v1alpha1.PodGroup", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "name", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
-		{Name: "policy", Type: schema.TypeRef{NamedType: &strs[764]}, Default: emptyDefault},
+		{Name: "policy", Type: schema.TypeRef{NamedType: &strs[764]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.scheduling.v1alpha1.PodGroupPolicy", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "basic", Type: schema.TypeRef{NamedType: &strs[765]}},
@@ -6898,7 +6894,7 @@ var template = [...]schema.TypeDef{
 		{Name: "description", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "globalDefault", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarBoolean}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
 		{Name: "preemptionPolicy", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "value", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}, Default: 0},
 	}}}},
@@ -6910,8 +6906,8 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.scheduling.v1alpha1.Workload", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[767]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[767]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.scheduling.v1alpha1.WorkloadSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "controllerRef", Type: schema.TypeRef{NamedType: &strs[768]}},
@@ -6924,9 +6920,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.scheduling.v1alpha2.PodGroup", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[770]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[771]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[770]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[771]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.scheduling.v1alpha2.PodGroupResourceClaim", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "name", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
@@ -6951,7 +6947,7 @@ var template = [...]schema.TypeDef{
 		{Name: "priorityClassName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "resourceClaims", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[776]}, ElementRelationship: schema.Associative, Keys: []string{"name"}}}}},
 		{Name: "schedulingConstraints", Type: schema.TypeRef{NamedType: &strs[777]}},
-		{Name: "schedulingPolicy", Type: schema.TypeRef{NamedType: &strs[778]}, Default: emptyDefault},
+		{Name: "schedulingPolicy", Type: schema.TypeRef{NamedType: &strs[778]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.scheduling.v1alpha2.PodGroupStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "conditions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[24]}, ElementRelationship: schema.Associative, Keys: []string{"type"}}}}},
@@ -6964,7 +6960,7 @@ var template = [...]schema.TypeDef{
 		{Name: "priorityClassName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "resourceClaims", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[776]}, ElementRelationship: schema.Associative, Keys: []string{"name"}}}}},
 		{Name: "schedulingConstraints", Type: schema.TypeRef{NamedType: &strs[777]}},
-		{Name: "schedulingPolicy", Type: schema.TypeRef{NamedType: &strs[778]}, Default: emptyDefault},
+		{Name: "schedulingPolicy", Type: schema.TypeRef{NamedType: &strs[778]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.scheduling.v1alpha2.PodGroupTemplateReference", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "workload", Type: schema.TypeRef{NamedType: &strs[780]}},
@@ -6980,8 +6976,8 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.scheduling.v1alpha2.Workload", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[781]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[781]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.scheduling.v1alpha2.WorkloadPodGroupTemplateReference", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "podGroupTemplateName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
@@ -7005,9 +7001,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.scheduling.v1alpha3.CompositePodGroup", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[786]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[787]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[786]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[787]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.scheduling.v1alpha3.CompositePodGroupSchedulingConstraints", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "topology", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[788]}, ElementRelationship: schema.Atomic}}}},
@@ -7017,13 +7013,13 @@ var template = [...]schema.TypeDef{
 		{Name: "gang", Type: schema.TypeRef{NamedType: &strs[790]}},
 	}, Unions: []schema.Union{{Fields: []schema.UnionField{{FieldName: "basic", DiscriminatorValue: "Basic"}, {FieldName: "gang", DiscriminatorValue: "Gang"}}}}}}},
 	{Name: "io.k8s.api.scheduling.v1alpha3.CompositePodGroupSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "disruptionMode", Type: schema.TypeRef{NamedType: &strs[791]}, Default: map[any]any{"single": emptyDefault}},
+		{Name: "disruptionMode", Type: schema.TypeRef{NamedType: &strs[791]}, Default: object{{"single", map[any]any(nil)}}},
 		{Name: "parentCompositePodGroupName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "preemptionPolicy", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "priority", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "priorityClassName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "schedulingConstraints", Type: schema.TypeRef{NamedType: &strs[792]}},
-		{Name: "schedulingPolicy", Type: schema.TypeRef{NamedType: &strs[793]}, Default: emptyDefault},
+		{Name: "schedulingPolicy", Type: schema.TypeRef{NamedType: &strs[793]}, Default: map[any]any(nil)},
 		{Name: "workloadRef", Type: schema.TypeRef{NamedType: &strs[794]}},
 	}}}},
 	{Name: "io.k8s.api.scheduling.v1alpha3.CompositePodGroupStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -7038,7 +7034,7 @@ var template = [...]schema.TypeDef{
 		{Name: "priority", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "priorityClassName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "schedulingConstraints", Type: schema.TypeRef{NamedType: &strs[792]}},
-		{Name: "schedulingPolicy", Type: schema.TypeRef{NamedType: &strs[793]}, Default: emptyDefault},
+		{Name: "schedulingPolicy", Type: schema.TypeRef{NamedType: &strs[793]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.scheduling.v1alpha3.DisruptionMode", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "all", Type: schema.TypeRef{NamedType: &strs[797]}},
@@ -7050,9 +7046,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.scheduling.v1alpha3.PodGroup", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[799]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[800]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[799]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[800]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.scheduling.v1alpha3.PodGroupResourceClaim", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "name", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
@@ -7071,14 +7067,14 @@ var template = [...]schema.TypeDef{
 		{Name: "gang", Type: schema.TypeRef{NamedType: &strs[802]}},
 	}, Unions: []schema.Union{{Fields: []schema.UnionField{{FieldName: "basic", DiscriminatorValue: "Basic"}, {FieldName: "gang", DiscriminatorValue: "Gang"}}}}}}},
 	{Name: "io.k8s.api.scheduling.v1alpha3.PodGroupSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "disruptionMode", Type: schema.TypeRef{NamedType: &strs[803]}, Default: map[any]any{"single": emptyDefault}},
+		{Name: "disruptionMode", Type: schema.TypeRef{NamedType: &strs[803]}, Default: object{{"single", map[any]any(nil)}}},
 		{Name: "parentCompositePodGroupName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "preemptionPolicy", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "priority", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "priorityClassName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "resourceClaims", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[804]}, ElementRelationship: schema.Associative, Keys: []string{"name"}}}}},
 		{Name: "schedulingConstraints", Type: schema.TypeRef{NamedType: &strs[805]}},
-		{Name: "schedulingPolicy", Type: schema.TypeRef{NamedType: &strs[806]}, Default: emptyDefault},
+		{Name: "schedulingPolicy", Type: schema.TypeRef{NamedType: &strs[806]}, Default: map[any]any(nil)},
 		{Name: "workloadRef", Type: schema.TypeRef{NamedType: &strs[794]}},
 	}}}},
 	{Name: "io.k8s.api.scheduling.v1alpha3.PodGroupStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -7093,7 +7089,7 @@ var template = [...]schema.TypeDef{
 		{Name: "priorityClassName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "resourceClaims", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[804]}, ElementRelationship: schema.Associative, Keys: []string{"name"}}}}},
 		{Name: "schedulingConstraints", Type: schema.TypeRef{NamedType: &strs[805]}},
-		{Name: "schedulingPolicy", Type: schema.TypeRef{NamedType: &strs[806]}, Default: emptyDefault},
+		{Name: "schedulingPolicy", Type: schema.TypeRef{NamedType: &strs[806]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.scheduling.v1alpha3.SingleCompositeDisruptionMode", Atom: schema.Atom{Map: &schema.Map{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarUntyped, List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[0]}, ElementRelationship: schema.Atomic}, Map: &schema.Map{ElementType: schema.TypeRef{NamedType: &strs[1]}, ElementRelationship: schema.Separable}}}}}},
 	{Name: "io.k8s.api.scheduling.v1alpha3.SingleDisruptionMode", Atom: schema.Atom{Map: &schema.Map{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarUntyped, List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[0]}, ElementRelationship: schema.Atomic}, Map: &schema.Map{ElementType: schema.TypeRef{NamedType: &strs[1]}, ElementRelationship: schema.Separable}}}}}},
@@ -7108,8 +7104,8 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.scheduling.v1alpha3.Workload", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[808]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[808]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.scheduling.v1alpha3.WorkloadPodGroupAllDisruptionMode", Atom: schema.Atom{Map: &schema.Map{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarUntyped, List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[0]}, ElementRelationship: schema.Atomic}, Map: &schema.Map{ElementType: schema.TypeRef{NamedType: &strs[1]}, ElementRelationship: schema.Separable}}}}}},
 	{Name: "io.k8s.api.scheduling.v1alpha3.WorkloadPodGroupBasicSchedulingPolicy", Atom: schema.Atom{Map: &schema.Map{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarUntyped, List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[0]}, ElementRelationship: schema.Atomic}, Map: &schema.Map{ElementType: schema.TypeRef{NamedType: &strs[1]}, ElementRelationship: schema.Separable}}}}}},
@@ -7169,7 +7165,7 @@ var template = [...]schema.TypeDef{
 		{Name: "priority", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "priorityClassName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "schedulingConstraints", Type: schema.TypeRef{NamedType: &strs[822]}},
-		{Name: "schedulingPolicy", Type: schema.TypeRef{NamedType: &strs[823]}, Default: emptyDefault},
+		{Name: "schedulingPolicy", Type: schema.TypeRef{NamedType: &strs[823]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.scheduling.v1beta1.DisruptionMode", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "all", Type: schema.TypeRef{NamedType: &strs[824]}},
@@ -7181,9 +7177,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.scheduling.v1beta1.PodGroup", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[826]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[827]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[826]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[827]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.scheduling.v1beta1.PodGroupResourceClaim", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "name", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
@@ -7202,14 +7198,14 @@ var template = [...]schema.TypeDef{
 		{Name: "gang", Type: schema.TypeRef{NamedType: &strs[829]}},
 	}, Unions: []schema.Union{{Fields: []schema.UnionField{{FieldName: "basic", DiscriminatorValue: "Basic"}, {FieldName: "gang", DiscriminatorValue: "Gang"}}}}}}},
 	{Name: "io.k8s.api.scheduling.v1beta1.PodGroupSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "disruptionMode", Type: schema.TypeRef{NamedType: &strs[830]}, Default: map[any]any{"single": emptyDefault}},
+		{Name: "disruptionMode", Type: schema.TypeRef{NamedType: &strs[830]}, Default: object{{"single", map[any]any(nil)}}},
 		{Name: "parentCompositePodGroupName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "preemptionPolicy", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "priority", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "priorityClassName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "resourceClaims", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[831]}, ElementRelationship: schema.Associative, Keys: []string{"name"}}}}},
 		{Name: "schedulingConstraints", Type: schema.TypeRef{NamedType: &strs[832]}},
-		{Name: "schedulingPolicy", Type: schema.TypeRef{NamedType: &strs[833]}, Default: emptyDefault},
+		{Name: "schedulingPolicy", Type: schema.TypeRef{NamedType: &strs[833]}, Default: map[any]any(nil)},
 		{Name: "workloadRef", Type: schema.TypeRef{NamedType: &strs[834]}},
 	}}}},
 	{Name: "io.k8s.api.scheduling.v1beta1.PodGroupStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -7224,14 +7220,14 @@ var template = [...]schema.TypeDef{
 		{Name: "priorityClassName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "resourceClaims", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[831]}, ElementRelationship: schema.Associative, Keys: []string{"name"}}}}},
 		{Name: "schedulingConstraints", Type: schema.TypeRef{NamedType: &strs[832]}},
-		{Name: "schedulingPolicy", Type: schema.TypeRef{NamedType: &strs[833]}, Default: emptyDefault},
+		{Name: "schedulingPolicy", Type: schema.TypeRef{NamedType: &strs[833]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.scheduling.v1beta1.PriorityClass", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "description", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "globalDefault", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarBoolean}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
 		{Name: "preemptionPolicy", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "value", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}, Default: 0},
 	}}}},
@@ -7248,8 +7244,8 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.scheduling.v1beta1.Workload", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[836]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[836]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.scheduling.v1beta1.WorkloadReference", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "templateName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
@@ -7263,8 +7259,8 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.storage.v1.CSIDriver", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[838]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[838]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.storage.v1.CSIDriverSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "attachRequired", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarBoolean}}},
@@ -7305,15 +7301,15 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.storage.v1.CSINode", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[840]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[840]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.storage.v1.CSINode", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[840]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[841]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[840]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[841]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.storage.v1.CSINodeDriver", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "allocatable", Type: schema.TypeRef{NamedType: &strs[842]}},
@@ -7332,7 +7328,7 @@ var template = [...]schema.TypeDef{
 		{Name: "capacity", Type: schema.TypeRef{NamedType: &strs[136]}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "maximumVolumeSize", Type: schema.TypeRef{NamedType: &strs[136]}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
 		{Name: "nodeTopology", Type: schema.TypeRef{NamedType: &strs[3]}},
 		{Name: "storageClassName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 	}}}},
@@ -7341,7 +7337,7 @@ var template = [...]schema.TypeDef{
 		{Name: "allowedTopologies", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[845]}, ElementRelationship: schema.Atomic}}}},
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
 		{Name: "mountOptions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, ElementRelationship: schema.Atomic}}}},
 		{Name: "parameters", Type: schema.TypeRef{Inlined: schema.Atom{Map: &schema.Map{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}}}}},
 		{Name: "provisioner", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
@@ -7367,9 +7363,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.storage.v1.VolumeAttachment", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[847]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[848]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[847]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[848]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.storage.v1.VolumeAttachmentSource", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "inlineVolumeSpec", Type: schema.TypeRef{NamedType: &strs[315]}},
@@ -7378,7 +7374,7 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.storage.v1.VolumeAttachmentSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "attacher", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 		{Name: "nodeName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
-		{Name: "source", Type: schema.TypeRef{NamedType: &strs[849]}, Default: emptyDefault},
+		{Name: "source", Type: schema.TypeRef{NamedType: &strs[849]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.storage.v1.VolumeAttachmentStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "attachError", Type: schema.TypeRef{NamedType: &strs[850]}},
@@ -7390,7 +7386,7 @@ var template = [...]schema.TypeDef{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "driverName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
 		{Name: "parameters", Type: schema.TypeRef{Inlined: schema.Atom{Map: &schema.Map{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}}}}},
 	}}}},
 	{Name: "io.k8s.api.storage.v1.VolumeError", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -7406,16 +7402,16 @@ var template = [...]schema.TypeDef{
 		{Name: "capacity", Type: schema.TypeRef{NamedType: &strs[136]}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "maximumVolumeSize", Type: schema.TypeRef{NamedType: &strs[136]}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
 		{Name: "nodeTopology", Type: schema.TypeRef{NamedType: &strs[3]}},
 		{Name: "storageClassName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 	}}}},
 	{Name: "io.k8s.api.storage.v1alpha1.VolumeAttachment", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[851]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[852]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[851]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[852]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.storage.v1alpha1.VolumeAttachmentSource", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "inlineVolumeSpec", Type: schema.TypeRef{NamedType: &strs[315]}},
@@ -7424,7 +7420,7 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.storage.v1alpha1.VolumeAttachmentSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "attacher", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 		{Name: "nodeName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
-		{Name: "source", Type: schema.TypeRef{NamedType: &strs[853]}, Default: emptyDefault},
+		{Name: "source", Type: schema.TypeRef{NamedType: &strs[853]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.storage.v1alpha1.VolumeAttachmentStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "attachError", Type: schema.TypeRef{NamedType: &strs[854]}},
@@ -7436,7 +7432,7 @@ var template = [...]schema.TypeDef{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "driverName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
 		{Name: "parameters", Type: schema.TypeRef{Inlined: schema.Atom{Map: &schema.Map{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}}}}},
 	}}}},
 	{Name: "io.k8s.api.storage.v1alpha1.VolumeError", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -7447,8 +7443,8 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.storage.v1beta1.CSIDriver", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[855]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[855]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.storage.v1beta1.CSIDriverSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "attachRequired", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarBoolean}}},
@@ -7489,15 +7485,15 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.storage.v1beta1.CSINode", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[857]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[857]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.storage.v1beta1.CSINode", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[857]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[858]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[857]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[858]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.storage.v1beta1.CSINodeDriver", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "allocatable", Type: schema.TypeRef{NamedType: &strs[859]}},
@@ -7516,7 +7512,7 @@ var template = [...]schema.TypeDef{
 		{Name: "capacity", Type: schema.TypeRef{NamedType: &strs[136]}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "maximumVolumeSize", Type: schema.TypeRef{NamedType: &strs[136]}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
 		{Name: "nodeTopology", Type: schema.TypeRef{NamedType: &strs[3]}},
 		{Name: "storageClassName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 	}}}},
@@ -7525,7 +7521,7 @@ var template = [...]schema.TypeDef{
 		{Name: "allowedTopologies", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[845]}, ElementRelationship: schema.Atomic}}}},
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
 		{Name: "mountOptions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, ElementRelationship: schema.Atomic}}}},
 		{Name: "parameters", Type: schema.TypeRef{Inlined: schema.Atom{Map: &schema.Map{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}}}}},
 		{Name: "provisioner", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
@@ -7551,9 +7547,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.storage.v1beta1.VolumeAttachment", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[863]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[864]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[863]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[864]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.storage.v1beta1.VolumeAttachmentSource", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "inlineVolumeSpec", Type: schema.TypeRef{NamedType: &strs[315]}},
@@ -7562,7 +7558,7 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.storage.v1beta1.VolumeAttachmentSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "attacher", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 		{Name: "nodeName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
-		{Name: "source", Type: schema.TypeRef{NamedType: &strs[865]}, Default: emptyDefault},
+		{Name: "source", Type: schema.TypeRef{NamedType: &strs[865]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.storage.v1beta1.VolumeAttachmentStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "attachError", Type: schema.TypeRef{NamedType: &strs[866]}},
@@ -7574,7 +7570,7 @@ var template = [...]schema.TypeDef{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "driverName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
 		{Name: "parameters", Type: schema.TypeRef{Inlined: schema.Atom{Map: &schema.Map{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}}}}},
 	}}}},
 	{Name: "io.k8s.api.storage.v1beta1.VolumeError", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -7588,12 +7584,12 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.storagemigration.v1.StorageVersionMigration", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[867]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[868]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[867]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[868]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.storagemigration.v1.StorageVersionMigrationSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "resource", Type: schema.TypeRef{NamedType: &strs[869]}, Default: emptyDefault},
+		{Name: "resource", Type: schema.TypeRef{NamedType: &strs[869]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.storagemigration.v1.StorageVersionMigrationStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "conditions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[24]}, ElementRelationship: schema.Associative, Keys: []string{"type"}}}}},
@@ -7614,13 +7610,13 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.storagemigration.v1alpha1.StorageVersionMigration", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[870]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[871]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[870]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[871]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.storagemigration.v1alpha1.StorageVersionMigrationSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "continueToken", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "resource", Type: schema.TypeRef{NamedType: &strs[872]}, Default: emptyDefault},
+		{Name: "resource", Type: schema.TypeRef{NamedType: &strs[872]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.storagemigration.v1alpha1.StorageVersionMigrationStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "conditions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[873]}, ElementRelationship: schema.Associative, Keys: []string{"type"}}}}},
@@ -7629,12 +7625,12 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.storagemigration.v1beta1.StorageVersionMigration", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[874]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[875]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[874]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[875]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.storagemigration.v1beta1.StorageVersionMigrationSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "resource", Type: schema.TypeRef{NamedType: &strs[869]}, Default: emptyDefault},
+		{Name: "resource", Type: schema.TypeRef{NamedType: &strs[869]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.storagemigration.v1beta1.StorageVersionMigrationStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "conditions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[24]}, ElementRelationship: schema.Associative, Keys: []string{"type"}}}}},
@@ -7683,23 +7679,23 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[877]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[878]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[877]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[878]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[878]}, Default: emptyDefault},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[878]}, Default: map[any]any(nil)},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[877]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[877]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[877]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[878]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[877]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[878]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionCondition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "lastTransitionTime", Type: schema.TypeRef{NamedType: &strs[70]}},
@@ -7766,7 +7762,7 @@ var template = [...]schema.TypeDef{
 	}}}},
 	{Name: "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "group", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
-		{Name: "names", Type: schema.TypeRef{NamedType: &strs[879]}, Default: emptyDefault},
+		{Name: "names", Type: schema.TypeRef{NamedType: &strs[879]}, Default: map[any]any(nil)},
 		{Name: "scope", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 		{Name: "versions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[880]}, ElementRelationship: schema.Atomic}}}},
 		{Name: "conversion", Type: schema.TypeRef{NamedType: &strs[881]}},
@@ -7777,21 +7773,21 @@ var template = [...]schema.TypeDef{
 		{Name: "conversion", Type: schema.TypeRef{NamedType: &strs[881]}},
 		{Name: "preserveUnknownFields", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarBoolean}}},
 		{Name: "group", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
-		{Name: "names", Type: schema.TypeRef{NamedType: &strs[879]}, Default: emptyDefault},
+		{Name: "names", Type: schema.TypeRef{NamedType: &strs[879]}, Default: map[any]any(nil)},
 		{Name: "scope", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 	}}}},
 	{Name: "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "conversion", Type: schema.TypeRef{NamedType: &strs[881]}},
 		{Name: "preserveUnknownFields", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarBoolean}}},
 		{Name: "group", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
-		{Name: "names", Type: schema.TypeRef{NamedType: &strs[879]}, Default: emptyDefault},
+		{Name: "names", Type: schema.TypeRef{NamedType: &strs[879]}, Default: map[any]any(nil)},
 		{Name: "scope", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 		{Name: "versions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[880]}, ElementRelationship: schema.Atomic}}}},
 	}}}},
 	{Name: "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "conversion", Type: schema.TypeRef{NamedType: &strs[881]}},
 		{Name: "group", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
-		{Name: "names", Type: schema.TypeRef{NamedType: &strs[879]}, Default: emptyDefault},
+		{Name: "names", Type: schema.TypeRef{NamedType: &strs[879]}, Default: map[any]any(nil)},
 		{Name: "preserveUnknownFields", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarBoolean}}},
 		{Name: "scope", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 		{Name: "versions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[880]}, ElementRelationship: schema.Atomic}}}},
@@ -7799,22 +7795,22 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "storedVersions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, ElementRelationship: schema.Atomic}}}},
 		{Name: "conditions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[882]}, ElementRelationship: schema.Associative, Keys: []string{"type"}}}}},
-		{Name: "acceptedNames", Type: schema.TypeRef{NamedType: &strs[879]}, Default: emptyDefault},
+		{Name: "acceptedNames", Type: schema.TypeRef{NamedType: &strs[879]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "conditions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[882]}, ElementRelationship: schema.Associative, Keys: []string{"type"}}}}},
-		{Name: "acceptedNames", Type: schema.TypeRef{NamedType: &strs[879]}, Default: emptyDefault},
+		{Name: "acceptedNames", Type: schema.TypeRef{NamedType: &strs[879]}, Default: map[any]any(nil)},
 		{Name: "storedVersions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, ElementRelationship: schema.Atomic}}}},
 		{Name: "observedGeneration", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 	}}}},
 	{Name: "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "observedGeneration", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "conditions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[882]}, ElementRelationship: schema.Associative, Keys: []string{"type"}}}}},
-		{Name: "acceptedNames", Type: schema.TypeRef{NamedType: &strs[879]}, Default: emptyDefault},
+		{Name: "acceptedNames", Type: schema.TypeRef{NamedType: &strs[879]}, Default: map[any]any(nil)},
 		{Name: "storedVersions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, ElementRelationship: schema.Atomic}}}},
 	}}}},
 	{Name: "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "acceptedNames", Type: schema.TypeRef{NamedType: &strs[879]}, Default: emptyDefault},
+		{Name: "acceptedNames", Type: schema.TypeRef{NamedType: &strs[879]}, Default: map[any]any(nil)},
 		{Name: "conditions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[882]}, ElementRelationship: schema.Associative, Keys: []string{"type"}}}}},
 		{Name: "observedGeneration", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "storedVersions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, ElementRelationship: schema.Atomic}}}},
@@ -8167,25 +8163,25 @@ var template = [...]schema.TypeDef{
 		{Name: "webhookClientConfig", Type: schema.TypeRef{NamedType: &strs[898]}},
 	}}}},
 	{Name: "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1beta1.CustomResourceDefinition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[899]}, Default: emptyDefault},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[899]}, Default: map[any]any(nil)},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[900]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[900]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1beta1.CustomResourceDefinition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[900]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[899]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[900]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[899]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1beta1.CustomResourceDefinition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[900]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[899]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[900]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[899]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1beta1.CustomResourceDefinitionCondition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "reason", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
@@ -8249,14 +8245,14 @@ var template = [...]schema.TypeDef{
 		{Name: "versions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[904]}, ElementRelationship: schema.Atomic}}}},
 		{Name: "selectableFields", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[905]}, ElementRelationship: schema.Atomic}}}},
 		{Name: "version", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "names", Type: schema.TypeRef{NamedType: &strs[906]}, Default: emptyDefault},
+		{Name: "names", Type: schema.TypeRef{NamedType: &strs[906]}, Default: map[any]any(nil)},
 		{Name: "preserveUnknownFields", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarBoolean}}},
 		{Name: "group", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 		{Name: "scope", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 		{Name: "validation", Type: schema.TypeRef{NamedType: &strs[907]}},
 	}}}},
 	{Name: "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1beta1.CustomResourceDefinitionSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "names", Type: schema.TypeRef{NamedType: &strs[906]}, Default: emptyDefault},
+		{Name: "names", Type: schema.TypeRef{NamedType: &strs[906]}, Default: map[any]any(nil)},
 		{Name: "validation", Type: schema.TypeRef{NamedType: &strs[907]}},
 		{Name: "additionalPrinterColumns", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[902]}, ElementRelationship: schema.Atomic}}}},
 		{Name: "preserveUnknownFields", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarBoolean}}},
@@ -8272,7 +8268,7 @@ var template = [...]schema.TypeDef{
 		{Name: "validation", Type: schema.TypeRef{NamedType: &strs[907]}},
 		{Name: "additionalPrinterColumns", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[902]}, ElementRelationship: schema.Atomic}}}},
 		{Name: "version", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "names", Type: schema.TypeRef{NamedType: &strs[906]}, Default: emptyDefault},
+		{Name: "names", Type: schema.TypeRef{NamedType: &strs[906]}, Default: map[any]any(nil)},
 		{Name: "selectableFields", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[905]}, ElementRelationship: schema.Atomic}}}},
 		{Name: "conversion", Type: schema.TypeRef{NamedType: &strs[903]}},
 		{Name: "scope", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
@@ -8285,7 +8281,7 @@ var template = [...]schema.TypeDef{
 		{Name: "additionalPrinterColumns", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[902]}, ElementRelationship: schema.Atomic}}}},
 		{Name: "conversion", Type: schema.TypeRef{NamedType: &strs[903]}},
 		{Name: "group", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
-		{Name: "names", Type: schema.TypeRef{NamedType: &strs[906]}, Default: emptyDefault},
+		{Name: "names", Type: schema.TypeRef{NamedType: &strs[906]}, Default: map[any]any(nil)},
 		{Name: "preserveUnknownFields", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarBoolean}}},
 		{Name: "scope", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 		{Name: "selectableFields", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[905]}, ElementRelationship: schema.Atomic}}}},
@@ -8297,16 +8293,16 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1beta1.CustomResourceDefinitionStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "storedVersions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, ElementRelationship: schema.Atomic}}}},
 		{Name: "conditions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[908]}, ElementRelationship: schema.Associative, Keys: []string{"type"}}}}},
-		{Name: "acceptedNames", Type: schema.TypeRef{NamedType: &strs[906]}, Default: emptyDefault},
+		{Name: "acceptedNames", Type: schema.TypeRef{NamedType: &strs[906]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1beta1.CustomResourceDefinitionStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "acceptedNames", Type: schema.TypeRef{NamedType: &strs[906]}, Default: emptyDefault},
+		{Name: "acceptedNames", Type: schema.TypeRef{NamedType: &strs[906]}, Default: map[any]any(nil)},
 		{Name: "storedVersions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, ElementRelationship: schema.Atomic}}}},
 		{Name: "observedGeneration", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "conditions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[908]}, ElementRelationship: schema.Associative, Keys: []string{"type"}}}}},
 	}}}},
 	{Name: "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1beta1.CustomResourceDefinitionStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "acceptedNames", Type: schema.TypeRef{NamedType: &strs[906]}, Default: emptyDefault},
+		{Name: "acceptedNames", Type: schema.TypeRef{NamedType: &strs[906]}, Default: map[any]any(nil)},
 		{Name: "conditions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[908]}, ElementRelationship: schema.Associative, Keys: []string{"type"}}}}},
 		{Name: "observedGeneration", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "storedVersions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, ElementRelationship: schema.Atomic}}}},
@@ -8712,23 +8708,23 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIService", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[924]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[925]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[924]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[925]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIService", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[924]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[925]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[924]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[925]}, Default: map[any]any(nil)},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 	}}}},
 	{Name: "io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIService", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[924]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[925]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[924]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[925]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIServiceCondition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "type", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
@@ -8794,23 +8790,23 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.kube-aggregator.pkg.apis.apiregistration.v1beta1.APIService", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[928]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[929]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[928]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[929]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.kube-aggregator.pkg.apis.apiregistration.v1beta1.APIService", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[929]}, Default: emptyDefault},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[929]}, Default: map[any]any(nil)},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[928]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[928]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.kube-aggregator.pkg.apis.apiregistration.v1beta1.APIService", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[928]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[929]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[928]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[929]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.kube-aggregator.pkg.apis.apiregistration.v1beta1.APIServiceCondition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "reason", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
