@@ -6,7 +6,7 @@
 //	ssa-diff blame LIVE
 //	ssa-diff version
 //	ssa-diff completion bash|zsh|fish|powershell
-//	ssa-diff __complete WORDS... CURRENT   (also as kubectl_complete-ssa_diff: complete.go)
+//	ssa-diff __complete WORDS... CURRENT   (also as kubectl_complete-ssa_diff: package internal/completion)
 //
 // Run is the whole command behind a testable signature; main only calls it and exits with
 // the status it returns:
