@@ -115,7 +115,7 @@ func (c *session) readCluster(ctx context.Context, loader *input.Loader, manifes
 	var helmRecords []json.RawMessage
 	if c.applier == "helm" {
 		var more []cluster.Ref
-		if helmRecords, more, err = c.helmClusterRecords(ctx, client); err != nil {
+		if helmRecords, more, err = c.helmRelease().ClusterRecords(ctx, client, c.liveOpts.namespaceSet); err != nil {
 			return nil, nil, err
 		}
 		refs = append(refs, more...)
