@@ -12,6 +12,7 @@ import (
 
 	"github.com/ssa-diff/ssa-diff/internal/cluster"
 	"github.com/ssa-diff/ssa-diff/internal/input"
+	"github.com/ssa-diff/ssa-diff/internal/mistakes"
 	"github.com/ssa-diff/ssa-diff/internal/report"
 	"github.com/ssa-diff/ssa-diff/judge"
 	"github.com/ssa-diff/ssa-diff/merge"
@@ -469,11 +470,11 @@ func (c *session) reported(p *input.Pair, o *predict.Outcome, manager string) (r
 		res.Error.Fields = pred.RefusalFields
 	}
 	res.Advice, res.State, res.Drift = pred.Advice, pred.State, pred.Drift
-	if h := exportHint(p, manifest); h != "" && c.applies() {
+	if h := mistakes.Exported(manifest, p.Manifest.Line); h != "" && c.applies() {
 		res.Warnings = append(res.Warnings, h)
 	}
 	if res.Action == report.ActionRejected {
-		res.Warnings = append(res.Warnings, variableHints(p, manifest)...)
+		res.Warnings = append(res.Warnings, mistakes.Variables(manifest, p.Manifest.Line)...)
 	}
 	if pred.WithForce != nil {
 		res.WithForce = report.FromPrediction(src, pred.Live, manifest, manager, pred.WithForce)
