@@ -16,6 +16,7 @@ import (
 	"github.com/ssa-diff/ssa-diff/appliers"
 	"github.com/ssa-diff/ssa-diff/internal/admission/wire"
 	"github.com/ssa-diff/ssa-diff/internal/output"
+	"github.com/ssa-diff/ssa-diff/internal/rawpatch"
 	"github.com/ssa-diff/ssa-diff/internal/shard"
 	"github.com/ssa-diff/ssa-diff/judge"
 	"github.com/ssa-diff/ssa-diff/merge"
@@ -197,7 +198,7 @@ type session struct {
 	// judge judges each prediction (approximations, the fields of refusals).
 	judge *judge.Judge
 	// rawPatches are the --verb patch documents that name no object.
-	rawPatches rawPatches
+	rawPatches rawpatch.Set
 	// schemaDocs and crdObjects are the --schema documents and --crd objects read, kept to
 	// be added to the registry of another minor (registryFor).
 	schemaDocs []schemaDoc

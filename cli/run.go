@@ -140,7 +140,7 @@ func (c *session) readInputs(ctx context.Context) (*inputs, error) {
 		in.manifests = c.commandManifests(reg)
 	} else {
 		if c.verbs.v == merge.VerbPatch {
-			in.paths = c.splitPatches(loader)
+			in.paths = c.rawPatches.Split(loader, c.manifests)
 		}
 		// A raw request's body is read as the server reads it.
 		loader.RequestBodies = c.applier == "api" && c.verbs.cmd == nil
@@ -221,7 +221,7 @@ func (c *session) pair(in *inputs) (*pairing, error) {
 	if ls.record, ls.objs, err = cluster.TakeRecord(liveObjs); err != nil {
 		liveErrs = append(liveErrs, err)
 	}
-	in.manifests = append(in.manifests, c.patchStubs(ls.objs)...)
+	in.manifests = append(in.manifests, c.rawPatches.Stubs(ls.objs)...)
 	manifestObjs, _ := input.Split(in.manifests)
 	if err := c.checkSwapped(in.paths, manifestObjs, ls); err != nil {
 		return nil, err
