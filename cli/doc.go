@@ -21,7 +21,7 @@
 // Main is Run for the program itself: SIGINT and SIGTERM stop the run (interrupt.go) —
 // the cluster's requests cancelled, no prediction started, nothing more written — with the
 // statuses 130 and 143. --output-file (FILE, and each FORMAT=PATH: one prediction, several
-// formats) and --save-live are written all at once (outfile.go, package atomicfile): a run
+// formats) and --save-live are written all at once (package outfiles, on package atomicfile): a run
 // stopped half-way leaves the previous file.
 //
 // The pieces live in sub-packages: input reads files and pairs manifests with live objects,

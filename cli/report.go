@@ -6,6 +6,7 @@ import (
 	"io"
 	"iter"
 
+	"github.com/ssa-diff/ssa-diff/internal/outfiles"
 	"github.com/ssa-diff/ssa-diff/internal/output"
 	"github.com/ssa-diff/ssa-diff/internal/report"
 	"github.com/ssa-diff/ssa-diff/predict"
@@ -47,11 +48,11 @@ func (c *session) predictAndReport(ctx context.Context, eng predictor, reg *sche
 // done; it returns the exit status, ExitError when done stops short (the run was stopped).
 func (c *session) writeReport(ctx context.Context, rep *report.Report, total int, done iter.Seq[*slot]) int {
 	opts := c.outputOptions(rep)
-	dst, err := c.openOutput()
+	dst, err := outfiles.Open(c.outputFile, "--output-file", c.stdout)
 	if err != nil {
 		return c.errorf("%v", err)
 	}
-	defer dst.abort()
+	defer dst.Abort()
 	w, err := output.New(c.output, dst, opts)
 	if err != nil {
 		return c.errorf("%v", err)
@@ -65,20 +66,20 @@ func (c *session) writeReport(ctx context.Context, rep *report.Report, total int
 			w = output.Multi(w, output.NewSummary(c.stderr, sopts))
 		}
 	}
-	w, page, err := c.withHTMLReport(w, opts)
+	w, page, err := outfiles.Tee(w, opts, c.htmlPages())
 	if err != nil {
 		return c.errorf("%v", err)
 	}
-	defer page.abort()
-	w, files, err := c.withFormatFiles(w, opts)
+	defer page.Abort()
+	w, files, err := outfiles.Tee(w, opts, c.formatPages())
 	if err != nil {
 		return c.errorf("%v", err)
 	}
-	defer files.abort()
+	defer files.Abort()
 
 	// The progress line shows on a terminal, unless the results themselves scroll by on it.
 	streams := output.Streams(c.output) && !(c.gate.summary && c.output == "text")
-	if c.gate.progress || (isTerminal(c.stderr) && !(streams && dst.terminal())) {
+	if c.gate.progress || (isTerminal(c.stderr) && !(streams && !dst.IsFile() && isTerminal(c.stdout))) {
 		p := startProgress(c.stderr, total, c.predicted.Load, c.gate.progressDelay)
 		defer p.stop()
 	}
@@ -109,13 +110,13 @@ func (c *session) writeReport(ctx context.Context, rep *report.Report, total int
 		return report.ExitError
 	}
 	if werr == nil {
-		werr = page.commit()
+		werr = page.Commit()
 	}
 	if werr == nil {
-		werr = files.commit()
+		werr = files.Commit()
 	}
 	if werr == nil {
-		werr = dst.commit()
+		werr = dst.Commit()
 	}
 	if werr != nil {
 		return c.errorf("writing the report: %v", werr)
