@@ -208,7 +208,7 @@ type session struct {
 	// closers stop what the run started (the admission helper).
 	closers []func() error
 	// sharding is the run's part of the shards' record, with --shard (shard.go).
-	sharding *sharding
+	sharding *shard.Record
 }
 
 const usageHead = `%[1]s predicts what the Kubernetes API server would do with a server-side apply,

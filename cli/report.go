@@ -31,7 +31,7 @@ func (c *session) predictAndReport(ctx context.Context, eng predictor, reg *sche
 	c.gitOpsWarnings(c.stderr)
 	policy := c.gate.policy
 	rep := report.New(report.Options{FieldManager: c.client.Manager(), Force: c.force, Applier: c.client.Name(), Subresource: c.subresource, KubernetesVersion: reg.Minor().String(), Now: c.now, Policy: &policy})
-	c.sharding.start(rep)
+	c.sharding.Start(rep)
 	run, manager := c.run(eng, reg), c.client.Manager()
 	sched := predict.Schedule{Jobs: c.jobs, Done: func(i int, o *predict.Outcome) { c.settle(slots, slots[i], o, manager) }}
 	done := func(yield func(*slot) bool) {
@@ -88,7 +88,7 @@ func (c *session) writeReport(ctx context.Context, rep *report.Report, total int
 	k := 0
 	for s := range done {
 		tally.Add(s.res)
-		c.sharding.keep(rep, k, s.res)
+		c.sharding.Keep(rep, k, s.res)
 		k++
 		if werr == nil {
 			werr = w.Write(s.res)
