@@ -18,7 +18,7 @@
 //	4  a policy fails: a --fail-on category other than rejected, or a --protect manager
 //	   losing fields
 //
-// Main is Run for the program itself: SIGINT and SIGTERM stop the run (interrupt.go) —
+// Main is Run for the program itself: SIGINT and SIGTERM stop the run (package interrupt) —
 // the cluster's requests cancelled, no prediction started, nothing more written — with the
 // statuses 130 and 143. --output-file (FILE, and each FORMAT=PATH: one prediction, several
 // formats) and --save-live are written all at once (package outfiles, on package atomicfile): a run

@@ -11,6 +11,7 @@ import (
 	"sort"
 
 	"github.com/ssa-diff/ssa-diff/internal/cluster"
+	"github.com/ssa-diff/ssa-diff/internal/gctune"
 	"github.com/ssa-diff/ssa-diff/internal/input"
 	"github.com/ssa-diff/ssa-diff/internal/mistakes"
 	"github.com/ssa-diff/ssa-diff/internal/report"
@@ -66,7 +67,7 @@ func (c *session) newEngine(reg *schema.Registry) predictor {
 // each manifest predicted and the report written (predictAndReport).
 func (c *session) execute(ctx context.Context, newPredictor func(*schema.Registry) predictor) int {
 	if c.getenv != nil {
-		if restore := readingGC(c.getenv); restore != nil {
+		if restore := gctune.Reading(c.getenv); restore != nil {
 			defer restore()
 		}
 	}
@@ -83,7 +84,7 @@ func (c *session) execute(ctx context.Context, newPredictor func(*schema.Registr
 		return c.errorf("%v", err)
 	}
 	if c.getenv != nil {
-		defer tuneGC(c.getenv, in.loader.BytesRead()).stop()
+		defer gctune.Tune(c.getenv, in.loader.BytesRead()).Stop()
 	}
 	if c.helmRollback() {
 		if in.manifests, err = c.helmRollbackManifests(in.loader, in.live, in.reg); err != nil {

@@ -214,4 +214,3 @@ func TestShardsFromOtherDirectoriesMerge(t *testing.T) {
 		}
 	}
 }
-
