@@ -10,6 +10,7 @@ import (
 	"io"
 
 	"github.com/ssa-diff/ssa-diff/internal/input"
+	"github.com/ssa-diff/ssa-diff/internal/livestate"
 	"github.com/ssa-diff/ssa-diff/internal/mistakes"
 	"github.com/ssa-diff/ssa-diff/internal/report"
 	"github.com/ssa-diff/ssa-diff/merge"
@@ -43,8 +44,8 @@ func (o *options) applies() bool {
 
 // checkSwapped refuses MANIFESTS and LIVE given the wrong way round: every manifest
 // carries metadata.managedFields, as a dump of the cluster does, and no live object does.
-func (c *session) checkSwapped(paths []string, manifests []*input.Object, ls *liveState) error {
-	if c.live == "" || ls.record != nil || len(manifests) == 0 || len(ls.objs) == 0 || len(paths) != 1 || len(c.render.kustomize) > 0 {
+func (c *session) checkSwapped(paths []string, manifests []*input.Object, ls *livestate.State) error {
+	if c.live == "" || ls.Record != nil || len(manifests) == 0 || len(ls.Objects) == 0 || len(paths) != 1 || len(c.render.kustomize) > 0 {
 		return nil
 	}
 	managed := func(objs []*input.Object) []bool {
@@ -54,5 +55,5 @@ func (c *session) checkSwapped(paths []string, manifests []*input.Object, ls *li
 		}
 		return out
 	}
-	return mistakes.Swapped(paths[0], c.live, managed(manifests), managed(ls.objs))
+	return mistakes.Swapped(paths[0], c.live, managed(manifests), managed(ls.Objects))
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/ssa-diff/ssa-diff/internal/cluster"
 	"github.com/ssa-diff/ssa-diff/internal/gctune"
 	"github.com/ssa-diff/ssa-diff/internal/input"
+	"github.com/ssa-diff/ssa-diff/internal/livestate"
 	"github.com/ssa-diff/ssa-diff/internal/mistakes"
 	"github.com/ssa-diff/ssa-diff/internal/report"
 	"github.com/ssa-diff/ssa-diff/judge"
@@ -98,7 +99,7 @@ func (c *session) execute(ctx context.Context, newPredictor func(*schema.Registr
 	}
 	pred := newPredictor(in.reg)
 	if c.applier == "helm" {
-		if err := c.runHelm(pred, in.reg, pp.m.Pairs, pp.ls.objs); err != nil {
+		if err := c.runHelm(pred, in.reg, pp.m.Pairs, pp.ls.Objects); err != nil {
 			return c.errorf("%v", err)
 		}
 	}
@@ -208,7 +209,7 @@ func (c *session) registerCRDs(in *inputs) map[*input.Object]string {
 
 // pairing is the manifests paired with the live state.
 type pairing struct {
-	ls       *liveState
+	ls       *livestate.State
 	m        input.Matching
 	liveErrs []error
 }
@@ -217,19 +218,18 @@ type pairing struct {
 // objects that name no namespace go; it also sets the run's judge.
 func (c *session) pair(in *inputs) (*pairing, error) {
 	liveObjs, liveErrs := input.Split(in.live)
-	ls := &liveState{given: c.live != "" || c.liveOpts.fromCluster}
-	var err error
-	if ls.record, ls.objs, err = cluster.TakeRecord(liveObjs); err != nil {
+	ls, err := livestate.Read(liveObjs, c.live != "" || c.liveOpts.fromCluster)
+	if err != nil {
 		liveErrs = append(liveErrs, err)
 	}
-	in.manifests = append(in.manifests, c.rawPatches.Stubs(ls.objs)...)
+	in.manifests = append(in.manifests, c.rawPatches.Stubs(ls.Objects)...)
 	manifestObjs, _ := input.Split(in.manifests)
 	if err := c.checkSwapped(in.paths, manifestObjs, ls); err != nil {
 		return nil, err
 	}
-	if ls.record != nil && !c.liveOpts.namespaceSet {
+	if ls.Record != nil && !c.liveOpts.namespaceSet {
 		// Objects that name no namespace go where the cluster read put them.
-		c.namespace = ls.record.Namespace
+		c.namespace = ls.Record.Namespace
 		s := c.applierSettings
 		s.Namespace = c.namespace
 		c.client, _ = c.newApplier(s) // the settings were checked when parsed
@@ -237,7 +237,7 @@ func (c *session) pair(in *inputs) (*pairing, error) {
 	c.judge = c.newJudge(in.reg, ls)
 	reg := in.reg
 	scope := func(gvk schema.GVK) (bool, bool) {
-		if n, ok := ls.record.Scope(gvk); ok {
+		if n, ok := ls.Record.Scope(gvk); ok {
 			return n, true
 		}
 		if t, ok := reg.Lookup(gvk); ok {
@@ -245,7 +245,7 @@ func (c *session) pair(in *inputs) (*pairing, error) {
 		}
 		return false, false
 	}
-	m := input.Match(manifestObjs, ls.objs, scope, c.namespace, c.matchOptions(liveErrs)...)
+	m := input.Match(manifestObjs, ls.Objects, scope, c.namespace, c.matchOptions(liveErrs)...)
 	for _, w := range m.Warnings {
 		c.warnf("%s", w)
 	}
@@ -254,8 +254,8 @@ func (c *session) pair(in *inputs) (*pairing, error) {
 
 // newJudge is the judge of the run's predictions: its schemas, and the admission webhooks of
 // the live state and of the cluster state, which intercept requests.
-func (c *session) newJudge(reg *schema.Registry, ls *liveState) *judge.Judge {
-	j := &judge.Judge{Schemas: reg, Webhooks: judge.ReadWebhooks(liveObjects(ls.objs))}
+func (c *session) newJudge(reg *schema.Registry, ls *livestate.State) *judge.Judge {
+	j := &judge.Judge{Schemas: reg, Webhooks: judge.ReadWebhooks(ls.Webhooks())}
 	if c.clusterState != nil {
 		var hooks []judge.LiveObject
 		for _, o := range c.clusterState.Objects() {
@@ -286,12 +286,14 @@ func (c *session) slots(in *inputs, pp *pairing, crdWarnings map[*input.Object]s
 		}
 		slots = append(slots, s)
 	}
-	slots = append(slots, c.pruneSlots(pp.m.Pairs, pp.ls.objs, in.reg)...)
+	slots = append(slots, c.pruneSlots(pp.m.Pairs, pp.ls.Objects, in.reg)...)
 	c.pruneWarnings()
 	for _, err := range append(pp.liveErrs, pp.m.Errors...) {
 		slots = append(slots, &slot{err: fmt.Errorf("live object: %w", err), src: sourceOf(err)})
 	}
-	c.judgeLive(pp.m.Pairs, pp.ls, in.reg)
+	if word := pp.ls.Judge(pp.m.Pairs, in.reg, c.liveOpts.namespaceSet, c.liveOpts.allowNoManagedFields); word != "" {
+		c.warnf("%s", word)
+	}
 	slots = c.noise.skipSlots(slots)
 	return c.shardSlots(slots)
 }
@@ -302,10 +304,6 @@ func sourceOf(err error) input.Source {
 		return ie.Source
 	}
 	return input.Source{}
-}
-
-func isCRD(obj map[string]any) bool {
-	return isCRDKind(schema.GVKOf(obj))
 }
 
 func isCRDKind(gvk schema.GVK) bool {
@@ -502,21 +500,4 @@ func kubectlSource(src input.Source) string {
 		return "STDIN"
 	}
 	return src.File
-}
-
-// liveObjects are the live state's objects as package judge reads them: the admission
-// webhook configurations decoded, each with the place it was read.
-func liveObjects(objs []*input.Object) []judge.LiveObject {
-	var out []judge.LiveObject
-	for _, o := range objs {
-		if !judge.IsWebhookConfiguration(o.GVK()) {
-			continue
-		}
-		obj, err := o.Decode()
-		if err != nil {
-			continue
-		}
-		out = append(out, judge.LiveObject{Object: obj, Source: o.Source.Short()})
-	}
-	return out
 }
