@@ -3,6 +3,7 @@ package livestate
 import (
 	"bytes"
 	"fmt"
+	"sort"
 
 	"github.com/ssa-diff/ssa-diff/internal/atomicfile"
 	"github.com/ssa-diff/ssa-diff/internal/cluster"
@@ -10,6 +11,7 @@ import (
 	"github.com/ssa-diff/ssa-diff/judge"
 	"github.com/ssa-diff/ssa-diff/predict"
 	"github.com/ssa-diff/ssa-diff/schema"
+	"github.com/ssa-diff/ssa-diff/server/clusterstate"
 )
 
 // A State is the live state as the run read it: its objects, whether one was given (a
@@ -165,3 +167,38 @@ func Keep(loader *input.Loader, context, saveLive string, data []byte) ([]input.
 	return entries, nil
 }
 
+// Admission is the cluster state the admission chain reads, of what a cluster read listed
+// for it (cluster.Client.ReadAdmission), with a warning for each kind that could not be
+// listed (what reads it is not predicted), in the order of their names.
+func Admission(read *cluster.AdmissionRead) (*clusterstate.State, []string, error) {
+	list := []byte(`{"apiVersion":"v1","kind":"List","items":[`)
+	for i, raw := range read.Objects {
+		if i > 0 {
+			list = append(list, ',')
+		}
+		list = append(list, raw...)
+	}
+	list = append(list, "]}"...)
+	objs, err := predict.Bytes("cluster", list)
+	if err != nil {
+		return nil, nil, fmt.Errorf("admission state: %w", err)
+	}
+	in := make([]clusterstate.Object, len(objs))
+	for i, o := range objs {
+		in[i] = clusterstate.Object{Object: o.Object, Source: "the cluster"}
+	}
+	kinds := make([]string, 0, len(read.Errors))
+	for kind := range read.Errors {
+		kinds = append(kinds, kind)
+	}
+	sort.Strings(kinds)
+	warnings := make([]string, 0, len(kinds))
+	for _, kind := range kinds {
+		warnings = append(warnings, fmt.Sprintf("admission state: %v: what reads it is not predicted", read.Errors[kind]))
+	}
+	state, err := clusterstate.New(in)
+	if err != nil {
+		return nil, warnings, fmt.Errorf("admission state: %w", err)
+	}
+	return state, warnings, nil
+}

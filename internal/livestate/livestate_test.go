@@ -1,8 +1,12 @@
 package livestate
 
 import (
+	"encoding/json"
+	"errors"
+	"strings"
 	"testing"
 
+	"github.com/ssa-diff/ssa-diff/internal/cluster"
 	"github.com/ssa-diff/ssa-diff/internal/input"
 )
 
@@ -44,5 +48,21 @@ func TestEvidence(t *testing.T) {
 	}
 	if ev := (&State{}).Evidence(true); ev.Given || len(ev.Objects) != 0 || !ev.NamespaceGiven {
 		t.Errorf("no live state: %+v", ev)
+	}
+}
+
+// TestAdmission: the objects listed become the cluster state; a kind not listed is a
+// warning, in the order of the kinds' names.
+func TestAdmission(t *testing.T) {
+	read := &cluster.AdmissionRead{
+		Objects: []json.RawMessage{json.RawMessage(`{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"apps"}}`)},
+		Errors:  map[string]error{"b.x": errors.New("b forbidden"), "a.x": errors.New("a forbidden")},
+	}
+	state, warnings, err := Admission(read)
+	if err != nil || state.Len() != 1 {
+		t.Fatalf("%v, %v", state, err)
+	}
+	if len(warnings) != 2 || !strings.HasPrefix(warnings[0], "admission state: a forbidden") {
+		t.Errorf("warnings %q", warnings)
 	}
 }
