@@ -18,6 +18,7 @@ import (
 	"github.com/ssa-diff/ssa-diff/internal/interrupt"
 	"github.com/ssa-diff/ssa-diff/internal/output"
 	"github.com/ssa-diff/ssa-diff/internal/rawpatch"
+	"github.com/ssa-diff/ssa-diff/internal/schemafiles"
 	"github.com/ssa-diff/ssa-diff/internal/shard"
 	"github.com/ssa-diff/ssa-diff/judge"
 	"github.com/ssa-diff/ssa-diff/merge"
@@ -200,10 +201,9 @@ type session struct {
 	judge *judge.Judge
 	// rawPatches are the --verb patch documents that name no object.
 	rawPatches rawpatch.Set
-	// schemaDocs and crdObjects are the --schema documents and --crd objects read, kept to
-	// be added to the registry of another minor (registryFor).
-	schemaDocs []schemaDoc
-	crdObjects []crdObject
+	// schemaFiles are the --schema documents and --crd objects read, kept to be added to
+	// the registry of another minor.
+	schemaFiles schemafiles.Set
 	// clusterState is what the cluster's admission chain reads, when given or read.
 	clusterState *clusterstate.State
 	// closers stop what the run started (the admission helper).

@@ -95,7 +95,7 @@ func (c *session) readCluster(ctx context.Context, loader *input.Loader, manifes
 		return nil, nil, fmt.Errorf("--live-from-cluster: %w", err)
 	}
 	if v != reg.Minor() {
-		if reg, err = c.registryFor(v); err != nil {
+		if reg, err = c.schemaFiles.Registry(v); err != nil {
 			return nil, nil, err
 		}
 	}

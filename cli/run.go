@@ -4,11 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"runtime/debug"
-	"sort"
 
 	"github.com/ssa-diff/ssa-diff/internal/cluster"
 	"github.com/ssa-diff/ssa-diff/internal/gctune"
@@ -129,10 +125,11 @@ func (c *session) readInputs(ctx context.Context) (*inputs, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := c.loadSchemas(reg, loader); err != nil {
-		return nil, err
+	warnings, err := c.schemaFiles.Read(reg, loader, c.schemas, c.crds)
+	for _, w := range warnings {
+		c.warnf("%s", w)
 	}
-	if err := c.loadCRDs(reg, loader); err != nil {
+	if err != nil {
 		return nil, err
 	}
 	// Objects are kept as text, and each is decoded by the prediction that uses it: a
@@ -181,7 +178,7 @@ func (c *session) readLive(ctx context.Context, in *inputs, reg *schema.Registry
 	if err != nil || v == reg.Minor() {
 		return reg, err
 	}
-	return c.registryFor(v)
+	return c.schemaFiles.Registry(v)
 }
 
 // registerCRDs adds the CustomResourceDefinitions among the inputs to the registry: the
@@ -308,73 +305,6 @@ func sourceOf(err error) input.Source {
 
 func isCRDKind(gvk schema.GVK) bool {
 	return gvk.Group == "apiextensions.k8s.io" && gvk.Kind == "CustomResourceDefinition"
-}
-
-// loadSchemas reads the --schema OpenAPI documents.
-func (c *session) loadSchemas(reg *schema.Registry, loader *input.Loader) error {
-	for _, p := range c.schemas {
-		files, err := filesOf(p)
-		if err != nil {
-			return fmt.Errorf("--schema %s: %w", p, err)
-		}
-		for _, f := range files {
-			data, err := loader.ReadFile(f)
-			if err != nil {
-				return fmt.Errorf("--schema: %w", err)
-			}
-			warnings, err := reg.AddOpenAPI(f, data)
-			if err != nil {
-				return fmt.Errorf("--schema %s: %w", f, err)
-			}
-			c.schemaDocs = append(c.schemaDocs, schemaDoc{name: f, data: data})
-			for _, w := range warnings {
-				c.warnf("%s: %s", f, w)
-			}
-		}
-	}
-	return nil
-}
-
-// filesOf is p itself, or the schema files (.json, .yaml, .yml) under the directory p.
-func filesOf(p string) ([]string, error) {
-	info, err := os.Stat(p)
-	if err != nil {
-		return nil, err
-	}
-	if !info.IsDir() {
-		return []string{p}, nil
-	}
-	var files []string
-	err = filepath.WalkDir(p, func(f string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && input.IsManifestFile(f) {
-			files = append(files, f)
-		}
-		return err
-	})
-	sort.Strings(files)
-	return files, err
-}
-
-// loadCRDs registers the --crd files' CustomResourceDefinitions.
-func (c *session) loadCRDs(reg *schema.Registry, loader *input.Loader) error {
-	for _, p := range c.crds {
-		objs, errs := input.Split(loader.Load(p))
-		if len(errs) > 0 {
-			return fmt.Errorf("--crd %s: %w", p, errs[0])
-		}
-		for _, o := range objs {
-			if !isCRDKind(o.GVK()) {
-				c.warnf("--crd %s: %s is a %s, not a CustomResourceDefinition; ignored", p, o.Source, o.GVK().Kind)
-				continue
-			}
-			// The schema of live objects: the CRD as the server holds it.
-			if err := reg.AddStoredCRDObject(o.Source.String(), o.Object); err != nil {
-				return fmt.Errorf("--crd %s: %w", o.Source, err)
-			}
-			c.crdObjects = append(c.crdObjects, crdObject{origin: o.Source.String(), obj: o.Object})
-		}
-	}
-	return nil
 }
 
 // steps are the slots as the run's steps (predict.Step): a pair that could be read is
