@@ -116,6 +116,3 @@ func runCompletion(prog string, args []string, stdout, stderr io.Writer) int {
 	}
 	return 0
 }
-
-// The commands the scripts complete: the binary, and the kubectl plugin's name.
-const completionCommands = "ssa-diff kubectl-ssa_diff"
