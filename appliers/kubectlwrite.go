@@ -33,7 +33,9 @@ import (
 //     containers named, in the pod template (or the pod); none when nothing changes
 //     (kubectl-set);
 //   - scale: a JSON merge patch {"spec":{"replicas":N}} to /scale, without fieldManager:
-//     the server names the entry after kubectl's User-Agent, "kubectl".
+//     the server names the entry after kubectl's User-Agent, "kubectl";
+//   - debug: a strategic merge patch of the pod's /ephemeralcontainers adding the
+//     ephemeral container it builds (see DebugContainer), without fieldManager ("kubectl").
 //
 // An object the command names that does not exist (req.Live nil, req.Object its stub) is
 // kubectl's GET answered 404, printed as kubectl prints it; nothing is sent.
@@ -143,6 +145,19 @@ func (c *KubectlCommand) send(e *merge.Engine, req merge.Request) (*merge.Result
 	case KubectlScale:
 		p = merge.Patch{Type: merge.MergePatch, Body: []byte(fmt.Sprintf(`{"spec":{"replicas":%d}}`, c.Replicas))}
 		req.Endpoint = endpointOf(req.Live, "scale")
+	case KubectlDebug:
+		var note string
+		var err error
+		if p, note, err = c.debugPatch(); err != nil {
+			return nil, err
+		}
+		req.Endpoint = endpointOf(req.Live, "ephemeralcontainers")
+		req.Object, req.Patch = nil, p
+		res, err := e.Patch(req)
+		if res != nil && note != "" {
+			res.Warnings = append(res.Warnings, note)
+		}
+		return res, err
 	}
 	if refused != "" && p.Body == nil {
 		return clientRefusal(req.Live, refused), nil

@@ -71,8 +71,12 @@ func quotaKindOf(w Write) quotaKind {
 // says, above its hard limits; a Pod that does not state the cpu or memory a quota limits
 // is refused; a quota whose status has no usage yet refuses what it counts. A quota with
 // scopes counts only the objects in them (quotascopes.go). A Pod's /resize is counted as
-// an update. The resources of Pods this port does not compute (hugepages, extended
-// resources, pod-level resources), and other updates of Pods are said to be not predicted.
+// an update, and so is an update moving a Pod in or out of the Terminating scope (its
+// activeDeadlineSeconds set); an update is charged the difference of the usage for the
+// quotas the stored object was in, its whole usage for the others (rules.md
+// admission.resource-quota-scopes). Pod-level resources stand for the containers' cpu and
+// memory, and spare the containers from stating them. The resources of Pods this port does
+// not compute (hugepages, extended resources) are said to be not predicted.
 func (c *Chain) resourceQuota(w Write, out *server.Admission) {
 	resize := w.Subresource == "resize" && w.is("", "Pod")
 	if w.Subresource != "" && !resize || w.Namespace == "" || w.Type.Resource == "" || !w.Type.Namespaced {
@@ -87,11 +91,10 @@ func (c *Chain) resourceQuota(w Write, out *server.Admission) {
 	})
 	kind := quotaKindOf(w)
 	if !w.create() {
-		if w.is("", "Pod") && podTerminating(w.Old) != podTerminating(w.Object) {
-			out.NotPredicted = append(out.NotPredicted, fmt.Sprintf("the namespace %s has ResourceQuotas, which count a Pod whose activeDeadlineSeconds changes: not predicted", w.Namespace))
-		}
-		if !kind.updates && !resize {
-			// A Pod's resize is counted as an update (its evaluator handles /resize).
+		// A Pod's resize is counted as an update (its evaluator handles /resize), and so is
+		// an update of a Pod that enters or leaves the Terminating scope.
+		scopeMoves := w.is("", "Pod") && w.Subresource == "" && podTerminating(w.Old) != podTerminating(w.Object)
+		if !kind.updates && !resize && !scopeMoves {
 			return
 		}
 	}
@@ -101,6 +104,8 @@ func (c *Chain) resourceQuota(w Write, out *server.Admission) {
 	type pertinent struct {
 		name       string
 		hard, used usage
+		// oldIn: the stored object was counted by the quota too (in its scopes).
+		oldIn bool
 	}
 	var relevant []pertinent
 	for _, q := range quotas {
@@ -117,16 +122,20 @@ func (c *Chain) resourceQuota(w Write, out *server.Admission) {
 		if len(matched) == 0 {
 			continue
 		}
+		oldIn := !w.create()
 		if reqs, scoped := quotaScopes(spec); scoped {
 			// rules.md admission.resource-quota-scopes: the quota counts the object only
 			// in every one of its scopes (the kinds but Pods and claims are in none).
-			in, err := w.inScopes(reqs)
+			in, err := w.inScopes(w.Object, reqs)
 			if err != nil {
 				notPredicted("the ResourceQuota %s has a scope selector the server cannot read (%v): the write may be refused", name, err)
 				continue
 			}
 			if !in {
 				continue
+			}
+			if oldIn {
+				oldIn, _ = w.inScopes(w.Old, reqs)
 			}
 		}
 		var unknown []string
@@ -140,10 +149,6 @@ func (c *Chain) resourceQuota(w Write, out *server.Admission) {
 			continue
 		}
 		if w.is("", "Pod") {
-			if pod := unstructured.Object(w.Object, "spec"); unstructured.Object(pod, "resources") != nil {
-				notPredicted("the ResourceQuota %s counts a Pod with pod-level resources, which ssa-diff does not compute: the write may exceed it", name)
-				continue
-			}
 			if missing := podMissingResources(w.Object, matched); missing != "" {
 				out.Refusal = w.forbidden("failed quota: %s: must specify %s", name, missing)
 				return
@@ -160,37 +165,38 @@ func (c *Chain) resourceQuota(w Write, out *server.Admission) {
 			out.Refusal = w.forbidden("status unknown for quota: %s, resources: %s", name, strings.Join(matched, ","))
 			return
 		}
-		relevant = append(relevant, pertinent{name: name, hard: hard, used: used})
+		relevant = append(relevant, pertinent{name: name, hard: hard, used: used, oldIn: oldIn})
 	}
 	if len(relevant) == 0 {
 		return
 	}
-	delta := kind.usage(w.Object)
+	// A create, and an update for the quotas the stored object was not in, is charged the
+	// whole usage; an update for the others the difference, none where it is not positive.
+	full := kind.usage(w.Object)
+	delta := usage{}
 	if !w.create() {
 		old := kind.usage(w.Old)
-		for n, q := range delta {
+		for n, q := range full {
+			q = q.DeepCopy()
 			if o, ok := old[n]; ok {
 				q.Sub(o)
 			}
-			if q.Sign() <= 0 {
-				delete(delta, n)
-				continue
+			if q.Sign() > 0 {
+				delta[n] = q
 			}
-			delta[n] = q
 		}
-	}
-	for n, q := range delta {
-		if q.IsZero() {
-			delete(delta, n)
-		}
-	}
-	if len(delta) == 0 {
-		return
 	}
 	var refusals, counted []string
 	for _, q := range relevant {
+		charged := full
+		if q.oldIn {
+			charged = delta
+		}
 		requested := usage{}
-		for n, v := range delta {
+		for n, v := range charged {
+			if v.IsZero() {
+				continue
+			}
 			if _, ok := q.hard[n]; ok {
 				requested[n] = v
 			}
@@ -346,6 +352,16 @@ func podResources(spec map[string]any, field string) map[string]resource.Quantit
 		atLeast(inits, need)
 	}
 	atLeast(sum, inits)
+	// Pod-level resources (PodLevelResources, on in every supported minor) stand for the
+	// containers' cpu and memory (and hugepages): the requests when the pod states
+	// requests, the limits when it states any (component-helpers' PodRequests, PodLimits).
+	if podLevelSet(spec, field) {
+		for k, v := range quantities(unstructured.NestedObject(spec, "resources", field)) {
+			if podLevelResource(k) {
+				sum[k] = v.DeepCopy()
+			}
+		}
+	}
 	for k, v := range quantities(unstructured.Object(spec, "overhead")) {
 		// The overhead adds to every request, and to the limits set (not zero).
 		if q, ok := sum[k]; field == "requests" || ok && !q.IsZero() {
@@ -355,6 +371,29 @@ func podResources(spec map[string]any, field string) map[string]resource.Quantit
 		}
 	}
 	return sum
+}
+
+// podLevelResource: a resource pod-level resources may state.
+func podLevelResource(name string) bool {
+	return name == "cpu" || name == "memory" || strings.HasPrefix(name, "hugepages-")
+}
+
+// podLevelSet reports whether the pod's pod-level resources count for its requests (field
+// "requests": it states a request of a pod-level resource) or limits (field "limits", or
+// "" for either: it states a request or limit of one).
+func podLevelSet(spec map[string]any, field string) bool {
+	fields := []string{"requests", "limits"}
+	if field == "requests" {
+		fields = fields[:1]
+	}
+	for _, f := range fields {
+		for k := range unstructured.NestedObject(spec, "resources", f) {
+			if podLevelResource(k) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // podMissingResources is the server's words for the cpu and memory resources a quota
@@ -367,11 +406,12 @@ func podMissingResources(obj map[string]any, matched []string) string {
 			required[n] = true
 		}
 	}
-	if len(required) == 0 {
+	spec := unstructured.Object(obj, "spec")
+	if len(required) == 0 || podLevelSet(spec, "") {
+		// A pod stating pod-level resources need not state them per container.
 		return ""
 	}
 	missing := map[string][]string{}
-	spec := unstructured.Object(obj, "spec")
 	for _, field := range []string{"containers", "initContainers"} {
 		for _, ctr := range unstructured.Objects(spec, field) {
 			has := map[string]bool{}
