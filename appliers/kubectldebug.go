@@ -26,6 +26,12 @@ const DebugRandomName = "debugger-00000"
 // readDebugTarget reads kubectl debug's POD (or pod/POD, po/POD): the other forms —
 // node/NAME, a workload, --copy-to, --custom — are not predicted.
 func (c *KubectlCommand) readDebugTarget(args []string) error {
+	switch {
+	case len(c.Files) > 0:
+		return fmt.Errorf("%w: kubectl debug -f (the pods of files) is not predicted: name the pod", ErrKubectlCommand)
+	case c.FieldManager != "" || c.Subresource != "":
+		return fmt.Errorf("%w: kubectl debug takes neither --field-manager nor --subresource", ErrKubectlCommand)
+	}
 	if len(args) != 1 {
 		return fmt.Errorf("%w: kubectl debug names one pod (POD or pod/POD), not %q", ErrKubectlCommand, strings.Join(args, " "))
 	}
