@@ -21,10 +21,11 @@ const (
 	KubectlReplace  = "replace"
 	KubectlCreate   = "create"
 	KubectlDebug    = "debug"
+	KubectlRestart  = "rollout restart"
 )
 
 // KubectlCommands are the verbs of KubectlCommand, in kubectl's help order.
-var KubectlCommands = []string{KubectlCreate, KubectlEdit, KubectlPatch, KubectlReplace, KubectlScale, KubectlLabel, KubectlAnnotate, KubectlSetImage, KubectlDebug}
+var KubectlCommands = []string{KubectlCreate, KubectlEdit, KubectlPatch, KubectlReplace, KubectlScale, KubectlLabel, KubectlAnnotate, KubectlSetImage, KubectlDebug, KubectlRestart}
 
 // ErrKubectlCommand is wrapped by the errors of ParseKubectlCommand.
 var ErrKubectlCommand = errors.New("not a kubectl command ssa-diff predicts")
@@ -115,6 +116,12 @@ func ParseKubectlCommand(args []string) (*KubectlCommand, error) {
 			return nil, fmt.Errorf("%w: kubectl set: only set image is predicted", ErrKubectlCommand)
 		}
 		c.Verb, rest = KubectlSetImage, args[2:]
+	}
+	if args[0] == "rollout" {
+		if len(args) < 2 || args[1] != "restart" {
+			return nil, fmt.Errorf("%w: kubectl rollout: only rollout restart is predicted", ErrKubectlCommand)
+		}
+		c.Verb, rest = KubectlRestart, args[2:]
 	}
 	known := false
 	for _, v := range KubectlCommands {
@@ -354,6 +361,8 @@ func (c *KubectlCommand) Manager() string {
 		return "kubectl"
 	case KubectlSetImage:
 		return "kubectl-set"
+	case KubectlRestart:
+		return "kubectl-rollout"
 	}
 	return "kubectl-" + c.Verb
 }

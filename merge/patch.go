@@ -292,3 +292,14 @@ func (e *Engine) PatchMeta(gvk schema.GVK) (strategicpatch.LookupPatchMeta, bool
 	}
 	return e.model.PatchMeta(t)
 }
+
+// QualifiedResource is how the server and kubectl name kind gvk's resource in their
+// messages — "configmaps", "deployments.apps" — for clients that word their own errors;
+// false for a kind the registry does not know.
+func (e *Engine) QualifiedResource(gvk schema.GVK) (string, bool) {
+	t, ok := e.schemas.Lookup(gvk)
+	if !ok || t.Resource == "" {
+		return "", false
+	}
+	return qualifiedResource(t), true
+}
