@@ -15,7 +15,7 @@ func FuzzParseKubectlCommandLine(f *testing.F) {
 		"replace -f web.yaml", "create -f a.yaml -f b.yaml --field-manager me", "edit widget w --subresource=status",
 		`patch x y -p "{\"a\":1}"`, "label",
 		"debug web -it --image=busybox:1.36 -c dbg --target=app --profile=restricted -- sh -c 'sleep 1'", "debug pod/web --image=b",
-		"debug node/n --image=b", "debug web", "debug web --image=b --profile=nope --env=A=1 --arguments-only -- x", "scale deploy web", "delete pod x", "'unterminated", `a\ b "c d"`,
+		"debug node/n --image=b", "rollout restart deploy web", "rollout restart", "rollout status deploy/web", "debug web", "debug web --image=b --profile=nope --env=A=1 --arguments-only -- x", "scale deploy web", "delete pod x", "'unterminated", `a\ b "c d"`,
 	} {
 		f.Add(s)
 	}
