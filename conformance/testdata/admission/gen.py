@@ -694,6 +694,26 @@ psa("psa-resize-pod-level-restricted", "A /resize of pod-level resources of a Po
     rules=["admission.pod-security", "sub.resize"])
 cases[-1].pop("namespace")
 
+
+# The ServiceAccount plugin on /ephemeralcontainers: the pod's account must exist, and one that
+# enforces mountable secrets must list every secret an ephemeral container reads.
+for saname, desc, secrets in (
+        ("serviceaccount-ephemeral-secret", "kubectl debug's patch of /ephemeralcontainers adding a container that reads a secret "
+         "its pod's ServiceAccount, enforcing mountable secrets, does not list: refused.", []),
+        ("serviceaccount-ephemeral-secret-listed", "The same container reading a secret the account lists: admitted.", [{"name": "db"}])):
+    sa = {"apiVersion": "v1", "kind": "ServiceAccount", "metadata": {"name": "builder", "namespace": saname,
+          "annotations": {"kubernetes.io/enforce-mountable-secrets": "true"}}}
+    if secrets:
+        sa["secrets"] = secrets
+    cases.append({"name": saname, "description": desc, "rules": ["admission.service-account", "sub.ephemeralcontainers"],
+                  "families": ["admission"], "manager": "kubectl-debug", "verb": "patch", "patchType": "strategic",
+                  "subresource": "ephemeralcontainers", "target": pod_target(saname),
+                  "setup": [{"what": "ServiceAccount builder (enforce-mountable-secrets" + (", secrets db" if secrets else "") + ")", "manager": "admin",
+                             "object": dump(sa)},
+                            {"what": "apply as deployer: Pod app of ServiceAccount builder", "manager": "deployer",
+                             "object": pod(saname, spec_extra={"serviceAccountName": "builder"})}],
+                  "manifest": eph_patch(dict(EPH, env=[{"name": "PW", "valueFrom": {"secretKeyRef": {"name": "db", "key": "pw"}}}]))})
+
 # ---- create with generateName: the mutating plugins see the generateName, the validating
 # ones the name the store generated (rules.md create.generate-name) ---------------------------
 
