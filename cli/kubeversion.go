@@ -52,7 +52,7 @@ func (c *options) checkKubeVersion(fs *pflag.FlagSet) error {
 	return nil
 }
 
-// supportedMinors lists the supported minors: "1.34, 1.35, 1.36 or 1.37".
+// supportedMinors lists the supported minors: "1.32, 1.33, 1.34, 1.35, 1.36 or 1.37".
 func supportedMinors() string { return predict.SupportedMinors() }
 
 // kubeVersionFor is the minor a run predicts given the version of the cluster the live

@@ -11,7 +11,8 @@ import (
 )
 
 // since is an answer that changes with the minor: the value at a minor is the one of the
-// greatest key not above it (every table starts at 34).
+// greatest key not above it (every table starts at 33, the oldest supported minor; each
+// rule checked against 1.33.13's source: its feature gates and registry strategies).
 type since map[int]any
 
 func (s since) at(minor int) any {
@@ -117,19 +118,19 @@ func TestAppsRulesPerMinor(t *testing.T) {
 		// MaxUnavailableStatefulSet is off before 1.37: the strategy drops the field unless
 		// the stored StatefulSet has it.
 		{name: "StatefulSet maxUnavailable on create", op: "create", new: statefulSetKafka,
-			path: []string{"spec", "updateStrategy", "rollingUpdate", "maxUnavailable"}, want: since{34: absent, 37: int64(2)}},
+			path: []string{"spec", "updateStrategy", "rollingUpdate", "maxUnavailable"}, want: since{33: absent, 37: int64(2)}},
 		{name: "StatefulSet maxUnavailable on update", op: "update", old: noMaxUnavailable, new: statefulSetKafka,
-			path: []string{"spec", "updateStrategy", "rollingUpdate", "maxUnavailable"}, want: since{34: absent, 37: int64(2)}},
+			path: []string{"spec", "updateStrategy", "rollingUpdate", "maxUnavailable"}, want: since{33: absent, 37: int64(2)}},
 		{name: "StatefulSet maxUnavailable kept when stored", op: "update", old: statefulSetKafka, new: statefulSetKafka,
-			path: []string{"spec", "updateStrategy", "rollingUpdate", "maxUnavailable"}, want: since{34: int64(2)}},
+			path: []string{"spec", "updateStrategy", "rollingUpdate", "maxUnavailable"}, want: since{33: int64(2)}},
 		// DeploymentReplicaSetTerminatingReplicas is off in 1.34: a status write drops the
 		// field unless the stored status has it.
 		{name: "Deployment terminatingReplicas", op: "status", old: "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: ns}\n",
-			new: deploymentStatus, path: []string{"status", "terminatingReplicas"}, want: since{34: absent, 35: int64(1)}},
+			new: deploymentStatus, path: []string{"status", "terminatingReplicas"}, want: since{33: absent, 35: int64(1)}},
 		{name: "Deployment terminatingReplicas kept when stored", op: "status", old: deploymentStatus,
-			new: deploymentStatus, path: []string{"status", "terminatingReplicas"}, want: since{34: int64(1)}},
+			new: deploymentStatus, path: []string{"status", "terminatingReplicas"}, want: since{33: int64(1)}},
 		{name: "ReplicaSet terminatingReplicas", op: "status", old: "apiVersion: apps/v1\nkind: ReplicaSet\nmetadata: {name: web, namespace: ns}\n",
-			new: replicaSetStatus, path: []string{"status", "terminatingReplicas"}, want: since{34: absent, 35: int64(1)}},
+			new: replicaSetStatus, path: []string{"status", "terminatingReplicas"}, want: since{33: absent, 35: int64(1)}},
 	})
 }
 
@@ -141,16 +142,16 @@ func TestAutoscalingAndNetworkingRulesPerMinor(t *testing.T) {
 	runMinorRuleCases(t, []minorRuleCase{
 		// HPAConfigurableTolerance is off in 1.34.
 		{name: "HPA tolerance on create", op: "create", new: hpa,
-			path: []string{"spec", "behavior", "scaleUp", "tolerance"}, want: since{34: absent, 35: 0.05}},
+			path: []string{"spec", "behavior", "scaleUp", "tolerance"}, want: since{33: absent, 35: 0.05}},
 		{name: "HPA tolerance kept when stored", op: "update", old: hpa, new: hpa,
-			path: []string{"spec", "behavior", "scaleUp", "tolerance"}, want: since{34: 0.05}},
+			path: []string{"spec", "behavior", "scaleUp", "tolerance"}, want: since{33: 0.05}},
 		// HPAGeneration is new and on in 1.37.
-		{name: "HPA generation on create", op: "create", new: hpa, path: []string{"metadata", "generation"}, want: since{34: absent, 37: int64(1)}},
-		{name: "HPA generation on a spec change", op: "update", old: hpaStored, new: hpa, path: []string{"metadata", "generation"}, want: since{34: int64(4), 37: int64(5)}},
+		{name: "HPA generation on create", op: "create", new: hpa, path: []string{"metadata", "generation"}, want: since{33: absent, 37: int64(1)}},
+		{name: "HPA generation on a spec change", op: "update", old: hpaStored, new: hpa, path: []string{"metadata", "generation"}, want: since{33: int64(4), 37: int64(5)}},
 		// ServiceCIDRStatusFieldWiping is new and on in 1.36: before, the main resource
 		// stores the request's status.
-		{name: "ServiceCIDR status on create", op: "create", new: cidr, path: []string{"status", "conditions"}, want: since{34: yamlObject(t, cidr)["status"].(map[string]any)["conditions"], 36: absent}},
-		{name: "ServiceCIDR status on update", op: "update", old: cidrStored, new: cidr, path: []string{"status"}, want: since{34: yamlObject(t, cidr)["status"], 36: absent}},
+		{name: "ServiceCIDR status on create", op: "create", new: cidr, path: []string{"status", "conditions"}, want: since{33: yamlObject(t, cidr)["status"].(map[string]any)["conditions"], 36: absent}},
+		{name: "ServiceCIDR status on update", op: "update", old: cidrStored, new: cidr, path: []string{"status"}, want: since{33: yamlObject(t, cidr)["status"], 36: absent}},
 	})
 }
 
@@ -164,15 +165,15 @@ func TestStorageRulesPerMinor(t *testing.T) {
 	runMinorRuleCases(t, []minorRuleCase{
 		// MutableCSINodeAllocatableCount and CSIServiceAccountTokenSecrets are on from 1.35,
 		// VolumeLimitScaling from 1.37, SELinuxMountReadWriteOncePod in every minor.
-		{name: "CSIDriver allocatable update period", op: "create", new: drv, path: []string{"spec", "nodeAllocatableUpdatePeriodSeconds"}, want: since{34: absent, 35: int64(60)}},
-		{name: "CSIDriver token secrets", op: "update", old: drvStored, new: drv, path: []string{"spec", "serviceAccountTokenInSecrets"}, want: since{34: absent, 35: true}},
-		{name: "CSIDriver preventPodSchedulingIfMissing", op: "create", new: drv, path: []string{"spec", "preventPodSchedulingIfMissing"}, want: since{34: absent, 37: true}},
-		{name: "CSIDriver preventPodSchedulingIfMissing kept when stored", op: "update", old: drv, new: drv, path: []string{"spec", "preventPodSchedulingIfMissing"}, want: since{34: true}},
-		{name: "CSIDriver seLinuxMount", op: "create", new: drv, path: []string{"spec", "seLinuxMount"}, want: since{34: true}},
-		{name: "VolumeAttachment attach error code", op: "status", old: va, new: vaStatus, path: []string{"status", "attachError", "errorCode"}, want: since{34: absent, 35: int64(3)}},
-		{name: "VolumeAttachment attach error code kept when stored", op: "status", old: vaStoredAttach, new: vaStatus, path: []string{"status", "attachError", "errorCode"}, want: since{34: int64(3)}},
-		{name: "VolumeAttachment detach error code not kept by the attach one", op: "status", old: vaStoredAttach, new: vaStatus, path: []string{"status", "detachError", "errorCode"}, want: since{34: absent, 35: int64(4)}},
+		{name: "CSIDriver allocatable update period", op: "create", new: drv, path: []string{"spec", "nodeAllocatableUpdatePeriodSeconds"}, want: since{33: absent, 35: int64(60)}},
+		{name: "CSIDriver token secrets", op: "update", old: drvStored, new: drv, path: []string{"spec", "serviceAccountTokenInSecrets"}, want: since{33: absent, 35: true}},
+		{name: "CSIDriver preventPodSchedulingIfMissing", op: "create", new: drv, path: []string{"spec", "preventPodSchedulingIfMissing"}, want: since{33: absent, 37: true}},
+		{name: "CSIDriver preventPodSchedulingIfMissing kept when stored", op: "update", old: drv, new: drv, path: []string{"spec", "preventPodSchedulingIfMissing"}, want: since{33: true}},
+		{name: "CSIDriver seLinuxMount", op: "create", new: drv, path: []string{"spec", "seLinuxMount"}, want: since{33: true}},
+		{name: "VolumeAttachment attach error code", op: "status", old: va, new: vaStatus, path: []string{"status", "attachError", "errorCode"}, want: since{33: absent, 35: int64(3)}},
+		{name: "VolumeAttachment attach error code kept when stored", op: "status", old: vaStoredAttach, new: vaStatus, path: []string{"status", "attachError", "errorCode"}, want: since{33: int64(3)}},
+		{name: "VolumeAttachment detach error code not kept by the attach one", op: "status", old: vaStoredAttach, new: vaStatus, path: []string{"status", "detachError", "errorCode"}, want: since{33: absent, 35: int64(4)}},
 		// Kubernetes 1.37 gave CSINode a status the main resource resets.
-		{name: "CSINode status on create", op: "create", new: node, path: []string{"status"}, want: since{34: yamlObject(t, node)["status"], 37: map[string]any{}}},
+		{name: "CSINode status on create", op: "create", new: node, path: []string{"status"}, want: since{33: yamlObject(t, node)["status"], 37: map[string]any{}}},
 	})
 }

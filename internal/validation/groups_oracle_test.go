@@ -100,7 +100,7 @@ func (o *oracle) groupAnswerFull(t *testing.T, c *workloadCase, i int) (code int
 	status := old["status"]
 	code, created := o.do(t, "POST", base, old)
 	if code >= 300 {
-		return code, "", 0, nil, fmt.Sprintf("the stored object is refused: %v", created["message"])
+		return code, "", 0, nil, fmt.Sprintf("%s%v", storedRefused, created["message"])
 	}
 	if status != nil {
 		created["status"] = status

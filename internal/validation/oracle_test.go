@@ -153,7 +153,7 @@ func (o *oracle) answerFull(t *testing.T, c *workloadCase, ns string) (msg strin
 	status := old["status"]
 	code, created := o.do(t, "POST", base, old)
 	if code >= 300 {
-		return "", 0, nil, fmt.Sprintf("the stored object is refused: %v", created["message"])
+		return "", 0, nil, fmt.Sprintf("%s%v", storedRefused, created["message"])
 	}
 	name := omd["name"].(string)
 	if status != nil {
@@ -193,6 +193,10 @@ func causeCount(st map[string]any) int {
 // serverAborts is the answer recorded when the server's handler panics: it resets the
 // stream without a status.
 const serverAborts = "the server aborts the request"
+
+// storedRefused begins the reason a case is not sent: the server refused to create the
+// stored object (the message follows).
+const storedRefused = "the stored object is refused: "
 
 func message(code int, st map[string]any) string {
 	if code == 0 {

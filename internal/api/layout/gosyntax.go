@@ -39,36 +39,45 @@ func (g goSyntax) MarshalJSON() ([]byte, error) { return nil, errNotJSON }
 // String writes the value as the release's field error does.
 func (g goSyntax) String() string {
 	v := reflect.ValueOf(g.v)
-	if !v.IsValid() {
-		return "null"
+	// No value, or a nil pointer, is the string "null", quoted as strings are.
+	if !v.IsValid() || v.Kind() == reflect.Pointer && v.IsNil() {
+		return strconv.Quote("null")
 	}
 	if v.Kind() == reflect.Pointer {
-		if v.IsNil() {
-			return "null"
-		}
 		v = v.Elem()
 	}
-	if s, ok := v.Interface().(fmt.Stringer); ok {
-		return s.String()
+	switch x := v.Interface().(type) {
+	case int64, int32, float64, float32, bool:
+		return fmt.Sprint(x)
+	case string:
+		return strconv.Quote(x)
+	case fmt.Stringer:
+		return x.String()
 	}
 	var b bytes.Buffer
 	g.write(&b, v, reflect.Value{}, true)
 	// fmt writes the addresses of this process for the pointers of the values of other
 	// packages (an owner reference's controller): the stand-in, as for the others.
-	return addressRE().ReplaceAllString(b.String(), "$1("+pointerStandIn+")")
+	return StandInAddresses(b.String())
 }
 
 // addressRE is AddressRE with the pointer's type in group 1.
 var addressRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(\(\*[^()]+\))\(0x[0-9a-f]+\)`) })
 
-// pointerStandIn is written where %#v writes the address a pointer holds: the address is
+// PointerStandIn is written where %#v writes the address a pointer holds: the address is
 // the server's process's, unknowable; comparisons with a recorded answer take any address
 // for it (AddressRE).
-const pointerStandIn = "0xc000000000"
+const PointerStandIn = "0xc000000000"
 
 // AddressRE matches what %#v writes for a non-nil pointer nested in a printed value, the
 // address in group 1.
 const AddressRE = `\(\*[^()]+\)\((0x[0-9a-f]+)\)`
+
+// StandInAddresses is a message a server printed with PointerStandIn for each address
+// AddressRE finds in it: a recorded answer as ssa-diff can give it.
+func StandInAddresses(msg string) string {
+	return addressRE().ReplaceAllString(msg, "$1("+PointerStandIn+")")
+}
 
 // write writes v as %#v does; top is the value itself (fmt writes a pointer to a struct
 // there as &T{…}, below as an address).
@@ -99,7 +108,7 @@ func (g goSyntax) write(b *bytes.Buffer, v reflect.Value, parent reflect.Value, 
 			b.WriteByte('&')
 			g.write(b, v.Elem(), parent, false)
 		default:
-			b.WriteString("(" + t.String() + ")(" + pointerStandIn + ")")
+			b.WriteString("(" + t.String() + ")(" + PointerStandIn + ")")
 		}
 	case reflect.Struct:
 		if !strings.HasPrefix(t.PkgPath(), apiPackage) {
@@ -111,6 +120,11 @@ func (g goSyntax) write(b *bytes.Buffer, v reflect.Value, parent reflect.Value, 
 		g.members(b, v, parent, &first)
 		b.WriteByte('}')
 	case reflect.Slice, reflect.Array:
+		if t.Elem().Kind() == reflect.Uint8 && v.CanInterface() {
+			// Bytes: fmt's own form ([]byte{0x6e, 0x6f}).
+			fmt.Fprintf(b, "%#v", v.Interface())
+			return
+		}
 		if t.Kind() == reflect.Slice && v.IsNil() {
 			b.WriteString(typeName(t) + "(nil)")
 			return

@@ -16,6 +16,8 @@ import (
 	"reflect"
 	"sort"
 	"strings"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
 // apiPackage prefixes the import paths of the internal API packages.
@@ -38,6 +40,9 @@ func Knows(minor int) bool {
 func Value(minor int, v any) any {
 	if minor >= latestMinor {
 		return v
+	}
+	if _, ok := v.(field.OmitValueType); ok {
+		return v // never printed
 	}
 	fields := layouts()[minor]
 	if printsGoSyntax(minor) {

@@ -10,6 +10,7 @@ import (
 	core "github.com/ssa-diff/ssa-diff/internal/api/core"
 	"github.com/ssa-diff/ssa-diff/kube"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
 // A pod template printed as each release's internal types lay it out: 1.37 keeps a pod's
@@ -81,7 +82,7 @@ func TestValueGoSyntax(t *testing.T) {
 		`core.PodTemplateSpec{ObjectMeta:v1.ObjectMeta{Name:"", GenerateName:"", Namespace:"",`,
 		`Labels:map[string]string{"app":"web"}`,
 		`Spec:core.PodSpec{Volumes:[]core.Volume(nil), InitContainers:[]core.Container(nil), Containers:[]core.Container{core.Container{Name:"web", Image:"nginx", Command:[]string(nil),`,
-		`TerminationGracePeriodSeconds:(*int64)(` + pointerStandIn + `)`,
+		`TerminationGracePeriodSeconds:(*int64)(` + PointerStandIn + `)`,
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("1.33 lacks %s:\n%s", want, got)
@@ -93,8 +94,26 @@ func TestValueGoSyntax(t *testing.T) {
 	if got := fmt.Sprint(Value(33, []string{"a", "b"})); got != `[]string{"a", "b"}` {
 		t.Errorf("a list: %s", got)
 	}
-	if got := fmt.Sprint(Value(33, (*core.PodSpec)(nil))); got != "null" {
-		t.Errorf("a nil pointer: %s", got)
+	// As 1.33's field error prints them (recorded: an IPAddress's dropped parent reference
+	// `Invalid value: "null"`, a RuntimeClass's `Invalid value: disk`, a CSR's request
+	// `Invalid value: []byte{0x6e, …}`, a Job's condition with no value printed).
+	for _, c := range []struct {
+		v    any
+		want string
+	}{
+		{(*core.PodSpec)(nil), `"null"`},
+		{nil, `"null"`},
+		{core.ResourceName("disk"), `disk`},
+		{[]byte("no"), `[]byte{0x6e, 0x6f}`},
+		{new(string), `""`},
+		{ptrTo(int32(5)), `5`},
+	} {
+		if got := fmt.Sprint(Value(33, c.v)); got != c.want {
+			t.Errorf("%#v: %s, want %s", c.v, got, c.want)
+		}
+	}
+	if _, ok := Value(33, field.OmitValueType{}).(field.OmitValueType); !ok {
+		t.Error("a value never printed is changed")
 	}
 	if Value(33, "x") != "x" || Value(33, int64(3)) != int64(3) {
 		t.Error("a string or a number is not its own")
@@ -103,3 +122,5 @@ func TestValueGoSyntax(t *testing.T) {
 		t.Errorf("AddressRE does not match %s", got)
 	}
 }
+
+func ptrTo[T any](v T) *T { return &v }

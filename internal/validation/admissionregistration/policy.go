@@ -273,7 +273,12 @@ func validateValidation(c *celCompiler, v *api.Validation, hasParams bool, opts 
 	if v.Message != "" && trimmedMessage == "" {
 		errs = append(errs, field.Invalid(p.Child("message"), v.Message, "must be non-empty if specified"))
 	} else if lineBreaks().MatchString(trimmedMessage) {
-		errs = append(errs, field.Invalid(p.Child("message"), v.Message, "must not contain line breaks"))
+		detail := "must not contain line breaks"
+		if opts.server < 34 {
+			// Kubernetes 1.33 and older begin it with the field's name.
+			detail = "message " + detail
+		}
+		errs = append(errs, field.Invalid(p.Child("message"), v.Message, detail))
 	}
 	if v.Reason != nil && !slices.Contains(policyReasons, string(*v.Reason)) {
 		errs = append(errs, field.NotSupported(p.Child("reason"), *v.Reason, policyReasons))

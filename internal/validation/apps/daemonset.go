@@ -65,6 +65,20 @@ func validateDaemonSetSpecUpdate(spec, old *api.DaemonSetSpec, fldPath *field.Pa
 	return append(errs, apimachineryvalidation.ValidateImmutableField(spec.Selector, old.Selector, field.NewPath("spec", "selector"))...)
 }
 
+// validateDaemonSetUpdateBefore34 is an update as Kubernetes 1.33 and older's strategy
+// checks it: the DaemonSet as new, then as an update whose spec rules leave the selector
+// out, then the selector's immutability (which 1.34 moved into the update's rules). An
+// error of the spec is reported twice: the message says it once, its causes twice.
+func validateDaemonSetUpdateBefore34(ds, old *api.DaemonSet, opts podOptions) field.ErrorList {
+	errs := ValidateDaemonSet(ds, opts)
+	errs = append(errs, core.ValidateObjectMetaUpdate(&ds.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))...)
+	spec := validateDaemonSetSpecUpdate(&ds.Spec, &old.Spec, field.NewPath("spec"))
+	selector := apimachineryvalidation.ValidateImmutableField(ds.Spec.Selector, old.Spec.Selector, field.NewPath("spec", "selector"))
+	errs = append(errs, spec[:len(spec)-len(selector)]...)
+	errs = append(errs, validateDaemonSetSpec(&ds.Spec, field.NewPath("spec"), opts)...)
+	return append(errs, selector...)
+}
+
 func validateDaemonSetSpec(spec *api.DaemonSetSpec, fldPath *field.Path, opts podOptions) field.ErrorList {
 	selOpts := metav1validation.LabelSelectorValidationOptions{AllowInvalidLabelValueInSelector: opts.AllowInvalidLabelValueInSelector}
 	errs := metav1validation.ValidateLabelSelector(spec.Selector, selOpts, fldPath.Child("selector"))

@@ -43,7 +43,14 @@ func Strategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 			},
 			ValidateUpdate: func(obj, old any) field.ErrorList {
 				rs, o := obj.(*api.ReplicaSet), old.(*api.ReplicaSet)
-				return ValidateReplicaSetUpdate(rs, o, podOptionsFor(cfg, &rs.Spec.Template, &o.Spec.Template))
+				opts := podOptionsFor(cfg, &rs.Spec.Template, &o.Spec.Template)
+				if !cfg.AtLeast(34) {
+					// Kubernetes 1.33's strategy checks the ReplicaSet as new first: an error
+					// of the spec is reported twice (the message says it once, its causes
+					// twice); 1.34 checks the update alone.
+					return append(ValidateReplicaSet(rs, opts), ValidateReplicaSetUpdate(rs, o, opts)...)
+				}
+				return ValidateReplicaSetUpdate(rs, o, opts)
 			},
 			ValidateStatusUpdate: func(obj, old any) field.ErrorList {
 				return ValidateReplicaSetStatusUpdate(obj.(*api.ReplicaSet), old.(*api.ReplicaSet))
@@ -86,6 +93,10 @@ func Strategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 				opts := podOptionsFor(cfg, &ds.Spec.Template, &o.Spec.Template)
 				// A stored selector with label values an older server took stays acceptable.
 				opts.AllowInvalidLabelValueInSelector = opts.AllowInvalidLabelValueInSelector || metav1validation.LabelSelectorHasInvalidLabelValue(o.Spec.Selector)
+				if !cfg.AtLeast(34) {
+					// Kubernetes 1.33's strategy checks the DaemonSet as new too.
+					return validateDaemonSetUpdateBefore34(ds, o, opts)
+				}
 				return ValidateDaemonSetUpdate(ds, o, opts)
 			},
 			ValidateStatusUpdate: func(obj, old any) field.ErrorList {

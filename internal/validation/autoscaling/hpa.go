@@ -77,6 +77,10 @@ func hpaOptionsFor(cfg *serverconfig.Config, hpa, old *api.HorizontalPodAutoscal
 	}
 	ref := &hpa.Spec.ScaleTargetRef
 	switch {
+	case !cfg.AtLeast(34):
+		// Kubernetes 1.33 and older check no reference's apiVersion (1.34 began to).
+		opts.scaleTargetRef.allowInvalidAPIVersion = true
+		opts.objectMetrics.allowInvalidAPIVersion = true
 	case old != nil && old.Spec.ScaleTargetRef.APIVersion == ref.APIVersion && old.Spec.ScaleTargetRef.Kind == ref.Kind:
 		// An unchanged target keeps whatever apiVersion it was stored with.
 		opts.scaleTargetRef.allowInvalidAPIVersion = true

@@ -7,6 +7,7 @@ import (
 	"encoding/pem"
 	"errors"
 	"fmt"
+	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"slices"
 
 	api "github.com/ssa-diff/ssa-diff/internal/api/certificates"
@@ -45,10 +46,15 @@ type csrOptions struct {
 	settingApproval, settingCertificate                            bool
 	bothApprovedAndDenied, legacySigner, duplicateTypes, emptyType bool
 	arbitraryCertificate, unknownUsages, duplicateUsages           bool
+	// exclusiveAtType: Kubernetes 1.33 and older name the condition's type where Approved
+	// and Denied meet (status.conditions[1].type); 1.34 names the list, as its declarative
+	// rule does.
+	exclusiveAtType bool
 }
 
-func csrOptionsFor(csr, old *api.CertificateSigningRequest) csrOptions {
-	var o csrOptions
+func csrOptionsFor(cfg *serverconfig.Config, csr, old *api.CertificateSigningRequest) csrOptions {
+	// Kubernetes 1.34 moved the Approved-and-Denied error to the list.
+	o := csrOptions{exclusiveAtType: !cfg.AtLeast(34)}
 	if old == nil {
 		return o
 	}
@@ -197,7 +203,9 @@ func validateCSRConditions(p *field.Path, csr *api.CertificateSigningRequest, op
 			case api.CertificateDenied:
 				denied, exclusive = true, approved
 			}
-			if exclusive {
+			if exclusive && opts.exclusiveAtType {
+				errs = append(errs, field.Invalid(ip.Child("type"), c.Type, "Approved and Denied conditions are mutually exclusive"))
+			} else if exclusive {
 				errs = append(errs, field.Invalid(p, c.Type, "Approved and Denied conditions are mutually exclusive").WithOrigin("zeroOrOneOf").MarkCoveredByDeclarative())
 			}
 		}
@@ -212,14 +220,14 @@ func validateCSRConditions(p *field.Path, csr *api.CertificateSigningRequest, op
 }
 
 // ValidateCertificateSigningRequest checks a new CertificateSigningRequest.
-func ValidateCertificateSigningRequest(csr *api.CertificateSigningRequest) field.ErrorList {
-	return validateCSR(csr, csrOptionsFor(csr, nil))
+func ValidateCertificateSigningRequest(cfg *serverconfig.Config, csr *api.CertificateSigningRequest) field.ErrorList {
+	return validateCSR(csr, csrOptionsFor(cfg, csr, nil))
 }
 
 // ValidateCertificateSigningRequestUpdate checks an update through the main resource (or,
 // with status, through /status, which may set the certificate).
-func ValidateCertificateSigningRequestUpdate(csr, old *api.CertificateSigningRequest, status bool) field.ErrorList {
-	opts := csrOptionsFor(csr, old)
+func ValidateCertificateSigningRequestUpdate(cfg *serverconfig.Config, csr, old *api.CertificateSigningRequest, status bool) field.ErrorList {
+	opts := csrOptionsFor(cfg, csr, old)
 	opts.settingCertificate = status
 	errs := validateCSR(csr, opts)
 	metaErrs := core.ValidateObjectMetaUpdate(&csr.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))

@@ -16,13 +16,13 @@ func Strategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 	case "CertificateSigningRequest":
 		return &registry.Strategy{
 			Validate: func(obj any) field.ErrorList {
-				return ValidateCertificateSigningRequest(obj.(*api.CertificateSigningRequest))
+				return ValidateCertificateSigningRequest(cfg, obj.(*api.CertificateSigningRequest))
 			},
 			ValidateUpdate: func(obj, old any) field.ErrorList {
-				return ValidateCertificateSigningRequestUpdate(obj.(*api.CertificateSigningRequest), old.(*api.CertificateSigningRequest), false)
+				return ValidateCertificateSigningRequestUpdate(cfg, obj.(*api.CertificateSigningRequest), old.(*api.CertificateSigningRequest), false)
 			},
 			ValidateStatusUpdate: func(obj, old any) field.ErrorList {
-				return ValidateCertificateSigningRequestUpdate(obj.(*api.CertificateSigningRequest), old.(*api.CertificateSigningRequest), true)
+				return ValidateCertificateSigningRequestUpdate(cfg, obj.(*api.CertificateSigningRequest), old.(*api.CertificateSigningRequest), true)
 			},
 			Declarative: csrDeclarative,
 		}

@@ -63,7 +63,12 @@ func validateMandatoryPriorityLevel(pl *api.PriorityLevelConfiguration, p *field
 func validatePriorityLevelSpec(cfg *serverconfig.Config, spec *api.PriorityLevelConfigurationSpec, name string, p *field.Path) field.ErrorList {
 	var errs field.ErrorList
 	if (name == api.PriorityLevelConfigurationNameExempt) != (spec.Type == api.PriorityLevelEnablementExempt) {
-		errs = append(errs, field.Invalid(p.Child("type"), spec.Type, "must be 'Exempt' if and only if `name` is 'exempt'"))
+		detail := "must be 'Exempt' if and only if `name` is 'exempt'"
+		if !cfg.AtLeast(34) {
+			// Kubernetes 1.33 and older word it differently.
+			detail = "type must be 'Exempt' if and only if name is 'exempt'"
+		}
+		errs = append(errs, field.Invalid(p.Child("type"), spec.Type, detail))
 	}
 	switch spec.Type {
 	case api.PriorityLevelEnablementExempt:

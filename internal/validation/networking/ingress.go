@@ -40,6 +40,21 @@ type ingressOptions struct {
 	// relaxedServiceNames: backend service names are DNS labels (they may start with a
 	// digit) rather than DNS-1035 labels.
 	relaxedServiceNames bool
+	// requiredSaysWhat: a resource backend's missing kind or name says what is required.
+	requiredSaysWhat bool
+}
+
+// requiredSaysWhat: Kubernetes 1.33 and older say "kind is required" (or "name is
+// required") where a reference lacks one; 1.34 says nothing more than Required.
+func requiredSaysWhat(cfg *serverconfig.Config) bool { return !cfg.AtLeast(34) }
+
+// whatIsRequired is the detail of a missing member's Required error: "<name> is required"
+// where the error says what, else none.
+func whatIsRequired(saysWhat bool, name string) string {
+	if saysWhat {
+		return name + " is required"
+	}
+	return ""
 }
 
 // allowRelaxedServiceNames: backend service names may be DNS labels with gate
@@ -79,7 +94,7 @@ func allowRelaxedServiceNames(cfg *serverconfig.Config, old *api.Ingress) bool {
 // ValidateIngressCreate checks a new Ingress on the server cfg describes: its metadata, its
 // spec, and that the class annotation and spec.ingressClassName agree when both are set.
 func ValidateIngressCreate(cfg *serverconfig.Config, ing *api.Ingress) field.ErrorList {
-	errs := validateIngress(ing, ingressOptions{relaxedServiceNames: allowRelaxedServiceNames(cfg, nil)})
+	errs := validateIngress(ing, ingressOptions{relaxedServiceNames: allowRelaxedServiceNames(cfg, nil), requiredSaysWhat: requiredSaysWhat(cfg)})
 	if v, ok := ing.Annotations[ingressClassAnnotation]; ok && ing.Spec.IngressClassName != nil && v != *ing.Spec.IngressClassName {
 		errs = append(errs, field.Invalid(field.NewPath("annotations").Child(ingressClassAnnotation), v, "must match `ingressClassName` when both are specified"))
 	}
@@ -94,6 +109,7 @@ func ValidateIngressUpdate(cfg *serverconfig.Config, ing, old *api.Ingress) fiel
 		allowInvalidSecretName:       hasInvalidSecretName(old),
 		allowInvalidWildcardHostRule: hasInvalidWildcardHostRule(old),
 		relaxedServiceNames:          allowRelaxedServiceNames(cfg, old),
+		requiredSaysWhat:             requiredSaysWhat(cfg),
 	}
 	return append(errs, validateIngress(ing, opts)...)
 }
@@ -240,7 +256,7 @@ func validateIngressBackend(backend *api.IngressBackend, fldPath *field.Path, op
 	case backend.Resource != nil && backend.Service != nil:
 		return field.ErrorList{field.Invalid(fldPath, "", "cannot set both resource and service backends")}
 	case backend.Resource != nil:
-		return validateTypedLocalObjectReference(backend.Resource, fldPath.Child("resource"))
+		return validateTypedLocalObjectReference(backend.Resource, fldPath.Child("resource"), opts.requiredSaysWhat)
 	case backend.Service == nil:
 		return field.ErrorList{field.Invalid(fldPath, "", "resource or service backend is required")}
 	}
@@ -276,23 +292,24 @@ func validateIngressBackend(backend *api.IngressBackend, fldPath *field.Path, op
 }
 
 // validateTypedLocalObjectReference: a resource backend has a kind and a name that fit in
-// a URL path, and its API group, when set, is a DNS subdomain.
-func validateTypedLocalObjectReference(ref *apicore.TypedLocalObjectReference, fldPath *field.Path) field.ErrorList {
+// a URL path, and its API group, when set, is a DNS subdomain; saysWhat: a missing one's
+// error says what is required.
+func validateTypedLocalObjectReference(ref *apicore.TypedLocalObjectReference, fldPath *field.Path, saysWhat bool) field.ErrorList {
 	var errs field.ErrorList
 	if ref.APIGroup != nil {
 		for _, msg := range validation.IsDNS1123Subdomain(*ref.APIGroup) {
 			errs = append(errs, field.Invalid(fldPath.Child("apiGroup"), *ref.APIGroup, msg))
 		}
 	}
-	errs = append(errs, pathSegment(ref.Kind, fldPath.Child("kind"), false)...)
-	return append(errs, pathSegment(ref.Name, fldPath.Child("name"), false)...)
+	errs = append(errs, pathSegment(ref.Kind, fldPath.Child("kind"), false, whatIsRequired(saysWhat, "kind"))...)
+	return append(errs, pathSegment(ref.Name, fldPath.Child("name"), false, whatIsRequired(saysWhat, "name"))...)
 }
 
 // pathSegment: a required value that fits in a URL path; covered marks the Required error
-// as one declarative validation also reports.
-func pathSegment(v string, fldPath *field.Path, covered bool) field.ErrorList {
+// as one declarative validation also reports, detail is its detail.
+func pathSegment(v string, fldPath *field.Path, covered bool, detail string) field.ErrorList {
 	if v == "" {
-		err := field.Required(fldPath, "")
+		err := field.Required(fldPath, detail)
 		if covered {
 			err = err.MarkCoveredByDeclarative()
 		}

@@ -34,8 +34,8 @@ func ValidateIPAddress(ip *api.IPAddress) field.ErrorList {
 			errs = append(errs, field.Invalid(fldPath.Child("group"), ref.Group, msg))
 		}
 	}
-	errs = append(errs, pathSegment(ref.Resource, fldPath.Child("resource"), true)...)
-	errs = append(errs, pathSegment(ref.Name, fldPath.Child("name"), true)...)
+	errs = append(errs, pathSegment(ref.Resource, fldPath.Child("resource"), true, "")...)
+	errs = append(errs, pathSegment(ref.Name, fldPath.Child("name"), true, "")...)
 	if ref.Namespace != "" {
 		for _, msg := range content.IsPathSegmentName(ref.Namespace) {
 			errs = append(errs, field.Invalid(fldPath.Child("namespace"), ref.Namespace, msg))

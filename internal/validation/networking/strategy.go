@@ -27,9 +27,9 @@ func Strategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 		}
 	case "IngressClass":
 		return &registry.Strategy{
-			Validate: func(obj any) field.ErrorList { return ValidateIngressClass(obj.(*api.IngressClass)) },
+			Validate: func(obj any) field.ErrorList { return ValidateIngressClass(cfg, obj.(*api.IngressClass)) },
 			ValidateUpdate: func(obj, old any) field.ErrorList {
-				return ValidateIngressClassUpdate(obj.(*api.IngressClass), old.(*api.IngressClass))
+				return ValidateIngressClassUpdate(cfg, obj.(*api.IngressClass), old.(*api.IngressClass))
 			},
 			Declarative: ingressClassDeclarative,
 		}
