@@ -2,6 +2,8 @@ package admission
 
 import (
 	"fmt"
+	"github.com/ssa-diff/ssa-diff/internal/features"
+	"github.com/ssa-diff/ssa-diff/kube"
 	"slices"
 	"sort"
 	"strings"
@@ -32,10 +34,10 @@ type quotaKind struct {
 // quotaKindOf is the measure of the write's kind: the evaluators of Pods, Services and
 // PersistentVolumeClaims, otherwise the object count of any resource (count/RESOURCE, and
 // the legacy names of ConfigMaps, Secrets, ReplicationControllers and ResourceQuotas).
-func quotaKindOf(w Write) quotaKind {
+func quotaKindOf(w Write, podLevel bool) quotaKind {
 	switch {
 	case w.is("", "Pod"):
-		return quotaKind{matches: podQuotaMatches, computed: podQuotaComputed, usage: podQuotaUsage}
+		return quotaKind{matches: podQuotaMatches, computed: podQuotaComputed, usage: func(obj map[string]any) usage { return podQuotaUsage(obj, podLevel) }}
 	case w.is("", "Service"):
 		names := map[string]bool{"services": true, "count/services": true, "services.loadbalancers": true, "services.nodeports": true}
 		return quotaKind{matches: func(n string) bool { return names[n] }, computed: func(n string) bool { return names[n] }, usage: serviceQuotaUsage, updates: true}
@@ -74,7 +76,7 @@ func quotaKindOf(w Write) quotaKind {
 // an update, and so is an update moving a Pod in or out of the Terminating scope (its
 // activeDeadlineSeconds set); an update is charged the difference of the usage for the
 // quotas the stored object was in, its whole usage for the others (rules.md
-// admission.resource-quota-scopes). Pod-level resources stand for the containers' cpu and
+// admission.resource-quota-scopes). Pod-level resources (from 1.34) stand for the containers' cpu and
 // memory, and spare the containers from stating them. The resources of Pods this port does
 // not compute (hugepages, extended resources) are said to be not predicted.
 func (c *Chain) resourceQuota(w Write, out *server.Admission) {
@@ -89,7 +91,9 @@ func (c *Chain) resourceQuota(w Write, out *server.Admission) {
 	sort.Slice(quotas, func(i, j int) bool {
 		return unstructured.Str(unstructured.Object(quotas[i], "metadata"), "name") < unstructured.Str(unstructured.Object(quotas[j], "metadata"), "name")
 	})
-	kind := quotaKindOf(w)
+	// Pod-level resources count with PodLevelResources (beta, on, from 1.34).
+	podLevel := c.podLevelResources()
+	kind := quotaKindOf(w, podLevel)
 	if !w.create() {
 		// A Pod's resize is counted as an update (its evaluator handles /resize), and so is
 		// an update of a Pod that enters or leaves the Terminating scope.
@@ -149,7 +153,7 @@ func (c *Chain) resourceQuota(w Write, out *server.Admission) {
 			continue
 		}
 		if w.is("", "Pod") {
-			if missing := podMissingResources(w.Object, matched); missing != "" {
+			if missing := podMissingResources(w.Object, matched, podLevel); missing != "" {
 				out.Refusal = w.forbidden("failed quota: %s: must specify %s", name, missing)
 				return
 			}
@@ -291,7 +295,7 @@ func podQuotaMatches(n string) bool {
 // ephemeral storage as the scheduler sums them (its containers, and its init containers
 // where they need more: a regular one alone, beside the sidecars started before it; the
 // sidecars added to the containers), with the Pod's overhead on top.
-func podQuotaUsage(obj map[string]any) usage {
+func podQuotaUsage(obj map[string]any, podLevel bool) usage {
 	spec := unstructured.Object(obj, "spec")
 	u := usage{"count/pods": *resource.NewQuantity(1, resource.DecimalSI)}
 	if phase := unstructured.Str(unstructured.Object(obj, "status"), "phase"); phase == "Succeeded" || phase == "Failed" {
@@ -299,7 +303,7 @@ func podQuotaUsage(obj map[string]any) usage {
 	}
 	u["pods"] = *resource.NewQuantity(1, resource.DecimalSI)
 	for _, field := range []string{"requests", "limits"} {
-		total := podResources(spec, field)
+		total := podResources(spec, field, podLevel)
 		for _, r := range []string{"cpu", "memory", "ephemeral-storage"} {
 			q, ok := total[r]
 			if !ok {
@@ -315,7 +319,7 @@ func podQuotaUsage(obj map[string]any) usage {
 }
 
 // podResources sums a Pod's requests or limits (field) over its containers.
-func podResources(spec map[string]any, field string) map[string]resource.Quantity {
+func podResources(spec map[string]any, field string, podLevel bool) map[string]resource.Quantity {
 	sum := map[string]resource.Quantity{}
 	add := func(to, from map[string]resource.Quantity) {
 		for k, v := range from {
@@ -352,10 +356,10 @@ func podResources(spec map[string]any, field string) map[string]resource.Quantit
 		atLeast(inits, need)
 	}
 	atLeast(sum, inits)
-	// Pod-level resources (PodLevelResources, on in every supported minor) stand for the
+	// Pod-level resources (with PodLevelResources, on from 1.34) stand for the
 	// containers' cpu and memory (and hugepages): the requests when the pod states
 	// requests, the limits when it states any (component-helpers' PodRequests, PodLimits).
-	if podLevelSet(spec, field) {
+	if podLevel && podLevelSet(spec, field) {
 		for k, v := range quantities(unstructured.NestedObject(spec, "resources", field)) {
 			if podLevelResource(k) {
 				sum[k] = v.DeepCopy()
@@ -398,7 +402,7 @@ func podLevelSet(spec map[string]any, field string) bool {
 
 // podMissingResources is the server's words for the cpu and memory resources a quota
 // limits (matched) that a container or init container does not state, or "".
-func podMissingResources(obj map[string]any, matched []string) string {
+func podMissingResources(obj map[string]any, matched []string, podLevel bool) string {
 	required := map[string]bool{}
 	for _, n := range matched {
 		switch n {
@@ -407,7 +411,7 @@ func podMissingResources(obj map[string]any, matched []string) string {
 		}
 	}
 	spec := unstructured.Object(obj, "spec")
-	if len(required) == 0 || podLevelSet(spec, "") {
+	if len(required) == 0 || podLevel && podLevelSet(spec, "") {
 		// A pod stating pod-level resources need not state them per container.
 		return ""
 	}
@@ -521,4 +525,11 @@ func claimQuotaUsage(obj map[string]any) usage {
 		}
 	}
 	return u
+}
+
+// podLevelResources reports whether the cluster's minor counts pod-level resources
+// (PodLevelResources on by default).
+func (c *Chain) podLevelResources() bool {
+	set, ok := features.Defaults(kube.Minor(c.cfg.Minor))
+	return ok && set.Enabled(features.PodLevelResources)
 }

@@ -9,7 +9,7 @@ import (
 // PrepareForEphemeralContainersUpdate applies a Pod's ephemeral containers strategy (a
 // write through /ephemeralcontainers, as kubectl debug sends it; rules.md
 // sub.ephemeralcontainers; pkg/registry/core/pod/strategy.go
-// podEphemeralContainersStrategy.PrepareForUpdate, the same from 1.34 to 1.37): of what
+// podEphemeralContainersStrategy.PrepareForUpdate, the same from 1.33 to 1.37): of what
 // the write sends only spec.ephemeralContainers is kept — left out, the list is gone, for
 // validation to refuse the removal — and the rest of the spec, the status and the
 // metadata a status write may not change (labels, annotations, finalizers, owner

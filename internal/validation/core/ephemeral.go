@@ -16,7 +16,9 @@ import (
 // spec.ephemeralContainers (package internal/strategy), so what is validated here is the
 // pod as it would be stored, and that the ephemeral containers it had are all still there,
 // unchanged: they may only be added to. The server's ValidatePodEphemeralContainersUpdate
-// (pkg/apis/core/validation/validation.go), the same from 1.34 to 1.37.
+// (pkg/apis/core/validation/validation.go), the same from 1.33 to 1.37 but for
+// the diff: 1.33 prints go-cmp's, whose spacing varies on purpose (not predicted byte for
+// byte; apimachinery's JSON diff is printed at every minor).
 
 // ValidatePodEphemeralContainersUpdate is the validation of a pod written through
 // /ephemeralcontainers.
