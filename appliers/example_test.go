@@ -136,3 +136,38 @@ func ExampleKubectlCommand() {
 	// kubectl label deploy/web tier=gold: update
 	//   kubectl-label Update  {"f:metadata":{"f:labels":{".":{},"f:tier":{}}}}
 }
+
+// `kubectl debug` on a running Pod: kubectl patches /ephemeralcontainers without a
+// fieldManager, adding the container its general profile builds (SYS_PTRACE to trace the
+// target's processes); the entry is kubectl's, with subresource ephemeralcontainers.
+func ExampleKubectlCommand_debug() {
+	engine := merge.New(schema.MustNewRegistry(kube.Newest()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()}))
+	applied, err := engine.Apply(merge.Request{Object: decode(`{"apiVersion":"v1","kind":"Pod",
+	  "metadata":{"name":"web","namespace":"shop"},"spec":{"containers":[{"name":"app","image":"nginx:1.27"}]}}`),
+		Manager: "ci", Now: time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)})
+	if err != nil {
+		log.Fatal(err)
+	}
+	live := applied.Object
+	live["metadata"].(map[string]any)["uid"] = "6d1b7a52-0000-4000-8000-000000000005"
+	cmd, err := appliers.ParseKubectlCommandLine("debug web -n shop --image=busybox:1.36 -c debugger --target=app")
+	if err != nil {
+		log.Fatal(err)
+	}
+	res, err := cmd.Apply(engine, merge.Request{Live: live, Now: time.Date(2026, 12, 3, 12, 0, 0, 0, time.UTC)})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(res.Action, res.Endpoint.Subresource)
+	ec := res.Object["spec"].(map[string]any)["ephemeralContainers"].([]any)[0].(map[string]any)
+	fmt.Println(ec["name"], ec["image"], ec["securityContext"], ec["imagePullPolicy"])
+	for _, e := range res.ManagedFields {
+		if e.Manager != "ci" {
+			fmt.Println(e.Manager, e.Operation, e.Subresource)
+		}
+	}
+	// Output:
+	// update ephemeralcontainers
+	// debugger busybox:1.36 map[capabilities:map[add:[SYS_PTRACE]]] IfNotPresent
+	// kubectl Update ephemeralcontainers
+}

@@ -20,10 +20,12 @@ const (
 	KubectlEdit     = "edit"
 	KubectlReplace  = "replace"
 	KubectlCreate   = "create"
+	KubectlDebug    = "debug"
+	KubectlRestart  = "rollout restart"
 )
 
 // KubectlCommands are the verbs of KubectlCommand, in kubectl's help order.
-var KubectlCommands = []string{KubectlCreate, KubectlEdit, KubectlPatch, KubectlReplace, KubectlScale, KubectlLabel, KubectlAnnotate, KubectlSetImage}
+var KubectlCommands = []string{KubectlCreate, KubectlEdit, KubectlPatch, KubectlReplace, KubectlScale, KubectlLabel, KubectlAnnotate, KubectlSetImage, KubectlDebug, KubectlRestart}
 
 // ErrKubectlCommand is wrapped by the errors of ParseKubectlCommand.
 var ErrKubectlCommand = errors.New("not a kubectl command ssa-diff predicts")
@@ -67,7 +69,30 @@ type KubectlCommand struct {
 	// Patch is -p/--patch with --type (patch): strategic by default.
 	Patch merge.Patch
 
+	// Debug is what kubectl debug adds to the pod it names (an ephemeral container).
+	Debug DebugContainer
+
 	replicasGiven bool
+}
+
+// DebugContainer is the ephemeral container of `kubectl debug POD`, as its flags say.
+type DebugContainer struct {
+	// Image is --image; Container -c/--container, "" for kubectl's name drawn at random
+	// (debugger-XXXXX); Target --target, the container whose processes it shares.
+	Image, Container, Target string
+	// PullPolicy is --image-pull-policy.
+	PullPolicy string
+	// Stdin and TTY are -i/--stdin and -t/--tty.
+	Stdin, TTY bool
+	// Env are the --env NAME=VALUE flags, in order.
+	Env []KeyValue
+	// Profile is --profile: general (kubectl's default), baseline, restricted, netadmin,
+	// sysadmin or legacy.
+	Profile string
+	// Command is what follows "--": the container's command, or its args with
+	// --arguments-only (ArgsOnly).
+	Command  []string
+	ArgsOnly bool
 }
 
 // KeyValue is one KEY=VALUE argument.
@@ -92,6 +117,12 @@ func ParseKubectlCommand(args []string) (*KubectlCommand, error) {
 		}
 		c.Verb, rest = KubectlSetImage, args[2:]
 	}
+	if args[0] == "rollout" {
+		if len(args) < 2 || args[1] != "restart" {
+			return nil, fmt.Errorf("%w: kubectl rollout: only rollout restart is predicted", ErrKubectlCommand)
+		}
+		c.Verb, rest = KubectlRestart, args[2:]
+	}
 	known := false
 	for _, v := range KubectlCommands {
 		known = known || v == c.Verb
@@ -100,12 +131,21 @@ func ParseKubectlCommand(args []string) (*KubectlCommand, error) {
 		return nil, fmt.Errorf("%w: kubectl %s (predicted: apply, %s)", ErrKubectlCommand, c.Verb, strings.Join(KubectlCommands, ", "))
 	}
 	c.Patch.Type = merge.StrategicPatch
+	c.Debug.Profile = debugProfileGeneral
 	var positional []string
 	for i := 0; i < len(rest); i++ {
 		arg := rest[i]
 		if arg == "--" {
-			positional = append(positional, rest[i+1:]...)
+			if c.Verb == KubectlDebug {
+				c.Debug.Command = append([]string(nil), rest[i+1:]...)
+			} else {
+				positional = append(positional, rest[i+1:]...)
+			}
 			break
+		}
+		if c.Verb == KubectlDebug && (arg == "-it" || arg == "-ti") {
+			c.Debug.Stdin, c.Debug.TTY = true, true
+			continue
 		}
 		if !strings.HasPrefix(arg, "-") || arg == "-" {
 			positional = append(positional, arg)
@@ -171,6 +211,28 @@ func ParseKubectlCommand(args []string) (*KubectlCommand, error) {
 			if v, err = next(); err == nil {
 				c.Patch.Body = []byte(v)
 			}
+		case c.Verb == KubectlDebug && (name == "image" || name == "target" || name == "image-pull-policy" || name == "profile" ||
+			name == "c" && short || name == "container" && !short):
+			var v string
+			if v, err = next(); err == nil {
+				c.setDebugFlag(name, v)
+			}
+		case c.Verb == KubectlDebug && name == "env":
+			var v string
+			if v, err = next(); err == nil {
+				k, val, _ := strings.Cut(v, "=")
+				c.Debug.Env = append(c.Debug.Env, KeyValue{k, val})
+			}
+		case c.Verb == KubectlDebug && (name == "i" && short || name == "stdin" && !short):
+			c.Debug.Stdin, err = boolean()
+		case c.Verb == KubectlDebug && (name == "t" && short || name == "tty" && !short):
+			c.Debug.TTY, err = boolean()
+		case c.Verb == KubectlDebug && name == "arguments-only":
+			c.Debug.ArgsOnly, err = boolean()
+		case c.Verb == KubectlDebug && (name == "attach" || name == "q" && short || name == "quiet" && !short || name == "keep-annotations" ||
+			name == "keep-labels" || name == "keep-liveness" || name == "keep-readiness" || name == "keep-startup" || name == "keep-init-containers"):
+			// What kubectl does after the write (attach), or to a copy of the pod.
+			_, err = boolean()
 		case name == "o" && short, name == "output" && !short, name == "vmodule":
 			_, err = next()
 		case name == "v" && short, name == "validate", name == "show-managed-fields", name == "record":
@@ -184,8 +246,27 @@ func ParseKubectlCommand(args []string) (*KubectlCommand, error) {
 	return c, c.readPositional(positional)
 }
 
+// setDebugFlag sets one of kubectl debug's flags with a value.
+func (c *KubectlCommand) setDebugFlag(name, v string) {
+	switch name {
+	case "image":
+		c.Debug.Image = v
+	case "target":
+		c.Debug.Target = v
+	case "image-pull-policy":
+		c.Debug.PullPolicy = v
+	case "profile":
+		c.Debug.Profile = v
+	default:
+		c.Debug.Container = v
+	}
+}
+
 // readPositional reads TYPE NAME… (or TYPE/NAME…) and the command's own arguments.
 func (c *KubectlCommand) readPositional(args []string) error {
+	if c.Verb == KubectlDebug {
+		return c.readDebugTarget(args)
+	}
 	if len(c.Files) > 0 {
 		if c.Verb != KubectlCreate && c.Verb != KubectlReplace && c.Verb != KubectlEdit {
 			return fmt.Errorf("%w: kubectl %s -f (the objects of files) is not predicted: name them TYPE NAME", ErrKubectlCommand, c.Verb)
@@ -269,17 +350,19 @@ func (c *KubectlCommand) ReadsFiles() bool { return len(c.Files) > 0 }
 func (c *KubectlCommand) Name() string { return "kubectl " + c.Verb }
 
 // Manager is the field manager the command writes as: --field-manager, else kubectl's
-// default for the command ("kubectl-label", "kubectl-set" …). `kubectl scale` sends none:
-// the server names its entry after kubectl's User-Agent, "kubectl".
+// default for the command ("kubectl-label", "kubectl-set" …). `kubectl scale` and `kubectl
+// debug` send none: the server names the entry after kubectl's User-Agent, "kubectl".
 func (c *KubectlCommand) Manager() string {
 	if c.FieldManager != "" {
 		return c.FieldManager
 	}
 	switch c.Verb {
-	case KubectlScale:
+	case KubectlScale, KubectlDebug:
 		return "kubectl"
 	case KubectlSetImage:
 		return "kubectl-set"
+	case KubectlRestart:
+		return "kubectl-rollout"
 	}
 	return "kubectl-" + c.Verb
 }

@@ -13,7 +13,9 @@ func FuzzParseKubectlCommandLine(f *testing.F) {
 		"label deploy web tier=gold --overwrite", "kubectl annotate deployment/web a=b c-", "scale sts/db --replicas=3 -n ns",
 		`set image deploy/web nginx=nginx:1.27 "*=busybox"`, `patch deploy web --type merge -p '{"spec":{"replicas":2}}'`,
 		"replace -f web.yaml", "create -f a.yaml -f b.yaml --field-manager me", "edit widget w --subresource=status",
-		`patch x y -p "{\"a\":1}"`, "label", "scale deploy web", "delete pod x", "'unterminated", `a\ b "c d"`,
+		`patch x y -p "{\"a\":1}"`, "label",
+		"debug web -it --image=busybox:1.36 -c dbg --target=app --profile=restricted -- sh -c 'sleep 1'", "debug pod/web --image=b",
+		"debug node/n --image=b", "rollout restart deploy web", "rollout restart", "rollout status deploy/web", "debug web", "debug web --image=b --profile=nope --env=A=1 --arguments-only -- x", "scale deploy web", "delete pod x", "'unterminated", `a\ b "c d"`,
 	} {
 		f.Add(s)
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 	"github.com/ssa-diff/ssa-diff/merge"
@@ -33,7 +34,12 @@ import (
 //     containers named, in the pod template (or the pod); none when nothing changes
 //     (kubectl-set);
 //   - scale: a JSON merge patch {"spec":{"replicas":N}} to /scale, without fieldManager:
-//     the server names the entry after kubectl's User-Agent, "kubectl".
+//     the server names the entry after kubectl's User-Agent, "kubectl";
+//   - rollout restart: a strategic merge patch of the pod template's annotation
+//     kubectl.kubernetes.io/restartedAt, the time of the request (kubectl-rollout), of a
+//     Deployment that is not paused, a DaemonSet or a StatefulSet;
+//   - debug: a strategic merge patch of the pod's /ephemeralcontainers adding the
+//     ephemeral container it builds (see DebugContainer), without fieldManager ("kubectl").
 //
 // An object the command names that does not exist (req.Live nil, req.Object its stub) is
 // kubectl's GET answered 404, printed as kubectl prints it; nothing is sent.
@@ -143,6 +149,21 @@ func (c *KubectlCommand) send(e *merge.Engine, req merge.Request) (*merge.Result
 	case KubectlScale:
 		p = merge.Patch{Type: merge.MergePatch, Body: []byte(fmt.Sprintf(`{"spec":{"replicas":%d}}`, c.Replicas))}
 		req.Endpoint = endpointOf(req.Live, "scale")
+	case KubectlRestart:
+		p, refused = restartPatch(e, req.Live, req.Now)
+	case KubectlDebug:
+		var note string
+		var err error
+		if p, note, err = c.debugPatch(); err != nil {
+			return nil, err
+		}
+		req.Endpoint = endpointOf(req.Live, "ephemeralcontainers")
+		req.Object, req.Patch = nil, p
+		res, err := e.Patch(req)
+		if res != nil && note != "" {
+			res.Warnings = append(res.Warnings, note)
+		}
+		return res, err
 	}
 	if refused != "" && p.Body == nil {
 		return clientRefusal(req.Live, refused), nil
@@ -395,4 +416,36 @@ func editPatch(e *merge.Engine, live, edited map[string]any) (merge.Patch, error
 		return merge.Patch{}, nil
 	}
 	return p, nil
+}
+
+// restartAnnotation is the pod template annotation kubectl rollout restart sets.
+const restartAnnotation = "kubectl.kubernetes.io/restartedAt"
+
+// restartPatch is kubectl rollout restart's patch of live at now (RFC 3339 in UTC; kubectl
+// writes its machine's local time), or kubectl's refusal: of a kind it does not restart,
+// of a paused Deployment, and of a restart already made at that second (the patch would be
+// empty).
+func restartPatch(e *merge.Engine, live map[string]any, now time.Time) (merge.Patch, string) {
+	gvk := schema.GVKOf(live)
+	_, name := nsName(live)
+	resource, ok := e.QualifiedResource(gvk)
+	if !ok {
+		resource = gvk.Kind
+	}
+	switch {
+	case gvk.Group == "apps" && gvk.Kind == "Deployment":
+		if paused, _ := unstructured.Nested(live, "spec", "paused").(bool); paused {
+			return merge.Patch{}, fmt.Sprintf("%s %q can't restart paused deployment (run rollout resume first)", resource, name)
+		}
+	case gvk.Group == "apps" && (gvk.Kind == "DaemonSet" || gvk.Kind == "StatefulSet"):
+	default:
+		return merge.Patch{}, fmt.Sprintf("%s %q restarting is not supported", resource, name)
+	}
+	at := now.UTC().Format(time.RFC3339)
+	if unstructured.Str(unstructured.NestedObject(live, "spec", "template", "metadata", "annotations"), restartAnnotation) == at {
+		return merge.Patch{}, "failed to create patch for " + name + ": if restart has already been triggered within the past second, please wait before attempting to trigger another"
+	}
+	body, _ := json.Marshal(map[string]any{"spec": map[string]any{"template": map[string]any{"metadata": map[string]any{
+		"annotations": map[string]any{restartAnnotation: at}}}}})
+	return merge.Patch{Type: merge.StrategicPatch, Body: body}, ""
 }

@@ -264,7 +264,7 @@ func flagSet(prog string, cfg *options) (fs *pflag.FlagSet, argNames map[string]
 	fs.StringVar(&cfg.fieldManager, "field-manager", merge.KubectlManager, "The field manager of the apply ("+fieldManagerDefaults()+").")
 	fs.BoolVar(&cfg.force, "force-conflicts", false, "Apply with force: take conflicting fields from their owners.")
 	fs.StringVar(&cfg.applier, "applier", appliers.Names()[0], applierUsage())
-	fs.StringVar(&cfg.subresource, "subresource", "", "Apply to a subresource of each object: status, scale or resize (as kubectl apply --server-side --subresource does); the object must exist. Through scale, the manifests may be autoscaling/v1 Scales; through resize (a Pod's in-place vertical scaling), the resize strategy keeps only the containers' resources and resize policies.")
+	fs.StringVar(&cfg.subresource, "subresource", "", "Apply to a subresource of each object: status, scale, resize or ephemeralcontainers (as kubectl apply --server-side --subresource does); the object must exist. Through scale, the manifests may be autoscaling/v1 Scales; through resize (a Pod's in-place vertical scaling), the resize strategy keeps only the containers' resources and resize policies; through ephemeralcontainers (what kubectl debug writes), only the Pod's ephemeral containers, which may be added but never changed or removed.")
 	cfg.verbs.flags(fs)
 	fs.StringArrayVar(&cfg.crds, "crd", nil, "A file or directory of CustomResourceDefinitions (repeatable). CRDs among the inputs are read too.")
 	fs.StringArrayVar(&cfg.schemas, "schema", nil, "An OpenAPI v3 or v2 document (kubectl get --raw /openapi/v3/apis/GROUP/VERSION), or a directory of them (repeatable).")
@@ -296,7 +296,7 @@ func flagSet(prog string, cfg *options) (fs *pflag.FlagSet, argNames map[string]
 	help = fs.BoolP("help", "h", false, "Show this help.")
 	for k, v := range map[string]string{"filename": "PATH", "field-manager": "NAME", "applier": strings.Join(appliers.Names(), "|"),
 		"verb": "apply|update|patch|create", "patch-type": "json|merge|strategic", "kubectl": "COMMAND",
-		"subresource": "status|scale|resize", "crd": "PATH", "schema": "PATH", "now": "TIME", "output": "FORMAT",
+		"subresource": "status|scale|resize|ephemeralcontainers", "crd": "PATH", "schema": "PATH", "now": "TIME", "output": "FORMAT",
 		"output-file": "[FORMAT=]FILE", "color": "WHEN", "kube-version": "MINOR", "namespace": "NAME", "jobs": "N", "concurrency": "N", "service-ip-families": "FAMILIES", "shard": "I/N"} {
 		argNames[k] = v
 	}
@@ -461,12 +461,12 @@ func (cfg *options) check(fs *pflag.FlagSet, prog string) error {
 	}
 	cfg.client = client
 	switch cfg.subresource {
-	case "", "status", "scale", "resize":
-	case "ephemeralcontainers", "binding", "approval", "eviction", "finalize", "token":
+	case "", "status", "scale", "resize", "ephemeralcontainers":
+	case "binding", "approval", "eviction", "finalize", "token":
 		// Served, with strategies of their own: said not predicted, never predicted wrong.
-		return fmt.Errorf("--subresource must be status, scale or resize, not %q: a write to /%s is not predicted (its strategy and validation are not modelled: docs/rules.md sub.others-not-predicted)", cfg.subresource, cfg.subresource)
+		return fmt.Errorf("--subresource must be status, scale, resize or ephemeralcontainers, not %q: a write to /%s is not predicted (its strategy and validation are not modelled: docs/rules.md sub.others-not-predicted)", cfg.subresource, cfg.subresource)
 	default:
-		return fmt.Errorf("--subresource must be status, scale or resize, not %q", cfg.subresource)
+		return fmt.Errorf("--subresource must be status, scale, resize or ephemeralcontainers, not %q", cfg.subresource)
 	}
 	return nil
 }

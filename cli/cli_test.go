@@ -25,8 +25,8 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"--now", "yesterday", "a"}, "--now: \"yesterday\" is not an RFC 3339 time"},
 		{[]string{"-o", "xml", "a"}, `unknown output format "xml"`},
 		{[]string{"--color", "sometimes", "a"}, "--color must be auto, always or never"},
-		{[]string{"--subresource", "spec", "a"}, "--subresource must be status, scale or resize"},
-		{[]string{"--subresource", "ephemeralcontainers", "a"}, `--subresource must be status, scale or resize, not "ephemeralcontainers": a write to /ephemeralcontainers is not predicted`},
+		{[]string{"--subresource", "spec", "a"}, "--subresource must be status, scale, resize or ephemeralcontainers"},
+		{[]string{"--subresource", "binding", "a"}, `--subresource must be status, scale, resize or ephemeralcontainers, not "binding": a write to /binding is not predicted`},
 		{[]string{"--bogus", "a"}, "unknown flag: --bogus"},
 		{[]string{"--jobs", "0", "a"}, "--jobs must be at least 1"},
 	} {

@@ -54,7 +54,7 @@ func completionFlags(prog string) []completion.Flag {
 		"applier":             appliers.Names(),
 		"output":              output.Formats(),
 		"color":               {"auto", "always", "never"},
-		"subresource":         {"status", "scale", "resize"},
+		"subresource":         {"status", "scale", "resize", "ephemeralcontainers"},
 		"verb":                {"apply", "update", "patch", "create"},
 		"patch-type":          {"json", "merge", "strategic"},
 		"fail-on":             append(append([]string(nil), report.FailOnValues...), "none", "all"),

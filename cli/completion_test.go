@@ -147,7 +147,7 @@ func TestBashCompletes(t *testing.T) {
 		{[]string{"ssa-diff", "--kube-version", "=", ""}, "1.33 1.34 1.35 1.36 1.37 nearest"}, // --kube-version=
 		{[]string{"ssa-diff", "--kube-version", "="}, "1.33 1.34 1.35 1.36 1.37 nearest"},     // the cursor right after =
 		{[]string{"ssa-diff", "--service-ip-families", "IPv6"}, "IPv6 IPv6,IPv4"},
-		{[]string{"ssa-diff", "--subresource", ""}, "resize scale status"},
+		{[]string{"ssa-diff", "--subresource", ""}, "ephemeralcontainers resize scale status"},
 		{[]string{"ssa-diff", "--output-file", "js"}, "json="},
 		{[]string{"ssa-diff", "--output-file", "re"}, "report.md"},
 		{[]string{"ssa-diff", "--output-file", "markdown", "=", "re"}, "report.md"},
@@ -272,7 +272,7 @@ func TestCompleteRequests(t *testing.T) {
 		{[]string{"--kube-version", ""}, "1.33 1.34 1.35 1.36 1.37 nearest", completion.NoFileComp},
 		{[]string{"--kube-version=1.3"}, "--kube-version=1.33 --kube-version=1.34 --kube-version=1.35 --kube-version=1.36 --kube-version=1.37", completion.NoFileComp},
 		{[]string{"-o", "m"}, "markdown", completion.NoFileComp},
-		{[]string{"--subresource", ""}, "status scale resize", completion.NoFileComp},
+		{[]string{"--subresource", ""}, "status scale resize ephemeralcontainers", completion.NoFileComp},
 		{[]string{"--output-file", "js"}, "json=", completion.NoSpace | completion.NoFileComp},
 		{[]string{"--output-file", "markdown=r"}, "markdown=report.md", completion.NoSpace | completion.NoFileComp},
 		{[]string{"--output-file", "markdown=apps/"}, "markdown=apps" + sep + "a.yaml", completion.NoSpace | completion.NoFileComp},

@@ -66,6 +66,9 @@ func verbArgs(t *testing.T, c *conformance.Case) []string {
 			if c.Request.Force {
 				args = append(args, "--force-conflicts")
 			}
+			if sub := c.Subresource(); sub != "" {
+				args = append(args, "--subresource", sub)
+			}
 			return append(append(args, "manifest.yaml"), live...)
 		}
 		args = append(args, "--kubectl", shellJoin(c.Request.Args))

@@ -96,6 +96,8 @@ func (r *request) sets(path []step) bool {
 		return inStatus
 	case "resize":
 		return path[0].index < 0 && path[0].key == "spec"
+	case "ephemeralcontainers":
+		return len(path) > 1 && path[0].index < 0 && path[0].key == "spec" && path[1].index < 0 && path[1].key == "ephemeralContainers"
 	}
 	return false
 }

@@ -128,12 +128,12 @@ func (e *Engine) newRequest(a admitted) (*request, error) {
 	}
 	switch ep.Subresource {
 	case "", "status", "scale":
-	case "resize":
-		// A Pod's alone (admitVersion answers 404 for the others); its storage names no
-		// reset fields (rules.md sub.resize): no filter.
+	case "resize", "ephemeralcontainers":
+		// A Pod's alone (admitVersion answers 404 for the others); their storage names no
+		// reset fields (rules.md sub.resize, sub.ephemeralcontainers): no filter.
 	default:
-		// /ephemeralcontainers and the others have strategies of their own the model does not know.
-		return nil, fmt.Errorf("%w: a write to the %s subresource (status, scale and a Pod's resize are predicted)", ErrNotPredictable, ep.Subresource)
+		// /binding and the others have strategies of their own the model does not know.
+		return nil, fmt.Errorf("%w: a write to the %s subresource (status, scale and a Pod's resize and ephemeralcontainers are predicted)", ErrNotPredictable, ep.Subresource)
 	}
 	r := &request{e: e, ep: ep, kind: k, typ: k.typ, version: smdpath.APIVersion(ep.GVK.APIVersion()), now: req.Now.UTC().Truncate(time.Second),
 		warnings: append([]string(nil), k.warnings...), manager: req.Manager}

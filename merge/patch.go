@@ -286,9 +286,26 @@ func (r *request) checkNames(obj map[string]any) *StatusError {
 // false for a kind without a Go type, a custom resource: clients send JSON merge patches
 // instead, and the server refuses strategic ones.
 func (e *Engine) PatchMeta(gvk schema.GVK) (strategicpatch.LookupPatchMeta, bool) {
-	t, ok := e.schemas.Lookup(gvk)
+	t, ok := e.clientLookup(gvk)
 	if !ok {
 		return nil, false
 	}
 	return e.model.PatchMeta(t)
+}
+
+// QualifiedResource is how the server and kubectl name kind gvk's resource in their
+// messages — "configmaps", "deployments.apps" — for clients that word their own errors;
+// false for a kind the registry does not know.
+func (e *Engine) QualifiedResource(gvk schema.GVK) (string, bool) {
+	t, ok := e.clientLookup(gvk)
+	if !ok || t.Resource == "" {
+		return "", false
+	}
+	return qualifiedResource(t), true
+}
+
+// clientLookup is the type of kind gvk, for the engine's answers to clients outside any
+// request (PatchMeta, QualifiedResource).
+func (e *Engine) clientLookup(gvk schema.GVK) (*schema.Type, bool) {
+	return e.schemas.Lookup(gvk)
 }

@@ -17,8 +17,8 @@ import (
 // kind once (resolve, in kind.go), and every step reads the answer (kindTypes) rather than
 // asking again. The only other questions are about other kinds' versions: the live object's
 // own version when it is another (admitVersion), a managedFields entry's group when it is
-// another (typeOf). Engine.PatchMeta (patch.go) answers a client about a kind, outside any
-// request.
+// another (typeOf). Engine.PatchMeta and QualifiedResource (patch.go, clientLookup) answer a
+// client about a kind, outside any request.
 func TestTheRegistryIsAskedInOnePlace(t *testing.T) {
 	allowed := map[string]int{"kind.go": -1, "versions.go": 1, "patch.go": 1}
 	entries, err := os.ReadDir(".")

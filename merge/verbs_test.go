@@ -142,12 +142,13 @@ func TestScaleApply(t *testing.T) {
 }
 
 // TestOtherSubresourcesNotPredicted: a write to a subresource whose strategy the model does
-// not know (/ephemeralcontainers, /binding) is not predicted, rather than predicted as a
-// main-resource write; /resize of any kind but a Pod is answered 404 (rules.md sub.resize).
+// not know (/binding, /eviction) is not predicted, rather than predicted as a main-resource
+// write; /resize and /ephemeralcontainers of any kind but a Pod are answered 404 (rules.md
+// sub.resize, sub.ephemeralcontainers).
 func TestOtherSubresourcesNotPredicted(t *testing.T) {
 	e := verbsEngine()
 	live := verbsLive(t, e)
-	for _, sub := range []string{"ephemeralcontainers", "binding"} {
+	for _, sub := range []string{"binding", "eviction"} {
 		ep := Endpoint{GVK: schema.GVK{Group: "apps", Version: "v1", Kind: "Deployment"}, Namespace: "shop", Name: "web", Subresource: sub}
 		for _, v := range []Verb{VerbApply, VerbUpdate, VerbPatch} {
 			_, err := e.Send(v, Request{Live: live, Object: live, Endpoint: ep, Manager: "m", Patch: Patch{MergePatch, []byte(`{}`)}})
@@ -156,11 +157,13 @@ func TestOtherSubresourcesNotPredicted(t *testing.T) {
 			}
 		}
 	}
-	ep := Endpoint{GVK: schema.GVK{Group: "apps", Version: "v1", Kind: "Deployment"}, Namespace: "shop", Name: "web", Subresource: "resize"}
-	for _, v := range []Verb{VerbApply, VerbUpdate, VerbPatch} {
-		res, err := e.Send(v, Request{Live: live, Object: live, Endpoint: ep, Manager: "m", Patch: Patch{MergePatch, []byte(`{}`)}})
-		if err != nil || res.Rejection == nil || res.Rejection.Code != 404 || res.Rejection.Message != notServedMessage {
-			t.Errorf("%s to a Deployment's /resize: %+v, %v; want 404 %q", v, res, err, notServedMessage)
+	for _, sub := range []string{"resize", "ephemeralcontainers"} {
+		ep := Endpoint{GVK: schema.GVK{Group: "apps", Version: "v1", Kind: "Deployment"}, Namespace: "shop", Name: "web", Subresource: sub}
+		for _, v := range []Verb{VerbApply, VerbUpdate, VerbPatch} {
+			res, err := e.Send(v, Request{Live: live, Object: live, Endpoint: ep, Manager: "m", Patch: Patch{MergePatch, []byte(`{}`)}})
+			if err != nil || res.Rejection == nil || res.Rejection.Code != 404 || res.Rejection.Message != notServedMessage {
+				t.Errorf("%s to a Deployment's /%s: %+v, %v; want 404 %q", v, sub, res, err, notServedMessage)
+			}
 		}
 	}
 }

@@ -100,8 +100,9 @@ func (e *Engine) admitVersion(a admitted, c Client) (admitted, *Result, error) {
 	if a.kind.serving == schema.NotServed {
 		return a, e.notServed(a, c), nil
 	}
-	if req.Endpoint.Subresource == "resize" && (gvk.Group != "" || gvk.Kind != "Pod") {
-		// Only Pods have /resize (rules.md sub.resize): the group's handler answers 404.
+	if podOnly(req.Endpoint.Subresource) && (gvk.Group != "" || gvk.Kind != "Pod") {
+		// Only Pods have /resize and /ephemeralcontainers (rules.md sub.resize,
+		// sub.ephemeralcontainers): the group's handler answers 404.
 		return a, &Result{Endpoint: req.Endpoint, Action: ActionRejected,
 			Rejection: &StatusError{Code: 404, Reason: "NotFound", Message: notServedMessage, Details: &StatusDetails{}}}, nil
 	}
@@ -408,4 +409,9 @@ func groupName(group string) string {
 		return "the core group"
 	}
 	return "group " + group
+}
+
+// podOnly: the subresource is served for Pods alone.
+func podOnly(subresource string) bool {
+	return subresource == "resize" || subresource == "ephemeralcontainers"
 }

@@ -197,6 +197,19 @@ func TestResourceQuota(t *testing.T) {
 			refusal: `persistentvolumeclaims "n" is forbidden: exceeded quota: vac, requested: persistentvolumeclaims=1, used: persistentvolumeclaims=1, limited: persistentvolumeclaims=1`},
 		{name: "a scope holds no ConfigMap", quotas: []string{quota("be", `"hard":{"configmaps":"1"},"scopes":["BestEffort"]`, `{"configmaps":"1"}`, `{"configmaps":"1"}`)},
 			w: write{Kind: "ConfigMap", Create: true}, obj: `{"metadata":{"name":"c","namespace":"ns"}}`},
+		// An update of a Pod counted when it enters or leaves the Terminating scope: the
+		// whole usage for a quota the stored pod was not in, the difference for the others.
+		{name: "an update setting a deadline enters Terminating: the whole usage", quotas: []string{quota("t", `"hard":{"pods":"1","requests.cpu":"1"},"scopes":["Terminating"]`, `{"pods":"1","requests.cpu":"1"}`, `{"pods":"1","requests.cpu":"1"}`)},
+			w: write{Kind: "Pod"}, obj: `{"metadata":{"name":"p","namespace":"ns"},"spec":{"activeDeadlineSeconds":60,"serviceAccountName":"default","containers":[{"name":"app","image":"i"` + cpu + `}]}}`, old: pod(cpu),
+			refusal: `pods "n" is forbidden: exceeded quota: t, requested: pods=1,requests.cpu=500m, used: pods=1,requests.cpu=1, limited: pods=1,requests.cpu=1`},
+		{name: "the same update leaves NotTerminating: admitted", quotas: []string{quota("nt", `"hard":{"pods":"1"},"scopes":["NotTerminating"]`, `{"pods":"1"}`, `{"pods":"1"}`)},
+			w: write{Kind: "Pod"}, obj: `{"metadata":{"name":"p","namespace":"ns"},"spec":{"activeDeadlineSeconds":60,"serviceAccountName":"default","containers":[{"name":"app","image":"i"` + cpu + `}]}}`, old: pod(cpu)},
+		{name: "an unscoped quota charges that update the difference: nothing", quotas: []string{quota("all", `"hard":{"pods":"1"}`, `{"pods":"1"}`, `{"pods":"1"}`)},
+			w: write{Kind: "Pod"}, obj: `{"metadata":{"name":"p","namespace":"ns"},"spec":{"activeDeadlineSeconds":60,"serviceAccountName":"default","containers":[{"name":"app","image":"i"` + cpu + `}]}}`, old: pod(cpu)},
+		// Pod-level resources stand for the containers' cpu and memory.
+		{name: "pod-level resources: their requests counted, no must specify", quotas: []string{quota("compute", `"hard":{"requests.cpu":"1","limits.memory":"1Gi"}`, `{"requests.cpu":"1","limits.memory":"1Gi"}`, `{"requests.cpu":"900m","limits.memory":"0"}`)},
+			w: write{Kind: "Pod", Create: true}, obj: `{"metadata":{"name":"p","namespace":"ns"},"spec":{"serviceAccountName":"default","resources":{"requests":{"cpu":"200m"},"limits":{"memory":"64Mi"}},"containers":[{"name":"app","image":"i"}]}}`,
+			refusal: `pods "n" is forbidden: exceeded quota: compute, requested: requests.cpu=200m, used: requests.cpu=900m, limited: requests.cpu=1`},
 		{name: "hugepages: said", quotas: []string{quota("hp", `"hard":{"requests.hugepages-2Mi":"1Gi"}`, `{"requests.hugepages-2Mi":"1Gi"}`, `{"requests.hugepages-2Mi":"0"}`)},
 			w: write{Kind: "Pod", Create: true}, obj: pod(cpu), predicted: "limits requests.hugepages-2Mi, which ssa-diff does not compute"},
 	} {

@@ -47,17 +47,17 @@ func quotaScopes(spec map[string]any) (reqs []scopeRequirement, ok bool) {
 	return reqs, len(reqs) > 0 || sel != nil
 }
 
-// inScopes reports whether the write's object is in every scope of reqs, as the kind's
+// inScopes reports whether obj (the write's object, or the stored one) is in every scope of reqs, as the kind's
 // evaluator decides; an error says a selector the server could not parse either.
-func (w Write) inScopes(reqs []scopeRequirement) (bool, error) {
+func (w Write) inScopes(obj map[string]any, reqs []scopeRequirement) (bool, error) {
 	for _, r := range reqs {
 		var in bool
 		var err error
 		switch {
 		case w.is("", "Pod"):
-			in, err = podInScope(w.Object, r)
+			in, err = podInScope(obj, r)
 		case w.is("", "PersistentVolumeClaim"):
-			in, err = claimInScope(w.Object, r)
+			in, err = claimInScope(obj, r)
 		}
 		if err != nil || !in {
 			return false, err

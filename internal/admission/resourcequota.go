@@ -2,6 +2,8 @@ package admission
 
 import (
 	"fmt"
+	"github.com/ssa-diff/ssa-diff/internal/features"
+	"github.com/ssa-diff/ssa-diff/kube"
 	"slices"
 	"sort"
 	"strings"
@@ -32,10 +34,10 @@ type quotaKind struct {
 // quotaKindOf is the measure of the write's kind: the evaluators of Pods, Services and
 // PersistentVolumeClaims, otherwise the object count of any resource (count/RESOURCE, and
 // the legacy names of ConfigMaps, Secrets, ReplicationControllers and ResourceQuotas).
-func quotaKindOf(w Write) quotaKind {
+func quotaKindOf(w Write, podLevel bool) quotaKind {
 	switch {
 	case w.is("", "Pod"):
-		return quotaKind{matches: podQuotaMatches, computed: podQuotaComputed, usage: podQuotaUsage}
+		return quotaKind{matches: podQuotaMatches, computed: podQuotaComputed, usage: func(obj map[string]any) usage { return podQuotaUsage(obj, podLevel) }}
 	case w.is("", "Service"):
 		names := map[string]bool{"services": true, "count/services": true, "services.loadbalancers": true, "services.nodeports": true}
 		return quotaKind{matches: func(n string) bool { return names[n] }, computed: func(n string) bool { return names[n] }, usage: serviceQuotaUsage, updates: true}
@@ -71,8 +73,12 @@ func quotaKindOf(w Write) quotaKind {
 // says, above its hard limits; a Pod that does not state the cpu or memory a quota limits
 // is refused; a quota whose status has no usage yet refuses what it counts. A quota with
 // scopes counts only the objects in them (quotascopes.go). A Pod's /resize is counted as
-// an update. The resources of Pods this port does not compute (hugepages, extended
-// resources, pod-level resources), and other updates of Pods are said to be not predicted.
+// an update, and so is an update moving a Pod in or out of the Terminating scope (its
+// activeDeadlineSeconds set); an update is charged the difference of the usage for the
+// quotas the stored object was in, its whole usage for the others (rules.md
+// admission.resource-quota-scopes). Pod-level resources (from 1.34) stand for the containers' cpu and
+// memory, and spare the containers from stating them. The resources of Pods this port does
+// not compute (hugepages, extended resources) are said to be not predicted.
 func (c *Chain) resourceQuota(w Write, out *server.Admission) {
 	resize := w.Subresource == "resize" && w.is("", "Pod")
 	if w.Subresource != "" && !resize || w.Namespace == "" || w.Type.Resource == "" || !w.Type.Namespaced {
@@ -85,13 +91,14 @@ func (c *Chain) resourceQuota(w Write, out *server.Admission) {
 	sort.Slice(quotas, func(i, j int) bool {
 		return unstructured.Str(unstructured.Object(quotas[i], "metadata"), "name") < unstructured.Str(unstructured.Object(quotas[j], "metadata"), "name")
 	})
-	kind := quotaKindOf(w)
+	// Pod-level resources count with PodLevelResources (beta, on, from 1.34).
+	podLevel := c.podLevelResources()
+	kind := quotaKindOf(w, podLevel)
 	if !w.create() {
-		if w.is("", "Pod") && podTerminating(w.Old) != podTerminating(w.Object) {
-			out.NotPredicted = append(out.NotPredicted, fmt.Sprintf("the namespace %s has ResourceQuotas, which count a Pod whose activeDeadlineSeconds changes: not predicted", w.Namespace))
-		}
-		if !kind.updates && !resize {
-			// A Pod's resize is counted as an update (its evaluator handles /resize).
+		// A Pod's resize is counted as an update (its evaluator handles /resize), and so is
+		// an update of a Pod that enters or leaves the Terminating scope.
+		scopeMoves := w.is("", "Pod") && w.Subresource == "" && podTerminating(w.Old) != podTerminating(w.Object)
+		if !kind.updates && !resize && !scopeMoves {
 			return
 		}
 	}
@@ -101,6 +108,8 @@ func (c *Chain) resourceQuota(w Write, out *server.Admission) {
 	type pertinent struct {
 		name       string
 		hard, used usage
+		// oldIn: the stored object was counted by the quota too (in its scopes).
+		oldIn bool
 	}
 	var relevant []pertinent
 	for _, q := range quotas {
@@ -117,16 +126,20 @@ func (c *Chain) resourceQuota(w Write, out *server.Admission) {
 		if len(matched) == 0 {
 			continue
 		}
+		oldIn := !w.create()
 		if reqs, scoped := quotaScopes(spec); scoped {
 			// rules.md admission.resource-quota-scopes: the quota counts the object only
 			// in every one of its scopes (the kinds but Pods and claims are in none).
-			in, err := w.inScopes(reqs)
+			in, err := w.inScopes(w.Object, reqs)
 			if err != nil {
 				notPredicted("the ResourceQuota %s has a scope selector the server cannot read (%v): the write may be refused", name, err)
 				continue
 			}
 			if !in {
 				continue
+			}
+			if oldIn {
+				oldIn, _ = w.inScopes(w.Old, reqs)
 			}
 		}
 		var unknown []string
@@ -140,11 +153,7 @@ func (c *Chain) resourceQuota(w Write, out *server.Admission) {
 			continue
 		}
 		if w.is("", "Pod") {
-			if pod := unstructured.Object(w.Object, "spec"); unstructured.Object(pod, "resources") != nil {
-				notPredicted("the ResourceQuota %s counts a Pod with pod-level resources, which ssa-diff does not compute: the write may exceed it", name)
-				continue
-			}
-			if missing := podMissingResources(w.Object, matched); missing != "" {
+			if missing := podMissingResources(w.Object, matched, podLevel); missing != "" {
 				out.Refusal = w.forbidden("failed quota: %s: must specify %s", name, missing)
 				return
 			}
@@ -160,37 +169,38 @@ func (c *Chain) resourceQuota(w Write, out *server.Admission) {
 			out.Refusal = w.forbidden("status unknown for quota: %s, resources: %s", name, strings.Join(matched, ","))
 			return
 		}
-		relevant = append(relevant, pertinent{name: name, hard: hard, used: used})
+		relevant = append(relevant, pertinent{name: name, hard: hard, used: used, oldIn: oldIn})
 	}
 	if len(relevant) == 0 {
 		return
 	}
-	delta := kind.usage(w.Object)
+	// A create, and an update for the quotas the stored object was not in, is charged the
+	// whole usage; an update for the others the difference, none where it is not positive.
+	full := kind.usage(w.Object)
+	delta := usage{}
 	if !w.create() {
 		old := kind.usage(w.Old)
-		for n, q := range delta {
+		for n, q := range full {
+			q = q.DeepCopy()
 			if o, ok := old[n]; ok {
 				q.Sub(o)
 			}
-			if q.Sign() <= 0 {
-				delete(delta, n)
-				continue
+			if q.Sign() > 0 {
+				delta[n] = q
 			}
-			delta[n] = q
 		}
-	}
-	for n, q := range delta {
-		if q.IsZero() {
-			delete(delta, n)
-		}
-	}
-	if len(delta) == 0 {
-		return
 	}
 	var refusals, counted []string
 	for _, q := range relevant {
+		charged := full
+		if q.oldIn {
+			charged = delta
+		}
 		requested := usage{}
-		for n, v := range delta {
+		for n, v := range charged {
+			if v.IsZero() {
+				continue
+			}
 			if _, ok := q.hard[n]; ok {
 				requested[n] = v
 			}
@@ -285,7 +295,7 @@ func podQuotaMatches(n string) bool {
 // ephemeral storage as the scheduler sums them (its containers, and its init containers
 // where they need more: a regular one alone, beside the sidecars started before it; the
 // sidecars added to the containers), with the Pod's overhead on top.
-func podQuotaUsage(obj map[string]any) usage {
+func podQuotaUsage(obj map[string]any, podLevel bool) usage {
 	spec := unstructured.Object(obj, "spec")
 	u := usage{"count/pods": *resource.NewQuantity(1, resource.DecimalSI)}
 	if phase := unstructured.Str(unstructured.Object(obj, "status"), "phase"); phase == "Succeeded" || phase == "Failed" {
@@ -293,7 +303,7 @@ func podQuotaUsage(obj map[string]any) usage {
 	}
 	u["pods"] = *resource.NewQuantity(1, resource.DecimalSI)
 	for _, field := range []string{"requests", "limits"} {
-		total := podResources(spec, field)
+		total := podResources(spec, field, podLevel)
 		for _, r := range []string{"cpu", "memory", "ephemeral-storage"} {
 			q, ok := total[r]
 			if !ok {
@@ -309,7 +319,7 @@ func podQuotaUsage(obj map[string]any) usage {
 }
 
 // podResources sums a Pod's requests or limits (field) over its containers.
-func podResources(spec map[string]any, field string) map[string]resource.Quantity {
+func podResources(spec map[string]any, field string, podLevel bool) map[string]resource.Quantity {
 	sum := map[string]resource.Quantity{}
 	add := func(to, from map[string]resource.Quantity) {
 		for k, v := range from {
@@ -346,6 +356,16 @@ func podResources(spec map[string]any, field string) map[string]resource.Quantit
 		atLeast(inits, need)
 	}
 	atLeast(sum, inits)
+	// Pod-level resources (with PodLevelResources, on from 1.34) stand for the
+	// containers' cpu and memory (and hugepages): the requests when the pod states
+	// requests, the limits when it states any (component-helpers' PodRequests, PodLimits).
+	if podLevel && podLevelSet(spec, field) {
+		for k, v := range quantities(unstructured.NestedObject(spec, "resources", field)) {
+			if podLevelResource(k) {
+				sum[k] = v.DeepCopy()
+			}
+		}
+	}
 	for k, v := range quantities(unstructured.Object(spec, "overhead")) {
 		// The overhead adds to every request, and to the limits set (not zero).
 		if q, ok := sum[k]; field == "requests" || ok && !q.IsZero() {
@@ -357,9 +377,32 @@ func podResources(spec map[string]any, field string) map[string]resource.Quantit
 	return sum
 }
 
+// podLevelResource: a resource pod-level resources may state.
+func podLevelResource(name string) bool {
+	return name == "cpu" || name == "memory" || strings.HasPrefix(name, "hugepages-")
+}
+
+// podLevelSet reports whether the pod's pod-level resources count for its requests (field
+// "requests": it states a request of a pod-level resource) or limits (field "limits", or
+// "" for either: it states a request or limit of one).
+func podLevelSet(spec map[string]any, field string) bool {
+	fields := []string{"requests", "limits"}
+	if field == "requests" {
+		fields = fields[:1]
+	}
+	for _, f := range fields {
+		for k := range unstructured.NestedObject(spec, "resources", f) {
+			if podLevelResource(k) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // podMissingResources is the server's words for the cpu and memory resources a quota
 // limits (matched) that a container or init container does not state, or "".
-func podMissingResources(obj map[string]any, matched []string) string {
+func podMissingResources(obj map[string]any, matched []string, podLevel bool) string {
 	required := map[string]bool{}
 	for _, n := range matched {
 		switch n {
@@ -367,11 +410,12 @@ func podMissingResources(obj map[string]any, matched []string) string {
 			required[n] = true
 		}
 	}
-	if len(required) == 0 {
+	spec := unstructured.Object(obj, "spec")
+	if len(required) == 0 || podLevel && podLevelSet(spec, "") {
+		// A pod stating pod-level resources need not state them per container.
 		return ""
 	}
 	missing := map[string][]string{}
-	spec := unstructured.Object(obj, "spec")
 	for _, field := range []string{"containers", "initContainers"} {
 		for _, ctr := range unstructured.Objects(spec, field) {
 			has := map[string]bool{}
@@ -481,4 +525,11 @@ func claimQuotaUsage(obj map[string]any) usage {
 		}
 	}
 	return u
+}
+
+// podLevelResources reports whether the cluster's minor counts pod-level resources
+// (PodLevelResources on by default).
+func (c *Chain) podLevelResources() bool {
+	set, ok := features.Defaults(kube.Minor(c.cfg.Minor))
+	return ok && set.Enabled(features.PodLevelResources)
 }

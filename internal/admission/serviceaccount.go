@@ -7,6 +7,7 @@ import (
 
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 	"github.com/ssa-diff/ssa-diff/server"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
 // The ServiceAccount plugin's names (k8s.io/kubernetes plugin/pkg/admission/serviceaccount).
@@ -72,6 +73,10 @@ func (c *Chain) serviceAccount(w Write, out *server.Admission) {
 // reference no account, secret or token; another must name an account that exists, and
 // reference only the secrets it lists when it enforces mountable secrets.
 func (c *Chain) validateServiceAccount(w Write, out *server.Admission) {
+	if c.cfg.State != nil && w.Subresource == "ephemeralcontainers" && !w.create() && w.is("", "Pod") {
+		c.validateEphemeralSecrets(w, out)
+		return
+	}
 	if c.cfg.State == nil || w.Subresource != "" || !w.create() || !w.is("", "Pod") {
 		return
 	}
@@ -237,4 +242,52 @@ func tokenVolumeAssigned(obj map[string]any) []string {
 		}
 	}
 	return out
+}
+
+// validateEphemeralSecrets is the plugin's validation of a write through a Pod's
+// /ephemeralcontainers (rules.md sub.ephemeralcontainers): the pod must name an account
+// that exists (403 otherwise), and when the account enforces mountable secrets, every
+// secret an ephemeral container reads by env or envFrom must be one it lists. That refusal
+// is a plain error of the plugin, which the server answers 500 with its text alone.
+func (c *Chain) validateEphemeralSecrets(w Write, out *server.Admission) {
+	spec := unstructured.Object(w.Object, "spec")
+	name := unstructured.Str(spec, "serviceAccountName")
+	if name == "" {
+		out.Refusal = w.forbidden("no service account specified for pod %s/%s", w.Namespace, unstructured.Str(unstructured.Object(w.Object, "metadata"), "name"))
+		return
+	}
+	sa, found := c.account(w, name, &server.Admission{})
+	if !found {
+		out.Refusal = w.forbidden("error looking up service account %s/%s: serviceaccount %q not found", w.Namespace, name, name)
+		return
+	}
+	ann := unstructured.Object(unstructured.Object(sa, "metadata"), "annotations")
+	v, _ := ann[enforceMountableSecret].(string)
+	if enforce, _ := strconv.ParseBool(v); !enforce {
+		return
+	}
+	listed := map[string]bool{}
+	for _, s := range unstructured.Objects(sa, "secrets") {
+		listed[unstructured.Str(s, "name")] = true
+	}
+	refuse := func(msg string) {
+		out.Refusal = &metav1.Status{Status: metav1.StatusFailure, Code: 500, Message: msg}
+	}
+	for _, ctr := range unstructured.Objects(spec, "ephemeralContainers") {
+		cn := unstructured.Str(ctr, "name")
+		for _, env := range unstructured.Objects(ctr, "env") {
+			if ref := unstructured.NestedObject(env, "valueFrom", "secretKeyRef"); ref != nil && !listed[unstructured.Str(ref, "name")] {
+				refuse(fmt.Sprintf("ephemeral container %s with envVar %s referencing secret.secretName=%q is not allowed because service account %s does not reference that secret",
+					cn, unstructured.Str(env, "name"), unstructured.Str(ref, "name"), name))
+				return
+			}
+		}
+		for _, from := range unstructured.Objects(ctr, "envFrom") {
+			if ref := unstructured.Object(from, "secretRef"); ref != nil && !listed[unstructured.Str(ref, "name")] {
+				refuse(fmt.Sprintf("ephemeral container %s with envFrom referencing secret.secretName=%q is not allowed because service account %s does not reference that secret",
+					cn, unstructured.Str(ref, "name"), name))
+				return
+			}
+		}
+	}
 }

@@ -80,7 +80,8 @@ func validate(cfg *serverconfig.Config, apiVersion, kind, subresource string, ob
 	}()
 	group, version := splitAPIVersion(apiVersion)
 	s := strategyFor(cfg, group, kind)
-	if s == nil || (subresource == "status" && old != nil && s.ValidateStatusUpdate == nil) || (subresource == "resize" && s.ValidateResizeUpdate == nil) {
+	if s == nil || (subresource == "status" && old != nil && s.ValidateStatusUpdate == nil) || (subresource == "resize" && s.ValidateResizeUpdate == nil) ||
+		(subresource == "ephemeralcontainers" && s.ValidateEphemeralContainersUpdate == nil) {
 		return Result{}, nil
 	}
 	newObj, err := decode(group, version, kind, obj)
@@ -114,8 +115,8 @@ func validate(cfg *serverconfig.Config, apiVersion, kind, subresource string, ob
 	switch subresource {
 	case "status":
 		warnings = s.WarningsOnStatusUpdate
-	case "resize":
-		warnings = nil // the resize strategy warns of nothing
+	case "resize", "ephemeralcontainers":
+		warnings = nil // the resize and ephemeral containers strategies warn of nothing
 	}
 	if len(res.Errors) == 0 && warnings != nil {
 		res.Warnings = objectmeta.Warnings(cfg, warnings(newObj, oldObj))

@@ -321,6 +321,8 @@ func (m *Model) PrepareForUpdate(t *schema.Type, subresource string, decoded, ob
 			strategy.PrepareForStatusUpdate(m.server, av, kind, obj, old)
 		case "resize":
 			strategy.PrepareForResizeUpdate(m.server, obj, old)
+		case "ephemeralcontainers":
+			strategy.PrepareForEphemeralContainersUpdate(m.server, obj, old)
 		default:
 			server.RestoreResetFields(t, subresource, obj, old)
 		}

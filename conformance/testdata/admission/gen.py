@@ -556,6 +556,164 @@ for lrname, desc, cpu in (("limitrange-resize-max", "A /resize taking a containe
                   "target": "apiVersion: v1\nkind: Pod\nmetadata:\n  name: app\n  namespace: %s\n" % lrname,
                   "manifest": '{"spec":{"containers":[{"name":"app","resources":{"requests":{"cpu":"%s"},"limits":{"cpu":"%s"}}}]}}\n' % (cpu, cpu)})
 
+# ---- Pod updates a quota's Terminating scope sees, and the subresources of a Pod under PodSecurity
+# and the admission policies: /resize, /ephemeralcontainers, pod-level resources (#39) --------
+
+def ns_labelled(ns, labels):
+    return {"what": "the namespace labelled " + ", ".join("%s=%s" % kv for kv in labels.items()), "manager": "admin",
+            "object": dump({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": ns, "labels": labels}})}
+
+
+def pod_target(ns, name="app"):
+    return "apiVersion: v1\nkind: Pod\nmetadata:\n  name: %s\n  namespace: %s\n" % (name, ns)
+
+
+for qname, desc, scopes, patch in (
+        ("quota-scope-terminating-update", "An update setting activeDeadlineSeconds on a Pod where a Terminating quota's pods are at "
+         "their limit: the pod enters the scope, but an update is charged the difference of its usage: admitted.",
+         ["Terminating"], '{"spec":{"activeDeadlineSeconds":60}}\n'),
+        ("quota-scope-notterminating-update", "An update setting activeDeadlineSeconds on a Pod where a NotTerminating quota's pods "
+         "are at their limit: the pod leaves the scope: admitted.", ["NotTerminating"], '{"spec":{"activeDeadlineSeconds":60}}\n'),
+        ("quota-scope-terminating-unset", "An update removing a Pod's activeDeadlineSeconds, where a NotTerminating quota is at its "
+         "limit: refused by validation first (422).", ["NotTerminating"], '{"spec":{"activeDeadlineSeconds":null}}\n')):
+    extra = {"activeDeadlineSeconds": 120} if qname.endswith("unset") else {}
+    scoped_quota_case(qname, desc, {"pods": "1", "requests.cpu": "1"}, {"pods": "1", "requests.cpu": "1"}, patch, scopes=scopes)
+    cases[-1]["setup"].insert(0, {"what": "apply as deployer: Pod app, cpu 500m, memory 64Mi" + (", activeDeadlineSeconds 120" if extra else ""),
+                                  "manager": "deployer", "object": rpod(qname, CPU, **extra)})
+    cases[-1].update(verb="patch", patchType="merge", manager="editor", target=pod_target(qname), rules=["admission.resource-quota-scopes"])
+for qname, desc, scopes in (
+        ("quota-scope-terminating-resize", "A /resize raising by 200m the cpu of a Pod with activeDeadlineSeconds, where a "
+         "Terminating quota's requests.cpu has 100m left: 403.", ["Terminating"]),
+        ("quota-scope-notterminating-resize", "The same /resize where the quota is NotTerminating: the pod is not in its scope: "
+         "admitted.", ["NotTerminating"])):
+    scoped_quota_case(qname, desc, {"requests.cpu": "1", "limits.cpu": "1"}, {"requests.cpu": "900m", "limits.cpu": "900m"},
+                      '{"spec":{"containers":[{"name":"app","resources":{"requests":{"cpu":"300m"},"limits":{"cpu":"300m"}}}]}}\n', scopes=scopes)
+    cases[-1]["setup"].insert(0, {"what": "apply as deployer: Pod app, cpu 100m, memory 64Mi (Guaranteed), activeDeadlineSeconds 600", "manager": "deployer",
+                                  "object": rpod(qname, {"requests": {"cpu": "100m", "memory": "64Mi"}, "limits": {"cpu": "100m", "memory": "64Mi"}},
+                                                 activeDeadlineSeconds=600)})
+    cases[-1].update(verb="patch", patchType="strategic", subresource="resize", manager="resizer", target=pod_target(qname),
+                     rules=["admission.resource-quota-scopes", "sub.resize"])
+
+GUARANTEED = {"requests": {"cpu": "100m", "memory": "64Mi"}, "limits": {"cpu": "100m", "memory": "64Mi"}}
+RESIZE_CPU = '{"spec":{"containers":[{"name":"app","resources":{"requests":{"cpu":"200m"},"limits":{"cpu":"200m"}}}]}}\n'
+psa("psa-resize-restricted", "A /resize of a Pod that violates restricted, in a namespace labelled to enforce it after the pod "
+    "was made: PodSecurity evaluates /resize, but a change of resources is not significant: admitted.",
+    {}, RESIZE_CPU, verb="patch", patchType="strategic", subresource="resize", manager="resizer", target=pod_target("psa-resize-restricted"),
+    setup=[{"what": "apply as deployer: Pod app (Guaranteed, no securityContext)", "manager": "deployer",
+            "object": rpod("psa-resize-restricted", GUARANTEED)},
+           ns_labelled("psa-resize-restricted", {"pod-security.kubernetes.io/enforce": "restricted", "pod-security.kubernetes.io/warn": "restricted"})],
+    rules=["admission.pod-security", "sub.resize"])
+cases[-1].pop("namespace")
+EPH = {"name": "debugger", "image": "busybox:1.36", "targetContainerName": "app"}
+
+
+def eph_patch(c):
+    import json
+    return json.dumps({"spec": {"ephemeralContainers": [c]}}) + "\n"
+
+
+psa("psa-ephemeral-restricted", "kubectl debug's patch of /ephemeralcontainers adding a container without a securityContext to a "
+    "restricted Pod, where restricted is enforced: 403 naming the ephemeral container.",
+    {"pod-security.kubernetes.io/enforce": "restricted"}, eph_patch(EPH), verb="patch", patchType="strategic",
+    subresource="ephemeralcontainers", manager="kubectl-debug", target=pod_target("psa-ephemeral-restricted"),
+    setup=[{"what": "apply as deployer: Pod app meeting restricted", "manager": "deployer",
+            "object": pod("psa-ephemeral-restricted", security=RESTRICTED_OK)}],
+    rules=["admission.pod-security", "sub.ephemeralcontainers"])
+psa("psa-ephemeral-restricted-ok", "An ephemeral container meeting restricted added to that Pod: admitted.",
+    {"pod-security.kubernetes.io/enforce": "restricted"}, eph_patch(dict(EPH, securityContext=RESTRICTED_OK)), verb="patch",
+    patchType="strategic", subresource="ephemeralcontainers", manager="kubectl-debug", target=pod_target("psa-ephemeral-restricted-ok"),
+    setup=[{"what": "apply as deployer: Pod app meeting restricted", "manager": "deployer",
+            "object": pod("psa-ephemeral-restricted-ok", security=RESTRICTED_OK)}],
+    rules=["admission.pod-security", "sub.ephemeralcontainers"])
+psa("psa-ephemeral-baseline-warn", "An ephemeral container adding the SYS_ADMIN capability, added by an apply to /ephemeralcontainers where baseline is "
+    "warned: admitted with the warning.",
+    {"pod-security.kubernetes.io/warn": "baseline"},
+    dump({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "app", "namespace": "psa-ephemeral-baseline-warn"},
+          "spec": {"ephemeralContainers": [dict(EPH, securityContext={"capabilities": {"add": ["SYS_ADMIN"]}})]}}),
+    subresource="ephemeralcontainers", manager="debugger",
+    setup=[{"what": "apply as deployer: Pod app", "manager": "deployer", "object": pod("psa-ephemeral-baseline-warn")}],
+    rules=["admission.pod-security", "sub.ephemeralcontainers"])
+
+POD_RESIZE_RULE = [{"apiGroups": [""], "apiVersions": ["v1"], "operations": ["UPDATE"], "resources": ["pods/resize"]}]
+POD_RULE = [{"apiGroups": [""], "apiVersions": ["v1"], "operations": ["UPDATE"], "resources": ["pods"]}]
+EPH_RULE = [{"apiGroups": [""], "apiVersions": ["v1"], "operations": ["UPDATE"], "resources": ["pods/ephemeralcontainers"]}]
+CPU_MAX = [{"expression": "object.spec.containers.all(c, !has(c.resources.limits) || !('cpu' in c.resources.limits) || "
+            "quantity(c.resources.limits['cpu']).compareTo(quantity('150m')) <= 0)",
+            "message": "a container's cpu limit may not exceed 150m"}]
+for vname, desc, rules in (
+        ("vap-resize", "A ValidatingAdmissionPolicy on pods/resize capping cpu limits at 150m; a /resize to 200m: denied (403).", POD_RESIZE_RULE),
+        ("vap-resize-main-resource", "The same policy matching only the pods resource: a /resize is not matched: admitted.", POD_RULE)):
+    n = len(cases)
+    policy_case(vname, desc, validations=CPU_MAX, rules=rules, manifest=RESIZE_CPU)
+    c = cases[n]
+    c["setup"].insert(0, {"what": "apply as deployer: Pod app (Guaranteed)", "manager": "deployer", "object": rpod(vname, GUARANTEED)})
+    c.update(verb="patch", patchType="strategic", subresource="resize", manager="resizer", target=pod_target(vname),
+             rules=c["rules"] + ["sub.resize"])
+n = len(cases)
+policy_case("vap-ephemeral", "A ValidatingAdmissionPolicy on pods/ephemeralcontainers allowing only images of registry.example: "
+            "kubectl debug's patch with busybox: denied (403) with the message.",
+            validations=[{"expression": "object.spec.ephemeralContainers.all(c, c.image.startsWith('registry.example/'))",
+                          "messageExpression": "'ephemeral containers must come from registry.example, not ' + "
+                                               "object.spec.ephemeralContainers.map(c, c.image).join(', ')"}],
+            rules=EPH_RULE, manifest=eph_patch(EPH))
+c = cases[n]
+c["setup"].insert(0, {"what": "apply as deployer: Pod app", "manager": "deployer", "object": rpod("vap-ephemeral")})
+c.update(verb="patch", patchType="strategic", subresource="ephemeralcontainers", manager="kubectl-debug", target=pod_target("vap-ephemeral"),
+         rules=c["rules"] + ["sub.ephemeralcontainers"])
+
+PODLEVEL = {"requests": {"cpu": "200m", "memory": "128Mi"}, "limits": {"cpu": "200m", "memory": "128Mi"}}
+POD_LEVEL_RESIZE = '{"spec":{"resources":{"requests":{"cpu":"400m"},"limits":{"cpu":"400m"}}}}\n'
+n = len(cases)
+policy_case("vap-resize-pod-level", "A ValidatingAdmissionPolicy on pods/resize capping pod-level cpu at 300m; a /resize of the "
+            "pod-level resources to 400m: denied (403).",
+            validations=[{"expression": "!has(object.spec.resources) || !has(object.spec.resources.limits) || "
+                                        "quantity(object.spec.resources.limits['cpu']).compareTo(quantity('300m')) <= 0",
+                          "message": "pod-level cpu may not exceed 300m"}],
+            rules=POD_RESIZE_RULE, manifest=POD_LEVEL_RESIZE)
+c = cases[n]
+c["setup"].insert(0, {"what": "apply as deployer: Pod app with pod-level resources (cpu 200m, memory 128Mi)", "manager": "deployer",
+                      "object": rpod("vap-resize-pod-level", resources=None, resources_=None) if False else
+                      dump({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "app", "namespace": "vap-resize-pod-level"},
+                            "spec": {"resources": PODLEVEL, "containers": [{"name": "app", "image": "nginx:1.27"}]}})})
+c.update(verb="patch", patchType="strategic", subresource="resize", manager="resizer", target=pod_target("vap-resize-pod-level"),
+         rules=c["rules"] + ["sub.resize"])
+quota_case("quota-resize-pod-level", "A /resize raising pod-level cpu by 200m where the quota's requests.cpu has 100m left: 403.",
+           {"requests.cpu": "1", "limits.cpu": "1"}, {"requests.cpu": "900m", "limits.cpu": "900m"}, POD_LEVEL_RESIZE)
+cases[-1]["setup"].insert(0, {"what": "apply as deployer: Pod app with pod-level resources (cpu 200m, memory 128Mi)", "manager": "deployer",
+                              "object": dump({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "app", "namespace": "quota-resize-pod-level"},
+                                              "spec": {"resources": PODLEVEL, "containers": [{"name": "app", "image": "nginx:1.27"}]}})})
+cases[-1].update(verb="patch", patchType="strategic", subresource="resize", manager="resizer", target=pod_target("quota-resize-pod-level"),
+                 rules=["admission.resource-quota", "sub.resize"])
+psa("psa-resize-pod-level-restricted", "A /resize of pod-level resources of a Pod violating restricted, where restricted is "
+    "enforced since: admitted (not a significant update).", {}, POD_LEVEL_RESIZE, verb="patch", patchType="strategic",
+    subresource="resize", manager="resizer", target=pod_target("psa-resize-pod-level-restricted"),
+    setup=[{"what": "apply as deployer: Pod app with pod-level resources, no securityContext", "manager": "deployer",
+            "object": dump({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "app", "namespace": "psa-resize-pod-level-restricted"},
+                            "spec": {"resources": PODLEVEL, "containers": [{"name": "app", "image": "nginx:1.27"}]}})},
+           ns_labelled("psa-resize-pod-level-restricted", {"pod-security.kubernetes.io/enforce": "restricted"})],
+    rules=["admission.pod-security", "sub.resize"])
+cases[-1].pop("namespace")
+
+
+# The ServiceAccount plugin on /ephemeralcontainers: the pod's account must exist, and one that
+# enforces mountable secrets must list every secret an ephemeral container reads.
+for saname, desc, secrets in (
+        ("serviceaccount-ephemeral-secret", "kubectl debug's patch of /ephemeralcontainers adding a container that reads a secret "
+         "its pod's ServiceAccount, enforcing mountable secrets, does not list: refused.", []),
+        ("serviceaccount-ephemeral-secret-listed", "The same container reading a secret the account lists: admitted.", [{"name": "db"}])):
+    sa = {"apiVersion": "v1", "kind": "ServiceAccount", "metadata": {"name": "builder", "namespace": saname,
+          "annotations": {"kubernetes.io/enforce-mountable-secrets": "true"}}}
+    if secrets:
+        sa["secrets"] = secrets
+    cases.append({"name": saname, "description": desc, "rules": ["admission.service-account", "sub.ephemeralcontainers"],
+                  "families": ["admission"], "manager": "kubectl-debug", "verb": "patch", "patchType": "strategic",
+                  "subresource": "ephemeralcontainers", "target": pod_target(saname),
+                  "setup": [{"what": "ServiceAccount builder (enforce-mountable-secrets" + (", secrets db" if secrets else "") + ")", "manager": "admin",
+                             "object": dump(sa)},
+                            {"what": "apply as deployer: Pod app of ServiceAccount builder", "manager": "deployer",
+                             "object": pod(saname, spec_extra={"serviceAccountName": "builder"})}],
+                  "manifest": eph_patch(dict(EPH, env=[{"name": "PW", "valueFrom": {"secretKeyRef": {"name": "db", "key": "pw"}}}]))})
+
 # ---- create with generateName: the mutating plugins see the generateName, the validating
 # ones the name the store generated (rules.md create.generate-name) ---------------------------
 

@@ -38,6 +38,12 @@ func podSpecStrategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 				opts.ResourceIsPod = true
 				return ValidatePodResize(pod, oldPod, opts)
 			},
+			ValidateEphemeralContainersUpdate: func(obj, old any) field.ErrorList {
+				pod, oldPod := obj.(*api.Pod), old.(*api.Pod)
+				opts := GetValidationOptionsFromPodSpecAndMeta(cfg, &pod.Spec, &oldPod.Spec, &pod.ObjectMeta, &oldPod.ObjectMeta)
+				opts.ResourceIsPod = true
+				return ValidatePodEphemeralContainersUpdate(pod, oldPod, opts)
+			},
 			Declarative:            podDeclarative,
 			WarningsOnCreate:       func(obj any) []string { return podWarningsOnCreate(cfg, obj.(*api.Pod)) },
 			WarningsOnStatusUpdate: podStatusWarnings,

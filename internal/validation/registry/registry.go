@@ -32,6 +32,9 @@ type Strategy struct {
 	// ValidateResizeUpdate is the resize strategy's validation of an update through a
 	// Pod's /resize; nil for every other kind.
 	ValidateResizeUpdate func(obj, old any) field.ErrorList
+	// ValidateEphemeralContainersUpdate is the ephemeral containers strategy's validation
+	// of an update through a Pod's /ephemeralcontainers; nil for every other kind.
+	ValidateEphemeralContainersUpdate func(obj, old any) field.ErrorList
 	// Declarative is the kind's declarative validation (old is nil on a create): every
 	// error it finds, marked with its stability level. It is nil when the server's strategy
 	// runs no declarative validation; a strategy that runs it has one even when 1.37
@@ -77,7 +80,7 @@ func ValidateCreate(cfg *serverconfig.Config, s *Strategy, obj any) field.ErrorL
 }
 
 // ValidateUpdate is the validation of an update through the main resource, or through
-// subresource (status, a Pod's resize), in the server's order: the metadata checks every kind gets,
+// subresource (status, a Pod's resize or ephemeralcontainers), in the server's order: the metadata checks every kind gets,
 // the strategy's, then declarative validation joined in; the messages of apimachinery's
 // checks are cfg's release's.
 func ValidateUpdate(cfg *serverconfig.Config, s *Strategy, obj, old any, subresource string) field.ErrorList {
@@ -90,6 +93,8 @@ func ValidateUpdate(cfg *serverconfig.Config, s *Strategy, obj, old any, subreso
 		errs = append(errs, s.ValidateStatusUpdate(obj, old)...)
 	case "resize":
 		errs = append(errs, s.ValidateResizeUpdate(obj, old)...)
+	case "ephemeralcontainers":
+		errs = append(errs, s.ValidateEphemeralContainersUpdate(obj, old)...)
 	default:
 		errs = append(errs, s.ValidateUpdate(obj, old)...)
 	}

@@ -95,7 +95,7 @@ _ssa_diff() {
 		COMPREPLY=($(compgen -W "kubectl api argocd flux helm" -- "$cur"))
 		return ;;
 	--subresource)
-		COMPREPLY=($(compgen -W "status scale resize" -- "$cur"))
+		COMPREPLY=($(compgen -W "status scale resize ephemeralcontainers" -- "$cur"))
 		return ;;
 	--verb)
 		COMPREPLY=($(compgen -W "apply update patch create" -- "$cur"))

@@ -1,0 +1,52 @@
+package core
+
+import (
+	"fmt"
+
+	api "github.com/ssa-diff/ssa-diff/internal/api/core"
+	"k8s.io/apimachinery/pkg/api/equality"
+	"k8s.io/apimachinery/pkg/util/diff"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+)
+
+// Pod: a write through /ephemeralcontainers (kubectl debug, rules.md
+// sub.ephemeralcontainers).
+//
+// The ephemeral containers strategy has already put the stored pod back but for
+// spec.ephemeralContainers (package internal/strategy), so what is validated here is the
+// pod as it would be stored, and that the ephemeral containers it had are all still there,
+// unchanged: they may only be added to. The server's ValidatePodEphemeralContainersUpdate
+// (pkg/apis/core/validation/validation.go), the same from 1.33 to 1.37 but for
+// the diff: 1.33 prints go-cmp's, whose spacing varies on purpose (not predicted byte for
+// byte; apimachinery's JSON diff is printed at every minor).
+
+// ValidatePodEphemeralContainersUpdate is the validation of a pod written through
+// /ephemeralcontainers.
+func ValidatePodEphemeralContainersUpdate(newPod, oldPod *api.Pod, opts PodValidationOptions) field.ErrorList {
+	metaPath := field.NewPath("metadata")
+	errs := ValidateObjectMetaUpdate(&newPod.ObjectMeta, &oldPod.ObjectMeta, metaPath)
+	errs = append(errs, validatePodMetadataAndSpec(newPod, opts)...)
+	errs = append(errs, ValidatePodSpecificAnnotationUpdates(newPod, oldPod, metaPath.Child("annotations"), opts)...)
+	if _, ok := oldPod.Annotations[api.MirrorPodAnnotationKey]; ok {
+		// A static pod (a mirror pod) takes none: that error alone.
+		return field.ErrorList{field.Forbidden(field.NewPath(""), "static pods do not support ephemeral containers")}
+	}
+	// Each ephemeral container the pod had must be there by name, as it was: a patch may
+	// reorder the list. The server's message ends with a line feed, and for a change with
+	// the unified diff of the two containers as its internal types print in JSON.
+	byName := make(map[string]*api.EphemeralContainer, len(newPod.Spec.EphemeralContainers))
+	for i := range newPod.Spec.EphemeralContainers {
+		byName[newPod.Spec.EphemeralContainers[i].Name] = &newPod.Spec.EphemeralContainers[i]
+	}
+	listPath := field.NewPath("spec", "ephemeralContainers")
+	for _, old := range oldPod.Spec.EphemeralContainers {
+		c, ok := byName[old.Name]
+		switch {
+		case !ok:
+			errs = append(errs, field.Forbidden(listPath, fmt.Sprintf("existing ephemeral containers %q may not be removed\n", old.Name)))
+		case !equality.Semantic.DeepEqual(old, *c):
+			errs = append(errs, field.Forbidden(listPath, fmt.Sprintf("existing ephemeral containers %q may not be changed\n%v", old.Name, diff.Diff(old, *c))))
+		}
+	}
+	return errs
+}
