@@ -28,6 +28,14 @@ func appsMinorCases(t *testing.T) []minorCase {
 			want: byMinor[string]{
 				34: `StatefulSet.apps "kafka" is invalid: [spec.replicas: Invalid value: -1: must be greater than or equal to 0, spec: Forbidden: updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'revisionHistoryLimit', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden]`,
 				37: `StatefulSet.apps "kafka" is invalid: [spec.replicas: Invalid value: -1: must be greater than or equal to 0, spec.volumeClaimTemplates: Invalid value: [{"name":"data","Spec":{"AccessModes":["ReadWriteOnce"],"Selector":null,"Resources":{"Limits":null,"Requests":{"storage":"20Gi"}},"VolumeName":"","StorageClassName":null,"VolumeMode":"Filesystem","DataSource":null,"DataSourceRef":null,"VolumeAttributesClassName":null},"Status":{"Phase":"Pending","AccessModes":null,"Capacity":null,"Conditions":null,"AllocatedResources":null,"AllocatedResourceStatuses":null,"CurrentVolumeAttributesClassName":null,"ModifyVolumeStatus":null,"HealthStatus":null}}]: field is immutable]`}},
+		// Kubernetes 1.32: revisionHistoryLimit may not change (1.32.13's
+		// ValidateStatefulSetUpdate does not take it from the stored spec), and the Forbidden
+		// message does not name it.
+		{kind: "StatefulSet", workloadCase: workloadCase{name: "revisionHistoryLimit changed", old: kafka,
+			new: edit(t, kafka, "replicas: 3", "replicas: 3\n  revisionHistoryLimit: 2")},
+			want: byMinor[string]{
+				32: `StatefulSet.apps "kafka" is invalid: spec: Forbidden: updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden`,
+				33: ""}},
 		// MaxUnavailableStatefulSet is off before 1.37: the field is dropped, never checked.
 		{kind: "StatefulSet", workloadCase: workloadCase{name: "maxUnavailable 0",
 			new: edit(t, kafka, "replicas: 3", "replicas: 3\n  updateStrategy: {rollingUpdate: {maxUnavailable: 0}}")},
