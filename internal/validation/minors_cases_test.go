@@ -8,32 +8,10 @@ import (
 // minorCases are the writes the supported minors answer differently, by group.
 func minorCases(t *testing.T) []minorCase {
 	var out []minorCase
-	for _, set := range [][]minorCase{podMinorCases(t), appsMinorCases(t), batchMinorCases(t), autoscalingMinorCases(t), networkingMinorCases(t), rbacMinorCases(t), storageMinorCases(t), nodeFlowcontrolMinorCases(t), certificatesMinorCases(t), admissionMinorCases(t), resourceMinorCases(t)} {
+	for _, set := range [][]minorCase{appsMinorCases(t), batchMinorCases(t), autoscalingMinorCases(t), networkingMinorCases(t), rbacMinorCases(t), storageMinorCases(t), nodeFlowcontrolMinorCases(t), certificatesMinorCases(t), admissionMinorCases(t), resourceMinorCases(t)} {
 		out = append(out, set...)
 	}
 	return out
-}
-
-// podMinorCases: pod template rules 1.32 has off (PodLifecycleSleepActionAllowZero,
-// RelaxedDNSSearchValidation; on from 1.33), unless the stored spec uses them.
-func podMinorCases(t *testing.T) []minorCase {
-	site := deploymentSite
-	sleep0 := edit(t, site, "image: nginx:1.27}", "image: nginx:1.27, lifecycle: {preStop: {sleep: {seconds: 0}}}}")
-	underscore := edit(t, site, "    spec:\n", "    spec:\n      dnsConfig: {searches: [my_domain.example]}\n")
-	return []minorCase{
-		{kind: "Deployment", workloadCase: workloadCase{name: "a preStop sleep of 0 seconds", new: sleep0},
-			want: byMinor[string]{
-				32: `Deployment.apps "site" is invalid: spec.template.spec.containers[0].lifecycle.preStop.sleep: Invalid value: 0: must be greater than 0 and less than terminationGracePeriodSeconds (30). Enable AllowPodLifecycleSleepActionZeroValue feature gate for zero sleep.`,
-				33: ""}},
-		{kind: "Deployment", workloadCase: workloadCase{name: "a preStop sleep of 0 seconds kept", old: sleep0, new: sleep0},
-			want: byMinor[string]{32: ""}},
-		{kind: "Deployment", workloadCase: workloadCase{name: "a search domain with an underscore", new: underscore},
-			want: byMinor[string]{
-				32: `Deployment.apps "site" is invalid: spec.template.spec.dnsConfig.searches[0]: Invalid value: "my_domain.example": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`,
-				33: ""}},
-		{kind: "Deployment", workloadCase: workloadCase{name: "a search domain with an underscore kept", old: underscore, new: underscore},
-			want: byMinor[string]{32: ""}},
-	}
 }
 
 func appsMinorCases(t *testing.T) []minorCase {
@@ -50,14 +28,6 @@ func appsMinorCases(t *testing.T) []minorCase {
 			want: byMinor[string]{
 				34: `StatefulSet.apps "kafka" is invalid: [spec.replicas: Invalid value: -1: must be greater than or equal to 0, spec: Forbidden: updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'revisionHistoryLimit', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden]`,
 				37: `StatefulSet.apps "kafka" is invalid: [spec.replicas: Invalid value: -1: must be greater than or equal to 0, spec.volumeClaimTemplates: Invalid value: [{"name":"data","Spec":{"AccessModes":["ReadWriteOnce"],"Selector":null,"Resources":{"Limits":null,"Requests":{"storage":"20Gi"}},"VolumeName":"","StorageClassName":null,"VolumeMode":"Filesystem","DataSource":null,"DataSourceRef":null,"VolumeAttributesClassName":null},"Status":{"Phase":"Pending","AccessModes":null,"Capacity":null,"Conditions":null,"AllocatedResources":null,"AllocatedResourceStatuses":null,"CurrentVolumeAttributesClassName":null,"ModifyVolumeStatus":null,"HealthStatus":null}}]: field is immutable]`}},
-		// Kubernetes 1.32: revisionHistoryLimit may not change (1.32.13's
-		// ValidateStatefulSetUpdate does not take it from the stored spec), and the Forbidden
-		// message does not name it.
-		{kind: "StatefulSet", workloadCase: workloadCase{name: "revisionHistoryLimit changed", old: kafka,
-			new: edit(t, kafka, "replicas: 3", "replicas: 3\n  revisionHistoryLimit: 2")},
-			want: byMinor[string]{
-				32: `StatefulSet.apps "kafka" is invalid: spec: Forbidden: updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden`,
-				33: ""}},
 		// MaxUnavailableStatefulSet is off before 1.37: the field is dropped, never checked.
 		{kind: "StatefulSet", workloadCase: workloadCase{name: "maxUnavailable 0",
 			new: edit(t, kafka, "replicas: 3", "replicas: 3\n  updateStrategy: {rollingUpdate: {maxUnavailable: 0}}")},
