@@ -167,3 +167,23 @@ func TestOtherSubresourcesNotPredicted(t *testing.T) {
 		}
 	}
 }
+
+// TestPodResizeNotServedAt132: Kubernetes 1.32 registers pods/resize only with
+// InPlacePodVerticalScaling on, off by default: every write to it is answered 404 (recorded
+// from kube-apiserver 1.32.13 with kubectl patch --subresource=resize); 1.33 serves it.
+func TestPodResizeNotServedAt132(t *testing.T) {
+	if !kube.Minor(32).IsSupported() {
+		t.Skip("1.32 is not listed in kube/releases.txt")
+	}
+	pod := map[string]any{"apiVersion": "v1", "kind": "Pod", "metadata": map[string]any{"name": "app", "namespace": "t"},
+		"spec": map[string]any{"containers": []any{map[string]any{"name": "app", "image": "nginx"}}}}
+	ep := Endpoint{GVK: schema.GVK{Version: "v1", Kind: "Pod"}, Namespace: "t", Name: "app", Subresource: "resize"}
+	for _, m := range []kube.Minor{32, 33} {
+		e := New(schema.MustNewRegistry(m), kubeapiserver.MustNew(kubeapiserver.Config{Minor: m}))
+		res, err := e.Send(VerbPatch, Request{Live: pod, Object: pod, Endpoint: ep, Manager: "m", Patch: Patch{MergePatch, []byte(`{}`)}})
+		refused := err == nil && res.Rejection != nil && res.Rejection.Code == 404 && res.Rejection.Message == notServedMessage
+		if refused != (m == 32) {
+			t.Errorf("%s: a patch of pods/resize: %+v, %v", m, res, err)
+		}
+	}
+}

@@ -106,6 +106,13 @@ func (e *Engine) admitVersion(a admitted, c Client) (admitted, *Result, error) {
 		return a, &Result{Endpoint: req.Endpoint, Action: ActionRejected,
 			Rejection: &StatusError{Code: 404, Reason: "NotFound", Message: notServedMessage, Details: &StatusDetails{}}}, nil
 	}
+	if req.Endpoint.Subresource == "resize" && e.model.Minor().Before(33) {
+		// Kubernetes 1.32 registers pods/resize only with InPlacePodVerticalScaling on
+		// (pkg/registry/core/rest/storage_core.go v1.32.13), off by default: 404.
+		return a, &Result{Endpoint: req.Endpoint, Action: ActionRejected,
+			Warnings:  []string{fmt.Sprintf("kube-apiserver %s serves no pods/resize (gate InPlacePodVerticalScaling is off)", e.model.Minor().Release())},
+			Rejection: &StatusError{Code: 404, Reason: "NotFound", Message: notServedMessage, Details: &StatusDetails{}}}, nil
+	}
 	if t := a.kind.known; t != nil && t.Source == schema.SourceBuiltin && readOnlyKind(gvk) {
 		// The kind's storage only reads: the server has no route for a write of it.
 		return a, &Result{Endpoint: req.Endpoint, Action: ActionRejected,

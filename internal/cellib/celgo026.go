@@ -27,7 +27,8 @@ import (
 // does. Before 1.37 (cel-go v0.26.0):
 //   - the parser does not enable backtick-escaped identifiers (v0.29.2's does by default): an
 //     expression using them fails to parse with "unsupported syntax: '`'" and whatever else
-//     the parse reports;
+//     the parse reports; at 1.32 (cel-go v0.22.0) a backtick is no token at all, each one a
+//     "token recognition error" (parseWithoutBackticks022);
 //   - a leading-dot identifier (.x) resolves as x does, to a comprehension's variable of that
 //     name when one is in scope (v0.29.2 resolves it past them, to the global).
 func Compile(env *cel.Env, server kube.Minor, expr string) (*cel.Ast, *cel.Issues) {
@@ -35,7 +36,12 @@ func Compile(env *cel.Env, server kube.Minor, expr string) (*cel.Ast, *cel.Issue
 		return env.Compile(expr)
 	}
 	if strings.ContainsRune(expr, '`') {
-		if iss := parseWithoutEscapes(env, expr); iss != nil {
+		if !celGo023(int(server)) {
+			// Kubernetes 1.32 (cel-go v0.22.0): no backtick is a token.
+			if iss := parseWithoutBackticks022(env, expr); iss != nil {
+				return nil, iss
+			}
+		} else if iss := parseWithoutEscapes(env, expr); iss != nil {
 			return nil, iss
 		}
 	}
@@ -113,6 +119,80 @@ func parseWithoutEscapes(env *cel.Env, expr string) *cel.Issues {
 		return nil
 	}
 	return cel.NewIssues(errs)
+}
+
+// celGo023: the server links cel-go v0.23 or newer (1.33 on); 1.32 links v0.22.0, whose
+// lexer knows no backtick at all.
+func celGo023(server int) bool { return server >= 33 }
+
+// parseWithoutBackticks022 parses expr as cel-go v0.22.0's parser does (Kubernetes 1.32):
+// its lexer has no token for a backtick, so each one outside a string literal or a comment
+// is reported as "Syntax error: token recognition error at: '`'" and skipped, and the
+// tokens left are parsed as they are (their errors reported too, in the order of their
+// places). Nil when expr has no such backtick.
+func parseWithoutBackticks022(env *cel.Env, expr string) *cel.Issues {
+	at := backticksOutsideLiterals(expr)
+	if len(at) == 0 {
+		return nil
+	}
+	src := common.NewTextSource(expr)
+	errs := common.NewErrors(src)
+	runes := []rune(expr)
+	for _, i := range at {
+		runes[i] = ' '
+		if loc, ok := src.OffsetLocation(int32(i)); ok {
+			errs.ReportErrorAtID(0, loc, "Syntax error: token recognition error at: '`'")
+		}
+	}
+	p, err := parser.NewParser(parser.Macros(env.Macros()...), parser.EnableOptionalSyntax(true), parser.EnableIdentEscapeSyntax(false))
+	if err == nil {
+		_, perrs := p.Parse(common.NewTextSource(string(runes)))
+		for _, e := range perrs.GetErrors() {
+			errs.ReportErrorAtID(e.ExprID, e.Location, "%s", e.Message)
+		}
+	}
+	return cel.NewIssues(errs)
+}
+
+// backticksOutsideLiterals are the rune offsets of the backticks of a CEL expression that
+// are neither in a string or bytes literal (quoted by ' or ", or three of either; raw or
+// not) nor in a // comment.
+func backticksOutsideLiterals(expr string) []int {
+	r := []rune(expr)
+	var at []int
+	for i := 0; i < len(r); i++ {
+		switch c := r[i]; {
+		case c == '`':
+			at = append(at, i)
+		case c == '/' && i+1 < len(r) && r[i+1] == '/':
+			for i < len(r) && r[i] != '\n' {
+				i++
+			}
+		case c == '\'' || c == '"':
+			raw := i > 0 && (r[i-1] == 'r' || r[i-1] == 'R') ||
+				i > 1 && (r[i-2] == 'r' || r[i-2] == 'R') && (r[i-1] == 'b' || r[i-1] == 'B')
+			quote := []rune{c}
+			if i+2 < len(r) && r[i+1] == c && r[i+2] == c {
+				quote = []rune{c, c, c}
+			}
+			i += len(quote)
+			for i < len(r) {
+				if !raw && r[i] == '\\' {
+					i += 2
+					continue
+				}
+				if i+len(quote) <= len(r) && slices.Equal(r[i:i+len(quote)], quote) {
+					i += len(quote) - 1
+					break
+				}
+				if len(quote) == 1 && (r[i] == '\n' || r[i] == '\r') {
+					break
+				}
+				i++
+			}
+		}
+	}
+	return at
 }
 
 // durationOfInt026 is the standard library's duration(int), which v0.29.2 removed: the

@@ -113,6 +113,29 @@ func TestBacktickIdentifiers(t *testing.T) {
 	}
 }
 
+// cel-go v0.22.0 (1.32) has no token for a backtick: each one outside a literal or a comment
+// is a token recognition error, and what is left parses. The text is the one a 1.32.13
+// server gave (conformance/testdata/minors/1.32/crd-cel-backtick-identifier).
+func TestBacktickIdentifiersAt132(t *testing.T) {
+	if !kube.Minor(32).IsSupported() {
+		t.Skip("1.32 is not listed in kube/releases.txt")
+	}
+	const expr = "self.`replicas` >= 0"
+	want := "ERROR: <input>:1:6: Syntax error: token recognition error at: '`'\n | self.`replicas` >= 0\n | .....^\n" +
+		"ERROR: <input>:1:15: Syntax error: token recognition error at: '`'\n | self.`replicas` >= 0\n | ..............^"
+	if got, _, _ := eval(t, 32, cellib.New, expr, nil); got != want {
+		t.Errorf("1.32: %q\nwant  %q", got, want)
+	}
+	for _, expr := range []string{"'a`b' != ''", `r"a` + "`" + `b" != ''`, "'''a`b''' != ''", "true // a `comment`"} {
+		if got, _, _ := eval(t, 32, cellib.New, expr, nil); got != "" {
+			t.Errorf("1.32 %q: %q, want it to compile", expr, got)
+		}
+	}
+	if got, _, _ := eval(t, 32, cellib.New, "1 + `", nil); !strings.Contains(got, "1:5: Syntax error: token recognition error") {
+		t.Errorf("1.32 a trailing backtick: %q", got)
+	}
+}
+
 // duration(int): cel-go v0.26.0 has the overload, and the conversion fails when it runs (a
 // literal argument fails the duration-literal validator); v0.29.2 has none. The texts are
 // a 1.36.3 server's and cel-go v0.29.2's.

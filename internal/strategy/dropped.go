@@ -154,8 +154,56 @@ var podSpecOff = sync.OnceValue(func() []offFeature {
 		// v1.36.3:1533,1576).
 		newOffFeature("ClusterTrustBundleProjection", "volumes.*.projected.sources.*.clusterTrustBundle"),
 		newOffFeature("PodCertificateRequest", "volumes.*.projected.sources.*.podCertificate"),
+		// Off in 1.32 (alpha or beta off), on from 1.33; dropped unless the stored spec
+		// uses them (dropDisabledFields, pkg/api/pod/util.go v1.32.13): a pod's hostUsers
+		// (UserNamespacesSupport), supplementalGroupsPolicy and seLinuxChangePolicy
+		// (recorded: minors pod-selinux-change-policy-mount-option), a container's
+		// resizePolicy (InPlacePodVerticalScaling: in use when a regular container has
+		// one), and a container's procMount, set back to Default rather than dropped
+		// (ProcMountType: in use when one is not Default).
+		newOffFeature("UserNamespacesSupport", "hostUsers").in(32, 32),
+		newOffFeature("SupplementalGroupsPolicy", "securityContext.supplementalGroupsPolicy").in(32, 32),
+		newOffFeature("SELinuxChangePolicy", "securityContext.seLinuxChangePolicy").in(32, 32),
+		withInUse(newOffFeature("InPlacePodVerticalScaling", containerFields("resizePolicy")...), resizePolicyInUse132).in(32, 32),
+		withInUse(withDrop(newOffFeature("ProcMountType"), defaultProcMount132), procMountInUse132).in(32, 32),
 	}
 })
+
+// resizePolicyInUse132 follows 1.32.13's inPlacePodVerticalScalingInUse: a regular
+// container of the spec has a resize policy.
+func resizePolicyInUse132(spec map[string]any) bool {
+	for _, c := range unstructured.Objects(spec, "containers") {
+		if len(unstructured.List(c, "resizePolicy")) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// procMountInUse132 follows 1.32.13's procMountInUse: a container of any kind has a
+// procMount other than Default.
+func procMountInUse132(spec map[string]any) bool {
+	for _, key := range []string{"containers", "initContainers", "ephemeralContainers"} {
+		for _, c := range unstructured.Objects(spec, key) {
+			if p, ok := unstructured.Nested(c, "securityContext", "procMount").(string); ok && p != "Default" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// defaultProcMount132 follows 1.32.13's dropDisabledProcMountField: a container's
+// procMount, where it has one, is set to Default (not dropped: older servers stored it).
+func defaultProcMount132(spec map[string]any) {
+	for _, key := range []string{"containers", "initContainers", "ephemeralContainers"} {
+		for _, c := range unstructured.Objects(spec, key) {
+			if sc, ok := c["securityContext"].(map[string]any); ok && sc["procMount"] != nil {
+				sc["procMount"] = "Default"
+			}
+		}
+	}
+}
 
 // withDrop is f with its own removal, withInUse with its own test of use.
 func withDrop(f offFeature, drop func(map[string]any)) offFeature        { f.drop = drop; return f }
@@ -523,7 +571,13 @@ func dropOffStatusFeatures(cfg *serverconfig.Config, gk string, obj, old map[str
 	var features []offFeature
 	switch gk {
 	case "/Pod":
-		features = podStatusOff()
+		// Kubernetes 1.33 made a pod's /status write drop the fields of off features
+		// (podStatusStrategy PrepareForUpdate calls DropDisabledPodFields); 1.32.13's
+		// drops none (recorded from 1.32.13: a status write keeps a container's user,
+		// resources and allocatedResources, and the pod's resize).
+		if cfg.AtLeast(33) {
+			features = podStatusOff()
+		}
 	case "/Node":
 		features = nodeStatusOff()
 	case "/PersistentVolumeClaim":

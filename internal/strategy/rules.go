@@ -106,6 +106,12 @@ func RulesFor(cfg *serverconfig.Config, apiVersion, kind string) Rules {
 	gk := groupOf(apiVersion) + "/" + kind
 	r := rulesByGroupKind[gk]
 	switch gk {
+	case "/Pod":
+		// Kubernetes 1.33 gave pods a generation (PrepareForCreate sets 1, an update bumps
+		// it: pkg/registry/core/pod/strategy.go); 1.32.13's strategy does not track it.
+		if !cfg.AtLeast(33) {
+			r.Generation = NoGeneration
+		}
 	case "autoscaling/HorizontalPodAutoscaler":
 		// The strategy counts the generation only with gate HPAGeneration, new and on in
 		// 1.37 (pkg/registry/autoscaling/horizontalpodautoscaler/strategy.go).

@@ -61,8 +61,18 @@ func ValidateStatefulSetUpdate(cfg *serverconfig.Config, ss, old *api.StatefulSe
 		// 1.34, 1.35, 1.36: the spec with those fields taken from the stored one must be
 		// semantically equal to it; the fields left are exactly the four below).
 		eq := equality.Semantic.DeepEqual
-		if !eq(ss.Spec.Selector, old.Spec.Selector) || !eq(ss.Spec.VolumeClaimTemplates, old.Spec.VolumeClaimTemplates) ||
-			ss.Spec.ServiceName != old.Spec.ServiceName || ss.Spec.PodManagementPolicy != old.Spec.PodManagementPolicy {
+		changed := !eq(ss.Spec.Selector, old.Spec.Selector) || !eq(ss.Spec.VolumeClaimTemplates, old.Spec.VolumeClaimTemplates) ||
+			ss.Spec.ServiceName != old.Spec.ServiceName || ss.Spec.PodManagementPolicy != old.Spec.PodManagementPolicy
+		if !cfg.AtLeast(33) {
+			// Kubernetes 1.32: revisionHistoryLimit may not change either, and the message
+			// does not name it (ValidateStatefulSetUpdate of 1.32.13 does not take it from
+			// the stored spec).
+			if changed || !eq(ss.Spec.RevisionHistoryLimit, old.Spec.RevisionHistoryLimit) {
+				errs = append(errs, field.Forbidden(spec, "updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden"))
+			}
+			return errs
+		}
+		if changed {
 			errs = append(errs, field.Forbidden(spec, "updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'revisionHistoryLimit', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden"))
 		}
 		return errs

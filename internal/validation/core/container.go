@@ -36,7 +36,7 @@ func validateContainers(containers []api.Container, os *api.PodOS, volumes map[s
 			names.Insert(ctr.Name)
 		}
 		if ctr.Lifecycle != nil {
-			errs = append(errs, validateLifecycle(ctr.Lifecycle, gracePeriod, p.Child("lifecycle"), os)...)
+			errs = append(errs, validateLifecycle(ctr.Lifecycle, gracePeriod, p.Child("lifecycle"), os, opts)...)
 		}
 		errs = append(errs, validateLivenessProbe(ctr.LivenessProbe, gracePeriod, p.Child("livenessProbe"), opts)...)
 		errs = append(errs, validateReadinessProbe(ctr.ReadinessProbe, gracePeriod, p.Child("readinessProbe"), opts)...)
@@ -76,7 +76,7 @@ func validateInitContainers(containers []api.Container, os *api.PodOS, regular [
 		errs = append(errs, checkHostPortConflicts(containers[i:i+1], fldPath)...)
 		if sidecar {
 			if ctr.Lifecycle != nil {
-				errs = append(errs, validateLifecycle(ctr.Lifecycle, gracePeriod, p.Child("lifecycle"), os)...)
+				errs = append(errs, validateLifecycle(ctr.Lifecycle, gracePeriod, p.Child("lifecycle"), os, opts)...)
 			}
 			errs = append(errs, validateLivenessProbe(ctr.LivenessProbe, gracePeriod, p.Child("livenessProbe"), opts)...)
 			errs = append(errs, validateReadinessProbe(ctr.ReadinessProbe, gracePeriod, p.Child("readinessProbe"), opts)...)
@@ -919,6 +919,9 @@ type handler struct {
 	TCPSocket *api.TCPSocketAction
 	GRPC      *api.GRPCAction
 	Sleep     *api.SleepAction
+	// zeroSleepRefused: a sleep of 0 seconds is refused (1.32's rule, and a stored spec
+	// without one).
+	zeroSleepRefused bool
 }
 
 func validateLivenessProbe(probe *api.Probe, gracePeriod *int64, fldPath *field.Path, opts PodValidationOptions) field.ErrorList {
@@ -991,6 +994,13 @@ func validateHandler(h handler, gracePeriod *int64, fldPath *field.Path) field.E
 	one(h.GRPC != nil, "grpc", func() field.ErrorList { return validateGRPCAction(h.GRPC, fldPath.Child("grpc")) })
 	one(h.Sleep != nil, "sleep", func() field.ErrorList {
 		s := h.Sleep.Seconds
+		if h.zeroSleepRefused {
+			// Kubernetes 1.32 (PodLifecycleSleepActionAllowZero off): a zero sleep is refused.
+			if gracePeriod != nil && (s <= 0 || s > *gracePeriod) {
+				return field.ErrorList{field.Invalid(fldPath.Child("sleep"), s, fmt.Sprintf("must be greater than 0 and less than terminationGracePeriodSeconds (%d). Enable AllowPodLifecycleSleepActionZeroValue feature gate for zero sleep.", *gracePeriod))}
+			}
+			return nil
+		}
 		if gracePeriod != nil && (s < 0 || s > *gracePeriod) {
 			return field.ErrorList{field.Invalid(fldPath.Child("sleep"), s, fmt.Sprintf("must be non-negative and less than terminationGracePeriodSeconds (%d)", *gracePeriod))}
 		}
@@ -1062,13 +1072,13 @@ func ValidatePortNumOrName(port intstr.IntOrString, fldPath *field.Path) field.E
 }
 
 // validateLifecycle: the hooks' handlers, and a stop signal the pod's OS knows.
-func validateLifecycle(l *api.Lifecycle, gracePeriod *int64, fldPath *field.Path, os *api.PodOS) field.ErrorList {
+func validateLifecycle(l *api.Lifecycle, gracePeriod *int64, fldPath *field.Path, os *api.PodOS, opts PodValidationOptions) field.ErrorList {
 	var errs field.ErrorList
 	if h := l.PostStart; h != nil {
-		errs = append(errs, validateHandler(handler{Exec: h.Exec, HTTPGet: h.HTTPGet, TCPSocket: h.TCPSocket, Sleep: h.Sleep}, gracePeriod, fldPath.Child("postStart"))...)
+		errs = append(errs, validateHandler(handler{Exec: h.Exec, HTTPGet: h.HTTPGet, TCPSocket: h.TCPSocket, Sleep: h.Sleep, zeroSleepRefused: !opts.AllowPodLifecycleSleepActionZeroValue}, gracePeriod, fldPath.Child("postStart"))...)
 	}
 	if h := l.PreStop; h != nil {
-		errs = append(errs, validateHandler(handler{Exec: h.Exec, HTTPGet: h.HTTPGet, TCPSocket: h.TCPSocket, Sleep: h.Sleep}, gracePeriod, fldPath.Child("preStop"))...)
+		errs = append(errs, validateHandler(handler{Exec: h.Exec, HTTPGet: h.HTTPGet, TCPSocket: h.TCPSocket, Sleep: h.Sleep, zeroSleepRefused: !opts.AllowPodLifecycleSleepActionZeroValue}, gracePeriod, fldPath.Child("preStop"))...)
 	}
 	if l.StopSignal != nil {
 		errs = append(errs, validateStopSignal(l.StopSignal, fldPath.Child("stopSignal"), os)...)

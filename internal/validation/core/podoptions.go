@@ -1,6 +1,8 @@
 package core
 
 import (
+	"strings"
+
 	api "github.com/ssa-diff/ssa-diff/internal/api/core"
 	"github.com/ssa-diff/ssa-diff/internal/features"
 	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
@@ -46,6 +48,8 @@ type PodValidationOptions struct {
 	AllowImageVolumeWithDigest                              bool
 	AllowEmptyImageVolumeReference                          bool
 	AllowSysAdminWhenPrivilegeEscalationFalse               bool
+	AllowPodLifecycleSleepActionZeroValue                   bool
+	AllowRelaxedDNSSearchValidation                         bool
 }
 
 // GetValidationOptionsFromPodSpecAndMeta are the options the server cfg derives for a
@@ -74,6 +78,12 @@ func GetValidationOptionsFromPodSpecAndMeta(cfg *serverconfig.Config, podSpec, o
 		// minor (validateInitContainerResizePolicy).
 		AllowExistingRestartContainerForNonSidecarInitContainer: hasRestartContainerForNonSidecarInitContainer(oldPodSpec),
 	}
+	// Kubernetes 1.32: a zero sleep and a search domain "." or with an underscore are
+	// refused unless the stored spec has one (PodLifecycleSleepActionAllowZero and
+	// RelaxedDNSSearchValidation off; pkg/api/pod/util.go v1.32.13
+	// podLifecycleSleepActionZeroValueInUse, useRelaxedDNSSearchValidation). On from 1.33.
+	opts.AllowPodLifecycleSleepActionZeroValue = cfg.AtLeast(33) || cfg.Enabled(features.PodLifecycleSleepActionAllowZero) || anyContainer(oldPodSpec, sleepsZero)
+	opts.AllowRelaxedDNSSearchValidation = cfg.AtLeast(33) || cfg.Enabled(features.RelaxedDNSSearchValidation) || dotOrUnderscoreSearch(oldPodSpec)
 	opts.AllowUserNamespacesHostNetworkSupport = cfg.Enabled(features.UserNamespacesHostNetworkSupport) ||
 		(oldPodSpec != nil && oldPodSpec.HostUsers != nil && !*oldPodSpec.HostUsers && oldPodSpec.HostNetwork)
 	if oldPodSpec != nil {
@@ -329,6 +339,26 @@ func restartAllContainersInUse(spec *api.PodSpec) bool {
 func hasEmptyImageVolumeReference(spec *api.PodSpec) bool {
 	for _, v := range spec.Volumes {
 		if v.Image != nil && v.Image.Reference == "" {
+			return true
+		}
+	}
+	return false
+}
+
+// sleepsZero: a hook of the container sleeps 0 seconds.
+func sleepsZero(c *api.Container) bool {
+	l := c.Lifecycle
+	return l != nil && (l.PreStop != nil && l.PreStop.Sleep != nil && l.PreStop.Sleep.Seconds == 0 ||
+		l.PostStart != nil && l.PostStart.Sleep != nil && l.PostStart.Sleep.Seconds == 0)
+}
+
+// dotOrUnderscoreSearch: a search domain of the spec is "." or has an underscore.
+func dotOrUnderscoreSearch(spec *api.PodSpec) bool {
+	if spec == nil || spec.DNSConfig == nil {
+		return false
+	}
+	for _, s := range spec.DNSConfig.Searches {
+		if s == "." || strings.Contains(s, "_") {
 			return true
 		}
 	}

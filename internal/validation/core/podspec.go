@@ -285,7 +285,12 @@ func validatePodDNSConfig(cfg *api.PodDNSConfig, policy *api.DNSPolicy, fldPath 
 		errs = append(errs, field.Invalid(fldPath.Child("searches"), cfg.Searches, fmt.Sprintf("must not have more than %v characters (including spaces) in the search list", maxDNSSearchListChars)))
 	}
 	for i, s := range cfg.Searches {
-		if s != "." {
+		if !opts.AllowRelaxedDNSSearchValidation {
+			// Kubernetes 1.32 (RelaxedDNSSearchValidation off, and a stored spec without a
+			// "." or an underscore): a search domain is a DNS subdomain, its trailing dot
+			// taken off.
+			errs = append(errs, ValidateDNS1123Subdomain(strings.TrimSuffix(s, "."), fldPath.Child("searches").Index(i))...)
+		} else if s != "." {
 			errs = append(errs, ValidateDNS1123SubdomainWithUnderScore(strings.TrimSuffix(s, "."), fldPath.Child("searches").Index(i))...)
 		}
 	}
