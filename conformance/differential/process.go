@@ -219,4 +219,3 @@ func fromJSONNumbers(v any) any {
 	}
 	return v
 }
-

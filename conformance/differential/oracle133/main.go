@@ -134,7 +134,24 @@ func handle(srv *oracle.Server, line []byte) Answer {
 	if err != nil {
 		return Answer{Fail: err.Error()}
 	}
+	dropNullCreationTimestamp(resp.Object)
 	return Answer{Object: resp.Object, Error: resp.Error}
+}
+
+// dropNullCreationTimestamp removes a top-level metadata.creationTimestamp of null. The
+// 1.33 Go ObjectMeta (not omitzero) encodes an unset creationTimestamp as null, so a kind
+// converted through the scheme (the HorizontalPodAutoscaler) comes back with one; a real
+// server never stores it unset (the store stamps every create), and the harness's objects
+// carry none, so it is the harness's artefact, not an answer. Nested ones (pod templates)
+// are kept: the server stores those.
+func dropNullCreationTimestamp(obj map[string]any) {
+	md, ok := obj["metadata"].(map[string]any)
+	if !ok {
+		return
+	}
+	if ts, found := md["creationTimestamp"]; found && ts == nil {
+		delete(md, "creationTimestamp")
+	}
 }
 
 // numbers makes the JSON numbers of a decoded call the int64 (integers) and float64
