@@ -234,6 +234,15 @@ func newServer(setup Setup) (*oracle.Server, error) {
 		if err != nil {
 			return nil, err
 		}
+		for _, k := range ck {
+			if _, ok := k.Reset["status"]; ok {
+				// apiextensions-apiserver v0.33.13's customresource statusStrategy: its
+				// GetResetFields names spec alone (metadata joined it in 1.36), while its
+				// PrepareForUpdate puts back everything but status and managedFields.
+				k.Restore = map[string][]smdpath.Path{"status": k.Reset["status"]}
+				k.Reset = map[string][]smdpath.Path{"": k.Reset[""], "status": {smdpath.MakePathOrDie("spec")}}
+			}
+		}
 		kinds = append(kinds, ck...)
 	}
 	return oracle.NewServer(kinds...), nil
