@@ -16,7 +16,7 @@ import (
 // default ("associative list with keys has an element that omits key field …"). From 1.34
 // (structured-merge-diff v6) the element is typed by the keys it has, and only one that
 // omits them all is refused, which the engine's own typing does. It returns the errors the
-// v4 typing lists (one per element, its first missing key in the keys' order), as
+// v4 typing lists (in a list, its first such element's first missing key in the keys' order, and the list no further), as
 // structured-merge-diff's ValidationErrors prints them, or nil.
 func omittedKeyFields(p typed.ParseableType, obj map[string]any) error {
 	var errs []string
@@ -73,8 +73,9 @@ func walkKeys(s *smdschema.Schema, tr smdschema.TypeRef, v any, path smdpath.Pat
 			if keyed {
 				if m, ok := e.(map[string]any); ok {
 					if k, missing := missingKey(s, l, m); missing {
+						// The v4 typing stops at the list's first such element.
 						*errs = append(*errs, fmt.Sprintf("%s: element %d: associative list with keys has an element that omits key field %q (and doesn't have default value)", path, i, k))
-						continue
+						return
 					}
 				}
 			}
