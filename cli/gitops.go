@@ -24,6 +24,9 @@ type gitopsOptions struct {
 	// rules are the ignore rules the Application's ignoreDifferences make (checkNoise adds
 	// them to the flags' ones).
 	rules []judge.IgnoreRule
+	// respect are those rules when the Application syncs with RespectIgnoreDifferences=true:
+	// the fields they name keep their live values in what is applied.
+	respect *judge.Ignore
 }
 
 var gitopsArgNames = map[string]string{"argocd-application": "FILE", "flux-kustomization-file": "FILE"}
@@ -31,7 +34,7 @@ var gitopsArgNames = map[string]string{"argocd-application": "FILE", "flux-kusto
 // addGitOpsFlags defines the GitOps configuration files' flags.
 func (c *options) addGitOpsFlags(fs *pflag.FlagSet) {
 	g := &c.gitops
-	fs.StringVar(&g.application, "argocd-application", "", "An Argo CD Application manifest, read as Argo CD reads it: implies --applier argocd and sets what the equivalent flags set — its name (--argocd-app), its destination namespace (-n), the sync option ClientSideApplyMigration=false (--argocd-no-csa-migration), its client-side-apply-migration-manager annotation (--argocd-csa-manager) and its ignoreDifferences (jsonPointers, the jqPathExpressions that are plain paths, managedFieldsManagers, per group/kind/namespace/name; as --ignore-path and --ignore-manager). Refused: a flag saying otherwise, syncOptions the sync would apply differently with (ServerSideApply not true, RespectIgnoreDifferences=true, Replace, Force, Validate=false, …), jq expressions that are not paths.")
+	fs.StringVar(&g.application, "argocd-application", "", "An Argo CD Application manifest, read as Argo CD reads it: implies --applier argocd and sets what the equivalent flags set — its name (--argocd-app), its destination namespace (-n), the sync option ClientSideApplyMigration=false (--argocd-no-csa-migration), its client-side-apply-migration-manager annotation (--argocd-csa-manager) and its ignoreDifferences (jsonPointers, the jqPathExpressions that are plain paths, managedFieldsManagers, per group/kind/namespace/name; as --ignore-path and --ignore-manager). Refused: a flag saying otherwise, syncOptions the sync would apply differently with (ServerSideApply not true, Replace, Force, Validate=false, …), jq expressions that are not paths, RespectIgnoreDifferences=true with managedFieldsManagers. RespectIgnoreDifferences=true: the fields its ignoreDifferences name keep their live values in what is applied, as Argo CD syncs them.")
 	fs.StringVar(&g.kustomization, "flux-kustomization-file", "", "A Flux Kustomization manifest, read as kustomize-controller reads it: implies --applier flux and sets what the equivalent flags set — its namespace/name (--flux-kustomization) and spec.force (--flux-force). Refused: a flag saying otherwise, and what is not taken yet (spec.targetNamespace, spec.postBuild, spec.ignore: render the manifests with them first). spec.prune is not read: give --prune.")
 }
 
@@ -123,7 +126,7 @@ func (c *options) readApplication(fs *pflag.FlagSet) error {
 			}
 		case n == "RespectIgnoreDifferences" && v != "true":
 		case n == "RespectIgnoreDifferences":
-			return fmt.Errorf("%s: sync option RespectIgnoreDifferences=true is not predicted: Argo CD would keep the live values of the ignored fields in what it applies, and ssa-diff applies the manifests as they are (drop the option to predict the sync without it)", file)
+			// The ignored fields keep their live values in what is applied (rules below).
 		case n == "Validate" && v != "false", n == "Replace" && v != "true", n == "Force" && v != "true",
 			n == "ApplyOutOfSyncOnly" && v != "true":
 		case argoSyncOptionTaken(n):
@@ -132,8 +135,21 @@ func (c *options) readApplication(fs *pflag.FlagSet) error {
 		}
 	}
 	rules, err := ignoreRules(file, app.Ignore)
+	if err != nil {
+		return err
+	}
 	c.gitops.rules = append(c.gitops.rules, rules...)
-	return err
+	if app.SyncOption("RespectIgnoreDifferences") && len(rules) > 0 {
+		for i, r := range rules {
+			if len(r.Managers) > 0 {
+				return fmt.Errorf("%s: sync option RespectIgnoreDifferences=true with managedFieldsManagers (ignore rule %d) is not predicted: which fields Argo CD keeps depends on the live object's owners at sync time; drop one of them, or write the fields as jsonPointers", file, i)
+			}
+		}
+		if c.gitops.respect, err = judge.NewIgnore(rules...); err != nil {
+			return fmt.Errorf("%s: %w", file, err)
+		}
+	}
+	return nil
 }
 
 // ignoreRules are an Application's spec.ignoreDifferences as the judge's rules; file names

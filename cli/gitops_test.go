@@ -101,7 +101,7 @@ func TestGitOpsConfigRefusals(t *testing.T) {
 	const kusHead = "apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata: {name: shop, namespace: flux-system}\nspec:\n"
 	dir := writeFiles(t, map[string]string{
 		"csa.yaml":       appHead + "  syncPolicy: {syncOptions: [CreateNamespace=true]}\n",
-		"respect.yaml":   appHead + "  syncPolicy: {syncOptions: [ServerSideApply=true, RespectIgnoreDifferences=true]}\n",
+		"respect.yaml":   appHead + "  syncPolicy: {syncOptions: [ServerSideApply=true, RespectIgnoreDifferences=true]}\n  ignoreDifferences:\n  - {kind: Deployment, managedFieldsManagers: [kube-controller-manager]}\n",
 		"replace.yaml":   appHead + "  syncPolicy: {syncOptions: [ServerSideApply=true, Replace=true]}\n",
 		"select.yaml":    appHead + "  syncPolicy: {syncOptions: [ServerSideApply=true]}\n  ignoreDifferences:\n  - {kind: Deployment, jqPathExpressions: ['.spec.template.spec.initContainers[] | select(.name == \"istio-init\")']}\n",
 		"optional.yaml":  appHead + "  syncPolicy: {syncOptions: [ServerSideApply=true]}\n  ignoreDifferences:\n  - {kind: Deployment, jqPathExpressions: ['.spec.foo?']}\n",
@@ -121,7 +121,7 @@ func TestGitOpsConfigRefusals(t *testing.T) {
 		{[]string{"--argocd-application", kus}, "not an Argo CD Application"},
 		{[]string{"--argocd-application", filepath.Join(dir, "missing.yaml")}, "missing.yaml"},
 		{[]string{"--argocd-application", filepath.Join(dir, "csa.yaml")}, "no ServerSideApply=true"},
-		{[]string{"--argocd-application", filepath.Join(dir, "respect.yaml")}, "RespectIgnoreDifferences=true is not predicted"},
+		{[]string{"--argocd-application", filepath.Join(dir, "respect.yaml")}, "RespectIgnoreDifferences=true with managedFieldsManagers (ignore rule 0) is not predicted"},
 		{[]string{"--argocd-application", filepath.Join(dir, "replace.yaml")}, "sync option Replace=true is not predicted"},
 		{[]string{"--argocd-application", filepath.Join(dir, "select.yaml")}, `spec.ignoreDifferences[0].jqPathExpressions[0]: the jq expression ".spec.template.spec.initContainers[] | select(.name == \"istio-init\")" is not taken`},
 		{[]string{"--argocd-application", filepath.Join(dir, "optional.yaml")}, `the jq expression ".spec.foo?" is not taken`},

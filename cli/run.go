@@ -487,7 +487,7 @@ func (c *session) reported(p *input.Pair, o *predict.Outcome, manager string) (r
 // are known.
 func (c *session) run(eng predictor, reg *schema.Registry) *predict.Run {
 	r := &predict.Run{Predictor: eng, Applier: c.client, Schemas: reg, Judge: c.judge, Subresource: c.subresource,
-		Force: c.force, ForcedAlso: c.wantsWithForce(), Now: c.now, NoDrift: c.verbs.named() || c.verbs.v == merge.VerbPatch}
+		Force: c.force, ForcedAlso: c.wantsWithForce(), Now: c.now, NoDrift: c.verbs.named() || c.verbs.v == merge.VerbPatch, RespectIgnore: c.gitops.respect}
 	if !c.advice.off {
 		r.Advice = c.adviceOptions(reg)
 	}

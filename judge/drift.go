@@ -2,9 +2,13 @@ package judge
 
 import (
 	"encoding/json"
+	"sort"
+	"strconv"
+	"strings"
 
 	"github.com/ssa-diff/ssa-diff/fieldpath"
 	smdpath "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+	"sigs.k8s.io/structured-merge-diff/v6/value"
 )
 
 // The fates of a drifted field: what the predicted write leaves of it.
@@ -41,6 +45,27 @@ type DriftField struct {
 	// object with an update (which owns every field it stored), not a change made on the
 	// cluster.
 	Default bool `json:"default,omitempty"`
+	// WithForce, for a write refused with conflicts and predicted again with force, is
+	// what that forced write leaves of the field.
+	WithForce *DriftForced `json:"withForce,omitempty"`
+}
+
+// DriftForced is what the same write with force (--force-conflicts) leaves of a drifted
+// field, when the write without force is refused with conflicts.
+type DriftForced struct {
+	// Fate is kept, removed, changed (Predicted is the new value) or refused (the server
+	// refuses the forced write too).
+	Fate string `json:"fate"`
+	// Predicted is the value the forced write leaves, when the fate is changed.
+	Predicted any `json:"predicted,omitempty"`
+}
+
+// ForcedWrite is the answer of a refused write predicted again with force.
+type ForcedWrite struct {
+	// Predicted is the object the forced write leaves; nil when Refused.
+	Predicted map[string]any
+	// Refused says the server refuses the forced write too.
+	Refused bool
 }
 
 // DriftOwner names a managedFields entry that owns a drifted field.
@@ -75,18 +100,32 @@ type DriftInput struct {
 	Predicted map[string]any
 	// Refused says the server refuses the write.
 	Refused bool
+	// Forced, when the write is refused with conflicts and was predicted again with
+	// force, is that prediction's answer: each drifted field then says what it leaves
+	// (DriftField.WithForce).
+	Forced *ForcedWrite
 	// Defaulted, when set, is the manifest as the server decodes and defaults it (asked
 	// only when there is drift, and once); nil from it when it cannot say.
 	Defaulted func() map[string]any
+	// Created, when set, is the manifest as the server would create it (defaulted and
+	// prepared as a create is), and the fields whose values the server assigns it (paths as
+	// merge.Result.Assigned prints them, positions for list items), asked only when a field
+	// nobody owns is drift, and once: a field nobody owns that has the created value, or
+	// that the server assigns, is the server's (Default), not a change made on the cluster.
+	Created func() (map[string]any, []string)
 }
 
-// Drift lists the fields some manager of the live object owns that the manifest does not
-// set, with their owners and what the predicted write leaves of each. Fields of status and
-// the metadata only the server writes (uid, resourceVersion, generation, creationTimestamp,
-// managedFields, deletion fields) are not drift; nor are fields nobody owns (the server's
-// defaults, mostly), which no managedFields entry can say anything about.
+// Drift lists the fields of the live object that the manifest does not set, with their
+// owners and what the predicted write leaves of each: first those some managedFields entry
+// owns, then those nobody owns (no owners: an object written before field management, or
+// whose managedFields were cleared or rewritten), whose fate the prediction says as for
+// the others (the server keeps them unless the write prunes what holds them). Fields of
+// status and the metadata only the server writes (uid, resourceVersion, generation,
+// creationTimestamp, managedFields, deletion fields) are not drift, nor are fields nobody
+// owns at the values the server gives the manifest (an apply owns none of the defaults
+// and allocations the server adds to what it sends: Defaulted, then Created, tell them).
 func Drift(in DriftInput) []DriftField {
-	if in.Live == nil || len(in.LiveEntries) == 0 {
+	if in.Live == nil {
 		return nil
 	}
 	keys := make([]string, 0, len(in.LiveEntries))
@@ -101,9 +140,7 @@ func Drift(in DriftInput) []DriftField {
 		union = union.Union(vs.Set())
 	}
 	var out []DriftField
-	var defaulted map[string]any
-	var applied *smdpath.Set
-	askedDefaults, askedApplied := false, false
+	ask := &driftAsk{in: &in}
 	union.Leaves().Iterate(func(p smdpath.Path) {
 		if serverOnly(p) {
 			return
@@ -115,45 +152,294 @@ func Drift(in DriftInput) []DriftField {
 		if _, set := fieldpath.ValueAt(in.Manifest, p); set {
 			return
 		}
-		if !askedApplied && in.Applied != nil {
-			applied, askedApplied = in.Applied(), true
-		}
-		if applied != nil && applied.Has(p) {
+		if a := ask.applied(); a != nil && a.Has(p) {
 			return
 		}
-		d := DriftField{Path: fieldpath.PathString(p), Live: live, Owners: []DriftOwner{}}
-		if ptr, ok := fieldpath.JSONPointer(p, in.Live); ok {
-			d.Pointer = ptr
-		}
-		applies := false
-		for _, k := range keys {
-			if in.Managed.Fields[k].Set().Has(p) {
-				r := in.Managed.Ref(k)
-				d.Owners = append(d.Owners, DriftOwner{Manager: r.Manager, Operation: string(r.Operation), APIVersion: r.APIVersion, Subresource: r.Subresource})
-				applies = applies || r.Operation == fieldpath.OperationApply
+		out = append(out, in.field(p, live, keys, ask))
+	})
+	// The fields nobody owns: no entry says anything of them, and the server keeps or
+	// drops them as the prediction says.
+	names := func(p smdpath.Path) *smdpath.Set {
+		s := ask.applied()
+		for _, pe := range p {
+			if s == nil {
+				return nil
 			}
+			s, _ = s.Children.Get(pe)
 		}
-		if !applies {
-			if !askedDefaults && in.Defaulted != nil {
-				defaulted, askedDefaults = in.Defaulted(), true
-			}
-			if v, ok := fieldpath.ValueAt(defaulted, p); ok && sameJSON(v, live) {
-				d.Default = true
-			}
+		return s
+	}
+	unowned(in.Live, union, names, nil, func(p smdpath.Path, live any) {
+		if serverOnly(p) || identity(p) {
+			return
 		}
-		switch pred, ok := fieldpath.ValueAt(in.Predicted, p); {
-		case in.Refused:
-			d.Fate = DriftRefused
-		case !ok:
-			d.Fate = DriftRemoved
-		case sameJSON(live, pred):
-			d.Fate = DriftKept
-		default:
-			d.Fate, d.Predicted = DriftChanged, pred
+		if _, set := fieldpath.ValueAt(in.Manifest, p); set {
+			return
+		}
+		if a := ask.applied(); a != nil && a.Has(p) {
+			return
+		}
+		d := in.field(p, live, nil, ask)
+		if d.Default {
+			return
+		}
+		// Not the scheme's default: maybe what a create adds (the registry's defaults) or
+		// assigns (an allocated IP), which only a whole create tells.
+		obj, assigned := ask.created()
+		if v, ok := fieldpath.ValueAt(obj, p); ok && sameJSON(v, live) || containsKey(assigned, assignedPointer(d.Pointer)) {
+			return
 		}
 		out = append(out, d)
 	})
 	return out
+}
+
+// assignedPointer is a JSON pointer (of a field whose name holds no "." or "[") as
+// merge.Result.Assigned prints the path: /spec/ports/0/nodePort is .spec.ports[0].nodePort.
+func assignedPointer(ptr string) string {
+	var b strings.Builder
+	for _, tok := range strings.Split(strings.TrimPrefix(ptr, "/"), "/") {
+		if _, err := strconv.Atoi(tok); err == nil {
+			b.WriteString("[" + tok + "]")
+			continue
+		}
+		b.WriteString("." + tok)
+	}
+	return b.String()
+}
+
+// driftAsk asks DriftInput's Applied and Defaulted once each, when first needed.
+type driftAsk struct {
+	in                          *DriftInput
+	appliedSet                  *smdpath.Set
+	defaulted                   map[string]any
+	askedApplied, askedDefaults bool
+	createdObj                  map[string]any
+	assigned                    []string
+	askedCreated                bool
+}
+
+func (a *driftAsk) created() (map[string]any, []string) {
+	if !a.askedCreated && a.in.Created != nil {
+		a.createdObj, a.assigned = a.in.Created()
+		a.askedCreated = true
+	}
+	return a.createdObj, a.assigned
+}
+
+func (a *driftAsk) applied() *smdpath.Set {
+	if !a.askedApplied && a.in.Applied != nil {
+		a.appliedSet, a.askedApplied = a.in.Applied(), true
+	}
+	return a.appliedSet
+}
+
+func (a *driftAsk) defaults() map[string]any {
+	if !a.askedDefaults && a.in.Defaulted != nil {
+		a.defaulted, a.askedDefaults = a.in.Defaulted(), true
+	}
+	return a.defaulted
+}
+
+// field is the drifted field at p, whose live value is live, owned by the entries of keys
+// that have it (none: nobody owns it).
+func (in *DriftInput) field(p smdpath.Path, live any, keys []string, ask *driftAsk) DriftField {
+	d := DriftField{Path: fieldpath.PathString(p), Live: live, Owners: []DriftOwner{}}
+	if ptr, ok := fieldpath.JSONPointer(p, in.Live); ok {
+		d.Pointer = ptr
+	}
+	applies := false
+	for _, k := range keys {
+		if in.Managed.Fields[k].Set().Has(p) {
+			r := in.Managed.Ref(k)
+			d.Owners = append(d.Owners, DriftOwner{Manager: r.Manager, Operation: string(r.Operation), APIVersion: r.APIVersion, Subresource: r.Subresource})
+			applies = applies || r.Operation == fieldpath.OperationApply
+		}
+	}
+	if !applies {
+		if v, ok := fieldpath.ValueAt(ask.defaults(), p); ok && sameJSON(v, live) {
+			d.Default = true
+		}
+	}
+	d.Fate, d.Predicted = fate(p, live, in.Predicted, in.Refused)
+	if in.Refused && in.Forced != nil {
+		f := &DriftForced{}
+		f.Fate, f.Predicted = fate(p, live, in.Forced.Predicted, in.Forced.Refused)
+		d.WithForce = f
+	}
+	return d
+}
+
+// fate is what a write that leaves predicted (or is refused) does to the field at p whose
+// live value is live, and the new value when it changes it.
+func fate(p smdpath.Path, live any, predicted map[string]any, refused bool) (string, any) {
+	if refused {
+		return DriftRefused, nil
+	}
+	switch pred, ok := fieldpath.ValueAt(predicted, p); {
+	case !ok:
+		return DriftRemoved, nil
+	case sameJSON(live, pred):
+		return DriftKept, nil
+	default:
+		return DriftChanged, pred
+	}
+}
+
+// unowned walks v, the value at path at of the live object, beside owned, the union of
+// the field sets owning it and below (nil: nothing), and calls f with each path nobody
+// owns and its value: leaves, empty maps and lists, and a list whose items nothing tells
+// how to name (a whole value). The walk needs no schema: an item is named as the owned
+// items of its list are (by the same key fields, by value or by position), or as names
+// (the set the server recorded for the manifest, at a path) names them.
+func unowned(v any, owned *smdpath.Set, names func(smdpath.Path) *smdpath.Set, at smdpath.Path, f func(smdpath.Path, any)) {
+	child := func(pe smdpath.PathElement) smdpath.Path {
+		p := make(smdpath.Path, len(at), len(at)+1)
+		copy(p, at)
+		return append(p, pe)
+	}
+	below := func(s *smdpath.Set, pe smdpath.PathElement) *smdpath.Set {
+		if s == nil {
+			return nil
+		}
+		c, _ := s.Children.Get(pe)
+		return c
+	}
+	switch v := v.(type) {
+	case map[string]any:
+		if len(v) == 0 {
+			if owned == nil {
+				f(at, v)
+			}
+			return
+		}
+		keys := make([]string, 0, len(v))
+		for k := range v {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			pe := smdpath.PathElement{FieldName: &k}
+			o := below(owned, pe)
+			if o == nil && owned != nil && owned.Members.Has(pe) {
+				continue // owned whole
+			}
+			unowned(v[k], o, names, child(pe), f)
+		}
+	case []any:
+		if len(v) == 0 {
+			if owned == nil {
+				f(at, v)
+			}
+			return
+		}
+		for _, item := range v {
+			if owned != nil {
+				if pe, o, ok := ownedChild(item, &owned.Children); ok {
+					unowned(item, o, names, child(pe), f)
+					continue
+				}
+				if ownedItem(item, &owned.Members) {
+					continue
+				}
+			}
+			pe, ok := nameItem(item, v, owned)
+			if !ok {
+				pe, ok = nameItem(item, v, names(at))
+			}
+			if !ok {
+				// Nothing says how to name the item: the list, whole.
+				f(at, v)
+				return
+			}
+			unowned(item, nil, names, child(pe), f)
+		}
+	default:
+		if owned == nil {
+			f(at, v)
+		}
+	}
+}
+
+// ownedItem reports whether an element of members names item.
+func ownedItem(item any, members *smdpath.PathElementSet) bool {
+	found := false
+	members.Iterate(func(pe smdpath.PathElement) {
+		found = found || fieldpath.ItemMatches(item, pe)
+	})
+	return found
+}
+
+// ownedChild is the element of children that names item, with the set below it.
+func ownedChild(item any, children *smdpath.SetNodeMap) (smdpath.PathElement, *smdpath.Set, bool) {
+	var pe smdpath.PathElement
+	found := false
+	children.Iterate(func(e smdpath.PathElement) {
+		if !found && fieldpath.ItemMatches(item, e) {
+			pe, found = e, true
+		}
+	})
+	if !found {
+		return pe, nil, false
+	}
+	below, _ := children.Get(pe)
+	return pe, below, true
+}
+
+// nameItem names an item of list as the items of the list in set are named: by the same
+// key fields (which the item must all have), by value, or by position.
+func nameItem(item any, list []any, set *smdpath.Set) (smdpath.PathElement, bool) {
+	if set == nil {
+		return smdpath.PathElement{}, false
+	}
+	var like *smdpath.PathElement
+	pick := func(pe smdpath.PathElement) {
+		if like == nil && pe.FieldName == nil {
+			like = &pe
+		}
+	}
+	set.Members.Iterate(pick)
+	set.Children.Iterate(pick)
+	switch {
+	case like == nil:
+		return smdpath.PathElement{}, false
+	case like.Key != nil:
+		m, ok := item.(map[string]any)
+		if !ok {
+			return smdpath.PathElement{}, false
+		}
+		key := make(value.FieldList, 0, len(*like.Key))
+		for _, k := range *like.Key {
+			kv, ok := m[k.Name]
+			if !ok {
+				return smdpath.PathElement{}, false
+			}
+			key = append(key, value.Field{Name: k.Name, Value: value.NewValueInterface(kv)})
+		}
+		return smdpath.PathElement{Key: &key}, true
+	case like.Value != nil:
+		val := value.NewValueInterface(item)
+		return smdpath.PathElement{Value: &val}, true
+	case like.Index != nil:
+		for i := range list {
+			if sameJSON(list[i], item) {
+				return smdpath.PathElement{Index: &i}, true
+			}
+		}
+	}
+	return smdpath.PathElement{}, false
+}
+
+// identity reports whether p is what names the object: apiVersion, kind, metadata.name
+// and metadata.namespace.
+func identity(p smdpath.Path) bool {
+	switch {
+	case len(p) == 1 && p[0].FieldName != nil:
+		return *p[0].FieldName == "apiVersion" || *p[0].FieldName == "kind"
+	case len(p) == 2 && p[0].FieldName != nil && *p[0].FieldName == "metadata" && p[1].FieldName != nil:
+		return *p[1].FieldName == "name" || *p[1].FieldName == "namespace"
+	}
+	return false
 }
 
 func containsKey(keys []string, k string) bool {

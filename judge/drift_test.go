@@ -96,6 +96,26 @@ func TestDrift(t *testing.T) {
 		}
 	}
 
+	// A refused write predicted again with force: each field says what the forced write
+	// leaves of it.
+	in.Forced = &ForcedWrite{Predicted: predicted}
+	for _, d := range Drift(in) {
+		want := map[string]string{".metadata.annotations.team": DriftRemoved, ".spec.template.spec.terminationGracePeriodSeconds": DriftChanged}[d.Path]
+		if want == "" {
+			want = DriftKept
+		}
+		if d.Fate != DriftRefused || d.WithForce == nil || d.WithForce.Fate != want {
+			t.Errorf("%s: fate %s, with force %+v, want refused and %s", d.Path, d.Fate, d.WithForce, want)
+		}
+	}
+	in.Forced = &ForcedWrite{Refused: true}
+	for _, d := range Drift(in) {
+		if d.WithForce == nil || d.WithForce.Fate != DriftRefused {
+			t.Errorf("%s: with force %+v under a forced refusal", d.Path, d.WithForce)
+		}
+	}
+	in.Forced = nil
+
 	// No live object, no managedFields: no drift.
 	if d := Drift(DriftInput{Manifest: manifest}); d != nil {
 		t.Errorf("a create has drift: %+v", d)
@@ -168,4 +188,56 @@ func FuzzIgnoreJSON(f *testing.F) {
 			t.Fatalf("%s: read back as %+v, want %+v", b, again.Rules(), ig.Rules())
 		}
 	})
+}
+
+// Fields nobody owns are drift without owners, named without a schema as the owned items
+// of their lists are named; a list whose items nothing names is one field, whole.
+func TestDriftUnowned(t *testing.T) {
+	live := mustJSON(t, `{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web","namespace":"ns","uid":"u","labels":{"app":"web","tier":"x"},
+ "managedFields":[{"manager":"m","operation":"Apply","apiVersion":"apps/v1","fieldsType":"FieldsV1","fieldsV1":{"f:metadata":{"f:labels":{"f:app":{}}},"f:spec":{"f:template":{"f:spec":{"f:containers":{"k:{\"name\":\"web\"}":{".":{},"f:name":{}}}}}}}}]},
+ "spec":{"paused":false,"template":{"spec":{"containers":[{"name":"web","image":"a"},{"name":"side","image":"b"}],"tolerations":[{"key":"k"}]}}},"status":{"replicas":1}}`)
+	entries, _, err := fieldpath.EntriesOf(live)
+	if err != nil {
+		t.Fatal(err)
+	}
+	managed, err := fieldpath.Decode(entries)
+	if err != nil {
+		t.Fatal(err)
+	}
+	manifest := mustJSON(t, `{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web","namespace":"ns","labels":{"app":"web"}},"spec":{"template":{"spec":{"containers":[{"name":"web"}]}}}}`)
+	created := mustJSON(t, `{"spec":{"paused":false}}`)
+	in := DriftInput{Live: live, Managed: managed, LiveEntries: entries, Manifest: manifest, Predicted: live,
+		Created: func() (map[string]any, []string) { return created, []string{".spec.template.spec.tolerations"} }}
+	got := map[string]bool{}
+	for _, d := range Drift(in) {
+		if len(d.Owners) != 0 {
+			t.Errorf("%s: owners %v", d.Path, d.Owners)
+		}
+		got[d.Path] = d.Default
+	}
+	// .spec.paused has the created value and the tolerations are assigned: the server's.
+	want := map[string]bool{
+		".metadata.labels.tier":                             false,
+		`.spec.template.spec.containers[name="web"].image`:  false,
+		`.spec.template.spec.containers[name="side"].image`: false,
+		`.spec.template.spec.containers[name="side"].name`:  false,
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("drift nobody owns:\n got %v\nwant %v", got, want)
+	}
+	// Without managedFields every field is nobody's; the set the server recorded for the
+	// manifest names the items of the lists it sets.
+	in.LiveEntries, in.Managed = nil, fieldpath.Managed{}
+	applied, err := fieldpath.FieldsV1ToSet([]byte(`{"f:metadata":{"f:labels":{"f:app":{}}},"f:spec":{"f:template":{"f:spec":{"f:containers":{"k:{\"name\":\"web\"}":{".":{},"f:name":{}}}}}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	in.Applied = func() *smdpath.Set { return applied }
+	got = map[string]bool{}
+	for _, d := range Drift(in) {
+		got[d.Path] = d.Default
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("drift without managedFields:\n got %v\nwant %v", got, want)
+	}
 }

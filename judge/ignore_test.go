@@ -180,3 +180,38 @@ func FuzzParseIgnoreRule(f *testing.F) {
 		}
 	})
 }
+
+// KeepLive gives the fields the paths name their live values, leaves out those the live
+// object lacks, and changes neither input.
+func TestKeepLive(t *testing.T) {
+	rules := []IgnoreRule{{Group: "apps", Kind: "Deployment", Paths: []IgnorePath{
+		mustIgnorePath(t, "/spec/replicas"), mustIgnorePath(t, ".spec.template.spec.containers[*].image"), mustIgnorePath(t, "/metadata/labels/gone")}}}
+	ig, err := NewIgnore(rules...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	manifest := mustJSON(t, `{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"w","labels":{"gone":"x","kept":"y"}},"spec":{"template":{"spec":{"containers":[{"name":"a","image":"a:2"},{"name":"b","image":"b:2"}]}}}}`)
+	live := mustJSON(t, `{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"w"},"spec":{"replicas":5,"template":{"spec":{"containers":[{"name":"a","image":"a:1"},{"name":"b","image":"b:1"}]}}}}`)
+	before, _ := json.Marshal(manifest)
+	oi := ig.For("apps/v1", "Deployment", "", "w", live, nil)
+	got, _ := json.Marshal(oi.KeepLive(manifest, live))
+	want := `{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"labels":{"kept":"y"},"name":"w"},"spec":{"replicas":5,"template":{"spec":{"containers":[{"image":"a:1","name":"a"},{"image":"b:1","name":"b"}]}}}}`
+	if string(got) != want {
+		t.Errorf("KeepLive:\n got %s\nwant %s", got, want)
+	}
+	if after, _ := json.Marshal(manifest); string(after) != string(before) {
+		t.Errorf("the manifest was changed: %s", after)
+	}
+	if other := ig.For("v1", "Service", "", "w", live, nil); other.KeepLive(manifest, live)["spec"] == nil {
+		t.Errorf("a rule for Deployments changed a Service")
+	}
+}
+
+func mustIgnorePath(t *testing.T, s string) IgnorePath {
+	t.Helper()
+	p, err := ParseIgnorePath(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}

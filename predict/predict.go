@@ -47,6 +47,10 @@ type Run struct {
 	// the object), so what the live object has beyond them is no drift
 	// (Prediction.Drift stays empty).
 	NoDrift bool
+	// RespectIgnore, when set, are the ignore rules of an Argo CD Application synced with
+	// RespectIgnoreDifferences=true: the fields they name keep their live values in what
+	// is applied (judge.ObjectIgnore.KeepLive).
+	RespectIgnore *judge.Ignore
 }
 
 // An Apply is one manifest applied to one endpoint.
@@ -100,6 +104,9 @@ type Prediction struct {
 // Predict predicts and judges one apply. An error is an apply the engine could not
 // predict (not a refusal, which is a Result).
 func (r *Run) Predict(a Apply) (*Prediction, error) {
+	if r.RespectIgnore != nil && a.Live != nil && a.Patch == nil {
+		a.Manifest = r.RespectIgnore.For(a.GVK.APIVersion(), a.GVK.Kind, a.Namespace, a.Name, a.Live, nil).KeepLive(a.Manifest, a.Live)
+	}
 	req := r.request(a, r.Force)
 	out, err := r.Predictor.Predict(r.Applier, req)
 	if err != nil {
@@ -117,16 +124,16 @@ func (r *Run) Predict(a Apply) (*Prediction, error) {
 		}
 	}
 	r.advise(p, a)
-	p.Drift = r.drift(a, p.Live, out)
 	if out.Rejection != nil && out.Rejection.Code == 409 && !r.Force && r.ForcedAlso && !r.Applier.AlwaysForces() {
 		// Against the live object as the server read it for the first request.
 		again := a
 		again.Live = p.Live
 		if forced, err := r.Predictor.Predict(r.Applier, r.request(again, true)); err == nil {
 			p.WithForce = forced
-			p.WithForceDrift = r.drift(a, p.Live, forced)
+			p.WithForceDrift = r.drift(a, p.Live, forced, nil)
 		}
 	}
+	p.Drift = r.drift(a, p.Live, out, p.WithForce)
 	return p, nil
 }
 

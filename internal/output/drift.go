@@ -48,8 +48,15 @@ func driftOf(res *report.Result, opts Options) driftShown {
 		}
 		d.defaults[f.Fate]++
 		d.defaultFields = append(d.defaultFields, f)
-		for _, o := range f.Owners {
-			if s := driftOwner(o); !seenOwner[s] {
+		owners := make([]string, len(f.Owners))
+		for i, o := range f.Owners {
+			owners[i] = driftOwner(o)
+		}
+		if len(owners) == 0 {
+			owners = []string{noOwner}
+		}
+		for _, s := range owners {
+			if !seenOwner[s] {
 				seenOwner[s] = true
 				d.defaultOwners = append(d.defaultOwners, s)
 			}
@@ -63,8 +70,14 @@ func driftOwner(o judge.DriftOwner) string {
 	return report.Manager{Manager: o.Manager, Operation: o.Operation, APIVersion: o.APIVersion, Subresource: o.Subresource}.Describe()
 }
 
-// driftOwners describes a field's owners.
+// noOwner is the owner shown of a field no managedFields entry owns.
+const noOwner = "none"
+
+// driftOwners describes a field's owners ("none" when nobody owns it).
 func driftOwners(f report.DriftField) string {
+	if len(f.Owners) == 0 {
+		return noOwner
+	}
 	names := make([]string, len(f.Owners))
 	for i, o := range f.Owners {
 		names[i] = driftOwner(o)
@@ -95,6 +108,22 @@ func driftFate(res *report.Result, f report.DriftField, opts Options, marshal fu
 		return "stays: the apply is refused"
 	}
 	return f.Fate
+}
+
+// driftForcedFate says what the apply with --force-conflicts would leave of a drifted
+// field of a refused apply ("" when it was not predicted): "; with --force-conflicts:
+// removed by the apply".
+func driftForcedFate(res *report.Result, f report.DriftField, opts Options, marshal func(any) ([]byte, error), max int) string {
+	if f.WithForce == nil || res.Action != report.ActionRejected {
+		return ""
+	}
+	forced := f
+	forced.Fate, forced.Predicted = f.WithForce.Fate, f.WithForce.Predicted
+	fate := driftFate(res, forced, opts, marshal, max)
+	if f.WithForce.Fate == judge.DriftRefused {
+		fate = "stays: refused too"
+	}
+	return "; with --force-conflicts: " + fate
 }
 
 // driftHeading is the heading of a drift section.
@@ -137,6 +166,14 @@ func (t *textWriter) drift(res *report.Result) {
 		default:
 			fate = t.p.dim(fate)
 		}
+		if forced := driftForcedFate(res, f, t.opts, json.Marshal, 60); forced != "" {
+			if f.WithForce.Fate == judge.DriftRemoved || f.WithForce.Fate == judge.DriftChanged {
+				forced = t.p.red(forced)
+			} else {
+				forced = t.p.dim(forced)
+			}
+			fate += forced
+		}
 		t.w.printf("    %s  %s  %s\n", f.Path, driftValue(res, f, t.opts), fate)
 		t.w.printf("      owned by %s\n", driftOwners(f))
 	}
@@ -164,7 +201,7 @@ func (m *markdownWriter) drift(res *report.Result) string {
 				fmt.Fprintf(&b, "\n… and %d more (`-o json` lists them)\n", len(d.listed)-maxDriftListed)
 				break
 			}
-			fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", cell(code(f.Path)), cell(code(driftValue(res, f, m.opts))), cell(driftOwners(f)), cell(driftFate(res, f, m.opts, json.Marshal, 40)))
+			fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", cell(code(f.Path)), cell(code(driftValue(res, f, m.opts))), cell(driftOwners(f)), cell(driftFate(res, f, m.opts, json.Marshal, 40)+driftForcedFate(res, f, m.opts, json.Marshal, 40)))
 		}
 		b.WriteString("\n")
 	}
@@ -189,12 +226,13 @@ func (h *htmlWriter) drift(res *report.Result) (listed []htmlDrift, defaultsLine
 		live, _ := compactPair(marshal, f.Live, nil, htmlMaxValue)
 		live, _ = h.opts.maskConflict(res, f.Path, live, "")
 		hd := htmlDrift{Path: f.Path, Pointer: f.Pointer, Live: live, Fate: driftFate(res, f, h.opts, marshal, htmlMaxValue), FateClass: f.Fate}
-		if forced, ok := forcedDrift(res, f.Path); ok {
-			// A refused apply: what --force-conflicts would do to the field, beside it.
-			hd.Fate += "; with --force-conflicts: " + driftFate(res, forced, h.opts, marshal, htmlMaxValue)
-		}
+		// A refused apply: what --force-conflicts would do to the field, beside it.
+		hd.Fate += driftForcedFate(res, f, h.opts, marshal, htmlMaxValue)
 		for _, o := range f.Owners {
 			hd.Owners = append(hd.Owners, htmlTake{Manager: driftOwner(o), Class: h.managerClass(o.Manager)})
+		}
+		if len(f.Owners) == 0 {
+			hd.Owners = []htmlTake{{Manager: noOwner}}
 		}
 		return hd
 	}
@@ -258,18 +296,4 @@ func (p *page) driftTable(rows []htmlDrift) {
 		p.raw("</td></tr>")
 	}
 	p.raw("</tbody></table>")
-}
-
-// forcedDrift is the field at path in the drift of the re-prediction with
-// --force-conflicts, when res is refused and has one.
-func forcedDrift(res *report.Result, path string) (report.DriftField, bool) {
-	if res.WithForce == nil || res.Action != report.ActionRejected {
-		return report.DriftField{}, false
-	}
-	for _, f := range res.WithForce.Drift {
-		if f.Path == path {
-			return f, true
-		}
-	}
-	return report.DriftField{}, false
 }

@@ -292,7 +292,9 @@ func (m *markdownWriter) Close(rep *report.Report) error {
 			b.WriteString(head)
 		}
 		// A section is shown in full only while the ones after it still fit compact: every
-		// object's heading and findings come before any one object's drift and diff.
+		// object's heading and findings come before any one object's drift and diff. A
+		// section that does not fit even compact is counted as left out, and the shorter
+		// ones after it are still shown.
 		rest := 0
 		for _, sec := range secs {
 			rest += len(sec.compact)
@@ -300,9 +302,9 @@ func (m *markdownWriter) Close(rep *report.Report) error {
 		for _, sec := range secs {
 			rest -= len(sec.compact)
 			switch {
-			case omitted == 0 && b.Len()+len(sec.full)+rest < m.budget:
+			case b.Len()+len(sec.full)+rest < m.budget:
 				b.WriteString(sec.full)
-			case omitted == 0 && b.Len()+len(sec.compact) < m.budget:
+			case b.Len()+len(sec.compact) < m.budget:
 				b.WriteString(sec.compact)
 			default:
 				omitted++

@@ -59,6 +59,40 @@ func TestMarkdownBudget(t *testing.T) {
 	}
 }
 
+// A section that does not fit even compact is left out, and the shorter ones after it are
+// still shown, compact or in full.
+func TestMarkdownBudgetShowsLaterShorterSections(t *testing.T) {
+	rep := gateReport(gatePolicy)
+	var out bytes.Buffer
+	w := newMarkdown(&out, Options{Now: now}).(*markdownWriter)
+	if err := w.Close(rep); err != nil {
+		t.Fatal(err)
+	}
+	base := out.Len()
+	out.Reset()
+	w = newMarkdown(&out, Options{Now: now}).(*markdownWriter)
+	w.budget = base + 1000
+	huge := strings.Repeat("h", 2000)
+	w.attention = []mdSection{
+		{full: "FIRST-FULL\n", compact: "FIRST\n"},
+		{full: huge + "\n", compact: huge + "\n"},
+		{full: "THIRD-FULL\n", compact: "THIRD\n"},
+	}
+	w.changes = []mdSection{{full: huge + "LAST\n", compact: "LAST-COMPACT\n"}}
+	if err := w.Close(rep); err != nil {
+		t.Fatal(err)
+	}
+	got := out.String()
+	for _, want := range []string{"FIRST\n", "THIRD-FULL", "LAST-COMPACT", "and 1 more object not shown"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("missing %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, huge) {
+		t.Errorf("a section over the budget is shown")
+	}
+}
+
 func TestMarkdownEscaping(t *testing.T) {
 	for in, want := range map[string]string{
 		"a":      "`a`",

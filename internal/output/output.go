@@ -61,7 +61,7 @@ var formats = map[string]func(io.Writer, Options) Writer{
 // ShowsWithForce reports whether a format shows what --force-conflicts would do about a
 // refusal with conflicts (Result.WithForce).
 func ShowsWithForce(format string) bool {
-	return format == "text" || format == "json" || format == "yaml" || format == "html"
+	return format == "text" || format == "json" || format == "yaml" || format == "html" || format == "markdown"
 }
 
 // Streams reports whether a format prints each result as it is written.
