@@ -3,12 +3,12 @@ package cli
 import (
 	"context"
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/spf13/pflag"
 	"github.com/ssa-diff/ssa-diff/internal/admission/wire"
 	"github.com/ssa-diff/ssa-diff/internal/cluster"
+	"github.com/ssa-diff/ssa-diff/internal/livestate"
 	"github.com/ssa-diff/ssa-diff/predict"
 	"github.com/ssa-diff/ssa-diff/server/clusterstate"
 	"github.com/ssa-diff/ssa-diff/server/kubeapiserver"
@@ -93,33 +93,12 @@ func (c *session) readAdmissionCluster(ctx context.Context, client *cluster.Clie
 	if err != nil {
 		return fmt.Errorf("--live-from-cluster: %w", err)
 	}
-	list := []byte(`{"apiVersion":"v1","kind":"List","items":[`)
-	for i, raw := range read.Objects {
-		if i > 0 {
-			list = append(list, ',')
-		}
-		list = append(list, raw...)
+	state, warnings, err := livestate.Admission(read)
+	for _, w := range warnings {
+		c.warnf("%s", w)
 	}
-	list = append(list, "]}"...)
-	objs, err := predict.Bytes("cluster", list)
 	if err != nil {
-		return fmt.Errorf("--live-from-cluster: admission state: %w", err)
-	}
-	in := make([]clusterstate.Object, len(objs))
-	for i, o := range objs {
-		in[i] = clusterstate.Object{Object: o.Object, Source: "the cluster"}
-	}
-	kinds := make([]string, 0, len(read.Errors))
-	for kind := range read.Errors {
-		kinds = append(kinds, kind)
-	}
-	sort.Strings(kinds)
-	for _, kind := range kinds {
-		c.warnf("admission state: %v: what reads it is not predicted", read.Errors[kind])
-	}
-	state, err := clusterstate.New(in)
-	if err != nil {
-		return fmt.Errorf("--live-from-cluster: admission state: %w", err)
+		return fmt.Errorf("--live-from-cluster: %w", err)
 	}
 	c.clusterState = state
 	fmt.Fprintf(c.stderr, "admission state: %s: %d object%s read (%d LIST)\n", where, state.Len(), plural(state.Len()), read.Lists)

@@ -73,7 +73,7 @@ func BenchmarkEngineCorpus(b *testing.B) {
 		b.Fatal(append(errs, errs2...))
 	}
 	for _, o := range append(live, manifests...) {
-		if isCRD(o.Object) {
+		if isCRDKind(o.GVK()) {
 			if err := reg.AddCRDObject(o.Source.String(), o.Object); err != nil {
 				b.Fatal(err)
 			}

@@ -15,7 +15,10 @@ import (
 	"github.com/spf13/pflag"
 	"github.com/ssa-diff/ssa-diff/appliers"
 	"github.com/ssa-diff/ssa-diff/internal/admission/wire"
+	"github.com/ssa-diff/ssa-diff/internal/interrupt"
 	"github.com/ssa-diff/ssa-diff/internal/output"
+	"github.com/ssa-diff/ssa-diff/internal/rawpatch"
+	"github.com/ssa-diff/ssa-diff/internal/schemafiles"
 	"github.com/ssa-diff/ssa-diff/internal/shard"
 	"github.com/ssa-diff/ssa-diff/judge"
 	"github.com/ssa-diff/ssa-diff/merge"
@@ -52,11 +55,11 @@ func RunAs(prog string, args []string, stdin io.Reader, stdout, stderr io.Writer
 }
 
 // Main is RunAs for the ssa-diff program: it also sets the garbage collector for the run
-// from the size of the input (see gc.go), and stops the run at SIGINT or SIGTERM (exit 130
-// or 143, see interrupt.go), settings of the whole process that Run and RunAs leave alone.
+// from the size of the input (package gctune), and stops the run at SIGINT or SIGTERM (exit 130
+// or 143, package interrupt), settings of the whole process that Run and RunAs leave alone.
 // getenv reads the environment (os.Getenv).
 func Main(prog string, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
-	return runInterruptible(prog, stderr, func(ctx context.Context) int {
+	return interrupt.Run(prog, stderr, func(ctx context.Context) int {
 		return runAs(ctx, prog, args, stdin, stdout, stderr, getenv)
 	})
 }
@@ -173,7 +176,7 @@ type invocation struct {
 	*options
 	stdin          io.Reader
 	stdout, stderr io.Writer
-	// getenv, when set, makes the run set the garbage collector (see gc.go).
+	// getenv, when set, makes the run set the garbage collector (package gctune).
 	getenv func(string) string
 	// admissionLibrary runs the admission policies and PodSecurity in this process
 	// instead of the helper program (tests).
@@ -197,17 +200,16 @@ type session struct {
 	// judge judges each prediction (approximations, the fields of refusals).
 	judge *judge.Judge
 	// rawPatches are the --verb patch documents that name no object.
-	rawPatches rawPatches
-	// schemaDocs and crdObjects are the --schema documents and --crd objects read, kept to
-	// be added to the registry of another minor (registryFor).
-	schemaDocs []schemaDoc
-	crdObjects []crdObject
+	rawPatches rawpatch.Set
+	// schemaFiles are the --schema documents and --crd objects read, kept to be added to
+	// the registry of another minor.
+	schemaFiles schemafiles.Set
 	// clusterState is what the cluster's admission chain reads, when given or read.
 	clusterState *clusterstate.State
 	// closers stop what the run started (the admission helper).
 	closers []func() error
 	// sharding is the run's part of the shards' record, with --shard (shard.go).
-	sharding *sharding
+	sharding *shard.Record
 }
 
 const usageHead = `%[1]s predicts what the Kubernetes API server would do with a server-side apply,

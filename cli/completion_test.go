@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/spf13/pflag"
+	"github.com/ssa-diff/ssa-diff/internal/completion"
 )
 
 // completionScript is `ssa-diff completion SHELL`, written to a file of dir.
@@ -35,7 +36,7 @@ func TestCompletionScriptsGolden(t *testing.T) {
 	if len(flags) < 50 || len(blame) != 5 || len(merge) != len(mergeFlags) {
 		t.Fatalf("%d flags, %d of blame, %d of merge (want %d)", len(flags), len(blame), len(merge), len(mergeFlags))
 	}
-	for _, shell := range completionShells {
+	for _, shell := range completion.Shells() {
 		out, _, _ := run(t, "", "completion", shell)
 		golden(t, filepath.Join("completion", "ssa-diff."+shell), []byte(out))
 		if shell == "powershell" {
@@ -47,9 +48,9 @@ func TestCompletionScriptsGolden(t *testing.T) {
 			}
 			continue
 		}
-		for _, f := range append(append([]completionFlag(nil), flags...), blame...) {
-			if !strings.Contains(out, f.name) {
-				t.Errorf("%s: no --%s", shell, f.name)
+		for _, f := range append(append([]completion.Flag(nil), flags...), blame...) {
+			if !strings.Contains(out, f.Name) {
+				t.Errorf("%s: no --%s", shell, f.Name)
 			}
 		}
 		for _, v := range []string{"argocd", "markdown", "approximate", "annotation+label", "fights-controller", "1.34", "nearest", "IPv6", "json=", "relative"} {
@@ -66,14 +67,14 @@ func TestCompletionScriptsGolden(t *testing.T) {
 // TestEveryValueFlagCompletes: a flag that takes a file, a directory, a format, a minor or
 // another fixed set completes its values (a new flag without them fails here).
 func TestEveryValueFlagCompletes(t *testing.T) {
-	check := func(fs *pflag.FlagSet, argNames map[string]string, flags []completionFlag) {
-		byName := map[string]completionFlag{}
+	check := func(fs *pflag.FlagSet, argNames map[string]string, flags []completion.Flag) {
+		byName := map[string]completion.Flag{}
 		for _, f := range flags {
-			byName[f.name] = f
+			byName[f.Name] = f
 		}
 		fs.VisitAll(func(pf *pflag.Flag) {
 			f, arg := byName[pf.Name], argNames[pf.Name]
-			paths := f.files || f.dirs || f.formatFile
+			paths := f.Files || f.Dirs || f.FormatFile
 			switch {
 			case strings.Contains(arg, "PATH") || strings.Contains(arg, "FILE") || strings.Contains(arg, "DIR"):
 				if !paths {
@@ -81,7 +82,7 @@ func TestEveryValueFlagCompletes(t *testing.T) {
 				}
 			case strings.Contains(arg, "|") || pf.Name == "kube-version" || map[string]bool{"FORMAT": true, "MINOR": true, "WHEN": true, "METHOD": true,
 				"MODE": true, "FAMILIES": true, "LIST": true, "ID": true}[arg]:
-				if len(f.choices) == 0 && pf.Name != "argocd-installation-id" {
+				if len(f.Choices) == 0 && pf.Name != "argocd-installation-id" {
 					t.Errorf("--%s %s completes no values", pf.Name, arg)
 				}
 			}
@@ -94,18 +95,18 @@ func TestEveryValueFlagCompletes(t *testing.T) {
 	check(fs, argNames, completionFlags("ssa-diff"))
 	bfs, bnames := blameFlagSet("ssa-diff", &blameOptions{})
 	check(bfs, bnames, blameCompletionFlags("ssa-diff"))
-	if got := strings.Join(byFlag(completionFlags("ssa-diff"), "kube-version").choices, " "); got != "1.33 1.34 1.35 1.36 1.37 nearest" {
+	if got := strings.Join(byFlag(completionFlags("ssa-diff"), "kube-version").Choices, " "); got != "1.33 1.34 1.35 1.36 1.37 nearest" {
 		t.Errorf("--kube-version completes %q", got)
 	}
 }
 
-func byFlag(flags []completionFlag, name string) completionFlag {
+func byFlag(flags []completion.Flag, name string) completion.Flag {
 	for _, f := range flags {
-		if f.name == name {
+		if f.Name == name {
 			return f
 		}
 	}
-	return completionFlag{}
+	return completion.Flag{}
 }
 
 // TestBashCompletionLoads: the script loads in bash and registers both commands
@@ -257,47 +258,47 @@ func TestCompleteRequests(t *testing.T) {
 	for _, c := range []struct {
 		words     []string
 		want      string
-		directive int
+		directive completion.Directive
 	}{
-		{[]string{""}, "blame version completion merge", directiveDefault},
-		{[]string{"me"}, "merge", directiveDefault},
-		{[]string{"merge", "--s"}, "--show-managed-fields --show-secrets --show-unchanged --summary", directiveNoFileComp},
-		{[]string{"merge", "--app"}, "", directiveNoFileComp},
-		{[]string{"merge", "--color", ""}, "auto always never", directiveNoFileComp},
-		{[]string{"merge", "a.json", ""}, "", directiveDefault},
-		{[]string{"bl"}, "blame", directiveDefault},
-		{[]string{"apps"}, "", directiveDefault},
-		{[]string{"apps", ""}, "", directiveDefault},
-		{[]string{"--kube-version", ""}, "1.33 1.34 1.35 1.36 1.37 nearest", directiveNoFileComp},
-		{[]string{"--kube-version=1.3"}, "--kube-version=1.33 --kube-version=1.34 --kube-version=1.35 --kube-version=1.36 --kube-version=1.37", directiveNoFileComp},
-		{[]string{"-o", "m"}, "markdown", directiveNoFileComp},
-		{[]string{"--subresource", ""}, "status scale resize", directiveNoFileComp},
-		{[]string{"--output-file", "js"}, "json=", directiveNoSpace | directiveNoFileComp},
-		{[]string{"--output-file", "markdown=r"}, "markdown=report.md", directiveNoSpace | directiveNoFileComp},
-		{[]string{"--output-file", "markdown=apps/"}, "markdown=apps" + sep + "a.yaml", directiveNoSpace | directiveNoFileComp},
-		{[]string{"--output-file", "rep"}, "", directiveDefault},
-		{[]string{"-k", ""}, "", directiveFilterDirs},
-		{[]string{"--crd", ""}, "", directiveDefault},
-		{[]string{"-f", "x.yaml", "--app"}, "--applier", directiveNoFileComp},
-		{[]string{"completion", "p"}, "powershell", directiveNoFileComp},
-		{[]string{"version", ""}, "", directiveNoFileComp},
-		{[]string{"blame", "--time", ""}, "relative full none", directiveNoFileComp},
-		{[]string{"blame", "--app"}, "", directiveNoFileComp},
-		{[]string{"blame", ""}, "", directiveDefault},
+		{[]string{""}, "blame version completion merge", completion.Default},
+		{[]string{"me"}, "merge", completion.Default},
+		{[]string{"merge", "--s"}, "--show-managed-fields --show-secrets --show-unchanged --summary", completion.NoFileComp},
+		{[]string{"merge", "--app"}, "", completion.NoFileComp},
+		{[]string{"merge", "--color", ""}, "auto always never", completion.NoFileComp},
+		{[]string{"merge", "a.json", ""}, "", completion.Default},
+		{[]string{"bl"}, "blame", completion.Default},
+		{[]string{"apps"}, "", completion.Default},
+		{[]string{"apps", ""}, "", completion.Default},
+		{[]string{"--kube-version", ""}, "1.33 1.34 1.35 1.36 1.37 nearest", completion.NoFileComp},
+		{[]string{"--kube-version=1.3"}, "--kube-version=1.33 --kube-version=1.34 --kube-version=1.35 --kube-version=1.36 --kube-version=1.37", completion.NoFileComp},
+		{[]string{"-o", "m"}, "markdown", completion.NoFileComp},
+		{[]string{"--subresource", ""}, "status scale resize", completion.NoFileComp},
+		{[]string{"--output-file", "js"}, "json=", completion.NoSpace | completion.NoFileComp},
+		{[]string{"--output-file", "markdown=r"}, "markdown=report.md", completion.NoSpace | completion.NoFileComp},
+		{[]string{"--output-file", "markdown=apps/"}, "markdown=apps" + sep + "a.yaml", completion.NoSpace | completion.NoFileComp},
+		{[]string{"--output-file", "rep"}, "", completion.Default},
+		{[]string{"-k", ""}, "", completion.FilterDirs},
+		{[]string{"--crd", ""}, "", completion.Default},
+		{[]string{"-f", "x.yaml", "--app"}, "--applier", completion.NoFileComp},
+		{[]string{"completion", "p"}, "powershell", completion.NoFileComp},
+		{[]string{"version", ""}, "", completion.NoFileComp},
+		{[]string{"blame", "--time", ""}, "relative full none", completion.NoFileComp},
+		{[]string{"blame", "--app"}, "", completion.NoFileComp},
+		{[]string{"blame", ""}, "", completion.Default},
 	} {
-		got := complete(c.words, readDir)
+		got := completionCommand("ssa-diff").Complete(c.words, readDir)
 		var values []string
-		for _, cand := range got.candidates {
+		for _, cand := range got.Candidates {
 			v, _, _ := strings.Cut(cand, "\t")
 			values = append(values, v)
 		}
-		if strings.Join(values, " ") != c.want || got.directive != c.directive {
-			t.Errorf("%q: %q :%d, want %q :%d", c.words, values, got.directive, c.want, c.directive)
+		if strings.Join(values, " ") != c.want || got.Directive != c.directive {
+			t.Errorf("%q: %q :%d, want %q :%d", c.words, values, got.Directive, c.want, c.directive)
 		}
 	}
 	// Flags come with their descriptions.
-	if got := complete([]string{"--kube-v"}, readDir); len(got.candidates) != 1 || !strings.HasPrefix(got.candidates[0], "--kube-version\tThe Kubernetes minor") {
-		t.Errorf("--kube-v: %q", got.candidates)
+	if got := completionCommand("ssa-diff").Complete([]string{"--kube-v"}, readDir); len(got.Candidates) != 1 || !strings.HasPrefix(got.Candidates[0], "--kube-version\tThe Kubernetes minor") {
+		t.Errorf("--kube-v: %q", got.Candidates)
 	}
 	out, _, code := run(t, "", "__complete", "--applier", "")
 	if code != 0 || out != "kubectl\napi\nargocd\nflux\nhelm\n:4\n" {

@@ -6,7 +6,7 @@
 //	ssa-diff blame LIVE
 //	ssa-diff version
 //	ssa-diff completion bash|zsh|fish|powershell
-//	ssa-diff __complete WORDS... CURRENT   (also as kubectl_complete-ssa_diff: complete.go)
+//	ssa-diff __complete WORDS... CURRENT   (also as kubectl_complete-ssa_diff: package internal/completion)
 //
 // Run is the whole command behind a testable signature; main only calls it and exits with
 // the status it returns:
@@ -18,16 +18,22 @@
 //	4  a policy fails: a --fail-on category other than rejected, or a --protect manager
 //	   losing fields
 //
-// Main is Run for the program itself: SIGINT and SIGTERM stop the run (interrupt.go) —
+// Main is Run for the program itself: SIGINT and SIGTERM stop the run (package interrupt) —
 // the cluster's requests cancelled, no prediction started, nothing more written — with the
 // statuses 130 and 143. --output-file (FILE, and each FORMAT=PATH: one prediction, several
-// formats) and --save-live are written all at once (outfile.go, package atomicfile): a run
+// formats) and --save-live are written all at once (package outfiles, on package atomicfile): a run
 // stopped half-way leaves the previous file.
 //
 // The pieces live in sub-packages: input reads files and pairs manifests with live objects,
 // render builds kustomizations as kubectl apply -k does (attributing objects and fields to
 // the files they came from), report is the versioned result model, output prints it in
-// each format. Objects are
+// each format. What is not flags, options or output glue lives beside them, one job a
+// package: completion (the shell scripts and __complete), helmrun (--applier helm's
+// release), livestate (the live state's record and evidence, a cluster read's refs and
+// --save-live), mistakes (a newcomer's mistakes answered), rawpatch (patches that name no
+// object), schemafiles (--schema and --crd, for any minor), shard (Select: a shard's slots and record), outfiles (the report's files,
+// written all at once), blametext (blame's printing), gctune and interrupt (the process's
+// settings for Main). Objects are
 // predicted in parallel by a bounded pool of workers; results are printed in input order.
 // Manifests for the same object are applied one after the other, each to the object the
 // previous one leaves, as kubectl would.
@@ -51,10 +57,10 @@
 // to its templates (input.Loader.SourceComments). A finding's line comes from the object's
 // locator (input.Object.LocateFieldPath), which for a rendered object may be in another file
 // (the patch that sets the field). With --prune, the live objects the applier would delete
-// become results of action prune (prune.go: Argo CD's tracking, Flux's owner labels,
+// become results of action prune (predict.Run.Pruned: Argo CD's tracking, Flux's owner labels,
 // kubectl's selector pruner). What a prediction rests on that ssa-diff cannot see becomes
-// approximations with a reason (approx.go: no schema, OpenAPI v2, version conversion,
+// approximations with a reason (judge.Judge.Approximations: no schema, OpenAPI v2, version conversion,
 // admission webhooks of the live state), which --fail-on approximate fails on. A refusal's
-// fields (refusal.go) put its finding at the field's line, with the schema's closest name
+// fields (judge.Judge.RefusalFields) put its finding at the field's line, with the schema's closest name
 // for a field it does not declare.
 package cli

@@ -6,7 +6,6 @@ import (
 	"github.com/spf13/pflag"
 	"github.com/ssa-diff/ssa-diff/kube"
 	"github.com/ssa-diff/ssa-diff/predict"
-	"github.com/ssa-diff/ssa-diff/schema"
 )
 
 // This file decides which Kubernetes minor a run predicts: --kube-version when given; with
@@ -79,37 +78,4 @@ func (c *session) nearestUnknown(live string, v kube.Minor) {
 		return
 	}
 	c.warnf("--kube-version nearest: %s records no Kubernetes version (a dump made with kubectl get does not; --live-from-cluster --save-live records it): predicting %s, the newest supported minor; give --kube-version MINOR to predict the cluster's (kubectl version says it)", live, v)
-}
-
-// registryFor is the schema registry of minor v: its built-in kinds, then the --schema
-// documents and --crd objects the run read (loadSchemas, loadCRDs), which are added again
-// when a run learns its minor after reading them.
-func (c *session) registryFor(v kube.Minor) (*schema.Registry, error) {
-	reg, err := schema.NewRegistry(v)
-	if err != nil {
-		return nil, err
-	}
-	for _, d := range c.schemaDocs {
-		if _, err := reg.AddOpenAPI(d.name, d.data); err != nil {
-			return nil, fmt.Errorf("--schema %s: %w", d.name, err)
-		}
-	}
-	for _, o := range c.crdObjects {
-		if err := reg.AddStoredCRDObject(o.origin, o.obj); err != nil {
-			return nil, fmt.Errorf("--crd %s: %w", o.origin, err)
-		}
-	}
-	return reg, nil
-}
-
-// schemaDoc is a --schema document as read.
-type schemaDoc struct {
-	name string
-	data []byte
-}
-
-// crdObject is a --crd CustomResourceDefinition as read.
-type crdObject struct {
-	origin string
-	obj    map[string]any
 }

@@ -1,17 +1,15 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
 
 	"github.com/spf13/pflag"
-	"github.com/ssa-diff/ssa-diff/internal/atomicfile"
 	"github.com/ssa-diff/ssa-diff/internal/cluster"
 	"github.com/ssa-diff/ssa-diff/internal/input"
-	"github.com/ssa-diff/ssa-diff/predict"
+	"github.com/ssa-diff/ssa-diff/internal/livestate"
 	"github.com/ssa-diff/ssa-diff/schema"
 )
 
@@ -97,12 +95,12 @@ func (c *session) readCluster(ctx context.Context, loader *input.Loader, manifes
 		return nil, nil, fmt.Errorf("--live-from-cluster: %w", err)
 	}
 	if v != reg.Minor() {
-		if reg, err = c.registryFor(v); err != nil {
+		if reg, err = c.schemaFiles.Registry(v); err != nil {
 			return nil, nil, err
 		}
 	}
 
-	refs, defined := refsOf(manifests)
+	refs, defined := livestate.Refs(manifests)
 	// What the registry knows so far: the built-in kinds and those of --crd.
 	known := func(g, k string) (t *schema.Type) {
 		for _, gvk := range reg.Versions(g, k) {
@@ -115,7 +113,7 @@ func (c *session) readCluster(ctx context.Context, loader *input.Loader, manifes
 	var helmRecords []json.RawMessage
 	if c.applier == "helm" {
 		var more []cluster.Ref
-		if helmRecords, more, err = c.helmClusterRecords(ctx, client); err != nil {
+		if helmRecords, more, err = c.helmRelease().ClusterRecords(ctx, client, c.liveOpts.namespaceSet); err != nil {
 			return nil, nil, err
 		}
 		refs = append(refs, more...)
@@ -152,133 +150,8 @@ func (c *session) readCluster(ctx context.Context, loader *input.Loader, manifes
 	fmt.Fprintf(c.stderr, "live state: %s, Kubernetes %s: %d object%s read, %d not found, %d not readable (%d GET, %d LIST)\n",
 		where, info.GitVersion, n, plural(n), len(rec.NotFound), len(rec.Errors), res.Gets, res.Lists)
 
-	entries, err := c.keepRead(loader, client.Context, data)
+	entries, err := livestate.Keep(loader, client.Context, l.saveLive, data)
 	return entries, reg, err
-}
-
-// refsOf are the objects the manifests name, to read from the cluster, and the group and
-// kind of the CRDs among them.
-func refsOf(manifests []input.Entry) ([]cluster.Ref, map[[2]string]bool) {
-	var refs []cluster.Ref
-	defined := map[[2]string]bool{} // group, kind of the manifests' CRDs
-	for _, e := range manifests {
-		if e.Object == nil {
-			continue
-		}
-		av, kind, ns, name := e.Object.Meta()
-		if av == "" || kind == "" || name == "" {
-			continue // not identified: Match says why
-		}
-		refs = append(refs, cluster.Ref{APIVersion: av, Kind: kind, Namespace: ns, Name: name})
-		if isCRD(e.Object.Object) {
-			spec, _ := e.Object.Object["spec"].(map[string]any)
-			names, _ := spec["names"].(map[string]any)
-			g, _ := spec["group"].(string)
-			k, _ := names["kind"].(string)
-			defined[[2]string{g, k}] = true
-		}
-	}
-	return refs, defined
-}
-
-// keepRead reads back what was read from the cluster (data, a List), as the live state's
-// entries, and saves it to --save-live when asked.
-func (c *session) keepRead(loader *input.Loader, context string, data []byte) ([]input.Entry, error) {
-	l := &c.liveOpts
-	name := "cluster:" + context
-	if context == "" {
-		name = "cluster:in-cluster"
-	}
-	if l.saveLive != "" {
-		name = l.saveLive
-	}
-	entries := loader.LoadReader(name, bytes.NewReader(data))
-	if l.saveLive != "" {
-		// What this run cannot read back is not written: a later run would not either.
-		for _, e := range entries {
-			if e.Err != nil {
-				return nil, fmt.Errorf("--save-live %s: not written: what was read from the cluster cannot be read back: %w", l.saveLive, e.Err)
-			}
-		}
-		// All at once: a run stopped while writing leaves the previous file, or none.
-		if err := atomicfile.WriteFile(l.saveLive, data, 0o600); err != nil {
-			return nil, fmt.Errorf("--save-live: %w", err)
-		}
-		return entries, nil
-	}
-	for _, e := range entries {
-		if e.Object != nil {
-			e.Object.Source.Line = 0 // lines of a document nobody sees
-		}
-	}
-	return entries, nil
-}
-
-// liveState is what the live input says beyond its objects.
-type liveState struct {
-	given  bool            // a LIVE dump or a cluster read
-	record *cluster.Record // the record of a cluster read, or nil
-	objs   []*input.Object
-}
-
-// judgeLive applies what the live input says of the pairs (predict.Evidence.Notes): their
-// warnings, the pairs it cannot predict (errors), and its word on the run.
-func (c *session) judgeLive(pairs []input.Pair, ls *liveState, reg *schema.Registry) {
-	ev := liveEvidence(ls, c.liveOpts.namespaceSet)
-	ev.AllowUnowned = c.liveOpts.allowNoManagedFields
-	targets := make([]predict.Target, len(pairs))
-	for i, p := range pairs {
-		if p.Err != nil {
-			targets[i].Failed = true
-			continue
-		}
-		_, _, ns, _ := p.Manifest.Meta()
-		t := predict.Target{ID: predict.Identity(p.ID), NamesNamespace: ns != "", HasLive: p.Live != nil, GVK: p.GVK}
-		if p.Live != nil {
-			t.LiveGVK, t.LiveSource = p.Live.GVK(), p.Live.Source.String()
-		}
-		targets[i] = t
-	}
-	notes, word := ev.Notes(targets, reg)
-	for i, n := range notes {
-		p := &pairs[i]
-		p.Warnings = append(p.Warnings, n.Warnings...)
-		if n.Refusal != "" {
-			p.Err = p.Manifest.Errorf("", "%s", n.Refusal)
-		}
-	}
-	if word != "" {
-		c.warnf("%s", word)
-	}
-}
-
-// liveEvidence is what the live state is evidence of (predict.Evidence): its objects, the
-// cluster read's record of what it found absent or could not read, whether it is a dump.
-func liveEvidence(ls *liveState, namespaceGiven bool) predict.Evidence {
-	// A dump is a List, or several objects; a single object says nothing of the namespace
-	// it was read from. Without managedFields, either was most likely printed without them
-	// (an object nobody tracks is rare: --allow-missing-managed-fields predicts it so).
-	dump := len(ls.objs) != 1 || ls.objs[0].Source.Item != nil
-	ev := predict.Evidence{Given: ls.given, Read: ls.record != nil, NamespaceGiven: namespaceGiven, NamespaceUnsaid: dump, Listing: dump}
-	if !ls.given {
-		return ev
-	}
-	for _, o := range ls.objs {
-		av, kind, ns, name := o.Meta()
-		g := schema.GVKFromAPIVersionKind(av, kind).Group
-		ev.Objects = append(ev.Objects, predict.Identity{Group: g, Kind: kind, Namespace: ns, Name: name})
-		ev.Managed = ev.Managed || o.HasManagedFields()
-	}
-	if rec := ls.record; rec != nil {
-		ev.NotFound, ev.Unreadable = map[predict.Identity]string{}, map[predict.Identity]string{}
-		for _, o := range rec.NotFound {
-			ev.NotFound[predict.Identity(o.Identity())] = o.Message
-		}
-		for _, o := range rec.Errors {
-			ev.Unreadable[predict.Identity(o.Identity())] = o.Message
-		}
-	}
-	return ev
 }
 
 func plural(n int) string {

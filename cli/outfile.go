@@ -3,11 +3,10 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"io"
 	"path/filepath"
 	"strings"
 
-	"github.com/ssa-diff/ssa-diff/internal/atomicfile"
+	"github.com/ssa-diff/ssa-diff/internal/outfiles"
 	"github.com/ssa-diff/ssa-diff/internal/output"
 )
 
@@ -94,85 +93,11 @@ func (c *options) formatFilesShowWithForce() bool {
 	return false
 }
 
-// reportOutput is where the report goes: standard output, or --output-file through a
-// temporary file that takes the file's place only once the whole report is written.
-type reportOutput struct {
-	io.Writer
-	file *atomicfile.File // nil for standard output
-	c    *session
-}
-
-func (c *session) openOutput() (*reportOutput, error) {
-	if c.outputFile == "" {
-		return &reportOutput{Writer: c.stdout, c: c}, nil
-	}
-	f, err := atomicfile.Create(c.outputFile, 0o644)
-	if err != nil {
-		return nil, fmt.Errorf("--output-file: %w", err)
-	}
-	return &reportOutput{Writer: f, file: f, c: c}, nil
-}
-
-// commit puts the report in place.
-func (o *reportOutput) commit() error {
-	if o.file == nil {
-		return nil
-	}
-	return o.file.Commit()
-}
-
-// abort drops a report not committed: the file stays as it was.
-func (o *reportOutput) abort() {
-	if o.file != nil {
-		o.file.Abort()
-	}
-}
-
-// terminal says whether the report scrolls by on a terminal.
-func (o *reportOutput) terminal() bool {
-	return o.file == nil && isTerminal(o.c.stdout)
-}
-
-// formatOutputs are the --output-file FORMAT=PATH files being written.
-type formatOutputs []*pageFile
-
-// withFormatFiles adds a writer for each --output-file FORMAT=PATH to w: the writer, and
-// the files, which take their places only at commit. A file's format writes no colour, and
-// what it would print on the error stream (kubectl's refusals, in diff and objects) is the
-// -o output's alone.
-func (c *options) withFormatFiles(w output.Writer, opts output.Options) (output.Writer, formatOutputs, error) {
-	if len(c.formatFiles) == 0 {
-		return w, nil, nil
-	}
-	opts.Color = false
-	opts.Stderr = io.Discard
-	ws := []output.Writer{w}
-	var files formatOutputs
+// formatPages are the --output-file FORMAT=PATH files, written beside the -o output.
+func (c *options) formatPages() []outfiles.File {
+	var out []outfiles.File
 	for _, f := range c.formatFiles {
-		fw, page, err := openPage(f.path, f.format, "--output-file "+f.format+"=", opts)
-		if err != nil {
-			files.abort()
-			return nil, nil, err
-		}
-		ws = append(ws, fw)
-		files = append(files, page)
+		out = append(out, outfiles.File{Format: f.format, Path: f.path, Flag: "--output-file " + f.format + "=", Quiet: true})
 	}
-	return output.Multi(ws...), files, nil
-}
-
-// commit puts every file in place, in the order given; it stops at the first that fails.
-func (fs formatOutputs) commit() error {
-	for _, f := range fs {
-		if err := f.commit(); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// abort drops the files not committed.
-func (fs formatOutputs) abort() {
-	for _, f := range fs {
-		f.abort()
-	}
+	return out
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"iter"
 
+	"github.com/ssa-diff/ssa-diff/internal/outfiles"
 	"github.com/ssa-diff/ssa-diff/internal/output"
 	"github.com/ssa-diff/ssa-diff/internal/report"
 	"github.com/ssa-diff/ssa-diff/predict"
@@ -30,7 +31,7 @@ func (c *session) predictAndReport(ctx context.Context, eng predictor, reg *sche
 	c.gitOpsWarnings(c.stderr)
 	policy := c.gate.policy
 	rep := report.New(report.Options{FieldManager: c.client.Manager(), Force: c.force, Applier: c.client.Name(), Subresource: c.subresource, KubernetesVersion: reg.Minor().String(), Now: c.now, Policy: &policy})
-	c.sharding.start(rep)
+	c.sharding.Start(rep)
 	run, manager := c.run(eng, reg), c.client.Manager()
 	sched := predict.Schedule{Jobs: c.jobs, Done: func(i int, o *predict.Outcome) { c.settle(slots, slots[i], o, manager) }}
 	done := func(yield func(*slot) bool) {
@@ -47,11 +48,11 @@ func (c *session) predictAndReport(ctx context.Context, eng predictor, reg *sche
 // done; it returns the exit status, ExitError when done stops short (the run was stopped).
 func (c *session) writeReport(ctx context.Context, rep *report.Report, total int, done iter.Seq[*slot]) int {
 	opts := c.outputOptions(rep)
-	dst, err := c.openOutput()
+	dst, err := outfiles.Open(c.outputFile, "--output-file", c.stdout)
 	if err != nil {
 		return c.errorf("%v", err)
 	}
-	defer dst.abort()
+	defer dst.Abort()
 	w, err := output.New(c.output, dst, opts)
 	if err != nil {
 		return c.errorf("%v", err)
@@ -65,20 +66,20 @@ func (c *session) writeReport(ctx context.Context, rep *report.Report, total int
 			w = output.Multi(w, output.NewSummary(c.stderr, sopts))
 		}
 	}
-	w, page, err := c.withHTMLReport(w, opts)
+	w, page, err := outfiles.Tee(w, opts, c.htmlPages())
 	if err != nil {
 		return c.errorf("%v", err)
 	}
-	defer page.abort()
-	w, files, err := c.withFormatFiles(w, opts)
+	defer page.Abort()
+	w, files, err := outfiles.Tee(w, opts, c.formatPages())
 	if err != nil {
 		return c.errorf("%v", err)
 	}
-	defer files.abort()
+	defer files.Abort()
 
 	// The progress line shows on a terminal, unless the results themselves scroll by on it.
 	streams := output.Streams(c.output) && !(c.gate.summary && c.output == "text")
-	if c.gate.progress || (isTerminal(c.stderr) && !(streams && dst.terminal())) {
+	if c.gate.progress || (isTerminal(c.stderr) && !(streams && !dst.IsFile() && isTerminal(c.stdout))) {
 		p := startProgress(c.stderr, total, c.predicted.Load, c.gate.progressDelay)
 		defer p.stop()
 	}
@@ -87,7 +88,7 @@ func (c *session) writeReport(ctx context.Context, rep *report.Report, total int
 	k := 0
 	for s := range done {
 		tally.Add(s.res)
-		c.sharding.keep(rep, k, s.res)
+		c.sharding.Keep(rep, k, s.res)
 		k++
 		if werr == nil {
 			werr = w.Write(s.res)
@@ -109,13 +110,13 @@ func (c *session) writeReport(ctx context.Context, rep *report.Report, total int
 		return report.ExitError
 	}
 	if werr == nil {
-		werr = page.commit()
+		werr = page.Commit()
 	}
 	if werr == nil {
-		werr = files.commit()
+		werr = files.Commit()
 	}
 	if werr == nil {
-		werr = dst.commit()
+		werr = dst.Commit()
 	}
 	if werr != nil {
 		return c.errorf("writing the report: %v", werr)

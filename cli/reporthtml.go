@@ -1,14 +1,10 @@
 package cli
 
 import (
-	"bufio"
 	"errors"
-	"fmt"
-
-	"github.com/ssa-diff/ssa-diff/internal/atomicfile"
 
 	"github.com/spf13/pflag"
-	"github.com/ssa-diff/ssa-diff/internal/output"
+	"github.com/ssa-diff/ssa-diff/internal/outfiles"
 )
 
 // This file holds the HTML report written beside the -o output (--report-html): the same
@@ -52,69 +48,11 @@ func (c *options) reportLink() string {
 	return c.report.html
 }
 
-// htmlReport opens the --report-html page: its writer, and the file, which puts the page in
+// htmlPages are the --report-html page, when asked: written beside the -o output, put in
 // place of FILE only once it is whole (a failed or interrupted run leaves FILE as it was).
-func (c *options) htmlReport(opts output.Options) (output.Writer, *pageFile, error) {
-	opts.Color = false
-	return openPage(c.report.html, "html", "--report-html", opts)
-}
-
-// openPage opens path for a report in format, written all at once (flag names it in errors).
-func openPage(path, format, flag string, opts output.Options) (output.Writer, *pageFile, error) {
-	f, err := atomicfile.Create(path, 0o644)
-	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", flag, err)
-	}
-	page := &pageFile{f: f, buf: bufio.NewWriterSize(f, 64<<10), flag: flag}
-	w, err := output.New(format, page.buf, opts)
-	if err != nil {
-		f.Abort()
-		return nil, nil, err
-	}
-	return w, page, nil
-}
-
-// pageFile is a report file being written (--report-html, --output-file FORMAT=PATH); nil
-// when there is none.
-type pageFile struct {
-	f    *atomicfile.File
-	buf  *bufio.Writer
-	flag string
-}
-
-// commit puts the whole page in place.
-func (p *pageFile) commit() error {
-	if p == nil {
+func (c *options) htmlPages() []outfiles.File {
+	if c.report.html == "" {
 		return nil
 	}
-	err := p.buf.Flush()
-	if err == nil {
-		err = p.f.Commit()
-	} else {
-		p.f.Abort()
-	}
-	if err != nil {
-		return fmt.Errorf("%s %s: %w", p.flag, p.f.Name(), err)
-	}
-	return nil
-}
-
-// abort drops a page not committed.
-func (p *pageFile) abort() {
-	if p != nil {
-		p.f.Abort()
-	}
-}
-
-// withHTMLReport adds the --report-html page to w, when asked: the writer, and the page
-// file (nil without --report-html).
-func (c *options) withHTMLReport(w output.Writer, opts output.Options) (output.Writer, *pageFile, error) {
-	if c.report.html == "" {
-		return w, nil, nil
-	}
-	hw, page, err := c.htmlReport(opts)
-	if err != nil {
-		return nil, nil, err
-	}
-	return output.Multi(w, hw), page, nil
+	return []outfiles.File{{Format: "html", Path: c.report.html, Flag: "--report-html"}}
 }

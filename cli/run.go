@@ -4,14 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"runtime/debug"
-	"sort"
 
 	"github.com/ssa-diff/ssa-diff/internal/cluster"
+	"github.com/ssa-diff/ssa-diff/internal/gctune"
 	"github.com/ssa-diff/ssa-diff/internal/input"
+	"github.com/ssa-diff/ssa-diff/internal/livestate"
+	"github.com/ssa-diff/ssa-diff/internal/mistakes"
 	"github.com/ssa-diff/ssa-diff/internal/report"
 	"github.com/ssa-diff/ssa-diff/judge"
 	"github.com/ssa-diff/ssa-diff/merge"
@@ -65,7 +64,7 @@ func (c *session) newEngine(reg *schema.Registry) predictor {
 // each manifest predicted and the report written (predictAndReport).
 func (c *session) execute(ctx context.Context, newPredictor func(*schema.Registry) predictor) int {
 	if c.getenv != nil {
-		if restore := readingGC(c.getenv); restore != nil {
+		if restore := gctune.Reading(c.getenv); restore != nil {
 			defer restore()
 		}
 	}
@@ -82,7 +81,7 @@ func (c *session) execute(ctx context.Context, newPredictor func(*schema.Registr
 		return c.errorf("%v", err)
 	}
 	if c.getenv != nil {
-		defer tuneGC(c.getenv, in.loader.BytesRead()).stop()
+		defer gctune.Tune(c.getenv, in.loader.BytesRead()).Stop()
 	}
 	if c.helmRollback() {
 		if in.manifests, err = c.helmRollbackManifests(in.loader, in.live, in.reg); err != nil {
@@ -96,7 +95,7 @@ func (c *session) execute(ctx context.Context, newPredictor func(*schema.Registr
 	}
 	pred := newPredictor(in.reg)
 	if c.applier == "helm" {
-		if err := c.runHelm(pred, in.reg, pp.m.Pairs, pp.ls.objs); err != nil {
+		if err := c.runHelm(pred, in.reg, pp.m.Pairs, pp.ls.Objects); err != nil {
 			return c.errorf("%v", err)
 		}
 	}
@@ -126,10 +125,11 @@ func (c *session) readInputs(ctx context.Context) (*inputs, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := c.loadSchemas(reg, loader); err != nil {
-		return nil, err
+	warnings, err := c.schemaFiles.Read(reg, loader, c.schemas, c.crds)
+	for _, w := range warnings {
+		c.warnf("%s", w)
 	}
-	if err := c.loadCRDs(reg, loader); err != nil {
+	if err != nil {
 		return nil, err
 	}
 	// Objects are kept as text, and each is decoded by the prediction that uses it: a
@@ -139,7 +139,7 @@ func (c *session) readInputs(ctx context.Context) (*inputs, error) {
 		in.manifests = c.commandManifests(reg)
 	} else {
 		if c.verbs.v == merge.VerbPatch {
-			in.paths = c.splitPatches(loader)
+			in.paths = c.rawPatches.Split(loader, c.manifests)
 		}
 		// A raw request's body is read as the server reads it.
 		loader.RequestBodies = c.applier == "api" && c.verbs.cmd == nil
@@ -178,7 +178,7 @@ func (c *session) readLive(ctx context.Context, in *inputs, reg *schema.Registry
 	if err != nil || v == reg.Minor() {
 		return reg, err
 	}
-	return c.registryFor(v)
+	return c.schemaFiles.Registry(v)
 }
 
 // registerCRDs adds the CustomResourceDefinitions among the inputs to the registry: the
@@ -206,7 +206,7 @@ func (c *session) registerCRDs(in *inputs) map[*input.Object]string {
 
 // pairing is the manifests paired with the live state.
 type pairing struct {
-	ls       *liveState
+	ls       *livestate.State
 	m        input.Matching
 	liveErrs []error
 }
@@ -215,19 +215,18 @@ type pairing struct {
 // objects that name no namespace go; it also sets the run's judge.
 func (c *session) pair(in *inputs) (*pairing, error) {
 	liveObjs, liveErrs := input.Split(in.live)
-	ls := &liveState{given: c.live != "" || c.liveOpts.fromCluster}
-	var err error
-	if ls.record, ls.objs, err = cluster.TakeRecord(liveObjs); err != nil {
+	ls, err := livestate.Read(liveObjs, c.live != "" || c.liveOpts.fromCluster)
+	if err != nil {
 		liveErrs = append(liveErrs, err)
 	}
-	in.manifests = append(in.manifests, c.patchStubs(ls.objs)...)
+	in.manifests = append(in.manifests, c.rawPatches.Stubs(ls.Objects)...)
 	manifestObjs, _ := input.Split(in.manifests)
 	if err := c.checkSwapped(in.paths, manifestObjs, ls); err != nil {
 		return nil, err
 	}
-	if ls.record != nil && !c.liveOpts.namespaceSet {
+	if ls.Record != nil && !c.liveOpts.namespaceSet {
 		// Objects that name no namespace go where the cluster read put them.
-		c.namespace = ls.record.Namespace
+		c.namespace = ls.Record.Namespace
 		s := c.applierSettings
 		s.Namespace = c.namespace
 		c.client, _ = c.newApplier(s) // the settings were checked when parsed
@@ -235,7 +234,7 @@ func (c *session) pair(in *inputs) (*pairing, error) {
 	c.judge = c.newJudge(in.reg, ls)
 	reg := in.reg
 	scope := func(gvk schema.GVK) (bool, bool) {
-		if n, ok := ls.record.Scope(gvk); ok {
+		if n, ok := ls.Record.Scope(gvk); ok {
 			return n, true
 		}
 		if t, ok := reg.Lookup(gvk); ok {
@@ -243,7 +242,7 @@ func (c *session) pair(in *inputs) (*pairing, error) {
 		}
 		return false, false
 	}
-	m := input.Match(manifestObjs, ls.objs, scope, c.namespace, c.matchOptions(liveErrs)...)
+	m := input.Match(manifestObjs, ls.Objects, scope, c.namespace, c.matchOptions(liveErrs)...)
 	for _, w := range m.Warnings {
 		c.warnf("%s", w)
 	}
@@ -252,8 +251,8 @@ func (c *session) pair(in *inputs) (*pairing, error) {
 
 // newJudge is the judge of the run's predictions: its schemas, and the admission webhooks of
 // the live state and of the cluster state, which intercept requests.
-func (c *session) newJudge(reg *schema.Registry, ls *liveState) *judge.Judge {
-	j := &judge.Judge{Schemas: reg, Webhooks: judge.ReadWebhooks(liveObjects(ls.objs))}
+func (c *session) newJudge(reg *schema.Registry, ls *livestate.State) *judge.Judge {
+	j := &judge.Judge{Schemas: reg, Webhooks: judge.ReadWebhooks(ls.Webhooks())}
 	if c.clusterState != nil {
 		var hooks []judge.LiveObject
 		for _, o := range c.clusterState.Objects() {
@@ -284,12 +283,14 @@ func (c *session) slots(in *inputs, pp *pairing, crdWarnings map[*input.Object]s
 		}
 		slots = append(slots, s)
 	}
-	slots = append(slots, c.pruneSlots(pp.m.Pairs, pp.ls.objs, in.reg)...)
+	slots = append(slots, c.pruneSlots(pp.m.Pairs, pp.ls.Objects, in.reg)...)
 	c.pruneWarnings()
 	for _, err := range append(pp.liveErrs, pp.m.Errors...) {
 		slots = append(slots, &slot{err: fmt.Errorf("live object: %w", err), src: sourceOf(err)})
 	}
-	c.judgeLive(pp.m.Pairs, pp.ls, in.reg)
+	if word := pp.ls.Judge(pp.m.Pairs, in.reg, c.liveOpts.namespaceSet, c.liveOpts.allowNoManagedFields); word != "" {
+		c.warnf("%s", word)
+	}
 	slots = c.noise.skipSlots(slots)
 	return c.shardSlots(slots)
 }
@@ -302,79 +303,8 @@ func sourceOf(err error) input.Source {
 	return input.Source{}
 }
 
-func isCRD(obj map[string]any) bool {
-	return isCRDKind(schema.GVKOf(obj))
-}
-
 func isCRDKind(gvk schema.GVK) bool {
 	return gvk.Group == "apiextensions.k8s.io" && gvk.Kind == "CustomResourceDefinition"
-}
-
-// loadSchemas reads the --schema OpenAPI documents.
-func (c *session) loadSchemas(reg *schema.Registry, loader *input.Loader) error {
-	for _, p := range c.schemas {
-		files, err := filesOf(p)
-		if err != nil {
-			return fmt.Errorf("--schema %s: %w", p, err)
-		}
-		for _, f := range files {
-			data, err := loader.ReadFile(f)
-			if err != nil {
-				return fmt.Errorf("--schema: %w", err)
-			}
-			warnings, err := reg.AddOpenAPI(f, data)
-			if err != nil {
-				return fmt.Errorf("--schema %s: %w", f, err)
-			}
-			c.schemaDocs = append(c.schemaDocs, schemaDoc{name: f, data: data})
-			for _, w := range warnings {
-				c.warnf("%s: %s", f, w)
-			}
-		}
-	}
-	return nil
-}
-
-// filesOf is p itself, or the schema files (.json, .yaml, .yml) under the directory p.
-func filesOf(p string) ([]string, error) {
-	info, err := os.Stat(p)
-	if err != nil {
-		return nil, err
-	}
-	if !info.IsDir() {
-		return []string{p}, nil
-	}
-	var files []string
-	err = filepath.WalkDir(p, func(f string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && input.IsManifestFile(f) {
-			files = append(files, f)
-		}
-		return err
-	})
-	sort.Strings(files)
-	return files, err
-}
-
-// loadCRDs registers the --crd files' CustomResourceDefinitions.
-func (c *session) loadCRDs(reg *schema.Registry, loader *input.Loader) error {
-	for _, p := range c.crds {
-		objs, errs := input.Split(loader.Load(p))
-		if len(errs) > 0 {
-			return fmt.Errorf("--crd %s: %w", p, errs[0])
-		}
-		for _, o := range objs {
-			if !isCRDKind(o.GVK()) {
-				c.warnf("--crd %s: %s is a %s, not a CustomResourceDefinition; ignored", p, o.Source, o.GVK().Kind)
-				continue
-			}
-			// The schema of live objects: the CRD as the server holds it.
-			if err := reg.AddStoredCRDObject(o.Source.String(), o.Object); err != nil {
-				return fmt.Errorf("--crd %s: %w", o.Source, err)
-			}
-			c.crdObjects = append(c.crdObjects, crdObject{origin: o.Source.String(), obj: o.Object})
-		}
-	}
-	return nil
 }
 
 // steps are the slots as the run's steps (predict.Step): a pair that could be read is
@@ -469,11 +399,11 @@ func (c *session) reported(p *input.Pair, o *predict.Outcome, manager string) (r
 		res.Error.Fields = pred.RefusalFields
 	}
 	res.Advice, res.State, res.Drift = pred.Advice, pred.State, pred.Drift
-	if h := exportHint(p, manifest); h != "" && c.applies() {
+	if h := mistakes.Exported(manifest, p.Manifest.Line); h != "" && c.applies() {
 		res.Warnings = append(res.Warnings, h)
 	}
 	if res.Action == report.ActionRejected {
-		res.Warnings = append(res.Warnings, variableHints(p, manifest)...)
+		res.Warnings = append(res.Warnings, mistakes.Variables(manifest, p.Manifest.Line)...)
 	}
 	if pred.WithForce != nil {
 		res.WithForce = report.FromPrediction(src, pred.Live, manifest, manager, pred.WithForce)
@@ -500,21 +430,4 @@ func kubectlSource(src input.Source) string {
 		return "STDIN"
 	}
 	return src.File
-}
-
-// liveObjects are the live state's objects as package judge reads them: the admission
-// webhook configurations decoded, each with the place it was read.
-func liveObjects(objs []*input.Object) []judge.LiveObject {
-	var out []judge.LiveObject
-	for _, o := range objs {
-		if !judge.IsWebhookConfiguration(o.GVK()) {
-			continue
-		}
-		obj, err := o.Decode()
-		if err != nil {
-			continue
-		}
-		out = append(out, judge.LiveObject{Object: obj, Source: o.Source.Short()})
-	}
-	return out
 }

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ssa-diff/ssa-diff/internal/input"
 	"github.com/ssa-diff/ssa-diff/internal/output"
 	"github.com/ssa-diff/ssa-diff/internal/report"
 	"github.com/ssa-diff/ssa-diff/internal/shard"
@@ -213,28 +212,5 @@ func TestShardsFromOtherDirectoriesMerge(t *testing.T) {
 		if w := wholeRep.Results[i]; r.Kind != w.Kind || r.Namespace != w.Namespace || r.Name != w.Name || r.Action != w.Action {
 			t.Errorf("result %d: %s %s/%s %s, the whole run's %s %s/%s %s", i, r.Kind, r.Namespace, r.Name, r.Action, w.Kind, w.Namespace, w.Name, w.Action)
 		}
-	}
-}
-
-// TestRelativeSources: files are named relative to the deepest directory holding them all;
-// standard input is kept.
-func TestRelativeSources(t *testing.T) {
-	root := t.TempDir()
-	srcs := []input.Source{
-		{File: filepath.Join(root, "apps", "web", "deploy.yaml")},
-		{File: input.StdinName, Document: 1},
-		{File: filepath.Join(root, "apps", "db.yaml"), Document: 2},
-		{File: filepath.Join(root, "live.json")},
-	}
-	var got []string
-	for _, s := range relativeSources(srcs) {
-		got = append(got, s.File)
-	}
-	want := []string{"apps/web/deploy.yaml", input.StdinName, "apps/db.yaml", "live.json"}
-	if strings.Join(got, " ") != strings.Join(want, " ") {
-		t.Errorf("relativeSources: %q, want %q", got, want)
-	}
-	if one := relativeSources(srcs[:1]); one[0].File != "deploy.yaml" {
-		t.Errorf("one file: %q, want deploy.yaml", one[0].File)
 	}
 }

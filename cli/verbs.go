@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"fmt"
 
 	"github.com/spf13/pflag"
@@ -22,13 +21,6 @@ type verbOptions struct {
 	v   merge.Verb
 	pt  merge.PatchType
 	cmd *appliers.KubectlCommand
-}
-
-// rawPatches are the patch documents of a run that name no object (JSON patches), each for
-// the one live object; byStub maps the manifest stub made for each to its patch.
-type rawPatches struct {
-	docs   [][]byte
-	byStub map[*input.Object][]byte
 }
 
 func (v *verbOptions) flags(fs *pflag.FlagSet) {
@@ -107,78 +99,10 @@ func (c *session) commandManifests(reg *schema.Registry) []input.Entry {
 	return out
 }
 
-// splitPatches keeps aside the --verb patch files whose patch names no object (a JSON
-// patch, a merge patch without apiVersion, kind and metadata.name), as JSON; the others are
-// read as manifests, each naming the object it patches.
-func (c *session) splitPatches(loader *input.Loader) []string {
-	var named []string
-	for _, p := range c.manifests {
-		data, err := loader.ReadFile(p)
-		if err != nil {
-			named = append(named, p) // its error is the manifest's
-			continue
-		}
-		if body, ok := anonymousPatch(data); ok {
-			c.rawPatches.docs = append(c.rawPatches.docs, body)
-			continue
-		}
-		named = append(named, p)
-	}
-	return named
-}
-
-// anonymousPatch is data as JSON when it is one patch that names no object.
-func anonymousPatch(data []byte) ([]byte, bool) {
-	if bytes.HasPrefix(bytes.TrimSpace(data), []byte("[")) {
-		return data, true
-	}
-	var obj map[string]any
-	if err := yaml.Unmarshal(data, &obj); err != nil {
-		return nil, false
-	}
-	md, _ := obj["metadata"].(map[string]any)
-	if obj["apiVersion"] != nil && obj["kind"] != nil && md["name"] != nil {
-		return nil, false
-	}
-	body, err := yaml.YAMLToJSON(data)
-	return body, err == nil
-}
-
-// patchStubs are the manifests of the patches that name no object: each patches the one live
-// object.
-func (c *session) patchStubs(live []*input.Object) []input.Entry {
-	if len(c.rawPatches.docs) == 0 {
-		return nil
-	}
-	if len(live) != 1 {
-		return []input.Entry{{Err: fmt.Errorf("a JSON patch names no object: LIVE must hold the one object it patches (it holds %d)", len(live))}}
-	}
-	obj, err := live[0].Decode()
-	if err != nil {
-		return []input.Entry{{Err: err}}
-	}
-	md, _ := obj["metadata"].(map[string]any)
-	stub := map[string]any{"apiVersion": obj["apiVersion"], "kind": obj["kind"], "metadata": map[string]any{"name": md["name"], "namespace": md["namespace"]}}
-	b, _ := yaml.Marshal(stub)
-	var out []input.Entry
-	if c.rawPatches.byStub == nil {
-		c.rawPatches.byStub = map[*input.Object][]byte{}
-	}
-	for i, p := range c.rawPatches.docs {
-		for _, e := range input.Parse(fmt.Sprintf("patch #%d", i+1), b) {
-			if e.Object != nil {
-				c.rawPatches.byStub[e.Object] = p
-			}
-			out = append(out, e)
-		}
-	}
-	return out
-}
-
 // rawPatch is the --verb patch document of a pair whose stub names no object: sent as it
 // is, with no object (predict.Apply.Patch); nil for the others.
 func (c *session) rawPatch(p *input.Pair) *merge.Patch {
-	if body, ok := c.rawPatches.byStub[p.Manifest]; ok {
+	if body, ok := c.rawPatches.For(p.Manifest); ok {
 		return &merge.Patch{Type: c.verbs.pt, Body: body}
 	}
 	return nil

@@ -16,4 +16,9 @@
 // in exactly one shard, with the same answer the whole run gives it, and no shard needs
 // another's output. A manifest applied twice (the same identity) is one chain, predicted in
 // the one shard its identity hashes to.
+//
+// Select keeps a shard's items and makes its Record: each result's position in the whole
+// run, and the run's identity (a hash of every item's key and source, files named relative
+// to the inputs' root: RelativeSources), which the report carries for `ssa-diff merge`
+// (report.Merge) to refuse shards of other runs.
 package shard

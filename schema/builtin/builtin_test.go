@@ -236,7 +236,7 @@ func diffAtom(a, b *schema.Atom) string {
 			if fa.Name != fb.Name {
 				return "field " + fa.Name + " != " + fb.Name
 			}
-			if !reflect.DeepEqual(fa.Default, fb.Default) {
+			if !reflect.DeepEqual(emptyMapsMade(fa.Default), emptyMapsMade(fb.Default)) {
 				return "field " + fa.Name + ": default differs"
 			}
 			if d := diffRef(&fa.Type, &fb.Type); d != "" {
@@ -350,4 +350,94 @@ func mustRelease(t testing.TB, m kube.Minor) Release {
 		t.Fatalf("no release of %s", m)
 	}
 	return r
+}
+
+// emptyMapsMade is the default value v with every nil map made an empty one: the template
+// writes an empty object as a nil map (data, where an empty map is made by code at start-up),
+// SMD's YAML parser gives an empty map; to SMD, which only reads defaults, they are the same.
+func emptyMapsMade(v any) any {
+	switch v := v.(type) {
+	case map[any]any:
+		out := make(map[any]any, len(v))
+		for k, x := range v {
+			out[k] = emptyMapsMade(x)
+		}
+		return out
+	case []any:
+		out := make([]any, len(v))
+		for i, x := range v {
+			out[i] = emptyMapsMade(x)
+		}
+		return out
+	}
+	return v
+}
+
+// TestTemplateIsData holds the template to values the linker lays out as data: a default
+// that is a map (or holds one) would be made by code run at every start-up, writing into
+// the template's pages; empty objects are written as nil maps, others as object and made
+// maps by NewSchema, which must hand out no object.
+func TestTemplateIsData(t *testing.T) {
+	var holdsMap func(v any) bool
+	holdsMap = func(v any) bool {
+		switch v := v.(type) {
+		case map[any]any:
+			return v != nil
+		case map[string]any:
+			return v != nil
+		case []any:
+			for _, x := range v {
+				if holdsMap(x) {
+					return true
+				}
+			}
+		case object:
+			for _, x := range v {
+				if holdsMap(x.value) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	walkDefaults := func(types []schema.TypeDef, f func(name, field string, v any)) {
+		var atom func(name string, a *schema.Atom)
+		atom = func(name string, a *schema.Atom) {
+			if a.List != nil {
+				atom(name, &a.List.ElementType.Inlined)
+			}
+			if a.Map != nil {
+				atom(name, &a.Map.ElementType.Inlined)
+				for i := range a.Map.Fields {
+					fd := &a.Map.Fields[i]
+					if fd.Default != nil {
+						f(name, fd.Name, fd.Default)
+					}
+					atom(name, &fd.Type.Inlined)
+				}
+			}
+		}
+		for i := range types {
+			atom(types[i].Name, &types[i].Atom)
+		}
+	}
+	objects := 0
+	walkDefaults(template[:], func(name, field string, v any) {
+		if holdsMap(v) {
+			t.Errorf("%s.%s: the template's default %#v holds a map", name, field, v)
+		}
+		if holdsObject(v) {
+			objects++
+		}
+	})
+	if objects == 0 {
+		t.Fatal("no object default in the template: the test proves nothing")
+	}
+	for _, r := range Releases() {
+		walkDefaults(r.NewSchema().Types, func(name, field string, v any) {
+			if holdsObject(v) {
+				t.Errorf("%s %s.%s: NewSchema hands out the template's object %#v", r.Kubernetes(), name, field, v)
+			}
+		})
+	}
 }

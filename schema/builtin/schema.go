@@ -98,7 +98,7 @@ func (s *slabSizes) count(a *schema.Atom) {
 	if a.Map != nil {
 		s.maps++
 		s.countRef(&a.Map.ElementType)
-		if fieldsHoldMaps(a.Map) {
+		if fieldsToCopy(a.Map) {
 			s.fields += len(a.Map.Fields)
 			for j := range a.Map.Fields {
 				s.countRef(&a.Map.Fields[j].Type)
@@ -130,13 +130,16 @@ func (s *slabs) copyAtom(a *schema.Atom) schema.Atom {
 		m.Unions, m.ElementRelationship = a.Map.Unions, a.Map.ElementRelationship
 		m.ElementType = s.copyRef(&a.Map.ElementType)
 		m.Fields = a.Map.Fields
-		if fieldsHoldMaps(a.Map) {
+		if fieldsToCopy(a.Map) {
 			n := len(a.Map.Fields)
 			m.Fields = s.fields[:n:n]
 			s.fields = s.fields[n:]
 			for j := range a.Map.Fields {
 				f := &a.Map.Fields[j]
 				m.Fields[j] = schema.StructField{Name: f.Name, Type: s.copyRef(&f.Type), Default: f.Default}
+				if f.Default != nil {
+					m.Fields[j].Default = defaultValue(f.Default)
+				}
 			}
 		}
 		out.Map = m
@@ -152,15 +155,69 @@ func (s *slabs) copyRef(r *schema.TypeRef) schema.TypeRef {
 	return out
 }
 
-// fieldsHoldMaps reports a field of m whose type holds an inlined map: then m's fields are
-// copied, not shared.
-func fieldsHoldMaps(m *schema.Map) bool {
+// fieldsToCopy reports a field of m whose type holds an inlined map or whose default holds
+// an object: then m's fields are copied, not shared.
+func fieldsToCopy(m *schema.Map) bool {
 	for i := range m.Fields {
-		if holdsMap(&m.Fields[i].Type) {
+		f := &m.Fields[i]
+		if holdsMap(&f.Type) || f.Default != nil && holdsObject(f.Default) {
 			return true
 		}
 	}
 	return false
+}
+
+// object is how the template writes a default value that is a non-empty JSON object: its
+// members in order, a value the linker lays out as data. A map in the template would be
+// made by code run at every start-up and written into the template's pages (each write a
+// copy-on-write page fault), so NewSchema's copy makes the maps instead, as SMD's YAML
+// parser gives them (map[any]any), for the release asked for only. An empty object is
+// written as a nil map[any]any, which is data already and, to SMD, which only reads
+// defaults, the same value as an empty one (and SMD only reads the defaults of key fields).
+type object []member
+
+// member is one member of an object default.
+type member struct {
+	name  string
+	value any
+}
+
+// holdsObject reports an object in the default value v.
+func holdsObject(v any) bool {
+	switch v := v.(type) {
+	case object:
+		return true
+	case []any:
+		for _, x := range v {
+			if holdsObject(x) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// defaultValue is the default value v of the template as the schema holds it: objects made maps,
+// everything else shared.
+func defaultValue(v any) any {
+	switch v := v.(type) {
+	case object:
+		m := make(map[any]any, len(v))
+		for _, x := range v {
+			m[x.name] = defaultValue(x.value)
+		}
+		return m
+	case []any:
+		if !holdsObject(v) {
+			return v
+		}
+		out := make([]any, len(v))
+		for i, x := range v {
+			out[i] = defaultValue(x)
+		}
+		return out
+	}
+	return v
 }
 
 // holdsMap reports an inlined map below a reference: a value with caches

@@ -14,10 +14,6 @@ var (
 	relSeparable  = schema.Separable
 )
 
-// emptyDefault is the default value of every field whose default is an empty object:
-// one map, made once at start-up, instead of one per field. Read-only.
-var emptyDefault = map[any]any{}
-
 // strs holds every string a *string of the schemas points to (type names,
 // union discriminators). Read-only.
 var strs = [...]string{
@@ -1021,14 +1017,14 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.admissionregistration.v1.MutatingAdmissionPolicy", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[5]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[5]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.admissionregistration.v1.MutatingAdmissionPolicyBinding", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[6]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[6]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.admissionregistration.v1.MutatingAdmissionPolicyBindingSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "matchResources", Type: schema.TypeRef{NamedType: &strs[7]}},
@@ -1046,7 +1042,7 @@ var template = [...]schema.TypeDef{
 	}}}},
 	{Name: "io.k8s.api.admissionregistration.v1.MutatingWebhook", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "admissionReviewVersions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, ElementRelationship: schema.Atomic}}}},
-		{Name: "clientConfig", Type: schema.TypeRef{NamedType: &strs[13]}, Default: emptyDefault},
+		{Name: "clientConfig", Type: schema.TypeRef{NamedType: &strs[13]}, Default: map[any]any(nil)},
 		{Name: "failurePolicy", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "matchConditions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[9]}, ElementRelationship: schema.Associative, Keys: []string{"name"}}}}},
 		{Name: "matchPolicy", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
@@ -1061,7 +1057,7 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.admissionregistration.v1.MutatingWebhookConfiguration", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
 		{Name: "webhooks", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[15]}, ElementRelationship: schema.Associative, Keys: []string{"name"}}}}},
 	}}}},
 	{Name: "io.k8s.api.admissionregistration.v1.Mutation", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -1106,15 +1102,15 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicy", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[19]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[20]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[19]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[20]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicyBinding", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[21]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[21]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicyBindingSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "matchResources", Type: schema.TypeRef{NamedType: &strs[7]}},
@@ -1138,7 +1134,7 @@ var template = [...]schema.TypeDef{
 	}}}},
 	{Name: "io.k8s.api.admissionregistration.v1.ValidatingWebhook", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "admissionReviewVersions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, ElementRelationship: schema.Atomic}}}},
-		{Name: "clientConfig", Type: schema.TypeRef{NamedType: &strs[13]}, Default: emptyDefault},
+		{Name: "clientConfig", Type: schema.TypeRef{NamedType: &strs[13]}, Default: map[any]any(nil)},
 		{Name: "failurePolicy", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "matchConditions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[9]}, ElementRelationship: schema.Associative, Keys: []string{"name"}}}}},
 		{Name: "matchPolicy", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
@@ -1152,7 +1148,7 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.admissionregistration.v1.ValidatingWebhookConfiguration", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
 		{Name: "webhooks", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[26]}, ElementRelationship: schema.Associative, Keys: []string{"name"}}}}},
 	}}}},
 	{Name: "io.k8s.api.admissionregistration.v1.Validation", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -1198,14 +1194,14 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.admissionregistration.v1alpha1.MutatingAdmissionPolicy", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[29]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[29]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.admissionregistration.v1alpha1.MutatingAdmissionPolicyBinding", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[30]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[30]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.admissionregistration.v1alpha1.MutatingAdmissionPolicyBindingSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "matchResources", Type: schema.TypeRef{NamedType: &strs[31]}},
@@ -1250,15 +1246,15 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.admissionregistration.v1alpha1.ValidatingAdmissionPolicy", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[40]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[41]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[40]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[41]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.admissionregistration.v1alpha1.ValidatingAdmissionPolicyBinding", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[42]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[42]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.admissionregistration.v1alpha1.ValidatingAdmissionPolicyBindingSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "matchResources", Type: schema.TypeRef{NamedType: &strs[31]}},
@@ -1318,14 +1314,14 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.admissionregistration.v1beta1.MutatingAdmissionPolicy", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[47]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[47]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.admissionregistration.v1beta1.MutatingAdmissionPolicyBinding", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[48]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[48]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.admissionregistration.v1beta1.MutatingAdmissionPolicyBindingSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "matchResources", Type: schema.TypeRef{NamedType: &strs[49]}},
@@ -1343,7 +1339,7 @@ var template = [...]schema.TypeDef{
 	}}}},
 	{Name: "io.k8s.api.admissionregistration.v1beta1.MutatingWebhook", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "admissionReviewVersions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, ElementRelationship: schema.Atomic}}}},
-		{Name: "clientConfig", Type: schema.TypeRef{NamedType: &strs[55]}, Default: emptyDefault},
+		{Name: "clientConfig", Type: schema.TypeRef{NamedType: &strs[55]}, Default: map[any]any(nil)},
 		{Name: "failurePolicy", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "matchConditions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[51]}, ElementRelationship: schema.Associative, Keys: []string{"name"}}}}},
 		{Name: "matchPolicy", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
@@ -1358,7 +1354,7 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.admissionregistration.v1beta1.MutatingWebhookConfiguration", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
 		{Name: "webhooks", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[56]}, ElementRelationship: schema.Associative, Keys: []string{"name"}}}}},
 	}}}},
 	{Name: "io.k8s.api.admissionregistration.v1beta1.Mutation", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -1396,15 +1392,15 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.admissionregistration.v1beta1.ValidatingAdmissionPolicy", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[60]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[61]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[60]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[61]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.admissionregistration.v1beta1.ValidatingAdmissionPolicyBinding", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[62]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[62]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.admissionregistration.v1beta1.ValidatingAdmissionPolicyBindingSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "matchResources", Type: schema.TypeRef{NamedType: &strs[49]}},
@@ -1428,7 +1424,7 @@ var template = [...]schema.TypeDef{
 	}}}},
 	{Name: "io.k8s.api.admissionregistration.v1beta1.ValidatingWebhook", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "admissionReviewVersions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, ElementRelationship: schema.Atomic}}}},
-		{Name: "clientConfig", Type: schema.TypeRef{NamedType: &strs[55]}, Default: emptyDefault},
+		{Name: "clientConfig", Type: schema.TypeRef{NamedType: &strs[55]}, Default: map[any]any(nil)},
 		{Name: "failurePolicy", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "matchConditions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[51]}, ElementRelationship: schema.Associative, Keys: []string{"name"}}}}},
 		{Name: "matchPolicy", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
@@ -1442,7 +1438,7 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.admissionregistration.v1beta1.ValidatingWebhookConfiguration", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
 		{Name: "webhooks", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[66]}, ElementRelationship: schema.Associative, Keys: []string{"name"}}}}},
 	}}}},
 	{Name: "io.k8s.api.admissionregistration.v1beta1.Validation", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -1469,9 +1465,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.apiserverinternal.v1alpha1.StorageVersion", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[68]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[69]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[68]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[69]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.apiserverinternal.v1alpha1.StorageVersionCondition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "lastTransitionTime", Type: schema.TypeRef{NamedType: &strs[70]}},
@@ -1491,15 +1487,15 @@ var template = [...]schema.TypeDef{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "data", Type: schema.TypeRef{NamedType: &strs[0]}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
 		{Name: "revision", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}, Default: 0},
 	}}}},
 	{Name: "io.k8s.api.apps.v1.DaemonSet", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[73]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[74]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[73]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[74]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.apps.v1.DaemonSetCondition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "lastTransitionTime", Type: schema.TypeRef{NamedType: &strs[70]}},
@@ -1512,8 +1508,8 @@ var template = [...]schema.TypeDef{
 		{Name: "minReadySeconds", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "revisionHistoryLimit", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "selector", Type: schema.TypeRef{NamedType: &strs[3]}},
-		{Name: "template", Type: schema.TypeRef{NamedType: &strs[75]}, Default: emptyDefault},
-		{Name: "updateStrategy", Type: schema.TypeRef{NamedType: &strs[76]}, Default: emptyDefault},
+		{Name: "template", Type: schema.TypeRef{NamedType: &strs[75]}, Default: map[any]any(nil)},
+		{Name: "updateStrategy", Type: schema.TypeRef{NamedType: &strs[76]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.apps.v1.DaemonSetStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "collisionCount", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
@@ -1534,9 +1530,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.apps.v1.Deployment", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[79]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[80]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[79]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[80]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.apps.v1.DeploymentCondition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "lastTransitionTime", Type: schema.TypeRef{NamedType: &strs[70]}},
@@ -1553,8 +1549,8 @@ var template = [...]schema.TypeDef{
 		{Name: "replicas", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "revisionHistoryLimit", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "selector", Type: schema.TypeRef{NamedType: &strs[3]}},
-		{Name: "strategy", Type: schema.TypeRef{NamedType: &strs[81]}, Default: emptyDefault},
-		{Name: "template", Type: schema.TypeRef{NamedType: &strs[75]}, Default: emptyDefault},
+		{Name: "strategy", Type: schema.TypeRef{NamedType: &strs[81]}, Default: map[any]any(nil)},
+		{Name: "template", Type: schema.TypeRef{NamedType: &strs[75]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.apps.v1.DeploymentStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "availableReplicas", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
@@ -1574,9 +1570,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.apps.v1.ReplicaSet", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[84]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[85]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[84]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[85]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.apps.v1.ReplicaSetCondition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "lastTransitionTime", Type: schema.TypeRef{NamedType: &strs[70]}},
@@ -1589,7 +1585,7 @@ var template = [...]schema.TypeDef{
 		{Name: "minReadySeconds", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "replicas", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "selector", Type: schema.TypeRef{NamedType: &strs[3]}},
-		{Name: "template", Type: schema.TypeRef{NamedType: &strs[75]}, Default: emptyDefault},
+		{Name: "template", Type: schema.TypeRef{NamedType: &strs[75]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.apps.v1.ReplicaSetStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "availableReplicas", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
@@ -1615,9 +1611,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.apps.v1.StatefulSet", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[88]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[89]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[88]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[89]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.apps.v1.StatefulSetCondition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "lastTransitionTime", Type: schema.TypeRef{NamedType: &strs[70]}},
@@ -1642,8 +1638,8 @@ var template = [...]schema.TypeDef{
 		{Name: "revisionHistoryLimit", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "selector", Type: schema.TypeRef{NamedType: &strs[3]}},
 		{Name: "serviceName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
-		{Name: "template", Type: schema.TypeRef{NamedType: &strs[75]}, Default: emptyDefault},
-		{Name: "updateStrategy", Type: schema.TypeRef{NamedType: &strs[92]}, Default: emptyDefault},
+		{Name: "template", Type: schema.TypeRef{NamedType: &strs[75]}, Default: map[any]any(nil)},
+		{Name: "updateStrategy", Type: schema.TypeRef{NamedType: &strs[92]}, Default: map[any]any(nil)},
 		{Name: "volumeClaimTemplates", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[93]}, ElementRelationship: schema.Atomic}}}},
 	}}}},
 	{Name: "io.k8s.api.apps.v1.StatefulSetStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -1666,15 +1662,15 @@ var template = [...]schema.TypeDef{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "data", Type: schema.TypeRef{NamedType: &strs[0]}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
 		{Name: "revision", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}, Default: 0},
 	}}}},
 	{Name: "io.k8s.api.apps.v1beta1.Deployment", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[96]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[97]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[96]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[97]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.apps.v1beta1.DeploymentCondition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "lastTransitionTime", Type: schema.TypeRef{NamedType: &strs[70]}},
@@ -1692,8 +1688,8 @@ var template = [...]schema.TypeDef{
 		{Name: "revisionHistoryLimit", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "rollbackTo", Type: schema.TypeRef{NamedType: &strs[98]}},
 		{Name: "selector", Type: schema.TypeRef{NamedType: &strs[3]}},
-		{Name: "strategy", Type: schema.TypeRef{NamedType: &strs[99]}, Default: emptyDefault},
-		{Name: "template", Type: schema.TypeRef{NamedType: &strs[75]}, Default: emptyDefault},
+		{Name: "strategy", Type: schema.TypeRef{NamedType: &strs[99]}, Default: map[any]any(nil)},
+		{Name: "template", Type: schema.TypeRef{NamedType: &strs[75]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.apps.v1beta1.DeploymentStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "availableReplicas", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
@@ -1724,9 +1720,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.apps.v1beta1.StatefulSet", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[102]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[103]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[102]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[103]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.apps.v1beta1.StatefulSetCondition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "lastTransitionTime", Type: schema.TypeRef{NamedType: &strs[70]}},
@@ -1751,8 +1747,8 @@ var template = [...]schema.TypeDef{
 		{Name: "revisionHistoryLimit", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "selector", Type: schema.TypeRef{NamedType: &strs[3]}},
 		{Name: "serviceName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
-		{Name: "template", Type: schema.TypeRef{NamedType: &strs[75]}, Default: emptyDefault},
-		{Name: "updateStrategy", Type: schema.TypeRef{NamedType: &strs[106]}, Default: emptyDefault},
+		{Name: "template", Type: schema.TypeRef{NamedType: &strs[75]}, Default: map[any]any(nil)},
+		{Name: "updateStrategy", Type: schema.TypeRef{NamedType: &strs[106]}, Default: map[any]any(nil)},
 		{Name: "volumeClaimTemplates", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[93]}, ElementRelationship: schema.Atomic}}}},
 	}}}},
 	{Name: "io.k8s.api.apps.v1beta1.StatefulSetStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -1775,15 +1771,15 @@ var template = [...]schema.TypeDef{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "data", Type: schema.TypeRef{NamedType: &strs[0]}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
 		{Name: "revision", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}, Default: 0},
 	}}}},
 	{Name: "io.k8s.api.apps.v1beta2.DaemonSet", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[109]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[110]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[109]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[110]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.apps.v1beta2.DaemonSetCondition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "lastTransitionTime", Type: schema.TypeRef{NamedType: &strs[70]}},
@@ -1796,8 +1792,8 @@ var template = [...]schema.TypeDef{
 		{Name: "minReadySeconds", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "revisionHistoryLimit", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "selector", Type: schema.TypeRef{NamedType: &strs[3]}},
-		{Name: "template", Type: schema.TypeRef{NamedType: &strs[75]}, Default: emptyDefault},
-		{Name: "updateStrategy", Type: schema.TypeRef{NamedType: &strs[111]}, Default: emptyDefault},
+		{Name: "template", Type: schema.TypeRef{NamedType: &strs[75]}, Default: map[any]any(nil)},
+		{Name: "updateStrategy", Type: schema.TypeRef{NamedType: &strs[111]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.apps.v1beta2.DaemonSetStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "collisionCount", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
@@ -1818,9 +1814,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.apps.v1beta2.Deployment", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[114]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[115]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[114]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[115]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.apps.v1beta2.DeploymentCondition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "lastTransitionTime", Type: schema.TypeRef{NamedType: &strs[70]}},
@@ -1837,8 +1833,8 @@ var template = [...]schema.TypeDef{
 		{Name: "replicas", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "revisionHistoryLimit", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "selector", Type: schema.TypeRef{NamedType: &strs[3]}},
-		{Name: "strategy", Type: schema.TypeRef{NamedType: &strs[116]}, Default: emptyDefault},
-		{Name: "template", Type: schema.TypeRef{NamedType: &strs[75]}, Default: emptyDefault},
+		{Name: "strategy", Type: schema.TypeRef{NamedType: &strs[116]}, Default: map[any]any(nil)},
+		{Name: "template", Type: schema.TypeRef{NamedType: &strs[75]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.apps.v1beta2.DeploymentStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "availableReplicas", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
@@ -1858,9 +1854,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.apps.v1beta2.ReplicaSet", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[119]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[120]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[119]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[120]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.apps.v1beta2.ReplicaSetCondition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "lastTransitionTime", Type: schema.TypeRef{NamedType: &strs[70]}},
@@ -1873,7 +1869,7 @@ var template = [...]schema.TypeDef{
 		{Name: "minReadySeconds", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "replicas", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "selector", Type: schema.TypeRef{NamedType: &strs[3]}},
-		{Name: "template", Type: schema.TypeRef{NamedType: &strs[75]}, Default: emptyDefault},
+		{Name: "template", Type: schema.TypeRef{NamedType: &strs[75]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.apps.v1beta2.ReplicaSetStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "availableReplicas", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
@@ -1899,9 +1895,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.apps.v1beta2.StatefulSet", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[122]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[123]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[122]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[123]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.apps.v1beta2.StatefulSetCondition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "lastTransitionTime", Type: schema.TypeRef{NamedType: &strs[70]}},
@@ -1926,8 +1922,8 @@ var template = [...]schema.TypeDef{
 		{Name: "revisionHistoryLimit", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "selector", Type: schema.TypeRef{NamedType: &strs[3]}},
 		{Name: "serviceName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
-		{Name: "template", Type: schema.TypeRef{NamedType: &strs[75]}, Default: emptyDefault},
-		{Name: "updateStrategy", Type: schema.TypeRef{NamedType: &strs[126]}, Default: emptyDefault},
+		{Name: "template", Type: schema.TypeRef{NamedType: &strs[75]}, Default: map[any]any(nil)},
+		{Name: "updateStrategy", Type: schema.TypeRef{NamedType: &strs[126]}, Default: map[any]any(nil)},
 		{Name: "volumeClaimTemplates", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[93]}, ElementRelationship: schema.Atomic}}}},
 	}}}},
 	{Name: "io.k8s.api.apps.v1beta2.StatefulSetStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -1954,14 +1950,14 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.autoscaling.v1.HorizontalPodAutoscaler", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[129]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[130]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[129]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[130]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.autoscaling.v1.HorizontalPodAutoscalerSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "maxReplicas", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}, Default: 0},
 		{Name: "minReplicas", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
-		{Name: "scaleTargetRef", Type: schema.TypeRef{NamedType: &strs[131]}, Default: emptyDefault},
+		{Name: "scaleTargetRef", Type: schema.TypeRef{NamedType: &strs[131]}, Default: map[any]any(nil)},
 		{Name: "targetCPUUtilizationPercentage", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 	}}}},
 	{Name: "io.k8s.api.autoscaling.v1.HorizontalPodAutoscalerStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -1974,11 +1970,11 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.autoscaling.v2.ContainerResourceMetricSource", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "container", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 		{Name: "name", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
-		{Name: "target", Type: schema.TypeRef{NamedType: &strs[132]}, Default: emptyDefault},
+		{Name: "target", Type: schema.TypeRef{NamedType: &strs[132]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.autoscaling.v2.ContainerResourceMetricStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "container", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
-		{Name: "current", Type: schema.TypeRef{NamedType: &strs[133]}, Default: emptyDefault},
+		{Name: "current", Type: schema.TypeRef{NamedType: &strs[133]}, Default: map[any]any(nil)},
 		{Name: "name", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 	}}}},
 	{Name: "io.k8s.api.autoscaling.v2.CrossVersionObjectReference", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -1987,12 +1983,12 @@ var template = [...]schema.TypeDef{
 		{Name: "name", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 	}}}},
 	{Name: "io.k8s.api.autoscaling.v2.ExternalMetricSource", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "metric", Type: schema.TypeRef{NamedType: &strs[134]}, Default: emptyDefault},
-		{Name: "target", Type: schema.TypeRef{NamedType: &strs[132]}, Default: emptyDefault},
+		{Name: "metric", Type: schema.TypeRef{NamedType: &strs[134]}, Default: map[any]any(nil)},
+		{Name: "target", Type: schema.TypeRef{NamedType: &strs[132]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.autoscaling.v2.ExternalMetricStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "current", Type: schema.TypeRef{NamedType: &strs[133]}, Default: emptyDefault},
-		{Name: "metric", Type: schema.TypeRef{NamedType: &strs[134]}, Default: emptyDefault},
+		{Name: "current", Type: schema.TypeRef{NamedType: &strs[133]}, Default: map[any]any(nil)},
+		{Name: "metric", Type: schema.TypeRef{NamedType: &strs[134]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.autoscaling.v2.HPAScalingPolicy", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "periodSeconds", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}, Default: 0},
@@ -2008,9 +2004,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.autoscaling.v2.HorizontalPodAutoscaler", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[137]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[138]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[137]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[138]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerBehavior", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "scaleDown", Type: schema.TypeRef{NamedType: &strs[139]}},
@@ -2036,7 +2032,7 @@ var template = [...]schema.TypeDef{
 		{Name: "maxReplicas", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}, Default: 0},
 		{Name: "metrics", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[141]}, ElementRelationship: schema.Atomic}}}},
 		{Name: "minReplicas", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
-		{Name: "scaleTargetRef", Type: schema.TypeRef{NamedType: &strs[142]}, Default: emptyDefault},
+		{Name: "scaleTargetRef", Type: schema.TypeRef{NamedType: &strs[142]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "conditions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[143]}, ElementRelationship: schema.Associative, Keys: []string{"type"}}}}},
@@ -2078,29 +2074,29 @@ var template = [...]schema.TypeDef{
 		{Name: "value", Type: schema.TypeRef{NamedType: &strs[136]}},
 	}}}},
 	{Name: "io.k8s.api.autoscaling.v2.ObjectMetricSource", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "describedObject", Type: schema.TypeRef{NamedType: &strs[142]}, Default: emptyDefault},
-		{Name: "metric", Type: schema.TypeRef{NamedType: &strs[134]}, Default: emptyDefault},
-		{Name: "target", Type: schema.TypeRef{NamedType: &strs[132]}, Default: emptyDefault},
+		{Name: "describedObject", Type: schema.TypeRef{NamedType: &strs[142]}, Default: map[any]any(nil)},
+		{Name: "metric", Type: schema.TypeRef{NamedType: &strs[134]}, Default: map[any]any(nil)},
+		{Name: "target", Type: schema.TypeRef{NamedType: &strs[132]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.autoscaling.v2.ObjectMetricStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "current", Type: schema.TypeRef{NamedType: &strs[133]}, Default: emptyDefault},
-		{Name: "describedObject", Type: schema.TypeRef{NamedType: &strs[142]}, Default: emptyDefault},
-		{Name: "metric", Type: schema.TypeRef{NamedType: &strs[134]}, Default: emptyDefault},
+		{Name: "current", Type: schema.TypeRef{NamedType: &strs[133]}, Default: map[any]any(nil)},
+		{Name: "describedObject", Type: schema.TypeRef{NamedType: &strs[142]}, Default: map[any]any(nil)},
+		{Name: "metric", Type: schema.TypeRef{NamedType: &strs[134]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.autoscaling.v2.PodsMetricSource", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "metric", Type: schema.TypeRef{NamedType: &strs[134]}, Default: emptyDefault},
-		{Name: "target", Type: schema.TypeRef{NamedType: &strs[132]}, Default: emptyDefault},
+		{Name: "metric", Type: schema.TypeRef{NamedType: &strs[134]}, Default: map[any]any(nil)},
+		{Name: "target", Type: schema.TypeRef{NamedType: &strs[132]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.autoscaling.v2.PodsMetricStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "current", Type: schema.TypeRef{NamedType: &strs[133]}, Default: emptyDefault},
-		{Name: "metric", Type: schema.TypeRef{NamedType: &strs[134]}, Default: emptyDefault},
+		{Name: "current", Type: schema.TypeRef{NamedType: &strs[133]}, Default: map[any]any(nil)},
+		{Name: "metric", Type: schema.TypeRef{NamedType: &strs[134]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.autoscaling.v2.ResourceMetricSource", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "name", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
-		{Name: "target", Type: schema.TypeRef{NamedType: &strs[132]}, Default: emptyDefault},
+		{Name: "target", Type: schema.TypeRef{NamedType: &strs[132]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.autoscaling.v2.ResourceMetricStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "current", Type: schema.TypeRef{NamedType: &strs[133]}, Default: emptyDefault},
+		{Name: "current", Type: schema.TypeRef{NamedType: &strs[133]}, Default: map[any]any(nil)},
 		{Name: "name", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 	}}}},
 	{Name: "io.k8s.api.autoscaling.v2beta1.ContainerResourceMetricSource", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -2135,9 +2131,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.autoscaling.v2beta1.HorizontalPodAutoscaler", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[155]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[156]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[155]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[156]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.autoscaling.v2beta1.HorizontalPodAutoscalerCondition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "lastTransitionTime", Type: schema.TypeRef{NamedType: &strs[70]}},
@@ -2150,7 +2146,7 @@ var template = [...]schema.TypeDef{
 		{Name: "maxReplicas", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}, Default: 0},
 		{Name: "metrics", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[157]}, ElementRelationship: schema.Atomic}}}},
 		{Name: "minReplicas", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
-		{Name: "scaleTargetRef", Type: schema.TypeRef{NamedType: &strs[158]}, Default: emptyDefault},
+		{Name: "scaleTargetRef", Type: schema.TypeRef{NamedType: &strs[158]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.autoscaling.v2beta1.HorizontalPodAutoscalerStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "conditions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[159]}, ElementRelationship: schema.Atomic}}}},
@@ -2180,7 +2176,7 @@ var template = [...]schema.TypeDef{
 		{Name: "averageValue", Type: schema.TypeRef{NamedType: &strs[136]}},
 		{Name: "metricName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 		{Name: "selector", Type: schema.TypeRef{NamedType: &strs[3]}},
-		{Name: "target", Type: schema.TypeRef{NamedType: &strs[158]}, Default: emptyDefault},
+		{Name: "target", Type: schema.TypeRef{NamedType: &strs[158]}, Default: map[any]any(nil)},
 		{Name: "targetValue", Type: schema.TypeRef{NamedType: &strs[136]}},
 	}}}},
 	{Name: "io.k8s.api.autoscaling.v2beta1.ObjectMetricStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -2188,7 +2184,7 @@ var template = [...]schema.TypeDef{
 		{Name: "currentValue", Type: schema.TypeRef{NamedType: &strs[136]}},
 		{Name: "metricName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 		{Name: "selector", Type: schema.TypeRef{NamedType: &strs[3]}},
-		{Name: "target", Type: schema.TypeRef{NamedType: &strs[158]}, Default: emptyDefault},
+		{Name: "target", Type: schema.TypeRef{NamedType: &strs[158]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.autoscaling.v2beta1.PodsMetricSource", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "metricName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
@@ -2213,11 +2209,11 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.autoscaling.v2beta2.ContainerResourceMetricSource", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "container", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 		{Name: "name", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
-		{Name: "target", Type: schema.TypeRef{NamedType: &strs[171]}, Default: emptyDefault},
+		{Name: "target", Type: schema.TypeRef{NamedType: &strs[171]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.autoscaling.v2beta2.ContainerResourceMetricStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "container", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
-		{Name: "current", Type: schema.TypeRef{NamedType: &strs[172]}, Default: emptyDefault},
+		{Name: "current", Type: schema.TypeRef{NamedType: &strs[172]}, Default: map[any]any(nil)},
 		{Name: "name", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 	}}}},
 	{Name: "io.k8s.api.autoscaling.v2beta2.CrossVersionObjectReference", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -2226,12 +2222,12 @@ var template = [...]schema.TypeDef{
 		{Name: "name", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 	}}}},
 	{Name: "io.k8s.api.autoscaling.v2beta2.ExternalMetricSource", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "metric", Type: schema.TypeRef{NamedType: &strs[173]}, Default: emptyDefault},
-		{Name: "target", Type: schema.TypeRef{NamedType: &strs[171]}, Default: emptyDefault},
+		{Name: "metric", Type: schema.TypeRef{NamedType: &strs[173]}, Default: map[any]any(nil)},
+		{Name: "target", Type: schema.TypeRef{NamedType: &strs[171]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.autoscaling.v2beta2.ExternalMetricStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "current", Type: schema.TypeRef{NamedType: &strs[172]}, Default: emptyDefault},
-		{Name: "metric", Type: schema.TypeRef{NamedType: &strs[173]}, Default: emptyDefault},
+		{Name: "current", Type: schema.TypeRef{NamedType: &strs[172]}, Default: map[any]any(nil)},
+		{Name: "metric", Type: schema.TypeRef{NamedType: &strs[173]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.autoscaling.v2beta2.HPAScalingPolicy", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "periodSeconds", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}, Default: 0},
@@ -2246,9 +2242,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.autoscaling.v2beta2.HorizontalPodAutoscaler", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[175]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[176]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[175]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[176]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.autoscaling.v2beta2.HorizontalPodAutoscalerBehavior", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "scaleDown", Type: schema.TypeRef{NamedType: &strs[177]}},
@@ -2266,7 +2262,7 @@ var template = [...]schema.TypeDef{
 		{Name: "maxReplicas", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}, Default: 0},
 		{Name: "metrics", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[179]}, ElementRelationship: schema.Atomic}}}},
 		{Name: "minReplicas", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
-		{Name: "scaleTargetRef", Type: schema.TypeRef{NamedType: &strs[180]}, Default: emptyDefault},
+		{Name: "scaleTargetRef", Type: schema.TypeRef{NamedType: &strs[180]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.autoscaling.v2beta2.HorizontalPodAutoscalerStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "conditions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[181]}, ElementRelationship: schema.Atomic}}}},
@@ -2308,42 +2304,42 @@ var template = [...]schema.TypeDef{
 		{Name: "value", Type: schema.TypeRef{NamedType: &strs[136]}},
 	}}}},
 	{Name: "io.k8s.api.autoscaling.v2beta2.ObjectMetricSource", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "describedObject", Type: schema.TypeRef{NamedType: &strs[180]}, Default: emptyDefault},
-		{Name: "metric", Type: schema.TypeRef{NamedType: &strs[173]}, Default: emptyDefault},
-		{Name: "target", Type: schema.TypeRef{NamedType: &strs[171]}, Default: emptyDefault},
+		{Name: "describedObject", Type: schema.TypeRef{NamedType: &strs[180]}, Default: map[any]any(nil)},
+		{Name: "metric", Type: schema.TypeRef{NamedType: &strs[173]}, Default: map[any]any(nil)},
+		{Name: "target", Type: schema.TypeRef{NamedType: &strs[171]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.autoscaling.v2beta2.ObjectMetricStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "current", Type: schema.TypeRef{NamedType: &strs[172]}, Default: emptyDefault},
-		{Name: "describedObject", Type: schema.TypeRef{NamedType: &strs[180]}, Default: emptyDefault},
-		{Name: "metric", Type: schema.TypeRef{NamedType: &strs[173]}, Default: emptyDefault},
+		{Name: "current", Type: schema.TypeRef{NamedType: &strs[172]}, Default: map[any]any(nil)},
+		{Name: "describedObject", Type: schema.TypeRef{NamedType: &strs[180]}, Default: map[any]any(nil)},
+		{Name: "metric", Type: schema.TypeRef{NamedType: &strs[173]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.autoscaling.v2beta2.PodsMetricSource", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "metric", Type: schema.TypeRef{NamedType: &strs[173]}, Default: emptyDefault},
-		{Name: "target", Type: schema.TypeRef{NamedType: &strs[171]}, Default: emptyDefault},
+		{Name: "metric", Type: schema.TypeRef{NamedType: &strs[173]}, Default: map[any]any(nil)},
+		{Name: "target", Type: schema.TypeRef{NamedType: &strs[171]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.autoscaling.v2beta2.PodsMetricStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "current", Type: schema.TypeRef{NamedType: &strs[172]}, Default: emptyDefault},
-		{Name: "metric", Type: schema.TypeRef{NamedType: &strs[173]}, Default: emptyDefault},
+		{Name: "current", Type: schema.TypeRef{NamedType: &strs[172]}, Default: map[any]any(nil)},
+		{Name: "metric", Type: schema.TypeRef{NamedType: &strs[173]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.autoscaling.v2beta2.ResourceMetricSource", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "name", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
-		{Name: "target", Type: schema.TypeRef{NamedType: &strs[171]}, Default: emptyDefault},
+		{Name: "target", Type: schema.TypeRef{NamedType: &strs[171]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.autoscaling.v2beta2.ResourceMetricStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "current", Type: schema.TypeRef{NamedType: &strs[172]}, Default: emptyDefault},
+		{Name: "current", Type: schema.TypeRef{NamedType: &strs[172]}, Default: map[any]any(nil)},
 		{Name: "name", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 	}}}},
 	{Name: "io.k8s.api.batch.v1.CronJob", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[193]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[194]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[193]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[194]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.batch.v1.CronJobSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "concurrencyPolicy", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "failedJobsHistoryLimit", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
-		{Name: "jobTemplate", Type: schema.TypeRef{NamedType: &strs[195]}, Default: emptyDefault},
+		{Name: "jobTemplate", Type: schema.TypeRef{NamedType: &strs[195]}, Default: map[any]any(nil)},
 		{Name: "schedule", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 		{Name: "startingDeadlineSeconds", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "successfulJobsHistoryLimit", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
@@ -2358,9 +2354,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.batch.v1.Job", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[197]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[198]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[197]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[198]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.batch.v1.JobCondition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "lastProbeTime", Type: schema.TypeRef{NamedType: &strs[70]}},
@@ -2391,7 +2387,7 @@ var template = [...]schema.TypeDef{
 		{Name: "selector", Type: schema.TypeRef{NamedType: &strs[3]}},
 		{Name: "successPolicy", Type: schema.TypeRef{NamedType: &strs[204]}},
 		{Name: "suspend", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarBoolean}}},
-		{Name: "template", Type: schema.TypeRef{NamedType: &strs[75]}, Default: emptyDefault},
+		{Name: "template", Type: schema.TypeRef{NamedType: &strs[75]}, Default: map[any]any(nil)},
 		{Name: "ttlSecondsAfterFinished", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 	}}}},
 	{Name: "io.k8s.api.batch.v1.JobSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -2410,7 +2406,7 @@ var template = [...]schema.TypeDef{
 		{Name: "selector", Type: schema.TypeRef{NamedType: &strs[3]}},
 		{Name: "successPolicy", Type: schema.TypeRef{NamedType: &strs[204]}},
 		{Name: "suspend", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarBoolean}}},
-		{Name: "template", Type: schema.TypeRef{NamedType: &strs[75]}, Default: emptyDefault},
+		{Name: "template", Type: schema.TypeRef{NamedType: &strs[75]}, Default: map[any]any(nil)},
 		{Name: "ttlSecondsAfterFinished", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 	}}}},
 	{Name: "io.k8s.api.batch.v1.JobStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -2427,8 +2423,8 @@ var template = [...]schema.TypeDef{
 		{Name: "uncountedTerminatedPods", Type: schema.TypeRef{NamedType: &strs[207]}},
 	}}}},
 	{Name: "io.k8s.api.batch.v1.JobTemplateSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[197]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[197]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.batch.v1.PodFailurePolicy", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "rules", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[208]}, ElementRelationship: schema.Atomic}}}},
@@ -2461,14 +2457,14 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.batch.v1beta1.CronJob", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[212]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[213]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[212]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[213]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.batch.v1beta1.CronJobSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "concurrencyPolicy", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "failedJobsHistoryLimit", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
-		{Name: "jobTemplate", Type: schema.TypeRef{NamedType: &strs[214]}, Default: emptyDefault},
+		{Name: "jobTemplate", Type: schema.TypeRef{NamedType: &strs[214]}, Default: map[any]any(nil)},
 		{Name: "schedule", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 		{Name: "startingDeadlineSeconds", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "successfulJobsHistoryLimit", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
@@ -2481,15 +2477,15 @@ var template = [...]schema.TypeDef{
 		{Name: "lastSuccessfulTime", Type: schema.TypeRef{NamedType: &strs[70]}},
 	}}}},
 	{Name: "io.k8s.api.batch.v1beta1.JobTemplateSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[197]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[197]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.certificates.v1.CertificateSigningRequest", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[215]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[216]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[215]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[216]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.certificates.v1.CertificateSigningRequestCondition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "lastTransitionTime", Type: schema.TypeRef{NamedType: &strs[70]}},
@@ -2516,8 +2512,8 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.certificates.v1.ClusterTrustBundle", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[218]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[218]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.certificates.v1.ClusterTrustBundleSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "signerName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
@@ -2526,9 +2522,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.certificates.v1.PodCertificateRequest", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[219]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[220]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[219]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[220]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.certificates.v1.PodCertificateRequestSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "maxExpirationSeconds", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}, Default: 86400},
@@ -2552,8 +2548,8 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.certificates.v1alpha1.ClusterTrustBundle", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[221]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[221]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.certificates.v1alpha1.ClusterTrustBundleSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "signerName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
@@ -2562,9 +2558,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.certificates.v1alpha1.PodCertificateRequest", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[222]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[223]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[222]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[223]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.certificates.v1alpha1.PodCertificateRequestSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "maxExpirationSeconds", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}, Default: 86400},
@@ -2588,9 +2584,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.certificates.v1beta1.CertificateSigningRequest", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[224]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[225]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[224]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[225]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.certificates.v1beta1.CertificateSigningRequestCondition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "lastTransitionTime", Type: schema.TypeRef{NamedType: &strs[70]}},
@@ -2617,8 +2613,8 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.certificates.v1beta1.ClusterTrustBundle", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[227]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[227]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.certificates.v1beta1.ClusterTrustBundleSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "signerName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
@@ -2627,9 +2623,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.certificates.v1beta1.PodCertificateRequest", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[228]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[229]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[228]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[229]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.certificates.v1beta1.PodCertificateRequestSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "maxExpirationSeconds", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}, Default: 86400},
@@ -2668,8 +2664,8 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.coordination.v1.Lease", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[230]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[230]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.coordination.v1.LeaseSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "acquireTime", Type: schema.TypeRef{NamedType: &strs[231]}},
@@ -2683,8 +2679,8 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.coordination.v1alpha2.LeaseCandidate", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[232]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[232]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.coordination.v1alpha2.LeaseCandidateSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "binaryVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
@@ -2697,14 +2693,14 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.coordination.v1beta1.Lease", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[233]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[233]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.coordination.v1beta1.LeaseCandidate", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[234]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[234]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.coordination.v1beta1.LeaseCandidateSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "binaryVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
@@ -2840,7 +2836,7 @@ var template = [...]schema.TypeDef{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "conditions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[241]}, ElementRelationship: schema.Associative, Keys: []string{"type"}}}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.core.v1.ConfigMap", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
@@ -2848,7 +2844,7 @@ var template = [...]schema.TypeDef{
 		{Name: "data", Type: schema.TypeRef{Inlined: schema.Atom{Map: &schema.Map{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}}}}},
 		{Name: "immutable", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarBoolean}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.core.v1.ConfigMapEnvSource", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "name", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
@@ -2897,7 +2893,7 @@ var template = [...]schema.TypeDef{
 		{Name: "ports", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[247]}, ElementRelationship: schema.Associative, Keys: []string{"containerPort", "protocol"}}}}},
 		{Name: "readinessProbe", Type: schema.TypeRef{NamedType: &strs[246]}},
 		{Name: "resizePolicy", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[248]}, ElementRelationship: schema.Atomic}}}},
-		{Name: "resources", Type: schema.TypeRef{NamedType: &strs[249]}, Default: emptyDefault},
+		{Name: "resources", Type: schema.TypeRef{NamedType: &strs[249]}, Default: map[any]any(nil)},
 		{Name: "restartPolicy", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "securityContext", Type: schema.TypeRef{NamedType: &strs[250]}},
 		{Name: "startupProbe", Type: schema.TypeRef{NamedType: &strs[246]}},
@@ -2923,7 +2919,7 @@ var template = [...]schema.TypeDef{
 		{Name: "ports", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[247]}, ElementRelationship: schema.Associative, Keys: []string{"containerPort", "protocol"}}}}},
 		{Name: "readinessProbe", Type: schema.TypeRef{NamedType: &strs[246]}},
 		{Name: "resizePolicy", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[248]}, ElementRelationship: schema.Atomic}}}},
-		{Name: "resources", Type: schema.TypeRef{NamedType: &strs[249]}, Default: emptyDefault},
+		{Name: "resources", Type: schema.TypeRef{NamedType: &strs[249]}, Default: map[any]any(nil)},
 		{Name: "restartPolicy", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "restartPolicyRules", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[253]}, ElementRelationship: schema.Atomic}}}},
 		{Name: "securityContext", Type: schema.TypeRef{NamedType: &strs[250]}},
@@ -2992,13 +2988,13 @@ var template = [...]schema.TypeDef{
 		{Name: "containerID", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "image", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 		{Name: "imageID", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
-		{Name: "lastState", Type: schema.TypeRef{NamedType: &strs[259]}, Default: emptyDefault},
+		{Name: "lastState", Type: schema.TypeRef{NamedType: &strs[259]}, Default: map[any]any(nil)},
 		{Name: "name", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 		{Name: "ready", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarBoolean}}, Default: false},
 		{Name: "resources", Type: schema.TypeRef{NamedType: &strs[249]}},
 		{Name: "restartCount", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}, Default: 0},
 		{Name: "started", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarBoolean}}},
-		{Name: "state", Type: schema.TypeRef{NamedType: &strs[259]}, Default: emptyDefault},
+		{Name: "state", Type: schema.TypeRef{NamedType: &strs[259]}, Default: map[any]any(nil)},
 		{Name: "stopSignal", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "user", Type: schema.TypeRef{NamedType: &strs[260]}},
 		{Name: "volumeMounts", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[261]}, ElementRelationship: schema.Associative, Keys: []string{"mountPath"}}}}},
@@ -3063,7 +3059,7 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.core.v1.Endpoints", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
 		{Name: "subsets", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[268]}, ElementRelationship: schema.Atomic}}}},
 	}}}},
 	{Name: "io.k8s.api.core.v1.EnvFromSource", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -3102,7 +3098,7 @@ var template = [...]schema.TypeDef{
 		{Name: "ports", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[247]}, ElementRelationship: schema.Associative, Keys: []string{"containerPort", "protocol"}}}}},
 		{Name: "readinessProbe", Type: schema.TypeRef{NamedType: &strs[246]}},
 		{Name: "resizePolicy", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[248]}, ElementRelationship: schema.Atomic}}}},
-		{Name: "resources", Type: schema.TypeRef{NamedType: &strs[249]}, Default: emptyDefault},
+		{Name: "resources", Type: schema.TypeRef{NamedType: &strs[249]}, Default: map[any]any(nil)},
 		{Name: "restartPolicy", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "securityContext", Type: schema.TypeRef{NamedType: &strs[250]}},
 		{Name: "startupProbe", Type: schema.TypeRef{NamedType: &strs[246]}},
@@ -3129,7 +3125,7 @@ var template = [...]schema.TypeDef{
 		{Name: "ports", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[247]}, ElementRelationship: schema.Associative, Keys: []string{"containerPort", "protocol"}}}}},
 		{Name: "readinessProbe", Type: schema.TypeRef{NamedType: &strs[246]}},
 		{Name: "resizePolicy", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[248]}, ElementRelationship: schema.Atomic}}}},
-		{Name: "resources", Type: schema.TypeRef{NamedType: &strs[249]}, Default: emptyDefault},
+		{Name: "resources", Type: schema.TypeRef{NamedType: &strs[249]}, Default: map[any]any(nil)},
 		{Name: "restartPolicy", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "restartPolicyRules", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[253]}, ElementRelationship: schema.Atomic}}}},
 		{Name: "securityContext", Type: schema.TypeRef{NamedType: &strs[250]}},
@@ -3153,17 +3149,17 @@ var template = [...]schema.TypeDef{
 		{Name: "count", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "eventTime", Type: schema.TypeRef{NamedType: &strs[231]}},
 		{Name: "firstTimestamp", Type: schema.TypeRef{NamedType: &strs[70]}},
-		{Name: "involvedObject", Type: schema.TypeRef{NamedType: &strs[196]}, Default: emptyDefault},
+		{Name: "involvedObject", Type: schema.TypeRef{NamedType: &strs[196]}, Default: map[any]any(nil)},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "lastTimestamp", Type: schema.TypeRef{NamedType: &strs[70]}},
 		{Name: "message", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
 		{Name: "reason", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "related", Type: schema.TypeRef{NamedType: &strs[196]}},
 		{Name: "reportingComponent", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 		{Name: "reportingInstance", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 		{Name: "series", Type: schema.TypeRef{NamedType: &strs[276]}},
-		{Name: "source", Type: schema.TypeRef{NamedType: &strs[277]}, Default: emptyDefault},
+		{Name: "source", Type: schema.TypeRef{NamedType: &strs[277]}, Default: map[any]any(nil)},
 		{Name: "type", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 	}}}},
 	{Name: "io.k8s.api.core.v1.EventSeries", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -3331,8 +3327,8 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.core.v1.LimitRange", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[284]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[284]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.core.v1.LimitRangeItem", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "default", Type: schema.TypeRef{Inlined: schema.Atom{Map: &schema.Map{ElementType: schema.TypeRef{NamedType: &strs[136]}}}}},
@@ -3378,9 +3374,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.core.v1.Namespace", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[288]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[289]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[288]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[289]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.core.v1.NamespaceCondition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "lastTransitionTime", Type: schema.TypeRef{NamedType: &strs[70]}},
@@ -3399,9 +3395,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.core.v1.Node", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[291]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[292]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[291]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[292]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.core.v1.NodeAddress", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "address", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
@@ -3449,7 +3445,7 @@ var template = [...]schema.TypeDef{
 		{Name: "lastKnownGood", Type: schema.TypeRef{NamedType: &strs[298]}},
 	}}}},
 	{Name: "io.k8s.api.core.v1.NodeDaemonEndpoints", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "kubeletEndpoint", Type: schema.TypeRef{NamedType: &strs[299]}, Default: emptyDefault},
+		{Name: "kubeletEndpoint", Type: schema.TypeRef{NamedType: &strs[299]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.core.v1.NodeFeatures", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "supplementalGroupsPolicy", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarBoolean}}},
@@ -3502,10 +3498,10 @@ var template = [...]schema.TypeDef{
 		{Name: "capacity", Type: schema.TypeRef{Inlined: schema.Atom{Map: &schema.Map{ElementType: schema.TypeRef{NamedType: &strs[136]}}}}},
 		{Name: "conditions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[306]}, ElementRelationship: schema.Associative, Keys: []string{"type"}}}}},
 		{Name: "config", Type: schema.TypeRef{NamedType: &strs[307]}},
-		{Name: "daemonEndpoints", Type: schema.TypeRef{NamedType: &strs[308]}, Default: emptyDefault},
+		{Name: "daemonEndpoints", Type: schema.TypeRef{NamedType: &strs[308]}, Default: map[any]any(nil)},
 		{Name: "features", Type: schema.TypeRef{NamedType: &strs[309]}},
 		{Name: "images", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[310]}, ElementRelationship: schema.Atomic}}}},
-		{Name: "nodeInfo", Type: schema.TypeRef{NamedType: &strs[311]}, Default: emptyDefault},
+		{Name: "nodeInfo", Type: schema.TypeRef{NamedType: &strs[311]}, Default: map[any]any(nil)},
 		{Name: "phase", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "runtimeHandlers", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[312]}, ElementRelationship: schema.Atomic}}}},
 		{Name: "volumesAttached", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[313]}, ElementRelationship: schema.Atomic}}}},
@@ -3517,11 +3513,11 @@ var template = [...]schema.TypeDef{
 		{Name: "capacity", Type: schema.TypeRef{Inlined: schema.Atom{Map: &schema.Map{ElementType: schema.TypeRef{NamedType: &strs[136]}}}}},
 		{Name: "conditions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[306]}, ElementRelationship: schema.Associative, Keys: []string{"type"}}}}},
 		{Name: "config", Type: schema.TypeRef{NamedType: &strs[307]}},
-		{Name: "daemonEndpoints", Type: schema.TypeRef{NamedType: &strs[308]}, Default: emptyDefault},
+		{Name: "daemonEndpoints", Type: schema.TypeRef{NamedType: &strs[308]}, Default: map[any]any(nil)},
 		{Name: "declaredFeatures", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, ElementRelationship: schema.Atomic}}}},
 		{Name: "features", Type: schema.TypeRef{NamedType: &strs[309]}},
 		{Name: "images", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[310]}, ElementRelationship: schema.Atomic}}}},
-		{Name: "nodeInfo", Type: schema.TypeRef{NamedType: &strs[311]}, Default: emptyDefault},
+		{Name: "nodeInfo", Type: schema.TypeRef{NamedType: &strs[311]}, Default: map[any]any(nil)},
 		{Name: "phase", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "runtimeHandlers", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[312]}, ElementRelationship: schema.Atomic}}}},
 		{Name: "volumesAttached", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[313]}, ElementRelationship: schema.Atomic}}}},
@@ -3573,16 +3569,16 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.core.v1.PersistentVolume", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[315]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[316]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[315]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[316]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.core.v1.PersistentVolumeClaim", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[317]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[318]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[317]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[318]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.core.v1.PersistentVolumeClaimCondition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "lastProbeTime", Type: schema.TypeRef{NamedType: &strs[70]}},
@@ -3596,7 +3592,7 @@ var template = [...]schema.TypeDef{
 		{Name: "accessModes", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, ElementRelationship: schema.Atomic}}}},
 		{Name: "dataSource", Type: schema.TypeRef{NamedType: &strs[319]}},
 		{Name: "dataSourceRef", Type: schema.TypeRef{NamedType: &strs[320]}},
-		{Name: "resources", Type: schema.TypeRef{NamedType: &strs[321]}, Default: emptyDefault},
+		{Name: "resources", Type: schema.TypeRef{NamedType: &strs[321]}, Default: map[any]any(nil)},
 		{Name: "selector", Type: schema.TypeRef{NamedType: &strs[3]}},
 		{Name: "storageClassName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "volumeAttributesClassName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
@@ -3625,8 +3621,8 @@ var template = [...]schema.TypeDef{
 		{Name: "phase", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 	}}}},
 	{Name: "io.k8s.api.core.v1.PersistentVolumeClaimTemplate", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[317]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[317]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.core.v1.PersistentVolumeClaimVolumeSource", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "claimName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
@@ -3678,9 +3674,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.core.v1.Pod", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[348]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[349]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[348]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[349]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.core.v1.PodAffinity", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "preferredDuringSchedulingIgnoredDuringExecution", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[350]}, ElementRelationship: schema.Atomic}}}},
@@ -4115,12 +4111,12 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.core.v1.PodTemplate", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "template", Type: schema.TypeRef{NamedType: &strs[75]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "template", Type: schema.TypeRef{NamedType: &strs[75]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.core.v1.PodTemplateSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[348]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[348]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.core.v1.PodVolumeHealth", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "healthConditions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[383]}, ElementRelationship: schema.Associative, Keys: []string{"status", "reason"}}}}},
@@ -4138,7 +4134,7 @@ var template = [...]schema.TypeDef{
 		{Name: "volumeID", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 	}}}},
 	{Name: "io.k8s.api.core.v1.PreferredSchedulingTerm", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "preference", Type: schema.TypeRef{NamedType: &strs[301]}, Default: emptyDefault},
+		{Name: "preference", Type: schema.TypeRef{NamedType: &strs[301]}, Default: map[any]any(nil)},
 		{Name: "weight", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}, Default: 0},
 	}}}},
 	{Name: "io.k8s.api.core.v1.Probe", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -4193,9 +4189,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.core.v1.ReplicationController", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[386]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[387]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[386]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[387]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.core.v1.ReplicationControllerCondition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "lastTransitionTime", Type: schema.TypeRef{NamedType: &strs[70]}},
@@ -4239,9 +4235,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.core.v1.ResourceQuota", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[389]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[390]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[389]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[390]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.core.v1.ResourceQuotaSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "hard", Type: schema.TypeRef{Inlined: schema.Atom{Map: &schema.Map{ElementType: schema.TypeRef{NamedType: &strs[136]}}}}},
@@ -4308,7 +4304,7 @@ var template = [...]schema.TypeDef{
 		{Name: "data", Type: schema.TypeRef{Inlined: schema.Atom{Map: &schema.Map{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}}}}},
 		{Name: "immutable", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarBoolean}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
 		{Name: "stringData", Type: schema.TypeRef{Inlined: schema.Atom{Map: &schema.Map{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}}}}},
 		{Name: "type", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 	}}}},
@@ -4360,16 +4356,16 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.core.v1.Service", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[396]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[397]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[396]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[397]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.core.v1.ServiceAccount", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "automountServiceAccountToken", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarBoolean}}},
 		{Name: "imagePullSecrets", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[240]}, ElementRelationship: schema.Atomic}}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
 		{Name: "secrets", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[196]}, ElementRelationship: schema.Associative, Keys: []string{"name"}}}}},
 	}}}},
 	{Name: "io.k8s.api.core.v1.ServiceAccountTokenProjection", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -4415,7 +4411,7 @@ var template = [...]schema.TypeDef{
 	}}}},
 	{Name: "io.k8s.api.core.v1.ServiceStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "conditions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[24]}, ElementRelationship: schema.Associative, Keys: []string{"type"}}}}},
-		{Name: "loadBalancer", Type: schema.TypeRef{NamedType: &strs[400]}, Default: emptyDefault},
+		{Name: "loadBalancer", Type: schema.TypeRef{NamedType: &strs[400]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.core.v1.SessionAffinityConfig", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "clientIP", Type: schema.TypeRef{NamedType: &strs[401]}},
@@ -4596,7 +4592,7 @@ var template = [...]schema.TypeDef{
 		{Name: "volumePath", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 	}}}},
 	{Name: "io.k8s.api.core.v1.WeightedPodAffinityTerm", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "podAffinityTerm", Type: schema.TypeRef{NamedType: &strs[351]}, Default: emptyDefault},
+		{Name: "podAffinityTerm", Type: schema.TypeRef{NamedType: &strs[351]}, Default: map[any]any(nil)},
 		{Name: "weight", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}, Default: 0},
 	}}}},
 	{Name: "io.k8s.api.core.v1.WindowsSecurityContextOptions", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -4612,7 +4608,7 @@ var template = [...]schema.TypeDef{
 	}}}},
 	{Name: "io.k8s.api.discovery.v1.Endpoint", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "addresses", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, ElementRelationship: schema.Associative}}}},
-		{Name: "conditions", Type: schema.TypeRef{NamedType: &strs[430]}, Default: emptyDefault},
+		{Name: "conditions", Type: schema.TypeRef{NamedType: &strs[430]}, Default: map[any]any(nil)},
 		{Name: "deprecatedTopology", Type: schema.TypeRef{Inlined: schema.Atom{Map: &schema.Map{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}}}}},
 		{Name: "hints", Type: schema.TypeRef{NamedType: &strs[431]}},
 		{Name: "hostname", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
@@ -4640,7 +4636,7 @@ var template = [...]schema.TypeDef{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "endpoints", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[434]}, ElementRelationship: schema.Atomic}}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
 		{Name: "ports", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[435]}, ElementRelationship: schema.Atomic}}}},
 	}}}},
 	{Name: "io.k8s.api.discovery.v1.ForNode", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -4651,7 +4647,7 @@ var template = [...]schema.TypeDef{
 	}}}},
 	{Name: "io.k8s.api.discovery.v1beta1.Endpoint", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "addresses", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, ElementRelationship: schema.Associative}}}},
-		{Name: "conditions", Type: schema.TypeRef{NamedType: &strs[436]}, Default: emptyDefault},
+		{Name: "conditions", Type: schema.TypeRef{NamedType: &strs[436]}, Default: map[any]any(nil)},
 		{Name: "hints", Type: schema.TypeRef{NamedType: &strs[437]}},
 		{Name: "hostname", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "nodeName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
@@ -4678,7 +4674,7 @@ var template = [...]schema.TypeDef{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "endpoints", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[440]}, ElementRelationship: schema.Atomic}}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
 		{Name: "ports", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[441]}, ElementRelationship: schema.Atomic}}}},
 	}}}},
 	{Name: "io.k8s.api.discovery.v1beta1.ForNode", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -4693,13 +4689,13 @@ var template = [...]schema.TypeDef{
 		{Name: "deprecatedCount", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "deprecatedFirstTimestamp", Type: schema.TypeRef{NamedType: &strs[70]}},
 		{Name: "deprecatedLastTimestamp", Type: schema.TypeRef{NamedType: &strs[70]}},
-		{Name: "deprecatedSource", Type: schema.TypeRef{NamedType: &strs[277]}, Default: emptyDefault},
+		{Name: "deprecatedSource", Type: schema.TypeRef{NamedType: &strs[277]}, Default: map[any]any(nil)},
 		{Name: "eventTime", Type: schema.TypeRef{NamedType: &strs[231]}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
 		{Name: "note", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "reason", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "regarding", Type: schema.TypeRef{NamedType: &strs[196]}, Default: emptyDefault},
+		{Name: "regarding", Type: schema.TypeRef{NamedType: &strs[196]}, Default: map[any]any(nil)},
 		{Name: "related", Type: schema.TypeRef{NamedType: &strs[196]}},
 		{Name: "reportingController", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "reportingInstance", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
@@ -4716,13 +4712,13 @@ var template = [...]schema.TypeDef{
 		{Name: "deprecatedCount", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "deprecatedFirstTimestamp", Type: schema.TypeRef{NamedType: &strs[70]}},
 		{Name: "deprecatedLastTimestamp", Type: schema.TypeRef{NamedType: &strs[70]}},
-		{Name: "deprecatedSource", Type: schema.TypeRef{NamedType: &strs[277]}, Default: emptyDefault},
+		{Name: "deprecatedSource", Type: schema.TypeRef{NamedType: &strs[277]}, Default: map[any]any(nil)},
 		{Name: "eventTime", Type: schema.TypeRef{NamedType: &strs[231]}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
 		{Name: "note", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "reason", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "regarding", Type: schema.TypeRef{NamedType: &strs[196]}, Default: emptyDefault},
+		{Name: "regarding", Type: schema.TypeRef{NamedType: &strs[196]}, Default: map[any]any(nil)},
 		{Name: "related", Type: schema.TypeRef{NamedType: &strs[196]}},
 		{Name: "reportingController", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "reportingInstance", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
@@ -4736,9 +4732,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.extensions.v1beta1.DaemonSet", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[444]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[445]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[444]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[445]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.extensions.v1beta1.DaemonSetCondition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "lastTransitionTime", Type: schema.TypeRef{NamedType: &strs[70]}},
@@ -4751,9 +4747,9 @@ var template = [...]schema.TypeDef{
 		{Name: "minReadySeconds", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "revisionHistoryLimit", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "selector", Type: schema.TypeRef{NamedType: &strs[3]}},
-		{Name: "template", Type: schema.TypeRef{NamedType: &strs[75]}, Default: emptyDefault},
+		{Name: "template", Type: schema.TypeRef{NamedType: &strs[75]}, Default: map[any]any(nil)},
 		{Name: "templateGeneration", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
-		{Name: "updateStrategy", Type: schema.TypeRef{NamedType: &strs[446]}, Default: emptyDefault},
+		{Name: "updateStrategy", Type: schema.TypeRef{NamedType: &strs[446]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.extensions.v1beta1.DaemonSetStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "collisionCount", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
@@ -4774,9 +4770,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.extensions.v1beta1.Deployment", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[449]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[450]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[449]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[450]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.extensions.v1beta1.DeploymentCondition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "lastTransitionTime", Type: schema.TypeRef{NamedType: &strs[70]}},
@@ -4794,8 +4790,8 @@ var template = [...]schema.TypeDef{
 		{Name: "revisionHistoryLimit", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "rollbackTo", Type: schema.TypeRef{NamedType: &strs[451]}},
 		{Name: "selector", Type: schema.TypeRef{NamedType: &strs[3]}},
-		{Name: "strategy", Type: schema.TypeRef{NamedType: &strs[452]}, Default: emptyDefault},
-		{Name: "template", Type: schema.TypeRef{NamedType: &strs[75]}, Default: emptyDefault},
+		{Name: "strategy", Type: schema.TypeRef{NamedType: &strs[452]}, Default: map[any]any(nil)},
+		{Name: "template", Type: schema.TypeRef{NamedType: &strs[75]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.extensions.v1beta1.DeploymentStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "availableReplicas", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
@@ -4813,7 +4809,7 @@ var template = [...]schema.TypeDef{
 		{Name: "type", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 	}}}},
 	{Name: "io.k8s.api.extensions.v1beta1.HTTPIngressPath", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "backend", Type: schema.TypeRef{NamedType: &strs[455]}, Default: emptyDefault},
+		{Name: "backend", Type: schema.TypeRef{NamedType: &strs[455]}, Default: map[any]any(nil)},
 		{Name: "path", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "pathType", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 	}}}},
@@ -4827,9 +4823,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.extensions.v1beta1.Ingress", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[457]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[458]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[457]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[458]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.extensions.v1beta1.IngressBackend", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "resource", Type: schema.TypeRef{NamedType: &strs[319]}},
@@ -4860,7 +4856,7 @@ var template = [...]schema.TypeDef{
 		{Name: "tls", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[463]}, ElementRelationship: schema.Atomic}}}},
 	}}}},
 	{Name: "io.k8s.api.extensions.v1beta1.IngressStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "loadBalancer", Type: schema.TypeRef{NamedType: &strs[464]}, Default: emptyDefault},
+		{Name: "loadBalancer", Type: schema.TypeRef{NamedType: &strs[464]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.extensions.v1beta1.IngressTLS", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "hosts", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, ElementRelationship: schema.Atomic}}}},
@@ -4869,8 +4865,8 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.extensions.v1beta1.NetworkPolicy", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[465]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[465]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.extensions.v1beta1.NetworkPolicyEgressRule", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "ports", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[466]}, ElementRelationship: schema.Atomic}}}},
@@ -4893,15 +4889,15 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.extensions.v1beta1.NetworkPolicySpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "egress", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[469]}, ElementRelationship: schema.Atomic}}}},
 		{Name: "ingress", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[470]}, ElementRelationship: schema.Atomic}}}},
-		{Name: "podSelector", Type: schema.TypeRef{NamedType: &strs[3]}, Default: emptyDefault},
+		{Name: "podSelector", Type: schema.TypeRef{NamedType: &strs[3]}, Default: map[any]any(nil)},
 		{Name: "policyTypes", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, ElementRelationship: schema.Atomic}}}},
 	}}}},
 	{Name: "io.k8s.api.extensions.v1beta1.ReplicaSet", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[471]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[472]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[471]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[472]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.extensions.v1beta1.ReplicaSetCondition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "lastTransitionTime", Type: schema.TypeRef{NamedType: &strs[70]}},
@@ -4914,7 +4910,7 @@ var template = [...]schema.TypeDef{
 		{Name: "minReadySeconds", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "replicas", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "selector", Type: schema.TypeRef{NamedType: &strs[3]}},
-		{Name: "template", Type: schema.TypeRef{NamedType: &strs[75]}, Default: emptyDefault},
+		{Name: "template", Type: schema.TypeRef{NamedType: &strs[75]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.extensions.v1beta1.ReplicaSetStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "availableReplicas", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
@@ -4946,9 +4942,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.flowcontrol.v1.FlowSchema", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[474]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[475]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[474]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[475]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.flowcontrol.v1.FlowSchemaCondition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "lastTransitionTime", Type: schema.TypeRef{NamedType: &strs[70]}},
@@ -4960,7 +4956,7 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.flowcontrol.v1.FlowSchemaSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "distinguisherMethod", Type: schema.TypeRef{NamedType: &strs[476]}},
 		{Name: "matchingPrecedence", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}, Default: 0},
-		{Name: "priorityLevelConfiguration", Type: schema.TypeRef{NamedType: &strs[477]}, Default: emptyDefault},
+		{Name: "priorityLevelConfiguration", Type: schema.TypeRef{NamedType: &strs[477]}, Default: map[any]any(nil)},
 		{Name: "rules", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[478]}, ElementRelationship: schema.Atomic}}}},
 	}}}},
 	{Name: "io.k8s.api.flowcontrol.v1.FlowSchemaStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -4976,7 +4972,7 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.flowcontrol.v1.LimitedPriorityLevelConfiguration", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "borrowingLimitPercent", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "lendablePercent", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
-		{Name: "limitResponse", Type: schema.TypeRef{NamedType: &strs[481]}, Default: emptyDefault},
+		{Name: "limitResponse", Type: schema.TypeRef{NamedType: &strs[481]}, Default: map[any]any(nil)},
 		{Name: "nominalConcurrencyShares", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 	}}}},
 	{Name: "io.k8s.api.flowcontrol.v1.NonResourcePolicyRule", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -4991,9 +4987,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.flowcontrol.v1.PriorityLevelConfiguration", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[485]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[486]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[485]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[486]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.flowcontrol.v1.PriorityLevelConfigurationCondition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "lastTransitionTime", Type: schema.TypeRef{NamedType: &strs[70]}},
@@ -5048,9 +5044,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.flowcontrol.v1beta1.FlowSchema", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[494]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[495]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[494]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[495]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.flowcontrol.v1beta1.FlowSchemaCondition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "lastTransitionTime", Type: schema.TypeRef{NamedType: &strs[70]}},
@@ -5062,7 +5058,7 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.flowcontrol.v1beta1.FlowSchemaSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "distinguisherMethod", Type: schema.TypeRef{NamedType: &strs[496]}},
 		{Name: "matchingPrecedence", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}, Default: 0},
-		{Name: "priorityLevelConfiguration", Type: schema.TypeRef{NamedType: &strs[497]}, Default: emptyDefault},
+		{Name: "priorityLevelConfiguration", Type: schema.TypeRef{NamedType: &strs[497]}, Default: map[any]any(nil)},
 		{Name: "rules", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[498]}, ElementRelationship: schema.Atomic}}}},
 	}}}},
 	{Name: "io.k8s.api.flowcontrol.v1beta1.FlowSchemaStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -5079,7 +5075,7 @@ var template = [...]schema.TypeDef{
 		{Name: "assuredConcurrencyShares", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}, Default: 0},
 		{Name: "borrowingLimitPercent", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "lendablePercent", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
-		{Name: "limitResponse", Type: schema.TypeRef{NamedType: &strs[501]}, Default: emptyDefault},
+		{Name: "limitResponse", Type: schema.TypeRef{NamedType: &strs[501]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.flowcontrol.v1beta1.NonResourcePolicyRule", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "nonResourceURLs", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, ElementRelationship: schema.Associative}}}},
@@ -5093,9 +5089,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.flowcontrol.v1beta1.PriorityLevelConfiguration", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[505]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[506]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[505]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[506]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.flowcontrol.v1beta1.PriorityLevelConfigurationCondition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "lastTransitionTime", Type: schema.TypeRef{NamedType: &strs[70]}},
@@ -5150,9 +5146,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.flowcontrol.v1beta2.FlowSchema", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[513]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[514]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[513]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[514]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.flowcontrol.v1beta2.FlowSchemaCondition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "lastTransitionTime", Type: schema.TypeRef{NamedType: &strs[70]}},
@@ -5164,7 +5160,7 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.flowcontrol.v1beta2.FlowSchemaSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "distinguisherMethod", Type: schema.TypeRef{NamedType: &strs[515]}},
 		{Name: "matchingPrecedence", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}, Default: 0},
-		{Name: "priorityLevelConfiguration", Type: schema.TypeRef{NamedType: &strs[516]}, Default: emptyDefault},
+		{Name: "priorityLevelConfiguration", Type: schema.TypeRef{NamedType: &strs[516]}, Default: map[any]any(nil)},
 		{Name: "rules", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[517]}, ElementRelationship: schema.Atomic}}}},
 	}}}},
 	{Name: "io.k8s.api.flowcontrol.v1beta2.FlowSchemaStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -5181,7 +5177,7 @@ var template = [...]schema.TypeDef{
 		{Name: "assuredConcurrencyShares", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}, Default: 0},
 		{Name: "borrowingLimitPercent", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "lendablePercent", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
-		{Name: "limitResponse", Type: schema.TypeRef{NamedType: &strs[520]}, Default: emptyDefault},
+		{Name: "limitResponse", Type: schema.TypeRef{NamedType: &strs[520]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.flowcontrol.v1beta2.NonResourcePolicyRule", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "nonResourceURLs", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, ElementRelationship: schema.Associative}}}},
@@ -5195,9 +5191,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.flowcontrol.v1beta2.PriorityLevelConfiguration", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[524]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[525]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[524]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[525]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.flowcontrol.v1beta2.PriorityLevelConfigurationCondition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "lastTransitionTime", Type: schema.TypeRef{NamedType: &strs[70]}},
@@ -5252,9 +5248,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.flowcontrol.v1beta3.FlowSchema", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[532]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[533]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[532]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[533]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.flowcontrol.v1beta3.FlowSchemaCondition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "lastTransitionTime", Type: schema.TypeRef{NamedType: &strs[70]}},
@@ -5266,7 +5262,7 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.flowcontrol.v1beta3.FlowSchemaSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "distinguisherMethod", Type: schema.TypeRef{NamedType: &strs[534]}},
 		{Name: "matchingPrecedence", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}, Default: 0},
-		{Name: "priorityLevelConfiguration", Type: schema.TypeRef{NamedType: &strs[535]}, Default: emptyDefault},
+		{Name: "priorityLevelConfiguration", Type: schema.TypeRef{NamedType: &strs[535]}, Default: map[any]any(nil)},
 		{Name: "rules", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[536]}, ElementRelationship: schema.Atomic}}}},
 	}}}},
 	{Name: "io.k8s.api.flowcontrol.v1beta3.FlowSchemaStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -5282,7 +5278,7 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.flowcontrol.v1beta3.LimitedPriorityLevelConfiguration", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "borrowingLimitPercent", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "lendablePercent", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
-		{Name: "limitResponse", Type: schema.TypeRef{NamedType: &strs[539]}, Default: emptyDefault},
+		{Name: "limitResponse", Type: schema.TypeRef{NamedType: &strs[539]}, Default: map[any]any(nil)},
 		{Name: "nominalConcurrencyShares", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}, Default: 0},
 	}}}},
 	{Name: "io.k8s.api.flowcontrol.v1beta3.NonResourcePolicyRule", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -5297,9 +5293,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.flowcontrol.v1beta3.PriorityLevelConfiguration", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[543]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[544]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[543]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[544]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.flowcontrol.v1beta3.PriorityLevelConfigurationCondition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "lastTransitionTime", Type: schema.TypeRef{NamedType: &strs[70]}},
@@ -5347,9 +5343,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.imagepolicy.v1alpha1.ImageReview", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[551]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[552]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[551]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[552]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.imagepolicy.v1alpha1.ImageReviewContainerSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "image", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
@@ -5367,9 +5363,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.lifecycle.v1alpha1.Eviction", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[554]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[555]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[554]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[555]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.lifecycle.v1alpha1.EvictionPodReference", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "name", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
@@ -5378,9 +5374,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.lifecycle.v1alpha1.EvictionRequest", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[556]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[557]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[556]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[557]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.lifecycle.v1alpha1.EvictionRequestPodReference", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "name", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
@@ -5389,7 +5385,7 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.lifecycle.v1alpha1.EvictionRequestSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "intent", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 		{Name: "requester", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
-		{Name: "target", Type: schema.TypeRef{NamedType: &strs[558]}, Default: emptyDefault},
+		{Name: "target", Type: schema.TypeRef{NamedType: &strs[558]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.lifecycle.v1alpha1.EvictionRequestStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "conditions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[24]}, ElementRelationship: schema.Associative, Keys: []string{"type"}}}}},
@@ -5399,7 +5395,7 @@ var template = [...]schema.TypeDef{
 		{Name: "pod", Type: schema.TypeRef{NamedType: &strs[559]}},
 	}, Unions: []schema.Union{{Fields: []schema.UnionField{{FieldName: "pod", DiscriminatorValue: "Pod"}}}}}}},
 	{Name: "io.k8s.api.lifecycle.v1alpha1.EvictionSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "target", Type: schema.TypeRef{NamedType: &strs[560]}, Default: emptyDefault},
+		{Name: "target", Type: schema.TypeRef{NamedType: &strs[560]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.lifecycle.v1alpha1.EvictionStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "conditions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[24]}, ElementRelationship: schema.Associative, Keys: []string{"type"}}}}},
@@ -5429,7 +5425,7 @@ var template = [...]schema.TypeDef{
 		{Name: "state", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 	}, ElementRelationship: schema.Atomic}}},
 	{Name: "io.k8s.api.networking.v1.HTTPIngressPath", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "backend", Type: schema.TypeRef{NamedType: &strs[565]}, Default: emptyDefault},
+		{Name: "backend", Type: schema.TypeRef{NamedType: &strs[565]}, Default: map[any]any(nil)},
 		{Name: "path", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "pathType", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 	}}}},
@@ -5439,8 +5435,8 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.networking.v1.IPAddress", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[567]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[567]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.networking.v1.IPAddressSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "parentRef", Type: schema.TypeRef{NamedType: &strs[568]}},
@@ -5452,9 +5448,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.networking.v1.Ingress", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[569]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[570]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[569]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[570]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.networking.v1.IngressBackend", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "resource", Type: schema.TypeRef{NamedType: &strs[319]}},
@@ -5463,8 +5459,8 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.networking.v1.IngressClass", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[572]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[572]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.networking.v1.IngressClassParametersReference", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiGroup", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
@@ -5496,7 +5492,7 @@ var template = [...]schema.TypeDef{
 	}}}},
 	{Name: "io.k8s.api.networking.v1.IngressServiceBackend", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "name", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
-		{Name: "port", Type: schema.TypeRef{NamedType: &strs[577]}, Default: emptyDefault},
+		{Name: "port", Type: schema.TypeRef{NamedType: &strs[577]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.networking.v1.IngressSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "defaultBackend", Type: schema.TypeRef{NamedType: &strs[565]}},
@@ -5505,7 +5501,7 @@ var template = [...]schema.TypeDef{
 		{Name: "tls", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[579]}, ElementRelationship: schema.Atomic}}}},
 	}}}},
 	{Name: "io.k8s.api.networking.v1.IngressStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "loadBalancer", Type: schema.TypeRef{NamedType: &strs[580]}, Default: emptyDefault},
+		{Name: "loadBalancer", Type: schema.TypeRef{NamedType: &strs[580]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.networking.v1.IngressTLS", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "hosts", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, ElementRelationship: schema.Atomic}}}},
@@ -5514,8 +5510,8 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.networking.v1.NetworkPolicy", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[581]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[581]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.networking.v1.NetworkPolicyEgressRule", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "ports", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[582]}, ElementRelationship: schema.Atomic}}}},
@@ -5538,7 +5534,7 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.networking.v1.NetworkPolicySpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "egress", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[585]}, ElementRelationship: schema.Atomic}}}},
 		{Name: "ingress", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[586]}, ElementRelationship: schema.Atomic}}}},
-		{Name: "podSelector", Type: schema.TypeRef{NamedType: &strs[3]}, Default: emptyDefault},
+		{Name: "podSelector", Type: schema.TypeRef{NamedType: &strs[3]}, Default: map[any]any(nil)},
 		{Name: "policyTypes", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, ElementRelationship: schema.Atomic}}}},
 	}}}},
 	{Name: "io.k8s.api.networking.v1.ParentReference", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -5554,9 +5550,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.networking.v1.ServiceCIDR", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[587]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[588]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[587]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[588]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.networking.v1.ServiceCIDRSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "cidrs", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, ElementRelationship: schema.Atomic}}}},
@@ -5567,8 +5563,8 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.networking.v1alpha1.IPAddress", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[589]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[589]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.networking.v1alpha1.IPAddressSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "parentRef", Type: schema.TypeRef{NamedType: &strs[590]}},
@@ -5582,9 +5578,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.networking.v1alpha1.ServiceCIDR", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[591]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[592]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[591]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[592]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.networking.v1alpha1.ServiceCIDRSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "cidrs", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, ElementRelationship: schema.Atomic}}}},
@@ -5593,7 +5589,7 @@ var template = [...]schema.TypeDef{
 		{Name: "conditions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[24]}, ElementRelationship: schema.Associative, Keys: []string{"type"}}}}},
 	}}}},
 	{Name: "io.k8s.api.networking.v1beta1.HTTPIngressPath", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "backend", Type: schema.TypeRef{NamedType: &strs[593]}, Default: emptyDefault},
+		{Name: "backend", Type: schema.TypeRef{NamedType: &strs[593]}, Default: map[any]any(nil)},
 		{Name: "path", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "pathType", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 	}}}},
@@ -5603,8 +5599,8 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.networking.v1beta1.IPAddress", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[595]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[595]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.networking.v1beta1.IPAddressSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "parentRef", Type: schema.TypeRef{NamedType: &strs[596]}},
@@ -5612,9 +5608,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.networking.v1beta1.Ingress", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[597]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[598]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[597]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[598]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.networking.v1beta1.IngressBackend", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "resource", Type: schema.TypeRef{NamedType: &strs[319]}},
@@ -5624,8 +5620,8 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.networking.v1beta1.IngressClass", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[599]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[599]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.networking.v1beta1.IngressClassParametersReference", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiGroup", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
@@ -5662,7 +5658,7 @@ var template = [...]schema.TypeDef{
 		{Name: "tls", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[605]}, ElementRelationship: schema.Atomic}}}},
 	}}}},
 	{Name: "io.k8s.api.networking.v1beta1.IngressStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "loadBalancer", Type: schema.TypeRef{NamedType: &strs[606]}, Default: emptyDefault},
+		{Name: "loadBalancer", Type: schema.TypeRef{NamedType: &strs[606]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.networking.v1beta1.IngressTLS", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "hosts", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, ElementRelationship: schema.Atomic}}}},
@@ -5677,9 +5673,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.networking.v1beta1.ServiceCIDR", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[607]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[608]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[607]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[608]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.networking.v1beta1.ServiceCIDRSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "cidrs", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, ElementRelationship: schema.Atomic}}}},
@@ -5694,7 +5690,7 @@ var template = [...]schema.TypeDef{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "handler", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
 		{Name: "overhead", Type: schema.TypeRef{NamedType: &strs[609]}},
 		{Name: "scheduling", Type: schema.TypeRef{NamedType: &strs[610]}},
 	}}}},
@@ -5708,8 +5704,8 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.node.v1alpha1.RuntimeClass", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[611]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[611]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.node.v1alpha1.RuntimeClassSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "overhead", Type: schema.TypeRef{NamedType: &strs[612]}},
@@ -5727,7 +5723,7 @@ var template = [...]schema.TypeDef{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "handler", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
 		{Name: "overhead", Type: schema.TypeRef{NamedType: &strs[614]}},
 		{Name: "scheduling", Type: schema.TypeRef{NamedType: &strs[615]}},
 	}}}},
@@ -5739,14 +5735,14 @@ var template = [...]schema.TypeDef{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "deleteOptions", Type: schema.TypeRef{NamedType: &strs[616]}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.policy.v1.PodDisruptionBudget", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[617]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[618]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[617]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[618]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.policy.v1.PodDisruptionBudgetSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "maxUnavailable", Type: schema.TypeRef{NamedType: &strs[87]}},
@@ -5767,14 +5763,14 @@ var template = [...]schema.TypeDef{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "deleteOptions", Type: schema.TypeRef{NamedType: &strs[616]}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.policy.v1beta1.PodDisruptionBudget", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[619]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[620]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[619]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[620]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.policy.v1beta1.PodDisruptionBudgetSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "maxUnavailable", Type: schema.TypeRef{NamedType: &strs[87]}},
@@ -5798,14 +5794,14 @@ var template = [...]schema.TypeDef{
 		{Name: "aggregationRule", Type: schema.TypeRef{NamedType: &strs[621]}},
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
 		{Name: "rules", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[622]}, ElementRelationship: schema.Atomic}}}},
 	}}}},
 	{Name: "io.k8s.api.rbac.v1.ClusterRoleBinding", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "roleRef", Type: schema.TypeRef{NamedType: &strs[623]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "roleRef", Type: schema.TypeRef{NamedType: &strs[623]}, Default: map[any]any(nil)},
 		{Name: "subjects", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[624]}, ElementRelationship: schema.Atomic}}}},
 	}}}},
 	{Name: "io.k8s.api.rbac.v1.PolicyRule", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -5818,14 +5814,14 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.rbac.v1.Role", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
 		{Name: "rules", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[622]}, ElementRelationship: schema.Atomic}}}},
 	}}}},
 	{Name: "io.k8s.api.rbac.v1.RoleBinding", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "roleRef", Type: schema.TypeRef{NamedType: &strs[623]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "roleRef", Type: schema.TypeRef{NamedType: &strs[623]}, Default: map[any]any(nil)},
 		{Name: "subjects", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[624]}, ElementRelationship: schema.Atomic}}}},
 	}}}},
 	{Name: "io.k8s.api.rbac.v1.RoleRef", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -5846,14 +5842,14 @@ var template = [...]schema.TypeDef{
 		{Name: "aggregationRule", Type: schema.TypeRef{NamedType: &strs[625]}},
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
 		{Name: "rules", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[626]}, ElementRelationship: schema.Atomic}}}},
 	}}}},
 	{Name: "io.k8s.api.rbac.v1alpha1.ClusterRoleBinding", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "roleRef", Type: schema.TypeRef{NamedType: &strs[627]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "roleRef", Type: schema.TypeRef{NamedType: &strs[627]}, Default: map[any]any(nil)},
 		{Name: "subjects", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[628]}, ElementRelationship: schema.Atomic}}}},
 	}}}},
 	{Name: "io.k8s.api.rbac.v1alpha1.PolicyRule", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -5866,14 +5862,14 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.rbac.v1alpha1.Role", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
 		{Name: "rules", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[626]}, ElementRelationship: schema.Atomic}}}},
 	}}}},
 	{Name: "io.k8s.api.rbac.v1alpha1.RoleBinding", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "roleRef", Type: schema.TypeRef{NamedType: &strs[627]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "roleRef", Type: schema.TypeRef{NamedType: &strs[627]}, Default: map[any]any(nil)},
 		{Name: "subjects", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[628]}, ElementRelationship: schema.Atomic}}}},
 	}}}},
 	{Name: "io.k8s.api.rbac.v1alpha1.RoleRef", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -5894,14 +5890,14 @@ var template = [...]schema.TypeDef{
 		{Name: "aggregationRule", Type: schema.TypeRef{NamedType: &strs[629]}},
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
 		{Name: "rules", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[630]}, ElementRelationship: schema.Atomic}}}},
 	}}}},
 	{Name: "io.k8s.api.rbac.v1beta1.ClusterRoleBinding", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "roleRef", Type: schema.TypeRef{NamedType: &strs[631]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "roleRef", Type: schema.TypeRef{NamedType: &strs[631]}, Default: map[any]any(nil)},
 		{Name: "subjects", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[632]}, ElementRelationship: schema.Atomic}}}},
 	}}}},
 	{Name: "io.k8s.api.rbac.v1beta1.PolicyRule", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -5914,14 +5910,14 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.rbac.v1beta1.Role", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
 		{Name: "rules", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[630]}, ElementRelationship: schema.Atomic}}}},
 	}}}},
 	{Name: "io.k8s.api.rbac.v1beta1.RoleBinding", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "roleRef", Type: schema.TypeRef{NamedType: &strs[631]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "roleRef", Type: schema.TypeRef{NamedType: &strs[631]}, Default: map[any]any(nil)},
 		{Name: "subjects", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[632]}, ElementRelationship: schema.Atomic}}}},
 	}}}},
 	{Name: "io.k8s.api.rbac.v1beta1.RoleRef", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -5946,7 +5942,7 @@ var template = [...]schema.TypeDef{
 	}}}},
 	{Name: "io.k8s.api.resource.v1.AllocationResult", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "allocationTimestamp", Type: schema.TypeRef{NamedType: &strs[70]}},
-		{Name: "devices", Type: schema.TypeRef{NamedType: &strs[634]}, Default: emptyDefault},
+		{Name: "devices", Type: schema.TypeRef{NamedType: &strs[634]}, Default: map[any]any(nil)},
 		{Name: "nodeSelector", Type: schema.TypeRef{NamedType: &strs[294]}},
 	}}}},
 	{Name: "io.k8s.api.resource.v1.CELDeviceSelector", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -6057,8 +6053,8 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.resource.v1.DeviceClass", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[650]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[650]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.resource.v1.DeviceClassConfiguration", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "opaque", Type: schema.TypeRef{NamedType: &strs[643]}},
@@ -6147,13 +6143,13 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.resource.v1.DeviceTaintRule", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[659]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[660]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[659]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[660]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.resource.v1.DeviceTaintRuleSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "deviceSelector", Type: schema.TypeRef{NamedType: &strs[661]}},
-		{Name: "taint", Type: schema.TypeRef{NamedType: &strs[640]}, Default: emptyDefault},
+		{Name: "taint", Type: schema.TypeRef{NamedType: &strs[640]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.resource.v1.DeviceTaintRuleStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "conditions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[24]}, ElementRelationship: schema.Associative, Keys: []string{"type"}}}}},
@@ -6218,9 +6214,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.resource.v1.ResourceClaim", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[664]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[665]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[664]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[665]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.resource.v1.ResourceClaimConsumerReference", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiGroup", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
@@ -6229,7 +6225,7 @@ var template = [...]schema.TypeDef{
 		{Name: "uid", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 	}}}},
 	{Name: "io.k8s.api.resource.v1.ResourceClaimSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "devices", Type: schema.TypeRef{NamedType: &strs[666]}, Default: emptyDefault},
+		{Name: "devices", Type: schema.TypeRef{NamedType: &strs[666]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.resource.v1.ResourceClaimStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "allocation", Type: schema.TypeRef{NamedType: &strs[667]}},
@@ -6239,12 +6235,12 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.resource.v1.ResourceClaimTemplate", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[670]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[670]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.resource.v1.ResourceClaimTemplateSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[664]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[664]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.resource.v1.ResourcePool", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "generation", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}, Default: 0},
@@ -6254,8 +6250,8 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.resource.v1.ResourceSlice", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[671]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[671]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.resource.v1.ResourceSliceSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "allNodes", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarBoolean}}},
@@ -6264,7 +6260,7 @@ var template = [...]schema.TypeDef{
 		{Name: "nodeName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "nodeSelector", Type: schema.TypeRef{NamedType: &strs[294]}},
 		{Name: "perDeviceNodeSelection", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarBoolean}}},
-		{Name: "pool", Type: schema.TypeRef{NamedType: &strs[673]}, Default: emptyDefault},
+		{Name: "pool", Type: schema.TypeRef{NamedType: &strs[673]}, Default: map[any]any(nil)},
 		{Name: "sharedCounters", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[674]}, ElementRelationship: schema.Atomic}}}},
 	}}}},
 	{Name: "io.k8s.api.resource.v1.ResourceSliceSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -6275,7 +6271,7 @@ var template = [...]schema.TypeDef{
 		{Name: "nodeSelector", Type: schema.TypeRef{NamedType: &strs[294]}},
 		{Name: "partitionTypeAttribute", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "perDeviceNodeSelection", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarBoolean}}},
-		{Name: "pool", Type: schema.TypeRef{NamedType: &strs[673]}, Default: emptyDefault},
+		{Name: "pool", Type: schema.TypeRef{NamedType: &strs[673]}, Default: map[any]any(nil)},
 		{Name: "sharedCounters", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[674]}, ElementRelationship: schema.Atomic}}}},
 		{Name: "skipNodeOperations", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, ElementRelationship: schema.Associative}}}},
 	}}}},
@@ -6288,7 +6284,7 @@ var template = [...]schema.TypeDef{
 		{Name: "pool", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 	}}}},
 	{Name: "io.k8s.api.resource.v1alpha3.AllocationResult", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "devices", Type: schema.TypeRef{NamedType: &strs[676]}, Default: emptyDefault},
+		{Name: "devices", Type: schema.TypeRef{NamedType: &strs[676]}, Default: map[any]any(nil)},
 		{Name: "nodeSelector", Type: schema.TypeRef{NamedType: &strs[294]}},
 	}}}},
 	{Name: "io.k8s.api.resource.v1alpha3.BasicDevice", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -6341,8 +6337,8 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.resource.v1alpha3.DeviceClass", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[688]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[688]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.resource.v1alpha3.DeviceClassConfiguration", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "opaque", Type: schema.TypeRef{NamedType: &strs[682]}},
@@ -6397,19 +6393,19 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.resource.v1alpha3.DeviceTaintRule", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[694]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[694]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.resource.v1alpha3.DeviceTaintRule", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[694]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[695]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[694]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[695]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.resource.v1alpha3.DeviceTaintRuleSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "deviceSelector", Type: schema.TypeRef{NamedType: &strs[696]}},
-		{Name: "taint", Type: schema.TypeRef{NamedType: &strs[679]}, Default: emptyDefault},
+		{Name: "taint", Type: schema.TypeRef{NamedType: &strs[679]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.resource.v1alpha3.DeviceTaintRuleStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "conditions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[24]}, ElementRelationship: schema.Associative, Keys: []string{"type"}}}}},
@@ -6477,9 +6473,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.resource.v1alpha3.ResourceClaim", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[699]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[700]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[699]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[700]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.resource.v1alpha3.ResourceClaimConsumerReference", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiGroup", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
@@ -6488,7 +6484,7 @@ var template = [...]schema.TypeDef{
 		{Name: "uid", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 	}}}},
 	{Name: "io.k8s.api.resource.v1alpha3.ResourceClaimSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "devices", Type: schema.TypeRef{NamedType: &strs[701]}, Default: emptyDefault},
+		{Name: "devices", Type: schema.TypeRef{NamedType: &strs[701]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.resource.v1alpha3.ResourceClaimStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "allocation", Type: schema.TypeRef{NamedType: &strs[702]}},
@@ -6498,12 +6494,12 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.resource.v1alpha3.ResourceClaimTemplate", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[705]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[705]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.resource.v1alpha3.ResourceClaimTemplateSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[699]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[699]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.resource.v1alpha3.ResourcePool", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "generation", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}, Default: 0},
@@ -6513,8 +6509,8 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.resource.v1alpha3.ResourcePoolStatusRequest", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[706]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[706]}, Default: map[any]any(nil)},
 		{Name: "status", Type: schema.TypeRef{NamedType: &strs[707]}},
 	}}}},
 	{Name: "io.k8s.api.resource.v1alpha3.ResourcePoolStatusRequestSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -6536,8 +6532,8 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.resource.v1alpha3.ResourceSlice", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[709]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[709]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.resource.v1alpha3.ResourceSliceSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "allNodes", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarBoolean}}},
@@ -6546,7 +6542,7 @@ var template = [...]schema.TypeDef{
 		{Name: "nodeName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "nodeSelector", Type: schema.TypeRef{NamedType: &strs[294]}},
 		{Name: "perDeviceNodeSelection", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarBoolean}}},
-		{Name: "pool", Type: schema.TypeRef{NamedType: &strs[711]}, Default: emptyDefault},
+		{Name: "pool", Type: schema.TypeRef{NamedType: &strs[711]}, Default: map[any]any(nil)},
 		{Name: "sharedCounters", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[712]}, ElementRelationship: schema.Atomic}}}},
 	}}}},
 	{Name: "io.k8s.api.resource.v1alpha3.ShareableCapacityStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -6578,12 +6574,12 @@ var template = [...]schema.TypeDef{
 		{Name: "shareID", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 	}}}},
 	{Name: "io.k8s.api.resource.v1beta1.AllocationResult", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "devices", Type: schema.TypeRef{NamedType: &strs[715]}, Default: emptyDefault},
+		{Name: "devices", Type: schema.TypeRef{NamedType: &strs[715]}, Default: map[any]any(nil)},
 		{Name: "nodeSelector", Type: schema.TypeRef{NamedType: &strs[294]}},
 	}}}},
 	{Name: "io.k8s.api.resource.v1beta1.AllocationResult", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "allocationTimestamp", Type: schema.TypeRef{NamedType: &strs[70]}},
-		{Name: "devices", Type: schema.TypeRef{NamedType: &strs[715]}, Default: emptyDefault},
+		{Name: "devices", Type: schema.TypeRef{NamedType: &strs[715]}, Default: map[any]any(nil)},
 		{Name: "nodeSelector", Type: schema.TypeRef{NamedType: &strs[294]}},
 	}}}},
 	{Name: "io.k8s.api.resource.v1beta1.BasicDevice", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -6707,8 +6703,8 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.resource.v1beta1.DeviceClass", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[732]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[732]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.resource.v1beta1.DeviceClassConfiguration", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "opaque", Type: schema.TypeRef{NamedType: &strs[725]}},
@@ -6882,9 +6878,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.resource.v1beta1.ResourceClaim", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[742]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[743]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[742]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[743]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.resource.v1beta1.ResourceClaimConsumerReference", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiGroup", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
@@ -6893,7 +6889,7 @@ var template = [...]schema.TypeDef{
 		{Name: "uid", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 	}}}},
 	{Name: "io.k8s.api.resource.v1beta1.ResourceClaimSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "devices", Type: schema.TypeRef{NamedType: &strs[744]}, Default: emptyDefault},
+		{Name: "devices", Type: schema.TypeRef{NamedType: &strs[744]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.resource.v1beta1.ResourceClaimStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "allocation", Type: schema.TypeRef{NamedType: &strs[745]}},
@@ -6908,12 +6904,12 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.resource.v1beta1.ResourceClaimTemplate", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[748]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[748]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.resource.v1beta1.ResourceClaimTemplateSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[742]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[742]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.resource.v1beta1.ResourcePool", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "generation", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}, Default: 0},
@@ -6923,8 +6919,8 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.resource.v1beta1.ResourceSlice", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[749]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[749]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.resource.v1beta1.ResourceSliceSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "allNodes", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarBoolean}}},
@@ -6933,7 +6929,7 @@ var template = [...]schema.TypeDef{
 		{Name: "nodeName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "nodeSelector", Type: schema.TypeRef{NamedType: &strs[294]}},
 		{Name: "perDeviceNodeSelection", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarBoolean}}},
-		{Name: "pool", Type: schema.TypeRef{NamedType: &strs[751]}, Default: emptyDefault},
+		{Name: "pool", Type: schema.TypeRef{NamedType: &strs[751]}, Default: map[any]any(nil)},
 		{Name: "sharedCounters", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[752]}, ElementRelationship: schema.Atomic}}}},
 	}}}},
 	{Name: "io.k8s.api.resource.v1beta1.ResourceSliceSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -6944,7 +6940,7 @@ var template = [...]schema.TypeDef{
 		{Name: "nodeSelector", Type: schema.TypeRef{NamedType: &strs[294]}},
 		{Name: "partitionTypeAttribute", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "perDeviceNodeSelection", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarBoolean}}},
-		{Name: "pool", Type: schema.TypeRef{NamedType: &strs[751]}, Default: emptyDefault},
+		{Name: "pool", Type: schema.TypeRef{NamedType: &strs[751]}, Default: map[any]any(nil)},
 		{Name: "sharedCounters", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[752]}, ElementRelationship: schema.Atomic}}}},
 		{Name: "skipNodeOperations", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, ElementRelationship: schema.Associative}}}},
 	}}}},
@@ -6966,12 +6962,12 @@ var template = [...]schema.TypeDef{
 		{Name: "shareID", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 	}}}},
 	{Name: "io.k8s.api.resource.v1beta2.AllocationResult", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "devices", Type: schema.TypeRef{NamedType: &strs[754]}, Default: emptyDefault},
+		{Name: "devices", Type: schema.TypeRef{NamedType: &strs[754]}, Default: map[any]any(nil)},
 		{Name: "nodeSelector", Type: schema.TypeRef{NamedType: &strs[294]}},
 	}}}},
 	{Name: "io.k8s.api.resource.v1beta2.AllocationResult", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "allocationTimestamp", Type: schema.TypeRef{NamedType: &strs[70]}},
-		{Name: "devices", Type: schema.TypeRef{NamedType: &strs[754]}, Default: emptyDefault},
+		{Name: "devices", Type: schema.TypeRef{NamedType: &strs[754]}, Default: map[any]any(nil)},
 		{Name: "nodeSelector", Type: schema.TypeRef{NamedType: &strs[294]}},
 	}}}},
 	{Name: "io.k8s.api.resource.v1beta2.CELDeviceSelector", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -7095,8 +7091,8 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.resource.v1beta2.DeviceClass", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[770]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[770]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.resource.v1beta2.DeviceClassConfiguration", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "opaque", Type: schema.TypeRef{NamedType: &strs[763]}},
@@ -7209,13 +7205,13 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.resource.v1beta2.DeviceTaintRule", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[779]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[780]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[779]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[780]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.resource.v1beta2.DeviceTaintRuleSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "deviceSelector", Type: schema.TypeRef{NamedType: &strs[781]}},
-		{Name: "taint", Type: schema.TypeRef{NamedType: &strs[760]}, Default: emptyDefault},
+		{Name: "taint", Type: schema.TypeRef{NamedType: &strs[760]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.resource.v1beta2.DeviceTaintRuleStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "conditions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[24]}, ElementRelationship: schema.Associative, Keys: []string{"type"}}}}},
@@ -7288,9 +7284,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.resource.v1beta2.ResourceClaim", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[784]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[785]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[784]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[785]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.resource.v1beta2.ResourceClaimConsumerReference", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiGroup", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
@@ -7299,7 +7295,7 @@ var template = [...]schema.TypeDef{
 		{Name: "uid", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 	}}}},
 	{Name: "io.k8s.api.resource.v1beta2.ResourceClaimSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "devices", Type: schema.TypeRef{NamedType: &strs[786]}, Default: emptyDefault},
+		{Name: "devices", Type: schema.TypeRef{NamedType: &strs[786]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.resource.v1beta2.ResourceClaimStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "allocation", Type: schema.TypeRef{NamedType: &strs[787]}},
@@ -7314,12 +7310,12 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.resource.v1beta2.ResourceClaimTemplate", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[790]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[790]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.resource.v1beta2.ResourceClaimTemplateSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[784]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[784]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.resource.v1beta2.ResourcePool", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "generation", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}, Default: 0},
@@ -7329,8 +7325,8 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.resource.v1beta2.ResourceSlice", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[791]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[791]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.resource.v1beta2.ResourceSliceSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "allNodes", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarBoolean}}},
@@ -7339,7 +7335,7 @@ var template = [...]schema.TypeDef{
 		{Name: "nodeName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "nodeSelector", Type: schema.TypeRef{NamedType: &strs[294]}},
 		{Name: "perDeviceNodeSelection", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarBoolean}}},
-		{Name: "pool", Type: schema.TypeRef{NamedType: &strs[793]}, Default: emptyDefault},
+		{Name: "pool", Type: schema.TypeRef{NamedType: &strs[793]}, Default: map[any]any(nil)},
 		{Name: "sharedCounters", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[794]}, ElementRelationship: schema.Atomic}}}},
 	}}}},
 	{Name: "io.k8s.api.resource.v1beta2.ResourceSliceSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -7350,7 +7346,7 @@ var template = [...]schema.TypeDef{
 		{Name: "nodeSelector", Type: schema.TypeRef{NamedType: &strs[294]}},
 		{Name: "partitionTypeAttribute", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "perDeviceNodeSelection", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarBoolean}}},
-		{Name: "pool", Type: schema.TypeRef{NamedType: &strs[793]}, Default: emptyDefault},
+		{Name: "pool", Type: schema.TypeRef{NamedType: &strs[793]}, Default: map[any]any(nil)},
 		{Name: "sharedCounters", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[794]}, ElementRelationship: schema.Atomic}}}},
 		{Name: "skipNodeOperations", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, ElementRelationship: schema.Associative}}}},
 	}}}},
@@ -7359,7 +7355,7 @@ var template = [...]schema.TypeDef{
 		{Name: "description", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "globalDefault", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarBoolean}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
 		{Name: "preemptionPolicy", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "value", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}, Default: 0},
 	}}}},
@@ -7369,7 +7365,7 @@ var template = [...]schema.TypeDef{
 	}}}},
 	{Name: "io.k8s.api.scheduling.v1alpha1.PodGroup", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "name", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
-		{Name: "policy", Type: schema.TypeRef{NamedType: &strs[795]}, Default: emptyDefault},
+		{Name: "policy", Type: schema.TypeRef{NamedType: &strs[795]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.scheduling.v1alpha1.PodGroupPolicy", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "basic", Type: schema.TypeRef{NamedType: &strs[796]}},
@@ -7380,7 +7376,7 @@ var template = [...]schema.TypeDef{
 		{Name: "description", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "globalDefault", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarBoolean}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
 		{Name: "preemptionPolicy", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "value", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}, Default: 0},
 	}}}},
@@ -7392,8 +7388,8 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.scheduling.v1alpha1.Workload", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[798]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[798]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.scheduling.v1alpha1.WorkloadSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "controllerRef", Type: schema.TypeRef{NamedType: &strs[799]}},
@@ -7406,9 +7402,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.scheduling.v1alpha2.PodGroup", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[801]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[802]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[801]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[802]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.scheduling.v1alpha2.PodGroupResourceClaim", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "name", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
@@ -7433,7 +7429,7 @@ var template = [...]schema.TypeDef{
 		{Name: "priorityClassName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "resourceClaims", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[807]}, ElementRelationship: schema.Associative, Keys: []string{"name"}}}}},
 		{Name: "schedulingConstraints", Type: schema.TypeRef{NamedType: &strs[808]}},
-		{Name: "schedulingPolicy", Type: schema.TypeRef{NamedType: &strs[809]}, Default: emptyDefault},
+		{Name: "schedulingPolicy", Type: schema.TypeRef{NamedType: &strs[809]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.scheduling.v1alpha2.PodGroupStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "conditions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[24]}, ElementRelationship: schema.Associative, Keys: []string{"type"}}}}},
@@ -7446,7 +7442,7 @@ var template = [...]schema.TypeDef{
 		{Name: "priorityClassName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "resourceClaims", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[807]}, ElementRelationship: schema.Associative, Keys: []string{"name"}}}}},
 		{Name: "schedulingConstraints", Type: schema.TypeRef{NamedType: &strs[808]}},
-		{Name: "schedulingPolicy", Type: schema.TypeRef{NamedType: &strs[809]}, Default: emptyDefault},
+		{Name: "schedulingPolicy", Type: schema.TypeRef{NamedType: &strs[809]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.scheduling.v1alpha2.PodGroupTemplateReference", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "workload", Type: schema.TypeRef{NamedType: &strs[811]}},
@@ -7462,8 +7458,8 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.scheduling.v1alpha2.Workload", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[812]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[812]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.scheduling.v1alpha2.WorkloadPodGroupTemplateReference", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "podGroupTemplateName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
@@ -7487,9 +7483,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.scheduling.v1alpha3.CompositePodGroup", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[817]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[818]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[817]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[818]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.scheduling.v1alpha3.CompositePodGroupSchedulingConstraints", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "topology", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[819]}, ElementRelationship: schema.Atomic}}}},
@@ -7499,13 +7495,13 @@ var template = [...]schema.TypeDef{
 		{Name: "gang", Type: schema.TypeRef{NamedType: &strs[821]}},
 	}, Unions: []schema.Union{{Fields: []schema.UnionField{{FieldName: "basic", DiscriminatorValue: "Basic"}, {FieldName: "gang", DiscriminatorValue: "Gang"}}}}}}},
 	{Name: "io.k8s.api.scheduling.v1alpha3.CompositePodGroupSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "disruptionMode", Type: schema.TypeRef{NamedType: &strs[822]}, Default: map[any]any{"single": emptyDefault}},
+		{Name: "disruptionMode", Type: schema.TypeRef{NamedType: &strs[822]}, Default: object{{"single", map[any]any(nil)}}},
 		{Name: "parentCompositePodGroupName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "preemptionPolicy", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "priority", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "priorityClassName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "schedulingConstraints", Type: schema.TypeRef{NamedType: &strs[823]}},
-		{Name: "schedulingPolicy", Type: schema.TypeRef{NamedType: &strs[824]}, Default: emptyDefault},
+		{Name: "schedulingPolicy", Type: schema.TypeRef{NamedType: &strs[824]}, Default: map[any]any(nil)},
 		{Name: "workloadRef", Type: schema.TypeRef{NamedType: &strs[825]}},
 	}}}},
 	{Name: "io.k8s.api.scheduling.v1alpha3.CompositePodGroupStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -7520,7 +7516,7 @@ var template = [...]schema.TypeDef{
 		{Name: "priority", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "priorityClassName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "schedulingConstraints", Type: schema.TypeRef{NamedType: &strs[823]}},
-		{Name: "schedulingPolicy", Type: schema.TypeRef{NamedType: &strs[824]}, Default: emptyDefault},
+		{Name: "schedulingPolicy", Type: schema.TypeRef{NamedType: &strs[824]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.scheduling.v1alpha3.DisruptionMode", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "all", Type: schema.TypeRef{NamedType: &strs[828]}},
@@ -7532,9 +7528,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.scheduling.v1alpha3.PodGroup", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[830]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[831]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[830]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[831]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.scheduling.v1alpha3.PodGroupResourceClaim", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "name", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
@@ -7553,14 +7549,14 @@ var template = [...]schema.TypeDef{
 		{Name: "gang", Type: schema.TypeRef{NamedType: &strs[833]}},
 	}, Unions: []schema.Union{{Fields: []schema.UnionField{{FieldName: "basic", DiscriminatorValue: "Basic"}, {FieldName: "gang", DiscriminatorValue: "Gang"}}}}}}},
 	{Name: "io.k8s.api.scheduling.v1alpha3.PodGroupSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "disruptionMode", Type: schema.TypeRef{NamedType: &strs[834]}, Default: map[any]any{"single": emptyDefault}},
+		{Name: "disruptionMode", Type: schema.TypeRef{NamedType: &strs[834]}, Default: object{{"single", map[any]any(nil)}}},
 		{Name: "parentCompositePodGroupName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "preemptionPolicy", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "priority", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "priorityClassName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "resourceClaims", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[835]}, ElementRelationship: schema.Associative, Keys: []string{"name"}}}}},
 		{Name: "schedulingConstraints", Type: schema.TypeRef{NamedType: &strs[836]}},
-		{Name: "schedulingPolicy", Type: schema.TypeRef{NamedType: &strs[837]}, Default: emptyDefault},
+		{Name: "schedulingPolicy", Type: schema.TypeRef{NamedType: &strs[837]}, Default: map[any]any(nil)},
 		{Name: "workloadRef", Type: schema.TypeRef{NamedType: &strs[825]}},
 	}}}},
 	{Name: "io.k8s.api.scheduling.v1alpha3.PodGroupStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -7575,7 +7571,7 @@ var template = [...]schema.TypeDef{
 		{Name: "priorityClassName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "resourceClaims", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[835]}, ElementRelationship: schema.Associative, Keys: []string{"name"}}}}},
 		{Name: "schedulingConstraints", Type: schema.TypeRef{NamedType: &strs[836]}},
-		{Name: "schedulingPolicy", Type: schema.TypeRef{NamedType: &strs[837]}, Default: emptyDefault},
+		{Name: "schedulingPolicy", Type: schema.TypeRef{NamedType: &strs[837]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.scheduling.v1alpha3.SingleCompositeDisruptionMode", Atom: schema.Atom{Map: &schema.Map{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarUntyped, List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[0]}, ElementRelationship: schema.Atomic}, Map: &schema.Map{ElementType: schema.TypeRef{NamedType: &strs[1]}, ElementRelationship: schema.Separable}}}}}},
 	{Name: "io.k8s.api.scheduling.v1alpha3.SingleDisruptionMode", Atom: schema.Atom{Map: &schema.Map{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarUntyped, List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[0]}, ElementRelationship: schema.Atomic}, Map: &schema.Map{ElementType: schema.TypeRef{NamedType: &strs[1]}, ElementRelationship: schema.Separable}}}}}},
@@ -7590,8 +7586,8 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.scheduling.v1alpha3.Workload", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[839]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[839]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.scheduling.v1alpha3.WorkloadPodGroupAllDisruptionMode", Atom: schema.Atom{Map: &schema.Map{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarUntyped, List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[0]}, ElementRelationship: schema.Atomic}, Map: &schema.Map{ElementType: schema.TypeRef{NamedType: &strs[1]}, ElementRelationship: schema.Separable}}}}}},
 	{Name: "io.k8s.api.scheduling.v1alpha3.WorkloadPodGroupBasicSchedulingPolicy", Atom: schema.Atom{Map: &schema.Map{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarUntyped, List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[0]}, ElementRelationship: schema.Atomic}, Map: &schema.Map{ElementType: schema.TypeRef{NamedType: &strs[1]}, ElementRelationship: schema.Separable}}}}}},
@@ -7651,7 +7647,7 @@ var template = [...]schema.TypeDef{
 		{Name: "priority", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "priorityClassName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "schedulingConstraints", Type: schema.TypeRef{NamedType: &strs[853]}},
-		{Name: "schedulingPolicy", Type: schema.TypeRef{NamedType: &strs[854]}, Default: emptyDefault},
+		{Name: "schedulingPolicy", Type: schema.TypeRef{NamedType: &strs[854]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.scheduling.v1beta1.DisruptionMode", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "all", Type: schema.TypeRef{NamedType: &strs[855]}},
@@ -7663,9 +7659,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.scheduling.v1beta1.PodGroup", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[857]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[858]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[857]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[858]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.scheduling.v1beta1.PodGroupResourceClaim", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "name", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
@@ -7684,14 +7680,14 @@ var template = [...]schema.TypeDef{
 		{Name: "gang", Type: schema.TypeRef{NamedType: &strs[860]}},
 	}, Unions: []schema.Union{{Fields: []schema.UnionField{{FieldName: "basic", DiscriminatorValue: "Basic"}, {FieldName: "gang", DiscriminatorValue: "Gang"}}}}}}},
 	{Name: "io.k8s.api.scheduling.v1beta1.PodGroupSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "disruptionMode", Type: schema.TypeRef{NamedType: &strs[861]}, Default: map[any]any{"single": emptyDefault}},
+		{Name: "disruptionMode", Type: schema.TypeRef{NamedType: &strs[861]}, Default: object{{"single", map[any]any(nil)}}},
 		{Name: "parentCompositePodGroupName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "preemptionPolicy", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "priority", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "priorityClassName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "resourceClaims", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[862]}, ElementRelationship: schema.Associative, Keys: []string{"name"}}}}},
 		{Name: "schedulingConstraints", Type: schema.TypeRef{NamedType: &strs[863]}},
-		{Name: "schedulingPolicy", Type: schema.TypeRef{NamedType: &strs[864]}, Default: emptyDefault},
+		{Name: "schedulingPolicy", Type: schema.TypeRef{NamedType: &strs[864]}, Default: map[any]any(nil)},
 		{Name: "workloadRef", Type: schema.TypeRef{NamedType: &strs[865]}},
 	}}}},
 	{Name: "io.k8s.api.scheduling.v1beta1.PodGroupStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -7706,14 +7702,14 @@ var template = [...]schema.TypeDef{
 		{Name: "priorityClassName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "resourceClaims", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[862]}, ElementRelationship: schema.Associative, Keys: []string{"name"}}}}},
 		{Name: "schedulingConstraints", Type: schema.TypeRef{NamedType: &strs[863]}},
-		{Name: "schedulingPolicy", Type: schema.TypeRef{NamedType: &strs[864]}, Default: emptyDefault},
+		{Name: "schedulingPolicy", Type: schema.TypeRef{NamedType: &strs[864]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.scheduling.v1beta1.PriorityClass", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "description", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "globalDefault", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarBoolean}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
 		{Name: "preemptionPolicy", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "value", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}, Default: 0},
 	}}}},
@@ -7730,8 +7726,8 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.scheduling.v1beta1.Workload", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[867]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[867]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.scheduling.v1beta1.WorkloadReference", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "templateName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
@@ -7745,8 +7741,8 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.storage.v1.CSIDriver", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[869]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[869]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.storage.v1.CSIDriverSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "attachRequired", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarBoolean}}},
@@ -7787,15 +7783,15 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.storage.v1.CSINode", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[871]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[871]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.storage.v1.CSINode", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[871]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[872]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[871]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[872]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.storage.v1.CSINodeDriver", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "allocatable", Type: schema.TypeRef{NamedType: &strs[873]}},
@@ -7814,7 +7810,7 @@ var template = [...]schema.TypeDef{
 		{Name: "capacity", Type: schema.TypeRef{NamedType: &strs[136]}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "maximumVolumeSize", Type: schema.TypeRef{NamedType: &strs[136]}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
 		{Name: "nodeTopology", Type: schema.TypeRef{NamedType: &strs[3]}},
 		{Name: "storageClassName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 	}}}},
@@ -7823,7 +7819,7 @@ var template = [...]schema.TypeDef{
 		{Name: "allowedTopologies", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[876]}, ElementRelationship: schema.Atomic}}}},
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
 		{Name: "mountOptions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, ElementRelationship: schema.Atomic}}}},
 		{Name: "parameters", Type: schema.TypeRef{Inlined: schema.Atom{Map: &schema.Map{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}}}}},
 		{Name: "provisioner", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
@@ -7849,9 +7845,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.storage.v1.VolumeAttachment", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[878]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[879]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[878]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[879]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.storage.v1.VolumeAttachmentSource", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "inlineVolumeSpec", Type: schema.TypeRef{NamedType: &strs[315]}},
@@ -7860,7 +7856,7 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.storage.v1.VolumeAttachmentSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "attacher", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 		{Name: "nodeName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
-		{Name: "source", Type: schema.TypeRef{NamedType: &strs[880]}, Default: emptyDefault},
+		{Name: "source", Type: schema.TypeRef{NamedType: &strs[880]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.storage.v1.VolumeAttachmentStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "attachError", Type: schema.TypeRef{NamedType: &strs[881]}},
@@ -7872,7 +7868,7 @@ var template = [...]schema.TypeDef{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "driverName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
 		{Name: "parameters", Type: schema.TypeRef{Inlined: schema.Atom{Map: &schema.Map{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}}}}},
 	}}}},
 	{Name: "io.k8s.api.storage.v1.VolumeError", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -7888,16 +7884,16 @@ var template = [...]schema.TypeDef{
 		{Name: "capacity", Type: schema.TypeRef{NamedType: &strs[136]}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "maximumVolumeSize", Type: schema.TypeRef{NamedType: &strs[136]}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
 		{Name: "nodeTopology", Type: schema.TypeRef{NamedType: &strs[3]}},
 		{Name: "storageClassName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 	}}}},
 	{Name: "io.k8s.api.storage.v1alpha1.VolumeAttachment", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[882]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[883]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[882]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[883]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.storage.v1alpha1.VolumeAttachmentSource", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "inlineVolumeSpec", Type: schema.TypeRef{NamedType: &strs[315]}},
@@ -7906,7 +7902,7 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.storage.v1alpha1.VolumeAttachmentSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "attacher", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 		{Name: "nodeName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
-		{Name: "source", Type: schema.TypeRef{NamedType: &strs[884]}, Default: emptyDefault},
+		{Name: "source", Type: schema.TypeRef{NamedType: &strs[884]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.storage.v1alpha1.VolumeAttachmentStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "attachError", Type: schema.TypeRef{NamedType: &strs[885]}},
@@ -7918,7 +7914,7 @@ var template = [...]schema.TypeDef{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "driverName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
 		{Name: "parameters", Type: schema.TypeRef{Inlined: schema.Atom{Map: &schema.Map{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}}}}},
 	}}}},
 	{Name: "io.k8s.api.storage.v1alpha1.VolumeError", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -7929,8 +7925,8 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.storage.v1beta1.CSIDriver", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[886]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[886]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.storage.v1beta1.CSIDriverSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "attachRequired", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarBoolean}}},
@@ -7971,15 +7967,15 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.storage.v1beta1.CSINode", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[888]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[888]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.storage.v1beta1.CSINode", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[888]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[889]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[888]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[889]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.storage.v1beta1.CSINodeDriver", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "allocatable", Type: schema.TypeRef{NamedType: &strs[890]}},
@@ -7998,7 +7994,7 @@ var template = [...]schema.TypeDef{
 		{Name: "capacity", Type: schema.TypeRef{NamedType: &strs[136]}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "maximumVolumeSize", Type: schema.TypeRef{NamedType: &strs[136]}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
 		{Name: "nodeTopology", Type: schema.TypeRef{NamedType: &strs[3]}},
 		{Name: "storageClassName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 	}}}},
@@ -8007,7 +8003,7 @@ var template = [...]schema.TypeDef{
 		{Name: "allowedTopologies", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[876]}, ElementRelationship: schema.Atomic}}}},
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
 		{Name: "mountOptions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, ElementRelationship: schema.Atomic}}}},
 		{Name: "parameters", Type: schema.TypeRef{Inlined: schema.Atom{Map: &schema.Map{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}}}}},
 		{Name: "provisioner", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
@@ -8033,9 +8029,9 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.storage.v1beta1.VolumeAttachment", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[894]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[895]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[894]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[895]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.storage.v1beta1.VolumeAttachmentSource", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "inlineVolumeSpec", Type: schema.TypeRef{NamedType: &strs[315]}},
@@ -8044,7 +8040,7 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.storage.v1beta1.VolumeAttachmentSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "attacher", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 		{Name: "nodeName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
-		{Name: "source", Type: schema.TypeRef{NamedType: &strs[896]}, Default: emptyDefault},
+		{Name: "source", Type: schema.TypeRef{NamedType: &strs[896]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.storage.v1beta1.VolumeAttachmentStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "attachError", Type: schema.TypeRef{NamedType: &strs[897]}},
@@ -8056,7 +8052,7 @@ var template = [...]schema.TypeDef{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "driverName", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
 		{Name: "parameters", Type: schema.TypeRef{Inlined: schema.Atom{Map: &schema.Map{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}}}}},
 	}}}},
 	{Name: "io.k8s.api.storage.v1beta1.VolumeError", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
@@ -8070,12 +8066,12 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.storagemigration.v1.StorageVersionMigration", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[898]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[899]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[898]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[899]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.storagemigration.v1.StorageVersionMigrationSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "resource", Type: schema.TypeRef{NamedType: &strs[900]}, Default: emptyDefault},
+		{Name: "resource", Type: schema.TypeRef{NamedType: &strs[900]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.storagemigration.v1.StorageVersionMigrationStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "conditions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[24]}, ElementRelationship: schema.Associative, Keys: []string{"type"}}}}},
@@ -8096,13 +8092,13 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.storagemigration.v1alpha1.StorageVersionMigration", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[901]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[902]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[901]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[902]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.storagemigration.v1alpha1.StorageVersionMigrationSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "continueToken", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "resource", Type: schema.TypeRef{NamedType: &strs[903]}, Default: emptyDefault},
+		{Name: "resource", Type: schema.TypeRef{NamedType: &strs[903]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.storagemigration.v1alpha1.StorageVersionMigrationStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "conditions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[904]}, ElementRelationship: schema.Associative, Keys: []string{"type"}}}}},
@@ -8111,12 +8107,12 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.api.storagemigration.v1beta1.StorageVersionMigration", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[905]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[906]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[905]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[906]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.storagemigration.v1beta1.StorageVersionMigrationSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "resource", Type: schema.TypeRef{NamedType: &strs[900]}, Default: emptyDefault},
+		{Name: "resource", Type: schema.TypeRef{NamedType: &strs[900]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.api.storagemigration.v1beta1.StorageVersionMigrationStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "conditions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[24]}, ElementRelationship: schema.Associative, Keys: []string{"type"}}}}},
@@ -8155,32 +8151,32 @@ var template = [...]schema.TypeDef{
 		{Name: "strategy", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 	}}}},
 	{Name: "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[908]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[909]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[908]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[909]}, Default: map[any]any(nil)},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 	}}}},
 	{Name: "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[908]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[909]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[908]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[909]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[909]}, Default: emptyDefault},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[909]}, Default: map[any]any(nil)},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[908]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[908]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[908]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[909]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[908]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[909]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionCondition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "type", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
@@ -8257,65 +8253,65 @@ var template = [...]schema.TypeDef{
 		{Name: "conversion", Type: schema.TypeRef{NamedType: &strs[911]}},
 		{Name: "preserveUnknownFields", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarBoolean}}},
 		{Name: "group", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
-		{Name: "names", Type: schema.TypeRef{NamedType: &strs[912]}, Default: emptyDefault},
+		{Name: "names", Type: schema.TypeRef{NamedType: &strs[912]}, Default: map[any]any(nil)},
 		{Name: "scope", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 	}}}},
 	{Name: "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "names", Type: schema.TypeRef{NamedType: &strs[912]}, Default: emptyDefault},
-		{Name: "scope", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
-		{Name: "versions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[910]}, ElementRelationship: schema.Atomic}}}},
-		{Name: "conversion", Type: schema.TypeRef{NamedType: &strs[911]}},
-		{Name: "preserveUnknownFields", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarBoolean}}},
-		{Name: "group", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
-	}}}},
-	{Name: "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
+		{Name: "names", Type: schema.TypeRef{NamedType: &strs[912]}, Default: map[any]any(nil)},
 		{Name: "scope", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 		{Name: "versions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[910]}, ElementRelationship: schema.Atomic}}}},
 		{Name: "conversion", Type: schema.TypeRef{NamedType: &strs[911]}},
 		{Name: "preserveUnknownFields", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarBoolean}}},
 		{Name: "group", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
-		{Name: "names", Type: schema.TypeRef{NamedType: &strs[912]}, Default: emptyDefault},
+	}}}},
+	{Name: "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
+		{Name: "scope", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
+		{Name: "versions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[910]}, ElementRelationship: schema.Atomic}}}},
+		{Name: "conversion", Type: schema.TypeRef{NamedType: &strs[911]}},
+		{Name: "preserveUnknownFields", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarBoolean}}},
+		{Name: "group", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
+		{Name: "names", Type: schema.TypeRef{NamedType: &strs[912]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "conversion", Type: schema.TypeRef{NamedType: &strs[911]}},
 		{Name: "preserveUnknownFields", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarBoolean}}},
 		{Name: "group", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
-		{Name: "names", Type: schema.TypeRef{NamedType: &strs[912]}, Default: emptyDefault},
+		{Name: "names", Type: schema.TypeRef{NamedType: &strs[912]}, Default: map[any]any(nil)},
 		{Name: "scope", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 		{Name: "versions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[910]}, ElementRelationship: schema.Atomic}}}},
 	}}}},
 	{Name: "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "conversion", Type: schema.TypeRef{NamedType: &strs[911]}},
 		{Name: "group", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
-		{Name: "names", Type: schema.TypeRef{NamedType: &strs[912]}, Default: emptyDefault},
+		{Name: "names", Type: schema.TypeRef{NamedType: &strs[912]}, Default: map[any]any(nil)},
 		{Name: "preserveUnknownFields", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarBoolean}}},
 		{Name: "scope", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 		{Name: "versions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[910]}, ElementRelationship: schema.Atomic}}}},
 	}}}},
 	{Name: "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "conditions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[913]}, ElementRelationship: schema.Associative, Keys: []string{"type"}}}}},
-		{Name: "acceptedNames", Type: schema.TypeRef{NamedType: &strs[912]}, Default: emptyDefault},
+		{Name: "acceptedNames", Type: schema.TypeRef{NamedType: &strs[912]}, Default: map[any]any(nil)},
 		{Name: "storedVersions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, ElementRelationship: schema.Atomic}}}},
 	}}}},
 	{Name: "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "storedVersions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, ElementRelationship: schema.Atomic}}}},
 		{Name: "conditions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[913]}, ElementRelationship: schema.Associative, Keys: []string{"type"}}}}},
-		{Name: "acceptedNames", Type: schema.TypeRef{NamedType: &strs[912]}, Default: emptyDefault},
+		{Name: "acceptedNames", Type: schema.TypeRef{NamedType: &strs[912]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "observedGeneration", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "conditions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[913]}, ElementRelationship: schema.Associative, Keys: []string{"type"}}}}},
-		{Name: "acceptedNames", Type: schema.TypeRef{NamedType: &strs[912]}, Default: emptyDefault},
+		{Name: "acceptedNames", Type: schema.TypeRef{NamedType: &strs[912]}, Default: map[any]any(nil)},
 		{Name: "storedVersions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, ElementRelationship: schema.Atomic}}}},
 	}}}},
 	{Name: "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "storedVersions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, ElementRelationship: schema.Atomic}}}},
 		{Name: "observedGeneration", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "conditions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[913]}, ElementRelationship: schema.Associative, Keys: []string{"type"}}}}},
-		{Name: "acceptedNames", Type: schema.TypeRef{NamedType: &strs[912]}, Default: emptyDefault},
+		{Name: "acceptedNames", Type: schema.TypeRef{NamedType: &strs[912]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "acceptedNames", Type: schema.TypeRef{NamedType: &strs[912]}, Default: emptyDefault},
+		{Name: "acceptedNames", Type: schema.TypeRef{NamedType: &strs[912]}, Default: map[any]any(nil)},
 		{Name: "conditions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[913]}, ElementRelationship: schema.Associative, Keys: []string{"type"}}}}},
 		{Name: "observedGeneration", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "storedVersions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, ElementRelationship: schema.Atomic}}}},
@@ -8756,30 +8752,30 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1beta1.CustomResourceDefinition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[930]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[931]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[930]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[931]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1beta1.CustomResourceDefinition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[931]}, Default: emptyDefault},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[931]}, Default: map[any]any(nil)},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[930]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[930]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1beta1.CustomResourceDefinition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[930]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[931]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[930]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[931]}, Default: map[any]any(nil)},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1beta1.CustomResourceDefinition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[930]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[931]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[930]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[931]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1beta1.CustomResourceDefinitionCondition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "reason", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
@@ -8860,13 +8856,13 @@ var template = [...]schema.TypeDef{
 		{Name: "additionalPrinterColumns", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[935]}, ElementRelationship: schema.Atomic}}}},
 		{Name: "selectableFields", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[936]}, ElementRelationship: schema.Atomic}}}},
 		{Name: "group", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
-		{Name: "names", Type: schema.TypeRef{NamedType: &strs[937]}, Default: emptyDefault},
+		{Name: "names", Type: schema.TypeRef{NamedType: &strs[937]}, Default: map[any]any(nil)},
 		{Name: "scope", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 		{Name: "conversion", Type: schema.TypeRef{NamedType: &strs[938]}},
 	}}}},
 	{Name: "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1beta1.CustomResourceDefinitionSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "group", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
-		{Name: "names", Type: schema.TypeRef{NamedType: &strs[937]}, Default: emptyDefault},
+		{Name: "names", Type: schema.TypeRef{NamedType: &strs[937]}, Default: map[any]any(nil)},
 		{Name: "preserveUnknownFields", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarBoolean}}},
 		{Name: "version", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "scope", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
@@ -8886,13 +8882,13 @@ var template = [...]schema.TypeDef{
 		{Name: "preserveUnknownFields", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarBoolean}}},
 		{Name: "versions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[933]}, ElementRelationship: schema.Atomic}}}},
 		{Name: "group", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
-		{Name: "names", Type: schema.TypeRef{NamedType: &strs[937]}, Default: emptyDefault},
+		{Name: "names", Type: schema.TypeRef{NamedType: &strs[937]}, Default: map[any]any(nil)},
 		{Name: "subresources", Type: schema.TypeRef{NamedType: &strs[932]}},
 		{Name: "validation", Type: schema.TypeRef{NamedType: &strs[934]}},
 	}}}},
 	{Name: "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1beta1.CustomResourceDefinitionSpec", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "version", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "names", Type: schema.TypeRef{NamedType: &strs[937]}, Default: emptyDefault},
+		{Name: "names", Type: schema.TypeRef{NamedType: &strs[937]}, Default: map[any]any(nil)},
 		{Name: "subresources", Type: schema.TypeRef{NamedType: &strs[932]}},
 		{Name: "preserveUnknownFields", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarBoolean}}},
 		{Name: "scope", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
@@ -8907,7 +8903,7 @@ var template = [...]schema.TypeDef{
 		{Name: "additionalPrinterColumns", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[935]}, ElementRelationship: schema.Atomic}}}},
 		{Name: "conversion", Type: schema.TypeRef{NamedType: &strs[938]}},
 		{Name: "group", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
-		{Name: "names", Type: schema.TypeRef{NamedType: &strs[937]}, Default: emptyDefault},
+		{Name: "names", Type: schema.TypeRef{NamedType: &strs[937]}, Default: map[any]any(nil)},
 		{Name: "preserveUnknownFields", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarBoolean}}},
 		{Name: "scope", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
 		{Name: "selectableFields", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[936]}, ElementRelationship: schema.Atomic}}}},
@@ -8917,29 +8913,29 @@ var template = [...]schema.TypeDef{
 		{Name: "versions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[933]}, ElementRelationship: schema.Atomic}}}},
 	}}}},
 	{Name: "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1beta1.CustomResourceDefinitionStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "acceptedNames", Type: schema.TypeRef{NamedType: &strs[937]}, Default: emptyDefault},
+		{Name: "acceptedNames", Type: schema.TypeRef{NamedType: &strs[937]}, Default: map[any]any(nil)},
 		{Name: "storedVersions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, ElementRelationship: schema.Atomic}}}},
 		{Name: "conditions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[939]}, ElementRelationship: schema.Associative, Keys: []string{"type"}}}}},
 	}}}},
 	{Name: "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1beta1.CustomResourceDefinitionStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "conditions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[939]}, ElementRelationship: schema.Associative, Keys: []string{"type"}}}}},
-		{Name: "acceptedNames", Type: schema.TypeRef{NamedType: &strs[937]}, Default: emptyDefault},
+		{Name: "acceptedNames", Type: schema.TypeRef{NamedType: &strs[937]}, Default: map[any]any(nil)},
 		{Name: "storedVersions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, ElementRelationship: schema.Atomic}}}},
 	}}}},
 	{Name: "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1beta1.CustomResourceDefinitionStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "conditions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[939]}, ElementRelationship: schema.Associative, Keys: []string{"type"}}}}},
-		{Name: "acceptedNames", Type: schema.TypeRef{NamedType: &strs[937]}, Default: emptyDefault},
-		{Name: "storedVersions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, ElementRelationship: schema.Atomic}}}},
-		{Name: "observedGeneration", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
-	}}}},
-	{Name: "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1beta1.CustomResourceDefinitionStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "acceptedNames", Type: schema.TypeRef{NamedType: &strs[937]}, Default: emptyDefault},
+		{Name: "acceptedNames", Type: schema.TypeRef{NamedType: &strs[937]}, Default: map[any]any(nil)},
 		{Name: "storedVersions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, ElementRelationship: schema.Atomic}}}},
 		{Name: "observedGeneration", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
+	}}}},
+	{Name: "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1beta1.CustomResourceDefinitionStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
+		{Name: "acceptedNames", Type: schema.TypeRef{NamedType: &strs[937]}, Default: map[any]any(nil)},
+		{Name: "storedVersions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, ElementRelationship: schema.Atomic}}}},
+		{Name: "observedGeneration", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "conditions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[939]}, ElementRelationship: schema.Associative, Keys: []string{"type"}}}}},
 	}}}},
 	{Name: "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1beta1.CustomResourceDefinitionStatus", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "acceptedNames", Type: schema.TypeRef{NamedType: &strs[937]}, Default: emptyDefault},
+		{Name: "acceptedNames", Type: schema.TypeRef{NamedType: &strs[937]}, Default: map[any]any(nil)},
 		{Name: "conditions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{NamedType: &strs[939]}, ElementRelationship: schema.Associative, Keys: []string{"type"}}}}},
 		{Name: "observedGeneration", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 		{Name: "storedVersions", Type: schema.TypeRef{Inlined: schema.Atom{List: &schema.List{ElementType: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, ElementRelationship: schema.Atomic}}}},
@@ -9421,30 +9417,30 @@ var template = [...]schema.TypeDef{
 	{Name: "io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIService", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[955]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[956]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[955]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[956]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIService", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[955]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[956]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[955]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[956]}, Default: map[any]any(nil)},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 	}}}},
 	{Name: "io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIService", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[955]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[956]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[955]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[956]}, Default: map[any]any(nil)},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIService", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[955]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[956]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[955]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[956]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIServiceCondition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "type", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},
@@ -9529,25 +9525,25 @@ var template = [...]schema.TypeDef{
 		{Name: "port", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarNumeric}}},
 	}}}},
 	{Name: "io.k8s.kube-aggregator.pkg.apis.apiregistration.v1beta1.APIService", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[959]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[960]}, Default: emptyDefault},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[959]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[960]}, Default: map[any]any(nil)},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.kube-aggregator.pkg.apis.apiregistration.v1beta1.APIService", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[960]}, Default: emptyDefault},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[960]}, Default: map[any]any(nil)},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[959]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[959]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.kube-aggregator.pkg.apis.apiregistration.v1beta1.APIService", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "apiVersion", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
 		{Name: "kind", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}},
-		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: emptyDefault},
-		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[959]}, Default: emptyDefault},
-		{Name: "status", Type: schema.TypeRef{NamedType: &strs[960]}, Default: emptyDefault},
+		{Name: "metadata", Type: schema.TypeRef{NamedType: &strs[4]}, Default: map[any]any(nil)},
+		{Name: "spec", Type: schema.TypeRef{NamedType: &strs[959]}, Default: map[any]any(nil)},
+		{Name: "status", Type: schema.TypeRef{NamedType: &strs[960]}, Default: map[any]any(nil)},
 	}}}},
 	{Name: "io.k8s.kube-aggregator.pkg.apis.apiregistration.v1beta1.APIServiceCondition", Atom: schema.Atom{Map: &schema.Map{Fields: []schema.StructField{
 		{Name: "type", Type: schema.TypeRef{Inlined: schema.Atom{Scalar: &scalarString}}, Default: ""},

@@ -89,10 +89,6 @@ var (
 	relSeparable    = schema.Separable
 )
 
-// emptyDefault is the default value of every field whose default is an empty object:
-// one map, made once at start-up, instead of one per field. Read-only.
-var emptyDefault = map[any]any{}
-
 // strs holds every string a *string of the schemas points to (type names,
 // union discriminators). Read-only.
 var strs = [...]string{
@@ -336,19 +332,25 @@ func (e *emitter) value(v any) error {
 			}
 			keys = append(keys, ks)
 		}
+		// A map would be made, and written into the template, by code run at every
+		// start-up. An empty object is written as a nil map (to SMD, which only reads
+		// defaults, the same value), any other as the package's object (its members in
+		// order), which NewSchema makes a map of: both are laid out by the linker as data.
 		if len(keys) == 0 {
-			// The package's one empty map: every map Go makes at start-up costs every run.
-			e.w("emptyDefault")
+			e.w("map[any]any(nil)")
 			return nil
 		}
 		sort.Strings(keys)
-		e.w("map[any]any{")
-		for _, k := range keys {
-			e.w(strconv.Quote(k) + ": ")
+		e.w("object{")
+		for i, k := range keys {
+			if i > 0 {
+				e.w(", ")
+			}
+			e.w("{" + strconv.Quote(k) + ", ")
 			if err := e.value(v[k]); err != nil {
 				return err
 			}
-			e.w(", ")
+			e.w("}")
 		}
 		e.w("}")
 	default:

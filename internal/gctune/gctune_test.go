@@ -1,4 +1,4 @@
-package cli
+package gctune
 
 import (
 	"runtime/debug"
@@ -48,21 +48,21 @@ func TestRaisedLimit(t *testing.T) {
 
 // TestTuneGC sets the collector of this process for a moment, and checks it is put back.
 func TestTuneGC(t *testing.T) {
-	if tuneGC(env("GOGC", "off"), 1<<20) != nil {
+	if Tune(env("GOGC", "off"), 1<<20) != nil {
 		t.Fatal("tuned the collector although GOGC is set")
 	}
 	percent := debug.SetGCPercent(100)
 	debug.SetGCPercent(percent)
 	limit := debug.SetMemoryLimit(-1)
 
-	g := tuneGC(env(), 1<<30)
+	g := Tune(env(), 1<<30)
 	if p := debug.SetGCPercent(gcPercent); p != gcPercent {
 		t.Errorf("GC percent %d, want %d", p, gcPercent)
 	}
 	if l := debug.SetMemoryLimit(-1); l != 4<<30 {
 		t.Errorf("memory limit %d after 1 GiB of input, want 4 GiB", l)
 	}
-	g.stop()
+	g.Stop()
 	if p := debug.SetGCPercent(percent); p != percent {
 		t.Errorf("GC percent %d after stop, want %d", p, percent)
 	}
@@ -73,12 +73,12 @@ func TestTuneGC(t *testing.T) {
 
 // TestReadingGC sets the collector of this process for a moment, and checks it is put back.
 func TestReadingGC(t *testing.T) {
-	if readingGC(env("GOMEMLIMIT", "1GiB")) != nil {
+	if Reading(env("GOMEMLIMIT", "1GiB")) != nil {
 		t.Fatal("tuned the collector although GOMEMLIMIT is set")
 	}
 	percent := debug.SetGCPercent(100)
 	debug.SetGCPercent(percent)
-	restore := readingGC(env())
+	restore := Reading(env())
 	if p := debug.SetGCPercent(gcPercent); p != gcPercent {
 		t.Errorf("GC percent %d while reading, want %d", p, gcPercent)
 	}

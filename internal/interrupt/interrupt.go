@@ -1,4 +1,4 @@
-package cli
+package interrupt
 
 import (
 	"context"
@@ -10,15 +10,10 @@ import (
 	"time"
 )
 
-// A run is stopped by SIGINT (Ctrl-C) or SIGTERM (a CI job cancelled, a pod stopped): the
-// requests to the cluster in flight are cancelled, no worker starts another prediction,
-// and nothing more is written — a file being written (--output-file, --save-live) is left
-// as it was. The exit status is the shell's for a process the signal ended.
-
 // The exit statuses of an interrupted run.
 const (
-	exitInterrupted = 128 + 2  // SIGINT
-	exitTerminated  = 128 + 15 // SIGTERM
+	ExitInterrupted = 128 + 2  // SIGINT
+	ExitTerminated  = 128 + 15 // SIGTERM
 )
 
 // interruptGrace is how long an interrupted run has to stop before the process exits
@@ -26,9 +21,9 @@ const (
 // plugin). A second signal exits at once.
 const interruptGrace = 3 * time.Second
 
-// runInterruptible runs f with a context that ends at the first SIGINT or SIGTERM, and
+// Run runs f with a context that ends at the first SIGINT or SIGTERM, and
 // returns its exit status, or, after a signal, the signal's.
-func runInterruptible(prog string, stderr io.Writer, f func(ctx context.Context) int) int {
+func Run(prog string, stderr io.Writer, f func(ctx context.Context) int) int {
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(sigs)
@@ -62,7 +57,7 @@ func signalName(sig os.Signal) string {
 
 func signalStatus(sig os.Signal) int {
 	if sig == syscall.SIGTERM {
-		return exitTerminated
+		return ExitTerminated
 	}
-	return exitInterrupted
+	return ExitInterrupted
 }

@@ -1,20 +1,10 @@
-package cli
+package gctune
 
 import (
 	"runtime/debug"
 	"runtime/metrics"
 	"time"
 )
-
-// The garbage collector's setting for a whole-repository run. Go's default (GOGC=100) lets
-// the heap grow to twice what is live; a run allocates its input's size many times over
-// (every prediction builds and drops its trees), so collecting less often saves a fifth
-// of its CPU. ssa-diff lets the heap grow to three times what is live (GOGC=200) but not
-// past a soft limit of four times the input it has read (32 MiB at least): a run stays
-// within a few times its input. When what is live passes half that limit — objects that
-// decode to more than the input's multiple — the limit moves up to twice what is live, so
-// that the heap may always grow as far as with Go's default: never more collections. GOGC or GOMEMLIMIT in the
-// environment turn all of this off: the runtime then does as they say.
 
 const (
 	gcPercent     = 200
@@ -37,20 +27,20 @@ func raisedLimit(limit, live int64) int64 {
 	return max(limit, 2*live)
 }
 
-// gcTuning is the collector's setting while a run lasts.
-type gcTuning struct {
+// Tuning is the collector's setting while a run lasts.
+type Tuning struct {
 	done    chan struct{}
 	stopped chan struct{}
 	percent int
 	limit   int64
 }
 
-// readingGC lets the heap grow to three times what is live (GOGC=200) while the input is
+// Reading lets the heap grow to three times what is live (GOGC=200) while the input is
 // read, and returns what puts the setting found back; nil when the environment sets the
 // collector itself. Reading keeps most of what it allocates, so what is live is at most
-// about the input read so far, and the heap stays within the limit tuneGC then sets; with
+// about the input read so far, and the heap stays within the limit Tune then sets; with
 // Go's default, reading the 1,000-object corpus took 19 collections of a heap of 4 to 13 MB.
-func readingGC(getenv func(string) string) func() {
+func Reading(getenv func(string) string) func() {
 	if _, ok := gcLimit(getenv, 0); !ok {
 		return nil
 	}
@@ -58,15 +48,15 @@ func readingGC(getenv func(string) string) func() {
 	return func() { debug.SetGCPercent(percent) }
 }
 
-// tuneGC sets the collector for the rest of a run that has read input bytes, and watches
+// Tune sets the collector for the rest of a run that has read input bytes, and watches
 // what is live until stop. getenv reads the environment; nil when it sets the collector
 // itself.
-func tuneGC(getenv func(string) string, input int64) *gcTuning {
+func Tune(getenv func(string) string, input int64) *Tuning {
 	limit, ok := gcLimit(getenv, input)
 	if !ok {
 		return nil
 	}
-	t := &gcTuning{done: make(chan struct{}), stopped: make(chan struct{})}
+	t := &Tuning{done: make(chan struct{}), stopped: make(chan struct{})}
 	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 	live := func() int64 {
 		metrics.Read(sample)
@@ -97,8 +87,8 @@ func tuneGC(getenv func(string) string, input int64) *gcTuning {
 	return t
 }
 
-// stop ends the watch and restores the settings found.
-func (t *gcTuning) stop() {
+// Stop ends the watch and restores the settings found.
+func (t *Tuning) Stop() {
 	if t == nil {
 		return
 	}

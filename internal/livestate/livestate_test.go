@@ -1,0 +1,68 @@
+package livestate
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/ssa-diff/ssa-diff/internal/cluster"
+	"github.com/ssa-diff/ssa-diff/internal/input"
+)
+
+// TestRefs: the manifests' objects are read by their identity, and the kinds their CRDs
+// define are known; what names no object is left to the pairing.
+func TestRefs(t *testing.T) {
+	entries := input.Parse("m.yaml", []byte(`apiVersion: v1
+kind: ConfigMap
+metadata: {name: a, namespace: ns}
+---
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
+spec: {group: example.com, names: {kind: Widget}}
+---
+kind: ConfigMap
+metadata: {name: no-version}
+`))
+	refs, defined := Refs(entries)
+	if len(refs) != 2 || refs[0].Kind != "ConfigMap" || refs[0].Namespace != "ns" || refs[1].Name != "widgets.example.com" {
+		t.Errorf("refs %+v", refs)
+	}
+	if !defined[[2]string{"example.com", "Widget"}] || len(defined) != 1 {
+		t.Errorf("defined %v", defined)
+	}
+}
+
+// TestEvidence: one object is no dump (it says nothing of its namespace), several are; a
+// state nobody gave is evidence of nothing.
+func TestEvidence(t *testing.T) {
+	objs, _ := input.Split(input.Parse("live.json", []byte(`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a","namespace":"ns"}}`)))
+	s, err := Read(objs, true)
+	if err != nil || s.Record != nil {
+		t.Fatal(err)
+	}
+	ev := s.Evidence(false)
+	if !ev.Given || ev.Listing || ev.NamespaceUnsaid || len(ev.Objects) != 1 || ev.Managed {
+		t.Errorf("one object: %+v", ev)
+	}
+	if ev := (&State{}).Evidence(true); ev.Given || len(ev.Objects) != 0 || !ev.NamespaceGiven {
+		t.Errorf("no live state: %+v", ev)
+	}
+}
+
+// TestAdmission: the objects listed become the cluster state; a kind not listed is a
+// warning, in the order of the kinds' names.
+func TestAdmission(t *testing.T) {
+	read := &cluster.AdmissionRead{
+		Objects: []json.RawMessage{json.RawMessage(`{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"apps"}}`)},
+		Errors:  map[string]error{"b.x": errors.New("b forbidden"), "a.x": errors.New("a forbidden")},
+	}
+	state, warnings, err := Admission(read)
+	if err != nil || state.Len() != 1 {
+		t.Fatalf("%v, %v", state, err)
+	}
+	if len(warnings) != 2 || !strings.HasPrefix(warnings[0], "admission state: a forbidden") {
+		t.Errorf("warnings %q", warnings)
+	}
+}
