@@ -164,9 +164,23 @@ func (r *request) warn(s string) {
 // keyed lists (apply bodies), otherwise they are allowed (live objects, update bodies).
 func (r *request) parse(obj map[string]any, strict bool) (*typed.TypedValue, error) {
 	if strict {
-		return parseSorted(r.typ.Parseable, obj)
+		tv, err := parseSorted(r.typ.Parseable, obj)
+		return r.keysAsTyped(tv, err, obj)
 	}
 	return r.parseCached(obj, false)
+}
+
+// keysAsTyped refuses, up to Kubernetes 1.33, an object whose associative lists have an
+// element omitting a key field without a default (structured-merge-diff v4's typing; 1.34
+// took v6, which types such an element by the keys it has): see omittedKeyFields.
+func (r *request) keysAsTyped(tv *typed.TypedValue, err error, obj map[string]any) (*typed.TypedValue, error) {
+	if err != nil || r.e.model.Minor().AtLeast(34) {
+		return tv, err
+	}
+	if kerr := omittedKeyFields(r.typ.Parseable, obj); kerr != nil {
+		return nil, kerr
+	}
+	return tv, nil
 }
 
 // parseStored types a stored object for an apply: the live object, or the result to
@@ -188,6 +202,7 @@ func (r *request) parseCached(obj map[string]any, stored bool) (*typed.TypedValu
 		in = withoutCleanManagedFields(obj)
 	}
 	tv, err := parseSorted(r.typ.Parseable, in, typed.AllowDuplicates)
+	tv, err = r.keysAsTyped(tv, err, in)
 	if err == nil {
 		r.typed.obj, r.typed.tv, r.typed.stored = id, tv, stored
 	}

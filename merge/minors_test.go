@@ -61,3 +61,82 @@ func TestNotServedNamesTheMinorPredicted(t *testing.T) {
 		}
 	}
 }
+
+// keysCRD has a list-map keyed by port (no default) and protocol.
+const keysCRD = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: gadgets.example.com}
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {plural: gadgets, singular: gadget, kind: Gadget, listKind: GadgetList}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              ports:
+                type: array
+                x-kubernetes-list-type: map
+                x-kubernetes-list-map-keys: [port, protocol]
+                items:
+                  type: object
+                  required: [protocol]
+                  properties:
+                    port: {type: integer}
+                    protocol: {type: string}
+`
+
+// An item of a list-map that omits one key field without a default: structured-merge-diff
+// v4 (1.33) refuses it, v6 (1.34 on) types it by the keys it has (rules.md
+// request.schema-mismatch); an update that cannot be tracked is written with its
+// managedFields cleared up to 1.36, the live ones kept from 1.37 (rules.md
+// supplied.errors-keep-entries). Found by the differential harness at 1.33 against
+// 1.33.13's field manager.
+func TestOmittedKeyFieldPerMinor(t *testing.T) {
+	now := time.Date(2026, 12, 4, 0, 0, 0, 0, time.UTC)
+	obj := func() map[string]any {
+		return map[string]any{"apiVersion": "example.com/v1", "kind": "Gadget", "metadata": map[string]any{"name": "g", "namespace": "ns"},
+			"spec": map[string]any{"ports": []any{map[string]any{"protocol": "TCP"}}}}
+	}
+	live := map[string]any{"apiVersion": "example.com/v1", "kind": "Gadget",
+		"metadata": map[string]any{"name": "g", "namespace": "ns", "uid": "u1", "resourceVersion": "7", "creationTimestamp": "2026-01-01T00:00:00Z",
+			"managedFields": []any{map[string]any{"manager": "old", "operation": "Update", "apiVersion": "example.com/v1", "time": "2026-01-01T00:00:00Z",
+				"fieldsType": "FieldsV1", "fieldsV1": map[string]any{"f:spec": map[string]any{}}}}},
+		"spec": map[string]any{}}
+	for _, m := range []kube.Minor{33, 37} {
+		reg := schema.MustNewRegistry(m)
+		if err := reg.AddCRD("gadgets.yaml", []byte(keysCRD)); err != nil {
+			t.Fatal(err)
+		}
+		e := merge.New(reg, kubeapiserver.MustNew(kubeapiserver.Config{Minor: m}))
+		res, err := e.Apply(merge.Request{Object: obj(), Manager: "m", Now: now})
+		if err != nil {
+			t.Fatal(err)
+		}
+		refused := res.Rejection != nil && strings.Contains(res.Rejection.Message, `.spec.ports: element 0: associative list with keys has an element that omits key field "port" (and doesn't have default value)`)
+		if refused != (m == 33) {
+			t.Errorf("%s apply: refused %v (%+v)", m, refused, res.Rejection)
+		}
+		body := obj()
+		body["metadata"].(map[string]any)["resourceVersion"] = "7"
+		res, err = e.Update(merge.Request{Live: live, Object: body, Manager: "editor", Now: now})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Rejection != nil {
+			t.Fatalf("%s update refused: %+v", m, res.Rejection)
+		}
+		md, _ := res.Object["metadata"].(map[string]any)
+		_, tracked := md["managedFields"]
+		if tracked != (m != 33) {
+			t.Errorf("%s update: managedFields %v, want them only from 1.34", m, md["managedFields"])
+		}
+	}
+}

@@ -193,9 +193,18 @@ func (r *request) updateObject(live, next map[string]any, manager string) *Resul
 		var err error
 		after, err = r.update(live, next, managed.Copy(), manager)
 		if err != nil {
-			// The server lets the write through and keeps the live entries (rules.md supplied.errors-keep-entries).
-			r.warn("the update could not be tracked (" + err.Error() + "): the live managedFields are kept, as the server does")
-			after, _ = fieldpath.Decode(liveEntries)
+			// The server lets the write through and keeps the live entries (rules.md
+			// supplied.errors-keep-entries): so from Kubernetes 1.37 (k8s.io/apimachinery
+			// v0.37's UpdateNoErrors). Up to 1.36 its field manager clears them instead: the
+			// object is written untracked (found by the differential harness at 1.33 against
+			// 1.33.13's field manager; 1.34–1.36 link the same code).
+			if r.e.model.Minor().AtLeast(37) {
+				r.warn("the update could not be tracked (" + err.Error() + "): the live managedFields are kept, as the server does")
+				after, _ = fieldpath.Decode(liveEntries)
+			} else {
+				r.warn("the update could not be tracked (" + err.Error() + "): the managedFields are cleared, as the server does up to Kubernetes 1.36")
+				after = fieldpath.NewManaged()
+			}
 		}
 	}
 	entries, ownEntries, encErr, setErr := r.encodeManaged(next, after)

@@ -120,7 +120,7 @@ func BenchmarkSideBySideCorpus(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	fm, err := NewEngine()
+	fm, err := NewEngine(InProcessMinor)
 	if err != nil {
 		b.Fatal(err)
 	}

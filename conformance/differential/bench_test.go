@@ -51,7 +51,7 @@ func BenchmarkSideBySide(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	fm, err := NewEngine()
+	fm, err := NewEngine(InProcessMinor)
 	if err != nil {
 		b.Fatal(err)
 	}

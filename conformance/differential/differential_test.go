@@ -14,6 +14,7 @@ import (
 
 	"github.com/go-logr/logr"
 	"github.com/ssa-diff/ssa-diff/conformance/differential/oracle"
+	"github.com/ssa-diff/ssa-diff/kube"
 	"k8s.io/klog/v2"
 )
 
@@ -23,7 +24,54 @@ var (
 	flagOps    = flag.Int("diff.ops", envInt("DIFF_OPS", 25), "ops per generated sequence (env DIFF_OPS)")
 	flagRecord = flag.String("diff.record", os.Getenv("DIFF_RECORD")+os.Getenv("SSA_DIFF_RECORD"), "directory to write shrunk divergences into as case files (env DIFF_RECORD)")
 	flagShrink = flag.Int("diff.shrink", envInt("DIFF_SHRINK", 2), "divergences shrunk per kind/category/verb (env DIFF_SHRINK)")
+	flagMinor  = flag.String("diff.minor", envString("DIFF_MINOR", InProcessMinor.String()), "Kubernetes minor of TestDifferential's oracle and engine, 1.37 in-process, 1.33 as a process (env DIFF_MINOR)")
+	flagOracle = flag.String("diff.oracle", envString("DIFF_ORACLE", ""), "prebuilt oracle program of -diff.minor (else built from its module; env DIFF_ORACLE)")
 )
+
+// envString reads DIFF_<NAME>, or SSA_DIFF_<NAME>.
+func envString(name, def string) string {
+	for _, n := range []string{"SSA_" + name, name} {
+		if v := os.Getenv(n); v != "" {
+			return v
+		}
+	}
+	return def
+}
+
+// oracles returns, for the minor of -diff.minor, a function starting one oracle per
+// worker, and the minor.
+func oracles(t *testing.T) (func() (Predictor, func(), error), kube.Minor) {
+	t.Helper()
+	m, err := kube.ParseMinor(*flagMinor)
+	if err != nil {
+		t.Fatalf("-diff.minor: %v", err)
+	}
+	if m == InProcessMinor {
+		return func() (Predictor, func(), error) {
+			srv, err := NewOracle()
+			return srv, func() {}, err
+		}, m
+	}
+	bin := *flagOracle
+	if bin == "" {
+		t0 := time.Now()
+		if bin, err = BuildOracle(m, t.TempDir()); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("built the oracle of %s in %v", m, time.Since(t0).Round(time.Millisecond))
+	}
+	return func() (Predictor, func(), error) {
+		p, err := StartProcess(bin)
+		if err != nil {
+			return nil, nil, err
+		}
+		return p, func() {
+			if err := p.Close(); err != nil {
+				t.Error(err)
+			}
+		}, nil
+	}, m
+}
 
 // envInt reads DIFF_<NAME>, or SSA_DIFF_<NAME> (the Makefile's spelling), as an integer.
 func envInt(name string, def int) int {
@@ -43,6 +91,7 @@ func TestDifferential(t *testing.T) {
 	if steps <= 0 || ops <= 0 {
 		t.Skip("no steps requested")
 	}
+	start, minor := oracles(t)
 	nseq := (steps + ops - 1) / ops
 	first := *flagStart
 	workers := runtime.GOMAXPROCS(0)
@@ -67,6 +116,7 @@ func TestDifferential(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			// srv, in-process, gives the generator its types; orc answers.
 			srv, err := NewOracle()
 			if err != nil {
 				mu.Lock()
@@ -74,7 +124,15 @@ func TestDifferential(t *testing.T) {
 				mu.Unlock()
 				return
 			}
-			eng, err := NewEngine()
+			orc, stop, err := start()
+			if err != nil {
+				mu.Lock()
+				errs = append(errs, err)
+				mu.Unlock()
+				return
+			}
+			defer stop()
+			eng, err := NewEngine(minor)
 			if err != nil {
 				mu.Lock()
 				errs = append(errs, err)
@@ -88,7 +146,7 @@ func TestDifferential(t *testing.T) {
 				}
 				seed := first + i
 				t0 := time.Now()
-				n, d, err := runSeed(srv, eng, seed, ops)
+				n, d, err := runSeed(srv, orc, eng, seed, ops)
 				busy.Add(int64(time.Since(t0)))
 				ran.Add(int64(n))
 				if err != nil {
@@ -107,7 +165,7 @@ func TestDifferential(t *testing.T) {
 				mu.Unlock()
 				f := found{seed: seed, d: d}
 				if doShrink {
-					f.c = shrinkSeed(srv, eng, seed, ops, d)
+					f.c = shrinkSeed(srv, orc, eng, seed, ops, d)
 				}
 				mu.Lock()
 				divs = append(divs, f)
@@ -141,8 +199,8 @@ func TestDifferential(t *testing.T) {
 		t.Error(msg)
 	}
 	perStep := time.Duration(busy.Load() / max(ran.Load(), 1))
-	t.Logf("%d steps in %d sequences (seeds %d..%d, %d ops each) in %v on %d workers (%v per step and worker, shrinking aside: %.0f steps/s per worker); %d divergences %v",
-		ran.Load(), nseq, first, first+int64(nseq)-1, ops, elapsed.Round(time.Millisecond), workers,
+	t.Logf("Kubernetes %s: %d steps in %d sequences (seeds %d..%d, %d ops each) in %v on %d workers (%v per step and worker, shrinking aside: %.0f steps/s per worker); %d divergences %v",
+		minor, ran.Load(), nseq, first, first+int64(nseq)-1, ops, elapsed.Round(time.Millisecond), workers,
 		perStep.Round(time.Microsecond), 1/perStep.Seconds(), len(divs), counts)
 }
 
@@ -153,8 +211,9 @@ func sub(s string) string {
 	return " /" + s
 }
 
-// runSeed generates and runs one sequence, op by op, on both predictors.
-func runSeed(srv *oracle.Server, eng Predictor, seed int64, ops int) (int, *Divergence, error) {
+// runSeed generates and runs one sequence, op by op, on both predictors (the generator
+// draws from the types of srv, the in-process oracle; orc answers).
+func runSeed(srv *oracle.Server, orc, eng Predictor, seed int64, ops int) (int, *Divergence, error) {
 	g, err := NewGenerator(srv, seed)
 	if err != nil {
 		return 0, nil, err
@@ -162,7 +221,7 @@ func runSeed(srv *oracle.Server, eng Predictor, seed int64, ops int) (int, *Dive
 	var live map[string]any
 	for i := 0; i < ops; i++ {
 		op := g.Next(live)
-		want, d, err := Step(g.Kind, srv, eng, live, op)
+		want, d, err := Step(g.Kind, orc, eng, live, op)
 		if err != nil {
 			return i, nil, err
 		}
@@ -176,7 +235,7 @@ func runSeed(srv *oracle.Server, eng Predictor, seed int64, ops int) (int, *Dive
 }
 
 // shrinkSeed regenerates the ops of a diverging seed and shrinks them.
-func shrinkSeed(srv *oracle.Server, eng Predictor, seed int64, ops int, d *Divergence) *Case {
+func shrinkSeed(srv *oracle.Server, orc, eng Predictor, seed int64, ops int, d *Divergence) *Case {
 	g, err := NewGenerator(srv, seed)
 	if err != nil {
 		return nil
@@ -186,7 +245,7 @@ func shrinkSeed(srv *oracle.Server, eng Predictor, seed int64, ops int, d *Diver
 	for i := 0; i <= d.Step; i++ {
 		op := g.Next(live)
 		seq = append(seq, op)
-		r, err := Do(srv, op.Verb, Request(g.Kind, live, op))
+		r, err := Do(orc, op.Verb, Request(g.Kind, live, op))
 		if err != nil {
 			return nil
 		}
@@ -196,6 +255,7 @@ func shrinkSeed(srv *oracle.Server, eng Predictor, seed int64, ops int, d *Diver
 	if err != nil {
 		return nil
 	}
+	s.Oracle = orc
 	return s.Shrink(seq, d)
 }
 
@@ -213,7 +273,7 @@ func TestCases(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	eng, err := NewEngine()
+	eng, err := NewEngine(InProcessMinor)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,23 +21,32 @@ type Engine struct {
 	e *merge.Engine
 }
 
-// NewEngine builds the engine under test.
-func NewEngine() (*Engine, error) {
-	reg := schema.MustNewRegistry(oracleMinor)
+// NewEngine builds the engine under test at a minor: that minor's schemas, Go types and
+// conversions, as the oracle of that minor (InProcessMinor in-process, the others as a
+// process, see Oracles) links them.
+func NewEngine(minor kube.Minor) (*Engine, error) {
+	reg, err := schema.NewRegistry(minor)
+	if err != nil {
+		return nil, fmt.Errorf("the schemas of %s: %w", minor, err)
+	}
 	if err := reg.AddCRD("widgets.yaml", widgetsCRD); err != nil {
 		return nil, fmt.Errorf("adding the Widget CRD: %w", err)
 	}
-	return &Engine{e: merge.New(reg, noHooks{server.FieldManagementOnly{Kubernetes: oracleMinor}})}, nil
+	cfg, err := serverconfig.For(minor)
+	if err != nil {
+		return nil, fmt.Errorf("the server configuration of %s: %w", minor, err)
+	}
+	types, ok := defaults.For(minor)
+	if !ok {
+		return nil, fmt.Errorf("no Go types generated for %s", minor)
+	}
+	h := noHooks{FieldManagementOnly: server.FieldManagementOnly{Kubernetes: minor}, cfg: cfg, types: types}
+	return &Engine{e: merge.New(reg, h)}, nil
 }
 
-// oracleMinor is the minor of the field manager the oracle links (k8s.io/apiserver of this
-// module's go.mod), whose schemas, Go types and conversions the engine under test uses.
-const oracleMinor = kube.Minor(37)
-
-var (
-	oracleServer = serverconfig.MustFor(oracleMinor)
-	oracleTypes  = defaults.MustFor(oracleMinor)
-)
+// InProcessMinor is the minor of the field manager this module links in-process
+// (k8s.io/apiserver of its go.mod).
+const InProcessMinor = kube.Minor(37)
 
 // noHooks is the server without registry rules (but the reset fields, which
 // server.FieldManagementOnly restores) and without the defaulting of built-in kinds (Go
@@ -45,7 +54,11 @@ var (
 // the server's scheme does; custom resources get their CRD's structural defaults, as the
 // oracle decodes them with apiextensions' own code. A create starts from apiVersion and
 // kind alone, as the oracle's object creater makes it.
-type noHooks struct{ server.FieldManagementOnly }
+type noHooks struct {
+	server.FieldManagementOnly
+	cfg   *serverconfig.Config
+	types defaults.Release
+}
 
 func (noHooks) Default(t *schema.Type, obj map[string]any) error {
 	if t.Source != schema.SourceBuiltin && t.Default != nil {
@@ -75,11 +88,11 @@ func (noHooks) ReadStored(t *schema.Type, obj map[string]any) map[string]any {
 	return t.ReadNulls(obj)
 }
 
-func (noHooks) EmptyObject(t *schema.Type) map[string]any {
+func (h noHooks) EmptyObject(t *schema.Type) map[string]any {
 	if t.Source == schema.SourceBuiltin && conversion.Versions(t.GVK.Group, t.GVK.Kind) != nil {
 		// A kind the oracle serves with the server's scheme: its creater makes the Go
 		// zero value, as the server's does.
-		if obj, ok := oracleTypes.EmptyObject(t.GVK.APIVersion(), t.GVK.Kind); ok {
+		if obj, ok := h.types.EmptyObject(t.GVK.APIVersion(), t.GVK.Kind); ok {
 			return obj
 		}
 	}
@@ -88,12 +101,12 @@ func (noHooks) EmptyObject(t *schema.Type) map[string]any {
 
 // SemanticallyEqual compares built-in objects decoded into their Go types, as the store
 // does before it writes (the oracle's store keeps times when only they changed).
-func (noHooks) SemanticallyEqual(t *schema.Type, a, b map[string]any) bool {
+func (h noHooks) SemanticallyEqual(t *schema.Type, a, b map[string]any) bool {
 	av, kind := t.GVK.APIVersion(), t.GVK.Kind
-	if t.Source != schema.SourceBuiltin || !oracleTypes.Known(av, kind) {
+	if t.Source != schema.SourceBuiltin || !h.types.Known(av, kind) {
 		return false
 	}
-	return oracleTypes.Equal(av, kind, defaults.Semantic, unstructured.WithoutManagedFields(a), unstructured.WithoutManagedFields(b))
+	return h.types.Equal(av, kind, defaults.Semantic, unstructured.WithoutManagedFields(a), unstructured.WithoutManagedFields(b))
 }
 
 // Validate refuses nothing: the oracle runs no validation.
@@ -109,8 +122,8 @@ func (noHooks) Hub(t *schema.Type) string {
 	return conversion.Hub(t.GVK.Group, t.GVK.Kind)
 }
 
-func (noHooks) Convert(obj map[string]any, apiVersion string) (map[string]any, error) {
-	return conversion.Convert(oracleServer, obj, apiVersion)
+func (h noHooks) Convert(obj map[string]any, apiVersion string) (map[string]any, error) {
+	return conversion.Convert(h.cfg, obj, apiVersion)
 }
 
 func (noHooks) DecodeBody(obj map[string]any) error { return conversion.DecodeBody(obj) }

@@ -28,7 +28,7 @@ func TestProbe(t *testing.T) {
 		t.Fatal(err)
 	}
 	srv, _ := NewOracle()
-	eng, err := NewEngine()
+	eng, err := NewEngine(InProcessMinor)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -35,6 +35,10 @@ type Kind struct {
 	// Reset lists, per subresource ("" is the main resource), the fields the registry
 	// strategy resets (its GetResetFields).
 	Reset map[string][]smdpath.Path
+	// Restore lists, per subresource, the fields the strategy's PrepareForUpdate puts back
+	// from the stored object where they are not the reset fields (a custom resource's
+	// /status up to 1.35 resets spec alone but puts back metadata too); nil: Reset.
+	Restore map[string][]smdpath.Path
 	// Default is the kind's defaulting (structural defaults for custom resources), run on
 	// request bodies as they are decoded and on the merged object of an apply; nil for none.
 	Default func(obj map[string]any)
@@ -60,6 +64,14 @@ type Kind struct {
 	// Versions are the served versions of a kind with a Scheme, Hub one of them.
 	Versions []schema.GroupVersion
 	Hub      schema.GroupVersion
+}
+
+// restored is what the strategy puts back on an update through sub.
+func (k *Kind) restored(sub string) []smdpath.Path {
+	if p, ok := k.Restore[sub]; ok {
+		return p
+	}
+	return k.Reset[sub]
 }
 
 // Type returns the SMD type of the kind, as the converter resolves it.
@@ -275,7 +287,7 @@ func (s *Server) once(fm *managedfields.FieldManager, req Request, liveMap, objM
 	if !created {
 		// The strategy's PrepareForUpdate puts back the fields its endpoint may not change
 		// (the reset fields), then the registry store undoes timestamp-only changes.
-		restoreResetFields(out, live, s.kinds[req.GVK].Reset[req.Subresource])
+		restoreResetFields(out, live, s.kinds[req.GVK].restored(req.Subresource))
 		var err error
 		out, err = keepTimes(s.kinds[req.GVK], out, live)
 		if err != nil {
@@ -407,7 +419,7 @@ func (s *Server) onceConverted(fm *managedfields.FieldManager, k *Kind, req Requ
 			return Response{}, fmt.Errorf("the live object at %s: %w", k.Hub, err)
 		}
 		old := &unstructured.Unstructured{Object: hubLive}
-		restoreResetFields(result, old, k.Reset[req.Subresource])
+		restoreResetFields(result, old, k.restored(req.Subresource))
 		if result, err = fieldmanager.IgnoreManagedFieldsTimestampsTransformer(context.Background(), result, old); err != nil {
 			return Response{}, fmt.Errorf("timestamp transformer: %w", err)
 		}

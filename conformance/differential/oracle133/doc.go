@@ -1,0 +1,14 @@
+// Command oracle133 is the differential harness's oracle at Kubernetes 1.33: the field
+// management of package oracle (a port of ../oracle, identical but for the
+// structured-merge-diff import path, which TestOracle133InStep holds it to) linked
+// against k8s.io/apimachinery, k8s.io/apiserver, k8s.io/apiextensions-apiserver and
+// k8s.io/client-go v0.33.13 and k8s.io/kubernetes v1.33.13's scheme — the code
+// kube-apiserver 1.33.13 runs, structured-merge-diff v4 — in a module of its own, since
+// the harness links v0.37.
+//
+// The harness (conformance/differential, `-diff.minor 1.33`) runs it as a process and
+// speaks JSON lines on its standard input and output: a first line describing the kinds
+// to serve (Setup), then one Call per line, each answered by one Answer line, in order.
+// A line that cannot be read is answered with Answer.Fail, and the process carries on;
+// it ends at the end of its input.
+package main

@@ -1,0 +1,221 @@
+package differential
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/ssa-diff/ssa-diff/conformance/differential/oracle"
+	"github.com/ssa-diff/ssa-diff/kube"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+)
+
+// OracleModules maps the minors whose oracle runs as a process to the directory of its
+// module, relative to this one: the field manager of a minor whose k8s.io/apimachinery
+// cannot be linked next to this module's (InProcessMinor's) is built there.
+var OracleModules = map[kube.Minor]string{33: "oracle133"}
+
+// BuildOracle builds the oracle program of minor m into dir and returns its path.
+func BuildOracle(m kube.Minor, dir string) (string, error) {
+	mod, ok := OracleModules[m]
+	if !ok {
+		return "", fmt.Errorf("no oracle module for Kubernetes %s (the in-process oracle is %s)", m, InProcessMinor)
+	}
+	bin := filepath.Join(dir, mod)
+	cmd := exec.Command("go", "build", "-o", bin, ".")
+	cmd.Dir = mod
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		return "", fmt.Errorf("building %s: %w\n%s", mod, err, stderr.String())
+	}
+	return bin, nil
+}
+
+// Process is an oracle running as a process (an OracleModules program): a Predictor that
+// sends each request as a JSON line and reads the answer's. It is safe for concurrent use
+// (requests are answered one at a time).
+type Process struct {
+	mu   sync.Mutex
+	cmd  *exec.Cmd
+	in   io.WriteCloser
+	w    *bufio.Writer
+	out  *json.Decoder
+	errb *bytes.Buffer
+}
+
+type processKind struct {
+	GVK           schema.GroupVersionKind `json:"gvk"`
+	Resource      string                  `json:"resource"`
+	Reset         map[string][][]string   `json:"reset,omitempty"`
+	ScaleVersions []string                `json:"scaleVersions,omitempty"`
+	Versions      []string                `json:"versions,omitempty"`
+	Hub           string                  `json:"hub,omitempty"`
+}
+
+type processCall struct {
+	Verb        string                  `json:"verb"`
+	GVK         schema.GroupVersionKind `json:"gvk"`
+	Subresource string                  `json:"subresource,omitempty"`
+	Live        map[string]any          `json:"live,omitempty"`
+	Object      map[string]any          `json:"object"`
+	Manager     string                  `json:"manager"`
+	Force       bool                    `json:"force,omitempty"`
+	Now         time.Time               `json:"now"`
+}
+
+type processAnswer struct {
+	Object map[string]any `json:"object,omitempty"`
+	Error  *oracle.Status `json:"error,omitempty"`
+	Fail   string         `json:"fail,omitempty"`
+}
+
+// StartProcess starts the oracle program bin serving the kinds of Kinds (the built-in
+// ones with their reset tables and /scale, the Widget CRD).
+func StartProcess(bin string) (*Process, error) {
+	var kinds []processKind
+	for _, k := range Kinds {
+		if k.GVK.Group == "example.com" {
+			continue
+		}
+		reset := map[string][][]string{}
+		for sub, paths := range k.Reset {
+			for _, p := range paths {
+				var fields []string
+				for _, pe := range p {
+					if pe.FieldName == nil {
+						return nil, fmt.Errorf("reset path %s of %s is not made of field names", p, k.Name)
+					}
+					fields = append(fields, *pe.FieldName)
+				}
+				reset[sub] = append(reset[sub], fields)
+			}
+		}
+		versions := k.Versions
+		if len(versions) == 0 {
+			versions = []string{k.GVK.Version}
+		}
+		for _, v := range versions {
+			pk := processKind{GVK: k.At(v), Resource: k.Resource, Reset: reset}
+			if len(k.Versions) > 0 {
+				pk.Versions, pk.Hub = k.Versions, k.Hub
+			}
+			if k.Scale {
+				// As pkg/registry/apps/{deployment,statefulset}/storage map them.
+				pk.ScaleVersions = []string{"apps/v1beta1", "apps/v1beta2", "apps/v1"}
+			}
+			kinds = append(kinds, pk)
+		}
+	}
+	setup, err := json.Marshal(map[string]any{"kinds": kinds, "crds": []string{string(widgetsCRD)}})
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.Command(bin)
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	p := &Process{cmd: cmd, in: in, w: bufio.NewWriter(in), errb: &bytes.Buffer{}}
+	cmd.Stderr = p.errb
+	dec := json.NewDecoder(bufio.NewReaderSize(stdout, 1<<20))
+	dec.UseNumber()
+	p.out = dec
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("starting %s: %w", bin, err)
+	}
+	if _, err := p.roundTrip(setup); err != nil {
+		_ = p.Close()
+		return nil, fmt.Errorf("setting up %s: %w", bin, err)
+	}
+	return p, nil
+}
+
+// Apply implements Predictor.
+func (p *Process) Apply(req oracle.Request) (oracle.Response, error) { return p.call("apply", req) }
+
+// Update implements Predictor.
+func (p *Process) Update(req oracle.Request) (oracle.Response, error) { return p.call("update", req) }
+
+func (p *Process) call(verb string, req oracle.Request) (oracle.Response, error) {
+	line, err := json.Marshal(processCall{Verb: verb, GVK: req.GVK, Subresource: req.Subresource, Live: req.Live,
+		Object: req.Object, Manager: req.Manager, Force: req.Force, Now: req.Now})
+	if err != nil {
+		return oracle.Response{}, fmt.Errorf("encoding the request: %w", err)
+	}
+	a, err := p.roundTrip(line)
+	if err != nil {
+		return oracle.Response{}, err
+	}
+	if a.Fail != "" {
+		return oracle.Response{}, errors.New(a.Fail)
+	}
+	var obj map[string]any
+	if a.Object != nil {
+		obj, _ = fromJSONNumbers(a.Object).(map[string]any)
+	}
+	return oracle.Response{Object: obj, Error: a.Error}, nil
+}
+
+func (p *Process) roundTrip(line []byte) (processAnswer, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var a processAnswer
+	if _, err := p.w.Write(append(line, '\n')); err != nil {
+		return a, p.died(err)
+	}
+	if err := p.w.Flush(); err != nil {
+		return a, p.died(err)
+	}
+	if err := p.out.Decode(&a); err != nil {
+		return a, p.died(err)
+	}
+	return a, nil
+}
+
+func (p *Process) died(err error) error {
+	return fmt.Errorf("oracle process: %w: %s", err, strings.TrimSpace(p.errb.String()))
+}
+
+// Close ends the process (its input closed, it exits) and waits for it.
+func (p *Process) Close() error {
+	_ = p.in.Close()
+	err := p.cmd.Wait()
+	if err != nil {
+		return fmt.Errorf("oracle process: %w: %s", err, strings.TrimSpace(p.errb.String()))
+	}
+	return nil
+}
+
+// fromJSONNumbers makes the json.Numbers of a decoded answer int64 (integers) or float64.
+func fromJSONNumbers(v any) any {
+	switch t := v.(type) {
+	case map[string]any:
+		for k, x := range t {
+			t[k] = fromJSONNumbers(x)
+		}
+	case []any:
+		for i, x := range t {
+			t[i] = fromJSONNumbers(x)
+		}
+	case json.Number:
+		if i, err := t.Int64(); err == nil {
+			return i
+		}
+		f, _ := t.Float64()
+		return f
+	}
+	return v
+}
