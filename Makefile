@@ -120,7 +120,6 @@ differential:
 # module, run as a process; its first build takes minutes, later ones seconds): 2,000 steps.
 # Not yet part of `differential`: 2 of 8,000 steps still diverge (docs/minors.md).
 differential-133:
-	cd conformance/differential/oracle133 && $(GO) vet ./...
 	cd conformance/differential && SSA_DIFF_MINOR=1.33 SSA_DIFF_STEPS=$${SSA_DIFF_STEPS:-2000} $(GO) test -count=1 -run TestDifferential .
 
 test: vet fmt-check lint unit recorded-check conformance fixturecheck fixturecheck-minors differential release-check

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -23,21 +24,80 @@ import (
 // cannot be linked next to this module's (InProcessMinor's) is built there.
 var OracleModules = map[kube.Minor]string{33: "oracle133"}
 
-// BuildOracle builds the oracle program of minor m into dir and returns its path.
+// oracleSMD is the structured-merge-diff major version each process oracle's minor links
+// (v4 up to 1.33; this module links v6). Package oracle is written once, here: BuildOracle
+// gives the process module its own build of it, with that import path, so it is never
+// kept as a second copy in the tree.
+var oracleSMD = map[kube.Minor]string{33: "v4"}
+
+const thisSMD = "sigs.k8s.io/structured-merge-diff/v6"
+
+// BuildOracle builds the oracle program of minor m into dir and returns its path. The
+// program's module is copied into dir with package oracle beside it, ported to the
+// structured-merge-diff the minor links, and built there; the tree is never written.
 func BuildOracle(m kube.Minor, dir string) (string, error) {
 	mod, ok := OracleModules[m]
 	if !ok {
 		return "", fmt.Errorf("no oracle module for Kubernetes %s (the in-process oracle is %s)", m, InProcessMinor)
 	}
+	src := filepath.Join(dir, mod+"-src")
+	if err := portOracle(mod, src, "sigs.k8s.io/structured-merge-diff/"+oracleSMD[m]); err != nil {
+		return "", err
+	}
 	bin := filepath.Join(dir, mod)
 	cmd := exec.Command("go", "build", "-o", bin, ".")
-	cmd.Dir = mod
+	cmd.Dir = src
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Run(); err != nil {
 		return "", fmt.Errorf("building %s: %w\n%s", mod, err, stderr.String())
 	}
 	return bin, nil
+}
+
+// portOracle writes into dst the files of module directory mod and, in dst/oracle, the
+// files of package oracle with its structured-merge-diff import replaced by smd.
+func portOracle(mod, dst, smd string) error {
+	if err := os.MkdirAll(filepath.Join(dst, "oracle"), 0o755); err != nil {
+		return err
+	}
+	copyFiles := func(pattern, to string, edit func(string) string) (int, error) {
+		files, err := filepath.Glob(pattern)
+		if err != nil {
+			return 0, err
+		}
+		n := 0
+		for _, f := range files {
+			if strings.HasSuffix(f, "_test.go") {
+				continue
+			}
+			b, err := os.ReadFile(f)
+			if err != nil {
+				return n, err
+			}
+			if err := os.WriteFile(filepath.Join(to, filepath.Base(f)), []byte(edit(string(b))), 0o644); err != nil {
+				return n, err
+			}
+			n++
+		}
+		return n, nil
+	}
+	same := func(s string) string { return s }
+	for _, pattern := range []string{"go.mod", "go.sum", "*.go"} {
+		if _, err := copyFiles(filepath.Join(mod, pattern), dst, same); err != nil {
+			return fmt.Errorf("copying %s: %w", mod, err)
+		}
+	}
+	n, err := copyFiles(filepath.Join("oracle", "*.go"), filepath.Join(dst, "oracle"), func(s string) string {
+		return strings.ReplaceAll(s, thisSMD, smd)
+	})
+	if err != nil {
+		return fmt.Errorf("porting package oracle: %w", err)
+	}
+	if n == 0 {
+		return errors.New("package oracle has no files to port")
+	}
+	return nil
 }
 
 // Process is an oracle running as a process (an OracleModules program): a Predictor that

@@ -1,6 +1,6 @@
 // Command oracle133 is the differential harness's oracle at Kubernetes 1.33: the field
-// management of package oracle (a port of ../oracle, identical but for the
-// structured-merge-diff import path, which TestOracle133InStep holds it to) linked
+// management of package oracle (../oracle, which the harness's BuildOracle ports into
+// this module's build directory with structured-merge-diff v4's import path) linked
 // against k8s.io/apimachinery, k8s.io/apiserver, k8s.io/apiextensions-apiserver and
 // k8s.io/client-go v0.33.13 and k8s.io/kubernetes v1.33.13's scheme — the code
 // kube-apiserver 1.33.13 runs, structured-merge-diff v4 — in a module of its own, since
