@@ -3,6 +3,7 @@ package defaults
 import (
 	"errors"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/ssa-diff/ssa-diff/internal/testkit"
@@ -97,6 +98,12 @@ func TestImageTag(t *testing.T) {
 		"nginx@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef":        "",
 		"nginx:latest@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef": "latest",
 		"nginx@sha256:0123": "",
+		// The grammar's bounds: a tag of at most 128 characters, a digest of at least 32 hex.
+		"nginx:" + strings.Repeat("t", 128):                                        strings.Repeat("t", 128),
+		"nginx:" + strings.Repeat("t", 129):                                        "",
+		"nginx:" + strings.Repeat("t", 129) + "@sha256:" + strings.Repeat("a", 64): "",
+		"nginx:latest@sha256:" + strings.Repeat("a", 31):                           "",
+		"nginx:latest@sha256:" + strings.Repeat("a", 64):                           "latest",
 	} {
 		if got := imageTag(image); got != want {
 			t.Errorf("imageTag(%q) = %q, want %q", image, got, want)

@@ -133,7 +133,7 @@ func pullPolicyFor(image string) string {
 // kube-apiserver parses images with), compiled on first use: the tag's {0,127} makes
 // compiling it cost 0.5 ms, which a run without containers should not pay at start.
 var (
-	imageRefRegexp = lazyRegexp(`^((?:(?:(?:[a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9])(?:\.(?:[a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9]))*|\[[a-fA-F0-9:]+\])(?::[0-9]+)?/)?[a-z0-9]+(?:(?:[._]|__|[-]+)[a-z0-9]+)*(?:/[a-z0-9]+(?:(?:[._]|__|[-]+)[a-z0-9]+)*)*)(?::([\w][\w.-]{0,127}))?(?:@([A-Za-z][A-Za-z0-9]*(?:[-_+.][A-Za-z][A-Za-z0-9]*)*:[0-9a-fA-F]{32,}))?$`)
+	imageRefRegexp = lazyRegexp(`^((?:(?:(?:[a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9])(?:\.(?:[a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9]))*|\[[a-fA-F0-9:]+\])(?::[0-9]+)?/)?[a-z0-9]+(?:(?:[._]|__|[-]+)[a-z0-9]+)*(?:/[a-z0-9]+(?:(?:[._]|__|[-]+)[a-z0-9]+)*)*)(?::([\w][\w.-]*))?(?:@([A-Za-z][A-Za-z0-9]*(?:[-_+.][A-Za-z][A-Za-z0-9]*)*:[0-9a-fA-F]+))?$`)
 	hexIDRegexp    = lazyRegexp(`^[a-f0-9]{64}$`)
 	digestLengths  = map[string]int{"sha256": 64, "sha384": 96, "sha512": 128}
 	lowerHexRegexp = lazyRegexp(`^[a-f0-9]+$`)
@@ -157,6 +157,13 @@ func imageTag(image string) string {
 	// The repository path (after the domain, if any) must be lower case;
 	// the grammar already requires it.
 	tag, digest := mt[2], mt[3]
+	// The grammar bounds a tag to 128 characters and a digest's hex to at least 32; both
+	// are checked here rather than as counted repetitions in the expression, which made
+	// compiling it most of a small run's defaulting (a tag can only be the text after
+	// the last ':', so the capture is the same).
+	if len(tag) > 128 {
+		return ""
+	}
 	if digest != "" {
 		alg, hex, _ := strings.Cut(digest, ":")
 		if n, ok := digestLengths[alg]; !ok || len(hex) != n || !lowerHexRegexp().MatchString(hex) {
