@@ -174,8 +174,12 @@ func (r *request) parse(obj map[string]any, strict bool) (*typed.TypedValue, err
 // element omitting a key field without a default (structured-merge-diff v4's typing; 1.34
 // took v6, which types such an element by the keys it has): see omittedKeyFields.
 func (r *request) keysAsTyped(tv *typed.TypedValue, err error, obj map[string]any) (*typed.TypedValue, error) {
-	if err != nil || r.e.model.Minor().AtLeast(34) {
+	if r.e.model.Minor().AtLeast(34) {
 		return tv, err
+	}
+	// Kubernetes 1.33 and older: the v4 typing's errors are v6's and the omitted keys'.
+	if err != nil {
+		return tv, withOmittedKeyFields(r.typ.Parseable, obj, err)
 	}
 	if kerr := omittedKeyFields(r.typ.Parseable, obj); kerr != nil {
 		return nil, kerr

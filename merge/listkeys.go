@@ -30,6 +30,63 @@ func omittedKeyFields(p typed.ParseableType, obj map[string]any) error {
 	return errors.New(strings.Join(append([]string{"errors:"}, indent(errs)...), "\n"))
 }
 
+// withOmittedKeyFields is the error of typing obj up to Kubernetes 1.33 when the engine's own
+// typing (structured-merge-diff v6's, keys in order) failed with err: v4 reports, besides
+// err's errors, each element omitting a key field (omittedKeyFields), and nothing else of
+// that list (v4 bails on it: v6's errors within it, an element omitting all its keys
+// included, are not v4's). The errors are listed in the order of their paths, as a walk of
+// the keys in order meets them.
+func withOmittedKeyFields(p typed.ParseableType, obj map[string]any, err error) error {
+	kerr := omittedKeyFields(p, obj)
+	if kerr == nil {
+		return err
+	}
+	keyLines := errorLines(kerr.Error())
+	var lists []string
+	for _, l := range keyLines {
+		lists = append(lists, errorPath(l))
+	}
+	lines := keyLines
+	for _, l := range errorLines(err.Error()) {
+		path := errorPath(l)
+		within := false
+		for _, list := range lists {
+			if path == list || strings.HasPrefix(path, list+"[") {
+				within = true
+				break
+			}
+		}
+		if !within {
+			lines = append(lines, l)
+		}
+	}
+	sort.SliceStable(lines, func(i, j int) bool { return errorPath(lines[i]) < errorPath(lines[j]) })
+	if len(lines) == 1 {
+		return errors.New(lines[0])
+	}
+	return errors.New(strings.Join(append([]string{"errors:"}, indent(lines)...), "\n"))
+}
+
+// errorLines are the errors of a ValidationErrors message: one, or the indented lines
+// after "errors:".
+func errorLines(msg string) []string {
+	rest, ok := strings.CutPrefix(msg, "errors:\n")
+	if !ok {
+		return []string{msg}
+	}
+	var out []string
+	for _, l := range strings.Split(rest, "\n") {
+		out = append(out, strings.TrimPrefix(l, "  "))
+	}
+	return out
+}
+
+// errorPath is the path an error line starts with.
+func errorPath(line string) string {
+	path, _, _ := strings.Cut(line, ": ")
+	return path
+}
+
 func indent(lines []string) []string {
 	out := make([]string, len(lines))
 	for i, l := range lines {
@@ -58,7 +115,9 @@ func walkKeys(s *smdschema.Schema, tr smdschema.TypeRef, v any, path smdpath.Pat
 			if sf, ok := atom.Map.FindField(k); ok {
 				et = sf.Type
 			} else if et == (smdschema.TypeRef{}) {
-				continue
+				// A field the schema does not declare: the typing reports it and walks this
+				// map no further (the engine's typing walks keys in order, parseSorted).
+				return
 			}
 			name := k
 			walkKeys(s, et, t[k], append(path[:len(path):len(path)], smdpath.PathElement{FieldName: &name}), errs)

@@ -7,7 +7,8 @@ import (
 	"sigs.k8s.io/yaml"
 )
 
-// TestProbe runs the case file named by DIFF_PROBE and prints both answers.
+// TestProbe runs the case file named by DIFF_PROBE and prints both answers, at the minor
+// of -diff.minor (DIFF_MINOR).
 func TestProbe(t *testing.T) {
 	path := os.Getenv("DIFF_PROBE")
 	if path == "" {
@@ -27,8 +28,13 @@ func TestProbe(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, _ := NewOracle()
-	eng, err := NewEngine(InProcessMinor)
+	start, minor := oracles(t)
+	srv, stop, err := start()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	eng, err := NewEngine(minor)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -68,9 +68,15 @@ func defaultResourceList(m map[string]any) {
 }
 
 // defaultReplicationController follows SetDefaults_ReplicationController:
-// selector and labels come from the template's labels when unset.
+// selector and labels come from the template's labels when unset; an unset replicas is 1.
+// Kubernetes 1.32's function sets replicas itself (1.32.13 pkg/apis/core/v1/defaults.go);
+// from 1.33 the field's +default=1 marker does it (the table's marker), to the same value,
+// so setting it here is the same at every minor.
 func defaultReplicationController(m map[string]any) {
 	spec := unstructured.EnsureObject(m, "spec")
+	if v, ok := spec["replicas"]; !ok || v == nil {
+		spec["replicas"] = int64(1)
+	}
 	labels := unstructured.NestedObject(spec, "template", "metadata")
 	if labels == nil || labels["labels"] == nil {
 		return

@@ -7,6 +7,7 @@ import (
 	"go/token"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -57,6 +58,7 @@ func mergeApplyConfigurations(server []smdschema.TypeDef, roots []string) ([]smd
 	}
 	for _, td := range server {
 		if _, ok := byName[td.Name]; !ok {
+			td = fieldsByName(td)
 			byName[td.Name] = td
 			ours.Types = append(ours.Types, td)
 		}
@@ -78,6 +80,20 @@ func mergeApplyConfigurations(server []smdschema.TypeDef, roots []string) ([]smd
 	}
 	sort.Slice(types, func(i, j int) bool { return types[i].Name < types[j].Name })
 	return types, nil
+}
+
+// fieldsByName is a type of the server's schema with its fields sorted by name: the server's
+// type converter builds them from OpenAPI properties, a map, so their order changes from
+// run to run (apply configurations keep the Go types' order). The order means nothing to
+// structured-merge-diff; sorting makes the generated tables the same on every run.
+func fieldsByName(td smdschema.TypeDef) smdschema.TypeDef {
+	if td.Map == nil || len(td.Map.Fields) < 2 {
+		return td
+	}
+	fields := slices.Clone(td.Map.Fields)
+	sort.SliceStable(fields, func(i, j int) bool { return fields[i].Name < fields[j].Name })
+	td.Map = &smdschema.Map{Fields: fields, Unions: td.Map.Unions, ElementType: td.Map.ElementType, ElementRelationship: td.Map.ElementRelationship}
+	return td
 }
 
 // readApplySchema reads the schemaYAML literal of a module's apply configurations; none

@@ -32,7 +32,10 @@ type statefulSetOptions struct {
 // pods' hostnames) and its spec.
 func ValidateStatefulSet(ss *api.StatefulSet, opts podOptions) field.ErrorList {
 	errs := core.ValidateObjectMeta(&ss.ObjectMeta, true, apimachineryvalidation.NameIsDNSLabel, field.NewPath("metadata"))
-	return append(errs, validateStatefulSetSpec(&ss.Spec, field.NewPath("spec"), opts, statefulSetOptions{})...)
+	// Kubernetes 1.32 checks no service name (1.33.13's ValidateStatefulSet added the DNS
+	// label check of a new StatefulSet's serviceName).
+	setOpts := statefulSetOptions{allowInvalidServiceName: !opts.Server.AtLeast(33)}
+	return append(errs, validateStatefulSetSpec(&ss.Spec, field.NewPath("spec"), opts, setOpts)...)
 }
 
 // ValidateStatefulSetUpdate checks an update of a StatefulSet on the server cfg describes

@@ -69,7 +69,7 @@ func statefulSetWarningsOnCreate(cfg *serverconfig.Config, ss *api.StatefulSet) 
 	for i := range ss.Spec.VolumeClaimTemplates {
 		w = append(w, claimSpecWarnings(field.NewPath("spec", "volumeClaimTemplates").Index(i), &ss.Spec.VolumeClaimTemplates[i].Spec)...)
 	}
-	return append(w, historyLimitWarnings(ss.Spec.RevisionHistoryLimit)...)
+	return append(w, historyLimitWarnings(cfg, ss.Spec.RevisionHistoryLimit)...)
 }
 
 // statefulSetWarningsOnUpdate: the template's warnings when the generation moved; the
@@ -82,11 +82,13 @@ func statefulSetWarningsOnUpdate(cfg *serverconfig.Config, ss, old *api.Stateful
 	for i := range ss.Spec.VolumeClaimTemplates {
 		w = append(w, claimSpecWarnings(field.NewPath("spec", "volumeClaimTemplates").Index(i).Child("Spec"), &ss.Spec.VolumeClaimTemplates[i].Spec)...)
 	}
-	return append(w, historyLimitWarnings(ss.Spec.RevisionHistoryLimit)...)
+	return append(w, historyLimitWarnings(cfg, ss.Spec.RevisionHistoryLimit)...)
 }
 
-func historyLimitWarnings(limit *int32) []string {
-	if limit != nil && *limit < 0 {
+// historyLimitWarnings: a negative revision history limit. Kubernetes 1.32 warns of none
+// (1.33.13's StatefulSet strategy added the warning).
+func historyLimitWarnings(cfg *serverconfig.Config, limit *int32) []string {
+	if limit != nil && *limit < 0 && cfg.AtLeast(33) {
 		return []string{"spec.revisionHistoryLimit: a negative value retains all historical revisions; a value >= 0 is recommended"}
 	}
 	return nil

@@ -123,8 +123,10 @@ func endpointPort(p *api.EndpointPort, requireName bool, fldPath *field.Path) fi
 
 // endpointsWarnings: addresses written ambiguously, unless the Endpoints controller wrote
 // them (it normalizes its addresses).
-func endpointsWarnings(ep *api.Endpoints) []string {
-	if ep.Labels["endpoints.kubernetes.io/managed-by"] == "endpoint-controller" {
+func endpointsWarnings(cfg *serverconfig.Config, ep *api.Endpoints) []string {
+	// Kubernetes 1.32: the Endpoints strategy warns of nothing (1.33.13 added
+	// GetWarningsForIP to pkg/registry/core/endpoint/strategy.go).
+	if !cfg.AtLeast(33) || ep.Labels["endpoints.kubernetes.io/managed-by"] == "endpoint-controller" {
 		return nil
 	}
 	var ws []string

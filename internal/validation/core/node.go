@@ -291,7 +291,7 @@ func nodeDeclarative(cfg *serverconfig.Config, obj, old any) field.ErrorList {
 }
 
 // nodeWarnings: deprecated or removed fields, and pod CIDRs written ambiguously.
-func nodeWarnings(n *api.Node) []string {
+func nodeWarnings(cfg *serverconfig.Config, n *api.Node) []string {
 	var ws []string
 	if n.Spec.ConfigSource != nil {
 		ws = append(ws, "spec.configSource: the feature is removed")
@@ -299,7 +299,12 @@ func nodeWarnings(n *api.Node) []string {
 	if n.Spec.DoNotUseExternalID != "" {
 		ws = append(ws, "spec.externalID: this field is deprecated, and is unused by Kubernetes")
 	}
+	// Kubernetes 1.32: pod CIDRs are not warned of (1.33.13 added GetWarningsForCIDR to
+	// pkg/registry/core/node/strategy.go).
 	for i, c := range n.Spec.PodCIDRs {
+		if !cfg.AtLeast(33) {
+			break
+		}
 		ws = append(ws, validation.GetWarningsForCIDR(field.NewPath("spec", "podCIDRs").Index(i), c)...)
 	}
 	return ws

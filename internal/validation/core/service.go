@@ -2,6 +2,7 @@ package core
 
 import (
 	"fmt"
+	"net/netip"
 	"slices"
 	"strings"
 
@@ -669,7 +670,7 @@ func serviceWarnings(cfg *serverconfig.Config, svc, old *api.Service) []string {
 	}
 	if spec.ClusterIP != "" && spec.ClusterIP != api.ClusterIPNone {
 		for i, ip := range spec.ClusterIPs {
-			ws = append(ws, validation.GetWarningsForIP(specPath.Child("clusterIPs").Index(i), ip)...)
+			ws = append(ws, serviceIPWarnings(cfg, specPath.Child("clusterIPs").Index(i), ip)...)
 		}
 	}
 	// Headless here means a ClusterIP Service whose clusterIP is None.
@@ -686,17 +687,17 @@ func serviceWarnings(cfg *serverconfig.Config, svc, old *api.Service) []string {
 		}
 	}
 	for i, ip := range spec.ExternalIPs {
-		ws = append(ws, validation.GetWarningsForIP(specPath.Child("externalIPs").Index(i), ip)...)
+		ws = append(ws, serviceIPWarnings(cfg, specPath.Child("externalIPs").Index(i), ip)...)
 	}
 	// Kubernetes 1.36 deprecated externalIPs (pkg/api/service/warnings.go, v1.36.3:60-63).
 	if cfg.AtLeast(36) && len(spec.ExternalIPs) > 0 && !headless && spec.Type != api.ServiceTypeExternalName {
 		ws = append(ws, "spec.externalIPs is deprecated and may no longer be implemented in some clusters")
 	}
 	if spec.LoadBalancerIP != "" {
-		ws = append(ws, validation.GetWarningsForIP(specPath.Child("loadBalancerIP"), spec.LoadBalancerIP)...)
+		ws = append(ws, serviceIPWarnings(cfg, specPath.Child("loadBalancerIP"), spec.LoadBalancerIP)...)
 	}
 	for i, cidr := range spec.LoadBalancerSourceRanges {
-		ws = append(ws, validation.GetWarningsForCIDR(specPath.Child("loadBalancerSourceRanges").Index(i), cidr)...)
+		ws = append(ws, serviceCIDRWarnings(cfg, specPath.Child("loadBalancerSourceRanges").Index(i), cidr)...)
 	}
 	if spec.Type == api.ServiceTypeExternalName && len(spec.ExternalIPs) > 0 {
 		ws = append(ws, fmt.Sprintf("spec.externalIPs is ignored when spec.type is %q", api.ServiceTypeExternalName))
@@ -711,9 +712,50 @@ func serviceWarnings(cfg *serverconfig.Config, svc, old *api.Service) []string {
 	return ws
 }
 
+// serviceIPWarnings are the warnings of an address of a Service's spec: apimachinery's
+// GetWarningsForIP from 1.33. Kubernetes 1.32 warned with its own words
+// (pkg/api/service/warnings.go of 1.32.13, getWarningsForIP): an address netip does not
+// parse (leading zeros) "was accepted, but will be invalid in a future Kubernetes release"
+// with netip's error, an IPv6 address not written as RFC 5952 says.
+func serviceIPWarnings(cfg *serverconfig.Config, p *field.Path, s string) []string {
+	if cfg.AtLeast(33) {
+		return validation.GetWarningsForIP(p, s)
+	}
+	ip, err := netip.ParseAddr(s)
+	if err != nil {
+		return []string{fmt.Sprintf("%s: IP address was accepted, but will be invalid in a future Kubernetes release: %v", p, err)}
+	}
+	if ip.Is6() && ip.String() != s {
+		return []string{fmt.Sprintf("%s: IPv6 address %q is not in RFC 5952 canonical format (%q), which may cause controller apply-loops", p, s, ip.String())}
+	}
+	return nil
+}
+
+// serviceCIDRWarnings is serviceIPWarnings for a range: GetWarningsForCIDR from 1.33;
+// Kubernetes 1.32's getWarningsForCIDR warned only of a prefix netip does not parse and of
+// an IPv6 prefix not in canonical form (no ambiguous-prefix warning).
+func serviceCIDRWarnings(cfg *serverconfig.Config, p *field.Path, s string) []string {
+	if cfg.AtLeast(33) {
+		return validation.GetWarningsForCIDR(p, s)
+	}
+	prefix, err := netip.ParsePrefix(s)
+	if err != nil {
+		return []string{fmt.Sprintf("%s: IP prefix was accepted, but will be invalid in a future Kubernetes release: %v", p, err)}
+	}
+	if prefix.Addr().Is6() && prefix.String() != s {
+		return []string{fmt.Sprintf("%s: IPv6 prefix %q is not in RFC 5952 canonical format (%q), which may cause controller apply-loops", p, s, prefix.String())}
+	}
+	return nil
+}
+
 // serviceStatusWarnings are the warnings of an update through /status: ingress addresses
 // written ambiguously.
-func serviceStatusWarnings(svc *api.Service) []string {
+func serviceStatusWarnings(cfg *serverconfig.Config, svc *api.Service) []string {
+	// Kubernetes 1.32: the Service status strategy warns of nothing (1.33.13 added
+	// GetWarningsForIP to pkg/registry/core/service/strategy.go).
+	if !cfg.AtLeast(33) {
+		return nil
+	}
 	var ws []string
 	for i, in := range svc.Status.LoadBalancer.Ingress {
 		if in.IP != "" {

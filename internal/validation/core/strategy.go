@@ -42,7 +42,7 @@ func Strategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 			WarningsOnUpdate: func(obj, old any) []string {
 				return serviceWarnings(cfg, obj.(*api.Service), old.(*api.Service))
 			},
-			WarningsOnStatusUpdate: func(obj, old any) []string { return serviceStatusWarnings(obj.(*api.Service)) },
+			WarningsOnStatusUpdate: func(obj, old any) []string { return serviceStatusWarnings(cfg, obj.(*api.Service)) },
 			Declarative:            registry.NoDeclarativeRules,
 		}
 	case "Endpoints":
@@ -52,8 +52,8 @@ func Strategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 			ValidateUpdate: func(obj, old any) field.ErrorList {
 				return ValidateEndpointsUpdate(cfg, obj.(*api.Endpoints), old.(*api.Endpoints))
 			},
-			WarningsOnCreate: func(obj any) []string { return endpointsWarnings(obj.(*api.Endpoints)) },
-			WarningsOnUpdate: func(obj, old any) []string { return endpointsWarnings(obj.(*api.Endpoints)) },
+			WarningsOnCreate: func(obj any) []string { return endpointsWarnings(cfg, obj.(*api.Endpoints)) },
+			WarningsOnUpdate: func(obj, old any) []string { return endpointsWarnings(cfg, obj.(*api.Endpoints)) },
 			Declarative:      registry.NoDeclarativeRules,
 		}
 	case "Secret":
@@ -125,8 +125,8 @@ func Strategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 			ValidateStatusUpdate: func(obj, old any) field.ErrorList {
 				return ValidateNodeUpdate(cfg, obj.(*api.Node), old.(*api.Node))
 			},
-			WarningsOnCreate: func(obj any) []string { return nodeWarnings(obj.(*api.Node)) },
-			WarningsOnUpdate: func(obj, old any) []string { return nodeWarnings(obj.(*api.Node)) },
+			WarningsOnCreate: func(obj any) []string { return nodeWarnings(cfg, obj.(*api.Node)) },
+			WarningsOnUpdate: func(obj, old any) []string { return nodeWarnings(cfg, obj.(*api.Node)) },
 			Declarative:      func(obj, old any) field.ErrorList { return nodeDeclarative(cfg, obj, old) },
 		}
 	}

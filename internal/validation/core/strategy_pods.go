@@ -46,7 +46,7 @@ func podSpecStrategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 			},
 			Declarative:            podDeclarative,
 			WarningsOnCreate:       func(obj any) []string { return podWarningsOnCreate(cfg, obj.(*api.Pod)) },
-			WarningsOnStatusUpdate: podStatusWarnings,
+			WarningsOnStatusUpdate: func(obj, _ any) []string { return podStatusWarnings(cfg, obj) },
 		}
 	case "PodTemplate":
 		return &registry.Strategy{

@@ -65,7 +65,8 @@ func volumeWarnings(cfg *serverconfig.Config, v *api.Volume, p *field.Path) []st
 		}
 	}
 	add(v.PhotonPersistentDisk != nil, "photonPersistentDisk", "deprecated in v1.11, non-functional in v1.16+")
-	if cfg.Enabled(features.GitRepoVolumeDriver) {
+	// Kubernetes 1.32 has no GitRepoVolumeDriver gate and says "deprecated in v1.11" alone.
+	if cfg.Enabled(features.GitRepoVolumeDriver) || !cfg.AtLeast(33) {
 		add(v.GitRepo != nil, "gitRepo", "deprecated in v1.11")
 	} else {
 		add(v.GitRepo != nil, "gitRepo", "deprecated in v1.11, and disabled by default in v1.33+")
@@ -126,8 +127,10 @@ func podSpecWarnings(cfg *serverconfig.Config, fldPath *field.Path, spec *api.Po
 			}
 		}
 		p := specPath.Child("affinity", "nodeAffinity", "preferredDuringSchedulingIgnoredDuringExecution")
+		// Kubernetes 1.32 checks no preferred term's values (1.33.13 added checkLabelValue to
+		// pkg/api/node GetWarningsForNodeSelectorTerm).
 		for i, term := range n.PreferredDuringSchedulingIgnoredDuringExecution {
-			w = append(w, nodeSelectorTermWarnings(term.Preference, true, p.Index(i).Child("preference"))...)
+			w = append(w, nodeSelectorTermWarnings(term.Preference, cfg.AtLeast(33), p.Index(i).Child("preference"))...)
 		}
 	}
 	for i, c := range spec.TopologySpreadConstraints {
@@ -220,7 +223,7 @@ func podSpecWarnings(cfg *serverconfig.Config, fldPath *field.Path, spec *api.Po
 		}
 		return true
 	})
-	w = append(w, portWarnings(spec, specPath)...)
+	w = append(w, portWarnings(cfg, spec, specPath)...)
 	if g := spec.TerminationGracePeriodSeconds; g != nil && *g < 0 {
 		w = append(w, fmt.Sprintf("%s: must be >= 0; negative values are invalid and will be treated as 1", specPath.Child("terminationGracePeriodSeconds")))
 	}
@@ -246,12 +249,17 @@ func podSpecWarnings(cfg *serverconfig.Config, fldPath *field.Path, spec *api.Po
 			}
 		}
 	}
-	if spec.DNSConfig != nil {
+	// Kubernetes 1.32: nameservers and host aliases are not warned of (1.33.13 added
+	// GetWarningsForIP to pkg/api/pod/warnings.go).
+	if spec.DNSConfig != nil && cfg.AtLeast(33) {
 		for i, ns := range spec.DNSConfig.Nameservers {
 			w = append(w, validation.GetWarningsForIP(specPath.Child("dnsConfig", "nameservers").Index(i), ns)...)
 		}
 	}
 	for i, a := range spec.HostAliases {
+		if !cfg.AtLeast(33) {
+			break
+		}
 		w = append(w, validation.GetWarningsForIP(specPath.Child("hostAliases").Index(i).Child("ip"), a.IP)...)
 	}
 	return w
@@ -304,7 +312,7 @@ func appArmorFieldForAnnotation(annotation string) *api.AppArmorProfile {
 
 // portWarnings: hostIP without hostPort, ports defined twice or ambiguously across the
 // containers, port names used twice.
-func portWarnings(spec *api.PodSpec, specPath *field.Path) []string {
+func portWarnings(cfg *serverconfig.Config, spec *api.PodSpec, specPath *field.Path) []string {
 	var w []string
 	type block struct {
 		path *field.Path
@@ -333,6 +341,11 @@ func portWarnings(spec *api.PodSpec, specPath *field.Path) []string {
 		}
 		return true
 	})
+	// Kubernetes 1.32 warns of no port name used twice (1.33.13 added the check to
+	// pkg/api/pod/warnings.go).
+	if !cfg.AtLeast(33) {
+		return w
+	}
 	names := map[string]*field.Path{}
 	visitContainers(spec, specPath, func(c *api.Container, p *field.Path) bool {
 		for i, port := range c.Ports {
@@ -546,7 +559,12 @@ func podWarningsOnCreate(cfg *serverconfig.Config, pod *api.Pod) []string {
 }
 
 // podStatusWarnings: unusual forms of the pod's and host's IPs.
-func podStatusWarnings(obj, _ any) []string {
+func podStatusWarnings(cfg *serverconfig.Config, obj any) []string {
+	// Kubernetes 1.32: the pod status strategy warns of nothing (1.33.13 added
+	// GetWarningsForIP to pkg/registry/core/pod/strategy.go).
+	if !cfg.AtLeast(33) {
+		return nil
+	}
 	pod := obj.(*api.Pod)
 	var w []string
 	for i, ip := range pod.Status.PodIPs {

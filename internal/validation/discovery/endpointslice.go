@@ -112,6 +112,10 @@ func validateEndpoints(cfg *serverconfig.Config, endpoints []api.Endpoint, addre
 // unknown type checks nothing. The wrong-family errors name the list, not the address.
 func validateAddress(cfg *serverconfig.Config, a string, addressType api.AddressType, listPath *field.Path, j int) field.ErrorList {
 	p := listPath.Index(j)
+	// Kubernetes 1.32 checks an address otherwise (validateAddress132).
+	if !cfg.AtLeast(33) {
+		return validateAddress132(a, addressType, p)
+	}
 	switch addressType {
 	case api.AddressTypeIPv4:
 		if errs := core.IsValidIPForLegacyField(cfg, p, a, nil); len(errs) > 0 {
@@ -135,6 +139,31 @@ func validateAddress(cfg *serverconfig.Config, a string, addressType api.Address
 		return validation.IsFullyQualifiedDomainName(p, a)
 	}
 	return nil
+}
+
+// validateAddress132 is validateAddress as Kubernetes 1.32 checks an address (1.32.13's
+// pkg/apis/discovery/validation validateEndpoints): the family's check (IsValidIPv4Address,
+// IsValidIPv6Address: "must be a valid IPv4 address" at the address, a parsed address of the
+// other family included), then the endpoint IP's (its own "must be a valid IP address"),
+// both reported; 1.33 checks the address first and names the list for the wrong family.
+func validateAddress132(a string, addressType api.AddressType, p *field.Path) field.ErrorList {
+	var errs field.ErrorList
+	ip := netutils.ParseIPSloppy(a)
+	switch addressType {
+	case api.AddressTypeIPv4:
+		if ip == nil || ip.To4() == nil {
+			errs = append(errs, field.Invalid(p, a, "must be a valid IPv4 address"))
+		}
+	case api.AddressTypeIPv6:
+		if ip == nil || ip.To4() != nil {
+			errs = append(errs, field.Invalid(p, a, "must be a valid IPv6 address"))
+		}
+	case api.AddressTypeFQDN:
+		return validation.IsFullyQualifiedDomainName(p, a)
+	default:
+		return nil
+	}
+	return append(errs, core.ValidateEndpointIP(a, p)...)
 }
 
 func validatePorts(ports []api.EndpointPort, fldPath *field.Path) field.ErrorList {
@@ -257,8 +286,10 @@ var managedBy = map[string]bool{"endpointslice-controller.k8s.io": true, "endpoi
 
 // badIPWarnings: addresses written in a non-canonical form, unless a controller wrote the
 // slice.
-func badIPWarnings(eps *api.EndpointSlice) []string {
-	if managedBy[eps.Labels["endpointslice.kubernetes.io/managed-by"]] {
+func badIPWarnings(cfg *serverconfig.Config, eps *api.EndpointSlice) []string {
+	// Kubernetes 1.32: no address is warned of (1.33.13 added GetWarningsForIP to
+	// pkg/registry/discovery/endpointslice/strategy.go).
+	if !cfg.AtLeast(33) || managedBy[eps.Labels["endpointslice.kubernetes.io/managed-by"]] {
 		return nil
 	}
 	var warnings []string
@@ -270,13 +301,13 @@ func badIPWarnings(eps *api.EndpointSlice) []string {
 	return warnings
 }
 
-func warningsOnCreate(obj any) []string {
+func warningsOnCreate(cfg *serverconfig.Config, obj any) []string {
 	eps := obj.(*api.EndpointSlice)
 	var warnings []string
 	if eps.AddressType == api.AddressTypeFQDN {
 		warnings = append(warnings, fmt.Sprintf("%s: FQDN endpoints are deprecated", field.NewPath("spec", "addressType")))
 	}
-	return append(warnings, badIPWarnings(eps)...)
+	return append(warnings, badIPWarnings(cfg, eps)...)
 }
 
 // Strategy is the validation of a kind of the discovery.k8s.io group as its registry
@@ -292,7 +323,7 @@ func Strategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 			return ValidateEndpointSliceUpdate(cfg, obj.(*api.EndpointSlice), old.(*api.EndpointSlice))
 		},
 		Declarative:      endpointSliceDeclarative,
-		WarningsOnCreate: warningsOnCreate,
-		WarningsOnUpdate: func(obj, _ any) []string { return badIPWarnings(obj.(*api.EndpointSlice)) },
+		WarningsOnCreate: func(obj any) []string { return warningsOnCreate(cfg, obj) },
+		WarningsOnUpdate: func(obj, _ any) []string { return badIPWarnings(cfg, obj.(*api.EndpointSlice)) },
 	}
 }

@@ -23,7 +23,7 @@ func Strategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 			},
 			Declarative:            registry.NoDeclarativeRules,
 			WarningsOnCreate:       ingressWarningsOnCreate,
-			WarningsOnStatusUpdate: ingressStatusWarnings,
+			WarningsOnStatusUpdate: func(obj, _ any) []string { return ingressStatusWarnings(cfg, obj) },
 		}
 	case "IngressClass":
 		return &registry.Strategy{
@@ -41,8 +41,8 @@ func Strategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 				return ValidateNetworkPolicyUpdate(cfg, obj.(*api.NetworkPolicy), old.(*api.NetworkPolicy))
 			},
 			Declarative:      networkPolicyDeclarative,
-			WarningsOnCreate: func(obj any) []string { return networkPolicyWarnings(obj.(*api.NetworkPolicy)) },
-			WarningsOnUpdate: func(obj, _ any) []string { return networkPolicyWarnings(obj.(*api.NetworkPolicy)) },
+			WarningsOnCreate: func(obj any) []string { return networkPolicyWarnings(cfg, obj.(*api.NetworkPolicy)) },
+			WarningsOnUpdate: func(obj, _ any) []string { return networkPolicyWarnings(cfg, obj.(*api.NetworkPolicy)) },
 		}
 	case "IPAddress":
 		return &registry.Strategy{

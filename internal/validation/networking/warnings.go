@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	api "github.com/ssa-diff/ssa-diff/internal/api/networking"
+	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
@@ -19,7 +20,12 @@ func ingressWarningsOnCreate(obj any) []string {
 }
 
 // ingressStatusWarnings: load balancer addresses written in a non-canonical form.
-func ingressStatusWarnings(obj, _ any) []string {
+func ingressStatusWarnings(cfg *serverconfig.Config, obj any) []string {
+	// Kubernetes 1.32: the Ingress status strategy warns of nothing (1.33.13 added
+	// GetWarningsForIP to pkg/registry/networking/ingress/strategy.go).
+	if !cfg.AtLeast(33) {
+		return nil
+	}
 	ing := obj.(*api.Ingress)
 	var warnings []string
 	fldPath := field.NewPath("status", "loadBalancer", "ingress")
@@ -32,7 +38,12 @@ func ingressStatusWarnings(obj, _ any) []string {
 }
 
 // networkPolicyWarnings: IP block CIDRs written in a non-canonical form.
-func networkPolicyWarnings(np *api.NetworkPolicy) []string {
+func networkPolicyWarnings(cfg *serverconfig.Config, np *api.NetworkPolicy) []string {
+	// Kubernetes 1.32: the NetworkPolicy strategy warns of nothing (1.33.13 added
+	// GetWarningsForCIDR to pkg/registry/networking/networkpolicy/strategy.go).
+	if !cfg.AtLeast(33) {
+		return nil
+	}
 	var warnings []string
 	block := func(ipb *api.IPBlock, fldPath *field.Path) {
 		if ipb == nil {

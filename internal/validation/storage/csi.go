@@ -170,7 +170,13 @@ func ValidateCSINodeUpdate(cfg *serverconfig.Config, n, old *api.CSINode) field.
 			if mutableCount {
 				oldCopy.Allocatable, newCopy.Allocatable = nil, nil
 			}
-			errs = append(errs, apimachineryvalidation.ValidateImmutableField(&newCopy, &oldCopy, field.NewPath("spec", "drivers"))...)
+			// Kubernetes 1.32 reports a changed driver at the path "CSINodeDriver" (1.32.13's
+			// ValidateCSINodeUpdate), 1.33 at spec.drivers.
+			p := field.NewPath("spec", "drivers")
+			if !cfg.AtLeast(33) {
+				p = field.NewPath("CSINodeDriver")
+			}
+			errs = append(errs, apimachineryvalidation.ValidateImmutableField(&newCopy, &oldCopy, p)...)
 		}
 	}
 	return errs
