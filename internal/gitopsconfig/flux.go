@@ -53,14 +53,14 @@ type kustomizationYAML struct {
 		Namespace string `json:"namespace"`
 	} `json:"metadata"`
 	Spec struct {
-		TargetNamespace string `json:"targetNamespace"`
-		Force           bool   `json:"force"`
+		TargetNamespace string       `json:"targetNamespace"`
+		Force           bool         `json:"force"`
 		Ignore          []IgnoreRule `json:"ignore"`
-		Prune           bool   `json:"prune"`
+		Prune           bool         `json:"prune"`
 		PostBuild       *struct {
 			SubstituteStrategy string            `json:"substituteStrategy"`
 			Substitute         map[string]string `json:"substitute"`
-			SubstituteFrom []struct {
+			SubstituteFrom     []struct {
 				Kind     string `json:"kind"`
 				Name     string `json:"name"`
 				Optional bool   `json:"optional"`
