@@ -83,3 +83,16 @@ func TestVariablesAsTheControllerLoadsThem(t *testing.T) {
 		t.Errorf("%+v %v", ks, err)
 	}
 }
+
+// Build never panics, and what it returns is one JSON object.
+func FuzzBuild(f *testing.F) {
+	f.Add([]byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\ndata: {k: \"${v:=x}\", l: $${v}}\n"), "shop", "v", "1")
+	f.Add([]byte("apiVersion: v1\nkind: Namespace\nmetadata: {name: ${v}}\n"), "", "v", "a\nb")
+	f.Fuzz(func(t *testing.T, doc []byte, ns, name, value string) {
+		k := &Kustomization{TargetNamespace: ns, HasPostBuild: true}
+		out, err := k.Build(doc, map[string]string{name: value})
+		if err == nil && (len(out) == 0 || out[0] != '{') {
+			t.Fatalf("Build = %q", out)
+		}
+	})
+}
