@@ -3,6 +3,7 @@ package cli
 import (
 	"encoding/json"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -123,6 +124,64 @@ func TestFluxKustomizationBuildsAsTheController(t *testing.T) {
 	out, errs, _ := run(t, "", "--now", e2eNow, "--flux-kustomization-file", filepath.Join(strict, "k.yaml"), repo, filepath.Join(dir, "live.json"))
 	if want := `app.yaml, document 0, line 1: as Flux Kustomization flux-system/shop-vars builds it: postBuild substitution (as kustomize-controller runs it, strict): variable not set (strict mode): "replicas"`; !strings.Contains(out+errs, want) {
 		t.Errorf("an unset variable:\n%s%s\nwant %s", out, errs, want)
+	}
+}
+
+// The Kustomization's objects, built and predicted against the live state recorded from
+// kube-apiserver 1.37.2 (testdata/gitops-e2e/flux-vars/record.sh: an earlier revision
+// applied as kustomize-controller, a hand's annotation), are what the server stores when
+// it gets them as kustomize-controller sends them (server-dry-run.json): namespace,
+// substituted values, the escaped and disabled variables, managedFields; times and
+// resourceVersion aside.
+func TestFluxKustomizationIsTheServersAnswer(t *testing.T) {
+	dir := filepath.Join(repoRoot(t), "testdata", "gitops-e2e", "flux-vars")
+	out, errs, code := run(t, "", "-o", "json", "--now", e2eNow, "--flux-kustomization-file", filepath.Join(dir, "kustomization.yaml"),
+		filepath.Join(dir, "repo"), filepath.Join(dir, "live.json"))
+	if code != 1 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var rep struct {
+		Results []struct {
+			Kind, Name, Action string
+			Object             map[string]any `json:"object"`
+		} `json:"results"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	var server struct{ Items []map[string]any }
+	if err := json.Unmarshal([]byte(readFile(t, filepath.Join(dir, "server-dry-run.json"))), &server); err != nil || len(server.Items) != 3 {
+		t.Fatalf("server-dry-run.json: %v", err)
+	}
+	strip := func(obj map[string]any) map[string]any {
+		md, _ := obj["metadata"].(map[string]any)
+		delete(md, "resourceVersion")
+		mf, _ := md["managedFields"].([]any)
+		for _, e := range mf {
+			delete(e.(map[string]any), "time")
+		}
+		return obj
+	}
+	for _, want := range server.Items {
+		md := want["metadata"].(map[string]any)
+		found := false
+		for _, r := range rep.Results {
+			if r.Kind != want["kind"] || r.Name != md["name"] {
+				continue
+			}
+			found = true
+			if r.Action != "update" {
+				t.Errorf("%s %s: %s, want update", r.Kind, r.Name, r.Action)
+			}
+			if got := strip(r.Object); !reflect.DeepEqual(got, strip(want)) {
+				g, _ := json.MarshalIndent(got, "", " ")
+				w, _ := json.MarshalIndent(want, "", " ")
+				t.Errorf("%s %s: the predicted object is not the server's:\n%s\n---\n%s", r.Kind, r.Name, g, w)
+			}
+		}
+		if !found {
+			t.Errorf("%s %v not predicted", want["kind"], md["name"])
+		}
 	}
 }
 
