@@ -3,6 +3,7 @@ package merge
 import (
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/ssa-diff/ssa-diff/fieldpath"
