@@ -4,13 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"runtime/debug"
 
 	"github.com/ssa-diff/ssa-diff/internal/cluster"
 	"github.com/ssa-diff/ssa-diff/internal/gctune"
 	"github.com/ssa-diff/ssa-diff/internal/input"
 	"github.com/ssa-diff/ssa-diff/internal/livestate"
-	"github.com/ssa-diff/ssa-diff/internal/mistakes"
 	"github.com/ssa-diff/ssa-diff/internal/report"
 	"github.com/ssa-diff/ssa-diff/judge"
 	"github.com/ssa-diff/ssa-diff/merge"
@@ -26,7 +24,6 @@ type slot struct {
 	err    error
 	src    input.Source
 	res    *report.Result
-	body   map[string]any // the manifest's tree, while it is predicted and judged
 }
 
 func (c *invocation) warnf(format string, args ...any) {
@@ -333,84 +330,27 @@ func (c *session) steps(slots []*slot) []predict.Step {
 	return steps
 }
 
-// settle makes a slot's result of its outcome, in the worker, and evaluates the policy on
-// it; slots are the run's (a chain's results name the slot whose object they start from).
-func (c *session) settle(slots []*slot, s *slot, o *predict.Outcome, manager string) {
-	p := s.pair
-	switch {
-	case s.pruned != nil:
+// settle makes a slot's result of its outcome, in the worker, judged by the policy
+// (report.Verdict); slots are the run's (a chain's results name the slot whose object they
+// start from).
+func (c *session) settle(slots []*slot, s *slot, o *predict.Outcome, v report.Verdict) {
+	if s.pruned != nil {
 		s.res = s.pruned
-	case p == nil:
-		s.res = report.FromError(s.src, s.err)
-	case p.Err != nil:
-		s.res = report.FromError(s.src, p.Err)
-		fillIdentity(s.res, p)
-	case o.Manifest == nil: // the manifest or the live object could not be read
-		s.res = report.FromError(s.src, o.Err)
-		fillIdentity(s.res, p)
-	default:
-		s.body = o.Manifest
-		s.res = c.reported(p, o, manager)
+		v.Evaluate(s.res, s.pair, nil)
+	} else {
+		subj := report.Subject{Source: s.src, Pair: s.pair, Err: s.err, Outcome: o}
 		switch {
+		case s.pair == nil || s.pair.Err != nil || o.Manifest == nil:
 		case o.LiveFrom >= 0:
 			src := slots[o.LiveFrom].src
-			s.res.LiveSource = &src
-		case p.Live != nil:
-			src := p.Live.Source
-			s.res.LiveSource = &src
+			subj.LiveSource = &src
+		case s.pair.Live != nil:
+			src := s.pair.Live.Source
+			subj.LiveSource = &src
 		}
-		s.res.Warnings = append(s.res.Warnings, o.Warnings...)
+		s.res = v.Judge(subj)
 	}
-	c.evaluatePolicy(s)
-}
-
-func fillIdentity(res *report.Result, p *input.Pair) {
-	av, kind, ns, name := p.Manifest.Meta()
-	if p.ID.Name != "" || p.GenerateName != "" {
-		ns, name = p.ID.Namespace, p.ID.Name
-	}
-	res.Identity(av, kind, ns, name)
-	res.GenerateName = p.GenerateName
-	res.Warnings = append(res.Warnings, p.Manifest.Warnings...)
-	res.Warnings = append(res.Warnings, p.Warnings...)
-}
-
-// reported is one apply's outcome as the report says it (its prediction, or why there is
-// none). A panic here becomes this object's error.
-func (c *session) reported(p *input.Pair, o *predict.Outcome, manager string) (res *report.Result) {
-	src, manifest := p.Manifest.Source, o.Manifest
-	defer func() {
-		if r := recover(); r != nil {
-			res = report.FromError(src, fmt.Errorf("internal error in ssa-diff (please report it): %v\n%s", r, debug.Stack()))
-			fillIdentity(res, p)
-		}
-	}()
-	if o.Err != nil {
-		res = report.FromError(src, o.Err)
-		fillIdentity(res, p)
-		return res
-	}
-	pred := o.Prediction
-	res = report.FromPrediction(src, pred.Live, manifest, manager, pred.Result)
-	res.Warnings = append(res.Warnings[:0], pred.Warnings...)
-	fillIdentity(res, p)
-	res.Approximations = pred.Approximations
-	if res.Action == report.ActionRejected && res.Error != nil {
-		res.Error.Fields = pred.RefusalFields
-	}
-	res.Advice, res.State, res.Drift = pred.Advice, pred.State, pred.Drift
-	if h := mistakes.Exported(manifest, p.Manifest.Line); h != "" && c.applies() {
-		res.Warnings = append(res.Warnings, h)
-	}
-	if res.Action == report.ActionRejected {
-		res.Warnings = append(res.Warnings, mistakes.Variables(manifest, p.Manifest.Line)...)
-	}
-	if pred.WithForce != nil {
-		res.WithForce = report.FromPrediction(src, pred.Live, manifest, manager, pred.WithForce)
-		res.WithForce.Identity(res.APIVersion, res.Kind, res.Namespace, res.Name)
-		res.WithForce.Drift = pred.WithForceDrift
-	}
-	return res
+	c.predicted.Add(1)
 }
 
 // run is what the run's predictions share (predict.Run), once its schemas and live state

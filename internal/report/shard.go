@@ -188,3 +188,10 @@ func jsonError(err error, dec *json.Decoder) error {
 	}
 	return fmt.Errorf("at byte %d: %w", dec.InputOffset(), err)
 }
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}

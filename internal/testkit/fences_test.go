@@ -85,6 +85,14 @@ var fences = []struct {
 		forbidden: []string{modulePath + "/cli"},
 	},
 	{
+		why: "the gate's policy judges typed facts of a judged write (judge/gate.Write): it lies below the run and the report, which both ask it, " +
+			"and reads neither a report, the run, the clients, the engine nor the input",
+		packages: []string{"judge/gate"},
+		forbidden: []string{modulePath + "/internal/report", modulePath + "/predict", modulePath + "/appliers", modulePath + "/merge",
+			modulePath + "/internal/input", modulePath + "/internal/output", modulePath + "/cli"},
+		direct: true,
+	},
+	{
 		why:       "the schema registry has schemas of its own: no apimachinery (its generator, a module of its own, may use it)",
 		packages:  []string{"schema"},
 		forbidden: []string{"k8s.io/apimachinery", "k8s.io/client-go", "k8s.io/apiextensions-apiserver"},
