@@ -10,6 +10,7 @@ import (
 	"github.com/ssa-diff/ssa-diff/internal/input"
 	"github.com/ssa-diff/ssa-diff/internal/livestate"
 	"github.com/ssa-diff/ssa-diff/internal/report"
+	"github.com/ssa-diff/ssa-diff/internal/schemafiles"
 	"github.com/ssa-diff/ssa-diff/judge"
 	"github.com/ssa-diff/ssa-diff/merge"
 	"github.com/ssa-diff/ssa-diff/predict"
@@ -178,27 +179,15 @@ func (c *session) readLive(ctx context.Context, in *inputs, reg *schema.Registry
 	return c.schemaFiles.Registry(v)
 }
 
-// registerCRDs adds the CustomResourceDefinitions among the inputs to the registry: the
-// live ones first, then the manifests' (the state the apply moves to). It returns the
-// warnings of those it could not add, by object.
+// registerCRDs adds the CustomResourceDefinitions among the inputs to the registry
+// (schemafiles.RegisterInputs), and returns the warnings of those it could not add, by
+// object.
 func (c *session) registerCRDs(in *inputs) map[*input.Object]string {
-	crdWarnings := map[*input.Object]string{}
-	for i, entries := range [][]input.Entry{in.live, in.manifests} {
-		add := in.reg.AddCRDObject
-		if i == 0 {
-			add = in.reg.AddStoredCRDObject // a CRD the cluster holds: read as the server reads it
-		}
-		for _, e := range entries {
-			if e.Object != nil && isCRDKind(e.Object.GVK()) {
-				if err := add(e.Object.Source.String(), e.Object.Object); err != nil {
-					msg := fmt.Sprintf("the CustomResourceDefinition at %s was not registered: %v", e.Object.Source, err)
-					crdWarnings[e.Object] = msg
-					c.warnf("%s", msg)
-				}
-			}
-		}
+	byObject, warnings := schemafiles.RegisterInputs(in.reg, in.live, in.manifests)
+	for _, w := range warnings {
+		c.warnf("%s", w)
 	}
-	return crdWarnings
+	return byObject
 }
 
 // pairing is the manifests paired with the live state.
@@ -298,10 +287,6 @@ func sourceOf(err error) input.Source {
 		return ie.Source
 	}
 	return input.Source{}
-}
-
-func isCRDKind(gvk schema.GVK) bool {
-	return gvk.Group == "apiextensions.k8s.io" && gvk.Kind == "CustomResourceDefinition"
 }
 
 // steps are the slots as the run's steps (predict.Step): a pair that could be read is
