@@ -11,7 +11,6 @@ import (
 	"github.com/ssa-diff/ssa-diff/internal/livestate"
 	"github.com/ssa-diff/ssa-diff/internal/report"
 	"github.com/ssa-diff/ssa-diff/internal/schemafiles"
-	"github.com/ssa-diff/ssa-diff/judge"
 	"github.com/ssa-diff/ssa-diff/merge"
 	"github.com/ssa-diff/ssa-diff/predict"
 	"github.com/ssa-diff/ssa-diff/schema"
@@ -217,36 +216,12 @@ func (c *session) pair(in *inputs) (*pairing, error) {
 		s.Namespace = c.namespace
 		c.client, _ = c.newApplier(s) // the settings were checked when parsed
 	}
-	c.judge = c.newJudge(in.reg, ls)
-	reg := in.reg
-	scope := func(gvk schema.GVK) (bool, bool) {
-		if n, ok := ls.Record.Scope(gvk); ok {
-			return n, true
-		}
-		if t, ok := reg.Lookup(gvk); ok {
-			return t.Namespaced, true
-		}
-		return false, false
-	}
-	m := input.Match(manifestObjs, ls.Objects, scope, c.namespace, c.matchOptions(liveErrs)...)
+	c.judge = ls.Judgement(in.reg, c.clusterState)
+	m := input.Match(manifestObjs, ls.Objects, ls.Scope(in.reg), c.namespace, c.matchOptions(liveErrs)...)
 	for _, w := range m.Warnings {
 		c.warnf("%s", w)
 	}
 	return &pairing{ls: ls, m: m, liveErrs: liveErrs}, nil
-}
-
-// newJudge is the judge of the run's predictions: its schemas, and the admission webhooks of
-// the live state and of the cluster state, which intercept requests.
-func (c *session) newJudge(reg *schema.Registry, ls *livestate.State) *judge.Judge {
-	j := &judge.Judge{Schemas: reg, Webhooks: judge.ReadWebhooks(ls.Webhooks())}
-	if c.clusterState != nil {
-		var hooks []judge.LiveObject
-		for _, o := range c.clusterState.Objects() {
-			hooks = append(hooks, judge.LiveObject{Object: o.Object, Source: o.Source})
-		}
-		j.Webhooks = append(j.Webhooks, judge.ReadWebhooks(hooks)...)
-	}
-	return j
 }
 
 // slots are the run's results to print, in order: the manifests (or what could not be

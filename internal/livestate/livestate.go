@@ -50,6 +50,35 @@ func (s *State) Webhooks() []judge.LiveObject {
 	return out
 }
 
+// Judgement is the judge of a run's predictions (judge.Judge): its schemas, and the
+// admission webhooks of the live state and of the cluster state (nil: none), which
+// intercept requests.
+func (s *State) Judgement(reg *schema.Registry, cluster *clusterstate.State) *judge.Judge {
+	j := &judge.Judge{Schemas: reg, Webhooks: judge.ReadWebhooks(s.Webhooks())}
+	if cluster != nil {
+		var hooks []judge.LiveObject
+		for _, o := range cluster.Objects() {
+			hooks = append(hooks, judge.LiveObject{Object: o.Object, Source: o.Source})
+		}
+		j.Webhooks = append(j.Webhooks, judge.ReadWebhooks(hooks)...)
+	}
+	return j
+}
+
+// Scope says whether a kind is namespaced, as manifests pair with live objects
+// (input.Match): as the cluster read recorded it, else as reg knows it.
+func (s *State) Scope(reg *schema.Registry) func(schema.GVK) (namespaced, known bool) {
+	return func(gvk schema.GVK) (bool, bool) {
+		if n, ok := s.Record.Scope(gvk); ok {
+			return n, true
+		}
+		if t, ok := reg.Lookup(gvk); ok {
+			return t.Namespaced, true
+		}
+		return false, false
+	}
+}
+
 // Judge applies what the live state says of the pairs (predict.Evidence.Notes): their
 // warnings, the pairs it cannot predict (errors); it returns its word on the run ("":
 // none). namespaceGiven: -n was given; allowUnowned: --allow-missing-managed-fields.
