@@ -109,6 +109,46 @@ func (s *State) Judge(pairs []input.Pair, reg *schema.Registry, namespaceGiven, 
 	return word
 }
 
+// ReadOptions are how a cluster read asks what the run's schemas know (reg, the built-in
+// kinds and those of --crd) of a kind: whether it has a schema, its scope, and whether a
+// CRD given here defines it (defined: the manifests' CRDs, Refs), so that none of its
+// objects can exist yet on a cluster that does not serve it.
+func ReadOptions(reg *schema.Registry, defined map[[2]string]bool) cluster.ReadOptions {
+	known := func(g, k string) (t *schema.Type) {
+		for _, gvk := range reg.Versions(g, k) {
+			if t, ok := reg.Lookup(gvk); ok {
+				return t
+			}
+		}
+		return nil
+	}
+	return cluster.ReadOptions{
+		HasSchema: func(g, v, k string) bool { return known(g, k) != nil },
+		Scope: func(g, v, k string) (bool, bool) {
+			if t := known(g, k); t != nil && t.Resource != "" {
+				return t.Namespaced, true
+			}
+			return false, false
+		},
+		DefinedHere: func(g, k string) bool {
+			t := known(g, k)
+			return defined[[2]string{g, k}] || t != nil && t.Source == schema.SourceCRD
+		},
+	}
+}
+
+// ReadSummary is the line that says what a cluster read found: where, the cluster's
+// version, the objects read, not found and not readable, and the requests sent.
+func ReadSummary(where, gitVersion string, res *cluster.Result, rec *cluster.Record) string {
+	n := len(res.Objects())
+	plural := "s"
+	if n == 1 {
+		plural = ""
+	}
+	return fmt.Sprintf("live state: %s, Kubernetes %s: %d object%s read, %d not found, %d not readable (%d GET, %d LIST)",
+		where, gitVersion, n, plural, len(rec.NotFound), len(rec.Errors), res.Gets, res.Lists)
+}
+
 // Evidence is what the live state is evidence of (predict.Evidence): its objects, the
 // cluster read's record of what it found absent or could not read, whether it is a dump.
 func (s *State) Evidence(namespaceGiven bool) predict.Evidence {

@@ -94,3 +94,26 @@ func TestJudgementAndScope(t *testing.T) {
 		t.Error("an unknown kind is known")
 	}
 }
+
+// TestReadOptions: a cluster read asks the run's schemas of a kind's schema and scope, and
+// a kind a CRD given here defines is taken as not existing yet; the summary line counts.
+func TestReadOptions(t *testing.T) {
+	reg := schema.MustNewRegistry(kube.Newest())
+	o := ReadOptions(reg, map[[2]string]bool{{"example.com", "Widget"}: true})
+	if !o.HasSchema("apps", "v1", "Deployment") || o.HasSchema("example.com", "v1", "Widget") {
+		t.Error("HasSchema")
+	}
+	if n, ok := o.Scope("", "v1", "Namespace"); n || !ok {
+		t.Errorf("Namespace: namespaced %v, known %v", n, ok)
+	}
+	if _, ok := o.Scope("example.com", "v1", "Widget"); ok {
+		t.Error("Widget's scope is known")
+	}
+	if !o.DefinedHere("example.com", "Widget") || o.DefinedHere("apps", "Deployment") {
+		t.Error("DefinedHere")
+	}
+	got := ReadSummary("the cluster (kind-kind)", "v1.37.2", &cluster.Result{Gets: 2, Lists: 1}, &cluster.Record{})
+	if want := "live state: the cluster (kind-kind), Kubernetes v1.37.2: 0 objects read, 0 not found, 0 not readable (2 GET, 1 LIST)"; got != want {
+		t.Errorf("summary %q, want %q", got, want)
+	}
+}
