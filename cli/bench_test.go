@@ -10,6 +10,7 @@ import (
 
 	"github.com/ssa-diff/ssa-diff/appliers"
 	"github.com/ssa-diff/ssa-diff/internal/input"
+	"github.com/ssa-diff/ssa-diff/internal/schemafiles"
 	"github.com/ssa-diff/ssa-diff/kube"
 	"github.com/ssa-diff/ssa-diff/merge"
 	"github.com/ssa-diff/ssa-diff/schema"
@@ -73,7 +74,7 @@ func BenchmarkEngineCorpus(b *testing.B) {
 		b.Fatal(append(errs, errs2...))
 	}
 	for _, o := range append(live, manifests...) {
-		if isCRDKind(o.GVK()) {
+		if schemafiles.IsCRD(o.GVK()) {
 			if err := reg.AddCRDObject(o.Source.String(), o.Object); err != nil {
 				b.Fatal(err)
 			}

@@ -11,6 +11,7 @@ import (
 	"github.com/ssa-diff/ssa-diff/internal/completion"
 	"github.com/ssa-diff/ssa-diff/internal/output"
 	"github.com/ssa-diff/ssa-diff/internal/report"
+	"github.com/ssa-diff/ssa-diff/judge/gate"
 	"github.com/ssa-diff/ssa-diff/kube"
 )
 
@@ -57,7 +58,7 @@ func completionFlags(prog string) []completion.Flag {
 		"subresource":         {"status", "scale", "resize", "ephemeralcontainers"},
 		"verb":                {"apply", "update", "patch", "create"},
 		"patch-type":          {"json", "merge", "strategic"},
-		"fail-on":             append(append([]string(nil), report.FailOnValues...), "none", "all"),
+		"fail-on":             append(append([]string(nil), gate.FailOnValues...), "none", "all"),
 		"disable-advice":      adviceIDs(),
 		"kube-version":        kubeVersionChoices(),
 		"service-ip-families": ipFamilyChoices,

@@ -42,10 +42,10 @@
 //
 // The appliers kubectl (the `kubectl apply --server-side` sequence), api (one request),
 // argocd and flux (the controllers' forced syncs, appliers.ArgoCD and appliers.Flux)
-// are chosen with --applier. Each result is then judged by a report.Policy (--fail-on,
-// --allow-takeover-from, --protect) into findings — rejected, conflict, takeover, protected,
-// deletion, error, warning — each at the manifest line of its field (fieldLine finds the
-// line of a path printed as the server prints it). Failing findings decide the exit status;
+// are chosen with --applier. Each result is made and judged in one call
+// (report.Verdict.Judge) by the policy of judge/gate (--fail-on, --allow-takeover-from,
+// --protect) into findings — rejected, conflict, takeover, protected, deletion, error,
+// warning — each at the manifest line of its field. Failing findings decide the exit status;
 // the CI formats (github, junit, markdown) and --summary print them. A result is let go
 // once printed unless the format needs them all at the end (json, yaml), so a long run's
 // memory does not grow with its output; a progress line shows on a terminal.

@@ -45,33 +45,12 @@ func (f *sizeFlag) String() string { return input.FormatSize(*f.p) }
 func (f *sizeFlag) Type() string   { return "size" }
 
 func (f *sizeFlag) Set(s string) error {
-	n, err := parseSize(s)
+	n, err := input.ParseSize(s)
 	if err != nil {
 		return err
 	}
 	*f.p = n
 	return nil
-}
-
-// parseSize reads a positive byte count with an optional binary (Ki, Mi, Gi, Ti) or
-// decimal (k, M, G, T) suffix.
-func parseSize(s string) (int64, error) {
-	t := strings.TrimSuffix(strings.TrimSpace(s), "B")
-	mult := int64(1)
-	for _, u := range []struct {
-		suffix string
-		mult   int64
-	}{{"Ki", 1 << 10}, {"Mi", 1 << 20}, {"Gi", 1 << 30}, {"Ti", 1 << 40}, {"k", 1e3}, {"K", 1e3}, {"M", 1e6}, {"G", 1e9}, {"T", 1e12}} {
-		if strings.HasSuffix(t, u.suffix) {
-			t, mult = strings.TrimSuffix(t, u.suffix), u.mult
-			break
-		}
-	}
-	n, err := strconv.ParseInt(strings.TrimSpace(t), 10, 64)
-	if err != nil || n <= 0 || n > math.MaxInt64/mult {
-		return 0, fmt.Errorf("%q is not a positive size (like 1048576, 512Ki, 64Mi or 1Gi)", s)
-	}
-	return n * mult, nil
 }
 
 // intFlag is a positive integer flag with an upper bound.

@@ -101,15 +101,6 @@ func (c *session) readCluster(ctx context.Context, loader *input.Loader, manifes
 	}
 
 	refs, defined := livestate.Refs(manifests)
-	// What the registry knows so far: the built-in kinds and those of --crd.
-	known := func(g, k string) (t *schema.Type) {
-		for _, gvk := range reg.Versions(g, k) {
-			if t, ok := reg.Lookup(gvk); ok {
-				return t
-			}
-		}
-		return nil
-	}
 	var helmRecords []json.RawMessage
 	if c.applier == "helm" {
 		var more []cluster.Ref
@@ -118,21 +109,8 @@ func (c *session) readCluster(ctx context.Context, loader *input.Loader, manifes
 		}
 		refs = append(refs, more...)
 	}
-	res, err := client.Read(ctx, refs, cluster.ReadOptions{
-		HasSchema: func(g, v, k string) bool { return known(g, k) != nil },
-		Scope: func(g, v, k string) (bool, bool) {
-			if t := known(g, k); t != nil && t.Resource != "" {
-				return t.Namespaced, true
-			}
-			return false, false
-		},
-		// A kind the cluster does not serve yet, defined by a CRD given here: none of its
-		// objects can exist.
-		DefinedHere: func(g, k string) bool {
-			t := known(g, k)
-			return defined[[2]string{g, k}] || t != nil && t.Source == schema.SourceCRD
-		},
-	})
+	// What the registry knows so far: the built-in kinds and those of --crd.
+	res, err := client.Read(ctx, refs, livestate.ReadOptions(reg, defined))
 	if err != nil {
 		return nil, nil, fmt.Errorf("--live-from-cluster: %w", err)
 	}
@@ -146,9 +124,7 @@ func (c *session) readCluster(ctx context.Context, loader *input.Loader, manifes
 	if err != nil {
 		return nil, nil, err
 	}
-	n := len(res.Objects())
-	fmt.Fprintf(c.stderr, "live state: %s, Kubernetes %s: %d object%s read, %d not found, %d not readable (%d GET, %d LIST)\n",
-		where, info.GitVersion, n, plural(n), len(rec.NotFound), len(rec.Errors), res.Gets, res.Lists)
+	fmt.Fprintln(c.stderr, livestate.ReadSummary(where, info.GitVersion, res, rec))
 
 	entries, err := livestate.Keep(loader, client.Context, l.saveLive, data)
 	return entries, reg, err

@@ -4,13 +4,11 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strings"
 
 	"github.com/spf13/pflag"
 
-	"github.com/ssa-diff/ssa-diff/internal/input"
 	"github.com/ssa-diff/ssa-diff/internal/report"
 )
 
@@ -50,15 +48,7 @@ func runMerge(ctx context.Context, prog string, args []string, stdin io.Reader, 
 		return code
 	}
 	c := &session{invocation: newInvocation(cfg, stdin, stdout, stderr, nil)}
-	reps := make([]*report.Report, 0, len(cfg.merge.reports))
-	for _, name := range cfg.merge.reports {
-		rep, err := c.readReport(name)
-		if err != nil {
-			return c.errorf("merge: %v", err)
-		}
-		reps = append(reps, rep)
-	}
-	merged, err := report.Merge(cfg.merge.reports, reps)
+	merged, err := report.MergeFiles(cfg.merge.reports, stdin)
 	if err != nil {
 		return c.errorf("merge: %v", err)
 	}
@@ -69,19 +59,6 @@ func runMerge(ctx context.Context, prog string, args []string, stdin io.Reader, 
 	rep := report.New(merged.Options)
 	rep.APIVersion = merged.APIVersion
 	return c.writeReport(ctx, rep, len(slots), slices.Values(slots))
-}
-
-// readReport reads one shard's JSON report ("-": standard input).
-func (c *session) readReport(name string) (*report.Report, error) {
-	if name == input.StdinName {
-		return report.Read(c.stdin, "stdin")
-	}
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return report.Read(f, name)
 }
 
 // mergeUsage is merge's --help: what it does and the flags it takes.

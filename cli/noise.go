@@ -1,13 +1,9 @@
 package cli
 
 import (
-	"fmt"
-	"regexp"
-	"strings"
-
 	"github.com/spf13/pflag"
+	"github.com/ssa-diff/ssa-diff/internal/noise"
 	"github.com/ssa-diff/ssa-diff/internal/output"
-	"github.com/ssa-diff/ssa-diff/judge"
 )
 
 // This file holds the flags that quiet a report without changing a prediction: unchanged
@@ -15,7 +11,8 @@ import (
 // gate (--ignore-path, --ignore-manager: a judge.Ignore), inputs skipped (--skip,
 // --ignore-filename-pattern, as kubeconform names them).
 
-// noiseOptions are the command line's noise controls.
+// noiseOptions are the command line's noise controls, and their rules once read
+// (package noise).
 type noiseOptions struct {
 	showUnchanged  bool
 	ignorePaths    []string
@@ -23,11 +20,7 @@ type noiseOptions struct {
 	skip           []string
 	filePatterns   []string
 
-	// ignore is what --ignore-path and --ignore-manager hide; skipKinds the --skip
-	// values; patterns the --ignore-filename-pattern expressions.
-	ignore    *judge.Ignore
-	skipKinds map[string]bool
-	patterns  []*regexp.Regexp
+	rules *noise.Rules
 }
 
 var noiseArgNames = map[string]string{"ignore-path": "[TARGET:]FIELD", "ignore-manager": "NAME",
@@ -47,46 +40,14 @@ func (c *options) addNoiseFlags(fs *pflag.FlagSet) {
 // ignore rules.
 func (c *options) checkNoise() error {
 	n := &c.noise
-	rules := append([]judge.IgnoreRule(nil), c.gitops.rules...)
-	for _, s := range n.ignorePaths {
-		r, err := judge.ParseIgnoreRule(s)
-		if err != nil {
-			return fmt.Errorf("--ignore-path: %w", err)
-		}
-		rules = append(rules, r)
+	r, err := noise.Read(noise.Settings{Rules: c.gitops.rules, IgnorePaths: n.ignorePaths, IgnoreManagers: n.ignoreManagers,
+		Skip: n.skip, FilePatterns: n.filePatterns})
+	if err != nil {
+		return err
 	}
-	for _, m := range n.ignoreManagers {
-		if m == "" {
-			return fmt.Errorf("--ignore-manager: an empty manager name")
-		}
-	}
-	if len(n.ignoreManagers) > 0 {
-		rules = append(rules, judge.IgnoreRule{Group: "*", Kind: "*", Managers: n.ignoreManagers})
-	}
-	if len(rules) > 0 {
-		ig, err := judge.NewIgnore(rules...)
-		if err != nil {
-			return err
-		}
-		n.ignore = ig
-		c.gate.policy.Ignore = ig
-	}
-	for _, v := range n.skip {
-		for _, k := range strings.Split(v, ",") {
-			if k = strings.TrimSpace(k); k != "" {
-				if n.skipKinds == nil {
-					n.skipKinds = map[string]bool{}
-				}
-				n.skipKinds[k] = true
-			}
-		}
-	}
-	for _, p := range n.filePatterns {
-		re, err := regexp.Compile(p)
-		if err != nil {
-			return fmt.Errorf("--ignore-filename-pattern %q: %w", p, err)
-		}
-		n.patterns = append(n.patterns, re)
+	n.rules = r
+	if r.Ignore != nil {
+		c.gate.policy.Ignore = r.Ignore
 	}
 	return nil
 }
@@ -94,40 +55,26 @@ func (c *options) checkNoise() error {
 // outputOptions sets the noise controls of the human formats.
 func (n noiseOptions) outputOptions(opts *output.Options) {
 	opts.ShowUnchanged = n.showUnchanged
-	opts.Ignore = n.ignore
-}
-
-// ignoreFile reports whether --ignore-filename-pattern leaves a file of a directory out;
-// nil when no pattern is given.
-func (n noiseOptions) ignoreFile(path string) bool {
-	for _, re := range n.patterns {
-		if re.MatchString(path) {
-			return true
-		}
+	if n.rules != nil {
+		opts.Ignore = n.rules.Ignore
 	}
-	return false
-}
-
-// skipped reports whether --skip names an object's kind or apiVersion/kind.
-func (n noiseOptions) skipped(apiVersion, kind string) bool {
-	return n.skipKinds[kind] || n.skipKinds[apiVersion+"/"+kind]
 }
 
 // skipSlots leaves out the manifests and pruned objects of the kinds --skip names (errors
 // stay: a document that cannot be read has no kind to skip).
 func (n noiseOptions) skipSlots(slots []*slot) []*slot {
-	if len(n.skipKinds) == 0 {
+	if !n.rules.Skips() {
 		return slots
 	}
 	out := slots[:0:0]
 	for _, s := range slots {
 		switch {
 		case s.pair != nil && s.pair.Manifest != nil:
-			if av, kind, _, _ := s.pair.Manifest.Meta(); n.skipped(av, kind) {
+			if av, kind, _, _ := s.pair.Manifest.Meta(); n.rules.Skipped(av, kind) {
 				continue
 			}
 		case s.pruned != nil:
-			if n.skipped(s.pruned.APIVersion, s.pruned.Kind) {
+			if n.rules.Skipped(s.pruned.APIVersion, s.pruned.Kind) {
 				continue
 			}
 		}

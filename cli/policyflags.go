@@ -9,6 +9,7 @@ import (
 	"github.com/ssa-diff/ssa-diff/appliers"
 	"github.com/ssa-diff/ssa-diff/internal/output"
 	"github.com/ssa-diff/ssa-diff/internal/report"
+	"github.com/ssa-diff/ssa-diff/judge/gate"
 )
 
 // This file holds the flags of the command as the pre-merge gate of a GitOps repository:
@@ -111,14 +112,14 @@ func (c *options) checkGate(fs *pflag.FlagSet) error {
 	if a, err := c.newApplier(*s); err == nil && !a.Subresources() && c.subresource != "" {
 		return fmt.Errorf("--subresource: %s applies the main resource only", a.Name())
 	}
-	failOn, err := report.ParseFailOn(g.failOn)
+	failOn, err := gate.ParseFailOn(g.failOn)
 	if err != nil {
 		return err
 	}
-	if err := report.CheckGlobs(g.allow); err != nil {
+	if err := gate.CheckGlobs(g.allow); err != nil {
 		return fmt.Errorf("--allow-takeover-from: %w", err)
 	}
-	if err := report.CheckGlobs(g.protect); err != nil {
+	if err := gate.CheckGlobs(g.protect); err != nil {
 		return fmt.Errorf("--protect: %w", err)
 	}
 	g.policy = report.Policy{FailOn: failOn, AllowTakeoverFrom: g.allow, Protect: g.protect}

@@ -105,30 +105,13 @@ func (c *session) pruneSlots(pairs []input.Pair, live []*input.Object, reg *sche
 	if !c.prune.on {
 		return nil
 	}
-	var applied []predict.Applied
-	for _, p := range pairs {
-		if p.Err == nil {
-			applied = append(applied, predict.Applied{ID: predict.Identity(p.ID), GVK: p.GVK})
-		}
-	}
-	objs := make([]predict.LiveObject, len(live))
-	for i, o := range live {
-		_, _, ns, name := o.Meta()
-		objs[i] = predict.LiveObject{GVK: o.GVK(), Namespace: ns, Name: name, Decode: o.Decode}
-	}
 	visitedAlso := ""
 	if c.prune.explicit {
 		visitedAlso = c.namespace
 	}
-	run := &predict.Run{Applier: c.client, Schemas: reg}
 	var out []*slot
-	for _, p := range run.Pruned(applied, objs, visitedAlso) {
-		o, src := objs[p.Index], live[p.Index].Source
-		res := &report.Result{Source: src, LiveSource: &src, Action: report.ActionPrune, Changed: true, Live: p.Object,
-			Conflicts: []report.Conflict{}, Ownership: []report.Ownership{}, Deleted: []string{}, Warnings: []string{},
-			Prune: &report.Prune{Applier: c.client.Name(), Message: p.Why}}
-		res.Identity(o.GVK.APIVersion(), o.GVK.Kind, o.Namespace, o.Name)
-		out = append(out, &slot{pruned: res, src: src})
+	for _, res := range report.Prunes(&predict.Run{Applier: c.client, Schemas: reg}, pairs, live, visitedAlso) {
+		out = append(out, &slot{pruned: res, src: res.Source})
 	}
 	return out
 }

@@ -72,7 +72,7 @@ func (c *session) loadManifests(loader *input.Loader, paths []string) []input.En
 	loader.Renderer = kustomizer{c: c, loader: loader}
 	loader.SourceComments, loader.SourceRoot = true, c.render.sourceRoot
 	loader.SourceCommentsInFiles = c.applier == "helm"
-	loader.IgnoreFile = c.noise.ignoreFile
+	loader.IgnoreFile = c.noise.rules.IgnoreFile
 	for _, p := range paths {
 		out = append(out, loader.Load(p)...)
 	}

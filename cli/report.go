@@ -32,8 +32,9 @@ func (c *session) predictAndReport(ctx context.Context, eng predictor, reg *sche
 	policy := c.gate.policy
 	rep := report.New(report.Options{FieldManager: c.client.Manager(), Force: c.force, Applier: c.client.Name(), Subresource: c.subresource, KubernetesVersion: reg.Minor().String(), Now: c.now, Policy: &policy})
 	c.sharding.Start(rep)
-	run, manager := c.run(eng, reg), c.client.Manager()
-	sched := predict.Schedule{Jobs: c.jobs, Done: func(i int, o *predict.Outcome) { c.settle(slots, slots[i], o, manager) }}
+	run := c.run(eng, reg)
+	verdict := report.Verdict{Manager: c.client.Manager(), Applies: c.applies(), Policy: policy}
+	sched := predict.Schedule{Jobs: c.jobs, Done: func(i int, o *predict.Outcome) { c.settle(slots, slots[i], o, verdict) }}
 	done := func(yield func(*slot) bool) {
 		for i := range run.PredictAll(ctx, c.steps(slots), sched) {
 			if !yield(slots[i]) {
@@ -122,23 +123,6 @@ func (c *session) writeReport(ctx context.Context, rep *report.Report, total int
 		return c.errorf("writing the report: %v", werr)
 	}
 	return rep.Summary.ExitCode
-}
-
-// evaluatePolicy evaluates the policy on a slot's result.
-func (c *session) evaluatePolicy(s *slot) {
-	var locate func(string) (string, int)
-	if s.pair != nil && s.pair.Manifest != nil {
-		m, body := s.pair.Manifest, s.body
-		locate = func(path string) (string, int) {
-			if body == nil {
-				return m.Source.File, fieldLine(m, path)
-			}
-			return m.LocateFieldPath(body, path)
-		}
-	}
-	s.res.Findings = c.gate.policy.EvaluateAt(s.res, c.client.Manager(), locate)
-	s.body = nil
-	c.predicted.Add(1)
 }
 
 // outputOptions are the options of the report's outputs.

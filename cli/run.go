@@ -4,15 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"runtime/debug"
 
 	"github.com/ssa-diff/ssa-diff/internal/cluster"
 	"github.com/ssa-diff/ssa-diff/internal/gctune"
 	"github.com/ssa-diff/ssa-diff/internal/input"
 	"github.com/ssa-diff/ssa-diff/internal/livestate"
-	"github.com/ssa-diff/ssa-diff/internal/mistakes"
 	"github.com/ssa-diff/ssa-diff/internal/report"
-	"github.com/ssa-diff/ssa-diff/judge"
+	"github.com/ssa-diff/ssa-diff/internal/schemafiles"
 	"github.com/ssa-diff/ssa-diff/merge"
 	"github.com/ssa-diff/ssa-diff/predict"
 	"github.com/ssa-diff/ssa-diff/schema"
@@ -26,7 +24,6 @@ type slot struct {
 	err    error
 	src    input.Source
 	res    *report.Result
-	body   map[string]any // the manifest's tree, while it is predicted and judged
 }
 
 func (c *invocation) warnf(format string, args ...any) {
@@ -190,27 +187,15 @@ func (c *session) readLive(ctx context.Context, in *inputs, reg *schema.Registry
 	return c.schemaFiles.Registry(v)
 }
 
-// registerCRDs adds the CustomResourceDefinitions among the inputs to the registry: the
-// live ones first, then the manifests' (the state the apply moves to). It returns the
-// warnings of those it could not add, by object.
+// registerCRDs adds the CustomResourceDefinitions among the inputs to the registry
+// (schemafiles.RegisterInputs), and returns the warnings of those it could not add, by
+// object.
 func (c *session) registerCRDs(in *inputs) map[*input.Object]string {
-	crdWarnings := map[*input.Object]string{}
-	for i, entries := range [][]input.Entry{in.live, in.manifests} {
-		add := in.reg.AddCRDObject
-		if i == 0 {
-			add = in.reg.AddStoredCRDObject // a CRD the cluster holds: read as the server reads it
-		}
-		for _, e := range entries {
-			if e.Object != nil && isCRDKind(e.Object.GVK()) {
-				if err := add(e.Object.Source.String(), e.Object.Object); err != nil {
-					msg := fmt.Sprintf("the CustomResourceDefinition at %s was not registered: %v", e.Object.Source, err)
-					crdWarnings[e.Object] = msg
-					c.warnf("%s", msg)
-				}
-			}
-		}
+	byObject, warnings := schemafiles.RegisterInputs(in.reg, in.live, in.manifests)
+	for _, w := range warnings {
+		c.warnf("%s", w)
 	}
-	return crdWarnings
+	return byObject
 }
 
 // pairing is the manifests paired with the live state.
@@ -240,36 +225,12 @@ func (c *session) pair(in *inputs) (*pairing, error) {
 		s.Namespace = c.namespace
 		c.client, _ = c.newApplier(s) // the settings were checked when parsed
 	}
-	c.judge = c.newJudge(in.reg, ls)
-	reg := in.reg
-	scope := func(gvk schema.GVK) (bool, bool) {
-		if n, ok := ls.Record.Scope(gvk); ok {
-			return n, true
-		}
-		if t, ok := reg.Lookup(gvk); ok {
-			return t.Namespaced, true
-		}
-		return false, false
-	}
-	m := input.Match(manifestObjs, ls.Objects, scope, c.namespace, c.matchOptions(liveErrs)...)
+	c.judge = ls.Judgement(in.reg, c.clusterState)
+	m := input.Match(manifestObjs, ls.Objects, ls.Scope(in.reg), c.namespace, c.matchOptions(liveErrs)...)
 	for _, w := range m.Warnings {
 		c.warnf("%s", w)
 	}
 	return &pairing{ls: ls, m: m, liveErrs: liveErrs}, nil
-}
-
-// newJudge is the judge of the run's predictions: its schemas, and the admission webhooks of
-// the live state and of the cluster state, which intercept requests.
-func (c *session) newJudge(reg *schema.Registry, ls *livestate.State) *judge.Judge {
-	j := &judge.Judge{Schemas: reg, Webhooks: judge.ReadWebhooks(ls.Webhooks())}
-	if c.clusterState != nil {
-		var hooks []judge.LiveObject
-		for _, o := range c.clusterState.Objects() {
-			hooks = append(hooks, judge.LiveObject{Object: o.Object, Source: o.Source})
-		}
-		j.Webhooks = append(j.Webhooks, judge.ReadWebhooks(hooks)...)
-	}
-	return j
 }
 
 // slots are the run's results to print, in order: the manifests (or what could not be
@@ -312,10 +273,6 @@ func sourceOf(err error) input.Source {
 	return input.Source{}
 }
 
-func isCRDKind(gvk schema.GVK) bool {
-	return gvk.Group == "apiextensions.k8s.io" && gvk.Kind == "CustomResourceDefinition"
-}
-
 // steps are the slots as the run's steps (predict.Step): a pair that could be read is
 // predicted, every other slot passes through.
 func (c *session) steps(slots []*slot) []predict.Step {
@@ -342,84 +299,27 @@ func (c *session) steps(slots []*slot) []predict.Step {
 	return steps
 }
 
-// settle makes a slot's result of its outcome, in the worker, and evaluates the policy on
-// it; slots are the run's (a chain's results name the slot whose object they start from).
-func (c *session) settle(slots []*slot, s *slot, o *predict.Outcome, manager string) {
-	p := s.pair
-	switch {
-	case s.pruned != nil:
+// settle makes a slot's result of its outcome, in the worker, judged by the policy
+// (report.Verdict); slots are the run's (a chain's results name the slot whose object they
+// start from).
+func (c *session) settle(slots []*slot, s *slot, o *predict.Outcome, v report.Verdict) {
+	if s.pruned != nil {
 		s.res = s.pruned
-	case p == nil:
-		s.res = report.FromError(s.src, s.err)
-	case p.Err != nil:
-		s.res = report.FromError(s.src, p.Err)
-		fillIdentity(s.res, p)
-	case o.Manifest == nil: // the manifest or the live object could not be read
-		s.res = report.FromError(s.src, o.Err)
-		fillIdentity(s.res, p)
-	default:
-		s.body = o.Manifest
-		s.res = c.reported(p, o, manager)
+		v.Evaluate(s.res, s.pair, nil)
+	} else {
+		subj := report.Subject{Source: s.src, Pair: s.pair, Err: s.err, Outcome: o}
 		switch {
+		case s.pair == nil || s.pair.Err != nil || o.Manifest == nil:
 		case o.LiveFrom >= 0:
 			src := slots[o.LiveFrom].src
-			s.res.LiveSource = &src
-		case p.Live != nil:
-			src := p.Live.Source
-			s.res.LiveSource = &src
+			subj.LiveSource = &src
+		case s.pair.Live != nil:
+			src := s.pair.Live.Source
+			subj.LiveSource = &src
 		}
-		s.res.Warnings = append(s.res.Warnings, o.Warnings...)
+		s.res = v.Judge(subj)
 	}
-	c.evaluatePolicy(s)
-}
-
-func fillIdentity(res *report.Result, p *input.Pair) {
-	av, kind, ns, name := p.Manifest.Meta()
-	if p.ID.Name != "" || p.GenerateName != "" {
-		ns, name = p.ID.Namespace, p.ID.Name
-	}
-	res.Identity(av, kind, ns, name)
-	res.GenerateName = p.GenerateName
-	res.Warnings = append(res.Warnings, p.Manifest.Warnings...)
-	res.Warnings = append(res.Warnings, p.Warnings...)
-}
-
-// reported is one apply's outcome as the report says it (its prediction, or why there is
-// none). A panic here becomes this object's error.
-func (c *session) reported(p *input.Pair, o *predict.Outcome, manager string) (res *report.Result) {
-	src, manifest := p.Manifest.Source, o.Manifest
-	defer func() {
-		if r := recover(); r != nil {
-			res = report.FromError(src, fmt.Errorf("internal error in ssa-diff (please report it): %v\n%s", r, debug.Stack()))
-			fillIdentity(res, p)
-		}
-	}()
-	if o.Err != nil {
-		res = report.FromError(src, o.Err)
-		fillIdentity(res, p)
-		return res
-	}
-	pred := o.Prediction
-	res = report.FromPrediction(src, pred.Live, manifest, manager, pred.Result)
-	res.Warnings = append(res.Warnings[:0], pred.Warnings...)
-	fillIdentity(res, p)
-	res.Approximations = pred.Approximations
-	if res.Action == report.ActionRejected && res.Error != nil {
-		res.Error.Fields = pred.RefusalFields
-	}
-	res.Advice, res.State, res.Drift = pred.Advice, pred.State, pred.Drift
-	if h := mistakes.Exported(manifest, p.Manifest.Line); h != "" && c.applies() {
-		res.Warnings = append(res.Warnings, h)
-	}
-	if res.Action == report.ActionRejected {
-		res.Warnings = append(res.Warnings, mistakes.Variables(manifest, p.Manifest.Line)...)
-	}
-	if pred.WithForce != nil {
-		res.WithForce = report.FromPrediction(src, pred.Live, manifest, manager, pred.WithForce)
-		res.WithForce.Identity(res.APIVersion, res.Kind, res.Namespace, res.Name)
-		res.WithForce.Drift = pred.WithForceDrift
-	}
-	return res
+	c.predicted.Add(1)
 }
 
 // run is what the run's predictions share (predict.Run), once its schemas and live state

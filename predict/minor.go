@@ -68,3 +68,35 @@ func SupportedMinors() string {
 	}
 	return strings.Join(vs[:len(vs)-1], ", ") + " or " + vs[len(vs)-1]
 }
+
+// ParseMinorChoice reads a choice as a user gives it to option (the command's
+// "--kube-version"): a supported minor ("1.35", "v1.35", "1.35.4" are 1.35), or "nearest".
+func ParseMinorChoice(option, value string) (MinorChoice, error) {
+	c := MinorChoice{Option: option}
+	if value == "nearest" {
+		c.Nearest = true
+		return c, nil
+	}
+	v, err := kube.ParseMinor(value)
+	if err != nil {
+		return c, fmt.Errorf("%s: %w", option, err)
+	}
+	if !v.IsSupported() {
+		return c, fmt.Errorf("%s %s: ssa-diff predicts Kubernetes %s", option, value, SupportedMinors())
+	}
+	c.Given, c.Minor = true, v
+	return c, nil
+}
+
+// Unknown is, for a Nearest choice, the warning that the live state (read from live; ""
+// when there is none) records no Kubernetes version, so that v, the newest minor, is
+// predicted instead; "" for another choice.
+func (c MinorChoice) Unknown(live string, v kube.Minor) string {
+	if !c.Nearest {
+		return ""
+	}
+	if live == "" {
+		return fmt.Sprintf("%s nearest: no live state says which Kubernetes the cluster runs: predicting %s, the newest supported minor; give %s MINOR to predict the cluster's", c.Option, v, c.Option)
+	}
+	return fmt.Sprintf("%s nearest: %s records no Kubernetes version (a dump made with kubectl get does not; --live-from-cluster --save-live records it): predicting %s, the newest supported minor; give %s MINOR to predict the cluster's (kubectl version says it)", c.Option, live, v, c.Option)
+}

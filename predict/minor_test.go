@@ -48,3 +48,37 @@ func TestTheMinorIsDecidedFirst(t *testing.T) {
 		})
 	}
 }
+
+func TestParseMinorChoice(t *testing.T) {
+	newest := kube.Newest()
+	for _, c := range []struct {
+		in, err string
+		want    MinorChoice
+	}{
+		{in: "nearest", want: MinorChoice{Option: "--kube-version", Nearest: true}},
+		{in: "v" + newest.String() + ".4", want: MinorChoice{Option: "--kube-version", Given: true, Minor: newest}},
+		{in: "1.20", err: "--kube-version 1.20: ssa-diff predicts Kubernetes " + SupportedMinors()},
+		{in: "one", err: "--kube-version: "},
+	} {
+		got, err := ParseMinorChoice("--kube-version", c.in)
+		if c.err != "" {
+			if err == nil || !strings.HasPrefix(err.Error(), c.err) {
+				t.Errorf("%q: %v, want %q…", c.in, err, c.err)
+			}
+			continue
+		}
+		if err != nil || got != c.want {
+			t.Errorf("%q: %+v %v, want %+v", c.in, got, err, c.want)
+		}
+	}
+	nearest := MinorChoice{Option: "--kube-version", Nearest: true}
+	if w := nearest.Unknown("", newest); !strings.HasPrefix(w, "--kube-version nearest: no live state says") {
+		t.Errorf("no live state: %q", w)
+	}
+	if w := nearest.Unknown("live.json", newest); !strings.HasPrefix(w, "--kube-version nearest: live.json records no Kubernetes version") {
+		t.Errorf("a dump: %q", w)
+	}
+	if w := (MinorChoice{Given: true, Minor: newest}).Unknown("live.json", newest); w != "" {
+		t.Errorf("a minor given: %q", w)
+	}
+}

@@ -3,6 +3,9 @@ package input
 import (
 	"errors"
 	"fmt"
+	"math"
+	"strconv"
+	"strings"
 )
 
 // Limits bound the resources reading input may take. Input is untrusted (ssa-diff runs on
@@ -111,4 +114,26 @@ func FormatSize(n int64) string {
 		}
 	}
 	return fmt.Sprintf("%d bytes", n)
+}
+
+// ParseSize reads a positive byte count with an optional binary (Ki, Mi, Gi, Ti) or
+// decimal (k, M, G, T) suffix, as the size flags take it;
+// FormatSize prints what it reads.
+func ParseSize(s string) (int64, error) {
+	t := strings.TrimSuffix(strings.TrimSpace(s), "B")
+	mult := int64(1)
+	for _, u := range []struct {
+		suffix string
+		mult   int64
+	}{{"Ki", 1 << 10}, {"Mi", 1 << 20}, {"Gi", 1 << 30}, {"Ti", 1 << 40}, {"k", 1e3}, {"K", 1e3}, {"M", 1e6}, {"G", 1e9}, {"T", 1e12}} {
+		if strings.HasSuffix(t, u.suffix) {
+			t, mult = strings.TrimSuffix(t, u.suffix), u.mult
+			break
+		}
+	}
+	n, err := strconv.ParseInt(strings.TrimSpace(t), 10, 64)
+	if err != nil || n <= 0 || n > math.MaxInt64/mult {
+		return 0, fmt.Errorf("%q is not a positive size (like 1048576, 512Ki, 64Mi or 1Gi)", s)
+	}
+	return n * mult, nil
 }

@@ -50,6 +50,35 @@ func (s *State) Webhooks() []judge.LiveObject {
 	return out
 }
 
+// Judgement is the judge of a run's predictions (judge.Judge): its schemas, and the
+// admission webhooks of the live state and of the cluster state (nil: none), which
+// intercept requests.
+func (s *State) Judgement(reg *schema.Registry, cluster *clusterstate.State) *judge.Judge {
+	j := &judge.Judge{Schemas: reg, Webhooks: judge.ReadWebhooks(s.Webhooks())}
+	if cluster != nil {
+		var hooks []judge.LiveObject
+		for _, o := range cluster.Objects() {
+			hooks = append(hooks, judge.LiveObject{Object: o.Object, Source: o.Source})
+		}
+		j.Webhooks = append(j.Webhooks, judge.ReadWebhooks(hooks)...)
+	}
+	return j
+}
+
+// Scope says whether a kind is namespaced, as manifests pair with live objects
+// (input.Match): as the cluster read recorded it, else as reg knows it.
+func (s *State) Scope(reg *schema.Registry) func(schema.GVK) (namespaced, known bool) {
+	return func(gvk schema.GVK) (bool, bool) {
+		if n, ok := s.Record.Scope(gvk); ok {
+			return n, true
+		}
+		if t, ok := reg.Lookup(gvk); ok {
+			return t.Namespaced, true
+		}
+		return false, false
+	}
+}
+
 // Judge applies what the live state says of the pairs (predict.Evidence.Notes): their
 // warnings, the pairs it cannot predict (errors); it returns its word on the run ("":
 // none). namespaceGiven: -n was given; allowUnowned: --allow-missing-managed-fields.
@@ -78,6 +107,46 @@ func (s *State) Judge(pairs []input.Pair, reg *schema.Registry, namespaceGiven, 
 		}
 	}
 	return word
+}
+
+// ReadOptions are how a cluster read asks what the run's schemas know (reg, the built-in
+// kinds and those of --crd) of a kind: whether it has a schema, its scope, and whether a
+// CRD given here defines it (defined: the manifests' CRDs, Refs), so that none of its
+// objects can exist yet on a cluster that does not serve it.
+func ReadOptions(reg *schema.Registry, defined map[[2]string]bool) cluster.ReadOptions {
+	known := func(g, k string) (t *schema.Type) {
+		for _, gvk := range reg.Versions(g, k) {
+			if t, ok := reg.Lookup(gvk); ok {
+				return t
+			}
+		}
+		return nil
+	}
+	return cluster.ReadOptions{
+		HasSchema: func(g, v, k string) bool { return known(g, k) != nil },
+		Scope: func(g, v, k string) (bool, bool) {
+			if t := known(g, k); t != nil && t.Resource != "" {
+				return t.Namespaced, true
+			}
+			return false, false
+		},
+		DefinedHere: func(g, k string) bool {
+			t := known(g, k)
+			return defined[[2]string{g, k}] || t != nil && t.Source == schema.SourceCRD
+		},
+	}
+}
+
+// ReadSummary is the line that says what a cluster read found: where, the cluster's
+// version, the objects read, not found and not readable, and the requests sent.
+func ReadSummary(where, gitVersion string, res *cluster.Result, rec *cluster.Record) string {
+	n := len(res.Objects())
+	plural := "s"
+	if n == 1 {
+		plural = ""
+	}
+	return fmt.Sprintf("live state: %s, Kubernetes %s: %d object%s read, %d not found, %d not readable (%d GET, %d LIST)",
+		where, gitVersion, n, plural, len(rec.NotFound), len(rec.Errors), res.Gets, res.Lists)
 }
 
 // Evidence is what the live state is evidence of (predict.Evidence): its objects, the

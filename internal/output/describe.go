@@ -13,6 +13,7 @@ import (
 
 	"github.com/ssa-diff/ssa-diff/internal/input"
 	"github.com/ssa-diff/ssa-diff/internal/report"
+	"github.com/ssa-diff/ssa-diff/judge/gate"
 )
 
 // compactValues prints two values in one line of JSON each, cut to max runes, but never
@@ -29,7 +30,7 @@ func compactWith(marshal func(any) ([]byte, error), v any, max int) string {
 	if err != nil {
 		return "?"
 	}
-	return report.Cut(string(b), max)
+	return gate.Cut(string(b), max)
 }
 
 // compactPair is compactValues with marshal printing the JSON.
@@ -43,7 +44,7 @@ func compactPair(marshal func(any) ([]byte, error), a, b any, max int) (string, 
 	if err1 != nil || err2 != nil || bytes.Equal(ja, jb) {
 		return sa, sb
 	}
-	return report.CutApart(string(ja), string(jb), max)
+	return gate.CutApart(string(ja), string(jb), max)
 }
 
 // where is a file and line as editors link them: the finding's file when it has one (a

@@ -31,7 +31,7 @@ func gateReport(p report.Policy) *report.Report {
 	lines := map[string]int{".spec.replicas": 6, `.spec.template.spec.containers[name="app"].image`: 12, ".data.retries": 9}
 	line := func(path string) int { return lines[path] }
 	for _, r := range append([]*report.Result{taken}, base.Results...) {
-		r.Findings = p.Evaluate(r, "argocd-controller", line)
+		r.Findings = report.Evaluate(p, r, "argocd-controller", line)
 		rep.Add(r)
 	}
 	rep.Summarize()

@@ -18,6 +18,7 @@ import (
 	"github.com/ssa-diff/ssa-diff/internal/jsontext"
 	"github.com/ssa-diff/ssa-diff/internal/report"
 	"github.com/ssa-diff/ssa-diff/judge/advice"
+	"github.com/ssa-diff/ssa-diff/judge/gate"
 )
 
 // The page's style and script (html/page.*), embedded: the page loads nothing.
@@ -741,7 +742,7 @@ func intraline(a, b string) ([]htmlSeg, []htmlSeg) {
 	return da, db
 }
 
-func cutLine(s string) string { return report.Cut(s, htmlMaxLine) }
+func cutLine(s string) string { return gate.Cut(s, htmlMaxLine) }
 
 // htmlMap is the ownership map: the stored object's fields, each line coloured by the
 // managers owning it, the lines whose owners change marked. Lines is in blocks: the lines

@@ -279,7 +279,7 @@ func TestHTMLPrune(t *testing.T) {
 	res := &report.Result{APIVersion: "v1", Kind: "ConfigMap", Namespace: "shop", Name: "old", Source: input.Source{File: "live.json", Line: 40},
 		Action: report.ActionPrune, Changed: true, Live: live, Prune: &report.Prune{Applier: "argocd", Message: msg},
 		Conflicts: []report.Conflict{}, Ownership: []report.Ownership{}, Deleted: []string{}, Warnings: []string{}}
-	res.Findings = rep.Options.Policy.Evaluate(res, "argocd-controller", nil)
+	res.Findings = report.Evaluate(*rep.Options.Policy, res, "argocd-controller", nil)
 	rep.Add(res)
 	rep.Summarize()
 	out, _ := writeAll(t, "html", rep, Options{})

@@ -55,7 +55,7 @@ func TestJUnitInvalidCharacters(t *testing.T) {
 	rep := gateReport(report.DefaultPolicy())
 	r := rep.Results[1]
 	r.Error.Message += "\x00\x1b[31m ]]> \uFFFF"
-	r.Findings = report.DefaultPolicy().Evaluate(r, "kubectl", nil)
+	r.Findings = report.Evaluate(report.DefaultPolicy(), r, "kubectl", nil)
 	out, _ := writeAll(t, "junit", rep, Options{})
 	if err := xml.Unmarshal([]byte(out), new(struct{})); err != nil {
 		t.Fatalf("not XML: %v", err)

@@ -9,11 +9,11 @@
 // (ssa-diff could not predict). Changed says whether anything a person cares about would
 // change: the object or who owns which fields — a new timestamp alone does not count.
 //
-// A Policy judges each Result into Findings (Evaluate): the refusal, each conflict, each
-// manager losing fields (takeover, or protected when the policy protects it), the deleted
-// fields, the warnings. A finding's Level is failure when the policy says it fails the run
-// (--fail-on lists the categories; errors and protected takeovers always fail), notice for a
-// takeover the policy allows, warning otherwise.
+// The policy is package gate's (judge/gate): it judges a result's typed facts
+// (Result.Write) into Findings — the refusal, each conflict, each manager losing fields
+// (takeover, or protected when the policy protects it), the deleted fields, the warnings.
+// A run's step becomes its Result through one call, Verdict.Judge: the prediction as the
+// report says it (or why there is none), its findings located in the manifest.
 //
 // The exit status of a run follows from the results (Tally, Summarize): 2 when any object
 // could not be predicted, else 3 when a rejection fails, else 4 when another finding fails,

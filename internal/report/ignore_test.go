@@ -32,7 +32,7 @@ func TestEvaluateIgnore(t *testing.T) {
 	quiet.Ignore = ig
 	levels := func(p Policy, res *Result) string {
 		var out []string
-		for _, f := range p.Evaluate(res, "kubectl", nil) {
+		for _, f := range Evaluate(p, res, "kubectl", nil) {
 			out = append(out, f.Category+"="+f.Level)
 		}
 		return strings.Join(out, " ")
@@ -51,7 +51,7 @@ func TestEvaluateIgnore(t *testing.T) {
 			t.Errorf("ignore %v, %s: %s, want %s", c.p.Ignore != nil, c.res.Action, got, c.want)
 		}
 	}
-	if f := quiet.Evaluate(forced, "kubectl", nil); !strings.HasSuffix(f[2].Message, ignoredNote) {
+	if f := Evaluate(quiet, forced, "kubectl", nil); !strings.HasSuffix(f[2].Message, " (ignored: --ignore-path/--ignore-manager)") {
 		t.Errorf("the notice does not say why: %q", f[2].Message)
 	}
 	// Another kind's rule hides nothing of it.

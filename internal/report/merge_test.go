@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -49,5 +52,33 @@ func TestMergeRefusesOverlaps(t *testing.T) {
 		if _, err := Merge(nil, reps); !errors.Is(err, ErrNotMergeable) {
 			t.Errorf("%s: %v", name, err)
 		}
+	}
+}
+
+// TestMergeFiles: the shards' reports read from files and stdin, in any order; a file that
+// cannot be read or is no report is the error.
+func TestMergeFiles(t *testing.T) {
+	dir := t.TempDir()
+	b, err := json.Marshal(shardReport(2, 2, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	second := filepath.Join(dir, "2.json")
+	if err := os.WriteFile(second, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	first, err := json.Marshal(shardReport(1, 2, 0, 2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := MergeFiles([]string{second, "-"}, bytes.NewReader(first))
+	if err != nil || len(m.Results) != 3 || m.Summary.Objects != 3 {
+		t.Fatalf("merged %+v, %v", m, err)
+	}
+	if _, err := MergeFiles([]string{filepath.Join(dir, "absent.json")}, nil); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("an absent file: %v", err)
+	}
+	if _, err := MergeFiles([]string{"-"}, strings.NewReader(`{"kind":"Pod"}`)); !errors.Is(err, ErrNotReport) {
+		t.Errorf("not a report: %v", err)
 	}
 }

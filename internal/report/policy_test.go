@@ -6,38 +6,6 @@ import (
 	"testing"
 )
 
-func TestParseFailOn(t *testing.T) {
-	for _, c := range []struct {
-		in   []string
-		want []string
-		err  string
-	}{
-		{[]string{"rejected"}, []string{"rejected"}, ""},
-		{[]string{"takeover,conflicts", "deletion"}, []string{"conflicts", "takeover", "deletion"}, ""},
-		{[]string{"conflict, takeovers,deletions"}, []string{"conflicts", "takeover", "deletion"}, ""},
-		{[]string{"all"}, []string{"conflicts", "takeover", "deletion", "rejected", "prune", "approximate", "policy"}, ""},
-		{[]string{"policies"}, []string{"policy"}, ""},
-		{[]string{"prunes,approximations"}, []string{"prune", "approximate"}, ""},
-		{[]string{"all", "none"}, []string{}, ""},
-		{[]string{"none,rejected"}, []string{"rejected"}, ""},
-		{[]string{"drift"}, nil, `unknown --fail-on value "drift"`},
-	} {
-		got, err := ParseFailOn(c.in)
-		if c.err != "" {
-			if err == nil || !strings.Contains(err.Error(), c.err) {
-				t.Errorf("%q: error %v, want %q", c.in, err, c.err)
-			}
-			continue
-		}
-		if err != nil || !reflect.DeepEqual(got, c.want) {
-			t.Errorf("%q: %q %v, want %q", c.in, got, err, c.want)
-		}
-	}
-	if err := CheckGlobs([]string{"kube-*", "a[b"}); err == nil {
-		t.Error("a malformed glob is accepted")
-	}
-}
-
 // forcedTakeover is an Argo CD sync taking replicas from the HPA (by force) and the rest
 // from client-side apply (by migration), deleting a field.
 func forcedTakeover() *Result {
@@ -69,7 +37,7 @@ func TestEvaluate(t *testing.T) {
 	res := forcedTakeover()
 	res.Source.Line = 1
 
-	got := levels(DefaultPolicy().Evaluate(res, "argocd-controller", line))
+	got := levels(Evaluate(DefaultPolicy(), res, "argocd-controller", line))
 	want := map[string]string{"conflict kube-controller-manager": LevelWarning, "takeover kube-controller-manager": LevelWarning,
 		"takeover kubectl-client-side-apply": LevelWarning, "deletion ": LevelWarning, "warning ": LevelWarning}
 	if !reflect.DeepEqual(got, want) {
@@ -77,7 +45,7 @@ func TestEvaluate(t *testing.T) {
 	}
 
 	p := Policy{FailOn: []string{"conflicts", "takeover", "deletion"}, AllowTakeoverFrom: []string{"kubectl-client-side-*"}, Protect: []string{"kube-controller-*"}}
-	fs := p.Evaluate(res, "argocd-controller", line)
+	fs := Evaluate(p, res, "argocd-controller", line)
 	got = levels(fs)
 	want = map[string]string{"conflict kube-controller-manager": LevelFailure, "protected kube-controller-manager": LevelFailure,
 		"takeover kubectl-client-side-apply": LevelNotice, "deletion ": LevelFailure, "warning ": LevelWarning}
@@ -99,7 +67,7 @@ func TestEvaluate(t *testing.T) {
 	// An allowed manager's forced conflict does not fail either.
 	p.Protect = nil
 	p.AllowTakeoverFrom = []string{"kube-controller-manager"}
-	got = levels(p.Evaluate(res, "argocd-controller", nil))
+	got = levels(Evaluate(p, res, "argocd-controller", nil))
 	if got["conflict kube-controller-manager"] != LevelNotice || got["takeover kube-controller-manager"] != LevelNotice {
 		t.Errorf("allowed manager: %v", got)
 	}
@@ -109,7 +77,7 @@ func TestEvaluateRejection(t *testing.T) {
 	res := &Result{Action: ActionRejected, Error: &Error{Code: 409, Reason: "Conflict", Message: "Apply failed with 1 conflict: conflict with \"hpa\": .spec.replicas"},
 		Conflicts: []Conflict{{Manager: Manager{Manager: "hpa", Operation: "Update"}, Owner: `"hpa"`, Path: ".spec.replicas", Live: int64(5), Applied: int64(2)}}}
 	p := Policy{FailOn: []string{"conflicts"}, AllowTakeoverFrom: []string{"hpa"}}
-	fs := p.Evaluate(res, "kubectl", nil)
+	fs := Evaluate(p, res, "kubectl", nil)
 	if len(fs) != 2 || fs[0].Category != CategoryRejected || fs[0].Level != LevelWarning || fs[1].Category != CategoryConflict || fs[1].Level != LevelFailure {
 		t.Fatalf("%+v", fs)
 	}
@@ -123,7 +91,7 @@ func TestExitStatuses(t *testing.T) {
 		var tally Tally
 		for _, r := range results {
 			if p.FailOn != nil {
-				r.Findings = p.Evaluate(r, "argocd-controller", nil)
+				r.Findings = Evaluate(p, r, "argocd-controller", nil)
 			}
 			tally.Add(r)
 		}

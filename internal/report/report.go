@@ -349,7 +349,7 @@ func (t *Tally) Add(res *Result) {
 	s.Deletions += len(res.Deleted)
 	findings := res.Findings
 	if findings == nil {
-		findings = DefaultPolicy().Evaluate(res, "", nil)
+		findings = Evaluate(DefaultPolicy(), res, "", nil)
 	}
 	for _, f := range findings {
 		if !f.Fails() {

@@ -6,9 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"reflect"
 	"sort"
 	"time"
+
+	"github.com/ssa-diff/ssa-diff/internal/input"
 )
 
 // Shard is the part of a shard's report that the whole run's report does not have: which
@@ -187,4 +190,38 @@ func jsonError(err error, dec *json.Decoder) error {
 		return fmt.Errorf("at byte %d: %w", se.Offset, err)
 	}
 	return fmt.Errorf("at byte %d: %w", dec.InputOffset(), err)
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// MergeFiles reads the shards' JSON reports from files ("-": stdin) and folds them (Merge)
+// into the whole run's report.
+func MergeFiles(names []string, stdin io.Reader) (*Report, error) {
+	reps := make([]*Report, 0, len(names))
+	for _, name := range names {
+		rep, err := readFile(name, stdin)
+		if err != nil {
+			return nil, err
+		}
+		reps = append(reps, rep)
+	}
+	return Merge(names, reps)
+}
+
+// readFile reads one shard's JSON report ("-": stdin).
+func readFile(name string, stdin io.Reader) (*Report, error) {
+	if name == input.StdinName {
+		return Read(stdin, "stdin")
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return Read(f, name)
 }

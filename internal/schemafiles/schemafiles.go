@@ -85,7 +85,7 @@ func (s *Set) readCRDs(reg *schema.Registry, loader *input.Loader, paths []strin
 			return fmt.Errorf("--crd %s: %w", p, errs[0])
 		}
 		for _, o := range objs {
-			if gvk := o.GVK(); gvk.Group != "apiextensions.k8s.io" || gvk.Kind != "CustomResourceDefinition" {
+			if !IsCRD(o.GVK()) {
 				warn(fmt.Sprintf("--crd %s: %s is a %s, not a CustomResourceDefinition; ignored", p, o.Source, o.GVK().Kind))
 				continue
 			}
@@ -130,4 +130,34 @@ type schemaDoc struct {
 type crdObject struct {
 	origin string
 	obj    map[string]any
+}
+
+// IsCRD reports whether gvk is a CustomResourceDefinition's.
+func IsCRD(gvk schema.GVK) bool {
+	return gvk.Group == "apiextensions.k8s.io" && gvk.Kind == "CustomResourceDefinition"
+}
+
+// RegisterInputs adds to reg the CustomResourceDefinitions among a run's inputs: the live
+// ones first, as the server holds them, then the manifests' (the state the apply moves
+// to). It returns, by object, the warning of each it could not add, and those warnings
+// in order.
+func RegisterInputs(reg *schema.Registry, live, manifests []input.Entry) (map[*input.Object]string, []string) {
+	byObject := map[*input.Object]string{}
+	var warnings []string
+	for i, entries := range [][]input.Entry{live, manifests} {
+		add := reg.AddCRDObject
+		if i == 0 {
+			add = reg.AddStoredCRDObject // a CRD the cluster holds: read as the server reads it
+		}
+		for _, e := range entries {
+			if e.Object != nil && IsCRD(e.Object.GVK()) {
+				if err := add(e.Object.Source.String(), e.Object.Object); err != nil {
+					msg := fmt.Sprintf("the CustomResourceDefinition at %s was not registered: %v", e.Object.Source, err)
+					byObject[e.Object] = msg
+					warnings = append(warnings, msg)
+				}
+			}
+		}
+	}
+	return byObject, warnings
 }

@@ -61,3 +61,26 @@ func TestReadThenAnotherMinor(t *testing.T) {
 		t.Errorf("a missing --schema: %v", err)
 	}
 }
+
+// TestRegisterInputs: a live CRD and a manifest's are registered; one that cannot be is a
+// warning, by object and in order; what is no CRD is left alone.
+func TestRegisterInputs(t *testing.T) {
+	reg := schema.MustNewRegistry(kube.Newest())
+	live := input.Parse("live.yaml", []byte(crd))
+	bad := strings.Replace(strings.Replace(crd, "widgets.example.com", "gadgets.example.com", 1), "kind: Widget, plural: widgets", "kind: Gadget, plural: gadgets", 1)
+	bad = strings.Replace(bad, "schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}", "schema: {openAPIV3Schema: {type: [object]}}", 1) // no schema the registry reads
+	manifests := input.Parse("m.yaml", []byte(bad))
+	byObject, warnings := RegisterInputs(reg, live, manifests)
+	if _, ok := reg.Lookup(schema.GVK{Group: "example.com", Version: "v1", Kind: "Widget"}); !ok {
+		t.Error("the live CRD is not registered")
+	}
+	if len(warnings) != 1 || len(byObject) != 1 || !strings.HasPrefix(warnings[0], "the CustomResourceDefinition at m.yaml, document 0, line 1 was not registered: ") {
+		t.Fatalf("warnings %q, by object %d", warnings, len(byObject))
+	}
+	if byObject[manifests[0].Object] != warnings[0] {
+		t.Errorf("by object: %v", byObject)
+	}
+	if !IsCRD(schema.GVK{Group: "apiextensions.k8s.io", Version: "v1", Kind: "CustomResourceDefinition"}) || IsCRD(schema.GVK{Version: "v1", Kind: "ConfigMap"}) {
+		t.Error("IsCRD")
+	}
+}
