@@ -18,7 +18,6 @@ import (
 func TestAdmissionCases(t *testing.T) {
 	library.SilenceLogs()
 	root := filepath.Join("testdata", "admission")
-	names := minorCaseNames(t, root)
 	recorded := 0
 	for _, v := range kube.Minors() {
 		dir := filepath.Join(root, v.String())
@@ -30,6 +29,7 @@ func TestAdmissionCases(t *testing.T) {
 			t.Fatal(err)
 		}
 		recorded++
+		names := caseNamesAt(t, root, int(v))
 		t.Run(v.String(), func(t *testing.T) {
 			if len(cases) != len(names) {
 				t.Errorf("%d cases recorded, %d in cases.yaml (record.sh records them all)", len(cases), len(names))

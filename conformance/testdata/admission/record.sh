@@ -11,6 +11,13 @@
 #
 #   sh record.sh /work/oracle/v1.37.2
 #   sh record.sh /work/oracle/v1.37.2 -- vap-deny psa-restricted-pod     # some cases only
+#   KUBECTL=/work/oracle/v1.37.2/bin/kubectl sh record.sh /work/oracle/v1.33.13 /work/oracle/v1.35.4
+#
+# kubectl is the ORACLE_HOME's bin/kubectl, or $KUBECTL for a home without one (1.37's
+# kubectl talks to the older servers). A case with minMinor is recorded from servers of
+# that minor on only (the MutatingAdmissionPolicy cases: admissionregistration.k8s.io/v1
+# is served from 1.36; 1.34 and 1.35 serve v1beta1 only with its feature gate on, which a
+# default server has off).
 #
 # Ports: APISERVER_PORT (16482), ETCD_PORT (23782), ETCD_PEER_PORT (23882). Case folders
 # whose case left cases.yaml are removed when every case is recorded.
@@ -30,7 +37,9 @@ for home in $homes; do
 	cp "$home/stop.sh" "$run/"
 	trap 'ORACLE_HOME=$run "$run/stop.sh" --wipe >/dev/null; rm -rf "$run"' EXIT INT TERM
 	ORACLE_HOME=$run "$run/start.sh" --fresh >/dev/null
-	KUBECTL=$home/bin/kubectl KUBECONFIG=$run/run/kubeconfig python3 "$here/../record.py" --dir "$here" --out "$here/{minor}" \
+	kubectl=$home/bin/kubectl
+	[ -x "$kubectl" ] || kubectl=${KUBECTL:?"$home/bin has no kubectl: set KUBECTL"}
+	KUBECTL=$kubectl KUBECONFIG=$run/run/kubeconfig python3 "$here/../record.py" --dir "$here" --out "$here/{minor}" \
 		--admission --authorization '* *=allow' --authorization '* /*=allow' \
 		"https://127.0.0.1:$APISERVER_PORT" oracle-admin-token "$run/run/pki/ca.crt" "$@"
 	ORACLE_HOME=$run "$run/stop.sh" --wipe >/dev/null
