@@ -45,33 +45,37 @@ func main() {
 		log.Fatal(err)
 	}
 	fset := token.NewFileSet()
-	pkgs, err := parser.ParseDir(fset, filepath.Join(dir, "pkg", "apis", "core"), func(fi os.FileInfo) bool {
-		return !strings.HasSuffix(fi.Name(), "_test.go")
-	}, 0)
+	src := filepath.Join(dir, "pkg", "apis", "core")
+	entries, err := os.ReadDir(src)
 	if err != nil {
 		log.Fatal(err)
 	}
 	decls := map[string]*ast.TypeSpec{}
-	imports := map[string]string{} // package name -> path, as types.go imports them
-	for _, p := range pkgs {
-		for _, f := range p.Files {
-			for _, im := range f.Imports {
-				path, _ := strconv.Unquote(im.Path.Value)
-				name := filepath.Base(path)
-				if im.Name != nil {
-					name = im.Name.Name
-				}
-				imports[name] = path
+	imports := map[string]string{} // package name -> path, as the files import them
+	for _, e := range entries {
+		if !strings.HasSuffix(e.Name(), ".go") || strings.HasSuffix(e.Name(), "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, filepath.Join(src, e.Name()), nil, 0)
+		if err != nil {
+			log.Fatal(err)
+		}
+		for _, im := range f.Imports {
+			path, _ := strconv.Unquote(im.Path.Value)
+			name := filepath.Base(path)
+			if im.Name != nil {
+				name = im.Name.Name
 			}
-			for _, d := range f.Decls {
-				g, ok := d.(*ast.GenDecl)
-				if !ok || g.Tok != token.TYPE {
-					continue
-				}
-				for _, s := range g.Specs {
-					ts := s.(*ast.TypeSpec)
-					decls[ts.Name.Name] = ts
-				}
+			imports[name] = path
+		}
+		for _, d := range f.Decls {
+			g, ok := d.(*ast.GenDecl)
+			if !ok || g.Tok != token.TYPE {
+				continue
+			}
+			for _, s := range g.Specs {
+				ts := s.(*ast.TypeSpec)
+				decls[ts.Name.Name] = ts
 			}
 		}
 	}
@@ -98,11 +102,11 @@ func main() {
 	for _, n := range names {
 		fmt.Fprintf(&b, "type %s %s\n\n", n, g.expr(decls[n].Type))
 	}
-	src, err := format.Source(b.Bytes())
+	formatted, err := format.Source(b.Bytes())
 	if err != nil {
 		log.Fatalf("%v\n%s", err, b.Bytes())
 	}
-	if err := os.WriteFile(*out, src, 0o644); err != nil {
+	if err := os.WriteFile(*out, formatted, 0o644); err != nil {
 		log.Fatal(err)
 	}
 }
