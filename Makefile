@@ -151,6 +151,7 @@ generate:
 	cd conformance/internalapi && $(GO) run ./gen -out ../../internal/api
 	$(GO) run ./internal/features/gen -out internal/features/zz_generated.gates.go
 	$(GO) run ./internal/api/layout/gen -out internal/api/layout/zz_generated.layouts.go
+	$(GO) run ./internal/api/gocmp/gen -out internal/api/gocmp/core133/zz_generated.types.go
 	$(GO) test ./cli -run TestDocsListTheFlags -update
 
 # Every fuzz target of the module (testdata/fuzz/run.sh finds them), FUZZTIME each, the time

@@ -26,52 +26,56 @@ func TestAdmissionCasesThroughCLI(t *testing.T) {
 	library.SilenceLogs()
 	root := filepath.Join(repoRoot(t), "conformance", "testdata", "admission")
 	n := 0
-	for _, v := range kube.Minors() {
-		cases, err := conformance.LoadCases(filepath.Join(root, v.String()))
-		if err != nil {
-			continue
-		}
-		for _, c := range cases {
-			n++
-			t.Run(v.String()+"/"+c.Name, func(t *testing.T) {
-				out, code := runAdmissionCase(t, c, v.String())
-				var rep struct {
-					Results []struct {
-						Action   string         `json:"action"`
-						Object   map[string]any `json:"object"`
-						Assigned []string       `json:"assigned"`
-						Warnings []string       `json:"warnings"`
-						Error    *struct {
-							Code      int             `json:"code"`
-							Reason    string          `json:"reason"`
-							Message   string          `json:"message"`
-							Status    json.RawMessage `json:"status"`
-							Admission string          `json:"admission"`
-						} `json:"error"`
-					} `json:"results"`
-				}
-				if err := json.Unmarshal(out, &rep); err != nil || len(rep.Results) != 1 {
-					t.Fatalf("exit %d, report %s (%v)", code, out, err)
-				}
-				r := rep.Results[0]
-				res := &merge.Result{Object: r.Object, Assigned: r.Assigned, Warnings: r.Warnings, Action: merge.Action(r.Action)}
-				want := 1
-				if r.Error != nil {
-					want = 3
-					var st struct {
-						Details *merge.StatusDetails `json:"details"`
+	// gated/: the MutatingAdmissionPolicy cases at v1beta1, from servers before 1.36 with
+	// the gate on.
+	for _, dir := range []string{"", "gated"} {
+		for _, v := range kube.Minors() {
+			cases, err := conformance.LoadCases(filepath.Join(root, dir, v.String()))
+			if err != nil {
+				continue
+			}
+			for _, c := range cases {
+				n++
+				t.Run(filepath.Join(dir, v.String(), c.Name), func(t *testing.T) {
+					out, code := runAdmissionCase(t, c, v.String())
+					var rep struct {
+						Results []struct {
+							Action   string         `json:"action"`
+							Object   map[string]any `json:"object"`
+							Assigned []string       `json:"assigned"`
+							Warnings []string       `json:"warnings"`
+							Error    *struct {
+								Code      int             `json:"code"`
+								Reason    string          `json:"reason"`
+								Message   string          `json:"message"`
+								Status    json.RawMessage `json:"status"`
+								Admission string          `json:"admission"`
+							} `json:"error"`
+						} `json:"results"`
 					}
-					_ = json.Unmarshal(r.Error.Status, &st)
-					res.Rejection = &merge.StatusError{Code: r.Error.Code, Reason: r.Error.Reason, Message: r.Error.Message, Details: st.Details}
-					res.Action = merge.ActionRejected
-				}
-				for _, p := range append(conformance.CompareAssigned(c, res, true), conformance.CompareWarnings(c, res)...) {
-					t.Error(p)
-				}
-				if code != want && !(want == 1 && code == 0) {
-					t.Errorf("exit %d, want %d", code, want)
-				}
-			})
+					if err := json.Unmarshal(out, &rep); err != nil || len(rep.Results) != 1 {
+						t.Fatalf("exit %d, report %s (%v)", code, out, err)
+					}
+					r := rep.Results[0]
+					res := &merge.Result{Object: r.Object, Assigned: r.Assigned, Warnings: r.Warnings, Action: merge.Action(r.Action)}
+					want := 1
+					if r.Error != nil {
+						want = 3
+						var st struct {
+							Details *merge.StatusDetails `json:"details"`
+						}
+						_ = json.Unmarshal(r.Error.Status, &st)
+						res.Rejection = &merge.StatusError{Code: r.Error.Code, Reason: r.Error.Reason, Message: r.Error.Message, Details: st.Details}
+						res.Action = merge.ActionRejected
+					}
+					for _, p := range append(conformance.CompareAssigned(c, res, true), conformance.CompareWarnings(c, res)...) {
+						t.Error(p)
+					}
+					if code != want && !(want == 1 && code == 0) {
+						t.Errorf("exit %d, want %d", code, want)
+					}
+				})
+			}
 		}
 	}
 	if n < 40 {

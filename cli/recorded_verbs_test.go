@@ -9,6 +9,7 @@ import (
 
 	"github.com/ssa-diff/ssa-diff/conformance"
 	"github.com/ssa-diff/ssa-diff/internal/testkit"
+	"github.com/ssa-diff/ssa-diff/kube"
 	"github.com/ssa-diff/ssa-diff/merge"
 )
 
@@ -23,7 +24,14 @@ import (
 func TestRecordedVerbs(t *testing.T) {
 	bin := buildBinary(t)
 	root := repoRoot(t)
-	dirs := []string{testkit.RecordedDir(t), filepath.Join(root, "conformance", "testdata", "integration"), filepath.Join(root, "conformance", "testdata", "verbs")}
+	verbs := filepath.Join(root, "conformance", "testdata", "verbs")
+	dirs := []string{testkit.RecordedDir(t), filepath.Join(root, "conformance", "testdata", "integration"), verbs}
+	// The verbs recorded from each older minor's server, predicted at that minor.
+	for _, v := range kube.Minors() {
+		if _, err := os.Stat(filepath.Join(verbs, v.String())); err == nil {
+			dirs = append(dirs, filepath.Join(verbs, v.String()))
+		}
+	}
 	ran := 0
 	for _, dir := range dirs {
 		cases, err := conformance.LoadCases(dir)
@@ -32,7 +40,11 @@ func TestRecordedVerbs(t *testing.T) {
 		}
 		for _, c := range cases {
 			ran++
-			t.Run(filepath.Base(dir)+"/"+c.Name, func(t *testing.T) {
+			name := filepath.Base(dir)
+			if filepath.Dir(dir) == verbs {
+				name = "verbs-" + name // verbs-1.36
+			}
+			t.Run(name+"/"+c.Name, func(t *testing.T) {
 				t.Parallel()
 				recordedVerbCase(t, bin, c)
 			})
@@ -46,6 +58,9 @@ func TestRecordedVerbs(t *testing.T) {
 // verbArgs is the command line that predicts the case's request, run in the case's folder.
 func verbArgs(t *testing.T, c *conformance.Case) []string {
 	args := []string{"-o", "json"}
+	if c.Server.Minor != "" {
+		args = append(args, "--kube-version", c.Server.Minor)
+	}
 	if c.Now != "" {
 		args = append(args, "--now", c.Now)
 	}

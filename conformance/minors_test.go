@@ -68,19 +68,30 @@ func replayMinorCase(c *Case) ([]string, error) {
 // minorCaseNames are the names of the cases of root/cases.yaml, sorted.
 func minorCaseNames(t *testing.T, root string) []string {
 	t.Helper()
+	return caseNamesAt(t, root, 0)
+}
+
+// caseNamesAt are the names of the cases of root/cases.yaml that record.py records from a
+// server of the minor (1.minor; 0 for every case): those whose minMinor, if any, is at most
+// it. Sorted.
+func caseNamesAt(t *testing.T, root string, minor int) []string {
+	t.Helper()
 	b, err := os.ReadFile(filepath.Join(root, "cases.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	var cases []struct {
-		Name string `json:"name"`
+		Name     string `json:"name"`
+		MinMinor int    `json:"minMinor"`
 	}
 	if err := yaml.Unmarshal(b, &cases); err != nil {
 		t.Fatal(err)
 	}
 	var names []string
 	for _, c := range cases {
-		names = append(names, c.Name)
+		if minor == 0 || c.MinMinor <= minor {
+			names = append(names, c.Name)
+		}
 	}
 	sort.Strings(names)
 	return names

@@ -10,6 +10,7 @@ import (
 
 	"github.com/ssa-diff/ssa-diff/appliers"
 	"github.com/ssa-diff/ssa-diff/internal/admission/wire"
+	"github.com/ssa-diff/ssa-diff/internal/api/gocmp"
 	"github.com/ssa-diff/ssa-diff/internal/api/layout"
 	"github.com/ssa-diff/ssa-diff/kube"
 	"github.com/ssa-diff/ssa-diff/merge"
@@ -330,16 +331,18 @@ func compact(v any) string {
 
 // standInAddresses is a recorded Status with layout.PointerStandIn for the addresses a
 // server before 1.34 printed in its messages (a nested pointer's, the server process's,
-// unknowable): the answer ssa-diff can give.
+// unknowable), and go-cmp's diffs in them with their lines marked by spaces (a server
+// before 1.34 marks them with spaces or non-breaking spaces, as its process picked:
+// gocmp.Deterministic): the answer ssa-diff can give.
 func standInAddresses(s map[string]any) map[string]any {
 	if m, ok := s["message"].(string); ok {
-		s["message"] = layout.StandInAddresses(m)
+		s["message"] = gocmp.Deterministic(layout.StandInAddresses(m))
 	}
 	cs, _ := details(s)["causes"].([]any)
 	for _, c := range cs {
 		if m, ok := c.(map[string]any); ok {
 			if msg, ok := m["message"].(string); ok {
-				m["message"] = layout.StandInAddresses(msg)
+				m["message"] = gocmp.Deterministic(layout.StandInAddresses(msg))
 			}
 		}
 	}

@@ -319,11 +319,23 @@ var nodeStatusOff = sync.OnceValue(func() []offFeature {
 	return []offFeature{newOffFeature("DynamicKubeletConfig", "status.config")}
 })
 
+// pvcOff() are a PersistentVolumeClaim's (pkg/api/persistentvolumeclaim DropDisabledFields):
+// its volume attributes class (VolumeAttributesClass, off in 1.33, on from 1.34; recorded:
+// conformance/testdata/admission/1.33 quota-scope-volume-attributes-class, the claim
+// stored without it, so no quota of that class counts it).
+var pvcOff = sync.OnceValue(func() []offFeature {
+	return []offFeature{newOffFeature("VolumeAttributesClass", "spec.volumeAttributesClassName")}
+})
+
 // pvcStatusOff() and csiNodeStatusOff() are a PersistentVolumeClaim's and a CSINode's status
-// volume health (CSIVolumeHealth), dropped by a /status write.
+// volume health (CSIVolumeHealth), dropped by a /status write; and a claim's current volume
+// attributes class and its modification's status (VolumeAttributesClass, off in 1.33), each
+// kept when the stored status has it (DropDisabledFieldsFromStatus).
 var (
 	pvcStatusOff = sync.OnceValue(func() []offFeature {
-		return []offFeature{newOffFeature("CSIVolumeHealth", "status.healthStatus")}
+		return []offFeature{newOffFeature("CSIVolumeHealth", "status.healthStatus"),
+			newOffFeature("VolumeAttributesClass", "status.currentVolumeAttributesClassName"),
+			newOffFeature("VolumeAttributesClass", "status.modifyVolumeStatus")}
 	})
 	csiNodeStatusOff = sync.OnceValue(func() []offFeature {
 		return []offFeature{newOffFeature("CSIVolumeHealth", "status.storageHealth")}
@@ -552,6 +564,8 @@ func dropOffFeatures(cfg *serverconfig.Config, gk string, obj, old map[string]an
 		drop(nil, statefulSetOff())
 	case "autoscaling/HorizontalPodAutoscaler":
 		drop(nil, hpaOff())
+	case "/PersistentVolumeClaim":
+		drop(nil, pvcOff())
 	case "storage.k8s.io/CSIDriver":
 		drop(nil, csiDriverOff())
 	case "resource.k8s.io/ResourceSlice":

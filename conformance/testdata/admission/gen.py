@@ -743,6 +743,22 @@ quota_case("gn-quota-admitted", "A POST of a ConfigMap naming only a generateNam
            {"configmaps": "2"}, {"configmaps": "1"}, generated(cm("gn-quota-admitted", "settings", {"a": "1"})))
 cases[-1].update(verb="create", rules=cases[-1]["rules"] + GN_RULES)
 
+# MutatingAdmissionPolicy on a Pod's /resize: the policy matches pods/resize (UPDATE); what
+# it changes beyond the resources, the resize strategy puts back.
+for mname, desc, mutations in (
+        ("map-resize-cap", "A MutatingAdmissionPolicy on pods/resize setting the container's cpu to 150m (JSONPatch): "
+         "a /resize to 200m stores 150m.",
+         [{"patchType": "JSONPatch", "jsonPatch": {"expression":
+           '[JSONPatch{op: "replace", path: "/spec/containers/0/resources/limits/cpu", value: "150m"}, '
+           'JSONPatch{op: "replace", path: "/spec/containers/0/resources/requests/cpu", value: "150m"}]'}}]),
+        ("map-resize-label", "A MutatingAdmissionPolicy on pods/resize adding a label (ApplyConfiguration): the /resize "
+         "is admitted, its resources stored, the label not (the resize strategy keeps the stored metadata).",
+         [{"patchType": "ApplyConfiguration", "applyConfiguration": {"expression": 'Object{metadata: Object.metadata{labels: {"resized": "yes"}}}'}}])):
+    mutating_case(mname, desc, POD_RESIZE_RULE, mutations, RESIZE_CPU,
+                  extra_setup=[{"what": "apply as deployer: Pod app (Guaranteed)", "manager": "deployer", "object": rpod(mname, GUARANTEED)}])
+    cases[-1].update(verb="patch", patchType="strategic", subresource="resize", manager="resizer", target=pod_target(mname),
+                     rules=cases[-1]["rules"] + ["sub.resize"])
+
 HEADER = """# The cases ../record.py records with --admission from a kube-apiserver running its whole
 # default admission chain (record.sh: ServiceAccount on, the default ServiceAccount made in
 # each case namespace): admission policies, PodSecurity, NamespaceLifecycle, the default

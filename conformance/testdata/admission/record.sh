@@ -11,11 +11,25 @@
 #
 #   sh record.sh /work/oracle/v1.37.2
 #   sh record.sh /work/oracle/v1.37.2 -- vap-deny psa-restricted-pod     # some cases only
+#   KUBECTL=/work/oracle/v1.37.2/bin/kubectl sh record.sh /work/oracle/v1.33.13 /work/oracle/v1.35.4
+#
+# kubectl is the ORACLE_HOME's bin/kubectl, or $KUBECTL for a home without one (1.37's
+# kubectl talks to the older servers). A case with minMinor is recorded from servers of
+# that minor on only (the MutatingAdmissionPolicy cases: admissionregistration.k8s.io/v1
+# is served from 1.36; 1.34 and 1.35 serve v1beta1 only with its feature gate on, which a
+# default server has off).
+#
+# The MutatingAdmissionPolicy cases at v1beta1 (gated/, its gen.py), from a 1.34 or 1.35
+# server with the gate on:
+#
+#   DIR=gated SERVER_FLAGS='--feature-gates=MutatingAdmissionPolicy=true --runtime-config=admissionregistration.k8s.io/v1beta1=true' \
+#     KUBECTL=/work/oracle/v1.37.2/bin/kubectl sh record.sh /work/oracle/v1.35.4
 #
 # Ports: APISERVER_PORT (16482), ETCD_PORT (23782), ETCD_PEER_PORT (23882). Case folders
 # whose case left cases.yaml are removed when every case is recorded.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
+dir=${DIR:-$here}
 homes=""
 while [ $# -gt 0 ] && [ "$1" != "--" ]; do homes="$homes $1"; shift; done
 [ "${1:-}" = "--" ] && shift
@@ -25,12 +39,14 @@ for home in $homes; do
 	home=$(cd "$home" && pwd)
 	run=$(mktemp -d "${TMPDIR:-/tmp}/ssa-diff-record.XXXXXX")
 	ln -s "$home/bin" "$run/bin"
-	sed 's/--disable-admission-plugins=ServiceAccount/--disable-admission-plugins=/' "$home/start.sh" >"$run/start.sh"
+	sed "s|--disable-admission-plugins=ServiceAccount|--disable-admission-plugins= ${SERVER_FLAGS:-}|" "$home/start.sh" >"$run/start.sh"
 	chmod +x "$run/start.sh"
 	cp "$home/stop.sh" "$run/"
 	trap 'ORACLE_HOME=$run "$run/stop.sh" --wipe >/dev/null; rm -rf "$run"' EXIT INT TERM
 	ORACLE_HOME=$run "$run/start.sh" --fresh >/dev/null
-	KUBECTL=$home/bin/kubectl KUBECONFIG=$run/run/kubeconfig python3 "$here/../record.py" --dir "$here" --out "$here/{minor}" \
+	kubectl=$home/bin/kubectl
+	[ -x "$kubectl" ] || kubectl=${KUBECTL:?"$home/bin has no kubectl: set KUBECTL"}
+	KUBECTL=$kubectl KUBECONFIG=$run/run/kubeconfig python3 "$here/../record.py" --dir "$dir" --out "$dir/{minor}" \
 		--admission --authorization '* *=allow' --authorization '* /*=allow' \
 		"https://127.0.0.1:$APISERVER_PORT" oracle-admin-token "$run/run/pki/ca.crt" "$@"
 	ORACLE_HOME=$run "$run/stop.sh" --wipe >/dev/null
@@ -38,8 +54,8 @@ for home in $homes; do
 	trap - EXIT INT TERM
 done
 if [ $# -eq 0 ]; then
-	names=$(python3 -c 'import sys, yaml; print("\n".join(c["name"] for c in yaml.safe_load(open(sys.argv[1]))))' "$here/cases.yaml")
-	for d in "$here"/1.*/*/; do
+	names=$(python3 -c 'import sys, yaml; print("\n".join(c["name"] for c in yaml.safe_load(open(sys.argv[1]))))' "$dir/cases.yaml")
+	for d in "$dir"/1.*/*/; do
 		[ -d "$d" ] || continue
 		n=$(basename "$d")
 		echo "$names" | grep -qx "$n" || { echo "removing $d (no such case in cases.yaml)"; rm -rf "$d"; }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	api "github.com/ssa-diff/ssa-diff/internal/api/core"
+	"github.com/ssa-diff/ssa-diff/internal/api/gocmp"
 	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/util/diff"
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -17,8 +18,9 @@ import (
 // pod as it would be stored, and that the ephemeral containers it had are all still there,
 // unchanged: they may only be added to. The server's ValidatePodEphemeralContainersUpdate
 // (pkg/apis/core/validation/validation.go), the same from 1.33 to 1.37 but for
-// the diff: 1.33 prints go-cmp's, whose spacing varies on purpose (not predicted byte for
-// byte; apimachinery's JSON diff is printed at every minor).
+// the diff: 1.33 prints go-cmp's of its own types (package internal/api/gocmp), whose
+// line marks are spaces or non-breaking spaces as the server's process picked (written as
+// spaces); apimachinery's JSON diff from 1.34.
 
 // ValidatePodEphemeralContainersUpdate is the validation of a pod written through
 // /ephemeralcontainers.
@@ -45,8 +47,17 @@ func ValidatePodEphemeralContainersUpdate(newPod, oldPod *api.Pod, opts PodValid
 		case !ok:
 			errs = append(errs, field.Forbidden(listPath, fmt.Sprintf("existing ephemeral containers %q may not be removed\n", old.Name)))
 		case !equality.Semantic.DeepEqual(old, *c):
-			errs = append(errs, field.Forbidden(listPath, fmt.Sprintf("existing ephemeral containers %q may not be changed\n%v", old.Name, diff.Diff(old, *c))))
+			errs = append(errs, field.Forbidden(listPath, fmt.Sprintf("existing ephemeral containers %q may not be changed\n%v", old.Name, ephemeralDiff(old, *c, opts))))
 		}
 	}
 	return errs
+}
+
+// ephemeralDiff is the difference of an ephemeral container and its change as the server
+// prints it: go-cmp's before 1.34 (1.33), apimachinery's JSON diff from 1.34.
+func ephemeralDiff(old, new api.EphemeralContainer, opts PodValidationOptions) string {
+	if !opts.Server.AtLeast(34) {
+		return gocmp.EphemeralContainer133(old, new)
+	}
+	return diff.Diff(old, new)
 }
