@@ -3,6 +3,7 @@ package kube
 import (
 	_ "embed"
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 )
@@ -22,11 +23,11 @@ var releases = mustReadReleases(releasesText)
 // release is one line of releases.txt.
 type release struct {
 	minor Minor
-	patch string // "1.34.4"
+	patch string // "1.34.4", or a pre-release's "1.38.0-beta.0"
 }
 
 // ReadReleases reads a list of releases as releases.txt writes it: one "v1.MINOR.PATCH" a
-// line, oldest first, one per minor and none skipped, with blank lines and "#" comments. The generators
+// line (a minor not yet released as its pre-release, "v1.38.0-beta.0"), oldest first, one per minor and none skipped, with blank lines and "#" comments. The generators
 // read the list with it; it returns the releases without their "v" ("1.34.4").
 func ReadReleases(text string) ([]string, error) {
 	rs, err := readReleases(text)
@@ -40,6 +41,10 @@ func ReadReleases(text string) ([]string, error) {
 	return out, nil
 }
 
+// preReleaseRE is the suffix of a Kubernetes pre-release listed before its minor's first
+// release is served ("beta.0" of v1.38.0-beta.0).
+var preReleaseRE = regexp.MustCompile(`^(alpha|beta|rc)\.(0|[1-9][0-9]*)$`)
+
 func readReleases(text string) ([]release, error) {
 	var out []release
 	for i, line := range strings.Split(text, "\n") {
@@ -48,8 +53,9 @@ func readReleases(text string) ([]release, error) {
 			continue
 		}
 		bad := func(why string) error { return fmt.Errorf("releases line %d %q: %s", i+1, line, why) }
-		if !strings.HasPrefix(line, "v") || strings.Count(line, ".") != 2 {
-			return nil, bad("want v1.MINOR.PATCH")
+		core, pre, hasPre := strings.Cut(line, "-")
+		if !strings.HasPrefix(core, "v") || strings.Count(core, ".") != 2 || strings.Contains(core, "+") || hasPre && !preReleaseRE.MatchString(pre) {
+			return nil, bad("want v1.MINOR.PATCH, or a pre-release v1.MINOR.PATCH-(alpha|beta|rc).N")
 		}
 		m, err := ParseMinor(line)
 		if err != nil {
