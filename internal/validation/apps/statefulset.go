@@ -276,3 +276,54 @@ func validateStatefulSetStatus(s *api.StatefulSetStatus, fldPath *field.Path) fi
 	}
 	return errs
 }
+
+// statefulSetDeclarative is a StatefulSet's declarative validation: its pod template's and,
+// from Kubernetes 1.38, its spec's own rules, beta there (pkg/apis/apps/v1
+// zz_generated.validations.go Validate_StatefulSetSpec of 1.38.0-beta.0; alpha in 1.37): the
+// selector is required and, like the volume claim templates, the service name and the pod
+// management policy, immutable. An enforced immutable error stands for the handwritten one
+// (ValidateStatefulSetUpdate), told without the value: "spec.serviceName: Invalid value:
+// null: field is immutable" (recorded: conformance/testdata/minors/1.38/
+// statefulset-service-name-change). The rules run in the spec's field order, the template's
+// after the selector's.
+func statefulSetDeclarative(cfg *serverconfig.Config) func(obj, old any) field.ErrorList {
+	tpl := templateDeclarative(func(obj any) *coreapi.PodTemplateSpec { return &obj.(*api.StatefulSet).Spec.Template })
+	if !cfg.AtLeast(38) {
+		return tpl
+	}
+	return func(obj, old any) field.ErrorList {
+		ss := obj.(*api.StatefulSet)
+		var o *api.StatefulSet
+		if old != nil {
+			o = old.(*api.StatefulSet)
+		}
+		spec := field.NewPath("spec")
+		immutable := func(name string) *field.Error {
+			return field.Invalid(spec.Child(name), nil, "field is immutable").WithOrigin("immutable").MarkBeta()
+		}
+		eq := equality.Semantic.DeepEqual
+		var errs field.ErrorList
+		if o == nil || !eq(ss.Spec.Selector, o.Spec.Selector) {
+			if ss.Spec.Selector == nil {
+				errs = append(errs, field.Required(spec.Child("selector"), "").MarkBeta())
+			}
+			if o != nil {
+				errs = append(errs, immutable("selector"))
+			}
+		}
+		errs = append(errs, tpl(obj, old)...)
+		if o == nil {
+			return errs
+		}
+		if !eq(ss.Spec.VolumeClaimTemplates, o.Spec.VolumeClaimTemplates) {
+			errs = append(errs, immutable("volumeClaimTemplates"))
+		}
+		if ss.Spec.ServiceName != o.Spec.ServiceName {
+			errs = append(errs, immutable("serviceName"))
+		}
+		if ss.Spec.PodManagementPolicy != o.Spec.PodManagementPolicy {
+			errs = append(errs, immutable("podManagementPolicy"))
+		}
+		return errs
+	}
+}
