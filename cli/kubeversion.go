@@ -26,7 +26,7 @@ type kubeVersionOptions struct {
 func (c *options) addKubeVersionFlag(fs *pflag.FlagSet) {
 	fs.StringVar(&c.kube.flag, "kube-version", "", "The Kubernetes minor whose kube-apiserver is predicted: "+supportedMinors()+
 		" (v1.35 and 1.35.4 are read as 1.35); nearest: the supported minor nearest to the live state's cluster. Default: the cluster's with --live-from-cluster (its /version), "+
-		"the dump's cluster for a LIVE dump written by --save-live, else "+kube.Newest().String()+".")
+		"the dump's cluster for a LIVE dump written by --save-live, else "+kube.Default().String()+".")
 }
 
 // checkKubeVersion reads --kube-version once parsed.
@@ -74,8 +74,8 @@ func (c *session) nearestUnknown(live string, v kube.Minor) {
 		return
 	}
 	if live == "" {
-		c.warnf("--kube-version nearest: no live state says which Kubernetes the cluster runs: predicting %s, the newest supported minor; give --kube-version MINOR to predict the cluster's", v)
+		c.warnf("--kube-version nearest: no live state says which Kubernetes the cluster runs: predicting %s, the newest released minor; give --kube-version MINOR to predict the cluster's", v)
 		return
 	}
-	c.warnf("--kube-version nearest: %s records no Kubernetes version (a dump made with kubectl get does not; --live-from-cluster --save-live records it): predicting %s, the newest supported minor; give --kube-version MINOR to predict the cluster's (kubectl version says it)", live, v)
+	c.warnf("--kube-version nearest: %s records no Kubernetes version (a dump made with kubectl get does not; --live-from-cluster --save-live records it): predicting %s, the newest released minor; give --kube-version MINOR to predict the cluster's (kubectl version says it)", live, v)
 }

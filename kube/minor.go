@@ -92,9 +92,25 @@ func Minors() []Minor {
 // Oldest is the oldest minor predicted.
 func Oldest() Minor { return releases[0].minor }
 
-// Newest is the newest minor predicted: the one a run that is told no minor (no flag, no
-// cluster version) follows, by the command's choice.
+// Newest is the newest minor predicted (a pre-release's too).
 func Newest() Minor { return releases[len(releases)-1].minor }
+
+// Default is the minor a run that is told no minor (no flag, no cluster version) predicts:
+// the newest whose listed release is a release, not a pre-release (1.37 while 1.38 is
+// listed as v1.38.0-beta.0: a beta is predicted when asked for, by the flag or a cluster
+// running it).
+func Default() Minor {
+	for i := len(releases) - 1; i > 0; i-- {
+		if !strings.Contains(releases[i].patch, "-") {
+			return releases[i].minor
+		}
+	}
+	return releases[0].minor
+}
+
+// PreRelease reports whether a supported minor is predicted from a pre-release of it
+// (v1.38.0-beta.0), not yet from a release.
+func (m Minor) PreRelease() bool { return strings.Contains(m.Release(), "-") }
 
 // String is "1.37".
 func (m Minor) String() string { return "1." + strconv.Itoa(int(m)) }

@@ -107,3 +107,20 @@ func TestReadReleasesTakesAPreRelease(t *testing.T) {
 		t.Fatalf("readReleases = %+v, %v", rs, err)
 	}
 }
+
+// The default minor is the newest released one: a pre-release listed after it is predicted
+// only when asked for.
+func TestDefaultIsTheNewestRelease(t *testing.T) {
+	d := Default()
+	if !d.IsSupported() || d.PreRelease() {
+		t.Fatalf("Default() = %s (release %q)", d, d.Release())
+	}
+	for _, m := range Minors() {
+		if m > d && !m.PreRelease() {
+			t.Errorf("%s is released and newer than the default %s", m, d)
+		}
+	}
+	if Newest() != d && !Newest().PreRelease() {
+		t.Errorf("the newest minor %s is released but not the default %s", Newest(), d)
+	}
+}
