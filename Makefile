@@ -36,12 +36,12 @@ KUBE_BIN  ?= $(HOME)/.cache/kube-apiserver-$(KUBE_VERSION:v%=%)/bin
 # A real Helm 4 for make e2e (tools/helm pins it: 4.3.2), built once.
 HELM_BIN  ?= $(HOME)/.cache/ssa-diff-helm-4.3.2/helm
 FIXTURECHECK ?= ../shared/tools/fixturecheck.py
-# The Go toolchain of the generators (make generate): Kubernetes 1.38 requires Go 1.27, so
-# the generator modules pinning it (schema/gen, internal/defaults/gen) build with it, and the
-# source readers (kube/gen, the feature gates, the layouts) switch to it when they ask the
-# module proxy for 1.38's modules ("auto": the go command takes the toolchain a module
-# needs). The main module keeps its own Go.
-GEN_TOOLCHAIN ?= auto
+# The Go toolchain of the generators (make generate), fetched through the module proxy:
+# Kubernetes 1.38 requires Go 1.27, so the generator modules' go.mod (pinning the newest
+# release) builds with it, and the source readers (kube/gen, the feature gates, the layouts)
+# ask the module proxy for 1.38's modules with it. The older minors' builds (go.1.<minor>.mod)
+# run with the go command on PATH, each with the Go its module file asks for.
+GEN_TOOLCHAIN ?= go1.27.3
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
 .PHONY: release-check release-snapshot build test vet lint fmt-check unit refresh-recorded recorded-check conformance conformance-long conformance-served differential differential-133 differential-138 fixturecheck generate fuzz fuzz-short fuzz-long bench bench-corpus example startup e2e report-screenshots

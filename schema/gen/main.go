@@ -28,6 +28,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"runtime/debug"
 	"sort"
 	"strconv"
@@ -151,7 +152,7 @@ func run(out, servedDir string) error {
 			err = dumpRelease(path)
 		} else {
 			cmd := exec.Command("go", "run", ".", "-dump", path)
-			cmd.Env = append(os.Environ(), "GOFLAGS="+strings.TrimSpace(os.Getenv("GOFLAGS")+" -modfile="+mf))
+			cmd.Env = append(olderMinorEnv(), "GOFLAGS="+strings.TrimSpace(os.Getenv("GOFLAGS")+" -modfile="+mf))
 			cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
 			err = cmd.Run()
 		}
@@ -293,4 +294,35 @@ func modfileRelease(mf string) string {
 		}
 	}
 	return ""
+}
+
+// olderMinorEnv is the environment an older minor's build runs in: this one, but with the
+// go command the user ran, choosing the Go toolchain that minor's module file asks for
+// (GOTOOLCHAIN=auto). The newest release may need a newer Go than the older ones (1.38 asks
+// for Go 1.27): the go command that switched to it for this build put that toolchain first
+// on PATH, and an older minor's build would take it too, rebuilding every package with it;
+// its entry is taken off again, so each minor builds with the Go it was always built with.
+func olderMinorEnv() []string {
+	env := os.Environ()
+	if !strings.Contains(filepath.ToSlash(runtime.GOROOT()), "/golang.org/toolchain@") {
+		return env // no switch: the go command on PATH is the user's
+	}
+	switched := filepath.Join(runtime.GOROOT(), "bin")
+	out := env[:0:0]
+	for _, kv := range env {
+		switch {
+		case strings.HasPrefix(kv, "PATH="):
+			var keep []string
+			for _, dir := range filepath.SplitList(strings.TrimPrefix(kv, "PATH=")) {
+				if dir != switched {
+					keep = append(keep, dir)
+				}
+			}
+			kv = "PATH=" + strings.Join(keep, string(filepath.ListSeparator))
+		case strings.HasPrefix(kv, "GOTOOLCHAIN="), strings.HasPrefix(kv, "GOROOT="), strings.HasPrefix(kv, "GOTOOLCHAIN_INTERNAL_SWITCH_"):
+			continue
+		}
+		out = append(out, kv)
+	}
+	return append(out, "GOTOOLCHAIN=auto")
 }
