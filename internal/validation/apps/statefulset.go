@@ -5,6 +5,7 @@ import (
 
 	api "github.com/ssa-diff/ssa-diff/internal/api/apps"
 	coreapi "github.com/ssa-diff/ssa-diff/internal/api/core"
+	"github.com/ssa-diff/ssa-diff/internal/features"
 	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/validation/core"
 	"k8s.io/apimachinery/pkg/api/equality"
@@ -24,15 +25,23 @@ type statefulSetOptions struct {
 	// skipClaimTemplates: the claim templates are immutable, stored ones are not checked.
 	skipClaimTemplates bool
 	// allowRecreate admits the Recreate update strategy (gate StatefulSetRecreateStrategy,
-	// off in 1.37, or a stored object that has it).
+	// off in 1.37, on in 1.38, or a stored object that has it).
 	allowRecreate bool
 }
 
-// ValidateStatefulSet checks a new StatefulSet: its metadata (the name a DNS label, as its
-// pods' hostnames) and its spec.
-func ValidateStatefulSet(ss *api.StatefulSet, opts podOptions) field.ErrorList {
+// ValidateStatefulSet checks a new StatefulSet on the server cfg describes: its metadata
+// (the name a DNS label, as its pods' hostnames) and its spec.
+func ValidateStatefulSet(cfg *serverconfig.Config, ss *api.StatefulSet, opts podOptions) field.ErrorList {
 	errs := core.ValidateObjectMeta(&ss.ObjectMeta, true, apimachineryvalidation.NameIsDNSLabel, field.NewPath("metadata"))
-	return append(errs, validateStatefulSetSpec(&ss.Spec, field.NewPath("spec"), opts, statefulSetOptions{})...)
+	return append(errs, validateStatefulSetSpec(&ss.Spec, field.NewPath("spec"), opts, statefulSetOptions{allowRecreate: recreateEnabled(cfg)})...)
+}
+
+// recreateEnabled: the Recreate update strategy is admitted on the server cfg describes
+// (gate StatefulSetRecreateStrategy: alpha in 1.37, beta and on in 1.38; recorded from
+// 1.38.0-beta.0: the validation scenario workloads/StatefulSet/V1 unknown update strategy,
+// whose message lists it).
+func recreateEnabled(cfg *serverconfig.Config) bool {
+	return cfg.Enabled(features.StatefulSetRecreateStrategy)
 }
 
 // ValidateStatefulSetUpdate checks an update of a StatefulSet on the server cfg describes
@@ -47,7 +56,7 @@ func ValidateStatefulSetUpdate(cfg *serverconfig.Config, ss, old *api.StatefulSe
 	setOpts := statefulSetOptions{
 		allowInvalidServiceName: true,
 		skipClaimTemplates:      true,
-		allowRecreate:           old.Spec.UpdateStrategy.Type == api.RecreateStatefulSetStrategyType,
+		allowRecreate:           recreateEnabled(cfg) || old.Spec.UpdateStrategy.Type == api.RecreateStatefulSetStrategyType,
 	}
 	if len(validateStatefulSetSpec(&old.Spec, nil, opts, setOpts)) > 0 {
 		setOpts.skipPodTemplate = true

@@ -66,7 +66,7 @@ func Strategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 			Namespaced: true,
 			Validate: func(obj any) field.ErrorList {
 				ss := obj.(*api.StatefulSet)
-				return ValidateStatefulSet(ss, podOptionsFor(cfg, &ss.Spec.Template, nil))
+				return ValidateStatefulSet(cfg, ss, podOptionsFor(cfg, &ss.Spec.Template, nil))
 			},
 			ValidateUpdate: func(obj, old any) field.ErrorList {
 				ss, o := obj.(*api.StatefulSet), old.(*api.StatefulSet)
