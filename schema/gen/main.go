@@ -268,13 +268,15 @@ func thisMinor() (minor, error) {
 			staging[d.Path] = v
 		}
 	}
-	parts := strings.Split(m.kubernetes, ".")
+	// A release, or a pre-release listed before its minor's first release ("1.38.0-beta.0").
+	core, _, _ := strings.Cut(m.kubernetes, "-")
+	parts := strings.Split(core, ".")
 	if len(parts) != 3 || parts[0] != "1" {
 		return minor{}, fmt.Errorf("k8s.io/kubernetes %q is not a release", m.kubernetes)
 	}
 	m.number, _ = strconv.Atoi(parts[1])
 	for p, v := range staging {
-		if v != "v0."+parts[1]+"."+parts[2] {
+		if v != "v0."+strings.TrimPrefix(m.kubernetes, "1.") {
 			return minor{}, fmt.Errorf("%s %s is not of Kubernetes %s", p, v, m.kubernetes)
 		}
 	}

@@ -107,7 +107,10 @@ func thisRelease() (int, string, error) {
 	for _, d := range bi.Deps {
 		if d.Path == "k8s.io/kubernetes" {
 			kube := strings.TrimPrefix(d.Version, "v")
-			parts := strings.Split(kube, ".")
+			// A release, or a pre-release listed before its minor's first release
+			// ("1.38.0-beta.0").
+			core, _, _ := strings.Cut(kube, "-")
+			parts := strings.Split(core, ".")
 			if len(parts) != 3 {
 				return 0, "", fmt.Errorf("k8s.io/kubernetes %s is not a release", d.Version)
 			}
