@@ -148,6 +148,7 @@ func run(out string) error {
 		} else {
 			cmd := exec.Command("go", "run", ".", "-dump", path)
 			cmd.Env = append(olderMinorEnv(), "GOFLAGS="+strings.TrimSpace(os.Getenv("GOFLAGS")+" -modfile="+mf))
+			cmd.Path = lookGo(cmd.Env)
 			cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
 			err = cmd.Run()
 		}
@@ -385,4 +386,23 @@ func olderMinorEnv() []string {
 		out = append(out, kv)
 	}
 	return append(out, "GOTOOLCHAIN=auto")
+}
+
+// lookGo is the go command found on the PATH of env (exec.Command looks on this process's).
+func lookGo(env []string) string {
+	for _, kv := range env {
+		if path, ok := strings.CutPrefix(kv, "PATH="); ok {
+			for _, dir := range filepath.SplitList(path) {
+				if p := filepath.Join(dir, "go"); isExecutable(p) {
+					return p
+				}
+			}
+		}
+	}
+	return "go"
+}
+
+func isExecutable(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0
 }
