@@ -300,8 +300,8 @@ func modfileRelease(mf string) string {
 }
 
 // olderMinorEnv is the environment an older minor's build runs in: this one, but with the
-// go command the user ran, choosing the Go toolchain that minor's module file asks for
-// (GOTOOLCHAIN=auto). The newest release may need a newer Go than the older ones (1.38 asks
+// go command the user ran, as it is (GOTOOLCHAIN=local: "auto" would read go.mod, the
+// newest release's, not the -modfile of the older one). The newest release may need a newer Go than the older ones (1.38 asks
 // for Go 1.27): the go command that switched to it for this build put that toolchain first
 // on PATH, and an older minor's build would take it too, rebuilding every package with it;
 // its entry is taken off again, so each minor builds with the Go it was always built with.
@@ -327,7 +327,7 @@ func olderMinorEnv() []string {
 		}
 		out = append(out, kv)
 	}
-	return append(out, "GOTOOLCHAIN=auto")
+	return append(out, "GOTOOLCHAIN=local")
 }
 
 // lookGo is the go command found on the PATH of env (exec.Command looks on this process's).
