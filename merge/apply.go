@@ -473,8 +473,8 @@ func sortConflicts(cs smdmerge.Conflicts) {
 // optimistic lock. (That the uid of an existing object cannot change is validation's.)
 func (r *request) checkIdentity(live, obj, cfg map[string]any, created bool) *StatusError {
 	ns, name := nsName(obj)
-	if name != r.ep.Name {
-		return badRequest(fmt.Sprintf("the name of the object (%s) does not match the name on the URL (%s)", name, r.ep.Name))
+	if s := r.checkURLName(name); s != nil {
+		return s
 	}
 	if r.ep.Namespace != "" && ns != "" && ns != r.ep.Namespace {
 		return badRequest("the namespace of the provided object does not match the namespace sent on the request")

@@ -274,7 +274,18 @@ func (r *request) checkNames(obj map[string]any) *StatusError {
 	default:
 		return badRequest("the namespace of the provided object does not match the namespace sent on the request")
 	}
-	if name != r.ep.Name {
+	return r.checkURLName(name)
+}
+
+// checkURLName is the handlers' check of a written object's name against the URL's
+// (rules.md create.name-and-namespace): an object left without a name — a patch that
+// removes it, an apply whose pruning takes the whole metadata away — is "undeterminable",
+// another name does not match.
+func (r *request) checkURLName(name string) *StatusError {
+	switch {
+	case name == "" && r.ep.Name != "":
+		return badRequest(fmt.Sprintf("the name of the object (%s based on URL) was undeterminable: name must be provided", r.ep.Name))
+	case name != r.ep.Name:
 		return badRequest(fmt.Sprintf("the name of the object (%s) does not match the name on the URL (%s)", name, r.ep.Name))
 	}
 	return nil

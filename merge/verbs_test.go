@@ -187,3 +187,24 @@ func TestPodResizeNotServedAt132(t *testing.T) {
 		}
 	}
 }
+
+// TestPatchNameAgainstURL holds the handlers' name check after a patch (rules.md
+// create.name-and-namespace), each message as a real kube-apiserver 1.37.2 answered a
+// dry-run merge patch of a ConfigMap: a patch that removes the name leaves it
+// undeterminable, one that changes it does not match.
+func TestPatchNameAgainstURL(t *testing.T) {
+	e := verbsEngine()
+	now := time.Date(2026, 12, 2, 0, 0, 0, 0, time.UTC)
+	for _, c := range []struct{ patch, want string }{
+		{`{"metadata":{"name":null}}`, "the name of the object (web based on URL) was undeterminable: name must be provided"},
+		{`{"metadata":{"name":"other"}}`, "the name of the object (other) does not match the name on the URL (web)"},
+	} {
+		res, err := e.Patch(Request{Live: verbsLive(t, e), Patch: Patch{MergePatch, []byte(c.patch)}, Manager: "kubectl-patch", Now: now})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Rejection == nil || res.Rejection.Code != 400 || res.Rejection.Message != c.want {
+			t.Errorf("%s: got %+v, want 400 %q", c.patch, res.Rejection, c.want)
+		}
+	}
+}

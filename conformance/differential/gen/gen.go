@@ -23,6 +23,24 @@ type Generator struct {
 	// PartialKeys lets list-map items leave out key fields that have no default (as long
 	// as one key field stays): valid where the schema does not require them (CRDs).
 	PartialKeys bool
+	// sorted holds each map type's fields in name order: a custom resource's schema lists
+	// them in the order its OpenAPI properties map was walked, which changes from process
+	// to process, and a seed must make the same sequence in every process.
+	sorted map[*smdschema.Map][]smdschema.StructField
+}
+
+// fields returns m's fields in name order.
+func (g *Generator) fields(m *smdschema.Map) []smdschema.StructField {
+	if fs, ok := g.sorted[m]; ok {
+		return fs
+	}
+	fs := append([]smdschema.StructField(nil), m.Fields...)
+	sort.Slice(fs, func(i, j int) bool { return fs[i].Name < fs[j].Name })
+	if g.sorted == nil {
+		g.sorted = map[*smdschema.Map][]smdschema.StructField{}
+	}
+	g.sorted[m] = fs
+	return fs
 }
 
 // New returns a generator over s drawing from rnd.
@@ -203,7 +221,7 @@ func (g *Generator) mapValue(m *smdschema.Map, path string, depth int) map[strin
 		if depth == 0 {
 			p = 0.5
 		}
-		for _, f := range m.Fields {
+		for _, f := range g.fields(m) {
 			fp := join(path, f.Name)
 			if path == "metadata" && skipMeta[f.Name] {
 				continue

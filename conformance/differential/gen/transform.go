@@ -201,7 +201,7 @@ func (g *Generator) containsIdentity(l *smdschema.List, items []any, item any) b
 
 func (g *Generator) addField(m *smdschema.Map, out map[string]any, path string, depth int) {
 	var free []smdschema.StructField
-	for _, f := range m.Fields {
+	for _, f := range g.fields(m) {
 		if _, taken := out[f.Name]; taken {
 			continue
 		}

@@ -278,6 +278,9 @@ func (s *Server) once(fm *managedfields.FieldManager, req Request, liveMap, objM
 		if err != nil {
 			return Response{Error: toStatus(err)}, nil
 		}
+		if st := checkAppliedName(out, objMap); st != nil {
+			return Response{Error: st}, nil
+		}
 	} else {
 		if k := s.kinds[req.GVK]; k.Decode != nil {
 			k.Decode(obj.Object) // the request body as it is decoded
@@ -382,6 +385,9 @@ func (s *Server) onceConverted(fm *managedfields.FieldManager, k *Kind, req Requ
 		out, err = fm.Apply(live, &unstructured.Unstructured{Object: objMap}, req.Manager, req.Force)
 		if err != nil {
 			return Response{Error: toStatus(err)}, nil
+		}
+		if st := checkAppliedName(out, objMap); st != nil {
+			return Response{Error: st}, nil
 		}
 	} else {
 		// The body is decoded from JSON into the request version's type (the server's
@@ -624,4 +630,23 @@ func ManagedFields(obj map[string]any) ([]metav1.ManagedFieldsEntry, error) {
 		return nil, err
 	}
 	return acc.GetManagedFields(), nil
+}
+
+// checkAppliedName is the patch handler's check after field management, before the
+// strategy puts any reset field back: the applied object must still carry the name of the
+// URL (the configuration's, as kubectl addresses it). Pruning may take the whole metadata
+// away when the applier owned it as a leaf and a reset table filters it out of its new set.
+func checkAppliedName(out runtime.Object, cfg map[string]any) *Status {
+	url, _, _ := unstructured.NestedString(cfg, "metadata", "name")
+	acc, err := meta.Accessor(out)
+	if err != nil {
+		return toStatus(apierrors.NewBadRequest(err.Error()))
+	}
+	switch name := acc.GetName(); {
+	case name == "":
+		return toStatus(apierrors.NewBadRequest(fmt.Sprintf("the name of the object (%s based on URL) was undeterminable: name must be provided", url)))
+	case name != url:
+		return toStatus(apierrors.NewBadRequest(fmt.Sprintf("the name of the object (%s) does not match the name on the URL (%s)", name, url)))
+	}
+	return nil
 }
