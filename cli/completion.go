@@ -73,7 +73,7 @@ func completionFlags(prog string) []completion.Flag {
 		}
 	}
 	files := map[string]bool{"filename": true, "crd": true, "schema": true, "report-html": true, "save-live": true, "kubeconfig": true, "admission-from": true,
-		"argocd-application": true, "flux-kustomization-file": true}
+		"argocd-application": true, "flux-kustomization-file": true, "flux-substitute-from": true}
 	dirs := map[string]bool{"kustomize": true, "source-root": true}
 	return completion.FlagsOf(fs, choices, files, dirs, map[string]bool{"output-file": true})
 }

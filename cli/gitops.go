@@ -3,12 +3,11 @@ package cli
 import (
 	"fmt"
 	"os"
-	"regexp"
 	"sort"
-	"strings"
 
 	"github.com/spf13/pflag"
 	"github.com/ssa-diff/ssa-diff/internal/gitopsconfig"
+	"github.com/ssa-diff/ssa-diff/internal/input"
 	"github.com/ssa-diff/ssa-diff/judge"
 )
 
@@ -27,15 +26,21 @@ type gitopsOptions struct {
 	// respect are those rules when the Application syncs with RespectIgnoreDifferences=true:
 	// the fields they name keep their live values in what is applied.
 	respect *judge.Ignore
+	// flux is the Kustomization read, when it changes the objects (buildFlux); substituteFrom
+	// the --flux-substitute-from files.
+	flux           *gitopsconfig.Kustomization
+	fluxFile       string
+	substituteFrom []string
 }
 
-var gitopsArgNames = map[string]string{"argocd-application": "FILE", "flux-kustomization-file": "FILE"}
+var gitopsArgNames = map[string]string{"argocd-application": "FILE", "flux-kustomization-file": "FILE", "flux-substitute-from": "FILE"}
 
 // addGitOpsFlags defines the GitOps configuration files' flags.
 func (c *options) addGitOpsFlags(fs *pflag.FlagSet) {
 	g := &c.gitops
 	fs.StringVar(&g.application, "argocd-application", "", "An Argo CD Application manifest, read as Argo CD reads it: implies --applier argocd and sets what the equivalent flags set — its name (--argocd-app), its destination namespace (-n), the sync option ClientSideApplyMigration=false (--argocd-no-csa-migration), its client-side-apply-migration-manager annotation (--argocd-csa-manager) and its ignoreDifferences (jsonPointers, the jqPathExpressions that are plain paths, managedFieldsManagers, per group/kind/namespace/name; as --ignore-path and --ignore-manager). Refused: a flag saying otherwise, syncOptions the sync would apply differently with (ServerSideApply not true, Replace, Force, Validate=false, …), jq expressions that are not paths, RespectIgnoreDifferences=true with managedFieldsManagers. RespectIgnoreDifferences=true: the fields its ignoreDifferences name keep their live values in what is applied, as Argo CD syncs them.")
-	fs.StringVar(&g.kustomization, "flux-kustomization-file", "", "A Flux Kustomization manifest, read as kustomize-controller reads it: implies --applier flux and sets what the equivalent flags set — its namespace/name (--flux-kustomization) and spec.force (--flux-force). Refused: a flag saying otherwise, and what is not taken yet (spec.targetNamespace, spec.postBuild, spec.ignore: render the manifests with them first). spec.prune is not read: give --prune.")
+	fs.StringVar(&g.kustomization, "flux-kustomization-file", "", "A Flux Kustomization manifest, read as kustomize-controller reads it: implies --applier flux and sets what the equivalent flags set — its namespace/name (--flux-kustomization) and spec.force (--flux-force) — and changes each object as kustomize-controller does before it applies: spec.targetNamespace (kustomize's namespace transformer: namespaced objects get it, cluster-scoped ones do not), then spec.postBuild substitution (${var}, ${var:=default}, $${ escapes; strict, as the controller by default; substituteStrategy; objects labelled or annotated kustomize.toolkit.fluxcd.io/substitute: disabled left alone) with the variables of substitute and of substituteFrom's ConfigMaps and Secrets, found in the --flux-substitute-from files or the live objects. Refused: a flag saying otherwise, and spec.ignore (not taken yet). spec.prune is not read: give --prune.")
+	fs.StringArrayVar(&g.substituteFrom, "flux-substitute-from", nil, "A file of ConfigMaps and Secrets that a --flux-kustomization-file's postBuild.substituteFrom names (repeatable); those not given are looked up in the live objects.")
 }
 
 // checkGitOps reads the GitOps configuration files right after the flags are parsed, and
@@ -44,6 +49,9 @@ func (c *options) checkGitOps(fs *pflag.FlagSet) error {
 	g := &c.gitops
 	if g.application != "" && g.kustomization != "" {
 		return fmt.Errorf("--argocd-application and --flux-kustomization-file: one applier syncs the manifests, give one")
+	}
+	if len(g.substituteFrom) > 0 && g.kustomization == "" {
+		return fmt.Errorf("--flux-substitute-from: give the --flux-kustomization-file whose postBuild.substituteFrom it serves")
 	}
 	if g.application != "" {
 		return c.readApplication(fs)
@@ -134,9 +142,9 @@ func (c *options) readApplication(fs *pflag.FlagSet) error {
 			return fmt.Errorf("%s: sync option %s=%s is not predicted: it changes how Argo CD writes the objects (drop it to predict the sync without it)", file, n, v)
 		}
 	}
-	rules, err := ignoreRules(file, app.Ignore)
+	rules, err := app.IgnoreRules()
 	if err != nil {
-		return err
+		return fmt.Errorf("%s: %w", file, err)
 	}
 	c.gitops.rules = append(c.gitops.rules, rules...)
 	if app.SyncOption("RespectIgnoreDifferences") && len(rules) > 0 {
@@ -152,53 +160,6 @@ func (c *options) readApplication(fs *pflag.FlagSet) error {
 	return nil
 }
 
-// ignoreRules are an Application's spec.ignoreDifferences as the judge's rules; file names
-// the Application in errors.
-func ignoreRules(file string, ignore []gitopsconfig.IgnoreDifference) ([]judge.IgnoreRule, error) {
-	var rules []judge.IgnoreRule
-	for i, d := range ignore {
-		at := fmt.Sprintf("%s: spec.ignoreDifferences[%d]", file, i)
-		r := judge.IgnoreRule{Group: d.Group, Kind: d.Kind, Namespace: d.Namespace, Name: d.Name, Managers: d.ManagedFieldsManagers}
-		for j, p := range d.JSONPointers {
-			ip, err := judge.ParseIgnorePath(p)
-			if err != nil {
-				return nil, fmt.Errorf("%s.jsonPointers[%d]: %w", at, j, err)
-			}
-			r.Paths = append(r.Paths, ip)
-		}
-		for j, q := range d.JQPathExpressions {
-			ip, err := jqPath(q)
-			if err != nil {
-				return nil, fmt.Errorf("%s.jqPathExpressions[%d]: %w", at, j, err)
-			}
-			r.Paths = append(r.Paths, ip)
-		}
-		if len(r.Paths) == 0 && len(r.Managers) == 0 {
-			continue // Argo CD ignores nothing with it either
-		}
-		rules = append(rules, r)
-	}
-	return rules, nil
-}
-
-// jqPath reads a jq path expression as an ignore path; what is more than a path (select,
-// pipes, optional steps, recursion) is refused.
-func jqPath(q string) (judge.IgnorePath, error) {
-	// A path: .name steps, ["name"] steps, [N] and [] (every item). Compiled here, not at
-	// start-up: only an Application's ignoreDifferences needs it.
-	plain := regexp.MustCompile(`^(\.[A-Za-z_][A-Za-z0-9_]*|\.?\["[^"\\]*"\]|\.?\[[0-9]+\]|\.?\[\])+$`)
-	if !plain.MatchString(q) {
-		return judge.IgnorePath{}, fmt.Errorf("the jq expression %q is not taken: only plain paths (.a.b, .a[\"b.c\"], .a[0], .a[]) are, not select(), pipes, ? or ..; write the fields it selects as jsonPointers or --ignore-path", q)
-	}
-	p := strings.ReplaceAll(q, "[]", "[*]")
-	p = strings.ReplaceAll(p, ".[", "[")
-	ip, err := judge.ParseIgnorePath(p)
-	if err != nil {
-		return judge.IgnorePath{}, fmt.Errorf("the jq expression %q: %w", q, err)
-	}
-	return ip, nil
-}
-
 func (c *options) readKustomization(fs *pflag.FlagSet) error {
 	file := "--flux-kustomization-file " + c.gitops.kustomization
 	data, err := os.ReadFile(c.gitops.kustomization)
@@ -209,13 +170,11 @@ func (c *options) readKustomization(fs *pflag.FlagSet) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", file, err)
 	}
-	switch {
-	case k.TargetNamespace != "":
-		return fmt.Errorf("%s: spec.targetNamespace is not taken yet: it sets the namespace of every namespaced object, which -n does not (it names the namespace of those that name none); render the manifests with it first (kustomize's namespace:)", file)
-	case k.HasPostBuild:
-		return fmt.Errorf("%s: spec.postBuild is not taken yet: substitute the variables before predicting (e.g. envsubst < manifests.yaml | ssa-diff - live.json)", file)
-	case k.Ignore != "":
-		return fmt.Errorf("%s: spec.ignore is not taken yet: leave those files out with --ignore-filename-pattern", file)
+	if len(k.Ignore) > 0 {
+		return fmt.Errorf("%s: spec.ignore is not taken yet: kustomize-controller strips the fields its rules name from what it applies when they drifted (or adopts their live values when it owns them alone), which is not predicted; drop the rules to predict the apply without them", file)
+	}
+	if k.Transforms() {
+		c.gitops.flux, c.gitops.fluxFile = k, file
 	}
 	if err := setFrom(fs, file, "the applier of a Kustomization", "applier", "flux"); err != nil {
 		return err
@@ -227,4 +186,29 @@ func (c *options) readKustomization(fs *pflag.FlagSet) error {
 		return err
 	}
 	return setFrom(fs, file, "spec.force", "flux-force", fmt.Sprint(k.Force))
+}
+
+// buildFlux changes each manifest as the --flux-kustomization-file's kustomize-controller
+// does before it applies it (gitopsconfig.Kustomization.BuildEntries); substituteFrom's
+// ConfigMaps and Secrets are looked up in the --flux-substitute-from files, then in live.
+func (c *session) buildFlux(in *inputs, live []input.Entry) error {
+	k := c.gitops.flux
+	if k == nil {
+		return nil
+	}
+	var sources []map[string]any
+	for _, f := range c.gitops.substituteFrom {
+		objs, err := k.SourcesIn(in.loader.Load(f), true)
+		if err != nil {
+			return fmt.Errorf("--flux-substitute-from %s: %w", f, err)
+		}
+		sources = append(sources, objs...)
+	}
+	objs, _ := k.SourcesIn(live, false)
+	vars, err := k.Variables(append(sources, objs...))
+	if err != nil {
+		return fmt.Errorf("%s: %w", c.gitops.fluxFile, err)
+	}
+	in.manifests = k.BuildEntries(in.manifests, vars)
+	return nil
 }

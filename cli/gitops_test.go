@@ -3,6 +3,7 @@ package cli
 import (
 	"encoding/json"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -91,6 +92,99 @@ func TestFluxKustomizationIsItsFlags(t *testing.T) {
 	}
 }
 
+// A Flux Kustomization that changes its objects (testdata/gitops-e2e/flux-vars: a
+// targetNamespace, postBuild variables inline and from a ConfigMap, an escaped $${, a
+// default, an object with substitution disabled, a cluster-scoped object) predicts what
+// the same objects as kustomize-controller builds them (rendered/, written by hand)
+// predict with the equivalent flags, in every format; the ConfigMap is read from a
+// --flux-substitute-from file or from the live objects. A variable without a value fails
+// its object, as the controller's strict substitution does.
+func TestFluxKustomizationBuildsAsTheController(t *testing.T) {
+	dir := filepath.Join(repoRoot(t), "testdata", "gitops-e2e", "flux-vars")
+	kus := filepath.Join(dir, "kustomization.yaml")
+	repo, rendered := filepath.Join(dir, "repo"), filepath.Join(dir, "rendered")
+	for _, format := range []string{"text", "json", "markdown"} {
+		for _, live := range [][]string{{"--flux-substitute-from", filepath.Join(dir, "vars.yaml")}, {filepath.Join(dir, "live.json")}} {
+			got, gotErr, gotCode := run(t, "", append([]string{"-o", format, "--now", e2eNow, "--flux-kustomization-file", kus, repo}, live...)...)
+			wantLive := live[len(live)-1:]
+			if len(live) == 2 {
+				wantLive = nil
+			}
+			want, wantErr, wantCode := run(t, "", append([]string{"-o", format, "--now", e2eNow, "--applier", "flux", "--flux-kustomization", "flux-system/shop-vars", rendered}, wantLive...)...)
+			want = strings.ReplaceAll(want, rendered, repo)
+			if got != want || gotErr != wantErr || gotCode != wantCode {
+				t.Errorf("-o %s %v: the Kustomization (exit %d) differs from its rendering (exit %d)\n%s%s\n---\n%s%s", format, live, gotCode, wantCode, got, gotErr, want, wantErr)
+			}
+			if gotCode != 1 {
+				t.Errorf("-o %s: exit %d, want 1\n%s", format, gotCode, gotErr)
+			}
+		}
+	}
+	strict := writeFiles(t, map[string]string{"k.yaml": strings.Replace(readFile(t, kus), `replicas: "2"`, `other: "2"`, 1)})
+	out, errs, _ := run(t, "", "--now", e2eNow, "--flux-kustomization-file", filepath.Join(strict, "k.yaml"), repo, filepath.Join(dir, "live.json"))
+	if want := `app.yaml, document 0, line 1: as Flux Kustomization flux-system/shop-vars builds it: postBuild substitution (as kustomize-controller runs it, strict): variable not set (strict mode): "replicas"`; !strings.Contains(out+errs, want) {
+		t.Errorf("an unset variable:\n%s%s\nwant %s", out, errs, want)
+	}
+}
+
+// The Kustomization's objects, built and predicted against the live state recorded from
+// kube-apiserver 1.37.2 (testdata/gitops-e2e/flux-vars/record.sh: an earlier revision
+// applied as kustomize-controller, a hand's annotation), are what the server stores when
+// it gets them as kustomize-controller sends them (server-dry-run.json): namespace,
+// substituted values, the escaped and disabled variables, managedFields; times and
+// resourceVersion aside.
+func TestFluxKustomizationIsTheServersAnswer(t *testing.T) {
+	dir := filepath.Join(repoRoot(t), "testdata", "gitops-e2e", "flux-vars")
+	out, errs, code := run(t, "", "-o", "json", "--now", e2eNow, "--flux-kustomization-file", filepath.Join(dir, "kustomization.yaml"),
+		filepath.Join(dir, "repo"), filepath.Join(dir, "live.json"))
+	if code != 1 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var rep struct {
+		Results []struct {
+			Kind, Name, Action string
+			Object             map[string]any `json:"object"`
+		} `json:"results"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	var server struct{ Items []map[string]any }
+	if err := json.Unmarshal([]byte(readFile(t, filepath.Join(dir, "server-dry-run.json"))), &server); err != nil || len(server.Items) != 3 {
+		t.Fatalf("server-dry-run.json: %v", err)
+	}
+	strip := func(obj map[string]any) map[string]any {
+		md, _ := obj["metadata"].(map[string]any)
+		delete(md, "resourceVersion")
+		mf, _ := md["managedFields"].([]any)
+		for _, e := range mf {
+			delete(e.(map[string]any), "time")
+		}
+		return obj
+	}
+	for _, want := range server.Items {
+		md := want["metadata"].(map[string]any)
+		found := false
+		for _, r := range rep.Results {
+			if r.Kind != want["kind"] || r.Name != md["name"] {
+				continue
+			}
+			found = true
+			if r.Action != "update" {
+				t.Errorf("%s %s: %s, want update", r.Kind, r.Name, r.Action)
+			}
+			if got := strip(r.Object); !reflect.DeepEqual(got, strip(want)) {
+				g, _ := json.MarshalIndent(got, "", " ")
+				w, _ := json.MarshalIndent(want, "", " ")
+				t.Errorf("%s %s: the predicted object is not the server's:\n%s\n---\n%s", r.Kind, r.Name, g, w)
+			}
+		}
+		if !found {
+			t.Errorf("%s %v not predicted", want["kind"], md["name"])
+		}
+	}
+}
+
 // What the files say and the command cannot take is refused (exit 2), naming the field
 // and, for a flag saying otherwise, both.
 func TestGitOpsConfigRefusals(t *testing.T) {
@@ -100,15 +194,15 @@ func TestGitOpsConfigRefusals(t *testing.T) {
 	const appHead = "apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata: {name: shop}\nspec:\n  destination: {namespace: shop-prod}\n"
 	const kusHead = "apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata: {name: shop, namespace: flux-system}\nspec:\n"
 	dir := writeFiles(t, map[string]string{
-		"csa.yaml":       appHead + "  syncPolicy: {syncOptions: [CreateNamespace=true]}\n",
-		"respect.yaml":   appHead + "  syncPolicy: {syncOptions: [ServerSideApply=true, RespectIgnoreDifferences=true]}\n  ignoreDifferences:\n  - {kind: Deployment, managedFieldsManagers: [kube-controller-manager]}\n",
-		"replace.yaml":   appHead + "  syncPolicy: {syncOptions: [ServerSideApply=true, Replace=true]}\n",
-		"select.yaml":    appHead + "  syncPolicy: {syncOptions: [ServerSideApply=true]}\n  ignoreDifferences:\n  - {kind: Deployment, jqPathExpressions: ['.spec.template.spec.initContainers[] | select(.name == \"istio-init\")']}\n",
-		"optional.yaml":  appHead + "  syncPolicy: {syncOptions: [ServerSideApply=true]}\n  ignoreDifferences:\n  - {kind: Deployment, jqPathExpressions: ['.spec.foo?']}\n",
-		"target.yaml":    kusHead + "  targetNamespace: shop\n",
-		"postbuild.yaml": kusHead + "  postBuild:\n    substitute: {replicas: \"3\"}\n",
-		"ignore.yaml":    kusHead + "  ignore: |\n    /**/*.md\n",
-		"unnamed.yaml":   "apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nspec: {}\n",
+		"csa.yaml":      appHead + "  syncPolicy: {syncOptions: [CreateNamespace=true]}\n",
+		"respect.yaml":  appHead + "  syncPolicy: {syncOptions: [ServerSideApply=true, RespectIgnoreDifferences=true]}\n  ignoreDifferences:\n  - {kind: Deployment, managedFieldsManagers: [kube-controller-manager]}\n",
+		"replace.yaml":  appHead + "  syncPolicy: {syncOptions: [ServerSideApply=true, Replace=true]}\n",
+		"select.yaml":   appHead + "  syncPolicy: {syncOptions: [ServerSideApply=true]}\n  ignoreDifferences:\n  - {kind: Deployment, jqPathExpressions: ['.spec.template.spec.initContainers[] | select(.name == \"istio-init\")']}\n",
+		"optional.yaml": appHead + "  syncPolicy: {syncOptions: [ServerSideApply=true]}\n  ignoreDifferences:\n  - {kind: Deployment, jqPathExpressions: ['.spec.foo?']}\n",
+		"strategy.yaml": kusHead + "  postBuild:\n    substituteStrategy: Sometimes\n",
+		"badname.yaml":  kusHead + "  postBuild:\n    substitute: {my-var: \"3\"}\n",
+		"ignore.yaml":   kusHead + "  ignore:\n  - paths: [/spec/replicas]\n    target: {kind: Deployment}\n",
+		"unnamed.yaml":  "apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nspec: {}\n",
 	})
 	for _, c := range []struct {
 		args []string
@@ -128,8 +222,9 @@ func TestGitOpsConfigRefusals(t *testing.T) {
 		{[]string{"--flux-kustomization-file", kus, "--flux-kustomization", "flux-system/other"}, `metadata.namespace/name is "flux-system/shop-prod", but --flux-kustomization flux-system/other was given`},
 		{[]string{"--flux-kustomization-file", kus, "--flux-force=false"}, `spec.force is "true", but --flux-force false was given`},
 		{[]string{"--flux-kustomization-file", app}, "not a Flux Kustomization"},
-		{[]string{"--flux-kustomization-file", filepath.Join(dir, "target.yaml")}, "spec.targetNamespace is not taken yet"},
-		{[]string{"--flux-kustomization-file", filepath.Join(dir, "postbuild.yaml")}, "spec.postBuild is not taken yet"},
+		{[]string{"--flux-kustomization-file", filepath.Join(dir, "strategy.yaml")}, `spec.postBuild.substituteStrategy: "Sometimes" (want WithVariables or Always)`},
+		{[]string{"--flux-kustomization-file", filepath.Join(dir, "badname.yaml")}, `variable name "my-var" is invalid`},
+		{[]string{"--flux-substitute-from", filepath.Join(dir, "badname.yaml")}, "give the --flux-kustomization-file"},
 		{[]string{"--flux-kustomization-file", filepath.Join(dir, "ignore.yaml")}, "spec.ignore is not taken yet"},
 		{[]string{"--flux-kustomization-file", filepath.Join(dir, "unnamed.yaml")}, "metadata.namespace and metadata.name are needed"},
 	} {
@@ -138,40 +233,4 @@ func TestGitOpsConfigRefusals(t *testing.T) {
 			t.Errorf("%q: exit %d, stderr %q, want exit 2 and %q", c.args, code, errs, c.want)
 		}
 	}
-}
-
-func TestJQPath(t *testing.T) {
-	for q, want := range map[string]string{
-		".spec.replicas":                         ".spec.replicas",
-		".spec.containers[].image":               ".spec.containers[*].image",
-		`.metadata.annotations["example.com/x"]`: `.metadata.annotations["example.com/x"]`,
-		`.data.["k"]`:                            `.data["k"]`,
-		".spec.containers[0].env":                ".spec.containers[0].env",
-	} {
-		p, err := jqPath(q)
-		if err != nil || p.String() != want {
-			t.Errorf("jqPath(%q) = %q, %v; want %q", q, p.String(), err, want)
-		}
-	}
-	for _, q := range []string{"spec.replicas", ".a | .b", ".a?", "..", `.a["x\"y"]`, ".a[-1]", `."a"`} {
-		if _, err := jqPath(q); err == nil {
-			t.Errorf("jqPath(%q) taken", q)
-		}
-	}
-}
-
-// jqPath never panics, and what it takes is a path the ignore rules read.
-func FuzzJQPath(f *testing.F) {
-	for _, s := range []string{".spec.replicas", ".spec.containers[].image", `.data["k"]`, ".a[0]", ".a | .b", `.["x"]`, "..", ".a?"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, q string) {
-		p, err := jqPath(q)
-		if err != nil {
-			return
-		}
-		if p.String() == "" || strings.Contains(p.String(), "[]") {
-			t.Errorf("jqPath(%q) = %q", q, p.String())
-		}
-	})
 }

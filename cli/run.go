@@ -149,7 +149,16 @@ func (c *session) readInputs(ctx context.Context) (*inputs, error) {
 			return nil, err
 		}
 	}
-	in.reg, err = c.readLive(ctx, in, reg)
+	// Flux builds the objects before it reads the cluster: from a cluster, with the
+	// --flux-substitute-from files alone; from a dump, after it (its ConfigMaps and Secrets).
+	if c.liveOpts.fromCluster {
+		if err := c.buildFlux(in, nil); err != nil {
+			return nil, err
+		}
+	}
+	if in.reg, err = c.readLive(ctx, in, reg); err == nil && !c.liveOpts.fromCluster {
+		err = c.buildFlux(in, in.live)
+	}
 	return in, err
 }
 

@@ -39,3 +39,30 @@ func TestJSONPointer(t *testing.T) {
 		t.Error("JSONPointer found an item that is not there")
 	}
 }
+
+// ItemKey names an item by its key fields in the keys' order, reports the first key field
+// it omits, and leaves out the ones omitted excuses.
+func TestItemKey(t *testing.T) {
+	item := map[string]any{"containerPort": int64(80), "name": "http"}
+	pe, missing, ok := ItemKey(item, []string{"containerPort", "protocol"}, nil)
+	if ok || missing != "protocol" {
+		t.Fatalf("without protocol: %v %q %v; want the missing key protocol", pe, missing, ok)
+	}
+	pe, _, ok = ItemKey(item, []string{"containerPort", "protocol"}, func(n string) bool { return n == "protocol" })
+	if !ok || pe.String() != `[containerPort=80]` {
+		t.Fatalf("protocol excused: %v %v; want [containerPort=80]", pe, ok)
+	}
+	pe, _, ok = ItemKey(item, []string{"name", "containerPort"}, nil)
+	if !ok || pe.String() != `[name="http",containerPort=80]` {
+		t.Fatalf("both keys: %v %v", pe, ok)
+	}
+	if got := KeyNames(pe); len(got) != 2 || got[0] != "name" || got[1] != "containerPort" {
+		t.Fatalf("KeyNames = %v", got)
+	}
+	if !ItemMatches(item, pe) {
+		t.Fatalf("the key names no item")
+	}
+	if KeyNames(smdpath.PathElement{}) != nil {
+		t.Fatal("a field name has key names")
+	}
+}

@@ -2,11 +2,12 @@ package judge
 
 import (
 	"encoding/json"
-	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/ssa-diff/ssa-diff/fieldpath"
+	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 	smdpath "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 	"sigs.k8s.io/structured-merge-diff/v6/value"
 )
@@ -313,12 +314,7 @@ func unowned(v any, owned *smdpath.Set, names func(smdpath.Path) *smdpath.Set, a
 			}
 			return
 		}
-		keys := make([]string, 0, len(v))
-		for k := range v {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
+		for _, k := range unstructured.SortedKeys(v) {
 			pe := smdpath.PathElement{FieldName: &k}
 			o := below(owned, pe)
 			if o == nil && owned != nil && owned.Members.Has(pe) {
@@ -408,15 +404,8 @@ func nameItem(item any, list []any, set *smdpath.Set) (smdpath.PathElement, bool
 		if !ok {
 			return smdpath.PathElement{}, false
 		}
-		key := make(value.FieldList, 0, len(*like.Key))
-		for _, k := range *like.Key {
-			kv, ok := m[k.Name]
-			if !ok {
-				return smdpath.PathElement{}, false
-			}
-			key = append(key, value.Field{Name: k.Name, Value: value.NewValueInterface(kv)})
-		}
-		return smdpath.PathElement{Key: &key}, true
+		pe, _, ok := fieldpath.ItemKey(m, fieldpath.KeyNames(*like), nil)
+		return pe, ok
 	case like.Value != nil:
 		val := value.NewValueInterface(item)
 		return smdpath.PathElement{Value: &val}, true
@@ -473,8 +462,59 @@ func serverOnly(p smdpath.Path) bool {
 }
 
 // sameJSON compares two decoded JSON values as JSON prints them (numbers of any Go type
-// print alike when equal).
+// print alike when equal): objects, lists, strings, booleans and nulls are compared as
+// they are when both are of the same kind, other values (numbers, values of two kinds) by
+// their printing.
 func sameJSON(a, b any) bool {
+	switch x := a.(type) {
+	case string:
+		// Invalid UTF-8 prints as U+FFFD: two such strings may print alike.
+		if y, ok := b.(string); ok && (x == y || utf8.ValidString(x) && utf8.ValidString(y)) {
+			return x == y
+		}
+	case bool:
+		if y, ok := b.(bool); ok {
+			return x == y
+		}
+	case nil:
+		if b == nil {
+			return true
+		}
+	case map[string]any:
+		y, ok := b.(map[string]any)
+		if !ok || (x == nil) != (y == nil) {
+			break
+		}
+		if len(x) != len(y) {
+			return false
+		}
+		for k, v := range x {
+			w, has := y[k]
+			if !has || !sameJSON(v, w) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		y, ok := b.([]any)
+		if !ok || (x == nil) != (y == nil) {
+			break
+		}
+		if len(x) != len(y) {
+			return false
+		}
+		for i := range x {
+			if !sameJSON(x[i], y[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	return printedAlike(a, b)
+}
+
+// printedAlike reports whether a and b print as the same JSON.
+func printedAlike(a, b any) bool {
 	ja, err1 := json.Marshal(a)
 	jb, err2 := json.Marshal(b)
 	return err1 == nil && err2 == nil && string(ja) == string(jb)

@@ -55,12 +55,7 @@ func matches(v any, segs []ignoreSeg, at []string, f func([]string, any)) {
 			}
 			return
 		}
-		keys := make([]string, 0, len(c))
-		for k := range c {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
+		for _, k := range unstructured.SortedKeys(c) {
 			matches(c[k], segs[1:], append(at, k), f)
 		}
 	case []any:

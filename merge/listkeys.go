@@ -3,9 +3,10 @@ package merge
 import (
 	"errors"
 	"fmt"
-	"sort"
 	"strings"
 
+	"github.com/ssa-diff/ssa-diff/fieldpath"
+	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 	smdpath "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 	smdschema "sigs.k8s.io/structured-merge-diff/v6/schema"
 	"sigs.k8s.io/structured-merge-diff/v6/typed"
@@ -48,12 +49,7 @@ func walkKeys(s *smdschema.Schema, tr smdschema.TypeRef, v any, path smdpath.Pat
 		if atom.Map == nil {
 			return
 		}
-		names := make([]string, 0, len(t))
-		for k := range t {
-			names = append(names, k)
-		}
-		sort.Strings(names)
-		for _, k := range names {
+		for _, k := range unstructured.SortedKeys(t) {
 			et := atom.Map.ElementType
 			if sf, ok := atom.Map.FindField(k); ok {
 				et = sf.Type
@@ -92,14 +88,9 @@ func missingKey(s *smdschema.Schema, l *smdschema.List, m map[string]any) (strin
 	if !ok || et.Map == nil {
 		return "", false
 	}
-	for _, k := range l.Keys {
-		if _, present := m[k]; present {
-			continue
-		}
-		if sf, ok := et.Map.FindField(k); ok && sf.Default != nil {
-			continue
-		}
-		return k, true
-	}
-	return "", false
+	_, missing, ok := fieldpath.ItemKey(m, l.Keys, func(k string) bool {
+		sf, ok := et.Map.FindField(k)
+		return ok && sf.Default != nil
+	})
+	return missing, !ok
 }

@@ -1,6 +1,8 @@
 package predict
 
 import (
+	"sync"
+
 	"github.com/ssa-diff/ssa-diff/fieldpath"
 	"github.com/ssa-diff/ssa-diff/judge"
 	"github.com/ssa-diff/ssa-diff/merge"
@@ -9,10 +11,10 @@ import (
 
 // drift is judge.Drift of out, the answer to a's request against live: the live object's
 // owners decoded once (the prediction's own decoding when it has it), the manifest's fields
-// as the server recorded them for the applier, and the manifest as the engine defaults it
-// (when the predictor is the engine), which tells the server's defaults from drift.
+// as the server recorded them for the applier (the answer's own decoding of its entries),
+// and what tells the server's defaults from drift (once per object: shared).
 // forced, when out is a refusal predicted again with force, is that prediction.
-func (r *Run) drift(a Apply, live map[string]any, out, forced *merge.Result) []judge.DriftField {
+func (r *Run) drift(a Apply, live map[string]any, out, forced *merge.Result, shared *driftShared) []judge.DriftField {
 	if r.NoDrift || a.Patch != nil || live == nil || out == nil {
 		return nil
 	}
@@ -33,35 +35,66 @@ func (r *Run) drift(a Apply, live map[string]any, out, forced *merge.Result) []j
 	}
 	if !refused {
 		in.Predicted = out.Object
-		manager := r.Applier.Manager()
-		in.Applied = func() *smdpath.Set {
-			for _, e := range out.ManagedFields {
-				if e.Manager == manager && e.Operation == fieldpath.OperationApply && e.Subresource == r.Subresource {
-					if set, err := fieldpath.FieldsV1ToSet(e.FieldsV1); err == nil {
-						return set
-					}
-				}
+		in.Applied = func() *smdpath.Set { return r.appliedSet(out) }
+	}
+	if shared != nil {
+		in.Defaulted, in.Created = shared.defaulted, shared.created
+	}
+	return judge.Drift(in)
+}
+
+// appliedSet is the field set out's managedFields record for the applier's apply, from
+// the answer's own decoding of the entries it wrote (decoded again only when it has none).
+func (r *Run) appliedSet(out *merge.Result) *smdpath.Set {
+	manager := r.Applier.Manager()
+	decoded, ok := out.ManagedFieldsDecoded(out.ManagedFields)
+	for _, e := range out.ManagedFields {
+		if e.Manager != manager || e.Operation != fieldpath.OperationApply || e.Subresource != r.Subresource {
+			continue
+		}
+		if ok {
+			if vs, has := decoded.Fields[fieldpath.ManagerKey(e)]; has {
+				return vs.Set()
 			}
-			return nil
+		}
+		if set, err := fieldpath.FieldsV1ToSet(e.FieldsV1); err == nil {
+			return set
 		}
 	}
-	if e, ok := r.Predictor.(Engine); ok && e.Engine != nil && a.Manifest != nil {
-		gvk := a.GVK
-		in.Defaulted = func() map[string]any {
-			d, _ := e.Defaulted(gvk, WithDefaultNamespace(a.Manifest, a.Namespace))
-			return d
-		}
+	return nil
+}
+
+// driftShared is what the drift of an answer and of its forced twin ask of the same
+// manifest, each at most once: the manifest as the server defaults it and as a create
+// would store it.
+type driftShared struct {
+	defaulted func() map[string]any
+	created   func() (map[string]any, []string)
+}
+
+// newDriftShared is a's driftShared when the predictor is the engine (nil otherwise: the
+// drift then tells no defaults).
+func (r *Run) newDriftShared(a Apply) *driftShared {
+	e, ok := r.Predictor.(Engine)
+	if !ok || e.Engine == nil || a.Manifest == nil || r.NoDrift || a.Patch != nil {
+		return nil
 	}
-	if e, ok := r.Predictor.(Engine); ok && e.Engine != nil && a.Manifest != nil && r.Subresource == "" {
+	s := &driftShared{}
+	gvk := a.GVK
+	s.defaulted = sync.OnceValue(func() map[string]any {
+		d, _ := e.Defaulted(gvk, WithDefaultNamespace(a.Manifest, a.Namespace))
+		return d
+	})
+	if r.Subresource == "" {
 		create := r.request(a, false)
 		create.Live = nil
-		in.Created = func() (map[string]any, []string) {
+		s.created = sync.OnceValues(func() (map[string]any, []string) {
 			res, err := e.Apply(create)
 			if err != nil || res == nil || res.Object == nil {
 				return nil, nil
 			}
 			return res.Object, res.Assigned
-		}
+		})
 	}
-	return judge.Drift(in)
+	return s
 }

@@ -124,16 +124,17 @@ func (r *Run) Predict(a Apply) (*Prediction, error) {
 		}
 	}
 	r.advise(p, a)
+	shared := r.newDriftShared(a)
 	if out.Rejection != nil && out.Rejection.Code == 409 && !r.Force && r.ForcedAlso && !r.Applier.AlwaysForces() {
 		// Against the live object as the server read it for the first request.
 		again := a
 		again.Live = p.Live
 		if forced, err := r.Predictor.Predict(r.Applier, r.request(again, true)); err == nil {
 			p.WithForce = forced
-			p.WithForceDrift = r.drift(a, p.Live, forced, nil)
+			p.WithForceDrift = r.drift(a, p.Live, forced, nil, shared)
 		}
 	}
-	p.Drift = r.drift(a, p.Live, out, p.WithForce)
+	p.Drift = r.drift(a, p.Live, out, p.WithForce, shared)
 	return p, nil
 }
 

@@ -160,3 +160,58 @@ func TestDefaultTable(t *testing.T) {
 		})
 	}
 }
+
+// The plain references imageTag answers without the grammar's expression get the answer
+// the expression gives.
+func TestPlainImageTagIsTheGrammars(t *testing.T) {
+	images := []string{"nginx", "nginx:1.27", "comm/chat:1.0", "registry.example/web:1.0", "ghcr.io/org/app:v1.2.3",
+		"a__b/c--d_e.f:T_1.x-y", "a___b", "a..b", "a._b", "-a", "a-", "a/", "/a", "a//b", "a:", "a:.x", "a:-x", "a:_x",
+		"a:b:c", "a:b/c", "A/b", "a/B:1", "a@sha256:" + strings.Repeat("a", 64), strings.Repeat("a", 64), strings.Repeat("f", 64) + ":1",
+		strings.Repeat("a", 255), strings.Repeat("a", 256), "a:" + strings.Repeat("t", 128), "a:" + strings.Repeat("t", 129),
+		"localhost:5000/a", "a b", "a\n", "ä", "a:ü", "a-----b", "a_-b", "0", "a:0", "x.y.z/a-b_c__d:latest"}
+	for _, image := range images {
+		tag, ok := plainImageTag(image)
+		if !ok {
+			continue
+		}
+		if want := grammarImageTag(image); tag != want {
+			t.Errorf("plainImageTag(%q) = %q, the grammar's %q", image, tag, want)
+		}
+	}
+	for _, plain := range []string{"nginx", "comm/chat:1.0", "ghcr.io/org/app:v1.2.3", "a__b/c--d_e.f:T_1.x-y"} {
+		if _, ok := plainImageTag(plain); !ok {
+			t.Errorf("%q is not taken as plain", plain)
+		}
+	}
+}
+
+// grammarImageTag is imageTag by the expression alone.
+func grammarImageTag(image string) string {
+	if hexIDRegexp().MatchString(image) {
+		return ""
+	}
+	mt := imageRefRegexp().FindStringSubmatch(image)
+	if mt == nil || len(mt[1]) > 255 || len(mt[2]) > 128 {
+		return ""
+	}
+	if mt[2] == "" && mt[3] == "" {
+		return "latest"
+	}
+	if mt[3] != "" {
+		return "?digest"
+	}
+	return mt[2]
+}
+
+func FuzzPlainImageTag(f *testing.F) {
+	for _, s := range []string{"nginx", "comm/chat:1.0", "a__b/c--d_e.f:T_1.x-y", "a:b:c", "localhost:5000/a"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, image string) {
+		if tag, ok := plainImageTag(image); ok {
+			if want := grammarImageTag(image); tag != want {
+				t.Errorf("plainImageTag(%q) = %q, the grammar's %q", image, tag, want)
+			}
+		}
+	})
+}

@@ -147,6 +147,9 @@ func lazyRegexp(expr string) func() *regexp.Regexp {
 // names neither tag nor digest), or "" when it has only a digest or does not
 // parse.
 func imageTag(image string) string {
+	if tag, ok := plainImageTag(image); ok {
+		return tag
+	}
 	if hexIDRegexp().MatchString(image) {
 		return ""
 	}
@@ -174,6 +177,66 @@ func imageTag(image string) string {
 		return "latest"
 	}
 	return tag
+}
+
+// plainImageTag is imageTag of the references most images are written as, without the
+// grammar's expression (compiling it is most of a small run's defaulting): a name of
+// lower-case path components ([a-z0-9]+ joined by ".", "_", "__" or dashes) joined by "/",
+// at most 255 characters, and an optional tag ([A-Za-z0-9_][A-Za-z0-9_.-]*, at most 128):
+// every such reference matches the grammar with no domain, the tag being the text after
+// the only ":". It reports false for any other text (a domain with a port or upper case, a
+// digest, a 64-hex ID), which the expression then decides.
+func plainImageTag(image string) (string, bool) {
+	name, tag, tagged := strings.Cut(image, ":")
+	if len(name) == 0 || len(name) > 255 || tagged && (len(tag) == 0 || len(tag) > 128) {
+		return "", false
+	}
+	if len(image) == 64 && !tagged {
+		return "", false // maybe a hex ID: the expression's check
+	}
+	for _, comp := range strings.Split(name, "/") {
+		if !plainPathComponent(comp) {
+			return "", false
+		}
+	}
+	if !tagged {
+		return "latest", true
+	}
+	for i := 0; i < len(tag); i++ {
+		c := tag[i]
+		word := c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+		if !word && (i == 0 || c != '.' && c != '-') {
+			return "", false
+		}
+	}
+	return tag, true
+}
+
+// plainPathComponent reports a path component of the reference grammar:
+// [a-z0-9]+ runs joined by ".", "_", "__" or one or more "-".
+func plainPathComponent(s string) bool {
+	alnum := func(c byte) bool { return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' }
+	if s == "" || !alnum(s[0]) || !alnum(s[len(s)-1]) {
+		return false
+	}
+	for i := 1; i < len(s); {
+		if alnum(s[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(s) && !alnum(s[j]) {
+			j++
+		}
+		switch sep := s[i:j]; {
+		case sep == "." || sep == "_" || sep == "__":
+		case strings.Trim(sep, "-") == "":
+		default:
+			return false
+		}
+		i = j
+	}
+	return true
 }
 
 // defaultService follows SetDefaults_Service.

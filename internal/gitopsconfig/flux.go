@@ -3,6 +3,7 @@ package gitopsconfig
 import (
 	"encoding/base64"
 	"fmt"
+	"sort"
 	"strings"
 
 	"sigs.k8s.io/yaml"
@@ -19,12 +20,23 @@ type Kustomization struct {
 	// (later ones, then Substitute, win, as kustomize-controller merges them).
 	Substitute     map[string]string
 	SubstituteFrom []SubstituteRef
-	// Ignore is spec.ignore: gitignore-style patterns of the source's files left out.
-	Ignore string
+	// Ignore is spec.ignore: kustomize-controller's drift ignore rules (JSON pointers, per
+	// target), which strip or adopt the fields they name in what is applied.
+	Ignore []IgnoreRule
 	// Prune is spec.prune.
 	Prune bool
 	// HasPostBuild reports a spec.postBuild, even one substituting nothing.
 	HasPostBuild bool
+	// SubstituteAlways is postBuild.substituteStrategy: Always (substitute even with no
+	// variables, for the defaults of ${var:=default}); the default, WithVariables,
+	// substitutes only when some variable is defined.
+	SubstituteAlways bool
+}
+
+// An IgnoreRule is one entry of a Kustomization's spec.ignore.
+type IgnoreRule struct {
+	Paths  []string       `json:"paths"`
+	Target map[string]any `json:"target,omitempty"`
 }
 
 // A SubstituteRef is one entry of postBuild.substituteFrom.
@@ -41,13 +53,14 @@ type kustomizationYAML struct {
 		Namespace string `json:"namespace"`
 	} `json:"metadata"`
 	Spec struct {
-		TargetNamespace string `json:"targetNamespace"`
-		Force           bool   `json:"force"`
-		Ignore          string `json:"ignore"`
-		Prune           bool   `json:"prune"`
+		TargetNamespace string       `json:"targetNamespace"`
+		Force           bool         `json:"force"`
+		Ignore          []IgnoreRule `json:"ignore"`
+		Prune           bool         `json:"prune"`
 		PostBuild       *struct {
-			Substitute     map[string]string `json:"substitute"`
-			SubstituteFrom []struct {
+			SubstituteStrategy string            `json:"substituteStrategy"`
+			Substitute         map[string]string `json:"substitute"`
+			SubstituteFrom     []struct {
 				Kind     string `json:"kind"`
 				Name     string `json:"name"`
 				Optional bool   `json:"optional"`
@@ -73,6 +86,13 @@ func ReadKustomization(data []byte) (*Kustomization, error) {
 		return k, nil
 	}
 	k.HasPostBuild, k.Substitute = true, y.Spec.PostBuild.Substitute
+	switch y.Spec.PostBuild.SubstituteStrategy {
+	case "", "WithVariables":
+	case "Always":
+		k.SubstituteAlways = true
+	default:
+		return nil, fmt.Errorf("spec.postBuild.substituteStrategy: %q (want WithVariables or Always)", y.Spec.PostBuild.SubstituteStrategy)
+	}
 	for i, r := range y.Spec.PostBuild.SubstituteFrom {
 		if r.Kind != "ConfigMap" && r.Kind != "Secret" {
 			return nil, fmt.Errorf("spec.postBuild.substituteFrom[%d]: kind %q (want ConfigMap or Secret)", i, r.Kind)
@@ -82,10 +102,13 @@ func ReadKustomization(data []byte) (*Kustomization, error) {
 	return k, nil
 }
 
-// Variables are the values postBuild substitutes: substituteFrom's ConfigMaps' data and
-// Secrets' data (base64-decoded) and stringData, in order, then substitute. objects are the
-// ConfigMaps and Secrets given, decoded; a reference to one not given that is not optional
-// is an error.
+// Variables are the values postBuild substitutes, as kustomize-controller loads them
+// (fluxcd/pkg/kustomize LoadVariables, then the inline map): substituteFrom's ConfigMaps'
+// data and Secrets' data (base64-decoded; a Secret given as a manifest with stringData
+// counts it as the server stores it, merged into data), in order, then substitute; every
+// value without its line breaks. objects are the ConfigMaps and Secrets given, decoded; a
+// reference to one not given that is not optional is an error, as is a variable name that
+// is not a shell identifier.
 func (k *Kustomization) Variables(objects []map[string]any) (map[string]string, error) {
 	vars := map[string]string{}
 	for _, r := range k.SubstituteFrom {
@@ -94,7 +117,7 @@ func (k *Kustomization) Variables(objects []map[string]any) (map[string]string, 
 			if r.Optional {
 				continue
 			}
-			return nil, fmt.Errorf("postBuild.substituteFrom: %s %s/%s not given (give it among the --flux-substitute-from files, or mark it optional)", r.Kind, k.Namespace, r.Name)
+			return nil, fmt.Errorf("postBuild.substituteFrom: %s %s/%s not given (give it among the --flux-substitute-from files or the live objects, or mark it optional)", r.Kind, k.Namespace, r.Name)
 		}
 		data, _ := obj["data"].(map[string]any)
 		for name, v := range data {
@@ -106,19 +129,44 @@ func (k *Kustomization) Variables(objects []map[string]any) (map[string]string, 
 				}
 				s = string(b)
 			}
-			vars[name] = s
+			vars[name] = strings.ReplaceAll(s, "\n", "")
 		}
 		if sd, ok := obj["stringData"].(map[string]any); ok && r.Kind == "Secret" {
 			for name, v := range sd {
 				s, _ := v.(string)
-				vars[name] = s
+				vars[name] = strings.ReplaceAll(s, "\n", "")
 			}
 		}
 	}
 	for name, v := range k.Substitute {
-		vars[name] = v
+		vars[name] = strings.ReplaceAll(v, "\n", "")
+	}
+	names := make([]string, 0, len(vars))
+	for name := range vars {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		if !shellName(name) {
+			return nil, fmt.Errorf("postBuild: variable name %q is invalid: kustomize-controller takes names of letters, digits and underscores that do not start with a digit", name)
+		}
 	}
 	return vars, nil
+}
+
+// shellName reports a variable name kustomize-controller substitutes: a letter or an
+// underscore, then letters, digits and underscores (ASCII, as its [[:alpha:]] class).
+func shellName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, c := range s {
+		letter := c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+		if !letter && (i == 0 || c < '0' || c > '9') {
+			return false
+		}
+	}
+	return true
 }
 
 func find(objects []map[string]any, kind, namespace, name string) map[string]any {

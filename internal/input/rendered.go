@@ -2,6 +2,7 @@ package input
 
 import (
 	"bytes"
+	"fmt"
 	"path/filepath"
 	"strings"
 )
@@ -137,4 +138,25 @@ type DirRenderer interface {
 	Renders(dir string) bool
 	// Render returns dir's objects, or an error entry naming it.
 	Render(dir string) []Entry
+}
+
+// Rewritten is o holding the object jsonText is instead of its own (decoded as the Loader
+// decodes JSON, within the default limits), at the same source: its lines are still
+// looked up in o's document, which is right where the rewriting changed values, not the
+// shape (a namespace set, variables substituted). o is not changed.
+func (o *Object) Rewritten(jsonText []byte) (*Object, error) {
+	v, _, err := decodeJSON(jsonText)
+	if err == nil {
+		v, err = normalize(v, Limits{}.withDefaults().MaxDepth)
+	}
+	m, ok := v.(map[string]any)
+	if err == nil && !ok {
+		err = fmt.Errorf("not an object but a %s", typeName(v))
+	}
+	if err != nil {
+		return nil, o.Errorf("", "%w", err)
+	}
+	c := *o
+	c.Object, c.text, c.head = m, nil, nil
+	return &c, nil
 }

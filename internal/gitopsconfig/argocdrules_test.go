@@ -1,0 +1,42 @@
+package gitopsconfig
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestJQPath(t *testing.T) {
+	for q, want := range map[string]string{
+		".spec.replicas":                         ".spec.replicas",
+		".spec.containers[].image":               ".spec.containers[*].image",
+		`.metadata.annotations["example.com/x"]`: `.metadata.annotations["example.com/x"]`,
+		`.data.["k"]`:                            `.data["k"]`,
+		".spec.containers[0].env":                ".spec.containers[0].env",
+	} {
+		p, err := jqPath(q)
+		if err != nil || p.String() != want {
+			t.Errorf("jqPath(%q) = %q, %v; want %q", q, p.String(), err, want)
+		}
+	}
+	for _, q := range []string{"spec.replicas", ".a | .b", ".a?", "..", `.a["x\"y"]`, ".a[-1]", `."a"`} {
+		if _, err := jqPath(q); err == nil {
+			t.Errorf("jqPath(%q) taken", q)
+		}
+	}
+}
+
+// jqPath never panics, and what it takes is a path the ignore rules read.
+func FuzzJQPath(f *testing.F) {
+	for _, s := range []string{".spec.replicas", ".spec.containers[].image", `.data["k"]`, ".a[0]", ".a | .b", `.["x"]`, "..", ".a?"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, q string) {
+		p, err := jqPath(q)
+		if err != nil {
+			return
+		}
+		if p.String() == "" || strings.Contains(p.String(), "[]") {
+			t.Errorf("jqPath(%q) = %q", q, p.String())
+		}
+	})
+}
