@@ -9,7 +9,7 @@ import (
 
 // 1.38's declarative rules of object metadata, as recorded from kube-apiserver
 // v1.38.0-beta.0 (conformance/testdata/minors/1.38/owner-reference-empty-kind,
-// owner-reference-empty-name-and-uid): each empty field of an owner reference is a bare
+// and owner-reference-empty-name-and-uid, recorded in commit 9a94031): each empty field of an owner reference is a bare
 // Required, and the handwritten "must not be empty" it covers is marked so.
 func TestObjectMetaDeclarativeAt138(t *testing.T) {
 	meta := &metav1.ObjectMeta{Name: "settings", OwnerReferences: []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "Deployment"}}}
