@@ -25,7 +25,7 @@ func decode(s string) map[string]any {
 // `kubectl apply --server-side`: kubectl's sequence moves the client-side owner's fields to
 // the manager "kubectl", so the key the manifest no longer has is deleted.
 func ExampleKubectl() {
-	engine := merge.New(schema.MustNewRegistry(kube.Newest()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()}))
+	engine := merge.New(schema.MustNewRegistry(kube.Default()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}))
 	live := decode(`{"apiVersion":"v1","kind":"ConfigMap",
 	  "metadata":{"name":"settings","namespace":"shop","uid":"6d1b7a52-0000-4000-8000-000000000002","resourceVersion":"3",
 	    "creationTimestamp":"2026-12-01T09:00:00Z",
@@ -61,7 +61,7 @@ func ExampleKubectl() {
 // Argo CD always forces: the sync takes spec.replicas from the HorizontalPodAutoscaler's
 // /scale writes, and the result says what it overrode.
 func ExampleArgoCD() {
-	engine := merge.New(schema.MustNewRegistry(kube.Newest()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()}))
+	engine := merge.New(schema.MustNewRegistry(kube.Default()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}))
 	live := decode(`{"apiVersion":"apps/v1","kind":"Deployment",
 	  "metadata":{"name":"web","namespace":"shop","uid":"6d1b7a52-0000-4000-8000-000000000001","resourceVersion":"7","generation":1,
 	    "creationTimestamp":"2026-12-01T09:00:00Z",
@@ -102,7 +102,7 @@ func ExampleArgoCD() {
 // /scale without a fieldManager, so the server names the entry after kubectl's User-Agent
 // and takes spec.replicas from the applier; the label is kubectl-label's.
 func ExampleKubectlCommand() {
-	engine := merge.New(schema.MustNewRegistry(kube.Newest()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()}))
+	engine := merge.New(schema.MustNewRegistry(kube.Default()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}))
 	applied, err := engine.Apply(merge.Request{Object: decode(`{"apiVersion":"apps/v1","kind":"Deployment",
 	  "metadata":{"name":"web","namespace":"shop"},
 	  "spec":{"replicas":2,"selector":{"matchLabels":{"app":"web"}},
@@ -141,7 +141,7 @@ func ExampleKubectlCommand() {
 // fieldManager, adding the container its general profile builds (SYS_PTRACE to trace the
 // target's processes); the entry is kubectl's, with subresource ephemeralcontainers.
 func ExampleKubectlCommand_debug() {
-	engine := merge.New(schema.MustNewRegistry(kube.Newest()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()}))
+	engine := merge.New(schema.MustNewRegistry(kube.Default()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}))
 	applied, err := engine.Apply(merge.Request{Object: decode(`{"apiVersion":"v1","kind":"Pod",
 	  "metadata":{"name":"web","namespace":"shop"},"spec":{"containers":[{"name":"app","image":"nginx:1.27"}]}}`),
 		Manager: "ci", Now: time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)})

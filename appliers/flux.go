@@ -576,7 +576,7 @@ func defaultProtocols(m map[string]any) {
 // normalize.UnstructuredList makes it with the built-in kinds' types (a FluxOptions.Normalize).
 // The types are those Flux links, of its own build and not the cluster's: the newest minor's.
 func NormalizeAsGoTypes(obj map[string]any) error {
-	return kubeapiserver.NormalizeAsGoTypes(kube.Newest(), obj)
+	return kubeapiserver.NormalizeAsGoTypes(kube.Default(), obj)
 }
 
 // FluxApply is Flux's kustomize-controller apply ([Flux]); with Prune, the Kustomization's

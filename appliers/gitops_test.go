@@ -106,7 +106,7 @@ func TestGitOpsAppliers(t *testing.T) {
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no cases: %v", err)
 	}
-	e := merge.New(schema.MustNewRegistry(kube.Newest()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()}))
+	e := merge.New(schema.MustNewRegistry(kube.Default()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}))
 	for _, f := range files {
 		t.Run(strings.TrimSuffix(filepath.Base(f), ".case.yaml"), func(t *testing.T) {
 			var c gitopsCase
@@ -174,7 +174,7 @@ func gitopsOptions(c gitopsCase) (ArgoCDOptions, FluxOptions) {
 			flux.Normalize = func(obj map[string]any) error {
 				av, _ := obj["apiVersion"].(string)
 				k, _ := obj["kind"].(string)
-				return defaults.MustFor(kube.Newest()).Normalize(av, k, obj)
+				return defaults.MustFor(kube.Default()).Normalize(av, k, obj)
 			}
 		}
 	}

@@ -16,8 +16,8 @@ import (
 // `helm upgrade --server-side=true`: Helm first patches managedFields to turn its
 // client-side entry into its Apply entry, then applies; kubectl scale's replicas conflict.
 func ExampleRunHelm() {
-	reg := schema.MustNewRegistry(kube.Newest())
-	engine := merge.New(reg, kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()}))
+	reg := schema.MustNewRegistry(kube.Default())
+	engine := merge.New(reg, kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}))
 	live := decode(`{"apiVersion":"apps/v1","kind":"Deployment",
 	  "metadata":{"name":"web","namespace":"shop","uid":"6d1b7a52-0000-4000-8000-000000000003","resourceVersion":"7","generation":2,
 	    "creationTimestamp":"2026-12-01T09:00:00Z",

@@ -84,8 +84,8 @@ func TestHelmRefusals(t *testing.T) {
 // TestHelmHooksAreNotApplied: a hook in `helm template` output is not one of the release's
 // objects (rules.md helm.install): nothing is predicted for it, and it is not deleted.
 func TestHelmHooksAreNotApplied(t *testing.T) {
-	reg := schema.MustNewRegistry(kube.Newest())
-	e := merge.New(reg, kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()}))
+	reg := schema.MustNewRegistry(kube.Default())
+	e := merge.New(reg, kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}))
 	hook := objFromYAML(t, "apiVersion: v1\nkind: Pod\nmetadata:\n  name: test\n  annotations:\n    helm.sh/hook: test\nspec:\n  containers:\n  - name: t\n    image: busybox\n")
 	cm := objFromYAML(t, "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web\n")
 	out, err := RunHelm(e, reg, HelmOptions{Command: HelmInstall, Release: "web", Namespace: "shop"},

@@ -14,7 +14,7 @@ import (
 // TestKubectlRolloutRestart (rules.md kubectl.commands): the restartedAt annotation at the
 // request's time, and what kubectl refuses after its GET.
 func TestKubectlRolloutRestart(t *testing.T) {
-	e := merge.New(schema.MustNewRegistry(kube.Newest()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()}))
+	e := merge.New(schema.MustNewRegistry(kube.Default()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}))
 	decode := func(s string) map[string]any {
 		var m map[string]any
 		if err := json.Unmarshal([]byte(s), &m); err != nil {

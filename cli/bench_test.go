@@ -66,7 +66,7 @@ func BenchmarkCLI(b *testing.B) {
 // time per object.
 func BenchmarkEngineCorpus(b *testing.B) {
 	dir := benchCorpus(b, "1000")
-	reg := schema.MustNewRegistry(kube.Newest())
+	reg := schema.MustNewRegistry(kube.Default())
 	loader := &input.Loader{}
 	manifests, errs := input.Split(loader.Load(filepath.Join(dir, "repo")))
 	live, errs2 := input.Split(loader.Load(filepath.Join(dir, "live.json")))
@@ -86,7 +86,7 @@ func BenchmarkEngineCorpus(b *testing.B) {
 		}
 		return false, false
 	}, "default")
-	eng := merge.New(reg, kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()}))
+	eng := merge.New(reg, kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}))
 	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
 	request := func(p *input.Pair, manager string) merge.Request {
 		var l map[string]any
@@ -128,10 +128,10 @@ func BenchmarkEngineCorpus(b *testing.B) {
 func BenchmarkStartup(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
-		reg := schema.MustNewRegistry(kube.Newest())
+		reg := schema.MustNewRegistry(kube.Default())
 		if _, ok := reg.Lookup(schema.GVK{Group: "apps", Version: "v1", Kind: "Deployment"}); !ok {
 			b.Fatal("no Deployment")
 		}
-		_ = merge.New(reg, kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()}))
+		_ = merge.New(reg, kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}))
 	}
 }

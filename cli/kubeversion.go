@@ -21,7 +21,7 @@ func (c *options) addKubeVersionFlag(fs *pflag.FlagSet) {
 	c.kube.choice = predict.MinorChoice{Option: "--kube-version"}
 	fs.StringVar(&c.kube.flag, "kube-version", "", "The Kubernetes minor whose kube-apiserver is predicted: "+supportedMinors()+
 		" (v1.35 and 1.35.4 are read as 1.35); nearest: the supported minor nearest to the live state's cluster. Default: the cluster's with --live-from-cluster (its /version), "+
-		"the dump's cluster for a LIVE dump written by --save-live, else "+kube.Newest().String()+".")
+		"the dump's cluster for a LIVE dump written by --save-live, else "+kube.Default().String()+".")
 }
 
 // checkKubeVersion reads --kube-version once parsed.

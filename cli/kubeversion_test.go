@@ -73,8 +73,8 @@ func TestKubeVersionFlag(t *testing.T) {
 		}
 	}
 	for flag, msg := range map[string]string{
-		"1.32": "--kube-version 1.32: ssa-diff predicts Kubernetes 1.33, 1.34, 1.35, 1.36 or 1.37",
-		"1.38": "--kube-version 1.38: ssa-diff predicts Kubernetes",
+		"1.32": "--kube-version 1.32: ssa-diff predicts Kubernetes 1.33, 1.34, 1.35, 1.36, 1.37 or 1.38",
+		"1.39": "--kube-version 1.39: ssa-diff predicts Kubernetes",
 		"x":    `--kube-version: version "x" of Kubernetes`,
 	} {
 		out, stderr, code := run(t, "", "--kube-version", flag, manifest)

@@ -80,6 +80,6 @@ func runVersion(prog string, args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "  commit:     %s\n", commit)
 	fmt.Fprintf(stdout, "  go:         %s\n", v.Go)
 	fmt.Fprintf(stdout, "  kubernetes: %s (the kube-apiserver releases whose server-side apply is predicted: --kube-version; %s by default)\n",
-		strings.Join(v.Kubernetes, ", "), kube.Newest())
+		strings.Join(v.Kubernetes, ", "), kube.Default())
 	return 0
 }

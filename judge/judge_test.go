@@ -13,7 +13,7 @@ import (
 var deployment = schema.GVK{Group: "apps", Version: "v1", Kind: "Deployment"}
 
 func TestDidYouMean(t *testing.T) {
-	j := &judge.Judge{Schemas: schema.MustNewRegistry(kube.Newest())}
+	j := &judge.Judge{Schemas: schema.MustNewRegistry(kube.Default())}
 	for path, want := range map[string]string{".spec.replcas": ".spec.replicas", ".spec.template.spec.containrs": ".spec.template.spec.containers",
 		".spec.xyz": "", ".metadata.lables": ".metadata.labels", `.spec.template.spec.containers[name="a"].imag`: `.spec.template.spec.containers[name="a"].image`} {
 		if got := j.DidYouMean(deployment, path); got != want {
@@ -23,7 +23,7 @@ func TestDidYouMean(t *testing.T) {
 }
 
 func TestRefusalFields(t *testing.T) {
-	j := &judge.Judge{Schemas: schema.MustNewRegistry(kube.Newest())}
+	j := &judge.Judge{Schemas: schema.MustNewRegistry(kube.Default())}
 	// A schema error without causes: the paths its message lists, one per line.
 	st := &merge.StatusError{Code: 500, Message: "failed to create typed patch object (shop/web; apps/v1, Kind=Deployment): errors:\n  .spec.replcas: field not declared in schema\n  .spec.paused: expected boolean, got &value.valueUnstructured{Value:\"yes\"}"}
 	got := j.RefusalFields(deployment, st)
@@ -47,7 +47,7 @@ func ExampleJudge_Approximations() {
 		"metadata": map[string]any{"name": "sidecar-injector"},
 		"webhooks": []any{map[string]any{"name": "inject.example.com", "rules": []any{map[string]any{
 			"apiGroups": []any{"ops.example.com"}, "apiVersions": []any{"*"}, "resources": []any{"*"}, "operations": []any{"CREATE"}}}}}}
-	j := &judge.Judge{Schemas: schema.MustNewRegistry(kube.Newest()), Webhooks: judge.ReadWebhooks([]judge.LiveObject{{Object: hook, Source: "live.json:12"}})}
+	j := &judge.Judge{Schemas: schema.MustNewRegistry(kube.Default()), Webhooks: judge.ReadWebhooks([]judge.LiveObject{{Object: hook, Source: "live.json:12"}})}
 	manifest := map[string]any{"apiVersion": "ops.example.com/v1", "kind": "Backup", "metadata": map[string]any{"name": "nightly"}}
 	approx, _ := j.Approximations(schema.GVKOf(manifest), manifest, nil, nil)
 	for _, a := range approx {

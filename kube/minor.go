@@ -3,6 +3,7 @@ package kube
 import (
 	_ "embed"
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 )
@@ -22,11 +23,11 @@ var releases = mustReadReleases(releasesText)
 // release is one line of releases.txt.
 type release struct {
 	minor Minor
-	patch string // "1.34.4"
+	patch string // "1.34.4", or a pre-release's "1.38.0-beta.0"
 }
 
 // ReadReleases reads a list of releases as releases.txt writes it: one "v1.MINOR.PATCH" a
-// line, oldest first, one per minor and none skipped, with blank lines and "#" comments. The generators
+// line (a minor not yet released as its pre-release, "v1.38.0-beta.0"), oldest first, one per minor and none skipped, with blank lines and "#" comments. The generators
 // read the list with it; it returns the releases without their "v" ("1.34.4").
 func ReadReleases(text string) ([]string, error) {
 	rs, err := readReleases(text)
@@ -40,6 +41,10 @@ func ReadReleases(text string) ([]string, error) {
 	return out, nil
 }
 
+// preReleaseRE is the suffix of a Kubernetes pre-release listed before its minor's first
+// release is served ("beta.0" of v1.38.0-beta.0).
+var preReleaseRE = regexp.MustCompile(`^(alpha|beta|rc)\.(0|[1-9][0-9]*)$`)
+
 func readReleases(text string) ([]release, error) {
 	var out []release
 	for i, line := range strings.Split(text, "\n") {
@@ -48,8 +53,9 @@ func readReleases(text string) ([]release, error) {
 			continue
 		}
 		bad := func(why string) error { return fmt.Errorf("releases line %d %q: %s", i+1, line, why) }
-		if !strings.HasPrefix(line, "v") || strings.Count(line, ".") != 2 {
-			return nil, bad("want v1.MINOR.PATCH")
+		core, pre, hasPre := strings.Cut(line, "-")
+		if !strings.HasPrefix(core, "v") || strings.Count(core, ".") != 2 || strings.Contains(core, "+") || hasPre && !preReleaseRE.MatchString(pre) {
+			return nil, bad("want v1.MINOR.PATCH, or a pre-release v1.MINOR.PATCH-(alpha|beta|rc).N")
 		}
 		m, err := ParseMinor(line)
 		if err != nil {
@@ -86,9 +92,25 @@ func Minors() []Minor {
 // Oldest is the oldest minor predicted.
 func Oldest() Minor { return releases[0].minor }
 
-// Newest is the newest minor predicted: the one a run that is told no minor (no flag, no
-// cluster version) follows, by the command's choice.
+// Newest is the newest minor predicted (a pre-release's too).
 func Newest() Minor { return releases[len(releases)-1].minor }
+
+// Default is the minor a run that is told no minor (no flag, no cluster version) predicts:
+// the newest whose listed release is a release, not a pre-release (1.37 while 1.38 is
+// listed as v1.38.0-beta.0: a beta is predicted when asked for, by the flag or a cluster
+// running it).
+func Default() Minor {
+	for i := len(releases) - 1; i > 0; i-- {
+		if !strings.Contains(releases[i].patch, "-") {
+			return releases[i].minor
+		}
+	}
+	return releases[0].minor
+}
+
+// PreRelease reports whether a supported minor is predicted from a pre-release of it
+// (v1.38.0-beta.0), not yet from a release.
+func (m Minor) PreRelease() bool { return strings.Contains(m.Release(), "-") }
 
 // String is "1.37".
 func (m Minor) String() string { return "1." + strconv.Itoa(int(m)) }

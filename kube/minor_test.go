@@ -72,13 +72,15 @@ func TestAddingAMinorIsOneLine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rs, err := readReleases(string(data) + "v1.38.0\n")
+	next := Newest() + 1
+	patch := next.String() + ".0"
+	rs, err := readReleases(string(data) + "v" + patch + "\n")
 	if err != nil {
 		t.Fatal(err)
 	}
 	last := rs[len(rs)-1]
-	if len(rs) != len(Minors())+1 || last.minor != 38 || last.patch != "1.38.0" {
-		t.Errorf("releases.txt with v1.38.0 added: %+v", rs)
+	if len(rs) != len(Minors())+1 || last.minor != next || last.patch != patch {
+		t.Errorf("releases.txt with v%s added: %+v", patch, rs)
 	}
 	patches, err := ReadReleases(string(data))
 	if err != nil || len(patches) != len(Minors()) || patches[0] != Oldest().Release() {
@@ -89,9 +91,36 @@ func TestAddingAMinorIsOneLine(t *testing.T) {
 func TestReadReleasesRefusesABadList(t *testing.T) {
 	for _, text := range []string{
 		"", "# only a comment\n", "v1.34.4\nv1.34.5\n", "v1.35.4\nv1.34.4\n", "v1.34.4\nv1.36.3\n", "1.34.4\n", "v1.34\n", "v1.34.x\n", "v2.34.4\n",
+		"v1.34.0-beta\n", "v1.34.0-gamma.1\n", "v1.34.0-beta.01\n", "v1.34.0+k3s1\n", "v1.34.0-beta.0.1\n",
 	} {
 		if rs, err := readReleases(text); err == nil {
 			t.Errorf("readReleases(%q) = %+v, want an error", text, rs)
 		}
+	}
+}
+
+// A minor not yet released is listed as its pre-release (1.38 from v1.38.0-beta.0, issue 40):
+// its module version is the release, its minor the release's.
+func TestReadReleasesTakesAPreRelease(t *testing.T) {
+	rs, err := readReleases("v1.37.2\nv1.38.0-beta.0\n")
+	if err != nil || len(rs) != 2 || rs[1].minor != 38 || rs[1].patch != "1.38.0-beta.0" {
+		t.Fatalf("readReleases = %+v, %v", rs, err)
+	}
+}
+
+// The default minor is the newest released one: a pre-release listed after it is predicted
+// only when asked for.
+func TestDefaultIsTheNewestRelease(t *testing.T) {
+	d := Default()
+	if !d.IsSupported() || d.PreRelease() {
+		t.Fatalf("Default() = %s (release %q)", d, d.Release())
+	}
+	for _, m := range Minors() {
+		if m > d && !m.PreRelease() {
+			t.Errorf("%s is released and newer than the default %s", m, d)
+		}
+	}
+	if Newest() != d && !Newest().PreRelease() {
+		t.Errorf("the newest minor %s is released but not the default %s", Newest(), d)
 	}
 }

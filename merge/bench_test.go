@@ -41,7 +41,7 @@ func deploymentRequest(tb testing.TB) Request {
 // BenchmarkApplyDeployment is the whole prediction of one apply: decoding managedFields,
 // the field manager chain, defaulting, encoding.
 func BenchmarkApplyDeployment(b *testing.B) {
-	e := New(schema.MustNewRegistry(kube.Newest()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()}))
+	e := New(schema.MustNewRegistry(kube.Default()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}))
 	req := deploymentRequest(b)
 	if res, err := e.Apply(req); err != nil || res.Rejection != nil {
 		b.Fatalf("apply: %v %v", err, res.Rejection)
@@ -58,7 +58,7 @@ func BenchmarkApplyDeployment(b *testing.B) {
 // BenchmarkSMDApplyDeployment is the baseline: structured-merge-diff's updater alone on the
 // same inputs (typed conversion and Updater.Apply), the floor any prediction pays.
 func BenchmarkSMDApplyDeployment(b *testing.B) {
-	reg := schema.MustNewRegistry(kube.Newest())
+	reg := schema.MustNewRegistry(kube.Default())
 	req := deploymentRequest(b)
 	t, _ := reg.Lookup(schema.GVKFromAPIVersionKind("apps/v1", "Deployment"))
 	entries, _, err := managedFieldsOf(req.Live)
@@ -104,7 +104,7 @@ func (identityConverter) IsMissingVersionError(error) bool { return false }
 // BenchmarkPatchDeployment is the prediction of each patch type on the recorded
 // Deployment: the patch applied to the object as the server encodes it, then an update.
 func BenchmarkPatchDeployment(b *testing.B) {
-	e := New(schema.MustNewRegistry(kube.Newest()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()}))
+	e := New(schema.MustNewRegistry(kube.Default()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}))
 	live := deploymentRequest(b).Live
 	for _, p := range []Patch{
 		{MergePatch, []byte(`{"spec":{"replicas":7},"metadata":{"labels":{"tier":"gold"}}}`)},
@@ -128,7 +128,7 @@ func BenchmarkPatchDeployment(b *testing.B) {
 
 // BenchmarkScaleApply is an apply of a Scale through /scale on the recorded Deployment.
 func BenchmarkScaleApply(b *testing.B) {
-	e := New(schema.MustNewRegistry(kube.Newest()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()}))
+	e := New(schema.MustNewRegistry(kube.Default()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}))
 	live := deploymentRequest(b).Live
 	md := live["metadata"].(map[string]any)
 	scale := map[string]any{"apiVersion": "autoscaling/v1", "kind": "Scale", "metadata": map[string]any{"name": md["name"], "namespace": md["namespace"]},

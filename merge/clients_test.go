@@ -27,8 +27,8 @@ import (
 // engine predicts, printed byte for byte the same, with fieldsV1 kept as text; and its
 // predictions serve as live objects again.
 func TestCompactManagedFields(t *testing.T) {
-	reg := schema.MustNewRegistry(kube.Newest())
-	trees, text := merge.New(reg, kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()})), merge.New(reg, kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()}), merge.WithCompactManagedFields())
+	reg := schema.MustNewRegistry(kube.Default())
+	trees, text := merge.New(reg, kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()})), merge.New(reg, kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}), merge.WithCompactManagedFields())
 	req := merge.DeploymentRequest(t)
 	for _, c := range []struct {
 		name  string
@@ -88,7 +88,7 @@ func TestCompactManagedFields(t *testing.T) {
 // the whole Result (object, managedFields, conflicts, ownership, deletions, warnings) with
 // the golden file beside it. Run with -update after a deliberate change.
 func TestGolden(t *testing.T) {
-	e := merge.New(schema.MustNewRegistry(kube.Newest()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()}))
+	e := merge.New(schema.MustNewRegistry(kube.Default()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}))
 	reqs, _ := filepath.Glob("testdata/golden/*.request.json")
 	if len(reqs) == 0 {
 		t.Fatal("no golden requests")
@@ -130,7 +130,7 @@ func TestGolden(t *testing.T) {
 // internal/input's CompactManagedFields reads dumps) gets the same answer, for every kind of
 // request, as the same object with fieldsV1 trees.
 func TestFieldsV1AsText(t *testing.T) {
-	e := merge.New(schema.MustNewRegistry(kube.Newest()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()}))
+	e := merge.New(schema.MustNewRegistry(kube.Default()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}))
 	base := merge.DeploymentRequest(t)
 	text := merge.FuzzCopy(base.Live)
 	for _, item := range text["metadata"].(map[string]any)["managedFields"].([]any) {
@@ -188,7 +188,7 @@ func TestFieldsV1AsText(t *testing.T) {
 // create, the uid, the creation time and what the allocators fill; on an update, the new
 // resourceVersion; nothing when nothing is written.
 func TestAssignedEveryApplier(t *testing.T) {
-	e := merge.New(schema.MustNewRegistry(kube.Newest()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()}))
+	e := merge.New(schema.MustNewRegistry(kube.Default()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}))
 	svc := map[string]any{"apiVersion": "v1", "kind": "Service",
 		"metadata": map[string]any{"name": "web", "namespace": "shop"},
 		"spec": map[string]any{"type": "NodePort", "selector": map[string]any{"app": "web"},
@@ -247,7 +247,7 @@ func TestAssignedEveryApplier(t *testing.T) {
 func TestReadOnlyKind(t *testing.T) {
 	obj := map[string]any{"apiVersion": "v1", "kind": "ComponentStatus", "metadata": map[string]any{"name": "etcd-0"},
 		"conditions": []any{map[string]any{"type": "Healthy", "status": "True"}}}
-	e := merge.New(schema.MustNewRegistry(kube.Newest()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()}))
+	e := merge.New(schema.MustNewRegistry(kube.Default()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}))
 	for name, apply := range map[string]func(merge.Request) (*merge.Result, error){"api": e.Apply, "kubectl": kubectlOn(e)} {
 		res, err := apply(merge.Request{Object: obj, Manager: "kubectl"})
 		if err != nil {
@@ -263,7 +263,7 @@ func TestReadOnlyKind(t *testing.T) {
 // TestNotServed: a request for a kind or version the server does not serve is refused
 // before anything else, as each client sees it (rules.md version.not-served).
 func TestNotServed(t *testing.T) {
-	e := merge.New(merge.WidgetRegistry(t, false), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()}))
+	e := merge.New(merge.WidgetRegistry(t, false), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}))
 	const (
 		status = `{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"the server could not find the requested resource","reason":"NotFound","details":{},"code":404}`
 		text   = "404 page not found"
@@ -359,7 +359,7 @@ func TestNotServed(t *testing.T) {
 // nothing must leave the stored object alone (no write, no generation bump), in one request
 // and through a client's sequence (rules.md version.conversion, time.store-ignores-time-only).
 func TestHPANoOpAtV1KeepsTheStoredObject(t *testing.T) {
-	e := merge.New(schema.MustNewRegistry(kube.Newest()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()}))
+	e := merge.New(schema.MustNewRegistry(kube.Default()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}))
 	live := merge.ObjFromYAML(t, strings.Replace(merge.HPAAtV2, `  - type: Pods
     pods: {metric: {name: qps}, target: {type: AverageValue, averageValue: "10"}}
   - type: Resource
@@ -395,7 +395,7 @@ func kubectlOn(e *merge.Engine) func(merge.Request) (*merge.Result, error) {
 
 // rules.md valid.builtin: the kubectl applier words a refusal by validation as kubectl prints it.
 func TestKubectlWordsA422(t *testing.T) {
-	e := merge.New(schema.MustNewRegistry(kube.Newest()), merge.RefusingWith(merge.TwoErrors))
+	e := merge.New(schema.MustNewRegistry(kube.Default()), merge.RefusingWith(merge.TwoErrors))
 	now := time.Date(2026, 12, 3, 9, 0, 0, 0, time.UTC)
 	// The kubectl applier words the same refusal as kubectl prints it.
 	k, err := appliers.Kubectl(e, merge.Request{Object: merge.ObjFromYAML(t, merge.ValidateDeployment), Now: now})

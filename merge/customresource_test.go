@@ -114,11 +114,11 @@ type crScenario struct {
 
 func crEngine(t *testing.T) *Engine {
 	t.Helper()
-	reg := schema.MustNewRegistry(kube.Newest())
+	reg := schema.MustNewRegistry(kube.Default())
 	if err := reg.AddCRD("certificates.yaml", []byte(certificateCRD)); err != nil {
 		t.Fatal(err)
 	}
-	return New(reg, kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()}))
+	return New(reg, kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}))
 }
 
 func runCRScenario(t *testing.T, sc crScenario) {
@@ -302,7 +302,7 @@ spec:
                 - rule: self.all(l, l.name != '')
                   messageExpression: "self.map(l, l.name).join(', ') + ' need names'"
 `
-	e := New(schema.MustNewRegistry(kube.Newest()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()}))
+	e := New(schema.MustNewRegistry(kube.Default()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}))
 	res, err := e.Apply(Request{Object: objFromYAML(t, crd), Manager: "kubectl", Now: time.Date(2026, 12, 3, 9, 0, 0, 0, time.UTC)})
 	if err != nil {
 		t.Fatal(err)

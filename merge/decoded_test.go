@@ -17,7 +17,7 @@ import (
 // result for those very entries only (times aside): what fieldpath.Decode gives them, and
 // nothing for any other entries.
 func TestManagedFieldsDecoded(t *testing.T) {
-	engine := merge.New(schema.MustNewRegistry(kube.Newest()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()}))
+	engine := merge.New(schema.MustNewRegistry(kube.Default()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}))
 	live := decode(`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c","namespace":"n","uid":"u","resourceVersion":"1","creationTimestamp":"2026-12-01T09:00:00Z",
 	  "managedFields":[{"manager":"ci","operation":"Apply","apiVersion":"v1","time":"2026-12-01T09:00:00Z","fieldsType":"FieldsV1","fieldsV1":{"f:data":{"f:a":{}}}},
 	    {"manager":"edit","operation":"Update","apiVersion":"v1","time":"2026-12-01T10:00:00Z","fieldsType":"FieldsV1","fieldsV1":{"f:data":{"f:b":{}}}}]},

@@ -30,7 +30,7 @@ import (
 // differs when the same request is made twice or without the engine's shortcuts
 // (see noShortcuts) and compact managedFields, or a result that breaks its own invariants.
 func FuzzEngine(f *testing.F) {
-	reg := schema.MustNewRegistry(kube.Newest())
+	reg := schema.MustNewRegistry(kube.Default())
 	crd, err := os.ReadFile(filepath.Join("..", "testdata", "examples", "crd-backup", "crd.yaml"))
 	if err != nil {
 		f.Fatal(err)
@@ -38,10 +38,10 @@ func FuzzEngine(f *testing.F) {
 	if err := reg.AddCRD("crd.yaml", crd); err != nil {
 		f.Fatal(err)
 	}
-	e := merge.New(reg, kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()}), merge.WithCompactManagedFields())
+	e := merge.New(reg, kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}), merge.WithCompactManagedFields())
 	// full is the same engine without the shortcuts (applyFields' prune, deletedFields'
 	// comparison) and with fieldsV1 as trees: both must answer alike.
-	full := merge.New(reg, kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()}), merge.WithoutShortcuts())
+	full := merge.New(reg, kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}), merge.WithoutShortcuts())
 	var bases []map[string]any
 	if err := yaml.Unmarshal([]byte(fuzzBase), &bases); err != nil {
 		f.Fatal(err)

@@ -26,8 +26,8 @@ func decode(s string) map[string]any {
 // spec.replicas through /scale, so an apply that sets another value is refused with 409;
 // with Force it takes the field.
 func Example() {
-	reg := schema.MustNewRegistry(kube.Newest())                                                // every built-in kind of Kubernetes 1.37
-	engine := merge.New(reg, kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()})) // defaulting and registry rules included
+	reg := schema.MustNewRegistry(kube.Default())                                                // every built-in kind of Kubernetes 1.37
+	engine := merge.New(reg, kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()})) // defaulting and registry rules included
 	live := decode(`{"apiVersion":"apps/v1","kind":"Deployment",
 	  "metadata":{"name":"web","namespace":"shop","uid":"6d1b7a52-0000-4000-8000-000000000001","resourceVersion":"7","generation":1,
 	    "creationTimestamp":"2026-12-01T09:00:00Z",
@@ -78,7 +78,7 @@ func Example() {
 // answer, and Summarize describes both as one Result: with its co-owner gone, the key is
 // deleted (alone, the apply would leave it to the retired manager).
 func ExampleSequence() {
-	engine := merge.New(schema.MustNewRegistry(kube.Newest()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()}))
+	engine := merge.New(schema.MustNewRegistry(kube.Default()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}))
 	live := decode(`{"apiVersion":"v1","kind":"ConfigMap",
 	  "metadata":{"name":"settings","namespace":"shop","uid":"6d1b7a52-0000-4000-8000-000000000002","resourceVersion":"3",
 	    "creationTimestamp":"2026-12-01T09:00:00Z",
@@ -129,7 +129,7 @@ func ExampleSequence() {
 // the object as the server encodes it and written as an update, so the patcher owns the
 // image it changed and the applier no longer does.
 func ExampleEngine_Patch() {
-	engine := merge.New(schema.MustNewRegistry(kube.Newest()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()}))
+	engine := merge.New(schema.MustNewRegistry(kube.Default()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}))
 	applied, err := engine.Apply(merge.Request{Object: decode(`{"apiVersion":"apps/v1","kind":"Deployment",
 	  "metadata":{"name":"web","namespace":"shop"},
 	  "spec":{"selector":{"matchLabels":{"app":"web"}},
@@ -159,7 +159,7 @@ func ExampleEngine_Patch() {
 // A POST: the creator owns every field it sets and every field defaulting sets, as an
 // Update entry; a name that exists would be 409 AlreadyExists.
 func ExampleEngine_Create() {
-	engine := merge.New(schema.MustNewRegistry(kube.Newest()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()}))
+	engine := merge.New(schema.MustNewRegistry(kube.Default()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}))
 	res, err := engine.Create(merge.Request{Object: decode(`{"apiVersion":"v1","kind":"ConfigMap",
 	  "metadata":{"name":"settings","namespace":"shop"},"data":{"mode":"fast"}}`),
 		Manager: "kubectl-create", Now: time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)})
@@ -178,8 +178,8 @@ func ExampleEngine_Create() {
 // Defaulted is a body as the server decodes and defaults it: what a manifest that leaves a
 // field out gets there.
 func ExampleEngine_Defaulted() {
-	reg := schema.MustNewRegistry(kube.Newest())
-	engine := merge.New(reg, kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()}))
+	reg := schema.MustNewRegistry(kube.Default())
+	engine := merge.New(reg, kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}))
 	manifest := decode(`{"apiVersion":"v1","kind":"Service","metadata":{"name":"web","namespace":"shop"},
 	  "spec":{"selector":{"app":"web"},"ports":[{"port":80}]}}`)
 	d, ok := engine.Defaulted(schema.GVK{Version: "v1", Kind: "Service"}, manifest)

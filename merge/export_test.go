@@ -27,7 +27,7 @@ var ObjFromYAML = objFromYAML
 // RefusingWith is the latest kube-apiserver model with a validation that adds errs' errors
 // to the kind's.
 func RefusingWith(errs func(obj, old map[string]any) field.ErrorList) server.Model {
-	return &refusingHooks{Model: kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()}), errs: errs}
+	return &refusingHooks{Model: kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}), errs: errs}
 }
 
 var ServerTestNow = serverTestNow

@@ -18,7 +18,7 @@ import (
 // prune and the typed comparison of deleted fields: both paths must meet the same
 // expectations.
 func TestScenariosWithoutShortcuts(t *testing.T) {
-	e := New(schema.MustNewRegistry(kube.Newest()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()}))
+	e := New(schema.MustNewRegistry(kube.Default()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}))
 	e.noShortcuts = true
 	for _, sc := range append(append([]scenario{}, scenarios...), edgeScenarios...) {
 		t.Run(sc.name, func(t *testing.T) { runScenario(t, e, sc) })
@@ -29,8 +29,8 @@ func TestScenariosWithoutShortcuts(t *testing.T) {
 // recorded Deployment through both paths, and requires the same results, with the
 // shortcut taken exactly when the applier keeps everything it owned.
 func TestPruneShortcutAgrees(t *testing.T) {
-	reg := schema.MustNewRegistry(kube.Newest())
-	fast, full := New(reg, kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()})), New(reg, kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()}))
+	reg := schema.MustNewRegistry(kube.Default())
+	fast, full := New(reg, kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()})), New(reg, kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}))
 	full.noShortcuts = true
 	base := deploymentRequest(t)
 	// deployer owns what its manifest sets; applying the same manifest again keeps it all.
@@ -98,8 +98,8 @@ func container(obj map[string]any, i int) map[string]any {
 // TestKeepsEverything is the shortcut's decision on sets of a Deployment: each case
 // names the condition of fieldapply.go it checks.
 func TestKeepsEverything(t *testing.T) {
-	reg := schema.MustNewRegistry(kube.Newest())
-	e := New(reg, kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()}))
+	reg := schema.MustNewRegistry(kube.Default())
+	e := New(reg, kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}))
 	r, err := e.newRequest(admitted{Request: Request{Object: map[string]any{"apiVersion": "apps/v1", "kind": "Deployment"}}})
 	if err != nil {
 		t.Fatal(err)
@@ -199,8 +199,8 @@ func typedOf(t *testing.T, r *request, obj map[string]any) *typed.TypedValue {
 // TestKeepsEveryField holds the untyped check of deletedFields to the typed comparison it
 // skips: whenever it says nothing is removed, the typed comparison must find nothing.
 func TestKeepsEveryField(t *testing.T) {
-	reg := schema.MustNewRegistry(kube.Newest())
-	e := New(reg, kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()}))
+	reg := schema.MustNewRegistry(kube.Default())
+	e := New(reg, kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}))
 	e.noShortcuts = true
 	base := deploymentRequest(t)
 	r, err := e.newRequest(admitted{Request: base})

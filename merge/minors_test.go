@@ -26,7 +26,7 @@ func TestTrailingDataInSuppliedEntriesPerMinor(t *testing.T) {
 				"fieldsType": "FieldsV1", "fieldsV1": map[string]any{"f:data": map[string]any{`k:{"name":"a"}junk`: map[string]any{}}}}}},
 		"data": map[string]any{"a": "2"}}
 	for minor, warned := range map[int]bool{36: true, 37: false} {
-		e := merge.New(schema.MustNewRegistry(kube.Newest()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Minor(minor)}))
+		e := merge.New(schema.MustNewRegistry(kube.Default()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Minor(minor)}))
 		res, err := e.Update(merge.Request{Live: live, Object: body, Manager: "editor", Now: time.Date(2026, 12, 4, 0, 0, 0, 0, time.UTC)})
 		if err != nil {
 			t.Fatal(err)

@@ -22,7 +22,7 @@ import (
 // The API server shares the randomness, but a prediction must not change between runs.
 // Found by FuzzEngine; fixed in package merge (parse validates maps in key order when it fails).
 func TestTypedErrorDeterministic(t *testing.T) {
-	e := New(schema.MustNewRegistry(kube.Newest()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()}))
+	e := New(schema.MustNewRegistry(kube.Default()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}))
 	seen := map[string]bool{}
 	for i := 0; i < 200 && len(seen) < 2; i++ {
 		res, err := e.Apply(Request{
@@ -63,7 +63,7 @@ func TestCreateWithMetadataNotAMap(t *testing.T) {
 			t.Errorf("panic: %v", r)
 		}
 	}()
-	e := New(schema.MustNewRegistry(kube.Newest()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()}))
+	e := New(schema.MustNewRegistry(kube.Default()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}))
 	_, err := e.Apply(Request{
 		Object:   map[string]any{"apiVersion": "example.com/v1", "kind": "Unknown", "metadata": "labels"},
 		Endpoint: Endpoint{GVK: schema.GVK{Group: "example.com", Version: "v1", Kind: "Unknown"}, Namespace: "ns", Name: "u"},
@@ -77,7 +77,7 @@ func TestCreateWithMetadataNotAMap(t *testing.T) {
 // versions (one not served, one served) gets one warning about each, in Go's random map
 // order. Found by FuzzEngine; fixed in package merge (warnings are sorted).
 func TestWarningOrderDeterministic(t *testing.T) {
-	e := New(schema.MustNewRegistry(kube.Newest()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()}))
+	e := New(schema.MustNewRegistry(kube.Default()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}))
 	entry := func(manager, apiVersion string) map[string]any {
 		return map[string]any{"manager": manager, "operation": "Update", "apiVersion": apiVersion, "fieldsType": "FieldsV1",
 			"fieldsV1": map[string]any{"f:metadata": map[string]any{"f:labels": map[string]any{"f:app": map[string]any{}}}}}
@@ -108,7 +108,7 @@ func TestWarningOrderDeterministic(t *testing.T) {
 // re-validation, with a memory address that changes from run to run. Found by FuzzEngine;
 // fixed in package merge (sortedValue.GoString).
 func TestTypedErrorValueText(t *testing.T) {
-	e := New(schema.MustNewRegistry(kube.Newest()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()}))
+	e := New(schema.MustNewRegistry(kube.Default()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}))
 	res, err := e.Apply(Request{
 		Live:     map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{"name": []any{}, "namespace": "ns"}},
 		Object:   map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{"name": "c", "namespace": "ns"}},
@@ -139,7 +139,7 @@ func TestUpdateScaleEntryOrder(t *testing.T) {
 	if err := json.Unmarshal([]byte(updateScaleRequest), &r); err != nil {
 		t.Fatal(err)
 	}
-	e := New(schema.MustNewRegistry(kube.Newest()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()}))
+	e := New(schema.MustNewRegistry(kube.Default()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}))
 	seen := map[string]bool{}
 	for i := 0; i < 100 && len(seen) < 2; i++ {
 		res, err := e.Update(Request{Live: fuzzCopy(r.Live), Object: fuzzCopy(r.Object), Endpoint: r.Endpoint, Manager: r.Manager,
@@ -182,7 +182,7 @@ func TestApplyStatusVersionedEntriesPanic(t *testing.T) {
 			t.Errorf("panic: %v", p)
 		}
 	}()
-	e := New(schema.MustNewRegistry(kube.Newest()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()}))
+	e := New(schema.MustNewRegistry(kube.Default()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}))
 	res, err := e.Apply(Request{Live: fuzzCopy(r.Live), Object: fuzzCopy(r.Object), Endpoint: r.Endpoint, Manager: r.Manager,
 		Force: r.Force, Now: time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC)})
 	if err != nil {
@@ -204,7 +204,7 @@ const applyStatusRequest = `{"endpoint":{"GVK":{"Group":"apps","Version":"v1","K
 // (kubectl mode, a manifest of apiVersion "v" paired with a live v1 ConfigMap); a bug of
 // package merge, fixed: convert.go re-validates in key order (parseSorted).
 func TestConvertWarningDeterministic(t *testing.T) {
-	e := New(schema.MustNewRegistry(kube.Newest()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()}))
+	e := New(schema.MustNewRegistry(kube.Default()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}))
 	seen := map[string]bool{}
 	for i := 0; i < 100 && len(seen) < 2; i++ {
 		live := map[string]any{"apiVersion": "v1", "kind": "ConfigMap",
@@ -241,7 +241,7 @@ func TestCompareErrorOrder(t *testing.T) {
 	if err := json.Unmarshal([]byte(compareErrorRequest), &r); err != nil {
 		t.Fatal(err)
 	}
-	e := New(schema.MustNewRegistry(kube.Newest()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()}))
+	e := New(schema.MustNewRegistry(kube.Default()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}))
 	seen := map[string]bool{}
 	for i := 0; i < 100 && len(seen) < 2; i++ {
 		res, err := e.Apply(Request{Live: fuzzCopy(r.Live), Object: fuzzCopy(r.Object), Endpoint: r.Endpoint, Manager: r.Manager,
@@ -312,7 +312,7 @@ func TestOlderServerDumpUnchanged(t *testing.T) {
 	manifest := decode(`{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web","namespace":"shop"},
 	  "spec":{"selector":{"matchLabels":{"app":"web"}},"template":{"metadata":{"creationTimestamp":null,"labels":{"app":"web"}},
 	  "spec":{"containers":[{"name":"web","image":"nginx:1.27"}]}}}}`)
-	e := New(schema.MustNewRegistry(kube.Newest()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()}))
+	e := New(schema.MustNewRegistry(kube.Default()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}))
 	now := time.Date(2026, 12, 3, 9, 0, 0, 0, time.UTC)
 	created, err := e.Apply(Request{Object: manifest, Manager: "deployer", Now: now})
 	if err != nil || created.Rejection != nil {
@@ -348,7 +348,7 @@ func TestOlderServerDumpUnchanged(t *testing.T) {
 // (FuzzEngine found the engine answering two ways for a live object without kind, whose
 // apiVersion was not the endpoint's: testdata/fuzz/FuzzEngine/live-without-kind-other-group).
 func TestLiveOfAnotherKind(t *testing.T) {
-	e := New(schema.MustNewRegistry(kube.Newest()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()}))
+	e := New(schema.MustNewRegistry(kube.Default()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}))
 	object := map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{"name": "a", "namespace": "ns"}, "data": map[string]any{"k": "v"}}
 	for _, c := range []struct {
 		live map[string]any

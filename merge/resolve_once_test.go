@@ -62,7 +62,7 @@ func TestTheRegistryIsAskedInOnePlace(t *testing.T) {
 
 // BenchmarkResolve is what the registry's answers about one request's kind cost.
 func BenchmarkResolve(b *testing.B) {
-	e := New(schema.MustNewRegistry(kube.Newest()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()}))
+	e := New(schema.MustNewRegistry(kube.Default()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}))
 	k := e.resolve(schema.GVKOf(deploymentRequest(b).Live))
 	if k.known == nil || len(k.versions) == 0 {
 		b.Fatalf("resolve: %+v", k)

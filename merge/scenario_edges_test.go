@@ -128,7 +128,7 @@ var edgeScenarios = []scenario{
 }
 
 func TestEdgeScenarios(t *testing.T) {
-	e := New(schema.MustNewRegistry(kube.Newest()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()}))
+	e := New(schema.MustNewRegistry(kube.Default()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}))
 	for _, sc := range edgeScenarios {
 		t.Run(sc.name, func(t *testing.T) { runScenario(t, e, sc) })
 	}

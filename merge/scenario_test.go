@@ -254,7 +254,7 @@ var scenarios = []scenario{
 }
 
 func TestScenarios(t *testing.T) {
-	e := New(schema.MustNewRegistry(kube.Newest()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()}))
+	e := New(schema.MustNewRegistry(kube.Default()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}))
 	for _, sc := range scenarios {
 		t.Run(sc.name, func(t *testing.T) { runScenario(t, e, sc) })
 	}
@@ -262,7 +262,7 @@ func TestScenarios(t *testing.T) {
 
 // BenchmarkScenarios replays every scenario: the cost of the chain on small objects.
 func BenchmarkScenarios(b *testing.B) {
-	e := New(schema.MustNewRegistry(kube.Newest()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()}))
+	e := New(schema.MustNewRegistry(kube.Default()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}))
 	t := &testing.T{}
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {

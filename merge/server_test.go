@@ -87,13 +87,13 @@ spec:
 
 func crdEngine(t *testing.T, crds ...string) *Engine {
 	t.Helper()
-	reg := schema.MustNewRegistry(kube.Newest())
+	reg := schema.MustNewRegistry(kube.Default())
 	for i, c := range crds {
 		if err := reg.AddCRD(string(rune('a'+i)), []byte(c)); err != nil {
 			t.Fatal(err)
 		}
 	}
-	return New(reg, kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()}))
+	return New(reg, kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}))
 }
 
 // A custom resource created through the main resource loses the status of the request
@@ -167,7 +167,7 @@ func TestCustomResourceGeneration(t *testing.T) {
 // managedFields times back (rules.md time.store-ignores-time-only), though the new strings are written (recorded:
 // conformance/testdata/fidelity/deployment-quantity-reformat-keeps-generation).
 func TestSemanticNoopKeepsTimes(t *testing.T) {
-	e := New(schema.MustNewRegistry(kube.Newest()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()}))
+	e := New(schema.MustNewRegistry(kube.Default()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}))
 	dep := func(mem any) map[string]any {
 		return map[string]any{"apiVersion": "apps/v1", "kind": "Deployment",
 			"metadata": map[string]any{"name": "web", "namespace": "ns"},

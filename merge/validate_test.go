@@ -68,13 +68,13 @@ func twoErrors(obj, old map[string]any) field.ErrorList {
 // rules.md valid.update: on an update the validation is given the stored object, and sees the object
 // field management and the registry made (here the replicas the apply changes).
 func TestValidationSeesTheUpdate(t *testing.T) {
-	h := &refusingHooks{Model: kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()}), errs: func(obj, old map[string]any) field.ErrorList {
+	h := &refusingHooks{Model: kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}), errs: func(obj, old map[string]any) field.ErrorList {
 		if old == nil {
 			return nil
 		}
 		return field.ErrorList{field.Invalid(field.NewPath("spec", "selector"), map[string]any{"matchLabels": map[string]any{"app": "site"}}, "field is immutable")}
 	}}
-	e := New(schema.MustNewRegistry(kube.Newest()), h)
+	e := New(schema.MustNewRegistry(kube.Default()), h)
 	now := time.Date(2026, 12, 3, 9, 0, 0, 0, time.UTC)
 	created, err := e.Apply(Request{Object: objFromYAML(t, validateDeployment), Manager: "deployer", Now: now})
 	if err != nil || created.Rejection != nil {
@@ -117,8 +117,8 @@ func TestValidationSeesTheUpdate(t *testing.T) {
 // A validation that is not predicted for a kind says so on the result; the server's
 // warnings are passed on; a valid object is stored.
 func TestValidationWarnings(t *testing.T) {
-	h := &refusingHooks{Model: kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()}), warnings: []string{"spec.template.spec.containers[0].image: use a digest"}, notPredicted: "validation of apps/v1 Deployment is not predicted"}
-	e := New(schema.MustNewRegistry(kube.Newest()), h)
+	h := &refusingHooks{Model: kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}), warnings: []string{"spec.template.spec.containers[0].image: use a digest"}, notPredicted: "validation of apps/v1 Deployment is not predicted"}
+	e := New(schema.MustNewRegistry(kube.Default()), h)
 	res, err := e.Apply(Request{Object: objFromYAML(t, validateDeployment), Manager: "deployer", Now: time.Date(2026, 12, 3, 9, 0, 0, 0, time.UTC)})
 	if err != nil {
 		t.Fatal(err)
@@ -135,8 +135,8 @@ func TestValidationWarnings(t *testing.T) {
 // rules.md create.name-and-namespace: the uid of a stored object cannot change — validation every kind shares, with
 // or without the kind's own rules; a body without uid keeps the stored one.
 func TestValidationUIDImmutable(t *testing.T) {
-	for _, hooks := range []server.Model{kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()}), server.FieldManagementOnly{Kubernetes: kube.Newest()}} {
-		e := New(schema.MustNewRegistry(kube.Newest()), hooks)
+	for _, hooks := range []server.Model{kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}), server.FieldManagementOnly{Kubernetes: kube.Default()}} {
+		e := New(schema.MustNewRegistry(kube.Default()), hooks)
 		now := time.Date(2026, 12, 3, 9, 0, 0, 0, time.UTC)
 		live := objFromYAML(t, cm+"  uid: 11111111-1111-1111-1111-111111111111\ndata: {a: \"1\"}\n")
 		body := objFromYAML(t, cm+"  uid: 22222222-2222-2222-2222-222222222222\ndata: {a: \"1\"}\n")
@@ -168,7 +168,7 @@ spec:
   maxReplicas: 3
   targetCPUUtilizationPercentage: 0
 `
-	e := New(schema.MustNewRegistry(kube.Newest()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()}))
+	e := New(schema.MustNewRegistry(kube.Default()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}))
 	res, err := e.Apply(Request{Object: objFromYAML(t, hpa), Manager: "kubectl", Now: time.Date(2026, 12, 3, 9, 0, 0, 0, time.UTC)})
 	if err != nil {
 		t.Fatal(err)
@@ -193,8 +193,8 @@ spec:
 // rules.md valid.builtin: a write whose object the registry's validation refuses is answered 422
 // Invalid, the kind named with its group, the errors in brackets, each a cause.
 func TestValidationRefusesWith422(t *testing.T) {
-	h := &refusingHooks{Model: kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()}), errs: twoErrors}
-	e := New(schema.MustNewRegistry(kube.Newest()), h)
+	h := &refusingHooks{Model: kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}), errs: twoErrors}
+	e := New(schema.MustNewRegistry(kube.Default()), h)
 	now := time.Date(2026, 12, 3, 9, 0, 0, 0, time.UTC)
 	res, err := e.Apply(Request{Object: objFromYAML(t, validateDeployment), Manager: "deployer", Now: now})
 	if err != nil {

@@ -24,7 +24,7 @@ var notPredictedKinds = []string{
 // NotPredicted warning naming the kind. The list of kinds in the second case is the one
 // above, so a port that lands, or a kind that loses its validation, changes this test.
 func TestEveryServedKindIsValidatedOrSaysSo(t *testing.T) {
-	r := schema.MustNewRegistry(kube.Newest())
+	r := schema.MustNewRegistry(kube.Default())
 	var got []string
 	for _, gvk := range r.GVKs() {
 		typ, _ := r.Lookup(gvk)
@@ -39,13 +39,13 @@ func TestEveryServedKindIsValidatedOrSaysSo(t *testing.T) {
 		if hub := conversion.Hub(gvk.Group, gvk.Kind); hub != "" && hub != gvk.Version {
 			// The engine validates at the hub version (the internal version's shape).
 			hubType, _ := r.Lookup(schema.GVK{Group: gvk.Group, Version: hub, Kind: gvk.Kind})
-			hubObj, err := conversion.Convert(serverconfig.MustFor(kube.Newest()), obj, hubType.GVK.APIVersion())
+			hubObj, err := conversion.Convert(serverconfig.MustFor(kube.Default()), obj, hubType.GVK.APIVersion())
 			if err != nil {
 				t.Fatalf("%v: %v", gvk, err)
 			}
 			typ, obj = hubType, hubObj
 		}
-		v := kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()}).Validate(typ, "", obj, nil)
+		v := kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}).Validate(typ, "", obj, nil)
 		if v.NotPredicted == "" {
 			continue
 		}
@@ -72,7 +72,7 @@ func TestServerWarningsKeepTheirOrder(t *testing.T) {
 		"spec": map[string]any{"selector": map[string]any{"matchLabels": map[string]any{"app": "site"}},
 			"template": map[string]any{"metadata": map[string]any{"labels": map[string]any{"app": "site"}},
 				"spec": map[string]any{"containers": []any{map[string]any{"name": "web", "image": "nginx:1.27"}}, "volumes": volumes}}}}
-	res, err := New(schema.MustNewRegistry(kube.Newest()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()})).Apply(Request{Object: obj, Manager: "kubectl"})
+	res, err := New(schema.MustNewRegistry(kube.Default()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()})).Apply(Request{Object: obj, Manager: "kubectl"})
 	if err != nil {
 		t.Fatal(err)
 	}

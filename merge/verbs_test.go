@@ -44,7 +44,7 @@ func verbsLive(t *testing.T, e *Engine) map[string]any {
 }
 
 func verbsEngine() *Engine {
-	return New(schema.MustNewRegistry(kube.Newest()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()}))
+	return New(schema.MustNewRegistry(kube.Default()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}))
 }
 
 // TestPatchTypes holds each patch type's effect on the object and on who owns what

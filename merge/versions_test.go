@@ -22,7 +22,7 @@ func widgetRegistry(t *testing.T, webhook bool) *schema.Registry {
 	if webhook {
 		conv = "  conversion: {strategy: Webhook, webhook: {conversionReviewVersions: [v1], clientConfig: {url: \"https://conv.example.com\"}}}\n"
 	}
-	reg := schema.MustNewRegistry(kube.Newest())
+	reg := schema.MustNewRegistry(kube.Default())
 	crd := `apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
 metadata: {name: widgets.example.com}
@@ -53,7 +53,7 @@ spec:
 // TestUnknownGroupFallsBackToDeduced: a group nobody told the registry about is predicted
 // with the deduced type, and the warning says how to give its schema.
 func TestUnknownGroupFallsBackToDeduced(t *testing.T) {
-	e := New(widgetRegistry(t, false), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()}))
+	e := New(widgetRegistry(t, false), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}))
 	res, err := e.Apply(Request{Object: objFromYAML(t, "apiVersion: ops.example.org/v1\nkind: Backup\nmetadata: {name: b, namespace: shop}\nspec: {keep: 3}"),
 		Manager: "ops", Now: versionsNow})
 	if err != nil {
@@ -100,7 +100,7 @@ status:
 // TestHPAV1OverV2 (rules.md version.conversion): a v1 apply over an HPA written at v2 is predicted at v1,
 // against the live object read at v1; a conflict on v2's spec.metrics shows v2's values.
 func TestHPAV1OverV2(t *testing.T) {
-	e := New(schema.MustNewRegistry(kube.Newest()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()}))
+	e := New(schema.MustNewRegistry(kube.Default()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}))
 	live := objFromYAML(t, hpaAtV2)
 	cfg := objFromYAML(t, "apiVersion: autoscaling/v1\nkind: HorizontalPodAutoscaler\nmetadata: {name: front, namespace: shop}\nspec: {scaleTargetRef: {kind: Deployment, name: front, apiVersion: apps/v1}, maxReplicas: 8, targetCPUUtilizationPercentage: 60}")
 	res, err := e.Apply(Request{Live: live, Object: cfg, Manager: "team-app", Now: versionsNow})
@@ -166,7 +166,7 @@ spec: {size: 3}
 	}
 	cfg := objFromYAML(t, "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w, namespace: shop}\nspec: {size: 4}")
 
-	none := New(widgetRegistry(t, false), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()}))
+	none := New(widgetRegistry(t, false), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}))
 	res, err := none.Apply(Request{Live: live("example.com/v2"), Object: cfg, Manager: "team", Now: versionsNow})
 	if err != nil {
 		t.Fatal(err)
@@ -178,7 +178,7 @@ spec: {size: 3}
 		t.Errorf("None: warnings %q", res.Warnings)
 	}
 
-	webhook := New(widgetRegistry(t, true), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()}))
+	webhook := New(widgetRegistry(t, true), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}))
 	if _, err := webhook.Apply(Request{Live: live("example.com/v2"), Object: cfg, Manager: "team", Now: versionsNow}); !errors.Is(err, ErrNotPredictable) || !strings.Contains(err.Error(), "webhook") {
 		t.Errorf("webhook, live at another version: %v", err)
 	}
@@ -194,7 +194,7 @@ spec: {size: 3}
 // TestLiveAtUnservedVersion: no 1.37 server returns an object at a version it does not
 // serve; such a live object is an input error, not a guess.
 func TestLiveAtUnservedVersion(t *testing.T) {
-	e := New(schema.MustNewRegistry(kube.Newest()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()}))
+	e := New(schema.MustNewRegistry(kube.Default()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}))
 	live := objFromYAML(t, "apiVersion: apps/v1beta2\nkind: Deployment\nmetadata: {name: web, namespace: shop}\nspec: {replicas: 1}")
 	cfg := objFromYAML(t, "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: shop}\nspec: {replicas: 2}")
 	if _, err := e.Apply(Request{Live: live, Object: cfg, Manager: "m", Now: versionsNow}); !errors.Is(err, ErrNotPredictable) || !strings.Contains(err.Error(), "does not serve") {
@@ -208,7 +208,7 @@ func TestLiveAtUnservedVersion(t *testing.T) {
 // CPU target, and reading that back would give it the default 80%; a /status write at v1
 // keeps the spec the server holds: still no CPU target (rules.md version.conversion, sub.reset-fields).
 func TestHubLiveIsTheStoredObject(t *testing.T) {
-	e := New(schema.MustNewRegistry(kube.Newest()), conversionOnly{})
+	e := New(schema.MustNewRegistry(kube.Default()), conversionOnly{})
 	live := objFromYAML(t, `apiVersion: autoscaling/v2
 kind: HorizontalPodAutoscaler
 metadata:
@@ -239,13 +239,13 @@ spec: {maxReplicas: 3, scaleTargetRef: {kind: Deployment, name: web}}`)
 type conversionOnly struct{ server.FieldManagementOnly }
 
 func (conversionOnly) Hub(t *schema.Type) string {
-	return kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()}).Hub(t)
+	return kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}).Hub(t)
 }
 
 func (conversionOnly) Convert(obj map[string]any, apiVersion string) (map[string]any, error) {
-	return kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()}).Convert(obj, apiVersion)
+	return kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}).Convert(obj, apiVersion)
 }
 
 func (conversionOnly) DecodeBody(obj map[string]any) error {
-	return kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()}).DecodeBody(obj)
+	return kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}).DecodeBody(obj)
 }

@@ -17,7 +17,7 @@ import (
 // The second apply of the ConfigMap is predicted against the object the first leaves, and
 // the outcomes come in the manifests' order.
 func ExampleRun_PredictAll() {
-	minor := kube.Newest()
+	minor := kube.Default()
 	reg := schema.MustNewRegistry(minor)
 	model := kubeapiserver.MustNew(kubeapiserver.Config{Minor: minor})
 	run := &predict.Run{

@@ -7,7 +7,7 @@
 // anything is predicted: the minor the user named wins; otherwise the minor of the cluster
 // the live state comes from (a dump's record, the cluster's /version), refused when ssa-diff
 // does not predict it, unless the user asked for the nearest one; with nothing known, the
-// newest minor. The run's schemas (schema.Registry) and model (server/kubeapiserver) are
+// newest released minor (kube.Default). The run's schemas (schema.Registry) and model (server/kubeapiserver) are
 // then built at that minor.
 //
 // A [Run] holds what every prediction of the run shares: the [Predictor] (the engine,

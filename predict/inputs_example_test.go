@@ -25,13 +25,13 @@ func Example_files() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	reg := schema.MustNewRegistry(kube.Newest())
+	reg := schema.MustNewRegistry(kube.Default())
 	matching, err := predict.Match(manifests, live, reg, "default")
 	if err != nil {
 		log.Fatal(err)
 	}
 	run := &predict.Run{
-		Predictor: predict.Engine{Engine: merge.New(reg, kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()}))},
+		Predictor: predict.Engine{Engine: merge.New(reg, kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}))},
 		Applier:   appliers.KubectlApply{FieldManager: "kubectl"},
 		Schemas:   reg,
 		Now:       time.Date(2026, 12, 3, 10, 0, 0, 0, time.UTC),

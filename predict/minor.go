@@ -25,13 +25,13 @@ type MinorChoice struct {
 // (its /version gitVersion, "v1.35.4"; "" when not known), read at where (a message names
 // it). A cluster at a minor ssa-diff does not predict is an error, unless the choice says
 // which minor to predict, or the nearest; a warning says when the minor predicted is not
-// the cluster's. With nothing known and nothing given, the newest minor.
+// the cluster's. With nothing known and nothing given, the default minor (kube.Default).
 func (c MinorChoice) For(server, where string) (minor kube.Minor, warning string, err error) {
 	if server == "" {
 		if c.Given {
 			return c.Minor, "", nil
 		}
-		return kube.Newest(), "", nil
+		return kube.Default(), "", nil
 	}
 	sv, err := kube.ParseMinor(server)
 	if err != nil {
@@ -96,7 +96,7 @@ func (c MinorChoice) Unknown(live string, v kube.Minor) string {
 		return ""
 	}
 	if live == "" {
-		return fmt.Sprintf("%s nearest: no live state says which Kubernetes the cluster runs: predicting %s, the newest supported minor; give %s MINOR to predict the cluster's", c.Option, v, c.Option)
+		return fmt.Sprintf("%s nearest: no live state says which Kubernetes the cluster runs: predicting %s, the newest released minor; give %s MINOR to predict the cluster's", c.Option, v, c.Option)
 	}
-	return fmt.Sprintf("%s nearest: %s records no Kubernetes version (a dump made with kubectl get does not; --live-from-cluster --save-live records it): predicting %s, the newest supported minor; give %s MINOR to predict the cluster's (kubectl version says it)", c.Option, live, v, c.Option)
+	return fmt.Sprintf("%s nearest: %s records no Kubernetes version (a dump made with kubectl get does not; --live-from-cluster --save-live records it): predicting %s, the newest released minor; give %s MINOR to predict the cluster's (kubectl version says it)", c.Option, live, v, c.Option)
 }

@@ -14,7 +14,7 @@ import (
 // apply visits — those of its namespaced objects, and -n when given — and cluster-scoped
 // ones; a named object, one kubectl did not make and one in another namespace stay.
 func TestPrunedIsWhatNoManifestNames(t *testing.T) {
-	reg := schema.MustNewRegistry(kube.Newest())
+	reg := schema.MustNewRegistry(kube.Default())
 	cm := schema.GVK{Version: "v1", Kind: "ConfigMap"}
 	ns := schema.GVK{Version: "v1", Kind: "Namespace"}
 	made := func(gvk schema.GVK, namespace, name string) LiveObject {

@@ -45,7 +45,7 @@ func namespaceOf(obj map[string]any) any {
 // annotation records); a raw API request is sent as written, and so is an apply whose kind
 // the server does not serve or is not the live object's. The manifest itself is never changed.
 func TestRequestsCarryTheNamespaceTheClientWrites(t *testing.T) {
-	reg := schema.MustNewRegistry(kube.Newest())
+	reg := schema.MustNewRegistry(kube.Default())
 	cm := schema.GVK{Version: "v1", Kind: "ConfigMap"}
 	gone := schema.GVK{Group: "extensions", Version: "v1beta1", Kind: "Deployment"}
 	for _, c := range []struct {

@@ -25,7 +25,7 @@ func readTestdata(t testing.TB, name string) []byte {
 
 func loadPostgres(t *testing.T) *Registry {
 	t.Helper()
-	r := MustNewRegistry(kube.Newest())
+	r := MustNewRegistry(kube.Default())
 	if err := r.AddCRD("postgresclusters.yaml", readTestdata(t, "crds/postgresclusters.yaml")); err != nil {
 		t.Fatal(err)
 	}
@@ -313,7 +313,7 @@ spec:
 // spec.preserveUnknownFields: true: the whole object, ObjectMeta included,
 // keeps unknown fields, and nulls are not pruned before defaulting.
 func TestCRDPreserveUnknownFieldsSpec(t *testing.T) {
-	r := MustNewRegistry(kube.Newest())
+	r := MustNewRegistry(kube.Default())
 	err := r.AddCRD("legacy.yaml", []byte(`
 apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
@@ -366,7 +366,7 @@ other: [1, 2]
 
 // TestCRDWithoutSchema: a version without a schema gets the deduced type.
 func TestCRDWithoutSchema(t *testing.T) {
-	r := MustNewRegistry(kube.Newest())
+	r := MustNewRegistry(kube.Default())
 	err := r.AddCRD("", []byte(`{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition",
 "metadata":{"name":"notes.misc.example.com"},
 "spec":{"group":"misc.example.com","scope":"Namespaced","names":{"plural":"notes","kind":"Note"},
@@ -405,7 +405,7 @@ items:
     names: {plural: bs, kind: B}
     versions: [{name: v1, served: true, storage: true, schema: {openAPIV3Schema: {type: object}}}]
 `
-	r := MustNewRegistry(kube.Newest())
+	r := MustNewRegistry(kube.Default())
 	if err := r.AddCRD("all.yaml", []byte("---\n# empty\n---\n"+pg+"\n---\n"+list+"\n...\n---\n")); err != nil {
 		t.Fatal(err)
 	}
@@ -426,7 +426,7 @@ items:
 	}
 
 	// AddCRDObject takes a decoded object (ints as Go ints too).
-	r2 := MustNewRegistry(kube.Newest())
+	r2 := MustNewRegistry(kube.Default())
 	obj := fromYAML(t, pg)
 	if err := r2.AddCRDObject("inputs.yaml", obj); err != nil {
 		t.Fatal(err)
@@ -545,7 +545,7 @@ spec:
 				"crds.yaml:20: widgets.example.com: spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.b.type: unsupported value"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			err := MustNewRegistry(kube.Newest()).AddCRD("crds.yaml", []byte(head+tc.spec+"\n"))
+			err := MustNewRegistry(kube.Default()).AddCRD("crds.yaml", []byte(head+tc.spec+"\n"))
 			if err == nil {
 				t.Fatal("no error")
 			}
@@ -576,7 +576,7 @@ spec:
 		{"second document", "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: x.y}\nspec: {group: z.example.com, scope: Cluster, names: {plural: x, kind: X}, versions: [{name: v1}]}\n---\nkind: Nope\n", "crds.yaml: document 2: not a CustomResourceDefinition"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			err := MustNewRegistry(kube.Newest()).AddCRD("crds.yaml", []byte(tc.doc))
+			err := MustNewRegistry(kube.Default()).AddCRD("crds.yaml", []byte(tc.doc))
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("error %v, want %q", err, tc.want)
 			}
@@ -584,7 +584,7 @@ spec:
 	}
 
 	// Nothing is added when one document fails.
-	r := MustNewRegistry(kube.Newest())
+	r := MustNewRegistry(kube.Default())
 	pg := readTestdata(t, "crds/postgresclusters.yaml")
 	if err := r.AddCRD("crds.yaml", append(append(pg, "\n---\n"...), "kind: Nope\n"...)); err == nil {
 		t.Fatal("no error")
@@ -599,7 +599,7 @@ func FuzzAddCRD(f *testing.F) {
 	f.Add([]byte(`{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","metadata":{"name":"a.b"},"spec":{"group":"b","scope":"Namespaced","names":{"plural":"a","kind":"A"},"versions":[{"name":"v1","schema":{"openAPIV3Schema":{"type":"object","properties":{"l":{"type":"array","x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["k"],"items":{"type":"object","properties":{"k":{"type":"string","default":"x"}}}}}}}}]}}`))
 	f.Add([]byte("---\napiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nspec: {versions: [{}]}\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		r := MustNewRegistry(kube.Newest())
+		r := MustNewRegistry(kube.Default())
 		before := len(r.GVKs())
 		err := r.AddCRD("fuzz.yaml", data)
 		if err != nil {

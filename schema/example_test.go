@@ -13,7 +13,7 @@ import (
 // SMD type tells which fields an apply owns, and Default applies the
 // CRD's structural defaults as the API server does.
 func Example() {
-	r := schema.MustNewRegistry(kube.Newest())
+	r := schema.MustNewRegistry(kube.Default())
 	err := r.AddCRD("crds.yaml", []byte(`
 apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
@@ -97,10 +97,10 @@ func ExampleRegistry_AddStoredCRDObject() {
 			"names": map[string]any{"kind": "WishIHadChosenNoxu", "plural": "noxus"},
 			"versions": []any{map[string]any{"name": "v1beta1", "served": true, "storage": true,
 				"schema": map[string]any{"openAPIV3Schema": map[string]any{"properties": map[string]any{"TypeFooBar": map[string]any{"type": "array"}}}}}}}}
-	err := schema.MustNewRegistry(kube.Newest()).AddCRDObject("crd.yaml", crd)
+	err := schema.MustNewRegistry(kube.Default()).AddCRDObject("crd.yaml", crd)
 	fmt.Println("as a request:", err != nil)
 
-	reg := schema.MustNewRegistry(kube.Newest())
+	reg := schema.MustNewRegistry(kube.Default())
 	err = reg.AddStoredCRDObject("live.json", crd)
 	t, _ := reg.Lookup(schema.GVK{Group: "mygroup.example.com", Version: "v1beta1", Kind: "WishIHadChosenNoxu"})
 	fmt.Println("as the server holds it:", err, t.Resource, t.StorageVersion)

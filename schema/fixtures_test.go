@@ -21,7 +21,7 @@ import (
 // registryFor returns a registry with the case's CRDs.
 func registryFor(t *testing.T, c fixtureCase) *Registry {
 	t.Helper()
-	r := MustNewRegistry(kube.Newest())
+	r := MustNewRegistry(kube.Default())
 	if c.crds != nil {
 		if err := r.AddCRD(c.name+"/crds.yaml", c.crds); err != nil {
 			t.Fatalf("%s: %v", c.name, err)

@@ -53,7 +53,7 @@ spec:
 func TestOpenAPIV3MatchesCRD(t *testing.T) {
 	fromCRD := mustLookup(t, loadPostgres(t), "db.example.com/v1", "PostgresCluster")
 
-	r := MustNewRegistry(kube.Newest())
+	r := MustNewRegistry(kube.Default())
 	warnings, err := r.AddOpenAPI("v3-apis-db.example.com-v1.json", readTestdata(t, "openapi/v3-apis-db.example.com-v1.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -117,7 +117,7 @@ func TestOpenAPIV3MatchesCRD(t *testing.T) {
 // It works and warns (the cluster's v2 document has no defaults for the
 // built-in types; the CRD part keeps its key defaults).
 func TestOpenAPIV2(t *testing.T) {
-	r := MustNewRegistry(kube.Newest())
+	r := MustNewRegistry(kube.Default())
 	warnings, err := r.AddOpenAPI("openapi-v2.json", readTestdata(t, "openapi/v2-db.example.com-v1.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -143,7 +143,7 @@ func TestOpenAPIV2(t *testing.T) {
 // TestOpenAPIReplacesBuiltin: a v3 document's type replaces the embedded
 // one; the resource facts come from its paths.
 func TestOpenAPIReplacesBuiltin(t *testing.T) {
-	r := MustNewRegistry(kube.Newest())
+	r := MustNewRegistry(kube.Default())
 	svcObj := fromYAML(t, `
 apiVersion: v1
 kind: Service
@@ -204,7 +204,7 @@ func TestOpenAPIErrors(t *testing.T) {
 			"doc.json: definitions: converting to structured-merge-diff types: io.example.v1.Thing: unknown map type odd"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := MustNewRegistry(kube.Newest()).AddOpenAPI("doc.json", []byte(tc.doc))
+			_, err := MustNewRegistry(kube.Default()).AddOpenAPI("doc.json", []byte(tc.doc))
 			var se *Error
 			if err == nil || !errors.As(err, &se) || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("error %v, want %q", err, tc.want)
@@ -212,7 +212,7 @@ func TestOpenAPIErrors(t *testing.T) {
 		})
 	}
 	// A document without kinds loads with a warning.
-	warnings, err := MustNewRegistry(kube.Newest()).AddOpenAPI("doc.json", []byte(`{"openapi": "3.0.0", "components": {"schemas": {"io.example.v1.Thing": {"type": "object"}}}}`))
+	warnings, err := MustNewRegistry(kube.Default()).AddOpenAPI("doc.json", []byte(`{"openapi": "3.0.0", "components": {"schemas": {"io.example.v1.Thing": {"type": "object"}}}}`))
 	if err != nil || len(warnings) != 1 || !strings.Contains(warnings[0], "no kinds added") {
 		t.Errorf("%v %v", err, warnings)
 	}

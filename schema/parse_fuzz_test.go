@@ -25,7 +25,7 @@ func FuzzAddOpenAPI(f *testing.F) {
 	}
 	f.Add([]byte(`{"openapi":"3.0.0","components":{"schemas":{"a.B":{"type":"object","x-kubernetes-group-version-kind":[{"group":"a","version":"v1","kind":"B"}],"properties":{"spec":{"$ref":"#/components/schemas/a.B"},"l":{"type":"array","x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["k"],"items":{"type":"object","properties":{"k":{"type":"string","default":"x"}}}}}}}}}`))
 	f.Add([]byte(`{"swagger":"2.0","definitions":{"x":{"type":"object","x-kubernetes-group-version-kind":[{"group":"","version":"v1","kind":"ConfigMap"}],"properties":{"data":{"type":"object","additionalProperties":{"type":"string"}}}}}}`))
-	base := MustNewRegistry(kube.Newest())
+	base := MustNewRegistry(kube.Default())
 	f.Fuzz(func(t *testing.T, data []byte) {
 		answer := func() (*Registry, string) {
 			r := cloneRegistry(base)
@@ -70,7 +70,7 @@ func FuzzAddCRDObject(f *testing.F) {
 			}
 		}
 	}
-	base := MustNewRegistry(kube.Newest())
+	base := MustNewRegistry(kube.Default())
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var obj map[string]any
 		if yaml.Unmarshal(data, &obj) != nil || obj == nil {

@@ -15,7 +15,7 @@ import (
 // TestBuiltinElementRelationships pins the element relationships of the
 // embedded schema that decide field ownership on a real cluster.
 func TestBuiltinElementRelationships(t *testing.T) {
-	r := MustNewRegistry(kube.Newest())
+	r := MustNewRegistry(kube.Default())
 	deploy := mustLookup(t, r, "apps/v1", "Deployment")
 	pod := []string{"spec", "template", "spec"}
 	container := append(slices.Clone(pod), "containers", "[]")
@@ -105,7 +105,7 @@ func TestBuiltinElementRelationships(t *testing.T) {
 // TestBuiltinFieldSets checks ownership through SMD itself: the field set
 // of a Deployment shows which parts are keyed, atomic and granular.
 func TestBuiltinFieldSets(t *testing.T) {
-	r := MustNewRegistry(kube.Newest())
+	r := MustNewRegistry(kube.Default())
 	deploy := mustLookup(t, r, "apps/v1", "Deployment")
 	obj := fromYAML(t, `
 apiVersion: apps/v1
@@ -175,7 +175,7 @@ spec:
 
 // TestBuiltinKindsIndexed checks the index against the embedded schema.
 func TestBuiltinKindsIndexed(t *testing.T) {
-	r := MustNewRegistry(kube.Newest())
+	r := MustNewRegistry(kube.Default())
 	gvks := r.GVKs()
 	if len(gvks) != 153 {
 		t.Errorf("%d built-in GVKs, want 153", len(gvks))
@@ -250,7 +250,7 @@ func TestBuiltinKindsIndexed(t *testing.T) {
 }
 
 func TestVersionsAndResolve(t *testing.T) {
-	r := MustNewRegistry(kube.Newest())
+	r := MustNewRegistry(kube.Default())
 	got := r.Versions("autoscaling", "HorizontalPodAutoscaler")
 	want := []GVK{{"autoscaling", "v2", "HorizontalPodAutoscaler"}, {"autoscaling", "v1", "HorizontalPodAutoscaler"}}
 	if !reflect.DeepEqual(got, want) {
@@ -322,7 +322,7 @@ func TestGVK(t *testing.T) {
 // TestConcurrentLookup runs lookups and conversions in parallel (run with
 // -race).
 func TestConcurrentLookup(t *testing.T) {
-	r := MustNewRegistry(kube.Newest())
+	r := MustNewRegistry(kube.Default())
 	if err := r.AddCRD("crds.yaml", readTestdata(t, "crds/postgresclusters.yaml")); err != nil {
 		t.Fatal(err)
 	}
@@ -346,7 +346,7 @@ func TestConcurrentLookup(t *testing.T) {
 func BenchmarkNewRegistry(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
-		MustNewRegistry(kube.Newest())
+		MustNewRegistry(kube.Default())
 	}
 }
 
@@ -357,7 +357,7 @@ func BenchmarkFirstConversion(b *testing.B) {
 		"spec": map[string]any{"template": map[string]any{"spec": map[string]any{"containers": []any{map[string]any{"name": "a", "image": "b"}}}}}}
 	b.ReportAllocs()
 	for b.Loop() {
-		r := MustNewRegistry(kube.Newest())
+		r := MustNewRegistry(kube.Default())
 		typ, _ := r.Lookup(GVK{"apps", "v1", "Deployment"})
 		if _, err := typ.Parseable.FromUnstructured(obj); err != nil {
 			b.Fatal(err)
@@ -368,7 +368,7 @@ func BenchmarkFirstConversion(b *testing.B) {
 // BenchmarkVersions is what listing one kind's versions costs, which the engine asks once
 // per request (the reset fields of every version, other managers' entries).
 func BenchmarkVersions(b *testing.B) {
-	r := MustNewRegistry(kube.Newest())
+	r := MustNewRegistry(kube.Default())
 	b.ReportAllocs()
 	for b.Loop() {
 		if len(r.Versions("autoscaling", "HorizontalPodAutoscaler")) != 2 {

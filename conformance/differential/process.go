@@ -22,13 +22,18 @@ import (
 // OracleModules maps the minors whose oracle runs as a process to the directory of its
 // module, relative to this one: the field manager of a minor whose k8s.io/apimachinery
 // cannot be linked next to this module's (InProcessMinor's) is built there.
-var OracleModules = map[kube.Minor]string{33: "oracle133"}
+var OracleModules = map[kube.Minor]string{33: "oracle133", 38: "oracle138"}
 
 // oracleSMD is the structured-merge-diff major version each process oracle's minor links
-// (v4 up to 1.33; this module links v6). Package oracle is written once, here: BuildOracle
+// (v4 up to 1.33, v7 from 1.38; this module links v6). Package oracle is written once, here: BuildOracle
 // gives the process module its own build of it, with that import path, so it is never
 // kept as a second copy in the tree.
-var oracleSMD = map[kube.Minor]string{33: "v4"}
+var oracleSMD = map[kube.Minor]string{33: "v4", 38: "v7"}
+
+// oracleToolchain is the Go toolchain a process oracle's module needs, where it is not the
+// one running (Kubernetes 1.38 requires Go 1.27): its build runs with GOTOOLCHAIN set to it,
+// which the go command fetches through the module proxy.
+var oracleToolchain = map[kube.Minor]string{38: "go1.27.3"}
 
 const thisSMD = "sigs.k8s.io/structured-merge-diff/v6"
 
@@ -47,6 +52,9 @@ func BuildOracle(m kube.Minor, dir string) (string, error) {
 	bin := filepath.Join(dir, mod)
 	cmd := exec.Command("go", "build", "-o", bin, ".")
 	cmd.Dir = src
+	if tc, ok := oracleToolchain[m]; ok {
+		cmd.Env = append(os.Environ(), "GOTOOLCHAIN="+tc)
+	}
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Run(); err != nil {

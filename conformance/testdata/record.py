@@ -177,7 +177,7 @@ CLUSTER_KINDS = {"Namespace", "Node", "PersistentVolume", "ClusterRole", "Cluste
                  "ValidatingAdmissionPolicyBinding", "MutatingAdmissionPolicy", "MutatingAdmissionPolicyBinding", "StorageClass",
                  "PriorityClass", "APIService", "CSIDriver", "CSINode", "VolumeAttachment", "IngressClass", "RuntimeClass",
                  "CertificateSigningRequest", "FlowSchema", "PriorityLevelConfiguration", "ClusterTrustBundle", "DeviceClass",
-                 "ServiceCIDR", "IPAddress", "VolumeAttributesClass", "StorageVersionMigration"}
+                 "ServiceCIDR", "IPAddress", "VolumeAttributesClass", "StorageVersionMigration", "ResourceSlice", "DeviceTaintRule"}
 CASE_NS = None  # the namespace of the case being recorded
 
 

@@ -34,7 +34,7 @@ type write struct {
 	Create      bool
 }
 
-var registry, _ = schema.NewRegistry(kube.Newest())
+var registry, _ = schema.NewRegistry(kube.Default())
 
 func (w write) of(t *testing.T, obj, old map[string]any) Write {
 	t.Helper()

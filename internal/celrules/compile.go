@@ -136,7 +136,7 @@ func compileRule(server kube.Minor, s *crdschema.Schema, r crdschema.Rule, envOf
 	}
 	ast, issues := cellib.Compile(env, server, r.Rule)
 	if issues != nil {
-		c.Err = invalid("compilation failed: " + issues.String())
+		c.Err = invalid("compilation failed: " + cellib.IssuesText(server, issues))
 		return c
 	}
 	if ast.OutputType() != cel.BoolType {
@@ -168,7 +168,7 @@ func compileRule(server kube.Minor, s *crdschema.Schema, r crdschema.Rule, envOf
 		}
 		ast, issues := cellib.Compile(menv, server, r.MessageExpression)
 		if issues != nil {
-			c.MessageErr = invalid("messageExpression compilation failed: " + issues.String())
+			c.MessageErr = invalid("messageExpression compilation failed: " + cellib.IssuesText(server, issues))
 			return c
 		}
 		if ast.OutputType() != cel.StringType {

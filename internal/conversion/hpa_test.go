@@ -24,7 +24,7 @@ func decodeJSON(t *testing.T, s string) map[string]any {
 
 func mustConvert(t *testing.T, obj map[string]any, to string) map[string]any {
 	t.Helper()
-	out, err := Convert(serverconfig.MustFor(kube.Newest()), obj, to)
+	out, err := Convert(serverconfig.MustFor(kube.Default()), obj, to)
 	if err != nil {
 		t.Fatalf("Convert to %s: %v", to, err)
 	}
@@ -130,7 +130,7 @@ func TestConvertRefusesWhatItDoesNotKnow(t *testing.T) {
 		{"autoscaling/v2beta1", "HorizontalPodAutoscaler", "autoscaling/v2"},
 		{"autoscaling/v2", "HorizontalPodAutoscaler", "apps/v1"},
 	} {
-		_, err := Convert(serverconfig.MustFor(kube.Newest()), map[string]any{"apiVersion": c.av, "kind": c.kind}, c.to)
+		_, err := Convert(serverconfig.MustFor(kube.Default()), map[string]any{"apiVersion": c.av, "kind": c.kind}, c.to)
 		if !errors.Is(err, ErrNotConvertible) {
 			t.Errorf("%s %s to %s: %v", c.av, c.kind, c.to, err)
 		}
@@ -152,7 +152,7 @@ func TestDecodeErrorsAreTheServers(t *testing.T) {
 	}
 	obj = decodeJSON(t, `{"apiVersion":"autoscaling/v2","kind":"HorizontalPodAutoscaler","metadata":{"name":"h1"},"spec":{"minReplicas":2.25}}`)
 	const apply = `unable to convert unstructured object to autoscaling/v2, Kind=HorizontalPodAutoscaler: cannot convert float64 to int32`
-	if _, err := Convert(serverconfig.MustFor(kube.Newest()), obj, "autoscaling/v2"); err == nil || err.Error() != apply {
+	if _, err := Convert(serverconfig.MustFor(kube.Default()), obj, "autoscaling/v2"); err == nil || err.Error() != apply {
 		t.Errorf("Convert: %v", err)
 	}
 }
@@ -167,7 +167,7 @@ func BenchmarkConvertHPA(b *testing.B) {
 		b.Run(to, func(b *testing.B) {
 			b.ReportAllocs()
 			for i := 0; i < b.N; i++ {
-				if _, err := Convert(serverconfig.MustFor(kube.Newest()), obj, to); err != nil {
+				if _, err := Convert(serverconfig.MustFor(kube.Default()), obj, to); err != nil {
 					b.Fatal(err)
 				}
 			}

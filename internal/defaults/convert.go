@@ -18,6 +18,8 @@ var converters = map[string]func(m map[string]any){
 	"io.k8s.api.core.v1.Node":        convertNode,
 	"io.k8s.api.apps.v1.DaemonSet":   convertDaemonSet,
 	"io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition": convertCRD,
+	// 1.38: the types' own module, k8s.io/apiextensions-api.
+	"io.k8s.apiextensions-api.pkg.apis.apiextensions.v1.CustomResourceDefinition": convertCRD,
 }
 
 // daemonSetTemplateGeneration is the annotation that carries a DaemonSet's

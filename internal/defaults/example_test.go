@@ -30,7 +30,7 @@ func ExampleRelease_Default() {
 			},
 		},
 	}
-	if err := defaults.MustFor(kube.Newest()).Default("apps/v1", "Deployment", obj); err != nil {
+	if err := defaults.MustFor(kube.Default()).Default("apps/v1", "Deployment", obj); err != nil {
 		fmt.Println(err)
 		return
 	}

@@ -13,7 +13,7 @@ import (
 
 func deployment(t *testing.T) strategicpatch.LookupPatchMeta {
 	t.Helper()
-	typ, ok := schema.MustNewRegistry(kube.Newest()).Lookup(schema.GVK{Group: "apps", Version: "v1", Kind: "Deployment"})
+	typ, ok := schema.MustNewRegistry(kube.Default()).Lookup(schema.GVK{Group: "apps", Version: "v1", Kind: "Deployment"})
 	if !ok {
 		t.Fatal("no apps/v1 Deployment")
 	}

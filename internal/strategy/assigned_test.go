@@ -71,7 +71,7 @@ func TestServiceCreateAssigned(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			svc := map[string]any{"apiVersion": "v1", "kind": "Service", "metadata": map[string]any{"name": "web"}, "spec": unstructured.DeepCopy(tc.spec)}
-			if err := Create(serverconfig.MustFor(kube.Newest()), "v1", "Service", svc); err != nil {
+			if err := Create(serverconfig.MustFor(kube.Default()), "v1", "Service", svc); err != nil {
 				t.Fatal(err)
 			}
 			if got, want := assignedPaths("v1", "Service", svc, true), append(append([]string(nil), meta...), tc.assigned...); !reflect.DeepEqual(got, want) {
@@ -92,7 +92,7 @@ func TestServiceCreateAssigned(t *testing.T) {
 func TestServiceTypeChanges(t *testing.T) {
 	stored := func(spec map[string]any) map[string]any {
 		s := map[string]any{"apiVersion": "v1", "kind": "Service", "metadata": map[string]any{"name": "web"}, "spec": spec}
-		if err := Create(serverconfig.MustFor(kube.Newest()), "v1", "Service", s); err != nil {
+		if err := Create(serverconfig.MustFor(kube.Default()), "v1", "Service", s); err != nil {
 			t.Fatal(err)
 		}
 		sp := unstructured.Object(s, "spec")
@@ -103,7 +103,7 @@ func TestServiceTypeChanges(t *testing.T) {
 		old := stored(map[string]any{"type": "NodePort", "ports": []any{map[string]any{"name": "http", "port": int64(80), "nodePort": int64(30080)}}})
 		obj := unstructured.DeepCopy(old).(map[string]any)
 		unstructured.Object(obj, "spec")["type"] = "ClusterIP"
-		if err := Update(serverconfig.MustFor(kube.Newest()), "v1", "Service", obj, old); err != nil {
+		if err := Update(serverconfig.MustFor(kube.Default()), "v1", "Service", obj, old); err != nil {
 			t.Fatal(err)
 		}
 		spec := unstructured.Object(obj, "spec")
@@ -118,7 +118,7 @@ func TestServiceTypeChanges(t *testing.T) {
 		old := stored(map[string]any{"ports": []any{map[string]any{"name": "http", "port": int64(80)}}})
 		obj := unstructured.DeepCopy(old).(map[string]any)
 		unstructured.Object(obj, "spec")["type"] = "NodePort"
-		if err := Update(serverconfig.MustFor(kube.Newest()), "v1", "Service", obj, old); err != nil {
+		if err := Update(serverconfig.MustFor(kube.Default()), "v1", "Service", obj, old); err != nil {
 			t.Fatal(err)
 		}
 		if got, want := assignedPaths("v1", "Service", obj, false), []string{".metadata.resourceVersion", ".spec.ports[0].nodePort"}; !reflect.DeepEqual(got, want) {
@@ -131,7 +131,7 @@ func TestServiceTypeChanges(t *testing.T) {
 		unstructured.Object(old, "spec")["healthCheckNodePort"] = int64(31000)
 		obj := unstructured.DeepCopy(old).(map[string]any)
 		unstructured.Object(obj, "spec")["externalTrafficPolicy"] = "Cluster"
-		if err := Update(serverconfig.MustFor(kube.Newest()), "v1", "Service", obj, old); err != nil {
+		if err := Update(serverconfig.MustFor(kube.Default()), "v1", "Service", obj, old); err != nil {
 			t.Fatal(err)
 		}
 		if hc := unstructured.Object(obj, "spec")["healthCheckNodePort"]; hc != nil {
@@ -185,7 +185,7 @@ func TestJobCreate(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			obj := unstructured.DeepCopy(tc.job).(map[string]any)
-			if err := Create(serverconfig.MustFor(kube.Newest()), "batch/v1", "Job", obj); err != nil {
+			if err := Create(serverconfig.MustFor(kube.Default()), "batch/v1", "Job", obj); err != nil {
 				t.Fatal(err)
 			}
 			if got := unstructured.Object(unstructured.Object(obj, "metadata"), "labels"); !reflect.DeepEqual(got, tc.labels) {

@@ -81,7 +81,7 @@ func TestCreateRules(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			o := unstructured.DeepCopy(tc.in).(map[string]any)
 			av, kind := o["apiVersion"].(string), o["kind"].(string)
-			if err := Create(serverconfig.MustFor(kube.Newest()), av, kind, o); err != nil {
+			if err := Create(serverconfig.MustFor(kube.Default()), av, kind, o); err != nil {
 				t.Fatal(err)
 			}
 			if tc.at == nil {
@@ -94,7 +94,7 @@ func TestCreateRules(t *testing.T) {
 	}
 	t.Run("Deployment details", func(t *testing.T) {
 		o := unstructured.DeepCopy(tests[0].in).(map[string]any)
-		if err := Create(serverconfig.MustFor(kube.Newest()), "apps/v1", "Deployment", o); err != nil {
+		if err := Create(serverconfig.MustFor(kube.Default()), "apps/v1", "Deployment", o); err != nil {
 			t.Fatal(err)
 		}
 		spec := unstructured.Nested(o, "spec", "template", "spec").(map[string]any)
@@ -110,7 +110,7 @@ func TestCreateRules(t *testing.T) {
 	})
 	t.Run("Pod details", func(t *testing.T) {
 		o := unstructured.DeepCopy(tests[2].in).(map[string]any)
-		if err := Create(serverconfig.MustFor(kube.Newest()), "v1", "Pod", o); err != nil {
+		if err := Create(serverconfig.MustFor(kube.Default()), "v1", "Pod", o); err != nil {
 			t.Fatal(err)
 		}
 		cond := unstructured.Objects(unstructured.Object(o, "status"), "conditions")
@@ -147,14 +147,14 @@ func TestUpdateKeepsFeaturesInUse(t *testing.T) {
 			old := deploy(tc.storedHas)
 			if tc.storedHas {
 				// As stored before the feature went off: no drop on create to model.
-				if err := Update(serverconfig.MustFor(kube.Newest()), "apps/v1", "Deployment", old, deploy(true)); err != nil {
+				if err := Update(serverconfig.MustFor(kube.Default()), "apps/v1", "Deployment", old, deploy(true)); err != nil {
 					t.Fatal(err)
 				}
-			} else if err := Create(serverconfig.MustFor(kube.Newest()), "apps/v1", "Deployment", old); err != nil {
+			} else if err := Create(serverconfig.MustFor(kube.Default()), "apps/v1", "Deployment", old); err != nil {
 				t.Fatal(err)
 			}
 			o := deploy(true)
-			if err := Update(serverconfig.MustFor(kube.Newest()), "apps/v1", "Deployment", o, old); err != nil {
+			if err := Update(serverconfig.MustFor(kube.Default()), "apps/v1", "Deployment", o, old); err != nil {
 				t.Fatal(err)
 			}
 			if got := unstructured.Nested(o, "spec", "template", "spec", "schedulingGroup") != nil; got != tc.storedHas {
@@ -169,7 +169,7 @@ func TestUpdateKeepsFeaturesInUse(t *testing.T) {
 		v2 := unstructured.DeepCopy(v).(map[string]any)
 		v["storage"], v2["name"] = false, "v2"
 		unstructured.Object(o, "spec")["versions"] = append(unstructured.List(unstructured.Object(o, "spec"), "versions"), v2)
-		if err := Update(serverconfig.MustFor(kube.Newest()), "apiextensions.k8s.io/v1", "CustomResourceDefinition", o, crd); err != nil {
+		if err := Update(serverconfig.MustFor(kube.Default()), "apiextensions.k8s.io/v1", "CustomResourceDefinition", o, crd); err != nil {
 			t.Fatal(err)
 		}
 		if got := unstructured.Nested(o, "status", "storedVersions"); !reflect.DeepEqual(got, []any{"v1", "v2"}) {

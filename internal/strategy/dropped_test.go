@@ -126,9 +126,9 @@ status:
 			apiVersion, kind := unstructured.Str(o, "apiVersion"), unstructured.Str(o, "kind")
 			var err error
 			if tc.status {
-				err = UpdateStatus(serverconfig.MustFor(kube.Newest()), apiVersion, kind, o, old)
+				err = UpdateStatus(serverconfig.MustFor(kube.Default()), apiVersion, kind, o, old)
 			} else {
-				err = Update(serverconfig.MustFor(kube.Newest()), apiVersion, kind, o, old)
+				err = Update(serverconfig.MustFor(kube.Default()), apiVersion, kind, o, old)
 			}
 			if err != nil {
 				t.Fatal(err)
@@ -142,7 +142,7 @@ status:
 	for _, build := range []func() map[string]any{slice, claim, pod} {
 		o := build()
 		apiVersion, kind := unstructured.Str(o, "apiVersion"), unstructured.Str(o, "kind")
-		if err := Create(serverconfig.MustFor(kube.Newest()), apiVersion, kind, o); err != nil {
+		if err := Create(serverconfig.MustFor(kube.Default()), apiVersion, kind, o); err != nil {
 			t.Fatal(err)
 		}
 		for _, p := range [][]string{{"spec", "partitionTypeAttribute"}, {"spec", "devices", "*", "attributes", "*", "strings"},
@@ -181,7 +181,7 @@ status:
   - {driver: d.example.com, pool: p, device: gpu-1, shareID: s-2}
   - {driver: d.example.com, pool: p, device: gpu-2}
 `)
-	if err := UpdateStatus(serverconfig.MustFor(kube.Newest()), "resource.k8s.io/v1", "ResourceClaim", obj, old); err != nil {
+	if err := UpdateStatus(serverconfig.MustFor(kube.Default()), "resource.k8s.io/v1", "ResourceClaim", obj, old); err != nil {
 		t.Fatal(err)
 	}
 	var got []string

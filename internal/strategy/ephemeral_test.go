@@ -32,7 +32,7 @@ func TestEphemeralContainersStrategy(t *testing.T) {
 			`{"apiVersion":"v1","kind":"Pod","metadata":{"generation":1,"labels":{"app":"web"},"name":"web"},"spec":{"containers":[{"image":"nginx:1.27","name":"app"}]},"status":{"phase":"Running"}}`},
 	} {
 		obj := decode(tc.obj)
-		PrepareForEphemeralContainersUpdate(serverconfig.MustFor(kube.Newest()), obj, decode(old))
+		PrepareForEphemeralContainersUpdate(serverconfig.MustFor(kube.Default()), obj, decode(old))
 		if got, _ := json.Marshal(obj); string(got) != tc.want {
 			t.Errorf("%s:\n got %s\nwant %s", tc.name, got, tc.want)
 		}

@@ -16,7 +16,7 @@ func ExampleCreate() {
 		"metadata":   map[string]any{"name": "smtp"},
 		"stringData": map[string]any{"password": "s3cr3t"},
 	}
-	if err := strategy.Create(serverconfig.MustFor(kube.Newest()), "v1", "Secret", obj); err != nil {
+	if err := strategy.Create(serverconfig.MustFor(kube.Default()), "v1", "Secret", obj); err != nil {
 		fmt.Println(err)
 		return
 	}

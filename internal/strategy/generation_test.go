@@ -76,12 +76,12 @@ func TestGenerationComparesDecodedValues(t *testing.T) {
 			old := tc.old // the CRD as the server returned it
 			if kind != "CustomResourceDefinition" {
 				old = unstructured.DeepCopy(tc.old).(map[string]any)
-				if err := Create(serverconfig.MustFor(kube.Newest()), av, kind, old); err != nil {
+				if err := Create(serverconfig.MustFor(kube.Default()), av, kind, old); err != nil {
 					t.Fatal(err)
 				}
 			}
 			obj := unstructured.DeepCopy(tc.obj).(map[string]any)
-			if err := Update(serverconfig.MustFor(kube.Newest()), av, kind, obj, old); err != nil {
+			if err := Update(serverconfig.MustFor(kube.Default()), av, kind, obj, old); err != nil {
 				t.Fatal(err)
 			}
 			if g := genOf(obj); g != tc.want {
@@ -103,7 +103,7 @@ func TestDecodedObjectShowsEmptyLists(t *testing.T) {
 		want    int64
 	}{{nil, 3}, {decoded, 4}} {
 		obj := unstructured.DeepCopy(old).(map[string]any)
-		PrepareForUpdate(serverconfig.MustFor(kube.Newest()), "networking.k8s.io/v1", "NetworkPolicy", tc.decoded, obj, old)
+		PrepareForUpdate(serverconfig.MustFor(kube.Default()), "networking.k8s.io/v1", "NetworkPolicy", tc.decoded, obj, old)
 		if g := genOf(obj); g != tc.want {
 			t.Errorf("decoded %v: generation %v, want %d", tc.decoded != nil, g, tc.want)
 		}
@@ -119,7 +119,7 @@ func TestGenerationRulesOfOtherKinds(t *testing.T) {
 	t.Run("CSIDriver: no generation on create, +1 on a spec change", func(t *testing.T) {
 		d := map[string]any{"apiVersion": "storage.k8s.io/v1", "kind": "CSIDriver", "metadata": map[string]any{"name": "ebs.csi.aws.com"},
 			"spec": map[string]any{"attachRequired": true}}
-		if err := Create(serverconfig.MustFor(kube.Newest()), "storage.k8s.io/v1", "CSIDriver", d); err != nil {
+		if err := Create(serverconfig.MustFor(kube.Default()), "storage.k8s.io/v1", "CSIDriver", d); err != nil {
 			t.Fatal(err)
 		}
 		if g := genOf(d); g != nil {
@@ -127,7 +127,7 @@ func TestGenerationRulesOfOtherKinds(t *testing.T) {
 		}
 		next := unstructured.DeepCopy(d).(map[string]any)
 		unstructured.Object(next, "spec")["requiresRepublish"] = true
-		if err := Update(serverconfig.MustFor(kube.Newest()), "storage.k8s.io/v1", "CSIDriver", next, d); err != nil {
+		if err := Update(serverconfig.MustFor(kube.Default()), "storage.k8s.io/v1", "CSIDriver", next, d); err != nil {
 			t.Fatal(err)
 		}
 		if g := genOf(next); g != int64(1) {
@@ -137,7 +137,7 @@ func TestGenerationRulesOfOtherKinds(t *testing.T) {
 	t.Run("EndpointSlice: labels count, annotations do not", func(t *testing.T) {
 		eps := map[string]any{"apiVersion": "discovery.k8s.io/v1", "kind": "EndpointSlice", "metadata": map[string]any{"name": "web-abc"},
 			"addressType": "IPv4", "endpoints": []any{map[string]any{"addresses": []any{"10.1.0.7"}}}}
-		if err := Create(serverconfig.MustFor(kube.Newest()), "discovery.k8s.io/v1", "EndpointSlice", eps); err != nil {
+		if err := Create(serverconfig.MustFor(kube.Default()), "discovery.k8s.io/v1", "EndpointSlice", eps); err != nil {
 			t.Fatal(err)
 		}
 		ann := unstructured.DeepCopy(eps).(map[string]any)
@@ -148,7 +148,7 @@ func TestGenerationRulesOfOtherKinds(t *testing.T) {
 			obj  map[string]any
 			want int64
 		}{{ann, 1}, {lab, 2}} {
-			if err := Update(serverconfig.MustFor(kube.Newest()), "discovery.k8s.io/v1", "EndpointSlice", c.obj, eps); err != nil {
+			if err := Update(serverconfig.MustFor(kube.Default()), "discovery.k8s.io/v1", "EndpointSlice", c.obj, eps); err != nil {
 				t.Fatal(err)
 			}
 			if g := genOf(c.obj); g != c.want {

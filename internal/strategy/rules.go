@@ -118,6 +118,13 @@ func RulesFor(cfg *serverconfig.Config, apiVersion, kind string) Rules {
 		if !cfg.Enabled(features.HPAGeneration) {
 			r.Generation = NoGeneration
 		}
+	case "certificates.k8s.io/ClusterTrustBundle":
+		// Kubernetes 1.38 gave ClusterTrustBundle a generation: 1 on create, +1 when the
+		// spec changes (pkg/registry/certificates/clustertrustbundle/strategy.go of
+		// 1.38.0-beta.0; recorded: conformance/testdata/minors/1.38/served-clustertrustbundle-v1).
+		if cfg.AtLeast(38) {
+			r.Generation = SpecGeneration
+		}
 	case "storage.k8s.io/CSINode":
 		// Kubernetes 1.37 gave CSINode a status and a /status subresource
 		// (pkg/registry/storage/csinode in 1.37); before, the strategy has no status to reset.

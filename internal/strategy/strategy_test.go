@@ -28,7 +28,7 @@ func deployment(replicas int64, image string) map[string]any {
 
 func TestCreateAndUpdateGeneration(t *testing.T) {
 	created := deployment(2, "nginx:1")
-	if err := Create(serverconfig.MustFor(kube.Newest()), "apps/v1", "Deployment", created); err != nil {
+	if err := Create(serverconfig.MustFor(kube.Default()), "apps/v1", "Deployment", created); err != nil {
 		t.Fatal(err)
 	}
 	meta := created["metadata"].(map[string]any)
@@ -49,7 +49,7 @@ func TestCreateAndUpdateGeneration(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if err := Update(serverconfig.MustFor(kube.Newest()), "apps/v1", "Deployment", tc.obj, stored); err != nil {
+			if err := Update(serverconfig.MustFor(kube.Default()), "apps/v1", "Deployment", tc.obj, stored); err != nil {
 				t.Fatal(err)
 			}
 			if g := tc.obj["metadata"].(map[string]any)["generation"]; g != tc.gen {
@@ -64,12 +64,12 @@ func TestCreateAndUpdateGeneration(t *testing.T) {
 
 func TestDeploymentAnnotationsBumpGeneration(t *testing.T) {
 	old := deployment(1, "a:1")
-	if err := Create(serverconfig.MustFor(kube.Newest()), "apps/v1", "Deployment", old); err != nil {
+	if err := Create(serverconfig.MustFor(kube.Default()), "apps/v1", "Deployment", old); err != nil {
 		t.Fatal(err)
 	}
 	obj := deployment(1, "a:1")
 	obj["metadata"].(map[string]any)["annotations"] = map[string]any{"x": "y"}
-	if err := Update(serverconfig.MustFor(kube.Newest()), "apps/v1", "Deployment", obj, old); err != nil {
+	if err := Update(serverconfig.MustFor(kube.Default()), "apps/v1", "Deployment", obj, old); err != nil {
 		t.Fatal(err)
 	}
 	if g := obj["metadata"].(map[string]any)["generation"]; g != int64(2) {
@@ -79,12 +79,12 @@ func TestDeploymentAnnotationsBumpGeneration(t *testing.T) {
 
 func TestStatusUpdateKeepsSpec(t *testing.T) {
 	old := deployment(1, "a:1")
-	if err := Create(serverconfig.MustFor(kube.Newest()), "apps/v1", "Deployment", old); err != nil {
+	if err := Create(serverconfig.MustFor(kube.Default()), "apps/v1", "Deployment", old); err != nil {
 		t.Fatal(err)
 	}
 	obj := deployment(5, "b:2")
 	obj["status"] = map[string]any{"replicas": int64(5)}
-	if err := UpdateStatus(serverconfig.MustFor(kube.Newest()), "apps/v1", "Deployment", obj, old); err != nil {
+	if err := UpdateStatus(serverconfig.MustFor(kube.Default()), "apps/v1", "Deployment", obj, old); err != nil {
 		t.Fatal(err)
 	}
 	if !reflect.DeepEqual(obj["spec"], old["spec"]) || !reflect.DeepEqual(obj["status"], map[string]any{"replicas": int64(5)}) {
@@ -95,7 +95,7 @@ func TestStatusUpdateKeepsSpec(t *testing.T) {
 func TestServiceCreateAndUpdate(t *testing.T) {
 	svc := map[string]any{"apiVersion": "v1", "kind": "Service", "metadata": map[string]any{"name": "s"},
 		"spec": map[string]any{"type": "NodePort", "ports": []any{map[string]any{"name": "http", "port": int64(80)}}}}
-	if err := Create(serverconfig.MustFor(kube.Newest()), "v1", "Service", svc); err != nil {
+	if err := Create(serverconfig.MustFor(kube.Default()), "v1", "Service", svc); err != nil {
 		t.Fatal(err)
 	}
 	var got []string
@@ -120,7 +120,7 @@ func TestServiceCreateAndUpdate(t *testing.T) {
 	spec["ports"].([]any)[0].(map[string]any)["nodePort"] = int64(30080)
 	next := map[string]any{"apiVersion": "v1", "kind": "Service", "metadata": map[string]any{"name": "s"},
 		"spec": map[string]any{"type": "NodePort", "ports": []any{map[string]any{"name": "http", "port": int64(80)}}}}
-	if err := Update(serverconfig.MustFor(kube.Newest()), "v1", "Service", next, stored); err != nil {
+	if err := Update(serverconfig.MustFor(kube.Default()), "v1", "Service", next, stored); err != nil {
 		t.Fatal(err)
 	}
 	if !reflect.DeepEqual(next["spec"], stored["spec"]) {
@@ -150,7 +150,7 @@ func TestServiceWithClusterIPIsDerived(t *testing.T) {
 			if c.policy != "" {
 				spec["ipFamilyPolicy"] = c.policy
 			}
-			cfg := serverconfig.MustFor(kube.Newest())
+			cfg := serverconfig.MustFor(kube.Default())
 			cfg.ServiceIPFamilies = c.families
 			PrepareForCreate(cfg, "v1", "Service", nil, map[string]any{"spec": spec})
 			if !reflect.DeepEqual(spec["clusterIPs"], []any{c.ip}) || !reflect.DeepEqual(unstructured.List(spec, "ipFamilies"), c.want) {
@@ -167,7 +167,7 @@ func TestDaemonSetTemplateGeneration(t *testing.T) {
 			"template": map[string]any{"spec": map[string]any{"containers": []any{map[string]any{"name": "c", "image": image}}}}}}
 	}
 	old := ds("a:1")
-	if err := Create(serverconfig.MustFor(kube.Newest()), "apps/v1", "DaemonSet", old); err != nil {
+	if err := Create(serverconfig.MustFor(kube.Default()), "apps/v1", "DaemonSet", old); err != nil {
 		t.Fatal(err)
 	}
 	ann := func(o map[string]any) any {
@@ -177,7 +177,7 @@ func TestDaemonSetTemplateGeneration(t *testing.T) {
 		t.Fatalf("create: template generation %v, want 1", ann(old))
 	}
 	next := ds("a:2")
-	if err := Update(serverconfig.MustFor(kube.Newest()), "apps/v1", "DaemonSet", next, old); err != nil {
+	if err := Update(serverconfig.MustFor(kube.Default()), "apps/v1", "DaemonSet", next, old); err != nil {
 		t.Fatal(err)
 	}
 	if ann(next) != "2" || next["metadata"].(map[string]any)["generation"] != int64(2) {
@@ -188,7 +188,7 @@ func TestDaemonSetTemplateGeneration(t *testing.T) {
 func TestPodCreate(t *testing.T) {
 	pod := map[string]any{"spec": map[string]any{"containers": []any{map[string]any{"name": "c", "image": "i",
 		"resources": map[string]any{"limits": map[string]any{"cpu": "1", "memory": "1Gi"}}}}}}
-	if err := Create(serverconfig.MustFor(kube.Newest()), "v1", "Pod", pod); err != nil {
+	if err := Create(serverconfig.MustFor(kube.Default()), "v1", "Pod", pod); err != nil {
 		t.Fatal(err)
 	}
 	want := map[string]any{"phase": "Pending", "qosClass": "Guaranteed"}

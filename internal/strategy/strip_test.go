@@ -172,7 +172,7 @@ func TestUnownedFieldsComeBack(t *testing.T) {
 		av, _ := stored["apiVersion"].(string)
 		kind, _ := stored["kind"].(string)
 		meta := unstructured.Object(stored, "metadata")
-		if !defaults.MustFor(kube.Newest()).Known(av, kind) || len(unstructured.List(meta, "managedFields")) == 0 || av == "autoscaling/v1" {
+		if !defaults.MustFor(kube.Default()).Known(av, kind) || len(unstructured.List(meta, "managedFields")) == 0 || av == "autoscaling/v1" {
 			// autoscaling/v1 HorizontalPodAutoscalers are stored as v2: the round trip
 			// through annotations is not modelled.
 			continue
@@ -214,7 +214,7 @@ func TestUnownedFieldsComeBack(t *testing.T) {
 					stripped++
 				}
 			}
-			if err := Update(serverconfig.MustFor(kube.Newest()), av, kind, obj, stored); err != nil {
+			if err := Update(serverconfig.MustFor(kube.Default()), av, kind, obj, stored); err != nil {
 				t.Fatal(err)
 			}
 			if !reflect.DeepEqual(obj, stored) {

@@ -163,10 +163,10 @@ const jobTemplateTail = `"EphemeralContainers":null,"RestartPolicy":"Never","Ter
 func TestJobValidationWhereTheServerPanics(t *testing.T) {
 	doc := edit(t, jobManifest, "spec:\n  template", "spec:\n  completionMode: Indexed\n  parallelism: 2\n  successPolicy: {rules: [{succeededCount: 1}]}\n  template")
 	obj := object(t, doc)
-	if err := defaults.MustFor(kube.Newest()).Default("batch/v1", "Job", obj); err != nil {
+	if err := defaults.MustFor(kube.Default()).Default("batch/v1", "Job", obj); err != nil {
 		t.Fatal(err)
 	}
-	res, err := validation.Validate(serverconfig.MustFor(kube.Newest()), "batch/v1", "Job", "", obj, nil)
+	res, err := validation.Validate(serverconfig.MustFor(kube.Default()), "batch/v1", "Job", "", obj, nil)
 	if !errors.Is(err, registry.ErrServerPanics) || len(res.Errors) != 0 {
 		t.Fatalf("got %v, %v: want an error wrapping ErrServerPanics", res.Errors, err)
 	}

@@ -22,12 +22,15 @@ func appsMinorCases(t *testing.T) []minorCase {
 			new: edit(t, kafka, "serviceName: kafka", "serviceName: kafka-headless")},
 			want: byMinor[string]{
 				34: `StatefulSet.apps "kafka" is invalid: spec: Forbidden: updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'revisionHistoryLimit', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden`,
-				37: `StatefulSet.apps "kafka" is invalid: spec.serviceName: Invalid value: "kafka-headless": field is immutable`}},
+				37: `StatefulSet.apps "kafka" is invalid: spec.serviceName: Invalid value: "kafka-headless": field is immutable`,
+				// 1.38: the beta declarative rule, told without the value.
+				38: `StatefulSet.apps "kafka" is invalid: spec.serviceName: Invalid value: null: field is immutable`}},
 		{kind: "StatefulSet", workloadCase: workloadCase{name: "claim template changed with a bad replica count", old: kafka,
 			new: edit(t, edit(t, kafka, "storage: 10Gi", "storage: 20Gi"), "replicas: 3", "replicas: -1")},
 			want: byMinor[string]{
 				34: `StatefulSet.apps "kafka" is invalid: [spec.replicas: Invalid value: -1: must be greater than or equal to 0, spec: Forbidden: updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'revisionHistoryLimit', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden]`,
-				37: `StatefulSet.apps "kafka" is invalid: [spec.replicas: Invalid value: -1: must be greater than or equal to 0, spec.volumeClaimTemplates: Invalid value: [{"name":"data","Spec":{"AccessModes":["ReadWriteOnce"],"Selector":null,"Resources":{"Limits":null,"Requests":{"storage":"20Gi"}},"VolumeName":"","StorageClassName":null,"VolumeMode":"Filesystem","DataSource":null,"DataSourceRef":null,"VolumeAttributesClassName":null},"Status":{"Phase":"Pending","AccessModes":null,"Capacity":null,"Conditions":null,"AllocatedResources":null,"AllocatedResourceStatuses":null,"CurrentVolumeAttributesClassName":null,"ModifyVolumeStatus":null,"HealthStatus":null}}]: field is immutable]`}},
+				37: `StatefulSet.apps "kafka" is invalid: [spec.replicas: Invalid value: -1: must be greater than or equal to 0, spec.volumeClaimTemplates: Invalid value: [{"name":"data","Spec":{"AccessModes":["ReadWriteOnce"],"Selector":null,"Resources":{"Limits":null,"Requests":{"storage":"20Gi"}},"VolumeName":"","StorageClassName":null,"VolumeMode":"Filesystem","DataSource":null,"DataSourceRef":null,"VolumeAttributesClassName":null},"Status":{"Phase":"Pending","AccessModes":null,"Capacity":null,"Conditions":null,"AllocatedResources":null,"AllocatedResourceStatuses":null,"CurrentVolumeAttributesClassName":null,"ModifyVolumeStatus":null,"HealthStatus":null}}]: field is immutable]`,
+				38: `StatefulSet.apps "kafka" is invalid: [spec.replicas: Invalid value: -1: must be greater than or equal to 0, spec.volumeClaimTemplates: Invalid value: null: field is immutable]`}},
 		// MaxUnavailableStatefulSet is off before 1.37: the field is dropped, never checked.
 		{kind: "StatefulSet", workloadCase: workloadCase{name: "maxUnavailable 0",
 			new: edit(t, kafka, "replicas: 3", "replicas: 3\n  updateStrategy: {rollingUpdate: {maxUnavailable: 0}}")},
@@ -164,7 +167,9 @@ func rbacMinorCases(t *testing.T) []minorCase {
 			new: edit(t, crb, "name: cluster-admin}", "name: view}")},
 			want: byMinor[string]{
 				34: `ClusterRoleBinding.rbac.authorization.k8s.io "oracle-admins" is invalid: roleRef: Invalid value: {"APIGroup":"rbac.authorization.k8s.io","Kind":"ClusterRole","Name":"view"}: cannot change roleRef`,
-				37: `ClusterRoleBinding.rbac.authorization.k8s.io "oracle-admins" is invalid: roleRef: Invalid value: {"APIGroup":"rbac.authorization.k8s.io","Kind":"ClusterRole","Name":"view"}: field is immutable`}},
+				37: `ClusterRoleBinding.rbac.authorization.k8s.io "oracle-admins" is invalid: roleRef: Invalid value: {"APIGroup":"rbac.authorization.k8s.io","Kind":"ClusterRole","Name":"view"}: field is immutable`,
+				// 1.38: the beta declarative rule, told without the value.
+				38: `ClusterRoleBinding.rbac.authorization.k8s.io "oracle-admins" is invalid: roleRef: Invalid value: null: field is immutable`}},
 	}
 }
 

@@ -21,7 +21,7 @@ import (
 // The scenario tables of this package's kinds (workloads, the groups', resource.k8s.io's)
 // are answered at every older supported minor as that minor's real kube-apiserver answered
 // them: testdata/minors/1.<minor>.json, recorded by TestScenariosAgainstMinorOracle with
-// -record-minor from a server of that release (v1.34.4, v1.35.4, v1.36.3). 1.37's answers
+// -record-minor from a server of that release (v1.34.4, v1.35.4, v1.36.3, and 1.38 from v1.38.0-beta.0). 1.37's answers
 // are the tables' own. A case the older server cannot take as written (its stored object
 // refused, a kind it does not serve) is recorded with the reason and not run.
 
@@ -131,7 +131,7 @@ func TestMinorCases(t *testing.T) {
 		for _, v := range kube.Minors() {
 			m := int(v)
 			t.Run(c.kind+"/"+c.name+"/"+v.String(), func(t *testing.T) {
-				if c.recorded && m < int(kube.Newest()) {
+				if c.recorded && m < int(kube.Default()) {
 					a, ok := recorded[m]["minors/"+c.kind+"/"+c.name]
 					if !ok {
 						t.Fatalf("no answer recorded from 1.%d", m)
@@ -255,6 +255,9 @@ func decodingWarning(w string) bool { return strings.HasPrefix(w, "unknown field
 // (branch core ports them; these cases pass once it is merged).
 var pendingOnCore = map[string]string{
 	"1.34 groups/VolumeAttachment/V1 attacher missing": "1.34's ValidateCSIDriverName goes on past an empty name (core's rule)",
+	// Not yet modelled (docs/minors.md, 1.38): a metav1.Condition's beta declarative rules
+	// (k8s.io/apimachinery v0.38 Validate_Condition) and the handwritten checks they cover.
+	"1.38 resource/DeviceTaintRule/status: condition invalid": "1.38 reports a condition's status after its reason (the beta declarative rules of metav1.Condition)",
 }
 
 // TestScenariosAtOlderMinors: ssa-diff's answer to each case at an older minor is that
@@ -262,7 +265,7 @@ var pendingOnCore = map[string]string{
 func TestScenariosAtOlderMinors(t *testing.T) {
 	cases := allScenarios(t)
 	for _, minor := range kube.Minors() {
-		if minor == kube.Newest() {
+		if minor == kube.Default() {
 			continue
 		}
 		answers, ok := loadMinorAnswers(t, minor)

@@ -16,12 +16,12 @@ import (
 // rather than guess it.
 func TestResourceAdminAccessNotPredicted(t *testing.T) {
 	claim := defaulted(t, edit(t, claimTrainer, "        count: 2\n", "        count: 2\n        adminAccess: true\n"))
-	_, err := validation.Validate(serverconfig.MustFor(kube.Newest()), "resource.k8s.io/v1", "ResourceClaim", "", claim, nil)
+	_, err := validation.Validate(serverconfig.MustFor(kube.Default()), "resource.k8s.io/v1", "ResourceClaim", "", claim, nil)
 	if !errors.Is(err, registry.ErrNotPredicted) {
 		t.Fatalf("got %v, want an error wrapping ErrNotPredicted", err)
 	}
 	// Without admin access the same claim is predicted.
-	res, err := validation.Validate(serverconfig.MustFor(kube.Newest()), "resource.k8s.io/v1", "ResourceClaim", "", defaulted(t, claimTrainer), nil)
+	res, err := validation.Validate(serverconfig.MustFor(kube.Default()), "resource.k8s.io/v1", "ResourceClaim", "", defaulted(t, claimTrainer), nil)
 	if err != nil || !res.Known || len(res.Errors) != 0 {
 		t.Fatalf("got %v %v %v", res.Known, res.Errors, err)
 	}
@@ -31,7 +31,7 @@ func TestResourceAdminAccessNotPredicted(t *testing.T) {
 func defaulted(t *testing.T, doc string) map[string]any {
 	t.Helper()
 	obj := object(t, doc)
-	if err := defaults.MustFor(kube.Newest()).Default(obj["apiVersion"].(string), obj["kind"].(string), obj); err != nil {
+	if err := defaults.MustFor(kube.Default()).Default(obj["apiVersion"].(string), obj["kind"].(string), obj); err != nil {
 		t.Fatal(err)
 	}
 	return obj

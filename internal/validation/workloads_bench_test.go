@@ -14,11 +14,11 @@ import (
 func benchmarkWrite(b *testing.B, doc string) {
 	obj := object(b, doc)
 	av, kind := obj["apiVersion"].(string), obj["kind"].(string)
-	if err := defaults.MustFor(kube.Newest()).Default(av, kind, obj); err != nil {
+	if err := defaults.MustFor(kube.Default()).Default(av, kind, obj); err != nil {
 		b.Fatal(err)
 	}
 	old := object(b, doc)
-	if err := defaults.MustFor(kube.Newest()).Default(av, kind, old); err != nil {
+	if err := defaults.MustFor(kube.Default()).Default(av, kind, old); err != nil {
 		b.Fatal(err)
 	}
 	for _, c := range []struct {
@@ -28,7 +28,7 @@ func benchmarkWrite(b *testing.B, doc string) {
 		b.Run(c.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				res, err := validation.Validate(serverconfig.MustFor(kube.Newest()), av, kind, "", obj, c.old)
+				res, err := validation.Validate(serverconfig.MustFor(kube.Default()), av, kind, "", obj, c.old)
 				if err != nil || !res.Known || len(res.Errors) != 0 {
 					b.Fatalf("%v %v %v", err, res.Known, res.Errors)
 				}

@@ -84,7 +84,7 @@ func (c workloadCase) run(t *testing.T) string {
 // validate is run's answer with the warnings of an accepted write.
 func (c workloadCase) validate(t *testing.T) (string, []string) {
 	t.Helper()
-	return c.validateAt(t, serverconfig.MustFor(kube.Newest()))
+	return c.validateAt(t, serverconfig.MustFor(kube.Default()))
 }
 
 // validateAt is validate on the server cfg describes.
@@ -108,10 +108,10 @@ func (c workloadCase) validateFull(t *testing.T, cfg *serverconfig.Config) (stri
 		if hasStatus {
 			old["status"] = status
 		}
-		if err := defaults.MustFor(kube.Newest()).Default(av, kind, old); err != nil {
+		if err := defaults.MustFor(kube.Default()).Default(av, kind, old); err != nil {
 			t.Fatal(err)
 		}
-		if err := defaults.MustFor(kube.Newest()).Default(av, kind, obj); err != nil {
+		if err := defaults.MustFor(kube.Default()).Default(av, kind, obj); err != nil {
 			t.Fatal(err)
 		}
 		switch c.subresource {
@@ -124,7 +124,7 @@ func (c workloadCase) validateFull(t *testing.T, cfg *serverconfig.Config) (stri
 	} else {
 		strategy.PrepareForCreate(cfg, av, kind, nil, obj)
 	}
-	if err := defaults.MustFor(kube.Newest()).Default(av, kind, obj); err != nil {
+	if err := defaults.MustFor(kube.Default()).Default(av, kind, obj); err != nil {
 		t.Fatal(err)
 	}
 	res, err := validation.Validate(cfg, av, kind, c.subresource, obj, old)

@@ -408,7 +408,7 @@ func TestAPIVersions(t *testing.T) {
 			"spec": map[string]any{"maxReplicas": 30, "targetCPUUtilizationPercentage": 65,
 				"scaleTargetRef": map[string]any{"apiVersion": "apps/v1", "kind": "Deployment", "name": "checkout"}}}
 		// The server's conversion is the engine's (rules.md version.conversion): nothing to warn about.
-		for _, opts := range []Options{{}, {Schemas: schema.MustNewRegistry(kube.Newest())}} {
+		for _, opts := range []Options{{}, {Schemas: schema.MustNewRegistry(kube.Default())}} {
 			if got := only(Analyze(Input{Live: live, Manifest: manifest, Manager: "legacy-chart"}, opts), IDAPIVersionMismatch); len(got) != 0 {
 				t.Fatalf("got %s", dump(got))
 			}
@@ -427,7 +427,7 @@ func TestAPIVersionMismatch(t *testing.T) {
 		return map[string]any{"apiVersion": apiVersion, "kind": kind,
 			"metadata": map[string]any{"name": "x", "namespace": "ns", "managedFields": entries}}
 	}
-	reg := schema.MustNewRegistry(kube.Newest())
+	reg := schema.MustNewRegistry(kube.Default())
 	if err := reg.AddCRD("crd.yaml", []byte(`apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
 metadata: {name: widgets.example.com}
@@ -462,7 +462,7 @@ spec:
 		mustContain(t, "fix", got[0].Fix, "example.com/v1")
 	})
 	t.Run("strategy None", func(t *testing.T) {
-		none := schema.MustNewRegistry(kube.Newest())
+		none := schema.MustNewRegistry(kube.Default())
 		crd := `apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
 metadata: {name: gadgets.example.com}

@@ -24,8 +24,8 @@ func ExampleAnalyze() {
 	b, _ = os.ReadFile("testdata/scale-then-apply-conflict/manifest.yaml")
 	_ = yaml.Unmarshal(b, &manifest)
 
-	reg := schema.MustNewRegistry(kube.Newest())
-	res, err := merge.New(reg, kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()})).Apply(merge.Request{Live: live, Object: manifest, Manager: "gitops",
+	reg := schema.MustNewRegistry(kube.Default())
+	res, err := merge.New(reg, kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()})).Apply(merge.Request{Live: live, Object: manifest, Manager: "gitops",
 		Now: time.Date(2026, 12, 2, 9, 36, 22, 0, time.UTC)})
 	if err != nil {
 		fmt.Println(err)

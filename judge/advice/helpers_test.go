@@ -50,7 +50,7 @@ func replay(t *testing.T, name string, edit func(c *conformance.Case)) *scenario
 	}
 	return &scenario{c: c,
 		in:   Input{Live: c.Live, Manifest: c.Manifest, Result: res, Manager: c.Request.FieldManager, Subresource: c.Endpoint().Subresource, Applier: applier},
-		opts: Options{Schemas: reg, Engine: merge.New(reg, kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()})), Now: c.NowTime()}}
+		opts: Options{Schemas: reg, Engine: merge.New(reg, kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()})), Now: c.NowTime()}}
 }
 
 func (s *scenario) analyze() []Advice { return Analyze(s.in, s.opts) }

@@ -43,7 +43,7 @@ spec:
 `), &manifest); err != nil {
 		t.Fatal(err)
 	}
-	reg := schema.MustNewRegistry(kube.Newest())
+	reg := schema.MustNewRegistry(kube.Default())
 	predict := func(h kubeapiserver.Config) (*merge.Result, []Advice) {
 		res, err := merge.New(reg, kubeapiserver.MustNew(h)).Apply(merge.Request{Object: manifest, Manager: "gitops",
 			Now: time.Date(2026, 12, 3, 9, 0, 0, 0, time.UTC)})
@@ -53,7 +53,7 @@ spec:
 		return res, only(Analyze(Input{Manifest: manifest, Result: res, Manager: "gitops"}, Options{Schemas: reg}), IDClusterPolicy)
 	}
 
-	res, got := predict(kubeapiserver.Config{Minor: kube.Newest(), ForbidPrivileged: true})
+	res, got := predict(kubeapiserver.Config{Minor: kube.Default(), ForbidPrivileged: true})
 	if res.Rejection == nil || res.Rejection.Code != 422 || !strings.Contains(res.Rejection.Message, "spec.template.spec.containers[0].securityContext.privileged: Forbidden: disallowed by cluster policy") {
 		t.Fatalf("want the 422 of --allow-privileged=false, got %+v", res.Rejection)
 	}
@@ -62,7 +62,7 @@ spec:
 	}
 	mustContain(t, "fix", got[0].Fix, "--allow-privileged=false")
 
-	res, got = predict(kubeapiserver.Config{Minor: kube.Newest()})
+	res, got = predict(kubeapiserver.Config{Minor: kube.Default()})
 	if res.Rejection != nil || res.Action != merge.ActionCreate || len(got) != 0 {
 		t.Fatalf("the zero Config (--allow-privileged=true): rejection %v, action %s, advice %s", res.Rejection, res.Action, dump(got))
 	}
@@ -72,8 +72,8 @@ spec:
 // that it is answered with a deprecation warning.
 func TestDeprecatedReadOnlyKind(t *testing.T) {
 	manifest := map[string]any{"apiVersion": "v1", "kind": "ComponentStatus", "metadata": map[string]any{"name": "etcd-0"}}
-	reg := schema.MustNewRegistry(kube.Newest())
-	res, err := merge.New(reg, kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()})).Apply(merge.Request{Object: manifest, Manager: "kubectl"})
+	reg := schema.MustNewRegistry(kube.Default())
+	res, err := merge.New(reg, kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()})).Apply(merge.Request{Object: manifest, Manager: "kubectl"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +104,7 @@ spec:
 `), &manifest); err != nil {
 		t.Fatal(err)
 	}
-	reg := schema.MustNewRegistry(kube.Newest())
+	reg := schema.MustNewRegistry(kube.Default())
 	predict := func(h kubeapiserver.Config) (*merge.Result, []Advice) {
 		res, err := merge.New(reg, kubeapiserver.MustNew(h)).Apply(merge.Request{Object: manifest, Manager: "gitops",
 			Now: time.Date(2026, 12, 3, 9, 0, 0, 0, time.UTC)})
@@ -115,7 +115,7 @@ spec:
 		return res, only(Analyze(in, Options{Schemas: reg, ServiceIPFamilies: h.ServiceIPFamilies}), IDClusterPolicy)
 	}
 
-	res, got := predict(kubeapiserver.Config{Minor: kube.Newest()})
+	res, got := predict(kubeapiserver.Config{Minor: kube.Default()})
 	const want = `Service "api" is invalid: [spec.ipFamilyPolicy: Invalid value: "RequireDualStack": this cluster is not configured for dual-stack services, spec.ipFamilies[1]: Invalid value: "IPv6": not configured on this cluster]`
 	if res.Rejection == nil || res.Rejection.Code != 422 || res.Rejection.Message != want {
 		t.Fatalf("want the 422 of an IPv4 cluster, got %+v", res.Rejection)
@@ -125,11 +125,11 @@ spec:
 	}
 	mustContain(t, "fix", got[0].Fix, "--service-ip-families IPv4,IPv6")
 
-	res, got = predict(kubeapiserver.Config{Minor: kube.Newest(), ServiceIPFamilies: []string{"IPv4", "IPv6"}})
+	res, got = predict(kubeapiserver.Config{Minor: kube.Default(), ServiceIPFamilies: []string{"IPv4", "IPv6"}})
 	if res.Rejection != nil || res.Action != merge.ActionCreate || len(got) != 0 {
 		t.Fatalf("dual-stack: rejection %v, action %s, advice %s", res.Rejection, res.Action, dump(got))
 	}
-	res, got = predict(kubeapiserver.Config{Minor: kube.Newest(), ServiceIPFamilies: []string{"IPv4"}})
+	res, got = predict(kubeapiserver.Config{Minor: kube.Default(), ServiceIPFamilies: []string{"IPv4"}})
 	if res.Rejection == nil || res.Rejection.Message != want || len(got) != 0 {
 		t.Fatalf("declared IPv4: rejection %v, advice %s", res.Rejection, dump(got))
 	}

@@ -111,14 +111,14 @@ func predictCase(t *testing.T, dir string, v kube.Minor) *merge.Result {
 	crd := readYAML(t, filepath.Join(dir, "crd.yaml"))
 	reqs := caseRequests(t, dir)
 	if len(reqs) == 0 {
-		return apply(e(schema.MustNewRegistry(kube.Newest())), merge.Request{Object: crd, Manager: "gitops"})
+		return apply(e(schema.MustNewRegistry(kube.Default())), merge.Request{Object: crd, Manager: "gitops"})
 	}
 	// The CRD is created first: a refusal is the answer.
-	created := apply(e(schema.MustNewRegistry(kube.Newest())), merge.Request{Object: crd, Manager: "gitops"})
+	created := apply(e(schema.MustNewRegistry(kube.Default())), merge.Request{Object: crd, Manager: "gitops"})
 	if created.Rejection != nil {
 		return created
 	}
-	reg := schema.MustNewRegistry(kube.Newest())
+	reg := schema.MustNewRegistry(kube.Default())
 	b, err := os.ReadFile(filepath.Join(dir, "crd.yaml"))
 	if err != nil {
 		t.Fatal(err)

@@ -24,7 +24,7 @@ func decode(s string) map[string]any {
 // requiring dual stack gets both families, and its two cluster IPs are the server's to
 // allocate. Undeclared, the recording server (an IPv4 cluster) refuses it.
 func ExampleConfig_serviceIPFamilies() {
-	reg := schema.MustNewRegistry(kube.Newest())
+	reg := schema.MustNewRegistry(kube.Default())
 	manifest := decode(`{"apiVersion":"v1","kind":"Service","metadata":{"name":"api","namespace":"shop"},
 	  "spec":{"ipFamilyPolicy":"RequireDualStack","selector":{"app":"api"},"ports":[{"port":443}]}}`)
 	req := merge.Request{Object: manifest, Manager: "gitops", Now: time.Date(2026, 12, 3, 9, 0, 0, 0, time.UTC)}
@@ -33,7 +33,7 @@ func ExampleConfig_serviceIPFamilies() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	dual := merge.New(reg, kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest(), ServiceIPFamilies: families}))
+	dual := merge.New(reg, kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default(), ServiceIPFamilies: families}))
 	res, err := dual.Apply(req)
 	if err != nil {
 		log.Fatal(err)
@@ -41,7 +41,7 @@ func ExampleConfig_serviceIPFamilies() {
 	spec := res.Object["spec"].(map[string]any)
 	fmt.Println(res.Action, spec["ipFamilies"], res.Assigned[3:])
 
-	res, err = merge.New(reg, kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()})).Apply(req)
+	res, err = merge.New(reg, kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()})).Apply(req)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -55,9 +55,9 @@ func ExampleConfig_serviceIPFamilies() {
 // priority, preemption policy and the not-ready and unreachable tolerations — without an
 // owner in managedFields, and refuse a priority its class does not give (403).
 func ExampleModel_Admit() {
-	reg := schema.MustNewRegistry(kube.Newest())
+	reg := schema.MustNewRegistry(kube.Default())
 	now := time.Date(2026, 12, 3, 9, 0, 0, 0, time.UTC)
-	engine := merge.New(reg, kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()}))
+	engine := merge.New(reg, kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}))
 	res, err := engine.Apply(merge.Request{Manager: "gitops", Now: now, Object: decode(`{"apiVersion":"v1","kind":"Pod",
 	  "metadata":{"name":"app","namespace":"shop"},"spec":{"containers":[{"name":"app","image":"nginx:1.27"}]}}`)})
 	if err != nil {

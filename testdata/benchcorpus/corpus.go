@@ -83,7 +83,7 @@ func Generate(opts Options) (*Corpus, error) {
 	if opts.ChangeRate == 0 {
 		opts.ChangeRate = 100
 	}
-	reg := schema.MustNewRegistry(kube.Newest())
+	reg := schema.MustNewRegistry(kube.Default())
 	crds, err := crdFiles(opts)
 	if err != nil {
 		return nil, err
@@ -93,7 +93,7 @@ func Generate(opts Options) (*Corpus, error) {
 			return nil, fmt.Errorf("registering the %s CRD: %w", crd.name, err)
 		}
 	}
-	eng := merge.New(reg, kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()}))
+	eng := merge.New(reg, kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}))
 	nApps := int(float64(opts.Objects)/objectsPerApp + 0.5)
 	if nApps < 4 {
 		nApps = 4

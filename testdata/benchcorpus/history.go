@@ -103,7 +103,7 @@ func (h *history) sync(applier string, manifest map[string]any) error {
 			Normalize: func(o map[string]any) error {
 				av, _ := o["apiVersion"].(string)
 				k, _ := o["kind"].(string)
-				return defaults.MustFor(kube.Newest()).Normalize(av, k, o)
+				return defaults.MustFor(kube.Default()).Normalize(av, k, o)
 			}})
 		return h.store("flux apply", res, err)
 	case ApplierKubectlSSA:

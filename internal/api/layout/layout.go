@@ -23,22 +23,22 @@ import (
 // apiPackage prefixes the import paths of the internal API packages.
 const apiPackage = "github.com/ssa-diff/ssa-diff/internal/api/"
 
-// Knows reports whether the layouts of Kubernetes 1.<minor> are generated: the latest
-// release's (package internal/api's own) or one of the older releases the table holds.
+// Knows reports whether the layouts of Kubernetes 1.<minor> are generated: the mirrored
+// release's (package internal/api's own) or one of the releases the table holds.
 func Knows(minor int) bool {
-	if minor == latestMinor {
+	if minor == mirroredMinor {
 		return true
 	}
 	_, ok := layouts()[minor]
 	return ok
 }
 
-// Value is v, a value of internal API types of the latest release (or one holding them:
+// Value is v, a value of internal API types of the mirrored release (or one holding them:
 // a pointer, a list, a map), as the server of the given minor prints it; v itself when
 // that minor lays the types out alike or v holds none of them. Before 1.34 every value but
 // a number, a bool or a string is printed in Go syntax (gosyntax.go).
 func Value(minor int, v any) any {
-	if minor >= latestMinor {
+	if minor == mirroredMinor {
 		return v
 	}
 	if _, ok := v.(field.OmitValueType); ok {

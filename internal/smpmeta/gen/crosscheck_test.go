@@ -27,7 +27,7 @@ func TestMetadataMatchesTheGoTypes(t *testing.T) {
 	must(scheme.AddToScheme(s))
 	must(apiextv1beta1.AddToScheme(s))
 	must(apiextv1.AddToScheme(s))
-	reg := schema.MustNewRegistry(kube.Newest())
+	reg := schema.MustNewRegistry(kube.Default())
 	var problems []string
 	kinds := 0
 	for gvk, typ := range s.AllKnownTypes() {

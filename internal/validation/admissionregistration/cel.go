@@ -80,7 +80,7 @@ func (c *celCompiler) compile(expr string, d decls, kind cellib.Kind, want resul
 	}
 	ast, issues := env.Compile(expr)
 	if issues != nil {
-		return nil, &apiservercel.Error{Type: apiservercel.ErrorTypeInvalid, Detail: "compilation failed: " + issues.String()}
+		return nil, &apiservercel.Error{Type: apiservercel.ErrorTypeInvalid, Detail: "compilation failed: " + cellib.IssuesText(c.server, issues)}
 	}
 	out := ast.OutputType()
 	if want == nil {

@@ -5,6 +5,7 @@ import (
 
 	api "github.com/ssa-diff/ssa-diff/internal/api/apps"
 	coreapi "github.com/ssa-diff/ssa-diff/internal/api/core"
+	"github.com/ssa-diff/ssa-diff/internal/features"
 	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/validation/core"
 	"k8s.io/apimachinery/pkg/api/equality"
@@ -24,18 +25,26 @@ type statefulSetOptions struct {
 	// skipClaimTemplates: the claim templates are immutable, stored ones are not checked.
 	skipClaimTemplates bool
 	// allowRecreate admits the Recreate update strategy (gate StatefulSetRecreateStrategy,
-	// off in 1.37, or a stored object that has it).
+	// off in 1.37, on in 1.38, or a stored object that has it).
 	allowRecreate bool
 }
 
-// ValidateStatefulSet checks a new StatefulSet: its metadata (the name a DNS label, as its
-// pods' hostnames) and its spec.
-func ValidateStatefulSet(ss *api.StatefulSet, opts podOptions) field.ErrorList {
+// ValidateStatefulSet checks a new StatefulSet on the server cfg describes: its metadata
+// (the name a DNS label, as its pods' hostnames) and its spec.
+func ValidateStatefulSet(cfg *serverconfig.Config, ss *api.StatefulSet, opts podOptions) field.ErrorList {
 	errs := core.ValidateObjectMeta(&ss.ObjectMeta, true, apimachineryvalidation.NameIsDNSLabel, field.NewPath("metadata"))
 	// Kubernetes 1.32 checks no service name (1.33.13's ValidateStatefulSet added the DNS
 	// label check of a new StatefulSet's serviceName).
-	setOpts := statefulSetOptions{allowInvalidServiceName: !opts.Server.AtLeast(33)}
+	setOpts := statefulSetOptions{allowInvalidServiceName: !opts.Server.AtLeast(33), allowRecreate: recreateEnabled(cfg)}
 	return append(errs, validateStatefulSetSpec(&ss.Spec, field.NewPath("spec"), opts, setOpts)...)
+}
+
+// recreateEnabled: the Recreate update strategy is admitted on the server cfg describes
+// (gate StatefulSetRecreateStrategy: alpha in 1.37, beta and on in 1.38; recorded from
+// 1.38.0-beta.0: the validation scenario workloads/StatefulSet/V1 unknown update strategy,
+// whose message lists it).
+func recreateEnabled(cfg *serverconfig.Config) bool {
+	return cfg.Enabled(features.StatefulSetRecreateStrategy)
 }
 
 // ValidateStatefulSetUpdate checks an update of a StatefulSet on the server cfg describes
@@ -50,7 +59,7 @@ func ValidateStatefulSetUpdate(cfg *serverconfig.Config, ss, old *api.StatefulSe
 	setOpts := statefulSetOptions{
 		allowInvalidServiceName: true,
 		skipClaimTemplates:      true,
-		allowRecreate:           old.Spec.UpdateStrategy.Type == api.RecreateStatefulSetStrategyType,
+		allowRecreate:           recreateEnabled(cfg) || old.Spec.UpdateStrategy.Type == api.RecreateStatefulSetStrategyType,
 	}
 	if len(validateStatefulSetSpec(&old.Spec, nil, opts, setOpts)) > 0 {
 		setOpts.skipPodTemplate = true
@@ -278,4 +287,55 @@ func validateStatefulSetStatus(s *api.StatefulSetStatus, fldPath *field.Path) fi
 		errs = append(errs, field.Invalid(fldPath.Child("availableReplicas"), s.AvailableReplicas, "cannot be greater than status.readyReplicas"))
 	}
 	return errs
+}
+
+// statefulSetDeclarative is a StatefulSet's declarative validation: its pod template's and,
+// from Kubernetes 1.38, its spec's own rules, beta there (pkg/apis/apps/v1
+// zz_generated.validations.go Validate_StatefulSetSpec of 1.38.0-beta.0; alpha in 1.37): the
+// selector is required and, like the volume claim templates, the service name and the pod
+// management policy, immutable. An enforced immutable error stands for the handwritten one
+// (ValidateStatefulSetUpdate), told without the value: "spec.serviceName: Invalid value:
+// null: field is immutable" (recorded: conformance/testdata/minors/1.38/
+// statefulset-service-name-change). The rules run in the spec's field order, the template's
+// after the selector's.
+func statefulSetDeclarative(cfg *serverconfig.Config) func(obj, old any) field.ErrorList {
+	tpl := templateDeclarative(func(obj any) *coreapi.PodTemplateSpec { return &obj.(*api.StatefulSet).Spec.Template })
+	if !cfg.AtLeast(38) {
+		return tpl
+	}
+	return func(obj, old any) field.ErrorList {
+		ss := obj.(*api.StatefulSet)
+		var o *api.StatefulSet
+		if old != nil {
+			o = old.(*api.StatefulSet)
+		}
+		spec := field.NewPath("spec")
+		immutable := func(name string) *field.Error {
+			return field.Invalid(spec.Child(name), nil, "field is immutable").WithOrigin("immutable").MarkBeta()
+		}
+		eq := equality.Semantic.DeepEqual
+		var errs field.ErrorList
+		if o == nil || !eq(ss.Spec.Selector, o.Spec.Selector) {
+			if ss.Spec.Selector == nil {
+				errs = append(errs, field.Required(spec.Child("selector"), "").MarkBeta())
+			}
+			if o != nil {
+				errs = append(errs, immutable("selector"))
+			}
+		}
+		errs = append(errs, tpl(obj, old)...)
+		if o == nil {
+			return errs
+		}
+		if !eq(ss.Spec.VolumeClaimTemplates, o.Spec.VolumeClaimTemplates) {
+			errs = append(errs, immutable("volumeClaimTemplates"))
+		}
+		if ss.Spec.ServiceName != o.Spec.ServiceName {
+			errs = append(errs, immutable("serviceName"))
+		}
+		if ss.Spec.PodManagementPolicy != o.Spec.PodManagementPolicy {
+			errs = append(errs, immutable("podManagementPolicy"))
+		}
+		return errs
+	}
 }

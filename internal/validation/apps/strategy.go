@@ -66,7 +66,7 @@ func Strategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 			Namespaced: true,
 			Validate: func(obj any) field.ErrorList {
 				ss := obj.(*api.StatefulSet)
-				return ValidateStatefulSet(ss, podOptionsFor(cfg, &ss.Spec.Template, nil))
+				return ValidateStatefulSet(cfg, ss, podOptionsFor(cfg, &ss.Spec.Template, nil))
 			},
 			ValidateUpdate: func(obj, old any) field.ErrorList {
 				ss, o := obj.(*api.StatefulSet), old.(*api.StatefulSet)
@@ -75,7 +75,7 @@ func Strategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 			ValidateStatusUpdate: func(obj, old any) field.ErrorList {
 				return ValidateStatefulSetStatusUpdate(obj.(*api.StatefulSet), old.(*api.StatefulSet))
 			},
-			Declarative:      templateDeclarative(func(obj any) *coreapi.PodTemplateSpec { return &obj.(*api.StatefulSet).Spec.Template }),
+			Declarative:      statefulSetDeclarative(cfg),
 			WarningsOnCreate: func(obj any) []string { return statefulSetWarningsOnCreate(cfg, obj.(*api.StatefulSet)) },
 			WarningsOnUpdate: func(obj, old any) []string {
 				return statefulSetWarningsOnUpdate(cfg, obj.(*api.StatefulSet), old.(*api.StatefulSet))

@@ -44,13 +44,13 @@ var apiDeprecation = regexp.MustCompile(`^\S+ \S+ is deprecated in v1\.\d+\+`)
 // byte — the Service storage's own checks and allocations included — on the recording
 // server (an IPv4 cluster, the hooks' default).
 func TestApplies(t *testing.T) {
-	testApplies(t, "testdata/applies.yaml", kubeapiserver.Config{Minor: kube.Newest()})
+	testApplies(t, "testdata/applies.yaml", kubeapiserver.Config{Minor: kube.Default()})
 }
 
 // TestAppliesDeclaredSingleStack: the recording server's cluster declared (IPv4 alone)
 // gives the same answers as the default.
 func TestAppliesDeclaredSingleStack(t *testing.T) {
-	testApplies(t, "testdata/applies.yaml", kubeapiserver.Config{Minor: kube.Newest(), ServiceIPFamilies: []string{"IPv4"}})
+	testApplies(t, "testdata/applies.yaml", kubeapiserver.Config{Minor: kube.Default(), ServiceIPFamilies: []string{"IPv4"}})
 }
 
 // TestAppliesDualStack: the applies of testdata/applies-dualstack.yaml, recorded from a
@@ -58,14 +58,14 @@ func TestAppliesDeclaredSingleStack(t *testing.T) {
 // predicted for a cluster declared dual-stack, IPv4 first (rules.md
 // valid.service-ip-families).
 func TestAppliesDualStack(t *testing.T) {
-	testApplies(t, "testdata/applies-dualstack.yaml", kubeapiserver.Config{Minor: kube.Newest(), ServiceIPFamilies: []string{"IPv4", "IPv6"}})
+	testApplies(t, "testdata/applies-dualstack.yaml", kubeapiserver.Config{Minor: kube.Default(), ServiceIPFamilies: []string{"IPv4", "IPv6"}})
 }
 
 // TestAppliesIPv6: the applies of testdata/applies-ipv6.yaml, recorded from a
 // kube-apiserver 1.37.2 run with --service-cluster-ip-range=fd00:10:96::/112, predicted for
 // a cluster declared IPv6 alone.
 func TestAppliesIPv6(t *testing.T) {
-	testApplies(t, "testdata/applies-ipv6.yaml", kubeapiserver.Config{Minor: kube.Newest(), ServiceIPFamilies: []string{"IPv6"}})
+	testApplies(t, "testdata/applies-ipv6.yaml", kubeapiserver.Config{Minor: kube.Default(), ServiceIPFamilies: []string{"IPv6"}})
 }
 
 func testApplies(t *testing.T, path string, cfg kubeapiserver.Config) {
@@ -79,7 +79,7 @@ func testApplies(t *testing.T, path string, cfg kubeapiserver.Config) {
 	if err := yaml.Unmarshal(b, &doc); err != nil {
 		t.Fatal(err)
 	}
-	reg := schema.MustNewRegistry(kube.Newest())
+	reg := schema.MustNewRegistry(kube.Default())
 	now := time.Date(2026, 12, 3, 9, 0, 0, 0, time.UTC)
 	for i, c := range doc.Cases {
 		t.Run(c.Name, func(t *testing.T) {

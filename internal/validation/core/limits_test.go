@@ -24,7 +24,7 @@ func TestSecretSize(t *testing.T) {
 			"metadata":   map[string]any{"name": "big", "namespace": "ns"},
 			"stringData": map[string]any{"a": strings.Repeat("x", 600000), "b": strings.Repeat("y", c.size-600000)},
 		}
-		res, err := validation.Validate(serverconfig.MustFor(kube.Newest()), "v1", "Secret", "", obj, nil)
+		res, err := validation.Validate(serverconfig.MustFor(kube.Default()), "v1", "Secret", "", obj, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -60,7 +60,7 @@ func TestNamespacePhase(t *testing.T) {
 		{"Terminating", true, ""},
 		{"Active", true, `status.Phase: Invalid value: "Active": may only be 'Terminating' if ` + "`deletionTimestamp`" + ` is not empty`},
 	} {
-		res, err := validation.Validate(serverconfig.MustFor(kube.Newest()), "v1", "Namespace", "status", ns(c.phase, c.deleting), ns("Active", c.deleting))
+		res, err := validation.Validate(serverconfig.MustFor(kube.Default()), "v1", "Namespace", "status", ns(c.phase, c.deleting), ns("Active", c.deleting))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -81,7 +81,7 @@ func int64Numbers(v any) any {
 func TestPodTemplateKindsScenarios(t *testing.T) {
 	for _, sc := range loadScenarios(t) {
 		t.Run(sc.Name, func(t *testing.T) {
-			res, err := validation.Validate(serverconfig.MustFor(kube.Newest()), sc.APIVersion, sc.Kind, "", sc.Object, sc.Old)
+			res, err := validation.Validate(serverconfig.MustFor(kube.Default()), sc.APIVersion, sc.Kind, "", sc.Object, sc.Old)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -109,7 +109,7 @@ func BenchmarkValidatePod(b *testing.B) {
 	obj := realisticPod(b)
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := validation.Validate(serverconfig.MustFor(kube.Newest()), "v1", "Pod", "", obj, nil); err != nil {
+		if _, err := validation.Validate(serverconfig.MustFor(kube.Default()), "v1", "Pod", "", obj, nil); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -123,7 +123,7 @@ func BenchmarkValidatePodUpdate(b *testing.B) {
 	spec["containers"].([]any)[0].(map[string]any)["image"] = "registry.example.com/web/app:1.2.4"
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := validation.Validate(serverconfig.MustFor(kube.Newest()), "v1", "Pod", "", obj, old); err != nil {
+		if _, err := validation.Validate(serverconfig.MustFor(kube.Default()), "v1", "Pod", "", obj, old); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -136,7 +136,7 @@ func BenchmarkValidatePodTemplate(b *testing.B) {
 	obj := readJSON(b, "testdata/podtemplate.json")
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := validation.Validate(serverconfig.MustFor(kube.Newest()), "v1", "PodTemplate", "", obj, nil); err != nil {
+		if _, err := validation.Validate(serverconfig.MustFor(kube.Default()), "v1", "PodTemplate", "", obj, nil); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -149,7 +149,7 @@ func BenchmarkValidatePodTemplateSpec(b *testing.B) {
 	if err := internalapi.Decode(readJSON(b, "testdata/podtemplate.json"), &t); err != nil {
 		b.Fatal(err)
 	}
-	opts := core.GetValidationOptionsFromPodTemplate(serverconfig.MustFor(kube.Newest()), &t.Template, nil)
+	opts := core.GetValidationOptionsFromPodTemplate(serverconfig.MustFor(kube.Default()), &t.Template, nil)
 	b.ReportAllocs()
 	for b.Loop() {
 		if errs := core.ValidatePodTemplateSpec(&t.Template, field.NewPath("spec", "template"), opts); len(errs) != 0 {

@@ -6,6 +6,8 @@ import (
 	"reflect"
 
 	api "github.com/ssa-diff/ssa-diff/internal/api/core"
+	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
+	"github.com/ssa-diff/ssa-diff/internal/validation/registry"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -78,7 +80,7 @@ func ValidateSecret(s *api.Secret) field.ErrorList {
 // data and stays immutable (rules.md valid.update).
 func ValidateSecretUpdate(s, old *api.Secret) field.ErrorList {
 	errs := ValidateObjectMetaUpdate(&s.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))
-	// Declarative validation covers this in 1.37, but only as an alpha rule: this one counts.
+	// Declarative validation covers this: an alpha rule in 1.37 (this one counts), beta from 1.38.
 	errs = append(errs, apimachineryvalidation.ValidateImmutableField(s.Type, old.Type, field.NewPath("type")).WithOrigin("immutable").MarkCoveredByDeclarative()...)
 	if old.Immutable != nil && *old.Immutable {
 		const detail = "field is immutable when `immutable` is set"
@@ -102,4 +104,20 @@ func secretWarnings(s *api.Secret) []string {
 		return []string{err.Error()}
 	}
 	return nil
+}
+
+// secretDeclarative is a Secret's declarative validation: from Kubernetes 1.38 the beta rule
+// that its type is immutable (pkg/apis/core/v1 zz_generated.validations.go Validate_Secret
+// of 1.38.0-beta.0; alpha in 1.37), told for the handwritten one it covers without the
+// value: "type: Invalid value: null: field is immutable".
+func secretDeclarative(cfg *serverconfig.Config) func(obj, old any) field.ErrorList {
+	if !cfg.AtLeast(38) {
+		return registry.NoDeclarativeRules
+	}
+	return func(obj, old any) field.ErrorList {
+		if old == nil || obj.(*api.Secret).Type == old.(*api.Secret).Type {
+			return nil
+		}
+		return field.ErrorList{field.Invalid(field.NewPath("type"), nil, "field is immutable").WithOrigin("immutable").MarkBeta()}
+	}
 }

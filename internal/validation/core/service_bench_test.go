@@ -71,7 +71,7 @@ func BenchmarkValidateService(b *testing.B) {
 	obj := serviceObject(b)
 	b.ReportAllocs()
 	for b.Loop() {
-		res, err := validation.ValidateWrite(serverconfig.MustFor(kube.Newest()), "v1", "Service", "", obj, nil)
+		res, err := validation.ValidateWrite(serverconfig.MustFor(kube.Default()), "v1", "Service", "", obj, nil)
 		if err != nil || len(res.Errors) > 0 {
 			b.Fatal(err, res.Errors)
 		}
@@ -85,7 +85,7 @@ func BenchmarkValidateServiceUpdate(b *testing.B) {
 	spec["loadBalancerSourceRanges"] = append(spec["loadBalancerSourceRanges"].([]any), "198.51.100.0/24")
 	b.ReportAllocs()
 	for b.Loop() {
-		res, err := validation.ValidateWrite(serverconfig.MustFor(kube.Newest()), "v1", "Service", "", obj, old)
+		res, err := validation.ValidateWrite(serverconfig.MustFor(kube.Default()), "v1", "Service", "", obj, old)
 		if err != nil || len(res.Errors) > 0 {
 			b.Fatal(err, res.Errors)
 		}

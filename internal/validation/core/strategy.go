@@ -65,8 +65,9 @@ func Strategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 			},
 			WarningsOnCreate: func(obj any) []string { return secretWarnings(obj.(*api.Secret)) },
 			WarningsOnUpdate: func(obj, old any) []string { return secretWarnings(obj.(*api.Secret)) },
-			// The rule that type is immutable is alpha in 1.37: the handwritten one counts.
-			Declarative: registry.NoDeclarativeRules,
+			// The rule that type is immutable is alpha in 1.37 (the handwritten one counts),
+			// beta from 1.38.
+			Declarative: secretDeclarative(cfg),
 		}
 	case "ServiceAccount":
 		return &registry.Strategy{

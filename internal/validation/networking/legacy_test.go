@@ -48,7 +48,7 @@ func TestIngressUpdateKeepsStoredInvalidValues(t *testing.T) {
 		{"invalid rule under a wildcard host introduced", badWildcardRule, valid, []string{"spec.rules[0].http.paths[0].path"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			got := fields(ValidateIngressUpdate(serverconfig.MustFor(kube.Newest()), c.ing, c.old))
+			got := fields(ValidateIngressUpdate(serverconfig.MustFor(kube.Default()), c.ing, c.old))
 			if len(got) != len(c.want) || (len(got) > 0 && got[0] != c.want[0]) {
 				t.Errorf("errors at %v, want %v", got, c.want)
 			}
@@ -64,10 +64,10 @@ func TestNetworkPolicyUpdateKeepsStoredCIDRs(t *testing.T) {
 		return np
 	}
 	legacy := policy("172.017.0.0/16")
-	if errs := ValidateNetworkPolicyUpdate(serverconfig.MustFor(kube.Newest()), legacy, legacy); len(errs) != 0 {
+	if errs := ValidateNetworkPolicyUpdate(serverconfig.MustFor(kube.Default()), legacy, legacy); len(errs) != 0 {
 		t.Errorf("a stored CIDR with leading zeros is refused: %v", errs)
 	}
-	if errs := ValidateNetworkPolicyUpdate(serverconfig.MustFor(kube.Newest()), legacy, policy("172.17.0.0/16")); len(errs) != 1 || errs[0].Field != "spec.ingress[0].from[0].ipBlock.cidr" {
+	if errs := ValidateNetworkPolicyUpdate(serverconfig.MustFor(kube.Default()), legacy, policy("172.17.0.0/16")); len(errs) != 1 || errs[0].Field != "spec.ingress[0].from[0].ipBlock.cidr" {
 		t.Errorf("a new CIDR with leading zeros: %v", errs)
 	}
 }

@@ -22,10 +22,16 @@ func ValidateRuntimeClass(cfg *serverconfig.Config, rc *api.RuntimeClass) field.
 	errs := apimachineryvalidation.ValidateObjectMeta(&rc.ObjectMeta, false, apimachineryvalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
 	handler := field.NewPath("handler")
 	// Kubernetes 1.36 made an empty handler Required; before, it failed the DNS label check
-	// (pkg/apis/node/validation/validation.go ValidateRuntimeClass in 1.34, 1.35).
-	if rc.Handler == "" && cfg.AtLeast(36) {
+	// (pkg/apis/node/validation/validation.go ValidateRuntimeClass in 1.34, 1.35). 1.38 left
+	// the handler to declarative validation alone (ValidateRuntimeClass of 1.38.0-beta.0
+	// checks none): an update changing it to an invalid one is told immutable, not also
+	// malformed (recorded: the validation scenario groups/RuntimeClass/V2 handler changed to
+	// an invalid one).
+	switch {
+	case cfg.AtLeast(38):
+	case rc.Handler == "" && cfg.AtLeast(36):
 		errs = append(errs, field.Required(handler, "").MarkCoveredByDeclarative())
-	} else {
+	default:
 		for _, msg := range apimachineryvalidation.NameIsDNSLabel(rc.Handler, false) {
 			errs = append(errs, field.Invalid(handler, rc.Handler, msg).MarkCoveredByDeclarative().WithOrigin("format=k8s-short-name"))
 		}

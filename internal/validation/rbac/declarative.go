@@ -2,6 +2,7 @@ package rbac
 
 import (
 	api "github.com/ssa-diff/ssa-diff/internal/api/rbac"
+	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
@@ -10,7 +11,11 @@ import (
 // subject has a name, a roleRef has a name. An update that leaves a list unchanged skips
 // it; a changed list is checked whole (items are not paired with the stored ones). An
 // update that changes the roleRef only gets the alpha immutability error, which 1.37 does
-// not enforce, and its name is not checked then.
+// not enforce, and its name is not checked then. From Kubernetes 1.38 that immutability is
+// beta (pkg/apis/rbac/v1 zz_generated.validations.go of 1.38.0-beta.0): enforced, it stands
+// for the handwritten error, told as "roleRef: Invalid value: null: field is immutable"
+// (recorded from 1.38.0-beta.0: the validation scenarios groups/RoleBinding/V2 roleRef is
+// immutable, groups/ClusterRoleBinding/V2 roleRef is immutable).
 
 func rulesDeclarative(rules, old []api.PolicyRule, updating bool) field.ErrorList {
 	if updating && equality.Semantic.DeepEqual(rules, old) {
@@ -25,7 +30,7 @@ func rulesDeclarative(rules, old []api.PolicyRule, updating bool) field.ErrorLis
 	return errs
 }
 
-func bindingDeclarative(subjects, oldSubjects []api.Subject, ref, oldRef api.RoleRef, updating bool) field.ErrorList {
+func bindingDeclarative(cfg *serverconfig.Config, subjects, oldSubjects []api.Subject, ref, oldRef api.RoleRef, updating bool) field.ErrorList {
 	var errs field.ErrorList
 	if !updating || !equality.Semantic.DeepEqual(subjects, oldSubjects) {
 		for i, s := range subjects {
@@ -38,7 +43,11 @@ func bindingDeclarative(subjects, oldSubjects []api.Subject, ref, oldRef api.Rol
 		if ref == oldRef {
 			return errs
 		}
-		return append(errs, field.Invalid(field.NewPath("roleRef"), nil, "field is immutable").WithOrigin("immutable").MarkAlpha())
+		immutable := field.Invalid(field.NewPath("roleRef"), nil, "field is immutable").WithOrigin("immutable")
+		if cfg.AtLeast(38) {
+			return append(errs, immutable.MarkBeta())
+		}
+		return append(errs, immutable.MarkAlpha())
 	}
 	if ref.Name == "" {
 		errs = append(errs, field.Required(field.NewPath("roleRef", "name"), "").MarkBeta())
@@ -62,20 +71,24 @@ func clusterRoleDeclarative(obj, old any) field.ErrorList {
 	return rulesDeclarative(role.Rules, old.(*api.ClusterRole).Rules, true)
 }
 
-func roleBindingDeclarative(obj, old any) field.ErrorList {
-	rb := obj.(*api.RoleBinding)
-	if old == nil {
-		return bindingDeclarative(rb.Subjects, nil, rb.RoleRef, api.RoleRef{}, false)
+func roleBindingDeclarative(cfg *serverconfig.Config) func(obj, old any) field.ErrorList {
+	return func(obj, old any) field.ErrorList {
+		rb := obj.(*api.RoleBinding)
+		if old == nil {
+			return bindingDeclarative(cfg, rb.Subjects, nil, rb.RoleRef, api.RoleRef{}, false)
+		}
+		o := old.(*api.RoleBinding)
+		return bindingDeclarative(cfg, rb.Subjects, o.Subjects, rb.RoleRef, o.RoleRef, true)
 	}
-	o := old.(*api.RoleBinding)
-	return bindingDeclarative(rb.Subjects, o.Subjects, rb.RoleRef, o.RoleRef, true)
 }
 
-func clusterRoleBindingDeclarative(obj, old any) field.ErrorList {
-	crb := obj.(*api.ClusterRoleBinding)
-	if old == nil {
-		return bindingDeclarative(crb.Subjects, nil, crb.RoleRef, api.RoleRef{}, false)
+func clusterRoleBindingDeclarative(cfg *serverconfig.Config) func(obj, old any) field.ErrorList {
+	return func(obj, old any) field.ErrorList {
+		crb := obj.(*api.ClusterRoleBinding)
+		if old == nil {
+			return bindingDeclarative(cfg, crb.Subjects, nil, crb.RoleRef, api.RoleRef{}, false)
+		}
+		o := old.(*api.ClusterRoleBinding)
+		return bindingDeclarative(cfg, crb.Subjects, o.Subjects, crb.RoleRef, o.RoleRef, true)
 	}
-	o := old.(*api.ClusterRoleBinding)
-	return bindingDeclarative(crb.Subjects, o.Subjects, crb.RoleRef, o.RoleRef, true)
 }

@@ -33,7 +33,7 @@ func Strategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 			ValidateUpdate: func(obj, old any) field.ErrorList {
 				return ValidateRoleBindingUpdate(cfg, obj.(*api.RoleBinding), old.(*api.RoleBinding))
 			},
-			Declarative: roleBindingDeclarative,
+			Declarative: roleBindingDeclarative(cfg),
 		}
 	case "ClusterRoleBinding":
 		return &registry.Strategy{
@@ -41,7 +41,7 @@ func Strategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 			ValidateUpdate: func(obj, old any) field.ErrorList {
 				return ValidateClusterRoleBindingUpdate(cfg, obj.(*api.ClusterRoleBinding), old.(*api.ClusterRoleBinding))
 			},
-			Declarative: clusterRoleBindingDeclarative,
+			Declarative: clusterRoleBindingDeclarative(cfg),
 		}
 	}
 	return nil

@@ -112,13 +112,28 @@ func declarative(cfg *serverconfig.Config, s *Strategy, obj, old any, errs field
 	// strategies calling WithDeclarativeEnforcement — none of a kind served by default —
 	// enforce it), so the answer is the handwritten errors as they are: in their order, the
 	// covered ones kept, duplicates too.
-	if s.Declarative == nil || !cfg.AtLeast(37) {
+	//
+	// Kubernetes 1.38 validates every kind's object metadata declaratively too, first
+	// (objectmeta138.go): a kind whose own rules are not declarative runs it as well.
+	if !cfg.AtLeast(37) || s.Declarative == nil && !cfg.AtLeast(38) {
 		return errs
+	}
+	var decl field.ErrorList
+	if cfg.AtLeast(38) {
+		var oldMeta metav1.Object
+		if old != nil {
+			oldMeta = metaOf(old)
+		}
+		decl = objectMetaDeclarative(metaOf(obj), oldMeta)
+		errs = objectMetaCovered(errs)
+	}
+	if s.Declarative != nil {
+		decl = append(decl, s.Declarative(obj, old)...)
 	}
 	betaEnabled := cfg.Enabled(features.DeclarativeValidationBeta)
 	errs = errs.MarkFromImperative()
 	ctx := context.Background()
-	enforced := validate.FilterEnforcedDeclarativeErrors(ctx, s.Declarative(obj, old), betaEnabled)
+	enforced := validate.FilterEnforcedDeclarativeErrors(ctx, decl, betaEnabled)
 	errs = validate.FilterCoveredHandwrittenErrors(ctx, errs, enforced, betaEnabled, s.NormalizationRules...)
 	return append(errs, enforced...)
 }

@@ -112,7 +112,7 @@ func validateSelectorExpression(cfg *serverconfig.Config, expr string, fldPath *
 	}
 	ast, issues := e.env.Compile(expr)
 	if issues != nil {
-		return field.ErrorList{field.Invalid(fldPath, expr, "compilation failed: "+issues.String())}
+		return field.ErrorList{field.Invalid(fldPath, expr, "compilation failed: "+cellib.IssuesText(cfg.Minor, issues))}
 	}
 	out := ast.OutputType()
 	if !out.IsExactType(cel.BoolType) && !out.IsExactType(e.attribute.CelType()) {

@@ -390,9 +390,28 @@ func attributeString(cfg *serverconfig.Config, s string, fldPath *field.Path) fi
 	return nil
 }
 
+// semverPattern18 is 1.38's grammar of a version attribute: semver.org 2.0.0 with each
+// number (of the version and of a numeric pre-release identifier) at most 18 digits, so
+// that it fits an int64 (pkg/apis/resource/validation of 1.38.0-beta.0).
+var semverPattern18 = sync.OnceValue(func() *regexp.Regexp {
+	const num = `(0|[1-9]\d{0,17})`
+	const pre = `(` + num + `|\d*[a-zA-Z-][0-9a-zA-Z-]*)`
+	return regexp.MustCompile(`^` + num + `\.` + num + `\.` + num + `(-` + pre + `(\.` + pre + `)*)?` +
+		`(\+[0-9a-zA-Z-]+(\.[0-9a-zA-Z-]+)*)?$`)
+})
+
+// attributeVersion checks a version attribute on the server cfg describes: from 1.38 its
+// numbers are at most 18 digits and the message says so (recorded from 1.38.0-beta.0: the
+// validation scenario resource/ResourceSlice/V1 attribute with two values and a bad
+// version).
 func attributeVersion(cfg *serverconfig.Config, v string, fldPath *field.Path) field.ErrorList {
 	var errs field.ErrorList
-	if !semverPattern().MatchString(v) {
+	switch {
+	case cfg.AtLeast(38):
+		if !semverPattern18().MatchString(v) {
+			errs = append(errs, field.Invalid(fldPath, v, "must be a string compatible with semver.org spec 2.0.0, with at most 18 digits in numbers"))
+		}
+	case !semverPattern().MatchString(v):
 		errs = append(errs, field.Invalid(fldPath, v, "must be a string compatible with semver.org spec 2.0.0"))
 	}
 	if len(v) > api.DeviceAttributeMaxValueLength {

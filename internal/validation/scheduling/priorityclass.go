@@ -67,11 +67,18 @@ func ValidatePriorityClass(pc *api.PriorityClass) field.ErrorList {
 	return errs
 }
 
-// ValidatePriorityClassUpdate checks an update of a PriorityClass: its value and
-// preemption policy cannot change (rules.md valid.update).
-func ValidatePriorityClassUpdate(pc, old *api.PriorityClass) field.ErrorList {
+// ValidatePriorityClassUpdate checks an update of a PriorityClass on the server cfg
+// describes: its value and preemption policy cannot change (rules.md valid.update). Up to
+// 1.37 a changed value is Forbidden ("may not be changed in an update."); 1.38 reports it
+// as immutable with the new value, covered by a declarative rule still alpha there
+// (pkg/apis/scheduling/validation of 1.38.0-beta.0; recorded: the validation scenario
+// groups/PriorityClass/V2 value cannot change).
+func ValidatePriorityClassUpdate(cfg *serverconfig.Config, pc, old *api.PriorityClass) field.ErrorList {
 	errs := core.ValidateObjectMetaUpdate(&pc.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))
-	if pc.Value != old.Value {
+	switch {
+	case cfg.AtLeast(38):
+		errs = append(errs, apimachineryvalidation.ValidateImmutableField(pc.Value, old.Value, field.NewPath("value")).WithOrigin("immutable").MarkCoveredByDeclarative()...)
+	case pc.Value != old.Value:
 		errs = append(errs, field.Forbidden(field.NewPath("value"), "may not be changed in an update."))
 	}
 	return append(errs, apimachineryvalidation.ValidateImmutableField(pc.PreemptionPolicy, old.PreemptionPolicy, field.NewPath("preemptionPolicy"))...)
@@ -86,7 +93,7 @@ func Strategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 	return &registry.Strategy{
 		Validate: func(obj any) field.ErrorList { return ValidatePriorityClass(obj.(*api.PriorityClass)) },
 		ValidateUpdate: func(obj, old any) field.ErrorList {
-			return ValidatePriorityClassUpdate(obj.(*api.PriorityClass), old.(*api.PriorityClass))
+			return ValidatePriorityClassUpdate(cfg, obj.(*api.PriorityClass), old.(*api.PriorityClass))
 		},
 		Declarative: registry.NoDeclarativeRules,
 	}

@@ -45,9 +45,30 @@ func ValidateCSIDriver(cfg *serverconfig.Config, d *api.CSIDriver) field.ErrorLi
 func ValidateCSIDriverUpdate(cfg *serverconfig.Config, d, old *api.CSIDriver) field.ErrorList {
 	errs := core.ValidateObjectMetaUpdate(&d.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))
 	errs = append(errs, validateCSIDriverSpec(cfg, &d.Spec, field.NewPath("spec"))...)
-	// The server names the field attachedRequired in these paths.
-	errs = append(errs, apimachineryvalidation.ValidateImmutableField(d.Spec.AttachRequired, old.Spec.AttachRequired, field.NewPath("spec", "attachedRequired"))...)
+	errs = append(errs, apimachineryvalidation.ValidateImmutableField(d.Spec.AttachRequired, old.Spec.AttachRequired, field.NewPath("spec", attachRequiredName(cfg)))...)
 	return append(errs, immutable(d.Spec.VolumeLifecycleModes, old.Spec.VolumeLifecycleModes, field.NewPath("spec", "volumeLifecycleModes"))...)
+}
+
+// attachRequiredName is the name the server gives spec.attachRequired in its errors: up to
+// 1.37 "attachedRequired" (pkg/apis/storage/validation); 1.38 names it right (recorded from
+// 1.38.0-beta.0: the validation scenario groups/CSIDriver/V2 attachRequired is immutable).
+func attachRequiredName(cfg *serverconfig.Config) string {
+	if cfg.AtLeast(38) {
+		return "attachRequired"
+	}
+	return "attachedRequired"
+}
+
+// csiDriverDeclarative is a CSIDriver's declarative validation: from 1.38 the beta rule that
+// its volume lifecycle modes are immutable (alpha in 1.37), told as null (recorded: the
+// validation scenario groups/CSIDriver/V2 lifecycle modes are immutable).
+func csiDriverDeclarative(cfg *serverconfig.Config) func(obj, old any) field.ErrorList {
+	return func(obj, old any) field.ErrorList {
+		if !cfg.AtLeast(38) || old == nil || equality.Semantic.DeepEqual(obj.(*api.CSIDriver).Spec.VolumeLifecycleModes, old.(*api.CSIDriver).Spec.VolumeLifecycleModes) {
+			return nil
+		}
+		return field.ErrorList{immutableChanged(field.NewPath("spec", "volumeLifecycleModes"))}
+	}
 }
 
 func validateCSIDriverSpec(cfg *serverconfig.Config, spec *api.CSIDriverSpec, fldPath *field.Path) field.ErrorList {
@@ -57,7 +78,7 @@ func validateCSIDriverSpec(cfg *serverconfig.Config, spec *api.CSIDriverSpec, fl
 			errs = append(errs, field.Required(fldPath.Child(name), ""))
 		}
 	}
-	required(spec.AttachRequired != nil, "attachedRequired")
+	required(spec.AttachRequired != nil, attachRequiredName(cfg))
 	required(spec.PodInfoOnMount != nil, "podInfoOnMount")
 	required(spec.StorageCapacity != nil, "storageCapacity")
 	if p := spec.FSGroupPolicy; p != nil && *p != api.FileFSGroupPolicy && *p != api.NoneFSGroupPolicy && *p != api.ReadWriteOnceWithFSTypeFSGroupPolicy {

@@ -28,7 +28,7 @@ func Strategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 			ValidateUpdate: func(obj, old any) field.ErrorList {
 				return ValidateCSIDriverUpdate(cfg, obj.(*api.CSIDriver), old.(*api.CSIDriver))
 			},
-			Declarative:      registry.NoDeclarativeRules,
+			Declarative:      csiDriverDeclarative(cfg),
 			WarningsOnCreate: func(obj any) []string { return csiDriverWarningsOnCreate(cfg, obj) },
 			WarningsOnUpdate: func(obj, old any) []string { return csiDriverWarningsOnUpdate(cfg, obj, old) },
 		}

@@ -1,0 +1,14 @@
+// Command oracle138 is the differential harness's oracle at Kubernetes 1.38: the field
+// management of package oracle (../oracle, which the harness's BuildOracle ports into
+// this module's build directory with structured-merge-diff v7's import path) linked
+// against k8s.io/apimachinery, k8s.io/apiserver, k8s.io/apiextensions-apiserver and
+// k8s.io/client-go v0.38.0-beta.0 and k8s.io/kubernetes v1.38.0-beta.0's scheme — the code
+// kube-apiserver 1.38.0-beta.0 runs, structured-merge-diff v7 — in a module of its own, since
+// the harness links v0.37.
+//
+// The harness (conformance/differential, `-diff.minor 1.38`) runs it as a process and
+// speaks JSON lines on its standard input and output: a first line describing the kinds
+// to serve (Setup), then one Call per line, each answered by one Answer line, in order.
+// A line that cannot be read is answered with Answer.Fail, and the process carries on;
+// it ends at the end of its input.
+package main
