@@ -61,9 +61,10 @@ type Schedule struct {
 // PredictAll predicts every step on at most s.Jobs workers and yields each step's outcome
 // in the steps' order, as soon as it and the steps before it are done. The steps of one
 // object are predicted in order, one after the other, each against the object the step
-// before it leaves (its result's object, when it has one). Once ctx ends (or the caller
-// stops iterating), no chain starts; the sequence ends, cut short, when the workers have
-// finished the chains they had started.
+// before it leaves (its result's object, when it has one). The workers run at most 8 steps
+// a job ahead of the caller (lookahead). Once ctx ends (or the caller stops iterating), no
+// chain starts; the sequence ends, cut short, when the workers have finished the chains
+// they had started.
 func (r *Run) PredictAll(ctx context.Context, steps []Step, s Schedule) iter.Seq2[int, *Outcome] {
 	return func(yield func(int, *Outcome) bool) {
 		ctx, cancel := context.WithCancel(ctx)
@@ -73,12 +74,14 @@ func (r *Run) PredictAll(ctx context.Context, steps []Step, s Schedule) iter.Seq
 			done[i] = make(chan struct{})
 		}
 		stopped := make(chan struct{})
+		ahead := newLookahead(s.Jobs)
 		go func() {
 			defer close(stopped)
-			r.work(ctx, steps, s, out, done)
+			r.work(ctx, steps, s, out, done, ahead)
 		}()
 		defer func() {
 			cancel() // a caller that stops iterating starts no more chains
+			ahead.stop()
 			<-stopped
 		}()
 		for i := range steps {
@@ -92,13 +95,58 @@ func (r *Run) PredictAll(ctx context.Context, steps []Step, s Schedule) iter.Seq
 			if !yield(i, o) {
 				return
 			}
+			ahead.yielded(i + 1)
 		}
 	}
 }
 
+// lookahead bounds how far the workers run ahead of the caller: a chain starts only when
+// its first step is within a window of the next step to yield. The outcomes held (and the
+// trees a slow caller keeps waiting) stay a few per worker, and a caller that stops
+// iterating stops the run within that window, however the goroutines are scheduled.
+type lookahead struct {
+	mu      sync.Mutex
+	cond    *sync.Cond
+	next    int // the next step to yield
+	window  int
+	stopped bool
+}
+
+func newLookahead(jobs int) *lookahead {
+	a := &lookahead{window: 8 * max(jobs, 1)}
+	a.cond = sync.NewCond(&a.mu)
+	return a
+}
+
+// wait blocks until the step first may start; false once the run stopped.
+func (a *lookahead) wait(first int) bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for !a.stopped && first >= a.next+a.window {
+		a.cond.Wait()
+	}
+	return !a.stopped
+}
+
+// yielded records that the steps before next have been yielded.
+func (a *lookahead) yielded(next int) {
+	a.mu.Lock()
+	a.next = next
+	a.mu.Unlock()
+	a.cond.Broadcast()
+}
+
+// stop wakes the feeder for good.
+func (a *lookahead) stop() {
+	a.mu.Lock()
+	a.stopped = true
+	a.mu.Unlock()
+	a.cond.Broadcast()
+}
+
 // work predicts the chains of steps on s.Jobs workers, each outcome into out and its done
 // closed; it returns when the workers have stopped.
-func (r *Run) work(ctx context.Context, steps []Step, s Schedule, out []*Outcome, done []chan struct{}) {
+func (r *Run) work(ctx context.Context, steps []Step, s Schedule, out []*Outcome, done []chan struct{}, ahead *lookahead) {
 	chains := chainsOf(steps)
 	work := make(chan []int)
 	var wg sync.WaitGroup
@@ -119,6 +167,11 @@ func (r *Run) work(ctx context.Context, steps []Step, s Schedule, out []*Outcome
 	}
 feed:
 	for _, ch := range chains {
+		// Chains come in the order of their first steps: the one holding the next step
+		// to yield is always within the window, so waiting never starves the caller.
+		if !ahead.wait(ch[0]) {
+			break feed
+		}
 		select {
 		case work <- ch:
 		case <-ctx.Done():

@@ -64,8 +64,11 @@ func TestAddingAMinorAndAnApplier(t *testing.T) {
 	if addedKinds == string(kinds) {
 		t.Fatal("appliers/kinds.go has no line helmKind(), to add one after")
 	}
+	// The minor added is the one after the newest listed, as a release: the default then.
+	newest := kube.Newest()
+	added := newest + 1
 	overlay := map[string]string{
-		filepath.Join(root, "kube", "releases.txt"): write(t, dir, "releases.txt", string(releases)+"v1.38.0\n"),
+		filepath.Join(root, "kube", "releases.txt"): write(t, dir, "releases.txt", string(releases)+"v"+added.String()+".0\n"),
 		filepath.Join(root, "appliers", "kinds.go"): write(t, dir, "kinds.go", addedKinds),
 		filepath.Join(root, "appliers", "fake.go"):  write(t, dir, "fake.go", fakeApplier),
 	}
@@ -98,7 +101,7 @@ func TestAddingAMinorAndAnApplier(t *testing.T) {
 	for _, m := range kube.Minors() {
 		minors = append(minors, m.String())
 	}
-	named := "kube-apiserver " + strings.Join(minors, ", ") + " or 1.38"
+	named := "kube-apiserver " + strings.Join(minors, ", ") + " or " + added.String()
 	help, _ := run("--help")
 	for _, want := range []string{named, "fake: a fake applier of the test", "--applier kubectl|api|argocd|flux|helm|fake",
 		"--fake-mode MODE", "fake-controller with --applier"} {
@@ -120,11 +123,11 @@ func TestAddingAMinorAndAnApplier(t *testing.T) {
 		t.Errorf("--applier fake: exit %d\n%s", code, out)
 	}
 
-	if out, _ := run("version"); !strings.Contains(out, "1.37.2, 1.38.0 ") || !strings.Contains(out, "1.38 by default") {
+	if out, _ := run("version"); !strings.Contains(out, strings.TrimPrefix(newest.Release(), "v")+", "+added.String()+".0 ") || !strings.Contains(out, added.String()+" by default") {
 		t.Errorf("version does not list the added minor:\n%s", out)
 	}
 	// Listed, not generated: every run that does not name another minor fails, saying so.
-	if out, code := run(example...); code != 2 || !strings.Contains(out, "1.38") || !strings.Contains(out, "make generate") {
+	if out, code := run(example...); code != 2 || !strings.Contains(out, added.String()) || !strings.Contains(out, "make generate") {
 		t.Errorf("a run at the added minor: exit %d\n%s", code, out)
 	}
 }

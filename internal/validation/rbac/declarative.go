@@ -44,6 +44,7 @@ func bindingDeclarative(cfg *serverconfig.Config, subjects, oldSubjects []api.Su
 			return errs
 		}
 		immutable := field.Invalid(field.NewPath("roleRef"), nil, "field is immutable").WithOrigin("immutable")
+		// 1.38 promotes the declarative roleRef rule to beta (recorded from 1.38.0-beta.0).
 		if cfg.AtLeast(38) {
 			return append(errs, immutable.MarkBeta())
 		}
