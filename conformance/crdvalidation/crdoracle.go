@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 
-	"github.com/ssa-diff/ssa-diff/kube"
 	"github.com/ssa-diff/ssa-diff/schema"
 	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
@@ -79,7 +78,7 @@ func ValidateCRDOurs(obj, old map[string]any) (errs field.ErrorList, warnings []
 			panicked = p
 		}
 	}()
-	t, _ := schema.MustNewRegistry(kube.Newest()).Lookup(schema.GVK{Group: "apiextensions.k8s.io", Version: "v1", Kind: "CustomResourceDefinition"})
+	t, _ := schema.MustNewRegistry(linkedMinor).Lookup(schema.GVK{Group: "apiextensions.k8s.io", Version: "v1", Kind: "CustomResourceDefinition"})
 	var oldCopy map[string]any
 	if old != nil {
 		oldCopy = runtime.DeepCopyJSON(old)

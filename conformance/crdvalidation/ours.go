@@ -15,9 +15,13 @@ type Ours struct {
 	t *schema.Type
 }
 
+// linkedMinor is the minor of the apiextensions-apiserver this module links (go.mod): ours
+// answers at it, not at the newest listed (a pre-release may be listed ahead of it).
+const linkedMinor = kube.Minor(37)
+
 // NewOurs loads crd as ssa-diff loads a CRD and finds the type of version.
 func NewOurs(crd map[string]any, version string) (*Ours, error) {
-	r := schema.MustNewRegistry(kube.Newest())
+	r := schema.MustNewRegistry(linkedMinor)
 	if err := r.AddCRDObject("generated", runtime.DeepCopyJSON(crd)); err != nil {
 		return nil, err
 	}

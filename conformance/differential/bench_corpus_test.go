@@ -11,7 +11,6 @@ import (
 	"github.com/ssa-diff/ssa-diff/conformance/differential/oracle"
 	"github.com/ssa-diff/ssa-diff/fieldpath"
 	"github.com/ssa-diff/ssa-diff/internal/testkit"
-	"github.com/ssa-diff/ssa-diff/kube"
 	"github.com/ssa-diff/ssa-diff/merge"
 	"github.com/ssa-diff/ssa-diff/schema"
 	"github.com/ssa-diff/ssa-diff/server/kubeapiserver"
@@ -124,7 +123,7 @@ func BenchmarkSideBySideCorpus(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	full := merge.New(schema.MustNewRegistry(kube.Newest()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()}))
+	full := merge.New(schema.MustNewRegistry(InProcessMinor), kubeapiserver.MustNew(kubeapiserver.Config{Minor: InProcessMinor}))
 	mreqs := make([]merge.Request, len(reqs))
 	for i, r := range reqs {
 		mreqs[i] = fm.request(r)

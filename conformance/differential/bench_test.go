@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/ssa-diff/ssa-diff/conformance/differential/oracle"
-	"github.com/ssa-diff/ssa-diff/kube"
 	"github.com/ssa-diff/ssa-diff/merge"
 	"github.com/ssa-diff/ssa-diff/schema"
 	"github.com/ssa-diff/ssa-diff/server/kubeapiserver"
@@ -55,7 +54,7 @@ func BenchmarkSideBySide(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	full := merge.New(schema.MustNewRegistry(kube.Newest()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Newest()}))
+	full := merge.New(schema.MustNewRegistry(InProcessMinor), kubeapiserver.MustNew(kubeapiserver.Config{Minor: InProcessMinor}))
 	mreq := fm.request(req)
 	b.Run("kubernetes", func(b *testing.B) {
 		b.ReportAllocs()
