@@ -68,3 +68,43 @@ func TestSeedsAreReproducible(t *testing.T) {
 		}
 	}
 }
+
+// A live object whose replica count is a fraction is not real (the server's Go int32
+// refuses it on decoding): no /scale is made against one, and one is against a whole
+// count. (Seed 359 at 1.33 and 1.37: a /scale of a StatefulSet holding 2.25.)
+func TestNoScaleOfAFractionalReplicaCount(t *testing.T) {
+	srv, err := NewOracle()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		replicas  any
+		wantScale bool
+	}{{2.25, false}, {0.5, false}, {int64(2), true}, {float64(3), true}} {
+		replicas, scales := c.replicas, 0
+		for seed := int64(1); seed <= 400; seed++ {
+			g, err := NewGenerator(srv, seed)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !g.Kind.Scale {
+				continue
+			}
+			live := g.fresh(1)
+			spec, _ := live["spec"].(map[string]any)
+			if spec == nil {
+				spec = map[string]any{}
+				live["spec"] = spec
+			}
+			spec["replicas"] = replicas
+			for i := 0; i < 20; i++ {
+				if op := g.Next(live); op.Subresource == "scale" {
+					scales++
+				}
+			}
+		}
+		if c.wantScale != (scales > 0) {
+			t.Errorf("replicas %v: %d ops through /scale, want some: %v", replicas, scales, c.wantScale)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package differential
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"math/rand"
 	"sort"
 	"strings"
@@ -265,8 +266,11 @@ func (s *Generator) makeOp(live map[string]any) Op {
 	if s.Kind.GVK.Group == "example.com" {
 		choices = append(choices, choice{1, func() Op { return s.drift(live) }})
 	}
-	if _, hasReplicas := gen.Get(live, []any{"spec", "replicas"}); s.Kind.Scale && hasReplicas {
-		// (The server defaults spec.replicas; a live object without it is not real.)
+	if replicas, hasReplicas := gen.Get(live, []any{"spec", "replicas"}); s.Kind.Scale && hasReplicas && wholeNumber(replicas) {
+		// (The server defaults spec.replicas; a live object without it is not real. Nor is
+		// one whose replica count is a fraction, which the generator's numbers may give and
+		// neither side refuses without Go decoding: the server's int32 refuses it on
+		// decoding, and the registry reads the /scale it makes from that int32.)
 		choices = append(choices, choice{6, func() Op { return s.scale(live) }})
 	}
 	if s.Kind.Status {
@@ -464,6 +468,18 @@ func (s *Generator) csaUpdate(live map[string]any) Op {
 	}
 	ann["kubectl.kubernetes.io/last-applied-configuration"] = string(b) + "\n"
 	return op
+}
+
+// wholeNumber reports whether v is a number without a fraction (a replica count a real
+// object can hold).
+func wholeNumber(v any) bool {
+	switch n := v.(type) {
+	case int64, int, int32:
+		return true
+	case float64:
+		return n == math.Trunc(n)
+	}
+	return false
 }
 
 // scale is a PUT through /scale, as `kubectl scale` or an autoscaler sends it: the
