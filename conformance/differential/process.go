@@ -36,9 +36,11 @@ var oracleSMD = map[kube.Minor]string{33: "v4", 38: "v7"}
 var oracleToolchain = map[kube.Minor]string{38: "go1.27.3"}
 
 // BuildOracle builds the oracle program of minor m into dir and returns its path. The
-// program's module is copied into dir with package oracle beside it, ported to the
-// structured-merge-diff the minor links, and built there; the tree is never written.
-func BuildOracle(m kube.Minor, dir string) (string, error) {
+// program's module is copied into dir with package oracle and oraclemain's program beside
+// it, ported to the import paths of the module and of the structured-merge-diff the minor
+// links, and built there; the tree is never written. toolchain, when not empty, is the Go
+// toolchain the build asks for in place of the minor's own (oracleToolchain).
+func BuildOracle(m kube.Minor, dir, toolchain string) (string, error) {
 	mod, ok := OracleModules[m]
 	if !ok {
 		return "", fmt.Errorf("no oracle module for Kubernetes %s (the in-process oracle is %s)", m, InProcessMinor)
@@ -50,7 +52,10 @@ func BuildOracle(m kube.Minor, dir string) (string, error) {
 	bin := filepath.Join(dir, mod)
 	cmd := exec.Command("go", "build", "-o", bin, ".")
 	cmd.Dir = src
-	if tc, ok := oracleToolchain[m]; ok {
+	if tc, ok := oracleToolchain[m]; ok || toolchain != "" {
+		if toolchain != "" {
+			tc = toolchain
+		}
 		cmd.Env = append(os.Environ(), "GOTOOLCHAIN="+tc)
 	}
 	var stderr bytes.Buffer
