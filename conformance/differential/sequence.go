@@ -65,8 +65,10 @@ func NewGenerator(srv *oracle.Server, seed int64) (*Generator, error) {
 		return nil, err
 	}
 	g.PartialKeys = k.GVK.Group == "example.com"
-	// Numbers with a fraction where the oracle decodes as the server does (run.go advance).
+	// Numbers with a fraction, and time fields holding other values, where the oracle
+	// decodes as the server does (run.go advance).
 	g.Fractions = k.GVK.Group == "example.com" || len(k.Versions) > 0
+	g.AnyTimes = len(k.Versions) > 0
 	s := &Generator{Kind: k, Seed: seed, g: g, pt: pt, rnd: rnd, memory: map[string]map[string]any{}, version: k.GVK.Version}
 	s.universe, _ = g.Value(pt.TypeRef, "", 20+rnd.Intn(40)).(map[string]any)
 	s.stamp(s.universe)
