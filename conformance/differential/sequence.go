@@ -108,6 +108,7 @@ func (s *Generator) addVersions(srv *oracle.Server) error {
 		hints := append([]string(nil), s.Kind.VersionHints[v]...)
 		sort.Strings(hints)
 		g := gen.New(pt.Schema, s.rnd, hints...)
+		g.PartialKeys, g.Fractions, g.AnyTimes = s.g.PartialKeys, s.g.Fractions, s.g.AnyTimes
 		u, _ := g.Value(pt.TypeRef, "", 10+s.rnd.Intn(20)).(map[string]any)
 		if read, err := oracle.ReadAs(legacyscheme.Scheme, s.universe, s.Kind.At(v).GroupVersion()); err == nil {
 			u, _ = g.Merge(pt.TypeRef, read, u).(map[string]any)
