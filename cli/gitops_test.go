@@ -235,3 +235,23 @@ func TestGitOpsConfigRefusals(t *testing.T) {
 		}
 	}
 }
+
+// --flux-ignore takes spec.ignore's rules: a Deployment whose replicas another applier
+// changed (testdata/flux-ignore, recorded from fluxcd/pkg/ssa) is no drift under a rule
+// ignoring them — Flux sends nothing — and is drift without it.
+func TestFluxIgnoreFlag(t *testing.T) {
+	dir := filepath.Join(repoRoot(t), "testdata", "flux-ignore", "replicas-other-applier-unchanged")
+	args := []string{"--now", e2eNow, "-o", "json", "--applier", "flux", filepath.Join(dir, "manifest.yaml"), filepath.Join(dir, "live.json")}
+	for _, c := range []struct {
+		rules  []string
+		action string
+	}{
+		{[]string{"--flux-ignore", `{"paths":["/spec/replicas"],"target":{"kind":"Deployment"}}`}, `"action": "unchanged"`},
+		{nil, `"action": "update"`},
+	} {
+		out, errs, code := run(t, "", append(c.rules, args...)...)
+		if !strings.Contains(out, c.action) || code > 1 {
+			t.Errorf("%v: exit %d, want %s\n%s%s", c.rules, code, c.action, out, errs)
+		}
+	}
+}
