@@ -14,7 +14,8 @@
 #
 # appliers TestFluxIgnoreIsKustomizeControllers predicts 4 from live.json and compares.
 #
-#   KUBECTL=/path/to/kubectl KUBECONFIG=... FLUXSSA=/path/to/fluxssa bash record.sh
+#   (cd ../../test/fluxssa && GOTOOLCHAIN=go1.27.3 go build -o /tmp/fluxssa .)
+#   KUBECTL=/path/to/kubectl KUBECONFIG=... FLUXSSA=/tmp/fluxssa bash record.sh
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 K=${KUBECTL:-kubectl}
