@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -300,35 +301,9 @@ func flagSet(prog string, cfg *options) (fs *pflag.FlagSet, argNames map[string]
 		"output-file": "[FORMAT=]FILE", "color": "WHEN", "kube-version": "MINOR", "namespace": "NAME", "jobs": "N", "concurrency": "N", "service-ip-families": "FAMILIES", "shard": "I/N"} {
 		argNames[k] = v
 	}
-	for k, v := range limitArgs {
-		argNames[k] = v
-	}
-	for k, v := range gateArgNames {
-		argNames[k] = v
-	}
-	for k, v := range gitopsArgNames {
-		argNames[k] = v
-	}
-	for k, v := range noiseArgNames {
-		argNames[k] = v
-	}
-	for k, v := range adviceArgNames {
-		argNames[k] = v
-	}
-	for k, v := range renderArgNames {
-		argNames[k] = v
-	}
-	for k, v := range pruneArgNames {
-		argNames[k] = v
-	}
-	for k, v := range liveArgNames {
-		argNames[k] = v
-	}
-	for k, v := range reportArgNames {
-		argNames[k] = v
-	}
-	for k, v := range admissionArgNames {
-		argNames[k] = v
+	for _, names := range []map[string]string{limitArgs, gateArgNames, gitopsArgNames, noiseArgNames, adviceArgNames, renderArgNames,
+		pruneArgNames, liveArgNames, reportArgNames, admissionArgNames} {
+		maps.Copy(argNames, names)
 	}
 	return fs, argNames, now, color, help
 }

@@ -133,8 +133,12 @@ func (c *session) readInputs(ctx context.Context) (*inputs, error) {
 		loader.RequestBodies = c.applier == "api" && c.verbs.cmd == nil
 		in.manifests = c.loadManifests(loader, in.paths)
 		loader.RequestBodies = false
-		if in.manifests, err = c.withoutEmptyFiles(in.manifests); err != nil {
+		var left []error
+		if in.manifests, left, err = input.WithoutEmptyFiles(in.manifests); err != nil {
 			return nil, err
+		}
+		for _, err := range left {
+			c.warnf("%v: left out", err)
 		}
 	}
 	// Flux builds the objects before it reads the cluster: from a cluster, with the
@@ -217,7 +221,8 @@ func (c *session) pair(in *inputs) (*pairing, error) {
 		c.client, _ = c.newApplier(s) // the settings were checked when parsed
 	}
 	c.judge = ls.Judgement(in.reg, c.clusterState)
-	m := input.Match(manifestObjs, ls.Objects, ls.Scope(in.reg), c.namespace, c.matchOptions(liveErrs)...)
+	m := input.Match(manifestObjs, ls.Objects, ls.Scope(in.reg), c.namespace,
+		plan.Pairing{Applier: c.client, Subresource: c.subresource, Verb: c.verbs.v, Command: c.verbs.cmd, LiveErrors: len(liveErrs)}.MatchOptions()...)
 	for _, w := range m.Warnings {
 		c.warnf("%s", w)
 	}
