@@ -297,7 +297,7 @@ func flagSet(prog string, cfg *options) (fs *pflag.FlagSet, argNames map[string]
 	help = fs.BoolP("help", "h", false, "Show this help.")
 	for k, v := range map[string]string{"filename": "PATH", "field-manager": "NAME", "applier": strings.Join(appliers.Names(), "|"),
 		"verb": "apply|update|patch|create", "patch-type": "json|merge|strategic", "kubectl": "COMMAND",
-		"subresource": "status|scale|resize|ephemeralcontainers", "crd": "PATH", "schema": "PATH", "now": "TIME", "output": "FORMAT",
+		"subresource": strings.Join(merge.Subresources(), "|"), "crd": "PATH", "schema": "PATH", "now": "TIME", "output": "FORMAT",
 		"output-file": "[FORMAT=]FILE", "color": "WHEN", "kube-version": "MINOR", "namespace": "NAME", "jobs": "N", "concurrency": "N", "service-ip-families": "FAMILIES", "shard": "I/N"} {
 		argNames[k] = v
 	}
@@ -435,13 +435,13 @@ func (cfg *options) check(fs *pflag.FlagSet, prog string) error {
 		return err
 	}
 	cfg.client = client
-	switch cfg.subresource {
-	case "", "status", "scale", "resize", "ephemeralcontainers":
-	case "binding", "approval", "eviction", "finalize", "token":
-		// Served, with strategies of their own: said not predicted, never predicted wrong.
-		return fmt.Errorf("--subresource must be status, scale, resize or ephemeralcontainers, not %q: a write to /%s is not predicted (its strategy and validation are not modelled: docs/rules.md sub.others-not-predicted)", cfg.subresource, cfg.subresource)
-	default:
-		return fmt.Errorf("--subresource must be status, scale, resize or ephemeralcontainers, not %q", cfg.subresource)
+	if !merge.PredictsSubresource(cfg.subresource) {
+		msg := fmt.Sprintf("--subresource must be %s, not %q", orList(merge.Subresources()), cfg.subresource)
+		if merge.ServedNotPredicted(cfg.subresource) {
+			// Served, with strategies of their own: said not predicted, never predicted wrong.
+			msg += fmt.Sprintf(": a write to /%s is not predicted (its strategy and validation are not modelled: docs/rules.md sub.others-not-predicted)", cfg.subresource)
+		}
+		return errors.New(msg)
 	}
 	return nil
 }
