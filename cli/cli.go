@@ -17,6 +17,7 @@ import (
 	"github.com/ssa-diff/ssa-diff/appliers"
 	"github.com/ssa-diff/ssa-diff/internal/admission/wire"
 	"github.com/ssa-diff/ssa-diff/internal/interrupt"
+	"github.com/ssa-diff/ssa-diff/internal/outfiles"
 	"github.com/ssa-diff/ssa-diff/internal/output"
 	"github.com/ssa-diff/ssa-diff/internal/rawpatch"
 	"github.com/ssa-diff/ssa-diff/internal/schemafiles"
@@ -134,7 +135,7 @@ type options struct {
 	// standard output) and formatFiles the other formats written (outfile.go).
 	outputFiles       []string
 	outputFile        string
-	formatFiles       []formatFile
+	formatFiles       []outfiles.File
 	showManagedFields bool
 	showSecrets       bool
 	color             bool

@@ -76,7 +76,7 @@ func (c *session) writeReport(ctx context.Context, rep *report.Report, total int
 		return c.errorf("%v", err)
 	}
 	defer page.Abort()
-	w, files, err := outfiles.Tee(w, opts, c.formatPages())
+	w, files, err := outfiles.Tee(w, opts, c.formatFiles)
 	if err != nil {
 		return c.errorf("%v", err)
 	}
