@@ -58,8 +58,10 @@ if [ -f "$C/live.json" ]; then
 	for f in text json markdown github junit yaml diff; do
 		run "corpus.$f" --now $NOW -o $f "$C/repo" "$C/live.json"
 	done
+	run corpus.api --now $NOW --applier api -o json "$C/repo" "$C/live.json"
+	run corpus.argocd --now $NOW --applier argocd --argocd-app platform --prune -o json "$C/repo" "$C/live.json"
+	run corpus.flux --now $NOW --applier flux --flux-kustomization flux-system/apps --prune -o json "$C/repo" "$C/live.json"
 	for a in api argocd flux; do
-		run "corpus.$a" --now $NOW --applier $a --prune -o json "$C/repo" "$C/live.json"
 		run "corpus.$a.md" --now $NOW --applier $a -o markdown --summary "$C/repo" "$C/live.json"
 	done
 	run corpus.jobs1 --now $NOW -o junit --jobs 1 "$C/repo" "$C/live.json"
