@@ -199,3 +199,33 @@ func orList(items []string) string {
 	}
 	return strings.Join(items[:len(items)-1], ", ") + " or " + items[len(items)-1]
 }
+
+// OptionValues reads the appliers' options for the applier k: given says which options the
+// user gave, value their values by name (the default when not given). An option given
+// belongs to k (those of an applier that renders a chart are that applier's to refuse),
+// and every option's values are ones its applier takes (CheckOption); it returns k's, by
+// name (Settings.Options).
+func (k Kind) OptionValues(given func(name string) bool, value func(name string) []string) (map[string][]string, error) {
+	for _, other := range Kinds() {
+		for _, o := range other.Options {
+			if given(o.Name) && k.Name != other.Name && !other.RendersChart {
+				return nil, fmt.Errorf("--%s needs --applier %s", o.Name, other.Name)
+			}
+		}
+	}
+	out := map[string][]string{}
+	for _, other := range Kinds() {
+		for _, o := range other.Options {
+			values := value(o.Name)
+			for _, v := range values {
+				if err := o.CheckOption(v); err != nil {
+					return nil, err
+				}
+			}
+			if other.Name == k.Name {
+				out[o.Name] = values
+			}
+		}
+	}
+	return out, nil
+}

@@ -85,3 +85,20 @@ func TestSettingsChooseTheManager(t *testing.T) {
 		t.Error("KindOf(helm3) found an applier")
 	}
 }
+
+// An applier's options are read for it alone: another applier's option given is refused,
+// naming the applier it needs; every value is checked; the chosen applier's are returned.
+func TestOptionValues(t *testing.T) {
+	argo, _ := KindOf("argocd")
+	kubectl, _ := KindOf("kubectl")
+	given := map[string][]string{"argocd-app": {"shop"}}
+	value := func(name string) []string { return given[name] }
+	changed := func(name string) bool { return given[name] != nil }
+	got, err := argo.OptionValues(changed, value)
+	if err != nil || len(got["argocd-app"]) != 1 || got["argocd-app"][0] != "shop" {
+		t.Errorf("argocd: %v, %v", got, err)
+	}
+	if _, err := kubectl.OptionValues(changed, value); err == nil || err.Error() != "--argocd-app needs --applier argocd" {
+		t.Errorf("kubectl with --argocd-app: %v", err)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -16,6 +17,7 @@ import (
 	"github.com/ssa-diff/ssa-diff/appliers"
 	"github.com/ssa-diff/ssa-diff/internal/admission/wire"
 	"github.com/ssa-diff/ssa-diff/internal/interrupt"
+	"github.com/ssa-diff/ssa-diff/internal/outfiles"
 	"github.com/ssa-diff/ssa-diff/internal/output"
 	"github.com/ssa-diff/ssa-diff/internal/rawpatch"
 	"github.com/ssa-diff/ssa-diff/internal/schemafiles"
@@ -133,7 +135,7 @@ type options struct {
 	// standard output) and formatFiles the other formats written (outfile.go).
 	outputFiles       []string
 	outputFile        string
-	formatFiles       []formatFile
+	formatFiles       []outfiles.File
 	showManagedFields bool
 	showSecrets       bool
 	color             bool
@@ -296,39 +298,13 @@ func flagSet(prog string, cfg *options) (fs *pflag.FlagSet, argNames map[string]
 	help = fs.BoolP("help", "h", false, "Show this help.")
 	for k, v := range map[string]string{"filename": "PATH", "field-manager": "NAME", "applier": strings.Join(appliers.Names(), "|"),
 		"verb": "apply|update|patch|create", "patch-type": "json|merge|strategic", "kubectl": "COMMAND",
-		"subresource": "status|scale|resize|ephemeralcontainers", "crd": "PATH", "schema": "PATH", "now": "TIME", "output": "FORMAT",
+		"subresource": strings.Join(merge.Subresources(), "|"), "crd": "PATH", "schema": "PATH", "now": "TIME", "output": "FORMAT",
 		"output-file": "[FORMAT=]FILE", "color": "WHEN", "kube-version": "MINOR", "namespace": "NAME", "jobs": "N", "concurrency": "N", "service-ip-families": "FAMILIES", "shard": "I/N"} {
 		argNames[k] = v
 	}
-	for k, v := range limitArgs {
-		argNames[k] = v
-	}
-	for k, v := range gateArgNames {
-		argNames[k] = v
-	}
-	for k, v := range gitopsArgNames {
-		argNames[k] = v
-	}
-	for k, v := range noiseArgNames {
-		argNames[k] = v
-	}
-	for k, v := range adviceArgNames {
-		argNames[k] = v
-	}
-	for k, v := range renderArgNames {
-		argNames[k] = v
-	}
-	for k, v := range pruneArgNames {
-		argNames[k] = v
-	}
-	for k, v := range liveArgNames {
-		argNames[k] = v
-	}
-	for k, v := range reportArgNames {
-		argNames[k] = v
-	}
-	for k, v := range admissionArgNames {
-		argNames[k] = v
+	for _, names := range []map[string]string{limitArgs, gateArgNames, gitopsArgNames, noiseArgNames, adviceArgNames, renderArgNames,
+		pruneArgNames, liveArgNames, reportArgNames, admissionArgNames} {
+		maps.Copy(argNames, names)
 	}
 	return fs, argNames, now, color, help
 }
@@ -460,13 +436,13 @@ func (cfg *options) check(fs *pflag.FlagSet, prog string) error {
 		return err
 	}
 	cfg.client = client
-	switch cfg.subresource {
-	case "", "status", "scale", "resize", "ephemeralcontainers":
-	case "binding", "approval", "eviction", "finalize", "token":
-		// Served, with strategies of their own: said not predicted, never predicted wrong.
-		return fmt.Errorf("--subresource must be status, scale, resize or ephemeralcontainers, not %q: a write to /%s is not predicted (its strategy and validation are not modelled: docs/rules.md sub.others-not-predicted)", cfg.subresource, cfg.subresource)
-	default:
-		return fmt.Errorf("--subresource must be status, scale, resize or ephemeralcontainers, not %q", cfg.subresource)
+	if !merge.PredictsSubresource(cfg.subresource) {
+		msg := fmt.Sprintf("--subresource must be %s, not %q", orList(merge.Subresources()), cfg.subresource)
+		if merge.ServedNotPredicted(cfg.subresource) {
+			// Served, with strategies of their own: said not predicted, never predicted wrong.
+			msg += fmt.Sprintf(": a write to /%s is not predicted (its strategy and validation are not modelled: docs/rules.md sub.others-not-predicted)", cfg.subresource)
+		}
+		return errors.New(msg)
 	}
 	return nil
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/ssa-diff/ssa-diff/internal/report"
 	"github.com/ssa-diff/ssa-diff/judge/gate"
 	"github.com/ssa-diff/ssa-diff/kube"
+	"github.com/ssa-diff/ssa-diff/merge"
 )
 
 // This file gives package completion what it knows of the command: its flag sets, with the
@@ -55,7 +56,7 @@ func completionFlags(prog string) []completion.Flag {
 		"applier":             appliers.Names(),
 		"output":              output.Formats(),
 		"color":               {"auto", "always", "never"},
-		"subresource":         {"status", "scale", "resize", "ephemeralcontainers"},
+		"subresource":         merge.Subresources(),
 		"verb":                {"apply", "update", "patch", "create"},
 		"patch-type":          {"json", "merge", "strategic"},
 		"fail-on":             append(append([]string(nil), gate.FailOnValues...), "none", "all"),

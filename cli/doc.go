@@ -31,7 +31,8 @@
 // package: completion (the shell scripts and __complete), helmrun (--applier helm's
 // release), livestate (the live state's record and evidence, a cluster read's refs and
 // --save-live), mistakes (a newcomer's mistakes answered), rawpatch (patches that name no
-// object), schemafiles (--schema and --crd, for any minor), shard (Select: a shard's slots and record), outfiles (the report's files,
+// object), schemafiles (--schema and --crd, for any minor), shard (Select: a shard's slots and record),
+// plan (the run's slots in order, their steps, each result settled), outfiles (the report's files,
 // written all at once), blametext (blame's printing), gctune and interrupt (the process's
 // settings for Main). Objects are
 // predicted in parallel by a bounded pool of workers; results are printed in input order.

@@ -3,7 +3,6 @@ package cli
 import (
 	"fmt"
 	"os"
-	"sort"
 
 	"github.com/spf13/pflag"
 	"github.com/ssa-diff/ssa-diff/internal/gitopsconfig"
@@ -62,27 +61,22 @@ func (c *options) checkGitOps(fs *pflag.FlagSet) error {
 	return nil
 }
 
-// setFrom sets flag name to value as the file says (what) unless it was given: then the
+// setFrom sets a flag as the file says (gitopsconfig.Setting) unless it was given: then the
 // values must agree.
-func setFrom(fs *pflag.FlagSet, file, what, name, value string) error {
-	f := fs.Lookup(name)
-	if fs.Changed(name) {
-		if f.Value.String() != value {
-			return fmt.Errorf("%s: %s is %q, but --%s %s was given: drop the flag or change the file", file, what, value, name, f.Value.String())
+func setFrom(fs *pflag.FlagSet) func(gitopsconfig.Setting) error {
+	return func(s gitopsconfig.Setting) error {
+		f := fs.Lookup(s.Flag)
+		if f.Value.Type() == "stringArray" {
+			return fs.Set(s.Flag, s.Value) // repeatable: added
 		}
-		return nil
+		if fs.Changed(s.Flag) {
+			if f.Value.String() != s.Value {
+				return fmt.Errorf("%s is %q, but --%s %s was given: drop the flag or change the file", s.What, s.Value, s.Flag, f.Value.String())
+			}
+			return nil
+		}
+		return fs.Set(s.Flag, s.Value)
 	}
-	return fs.Set(name, value)
-}
-
-// argoSyncOptionTaken reports the Application sync options that do not change what a sync
-// applies to the objects predicted (or that the flags say).
-func argoSyncOptionTaken(name string) bool {
-	switch name {
-	case "CreateNamespace", "PruneLast", "PrunePropagationPolicy", "FailOnSharedResource", "SkipDryRunOnMissingResource":
-		return true
-	}
-	return false
 }
 
 func (c *options) readApplication(fs *pflag.FlagSet) error {
@@ -92,70 +86,13 @@ func (c *options) readApplication(fs *pflag.FlagSet) error {
 		return fmt.Errorf("--argocd-application: %w", err)
 	}
 	app, err := gitopsconfig.ReadApplication(data)
+	if err == nil {
+		var sync gitopsconfig.Sync
+		sync, err = app.Settings(setFrom(fs))
+		c.gitops.rules, c.gitops.respect = append(c.gitops.rules, sync.Rules...), sync.Respect
+	}
 	if err != nil {
 		return fmt.Errorf("%s: %w", file, err)
-	}
-	if err := setFrom(fs, file, "the applier of an Application", "applier", "argocd"); err != nil {
-		return err
-	}
-	if app.Name != "" {
-		if err := setFrom(fs, file, "metadata.name", "argocd-app", app.Name); err != nil {
-			return err
-		}
-	}
-	if app.Namespace != "" {
-		if err := setFrom(fs, file, "spec.destination.namespace", "namespace", app.Namespace); err != nil {
-			return err
-		}
-	}
-	if app.MigrationManager != "" {
-		if err := setFrom(fs, file, "the annotation "+gitopsconfig.MigrationManagerAnnotation, "argocd-csa-manager", app.MigrationManager); err != nil {
-			return err
-		}
-	}
-	names := make([]string, 0, len(app.SyncOptions))
-	for n := range app.SyncOptions {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	if app.SyncOptions["ServerSideApply"] != "true" {
-		return fmt.Errorf("%s: spec.syncPolicy.syncOptions has no ServerSideApply=true: Argo CD syncs this Application with a client-side apply, which --applier argocd does not predict (it predicts ServerSideApply=true syncs)", file)
-	}
-	for _, n := range names {
-		v := app.SyncOptions[n]
-		switch {
-		case n == "ServerSideApply":
-		case n == "ClientSideApplyMigration":
-			if v != "true" && v != "false" {
-				return fmt.Errorf("%s: sync option ClientSideApplyMigration=%s: want true or false", file, v)
-			}
-			if err := setFrom(fs, file, "sync option ClientSideApplyMigration="+v, "argocd-no-csa-migration", fmt.Sprint(v == "false")); err != nil {
-				return err
-			}
-		case n == "RespectIgnoreDifferences" && v != "true":
-		case n == "RespectIgnoreDifferences":
-			// The ignored fields keep their live values in what is applied (rules below).
-		case n == "Validate" && v != "false", n == "Replace" && v != "true", n == "Force" && v != "true",
-			n == "ApplyOutOfSyncOnly" && v != "true":
-		case argoSyncOptionTaken(n):
-		default:
-			return fmt.Errorf("%s: sync option %s=%s is not predicted: it changes how Argo CD writes the objects (drop it to predict the sync without it)", file, n, v)
-		}
-	}
-	rules, err := app.IgnoreRules()
-	if err != nil {
-		return fmt.Errorf("%s: %w", file, err)
-	}
-	c.gitops.rules = append(c.gitops.rules, rules...)
-	if app.SyncOption("RespectIgnoreDifferences") && len(rules) > 0 {
-		for i, r := range rules {
-			if len(r.Managers) > 0 {
-				return fmt.Errorf("%s: sync option RespectIgnoreDifferences=true with managedFieldsManagers (ignore rule %d) is not predicted: which fields Argo CD keeps depends on the live object's owners at sync time; drop one of them, or write the fields as jsonPointers", file, i)
-			}
-		}
-		if c.gitops.respect, err = judge.NewIgnore(rules...); err != nil {
-			return fmt.Errorf("%s: %w", file, err)
-		}
 	}
 	return nil
 }
@@ -167,25 +104,16 @@ func (c *options) readKustomization(fs *pflag.FlagSet) error {
 		return fmt.Errorf("--flux-kustomization-file: %w", err)
 	}
 	k, err := gitopsconfig.ReadKustomization(data)
+	if err == nil {
+		if k.Transforms() {
+			c.gitops.flux, c.gitops.fluxFile = k, file
+		}
+		err = k.Settings(setFrom(fs))
+	}
 	if err != nil {
 		return fmt.Errorf("%s: %w", file, err)
 	}
-	for _, r := range k.Ignore {
-		_ = fs.Set("flux-ignore", r) // checked by ReadKustomization; added to the flags' rules
-	}
-	if k.Transforms() {
-		c.gitops.flux, c.gitops.fluxFile = k, file
-	}
-	if err := setFrom(fs, file, "the applier of a Kustomization", "applier", "flux"); err != nil {
-		return err
-	}
-	if k.Namespace == "" || k.Name == "" {
-		return fmt.Errorf("%s: metadata.namespace and metadata.name are needed: they make the owner labels Flux adds", file)
-	}
-	if err := setFrom(fs, file, "metadata.namespace/name", "flux-kustomization", k.Namespace+"/"+k.Name); err != nil {
-		return err
-	}
-	return setFrom(fs, file, "spec.force", "flux-force", fmt.Sprint(k.Force))
+	return nil
 }
 
 // buildFlux changes each manifest as the --flux-kustomization-file's kustomize-controller

@@ -3,7 +3,6 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"strconv"
 
 	"github.com/spf13/pflag"
 	"github.com/ssa-diff/ssa-diff/appliers"
@@ -15,13 +14,9 @@ import (
 // This file wires --applier helm into the command: Helm's flags, read into the release
 // (package helmrun: its records, a rollback's manifests, the whole command predicted once).
 
-// helmOptions are Helm's flags.
-type helmOptions struct {
-	command, release, serverSide, driver string
-	dryRun                               string
-	takeOwnership, install, skipCRDs     bool
-	revision                             int
-}
+// helmOptions are Helm's flags read (helmrun.ReadOptions): the release, less its namespace
+// and the command's --force-conflicts.
+type helmOptions = helmrun.Release
 
 // checkHelm validates Helm's flags once parsed (its Kind's options, whose values checkGate
 // checks), and reads them.
@@ -42,23 +37,11 @@ func (c *options) checkHelm(fs *pflag.FlagSet) error {
 		}
 		return nil
 	}
-	value := c.helmValue
-	h.command, h.release, h.serverSide, h.driver, h.dryRun = value("helm-command"), value("helm-release"), value("server-side"), value("helm-driver"), value("helm-dry-run")
-	h.takeOwnership, h.install, h.skipCRDs = value("take-ownership") == "true", value("helm-install") == "true", value("skip-crds") == "true"
-	for _, o := range helm.Options {
-		if err := o.CheckOption(value(o.Name)); err != nil {
-			return err
-		}
-	}
-	h.revision, _ = strconv.Atoi(value("helm-revision"))
-	if h.release == "" {
-		return fmt.Errorf("--applier helm needs --helm-release NAME")
-	}
-	d, err := appliers.HelmDryRunStrategy(h.dryRun)
+	release, err := helmrun.ReadOptions(c.helmValue)
 	if err != nil {
-		return fmt.Errorf("--helm-dry-run: %w", err)
+		return err
 	}
-	h.dryRun = d
+	*h = release
 	if c.subresource != "" {
 		return fmt.Errorf("--subresource: Helm applies objects, not subresources")
 	}
@@ -89,10 +72,9 @@ func (c *options) helmValue(name string) string {
 
 // helmRelease is the release the run's Helm command works on, in the run's namespace.
 func (c *session) helmRelease() helmrun.Release {
-	h := c.helm
-	return helmrun.Release{Name: h.release, Namespace: c.namespace, Driver: h.driver, Command: appliers.HelmOptions{
-		Command: appliers.HelmCommand(h.command), ServerSide: h.serverSide, ForceConflicts: c.force, TakeOwnership: h.takeOwnership,
-		Install: h.install, SkipCRDs: h.skipCRDs, Revision: h.revision, DryRun: h.dryRun}}
+	r := c.helm
+	r.Namespace, r.Command.ForceConflicts = c.namespace, c.force
+	return r
 }
 
 // say prints what Helm would say: warnings, and its own lines.

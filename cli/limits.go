@@ -7,9 +7,7 @@ import (
 	"strings"
 
 	"github.com/spf13/pflag"
-	"github.com/ssa-diff/ssa-diff/appliers"
 	"github.com/ssa-diff/ssa-diff/internal/input"
-	"github.com/ssa-diff/ssa-diff/merge"
 )
 
 // inputLimits are the bounds on what ssa-diff reads (flags --max-*).
@@ -73,20 +71,4 @@ func (f *intFlag) Set(s string) error {
 	}
 	*f.p = n
 	return nil
-}
-
-// matchOptions are how manifests pair with live objects: for the chosen applier, and
-// knowing how many live documents could not be read.
-func (c *session) matchOptions(liveErrs []error) []input.MatchOption {
-	opts := []input.MatchOption{input.LiveIncomplete(len(liveErrs))}
-	if !c.client.SendsNamespace() {
-		opts = append(opts, input.RawRequests())
-	}
-	if c.subresource == "scale" {
-		opts = append(opts, input.ScaleBodies())
-	}
-	if c.verbs.v == merge.VerbCreate || c.verbs.cmd != nil && c.verbs.cmd.Verb == appliers.KubectlCreate {
-		opts = append(opts, input.GenerateNames())
-	}
-	return opts
 }

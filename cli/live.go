@@ -70,64 +70,26 @@ func (c *options) checkLive(fs *pflag.FlagSet, prog string) error {
 	return nil
 }
 
-// readCluster reads the live state of the manifests from the cluster, and returns it as the
-// entries of a live-state List (see package cluster), saved to --save-live if asked.
-// The registry returned is reg, or the registry of the cluster's minor when the run learns
-// it from the cluster (kubeVersionFor).
+// readCluster reads the live state of the manifests from the cluster (livestate.ClusterRead),
+// saved to --save-live if asked; the registry returned is reg, or the registry of the
+// cluster's minor when the run learns it from the cluster (kubeVersionFor).
 func (c *session) readCluster(ctx context.Context, loader *input.Loader, manifests []input.Entry, reg *schema.Registry) ([]input.Entry, *schema.Registry, error) {
 	l := &c.liveOpts
-	opts := cluster.Options{Kubeconfig: l.kubeconfig, Context: l.context, RequestTimeout: l.requestTimeout, Warnings: c.stderr,
-		MaxBytes: c.limits.MaxInputBytes, BytesBefore: loader.BytesRead(), MaxDocumentBytes: c.limits.MaxDocumentBytes, MaxDepth: c.limits.MaxDepth}
+	r := livestate.ClusterRead{Options: cluster.Options{Kubeconfig: l.kubeconfig, Context: l.context, RequestTimeout: l.requestTimeout, Warnings: c.stderr,
+		MaxBytes: c.limits.MaxInputBytes, BytesBefore: loader.BytesRead(), MaxDocumentBytes: c.limits.MaxDocumentBytes, MaxDepth: c.limits.MaxDepth},
+		Minor: c.kubeVersionFor, Registry: c.schemaFiles.Registry, SaveLive: l.saveLive, Notes: c.stderr}
 	if l.namespaceSet {
-		opts.Namespace = c.namespace
+		r.Options.Namespace = c.namespace
 	}
-	client, err := cluster.Connect(opts)
-	if err != nil {
-		return nil, nil, fmt.Errorf("--live-from-cluster: %w", err)
-	}
-	info, err := client.ServerVersion(ctx)
-	if err != nil {
-		return nil, nil, fmt.Errorf("--live-from-cluster: %w", err)
-	}
-	where := client.Where()
-	v, err := c.kubeVersionFor(info.GitVersion, "the cluster ("+where+")")
-	if err != nil {
-		return nil, nil, fmt.Errorf("--live-from-cluster: %w", err)
-	}
-	if v != reg.Minor() {
-		if reg, err = c.schemaFiles.Registry(v); err != nil {
-			return nil, nil, err
-		}
-	}
-
-	refs, defined := livestate.Refs(manifests)
-	var helmRecords []json.RawMessage
 	if c.applier == "helm" {
-		var more []cluster.Ref
-		if helmRecords, more, err = c.helmRelease().ClusterRecords(ctx, client, c.liveOpts.namespaceSet); err != nil {
-			return nil, nil, err
+		r.More = func(ctx context.Context, client *cluster.Client) ([]json.RawMessage, []cluster.Ref, error) {
+			return c.helmRelease().ClusterRecords(ctx, client, l.namespaceSet)
 		}
-		refs = append(refs, more...)
-	}
-	// What the registry knows so far: the built-in kinds and those of --crd.
-	res, err := client.Read(ctx, refs, livestate.ReadOptions(reg, defined))
-	if err != nil {
-		return nil, nil, fmt.Errorf("--live-from-cluster: %w", err)
 	}
 	if !c.admission.none {
-		if err := c.readAdmissionCluster(ctx, client, where); err != nil {
-			return nil, nil, err
-		}
+		r.Admission = c.readAdmissionCluster
 	}
-	rec := res.Record(client.Context, info.GitVersion, client.Namespace)
-	data, err := cluster.ListJSON(rec, append(res.Objects(), helmRecords...))
-	if err != nil {
-		return nil, nil, err
-	}
-	fmt.Fprintln(c.stderr, livestate.ReadSummary(where, info.GitVersion, res, rec))
-
-	entries, err := livestate.Keep(loader, client.Context, l.saveLive, data)
-	return entries, reg, err
+	return r.Read(ctx, loader, manifests, reg)
 }
 
 func plural(n int) string {

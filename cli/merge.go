@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/ssa-diff/ssa-diff/internal/plan"
 	"github.com/ssa-diff/ssa-diff/internal/report"
 )
 
@@ -52,9 +53,9 @@ func runMerge(ctx context.Context, prog string, args []string, stdin io.Reader, 
 	if err != nil {
 		return c.errorf("merge: %v", err)
 	}
-	slots := make([]*slot, len(merged.Results))
+	slots := make([]*plan.Slot, len(merged.Results))
 	for i, res := range merged.Results {
-		slots[i] = &slot{res: res}
+		slots[i] = &plan.Slot{Result: res}
 	}
 	rep := report.New(merged.Options)
 	rep.APIVersion = merged.APIVersion

@@ -59,26 +59,3 @@ func (n noiseOptions) outputOptions(opts *output.Options) {
 		opts.Ignore = n.rules.Ignore
 	}
 }
-
-// skipSlots leaves out the manifests and pruned objects of the kinds --skip names (errors
-// stay: a document that cannot be read has no kind to skip).
-func (n noiseOptions) skipSlots(slots []*slot) []*slot {
-	if !n.rules.Skips() {
-		return slots
-	}
-	out := slots[:0:0]
-	for _, s := range slots {
-		switch {
-		case s.pair != nil && s.pair.Manifest != nil:
-			if av, kind, _, _ := s.pair.Manifest.Meta(); n.rules.Skipped(av, kind) {
-				continue
-			}
-		case s.pruned != nil:
-			if n.rules.Skipped(s.pruned.APIVersion, s.pruned.Kind) {
-				continue
-			}
-		}
-		out = append(out, s)
-	}
-	return out
-}

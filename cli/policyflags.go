@@ -84,28 +84,11 @@ func (c *options) addGateFlags(fs *pflag.FlagSet, argNames map[string]string) {
 // and their values are ones it takes.
 func (c *options) checkGate(fs *pflag.FlagSet) error {
 	g := &c.gate
-	for _, k := range appliers.Kinds() {
-		for _, o := range k.Options {
-			if fs.Changed(o.Name) && c.applierKind.Name != k.Name && !k.RendersChart { // checkHelm's
-				return fmt.Errorf("--%s needs --applier %s", o.Name, k.Name)
-			}
-		}
-	}
 	s := &c.applierSettings
 	s.Manager, s.ManagerGiven, s.Namespace = c.fieldManager, fs.Changed("field-manager"), c.namespace
-	s.Options = map[string][]string{}
-	for _, k := range appliers.Kinds() {
-		for _, o := range k.Options {
-			values := g.applierFlags[o.Name]()
-			for _, v := range values {
-				if err := o.CheckOption(v); err != nil {
-					return err
-				}
-			}
-			if k.Name == c.applierKind.Name {
-				s.Options[o.Name] = values
-			}
-		}
+	var err error
+	if s.Options, err = c.applierKind.OptionValues(fs.Changed, func(name string) []string { return g.applierFlags[name]() }); err != nil {
+		return err
 	}
 	s.Verb, s.PatchType = c.verbs.v, c.verbs.pt
 	// Built without --prune, which checkPrune adds: what it can apply to.

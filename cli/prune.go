@@ -99,9 +99,9 @@ func (c *session) pruneWarnings() {
 	}
 }
 
-// pruneSlots are the live objects the applier deletes (predict.Run.Pruned): tracked by
-// it, and named by no manifest. pairs are the manifests' pairs.
-func (c *session) pruneSlots(pairs []input.Pair, live []*input.Object, reg *schema.Registry) []*slot {
+// pruned are the results of the live objects the applier deletes (report.Prunes): tracked
+// by it, and named by no manifest. pairs are the manifests' pairs.
+func (c *session) pruned(pairs []input.Pair, live []*input.Object, reg *schema.Registry) []*report.Result {
 	if !c.prune.on {
 		return nil
 	}
@@ -109,9 +109,5 @@ func (c *session) pruneSlots(pairs []input.Pair, live []*input.Object, reg *sche
 	if c.prune.explicit {
 		visitedAlso = c.namespace
 	}
-	var out []*slot
-	for _, res := range report.Prunes(&predict.Run{Applier: c.client, Schemas: reg}, pairs, live, visitedAlso) {
-		out = append(out, &slot{pruned: res, src: res.Source})
-	}
-	return out
+	return report.Prunes(&predict.Run{Applier: c.client, Schemas: reg}, pairs, live, visitedAlso)
 }

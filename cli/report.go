@@ -8,6 +8,7 @@ import (
 
 	"github.com/ssa-diff/ssa-diff/internal/outfiles"
 	"github.com/ssa-diff/ssa-diff/internal/output"
+	"github.com/ssa-diff/ssa-diff/internal/plan"
 	"github.com/ssa-diff/ssa-diff/internal/report"
 	"github.com/ssa-diff/ssa-diff/predict"
 	"github.com/ssa-diff/ssa-diff/schema"
@@ -27,16 +28,19 @@ func (c *session) gitOpsWarnings(stderr io.Writer) {
 // they come; it returns the exit status. Results are let go once written: the formats that
 // print everything at the end keep what they need (json and yaml their encoded bytes).
 // When ctx ends it stops: no more predictions start, and --output-file is left as it was.
-func (c *session) predictAndReport(ctx context.Context, eng predictor, reg *schema.Registry, slots []*slot) int {
+func (c *session) predictAndReport(ctx context.Context, eng predictor, reg *schema.Registry, slots []*plan.Slot) int {
 	c.gitOpsWarnings(c.stderr)
 	policy := c.gate.policy
 	rep := report.New(report.Options{FieldManager: c.client.Manager(), Force: c.force, Applier: c.client.Name(), Subresource: c.subresource, KubernetesVersion: reg.Minor().String(), Now: c.now, Policy: &policy})
 	c.sharding.Start(rep)
 	run := c.run(eng, reg)
 	verdict := report.Verdict{Manager: c.client.Manager(), Applies: c.applies(), Policy: policy}
-	sched := predict.Schedule{Jobs: c.jobs, Done: func(i int, o *predict.Outcome) { c.settle(slots, slots[i], o, verdict) }}
-	done := func(yield func(*slot) bool) {
-		for i := range run.PredictAll(ctx, c.steps(slots), sched) {
+	sched := predict.Schedule{Jobs: c.jobs, Done: func(i int, o *predict.Outcome) {
+		plan.Settle(slots, i, o, verdict)
+		c.predicted.Add(1)
+	}}
+	done := func(yield func(*plan.Slot) bool) {
+		for i := range run.PredictAll(ctx, plan.Steps(slots, c.rawPatch), sched) {
 			if !yield(slots[i]) {
 				return
 			}
@@ -47,7 +51,7 @@ func (c *session) predictAndReport(ctx context.Context, eng predictor, reg *sche
 
 // writeReport prints the slots' results in order as done yields them, each once it is
 // done; it returns the exit status, ExitError when done stops short (the run was stopped).
-func (c *session) writeReport(ctx context.Context, rep *report.Report, total int, done iter.Seq[*slot]) int {
+func (c *session) writeReport(ctx context.Context, rep *report.Report, total int, done iter.Seq[*plan.Slot]) int {
 	opts := c.outputOptions(rep)
 	dst, err := outfiles.Open(c.outputFile, "--output-file", c.stdout)
 	if err != nil {
@@ -72,7 +76,7 @@ func (c *session) writeReport(ctx context.Context, rep *report.Report, total int
 		return c.errorf("%v", err)
 	}
 	defer page.Abort()
-	w, files, err := outfiles.Tee(w, opts, c.formatPages())
+	w, files, err := outfiles.Tee(w, opts, c.formatFiles)
 	if err != nil {
 		return c.errorf("%v", err)
 	}
@@ -88,17 +92,13 @@ func (c *session) writeReport(ctx context.Context, rep *report.Report, total int
 	var werr error
 	k := 0
 	for s := range done {
-		tally.Add(s.res)
-		c.sharding.Keep(rep, k, s.res)
+		tally.Add(s.Result)
+		c.sharding.Keep(rep, k, s.Result)
 		k++
 		if werr == nil {
-			werr = w.Write(s.res)
+			werr = w.Write(s.Result)
 		}
-		// Let the result and its inputs go: of a long run, only what the format keeps stays.
-		if s.pair != nil {
-			s.pair.Manifest, s.pair.Live = nil, nil
-		}
-		s.res, s.pair = nil, nil
+		s.Release()
 	}
 	if k < total {
 		return report.ExitError // stopped: the workers have finished what they had started

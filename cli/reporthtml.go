@@ -40,8 +40,8 @@ func (c *options) reportLink() string {
 	}
 	if c.report.html == "" {
 		for _, f := range c.formatFiles {
-			if f.format == "html" {
-				return f.path
+			if f.Format == "html" {
+				return f.Path
 			}
 		}
 	}

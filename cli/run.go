@@ -2,13 +2,13 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/ssa-diff/ssa-diff/internal/cluster"
 	"github.com/ssa-diff/ssa-diff/internal/gctune"
 	"github.com/ssa-diff/ssa-diff/internal/input"
 	"github.com/ssa-diff/ssa-diff/internal/livestate"
+	"github.com/ssa-diff/ssa-diff/internal/plan"
 	"github.com/ssa-diff/ssa-diff/internal/report"
 	"github.com/ssa-diff/ssa-diff/internal/schemafiles"
 	"github.com/ssa-diff/ssa-diff/merge"
@@ -16,15 +16,6 @@ import (
 	"github.com/ssa-diff/ssa-diff/schema"
 	"github.com/ssa-diff/ssa-diff/server/kubeapiserver"
 )
-
-// slot is one result to print: a manifest to predict, or input that could not be read.
-type slot struct {
-	pair   *input.Pair    // nil for an error or a prune
-	pruned *report.Result // a live object the applier prunes
-	err    error
-	src    input.Source
-	res    *report.Result
-}
 
 func (c *invocation) warnf(format string, args ...any) {
 	fmt.Fprintf(c.stderr, "warning: "+format+"\n", args...)
@@ -142,8 +133,12 @@ func (c *session) readInputs(ctx context.Context) (*inputs, error) {
 		loader.RequestBodies = c.applier == "api" && c.verbs.cmd == nil
 		in.manifests = c.loadManifests(loader, in.paths)
 		loader.RequestBodies = false
-		if in.manifests, err = c.withoutEmptyFiles(in.manifests); err != nil {
+		var left []error
+		if in.manifests, left, err = input.WithoutEmptyFiles(in.manifests); err != nil {
 			return nil, err
+		}
+		for _, err := range left {
+			c.warnf("%v: left out", err)
 		}
 	}
 	// Flux builds the objects before it reads the cluster: from a cluster, with the
@@ -226,100 +221,26 @@ func (c *session) pair(in *inputs) (*pairing, error) {
 		c.client, _ = c.newApplier(s) // the settings were checked when parsed
 	}
 	c.judge = ls.Judgement(in.reg, c.clusterState)
-	m := input.Match(manifestObjs, ls.Objects, ls.Scope(in.reg), c.namespace, c.matchOptions(liveErrs)...)
+	m := input.Match(manifestObjs, ls.Objects, ls.Scope(in.reg), c.namespace,
+		plan.Pairing{Applier: c.client, Subresource: c.subresource, Verb: c.verbs.v, Command: c.verbs.cmd, LiveErrors: len(liveErrs)}.MatchOptions()...)
 	for _, w := range m.Warnings {
 		c.warnf("%s", w)
 	}
 	return &pairing{ls: ls, m: m, liveErrs: liveErrs}, nil
 }
 
-// slots are the run's results to print, in order: the manifests (or what could not be
-// read of them), the live objects pruned, the live objects that could not be read; less
-// those skipped (--skip) and those of other shards (--shard).
-func (c *session) slots(in *inputs, pp *pairing, crdWarnings map[*input.Object]string) []*slot {
-	var slots []*slot
-	next := 0
-	for _, e := range in.manifests {
-		s := &slot{}
-		if e.Err != nil {
-			s.err, s.src = e.Err, sourceOf(e.Err)
-		} else {
-			s.pair = &pp.m.Pairs[next]
-			s.src = s.pair.Manifest.Source
-			if w, ok := crdWarnings[s.pair.Manifest]; ok {
-				s.pair.Warnings = append(s.pair.Warnings, w)
-			}
-			next++
-		}
-		slots = append(slots, s)
-	}
-	slots = append(slots, c.pruneSlots(pp.m.Pairs, pp.ls.Objects, in.reg)...)
+// slots are the run's results to print, in order (plan.Slots): the manifests (or what
+// could not be read of them), the live objects pruned, the live objects that could not be
+// read; less those skipped (--skip) and those of other shards (--shard).
+func (c *session) slots(in *inputs, pp *pairing, crdWarnings map[*input.Object]string) []*plan.Slot {
+	pruned := c.pruned(pp.m.Pairs, pp.ls.Objects, in.reg)
 	c.pruneWarnings()
-	for _, err := range append(pp.liveErrs, pp.m.Errors...) {
-		slots = append(slots, &slot{err: fmt.Errorf("live object: %w", err), src: sourceOf(err)})
-	}
+	slots := plan.Slots(in.manifests, pp.m.Pairs, crdWarnings, pruned, append(pp.liveErrs, pp.m.Errors...))
 	if word := pp.ls.Judge(pp.m.Pairs, in.reg, c.liveOpts.namespaceSet, c.liveOpts.allowNoManagedFields); word != "" {
 		c.warnf("%s", word)
 	}
-	slots = c.noise.skipSlots(slots)
-	return c.shardSlots(slots)
-}
-
-func sourceOf(err error) input.Source {
-	var ie *input.Error
-	if errors.As(err, &ie) {
-		return ie.Source
-	}
-	return input.Source{}
-}
-
-// steps are the slots as the run's steps (predict.Step): a pair that could be read is
-// predicted, every other slot passes through.
-func (c *session) steps(slots []*slot) []predict.Step {
-	steps := make([]predict.Step, len(slots))
-	for i, s := range slots {
-		steps[i].Name = s.src.String()
-		p := s.pair
-		if p == nil || p.Err != nil {
-			continue
-		}
-		gvk := p.GVK
-		if p.Mismatched {
-			gvk = p.Live.GVK()
-		}
-		steps[i] = predict.Step{Object: predict.Identity(p.ID), Manifest: p.Manifest.Decode, Name: s.src.String(),
-			Apply: predict.Apply{GVK: gvk, Namespace: p.ID.Namespace, Name: p.ID.Name, AsWritten: p.Mismatched,
-				Source: kubectlSource(p.Manifest.Source), Patch: c.rawPatch(p)}}
-		if p.Live != nil {
-			// A live object kept as text is decoded in the worker, and its tree goes with the
-			// result once written.
-			steps[i].Live = p.Live.Decode
-		}
-	}
-	return steps
-}
-
-// settle makes a slot's result of its outcome, in the worker, judged by the policy
-// (report.Verdict); slots are the run's (a chain's results name the slot whose object they
-// start from).
-func (c *session) settle(slots []*slot, s *slot, o *predict.Outcome, v report.Verdict) {
-	if s.pruned != nil {
-		s.res = s.pruned
-		v.Evaluate(s.res, s.pair, nil)
-	} else {
-		subj := report.Subject{Source: s.src, Pair: s.pair, Err: s.err, Outcome: o}
-		switch {
-		case s.pair == nil || s.pair.Err != nil || o.Manifest == nil:
-		case o.LiveFrom >= 0:
-			src := slots[o.LiveFrom].src
-			subj.LiveSource = &src
-		case s.pair.Live != nil:
-			src := s.pair.Live.Source
-			subj.LiveSource = &src
-		}
-		s.res = v.Judge(subj)
-	}
-	c.predicted.Add(1)
+	slots, c.sharding = plan.Shard(plan.Skip(slots, c.noise.rules), c.shard)
+	return slots
 }
 
 // run is what the run's predictions share (predict.Run), once its schemas and live state
@@ -331,12 +252,4 @@ func (c *session) run(eng predictor, reg *schema.Registry) *predict.Run {
 		r.Advice = c.adviceOptions(reg)
 	}
 	return r
-}
-
-// kubectlSource names a manifest's file as kubectl does in its messages.
-func kubectlSource(src input.Source) string {
-	if src.File == input.StdinName {
-		return "STDIN"
-	}
-	return src.File
 }

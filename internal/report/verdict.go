@@ -117,25 +117,58 @@ func (v Verdict) predicted(p *input.Pair, o *predict.Outcome) (res *Result) {
 		withIdentity(res, p)
 		return res
 	}
-	pred := o.Prediction
-	res = FromPrediction(src, pred.Live, manifest, v.Manager, pred.Result)
-	res.Warnings = append(res.Warnings[:0], pred.Warnings...)
+	res = fromPrediction(src, manifest, v.Manager, o.Prediction)
 	withIdentity(res, p)
-	res.Approximations = pred.Approximations
-	if res.Action == ActionRejected && res.Error != nil {
-		res.Error.Fields = pred.RefusalFields
-	}
-	res.Advice, res.State, res.Drift = pred.Advice, pred.State, pred.Drift
 	if h := mistakes.Exported(manifest, p.Manifest.Line); h != "" && v.Applies {
 		res.Warnings = append(res.Warnings, h)
 	}
 	if res.Action == ActionRejected {
 		res.Warnings = append(res.Warnings, mistakes.Variables(manifest, p.Manifest.Line)...)
 	}
-	if pred.WithForce != nil {
-		res.WithForce = FromPrediction(src, pred.Live, manifest, v.Manager, pred.WithForce)
+	if res.WithForce != nil {
 		res.WithForce.Identity(res.APIVersion, res.Kind, res.Namespace, res.Name)
+	}
+	return res
+}
+
+// Predicted is one prediction (predict.Run.Predict) as the report says it, judged: the
+// engine's answer (FromPrediction, at src, the manifest's tree manifest), its
+// approximations, the fields a refusal is about, advice, state, drift and the forced
+// re-prediction, with the policy's findings (at src: a caller with the manifest's
+// input.Pair has Judge locate each at its field's line).
+func (v Verdict) Predicted(src input.Source, manifest map[string]any, pred *predict.Prediction) *Result {
+	res := fromPrediction(src, manifest, v.Manager, pred)
+	av, kind, ns, name := metaOf(manifest)
+	res.Identity(av, kind, ns, name)
+	if res.WithForce != nil {
+		res.WithForce.Identity(av, kind, ns, name)
+	}
+	v.Evaluate(res, nil, nil)
+	return res
+}
+
+// fromPrediction is a prediction as the report says it, its identity left to the caller.
+func fromPrediction(src input.Source, manifest map[string]any, manager string, pred *predict.Prediction) *Result {
+	res := FromPrediction(src, pred.Live, manifest, manager, pred.Result)
+	res.Warnings = append(res.Warnings[:0], pred.Warnings...)
+	res.Approximations = pred.Approximations
+	if res.Action == ActionRejected && res.Error != nil {
+		res.Error.Fields = pred.RefusalFields
+	}
+	res.Advice, res.State, res.Drift = pred.Advice, pred.State, pred.Drift
+	if pred.WithForce != nil {
+		res.WithForce = FromPrediction(src, pred.Live, manifest, manager, pred.WithForce)
 		res.WithForce.Drift = pred.WithForceDrift
 	}
 	return res
+}
+
+// metaOf is a manifest's apiVersion, kind, namespace and name.
+func metaOf(obj map[string]any) (apiVersion, kind, namespace, name string) {
+	apiVersion, _ = obj["apiVersion"].(string)
+	kind, _ = obj["kind"].(string)
+	meta, _ := obj["metadata"].(map[string]any)
+	namespace, _ = meta["namespace"].(string)
+	name, _ = meta["name"].(string)
+	return apiVersion, kind, namespace, name
 }
