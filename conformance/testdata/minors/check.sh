@@ -20,6 +20,12 @@ status=0
 for dir in "$here"/1.*/; do
 	minor=$(basename "$dir")
 	n=$(ls -d "$dir"*/ | wc -l)
+	# A minor recorded but not listed yet (its recordings kept while its last differences are
+	# modelled, docs/minors.md) is not run: the binary refuses it.
+	if ! grep -q "^v$minor\." "$here/../../../kube/releases.txt"; then
+		echo "Kubernetes $minor: not listed in kube/releases.txt: $n recorded cases kept, not run"
+		continue
+	fi
 	flag="--kube-version $minor"
 	"$bin" $flag -o json "$tmp/probe.yaml" >/dev/null 2>"$tmp/err"
 	code=$?
