@@ -50,10 +50,10 @@ type kustomizationYAML struct {
 		Namespace string `json:"namespace"`
 	} `json:"metadata"`
 	Spec struct {
-		TargetNamespace string       `json:"targetNamespace"`
-		Force           bool         `json:"force"`
+		TargetNamespace string            `json:"targetNamespace"`
+		Force           bool              `json:"force"`
 		Ignore          []json.RawMessage `json:"ignore"`
-		Prune           bool         `json:"prune"`
+		Prune           bool              `json:"prune"`
 		PostBuild       *struct {
 			SubstituteStrategy string            `json:"substituteStrategy"`
 			Substitute         map[string]string `json:"substitute"`
