@@ -95,7 +95,7 @@ func TestEveryValueFlagCompletes(t *testing.T) {
 	check(fs, argNames, completionFlags("ssa-diff"))
 	bfs, bnames := blameFlagSet("ssa-diff", &blameOptions{})
 	check(bfs, bnames, blameCompletionFlags("ssa-diff"))
-	if got := strings.Join(byFlag(completionFlags("ssa-diff"), "kube-version").Choices, " "); got != "1.33 1.34 1.35 1.36 1.37 1.38 nearest" {
+	if got := strings.Join(byFlag(completionFlags("ssa-diff"), "kube-version").Choices, " "); got != "1.32 1.33 1.34 1.35 1.36 1.37 1.38 nearest" {
 		t.Errorf("--kube-version completes %q", got)
 	}
 }
@@ -143,9 +143,9 @@ func TestBashCompletes(t *testing.T) {
 		{[]string{"ssa-diff", "completion", ""}, "bash fish powershell zsh"},
 		{[]string{"ssa-diff", "--color", "a"}, "always auto"},
 		{[]string{"ssa-diff", "--fail-on", "pr"}, "prune"},
-		{[]string{"ssa-diff", "--kube-version", ""}, "1.33 1.34 1.35 1.36 1.37 1.38 nearest"},
-		{[]string{"ssa-diff", "--kube-version", "=", ""}, "1.33 1.34 1.35 1.36 1.37 1.38 nearest"}, // --kube-version=
-		{[]string{"ssa-diff", "--kube-version", "="}, "1.33 1.34 1.35 1.36 1.37 1.38 nearest"},     // the cursor right after =
+		{[]string{"ssa-diff", "--kube-version", ""}, "1.32 1.33 1.34 1.35 1.36 1.37 1.38 nearest"},
+		{[]string{"ssa-diff", "--kube-version", "=", ""}, "1.32 1.33 1.34 1.35 1.36 1.37 1.38 nearest"}, // --kube-version=
+		{[]string{"ssa-diff", "--kube-version", "="}, "1.32 1.33 1.34 1.35 1.36 1.37 1.38 nearest"},     // the cursor right after =
 		{[]string{"ssa-diff", "--service-ip-families", "IPv6"}, "IPv6 IPv6,IPv4"},
 		{[]string{"ssa-diff", "--subresource", ""}, "ephemeralcontainers resize scale status"},
 		{[]string{"ssa-diff", "--output-file", "js"}, "json="},
@@ -168,7 +168,7 @@ func TestBashCompletes(t *testing.T) {
 		{[]string{"ssa-diff", "merge", "-o", "j"}, "json junit"},
 		{[]string{"ssa-diff", "merge", "--output-file", "js"}, "json="},
 		{[]string{"ssa-diff", "merge", "r"}, "report.md"},
-		{[]string{"kubectl-ssa_diff", "--kube-version", "1.3"}, "1.33 1.34 1.35 1.36 1.37 1.38"},
+		{[]string{"kubectl-ssa_diff", "--kube-version", "1.3"}, "1.32 1.33 1.34 1.35 1.36 1.37 1.38"},
 	} {
 		line := `source "$1"; cd "$2"; COMP_WORDS=(` + quoteWords(c.words) + `); COMP_CWORD=` + strconv.Itoa(len(c.words)-1) +
 			`; _ssa_diff; printf '%s\n' "${COMPREPLY[@]}" | sort | tr '\n' ' '`
@@ -224,7 +224,7 @@ func TestFishCompletes(t *testing.T) {
 	}
 	work := writeFiles(t, map[string]string{"report.md": "", "live.json": ""})
 	for line, want := range map[string]string{
-		"ssa-diff --kube-version ":            "1.33 1.34 1.35 1.36 1.37 1.38 nearest",
+		"ssa-diff --kube-version ":            "1.32 1.33 1.34 1.35 1.36 1.37 1.38 nearest",
 		"ssa-diff --applier a":                "api argocd",
 		"ssa-diff completion ":                "bash fish powershell zsh",
 		"ssa-diff --output-file js":           "json=",
@@ -269,8 +269,8 @@ func TestCompleteRequests(t *testing.T) {
 		{[]string{"bl"}, "blame", completion.Default},
 		{[]string{"apps"}, "", completion.Default},
 		{[]string{"apps", ""}, "", completion.Default},
-		{[]string{"--kube-version", ""}, "1.33 1.34 1.35 1.36 1.37 1.38 nearest", completion.NoFileComp},
-		{[]string{"--kube-version=1.3"}, "--kube-version=1.33 --kube-version=1.34 --kube-version=1.35 --kube-version=1.36 --kube-version=1.37 --kube-version=1.38", completion.NoFileComp},
+		{[]string{"--kube-version", ""}, "1.32 1.33 1.34 1.35 1.36 1.37 1.38 nearest", completion.NoFileComp},
+		{[]string{"--kube-version=1.3"}, "--kube-version=1.32 --kube-version=1.33 --kube-version=1.34 --kube-version=1.35 --kube-version=1.36 --kube-version=1.37 --kube-version=1.38", completion.NoFileComp},
 		{[]string{"-o", "m"}, "markdown", completion.NoFileComp},
 		{[]string{"--subresource", ""}, "status scale resize ephemeralcontainers", completion.NoFileComp},
 		{[]string{"--output-file", "js"}, "json=", completion.NoSpace | completion.NoFileComp},
@@ -320,7 +320,7 @@ func TestKubectlCompletionExecutable(t *testing.T) {
 		t.Fatal(err)
 	}
 	out, err := exec.Command(link, "--kube-version", "").Output()
-	if err != nil || string(out) != "1.33\n1.34\n1.35\n1.36\n1.37\n1.38\nnearest\n:4\n" {
+	if err != nil || string(out) != "1.32\n1.33\n1.34\n1.35\n1.36\n1.37\n1.38\nnearest\n:4\n" {
 		t.Errorf("%s --kube-version '': %v\n%s", KubectlCompletionProgram, err, out)
 	}
 }

@@ -73,7 +73,7 @@ func TestKubeVersionFlag(t *testing.T) {
 		}
 	}
 	for flag, msg := range map[string]string{
-		"1.32": "--kube-version 1.32: ssa-diff predicts Kubernetes 1.33, 1.34, 1.35, 1.36, 1.37 or 1.38",
+		"1.31": "--kube-version 1.31: ssa-diff predicts Kubernetes 1.32, 1.33, 1.34, 1.35, 1.36, 1.37 or 1.38",
 		"1.39": "--kube-version 1.39: ssa-diff predicts Kubernetes",
 		"x":    `--kube-version: version "x" of Kubernetes`,
 	} {
@@ -111,8 +111,8 @@ func TestKubeVersionFromSavedDump(t *testing.T) {
 		{"v1.35.4", nil, 3, "1.35", ""}, // refused (404): exit 3
 		{"v1.36.3", nil, 1, "1.36", ""},
 		{"v1.35.4", []string{"--kube-version", "1.37"}, 1, "1.37", "predicting 1.37 as --kube-version says"},
-		{"v1.32.0", nil, 2, "", "runs Kubernetes v1.32.0, which ssa-diff does not predict"},
-		{"v1.32.0", []string{"--kube-version", "nearest"}, 3, "1.33", "predicting 1.33, the nearest supported minor"},
+		{"v1.31.0", nil, 2, "", "runs Kubernetes v1.31.0, which ssa-diff does not predict"},
+		{"v1.31.0", []string{"--kube-version", "nearest"}, 3, "1.32", "predicting 1.32, the nearest supported minor"},
 	} {
 		args := append([]string{"-o", "json", nowFlag}, c.args...)
 		out, stderr, code := run(t, "", append(args, manifest, dump(c.server))...)

@@ -151,8 +151,8 @@ func TestClusterErrors(t *testing.T) {
 		{"v1.35.0", nil, 2, "1.35", ""},
 		{"v1.36.3-gke.1200", nil, 2, "1.36", ""},
 		{"v1.35.0", []string{"--kube-version", "v1.36"}, 2, "1.36", "warning: the cluster (" /* host, context */},
-		{"v1.32.4", nil, 2, "", "runs Kubernetes v1.32.4, which ssa-diff does not predict (it predicts 1.33, 1.34, 1.35, 1.36, 1.37 or 1.38): give --kube-version 1.33 to predict the nearest supported minor, or --kube-version nearest"},
-		{"v1.32.4", []string{"--kube-version", "nearest"}, 2, "1.33", "which ssa-diff does not predict: predicting 1.33, the nearest supported minor"},
+		{"v1.31.4", nil, 2, "", "runs Kubernetes v1.31.4, which ssa-diff does not predict (it predicts 1.32, 1.33, 1.34, 1.35, 1.36, 1.37 or 1.38): give --kube-version 1.32 to predict the nearest supported minor, or --kube-version nearest"},
+		{"v1.31.4", []string{"--kube-version", "nearest"}, 2, "1.32", "which ssa-diff does not predict: predicting 1.32, the nearest supported minor"},
 		{"v1.39.0", []string{"--kube-version", "1.34"}, 2, "1.34", "runs Kubernetes v1.39.0; predicting 1.34 as --kube-version says"},
 	} {
 		s.GitVersion = c.server

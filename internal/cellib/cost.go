@@ -156,6 +156,8 @@ func (e *Estimator) EstimateCallCost(function, overloadID string, target *checke
 		return &checker.CallEstimate{CostEstimate: checker.CostEstimate{Min: n, Max: n}}
 	}
 	switch function {
+	case dyn022: // Kubernetes 1.32 (cel-go v0.22.0): dyn() is a call of cost 1 (EstimateCost)
+		return fixed(1)
 	case "check":
 		return fixed(350000)
 	case "serviceAccount", "path", "group", "resource", "subresource", "namespace", "name", "allowed", "reason", "error", "errored":

@@ -1,4 +1,4 @@
-// Package cellib is the CEL environment a kube-apiserver (1.34 to 1.37, each as its minor has
+// Package cellib is the CEL environment a kube-apiserver (1.32 to 1.38, each as its minor has
 // it) compiles the x-kubernetes-validations rules of CRDs in: cel-go's standard library and extensions at the versions the server
 // enables, plus Kubernetes' own libraries (lists, regex, URLs, quantities, IPs and CIDRs,
 // named formats, semantic versions, and the declarations of the authorizer library), with the
@@ -15,11 +15,14 @@
 //
 // # cel-go
 //
-// kube-apiserver 1.34 to 1.36 link cel-go v0.26.0, 1.37 (and ssa-diff) v0.29.2. Where v0.26.0
-// answers otherwise, its behaviour is restated for those minors (celgo026.go): no backtick
+// kube-apiserver 1.32 links cel-go v0.22.0, 1.33 v0.23.2, 1.34 to 1.36 v0.26.0, 1.37 (and
+// ssa-diff) v0.29.2. Where v0.26.0 answers otherwise, its behaviour is restated for 1.32 to
+// 1.36 (celgo026.go): no backtick
 // identifiers (Compile), duration(int), indexOf and lastIndexOf with an empty needle,
 // lists.range without limits, or/orValue on a value that is not an optional, and the costs
-// of startsWith, endsWith and the global matches.
+// of startsWith, endsWith and the global matches. At 1.32 the cost estimate is v0.22.0's
+// (celgo022.go, EstimateCost): dyn() hides its argument's size, and a value the schema does
+// not size has no size.
 //
 // # Cost
 //

@@ -262,3 +262,80 @@ func TestLeadingDotIdentifiers(t *testing.T) {
 		}
 	}
 }
+
+// pathSizes sizes values by path as the server's schema sizer does: the first element (the
+// variable) is skipped; s is at most 10 long, l has at most 4 items of at most 5; anything
+// else at the root (a path of the variable alone, or @items alone) has at most 1,000.
+type pathSizes struct{}
+
+func (pathSizes) EstimateSize(node checker.AstNode) *checker.SizeEstimate {
+	p := node.Path()
+	if len(p) == 0 {
+		return nil
+	}
+	switch strings.Join(p, ".") {
+	case "s":
+		return &checker.SizeEstimate{Max: 10}
+	case "l":
+		return &checker.SizeEstimate{Max: 4}
+	case "l.@items":
+		return &checker.SizeEstimate{Max: 5}
+	}
+	if len(p) == 1 {
+		return &checker.SizeEstimate{Max: 1000}
+	}
+	return nil
+}
+
+func (pathSizes) EstimateCallCost(string, string, *checker.AstNode, []checker.AstNode) *checker.CallEstimate {
+	return nil
+}
+
+// The estimate of 1.32 (cel-go v0.22.0) against 1.33's (v0.23.2, estimated as later ones):
+// dyn() hides its argument's size; a loop over a literal or a concatenation, or over a
+// loop variable holding a list, sizes its variable by the root's bound (its path is @items
+// alone). The real servers' answers to such CRDs are the crdminors cases cost022-*.
+func TestCostsOfCelGo022(t *testing.T) {
+	estimate := func(minor int, expr string) uint64 {
+		t.Helper()
+		v := kube.Minor(minor)
+		base, err := cellib.Env(v, cellib.New)
+		if err != nil {
+			t.Fatal(err)
+		}
+		env, _ := base.Extend(cel.Variable("s", cel.StringType), cel.Variable("l", cel.ListType(cel.StringType)))
+		ast, iss := cellib.Compile(env, v, expr)
+		if iss != nil {
+			t.Fatal(iss)
+		}
+		est, err := cellib.EstimateCost(env, ast, &cellib.Estimator{Server: v, Sizes: pathSizes{}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return est.Max
+	}
+	for _, c := range []struct {
+		expr       string
+		at32, at33 uint64
+	}{
+		// 1 (dyn) + 1 (s) + matches: ceil((size + 1) × 0.1) × ceil(4 × 0.25): the size unknown
+		// at 1.32 (the product saturates at its maximum, times 0.1), 10 at 1.33.
+		{"dyn(s).matches('^a+$')", 1844674407370955266, 4},
+		{"s.matches('^a+$')", 3, 3},
+		// != of two lists: the smaller size times 0.1, unknown at 1.32, 4 at 1.33.
+		{"dyn(l) != dyn(l)", 1844674407370955268, 5},
+		{"l != l", 3, 3},
+		// a loop over a concatenation or a literal: the variable's path is @items alone, the
+		// root's size (1,000 here) at every minor.
+		{"(l + ['z']).all(n, n.matches('^[a-z]+$'))", 1043, 1043},
+		{"['abc', s].exists(x, x.matches('^a+$'))", 224, 224},
+		{"l.all(n, n.matches('^[a-z]+$'))", 26, 26},
+		// optionals of a scalar: size 1 from 1.33, unknown at 1.32.
+		{"optional.of(1) == optional.of(2)", 1844674407370955266, 3},
+		{"optional.of(s) == optional.of('a')", 1844674407370955267, 1844674407370955267},
+	} {
+		if e32, e33 := estimate(32, c.expr), estimate(33, c.expr); e32 != c.at32 || e33 != c.at33 {
+			t.Errorf("%s: estimated 1.32 %d (want %d), 1.33 %d (want %d)", c.expr, e32, c.at32, e33, c.at33)
+		}
+	}
+}

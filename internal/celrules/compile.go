@@ -154,7 +154,7 @@ func compileRule(server kube.Minor, s *crdschema.Schema, r crdschema.Rule, envOf
 		c.Err = invalid("program instantiation failed: " + err.Error())
 		return c
 	}
-	est, err := env.EstimateCost(ast, estimator)
+	est, err := cellib.EstimateCost(env, ast, estimator)
 	if err != nil {
 		c.Err = internal("cost estimation failed: " + err.Error())
 		return c
@@ -180,7 +180,7 @@ func compileRule(server kube.Minor, s *crdschema.Schema, r crdschema.Rule, envOf
 			c.MessageErr = invalid("messageExpression instantiation failed: " + err.Error())
 			return c
 		}
-		est, err := menv.EstimateCost(ast, estimator)
+		est, err := cellib.EstimateCost(menv, ast, estimator)
 		if err != nil {
 			c.MessageErr = internal("cost estimation failed for messageExpression: " + err.Error())
 			return c

@@ -20,8 +20,8 @@ status=0
 for dir in "$here"/1.*/; do
 	minor=$(basename "$dir")
 	n=$(ls -d "$dir"*/ | wc -l)
-	# A minor recorded but not listed yet (1.32: its recordings are kept while its last
-	# differences are modelled, docs/minors.md) is not run: the binary refuses it.
+	# A minor recorded but not listed yet (its recordings kept while its last differences are
+	# modelled, docs/minors.md) is not run: the binary refuses it.
 	if ! grep -q "^v$minor\." "$here/../../../kube/releases.txt"; then
 		echo "Kubernetes $minor: not listed in kube/releases.txt: $n recorded cases kept, not run"
 		continue

@@ -118,7 +118,7 @@ func validateSelectorExpression(cfg *serverconfig.Config, expr string, fldPath *
 	if !out.IsExactType(cel.BoolType) && !out.IsExactType(e.attribute.CelType()) {
 		return field.ErrorList{field.Invalid(fldPath, expr, fmt.Sprintf("must evaluate to %v or the unknown type, not %v", cel.BoolType.String(), out.String()))}
 	}
-	est, err := e.env.EstimateCost(ast, &cellib.Estimator{Sizes: deviceSizes{e}, Server: cfg.Minor})
+	est, err := cellib.EstimateCost(e.env, ast, &cellib.Estimator{Sizes: deviceSizes{e}, Server: cfg.Minor})
 	if err != nil {
 		return field.ErrorList{field.InternalError(fldPath, &apiservercel.Error{Type: apiservercel.ErrorTypeInternal, Detail: "cost estimation failed: " + err.Error()})}
 	}

@@ -143,7 +143,7 @@ _ssa_diff() {
 		COMPREPLY=($(compgen -f -- "$cur"))
 		return ;;
 	--kube-version)
-		COMPREPLY=($(compgen -W "1.33 1.34 1.35 1.36 1.37 1.38 nearest" -- "$cur"))
+		COMPREPLY=($(compgen -W "1.32 1.33 1.34 1.35 1.36 1.37 1.38 nearest" -- "$cur"))
 		return ;;
 	--jobs)
 		return ;;

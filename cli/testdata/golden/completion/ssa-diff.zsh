@@ -76,7 +76,7 @@ _ssa-diff() {
 		'*--request-timeout[With --live-from-cluster\: how long each request to the cluster may take, its retries included (1s, 2m, 3h; more than 0\: a server that never answers must not hang the run)]:request-timeout: ' \
 		'*--save-live[With --live-from-cluster\: write what was read to FILE (a v1 List, all at once\: an interrupted run leaves the previous FILE) and predict from it\: given as LIVE, it predicts the same again offline]:file:_files' \
 		'*--allow-missing-managed-fields[Predict against a LIVE dump (a List, or several objects) in which no object carries metadata.managedFields (made without kubectl get --show-managed-fields) as if nobody owned any field; without it such a dump cannot predict ownership (exit 2)]' \
-		'*--kube-version[The Kubernetes minor whose kube-apiserver is predicted\: 1.33, 1.34, 1.35, 1.36, 1.37 or 1.38 (v1.35 and 1.35.4 are read as 1.35); nearest\: the supported minor nearest to the live state'\''s cluster]:kube-version:(1.33 1.34 1.35 1.36 1.37 1.38 nearest)' \
+		'*--kube-version[The Kubernetes minor whose kube-apiserver is predicted\: 1.32, 1.33, 1.34, 1.35, 1.36, 1.37 or 1.38 (v1.35 and 1.35.4 are read as 1.35); nearest\: the supported minor nearest to the live state'\''s cluster]:kube-version:(1.32 1.33 1.34 1.35 1.36 1.37 1.38 nearest)' \
 		'*--jobs[How many objects are predicted in parallel (default\: the number of CPUs)]:jobs: ' \
 		'*'{-R,--recursive}'[kubectl'\''s -R\: directories are read recursively (always; --recursive=false is refused)]' \
 		'*--concurrency[kubectl diff'\''s --concurrency\: the same as --jobs (default\: the number of CPUs)]:concurrency: ' \
