@@ -15,8 +15,22 @@ import (
 // metadata a status write may not change (labels, annotations, finalizers, owner
 // references, deletion timestamp, generation) are the stored pod's. The fields of features
 // turned off are dropped, and the generation moves when the spec changed.
+//
+// Kubernetes 1.32's strategy (dropPodUpdates) keeps the whole stored pod instead — its
+// metadata too, the managedFields field management just wrote included, but the name,
+// namespace, resourceVersion and uid sent — and pods have no generation there.
 func PrepareForEphemeralContainersUpdate(cfg *serverconfig.Config, obj, old map[string]any) {
 	sent, hasSent := unstructured.Object(obj, "spec")["ephemeralContainers"]
+	if !cfg.AtLeast(33) {
+		meta := unstructured.DeepCopyObject(unstructured.Object(old, "metadata"))
+		if meta == nil {
+			meta = map[string]any{}
+		}
+		for _, k := range []string{"name", "namespace", "resourceVersion", "uid"} {
+			restore(meta, unstructured.Object(obj, "metadata"), k)
+		}
+		obj["metadata"] = meta
+	}
 	spec := unstructured.DeepCopyObject(unstructured.Object(old, "spec"))
 	if spec == nil {
 		spec = map[string]any{}
@@ -33,7 +47,7 @@ func PrepareForEphemeralContainersUpdate(cfg *serverconfig.Config, obj, old map[
 		restore(meta, oldMeta, k)
 	}
 	dropOffFeatures(cfg, "/Pod", obj, old)
-	if !defaulting(cfg).Equal("v1", "Pod", defaults.Semantic, obj["spec"], old["spec"], "spec") {
+	if cfg.AtLeast(33) && !defaulting(cfg).Equal("v1", "Pod", defaults.Semantic, obj["spec"], old["spec"], "spec") {
 		g, _ := unstructured.Int(meta["generation"])
 		meta["generation"] = g + 1
 	}
