@@ -50,7 +50,7 @@ func (c *invocation) execute(ctx context.Context, newPredictor func(*schema.Regi
 // newEngine is the engine of the run's schemas on kube-apiserver's model at their minor,
 // with the run's admission; the model's helper is stopped when the run ends.
 func (c *session) newEngine(reg *schema.Registry) predictor {
-	mc := kubeapiserver.Config{Minor: reg.Minor(), ForbidPrivileged: !c.allowPrivileged, ServiceIPFamilies: c.serviceIPFamilies}
+	mc := kubeapiserver.Config{Minor: reg.Minor(), ForbidPrivileged: !c.allowPrivileged, ServiceIPFamilies: c.serviceIPFamilies, FeatureGates: c.featureGates}
 	c.admissionConfig(&mc)
 	model := kubeapiserver.MustNew(mc)
 	c.closers = append(c.closers, model.Close)
@@ -155,6 +155,9 @@ func (c *session) readInputs(ctx context.Context) (*inputs, error) {
 	}
 	if in.reg, err = c.readLive(ctx, in, reg); err == nil && !c.liveOpts.fromCluster {
 		err = c.buildFlux(in, in.live)
+	}
+	if err == nil {
+		err = kubeapiserver.CheckFeatureGates(in.reg.Minor(), c.featureGates)
 	}
 	return in, err
 }
