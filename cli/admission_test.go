@@ -27,7 +27,7 @@ func TestAdmissionCasesThroughCLI(t *testing.T) {
 	root := filepath.Join(repoRoot(t), "conformance", "testdata", "admission")
 	n := 0
 	// gated/: the MutatingAdmissionPolicy cases at v1beta1, from servers before 1.36 with
-	// the gate on.
+	// the gate on, given as the case records it (--feature-gates).
 	for _, dir := range []string{"", "gated"} {
 		for _, v := range kube.Minors() {
 			cases, err := conformance.LoadCases(filepath.Join(root, dir, v.String()))
@@ -91,6 +91,9 @@ func runAdmissionCase(t *testing.T, c *conformance.Case, minor string) ([]byte, 
 		"--allow-privileged=" + map[bool]string{true: "true", false: "false"}[c.Cluster.AllowPrivileged]}
 	if c.Now != "" {
 		args = append(args, "--now", c.Now)
+	}
+	if c.Cluster.FeatureGates != "" {
+		args = append(args, "--feature-gates", c.Cluster.FeatureGates)
 	}
 	if c.Request.Mode == "kubectl" {
 		args = append(args, "--applier", "kubectl")
