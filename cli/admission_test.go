@@ -165,3 +165,61 @@ func TestAdmissionHelperBinary(t *testing.T) {
 		}
 	}
 }
+
+// TestAdmissionGatedCasesWithoutGate: the same gated cases, without --feature-gates, are
+// predicted as a 1.34 or 1.35 server with its default gates answers them: the
+// MutatingAdmissionPolicy plugin does not run, so the recorded mutation is absent.
+func TestAdmissionGatedCasesWithoutGate(t *testing.T) {
+	if testing.Short() {
+		t.Skip("replays the gated cases a second time")
+	}
+	library.SilenceLogs()
+	root := filepath.Join(repoRoot(t), "conformance", "testdata", "admission", "gated")
+	for _, v := range []string{"1.34", "1.35"} {
+		cases, err := conformance.LoadCases(filepath.Join(root, v))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range cases {
+			t.Run(v+"/"+c.Name, func(t *testing.T) {
+				if c.Cluster.FeatureGates == "" {
+					t.Fatal("a gated case records no featureGates")
+				}
+				c.Cluster.FeatureGates = ""
+				out, code := runAdmissionCase(t, c, v)
+				if code == 2 {
+					t.Fatalf("exit 2: %s", out)
+				}
+				var rep struct {
+					Results []struct {
+						Object map[string]any `json:"object"`
+					} `json:"results"`
+				}
+				if err := json.Unmarshal(out, &rep); err != nil || len(rep.Results) != 1 {
+					t.Fatalf("report %s (%v)", out, err)
+				}
+				got, _ := json.Marshal(rep.Results[0].Object)
+				if want, _ := json.Marshal(c.Want); bytes.Equal(got, want) {
+					t.Error("without the gate, the prediction is the gated server's")
+				}
+			})
+		}
+	}
+}
+
+// TestFeatureGatesRefused: what kube-apiserver refuses of --feature-gates, the command
+// refuses (exit 2) in its words.
+func TestFeatureGatesRefused(t *testing.T) {
+	manifest := filepath.Join(repoRoot(t), "conformance", "testdata", "admission", "gated", "1.35", "map-params", "manifest.yaml")
+	for _, c := range []struct{ version, gates, want string }{
+		{"1.35", "Foo=true", "unrecognized feature gate: Foo"},
+		{"1.35", "MutatingAdmissionPolicy", `invalid argument "MutatingAdmissionPolicy" for "--feature-gates" flag: missing bool value for MutatingAdmissionPolicy`},
+		{"1.35", "CRDValidationRatcheting=false", "cannot set feature gate CRDValidationRatcheting to false, feature is locked to true"},
+	} {
+		var stdout, stderr bytes.Buffer
+		code := runWithLibrary(context.Background(), "ssa-diff", []string{"--kube-version", c.version, "--feature-gates", c.gates, manifest}, strings.NewReader(""), &stdout, &stderr, nil, library.New)
+		if code != 2 || !strings.Contains(stderr.String(), c.want) {
+			t.Errorf("--feature-gates %s: exit %d, stderr %q, want 2 and %q", c.gates, code, stderr.String(), c.want)
+		}
+	}
+}
