@@ -109,7 +109,6 @@ type options struct {
 	// shard is the --shard of the run (shard.go); merge what `ssa-diff merge` merges (merge.go).
 	shard shard.Spec
 	merge mergeOptions
-	// featureGates: kube-apiserver's --feature-gates, merged over repeats as the server does.
 	featureGates kubeapiserver.FeatureGates
 	// allowPrivileged: kube-apiserver's --allow-privileged (true unless told false).
 	allowPrivileged bool

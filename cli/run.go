@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -156,10 +157,7 @@ func (c *session) readInputs(ctx context.Context) (*inputs, error) {
 	if in.reg, err = c.readLive(ctx, in, reg); err == nil && !c.liveOpts.fromCluster {
 		err = c.buildFlux(in, in.live)
 	}
-	if err == nil {
-		err = kubeapiserver.CheckFeatureGates(in.reg.Minor(), c.featureGates)
-	}
-	return in, err
+	return in, cmp.Or(err, c.featureGates.CheckFor(in.reg))
 }
 
 // readLive reads the live state into in, and returns the registry of the minor predicted:

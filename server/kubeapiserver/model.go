@@ -194,6 +194,15 @@ func (f *FeatureGates) Set(s string) error {
 // String is the settings as the flag spells them, by name: "A=true,B=false".
 func (f *FeatureGates) String() string { return features.Settings(*f).String() }
 
+// CheckFor is CheckFeatureGates at the minor of reg, the schemas a program predicts with;
+// nil for a nil reg (nothing read yet: nothing to check).
+func (f FeatureGates) CheckFor(reg *schema.Registry) error {
+	if reg == nil {
+		return nil
+	}
+	return CheckFeatureGates(reg.Minor(), f)
+}
+
 // Type names the flag's value in usage.
 func (f *FeatureGates) Type() string { return "gates" }
 
