@@ -107,8 +107,8 @@ type predictor = predict.Predictor
 // options is a parsed command line: read once by parseFlags, never changed after.
 type options struct {
 	// shard is the --shard of the run (shard.go); merge what `ssa-diff merge` merges (merge.go).
-	shard shard.Spec
-	merge mergeOptions
+	shard        shard.Spec
+	merge        mergeOptions
 	featureGates kubeapiserver.FeatureGates
 	// allowPrivileged: kube-apiserver's --allow-privileged (true unless told false).
 	allowPrivileged bool
