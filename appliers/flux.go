@@ -109,6 +109,9 @@ type FluxOptions struct {
 	// MigrateAPIVersion is the MigrateAPIVersion feature: every managedFields entry is first
 	// rewritten to the manifest's apiVersion.
 	MigrateAPIVersion bool
+	// Ignore is the Kustomization's spec.ignore: fields left out of the drift detection
+	// (step 7) and, where they drifted, out of the apply (step 8).
+	Ignore []FluxIgnoreRule
 	// Normalize, when set, is the round trip through the kind's Go type that Flux's
 	// normalize.UnstructuredList makes (internal/defaults.Normalize fits); an error means the
 	// kind has no Go type and the object stays as it is, as in Flux. Without it only Flux's
@@ -140,9 +143,13 @@ type FluxOptions struct {
 //     and time) and absorbs the rest; the merged entry moves to the end of the list. The
 //     patch is an update by the manager; the server re-sorts the entries;
 //  7. when nothing was patched and the dry-run result equals the live object in labels,
-//     annotations and everything outside metadata and status (hasDrifted), nothing is
-//     applied — ownership does not move either;
-//  8. otherwise the forced apply (client.ForceOwnership, FieldOwner manager).
+//     annotations and everything outside metadata and status (hasDrifted; with Ignore,
+//     both without the paths of the rules whose target selects the dry-run result:
+//     hasDriftedWithIgnore), nothing is applied — ownership does not move either;
+//  8. otherwise the forced apply (client.ForceOwnership, FieldOwner manager); with Ignore
+//     and a live object, of each path the rules name whose value the dry-run changes, the
+//     manifest leaves the field out when another manager's Apply entry owns it, and
+//     otherwise takes the live value (computeDriftedPaths, applyDriftResult).
 //
 // req.Manager and req.Force are ignored.
 func Flux(e *merge.Engine, req merge.Request, opts FluxOptions) (*merge.Result, error) {
@@ -170,6 +177,10 @@ func flux(seq *merge.Sequence, opts FluxOptions) (*merge.Result, error) {
 	}
 	if req.Object == nil {
 		return nil, fmt.Errorf("flux apply: %w: no manifest", merge.ErrNotPredictable)
+	}
+	ignore, err := compileFluxIgnore(opts.Ignore)
+	if err != nil {
+		return nil, fmt.Errorf("flux apply: spec.ignore%w", err)
 	}
 	cfg := unstructured.CopyAsDecoded(req.Object)
 	if opts.KustomizationName != "" {
@@ -288,18 +299,40 @@ func flux(seq *merge.Sequence, opts FluxOptions) (*merge.Result, error) {
 	}
 
 	// Step 7: no drift, nothing patched: nothing applied.
-	if live != nil && !patched && !fluxDrifted(live, dry.Object) {
-		res := unchanged()
-		res.Endpoint = dry.Endpoint
-		return res, nil
+	if live != nil && !patched {
+		drifted, err := fluxDriftedIgnoring(live, dry.Object, ignore)
+		if err != nil {
+			return nil, fmt.Errorf("flux apply: spec.ignore: %w", err)
+		}
+		if !drifted {
+			res := unchanged()
+			res.Endpoint = dry.Endpoint
+			return res, nil
+		}
 	}
 
 	// Step 8: the apply.
 	apply.Live = live
+	ignored := false
+	if live != nil && len(ignore) > 0 {
+		payload, stripped, adopted, err := fluxIgnoredPayload(cfg, live, dry.Object, ignore, manager)
+		if err != nil {
+			return nil, fmt.Errorf("flux apply: spec.ignore: %w", err)
+		}
+		for _, p := range stripped {
+			warnings = appendUnique(warnings, "Flux's spec.ignore: "+p+" drifted and another manager's Apply entry owns it: left out of the apply")
+		}
+		for _, p := range adopted {
+			warnings = appendUnique(warnings, "Flux's spec.ignore: "+p+" drifted and no other manager applies it: applied with its live value")
+		}
+		if ignored = len(stripped)+len(adopted) > 0; ignored {
+			apply.Object = payload
+		}
+	}
 	// When nothing was patched since the dry-run, the apply is the dry-run's request
 	// again, and its answer is the dry-run's.
 	res := dry
-	if !unstructured.Same(live, dryLive) {
+	if ignored || !unstructured.Same(live, dryLive) {
 		res, err = seq.Apply(apply)
 		if err != nil {
 			return nil, fmt.Errorf("flux apply: %w", err)
@@ -642,6 +675,8 @@ func fluxKind() Kind {
 				}},
 			{Name: "flux-override-manager", Arg: "NAME", Repeatable: true, Usage: "Flux: kustomize-controller's --override-manager: a manager whose Apply and Update entries Flux takes over, by name prefix (repeatable)."},
 			{Name: "flux-force", Usage: "Flux: the Kustomization's spec.force: an object refused as immutable is deleted and created again."},
+			{Name: "flux-ignore", Arg: "RULE", Repeatable: true, Usage: `Flux: one rule of the Kustomization's spec.ignore, as JSON ({"paths":["/spec/replicas"],"target":{"kind":"Deployment"}}): the paths are left out of drift detection and, where they drifted, out of the apply (or applied with their live value when Flux alone applies them) (repeatable).`,
+				Check: func(r string) error { _, err := ParseFluxIgnoreRule(r); return err }},
 		},
 		New: func(s Settings) (Applier, error) {
 			k := s.value("flux-kustomization")
@@ -653,6 +688,13 @@ func fluxKind() Kind {
 				OverrideManagers: s.Options["flux-override-manager"],
 				Force:            s.value("flux-force") == "true",
 				Normalize:        NormalizeAsGoTypes,
+			}
+			for _, r := range s.Options["flux-ignore"] {
+				rule, err := ParseFluxIgnoreRule(r)
+				if err != nil {
+					return nil, fmt.Errorf("--flux-ignore %s: %w", r, err)
+				}
+				opts.Ignore = append(opts.Ignore, rule)
 			}
 			if ns, name, ok := strings.Cut(k, "/"); ok {
 				opts.KustomizationNamespace, opts.KustomizationName = ns, name

@@ -39,7 +39,7 @@ var gitopsArgNames = map[string]string{"argocd-application": "FILE", "flux-kusto
 func (c *options) addGitOpsFlags(fs *pflag.FlagSet) {
 	g := &c.gitops
 	fs.StringVar(&g.application, "argocd-application", "", "An Argo CD Application manifest, read as Argo CD reads it: implies --applier argocd and sets what the equivalent flags set — its name (--argocd-app), its destination namespace (-n), the sync option ClientSideApplyMigration=false (--argocd-no-csa-migration), its client-side-apply-migration-manager annotation (--argocd-csa-manager) and its ignoreDifferences (jsonPointers, the jqPathExpressions that are plain paths, managedFieldsManagers, per group/kind/namespace/name; as --ignore-path and --ignore-manager). Refused: a flag saying otherwise, syncOptions the sync would apply differently with (ServerSideApply not true, Replace, Force, Validate=false, …), jq expressions that are not paths, RespectIgnoreDifferences=true with managedFieldsManagers. RespectIgnoreDifferences=true: the fields its ignoreDifferences name keep their live values in what is applied, as Argo CD syncs them.")
-	fs.StringVar(&g.kustomization, "flux-kustomization-file", "", "A Flux Kustomization manifest, read as kustomize-controller reads it: implies --applier flux and sets what the equivalent flags set — its namespace/name (--flux-kustomization) and spec.force (--flux-force) — and changes each object as kustomize-controller does before it applies: spec.targetNamespace (kustomize's namespace transformer: namespaced objects get it, cluster-scoped ones do not), then spec.postBuild substitution (${var}, ${var:=default}, $${ escapes; strict, as the controller by default; substituteStrategy; objects labelled or annotated kustomize.toolkit.fluxcd.io/substitute: disabled left alone) with the variables of substitute and of substituteFrom's ConfigMaps and Secrets, found in the --flux-substitute-from files or the live objects. Refused: a flag saying otherwise, and spec.ignore (not taken yet). spec.prune is not read: give --prune.")
+	fs.StringVar(&g.kustomization, "flux-kustomization-file", "", "A Flux Kustomization manifest, read as kustomize-controller reads it: implies --applier flux and sets what the equivalent flags set — its namespace/name (--flux-kustomization) and spec.force (--flux-force) — and changes each object as kustomize-controller does before it applies: spec.targetNamespace (kustomize's namespace transformer: namespaced objects get it, cluster-scoped ones do not), then spec.postBuild substitution (${var}, ${var:=default}, $${ escapes; strict, as the controller by default; substituteStrategy; objects labelled or annotated kustomize.toolkit.fluxcd.io/substitute: disabled left alone) with the variables of substitute and of substituteFrom's ConfigMaps and Secrets, found in the --flux-substitute-from files or the live objects. spec.ignore (--flux-ignore) is taken too. Refused: a flag saying otherwise. spec.prune is not read: give --prune.")
 	fs.StringArrayVar(&g.substituteFrom, "flux-substitute-from", nil, "A file of ConfigMaps and Secrets that a --flux-kustomization-file's postBuild.substituteFrom names (repeatable); those not given are looked up in the live objects.")
 }
 
@@ -170,8 +170,8 @@ func (c *options) readKustomization(fs *pflag.FlagSet) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", file, err)
 	}
-	if len(k.Ignore) > 0 {
-		return fmt.Errorf("%s: spec.ignore is not taken yet: kustomize-controller strips the fields its rules name from what it applies when they drifted (or adopts their live values when it owns them alone), which is not predicted; drop the rules to predict the apply without them", file)
+	for _, r := range k.Ignore {
+		_ = fs.Set("flux-ignore", r) // checked by ReadKustomization; added to the flags' rules
 	}
 	if k.Transforms() {
 		c.gitops.flux, c.gitops.fluxFile = k, file

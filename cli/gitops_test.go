@@ -194,15 +194,16 @@ func TestGitOpsConfigRefusals(t *testing.T) {
 	const appHead = "apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata: {name: shop}\nspec:\n  destination: {namespace: shop-prod}\n"
 	const kusHead = "apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata: {name: shop, namespace: flux-system}\nspec:\n"
 	dir := writeFiles(t, map[string]string{
-		"csa.yaml":      appHead + "  syncPolicy: {syncOptions: [CreateNamespace=true]}\n",
-		"respect.yaml":  appHead + "  syncPolicy: {syncOptions: [ServerSideApply=true, RespectIgnoreDifferences=true]}\n  ignoreDifferences:\n  - {kind: Deployment, managedFieldsManagers: [kube-controller-manager]}\n",
-		"replace.yaml":  appHead + "  syncPolicy: {syncOptions: [ServerSideApply=true, Replace=true]}\n",
-		"select.yaml":   appHead + "  syncPolicy: {syncOptions: [ServerSideApply=true]}\n  ignoreDifferences:\n  - {kind: Deployment, jqPathExpressions: ['.spec.template.spec.initContainers[] | select(.name == \"istio-init\")']}\n",
-		"optional.yaml": appHead + "  syncPolicy: {syncOptions: [ServerSideApply=true]}\n  ignoreDifferences:\n  - {kind: Deployment, jqPathExpressions: ['.spec.foo?']}\n",
-		"strategy.yaml": kusHead + "  postBuild:\n    substituteStrategy: Sometimes\n",
-		"badname.yaml":  kusHead + "  postBuild:\n    substitute: {my-var: \"3\"}\n",
-		"ignore.yaml":   kusHead + "  ignore:\n  - paths: [/spec/replicas]\n    target: {kind: Deployment}\n",
-		"unnamed.yaml":  "apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nspec: {}\n",
+		"csa.yaml":       appHead + "  syncPolicy: {syncOptions: [CreateNamespace=true]}\n",
+		"respect.yaml":   appHead + "  syncPolicy: {syncOptions: [ServerSideApply=true, RespectIgnoreDifferences=true]}\n  ignoreDifferences:\n  - {kind: Deployment, managedFieldsManagers: [kube-controller-manager]}\n",
+		"replace.yaml":   appHead + "  syncPolicy: {syncOptions: [ServerSideApply=true, Replace=true]}\n",
+		"select.yaml":    appHead + "  syncPolicy: {syncOptions: [ServerSideApply=true]}\n  ignoreDifferences:\n  - {kind: Deployment, jqPathExpressions: ['.spec.template.spec.initContainers[] | select(.name == \"istio-init\")']}\n",
+		"optional.yaml":  appHead + "  syncPolicy: {syncOptions: [ServerSideApply=true]}\n  ignoreDifferences:\n  - {kind: Deployment, jqPathExpressions: ['.spec.foo?']}\n",
+		"strategy.yaml":  kusHead + "  postBuild:\n    substituteStrategy: Sometimes\n",
+		"badname.yaml":   kusHead + "  postBuild:\n    substitute: {my-var: \"3\"}\n",
+		"ignore.yaml":    kusHead + "  ignore:\n  - paths: [/spec/replicas]\n    target: {kind: Deployment}\n",
+		"badignore.yaml": kusHead + "  ignore:\n  - paths: [spec/replicas]\n",
+		"unnamed.yaml":   "apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nspec: {}\n",
 	})
 	for _, c := range []struct {
 		args []string
@@ -225,12 +226,32 @@ func TestGitOpsConfigRefusals(t *testing.T) {
 		{[]string{"--flux-kustomization-file", filepath.Join(dir, "strategy.yaml")}, `spec.postBuild.substituteStrategy: "Sometimes" (want WithVariables or Always)`},
 		{[]string{"--flux-kustomization-file", filepath.Join(dir, "badname.yaml")}, `variable name "my-var" is invalid`},
 		{[]string{"--flux-substitute-from", filepath.Join(dir, "badname.yaml")}, "give the --flux-kustomization-file"},
-		{[]string{"--flux-kustomization-file", filepath.Join(dir, "ignore.yaml")}, "spec.ignore is not taken yet"},
+		{[]string{"--flux-kustomization-file", filepath.Join(dir, "badignore.yaml")}, `badignore.yaml: spec.ignore[0]: paths[0]: "spec/replicas" is not a JSON pointer`},
 		{[]string{"--flux-kustomization-file", filepath.Join(dir, "unnamed.yaml")}, "metadata.namespace and metadata.name are needed"},
 	} {
 		out, errs, code := run(t, "", append(c.args, inputs...)...)
 		if code != 2 || !strings.Contains(errs, c.want) || out != "" {
 			t.Errorf("%q: exit %d, stderr %q, want exit 2 and %q", c.args, code, errs, c.want)
+		}
+	}
+}
+
+// --flux-ignore takes spec.ignore's rules: a Deployment whose replicas another applier
+// changed (testdata/flux-ignore, recorded from fluxcd/pkg/ssa) is no drift under a rule
+// ignoring them — Flux sends nothing — and is drift without it.
+func TestFluxIgnoreFlag(t *testing.T) {
+	dir := filepath.Join(repoRoot(t), "testdata", "flux-ignore", "replicas-other-applier-unchanged")
+	args := []string{"--now", e2eNow, "-o", "json", "--applier", "flux", filepath.Join(dir, "manifest.yaml"), filepath.Join(dir, "live.json")}
+	for _, c := range []struct {
+		rules  []string
+		action string
+	}{
+		{[]string{"--flux-ignore", `{"paths":["/spec/replicas"],"target":{"kind":"Deployment"}}`}, `"action": "unchanged"`},
+		{nil, `"action": "update"`},
+	} {
+		out, errs, code := run(t, "", append(c.rules, args...)...)
+		if !strings.Contains(out, c.action) || code > 1 {
+			t.Errorf("%v: exit %d, want %s\n%s%s", c.rules, code, c.action, out, errs)
 		}
 	}
 }

@@ -3,9 +3,9 @@ package kube
 import (
 	_ "embed"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Minor is Kubernetes 1.<Minor>, supported or not (see IsSupported). The zero Minor is no
@@ -17,8 +17,9 @@ type Minor int
 //go:embed releases.txt
 var releasesText string
 
-// releases are the patch releases of releasesText ("1.34.4"), by minor, oldest first.
-var releases = mustReadReleases(releasesText)
+// releases are the patch releases of releasesText ("1.34.4"), by minor, oldest first, read
+// on first use.
+var releases = sync.OnceValue(func() []release { return mustReadReleases(releasesText) })
 
 // release is one line of releases.txt.
 type release struct {
@@ -41,9 +42,22 @@ func ReadReleases(text string) ([]string, error) {
 	return out, nil
 }
 
-// preReleaseRE is the suffix of a Kubernetes pre-release listed before its minor's first
-// release is served ("beta.0" of v1.38.0-beta.0).
-var preReleaseRE = regexp.MustCompile(`^(alpha|beta|rc)\.(0|[1-9][0-9]*)$`)
+// isPreReleaseSuffix reports whether s is the suffix of a Kubernetes pre-release listed
+// before its minor's first release is served ("beta.0" of v1.38.0-beta.0): alpha, beta or
+// rc, a dot, and a number without leading zeros (the grammar `^(alpha|beta|rc)\.(0|[1-9][0-9]*)$`,
+// read without compiling a regular expression at start-up; FuzzPreReleaseSuffix compares).
+func isPreReleaseSuffix(s string) bool {
+	name, n, ok := strings.Cut(s, ".")
+	if !ok || name != "alpha" && name != "beta" && name != "rc" || n == "" || len(n) > 1 && n[0] == '0' {
+		return false
+	}
+	for i := 0; i < len(n); i++ {
+		if n[i] < '0' || n[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
 
 func readReleases(text string) ([]release, error) {
 	var out []release
@@ -54,7 +68,7 @@ func readReleases(text string) ([]release, error) {
 		}
 		bad := func(why string) error { return fmt.Errorf("releases line %d %q: %s", i+1, line, why) }
 		core, pre, hasPre := strings.Cut(line, "-")
-		if !strings.HasPrefix(core, "v") || strings.Count(core, ".") != 2 || strings.Contains(core, "+") || hasPre && !preReleaseRE.MatchString(pre) {
+		if !strings.HasPrefix(core, "v") || strings.Count(core, ".") != 2 || strings.Contains(core, "+") || hasPre && !isPreReleaseSuffix(pre) {
 			return nil, bad("want v1.MINOR.PATCH, or a pre-release v1.MINOR.PATCH-(alpha|beta|rc).N")
 		}
 		m, err := ParseMinor(line)
@@ -82,30 +96,35 @@ func mustReadReleases(text string) []release {
 
 // Minors returns every minor ssa-diff predicts, oldest first. Each call returns a new slice.
 func Minors() []Minor {
-	out := make([]Minor, len(releases))
-	for i, r := range releases {
+	rs := releases()
+	out := make([]Minor, len(rs))
+	for i, r := range rs {
 		out[i] = r.minor
 	}
 	return out
 }
 
 // Oldest is the oldest minor predicted.
-func Oldest() Minor { return releases[0].minor }
+func Oldest() Minor { return releases()[0].minor }
 
 // Newest is the newest minor predicted (a pre-release's too).
-func Newest() Minor { return releases[len(releases)-1].minor }
+func Newest() Minor {
+	rs := releases()
+	return rs[len(rs)-1].minor
+}
 
 // Default is the minor a run that is told no minor (no flag, no cluster version) predicts:
 // the newest whose listed release is a release, not a pre-release (1.37 while 1.38 is
 // listed as v1.38.0-beta.0: a beta is predicted when asked for, by the flag or a cluster
 // running it).
 func Default() Minor {
-	for i := len(releases) - 1; i > 0; i-- {
-		if !strings.Contains(releases[i].patch, "-") {
-			return releases[i].minor
+	rs := releases()
+	for i := len(rs) - 1; i > 0; i-- {
+		if !strings.Contains(rs[i].patch, "-") {
+			return rs[i].minor
 		}
 	}
-	return releases[0].minor
+	return rs[0].minor
 }
 
 // PreRelease reports whether a supported minor is predicted from a pre-release of it
@@ -121,7 +140,7 @@ func (m Minor) IsSupported() bool { return m.Release() != "" }
 // Release is the patch release of a supported minor that ssa-diff is generated from and
 // recorded against ("1.37.2"); "" for a minor not predicted.
 func (m Minor) Release() string {
-	for _, r := range releases {
+	for _, r := range releases() {
 		if r.minor == m {
 			return r.patch
 		}

@@ -2,6 +2,7 @@ package kube
 
 import (
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -123,4 +124,18 @@ func TestDefaultIsTheNewestRelease(t *testing.T) {
 	if Newest() != d && !Newest().PreRelease() {
 		t.Errorf("the newest minor %s is released but not the default %s", Newest(), d)
 	}
+}
+
+// FuzzPreReleaseSuffix holds isPreReleaseSuffix to the grammar it reads without a regular
+// expression.
+func FuzzPreReleaseSuffix(f *testing.F) {
+	re := regexp.MustCompile(`^(alpha|beta|rc)\.(0|[1-9][0-9]*)$`)
+	for _, s := range []string{"beta.0", "rc.12", "alpha.01", "beta.", "gamma.1", "rc.1a", "beta.0\n", "", ".", "rc.9999999999"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := isPreReleaseSuffix(s), re.MatchString(s); got != want {
+			t.Errorf("isPreReleaseSuffix(%q) = %v, the grammar says %v", s, got, want)
+		}
+	})
 }

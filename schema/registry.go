@@ -202,6 +202,7 @@ func newRegistry(rel builtin.Release) *Registry {
 	kinds := rel.Kinds()
 	r := &Registry{version: rel.Minor(), builtin: s, builtinGroups: map[string]bool{}, servedGroups: map[string]bool{}, crdGroups: map[string]bool{}, scale: &lazyType{},
 		builtinKinds: map[string]bool{}, types: make(map[GVK]*Type, len(kinds))}
+	all := make([]GVK, 0, len(kinds))
 	for _, k := range kinds {
 		r.builtinGroups[k.Group] = true
 		if k.Resource != "" {
@@ -228,8 +229,10 @@ func newRegistry(rel builtin.Release) *Registry {
 			t.Scale = &sc
 		}
 		r.types[t.GVK] = t
+		all = append(all, t.GVK)
 	}
-	r.indexVersions(nil)
+	// The release lists its kinds sorted by group and kind already.
+	r.sortVersions(all, nil)
 	return r
 }
 
@@ -245,12 +248,21 @@ func (r *Registry) indexVersions(kinds map[groupKind]bool) {
 			all = append(all, gvk)
 		}
 	}
-	slices.SortFunc(all, func(a, b GVK) int {
+	r.sortVersions(all, kinds)
+}
+
+// sortVersions is indexVersions of the versions all of the kinds given (nil: all of every
+// kind), in any order; all sorted by group and kind already is not sorted again.
+func (r *Registry) sortVersions(all []GVK, kinds map[groupKind]bool) {
+	byGroupKind := func(a, b GVK) int {
 		if c := strings.Compare(a.Group, b.Group); c != 0 {
 			return c
 		}
 		return strings.Compare(a.Kind, b.Kind)
-	})
+	}
+	if !slices.IsSortedFunc(all, byGroupKind) {
+		slices.SortFunc(all, byGroupKind)
+	}
 	if kinds == nil {
 		r.versions = make(map[groupKind][]GVK, len(all))
 	}

@@ -376,3 +376,20 @@ func BenchmarkVersions(b *testing.B) {
 		}
 	}
 }
+
+// TestVersionsIndexedFromTheRelease: a new registry indexes its kinds' versions from the
+// release's kind list (sorted by group and kind already) as indexVersions does from the
+// registry's map of types, at every minor.
+func TestVersionsIndexedFromTheRelease(t *testing.T) {
+	for _, v := range kube.Minors() {
+		r := MustNewRegistry(v)
+		got := r.versions
+		r.indexVersions(nil)
+		if !reflect.DeepEqual(got, r.versions) {
+			t.Errorf("%s: the versions indexed from the release differ from those indexed from the types", v)
+		}
+		if len(got) == 0 {
+			t.Errorf("%s: no versions indexed", v)
+		}
+	}
+}

@@ -142,26 +142,8 @@ func runSeed(seed int64, n int) (ran, refused int, kinds map[string]int, divs []
 	if err != nil {
 		return 0, 0, nil, nil, fmt.Errorf("ssa-diff cannot load the CRD: %w", err)
 	}
-	for i := 0; i < n; i++ {
-		chaos := []float64{0, 0.05, 0.2}[g.intn(3)]
-		var obj, old map[string]any
-		sub := ""
-		switch g.intn(10) {
-		case 0, 1, 2, 3:
-			obj = g.Object(c, chaos)
-			kinds["create"]++
-		case 4, 5, 6, 7, 8:
-			obj, old = g.Update(c, chaos)
-			kinds["update"]++
-		default:
-			obj, old = g.Update(c, chaos)
-			if c.Status {
-				sub = "status"
-				kinds["status"]++
-			} else {
-				kinds["update"]++
-			}
-		}
+	draws(g, c, n, func(verb, sub string, obj, old map[string]any) {
+		kinds[verb]++
 		se, sw, sp := srv.Validate(sub, obj, old)
 		oe, ow, op := ours.Validate(sub, obj, old)
 		s := outcome{texts(se), sortedCopy(sw), sp}
@@ -190,12 +172,34 @@ func runSeed(seed int64, n int) (ran, refused int, kinds map[string]int, divs []
 			}
 			if matched {
 				kinds["map-order"]++
-				continue
+				return
 			}
 			divs = append(divs, divergence{seed: seed, crd: c.CRD, sub: sub, obj: obj, old: old, server: s, predicted: p})
 		}
-	}
+	})
 	return ran, refused, kinds, divs, nil
+}
+
+// draws makes a seed's n writes of the CRD c, in order: the verb counted ("create",
+// "update", "status"), the subresource, the object and the old one (nil for a create).
+func draws(g *Gen, c *Generated, n int, write func(verb, sub string, obj, old map[string]any)) {
+	for i := 0; i < n; i++ {
+		chaos := []float64{0, 0.05, 0.2}[g.intn(3)]
+		switch g.intn(10) {
+		case 0, 1, 2, 3:
+			write("create", "", g.Object(c, chaos), nil)
+		case 4, 5, 6, 7, 8:
+			obj, old := g.Update(c, chaos)
+			write("update", "", obj, old)
+		default:
+			obj, old := g.Update(c, chaos)
+			if c.Status {
+				write("status", "status", obj, old)
+			} else {
+				write("update", "", obj, old)
+			}
+		}
+	}
 }
 
 // TestDifferential compares ssa-diff's validation of custom resources with

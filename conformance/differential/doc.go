@@ -19,7 +19,9 @@
 //
 // Neither side runs the Go defaulting or registry strategies of built-in kinds (the
 // engine runs with hooks that do nothing, the oracle with no defaulter): the comparison is
-// of field management. For a kind served at several versions (the HorizontalPodAutoscaler)
+// of field management. So the generator draws for a built-in kind only values its Go
+// types take (integers where they are integers, times in time fields), but for the kinds
+// the oracle decodes into them, which refuses the rest as the server does. For a kind served at several versions (the HorizontalPodAutoscaler)
 // ops go to any of its versions and the live object is read back at any: the oracle
 // converts with the server's scheme, the engine with package internal/conversion. Custom resources are decoded as
 // the API server does (pruning, null pruning, structural defaults) on the oracle side,
@@ -29,4 +31,11 @@
 // then the single diverging request is reduced along with its live object, its
 // managedFields entries and the fields they own, as long as the divergence keeps its
 // category. The result is written as a CaseFile under testdata/, which TestCases replays.
+//
+// # Other minors
+//
+// A minor whose field manager cannot be linked here (1.33: structured-merge-diff v4; 1.38:
+// v7 and Go 1.27) is served by a process (Process): BuildOracle builds the module of
+// OracleModules with package oracle and the program of oraclemain ported to its import
+// paths, and the engine runs at that minor.
 package differential

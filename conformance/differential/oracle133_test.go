@@ -1,10 +1,16 @@
 package differential
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/ssa-diff/ssa-diff/kube"
 )
 
 // TestOraclePortedPerMinor: each process oracle's module gets package oracle as written
@@ -16,10 +22,32 @@ func TestOraclePortedPerMinor(t *testing.T) {
 		if err := portOracle(mod, dst, "sigs.k8s.io/structured-merge-diff/"+oracleSMD[m]); err != nil {
 			t.Fatalf("%s: %v", m, err)
 		}
-		for _, f := range []string{"go.mod", "go.sum", "main.go"} {
+		for _, f := range []string{"go.mod", "go.sum", "main.go", "minor.go", "doc.go"} {
 			if _, err := os.Stat(filepath.Join(dst, f)); err != nil {
 				t.Errorf("%s: %s not copied: %v", m, f, err)
 			}
+		}
+		// The program is oraclemain's with the module's import paths; minor.go and doc.go
+		// are the module's.
+		want, _ := os.ReadFile("oraclemain/main.go")
+		got, _ := os.ReadFile(filepath.Join(dst, "main.go"))
+		modOracle := "github.com/ssa-diff/ssa-diff/conformance/differential/" + mod + "/oracle"
+		if !strings.Contains(string(got), `"`+modOracle+`"`) || strings.Contains(string(got), `"`+thisOracle+`"`) {
+			t.Errorf("%s: main.go does not import %s", m, modOracle)
+		}
+		back := strings.ReplaceAll(strings.ReplaceAll(string(got), modOracle, thisOracle), "sigs.k8s.io/structured-merge-diff/"+oracleSMD[m], thisSMD)
+		if back != string(want) {
+			t.Errorf("%s: main.go changed beyond its import paths", m)
+		}
+		for _, f := range []string{"minor.go", "doc.go"} {
+			want, _ := os.ReadFile(filepath.Join(mod, f))
+			got, _ := os.ReadFile(filepath.Join(dst, f))
+			if string(got) != string(want) {
+				t.Errorf("%s: %s is not the module's", m, f)
+			}
+		}
+		if n := minorConst(t, filepath.Join(dst, "minor.go")); n != m {
+			t.Errorf("%s: the ported program names minor %s", m, n)
 		}
 		files, _ := filepath.Glob("oracle/*.go")
 		ported := 0
@@ -45,4 +73,37 @@ func TestOraclePortedPerMinor(t *testing.T) {
 			t.Errorf("%s: nothing ported", m)
 		}
 	}
+}
+
+// TestOracleMainNamesItsMinor: oraclemain, built in this module, names this module's minor.
+func TestOracleMainNamesItsMinor(t *testing.T) {
+	if n := minorConst(t, "oraclemain/minor.go"); n != InProcessMinor {
+		t.Errorf("oraclemain/minor.go names %s, this module links %s", n, InProcessMinor)
+	}
+}
+
+// minorConst reads the constant minor of a minor.go.
+func minorConst(t *testing.T, path string) kube.Minor {
+	t.Helper()
+	f, err := parser.ParseFile(token.NewFileSet(), path, nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var found kube.Minor
+	ast.Inspect(f, func(n ast.Node) bool {
+		vs, ok := n.(*ast.ValueSpec)
+		if !ok || len(vs.Names) != 1 || vs.Names[0].Name != "minor" || len(vs.Values) != 1 {
+			return true
+		}
+		if lit, ok := vs.Values[0].(*ast.BasicLit); ok {
+			if n, err := strconv.Atoi(lit.Value); err == nil {
+				found = kube.Minor(n)
+			}
+		}
+		return false
+	})
+	if found == 0 {
+		t.Fatalf("%s has no constant minor", path)
+	}
+	return found
 }

@@ -35,12 +35,12 @@ var oracleSMD = map[kube.Minor]string{33: "v4", 38: "v7"}
 // which the go command fetches through the module proxy.
 var oracleToolchain = map[kube.Minor]string{38: "go1.27.3"}
 
-const thisSMD = "sigs.k8s.io/structured-merge-diff/v6"
-
 // BuildOracle builds the oracle program of minor m into dir and returns its path. The
-// program's module is copied into dir with package oracle beside it, ported to the
-// structured-merge-diff the minor links, and built there; the tree is never written.
-func BuildOracle(m kube.Minor, dir string) (string, error) {
+// program's module is copied into dir with package oracle and oraclemain's program beside
+// it, ported to the import paths of the module and of the structured-merge-diff the minor
+// links, and built there; the tree is never written. toolchain, when not empty, is the Go
+// toolchain the build asks for in place of the minor's own (oracleToolchain).
+func BuildOracle(m kube.Minor, dir, toolchain string) (string, error) {
 	mod, ok := OracleModules[m]
 	if !ok {
 		return "", fmt.Errorf("no oracle module for Kubernetes %s (the in-process oracle is %s)", m, InProcessMinor)
@@ -52,7 +52,10 @@ func BuildOracle(m kube.Minor, dir string) (string, error) {
 	bin := filepath.Join(dir, mod)
 	cmd := exec.Command("go", "build", "-o", bin, ".")
 	cmd.Dir = src
-	if tc, ok := oracleToolchain[m]; ok {
+	if tc, ok := oracleToolchain[m]; ok || toolchain != "" {
+		if toolchain != "" {
+			tc = toolchain
+		}
 		cmd.Env = append(os.Environ(), "GOTOOLCHAIN="+tc)
 	}
 	var stderr bytes.Buffer
@@ -63,8 +66,16 @@ func BuildOracle(m kube.Minor, dir string) (string, error) {
 	return bin, nil
 }
 
-// portOracle writes into dst the files of module directory mod and, in dst/oracle, the
-// files of package oracle with its structured-merge-diff import replaced by smd.
+// The harness's own import paths, which a port rewrites to the process module's.
+const (
+	thisSMD    = "sigs.k8s.io/structured-merge-diff/v6"
+	thisOracle = "github.com/ssa-diff/ssa-diff/conformance/differential/oracle"
+)
+
+// portOracle writes into dst the files of module directory mod, the program of oraclemain
+// (but its minor.go: the module's names its minor) and, in dst/oracle, the files of
+// package oracle, their structured-merge-diff import replaced by smd and the program's
+// import of package oracle by the module's.
 func portOracle(mod, dst, smd string) error {
 	if err := os.MkdirAll(filepath.Join(dst, "oracle"), 0o755); err != nil {
 		return err
@@ -79,11 +90,15 @@ func portOracle(mod, dst, smd string) error {
 			if strings.HasSuffix(f, "_test.go") {
 				continue
 			}
+			target := filepath.Join(to, filepath.Base(f))
+			if _, err := os.Stat(target); err == nil {
+				continue // the module's own file (minor.go) stands
+			}
 			b, err := os.ReadFile(f)
 			if err != nil {
 				return n, err
 			}
-			if err := os.WriteFile(filepath.Join(to, filepath.Base(f)), []byte(edit(string(b))), 0o644); err != nil {
+			if err := os.WriteFile(target, []byte(edit(string(b))), 0o644); err != nil {
 				return n, err
 			}
 			n++
@@ -96,7 +111,20 @@ func portOracle(mod, dst, smd string) error {
 			return fmt.Errorf("copying %s: %w", mod, err)
 		}
 	}
-	n, err := copyFiles(filepath.Join("oracle", "*.go"), filepath.Join(dst, "oracle"), func(s string) string {
+	if _, err := os.Stat(filepath.Join(mod, "minor.go")); err != nil {
+		return fmt.Errorf("%s names no minor: %w", mod, err)
+	}
+	modOracle := strings.TrimSuffix(thisOracle, "oracle") + mod + "/oracle"
+	n, err := copyFiles(filepath.Join("oraclemain", "*.go"), dst, func(s string) string {
+		return strings.ReplaceAll(strings.ReplaceAll(s, thisSMD, smd), `"`+thisOracle+`"`, `"`+modOracle+`"`)
+	})
+	if err != nil {
+		return fmt.Errorf("porting oraclemain: %w", err)
+	}
+	if n == 0 {
+		return errors.New("oraclemain has no files to port")
+	}
+	n, err = copyFiles(filepath.Join("oracle", "*.go"), filepath.Join(dst, "oracle"), func(s string) string {
 		return strings.ReplaceAll(s, thisSMD, smd)
 	})
 	if err != nil {

@@ -3,6 +3,7 @@ package differential
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"math/rand"
 	"sort"
 	"strings"
@@ -64,6 +65,10 @@ func NewGenerator(srv *oracle.Server, seed int64) (*Generator, error) {
 		return nil, err
 	}
 	g.PartialKeys = k.GVK.Group == "example.com"
+	// Numbers with a fraction, and time fields holding other values, where the oracle
+	// decodes as the server does (run.go advance).
+	g.Fractions = k.GVK.Group == "example.com" || len(k.Versions) > 0
+	g.AnyTimes = len(k.Versions) > 0
 	s := &Generator{Kind: k, Seed: seed, g: g, pt: pt, rnd: rnd, memory: map[string]map[string]any{}, version: k.GVK.Version}
 	s.universe, _ = g.Value(pt.TypeRef, "", 20+rnd.Intn(40)).(map[string]any)
 	s.stamp(s.universe)
@@ -103,6 +108,7 @@ func (s *Generator) addVersions(srv *oracle.Server) error {
 		hints := append([]string(nil), s.Kind.VersionHints[v]...)
 		sort.Strings(hints)
 		g := gen.New(pt.Schema, s.rnd, hints...)
+		g.PartialKeys, g.Fractions, g.AnyTimes = s.g.PartialKeys, s.g.Fractions, s.g.AnyTimes
 		u, _ := g.Value(pt.TypeRef, "", 10+s.rnd.Intn(20)).(map[string]any)
 		if read, err := oracle.ReadAs(legacyscheme.Scheme, s.universe, s.Kind.At(v).GroupVersion()); err == nil {
 			u, _ = g.Merge(pt.TypeRef, read, u).(map[string]any)
@@ -265,8 +271,11 @@ func (s *Generator) makeOp(live map[string]any) Op {
 	if s.Kind.GVK.Group == "example.com" {
 		choices = append(choices, choice{1, func() Op { return s.drift(live) }})
 	}
-	if _, hasReplicas := gen.Get(live, []any{"spec", "replicas"}); s.Kind.Scale && hasReplicas {
-		// (The server defaults spec.replicas; a live object without it is not real.)
+	if replicas, hasReplicas := gen.Get(live, []any{"spec", "replicas"}); s.Kind.Scale && hasReplicas && wholeNumber(replicas) {
+		// (The server defaults spec.replicas; a live object without it is not real. Nor is
+		// one whose replica count is a fraction, which the generator's numbers may give and
+		// neither side refuses without Go decoding: the server's int32 refuses it on
+		// decoding, and the registry reads the /scale it makes from that int32.)
 		choices = append(choices, choice{6, func() Op { return s.scale(live) }})
 	}
 	if s.Kind.Status {
@@ -464,6 +473,18 @@ func (s *Generator) csaUpdate(live map[string]any) Op {
 	}
 	ann["kubectl.kubernetes.io/last-applied-configuration"] = string(b) + "\n"
 	return op
+}
+
+// wholeNumber reports whether v is a number without a fraction (a replica count a real
+// object can hold).
+func wholeNumber(v any) bool {
+	switch n := v.(type) {
+	case int64, int, int32:
+		return true
+	case float64:
+		return n == math.Trunc(n)
+	}
+	return false
 }
 
 // scale is a PUT through /scale, as `kubectl scale` or an autoscaler sends it: the

@@ -151,17 +151,42 @@ func buildPlan(t reflect.Type, building map[reflect.Type]*plan) *plan {
 	case pointer, slice, stringMapOf, badMapKey:
 		p.elem = buildPlan(t.Elem(), building)
 	case mirror:
-		for i := 0; i < t.NumField(); i++ {
+		// The members' path steps (".name") are cut from one string per type: one
+		// allocation per type, not one per field.
+		type member struct {
+			index int
+			name  string // "" inline
+			typ   reflect.Type
+		}
+		n := t.NumField()
+		ms := make([]member, 0, n)
+		size := 0
+		for i := 0; i < n; i++ {
 			f := t.Field(i)
-			name := f.Tag.Get("ext")
-			switch name {
+			switch name := f.Tag.Get("ext"); name {
 			case "-", "":
-				continue
 			case ",inline":
-				p.fields = append(p.fields, fieldPlan{index: i, plan: buildPlan(f.Type, building)})
-				continue
+				ms = append(ms, member{index: i, typ: f.Type})
+			default:
+				ms = append(ms, member{index: i, name: name, typ: f.Type})
+				size += 1 + len(name)
 			}
-			p.fields = append(p.fields, fieldPlan{index: i, name: name, member: "." + name, plan: buildPlan(f.Type, building)})
+		}
+		var b strings.Builder
+		b.Grow(size)
+		for _, m := range ms {
+			if m.name != "" {
+				b.WriteByte('.')
+				b.WriteString(m.name)
+			}
+		}
+		steps := b.String()
+		p.fields = make([]fieldPlan, len(ms))
+		for k, m := range ms {
+			p.fields[k] = fieldPlan{index: m.index, name: m.name, plan: buildPlan(m.typ, building)}
+			if m.name != "" {
+				p.fields[k].member, steps = steps[:1+len(m.name)], steps[1+len(m.name):]
+			}
 		}
 	}
 	return p

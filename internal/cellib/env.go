@@ -118,7 +118,7 @@ func (o versioned) enabled(server int, k Kind) bool {
 // envs are the two environments of each supported minor, each built on its first use: a
 // run that validates custom resources against rules already stored builds the Stored one
 // alone (each costs about 8M instructions, most of a small run's).
-var envs = func() map[int][2]func() (*cel.Env, error) {
+var envs = sync.OnceValue(func() map[int][2]func() (*cel.Env, error) {
 	out := map[int][2]func() (*cel.Env, error){}
 	for _, v := range kube.Minors() {
 		minor := int(v)
@@ -129,7 +129,7 @@ var envs = func() map[int][2]func() (*cel.Env, error) {
 		out[minor] = kinds
 	}
 	return out
-}()
+})
 
 func buildEnv(server int, k Kind) (*cel.Env, error) {
 	base, err := cel.NewEnv()
@@ -154,7 +154,7 @@ func buildEnv(server int, k Kind) (*cel.Env, error) {
 // Env returns the base environment of kind k of a kube-apiserver of minor server (built
 // once per minor and kind, on first use).
 func Env(server kube.Minor, k Kind) (*cel.Env, error) {
-	build, ok := envs[int(server)]
+	build, ok := envs()[int(server)]
 	if !ok {
 		return nil, fmt.Errorf("no CEL environment for Kubernetes %s", server)
 	}

@@ -2,10 +2,12 @@ package gitopsconfig
 
 import (
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
 
+	"github.com/ssa-diff/ssa-diff/appliers"
 	"sigs.k8s.io/yaml"
 )
 
@@ -21,8 +23,9 @@ type Kustomization struct {
 	Substitute     map[string]string
 	SubstituteFrom []SubstituteRef
 	// Ignore is spec.ignore: kustomize-controller's drift ignore rules (JSON pointers, per
-	// target), which strip or adopt the fields they name in what is applied.
-	Ignore []IgnoreRule
+	// target), which strip or adopt the fields they name in what is applied; each rule as
+	// the JSON that appliers.ParseFluxIgnoreRule (and --flux-ignore) takes.
+	Ignore []string
 	// Prune is spec.prune.
 	Prune bool
 	// HasPostBuild reports a spec.postBuild, even one substituting nothing.
@@ -31,12 +34,6 @@ type Kustomization struct {
 	// variables, for the defaults of ${var:=default}); the default, WithVariables,
 	// substitutes only when some variable is defined.
 	SubstituteAlways bool
-}
-
-// An IgnoreRule is one entry of a Kustomization's spec.ignore.
-type IgnoreRule struct {
-	Paths  []string       `json:"paths"`
-	Target map[string]any `json:"target,omitempty"`
 }
 
 // A SubstituteRef is one entry of postBuild.substituteFrom.
@@ -55,7 +52,7 @@ type kustomizationYAML struct {
 	Spec struct {
 		TargetNamespace string       `json:"targetNamespace"`
 		Force           bool         `json:"force"`
-		Ignore          []IgnoreRule `json:"ignore"`
+		Ignore          []json.RawMessage `json:"ignore"`
 		Prune           bool         `json:"prune"`
 		PostBuild       *struct {
 			SubstituteStrategy string            `json:"substituteStrategy"`
@@ -81,7 +78,13 @@ func ReadKustomization(data []byte) (*Kustomization, error) {
 		return nil, fmt.Errorf("not a Flux Kustomization: apiVersion %q, kind %q (want kustomize.toolkit.fluxcd.io/v1 Kustomization)", y.APIVersion, y.Kind)
 	}
 	k := &Kustomization{Name: y.Metadata.Name, Namespace: y.Metadata.Namespace, TargetNamespace: y.Spec.TargetNamespace,
-		Force: y.Spec.Force, Ignore: y.Spec.Ignore, Prune: y.Spec.Prune}
+		Force: y.Spec.Force, Prune: y.Spec.Prune}
+	for i, r := range y.Spec.Ignore {
+		if _, err := appliers.ParseFluxIgnoreRule(string(r)); err != nil {
+			return nil, fmt.Errorf("spec.ignore[%d]: %w", i, err)
+		}
+		k.Ignore = append(k.Ignore, string(r))
+	}
 	if y.Spec.PostBuild == nil {
 		return k, nil
 	}

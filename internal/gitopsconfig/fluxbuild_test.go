@@ -79,8 +79,11 @@ func TestVariablesAsTheControllerLoadsThem(t *testing.T) {
 		}
 	}
 	ks, err := ReadKustomization([]byte("apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata: {name: a, namespace: b}\nspec:\n  postBuild: {substituteStrategy: Always}\n  ignore:\n  - paths: [/spec/replicas]\n    target: {kind: Deployment}\n"))
-	if err != nil || !ks.SubstituteAlways || len(ks.Ignore) != 1 || ks.Ignore[0].Paths[0] != "/spec/replicas" {
+	if err != nil || !ks.SubstituteAlways || len(ks.Ignore) != 1 || ks.Ignore[0] != `{"paths":["/spec/replicas"],"target":{"kind":"Deployment"}}` {
 		t.Errorf("%+v %v", ks, err)
+	}
+	if _, err := ReadKustomization([]byte("apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nspec:\n  ignore:\n  - paths: [/a]\n  - paths: [/b]\n    target: {kind: \"(\"}\n")); err == nil || !strings.HasPrefix(err.Error(), "spec.ignore[1]: target: invalid kind regex") {
+		t.Errorf("a bad rule: %v", err)
 	}
 }
 

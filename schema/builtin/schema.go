@@ -53,7 +53,7 @@ func (r Release) NewSchema() *schema.Schema {
 	for _, t := range idx {
 		n.count(&template[t].Atom)
 	}
-	c := slabs{maps: make([]schema.Map, n.maps), lists: make([]schema.List, n.lists), fields: make([]schema.StructField, n.fields)}
+	c := slabs{maps: make([]schema.Map, n.maps), lists: make([]schema.List, n.lists), fields: make([]schema.StructField, n.fields), copyFields: n.copyFields}
 	types := make([]schema.TypeDef, len(idx))
 	for i, t := range idx {
 		types[i] = schema.TypeDef{Name: template[t].Name, Atom: c.copyAtom(&template[t].Atom)}
@@ -84,10 +84,16 @@ type slabs struct {
 	maps   []schema.Map
 	lists  []schema.List
 	fields []schema.StructField
+	// copyFields is fieldsToCopy of each map, in the order the copy meets them, as
+	// slabSizes found it (asked once, not again by the copy).
+	copyFields []bool
 }
 
 // slabSizes counts what copies take from the slabs.
-type slabSizes struct{ maps, lists, fields int }
+type slabSizes struct {
+	maps, lists, fields int
+	copyFields          []bool
+}
 
 // count adds what copyAtom(a) takes.
 func (s *slabSizes) count(a *schema.Atom) {
@@ -98,7 +104,9 @@ func (s *slabSizes) count(a *schema.Atom) {
 	if a.Map != nil {
 		s.maps++
 		s.countRef(&a.Map.ElementType)
-		if fieldsToCopy(a.Map) {
+		copyFields := fieldsToCopy(a.Map)
+		s.copyFields = append(s.copyFields, copyFields)
+		if copyFields {
 			s.fields += len(a.Map.Fields)
 			for j := range a.Map.Fields {
 				s.countRef(&a.Map.Fields[j].Type)
@@ -130,7 +138,9 @@ func (s *slabs) copyAtom(a *schema.Atom) schema.Atom {
 		m.Unions, m.ElementRelationship = a.Map.Unions, a.Map.ElementRelationship
 		m.ElementType = s.copyRef(&a.Map.ElementType)
 		m.Fields = a.Map.Fields
-		if fieldsToCopy(a.Map) {
+		copyFields := s.copyFields[0]
+		s.copyFields = s.copyFields[1:]
+		if copyFields {
 			n := len(a.Map.Fields)
 			m.Fields = s.fields[:n:n]
 			s.fields = s.fields[n:]

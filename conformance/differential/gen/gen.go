@@ -23,6 +23,17 @@ type Generator struct {
 	// PartialKeys lets list-map items leave out key fields that have no default (as long
 	// as one key field stays): valid where the schema does not require them (CRDs).
 	PartialKeys bool
+	// Fractions lets numbers have a fraction wherever the schema says "numeric": valid for
+	// a custom resource's number, and for a built-in kind decoded into its Go types on the
+	// oracle's side (which refuses it as the server does). A built-in kind's numbers are
+	// otherwise Go integers: an object holding a fraction there is one no API server
+	// stores, and what the server decides on decoded objects (the store's no-op check, a
+	// /scale's replica count) has no answer for it.
+	Fractions bool
+	// AnyTimes lets time fields (untyped to structured-merge-diff) hold any untyped value,
+	// not only times: for a built-in kind decoded into its Go types on the oracle's side,
+	// which refuses a value that is not a time as the server does.
+	AnyTimes bool
 	// sorted holds each map type's fields in name order: a custom resource's schema lists
 	// them in the order its OpenAPI properties map was walked, which changes from process
 	// to process, and a seed must make the same sequence in every process.
@@ -168,7 +179,9 @@ func (g *Generator) scalar(s smdschema.Scalar, path string) any {
 	switch s {
 	case smdschema.Numeric:
 		if g.rnd.Intn(12) == 0 {
-			return []float64{0.5, 1.5, 2.25}[g.rnd.Intn(3)]
+			if f := []float64{0.5, 1.5, 2.25}[g.rnd.Intn(3)]; g.Fractions {
+				return f
+			}
 		}
 		if lastField(path) == "port" || strings.HasSuffix(path, "Port") {
 			return int64([]int{80, 443, 8080, 53}[g.rnd.Intn(4)])
@@ -178,7 +191,15 @@ func (g *Generator) scalar(s smdschema.Scalar, path string) any {
 		return g.rnd.Intn(2) == 0
 	case smdschema.String:
 		return g.str(path)
-	default: // untyped: int-or-string, quantities, deduced values
+	default: // untyped: int-or-string, quantities, times, deduced values
+		if !g.AnyTimes && isTime(path) {
+			// metav1.Time and MicroTime are untyped to structured-merge-diff, but every
+			// object an API server stores holds an RFC 3339 time there: Go's decoding
+			// refuses anything else, and the store's no-op check (its timestamps kept)
+			// compares the decoded objects, which it could not decode (differential seed
+			// 902: a Service condition's lastTransitionTime "250m").
+			return timeVocab[g.rnd.Intn(len(timeVocab))]
+		}
 		switch g.rnd.Intn(4) {
 		case 0:
 			return int64(g.rnd.Intn(4) * 10)
@@ -188,6 +209,16 @@ func (g *Generator) scalar(s smdschema.Scalar, path string) any {
 			return []string{"10%", "1", "250m", "1Gi", "http"}[g.rnd.Intn(5)]
 		}
 	}
+}
+
+// timeVocab are the times the generator writes into time fields.
+var timeVocab = []string{"2024-01-01T00:00:00Z", "2024-01-01T00:00:01Z", "2024-02-01T12:00:00Z"}
+
+// isTime reports whether the field at path is a metav1.Time or MicroTime: built-in kinds
+// name theirs …Time or …Timestamp (lastTransitionTime, startTime, creationTimestamp).
+func isTime(path string) bool {
+	f := lastField(path)
+	return strings.HasSuffix(f, "Time") || strings.HasSuffix(f, "Timestamp")
 }
 
 func (g *Generator) str(path string) string {

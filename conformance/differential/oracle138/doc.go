@@ -6,9 +6,9 @@
 // kube-apiserver 1.38.0-beta.0 runs, structured-merge-diff v7 — in a module of its own, since
 // the harness links v0.37.
 //
-// The harness (conformance/differential, `-diff.minor 1.38`) runs it as a process and
-// speaks JSON lines on its standard input and output: a first line describing the kinds
-// to serve (Setup), then one Call per line, each answered by one Answer line, in order.
-// A line that cannot be read is answered with Answer.Fail, and the process carries on;
-// it ends at the end of its input.
+// The program is oraclemain's (../oraclemain, written once for every process oracle):
+// BuildOracle copies it into this module's build directory beside the ported package
+// oracle, with this module's import paths, and keeps this module's minor.go. The harness
+// (conformance/differential, `-diff.minor 1.38`) runs it as a process speaking JSON lines
+// (oraclemain's doc.go).
 package main

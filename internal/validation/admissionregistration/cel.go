@@ -118,8 +118,8 @@ func (c *celCompiler) env(k envKey) (*cel.Env, error) {
 }
 
 // sharedEnvs are the environments of expressions without variables of each supported
-// minor, built once each.
-var sharedEnvs = func() map[int]*[2][2][2][2]func() (*cel.Env, error) {
+// minor, built once each; the table itself is made on first use.
+var sharedEnvs = sync.OnceValue(func() map[int]*[2][2][2][2]func() (*cel.Env, error) {
 	out := map[int]*[2][2][2][2]func() (*cel.Env, error){}
 	for _, v := range kube.Minors() {
 		envs := new([2][2][2][2]func() (*cel.Env, error))
@@ -136,7 +136,7 @@ var sharedEnvs = func() map[int]*[2][2][2][2]func() (*cel.Env, error) {
 		out[int(v)] = envs
 	}
 	return out
-}()
+})
 
 func b(v bool) int {
 	if v {
@@ -146,7 +146,7 @@ func b(v bool) int {
 }
 
 func sharedEnv(server kube.Minor, k envKey) (*cel.Env, error) {
-	envs, ok := sharedEnvs[int(server)]
+	envs, ok := sharedEnvs()[int(server)]
 	if !ok {
 		return nil, fmt.Errorf("no CEL environment of admission for Kubernetes %s", server)
 	}

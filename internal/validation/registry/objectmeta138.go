@@ -2,6 +2,7 @@ package registry
 
 import (
 	"regexp"
+	"sync"
 
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -68,15 +69,18 @@ func objectMetaDeclarative(meta, old metav1.Object) field.ErrorList {
 	return errs
 }
 
-// coveredMetadataRE are the fields of the handwritten metadata checks 1.38 marks covered.
-var coveredMetadataRE = regexp.MustCompile(`^metadata\.(ownerReferences\[\d+\]\.(apiVersion|kind|name|uid)|uid|generation|namespace|creationTimestamp|deletionTimestamp|deletionGracePeriodSeconds)$`)
+// coveredMetadataRE are the fields of the handwritten metadata checks 1.38 marks covered,
+// compiled on first use (only 1.38's metadata errors need it).
+var coveredMetadataRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^metadata\.(ownerReferences\[\d+\]\.(apiVersion|kind|name|uid)|uid|generation|namespace|creationTimestamp|deletionTimestamp|deletionGracePeriodSeconds)$`)
+})
 
 // objectMetaCovered marks the handwritten metadata errors of errs (k8s.io/apimachinery
 // v0.37's words) as 1.38's objectmeta.go marks them: covered by declarative validation,
 // an immutable field's with its origin.
 func objectMetaCovered(errs field.ErrorList) field.ErrorList {
 	for i, e := range errs {
-		m := coveredMetadataRE.FindStringSubmatch(e.Field)
+		m := coveredMetadataRE().FindStringSubmatch(e.Field)
 		if m == nil {
 			continue
 		}

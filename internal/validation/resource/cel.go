@@ -37,8 +37,8 @@ func bounded(t *apiservercel.DeclType, max int64) *apiservercel.DeclType {
 }
 
 // selectorEnvs are the environments of each supported minor without and with
-// allowMultipleAllocations, built on first use.
-var selectorEnvs = func() map[int][2]func() (*draEnv, error) {
+// allowMultipleAllocations, built on first use (the table too).
+var selectorEnvs = sync.OnceValue(func() map[int][2]func() (*draEnv, error) {
 	m := map[int][2]func() (*draEnv, error){}
 	for _, v := range kube.Minors() {
 		m[int(v)] = [2]func() (*draEnv, error){
@@ -47,11 +47,11 @@ var selectorEnvs = func() map[int][2]func() (*draEnv, error) {
 		}
 	}
 	return m
-}()
+})
 
 // selectorEnv is the environment of the server cfg describes.
 func selectorEnv(cfg *serverconfig.Config) (*draEnv, error) {
-	envs, ok := selectorEnvs[int(cfg.Minor)]
+	envs, ok := selectorEnvs()[int(cfg.Minor)]
 	if !ok {
 		return nil, fmt.Errorf("no CEL environment of DRA selectors for Kubernetes %s", cfg.Minor)
 	}

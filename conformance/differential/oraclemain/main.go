@@ -10,16 +10,21 @@ import (
 	"time"
 
 	"github.com/go-logr/logr"
-	"github.com/ssa-diff/ssa-diff/conformance/differential/oracle133/oracle"
+	"github.com/ssa-diff/ssa-diff/conformance/differential/oracle"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/managedfields"
 	"k8s.io/klog/v2"
 	"k8s.io/kubernetes/pkg/api/legacyscheme"
 	_ "k8s.io/kubernetes/pkg/apis/autoscaling/install" // the HorizontalPodAutoscaler's conversions
-	smdpath "sigs.k8s.io/structured-merge-diff/v4/fieldpath"
+	smdpath "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 	"sigs.k8s.io/yaml"
 )
+
+// crStatusResetsMetadataSince is the minor from which a custom resource's /status
+// strategy names metadata among its reset fields (apiextensions-apiserver v0.36); before
+// it, spec alone.
+const crStatusResetsMetadataSince = 36
 
 // Setup is the first line: the kinds to serve.
 type Setup struct {
@@ -67,7 +72,7 @@ func main() {
 	// harness makes such updates on purpose.
 	klog.SetLogger(logr.Discard())
 	if err := serve(os.Stdin, os.Stdout); err != nil {
-		fmt.Fprintln(os.Stderr, "oracle133:", err)
+		fmt.Fprintf(os.Stderr, "oracle at 1.%d: %v\n", minor, err)
 		os.Exit(1)
 	}
 }
@@ -138,8 +143,8 @@ func handle(srv *oracle.Server, line []byte) Answer {
 	return Answer{Object: resp.Object, Error: resp.Error}
 }
 
-// dropNullCreationTimestamp removes a top-level metadata.creationTimestamp of null. The
-// 1.33 Go ObjectMeta (not omitzero) encodes an unset creationTimestamp as null, so a kind
+// dropNullCreationTimestamp removes a top-level metadata.creationTimestamp of null. A
+// Go ObjectMeta that is not omitzero (1.33's) encodes an unset creationTimestamp as null, so a kind
 // converted through the scheme (the HorizontalPodAutoscaler) comes back with one; a real
 // server never stores it unset (the store stamps every create), and the harness's objects
 // carry none, so it is the harness's artefact, not an answer. Nested ones (pod templates)
@@ -234,13 +239,15 @@ func newServer(setup Setup) (*oracle.Server, error) {
 		if err != nil {
 			return nil, err
 		}
-		for _, k := range ck {
-			if _, ok := k.Reset["status"]; ok {
-				// apiextensions-apiserver v0.33.13's customresource statusStrategy: its
-				// GetResetFields names spec alone (metadata joined it in 1.36), while its
-				// PrepareForUpdate puts back everything but status and managedFields.
-				k.Restore = map[string][]smdpath.Path{"status": k.Reset["status"]}
-				k.Reset = map[string][]smdpath.Path{"": k.Reset[""], "status": {smdpath.MakePathOrDie("spec")}}
+		if minor < crStatusResetsMetadataSince {
+			for _, k := range ck {
+				if _, ok := k.Reset["status"]; ok {
+					// apiextensions-apiserver's customresource statusStrategy before 1.36
+					// (read in v0.33.13): its GetResetFields names spec alone, while its
+					// PrepareForUpdate puts back everything but status and managedFields.
+					k.Restore = map[string][]smdpath.Path{"status": k.Reset["status"]}
+					k.Reset = map[string][]smdpath.Path{"": k.Reset[""], "status": {smdpath.MakePathOrDie("spec")}}
+				}
 			}
 		}
 		kinds = append(kinds, ck...)
