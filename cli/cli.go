@@ -299,7 +299,7 @@ func flagSet(prog string, cfg *options) (fs *pflag.FlagSet, argNames map[string]
 	for k, v := range map[string]string{"filename": "PATH", "field-manager": "NAME", "applier": strings.Join(appliers.Names(), "|"),
 		"verb": "apply|update|patch|create", "patch-type": "json|merge|strategic", "kubectl": "COMMAND",
 		"subresource": "status|scale|resize|ephemeralcontainers", "crd": "PATH", "schema": "PATH", "now": "TIME", "output": "FORMAT",
-		"output-file": "[FORMAT=]FILE", "color": "WHEN", "kube-version": "MINOR", "namespace": "NAME", "jobs": "N", "concurrency": "N", "service-ip-families": "FAMILIES", "shard": "I/N"} {
+		"output-file": "[FORMAT=]FILE", "color": "WHEN", "kube-version": "MINOR", "namespace": "NAME", "jobs": "N", "concurrency": "N", "service-ip-families": "FAMILIES", "feature-gates": "NAME=BOOL,...", "shard": "I/N"} {
 		argNames[k] = v
 	}
 	for k, v := range limitArgs {
