@@ -252,7 +252,9 @@ func fluxIgnoredPayload(cfg, live, dry map[string]any, ig fluxIgnore, manager st
 	for _, p := range ig.paths(dry) {
 		lv, lok := lookupPointer(live, p)
 		dv, dok := lookupPointer(dry, p)
-		if lok == dok && semanticEqual(lv, dv) {
+		// apimachinery's semantic equality, on decoded JSON: an empty object or list is never
+		// a nil one there, a null only equals a null, numbers of different types differ.
+		if lok == dok && unstructured.Equal(lv, dv) {
 			continue
 		}
 		if ownedByAnotherApplier(live, p, manager) {
@@ -289,40 +291,6 @@ func lookupPointer(obj map[string]any, p string) (any, bool) {
 		return nil, false
 	}
 	return v, true
-}
-
-// semanticEqual is apimachinery's semantic equality on decoded values: an empty object or
-// list equals another, a null only a null, numbers only of the same decoded type.
-func semanticEqual(a, b any) bool {
-	if a == nil || b == nil {
-		return a == nil && b == nil
-	}
-	switch x := a.(type) {
-	case map[string]any:
-		y, ok := b.(map[string]any)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for k, v := range x {
-			w, ok := y[k]
-			if !ok || !semanticEqual(v, w) {
-				return false
-			}
-		}
-		return true
-	case []any:
-		y, ok := b.([]any)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for i := range x {
-			if !semanticEqual(x[i], y[i]) {
-				return false
-			}
-		}
-		return true
-	}
-	return unstructured.Equal(a, b)
 }
 
 // ownedByAnotherApplier is ssa's isFieldOwnedByOtherApplyManager: the pointer, written as
@@ -404,7 +372,7 @@ func keyMatches(item map[string]any, k string) bool {
 		return false
 	}
 	for name, v := range kv {
-		if !semanticEqual(item[name], v) {
+		if !unstructured.Equal(item[name], v) {
 			return false
 		}
 	}

@@ -27,7 +27,7 @@ func TestAdmissionCasesThroughCLI(t *testing.T) {
 	root := filepath.Join(repoRoot(t), "conformance", "testdata", "admission")
 	n := 0
 	// gated/: the MutatingAdmissionPolicy cases at v1beta1, from servers before 1.36 with
-	// the gate on.
+	// the gate on, given as the case records it (--feature-gates).
 	for _, dir := range []string{"", "gated"} {
 		for _, v := range kube.Minors() {
 			cases, err := conformance.LoadCases(filepath.Join(root, dir, v.String()))
@@ -91,6 +91,9 @@ func runAdmissionCase(t *testing.T, c *conformance.Case, minor string) ([]byte, 
 		"--allow-privileged=" + map[bool]string{true: "true", false: "false"}[c.Cluster.AllowPrivileged]}
 	if c.Now != "" {
 		args = append(args, "--now", c.Now)
+	}
+	if c.Cluster.FeatureGates != "" {
+		args = append(args, "--feature-gates", c.Cluster.FeatureGates)
 	}
 	if c.Request.Mode == "kubectl" {
 		args = append(args, "--applier", "kubectl")
@@ -159,6 +162,64 @@ func TestAdmissionHelperBinary(t *testing.T) {
 		out, errOut, code := runBinary(t, bin, dir, args...)
 		if code != tc.code || !strings.Contains(out+errOut, tc.want) {
 			t.Errorf("%s: exit %d\n%s%s\nwant exit %d and %q", tc.name, code, out, errOut, tc.code, tc.want)
+		}
+	}
+}
+
+// TestAdmissionGatedCasesWithoutGate: the same gated cases, without --feature-gates, are
+// predicted as a 1.34 or 1.35 server with its default gates answers them: the
+// MutatingAdmissionPolicy plugin does not run, so the recorded mutation is absent.
+func TestAdmissionGatedCasesWithoutGate(t *testing.T) {
+	if testing.Short() {
+		t.Skip("replays the gated cases a second time")
+	}
+	library.SilenceLogs()
+	root := filepath.Join(repoRoot(t), "conformance", "testdata", "admission", "gated")
+	for _, v := range []string{"1.34", "1.35"} {
+		cases, err := conformance.LoadCases(filepath.Join(root, v))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range cases {
+			t.Run(v+"/"+c.Name, func(t *testing.T) {
+				if c.Cluster.FeatureGates == "" {
+					t.Fatal("a gated case records no featureGates")
+				}
+				c.Cluster.FeatureGates = ""
+				out, code := runAdmissionCase(t, c, v)
+				if code == 2 {
+					t.Fatalf("exit 2: %s", out)
+				}
+				var rep struct {
+					Results []struct {
+						Object map[string]any `json:"object"`
+					} `json:"results"`
+				}
+				if err := json.Unmarshal(out, &rep); err != nil || len(rep.Results) != 1 {
+					t.Fatalf("report %s (%v)", out, err)
+				}
+				got, _ := json.Marshal(rep.Results[0].Object)
+				if want, _ := json.Marshal(c.Want); bytes.Equal(got, want) {
+					t.Error("without the gate, the prediction is the gated server's")
+				}
+			})
+		}
+	}
+}
+
+// TestFeatureGatesRefused: what kube-apiserver refuses of --feature-gates, the command
+// refuses (exit 2) in its words.
+func TestFeatureGatesRefused(t *testing.T) {
+	manifest := filepath.Join(repoRoot(t), "conformance", "testdata", "admission", "gated", "1.35", "map-params", "manifest.yaml")
+	for _, c := range []struct{ version, gates, want string }{
+		{"1.35", "Foo=true", "unrecognized feature gate: Foo"},
+		{"1.35", "MutatingAdmissionPolicy", `invalid argument "MutatingAdmissionPolicy" for "--feature-gates" flag: missing bool value for MutatingAdmissionPolicy`},
+		{"1.35", "CRDValidationRatcheting=false", "cannot set feature gate CRDValidationRatcheting to false, feature is locked to true"},
+	} {
+		var stdout, stderr bytes.Buffer
+		code := runWithLibrary(context.Background(), "ssa-diff", []string{"--kube-version", c.version, "--feature-gates", c.gates, manifest}, strings.NewReader(""), &stdout, &stderr, nil, library.New)
+		if code != 2 || !strings.Contains(stderr.String(), c.want) {
+			t.Errorf("--feature-gates %s: exit %d, stderr %q, want 2 and %q", c.gates, code, stderr.String(), c.want)
 		}
 	}
 }

@@ -109,8 +109,9 @@ type predictor = predict.Predictor
 // options is a parsed command line: read once by parseFlags, never changed after.
 type options struct {
 	// shard is the --shard of the run (shard.go); merge what `ssa-diff merge` merges (merge.go).
-	shard shard.Spec
-	merge mergeOptions
+	shard        shard.Spec
+	merge        mergeOptions
+	featureGates kubeapiserver.FeatureGates
 	// allowPrivileged: kube-apiserver's --allow-privileged (true unless told false).
 	allowPrivileged bool
 	// serviceIPFamilies: the families of kube-apiserver's --service-cluster-ip-range, the
@@ -272,6 +273,7 @@ func flagSet(prog string, cfg *options) (fs *pflag.FlagSet, argNames map[string]
 	fs.StringArrayVar(&cfg.schemas, "schema", nil, "An OpenAPI v3 or v2 document (kubectl get --raw /openapi/v3/apis/GROUP/VERSION), or a directory of them (repeatable).")
 	fs.BoolVar(&cfg.allowPrivileged, "allow-privileged", true, "Whether the cluster's kube-apiserver allows privileged and hostProcess containers (its --allow-privileged). Default: true, as kubeadm, kind, k3s and the managed clusters run it. --allow-privileged=false predicts a kube-apiserver started without the flag (its own default is false), as a hand-assembled control plane or a bare test server is: it refuses them (422 \"disallowed by cluster policy\").")
 	fs.Var(&cfg.serviceIPFamilies, "service-ip-families", "The IP families of the cluster's service IP ranges (kube-apiserver's --service-cluster-ip-range), the primary first: IPv4, IPv6, IPv4,IPv6 or IPv6,IPv4. A dual-stack cluster gives PreferDualStack and RequireDualStack Services both families; a single-stack one refuses RequireDualStack (422). Default: refusals as an IPv4 cluster, the families the cluster adds left to the server.")
+	fs.Var(&cfg.featureGates, "feature-gates", "The cluster's kube-apiserver --feature-gates, in its syntax: Name=true,Other=false (repeatable; a later setting wins). The gates the server runs with other than its minor's defaults, e.g. MutatingAdmissionPolicy=true at 1.34 or 1.35 (whose policies then run). A gate the minor does not have, or one locked to its default, is refused as the server refuses it. Default: the minor's defaults (a live dump or cluster does not say which gates it runs).")
 	fs.StringVar(now, "now", "", "The time stamped into changed managedFields entries, and the time ages are measured from, RFC 3339 (default: the current time).")
 	fs.StringVarP(&cfg.output, "output", "o", "text", "Output format: "+strings.Join(output.Formats(), ", ")+".")
 	fs.StringArrayVar(&cfg.outputFiles, "output-file", nil, outputFileUsage)
@@ -299,7 +301,7 @@ func flagSet(prog string, cfg *options) (fs *pflag.FlagSet, argNames map[string]
 	for k, v := range map[string]string{"filename": "PATH", "field-manager": "NAME", "applier": strings.Join(appliers.Names(), "|"),
 		"verb": "apply|update|patch|create", "patch-type": "json|merge|strategic", "kubectl": "COMMAND",
 		"subresource": strings.Join(merge.Subresources(), "|"), "crd": "PATH", "schema": "PATH", "now": "TIME", "output": "FORMAT",
-		"output-file": "[FORMAT=]FILE", "color": "WHEN", "kube-version": "MINOR", "namespace": "NAME", "jobs": "N", "concurrency": "N", "service-ip-families": "FAMILIES", "shard": "I/N"} {
+		"output-file": "[FORMAT=]FILE", "color": "WHEN", "kube-version": "MINOR", "namespace": "NAME", "jobs": "N", "concurrency": "N", "service-ip-families": "FAMILIES", "feature-gates": "NAME=BOOL,...", "shard": "I/N"} {
 		argNames[k] = v
 	}
 	for _, names := range []map[string]string{limitArgs, gateArgNames, gitopsArgNames, noiseArgNames, adviceArgNames, renderArgNames,

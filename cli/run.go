@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 
@@ -41,7 +42,7 @@ func (c *invocation) execute(ctx context.Context, newPredictor func(*schema.Regi
 // newEngine is the engine of the run's schemas on kube-apiserver's model at their minor,
 // with the run's admission; the model's helper is stopped when the run ends.
 func (c *session) newEngine(reg *schema.Registry) predictor {
-	mc := kubeapiserver.Config{Minor: reg.Minor(), ForbidPrivileged: !c.allowPrivileged, ServiceIPFamilies: c.serviceIPFamilies}
+	mc := kubeapiserver.Config{Minor: reg.Minor(), ForbidPrivileged: !c.allowPrivileged, ServiceIPFamilies: c.serviceIPFamilies, FeatureGates: c.featureGates}
 	c.admissionConfig(&mc)
 	model := kubeapiserver.MustNew(mc)
 	c.closers = append(c.closers, model.Close)
@@ -151,7 +152,7 @@ func (c *session) readInputs(ctx context.Context) (*inputs, error) {
 	if in.reg, err = c.readLive(ctx, in, reg); err == nil && !c.liveOpts.fromCluster {
 		err = c.buildFlux(in, in.live)
 	}
-	return in, err
+	return in, cmp.Or(err, c.featureGates.CheckFor(in.reg))
 }
 
 // readLive reads the live state into in, and returns the registry of the minor predicted:

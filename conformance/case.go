@@ -65,6 +65,9 @@ type Case struct {
 		// own default (start.sh runs kube-apiserver without it), refuses privileged
 		// containers.
 		AllowPrivileged bool `json:"allowPrivileged"`
+		// FeatureGates: the server's --feature-gates ("MutatingAdmissionPolicy=true"), when
+		// it ran with gates other than its minor's defaults.
+		FeatureGates string `json:"featureGates"`
 	} `json:"cluster"`
 
 	// Requester is who sent the requests (the server's SelfSubjectReview of the recording's

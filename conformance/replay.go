@@ -62,6 +62,9 @@ func (c *Case) Model(library func(wire.Setup) (wire.Library, error)) (*kubeapise
 		return nil, err
 	}
 	cfg := kubeapiserver.Config{Minor: v, ServiceIPFamilies: c.Cluster.ServiceIPFamilies, ForbidPrivileged: !c.Cluster.AllowPrivileged}
+	if cfg.FeatureGates, err = kubeapiserver.ParseFeatureGates(c.Cluster.FeatureGates); err != nil {
+		return nil, fmt.Errorf("%s: cluster.featureGates: %w", c.Name, err)
+	}
 	if c.Admission != nil {
 		if cfg.Cluster, cfg.User, cfg.Authorization, err = c.admission(); err != nil {
 			return nil, err

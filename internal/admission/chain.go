@@ -7,7 +7,9 @@ import (
 	"sync"
 
 	"github.com/ssa-diff/ssa-diff/internal/admission/wire"
+	"github.com/ssa-diff/ssa-diff/internal/features"
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
+	"github.com/ssa-diff/ssa-diff/kube"
 	"github.com/ssa-diff/ssa-diff/schema"
 	"github.com/ssa-diff/ssa-diff/server"
 	"github.com/ssa-diff/ssa-diff/server/clusterstate"
@@ -20,6 +22,10 @@ import (
 type Config struct {
 	// Minor is the server's Kubernetes minor (37 for 1.37).
 	Minor int
+	// Gates are the server's feature gates; nil, the minor's defaults. Without the
+	// MutatingAdmissionPolicy gate (off by default before 1.36) the server does not run
+	// that plugin: the cluster's MutatingAdmissionPolicies and bindings are not acted on.
+	Gates *features.Set
 	// State is what the cluster holds; nil or empty, a bare cluster: the plugins that read
 	// objects of the cluster find none of the kinds they need, and say what they cannot
 	// know only where it matters.
@@ -64,9 +70,43 @@ func New(cfg Config) *Chain {
 		}
 		cfg.State, _ = clusterstate.New(objs)
 	}
+	if !cfg.enabled(features.MutatingAdmissionPolicy) && cfg.State.Len() > 0 {
+		cfg.State = withoutMutatingPolicies(cfg.State)
+	}
 	c := &Chain{cfg: cfg}
 	c.needsLibrary = needsLibrary(cfg.State)
 	return c
+}
+
+// enabled reports whether the server has the gate on.
+func (cfg Config) enabled(g features.Gate) bool {
+	if cfg.Gates != nil {
+		return cfg.Gates.Enabled(g)
+	}
+	set, ok := features.Defaults(kube.Minor(cfg.Minor))
+	return ok && set.Enabled(g)
+}
+
+// withoutMutatingPolicies is s without its MutatingAdmissionPolicies and their bindings:
+// what a server without the MutatingAdmissionPolicy plugin acts on.
+func withoutMutatingPolicies(s *clusterstate.State) *clusterstate.State {
+	const group = "admissionregistration.k8s.io"
+	if !s.Knows(group, "MutatingAdmissionPolicy") && !s.Knows(group, "MutatingAdmissionPolicyBinding") {
+		return s
+	}
+	var keep []clusterstate.Object
+	for _, o := range s.Objects() {
+		gvk := schema.GVKOf(o.Object)
+		if gvk.Group == group && strings.HasPrefix(gvk.Kind, "MutatingAdmissionPolicy") {
+			continue
+		}
+		keep = append(keep, o)
+	}
+	out, err := clusterstate.New(keep)
+	if err != nil {
+		return s
+	}
+	return out
 }
 
 func needsLibrary(s *clusterstate.State) bool {

@@ -3,7 +3,6 @@ package admission
 import (
 	"fmt"
 	"github.com/ssa-diff/ssa-diff/internal/features"
-	"github.com/ssa-diff/ssa-diff/kube"
 	"slices"
 	"sort"
 	"strings"
@@ -528,8 +527,7 @@ func claimQuotaUsage(obj map[string]any) usage {
 }
 
 // podLevelResources reports whether the cluster's minor counts pod-level resources
-// (PodLevelResources on by default).
+// (PodLevelResources on).
 func (c *Chain) podLevelResources() bool {
-	set, ok := features.Defaults(kube.Minor(c.cfg.Minor))
-	return ok && set.Enabled(features.PodLevelResources)
+	return c.cfg.enabled(features.PodLevelResources)
 }

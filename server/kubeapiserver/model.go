@@ -2,6 +2,7 @@ package kubeapiserver
 
 import (
 	"fmt"
+	"maps"
 	"strings"
 
 	"github.com/ssa-diff/ssa-diff/internal/admission"
@@ -9,6 +10,7 @@ import (
 	"github.com/ssa-diff/ssa-diff/internal/conversion"
 	"github.com/ssa-diff/ssa-diff/internal/crdvalidation"
 	"github.com/ssa-diff/ssa-diff/internal/defaults"
+	"github.com/ssa-diff/ssa-diff/internal/features"
 	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/strategy"
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
@@ -42,6 +44,13 @@ type Config struct {
 	// Empty: not declared; refusals are those of the recording server, an IPv4 cluster,
 	// and the families it adds are left to Result.Assigned.
 	ServiceIPFamilies []string
+	// FeatureGates are kube-apiserver's --feature-gates, by gate name (ParseFeatureGates
+	// reads the flag): gates the cluster turns on or off against its minor's defaults. They reach
+	// every gate switch of the model: the registry, validation and admission, the
+	// MutatingAdmissionPolicy plugin included (1.34 and 1.35 run it only with its gate on).
+	// New refuses what that minor's server refuses, in its words ("unrecognized feature
+	// gate: Name", a gate locked to its default). Empty: the minor's defaults.
+	FeatureGates FeatureGates
 	// DisableAdmission is kube-apiserver without the admission plugins that fill in a
 	// write (--disable-admission-plugins naming Priority, DefaultTolerationSeconds,
 	// StorageObjectInUseProtection and TaintNodesByCondition): what the registry alone
@@ -109,6 +118,13 @@ func New(cfg Config) (*Model, error) {
 	}
 	server := serverconfig.MustFor(cfg.Minor)
 	server.ServiceIPFamilies = cfg.ServiceIPFamilies
+	if len(cfg.FeatureGates) > 0 {
+		gates, err := server.Gates.Apply(cfg.Minor, features.Settings(cfg.FeatureGates))
+		if err != nil {
+			return nil, fmt.Errorf("--feature-gates of kube-apiserver %s: %w", cfg.Minor, err)
+		}
+		server.Gates = gates
+	}
 	d, _ := defaults.For(cfg.Minor)
 	m := &Model{cfg: cfg, server: server, defaults: d, customResources: customResources(server)}
 	library := cfg.AdmissionLibrary
@@ -116,7 +132,7 @@ func New(cfg Config) (*Model, error) {
 		helper := cfg.AdmissionHelper
 		library = func(s wire.Setup) (wire.Library, error) { return wire.Exec(helper, s) }
 	}
-	m.admission = admission.New(admission.Config{Minor: int(cfg.Minor), State: cfg.Cluster, User: cfg.User,
+	m.admission = admission.New(admission.Config{Minor: int(cfg.Minor), Gates: &server.Gates, State: cfg.Cluster, User: cfg.User,
 		Authorization: cfg.Authorization, Library: library, Stored: m.stored})
 	return m, nil
 }
@@ -143,6 +159,9 @@ func (m *Model) stored(obj map[string]any) map[string]any {
 func (m *Model) Config() Config {
 	c := m.cfg
 	c.ServiceIPFamilies = append([]string(nil), c.ServiceIPFamilies...)
+	if c.FeatureGates != nil {
+		c.FeatureGates = maps.Clone(c.FeatureGates)
+	}
 	return c
 }
 
@@ -152,6 +171,67 @@ func supportedList() string {
 		out = append(out, v.String())
 	}
 	return strings.Join(out, ", ")
+}
+
+// FeatureGates are kube-apiserver's --feature-gates settings, by gate name: on (true) or
+// off. As a flag.Value it reads the flag as the server does, a repeat adding its settings
+// (ParseFeatureGates), and prints them by name.
+type FeatureGates map[string]bool
+
+// Set adds the settings of a --feature-gates value.
+func (f *FeatureGates) Set(s string) error {
+	m, err := ParseFeatureGates(s)
+	if err != nil {
+		return err
+	}
+	if *f == nil {
+		*f = FeatureGates{}
+	}
+	maps.Copy(*f, m)
+	return nil
+}
+
+// String is the settings as the flag spells them, by name: "A=true,B=false".
+func (f *FeatureGates) String() string { return features.Settings(*f).String() }
+
+// CheckFor is CheckFeatureGates at the minor of reg, the schemas a program predicts with;
+// nil for a nil reg (nothing read yet: nothing to check).
+func (f FeatureGates) CheckFor(reg *schema.Registry) error {
+	if reg == nil {
+		return nil
+	}
+	return CheckFeatureGates(reg.Minor(), f)
+}
+
+// Type names the flag's value in usage.
+func (f *FeatureGates) Type() string { return "gates" }
+
+// ParseFeatureGates reads kube-apiserver's --feature-gates value, "Name=true,Other=false",
+// as the server reads it, and refuses what it refuses in its words ("missing bool value for
+// Name", "invalid value of Name=v, err: …"). Whether the names are gates of a minor, and
+// may be set, New checks for the Config's minor.
+func ParseFeatureGates(s string) (FeatureGates, error) {
+	m, err := features.ParseSettings(s)
+	if err != nil {
+		return nil, err
+	}
+	return FeatureGates(m), nil
+}
+
+// CheckFeatureGates refuses feature gates the server of minor v refuses at start-up, in
+// its words, as New does: a program that learns its minor late says so before it predicts.
+func CheckFeatureGates(v kube.Minor, gates FeatureGates) error {
+	if len(gates) == 0 {
+		return nil
+	}
+	def, ok := features.Defaults(v)
+	if !ok {
+		return fmt.Errorf("the feature gates of Kubernetes %s are not generated", v)
+	}
+	if _, err := def.Apply(v, features.Settings(gates)); err != nil {
+		return fmt.Errorf("--feature-gates of kube-apiserver %s: %w", v, err)
+	}
+	return nil
 }
 
 // ParseServiceIPFamilies reads a cluster's service IP families as a comma-separated list,

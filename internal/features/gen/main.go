@@ -54,6 +54,8 @@ var tables = []struct{ module, dir string }{
 type spec struct {
 	minor   int
 	enabled bool
+	// locked: LockToDefault, --feature-gates may not set the gate otherwise.
+	locked bool
 }
 
 func main() {
@@ -66,6 +68,8 @@ func main() {
 	// release has the gate at all.
 	defaults := map[string][]bool{}
 	present := map[string][]bool{}
+	// locked[gate][i]: the gate is locked to its default in releases[i].
+	locked := map[string][]bool{}
 	for i, rel := range releases {
 		minor := minorOf(rel)
 		seen := map[string]bool{}
@@ -89,18 +93,32 @@ func main() {
 				seen[name] = true
 				if defaults[name] == nil {
 					defaults[name], present[name] = make([]bool, len(releases)), make([]bool, len(releases))
+					locked[name] = make([]bool, len(releases))
 				}
 				defaults[name][i], present[name][i] = defaultAt(specs, minor), true
+				locked[name][i] = lockedAt(specs, minor)
 			}
 		}
 	}
-	src, err := render(defaults, present)
+	src, err := render(defaults, present, locked)
 	if err != nil {
 		log.Fatal(err)
 	}
 	if err := writeAtomic(*out, src); err != nil {
 		log.Fatal(err)
 	}
+}
+
+// lockedAt is whether a gate is locked to its default at a minor: the LockToDefault of the
+// spec defaultAt reads.
+func lockedAt(specs []spec, minor int) bool {
+	locked := false
+	for _, s := range specs {
+		if s.minor <= minor {
+			locked = s.locked
+		}
+	}
+	return locked
 }
 
 func minorOf(release string) int {
@@ -274,6 +292,12 @@ func readSpec(e ast.Expr) (spec, error) {
 				return spec{}, fmt.Errorf("a Default that is not true or false")
 			}
 			s.enabled = id.Name == "true"
+		case "LockToDefault":
+			id, ok := kv.Value.(*ast.Ident)
+			if !ok || (id.Name != "true" && id.Name != "false") {
+				return spec{}, fmt.Errorf("a LockToDefault that is not true or false")
+			}
+			s.locked = id.Name == "true"
 		}
 	}
 	if !gotVersion {
@@ -282,7 +306,7 @@ func readSpec(e ast.Expr) (spec, error) {
 	return s, nil
 }
 
-func render(defaults, present map[string][]bool) ([]byte, error) {
+func render(defaults, present, locked map[string][]bool) ([]byte, error) {
 	names := make([]string, 0, len(defaults))
 	for n := range defaults {
 		names = append(names, n)
@@ -323,22 +347,30 @@ func render(defaults, present map[string][]bool) ([]byte, error) {
 		b.WriteString("},\n")
 	}
 	b.WriteString("}\n\n")
-	b.WriteString("// known[r] are the gates the r-th release has (a gate of another release is unknown to it).\nvar known = [releaseCount][]Gate{\n")
-	for i, rel := range releases {
-		fmt.Fprintf(&b, "\t// %s\n\t{", rel)
-		first := true
-		for _, n := range names {
-			if present[n][i] {
-				if !first {
-					b.WriteString(", ")
+	for _, t := range []struct {
+		doc, name string
+		has       map[string][]bool
+	}{
+		{"the gates the r-th release has (a gate of another release is unknown to it)", "known", present},
+		{"the gates the r-th release locks to their default (--feature-gates may not set them otherwise)", "locked", locked},
+	} {
+		fmt.Fprintf(&b, "// %s[r] are %s.\nvar %s = [releaseCount][]Gate{\n", t.name, t.doc, t.name)
+		for i, rel := range releases {
+			fmt.Fprintf(&b, "\t// %s\n\t{", rel)
+			first := true
+			for _, n := range names {
+				if t.has[n][i] {
+					if !first {
+						b.WriteString(", ")
+					}
+					b.WriteString(n)
+					first = false
 				}
-				b.WriteString(n)
-				first = false
 			}
+			b.WriteString("},\n")
 		}
-		b.WriteString("},\n")
+		b.WriteString("}\n\n")
 	}
-	b.WriteString("}\n")
 	return format.Source(b.Bytes())
 }
 

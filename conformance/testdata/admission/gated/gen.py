@@ -27,6 +27,9 @@ for c in yaml.safe_load(open(os.path.join(here, "..", "cases.yaml"))):
     c = dict(c)
     c.pop("minMinor")
     c["description"] = c["description"] + " (v1beta1, the MutatingAdmissionPolicy gate on)"
+    # The server's --feature-gates (record.sh's SERVER_FLAGS), which record.py writes into
+    # each case.yaml: a replay predicts that server, and the CLI is given the same flag.
+    c["cluster"] = dict(c.get("cluster") or {}, featureGates="MutatingAdmissionPolicy=true")
     for s in c.get("setup", []):
         obj = yaml.safe_load(s["object"])
         if obj.get("apiVersion") == "admissionregistration.k8s.io/v1" and obj["kind"].startswith("MutatingAdmissionPolicy"):
