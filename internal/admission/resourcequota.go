@@ -95,8 +95,9 @@ func (c *Chain) resourceQuota(w Write, out *server.Admission) {
 	kind := quotaKindOf(w, podLevel)
 	if !w.create() {
 		// A Pod's resize is counted as an update (its evaluator handles /resize), and so is
-		// an update of a Pod that enters or leaves the Terminating scope.
-		scopeMoves := w.is("", "Pod") && w.Subresource == "" && podTerminating(w.Old) != podTerminating(w.Object)
+		// an update of a Pod that enters or leaves the Terminating scope — from 1.33: 1.32's
+		// pod evaluator handles a create only (pkg/quota/v1/evaluator/core/pods.go Handles).
+		scopeMoves := w.is("", "Pod") && w.Subresource == "" && c.cfg.Minor >= 33 && podTerminating(w.Old) != podTerminating(w.Object)
 		if !kind.updates && !resize && !scopeMoves {
 			return
 		}
