@@ -181,10 +181,13 @@ func (ig fluxIgnore) paths(obj map[string]any) []string {
 	return out
 }
 
-// without is a copy of obj with paths removed as ssa removes them (a JSON patch of remove
+// without is obj with paths removed as ssa removes them — a JSON patch of remove
 // operations, in order, applied with evanphx/json-patch v5 allowing missing paths and
-// negative indices).
+// negative indices — in a copy; obj itself when there are none.
 func without(obj map[string]any, paths []string) (map[string]any, error) {
+	if len(paths) == 0 {
+		return obj, nil
+	}
 	ops := make([]map[string]string, len(paths))
 	for i, p := range paths {
 		ops[i] = map[string]string{"op": "remove", "path": p}
@@ -249,6 +252,7 @@ func fluxDriftedIgnoring(live, dry map[string]any, ig fluxIgnore) (bool, error) 
 // The paths left out and those set to the live value are named.
 func fluxIgnoredPayload(cfg, live, dry map[string]any, ig fluxIgnore, manager string) (payload map[string]any, stripped, adopted []string, err error) {
 	var replace []map[string]any
+	applied := appliedEntries(live)
 	for _, p := range ig.paths(dry) {
 		lv, lok := lookupPointer(live, p)
 		dv, dok := lookupPointer(dry, p)
@@ -257,7 +261,7 @@ func fluxIgnoredPayload(cfg, live, dry map[string]any, ig fluxIgnore, manager st
 		if lok == dok && unstructured.Equal(lv, dv) {
 			continue
 		}
-		if ownedByAnotherApplier(live, p, manager) {
+		if ownedByAnotherApplier(live, applied, p, manager) {
 			stripped = append(stripped, p)
 			continue
 		}
@@ -299,26 +303,7 @@ func lookupPointer(obj map[string]any, p string) (any, bool) {
 // equal the live item's, compared as decoded JSON (so a key holding a number never
 // matches: the item's integer is not the key's float); a pointer that cannot be written
 // so is owned by nobody else.
-func ownedByAnotherApplier(live map[string]any, p string, manager string) bool {
-	entries, _, err := fieldpath.EntriesOf(live)
-	if err != nil {
-		return false
-	}
-	type parsed struct {
-		manager string
-		fields  map[string]any
-	}
-	var applied []parsed
-	for _, e := range entries {
-		if e.Subresource != "" || e.Operation != fieldpath.OperationApply || len(e.FieldsV1) == 0 {
-			continue
-		}
-		var f map[string]any
-		if json.Unmarshal(e.FieldsV1, &f) != nil {
-			continue
-		}
-		applied = append(applied, parsed{e.Manager, f})
-	}
+func ownedByAnotherApplier(live map[string]any, applied []appliedFields, p string, manager string) bool {
 	segs := strings.Split(strings.TrimPrefix(p, "/"), "/")
 	var path []string
 	var at any = live
@@ -363,6 +348,33 @@ func ownedByAnotherApplier(live map[string]any, p string, manager string) bool {
 		}
 	}
 	return false
+}
+
+// appliedFields are the fields of one Apply entry of the main resource, decoded.
+type appliedFields struct {
+	manager string
+	fields  map[string]any
+}
+
+// appliedEntries are ssa's parseManagedFieldsApply: the live object's Apply entries of the
+// main resource with their fieldsV1 decoded (entries without, or unreadable, left out).
+func appliedEntries(live map[string]any) []appliedFields {
+	entries, _, err := fieldpath.EntriesOf(live)
+	if err != nil {
+		return nil
+	}
+	var applied []appliedFields
+	for _, e := range entries {
+		if e.Subresource != "" || e.Operation != fieldpath.OperationApply || len(e.FieldsV1) == 0 {
+			continue
+		}
+		var f map[string]any
+		if json.Unmarshal(e.FieldsV1, &f) != nil {
+			continue
+		}
+		applied = append(applied, appliedFields{e.Manager, f})
+	}
+	return applied
 }
 
 // keyMatches reports whether every field of a k: key equals the item's.

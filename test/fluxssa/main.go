@@ -9,6 +9,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"flag"
@@ -52,7 +53,7 @@ func run(ignoreFile, manifest string) error {
 	if err != nil {
 		return err
 	}
-	objects, err := ssautils.ReadObjects(bytesReader(data))
+	objects, err := ssautils.ReadObjects(bytes.NewReader(data))
 	if err != nil {
 		return err
 	}

@@ -1,8 +1,0 @@
-package main
-
-import (
-	"bytes"
-	"io"
-)
-
-func bytesReader(b []byte) io.Reader { return bytes.NewReader(b) }
