@@ -1,15 +1,11 @@
 package cli
 
 import (
-	"context"
 	"fmt"
 	"strings"
 
 	"github.com/spf13/pflag"
 	"github.com/ssa-diff/ssa-diff/internal/admission/wire"
-	"github.com/ssa-diff/ssa-diff/internal/cluster"
-	"github.com/ssa-diff/ssa-diff/internal/livestate"
-	"github.com/ssa-diff/ssa-diff/predict"
 	"github.com/ssa-diff/ssa-diff/server/clusterstate"
 	"github.com/ssa-diff/ssa-diff/server/kubeapiserver"
 )
@@ -67,50 +63,12 @@ func (c *options) checkAdmission() error {
 	return nil
 }
 
-// readAdmissionFiles reads --admission-from's files into the run's cluster state.
-func (c *session) readAdmissionFiles() error {
-	if len(c.admission.from) == 0 || c.admission.none {
-		return nil
-	}
-	state, err := predict.ClusterState(c.admission.from...)
-	if err != nil {
-		return fmt.Errorf("--admission-from: %w", err)
-	}
-	c.clusterState = state
-	for _, w := range state.Warnings() {
-		c.warnf("--admission-from: %s", w)
-	}
-	return nil
-}
-
-// readAdmissionCluster reads the cluster state from the cluster of a --live-from-cluster
-// read, unless --admission-from said otherwise.
-func (c *session) readAdmissionCluster(ctx context.Context, client *cluster.Client, where string) error {
-	if len(c.admission.from) > 0 {
-		return nil
-	}
-	read, err := client.ReadAdmission(ctx)
-	if err != nil {
-		return fmt.Errorf("--live-from-cluster: %w", err)
-	}
-	state, warnings, err := livestate.Admission(read)
-	for _, w := range warnings {
-		c.warnf("%s", w)
-	}
-	if err != nil {
-		return fmt.Errorf("--live-from-cluster: %w", err)
-	}
-	c.clusterState = state
-	fmt.Fprintf(c.stderr, "admission state: %s: %d object%s read (%d LIST)\n", where, state.Len(), plural(state.Len()), read.Lists)
-	return nil
-}
-
 // modelConfig is the cluster the run predicts, its admission included.
 func (c *session) admissionConfig(cfg *kubeapiserver.Config) {
-	if c.clusterState == nil {
+	if c.in.ClusterState == nil {
 		return
 	}
-	cfg.Cluster = c.clusterState
+	cfg.Cluster = c.in.ClusterState
 	cfg.User = clusterstate.User{Name: c.admission.user, UID: c.admission.uid, Groups: c.admission.groups}
 	cfg.Authorization = c.admission.rules
 	if c.admissionLibrary != nil {

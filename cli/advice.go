@@ -43,7 +43,7 @@ func (c *options) checkAdvice() error {
 
 // adviceOptions are the advice's options of the run (predict.Run.Advice).
 func (c *session) adviceOptions(reg *schema.Registry) *advice.Options {
-	opts := &advice.Options{Disabled: map[string]bool{}, Now: c.now, Schemas: reg, ServiceIPFamilies: c.serviceIPFamilies, Cluster: c.clusterState}
+	opts := &advice.Options{Disabled: map[string]bool{}, Now: c.now, Schemas: reg, ServiceIPFamilies: c.serviceIPFamilies, Cluster: c.in.ClusterState}
 	for _, id := range c.advice.disabled {
 		opts.Disabled[id] = true
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/ssa-diff/ssa-diff/internal/gather"
 	"io"
 	"maps"
 	"os"
@@ -19,13 +20,10 @@ import (
 	"github.com/ssa-diff/ssa-diff/internal/interrupt"
 	"github.com/ssa-diff/ssa-diff/internal/outfiles"
 	"github.com/ssa-diff/ssa-diff/internal/output"
-	"github.com/ssa-diff/ssa-diff/internal/rawpatch"
-	"github.com/ssa-diff/ssa-diff/internal/schemafiles"
 	"github.com/ssa-diff/ssa-diff/internal/shard"
 	"github.com/ssa-diff/ssa-diff/judge"
 	"github.com/ssa-diff/ssa-diff/merge"
 	"github.com/ssa-diff/ssa-diff/predict"
-	"github.com/ssa-diff/ssa-diff/server/clusterstate"
 	"github.com/ssa-diff/ssa-diff/server/kubeapiserver"
 	"golang.org/x/term"
 )
@@ -202,13 +200,9 @@ type session struct {
 	client appliers.Applier
 	// judge judges each prediction (approximations, the fields of refusals).
 	judge *judge.Judge
-	// rawPatches are the --verb patch documents that name no object.
-	rawPatches rawpatch.Set
-	// schemaFiles are the --schema documents and --crd objects read, kept to be added to
-	// the registry of another minor.
-	schemaFiles schemafiles.Set
-	// clusterState is what the cluster's admission chain reads, when given or read.
-	clusterState *clusterstate.State
+	// in are the run's inputs (package gather): the schemas, the manifests, the live
+	// state, the cluster state, the raw patches.
+	in *gather.Inputs
 	// closers stop what the run started (the admission helper).
 	closers []func() error
 	// sharding is the run's part of the shards' record, with --shard (shard.go).

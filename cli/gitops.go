@@ -6,7 +6,6 @@ import (
 
 	"github.com/spf13/pflag"
 	"github.com/ssa-diff/ssa-diff/internal/gitopsconfig"
-	"github.com/ssa-diff/ssa-diff/internal/input"
 	"github.com/ssa-diff/ssa-diff/judge"
 )
 
@@ -113,30 +112,5 @@ func (c *options) readKustomization(fs *pflag.FlagSet) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", file, err)
 	}
-	return nil
-}
-
-// buildFlux changes each manifest as the --flux-kustomization-file's kustomize-controller
-// does before it applies it (gitopsconfig.Kustomization.BuildEntries); substituteFrom's
-// ConfigMaps and Secrets are looked up in the --flux-substitute-from files, then in live.
-func (c *session) buildFlux(in *inputs, live []input.Entry) error {
-	k := c.gitops.flux
-	if k == nil {
-		return nil
-	}
-	var sources []map[string]any
-	for _, f := range c.gitops.substituteFrom {
-		objs, err := k.SourcesIn(in.loader.Load(f), true)
-		if err != nil {
-			return fmt.Errorf("--flux-substitute-from %s: %w", f, err)
-		}
-		sources = append(sources, objs...)
-	}
-	objs, _ := k.SourcesIn(live, false)
-	vars, err := k.Variables(append(sources, objs...))
-	if err != nil {
-		return fmt.Errorf("%s: %w", c.gitops.fluxFile, err)
-	}
-	in.manifests = k.BuildEntries(in.manifests, vars)
 	return nil
 }

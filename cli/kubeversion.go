@@ -36,22 +36,3 @@ func (c *options) checkKubeVersion(fs *pflag.FlagSet) error {
 
 // supportedMinors lists the supported minors: "1.32, 1.33, 1.34, 1.35, 1.36 or 1.37".
 func supportedMinors() string { return predict.SupportedMinors() }
-
-// kubeVersionFor is the minor a run predicts given the version of the cluster the live
-// state comes from (its /version gitVersion; "" when not known) and where that was read
-// (predict.MinorChoice.For decides it); a warning says when it is not the cluster's.
-func (c *session) kubeVersionFor(server, where string) (kube.Minor, error) {
-	v, warning, err := c.kube.choice.For(server, where)
-	if warning != "" {
-		c.warnf("%s", warning)
-	}
-	return v, err
-}
-
-// nearestUnknown says, for --kube-version nearest, that the live state (live: its path,
-// "" for none) records no cluster version, and which minor is predicted instead.
-func (c *session) nearestUnknown(live string, v kube.Minor) {
-	if w := c.kube.choice.Unknown(live, v); w != "" {
-		c.warnf("%s", w)
-	}
-}

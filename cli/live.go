@@ -1,16 +1,11 @@
 package cli
 
 import (
-	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 
 	"github.com/spf13/pflag"
 	"github.com/ssa-diff/ssa-diff/internal/cluster"
-	"github.com/ssa-diff/ssa-diff/internal/input"
-	"github.com/ssa-diff/ssa-diff/internal/livestate"
-	"github.com/ssa-diff/ssa-diff/schema"
 )
 
 // This file holds where the live state comes from and how far it can be trusted: read
@@ -68,33 +63,4 @@ func (c *options) checkLive(fs *pflag.FlagSet, prog string) error {
 		}
 	}
 	return nil
-}
-
-// readCluster reads the live state of the manifests from the cluster (livestate.ClusterRead),
-// saved to --save-live if asked; the registry returned is reg, or the registry of the
-// cluster's minor when the run learns it from the cluster (kubeVersionFor).
-func (c *session) readCluster(ctx context.Context, loader *input.Loader, manifests []input.Entry, reg *schema.Registry) ([]input.Entry, *schema.Registry, error) {
-	l := &c.liveOpts
-	r := livestate.ClusterRead{Options: cluster.Options{Kubeconfig: l.kubeconfig, Context: l.context, RequestTimeout: l.requestTimeout, Warnings: c.stderr,
-		MaxBytes: c.limits.MaxInputBytes, BytesBefore: loader.BytesRead(), MaxDocumentBytes: c.limits.MaxDocumentBytes, MaxDepth: c.limits.MaxDepth},
-		Minor: c.kubeVersionFor, Registry: c.schemaFiles.Registry, SaveLive: l.saveLive, Notes: c.stderr}
-	if l.namespaceSet {
-		r.Options.Namespace = c.namespace
-	}
-	if c.applier == "helm" {
-		r.More = func(ctx context.Context, client *cluster.Client) ([]json.RawMessage, []cluster.Ref, error) {
-			return c.helmRelease().ClusterRecords(ctx, client, l.namespaceSet)
-		}
-	}
-	if !c.admission.none {
-		r.Admission = c.readAdmissionCluster
-	}
-	return r.Read(ctx, loader, manifests, reg)
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
 }

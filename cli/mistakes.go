@@ -9,8 +9,6 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/ssa-diff/ssa-diff/internal/input"
-	"github.com/ssa-diff/ssa-diff/internal/livestate"
 	"github.com/ssa-diff/ssa-diff/internal/mistakes"
 	"github.com/ssa-diff/ssa-diff/internal/report"
 	"github.com/ssa-diff/ssa-diff/merge"
@@ -40,20 +38,4 @@ func (o *options) inputPaths() []string {
 // one of kubectl's other commands), for which a manifest is what a person wrote.
 func (o *options) applies() bool {
 	return (o.verbs.v == "" || o.verbs.v == merge.VerbApply) && o.verbs.cmd == nil
-}
-
-// checkSwapped refuses MANIFESTS and LIVE given the wrong way round: every manifest
-// carries metadata.managedFields, as a dump of the cluster does, and no live object does.
-func (c *session) checkSwapped(paths []string, manifests []*input.Object, ls *livestate.State) error {
-	if c.live == "" || ls.Record != nil || len(manifests) == 0 || len(ls.Objects) == 0 || len(paths) != 1 || len(c.render.kustomize) > 0 {
-		return nil
-	}
-	managed := func(objs []*input.Object) []bool {
-		out := make([]bool, len(objs))
-		for i, o := range objs {
-			out[i] = o.HasManagedFields()
-		}
-		return out
-	}
-	return mistakes.Swapped(paths[0], c.live, managed(manifests), managed(ls.Objects))
 }

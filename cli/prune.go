@@ -6,10 +6,6 @@ import (
 
 	"github.com/spf13/pflag"
 	"github.com/ssa-diff/ssa-diff/appliers"
-	"github.com/ssa-diff/ssa-diff/internal/input"
-	"github.com/ssa-diff/ssa-diff/internal/report"
-	"github.com/ssa-diff/ssa-diff/predict"
-	"github.com/ssa-diff/ssa-diff/schema"
 )
 
 // This file is the prune preview's flags and slots: the live objects the run's applier
@@ -90,24 +86,4 @@ func selectorPrunerList() []string {
 		}
 	}
 	return out
-}
-
-// pruneWarnings are notes about what the preview stands for.
-func (c *session) pruneWarnings() {
-	if w := c.applierKind.PruneWarning; w != "" && c.prune.on {
-		c.warnf("%s", w)
-	}
-}
-
-// pruned are the results of the live objects the applier deletes (report.Prunes): tracked
-// by it, and named by no manifest. pairs are the manifests' pairs.
-func (c *session) pruned(pairs []input.Pair, live []*input.Object, reg *schema.Registry) []*report.Result {
-	if !c.prune.on {
-		return nil
-	}
-	visitedAlso := ""
-	if c.prune.explicit {
-		visitedAlso = c.namespace
-	}
-	return report.Prunes(&predict.Run{Applier: c.client, Schemas: reg}, pairs, live, visitedAlso)
 }

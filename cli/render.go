@@ -3,10 +3,8 @@ package cli
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 
 	"github.com/spf13/pflag"
-	"github.com/ssa-diff/ssa-diff/internal/input"
 	"github.com/ssa-diff/ssa-diff/internal/render"
 )
 
@@ -39,50 +37,4 @@ func (c *options) checkRender() error {
 		}
 	}
 	return nil
-}
-
-// kustomizer is the loader's renderer of kustomization directories met among the manifests.
-type kustomizer struct {
-	c      *session
-	loader *input.Loader
-}
-
-func (k kustomizer) Renders(dir string) bool {
-	return render.KustomizationFile(dir) != "" || helmChart(dir)
-}
-
-func (k kustomizer) Render(dir string) []input.Entry {
-	if render.KustomizationFile(dir) == "" {
-		return []input.Entry{{Err: input.FileError(dir, fmt.Errorf(
-			"a Helm chart (it holds Chart.yaml): its templates are not manifests until Helm renders them, so it is not read as files; render it and give the output on standard input: helm template RELEASE %s | ssa-diff - LIVE (or --applier helm to predict the helm install or upgrade)", dir))}}
-	}
-	fmt.Fprintf(k.c.stderr, "ssa-diff: %s holds a kustomization: built as `kubectl apply -k %s` builds it, not read as files\n", dir, dir)
-	return render.Kustomize(k.loader, dir)
-}
-
-// loadManifests reads the manifests: the kustomizations of -k, then the -f paths (paths:
-// those of them that are read as manifests), whose kustomization directories are built and
-// whose standard input is read as `helm template` output when it has its `# Source:`
-// comments.
-func (c *session) loadManifests(loader *input.Loader, paths []string) []input.Entry {
-	var out []input.Entry
-	for _, d := range c.render.kustomize {
-		out = append(out, render.Kustomize(loader, d)...)
-	}
-	loader.Renderer = kustomizer{c: c, loader: loader}
-	loader.SourceComments, loader.SourceRoot = true, c.render.sourceRoot
-	loader.SourceCommentsInFiles = c.applier == "helm"
-	loader.IgnoreFile = c.noise.rules.IgnoreFile
-	for _, p := range paths {
-		out = append(out, loader.Load(p)...)
-	}
-	loader.Renderer, loader.IgnoreFile = nil, nil
-	loader.SourceComments, loader.SourceCommentsInFiles, loader.SourceRoot = false, false, ""
-	return out
-}
-
-// helmChart reports a directory holding a Helm chart (Chart.yaml).
-func helmChart(dir string) bool {
-	info, err := os.Stat(filepath.Join(dir, "Chart.yaml"))
-	return err == nil && info.Mode().IsRegular()
 }

@@ -1,17 +1,15 @@
 package cli
 
 import (
-	"cmp"
 	"context"
+	"encoding/json"
 	"fmt"
+	"github.com/ssa-diff/ssa-diff/appliers"
+	"github.com/ssa-diff/ssa-diff/internal/gather"
 
 	"github.com/ssa-diff/ssa-diff/internal/cluster"
 	"github.com/ssa-diff/ssa-diff/internal/gctune"
-	"github.com/ssa-diff/ssa-diff/internal/input"
-	"github.com/ssa-diff/ssa-diff/internal/livestate"
-	"github.com/ssa-diff/ssa-diff/internal/plan"
 	"github.com/ssa-diff/ssa-diff/internal/report"
-	"github.com/ssa-diff/ssa-diff/internal/schemafiles"
 	"github.com/ssa-diff/ssa-diff/merge"
 	"github.com/ssa-diff/ssa-diff/predict"
 	"github.com/ssa-diff/ssa-diff/schema"
@@ -49,7 +47,7 @@ func (c *session) newEngine(reg *schema.Registry) predictor {
 	return engine{Engine: merge.New(reg, model, merge.WithCompactManagedFields())}
 }
 
-// execute is the run: its inputs read (readInputs), paired with the live state (pair),
+// execute is the run: its inputs read and paired with the live state (package gather),
 // each manifest predicted and the report written (predictAndReport).
 func (c *session) execute(ctx context.Context, newPredictor func(*schema.Registry) predictor) int {
 	if c.getenv != nil {
@@ -62,186 +60,63 @@ func (c *session) execute(ctx context.Context, newPredictor func(*schema.Registr
 			_ = closer()
 		}
 	}()
-	in, err := c.readInputs(ctx)
+	in, err := gather.Read(ctx, c.gatherOptions())
 	if err != nil {
 		if ctx.Err() != nil {
 			return report.ExitError // interrupted: nothing more to say
 		}
 		return c.errorf("%v", err)
 	}
+	c.in = in
 	if c.getenv != nil {
-		defer gctune.Tune(c.getenv, in.loader.BytesRead()).Stop()
+		defer gctune.Tune(c.getenv, in.Loader.BytesRead()).Stop()
 	}
 	if c.helmRollback() {
-		if in.manifests, err = c.helmRollbackManifests(in.loader, in.live, in.reg); err != nil {
+		if in.Manifests, err = c.helmRollbackManifests(in.Loader, in.Live, in.Registry); err != nil {
 			return c.errorf("%v", err)
 		}
 	}
-	crdWarnings := c.registerCRDs(in)
-	pp, err := c.pair(in)
-	if err != nil {
+	if err := in.Pair(); err != nil {
 		return c.errorf("%v", err)
 	}
-	pred := newPredictor(in.reg)
+	c.namespace, c.client, c.judge = in.Namespace, in.Applier, in.Judge
+	pred := newPredictor(in.Registry)
 	if c.applier == "helm" {
-		if err := c.runHelm(pred, in.reg, pp.m.Pairs, pp.ls.Objects); err != nil {
+		if err := c.runHelm(pred, in.Registry, in.Matching.Pairs, in.State.Objects); err != nil {
 			return c.errorf("%v", err)
 		}
 	}
-	return c.predictAndReport(ctx, pred, in.reg, c.slots(in, pp, crdWarnings))
+	slots, sharding := in.Slots(c.client)
+	c.sharding = sharding
+	return c.predictAndReport(ctx, pred, in.Registry, slots)
 }
 
-// inputs are a run's inputs as read: its schemas (at the minor predicted), its manifests
-// and its live state, as entries (objects, or what could not be read).
-type inputs struct {
-	loader          *input.Loader
-	reg             *schema.Registry
-	manifests, live []input.Entry
-	// paths are the -f paths read as manifests.
-	paths []string
-}
-
-// readInputs reads the run's schemas, manifests and live state; the minor is the cluster's
-// when the live state says it (kubeVersionFor).
-func (c *session) readInputs(ctx context.Context) (*inputs, error) {
-	in := &inputs{loader: &input.Loader{Stdin: c.stdin, Limits: c.limits}, paths: c.manifests}
-	loader := in.loader
-	if err := c.readAdmissionFiles(); err != nil {
-		return nil, err
-	}
-	v, _ := c.kubeVersionFor("", "")
-	reg, err := schema.NewRegistry(v)
-	if err != nil {
-		return nil, err
-	}
-	warnings, err := c.schemaFiles.Read(reg, loader, c.schemas, c.crds)
-	for _, w := range warnings {
-		c.warnf("%s", w)
-	}
-	if err != nil {
-		return nil, err
-	}
-	// Objects are kept as text, and each is decoded by the prediction that uses it: a
-	// run holds a few trees at a time, not all of them.
-	loader.DeferDecoding = true
-	if c.verbs.named() {
-		in.manifests = c.commandManifests(reg)
-	} else {
-		if c.verbs.v == merge.VerbPatch {
-			in.paths = c.rawPatches.Split(loader, c.manifests)
-		}
-		// A raw request's body is read as the server reads it.
-		loader.RequestBodies = c.applier == "api" && c.verbs.cmd == nil
-		in.manifests = c.loadManifests(loader, in.paths)
-		loader.RequestBodies = false
-		var left []error
-		if in.manifests, left, err = input.WithoutEmptyFiles(in.manifests); err != nil {
-			return nil, err
-		}
-		for _, err := range left {
-			c.warnf("%v: left out", err)
-		}
-	}
-	// Flux builds the objects before it reads the cluster: from a cluster, with the
-	// --flux-substitute-from files alone; from a dump, after it (its ConfigMaps and Secrets).
-	if c.liveOpts.fromCluster {
-		if err := c.buildFlux(in, nil); err != nil {
-			return nil, err
-		}
-	}
-	if in.reg, err = c.readLive(ctx, in, reg); err == nil && !c.liveOpts.fromCluster {
-		err = c.buildFlux(in, in.live)
-	}
-	return in, cmp.Or(err, c.featureGates.CheckFor(in.reg))
-}
-
-// readLive reads the live state into in, and returns the registry of the minor predicted:
-// reg, or the one of the cluster's minor when the live state says it.
-func (c *session) readLive(ctx context.Context, in *inputs, reg *schema.Registry) (*schema.Registry, error) {
-	if c.live == "" && !c.liveOpts.fromCluster {
-		c.nearestUnknown("", reg.Minor())
-		return reg, nil
-	}
-	// Field lines are asked of manifests only: a dump's text need not be kept; its
-	// managedFields are kept as text.
-	in.loader.NoFieldLines, in.loader.CompactManagedFields = true, true
-	if c.liveOpts.fromCluster {
-		var err error
-		in.live, reg, err = c.readCluster(ctx, in.loader, in.manifests, reg)
-		return reg, err
-	}
-	in.live = in.loader.Load(c.live)
-	server, where := cluster.RecordedServer(in.live)
-	if server == "" {
-		c.nearestUnknown(c.live, reg.Minor())
-		return reg, nil
-	}
-	v, err := c.kubeVersionFor(server, where)
-	if err != nil || v == reg.Minor() {
-		return reg, err
-	}
-	return c.schemaFiles.Registry(v)
-}
-
-// registerCRDs adds the CustomResourceDefinitions among the inputs to the registry
-// (schemafiles.RegisterInputs), and returns the warnings of those it could not add, by
-// object.
-func (c *session) registerCRDs(in *inputs) map[*input.Object]string {
-	byObject, warnings := schemafiles.RegisterInputs(in.reg, in.live, in.manifests)
-	for _, w := range warnings {
-		c.warnf("%s", w)
-	}
-	return byObject
-}
-
-// pairing is the manifests paired with the live state.
-type pairing struct {
-	ls       *livestate.State
-	m        input.Matching
-	liveErrs []error
-}
-
-// pair pairs the manifests with the live objects, once the live state has said where
-// objects that name no namespace go; it also sets the run's judge.
-func (c *session) pair(in *inputs) (*pairing, error) {
-	liveObjs, liveErrs := input.Split(in.live)
-	ls, err := livestate.Read(liveObjs, c.live != "" || c.liveOpts.fromCluster)
-	if err != nil {
-		liveErrs = append(liveErrs, err)
-	}
-	in.manifests = append(in.manifests, c.rawPatches.Stubs(ls.Objects)...)
-	manifestObjs, _ := input.Split(in.manifests)
-	if err := c.checkSwapped(in.paths, manifestObjs, ls); err != nil {
-		return nil, err
-	}
-	if ls.Record != nil && !c.liveOpts.namespaceSet {
-		// Objects that name no namespace go where the cluster read put them.
-		c.namespace = ls.Record.Namespace
+// gatherOptions are what the run reads (package gather), as the flags say.
+func (c *session) gatherOptions() gather.Options {
+	o := gather.Options{Stdin: c.stdin, Stderr: c.stderr, Limits: c.limits, Manifests: c.manifests, Kustomize: c.render.kustomize,
+		SourceRoot: c.render.sourceRoot, Live: c.live, Namespace: c.options.namespace, NamespaceSet: c.liveOpts.namespaceSet,
+		Schemas: c.schemas, CRDs: c.crds, Minor: c.kube.choice, AdmissionFrom: c.admission.from, NoAdmission: c.admission.none,
+		ApplierName: c.applier, Applier: c.options.client, Subresource: c.subresource, Verb: c.verbs.v, Command: c.verbs.cmd,
+		Flux: c.gitops.flux, FluxFile: c.gitops.fluxFile, SubstituteFrom: c.gitops.substituteFrom, Noise: c.noise.rules,
+		FeatureGates: c.featureGates, AllowNoManagedFields: c.liveOpts.allowNoManagedFields, Prune: c.prune.on,
+		PruneVisits: c.prune.explicit, Shard: c.shard}
+	o.NewApplier = func(ns string) (appliers.Applier, error) {
 		s := c.applierSettings
-		s.Namespace = c.namespace
-		c.client, _ = c.newApplier(s) // the settings were checked when parsed
+		s.Namespace = ns
+		return c.newApplier(s)
 	}
-	c.judge = ls.Judgement(in.reg, c.clusterState)
-	m := input.Match(manifestObjs, ls.Objects, ls.Scope(in.reg), c.namespace,
-		plan.Pairing{Applier: c.client, Subresource: c.subresource, Verb: c.verbs.v, Command: c.verbs.cmd, LiveErrors: len(liveErrs)}.MatchOptions()...)
-	for _, w := range m.Warnings {
-		c.warnf("%s", w)
+	if c.prune.on {
+		o.PruneWarning = c.applierKind.PruneWarning
 	}
-	return &pairing{ls: ls, m: m, liveErrs: liveErrs}, nil
-}
-
-// slots are the run's results to print, in order (plan.Slots): the manifests (or what
-// could not be read of them), the live objects pruned, the live objects that could not be
-// read; less those skipped (--skip) and those of other shards (--shard).
-func (c *session) slots(in *inputs, pp *pairing, crdWarnings map[*input.Object]string) []*plan.Slot {
-	pruned := c.pruned(pp.m.Pairs, pp.ls.Objects, in.reg)
-	c.pruneWarnings()
-	slots := plan.Slots(in.manifests, pp.m.Pairs, crdWarnings, pruned, append(pp.liveErrs, pp.m.Errors...))
-	if word := pp.ls.Judge(pp.m.Pairs, in.reg, c.liveOpts.namespaceSet, c.liveOpts.allowNoManagedFields); word != "" {
-		c.warnf("%s", word)
+	if l := c.liveOpts; l.fromCluster {
+		o.Cluster = &gather.Cluster{Kubeconfig: l.kubeconfig, Context: l.context, RequestTimeout: l.requestTimeout, SaveLive: l.saveLive}
+		if c.applier == "helm" {
+			o.Cluster.More = func(ctx context.Context, client *cluster.Client) ([]json.RawMessage, []cluster.Ref, error) {
+				return c.helmRelease().ClusterRecords(ctx, client, l.namespaceSet)
+			}
+		}
 	}
-	slots, c.sharding = plan.Shard(plan.Skip(slots, c.noise.rules), c.shard)
-	return slots
+	return o
 }
 
 // run is what the run's predictions share (predict.Run), once its schemas and live state

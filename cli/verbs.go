@@ -7,8 +7,6 @@ import (
 	"github.com/ssa-diff/ssa-diff/appliers"
 	"github.com/ssa-diff/ssa-diff/internal/input"
 	"github.com/ssa-diff/ssa-diff/merge"
-	"github.com/ssa-diff/ssa-diff/schema"
-	"sigs.k8s.io/yaml"
 )
 
 // verbOptions are the flags of writes other than apply: --verb and --patch-type for raw
@@ -77,32 +75,10 @@ func (v *verbOptions) named() bool {
 	return v.cmd != nil && !v.cmd.ReadsFiles() && v.cmd.Verb != appliers.KubectlEdit
 }
 
-// commandManifests are the stubs of the objects a --kubectl command names, read as
-// manifests (each paired with its live object).
-func (c *session) commandManifests(reg *schema.Registry) []input.Entry {
-	ns := c.namespace
-	if !c.liveOpts.namespaceSet {
-		// Without -n (ssa-diff's or the command's) a stub names no namespace, as a
-		// manifest that leaves it to kubectl's context: it goes where such manifests go
-		// (the context's namespace with --live-from-cluster, the one live object's).
-		ns = ""
-	}
-	objs, err := c.verbs.cmd.Objects(reg, ns)
-	if err != nil {
-		return []input.Entry{{Err: err}}
-	}
-	var out []input.Entry
-	for _, o := range objs {
-		b, _ := yaml.Marshal(o)
-		out = append(out, input.Parse("kubectl "+c.verbs.cmd.Verb, b)...)
-	}
-	return out
-}
-
 // rawPatch is the --verb patch document of a pair whose stub names no object: sent as it
 // is, with no object (predict.Apply.Patch); nil for the others.
 func (c *session) rawPatch(p *input.Pair) *merge.Patch {
-	if body, ok := c.rawPatches.For(p.Manifest); ok {
+	if body, ok := c.in.RawPatches.For(p.Manifest); ok {
 		return &merge.Patch{Type: c.verbs.pt, Body: body}
 	}
 	return nil

@@ -1,6 +1,7 @@
 package testkit
 
 import (
+	"fmt"
 	"os/exec"
 	"strings"
 	"testing"
@@ -21,7 +22,7 @@ var fences = []struct {
 		why:      "the library packages know nothing of the command: a program embedding the engine pulls in no CLI, flag parser, diff printer, kustomize or cluster client",
 		packages: []string{"fieldpath/...", "schema/...", "merge/...", "server/...", "appliers/...", "judge/...", "predict/..."},
 		forbidden: []string{modulePath + "/cli", modulePath + "/internal/output", modulePath + "/internal/report", modulePath + "/internal/render",
-			modulePath + "/internal/cluster", modulePath + "/internal/blame", modulePath + "/internal/completion", modulePath + "/internal/helmrun", modulePath + "/internal/blametext", modulePath + "/internal/mistakes", modulePath + "/internal/rawpatch", modulePath + "/internal/outfiles", modulePath + "/internal/gctune", modulePath + "/internal/interrupt", modulePath + "/internal/livestate", modulePath + "/internal/schemafiles", modulePath + "/internal/noise", modulePath + "/internal/plan", modulePath + "/internal/gitopsconfig", "github.com/spf13/pflag", "sigs.k8s.io/kustomize", "k8s.io/client-go"},
+			modulePath + "/internal/cluster", modulePath + "/internal/blame", modulePath + "/internal/completion", modulePath + "/internal/helmrun", modulePath + "/internal/blametext", modulePath + "/internal/mistakes", modulePath + "/internal/rawpatch", modulePath + "/internal/outfiles", modulePath + "/internal/gctune", modulePath + "/internal/interrupt", modulePath + "/internal/livestate", modulePath + "/internal/schemafiles", modulePath + "/internal/noise", modulePath + "/internal/plan", modulePath + "/internal/gitopsconfig", modulePath + "/internal/gather", "github.com/spf13/pflag", "sigs.k8s.io/kustomize", "k8s.io/client-go"},
 	},
 	{
 		why: "the field manager reaches the server's model only through package server's interface: the engine links none of its ports " +
@@ -81,7 +82,7 @@ var fences = []struct {
 	},
 	{
 		why:       "the command's machinery moved out of cli (completion, …) lies below the command: it never imports it, nor its outputs' printer",
-		packages:  []string{"internal/completion", "internal/helmrun", "internal/blametext", "internal/mistakes", "internal/rawpatch", "internal/outfiles", "internal/gctune", "internal/interrupt", "internal/livestate", "internal/schemafiles", "internal/noise", "internal/plan", "internal/gitopsconfig"},
+		packages:  []string{"internal/completion", "internal/helmrun", "internal/blametext", "internal/mistakes", "internal/rawpatch", "internal/outfiles", "internal/gctune", "internal/interrupt", "internal/livestate", "internal/schemafiles", "internal/noise", "internal/plan", "internal/gitopsconfig", "internal/gather"},
 		forbidden: []string{modulePath + "/cli"},
 	},
 	{
@@ -96,6 +97,12 @@ var fences = []struct {
 		why:       "the schema registry has schemas of its own: no apimachinery (its generator, a module of its own, may use it)",
 		packages:  []string{"schema"},
 		forbidden: []string{"k8s.io/apimachinery", "k8s.io/client-go", "k8s.io/apiextensions-apiserver"},
+	},
+	{
+		why:       "a run's inputs are gathered from options, not flags: the command parses them (client-go, below the cluster reader, links pflag)",
+		packages:  []string{"internal/gather"},
+		forbidden: []string{"github.com/spf13/pflag", modulePath + "/cli"},
+		direct:    true,
 	},
 	{
 		why:       "reading input, reports and ownership, and a run's plan of them, are libraries too: no flag parsing, only the renderer links kustomize, only the cluster package talks to clusters",
@@ -149,6 +156,16 @@ func TestDependencyFences(t *testing.T) {
 		deps[f[0]] = f[1:]
 		imports[f[0]] = strings.Fields(direct)
 	}
+	for _, v := range fenceViolations(deps, imports, true) {
+		t.Error(v)
+	}
+}
+
+// fenceViolations are the fences' breaches in a module's import graph (deps: each
+// package's dependencies, imports: its own imports); with unmatched, a fence pattern that
+// names no package of the graph is one too.
+func fenceViolations(deps, imports map[string][]string, unmatched bool) []string {
+	var out []string
 	under := func(path, prefix string) bool { return path == prefix || strings.HasPrefix(path, prefix+"/") }
 	for _, fence := range fences {
 		for _, pattern := range fence.packages {
@@ -170,14 +187,44 @@ func TestDependencyFences(t *testing.T) {
 				for _, d := range ds {
 					for _, f := range fence.forbidden {
 						if under(d, f) {
-							t.Errorf("%s depends on %s: %s", pkg, d, fence.why)
+							out = append(out, fmt.Sprintf("%s depends on %s: %s", pkg, d, fence.why))
 						}
 					}
 				}
 			}
-			if matched == 0 {
-				t.Errorf("the fence on %q holds no package: %s", pattern, fence.why)
+			if matched == 0 && unmatched {
+				out = append(out, fmt.Sprintf("the fence on %q holds no package: %s", pattern, fence.why))
 			}
 		}
+	}
+	return out
+}
+
+// TestFencesCatchAPortImported: the fences fail when a client (appliers) or the judgement
+// (judge/advice) imports a port of kube-apiserver's code around the model, as they once did
+// (appliers/flux.go reached internal/defaults, judge/advice internal/validation/core and
+// internal/conversion): each import is a breach naming the model as the ports' only door.
+func TestFencesCatchAPortImported(t *testing.T) {
+	for _, c := range []struct{ pkg, port string }{
+		{modulePath + "/appliers", modulePath + "/internal/defaults"},
+		{modulePath + "/judge/advice", modulePath + "/internal/validation/core"},
+		{modulePath + "/judge/advice", modulePath + "/internal/conversion"},
+		{modulePath + "/predict", modulePath + "/internal/strategy"},
+	} {
+		graph := map[string][]string{c.pkg: {c.port}}
+		got := fenceViolations(graph, graph, false)
+		want := c.pkg + " depends on " + c.port + ": only the model (server/kubeapiserver) reaches the ports"
+		found := false
+		for _, v := range got {
+			found = found || strings.HasPrefix(v, want)
+		}
+		if !found {
+			t.Errorf("%s importing %s breaks no fence naming the model; breaches: %q", c.pkg, c.port, got)
+		}
+	}
+	// The graph without the port breaks none.
+	clean := map[string][]string{modulePath + "/appliers": {modulePath + "/merge", modulePath + "/server/kubeapiserver"}}
+	if got := fenceViolations(clean, clean, false); len(got) > 0 {
+		t.Errorf("appliers importing the engine and the model: %q", got)
 	}
 }
