@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/ssa-diff/ssa-diff/internal/emit"
 	"github.com/ssa-diff/ssa-diff/internal/gather"
 	"io"
 	"maps"
@@ -25,7 +26,6 @@ import (
 	"github.com/ssa-diff/ssa-diff/merge"
 	"github.com/ssa-diff/ssa-diff/predict"
 	"github.com/ssa-diff/ssa-diff/server/kubeapiserver"
-	"golang.org/x/term"
 )
 
 // ProgramName is the name to show in usage for a binary started as argv0: "kubectl
@@ -515,12 +515,8 @@ func joinList(items []string, last string) string {
 	return strings.Join(items[:len(items)-1], ", ") + last + items[len(items)-1]
 }
 
-// isTerminal reports whether w is a terminal. A character device is not enough: /dev/null
-// is one too, and output sent there must not be coloured nor get a progress line (issue 29).
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	return ok && term.IsTerminal(int(f.Fd()))
-}
+// isTerminal reports whether w is a terminal (emit.IsTerminal).
+func isTerminal(w io.Writer) bool { return emit.IsTerminal(w) }
 
 // flagUsages lists the flags: name and argument on one line, the description indented below.
 func flagUsages(fs *pflag.FlagSet, argNames map[string]string) string {

@@ -3,10 +3,10 @@ package cli
 import (
 	"context"
 	"fmt"
+	"github.com/ssa-diff/ssa-diff/internal/emit"
 	"io"
 	"iter"
 
-	"github.com/ssa-diff/ssa-diff/internal/outfiles"
 	"github.com/ssa-diff/ssa-diff/internal/output"
 	"github.com/ssa-diff/ssa-diff/internal/plan"
 	"github.com/ssa-diff/ssa-diff/internal/report"
@@ -49,80 +49,16 @@ func (c *session) predictAndReport(ctx context.Context, eng predictor, reg *sche
 	return c.writeReport(ctx, rep, len(slots), done)
 }
 
-// writeReport prints the slots' results in order as done yields them, each once it is
-// done; it returns the exit status, ExitError when done stops short (the run was stopped).
+// writeReport writes the report as done yields the slots (package emit); it returns the
+// exit status.
 func (c *session) writeReport(ctx context.Context, rep *report.Report, total int, done iter.Seq[*plan.Slot]) int {
-	opts := c.outputOptions(rep)
-	dst, err := outfiles.Open(c.outputFile, "--output-file", c.stdout)
+	w := emit.Writer{Format: c.output, File: c.outputFile, Stdout: c.stdout, Stderr: c.stderr, Options: c.outputOptions(rep), Summary: c.gate.summary,
+		Pages: c.htmlPages(), Files: c.formatFiles, Progress: c.gate.progress, ProgressDelay: c.gate.progressDelay, Count: c.predicted.Load, Sharding: c.sharding}
+	code, err := w.Write(ctx, rep, total, done)
 	if err != nil {
 		return c.errorf("%v", err)
 	}
-	defer dst.Abort()
-	w, err := output.New(c.output, dst, opts)
-	if err != nil {
-		return c.errorf("%v", err)
-	}
-	if c.gate.summary {
-		if c.output == "text" {
-			w = output.NewSummary(dst, opts)
-		} else {
-			sopts := opts
-			sopts.Color = c.color && isTerminal(c.stderr)
-			w = output.Multi(w, output.NewSummary(c.stderr, sopts))
-		}
-	}
-	w, page, err := outfiles.Tee(w, opts, c.htmlPages())
-	if err != nil {
-		return c.errorf("%v", err)
-	}
-	defer page.Abort()
-	w, files, err := outfiles.Tee(w, opts, c.formatFiles)
-	if err != nil {
-		return c.errorf("%v", err)
-	}
-	defer files.Abort()
-
-	// The progress line shows on a terminal, unless the results themselves scroll by on it.
-	streams := output.Streams(c.output) && !(c.gate.summary && c.output == "text")
-	if c.gate.progress || (isTerminal(c.stderr) && !(streams && !dst.IsFile() && isTerminal(c.stdout))) {
-		p := startProgress(c.stderr, total, c.predicted.Load, c.gate.progressDelay)
-		defer p.stop()
-	}
-	var tally report.Tally
-	var werr error
-	k := 0
-	for s := range done {
-		tally.Add(s.Result)
-		c.sharding.Keep(rep, k, s.Result)
-		k++
-		if werr == nil {
-			werr = w.Write(s.Result)
-		}
-		s.Release()
-	}
-	if k < total {
-		return report.ExitError // stopped: the workers have finished what they had started
-	}
-	rep.Summary = tally.Summary()
-	if werr == nil {
-		werr = w.Close(rep)
-	}
-	if ctx.Err() != nil {
-		return report.ExitError
-	}
-	if werr == nil {
-		werr = page.Commit()
-	}
-	if werr == nil {
-		werr = files.Commit()
-	}
-	if werr == nil {
-		werr = dst.Commit()
-	}
-	if werr != nil {
-		return c.errorf("writing the report: %v", werr)
-	}
-	return rep.Summary.ExitCode
+	return code
 }
 
 // outputOptions are the options of the report's outputs.
