@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"github.com/ssa-diff/ssa-diff/internal/flagvalue"
 	"io"
 	"os"
 	"time"
@@ -59,7 +60,7 @@ func runBlame(prog string, args []string, stdin io.Reader, stdout, stderr io.Wri
 	}
 	if *help {
 		fmt.Fprintf(stdout, blameUsage, prog)
-		io.WriteString(stdout, flagUsages(fs, names))
+		io.WriteString(stdout, flagvalue.Usages(fs, names))
 		return 0
 	}
 	if fs.NArg() != 1 {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/ssa-diff/ssa-diff/internal/emit"
+	"github.com/ssa-diff/ssa-diff/internal/flagvalue"
 	"github.com/ssa-diff/ssa-diff/internal/gather"
 	"io"
 	"maps"
@@ -114,7 +115,7 @@ type options struct {
 	allowPrivileged bool
 	// serviceIPFamilies: the families of kube-apiserver's --service-cluster-ip-range, the
 	// primary first; nil: not declared.
-	serviceIPFamilies ipFamiliesFlag
+	serviceIPFamilies flagvalue.IPFamilies
 	manifests         []string
 	live              string
 	fieldManager      string
@@ -320,7 +321,7 @@ func parseFlagsFor(prog string, args []string, stdout, stderr io.Writer, merging
 			return
 		}
 		fmt.Fprintf(w, usageHead, prog, supportedMinors())
-		io.WriteString(w, flagUsages(fs, argNames))
+		io.WriteString(w, flagvalue.Usages(fs, argNames))
 	}
 	fail := func(err error) (*options, int) {
 		msg := err.Error()
@@ -517,63 +518,3 @@ func joinList(items []string, last string) string {
 
 // isTerminal reports whether w is a terminal (emit.IsTerminal).
 func isTerminal(w io.Writer) bool { return emit.IsTerminal(w) }
-
-// flagUsages lists the flags: name and argument on one line, the description indented below.
-func flagUsages(fs *pflag.FlagSet, argNames map[string]string) string {
-	var b strings.Builder
-	fs.VisitAll(func(f *pflag.Flag) {
-		b.WriteString("  ")
-		if f.Shorthand != "" {
-			b.WriteString("-" + f.Shorthand + ", ")
-		}
-		b.WriteString("--" + f.Name)
-		if a := argNames[f.Name]; a != "" {
-			b.WriteString(" " + a)
-		}
-		b.WriteString("\n")
-		usage := f.Usage
-		switch f.Value.Type() {
-		case "string", "int":
-			if f.DefValue != "" && !strings.Contains(usage, "(default") {
-				usage += " Default: " + f.DefValue + "."
-			}
-		}
-		b.WriteString(wrap(usage, "      ", 92))
-	})
-	return b.String()
-}
-
-// wrap breaks text into lines of at most width characters, each starting with indent.
-func wrap(text, indent string, width int) string {
-	var b strings.Builder
-	line := indent
-	for _, w := range strings.Fields(text) {
-		if len(line) > len(indent) && len(line)+1+len(w) > width {
-			b.WriteString(line + "\n")
-			line = indent
-		}
-		if len(line) > len(indent) {
-			line += " "
-		}
-		line += w
-	}
-	b.WriteString(line + "\n")
-	return b.String()
-}
-
-// ipFamiliesFlag is --service-ip-families: a comma-separated list of IP families, checked
-// as it is parsed.
-type ipFamiliesFlag []string
-
-func (f *ipFamiliesFlag) String() string { return strings.Join(*f, ",") }
-
-func (f *ipFamiliesFlag) Set(s string) error {
-	fams, err := kubeapiserver.ParseServiceIPFamilies(s)
-	if err != nil {
-		return err
-	}
-	*f = fams
-	return nil
-}
-
-func (f *ipFamiliesFlag) Type() string { return "families" }

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"github.com/ssa-diff/ssa-diff/internal/flagvalue"
 	"io"
 	"slices"
 	"strings"
@@ -80,5 +81,5 @@ Flags:
 			only.AddFlag(f)
 		}
 	})
-	io.WriteString(w, flagUsages(only, argNames))
+	io.WriteString(w, flagvalue.Usages(only, argNames))
 }

@@ -22,7 +22,7 @@ var fences = []struct {
 		why:      "the library packages know nothing of the command: a program embedding the engine pulls in no CLI, flag parser, diff printer, kustomize or cluster client",
 		packages: []string{"fieldpath/...", "schema/...", "merge/...", "server/...", "appliers/...", "judge/...", "predict/..."},
 		forbidden: []string{modulePath + "/cli", modulePath + "/internal/output", modulePath + "/internal/report", modulePath + "/internal/render",
-			modulePath + "/internal/cluster", modulePath + "/internal/blame", modulePath + "/internal/completion", modulePath + "/internal/helmrun", modulePath + "/internal/blametext", modulePath + "/internal/mistakes", modulePath + "/internal/rawpatch", modulePath + "/internal/outfiles", modulePath + "/internal/gctune", modulePath + "/internal/interrupt", modulePath + "/internal/livestate", modulePath + "/internal/schemafiles", modulePath + "/internal/noise", modulePath + "/internal/plan", modulePath + "/internal/gitopsconfig", modulePath + "/internal/gather", modulePath + "/internal/emit", "github.com/spf13/pflag", "sigs.k8s.io/kustomize", "k8s.io/client-go"},
+			modulePath + "/internal/cluster", modulePath + "/internal/blame", modulePath + "/internal/completion", modulePath + "/internal/helmrun", modulePath + "/internal/blametext", modulePath + "/internal/mistakes", modulePath + "/internal/rawpatch", modulePath + "/internal/outfiles", modulePath + "/internal/gctune", modulePath + "/internal/interrupt", modulePath + "/internal/livestate", modulePath + "/internal/schemafiles", modulePath + "/internal/noise", modulePath + "/internal/plan", modulePath + "/internal/gitopsconfig", modulePath + "/internal/gather", modulePath + "/internal/emit", modulePath + "/internal/flagvalue", "github.com/spf13/pflag", "sigs.k8s.io/kustomize", "k8s.io/client-go"},
 	},
 	{
 		why: "the field manager reaches the server's model only through package server's interface: the engine links none of its ports " +
@@ -82,7 +82,7 @@ var fences = []struct {
 	},
 	{
 		why:       "the command's machinery moved out of cli (completion, …) lies below the command: it never imports it, nor its outputs' printer",
-		packages:  []string{"internal/completion", "internal/helmrun", "internal/blametext", "internal/mistakes", "internal/rawpatch", "internal/outfiles", "internal/gctune", "internal/interrupt", "internal/livestate", "internal/schemafiles", "internal/noise", "internal/plan", "internal/gitopsconfig", "internal/gather", "internal/emit"},
+		packages:  []string{"internal/completion", "internal/helmrun", "internal/blametext", "internal/mistakes", "internal/rawpatch", "internal/outfiles", "internal/gctune", "internal/interrupt", "internal/livestate", "internal/schemafiles", "internal/noise", "internal/plan", "internal/gitopsconfig", "internal/gather", "internal/emit", "internal/flagvalue"},
 		forbidden: []string{modulePath + "/cli"},
 	},
 	{
