@@ -2,12 +2,9 @@ package cli
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/spf13/pflag"
-	"github.com/ssa-diff/ssa-diff/internal/admission/wire"
 	"github.com/ssa-diff/ssa-diff/server/clusterstate"
-	"github.com/ssa-diff/ssa-diff/server/kubeapiserver"
 )
 
 // This file holds the flags of what the cluster's admission chain reads (package
@@ -61,25 +58,4 @@ func (c *options) checkAdmission() error {
 		return fmt.Errorf("--as-uid and --as-group say more of the user --as names: give --as")
 	}
 	return nil
-}
-
-// modelConfig is the cluster the run predicts, its admission included.
-func (c *session) admissionConfig(cfg *kubeapiserver.Config) {
-	if c.in.ClusterState == nil {
-		return
-	}
-	cfg.Cluster = c.in.ClusterState
-	cfg.User = clusterstate.User{Name: c.admission.user, UID: c.admission.uid, Groups: c.admission.groups}
-	cfg.Authorization = c.admission.rules
-	if c.admissionLibrary != nil {
-		cfg.AdmissionLibrary = c.admissionLibrary
-		return
-	}
-	helper, err := wire.FindHelper(c.getenv)
-	if err != nil {
-		msg := err.Error()
-		cfg.AdmissionLibrary = func(wire.Setup) (wire.Library, error) { return nil, fmt.Errorf("%s", strings.TrimSpace(msg)) }
-		return
-	}
-	cfg.AdmissionHelper = helper
 }

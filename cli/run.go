@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"github.com/ssa-diff/ssa-diff/appliers"
 	"github.com/ssa-diff/ssa-diff/internal/gather"
+	"github.com/ssa-diff/ssa-diff/server/clusterstate"
 
 	"github.com/ssa-diff/ssa-diff/internal/cluster"
 	"github.com/ssa-diff/ssa-diff/internal/gctune"
 	"github.com/ssa-diff/ssa-diff/internal/report"
-	"github.com/ssa-diff/ssa-diff/merge"
 	"github.com/ssa-diff/ssa-diff/predict"
 	"github.com/ssa-diff/ssa-diff/schema"
 	"github.com/ssa-diff/ssa-diff/server/kubeapiserver"
@@ -38,13 +38,14 @@ func (c *invocation) execute(ctx context.Context, newPredictor func(*schema.Regi
 }
 
 // newEngine is the engine of the run's schemas on kube-apiserver's model at their minor,
-// with the run's admission; the model's helper is stopped when the run ends.
+// with the run's admission (gather.Inputs.Engine); the model's helper is stopped when the
+// run ends.
 func (c *session) newEngine(reg *schema.Registry) predictor {
-	mc := kubeapiserver.Config{Minor: reg.Minor(), ForbidPrivileged: !c.allowPrivileged, ServiceIPFamilies: c.serviceIPFamilies, FeatureGates: c.featureGates}
-	c.admissionConfig(&mc)
-	model := kubeapiserver.MustNew(mc)
+	a := c.admission
+	e, model := c.in.Engine(reg, kubeapiserver.Config{ForbidPrivileged: !c.allowPrivileged, ServiceIPFamilies: c.serviceIPFamilies, FeatureGates: c.featureGates},
+		gather.Admission{User: clusterstate.User{Name: a.user, UID: a.uid, Groups: a.groups}, Authorization: a.rules, Library: c.admissionLibrary, Getenv: c.getenv})
 	c.closers = append(c.closers, model.Close)
-	return engine{Engine: merge.New(reg, model, merge.WithCompactManagedFields())}
+	return e
 }
 
 // execute is the run: its inputs read and paired with the live state (package gather),
@@ -123,7 +124,7 @@ func (c *session) gatherOptions() gather.Options {
 // are known.
 func (c *session) run(eng predictor, reg *schema.Registry) *predict.Run {
 	r := &predict.Run{Predictor: eng, Applier: c.client, Schemas: reg, Judge: c.judge, Subresource: c.subresource,
-		Force: c.force, ForcedAlso: c.wantsWithForce(), Now: c.now, NoDrift: c.verbs.named() || c.verbs.v == merge.VerbPatch, RespectIgnore: c.gitops.respect}
+		Force: c.force, ForcedAlso: c.wantsWithForce(), Now: c.now, NoDrift: c.in.NoDrift(), RespectIgnore: c.gitops.respect}
 	if !c.advice.off {
 		r.Advice = c.adviceOptions(reg)
 	}
