@@ -2,7 +2,7 @@ package cli
 
 import (
 	"fmt"
-	"strconv"
+	"github.com/ssa-diff/ssa-diff/internal/flagvalue"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -37,37 +37,15 @@ type gateOptions struct {
 // options name theirs: Option.Arg).
 var gateArgNames = map[string]string{"fail-on": "LIST", "allow-takeover-from": "GLOB", "protect": "GLOB"}
 
-// addApplierFlags defines the flags of the appliers' options, in the list's order: with
+// addApplierFlags defines the flags of the appliers' options (flagvalue.ApplierOptions): with
 // charts false, those of the appliers that apply manifests; with charts true, those of the
-// appliers that render a chart (Kind.RendersChart: Helm's, whose options are a whole
-// command's), which the usage lists after the command's own.
+// appliers that render a chart (Helm's, whose options are a whole command's), which the
+// usage lists after the command's own.
 func (c *options) addApplierFlags(fs *pflag.FlagSet, argNames map[string]string, charts bool) {
-	g := &c.gate
-	if g.applierFlags == nil {
-		g.applierFlags = map[string]func() []string{}
+	if c.gate.applierFlags == nil {
+		c.gate.applierFlags = map[string]func() []string{}
 	}
-	for _, k := range appliers.Kinds() {
-		if k.RendersChart != charts {
-			continue
-		}
-		for _, o := range k.Options {
-			argNames[o.Name] = o.Arg
-			switch {
-			case o.Arg == "":
-				on := fs.Bool(o.Name, false, o.Usage)
-				g.applierFlags[o.Name] = func() []string { return []string{strconv.FormatBool(*on)} }
-			case o.Repeatable:
-				values := fs.StringArray(o.Name, nil, o.Usage)
-				g.applierFlags[o.Name] = func() []string { return *values }
-			default:
-				value := fs.String(o.Name, o.Default, o.Usage)
-				if o.Alone != "" {
-					fs.Lookup(o.Name).NoOptDefVal = o.Alone
-				}
-				g.applierFlags[o.Name] = func() []string { return []string{*value} }
-			}
-		}
-	}
+	flagvalue.ApplierOptions(fs, argNames, c.gate.applierFlags, func(k appliers.Kind) bool { return k.RendersChart == charts })
 }
 
 // addGateFlags defines the gate's flags.

@@ -2,6 +2,7 @@ package flagvalue
 
 import (
 	"fmt"
+	"github.com/ssa-diff/ssa-diff/appliers"
 	"strconv"
 	"strings"
 
@@ -131,3 +132,32 @@ func (f *IPFamilies) Set(s string) error {
 }
 
 func (f *IPFamilies) Type() string { return "families" }
+
+// ApplierOptions defines the flags of the appliers' options (appliers.Kind.Options) of the
+// kinds that which picks, in the list's order: each option's argument name goes to argNames
+// and the reader of its values, by name, to values (a flag without argument reads "true"
+// or "false", a repeatable one every value given, the others the one value).
+func ApplierOptions(fs *pflag.FlagSet, argNames map[string]string, values map[string]func() []string, which func(appliers.Kind) bool) {
+	for _, k := range appliers.Kinds() {
+		if !which(k) {
+			continue
+		}
+		for _, o := range k.Options {
+			argNames[o.Name] = o.Arg
+			switch {
+			case o.Arg == "":
+				on := fs.Bool(o.Name, false, o.Usage)
+				values[o.Name] = func() []string { return []string{strconv.FormatBool(*on)} }
+			case o.Repeatable:
+				all := fs.StringArray(o.Name, nil, o.Usage)
+				values[o.Name] = func() []string { return *all }
+			default:
+				value := fs.String(o.Name, o.Default, o.Usage)
+				if o.Alone != "" {
+					fs.Lookup(o.Name).NoOptDefVal = o.Alone
+				}
+				values[o.Name] = func() []string { return []string{*value} }
+			}
+		}
+	}
+}
