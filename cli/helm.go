@@ -77,24 +77,6 @@ func (c *session) helmRelease() helmrun.Release {
 	return r
 }
 
-// say prints what Helm would say: warnings, and its own lines.
-func (c *session) say(msgs []helmrun.Message) {
-	for _, m := range msgs {
-		if m.Warning {
-			c.warnf("%s", m.Text)
-		} else {
-			fmt.Fprintln(c.stderr, m.Text)
-		}
-	}
-}
-
-// helmRollbackManifests are the objects of the revision a rollback goes back to.
-func (c *session) helmRollbackManifests(loader *input.Loader, live []input.Entry, reg *schema.Registry) ([]input.Entry, error) {
-	entries, msgs, err := c.helmRelease().RollbackManifests(loader, live, reg)
-	c.say(msgs)
-	return entries, err
-}
-
 // runHelm predicts the whole Helm command once, and makes the run's applier answer for
 // each object from it.
 func (c *session) runHelm(eng predictor, reg *schema.Registry, pairs []input.Pair, objs []*input.Object) error {
@@ -103,7 +85,7 @@ func (c *session) runHelm(eng predictor, reg *schema.Registry, pairs []input.Pai
 		return errors.New("--applier helm needs the engine")
 	}
 	client, msgs, err := c.helmRelease().Run(e.Engine, reg, pairs, objs, c.now)
-	c.say(msgs)
+	helmrun.Say(c.stderr, msgs)
 	if err != nil {
 		return err
 	}

@@ -49,7 +49,8 @@ func (c *options) checkPrune(fs *pflag.FlagSet) error {
 			return fmt.Errorf("--%s needs --prune", f)
 		}
 		if fs.Changed(f) && !kind.PrunesBySelector {
-			return fmt.Errorf("--%s is %s (--applier %s); %s prunes what it tracks", f, selectorPruners(), selectorPrunerNames(), kind.Name)
+			whose, names := selectorPruners()
+			return fmt.Errorf("--%s is %s (--applier %s); %s prunes what it tracks", f, whose, names, kind.Name)
 		}
 	}
 	if kind.AlwaysPrunes {
@@ -66,24 +67,14 @@ func (c *options) checkPrune(fs *pflag.FlagSet) error {
 	return nil
 }
 
-// selectorPruners is whose the selector's flags are: "kubectl's"; selectorPrunerNames
-// the appliers that take them.
-func selectorPruners() string {
-	var out []string
-	for _, n := range selectorPrunerList() {
-		out = append(out, n+"'s")
-	}
-	return orList(out)
-}
-
-func selectorPrunerNames() string { return orList(selectorPrunerList()) }
-
-func selectorPrunerList() []string {
-	var out []string
+// selectorPruners are whose the selector's flags are ("kubectl's") and the appliers that
+// take them ("kubectl").
+func selectorPruners() (whose, names string) {
+	var owners, list []string
 	for _, k := range appliers.Kinds() {
 		if k.PrunesBySelector {
-			out = append(out, k.Name)
+			owners, list = append(owners, k.Name+"'s"), append(list, k.Name)
 		}
 	}
-	return out
+	return orList(owners), orList(list)
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"github.com/ssa-diff/ssa-diff/appliers"
 	"github.com/ssa-diff/ssa-diff/internal/gather"
+	"github.com/ssa-diff/ssa-diff/internal/helmrun"
 	"github.com/ssa-diff/ssa-diff/server/clusterstate"
 
 	"github.com/ssa-diff/ssa-diff/internal/cluster"
@@ -72,8 +73,10 @@ func (c *session) execute(ctx context.Context, newPredictor func(*schema.Registr
 	if c.getenv != nil {
 		defer gctune.Tune(c.getenv, in.Loader.BytesRead()).Stop()
 	}
-	if c.helmRollback() {
-		if in.Manifests, err = c.helmRollbackManifests(in.Loader, in.Live, in.Registry); err != nil {
+	if c.helmRollback() { // the manifests are those of the revision it goes back to
+		var msgs []helmrun.Message
+		in.Manifests, msgs, err = c.helmRelease().RollbackManifests(in.Loader, in.Live, in.Registry)
+		if helmrun.Say(c.stderr, msgs); err != nil {
 			return c.errorf("%v", err)
 		}
 	}

@@ -11,11 +11,12 @@ import (
 )
 
 // The command is flags, options, a pipeline and outputs (issue #35): no function of it is
-// longer than maxFuncLines, and its non-test code stays under maxLines, a ceiling lowered
-// as code that is not flag, option or output glue leaves for the library (the goal: 2,200).
+// longer than maxFuncLines, and its non-test code stays under maxLines (the goal of #35):
+// what is not flag, option or output glue lives in the library or below the command
+// (internal/gather reads and pairs the inputs, internal/emit writes the report).
 const (
 	maxFuncLines = 80
-	maxLines     = 2880
+	maxLines     = 2200
 )
 
 func TestCommandStaysThin(t *testing.T) {

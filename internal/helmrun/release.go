@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"path/filepath"
 	"strings"
 	"time"
@@ -31,6 +32,18 @@ type Release struct {
 type Message struct {
 	Warning bool
 	Text    string
+}
+
+// Say prints what Helm would say on w: the warnings as "warning: " lines, its own lines as
+// they are.
+func Say(w io.Writer, msgs []Message) {
+	for _, m := range msgs {
+		if m.Warning {
+			fmt.Fprintf(w, "warning: %s\n", m.Text)
+		} else {
+			fmt.Fprintln(w, m.Text)
+		}
+	}
 }
 
 // RecordKind is the kind of the release's records, and its resource.
