@@ -98,8 +98,7 @@ func runWithLibrary(ctx context.Context, prog string, args []string, stdin io.Re
 	return inv.execute(ctx, nil)
 }
 
-// engine is the prediction engine, on which the run's applier sends its requests: the
-// command's predictor.
+// engine is the prediction engine the run's applier sends its requests to.
 type engine = predict.Engine
 
 // predictor is what the command asks of the engine (tests give it fakes).

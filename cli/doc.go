@@ -25,17 +25,19 @@
 // stopped half-way leaves the previous file.
 //
 // The pieces live in sub-packages: input reads files and pairs manifests with live objects,
-// render builds kustomizations as kubectl apply -k does (attributing objects and fields to
-// the files they came from), report is the versioned result model, output prints it in
-// each format. What is not flags, options or output glue lives beside them, one job a
-// package: completion (the shell scripts and __complete), helmrun (--applier helm's
-// release), livestate (the live state's record and evidence, a cluster read's refs and
-// --save-live), mistakes (a newcomer's mistakes answered), rawpatch (patches that name no
-// object), schemafiles (--schema and --crd, for any minor), shard (Select: a shard's slots and record),
-// plan (the run's slots in order, their steps, each result settled), outfiles (the report's files,
-// written all at once), blametext (blame's printing), gctune and interrupt (the process's
-// settings for Main). Objects are
-// predicted in parallel by a bounded pool of workers; results are printed in input order.
+// render builds kustomizations as kubectl apply -k does (attributing objects and fields to the
+// files they came from), report is the versioned result model, output prints it in each format.
+// What is not flags, options or output glue lives beside them, one job a package: gather (the
+// run's inputs read, paired and planned from one Options; the engine of their minor), emit (the
+// report written as the run predicts; the progress line), flagvalue (the flags' checked values,
+// the appliers' options as flags, the usage), completion (the shell scripts and __complete),
+// helmrun (--applier helm's release), livestate (the live state's record and evidence, a
+// cluster read, --save-live), mistakes (a newcomer's mistakes), rawpatch (patches that name no
+// object), schemafiles (--schema and --crd, for any minor), shard (a shard's slots and record),
+// plan (the run's slots in order, their steps, each result settled), outfiles (the report's
+// files, written all at once), blametext (blame's printing), gctune and interrupt (the
+// process's settings for Main). Objects are predicted in parallel by a bounded pool of workers;
+// results are printed in input order.
 // Manifests for the same object are applied one after the other, each to the object the
 // previous one leaves, as kubectl would.
 //
@@ -53,7 +55,7 @@
 //
 // # Rendering, pruning, strict mode
 //
-// Manifests are rendered as the appliers render them (render.go): -k and kustomization
+// Manifests are rendered as the appliers render them (package gather): -k and kustomization
 // directories through package render, `helm template` output on standard input attributed
 // to its templates (input.Loader.SourceComments). A finding's line comes from the object's
 // locator (input.Object.LocateFieldPath), which for a rendered object may be in another file
