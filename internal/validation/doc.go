@@ -1,5 +1,5 @@
 // Package validation predicts the registry's validation of built-in kinds: what
-// kube-apiserver 1.37 answers with 422 Invalid when an object that field management,
+// kube-apiserver (1.32 to 1.38, at the minor of the server described) answers with 422 Invalid when an object that field management,
 // defaulting and the registry's rules produced breaks the kind's rules (rules.md valid.builtin, valid.update, valid.metadata).
 //
 // [Validate] takes the object about to be stored, and the stored one on an update, as the

@@ -1,5 +1,5 @@
 // Package admissionregistration is the validation of the admissionregistration.k8s.io
-// group's kinds as kube-apiserver 1.37's registry runs it (Strategy): webhook
+// group's kinds as the registry of kube-apiserver 1.32 to 1.38 runs it (Strategy): webhook
 // configurations (webhook names, client configs given as a URL or a service, rules and
 // scopes, failure, match, side-effect and reinvocation policies, review versions, timeouts,
 // selectors and match conditions), validating and mutating admission policies (match

@@ -1,5 +1,5 @@
 // Package apiregistration is the validation of the aggregator's APIService
-// (apiregistration.k8s.io) as kube-apiserver 1.37's aggregator registry runs it (Strategy):
+// (apiregistration.k8s.io) as the aggregator registry of kube-apiserver 1.32 to 1.38 runs it (Strategy):
 // the name must be the service's version and group joined by a dot, the group a DNS
 // subdomain (empty only for the legacy v1), the version a DNS label, both priorities in
 // range, and a local service (no spec.service) neither a CA bundle nor

@@ -1,8 +1,8 @@
 // Package apps is the validation of the apps group's kinds — Deployment, ReplicaSet,
-// StatefulSet, DaemonSet and ControllerRevision — as kube-apiserver 1.37's registry runs it:
+// StatefulSet, DaemonSet and ControllerRevision — as the registry of kube-apiserver 1.32 to 1.38 runs it:
 // each kind's strategy (Strategy) with the validation options it derives from the old and
 // new pod templates, the group's validators over the internal types of package
-// internal/api/apps, and the declarative validation 1.37 enforces for the group.
+// internal/api/apps, and the declarative validation each minor enforces for the group.
 //
 // The workload kinds share a shape: a label selector that must select the pod template's
 // labels (and, once stored, never changes), a pod template validated by package core, and a

@@ -1,8 +1,8 @@
-// Package autoscaling is the validation of a HorizontalPodAutoscaler as kube-apiserver
-// 1.37's registry runs it, whichever version (autoscaling/v1 or v2) it is written at: the
+// Package autoscaling is the validation of a HorizontalPodAutoscaler as the registry of kube-apiserver
+// 1.32 to 1.38 runs it, whichever version (autoscaling/v1 or v2) it is written at: the
 // strategy (Strategy) with the options it derives from the stored object, the rules over
 // the internal type of package internal/api/autoscaling, and the declarative validation
-// 1.37 enforces (beta: minReplicas and maxReplicas bounds).
+// each minor enforces (beta: minReplicas and maxReplicas bounds).
 //
 // A HorizontalPodAutoscaler scales a target (kind, name and an apiVersion with a group —
 // ReplicationController excepted — that an update leaves alone may stay as it was) between

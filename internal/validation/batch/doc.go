@@ -1,7 +1,7 @@
 // Package batch is the validation of the batch group's kinds — Job and CronJob — as
-// kube-apiserver 1.37's registry runs it: each kind's strategy (Strategy) with the options
+// the registry of kube-apiserver 1.32 to 1.38 runs it: each kind's strategy (Strategy) with the options
 // it derives from the stored object, the group's validators over the internal types of
-// package internal/api/batch, and the declarative validation 1.37 enforces for the group.
+// package internal/api/batch, and the declarative validation each minor enforces for the group.
 //
 // A Job's spec describes pods that run to completion: its pod template restarts OnFailure
 // or Never, its selector is generated from the Job's uid unless manualSelector says

@@ -1,5 +1,5 @@
 // Package certificates is the validation of the certificates.k8s.io group's kinds as
-// kube-apiserver 1.37's registry runs it (Strategy): a CertificateSigningRequest's PEM
+// the registry of kube-apiserver 1.32 to 1.38 runs it (Strategy): a CertificateSigningRequest's PEM
 // request (parsed, its signature checked), usages, signer name, lifetime, conditions and
 // issued certificate — with what the stored request already broke left acceptable on
 // update, and the approval conditions writable through /approval only; a

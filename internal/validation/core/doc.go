@@ -1,8 +1,8 @@
 // Package core is the validation of the core group's kinds (ConfigMap, Secret, Service,
 // the pod template …) as kube-apiserver's registry runs it at the minor of the server
-// described (serverconfig.Config, 1.34 to 1.37): each kind's strategy (Strategy), the
+// described (serverconfig.Config, 1.32 to 1.38): each kind's strategy (Strategy), the
 // group's validators over the internal types of package internal/api/core, and the
-// declarative validation 1.37 enforces for the group. Error messages and the values they
+// declarative validation each minor enforces for the group. Error messages and the values they
 // print are the server's, byte for byte; rules cited are docs/rules.md's valid.builtin,
 // valid.update, valid.metadata and valid.minors.
 //
@@ -53,7 +53,7 @@
 // internal objects (a Pod's spec, a claim's spec, a volume's source): apimachinery's
 // diff.Diff of their JSON, field names as Go writes them.
 //
-// Declarative validation (declarative_pod.go) adds the few rules 1.37 enforces under these
+// Declarative validation (declarative_pod.go) adds the few rules each minor enforces under these
 // kinds (a ReplicationController's beta rules, eviction responders, volume health); the
 // 1.37 registry joins them to the handwritten errors (earlier minors answer with the
 // handwritten errors alone). Warnings (warnings.go) are the ones the server returns with

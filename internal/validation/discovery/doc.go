@@ -1,7 +1,7 @@
 // Package discovery is the validation of the discovery.k8s.io kinds (EndpointSlice) as
-// kube-apiserver 1.37's registry runs it: the address type (immutable: rules.md valid.update), ports
+// the registry of kube-apiserver 1.32 to 1.38 runs it: the address type (immutable: rules.md valid.update), ports
 // (unique names, protocols, application protocols), endpoints (addresses of the slice's
-// type, node names, host names, topology hints), with the beta declarative rules 1.37
+// type, node names, host names, topology hints), with the beta declarative rules each minor
 // enforces and the warnings on deprecated FQDN slices and non-canonical addresses.
 //
 // An update that leaves the endpoints as they were keeps them even when they break

@@ -1,7 +1,7 @@
 // Package networking is the validation of the networking.k8s.io kinds (Ingress,
-// IngressClass, NetworkPolicy, IPAddress, ServiceCIDR) as kube-apiserver 1.37's registry
+// IngressClass, NetworkPolicy, IPAddress, ServiceCIDR) as the registry of kube-apiserver 1.32 to 1.38
 // runs it: each kind's strategy (Strategy), the group's validators over the internal types
-// of package internal/api/networking, the declarative rules 1.37 enforces for the group
+// of package internal/api/networking, the declarative rules each minor enforces for the group
 // (beta required and immutable fields) and the strategies' warnings.
 //
 // The rules keep the server's tolerance for what is already stored: an update may keep an

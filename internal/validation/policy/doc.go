@@ -1,5 +1,5 @@
-// Package policy is the validation of a PodDisruptionBudget as kube-apiserver 1.37's
-// registry runs it (Strategy): a budget given as minAvailable or maxUnavailable (not both),
+// Package policy is the validation of a PodDisruptionBudget as the registry of
+// kube-apiserver 1.32 to 1.38 runs it (Strategy): a budget given as minAvailable or maxUnavailable (not both),
 // each an integer or a percentage of at most 100% as a workload's rollout knobs are
 // (package apps), a well-formed selector — one whose label values an older server took
 // stays acceptable on update — and a known unhealthy-pod eviction policy. Its status

@@ -2,7 +2,7 @@
 // Allocation: DeviceClass, ResourceClaimTemplate, ResourceClaim) as kube-apiserver's
 // registry runs it at the server's minor (serverconfig.Config): each kind's strategy
 // (Strategy), the handwritten validators over the internal types of package
-// internal/api/resource, and the declarative rules 1.37 enforces (beta: list sizes, unique
+// internal/api/resource, and the declarative rules each minor enforces (beta: list sizes, unique
 // request names, driver names, enumerations, fully qualified attribute names), which
 // replace the handwritten errors they cover and come after the others (rules.md
 // valid.builtin, valid.metadata).

@@ -1,7 +1,7 @@
 // Package storage is the validation of the storage.k8s.io kinds (StorageClass, CSIDriver,
-// CSINode, VolumeAttachment, CSIStorageCapacity, VolumeAttributesClass) as kube-apiserver
-// 1.37's registry runs it: each kind's strategy (Strategy), the group's validators over the
-// internal types of package internal/api/storage, the declarative rules 1.37 enforces (beta:
+// CSINode, VolumeAttachment, CSIStorageCapacity, VolumeAttributesClass) as the registry of kube-apiserver
+// 1.32 to 1.38 runs it: each kind's strategy (Strategy), the group's validators over the
+// internal types of package internal/api/storage, the declarative rules each minor enforces (beta:
 // a StorageClass's provisioner, parameters, reclaim policy and binding mode are immutable,
 // a VolumeAttachment's spec too, and its attacher is a driver name) and the strategies'
 // warnings.
