@@ -17,10 +17,6 @@ import (
 	"github.com/ssa-diff/ssa-diff/server/kubeapiserver"
 )
 
-func (c *invocation) warnf(format string, args ...any) {
-	fmt.Fprintf(c.stderr, "warning: "+format+"\n", args...)
-}
-
 func (c *invocation) errorf(format string, args ...any) int {
 	fmt.Fprintf(c.stderr, "error: "+format+"\n", args...)
 	return report.ExitError
