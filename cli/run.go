@@ -98,7 +98,7 @@ func (c *session) gatherOptions() gather.Options {
 		Schemas: c.schemas, CRDs: c.crds, Minor: c.kube.choice, AdmissionFrom: c.admission.from, NoAdmission: c.admission.none,
 		ApplierName: c.applier, Applier: c.options.client, Subresource: c.subresource, Verb: c.verbs.v, Command: c.verbs.cmd,
 		Flux: c.gitops.flux, FluxFile: c.gitops.fluxFile, SubstituteFrom: c.gitops.substituteFrom, Noise: c.noise.rules,
-		FeatureGates: c.featureGates, AllowNoManagedFields: c.liveOpts.allowNoManagedFields, Prune: c.prune.on,
+		FeatureGates: c.featureGates, RuntimeConfig: c.runtimeConfig, AllowNoManagedFields: c.liveOpts.allowNoManagedFields, Prune: c.prune.on,
 		PruneVisits: c.prune.explicit, Shard: c.shard}
 	o.NewApplier = func(ns string) (appliers.Applier, error) {
 		s := c.applierSettings

@@ -64,8 +64,12 @@ type Options struct {
 	FluxFile       string
 	SubstituteFrom []string
 	// Noise are the run's noise rules (--skip, --ignore-filename-pattern).
-	Noise        *noise.Rules
-	FeatureGates kubeapiserver.FeatureGates
+	Noise *noise.Rules
+	// FeatureGates and RuntimeConfig are kube-apiserver's --feature-gates and
+	// --runtime-config: checked against the minor predicted, the API versions served applied
+	// to its registry.
+	FeatureGates  kubeapiserver.FeatureGates
+	RuntimeConfig kubeapiserver.RuntimeConfig
 	// AllowNoManagedFields: a dump without managedFields is predicted as owned by nobody.
 	AllowNoManagedFields bool
 	// Prune previews what the applier prunes; PruneVisits: the applier visits Namespace
@@ -153,7 +157,7 @@ func Read(ctx context.Context, opts Options) (*Inputs, error) {
 	if in.Registry, err = in.readLive(ctx, reg); err == nil && opts.Cluster == nil {
 		err = in.buildFlux(in.Live)
 	}
-	return in, cmp.Or(err, opts.FeatureGates.CheckFor(in.Registry))
+	return in, cmp.Or(err, opts.FeatureGates.CheckFor(in.Registry), opts.RuntimeConfig.ApplyTo(in.Registry))
 }
 
 // readManifests reads the manifests: a --kubectl command's named objects, else the files
