@@ -30,6 +30,11 @@ type kindConversion struct {
 	toHub func(cfg *serverconfig.Config, version string, in any) any
 	// fromHub converts a hub value to a version and encodes it.
 	fromHub func(hub any, version string) (any, error)
+	// decodable, when set, is an object of a version (unstructured) as the Go types of
+	// the server cfg describes see it: without the fields this package's types (the
+	// newest release's) have and that minor's lack, which its decoding drops as it drops
+	// any unknown field. It copies what it changes.
+	decodable func(cfg *serverconfig.Config, obj map[string]any) map[string]any
 }
 
 // kinds are the built-in kinds served at more than one version, by group and kind.
@@ -78,6 +83,9 @@ func Convert(cfg *serverconfig.Config, obj map[string]any, apiVersion string) (m
 		return nil, fmt.Errorf("%w from %s to %s for %s: the versions are %s", ErrNotConvertible, from, apiVersion, kind, strings.Join(k.versions, ", "))
 	}
 	in, managed, hasManaged := withoutManagedFields(obj)
+	if k.decodable != nil {
+		in = k.decodable(cfg, in)
+	}
 	typed := k.newObject(fromVersion)
 	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(in, typed); err != nil {
 		// As the server's scheme words it.
@@ -133,18 +141,22 @@ func withoutManagedFields(obj map[string]any) (map[string]any, any, bool) {
 }
 
 // DecodeBody checks that obj, a request body of a kind Versions knows, decodes into its Go
-// type as the API server decodes a JSON request body (sigs.k8s.io/json, field names case
-// sensitive, unknown fields ignored). The error is the server's 400 message:
+// type as the API server cfg describes decodes a JSON request body (sigs.k8s.io/json, field
+// names case sensitive, unknown fields — those its minor's Go types lack too — ignored).
+// The error is the server's 400 message:
 // `HorizontalPodAutoscaler in version "v2" cannot be handled as a HorizontalPodAutoscaler:
 // json: cannot unmarshal …`. The body is read from obj as encoding/json writes it, so a
 // number is quoted as Go formats it.
-func DecodeBody(obj map[string]any) error {
+func DecodeBody(cfg *serverconfig.Config, obj map[string]any) error {
 	av, _ := obj["apiVersion"].(string)
 	kind, _ := obj["kind"].(string)
 	group, version := splitAPIVersion(av)
 	k := kinds[[2]string{group, kind}]
 	if k == nil || !k.serves(version) {
 		return fmt.Errorf("%w for %s %s", ErrNotConvertible, av, kind)
+	}
+	if k.decodable != nil {
+		obj = k.decodable(cfg, obj)
 	}
 	b, err := json.Marshal(obj)
 	if err != nil {

@@ -24,6 +24,13 @@ const (
 	hpaDefaultCPUUtilization int32 = 80
 )
 
+// hpaConditionObservedGenerationSince is the minor from which an HPA condition has an
+// observedGeneration (k8s.io/api v0.37, in autoscaling/v1's conditions annotation too;
+// the wire types here are the newest release's). Before it, the server's decoding drops
+// the field, of a body and of the annotation alike (found by the differential harness at
+// 1.33 against 1.33.13's field manager; k8s.io/api v0.32–v0.36 have no such field).
+const hpaConditionObservedGenerationSince = 37
+
 // hpaRoundTripAnnotations never reach the internal version.
 var hpaRoundTripAnnotations = []string{
 	hpaMetricsAnnotation, hpaBehaviorAnnotation, hpaScaleDownToleranceAnnot,
@@ -41,6 +48,7 @@ var hpaConversion = &kindConversion{
 		}
 		return &autoscalingv2.HorizontalPodAutoscaler{}
 	},
+	decodable: hpaDecodable,
 	toHub: func(cfg *serverconfig.Config, _ string, in any) any {
 		if v1, ok := in.(*autoscalingv1.HorizontalPodAutoscaler); ok {
 			return hpaV1ToHub(cfg, v1)
@@ -64,6 +72,76 @@ var hpaConversion = &kindConversion{
 		out.TypeMeta = metav1.TypeMeta{APIVersion: "autoscaling/v2", Kind: "HorizontalPodAutoscaler"}
 		return &out, nil
 	},
+}
+
+// hpaDecodable is obj, an HPA at autoscaling/v2 (or v1, which has no status.conditions),
+// without what the Go types of cfg's minor lack: its conditions' observedGeneration
+// before 1.37. obj is not changed; the result shares what it does not change.
+func hpaDecodable(cfg *serverconfig.Config, obj map[string]any) map[string]any {
+	if cfg.AtLeast(hpaConditionObservedGenerationSince) {
+		return obj
+	}
+	status, _ := obj["status"].(map[string]any)
+	conditions, _ := status["conditions"].([]any)
+	has := false
+	for _, c := range conditions {
+		if m, ok := c.(map[string]any); ok {
+			if _, ok := m["observedGeneration"]; ok {
+				has = true
+				break
+			}
+		}
+	}
+	if !has {
+		return obj
+	}
+	out := make([]any, len(conditions))
+	for i, c := range conditions {
+		m, ok := c.(map[string]any)
+		if !ok {
+			out[i] = c
+			continue
+		}
+		without := make(map[string]any, len(m))
+		for k, v := range m {
+			if k != "observedGeneration" {
+				without[k] = v
+			}
+		}
+		out[i] = without
+	}
+	st := make(map[string]any, len(status))
+	for k, v := range status {
+		st[k] = v
+	}
+	st["conditions"] = out
+	o := make(map[string]any, len(obj))
+	for k, v := range obj {
+		o[k] = v
+	}
+	o["status"] = st
+	return o
+}
+
+// hpaConditionsText is the conditions annotation's text as the Go types of cfg's minor
+// read it: without the conditions' observedGeneration before 1.37 (as hpaDecodable). A
+// text that is not a list of objects is returned as it is (neither reads it).
+func hpaConditionsText(cfg *serverconfig.Config, text string) []byte {
+	if cfg.AtLeast(hpaConditionObservedGenerationSince) {
+		return []byte(text)
+	}
+	var conditions []map[string]json.RawMessage
+	if json.Unmarshal([]byte(text), &conditions) != nil {
+		return []byte(text)
+	}
+	for _, c := range conditions {
+		delete(c, "observedGeneration")
+	}
+	b, err := json.Marshal(conditions)
+	if err != nil {
+		return []byte(text)
+	}
+	return b
 }
 
 // withoutRoundTripAnnotations is a copy of the annotations without the round-trip ones,
@@ -160,7 +238,7 @@ func hpaV1ToHub(cfg *serverconfig.Config, in *autoscalingv1.HorizontalPodAutosca
 	}
 	if text, ok := ann[hpaConditionsAnnotation]; ok {
 		var conditions []autoscalingv1.HorizontalPodAutoscalerCondition
-		if json.Unmarshal([]byte(text), &conditions) == nil {
+		if json.Unmarshal(hpaConditionsText(cfg, text), &conditions) == nil {
 			out.Status.Conditions = make([]autoscalingv2.HorizontalPodAutoscalerCondition, len(conditions))
 			for i, c := range conditions {
 				out.Status.Conditions[i] = autoscalingv2.HorizontalPodAutoscalerCondition{

@@ -30,10 +30,6 @@ type Generator struct {
 	// stores, and what the server decides on decoded objects (the store's no-op check, a
 	// /scale's replica count) has no answer for it.
 	Fractions bool
-	// AnyTimes lets time fields (untyped to structured-merge-diff) hold any untyped value,
-	// not only times: for a built-in kind decoded into its Go types on the oracle's side,
-	// which refuses a value that is not a time as the server does.
-	AnyTimes bool
 	// sorted holds each map type's fields in name order: a custom resource's schema lists
 	// them in the order its OpenAPI properties map was walked, which changes from process
 	// to process, and a seed must make the same sequence in every process.
@@ -192,7 +188,7 @@ func (g *Generator) scalar(s smdschema.Scalar, path string) any {
 	case smdschema.String:
 		return g.str(path)
 	default: // untyped: int-or-string, quantities, times, deduced values
-		if !g.AnyTimes && isTime(path) {
+		if isTime(path) {
 			// metav1.Time and MicroTime are untyped to structured-merge-diff, but every
 			// object an API server stores holds an RFC 3339 time there: Go's decoding
 			// refuses anything else, and the store's no-op check (its timestamps kept)
