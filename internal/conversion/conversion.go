@@ -28,8 +28,8 @@ type kindConversion struct {
 	// toHub converts a Go object of a version to the hub, as the server cfg describes
 	// converts it.
 	toHub func(cfg *serverconfig.Config, version string, in any) any
-	// fromHub converts a hub value to a version and encodes it.
-	fromHub func(hub any, version string) (any, error)
+	// fromHub converts a hub value to a version, as the server cfg describes converts it.
+	fromHub func(cfg *serverconfig.Config, hub any, version string) (any, error)
 	// decodable, when set, is an object of a version (unstructured) as the Go types of
 	// the server cfg describes see it: without the fields this package's types (the
 	// newest release's) have and that minor's lack, which its decoding drops as it drops
@@ -91,7 +91,7 @@ func Convert(cfg *serverconfig.Config, obj map[string]any, apiVersion string) (m
 		// As the server's scheme words it.
 		return nil, fmt.Errorf("unable to convert unstructured object to %s/%s, Kind=%s: %w", fromGroup, fromVersion, kind, err)
 	}
-	out, err := k.fromHub(k.toHub(cfg, fromVersion, typed), toVersion)
+	out, err := k.fromHub(cfg, k.toHub(cfg, fromVersion, typed), toVersion)
 	if err != nil {
 		return nil, fmt.Errorf("converting %s to %s: %w", kind, apiVersion, err)
 	}

@@ -31,10 +31,23 @@ const (
 // 1.33 against 1.33.13's field manager; k8s.io/api v0.32–v0.36 have no such field).
 const hpaConditionObservedGenerationSince = 37
 
+// hpaToleranceSince is the minor from which an HPA's scaling rules have a tolerance
+// (k8s.io/api v0.33, the internal version too, so the behavior annotation names it) and
+// the two tolerance annotations are round-trip ones. Kubernetes 1.32 has neither: its
+// decoding drops spec.behavior's tolerances, its behavior annotation has no Tolerance, and
+// the tolerance annotations are an object's own (found by the differential harness at 1.32
+// against 1.32.13's field manager).
+const hpaToleranceSince = 33
+
 // hpaRoundTripAnnotations never reach the internal version.
 var hpaRoundTripAnnotations = []string{
 	hpaMetricsAnnotation, hpaBehaviorAnnotation, hpaScaleDownToleranceAnnot,
 	hpaScaleUpToleranceAnnot, hpaCurrentMetricsAnnotation, hpaConditionsAnnotation,
+}
+
+// hpaRoundTripAnnotationsBefore133 are the round-trip annotations before hpaToleranceSince.
+var hpaRoundTripAnnotationsBefore133 = []string{
+	hpaMetricsAnnotation, hpaBehaviorAnnotation, hpaCurrentMetricsAnnotation, hpaConditionsAnnotation,
 }
 
 // hpaConversion converts HorizontalPodAutoscalers. The hub is an autoscaling/v2 object
@@ -54,13 +67,13 @@ var hpaConversion = &kindConversion{
 			return hpaV1ToHub(cfg, v1)
 		}
 		hub := in.(*autoscalingv2.HorizontalPodAutoscaler)
-		hub.Annotations = withoutRoundTripAnnotations(hub.Annotations)
+		hub.Annotations = withoutRoundTripAnnotations(cfg, hub.Annotations)
 		return hub
 	},
-	fromHub: func(h any, version string) (any, error) {
+	fromHub: func(cfg *serverconfig.Config, h any, version string) (any, error) {
 		hub := h.(*autoscalingv2.HorizontalPodAutoscaler)
 		if version == "v1" {
-			out, err := hpaHubToV1(hub)
+			out, err := hpaHubToV1(cfg, hub)
 			if err != nil {
 				return nil, err
 			}
@@ -68,16 +81,19 @@ var hpaConversion = &kindConversion{
 			return out, nil
 		}
 		out := *hub
-		out.Annotations = withoutRoundTripAnnotations(out.Annotations)
+		out.Annotations = withoutRoundTripAnnotations(cfg, out.Annotations)
 		out.TypeMeta = metav1.TypeMeta{APIVersion: "autoscaling/v2", Kind: "HorizontalPodAutoscaler"}
 		return &out, nil
 	},
 }
 
-// hpaDecodable is obj, an HPA at autoscaling/v2 (or v1, which has no status.conditions),
-// without what the Go types of cfg's minor lack: its conditions' observedGeneration
-// before 1.37. obj is not changed; the result shares what it does not change.
+// hpaDecodable is obj, an HPA at autoscaling/v2 (or v1, which has neither field), without
+// what the Go types of cfg's minor lack: its conditions' observedGeneration before 1.37,
+// spec.behavior's tolerances before 1.33. obj is not changed; the result shares what it does not change.
 func hpaDecodable(cfg *serverconfig.Config, obj map[string]any) map[string]any {
+	if !cfg.AtLeast(hpaToleranceSince) {
+		obj = withoutTolerances(obj)
+	}
 	if cfg.AtLeast(hpaConditionObservedGenerationSince) {
 		return obj
 	}
@@ -123,6 +139,47 @@ func hpaDecodable(cfg *serverconfig.Config, obj map[string]any) map[string]any {
 	return o
 }
 
+// withoutTolerances is obj without spec.behavior.scaleUp.tolerance and
+// spec.behavior.scaleDown.tolerance, copied where they were.
+func withoutTolerances(obj map[string]any) map[string]any {
+	spec, _ := obj["spec"].(map[string]any)
+	behavior, _ := spec["behavior"].(map[string]any)
+	var rules map[string]any
+	for _, dir := range []string{"scaleUp", "scaleDown"} {
+		r, _ := behavior[dir].(map[string]any)
+		if _, ok := r["tolerance"]; !ok {
+			continue
+		}
+		c := make(map[string]any, len(r))
+		for k, v := range r {
+			if k != "tolerance" {
+				c[k] = v
+			}
+		}
+		if rules == nil {
+			rules = make(map[string]any, len(behavior))
+			for k, v := range behavior {
+				rules[k] = v
+			}
+		}
+		rules[dir] = c
+	}
+	if rules == nil {
+		return obj
+	}
+	sp := make(map[string]any, len(spec))
+	for k, v := range spec {
+		sp[k] = v
+	}
+	sp["behavior"] = rules
+	o := make(map[string]any, len(obj))
+	for k, v := range obj {
+		o[k] = v
+	}
+	o["spec"] = sp
+	return o
+}
+
 // hpaConditionsText is the conditions annotation's text as the Go types of cfg's minor
 // read it: without the conditions' observedGeneration before 1.37 (as hpaDecodable). A
 // text that is not a list of objects is returned as it is (neither reads it).
@@ -144,11 +201,15 @@ func hpaConditionsText(cfg *serverconfig.Config, text string) []byte {
 	return b
 }
 
-// withoutRoundTripAnnotations is a copy of the annotations without the round-trip ones,
-// or the annotations themselves when they have none.
-func withoutRoundTripAnnotations(in map[string]string) map[string]string {
+// withoutRoundTripAnnotations is a copy of the annotations without the round-trip ones
+// of cfg's minor, or the annotations themselves when they have none.
+func withoutRoundTripAnnotations(cfg *serverconfig.Config, in map[string]string) map[string]string {
+	roundTrip := hpaRoundTripAnnotations
+	if !cfg.AtLeast(hpaToleranceSince) {
+		roundTrip = hpaRoundTripAnnotationsBefore133
+	}
 	found := false
-	for _, k := range hpaRoundTripAnnotations {
+	for _, k := range roundTrip {
 		if _, ok := in[k]; ok {
 			found = true
 			break
@@ -161,7 +222,7 @@ func withoutRoundTripAnnotations(in map[string]string) map[string]string {
 	for k, v := range in {
 		out[k] = v
 	}
-	for _, k := range hpaRoundTripAnnotations {
+	for _, k := range roundTrip {
 		delete(out, k)
 	}
 	return out
@@ -219,7 +280,15 @@ func hpaV1ToHub(cfg *serverconfig.Config, in *autoscalingv1.HorizontalPodAutosca
 	}
 	if text, ok := ann[hpaBehaviorAnnotation]; ok {
 		var b internalBehavior
-		if json.Unmarshal([]byte(text), &b) == nil && (b.ScaleUp != nil || b.ScaleDown != nil) {
+		if !cfg.AtLeast(hpaToleranceSince) {
+			var old internalBehaviorBefore133
+			if json.Unmarshal([]byte(text), &old) == nil {
+				b = old.current()
+			}
+		} else if json.Unmarshal([]byte(text), &b) != nil {
+			b = internalBehavior{}
+		}
+		if b.ScaleUp != nil || b.ScaleDown != nil {
 			out.Spec.Behavior = b.toV2()
 		}
 	}
@@ -249,12 +318,12 @@ func hpaV1ToHub(cfg *serverconfig.Config, in *autoscalingv1.HorizontalPodAutosca
 			}
 		}
 	}
-	out.Annotations = withoutRoundTripAnnotations(ann)
+	out.Annotations = withoutRoundTripAnnotations(cfg, ann)
 	return out
 }
 
 // hpaHubToV1 writes the hub as autoscaling/v1, keeping in annotations what v1 has no field for.
-func hpaHubToV1(in *autoscalingv2.HorizontalPodAutoscaler) (*autoscalingv1.HorizontalPodAutoscaler, error) {
+func hpaHubToV1(cfg *serverconfig.Config, in *autoscalingv2.HorizontalPodAutoscaler) (*autoscalingv1.HorizontalPodAutoscaler, error) {
 	out := &autoscalingv1.HorizontalPodAutoscaler{ObjectMeta: in.ObjectMeta}
 	out.Spec.ScaleTargetRef = autoscalingv1.CrossVersionObjectReference(in.Spec.ScaleTargetRef)
 	out.Spec.MinReplicas = in.Spec.MinReplicas
@@ -278,7 +347,7 @@ func hpaHubToV1(in *autoscalingv2.HorizontalPodAutoscaler) (*autoscalingv1.Horiz
 		}
 	}
 
-	ann := withoutRoundTripAnnotations(in.Annotations)
+	ann := withoutRoundTripAnnotations(cfg, in.Annotations)
 	copied := false
 	set := func(key string, v any) error {
 		b, err := json.Marshal(v)
@@ -316,7 +385,11 @@ func hpaHubToV1(in *autoscalingv2.HorizontalPodAutoscaler) (*autoscalingv1.Horiz
 		}
 	}
 	if b := in.Spec.Behavior; b != nil {
-		if err := set(hpaBehaviorAnnotation, behaviorFromV2(b)); err != nil {
+		var behavior any = behaviorFromV2(b)
+		if !cfg.AtLeast(hpaToleranceSince) {
+			behavior = behaviorBefore133FromV2(b)
+		}
+		if err := set(hpaBehaviorAnnotation, behavior); err != nil {
 			return nil, err
 		}
 	}
@@ -565,4 +638,39 @@ func (r *internalScalingRules) toV2() *autoscalingv2.HPAScalingRules {
 		}
 	}
 	return out
+}
+
+// internalBehaviorBefore133 is the internal version's behavior before hpaToleranceSince,
+// as the behavior annotation holds it there: its scaling rules have no Tolerance.
+type internalBehaviorBefore133 struct {
+	ScaleUp   *internalScalingRulesBefore133
+	ScaleDown *internalScalingRulesBefore133
+}
+
+type internalScalingRulesBefore133 struct {
+	StabilizationWindowSeconds *int32
+	SelectPolicy               *string
+	Policies                   []internalScalingPolicy
+}
+
+func behaviorBefore133FromV2(in *autoscalingv2.HorizontalPodAutoscalerBehavior) internalBehaviorBefore133 {
+	b := behaviorFromV2(in)
+	return internalBehaviorBefore133{ScaleUp: b.ScaleUp.before133(), ScaleDown: b.ScaleDown.before133()}
+}
+
+func (r *internalScalingRules) before133() *internalScalingRulesBefore133 {
+	if r == nil {
+		return nil
+	}
+	return &internalScalingRulesBefore133{StabilizationWindowSeconds: r.StabilizationWindowSeconds, SelectPolicy: r.SelectPolicy, Policies: r.Policies}
+}
+
+func (b internalBehaviorBefore133) current() internalBehavior {
+	up := func(r *internalScalingRulesBefore133) *internalScalingRules {
+		if r == nil {
+			return nil
+		}
+		return &internalScalingRules{StabilizationWindowSeconds: r.StabilizationWindowSeconds, SelectPolicy: r.SelectPolicy, Policies: r.Policies}
+	}
+	return internalBehavior{ScaleUp: up(b.ScaleUp), ScaleDown: up(b.ScaleDown)}
 }

@@ -72,3 +72,47 @@ func TestHPAConditionObservedGenerationPerMinor(t *testing.T) {
 		})
 	}
 }
+
+// An HPA's scaling rules have a tolerance from Kubernetes 1.33 (k8s.io/api v0.33): 1.32's
+// decoding drops it, its behavior annotation has no Tolerance, and the two tolerance
+// annotations are not round-trip ones there (differential seed 115 at 1.32 against
+// 1.32.13's field manager).
+func TestHPAToleranceBefore133(t *testing.T) {
+	const v2 = `{"apiVersion":"autoscaling/v2","kind":"HorizontalPodAutoscaler","metadata":{"name":"h","annotations":{"autoscaling.alpha.kubernetes.io/scale-up-tolerance":"0.1"}},"spec":{"scaleTargetRef":{"kind":"Deployment","name":"web"},"maxReplicas":3,"behavior":{"scaleUp":{"selectPolicy":"Max","tolerance":"50m"}}}}`
+	const v1 = `{"apiVersion":"autoscaling/v1","kind":"HorizontalPodAutoscaler","metadata":{"name":"h","annotations":{"autoscaling.alpha.kubernetes.io/scale-up-tolerance":"0.1","autoscaling.alpha.kubernetes.io/behavior":"{\"ScaleUp\":{\"StabilizationWindowSeconds\":null,\"SelectPolicy\":\"Max\",\"Policies\":null,\"Tolerance\":\"50m\"},\"ScaleDown\":null}"}},"spec":{"scaleTargetRef":{"kind":"Deployment","name":"web"},"maxReplicas":3}}`
+	for _, v := range kube.Minors() {
+		t.Run(v.String(), func(t *testing.T) {
+			cfg := serverconfig.MustFor(v)
+			has := v.AtLeast(33)
+			out, err := Convert(cfg, decodeJSON(t, v2), "autoscaling/v1")
+			if err != nil {
+				t.Fatal(err)
+			}
+			ann := out["metadata"].(map[string]any)["annotations"].(map[string]any)
+			behavior := `{"ScaleUp":{"StabilizationWindowSeconds":null,"SelectPolicy":"Max","Policies":null},"ScaleDown":null}`
+			if has {
+				behavior = `{"ScaleUp":{"StabilizationWindowSeconds":null,"SelectPolicy":"Max","Policies":null,"Tolerance":"50m"},"ScaleDown":null}`
+			}
+			if got := ann[hpaBehaviorAnnotation]; got != behavior {
+				t.Errorf("behavior annotation %v, want %s", got, behavior)
+			}
+			if _, kept := ann[hpaScaleUpToleranceAnnot]; kept == has {
+				t.Errorf("scale-up-tolerance annotation kept: %v", kept)
+			}
+			out, err = Convert(cfg, decodeJSON(t, v1), "autoscaling/v2")
+			if err != nil {
+				t.Fatal(err)
+			}
+			scaleUp := `{"selectPolicy":"Max"}`
+			if has {
+				scaleUp = `{"selectPolicy":"Max","tolerance":"50m"}`
+			}
+			sameJSON(t, "v1→v2 scaleUp", out["spec"].(map[string]any)["behavior"].(map[string]any)["scaleUp"].(map[string]any), scaleUp)
+			anns, _ := out["metadata"].(map[string]any)["annotations"].(map[string]any)
+			_, kept := anns[hpaScaleUpToleranceAnnot]
+			if kept == has {
+				t.Errorf("v1→v2: scale-up-tolerance annotation kept: %v", kept)
+			}
+		})
+	}
+}
