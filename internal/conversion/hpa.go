@@ -89,13 +89,15 @@ var hpaConversion = &kindConversion{
 
 // hpaDecodable is obj, an HPA at autoscaling/v2 (or v1, which has neither field), without
 // what the Go types of cfg's minor lack: its conditions' observedGeneration before 1.37,
-// spec.behavior's tolerances before 1.33. obj is not changed; the result shares what it does not change.
-func hpaDecodable(cfg *serverconfig.Config, obj map[string]any) map[string]any {
+// spec.behavior's tolerances before 1.33; and the paths of the fields it took out. obj is
+// not changed; the result shares what it does not change.
+func hpaDecodable(cfg *serverconfig.Config, obj map[string]any) (map[string]any, []string) {
+	var removed []string
 	if !cfg.AtLeast(hpaToleranceSince) {
-		obj = withoutTolerances(obj)
+		obj, removed = withoutTolerances(obj)
 	}
 	if cfg.AtLeast(hpaConditionObservedGenerationSince) {
-		return obj
+		return obj, removed
 	}
 	status, _ := obj["status"].(map[string]any)
 	conditions, _ := status["conditions"].([]any)
@@ -109,12 +111,12 @@ func hpaDecodable(cfg *serverconfig.Config, obj map[string]any) map[string]any {
 		}
 	}
 	if !has {
-		return obj
+		return obj, removed
 	}
 	out := make([]any, len(conditions))
 	for i, c := range conditions {
 		m, ok := c.(map[string]any)
-		if !ok {
+		if _, has := m["observedGeneration"]; !ok || !has {
 			out[i] = c
 			continue
 		}
@@ -125,6 +127,7 @@ func hpaDecodable(cfg *serverconfig.Config, obj map[string]any) map[string]any {
 			}
 		}
 		out[i] = without
+		removed = append(removed, fmt.Sprintf("status.conditions[%d].observedGeneration", i))
 	}
 	st := make(map[string]any, len(status))
 	for k, v := range status {
@@ -136,20 +139,22 @@ func hpaDecodable(cfg *serverconfig.Config, obj map[string]any) map[string]any {
 		o[k] = v
 	}
 	o["status"] = st
-	return o
+	return o, removed
 }
 
 // withoutTolerances is obj without spec.behavior.scaleUp.tolerance and
-// spec.behavior.scaleDown.tolerance, copied where they were.
-func withoutTolerances(obj map[string]any) map[string]any {
+// spec.behavior.scaleDown.tolerance, copied where they were, and the paths of those it had.
+func withoutTolerances(obj map[string]any) (map[string]any, []string) {
 	spec, _ := obj["spec"].(map[string]any)
 	behavior, _ := spec["behavior"].(map[string]any)
 	var rules map[string]any
-	for _, dir := range []string{"scaleUp", "scaleDown"} {
+	var removed []string
+	for _, dir := range []string{"scaleDown", "scaleUp"} {
 		r, _ := behavior[dir].(map[string]any)
 		if _, ok := r["tolerance"]; !ok {
 			continue
 		}
+		removed = append(removed, "spec.behavior."+dir+".tolerance")
 		c := make(map[string]any, len(r))
 		for k, v := range r {
 			if k != "tolerance" {
@@ -165,7 +170,7 @@ func withoutTolerances(obj map[string]any) map[string]any {
 		rules[dir] = c
 	}
 	if rules == nil {
-		return obj
+		return obj, nil
 	}
 	sp := make(map[string]any, len(spec))
 	for k, v := range spec {
@@ -177,7 +182,7 @@ func withoutTolerances(obj map[string]any) map[string]any {
 		o[k] = v
 	}
 	o["spec"] = sp
-	return o
+	return o, removed
 }
 
 // hpaConditionsText is the conditions annotation's text as the Go types of cfg's minor

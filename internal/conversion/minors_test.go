@@ -1,6 +1,7 @@
 package conversion
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
@@ -65,7 +66,15 @@ func TestHPAConditionObservedGenerationPerMinor(t *testing.T) {
 				t.Fatal(err)
 			}
 			sameJSON(t, "v1→v2 conditions", map[string]any{"c": out["status"].(map[string]any)["conditions"]}, `{"c":[`+cond+`]}`)
-			err = DecodeBody(cfg, decodeJSON(t, wrongType))
+			warnings, err := DecodeBody(cfg, decodeJSON(t, v2))
+			want := []string{`unknown field "status.conditions[0].observedGeneration"`}
+			if kept {
+				want = nil
+			}
+			if err != nil || !slices.Equal(warnings, want) {
+				t.Errorf("DecodeBody: warnings %q (%v), want %q", warnings, err, want)
+			}
+			_, err = DecodeBody(cfg, decodeJSON(t, wrongType))
 			if kept != (err != nil) {
 				t.Errorf("DecodeBody of a string observedGeneration: %v (the field is known: %v)", err, kept)
 			}
