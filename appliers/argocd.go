@@ -314,6 +314,19 @@ func (a ArgoCDSync) Apply(e *merge.Engine, req merge.Request) (*merge.Result, er
 	return ArgoCD(e, req, a.Options)
 }
 
+// Target is manifest as Argo CD's repo server renders it, the object its comparison and
+// its sync start from: with the Application's resource tracking when Options.Application
+// is set. manifest is not changed.
+func (a ArgoCDSync) Target(manifest map[string]any) (map[string]any, error) {
+	cfg := unstructured.CopyAsDecoded(manifest)
+	if a.Options.Application != "" {
+		if err := argoSetTracking(cfg, a.Options); err != nil {
+			return nil, err
+		}
+	}
+	return cfg, nil
+}
+
 // Prunes is the rule of Argo CD's pruning: the Application's resource tracking — the
 // annotation argocd.argoproj.io/tracking-id "<app>:<group>/<kind>:<namespace>/<name>",
 // which must name the object itself (a copy carrying another object's id is not the
