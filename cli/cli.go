@@ -352,6 +352,9 @@ func parseFlagsFor(prog string, args []string, stdout, stderr io.Writer, merging
 	if err := cfg.checkGitOps(fs); err != nil {
 		return fail(err)
 	}
+	if cfg.gitops.syncStatus && cfg.applier != "argocd" && cfg.applier != "flux" {
+		return fail(fmt.Errorf("--sync-status says what Argo CD or Flux shows before a sync: give --applier argocd or flux (or --argocd-application, --flux-kustomization-file), not %s", cfg.applier))
+	}
 	pos := fs.Args()
 	if merging {
 		if err := cfg.checkMerge(fs, pos); err != nil {

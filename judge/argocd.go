@@ -1,7 +1,9 @@
 package judge
 
 import (
+	"bytes"
 	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -108,6 +110,7 @@ func ArgoCDCompare(in ArgoCDDiffInput) ArgoCDDiff {
 	if err != nil {
 		return ArgoCDDiff{Status: ArgoCDUnknown, Error: "error calculating server side diff: " + err.Error()}
 	}
+	predicted = argoCopy(predicted)
 	if predicted, err = argoRemoveWebhookMutation(predicted, live, in.Type, in.Manager); err != nil {
 		return ArgoCDDiff{Status: ArgoCDUnknown, Error: "error calculating server side diff: " + err.Error()}
 	}
@@ -129,12 +132,40 @@ func ArgoCDCompare(in ArgoCDDiffInput) ArgoCDDiff {
 	return ArgoCDDiff{Status: status, NormalizedLive: live, PredictedLive: predicted}
 }
 
-// argoCopy is a deep copy of obj as JSON decodes it (nil stays nil).
+// argoCopy is a deep copy of obj as JSON decodes it, raw JSON values (managedFields'
+// fieldsV1) decoded too (nil stays nil).
 func argoCopy(obj map[string]any) map[string]any {
 	if obj == nil {
 		return nil
 	}
-	return unstructured.CopyAsDecoded(obj)
+	m, _ := decodeRaw(unstructured.CopyAsDecoded(obj)).(map[string]any)
+	return m
+}
+
+// decodeRaw replaces the raw JSON values of v, a copy, by their decoding.
+func decodeRaw(v any) any {
+	switch t := v.(type) {
+	case map[string]any:
+		for k, x := range t {
+			t[k] = decodeRaw(x)
+		}
+	case []any:
+		for i, x := range t {
+			t[i] = decodeRaw(x)
+		}
+	case json.RawMessage:
+		d := json.NewDecoder(bytes.NewReader(t))
+		d.UseNumber()
+		var x any
+		if err := d.Decode(&x); err != nil {
+			return v
+		}
+		if m, ok := x.(map[string]any); ok {
+			return unstructured.CopyAsDecoded(m)
+		}
+		return x
+	}
+	return v
 }
 
 func metaString(obj map[string]any, key string) string {
