@@ -165,9 +165,9 @@ type htmlObject struct {
 	Drift, DriftDefaultFields []htmlDrift
 	DriftDefaults             string
 	// Sync is what the GitOps controller shows of the object before its sync.
-	Sync *htmlSync
-	Steps                     []report.Step
-	Prune                     *report.Prune
+	Sync  *htmlSync
+	Steps []report.Step
+	Prune *report.Prune
 	// PruneLevel is the policy's level of the prune's finding ("": none).
 	PruneLevel     string
 	Approximations []report.Approximation
