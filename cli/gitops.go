@@ -95,6 +95,9 @@ func (c *options) readApplication(fs *pflag.FlagSet) error {
 		sync, err = app.Settings(setFrom(fs))
 		c.gitops.rules, c.gitops.respect = append(c.gitops.rules, sync.Rules...), sync.Respect
 	}
+	if err == nil && c.gitops.syncStatus {
+		err = app.CheckComparison()
+	}
 	if err != nil {
 		return fmt.Errorf("%s: %w", file, err)
 	}
