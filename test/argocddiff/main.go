@@ -1,8 +1,8 @@
 // Command argocddiff compares a manifest with its live object as Argo CD's application
 // controller compares them — argo-cd v3.6.2's util/argo/diff.StateDiffs with the diff
 // configuration CompareAppState builds for an Application synced with ServerSideApply=true
-// (server-side diff: the dry-run apply of argocd-controller through gitops-engine's kubectl
-// resource operations, mutation webhooks ignored, the cluster's OpenAPI as GVK parser,
+// (server-side diff: the dry-run apply of argocd-controller through gitops-engine's
+// ManageServerSideDiffDryRuns, mutation webhooks ignored, the cluster's OpenAPI as GVK parser,
 // annotation tracking, the Application's ignoreDifferences) — against the cluster of
 // $KUBECONFIG, and prints the answer as JSON: modified (OutOfSync), normalizedLive and
 // predictedLive. It records what ssa-diff's judge.ArgoCDDiff predicts
@@ -110,7 +110,9 @@ func run(ignoreFile string, legacy bool, manifest string) error {
 	if err != nil {
 		return err
 	}
-	ops, cleanup, err := kubectl.ManageResources(cfg)
+	// As the controller's getServerSideDiffDryRunApplier: kubectl's resource operations
+	// printing the dry-run's answer as JSON.
+	dryRunner, cleanup, err := kubectl.ManageServerSideDiffDryRuns(cfg)
 	if err != nil {
 		return err
 	}
@@ -126,7 +128,7 @@ func run(ignoreFile string, legacy bool, manifest string) error {
 		WithManager("argocd-controller").
 		WithServerSideDiff(!legacy)
 	if !legacy {
-		b = b.WithServerSideDryRunner(diff.NewK8sServerSideDryRunner(ops))
+		b = b.WithServerSideDryRunner(diff.NewK8sServerSideDryRunner(dryRunner))
 	}
 	dc, err := b.Build()
 	if err != nil {
