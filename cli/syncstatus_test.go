@@ -35,7 +35,7 @@ spec:
 		t.Fatal(err)
 	}
 	inputs := []string{filepath.Join(dir, "manifest.json"), filepath.Join(dir, "live.json")}
-	common := []string{"--now", "2026-12-06T00:00:00Z", "--color", "never", "--sync-status"}
+	common := []string{"--now", "2026-12-06T01:00:00Z", "--color", "never", "--sync-status"}
 	fromApp := append(append(append([]string{}, common...), "--argocd-application", app), inputs...)
 	fromFlags := append(append(append([]string{}, common...), "--applier", "argocd", "--argocd-app", "shop", "--ignore-path", "apps/Deployment:/spec/replicas"), inputs...)
 	for _, format := range []string{"text", "json", "markdown", "html"} {
