@@ -30,9 +30,7 @@ type gitopsOptions struct {
 	flux           *gitopsconfig.Kustomization
 	fluxFile       string
 	substituteFrom []string
-	// syncStatus: each result says what the applier's GitOps controller shows of its
-	// object before the sync (--sync-status).
-	syncStatus bool
+	syncStatus bool // --sync-status
 }
 
 var gitopsArgNames = map[string]string{"argocd-application": "FILE", "flux-kustomization-file": "FILE", "flux-substitute-from": "FILE"}

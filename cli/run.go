@@ -248,11 +248,7 @@ func (c *session) slots(in *inputs, pp *pairing, crdWarnings map[*input.Object]s
 // are known.
 func (c *session) run(eng predictor, reg *schema.Registry) *predict.Run {
 	r := &predict.Run{Predictor: eng, Applier: c.client, Schemas: reg, Judge: c.judge, Subresource: c.subresource,
-		Force: c.force, ForcedAlso: c.wantsWithForce(), Now: c.now, NoDrift: c.verbs.named() || c.verbs.v == merge.VerbPatch, RespectIgnore: c.gitops.respect,
-		SyncStatus: c.gitops.syncStatus}
-	if c.noise.rules != nil {
-		r.Ignore = c.noise.rules.Ignore
-	}
+		Force: c.force, ForcedAlso: c.wantsWithForce(), Now: c.now, NoDrift: c.verbs.named() || c.verbs.v == merge.VerbPatch, RespectIgnore: c.gitops.respect, SyncStatus: c.gitops.syncStatus, Ignore: c.gate.policy.Ignore}
 	if !c.advice.off {
 		r.Advice = c.adviceOptions(reg)
 	}
