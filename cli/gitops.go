@@ -30,7 +30,7 @@ type gitopsOptions struct {
 	flux           *gitopsconfig.Kustomization
 	fluxFile       string
 	substituteFrom []string
-	syncStatus bool // --sync-status
+	syncStatus     bool // --sync-status
 }
 
 var gitopsArgNames = map[string]string{"argocd-application": "FILE", "flux-kustomization-file": "FILE", "flux-substitute-from": "FILE"}
