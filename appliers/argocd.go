@@ -314,6 +314,19 @@ func (a ArgoCDSync) Apply(e *merge.Engine, req merge.Request) (*merge.Result, er
 	return ArgoCD(e, req, a.Options)
 }
 
+// Target is manifest as Argo CD's repo server renders it, the object its comparison and
+// its sync start from: with the Application's resource tracking when Options.Application
+// is set. manifest is not changed.
+func (a ArgoCDSync) Target(manifest map[string]any) (map[string]any, error) {
+	cfg := unstructured.CopyAsDecoded(manifest)
+	if a.Options.Application != "" {
+		if err := argoSetTracking(cfg, a.Options); err != nil {
+			return nil, err
+		}
+	}
+	return cfg, nil
+}
+
 // Prunes is the rule of Argo CD's pruning: the Application's resource tracking — the
 // annotation argocd.argoproj.io/tracking-id "<app>:<group>/<kind>:<namespace>/<name>",
 // which must name the object itself (a copy carrying another object's id is not the
@@ -358,13 +371,14 @@ func (a ArgoCDSync) Prunes(o PruneCandidate) string {
 // argoCDKind is the applier of an Argo CD server-side sync.
 func argoCDKind() Kind {
 	return Kind{
-		Name:         "argocd",
-		Usage:        "an Argo CD sync with ServerSideApply=true",
-		Manager:      ArgoCDManager,
-		Apply:        "Argo CD's sync",
-		ForceHint:    "a forced sync",
-		AlwaysForces: true,
-		Prune:        "a sync with pruning, of objects carrying the Application's tracking (--argocd-app)",
+		Name:            "argocd",
+		Usage:           "an Argo CD sync with ServerSideApply=true",
+		Manager:         ArgoCDManager,
+		Apply:           "Argo CD's sync",
+		ForceHint:       "a forced sync",
+		AlwaysForces:    true,
+		ShowsSyncStatus: true,
+		Prune:           "a sync with pruning, of objects carrying the Application's tracking (--argocd-app)",
 		Options: []Option{
 			{Name: "argocd-app", Arg: "NAME", Usage: "Argo CD: the Application's name; its resource tracking (annotation argocd.argoproj.io/tracking-id, or the instance label) is added to every object, as Argo CD's repo server does."},
 			{Name: "argocd-tracking", Arg: "METHOD", Default: string(ArgoCDTrackAnnotation), Usage: "Argo CD: the resource tracking method, annotation, label or annotation+label.",

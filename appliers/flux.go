@@ -658,13 +658,14 @@ func (f FluxApply) Prunes(o PruneCandidate) string {
 // fluxKind is the applier of Flux's kustomize-controller.
 func fluxKind() Kind {
 	return Kind{
-		Name:         "flux",
-		Usage:        "Flux's kustomize-controller (both always forced, both taking over managers first)",
-		Manager:      FluxManager,
-		Apply:        "Flux's apply",
-		ForceHint:    "a forced sync",
-		AlwaysForces: true,
-		Prune:        "the Kustomization's spec.prune, of objects carrying its owner labels (--flux-kustomization)",
+		Name:            "flux",
+		Usage:           "Flux's kustomize-controller (both always forced, both taking over managers first)",
+		Manager:         FluxManager,
+		Apply:           "Flux's apply",
+		ForceHint:       "a forced sync",
+		AlwaysForces:    true,
+		ShowsSyncStatus: true,
+		Prune:           "the Kustomization's spec.prune, of objects carrying its owner labels (--flux-kustomization)",
 		Options: []Option{
 			{Name: "flux-kustomization", Arg: "NAMESPACE/NAME", Usage: "Flux: the Kustomization, whose owner labels kustomize.toolkit.fluxcd.io/name and /namespace are added to every object.",
 				Check: func(k string) error {

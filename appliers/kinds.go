@@ -21,6 +21,14 @@ func Kinds() []Kind {
 	}
 }
 
+// CheckSyncStatus refuses --sync-status (asked) for an applier that shows none.
+func CheckSyncStatus(applier string, asked bool) error {
+	if k, _ := KindOf(applier); asked && !k.ShowsSyncStatus {
+		return fmt.Errorf("--sync-status says what Argo CD or Flux shows before a sync: give --applier argocd or flux (or --argocd-application, --flux-kustomization-file), not %s", applier)
+	}
+	return nil
+}
+
 // KindOf is the applier of a name; false when no applier has it.
 func KindOf(name string) (Kind, bool) {
 	for _, k := range Kinds() {
@@ -74,6 +82,9 @@ type Kind struct {
 	// RendersChart: its manifests are a chart rendered with values, so a value meant to
 	// stay goes into the values, not into a manifest (Helm's).
 	RendersChart bool
+	// ShowsSyncStatus: a GitOps controller that shows, before its sync, whether an object
+	// is in sync (--sync-status: Argo CD's sync status, Flux's drift detection).
+	ShowsSyncStatus bool
 	// RecordsRevisions: each run is recorded as a revision whose apply method the next run
 	// follows, so a run refused after it migrated managedFields leaves the object owned
 	// server-side and the next run applies server-side again (Helm's release records).

@@ -1,10 +1,12 @@
 package cli
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 
 	"github.com/spf13/pflag"
+	"github.com/ssa-diff/ssa-diff/appliers"
 	"github.com/ssa-diff/ssa-diff/internal/gitopsconfig"
 	"github.com/ssa-diff/ssa-diff/judge"
 )
@@ -29,6 +31,7 @@ type gitopsOptions struct {
 	flux           *gitopsconfig.Kustomization
 	fluxFile       string
 	substituteFrom []string
+	syncStatus     bool // --sync-status
 }
 
 var gitopsArgNames = map[string]string{"argocd-application": "FILE", "flux-kustomization-file": "FILE", "flux-substitute-from": "FILE"}
@@ -38,6 +41,7 @@ func (c *options) addGitOpsFlags(fs *pflag.FlagSet) {
 	g := &c.gitops
 	fs.StringVar(&g.application, "argocd-application", "", "An Argo CD Application manifest, read as Argo CD reads it: implies --applier argocd and sets what the equivalent flags set — its name (--argocd-app), its destination namespace (-n), the sync option ClientSideApplyMigration=false (--argocd-no-csa-migration), its client-side-apply-migration-manager annotation (--argocd-csa-manager) and its ignoreDifferences (jsonPointers, the jqPathExpressions that are plain paths, managedFieldsManagers, per group/kind/namespace/name; as --ignore-path and --ignore-manager). Refused: a flag saying otherwise, syncOptions the sync would apply differently with (ServerSideApply not true, Replace, Force, Validate=false, …), jq expressions that are not paths, RespectIgnoreDifferences=true with managedFieldsManagers. RespectIgnoreDifferences=true: the fields its ignoreDifferences name keep their live values in what is applied, as Argo CD syncs them.")
 	fs.StringVar(&g.kustomization, "flux-kustomization-file", "", "A Flux Kustomization manifest, read as kustomize-controller reads it: implies --applier flux and sets what the equivalent flags set — its namespace/name (--flux-kustomization) and spec.force (--flux-force) — and changes each object as kustomize-controller does before it applies: spec.targetNamespace (kustomize's namespace transformer: namespaced objects get it, cluster-scoped ones do not), then spec.postBuild substitution (${var}, ${var:=default}, $${ escapes; strict, as the controller by default; substituteStrategy; objects labelled or annotated kustomize.toolkit.fluxcd.io/substitute: disabled left alone) with the variables of substitute and of substituteFrom's ConfigMaps and Secrets, found in the --flux-substitute-from files or the live objects. spec.ignore (--flux-ignore) is taken too. Refused: a flag saying otherwise. spec.prune is not read: give --prune.")
+	fs.BoolVar(&g.syncStatus, "sync-status", false, "With --applier argocd or flux: say of each object what the GitOps controller shows before its sync — Argo CD's sync status (Synced or OutOfSync, and the diff it shows) as its server-side diff compares, the ignore rules (--ignore-path, --ignore-manager, an Application's ignoreDifferences) as its ignoreDifferences; Flux's drift detection (created, configured or unchanged) — beside what the sync will change.")
 	fs.StringArrayVar(&g.substituteFrom, "flux-substitute-from", nil, "A file of ConfigMaps and Secrets that a --flux-kustomization-file's postBuild.substituteFrom names (repeatable); those not given are looked up in the live objects.")
 }
 
@@ -57,7 +61,7 @@ func (c *options) checkGitOps(fs *pflag.FlagSet) error {
 	if g.kustomization != "" {
 		return c.readKustomization(fs)
 	}
-	return nil
+	return appliers.CheckSyncStatus(c.applier, g.syncStatus)
 }
 
 // setFrom sets a flag as the file says (gitopsconfig.Setting) unless it was given: then the
@@ -79,19 +83,18 @@ func setFrom(fs *pflag.FlagSet) func(gitopsconfig.Setting) error {
 }
 
 func (c *options) readApplication(fs *pflag.FlagSet) error {
-	file := "--argocd-application " + c.gitops.application
 	data, err := os.ReadFile(c.gitops.application)
 	if err != nil {
 		return fmt.Errorf("--argocd-application: %w", err)
 	}
 	app, err := gitopsconfig.ReadApplication(data)
 	if err == nil {
-		var sync gitopsconfig.Sync
-		sync, err = app.Settings(setFrom(fs))
+		sync, serr := app.Settings(setFrom(fs))
 		c.gitops.rules, c.gitops.respect = append(c.gitops.rules, sync.Rules...), sync.Respect
+		err = cmp.Or(serr, app.CheckComparison(c.gitops.syncStatus))
 	}
 	if err != nil {
-		return fmt.Errorf("%s: %w", file, err)
+		return fmt.Errorf("--argocd-application %s: %w", c.gitops.application, err)
 	}
 	return nil
 }

@@ -105,9 +105,6 @@ func (c *session) gatherOptions() gather.Options {
 		s.Namespace = ns
 		return c.newApplier(s)
 	}
-	if c.prune.on {
-		o.PruneWarning = c.applierKind.PruneWarning
-	}
 	if l := c.liveOpts; l.fromCluster {
 		o.Cluster = &gather.Cluster{Kubeconfig: l.kubeconfig, Context: l.context, RequestTimeout: l.requestTimeout, SaveLive: l.saveLive}
 		if c.applier == "helm" {
@@ -123,7 +120,7 @@ func (c *session) gatherOptions() gather.Options {
 // are known.
 func (c *session) run(eng predictor, reg *schema.Registry) *predict.Run {
 	r := &predict.Run{Predictor: eng, Applier: c.client, Schemas: reg, Judge: c.judge, Subresource: c.subresource,
-		Force: c.force, ForcedAlso: c.wantsWithForce(), Now: c.now, NoDrift: c.in.NoDrift(), RespectIgnore: c.gitops.respect}
+		Force: c.force, ForcedAlso: c.wantsWithForce(), Now: c.now, NoDrift: c.in.NoDrift(), RespectIgnore: c.gitops.respect, SyncStatus: c.gitops.syncStatus, Ignore: c.gate.policy.Ignore}
 	if !c.advice.off {
 		r.Advice = c.adviceOptions(reg)
 	}

@@ -51,6 +51,11 @@ type Run struct {
 	// RespectIgnoreDifferences=true: the fields they name keep their live values in what
 	// is applied (judge.ObjectIgnore.KeepLive).
 	RespectIgnore *judge.Ignore
+	// SyncStatus: each prediction says what the GitOps controller of the applier (argocd,
+	// flux) shows of the object before its sync (Prediction.SyncStatus); Ignore are the
+	// Application's ignoreDifferences its comparison leaves out (argocd).
+	SyncStatus bool
+	Ignore     *judge.Ignore
 }
 
 // An Apply is one manifest applied to one endpoint.
@@ -99,11 +104,15 @@ type Prediction struct {
 	// owners and what the write leaves of each (judge.Drift); WithForceDrift the same for
 	// WithForce.
 	Drift, WithForceDrift []judge.DriftField
+	// SyncStatus is what the applier's GitOps controller shows of the object before its
+	// sync (Run.SyncStatus): Argo CD's Synced or OutOfSync with its diff, Flux's drift.
+	SyncStatus *judge.SyncStatus
 }
 
 // Predict predicts and judges one apply. An error is an apply the engine could not
 // predict (not a refusal, which is a Result).
 func (r *Run) Predict(a Apply) (*Prediction, error) {
+	target := a.Manifest
 	if r.RespectIgnore != nil && a.Live != nil && a.Patch == nil {
 		a.Manifest = r.RespectIgnore.For(a.GVK.APIVersion(), a.GVK.Kind, a.Namespace, a.Name, a.Live, nil).KeepLive(a.Manifest, a.Live)
 	}
@@ -135,6 +144,9 @@ func (r *Run) Predict(a Apply) (*Prediction, error) {
 		}
 	}
 	p.Drift = r.drift(a, p.Live, out, p.WithForce, shared)
+	if r.SyncStatus && a.Patch == nil {
+		p.SyncStatus = r.syncStatus(a, target, p)
+	}
 	return p, nil
 }
 

@@ -72,12 +72,11 @@ type Options struct {
 	RuntimeConfig kubeapiserver.RuntimeConfig
 	// AllowNoManagedFields: a dump without managedFields is predicted as owned by nobody.
 	AllowNoManagedFields bool
-	// Prune previews what the applier prunes; PruneVisits: the applier visits Namespace
-	// too (kubectl's -n); PruneWarning is said of the preview.
-	Prune        bool
-	PruneVisits  bool
-	PruneWarning string
-	Shard        shard.Spec
+	// Prune previews what the applier prunes (with the note its Kind gives); PruneVisits:
+	// the applier visits Namespace too (kubectl's -n).
+	Prune       bool
+	PruneVisits bool
+	Shard       shard.Spec
 }
 
 // Cluster is how the live state is read from the cluster.

@@ -78,8 +78,8 @@ func (in *Inputs) Slots(client appliers.Applier) ([]*plan.Slot, *shard.Record) {
 			visitedAlso = in.Namespace
 		}
 		pruned = report.Prunes(&predict.Run{Applier: client, Schemas: in.Registry}, pairs, in.State.Objects, visitedAlso)
-		if opts.PruneWarning != "" {
-			in.warnf("%s", opts.PruneWarning)
+		if k, _ := appliers.KindOf(opts.ApplierName); k.PruneWarning != "" {
+			in.warnf("%s", k.PruneWarning) // a note the applier's prune preview always carries
 		}
 	}
 	slots := plan.Slots(in.Manifests, pairs, in.crdWarnings, pruned, append(in.liveErrs, in.Matching.Errors...))

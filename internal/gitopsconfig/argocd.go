@@ -16,10 +16,16 @@ type Application struct {
 	SyncOptions map[string]string
 	// Ignore are spec.ignoreDifferences, in order.
 	Ignore []IgnoreDifference
+	// CompareOptions are the annotation argocd.argoproj.io/compare-options, by name
+	// ("ServerSideDiff": "false").
+	CompareOptions map[string]string
 	// MigrationManager is the annotation argocd.argoproj.io/client-side-apply-migration-manager:
 	// the client-side apply manager the sync migrates ("": Argo CD's default).
 	MigrationManager string
 }
+
+// CompareOptionsAnnotation is the Application annotation holding its compare options.
+const CompareOptionsAnnotation = "argocd.argoproj.io/compare-options"
 
 // MigrationManagerAnnotation is the Application annotation naming the client-side apply
 // manager Argo CD migrates.
@@ -76,6 +82,14 @@ func ReadApplication(data []byte) (*Application, error) {
 	}
 	a := &Application{Name: y.Metadata.Name, Namespace: y.Spec.Destination.Namespace, SyncOptions: map[string]string{},
 		MigrationManager: y.Metadata.Annotations[MigrationManagerAnnotation]}
+	for _, o := range strings.Split(y.Metadata.Annotations[CompareOptionsAnnotation], ",") {
+		if name, value, ok := strings.Cut(strings.TrimSpace(o), "="); ok {
+			if a.CompareOptions == nil {
+				a.CompareOptions = map[string]string{}
+			}
+			a.CompareOptions[strings.TrimSpace(name)] = strings.TrimSpace(value)
+		}
+	}
 	for i, o := range y.Spec.SyncPolicy.SyncOptions {
 		name, value, ok := strings.Cut(o, "=")
 		if !ok || name == "" {
@@ -96,4 +110,21 @@ func ReadApplication(data []byte) (*Application, error) {
 			JSONPointers: d.JSONPointers, JQPathExpressions: d.JQPathExpressions, ManagedFieldsManagers: d.ManagedFieldsManagers})
 	}
 	return a, nil
+}
+
+// CheckComparison refuses the compare options that make Argo CD compare other than
+// judge.ArgoCDCompare does: ServerSideDiff=false (the three-way diff from the
+// last-applied-configuration annotation) and IncludeMutationWebhook=true — when the sync
+// status is asked (asked); nil otherwise.
+func (a *Application) CheckComparison(asked bool) error {
+	if !asked {
+		return nil
+	}
+	if a.CompareOptions["ServerSideDiff"] == "false" {
+		return fmt.Errorf("the annotation %s has ServerSideDiff=false: Argo CD then compares with its three-way diff from the last-applied-configuration annotation, which --sync-status does not predict (it predicts the server-side diff of ServerSideApply=true syncs)", CompareOptionsAnnotation)
+	}
+	if a.CompareOptions["IncludeMutationWebhook"] == "true" {
+		return fmt.Errorf("the annotation %s has IncludeMutationWebhook=true: Argo CD then keeps in its diff what no manifest sets, which --sync-status does not predict", CompareOptionsAnnotation)
+	}
+	return nil
 }

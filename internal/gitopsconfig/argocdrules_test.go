@@ -40,3 +40,24 @@ func FuzzJQPath(f *testing.F) {
 		}
 	})
 }
+
+// The compare options that make Argo CD compare other than its server-side diff are
+// refused for --sync-status, naming the option; the others are taken.
+func TestCheckComparison(t *testing.T) {
+	for opts, refused := range map[string]string{
+		"":                     "",
+		"IgnoreExtraneous":     "",
+		"ServerSideDiff=true":  "",
+		"ServerSideDiff=false": "ServerSideDiff=false",
+		"IgnoreExtraneous,IncludeMutationWebhook=true": "IncludeMutationWebhook=true",
+	} {
+		a, err := ReadApplication([]byte("apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata:\n  name: shop\n  annotations:\n    argocd.argoproj.io/compare-options: " + opts + "\n"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = a.CheckComparison(true)
+		if (err == nil) != (refused == "") || err != nil && !strings.Contains(err.Error(), refused) {
+			t.Errorf("%q: %v, want refused for %q", opts, err, refused)
+		}
+	}
+}

@@ -164,8 +164,10 @@ type htmlObject struct {
 	// DriftDefaults counts those at the server's defaults, DriftDefaultFields.
 	Drift, DriftDefaultFields []htmlDrift
 	DriftDefaults             string
-	Steps                     []report.Step
-	Prune                     *report.Prune
+	// Sync is what the GitOps controller shows of the object before its sync.
+	Sync  *htmlSync
+	Steps []report.Step
+	Prune *report.Prune
 	// PruneLevel is the policy's level of the prune's finding ("": none).
 	PruneLevel     string
 	Approximations []report.Approximation
@@ -476,6 +478,9 @@ func (h *htmlWriter) object(res *report.Result) (*htmlObject, error) {
 	h.countManagers(res, stored)
 	// Last: the colours of the managers the rest names are given in the order it names them.
 	v.Drift, v.DriftDefaults, v.DriftDefaultFields = h.drift(res)
+	if v.Sync, err = h.syncStatus(res); err != nil {
+		return nil, err
+	}
 	return v, nil
 }
 
@@ -630,6 +635,11 @@ func (h *htmlWriter) diff(res *report.Result, live, stored map[string]any, force
 	case forced:
 		d.To = "stored with --force-conflicts"
 	}
+	return textsDiff(a, b, d), nil
+}
+
+// textsDiff fills d with the hunks of the diff of a and b.
+func textsDiff(a, b string, d *htmlDiff) *htmlDiff {
 	budget := htmlMaxDiffLines
 	for _, hk := range hunks(gnuLineDiff(a, b, DefaultContext), DefaultContext) {
 		if budget <= 0 {
@@ -675,7 +685,7 @@ func (h *htmlWriter) diff(res *report.Result, live, stored map[string]any, force
 		hv.Blocks = merged
 		d.Hunks = append(d.Hunks, hv)
 	}
-	return d, nil
+	return d
 }
 
 // changeBlock is a run of removed and added lines; when they pair up, the runes that

@@ -683,6 +683,7 @@ func (p *page) object(v *htmlObject) {
 		p.raw("</p>")
 	}
 	p.drift(v)
+	p.syncStatus(v.Sync)
 	if len(v.Assigned.Items) > 0 || len(v.AssignedEvery.Items) > 0 {
 		p.raw("<p class=\"dim\">Assigned by the server (not predicted): ")
 		p.fields(v.Assigned)

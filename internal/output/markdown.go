@@ -49,7 +49,7 @@ func (m *markdownWriter) Write(res *report.Result) error {
 		failing = failing || f.Fails()
 		notable = notable || f.Level != report.LevelNotice
 	}
-	if !failing && !notable && !res.Changed && !hasDrift(res, m.opts) && res.Action != report.ActionRejected && res.Action != report.ActionError && !(m.opts.ShowUnchanged && res.Action == report.ActionUnchanged) {
+	if !failing && !notable && !res.Changed && !hasDrift(res, m.opts) && !res.SyncStatus.OutOfSync() && res.Action != report.ActionRejected && res.Action != report.ActionError && !(m.opts.ShowUnchanged && res.Action == report.ActionUnchanged) {
 		m.unchanged++
 		return nil
 	}
@@ -67,7 +67,11 @@ func (m *markdownWriter) Write(res *report.Result) error {
 		if err != nil {
 			return err
 		}
-		full += m.drift(res) + d
+		sync, err := m.syncStatus(res)
+		if err != nil {
+			return err
+		}
+		full += m.drift(res) + sync + d
 	}
 	m.used[i] += len(full)
 	if failing {

@@ -94,7 +94,7 @@ func (m multiWriter) Close(rep *report.Report) error {
 // only: an unchanged object with nothing worth a look (no finding above a notice, no
 // advice), unless opts.ShowUnchanged.
 func Folded(res *report.Result, opts Options) bool {
-	if opts.ShowUnchanged || res.Action != report.ActionUnchanged || len(res.Advice) > 0 || hasDrift(res, opts) {
+	if opts.ShowUnchanged || res.Action != report.ActionUnchanged || len(res.Advice) > 0 || hasDrift(res, opts) || res.SyncStatus.OutOfSync() {
 		return false
 	}
 	for _, f := range res.Findings {

@@ -38,6 +38,9 @@ func (t *textWriter) Write(res *report.Result) error {
 	t.ownership(res.Ownership, res.Deleted, res.Action == report.ActionCreate, "ownership:")
 	t.steps(res)
 	t.drift(res)
+	if err := t.syncStatus(res); err != nil {
+		return err
+	}
 	if l := assignedLine(res); l != "" {
 		t.w.printf("  %s\n", t.p.dim(l))
 	}

@@ -123,6 +123,9 @@ type Result struct {
 	// Drift are the fields the live object has that the manifest does not set, their
 	// owners, and what the write leaves of each (judge.Drift).
 	Drift []DriftField `json:"drift,omitempty"`
+	// SyncStatus is what the applier's GitOps controller shows of the object before the
+	// sync (--sync-status): Argo CD's sync status and diff, Flux's drift detection.
+	SyncStatus *judge.SyncStatus `json:"syncStatus,omitempty"`
 	// Findings are what the policy judged about this result, in the order refusal,
 	// conflicts, takeovers, deletions, prune, approximations, warnings.
 	Findings []Finding `json:"findings,omitempty"`

@@ -156,6 +156,7 @@ func fromPrediction(src input.Source, manifest map[string]any, manager string, p
 		res.Error.Fields = pred.RefusalFields
 	}
 	res.Advice, res.State, res.Drift = pred.Advice, pred.State, pred.Drift
+	res.SyncStatus = pred.SyncStatus
 	if pred.WithForce != nil {
 		res.WithForce = FromPrediction(src, pred.Live, manifest, manager, pred.WithForce)
 		res.WithForce.Drift = pred.WithForceDrift
