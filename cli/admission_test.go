@@ -223,3 +223,54 @@ func TestFeatureGatesRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestRuntimeConfigServes: a MutatingAdmissionPolicy at admissionregistration.k8s.io/v1beta1
+// is refused (404) by a 1.34 server with its default API configuration, and created by one
+// started with --runtime-config=admissionregistration.k8s.io/v1beta1=true (and its gate, as
+// the gated admission cases were recorded); what the server refuses to start with, the
+// command refuses (exit 2) in its words (rules.md version.runtime-config).
+func TestRuntimeConfigServes(t *testing.T) {
+	dir := t.TempDir()
+	manifest := filepath.Join(dir, "map.yaml")
+	if err := os.WriteFile(manifest, []byte(`apiVersion: admissionregistration.k8s.io/v1beta1
+kind: MutatingAdmissionPolicy
+metadata:
+  name: add-team
+spec:
+  matchConstraints:
+    resourceRules:
+    - apiGroups: [""]
+      apiVersions: [v1]
+      operations: [CREATE]
+      resources: [configmaps]
+  mutations:
+  - patchType: ApplyConfiguration
+    applyConfiguration:
+      expression: 'Object{metadata: Object.metadata{labels: {"team": "platform"}}}'
+  reinvocationPolicy: Never
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run := func(args ...string) (int, string, string) {
+		var stdout, stderr bytes.Buffer
+		code := runWithLibrary(context.Background(), "ssa-diff", append([]string{"--kube-version", "1.34", "--now", "2026-01-01T00:00:00Z", "-o", "json"}, append(args, manifest)...), strings.NewReader(""), &stdout, &stderr, nil, library.New)
+		return code, stdout.String(), stderr.String()
+	}
+	if code, out, _ := run(); code != 3 || !strings.Contains(out, `"code": 404`) {
+		t.Fatalf("default configuration: exit %d, want 3 and a 404:\n%s", code, out)
+	}
+	code, out, stderr := run("--runtime-config", "admissionregistration.k8s.io/v1beta1=true", "--feature-gates", "MutatingAdmissionPolicy=true")
+	if code != 1 || !strings.Contains(out, `"action": "create"`) {
+		t.Fatalf("v1beta1 enabled: exit %d, want 1 (a change) and a create:\n%s\n%s", code, out, stderr)
+	}
+	for _, c := range []struct{ config, want string }{
+		{"apps/v1beta3=true", "group version apps/v1beta3 that has not been registered"},
+		{"foo.example.com/v1=true", "unknown api groups foo.example.com\n"},
+		{"api/all=false", "invalid key with only api/all=false"},
+		{"api/beta=yes", "invalid value api/beta=yes"},
+	} {
+		if code, _, stderr := run("--runtime-config", c.config); code != 2 || !strings.Contains(stderr, c.want) {
+			t.Errorf("--runtime-config %s: exit %d, stderr %q, want 2 and %q", c.config, code, stderr, c.want)
+		}
+	}
+}

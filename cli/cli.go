@@ -112,6 +112,8 @@ type options struct {
 	shard        shard.Spec
 	merge        mergeOptions
 	featureGates kubeapiserver.FeatureGates
+	// runtimeConfig: kube-apiserver's --runtime-config (the API versions it serves).
+	runtimeConfig kubeapiserver.RuntimeConfig
 	// allowPrivileged: kube-apiserver's --allow-privileged (true unless told false).
 	allowPrivileged bool
 	// serviceIPFamilies: the families of kube-apiserver's --service-cluster-ip-range, the
@@ -274,6 +276,7 @@ func flagSet(prog string, cfg *options) (fs *pflag.FlagSet, argNames map[string]
 	fs.BoolVar(&cfg.allowPrivileged, "allow-privileged", true, "Whether the cluster's kube-apiserver allows privileged and hostProcess containers (its --allow-privileged). Default: true, as kubeadm, kind, k3s and the managed clusters run it. --allow-privileged=false predicts a kube-apiserver started without the flag (its own default is false), as a hand-assembled control plane or a bare test server is: it refuses them (422 \"disallowed by cluster policy\").")
 	fs.Var(&cfg.serviceIPFamilies, "service-ip-families", "The IP families of the cluster's service IP ranges (kube-apiserver's --service-cluster-ip-range), the primary first: IPv4, IPv6, IPv4,IPv6 or IPv6,IPv4. A dual-stack cluster gives PreferDualStack and RequireDualStack Services both families; a single-stack one refuses RequireDualStack (422). Default: refusals as an IPv4 cluster, the families the cluster adds left to the server.")
 	fs.Var(&cfg.featureGates, "feature-gates", "The cluster's kube-apiserver --feature-gates, in its syntax: Name=true,Other=false (repeatable; a later setting wins). The gates the server runs with other than its minor's defaults, e.g. MutatingAdmissionPolicy=true at 1.34 or 1.35 (whose policies then run). A gate the minor does not have, or one locked to its default, is refused as the server refuses it. Default: the minor's defaults (a live dump or cluster does not say which gates it runs).")
+	fs.Var(&cfg.runtimeConfig, "runtime-config", "The cluster's kube-apiserver --runtime-config, in its syntax: group/version=true,api/beta=false (repeatable; a later key wins). The API versions the server serves other than its minor's defaults (every GA version; no beta or alpha one), e.g. admissionregistration.k8s.io/v1beta1=true at 1.34 or 1.35 for MutatingAdmissionPolicies. What the server would not start with is refused in its words. Default: the minor's defaults (a live dump or cluster does not say which it runs).")
 	fs.StringVar(now, "now", "", "The time stamped into changed managedFields entries, and the time ages are measured from, RFC 3339 (default: the current time).")
 	fs.StringVarP(&cfg.output, "output", "o", "text", "Output format: "+strings.Join(output.Formats(), ", ")+".")
 	fs.StringArrayVar(&cfg.outputFiles, "output-file", nil, outputFileUsage)
@@ -301,7 +304,7 @@ func flagSet(prog string, cfg *options) (fs *pflag.FlagSet, argNames map[string]
 	for k, v := range map[string]string{"filename": "PATH", "field-manager": "NAME", "applier": strings.Join(appliers.Names(), "|"),
 		"verb": "apply|update|patch|create", "patch-type": "json|merge|strategic", "kubectl": "COMMAND",
 		"subresource": strings.Join(merge.Subresources(), "|"), "crd": "PATH", "schema": "PATH", "now": "TIME", "output": "FORMAT",
-		"output-file": "[FORMAT=]FILE", "color": "WHEN", "kube-version": "MINOR", "namespace": "NAME", "jobs": "N", "concurrency": "N", "service-ip-families": "FAMILIES", "feature-gates": "NAME=BOOL,...", "shard": "I/N"} {
+		"output-file": "[FORMAT=]FILE", "color": "WHEN", "kube-version": "MINOR", "namespace": "NAME", "jobs": "N", "concurrency": "N", "service-ip-families": "FAMILIES", "feature-gates": "NAME=BOOL,...", "runtime-config": "KEY=BOOL,...", "shard": "I/N"} {
 		argNames[k] = v
 	}
 	for _, names := range []map[string]string{limitArgs, gateArgNames, gitopsArgNames, noiseArgNames, adviceArgNames, renderArgNames,

@@ -152,7 +152,7 @@ func (c *session) readInputs(ctx context.Context) (*inputs, error) {
 	if in.reg, err = c.readLive(ctx, in, reg); err == nil && !c.liveOpts.fromCluster {
 		err = c.buildFlux(in, in.live)
 	}
-	return in, cmp.Or(err, c.featureGates.CheckFor(in.reg))
+	return in, cmp.Or(err, c.featureGates.CheckFor(in.reg), c.runtimeConfig.ApplyTo(in.reg))
 }
 
 // readLive reads the live state into in, and returns the registry of the minor predicted:

@@ -12,13 +12,18 @@ import (
 // (fieldsjson.CanonicalFieldsV1 of what SetToFieldsV1 writes: keys in byte order, HTML
 // characters escaped), written from the set in one pass.
 func SetToCanonicalFieldsV1(s *smdpath.Set) ([]byte, error) {
+	return SetToCanonicalFieldsV1As(s, TextJSONIter)
+}
+
+// SetToCanonicalFieldsV1As is SetToCanonicalFieldsV1 with the path elements in text t.
+func SetToCanonicalFieldsV1As(s *smdpath.Set, t Text) ([]byte, error) {
 	var st canonicalStack
-	if b, ok := st.appendSet(nil, s, false, 0); ok {
+	if b, ok := st.appendSet(nil, s, false, 0, t); ok {
 		return b, nil
 	}
 	// What the one pass does not take (invalid UTF-8, two elements written alike, depth):
 	// the set's fieldsV1, made canonical.
-	raw, err := SetToFieldsV1(s)
+	raw, err := SetToFieldsV1As(s, t)
 	if err != nil {
 		return nil, err
 	}
@@ -58,7 +63,7 @@ const maxCanonicalDepth = 1000
 
 // appendSet appends the object of s's contents (with "." when self, and s is not
 // empty), or reports false when the one pass cannot vouch for the bytes.
-func (st *canonicalStack) appendSet(dst []byte, s *smdpath.Set, self bool, depth int) ([]byte, bool) {
+func (st *canonicalStack) appendSet(dst []byte, s *smdpath.Set, self bool, depth int, t Text) ([]byte, bool) {
 	if depth > maxCanonicalDepth {
 		return nil, false
 	}
@@ -73,7 +78,7 @@ func (st *canonicalStack) appendSet(dst []byte, s *smdpath.Set, self bool, depth
 		if pe.FieldName != nil {
 			it.kind, it.rest = 'f', *pe.FieldName
 		} else {
-			key, err := smdpath.SerializePathElement(pe)
+			key, err := SerializePathElement(pe, t)
 			if err != nil || len(key) < 2 || key[1] != ':' {
 				ok = false
 				return
@@ -137,7 +142,7 @@ func (st *canonicalStack) appendSet(dst []byte, s *smdpath.Set, self bool, depth
 			dst = append(dst, "{}"...)
 			continue
 		}
-		if dst, ok = st.appendSet(dst, it.child, it.member, depth+1); !ok {
+		if dst, ok = st.appendSet(dst, it.child, it.member, depth+1, t); !ok {
 			return nil, false
 		}
 	}

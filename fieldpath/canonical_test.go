@@ -9,8 +9,8 @@ import (
 	"sigs.k8s.io/structured-merge-diff/v6/value"
 )
 
-// FuzzCanonicalFieldsV1: the one pass writes what making SetToFieldsV1's text canonical
-// writes, for sets decoded from any fieldsV1 and changed as the engine changes them
+// FuzzCanonicalFieldsV1: the one pass writes what making SetToFieldsV1As's text canonical
+// writes, in both texts, for sets decoded from any fieldsV1 and changed as the engine changes them
 // (integer keys and values, empty children, a member that is also a child, HTML
 // characters, strings outside ASCII).
 func FuzzCanonicalFieldsV1(f *testing.F) {
@@ -42,20 +42,22 @@ func FuzzCanonicalFieldsV1(f *testing.F) {
 			set.Insert(smdpath.Path{smdpath.PathElement{FieldName: &a}, smdpath.PathElement{Index: &i}, smdpath.PathElement{FieldName: &s}})
 			set.Insert(smdpath.Path{smdpath.PathElement{FieldName: &a}})
 		}
-		got, err := SetToCanonicalFieldsV1(set)
-		enc, eerr := SetToFieldsV1(set)
-		if eerr != nil {
-			if err == nil {
-				t.Fatalf("wrote %s for a set SetToFieldsV1 refuses (%v)", got, eerr)
+		for _, text := range []Text{TextJSONIter, TextJSONv2} {
+			got, err := SetToCanonicalFieldsV1As(set, text)
+			enc, eerr := SetToFieldsV1As(set, text)
+			if eerr != nil {
+				if err == nil {
+					t.Fatalf("%v: wrote %s for a set SetToFieldsV1As refuses (%v)", text, got, eerr)
+				}
+				continue
 			}
-			return
-		}
-		want, werr := fieldsjson.CanonicalFieldsV1(enc)
-		if (err != nil) != (werr != nil) {
-			t.Fatalf("error %v, want %v", err, werr)
-		}
-		if !bytes.Equal(got, want) {
-			t.Fatalf("wrote\n%s\nwant\n%s\n(from %s)", got, want, enc)
+			want, werr := fieldsjson.CanonicalFieldsV1(enc)
+			if (err != nil) != (werr != nil) {
+				t.Fatalf("%v: error %v, want %v", text, err, werr)
+			}
+			if !bytes.Equal(got, want) {
+				t.Fatalf("%v: wrote\n%s\nwant\n%s\n(from %s)", text, got, want, enc)
+			}
 		}
 	})
 }

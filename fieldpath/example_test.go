@@ -105,3 +105,23 @@ func ExampleSetToCanonicalFieldsV1() {
 	// {"f:metadata":{"f:annotations":{"f:a&b":{}}},"f:spec":{"f:ports":{"k:{\"port\":80,\"protocol\":\"TCP\"}":{".":{},"f:name":{}}}}}
 	// {"f:metadata":{"f:annotations":{"f:a\u0026b":{}}},"f:spec":{"f:ports":{"k:{\"port\":80,\"protocol\":\"TCP\"}":{".":{},"f:name":{}}}}}
 }
+
+// Write a field set as a release's API server writes it: Kubernetes 1.38
+// (structured-merge-diff v7) writes the characters and numbers of key and value elements
+// otherwise than 1.32 to 1.37.
+func ExampleSetToFieldsV1As() {
+	set, err := fieldpath.FieldsV1ToSet([]byte(`{"f:spec":{"f:env":{"k:{\"name\":\"A\\u0026B\"}":{}},"f:weights":{"v:1e-07":{}}}}`))
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, text := range []fieldpath.Text{fieldpath.TextJSONIter, fieldpath.TextJSONv2} {
+		raw, err := fieldpath.SetToFieldsV1As(set, text)
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Printf("%v: %s\n", text, raw)
+	}
+	// Output:
+	// structured-merge-diff v4/v6: {"f:spec":{"f:env":{"k:{\"name\":\"A\\u0026B\"}":{}},"f:weights":{"v:1e-07":{}}}}
+	// structured-merge-diff v7: {"f:spec":{"f:env":{"k:{\"name\":\"A&B\"}":{}},"f:weights":{"v:1e-7":{}}}}
+}

@@ -93,8 +93,17 @@ func FieldsV1ToSet(raw []byte) (*smdpath.Set, error) {
 	return set, nil
 }
 
-// SetToFieldsV1 encodes a field set as fieldsV1, in the server's layout.
+// SetToFieldsV1 encodes a field set as fieldsV1, in the server's layout, as Kubernetes
+// 1.32 to 1.37 write it (TextJSONIter).
 func SetToFieldsV1(s *smdpath.Set) ([]byte, error) {
+	return s.ToJSON()
+}
+
+// SetToFieldsV1As is SetToFieldsV1 in text t.
+func SetToFieldsV1As(s *smdpath.Set, t Text) ([]byte, error) {
+	if t == TextJSONv2 {
+		return setToFieldsV1V2(s)
+	}
 	return s.ToJSON()
 }
 
@@ -227,12 +236,29 @@ func (m Managed) Ref(key string) ManagerRef {
 }
 
 // Encode writes the entries as the API server stores them: one per identity, fields filled
-// from the identity (rules.md owner.key), in the server's order (rules.md encode.order). No entries encode as nil.
+// from the identity (rules.md owner.key), in the server's order (rules.md encode.order). No
+// entries encode as nil. The fieldsV1 are in text TextJSONIter (EncodeAs names another).
 func (m Managed) Encode() ([]Entry, error) { return m.encode(SetToFieldsV1) }
+
+// EncodeAs is Encode with the fieldsV1 in text t.
+func (m Managed) EncodeAs(t Text) ([]Entry, error) {
+	if t == TextJSONv2 {
+		return m.encode(setToFieldsV1V2)
+	}
+	return m.encode(SetToFieldsV1)
+}
 
 // EncodeText is Encode with each fieldsV1 in canonical form (SetToCanonicalFieldsV1): the
 // text an object holds with WithCompactManagedFields-style managedFields.
 func (m Managed) EncodeText() ([]Entry, error) { return m.encode(SetToCanonicalFieldsV1) }
+
+// EncodeTextAs is EncodeText with the path elements in text t.
+func (m Managed) EncodeTextAs(t Text) ([]Entry, error) {
+	if t == TextJSONv2 {
+		return m.encode(func(s *smdpath.Set) ([]byte, error) { return SetToCanonicalFieldsV1As(s, t) })
+	}
+	return m.encode(SetToCanonicalFieldsV1)
+}
 
 func (m Managed) encode(fieldsV1 func(*smdpath.Set) ([]byte, error)) ([]Entry, error) {
 	if len(m.Fields) == 0 {

@@ -27,6 +27,19 @@ func (m Managed) EncodeDecoded() (entries []Entry, decoded Managed, ok bool, err
 	return m.vouch(entries, err)
 }
 
+// EncodeDecodedAs is EncodeDecoded with the fieldsV1 in text t (the sets come back from
+// either text alike).
+func (m Managed) EncodeDecodedAs(t Text) (entries []Entry, decoded Managed, ok bool, err error) {
+	entries, err = m.EncodeAs(t)
+	return m.vouch(entries, err)
+}
+
+// EncodeDecodedTextAs is EncodeDecodedText with the path elements in text t.
+func (m Managed) EncodeDecodedTextAs(t Text) (entries []Entry, decoded Managed, ok bool, err error) {
+	entries, err = m.EncodeTextAs(t)
+	return m.vouch(entries, err)
+}
+
 // EncodeDecodedText is EncodeDecoded with the fieldsV1 of EncodeText (canonical text, which
 // decodes to the same sets).
 func (m Managed) EncodeDecodedText() (entries []Entry, decoded Managed, ok bool, err error) {

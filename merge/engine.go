@@ -170,6 +170,17 @@ func (r *request) parse(obj map[string]any, strict bool) (*typed.TypedValue, err
 	return r.parseCached(obj, false)
 }
 
+// fieldsText is the text the minor's structured-merge-diff writes fieldsV1 in (rules.md
+// encode.fields-v1): Kubernetes 1.38 links v7, which writes the key and value elements with
+// encoding/json v2 (& < > U+2028 U+2029 as they are, 1e-7); 1.32 to 1.37 link v4 and v6
+// (json-iterator: \u0026 …, 1e-07).
+func (r *request) fieldsText() fieldpath.Text {
+	if r.e.model.Minor().AtLeast(38) {
+		return fieldpath.TextJSONv2
+	}
+	return fieldpath.TextJSONIter
+}
+
 // keysAsTyped refuses, up to Kubernetes 1.33, an object whose associative lists have an
 // element omitting a key field without a default (structured-merge-diff v4's typing; 1.34
 // took v6, which types such an element by the keys it has): see omittedKeyFields.

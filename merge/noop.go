@@ -2,6 +2,7 @@ package merge
 
 import (
 	"github.com/ssa-diff/ssa-diff/fieldpath"
+	"github.com/ssa-diff/ssa-diff/internal/fieldsjson"
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 )
 
@@ -66,6 +67,11 @@ func (r *request) keepTimesOfNoop(live map[string]any, liveEntries []fieldpath.E
 	return out
 }
 
+// sameEntryIgnoringTime reports whether the server would store x and y alike but for their
+// times: the same identity and the same fieldsV1 tree (rules.md encode.fields-v1). Two
+// texts of one field set are not alike: a live entry written by another release's
+// structured-merge-diff (1.37's \u0026 where 1.38 writes &) is rewritten, and so written,
+// by the server's next encoding.
 func sameEntryIgnoringTime(x, y fieldpath.Entry) bool {
 	if x.Manager != y.Manager || x.Operation != y.Operation || x.APIVersion != y.APIVersion ||
 		x.FieldsType != y.FieldsType || x.Subresource != y.Subresource {
@@ -74,10 +80,20 @@ func sameEntryIgnoringTime(x, y fieldpath.Entry) bool {
 	if string(x.FieldsV1) == string(y.FieldsV1) {
 		return true
 	}
-	sx, err1 := fieldpath.FieldsV1ToSet(x.FieldsV1)
-	sy, err2 := fieldpath.FieldsV1ToSet(y.FieldsV1)
+	// Either may be in the server's layout or canonical (a dump's keys sorted): their
+	// trees are compared.
+	cx, err1 := fieldsjson.CanonicalFieldsV1(orEmptySet(x.FieldsV1))
+	cy, err2 := fieldsjson.CanonicalFieldsV1(orEmptySet(y.FieldsV1))
 	if err1 != nil || err2 != nil {
-		return string(x.FieldsV1) == string(y.FieldsV1)
+		return false
 	}
-	return sx.Equals(sy)
+	return string(cx) == string(cy)
+}
+
+// orEmptySet is raw, or the empty set's text when there is none (fieldpath.FieldsV1ToSet).
+func orEmptySet(raw []byte) []byte {
+	if len(raw) == 0 {
+		return []byte("{}")
+	}
+	return raw
 }

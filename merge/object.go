@@ -76,11 +76,11 @@ func setManagedFields(obj map[string]any, entries []fieldpath.Entry, text bool) 
 // with the decoding fieldpath vouched for (nil when none). encErr is encoding's error,
 // setErr writing's.
 func (r *request) encodeManaged(obj map[string]any, m fieldpath.Managed) (entries []fieldpath.Entry, own *encodedEntries, encErr, setErr error) {
-	encode := m.EncodeDecoded
+	encode := m.EncodeDecodedAs
 	if r.e.compactManagedFields {
-		encode = m.EncodeDecodedText
+		encode = m.EncodeDecodedTextAs
 	}
-	entries, decoded, vouched, err := encode()
+	entries, decoded, vouched, err := encode(r.fieldsText())
 	if err != nil {
 		return nil, nil, err, nil
 	}

@@ -133,7 +133,7 @@ func (r *request) patch(live map[string]any, p Patch, manager string) *Result {
 			// The Scale is encoded with its entries, and the patch may change them: a
 			// subresource write ignores them all the same.
 			cur := unstructured.DeepCopyObject(old)
-			if entries, err := managed.Encode(); err == nil {
+			if entries, err := managed.EncodeAs(s.fieldsText()); err == nil {
 				_ = setManagedFields(cur, entries, false)
 			}
 			next, st := s.patched(cur, p)

@@ -287,7 +287,7 @@ func (r *request) throughScale(live map[string]any, manager string, write scaleW
 		replicas = v
 	}
 	setNestedValue(obj, parts, replicas)
-	entries, err := out.Encode()
+	entries, err := out.EncodeAs(r.fieldsText())
 	if err != nil {
 		return reject(internalError(fmt.Sprintf("failed to encode managed fields: %v", err)))
 	}
@@ -422,7 +422,7 @@ func (r *request) applyScale(live, cfg map[string]any, manager string, force boo
 			return nil, managed, nil, internalError("failed to create manager for existing fields: failed to convert live object (/; " + scaleKindString + ") to proper version: " + crScaleConversionError)
 		}
 		cur := unstructured.DeepCopyObject(old)
-		if entries, err := managed.Encode(); err == nil {
+		if entries, err := managed.EncodeAs(s.fieldsText()); err == nil {
 			_ = setManagedFields(cur, entries, false)
 		}
 		out, st := s.applyWithLastApplied(cur, cfg, managed, manager, false)

@@ -361,6 +361,29 @@ func (r *Registry) Serving(gvk GVK) Serving {
 	return ServingUnknown
 }
 
+// ServeBuiltin decides again which built-in kinds the server serves: a kind with a
+// resource is served exactly when served(group, version, resource) says so, in place of
+// the default API configuration's answer (ServedByDefault). kube-apiserver's
+// --runtime-config decides it (package server/kubeapiserver); the kinds of CRDs and OpenAPI
+// documents are left as they are.
+func (r *Registry) ServeBuiltin(served func(group, version, resource string) bool) {
+	clear(r.servedGroups)
+	for gvk, t := range r.types {
+		if t.Source != SourceBuiltin || t.Resource == "" {
+			continue
+		}
+		if s := served(gvk.Group, gvk.Version, t.Resource); s != t.Served {
+			c := *t
+			c.Served = s
+			t = &c
+			r.types[gvk] = t
+		}
+		if t.Served {
+			r.servedGroups[gvk.Group] = true
+		}
+	}
+}
+
 // BuiltinGroup reports whether group is one of the built-in kinds' (served or not).
 func (r *Registry) BuiltinGroup(group string) bool { return r.builtinGroups[group] }
 

@@ -69,6 +69,9 @@ func NewGenerator(srv *oracle.Server, seed int64) (*Generator, error) {
 	// decodes as the server does (run.go advance).
 	g.Fractions = k.GVK.Group == "example.com" || len(k.Versions) > 0
 	g.AnyTimes = len(k.Versions) > 0
+	// Strings and numbers written otherwise by 1.38's structured-merge-diff (v7), where no
+	// rule refuses them.
+	g.Texts = k.GVK.Group == "example.com"
 	s := &Generator{Kind: k, Seed: seed, g: g, pt: pt, rnd: rnd, memory: map[string]map[string]any{}, version: k.GVK.Version}
 	s.universe, _ = g.Value(pt.TypeRef, "", 20+rnd.Intn(40)).(map[string]any)
 	s.stamp(s.universe)
@@ -108,7 +111,7 @@ func (s *Generator) addVersions(srv *oracle.Server) error {
 		hints := append([]string(nil), s.Kind.VersionHints[v]...)
 		sort.Strings(hints)
 		g := gen.New(pt.Schema, s.rnd, hints...)
-		g.PartialKeys, g.Fractions, g.AnyTimes = s.g.PartialKeys, s.g.Fractions, s.g.AnyTimes
+		g.PartialKeys, g.Fractions, g.AnyTimes, g.Texts = s.g.PartialKeys, s.g.Fractions, s.g.AnyTimes, s.g.Texts
 		u, _ := g.Value(pt.TypeRef, "", 10+s.rnd.Intn(20)).(map[string]any)
 		if read, err := oracle.ReadAs(legacyscheme.Scheme, s.universe, s.Kind.At(v).GroupVersion()); err == nil {
 			u, _ = g.Merge(pt.TypeRef, read, u).(map[string]any)

@@ -73,6 +73,25 @@ func (r Release) Kinds() []Kind {
 	return out
 }
 
+// API is one group-version of a release as kube-apiserver's --runtime-config sees it.
+type API struct {
+	Group, Version string
+	// Registered: the API servers' schemes register the group-version; --runtime-config
+	// may name it (a group-version of a registered group that is not is refused).
+	Registered bool
+	// InDefaults: the default API configuration names it (api/all, api/ga, api/beta and
+	// api/alpha switch only those); OnByDefault: it enables it.
+	InDefaults, OnByDefault bool
+	// Resources are the resources its storage providers register, under the release's
+	// default feature gates: what the server serves when the group-version is enabled.
+	Resources []string
+}
+
+// APIs returns the release's group-versions, sorted by group and version: every one its
+// servers register, its default configuration names, or its storage serves. Each call
+// returns a new slice; the Resources are shared and read-only.
+func (r Release) APIs() []API { return append([]API(nil), apis[r.index]...) }
+
 // kindEntry is one kind of the generated table and the releases that have it.
 type kindEntry struct {
 	releases uint32 // bit i: releases[i]

@@ -413,3 +413,31 @@ func emitKinds(releases []*release) ([]byte, error) {
 	}
 	return out, nil
 }
+
+// emitAPIs writes each release's group-versions as --runtime-config sees them (apiJSON).
+func emitAPIs(releases []*release) []byte {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, header, releasesFrom(releases))
+	b.WriteString("package builtin\n\n")
+	b.WriteString("// apis holds each release's group-versions (index as releases): registered by its\n" +
+		"// servers' schemes, named by its default API configuration, or holding storage; sorted. Read-only.\n" +
+		"var apis = [...][]API{\n")
+	for _, r := range releases {
+		fmt.Fprintf(&b, "// %s\n{\n", r.Kubernetes)
+		for _, a := range r.APIs {
+			group, version, _ := strings.Cut(a.GroupVersion, "/")
+			fmt.Fprintf(&b, "{Group: %q, Version: %q, Registered: %t, InDefaults: %t, OnByDefault: %t", group, version, a.Registered, a.Default != "", a.Default == "on")
+			if len(a.Resources) > 0 {
+				fmt.Fprintf(&b, ", Resources: %#v", a.Resources)
+			}
+			b.WriteString("},\n")
+		}
+		b.WriteString("},\n")
+	}
+	b.WriteString("}\n")
+	out, err := format.Source(b.Bytes())
+	if err != nil {
+		panic(fmt.Sprintf("formatting generated APIs: %v", err)) // the generator's own text
+	}
+	return out
+}

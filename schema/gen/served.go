@@ -7,6 +7,8 @@ import (
 	"go/token"
 	"os/exec"
 	"path/filepath"
+	"reflect"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -30,31 +32,31 @@ import (
 // The storage providers are read, not run: running them needs the whole control plane and
 // its storage. Every `if resource := "…"; ….ResourceEnabled(…)` block is read, with the
 // conditions on its storage[…] assignments; a condition it cannot decide is an error.
-func servedFacts(m minor) (string, error) {
+func servedFacts(m minor) (string, []apiJSON, error) {
 	kube, err := moduleDir("k8s.io/kubernetes")
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
-	r := &servedReader{groups: map[string]string{}, enabled: sets.New[string](), served: map[string]map[string]bool{}}
+	r := &servedReader{groups: map[string]string{}, enabled: sets.New[string](), mentioned: sets.New[string](), served: map[string]map[string]bool{}}
 	if err := r.config(filepath.Join(kube, "pkg/controlplane/instance.go"), "DefaultAPIResourceConfigSource"); err != nil {
-		return "", err
+		return "", nil, err
 	}
 	aee, err := moduleDir("k8s.io/apiextensions-apiserver")
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	agg, err := moduleDir("k8s.io/kube-aggregator")
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	for _, c := range []string{filepath.Join(aee, "pkg/apiserver/apiserver.go"), filepath.Join(agg, "pkg/apiserver/apiserver.go")} {
 		if err := r.config(c, "DefaultAPIResourceConfigSource"); err != nil {
-			return "", err
+			return "", nil, err
 		}
 	}
 	files, err := filepath.Glob(filepath.Join(kube, "pkg/registry/*/rest/*.go"))
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	files = append(files, filepath.Join(aee, "pkg/apiserver/apiserver.go"), filepath.Join(agg, "pkg/registry/apiservice/rest/storage_apiservice.go"))
 	for _, f := range files {
@@ -62,12 +64,21 @@ func servedFacts(m minor) (string, error) {
 			continue
 		}
 		if err := r.storage(f); err != nil {
-			return "", err
+			return "", nil, err
 		}
+	}
+	installs, err := filepath.Glob(filepath.Join(kube, "pkg/apis/*/install/install.go"))
+	if err != nil {
+		return "", nil, err
+	}
+	registered, err := r.registered(append(installs,
+		filepath.Join(aee, "pkg/apis/apiextensions/install/install.go"), filepath.Join(agg, "pkg/apis/apiregistration/install/install.go")))
+	if err != nil {
+		return "", nil, err
 	}
 	var lines []string
 	for gvr, subs := range r.served {
-		if !subs[""] {
+		if !subs[""] || !r.enabled.Has(strings.Fields(gvr)[0]) {
 			continue
 		}
 		line := gvr
@@ -79,12 +90,44 @@ func servedFacts(m minor) (string, error) {
 		lines = append(lines, line)
 	}
 	if len(lines) == 0 {
-		return "", fmt.Errorf("no served resource found")
+		return "", nil, fmt.Errorf("no served resource found")
 	}
 	sort.Strings(lines)
 	return fmt.Sprintf("# The resources kube-apiserver %s serves with its default configuration, and their\n"+
 		"# /status and /scale, read from its sources by schema/gen (served.go). DO NOT EDIT.\n", m.kubernetes) +
-		strings.Join(lines, "\n") + "\n", nil
+		strings.Join(lines, "\n") + "\n", r.apis(registered), nil
+}
+
+// withoutRemoved leaves out of each group-version's storage the resources the server stops
+// serving by their API lifecycle: a kind whose Go type says it is removed at this release
+// or before (APILifecycleRemoved, k8s.io/api's prerelease-lifecycle) is not served even when
+// --runtime-config enables its version, as the generic server's resource expiration
+// evaluator decides for a released (non-alpha) build. The resources without a kind of the
+// index are kept.
+func withoutRemoved(apis []apiJSON, kinds []kind, m minor) []apiJSON {
+	types := map[string]reflect.Type{}
+	for _, k := range kinds {
+		if k.resource != "" {
+			types[k.group+"/"+k.version+" "+k.resource] = k.goType
+		}
+	}
+	type removedInterface interface{ APILifecycleRemoved() (major, minor int) }
+	out := make([]apiJSON, len(apis))
+	for i, a := range apis {
+		out[i] = a
+		out[i].Resources = nil
+		for _, res := range a.Resources {
+			if t, ok := types[a.GroupVersion+" "+res]; ok {
+				if rm, ok := reflect.New(t).Interface().(removedInterface); ok {
+					if major, minor := rm.APILifecycleRemoved(); major == 1 && minor <= m.number {
+						continue
+					}
+				}
+			}
+			out[i].Resources = append(out[i].Resources, res)
+		}
+	}
+	return out
 }
 
 func moduleDir(module string) (string, error) {
@@ -98,7 +141,102 @@ func moduleDir(module string) (string, error) {
 type servedReader struct {
 	groups  map[string]string // import path of a k8s.io/api-style package -> its GroupName
 	enabled sets.Set[string]  // "group/version"
-	served  map[string]map[string]bool
+	// mentioned are the group-versions the default configuration names, enabled or not:
+	// those --runtime-config's api/all, api/ga, api/beta and api/alpha switch.
+	mentioned sets.Set[string]
+	// served: "group/version resource" -> "" and the subresources, of every group-version
+	// with storage, enabled by default or not.
+	served map[string]map[string]bool
+}
+
+// registered reads the group-versions the API servers' schemes register (the install
+// packages' AddToScheme calls of versioned packages): those --runtime-config may name.
+func (r *servedReader) registered(files []string) (sets.Set[string], error) {
+	out := sets.New[string]()
+	for _, file := range files {
+		f, imports, err := parse(file)
+		if err != nil {
+			return nil, err
+		}
+		var problem error
+		ast.Inspect(f, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok || problem != nil {
+				return problem == nil
+			}
+			sel, ok := call.Fun.(*ast.SelectorExpr)
+			if !ok || sel.Sel.Name != "AddToScheme" {
+				return true
+			}
+			id, ok := sel.X.(*ast.Ident)
+			if !ok {
+				return true
+			}
+			path, ok := imports[id.Name]
+			if !ok || !versionRE.MatchString(path[strings.LastIndex(path, "/")+1:]) {
+				return true // the internal version
+			}
+			group, ok := r.groups[path]
+			if !ok {
+				// A versioned package names its group, or takes its internal package's.
+				if group, err = groupName(path); err != nil {
+					if group, err = groupName(path[:strings.LastIndex(path, "/")]); err != nil {
+						problem = fmt.Errorf("%s: %w", file, err)
+						return false
+					}
+				}
+				r.groups[path] = group
+			}
+			out.Insert(group + "/" + path[strings.LastIndex(path, "/")+1:])
+			return true
+		})
+		if problem != nil {
+			return nil, problem
+		}
+	}
+	if out.Len() == 0 {
+		return nil, fmt.Errorf("no registered group-version found")
+	}
+	return out, nil
+}
+
+var versionRE = regexp.MustCompile(`^v[0-9]+((alpha|beta)[0-9]+)?$`)
+
+// apis is what --runtime-config needs of the release, one entry per group-version
+// registered, named by the default configuration or holding storage, sorted.
+func (r *servedReader) apis(registered sets.Set[string]) []apiJSON {
+	byGV := map[string]*apiJSON{}
+	get := func(gv string) *apiJSON {
+		a := byGV[gv]
+		if a == nil {
+			a = &apiJSON{GroupVersion: gv}
+			byGV[gv] = a
+		}
+		return a
+	}
+	for gv := range registered {
+		get(gv).Registered = true
+	}
+	for gv := range r.mentioned {
+		get(gv).Default = map[bool]string{true: "on", false: "off"}[r.enabled.Has(gv)]
+	}
+	for gvr, subs := range r.served {
+		if subs[""] {
+			f := strings.Fields(gvr)
+			a := get(f[0])
+			a.Resources = append(a.Resources, f[1])
+		}
+	}
+	out := make([]apiJSON, 0, len(byGV))
+	for _, a := range byGV {
+		if !a.Registered && a.Default == "" {
+			continue // storage of a group no server registers (a test group): never served
+		}
+		sort.Strings(a.Resources)
+		out = append(out, *a)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].GroupVersion < out[j].GroupVersion })
+	return out
 }
 
 // parse reads a Go file and its imports (name -> path).
@@ -249,6 +387,7 @@ func (r *servedReader) config(file, fn string) error {
 					if err != nil {
 						return fmt.Errorf("%s: %s: %w", file, name, err)
 					}
+					r.mentioned.Insert(gv)
 					if sel.Sel.Name == "EnableVersions" {
 						r.enabled.Insert(gv)
 					} else {
@@ -293,7 +432,7 @@ func (r *servedReader) storage(file string) error {
 				return false
 			}
 			for _, gv := range gvs {
-				if !take || !r.enabled.Has(gv) {
+				if !take {
 					continue
 				}
 				if err := r.assignments(ifs.Body, true, gv+" "+resource); err != nil {

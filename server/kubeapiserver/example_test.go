@@ -76,3 +76,27 @@ func ExampleModel_Admit() {
 	// create 0 PreemptLowerPriority 2
 	// 403 pods "app" is forbidden: the integer value of priority (1000) must not be provided in pod spec; priority admission controller computed 0 from the given PriorityClass name
 }
+
+// A cluster whose kube-apiserver runs with --runtime-config serves other versions than its
+// minor's defaults: here 1.34's MutatingAdmissionPolicy at v1beta1, off by default.
+func ExampleRuntimeConfig_ApplyTo() {
+	reg := schema.MustNewRegistry(34)
+	map1beta1 := schema.GVK{Group: "admissionregistration.k8s.io", Version: "v1beta1", Kind: "MutatingAdmissionPolicy"}
+	fmt.Println("default:", reg.Serving(map1beta1) == schema.Served)
+
+	var rc kubeapiserver.RuntimeConfig
+	_ = rc.Set("admissionregistration.k8s.io/v1beta1=true")
+	if err := rc.ApplyTo(reg); err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("with", rc.String()+":", reg.Serving(map1beta1) == schema.Served)
+
+	var bad kubeapiserver.RuntimeConfig
+	_ = bad.Set("autoscaling/v2beta3=true")
+	fmt.Println(bad.ApplyTo(schema.MustNewRegistry(34)))
+	// Output:
+	// default: false
+	// with admissionregistration.k8s.io/v1beta1=true: true
+	// --runtime-config of kube-apiserver 1.34.4: group version autoscaling/v2beta3 that has not been registered
+}

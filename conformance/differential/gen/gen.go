@@ -34,6 +34,11 @@ type Generator struct {
 	// not only times: for a built-in kind decoded into its Go types on the oracle's side,
 	// which refuses a value that is not a time as the server does.
 	AnyTimes bool
+	// Texts lets strings hold the characters whose text in fieldsV1's k: and v: elements
+	// differs between structured-merge-diff v6 and v7 (& < > U+2028 U+2029, a backspace
+	// and a form feed), and fractions have small and large exponents (1e-7, 2.5e-9,
+	// 1e21): valid in a custom resource, whose strings and numbers no built-in rule checks.
+	Texts bool
 	// sorted holds each map type's fields in name order: a custom resource's schema lists
 	// them in the order its OpenAPI properties map was walked, which changes from process
 	// to process, and a seed must make the same sequence in every process.
@@ -179,7 +184,11 @@ func (g *Generator) scalar(s smdschema.Scalar, path string) any {
 	switch s {
 	case smdschema.Numeric:
 		if g.rnd.Intn(12) == 0 {
-			if f := []float64{0.5, 1.5, 2.25}[g.rnd.Intn(3)]; g.Fractions {
+			fractions := []float64{0.5, 1.5, 2.25}
+			if g.Texts {
+				fractions = textFractions
+			}
+			if f := fractions[g.rnd.Intn(len(fractions))]; g.Fractions {
 				return f
 			}
 		}
@@ -221,7 +230,17 @@ func isTime(path string) bool {
 	return strings.HasSuffix(f, "Time") || strings.HasSuffix(f, "Timestamp")
 }
 
+// textVocab and textFractions are what Texts adds: strings and numbers written otherwise
+// by structured-merge-diff v7 (1.38) than by v4 and v6 inside k: and v: elements.
+var (
+	textVocab     = []string{"A&B<C>", "line\u2028break", "para\u2029sep", "bell\bform\f"}
+	textFractions = []float64{0.5, 1.5, 2.25, 1e-7, 2.5e-9, 1e21}
+)
+
 func (g *Generator) str(path string) string {
+	if g.Texts && g.rnd.Intn(5) == 0 {
+		return textVocab[g.rnd.Intn(len(textVocab))]
+	}
 	if v, ok := fieldVocab[lastField(path)]; ok {
 		return v[g.rnd.Intn(len(v))]
 	}
