@@ -26,8 +26,7 @@ func (c *session) gitOpsWarnings(stderr io.Writer) {
 
 // predictAndReport predicts every slot in parallel and prints the results in input order as
 // they come; it returns the exit status. Results are let go once written: the formats that
-// print everything at the end keep what they need (yaml its encoded bytes; json, started
-// with the report's head, prints each result as it comes).
+// print everything at the end keep what they need (yaml its encoded bytes; json streams).
 // When ctx ends it stops: no more predictions start, and --output-file is left as it was.
 func (c *session) predictAndReport(ctx context.Context, eng predictor, reg *schema.Registry, slots []*plan.Slot) int {
 	c.gitOpsWarnings(c.stderr)
@@ -89,11 +88,9 @@ func (c *session) writeReport(ctx context.Context, rep *report.Report, total int
 		p := startProgress(c.stderr, total, c.predicted.Load, c.gate.progressDelay)
 		defer p.stop()
 	}
-	// The head of the report is final: json prints each result as it comes.
-	output.Start(w, rep)
-	var tally report.Tally
+	output.Start(w, rep) // the report's head is final: json prints each result as it comes
+	tally, k := report.Tally{}, 0
 	var werr error
-	k := 0
 	for s := range done {
 		tally.Add(s.Result)
 		c.sharding.Keep(rep, k, s.Result)
