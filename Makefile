@@ -44,7 +44,7 @@ FIXTURECHECK ?= ../shared/tools/fixturecheck.py
 GEN_TOOLCHAIN ?= go1.27.3
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: release-check release-snapshot build test vet lint fmt-check unit refresh-recorded recorded-check conformance conformance-long conformance-served differential differential-133 differential-138 fixturecheck generate fuzz fuzz-short fuzz-long bench bench-corpus example startup e2e report-screenshots
+.PHONY: release-check release-snapshot build test vet lint fmt-check unit refresh-recorded recorded-check conformance conformance-long conformance-served differential differential-133 differential-138 differential-minors fixturecheck generate fuzz fuzz-short fuzz-long bench bench-corpus example startup e2e report-screenshots
 
 # kustomize's library imports Go's plugin loader, which ssa-diff never uses (kubectl's -k
 # runs no plugins); with cgo on, linking it keeps every exported symbol: this tag leaves it
@@ -94,6 +94,19 @@ conformance-long:
 	cd conformance/internalapi && SSA_DIFF_OBJECTS=$${SSA_DIFF_OBJECTS:-2000} $(GO) test -count=1 -timeout 0 -v -run TestDecodeMatchesConversion .
 	cd conformance/validation && SSA_DIFF_OBJECTS=$${SSA_DIFF_WRITES:-20000} $(GO) test -count=1 -timeout 0 -v -run TestValidationMatchesServer .
 	cd conformance/crdvalidation && CRDVAL_OBJECTS=$${CRDVAL_OBJECTS:-120000} CRDVAL_CRDS=$${CRDVAL_CRDS:-3000} $(GO) test -run 'TestDifferential|TestCRDDifferential' -timeout 0 -v .
+	$(MAKE) differential-minors
+
+# The differential harness at every minor whose field manager runs as a process (the
+# oracle1<minor> modules: 1.32–1.36 and 1.38; 1.37 is the in-process run above), each
+# against that minor's own k8s.io/apimachinery: SSA_DIFF_MINOR_STEPS (8,000: seeds 1..320)
+# per minor, one minor after the other. Each oracle's first build takes 7–16 minutes on a
+# cold Go build cache (~1 min warm); a run, ~10–20 minutes on two cores (docs/minors.md).
+# Part of `conformance-long`, not of `test`.
+DIFF_MINORS ?= 1.32 1.33 1.34 1.35 1.36 1.38
+differential-minors:
+	cd conformance/differential && for m in $(DIFF_MINORS); do \
+		SSA_DIFF_MINOR=$$m SSA_DIFF_ORACLE_TOOLCHAIN=$$( [ $$m = 1.38 ] && echo $(GEN_TOOLCHAIN) ) SSA_DIFF_STEPS=$${SSA_DIFF_MINOR_STEPS:-8000} \
+			$(GO) test -count=1 -timeout 0 -run 'TestDifferential$$' -v . || exit 1; done
 
 # The served versions of every built-in kind (schema.Type.Served) against kube-apiserver's
 # default API configuration; it links the whole control plane, so it is not part of `test`.
@@ -121,6 +134,7 @@ differential:
 	cd conformance/validation && $(GO) vet ./... && $(GO) test -count=1 -short ./...
 	cd conformance/crdvalidation && $(GO) vet ./... && $(GO) test -count=1 ./...
 	cd internal/smpmeta/gen && $(GO) vet ./... && $(GO) test -count=1 ./...
+	cd internal/olderminor && $(GO) vet ./... && $(GO) test -count=1 ./...
 	$(MAKE) differential-133
 	$(MAKE) differential-138
 

@@ -154,9 +154,13 @@ func (r *request) updateObject(live, next map[string]any, manager string) *Resul
 	if r.converts() {
 		// The body is decoded into its Go type and converted to the internal version, and
 		// field management reads it back at the request's.
-		if err := r.e.model.DecodeBody(next); err != nil {
+		warnings, err := r.e.model.DecodeBody(next)
+		if err != nil {
 			res.Action, res.Rejection = ActionRejected, badRequest(err.Error())
 			return res
+		}
+		for _, w := range warnings {
+			r.warn(serverWarningPrefix + w)
 		}
 		rt, err := r.roundTrip(next)
 		if err != nil {

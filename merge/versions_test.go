@@ -246,6 +246,6 @@ func (conversionOnly) Convert(obj map[string]any, apiVersion string) (map[string
 	return kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}).Convert(obj, apiVersion)
 }
 
-func (conversionOnly) DecodeBody(obj map[string]any) error {
+func (conversionOnly) DecodeBody(obj map[string]any) ([]string, error) {
 	return kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}).DecodeBody(obj)
 }

@@ -50,7 +50,7 @@ func (FieldManagementOnly) Convert(obj map[string]any, _ string) (map[string]any
 }
 
 // DecodeBody accepts every body.
-func (FieldManagementOnly) DecodeBody(map[string]any) error { return nil }
+func (FieldManagementOnly) DecodeBody(map[string]any) ([]string, error) { return nil, nil }
 
 // KeepDecoded keeps nothing.
 func (FieldManagementOnly) KeepDecoded(*schema.Type, string, bool) bool { return false }

@@ -63,8 +63,9 @@ type Converter interface {
 	// trip of decoding and encoding it. obj is not changed.
 	Convert(obj map[string]any, apiVersion string) (map[string]any, error)
 	// DecodeBody checks that obj, a request body of a kind whose Hub is not "", decodes
-	// into its Go type; the error is worded as the server's 400.
-	DecodeBody(obj map[string]any) error
+	// into its Go type, and returns the warnings of that decoding (its unknown fields, as
+	// the server words them); the error is worded as the server's 400.
+	DecodeBody(obj map[string]any) ([]string, error)
 }
 
 // Strategy is the registry's rules around storage.

@@ -24,7 +24,7 @@ var (
 	flagOps    = flag.Int("diff.ops", envInt("DIFF_OPS", 25), "ops per generated sequence (env DIFF_OPS)")
 	flagRecord = flag.String("diff.record", os.Getenv("DIFF_RECORD")+os.Getenv("SSA_DIFF_RECORD"), "directory to write shrunk divergences into as case files (env DIFF_RECORD)")
 	flagShrink = flag.Int("diff.shrink", envInt("DIFF_SHRINK", 2), "divergences shrunk per kind/category/verb (env DIFF_SHRINK)")
-	flagMinor  = flag.String("diff.minor", envString("DIFF_MINOR", InProcessMinor.String()), "Kubernetes minor of TestDifferential's oracle and engine, 1.37 in-process, 1.33 and 1.38 as a process (env DIFF_MINOR)")
+	flagMinor  = flag.String("diff.minor", envString("DIFF_MINOR", InProcessMinor.String()), "Kubernetes minor of TestDifferential's oracle and engine, 1.37 in-process, 1.32–1.36 and 1.38 as a process (env DIFF_MINOR)")
 	flagOracle = flag.String("diff.oracle", envString("DIFF_ORACLE", ""), "prebuilt oracle program of -diff.minor (else built from its module; env DIFF_ORACLE)")
 	flagTC     = flag.String("diff.toolchain", envString("DIFF_ORACLE_TOOLCHAIN", ""), "Go toolchain the oracle's build asks for, in place of its minor's own (1.38: go1.27.3; env DIFF_ORACLE_TOOLCHAIN)")
 )

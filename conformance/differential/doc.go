@@ -34,8 +34,9 @@
 //
 // # Other minors
 //
-// A minor whose field manager cannot be linked here (1.33: structured-merge-diff v4; 1.38:
-// v7 and Go 1.27) is served by a process (Process): BuildOracle builds the module of
+// Every other minor's field manager cannot be linked here (its k8s.io/apimachinery is
+// another version of the same module; 1.32 and 1.33 link structured-merge-diff v4, 1.38
+// v7 and needs Go 1.27): each is served by a process (Process): BuildOracle builds the module of
 // OracleModules with package oracle and the program of oraclemain ported to its import
 // paths, and the engine runs at that minor.
 package differential

@@ -126,7 +126,9 @@ func (h noHooks) Convert(obj map[string]any, apiVersion string) (map[string]any,
 	return conversion.Convert(h.cfg, obj, apiVersion)
 }
 
-func (noHooks) DecodeBody(obj map[string]any) error { return conversion.DecodeBody(obj) }
+func (h noHooks) DecodeBody(obj map[string]any) ([]string, error) {
+	return conversion.DecodeBody(h.cfg, obj)
+}
 
 func (e *Engine) request(req oracle.Request) merge.Request {
 	src := req.Live

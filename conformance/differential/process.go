@@ -22,13 +22,15 @@ import (
 // OracleModules maps the minors whose oracle runs as a process to the directory of its
 // module, relative to this one: the field manager of a minor whose k8s.io/apimachinery
 // cannot be linked next to this module's (InProcessMinor's) is built there.
-var OracleModules = map[kube.Minor]string{33: "oracle133", 38: "oracle138"}
+var OracleModules = map[kube.Minor]string{
+	32: "oracle132", 33: "oracle133", 34: "oracle134", 35: "oracle135", 36: "oracle136", 38: "oracle138",
+}
 
 // oracleSMD is the structured-merge-diff major version each process oracle's minor links
-// (v4 up to 1.33, v7 from 1.38; this module links v6). Package oracle is written once, here: BuildOracle
+// (v4 up to 1.33, v6 from 1.34 to 1.37 as this module, v7 from 1.38). Package oracle is written once, here: BuildOracle
 // gives the process module its own build of it, with that import path, so it is never
 // kept as a second copy in the tree.
-var oracleSMD = map[kube.Minor]string{33: "v4", 38: "v7"}
+var oracleSMD = map[kube.Minor]string{32: "v4", 33: "v4", 34: "v6", 35: "v6", 36: "v6", 38: "v7"}
 
 // oracleToolchain is the Go toolchain a process oracle's module needs, where it is not the
 // one running (Kubernetes 1.38 requires Go 1.27): its build runs with GOTOOLCHAIN set to it,

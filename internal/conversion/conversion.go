@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sort"
 	"strings"
 
 	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
@@ -28,8 +29,14 @@ type kindConversion struct {
 	// toHub converts a Go object of a version to the hub, as the server cfg describes
 	// converts it.
 	toHub func(cfg *serverconfig.Config, version string, in any) any
-	// fromHub converts a hub value to a version and encodes it.
-	fromHub func(hub any, version string) (any, error)
+	// fromHub converts a hub value to a version, as the server cfg describes converts it.
+	fromHub func(cfg *serverconfig.Config, hub any, version string) (any, error)
+	// decodable, when set, is an object of a version (unstructured) as the Go types of
+	// the server cfg describes see it: without the fields this package's types (the
+	// newest release's) have and that minor's lack, which its decoding drops as it drops
+	// any unknown field (their paths, as the server's decoding warnings name them, are
+	// returned). It copies what it changes.
+	decodable func(cfg *serverconfig.Config, obj map[string]any) (map[string]any, []string)
 }
 
 // kinds are the built-in kinds served at more than one version, by group and kind.
@@ -78,12 +85,15 @@ func Convert(cfg *serverconfig.Config, obj map[string]any, apiVersion string) (m
 		return nil, fmt.Errorf("%w from %s to %s for %s: the versions are %s", ErrNotConvertible, from, apiVersion, kind, strings.Join(k.versions, ", "))
 	}
 	in, managed, hasManaged := withoutManagedFields(obj)
+	if k.decodable != nil {
+		in, _ = k.decodable(cfg, in)
+	}
 	typed := k.newObject(fromVersion)
 	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(in, typed); err != nil {
 		// As the server's scheme words it.
 		return nil, fmt.Errorf("unable to convert unstructured object to %s/%s, Kind=%s: %w", fromGroup, fromVersion, kind, err)
 	}
-	out, err := k.fromHub(k.toHub(cfg, fromVersion, typed), toVersion)
+	out, err := k.fromHub(cfg, k.toHub(cfg, fromVersion, typed), toVersion)
 	if err != nil {
 		return nil, fmt.Errorf("converting %s to %s: %w", kind, apiVersion, err)
 	}
@@ -133,27 +143,43 @@ func withoutManagedFields(obj map[string]any) (map[string]any, any, bool) {
 }
 
 // DecodeBody checks that obj, a request body of a kind Versions knows, decodes into its Go
-// type as the API server decodes a JSON request body (sigs.k8s.io/json, field names case
-// sensitive, unknown fields ignored). The error is the server's 400 message:
+// type as the API server cfg describes decodes a JSON request body (sigs.k8s.io/json, field
+// names case sensitive), and returns the warnings of that decoding: each field the Go type
+// of cfg's minor does not have, `unknown field "status.conditions[0].observedGeneration"`,
+// in the order of the body's fields as encoding/json writes them (field validation Warn,
+// the default). The error is the server's 400 message:
 // `HorizontalPodAutoscaler in version "v2" cannot be handled as a HorizontalPodAutoscaler:
 // json: cannot unmarshal …`. The body is read from obj as encoding/json writes it, so a
 // number is quoted as Go formats it.
-func DecodeBody(obj map[string]any) error {
+func DecodeBody(cfg *serverconfig.Config, obj map[string]any) ([]string, error) {
 	av, _ := obj["apiVersion"].(string)
 	kind, _ := obj["kind"].(string)
 	group, version := splitAPIVersion(av)
 	k := kinds[[2]string{group, kind}]
 	if k == nil || !k.serves(version) {
-		return fmt.Errorf("%w for %s %s", ErrNotConvertible, av, kind)
+		return nil, fmt.Errorf("%w for %s %s", ErrNotConvertible, av, kind)
+	}
+	var older []string
+	if k.decodable != nil {
+		obj, older = k.decodable(cfg, obj)
 	}
 	b, err := json.Marshal(obj)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	if err := kjson.UnmarshalCaseSensitivePreserveInts(b, k.newObject(version)); err != nil {
-		return fmt.Errorf("%s in version %q cannot be handled as a %s: %w", kind, version, kind, err)
+	strict, err := kjson.UnmarshalStrict(b, k.newObject(version), kjson.DisallowUnknownFields)
+	if err != nil {
+		return nil, fmt.Errorf("%s in version %q cannot be handled as a %s: %w", kind, version, kind, err)
 	}
-	return nil
+	var warnings []string
+	for _, e := range strict {
+		warnings = append(warnings, e.Error())
+	}
+	for _, p := range older {
+		warnings = append(warnings, fmt.Sprintf("unknown field %q", p))
+	}
+	sort.Strings(warnings)
+	return warnings, nil
 }
 
 // encode writes a Go API object as encoding/json would, unstructured: apimachinery's

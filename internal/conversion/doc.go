@@ -40,6 +40,12 @@
 // k8s.io/api's and compares Convert with k8s.io/kubernetes' own conversion on random
 // objects of both versions.
 //
+// The Go types here are the newest release's. An older minor's lack some of their fields,
+// which its decoding drops as any unknown field, warning of each on an update (DecodeBody):
+// an HPA condition's observedGeneration before 1.37, a scaling rule's tolerance before
+// 1.33 — where 1.32's behavior annotation has no Tolerance and the two tolerance
+// annotations are not round-trip ones. Each such difference is a constant naming its minor.
+//
 // Custom resources are not converted here: their CustomResourceDefinition says how
 // (strategy None rewrites apiVersion and keeps every field; a webhook cannot be run
 // offline), which package merge decides.

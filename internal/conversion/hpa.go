@@ -24,10 +24,30 @@ const (
 	hpaDefaultCPUUtilization int32 = 80
 )
 
+// hpaConditionObservedGenerationSince is the minor from which an HPA condition has an
+// observedGeneration (k8s.io/api v0.37, in autoscaling/v1's conditions annotation too;
+// the wire types here are the newest release's). Before it, the server's decoding drops
+// the field, of a body and of the annotation alike (found by the differential harness at
+// 1.33 against 1.33.13's field manager; k8s.io/api v0.32–v0.36 have no such field).
+const hpaConditionObservedGenerationSince = 37
+
+// hpaToleranceSince is the minor from which an HPA's scaling rules have a tolerance
+// (k8s.io/api v0.33, the internal version too, so the behavior annotation names it) and
+// the two tolerance annotations are round-trip ones. Kubernetes 1.32 has neither: its
+// decoding drops spec.behavior's tolerances, its behavior annotation has no Tolerance, and
+// the tolerance annotations are an object's own (found by the differential harness at 1.32
+// against 1.32.13's field manager).
+const hpaToleranceSince = 33
+
 // hpaRoundTripAnnotations never reach the internal version.
 var hpaRoundTripAnnotations = []string{
 	hpaMetricsAnnotation, hpaBehaviorAnnotation, hpaScaleDownToleranceAnnot,
 	hpaScaleUpToleranceAnnot, hpaCurrentMetricsAnnotation, hpaConditionsAnnotation,
+}
+
+// hpaRoundTripAnnotationsBefore133 are the round-trip annotations before hpaToleranceSince.
+var hpaRoundTripAnnotationsBefore133 = []string{
+	hpaMetricsAnnotation, hpaBehaviorAnnotation, hpaCurrentMetricsAnnotation, hpaConditionsAnnotation,
 }
 
 // hpaConversion converts HorizontalPodAutoscalers. The hub is an autoscaling/v2 object
@@ -41,18 +61,19 @@ var hpaConversion = &kindConversion{
 		}
 		return &autoscalingv2.HorizontalPodAutoscaler{}
 	},
+	decodable: hpaDecodable,
 	toHub: func(cfg *serverconfig.Config, _ string, in any) any {
 		if v1, ok := in.(*autoscalingv1.HorizontalPodAutoscaler); ok {
 			return hpaV1ToHub(cfg, v1)
 		}
 		hub := in.(*autoscalingv2.HorizontalPodAutoscaler)
-		hub.Annotations = withoutRoundTripAnnotations(hub.Annotations)
+		hub.Annotations = withoutRoundTripAnnotations(cfg, hub.Annotations)
 		return hub
 	},
-	fromHub: func(h any, version string) (any, error) {
+	fromHub: func(cfg *serverconfig.Config, h any, version string) (any, error) {
 		hub := h.(*autoscalingv2.HorizontalPodAutoscaler)
 		if version == "v1" {
-			out, err := hpaHubToV1(hub)
+			out, err := hpaHubToV1(cfg, hub)
 			if err != nil {
 				return nil, err
 			}
@@ -60,17 +81,140 @@ var hpaConversion = &kindConversion{
 			return out, nil
 		}
 		out := *hub
-		out.Annotations = withoutRoundTripAnnotations(out.Annotations)
+		out.Annotations = withoutRoundTripAnnotations(cfg, out.Annotations)
 		out.TypeMeta = metav1.TypeMeta{APIVersion: "autoscaling/v2", Kind: "HorizontalPodAutoscaler"}
 		return &out, nil
 	},
 }
 
-// withoutRoundTripAnnotations is a copy of the annotations without the round-trip ones,
-// or the annotations themselves when they have none.
-func withoutRoundTripAnnotations(in map[string]string) map[string]string {
+// hpaDecodable is obj, an HPA at autoscaling/v2 (or v1, which has neither field), without
+// what the Go types of cfg's minor lack: its conditions' observedGeneration before 1.37,
+// spec.behavior's tolerances before 1.33; and the paths of the fields it took out. obj is
+// not changed; the result shares what it does not change.
+func hpaDecodable(cfg *serverconfig.Config, obj map[string]any) (map[string]any, []string) {
+	var removed []string
+	if !cfg.AtLeast(hpaToleranceSince) {
+		obj, removed = withoutTolerances(obj)
+	}
+	if cfg.AtLeast(hpaConditionObservedGenerationSince) {
+		return obj, removed
+	}
+	status, _ := obj["status"].(map[string]any)
+	conditions, _ := status["conditions"].([]any)
+	has := false
+	for _, c := range conditions {
+		if m, ok := c.(map[string]any); ok {
+			if _, ok := m["observedGeneration"]; ok {
+				has = true
+				break
+			}
+		}
+	}
+	if !has {
+		return obj, removed
+	}
+	out := make([]any, len(conditions))
+	for i, c := range conditions {
+		m, ok := c.(map[string]any)
+		if _, has := m["observedGeneration"]; !ok || !has {
+			out[i] = c
+			continue
+		}
+		without := make(map[string]any, len(m))
+		for k, v := range m {
+			if k != "observedGeneration" {
+				without[k] = v
+			}
+		}
+		out[i] = without
+		removed = append(removed, fmt.Sprintf("status.conditions[%d].observedGeneration", i))
+	}
+	st := make(map[string]any, len(status))
+	for k, v := range status {
+		st[k] = v
+	}
+	st["conditions"] = out
+	o := make(map[string]any, len(obj))
+	for k, v := range obj {
+		o[k] = v
+	}
+	o["status"] = st
+	return o, removed
+}
+
+// withoutTolerances is obj without spec.behavior.scaleUp.tolerance and
+// spec.behavior.scaleDown.tolerance, copied where they were, and the paths of those it had.
+func withoutTolerances(obj map[string]any) (map[string]any, []string) {
+	spec, _ := obj["spec"].(map[string]any)
+	behavior, _ := spec["behavior"].(map[string]any)
+	var rules map[string]any
+	var removed []string
+	for _, dir := range []string{"scaleDown", "scaleUp"} {
+		r, _ := behavior[dir].(map[string]any)
+		if _, ok := r["tolerance"]; !ok {
+			continue
+		}
+		removed = append(removed, "spec.behavior."+dir+".tolerance")
+		c := make(map[string]any, len(r))
+		for k, v := range r {
+			if k != "tolerance" {
+				c[k] = v
+			}
+		}
+		if rules == nil {
+			rules = make(map[string]any, len(behavior))
+			for k, v := range behavior {
+				rules[k] = v
+			}
+		}
+		rules[dir] = c
+	}
+	if rules == nil {
+		return obj, nil
+	}
+	sp := make(map[string]any, len(spec))
+	for k, v := range spec {
+		sp[k] = v
+	}
+	sp["behavior"] = rules
+	o := make(map[string]any, len(obj))
+	for k, v := range obj {
+		o[k] = v
+	}
+	o["spec"] = sp
+	return o, removed
+}
+
+// hpaConditionsText is the conditions annotation's text as the Go types of cfg's minor
+// read it: without the conditions' observedGeneration before 1.37 (as hpaDecodable). A
+// text that is not a list of objects is returned as it is (neither reads it).
+func hpaConditionsText(cfg *serverconfig.Config, text string) []byte {
+	if cfg.AtLeast(hpaConditionObservedGenerationSince) {
+		return []byte(text)
+	}
+	var conditions []map[string]json.RawMessage
+	if json.Unmarshal([]byte(text), &conditions) != nil {
+		return []byte(text)
+	}
+	for _, c := range conditions {
+		delete(c, "observedGeneration")
+	}
+	b, err := json.Marshal(conditions)
+	if err != nil {
+		return []byte(text)
+	}
+	return b
+}
+
+// withoutRoundTripAnnotations is a copy of the annotations without the round-trip ones
+// of cfg's minor, or the annotations themselves when they have none.
+func withoutRoundTripAnnotations(cfg *serverconfig.Config, in map[string]string) map[string]string {
+	roundTrip := hpaRoundTripAnnotations
+	if !cfg.AtLeast(hpaToleranceSince) {
+		roundTrip = hpaRoundTripAnnotationsBefore133
+	}
 	found := false
-	for _, k := range hpaRoundTripAnnotations {
+	for _, k := range roundTrip {
 		if _, ok := in[k]; ok {
 			found = true
 			break
@@ -83,7 +227,7 @@ func withoutRoundTripAnnotations(in map[string]string) map[string]string {
 	for k, v := range in {
 		out[k] = v
 	}
-	for _, k := range hpaRoundTripAnnotations {
+	for _, k := range roundTrip {
 		delete(out, k)
 	}
 	return out
@@ -141,7 +285,15 @@ func hpaV1ToHub(cfg *serverconfig.Config, in *autoscalingv1.HorizontalPodAutosca
 	}
 	if text, ok := ann[hpaBehaviorAnnotation]; ok {
 		var b internalBehavior
-		if json.Unmarshal([]byte(text), &b) == nil && (b.ScaleUp != nil || b.ScaleDown != nil) {
+		if !cfg.AtLeast(hpaToleranceSince) {
+			var old internalBehaviorBefore133
+			if json.Unmarshal([]byte(text), &old) == nil {
+				b = old.current()
+			}
+		} else if json.Unmarshal([]byte(text), &b) != nil {
+			b = internalBehavior{}
+		}
+		if b.ScaleUp != nil || b.ScaleDown != nil {
 			out.Spec.Behavior = b.toV2()
 		}
 	}
@@ -160,7 +312,7 @@ func hpaV1ToHub(cfg *serverconfig.Config, in *autoscalingv1.HorizontalPodAutosca
 	}
 	if text, ok := ann[hpaConditionsAnnotation]; ok {
 		var conditions []autoscalingv1.HorizontalPodAutoscalerCondition
-		if json.Unmarshal([]byte(text), &conditions) == nil {
+		if json.Unmarshal(hpaConditionsText(cfg, text), &conditions) == nil {
 			out.Status.Conditions = make([]autoscalingv2.HorizontalPodAutoscalerCondition, len(conditions))
 			for i, c := range conditions {
 				out.Status.Conditions[i] = autoscalingv2.HorizontalPodAutoscalerCondition{
@@ -171,12 +323,12 @@ func hpaV1ToHub(cfg *serverconfig.Config, in *autoscalingv1.HorizontalPodAutosca
 			}
 		}
 	}
-	out.Annotations = withoutRoundTripAnnotations(ann)
+	out.Annotations = withoutRoundTripAnnotations(cfg, ann)
 	return out
 }
 
 // hpaHubToV1 writes the hub as autoscaling/v1, keeping in annotations what v1 has no field for.
-func hpaHubToV1(in *autoscalingv2.HorizontalPodAutoscaler) (*autoscalingv1.HorizontalPodAutoscaler, error) {
+func hpaHubToV1(cfg *serverconfig.Config, in *autoscalingv2.HorizontalPodAutoscaler) (*autoscalingv1.HorizontalPodAutoscaler, error) {
 	out := &autoscalingv1.HorizontalPodAutoscaler{ObjectMeta: in.ObjectMeta}
 	out.Spec.ScaleTargetRef = autoscalingv1.CrossVersionObjectReference(in.Spec.ScaleTargetRef)
 	out.Spec.MinReplicas = in.Spec.MinReplicas
@@ -200,7 +352,7 @@ func hpaHubToV1(in *autoscalingv2.HorizontalPodAutoscaler) (*autoscalingv1.Horiz
 		}
 	}
 
-	ann := withoutRoundTripAnnotations(in.Annotations)
+	ann := withoutRoundTripAnnotations(cfg, in.Annotations)
 	copied := false
 	set := func(key string, v any) error {
 		b, err := json.Marshal(v)
@@ -238,7 +390,11 @@ func hpaHubToV1(in *autoscalingv2.HorizontalPodAutoscaler) (*autoscalingv1.Horiz
 		}
 	}
 	if b := in.Spec.Behavior; b != nil {
-		if err := set(hpaBehaviorAnnotation, behaviorFromV2(b)); err != nil {
+		var behavior any = behaviorFromV2(b)
+		if !cfg.AtLeast(hpaToleranceSince) {
+			behavior = behaviorBefore133FromV2(b)
+		}
+		if err := set(hpaBehaviorAnnotation, behavior); err != nil {
 			return nil, err
 		}
 	}
@@ -487,4 +643,39 @@ func (r *internalScalingRules) toV2() *autoscalingv2.HPAScalingRules {
 		}
 	}
 	return out
+}
+
+// internalBehaviorBefore133 is the internal version's behavior before hpaToleranceSince,
+// as the behavior annotation holds it there: its scaling rules have no Tolerance.
+type internalBehaviorBefore133 struct {
+	ScaleUp   *internalScalingRulesBefore133
+	ScaleDown *internalScalingRulesBefore133
+}
+
+type internalScalingRulesBefore133 struct {
+	StabilizationWindowSeconds *int32
+	SelectPolicy               *string
+	Policies                   []internalScalingPolicy
+}
+
+func behaviorBefore133FromV2(in *autoscalingv2.HorizontalPodAutoscalerBehavior) internalBehaviorBefore133 {
+	b := behaviorFromV2(in)
+	return internalBehaviorBefore133{ScaleUp: b.ScaleUp.before133(), ScaleDown: b.ScaleDown.before133()}
+}
+
+func (r *internalScalingRules) before133() *internalScalingRulesBefore133 {
+	if r == nil {
+		return nil
+	}
+	return &internalScalingRulesBefore133{StabilizationWindowSeconds: r.StabilizationWindowSeconds, SelectPolicy: r.SelectPolicy, Policies: r.Policies}
+}
+
+func (b internalBehaviorBefore133) current() internalBehavior {
+	up := func(r *internalScalingRulesBefore133) *internalScalingRules {
+		if r == nil {
+			return nil
+		}
+		return &internalScalingRules{StabilizationWindowSeconds: r.StabilizationWindowSeconds, SelectPolicy: r.SelectPolicy, Policies: r.Policies}
+	}
+	return internalBehavior{ScaleUp: up(b.ScaleUp), ScaleDown: up(b.ScaleDown)}
 }

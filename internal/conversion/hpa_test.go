@@ -147,7 +147,7 @@ func TestDecodeErrorsAreTheServers(t *testing.T) {
 	// As kube-apiserver 1.37.2 answered (a PUT and an apply of these values).
 	obj := decodeJSON(t, `{"apiVersion":"autoscaling/v2","kind":"HorizontalPodAutoscaler","metadata":{"name":"h1"},"status":{"observedGeneration":0.5}}`)
 	const put = `HorizontalPodAutoscaler in version "v2" cannot be handled as a HorizontalPodAutoscaler: json: cannot unmarshal number 0.5 into Go struct field HorizontalPodAutoscalerStatus.status.observedGeneration of type int64`
-	if err := DecodeBody(obj); err == nil || err.Error() != put {
+	if _, err := DecodeBody(serverconfig.MustFor(kube.Default()), obj); err == nil || err.Error() != put {
 		t.Errorf("DecodeBody: %v", err)
 	}
 	obj = decodeJSON(t, `{"apiVersion":"autoscaling/v2","kind":"HorizontalPodAutoscaler","metadata":{"name":"h1"},"spec":{"minReplicas":2.25}}`)

@@ -3,6 +3,7 @@ module github.com/ssa-diff/ssa-diff/schema/gen
 go 1.26.0
 
 require (
+	github.com/ssa-diff/ssa-diff/internal/olderminor v0.0.0
 	go.yaml.in/yaml/v2 v2.4.5
 	k8s.io/apiextensions-apiserver v0.35.4
 	k8s.io/apimachinery v0.35.4
@@ -129,3 +130,6 @@ replace (
 	k8s.io/sample-cli-plugin => k8s.io/sample-cli-plugin v0.35.4
 	k8s.io/sample-controller => k8s.io/sample-controller v0.35.4
 )
+
+// The package that runs an older minor's build (its own module, no requirement).
+replace github.com/ssa-diff/ssa-diff/internal/olderminor => ../../internal/olderminor

@@ -556,7 +556,9 @@ func (m *Model) Convert(obj map[string]any, apiVersion string) (map[string]any, 
 
 // DecodeBody checks that a request body decodes into its Go type, as the server decodes a
 // JSON body (the 400 it answers otherwise).
-func (m *Model) DecodeBody(obj map[string]any) error { return conversion.DecodeBody(obj) }
+func (m *Model) DecodeBody(obj map[string]any) ([]string, error) {
+	return conversion.DecodeBody(m.server, obj)
+}
 
 // MustNew is New for a configuration known to be valid: it panics where New fails.
 func MustNew(cfg Config) *Model {

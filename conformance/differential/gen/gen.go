@@ -30,10 +30,6 @@ type Generator struct {
 	// stores, and what the server decides on decoded objects (the store's no-op check, a
 	// /scale's replica count) has no answer for it.
 	Fractions bool
-	// AnyTimes lets time fields (untyped to structured-merge-diff) hold any untyped value,
-	// not only times: for a built-in kind decoded into its Go types on the oracle's side,
-	// which refuses a value that is not a time as the server does.
-	AnyTimes bool
 	// Texts lets strings hold the characters whose text in fieldsV1's k: and v: elements
 	// differs between structured-merge-diff v6 and v7 (& < > U+2028 U+2029, a backspace
 	// and a form feed), and fractions have small and large exponents (1e-7, 2.5e-9,
@@ -201,7 +197,7 @@ func (g *Generator) scalar(s smdschema.Scalar, path string) any {
 	case smdschema.String:
 		return g.str(path)
 	default: // untyped: int-or-string, quantities, times, deduced values
-		if !g.AnyTimes && isTime(path) {
+		if isTime(path) {
 			// metav1.Time and MicroTime are untyped to structured-merge-diff, but every
 			// object an API server stores holds an RFC 3339 time there: Go's decoding
 			// refuses anything else, and the store's no-op check (its timestamps kept)

@@ -2,7 +2,7 @@
 // every minor whose field manager cannot be linked next to the harness's (InProcessMinor's):
 // it serves package oracle over JSON lines. It builds in the harness's module at
 // InProcessMinor, so that the compiler and vet check it; the harness's BuildOracle copies
-// it into a process module's build directory (oracle133, oracle138), next to package oracle,
+// it into a process module's build directory (oracle132 … oracle136, oracle138), next to package oracle,
 // with the import paths of that module's package oracle and structured-merge-diff, and the
 // module's minor.go naming its minor. What differs by minor is switched on the constant
 // minor (a custom resource's /status reset fields before 1.36).

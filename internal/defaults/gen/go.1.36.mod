@@ -3,6 +3,7 @@ module github.com/ssa-diff/ssa-diff/internal/defaults/gen
 go 1.26.0
 
 require (
+	github.com/ssa-diff/ssa-diff/internal/olderminor v0.0.0
 	k8s.io/apiextensions-apiserver v0.36.3
 	k8s.io/apimachinery v0.36.3
 	k8s.io/apiserver v0.36.3
@@ -84,3 +85,6 @@ replace (
 	k8s.io/sample-controller => k8s.io/sample-controller v0.36.3
 	k8s.io/streaming => k8s.io/streaming v0.36.3
 )
+
+// The package that runs an older minor's build (its own module, no requirement).
+replace github.com/ssa-diff/ssa-diff/internal/olderminor => ../../olderminor

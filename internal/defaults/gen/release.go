@@ -4,12 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/ssa-diff/ssa-diff/internal/olderminor"
 	"go/format"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"runtime/debug"
 	"sort"
 	"strconv"
@@ -146,11 +145,7 @@ func run(out string) error {
 		if mf == "" {
 			err = dumpRelease(path)
 		} else {
-			cmd := exec.Command("go", "run", ".", "-dump", path)
-			cmd.Env = append(olderMinorEnv(), "GOFLAGS="+strings.TrimSpace(os.Getenv("GOFLAGS")+" -modfile="+mf))
-			cmd.Path = lookGo(cmd.Env)
-			cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
-			err = cmd.Run()
+			err = olderminor.Command(mf, "run", ".", "-dump", path).Run()
 		}
 		if err != nil {
 			return fmt.Errorf("dumping the release of %s: %w", mf, err)
@@ -355,54 +350,4 @@ func lowerFirst(s string) string {
 		return "h2c" + strings.TrimPrefix(s, "H2C")
 	}
 	return strings.ToLower(s[:1]) + s[1:]
-}
-
-// olderMinorEnv is the environment an older minor's build runs in: this one, but with the
-// go command the user ran, as it is (GOTOOLCHAIN=local: "auto" would read go.mod, the
-// newest release's, not the -modfile of the older one). The newest release may need a newer Go than the older ones (1.38 asks
-// for Go 1.27): the go command that switched to it for this build put that toolchain first
-// on PATH, and an older minor's build would take it too, rebuilding every package with it;
-// its entry is taken off again, so each minor builds with the Go it was always built with.
-func olderMinorEnv() []string {
-	env := os.Environ()
-	if !strings.Contains(filepath.ToSlash(runtime.GOROOT()), "/golang.org/toolchain@") {
-		return env // no switch: the go command on PATH is the user's
-	}
-	switched := filepath.Join(runtime.GOROOT(), "bin")
-	out := env[:0:0]
-	for _, kv := range env {
-		switch {
-		case strings.HasPrefix(kv, "PATH="):
-			var keep []string
-			for _, dir := range filepath.SplitList(strings.TrimPrefix(kv, "PATH=")) {
-				if dir != switched {
-					keep = append(keep, dir)
-				}
-			}
-			kv = "PATH=" + strings.Join(keep, string(filepath.ListSeparator))
-		case strings.HasPrefix(kv, "GOTOOLCHAIN="), strings.HasPrefix(kv, "GOROOT="), strings.HasPrefix(kv, "GOTOOLCHAIN_INTERNAL_SWITCH_"):
-			continue
-		}
-		out = append(out, kv)
-	}
-	return append(out, "GOTOOLCHAIN=local")
-}
-
-// lookGo is the go command found on the PATH of env (exec.Command looks on this process's).
-func lookGo(env []string) string {
-	for _, kv := range env {
-		if path, ok := strings.CutPrefix(kv, "PATH="); ok {
-			for _, dir := range filepath.SplitList(path) {
-				if p := filepath.Join(dir, "go"); isExecutable(p) {
-					return p
-				}
-			}
-		}
-	}
-	return "go"
-}
-
-func isExecutable(p string) bool {
-	fi, err := os.Stat(p)
-	return err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0
 }

@@ -116,6 +116,8 @@ _ssa_diff() {
 		return ;;
 	--feature-gates)
 		return ;;
+	--runtime-config)
+		return ;;
 	--now)
 		return ;;
 	-o|--output)
@@ -240,7 +242,7 @@ _ssa_diff() {
 		return ;;
 	esac
 	if [[ "$cur" == -* ]]; then
-		COMPREPLY=($(compgen -W "--admission-from --all --allow-missing-managed-fields --allow-privileged --allow-takeover-from --applier --argocd-app --argocd-application --argocd-csa-manager --argocd-installation-id --argocd-no-csa-migration --argocd-tracking --as --as-group --as-uid --authorize --color --concurrency --context --crd --disable-advice --fail-on --feature-gates --field-manager --filename --flux-force --flux-ignore --flux-kustomization --flux-kustomization-file --flux-override-manager --flux-substitute-from --force-conflicts --helm-command --helm-driver --helm-dry-run --helm-install --helm-release --helm-revision --help --ignore-filename-pattern --ignore-manager --ignore-path --jobs --kube-version --kubeconfig --kubectl --kustomize --live-from-cluster --max-depth --max-document-bytes --max-files --max-input-bytes --max-objects --max-yaml-alias-nodes --namespace --no-advice --now --output --output-file --patch-type --protect --prune --prune-allowlist --recursive --report-html --report-url --request-timeout --save-live --schema --selector --server-side --service-ip-families --shard --show-managed-fields --show-secrets --show-unchanged --skip --skip-crds --source-root --subresource --summary --take-ownership --verb --version -R -f -h -k -l -n -o" -- "$cur"))
+		COMPREPLY=($(compgen -W "--admission-from --all --allow-missing-managed-fields --allow-privileged --allow-takeover-from --applier --argocd-app --argocd-application --argocd-csa-manager --argocd-installation-id --argocd-no-csa-migration --argocd-tracking --as --as-group --as-uid --authorize --color --concurrency --context --crd --disable-advice --fail-on --feature-gates --field-manager --filename --flux-force --flux-ignore --flux-kustomization --flux-kustomization-file --flux-override-manager --flux-substitute-from --force-conflicts --helm-command --helm-driver --helm-dry-run --helm-install --helm-release --helm-revision --help --ignore-filename-pattern --ignore-manager --ignore-path --jobs --kube-version --kubeconfig --kubectl --kustomize --live-from-cluster --max-depth --max-document-bytes --max-files --max-input-bytes --max-objects --max-yaml-alias-nodes --namespace --no-advice --now --output --output-file --patch-type --protect --prune --prune-allowlist --recursive --report-html --report-url --request-timeout --runtime-config --save-live --schema --selector --server-side --service-ip-families --shard --show-managed-fields --show-secrets --show-unchanged --skip --skip-crds --source-root --subresource --summary --take-ownership --verb --version -R -f -h -k -l -n -o" -- "$cur"))
 		return
 	fi
 	if [[ ${COMP_CWORD} -eq 1 ]]; then

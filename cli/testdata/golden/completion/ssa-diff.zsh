@@ -62,6 +62,7 @@ _ssa-diff() {
 		'*--allow-privileged[Whether the cluster'\''s kube-apiserver allows privileged and hostProcess containers (its --allow-privileged)]' \
 		'*--service-ip-families[The IP families of the cluster'\''s service IP ranges (kube-apiserver'\''s --service-cluster-ip-range), the primary first\: IPv4, IPv6, IPv4,IPv6 or IPv6,IPv4]:service-ip-families:(IPv4 IPv6 IPv4\,IPv6 IPv6\,IPv4)' \
 		'*--feature-gates[The cluster'\''s kube-apiserver --feature-gates, in its syntax\: Name=true,Other=false (repeatable; a later setting wins)]:feature-gates: ' \
+		'*--runtime-config[The cluster'\''s kube-apiserver --runtime-config, in its syntax\: group/version=true,api/beta=false (repeatable; a later key wins)]:runtime-config: ' \
 		'*--now[The time stamped into changed managedFields entries, and the time ages are measured from, RFC 3339 (default\: the current time)]:now: ' \
 		'*'{-o,--output}'[Output format\: diff, github, html, json, junit, markdown, objects, text, yaml]:output:(diff github html json junit markdown objects text yaml)' \
 		'*--output-file[Write the output (-o) to FILE instead of standard output; FORMAT=PATH (repeatable) also writes the same prediction in another format to PATH (e.g]:file:_ssa-diff-format-file' \

@@ -1,0 +1,4 @@
+package main
+
+// minor is the Kubernetes minor this module links (oraclemain's switches read it).
+const minor = 35

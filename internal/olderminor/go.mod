@@ -1,0 +1,3 @@
+module github.com/ssa-diff/ssa-diff/internal/olderminor
+
+go 1.22
