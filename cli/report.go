@@ -26,7 +26,7 @@ func (c *session) gitOpsWarnings(stderr io.Writer) {
 
 // predictAndReport predicts every slot in parallel and prints the results in input order as
 // they come; it returns the exit status. Results are let go once written: the formats that
-// print everything at the end keep what they need (json and yaml their encoded bytes).
+// print everything at the end keep what they need (yaml its encoded bytes; json streams).
 // When ctx ends it stops: no more predictions start, and --output-file is left as it was.
 func (c *session) predictAndReport(ctx context.Context, eng predictor, reg *schema.Registry, slots []*plan.Slot) int {
 	c.gitOpsWarnings(c.stderr)

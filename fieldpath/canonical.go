@@ -1,7 +1,7 @@
 package fieldpath
 
 import (
-	"sort"
+	"slices"
 	"unicode/utf8"
 
 	"github.com/ssa-diff/ssa-diff/internal/fieldsjson"
@@ -17,7 +17,8 @@ func SetToCanonicalFieldsV1(s *smdpath.Set) ([]byte, error) {
 
 // SetToCanonicalFieldsV1As is SetToCanonicalFieldsV1 with the path elements in text t.
 func SetToCanonicalFieldsV1As(s *smdpath.Set, t Text) ([]byte, error) {
-	if b, ok := appendCanonicalSet(nil, s, false, 0, t); ok {
+	var st canonicalStack
+	if b, ok := st.appendSet(nil, s, false, 0, t); ok {
 		return b, nil
 	}
 	// What the one pass does not take (invalid UTF-8, two elements written alike, depth):
@@ -38,23 +39,36 @@ type canonicalItem struct {
 	child  *smdpath.Set
 }
 
-func (a *canonicalItem) less(b *canonicalItem) bool {
+func compareCanonicalItems(a, b canonicalItem) int {
 	if a.kind != b.kind {
-		return a.kind < b.kind
+		return int(a.kind) - int(b.kind)
 	}
-	return a.rest < b.rest
+	switch {
+	case a.rest < b.rest:
+		return -1
+	case a.rest > b.rest:
+		return 1
+	}
+	return 0
+}
+
+// canonicalStack holds the keys of the objects being written, each object's above its
+// parent's: one slice for the whole set instead of one per object.
+type canonicalStack struct {
+	items []canonicalItem
 }
 
 // maxCanonicalDepth bounds the one pass (fieldsjson's reader goes as deep).
 const maxCanonicalDepth = 1000
 
-// appendCanonicalSet appends the object of s's contents (with "." when self, and s is not
+// appendSet appends the object of s's contents (with "." when self, and s is not
 // empty), or reports false when the one pass cannot vouch for the bytes.
-func appendCanonicalSet(dst []byte, s *smdpath.Set, self bool, depth int, t Text) ([]byte, bool) {
+func (st *canonicalStack) appendSet(dst []byte, s *smdpath.Set, self bool, depth int, t Text) ([]byte, bool) {
 	if depth > maxCanonicalDepth {
 		return nil, false
 	}
-	items := make([]canonicalItem, 0, s.Members.Size()+s.Children.Size())
+	base := len(st.items)
+	defer func() { st.items = st.items[:base] }()
 	ok := true
 	add := func(pe smdpath.PathElement, child *smdpath.Set) {
 		if !ok {
@@ -76,7 +90,7 @@ func appendCanonicalSet(dst []byte, s *smdpath.Set, self bool, depth int, t Text
 			return
 		}
 		it.member, it.child = child == nil, child
-		items = append(items, it)
+		st.items = append(st.items, it)
 	}
 	s.Members.Iterate(func(pe smdpath.PathElement) { add(pe, nil) })
 	s.Children.Iterate(func(pe smdpath.PathElement) {
@@ -89,7 +103,10 @@ func appendCanonicalSet(dst []byte, s *smdpath.Set, self bool, depth int, t Text
 	if !ok {
 		return nil, false
 	}
-	sort.SliceStable(items, func(i, j int) bool { return items[i].less(&items[j]) })
+	// This object's keys; the children's, appended above them while they are written,
+	// leave them as they are (a slice grown anew keeps these in the old array).
+	items := st.items[base:len(st.items):len(st.items)]
+	slices.SortStableFunc(items, compareCanonicalItems)
 	// A member and a child of the same element are one key; any other two keys alike
 	// are not taken.
 	kept := items[:0]
@@ -125,7 +142,7 @@ func appendCanonicalSet(dst []byte, s *smdpath.Set, self bool, depth int, t Text
 			dst = append(dst, "{}"...)
 			continue
 		}
-		if dst, ok = appendCanonicalSet(dst, it.child, it.member, depth+1, t); !ok {
+		if dst, ok = st.appendSet(dst, it.child, it.member, depth+1, t); !ok {
 			return nil, false
 		}
 	}

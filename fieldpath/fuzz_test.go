@@ -3,8 +3,11 @@ package fieldpath
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 	"testing"
 	"unicode/utf8"
+
+	smdpath "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 )
 
 // FuzzFieldsV1 checks that any fieldsV1 that decodes encodes to a set that decodes to the
@@ -135,4 +138,26 @@ func parseManagerKeyByJSON(key string) (ManagerRef, error) {
 		return ManagerRef{}, err
 	}
 	return e.Ref(), nil
+}
+
+// FuzzIterateLeaves: IterateLeaves gives the paths of Leaves().Iterate, in its order, for
+// any set fieldsV1 decodes to.
+func FuzzIterateLeaves(f *testing.F) {
+	for _, s := range []string{`{}`, `{"f:data":{".":{},"f:a":{}}}`, `{"f:a":{".":{}},"f:b":{}}`,
+		`{"f:spec":{"f:containers":{"k:{\"name\":\"c\"}":{".":{},"f:ports":{"k:{\"containerPort\":80,\"protocol\":\"TCP\"}":{}}}}}}`,
+		`{"f:metadata":{"f:finalizers":{"v:\"x\"":{}},"f:labels":{".":{},"f:a":{".":{},"f:b":{}}}}}`, `{"i:3":{},"i:1":{"f:x":{}}}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		s, err := FieldsV1ToSet(raw)
+		if err != nil {
+			return
+		}
+		var want, got []string
+		s.Leaves().Iterate(func(p smdpath.Path) { want = append(want, p.String()) })
+		IterateLeaves(s, func(p smdpath.Path) { got = append(got, p.String()) })
+		if strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Fatalf("IterateLeaves:\n%s\nLeaves().Iterate:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+	})
 }

@@ -142,7 +142,7 @@ func Drift(in DriftInput) []DriftField {
 	}
 	var out []DriftField
 	ask := &driftAsk{in: &in}
-	union.Leaves().Iterate(func(p smdpath.Path) {
+	fieldpath.IterateLeaves(union, func(p smdpath.Path) {
 		if serverOnly(p) {
 			return
 		}

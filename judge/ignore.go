@@ -339,7 +339,7 @@ func managersFields(obj map[string]any, managers map[string]bool) []smdpath.Path
 		if err != nil {
 			continue
 		}
-		set.Leaves().Iterate(func(p smdpath.Path) { out = append(out, p.Copy()) })
+		fieldpath.IterateLeaves(set, func(p smdpath.Path) { out = append(out, p.Copy()) })
 	}
 	return out
 }

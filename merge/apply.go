@@ -370,7 +370,7 @@ func setOf(m fieldpath.Managed, k string) *smdpath.Set {
 
 func paths(s *smdpath.Set) []string {
 	var out []string
-	s.Leaves().Iterate(func(p smdpath.Path) { out = append(out, fieldpath.PathString(p)) })
+	fieldpath.IterateLeaves(s, func(p smdpath.Path) { out = append(out, fieldpath.PathString(p)) })
 	return out
 }
 

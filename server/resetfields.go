@@ -89,6 +89,28 @@ func RestoreResetFields(t *schema.Type, subresource string, obj, old map[string]
 		restorePath(obj, old, p)
 	}
 }
+
+// HoldsResetFields reports whether obj sets any of an endpoint's reset fields: when it sets
+// none, RestoreResetFields with no old object leaves it as it is.
+func HoldsResetFields(t *schema.Type, subresource string, obj map[string]any) bool {
+	for _, p := range resetFields(t, subresource) {
+		m := obj
+		for i, pe := range p {
+			v, ok := m[*pe.FieldName]
+			if !ok {
+				break
+			}
+			if i == len(p)-1 {
+				return true
+			}
+			if m, _ = v.(map[string]any); m == nil {
+				break
+			}
+		}
+	}
+	return false
+}
+
 func restorePath(obj, old map[string]any, p smdpath.Path) {
 	for i, pe := range p {
 		name := *pe.FieldName

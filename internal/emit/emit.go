@@ -80,6 +80,7 @@ func (c Writer) Write(ctx context.Context, rep *report.Report, total int, done i
 		p := startProgress(c.Stderr, total, c.Count, c.ProgressDelay)
 		defer p.stop()
 	}
+	output.Start(w, rep) // the report's head is final: json prints each result as it comes
 	var tally report.Tally
 	var werr error
 	k := 0

@@ -11,7 +11,10 @@
 //
 // A Writer receives the results one by one in input order (Write) and then the complete
 // report (Close). Streaming formats print as results arrive; the report formats print at
-// Close. Writers never decide the exit status; the report does.
+// Close, except json once Start gave it the report (its head final before the first
+// result): it prints the head and each result as it arrives, and the rest at Close, the
+// bytes of the whole report encoded at once. Writers never decide the exit status; the
+// report does.
 //
 // Diffs and objects print as YAML the way kubectl prints them (renderYAML): keys in the YAML
 // encoder's natural order, ties broken by bytes. A decoded object is written by emitYAML, a

@@ -11,28 +11,84 @@ import (
 	"github.com/ssa-diff/ssa-diff/internal/report"
 )
 
-// jsonWriter prints the report as indented JSON when it is complete. Each result is
-// encoded as it is written, so a long run holds the results' bytes, not the results and
-// the objects they carry.
+// jsonWriter prints the report as indented JSON. Started (Start) with the report's
+// head, it prints each result as it is written — the head first, with the first result —
+// and at Close what follows the results (the summary, a shard's record): a long run holds
+// no result once written. Not started, it keeps each result's encoded bytes and prints the
+// whole report at Close. Either way the bytes are those of the whole report encoded at once.
 type jsonWriter struct {
 	w       io.Writer
 	results [][]byte
+	// started is the report whose head the results are printed under, once Start gave
+	// it; head is that head as printed, once the first result was.
+	started *report.Report
+	head    []byte
+	out     *bufio.Writer
+	item    bytes.Buffer
 }
 
 func newJSON(w io.Writer, _ Options) Writer { return &jsonWriter{w: w} }
+
+// resultsMarker is how the report's results field reads, encoded as nil.
+const resultsMarker = "\n  \"results\": null,\n"
+
+// splitReport encodes rep without its results: the JSON before the results field and
+// the JSON after it.
+func splitReport(rep *report.Report) (before, after []byte, err error) {
+	head := *rep
+	head.Results = nil
+	b, err := encodeJSON(&head, "  ")
+	if err != nil {
+		return nil, nil, err
+	}
+	i := bytes.Index(b, []byte(resultsMarker))
+	if i < 0 {
+		return nil, nil, fmt.Errorf("printing the report as JSON: no results field")
+	}
+	return b[:i], b[i+len(resultsMarker):], nil
+}
+
+func (j *jsonWriter) start(rep *report.Report) { j.started = rep }
 
 func (j *jsonWriter) Write(res *report.Result) error {
 	b, err := encodeJSON(res, "")
 	if err != nil {
 		return err
 	}
-	j.results = append(j.results, b)
-	return nil
+	if j.started == nil {
+		j.results = append(j.results, b)
+		return nil
+	}
+	if j.out == nil {
+		before, _, err := splitReport(j.started)
+		if err != nil {
+			return err
+		}
+		j.head = before
+		j.out = bufio.NewWriterSize(j.w, 64<<10)
+		j.out.Write(before)
+		j.out.WriteString("\n  \"results\": [")
+	} else {
+		j.out.WriteByte(',')
+	}
+	return j.writeResult(b)
+}
+
+// writeResult prints one result's compact encoding, indented as encoding the whole report
+// would indent it.
+func (j *jsonWriter) writeResult(b []byte) error {
+	j.out.WriteString("\n    ")
+	j.item.Reset()
+	if err := jsontext.Indent(&j.item, b, "    ", "  "); err != nil {
+		return err
+	}
+	_, err := j.out.Write(j.item.Bytes())
+	return err
 }
 
 // Close prints the report with the results written; when none were, with the report's own.
 func (j *jsonWriter) Close(rep *report.Report) error {
-	if len(j.results) == 0 {
+	if j.out == nil && len(j.results) == 0 {
 		b, err := encodeJSON(rep, "  ")
 		if err != nil {
 			return err
@@ -40,40 +96,34 @@ func (j *jsonWriter) Close(rep *report.Report) error {
 		_, err = j.w.Write(b)
 		return err
 	}
-	// The report without its results, then the results, indented as encoding the whole
-	// report would indent them.
-	head := *rep
-	head.Results = nil
-	b, err := encodeJSON(&head, "  ")
+	before, after, err := splitReport(rep)
 	if err != nil {
 		return err
 	}
-	const marker = "\n  \"results\": null,\n"
-	i := bytes.Index(b, []byte(marker))
-	if i < 0 {
-		return fmt.Errorf("printing the report as JSON: no results field")
-	}
-	// Written through a buffer, each result let go once written: the report is not held
-	// whole a second time.
-	out := bufio.NewWriterSize(j.w, 64<<10)
-	out.Write(b[:i])
-	out.WriteString("\n  \"results\": [")
-	var item bytes.Buffer
-	for k, r := range j.results {
-		if k > 0 {
-			out.WriteByte(',')
+	if j.out != nil {
+		// Started: the head is printed already, and must be the report's.
+		if !bytes.Equal(before, j.head) {
+			return fmt.Errorf("printing the report as JSON: the report's head changed after its results were printed")
 		}
-		out.WriteString("\n    ")
-		item.Reset()
-		if err := jsontext.Indent(&item, r, "    ", "  "); err != nil {
-			return err
+	} else {
+		// Written through a buffer, each result let go once written: the report is not
+		// held whole a second time.
+		j.out = bufio.NewWriterSize(j.w, 64<<10)
+		j.out.Write(before)
+		j.out.WriteString("\n  \"results\": [")
+		for k, r := range j.results {
+			if k > 0 {
+				j.out.WriteByte(',')
+			}
+			if err := j.writeResult(r); err != nil {
+				return err
+			}
+			j.results[k] = nil
 		}
-		out.Write(item.Bytes())
-		j.results[k] = nil
 	}
-	out.WriteString("\n  ],\n")
-	out.Write(b[i+len(marker):])
-	return out.Flush()
+	j.out.WriteString("\n  ],\n")
+	j.out.Write(after)
+	return j.out.Flush()
 }
 
 // encodeJSON writes v as the report is written: HTML characters as they are, indented by

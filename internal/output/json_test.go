@@ -1,6 +1,7 @@
 package output
 
 import (
+	"bytes"
 	"encoding/json"
 	"testing"
 
@@ -70,5 +71,71 @@ func TestJSONStreamedIsWhole(t *testing.T) {
 	out, _ = writeAll(t, "json", empty, Options{})
 	if whole, _ := encodeJSON(empty, "  "); out != string(whole) {
 		t.Errorf("empty report: %s, want %s", out, whole)
+	}
+}
+
+// TestJSONStartedIsWhole: started with the report's head (output.Start, as the command
+// does), the writer prints each result as it is written, and the bytes are those of the
+// whole report encoded at once; with no result, the report's own.
+func TestJSONStartedIsWhole(t *testing.T) {
+	rep := sampleReport()
+	whole, err := encodeJSON(rep, "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	w, err := New("json", &out, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	Start(Multi(w), rep)
+	// Enough results that the buffer is flushed before Close.
+	var all []*report.Result
+	for len(all) < 2000 {
+		all = append(all, rep.Results...)
+	}
+	for _, r := range all {
+		if err := w.Write(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if out.Len() == 0 || !bytes.HasPrefix(whole, out.Bytes()[:bytes.Index(out.Bytes(), []byte(`"results"`))]) {
+		t.Fatalf("nothing, or not the report's head, printed before Close: %.200s", out.Bytes())
+	}
+	many := *rep
+	many.Results = all
+	wantMany, err := encodeJSON(&many, "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(rep); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(out.Bytes(), wantMany) {
+		t.Errorf("started: %d bytes, whole: %d bytes, not the same", out.Len(), len(wantMany))
+	}
+
+	empty := report.New(rep.Options)
+	out.Reset()
+	w, _ = New("json", &out, Options{})
+	Start(w, empty)
+	if err := w.Close(empty); err != nil {
+		t.Fatal(err)
+	}
+	if want, _ := encodeJSON(empty, "  "); !bytes.Equal(out.Bytes(), want) {
+		t.Errorf("empty report: %s, want %s", out.Bytes(), want)
+	}
+
+	// A head changed after results were printed is an error, never another report's bytes.
+	changed := *rep
+	out.Reset()
+	w, _ = New("json", &out, Options{})
+	Start(w, &changed)
+	if err := w.Write(rep.Results[0]); err != nil {
+		t.Fatal(err)
+	}
+	changed.Options.FieldManager = "someone-else"
+	if err := w.Close(&changed); err == nil {
+		t.Error("Close with another head: no error")
 	}
 }

@@ -67,10 +67,29 @@ func ShowsWithForce(format string) bool {
 // Streams reports whether a format prints each result as it is written.
 func Streams(format string) bool { return format == "text" || format == "diff" }
 
+// Start gives w, before the first result, the report its results are printed in (its
+// apiVersion, kind and options final; Close gets the same report, summarised). The json
+// format then prints each result as it is written instead of keeping it until Close; the
+// bytes are the same. Other formats ignore it.
+func Start(w Writer, rep *report.Report) {
+	if s, ok := w.(starter); ok {
+		s.start(rep)
+	}
+}
+
+// A starter is a Writer that Start tells of its report.
+type starter interface{ start(rep *report.Report) }
+
 // Multi writes to several writers.
 func Multi(ws ...Writer) Writer { return multiWriter(ws) }
 
 type multiWriter []Writer
+
+func (m multiWriter) start(rep *report.Report) {
+	for _, w := range m {
+		Start(w, rep)
+	}
+}
 
 func (m multiWriter) Write(res *report.Result) error {
 	for _, w := range m {

@@ -169,7 +169,7 @@ func sortedKeys(m fieldpath.Managed) []string {
 
 func leaves(s *smdpath.Set) []smdpath.Path {
 	var out []smdpath.Path
-	s.Leaves().Iterate(func(p smdpath.Path) { out = append(out, p.Copy()) })
+	fieldpath.IterateLeaves(s, func(p smdpath.Path) { out = append(out, p.Copy()) })
 	return out
 }
 

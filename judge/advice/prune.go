@@ -81,7 +81,7 @@ func (a *analysis) itemsRemoved() {
 		}
 		ref := a.before.Ref(key)
 		owned := setOf(a.before, key)
-		owned.Leaves().Iterate(func(p smdpath.Path) {
+		fieldpath.IterateLeaves(owned, func(p smdpath.Path) {
 			if !present(a.live, p) || present(a.after, p) {
 				return
 			}

@@ -17,17 +17,30 @@ func (a *analysis) statusInManifest() {
 	if a.in.Manifest == nil {
 		return
 	}
-	stripped := unstructured.DeepCopy(a.in.Manifest).(map[string]any)
+	// The manifest is copied only when it holds what stripping removes (most hold none).
+	var stripped map[string]any
 	if t := a.resolve(); t != nil {
+		if !server.HoldsResetFields(t, a.sub, a.in.Manifest) {
+			return
+		}
+		stripped = unstructured.DeepCopy(a.in.Manifest).(map[string]any)
 		server.RestoreResetFields(t, a.sub, stripped, map[string]any{})
 	} else {
 		// No schema: the usual table of a kind with a status subresource.
+		var drop string
 		switch a.sub {
 		case "":
-			delete(stripped, "status")
+			drop = "status"
 		case "status":
-			delete(stripped, "spec")
+			drop = "spec"
+		default:
+			return
 		}
+		if _, ok := a.in.Manifest[drop]; !ok {
+			return
+		}
+		stripped = unstructured.DeepCopy(a.in.Manifest).(map[string]any)
+		delete(stripped, drop)
 	}
 	var dropped []string
 	droppedPaths(a.in.Manifest, stripped, "", &dropped)
