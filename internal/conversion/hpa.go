@@ -3,6 +3,7 @@ package conversion
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 
 	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/wire/autoscalingv1"
@@ -120,24 +121,14 @@ func hpaDecodable(cfg *serverconfig.Config, obj map[string]any) (map[string]any,
 			out[i] = c
 			continue
 		}
-		without := make(map[string]any, len(m))
-		for k, v := range m {
-			if k != "observedGeneration" {
-				without[k] = v
-			}
-		}
+		without := maps.Clone(m)
+		delete(without, "observedGeneration")
 		out[i] = without
 		removed = append(removed, fmt.Sprintf("status.conditions[%d].observedGeneration", i))
 	}
-	st := make(map[string]any, len(status))
-	for k, v := range status {
-		st[k] = v
-	}
+	st := maps.Clone(status)
 	st["conditions"] = out
-	o := make(map[string]any, len(obj))
-	for k, v := range obj {
-		o[k] = v
-	}
+	o := maps.Clone(obj)
 	o["status"] = st
 	return o, removed
 }
@@ -155,32 +146,19 @@ func withoutTolerances(obj map[string]any) (map[string]any, []string) {
 			continue
 		}
 		removed = append(removed, "spec.behavior."+dir+".tolerance")
-		c := make(map[string]any, len(r))
-		for k, v := range r {
-			if k != "tolerance" {
-				c[k] = v
-			}
-		}
+		c := maps.Clone(r)
+		delete(c, "tolerance")
 		if rules == nil {
-			rules = make(map[string]any, len(behavior))
-			for k, v := range behavior {
-				rules[k] = v
-			}
+			rules = maps.Clone(behavior)
 		}
 		rules[dir] = c
 	}
 	if rules == nil {
 		return obj, nil
 	}
-	sp := make(map[string]any, len(spec))
-	for k, v := range spec {
-		sp[k] = v
-	}
+	sp := maps.Clone(spec)
 	sp["behavior"] = rules
-	o := make(map[string]any, len(obj))
-	for k, v := range obj {
-		o[k] = v
-	}
+	o := maps.Clone(obj)
 	o["spec"] = sp
 	return o, removed
 }
