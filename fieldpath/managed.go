@@ -100,11 +100,22 @@ func SetToFieldsV1(s *smdpath.Set) ([]byte, error) {
 }
 
 // SetToFieldsV1As is SetToFieldsV1 in text t.
-func SetToFieldsV1As(s *smdpath.Set, t Text) ([]byte, error) {
+func SetToFieldsV1As(s *smdpath.Set, t Text) ([]byte, error) { return fieldsV1Writer(t)(s) }
+
+// fieldsV1Writer is the server's fieldsV1 writer of text t.
+func fieldsV1Writer(t Text) func(*smdpath.Set) ([]byte, error) {
 	if t == TextJSONv2 {
-		return setToFieldsV1V2(s)
+		return setToFieldsV1V2
 	}
-	return s.ToJSON()
+	return SetToFieldsV1
+}
+
+// canonicalWriter is SetToCanonicalFieldsV1's writer of text t.
+func canonicalWriter(t Text) func(*smdpath.Set) ([]byte, error) {
+	if t == TextJSONv2 {
+		return func(s *smdpath.Set) ([]byte, error) { return SetToCanonicalFieldsV1As(s, TextJSONv2) }
+	}
+	return SetToCanonicalFieldsV1
 }
 
 // ManagerKey is the identity of an entry (rules.md owner.key): the compact JSON of its manager,
@@ -241,24 +252,14 @@ func (m Managed) Ref(key string) ManagerRef {
 func (m Managed) Encode() ([]Entry, error) { return m.encode(SetToFieldsV1) }
 
 // EncodeAs is Encode with the fieldsV1 in text t.
-func (m Managed) EncodeAs(t Text) ([]Entry, error) {
-	if t == TextJSONv2 {
-		return m.encode(setToFieldsV1V2)
-	}
-	return m.encode(SetToFieldsV1)
-}
+func (m Managed) EncodeAs(t Text) ([]Entry, error) { return m.encode(fieldsV1Writer(t)) }
 
 // EncodeText is Encode with each fieldsV1 in canonical form (SetToCanonicalFieldsV1): the
 // text an object holds with WithCompactManagedFields-style managedFields.
 func (m Managed) EncodeText() ([]Entry, error) { return m.encode(SetToCanonicalFieldsV1) }
 
 // EncodeTextAs is EncodeText with the path elements in text t.
-func (m Managed) EncodeTextAs(t Text) ([]Entry, error) {
-	if t == TextJSONv2 {
-		return m.encode(func(s *smdpath.Set) ([]byte, error) { return SetToCanonicalFieldsV1As(s, t) })
-	}
-	return m.encode(SetToCanonicalFieldsV1)
-}
+func (m Managed) EncodeTextAs(t Text) ([]Entry, error) { return m.encode(canonicalWriter(t)) }
 
 func (m Managed) encode(fieldsV1 func(*smdpath.Set) ([]byte, error)) ([]Entry, error) {
 	if len(m.Fields) == 0 {

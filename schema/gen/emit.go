@@ -415,7 +415,7 @@ func emitKinds(releases []*release) ([]byte, error) {
 }
 
 // emitAPIs writes each release's group-versions as --runtime-config sees them (apiJSON).
-func emitAPIs(releases []*release) []byte {
+func emitAPIs(releases []*release) ([]byte, error) {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, header, releasesFrom(releases))
 	b.WriteString("package builtin\n\n")
@@ -437,7 +437,7 @@ func emitAPIs(releases []*release) []byte {
 	b.WriteString("}\n")
 	out, err := format.Source(b.Bytes())
 	if err != nil {
-		panic(fmt.Sprintf("formatting generated APIs: %v", err)) // the generator's own text
+		return nil, fmt.Errorf("formatting generated APIs: %w", err)
 	}
-	return out
+	return out, nil
 }

@@ -173,11 +173,6 @@ func (c RuntimeConfig) resolve(apis []builtin.API, minor kube.Minor) (apiEnablem
 		for _, gv := range named {
 			if l.matches(gv[1]) {
 				out.versions[gv] = value == "true"
-				for r := range out.resources {
-					if r.group == gv[0] && r.version == gv[1] {
-						delete(out.resources, r)
-					}
-				}
 			}
 		}
 	}
@@ -215,14 +210,11 @@ func (c RuntimeConfig) resolve(apis []builtin.API, minor kube.Minor) (apiEnablem
 		}
 		resources = append(resources, setting{groupVersionResource{gv[0], gv[1], tokens[2]}, on})
 	}
+	// Whole versions before single resources (the server forgets a version's resource
+	// settings when it switches the version; the default configuration has none, and the
+	// flag's resources come after, so there is none to forget).
 	for _, s := range versions {
-		gv := [2]string{s.gvr.group, s.gvr.version}
-		out.versions[gv] = s.on
-		for r := range out.resources {
-			if r.group == gv[0] && r.version == gv[1] {
-				delete(out.resources, r)
-			}
-		}
+		out.versions[[2]string{s.gvr.group, s.gvr.version}] = s.on
 	}
 	for _, s := range resources {
 		out.resources[s.gvr] = s.on
