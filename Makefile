@@ -182,7 +182,7 @@ generate:
 	cd conformance/internalapi && $(GO) run ./gen -out ../../internal/api
 	GOTOOLCHAIN=$(GEN_TOOLCHAIN) $(GO) run ./internal/features/gen -out internal/features/zz_generated.gates.go
 	GOTOOLCHAIN=$(GEN_TOOLCHAIN) $(GO) run ./internal/api/layout/gen -out internal/api/layout/zz_generated.layouts.go
-	$(GO) run ./internal/api/gocmp/gen -out internal/api/gocmp/core133/zz_generated.types.go
+	for m in 32 33; do $(GO) run ./internal/api/gocmp/gen -release $$(grep "^v1\.$$m\." kube/releases.txt) -out internal/api/gocmp/core1$$m/zz_generated.types.go || exit 1; done
 	$(GO) test ./cli -run TestDocsListTheFlags -update
 
 # Every fuzz target of the module (testdata/fuzz/run.sh finds them), FUZZTIME each, the time

@@ -55,13 +55,15 @@ func builtinSchemas(v kube.Minor) (*schema.Registry, error) {
 // Model is kube-apiserver's model at the case's minor, for the cluster the case was
 // recorded from; ErrMinorNotPredicted when ssa-diff does not predict that minor. The
 // admission policies and PodSecurity of a case recorded with admission.json run through
-// library (internal/admission/library's New; nil: not predicted).
+// library (internal/admission/library's New; nil: not predicted). The go-cmp diffs of 1.32
+// and 1.33 are printed in this process, from the request the helper program would be sent
+// (PrintDiff).
 func (c *Case) Model(library func(wire.Setup) (wire.Library, error)) (*kubeapiserver.Model, error) {
 	v, err := c.Minor()
 	if err != nil {
 		return nil, err
 	}
-	cfg := kubeapiserver.Config{Minor: v, ServiceIPFamilies: c.Cluster.ServiceIPFamilies, ForbidPrivileged: !c.Cluster.AllowPrivileged}
+	cfg := kubeapiserver.Config{Minor: v, ServiceIPFamilies: c.Cluster.ServiceIPFamilies, ForbidPrivileged: !c.Cluster.AllowPrivileged, Diff: PrintDiff}
 	if cfg.FeatureGates, err = kubeapiserver.ParseFeatureGates(c.Cluster.FeatureGates); err != nil {
 		return nil, fmt.Errorf("%s: cluster.featureGates: %w", c.Name, err)
 	}
@@ -77,6 +79,9 @@ func (c *Case) Model(library func(wire.Setup) (wire.Library, error)) (*kubeapise
 	}
 	return m, err
 }
+
+// PrintDiff prints a diff the helper program prints (cmd/ssa-diff-admission), in this process.
+func PrintDiff(d wire.Diff) (string, error) { return gocmp.Print(d.Minor, d.Type, d.Old, d.New) }
 
 // admission is the cluster the case's admission.json describes, its requester and authorizer.
 func (c *Case) admission() (*clusterstate.State, clusterstate.User, clusterstate.Authorization, error) {

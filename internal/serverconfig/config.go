@@ -9,6 +9,7 @@ package serverconfig
 import (
 	"fmt"
 
+	api "github.com/ssa-diff/ssa-diff/internal/api/core"
 	"github.com/ssa-diff/ssa-diff/internal/features"
 	"github.com/ssa-diff/ssa-diff/kube"
 )
@@ -24,6 +25,19 @@ type Config struct {
 	// single-stack cluster, both for a dual-stack one. Empty: not declared (the recording
 	// server's, IPv4 alone, where an answer needs them).
 	ServiceIPFamilies []string
+	// Differ prints what the server's code prints with a library ssa-diff does not link
+	// into the command. Nil: nothing printed so, the text left out of the message it is in
+	// (whoever predicts with the Config says so).
+	Differ Differ
+}
+
+// Differ prints the differences Kubernetes 1.32 and 1.33 print with go-cmp (cmp.Diff of
+// the release's internal types): linking go-cmp's reflection would cost every run, so a
+// helper program prints them (server/kubeapiserver gives it; package internal/api/gocmp).
+type Differ interface {
+	// EphemeralContainers is the difference of an ephemeral container and its change as
+	// the server of minor prints it in refusing the change.
+	EphemeralContainers(minor kube.Minor, old, new api.EphemeralContainer) (string, error)
 }
 
 // For is the server of minor v with its default feature gates. It fails for a minor whose
@@ -45,6 +59,10 @@ func MustFor(v kube.Minor) *Config {
 	}
 	return c
 }
+
+// PrintsGoCmpDiffs reports whether the server prints go-cmp's diffs, what Differ prints:
+// Kubernetes 1.32 and 1.33 (1.34 moved to apimachinery's JSON diff).
+func (c *Config) PrintsGoCmpDiffs() bool { return !c.AtLeast(34) }
 
 // Enabled reports whether the server has the feature gate on.
 func (c *Config) Enabled(g features.Gate) bool { return c.Gates.Enabled(g) }

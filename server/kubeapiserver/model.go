@@ -1,12 +1,15 @@
 package kubeapiserver
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"strings"
 
 	"github.com/ssa-diff/ssa-diff/internal/admission"
 	"github.com/ssa-diff/ssa-diff/internal/admission/wire"
+	apicore "github.com/ssa-diff/ssa-diff/internal/api/core"
 	"github.com/ssa-diff/ssa-diff/internal/conversion"
 	"github.com/ssa-diff/ssa-diff/internal/crdvalidation"
 	"github.com/ssa-diff/ssa-diff/internal/defaults"
@@ -70,10 +73,16 @@ type Config struct {
 	// (cmd/ssa-diff-admission), which runs PodSecurity and the admission policies of
 	// Cluster through Kubernetes' own libraries; it is started on the first write that
 	// needs it. "": that admission is not predicted, and the writes it would see say so.
+	// The same program prints the go-cmp diff 1.32 and 1.33 put in refusing a changed
+	// ephemeral container (rules.md sub.ephemeralcontainers), started apart on the first
+	// such refusal; "": the message is predicted without it, and the write says so.
 	AdmissionHelper string
 	// AdmissionLibrary runs that admission in this process instead (ssa-diff's own tests
 	// and programs: package internal/admission/library); it wins over AdmissionHelper.
 	AdmissionLibrary func(wire.Setup) (wire.Library, error)
+	// Diff prints those diffs in this process instead (ssa-diff's own tests and programs:
+	// package internal/api/gocmp's Print); it wins over AdmissionHelper.
+	Diff func(wire.Diff) (string, error)
 }
 
 // Model is kube-apiserver around field management, for the cluster of a Config: the
@@ -93,6 +102,10 @@ type Model struct {
 	customResources crdvalidation.Validator
 	// admission is the admission chain of cfg's cluster.
 	admission *admission.Chain
+	// diff prints what the server prints with go-cmp (cfg.Diff, or differ's helper); nil
+	// when neither is given.
+	diff   func(wire.Diff) (string, error)
+	differ *wire.Differ
 }
 
 var _ server.Model = (*Model)(nil)
@@ -134,11 +147,30 @@ func New(cfg Config) (*Model, error) {
 	}
 	m.admission = admission.New(admission.Config{Minor: int(cfg.Minor), Gates: &server.Gates, State: cfg.Cluster, User: cfg.User,
 		Authorization: cfg.Authorization, Library: library, Stored: m.stored})
+	m.diff = cfg.Diff
+	if m.diff == nil && cfg.AdmissionHelper != "" {
+		m.differ = wire.NewDiffer(cfg.AdmissionHelper)
+		m.diff = m.differ.Diff
+	}
 	return m, nil
 }
 
-// Close stops what the model started: the admission helper, when a write needed it.
-func (m *Model) Close() error { return m.admission.Close() }
+// NeedsHelper reports whether a model of cfg may start the ssa-diff-admission program
+// (AdmissionHelper): its cluster holds objects its admission may send there, or its
+// server prints go-cmp's diffs (1.32, 1.33), which the program prints.
+func (cfg Config) NeedsHelper() bool {
+	return cfg.Cluster != nil || (&serverconfig.Config{Minor: cfg.Minor}).PrintsGoCmpDiffs()
+}
+
+// Close stops what the model started: the admission helper, when a write needed it, and
+// the one that printed diffs.
+func (m *Model) Close() error {
+	err := m.admission.Close()
+	if m.differ != nil {
+		err = errors.Join(err, m.differ.Close())
+	}
+	return err
+}
 
 // stored is obj, an object of the cluster state, as the server stores it: a built-in
 // kind's defaulted.
@@ -373,7 +405,15 @@ func (m *Model) Validate(t *schema.Type, subresource string, obj, old map[string
 		return v
 	}
 	if t.Source == schema.SourceBuiltin {
-		res, err := validation.ValidateWrite(m.server, t.GVK.APIVersion(), t.GVK.Kind, subresource, obj, old)
+		cfg, diffs := m.server, (*noted)(nil)
+		if subresource == "ephemeralcontainers" {
+			// Only this write's validation prints a diff through the Differ: one of its
+			// own says what it could not print.
+			c := *m.server
+			diffs = &noted{diff: m.diff}
+			c.Differ, cfg = diffs, &c
+		}
+		res, err := validation.ValidateWrite(cfg, t.GVK.APIVersion(), t.GVK.Kind, subresource, obj, old)
 		if err != nil {
 			return server.Validation{Errors: server.UIDChanged(obj, old), NotPredicted: fmt.Sprintf("the validation of %s %s is not predicted: %v", t.GVK.APIVersion(), t.GVK.Kind, err)}
 		}
@@ -381,7 +421,7 @@ func (m *Model) Validate(t *schema.Type, subresource string, obj, old map[string
 			if !m.cfg.ForbidPrivileged {
 				res.Errors = validation.WithoutPrivilegedPolicy(res.Errors)
 			}
-			return server.Validation{Errors: res.Errors, Warnings: res.Warnings, NotPredicted: strings.Join(res.CannotPredict, "; ")}
+			return server.Validation{Errors: res.Errors, Warnings: res.Warnings, NotPredicted: strings.Join(append(res.CannotPredict, diffs.failures()...), "; ")}
 		}
 		return server.Validation{Errors: server.UIDChanged(obj, old), NotPredicted: notPortedMessage(t, subresource)}
 	}
@@ -571,3 +611,45 @@ func MustNew(cfg Config) *Model {
 
 // Minor is the Kubernetes minor the model predicts.
 func (m *Model) Minor() kube.Minor { return m.cfg.Minor }
+
+// noted is the Differ of one write's validation: it asks diff, and keeps what it could not
+// print for the write to say.
+type noted struct {
+	diff   func(wire.Diff) (string, error)
+	failed []string
+}
+
+// EphemeralContainers asks for the go-cmp diff of two ephemeral containers.
+func (n *noted) EphemeralContainers(minor kube.Minor, old, new apicore.EphemeralContainer) (string, error) {
+	d, err := n.print(minor, gocmpEphemeralContainer, old, new)
+	if err != nil {
+		n.failed = append(n.failed, fmt.Sprintf("the difference kube-apiserver %s prints in refusing a changed ephemeral container (go-cmp's cmp.Diff) is not predicted, the message is without it: %v", minor, err))
+	}
+	return d, err
+}
+
+// gocmpEphemeralContainer is how go-cmp names an ephemeral container's internal type.
+const gocmpEphemeralContainer = "core.EphemeralContainer"
+
+func (n *noted) print(minor kube.Minor, typ string, old, new any) (string, error) {
+	if n.diff == nil {
+		return "", fmt.Errorf("no %s program is configured", wire.HelperName)
+	}
+	o, err := json.Marshal(old)
+	if err != nil {
+		return "", err
+	}
+	nw, err := json.Marshal(new)
+	if err != nil {
+		return "", err
+	}
+	return n.diff(wire.Diff{Minor: int(minor), Type: typ, Old: o, New: nw})
+}
+
+// failures are what it could not print; none for a nil noted.
+func (n *noted) failures() []string {
+	if n == nil {
+		return nil
+	}
+	return n.failed
+}

@@ -19,6 +19,8 @@ type message struct {
 	Setup  *Setup  `json:"setup,omitempty"`
 	Call   *Call   `json:"call,omitempty"`
 	Answer *Answer `json:"answer,omitempty"`
+	Diff   *Diff   `json:"diff,omitempty"`
+	Diffed *string `json:"diffed,omitempty"`
 	Ready  bool    `json:"ready,omitempty"`
 	Error  string  `json:"error,omitempty"`
 }
@@ -37,6 +39,23 @@ type process struct {
 // Exec starts the helper program at path, sends it setup and waits until it is ready. The
 // helper runs until Close, or until this process ends (its input closes).
 func Exec(path string, setup Setup) (Library, error) {
+	p, err := start(path)
+	if err != nil {
+		return nil, err
+	}
+	reply, err := p.roundTrip(message{Setup: &setup})
+	if err == nil && !reply.Ready {
+		err = errors.New("it did not say it was ready")
+	}
+	if err != nil {
+		_ = p.Close()
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return p, nil
+}
+
+// start starts the helper program at path.
+func start(path string) (*process, error) {
 	cmd := exec.Command(path)
 	in, err := cmd.StdinPipe()
 	if err != nil {
@@ -51,38 +70,51 @@ func Exec(path string, setup Setup) (Library, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("starting %s: %w", path, err)
 	}
-	p := &process{cmd: cmd, in: in, out: newReader(out), stderr: stderr, path: path}
-	reply, err := p.roundTrip(message{Setup: &setup})
-	if err == nil && !reply.Ready {
-		err = errors.New("it did not say it was ready")
-	}
-	if err != nil {
-		_ = p.Close()
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return p, nil
+	return &process{cmd: cmd, in: in, out: newReader(out), stderr: stderr, path: path}, nil
 }
 
 // Call sends c and reads the answer.
 func (p *process) Call(c Call) (Answer, error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.broken != nil {
-		return Answer{}, p.broken
-	}
-	reply, err := p.roundTrip(message{Call: &c})
-	var answered *answerError
-	if errors.As(err, &answered) {
-		return Answer{}, fmt.Errorf("%s: %w", p.path, err) // the helper goes on
-	}
+	reply, err := p.ask(message{Call: &c})
 	if err != nil {
-		p.broken = fmt.Errorf("%s: %w", p.path, err)
-		return Answer{}, p.broken
+		return Answer{}, err
 	}
 	if reply.Answer == nil {
 		return Answer{}, fmt.Errorf("%s: no answer", p.path)
 	}
 	return *reply.Answer, nil
+}
+
+// diff sends d and reads the text.
+func (p *process) diff(d Diff) (string, error) {
+	reply, err := p.ask(message{Diff: &d})
+	if err != nil {
+		return "", err
+	}
+	if reply.Diffed == nil {
+		return "", fmt.Errorf("%s: no diff", p.path)
+	}
+	return *reply.Diffed, nil
+}
+
+// ask sends m and reads the reply. A request the helper answers it could not do fails
+// alone; a broken helper fails this and every later request.
+func (p *process) ask(m message) (message, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.broken != nil {
+		return message{}, p.broken
+	}
+	reply, err := p.roundTrip(m)
+	var answered *answerError
+	if errors.As(err, &answered) {
+		return message{}, fmt.Errorf("%s: %w", p.path, err) // the helper goes on
+	}
+	if err != nil {
+		p.broken = fmt.Errorf("%s: %w", p.path, err)
+		return message{}, p.broken
+	}
+	return reply, nil
 }
 
 // encodeLine is a message as one line.
@@ -167,8 +199,9 @@ func (l *limitedWriter) Write(b []byte) (int, error) {
 
 // Serve is the helper's side: it reads the Setup, makes the library with newLibrary, says
 // it is ready, then answers each Call until in ends. A call the library fails is answered
-// with its error; the helper goes on.
-func Serve(in io.Reader, out io.Writer, newLibrary func(Setup) (Library, error)) error {
+// with its error; the helper goes on. A Diff is answered by diff, before or after the
+// setup (a Differ sends none).
+func Serve(in io.Reader, out io.Writer, newLibrary func(Setup) (Library, error), diff func(Diff) (string, error)) error {
 	r := bufio.NewReader(in)
 	w := bufio.NewWriter(out)
 	send := func(m message) error {
@@ -199,6 +232,7 @@ func Serve(in io.Reader, out io.Writer, newLibrary func(Setup) (Library, error))
 		if err != nil {
 			return fmt.Errorf("unreadable request: %w", err)
 		}
+		var reply message
 		switch {
 		case m.Setup != nil:
 			if lib != nil {
@@ -207,22 +241,24 @@ func Serve(in io.Reader, out io.Writer, newLibrary func(Setup) (Library, error))
 			if lib, err = newLibrary(*m.Setup); err != nil {
 				return send(message{Error: err.Error()})
 			}
-			if err := send(message{Ready: true}); err != nil {
-				return err
-			}
+			reply = message{Ready: true}
 		case m.Call != nil && lib != nil:
 			a, err := lib.Call(*m.Call)
-			reply := message{Answer: &a}
+			reply = message{Answer: &a}
 			if err != nil {
 				reply = message{Error: err.Error()}
 			}
-			if err := send(reply); err != nil {
-				return err
+		case m.Diff != nil && diff != nil:
+			text, err := diff(*m.Diff)
+			reply = message{Diffed: &text}
+			if err != nil {
+				reply = message{Error: err.Error()}
 			}
 		default:
-			if err := send(message{Error: "a call before the setup, or an empty request"}); err != nil {
-				return err
-			}
+			reply = message{Error: "a call before the setup, a diff this helper does not print, or an empty request"}
+		}
+		if err := send(reply); err != nil {
+			return err
 		}
 	}
 }

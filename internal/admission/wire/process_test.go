@@ -31,7 +31,7 @@ func TestServe(t *testing.T) {
 	outR, outW := io.Pipe()
 	done := make(chan error, 1)
 	go func() {
-		done <- Serve(inR, outW, func(s Setup) (Library, error) { return &echo{s}, nil })
+		done <- Serve(inR, outW, func(s Setup) (Library, error) { return &echo{s}, nil }, nil)
 		outW.Close()
 	}()
 	p := &process{in: inW, out: newReader(outR), path: "test"}
@@ -48,6 +48,9 @@ func TestServe(t *testing.T) {
 	if a, err := p.Call(Call{Name: "after", Object: map[string]any{}}); err != nil || a.Warnings[0] != "after " {
 		t.Fatalf("a call after a failing one: %+v %v", a, err)
 	}
+	if _, err := p.diff(Diff{Minor: 33, Type: "core.EphemeralContainer"}); err == nil || !strings.Contains(err.Error(), "a diff this helper does not print") {
+		t.Fatalf("a diff to a helper without a differ: %v", err)
+	}
 	inW.Close()
 	if err := <-done; err != nil {
 		t.Fatal(err)
@@ -58,7 +61,7 @@ func TestServe(t *testing.T) {
 // can send back.
 func FuzzDecode(f *testing.F) {
 	for _, s := range []string{`{"setup":{"minor":37,"objects":[{"a":1}]}}`, `{"call":{"object":{"n":1.5,"m":[1,{"x":null}]}}}`,
-		`{"answer":{"refusal":{"code":422}}}`, `{"error":"x"}`, `{`, `[]`, `{"call":{"object":7}}`} {
+		`{"answer":{"refusal":{"code":422}}}`, `{"error":"x"}`, `{"diff":{"minor":33,"type":"core.EphemeralContainer","old":{"Name":"a"},"new":{"Name":"b"}}}`, `{"diffed":""}`, `{`, `[]`, `{"call":{"object":7}}`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, line []byte) {

@@ -92,3 +92,19 @@ type Answer struct {
 	// NotPredicted says what else the answer rests on that the library could not know.
 	NotPredicted []string `json:"notPredicted,omitempty"`
 }
+
+// Diff asks for a difference the server's own code prints with a library ssa-diff does not
+// link into the command: go-cmp's cmp.Diff of the release's internal types, which
+// Kubernetes 1.32 and 1.33 print in refusing a changed ephemeral container (go-cmp's
+// reflection would cost every run of ssa-diff: package internal/api/gocmp prints it).
+type Diff struct {
+	// Minor is the server's Kubernetes minor (33 for 1.33): the release's types are printed.
+	Minor int `json:"minor"`
+	// Type is the internal type of Old and New as go-cmp names it: "core.EphemeralContainer".
+	Type string `json:"type"`
+	// Old and New are the two values as encoding/json writes ssa-diff's internal types
+	// (package internal/api): Go field names, nil as null and empty as empty, as go-cmp
+	// tells them apart.
+	Old json.RawMessage `json:"old"`
+	New json.RawMessage `json:"new"`
+}

@@ -16,9 +16,9 @@ import (
 // spec.ephemeralContainers (package internal/strategy), so what is validated here is the
 // pod as it would be stored, and that the ephemeral containers it had are all still there,
 // unchanged: they may only be added to. The server's ValidatePodEphemeralContainersUpdate
-// (pkg/apis/core/validation/validation.go), the same from 1.33 to 1.37 but for
-// the diff: 1.33 prints go-cmp's of its own types, 1.34 and later apimachinery's JSON diff
-// (ephemeralDiff).
+// (pkg/apis/core/validation/validation.go), the same from 1.32 to 1.38 but for
+// the diff: 1.32 and 1.33 print go-cmp's of their own types, 1.34 and later apimachinery's
+// JSON diff (ephemeralDiff).
 
 // ValidatePodEphemeralContainersUpdate is the validation of a pod written through
 // /ephemeralcontainers.
@@ -52,11 +52,22 @@ func ValidatePodEphemeralContainersUpdate(newPod, oldPod *api.Pod, opts PodValid
 }
 
 // ephemeralDiff is the difference of an ephemeral container and its change as the server
-// prints it from 1.34: apimachinery's JSON diff. 1.33 prints go-cmp's diff of its own types
-// instead; package internal/api/gocmp reproduces it byte for byte, but linking go-cmp into
-// the command costs every run (its reflection over method sets turns off the linker's dead
-// code elimination: +9.2 MB, +13% instructions on a plain prediction), so 1.33 gets the
-// later diff here: the refusal, its path and first line are exact, the diff is not.
-func ephemeralDiff(old, new api.EphemeralContainer, _ PodValidationOptions) string {
-	return diff.Diff(old, new)
+// prints it: from 1.34 apimachinery's JSON diff; 1.32 and 1.33 print go-cmp's cmp.Diff of
+// their own types, which the server's Differ prints (a helper program: linking go-cmp into
+// the command would cost every run — its reflection over method sets turns off the
+// linker's dead code elimination: +9.2 MB, +13% instructions on a plain prediction).
+// Without a Differ, or when it fails, the diff is left out: the message is the server's
+// up to it, and whoever gave the Differ says what it could not print.
+func ephemeralDiff(old, new api.EphemeralContainer, opts PodValidationOptions) string {
+	if !opts.Server.PrintsGoCmpDiffs() {
+		return diff.Diff(old, new)
+	}
+	if opts.Server.Differ == nil {
+		return ""
+	}
+	d, err := opts.Server.Differ.EphemeralContainers(opts.Server.Minor, old, new)
+	if err != nil {
+		return ""
+	}
+	return d
 }
