@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -136,15 +135,7 @@ func runAdmissionCase(t *testing.T, c *conformance.Case, minor string) ([]byte, 
 // a policy's refusal and PodSecurity's warning, recorded from a real server, through both
 // programs as a release ships them.
 func TestAdmissionHelperBinary(t *testing.T) {
-	bin := buildBinary(t)
-	helper := filepath.Join(filepath.Dir(bin), "ssa-diff-admission")
-	if _, err := os.Stat(helper); err != nil {
-		cmd := exec.Command("go", "build", "-o", helper, "./cmd/ssa-diff-admission")
-		cmd.Dir = repoRoot(t)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("go build: %v\n%s", err, out)
-		}
-	}
+	bin := buildHelper(t)
 	root := filepath.Join(repoRoot(t), "conformance", "testdata", "admission", "1.37")
 	for _, tc := range []struct {
 		name string

@@ -50,11 +50,37 @@ func buildBinary(t *testing.T) string {
 	return built.bin
 }
 
-// built is the binary buildBinary made.
+// built is the binary buildBinary made, and the helper buildHelper made beside it.
 var built struct {
 	once     sync.Once
 	dir, bin string
 	err      error
+
+	helperOnce sync.Once
+	helper     string
+	helperErr  error
+}
+
+// buildHelper builds the helper program ssa-diff-admission once per test run, beside the
+// binary buildBinary builds (where the binary finds it, as a release ships them), and
+// returns the binary's path.
+func buildHelper(t *testing.T) string {
+	t.Helper()
+	bin := buildBinary(t)
+	built.helperOnce.Do(func() {
+		helper := filepath.Join(filepath.Dir(bin), "ssa-diff-admission")
+		cmd := exec.Command("go", "build", "-o", helper, "./cmd/ssa-diff-admission")
+		cmd.Dir = repoRoot(t)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			built.helperErr = fmt.Errorf("go build: %v\n%s", err, out)
+			return
+		}
+		built.helper = helper
+	})
+	if built.helperErr != nil {
+		t.Fatal(built.helperErr)
+	}
+	return bin
 }
 
 func TestMain(m *testing.M) {

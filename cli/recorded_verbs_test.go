@@ -2,8 +2,11 @@ package cli
 
 import (
 	"encoding/json"
+	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -22,7 +25,9 @@ import (
 // the exit status is 3 for a refusal, 1 when the object or its ownership changes, 0
 // otherwise. The cases: testdata/recorded and conformance/testdata/{integration,verbs}.
 func TestRecordedVerbs(t *testing.T) {
-	bin := buildBinary(t)
+	// The helper program beside the binary prints 1.32's and 1.33's go-cmp diffs
+	// (ephemeral-patch-change and ephemeral-patch-change-fields at those minors).
+	bin := buildHelper(t)
 	root := repoRoot(t)
 	verbs := filepath.Join(root, "conformance", "testdata", "verbs")
 	dirs := []string{testkit.RecordedDir(t), filepath.Join(root, "conformance", "testdata", "integration"), verbs}
@@ -186,4 +191,64 @@ func wroteAnything(c *conformance.Case) bool {
 		}
 	}
 	return false
+}
+
+// TestEphemeralDiffWithoutHelper: without the helper program (not beside the binary, not on
+// the PATH), a 1.33 change of an ephemeral container is still refused as the server refuses
+// it, the message but for go-cmp's diff, and the prediction says what it did not print and
+// why (rules.md sub.ephemeralcontainers); with the helper, TestRecordedVerbs holds the
+// message exact.
+func TestEphemeralDiffWithoutHelper(t *testing.T) {
+	bin := buildBinary(t)
+	alone := filepath.Join(t.TempDir(), "ssa-diff")
+	b, err := os.ReadFile(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(alone, b, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cases, err := conformance.LoadCases(filepath.Join(repoRoot(t), "conformance", "testdata", "verbs", "1.33"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c *conformance.Case
+	for _, k := range cases {
+		if k.Name == "ephemeral-patch-change" {
+			c = k
+		}
+	}
+	if c == nil {
+		t.Fatal("no verbs/1.33/ephemeral-patch-change")
+	}
+	args := verbArgs(t, c)
+	cmd := exec.Command(alone, args...)
+	cmd.Dir = c.Dir
+	cmd.Env = []string{"PATH=" + t.TempDir(), "HOME=" + t.TempDir(), "NO_COLOR=1"}
+	out, err := cmd.Output()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 3 {
+		t.Fatalf("ssa-diff %s: %v, want exit 3\n%s", strings.Join(args, " "), err, out)
+	}
+	var rep struct {
+		Results []struct {
+			Warnings []string `json:"warnings"`
+			Error    struct {
+				Code    int    `json:"code"`
+				Message string `json:"message"`
+			} `json:"error"`
+		} `json:"results"`
+	}
+	if err := json.Unmarshal(out, &rep); err != nil || len(rep.Results) != 1 {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	r := rep.Results[0]
+	const first = `Pod "web" is invalid: spec.ephemeralContainers: Forbidden: existing ephemeral containers "debugger" may not be changed` + "\n"
+	if r.Error.Code != 422 || r.Error.Message != first {
+		t.Errorf("refusal %d %q, want 422 %q", r.Error.Code, r.Error.Message, first)
+	}
+	note := "the difference kube-apiserver 1.33 prints in refusing a changed ephemeral container (go-cmp's cmp.Diff) is not predicted, the message is without it: ssa-diff-admission was not found beside ssa-diff or on the PATH"
+	if !slices.ContainsFunc(r.Warnings, func(w string) bool { return strings.HasPrefix(w, note) }) {
+		t.Errorf("warnings %q, want one saying %q", r.Warnings, note)
+	}
 }
