@@ -405,12 +405,12 @@ func (m *Model) Validate(t *schema.Type, subresource string, obj, old map[string
 		return v
 	}
 	if t.Source == schema.SourceBuiltin {
-		cfg, diffs := m.server, (*noted)(nil)
+		cfg, diffs := m.server, (*writeDiffer)(nil)
 		if subresource == "ephemeralcontainers" {
 			// Only this write's validation prints a diff through the Differ: one of its
 			// own says what it could not print.
 			c := *m.server
-			diffs = &noted{diff: m.diff}
+			diffs = &writeDiffer{diff: m.diff}
 			c.Differ, cfg = diffs, &c
 		}
 		res, err := validation.ValidateWrite(cfg, t.GVK.APIVersion(), t.GVK.Kind, subresource, obj, old)
@@ -612,26 +612,23 @@ func MustNew(cfg Config) *Model {
 // Minor is the Kubernetes minor the model predicts.
 func (m *Model) Minor() kube.Minor { return m.cfg.Minor }
 
-// noted is the Differ of one write's validation: it asks diff, and keeps what it could not
-// print for the write to say.
-type noted struct {
+// writeDiffer is the Differ of one write's validation: it asks diff, and keeps what it
+// could not print for the write to say.
+type writeDiffer struct {
 	diff   func(wire.Diff) (string, error)
 	failed []string
 }
 
 // EphemeralContainers asks for the go-cmp diff of two ephemeral containers.
-func (n *noted) EphemeralContainers(minor kube.Minor, old, new apicore.EphemeralContainer) (string, error) {
-	d, err := n.print(minor, gocmpEphemeralContainer, old, new)
+func (n *writeDiffer) EphemeralContainers(minor kube.Minor, old, new apicore.EphemeralContainer) (string, error) {
+	d, err := n.print(minor, wire.EphemeralContainerType, old, new)
 	if err != nil {
 		n.failed = append(n.failed, fmt.Sprintf("the difference kube-apiserver %s prints in refusing a changed ephemeral container (go-cmp's cmp.Diff) is not predicted, the message is without it: %v", minor, err))
 	}
 	return d, err
 }
 
-// gocmpEphemeralContainer is how go-cmp names an ephemeral container's internal type.
-const gocmpEphemeralContainer = "core.EphemeralContainer"
-
-func (n *noted) print(minor kube.Minor, typ string, old, new any) (string, error) {
+func (n *writeDiffer) print(minor kube.Minor, typ string, old, new any) (string, error) {
 	if n.diff == nil {
 		return "", fmt.Errorf("no %s program is configured", wire.HelperName)
 	}
@@ -646,8 +643,8 @@ func (n *noted) print(minor kube.Minor, typ string, old, new any) (string, error
 	return n.diff(wire.Diff{Minor: int(minor), Type: typ, Old: o, New: nw})
 }
 
-// failures are what it could not print; none for a nil noted.
-func (n *noted) failures() []string {
+// failures are what it could not print; none for a nil writeDiffer.
+func (n *writeDiffer) failures() []string {
 	if n == nil {
 		return nil
 	}

@@ -100,7 +100,7 @@ type Answer struct {
 type Diff struct {
 	// Minor is the server's Kubernetes minor (33 for 1.33): the release's types are printed.
 	Minor int `json:"minor"`
-	// Type is the internal type of Old and New as go-cmp names it: "core.EphemeralContainer".
+	// Type is the internal type of Old and New as go-cmp names it: EphemeralContainerType.
 	Type string `json:"type"`
 	// Old and New are the two values as encoding/json writes ssa-diff's internal types
 	// (package internal/api): Go field names, nil as null and empty as empty, as go-cmp
@@ -108,3 +108,6 @@ type Diff struct {
 	Old json.RawMessage `json:"old"`
 	New json.RawMessage `json:"new"`
 }
+
+// EphemeralContainerType is the Type of a Diff of two ephemeral containers.
+const EphemeralContainerType = "core.EphemeralContainer"

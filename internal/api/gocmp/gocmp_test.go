@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ssa-diff/ssa-diff/internal/admission/wire"
 	api "github.com/ssa-diff/ssa-diff/internal/api/core"
 	"github.com/ssa-diff/ssa-diff/internal/api/gocmp"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -104,6 +105,13 @@ func TestPrint(t *testing.T) {
 		if _, err := gocmp.Print(33, tc.typ, []byte(tc.old), []byte(tc.new)); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("Print(%s, %s, %s): %v, want %q", tc.typ, tc.old, tc.new, err, tc.want)
 		}
+	}
+}
+
+// TestTypeNamedAsTheWireNamesIt: the helper is asked by the name package wire gives.
+func TestTypeNamedAsTheWireNamesIt(t *testing.T) {
+	if gocmp.EphemeralContainerType != wire.EphemeralContainerType {
+		t.Errorf("gocmp prints %q, the model asks for %q", gocmp.EphemeralContainerType, wire.EphemeralContainerType)
 	}
 }
 
