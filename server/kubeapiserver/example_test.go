@@ -100,3 +100,18 @@ func ExampleRuntimeConfig_ApplyTo() {
 	// with admissionregistration.k8s.io/v1beta1=true: true
 	// --runtime-config of kube-apiserver 1.34.4: group version autoscaling/v2beta3 that has not been registered
 }
+
+// Which models may start the helper program ssa-diff-admission, so that a program looks
+// for it only then: a cluster state (its admission policies, PodSecurity), or a 1.32 or
+// 1.33 server, whose refusal of a changed ephemeral container carries go-cmp's diff, which
+// the helper prints.
+func ExampleConfig_NeedsHelper() {
+	for _, minor := range []kube.Minor{32, 33, 34, 37} {
+		fmt.Println(minor, kubeapiserver.Config{Minor: minor}.NeedsHelper())
+	}
+	// Output:
+	// 1.32 true
+	// 1.33 true
+	// 1.34 false
+	// 1.37 false
+}
