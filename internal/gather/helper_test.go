@@ -37,7 +37,7 @@ func TestEngineLooksForTheHelperOnlyWhenNeeded(t *testing.T) {
 			return map[string]any{"apiVersion": "v1", "kind": "Pod", "metadata": map[string]any{"name": "web", "namespace": "ns", "uid": "u", "resourceVersion": "1"},
 				"spec": map[string]any{"containers": []any{map[string]any{"name": "app", "image": "nginx", "terminationMessagePolicy": "File", "imagePullPolicy": "IfNotPresent"}},
 					"ephemeralContainers": []any{map[string]any{"name": "debugger", "image": image, "terminationMessagePolicy": "File", "imagePullPolicy": "IfNotPresent"}},
-					"restartPolicy": "Always", "dnsPolicy": "ClusterFirst", "terminationGracePeriodSeconds": int64(30), "schedulerName": "default-scheduler"}}
+					"restartPolicy":       "Always", "dnsPolicy": "ClusterFirst", "terminationGracePeriodSeconds": int64(30), "schedulerName": "default-scheduler"}}
 		}
 		typ, _ := reg.Lookup(schema.GVK{Version: "v1", Kind: "Pod"})
 		v := model.Validate(typ, "ephemeralcontainers", pod("busybox:1.37"), pod("busybox:1.36"))
