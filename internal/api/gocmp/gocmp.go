@@ -31,7 +31,7 @@ func EphemeralContainers(minor int, old, new api.EphemeralContainer) (string, er
 	case 33:
 		return diffAs[core133.EphemeralContainer](old, new), nil
 	}
-	return "", fmt.Errorf("Kubernetes 1.%d does not print go-cmp's diff of an ephemeral container", minor)
+	return "", fmt.Errorf("the server of Kubernetes 1.%d does not print go-cmp's diff of an ephemeral container", minor)
 }
 
 // diffAs is cmp.Diff of old and new copied into T, an older release's type.
