@@ -153,13 +153,14 @@ func isIndex(overload string) bool {
 	return overload == overloads.IndexList || overload == overloads.IndexMap
 }
 
-// estimateCallCost is the estimate of the calls of a 1.32 estimate's copy (rewrite022): an
-// index costs 1, its result sized by its path; range022 and comp022 cost nothing but their
-// argument, range022 recording the size of the range (size: the argument's size), comp022
-// giving it to the comprehension's result. Nil for any other call.
+// estimateCallCost is the estimate of the calls of a 1.32 estimate's copy (rewrite022): a
+// dyn() call or an index costs 1, its result of no size, or sized by its path; range022 and
+// comp022 cost nothing but their argument, range022 recording the size of the range (size:
+// the argument's size), comp022 giving it to the comprehension's result. Nil for any other
+// call.
 func (s *sizes022) estimateCallCost(function, overloadID string, args []checker.AstNode, size func(checker.AstNode) checker.SizeEstimate) *checker.CallEstimate {
 	switch {
-	case overloadID == index022:
+	case function == dyn022, overloadID == index022:
 		return &checker.CallEstimate{CostEstimate: checker.CostEstimate{Min: 1, Max: 1}}
 	case function == range022 && len(args) == 1:
 		sz := size(args[0])

@@ -161,8 +161,6 @@ func (e *Estimator) EstimateCallCost(function, overloadID string, target *checke
 		}
 	}
 	switch function {
-	case dyn022: // Kubernetes 1.32 (cel-go v0.22.0): dyn() is a call of cost 1 (EstimateCost)
-		return fixed(1)
 	case "check":
 		return fixed(350000)
 	case "serviceAccount", "path", "group", "resource", "subresource", "namespace", "name", "allowed", "reason", "error", "errored":
