@@ -65,6 +65,9 @@ func (c *KubectlCommand) Apply(e *merge.Engine, req merge.Request) (*merge.Resul
 		s.Message = fmt.Sprintf("Error from server (%s): error when creating %q: %s", s.Reason, req.Source, s.Message)
 	case s.Code == 404 && c.Verb != KubectlCreate && c.Verb != KubectlReplace:
 		s.Message = fmt.Sprintf("Error from server (%s): %s", s.Reason, s.Message)
+	case c.Verb == KubectlDebug && s.Reason != "" && s.Code != 400:
+		// The POST of a copy refused (a name taken, a policy's 403).
+		s.Message = fmt.Sprintf("Error from server (%s): %s", s.Reason, s.Message)
 	case c.Verb == KubectlReplace && s.Reason != "":
 		s.Message = fmt.Sprintf("Error from server (%s): error when replacing %q: %s", s.Reason, req.Source, s.Message)
 	}
@@ -82,6 +85,13 @@ func (c *KubectlCommand) send(e *merge.Engine, req merge.Request) (*merge.Result
 	req.Manager = c.Manager()
 	if c.Namespace != "" && req.Endpoint.Namespace == "" && req.Live == nil {
 		req.Endpoint.Namespace = c.Namespace
+	}
+	if c.refused != "" {
+		named := req.Live
+		if named == nil {
+			named = req.Object
+		}
+		return clientRefusal(named, c.refused), nil
 	}
 	switch c.Verb {
 	case KubectlCreate:
@@ -152,6 +162,9 @@ func (c *KubectlCommand) send(e *merge.Engine, req merge.Request) (*merge.Result
 	case KubectlRestart:
 		p, refused = restartPatch(e, req.Live, req.Now)
 	case KubectlDebug:
+		if c.Debug.Copy != nil {
+			return c.sendDebugCopy(e, req)
+		}
 		var note string
 		var err error
 		if p, note, err = c.debugPatch(); err != nil {
