@@ -69,7 +69,8 @@ type KubectlCommand struct {
 	// Patch is -p/--patch with --type (patch): strategic by default.
 	Patch merge.Patch
 
-	// Debug is what kubectl debug adds to the pod it names (an ephemeral container).
+	// Debug is what kubectl debug adds to the pod it names (an ephemeral container), or
+	// to the copy of it it creates (Debug.Copy).
 	Debug DebugContainer
 
 	replicasGiven bool
@@ -77,7 +78,8 @@ type KubectlCommand struct {
 	refused string
 }
 
-// DebugContainer is the ephemeral container of `kubectl debug POD`, as its flags say.
+// DebugContainer is the container of `kubectl debug POD`, as its flags say: an ephemeral
+// container added to the pod, or with --copy-to (Copy) a container of a copy of the pod.
 type DebugContainer struct {
 	// Image is --image; Container -c/--container, "" for kubectl's name drawn at random
 	// (debugger-XXXXX); Target --target, the container whose processes it shares.

@@ -39,13 +39,15 @@ import (
 //     kubectl.kubernetes.io/restartedAt, the time of the request (kubectl-rollout), of a
 //     Deployment that is not paused, a DaemonSet or a StatefulSet;
 //   - debug: a strategic merge patch of the pod's /ephemeralcontainers adding the
-//     ephemeral container it builds (see DebugContainer), without fieldManager ("kubectl").
+//     ephemeral container it builds (see DebugContainer), without fieldManager ("kubectl");
+//     with --copy-to, a POST of a copy of the pod (see DebugCopy), the result the copy.
 //
 // An object the command names that does not exist (req.Live nil, req.Object its stub) is
 // kubectl's GET answered 404, printed as kubectl prints it; nothing is sent.
 //
 // What kubectl refuses before sending anything — a label or annotation that would change
-// without --overwrite, a set image none of whose containers exists — is the result's
+// without --overwrite, a set image none of whose containers exists, the flags kubectl
+// debug refuses — is the result's
 // Rejection, worded as kubectl prints it, with a warning that nothing was sent. A set image
 // that finds some of its containers sends their patch, then fails on the others: the
 // result is the patch's, with a warning that kubectl exits 1.
