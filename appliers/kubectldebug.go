@@ -55,9 +55,6 @@ func (c *KubectlCommand) readDebugTarget(args []string) error {
 		return fmt.Errorf("%w: kubectl debug --profile=%s: kubectl knows general, baseline, restricted, netadmin, sysadmin and legacy", ErrKubectlCommand, c.Debug.Profile)
 	}
 	c.refused = c.debugValidate()
-	if c.refused == "" && c.Debug.Copy == nil && c.Debug.Image == "" {
-		c.refused = "you must specify --image when not using --copy-to."
-	}
 	return nil
 }
 

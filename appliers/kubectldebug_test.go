@@ -92,6 +92,9 @@ func TestKubectlDebugRefusals(t *testing.T) {
 		{"debug web --copy-to=x --image=b --target=app", "--target is incompatible with --copy-to. Use --share-processes instead."},
 		{"debug web --copy-to=x --image=b -t", "-i/--stdin is required for containers with -t/--tty=true"},
 		{"debug web --image=b -t", "-i/--stdin is required for containers with -t/--tty=true"},
+		{"debug web -t", "you must specify --image when not using --copy-to."},
+		{"debug web --copy-to=x --image=Busybox", `invalid image name "Busybox": invalid reference format`},
+		{"debug web --copy-to=x --set-image=app=a:-1", `invalid image name "a:-1" for container "app": invalid reference format`},
 	} {
 		c, err := ParseKubectlCommandLine(tc.line)
 		if err != nil || c.refused != tc.refused {
@@ -146,5 +149,18 @@ func TestKubectlDebugCopyPod(t *testing.T) {
 	}
 	if live["spec"].(map[string]any)["nodeName"] != "n1" {
 		t.Error("the live pod was changed")
+	}
+}
+
+// TestImageReference: the images kubectl debug takes and refuses.
+func TestImageReference(t *testing.T) {
+	for image, ok := range map[string]bool{
+		"busybox": true, "busybox:1.36": true, "registry.k8s.io/e2e-test-images/agnhost:2.53": true, "localhost:5000/a/b_c__d-e:v1.2-3": true,
+		"[::1]:5000/busybox:latest": true, "busybox@sha256:" + strings.Repeat("ab", 32): true, "busybox:1.36@sha256:" + strings.Repeat("0", 64): true,
+		"Busybox": false, "busybox:": false, "busybox:-1": false, "a//b": false, "a/-b": false, "busybox@sha256:abc": false, "b c": false, "": false,
+	} {
+		if imageReference(image) != ok {
+			t.Errorf("%q: taken %v, want %v", image, !ok, ok)
+		}
 	}
 }

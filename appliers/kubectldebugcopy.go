@@ -2,8 +2,10 @@ package appliers
 
 import (
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 	"github.com/ssa-diff/ssa-diff/merge"
@@ -100,11 +102,22 @@ func (c *KubectlCommand) debugValidate() string {
 		return "you must specify --image, --set-image or command arguments."
 	case cp != nil && len(d.Command) > 0 && d.Container == "" && d.Image == "":
 		return "you must specify an existing container or a new image when specifying args."
+	case cp == nil && d.Image == "":
+		return "you must specify --image when not using --copy-to."
+	case d.Image != "" && !imageReference(d.Image):
+		return fmt.Sprintf("invalid image name %q: invalid reference format", d.Image)
 	}
 	switch d.PullPolicy {
 	case "", "Always", "IfNotPresent", "Never":
 	default:
 		return "invalid image pull policy: " + d.PullPolicy
+	}
+	if cp != nil {
+		for _, kv := range cp.SetImages {
+			if !imageReference(kv.Value) {
+				return fmt.Sprintf("invalid image name %q for container %q: invalid reference format", kv.Value, kv.Key)
+			}
+		}
 	}
 	switch {
 	case cp != nil && d.Target != "":
@@ -114,6 +127,24 @@ func (c *KubectlCommand) debugValidate() string {
 	}
 	return ""
 }
+
+// imageReferencePattern is the grammar of an image reference kubectl debug checks its
+// images against (the distribution project's reference grammar, as its documentation
+// states it): [HOST[:PORT]/]PATH[:TAG][@DIGEST], PATH lower-case components separated by
+// "/", each of alphanumerics joined by ".", "_", "__" or dashes. Compiled when first used.
+var imageReferencePattern = sync.OnceValue(func() *regexp.Regexp {
+	const (
+		component = `[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*`
+		label     = `(?:[a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9])`
+		host      = `(?:` + label + `(?:\.` + label + `)*|\[[a-fA-F0-9:]+\])(?::[0-9]+)?`
+		tag       = `[\w][\w.-]{0,127}`
+		digest    = `[A-Za-z][A-Za-z0-9]*(?:[-_+.][A-Za-z][A-Za-z0-9]*)*:[0-9a-fA-F]{32,}`
+	)
+	return regexp.MustCompile(`^(?:` + host + `/)?` + component + `(?:/` + component + `)*(?::` + tag + `)?(?:@` + digest + `)?$`)
+})
+
+// imageReference reports an image kubectl debug takes.
+func imageReference(image string) bool { return imageReferencePattern().MatchString(image) }
 
 // debugCopyPod is the pod kubectl debug --copy-to creates from live (the pod as kubectl
 // read it): its name, namespace, labels and annotations, and its spec without ephemeral
