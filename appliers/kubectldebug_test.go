@@ -147,6 +147,10 @@ func TestKubectlDebugCopyPod(t *testing.T) {
 	if _, _, notes := c.debugCopyPod(live); len(notes) != 1 || !strings.Contains(notes[0], "Non-root user") {
 		t.Errorf("notes %q, want kubectl's non-root warning", notes)
 	}
+	c, _ = ParseKubectlCommandLine("debug web --copy-to=x --image=b -c init -i --profile=baseline")
+	if _, _, notes := c.debugCopyPod(live); len(notes) != 1 || !strings.Contains(notes[0], "attaches") {
+		t.Errorf("notes %q, want that kubectl attaches (-i)", notes)
+	}
 	if live["spec"].(map[string]any)["nodeName"] != "n1" {
 		t.Error("the live pod was changed")
 	}

@@ -234,8 +234,15 @@ func (c *KubectlCommand) debugCopyPod(live map[string]any) (pod map[string]any, 
 	setOrDrop(ctr, "stdin", d.Stdin)
 	setOrDrop(ctr, "tty", d.TTY)
 	debugCopyProfile(pod, unstructured.Str(ctr, "name"), d.Profile, cp)
-	if w := nonRootWarning(spec, ctr); w != "" {
+	if w := nonRootWarning(spec, podContainer(spec, unstructured.Str(ctr, "name"), "containers")); w != "" {
 		notes = append(notes, w)
+	}
+	attach := d.Stdin // kubectl attaches with -i unless --attach says
+	if d.Attach != nil {
+		attach = *d.Attach
+	}
+	if attach {
+		notes = append(notes, "kubectl then waits for the copy to run and attaches to its container (--attach)")
 	}
 	return pod, "", notes
 }
@@ -298,8 +305,12 @@ func debugCopyProfile(pod map[string]any, name, profile string, cp *DebugCopy) {
 }
 
 // nonRootWarning is kubectl's warning when the pod runs as a user other than root and the
-// debug container, not run as root itself, is given capabilities or privileges.
+// debug container (one of its containers; nil: none), not run as root itself, is given
+// capabilities or privileges.
 func nonRootWarning(spec, ctr map[string]any) string {
+	if ctr == nil {
+		return ""
+	}
 	uid, ok := unstructured.Int(unstructured.Nested(spec, "securityContext", "runAsUser"))
 	if !ok || uid == 0 {
 		return ""
