@@ -270,7 +270,7 @@ func ParseKubectlCommand(args []string) (*KubectlCommand, error) {
 			// kubectl's messages, not the write.
 			_, err = boolean()
 		case c.Verb == KubectlDebug && debugCopyFlag(name):
-			err = c.setDebugCopyFlag(name, hasValue, next, boolean)
+			err = c.setDebugCopyFlag(name, next, boolean)
 		case name == "o" && short, name == "output" && !short, name == "vmodule":
 			_, err = next()
 		case name == "v" && short, name == "validate", name == "show-managed-fields", name == "record":

@@ -25,7 +25,7 @@ func debugCopyFlag(name string) bool {
 
 // setDebugCopyFlag reads one of the flags debugCopyFlag names into c.Debug.Copy, made on
 // the first of them with kubectl's defaults.
-func (c *KubectlCommand) setDebugCopyFlag(name string, hasValue bool, next func() (string, error), boolean func() (bool, error)) error {
+func (c *KubectlCommand) setDebugCopyFlag(name string, next func() (string, error), boolean func() (bool, error)) error {
 	cp := c.Debug.Copy
 	if cp == nil {
 		cp = &DebugCopy{KeepInitContainers: true}
