@@ -171,3 +171,39 @@ func ExampleKubectlCommand_debug() {
 	// debugger busybox:1.36 map[capabilities:map[add:[SYS_PTRACE]]] IfNotPresent
 	// kubectl Update ephemeralcontainers
 }
+
+// `kubectl debug --copy-to` makes a copy of the Pod instead: kubectl reads it, then POSTs
+// the copy without a fieldManager — the labels and probes dropped by the general profile,
+// the debug container added, the process namespace shared. The result is the new Pod.
+func ExampleKubectlCommand_debugCopy() {
+	engine := merge.New(schema.MustNewRegistry(kube.Default()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}))
+	applied, err := engine.Apply(merge.Request{Object: decode(`{"apiVersion":"v1","kind":"Pod",
+	  "metadata":{"name":"web","namespace":"shop","labels":{"app":"web"}},
+	  "spec":{"containers":[{"name":"app","image":"nginx:1.27","readinessProbe":{"tcpSocket":{"port":80}}}]}}`),
+		Manager: "ci", Now: time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)})
+	if err != nil {
+		log.Fatal(err)
+	}
+	cmd, err := appliers.ParseKubectlCommandLine("debug web -n shop --copy-to=web-debug --image=busybox:1.36 -c debugger")
+	if err != nil {
+		log.Fatal(err)
+	}
+	res, err := cmd.Apply(engine, merge.Request{Live: applied.Object, Now: time.Date(2026, 12, 3, 12, 0, 0, 0, time.UTC)})
+	if err != nil {
+		log.Fatal(err)
+	}
+	md, spec := res.Object["metadata"].(map[string]any), res.Object["spec"].(map[string]any)
+	fmt.Println(res.Action, md["name"], md["labels"], spec["shareProcessNamespace"])
+	for _, c := range spec["containers"].([]any) {
+		c := c.(map[string]any)
+		fmt.Println(c["name"], c["image"], c["readinessProbe"], c["securityContext"])
+	}
+	for _, e := range res.ManagedFields {
+		fmt.Println(e.Manager, e.Operation)
+	}
+	// Output:
+	// create web-debug <nil> true
+	// app nginx:1.27 <nil> <nil>
+	// debugger busybox:1.36 <nil> map[capabilities:map[add:[SYS_PTRACE]]]
+	// kubectl Update
+}

@@ -69,13 +69,17 @@ type KubectlCommand struct {
 	// Patch is -p/--patch with --type (patch): strategic by default.
 	Patch merge.Patch
 
-	// Debug is what kubectl debug adds to the pod it names (an ephemeral container).
+	// Debug is what kubectl debug adds to the pod it names (an ephemeral container), or
+	// to the copy of it it creates (Debug.Copy).
 	Debug DebugContainer
 
 	replicasGiven bool
+	// refused is kubectl's own error before it reads any object ("" when it goes on).
+	refused string
 }
 
-// DebugContainer is the ephemeral container of `kubectl debug POD`, as its flags say.
+// DebugContainer is the container of `kubectl debug POD`, as its flags say: an ephemeral
+// container added to the pod, or with --copy-to (Copy) a container of a copy of the pod.
 type DebugContainer struct {
 	// Image is --image; Container -c/--container, "" for kubectl's name drawn at random
 	// (debugger-XXXXX); Target --target, the container whose processes it shares.
@@ -93,6 +97,34 @@ type DebugContainer struct {
 	// --arguments-only (ArgsOnly).
 	Command  []string
 	ArgsOnly bool
+	// Attach is --attach as given (nil: not given; kubectl then attaches with -i).
+	Attach *bool
+
+	// Copy is what --copy-to and the flags that go with it say: a copy of the pod, created
+	// with the container added or changed (nil: an ephemeral container instead).
+	Copy *DebugCopy
+}
+
+// DebugCopy is `kubectl debug POD --copy-to NAME`'s copy of the pod, as its flags say.
+type DebugCopy struct {
+	// Name is --copy-to: the new pod's name.
+	Name string
+	// Replace is --replace: kubectl deletes the pod copied once the copy is created.
+	Replace bool
+	// SameNode is --same-node: the copy keeps the pod's spec.nodeName.
+	SameNode bool
+	// SetImages are the --set-image CONTAINER=IMAGE pairs ("*" for every container), in
+	// order; a later pair for the same container wins, as in kubectl's map.
+	SetImages []KeyValue
+	// ShareProcesses is --share-processes when given (nil: not given, and the profile
+	// shares the process namespace unless the pod says otherwise).
+	ShareProcesses *bool
+	// Keep are the --keep-labels, --keep-annotations, --keep-liveness, --keep-readiness,
+	// --keep-startup and --keep-init-containers flags (the last true unless given false).
+	KeepLabels, KeepAnnotations, KeepLiveness, KeepReadiness, KeepStartup, KeepInitContainers bool
+	// Existing is the pod already named Name, when the caller knows one (nil: none, or the
+	// pod copied when Name is its own): the POST of the copy then answers 409.
+	Existing map[string]any
 }
 
 // KeyValue is one KEY=VALUE argument.
@@ -229,10 +261,16 @@ func ParseKubectlCommand(args []string) (*KubectlCommand, error) {
 			c.Debug.TTY, err = boolean()
 		case c.Verb == KubectlDebug && name == "arguments-only":
 			c.Debug.ArgsOnly, err = boolean()
-		case c.Verb == KubectlDebug && (name == "attach" || name == "q" && short || name == "quiet" && !short || name == "keep-annotations" ||
-			name == "keep-labels" || name == "keep-liveness" || name == "keep-readiness" || name == "keep-startup" || name == "keep-init-containers"):
-			// What kubectl does after the write (attach), or to a copy of the pod.
+		case c.Verb == KubectlDebug && name == "attach":
+			var b bool
+			if b, err = boolean(); err == nil {
+				c.Debug.Attach = &b
+			}
+		case c.Verb == KubectlDebug && (name == "q" && short || name == "quiet" && !short):
+			// kubectl's messages, not the write.
 			_, err = boolean()
+		case c.Verb == KubectlDebug && debugCopyFlag(name):
+			err = c.setDebugCopyFlag(name, next, boolean)
 		case name == "o" && short, name == "output" && !short, name == "vmodule":
 			_, err = next()
 		case name == "v" && short, name == "validate", name == "show-managed-fields", name == "record":

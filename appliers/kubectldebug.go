@@ -24,7 +24,8 @@ const (
 const DebugRandomName = "debugger-00000"
 
 // readDebugTarget reads kubectl debug's POD (or pod/POD, po/POD): the other forms —
-// node/NAME, a workload, --copy-to, --custom — are not predicted.
+// node/NAME, a workload, -f, --custom — are not predicted. What kubectl refuses of its
+// flags before it reads the pod is kept for Apply (debugValidate).
 func (c *KubectlCommand) readDebugTarget(args []string) error {
 	switch {
 	case len(c.Files) > 0:
@@ -48,14 +49,12 @@ func (c *KubectlCommand) readDebugTarget(args []string) error {
 		return fmt.Errorf("%w: kubectl debug %s names no pod", ErrKubectlCommand, args[0])
 	}
 	c.Resource, c.Names = "pods", []string{name}
-	if c.Debug.Image == "" {
-		return fmt.Errorf("%w: kubectl debug needs --image (the ephemeral container's)", ErrKubectlCommand)
-	}
 	switch c.Debug.Profile {
 	case debugProfileGeneral, debugProfileBaseline, debugProfileRestricted, debugProfileNetadmin, debugProfileSysadmin, debugProfileLegacy:
 	default:
 		return fmt.Errorf("%w: kubectl debug --profile=%s: kubectl knows general, baseline, restricted, netadmin, sysadmin and legacy", ErrKubectlCommand, c.Debug.Profile)
 	}
+	c.refused = c.debugValidate()
 	return nil
 }
 

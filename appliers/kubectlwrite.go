@@ -39,13 +39,15 @@ import (
 //     kubectl.kubernetes.io/restartedAt, the time of the request (kubectl-rollout), of a
 //     Deployment that is not paused, a DaemonSet or a StatefulSet;
 //   - debug: a strategic merge patch of the pod's /ephemeralcontainers adding the
-//     ephemeral container it builds (see DebugContainer), without fieldManager ("kubectl").
+//     ephemeral container it builds (see DebugContainer), without fieldManager ("kubectl");
+//     with --copy-to, a POST of a copy of the pod (see DebugCopy), the result the copy.
 //
 // An object the command names that does not exist (req.Live nil, req.Object its stub) is
 // kubectl's GET answered 404, printed as kubectl prints it; nothing is sent.
 //
 // What kubectl refuses before sending anything — a label or annotation that would change
-// without --overwrite, a set image none of whose containers exists — is the result's
+// without --overwrite, a set image none of whose containers exists, the flags kubectl
+// debug refuses — is the result's
 // Rejection, worded as kubectl prints it, with a warning that nothing was sent. A set image
 // that finds some of its containers sends their patch, then fails on the others: the
 // result is the patch's, with a warning that kubectl exits 1.
@@ -65,6 +67,9 @@ func (c *KubectlCommand) Apply(e *merge.Engine, req merge.Request) (*merge.Resul
 		s.Message = fmt.Sprintf("Error from server (%s): error when creating %q: %s", s.Reason, req.Source, s.Message)
 	case s.Code == 404 && c.Verb != KubectlCreate && c.Verb != KubectlReplace:
 		s.Message = fmt.Sprintf("Error from server (%s): %s", s.Reason, s.Message)
+	case c.Verb == KubectlDebug && s.Reason != "" && s.Code != 400:
+		// The POST of a copy refused (a name taken, a policy's 403).
+		s.Message = fmt.Sprintf("Error from server (%s): %s", s.Reason, s.Message)
 	case c.Verb == KubectlReplace && s.Reason != "":
 		s.Message = fmt.Sprintf("Error from server (%s): error when replacing %q: %s", s.Reason, req.Source, s.Message)
 	}
@@ -82,6 +87,13 @@ func (c *KubectlCommand) send(e *merge.Engine, req merge.Request) (*merge.Result
 	req.Manager = c.Manager()
 	if c.Namespace != "" && req.Endpoint.Namespace == "" && req.Live == nil {
 		req.Endpoint.Namespace = c.Namespace
+	}
+	if c.refused != "" {
+		named := req.Live
+		if named == nil {
+			named = req.Object
+		}
+		return clientRefusal(named, c.refused), nil
 	}
 	switch c.Verb {
 	case KubectlCreate:
@@ -152,6 +164,9 @@ func (c *KubectlCommand) send(e *merge.Engine, req merge.Request) (*merge.Result
 	case KubectlRestart:
 		p, refused = restartPatch(e, req.Live, req.Now)
 	case KubectlDebug:
+		if c.Debug.Copy != nil {
+			return c.sendDebugCopy(e, req)
+		}
 		var note string
 		var err error
 		if p, note, err = c.debugPatch(); err != nil {

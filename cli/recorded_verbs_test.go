@@ -69,6 +69,11 @@ func verbArgs(t *testing.T, c *conformance.Case) []string {
 	if c.Now != "" {
 		args = append(args, "--now", c.Now)
 	}
+	if !c.Cluster.AllowPrivileged {
+		// The recording servers ran without --allow-privileged (kubectl debug
+		// --profile=sysadmin's copy is refused).
+		args = append(args, "--allow-privileged=false")
+	}
 	if _, err := os.Stat(filepath.Join(c.Dir, "crds.yaml")); err == nil {
 		args = append(args, "--crd", "crds.yaml")
 	}

@@ -24,7 +24,7 @@ type verbOptions struct {
 func (v *verbOptions) flags(fs *pflag.FlagSet) {
 	fs.StringVar(&v.verb, "verb", "apply", "The request (--applier api): apply, update (PUT of the whole object), patch (the manifests are patches, of --patch-type; a JSON patch, or a patch that names no object, patches the one object of LIVE) or create (POST).")
 	fs.StringVar(&v.patchType, "patch-type", "strategic", "The type of the patches of --verb patch, as kubectl's --type names them: json, merge or strategic.")
-	fs.StringVar(&v.kubectl, "kubectl", "", "Predict a kubectl command that writes other than by apply, given as its command line: 'label deploy web tier=gold', 'annotate …', 'scale deploy web --replicas=3', 'set image deploy/web nginx=nginx:1.27', 'patch deploy web -p …', 'replace -f FILE', 'create -f FILE', 'edit deploy web' (MANIFESTS: the objects as saved in the editor), 'debug POD --image=busybox -c debugger' (an ephemeral container), 'rollout restart deploy web'. Objects named TYPE NAME are read from LIVE.")
+	fs.StringVar(&v.kubectl, "kubectl", "", "Predict a kubectl command that writes other than by apply, given as its command line: 'label deploy web tier=gold', 'annotate …', 'scale deploy web --replicas=3', 'set image deploy/web nginx=nginx:1.27', 'patch deploy web -p …', 'replace -f FILE', 'create -f FILE', 'edit deploy web' (MANIFESTS: the objects as saved in the editor), 'debug POD --image=busybox -c debugger' (an ephemeral container; with --copy-to NAME a copy of the pod), 'rollout restart deploy web'. Objects named TYPE NAME are read from LIVE.")
 }
 
 // check reads the flags; positional are the positional arguments, which it may take as LIVE.

@@ -100,6 +100,8 @@ A case of cases.yaml:
   liveAt: apiVersion                     read live.json at this version of the object's kind
   path: /apis/...                        the final request's path, when not the manifest's own
   code: 404                              kubectl mode: the code when kubectl sends no write
+  result: YAML                           kubectl mode: the object the command writes, when not
+                                         `target` (want.json is its GET: debug --copy-to's copy)
   manifest: YAML                         the body (api apply: byte for byte) or kubectl's file
 
 A helm-mode case (mode: helm) is a scenario: steps run in order in the case's namespace, and
@@ -439,12 +441,16 @@ def record(case):
                 args.append("--force-conflicts")
             if case.get("manager"):
                 args.append("--field-manager=" + case["manager"])
-        kp = kubectl(args + ["-v=0", "--vmodule=round_trippers=6"], d, editor=editor)  # the requests, one line each
+        # The requests, one line each (the flags before a "--", which ends kubectl's own).
+        at = args.index("--") if "--" in args else len(args)
+        kp = kubectl(args[:at] + ["-v=0", "--vmodule=round_trippers=6"] + args[at:], d, editor=editor)
         stderr = kp.stderr.decode()
         requests = kubectl_requests(stderr)
         writes = [r for r in requests if not r.startswith("GET ")]
         code = int(writes[-1].rsplit(" ", 1)[1]) if writes else case.get("code", 0)
-        _, want, _ = call("GET", p)
+        # The object the command wrote: `result` when it is not the one it names (kubectl
+        # debug --copy-to's copy).
+        _, want, _ = call("GET", path_of(yaml.safe_load(case["result"]), known) if case.get("result") else p)
         response = {"code": code, "kubectlExit": kp.returncode, "kubectlStdout": kp.stdout.decode(),
                     "kubectlStderr": "\n".join(l for l in stderr.splitlines() if not KLOG.match(l)).rstrip("\n"),
                     "requests": requests}

@@ -225,6 +225,22 @@ func (in *Inputs) readCluster(ctx context.Context, reg *schema.Registry) ([]inpu
 	if opts.NamespaceSet {
 		r.Options.Namespace = opts.Namespace
 	}
+	if cmd := opts.Command; cmd != nil && cmd.Debug.Copy != nil {
+		// The pod kubectl debug --copy-to creates is read too: one of that name answers
+		// the POST with 409 (debugCopyExisting).
+		ref := cluster.Ref{APIVersion: "v1", Kind: "Pod", Name: cmd.Debug.Copy.Name}
+		if opts.NamespaceSet {
+			ref.Namespace = opts.Namespace
+		}
+		more := r.More
+		r.More = func(ctx context.Context, client *cluster.Client) ([]json.RawMessage, []cluster.Ref, error) {
+			if more == nil {
+				return nil, []cluster.Ref{ref}, nil
+			}
+			kept, refs, err := more(ctx, client)
+			return kept, append(refs, ref), err
+		}
+	}
 	if !opts.NoAdmission {
 		r.Admission = in.readAdmissionCluster
 	}

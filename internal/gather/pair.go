@@ -28,6 +28,7 @@ func (in *Inputs) Pair() error {
 	if err != nil {
 		liveErrs = append(liveErrs, err)
 	}
+	debugCopyExisting(opts.Command, ls.Objects)
 	in.Manifests = append(in.Manifests, in.RawPatches.Stubs(ls.Objects)...)
 	manifestObjs, _ := input.Split(in.Manifests)
 	if err := in.checkSwapped(manifestObjs, ls); err != nil {
@@ -46,6 +47,28 @@ func (in *Inputs) Pair() error {
 	}
 	in.State, in.Matching, in.liveErrs = ls, m, liveErrs
 	return nil
+}
+
+// debugCopyExisting tells a kubectl debug --copy-to command the live pod its copy would be
+// named as, if there is one: the pod of that name in the namespace of a live pod it copies.
+// Its POST is then refused (409).
+func debugCopyExisting(cmd *appliers.KubectlCommand, objs []*input.Object) {
+	if cmd == nil || cmd.Debug.Copy == nil || len(cmd.Names) != 1 {
+		return
+	}
+	copied := map[string]bool{}
+	for _, o := range objs {
+		if av, kind, ns, name := o.Meta(); av == "v1" && kind == "Pod" && name == cmd.Names[0] && (cmd.Namespace == "" || ns == cmd.Namespace) {
+			copied[ns] = true
+		}
+	}
+	for _, o := range objs {
+		if av, kind, ns, name := o.Meta(); av == "v1" && kind == "Pod" && name == cmd.Debug.Copy.Name && copied[ns] {
+			if pod, err := o.Decode(); err == nil {
+				cmd.Debug.Copy.Existing = pod
+			}
+		}
+	}
 }
 
 // checkSwapped refuses MANIFESTS and LIVE given the wrong way round: every manifest

@@ -119,6 +119,11 @@ func (v Verdict) predicted(p *input.Pair, o *predict.Outcome) (res *Result) {
 	}
 	res = fromPrediction(src, manifest, v.Manager, o.Prediction)
 	withIdentity(res, p)
+	if r := o.Prediction.Result; r != nil && p.GenerateName == "" && r.Endpoint.Name != "" && r.Endpoint.Name != res.Name && r.Endpoint.GVK.Kind == res.Kind {
+		// The request wrote another object than the one paired: kubectl debug --copy-to's
+		// copy of the pod (the diff is from the pod copied).
+		res.Namespace, res.Name = r.Endpoint.Namespace, r.Endpoint.Name
+	}
 	if h := mistakes.Exported(manifest, p.Manifest.Line); h != "" && v.Applies {
 		res.Warnings = append(res.Warnings, h)
 	}
