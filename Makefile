@@ -15,6 +15,8 @@
 #   make bench-corpus   generate the benchmark repositories + live dumps (1,000 and 10,000 objects)
 #   make bench          benchmarks: Go benchmarks (engine, whole CLI on the corpus), then the binary timed
 #   make startup        small predictions' whole-process start-up against a hello-world Go program (budget 3x)
+#   make startup-floor  the floor under it: programs linking only ssa-diff's third-party imports, with and
+#                       without CEL, client-go and kustomize (what helper programs could save at most)
 #   make report-screenshots  the HTML report of each example, of hostile input and of the 1,000-object corpus,
 #                       loaded in headless Chromium: screenshots in report-screenshots/ (git-ignored)
 #   make release-check  the release proven here (test/release), for the host's platform: goreleaser check and
@@ -44,7 +46,7 @@ FIXTURECHECK ?= ../shared/tools/fixturecheck.py
 GEN_TOOLCHAIN ?= go1.27.3
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: release-check release-snapshot build test vet lint fmt-check unit refresh-recorded recorded-check conformance conformance-long conformance-served differential differential-133 differential-138 differential-minors fixturecheck generate fuzz fuzz-short fuzz-long bench bench-corpus example startup e2e report-screenshots
+.PHONY: release-check release-snapshot build test vet lint fmt-check unit refresh-recorded recorded-check conformance conformance-long conformance-served differential differential-133 differential-138 differential-minors fixturecheck generate fuzz fuzz-short fuzz-long bench bench-corpus example startup startup-floor e2e report-screenshots
 
 # kustomize's library imports Go's plugin loader, which ssa-diff never uses (kubectl's -k
 # runs no plugins); with cgo on, linking it keeps every exported symbol: this tag leaves it
@@ -207,6 +209,9 @@ bench-corpus:
 # first must stay under 3).
 startup: build
 	sh testdata/startup/startup.sh $(BIN)
+
+startup-floor: build
+	sh testdata/startup/floor.sh $(BIN)
 
 bench: build
 	@[ -f testdata/bench-corpus/1000/live.json ] || $(MAKE) bench-corpus

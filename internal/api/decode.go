@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -104,17 +105,25 @@ const (
 // plan is what Decode needs to know about a Go type, worked out once per type: which way it
 // decodes, the plan of its elements (pointers, slices, maps), and for a generated struct its
 // decoded fields in declaration order (the first field in error is the one reported).
+//
+// A plan is worked out as far as the values decoded need it: the element's plan when the
+// first element is decoded, a struct's fields when the first object of it is, a field's plan
+// when the field is first present. A Deployment's Go type holds some 300 types, of which a
+// manifest uses a few dozen; building them all by reflection was 8% of a small prediction's
+// instructions.
 type plan struct {
 	how    how
-	elem   *plan
-	fields []fieldPlan
+	t      reflect.Type
+	elem   atomic.Pointer[plan]
+	fields atomic.Pointer[[]fieldPlan]
 }
 
 type fieldPlan struct {
 	index  int
 	name   string // the served version's JSON name; "" for an inline field
 	member string // "." + name, the path step
-	plan   *plan
+	typ    reflect.Type
+	plan   *atomic.Pointer[plan] // the field's plan, once the field was present
 }
 
 // plans holds the plan of every Go type decoded so far, as encoding/json keeps its facts
@@ -123,73 +132,88 @@ type fieldPlan struct {
 // a Deployment's validation went there). Nothing about a decoding depends on what it holds.
 var plans sync.Map // reflect.Type -> *plan
 
-// planOf is t's plan. The plans of a type and of the types it holds are built together
-// (a recursive type's plan refers to itself) and published once complete; two goroutines
-// may both build one, the same, and each use its own.
+// planOf is t's plan: the one plans holds, or a new one with only its way to decode (two
+// goroutines may both make one: the first stored is the one used).
 func planOf(t reflect.Type) *plan {
 	if p, ok := plans.Load(t); ok {
 		return p.(*plan)
 	}
-	building := map[reflect.Type]*plan{}
-	p := buildPlan(t, building)
-	for bt, bp := range building {
-		plans.LoadOrStore(bt, bp)
-	}
-	return p
+	p, _ := plans.LoadOrStore(t, &plan{how: howOf(t), t: t})
+	return p.(*plan)
 }
 
-func buildPlan(t reflect.Type, building map[reflect.Type]*plan) *plan {
-	if p, ok := plans.Load(t); ok {
-		return p.(*plan)
+// elemPlan is the plan of a pointer's, slice's or map's element.
+func (p *plan) elemPlan() *plan {
+	if e := p.elem.Load(); e != nil {
+		return e
 	}
-	if p, ok := building[t]; ok {
-		return p
+	e := planOf(p.t.Elem())
+	p.elem.Store(e)
+	return e
+}
+
+// fieldPlan's plan: the plan of the field's type.
+func (f *fieldPlan) planOf() *plan {
+	if fp := f.plan.Load(); fp != nil {
+		return fp
 	}
-	p := &plan{how: howOf(t)}
-	building[t] = p
-	switch p.how {
-	case pointer, slice, stringMapOf, badMapKey:
-		p.elem = buildPlan(t.Elem(), building)
-	case mirror:
-		// The members' path steps (".name") are cut from one string per type: one
-		// allocation per type, not one per field.
-		type member struct {
-			index int
-			name  string // "" inline
-			typ   reflect.Type
-		}
-		n := t.NumField()
-		ms := make([]member, 0, n)
-		size := 0
-		for i := 0; i < n; i++ {
-			f := t.Field(i)
-			switch name := f.Tag.Get("ext"); name {
-			case "-", "":
-			case ",inline":
-				ms = append(ms, member{index: i, typ: f.Type})
-			default:
-				ms = append(ms, member{index: i, name: name, typ: f.Type})
-				size += 1 + len(name)
-			}
-		}
-		var b strings.Builder
-		b.Grow(size)
-		for _, m := range ms {
-			if m.name != "" {
-				b.WriteByte('.')
-				b.WriteString(m.name)
-			}
-		}
-		steps := b.String()
-		p.fields = make([]fieldPlan, len(ms))
-		for k, m := range ms {
-			p.fields[k] = fieldPlan{index: m.index, name: m.name, plan: buildPlan(m.typ, building)}
-			if m.name != "" {
-				p.fields[k].member, steps = steps[:1+len(m.name)], steps[1+len(m.name):]
-			}
+	fp := planOf(f.typ)
+	f.plan.Store(fp)
+	return fp
+}
+
+// fieldPlans are a mirror struct's decoded fields, in declaration order. Two goroutines may
+// both work them out, the same: each uses its own until one is kept.
+func (p *plan) fieldPlans() []fieldPlan {
+	if fs := p.fields.Load(); fs != nil {
+		return *fs
+	}
+	fs := mirrorFields(p.t)
+	p.fields.CompareAndSwap(nil, &fs)
+	return *p.fields.Load()
+}
+
+// mirrorFields are the fields of a generated struct that carry an ext tag.
+func mirrorFields(t reflect.Type) []fieldPlan {
+	// The members' path steps (".name") are cut from one string per type: one allocation
+	// per type, not one per field.
+	type member struct {
+		index int
+		name  string // "" inline
+		typ   reflect.Type
+	}
+	n := t.NumField()
+	ms := make([]member, 0, n)
+	size := 0
+	for i := 0; i < n; i++ {
+		f := t.Field(i)
+		switch name := f.Tag.Get("ext"); name {
+		case "-", "":
+		case ",inline":
+			ms = append(ms, member{index: i, typ: f.Type})
+		default:
+			ms = append(ms, member{index: i, name: name, typ: f.Type})
+			size += 1 + len(name)
 		}
 	}
-	return p
+	var b strings.Builder
+	b.Grow(size)
+	for _, m := range ms {
+		if m.name != "" {
+			b.WriteByte('.')
+			b.WriteString(m.name)
+		}
+	}
+	steps := b.String()
+	fs := make([]fieldPlan, len(ms))
+	ps := make([]atomic.Pointer[plan], len(ms))
+	for k, m := range ms {
+		fs[k] = fieldPlan{index: m.index, name: m.name, typ: m.typ, plan: &ps[k]}
+		if m.name != "" {
+			fs[k].member, steps = steps[:1+len(m.name)], steps[1+len(m.name):]
+		}
+	}
+	return fs
 }
 
 func howOf(t reflect.Type) how {
@@ -251,7 +275,7 @@ func (d *decoder) value(src any, dst reflect.Value, p *plan) error {
 		return d.viaJSON(src, dst)
 	case pointer:
 		elem := reflect.New(t.Elem())
-		if err := d.value(src, elem.Elem(), p.elem); err != nil {
+		if err := d.value(src, elem.Elem(), p.elemPlan()); err != nil {
 			return err
 		}
 		dst.Set(elem)
@@ -281,7 +305,7 @@ func (d *decoder) value(src any, dst reflect.Value, p *plan) error {
 		out := reflect.MakeSlice(t, len(list), len(list))
 		for i, item := range list {
 			d.path = append(d.path, step{index: i})
-			err := d.value(item, out.Index(i), p.elem)
+			err := d.value(item, out.Index(i), p.elemPlan())
 			d.path = d.path[:len(d.path)-1]
 			if err != nil {
 				return err
@@ -303,10 +327,10 @@ func (d *decoder) value(src any, dst reflect.Value, p *plan) error {
 			key.SetString(k)
 			val := reflect.New(t.Elem()).Elem()
 			d.path = append(d.path, step{member: "." + k})
-			err := d.value(item, val, p.elem)
+			err := d.value(item, val, p.elemPlan())
 			d.path = d.path[:len(d.path)-1]
 			if err != nil {
-				return d.firstMemberError(m, t.Elem(), p.elem)
+				return d.firstMemberError(m, t.Elem(), p.elemPlan())
 			}
 			out.SetMapIndex(key, val)
 		}
@@ -382,9 +406,11 @@ func (d *decoder) firstMemberError(m map[string]any, elem reflect.Type, p *plan)
 
 // fields decodes the members of a JSON object into a mirror struct by the fields' ext tags.
 func (d *decoder) fields(m map[string]any, dst reflect.Value, p *plan) error {
-	for _, f := range p.fields {
+	fs := p.fieldPlans()
+	for i := range fs {
+		f := &fs[i]
 		if f.name == "" { // inline
-			if err := d.value(m, dst.Field(f.index), f.plan); err != nil {
+			if err := d.value(m, dst.Field(f.index), f.planOf()); err != nil {
 				return err
 			}
 			continue
@@ -394,7 +420,7 @@ func (d *decoder) fields(m map[string]any, dst reflect.Value, p *plan) error {
 			continue
 		}
 		d.path = append(d.path, step{member: f.member})
-		err := d.value(v, dst.Field(f.index), f.plan)
+		err := d.value(v, dst.Field(f.index), f.planOf())
 		d.path = d.path[:len(d.path)-1]
 		if err != nil {
 			return err

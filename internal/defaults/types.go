@@ -2,6 +2,8 @@ package defaults
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/ssa-diff/ssa-diff/kube"
 )
@@ -71,8 +73,15 @@ type release struct {
 	// gates are the defaults, at this minor, of the feature gates the defaulters consult.
 	gates featureGates
 	// kinds maps "apiVersion/Kind" of every built-in kind the minor serves to its root
-	// type in generatedTypes.
-	kinds map[string]int
+	// type in generatedTypes, sorted by key: a slice the linker lays out as data, where a
+	// map literal would be built at every start of the program for all seven minors.
+	kinds []kindType
+}
+
+// kindType is one entry of a release's kinds: "apiVersion/Kind" and its root type.
+type kindType struct {
+	key string
+	typ int
 }
 
 // featureGates are the defaults of the feature gates the hand-written defaulters consult,
@@ -124,8 +133,12 @@ func (r Release) Kubernetes() string { return r.r.kubernetes }
 // rootType returns the index of the Go type that kube-apiserver decodes an
 // object of the given apiVersion and kind into.
 func (r Release) rootType(apiVersion, kind string) (int, bool) {
-	i, ok := r.r.kinds[apiVersion+"/"+kind]
-	return i, ok
+	key := apiVersion + "/" + kind
+	i, ok := slices.BinarySearchFunc(r.r.kinds, key, func(e kindType, key string) int { return strings.Compare(e.key, key) })
+	if !ok {
+		return 0, false
+	}
+	return r.r.kinds[i].typ, true
 }
 
 // Known reports whether apiVersion and kind name a built-in kind of the release that this

@@ -679,8 +679,6 @@ func aliasNodes(data []byte, max int64) int64 {
 	return size(&root) - (limit - max - 1)
 }
 
-var yamlLineRE = regexp.MustCompile(`line (\d+)`)
-
 // yamlError is a YAML error with its line numbers made absolute.
 type yamlError struct {
 	msg string
@@ -697,7 +695,9 @@ func relocate(err error, firstLine int) (int, error) {
 	msg := err.Error()
 	msg = strings.TrimPrefix(msg, "error converting YAML to JSON: ")
 	msg = strings.TrimPrefix(msg, "yaml: ")
-	msg = yamlLineRE.ReplaceAllStringFunc(msg, func(s string) string {
+	// Compiled here, on the error path, not at every start of the program.
+	lineRE := regexp.MustCompile(`line (\d+)`)
+	msg = lineRE.ReplaceAllStringFunc(msg, func(s string) string {
 		n, _ := strconv.Atoi(s[len("line "):])
 		n += firstLine - 1
 		if first == 0 {

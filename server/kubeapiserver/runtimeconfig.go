@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -55,14 +54,45 @@ func (c *RuntimeConfig) String() string {
 func (c *RuntimeConfig) Type() string { return "key=value" }
 
 // The keys that switch every named group-version of a level, in the order they apply.
+// The server tells a level's versions by the expressions ^v\d+$, ^v\d+beta\d+$ and
+// ^v\d+alpha\d+$; levelVersion matches them without compiling them at every start of the
+// program (FuzzLevelVersion holds it to them).
 var runtimeLevels = []struct {
 	key     string
 	matches func(version string) bool
 }{
 	{"api/all", func(string) bool { return true }},
-	{"api/ga", regexp.MustCompile(`^v\d+$`).MatchString},
-	{"api/beta", regexp.MustCompile(`^v\d+beta\d+$`).MatchString},
-	{"api/alpha", regexp.MustCompile(`^v\d+alpha\d+$`).MatchString},
+	{"api/ga", func(v string) bool { return levelVersion(v, "") }},
+	{"api/beta", func(v string) bool { return levelVersion(v, "beta") }},
+	{"api/alpha", func(v string) bool { return levelVersion(v, "alpha") }},
+}
+
+// levelVersion reports whether version is "v", digits, then, when stage is not empty,
+// stage and digits again: "v1" for "", "v2beta1" for "beta".
+func levelVersion(version, stage string) bool {
+	rest, ok := strings.CutPrefix(version, "v")
+	if !ok {
+		return false
+	}
+	n := leadingDigits(rest)
+	if n == 0 {
+		return false
+	}
+	rest = rest[n:]
+	if stage == "" {
+		return rest == ""
+	}
+	rest, ok = strings.CutPrefix(rest, stage)
+	return ok && rest != "" && leadingDigits(rest) == len(rest)
+}
+
+// leadingDigits is the number of ASCII digits s starts with.
+func leadingDigits(s string) int {
+	n := 0
+	for n < len(s) && '0' <= s[n] && s[n] <= '9' {
+		n++
+	}
+	return n
 }
 
 func isLevelKey(key string) bool {

@@ -319,7 +319,7 @@ func emit(releases []*release) ([]byte, error) {
 		for _, g := range consultedGates {
 			fmt.Fprintf(&b, "%s: %t, ", lowerFirst(g), r.Gates[g])
 		}
-		b.WriteString("}, kinds: map[string]int{\n")
+		b.WriteString("}, kinds: []kindType{\n")
 		keys := make([]string, 0, len(r.Kinds))
 		for k := range r.Kinds {
 			keys = append(keys, k)
@@ -327,7 +327,7 @@ func emit(releases []*release) ([]byte, error) {
 		sort.Strings(keys)
 		for _, k := range keys {
 			i := id[[2]string{strconv.Itoa(ri), r.Kinds[k]}]
-			fmt.Fprintf(&b, "\t\t%q: %d, // %s\n", k, index[class[i]], r.Kinds[k])
+			fmt.Fprintf(&b, "\t\t{%q, %d}, // %s\n", k, index[class[i]], r.Kinds[k])
 		}
 		b.WriteString("\t}},\n")
 	}
