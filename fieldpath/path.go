@@ -12,7 +12,68 @@ import (
 // fields as .name (unquoted), keyed items as [k1=v1,k2="v2"] with keys sorted, set items as
 // [="v"], positions as [3].
 func PathString(p smdpath.Path) string {
-	return p.String()
+	n := 0
+	for _, pe := range p {
+		if pe.FieldName == nil {
+			n += 8
+			continue
+		}
+		n += 1 + len(*pe.FieldName)
+	}
+	b := make([]byte, 0, n)
+	for _, pe := range p {
+		b = appendPathElement(b, pe)
+	}
+	return string(b)
+}
+
+// appendPathElement appends pe as structured-merge-diff's PathElement.String prints it,
+// into one buffer for the whole path rather than a string per element: field names,
+// positions and keys or set values that are strings or integers directly, anything else
+// (a float, a boolean, null, a list or map value) by PathElement.String itself.
+func appendPathElement(b []byte, pe smdpath.PathElement) []byte {
+	switch {
+	case pe.FieldName != nil:
+		return append(append(b, '.'), *pe.FieldName...)
+	case pe.Key != nil:
+		mark := len(b)
+		b = append(b, '[')
+		for i, k := range *pe.Key {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(append(b, k.Name...), '=')
+			var ok bool
+			if b, ok = appendKeyValue(b, k.Value); !ok {
+				return append(b[:mark], pe.String()...)
+			}
+		}
+		return append(b, ']')
+	case pe.Value != nil:
+		mark := len(b)
+		b, ok := appendKeyValue(append(b, "[="...), *pe.Value)
+		if !ok {
+			return append(b[:mark], pe.String()...)
+		}
+		return append(b, ']')
+	case pe.Index != nil:
+		return append(strconv.AppendInt(append(b, '['), int64(*pe.Index), 10), ']')
+	}
+	return append(b, pe.String()...)
+}
+
+// appendKeyValue appends v as value.ToString prints a string (quoted as %q quotes) or an
+// integer; ok is false for any other value, which the caller prints by PathElement.String.
+func appendKeyValue(b []byte, v value.Value) ([]byte, bool) {
+	switch {
+	case v.IsNull() || v.IsFloat():
+		return b, false
+	case v.IsInt():
+		return strconv.AppendInt(b, v.AsInt(), 10), true
+	case v.IsString():
+		return strconv.AppendQuote(b, v.AsString()), true
+	}
+	return b, false
 }
 
 // JSONPointer turns a path into an RFC 6901 JSON Pointer into obj, resolving keyed and set
