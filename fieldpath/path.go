@@ -20,60 +20,68 @@ func PathString(p smdpath.Path) string {
 		}
 		n += 1 + len(*pe.FieldName)
 	}
-	b := make([]byte, 0, n)
+	var b strings.Builder
+	b.Grow(n)
 	for _, pe := range p {
-		b = appendPathElement(b, pe)
+		writePathElement(&b, pe)
 	}
-	return string(b)
+	return b.String()
 }
 
-// appendPathElement appends pe as structured-merge-diff's PathElement.String prints it,
-// into one buffer for the whole path rather than a string per element: field names,
+// writePathElement writes pe as structured-merge-diff's PathElement.String prints it,
+// into one builder for the whole path rather than a string per element: field names,
 // positions and keys or set values that are strings or integers directly, anything else
 // (a float, a boolean, null, a list or map value) by PathElement.String itself.
-func appendPathElement(b []byte, pe smdpath.PathElement) []byte {
+func writePathElement(b *strings.Builder, pe smdpath.PathElement) {
+	var scratch [64]byte
 	switch {
 	case pe.FieldName != nil:
-		return append(append(b, '.'), *pe.FieldName...)
+		b.WriteByte('.')
+		b.WriteString(*pe.FieldName)
 	case pe.Key != nil:
-		mark := len(b)
-		b = append(b, '[')
+		// Written only when every value is a string or an integer.
+		for _, k := range *pe.Key {
+			if !plainKeyValue(k.Value) {
+				b.WriteString(pe.String())
+				return
+			}
+		}
+		b.WriteByte('[')
 		for i, k := range *pe.Key {
 			if i > 0 {
-				b = append(b, ',')
+				b.WriteByte(',')
 			}
-			b = append(append(b, k.Name...), '=')
-			var ok bool
-			if b, ok = appendKeyValue(b, k.Value); !ok {
-				return append(b[:mark], pe.String()...)
-			}
+			b.WriteString(k.Name)
+			b.WriteByte('=')
+			b.Write(appendKeyValue(scratch[:0], k.Value))
 		}
-		return append(b, ']')
-	case pe.Value != nil:
-		mark := len(b)
-		b, ok := appendKeyValue(append(b, "[="...), *pe.Value)
-		if !ok {
-			return append(b[:mark], pe.String()...)
-		}
-		return append(b, ']')
-	case pe.Index != nil:
-		return append(strconv.AppendInt(append(b, '['), int64(*pe.Index), 10), ']')
+		b.WriteByte(']')
+	case pe.Value != nil && plainKeyValue(*pe.Value):
+		b.WriteString("[=")
+		b.Write(appendKeyValue(scratch[:0], *pe.Value))
+		b.WriteByte(']')
+	case pe.Index != nil && pe.Value == nil:
+		b.WriteByte('[')
+		b.Write(strconv.AppendInt(scratch[:0], int64(*pe.Index), 10))
+		b.WriteByte(']')
+	default:
+		b.WriteString(pe.String())
 	}
-	return append(b, pe.String()...)
 }
 
-// appendKeyValue appends v as value.ToString prints a string (quoted as %q quotes) or an
-// integer; ok is false for any other value, which the caller prints by PathElement.String.
-func appendKeyValue(b []byte, v value.Value) ([]byte, bool) {
-	switch {
-	case v.IsNull() || v.IsFloat():
-		return b, false
-	case v.IsInt():
-		return strconv.AppendInt(b, v.AsInt(), 10), true
-	case v.IsString():
-		return strconv.AppendQuote(b, v.AsString()), true
+// plainKeyValue reports whether v is a string or an integer, which appendKeyValue writes
+// as value.ToString prints it.
+func plainKeyValue(v value.Value) bool {
+	return !v.IsNull() && !v.IsFloat() && (v.IsInt() || v.IsString())
+}
+
+// appendKeyValue appends v, a string or an integer (plainKeyValue), as value.ToString
+// prints it: a string quoted as %q quotes it, an integer in decimal.
+func appendKeyValue(b []byte, v value.Value) []byte {
+	if v.IsInt() {
+		return strconv.AppendInt(b, v.AsInt(), 10)
 	}
-	return b, false
+	return strconv.AppendQuote(b, v.AsString())
 }
 
 // JSONPointer turns a path into an RFC 6901 JSON Pointer into obj, resolving keyed and set
