@@ -115,8 +115,8 @@ func ArgoCDCompare(in ArgoCDDiffInput) ArgoCDDiff {
 		return ArgoCDDiff{Status: ArgoCDUnknown, Error: "error calculating server side diff: " + err.Error()}
 	}
 	argoNormalize(predicted)
+	predicted, live = oi.removePaths(predicted), oi.removePaths(live)
 	for _, obj := range []map[string]any{predicted, live} {
-		oi.removePaths(obj)
 		md, _ := obj["metadata"].(map[string]any)
 		delete(md, "managedFields")
 		delete(md, "resourceVersion")
@@ -217,11 +217,12 @@ func argoNormalize(obj map[string]any) {
 	}
 }
 
-// removePaths removes the ignored paths from obj, as Argo CD's ignore normalizer does
+// removePaths returns obj without the ignored paths (obj itself unchanged; the maps on the
+// way to a removed path are copies), as Argo CD's ignore normalizer does
 // (a JSON patch remove per JSON pointer, jq's del per jq path; a path obj lacks is left).
-func (oi *ObjectIgnore) removePaths(obj map[string]any) {
+func (oi *ObjectIgnore) removePaths(obj map[string]any) map[string]any {
 	if oi == nil || obj == nil {
-		return
+		return obj
 	}
 	var v any = obj
 	for _, p := range oi.paths {
@@ -229,16 +230,9 @@ func (oi *ObjectIgnore) removePaths(obj map[string]any) {
 	}
 	m, _ := v.(map[string]any)
 	if m == nil {
-		return
+		return obj
 	}
-	for k := range obj {
-		if _, ok := m[k]; !ok {
-			delete(obj, k)
-		}
-	}
-	for k, x := range m {
-		obj[k] = x
-	}
+	return m
 }
 
 // managerSet is the union of the field sets of manager's entries in obj's managedFields.
