@@ -154,13 +154,13 @@ func encodeJSON(v any, indent string) ([]byte, error) {
 	return b, nil
 }
 
-// encodeResult is encodeJSON(res, "") (written over dst, whose space it may reuse), with the objects of res and of its forced twin — most
-// of a report's bytes — written by fieldsjson.AppendJSONUnescaped rather than by
-// encoding/json's reflection: res is encoded with each object replaced by a marker, an
-// object of one null member whose key starts with a NUL character, and each marker's text
-// by its object's. A marker's text cannot occur inside a JSON string (its quote would be
-// escaped); when one does not occur exactly once, in order, res is encoded whole by
-// encoding/json.
+// encodeResult is encodeJSON(res, ""), written over dst (whose space it may reuse), with
+// the objects of res and of its forced twin — most of a report's bytes — written by
+// fieldsjson.AppendJSONUnescaped rather than by encoding/json's reflection: res is encoded
+// with each object replaced by a marker, an object of one null member whose key starts
+// with a NUL character, and each marker's text by its object's. A marker's text cannot
+// occur inside a JSON string (its quote would be escaped); when one does not occur exactly
+// once, in order, res is encoded whole by encoding/json.
 func encodeResult(dst []byte, res *report.Result) ([]byte, error) {
 	var objects []map[string]any
 	marked := withObjectMarkers(res, &objects)
