@@ -10,16 +10,14 @@ import (
 	"github.com/google/cel-go/common/overloads"
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/parser"
-	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
 // Kubernetes 1.32 links cel-go v0.22.0, whose cost estimator (the one that decides whether a
 // CRD's rule is too expensive to be written) knows fewer sizes than v0.23 and later. The
-// estimate of a 1.32 server is restated here, on top of v0.29.2's estimator, by three rules:
+// estimate of a 1.32 server is restated here, on top of v0.29.2's estimator, by five rules:
 //
 //  1. dyn(x) is an ordinary call: it costs 1 plus x, and its result has no known size (v0.23
-//     unwraps it, the result having x's size). In the copy of the expression the estimate is
-//     made of, a dyn() call is renamed dyn022, which Estimator charges 1.
+//     unwraps it, the result having x's size).
 //  2. A value's size is what the estimator computed for it (a literal's, a concatenation's, a
 //     call's result), else what the schema's bounds say of its path, else, for a value of
 //     variable size, unknown (sizes022). v0.23 added fallbacks after the schema's: a loop or
@@ -28,17 +26,32 @@ import (
 //  3. Paths are v0.22's (paths022): an identifier is a loop variable (the path of what it
 //     iterates over, plus @items for a list, @keys for a map) or else its own name; a field
 //     selection appends the field, an index @items or @values.
+//  4. An index (l[i], m[k]) is sized by its path alone: v0.23 sizes it by the entries of the
+//     list or map when it knows them (a literal's, map()'s or filter()'s result, either side
+//     of a conditional or of a concatenation: ['a', s][1] is at most as long as s).
+//  5. A comprehension's result has the size of what it iterates over, whatever it computes:
+//     exists() == all() over n items is an equality of two values of size n (v0.23: of size
+//     1, the size of the accumulator's literal), and optMap's bind iterates over an empty
+//     list, its result of size 0 (v0.23: the size of the bound expression's result). Nor are
+//     the sizes of the items of a comprehension's result known (v0.23 knows map(x, [x])'s).
+//
+// The estimate is made of a copy of the checked expression (rewrite022) in which a dyn()
+// call is renamed dyn022 (rule 1), an index's overload index022 (rule 4), and each
+// comprehension wrapped (rule 5): its range in a call range022, the comprehension itself in
+// a call comp022. Estimator charges those calls nothing but their argument; range022 records
+// the size of the range, which comp022 gives the comprehension's result.
 //
 // Iterating over a value without a path (a literal, a concatenation) gives the loop variable
 // the path @items alone at every minor, which the server's sizer reads as the rule's root:
 // the schema answers first, so 1.32 and later agree there (the crdminors cases cost022-*).
-// Not restated: v0.22 gives a comprehension's result the size of what it iterates over
-// (exists() == all() is charged by that count, v0.23 by 1), and v0.23 knows the size of an
-// item taken by index from a list literal (['a', s][1]); a rule relying on either is
-// estimated at 1.32 as 1.33 estimates it.
 
-// dyn022 is the name dyn() calls take in the copy of an expression a 1.32 estimate is made of.
-const dyn022 = "dyn@cel-go-0.22"
+// The calls and overloads of the copy a 1.32 estimate is made of.
+const (
+	dyn022   = "dyn@cel-go-0.22"
+	range022 = "range@cel-go-0.22"
+	comp022  = "comprehension@cel-go-0.22"
+	index022 = "index@cel-go-0.22"
+)
 
 // celGo022 reports whether the server links cel-go v0.22.0 (1.32).
 func celGo022(server int) bool { return server < 33 }
@@ -53,39 +66,116 @@ func EstimateCost(env *cel.Env, a *cel.Ast, est *Estimator) (checker.CostEstimat
 	if err != nil {
 		return checker.CostEstimate{}, err
 	}
-	renameCalls(checked.GetExpr().ProtoReflect(), "dyn", dyn022)
-	at022 := &Estimator{Sizes: sizes022{inner: est.Sizes, paths: paths022(a.NativeRep())}, Server: est.Server}
-	return env.EstimateCost(cel.CheckedExprToAst(checked), at022)
+	copied := cel.CheckedExprToAst(checked)
+	native := copied.NativeRep()
+	// The proto form keeps a type's name, not the type: an object or opaque type of the
+	// environment (a Quantity) would come back a different value, which the estimator's
+	// equality of Kubernetes types does not recognise. The copy takes a's types by id.
+	for id, t := range a.NativeRep().TypeMap() {
+		native.SetType(id, t)
+	}
+	sizes := &sizes022{inner: est.Sizes, paths: paths022(a.NativeRep()), ranges: map[int64]int64{}, counts: map[int64]checker.SizeEstimate{}}
+	rw := rewrite022{a: native, next: ast.MaxID(native), sizes: sizes}
+	rw.expr(native.Expr())
+	return env.EstimateCost(copied, &Estimator{Sizes: sizes, Server: est.Server})
 }
 
-// renameCalls renames the calls of function from in the expression message m (its proto
-// form: the function field of every Call message) to to.
-func renameCalls(m protoreflect.Message, from, to string) {
-	if m.Descriptor().Name() == "Call" {
-		if fd := m.Descriptor().Fields().ByName("function"); fd != nil && m.Get(fd).String() == from {
-			m.Set(fd, protoreflect.ValueOfString(to))
+// rewrite022 rewrites the copy a of a checked expression for a 1.32 estimate (see above).
+type rewrite022 struct {
+	a     *ast.AST
+	next  int64 // the last expression id taken
+	sizes *sizes022
+}
+
+func (r *rewrite022) id() int64 {
+	r.next++
+	return r.next
+}
+
+func (r *rewrite022) expr(e ast.Expr) {
+	fac := ast.NewExprFactory()
+	switch e.Kind() {
+	case ast.SelectKind:
+		r.expr(e.AsSelect().Operand())
+	case ast.CallKind:
+		c := e.AsCall()
+		if c.IsMemberFunction() {
+			r.expr(c.Target())
 		}
-	}
-	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
-		switch {
-		case fd.IsMap():
-			if fd.MapValue().Message() != nil {
-				v.Map().Range(func(_ protoreflect.MapKey, mv protoreflect.Value) bool {
-					renameCalls(mv.Message(), from, to)
-					return true
-				})
-			}
-		case fd.IsList():
-			if fd.Message() != nil {
-				for i := 0; i < v.List().Len(); i++ {
-					renameCalls(v.List().Get(i).Message(), from, to)
+		for _, arg := range c.Args() {
+			r.expr(arg)
+		}
+		if c.FunctionName() == "dyn" && !c.IsMemberFunction() {
+			e.SetKindCase(fac.NewCall(e.ID(), dyn022, c.Args()...))
+		}
+		if ref := r.a.ReferenceMap()[e.ID()]; ref != nil && slices.ContainsFunc(ref.OverloadIDs, isIndex) {
+			renamed := &ast.ReferenceInfo{Name: ref.Name, Value: ref.Value}
+			for _, o := range ref.OverloadIDs {
+				if isIndex(o) {
+					o = index022
 				}
+				renamed.OverloadIDs = append(renamed.OverloadIDs, o)
 			}
-		case fd.Message() != nil:
-			renameCalls(v.Message(), from, to)
+			r.a.SetReference(e.ID(), renamed)
 		}
-		return true
-	})
+	case ast.ListKind:
+		for _, el := range e.AsList().Elements() {
+			r.expr(el)
+		}
+	case ast.MapKind:
+		for _, en := range e.AsMap().Entries() {
+			me := en.AsMapEntry()
+			r.expr(me.Key())
+			r.expr(me.Value())
+		}
+	case ast.StructKind:
+		for _, f := range e.AsStruct().Fields() {
+			r.expr(f.AsStructField().Value())
+		}
+	case ast.ComprehensionKind:
+		c := e.AsComprehension()
+		for _, sub := range []ast.Expr{c.IterRange(), c.AccuInit(), c.LoopCondition(), c.LoopStep(), c.Result()} {
+			r.expr(sub)
+		}
+		rng, inner := r.id(), r.id()
+		r.a.SetType(rng, r.a.GetType(c.IterRange().ID()))
+		r.a.SetReference(rng, ast.NewFunctionReference(range022))
+		r.a.SetType(inner, r.a.GetType(e.ID()))
+		r.a.SetReference(e.ID(), ast.NewFunctionReference(comp022))
+		r.sizes.ranges[c.IterRange().ID()] = inner
+		wrapped := fac.NewComprehensionTwoVar(inner, fac.NewCall(rng, range022, c.IterRange()), c.IterVar(), c.IterVar2(), c.AccuVar(),
+			c.AccuInit(), c.LoopCondition(), c.LoopStep(), c.Result())
+		e.SetKindCase(fac.NewCall(e.ID(), comp022, wrapped))
+	}
+}
+
+func isIndex(overload string) bool {
+	return overload == overloads.IndexList || overload == overloads.IndexMap
+}
+
+// estimateCallCost is the estimate of the calls of a 1.32 estimate's copy (rewrite022): a
+// dyn() call or an index costs 1, its result of no size, or sized by its path; range022 and
+// comp022 cost nothing but their argument, range022 recording the size of the range (size:
+// the argument's size), comp022 giving it to the comprehension's result. Nil for any other
+// call.
+func (s *sizes022) estimateCallCost(function, overloadID string, args []checker.AstNode, size func(checker.AstNode) checker.SizeEstimate) *checker.CallEstimate {
+	switch {
+	case function == dyn022, overloadID == index022:
+		return &checker.CallEstimate{CostEstimate: checker.CostEstimate{Min: 1, Max: 1}}
+	case function == range022 && len(args) == 1:
+		sz := size(args[0])
+		if comp, ok := s.ranges[args[0].Expr().ID()]; ok {
+			s.counts[comp] = sz
+		}
+		return &checker.CallEstimate{ResultSize: &sz}
+	case function == comp022 && len(args) == 1:
+		sz, ok := s.counts[args[0].Expr().ID()]
+		if !ok {
+			sz = checker.SizeEstimate{Min: 0, Max: math.MaxUint64}
+		}
+		return &checker.CallEstimate{ResultSize: &sz}
+	}
+	return nil
 }
 
 // paths022 is the path cel-go v0.22.0 gives each expression of a that has one, by id.
@@ -179,12 +269,16 @@ func appendPath(p []string, name string) []string {
 
 // sizes022 sizes a value as cel-go v0.22.0 does: by its v0.22 path, through inner (the
 // schema's bounds); a value of variable size that inner does not size is of unknown size.
+// ranges maps the range of each comprehension of the copy to the comprehension, counts the
+// comprehension to the size of its range, as range022 records it (by expression id).
 type sizes022 struct {
-	inner checker.CostEstimator
-	paths map[int64][]string
+	inner  checker.CostEstimator
+	paths  map[int64][]string
+	ranges map[int64]int64
+	counts map[int64]checker.SizeEstimate
 }
 
-func (s sizes022) EstimateSize(n checker.AstNode) *checker.SizeEstimate {
+func (s *sizes022) EstimateSize(n checker.AstNode) *checker.SizeEstimate {
 	if e := n.Expr(); e != nil {
 		n = node022{AstNode: n, path: s.paths[e.ID()]}
 	}
@@ -199,7 +293,7 @@ func (s sizes022) EstimateSize(n checker.AstNode) *checker.SizeEstimate {
 	return nil
 }
 
-func (s sizes022) EstimateCallCost(function, overloadID string, target *checker.AstNode, args []checker.AstNode) *checker.CallEstimate {
+func (s *sizes022) EstimateCallCost(function, overloadID string, target *checker.AstNode, args []checker.AstNode) *checker.CallEstimate {
 	return nil
 }
 

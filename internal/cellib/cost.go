@@ -155,9 +155,12 @@ func (e *Estimator) EstimateCallCost(function, overloadID string, target *checke
 	fixed := func(n uint64) *checker.CallEstimate {
 		return &checker.CallEstimate{CostEstimate: checker.CostEstimate{Min: n, Max: n}}
 	}
+	if s, ok := e.Sizes.(*sizes022); ok { // Kubernetes 1.32 (cel-go v0.22.0): EstimateCost's copy
+		if c := s.estimateCallCost(function, overloadID, args, e.size); c != nil {
+			return c
+		}
+	}
 	switch function {
-	case dyn022: // Kubernetes 1.32 (cel-go v0.22.0): dyn() is a call of cost 1 (EstimateCost)
-		return fixed(1)
 	case "check":
 		return fixed(350000)
 	case "serviceAccount", "path", "group", "resource", "subresource", "namespace", "name", "allowed", "reason", "error", "errored":
@@ -363,7 +366,11 @@ func (e *Estimator) elementNode(list checker.AstNode) checker.AstNode {
 		return nil
 	}
 	var path []string
-	if p := list.Path(); p != nil {
+	p := list.Path()
+	if s, ok := e.Sizes.(*sizes022); ok && list.Expr() != nil { // 1.32: the v0.22 path
+		p = s.paths[list.Expr().ID()]
+	}
+	if p != nil {
 		path = append(append(make([]string, 0, len(p)+1), p...), "@items")
 	}
 	return &itemsNode{path: path, t: params[0]}

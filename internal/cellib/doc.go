@@ -21,8 +21,9 @@
 // identifiers (Compile), duration(int), indexOf and lastIndexOf with an empty needle,
 // lists.range without limits, or/orValue on a value that is not an optional, and the costs
 // of startsWith, endsWith and the global matches. At 1.32 the cost estimate is v0.22.0's
-// (celgo022.go, EstimateCost): dyn() hides its argument's size, and a value the schema does
-// not size has no size.
+// (celgo022.go, EstimateCost): dyn() hides its argument's size, a value the schema does not
+// size has no size, an index is sized by its path alone and a comprehension's result by its
+// range.
 //
 // # Cost
 //

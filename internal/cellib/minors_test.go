@@ -264,8 +264,9 @@ func TestLeadingDotIdentifiers(t *testing.T) {
 }
 
 // pathSizes sizes values by path as the server's schema sizer does: the first element (the
-// variable) is skipped; s is at most 10 long, l has at most 4 items of at most 5; anything
-// else at the root (a path of the variable alone, or @items alone) has at most 1,000.
+// variable) is skipped; s is at most 10 long, l has at most 4 items of at most 5, ll's
+// items at most 6 items of at most 7; anything else at the root (a path of the variable
+// alone, or @items alone) has at most 1,000.
 type pathSizes struct{}
 
 func (pathSizes) EstimateSize(node checker.AstNode) *checker.SizeEstimate {
@@ -280,6 +281,10 @@ func (pathSizes) EstimateSize(node checker.AstNode) *checker.SizeEstimate {
 		return &checker.SizeEstimate{Max: 4}
 	case "l.@items":
 		return &checker.SizeEstimate{Max: 5}
+	case "ll.@items":
+		return &checker.SizeEstimate{Max: 6}
+	case "ll.@items.@items":
+		return &checker.SizeEstimate{Max: 7}
 	}
 	if len(p) == 1 {
 		return &checker.SizeEstimate{Max: 1000}
@@ -294,7 +299,8 @@ func (pathSizes) EstimateCallCost(string, string, *checker.AstNode, []checker.As
 // The estimate of 1.32 (cel-go v0.22.0) against 1.33's (v0.23.2, estimated as later ones):
 // dyn() hides its argument's size; a loop over a literal or a concatenation, or over a
 // loop variable holding a list, sizes its variable by the root's bound (its path is @items
-// alone). The real servers' answers to such CRDs are the crdminors cases cost022-*.
+// alone); an index is sized by its path; a comprehension's result by its range. The real
+// servers' answers to such CRDs are the crdminors cases cost022-*.
 func TestCostsOfCelGo022(t *testing.T) {
 	estimate := func(minor int, expr string) uint64 {
 		t.Helper()
@@ -303,7 +309,8 @@ func TestCostsOfCelGo022(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		env, _ := base.Extend(cel.Variable("s", cel.StringType), cel.Variable("l", cel.ListType(cel.StringType)))
+		env, _ := base.Extend(cel.Variable("s", cel.StringType), cel.Variable("l", cel.ListType(cel.StringType)),
+			cel.Variable("ll", cel.ListType(cel.ListType(cel.StringType))))
 		ast, iss := cellib.Compile(env, v, expr)
 		if iss != nil {
 			t.Fatal(iss)
@@ -333,6 +340,19 @@ func TestCostsOfCelGo022(t *testing.T) {
 		// optionals of a scalar: size 1 from 1.33, unknown at 1.32.
 		{"optional.of(1) == optional.of(2)", 1844674407370955266, 3},
 		{"optional.of(s) == optional.of('a')", 1844674407370955267, 1844674407370955267},
+		// an index is sized by its path alone at 1.32 (@items of a literal: the root, 1,000),
+		// by the items it knows from 1.33: 10 for ['x', s], 8 for l.map(x, x + 'abc').
+		{"['x', s][1].matches('^a+$')", 113, 14},
+		{"l.map(x, x + 'abc')[0].matches('^a+$')", 170, 70},
+		// a comprehension's result has its range's size at 1.32 (the root's 1,000 items: the
+		// equality 100), 1 from 1.33.
+		{"ll.exists(x, true) == ll.all(x, false)", 7104, 7005},
+		// the same at both: quantities are equal at cost 1 (the copy keeps the checked
+		// types), and a list function sizes the items of an indexed list or of a loop variable
+		// by their paths (ll.@items.@items: 7).
+		{"quantity('1') == quantity('2')", 3, 3},
+		{"ll[0].isSorted()", 14, 14},
+		{"ll.all(e, e.indexOf('a') > 0)", 17002, 17002},
 	} {
 		if e32, e33 := estimate(32, c.expr), estimate(33, c.expr); e32 != c.at32 || e33 != c.at33 {
 			t.Errorf("%s: estimated 1.32 %d (want %d), 1.33 %d (want %d)", c.expr, e32, c.at32, e33, c.at33)

@@ -16,12 +16,13 @@ const maxRequestSize = apiservercel.DefaultMaxRequestSizeBytes
 // node without int-or-string, a list without items, a map whose values have none).
 // isResourceRoot adds apiVersion, kind and metadata to an object. server is the
 // kube-apiserver minor: 1.37 bounds metadata.name and generateName (see
-// WithTypeAndObjectMeta), earlier ones leave them unbounded.
+// WithTypeAndObjectMeta), earlier ones leave them unbounded; 1.34 bounds an int-or-string
+// by its maxLength, earlier ones by the request's size alone.
 func DeclType(server kube.Minor, s *crdschema.Schema, isResourceRoot bool) *apiservercel.DeclType {
-	return declTyper{capNames: server.AtLeast(37)}.of(s, isResourceRoot)
+	return declTyper{capNames: server.AtLeast(37), intOrStringMaxLength: server.AtLeast(34)}.of(s, isResourceRoot)
 }
 
-type declTyper struct{ capNames bool }
+type declTyper struct{ capNames, intOrStringMaxLength bool }
 
 func (d declTyper) of(s *crdschema.Schema, isResourceRoot bool) *apiservercel.DeclType {
 	if s == nil {
@@ -29,7 +30,7 @@ func (d declTyper) of(s *crdschema.Schema, isResourceRoot bool) *apiservercel.De
 	}
 	if s.XIntOrString {
 		dyn := apiservercel.NewSimpleTypeWithMinSize("dyn", cel.DynType, nil, 1)
-		if s.MaxLength != nil {
+		if s.MaxLength != nil && d.intOrStringMaxLength {
 			dyn.MaxElements = fromMaxLength(*s.MaxLength)
 		} else {
 			dyn.MaxElements = maxStringLength(s)

@@ -2,7 +2,8 @@
 // apiextensions-apiserver of a given minor does (rules.md valid.crd-cel): 1.37, and 1.34 to
 // 1.36 where they differ (the environments of package cellib; before 1.37 + and == on list
 // values worked on their raw JSON elements, and metadata.name had no size bound in cost
-// estimates; 1.34 shows a failed rule's schema type where later minors show the value).
+// estimates; 1.34 shows a failed rule's schema type where later minors show the value;
+// before 1.34 an int-or-string's maxLength did not bound its size in cost estimates).
 //
 // # The model
 //
