@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	smdpath "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+	"sigs.k8s.io/structured-merge-diff/v6/value"
 )
 
 // FuzzFieldsV1 checks that any fieldsV1 that decodes encodes to a set that decodes to the
@@ -161,3 +162,26 @@ func FuzzIterateLeaves(f *testing.F) {
 		}
 	})
 }
+
+// FuzzPathString holds PathString to structured-merge-diff's Path.String on paths of every
+// kind of element, keys and set values of every kind of value.
+func FuzzPathString(f *testing.F) {
+	f.Add("containers", "name", "a\"b", int64(80), 2.5, 3, uint8(0))
+	f.Add("", "", "\xff\u2028", int64(-1), 80.0, -1, uint8(255))
+	f.Fuzz(func(t *testing.T, field, key, s string, n int64, x float64, index int, kinds uint8) {
+		var values = []any{s, n, x, kinds&1 == 0, nil, []any{s, n}, map[string]any{key: s}}
+		v := values[int(kinds)%len(values)]
+		w := values[int(kinds/8)%len(values)]
+		for _, p := range []smdpath.Path{
+			smdpath.MakePathOrDie(field, index, field),
+			{smdpath.PathElement{FieldName: &field}, smdpath.PathElement{Key: &value.FieldList{{Name: key, Value: value.NewValueInterface(v)}, {Name: field, Value: value.NewValueInterface(w)}}}},
+			{smdpath.PathElement{Value: ptrTo(value.NewValueInterface(v))}, smdpath.PathElement{Index: &index}},
+		} {
+			if got, want := PathString(p), p.String(); got != want {
+				t.Fatalf("PathString = %q, structured-merge-diff prints %q", got, want)
+			}
+		}
+	})
+}
+
+func ptrTo[T any](v T) *T { return &v }

@@ -12,7 +12,76 @@ import (
 // fields as .name (unquoted), keyed items as [k1=v1,k2="v2"] with keys sorted, set items as
 // [="v"], positions as [3].
 func PathString(p smdpath.Path) string {
-	return p.String()
+	n := 0
+	for _, pe := range p {
+		if pe.FieldName == nil {
+			n += 8
+			continue
+		}
+		n += 1 + len(*pe.FieldName)
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for _, pe := range p {
+		writePathElement(&b, pe)
+	}
+	return b.String()
+}
+
+// writePathElement writes pe as structured-merge-diff's PathElement.String prints it,
+// into one builder for the whole path rather than a string per element: field names,
+// positions and keys or set values that are strings or integers directly, anything else
+// (a float, a boolean, null, a list or map value) by PathElement.String itself.
+func writePathElement(b *strings.Builder, pe smdpath.PathElement) {
+	var scratch [64]byte
+	switch {
+	case pe.FieldName != nil:
+		b.WriteByte('.')
+		b.WriteString(*pe.FieldName)
+	case pe.Key != nil:
+		// Written only when every value is a string or an integer.
+		for _, k := range *pe.Key {
+			if !plainKeyValue(k.Value) {
+				b.WriteString(pe.String())
+				return
+			}
+		}
+		b.WriteByte('[')
+		for i, k := range *pe.Key {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(k.Name)
+			b.WriteByte('=')
+			b.Write(appendKeyValue(scratch[:0], k.Value))
+		}
+		b.WriteByte(']')
+	case pe.Value != nil && plainKeyValue(*pe.Value):
+		b.WriteString("[=")
+		b.Write(appendKeyValue(scratch[:0], *pe.Value))
+		b.WriteByte(']')
+	case pe.Index != nil && pe.Value == nil:
+		b.WriteByte('[')
+		b.Write(strconv.AppendInt(scratch[:0], int64(*pe.Index), 10))
+		b.WriteByte(']')
+	default:
+		b.WriteString(pe.String())
+	}
+}
+
+// plainKeyValue reports whether v is a string or an integer, which appendKeyValue writes
+// as value.ToString prints it.
+func plainKeyValue(v value.Value) bool {
+	return !v.IsNull() && !v.IsFloat() && (v.IsInt() || v.IsString())
+}
+
+// appendKeyValue appends v, a string or an integer (plainKeyValue), as value.ToString
+// prints it: a string quoted as %q quotes it, an integer in decimal.
+func appendKeyValue(b []byte, v value.Value) []byte {
+	if v.IsInt() {
+		return strconv.AppendInt(b, v.AsInt(), 10)
+	}
+	return strconv.AppendQuote(b, v.AsString())
 }
 
 // JSONPointer turns a path into an RFC 6901 JSON Pointer into obj, resolving keyed and set

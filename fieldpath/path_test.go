@@ -25,6 +25,32 @@ func TestPathString(t *testing.T) {
 	}
 }
 
+// PathString prints every element as structured-merge-diff's Path.String does, the
+// elements it writes itself (field names, positions, string and integer keys and values)
+// and those it leaves to PathElement.String (floats, booleans, null, lists, maps) alike.
+func TestPathStringSameAsStructuredMergeDiff(t *testing.T) {
+	for _, p := range []smdpath.Path{
+		nil,
+		smdpath.MakePathOrDie("spec", "template", "spec", "containers", smdpath.KeyByFields("name", "a\"b\u00e9\x01\u2028"), "env", smdpath.KeyByFields("name", "")),
+		smdpath.MakePathOrDie("spec", "ports", smdpath.KeyByFields("port", -1, "protocol", "UDP")),
+		smdpath.MakePathOrDie("spec", "ports", smdpath.KeyByFields("port", 8.5, "protocol", "UDP")),
+		smdpath.MakePathOrDie("spec", "ports", smdpath.KeyByFields("port", 80.0)),
+		smdpath.MakePathOrDie("spec", "x", smdpath.KeyByFields("on", true, "off", nil)),
+		smdpath.MakePathOrDie("spec", "x", smdpath.KeyByFields("l", []any{"a", 1}, "m", map[string]any{"k": "v"})),
+		smdpath.MakePathOrDie("metadata", "finalizers", value.NewValueInterface(int64(7))),
+		smdpath.MakePathOrDie("metadata", "finalizers", value.NewValueInterface(2.5)),
+		smdpath.MakePathOrDie("metadata", "finalizers", value.NewValueInterface(false)),
+		smdpath.MakePathOrDie("metadata", "finalizers", value.NewValueInterface(nil)),
+		smdpath.MakePathOrDie("metadata", "finalizers", value.NewValueInterface([]any{"x"})),
+		smdpath.MakePathOrDie("spec", "args", 0, "", -3),
+		{smdpath.PathElement{}},
+	} {
+		if got, want := PathString(p), p.String(); got != want {
+			t.Errorf("PathString = %q, structured-merge-diff prints %q", got, want)
+		}
+	}
+}
+
 func TestJSONPointer(t *testing.T) {
 	obj := map[string]any{"spec": map[string]any{"containers": []any{
 		map[string]any{"name": "a"},

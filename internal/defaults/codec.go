@@ -62,7 +62,8 @@ func roundTrip(t int, v any) (encoded, error) {
 		case nil:
 			return encoded{value: "", empty: true, zero: true}, nil
 		case string:
-			return encoded{value: x, empty: x == "", zero: x == ""}, nil
+			// v itself, not x boxed again: the same value without an allocation.
+			return encoded{value: v, empty: x == "", zero: x == ""}, nil
 		}
 		return encoded{}, fmt.Errorf("expected a string, got %s", describe(v))
 	case kindBool:
@@ -80,6 +81,9 @@ func roundTrip(t int, v any) (encoded, error) {
 		n, ok := unstructured.Int(v)
 		if !ok || (td.kind == kindUint && n < 0) {
 			return encoded{}, fmt.Errorf("expected an integer, got %s", describe(v))
+		}
+		if _, same := v.(int64); same {
+			return encoded{value: v, empty: n == 0, zero: n == 0}, nil
 		}
 		return encoded{value: n, empty: n == 0, zero: n == 0}, nil
 	case kindFloat:
@@ -173,17 +177,23 @@ func roundTrip(t int, v any) (encoded, error) {
 			return encoded{value: "0", zero: true}, nil
 		}
 		s, err := CanonicalQuantity(v)
+		if x, ok := v.(string); ok && x == s {
+			return encoded{value: v}, err
+		}
 		return encoded{value: s}, err
 	case kindIntOrString:
-		switch x := v.(type) {
+		switch v.(type) {
 		case nil:
 			return encoded{value: int64(0), zero: true}, nil
 		case string:
-			return encoded{value: x}, nil
+			return encoded{value: v}, nil
 		}
 		n, ok := unstructured.Int(v)
 		if !ok || n < math.MinInt32 || n > math.MaxInt32 {
 			return encoded{}, fmt.Errorf("expected an int32 or a string, got %s", describe(v))
+		}
+		if _, same := v.(int64); same {
+			return encoded{value: v, zero: n == 0}, nil
 		}
 		return encoded{value: n, zero: n == 0}, nil
 	case kindTime, kindMicroTime:

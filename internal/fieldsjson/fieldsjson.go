@@ -1,6 +1,7 @@
 package fieldsjson
 
 import (
+	"bytes"
 	"encoding/json"
 	"sort"
 	"strconv"
@@ -11,14 +12,25 @@ import (
 // AppendJSON appends v, a decoded JSON value (maps with string keys, lists, strings,
 // booleans, numbers, nil), to dst exactly as encoding/json.Marshal writes it: map keys
 // sorted, HTML characters escaped. Values of other types are written by encoding/json.
-func AppendJSON(dst []byte, v any) ([]byte, error) {
+func AppendJSON(dst []byte, v any) ([]byte, error) { return appendJSON(dst, v, true) }
+
+// AppendJSONUnescaped appends v, a decoded JSON value (or a json.RawMessage in it), as an
+// encoding/json.Encoder with SetEscapeHTML(false) writes it, without the Encoder's final
+// newline: what ssa-diff's reports print. Values of other types are written by such an
+// Encoder.
+func AppendJSONUnescaped(dst []byte, v any) ([]byte, error) { return appendJSON(dst, v, false) }
+
+func appendJSON(dst []byte, v any, escapeHTML bool) ([]byte, error) {
 	switch t := v.(type) {
 	case nil:
 		return append(dst, "null"...), nil
 	case bool:
 		return strconv.AppendBool(dst, t), nil
 	case string:
-		return appendJSONString(dst, t)
+		if escapeHTML {
+			return appendJSONString(dst, t)
+		}
+		return appendUnescapedString(dst, t)
 	case int64:
 		return strconv.AppendInt(dst, t, 10), nil
 	case int:
@@ -38,33 +50,85 @@ func AppendJSON(dst []byte, v any) ([]byte, error) {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			if dst, err = appendJSONString(dst, k); err != nil {
+			if escapeHTML {
+				dst, err = appendJSONString(dst, k)
+			} else {
+				dst, err = appendUnescapedString(dst, k)
+			}
+			if err != nil {
 				return nil, err
 			}
 			dst = append(dst, ':')
-			if dst, err = AppendJSON(dst, t[k]); err != nil {
+			if dst, err = appendJSON(dst, t[k], escapeHTML); err != nil {
 				return nil, err
 			}
 		}
 		return append(dst, '}'), nil
 	case []any:
+		if t == nil {
+			return append(dst, "null"...), nil
+		}
 		dst = append(dst, '[')
 		var err error
 		for i, x := range t {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			if dst, err = AppendJSON(dst, x); err != nil {
+			if dst, err = appendJSON(dst, x, escapeHTML); err != nil {
 				return nil, err
 			}
 		}
 		return append(dst, ']'), nil
+	case json.RawMessage:
+		if !escapeHTML && t != nil {
+			// What encoding/json writes of a RawMessage: the text compacted (json.Compact
+			// escapes no HTML characters); an invalid one is left to it, for its error.
+			buf := bytes.NewBuffer(dst)
+			if json.Compact(buf, t) == nil {
+				return buf.Bytes(), nil
+			}
+		}
+	}
+	if !escapeHTML {
+		return appendEncoded(dst, v)
 	}
 	b, err := json.Marshal(v)
 	if err != nil {
 		return nil, err
 	}
 	return append(dst, b...), nil
+}
+
+// appendEncoded appends v as an encoding/json.Encoder with SetEscapeHTML(false) writes it,
+// without the final newline.
+func appendEncoded(dst []byte, v any) ([]byte, error) {
+	buf := bytes.NewBuffer(dst)
+	enc := json.NewEncoder(buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}
+
+// appendUnescapedString writes s quoted as an Encoder with SetEscapeHTML(false) does.
+// Printable ASCII is written here (only \" and \\ escaped); anything else is left to
+// encoding/json.
+func appendUnescapedString(dst []byte, s string) ([]byte, error) {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f {
+			return appendEncoded(dst, s)
+		}
+	}
+	dst = append(dst, '"')
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c == '"' || c == '\\' {
+			dst = append(dst, '\\', c)
+		} else {
+			dst = append(dst, c)
+		}
+	}
+	return append(dst, '"'), nil
 }
 
 // AppendString appends s as encoding/json.Marshal writes a string (HTML characters escaped).

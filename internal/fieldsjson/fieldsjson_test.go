@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -35,6 +36,36 @@ func TestAppendJSONIsEncodingJSON(t *testing.T) {
 		if err != nil || !bytes.Equal(got, want) {
 			t.Errorf("AppendJSON(%s) = %s, %v; encoding/json writes %s", c, got, err, want)
 		}
+		checkUnescaped(t, v)
+	}
+	// What reports hold beside decoded values: fieldsV1 as json.RawMessage (compacted as
+	// encoding/json compacts it), nil lists, floats, typed maps.
+	for _, v := range []any{
+		map[string]any{"fieldsV1": json.RawMessage(`{"f:a<b>" : {".":{}} }`), "none": json.RawMessage(nil), "bad": "x"},
+		[]any{json.RawMessage(`[1, "<&>"]`), []any(nil), 2.5, 1e21, float64(3), map[string]string{"a": "<"}, json.Number("12")},
+		map[string]any{"a<b>&c": "<script>&", "\u2028": "\u2029\x01\x7f\xff", "q\"\\": "é"},
+	} {
+		checkUnescaped(t, v)
+	}
+	if _, err := AppendJSONUnescaped(nil, map[string]any{"bad": json.RawMessage(`{`)}); err == nil {
+		t.Error("AppendJSONUnescaped wrote an invalid json.RawMessage")
+	}
+}
+
+// checkUnescaped holds AppendJSONUnescaped to an encoding/json Encoder with
+// SetEscapeHTML(false).
+func checkUnescaped(t *testing.T, v any) {
+	t.Helper()
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	wantErr := enc.Encode(v)
+	got, err := AppendJSONUnescaped([]byte("prefix"), v)
+	if (err != nil) != (wantErr != nil) {
+		t.Fatalf("AppendJSONUnescaped(%#v): error %v; encoding/json's %v", v, err, wantErr)
+	}
+	if want := "prefix" + strings.TrimSuffix(buf.String(), "\n"); err == nil && string(got) != want {
+		t.Errorf("AppendJSONUnescaped(%#v) = %s; encoding/json writes %s", v, got, want)
 	}
 }
 
@@ -90,7 +121,8 @@ func FuzzCanonicalFieldsV1(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) { checkCanonical(t, data) })
 }
 
-// FuzzDecodeJSON checks DecodeJSON and AppendJSON against encoding/json on any input.
+// FuzzDecodeJSON checks DecodeJSON, AppendJSON and AppendJSONUnescaped (of the value, and
+// of the input as a json.RawMessage) against encoding/json on any input.
 func FuzzDecodeJSON(f *testing.F) {
 	for _, c := range unstructuredCases {
 		f.Add([]byte(c))
@@ -113,6 +145,8 @@ func FuzzDecodeJSON(f *testing.F) {
 		if err != nil || !bytes.Equal(mine, enc) {
 			t.Fatalf("AppendJSON = %s, %v; encoding/json writes %s", mine, err, enc)
 		}
+		checkUnescaped(t, got)
+		checkUnescaped(t, map[string]any{"raw": json.RawMessage(data)})
 	})
 }
 

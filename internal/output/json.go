@@ -6,7 +6,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
 
+	"github.com/ssa-diff/ssa-diff/internal/fieldsjson"
 	"github.com/ssa-diff/ssa-diff/internal/jsontext"
 	"github.com/ssa-diff/ssa-diff/internal/report"
 )
@@ -25,6 +27,7 @@ type jsonWriter struct {
 	head    []byte
 	out     *bufio.Writer
 	item    bytes.Buffer
+	scratch []byte
 }
 
 func newJSON(w io.Writer, _ Options) Writer { return &jsonWriter{w: w} }
@@ -51,14 +54,20 @@ func splitReport(rep *report.Report) (before, after []byte, err error) {
 func (j *jsonWriter) start(rep *report.Report) { j.started = rep }
 
 func (j *jsonWriter) Write(res *report.Result) error {
-	b, err := encodeJSON(res, "")
-	if err != nil {
-		return err
-	}
 	if j.started == nil {
+		b, err := encodeResult(nil, res)
+		if err != nil {
+			return err
+		}
 		j.results = append(j.results, b)
 		return nil
 	}
+	// Printed at once: the result's encoding is written into the same buffer each time.
+	b, err := encodeResult(j.scratch[:0], res)
+	if err != nil {
+		return err
+	}
+	j.scratch = b
 	if j.out == nil {
 		before, _, err := splitReport(j.started)
 		if err != nil {
@@ -143,4 +152,61 @@ func encodeJSON(v any, indent string) ([]byte, error) {
 		b = bytes.TrimSuffix(b, []byte("\n"))
 	}
 	return b, nil
+}
+
+// encodeResult is encodeJSON(res, ""), written over dst (whose space it may reuse), with
+// the objects of res and of its forced twin — most of a report's bytes — written by
+// fieldsjson.AppendJSONUnescaped rather than by encoding/json's reflection: res is encoded
+// with each object replaced by a marker, an object of one null member whose key starts
+// with a NUL character, and each marker's text by its object's. A marker's text cannot
+// occur inside a JSON string (its quote would be escaped); when one does not occur exactly
+// once, in order, res is encoded whole by encoding/json.
+func encodeResult(dst []byte, res *report.Result) ([]byte, error) {
+	var objects []map[string]any
+	marked := withObjectMarkers(res, &objects)
+	if len(objects) == 0 {
+		return encodeJSON(res, "")
+	}
+	b, err := encodeJSON(marked, "")
+	if err != nil {
+		return nil, err
+	}
+	out := dst[:0]
+	rest := b
+	for i, obj := range objects {
+		m, err := encodeJSON(objectMarker(i), "")
+		if err != nil {
+			return nil, err
+		}
+		at := bytes.Index(rest, m)
+		if at < 0 || bytes.Count(b, m) != 1 {
+			return encodeJSON(res, "")
+		}
+		out = append(out, rest[:at]...)
+		if out, err = fieldsjson.AppendJSONUnescaped(out, obj); err != nil {
+			return nil, err
+		}
+		rest = rest[at+len(m):]
+	}
+	return append(out, rest...), nil
+}
+
+// withObjectMarkers is a copy of res (nil for nil) whose non-empty objects (its own, its
+// forced twin's) are markers, each object appended to objects in the order they print.
+func withObjectMarkers(res *report.Result, objects *[]map[string]any) *report.Result {
+	if res == nil {
+		return nil
+	}
+	c := *res
+	if len(c.Object) > 0 {
+		*objects = append(*objects, c.Object)
+		c.Object = objectMarker(len(*objects) - 1)
+	}
+	c.WithForce = withObjectMarkers(res.WithForce, objects)
+	return &c
+}
+
+// objectMarker is the object that stands for the i-th object of a result in encodeResult.
+func objectMarker(i int) map[string]any {
+	return map[string]any{"\x00ssa-diff-object-" + strconv.Itoa(i): nil}
 }

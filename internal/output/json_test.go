@@ -139,3 +139,37 @@ func TestJSONStartedIsWhole(t *testing.T) {
 		t.Error("Close with another head: no error")
 	}
 }
+
+// encodeResult writes the bytes encoding/json writes of a result: objects with fieldsV1 text,
+// HTML characters, non-ASCII and control characters, a forced twin with an object of its
+// own, an empty object (omitted), and a result holding a marker's text elsewhere (encoded
+// whole instead).
+func TestEncodeResultIsEncodingJSON(t *testing.T) {
+	obj := func(name string) map[string]any {
+		return map[string]any{"apiVersion": "v1", "kind": "ConfigMap",
+			"metadata": map[string]any{"name": name, "annotations": map[string]any{"a<b>&c": "<é\u2028\x01>"},
+				"managedFields": []any{map[string]any{"manager": "kubectl", "fieldsType": "FieldsV1",
+					"fieldsV1": json.RawMessage(`{"f:data":{".":{},"f:<k>":{}}}`)}}},
+			"data": map[string]any{"n": int64(3), "f": 2.5, "b": true, "z": nil, "l": []any{"x", int64(-1)}}}
+	}
+	force := &report.Result{APIVersion: "v1", Kind: "ConfigMap", Name: "cm", Object: obj("forced")}
+	for _, res := range []*report.Result{
+		{APIVersion: "v1", Kind: "ConfigMap", Name: "cm", Object: obj("cm")},
+		{APIVersion: "v1", Kind: "ConfigMap", Name: "cm", Object: obj("cm"), WithForce: force},
+		{APIVersion: "v1", Kind: "ConfigMap", Name: "cm", WithForce: force},
+		{APIVersion: "v1", Kind: "ConfigMap", Name: "cm", Object: map[string]any{}},
+		{APIVersion: "v1", Kind: "ConfigMap", Name: "\x00ssa-diff-object-0", Object: obj("cm")},
+		{APIVersion: "v1", Kind: "ConfigMap", Name: "cm", Object: obj("cm"),
+			Drift: []report.DriftField{{Path: ".data.x", Live: map[string]any{"\x00ssa-diff-object-0": nil}}}},
+		{APIVersion: "v1", Kind: "ConfigMap", Name: "cm", Object: map[string]any{"\x00ssa-diff-object-0": nil}},
+	} {
+		want, err := encodeJSON(res, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := encodeResult([]byte("reused"), res)
+		if err != nil || !bytes.Equal(got, want) {
+			t.Errorf("encodeResult = %s, %v;\nencoding/json writes %s", got, err, want)
+		}
+	}
+}

@@ -20,7 +20,7 @@ type yamlWriter struct {
 func newYAML(w io.Writer, _ Options) Writer { return &yamlWriter{w: w} }
 
 func (y *yamlWriter) Write(res *report.Result) error {
-	b, err := encodeJSON(res, "")
+	b, err := encodeResult(nil, res)
 	if err != nil {
 		return err
 	}
