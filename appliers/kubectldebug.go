@@ -81,17 +81,10 @@ func (c *KubectlCommand) debugPatch() (merge.Patch, string, error) {
 		ctr["tty"] = true
 	}
 	if len(d.Env) > 0 {
-		env := make([]any, len(d.Env))
-		for i, kv := range d.Env {
-			env[i] = map[string]any{"name": kv.Key, "value": kv.Value}
-		}
-		ctr["env"] = env
+		ctr["env"] = debugEnv(d.Env)
 	}
 	if len(d.Command) > 0 {
-		cmd := make([]any, len(d.Command))
-		for i, a := range d.Command {
-			cmd[i] = a
-		}
+		cmd := stringList(d.Command)
 		if d.ArgsOnly {
 			ctr["args"] = cmd
 		} else {

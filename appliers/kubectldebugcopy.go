@@ -216,11 +216,7 @@ func (c *KubectlCommand) debugCopyPod(live map[string]any) (pod map[string]any, 
 		}
 	}
 	if len(d.Env) > 0 {
-		env := make([]any, len(d.Env))
-		for i, kv := range d.Env {
-			env[i] = map[string]any{"name": kv.Key, "value": kv.Value}
-		}
-		ctr["env"] = env
+		ctr["env"] = debugEnv(d.Env)
 		if len(d.Env) > 1 {
 			notes = append(notes, "kubectl reads --env into a map: the container's variables are in an order of its own, not necessarily this one")
 		}
@@ -347,6 +343,15 @@ func setOrDrop(m map[string]any, k string, v bool) {
 	} else {
 		delete(m, k)
 	}
+}
+
+// debugEnv is the --env flags as the container's env list, in the command line's order.
+func debugEnv(env []KeyValue) []any {
+	out := make([]any, len(env))
+	for i, kv := range env {
+		out[i] = map[string]any{"name": kv.Key, "value": kv.Value}
+	}
+	return out
 }
 
 // stringList is ss as a JSON list.
