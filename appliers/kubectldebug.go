@@ -63,12 +63,12 @@ func (c *KubectlCommand) readDebugTarget(args []string) error {
 // environment, command, target, "File" termination messages, empty resources — with the
 // security context its profile sets. kubectl computes it as a two-way patch from the pod
 // to the pod with the container appended; sent, it appends the container just the same.
-func (c *KubectlCommand) debugPatch() (merge.Patch, string, error) {
+func (c *KubectlCommand) debugPatch() (merge.Patch, []string, error) {
 	d := c.Debug
-	name, note := d.Container, ""
+	name, notes := d.Container, []string(nil)
 	if name == "" {
 		name = DebugRandomName
-		note = "kubectl debug names the ephemeral container debugger-XXXXX at random: " + DebugRandomName + " stands for that name"
+		notes = append(notes, "kubectl debug names the ephemeral container debugger-XXXXX at random: "+DebugRandomName+" stands for that name")
 	}
 	ctr := map[string]any{"name": name, "image": d.Image, "resources": map[string]any{}, "terminationMessagePolicy": "File"}
 	if d.PullPolicy != "" {
@@ -82,6 +82,9 @@ func (c *KubectlCommand) debugPatch() (merge.Patch, string, error) {
 	}
 	if len(d.Env) > 0 {
 		ctr["env"] = debugEnv(d.Env)
+		if len(d.Env) > 1 {
+			notes = append(notes, debugEnvOrderNote)
+		}
 	}
 	if len(d.Command) > 0 {
 		cmd := stringList(d.Command)
@@ -99,9 +102,9 @@ func (c *KubectlCommand) debugPatch() (merge.Patch, string, error) {
 	}
 	body, err := json.Marshal(map[string]any{"spec": map[string]any{"ephemeralContainers": []any{ctr}}})
 	if err != nil {
-		return merge.Patch{}, "", err
+		return merge.Patch{}, nil, err
 	}
-	return merge.Patch{Type: merge.StrategicPatch, Body: body}, note, nil
+	return merge.Patch{Type: merge.StrategicPatch, Body: body}, notes, nil
 }
 
 // debugSecurityContext is the security context a profile gives a new ephemeral container:

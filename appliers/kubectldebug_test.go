@@ -44,13 +44,15 @@ func TestKubectlDebugPatch(t *testing.T) {
 		{"debug web --image=b -c d --profile=baseline -i", `{"spec":{"ephemeralContainers":[{"image":"b","name":"d","resources":{},"stdin":true,"terminationMessagePolicy":"File"}]}}`, ""},
 		{"debug web --image=b -c d --profile=sysadmin --arguments-only -- x", `{"spec":{"ephemeralContainers":[{"args":["x"],"image":"b","name":"d","resources":{},"securityContext":{"privileged":true},"terminationMessagePolicy":"File"}]}}`, ""},
 		{"debug web --image=b --profile=restricted", `{"spec":{"ephemeralContainers":[{"image":"b","name":"debugger-00000","resources":{},"securityContext":{"allowPrivilegeEscalation":false,"capabilities":{"drop":["ALL"]},"runAsNonRoot":true,"seccompProfile":{"type":"RuntimeDefault"}},"terminationMessagePolicy":"File"}]}}`, "random"},
+		{"debug web --image=b -c d --profile=legacy --env=B=2 --env=A=1", `{"spec":{"ephemeralContainers":[{"env":[{"name":"B","value":"2"},{"name":"A","value":"1"}],"image":"b","name":"d","resources":{},"terminationMessagePolicy":"File"}]}}`, "--env into a map"},
 	} {
 		c, err := ParseKubectlCommandLine(tc.line)
 		if err != nil {
 			t.Fatal(err)
 		}
-		p, note, err := c.debugPatch()
-		if err != nil || p.Type != merge.StrategicPatch || string(p.Body) != tc.body || (note != "") != (tc.note != "") {
+		p, notes, err := c.debugPatch()
+		note := strings.Join(notes, "\n")
+		if err != nil || p.Type != merge.StrategicPatch || string(p.Body) != tc.body || (note != "") != (tc.note != "") || !strings.Contains(note, tc.note) {
 			t.Errorf("%q:\n got %s %s (%q, %v)\nwant %s", tc.line, p.Type, p.Body, note, err, tc.body)
 		}
 	}

@@ -218,7 +218,7 @@ func (c *KubectlCommand) debugCopyPod(live map[string]any) (pod map[string]any, 
 	if len(d.Env) > 0 {
 		ctr["env"] = debugEnv(d.Env)
 		if len(d.Env) > 1 {
-			notes = append(notes, "kubectl reads --env into a map: the container's variables are in an order of its own, not necessarily this one")
+			notes = append(notes, debugEnvOrderNote)
 		}
 	}
 	if d.Image != "" {
@@ -344,6 +344,10 @@ func setOrDrop(m map[string]any, k string, v bool) {
 		delete(m, k)
 	}
 }
+
+// debugEnvOrderNote is said of a debug container given several --env: kubectl keeps them in
+// a Go map, so the order it sends them in is its own.
+const debugEnvOrderNote = "kubectl reads --env into a map: the container's variables are in an order of its own, not necessarily this one"
 
 // debugEnv is the --env flags as the container's env list, in the command line's order.
 func debugEnv(env []KeyValue) []any {

@@ -167,16 +167,16 @@ func (c *KubectlCommand) send(e *merge.Engine, req merge.Request) (*merge.Result
 		if c.Debug.Copy != nil {
 			return c.sendDebugCopy(e, req)
 		}
-		var note string
+		var notes []string
 		var err error
-		if p, note, err = c.debugPatch(); err != nil {
+		if p, notes, err = c.debugPatch(); err != nil {
 			return nil, err
 		}
 		req.Endpoint = endpointOf(req.Live, "ephemeralcontainers")
 		req.Object, req.Patch = nil, p
 		res, err := e.Patch(req)
-		if res != nil && note != "" {
-			res.Warnings = append(res.Warnings, note)
+		if res != nil {
+			res.Warnings = append(res.Warnings, notes...)
 		}
 		return res, err
 	}
