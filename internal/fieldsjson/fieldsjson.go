@@ -21,16 +21,17 @@ func AppendJSON(dst []byte, v any) ([]byte, error) { return appendJSON(dst, v, t
 func AppendJSONUnescaped(dst []byte, v any) ([]byte, error) { return appendJSON(dst, v, false) }
 
 func appendJSON(dst []byte, v any, escapeHTML bool) ([]byte, error) {
+	quote := appendJSONString
+	if !escapeHTML {
+		quote = appendUnescapedString
+	}
 	switch t := v.(type) {
 	case nil:
 		return append(dst, "null"...), nil
 	case bool:
 		return strconv.AppendBool(dst, t), nil
 	case string:
-		if escapeHTML {
-			return appendJSONString(dst, t)
-		}
-		return appendUnescapedString(dst, t)
+		return quote(dst, t)
 	case int64:
 		return strconv.AppendInt(dst, t, 10), nil
 	case int:
@@ -50,12 +51,7 @@ func appendJSON(dst []byte, v any, escapeHTML bool) ([]byte, error) {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			if escapeHTML {
-				dst, err = appendJSONString(dst, k)
-			} else {
-				dst, err = appendUnescapedString(dst, k)
-			}
-			if err != nil {
+			if dst, err = quote(dst, k); err != nil {
 				return nil, err
 			}
 			dst = append(dst, ':')
