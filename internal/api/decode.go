@@ -14,6 +14,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/ssa-diff/ssa-diff/internal/fieldsjson"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
@@ -535,7 +536,8 @@ func (d *decoder) managedFields(v any) ([]metav1.ManagedFieldsEntry, bool) {
 			case "fieldsV1":
 				raw, isText := v.(json.RawMessage)
 				if !isText {
-					b, err := json.Marshal(v)
+					// The text encoding/json.Marshal writes, without its reflection.
+					b, err := fieldsjson.AppendJSON(nil, v)
 					if err != nil {
 						return nil, false
 					}
