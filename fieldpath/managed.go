@@ -86,6 +86,9 @@ func FieldsV1ToSet(raw []byte) (*smdpath.Set, error) {
 	if len(raw) == 0 {
 		raw = []byte("{}")
 	}
+	if set, ok := readFieldsV1(raw); ok {
+		return set, nil
+	}
 	set := &smdpath.Set{}
 	if err := set.FromJSON(bytes.NewReader(raw)); err != nil {
 		return nil, err

@@ -148,6 +148,11 @@ func (s *Scanner) String() (string, bool) {
 	if !ok {
 		return "", false
 	}
+	return stringOf(inner, escaped, ascii)
+}
+
+// stringOf is the value of a string whose inner text quoted read.
+func stringOf(inner []byte, escaped, ascii bool) (string, bool) {
 	if escaped {
 		// Most escaped strings are short keys of keyed list items: unescaped on the stack.
 		var stack [64]byte
@@ -216,6 +221,24 @@ func (s *Scanner) Key() (string, bool) {
 	s.Space()
 	k, ok := s.String()
 	return k, ok && s.colon()
+}
+
+// KeyIn is Key for a Scanner of text's bytes: a key without escapes is given as a part of
+// text, not a copy.
+func (s *Scanner) KeyIn(text string) (string, bool) {
+	s.Space()
+	at := s.pos + 1
+	inner, escaped, ascii, ok := s.quoted()
+	if !ok {
+		return "", false
+	}
+	var k string
+	if !escaped && (ascii || utf8.Valid(inner)) {
+		k = text[at : at+len(inner)]
+	} else if k, ok = stringOf(inner, escaped, ascii); !ok {
+		return "", false
+	}
+	return k, s.colon()
 }
 
 // colon reads the spaces, the colon and the spaces between a key and its value.
