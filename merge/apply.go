@@ -118,7 +118,9 @@ func (r *request) apply(live, cfg map[string]any, manager string, force bool) *R
 	if out.object != nil {
 		obj = out.object
 	} else {
-		obj = unstructured.DeepCopyObject(live)
+		// Its managedFields are not copied: encodeManaged writes them over below, and
+		// nothing before reads them.
+		obj = copyWithoutManagedFields(live)
 	}
 	if manager == KubectlManager && hasLastApplied(obj) { // rules.md kubectl.annotation-sync, kubectl.annotation-too-large
 		setLastApplied(obj, cfg)

@@ -1,8 +1,10 @@
 package merge
 
 import (
-	"bytes"
 	"encoding/json"
+	"maps"
+
+	"github.com/ssa-diff/ssa-diff/internal/fieldsjson"
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 
 	smdpath "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
@@ -17,10 +19,16 @@ func hasLastApplied(obj map[string]any) bool {
 // (rules.md kubectl.annotation-sync): the configuration without that annotation, as compact JSON with sorted keys
 // and a trailing newline. Past the annotations size limit the annotation is deleted (rules.md kubectl.annotation-too-large).
 func setLastApplied(obj, cfg map[string]any) {
-	c := unstructured.DeepCopyObject(cfg)
+	// cfg with its metadata copied, which alone changes (the annotations are a new map).
+	c := make(map[string]any, len(cfg))
+	for k, v := range cfg {
+		c[k] = v
+	}
 	// The server reads and writes annotations as a map of strings: a null value becomes "",
 	// null annotations disappear.
 	if md := metadataOf(c); md != nil {
+		md = maps.Clone(md)
+		c["metadata"] = md
 		if raw, ok := md["annotations"]; ok {
 			if a := stringMap(raw); a != nil {
 				delete(a, LastAppliedAnnotation)
@@ -30,17 +38,18 @@ func setLastApplied(obj, cfg map[string]any) {
 			}
 		}
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	if err := enc.Encode(c); err != nil {
+	// What json.Encoder writes: encoding/json.Marshal's text and a newline.
+	text, err := fieldsjson.AppendJSON(nil, c)
+	if err != nil {
 		return
 	}
+	text = append(text, '\n')
 	a := stringMap(annotations(obj))
 	if a == nil {
 		a = map[string]any{}
 	}
 	ensureMetadata(obj)["annotations"] = a
-	a[LastAppliedAnnotation] = buf.String()
+	a[LastAppliedAnnotation] = string(text)
 	total := 0
 	for k, v := range a {
 		s, _ := v.(string)

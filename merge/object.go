@@ -101,6 +101,25 @@ func (r *request) encodeManaged(obj map[string]any, m fieldpath.Managed) (entrie
 	return entries, own, nil, nil
 }
 
+// copyWithoutManagedFields is a deep copy of obj without metadata.managedFields.
+func copyWithoutManagedFields(obj map[string]any) map[string]any {
+	c := make(map[string]any, len(obj))
+	for k, v := range obj {
+		if md, ok := v.(map[string]any); ok && k == "metadata" {
+			m := make(map[string]any, len(md))
+			for mk, mv := range md {
+				if mk != "managedFields" {
+					m[mk] = unstructured.DeepCopy(mv)
+				}
+			}
+			c[k] = m
+			continue
+		}
+		c[k] = unstructured.DeepCopy(v)
+	}
+	return c
+}
+
 func removeManagedFields(obj map[string]any) {
 	if md := metadataOf(obj); md != nil {
 		delete(md, "managedFields")
