@@ -127,7 +127,7 @@ func kubectl(seq *merge.Sequence) (*merge.Result, error) {
 	// Step 3: fold client-side owners into the applier.
 	entries, _, _ := fieldpath.EntriesOf(obj)
 	names := updateOwnersOf(objRes, entries, lastAppliedPath)
-	upgraded := upgradeManagedFields(entries, names, req.Manager)
+	upgraded := upgradeManagedFieldsOf(objRes, entries, names, req.Manager)
 	if len(names) == 0 || reflect.DeepEqual(upgraded, entries) {
 		if len(steps) == 1 {
 			// One request: its result is the prediction.
@@ -243,10 +243,33 @@ func decodedEach(res *merge.Result, entries []fieldpath.Entry) (fieldpath.Manage
 // unioned into the applier's Apply entry (which, if missing, is that Update entry renamed),
 // and every main-resource Update entry of that name is dropped.
 func upgradeManagedFields(entries []fieldpath.Entry, names []string, applier string) []fieldpath.Entry {
+	return upgradeManagedFieldsOf(nil, entries, names, applier)
+}
+
+// upgradeManagedFieldsOf is upgradeManagedFields with res, when not nil, the result whose
+// entries these are: the field sets it holds decoded are used rather than decoded again
+// (structured-merge-diff's Union makes a new set, so they are not changed).
+func upgradeManagedFieldsOf(res *merge.Result, entries []fieldpath.Entry, names []string, applier string) []fieldpath.Entry {
 	if entries == nil {
 		return nil
 	}
 	out := append([]fieldpath.Entry(nil), entries...)
+	sets := make([]*smdpath.Set, len(out)) // out[i]'s field set, when known
+	if res != nil {
+		if m, ok := decodedEach(res, entries); ok {
+			for i, e := range entries {
+				if vs, has := m.Fields[fieldpath.ManagerKey(e)]; has {
+					sets[i] = vs.Set()
+				}
+			}
+		}
+	}
+	setAt := func(i int) (*smdpath.Set, error) {
+		if sets[i] != nil {
+			return sets[i], nil
+		}
+		return fieldpath.FieldsV1ToSet(out[i].FieldsV1)
+	}
 	isOld := func(name string) func(fieldpath.Entry) bool {
 		return func(e fieldpath.Entry) bool {
 			return e.Manager == name && e.Operation == fieldpath.OperationUpdate && e.Subresource == ""
@@ -264,25 +287,27 @@ func upgradeManagedFields(entries []fieldpath.Entry, names []string, applier str
 			out[target].Operation = fieldpath.OperationApply
 			out[target].Manager = applier
 		}
-		set, err := fieldpath.FieldsV1ToSet(out[target].FieldsV1)
+		set, err := setAt(target)
 		if err != nil {
 			continue
 		}
 		if src := indexOf(out, func(e fieldpath.Entry) bool { return isOld(name)(e) && e.APIVersion == out[target].APIVersion }); src >= 0 {
-			if other, err := fieldpath.FieldsV1ToSet(out[src].FieldsV1); err == nil {
+			if other, err := setAt(src); err == nil {
 				set = set.Union(other)
 			}
 		}
 		if raw, err := fieldpath.SetToFieldsV1(set); err == nil {
 			out[target].FieldsV1 = raw
+			sets[target] = set
 		}
-		kept := out[:0:0]
-		for _, e := range out {
+		kept, keptSets := out[:0:0], sets[:0:0]
+		for i, e := range out {
 			if !isOld(name)(e) {
 				kept = append(kept, e)
+				keptSets = append(keptSets, sets[i])
 			}
 		}
-		out = kept
+		out, sets = kept, keptSets
 	}
 	return out
 }

@@ -131,7 +131,7 @@ func indexOfItem(l []any, pe smdpath.PathElement) int {
 // field the item leaves out stands for its schema default and is matched by the other keys.
 func ItemMatches(item any, pe smdpath.PathElement) bool {
 	if pe.Value != nil {
-		return value.Equals(*pe.Value, value.NewValueInterface(item))
+		return equalsItem(*pe.Value, item)
 	}
 	m, ok := item.(map[string]any)
 	if !ok || pe.Key == nil {
@@ -142,11 +142,28 @@ func ItemMatches(item any, pe smdpath.PathElement) bool {
 		if !present {
 			continue
 		}
-		if !value.Equals(f.Value, value.NewValueInterface(v)) {
+		if !equalsItem(f.Value, v) {
 			return false
 		}
 	}
 	return true
+}
+
+// equalsItem is value.Equals(want, value.NewValueInterface(v)) without boxing v when it is
+// a string or an int64 that want is too (the key fields of most lists: names, ports):
+// Equals compares those as the same Go values.
+func equalsItem(want value.Value, v any) bool {
+	switch x := v.(type) {
+	case string:
+		if want.IsString() && !want.IsFloat() && !want.IsInt() {
+			return want.AsString() == x
+		}
+	case int64:
+		if want.IsInt() && !want.IsFloat() {
+			return want.AsInt() == x
+		}
+	}
+	return value.Equals(want, value.NewValueInterface(v))
 }
 
 // ValueAt finds the value at a path in an unstructured object (maps, lists and scalars as

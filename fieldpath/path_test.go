@@ -92,3 +92,29 @@ func TestItemKey(t *testing.T) {
 		t.Fatal("a field name has key names")
 	}
 }
+
+// TestEqualsItemIsEquals holds equalsItem's unboxed comparisons to value.Equals on every
+// pair of a set of values of each kind, as keys and items are (decoded JSON's types, and
+// the values structured-merge-diff reads keys as).
+func TestEqualsItemIsEquals(t *testing.T) {
+	items := []any{"a", "", "1", int64(1), int64(0), int64(-3), float64(1), float64(1.5), true, false, nil,
+		map[string]any{"a": "b"}, []any{"a"}, []any{}, int(1), int32(1), "true"}
+	wants := make([]value.Value, 0, len(items))
+	for _, it := range items {
+		wants = append(wants, value.NewValueInterface(it))
+	}
+	for _, j := range []string{`"a"`, `1`, `1.0`, `1.5`, `"1"`, `true`, `null`, `{"a":"b"}`, `["a"]`, `0`, `""`} {
+		v, err := value.FromJSON([]byte(j))
+		if err != nil {
+			t.Fatal(err)
+		}
+		wants = append(wants, v)
+	}
+	for _, w := range wants {
+		for _, it := range items {
+			if got, want := equalsItem(w, it), value.Equals(w, value.NewValueInterface(it)); got != want {
+				t.Errorf("equalsItem(%v, %#v) = %v, value.Equals says %v", value.ToString(w), it, got, want)
+			}
+		}
+	}
+}

@@ -170,7 +170,7 @@ func Drift(in DriftInput) []DriftField {
 		}
 		return s
 	}
-	unowned(in.Live, union, names, nil, func(p smdpath.Path, live any) {
+	unowned(in.Live, union, names, make(smdpath.Path, 0, 16), func(p smdpath.Path, live any) {
 		if serverOnly(p) || identity(p) {
 			return
 		}
@@ -294,11 +294,9 @@ func fate(p smdpath.Path, live any, predicted map[string]any, refused bool) (str
 // items of its list are (by the same key fields, by value or by position), or as names
 // (the set the server recorded for the manifest, at a path) names them.
 func unowned(v any, owned *smdpath.Set, names func(smdpath.Path) *smdpath.Set, at smdpath.Path, f func(smdpath.Path, any)) {
-	child := func(pe smdpath.PathElement) smdpath.Path {
-		p := make(smdpath.Path, len(at), len(at)+1)
-		copy(p, at)
-		return append(p, pe)
-	}
+	// A child's path is at with its element appended in place: f and names keep no path
+	// past their call, and a child's walk is over before its next sibling's starts.
+	child := func(pe smdpath.PathElement) smdpath.Path { return append(at, pe) }
 	below := func(s *smdpath.Set, pe smdpath.PathElement) *smdpath.Set {
 		if s == nil {
 			return nil
@@ -314,8 +312,10 @@ func unowned(v any, owned *smdpath.Set, names func(smdpath.Path) *smdpath.Set, a
 			}
 			return
 		}
-		for _, k := range unstructured.SortedKeys(v) {
-			pe := smdpath.PathElement{FieldName: &k}
+		keys := unstructured.SortedKeys(v)
+		for i := range keys {
+			k := keys[i]
+			pe := smdpath.PathElement{FieldName: &keys[i]}
 			o := below(owned, pe)
 			if o == nil && owned != nil && owned.Members.Has(pe) {
 				continue // owned whole

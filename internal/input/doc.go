@@ -47,7 +47,8 @@
 // for List items the index of the item, and the 1-based line where the object starts.
 // [Object.Line] finds the line of any field of the object from a JSON Pointer; positions
 // are indexed lazily, the first time a line is asked for, so reading thousands of objects
-// stays cheap. Bad input is reported as an [*Error] that names the file, document, line and
+// stays cheap (a YAML document written in block style, as manifests are, from its lines;
+// any other by parsing it again with a position-keeping parser). Bad input is reported as an [*Error] that names the file, document, line and
 // field path; one bad document never hides the others (a JSON stream, which cannot be
 // resynchronised, ends at its first value that is not an object or array).
 //

@@ -91,19 +91,32 @@ func (d *document) itemLines(base string, n int) []int {
 	return lines
 }
 
-// index parses the document again with a position-keeping YAML parser (JSON is YAML too).
-// A document it cannot parse simply has no positions.
+// index finds the line of each field: in a YAML document written in block style by reading
+// its lines (blockLines), otherwise by parsing it again with a position-keeping YAML parser
+// (JSON is YAML too). A document it cannot parse simply has no positions.
 func (d *document) index() {
-	d.lines = map[string]int{}
+	if !d.json {
+		if lines, ok := blockLines(d.raw, d.firstLine); ok {
+			d.lines = lines
+			return
+		}
+	}
+	d.lines = yamlLines(d.raw, d.firstLine)
+}
+
+// yamlLines is the line of each node of a document, from yaml.v3's nodes.
+func yamlLines(raw []byte, firstLine int) map[string]int {
+	d := &document{raw: raw, firstLine: firstLine, lines: map[string]int{}}
 	var n yamlv3.Node
-	if err := yamlv3.Unmarshal(d.raw, &n); err != nil {
-		return
+	if err := yamlv3.Unmarshal(raw, &n); err != nil {
+		return d.lines
 	}
 	root := &n
 	if root.Kind == yamlv3.DocumentNode && len(root.Content) > 0 {
 		root = root.Content[0]
 	}
 	d.walk(root, "", 0)
+	return d.lines
 }
 
 const maxIndexDepth = 1000
