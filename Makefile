@@ -164,7 +164,14 @@ differential-133:
 differential-138:
 	cd conformance/differential && SSA_DIFF_MINOR=1.38 SSA_DIFF_ORACLE_TOOLCHAIN=$(GEN_TOOLCHAIN) SSA_DIFF_STEPS=$${SSA_DIFF_STEPS:-2000} $(GO) test -count=1 -timeout 60m -run TestDifferential .
 
-test: vet fmt-check lint unit recorded-check replay fixturecheck fixturecheck-minors differential
+# make test in two steps. vet compiles every package of the module (most of a cold run's
+# compiling); then the rest runs TEST_JOBS targets at a time (make -j, each target's output
+# printed whole when it ends): none compiles what another is compiling (lint reads vet's
+# export data, unit the test variants, differential the server's packages), and each leaves
+# a core idle at times (tests waiting, the fixture score's Python, links), which another fills.
+TEST_JOBS ?= 2
+test: vet fmt-check
+	$(MAKE) --no-print-directory -j$(TEST_JOBS) -O lint unit recorded-check replay fixturecheck fixturecheck-minors differential
 
 # The release and its install paths, proven with the tools pinned in tools/*/go.mod
 # (goreleaser, krew, krew-release-bot) and actionlint: test/release's doc.go says what each
