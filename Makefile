@@ -2,7 +2,7 @@
 #
 #   make build          the binary, ./ssa-diff, and its admission helper ./ssa-diff-admission
 #   make lint           staticcheck (STATICCHECK, fetched through the module proxy)
-#   make test           what every change must pass (CI runs it first; ~12 min cold on 2 cores): vet, gofmt,
+#   make test           what every change must pass (CI runs it first): vet, gofmt,
 #                       staticcheck, unit tests (every fuzz target's seed corpus), recorded cases, fixture
 #                       score, the differential modules at 1.37 (the in-process field manager)
 #   make conformance    the recorded server cases (replay), then the differential harness against the
