@@ -2,9 +2,12 @@
 #
 #   make build          the binary, ./ssa-diff, and its admission helper ./ssa-diff-admission
 #   make lint           staticcheck (STATICCHECK, fetched through the module proxy)
-#   make test           everything CI runs: vet, gofmt, staticcheck, unit tests, recorded cases, fixture score,
-#                       the differential modules, every fuzz target for 2 s
-#   make conformance    replay the recorded server cases (../shared/fixtures) through the engine
+#   make test           what every change must pass (CI runs it first): vet, gofmt,
+#                       staticcheck, unit tests (every fuzz target's seed corpus), recorded cases, fixture
+#                       score, the differential modules at 1.37 (the in-process field manager)
+#   make conformance    the recorded server cases (replay), then the differential harness against the
+#                       field managers of 1.33 and 1.38 built as processes (CI runs it after make test)
+#   make replay         replay the recorded server cases (../shared/fixtures) through the engine
 #   make refresh-recorded  copy the recorded cases from ../shared/fixtures into testdata/recorded,
 #                       printing each case added, removed or changed (make test fails while
 #                       they differ: recorded-check)
@@ -22,7 +25,7 @@
 #   make release-check  the release proven here (test/release), for the host's platform: goreleaser check and
 #                       release --snapshot, the archives checked and run, the krew manifest rendered by
 #                       krew-release-bot and validated by krew, the Action in a simulated runner,
-#                       the workflows linted (actionlint), the Dockerfile's stages (part of make test)
+#                       the workflows linted (actionlint), the Dockerfile's stages (CI runs it after make test)
 #   make release-snapshot  the same for every platform of .goreleaser.yaml (the release workflow runs it)
 #   make e2e            --live-from-cluster against a real kube-apiserver and etcd: 1.37.2, or the
 #                       release KUBE_VERSION names (v1.34.4, v1.35.4, v1.36.3), built once into
@@ -46,7 +49,7 @@ FIXTURECHECK ?= ../shared/tools/fixturecheck.py
 GEN_TOOLCHAIN ?= go1.27.3
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: release-check release-snapshot build test vet lint fmt-check unit refresh-recorded recorded-check conformance conformance-long conformance-served differential differential-133 differential-138 differential-minors fixturecheck generate fuzz fuzz-short fuzz-long bench bench-corpus example startup startup-floor e2e report-screenshots
+.PHONY: release-check release-snapshot build test vet lint fmt-check unit refresh-recorded recorded-check replay conformance conformance-long conformance-served differential differential-133 differential-138 differential-minors fixturecheck generate fuzz fuzz-short fuzz-long bench bench-corpus example startup startup-floor e2e report-screenshots
 
 # kustomize's library imports Go's plugin loader, which ssa-diff never uses (kubectl's -k
 # runs no plugins); with cgo on, linking it keeps every exported symbol: this tag leaves it
@@ -88,8 +91,14 @@ recorded-check:
 	@if [ -d "$(FIXTURES)" ]; then sh testdata/recorded/refresh.sh -check $(FIXTURES) testdata/recorded; \
 	else echo "no recorded cases at $(FIXTURES): testdata/recorded not compared with them"; fi
 
-conformance:
+replay:
 	SSA_DIFF_FIXTURES=$(FIXTURES) $(GO) run ./conformance/cmd/replay $(FIXTURES)
+
+# The recorded cases, then the differential harness at the two minors whose field manager
+# runs as a process in CI (differential-133, differential-138): their oracles link
+# k8s.io/kubernetes at other versions (1.38's with Go 1.27), ~16 minutes of compiling on a
+# cold Go build cache, which make test leaves to this target; .ci/run runs it after make test.
+conformance: replay differential-133 differential-138
 
 conformance-long:
 	cd conformance/differential && SSA_DIFF_STEPS=$${SSA_DIFF_STEPS:-200000} $(GO) test -run TestDifferential -timeout 0 -v .
@@ -137,13 +146,11 @@ differential:
 	cd conformance/crdvalidation && $(GO) vet ./... && $(GO) test -count=1 ./...
 	cd internal/smpmeta/gen && $(GO) vet ./... && $(GO) test -count=1 ./...
 	cd internal/olderminor && $(GO) vet ./... && $(GO) test -count=1 ./...
-	$(MAKE) differential-133
-	$(MAKE) differential-138
 
 # The differential harness at 1.33 against 1.33.13's own field manager (the oracle133
 # module, run as a process; its first build takes ~7 minutes on a cold Go build cache, under
 # a minute on a warm one, which keeps its compiled packages): 2,000 steps (~10 s), part of
-# `differential`; SSA_DIFF_STEPS=8000 for the full run (docs/minors.md).
+# `conformance`; SSA_DIFF_STEPS=8000 for the full run (docs/minors.md).
 differential-133:
 	cd conformance/differential && SSA_DIFF_MINOR=1.33 SSA_DIFF_STEPS=$${SSA_DIFF_STEPS:-2000} $(GO) test -count=1 -run TestDifferential .
 
@@ -152,12 +159,19 @@ differential-133:
 # harness's build of it asks for (GOTOOLCHAIN=$(GEN_TOOLCHAIN), fetched through the module
 # proxy; .ci/run fetches it first); the harness itself and the engine build with this
 # module's Go. 2,000 steps (~15 s) and the oracle's build (~1 min on a warm Go build cache,
-# ~9.5 min cold) are part of `differential`; SSA_DIFF_STEPS=8000 for the full run
+# ~9.5 min cold) are part of `conformance`; SSA_DIFF_STEPS=8000 for the full run
 # (docs/minors.md).
 differential-138:
 	cd conformance/differential && SSA_DIFF_MINOR=1.38 SSA_DIFF_ORACLE_TOOLCHAIN=$(GEN_TOOLCHAIN) SSA_DIFF_STEPS=$${SSA_DIFF_STEPS:-2000} $(GO) test -count=1 -timeout 60m -run TestDifferential .
 
-test: vet fmt-check lint unit recorded-check conformance fixturecheck fixturecheck-minors differential release-check
+# make test in two steps. vet compiles every package of the module (most of a cold run's
+# compiling); then the rest runs TEST_JOBS targets at a time (make -j, each target's output
+# printed whole when it ends): none compiles what another is compiling (lint reads vet's
+# export data, unit the test variants, differential the server's packages), and each leaves
+# a core idle at times (tests waiting, the fixture score's Python, links), which another fills.
+TEST_JOBS ?= 2
+test: vet fmt-check
+	$(MAKE) --no-print-directory -j$(TEST_JOBS) -O lint unit recorded-check replay fixturecheck fixturecheck-minors differential
 
 # The release and its install paths, proven with the tools pinned in tools/*/go.mod
 # (goreleaser, krew, krew-release-bot) and actionlint: test/release's doc.go says what each

@@ -29,6 +29,6 @@
 //     Dockerfile's stages copy what the image needs.
 //
 // SSA_DIFF_RELEASE_TARGETS=all (make release-snapshot) builds every platform of
-// .goreleaser.yaml; by default (make test) only the host's, and krew validates the
+// .goreleaser.yaml; by default (make release-check) only the host's, and krew validates the
 // platforms built.
 package release
