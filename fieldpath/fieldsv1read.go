@@ -111,7 +111,7 @@ func (r *setReader) readSetInto(set *smdpath.Set, depth int) (member, ok bool) {
 func (r *setReader) readChild(set *smdpath.Set, pe smdpath.PathElement, depth int) bool {
 	s := &r.Scanner
 	// An empty object (a leaf, the common case) makes pe a member and nothing else.
-	if leaf, ok := emptyObjectAhead(s); ok && leaf {
+	if emptyObjectAhead(s) {
 		set.Members.Insert(pe)
 		return true
 	}
@@ -121,7 +121,7 @@ func (r *setReader) readChild(set *smdpath.Set, pe smdpath.PathElement, depth in
 	// The child is made before its object is read, and the object read into it. An object
 	// with nothing but "." makes no child: structured-merge-diff keeps none then, so such
 	// an object is read ahead first.
-	if only, ok := onlyDotAhead(s); ok && only {
+	if onlyDotAhead(s) {
 		set.Members.Insert(pe)
 		return true
 	}
@@ -142,34 +142,31 @@ func (r *setReader) readChild(set *smdpath.Set, pe smdpath.PathElement, depth in
 	return true
 }
 
-// emptyObjectAhead reports whether the object at the scanner is {} (spaces allowed), and
-// reads it if so.
-func emptyObjectAhead(s *jsontext.Scanner) (bool, bool) {
+// emptyObjectAhead reports whether the object at the scanner (at its opening brace) is {}
+// (spaces allowed), and reads it if so.
+func emptyObjectAhead(s *jsontext.Scanner) bool {
 	probe := *s
-	if probe.Peek() != '{' {
-		return false, false
+	if !probe.Enter('}') {
+		return false
 	}
-	if probe.Enter('}') {
-		*s = probe
-		return true, true
-	}
-	return false, true
+	*s = probe
+	return true
 }
 
-// onlyDotAhead reports whether the object at the scanner is {".":{}} (spaces allowed), and
-// reads it if so.
-func onlyDotAhead(s *jsontext.Scanner) (bool, bool) {
+// onlyDotAhead reports whether the object at the scanner (at its opening brace) is {".":{}}
+// (spaces allowed), and reads it if so.
+func onlyDotAhead(s *jsontext.Scanner) bool {
 	probe := *s
-	if probe.Peek() != '{' || probe.Enter('}') {
-		return false, true
+	if probe.Enter('}') {
+		return false
 	}
 	key, ok := probe.Key()
 	if !ok || key != "." || probe.Peek() != '{' || !probe.Enter('}') {
-		return false, true
+		return false
 	}
 	if more, ok := probe.Next('}'); !ok || more {
-		return false, true
+		return false
 	}
 	*s = probe
-	return true, true
+	return true
 }
