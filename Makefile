@@ -4,13 +4,13 @@
 #   make lint           staticcheck (STATICCHECK, fetched through the module proxy)
 #   make test           what every change must pass (CI runs it first): vet, gofmt,
 #                       staticcheck, unit tests (every fuzz target's seed corpus), recorded cases, fixture
-#                       score, the differential harness at 1.37 (the in-process field manager)
-#   make conformance    the recorded server cases (replay), the modules that link the server's code
-#                       whole (differential-kubernetes), then the differential harness against the
+#                       score, the differential harness at 1.37 (the in-process field manager), the
+#                       validation of custom resources against apiextensions-apiserver's
+#   make conformance    the recorded server cases (replay), the modules that link k8s.io/kubernetes
+#                       (differential-kubernetes), then the differential harness against the
 #                       field managers of 1.33 and 1.38 built as processes (CI runs it after make test)
-#   make differential-kubernetes  the defaulting, internal types, validation and CRD validation
-#                       of k8s.io/kubernetes and apiextensions-apiserver against ssa-diff's (part of
-#                       make conformance)
+#   make differential-kubernetes  k8s.io/kubernetes' defaulting, decoding into the internal types
+#                       and registry validation against ssa-diff's (part of make conformance)
 #   make replay         replay the recorded server cases (../shared/fixtures) through the engine
 #   make refresh-recorded  copy the recorded cases from ../shared/fixtures into testdata/recorded,
 #                       printing each case added, removed or changed (make test fails while
@@ -153,28 +153,29 @@ fixturecheck-minors: build
 
 # The fidelity gate of make test, cheap to build: the server's own field manager (package
 # managedfields of k8s.io/apimachinery, which the main module compiles anyway, in-process) on
-# random write sequences against the engine, in a module of its own (the product never
-# links it; bounded: 8,000 steps). Beyond what the main module compiles it links ~140
-# packages (apiserver's and apiextensions-apiserver's field-manager helpers and the
-# HorizontalPodAutoscaler's scheme from k8s.io/kubernetes): ~35 s cold. Then the two small
-# generator modules (internal/smpmeta/gen, internal/olderminor), which link nothing new.
+# random write sequences against the engine (bounded: 8,000 steps), and apiextensions-
+# apiserver's validation of custom resources against ssa-diff's (bounded: 1,500 objects),
+# each a module of its own (the product never links them). Beyond what the main module
+# compiles they link ~150 packages (apiserver's and apiextensions-apiserver's, etcd's
+# client, the HorizontalPodAutoscaler's scheme from k8s.io/kubernetes): ~1 minute cold.
+# Then the two small generator modules (internal/smpmeta/gen, internal/olderminor), which
+# link nothing new.
 differential:
 	cd conformance/differential && $(GO) vet ./... && $(GO) test -count=1 ./...
+	cd conformance/crdvalidation && $(GO) vet ./... && $(GO) test -count=1 ./...
 	cd internal/smpmeta/gen && $(GO) vet ./... && $(GO) test -count=1 ./...
 	cd internal/olderminor && $(GO) vet ./... && $(GO) test -count=1 ./...
 
-# The modules that link the server's code whole, each its own module (the product never
-# links them): k8s.io/kubernetes' defaulting on random objects of every built-in kind, its
-# decoding into the internal types against ssa-diff's (internalapi) and its registry
-# validation (validation, 150 writes per kind), and apiextensions-apiserver's validation of
-# custom resources (crdvalidation, 1,500 objects). ~1,000 packages more than make test
-# compiles (k8s.io/kubernetes' registry, apiserver, etcd's client): ~4 minutes on a cold
-# Go build cache, 6.4 minutes of CPU; part of make conformance.
+# The modules that link k8s.io/kubernetes' registry whole, each its own module (the product
+# never links them): its defaulting on random objects of every built-in kind (defaulting),
+# its decoding into the internal types against ssa-diff's (internalapi) and its registry
+# validation (validation, 150 writes per kind). ~880 packages more than make test compiles
+# (k8s.io/kubernetes' registry, apiserver, kube-aggregator): ~4 minutes on a cold Go build
+# cache, ~6 minutes of CPU; part of make conformance.
 differential-kubernetes:
 	cd conformance/defaulting && $(GO) vet ./... && $(GO) test -count=1 ./...
 	cd conformance/internalapi && $(GO) vet ./... && $(GO) test -count=1 -short ./...
 	cd conformance/validation && $(GO) vet ./... && $(GO) test -count=1 -short ./...
-	cd conformance/crdvalidation && $(GO) vet ./... && $(GO) test -count=1 ./...
 
 # The differential harness at 1.33 against 1.33.13's own field manager (the oracle133
 # module, run as a process; its first build takes ~7 minutes on a cold Go build cache, under
