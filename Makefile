@@ -169,9 +169,9 @@ differential:
 # The modules that link k8s.io/kubernetes' registry whole, each its own module (the product
 # never links them): its defaulting on random objects of every built-in kind (defaulting),
 # its decoding into the internal types against ssa-diff's (internalapi) and its registry
-# validation (validation, 150 writes per kind). ~880 packages more than make test compiles
-# (k8s.io/kubernetes' registry, apiserver, kube-aggregator): ~4 minutes on a cold Go build
-# cache, ~6 minutes of CPU; part of make conformance.
+# validation (validation, 150 writes per kind). ~790 packages more than make test compiles
+# (k8s.io/kubernetes' registry, apiserver, kube-aggregator): 3:15-3:37 on a cold Go build
+# cache, 5.5-6 minutes of CPU (docs/performance.md, "CI time"); part of make conformance.
 differential-kubernetes:
 	cd conformance/defaulting && $(GO) vet ./... && $(GO) test -count=1 ./...
 	cd conformance/internalapi && $(GO) vet ./... && $(GO) test -count=1 -short ./...
