@@ -4,9 +4,13 @@
 #   make lint           staticcheck (STATICCHECK, fetched through the module proxy)
 #   make test           what every change must pass (CI runs it first): vet, gofmt,
 #                       staticcheck, unit tests (every fuzz target's seed corpus), recorded cases, fixture
-#                       score, the differential modules at 1.37 (the in-process field manager)
-#   make conformance    the recorded server cases (replay), then the differential harness against the
+#                       score, the differential harness at 1.37 (the in-process field manager), the
+#                       validation of custom resources against apiextensions-apiserver's
+#   make conformance    the recorded server cases (replay), the modules that link k8s.io/kubernetes
+#                       (differential-kubernetes), then the differential harness against the
 #                       field managers of 1.33 and 1.38 built as processes (CI runs it after make test)
+#   make differential-kubernetes  k8s.io/kubernetes' defaulting, decoding into the internal types
+#                       and registry validation against ssa-diff's (part of make conformance)
 #   make replay         replay the recorded server cases (../shared/fixtures) through the engine
 #   make refresh-recorded  copy the recorded cases from ../shared/fixtures into testdata/recorded,
 #                       printing each case added, removed or changed (make test fails while
@@ -49,12 +53,23 @@ FIXTURECHECK ?= ../shared/tools/fixturecheck.py
 GEN_TOOLCHAIN ?= go1.27.3
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: release-check release-snapshot build test vet lint fmt-check unit refresh-recorded recorded-check replay conformance conformance-long conformance-served differential differential-133 differential-138 differential-minors fixturecheck generate fuzz fuzz-short fuzz-long bench bench-corpus example startup startup-floor e2e report-screenshots
+.PHONY: release-check release-snapshot build test vet lint fmt-check unit refresh-recorded recorded-check replay conformance conformance-long conformance-served differential differential-kubernetes differential-133 differential-138 differential-minors fixturecheck generate fuzz fuzz-short fuzz-long bench bench-corpus example startup startup-floor e2e report-screenshots
 
 # kustomize's library imports Go's plugin loader, which ssa-diff never uses (kubectl's -k
 # runs no plugins); with cgo on, linking it keeps every exported symbol: this tag leaves it
 # out (25 MB instead of 43).
 TAGS      ?= kustomize_disable_go_plugin_support
+
+# Every go command of this Makefile (and of the tests, which inherit the environment) builds
+# as the release does (.goreleaser.yaml): without cgo, -trimpath, the tag above. vet, the
+# tests, staticcheck, the binary of the fixture scores and the modules under conformance/
+# then find each other's compiled packages in one Go build cache instead of compiling them
+# again under other flags (a package's cache key includes all three; docs/performance.md,
+# "CI time"). Nothing ssa-diff builds or tests uses cgo. Other GOFLAGS of the environment are
+# kept (other tags: TAGS=...).
+export CGO_ENABLED = 0
+override GOFLAGS := $(strip $(filter-out -trimpath -tags=%,$(GOFLAGS)) -trimpath -tags=$(TAGS))
+export GOFLAGS
 
 # The helper ssa-diff starts for the cluster's admission policies and PodSecurity
 # (cmd/ssa-diff-admission), built beside the binary, where ssa-diff looks for it.
@@ -94,11 +109,13 @@ recorded-check:
 replay:
 	SSA_DIFF_FIXTURES=$(FIXTURES) $(GO) run ./conformance/cmd/replay $(FIXTURES)
 
-# The recorded cases, then the differential harness at the two minors whose field manager
-# runs as a process in CI (differential-133, differential-138): their oracles link
-# k8s.io/kubernetes at other versions (1.38's with Go 1.27), ~16 minutes of compiling on a
-# cold Go build cache, which make test leaves to this target; .ci/run runs it after make test.
-conformance: replay differential-133 differential-138
+# What CI checks after make test (.ci/run runs it next): the recorded cases, the modules that
+# link the server's code whole (differential-kubernetes: k8s.io/kubernetes at 1.37), then the
+# differential harness at the two minors whose field manager runs as a process in CI
+# (differential-133, differential-138: their oracles link k8s.io/kubernetes at 1.33 and 1.38,
+# 1.38's built with Go 1.27). All of it is compiling that a cold Go build cache makes long and
+# that make test leaves to this target (docs/performance.md, "CI time").
+conformance: replay differential-kubernetes differential-133 differential-138
 
 conformance-long:
 	cd conformance/differential && SSA_DIFF_STEPS=$${SSA_DIFF_STEPS:-200000} $(GO) test -run TestDifferential -timeout 0 -v .
@@ -122,7 +139,7 @@ differential-minors:
 # The served versions of every built-in kind (schema.Type.Served) against kube-apiserver's
 # default API configuration; it links the whole control plane, so it is not part of `test`.
 conformance-served:
-	cd conformance/defaulting && $(GO) test -tags served -count=1 -run TestServedByDefault -v .
+	cd conformance/defaulting && $(GO) test -tags served,$(TAGS) -count=1 -run TestServedByDefault -v .
 
 fixturecheck: build
 	@if [ -d "$(FIXTURES)" ]; then python3 $(FIXTURECHECK) $(BIN) $(FIXTURES); \
@@ -134,18 +151,31 @@ fixturecheck: build
 fixturecheck-minors: build
 	@sh conformance/testdata/minors/check.sh $(BIN) $(FIXTURECHECK)
 
-# The server's own code, in modules of their own (the product never links them): the field
-# manager of k8s.io/apimachinery on random write sequences (bounded: 8,000 steps), the
-# defaulting of k8s.io/kubernetes on random objects of every built-in kind, and
-# apiextensions-apiserver's validation of custom resources (bounded: 1,500 objects).
+# The fidelity gate of make test, cheap to build: the server's own field manager (package
+# managedfields of k8s.io/apimachinery, which the main module compiles anyway, in-process) on
+# random write sequences against the engine (bounded: 8,000 steps), and apiextensions-
+# apiserver's validation of custom resources against ssa-diff's (bounded: 1,500 objects),
+# each a module of its own (the product never links them). Beyond what the main module
+# compiles they link ~150 packages (apiserver's and apiextensions-apiserver's, etcd's
+# client, the HorizontalPodAutoscaler's scheme from k8s.io/kubernetes): ~1 minute cold.
+# Then the two small generator modules (internal/smpmeta/gen, internal/olderminor), which
+# link nothing new.
 differential:
 	cd conformance/differential && $(GO) vet ./... && $(GO) test -count=1 ./...
-	cd conformance/defaulting && $(GO) vet ./... && $(GO) test -count=1 ./...
-	cd conformance/internalapi && $(GO) vet ./... && $(GO) test -count=1 -short ./...
-	cd conformance/validation && $(GO) vet ./... && $(GO) test -count=1 -short ./...
 	cd conformance/crdvalidation && $(GO) vet ./... && $(GO) test -count=1 ./...
 	cd internal/smpmeta/gen && $(GO) vet ./... && $(GO) test -count=1 ./...
 	cd internal/olderminor && $(GO) vet ./... && $(GO) test -count=1 ./...
+
+# The modules that link k8s.io/kubernetes' registry whole, each its own module (the product
+# never links them): its defaulting on random objects of every built-in kind (defaulting),
+# its decoding into the internal types against ssa-diff's (internalapi) and its registry
+# validation (validation, 150 writes per kind). ~790 packages more than make test compiles
+# (k8s.io/kubernetes' registry, apiserver, kube-aggregator): 3:15-3:37 on a cold Go build
+# cache, 5.5-6 minutes of CPU (docs/performance.md, "CI time"); part of make conformance.
+differential-kubernetes:
+	cd conformance/defaulting && $(GO) vet ./... && $(GO) test -count=1 ./...
+	cd conformance/internalapi && $(GO) vet ./... && $(GO) test -count=1 -short ./...
+	cd conformance/validation && $(GO) vet ./... && $(GO) test -count=1 -short ./...
 
 # The differential harness at 1.33 against 1.33.13's own field manager (the oracle133
 # module, run as a process; its first build takes ~7 minutes on a cold Go build cache, under

@@ -3,7 +3,7 @@ module github.com/ssa-diff/ssa-diff/conformance/validation
 go 1.26.0
 
 require (
-	github.com/ssa-diff/ssa-diff v0.0.0-00010101000000-000000000000
+	github.com/ssa-diff/ssa-diff v0.0.0
 	k8s.io/apimachinery v0.37.2
 	k8s.io/kube-aggregator v0.0.0
 	k8s.io/kubernetes v1.37.2
