@@ -3,6 +3,7 @@ package merge
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"sort"
 	"unicode"
 
@@ -11,6 +12,7 @@ import (
 	"github.com/ssa-diff/ssa-diff/schema"
 	smdpath "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 	smdmerge "sigs.k8s.io/structured-merge-diff/v6/merge"
+	"sigs.k8s.io/structured-merge-diff/v6/typed"
 )
 
 // Apply predicts one server-side apply request (PATCH with application/apply-patch+yaml),
@@ -163,8 +165,9 @@ func (r *request) apply(live, cfg map[string]any, manager string, force bool) *R
 // applyWithLastApplied is the apply with the kubectl relaxation (rules.md kubectl.relaxation, kubectl.no-relaxation): when the
 // manager is "kubectl" and every conflict is on a field whose last-applied value still
 // matches the live object, the apply is forced; otherwise only the other conflicts count.
+// managed is not changed.
 func (r *request) applyWithLastApplied(live, cfg map[string]any, managed fieldpath.Managed, manager string, force bool) (*applyOutcome, *StatusError) {
-	out, s := r.applyOnce(live, cfg, managed.Copy(), manager, force)
+	out, s := r.applyOnce(live, cfg, managed, manager, force)
 	if manager != KubectlManager || s == nil || out == nil || len(out.conflicts) == 0 {
 		return out, s
 	}
@@ -181,11 +184,35 @@ func (r *request) applyWithLastApplied(live, cfg map[string]any, managed fieldpa
 	if len(rest) > 0 {
 		return &applyOutcome{conflicts: rest}, conflictError(rest)
 	}
-	return r.applyOnce(live, cfg, managed.Copy(), manager, true)
+	return r.applyOnce(live, cfg, managed, manager, true)
 }
 
-// applyOnce is the chain from the before-first-apply step inwards.
-func (r *request) applyOnce(live, cfg map[string]any, managed fieldpath.Managed, manager string, force bool) (*applyOutcome, *StatusError) {
+// pendingForce is an apply of r that met conflicts, kept so that the same apply with force
+// (the relaxation's, or the forced request's after it learnt which fields force takes)
+// runs only the ownership step (forcedFields) instead of every walk again.
+type pendingForce struct {
+	// live, cfg, src and srcTimes are the identities of the apply's inputs: its objects and
+	// the maps of the managedFields it was given (which applyOnce copies, never changes).
+	live, cfg, src, srcTimes reflect.Value
+	key                      string
+	// managed is the copy the apply worked on, before-first-apply's entry in it when it
+	// made one; fields its walks.
+	managed fieldpath.Managed
+	fields  *forcedFields
+}
+
+// applyOnce is the chain from the before-first-apply step inwards; src, the live object's
+// entries decoded, is not changed.
+func (r *request) applyOnce(live, cfg map[string]any, src fieldpath.Managed, manager string, force bool) (*applyOutcome, *StatusError) {
+	key := r.managerKey(manager, fieldpath.OperationApply)
+	id := pendingForce{live: reflect.ValueOf(live), cfg: reflect.ValueOf(cfg), src: reflect.ValueOf(src.Fields), srcTimes: reflect.ValueOf(src.Times), key: key}
+	if p := r.pending; force && p != nil && p.sameApply(&id) {
+		// The same apply met conflicts: force takes them.
+		r.pending = nil
+		merged, fields := p.fields.take()
+		return r.applied(cfg, p.managed, key, merged, fields)
+	}
+	managed := src.Copy()
 	if len(managed.Fields) == 0 { // rules.md untracked.first-apply
 		empty := r.e.model.EmptyObject(r.typ)
 		var err error
@@ -194,7 +221,6 @@ func (r *request) applyOnce(live, cfg map[string]any, managed fieldpath.Managed,
 			return nil, internalError(fmt.Sprintf("failed to create manager for existing fields: %v", err))
 		}
 	}
-	key := r.managerKey(manager, fieldpath.OperationApply)
 	if mf, ok := metadataOf(cfg)["managedFields"]; ok && mf != nil { // rules.md request.managedfields-in-body
 		return nil, badRequest("metadata.managedFields must be nil")
 	}
@@ -207,15 +233,25 @@ func (r *request) applyOnce(live, cfg map[string]any, managed fieldpath.Managed,
 	if err != nil {
 		return nil, internalError(fmt.Sprintf("failed to create typed live object (%s): %v", objectGVKNN(live), err))
 	}
-	merged, fields, err := r.applyFields(liveTyped, cfgTyped, cfg, managed.Fields, key, force)
+	merged, fields, forced, err := r.applyFields(liveTyped, cfgTyped, cfg, managed.Fields, key, force)
 	if err != nil {
 		var conflicts smdmerge.Conflicts
 		if errors.As(err, &conflicts) {
 			sortConflicts(conflicts)
+			if forced != nil {
+				id.managed, id.fields = managed, forced
+				r.pending = &id
+			}
 			return &applyOutcome{conflicts: conflicts}, conflictError(conflicts)
 		}
 		return nil, internalError(err.Error())
 	}
+	return r.applied(cfg, managed, key, merged, fields)
+}
+
+// applied is the outcome of an apply whose field management gave merged (nil: nothing
+// changes) and fields, the entries of managed after it.
+func (r *request) applied(cfg map[string]any, managed fieldpath.Managed, key string, merged *typed.TypedValue, fields smdpath.ManagedFields) (*applyOutcome, *StatusError) {
 	managed.Fields = fields
 	stripMeta(managed.Fields, key)
 	out := &applyOutcome{managed: managed}
@@ -229,6 +265,7 @@ func (r *request) applyOnce(live, cfg map[string]any, managed fieldpath.Managed,
 		obj = unstructured.CopyAsDecoded(obj)
 		// The server decodes the merged object into the Go type of the request's version,
 		// defaults it and goes on with it in the internal version.
+		var err error
 		if obj, err = r.roundTrip(obj); err != nil {
 			return nil, internalError(fmt.Sprintf("failed to convert new object (%s) to proper version: %v", objectGVKNN(cfg), err))
 		}
@@ -242,6 +279,13 @@ func (r *request) applyOnce(live, cfg map[string]any, managed fieldpath.Managed,
 		out.object = obj
 	}
 	return out, nil
+}
+
+// sameApply reports whether p and q are applies of the same objects and entries by the
+// same manager.
+func (p *pendingForce) sameApply(q *pendingForce) bool {
+	same := func(a, b reflect.Value) bool { return a.UnsafePointer() == b.UnsafePointer() }
+	return same(p.live, q.live) && same(p.cfg, q.cfg) && same(p.src, q.src) && same(p.srcTimes, q.srcTimes) && p.key == q.key
 }
 
 func (r *request) defaultObject(obj map[string]any) error {
