@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 	"sort"
+	"time"
 	"unicode"
 
 	"github.com/ssa-diff/ssa-diff/fieldpath"
@@ -40,6 +41,9 @@ func (e *Engine) applyStep(a admitted) (*Result, error) {
 	r, err := e.newRequest(a)
 	if err != nil {
 		return nil, err
+	}
+	if req.Force {
+		r.unforced = req.Unforced
 	}
 	var res *Result
 	if r.ep.Subresource == "scale" {
@@ -85,8 +89,13 @@ func (r *request) apply(live, cfg map[string]any, manager string, force bool) *R
 	if err != nil {
 		return reject(internalError(fmt.Sprintf("failed to decode managed fields: %v", err)))
 	}
-	managed, err := fieldpath.Decode(liveEntries)
-	if err != nil { // rules.md request.corrupt-entries
+	// The same apply without force, refused with conflicts, has decoded the entries and
+	// made every walk (Request.Unforced).
+	u := r.unforcedFor(force, live, cfg, liveEntries, manager)
+	var managed fieldpath.Managed
+	if u != nil {
+		managed = u.managed
+	} else if managed, err = fieldpath.Decode(liveEntries); err != nil { // rules.md request.corrupt-entries
 		return reject(internalError(fmt.Sprintf("failed to decode managed fields: %v", err)))
 	}
 	if got := schema.GVKOf(cfg); got != r.ep.GVK { // rules.md request.kind-mismatch
@@ -98,7 +107,20 @@ func (r *request) apply(live, cfg map[string]any, manager string, force bool) *R
 	// Which fields would force take? The same apply without force answers that. Force
 	// changes nothing but the conflicts' outcome, so when that apply meets none, it is
 	// also the forced apply's outcome.
-	out, s := r.applyWithLastApplied(live, cfg, managed, manager, false)
+	var out *applyOutcome
+	var s *StatusError
+	if u != nil {
+		out, s = u.out, u.status
+		p := *u.pending
+		p.live, p.cfg, p.src, p.srcTimes = reflect.ValueOf(live), reflect.ValueOf(cfg), reflect.ValueOf(managed.Fields), reflect.ValueOf(managed.Times)
+		r.pending = &p
+	} else {
+		out, s = r.applyWithLastApplied(live, cfg, managed, manager, false)
+	}
+	if !force && s != nil && s.Code == 409 && r.pending != nil && out != nil && len(out.conflicts) > 0 {
+		res.unforced = &unforcedApply{e: r.e, ep: r.ep, typ: r.typ, now: r.now, manager: manager, live: live, cfg: cfg,
+			liveEntries: liveEntries, managed: managed, out: out, status: s, pending: r.pending}
+	}
 	if force && s != nil {
 		var taken smdmerge.Conflicts
 		if out != nil {
@@ -187,6 +209,38 @@ func (r *request) applyWithLastApplied(live, cfg map[string]any, managed fieldpa
 	return r.applyOnce(live, cfg, managed, manager, true)
 }
 
+// unforcedApply is what an apply refused with conflicts leaves for the same apply with
+// force (Request.Unforced): its inputs as the engine took them, the entries it decoded,
+// its answer, and its walks. None of it is changed by the forced apply.
+type unforcedApply struct {
+	e           *Engine
+	ep          Endpoint
+	typ         *schema.Type
+	now         time.Time
+	manager     string
+	live, cfg   map[string]any
+	liveEntries []fieldpath.Entry
+	managed     fieldpath.Managed
+	out         *applyOutcome
+	status      *StatusError
+	pending     *pendingForce
+}
+
+// unforcedFor is the Request.Unforced of a forced apply of cfg to live by manager when it
+// answered the same apply without force: the same engine, endpoint, time and manager, and
+// objects and entries equal to the value; nil otherwise.
+func (r *request) unforcedFor(force bool, live, cfg map[string]any, liveEntries []fieldpath.Entry, manager string) *unforcedApply {
+	if !force || r.unforced == nil || r.unforced.unforced == nil {
+		return nil
+	}
+	u := r.unforced.unforced
+	if u.e != r.e || u.ep != r.ep || u.typ != r.typ || !u.now.Equal(r.now) || u.manager != manager ||
+		!sameEntries(u.liveEntries, liveEntries) || !unstructured.Equal(u.live, live) || !unstructured.Equal(u.cfg, cfg) {
+		return nil
+	}
+	return u
+}
+
 // pendingForce is an apply of r that met conflicts, kept so that the same apply with force
 // (the relaxation's, or the forced request's after it learnt which fields force takes)
 // runs only the ownership step (forcedFields) instead of every walk again.
@@ -207,10 +261,11 @@ func (r *request) applyOnce(live, cfg map[string]any, src fieldpath.Managed, man
 	key := r.managerKey(manager, fieldpath.OperationApply)
 	id := pendingForce{live: reflect.ValueOf(live), cfg: reflect.ValueOf(cfg), src: reflect.ValueOf(src.Fields), srcTimes: reflect.ValueOf(src.Times), key: key}
 	if p := r.pending; force && p != nil && p.sameApply(&id) {
-		// The same apply met conflicts: force takes them.
+		// The same apply met conflicts: force takes them. (Its entries are copied: an
+		// earlier request's answer may hold them, Request.Unforced.)
 		r.pending = nil
 		merged, fields := p.fields.take()
-		return r.applied(cfg, p.managed, key, merged, fields)
+		return r.applied(cfg, p.managed.Copy(), key, merged, fields)
 	}
 	managed := src.Copy()
 	if len(managed.Fields) == 0 { // rules.md untracked.first-apply

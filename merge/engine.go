@@ -101,6 +101,8 @@ type request struct {
 	creating bool
 	// manager is the request's fieldManager, as the admission chain sees it.
 	manager string
+	// unforced is the request's Unforced, on an apply with force.
+	unforced *Result
 	// pending is the last apply that met conflicts, which the same apply with force
 	// finishes without walking the objects again (applyOnce).
 	pending *pendingForce

@@ -99,8 +99,7 @@ func (r *request) applyFields(live, cfg *typed.TypedValue, cfgObj map[string]any
 // what force does follows from them alone (take).
 type forcedFields struct {
 	live, merged *typed.TypedValue
-	// managers are the entries reconciled with the schema, the applier's new set in them;
-	// take changes them, so it runs once.
+	// managers are the entries reconciled with the schema, the applier's new set in them.
 	managers  smdpath.ManagedFields
 	manager   string
 	cmp       *typed.Comparison
@@ -108,9 +107,13 @@ type forcedFields struct {
 }
 
 // take is the apply with force: the merged object (nil when nothing changes) and the new
-// entries.
+// entries. f is not changed: an answer may keep it for a later request (Request.Unforced).
 func (f *forcedFields) take() (*typed.TypedValue, smdpath.ManagedFields) {
-	fields := takeFields(f.managers, f.manager, f.cmp, f.conflicts)
+	managers := make(smdpath.ManagedFields, len(f.managers))
+	for m, vs := range f.managers {
+		managers[m] = vs
+	}
+	fields := takeFields(managers, f.manager, f.cmp, f.conflicts)
 	merged := f.merged
 	if value.EqualsUsing(value.NewFreelistAllocator(), f.live.AsValue(), merged.AsValue()) {
 		merged = nil

@@ -13,18 +13,21 @@ import (
 )
 
 // TestForcedAfterConflictsAgrees replays every scenario and, at each of its applies, sends
-// the same apply with force and without, as its manager and as "kubectl" (whose relaxation
-// forces an apply whose conflicts the last-applied annotation allows), to an engine that
-// finishes a forced apply from the walks of the apply that met the conflicts (applyOnce's
-// pendingForce) and to one that walks again (structured-merge-diff's updater, the
-// reference): the answers must be the same, and some forced applies must have taken
-// conflicts (the path is tested).
+// the same apply without force and with (twice: the first answer as its Request.Unforced,
+// as the client's forced request after a 409, and without), as its manager and as
+// "kubectl" (whose relaxation forces an apply whose conflicts the last-applied annotation
+// allows), to an engine that finishes a forced apply from the walks of the apply that met
+// the conflicts (applyOnce's pendingForce, an answer's unforcedApply) and to one that walks
+// again (structured-merge-diff's updater, the reference): the answers must be the same,
+// also with another apply's answer as Unforced (ignored), and some forced applies must
+// have taken conflicts (the path is tested).
 func TestForcedAfterConflictsAgrees(t *testing.T) {
 	reg := schema.MustNewRegistry(kube.Default())
 	fast := New(reg, kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}))
 	full := New(reg, kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}))
 	full.noShortcuts = true
-	taken := 0
+	taken, kept := 0, 0
+	var other *Result // an earlier apply's answer refused with conflicts
 	for _, sc := range append(append([]scenario{}, scenarios...), edgeScenarios...) {
 		var live map[string]any
 		now := time.Date(2026, 12, 2, 9, 0, 0, 0, time.UTC)
@@ -40,11 +43,18 @@ func TestForcedAfterConflictsAgrees(t *testing.T) {
 				req.Endpoint = Endpoint{GVK: schema.GVKOf(src), Namespace: ns, Name: name, Subresource: o.sub}
 			}
 			if o.apply {
-				for _, force := range []bool{false, true} {
-					for _, manager := range []string{o.manager, KubectlManager} {
+				for _, manager := range []string{o.manager, KubectlManager} {
+					// The answer without force is the forced apply's Unforced, as a
+					// client's second request (and, to be ignored, that of another
+					// apply: the previous one's).
+					var unforced *Result
+					for _, force := range []bool{false, true, true} {
 						r := req
 						r.Force, r.Manager = force, manager
 						r.Object = unstructured.DeepCopyObject(req.Object)
+						if force {
+							r.Unforced = unforced
+						}
 						a, errA := fast.Apply(r)
 						b, errB := full.Apply(r)
 						if (errA == nil) != (errB == nil) {
@@ -55,9 +65,28 @@ func TestForcedAfterConflictsAgrees(t *testing.T) {
 						if string(ja) != string(jb) {
 							t.Errorf("%s op %d force=%v %s:\nfrom the conflicts' walks %s\nwalked again %s", sc.name, i, force, manager, ja, jb)
 						}
-						if force && a != nil && a.Rejection == nil && len(a.Conflicts) > 0 {
+						if !force {
+							if a != nil && a.unforced != nil {
+								kept++
+							}
+							unforced = a
+						} else if a != nil && a.Rejection == nil && len(a.Conflicts) > 0 {
 							taken++
 						}
+					}
+					if other != nil {
+						r := req
+						r.Force, r.Manager, r.Unforced = true, manager, other
+						a, _ := fast.Apply(r)
+						b, _ := full.Apply(r)
+						ja, _ := json.Marshal(a)
+						jb, _ := json.Marshal(b)
+						if string(ja) != string(jb) {
+							t.Errorf("%s op %d %s with another apply's answer as Unforced:\n%s\nwalked again %s", sc.name, i, manager, ja, jb)
+						}
+					}
+					if unforced != nil && unforced.unforced != nil {
+						other = unforced
 					}
 				}
 			} else if live != nil {
@@ -88,9 +117,9 @@ func TestForcedAfterConflictsAgrees(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d forced applies took conflicts", taken)
-	if taken < 5 {
-		t.Errorf("only %d forced applies took conflicts: the scenarios do not test the path", taken)
+	t.Logf("%d forced applies took conflicts, %d answers kept their walks for one", taken, kept)
+	if taken < 5 || kept < 5 {
+		t.Errorf("only %d forced applies took conflicts, %d answers kept their walks: the scenarios do not test the path", taken, kept)
 	}
 }
 
