@@ -3,7 +3,9 @@ package merge
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"sort"
+	"time"
 	"unicode"
 
 	"github.com/ssa-diff/ssa-diff/fieldpath"
@@ -11,6 +13,7 @@ import (
 	"github.com/ssa-diff/ssa-diff/schema"
 	smdpath "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 	smdmerge "sigs.k8s.io/structured-merge-diff/v6/merge"
+	"sigs.k8s.io/structured-merge-diff/v6/typed"
 )
 
 // Apply predicts one server-side apply request (PATCH with application/apply-patch+yaml),
@@ -38,6 +41,9 @@ func (e *Engine) applyStep(a admitted) (*Result, error) {
 	r, err := e.newRequest(a)
 	if err != nil {
 		return nil, err
+	}
+	if req.Force {
+		r.unforced = req.Unforced
 	}
 	var res *Result
 	if r.ep.Subresource == "scale" {
@@ -83,8 +89,13 @@ func (r *request) apply(live, cfg map[string]any, manager string, force bool) *R
 	if err != nil {
 		return reject(internalError(fmt.Sprintf("failed to decode managed fields: %v", err)))
 	}
-	managed, err := fieldpath.Decode(liveEntries)
-	if err != nil { // rules.md request.corrupt-entries
+	// The same apply without force, refused with conflicts, has decoded the entries and
+	// made every walk (Request.Unforced).
+	u := r.unforcedFor(force, live, cfg, liveEntries, manager)
+	var managed fieldpath.Managed
+	if u != nil {
+		managed = u.managed
+	} else if managed, err = fieldpath.Decode(liveEntries); err != nil { // rules.md request.corrupt-entries
 		return reject(internalError(fmt.Sprintf("failed to decode managed fields: %v", err)))
 	}
 	if got := schema.GVKOf(cfg); got != r.ep.GVK { // rules.md request.kind-mismatch
@@ -96,7 +107,20 @@ func (r *request) apply(live, cfg map[string]any, manager string, force bool) *R
 	// Which fields would force take? The same apply without force answers that. Force
 	// changes nothing but the conflicts' outcome, so when that apply meets none, it is
 	// also the forced apply's outcome.
-	out, s := r.applyWithLastApplied(live, cfg, managed, manager, false)
+	var out *applyOutcome
+	var s *StatusError
+	if u != nil {
+		out, s = u.out, u.status
+		p := *u.pending
+		p.live, p.cfg, p.src, p.srcTimes = reflect.ValueOf(live), reflect.ValueOf(cfg), reflect.ValueOf(managed.Fields), reflect.ValueOf(managed.Times)
+		r.pending = &p
+	} else {
+		out, s = r.applyWithLastApplied(live, cfg, managed, manager, false)
+	}
+	if !force && s != nil && s.Code == 409 && r.pending != nil && out != nil && len(out.conflicts) > 0 {
+		res.unforced = &unforcedApply{e: r.e, ep: r.ep, typ: r.typ, now: r.now, manager: manager, live: live, cfg: cfg,
+			liveEntries: liveEntries, managed: managed, out: out, status: s, pending: r.pending}
+	}
 	if force && s != nil {
 		var taken smdmerge.Conflicts
 		if out != nil {
@@ -163,8 +187,9 @@ func (r *request) apply(live, cfg map[string]any, manager string, force bool) *R
 // applyWithLastApplied is the apply with the kubectl relaxation (rules.md kubectl.relaxation, kubectl.no-relaxation): when the
 // manager is "kubectl" and every conflict is on a field whose last-applied value still
 // matches the live object, the apply is forced; otherwise only the other conflicts count.
+// managed is not changed.
 func (r *request) applyWithLastApplied(live, cfg map[string]any, managed fieldpath.Managed, manager string, force bool) (*applyOutcome, *StatusError) {
-	out, s := r.applyOnce(live, cfg, managed.Copy(), manager, force)
+	out, s := r.applyOnce(live, cfg, managed, manager, force)
 	if manager != KubectlManager || s == nil || out == nil || len(out.conflicts) == 0 {
 		return out, s
 	}
@@ -181,11 +206,68 @@ func (r *request) applyWithLastApplied(live, cfg map[string]any, managed fieldpa
 	if len(rest) > 0 {
 		return &applyOutcome{conflicts: rest}, conflictError(rest)
 	}
-	return r.applyOnce(live, cfg, managed.Copy(), manager, true)
+	return r.applyOnce(live, cfg, managed, manager, true)
 }
 
-// applyOnce is the chain from the before-first-apply step inwards.
-func (r *request) applyOnce(live, cfg map[string]any, managed fieldpath.Managed, manager string, force bool) (*applyOutcome, *StatusError) {
+// unforcedApply is what an apply refused with conflicts leaves for the same apply with
+// force (Request.Unforced): its inputs as the engine took them, the entries it decoded,
+// its answer, and its walks. None of it is changed by the forced apply.
+type unforcedApply struct {
+	e           *Engine
+	ep          Endpoint
+	typ         *schema.Type
+	now         time.Time
+	manager     string
+	live, cfg   map[string]any
+	liveEntries []fieldpath.Entry
+	managed     fieldpath.Managed
+	out         *applyOutcome
+	status      *StatusError
+	pending     *pendingForce
+}
+
+// unforcedFor is the Request.Unforced of a forced apply of cfg to live by manager when it
+// answered the same apply without force: the same engine, endpoint, time and manager, and
+// objects and entries equal to the value; nil otherwise.
+func (r *request) unforcedFor(force bool, live, cfg map[string]any, liveEntries []fieldpath.Entry, manager string) *unforcedApply {
+	if !force || r.unforced == nil || r.unforced.unforced == nil {
+		return nil
+	}
+	u := r.unforced.unforced
+	if u.e != r.e || u.ep != r.ep || u.typ != r.typ || !u.now.Equal(r.now) || u.manager != manager ||
+		!sameEntries(u.liveEntries, liveEntries) || !unstructured.Equal(u.live, live) || !unstructured.Equal(u.cfg, cfg) {
+		return nil
+	}
+	return u
+}
+
+// pendingForce is an apply of r that met conflicts, kept so that the same apply with force
+// (the relaxation's, or the forced request's after it learnt which fields force takes)
+// runs only the ownership step (forcedFields) instead of every walk again.
+type pendingForce struct {
+	// live, cfg, src and srcTimes are the identities of the apply's inputs: its objects and
+	// the maps of the managedFields it was given (which applyOnce copies, never changes).
+	live, cfg, src, srcTimes reflect.Value
+	key                      string
+	// managed is the copy the apply worked on, before-first-apply's entry in it when it
+	// made one; fields its walks.
+	managed fieldpath.Managed
+	fields  *forcedFields
+}
+
+// applyOnce is the chain from the before-first-apply step inwards; src, the live object's
+// entries decoded, is not changed.
+func (r *request) applyOnce(live, cfg map[string]any, src fieldpath.Managed, manager string, force bool) (*applyOutcome, *StatusError) {
+	key := r.managerKey(manager, fieldpath.OperationApply)
+	id := pendingForce{live: reflect.ValueOf(live), cfg: reflect.ValueOf(cfg), src: reflect.ValueOf(src.Fields), srcTimes: reflect.ValueOf(src.Times), key: key}
+	if p := r.pending; force && p != nil && p.sameApply(&id) {
+		// The same apply met conflicts: force takes them. (Its entries are copied: an
+		// earlier request's answer may hold them, Request.Unforced.)
+		r.pending = nil
+		merged, fields := p.fields.take()
+		return r.applied(cfg, p.managed.Copy(), key, merged, fields)
+	}
+	managed := src.Copy()
 	if len(managed.Fields) == 0 { // rules.md untracked.first-apply
 		empty := r.e.model.EmptyObject(r.typ)
 		var err error
@@ -194,7 +276,6 @@ func (r *request) applyOnce(live, cfg map[string]any, managed fieldpath.Managed,
 			return nil, internalError(fmt.Sprintf("failed to create manager for existing fields: %v", err))
 		}
 	}
-	key := r.managerKey(manager, fieldpath.OperationApply)
 	if mf, ok := metadataOf(cfg)["managedFields"]; ok && mf != nil { // rules.md request.managedfields-in-body
 		return nil, badRequest("metadata.managedFields must be nil")
 	}
@@ -207,15 +288,25 @@ func (r *request) applyOnce(live, cfg map[string]any, managed fieldpath.Managed,
 	if err != nil {
 		return nil, internalError(fmt.Sprintf("failed to create typed live object (%s): %v", objectGVKNN(live), err))
 	}
-	merged, fields, err := r.applyFields(liveTyped, cfgTyped, cfg, managed.Fields, key, force)
+	merged, fields, forced, err := r.applyFields(liveTyped, cfgTyped, cfg, managed.Fields, key, force)
 	if err != nil {
 		var conflicts smdmerge.Conflicts
 		if errors.As(err, &conflicts) {
 			sortConflicts(conflicts)
+			if forced != nil {
+				id.managed, id.fields = managed, forced
+				r.pending = &id
+			}
 			return &applyOutcome{conflicts: conflicts}, conflictError(conflicts)
 		}
 		return nil, internalError(err.Error())
 	}
+	return r.applied(cfg, managed, key, merged, fields)
+}
+
+// applied is the outcome of an apply whose field management gave merged (nil: nothing
+// changes) and fields, the entries of managed after it.
+func (r *request) applied(cfg map[string]any, managed fieldpath.Managed, key string, merged *typed.TypedValue, fields smdpath.ManagedFields) (*applyOutcome, *StatusError) {
 	managed.Fields = fields
 	stripMeta(managed.Fields, key)
 	out := &applyOutcome{managed: managed}
@@ -229,6 +320,7 @@ func (r *request) applyOnce(live, cfg map[string]any, managed fieldpath.Managed,
 		obj = unstructured.CopyAsDecoded(obj)
 		// The server decodes the merged object into the Go type of the request's version,
 		// defaults it and goes on with it in the internal version.
+		var err error
 		if obj, err = r.roundTrip(obj); err != nil {
 			return nil, internalError(fmt.Sprintf("failed to convert new object (%s) to proper version: %v", objectGVKNN(cfg), err))
 		}
@@ -242,6 +334,13 @@ func (r *request) applyOnce(live, cfg map[string]any, managed fieldpath.Managed,
 		out.object = obj
 	}
 	return out, nil
+}
+
+// sameApply reports whether p and q are applies of the same objects and entries by the
+// same manager.
+func (p *pendingForce) sameApply(q *pendingForce) bool {
+	same := func(a, b reflect.Value) bool { return a.UnsafePointer() == b.UnsafePointer() }
+	return same(p.live, q.live) && same(p.cfg, q.cfg) && same(p.src, q.src) && same(p.srcTimes, q.srcTimes) && p.key == q.key
 }
 
 func (r *request) defaultObject(obj map[string]any) error {

@@ -51,7 +51,12 @@
 // Step 4 is structured-merge-diff's own code, with one shortcut: its prune, three walks over
 // the object, is skipped when the applier keeps every field it owned, where it provably
 // removes nothing (fieldapply.go says why; FuzzEngine and the differential test against the
-// Kubernetes field manager hold both paths to the same answers).
+// Kubernetes field manager hold both paths to the same answers). Force changes nothing in
+// those walks but what becomes of the conflicts (an error, or fields taken from their
+// owners), so an apply that met conflicts keeps them, and the same apply with force — the
+// kubectl relaxation's, the forced request after a 409, or a later request given that
+// answer as [Request.Unforced] — only runs the ownership step on them
+// (TestForcedAfterConflictsAgrees holds it to structured-merge-diff's updater).
 //
 // Rule ids in comments (conflict.message-many, untracked.first-apply, …) are those of
 // docs/rules.md, the one catalogue of the server's rules in the repository.

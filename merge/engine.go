@@ -101,6 +101,11 @@ type request struct {
 	creating bool
 	// manager is the request's fieldManager, as the admission chain sees it.
 	manager string
+	// unforced is the request's Unforced, on an apply with force.
+	unforced *Result
+	// pending is the last apply that met conflicts, which the same apply with force
+	// finishes without walking the objects again (applyOnce).
+	pending *pendingForce
 	// typed is the last object typed without strictness (the live object, which every
 	// step of an apply types again), by the identity of its map. Objects are not
 	// changed once typed: merges build new values, and the result is a copy.

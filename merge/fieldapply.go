@@ -1,7 +1,6 @@
 package merge
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/ssa-diff/ssa-diff/fieldpath"
@@ -44,13 +43,18 @@ import (
 // both paths (Engine.noShortcuts) check the equivalence.
 
 // applyFields is structured-merge-diff's Updater.Apply for r's request: the merged object
-// (nil when nothing changes) and the new entries, or the conflicts as an error.
-func (r *request) applyFields(live, cfg *typed.TypedValue, cfgObj map[string]any, managers smdpath.ManagedFields, manager string, force bool) (*typed.TypedValue, smdpath.ManagedFields, error) {
+// (nil when nothing changes) and the new entries, or the conflicts as an error. With the
+// conflicts, forced is, when this path knows it, the same apply with force: the walks made
+// already, only its ownership step left to run (see forcedFields); nil on the updater's own
+// path.
+func (r *request) applyFields(live, cfg *typed.TypedValue, cfgObj map[string]any, managers smdpath.ManagedFields, manager string, force bool) (merged *typed.TypedValue, fields smdpath.ManagedFields, forced *forcedFields, err error) {
 	if r.e.noShortcuts || !r.oneVersion(managers) {
-		return r.updater.Apply(live, cfg, r.version, managers, manager, force)
+		merged, fields, err = r.updater.Apply(live, cfg, r.version, managers, manager, force)
+		return merged, fields, nil, err
 	}
-	full := func() (*typed.TypedValue, smdpath.ManagedFields, error) {
-		return r.updater.Apply(live, cfg, r.version, managers, manager, force)
+	full := func() (*typed.TypedValue, smdpath.ManagedFields, *forcedFields, error) {
+		merged, fields, err := r.updater.Apply(live, cfg, r.version, managers, manager, force)
+		return merged, fields, nil, err
 	}
 	// Any error is left to the updater, which reports the first in its own order.
 	reconciled, err := reconcileWithSchema(live, managers)
@@ -65,7 +69,7 @@ func (r *request) applyFields(live, cfg *typed.TypedValue, cfgObj map[string]any
 		set = f.Filter(set)
 	}
 	last := reconciled[manager]
-	merged, err := live.Merge(cfg)
+	merged, err = live.Merge(cfg)
 	if err != nil {
 		return full()
 	}
@@ -75,18 +79,46 @@ func (r *request) applyFields(live, cfg *typed.TypedValue, cfgObj map[string]any
 			return full()
 		}
 	}
-	fields, err := r.updateFields(live, merged, reconciled, manager, force)
+	cmp, conflicts, err := r.compareFields(live, merged, reconciled, manager)
 	if err != nil {
-		var conflicts smdmerge.Conflicts
-		if errors.As(err, &conflicts) {
-			return nil, smdpath.ManagedFields{}, err
-		}
 		return full()
 	}
-	if value.EqualsUsing(value.NewFreelistAllocator(), live.AsValue(), merged.AsValue()) {
+	f := &forcedFields{live: live, merged: merged, managers: reconciled, manager: manager, cmp: cmp, conflicts: conflicts}
+	if !force && len(conflicts) != 0 {
+		return nil, smdpath.ManagedFields{}, f, smdmerge.ConflictsFromManagers(conflicts)
+	}
+	merged, fields = f.take()
+	return merged, fields, nil, nil
+}
+
+// forcedFields is an apply's ownership step still to run with force, after the walks that
+// found its conflicts: the updater's update computes the same comparison and the same
+// conflicts with force or without, and force only decides whether they are an error or
+// are taken from their owners. So the apply without force that meets conflicts has made
+// every walk the forced apply makes (typing, merge, field set, prune, comparison), and
+// what force does follows from them alone (take).
+type forcedFields struct {
+	live, merged *typed.TypedValue
+	// managers are the entries reconciled with the schema, the applier's new set in them.
+	managers  smdpath.ManagedFields
+	manager   string
+	cmp       *typed.Comparison
+	conflicts smdpath.ManagedFields
+}
+
+// take is the apply with force: the merged object (nil when nothing changes) and the new
+// entries. f is not changed: an answer may keep it for a later request (Request.Unforced).
+func (f *forcedFields) take() (*typed.TypedValue, smdpath.ManagedFields) {
+	managers := make(smdpath.ManagedFields, len(f.managers))
+	for m, vs := range f.managers {
+		managers[m] = vs
+	}
+	fields := takeFields(managers, f.manager, f.cmp, f.conflicts)
+	merged := f.merged
+	if value.EqualsUsing(value.NewFreelistAllocator(), f.live.AsValue(), merged.AsValue()) {
 		merged = nil
 	}
-	return merged, fields, nil
+	return merged, fields
 }
 
 // pruneOneVersion is the updater's prune when every entry is at the merged object's
@@ -146,13 +178,13 @@ func reconcileWithSchema(live *typed.TypedValue, managers smdpath.ManagedFields)
 	return out, nil
 }
 
-// updateFields is the updater's ownership step at one version: the fields the write
-// changes are taken from the other managers (a conflict unless forced), the fields it
-// removes are released, and empty entries are dropped.
-func (r *request) updateFields(live, merged *typed.TypedValue, managers smdpath.ManagedFields, manager string, force bool) (smdpath.ManagedFields, error) {
+// compareFields is the first half of the updater's ownership step at one version: the comparison of the live and
+// the merged object (less the reset fields), and per other manager the fields of it that
+// the write changes — the conflicts, with force or without.
+func (r *request) compareFields(live, merged *typed.TypedValue, managers smdpath.ManagedFields, manager string) (*typed.Comparison, smdpath.ManagedFields, error) {
 	cmp, err := live.Compare(merged)
 	if err != nil {
-		return nil, fmt.Errorf("failed to compare objects: %v", err)
+		return nil, nil, fmt.Errorf("failed to compare objects: %v", err)
 	}
 	cmp = cmp.FilterFields(r.ignore[r.version])
 	changed := cmp.Modified.Union(cmp.Added)
@@ -165,9 +197,13 @@ func (r *request) updateFields(live, merged *typed.TypedValue, managers smdpath.
 			conflicts[m] = smdpath.NewVersionedSet(c, vs.APIVersion(), false)
 		}
 	}
-	if !force && len(conflicts) != 0 {
-		return nil, smdmerge.ConflictsFromManagers(conflicts)
-	}
+	return cmp, conflicts, nil
+}
+
+// takeFields is the second half with force (or without conflicts): the conflicting fields
+// leave their owners, the removed fields every manager but the writer, and empty entries
+// go. It changes managers and returns them.
+func takeFields(managers smdpath.ManagedFields, manager string, cmp *typed.Comparison, conflicts smdpath.ManagedFields) smdpath.ManagedFields {
 	for m, c := range conflicts {
 		vs := managers[m]
 		managers[m] = smdpath.NewVersionedSet(vs.Set().Difference(c.Set()), vs.APIVersion(), vs.Applied())
@@ -185,7 +221,7 @@ func (r *request) updateFields(live, merged *typed.TypedValue, managers smdpath.
 			delete(managers, m)
 		}
 	}
-	return managers, nil
+	return managers
 }
 
 // keepsEverything reports whether the prune of an apply whose applier owned last and now

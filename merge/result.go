@@ -44,6 +44,13 @@ type Request struct {
 	// Source names where the body came from, as kubectl names it in its messages (the
 	// file given to -f, STDIN for standard input); only kubectl's own refusals print it.
 	Source string
+	// Unforced, on an apply with Force, is the engine's answer to the same apply without
+	// force when that was refused with conflicts (the forced request a client sends
+	// next): the apply then takes those conflicts from the walks that answer made
+	// instead of making them again. An answer to any other request is ignored (the
+	// objects, entries, endpoint, manager and time must be the same), and none is
+	// changed.
+	Unforced *Result
 }
 
 // Action is what the server does with a request.
@@ -99,6 +106,9 @@ type Result struct {
 	// decodedOwn is the decoding of the entries the request encoded, which readers of
 	// the result decode again (ManagedFieldsDecoded); nil when it was not vouched for.
 	decodedOwn *encodedEntries
+	// unforced, on an apply refused with conflicts, is what the same apply with force
+	// takes from it (Request.Unforced).
+	unforced *unforcedApply
 }
 
 // decodedEntries are managedFields entries and their decoding (fieldpath.Decode), never

@@ -135,10 +135,13 @@ func (r *Run) Predict(a Apply) (*Prediction, error) {
 	r.advise(p, a)
 	shared := r.newDriftShared(a)
 	if out.Rejection != nil && out.Rejection.Code == 409 && !r.Force && r.ForcedAlso && !r.Applier.AlwaysForces() {
-		// Against the live object as the server read it for the first request.
+		// Against the live object as the server read it for the first request, whose
+		// walks the engine takes the conflicts from (merge.Request.Unforced).
 		again := a
 		again.Live = p.Live
-		if forced, err := r.Predictor.Predict(r.Applier, r.request(again, true)); err == nil {
+		req := r.request(again, true)
+		req.Unforced = out
+		if forced, err := r.Predictor.Predict(r.Applier, req); err == nil {
 			p.WithForce = forced
 			p.WithForceDrift = r.drift(a, p.Live, forced, nil, shared)
 		}
