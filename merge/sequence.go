@@ -178,7 +178,7 @@ func (e *Engine) summarize(req Request, orig map[string]any, o Outcome) *Result 
 	case r.unchanged(orig, origEntries, obj, res.ManagedFields):
 		res.Action = ActionUnchanged
 		res.Object = unstructured.DeepCopyObject(orig)
-		res.ManagedFields = origEntries
+		res.ManagedFields = r.storedEntries(res.Object, origEntries, res.ManagedFields)
 	default:
 		res.Action = ActionUpdate
 	}
