@@ -29,7 +29,8 @@ func SetToCanonicalFieldsV1As(s *smdpath.Set, t Text) ([]byte, error) {
 // compacts them (a built-in kind's fieldsV1, kept as structured-merge-diff wrote it). It is
 // written from the set in one pass.
 func SetToFieldsV1Text(s *smdpath.Set, t Text, o Order) ([]byte, error) {
-	st := canonicalStack{order: o}
+	// Room for the keys of a few levels of a typical object: the stack grows no more.
+	st := canonicalStack{items: make([]canonicalItem, 0, 32), order: o}
 	if b, ok := st.appendSet(nil, s, false, 0, t); ok {
 		return b, nil
 	}
@@ -50,8 +51,8 @@ func SetToFieldsV1Text(s *smdpath.Set, t Text, o Order) ([]byte, error) {
 // letter apart, so that field names need no new string), member and child as the set has it.
 type canonicalItem struct {
 	kind   byte // 'f', 'i', 'k', 'v'
-	rest   string
 	member bool
+	rest   string
 	child  *smdpath.Set
 	// pe is the element, which OrderElements compares.
 	pe smdpath.PathElement
@@ -129,11 +130,9 @@ func (st *canonicalStack) appendSet(dst []byte, s *smdpath.Set, self bool, depth
 	// This object's keys; the children's, appended above them while they are written,
 	// leave them as they are (a slice grown anew keeps these in the old array).
 	items := st.items[base:len(st.items):len(st.items)]
-	same := sameText
 	if st.order == OrderElements {
 		// Members and children come each in element order: one stable sort merges them.
 		slices.SortStableFunc(items, compareElements)
-		same = sameElement
 	} else {
 		slices.SortStableFunc(items, compareCanonicalItems)
 	}
@@ -143,7 +142,7 @@ func (st *canonicalStack) appendSet(dst []byte, s *smdpath.Set, self bool, depth
 	kept := items[:0]
 	for i := 0; i < len(items); i++ {
 		it := items[i]
-		if i+1 < len(items) && same(&items[i+1], &it) {
+		if i+1 < len(items) && st.sameKey(&items[i+1], &items[i]) {
 			next := items[i+1]
 			if it.member == next.member {
 				return nil, false
@@ -180,9 +179,14 @@ func (st *canonicalStack) appendSet(dst []byte, s *smdpath.Set, self bool, depth
 	return append(dst, '}'), true
 }
 
-func sameText(a, b *canonicalItem) bool { return a.kind == b.kind && a.rest == b.rest }
-
-func sameElement(a, b *canonicalItem) bool { return a.pe.Equals(b.pe) }
+// sameKey reports whether two neighbours in the stack's order are one key: the same
+// element (OrderElements), the same text (OrderBytes).
+func (st *canonicalStack) sameKey(a, b *canonicalItem) bool {
+	if st.order == OrderElements {
+		return a.pe.Equals(b.pe)
+	}
+	return a.kind == b.kind && a.rest == b.rest
+}
 
 // hasControl reports whether s holds a control character.
 func hasControl(s string) bool {
