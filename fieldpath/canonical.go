@@ -117,6 +117,7 @@ func (st *canonicalStack) appendSet(dst []byte, s *smdpath.Set, self bool, depth
 		st.items = append(st.items, it)
 	}
 	s.Members.Iterate(func(pe smdpath.PathElement) { add(pe, nil) })
+	members := len(st.items)
 	s.Children.Iterate(func(pe smdpath.PathElement) {
 		child, _ := s.Children.Get(pe)
 		if child == nil {
@@ -131,8 +132,12 @@ func (st *canonicalStack) appendSet(dst []byte, s *smdpath.Set, self bool, depth
 	// leave them as they are (a slice grown anew keeps these in the old array).
 	items := st.items[base:len(st.items):len(st.items)]
 	if st.order == OrderElements {
-		// Members and children come each in element order: one stable sort merges them.
-		slices.SortStableFunc(items, compareElements)
+		// Members and children come each in element order (structured-merge-diff keeps
+		// them sorted); when there are both, one stable sort merges them, a member
+		// before a child of the same element.
+		if base < members && members < len(st.items) {
+			slices.SortStableFunc(items, compareElements)
+		}
 	} else {
 		slices.SortStableFunc(items, compareCanonicalItems)
 	}
