@@ -109,6 +109,23 @@ func (r *request) encodeEntries(m fieldpath.Managed) ([]fieldpath.Entry, error) 
 	return m.EncodeAs(t)
 }
 
+// reencoded is entries with the fieldsV1 encodeEntries writes for their field sets; entries
+// as they are when they do not decode.
+func (r *request) reencoded(entries []fieldpath.Entry) []fieldpath.Entry {
+	if len(entries) == 0 {
+		return entries
+	}
+	m, err := fieldpath.Decode(entries)
+	if err != nil {
+		return entries
+	}
+	out, err := r.encodeEntries(m)
+	if err != nil || len(out) != len(entries) {
+		return entries
+	}
+	return out
+}
+
 // holdManagedFields writes entries, as encodeEntries writes them, onto obj: their fieldsV1
 // kept as that text with WithCompactManagedFields, as trees otherwise; none removes the
 // field.
