@@ -9,6 +9,7 @@ import (
 
 	"github.com/ssa-diff/ssa-diff/internal/testkit"
 	"github.com/ssa-diff/ssa-diff/kube"
+	"github.com/ssa-diff/ssa-diff/merge"
 )
 
 // TestRecordedCases replays every recorded case through the engine and compares the
@@ -29,6 +30,13 @@ func TestRecordedCases(t *testing.T) {
 			}
 			for _, p := range CompareAssigned(c, res, false) {
 				t.Error(p)
+			}
+			// The command's engine holds fieldsV1 as text: the server's order too.
+			if res, err = ReplayWith(c, nil, merge.WithCompactManagedFields()); err != nil {
+				t.Fatalf("replay with compact managedFields: %v", err)
+			}
+			for _, p := range CompareFieldsV1Order(c, res) {
+				t.Error("compact managedFields: " + p)
 			}
 		})
 	}

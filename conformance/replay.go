@@ -186,8 +186,8 @@ func (c *Case) kubectlSource() string {
 func Replay(c *Case) (*merge.Result, error) { return ReplayWith(c, nil) }
 
 // ReplayWith is Replay with the admission policies and PodSecurity of a case recorded
-// with admission.json run through library.
-func ReplayWith(c *Case, library func(wire.Setup) (wire.Library, error)) (*merge.Result, error) {
+// with admission.json run through library, and the engine built with opts.
+func ReplayWith(c *Case, library func(wire.Setup) (wire.Library, error), opts ...merge.Option) (*merge.Result, error) {
 	model, err := c.Model(library)
 	if err != nil {
 		return nil, err
@@ -197,7 +197,7 @@ func ReplayWith(c *Case, library func(wire.Setup) (wire.Library, error)) (*merge
 	if err != nil {
 		return nil, err
 	}
-	e := merge.New(reg, model)
+	e := merge.New(reg, model, opts...)
 	req := merge.Request{Live: c.Live, Object: c.Manifest, Endpoint: c.Endpoint(),
 		Manager: c.Request.FieldManager, Force: c.Request.Force, Now: c.NowTime(), Source: c.kubectlSource()}
 	switch {
@@ -305,6 +305,8 @@ func Compare(c *Case, res *merge.Result, strict bool) []string {
 	wm, gm := normTimes(entriesOf(want), liveTimes, c.Now), normTimes(entriesOf(got), liveTimes, c.Now)
 	if !reflect.DeepEqual(wm, gm) {
 		problems = append(problems, fmt.Sprintf("managedFields %s, server %s", compact(gm), compact(wm)))
+	} else {
+		problems = append(problems, CompareFieldsV1Order(c, res)...)
 	}
 	created := c.Live == nil
 	owned := ownedTree(entriesOf(want))

@@ -61,7 +61,17 @@ func BenchmarkEncodeTextAsJSONv2(b *testing.B) {
 	m := benchManaged(b)
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
-		if _, err := m.EncodeTextAs(TextJSONv2); err != nil {
+		if _, err := m.EncodeTextAs(TextJSONv2, OrderBytes); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkEncodeTextInElementOrder(b *testing.B) {
+	m := benchManaged(b)
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if _, err := m.EncodeTextAs(TextJSONIter, OrderElements); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -1,6 +1,7 @@
 package fieldpath
 
 import (
+	"encoding/json"
 	"slices"
 	"unicode/utf8"
 
@@ -17,15 +18,31 @@ func SetToCanonicalFieldsV1(s *smdpath.Set) ([]byte, error) {
 
 // SetToCanonicalFieldsV1As is SetToCanonicalFieldsV1 with the path elements in text t.
 func SetToCanonicalFieldsV1As(s *smdpath.Set, t Text) ([]byte, error) {
-	var st canonicalStack
+	return SetToFieldsV1Text(s, t, OrderBytes)
+}
+
+// SetToFieldsV1Text is a set's fieldsV1 as a server answers it in JSON for a kind whose
+// keys it holds in order o, the path elements in text t: compact, strings escaped as
+// encoding/json escapes them (HTML characters included). In OrderBytes it is the canonical
+// text (a custom resource's fieldsV1, a JSON tree, as encoding/json writes it); in
+// OrderElements it is the bytes SetToFieldsV1As writes, compacted as encoding/json
+// compacts them (a built-in kind's fieldsV1, kept as structured-merge-diff wrote it). It is
+// written from the set in one pass.
+func SetToFieldsV1Text(s *smdpath.Set, t Text, o Order) ([]byte, error) {
+	// Room for the keys of a few levels of a typical object: the stack grows no more.
+	st := canonicalStack{items: make([]canonicalItem, 0, 32), order: o}
 	if b, ok := st.appendSet(nil, s, false, 0, t); ok {
 		return b, nil
 	}
-	// What the one pass does not take (invalid UTF-8, two elements written alike, depth):
-	// the set's fieldsV1, made canonical.
+	// What the one pass does not take (invalid UTF-8, control characters, two elements
+	// written alike, depth): the set's fieldsV1 in the server's layout, made canonical or
+	// compacted as encoding/json writes a json.RawMessage.
 	raw, err := SetToFieldsV1As(s, t)
 	if err != nil {
 		return nil, err
+	}
+	if o == OrderElements {
+		return json.Marshal(json.RawMessage(raw))
 	}
 	return fieldsjson.CanonicalFieldsV1(raw)
 }
@@ -34,10 +51,14 @@ func SetToCanonicalFieldsV1As(s *smdpath.Set, t Text) ([]byte, error) {
 // letter apart, so that field names need no new string), member and child as the set has it.
 type canonicalItem struct {
 	kind   byte // 'f', 'i', 'k', 'v'
-	rest   string
 	member bool
+	rest   string
 	child  *smdpath.Set
+	// pe is the element, which OrderElements compares.
+	pe smdpath.PathElement
 }
+
+func compareElements(a, b canonicalItem) int { return a.pe.Compare(b.pe) }
 
 func compareCanonicalItems(a, b canonicalItem) int {
 	if a.kind != b.kind {
@@ -56,6 +77,7 @@ func compareCanonicalItems(a, b canonicalItem) int {
 // parent's: one slice for the whole set instead of one per object.
 type canonicalStack struct {
 	items []canonicalItem
+	order Order
 }
 
 // maxCanonicalDepth bounds the one pass (fieldsjson's reader goes as deep).
@@ -85,14 +107,17 @@ func (st *canonicalStack) appendSet(dst []byte, s *smdpath.Set, self bool, depth
 			}
 			it.kind, it.rest = key[0], key[2:]
 		}
-		if !utf8.ValidString(it.rest) {
+		if !utf8.ValidString(it.rest) || st.order == OrderElements && hasControl(it.rest) {
+			// Invalid UTF-8 may make two elements one text; structured-merge-diff v4/v6
+			// escape \b and \f otherwise than encoding/json.
 			ok = false
 			return
 		}
-		it.member, it.child = child == nil, child
+		it.member, it.child, it.pe = child == nil, child, pe
 		st.items = append(st.items, it)
 	}
 	s.Members.Iterate(func(pe smdpath.PathElement) { add(pe, nil) })
+	members := len(st.items)
 	s.Children.Iterate(func(pe smdpath.PathElement) {
 		child, _ := s.Children.Get(pe)
 		if child == nil {
@@ -106,13 +131,23 @@ func (st *canonicalStack) appendSet(dst []byte, s *smdpath.Set, self bool, depth
 	// This object's keys; the children's, appended above them while they are written,
 	// leave them as they are (a slice grown anew keeps these in the old array).
 	items := st.items[base:len(st.items):len(st.items)]
-	slices.SortStableFunc(items, compareCanonicalItems)
-	// A member and a child of the same element are one key; any other two keys alike
-	// are not taken.
+	if st.order == OrderElements {
+		// Members and children come each in element order (structured-merge-diff keeps
+		// them sorted); when there are both, one stable sort merges them, a member
+		// before a child of the same element.
+		if base < members && members < len(st.items) {
+			slices.SortStableFunc(items, compareElements)
+		}
+	} else {
+		slices.SortStableFunc(items, compareCanonicalItems)
+	}
+	// A member and a child of the same element are one key; in OrderBytes, any other two
+	// keys alike are not taken (the tree keeps one of them). In OrderElements two elements
+	// written alike are two keys, as structured-merge-diff writes them.
 	kept := items[:0]
 	for i := 0; i < len(items); i++ {
 		it := items[i]
-		if i+1 < len(items) && items[i+1].kind == it.kind && items[i+1].rest == it.rest {
+		if i+1 < len(items) && st.sameKey(&items[i+1], &items[i]) {
 			next := items[i+1]
 			if it.member == next.member {
 				return nil, false
@@ -147,6 +182,25 @@ func (st *canonicalStack) appendSet(dst []byte, s *smdpath.Set, self bool, depth
 		}
 	}
 	return append(dst, '}'), true
+}
+
+// sameKey reports whether two neighbours in the stack's order are one key: the same
+// element (OrderElements), the same text (OrderBytes).
+func (st *canonicalStack) sameKey(a, b *canonicalItem) bool {
+	if st.order == OrderElements {
+		return a.pe.Equals(b.pe)
+	}
+	return a.kind == b.kind && a.rest == b.rest
+}
+
+// hasControl reports whether s holds a control character.
+func hasControl(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 {
+			return true
+		}
+	}
+	return false
 }
 
 // appendCanonicalKey writes "K:rest" as encoding/json writes the string.

@@ -2,6 +2,7 @@ package fieldpath
 
 import (
 	"bytes"
+	"encoding/json"
 	"testing"
 
 	"github.com/ssa-diff/ssa-diff/internal/fieldsjson"
@@ -10,7 +11,8 @@ import (
 )
 
 // FuzzCanonicalFieldsV1: the one pass writes what making SetToFieldsV1As's text canonical
-// writes, in both texts, for sets decoded from any fieldsV1 and changed as the engine changes them
+// writes (OrderBytes), and what encoding/json makes of it as a json.RawMessage
+// (OrderElements), in both texts, for sets decoded from any fieldsV1 and changed as the engine changes them
 // (integer keys and values, empty children, a member that is also a child, HTML
 // characters, strings outside ASCII).
 func FuzzCanonicalFieldsV1(f *testing.F) {
@@ -58,6 +60,70 @@ func FuzzCanonicalFieldsV1(f *testing.F) {
 			if !bytes.Equal(got, want) {
 				t.Fatalf("%v: wrote\n%s\nwant\n%s\n(from %s)", text, got, want, enc)
 			}
+			got, err = SetToFieldsV1Text(set, text, OrderElements)
+			if err != nil {
+				t.Fatalf("%v, element order: %v", text, err)
+			}
+			if want, _ := json.Marshal(json.RawMessage(enc)); !bytes.Equal(got, want) {
+				t.Fatalf("%v, element order: wrote\n%s\nwant\n%s", text, got, want)
+			}
 		}
 	})
+}
+
+// TestSetToFieldsV1TextOrders: the same set in the two orders the server answers — numbers
+// in keys, values and indexes by value and the groups f:, k:, v:, i: in element order (a
+// built-in kind); every key as a string in byte order (a custom resource).
+func TestSetToFieldsV1TextOrders(t *testing.T) {
+	ports := `{"f:spec":{"f:ports":{` +
+		`"k:{\"port\":9,\"protocol\":\"TCP\"}":{},"k:{\"port\":80,\"protocol\":\"TCP\"}":{".":{},"f:port":{}},` +
+		`"k:{\"port\":443,\"protocol\":\"TCP\"}":{},"k:{\"port\":8125,\"protocol\":\"UDP\"}":{}}}}`
+	for _, tc := range []struct {
+		name, in, elements, bytes string
+	}{{
+		name:     "keys",
+		in:       ports,
+		elements: ports,
+		bytes: `{"f:spec":{"f:ports":{"k:{\"port\":443,\"protocol\":\"TCP\"}":{},"k:{\"port\":80,\"protocol\":\"TCP\"}":{".":{},"f:port":{}},` +
+			`"k:{\"port\":8125,\"protocol\":\"UDP\"}":{},"k:{\"port\":9,\"protocol\":\"TCP\"}":{}}}}`,
+	}, {
+		name:     "values",
+		in:       `{"f:codes":{"v:443":{},"v:80":{},"v:9":{},"v:-1":{},"v:\"a\"":{}}}`,
+		elements: `{"f:codes":{"v:-1":{},"v:9":{},"v:80":{},"v:443":{},"v:\"a\"":{}}}`,
+		bytes:    `{"f:codes":{"v:\"a\"":{},"v:-1":{},"v:443":{},"v:80":{},"v:9":{}}}`,
+	}, {
+		name:     "indexes",
+		in:       `{"f:args":{"i:10":{},"i:2":{"f:x":{}},"i:0":{}}}`,
+		elements: `{"f:args":{"i:0":{},"i:2":{"f:x":{}},"i:10":{}}}`,
+		bytes:    `{"f:args":{"i:0":{},"i:10":{},"i:2":{"f:x":{}}}}`,
+	}, {
+		name:     "groups",
+		in:       `{"i:1":{},"v:2":{},"k:{\"a\":3}":{},"f:z":{}}`,
+		elements: `{"f:z":{},"k:{\"a\":3}":{},"v:2":{},"i:1":{}}`,
+		bytes:    `{"f:z":{},"i:1":{},"k:{\"a\":3}":{},"v:2":{}}`,
+	}, {
+		name:     "names",
+		in:       `{"f:data":{"f:a9":{},"f:a10":{},"f:B":{},"f:a\u003cb":{}}}`,
+		elements: `{"f:data":{"f:B":{},"f:a10":{},"f:a9":{},"f:a\u003cb":{}}}`,
+		bytes:    `{"f:data":{"f:B":{},"f:a10":{},"f:a9":{},"f:a\u003cb":{}}}`,
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			set, err := FieldsV1ToSet([]byte(tc.in))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, o := range []struct {
+				order Order
+				want  string
+			}{{OrderElements, tc.elements}, {OrderBytes, tc.bytes}} {
+				got, err := SetToFieldsV1Text(set, TextJSONIter, o.order)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if string(got) != o.want {
+					t.Errorf("%v:\n got %s\nwant %s", o.order, got, o.want)
+				}
+			}
+		})
+	}
 }

@@ -25,10 +25,22 @@
 // then by time, manager, apiVersion and subresource), byte for byte as the server would.
 //
 // Decoded objects hold entries as lists of maps ([EntriesOf], [EntriesToUnstructured]); a
-// reader that keeps many of them may hold each fieldsV1 as JSON text instead
-// ([EntriesToUnstructuredText], a json.RawMessage in canonical form: what encoding/json
-// writes for the tree), which every function here
-// reads as it reads the tree.
+// reader that keeps many of them may hold each fieldsV1 as JSON text instead, which every
+// function here reads as it reads the tree.
+//
+// # The bytes of fieldsV1
+//
+// One field set has several texts, and which one a user sees depends on the kind's
+// storage ([Order]) and the server's release ([Text]). A built-in kind is stored typed: its
+// fieldsV1 are the bytes structured-merge-diff wrote ([SetToFieldsV1As]), keys in element
+// order (f: before k:, v:, i:; numbers by value: port 9 before 80 before 443), and the
+// server's JSON answers print them as encoding/json prints a json.RawMessage. A custom
+// resource is stored as JSON maps: its answers print the keys in byte order (443 before
+// 80), the canonical form, which is also what kubectl's -o json prints for every kind
+// ([EntriesToUnstructuredText] makes any text canonical).
+// [SetToFieldsV1Text] writes either in one pass from the set; [Managed.EncodeTextAs]
+// encodes every entry so. YAML answers sort the keys again (yaml.v2's order) whatever the
+// kind.
 //
 // Paths print as the server prints them in conflict messages ([PathString]) —
 // .spec.containers[name="app"].ports[containerPort=80,protocol="TCP"] — or as JSON Pointers

@@ -113,12 +113,12 @@ func fieldsV1Writer(t Text) func(*smdpath.Set) ([]byte, error) {
 	return SetToFieldsV1
 }
 
-// canonicalWriter is SetToCanonicalFieldsV1's writer of text t.
-func canonicalWriter(t Text) func(*smdpath.Set) ([]byte, error) {
-	if t == TextJSONv2 {
-		return func(s *smdpath.Set) ([]byte, error) { return SetToCanonicalFieldsV1As(s, TextJSONv2) }
+// textWriter is SetToFieldsV1Text's writer of text t and order o.
+func textWriter(t Text, o Order) func(*smdpath.Set) ([]byte, error) {
+	if t == TextJSONIter && o == OrderBytes {
+		return SetToCanonicalFieldsV1
 	}
-	return SetToCanonicalFieldsV1
+	return func(s *smdpath.Set) ([]byte, error) { return SetToFieldsV1Text(s, t, o) }
 }
 
 // ManagerKey is the identity of an entry (rules.md owner.key): the compact JSON of its manager,
@@ -258,11 +258,13 @@ func (m Managed) Encode() ([]Entry, error) { return m.encode(SetToFieldsV1) }
 func (m Managed) EncodeAs(t Text) ([]Entry, error) { return m.encode(fieldsV1Writer(t)) }
 
 // EncodeText is Encode with each fieldsV1 in canonical form (SetToCanonicalFieldsV1): the
-// text an object holds with WithCompactManagedFields-style managedFields.
+// text a custom resource's answers hold, and kubectl's -o json of any kind.
 func (m Managed) EncodeText() ([]Entry, error) { return m.encode(SetToCanonicalFieldsV1) }
 
-// EncodeTextAs is EncodeText with the path elements in text t.
-func (m Managed) EncodeTextAs(t Text) ([]Entry, error) { return m.encode(canonicalWriter(t)) }
+// EncodeTextAs is EncodeText with the path elements in text t and the keys in order o
+// (SetToFieldsV1Text): the fieldsV1 as the server answers them in JSON, for a kind it
+// stores in order o.
+func (m Managed) EncodeTextAs(t Text, o Order) ([]Entry, error) { return m.encode(textWriter(t, o)) }
 
 func (m Managed) encode(fieldsV1 func(*smdpath.Set) ([]byte, error)) ([]Entry, error) {
 	if len(m.Fields) == 0 {

@@ -34,9 +34,9 @@ func (m Managed) EncodeDecodedAs(t Text) (entries []Entry, decoded Managed, ok b
 	return m.vouch(entries, err)
 }
 
-// EncodeDecodedTextAs is EncodeDecodedText with the path elements in text t.
-func (m Managed) EncodeDecodedTextAs(t Text) (entries []Entry, decoded Managed, ok bool, err error) {
-	entries, err = m.EncodeTextAs(t)
+// EncodeDecodedTextAs is EncodeDecodedText with the fieldsV1 of EncodeTextAs(t, o).
+func (m Managed) EncodeDecodedTextAs(t Text, o Order) (entries []Entry, decoded Managed, ok bool, err error) {
+	entries, err = m.EncodeTextAs(t, o)
 	return m.vouch(entries, err)
 }
 

@@ -51,12 +51,13 @@ type Engine struct {
 type Option func(*Engine)
 
 // WithCompactManagedFields makes the objects the engine predicts hold the fieldsV1 of their
-// metadata.managedFields entries as JSON text — a json.RawMessage in the canonical form of
-// fieldsjson.CanonicalFieldsV1, which encoding/json writes as it writes the tree — instead
-// of trees of maps, and Result.ManagedFields the same text (written from the field sets in
-// one pass: fieldpath.Managed.EncodeText). They cost less to make and to hold, print the
-// same, and the engine and package fieldpath read them either way (a prediction can be the
-// live object of the next).
+// metadata.managedFields entries as JSON text — a json.RawMessage as the server answers it
+// in JSON (fieldpath.SetToFieldsV1Text): keys in element order for a built-in kind, in byte
+// order (the canonical form of fieldsjson.CanonicalFieldsV1) for a custom resource —
+// instead of trees of maps, and Result.ManagedFields the same text (written from the field
+// sets in one pass: fieldpath.Managed.EncodeTextAs). They cost less to make and to hold,
+// print the server's bytes, and the engine and package fieldpath read them either way (a
+// prediction can be the live object of the next).
 func WithCompactManagedFields() Option { return func(e *Engine) { e.compactManagedFields = true } }
 
 // New returns an engine that resolves kinds through schemas and asks model what the API
@@ -184,6 +185,18 @@ func (r *request) fieldsText() fieldpath.Text {
 		return fieldpath.TextJSONv2
 	}
 	return fieldpath.TextJSONIter
+}
+
+// fieldsOrder is the order of the keys of the fieldsV1 the server answers for the kind
+// (rules.md encode.key-order): a built-in kind is stored typed, its fieldsV1 the bytes
+// structured-merge-diff wrote, in element order (port 9 before 80 before 443); a custom
+// resource — any kind of a group that is not built in, or of a CRD — is stored as JSON
+// maps, which encoding/json writes in byte order.
+func (r *request) fieldsOrder() fieldpath.Order {
+	if r.typ != nil && r.typ.Source == schema.SourceCRD || !r.e.schemas.BuiltinGroup(r.ep.GVK.Group) {
+		return fieldpath.OrderBytes
+	}
+	return fieldpath.OrderElements
 }
 
 // keysAsTyped refuses, up to Kubernetes 1.33, an object whose associative lists have an

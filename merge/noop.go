@@ -61,7 +61,7 @@ func (r *request) keepTimesOfNoop(live map[string]any, liveEntries []fieldpath.E
 		out[i] = entries[i]
 		out[i].Time = liveEntries[i].Time
 	}
-	if err := setManagedFields(obj, out, r.e.compactManagedFields); err != nil {
+	if err := r.holdManagedFields(obj, out); err != nil {
 		return entries
 	}
 	return out

@@ -71,27 +71,22 @@ func setManagedFields(obj map[string]any, entries []fieldpath.Entry, text bool) 
 	return nil
 }
 
-// encodeManaged encodes m as the engine's objects hold it — canonical text with
-// WithCompactManagedFields, the server's layout otherwise — and writes the entries into obj,
-// with the decoding fieldpath vouched for (nil when none). encErr is encoding's error,
-// setErr writing's.
+// encodeManaged encodes m as the engine's objects hold it (encodeEntries) and writes the
+// entries into obj, with the decoding fieldpath vouched for (nil when none). encErr is
+// encoding's error, setErr writing's.
 func (r *request) encodeManaged(obj map[string]any, m fieldpath.Managed) (entries []fieldpath.Entry, own *encodedEntries, encErr, setErr error) {
+	t, o := r.fieldsText(), r.fieldsOrder()
 	encode := m.EncodeDecodedAs
-	if r.e.compactManagedFields {
-		encode = m.EncodeDecodedTextAs
+	if r.e.compactManagedFields || o == fieldpath.OrderBytes {
+		encode = func(t fieldpath.Text) ([]fieldpath.Entry, fieldpath.Managed, bool, error) {
+			return m.EncodeDecodedTextAs(t, o)
+		}
 	}
-	entries, decoded, vouched, err := encode(r.fieldsText())
+	entries, decoded, vouched, err := encode(t)
 	if err != nil {
 		return nil, nil, err, nil
 	}
-	if r.e.compactManagedFields && len(entries) > 0 {
-		// EncodeText's fieldsV1 are canonical already.
-		v, err := fieldpath.EntriesToUnstructuredCanonical(entries)
-		if err != nil {
-			return nil, nil, nil, err
-		}
-		ensureMetadata(obj)["managedFields"] = v
-	} else if err := setManagedFields(obj, entries, r.e.compactManagedFields); err != nil {
+	if err := r.holdManagedFields(obj, entries); err != nil {
 		return nil, nil, nil, err
 	}
 	if vouched {
@@ -99,6 +94,82 @@ func (r *request) encodeManaged(obj map[string]any, m fieldpath.Managed) (entrie
 		own = newEncodedEntries(entries, decoded, obj)
 	}
 	return entries, own, nil, nil
+}
+
+// encodeEntries is m's entries with the fieldsV1 the server answers for the kind
+// (rules.md encode.key-order): with WithCompactManagedFields the text of fieldsV1 in the
+// kind's order (fieldpath.Managed.EncodeTextAs); otherwise a built-in kind's fieldsV1 as
+// structured-merge-diff writes them (its typed storage keeps those bytes) and a custom
+// resource's as encoding/json writes the tree it stores (the canonical text).
+func (r *request) encodeEntries(m fieldpath.Managed) ([]fieldpath.Entry, error) {
+	t, o := r.fieldsText(), r.fieldsOrder()
+	if r.e.compactManagedFields || o == fieldpath.OrderBytes {
+		return m.EncodeTextAs(t, o)
+	}
+	return m.EncodeAs(t)
+}
+
+// reencoded is entries with the fieldsV1 encodeEntries writes for their field sets; entries
+// as they are when they do not decode.
+func (r *request) reencoded(entries []fieldpath.Entry) []fieldpath.Entry {
+	if len(entries) == 0 {
+		return entries
+	}
+	m, err := fieldpath.Decode(entries)
+	if err != nil {
+		return entries
+	}
+	out, err := r.encodeEntries(m)
+	if err != nil || len(out) != len(entries) {
+		return entries
+	}
+	return out
+}
+
+// holdManagedFields writes entries, as encodeEntries writes them, onto obj: their fieldsV1
+// kept as that text with WithCompactManagedFields, as trees otherwise; none removes the
+// field.
+func (r *request) holdManagedFields(obj map[string]any, entries []fieldpath.Entry) error {
+	if !r.e.compactManagedFields || len(entries) == 0 {
+		return setManagedFields(obj, entries, false)
+	}
+	v, err := fieldpath.EntriesToUnstructuredCanonical(entries)
+	if err != nil {
+		return err
+	}
+	ensureMetadata(obj)["managedFields"] = v
+	return nil
+}
+
+// storedEntries are the managedFields the server answers for a write that changes nothing:
+// those it stores, not the text they were read from (rules.md encode.key-order) — kubectl's
+// -o json gives a built-in kind's fieldsV1 in byte order, the server holds them in element
+// order. entries are the request's encoding of the same field sets (unchanged compared
+// them); when their text differs from the live entries', they are written onto obj, the
+// live object's copy, with the live times.
+func (r *request) storedEntries(obj map[string]any, liveEntries, entries []fieldpath.Entry) []fieldpath.Entry {
+	if len(entries) != len(liveEntries) {
+		return liveEntries
+	}
+	differ := false
+	for i := range entries {
+		if string(entries[i].FieldsV1) != string(liveEntries[i].FieldsV1) {
+			differ = true
+			break
+		}
+	}
+	if !differ {
+		return liveEntries
+	}
+	out := make([]fieldpath.Entry, len(entries))
+	for i := range entries {
+		out[i] = liveEntries[i]
+		out[i].FieldsV1 = entries[i].FieldsV1
+	}
+	if err := r.holdManagedFields(obj, out); err != nil {
+		return liveEntries
+	}
+	return out
 }
 
 // copyWithoutManagedFields is a deep copy of obj without metadata.managedFields.

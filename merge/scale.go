@@ -287,11 +287,11 @@ func (r *request) throughScale(live map[string]any, manager string, write scaleW
 		replicas = v
 	}
 	setNestedValue(obj, parts, replicas)
-	entries, err := out.EncodeAs(r.fieldsText())
+	entries, err := r.encodeEntries(out)
 	if err != nil {
 		return reject(internalError(fmt.Sprintf("failed to encode managed fields: %v", err)))
 	}
-	if err := setManagedFields(obj, entries, r.e.compactManagedFields); err != nil {
+	if err := r.holdManagedFields(obj, entries); err != nil {
 		return reject(internalError(err.Error()))
 	}
 	// The parent is written through the main resource's store: its rules and validation.

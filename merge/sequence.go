@@ -172,13 +172,18 @@ func (e *Engine) summarize(req Request, orig map[string]any, o Outcome) *Result 
 		res.Action = first.Action
 		return res
 	}
+	if !e.compactManagedFields {
+		// The object holds trees, which have no order: the entries are written again
+		// as the server answers them (rules.md encode.key-order).
+		res.ManagedFields = r.reencoded(res.ManagedFields)
+	}
 	switch {
 	case o.Created:
 		res.Action = ActionCreate
 	case r.unchanged(orig, origEntries, obj, res.ManagedFields):
 		res.Action = ActionUnchanged
 		res.Object = unstructured.DeepCopyObject(orig)
-		res.ManagedFields = origEntries
+		res.ManagedFields = r.storedEntries(res.Object, origEntries, res.ManagedFields)
 	default:
 		res.Action = ActionUpdate
 	}

@@ -283,7 +283,7 @@ func (r *request) settle(res *Result, live map[string]any, liveEntries []fieldpa
 	case r.unchanged(live, liveEntries, obj, entries):
 		res.Action = ActionUnchanged
 		res.Object = unstructured.DeepCopyObject(live)
-		res.ManagedFields = liveEntries
+		res.ManagedFields = r.storedEntries(res.Object, liveEntries, entries)
 	default:
 		res.Action = ActionUpdate
 	}
