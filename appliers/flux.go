@@ -207,7 +207,8 @@ func flux(seq *merge.Sequence, opts FluxOptions) (*merge.Result, error) {
 	unchanged := func() *merge.Result {
 		res := &merge.Result{Action: merge.ActionUnchanged, Object: unstructured.DeepCopyObject(orig), Steps: steps, Warnings: warnings}
 		res.ManagedFields, _, _ = fieldpath.EntriesOf(orig)
-		return res
+		// Nothing is sent: the server still holds the entries in its own key order.
+		return seq.AsStored(res)
 	}
 
 	// Step 2: skipped objects.

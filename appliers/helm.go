@@ -136,6 +136,7 @@ func helmPost(seq *merge.Sequence, schemas *schema.Registry, req merge.Request, 
 			res = &merge.Result{Endpoint: req.Endpoint, Action: merge.ActionUnchanged, Object: unstructured.DeepCopyObject(live),
 				Steps:    res.Steps,
 				Warnings: []string{"the CRD exists: Helm's POST is refused with 409 AlreadyExists, which Helm skips (a client-side install never changes a CRD it finds)"}}
+			res = seq.AsStored(res)
 		}
 		return seq.Finish(res), nil
 	}
@@ -231,7 +232,7 @@ func helmPatch(seq *merge.Sequence, schemas *schema.Registry, req merge.Request,
 	if len(patch) == 0 || string(patch) == "{}" {
 		res := &merge.Result{Endpoint: req.Endpoint, Action: merge.ActionUnchanged, Object: unstructured.DeepCopyObject(live)}
 		res.Steps = []merge.Step{}
-		return seq.Finish(res), nil
+		return seq.Finish(seq.AsStored(res)), nil
 	}
 	var patched []byte
 	if native {

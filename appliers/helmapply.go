@@ -55,7 +55,7 @@ func (h HelmApply) Apply(e *merge.Engine, req merge.Request) (*merge.Result, err
 		return res, nil
 	}
 	res.Warnings = append(res.Warnings, "Helm sends nothing for it: "+r.NotSent)
-	return res, nil
+	return e.AsStored(req.Endpoint, res), nil
 }
 
 // find is the command's result for obj, by group, kind, namespace and name.

@@ -104,3 +104,59 @@ func TestManagedFieldsYAMLInServerKeyOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestManagedFieldsOfObjectsNotSentInServerKeyOrder: an applier that sends nothing for an
+// object (Flux's reconcile: disabled) answers the live object as the server holds it, so its
+// entries come out in the server's key order too (rules.md encode.key-order), though the live
+// object was read from kubectl's -o json in byte order.
+func TestManagedFieldsOfObjectsNotSentInServerKeyOrder(t *testing.T) {
+	dir := filepath.Join(repoRoot(t), "conformance", "testdata", "fieldsorder")
+	c := "service-ports-element-order"
+	b, err := os.ReadFile(filepath.Join(dir, c, "manifest.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	manifest := strings.Replace(string(b), "  labels:\n", "  annotations:\n    kustomize.toolkit.fluxcd.io/reconcile: disabled\n  labels:\n", 1)
+	if manifest == string(b) {
+		t.Fatal("the manifest has no labels to annotate before")
+	}
+	m := filepath.Join(t.TempDir(), "manifest.yaml")
+	if err := os.WriteFile(m, []byte(manifest), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, code := run(t, "", "--now", "2026-12-01T12:00:00Z", "-o", "json", "--show-managed-fields",
+		"--applier", "flux", m, filepath.Join(dir, "views", c, "kubectl-get.json"))
+	if code == 2 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var rep struct {
+		Results []struct {
+			Action string
+			Object struct {
+				Metadata struct{ ManagedFields []managedFieldsEntryText }
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil || len(rep.Results) != 1 {
+		t.Fatalf("report: %v (%d results)\n%s", err, len(rep.Results), stdout)
+	}
+	if rep.Results[0].Action != "unchanged" {
+		t.Fatalf("action %q, want unchanged (Flux skips the object)\n%s", rep.Results[0].Action, stdout)
+	}
+	g, err := os.ReadFile(filepath.Join(dir, "views", c, "get.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var server struct {
+		Metadata struct{ ManagedFields []managedFieldsEntryText }
+	}
+	if err := json.Unmarshal(g, &server); err != nil {
+		t.Fatal(err)
+	}
+	for _, manager := range []string{"platform", "ops"} {
+		want, got := fieldsV1Of(t, server.Metadata.ManagedFields, manager), fieldsV1Of(t, rep.Results[0].Object.Metadata.ManagedFields, manager)
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s's fieldsV1 printed\n%s\nthe server's\n%s", manager, got, want)
+		}
+	}
+}

@@ -172,6 +172,31 @@ func (r *request) storedEntries(obj map[string]any, liveEntries, entries []field
 	return out
 }
 
+// AsStored is res, the answer to a request a client does not send (ActionUnchanged: its
+// object the live object as read, a copy), with that object's managedFields as the server
+// stores them (rules.md encode.key-order): a dump by kubectl's -o json gives a built-in
+// kind's fieldsV1 in byte order, the server holds them in element order. ep is the object's
+// endpoint (zero: the object's own). res.ManagedFields, when set, are those entries too.
+// Any other result, or one whose entries do not decode, is returned as it is.
+func (e *Engine) AsStored(ep Endpoint, res *Result) *Result {
+	if res == nil || res.Action != ActionUnchanged || res.Object == nil {
+		return res
+	}
+	entries, present, err := managedFieldsOf(res.Object)
+	if !present || err != nil || len(entries) == 0 {
+		return res
+	}
+	r, err := e.newRequest(admitted{Request: Request{Endpoint: ep, Live: res.Object, Object: res.Object}})
+	if err != nil {
+		return res
+	}
+	stored := r.storedEntries(res.Object, entries, r.reencoded(entries))
+	if res.ManagedFields != nil {
+		res.ManagedFields = stored
+	}
+	return res
+}
+
 // copyWithoutManagedFields is a deep copy of obj without metadata.managedFields.
 func copyWithoutManagedFields(obj map[string]any) map[string]any {
 	c := make(map[string]any, len(obj))

@@ -127,6 +127,11 @@ func (s *Sequence) Finish(res *Result) *Result {
 	return readAs(res.complete(), s.given, s.first.Live)
 }
 
+// AsStored is Engine.AsStored for an answer of this sequence that sends nothing.
+func (s *Sequence) AsStored(res *Result) *Result {
+	return s.e.AsStored(s.first.Endpoint, res)
+}
+
 // placeholderUID stands for the uid the server gives an object it creates.
 const placeholderUID = "ssa-diff-assigned-by-the-server"
 
