@@ -229,7 +229,7 @@ func appendStringV2(dst []byte, s string) []byte {
 
 // setToFieldsV1V2 writes s's fieldsV1 in the server's layout as structured-merge-diff v7
 // does: members and children in element order, a child that is also a member opening
-// with ".":{}.
+// with ".":{} unless its set is empty (then it is written {}, as a member alone).
 func setToFieldsV1V2(s *smdpath.Set) ([]byte, error) {
 	return appendSetV2(make([]byte, 0, 256), s, false, 0)
 }
@@ -240,7 +240,7 @@ func appendSetV2(dst []byte, s *smdpath.Set, self bool, depth int) ([]byte, erro
 	}
 	dst = append(dst, '{')
 	first := true
-	if self {
+	if self && !s.Empty() {
 		dst = append(dst, `".":{}`...)
 		first = false
 	}
