@@ -36,6 +36,9 @@ func TestAdmissionCasesThroughCLI(t *testing.T) {
 			for _, c := range cases {
 				n++
 				t.Run(filepath.Join(dir, v.String(), c.Name), func(t *testing.T) {
+					// Each case is a run of the command of its own: they run side by
+					// side (the cli package's longest test, 719 cases).
+					t.Parallel()
 					out, code := runAdmissionCase(t, c, v.String())
 					var rep struct {
 						Results []struct {
