@@ -83,12 +83,25 @@ func (r *request) applyFields(live, cfg *typed.TypedValue, cfgObj map[string]any
 	if err != nil {
 		return full()
 	}
-	f := &forcedFields{live: live, merged: merged, managers: reconciled, manager: manager, cmp: cmp, conflicts: conflicts}
-	if !force && len(conflicts) != 0 {
-		return nil, smdpath.ManagedFields{}, f, smdmerge.ConflictsFromManagers(conflicts)
+	if len(conflicts) != 0 {
+		f := &forcedFields{live: live, merged: merged, managers: reconciled, manager: manager, cmp: cmp, conflicts: conflicts}
+		if !force {
+			return nil, smdpath.ManagedFields{}, f, smdmerge.ConflictsFromManagers(conflicts)
+		}
+		merged, fields = f.take()
+		return merged, fields, nil, nil
 	}
-	merged, fields = f.take()
-	return merged, fields, nil, nil
+	// No conflicts (the common apply): nothing will be kept for a forced apply, so the
+	// reconciled entries, this request's own, are changed in place.
+	return changedOrNil(live, merged), takeFields(reconciled, manager, cmp, nil), nil, nil
+}
+
+// changedOrNil is merged, or nil when it equals live (nothing changes).
+func changedOrNil(live, merged *typed.TypedValue) *typed.TypedValue {
+	if value.EqualsUsing(value.NewFreelistAllocator(), live.AsValue(), merged.AsValue()) {
+		return nil
+	}
+	return merged
 }
 
 // forcedFields is an apply's ownership step still to run with force, after the walks that
@@ -113,12 +126,7 @@ func (f *forcedFields) take() (*typed.TypedValue, smdpath.ManagedFields) {
 	for m, vs := range f.managers {
 		managers[m] = vs
 	}
-	fields := takeFields(managers, f.manager, f.cmp, f.conflicts)
-	merged := f.merged
-	if value.EqualsUsing(value.NewFreelistAllocator(), f.live.AsValue(), merged.AsValue()) {
-		merged = nil
-	}
-	return merged, fields
+	return changedOrNil(f.live, f.merged), takeFields(managers, f.manager, f.cmp, f.conflicts)
 }
 
 // pruneOneVersion is the updater's prune when every entry is at the merged object's
