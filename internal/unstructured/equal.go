@@ -17,6 +17,9 @@ func Equal(a, b any) bool {
 		if !ok || (x == nil) != (y == nil) || len(x) != len(y) {
 			return false
 		}
+		if len(x) == 0 {
+			return true // both empty, or both nil
+		}
 		if reflect.ValueOf(x).UnsafePointer() == reflect.ValueOf(y).UnsafePointer() {
 			return true // the same map, as reflect.DeepEqual decides it (NaNs and all)
 		}
