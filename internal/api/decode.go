@@ -32,11 +32,25 @@ const mirrorPrefix = "github.com/ssa-diff/ssa-diff/internal/api/"
 // engine has checked the object against its schema); a value of the wrong JSON type is an
 // error naming its path.
 func Decode(obj map[string]any, out any) error {
+	return decode(obj, out, decoder{})
+}
+
+// DecodeToValidate is Decode for the registry's validation, which reads of the object's own
+// metadata.managedFields entries the manager, operation, fieldsType and subresource, never
+// the fields (apimachinery's ValidateManagedFields; the declarative rules of 1.38 are alpha
+// and not enforced): the fieldsV1 of those entries is not made into text, and their FieldsV1
+// is nil. A fieldsV1 that Decode could not write as text is refused as Decode refuses it.
+// The managedFields of metadata inside the object (a pod template's) decode as Decode
+// decodes them: a rule comparing two templates compares them too.
+func DecodeToValidate(obj map[string]any, out any) error {
+	return decode(obj, out, decoder{ownFieldsLeft: true})
+}
+
+func decode(obj map[string]any, out any, d decoder) error {
 	v := reflect.ValueOf(out)
 	if v.Kind() != reflect.Pointer || v.IsNil() {
 		return fmt.Errorf("decode: want a non-nil pointer, got %T", out)
 	}
-	d := decoder{}
 	if obj["apiVersion"] == "events.k8s.io/v1" && obj["kind"] == "Event" {
 		obj = eventAsCoreV1(obj)
 	}
@@ -48,6 +62,9 @@ func Decode(obj map[string]any, out any) error {
 
 type decoder struct {
 	path []step // where the value being decoded is; made into text only for an error
+	// ownFieldsLeft: the fieldsV1 of the object's own managedFields entries are checked,
+	// not decoded (DecodeToValidate).
+	ownFieldsLeft bool
 }
 
 // step is one step of a path: a member ".name" or an item "[index]".
@@ -471,7 +488,8 @@ func (d *decoder) objectMeta(src any, dst reflect.Value) error {
 		case "finalizers":
 			meta.Finalizers, ok = stringList(v)
 		case "managedFields":
-			meta.ManagedFields, ok = d.managedFields(v)
+			// The object's own metadata is the only ObjectMeta at depth 1.
+			meta.ManagedFields, ok = d.managedFields(v, d.ownFieldsLeft && len(d.path) == 1)
 		case "creationTimestamp":
 			if t, direct := directTime(v); direct {
 				meta.CreationTimestamp, ok = t, true
@@ -493,8 +511,8 @@ func (d *decoder) objectMeta(src any, dst reflect.Value) error {
 }
 
 // managedFields decodes the entries of metadata.managedFields; false when one is not as the
-// engine makes them.
-func (d *decoder) managedFields(v any) ([]metav1.ManagedFieldsEntry, bool) {
+// engine makes them. With fieldsLeft their fieldsV1 is only checked: FieldsV1 stays nil.
+func (d *decoder) managedFields(v any, fieldsLeft bool) ([]metav1.ManagedFieldsEntry, bool) {
 	list, ok := v.([]any)
 	if !ok {
 		return nil, false
@@ -534,6 +552,13 @@ func (d *decoder) managedFields(v any) ([]metav1.ManagedFieldsEntry, bool) {
 					ok = false
 				}
 			case "fieldsV1":
+				if fieldsLeft {
+					// Refused where AppendJSON would refuse it, so that the whole metadata
+					// goes to viaJSON and its error, as without fieldsLeft.
+					_, isText := v.(json.RawMessage)
+					ok = isText || fieldsjson.Encodable(v)
+					break
+				}
 				raw, isText := v.(json.RawMessage)
 				if !isText {
 					// The text encoding/json.Marshal writes, without its reflection.

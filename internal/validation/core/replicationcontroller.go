@@ -164,6 +164,8 @@ func replicationControllerDeclarative(obj, oldObj any) field.ErrorList {
 	}
 	var errs field.ErrorList
 	metaPath := field.NewPath("metadata")
+	// The managedFields entries compared here are without their fields (validation decodes
+	// with api.DecodeToValidate): a change of those alone changes no name, all this checks.
 	if old == nil || !equality.Semantic.DeepEqual(rc.ObjectMeta, old.ObjectMeta) {
 		if rc.Name != "" && (old == nil || rc.Name != old.Name) {
 			errs = append(errs, validate.LongName(ctx, op, metaPath.Child("name"), &rc.Name, nil).MarkBeta()...)
