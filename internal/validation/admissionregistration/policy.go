@@ -10,6 +10,7 @@ import (
 	api "github.com/ssa-diff/ssa-diff/internal/api/admissionregistration"
 	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/validation/core"
+	"github.com/ssa-diff/ssa-diff/internal/validation/wellformed"
 	"github.com/ssa-diff/ssa-diff/kube"
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/api/validate/content"
@@ -67,7 +68,7 @@ func ValidateValidatingAdmissionPolicyUpdate(cfg *serverconfig.Config, p, old *a
 }
 
 func validateValidatingPolicy(p *api.ValidatingAdmissionPolicy, opts policyOptions) field.ErrorList {
-	errs := apimachineryvalidation.ValidateObjectMeta(&p.ObjectMeta, false, apimachineryvalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
+	errs := apimachineryvalidation.ValidateObjectMetaAccessor(wellformed.Meta(&p.ObjectMeta), false, wellformed.NameIsDNSSubdomain, field.NewPath("metadata"))
 	return append(errs, validateValidatingPolicySpec(p.Name, &p.Spec, opts, field.NewPath("spec"))...)
 }
 
@@ -339,7 +340,7 @@ func validateFieldRef(ref string, p *field.Path) field.ErrorList {
 // ValidateValidatingAdmissionPolicyBinding checks a ValidatingAdmissionPolicyBinding (the
 // same on create and update).
 func ValidateValidatingAdmissionPolicyBinding(b *api.ValidatingAdmissionPolicyBinding) field.ErrorList {
-	errs := apimachineryvalidation.ValidateObjectMeta(&b.ObjectMeta, false, apimachineryvalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
+	errs := apimachineryvalidation.ValidateObjectMetaAccessor(wellformed.Meta(&b.ObjectMeta), false, wellformed.NameIsDNSSubdomain, field.NewPath("metadata"))
 	p := field.NewPath("spec")
 	errs = append(errs, validatePolicyName(b.Spec.PolicyName, p, true)...)
 	errs = append(errs, validateParamRef(b.Spec.ParamRef, p.Child("paramRef"))...)
@@ -358,7 +359,7 @@ func validatePolicyName(name string, p *field.Path, covered bool) field.ErrorLis
 		return field.ErrorList{e}
 	}
 	var errs field.ErrorList
-	for _, msg := range apimachineryvalidation.NameIsDNSSubdomain(name, false) {
+	for _, msg := range wellformed.NameIsDNSSubdomain(name, false) {
 		errs = append(errs, field.Invalid(p.Child("policyName"), name, msg))
 	}
 	return errs
@@ -440,7 +441,7 @@ func ValidateMutatingAdmissionPolicyUpdate(cfg *serverconfig.Config, p, old *api
 }
 
 func validateMutatingPolicy(mp *api.MutatingAdmissionPolicy, opts policyOptions) field.ErrorList {
-	errs := apimachineryvalidation.ValidateObjectMeta(&mp.ObjectMeta, false, apimachineryvalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
+	errs := apimachineryvalidation.ValidateObjectMetaAccessor(wellformed.Meta(&mp.ObjectMeta), false, wellformed.NameIsDNSSubdomain, field.NewPath("metadata"))
 	spec := &mp.Spec
 	p := field.NewPath("spec")
 	compiler := newCompiler(opts.server, true)
@@ -532,7 +533,7 @@ func validatePatchExpression(c *celCompiler, expression string, hasParams bool, 
 // ValidateMutatingAdmissionPolicyBinding checks a MutatingAdmissionPolicyBinding (the same
 // on create and update).
 func ValidateMutatingAdmissionPolicyBinding(b *api.MutatingAdmissionPolicyBinding) field.ErrorList {
-	errs := apimachineryvalidation.ValidateObjectMeta(&b.ObjectMeta, false, apimachineryvalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
+	errs := apimachineryvalidation.ValidateObjectMetaAccessor(wellformed.Meta(&b.ObjectMeta), false, wellformed.NameIsDNSSubdomain, field.NewPath("metadata"))
 	p := field.NewPath("spec")
 	errs = append(errs, validatePolicyName(b.Spec.PolicyName, p, false)...)
 	errs = append(errs, validateParamRef(b.Spec.ParamRef, p.Child("paramRef"))...)

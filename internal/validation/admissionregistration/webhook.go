@@ -9,6 +9,7 @@ import (
 
 	api "github.com/ssa-diff/ssa-diff/internal/api/admissionregistration"
 	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
+	"github.com/ssa-diff/ssa-diff/internal/validation/wellformed"
 	"github.com/ssa-diff/ssa-diff/kube"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -155,7 +156,7 @@ func updateOptions(server kube.Minor, old []webhook, skipMatchConditions bool) o
 func isReviewVersion(v string) bool { return slices.Contains(reviewVersions, v) }
 
 func validateWebhookConfiguration(meta *metav1.ObjectMeta, hooks []webhook, opts options) field.ErrorList {
-	errs := apimachineryvalidation.ValidateObjectMeta(meta, false, apimachineryvalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
+	errs := apimachineryvalidation.ValidateObjectMetaAccessor(wellformed.Meta(meta), false, wellformed.NameIsDNSSubdomain, field.NewPath("metadata"))
 	names := map[string]bool{}
 	for i := range hooks {
 		p := field.NewPath("webhooks").Index(i)

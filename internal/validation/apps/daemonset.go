@@ -3,6 +3,7 @@ package apps
 import (
 	api "github.com/ssa-diff/ssa-diff/internal/api/apps"
 	"github.com/ssa-diff/ssa-diff/internal/validation/core"
+	"github.com/ssa-diff/ssa-diff/internal/validation/wellformed"
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -14,7 +15,7 @@ import (
 // ValidateDaemonSet checks a new DaemonSet: its metadata (the name a DNS subdomain) and its
 // spec.
 func ValidateDaemonSet(ds *api.DaemonSet, opts podOptions) field.ErrorList {
-	errs := core.ValidateObjectMeta(&ds.ObjectMeta, true, apimachineryvalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
+	errs := core.ValidateObjectMeta(&ds.ObjectMeta, true, wellformed.NameIsDNSSubdomain, field.NewPath("metadata"))
 	return append(errs, validateDaemonSetSpec(&ds.Spec, field.NewPath("spec"), opts)...)
 }
 

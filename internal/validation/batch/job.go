@@ -8,6 +8,7 @@ import (
 	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/validation/core"
 	"github.com/ssa-diff/ssa-diff/internal/validation/registry"
+	"github.com/ssa-diff/ssa-diff/internal/validation/wellformed"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
@@ -32,7 +33,7 @@ type jobOptions struct {
 // ValidateJob checks a new Job: metadata (the name a DNS subdomain), the generated selector
 // and labels, the spec, and a name that leaves room for an indexed pod's hostname.
 func ValidateJob(job *api.Job, opts jobOptions) field.ErrorList {
-	errs := core.ValidateObjectMeta(&job.ObjectMeta, true, apimachineryvalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
+	errs := core.ValidateObjectMeta(&job.ObjectMeta, true, wellformed.NameIsDNSSubdomain, field.NewPath("metadata"))
 	errs = append(errs, validateGeneratedSelector(job, opts.requirePrefixedLabels)...)
 	errs = append(errs, validateJobSpecWithSelector(&job.Spec, nil, field.NewPath("spec"), opts.pod)...)
 	return append(errs, nameAllowsCompletions(job)...)

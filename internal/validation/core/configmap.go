@@ -4,7 +4,7 @@ import (
 	"reflect"
 
 	api "github.com/ssa-diff/ssa-diff/internal/api/core"
-	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
+	"github.com/ssa-diff/ssa-diff/internal/validation/wellformed"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
@@ -12,7 +12,7 @@ import (
 // ValidateConfigMap checks a ConfigMap: its metadata, the keys of data and binaryData (no
 // key in both), and their total size.
 func ValidateConfigMap(cm *api.ConfigMap) field.ErrorList {
-	errs := ValidateObjectMeta(&cm.ObjectMeta, true, apimachineryvalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
+	errs := ValidateObjectMeta(&cm.ObjectMeta, true, wellformed.NameIsDNSSubdomain, field.NewPath("metadata"))
 	size := 0
 	for k, v := range cm.Data {
 		for _, msg := range validation.IsConfigMapKey(k) {

@@ -6,8 +6,8 @@ import (
 
 	api "github.com/ssa-diff/ssa-diff/internal/api/core"
 	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
+	"github.com/ssa-diff/ssa-diff/internal/validation/wellformed"
 	"k8s.io/apimachinery/pkg/api/equality"
-	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	netutils "k8s.io/utils/net"
@@ -26,7 +26,7 @@ func ValidateEndpointsUpdate(cfg *serverconfig.Config, ep, old *api.Endpoints) f
 }
 
 func validateEndpoints(cfg *serverconfig.Config, ep, old *api.Endpoints) field.ErrorList {
-	errs := ValidateObjectMeta(&ep.ObjectMeta, true, apimachineryvalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
+	errs := ValidateObjectMeta(&ep.ObjectMeta, true, wellformed.NameIsDNSSubdomain, field.NewPath("metadata"))
 	subsetErrs := endpointSubsets(cfg, ep.Subsets, field.NewPath("subsets"))
 	if len(subsetErrs) > 0 && old != nil && equality.Semantic.DeepEqual(old.Subsets, ep.Subsets) {
 		subsetErrs = nil
@@ -64,7 +64,7 @@ func endpointAddress(cfg *serverconfig.Config, a *api.EndpointAddress, fldPath *
 		}
 	}
 	if a.NodeName != nil {
-		for _, msg := range apimachineryvalidation.NameIsDNSSubdomain(*a.NodeName, false) {
+		for _, msg := range wellformed.NameIsDNSSubdomain(*a.NodeName, false) {
 			errs = append(errs, field.Invalid(fldPath.Child("nodeName"), *a.NodeName, msg))
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	api "github.com/ssa-diff/ssa-diff/internal/api/core"
+	"github.com/ssa-diff/ssa-diff/internal/validation/wellformed"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -30,7 +31,7 @@ func ValidateEventCreate(ev *api.Event, strict bool) field.ErrorList {
 	if !strict {
 		return errs
 	}
-	errs = append(errs, ValidateObjectMeta(&ev.ObjectMeta, true, apimachineryvalidation.NameIsDNSSubdomain, field.NewPath("metadata"))...)
+	errs = append(errs, ValidateObjectMeta(&ev.ObjectMeta, true, wellformed.NameIsDNSSubdomain, field.NewPath("metadata"))...)
 	errs = append(errs, eventSeries(ev)...)
 	if zeroTime(ev.EventTime.Time) {
 		errs = append(errs, field.Required(field.NewPath("eventTime"), ""))

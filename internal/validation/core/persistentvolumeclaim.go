@@ -7,8 +7,8 @@ import (
 	api "github.com/ssa-diff/ssa-diff/internal/api/core"
 	"github.com/ssa-diff/ssa-diff/internal/features"
 	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
+	"github.com/ssa-diff/ssa-diff/internal/validation/wellformed"
 	"k8s.io/apimachinery/pkg/api/equality"
-	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	unversionedvalidation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
 	"k8s.io/apimachinery/pkg/util/diff"
@@ -85,8 +85,8 @@ var templateMetaFields = map[string]bool{"Annotations": true, "Labels": true}
 // ValidateTemplateObjectMeta: the metadata of an embedded template has valid labels and
 // annotations and nothing else.
 func ValidateTemplateObjectMeta(meta *metav1.ObjectMeta, fldPath *field.Path) field.ErrorList {
-	errs := apimachineryvalidation.ValidateAnnotations(meta.Annotations, fldPath.Child("annotations"))
-	errs = append(errs, unversionedvalidation.ValidateLabels(meta.Labels, fldPath.Child("labels"))...)
+	errs := wellformed.ValidateAnnotations(meta.Annotations, fldPath.Child("annotations"))
+	errs = append(errs, wellformed.ValidateLabels(meta.Labels, fldPath.Child("labels"))...)
 	return append(errs, validateFieldAllowList(*meta, templateMetaFields, "cannot be set", fldPath)...)
 }
 

@@ -8,6 +8,7 @@ import (
 	api "github.com/ssa-diff/ssa-diff/internal/api/core"
 	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/validation/registry"
+	"github.com/ssa-diff/ssa-diff/internal/validation/wellformed"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -16,7 +17,7 @@ import (
 // ValidateSecret checks a Secret: its metadata, the keys and total size of data (stringData
 // is merged into data before validation), and the keys each well-known type requires.
 func ValidateSecret(s *api.Secret) field.ErrorList {
-	errs := ValidateObjectMeta(&s.ObjectMeta, true, apimachineryvalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
+	errs := ValidateObjectMeta(&s.ObjectMeta, true, wellformed.NameIsDNSSubdomain, field.NewPath("metadata"))
 	dataPath := field.NewPath("data")
 	size := 0
 	for k, v := range s.Data {

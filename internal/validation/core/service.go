@@ -9,8 +9,8 @@ import (
 	api "github.com/ssa-diff/ssa-diff/internal/api/core"
 	"github.com/ssa-diff/ssa-diff/internal/features"
 	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
+	"github.com/ssa-diff/ssa-diff/internal/validation/wellformed"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
-	metavalidation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -45,7 +45,7 @@ var (
 func ValidateServiceCreate(cfg *serverconfig.Config, svc *api.Service) field.ErrorList {
 	name := apimachineryvalidation.NameIsDNS1035Label
 	if cfg.Enabled(features.RelaxedServiceNameValidation) {
-		name = apimachineryvalidation.NameIsDNSLabel
+		name = wellformed.NameIsDNSLabel
 	}
 	errs := ValidateObjectMeta(&svc.ObjectMeta, true, name, field.NewPath("metadata"))
 	return append(errs, validateService(cfg, svc, nil)...)
@@ -146,7 +146,7 @@ func validateService(cfg *serverconfig.Config, svc, old *api.Service) field.Erro
 	}
 
 	if spec.Selector != nil {
-		errs = append(errs, metavalidation.ValidateLabels(spec.Selector, specPath.Child("selector"))...)
+		errs = append(errs, wellformed.ValidateLabels(spec.Selector, specPath.Child("selector"))...)
 	}
 
 	switch {

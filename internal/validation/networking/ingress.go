@@ -9,6 +9,7 @@ import (
 	"github.com/ssa-diff/ssa-diff/internal/features"
 	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/validation/core"
+	"github.com/ssa-diff/ssa-diff/internal/validation/wellformed"
 	"k8s.io/apimachinery/pkg/api/validate/content"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	"k8s.io/apimachinery/pkg/util/validation"
@@ -71,7 +72,7 @@ func allowRelaxedServiceNames(cfg *serverconfig.Config, old *api.Ingress) bool {
 		if b == nil || b.Service == nil {
 			return false
 		}
-		return len(apimachineryvalidation.NameIsDNSLabel(b.Service.Name, false)) == 0 && len(apimachineryvalidation.NameIsDNS1035Label(b.Service.Name, false)) > 0
+		return len(wellformed.NameIsDNSLabel(b.Service.Name, false)) == 0 && len(apimachineryvalidation.NameIsDNS1035Label(b.Service.Name, false)) > 0
 	}
 	// Kubernetes 1.35 added the stored default backend's name
 	// (pkg/apis/networking/validation/validation.go allowRelaxedServiceNameValidation).
@@ -115,7 +116,7 @@ func ValidateIngressUpdate(cfg *serverconfig.Config, ing, old *api.Ingress) fiel
 }
 
 func validateIngress(ing *api.Ingress, opts ingressOptions) field.ErrorList {
-	errs := core.ValidateObjectMeta(&ing.ObjectMeta, true, apimachineryvalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
+	errs := core.ValidateObjectMeta(&ing.ObjectMeta, true, wellformed.NameIsDNSSubdomain, field.NewPath("metadata"))
 	return append(errs, validateIngressSpec(&ing.Spec, field.NewPath("spec"), opts)...)
 }
 
@@ -136,7 +137,7 @@ func validateIngressSpec(spec *api.IngressSpec, fldPath *field.Path, opts ingres
 		errs = append(errs, validateIngressTLS(spec.TLS, fldPath.Child("tls"), opts)...)
 	}
 	if spec.IngressClassName != nil {
-		for _, msg := range apimachineryvalidation.NameIsDNSSubdomain(*spec.IngressClassName, false) {
+		for _, msg := range wellformed.NameIsDNSSubdomain(*spec.IngressClassName, false) {
 			errs = append(errs, field.Invalid(fldPath.Child("ingressClassName"), *spec.IngressClassName, msg))
 		}
 	}
@@ -267,7 +268,7 @@ func validateIngressBackend(backend *api.IngressBackend, fldPath *field.Path, op
 	} else {
 		nameFn := apimachineryvalidation.NameIsDNS1035Label
 		if opts.relaxedServiceNames {
-			nameFn = apimachineryvalidation.NameIsDNSLabel
+			nameFn = wellformed.NameIsDNSLabel
 		}
 		for _, msg := range nameFn(svc.Name, false) {
 			errs = append(errs, field.Invalid(fldPath.Child("service", "name"), svc.Name, msg))

@@ -3,6 +3,7 @@ package networking
 import (
 	api "github.com/ssa-diff/ssa-diff/internal/api/networking"
 	"github.com/ssa-diff/ssa-diff/internal/validation/core"
+	"github.com/ssa-diff/ssa-diff/internal/validation/wellformed"
 	"k8s.io/apimachinery/pkg/api/validate/content"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	"k8s.io/apimachinery/pkg/util/validation"
@@ -55,7 +56,7 @@ func ValidateIPAddressUpdate(ip, old *api.IPAddress) field.ErrorList {
 
 // ValidateServiceCIDR checks a ServiceCIDR: one or two CIDRs, of different families.
 func ValidateServiceCIDR(sc *api.ServiceCIDR) field.ErrorList {
-	errs := core.ValidateObjectMeta(&sc.ObjectMeta, false, apimachineryvalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
+	errs := core.ValidateObjectMeta(&sc.ObjectMeta, false, wellformed.NameIsDNSSubdomain, field.NewPath("metadata"))
 	return append(errs, validateServiceCIDRSpec(&sc.Spec, field.NewPath("spec", "cidrs"))...)
 }
 

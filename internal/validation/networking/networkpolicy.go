@@ -6,7 +6,7 @@ import (
 	"github.com/ssa-diff/ssa-diff/internal/features"
 	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/validation/core"
-	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
+	"github.com/ssa-diff/ssa-diff/internal/validation/wellformed"
 	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/apimachinery/pkg/util/validation"
@@ -55,7 +55,7 @@ func ValidateNetworkPolicy(cfg *serverconfig.Config, np *api.NetworkPolicy) fiel
 }
 
 func validateNetworkPolicy(np *api.NetworkPolicy, opts networkPolicyOptions) field.ErrorList {
-	errs := core.ValidateObjectMeta(&np.ObjectMeta, true, apimachineryvalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
+	errs := core.ValidateObjectMeta(&np.ObjectMeta, true, wellformed.NameIsDNSSubdomain, field.NewPath("metadata"))
 	return append(errs, validateNetworkPolicySpec(&np.Spec, opts, field.NewPath("spec"))...)
 }
 

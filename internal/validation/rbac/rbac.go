@@ -4,6 +4,7 @@ import (
 	api "github.com/ssa-diff/ssa-diff/internal/api/rbac"
 	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/validation/core"
+	"github.com/ssa-diff/ssa-diff/internal/validation/wellformed"
 	"k8s.io/apimachinery/pkg/api/validate/content"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -203,7 +204,7 @@ func ValidateSubject(s api.Subject, namespaced bool, fldPath *field.Path) field.
 	switch s.Kind {
 	case api.ServiceAccountKind:
 		if s.Name != "" {
-			for _, msg := range apimachineryvalidation.ValidateServiceAccountName(s.Name, false) {
+			for _, msg := range wellformed.NameIsDNSSubdomain(s.Name, false) {
 				errs = append(errs, field.Invalid(fldPath.Child("name"), s.Name, msg))
 			}
 		}

@@ -8,8 +8,8 @@ import (
 	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/validation/core"
 	"github.com/ssa-diff/ssa-diff/internal/validation/registry"
+	"github.com/ssa-diff/ssa-diff/internal/validation/wellformed"
 	"k8s.io/apimachinery/pkg/api/meta"
-	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
 	"k8s.io/apimachinery/pkg/util/resourceversion"
@@ -40,7 +40,7 @@ func Strategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 
 // ValidateStorageVersionMigration checks a new migration: metadata and the resource.
 func ValidateStorageVersionMigration(m *api.StorageVersionMigration) field.ErrorList {
-	errs := core.ValidateObjectMeta(&m.ObjectMeta, false, apimachineryvalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
+	errs := core.ValidateObjectMeta(&m.ObjectMeta, false, wellformed.NameIsDNSSubdomain, field.NewPath("metadata"))
 	r := m.Spec.Resource
 	rp := field.NewPath("spec", "resource")
 	if r.Resource == "" {
