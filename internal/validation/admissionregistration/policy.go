@@ -193,12 +193,12 @@ func validateMatchResources(mc *api.MatchResources, p *field.Path) field.ErrorLi
 	if mc.NamespaceSelector == nil {
 		errs = append(errs, field.Required(p.Child("namespaceSelector"), ""))
 	} else {
-		errs = append(errs, metav1validation.ValidateLabelSelector(mc.NamespaceSelector, strict, p.Child("namespaceSelector"))...)
+		errs = append(errs, wellformed.ValidateLabelSelector(mc.NamespaceSelector, strict, p.Child("namespaceSelector"))...)
 	}
 	if mc.ObjectSelector == nil {
 		errs = append(errs, field.Required(p.Child("objectSelector"), ""))
 	} else {
-		errs = append(errs, metav1validation.ValidateLabelSelector(mc.ObjectSelector, strict, p.Child("objectSelector"))...)
+		errs = append(errs, wellformed.ValidateLabelSelector(mc.ObjectSelector, strict, p.Child("objectSelector"))...)
 	}
 	for i := range mc.ResourceRules {
 		errs = append(errs, validateNamedRule(&mc.ResourceRules[i], p.Child("resourceRules").Index(i))...)
@@ -380,7 +380,7 @@ func validateParamRef(r *api.ParamRef, p *field.Path) field.ErrorList {
 		}
 	}
 	if r.Selector != nil {
-		errs = append(errs, metav1validation.ValidateLabelSelector(r.Selector, metav1validation.LabelSelectorValidationOptions{}, p.Child("selector"))...)
+		errs = append(errs, wellformed.ValidateLabelSelector(r.Selector, metav1validation.LabelSelectorValidationOptions{}, p.Child("selector"))...)
 		if r.Name != "" {
 			errs = append(errs, field.Forbidden(p.Child("selector"), exclusive))
 		}

@@ -142,7 +142,7 @@ func updateOptions(server kube.Minor, old []webhook, skipMatchConditions bool) o
 		}
 		names[h.name] = true
 		for _, s := range []*metav1.LabelSelector{h.namespaceSelector, h.objectSelector} {
-			if s != nil && len(metav1validation.ValidateLabelSelector(s, strict, nil)) > 0 {
+			if s != nil && len(wellformed.ValidateLabelSelector(s, strict, nil)) > 0 {
 				o.looseSelectorValues = true
 			}
 		}
@@ -198,10 +198,10 @@ func validateWebhook(h *webhook, opts options, p *field.Path) field.ErrorList {
 		errs = append(errs, field.Invalid(p.Child("timeoutSeconds"), *t, "the timeout value must be between 1 and 30 seconds"))
 	}
 	if h.namespaceSelector != nil {
-		errs = append(errs, metav1validation.ValidateLabelSelector(h.namespaceSelector, selectorOpts, p.Child("namespaceSelector"))...)
+		errs = append(errs, wellformed.ValidateLabelSelector(h.namespaceSelector, selectorOpts, p.Child("namespaceSelector"))...)
 	}
 	if h.objectSelector != nil {
-		errs = append(errs, metav1validation.ValidateLabelSelector(h.objectSelector, selectorOpts, p.Child("objectSelector"))...)
+		errs = append(errs, wellformed.ValidateLabelSelector(h.objectSelector, selectorOpts, p.Child("objectSelector"))...)
 	}
 	if h.mutating && h.reinvocationPolicy != nil && !slices.Contains(reinvocationPolicies, string(*h.reinvocationPolicy)) {
 		errs = append(errs, field.NotSupported(p.Child("reinvocationPolicy"), *h.reinvocationPolicy, reinvocationPolicies))

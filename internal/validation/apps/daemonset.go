@@ -82,7 +82,7 @@ func validateDaemonSetUpdateBefore34(ds, old *api.DaemonSet, opts podOptions) fi
 
 func validateDaemonSetSpec(spec *api.DaemonSetSpec, fldPath *field.Path, opts podOptions) field.ErrorList {
 	selOpts := metav1validation.LabelSelectorValidationOptions{AllowInvalidLabelValueInSelector: opts.AllowInvalidLabelValueInSelector}
-	errs := metav1validation.ValidateLabelSelector(spec.Selector, selOpts, fldPath.Child("selector"))
+	errs := wellformed.ValidateLabelSelector(spec.Selector, selOpts, fldPath.Child("selector"))
 	if selector, err := metav1.LabelSelectorAsSelector(spec.Selector); err == nil && !selector.Matches(labels.Set(spec.Template.Labels)) {
 		errs = append(errs, field.Invalid(fldPath.Child("template", "metadata", "labels"), spec.Template.Labels, "`selector` does not match template `labels`"))
 	}

@@ -72,7 +72,7 @@ func validateControllerSelector(sel *metav1.LabelSelector, fldPath *field.Path, 
 	if sel == nil {
 		return field.ErrorList{field.Required(fldPath, "")}
 	}
-	errs := metav1validation.ValidateLabelSelector(sel, metav1validation.LabelSelectorValidationOptions{}, fldPath)
+	errs := wellformed.ValidateLabelSelector(sel, metav1validation.LabelSelectorValidationOptions{}, fldPath)
 	if len(sel.MatchLabels)+len(sel.MatchExpressions) == 0 {
 		errs = append(errs, field.Invalid(fldPath, sel, "empty selector is invalid for "+kind))
 	}

@@ -147,7 +147,7 @@ func validateStatefulSetSpec(spec *api.StatefulSetSpec, fldPath *field.Path, opt
 	if spec.Selector == nil {
 		errs = append(errs, field.Required(fldPath.Child("selector"), "").MarkCoveredByDeclarative())
 	} else {
-		errs = append(errs, metav1validation.ValidateLabelSelector(spec.Selector, metav1validation.LabelSelectorValidationOptions{}, fldPath.Child("selector"))...)
+		errs = append(errs, wellformed.ValidateLabelSelector(spec.Selector, metav1validation.LabelSelectorValidationOptions{}, fldPath.Child("selector"))...)
 		if len(spec.Selector.MatchLabels)+len(spec.Selector.MatchExpressions) == 0 {
 			errs = append(errs, field.Invalid(fldPath.Child("selector"), spec.Selector, "empty selector is invalid for statefulset"))
 		}

@@ -125,7 +125,7 @@ func validateJobSpecWithSelector(spec, old *api.JobSpec, fldPath *field.Path, op
 		errs = append(errs, field.Required(fldPath.Child("selector"), ""))
 	} else {
 		selOpts := metav1validation.LabelSelectorValidationOptions{AllowInvalidLabelValueInSelector: opts.AllowInvalidLabelValueInSelector}
-		errs = append(errs, metav1validation.ValidateLabelSelector(spec.Selector, selOpts, fldPath.Child("selector"))...)
+		errs = append(errs, wellformed.ValidateLabelSelector(spec.Selector, selOpts, fldPath.Child("selector"))...)
 	}
 	if selector, err := metav1.LabelSelectorAsSelector(spec.Selector); err == nil && !selector.Matches(labels.Set(spec.Template.Labels)) {
 		errs = append(errs, field.Invalid(fldPath.Child("template", "metadata", "labels"), spec.Template.Labels, "`selector` does not match template `labels`"))

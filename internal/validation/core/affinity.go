@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	api "github.com/ssa-diff/ssa-diff/internal/api/core"
+	"github.com/ssa-diff/ssa-diff/internal/validation/wellformed"
 	"k8s.io/apimachinery/pkg/api/validate/content"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	unversionedvalidation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
@@ -162,8 +163,8 @@ func validatePodAffinityTerm(term api.PodAffinityTerm, allowInvalidLabelValue bo
 // ValidatePodAffinityTermSelector checks the term's label and namespace selectors.
 func ValidatePodAffinityTermSelector(term api.PodAffinityTerm, allowInvalidLabelValue bool, fldPath *field.Path) field.ErrorList {
 	o := unversionedvalidation.LabelSelectorValidationOptions{AllowInvalidLabelValueInSelector: allowInvalidLabelValue}
-	errs := unversionedvalidation.ValidateLabelSelector(term.LabelSelector, o, fldPath.Child("labelSelector"))
-	return append(errs, unversionedvalidation.ValidateLabelSelector(term.NamespaceSelector, o, fldPath.Child("namespaceSelector"))...)
+	errs := wellformed.ValidateLabelSelector(term.LabelSelector, o, fldPath.Child("labelSelector"))
+	return append(errs, wellformed.ValidateLabelSelector(term.NamespaceSelector, o, fldPath.Child("namespaceSelector"))...)
 }
 
 // ValidateMatchLabelKeysAndMismatchLabelKeys: label names, a selector to go with them,
@@ -353,7 +354,7 @@ func validateTopologySpreadConstraints(constraints []api.TopologySpreadConstrain
 			errs = append(errs, legacy()...)
 		}
 		if !opts.AllowInvalidTopologySpreadConstraintLabelSelector {
-			errs = append(errs, unversionedvalidation.ValidateLabelSelector(c.LabelSelector, unversionedvalidation.LabelSelectorValidationOptions{}, p.Child("labelSelector"))...)
+			errs = append(errs, wellformed.ValidateLabelSelector(c.LabelSelector, unversionedvalidation.LabelSelectorValidationOptions{}, p.Child("labelSelector"))...)
 		}
 	}
 	return errs

@@ -54,7 +54,7 @@ func ValidationOptionsForPersistentVolumeClaim(cfg *serverconfig.Config, pvc, ol
 	if old.VolumeAttributesClassName != nil {
 		opts.EnableVolumeAttributesClass = true
 	}
-	if len(unversionedvalidation.ValidateLabelSelector(old.Selector, unversionedvalidation.LabelSelectorValidationOptions{}, nil)) > 0 {
+	if len(wellformed.ValidateLabelSelector(old.Selector, unversionedvalidation.LabelSelectorValidationOptions{}, nil)) > 0 {
 		opts.AllowInvalidLabelValueInSelector = true
 	}
 	if oldPvc.Status.AllocatedResources != nil || oldPvc.Status.AllocatedResourceStatuses != nil {
@@ -67,7 +67,7 @@ func ValidationOptionsForPersistentVolumeClaim(cfg *serverconfig.Config, pvc, ol
 // a claim template written over oldTemplate (nil when new).
 func ValidationOptionsForPersistentVolumeClaimTemplate(cfg *serverconfig.Config, template, oldTemplate *api.PersistentVolumeClaimTemplate) PersistentVolumeClaimSpecValidationOptions {
 	opts := PersistentVolumeClaimSpecValidationOptions{EnableVolumeAttributesClass: cfg.Enabled(features.VolumeAttributesClass)}
-	if oldTemplate != nil && len(unversionedvalidation.ValidateLabelSelector(oldTemplate.Spec.Selector, unversionedvalidation.LabelSelectorValidationOptions{}, nil)) > 0 {
+	if oldTemplate != nil && len(wellformed.ValidateLabelSelector(oldTemplate.Spec.Selector, unversionedvalidation.LabelSelectorValidationOptions{}, nil)) > 0 {
 		opts.AllowInvalidLabelValueInSelector = true
 	}
 	return opts
@@ -122,7 +122,7 @@ func ValidatePersistentVolumeClaimSpec(spec *api.PersistentVolumeClaimSpec, fldP
 		errs = append(errs, field.Required(fldPath.Child("accessModes"), "at least 1 access mode is required"))
 	}
 	if spec.Selector != nil {
-		errs = append(errs, unversionedvalidation.ValidateLabelSelector(spec.Selector,
+		errs = append(errs, wellformed.ValidateLabelSelector(spec.Selector,
 			unversionedvalidation.LabelSelectorValidationOptions{AllowInvalidLabelValueInSelector: opts.AllowInvalidLabelValueInSelector},
 			fldPath.Child("selector"))...)
 	}

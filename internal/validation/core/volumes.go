@@ -11,6 +11,7 @@ import (
 
 	api "github.com/ssa-diff/ssa-diff/internal/api/core"
 	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
+	"github.com/ssa-diff/ssa-diff/internal/validation/wellformed"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	unversionedvalidation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
@@ -706,7 +707,7 @@ func validateProjectionSources(projection *api.ProjectedVolumeSource, fldPath *f
 					errs = append(errs, field.Required(p.Child("signerName"), "must be a valid signer name"))
 				}
 				errs = append(errs, ValidateSignerName(p.Child("signerName"), *b.SignerName)...)
-				errs = append(errs, unversionedvalidation.ValidateLabelSelector(b.LabelSelector,
+				errs = append(errs, wellformed.ValidateLabelSelector(b.LabelSelector,
 					unversionedvalidation.LabelSelectorValidationOptions{}, p.Child("labelSelector"))...)
 			default:
 				errs = append(errs, field.Required(p, "either name or signerName must be specified"))

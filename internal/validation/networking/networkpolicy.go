@@ -44,7 +44,7 @@ func networkPolicyOptionsFor(cfg *serverconfig.Config, old *api.NetworkPolicy) n
 		endPortValue: cfg.AtLeast(37),
 	}
 	if old != nil {
-		opts.allowInvalidLabelValueInSelector = len(metav1validation.ValidateLabelSelector(&old.Spec.PodSelector, metav1validation.LabelSelectorValidationOptions{}, nil)) > 0
+		opts.allowInvalidLabelValueInSelector = len(wellformed.ValidateLabelSelector(&old.Spec.PodSelector, metav1validation.LabelSelectorValidationOptions{}, nil)) > 0
 	}
 	return opts
 }
@@ -94,7 +94,7 @@ func ValidateNetworkPolicyUpdate(cfg *serverconfig.Config, np, old *api.NetworkP
 
 func validateNetworkPolicySpec(spec *api.NetworkPolicySpec, opts networkPolicyOptions, fldPath *field.Path) field.ErrorList {
 	selectorOpts := metav1validation.LabelSelectorValidationOptions{AllowInvalidLabelValueInSelector: opts.allowInvalidLabelValueInSelector}
-	errs := metav1validation.ValidateLabelSelector(&spec.PodSelector, selectorOpts, fldPath.Child("podSelector"))
+	errs := wellformed.ValidateLabelSelector(&spec.PodSelector, selectorOpts, fldPath.Child("podSelector"))
 	for i, rule := range spec.Ingress {
 		p := fldPath.Child("ingress").Index(i)
 		for j := range rule.Ports {
@@ -171,11 +171,11 @@ func validateNetworkPolicyPeer(peer *api.NetworkPolicyPeer, opts networkPolicyOp
 	peers := 0
 	if peer.PodSelector != nil {
 		peers++
-		errs = append(errs, metav1validation.ValidateLabelSelector(peer.PodSelector, selectorOpts, fldPath.Child("podSelector"))...)
+		errs = append(errs, wellformed.ValidateLabelSelector(peer.PodSelector, selectorOpts, fldPath.Child("podSelector"))...)
 	}
 	if peer.NamespaceSelector != nil {
 		peers++
-		errs = append(errs, metav1validation.ValidateLabelSelector(peer.NamespaceSelector, selectorOpts, fldPath.Child("namespaceSelector"))...)
+		errs = append(errs, wellformed.ValidateLabelSelector(peer.NamespaceSelector, selectorOpts, fldPath.Child("namespaceSelector"))...)
 	}
 	if peer.IPBlock != nil {
 		peers++

@@ -49,7 +49,7 @@ func ValidateClusterRole(role *api.ClusterRole, allowInvalidLabelValue bool) fie
 		opts := metav1validation.LabelSelectorValidationOptions{AllowInvalidLabelValueInSelector: allowInvalidLabelValue}
 		for i := range agg.ClusterRoleSelectors {
 			sel := &agg.ClusterRoleSelectors[i]
-			errs = append(errs, metav1validation.ValidateLabelSelector(sel, opts, fldPath.Index(i))...)
+			errs = append(errs, wellformed.ValidateLabelSelector(sel, opts, fldPath.Index(i))...)
 			if _, err := metav1.LabelSelectorAsSelector(sel); err != nil {
 				// The server prints the selector it failed to build: none.
 				errs = append(errs, field.Invalid(fldPath.Index(i), nil, "invalid label selector."))
@@ -73,7 +73,7 @@ func hasInvalidLabelValueInSelectors(role *api.ClusterRole) bool {
 		return false
 	}
 	for i := range role.AggregationRule.ClusterRoleSelectors {
-		if len(metav1validation.ValidateLabelSelector(&role.AggregationRule.ClusterRoleSelectors[i], metav1validation.LabelSelectorValidationOptions{}, nil)) > 0 {
+		if len(wellformed.ValidateLabelSelector(&role.AggregationRule.ClusterRoleSelectors[i], metav1validation.LabelSelectorValidationOptions{}, nil)) > 0 {
 			return true
 		}
 	}

@@ -392,7 +392,7 @@ func ValidateVolumeAttachmentUpdate(cfg *serverconfig.Config, va, old *api.Volum
 func ValidateCSIStorageCapacity(c *api.CSIStorageCapacity, allowInvalidLabelValue bool) field.ErrorList {
 	errs := core.ValidateObjectMeta(&c.ObjectMeta, true, wellformed.NameIsDNSSubdomain, field.NewPath("metadata"))
 	opts := metav1validation.LabelSelectorValidationOptions{AllowInvalidLabelValueInSelector: allowInvalidLabelValue}
-	errs = append(errs, metav1validation.ValidateLabelSelector(c.NodeTopology, opts, field.NewPath("nodeTopology"))...)
+	errs = append(errs, wellformed.ValidateLabelSelector(c.NodeTopology, opts, field.NewPath("nodeTopology"))...)
 	for _, msg := range core.ValidateClassName(c.StorageClassName, false) {
 		errs = append(errs, field.Invalid(field.NewPath("storageClassName"), c.StorageClassName, msg))
 	}
@@ -405,7 +405,7 @@ func ValidateCSIStorageCapacity(c *api.CSIStorageCapacity, allowInvalidLabelValu
 // ValidateCSIStorageCapacityUpdate checks an update of a CSIStorageCapacity: the new object
 // is valid and its topology and class do not change (rules.md valid.update).
 func ValidateCSIStorageCapacityUpdate(c, old *api.CSIStorageCapacity) field.ErrorList {
-	stored := old.NodeTopology != nil && len(metav1validation.ValidateLabelSelector(old.NodeTopology, metav1validation.LabelSelectorValidationOptions{}, nil)) > 0
+	stored := old.NodeTopology != nil && len(wellformed.ValidateLabelSelector(old.NodeTopology, metav1validation.LabelSelectorValidationOptions{}, nil)) > 0
 	errs := ValidateCSIStorageCapacity(c, stored)
 	errs = append(errs, core.ValidateObjectMetaUpdate(&c.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))...)
 	if !equality.Semantic.DeepEqual(c.NodeTopology, old.NodeTopology) {

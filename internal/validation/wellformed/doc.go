@@ -10,7 +10,7 @@
 // apimachinery's check answers with no error — for the single values, exactly those — so
 // that a caller can skip the check when it says true and call apimachinery otherwise: every
 // message stays apimachinery's, in its order. The wrappers do just that (ValidateLabels,
-// ValidateAnnotations, NameIsDNSSubdomain, NameIsDNSLabel), and [Meta] hides well-formed
+// ValidateAnnotations, ValidateLabelSelector, NameIsDNSSubdomain, NameIsDNSLabel), and [Meta] hides well-formed
 // labels and annotations from apimachinery's metadata validation, which then finds nothing
 // in them, as it would have. The fuzz targets hold every predicate to the real function.
 package wellformed

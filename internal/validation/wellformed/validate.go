@@ -71,3 +71,16 @@ type checkedMeta struct {
 
 func (m *checkedMeta) GetLabels() map[string]string      { return m.labels }
 func (m *checkedMeta) GetAnnotations() map[string]string { return m.annotations }
+
+// ValidateLabelSelector is metav1validation.ValidateLabelSelector, whose check of the
+// matchLabels runs only when one is not well formed (its expressions are checked by it
+// always).
+func ValidateLabelSelector(ps *metav1.LabelSelector, opts metav1validation.LabelSelectorValidationOptions, fldPath *field.Path) field.ErrorList {
+	if ps == nil || len(ps.MatchLabels) == 0 || !Labels(ps.MatchLabels) {
+		return metav1validation.ValidateLabelSelector(ps, opts, fldPath)
+	}
+	if len(ps.MatchExpressions) == 0 {
+		return nil
+	}
+	return metav1validation.ValidateLabelSelector(&metav1.LabelSelector{MatchExpressions: ps.MatchExpressions}, opts, fldPath)
+}

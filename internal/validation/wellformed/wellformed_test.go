@@ -120,6 +120,13 @@ func FuzzMaps(f *testing.F) {
 		}
 		sameErrors(t, "ValidateAnnotations", ValidateAnnotations(m, p), annotationErrs)
 
+		for _, sel := range []*metav1.LabelSelector{nil, {}, {MatchLabels: m},
+			{MatchLabels: m, MatchExpressions: []metav1.LabelSelectorRequirement{{Key: k, Operator: metav1.LabelSelectorOpIn, Values: []string{v}}, {Key: "a", Operator: "bad"}}}} {
+			for _, opts := range []metav1validation.LabelSelectorValidationOptions{{}, {AllowInvalidLabelValueInSelector: true}} {
+				sameErrors(t, "ValidateLabelSelector", ValidateLabelSelector(sel, opts, p), metav1validation.ValidateLabelSelector(sel, opts, p))
+			}
+		}
+
 		meta := &metav1.ObjectMeta{Name: "web", Namespace: "shop", Labels: m, Annotations: m}
 		old := &metav1.ObjectMeta{Name: "web", Namespace: "shop", ResourceVersion: "1"}
 		mp := field.NewPath("metadata")
