@@ -133,7 +133,15 @@ type plan struct {
 	how    how
 	t      reflect.Type
 	elem   atomic.Pointer[plan]
-	fields atomic.Pointer[[]fieldPlan]
+	fields atomic.Pointer[fieldSet]
+}
+
+// fieldSet is a mirror struct's decoded fields.
+type fieldSet struct {
+	list []fieldPlan // in declaration order
+	// byName indexes list by JSON name; nil when the struct has an inline field or two
+	// fields of one name, which only declaration order decodes.
+	byName map[string]int
 }
 
 type fieldPlan struct {
@@ -180,15 +188,22 @@ func (f *fieldPlan) planOf() *plan {
 	return fp
 }
 
-// fieldPlans are a mirror struct's decoded fields, in declaration order. Two goroutines may
-// both work them out, the same: each uses its own until one is kept.
-func (p *plan) fieldPlans() []fieldPlan {
+// fieldSet is a mirror struct's decoded fields. Two goroutines may both work them out, the
+// same: each uses its own until one is kept.
+func (p *plan) fieldSet() *fieldSet {
 	if fs := p.fields.Load(); fs != nil {
-		return *fs
+		return fs
 	}
-	fs := mirrorFields(p.t)
-	p.fields.CompareAndSwap(nil, &fs)
-	return *p.fields.Load()
+	fs := &fieldSet{list: mirrorFields(p.t), byName: map[string]int{}}
+	for i, f := range fs.list {
+		if _, seen := fs.byName[f.name]; seen || f.name == "" {
+			fs.byName = nil
+			break
+		}
+		fs.byName[f.name] = i
+	}
+	p.fields.CompareAndSwap(nil, fs)
+	return p.fields.Load()
 }
 
 // mirrorFields are the fields of a generated struct that carry an ext tag.
@@ -423,8 +438,35 @@ func (d *decoder) firstMemberError(m map[string]any, elem reflect.Type, p *plan)
 }
 
 // fields decodes the members of a JSON object into a mirror struct by the fields' ext tags.
+//
+// An object with few of the struct's fields (a PodSpec declares some 40, a manifest's has
+// a handful) is decoded member by member, found by name, rather than looking each declared
+// field up in it; the first member in error then makes it decode again in declaration
+// order, so that the error is the first field's, as always.
 func (d *decoder) fields(m map[string]any, dst reflect.Value, p *plan) error {
-	fs := p.fieldPlans()
+	set := p.fieldSet()
+	if set.byName != nil && 2*len(m) < len(set.list) {
+		failed := false
+		for k, v := range m {
+			i, ok := set.byName[k]
+			if !ok {
+				continue
+			}
+			f := &set.list[i]
+			d.path = append(d.path, step{member: f.member})
+			err := d.value(v, dst.Field(f.index), f.planOf())
+			d.path = d.path[:len(d.path)-1]
+			if err != nil {
+				failed = true
+				break
+			}
+		}
+		if !failed {
+			return nil
+		}
+		dst.SetZero()
+	}
+	fs := set.list
 	for i := range fs {
 		f := &fs[i]
 		if f.name == "" { // inline

@@ -420,3 +420,28 @@ func TestDecodeMapErrorsInKeyOrder(t *testing.T) {
 		}
 	}
 }
+
+// An object with few of its struct's fields is decoded member by member; with several in
+// error the one reported is still the first declared (a PodSpec declares containers before
+// hostname and restartPolicy), and the object decoded after it is as decoding in
+// declaration order leaves it.
+func TestDecodeFewMembersErrorsInDeclarationOrder(t *testing.T) {
+	obj := decodeJSON(t, `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},
+		"spec":{"restartPolicy":1,"hostname":2,"containers":3,"nodeName":"n"}}`)
+	for i := 0; i < 50; i++ {
+		var p core.Pod
+		err := Decode(obj, &p)
+		if err == nil || !strings.HasPrefix(err.Error(), ".spec.containers: ") {
+			t.Fatalf("error %v: want the containers', the first declared in error", err)
+		}
+	}
+	good := decodeJSON(t, `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},
+		"spec":{"restartPolicy":"Always","hostname":"h","containers":[{"name":"c","image":"i"}],"nodeName":"n"}}`)
+	var got, want core.Pod
+	if err := Decode(good, &got); err != nil {
+		t.Fatal(err)
+	}
+	if err := decodeByReflection(good, &want); err != nil || !reflect.DeepEqual(got, want) {
+		t.Fatalf("decoded %+v; by reflection %+v, %v", got, want, err)
+	}
+}
