@@ -146,7 +146,7 @@ func validateParamKind(k api.ParamKind, p *field.Path) field.ErrorList {
 		errs = append(errs, field.Invalid(av, k.APIVersion, err.Error()))
 	} else {
 		if group != "" {
-			if msgs := validation.IsDNS1123Subdomain(group); len(msgs) > 0 {
+			if msgs := wellformed.IsDNS1123Subdomain(group); len(msgs) > 0 {
 				errs = append(errs, field.Invalid(av, group, strings.Join(msgs, ",")))
 			}
 		}

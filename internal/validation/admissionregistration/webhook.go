@@ -420,7 +420,7 @@ func ValidateWebhookService(p *field.Path, namespace, name string, path *string,
 			errs = append(errs, field.Invalid(pp, *path, fmt.Sprintf("segment[%d] may not be empty", i)))
 			continue
 		}
-		for _, msg := range validation.IsDNS1123Subdomain(seg) {
+		for _, msg := range wellformed.IsDNS1123Subdomain(seg) {
 			errs = append(errs, field.Invalid(pp, *path, fmt.Sprintf("segment[%d]: %v", i, msg)))
 		}
 	}

@@ -13,7 +13,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
 	"k8s.io/apimachinery/pkg/labels"
-	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
@@ -111,7 +110,7 @@ func nameAllowsCompletions(job *api.Job) field.ErrorList {
 		return nil
 	}
 	host := fmt.Sprintf("%s-%d", job.Name, *s.Completions-1)
-	if len(validation.IsDNS1123Label(host)) == 0 {
+	if len(wellformed.IsDNS1123Label(host)) == 0 {
 		return nil
 	}
 	return field.ErrorList{field.Invalid(field.NewPath("metadata", "name"), job.Name, "will not able to create pod with invalid DNS label: "+host)}

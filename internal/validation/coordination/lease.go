@@ -9,7 +9,6 @@ import (
 	"github.com/ssa-diff/ssa-diff/internal/validation/registry"
 	"github.com/ssa-diff/ssa-diff/internal/validation/wellformed"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
-	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
@@ -56,7 +55,7 @@ func validateStrategy(s api.CoordinatedLeaseStrategy, fldPath *field.Path) field
 		return nil
 	}
 	var errs field.ErrorList
-	for _, msg := range validation.IsQualifiedName(string(s)) {
+	for _, msg := range wellformed.IsQualifiedName(string(s)) {
 		errs = append(errs, field.Invalid(p, s, msg))
 	}
 	return errs

@@ -11,7 +11,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	unversionedvalidation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
 	"k8s.io/apimachinery/pkg/util/sets"
-	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
@@ -40,7 +39,7 @@ func ValidateNodeSelectorRequirement(rq api.NodeSelectorRequirement, allowInvali
 	errs = append(errs, unversionedvalidation.ValidateLabelName(rq.Key, fldPath.Child("key"))...)
 	if !allowInvalidLabelValue {
 		for i, v := range rq.Values {
-			for _, msg := range validation.IsValidLabelValue(v) {
+			for _, msg := range wellformed.IsValidLabelValue(v) {
 				errs = append(errs, field.Invalid(fldPath.Child("values").Index(i), v, msg).WithOrigin("format=k8s-label-value"))
 			}
 		}
@@ -271,7 +270,7 @@ func ValidateTolerations(tolerations []api.Toleration, fldPath *field.Path, opts
 		}
 		switch t.Operator {
 		case api.TolerationOpEqual, "":
-			if msgs := validation.IsValidLabelValue(t.Value); len(msgs) != 0 {
+			if msgs := wellformed.IsValidLabelValue(t.Value); len(msgs) != 0 {
 				errs = append(errs, field.Invalid(p.Child("operator"), t.Value, strings.Join(msgs, ";")))
 			}
 		case api.TolerationOpExists:

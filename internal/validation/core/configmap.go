@@ -5,7 +5,6 @@ import (
 
 	api "github.com/ssa-diff/ssa-diff/internal/api/core"
 	"github.com/ssa-diff/ssa-diff/internal/validation/wellformed"
-	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
@@ -15,7 +14,7 @@ func ValidateConfigMap(cm *api.ConfigMap) field.ErrorList {
 	errs := ValidateObjectMeta(&cm.ObjectMeta, true, wellformed.NameIsDNSSubdomain, field.NewPath("metadata"))
 	size := 0
 	for k, v := range cm.Data {
-		for _, msg := range validation.IsConfigMapKey(k) {
+		for _, msg := range wellformed.IsConfigMapKey(k) {
 			errs = append(errs, field.Invalid(field.NewPath("data").Key(k), k, msg))
 		}
 		if _, dup := cm.BinaryData[k]; dup {
@@ -24,7 +23,7 @@ func ValidateConfigMap(cm *api.ConfigMap) field.ErrorList {
 		size += len(v)
 	}
 	for k, v := range cm.BinaryData {
-		for _, msg := range validation.IsConfigMapKey(k) {
+		for _, msg := range wellformed.IsConfigMapKey(k) {
 			errs = append(errs, field.Invalid(field.NewPath("binaryData").Key(k), k, msg))
 		}
 		size += len(v)

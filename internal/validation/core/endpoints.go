@@ -59,7 +59,7 @@ func endpointSubsets(cfg *serverconfig.Config, subsets []api.EndpointSubset, fld
 func endpointAddress(cfg *serverconfig.Config, a *api.EndpointAddress, fldPath *field.Path) field.ErrorList {
 	errs := IsValidIPForLegacyField(cfg, fldPath.Child("ip"), a.IP, nil)
 	if a.Hostname != "" {
-		for _, msg := range validation.IsDNS1123Label(a.Hostname) {
+		for _, msg := range wellformed.IsDNS1123Label(a.Hostname) {
 			errs = append(errs, field.Invalid(fldPath.Child("hostname"), a.Hostname, msg))
 		}
 	}
@@ -100,7 +100,7 @@ func endpointPort(p *api.EndpointPort, requireName bool, fldPath *field.Path) fi
 	if requireName && p.Name == "" {
 		errs = append(errs, field.Required(fldPath.Child("name"), ""))
 	} else if p.Name != "" {
-		for _, msg := range validation.IsDNS1123Label(p.Name) {
+		for _, msg := range wellformed.IsDNS1123Label(p.Name) {
 			errs = append(errs, field.Invalid(fldPath.Child("name"), p.Name, msg))
 		}
 	}
@@ -114,7 +114,7 @@ func endpointPort(p *api.EndpointPort, requireName bool, fldPath *field.Path) fi
 		errs = append(errs, field.NotSupported(fldPath.Child("protocol"), p.Protocol, servicePortProtocols))
 	}
 	if p.AppProtocol != nil {
-		for _, msg := range validation.IsQualifiedName(*p.AppProtocol) {
+		for _, msg := range wellformed.IsQualifiedName(*p.AppProtocol) {
 			errs = append(errs, field.Invalid(fldPath.Child("appProtocol"), *p.AppProtocol, msg))
 		}
 	}

@@ -8,7 +8,6 @@ import (
 	api "github.com/ssa-diff/ssa-diff/internal/api/core"
 	"github.com/ssa-diff/ssa-diff/internal/validation/wellformed"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
-	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
@@ -132,7 +131,7 @@ func legacyEvent(ev *api.Event, strict bool) field.ErrorList {
 	if ev.ReportingController == "" {
 		errs = append(errs, field.Required(field.NewPath(reporter), ""))
 	}
-	for _, msg := range validation.IsQualifiedName(ev.ReportingController) {
+	for _, msg := range wellformed.IsQualifiedName(ev.ReportingController) {
 		errs = append(errs, field.Invalid(field.NewPath(reporter), ev.ReportingController, msg))
 	}
 	tooLong := func(name string, n, limit int) {

@@ -7,7 +7,6 @@ import (
 	api "github.com/ssa-diff/ssa-diff/internal/api/core"
 	"github.com/ssa-diff/ssa-diff/internal/validation/wellformed"
 	"k8s.io/apimachinery/pkg/api/resource"
-	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
@@ -114,7 +113,7 @@ func ValidateLimitRange(lr *api.LimitRange) field.ErrorList {
 // has a domain prefix.
 func limitRangeType(t api.LimitType, fldPath *field.Path) field.ErrorList {
 	var errs field.ErrorList
-	for _, msg := range validation.IsQualifiedName(string(t)) {
+	for _, msg := range wellformed.IsQualifiedName(string(t)) {
 		errs = append(errs, field.Invalid(fldPath, t, msg))
 	}
 	if len(errs) > 0 {

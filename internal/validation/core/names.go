@@ -16,7 +16,7 @@ import (
 // ValidateDNS1123Label: value is an RFC 1123 label.
 func ValidateDNS1123Label(value string, fldPath *field.Path) field.ErrorList {
 	var errs field.ErrorList
-	for _, msg := range validation.IsDNS1123Label(value) {
+	for _, msg := range wellformed.IsDNS1123Label(value) {
 		errs = append(errs, field.Invalid(fldPath, value, msg).WithOrigin("format=k8s-short-name"))
 	}
 	return errs
@@ -25,7 +25,7 @@ func ValidateDNS1123Label(value string, fldPath *field.Path) field.ErrorList {
 // ValidateQualifiedName: value is a qualified name ([prefix/]name).
 func ValidateQualifiedName(value string, fldPath *field.Path) field.ErrorList {
 	var errs field.ErrorList
-	for _, msg := range validation.IsQualifiedName(value) {
+	for _, msg := range wellformed.IsQualifiedName(value) {
 		errs = append(errs, field.Invalid(fldPath, value, msg).WithOrigin("format=qualified-name"))
 	}
 	return errs
@@ -44,7 +44,7 @@ func ValidateDNS1123SubdomainWithUnderScore(value string, fldPath *field.Path) f
 // ValidateDNS1123Subdomain: value is an RFC 1123 subdomain.
 func ValidateDNS1123Subdomain(value string, fldPath *field.Path) field.ErrorList {
 	var errs field.ErrorList
-	for _, msg := range validation.IsDNS1123Subdomain(value) {
+	for _, msg := range wellformed.IsDNS1123Subdomain(value) {
 		errs = append(errs, field.Invalid(fldPath, value, msg).WithOrigin("format=k8s-long-name"))
 	}
 	return errs
@@ -98,7 +98,7 @@ func ValidateSignerName(fldPath *field.Path, signerName string) field.ErrorList 
 	}
 	labels := strings.Split(domain, ".")
 	for _, l := range labels {
-		msgs := validation.IsDNS1123Label(l)
+		msgs := wellformed.IsDNS1123Label(l)
 		for _, msg := range msgs {
 			errs = append(errs, field.Invalid(fldPath, domain, fmt.Sprintf("validating label %q: %s", l, msg)))
 		}
@@ -110,7 +110,7 @@ func ValidateSignerName(fldPath *field.Path, signerName string) field.ErrorList 
 		errs = append(errs, field.Invalid(fldPath, domain, "should be a domain with at least two segments separated by dots"))
 	}
 	for _, l := range strings.Split(path, ".") {
-		msgs := validation.IsDNS1123Subdomain(l)
+		msgs := wellformed.IsDNS1123Subdomain(l)
 		for _, msg := range msgs {
 			errs = append(errs, field.Invalid(fldPath, path, fmt.Sprintf("validating label %q: %s", l, msg)))
 		}

@@ -169,7 +169,7 @@ func nodeTaints(taints []api.Taint, fldPath *field.Path) field.ErrorList {
 	for i, t := range taints {
 		p := fldPath.Index(i)
 		errs = append(errs, metavalidation.ValidateLabelName(t.Key, p.Child("key"))...)
-		if msgs := validation.IsValidLabelValue(t.Value); len(msgs) != 0 {
+		if msgs := wellformed.IsValidLabelValue(t.Value); len(msgs) != 0 {
 			errs = append(errs, field.Invalid(p.Child("value"), t.Value, strings.Join(msgs, ";")))
 		}
 		errs = append(errs, validateTaintEffect(&t.Effect, false, p.Child("effect"))...)
@@ -259,7 +259,7 @@ func nodeConfigSource(src *api.NodeConfigSource, inSpec bool, fldPath *field.Pat
 		if cm.KubeletConfigKey == "" {
 			errs = append(errs, field.Required(p.Child("kubeletConfigKey"), ""))
 		} else {
-			for _, msg := range validation.IsConfigMapKey(cm.KubeletConfigKey) {
+			for _, msg := range wellformed.IsConfigMapKey(cm.KubeletConfigKey) {
 				errs = append(errs, field.Invalid(p.Child("kubeletConfigKey"), cm.KubeletConfigKey, msg))
 			}
 		}

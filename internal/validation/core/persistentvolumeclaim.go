@@ -13,7 +13,6 @@ import (
 	unversionedvalidation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
 	"k8s.io/apimachinery/pkg/util/diff"
 	"k8s.io/apimachinery/pkg/util/sets"
-	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
@@ -185,7 +184,7 @@ func validateDataSource(name, kind string, apiGroup *string, fldPath *field.Path
 		errs = append(errs, field.Invalid(fldPath, kind, "must be 'PersistentVolumeClaim' when referencing the default apiGroup"))
 	}
 	if group != "" && !allowInvalidGroup {
-		for _, msg := range validation.IsDNS1123Subdomain(group) {
+		for _, msg := range wellformed.IsDNS1123Subdomain(group) {
 			errs = append(errs, field.Invalid(fldPath.Child("apiGroup"), group, msg))
 		}
 	}
@@ -282,7 +281,7 @@ var resizeStatuses = sets.New(api.PersistentVolumeClaimControllerResizeInProgres
 // validatePersistentVolumeClaimResourceKey: a qualified name, "storage" if native.
 func validatePersistentVolumeClaimResourceKey(value string, fldPath *field.Path) field.ErrorList {
 	var errs field.ErrorList
-	for _, msg := range validation.IsQualifiedName(value) {
+	for _, msg := range wellformed.IsQualifiedName(value) {
 		errs = append(errs, field.Invalid(fldPath, value, msg))
 	}
 	if len(errs) != 0 {

@@ -10,7 +10,6 @@ import (
 	"github.com/ssa-diff/ssa-diff/internal/validation/registry"
 	"github.com/ssa-diff/ssa-diff/internal/validation/wellformed"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
-	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
@@ -21,7 +20,7 @@ func ValidateSecret(s *api.Secret) field.ErrorList {
 	dataPath := field.NewPath("data")
 	size := 0
 	for k, v := range s.Data {
-		for _, msg := range validation.IsConfigMapKey(k) {
+		for _, msg := range wellformed.IsConfigMapKey(k) {
 			errs = append(errs, field.Invalid(dataPath.Key(k), k, msg))
 		}
 		size += len(v)

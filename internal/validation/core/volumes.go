@@ -548,7 +548,7 @@ func ValidateCSIDriverName(cfg *serverconfig.Config, driver string, fldPath *fie
 	if len(driver) > 63 {
 		errs = append(errs, field.TooLong(fldPath, "", 63))
 	}
-	for _, msg := range validation.IsDNS1123Subdomain(strings.ToLower(driver)) {
+	for _, msg := range wellformed.IsDNS1123Subdomain(strings.ToLower(driver)) {
 		errs = append(errs, field.Invalid(fldPath, driver, msg))
 	}
 	return errs

@@ -215,7 +215,7 @@ func validateHints(h *api.EndpointHints, fldPath *field.Path) field.ErrorList {
 		} else {
 			seen = append(seen, z.Name)
 		}
-		for _, msg := range validation.IsValidLabelValue(z.Name) {
+		for _, msg := range wellformed.IsValidLabelValue(z.Name) {
 			errs = append(errs, field.Invalid(p, z.Name, msg))
 		}
 	}

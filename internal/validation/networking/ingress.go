@@ -279,7 +279,7 @@ func validateIngressBackend(backend *api.IngressBackend, fldPath *field.Path, op
 	case hasName && hasNumber:
 		errs = append(errs, field.Invalid(fldPath, "", "cannot set both port name & port number"))
 	case hasName:
-		for _, msg := range validation.IsValidPortName(svc.Port.Name) {
+		for _, msg := range wellformed.IsValidPortName(svc.Port.Name) {
 			errs = append(errs, field.Invalid(fldPath.Child("service", "port", "name"), svc.Port.Name, msg))
 		}
 	case hasNumber:
@@ -298,7 +298,7 @@ func validateIngressBackend(backend *api.IngressBackend, fldPath *field.Path, op
 func validateTypedLocalObjectReference(ref *apicore.TypedLocalObjectReference, fldPath *field.Path, saysWhat bool) field.ErrorList {
 	var errs field.ErrorList
 	if ref.APIGroup != nil {
-		for _, msg := range validation.IsDNS1123Subdomain(*ref.APIGroup) {
+		for _, msg := range wellformed.IsDNS1123Subdomain(*ref.APIGroup) {
 			errs = append(errs, field.Invalid(fldPath.Child("apiGroup"), *ref.APIGroup, msg))
 		}
 	}
@@ -340,7 +340,7 @@ func ValidateIngressStatusUpdate(cfg *serverconfig.Config, ing, old *api.Ingress
 			errs = append(errs, core.IsValidIPForLegacyField(cfg, p.Child("ip"), in.IP, stored)...)
 		}
 		if in.Hostname != "" {
-			for _, msg := range validation.IsDNS1123Subdomain(in.Hostname) {
+			for _, msg := range wellformed.IsDNS1123Subdomain(in.Hostname) {
 				errs = append(errs, field.Invalid(p.Child("hostname"), in.Hostname, msg))
 			}
 			if netutils.ParseIPSloppy(in.Hostname) != nil {

@@ -44,7 +44,7 @@ func validateParametersReference(params *api.IngressClassParametersReference, fl
 	}
 	var errs field.ErrorList
 	if params.APIGroup != nil {
-		for _, msg := range validation.IsDNS1123Subdomain(*params.APIGroup) {
+		for _, msg := range wellformed.IsDNS1123Subdomain(*params.APIGroup) {
 			errs = append(errs, field.Invalid(fldPath.Child("apiGroup"), *params.APIGroup, msg))
 		}
 	}

@@ -31,7 +31,7 @@ func ValidateIPAddress(ip *api.IPAddress) field.ErrorList {
 	}
 	// The core group, the one of Services, is the empty group.
 	if ref.Group != "" {
-		for _, msg := range validation.IsDNS1123Subdomain(ref.Group) {
+		for _, msg := range wellformed.IsDNS1123Subdomain(ref.Group) {
 			errs = append(errs, field.Invalid(fldPath.Child("group"), ref.Group, msg))
 		}
 	}

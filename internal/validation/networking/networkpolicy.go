@@ -157,7 +157,7 @@ func validateNetworkPolicyPort(port *api.NetworkPolicyPort, opts networkPolicyOp
 		if port.EndPort != nil {
 			errs = append(errs, field.Invalid(endPath, *port.EndPort, "may not be specified when `port` is non-numeric"))
 		}
-		for _, msg := range validation.IsValidPortName(port.Port.StrVal) {
+		for _, msg := range wellformed.IsValidPortName(port.Port.StrVal) {
 			errs = append(errs, field.Invalid(fldPath.Child("port"), port.Port.StrVal, msg))
 		}
 	}

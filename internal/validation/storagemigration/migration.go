@@ -49,7 +49,7 @@ func ValidateStorageVersionMigration(m *api.StorageVersionMigration) field.Error
 		errs = append(errs, field.Invalid(rp.Child("resource"), r.Resource, strings.Join(msgs, ",")))
 	}
 	if r.Group != "" {
-		if msgs := validation.IsDNS1123Subdomain(r.Group); len(msgs) > 0 {
+		if msgs := wellformed.IsDNS1123Subdomain(r.Group); len(msgs) > 0 {
 			errs = append(errs, field.Invalid(rp.Child("group"), r.Group, strings.Join(msgs, ",")))
 		}
 	}

@@ -101,6 +101,25 @@ func ConfigMapKey(s string) bool {
 	return true
 }
 
+// PortName reports whether validation.IsValidPortName accepts s: 1 to 15 characters of
+// [-a-z0-9], at least one a letter, no "--", no '-' first or last.
+func PortName(s string) bool {
+	if s == "" || len(s) > 15 || s[0] == '-' || s[len(s)-1] == '-' || strings.Contains(s, "--") {
+		return false
+	}
+	letter := false
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case 'a' <= c && c <= 'z':
+			letter = true
+		case '0' <= c && c <= '9', c == '-':
+		default:
+			return false
+		}
+	}
+	return letter
+}
+
 // Labels reports whether metav1validation.ValidateLabels finds nothing wrong with labels:
 // every key a LabelKey, every value a LabelValue.
 func Labels(labels map[string]string) bool {

@@ -165,6 +165,7 @@ func TestSeeds(t *testing.T) {
 		check(t, "DNS1123Label", s, DNS1123Label(s), content.IsDNS1123Label(s))
 		check(t, "DNS1123Subdomain", s, DNS1123Subdomain(s), content.IsDNS1123Subdomain(s))
 		check(t, "ConfigMapKey", s, ConfigMapKey(s), validation.IsConfigMapKey(s))
+		check(t, "PortName", s, PortName(s), validation.IsValidPortName(s))
 		if ascii(s) {
 			check(t, "Annotations", s, Annotations(map[string]string{s: ""}), fieldTexts(apimachineryvalidation.ValidateAnnotations(map[string]string{s: ""}, nil)))
 		}
@@ -184,4 +185,37 @@ func fieldTexts(errs field.ErrorList) []string {
 		out = append(out, e.Error())
 	}
 	return out
+}
+
+func FuzzPortName(f *testing.F) {
+	fuzzWith(f)
+	for _, s := range []string{"http", "h-t", "h--t", "80", "8-0", "a1", "-a", "a-", "abcdefghijklmno", "abcdefghijklmnop", "HTTP"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		check(t, "PortName", s, PortName(s), validation.IsValidPortName(s))
+	})
+}
+
+// The drop-in checks of strings.go answer what the functions they stand for answer, nil
+// included.
+func FuzzStringChecks(f *testing.F) {
+	fuzzWith(f)
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, c := range []struct {
+			name      string
+			got, want func(string) []string
+		}{
+			{"IsDNS1123Label", IsDNS1123Label, validation.IsDNS1123Label},
+			{"IsDNS1123Subdomain", IsDNS1123Subdomain, validation.IsDNS1123Subdomain},
+			{"IsQualifiedName", IsQualifiedName, validation.IsQualifiedName},
+			{"IsValidLabelValue", IsValidLabelValue, validation.IsValidLabelValue},
+			{"IsConfigMapKey", IsConfigMapKey, validation.IsConfigMapKey},
+			{"IsValidPortName", IsValidPortName, validation.IsValidPortName},
+		} {
+			if got, want := c.got(s), c.want(s); !reflect.DeepEqual(got, want) {
+				t.Fatalf("%s(%q) = %#v; apimachinery's %#v", c.name, s, got, want)
+			}
+		}
+	})
 }
