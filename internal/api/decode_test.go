@@ -240,7 +240,7 @@ func TestDecodeToValidate(t *testing.T) {
 			t.Fatal(err)
 		}
 		checkDecodeToValidate(t, obj, &d, nil, &v)
-		if got := v.Spec.Template.ManagedFields; len(got) != 1 || got[0].FieldsV1 == nil || string(got[0].FieldsV1.Raw) != `{"f:spec":{"f:replicas":{}}}` {
+		if got := v.Spec.Template.ManagedFields; len(got) != 1 || got[0].FieldsV1 == nil || got[0].FieldsV1.GetRawString() != `{"f:spec":{"f:replicas":{}}}` {
 			t.Errorf("%s: the template's managedFields decode as %+v", name, got)
 		}
 		if len(v.ManagedFields) != 1 || v.ManagedFields[0].Manager != "kubectl" || v.ManagedFields[0].Operation != "Apply" || v.ManagedFields[0].FieldsType != "FieldsV1" {

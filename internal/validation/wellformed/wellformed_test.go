@@ -7,7 +7,6 @@ import (
 
 	"k8s.io/apimachinery/pkg/api/validate/content"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
-	"k8s.io/apimachinery/pkg/api/validation/path"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
 	"k8s.io/apimachinery/pkg/util/validation"
@@ -131,8 +130,8 @@ func FuzzMaps(f *testing.F) {
 		old := &metav1.ObjectMeta{Name: "web", Namespace: "shop", ResourceVersion: "1"}
 		mp := field.NewPath("metadata")
 		sameErrors(t, "ValidateObjectMetaAccessor",
-			apimachineryvalidation.ValidateObjectMetaAccessor(Meta(meta), true, path.ValidatePathSegmentName, mp),
-			apimachineryvalidation.ValidateObjectMetaAccessor(meta, true, path.ValidatePathSegmentName, mp))
+			apimachineryvalidation.ValidateObjectMetaAccessor(Meta(meta), true, apimachineryvalidation.NameIsDNSLabel, mp),
+			apimachineryvalidation.ValidateObjectMetaAccessor(meta, true, apimachineryvalidation.NameIsDNSLabel, mp))
 		sameErrors(t, "ValidateObjectMetaAccessorUpdate",
 			apimachineryvalidation.ValidateObjectMetaAccessorUpdate(Meta(meta), old, mp),
 			apimachineryvalidation.ValidateObjectMetaAccessorUpdate(meta, old, mp))
