@@ -32,11 +32,25 @@ const mirrorPrefix = "github.com/ssa-diff/ssa-diff/internal/api/"
 // engine has checked the object against its schema); a value of the wrong JSON type is an
 // error naming its path.
 func Decode(obj map[string]any, out any) error {
+	return decode(obj, out, decoder{})
+}
+
+// DecodeToValidate is Decode for the registry's validation, which reads of the object's own
+// metadata.managedFields entries the manager, operation, fieldsType and subresource, never
+// the fields (apimachinery's ValidateManagedFields; the declarative rules of 1.38 are alpha
+// and not enforced): the fieldsV1 of those entries is not made into text, and their FieldsV1
+// is nil. A fieldsV1 that Decode could not write as text is refused as Decode refuses it.
+// The managedFields of metadata inside the object (a pod template's) decode as Decode
+// decodes them: a rule comparing two templates compares them too.
+func DecodeToValidate(obj map[string]any, out any) error {
+	return decode(obj, out, decoder{ownFieldsLeft: true})
+}
+
+func decode(obj map[string]any, out any, d decoder) error {
 	v := reflect.ValueOf(out)
 	if v.Kind() != reflect.Pointer || v.IsNil() {
 		return fmt.Errorf("decode: want a non-nil pointer, got %T", out)
 	}
-	d := decoder{}
 	if obj["apiVersion"] == "events.k8s.io/v1" && obj["kind"] == "Event" {
 		obj = eventAsCoreV1(obj)
 	}
@@ -48,6 +62,9 @@ func Decode(obj map[string]any, out any) error {
 
 type decoder struct {
 	path []step // where the value being decoded is; made into text only for an error
+	// ownFieldsLeft: the fieldsV1 of the object's own managedFields entries are checked,
+	// not decoded (DecodeToValidate).
+	ownFieldsLeft bool
 }
 
 // step is one step of a path: a member ".name" or an item "[index]".
@@ -116,7 +133,15 @@ type plan struct {
 	how    how
 	t      reflect.Type
 	elem   atomic.Pointer[plan]
-	fields atomic.Pointer[[]fieldPlan]
+	fields atomic.Pointer[fieldSet]
+}
+
+// fieldSet is a mirror struct's decoded fields.
+type fieldSet struct {
+	list []fieldPlan // in declaration order
+	// byName indexes list by JSON name; nil when the struct has an inline field or two
+	// fields of one name, which only declaration order decodes.
+	byName map[string]int
 }
 
 type fieldPlan struct {
@@ -163,15 +188,22 @@ func (f *fieldPlan) planOf() *plan {
 	return fp
 }
 
-// fieldPlans are a mirror struct's decoded fields, in declaration order. Two goroutines may
-// both work them out, the same: each uses its own until one is kept.
-func (p *plan) fieldPlans() []fieldPlan {
+// fieldSet is a mirror struct's decoded fields. Two goroutines may both work them out, the
+// same: each uses its own until one is kept.
+func (p *plan) fieldSet() *fieldSet {
 	if fs := p.fields.Load(); fs != nil {
-		return *fs
+		return fs
 	}
-	fs := mirrorFields(p.t)
-	p.fields.CompareAndSwap(nil, &fs)
-	return *p.fields.Load()
+	fs := &fieldSet{list: mirrorFields(p.t), byName: map[string]int{}}
+	for i, f := range fs.list {
+		if _, seen := fs.byName[f.name]; seen || f.name == "" {
+			fs.byName = nil
+			break
+		}
+		fs.byName[f.name] = i
+	}
+	p.fields.CompareAndSwap(nil, fs)
+	return p.fields.Load()
 }
 
 // mirrorFields are the fields of a generated struct that carry an ext tag.
@@ -406,8 +438,35 @@ func (d *decoder) firstMemberError(m map[string]any, elem reflect.Type, p *plan)
 }
 
 // fields decodes the members of a JSON object into a mirror struct by the fields' ext tags.
+//
+// An object with few of the struct's fields (a PodSpec declares some 40, a manifest's has
+// a handful) is decoded member by member, found by name, rather than looking each declared
+// field up in it; the first member in error then makes it decode again in declaration
+// order, so that the error is the first field's, as always.
 func (d *decoder) fields(m map[string]any, dst reflect.Value, p *plan) error {
-	fs := p.fieldPlans()
+	set := p.fieldSet()
+	if set.byName != nil && 2*len(m) < len(set.list) {
+		failed := false
+		for k, v := range m {
+			i, ok := set.byName[k]
+			if !ok {
+				continue
+			}
+			f := &set.list[i]
+			d.path = append(d.path, step{member: f.member})
+			err := d.value(v, dst.Field(f.index), f.planOf())
+			d.path = d.path[:len(d.path)-1]
+			if err != nil {
+				failed = true
+				break
+			}
+		}
+		if !failed {
+			return nil
+		}
+		dst.SetZero()
+	}
+	fs := set.list
 	for i := range fs {
 		f := &fs[i]
 		if f.name == "" { // inline
@@ -471,7 +530,8 @@ func (d *decoder) objectMeta(src any, dst reflect.Value) error {
 		case "finalizers":
 			meta.Finalizers, ok = stringList(v)
 		case "managedFields":
-			meta.ManagedFields, ok = d.managedFields(v)
+			// The object's own metadata is the only ObjectMeta at depth 1.
+			meta.ManagedFields, ok = d.managedFields(v, d.ownFieldsLeft && len(d.path) == 1)
 		case "creationTimestamp":
 			if t, direct := directTime(v); direct {
 				meta.CreationTimestamp, ok = t, true
@@ -493,8 +553,8 @@ func (d *decoder) objectMeta(src any, dst reflect.Value) error {
 }
 
 // managedFields decodes the entries of metadata.managedFields; false when one is not as the
-// engine makes them.
-func (d *decoder) managedFields(v any) ([]metav1.ManagedFieldsEntry, bool) {
+// engine makes them. With fieldsLeft their fieldsV1 is only checked: FieldsV1 stays nil.
+func (d *decoder) managedFields(v any, fieldsLeft bool) ([]metav1.ManagedFieldsEntry, bool) {
 	list, ok := v.([]any)
 	if !ok {
 		return nil, false
@@ -534,6 +594,13 @@ func (d *decoder) managedFields(v any) ([]metav1.ManagedFieldsEntry, bool) {
 					ok = false
 				}
 			case "fieldsV1":
+				if fieldsLeft {
+					// Refused where AppendJSON would refuse it, so that the whole metadata
+					// goes to viaJSON and its error, as without fieldsLeft.
+					_, isText := v.(json.RawMessage)
+					ok = isText || fieldsjson.Encodable(v)
+					break
+				}
 				raw, isText := v.(json.RawMessage)
 				if !isText {
 					// The text encoding/json.Marshal writes, without its reflection.

@@ -243,7 +243,7 @@ func (d *reflectDecoder) objectMeta(src any, dst reflect.Value) error {
 		case "finalizers":
 			meta.Finalizers, ok = stringList(v)
 		case "managedFields":
-			meta.ManagedFields, ok = d.d().managedFields(v)
+			meta.ManagedFields, ok = d.d().managedFields(v, false)
 		default:
 			rest[k], ok = v, true
 		}

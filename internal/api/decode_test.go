@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -155,6 +156,7 @@ func FuzzDecode(f *testing.F) {
 			if !sameDecodeError(m, err, wantErr, fresh) || err == nil && !reflect.DeepEqual(out, want) {
 				t.Fatalf("Decode gives %v, %+v; by reflection %v, %+v", err, out, wantErr, want)
 			}
+			checkDecodeToValidate(t, m, out, err, fresh())
 		}
 	})
 }
@@ -189,6 +191,69 @@ func TestDecodeObjectMetaManagedFields(t *testing.T) {
 		}
 		if !reflect.DeepEqual(cm.ObjectMeta, want) {
 			t.Errorf("%s: got %+v\nwant %+v", name, cm.ObjectMeta, want)
+		}
+	}
+}
+
+// checkDecodeToValidate holds DecodeToValidate(m) to Decode's answer, decoded and err:
+// refused alike, or the same object but for the FieldsV1 of its own managedFields entries,
+// which it leaves nil.
+func checkDecodeToValidate(t *testing.T, m map[string]any, decoded any, err error, out any) {
+	t.Helper()
+	vErr := DecodeToValidate(m, out)
+	if (vErr == nil) != (err == nil) {
+		t.Fatalf("DecodeToValidate gives %v; Decode %v", vErr, err)
+	}
+	if err != nil {
+		return
+	}
+	if own, ok := out.(interface{ GetObjectMeta() metav1.Object }); ok {
+		for _, e := range own.GetObjectMeta().GetManagedFields() {
+			if e.FieldsV1 != nil {
+				t.Fatalf("DecodeToValidate made the fields of %+v", e)
+			}
+		}
+		for i := range decoded.(interface{ GetObjectMeta() metav1.Object }).GetObjectMeta().GetManagedFields() {
+			decoded.(interface{ GetObjectMeta() metav1.Object }).GetObjectMeta().GetManagedFields()[i].FieldsV1 = nil
+		}
+	}
+	if !reflect.DeepEqual(out, decoded) {
+		t.Fatalf("DecodeToValidate gives %+v; Decode %+v", out, decoded)
+	}
+}
+
+// DecodeToValidate leaves out the fields of the object's own managedFields entries, as a
+// tree or as text, and keeps everything else, a pod template's managedFields included; a
+// fieldsV1 Decode refuses (a number encoding/json cannot write) it refuses too.
+func TestDecodeToValidate(t *testing.T) {
+	const entries = `[{"manager":"kubectl","operation":"Apply","apiVersion":"apps/v1","time":"2026-12-01T12:00:00Z",
+	  "fieldsType":"FieldsV1","fieldsV1":{"f:spec":{"f:replicas":{}}}}]`
+	src := `{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web","managedFields":` + entries + `},
+	  "spec":{"template":{"metadata":{"labels":{"app":"web"},"managedFields":` + entries + `}}}}`
+	tree := decodeJSON(t, src)
+	text := decodeJSON(t, src)
+	own := text["metadata"].(map[string]any)["managedFields"].([]any)[0].(map[string]any)
+	own["fieldsV1"] = json.RawMessage(`{"f:spec":{"f:replicas":{}}}`)
+	for name, obj := range map[string]map[string]any{"tree": tree, "text": text} {
+		var d, v apps.Deployment
+		if err := Decode(obj, &d); err != nil {
+			t.Fatal(err)
+		}
+		checkDecodeToValidate(t, obj, &d, nil, &v)
+		if got := v.Spec.Template.ManagedFields; len(got) != 1 || got[0].FieldsV1 == nil || got[0].FieldsV1.GetRawString() != `{"f:spec":{"f:replicas":{}}}` {
+			t.Errorf("%s: the template's managedFields decode as %+v", name, got)
+		}
+		if len(v.ManagedFields) != 1 || v.ManagedFields[0].Manager != "kubectl" || v.ManagedFields[0].Operation != "Apply" || v.ManagedFields[0].FieldsType != "FieldsV1" {
+			t.Errorf("%s: the object's managedFields decode as %+v", name, v.ManagedFields)
+		}
+	}
+	for _, bad := range []any{math.NaN(), map[string]any{"f:a": math.Inf(1)}, []any{json.RawMessage(`{`)}, map[string]any{"f:a": make(chan int)}} {
+		obj := decodeJSON(t, `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a","managedFields":[{"manager":"m","operation":"Apply"}]}}`)
+		obj["metadata"].(map[string]any)["managedFields"].([]any)[0].(map[string]any)["fieldsV1"] = bad
+		var cm, vcm core.ConfigMap
+		err, vErr := Decode(obj, &cm), DecodeToValidate(obj, &vcm)
+		if err == nil || vErr == nil || err.Error() != vErr.Error() {
+			t.Errorf("fieldsV1 %v: Decode gives %v, DecodeToValidate %v; want the same error", bad, err, vErr)
 		}
 	}
 }
@@ -353,5 +418,30 @@ func TestDecodeMapErrorsInKeyOrder(t *testing.T) {
 		} else if err.Error() != first {
 			t.Fatalf("the same object answered %q, then %q", first, err.Error())
 		}
+	}
+}
+
+// An object with few of its struct's fields is decoded member by member; with several in
+// error the one reported is still the first declared (a PodSpec declares containers before
+// hostname and restartPolicy), and the object decoded after it is as decoding in
+// declaration order leaves it.
+func TestDecodeFewMembersErrorsInDeclarationOrder(t *testing.T) {
+	obj := decodeJSON(t, `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},
+		"spec":{"restartPolicy":1,"hostname":2,"containers":3,"nodeName":"n"}}`)
+	for i := 0; i < 50; i++ {
+		var p core.Pod
+		err := Decode(obj, &p)
+		if err == nil || !strings.HasPrefix(err.Error(), ".spec.containers: ") {
+			t.Fatalf("error %v: want the containers', the first declared in error", err)
+		}
+	}
+	good := decodeJSON(t, `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},
+		"spec":{"restartPolicy":"Always","hostname":"h","containers":[{"name":"c","image":"i"}],"nodeName":"n"}}`)
+	var got, want core.Pod
+	if err := Decode(good, &got); err != nil {
+		t.Fatal(err)
+	}
+	if err := decodeByReflection(good, &want); err != nil || !reflect.DeepEqual(got, want) {
+		t.Fatalf("decoded %+v; by reflection %+v, %v", got, want, err)
 	}
 }

@@ -27,5 +27,7 @@
 // into its internal type, field by field through the `ext` tags, then applies the
 // conversion rules that are more than a copy (a Secret's stringData, a Deployment's
 // rollback annotation, …: conversion.go). conformance/internalapi holds Decode to the
-// server's own conversion on random objects of every served kind.
+// server's own conversion on random objects of every served kind. [DecodeToValidate], which
+// validation uses, is Decode without the text of the object's own managedFields' fields,
+// which no validation reads.
 package api

@@ -10,6 +10,7 @@ import (
 	"github.com/ssa-diff/ssa-diff/internal/crdvalidation/embedded"
 	"github.com/ssa-diff/ssa-diff/internal/crdvalidation/openapi"
 	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
+	"github.com/ssa-diff/ssa-diff/internal/validation/wellformed"
 	"github.com/ssa-diff/ssa-diff/kube"
 	"github.com/ssa-diff/ssa-diff/schema"
 	"github.com/ssa-diff/ssa-diff/schema/crdschema"
@@ -170,7 +171,7 @@ func (v Validator) create(t *schema.Type, c *compiled, s *crdschema.Schema, obj 
 		}
 	}
 	if len(errs) == 0 {
-		errs = metavalidation.ValidateObjectMetaAccessor(accessor(obj), t.Namespaced, pathSegment, field.NewPath("metadata"))
+		errs = metavalidation.ValidateObjectMetaAccessor(wellformed.Meta(accessor(obj)), t.Namespaced, pathSegment, field.NewPath("metadata"))
 	}
 	return errs
 }
@@ -304,8 +305,10 @@ func objectMetaUpdate(obj, old map[string]any) field.ErrorList {
 // commonUpdate is what the registry checks of every update before the strategy.
 func commonUpdate(t *schema.Type, obj, old map[string]any) field.ErrorList {
 	p := field.NewPath("metadata")
-	errs := metavalidation.ValidateObjectMetaAccessor(accessor(obj), t.Namespaced, pathSegment, p)
-	return append(errs, metavalidation.ValidateObjectMetaAccessorUpdate(accessor(obj), accessor(old), p)...)
+	// Well-formed labels and annotations are checked once, not by both.
+	meta := wellformed.Meta(accessor(obj))
+	errs := metavalidation.ValidateObjectMetaAccessor(meta, t.Namespaced, pathSegment, p)
+	return append(errs, metavalidation.ValidateObjectMetaAccessorUpdate(meta, accessor(old), p)...)
 }
 
 func accessor(obj map[string]any) metav1.Object {

@@ -7,7 +7,8 @@
 // [AppendJSON] writes such a value as encoding/json.Marshal would (keys sorted, HTML
 // characters escaped), [DecodeJSON] reads text as encoding/json.Unmarshal would, and
 // [CanonicalFieldsV1] rewrites fieldsV1 text into the form encoding/json gives its decoded
-// tree, so that equal field sets have equal text. Each falls back to encoding/json for
-// input outside the shapes it reads directly, so its answers (and errors) are always
-// encoding/json's. The fuzz targets FuzzDecodeJSON and FuzzCanonicalFieldsV1 hold them to it.
+// tree, so that equal field sets have equal text; [Encodable] says whether AppendJSON would
+// write a value, without writing it. Each falls back to encoding/json for input outside the
+// shapes it reads directly, so its answers (and errors) are always encoding/json's. The fuzz
+// targets FuzzDecodeJSON and FuzzCanonicalFieldsV1 hold them to it.
 package fieldsjson

@@ -14,6 +14,36 @@ import (
 // sorted, HTML characters escaped. Values of other types are written by encoding/json.
 func AppendJSON(dst []byte, v any) ([]byte, error) { return appendJSON(dst, v, true) }
 
+// Encodable reports whether AppendJSON(nil, v) succeeds, without writing: a tree of maps
+// with string keys, lists, strings, booleans, integers and nil always is; any other value
+// in it is tried.
+func Encodable(v any) bool {
+	switch t := v.(type) {
+	case nil, bool, string, int64, int:
+		return true
+	case map[string]any:
+		// Most maps of a fieldsV1 are empty leaves: ranging over them costs more than this.
+		if len(t) == 0 {
+			return true
+		}
+		for _, x := range t {
+			if !Encodable(x) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		for _, x := range t {
+			if !Encodable(x) {
+				return false
+			}
+		}
+		return true
+	}
+	_, err := AppendJSON(nil, v)
+	return err == nil
+}
+
 // AppendJSONUnescaped appends v, a decoded JSON value (or a json.RawMessage in it), as an
 // encoding/json.Encoder with SetEscapeHTML(false) writes it, without the Encoder's final
 // newline: what ssa-diff's reports print. Values of other types are written by such an

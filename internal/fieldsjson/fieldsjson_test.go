@@ -3,6 +3,7 @@ package fieldsjson
 import (
 	"bytes"
 	"encoding/json"
+	"math"
 	"os"
 	"reflect"
 	"strings"
@@ -49,6 +50,27 @@ func TestAppendJSONIsEncodingJSON(t *testing.T) {
 	}
 	if _, err := AppendJSONUnescaped(nil, map[string]any{"bad": json.RawMessage(`{`)}); err == nil {
 		t.Error("AppendJSONUnescaped wrote an invalid json.RawMessage")
+	}
+}
+
+// Encodable is whether AppendJSON writes a value.
+func TestEncodable(t *testing.T) {
+	values := []any{nil, true, "s", int64(1), 2, 2.5, math.NaN(), math.Inf(-1), json.Number("1"), json.Number("x"),
+		json.RawMessage(`{}`), json.RawMessage(`{`), json.RawMessage(nil), make(chan int), map[string]string{"a": "b"}, map[int]any{1: nil}}
+	for _, v := range values {
+		values = append(values, map[string]any{"f:a": v, "f:b": map[string]any{}}, []any{"x", v})
+	}
+	for _, c := range unstructuredCases {
+		var v any
+		if json.Unmarshal([]byte(c), &v) == nil {
+			values = append(values, v, intsAsInt64(v))
+		}
+	}
+	for _, v := range values {
+		_, err := AppendJSON(nil, v)
+		if got := Encodable(v); got != (err == nil) {
+			t.Errorf("Encodable(%#v) = %v; AppendJSON's error: %v", v, got, err)
+		}
 	}
 }
 

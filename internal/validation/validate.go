@@ -180,12 +180,14 @@ func strategyFor(cfg *serverconfig.Config, group, kind string) *registry.Strateg
 	return nil
 }
 
+// decode is obj as the kind's internal type, without the fields of its own managedFields
+// entries, which no validation reads (api.DecodeToValidate).
 func decode(group, version, kind string, obj map[string]any) (any, error) {
 	out := api.New(group, version, kind)
 	if out == nil {
 		return nil, nil
 	}
-	if err := api.Decode(obj, out); err != nil {
+	if err := api.DecodeToValidate(obj, out); err != nil {
 		return nil, err
 	}
 	return out, nil

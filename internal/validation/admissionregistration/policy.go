@@ -10,6 +10,7 @@ import (
 	api "github.com/ssa-diff/ssa-diff/internal/api/admissionregistration"
 	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/validation/core"
+	"github.com/ssa-diff/ssa-diff/internal/validation/wellformed"
 	"github.com/ssa-diff/ssa-diff/kube"
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/api/validate/content"
@@ -67,7 +68,7 @@ func ValidateValidatingAdmissionPolicyUpdate(cfg *serverconfig.Config, p, old *a
 }
 
 func validateValidatingPolicy(p *api.ValidatingAdmissionPolicy, opts policyOptions) field.ErrorList {
-	errs := apimachineryvalidation.ValidateObjectMeta(&p.ObjectMeta, false, apimachineryvalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
+	errs := apimachineryvalidation.ValidateObjectMetaAccessor(wellformed.Meta(&p.ObjectMeta), false, wellformed.NameIsDNSSubdomain, field.NewPath("metadata"))
 	return append(errs, validateValidatingPolicySpec(p.Name, &p.Spec, opts, field.NewPath("spec"))...)
 }
 
@@ -145,7 +146,7 @@ func validateParamKind(k api.ParamKind, p *field.Path) field.ErrorList {
 		errs = append(errs, field.Invalid(av, k.APIVersion, err.Error()))
 	} else {
 		if group != "" {
-			if msgs := validation.IsDNS1123Subdomain(group); len(msgs) > 0 {
+			if msgs := wellformed.IsDNS1123Subdomain(group); len(msgs) > 0 {
 				errs = append(errs, field.Invalid(av, group, strings.Join(msgs, ",")))
 			}
 		}
@@ -192,12 +193,12 @@ func validateMatchResources(mc *api.MatchResources, p *field.Path) field.ErrorLi
 	if mc.NamespaceSelector == nil {
 		errs = append(errs, field.Required(p.Child("namespaceSelector"), ""))
 	} else {
-		errs = append(errs, metav1validation.ValidateLabelSelector(mc.NamespaceSelector, strict, p.Child("namespaceSelector"))...)
+		errs = append(errs, wellformed.ValidateLabelSelector(mc.NamespaceSelector, strict, p.Child("namespaceSelector"))...)
 	}
 	if mc.ObjectSelector == nil {
 		errs = append(errs, field.Required(p.Child("objectSelector"), ""))
 	} else {
-		errs = append(errs, metav1validation.ValidateLabelSelector(mc.ObjectSelector, strict, p.Child("objectSelector"))...)
+		errs = append(errs, wellformed.ValidateLabelSelector(mc.ObjectSelector, strict, p.Child("objectSelector"))...)
 	}
 	for i := range mc.ResourceRules {
 		errs = append(errs, validateNamedRule(&mc.ResourceRules[i], p.Child("resourceRules").Index(i))...)
@@ -339,7 +340,7 @@ func validateFieldRef(ref string, p *field.Path) field.ErrorList {
 // ValidateValidatingAdmissionPolicyBinding checks a ValidatingAdmissionPolicyBinding (the
 // same on create and update).
 func ValidateValidatingAdmissionPolicyBinding(b *api.ValidatingAdmissionPolicyBinding) field.ErrorList {
-	errs := apimachineryvalidation.ValidateObjectMeta(&b.ObjectMeta, false, apimachineryvalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
+	errs := apimachineryvalidation.ValidateObjectMetaAccessor(wellformed.Meta(&b.ObjectMeta), false, wellformed.NameIsDNSSubdomain, field.NewPath("metadata"))
 	p := field.NewPath("spec")
 	errs = append(errs, validatePolicyName(b.Spec.PolicyName, p, true)...)
 	errs = append(errs, validateParamRef(b.Spec.ParamRef, p.Child("paramRef"))...)
@@ -358,7 +359,7 @@ func validatePolicyName(name string, p *field.Path, covered bool) field.ErrorLis
 		return field.ErrorList{e}
 	}
 	var errs field.ErrorList
-	for _, msg := range apimachineryvalidation.NameIsDNSSubdomain(name, false) {
+	for _, msg := range wellformed.NameIsDNSSubdomain(name, false) {
 		errs = append(errs, field.Invalid(p.Child("policyName"), name, msg))
 	}
 	return errs
@@ -379,7 +380,7 @@ func validateParamRef(r *api.ParamRef, p *field.Path) field.ErrorList {
 		}
 	}
 	if r.Selector != nil {
-		errs = append(errs, metav1validation.ValidateLabelSelector(r.Selector, metav1validation.LabelSelectorValidationOptions{}, p.Child("selector"))...)
+		errs = append(errs, wellformed.ValidateLabelSelector(r.Selector, metav1validation.LabelSelectorValidationOptions{}, p.Child("selector"))...)
 		if r.Name != "" {
 			errs = append(errs, field.Forbidden(p.Child("selector"), exclusive))
 		}
@@ -440,7 +441,7 @@ func ValidateMutatingAdmissionPolicyUpdate(cfg *serverconfig.Config, p, old *api
 }
 
 func validateMutatingPolicy(mp *api.MutatingAdmissionPolicy, opts policyOptions) field.ErrorList {
-	errs := apimachineryvalidation.ValidateObjectMeta(&mp.ObjectMeta, false, apimachineryvalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
+	errs := apimachineryvalidation.ValidateObjectMetaAccessor(wellformed.Meta(&mp.ObjectMeta), false, wellformed.NameIsDNSSubdomain, field.NewPath("metadata"))
 	spec := &mp.Spec
 	p := field.NewPath("spec")
 	compiler := newCompiler(opts.server, true)
@@ -532,7 +533,7 @@ func validatePatchExpression(c *celCompiler, expression string, hasParams bool, 
 // ValidateMutatingAdmissionPolicyBinding checks a MutatingAdmissionPolicyBinding (the same
 // on create and update).
 func ValidateMutatingAdmissionPolicyBinding(b *api.MutatingAdmissionPolicyBinding) field.ErrorList {
-	errs := apimachineryvalidation.ValidateObjectMeta(&b.ObjectMeta, false, apimachineryvalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
+	errs := apimachineryvalidation.ValidateObjectMetaAccessor(wellformed.Meta(&b.ObjectMeta), false, wellformed.NameIsDNSSubdomain, field.NewPath("metadata"))
 	p := field.NewPath("spec")
 	errs = append(errs, validatePolicyName(b.Spec.PolicyName, p, false)...)
 	errs = append(errs, validateParamRef(b.Spec.ParamRef, p.Child("paramRef"))...)

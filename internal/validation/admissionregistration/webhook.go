@@ -9,6 +9,7 @@ import (
 
 	api "github.com/ssa-diff/ssa-diff/internal/api/admissionregistration"
 	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
+	"github.com/ssa-diff/ssa-diff/internal/validation/wellformed"
 	"github.com/ssa-diff/ssa-diff/kube"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -141,7 +142,7 @@ func updateOptions(server kube.Minor, old []webhook, skipMatchConditions bool) o
 		}
 		names[h.name] = true
 		for _, s := range []*metav1.LabelSelector{h.namespaceSelector, h.objectSelector} {
-			if s != nil && len(metav1validation.ValidateLabelSelector(s, strict, nil)) > 0 {
+			if s != nil && len(wellformed.ValidateLabelSelector(s, strict, nil)) > 0 {
 				o.looseSelectorValues = true
 			}
 		}
@@ -155,7 +156,7 @@ func updateOptions(server kube.Minor, old []webhook, skipMatchConditions bool) o
 func isReviewVersion(v string) bool { return slices.Contains(reviewVersions, v) }
 
 func validateWebhookConfiguration(meta *metav1.ObjectMeta, hooks []webhook, opts options) field.ErrorList {
-	errs := apimachineryvalidation.ValidateObjectMeta(meta, false, apimachineryvalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
+	errs := apimachineryvalidation.ValidateObjectMetaAccessor(wellformed.Meta(meta), false, wellformed.NameIsDNSSubdomain, field.NewPath("metadata"))
 	names := map[string]bool{}
 	for i := range hooks {
 		p := field.NewPath("webhooks").Index(i)
@@ -197,10 +198,10 @@ func validateWebhook(h *webhook, opts options, p *field.Path) field.ErrorList {
 		errs = append(errs, field.Invalid(p.Child("timeoutSeconds"), *t, "the timeout value must be between 1 and 30 seconds"))
 	}
 	if h.namespaceSelector != nil {
-		errs = append(errs, metav1validation.ValidateLabelSelector(h.namespaceSelector, selectorOpts, p.Child("namespaceSelector"))...)
+		errs = append(errs, wellformed.ValidateLabelSelector(h.namespaceSelector, selectorOpts, p.Child("namespaceSelector"))...)
 	}
 	if h.objectSelector != nil {
-		errs = append(errs, metav1validation.ValidateLabelSelector(h.objectSelector, selectorOpts, p.Child("objectSelector"))...)
+		errs = append(errs, wellformed.ValidateLabelSelector(h.objectSelector, selectorOpts, p.Child("objectSelector"))...)
 	}
 	if h.mutating && h.reinvocationPolicy != nil && !slices.Contains(reinvocationPolicies, string(*h.reinvocationPolicy)) {
 		errs = append(errs, field.NotSupported(p.Child("reinvocationPolicy"), *h.reinvocationPolicy, reinvocationPolicies))
@@ -419,7 +420,7 @@ func ValidateWebhookService(p *field.Path, namespace, name string, path *string,
 			errs = append(errs, field.Invalid(pp, *path, fmt.Sprintf("segment[%d] may not be empty", i)))
 			continue
 		}
-		for _, msg := range validation.IsDNS1123Subdomain(seg) {
+		for _, msg := range wellformed.IsDNS1123Subdomain(seg) {
 			errs = append(errs, field.Invalid(pp, *path, fmt.Sprintf("segment[%d]: %v", i, msg)))
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	api "github.com/ssa-diff/ssa-diff/internal/api/apiregistration"
 	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/validation/registry"
+	"github.com/ssa-diff/ssa-diff/internal/validation/wellformed"
 	"k8s.io/apimachinery/pkg/api/operation"
 	"k8s.io/apimachinery/pkg/api/validate/content"
 	metavalidation "k8s.io/apimachinery/pkg/api/validation"
@@ -57,7 +58,7 @@ func ValidateAPIService(s *api.APIService) field.ErrorList {
 	case spec.Group == "" && spec.Version != "v1":
 		errs = append(errs, field.Required(p.Child("group"), "only v1 may have an empty group and it better be legacy kube"))
 	case spec.Group != "":
-		for _, msg := range validation.IsDNS1123Subdomain(spec.Group) {
+		for _, msg := range wellformed.IsDNS1123Subdomain(spec.Group) {
 			errs = append(errs, field.Invalid(p.Child("group"), spec.Group, msg))
 		}
 	}

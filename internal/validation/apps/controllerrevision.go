@@ -5,6 +5,7 @@ import (
 
 	api "github.com/ssa-diff/ssa-diff/internal/api/apps"
 	"github.com/ssa-diff/ssa-diff/internal/validation/core"
+	"github.com/ssa-diff/ssa-diff/internal/validation/wellformed"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
@@ -40,6 +41,6 @@ func ValidateControllerRevisionUpdate(r, old *api.ControllerRevision) field.Erro
 }
 
 func validateControllerRevisionFields(r *api.ControllerRevision) field.ErrorList {
-	errs := core.ValidateObjectMeta(&r.ObjectMeta, true, apimachineryvalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
+	errs := core.ValidateObjectMeta(&r.ObjectMeta, true, wellformed.NameIsDNSSubdomain, field.NewPath("metadata"))
 	return append(errs, apimachineryvalidation.ValidateNonnegativeField(r.Revision, field.NewPath("revision"))...)
 }

@@ -3,6 +3,7 @@ package apps
 import (
 	api "github.com/ssa-diff/ssa-diff/internal/api/apps"
 	"github.com/ssa-diff/ssa-diff/internal/validation/core"
+	"github.com/ssa-diff/ssa-diff/internal/validation/wellformed"
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -14,7 +15,7 @@ import (
 // ValidateDaemonSet checks a new DaemonSet: its metadata (the name a DNS subdomain) and its
 // spec.
 func ValidateDaemonSet(ds *api.DaemonSet, opts podOptions) field.ErrorList {
-	errs := core.ValidateObjectMeta(&ds.ObjectMeta, true, apimachineryvalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
+	errs := core.ValidateObjectMeta(&ds.ObjectMeta, true, wellformed.NameIsDNSSubdomain, field.NewPath("metadata"))
 	return append(errs, validateDaemonSetSpec(&ds.Spec, field.NewPath("spec"), opts)...)
 }
 
@@ -81,7 +82,7 @@ func validateDaemonSetUpdateBefore34(ds, old *api.DaemonSet, opts podOptions) fi
 
 func validateDaemonSetSpec(spec *api.DaemonSetSpec, fldPath *field.Path, opts podOptions) field.ErrorList {
 	selOpts := metav1validation.LabelSelectorValidationOptions{AllowInvalidLabelValueInSelector: opts.AllowInvalidLabelValueInSelector}
-	errs := metav1validation.ValidateLabelSelector(spec.Selector, selOpts, fldPath.Child("selector"))
+	errs := wellformed.ValidateLabelSelector(spec.Selector, selOpts, fldPath.Child("selector"))
 	if selector, err := metav1.LabelSelectorAsSelector(spec.Selector); err == nil && !selector.Matches(labels.Set(spec.Template.Labels)) {
 		errs = append(errs, field.Invalid(fldPath.Child("template", "metadata", "labels"), spec.Template.Labels, "`selector` does not match template `labels`"))
 	}

@@ -4,6 +4,7 @@ import (
 	api "github.com/ssa-diff/ssa-diff/internal/api/apps"
 	coreapi "github.com/ssa-diff/ssa-diff/internal/api/core"
 	"github.com/ssa-diff/ssa-diff/internal/validation/core"
+	"github.com/ssa-diff/ssa-diff/internal/validation/wellformed"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
@@ -14,7 +15,7 @@ import (
 // ValidateDeployment checks a new Deployment: its metadata (the name a DNS subdomain) and
 // its spec.
 func ValidateDeployment(d *api.Deployment, opts podOptions) field.ErrorList {
-	errs := core.ValidateObjectMeta(&d.ObjectMeta, true, apimachineryvalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
+	errs := core.ValidateObjectMeta(&d.ObjectMeta, true, wellformed.NameIsDNSSubdomain, field.NewPath("metadata"))
 	return append(errs, validateDeploymentSpec(&d.Spec, field.NewPath("spec"), opts)...)
 }
 
@@ -71,7 +72,7 @@ func validateControllerSelector(sel *metav1.LabelSelector, fldPath *field.Path, 
 	if sel == nil {
 		return field.ErrorList{field.Required(fldPath, "")}
 	}
-	errs := metav1validation.ValidateLabelSelector(sel, metav1validation.LabelSelectorValidationOptions{}, fldPath)
+	errs := wellformed.ValidateLabelSelector(sel, metav1validation.LabelSelectorValidationOptions{}, fldPath)
 	if len(sel.MatchLabels)+len(sel.MatchExpressions) == 0 {
 		errs = append(errs, field.Invalid(fldPath, sel, "empty selector is invalid for "+kind))
 	}

@@ -3,6 +3,7 @@ package apps
 import (
 	api "github.com/ssa-diff/ssa-diff/internal/api/apps"
 	"github.com/ssa-diff/ssa-diff/internal/validation/core"
+	"github.com/ssa-diff/ssa-diff/internal/validation/wellformed"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -11,7 +12,7 @@ import (
 // ValidateReplicaSet checks a new ReplicaSet: its metadata (the name a DNS subdomain) and
 // its spec.
 func ValidateReplicaSet(rs *api.ReplicaSet, opts podOptions) field.ErrorList {
-	errs := core.ValidateObjectMeta(&rs.ObjectMeta, true, apimachineryvalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
+	errs := core.ValidateObjectMeta(&rs.ObjectMeta, true, wellformed.NameIsDNSSubdomain, field.NewPath("metadata"))
 	return append(errs, validateReplicaSetSpec(&rs.Spec, field.NewPath("spec"), opts)...)
 }
 

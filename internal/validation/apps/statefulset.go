@@ -8,6 +8,7 @@ import (
 	"github.com/ssa-diff/ssa-diff/internal/features"
 	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/validation/core"
+	"github.com/ssa-diff/ssa-diff/internal/validation/wellformed"
 	"k8s.io/apimachinery/pkg/api/equality"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -32,7 +33,7 @@ type statefulSetOptions struct {
 // ValidateStatefulSet checks a new StatefulSet on the server cfg describes: its metadata
 // (the name a DNS label, as its pods' hostnames) and its spec.
 func ValidateStatefulSet(cfg *serverconfig.Config, ss *api.StatefulSet, opts podOptions) field.ErrorList {
-	errs := core.ValidateObjectMeta(&ss.ObjectMeta, true, apimachineryvalidation.NameIsDNSLabel, field.NewPath("metadata"))
+	errs := core.ValidateObjectMeta(&ss.ObjectMeta, true, wellformed.NameIsDNSLabel, field.NewPath("metadata"))
 	// Kubernetes 1.32 checks no service name (1.33.13's ValidateStatefulSet added the DNS
 	// label check of a new StatefulSet's serviceName).
 	setOpts := statefulSetOptions{allowInvalidServiceName: !opts.Server.AtLeast(33), allowRecreate: recreateEnabled(cfg)}
@@ -146,7 +147,7 @@ func validateStatefulSetSpec(spec *api.StatefulSetSpec, fldPath *field.Path, opt
 	if spec.Selector == nil {
 		errs = append(errs, field.Required(fldPath.Child("selector"), "").MarkCoveredByDeclarative())
 	} else {
-		errs = append(errs, metav1validation.ValidateLabelSelector(spec.Selector, metav1validation.LabelSelectorValidationOptions{}, fldPath.Child("selector"))...)
+		errs = append(errs, wellformed.ValidateLabelSelector(spec.Selector, metav1validation.LabelSelectorValidationOptions{}, fldPath.Child("selector"))...)
 		if len(spec.Selector.MatchLabels)+len(spec.Selector.MatchExpressions) == 0 {
 			errs = append(errs, field.Invalid(fldPath.Child("selector"), spec.Selector, "empty selector is invalid for statefulset"))
 		}
@@ -204,7 +205,7 @@ func validateStatefulSetTemplate(tpl *coreapi.PodTemplateSpec, selector labels.S
 	}
 	// Labels and annotations are checked once more at the template's own level (paths
 	// without "metadata"), as the server does.
-	errs = append(errs, metav1validation.ValidateLabels(tpl.Labels, fldPath.Child("labels"))...)
+	errs = append(errs, wellformed.ValidateLabels(tpl.Labels, fldPath.Child("labels"))...)
 	errs = append(errs, core.ValidateAnnotations(tpl.Annotations, fldPath.Child("annotations"))...)
 	return append(errs, validatePodSpecificAnnotations(tpl.Annotations, &tpl.Spec, fldPath.Child("annotations"), opts)...)
 }

@@ -7,7 +7,7 @@ import (
 	coreapi "github.com/ssa-diff/ssa-diff/internal/api/core"
 	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/validation/core"
-	"k8s.io/apimachinery/pkg/util/validation"
+	"github.com/ssa-diff/ssa-diff/internal/validation/wellformed"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
@@ -21,7 +21,7 @@ var templatePath = field.NewPath("spec", "template")
 // nameWarnings: a Deployment's or ReplicaSet's name becomes part of its pods' names and
 // hostnames.
 func nameWarnings(name string) []string {
-	if msgs := validation.IsDNS1123Label(name); len(msgs) != 0 {
+	if msgs := wellformed.IsDNS1123Label(name); len(msgs) != 0 {
 		return []string{fmt.Sprintf("metadata.name: this is used in Pod names and hostnames, which can result in surprising behavior; a DNS label is recommended: %v", msgs)}
 	}
 	return nil

@@ -8,6 +8,7 @@ import (
 	"github.com/ssa-diff/ssa-diff/internal/features"
 	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/validation/core"
+	"github.com/ssa-diff/ssa-diff/internal/validation/wellformed"
 	"k8s.io/apimachinery/pkg/api/validate/content"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -102,7 +103,7 @@ func hpaOptionsFor(cfg *serverconfig.Config, hpa, old *api.HorizontalPodAutoscal
 // ValidateHorizontalPodAutoscaler checks a new HorizontalPodAutoscaler: metadata (the name
 // a DNS subdomain) and spec.
 func ValidateHorizontalPodAutoscaler(hpa *api.HorizontalPodAutoscaler, opts hpaOptions) field.ErrorList {
-	errs := core.ValidateObjectMeta(&hpa.ObjectMeta, true, apimachineryvalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
+	errs := core.ValidateObjectMeta(&hpa.ObjectMeta, true, wellformed.NameIsDNSSubdomain, field.NewPath("metadata"))
 	return append(errs, validateSpec(&hpa.Spec, field.NewPath("spec"), opts)...)
 }
 

@@ -21,6 +21,7 @@ import (
 	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/validation/core"
 	"github.com/ssa-diff/ssa-diff/internal/validation/registry"
+	"github.com/ssa-diff/ssa-diff/internal/validation/wellformed"
 )
 
 // maxCronJobNameLength leaves room for the 11 characters ("-" and a timestamp) the CronJob
@@ -30,7 +31,7 @@ const maxCronJobNameLength = validation.DNS1035LabelMaxLength - 11
 // ValidateCronJob checks a new CronJob: metadata (the name a DNS subdomain), the spec, and
 // a name short enough to name its Jobs.
 func ValidateCronJob(cfg *serverconfig.Config, cj *api.CronJob, opts podOptions) field.ErrorList {
-	errs := core.ValidateObjectMeta(&cj.ObjectMeta, true, apimachineryvalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
+	errs := core.ValidateObjectMeta(&cj.ObjectMeta, true, wellformed.NameIsDNSSubdomain, field.NewPath("metadata"))
 	errs = append(errs, validateCronJobSpec(cfg, &cj.Spec, nil, field.NewPath("spec"), opts)...)
 	if len(cj.Name) > maxCronJobNameLength {
 		errs = append(errs, field.Invalid(field.NewPath("metadata", "name"), cj.Name, fmt.Sprintf("must be no more than %d characters", maxCronJobNameLength)))

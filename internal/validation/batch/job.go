@@ -8,11 +8,11 @@ import (
 	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/validation/core"
 	"github.com/ssa-diff/ssa-diff/internal/validation/registry"
+	"github.com/ssa-diff/ssa-diff/internal/validation/wellformed"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
 	"k8s.io/apimachinery/pkg/labels"
-	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
@@ -32,7 +32,7 @@ type jobOptions struct {
 // ValidateJob checks a new Job: metadata (the name a DNS subdomain), the generated selector
 // and labels, the spec, and a name that leaves room for an indexed pod's hostname.
 func ValidateJob(job *api.Job, opts jobOptions) field.ErrorList {
-	errs := core.ValidateObjectMeta(&job.ObjectMeta, true, apimachineryvalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
+	errs := core.ValidateObjectMeta(&job.ObjectMeta, true, wellformed.NameIsDNSSubdomain, field.NewPath("metadata"))
 	errs = append(errs, validateGeneratedSelector(job, opts.requirePrefixedLabels)...)
 	errs = append(errs, validateJobSpecWithSelector(&job.Spec, nil, field.NewPath("spec"), opts.pod)...)
 	return append(errs, nameAllowsCompletions(job)...)
@@ -110,7 +110,7 @@ func nameAllowsCompletions(job *api.Job) field.ErrorList {
 		return nil
 	}
 	host := fmt.Sprintf("%s-%d", job.Name, *s.Completions-1)
-	if len(validation.IsDNS1123Label(host)) == 0 {
+	if len(wellformed.IsDNS1123Label(host)) == 0 {
 		return nil
 	}
 	return field.ErrorList{field.Invalid(field.NewPath("metadata", "name"), job.Name, "will not able to create pod with invalid DNS label: "+host)}
@@ -124,7 +124,7 @@ func validateJobSpecWithSelector(spec, old *api.JobSpec, fldPath *field.Path, op
 		errs = append(errs, field.Required(fldPath.Child("selector"), ""))
 	} else {
 		selOpts := metav1validation.LabelSelectorValidationOptions{AllowInvalidLabelValueInSelector: opts.AllowInvalidLabelValueInSelector}
-		errs = append(errs, metav1validation.ValidateLabelSelector(spec.Selector, selOpts, fldPath.Child("selector"))...)
+		errs = append(errs, wellformed.ValidateLabelSelector(spec.Selector, selOpts, fldPath.Child("selector"))...)
 	}
 	if selector, err := metav1.LabelSelectorAsSelector(spec.Selector); err == nil && !selector.Matches(labels.Set(spec.Template.Labels)) {
 		errs = append(errs, field.Invalid(fldPath.Child("template", "metadata", "labels"), spec.Template.Labels, "`selector` does not match template `labels`"))

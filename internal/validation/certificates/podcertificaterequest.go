@@ -15,6 +15,7 @@ import (
 
 	api "github.com/ssa-diff/ssa-diff/internal/api/certificates"
 	"github.com/ssa-diff/ssa-diff/internal/validation/core"
+	"github.com/ssa-diff/ssa-diff/internal/validation/wellformed"
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -34,7 +35,7 @@ var (
 
 // ValidatePodCertificateRequest checks a new PodCertificateRequest.
 func ValidatePodCertificateRequest(r *api.PodCertificateRequest) field.ErrorList {
-	errs := core.ValidateObjectMeta(&r.ObjectMeta, true, apimachineryvalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
+	errs := core.ValidateObjectMeta(&r.ObjectMeta, true, wellformed.NameIsDNSSubdomain, field.NewPath("metadata"))
 	spec := &r.Spec
 	p := field.NewPath("spec")
 	errs = append(errs, core.ValidateSignerName(p.Child("signerName"), spec.SignerName)...)
@@ -47,15 +48,15 @@ func ValidatePodCertificateRequest(r *api.PodCertificateRequest) field.ErrorList
 			errs = append(errs, field.TooLong(up, "", apimachineryvalidation.TotalAnnotationSizeLimitB))
 		}
 	}
-	for _, msg := range apimachineryvalidation.NameIsDNSSubdomain(spec.PodName, false) {
+	for _, msg := range wellformed.NameIsDNSSubdomain(spec.PodName, false) {
 		errs = append(errs, field.Invalid(p.Child("podName"), spec.PodName, msg))
 	}
 	errs = append(errs, uidRule(p.Child("podUID"), spec.PodUID)...)
-	for _, msg := range apimachineryvalidation.ValidateServiceAccountName(spec.ServiceAccountName, false) {
+	for _, msg := range wellformed.NameIsDNSSubdomain(spec.ServiceAccountName, false) {
 		errs = append(errs, field.Invalid(p.Child("serviceAccountName"), spec.ServiceAccountName, msg))
 	}
 	errs = append(errs, uidRule(p.Child("serviceAccountUID"), spec.ServiceAccountUID)...)
-	for _, msg := range apimachineryvalidation.NameIsDNSSubdomain(string(spec.NodeName), false) {
+	for _, msg := range wellformed.NameIsDNSSubdomain(string(spec.NodeName), false) {
 		errs = append(errs, field.Invalid(p.Child("nodeName"), spec.NodeName, msg))
 	}
 	errs = append(errs, uidRule(p.Child("nodeUID"), spec.NodeUID)...)

@@ -9,6 +9,7 @@ import (
 
 	api "github.com/ssa-diff/ssa-diff/internal/api/certificates"
 	"github.com/ssa-diff/ssa-diff/internal/validation/core"
+	"github.com/ssa-diff/ssa-diff/internal/validation/wellformed"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
@@ -22,13 +23,13 @@ func trustBundleName(signer string) apimachineryvalidation.ValidateNameFunc {
 			if strings.Contains(name, ":") {
 				return []string{`ClusterTrustBundle without signer name must not have ":" in its name`}
 			}
-			return apimachineryvalidation.NameIsDNSSubdomain(name, prefix)
+			return wellformed.NameIsDNSSubdomain(name, prefix)
 		}
 		want := strings.ReplaceAll(signer, "/", ":") + ":"
 		if !strings.HasPrefix(name, want) {
 			return []string{fmt.Sprintf("ClusterTrustBundle for signerName %s must be named with prefix %s", signer, want)}
 		}
-		return apimachineryvalidation.NameIsDNSSubdomain(strings.TrimPrefix(name, want), prefix)
+		return wellformed.NameIsDNSSubdomain(strings.TrimPrefix(name, want), prefix)
 	}
 }
 

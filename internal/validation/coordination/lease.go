@@ -7,8 +7,8 @@ import (
 	api "github.com/ssa-diff/ssa-diff/internal/api/coordination"
 	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/validation/registry"
+	"github.com/ssa-diff/ssa-diff/internal/validation/wellformed"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
-	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
@@ -17,13 +17,13 @@ var leaseStrategies = []api.CoordinatedLeaseStrategy{api.OldestEmulationVersion}
 
 // ValidateLease checks a Lease: its metadata and spec.
 func ValidateLease(l *api.Lease) field.ErrorList {
-	errs := apimachineryvalidation.ValidateObjectMeta(&l.ObjectMeta, true, apimachineryvalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
+	errs := apimachineryvalidation.ValidateObjectMetaAccessor(wellformed.Meta(&l.ObjectMeta), true, wellformed.NameIsDNSSubdomain, field.NewPath("metadata"))
 	return append(errs, validateLeaseSpec(&l.Spec, field.NewPath("spec"))...)
 }
 
 // ValidateLeaseUpdate checks an update of a Lease: its metadata and the new spec.
 func ValidateLeaseUpdate(l, old *api.Lease) field.ErrorList {
-	errs := apimachineryvalidation.ValidateObjectMetaUpdate(&l.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))
+	errs := apimachineryvalidation.ValidateObjectMetaAccessorUpdate(wellformed.Meta(&l.ObjectMeta), &old.ObjectMeta, field.NewPath("metadata"))
 	return append(errs, validateLeaseSpec(&l.Spec, field.NewPath("spec"))...)
 }
 
@@ -55,7 +55,7 @@ func validateStrategy(s api.CoordinatedLeaseStrategy, fldPath *field.Path) field
 		return nil
 	}
 	var errs field.ErrorList
-	for _, msg := range validation.IsQualifiedName(string(s)) {
+	for _, msg := range wellformed.IsQualifiedName(string(s)) {
 		errs = append(errs, field.Invalid(p, s, msg))
 	}
 	return errs

@@ -6,11 +6,11 @@ import (
 	"strings"
 
 	api "github.com/ssa-diff/ssa-diff/internal/api/core"
+	"github.com/ssa-diff/ssa-diff/internal/validation/wellformed"
 	"k8s.io/apimachinery/pkg/api/validate/content"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	unversionedvalidation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
 	"k8s.io/apimachinery/pkg/util/sets"
-	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
@@ -39,7 +39,7 @@ func ValidateNodeSelectorRequirement(rq api.NodeSelectorRequirement, allowInvali
 	errs = append(errs, unversionedvalidation.ValidateLabelName(rq.Key, fldPath.Child("key"))...)
 	if !allowInvalidLabelValue {
 		for i, v := range rq.Values {
-			for _, msg := range validation.IsValidLabelValue(v) {
+			for _, msg := range wellformed.IsValidLabelValue(v) {
 				errs = append(errs, field.Invalid(fldPath.Child("values").Index(i), v, msg).WithOrigin("format=k8s-label-value"))
 			}
 		}
@@ -162,8 +162,8 @@ func validatePodAffinityTerm(term api.PodAffinityTerm, allowInvalidLabelValue bo
 // ValidatePodAffinityTermSelector checks the term's label and namespace selectors.
 func ValidatePodAffinityTermSelector(term api.PodAffinityTerm, allowInvalidLabelValue bool, fldPath *field.Path) field.ErrorList {
 	o := unversionedvalidation.LabelSelectorValidationOptions{AllowInvalidLabelValueInSelector: allowInvalidLabelValue}
-	errs := unversionedvalidation.ValidateLabelSelector(term.LabelSelector, o, fldPath.Child("labelSelector"))
-	return append(errs, unversionedvalidation.ValidateLabelSelector(term.NamespaceSelector, o, fldPath.Child("namespaceSelector"))...)
+	errs := wellformed.ValidateLabelSelector(term.LabelSelector, o, fldPath.Child("labelSelector"))
+	return append(errs, wellformed.ValidateLabelSelector(term.NamespaceSelector, o, fldPath.Child("namespaceSelector"))...)
 }
 
 // ValidateMatchLabelKeysAndMismatchLabelKeys: label names, a selector to go with them,
@@ -270,7 +270,7 @@ func ValidateTolerations(tolerations []api.Toleration, fldPath *field.Path, opts
 		}
 		switch t.Operator {
 		case api.TolerationOpEqual, "":
-			if msgs := validation.IsValidLabelValue(t.Value); len(msgs) != 0 {
+			if msgs := wellformed.IsValidLabelValue(t.Value); len(msgs) != 0 {
 				errs = append(errs, field.Invalid(p.Child("operator"), t.Value, strings.Join(msgs, ";")))
 			}
 		case api.TolerationOpExists:
@@ -353,7 +353,7 @@ func validateTopologySpreadConstraints(constraints []api.TopologySpreadConstrain
 			errs = append(errs, legacy()...)
 		}
 		if !opts.AllowInvalidTopologySpreadConstraintLabelSelector {
-			errs = append(errs, unversionedvalidation.ValidateLabelSelector(c.LabelSelector, unversionedvalidation.LabelSelectorValidationOptions{}, p.Child("labelSelector"))...)
+			errs = append(errs, wellformed.ValidateLabelSelector(c.LabelSelector, unversionedvalidation.LabelSelectorValidationOptions{}, p.Child("labelSelector"))...)
 		}
 	}
 	return errs

@@ -4,18 +4,17 @@ import (
 	"reflect"
 
 	api "github.com/ssa-diff/ssa-diff/internal/api/core"
-	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
-	"k8s.io/apimachinery/pkg/util/validation"
+	"github.com/ssa-diff/ssa-diff/internal/validation/wellformed"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
 // ValidateConfigMap checks a ConfigMap: its metadata, the keys of data and binaryData (no
 // key in both), and their total size.
 func ValidateConfigMap(cm *api.ConfigMap) field.ErrorList {
-	errs := ValidateObjectMeta(&cm.ObjectMeta, true, apimachineryvalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
+	errs := ValidateObjectMeta(&cm.ObjectMeta, true, wellformed.NameIsDNSSubdomain, field.NewPath("metadata"))
 	size := 0
 	for k, v := range cm.Data {
-		for _, msg := range validation.IsConfigMapKey(k) {
+		for _, msg := range wellformed.IsConfigMapKey(k) {
 			errs = append(errs, field.Invalid(field.NewPath("data").Key(k), k, msg))
 		}
 		if _, dup := cm.BinaryData[k]; dup {
@@ -24,7 +23,7 @@ func ValidateConfigMap(cm *api.ConfigMap) field.ErrorList {
 		size += len(v)
 	}
 	for k, v := range cm.BinaryData {
-		for _, msg := range validation.IsConfigMapKey(k) {
+		for _, msg := range wellformed.IsConfigMapKey(k) {
 			errs = append(errs, field.Invalid(field.NewPath("binaryData").Key(k), k, msg))
 		}
 		size += len(v)

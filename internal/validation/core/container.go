@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	api "github.com/ssa-diff/ssa-diff/internal/api/core"
+	"github.com/ssa-diff/ssa-diff/internal/validation/wellformed"
 	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/apimachinery/pkg/util/sets"
@@ -246,7 +247,7 @@ func validateContainerPorts(ports []api.ContainerPort, fldPath *field.Path) fiel
 	for i, port := range ports {
 		p := fldPath.Index(i)
 		if port.Name != "" {
-			if msgs := validation.IsValidPortName(port.Name); len(msgs) != 0 {
+			if msgs := wellformed.IsValidPortName(port.Name); len(msgs) != 0 {
 				for _, msg := range msgs {
 					errs = append(errs, field.Invalid(p.Child("name"), port.Name, msg))
 				}
@@ -511,7 +512,7 @@ func validateKeySelector(name, key string, fldPath *field.Path) field.ErrorList 
 	if key == "" {
 		errs = append(errs, field.Required(fldPath.Child("key"), ""))
 	} else {
-		for _, msg := range validation.IsConfigMapKey(key) {
+		for _, msg := range wellformed.IsConfigMapKey(key) {
 			errs = append(errs, field.Invalid(fldPath.Child("key"), key, msg))
 		}
 	}
@@ -1062,7 +1063,7 @@ func ValidatePortNumOrName(port intstr.IntOrString, fldPath *field.Path) field.E
 			errs = append(errs, field.Invalid(fldPath, port.IntValue(), msg))
 		}
 	case intstr.String:
-		for _, msg := range validation.IsValidPortName(port.StrVal) {
+		for _, msg := range wellformed.IsValidPortName(port.StrVal) {
 			errs = append(errs, field.Invalid(fldPath, port.StrVal, msg))
 		}
 	default:

@@ -6,8 +6,8 @@ import (
 
 	api "github.com/ssa-diff/ssa-diff/internal/api/core"
 	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
+	"github.com/ssa-diff/ssa-diff/internal/validation/wellformed"
 	"k8s.io/apimachinery/pkg/api/equality"
-	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	netutils "k8s.io/utils/net"
@@ -26,7 +26,7 @@ func ValidateEndpointsUpdate(cfg *serverconfig.Config, ep, old *api.Endpoints) f
 }
 
 func validateEndpoints(cfg *serverconfig.Config, ep, old *api.Endpoints) field.ErrorList {
-	errs := ValidateObjectMeta(&ep.ObjectMeta, true, apimachineryvalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
+	errs := ValidateObjectMeta(&ep.ObjectMeta, true, wellformed.NameIsDNSSubdomain, field.NewPath("metadata"))
 	subsetErrs := endpointSubsets(cfg, ep.Subsets, field.NewPath("subsets"))
 	if len(subsetErrs) > 0 && old != nil && equality.Semantic.DeepEqual(old.Subsets, ep.Subsets) {
 		subsetErrs = nil
@@ -59,12 +59,12 @@ func endpointSubsets(cfg *serverconfig.Config, subsets []api.EndpointSubset, fld
 func endpointAddress(cfg *serverconfig.Config, a *api.EndpointAddress, fldPath *field.Path) field.ErrorList {
 	errs := IsValidIPForLegacyField(cfg, fldPath.Child("ip"), a.IP, nil)
 	if a.Hostname != "" {
-		for _, msg := range validation.IsDNS1123Label(a.Hostname) {
+		for _, msg := range wellformed.IsDNS1123Label(a.Hostname) {
 			errs = append(errs, field.Invalid(fldPath.Child("hostname"), a.Hostname, msg))
 		}
 	}
 	if a.NodeName != nil {
-		for _, msg := range apimachineryvalidation.NameIsDNSSubdomain(*a.NodeName, false) {
+		for _, msg := range wellformed.NameIsDNSSubdomain(*a.NodeName, false) {
 			errs = append(errs, field.Invalid(fldPath.Child("nodeName"), *a.NodeName, msg))
 		}
 	}
@@ -100,7 +100,7 @@ func endpointPort(p *api.EndpointPort, requireName bool, fldPath *field.Path) fi
 	if requireName && p.Name == "" {
 		errs = append(errs, field.Required(fldPath.Child("name"), ""))
 	} else if p.Name != "" {
-		for _, msg := range validation.IsDNS1123Label(p.Name) {
+		for _, msg := range wellformed.IsDNS1123Label(p.Name) {
 			errs = append(errs, field.Invalid(fldPath.Child("name"), p.Name, msg))
 		}
 	}
@@ -114,7 +114,7 @@ func endpointPort(p *api.EndpointPort, requireName bool, fldPath *field.Path) fi
 		errs = append(errs, field.NotSupported(fldPath.Child("protocol"), p.Protocol, servicePortProtocols))
 	}
 	if p.AppProtocol != nil {
-		for _, msg := range validation.IsQualifiedName(*p.AppProtocol) {
+		for _, msg := range wellformed.IsQualifiedName(*p.AppProtocol) {
 			errs = append(errs, field.Invalid(fldPath.Child("appProtocol"), *p.AppProtocol, msg))
 		}
 	}

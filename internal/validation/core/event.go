@@ -6,8 +6,8 @@ import (
 	"time"
 
 	api "github.com/ssa-diff/ssa-diff/internal/api/core"
+	"github.com/ssa-diff/ssa-diff/internal/validation/wellformed"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
-	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
@@ -30,7 +30,7 @@ func ValidateEventCreate(ev *api.Event, strict bool) field.ErrorList {
 	if !strict {
 		return errs
 	}
-	errs = append(errs, ValidateObjectMeta(&ev.ObjectMeta, true, apimachineryvalidation.NameIsDNSSubdomain, field.NewPath("metadata"))...)
+	errs = append(errs, ValidateObjectMeta(&ev.ObjectMeta, true, wellformed.NameIsDNSSubdomain, field.NewPath("metadata"))...)
 	errs = append(errs, eventSeries(ev)...)
 	if zeroTime(ev.EventTime.Time) {
 		errs = append(errs, field.Required(field.NewPath("eventTime"), ""))
@@ -131,7 +131,7 @@ func legacyEvent(ev *api.Event, strict bool) field.ErrorList {
 	if ev.ReportingController == "" {
 		errs = append(errs, field.Required(field.NewPath(reporter), ""))
 	}
-	for _, msg := range validation.IsQualifiedName(ev.ReportingController) {
+	for _, msg := range wellformed.IsQualifiedName(ev.ReportingController) {
 		errs = append(errs, field.Invalid(field.NewPath(reporter), ev.ReportingController, msg))
 	}
 	tooLong := func(name string, n, limit int) {

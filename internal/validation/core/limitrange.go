@@ -5,9 +5,8 @@ import (
 	"strings"
 
 	api "github.com/ssa-diff/ssa-diff/internal/api/core"
+	"github.com/ssa-diff/ssa-diff/internal/validation/wellformed"
 	"k8s.io/apimachinery/pkg/api/resource"
-	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
-	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
@@ -16,7 +15,7 @@ import (
 // default ≤ max, and a limit/request ratio between 1 and max/min. (A LimitRange created
 // without a name gets a generated one: PrepareForCreate.)
 func ValidateLimitRange(lr *api.LimitRange) field.ErrorList {
-	errs := ValidateObjectMeta(&lr.ObjectMeta, true, apimachineryvalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
+	errs := ValidateObjectMeta(&lr.ObjectMeta, true, wellformed.NameIsDNSSubdomain, field.NewPath("metadata"))
 	types := map[api.LimitType]bool{}
 	for i := range lr.Spec.Limits {
 		p := field.NewPath("spec", "limits").Index(i)
@@ -114,7 +113,7 @@ func ValidateLimitRange(lr *api.LimitRange) field.ErrorList {
 // has a domain prefix.
 func limitRangeType(t api.LimitType, fldPath *field.Path) field.ErrorList {
 	var errs field.ErrorList
-	for _, msg := range validation.IsQualifiedName(string(t)) {
+	for _, msg := range wellformed.IsQualifiedName(string(t)) {
 		errs = append(errs, field.Invalid(fldPath, t, msg))
 	}
 	if len(errs) > 0 {

@@ -4,22 +4,25 @@ import (
 	"strings"
 
 	api "github.com/ssa-diff/ssa-diff/internal/api/core"
+	"github.com/ssa-diff/ssa-diff/internal/validation/wellformed"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
-// ValidateObjectMeta is the metadata validation of the core group's kinds: apimachinery's,
-// plus the group's rule for finalizer names.
+// ValidateObjectMeta is the metadata validation of the core group's kinds: apimachinery's
+// (ValidateObjectMeta is ValidateObjectMetaAccessor of the same metadata; well-formed labels
+// and annotations are not checked again: wellformed.Meta), plus the group's rule for
+// finalizer names.
 func ValidateObjectMeta(meta *metav1.ObjectMeta, namespaced bool, nameFn apimachineryvalidation.ValidateNameFunc, fldPath *field.Path) field.ErrorList {
-	errs := apimachineryvalidation.ValidateObjectMeta(meta, namespaced, nameFn, fldPath)
+	errs := apimachineryvalidation.ValidateObjectMetaAccessor(wellformed.Meta(meta), namespaced, nameFn, fldPath)
 	return append(errs, finalizerNames(meta.Finalizers, fldPath.Child("finalizers"))...)
 }
 
 // ValidateObjectMetaUpdate is the metadata validation of an update of the core group's
 // kinds: apimachinery's, plus the group's rule for finalizer names.
 func ValidateObjectMetaUpdate(meta, old *metav1.ObjectMeta, fldPath *field.Path) field.ErrorList {
-	errs := apimachineryvalidation.ValidateObjectMetaUpdate(meta, old, fldPath)
+	errs := apimachineryvalidation.ValidateObjectMetaAccessorUpdate(wellformed.Meta(meta), old, fldPath)
 	return append(errs, finalizerNames(meta.Finalizers, fldPath.Child("finalizers"))...)
 }
 
@@ -44,6 +47,6 @@ func finalizerNames(finalizers []string, fldPath *field.Path) field.ErrorList {
 // ValidateObjectMetaWithOpts is ValidateObjectMeta with a name rule that returns field
 // errors (marked, for instance, as covered by declarative validation).
 func ValidateObjectMetaWithOpts(meta *metav1.ObjectMeta, namespaced bool, nameFn apimachineryvalidation.ValidateNameFuncWithErrors, fldPath *field.Path) field.ErrorList {
-	errs := apimachineryvalidation.ValidateObjectMetaWithOpts(meta, namespaced, nameFn, fldPath)
+	errs := apimachineryvalidation.ValidateObjectMetaAccessorWithOpts(wellformed.Meta(meta), namespaced, nameFn, fldPath)
 	return append(errs, finalizerNames(meta.Finalizers, fldPath.Child("finalizers"))...)
 }

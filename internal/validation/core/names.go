@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
+	"github.com/ssa-diff/ssa-diff/internal/validation/wellformed"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -16,7 +16,7 @@ import (
 // ValidateDNS1123Label: value is an RFC 1123 label.
 func ValidateDNS1123Label(value string, fldPath *field.Path) field.ErrorList {
 	var errs field.ErrorList
-	for _, msg := range validation.IsDNS1123Label(value) {
+	for _, msg := range wellformed.IsDNS1123Label(value) {
 		errs = append(errs, field.Invalid(fldPath, value, msg).WithOrigin("format=k8s-short-name"))
 	}
 	return errs
@@ -25,7 +25,7 @@ func ValidateDNS1123Label(value string, fldPath *field.Path) field.ErrorList {
 // ValidateQualifiedName: value is a qualified name ([prefix/]name).
 func ValidateQualifiedName(value string, fldPath *field.Path) field.ErrorList {
 	var errs field.ErrorList
-	for _, msg := range validation.IsQualifiedName(value) {
+	for _, msg := range wellformed.IsQualifiedName(value) {
 		errs = append(errs, field.Invalid(fldPath, value, msg).WithOrigin("format=qualified-name"))
 	}
 	return errs
@@ -44,7 +44,7 @@ func ValidateDNS1123SubdomainWithUnderScore(value string, fldPath *field.Path) f
 // ValidateDNS1123Subdomain: value is an RFC 1123 subdomain.
 func ValidateDNS1123Subdomain(value string, fldPath *field.Path) field.ErrorList {
 	var errs field.ErrorList
-	for _, msg := range validation.IsDNS1123Subdomain(value) {
+	for _, msg := range wellformed.IsDNS1123Subdomain(value) {
 		errs = append(errs, field.Invalid(fldPath, value, msg).WithOrigin("format=k8s-long-name"))
 	}
 	return errs
@@ -52,24 +52,24 @@ func ValidateDNS1123Subdomain(value string, fldPath *field.Path) field.ErrorList
 
 // The object-name rules of the kinds the pod template refers to.
 var (
-	ValidatePodName                   = apimachineryvalidation.NameIsDNSSubdomain
-	ValidateNodeName                  = apimachineryvalidation.NameIsDNSSubdomain
-	ValidateNamespaceName             = apimachineryvalidation.ValidateNamespaceName
-	ValidateSecretName                = apimachineryvalidation.NameIsDNSSubdomain
-	ValidateConfigMapName             = apimachineryvalidation.NameIsDNSSubdomain
-	ValidateServiceAccountName        = apimachineryvalidation.ValidateServiceAccountName
-	ValidateClassName                 = apimachineryvalidation.NameIsDNSSubdomain
-	ValidatePriorityClassName         = apimachineryvalidation.NameIsDNSSubdomain
-	ValidateResourceClaimName         = apimachineryvalidation.NameIsDNSSubdomain
-	ValidateResourceClaimTemplateName = apimachineryvalidation.NameIsDNSSubdomain
-	ValidatePodGroupName              = apimachineryvalidation.NameIsDNSSubdomain
-	ValidatePersistentVolumeName      = apimachineryvalidation.NameIsDNSSubdomain
+	ValidatePodName                   = wellformed.NameIsDNSSubdomain
+	ValidateNodeName                  = wellformed.NameIsDNSSubdomain
+	ValidateNamespaceName             = wellformed.NameIsDNSLabel
+	ValidateSecretName                = wellformed.NameIsDNSSubdomain
+	ValidateConfigMapName             = wellformed.NameIsDNSSubdomain
+	ValidateServiceAccountName        = wellformed.NameIsDNSSubdomain
+	ValidateClassName                 = wellformed.NameIsDNSSubdomain
+	ValidatePriorityClassName         = wellformed.NameIsDNSSubdomain
+	ValidateResourceClaimName         = wellformed.NameIsDNSSubdomain
+	ValidateResourceClaimTemplateName = wellformed.NameIsDNSSubdomain
+	ValidatePodGroupName              = wellformed.NameIsDNSSubdomain
+	ValidatePersistentVolumeName      = wellformed.NameIsDNSSubdomain
 )
 
 // ValidateRuntimeClassName: a RuntimeClass name, a DNS subdomain.
 func ValidateRuntimeClassName(name string, fldPath *field.Path) field.ErrorList {
 	var errs field.ErrorList
-	for _, msg := range apimachineryvalidation.NameIsDNSSubdomain(name, false) {
+	for _, msg := range wellformed.NameIsDNSSubdomain(name, false) {
 		errs = append(errs, field.Invalid(fldPath, name, msg))
 	}
 	return errs
@@ -98,7 +98,7 @@ func ValidateSignerName(fldPath *field.Path, signerName string) field.ErrorList 
 	}
 	labels := strings.Split(domain, ".")
 	for _, l := range labels {
-		msgs := validation.IsDNS1123Label(l)
+		msgs := wellformed.IsDNS1123Label(l)
 		for _, msg := range msgs {
 			errs = append(errs, field.Invalid(fldPath, domain, fmt.Sprintf("validating label %q: %s", l, msg)))
 		}
@@ -110,7 +110,7 @@ func ValidateSignerName(fldPath *field.Path, signerName string) field.ErrorList 
 		errs = append(errs, field.Invalid(fldPath, domain, "should be a domain with at least two segments separated by dots"))
 	}
 	for _, l := range strings.Split(path, ".") {
-		msgs := validation.IsDNS1123Subdomain(l)
+		msgs := wellformed.IsDNS1123Subdomain(l)
 		for _, msg := range msgs {
 			errs = append(errs, field.Invalid(fldPath, path, fmt.Sprintf("validating label %q: %s", l, msg)))
 		}
@@ -130,7 +130,7 @@ func ValidateSignerName(fldPath *field.Path, signerName string) field.ErrorList 
 func clusterTrustBundleNameProblems(name string) []string {
 	cut := strings.LastIndex(name, ":")
 	if cut < 0 {
-		return apimachineryvalidation.NameIsDNSSubdomain(name, false)
+		return wellformed.NameIsDNSSubdomain(name, false)
 	}
 	signer := strings.ReplaceAll(name[:cut], ":", "/")
 	if signer == "" {
@@ -143,12 +143,12 @@ func clusterTrustBundleNameProblems(name string) []string {
 	if !strings.HasPrefix(name, prefix) {
 		return []string{fmt.Sprintf("ClusterTrustBundle for signerName %s must be named with prefix %s", signer, prefix)}
 	}
-	return apimachineryvalidation.NameIsDNSSubdomain(strings.TrimPrefix(name, prefix), false)
+	return wellformed.NameIsDNSSubdomain(strings.TrimPrefix(name, prefix), false)
 }
 
 // ValidateAnnotations: annotation keys and their total size.
 func ValidateAnnotations(annotations map[string]string, fldPath *field.Path) field.ErrorList {
-	return apimachineryvalidation.ValidateAnnotations(annotations, fldPath)
+	return wellformed.ValidateAnnotations(annotations, fldPath)
 }
 
 // ValidateHasLabel: the metadata has label key with the expected value.

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	api "github.com/ssa-diff/ssa-diff/internal/api/core"
+	"github.com/ssa-diff/ssa-diff/internal/validation/wellformed"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
@@ -12,7 +13,7 @@ import (
 // names of its spec finalizers. (The strategy restores those on an update, and adds
 // "kubernetes" on a create.)
 func ValidateNamespace(ns *api.Namespace) field.ErrorList {
-	errs := ValidateObjectMeta(&ns.ObjectMeta, false, apimachineryvalidation.ValidateNamespaceName, field.NewPath("metadata"))
+	errs := ValidateObjectMeta(&ns.ObjectMeta, false, wellformed.NameIsDNSLabel, field.NewPath("metadata"))
 	for _, f := range ns.Spec.Finalizers {
 		// The server names the list, not the entry.
 		errs = append(errs, namespaceFinalizer(string(f), field.NewPath("spec", "finalizers"))...)

@@ -11,8 +11,8 @@ import (
 	"github.com/ssa-diff/ssa-diff/internal/features"
 	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	avoidpods "github.com/ssa-diff/ssa-diff/internal/validation/core/avoidpods"
+	"github.com/ssa-diff/ssa-diff/internal/validation/wellformed"
 	"k8s.io/apimachinery/pkg/api/equality"
-	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	metavalidation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -28,7 +28,7 @@ var nodeFeatureName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustC
 // create; config sources are dropped then (PrepareForCreate).
 func ValidateNode(cfg *serverconfig.Config, n *api.Node) field.ErrorList {
 	meta := field.NewPath("metadata")
-	errs := ValidateObjectMeta(&n.ObjectMeta, false, apimachineryvalidation.NameIsDNSSubdomain, meta)
+	errs := ValidateObjectMeta(&n.ObjectMeta, false, wellformed.NameIsDNSSubdomain, meta)
 	errs = append(errs, nodeAnnotations(n.Annotations, meta.Child("annotations"))...)
 	if len(n.Spec.Taints) > 0 {
 		// The server names them under metadata.
@@ -169,7 +169,7 @@ func nodeTaints(taints []api.Taint, fldPath *field.Path) field.ErrorList {
 	for i, t := range taints {
 		p := fldPath.Index(i)
 		errs = append(errs, metavalidation.ValidateLabelName(t.Key, p.Child("key"))...)
-		if msgs := validation.IsValidLabelValue(t.Value); len(msgs) != 0 {
+		if msgs := wellformed.IsValidLabelValue(t.Value); len(msgs) != 0 {
 			errs = append(errs, field.Invalid(p.Child("value"), t.Value, strings.Join(msgs, ";")))
 		}
 		errs = append(errs, validateTaintEffect(&t.Effect, false, p.Child("effect"))...)
@@ -245,21 +245,21 @@ func nodeConfigSource(src *api.NodeConfigSource, inSpec bool, fldPath *field.Pat
 		if cm.Namespace == "" {
 			errs = append(errs, field.Required(p.Child("namespace"), ""))
 		} else {
-			for _, msg := range apimachineryvalidation.ValidateNamespaceName(cm.Namespace, false) {
+			for _, msg := range wellformed.NameIsDNSLabel(cm.Namespace, false) {
 				errs = append(errs, field.Invalid(p.Child("namespace"), cm.Namespace, msg))
 			}
 		}
 		if cm.Name == "" {
 			errs = append(errs, field.Required(p.Child("name"), ""))
 		} else {
-			for _, msg := range apimachineryvalidation.NameIsDNSSubdomain(cm.Name, false) {
+			for _, msg := range wellformed.NameIsDNSSubdomain(cm.Name, false) {
 				errs = append(errs, field.Invalid(p.Child("name"), cm.Name, msg))
 			}
 		}
 		if cm.KubeletConfigKey == "" {
 			errs = append(errs, field.Required(p.Child("kubeletConfigKey"), ""))
 		} else {
-			for _, msg := range validation.IsConfigMapKey(cm.KubeletConfigKey) {
+			for _, msg := range wellformed.IsConfigMapKey(cm.KubeletConfigKey) {
 				errs = append(errs, field.Invalid(p.Child("kubeletConfigKey"), cm.KubeletConfigKey, msg))
 			}
 		}

@@ -7,10 +7,10 @@ import (
 	api "github.com/ssa-diff/ssa-diff/internal/api/core"
 	"github.com/ssa-diff/ssa-diff/internal/features"
 	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
+	"github.com/ssa-diff/ssa-diff/internal/validation/wellformed"
 	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/util/diff"
 	"k8s.io/apimachinery/pkg/util/sets"
-	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
@@ -48,7 +48,7 @@ func hasInvalidLabelValueInNodeSelectorTerms(terms []api.NodeSelectorTerm) bool 
 	for _, t := range terms {
 		for _, e := range t.MatchExpressions {
 			for _, v := range e.Values {
-				if len(validation.IsValidLabelValue(v)) > 0 {
+				if len(wellformed.IsValidLabelValue(v)) > 0 {
 					return true
 				}
 			}

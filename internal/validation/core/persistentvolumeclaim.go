@@ -7,13 +7,12 @@ import (
 	api "github.com/ssa-diff/ssa-diff/internal/api/core"
 	"github.com/ssa-diff/ssa-diff/internal/features"
 	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
+	"github.com/ssa-diff/ssa-diff/internal/validation/wellformed"
 	"k8s.io/apimachinery/pkg/api/equality"
-	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	unversionedvalidation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
 	"k8s.io/apimachinery/pkg/util/diff"
 	"k8s.io/apimachinery/pkg/util/sets"
-	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
@@ -54,7 +53,7 @@ func ValidationOptionsForPersistentVolumeClaim(cfg *serverconfig.Config, pvc, ol
 	if old.VolumeAttributesClassName != nil {
 		opts.EnableVolumeAttributesClass = true
 	}
-	if len(unversionedvalidation.ValidateLabelSelector(old.Selector, unversionedvalidation.LabelSelectorValidationOptions{}, nil)) > 0 {
+	if len(wellformed.ValidateLabelSelector(old.Selector, unversionedvalidation.LabelSelectorValidationOptions{}, nil)) > 0 {
 		opts.AllowInvalidLabelValueInSelector = true
 	}
 	if oldPvc.Status.AllocatedResources != nil || oldPvc.Status.AllocatedResourceStatuses != nil {
@@ -67,7 +66,7 @@ func ValidationOptionsForPersistentVolumeClaim(cfg *serverconfig.Config, pvc, ol
 // a claim template written over oldTemplate (nil when new).
 func ValidationOptionsForPersistentVolumeClaimTemplate(cfg *serverconfig.Config, template, oldTemplate *api.PersistentVolumeClaimTemplate) PersistentVolumeClaimSpecValidationOptions {
 	opts := PersistentVolumeClaimSpecValidationOptions{EnableVolumeAttributesClass: cfg.Enabled(features.VolumeAttributesClass)}
-	if oldTemplate != nil && len(unversionedvalidation.ValidateLabelSelector(oldTemplate.Spec.Selector, unversionedvalidation.LabelSelectorValidationOptions{}, nil)) > 0 {
+	if oldTemplate != nil && len(wellformed.ValidateLabelSelector(oldTemplate.Spec.Selector, unversionedvalidation.LabelSelectorValidationOptions{}, nil)) > 0 {
 		opts.AllowInvalidLabelValueInSelector = true
 	}
 	return opts
@@ -85,8 +84,8 @@ var templateMetaFields = map[string]bool{"Annotations": true, "Labels": true}
 // ValidateTemplateObjectMeta: the metadata of an embedded template has valid labels and
 // annotations and nothing else.
 func ValidateTemplateObjectMeta(meta *metav1.ObjectMeta, fldPath *field.Path) field.ErrorList {
-	errs := apimachineryvalidation.ValidateAnnotations(meta.Annotations, fldPath.Child("annotations"))
-	errs = append(errs, unversionedvalidation.ValidateLabels(meta.Labels, fldPath.Child("labels"))...)
+	errs := wellformed.ValidateAnnotations(meta.Annotations, fldPath.Child("annotations"))
+	errs = append(errs, wellformed.ValidateLabels(meta.Labels, fldPath.Child("labels"))...)
 	return append(errs, validateFieldAllowList(*meta, templateMetaFields, "cannot be set", fldPath)...)
 }
 
@@ -122,7 +121,7 @@ func ValidatePersistentVolumeClaimSpec(spec *api.PersistentVolumeClaimSpec, fldP
 		errs = append(errs, field.Required(fldPath.Child("accessModes"), "at least 1 access mode is required"))
 	}
 	if spec.Selector != nil {
-		errs = append(errs, unversionedvalidation.ValidateLabelSelector(spec.Selector,
+		errs = append(errs, wellformed.ValidateLabelSelector(spec.Selector,
 			unversionedvalidation.LabelSelectorValidationOptions{AllowInvalidLabelValueInSelector: opts.AllowInvalidLabelValueInSelector},
 			fldPath.Child("selector"))...)
 	}
@@ -185,7 +184,7 @@ func validateDataSource(name, kind string, apiGroup *string, fldPath *field.Path
 		errs = append(errs, field.Invalid(fldPath, kind, "must be 'PersistentVolumeClaim' when referencing the default apiGroup"))
 	}
 	if group != "" && !allowInvalidGroup {
-		for _, msg := range validation.IsDNS1123Subdomain(group) {
+		for _, msg := range wellformed.IsDNS1123Subdomain(group) {
 			errs = append(errs, field.Invalid(fldPath.Child("apiGroup"), group, msg))
 		}
 	}
@@ -282,7 +281,7 @@ var resizeStatuses = sets.New(api.PersistentVolumeClaimControllerResizeInProgres
 // validatePersistentVolumeClaimResourceKey: a qualified name, "storage" if native.
 func validatePersistentVolumeClaimResourceKey(value string, fldPath *field.Path) field.ErrorList {
 	var errs field.ErrorList
-	for _, msg := range validation.IsQualifiedName(value) {
+	for _, msg := range wellformed.IsQualifiedName(value) {
 		errs = append(errs, field.Invalid(fldPath, value, msg))
 	}
 	if len(errs) != 0 {

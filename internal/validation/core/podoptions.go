@@ -6,6 +6,7 @@ import (
 	api "github.com/ssa-diff/ssa-diff/internal/api/core"
 	"github.com/ssa-diff/ssa-diff/internal/features"
 	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
+	"github.com/ssa-diff/ssa-diff/internal/validation/wellformed"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	unversionedvalidation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -93,7 +94,7 @@ func GetValidationOptionsFromPodSpecAndMeta(cfg *serverconfig.Config, podSpec, o
 			opts.AllowInvalidLabelValueInRequiredNodeAffinity = hasInvalidLabelValueInNodeSelectorTerms(na.RequiredDuringSchedulingIgnoredDuringExecution.NodeSelectorTerms)
 		}
 		for _, c := range oldPodSpec.TopologySpreadConstraints {
-			if len(unversionedvalidation.ValidateLabelSelector(c.LabelSelector, unversionedvalidation.LabelSelectorValidationOptions{}, nil)) != 0 {
+			if len(wellformed.ValidateLabelSelector(c.LabelSelector, unversionedvalidation.LabelSelectorValidationOptions{}, nil)) != 0 {
 				opts.AllowInvalidTopologySpreadConstraintLabelSelector = true
 			}
 		}

@@ -9,9 +9,8 @@ import (
 	"strings"
 
 	api "github.com/ssa-diff/ssa-diff/internal/api/core"
-	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
+	"github.com/ssa-diff/ssa-diff/internal/validation/wellformed"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	unversionedvalidation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
 	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -24,8 +23,8 @@ import (
 // ones too), the spec, seccomp and AppArmor annotations against the fields, and no
 // ephemeral containers.
 func ValidatePodTemplateSpec(spec *api.PodTemplateSpec, fldPath *field.Path, opts PodValidationOptions) field.ErrorList {
-	errs := unversionedvalidation.ValidateLabels(spec.Labels, fldPath.Child("labels"))
-	errs = append(errs, apimachineryvalidation.ValidateAnnotations(spec.Annotations, fldPath.Child("annotations"))...)
+	errs := wellformed.ValidateLabels(spec.Labels, fldPath.Child("labels"))
+	errs = append(errs, wellformed.ValidateAnnotations(spec.Annotations, fldPath.Child("annotations"))...)
 	errs = append(errs, ValidatePodSpecificAnnotations(spec.Annotations, &spec.Spec, fldPath.Child("annotations"), opts)...)
 	errs = append(errs, ValidatePodSpec(&spec.Spec, nil, fldPath.Child("spec"), opts)...)
 	errs = append(errs, validateSeccompAnnotationsAndFields(spec.Annotations, &spec.Spec, fldPath.Child("spec"))...)
@@ -111,7 +110,7 @@ func ValidatePodSpec(spec *api.PodSpec, podMeta *metav1.ObjectMeta, fldPath *fie
 	errs = append(errs, validatePodHostNetworkDeps(spec, fldPath, opts)...)
 	errs = append(errs, validateRestartPolicy(spec.RestartPolicy, fldPath.Child("restartPolicy"))...)
 	errs = append(errs, validateDNSPolicy(&spec.DNSPolicy, fldPath.Child("dnsPolicy"))...)
-	errs = append(errs, unversionedvalidation.ValidateLabels(spec.NodeSelector, fldPath.Child("nodeSelector"))...)
+	errs = append(errs, wellformed.ValidateLabels(spec.NodeSelector, fldPath.Child("nodeSelector"))...)
 	errs = append(errs, validatePodSpecSecurityContext(spec.SecurityContext, spec, fldPath.Child("securityContext"), opts)...)
 	// Kubernetes 1.37 checks shareProcessNamespace against hostPID here, after the security
 	// context, on spec.shareProcessNamespace; up to 1.36 the security context's checks did,

@@ -5,10 +5,10 @@ import (
 	"strings"
 
 	api "github.com/ssa-diff/ssa-diff/internal/api/core"
+	"github.com/ssa-diff/ssa-diff/internal/validation/wellformed"
 	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/api/operation"
 	"k8s.io/apimachinery/pkg/api/validate"
-	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
@@ -38,7 +38,7 @@ func ValidateReplicationController(rc *api.ReplicationController, opts PodValida
 		// v1.34.4:6703 → v1.35.4:6969-6973): 1.34's ValidateObjectMeta with
 		// NameIsDNSSubdomain checks generateName as a name prefix too. The name's
 		// messages are the same.
-		errs := ValidateObjectMeta(&rc.ObjectMeta, true, apimachineryvalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
+		errs := ValidateObjectMeta(&rc.ObjectMeta, true, wellformed.NameIsDNSSubdomain, field.NewPath("metadata"))
 		return append(errs, ValidateReplicationControllerSpec(&rc.Spec, nil, field.NewPath("spec"), opts)...)
 	}
 	longName := func(p *field.Path, name string) field.ErrorList {
@@ -164,6 +164,8 @@ func replicationControllerDeclarative(obj, oldObj any) field.ErrorList {
 	}
 	var errs field.ErrorList
 	metaPath := field.NewPath("metadata")
+	// The managedFields entries compared here are without their fields (validation decodes
+	// with api.DecodeToValidate): a change of those alone changes no name, all this checks.
 	if old == nil || !equality.Semantic.DeepEqual(rc.ObjectMeta, old.ObjectMeta) {
 		if rc.Name != "" && (old == nil || rc.Name != old.Name) {
 			errs = append(errs, validate.LongName(ctx, op, metaPath.Child("name"), &rc.Name, nil).MarkBeta()...)

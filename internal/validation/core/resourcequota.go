@@ -7,6 +7,7 @@ import (
 
 	api "github.com/ssa-diff/ssa-diff/internal/api/core"
 	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
+	"github.com/ssa-diff/ssa-diff/internal/validation/wellformed"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
@@ -15,7 +16,7 @@ import (
 // quantities), its scopes and scope selector, and its status (cleared on create by
 // PrepareForCreate).
 func ValidateResourceQuota(rq *api.ResourceQuota) field.ErrorList {
-	errs := ValidateObjectMeta(&rq.ObjectMeta, true, apimachineryvalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
+	errs := ValidateObjectMeta(&rq.ObjectMeta, true, wellformed.NameIsDNSSubdomain, field.NewPath("metadata"))
 	errs = append(errs, resourceQuotaSpec(&rq.Spec, field.NewPath("spec"))...)
 	return append(errs, quotaAmounts(rq.Status.Hard, rq.Status.Used, field.NewPath("status"))...)
 }

@@ -6,10 +6,10 @@ import (
 	"strings"
 
 	api "github.com/ssa-diff/ssa-diff/internal/api/core"
+	"github.com/ssa-diff/ssa-diff/internal/validation/wellformed"
 	"k8s.io/apimachinery/pkg/api/resource"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	"k8s.io/apimachinery/pkg/util/sets"
-	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
@@ -80,7 +80,7 @@ func validateBasicResource(q resource.Quantity, fldPath *field.Path) field.Error
 // validateResourceName: a qualified name, and a known resource when it has no domain.
 func validateResourceName(value api.ResourceName, fldPath *field.Path) field.ErrorList {
 	var errs field.ErrorList
-	for _, msg := range validation.IsQualifiedName(string(value)) {
+	for _, msg := range wellformed.IsQualifiedName(string(value)) {
 		errs = append(errs, field.Invalid(fldPath, value, msg))
 	}
 	if len(errs) != 0 {
@@ -194,7 +194,7 @@ func isExtendedResourceName(name api.ResourceName) bool {
 	if isNativeResource(name) || strings.HasPrefix(string(name), api.DefaultResourceRequestsPrefix) {
 		return false
 	}
-	return len(validation.IsQualifiedName(api.DefaultResourceRequestsPrefix+string(name))) == 0
+	return len(wellformed.IsQualifiedName(api.DefaultResourceRequestsPrefix+string(name))) == 0
 }
 
 // isOvercommitAllowed: native resources other than hugepages may request less than

@@ -8,19 +8,19 @@ import (
 	api "github.com/ssa-diff/ssa-diff/internal/api/core"
 	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/validation/registry"
+	"github.com/ssa-diff/ssa-diff/internal/validation/wellformed"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
-	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
 // ValidateSecret checks a Secret: its metadata, the keys and total size of data (stringData
 // is merged into data before validation), and the keys each well-known type requires.
 func ValidateSecret(s *api.Secret) field.ErrorList {
-	errs := ValidateObjectMeta(&s.ObjectMeta, true, apimachineryvalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
+	errs := ValidateObjectMeta(&s.ObjectMeta, true, wellformed.NameIsDNSSubdomain, field.NewPath("metadata"))
 	dataPath := field.NewPath("data")
 	size := 0
 	for k, v := range s.Data {
-		for _, msg := range validation.IsConfigMapKey(k) {
+		for _, msg := range wellformed.IsConfigMapKey(k) {
 			errs = append(errs, field.Invalid(dataPath.Key(k), k, msg))
 		}
 		size += len(v)

@@ -8,6 +8,7 @@ import (
 
 	api "github.com/ssa-diff/ssa-diff/internal/api/core"
 	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
+	"github.com/ssa-diff/ssa-diff/internal/validation/wellformed"
 	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -520,7 +521,7 @@ func validateWindowsSecurityContextOptions(w *api.WindowsSecurityContextOptions,
 	}
 	var errs field.ErrorList
 	if w.GMSACredentialSpecName != nil {
-		for _, msg := range validation.IsDNS1123Subdomain(*w.GMSACredentialSpecName) {
+		for _, msg := range wellformed.IsDNS1123Subdomain(*w.GMSACredentialSpecName) {
 			errs = append(errs, field.Invalid(fldPath.Child("gmsaCredentialSpecName"), w.GMSACredentialSpecName, msg))
 		}
 	}

@@ -9,8 +9,8 @@ import (
 	api "github.com/ssa-diff/ssa-diff/internal/api/core"
 	"github.com/ssa-diff/ssa-diff/internal/features"
 	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
+	"github.com/ssa-diff/ssa-diff/internal/validation/wellformed"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
-	metavalidation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -45,7 +45,7 @@ var (
 func ValidateServiceCreate(cfg *serverconfig.Config, svc *api.Service) field.ErrorList {
 	name := apimachineryvalidation.NameIsDNS1035Label
 	if cfg.Enabled(features.RelaxedServiceNameValidation) {
-		name = apimachineryvalidation.NameIsDNSLabel
+		name = wellformed.NameIsDNSLabel
 	}
 	errs := ValidateObjectMeta(&svc.ObjectMeta, true, name, field.NewPath("metadata"))
 	return append(errs, validateService(cfg, svc, nil)...)
@@ -132,7 +132,7 @@ func validateService(cfg *serverconfig.Config, svc, old *api.Service) field.Erro
 		}
 		// A fully qualified name may end with a dot.
 		if name := strings.TrimSuffix(spec.ExternalName, "."); name != "" {
-			for _, msg := range validation.IsDNS1123Subdomain(name) {
+			for _, msg := range wellformed.IsDNS1123Subdomain(name) {
 				errs = append(errs, field.Invalid(specPath.Child("externalName"), name, msg))
 			}
 		} else {
@@ -146,7 +146,7 @@ func validateService(cfg *serverconfig.Config, svc, old *api.Service) field.Erro
 	}
 
 	if spec.Selector != nil {
-		errs = append(errs, metavalidation.ValidateLabels(spec.Selector, specPath.Child("selector"))...)
+		errs = append(errs, wellformed.ValidateLabels(spec.Selector, specPath.Child("selector"))...)
 	}
 
 	switch {
@@ -254,7 +254,7 @@ func validateServicePort(p *api.ServicePort, requireName bool, names map[string]
 	case requireName && p.Name == "":
 		errs = append(errs, field.Required(fldPath.Child("name"), ""))
 	case p.Name != "":
-		for _, msg := range validation.IsDNS1123Label(p.Name) {
+		for _, msg := range wellformed.IsDNS1123Label(p.Name) {
 			errs = append(errs, field.Invalid(fldPath.Child("name"), p.Name, msg))
 		}
 		if names[p.Name] {
@@ -273,7 +273,7 @@ func validateServicePort(p *api.ServicePort, requireName bool, names map[string]
 	}
 	errs = append(errs, portNumOrName(p.TargetPort, fldPath.Child("targetPort"))...)
 	if p.AppProtocol != nil {
-		for _, msg := range validation.IsQualifiedName(*p.AppProtocol) {
+		for _, msg := range wellformed.IsQualifiedName(*p.AppProtocol) {
 			errs = append(errs, field.Invalid(fldPath.Child("appProtocol"), *p.AppProtocol, msg))
 		}
 	}
@@ -290,7 +290,7 @@ func portNumOrName(port intstr.IntOrString, fldPath *field.Path) field.ErrorList
 			errs = append(errs, field.Invalid(fldPath, port.IntValue(), msg))
 		}
 	case intstr.String:
-		for _, msg := range validation.IsValidPortName(port.StrVal) {
+		for _, msg := range wellformed.IsValidPortName(port.StrVal) {
 			errs = append(errs, field.Invalid(fldPath, port.StrVal, msg))
 		}
 	default:
@@ -506,7 +506,7 @@ func loadBalancerClass(old, svc *api.Service) field.ErrorList {
 	}
 	switch {
 	case lb && svc.Spec.LoadBalancerClass != nil:
-		for _, msg := range validation.IsQualifiedName(*svc.Spec.LoadBalancerClass) {
+		for _, msg := range wellformed.IsQualifiedName(*svc.Spec.LoadBalancerClass) {
 			errs = append(errs, field.Invalid(p, *svc.Spec.LoadBalancerClass, msg))
 		}
 	case !lb && svc.Spec.LoadBalancerClass != nil:
@@ -647,7 +647,7 @@ func validateLoadBalancerStatus(cfg *serverconfig.Config, st, old *api.LoadBalan
 			errs = append(errs, field.NotSupported(p.Child("ipMode"), in.IPMode, loadBalancerIPModes))
 		}
 		if in.Hostname != "" {
-			for _, msg := range validation.IsDNS1123Subdomain(in.Hostname) {
+			for _, msg := range wellformed.IsDNS1123Subdomain(in.Hostname) {
 				errs = append(errs, field.Invalid(p.Child("hostname"), in.Hostname, msg))
 			}
 			if netutils.ParseIPSloppy(in.Hostname) != nil {

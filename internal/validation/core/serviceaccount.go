@@ -4,14 +4,14 @@ import (
 	"fmt"
 
 	api "github.com/ssa-diff/ssa-diff/internal/api/core"
-	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
+	"github.com/ssa-diff/ssa-diff/internal/validation/wellformed"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
 // ValidateServiceAccount checks a ServiceAccount: its metadata only (its name is a DNS
 // subdomain). The strategy keeps only the names of the secrets it lists.
 func ValidateServiceAccount(sa *api.ServiceAccount) field.ErrorList {
-	return ValidateObjectMeta(&sa.ObjectMeta, true, apimachineryvalidation.ValidateServiceAccountName, field.NewPath("metadata"))
+	return ValidateObjectMeta(&sa.ObjectMeta, true, wellformed.NameIsDNSSubdomain, field.NewPath("metadata"))
 }
 
 // ValidateServiceAccountUpdate checks an update of a ServiceAccount.

@@ -11,6 +11,7 @@ import (
 
 	api "github.com/ssa-diff/ssa-diff/internal/api/core"
 	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
+	"github.com/ssa-diff/ssa-diff/internal/validation/wellformed"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	unversionedvalidation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
@@ -547,7 +548,7 @@ func ValidateCSIDriverName(cfg *serverconfig.Config, driver string, fldPath *fie
 	if len(driver) > 63 {
 		errs = append(errs, field.TooLong(fldPath, "", 63))
 	}
-	for _, msg := range validation.IsDNS1123Subdomain(strings.ToLower(driver)) {
+	for _, msg := range wellformed.IsDNS1123Subdomain(strings.ToLower(driver)) {
 		errs = append(errs, field.Invalid(fldPath, driver, msg))
 	}
 	return errs
@@ -706,7 +707,7 @@ func validateProjectionSources(projection *api.ProjectedVolumeSource, fldPath *f
 					errs = append(errs, field.Required(p.Child("signerName"), "must be a valid signer name"))
 				}
 				errs = append(errs, ValidateSignerName(p.Child("signerName"), *b.SignerName)...)
-				errs = append(errs, unversionedvalidation.ValidateLabelSelector(b.LabelSelector,
+				errs = append(errs, wellformed.ValidateLabelSelector(b.LabelSelector,
 					unversionedvalidation.LabelSelectorValidationOptions{}, p.Child("labelSelector"))...)
 			default:
 				errs = append(errs, field.Required(p, "either name or signerName must be specified"))

@@ -7,6 +7,7 @@ import (
 	api "github.com/ssa-diff/ssa-diff/internal/api/core"
 	"github.com/ssa-diff/ssa-diff/internal/features"
 	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
+	"github.com/ssa-diff/ssa-diff/internal/validation/wellformed"
 	"k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/sets"
@@ -40,7 +41,7 @@ func nodeSelectorTermWarnings(term api.NodeSelectorTerm, checkValues bool, p *fi
 		}
 		if checkValues {
 			for j, v := range e.Values {
-				for _, msg := range validation.IsValidLabelValue(v) {
+				for _, msg := range wellformed.IsValidLabelValue(v) {
 					w = append(w, fmt.Sprintf("%s: %s is invalid, %s", p.Child("matchExpressions").Index(i).Child("values").Index(j), v, msg))
 				}
 			}
@@ -552,7 +553,7 @@ func GetWarningsForPersistentVolume(pv *api.PersistentVolume) []string {
 // podWarningsOnCreate: a pod name that is not a DNS label, and the pod's warnings.
 func podWarningsOnCreate(cfg *serverconfig.Config, pod *api.Pod) []string {
 	var w []string
-	if msgs := validation.IsDNS1123Label(pod.Name); len(msgs) != 0 {
+	if msgs := wellformed.IsDNS1123Label(pod.Name); len(msgs) != 0 {
 		w = append(w, fmt.Sprintf("metadata.name: this is used in the Pod's hostname, which can result in surprising behavior; a DNS label is recommended: %v", msgs))
 	}
 	return append(w, GetWarningsForPod(cfg, pod)...)
@@ -590,7 +591,7 @@ func podTemplateWarningsOnUpdate(cfg *serverconfig.Config, t, o *api.PodTemplate
 
 func replicationControllerWarningsOnCreate(cfg *serverconfig.Config, rc *api.ReplicationController) []string {
 	var w []string
-	if msgs := validation.IsDNS1123Label(rc.Name); len(msgs) != 0 {
+	if msgs := wellformed.IsDNS1123Label(rc.Name); len(msgs) != 0 {
 		w = append(w, fmt.Sprintf("metadata.name: this is used in Pod names and hostnames, which can result in surprising behavior; a DNS label is recommended: %v", msgs))
 	}
 	return append(w, GetWarningsForPodTemplate(cfg, field.NewPath("spec", "template"), rc.Spec.Template, nil)...)

@@ -10,11 +10,11 @@ import (
 	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/validation/core"
 	"github.com/ssa-diff/ssa-diff/internal/validation/registry"
+	"github.com/ssa-diff/ssa-diff/internal/validation/wellformed"
 	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/api/operation"
 	"k8s.io/apimachinery/pkg/api/validate"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
-	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
 	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -44,7 +44,7 @@ var (
 
 // ValidateEndpointSlice checks an EndpointSlice written over old (nil on a create).
 func ValidateEndpointSlice(cfg *serverconfig.Config, eps, old *api.EndpointSlice) field.ErrorList {
-	errs := core.ValidateObjectMeta(&eps.ObjectMeta, true, apimachineryvalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
+	errs := core.ValidateObjectMeta(&eps.ObjectMeta, true, wellformed.NameIsDNSSubdomain, field.NewPath("metadata"))
 	switch p := field.NewPath("addressType"); {
 	case eps.AddressType == "":
 		errs = append(errs, field.Required(p, "").MarkCoveredByDeclarative())
@@ -94,7 +94,7 @@ func validateEndpoints(cfg *serverconfig.Config, endpoints []api.Endpoint, addre
 		if len(ep.DeprecatedTopology) > maxTopologyLabels {
 			errs = append(errs, field.TooMany(topology, len(ep.DeprecatedTopology), maxTopologyLabels))
 		}
-		errs = append(errs, metav1validation.ValidateLabels(ep.DeprecatedTopology, topology)...)
+		errs = append(errs, wellformed.ValidateLabels(ep.DeprecatedTopology, topology)...)
 		if _, ok := ep.DeprecatedTopology[zoneLabel]; ok {
 			errs = append(errs, field.InternalError(topology.Key(zoneLabel), fmt.Errorf("reserved key was not removed in conversion")))
 		}
@@ -215,7 +215,7 @@ func validateHints(h *api.EndpointHints, fldPath *field.Path) field.ErrorList {
 		} else {
 			seen = append(seen, z.Name)
 		}
-		for _, msg := range validation.IsValidLabelValue(z.Name) {
+		for _, msg := range wellformed.IsValidLabelValue(z.Name) {
 			errs = append(errs, field.Invalid(p, z.Name, msg))
 		}
 	}

@@ -7,8 +7,8 @@ import (
 
 	api "github.com/ssa-diff/ssa-diff/internal/api/flowcontrol"
 	"github.com/ssa-diff/ssa-diff/internal/validation/core"
+	"github.com/ssa-diff/ssa-diff/internal/validation/wellformed"
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
-	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
@@ -22,7 +22,7 @@ var (
 // ValidateFlowSchema checks a FlowSchema (the same on create and update): metadata, spec —
 // a mandatory schema must keep the server's spec — and status.
 func ValidateFlowSchema(fs *api.FlowSchema) field.ErrorList {
-	errs := core.ValidateObjectMeta(&fs.ObjectMeta, false, apimachineryvalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
+	errs := core.ValidateObjectMeta(&fs.ObjectMeta, false, wellformed.NameIsDNSSubdomain, field.NewPath("metadata"))
 	p := field.NewPath("spec")
 	errs = append(errs, validateFlowSchemaSpec(fs.Name, &fs.Spec, p)...)
 	if m, ok := mandatoryFlowSchemaSpec(fs.Name); ok && !apiequality.Semantic.DeepEqual(fs.Spec, m) {
@@ -48,7 +48,7 @@ func validateFlowSchemaSpec(name string, spec *api.FlowSchemaSpec, p *field.Path
 	}
 	lp := p.Child("priorityLevelConfiguration").Child("name")
 	if pl := spec.PriorityLevelConfiguration.Name; pl != "" {
-		for _, msg := range apimachineryvalidation.NameIsDNSSubdomain(pl, false) {
+		for _, msg := range wellformed.NameIsDNSSubdomain(pl, false) {
 			errs = append(errs, field.Invalid(lp, pl, msg))
 		}
 	} else {
@@ -133,14 +133,14 @@ func validateServiceAccountSubject(s *api.ServiceAccountSubject, p *field.Path) 
 	if s.Name == "" {
 		errs = append(errs, field.Required(p.Child("name"), ""))
 	} else if s.Name != api.NameAll {
-		for _, msg := range apimachineryvalidation.ValidateServiceAccountName(s.Name, false) {
+		for _, msg := range wellformed.NameIsDNSSubdomain(s.Name, false) {
 			errs = append(errs, field.Invalid(p.Child("name"), s.Name, msg))
 		}
 	}
 	if s.Namespace == "" {
 		return append(errs, field.Required(p.Child("namespace"), "must specify namespace for service account"))
 	}
-	for _, msg := range apimachineryvalidation.ValidateNamespaceName(s.Namespace, false) {
+	for _, msg := range wellformed.NameIsDNSLabel(s.Namespace, false) {
 		errs = append(errs, field.Invalid(p.Child("namespace"), s.Namespace, msg))
 	}
 	return errs
@@ -230,7 +230,7 @@ func validateResourceRule(r *api.ResourcePolicyRule, p *field.Path) field.ErrorL
 		}
 	default:
 		for i, ns := range r.Namespaces {
-			for _, msg := range apimachineryvalidation.ValidateNamespaceName(ns, false) {
+			for _, msg := range wellformed.NameIsDNSLabel(ns, false) {
 				errs = append(errs, field.Invalid(np.Index(i), ns, namespaceIntro+msg))
 			}
 		}

@@ -7,10 +7,10 @@ import (
 	api "github.com/ssa-diff/ssa-diff/internal/api/flowcontrol"
 	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/validation/core"
+	"github.com/ssa-diff/ssa-diff/internal/validation/wellformed"
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/api/operation"
 	"k8s.io/apimachinery/pkg/api/validate"
-	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/apiserver/pkg/util/shufflesharding"
 )
@@ -30,7 +30,7 @@ const preserveZeroSharesAnnotation = "flowcontrol.k8s.io/v1beta3-preserve-zero-c
 // flowcontrol.apiserver.k8s.io/v1 (the same on create and update): metadata, spec — a
 // mandatory level must keep the server's spec, but for exempt's own settings — and status.
 func ValidatePriorityLevelConfiguration(cfg *serverconfig.Config, pl *api.PriorityLevelConfiguration) field.ErrorList {
-	errs := core.ValidateObjectMeta(&pl.ObjectMeta, false, apimachineryvalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
+	errs := core.ValidateObjectMeta(&pl.ObjectMeta, false, wellformed.NameIsDNSSubdomain, field.NewPath("metadata"))
 	if _, ok := pl.Annotations[preserveZeroSharesAnnotation]; ok {
 		errs = append(errs, field.Forbidden(field.NewPath("metadata").Child("annotations"), fmt.Sprintf("annotation '%s' is forbidden", preserveZeroSharesAnnotation)))
 	}

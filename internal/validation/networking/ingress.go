@@ -9,6 +9,7 @@ import (
 	"github.com/ssa-diff/ssa-diff/internal/features"
 	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/validation/core"
+	"github.com/ssa-diff/ssa-diff/internal/validation/wellformed"
 	"k8s.io/apimachinery/pkg/api/validate/content"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	"k8s.io/apimachinery/pkg/util/validation"
@@ -71,7 +72,7 @@ func allowRelaxedServiceNames(cfg *serverconfig.Config, old *api.Ingress) bool {
 		if b == nil || b.Service == nil {
 			return false
 		}
-		return len(apimachineryvalidation.NameIsDNSLabel(b.Service.Name, false)) == 0 && len(apimachineryvalidation.NameIsDNS1035Label(b.Service.Name, false)) > 0
+		return len(wellformed.NameIsDNSLabel(b.Service.Name, false)) == 0 && len(apimachineryvalidation.NameIsDNS1035Label(b.Service.Name, false)) > 0
 	}
 	// Kubernetes 1.35 added the stored default backend's name
 	// (pkg/apis/networking/validation/validation.go allowRelaxedServiceNameValidation).
@@ -115,7 +116,7 @@ func ValidateIngressUpdate(cfg *serverconfig.Config, ing, old *api.Ingress) fiel
 }
 
 func validateIngress(ing *api.Ingress, opts ingressOptions) field.ErrorList {
-	errs := core.ValidateObjectMeta(&ing.ObjectMeta, true, apimachineryvalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
+	errs := core.ValidateObjectMeta(&ing.ObjectMeta, true, wellformed.NameIsDNSSubdomain, field.NewPath("metadata"))
 	return append(errs, validateIngressSpec(&ing.Spec, field.NewPath("spec"), opts)...)
 }
 
@@ -136,7 +137,7 @@ func validateIngressSpec(spec *api.IngressSpec, fldPath *field.Path, opts ingres
 		errs = append(errs, validateIngressTLS(spec.TLS, fldPath.Child("tls"), opts)...)
 	}
 	if spec.IngressClassName != nil {
-		for _, msg := range apimachineryvalidation.NameIsDNSSubdomain(*spec.IngressClassName, false) {
+		for _, msg := range wellformed.NameIsDNSSubdomain(*spec.IngressClassName, false) {
 			errs = append(errs, field.Invalid(fldPath.Child("ingressClassName"), *spec.IngressClassName, msg))
 		}
 	}
@@ -267,7 +268,7 @@ func validateIngressBackend(backend *api.IngressBackend, fldPath *field.Path, op
 	} else {
 		nameFn := apimachineryvalidation.NameIsDNS1035Label
 		if opts.relaxedServiceNames {
-			nameFn = apimachineryvalidation.NameIsDNSLabel
+			nameFn = wellformed.NameIsDNSLabel
 		}
 		for _, msg := range nameFn(svc.Name, false) {
 			errs = append(errs, field.Invalid(fldPath.Child("service", "name"), svc.Name, msg))
@@ -278,7 +279,7 @@ func validateIngressBackend(backend *api.IngressBackend, fldPath *field.Path, op
 	case hasName && hasNumber:
 		errs = append(errs, field.Invalid(fldPath, "", "cannot set both port name & port number"))
 	case hasName:
-		for _, msg := range validation.IsValidPortName(svc.Port.Name) {
+		for _, msg := range wellformed.IsValidPortName(svc.Port.Name) {
 			errs = append(errs, field.Invalid(fldPath.Child("service", "port", "name"), svc.Port.Name, msg))
 		}
 	case hasNumber:
@@ -297,7 +298,7 @@ func validateIngressBackend(backend *api.IngressBackend, fldPath *field.Path, op
 func validateTypedLocalObjectReference(ref *apicore.TypedLocalObjectReference, fldPath *field.Path, saysWhat bool) field.ErrorList {
 	var errs field.ErrorList
 	if ref.APIGroup != nil {
-		for _, msg := range validation.IsDNS1123Subdomain(*ref.APIGroup) {
+		for _, msg := range wellformed.IsDNS1123Subdomain(*ref.APIGroup) {
 			errs = append(errs, field.Invalid(fldPath.Child("apiGroup"), *ref.APIGroup, msg))
 		}
 	}
@@ -339,7 +340,7 @@ func ValidateIngressStatusUpdate(cfg *serverconfig.Config, ing, old *api.Ingress
 			errs = append(errs, core.IsValidIPForLegacyField(cfg, p.Child("ip"), in.IP, stored)...)
 		}
 		if in.Hostname != "" {
-			for _, msg := range validation.IsDNS1123Subdomain(in.Hostname) {
+			for _, msg := range wellformed.IsDNS1123Subdomain(in.Hostname) {
 				errs = append(errs, field.Invalid(p.Child("hostname"), in.Hostname, msg))
 			}
 			if netutils.ParseIPSloppy(in.Hostname) != nil {

@@ -4,6 +4,7 @@ import (
 	api "github.com/ssa-diff/ssa-diff/internal/api/networking"
 	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/validation/core"
+	"github.com/ssa-diff/ssa-diff/internal/validation/wellformed"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -18,7 +19,7 @@ var parametersScopes = []string{api.IngressClassParametersReferenceScopeCluster,
 // ValidateIngressClass checks an IngressClass: its metadata, its controller (a
 // domain-prefixed path) and its parameters.
 func ValidateIngressClass(cfg *serverconfig.Config, ic *api.IngressClass) field.ErrorList {
-	errs := core.ValidateObjectMeta(&ic.ObjectMeta, false, apimachineryvalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
+	errs := core.ValidateObjectMeta(&ic.ObjectMeta, false, wellformed.NameIsDNSSubdomain, field.NewPath("metadata"))
 	fldPath := field.NewPath("spec")
 	if len(ic.Spec.Controller) > maxControllerLength {
 		errs = append(errs, field.TooLong(fldPath.Child("controller"), "", maxControllerLength))
@@ -43,7 +44,7 @@ func validateParametersReference(params *api.IngressClassParametersReference, fl
 	}
 	var errs field.ErrorList
 	if params.APIGroup != nil {
-		for _, msg := range validation.IsDNS1123Subdomain(*params.APIGroup) {
+		for _, msg := range wellformed.IsDNS1123Subdomain(*params.APIGroup) {
 			errs = append(errs, field.Invalid(fldPath.Child("apiGroup"), *params.APIGroup, msg))
 		}
 	}
@@ -57,7 +58,7 @@ func validateParametersReference(params *api.IngressClassParametersReference, fl
 		if params.Namespace == nil {
 			errs = append(errs, field.Required(fldPath.Child("namespace"), "`parameters.scope` is set to 'Namespace'"))
 		} else {
-			for _, msg := range apimachineryvalidation.ValidateNamespaceName(*params.Namespace, false) {
+			for _, msg := range wellformed.NameIsDNSLabel(*params.Namespace, false) {
 				errs = append(errs, field.Invalid(fldPath.Child("namespace"), *params.Namespace, msg))
 			}
 		}

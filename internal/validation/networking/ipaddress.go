@@ -3,6 +3,7 @@ package networking
 import (
 	api "github.com/ssa-diff/ssa-diff/internal/api/networking"
 	"github.com/ssa-diff/ssa-diff/internal/validation/core"
+	"github.com/ssa-diff/ssa-diff/internal/validation/wellformed"
 	"k8s.io/apimachinery/pkg/api/validate/content"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	"k8s.io/apimachinery/pkg/util/validation"
@@ -30,7 +31,7 @@ func ValidateIPAddress(ip *api.IPAddress) field.ErrorList {
 	}
 	// The core group, the one of Services, is the empty group.
 	if ref.Group != "" {
-		for _, msg := range validation.IsDNS1123Subdomain(ref.Group) {
+		for _, msg := range wellformed.IsDNS1123Subdomain(ref.Group) {
 			errs = append(errs, field.Invalid(fldPath.Child("group"), ref.Group, msg))
 		}
 	}
@@ -55,7 +56,7 @@ func ValidateIPAddressUpdate(ip, old *api.IPAddress) field.ErrorList {
 
 // ValidateServiceCIDR checks a ServiceCIDR: one or two CIDRs, of different families.
 func ValidateServiceCIDR(sc *api.ServiceCIDR) field.ErrorList {
-	errs := core.ValidateObjectMeta(&sc.ObjectMeta, false, apimachineryvalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
+	errs := core.ValidateObjectMeta(&sc.ObjectMeta, false, wellformed.NameIsDNSSubdomain, field.NewPath("metadata"))
 	return append(errs, validateServiceCIDRSpec(&sc.Spec, field.NewPath("spec", "cidrs"))...)
 }
 

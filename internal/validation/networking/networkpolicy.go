@@ -6,7 +6,7 @@ import (
 	"github.com/ssa-diff/ssa-diff/internal/features"
 	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/validation/core"
-	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
+	"github.com/ssa-diff/ssa-diff/internal/validation/wellformed"
 	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/apimachinery/pkg/util/validation"
@@ -44,7 +44,7 @@ func networkPolicyOptionsFor(cfg *serverconfig.Config, old *api.NetworkPolicy) n
 		endPortValue: cfg.AtLeast(37),
 	}
 	if old != nil {
-		opts.allowInvalidLabelValueInSelector = len(metav1validation.ValidateLabelSelector(&old.Spec.PodSelector, metav1validation.LabelSelectorValidationOptions{}, nil)) > 0
+		opts.allowInvalidLabelValueInSelector = len(wellformed.ValidateLabelSelector(&old.Spec.PodSelector, metav1validation.LabelSelectorValidationOptions{}, nil)) > 0
 	}
 	return opts
 }
@@ -55,7 +55,7 @@ func ValidateNetworkPolicy(cfg *serverconfig.Config, np *api.NetworkPolicy) fiel
 }
 
 func validateNetworkPolicy(np *api.NetworkPolicy, opts networkPolicyOptions) field.ErrorList {
-	errs := core.ValidateObjectMeta(&np.ObjectMeta, true, apimachineryvalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
+	errs := core.ValidateObjectMeta(&np.ObjectMeta, true, wellformed.NameIsDNSSubdomain, field.NewPath("metadata"))
 	return append(errs, validateNetworkPolicySpec(&np.Spec, opts, field.NewPath("spec"))...)
 }
 
@@ -94,7 +94,7 @@ func ValidateNetworkPolicyUpdate(cfg *serverconfig.Config, np, old *api.NetworkP
 
 func validateNetworkPolicySpec(spec *api.NetworkPolicySpec, opts networkPolicyOptions, fldPath *field.Path) field.ErrorList {
 	selectorOpts := metav1validation.LabelSelectorValidationOptions{AllowInvalidLabelValueInSelector: opts.allowInvalidLabelValueInSelector}
-	errs := metav1validation.ValidateLabelSelector(&spec.PodSelector, selectorOpts, fldPath.Child("podSelector"))
+	errs := wellformed.ValidateLabelSelector(&spec.PodSelector, selectorOpts, fldPath.Child("podSelector"))
 	for i, rule := range spec.Ingress {
 		p := fldPath.Child("ingress").Index(i)
 		for j := range rule.Ports {
@@ -157,7 +157,7 @@ func validateNetworkPolicyPort(port *api.NetworkPolicyPort, opts networkPolicyOp
 		if port.EndPort != nil {
 			errs = append(errs, field.Invalid(endPath, *port.EndPort, "may not be specified when `port` is non-numeric"))
 		}
-		for _, msg := range validation.IsValidPortName(port.Port.StrVal) {
+		for _, msg := range wellformed.IsValidPortName(port.Port.StrVal) {
 			errs = append(errs, field.Invalid(fldPath.Child("port"), port.Port.StrVal, msg))
 		}
 	}
@@ -171,11 +171,11 @@ func validateNetworkPolicyPeer(peer *api.NetworkPolicyPeer, opts networkPolicyOp
 	peers := 0
 	if peer.PodSelector != nil {
 		peers++
-		errs = append(errs, metav1validation.ValidateLabelSelector(peer.PodSelector, selectorOpts, fldPath.Child("podSelector"))...)
+		errs = append(errs, wellformed.ValidateLabelSelector(peer.PodSelector, selectorOpts, fldPath.Child("podSelector"))...)
 	}
 	if peer.NamespaceSelector != nil {
 		peers++
-		errs = append(errs, metav1validation.ValidateLabelSelector(peer.NamespaceSelector, selectorOpts, fldPath.Child("namespaceSelector"))...)
+		errs = append(errs, wellformed.ValidateLabelSelector(peer.NamespaceSelector, selectorOpts, fldPath.Child("namespaceSelector"))...)
 	}
 	if peer.IPBlock != nil {
 		peers++

@@ -9,17 +9,17 @@ import (
 	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/validation/core"
 	"github.com/ssa-diff/ssa-diff/internal/validation/registry"
+	"github.com/ssa-diff/ssa-diff/internal/validation/wellformed"
 	"k8s.io/apimachinery/pkg/api/operation"
 	"k8s.io/apimachinery/pkg/api/validate"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
-	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
 // ValidateRuntimeClass checks a RuntimeClass on the server cfg describes: its handler,
 // overhead and scheduling.
 func ValidateRuntimeClass(cfg *serverconfig.Config, rc *api.RuntimeClass) field.ErrorList {
-	errs := apimachineryvalidation.ValidateObjectMeta(&rc.ObjectMeta, false, apimachineryvalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
+	errs := apimachineryvalidation.ValidateObjectMetaAccessor(wellformed.Meta(&rc.ObjectMeta), false, wellformed.NameIsDNSSubdomain, field.NewPath("metadata"))
 	handler := field.NewPath("handler")
 	// Kubernetes 1.36 made an empty handler Required; before, it failed the DNS label check
 	// (pkg/apis/node/validation/validation.go ValidateRuntimeClass in 1.34, 1.35). 1.38 left
@@ -32,7 +32,7 @@ func ValidateRuntimeClass(cfg *serverconfig.Config, rc *api.RuntimeClass) field.
 	case rc.Handler == "" && cfg.AtLeast(36):
 		errs = append(errs, field.Required(handler, "").MarkCoveredByDeclarative())
 	default:
-		for _, msg := range apimachineryvalidation.NameIsDNSLabel(rc.Handler, false) {
+		for _, msg := range wellformed.NameIsDNSLabel(rc.Handler, false) {
 			errs = append(errs, field.Invalid(handler, rc.Handler, msg).MarkCoveredByDeclarative().WithOrigin("format=k8s-short-name"))
 		}
 	}
@@ -43,7 +43,7 @@ func ValidateRuntimeClass(cfg *serverconfig.Config, rc *api.RuntimeClass) field.
 	if s := rc.Scheduling; s != nil {
 		p := field.NewPath("scheduling")
 		if s.NodeSelector != nil {
-			errs = append(errs, metav1validation.ValidateLabels(s.NodeSelector, p.Child("nodeSelector"))...)
+			errs = append(errs, wellformed.ValidateLabels(s.NodeSelector, p.Child("nodeSelector"))...)
 		}
 		errs = append(errs, validateTolerations(cfg, s.Tolerations, p.Child("tolerations"))...)
 	}
@@ -76,7 +76,7 @@ func validateTolerations(cfg *serverconfig.Config, tolerations []apicore.Tolerat
 // the new object is valid and its handler does not change (rules.md valid.update).
 func ValidateRuntimeClassUpdate(cfg *serverconfig.Config, rc, old *api.RuntimeClass) field.ErrorList {
 	errs := ValidateRuntimeClass(cfg, rc)
-	errs = append(errs, apimachineryvalidation.ValidateObjectMetaUpdate(&rc.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))...)
+	errs = append(errs, apimachineryvalidation.ValidateObjectMetaAccessorUpdate(wellformed.Meta(&rc.ObjectMeta), &old.ObjectMeta, field.NewPath("metadata"))...)
 	immutable := apimachineryvalidation.ValidateImmutableField(rc.Handler, old.Handler, field.NewPath("handler"))
 	return append(errs, immutable.MarkCoveredByDeclarative().WithOrigin("immutable")...)
 }

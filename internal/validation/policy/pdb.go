@@ -5,6 +5,7 @@ import (
 	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/validation/apps"
 	"github.com/ssa-diff/ssa-diff/internal/validation/registry"
+	"github.com/ssa-diff/ssa-diff/internal/validation/wellformed"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -28,7 +29,7 @@ func Strategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 		ValidateUpdate: func(obj, old any) field.ErrorList {
 			o := old.(*api.PodDisruptionBudget)
 			// A stored selector with label values an older server took stays acceptable.
-			tolerate := o.Spec.Selector != nil && len(metav1validation.ValidateLabelSelector(o.Spec.Selector, metav1validation.LabelSelectorValidationOptions{}, nil)) > 0
+			tolerate := o.Spec.Selector != nil && len(wellformed.ValidateLabelSelector(o.Spec.Selector, metav1validation.LabelSelectorValidationOptions{}, nil)) > 0
 			return ValidatePodDisruptionBudget(obj.(*api.PodDisruptionBudget), tolerate)
 		},
 		ValidateStatusUpdate: func(obj, old any) field.ErrorList {
@@ -56,7 +57,7 @@ func ValidatePodDisruptionBudget(pdb *api.PodDisruptionBudget, allowInvalidLabel
 		errs = append(errs, apps.IsNotMoreThan100Percent(*spec.MaxUnavailable, p.Child("maxUnavailable"))...)
 	}
 	opts := metav1validation.LabelSelectorValidationOptions{AllowInvalidLabelValueInSelector: allowInvalidLabelValues}
-	errs = append(errs, metav1validation.ValidateLabelSelector(spec.Selector, opts, p.Child("selector"))...)
+	errs = append(errs, wellformed.ValidateLabelSelector(spec.Selector, opts, p.Child("selector"))...)
 	if pol := spec.UnhealthyPodEvictionPolicy; pol != nil && string(*pol) != evictionPolicies[0] && string(*pol) != evictionPolicies[1] {
 		errs = append(errs, field.NotSupported(p.Child("unhealthyPodEvictionPolicy"), *pol, evictionPolicies))
 	}

@@ -4,6 +4,7 @@ import (
 	api "github.com/ssa-diff/ssa-diff/internal/api/rbac"
 	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/validation/core"
+	"github.com/ssa-diff/ssa-diff/internal/validation/wellformed"
 	"k8s.io/apimachinery/pkg/api/validate/content"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -48,7 +49,7 @@ func ValidateClusterRole(role *api.ClusterRole, allowInvalidLabelValue bool) fie
 		opts := metav1validation.LabelSelectorValidationOptions{AllowInvalidLabelValueInSelector: allowInvalidLabelValue}
 		for i := range agg.ClusterRoleSelectors {
 			sel := &agg.ClusterRoleSelectors[i]
-			errs = append(errs, metav1validation.ValidateLabelSelector(sel, opts, fldPath.Index(i))...)
+			errs = append(errs, wellformed.ValidateLabelSelector(sel, opts, fldPath.Index(i))...)
 			if _, err := metav1.LabelSelectorAsSelector(sel); err != nil {
 				// The server prints the selector it failed to build: none.
 				errs = append(errs, field.Invalid(fldPath.Index(i), nil, "invalid label selector."))
@@ -72,7 +73,7 @@ func hasInvalidLabelValueInSelectors(role *api.ClusterRole) bool {
 		return false
 	}
 	for i := range role.AggregationRule.ClusterRoleSelectors {
-		if len(metav1validation.ValidateLabelSelector(&role.AggregationRule.ClusterRoleSelectors[i], metav1validation.LabelSelectorValidationOptions{}, nil)) > 0 {
+		if len(wellformed.ValidateLabelSelector(&role.AggregationRule.ClusterRoleSelectors[i], metav1validation.LabelSelectorValidationOptions{}, nil)) > 0 {
 			return true
 		}
 	}
@@ -203,7 +204,7 @@ func ValidateSubject(s api.Subject, namespaced bool, fldPath *field.Path) field.
 	switch s.Kind {
 	case api.ServiceAccountKind:
 		if s.Name != "" {
-			for _, msg := range apimachineryvalidation.ValidateServiceAccountName(s.Name, false) {
+			for _, msg := range wellformed.NameIsDNSSubdomain(s.Name, false) {
 				errs = append(errs, field.Invalid(fldPath.Child("name"), s.Name, msg))
 			}
 		}

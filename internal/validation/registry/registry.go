@@ -10,6 +10,7 @@ import (
 	"github.com/ssa-diff/ssa-diff/internal/features"
 	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/validation/objectmeta"
+	"github.com/ssa-diff/ssa-diff/internal/validation/wellformed"
 	"k8s.io/apimachinery/pkg/api/validate"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	"k8s.io/apimachinery/pkg/api/validation/path"
@@ -74,7 +75,7 @@ func ValidateCreate(cfg *serverconfig.Config, s *Strategy, obj any) field.ErrorL
 	errs := s.Validate(obj)
 	if len(errs) == 0 {
 		//lint:ignore SA1019 the server's generic registry validates names with it: its answers are the server's
-		errs = append(errs, apimachineryvalidation.ValidateObjectMetaAccessor(metaOf(obj), s.Namespaced, path.ValidatePathSegmentName, field.NewPath("metadata"))...)
+		errs = append(errs, apimachineryvalidation.ValidateObjectMetaAccessor(wellformed.Meta(metaOf(obj)), s.Namespaced, path.ValidatePathSegmentName, field.NewPath("metadata"))...)
 	}
 	return objectmeta.Errors(cfg, declarative(cfg, s, obj, nil, errs))
 }
@@ -84,7 +85,8 @@ func ValidateCreate(cfg *serverconfig.Config, s *Strategy, obj any) field.ErrorL
 // the strategy's, then declarative validation joined in; the messages of apimachinery's
 // checks are cfg's release's.
 func ValidateUpdate(cfg *serverconfig.Config, s *Strategy, obj, old any, subresource string) field.ErrorList {
-	meta, oldMeta := metaOf(obj), metaOf(old)
+	// Labels and annotations found well formed once are not checked again by apimachinery.
+	meta, oldMeta := wellformed.Meta(metaOf(obj)), metaOf(old)
 	//lint:ignore SA1019 the server's generic registry validates names with it: its answers are the server's
 	errs := apimachineryvalidation.ValidateObjectMetaAccessor(meta, s.Namespaced, path.ValidatePathSegmentName, field.NewPath("metadata"))
 	errs = append(errs, apimachineryvalidation.ValidateObjectMetaAccessorUpdate(meta, oldMeta, field.NewPath("metadata"))...)

@@ -10,11 +10,11 @@ import (
 
 	api "github.com/ssa-diff/ssa-diff/internal/api/resource"
 	"github.com/ssa-diff/ssa-diff/internal/validation/core"
+	"github.com/ssa-diff/ssa-diff/internal/validation/wellformed"
 	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/api/operation"
 	"k8s.io/apimachinery/pkg/api/validate"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
@@ -113,5 +113,5 @@ func isExtendedResourceName(name string) bool {
 	if !strings.Contains(name, "/") || strings.Contains(name, "kubernetes.io/") || strings.HasPrefix(name, "requests.") {
 		return false
 	}
-	return len(validation.IsQualifiedName("requests."+name)) == 0
+	return len(wellformed.IsQualifiedName("requests."+name)) == 0
 }

@@ -9,8 +9,8 @@ import (
 	"github.com/google/uuid"
 	api "github.com/ssa-diff/ssa-diff/internal/api/resource"
 	"github.com/ssa-diff/ssa-diff/internal/validation/core"
+	"github.com/ssa-diff/ssa-diff/internal/validation/wellformed"
 	"k8s.io/apimachinery/pkg/api/validate/content"
-	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
@@ -52,7 +52,7 @@ func validateDriverName(cfg *serverconfig.Config, name string, fldPath *field.Pa
 		}
 		errs = append(errs, e)
 	}
-	for _, msg := range validation.IsDNS1123Subdomain(strings.ToLower(name)) {
+	for _, msg := range wellformed.IsDNS1123Subdomain(strings.ToLower(name)) {
 		e := field.Invalid(fldPath, name, msg)
 		if cover.format {
 			e = e.WithOrigin("format=k8s-long-name-caseless").MarkCoveredByDeclarative()
@@ -154,7 +154,7 @@ func validateCIdentifier(cfg *serverconfig.Config, id string, fldPath *field.Pat
 // validateLabelValue: a label value (the server's own loop: no origin).
 func validateLabelValue(cfg *serverconfig.Config, value string, fldPath *field.Path) field.ErrorList {
 	var errs field.ErrorList
-	for _, msg := range validation.IsValidLabelValue(value) {
+	for _, msg := range wellformed.IsValidLabelValue(value) {
 		errs = append(errs, field.Invalid(fldPath, value, msg))
 	}
 	return errs

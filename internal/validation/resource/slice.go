@@ -13,6 +13,7 @@ import (
 
 	api "github.com/ssa-diff/ssa-diff/internal/api/resource"
 	"github.com/ssa-diff/ssa-diff/internal/validation/core"
+	"github.com/ssa-diff/ssa-diff/internal/validation/wellformed"
 	"k8s.io/apimachinery/pkg/api/equality"
 	apiresource "k8s.io/apimachinery/pkg/api/resource"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
@@ -24,7 +25,7 @@ import (
 
 // ValidateResourceSlice checks a new ResourceSlice: metadata and spec.
 func ValidateResourceSlice(cfg *serverconfig.Config, s *api.ResourceSlice) field.ErrorList {
-	errs := core.ValidateObjectMeta(&s.ObjectMeta, false, apimachineryvalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
+	errs := core.ValidateObjectMeta(&s.ObjectMeta, false, wellformed.NameIsDNSSubdomain, field.NewPath("metadata"))
 	return append(errs, validateSliceSpec(cfg, &s.Spec, nil, field.NewPath("spec"))...)
 }
 

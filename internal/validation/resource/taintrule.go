@@ -4,7 +4,7 @@ import (
 	api "github.com/ssa-diff/ssa-diff/internal/api/resource"
 	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/validation/core"
-	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
+	"github.com/ssa-diff/ssa-diff/internal/validation/wellformed"
 	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
@@ -12,7 +12,7 @@ import (
 // ValidateDeviceTaintRule checks a new DeviceTaintRule: metadata, the devices it selects
 // and its taint.
 func ValidateDeviceTaintRule(cfg *serverconfig.Config, r *api.DeviceTaintRule) field.ErrorList {
-	errs := core.ValidateObjectMeta(&r.ObjectMeta, false, apimachineryvalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
+	errs := core.ValidateObjectMeta(&r.ObjectMeta, false, wellformed.NameIsDNSSubdomain, field.NewPath("metadata"))
 	return append(errs, validateTaintRuleSpec(cfg, &r.Spec, nil, field.NewPath("spec"))...)
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/validation/core"
 	"github.com/ssa-diff/ssa-diff/internal/validation/registry"
+	"github.com/ssa-diff/ssa-diff/internal/validation/wellformed"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
@@ -47,7 +48,7 @@ func systemClassProblem(name string, value int32, globalDefault bool) string {
 // ValidatePriorityClass checks a PriorityClass: a name with the system prefix is one of
 // the system classes as they are; any other class's value is at most one billion.
 func ValidatePriorityClass(pc *api.PriorityClass) field.ErrorList {
-	errs := core.ValidateObjectMeta(&pc.ObjectMeta, false, apimachineryvalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
+	errs := core.ValidateObjectMeta(&pc.ObjectMeta, false, wellformed.NameIsDNSSubdomain, field.NewPath("metadata"))
 	if strings.HasPrefix(pc.Name, api.SystemPriorityClassPrefix) {
 		if problem := systemClassProblem(pc.Name, pc.Value, pc.GlobalDefault); problem != "" {
 			errs = append(errs, field.Forbidden(field.NewPath("metadata", "name"), "priority class names with '"+api.SystemPriorityClassPrefix+"' prefix are reserved for system use only. error: "+problem))

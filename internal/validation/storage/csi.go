@@ -9,6 +9,7 @@ import (
 	"github.com/ssa-diff/ssa-diff/internal/features"
 	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/validation/core"
+	"github.com/ssa-diff/ssa-diff/internal/validation/wellformed"
 	"k8s.io/apimachinery/pkg/api/equality"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
@@ -36,7 +37,7 @@ var fsGroupPolicies = []string{string(api.FileFSGroupPolicy), string(api.NoneFSG
 
 // ValidateCSIDriver checks a CSIDriver on the server cfg describes: its metadata and spec.
 func ValidateCSIDriver(cfg *serverconfig.Config, d *api.CSIDriver) field.ErrorList {
-	errs := core.ValidateObjectMeta(&d.ObjectMeta, false, apimachineryvalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
+	errs := core.ValidateObjectMeta(&d.ObjectMeta, false, wellformed.NameIsDNSSubdomain, field.NewPath("metadata"))
 	return append(errs, validateCSIDriverSpec(cfg, &d.Spec, field.NewPath("spec"))...)
 }
 
@@ -389,9 +390,9 @@ func ValidateVolumeAttachmentUpdate(cfg *serverconfig.Config, va, old *api.Volum
 // class name and a capacity that is not negative; allowInvalidLabelValue keeps selector
 // values the stored object already had.
 func ValidateCSIStorageCapacity(c *api.CSIStorageCapacity, allowInvalidLabelValue bool) field.ErrorList {
-	errs := core.ValidateObjectMeta(&c.ObjectMeta, true, apimachineryvalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
+	errs := core.ValidateObjectMeta(&c.ObjectMeta, true, wellformed.NameIsDNSSubdomain, field.NewPath("metadata"))
 	opts := metav1validation.LabelSelectorValidationOptions{AllowInvalidLabelValueInSelector: allowInvalidLabelValue}
-	errs = append(errs, metav1validation.ValidateLabelSelector(c.NodeTopology, opts, field.NewPath("nodeTopology"))...)
+	errs = append(errs, wellformed.ValidateLabelSelector(c.NodeTopology, opts, field.NewPath("nodeTopology"))...)
 	for _, msg := range core.ValidateClassName(c.StorageClassName, false) {
 		errs = append(errs, field.Invalid(field.NewPath("storageClassName"), c.StorageClassName, msg))
 	}
@@ -404,7 +405,7 @@ func ValidateCSIStorageCapacity(c *api.CSIStorageCapacity, allowInvalidLabelValu
 // ValidateCSIStorageCapacityUpdate checks an update of a CSIStorageCapacity: the new object
 // is valid and its topology and class do not change (rules.md valid.update).
 func ValidateCSIStorageCapacityUpdate(c, old *api.CSIStorageCapacity) field.ErrorList {
-	stored := old.NodeTopology != nil && len(metav1validation.ValidateLabelSelector(old.NodeTopology, metav1validation.LabelSelectorValidationOptions{}, nil)) > 0
+	stored := old.NodeTopology != nil && len(wellformed.ValidateLabelSelector(old.NodeTopology, metav1validation.LabelSelectorValidationOptions{}, nil)) > 0
 	errs := ValidateCSIStorageCapacity(c, stored)
 	errs = append(errs, core.ValidateObjectMetaUpdate(&c.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))...)
 	if !equality.Semantic.DeepEqual(c.NodeTopology, old.NodeTopology) {

@@ -8,8 +8,8 @@ import (
 	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/validation/core"
 	"github.com/ssa-diff/ssa-diff/internal/validation/registry"
+	"github.com/ssa-diff/ssa-diff/internal/validation/wellformed"
 	"k8s.io/apimachinery/pkg/api/meta"
-	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
 	"k8s.io/apimachinery/pkg/util/resourceversion"
@@ -40,7 +40,7 @@ func Strategy(cfg *serverconfig.Config, kind string) *registry.Strategy {
 
 // ValidateStorageVersionMigration checks a new migration: metadata and the resource.
 func ValidateStorageVersionMigration(m *api.StorageVersionMigration) field.ErrorList {
-	errs := core.ValidateObjectMeta(&m.ObjectMeta, false, apimachineryvalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
+	errs := core.ValidateObjectMeta(&m.ObjectMeta, false, wellformed.NameIsDNSSubdomain, field.NewPath("metadata"))
 	r := m.Spec.Resource
 	rp := field.NewPath("spec", "resource")
 	if r.Resource == "" {
@@ -49,7 +49,7 @@ func ValidateStorageVersionMigration(m *api.StorageVersionMigration) field.Error
 		errs = append(errs, field.Invalid(rp.Child("resource"), r.Resource, strings.Join(msgs, ",")))
 	}
 	if r.Group != "" {
-		if msgs := validation.IsDNS1123Subdomain(r.Group); len(msgs) > 0 {
+		if msgs := wellformed.IsDNS1123Subdomain(r.Group); len(msgs) > 0 {
 			errs = append(errs, field.Invalid(rp.Child("group"), r.Group, strings.Join(msgs, ",")))
 		}
 	}
