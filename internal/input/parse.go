@@ -189,6 +189,12 @@ func (p *parser) yamlDoc1(rd rawDoc) {
 	var duplicates string
 	var j []byte // the document as JSON, when the strict tree gives it
 	if len(rd.data) <= maxDuplicateScan {
+		// A document in block style is written to JSON from its lines, as the strict
+		// tree would give it; blockJSON declines anything it is not sure of (duplicate
+		// and bad keys among it), which takes the parse below.
+		j, _ = blockJSON(rd.data)
+	}
+	if j == nil && len(rd.data) <= maxDuplicateScan {
 		// The YAML 1.1 tree as kubectl's decoder makes it, before its keys become JSON's
 		// strings: duplicate keys are reported, and keys that become the same string
 		// (0 and .0, true and "true") are refused: the decoder would keep one of them at
