@@ -115,20 +115,20 @@ var blockJSONCases = []struct{ doc, json string }{
 	{"a: <b> & c # comment\nb: 'it''s'\nc: \"\\x41\\u00e9\\t\\\"\"\n", `{"a":"\u003cb\u003e \u0026 c","b":"it's","c":"Aé\t\""}`},
 	{"1: a\ntrue: b\n\"x y\": c\n", `{"1":"a","true":"b","x y":"c"}`},
 	{"a: |\n  x\n\n   y\n\n\nb: |-\n  z\nc: |+\n  w\n\n", `{"a":"x\n\n y\n","b":"z","c":"w\n\n"}`},
-	{"- a\n", ""},               // a sequence at the top
-	{"a: 1\na: 2\n", ""},        // a duplicate key
+	{"- a\n", ""},                // a sequence at the top
+	{"a: 1\na: 2\n", ""},         // a duplicate key
 	{"on: 1\n\"true\": 2\n", ""}, // keys that become the same string
-	{"a: &x 1\nb: *x\n", ""},    // anchors and aliases
-	{"a: {b: c}\n", ""},         // flow collections with content
-	{"a: b\n  c\n", ""},         // a multi-line plain scalar
-	{"a: >\n  x\n", ""},         // a folded block scalar
-	{"a: .inf\n", ""},           // not finite
-	{"~: a\n", ""},              // a null key
-	{"1.5: a\n", ""},            // a float key
-	{"<<: {a: 1}\n", ""},        // a merge
-	{"a: !!str 1\n", ""},        // a tag
-	{"a: \"\\/\"\n", ""},        // an escape the scanner refuses
-	{"a:\tb\n", ""},             // a tab
+	{"a: &x 1\nb: *x\n", ""},     // anchors and aliases
+	{"a: {b: c}\n", ""},          // flow collections with content
+	{"a: b\n  c\n", ""},          // a multi-line plain scalar
+	{"a: >\n  x\n", ""},          // a folded block scalar
+	{"a: .inf\n", ""},            // not finite
+	{"~: a\n", ""},               // a null key
+	{"1.5: a\n", ""},             // a float key
+	{"<<: {a: 1}\n", ""},         // a merge
+	{"a: !!str 1\n", ""},         // a tag
+	{"a: \"\\/\"\n", ""},         // an escape the scanner refuses
+	{"a:\tb\n", ""},              // a tab
 }
 
 func TestBlockJSON(t *testing.T) {
@@ -262,7 +262,6 @@ func BenchmarkBlockJSON(b *testing.B) {
 		}
 	})
 }
-
 
 // FuzzBlockJSONScalar holds blockJSON to the strict parse on one scalar written in every
 // place a scalar goes: a value, a key, a sequence item, quoted both ways, in a literal
