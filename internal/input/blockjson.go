@@ -34,11 +34,18 @@ import (
 // breaks and invalid UTF-8, nesting past maxBlockDepth, a key longer than the YAML
 // scanner's 1,024 characters. Declining is always safe: FuzzBlockJSON holds every answer
 // to the strict parse's.
-func blockJSON(raw []byte) ([]byte, bool) {
+//
+// The JSON is written to dst[:0] (the caller's buffer, reused from document to document;
+// nil to allocate one) and may be longer than the returned slice's length, as append makes
+// it: a caller that keeps the text copies it.
+func blockJSON(raw, dst []byte) ([]byte, bool) {
 	if !plainText(raw) {
 		return nil, false
 	}
-	w := &jsonBlockWriter{lines: bytes.Split(raw, []byte("\n")), out: make([]byte, 0, len(raw)+len(raw)/4)}
+	if dst == nil {
+		dst = make([]byte, 0, len(raw)+len(raw)/4)
+	}
+	w := &jsonBlockWriter{lines: bytes.Split(raw, []byte("\n")), out: dst[:0]}
 	for _, l := range w.lines {
 		if bytes.HasPrefix(l, []byte("---")) || bytes.HasPrefix(l, []byte("...")) {
 			return nil, false // document markers (and lines that could be read as one)

@@ -106,6 +106,7 @@ type parser struct {
 	stopped  bool      // the object limit was reached
 	pool     *itemPool // decodes List items
 	scratch  bytes.Buffer
+	blockOut []byte         // the buffer blockJSON writes a document's JSON to
 	helm     bool           // documents are attributed to their `# Source:` comments
 	helmDocs map[string]int // documents seen per template
 }
@@ -192,7 +193,11 @@ func (p *parser) yamlDoc1(rd rawDoc) {
 		// A document in block style is written to JSON from its lines, as the strict
 		// tree would give it; blockJSON declines anything it is not sure of (duplicate
 		// and bad keys among it), which takes the parse below.
-		j, _ = blockJSON(rd.data)
+		if out, ok := blockJSON(rd.data, p.blockOut); ok {
+			// A copy of its size: the text is kept (a deferred object's), the buffer is
+			// the next document's.
+			j, p.blockOut = bytes.Clone(out), out[:0]
+		}
 	}
 	if j == nil && len(rd.data) <= maxDuplicateScan {
 		// The YAML 1.1 tree as kubectl's decoder makes it, before its keys become JSON's
