@@ -14,8 +14,8 @@ import (
 // It reads the shapes manifests are written in, as blockLines does: a block mapping at the
 // top, block mappings and sequences (a sequence may sit at its key's indentation), keys
 // that are plain or quoted on one line, scalars that are plain or quoted on one line,
-// literal block scalars (|, |- and |+) without an indentation indicator, the empty flow
-// collections {} and [], comments and blank lines.
+// literal block scalars (|, |- and |+) without an indentation indicator, flow sequences of
+// plain or quoted scalars on one line, the empty flow mapping {}, comments and blank lines.
 //
 // Plain scalars are resolved as the YAML 1.1 decoder resolves them: null (~, null, empty),
 // booleans (y, yes, on, off and their capitalised forms), integers in every base the
@@ -24,7 +24,7 @@ import (
 // or false).
 //
 // On anything else it declines (false) and the document takes yaml.v2's parse: flow
-// collections with content, anchors, aliases, tags, merge keys, directives and document
+// mappings with content, flow sequences inside flow sequences, anchors, aliases, tags, merge keys, directives and document
 // markers, explicit keys, multi-line plain or quoted scalars, folded block scalars, quoted
 // scalars with an unknown or invalid escape, a null, float or unsigned key, a float that
 // is not finite, binary integers the decoder reads only by its fallback, a literal block
@@ -255,12 +255,16 @@ func (w *jsonBlockWriter) scalar(r []byte, ind int) bool {
 			return false
 		}
 		w.out = appendJSONString(w.out, s)
-	case '{', '[':
+	case '{':
 		end := 1 + indentOf(r[1:])
-		if end == len(r) || r[end] != r[0]+2 || !endsLine(r[end+1:]) { // '{'+2 is '}', '['+2 is ']'
+		if end == len(r) || r[end] != '}' || !endsLine(r[end+1:]) {
 			return false
 		}
-		w.out = append(w.out, r[0], r[0]+2)
+		w.out = append(w.out, "{}"...)
+	case '[':
+		if !w.flowSequence(r) {
+			return false
+		}
 	case '>', '&', '*', '!', '%', '@', '`', '?', ':', ',', ']', '}', '#', '-':
 		if r[0] != '-' || isItem(r) {
 			return false
@@ -284,6 +288,72 @@ func (w *jsonBlockWriter) scalar(r []byte, ind int) bool {
 	}
 	return !w.next() || w.col <= ind
 }
+
+// flowSequence writes the flow sequence r holds, closed on its line and followed by
+// nothing but a comment: its items plain (none of the characters that mean something in a
+// flow collection, nor a comment's #, nor a dash that starts a block item) or quoted on
+// the line, resolved as any scalar; no empty item, no comma after the last.
+func (w *jsonBlockWriter) flowSequence(r []byte) bool {
+	w.out = append(w.out, '[')
+	j := 1 + indentOf(r[1:])
+	if j < len(r) && r[j] == ']' {
+		w.out = append(w.out, ']')
+		return endsLine(r[j+1:])
+	}
+	for n := 0; j < len(r); n++ {
+		if n > 0 {
+			w.out = append(w.out, ',')
+		}
+		switch r[j] {
+		case '"', '\'':
+			e, closed := quoteEnd(r[j:])
+			if !closed {
+				return false
+			}
+			s, ok := unquote(r[j : j+e])
+			if !ok {
+				return false
+			}
+			w.out = appendJSONString(w.out, s)
+			j += e
+		default:
+			k := j
+			for k < len(r) && !flowSpecial[r[k]] {
+				k++
+			}
+			if k == j || r[j] == '-' && (k == j+1 || r[j+1] == ' ') {
+				return false
+			}
+			var ok bool
+			if w.out, ok = appendPlainValue(w.out, trimSpaces(r[j:k])); !ok {
+				return false
+			}
+			j = k
+		}
+		j += indentOf(r[j:])
+		if j >= len(r) {
+			return false
+		}
+		switch r[j] {
+		case ']':
+			w.out = append(w.out, ']')
+			return endsLine(r[j+1:])
+		case ',':
+			j++
+			j += indentOf(r[j:])
+			if j >= len(r) || r[j] == ']' || r[j] == ',' {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// flowSpecial are the bytes a plain item of a flow sequence may not hold: flowItems' set.
+var flowSpecial = [256]bool{',': true, '[': true, ']': true, '{': true, '}': true, ':': true, '#': true,
+	'&': true, '*': true, '!': true, '|': true, '>': true, '\'': true, '"': true, '%': true, '@': true, '`': true, '?': true}
 
 // literal writes a literal block scalar whose header follows the '|' in h, its node at
 // column ind, from the lines that follow.
