@@ -573,9 +573,13 @@ func duplicateKeys(data []byte, firstLine int) []string {
 			f.expectKey = false
 			key := data[i+1 : j]
 			if !plain && (bytes.IndexByte(key, '\\') >= 0 || !utf8.Valid(key)) {
-				var s string
-				if json.Unmarshal(data[i:j+1], &s) == nil {
-					key = []byte(s)
+				if k, ok := unescapeKey(key); ok {
+					key = k
+				} else {
+					var s string
+					if json.Unmarshal(data[i:j+1], &s) == nil {
+						key = []byte(s)
+					}
 				}
 			}
 			i = j
@@ -607,6 +611,44 @@ func duplicateKeys(data []byte, firstLine int) []string {
 		}
 	}
 	return dups
+}
+
+// unescapeKey decodes the text of a JSON string that is valid UTF-8 and holds only the
+// escapes of one character (\" \\ \/ \b \f \n \r \t: fieldsV1's k: keys), as
+// json.Unmarshal would; false for anything else (\u escapes, bytes not UTF-8), which
+// json.Unmarshal decodes.
+func unescapeKey(key []byte) ([]byte, bool) {
+	if !utf8.Valid(key) {
+		return nil, false
+	}
+	out := make([]byte, 0, len(key))
+	for i := 0; i < len(key); i++ {
+		c := key[i]
+		if c != '\\' {
+			out = append(out, c)
+			continue
+		}
+		if i++; i == len(key) {
+			return nil, false
+		}
+		switch key[i] {
+		case '"', '\\', '/':
+			out = append(out, key[i])
+		case 'b':
+			out = append(out, '\b')
+		case 'f':
+			out = append(out, '\f')
+		case 'n':
+			out = append(out, '\n')
+		case 'r':
+			out = append(out, '\r')
+		case 't':
+			out = append(out, '\t')
+		default:
+			return nil, false
+		}
+	}
+	return out, true
 }
 
 // dupSpecial are the bytes duplicateKeys looks at.
