@@ -45,7 +45,7 @@ func blockJSON(raw, dst []byte) ([]byte, bool) {
 	if dst == nil {
 		dst = make([]byte, 0, len(raw)+len(raw)/4)
 	}
-	w := &jsonBlockWriter{lines: bytes.Split(raw, []byte("\n")), out: dst[:0]}
+	w := &jsonBlockWriter{lines: bytes.Split(raw, []byte("\n")), out: dst[:0], ents: make([]jsonEntry, 0, 16)}
 	for _, l := range w.lines {
 		if bytes.HasPrefix(l, []byte("---")) || bytes.HasPrefix(l, []byte("...")) {
 			return nil, false // document markers (and lines that could be read as one)
@@ -215,7 +215,7 @@ func (w *jsonBlockWriter) sequence(ind, depth int) bool {
 			}
 		case isItem(r):
 			return false
-		case isKeyLine(r):
+		case isJSONKeyLine(r):
 			w.col += 1 + sp
 			if !w.mapping(w.col, depth+1) {
 				return false
@@ -458,6 +458,12 @@ func jsonKeyOf(c []byte) (key, rest []byte, ok bool) {
 	return nil, nil, false
 }
 
+// isJSONKeyLine reports whether c starts with a key jsonKeyOf reads, and its colon.
+func isJSONKeyLine(c []byte) bool {
+	_, _, ok := jsonKeyOf(c)
+	return ok
+}
+
 // maxSimpleKey is shorter than the longest key the YAML scanner reads without '?' (1,024
 // characters).
 const maxSimpleKey = 1000
@@ -557,6 +563,11 @@ func resolvePlain(s []byte) plainValue {
 	if i, ok := smallDecimal(s); ok {
 		return plainValue{kind: plainInt, i: i}
 	}
+	if !numberText(s) {
+		// No integer in any base nor float has these characters (250m, 64Mi, 25%,
+		// 1.2.3): the decoder's parsers all fail and leave a string.
+		return plainValue{kind: plainString}
+	}
 	plain := string(s)
 	if bytes.IndexByte(s, '_') >= 0 {
 		plain = string(bytes.ReplaceAll(s, []byte("_"), nil))
@@ -576,6 +587,24 @@ func resolvePlain(s []byte) plainValue {
 		return plainValue{}
 	}
 	return plainValue{kind: plainString}
+}
+
+// numberText reports whether s could be read by the decoder's integer or float parsers,
+// or by its fallback for binary integers: only digits, hexadecimal letters, base prefixes'
+// letters, signs, points and underscores — and anything that starts like a binary integer.
+func numberText(s []byte) bool {
+	if bytes.HasPrefix(s, []byte("0b")) || bytes.HasPrefix(s, []byte("-0b")) {
+		return true
+	}
+	for _, c := range s {
+		switch {
+		case c >= '0' && c <= '9', c >= 'a' && c <= 'f', c >= 'A' && c <= 'F':
+		case c == 'x', c == 'X', c == 'o', c == 'O', c == '+', c == '-', c == '.', c == '_':
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // smallDecimal reads s when it is a decimal integer of at most 18 digits without a
