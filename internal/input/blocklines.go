@@ -41,7 +41,7 @@ func blockLines(raw []byte, firstLine int) (map[string]int, bool) {
 
 // plainText reports whether raw is valid UTF-8 without tabs, carriage returns, control
 // characters, a byte order mark or Unicode line breaks (NEL, LS, PS), which move yaml.v3's
-// line count or its columns.
+// line count or its columns, nor characters the YAML reader refuses.
 func plainText(raw []byte) bool {
 	for i := 0; i < len(raw); {
 		c := raw[i]
@@ -53,12 +53,18 @@ func plainText(raw []byte) bool {
 			continue
 		}
 		r, n := utf8.DecodeRune(raw[i:])
-		if r == utf8.RuneError || r == '\u0085' || r == '\u2028' || r == '\u2029' || r == '\ufeff' {
+		if r == utf8.RuneError || r == '\u2028' || r == '\u2029' || r == '\ufeff' || !printable(r) {
 			return false
 		}
 		i += n
 	}
 	return true
+}
+
+// printable reports whether the YAML reader takes r, a character of two bytes or more,
+// in a document (NEL aside: plainText refuses it).
+func printable(r rune) bool {
+	return r >= 0xa0 && r <= 0xd7ff || r >= 0xe000 && r <= 0xfffd || r >= 0x10000 && r <= 0x10ffff
 }
 
 // maxBlockDepth bounds the nesting blockLines reads; deeper documents go to yaml.v3.

@@ -130,7 +130,9 @@ func (l *rawList) deferItem(it *jsonItem, scratch *bytes.Buffer, keepLines bool)
 		it.warnings = jsonWarnings(it.data, it.line)
 		return true
 	}
-	if len(jsonWarnings(it.data, it.line)) > 0 {
+	if !utf8.Valid(text) || len(it.data) <= maxDuplicateScan && len(duplicateKeys(text, it.line)) > 0 {
+		// Warnings (jsonWarnings': the compact text holds the same strings and keys in
+		// the same objects as the item's bytes, in fewer bytes to scan).
 		return false
 	}
 	lines := bytes.Count(it.data, []byte("\n"))

@@ -8,7 +8,10 @@
 // lexical order) or "-" for standard input. A file is a stream of documents: YAML documents
 // separated by lines that start with "---", or — when the first character is '{' or '[' — a
 // stream of JSON values. YAML is read as YAML 1.1 through sigs.k8s.io/yaml, like kubectl, so
-// an unquoted yes, on or y is a boolean. Numbers become int64 when they are integers and
+// an unquoted yes, on or y is a boolean. A document written in block style, as manifests
+// are, is converted to JSON from its lines, to the bytes that parse gives, without running
+// it; any shape that converter is not sure of (flow mappings, anchors, tags, multi-line
+// scalars, duplicate keys, …) takes the parse. Numbers become int64 when they are integers and
 // float64 otherwise, as Kubernetes' own JSON decoding makes them. A UTF-8 byte-order mark is
 // skipped and UTF-16 with a byte-order mark (what Windows PowerShell's > writes) is decoded,
 // as kubectl's YAML reader does; CRLF line ends are fine. Of duplicate keys the last value

@@ -106,6 +106,7 @@ type parser struct {
 	stopped  bool      // the object limit was reached
 	pool     *itemPool // decodes List items
 	scratch  bytes.Buffer
+	blockOut []byte         // the buffer blockJSON writes a document's JSON to
 	helm     bool           // documents are attributed to their `# Source:` comments
 	helmDocs map[string]int // documents seen per template
 }
@@ -189,6 +190,16 @@ func (p *parser) yamlDoc1(rd rawDoc) {
 	var duplicates string
 	var j []byte // the document as JSON, when the strict tree gives it
 	if len(rd.data) <= maxDuplicateScan {
+		// A document in block style is written to JSON from its lines, as the strict
+		// tree would give it; blockJSON declines anything it is not sure of (duplicate
+		// and bad keys among it), which takes the parse below.
+		if out, ok := blockJSON(rd.data, p.blockOut); ok {
+			// A copy of its size: the text is kept (a deferred object's), the buffer is
+			// the next document's.
+			j, p.blockOut = bytes.Clone(out), out[:0]
+		}
+	}
+	if j == nil && len(rd.data) <= maxDuplicateScan {
 		// The YAML 1.1 tree as kubectl's decoder makes it, before its keys become JSON's
 		// strings: duplicate keys are reported, and keys that become the same string
 		// (0 and .0, true and "true") are refused: the decoder would keep one of them at
@@ -562,9 +573,13 @@ func duplicateKeys(data []byte, firstLine int) []string {
 			f.expectKey = false
 			key := data[i+1 : j]
 			if !plain && (bytes.IndexByte(key, '\\') >= 0 || !utf8.Valid(key)) {
-				var s string
-				if json.Unmarshal(data[i:j+1], &s) == nil {
-					key = []byte(s)
+				if k, ok := unescapeKey(key); ok {
+					key = k
+				} else {
+					var s string
+					if json.Unmarshal(data[i:j+1], &s) == nil {
+						key = []byte(s)
+					}
 				}
 			}
 			i = j
@@ -596,6 +611,44 @@ func duplicateKeys(data []byte, firstLine int) []string {
 		}
 	}
 	return dups
+}
+
+// unescapeKey decodes the text of a JSON string that is valid UTF-8 and holds only the
+// escapes of one character (\" \\ \/ \b \f \n \r \t: fieldsV1's k: keys), as
+// json.Unmarshal would; false for anything else (\u escapes, bytes not UTF-8), which
+// json.Unmarshal decodes.
+func unescapeKey(key []byte) ([]byte, bool) {
+	if !utf8.Valid(key) {
+		return nil, false
+	}
+	out := make([]byte, 0, len(key))
+	for i := 0; i < len(key); i++ {
+		c := key[i]
+		if c != '\\' {
+			out = append(out, c)
+			continue
+		}
+		if i++; i == len(key) {
+			return nil, false
+		}
+		switch key[i] {
+		case '"', '\\', '/':
+			out = append(out, key[i])
+		case 'b':
+			out = append(out, '\b')
+		case 'f':
+			out = append(out, '\f')
+		case 'n':
+			out = append(out, '\n')
+		case 'r':
+			out = append(out, '\r')
+		case 't':
+			out = append(out, '\t')
+		default:
+			return nil, false
+		}
+	}
+	return out, true
 }
 
 // dupSpecial are the bytes duplicateKeys looks at.
