@@ -325,23 +325,39 @@ func mapValue(t int, v any, inPlace bool) (encoded, error) {
 // members are fields. With inPlace, out is in: a field left out is deleted from it (the
 // members that are no fields stay: see dropUnknown).
 func encodeFields(td *typeDef, in, out map[string]any, inPlace bool) (zero bool, present int, err error) {
-	zero = true
+	n := len(in)
+	left := n
+	zero, err = encodeFieldsOf(td, in, out, inPlace, &left)
+	return zero, n - left, err
+}
+
+// encodeFieldsOf is encodeFields; left counts the members of in no field has matched yet
+// (the fields of td's embedded structs included): once none is left, the other fields are
+// absent without looking them up.
+func encodeFieldsOf(td *typeDef, in, out map[string]any, inPlace bool, left *int) (bool, error) {
+	zero := true
 	for _, f := range td.fields {
 		if f.flags&inline != 0 {
-			z, n, err := encodeFields(&generatedTypes[f.typ], in, out, inPlace)
+			z, err := encodeFieldsOf(&generatedTypes[f.typ], in, out, inPlace, left)
 			if err != nil {
-				return false, 0, err
+				return false, err
 			}
-			zero, present = zero && z, present+n
+			zero = zero && z
 			continue
 		}
-		v, has := in[f.name]
-		if has {
-			present++
+		var v any
+		has := false
+		if *left > 0 {
+			if v, has = in[f.name]; has {
+				*left--
+			}
+		}
+		if !has && absentOmitted(f) {
+			continue // zero, and left out
 		}
 		e, err := transcode(f.typ, v, inPlace)
 		if err != nil {
-			return false, 0, prefix(err, "."+f.name)
+			return false, prefix(err, "."+f.name)
 		}
 		zero = zero && e.zero
 		if (f.flags&omitEmpty != 0 && e.empty) || (f.flags&omitZero != 0 && e.zero) {
@@ -355,7 +371,21 @@ func encodeFields(td *typeDef, in, out map[string]any, inPlace bool) (zero bool,
 		}
 		out[f.name] = e.value
 	}
-	return zero, present, nil
+	return zero, nil
+}
+
+// absentOmitted reports whether field f, absent, encodes as its type's zero value and
+// is left out (transcode of nil tells the same, at the cost of a call): a scalar, a
+// pointer, a list, a map or a raw value under omitempty or omitzero, a quantity,
+// int-or-string, time or duration under omitzero.
+func absentOmitted(f fieldDef) bool {
+	switch generatedTypes[f.typ].kind {
+	case kindString, kindBool, kindInt, kindUint, kindFloat, kindBytes, kindPointer, kindSlice, kindMap, kindRaw:
+		return f.flags&(omitEmpty|omitZero) != 0
+	case kindQuantity, kindIntOrString, kindTime, kindMicroTime, kindDuration:
+		return f.flags&omitZero != 0
+	}
+	return false
 }
 
 // dropUnknown deletes from m, rewritten in place by encodeFields, the members that are no

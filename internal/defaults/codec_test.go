@@ -286,3 +286,49 @@ func decodedNumbers(v any) any {
 	}
 	return v
 }
+
+// encodeFields looks no field up once every member of the object has matched one, and
+// calls no transcode for an absent field absentOmitted leaves out: both hold only when no
+// two fields of a struct (its embedded structs' included) have one name, and when
+// absentOmitted says what transcode of nil says. Checked for every type of the table.
+func TestEncodeFieldsShortcuts(t *testing.T) {
+	var names func(td *typeDef, seen map[string]bool) string
+	names = func(td *typeDef, seen map[string]bool) string {
+		for _, f := range td.fields {
+			if f.flags&inline != 0 {
+				if dup := names(&generatedTypes[f.typ], seen); dup != "" {
+					return dup
+				}
+				continue
+			}
+			if seen[f.name] {
+				return f.name
+			}
+			seen[f.name] = true
+		}
+		return ""
+	}
+	checked := 0
+	for i := range generatedTypes {
+		td := &generatedTypes[i]
+		if td.kind != kindStruct {
+			continue
+		}
+		if dup := names(td, map[string]bool{}); dup != "" {
+			t.Errorf("%s: two fields named %q", td.name, dup)
+		}
+		for _, f := range td.fields {
+			if f.flags&inline != 0 || !absentOmitted(f) {
+				continue
+			}
+			e, err := roundTrip(f.typ, nil)
+			if err != nil || !e.zero || !(f.flags&omitEmpty != 0 && e.empty || f.flags&omitZero != 0 && e.zero) {
+				t.Errorf("%s.%s: absentOmitted, but transcode of nil gives %+v, %v", td.name, f.name, e, err)
+			}
+			checked++
+		}
+	}
+	if checked == 0 {
+		t.Error("no field checked")
+	}
+}
