@@ -65,7 +65,7 @@ func (j *jsonWriter) Write(res *report.Result) error {
 	}
 	// Printed at once: the result's encoding is written into the same buffer each time,
 	// indented as it is written.
-	b, err := encodeResultIndented(j.scratch[:0], res, resultPrefix, resultIndent)
+	b, err := encodeResultIndented(j.scratch[:0], &j.item, res, resultPrefix, resultIndent)
 	if err != nil {
 		return err
 	}
@@ -223,12 +223,12 @@ func objectMarker(i int) map[string]any {
 }
 
 // encodeResultIndented is encodeResult's bytes indented as jsontext.Indent(prefix, indent)
-// indents them, written over dst: res is encoded with its objects as markers and indented,
+// indents them, written over dst (text is room for the indented text between): res is encoded with its objects as markers and indented,
 // and each marker, an object of one member at some depth, replaced by its object written
 // indented at that depth (fieldsjson.AppendJSONUnescapedIndent): a report's largest part
 // is not read back to be indented. When a marker does not occur exactly once (as in
 // encodeResult), the encoding of res is indented whole.
-func encodeResultIndented(dst []byte, res *report.Result, prefix, indent string) ([]byte, error) {
+func encodeResultIndented(dst []byte, text *bytes.Buffer, res *report.Result, prefix, indent string) ([]byte, error) {
 	var objects []map[string]any
 	marked := withObjectMarkers(res, &objects)
 	b, err := encodeJSON(marked, "")
@@ -263,8 +263,8 @@ func encodeResultIndented(dst []byte, res *report.Result, prefix, indent string)
 	if len(objects) == 0 {
 		return indented(b)
 	}
-	var text bytes.Buffer
-	if err := jsontext.Indent(&text, b, prefix, indent); err != nil {
+	text.Reset()
+	if err := jsontext.Indent(text, b, prefix, indent); err != nil {
 		return nil, err
 	}
 	rest := text.Bytes()
