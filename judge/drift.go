@@ -325,7 +325,7 @@ func fate(p smdpath.Path, live any, predicted map[string]any, refused bool) (str
 
 // unowned walks v, the value at path at of the live object, beside owned, the union of
 // the field sets owning it and below (nil: nothing), and calls f with each path nobody
-// owns and its value: leaves, empty maps and lists, and a list whose items nothing tells
+// owns and its value, outside status and the metadata only the server writes (serverOnly): leaves, empty maps and lists, and a list whose items nothing tells
 // how to name (a whole value). The walk needs no schema: an item is named as the owned
 // items of its list are (by the same key fields, by value or by position), or as names
 // (the set the server recorded for the manifest, at a path) names them.
@@ -352,6 +352,9 @@ func unowned(v any, owned *smdpath.Set, names func(smdpath.Path) *smdpath.Set, a
 		for i := range keys {
 			k := keys[i]
 			pe := smdpath.PathElement{FieldName: &keys[i]}
+			if serverOnly(child(pe)) {
+				continue // no drift: nor anything below it (serverOnly holds below what it holds)
+			}
 			o := below(owned, pe)
 			if o == nil && owned != nil && owned.Members.Has(pe) {
 				continue // owned whole

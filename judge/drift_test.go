@@ -286,3 +286,26 @@ func FuzzLiveLeaves(f *testing.F) {
 		}
 	})
 }
+
+// unowned and liveLeaves skip what lies below a path serverOnly holds: it must hold for
+// every path below it too.
+func TestServerOnlyHoldsBelow(t *testing.T) {
+	name := func(s string) smdpath.PathElement { return smdpath.PathElement{FieldName: &s} }
+	i := 0
+	below := []smdpath.PathElement{name("x"), name("status"), name("uid"), {Index: &i}}
+	for _, p := range []smdpath.Path{
+		{name("status")}, {name("metadata"), name("uid")}, {name("metadata"), name("managedFields")},
+		{name("metadata"), name("resourceVersion")}, {name("metadata"), name("deletionTimestamp")},
+	} {
+		if !serverOnly(p) {
+			t.Fatalf("%v: not serverOnly", p)
+		}
+		for _, pe := range below {
+			for _, q := range []smdpath.Path{append(p.Copy(), pe), append(append(p.Copy(), pe), pe)} {
+				if !serverOnly(q) {
+					t.Errorf("%v is serverOnly, %v below it is not", p, q)
+				}
+			}
+		}
+	}
+}
