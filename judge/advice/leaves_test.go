@@ -1,6 +1,7 @@
 package advice
 
 import (
+	"encoding/json"
 	"reflect"
 	"testing"
 
@@ -37,6 +38,36 @@ func FuzzLeavesBy(f *testing.F) {
 		}
 		if got := leavesNotIn(s, other); !reflect.DeepEqual(got, wantNotIn) {
 			t.Errorf("leavesNotIn = %v, want %v", got, wantNotIn)
+		}
+	})
+}
+
+// FuzzRemovedLeaves holds removedLeaves, one walk of a set beside two objects, to what
+// itemsRemoved did before: every leaf of the set (fieldpath.IterateLeaves, in its order)
+// present in the live object and not in the written one.
+func FuzzRemovedLeaves(f *testing.F) {
+	f.Add(`{"spec":{"ports":[{"port":80,"name":"a"},{"port":81}],"l":["x","y"],"i":[1,2]},"metadata":{"labels":{"a":"1"}}}`,
+		`{"spec":{"ports":[{"port":81}],"l":["y"]},"metadata":{}}`,
+		`{"f:metadata":{"f:labels":{"f:a":{}}},"f:spec":{"f:ports":{"k:{\"port\":80}":{".":{},"f:name":{}},"k:{\"port\":81}":{"f:port":{}}},"f:l":{"v:\"x\"":{},"v:\"y\"":{}},"f:i":{"i:1":{}}}}`)
+	f.Add(`{"a":{"b":1}}`, `{}`, `{"f:a":{".":{},"f:b":{}}}`)
+	f.Fuzz(func(t *testing.T, liveText, afterText, fieldsV1 string) {
+		var live, after map[string]any
+		if json.Unmarshal([]byte(liveText), &live) != nil || json.Unmarshal([]byte(afterText), &after) != nil || live == nil || after == nil {
+			return
+		}
+		s, err := fieldpath.FieldsV1ToSet([]byte(fieldsV1))
+		if err != nil {
+			return
+		}
+		var want, got []string
+		fieldpath.IterateLeaves(s, func(p smdpath.Path) {
+			if present(live, p) && !present(after, p) {
+				want = append(want, p.String())
+			}
+		})
+		removedLeaves(s, live, after, true, nil, func(p smdpath.Path) { got = append(got, p.String()) })
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("removedLeaves = %v, want %v", got, want)
 		}
 	})
 }
