@@ -142,17 +142,7 @@ func Drift(in DriftInput) []DriftField {
 	}
 	var out []DriftField
 	ask := &driftAsk{in: &in}
-	fieldpath.IterateLeaves(union, func(p smdpath.Path) {
-		if serverOnly(p) {
-			return
-		}
-		live, ok := fieldpath.ValueAt(in.Live, p)
-		if !ok {
-			return
-		}
-		if _, set := fieldpath.ValueAt(in.Manifest, p); set {
-			return
-		}
+	liveLeaves(union, in.Live, in.Manifest, true, make(smdpath.Path, 0, 16), func(p smdpath.Path, live any) {
 		if a := ask.applied(); a != nil && a.Has(p) {
 			return
 		}
@@ -193,6 +183,52 @@ func Drift(in DriftInput) []DriftField {
 		out = append(out, d)
 	})
 	return out
+}
+
+// liveLeaves calls f, in the order of fieldpath.IterateLeaves, with each leaf of s below
+// path at that live (the value at at of the live object) has and manifest (the manifest's
+// value at at, when set) does not, outside status and the metadata only the server
+// writes, and with its live value. It walks s beside both values, one step per element
+// (fieldpath.ValueAt of the path's last element), and skips what lies below an element the
+// live object lacks: no leaf there is drift.
+func liveLeaves(s *smdpath.Set, live, manifest any, set bool, at smdpath.Path, f func(smdpath.Path, any)) {
+	// A child's path is at with its element appended in place: f keeps no path past its
+	// call, and a child's walk is over before its next sibling's starts.
+	s.Members.Iterate(func(pe smdpath.PathElement) {
+		if _, child := s.Children.Get(pe); child {
+			return
+		}
+		p := append(at, pe)
+		if serverOnly(p) {
+			return
+		}
+		v, ok := fieldpath.ValueAt(live, p[len(p)-1:])
+		if !ok {
+			return
+		}
+		if set {
+			if _, has := fieldpath.ValueAt(manifest, p[len(p)-1:]); has {
+				return
+			}
+		}
+		f(p, v)
+	})
+	s.Children.Iterate(func(pe smdpath.PathElement) {
+		p := append(at, pe)
+		if serverOnly(p) {
+			return // and all below it
+		}
+		v, ok := fieldpath.ValueAt(live, p[len(p)-1:])
+		if !ok {
+			return
+		}
+		m, has := manifest, false
+		if set {
+			m, has = fieldpath.ValueAt(manifest, p[len(p)-1:])
+		}
+		child, _ := s.Children.Get(pe)
+		liveLeaves(child, v, m, has, p, f)
+	})
 }
 
 // assignedPointer is a JSON pointer (of a field whose name holds no "." or "[") as
@@ -289,7 +325,7 @@ func fate(p smdpath.Path, live any, predicted map[string]any, refused bool) (str
 
 // unowned walks v, the value at path at of the live object, beside owned, the union of
 // the field sets owning it and below (nil: nothing), and calls f with each path nobody
-// owns and its value: leaves, empty maps and lists, and a list whose items nothing tells
+// owns and its value, outside status and the metadata only the server writes (serverOnly): leaves, empty maps and lists, and a list whose items nothing tells
 // how to name (a whole value). The walk needs no schema: an item is named as the owned
 // items of its list are (by the same key fields, by value or by position), or as names
 // (the set the server recorded for the manifest, at a path) names them.
@@ -316,6 +352,9 @@ func unowned(v any, owned *smdpath.Set, names func(smdpath.Path) *smdpath.Set, a
 		for i := range keys {
 			k := keys[i]
 			pe := smdpath.PathElement{FieldName: &keys[i]}
+			if serverOnly(child(pe)) {
+				continue // no drift: nor anything below it (serverOnly holds below what it holds)
+			}
 			o := below(owned, pe)
 			if o == nil && owned != nil && owned.Members.Has(pe) {
 				continue // owned whole

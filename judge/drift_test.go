@@ -241,3 +241,71 @@ func TestDriftUnowned(t *testing.T) {
 		t.Errorf("drift without managedFields:\n got %v\nwant %v", got, want)
 	}
 }
+
+// FuzzLiveLeaves holds liveLeaves, one walk of a field set beside the live object and the
+// manifest, to what Drift read before it: every leaf of the set (fieldpath.IterateLeaves,
+// in its order) outside status and the server's metadata, looked up in both objects from
+// the root (fieldpath.ValueAt), kept when the live object has it and the manifest lacks it.
+func FuzzLiveLeaves(f *testing.F) {
+	f.Add(driftLive,
+		`{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web"},"spec":{"replicas":2,"template":{"spec":{"containers":[{"name":"web","image":"nginx:1.28"}]}}}}`,
+		`{"f:metadata":{"f:annotations":{"f:team":{},"f:shared":{},"f:oncall":{}},"f:uid":{}},"f:spec":{"f:replicas":{},"f:template":{"f:spec":{"f:containers":{"k:{\"name\":\"web\"}":{".":{},"f:name":{},"f:image":{}},"k:{\"name\":\"gone\"}":{".":{},"f:name":{}}},"f:dnsPolicy":{}}}},"f:status":{"f:replicas":{}}}`)
+	f.Add(`{"spec":{"ports":[{"port":80,"protocol":"TCP"},{"port":81}],"list":["a","b"],"idx":[1,2]}}`, `{"spec":{"ports":[{"port":80,"protocol":"TCP","name":"x"}]}}`,
+		`{"f:spec":{"f:ports":{"k:{\"port\":80,\"protocol\":\"TCP\"}":{".":{},"f:port":{},"f:name":{}},"k:{\"port\":81}":{}},"f:list":{"v:\"a\"":{},"v:\"c\"":{}},"f:idx":{"i:1":{}}}}`)
+	f.Add(`{"a":{"b":1}}`, `null`, `{"f:a":{".":{},"f:b":{}}}`)
+	f.Fuzz(func(t *testing.T, liveText, manifestText, fieldsV1 string) {
+		var live, manifest map[string]any
+		if json.Unmarshal([]byte(liveText), &live) != nil || json.Unmarshal([]byte(manifestText), &manifest) != nil {
+			return
+		}
+		set, err := fieldpath.FieldsV1ToSet([]byte(fieldsV1))
+		if err != nil {
+			return
+		}
+		type leaf struct {
+			path string
+			live any
+		}
+		var want, got []leaf
+		fieldpath.IterateLeaves(set, func(p smdpath.Path) {
+			if serverOnly(p) {
+				return
+			}
+			v, ok := fieldpath.ValueAt(live, p)
+			if !ok {
+				return
+			}
+			if _, set := fieldpath.ValueAt(manifest, p); set {
+				return
+			}
+			want = append(want, leaf{p.String(), v})
+		})
+		liveLeaves(set, live, manifest, true, nil, func(p smdpath.Path, v any) { got = append(got, leaf{p.String(), v}) })
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("liveLeaves:\n%v\nIterateLeaves and ValueAt:\n%v", got, want)
+		}
+	})
+}
+
+// unowned and liveLeaves skip what lies below a path serverOnly holds: it must hold for
+// every path below it too.
+func TestServerOnlyHoldsBelow(t *testing.T) {
+	name := func(s string) smdpath.PathElement { return smdpath.PathElement{FieldName: &s} }
+	i := 0
+	below := []smdpath.PathElement{name("x"), name("status"), name("uid"), {Index: &i}}
+	for _, p := range []smdpath.Path{
+		{name("status")}, {name("metadata"), name("uid")}, {name("metadata"), name("managedFields")},
+		{name("metadata"), name("resourceVersion")}, {name("metadata"), name("deletionTimestamp")},
+	} {
+		if !serverOnly(p) {
+			t.Fatalf("%v: not serverOnly", p)
+		}
+		for _, pe := range below {
+			for _, q := range []smdpath.Path{append(p.Copy(), pe), append(append(p.Copy(), pe), pe)} {
+				if !serverOnly(q) {
+					t.Errorf("%v is serverOnly, %v below it is not", p, q)
+				}
+			}
+		}
+	}
+}

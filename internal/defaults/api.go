@@ -49,6 +49,13 @@ func normalize(t int, obj map[string]any) error {
 	return nil
 }
 
+// normalizeOwned is normalize of an object whose maps and lists only the caller holds
+// (normalize made them, the defaulters changed them since): it rewrites them in place.
+func normalizeOwned(t int, obj map[string]any) error {
+	_, err := roundTripInPlace(t, obj)
+	return err
+}
+
 // Default rewrites obj into the object kube-apiserver 1.37 stores after
 // decoding it and running the built-in defaulters of its group-version (with
 // the default feature gates): Normalize, then every SetDefaults_<Type>
@@ -74,7 +81,9 @@ func (r Release) Default(apiVersion, kind string, obj map[string]any) error {
 	}
 	w := walker{packages: defaulterPackages(t), gates: &r.r.gates}
 	w.walk(t, obj)
-	if err := normalize(t, obj); err != nil {
+	// The first pass made every map and list of obj anew (raw extensions aside, which
+	// both passes keep as they are): the second rewrites them in place.
+	if err := normalizeOwned(t, obj); err != nil {
 		return fmt.Errorf("encoding defaulted %s %s: %w", apiVersion, kind, err)
 	}
 	return nil

@@ -18,3 +18,19 @@ func BenchmarkDefaultDeployment(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkDefaultDefaulted defaults an object defaulted already, as the server does to the
+// result of an update (PrepareForUpdate's Default): the defaulters change nothing.
+func BenchmarkDefaultDefaulted(b *testing.B) {
+	want := testkit.ReadObject(b, filepath.Join(testkit.RecordedCase(b, "create-deployment-apply"), "want.json"))
+	if err := newest().Default("apps/v1", "Deployment", want); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		obj := unstructured.DeepCopy(want).(map[string]any)
+		if err := newest().Default("apps/v1", "Deployment", obj); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

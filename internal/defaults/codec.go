@@ -49,12 +49,24 @@ type encoded struct {
 	value any  // the JSON-like value json.Marshal would write
 	empty bool // the Go value is "empty" in the omitempty sense
 	zero  bool // the Go value is its type's zero value (omitzero)
+	// same says value is the value encoded itself, as given (a scalar kept, a map or list
+	// rewritten in place): a struct rewritten in place need not store it again. False
+	// says nothing.
+	same bool
 }
 
 // roundTrip decodes v into the Go type t the way the API server's
 // unstructured converter does, then encodes it the way encoding/json and the
 // protobuf storage round trip do. v is not modified.
-func roundTrip(t int, v any) (encoded, error) {
+func roundTrip(t int, v any) (encoded, error) { return transcode(t, v, false) }
+
+// roundTripInPlace is roundTrip writing the encoding over v's own maps and lists, which
+// only the caller holds (a tree roundTrip made, changed since): the second pass of
+// Default allocates no tree again. On an error, v is left partly rewritten.
+func roundTripInPlace(t int, v any) (encoded, error) { return transcode(t, v, true) }
+
+// transcode is roundTrip; inPlace writes the result over v's maps and lists.
+func transcode(t int, v any, inPlace bool) (encoded, error) {
 	td := &generatedTypes[t]
 	switch td.kind {
 	case kindString:
@@ -63,7 +75,7 @@ func roundTrip(t int, v any) (encoded, error) {
 			return encoded{value: "", empty: true, zero: true}, nil
 		case string:
 			// v itself, not x boxed again: the same value without an allocation.
-			return encoded{value: v, empty: x == "", zero: x == ""}, nil
+			return encoded{value: v, empty: x == "", zero: x == "", same: true}, nil
 		}
 		return encoded{}, fmt.Errorf("expected a string, got %s", describe(v))
 	case kindBool:
@@ -71,7 +83,7 @@ func roundTrip(t int, v any) (encoded, error) {
 		case nil:
 			return encoded{value: false, empty: true, zero: true}, nil
 		case bool:
-			return encoded{value: x, empty: !x, zero: !x}, nil
+			return encoded{value: x, empty: !x, zero: !x, same: true}, nil
 		}
 		return encoded{}, fmt.Errorf("expected a boolean, got %s", describe(v))
 	case kindInt, kindUint:
@@ -83,7 +95,7 @@ func roundTrip(t int, v any) (encoded, error) {
 			return encoded{}, fmt.Errorf("expected an integer, got %s", describe(v))
 		}
 		if _, same := v.(int64); same {
-			return encoded{value: v, empty: n == 0, zero: n == 0}, nil
+			return encoded{value: v, empty: n == 0, zero: n == 0, same: true}, nil
 		}
 		return encoded{value: n, empty: n == 0, zero: n == 0}, nil
 	case kindFloat:
@@ -118,8 +130,8 @@ func roundTrip(t int, v any) (encoded, error) {
 		if v == nil {
 			return encoded{value: nil, empty: true, zero: true}, nil
 		}
-		e, err := roundTrip(td.elem, v)
-		return encoded{value: e.value}, err
+		e, err := transcode(td.elem, v, inPlace)
+		return encoded{value: e.value, same: e.same}, err
 	case kindSlice:
 		switch x := v.(type) {
 		case nil:
@@ -129,15 +141,18 @@ func roundTrip(t int, v any) (encoded, error) {
 				// Storage keeps no empty lists: protobuf decodes them as nil.
 				return encoded{value: nil, empty: true, zero: true}, nil
 			}
-			out := make([]any, len(x))
+			out := x
+			if !inPlace {
+				out = make([]any, len(x))
+			}
 			for i, item := range x {
-				e, err := roundTrip(td.elem, item)
+				e, err := transcode(td.elem, item, inPlace)
 				if err != nil {
 					return encoded{}, prefix(err, "["+strconv.Itoa(i)+"]")
 				}
 				out[i] = e.value
 			}
-			return encoded{value: out}, nil
+			return encoded{value: out, same: inPlace}, nil
 		}
 		return encoded{}, fmt.Errorf("expected a list, got %s", describe(v))
 	case kindMap:
@@ -149,15 +164,18 @@ func roundTrip(t int, v any) (encoded, error) {
 				// Storage keeps no empty maps: protobuf decodes them as nil.
 				return encoded{value: nil, empty: true, zero: true}, nil
 			}
-			out := make(map[string]any, len(x))
+			out := x
+			if !inPlace {
+				out = make(map[string]any, len(x))
+			}
 			for k, item := range x {
-				e, err := mapValue(td.elem, item)
+				e, err := mapValue(td.elem, item, inPlace)
 				if err != nil {
 					return encoded{}, prefix(err, "["+strconv.Quote(k)+"]")
 				}
 				out[k] = e.value
 			}
-			return encoded{value: out}, nil
+			return encoded{value: out, same: inPlace}, nil
 		}
 		return encoded{}, fmt.Errorf("expected a map, got %s", describe(v))
 	case kindStruct:
@@ -169,8 +187,16 @@ func roundTrip(t int, v any) (encoded, error) {
 		default:
 			return encoded{}, fmt.Errorf("expected an object, got %s", describe(v))
 		}
+		if inPlace && in != nil {
+			n := len(in)
+			zero, present, err := encodeFields(td, in, in, true)
+			if err == nil && present < n {
+				dropUnknown(td, in)
+			}
+			return encoded{value: in, zero: zero, same: true}, err
+		}
 		out := make(map[string]any, len(in))
-		zero, err := encodeFields(td, in, out)
+		zero, _, err := encodeFields(td, in, out, false)
 		return encoded{value: out, zero: zero}, err
 	case kindQuantity:
 		if v == nil {
@@ -178,7 +204,7 @@ func roundTrip(t int, v any) (encoded, error) {
 		}
 		s, err := CanonicalQuantity(v)
 		if x, ok := v.(string); ok && x == s {
-			return encoded{value: v}, err
+			return encoded{value: v, same: true}, err
 		}
 		return encoded{value: s}, err
 	case kindIntOrString:
@@ -186,14 +212,14 @@ func roundTrip(t int, v any) (encoded, error) {
 		case nil:
 			return encoded{value: int64(0), zero: true}, nil
 		case string:
-			return encoded{value: v}, nil
+			return encoded{value: v, same: true}, nil
 		}
 		n, ok := unstructured.Int(v)
 		if !ok || n < math.MinInt32 || n > math.MaxInt32 {
 			return encoded{}, fmt.Errorf("expected an int32 or a string, got %s", describe(v))
 		}
 		if _, same := v.(int64); same {
-			return encoded{value: v, zero: n == 0}, nil
+			return encoded{value: v, zero: n == 0, same: true}, nil
 		}
 		return encoded{value: n, zero: n == 0}, nil
 	case kindTime, kindMicroTime:
@@ -226,21 +252,21 @@ func roundTrip(t int, v any) (encoded, error) {
 		return encoded{}, fmt.Errorf("expected a duration string, got %s", describe(v))
 	case kindRaw:
 		// Kept as they are, the same maps and lists: no defaulter looks inside them.
-		return encoded{value: v, empty: v == nil, zero: v == nil}, nil
+		return encoded{value: v, empty: v == nil, zero: v == nil, same: true}, nil
 	case kindSchemaOrBool:
 		switch x := v.(type) {
 		case bool:
-			return encoded{value: x}, nil
+			return encoded{value: x, same: true}, nil
 		case map[string]any:
-			e, err := roundTrip(td.elem, x)
-			return encoded{value: e.value}, err
+			e, err := transcode(td.elem, x, inPlace)
+			return encoded{value: e.value, same: e.same}, err
 		}
 		return encoded{}, fmt.Errorf("expected a boolean or a JSON schema, got %s", describe(v))
 	case kindSchemaOrArray, kindSchemaOrStringArray:
 		switch x := v.(type) {
 		case map[string]any:
-			e, err := roundTrip(td.elem, x)
-			return encoded{value: e.value}, err
+			e, err := transcode(td.elem, x, inPlace)
+			return encoded{value: e.value, same: e.same}, err
 		case []any:
 			if len(x) == 0 {
 				if td.kind == kindSchemaOrArray {
@@ -248,7 +274,10 @@ func roundTrip(t int, v any) (encoded, error) {
 				}
 				return encoded{value: nil}, nil
 			}
-			out := make([]any, len(x))
+			out := x
+			if !inPlace {
+				out = make([]any, len(x))
+			}
 			for i, item := range x {
 				if td.kind == kindSchemaOrStringArray {
 					s, ok := item.(string)
@@ -258,13 +287,13 @@ func roundTrip(t int, v any) (encoded, error) {
 					out[i] = s
 					continue
 				}
-				e, err := roundTrip(td.elem, item)
+				e, err := transcode(td.elem, item, inPlace)
 				if err != nil {
 					return encoded{}, prefix(err, "["+strconv.Itoa(i)+"]")
 				}
 				out[i] = e.value
 			}
-			return encoded{value: out}, nil
+			return encoded{value: out, same: inPlace}, nil
 		case nil:
 			return encoded{value: nil}, nil
 		}
@@ -275,10 +304,10 @@ func roundTrip(t int, v any) (encoded, error) {
 
 // mapValue round-trips a map value. Protobuf map entries always carry a
 // value, so a nil list or []byte value comes back empty, not null.
-func mapValue(t int, v any) (encoded, error) {
+func mapValue(t int, v any, inPlace bool) (encoded, error) {
 	switch generatedTypes[t].kind {
 	case kindSlice:
-		e, err := roundTrip(t, v)
+		e, err := transcode(t, v, inPlace)
 		if err == nil && e.value == nil {
 			e.value = []any{}
 		}
@@ -288,33 +317,95 @@ func mapValue(t int, v any) (encoded, error) {
 			return encoded{value: "", empty: true, zero: true}, nil
 		}
 	}
-	return roundTrip(t, v)
+	return transcode(t, v, inPlace)
 }
 
 // encodeFields writes the fields of struct td found in in to out, embedded
-// structs flattened, and reports whether every field is zero.
-func encodeFields(td *typeDef, in, out map[string]any) (bool, error) {
+// structs flattened, and reports whether every field is zero and how many of in's
+// members are fields. With inPlace, out is in: a field left out is deleted from it (the
+// members that are no fields stay: see dropUnknown).
+func encodeFields(td *typeDef, in, out map[string]any, inPlace bool) (zero bool, present int, err error) {
+	n := len(in)
+	left := n
+	zero, err = encodeFieldsOf(td, in, out, inPlace, &left)
+	return zero, n - left, err
+}
+
+// encodeFieldsOf is encodeFields; left counts the members of in no field has matched yet
+// (the fields of td's embedded structs included): once none is left, the other fields are
+// absent without looking them up.
+func encodeFieldsOf(td *typeDef, in, out map[string]any, inPlace bool, left *int) (bool, error) {
 	zero := true
 	for _, f := range td.fields {
 		if f.flags&inline != 0 {
-			z, err := encodeFields(&generatedTypes[f.typ], in, out)
+			z, err := encodeFieldsOf(&generatedTypes[f.typ], in, out, inPlace, left)
 			if err != nil {
 				return false, err
 			}
 			zero = zero && z
 			continue
 		}
-		e, err := roundTrip(f.typ, in[f.name])
+		var v any
+		has := false
+		if *left > 0 {
+			if v, has = in[f.name]; has {
+				*left--
+			}
+		}
+		if !has && absentOmitted(f) {
+			continue // zero, and left out
+		}
+		e, err := transcode(f.typ, v, inPlace)
 		if err != nil {
 			return false, prefix(err, "."+f.name)
 		}
 		zero = zero && e.zero
 		if (f.flags&omitEmpty != 0 && e.empty) || (f.flags&omitZero != 0 && e.zero) {
+			if inPlace && has {
+				delete(out, f.name)
+			}
+			continue
+		}
+		if inPlace && has && e.same {
 			continue
 		}
 		out[f.name] = e.value
 	}
 	return zero, nil
+}
+
+// absentOmitted reports whether field f, absent, encodes as its type's zero value and
+// is left out (transcode of nil tells the same, at the cost of a call): a scalar, a
+// pointer, a list, a map or a raw value under omitempty or omitzero, a quantity,
+// int-or-string, time or duration under omitzero.
+func absentOmitted(f fieldDef) bool {
+	switch generatedTypes[f.typ].kind {
+	case kindString, kindBool, kindInt, kindUint, kindFloat, kindBytes, kindPointer, kindSlice, kindMap, kindRaw:
+		return f.flags&(omitEmpty|omitZero) != 0
+	case kindQuantity, kindIntOrString, kindTime, kindMicroTime, kindDuration:
+		return f.flags&omitZero != 0
+	}
+	return false
+}
+
+// dropUnknown deletes from m, rewritten in place by encodeFields, the members that are no
+// fields of struct td (nor of the structs it embeds).
+func dropUnknown(td *typeDef, m map[string]any) {
+	for k := range m {
+		if !hasField(td, k) {
+			delete(m, k)
+		}
+	}
+}
+
+// hasField reports whether struct td, or a struct it embeds, has a field named name.
+func hasField(td *typeDef, name string) bool {
+	for _, f := range td.fields {
+		if f.flags&inline != 0 && hasField(&generatedTypes[f.typ], name) || f.flags&inline == 0 && f.name == name {
+			return true
+		}
+	}
+	return false
 }
 
 // CanonicalQuantity returns the form in which the API server stores a

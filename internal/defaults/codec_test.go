@@ -1,8 +1,10 @@
 package defaults
 
 import (
+	"encoding/json"
 	"errors"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -214,4 +216,119 @@ func FuzzPlainImageTag(f *testing.F) {
 			}
 		}
 	})
+}
+
+// FuzzRoundTripInPlace: the second pass of Default rewrites the tree in place
+// (roundTripInPlace); it must give what roundTrip gives on a copy — the same value and
+// flags, or an error — for any object of any built-in kind.
+func FuzzRoundTripInPlace(f *testing.F) {
+	kinds := newest().r.kinds
+	seeds := []struct{ kind, obj string }{
+		{"apps/v1/Deployment", `{"metadata":{"name":"a","labels":{}},"spec":{"replicas":1,"template":{"spec":{"containers":[{"name":"c","image":"i","resources":{"limits":{"cpu":"0.5","memory":1000}},"ports":[{"containerPort":80,"x":1}]}],"volumes":[]}},"selector":null},"status":{}}`},
+		{"v1/ConfigMap", `{"metadata":{"name":"a","bogus":1},"data":{"a":null,"b":"x"},"extra":[]}`},
+		{"v1/Service", `{"spec":{"ports":[{"port":80,"targetPort":"http"},{"port":1.5}],"clusterIPs":[]},"metadata":{"creationTimestamp":"2026-01-02T03:04:05.678+02:00"}}`},
+		{"rbac.authorization.k8s.io/v1/Role", `{"rules":[],"metadata":null}`},
+		{"v1/Secret", `{"metadata":{},"immutable":false,"data":{"k":"aGk="},"stringData":{"a":"b"}}`},
+		{"apiextensions.k8s.io/v1/CustomResourceDefinition", `{"spec":{"versions":[{"name":"v1","schema":{"openAPIV3Schema":{"type":"object","additionalProperties":false,"items":[{"type":"string"}],"x-kubernetes-preserve-unknown-fields":true}}}]}}`},
+	}
+	for _, s := range seeds {
+		i := slices.IndexFunc(kinds, func(k kindType) bool { return k.key == s.kind })
+		if i < 0 {
+			f.Fatalf("no kind %s", s.kind)
+		}
+		f.Add(uint16(i), s.obj)
+	}
+	f.Fuzz(func(t *testing.T, kind uint16, text string) {
+		var obj map[string]any
+		d := json.NewDecoder(strings.NewReader(text))
+		d.UseNumber()
+		if err := d.Decode(&obj); err != nil || obj == nil {
+			return
+		}
+		v := decodedNumbers(obj)
+		typ := kinds[int(kind)%len(kinds)].typ
+		want, errWant := roundTrip(typ, v)
+		got, errGot := roundTripInPlace(typ, unstructured.DeepCopy(v))
+		// Which error, of two, depends on the order a map is ranged over: both must fail.
+		if (errWant == nil) != (errGot == nil) {
+			t.Fatalf("%s: errors differ: in place %v, on a copy %v", kinds[int(kind)%len(kinds)].key, errGot, errWant)
+		}
+		if errWant != nil {
+			return
+		}
+		if !reflect.DeepEqual(got.value, want.value) || got.zero != want.zero || got.empty != want.empty {
+			t.Fatalf("%s: in place %#v (zero %v, empty %v), on a copy %#v (zero %v, empty %v)",
+				kinds[int(kind)%len(kinds)].key, got.value, got.zero, got.empty, want.value, want.zero, want.empty)
+		}
+	})
+}
+
+// decodedNumbers turns the json.Numbers of a decoding with UseNumber into the int64 and
+// float64 of the unstructured form.
+func decodedNumbers(v any) any {
+	switch x := v.(type) {
+	case json.Number:
+		if n, err := x.Int64(); err == nil {
+			return n
+		}
+		if fl, err := x.Float64(); err == nil {
+			return fl
+		}
+		return x.String()
+	case map[string]any:
+		for k, e := range x {
+			x[k] = decodedNumbers(e)
+		}
+	case []any:
+		for i, e := range x {
+			x[i] = decodedNumbers(e)
+		}
+	}
+	return v
+}
+
+// encodeFields looks no field up once every member of the object has matched one, and
+// calls no transcode for an absent field absentOmitted leaves out: both hold only when no
+// two fields of a struct (its embedded structs' included) have one name, and when
+// absentOmitted says what transcode of nil says. Checked for every type of the table.
+func TestEncodeFieldsShortcuts(t *testing.T) {
+	var names func(td *typeDef, seen map[string]bool) string
+	names = func(td *typeDef, seen map[string]bool) string {
+		for _, f := range td.fields {
+			if f.flags&inline != 0 {
+				if dup := names(&generatedTypes[f.typ], seen); dup != "" {
+					return dup
+				}
+				continue
+			}
+			if seen[f.name] {
+				return f.name
+			}
+			seen[f.name] = true
+		}
+		return ""
+	}
+	checked := 0
+	for i := range generatedTypes {
+		td := &generatedTypes[i]
+		if td.kind != kindStruct {
+			continue
+		}
+		if dup := names(td, map[string]bool{}); dup != "" {
+			t.Errorf("%s: two fields named %q", td.name, dup)
+		}
+		for _, f := range td.fields {
+			if f.flags&inline != 0 || !absentOmitted(f) {
+				continue
+			}
+			e, err := roundTrip(f.typ, nil)
+			if err != nil || !e.zero || !(f.flags&omitEmpty != 0 && e.empty || f.flags&omitZero != 0 && e.zero) {
+				t.Errorf("%s.%s: absentOmitted, but transcode of nil gives %+v, %v", td.name, f.name, e, err)
+			}
+			checked++
+		}
+	}
+	if checked == 0 {
+		t.Error("no field checked")
+	}
 }

@@ -25,7 +25,11 @@
 //     ("0.5" → "500m").
 //
 // Default does all of that to a map[string]any in place; Normalize does
-// only the decode/encode part. Both work from generated encoding facts
+// only the decode/encode part. Default's first decode/encode pass reads the
+// caller's maps and lists without changing them and builds the object anew (only
+// obj's own top level is rewritten); the defaulters then change that new tree,
+// and the last pass rewrites it in place (roundTripInPlace), since nobody else
+// holds it. Both work from generated encoding facts
 // (zz_generated_types.go: every Go type's JSON fields with omitempty and
 // omitzero, pointer/slice/map structure, and the types with their own JSON
 // form), written by the generator in ./gen from the k8s.io/api types, so the

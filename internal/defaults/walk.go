@@ -84,7 +84,11 @@ func (w *walker) fields(td *typeDef, m map[string]any) {
 			w.fields(inner, m)
 			continue
 		}
-		if markers && f.marker != "" {
+		marked := markers && f.marker != ""
+		if !marked && !hasDefaults(f.typ) {
+			continue // a scalar without a marker: nothing to default
+		}
+		if marked {
 			if e, err := roundTrip(f.typ, m[f.name]); err == nil && e.zero {
 				var v any
 				if err := json.Unmarshal([]byte(f.marker), &v); err == nil {

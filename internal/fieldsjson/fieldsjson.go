@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/ssa-diff/ssa-diff/internal/jsontext"
 )
@@ -49,6 +50,83 @@ func Encodable(v any) bool {
 // newline: what ssa-diff's reports print. Values of other types are written by such an
 // Encoder.
 func AppendJSONUnescaped(dst []byte, v any) ([]byte, error) { return appendJSON(dst, v, false) }
+
+// AppendJSONUnescapedIndent appends v as AppendJSONUnescaped writes it, indented as
+// json.Indent(prefix, indent) indents that text (each element on a line of its own,
+// starting with prefix and indent once per level, a space after each colon, empty objects
+// and arrays as {} and []), in one pass: a report's objects are written indented without
+// being read back. Values other than maps, lists and scalars (a json.RawMessage, a float,
+// other types) are written compact and indented by jsontext.Indent.
+func AppendJSONUnescapedIndent(dst []byte, v any, prefix, indent string) ([]byte, error) {
+	return appendIndented(dst, v, prefix, indent, 0)
+}
+
+func appendIndented(dst []byte, v any, prefix, indent string, depth int) ([]byte, error) {
+	newline := func(dst []byte, depth int) []byte {
+		dst = append(dst, '\n')
+		dst = append(dst, prefix...)
+		for range depth {
+			dst = append(dst, indent...)
+		}
+		return dst
+	}
+	var err error
+	switch t := v.(type) {
+	case nil, bool, string, int64, int:
+		return appendJSON(dst, v, false)
+	case map[string]any:
+		if len(t) == 0 {
+			return append(dst, "{}"...), nil
+		}
+		keys := make([]string, 0, len(t))
+		for k := range t {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		dst = append(dst, '{')
+		for i, k := range keys {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = newline(dst, depth+1)
+			if dst, err = appendUnescapedString(dst, k); err != nil {
+				return nil, err
+			}
+			dst = append(dst, ':', ' ')
+			if dst, err = appendIndented(dst, t[k], prefix, indent, depth+1); err != nil {
+				return nil, err
+			}
+		}
+		return append(newline(dst, depth), '}'), nil
+	case []any:
+		if t == nil {
+			return append(dst, "null"...), nil
+		}
+		if len(t) == 0 {
+			return append(dst, "[]"...), nil
+		}
+		dst = append(dst, '[')
+		for i, x := range t {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = newline(dst, depth+1)
+			if dst, err = appendIndented(dst, x, prefix, indent, depth+1); err != nil {
+				return nil, err
+			}
+		}
+		return append(newline(dst, depth), ']'), nil
+	}
+	compact, err := appendJSON(nil, v, false)
+	if err != nil {
+		return nil, err
+	}
+	buf := bytes.NewBuffer(dst)
+	if err := jsontext.Indent(buf, compact, prefix+strings.Repeat(indent, depth), indent); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
 
 func appendJSON(dst []byte, v any, escapeHTML bool) ([]byte, error) {
 	quote := appendJSONString

@@ -75,9 +75,10 @@ func TestEncodable(t *testing.T) {
 }
 
 // checkUnescaped holds AppendJSONUnescaped to an encoding/json Encoder with
-// SetEscapeHTML(false).
+// SetEscapeHTML(false), and AppendJSONUnescapedIndent to its text indented by json.Indent.
 func checkUnescaped(t *testing.T, v any) {
 	t.Helper()
+	checkIndented(t, v)
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
@@ -224,5 +225,29 @@ func BenchmarkFieldsV1(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// checkIndented holds AppendJSONUnescapedIndent to AppendJSONUnescaped's text indented by
+// json.Indent, with the report's prefix and indent and with others.
+func checkIndented(t *testing.T, v any) {
+	t.Helper()
+	compact, wantErr := AppendJSONUnescaped(nil, v)
+	for _, layout := range [][2]string{{"    ", "  "}, {"", "\t"}, {">", ""}} {
+		got, err := AppendJSONUnescapedIndent([]byte("prefix"), v, layout[0], layout[1])
+		if (err != nil) != (wantErr != nil) {
+			t.Fatalf("AppendJSONUnescapedIndent(%#v): error %v; AppendJSONUnescaped's %v", v, err, wantErr)
+		}
+		if err != nil {
+			continue
+		}
+		var want bytes.Buffer
+		want.WriteString("prefix")
+		if err := json.Indent(&want, compact, layout[0], layout[1]); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want.Bytes()) {
+			t.Errorf("AppendJSONUnescapedIndent(%#v, %q, %q) = %q; json.Indent gives %q", v, layout[0], layout[1], got, want.Bytes())
+		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 
 	"github.com/ssa-diff/ssa-diff/internal/fieldsjson"
 	"github.com/ssa-diff/ssa-diff/internal/jsontext"
@@ -62,8 +63,9 @@ func (j *jsonWriter) Write(res *report.Result) error {
 		j.results = append(j.results, b)
 		return nil
 	}
-	// Printed at once: the result's encoding is written into the same buffer each time.
-	b, err := encodeResult(j.scratch[:0], res)
+	// Printed at once: the result's encoding is written into the same buffer each time,
+	// indented as it is written.
+	b, err := encodeResultIndented(j.scratch[:0], &j.item, res, resultPrefix, resultIndent)
 	if err != nil {
 		return err
 	}
@@ -80,15 +82,24 @@ func (j *jsonWriter) Write(res *report.Result) error {
 	} else {
 		j.out.WriteByte(',')
 	}
-	return j.writeResult(b)
+	j.out.WriteString("\n" + resultPrefix)
+	_, err = j.out.Write(b)
+	return err
 }
+
+// The layout of a result in the report: an element of the results list, indented by
+// encodeJSON(rep, "  ").
+const (
+	resultPrefix = "    "
+	resultIndent = "  "
+)
 
 // writeResult prints one result's compact encoding, indented as encoding the whole report
 // would indent it.
 func (j *jsonWriter) writeResult(b []byte) error {
-	j.out.WriteString("\n    ")
+	j.out.WriteString("\n" + resultPrefix)
 	j.item.Reset()
-	if err := jsontext.Indent(&j.item, b, "    ", "  "); err != nil {
+	if err := jsontext.Indent(&j.item, b, resultPrefix, resultIndent); err != nil {
 		return err
 	}
 	_, err := j.out.Write(j.item.Bytes())
@@ -209,4 +220,100 @@ func withObjectMarkers(res *report.Result, objects *[]map[string]any) *report.Re
 // objectMarker is the object that stands for the i-th object of a result in encodeResult.
 func objectMarker(i int) map[string]any {
 	return map[string]any{"\x00ssa-diff-object-" + strconv.Itoa(i): nil}
+}
+
+// encodeResultIndented is encodeResult's bytes indented as jsontext.Indent(prefix, indent)
+// indents them, written over dst (text is room for the indented text between): res is encoded with its objects as markers and indented,
+// and each marker, an object of one member at some depth, replaced by its object written
+// indented at that depth (fieldsjson.AppendJSONUnescapedIndent): a report's largest part
+// is not read back to be indented. When a marker does not occur exactly once (as in
+// encodeResult), the encoding of res is indented whole.
+func encodeResultIndented(dst []byte, text *bytes.Buffer, res *report.Result, prefix, indent string) ([]byte, error) {
+	var objects []map[string]any
+	marked := withObjectMarkers(res, &objects)
+	b, err := encodeJSON(marked, "")
+	if err != nil {
+		return nil, err
+	}
+	indented := func(b []byte) ([]byte, error) {
+		buf := bytes.NewBuffer(dst[:0])
+		if err := jsontext.Indent(buf, b, prefix, indent); err != nil {
+			return nil, err
+		}
+		return buf.Bytes(), nil
+	}
+	whole := func() ([]byte, error) {
+		b, err := encodeResult(nil, res)
+		if err != nil {
+			return nil, err
+		}
+		return indented(b)
+	}
+	keys := make([][]byte, len(objects))
+	for i := range objects {
+		m, err := encodeJSON(objectMarker(i), "")
+		if err != nil {
+			return nil, err
+		}
+		if bytes.Count(b, m) != 1 {
+			return whole()
+		}
+		keys[i] = m[1 : len(m)-len(":null}")]
+	}
+	if len(objects) == 0 {
+		return indented(b)
+	}
+	text.Reset()
+	if err := jsontext.Indent(text, b, prefix, indent); err != nil {
+		return nil, err
+	}
+	rest := text.Bytes()
+	out := dst[:0]
+	for i, obj := range objects {
+		start, end, depth, ok := indentedMarker(rest, keys[i], prefix, indent)
+		if !ok {
+			return whole()
+		}
+		out = append(out, rest[:start]...)
+		if out, err = fieldsjson.AppendJSONUnescapedIndent(out, obj, prefix+strings.Repeat(indent, depth), indent); err != nil {
+			return nil, err
+		}
+		rest = rest[end:]
+	}
+	return append(out, rest...), nil
+}
+
+// indentedMarker finds in text, indented by jsontext.Indent(prefix, indent), the first
+// object whose only member is key (an encoded string) with null: where it starts and ends,
+// and the depth it is at. A key followed by a colon is a key (text in a string holds no
+// newline, and its quotes are escaped).
+func indentedMarker(text, key []byte, prefix, indent string) (start, end, depth int, ok bool) {
+	member := append(append([]byte{}, key...), ": null\n"...)
+	for from := 0; ; {
+		i := bytes.Index(text[from:], member)
+		if i < 0 || indent == "" {
+			return 0, 0, 0, false
+		}
+		at := from + i
+		from = at + 1
+		nl := bytes.LastIndexByte(text[:at], '\n')
+		if nl < 1 || text[nl-1] != '{' {
+			continue
+		}
+		ws := text[nl+1 : at]
+		n := len(ws) - len(prefix)
+		if n < len(indent) || n%len(indent) != 0 {
+			continue
+		}
+		d := n/len(indent) - 1
+		if string(ws) != prefix+strings.Repeat(indent, d+1) {
+			continue
+		}
+		closing := prefix + strings.Repeat(indent, d) + "}"
+		after := at + len(member)
+		if !bytes.HasPrefix(text[after:], []byte(closing)) {
+			continue
+		}
+		return nl - 1, after + len(closing), d, true
+	}
 }

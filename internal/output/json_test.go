@@ -162,6 +162,9 @@ func TestEncodeResultIsEncodingJSON(t *testing.T) {
 		{APIVersion: "v1", Kind: "ConfigMap", Name: "cm", Object: obj("cm"),
 			Drift: []report.DriftField{{Path: ".data.x", Live: map[string]any{"\x00ssa-diff-object-0": nil}}}},
 		{APIVersion: "v1", Kind: "ConfigMap", Name: "cm", Object: map[string]any{"\x00ssa-diff-object-0": nil}},
+		{APIVersion: "v1", Kind: "ConfigMap", Name: "cm", Object: obj("cm"), WithForce: force,
+			Drift: []report.DriftField{{Path: ".data.x", Live: map[string]any{"\x00ssa-diff-object-0": nil, "a": int64(1)}},
+				{Path: ".data.y", Live: []any{map[string]any{"\x00ssa-diff-object-1": nil, "": []any{}}}}}},
 	} {
 		want, err := encodeJSON(res, "")
 		if err != nil {
@@ -170,6 +173,17 @@ func TestEncodeResultIsEncodingJSON(t *testing.T) {
 		got, err := encodeResult([]byte("reused"), res)
 		if err != nil || !bytes.Equal(got, want) {
 			t.Errorf("encodeResult = %s, %v;\nencoding/json writes %s", got, err, want)
+		}
+		// Indented as the report's results are, and otherwise.
+		for _, layout := range [][2]string{{resultPrefix, resultIndent}, {"", "\t"}} {
+			var wantIndented bytes.Buffer
+			if err := json.Indent(&wantIndented, want, layout[0], layout[1]); err != nil {
+				t.Fatal(err)
+			}
+			got, err = encodeResultIndented([]byte("reused"), bytes.NewBufferString("reused"), res, layout[0], layout[1])
+			if err != nil || !bytes.Equal(got, wantIndented.Bytes()) {
+				t.Errorf("encodeResultIndented(%q, %q) = %s, %v;\nencoding/json writes %s", layout[0], layout[1], got, err, wantIndented.Bytes())
+			}
 		}
 	}
 }

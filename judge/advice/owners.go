@@ -167,32 +167,38 @@ func sortedKeys(m fieldpath.Managed) []string {
 	return keys
 }
 
-func leaves(s *smdpath.Set) []smdpath.Path {
-	var out []smdpath.Path
-	fieldpath.IterateLeaves(s, func(p smdpath.Path) { out = append(out, p.Copy()) })
-	return out
-}
-
 // leavesNotIn lists the leaves of s that other does not have. Leaves are taken before the
 // comparison: a map an Update entry owns with "." stays a member when its keys are shared.
-func leavesNotIn(s, other *smdpath.Set) []smdpath.Path {
-	var out []smdpath.Path
-	for _, p := range leaves(s) {
-		if !other.Has(p) {
-			out = append(out, p)
-		}
-	}
-	return out
-}
+func leavesNotIn(s, other *smdpath.Set) []smdpath.Path { return leavesBy(s, other, false) }
 
 // leavesIn lists the leaves of s that other has too.
-func leavesIn(s, other *smdpath.Set) []smdpath.Path {
+func leavesIn(s, other *smdpath.Set) []smdpath.Path { return leavesBy(s, other, true) }
+
+// leavesBy lists, in the order of fieldpath.IterateLeaves, the leaves of s that other has
+// (in) or has not (!in), as other.Has tells: it walks other beside s, one child per
+// element, and copies only the paths it keeps.
+func leavesBy(s, other *smdpath.Set, in bool) []smdpath.Path {
 	var out []smdpath.Path
-	for _, p := range leaves(s) {
-		if other.Has(p) {
-			out = append(out, p)
-		}
+	var walk func(s, other *smdpath.Set, at smdpath.Path)
+	walk = func(s, other *smdpath.Set, at smdpath.Path) {
+		s.Members.Iterate(func(pe smdpath.PathElement) {
+			if _, child := s.Children.Get(pe); child {
+				return
+			}
+			if (other != nil && other.Members.Has(pe)) == in {
+				out = append(out, append(at, pe).Copy())
+			}
+		})
+		s.Children.Iterate(func(pe smdpath.PathElement) {
+			child, _ := s.Children.Get(pe)
+			var o *smdpath.Set
+			if other != nil {
+				o, _ = other.Children.Get(pe)
+			}
+			walk(child, o, append(at, pe))
+		})
 	}
+	walk(s, other, make(smdpath.Path, 0, 16))
 	return out
 }
 
