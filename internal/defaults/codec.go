@@ -4,7 +4,9 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -171,6 +173,7 @@ func transcode(t int, v any, inPlace bool) (encoded, error) {
 			for k, item := range x {
 				e, err := mapValue(td.elem, item, inPlace)
 				if err != nil {
+					k, err = firstMapError(td.elem, x, k, err)
 					return encoded{}, prefix(err, "["+strconv.Quote(k)+"]")
 				}
 				out[k] = e.value
@@ -318,6 +321,24 @@ func mapValue(t int, v any, inPlace bool) (encoded, error) {
 		}
 	}
 	return transcode(t, v, inPlace)
+}
+
+// firstMapError is the member of map m (of element type t) whose value fails first in key
+// order, and its error; bad, whose value failed with err, is the one the caller's ranging
+// met first. The order Go ranges over a map in changes from run to run, and so would the
+// error of a map with two bad values (the server's converter reports whichever it meets
+// first too): the first in key order — the order kubectl writes a body in — is one answer.
+// Members already rewritten in place hold encodings of good values, which encode again.
+func firstMapError(t int, m map[string]any, bad string, err error) (string, error) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		if k >= bad {
+			break
+		}
+		if _, e := mapValue(t, m[k], false); e != nil {
+			return k, e
+		}
+	}
+	return bad, err
 }
 
 // encodeFields writes the fields of struct td found in in to out, embedded
