@@ -125,3 +125,20 @@ func ExampleSetToFieldsV1As() {
 	// structured-merge-diff v4/v6: {"f:spec":{"f:env":{"k:{\"name\":\"A\\u0026B\"}":{}},"f:weights":{"v:1e-07":{}}}}
 	// structured-merge-diff v7: {"f:spec":{"f:env":{"k:{\"name\":\"A&B\"}":{}},"f:weights":{"v:1e-7":{}}}}
 }
+
+// The fields a manager owns that the live object holds and the manifest no longer sets:
+// what an apply of the manifest would leave to nobody, with their live values.
+func ExampleIterateLeavesIn() {
+	owned, err := fieldpath.FieldsV1ToSet([]byte(`{"f:spec":{"f:replicas":{},"f:paused":{},"f:strategy":{"f:type":{}}}}`))
+	if err != nil {
+		log.Fatal(err)
+	}
+	live := map[string]any{"spec": map[string]any{"replicas": int64(3), "paused": true, "strategy": map[string]any{"type": "Recreate"}}}
+	manifest := map[string]any{"spec": map[string]any{"replicas": int64(5)}}
+	fieldpath.IterateLeavesIn(owned, live, manifest, nil, func(p smdpath.Path, v any) {
+		fmt.Println(p, v)
+	})
+	// Output:
+	// .spec.paused true
+	// .spec.strategy.type Recreate
+}

@@ -142,7 +142,7 @@ func Drift(in DriftInput) []DriftField {
 	}
 	var out []DriftField
 	ask := &driftAsk{in: &in}
-	liveLeaves(union, in.Live, in.Manifest, true, make(smdpath.Path, 0, 16), func(p smdpath.Path, live any) {
+	liveLeaves(union, in.Live, in.Manifest, func(p smdpath.Path, live any) {
 		if a := ask.applied(); a != nil && a.Has(p) {
 			return
 		}
@@ -185,50 +185,11 @@ func Drift(in DriftInput) []DriftField {
 	return out
 }
 
-// liveLeaves calls f, in the order of fieldpath.IterateLeaves, with each leaf of s below
-// path at that live (the value at at of the live object) has and manifest (the manifest's
-// value at at, when set) does not, outside status and the metadata only the server
-// writes, and with its live value. It walks s beside both values, one step per element
-// (fieldpath.ValueAt of the path's last element), and skips what lies below an element the
-// live object lacks: no leaf there is drift.
-func liveLeaves(s *smdpath.Set, live, manifest any, set bool, at smdpath.Path, f func(smdpath.Path, any)) {
-	// A child's path is at with its element appended in place: f keeps no path past its
-	// call, and a child's walk is over before its next sibling's starts.
-	s.Members.Iterate(func(pe smdpath.PathElement) {
-		if _, child := s.Children.Get(pe); child {
-			return
-		}
-		p := append(at, pe)
-		if serverOnly(p) {
-			return
-		}
-		v, ok := fieldpath.ValueAt(live, p[len(p)-1:])
-		if !ok {
-			return
-		}
-		if set {
-			if _, has := fieldpath.ValueAt(manifest, p[len(p)-1:]); has {
-				return
-			}
-		}
-		f(p, v)
-	})
-	s.Children.Iterate(func(pe smdpath.PathElement) {
-		p := append(at, pe)
-		if serverOnly(p) {
-			return // and all below it
-		}
-		v, ok := fieldpath.ValueAt(live, p[len(p)-1:])
-		if !ok {
-			return
-		}
-		m, has := manifest, false
-		if set {
-			m, has = fieldpath.ValueAt(manifest, p[len(p)-1:])
-		}
-		child, _ := s.Children.Get(pe)
-		liveLeaves(child, v, m, has, p, f)
-	})
+// liveLeaves calls f with each leaf of s that live has and manifest does not, outside
+// status and the metadata only the server writes, and with its live value
+// (fieldpath.IterateLeavesIn): no leaf below an element the live object lacks is drift.
+func liveLeaves(s *smdpath.Set, live, manifest any, f func(smdpath.Path, any)) {
+	fieldpath.IterateLeavesIn(s, live, manifest, serverOnly, f)
 }
 
 // assignedPointer is a JSON pointer (of a field whose name holds no "." or "[") as

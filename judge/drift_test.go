@@ -280,7 +280,7 @@ func FuzzLiveLeaves(f *testing.F) {
 			}
 			want = append(want, leaf{p.String(), v})
 		})
-		liveLeaves(set, live, manifest, true, nil, func(p smdpath.Path, v any) { got = append(got, leaf{p.String(), v}) })
+		liveLeaves(set, live, manifest, func(p smdpath.Path, v any) { got = append(got, leaf{p.String(), v}) })
 		if !reflect.DeepEqual(got, want) {
 			t.Fatalf("liveLeaves:\n%v\nIterateLeaves and ValueAt:\n%v", got, want)
 		}

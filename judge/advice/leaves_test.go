@@ -65,7 +65,7 @@ func FuzzRemovedLeaves(f *testing.F) {
 				want = append(want, p.String())
 			}
 		})
-		removedLeaves(s, live, after, true, nil, func(p smdpath.Path) { got = append(got, p.String()) })
+		removedLeaves(s, live, after, func(p smdpath.Path) { got = append(got, p.String()) })
 		if !reflect.DeepEqual(got, want) {
 			t.Fatalf("removedLeaves = %v, want %v", got, want)
 		}

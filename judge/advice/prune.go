@@ -81,7 +81,7 @@ func (a *analysis) itemsRemoved() {
 		}
 		ref := a.before.Ref(key)
 		owned := setOf(a.before, key)
-		removedLeaves(owned, a.live, a.after, true, make(smdpath.Path, 0, 16), func(p smdpath.Path) {
+		removedLeaves(owned, a.live, a.after, func(p smdpath.Path) {
 			item, ok := removedItem(a.live, a.after, p)
 			if !ok || len(item) == len(p) || owned.Has(item) || !mine.Has(item) {
 				return
@@ -113,43 +113,13 @@ func (a *analysis) itemsRemoved() {
 	}
 }
 
-// removedItem finds the topmost list item on p that live has and after lacks.
-// removedLeaves calls f, in the order of fieldpath.IterateLeaves, with each leaf of s below
-// path at that live (the live object's value at at) has and after (the written object's,
-// when set) has not, as present tells: it walks s beside both values, one step per element
-// (fieldpath.ValueAt of the path's last element), and skips what lies below an element
-// live lacks. f keeps no path past its call.
-func removedLeaves(s *smdpath.Set, live, after any, set bool, at smdpath.Path, f func(smdpath.Path)) {
-	s.Members.Iterate(func(pe smdpath.PathElement) {
-		if _, child := s.Children.Get(pe); child {
-			return
-		}
-		p := append(at, pe)
-		if _, ok := fieldpath.ValueAt(live, p[len(p)-1:]); !ok {
-			return
-		}
-		if set {
-			if _, ok := fieldpath.ValueAt(after, p[len(p)-1:]); ok {
-				return
-			}
-		}
-		f(p)
-	})
-	s.Children.Iterate(func(pe smdpath.PathElement) {
-		p := append(at, pe)
-		v, ok := fieldpath.ValueAt(live, p[len(p)-1:])
-		if !ok {
-			return
-		}
-		w, has := after, false
-		if set {
-			w, has = fieldpath.ValueAt(after, p[len(p)-1:])
-		}
-		child, _ := s.Children.Get(pe)
-		removedLeaves(child, v, w, has, p, f)
-	})
+// removedLeaves calls f with each leaf of s that live (the live object) has and after
+// (the written object) has not (fieldpath.IterateLeavesIn). f keeps no path past its call.
+func removedLeaves(s *smdpath.Set, live, after any, f func(smdpath.Path)) {
+	fieldpath.IterateLeavesIn(s, live, after, nil, func(p smdpath.Path, _ any) { f(p) })
 }
 
+// removedItem finds the topmost list item on p that live has and after lacks.
 func removedItem(live, after map[string]any, p smdpath.Path) (smdpath.Path, bool) {
 	for i := 1; i <= len(p); i++ {
 		prefix := p[:i]
