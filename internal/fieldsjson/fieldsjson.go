@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/ssa-diff/ssa-diff/internal/jsontext"
+	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 )
 
 // AppendJSON appends v, a decoded JSON value (maps with string keys, lists, strings,
@@ -78,11 +79,7 @@ func appendIndented(dst []byte, v any, prefix, indent string, depth int) ([]byte
 		if len(t) == 0 {
 			return append(dst, "{}"...), nil
 		}
-		keys := make([]string, 0, len(t))
-		for k := range t {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
+		keys := unstructured.SortedKeys(t)
 		dst = append(dst, '{')
 		for i, k := range keys {
 			if i > 0 {
@@ -148,11 +145,7 @@ func appendJSON(dst []byte, v any, escapeHTML bool) ([]byte, error) {
 		if len(t) == 0 {
 			return append(dst, "{}"...), nil
 		}
-		keys := make([]string, 0, len(t))
-		for k := range t {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
+		keys := unstructured.SortedKeys(t)
 		dst = append(dst, '{')
 		var err error
 		for i, k := range keys {
