@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/ssa-diff/ssa-diff/internal/jsontext"
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
@@ -231,21 +232,69 @@ func appendUnescapedString(dst []byte, s string) ([]byte, error) {
 // AppendString appends s as encoding/json.Marshal writes a string (HTML characters escaped).
 func AppendString(dst []byte, s string) ([]byte, error) { return appendJSONString(dst, s) }
 
-// appendJSONString writes s quoted. Printable ASCII is written here, with the escapes
-// encoding/json uses (\" \\ and the HTML characters as \u003c \u003e \u0026); anything
-// else is left to encoding/json.
+// appendJSONString writes s quoted, as encoding/json writes it. Printable ASCII is written
+// by AppendEscapedPrintable, anything else by AppendEscaped.
 func appendJSONString(dst []byte, s string) ([]byte, error) {
+	dst = append(dst, '"')
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; c < 0x20 || c >= 0x7f {
-			b, err := json.Marshal(s)
-			if err != nil {
-				return nil, err
-			}
-			return append(dst, b...), nil
+			return append(AppendEscaped(dst, []byte(s)), '"'), nil
 		}
 	}
-	dst = append(dst, '"')
 	return append(AppendEscapedPrintable(dst, s), '"'), nil
+}
+
+// AppendEscaped appends s escaped as encoding/json.Marshal writes it inside a string, without
+// the quotes: " and \ with a backslash, control characters as \b \f \n \r \t or \u00XX,
+// <, > and & as \u escapes, bytes that are not UTF-8 as \ufffd, U+2028 and U+2029 escaped.
+func AppendEscaped(out, s []byte) []byte {
+	const hex = "0123456789abcdef"
+	start := 0
+	for i := 0; i < len(s); {
+		if b := s[i]; b < utf8.RuneSelf {
+			if b >= ' ' && b != '"' && b != '\\' && b != '<' && b != '>' && b != '&' {
+				i++
+				continue
+			}
+			out = append(out, s[start:i]...)
+			switch b {
+			case '\\', '"':
+				out = append(out, '\\', b)
+			case '\b':
+				out = append(out, '\\', 'b')
+			case '\f':
+				out = append(out, '\\', 'f')
+			case '\n':
+				out = append(out, '\\', 'n')
+			case '\r':
+				out = append(out, '\\', 'r')
+			case '\t':
+				out = append(out, '\\', 't')
+			default:
+				out = append(out, '\\', 'u', '0', '0', hex[b>>4], hex[b&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		c, size := utf8.DecodeRune(s[i:])
+		if c == utf8.RuneError && size == 1 {
+			out = append(out, s[start:i]...)
+			out = append(out, `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		if c == '\u2028' || c == '\u2029' {
+			out = append(out, s[start:i]...)
+			out = append(out, '\\', 'u', '2', '0', '2', hex[c&0xf])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	return append(out, s[start:]...)
 }
 
 // AppendEscapedPrintable appends s, printable ASCII, unquoted, with the escapes

@@ -251,3 +251,22 @@ func checkIndented(t *testing.T, v any) {
 		}
 	}
 }
+
+// FuzzAppendString holds AppendString (and so AppendEscaped, which also writes the YAML
+// reader's strings) to encoding/json on any string: control characters, HTML characters,
+// bytes that are not UTF-8, U+2028 and U+2029.
+func FuzzAppendString(f *testing.F) {
+	for _, s := range []string{"", "plain", "a<b>&c\"\\", "\x00\b\f\n\r\t\x1f\x7f", "é\u2028\u2029", "\xff\xfe a \xc3", "\U0001F600"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		want, err := json.Marshal(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := AppendString([]byte("x"), s)
+		if err != nil || string(got) != "x"+string(want) {
+			t.Fatalf("AppendString(%q) = %s, %v; encoding/json writes %s", s, got[1:], err, want)
+		}
+	})
+}

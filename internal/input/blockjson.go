@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/ssa-diff/ssa-diff/internal/fieldsjson"
 )
 
 // blockJSON writes the JSON text of a YAML document written in block style — the bytes
@@ -401,7 +403,7 @@ func (w *jsonBlockWriter) literal(h []byte, ind int) bool {
 		for ; breaks > 0; breaks-- {
 			w.out = append(w.out, '\\', 'n')
 		}
-		w.out = appendJSONText(w.out, l[n:])
+		w.out = fieldsjson.AppendEscaped(w.out, l[n:])
 		if k < len(w.lines)-1 {
 			breaks = 1 // the content line's own break; the empty lines after it add theirs
 		}
@@ -774,58 +776,6 @@ func unquote(q []byte) ([]byte, bool) {
 // appendJSONString writes s as a JSON string, as encoding/json does (HTML escaped).
 func appendJSONString(out, s []byte) []byte {
 	out = append(out, '"')
-	out = appendJSONText(out, s)
+	out = fieldsjson.AppendEscaped(out, s)
 	return append(out, '"')
-}
-
-// appendJSONText writes s escaped as in a JSON string, as encoding/json does: <, > and &
-// as \u escapes, bytes that are not UTF-8 as \ufffd, U+2028 and U+2029 escaped.
-func appendJSONText(out, s []byte) []byte {
-	const hex = "0123456789abcdef"
-	start := 0
-	for i := 0; i < len(s); {
-		if b := s[i]; b < utf8.RuneSelf {
-			if b >= ' ' && b != '"' && b != '\\' && b != '<' && b != '>' && b != '&' {
-				i++
-				continue
-			}
-			out = append(out, s[start:i]...)
-			switch b {
-			case '\\', '"':
-				out = append(out, '\\', b)
-			case '\b':
-				out = append(out, '\\', 'b')
-			case '\f':
-				out = append(out, '\\', 'f')
-			case '\n':
-				out = append(out, '\\', 'n')
-			case '\r':
-				out = append(out, '\\', 'r')
-			case '\t':
-				out = append(out, '\\', 't')
-			default:
-				out = append(out, '\\', 'u', '0', '0', hex[b>>4], hex[b&0xf])
-			}
-			i++
-			start = i
-			continue
-		}
-		c, size := utf8.DecodeRune(s[i:])
-		if c == utf8.RuneError && size == 1 {
-			out = append(out, s[start:i]...)
-			out = append(out, `\ufffd`...)
-			i += size
-			start = i
-			continue
-		}
-		if c == '\u2028' || c == '\u2029' {
-			out = append(out, s[start:i]...)
-			out = append(out, '\\', 'u', '2', '0', '2', hex[c&0xf])
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	return append(out, s[start:]...)
 }
