@@ -10,6 +10,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/ssa-diff/ssa-diff/internal/fieldsjson"
 	smdpath "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 	"sigs.k8s.io/structured-merge-diff/v6/value"
 )
@@ -98,7 +99,7 @@ func appendValueV2(dst []byte, v value.Value, depth int, dupOK bool) ([]byte, er
 		if math.IsInf(f, 0) || math.IsNaN(f) {
 			return nil, fmt.Errorf("unsupported value: %v", f)
 		}
-		return appendFloatV2(dst, f), nil
+		return fieldsjson.AppendFloat(dst, f), nil
 	case v.IsInt():
 		return strconv.AppendInt(dst, v.AsInt(), 10), nil
 	case v.IsString():
@@ -157,23 +158,6 @@ func appendValueV2(dst []byte, v value.Value, depth int, dupOK bool) ([]byte, er
 		return append(dst, '}'), nil
 	}
 	return nil, errors.New("cannot marshal unknown value type to json")
-}
-
-// appendFloatV2 writes f as JSON numbers are written by ECMAScript (and encoding/json):
-// plain from 1e-6 to 1e21, else with an exponent of as few digits as it needs.
-func appendFloatV2(dst []byte, f float64) []byte {
-	format := byte('f')
-	if abs := math.Abs(f); abs != 0 && (abs < 1e-6 || abs >= 1e21) {
-		format = 'e'
-	}
-	dst = strconv.AppendFloat(dst, f, format, -1, 64)
-	if format == 'e' {
-		if n := len(dst); n >= 4 && dst[n-4] == 'e' && dst[n-3] == '-' && dst[n-2] == '0' {
-			dst[n-2] = dst[n-1]
-			dst = dst[:n-1]
-		}
-	}
-	return dst
 }
 
 var replacementChar = []byte("\uFFFD")

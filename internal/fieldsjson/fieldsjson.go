@@ -3,6 +3,7 @@ package fieldsjson
 import (
 	"bytes"
 	"encoding/json"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -428,4 +429,22 @@ func (d *fieldsDecoder) canonical(dst []byte, depth int) ([]byte, bool) {
 		dst = append(dst, values[m.start-base:m.end-base]...)
 	}
 	return append(dst, '}'), true
+}
+
+// AppendFloat appends f as encoding/json writes a float64 (as ECMAScript writes numbers):
+// plain from 1e-6 to 1e21, else with an exponent of as few digits as it needs (e-9, not
+// e-09). f must be finite.
+func AppendFloat(dst []byte, f float64) []byte {
+	format := byte('f')
+	if abs := math.Abs(f); abs != 0 && (abs < 1e-6 || abs >= 1e21) {
+		format = 'e'
+	}
+	dst = strconv.AppendFloat(dst, f, format, -1, 64)
+	if format == 'e' {
+		if n := len(dst); n >= 4 && dst[n-4] == 'e' && dst[n-3] == '-' && dst[n-2] == '0' {
+			dst[n-2] = dst[n-1]
+			dst = dst[:n-1]
+		}
+	}
+	return dst
 }

@@ -270,3 +270,19 @@ func FuzzAppendString(f *testing.F) {
 		}
 	})
 }
+
+// FuzzAppendFloat holds AppendFloat to encoding/json on every finite float64.
+func FuzzAppendFloat(f *testing.F) {
+	for _, x := range []float64{0, 1, -1.5, 1e-7, 1e-6, 123456789e13, 1e21, 5e-324, 1.7976931348623157e308} {
+		f.Add(x)
+	}
+	f.Fuzz(func(t *testing.T, x float64) {
+		want, err := json.Marshal(x)
+		if err != nil {
+			return // not finite
+		}
+		if got := AppendFloat(nil, x); string(got) != string(want) {
+			t.Fatalf("AppendFloat(%v) = %s; encoding/json writes %s", x, got, want)
+		}
+	})
+}

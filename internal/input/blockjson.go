@@ -508,7 +508,7 @@ func appendPlainValue(out, s []byte) ([]byte, bool) {
 		if math.IsInf(v.f, 0) || math.IsNaN(v.f) {
 			return out, false // json.Marshal refuses them: the slow path says what happens
 		}
-		return appendJSONFloat(out, v.f), true
+		return fieldsjson.AppendFloat(out, v.f), true
 	}
 	return out, false
 }
@@ -674,23 +674,6 @@ func yamlFloat(s string) bool {
 		i = j
 	}
 	return i == len(s)
-}
-
-// appendJSONFloat writes f as encoding/json writes a float64.
-func appendJSONFloat(out []byte, f float64) []byte {
-	format := byte('f')
-	if a := math.Abs(f); a != 0 && (a < 1e-6 || a >= 1e21) {
-		format = 'e'
-	}
-	out = strconv.AppendFloat(out, f, format, -1, 64)
-	if format == 'e' {
-		// e-09 is written e-9
-		if n := len(out); n >= 4 && out[n-4] == 'e' && out[n-3] == '-' && out[n-2] == '0' {
-			out[n-2] = out[n-1]
-			out = out[:n-1]
-		}
-	}
-	return out
 }
 
 // unquote is the value of a quoted scalar q written on one line (quotes included): for a
