@@ -239,13 +239,13 @@ func FuzzRoundTripInPlace(f *testing.F) {
 		f.Add(uint16(i), s.obj)
 	}
 	f.Fuzz(func(t *testing.T, kind uint16, text string) {
-		var obj map[string]any
-		d := json.NewDecoder(strings.NewReader(text))
-		d.UseNumber()
-		if err := d.Decode(&obj); err != nil || obj == nil {
+		if !json.Valid([]byte(text)) {
 			return
 		}
-		v := decodedNumbers(obj)
+		v, ok := testkit.DecodeJSON(t, []byte(text)).(map[string]any)
+		if !ok || v == nil {
+			return
+		}
 		typ := kinds[int(kind)%len(kinds)].typ
 		want, errWant := roundTrip(typ, v)
 		got, errGot := roundTripInPlace(typ, unstructured.DeepCopy(v))
@@ -261,30 +261,6 @@ func FuzzRoundTripInPlace(f *testing.F) {
 				kinds[int(kind)%len(kinds)].key, got.value, got.zero, got.empty, want.value, want.zero, want.empty)
 		}
 	})
-}
-
-// decodedNumbers turns the json.Numbers of a decoding with UseNumber into the int64 and
-// float64 of the unstructured form.
-func decodedNumbers(v any) any {
-	switch x := v.(type) {
-	case json.Number:
-		if n, err := x.Int64(); err == nil {
-			return n
-		}
-		if fl, err := x.Float64(); err == nil {
-			return fl
-		}
-		return x.String()
-	case map[string]any:
-		for k, e := range x {
-			x[k] = decodedNumbers(e)
-		}
-	case []any:
-		for i, e := range x {
-			x[i] = decodedNumbers(e)
-		}
-	}
-	return v
 }
 
 // encodeFields looks no field up once every member of the object has matched one, and
@@ -342,11 +318,7 @@ func TestMapErrorIsTheFirstInKeyOrder(t *testing.T) {
 		"resources":{"limits":{"nvidia.com/gpu":"x2","cpu":"half","memory":"lots","ephemeral-storage":"some"}}}]}}}}`
 	seen := map[string]int{}
 	for range 40 {
-		var obj map[string]any
-		if err := json.Unmarshal([]byte(text), &obj); err != nil {
-			t.Fatal(err)
-		}
-		err := newest().Default("apps/v1", "Deployment", decodedNumbers(obj).(map[string]any))
+		err := newest().Default("apps/v1", "Deployment", testkit.DecodeJSON(t, []byte(text)).(map[string]any))
 		if err == nil {
 			t.Fatal("four bad quantities defaulted without an error")
 		}
