@@ -58,6 +58,11 @@ func (m Managed) vouch(entries []Entry, err error) ([]Entry, Managed, bool, erro
 // decodedAs is what Decode(entries) gives, from m's sets, when entries are m encoded and
 // the sets come back from them as they are.
 func (m Managed) decodedAs(entries []Entry) (Managed, bool) {
+	return m.decodedAsKnowing(entries, nil)
+}
+
+// decodedAsKnowing is decodedAs, the sets known has a text for being vouched for already.
+func (m Managed) decodedAsKnowing(entries []Entry, known KnownText) (Managed, bool) {
 	if len(entries) != len(m.Fields) {
 		return Managed{}, false
 	}
@@ -71,13 +76,20 @@ func (m Managed) decodedAs(entries []Entry) (Managed, bool) {
 		if _, dup := d.Fields[key]; !found || dup || string(vs.APIVersion()) != e.APIVersion || vs.Applied() != (e.Operation == OperationApply) {
 			return Managed{}, false
 		}
-		if !setRoundTrips(vs.Set(), 0) {
+		if _, ok := knownText(known, vs.Set()); !ok && !setRoundTrips(vs.Set(), 0) {
 			return Managed{}, false
 		}
 		d.Fields[key] = vs
 		d.Times[key] = e.Time
 	}
 	return d, true
+}
+
+func knownText(known KnownText, s *smdpath.Set) ([]byte, bool) {
+	if known == nil {
+		return nil, false
+	}
+	return known(s)
 }
 
 // maxRoundTripDepth bounds the walk; deeper sets are left to decoding.
