@@ -95,7 +95,7 @@ func (r *request) apply(live, cfg map[string]any, manager string, force bool) *R
 	var managed fieldpath.Managed
 	if u != nil {
 		managed = u.managed
-	} else if managed, err = fieldpath.Decode(liveEntries); err != nil { // rules.md request.corrupt-entries
+	} else if managed, err = r.decodeLive(liveEntries); err != nil { // rules.md request.corrupt-entries
 		return reject(internalError(fmt.Sprintf("failed to decode managed fields: %v", err)))
 	}
 	if got := schema.GVKOf(cfg); got != r.ep.GVK { // rules.md request.kind-mismatch

@@ -102,6 +102,8 @@ type request struct {
 	creating bool
 	// manager is the request's fieldManager, as the admission chain sees it.
 	manager string
+	// prior is the previous answer of the request's sequence (admitted.prior).
+	prior *Result
 	// unforced is the request's Unforced, on an apply with force.
 	unforced *Result
 	// pending is the last apply that met conflicts, which the same apply with force
@@ -142,7 +144,7 @@ func (e *Engine) newRequest(a admitted) (*request, error) {
 		return nil, fmt.Errorf("%w: a write to the %s subresource (status, scale and a Pod's resize and ephemeralcontainers are predicted)", ErrNotPredictable, ep.Subresource)
 	}
 	r := &request{e: e, ep: ep, kind: k, typ: k.typ, version: smdpath.APIVersion(ep.GVK.APIVersion()), now: req.Now.UTC().Truncate(time.Second),
-		warnings: append([]string(nil), k.warnings...), manager: req.Manager}
+		warnings: append([]string(nil), k.warnings...), manager: req.Manager, prior: a.prior}
 	if req.Now.IsZero() {
 		r.now = time.Now().UTC().Truncate(time.Second)
 	}

@@ -2,6 +2,7 @@ package merge
 
 import (
 	"fmt"
+	"maps"
 	"sort"
 	"time"
 
@@ -75,14 +76,17 @@ func setManagedFields(obj map[string]any, entries []fieldpath.Entry, text bool) 
 // entries into obj, with the decoding fieldpath vouched for (nil when none). encErr is
 // encoding's error, setErr writing's.
 func (r *request) encodeManaged(obj map[string]any, m fieldpath.Managed) (entries []fieldpath.Entry, own *encodedEntries, encErr, setErr error) {
-	t, o := r.fieldsText(), r.fieldsOrder()
-	encode := m.EncodeDecodedAs
-	if r.e.compactManagedFields || o == fieldpath.OrderBytes {
-		encode = func(t fieldpath.Text) ([]fieldpath.Entry, fieldpath.Managed, bool, error) {
-			return m.EncodeDecodedTextAs(t, o)
+	w := r.fieldsWriter()
+	known := r.prior.knownText(w)
+	encode := func() ([]fieldpath.Entry, fieldpath.Managed, bool, error) {
+		return m.EncodeDecodedAsKnowing(w.text, known)
+	}
+	if w.canonical {
+		encode = func() ([]fieldpath.Entry, fieldpath.Managed, bool, error) {
+			return m.EncodeDecodedTextAsKnowing(w.text, w.order, known)
 		}
 	}
-	entries, decoded, vouched, err := encode(t)
+	entries, decoded, vouched, err := encode()
 	if err != nil {
 		return nil, nil, err, nil
 	}
@@ -92,8 +96,25 @@ func (r *request) encodeManaged(obj map[string]any, m fieldpath.Managed) (entrie
 	if vouched {
 		// The object holds them now, as text when compact: readers take them back from it.
 		own = newEncodedEntries(entries, decoded, obj)
+		own.writer = w
 	}
 	return entries, own, nil, nil
+}
+
+// fieldsWriter is how encodeManaged writes a request's fieldsV1 (encodeEntries).
+type fieldsWriter struct {
+	// e is the engine: its minor and its WithCompactManagedFields decide the rest.
+	e *Engine
+	// canonical: fieldpath.SetToFieldsV1Text's text in order; otherwise
+	// structured-merge-diff's JSON in text.
+	canonical bool
+	text      fieldpath.Text
+	order     fieldpath.Order
+}
+
+func (r *request) fieldsWriter() fieldsWriter {
+	t, o := r.fieldsText(), r.fieldsOrder()
+	return fieldsWriter{e: r.e, canonical: r.e.compactManagedFields || o == fieldpath.OrderBytes, text: t, order: o}
 }
 
 // encodeEntries is m's entries with the fieldsV1 the server answers for the kind
@@ -268,4 +289,18 @@ func (r *request) readBackStored(obj map[string]any) map[string]any {
 	st.Default(stored)
 	stored["apiVersion"] = r.ep.GVK.APIVersion()
 	return stored
+}
+
+// decodeLive is fieldpath.Decode(entries), the live object's managedFields: when they are,
+// to the byte, entries the previous request of the sequence decoded or encoded
+// (Result.ManagedFieldsDecoded), its sets, not decoded again — the same sets by identity,
+// which lets encodeManaged take the text it wrote for those the request leaves as they
+// are. The maps are the request's own.
+func (r *request) decodeLive(entries []fieldpath.Entry) (fieldpath.Managed, error) {
+	if len(entries) > 0 && !r.e.noShortcuts {
+		if m, ok := r.prior.ManagedFieldsDecoded(entries); ok {
+			return fieldpath.Managed{Fields: m.Fields.Copy(), Times: maps.Clone(m.Times)}, nil
+		}
+	}
+	return fieldpath.Decode(entries)
 }

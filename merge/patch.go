@@ -79,17 +79,18 @@ const maxJSONPatchOperations = 10000
 // it changed (rules.md update.takes-over). A patch of a missing object is answered 404; req.Object is
 // not read. Live gives the endpoint, or req.Endpoint when Live is nil.
 func (e *Engine) Patch(req Request) (*Result, error) {
-	return e.patch(req, nil)
+	return e.patch(req, nil, nil)
 }
 
 // patch is Patch, of a request of a sequence given the object as the server holds it at
 // the hub version (hubLive) when known.
-func (e *Engine) patch(req Request, hubLive map[string]any) (*Result, error) {
+func (e *Engine) patch(req Request, hubLive map[string]any, prior *Result) (*Result, error) {
 	given := req.Live
 	a, refused, err := e.admit(req, ClientRaw, hubLive)
 	if refused != nil || err != nil {
 		return refused, err
 	}
+	a.prior = prior
 	req = a.Request
 	if req.Endpoint.GVK.Kind == "" {
 		return nil, fmt.Errorf("%w: a patch of no live object names no endpoint", ErrNotPredictable)

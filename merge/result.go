@@ -145,6 +145,27 @@ type encodedEntries struct {
 	text    [][]byte
 	keys    []string
 	fields  smdpath.ManagedFields
+	// writer wrote the entries' fieldsV1 from the sets in fields.
+	writer fieldsWriter
+}
+
+// knownText is the fieldsV1 the entries res encoded hold for a set, by the identity of the
+// set, when w is the writer that wrote them (fieldpath.KnownText); nil when there are none.
+// The next request of a sequence, which takes the sets of those entries as its live ones
+// (decodeLive), leaves most of them as they are.
+func (res *Result) knownText(w fieldsWriter) fieldpath.KnownText {
+	if res == nil || res.decodedOwn == nil || res.decodedOwn.writer != w || w.e.noShortcuts {
+		return nil
+	}
+	e := res.decodedOwn
+	return func(s *smdpath.Set) ([]byte, bool) {
+		for i, key := range e.keys {
+			if vs, ok := e.fields[key]; ok && vs.Set() == s {
+				return e.entries[i].FieldsV1, true
+			}
+		}
+		return nil, false
+	}
 }
 
 // newEncodedEntries records entries and their decoding d (as EncodeDecoded gave them), and

@@ -19,6 +19,8 @@ type Sequence struct {
 	// given is the live object as the caller gave it, before it was read at the
 	// request's version.
 	given map[string]any
+	// last is the answer to the sequence's last request (admitted.prior for the next).
+	last *Result
 }
 
 // Begin starts the sequence client c sends for req's object. When the server refuses the
@@ -52,26 +54,34 @@ func (s *Sequence) Live() map[string]any { return unstructured.AsDecoded(s.first
 // are filled only by Finish: most steps are not the sequence's answer, and need not pay for
 // them.
 func (s *Sequence) Apply(req Request) (*Result, error) {
-	a := admitted{Request: req, hubLive: hubLiveFor(req, s.first)}
+	a := admitted{Request: req, hubLive: hubLiveFor(req, s.first), prior: s.last}
 	if endpointOf(req).GVK == s.first.Endpoint.GVK {
 		a.kind = s.first.kind // the kind the first request resolved
 	}
-	return s.e.applyStep(a)
+	return s.answered(s.e.applyStep(a))
 }
 
 // Update predicts one update of the sequence, as Engine.Update does.
 func (s *Sequence) Update(req Request) (*Result, error) {
-	return s.e.update(req, hubLiveFor(req, s.first))
+	return s.answered(s.e.update(req, hubLiveFor(req, s.first), s.last))
 }
 
 // Patch predicts one patch of the sequence, as Engine.Patch does.
 func (s *Sequence) Patch(req Request) (*Result, error) {
-	return s.e.patch(req, hubLiveFor(req, s.first))
+	return s.answered(s.e.patch(req, hubLiveFor(req, s.first), s.last))
+}
+
+// answered records res as the sequence's last answer.
+func (s *Sequence) answered(res *Result, err error) (*Result, error) {
+	if res != nil {
+		s.last = res
+	}
+	return res, err
 }
 
 // Create predicts one create of the sequence, as Engine.Create does.
 func (s *Sequence) Create(req Request) (*Result, error) {
-	return s.e.createRequest(req, hubLiveFor(req, s.first))
+	return s.answered(s.e.createRequest(req, hubLiveFor(req, s.first)))
 }
 
 // Continue begins, as Begin does, a sequence of client c inside this one: a GitOps
@@ -113,7 +123,7 @@ type Outcome struct {
 // whole sequence (entries a client renamed or merged away included), what disappeared,
 // and what the server assigns.
 func (s *Sequence) Summarize(o Outcome) *Result {
-	return s.e.summarize(s.first.Request, s.Live(), o)
+	return s.e.summarize(s.first.Request, s.Live(), o, s.last)
 }
 
 // Finish is res as the sequence's answer: its Ownership, Deleted and Assigned filled in,
@@ -164,8 +174,9 @@ func (res *Result) StatusCode() int {
 	}
 }
 
-// summarize is Summarize for a sequence whose first request is req, on orig.
-func (e *Engine) summarize(req Request, orig map[string]any, o Outcome) *Result {
+// summarize is Summarize for a sequence whose first request is req, on orig; last is the
+// answer to its last request.
+func (e *Engine) summarize(req Request, orig map[string]any, o Outcome, last *Result) *Result {
 	obj, first := o.Final, o.First
 	dropPlaceholderUID(obj)
 	res := &Result{Endpoint: first.Endpoint, Object: obj, Conflicts: first.Conflicts, Steps: o.Steps, Warnings: o.Warnings, Assigned: first.Assigned}
@@ -207,8 +218,11 @@ func (e *Engine) summarize(req Request, orig map[string]any, o Outcome) *Result 
 			res.decodedLive = &decodedEntries{entries: origEntries, managed: m}
 		}
 	}
-	// The final object is most often the first request's (an applier of one request).
+	// The final object is most often the first request's (an applier of one request) or
+	// the last request's.
 	if m, ok := first.ManagedFieldsDecoded(res.ManagedFields); ok {
+		after = m
+	} else if m, ok := last.ManagedFieldsDecoded(res.ManagedFields); ok {
 		after = m
 	} else if m, err := fieldpath.Decode(res.ManagedFields); err == nil {
 		after = m

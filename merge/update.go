@@ -16,17 +16,18 @@ import (
 // allows it (server.Strategy.AllowCreateOnUpdate), and is answered 404 otherwise; a
 // resourceVersion in the body is an optimistic lock, a uid a precondition.
 func (e *Engine) Update(req Request) (*Result, error) {
-	return e.update(req, nil)
+	return e.update(req, nil, nil)
 }
 
 // update is Update, of a request of a sequence given the object as the server holds it
-// at the hub version (hubLive) when known.
-func (e *Engine) update(req Request, hubLive map[string]any) (*Result, error) {
+// at the hub version (hubLive) when known, and the sequence's previous answer (prior).
+func (e *Engine) update(req Request, hubLive map[string]any, prior *Result) (*Result, error) {
 	given := req.Live
 	a, refused, err := e.admit(req, ClientRaw, hubLive)
 	if refused != nil || err != nil {
 		return refused, err
 	}
+	a.prior = prior
 	req = a.Request
 	req.Live = unstructured.AsDecoded(req.Live)
 	req.Object = unstructured.CopyAsDecoded(req.Object)
@@ -241,7 +242,7 @@ func (r *request) updateObject(live, next map[string]any, manager string) *Resul
 func (r *request) decodeLiveOrNew(live, next map[string]any, subresource bool) (fieldpath.Managed, []fieldpath.Entry) {
 	liveEntries, _, _ := managedFieldsOf(live)
 	fromLive := func() fieldpath.Managed {
-		m, err := fieldpath.Decode(liveEntries)
+		m, err := r.decodeLive(liveEntries)
 		if err != nil {
 			return fieldpath.NewManaged()
 		}

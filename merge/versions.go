@@ -72,6 +72,10 @@ type admitted struct {
 	// given the first one's (carry).
 	hubLive map[string]any
 	kind    *kindTypes
+	// prior is the answer of the previous request of a sequence, whose object Live most
+	// often is: what it decoded and encoded need not be again (decodeLive,
+	// Result.knownText), when the entries prove the same.
+	prior *Result
 }
 
 // admit is what happens to a request before any field management: a kind or version the
