@@ -435,8 +435,8 @@ func (r *request) ownershipChanges(before, after fieldpath.Managed, writer strin
 		ch := OwnershipChange{}
 		if k == writer {
 			ch.Manager = after.Ref(k)
-			ch.Gained = paths(a.Difference(b))
-			ch.Released = paths(b.Difference(a))
+			ch.Gained = pathsOfDifference(a, b)
+			ch.Released = pathsOfDifference(b, a)
 			if vb, ok := before.Fields[k]; ok {
 				if va, ok := after.Fields[k]; ok && vb.APIVersion() != va.APIVersion() {
 					// Paths of two versions do not compare.
@@ -450,7 +450,7 @@ func (r *request) ownershipChanges(before, after fieldpath.Managed, writer strin
 				ch.Manager = after.Ref(k)
 				ch.Gained = paths(a)
 			}
-			ch.Taken = paths(b.Difference(a))
+			ch.Taken = pathsOfDifference(b, a)
 		}
 		_, had := before.Fields[k]
 		_, has := after.Fields[k]
@@ -467,6 +467,15 @@ func setOf(m fieldpath.Managed, k string) *smdpath.Set {
 		return vs.Set()
 	}
 	return smdpath.NewSet()
+}
+
+// pathsOfDifference is paths(a.Difference(b)), without a walk when a is b: a manager's set
+// that a write leaves as it was is most often the very set it had.
+func pathsOfDifference(a, b *smdpath.Set) []string {
+	if a == b {
+		return nil
+	}
+	return paths(a.Difference(b))
 }
 
 func paths(s *smdpath.Set) []string {

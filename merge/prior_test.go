@@ -11,6 +11,7 @@ import (
 	"github.com/ssa-diff/ssa-diff/kube"
 	"github.com/ssa-diff/ssa-diff/schema"
 	"github.com/ssa-diff/ssa-diff/server/kubeapiserver"
+	smdpath "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 )
 
 // TestSequencePriorAgrees replays every scenario as one sequence, each request's live
@@ -211,4 +212,23 @@ func decodedDiff(got, want fieldpath.Managed) string {
 		}
 	}
 	return ""
+}
+
+// A manager's set a write leaves as it was, the very set, is not walked for the fields it
+// gained or lost; another set of the same fields is, to the same answer.
+func TestPathsOfDifferenceOfTheSameSet(t *testing.T) {
+	s := smdpath.NewSet(smdpath.MakePathOrDie("spec", "replicas"), smdpath.MakePathOrDie("data", "a"))
+	if got := pathsOfDifference(s, s); got != nil {
+		t.Errorf("the same set: %v", got)
+	}
+	if n := testing.AllocsPerRun(10, func() { pathsOfDifference(s, s) }); n != 0 {
+		t.Errorf("the same set: %v allocations", n)
+	}
+	other := smdpath.NewSet(smdpath.MakePathOrDie("spec", "replicas"))
+	if got := pathsOfDifference(s, other); len(got) != 1 || got[0] != ".data.a" {
+		t.Errorf("another set: %v", got)
+	}
+	if got := pathsOfDifference(other, s.Union(other)); got != nil {
+		t.Errorf("a set of the same fields: %v", got)
+	}
 }
