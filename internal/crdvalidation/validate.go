@@ -113,19 +113,20 @@ func (v Validator) Validate(t *schema.Type, subresource string, obj, old map[str
 	c := v.compiledFor(t.Validation)
 	s := t.Validation.Schema
 	obj = withSystemMetadata(obj, old)
+	md := convertMeta(obj)
 	var r Result
 	// The strategy's warnings are asked for once the object passed validation; the ratcheted
 	// failures of CEL rules are warned about as they are found.
 	switch {
 	case old == nil:
-		r.Errors = v.create(t, c, s, obj)
+		r.Errors = v.create(t, c, s, obj, md)
 		if len(r.Errors) == 0 {
 			r.Warnings = finalizerWarnings(obj, nil)
 		}
 	case subresource == "status":
-		r.Errors = append(commonUpdate(t, obj, old), v.statusUpdate(t, c, s, obj, old, &r.Warnings)...)
+		r.Errors = append(commonUpdate(t, md, old), v.statusUpdate(t, c, s, md, old, &r.Warnings)...)
 	default:
-		r.Errors = append(commonUpdate(t, obj, old), v.update(t, c, s, obj, old, &r.Warnings)...)
+		r.Errors = append(commonUpdate(t, md, old), v.update(t, c, s, md, old, &r.Warnings)...)
 		if len(r.Errors) == 0 {
 			r.Warnings = append(r.Warnings, finalizerWarnings(obj, old)...)
 		}
@@ -150,12 +151,12 @@ func dedupe(ws []string) []string {
 	return out
 }
 
-func (v Validator) create(t *schema.Type, c *compiled, s *crdschema.Schema, obj map[string]any) field.ErrorList {
+func (v Validator) create(t *schema.Type, c *compiled, s *crdschema.Schema, obj map[string]any, md *convertedMeta) field.ErrorList {
 	var errs field.ErrorList
 	if tm := typeMeta(t, obj); len(tm) > 0 {
 		errs = tm
 	} else {
-		errs = append(errs, objectMetaCreate(t, obj)...)
+		errs = append(errs, objectMetaCreate(t, md)...)
 		errs = append(errs, c.main.Validate(nil, obj, nil)...)
 		errs = append(errs, scaleSpec(t, obj)...)
 		errs = append(errs, scaleStatus(t, obj)...)
@@ -171,18 +172,19 @@ func (v Validator) create(t *schema.Type, c *compiled, s *crdschema.Schema, obj 
 		}
 	}
 	if len(errs) == 0 {
-		errs = metavalidation.ValidateObjectMetaAccessor(wellformed.Meta(accessor(obj)), t.Namespaced, pathSegment, field.NewPath("metadata"))
+		errs = metavalidation.ValidateObjectMetaAccessor(wellformed.Meta(md.accessor()), t.Namespaced, pathSegment, field.NewPath("metadata"))
 	}
 	return errs
 }
 
-func (v Validator) update(t *schema.Type, c *compiled, s *crdschema.Schema, obj, old map[string]any, warnings *[]string) field.ErrorList {
+func (v Validator) update(t *schema.Type, c *compiled, s *crdschema.Schema, md *convertedMeta, old map[string]any, warnings *[]string) field.ErrorList {
+	obj := md.obj
 	corr := correlate.New(obj, old, s)
 	var errs field.ErrorList
 	if tm := typeMeta(t, obj); len(tm) > 0 {
 		errs = tm
 	} else {
-		errs = append(errs, objectMetaUpdate(obj, old)...)
+		errs = append(errs, objectMetaUpdate(md, old)...)
 		errs = append(errs, c.main.Validate(nil, obj, corr)...)
 		errs = append(errs, scaleSpec(t, obj)...)
 		errs = append(errs, scaleStatus(t, obj)...)
@@ -203,13 +205,14 @@ func (v Validator) update(t *schema.Type, c *compiled, s *crdschema.Schema, obj,
 	return errs
 }
 
-func (v Validator) statusUpdate(t *schema.Type, c *compiled, s *crdschema.Schema, obj, old map[string]any, warnings *[]string) field.ErrorList {
+func (v Validator) statusUpdate(t *schema.Type, c *compiled, s *crdschema.Schema, md *convertedMeta, old map[string]any, warnings *[]string) field.ErrorList {
+	obj := md.obj
 	corr := correlate.New(obj, old, s)
 	var errs field.ErrorList
 	if tm := typeMeta(t, obj); len(tm) > 0 {
 		errs = tm
 	} else {
-		errs = append(errs, objectMetaUpdate(obj, old)...)
+		errs = append(errs, objectMetaUpdate(md, old)...)
 		if status, ok := obj["status"]; ok && c.status != nil {
 			var sc *correlate.Node
 			if s != nil {
@@ -282,16 +285,56 @@ func objectMeta(obj map[string]any) (*metav1.ObjectMeta, field.ErrorList) {
 	return om, nil
 }
 
-func objectMetaCreate(t *schema.Type, obj map[string]any) field.ErrorList {
+// convertedMeta is an object's metadata converted once (objectMeta) for every check
+// that reads it.
+type convertedMeta struct {
+	obj  map[string]any
+	om   *metav1.ObjectMeta
+	errs field.ErrorList
+}
+
+func convertMeta(obj map[string]any) *convertedMeta {
 	om, errs := objectMeta(obj)
+	return &convertedMeta{obj: obj, om: om, errs: errs}
+}
+
+// accessor is the object's metadata as the registry's checks read it (meta.Accessor of
+// the unstructured object), but for its managedFields, which both
+// ValidateObjectMetaAccessor and ValidateObjectMetaAccessorUpdate ask for and
+// Unstructured.GetManagedFields converts entry by entry at each call: when the metadata
+// converted whole and they are absent, null or a list, they are the entries that
+// conversion made, with the same converter — the same values.
+func (m *convertedMeta) accessor() metav1.Object {
+	a := accessor(m.obj)
+	if m.errs != nil || m.om == nil {
+		return a
+	}
+	md, _ := m.obj["metadata"].(map[string]any)
+	switch md["managedFields"].(type) {
+	case nil, []any:
+		return &convertedEntries{Object: a, entries: m.om.ManagedFields}
+	}
+	return a
+}
+
+// convertedEntries is an accessor whose managedFields were converted already.
+type convertedEntries struct {
+	metav1.Object
+	entries []metav1.ManagedFieldsEntry
+}
+
+func (c *convertedEntries) GetManagedFields() []metav1.ManagedFieldsEntry { return c.entries }
+
+func objectMetaCreate(t *schema.Type, md *convertedMeta) field.ErrorList {
+	om, errs := md.om, md.errs
 	if len(errs) > 0 {
 		return errs
 	}
 	return metavalidation.ValidateObjectMetaDeclaratively(context.Background(), operation.Create, om, nil, t.Namespaced, metavalidation.NameIsDNSSubdomain, field.NewPath("metadata"), true)
 }
 
-func objectMetaUpdate(obj, old map[string]any) field.ErrorList {
-	om, errs := objectMeta(obj)
+func objectMetaUpdate(md *convertedMeta, old map[string]any) field.ErrorList {
+	om, errs := md.om, md.errs
 	if len(errs) > 0 {
 		return errs
 	}
@@ -303,10 +346,10 @@ func objectMetaUpdate(obj, old map[string]any) field.ErrorList {
 }
 
 // commonUpdate is what the registry checks of every update before the strategy.
-func commonUpdate(t *schema.Type, obj, old map[string]any) field.ErrorList {
+func commonUpdate(t *schema.Type, md *convertedMeta, old map[string]any) field.ErrorList {
 	p := field.NewPath("metadata")
 	// Well-formed labels and annotations are checked once, not by both.
-	meta := wellformed.Meta(accessor(obj))
+	meta := wellformed.Meta(md.accessor())
 	errs := metavalidation.ValidateObjectMetaAccessor(meta, t.Namespaced, pathSegment, p)
 	return append(errs, metavalidation.ValidateObjectMetaAccessorUpdate(meta, accessor(old), p)...)
 }
