@@ -2,6 +2,7 @@ package merge
 
 import (
 	"encoding/json"
+	"reflect"
 	"testing"
 	"time"
 	"unsafe"
@@ -230,5 +231,56 @@ func TestPathsOfDifferenceOfTheSameSet(t *testing.T) {
 	}
 	if got := pathsOfDifference(other, s.Union(other)); got != nil {
 		t.Errorf("a set of the same fields: %v", got)
+	}
+}
+
+// updateObject changes the new object in place: Update, Create and Patch hand it a copy
+// of their own, and leave the caller's objects as they were.
+func TestWritesLeaveTheCallersObjects(t *testing.T) {
+	engine := New(schema.MustNewRegistry(kube.Default()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}))
+	live := objFromYAML(t, `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: d
+  namespace: ns
+  uid: u
+  resourceVersion: "3"
+  creationTimestamp: "2026-12-01T09:00:00Z"
+  managedFields:
+  - {manager: ci, operation: Apply, apiVersion: apps/v1, time: "2026-12-01T10:00:00Z", fieldsType: FieldsV1, fieldsV1: {"f:spec": {"f:replicas": {}}}}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: d}}
+  template:
+    metadata: {labels: {app: d}}
+    spec:
+      containers: [{name: app, image: "app:1"}]
+`)
+	body := unstructured.DeepCopyObject(live)
+	body["spec"].(map[string]any)["replicas"] = int64(3)
+	delete(metadataOf(body), "managedFields")
+	now := time.Date(2026, 12, 3, 12, 0, 0, 0, time.UTC)
+	for _, c := range []struct {
+		name string
+		run  func(live, body map[string]any) (*Result, error)
+	}{
+		{"update", func(live, body map[string]any) (*Result, error) {
+			return engine.Update(Request{Live: live, Object: body, Manager: "edit", Now: now})
+		}},
+		{"create", func(_, body map[string]any) (*Result, error) {
+			return engine.Create(Request{Object: body, Manager: "edit", Now: now})
+		}},
+		{"patch", func(live, _ map[string]any) (*Result, error) {
+			return engine.Patch(Request{Live: live, Patch: Patch{Type: MergePatch, Body: []byte(`{"spec":{"replicas":4}}`)}, Manager: "edit", Now: now})
+		}},
+	} {
+		l, b := unstructured.DeepCopyObject(live), unstructured.DeepCopyObject(body)
+		res, err := c.run(l, b)
+		if err != nil || res.Rejection != nil || res.Action == ActionUnchanged {
+			t.Fatalf("%s: %v, %+v", c.name, err, res)
+		}
+		if !reflect.DeepEqual(l, live) || !reflect.DeepEqual(b, body) {
+			t.Errorf("%s: the caller's objects changed", c.name)
+		}
 	}
 }

@@ -134,6 +134,9 @@ func (r *request) put(live, body map[string]any, manager string) *Result {
 	return r.updateObject(live, body, manager)
 }
 
+// updateObject writes next, the request's own copy of the new object (update and create
+// copy the body as they decode it, patch decodes the patched document), which it changes
+// in place, over live (nil: a create).
 func (r *request) updateObject(live, next map[string]any, manager string) *Result {
 	res := &Result{Endpoint: r.ep}
 	created := live == nil
@@ -149,7 +152,6 @@ func (r *request) updateObject(live, next map[string]any, manager string) *Resul
 		res.Action, res.Rejection = ActionRejected, modified(r.typ, r.ep.Name)
 		return res
 	}
-	next = unstructured.DeepCopyObject(next)
 	// Decoding keeps an empty managedFields list (a reset, rules.md untracked.reset) that re-encoding would drop.
 	bodyManaged, hasBodyManaged := metadataOf(next)["managedFields"]
 	if r.converts() {
