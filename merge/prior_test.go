@@ -18,12 +18,18 @@ import (
 // TestSequencePriorAgrees replays every scenario as one sequence, each request's live
 // object the previous answer's, on engines that take the previous answer's field sets and
 // fieldsV1 (decodeLive, Result.knownText) — with compact managedFields and with trees —
-// and on one that decodes and writes everything again (noShortcuts): the answers must be
-// the same, and some entries must have been taken from the previous answer (the path is
-// tested).
+// and on one that decodes and writes everything again (noShortcuts), at every minor (whose
+// fieldsV1 texts differ from 1.38): the answers must be the same, and some entries must
+// have been taken from the previous answer (the path is tested).
 func TestSequencePriorAgrees(t *testing.T) {
+	for _, minor := range kube.Minors() {
+		t.Run(minor.String(), func(t *testing.T) { sequencePriorAgrees(t, minor) })
+	}
+}
+
+func sequencePriorAgrees(t *testing.T, minor kube.Minor) {
 	reg := schema.MustNewRegistry(kube.Default())
-	model := func() *kubeapiserver.Model { return kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}) }
+	model := func() *kubeapiserver.Model { return kubeapiserver.MustNew(kubeapiserver.Config{Minor: minor}) }
 	full := New(reg, model())
 	full.noShortcuts = true
 	for _, fast := range []*Engine{New(reg, model()), New(reg, model(), WithCompactManagedFields())} {
