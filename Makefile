@@ -21,6 +21,8 @@
 #   make fuzz-long      the same (FUZZTIME default 10m), writing each target's executions to FUZZ_REPORT
 #   make bench-corpus   generate the benchmark repositories + live dumps (1,000 and 10,000 objects)
 #   make bench          benchmarks: Go benchmarks (engine, whole CLI on the corpus), then the binary timed
+#   make pgo            the CPU profile the release build is optimised with (default.pgo), from the
+#                       benchmark corpus through every output format (docs/performance.md)
 #   make startup        small predictions' whole-process start-up against a hello-world Go program (budget 3x)
 #   make startup-floor  the floor under it: programs linking only ssa-diff's third-party imports, with and
 #                       without CEL, client-go and kustomize (what helper programs could save at most)
@@ -53,7 +55,7 @@ FIXTURECHECK ?= ../shared/tools/fixturecheck.py
 GEN_TOOLCHAIN ?= go1.27.3
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: release-check release-snapshot build test vet lint fmt-check unit refresh-recorded recorded-check replay conformance conformance-long conformance-served differential differential-kubernetes differential-133 differential-138 differential-minors fixturecheck generate fuzz fuzz-short fuzz-long bench bench-corpus example startup startup-floor e2e report-screenshots
+.PHONY: release-check release-snapshot build test vet lint fmt-check unit refresh-recorded recorded-check replay conformance conformance-long conformance-served differential differential-kubernetes differential-133 differential-138 differential-minors fixturecheck generate fuzz fuzz-short fuzz-long bench bench-corpus pgo example startup startup-floor e2e report-screenshots
 
 # kustomize's library imports Go's plugin loader, which ssa-diff never uses (kubectl's -k
 # runs no plugins); with cgo on, linking it keeps every exported symbol: this tag leaves it
@@ -247,6 +249,20 @@ fuzz-long:
 
 bench-corpus:
 	$(GO) run ./testdata/benchcorpus/cmd/benchcorpus -out testdata/bench-corpus -sizes 1000,10000
+
+# Profile-guided optimisation: default.pgo, beside main.go, is the CPU profile `go build` and
+# `go install` apply to the binary by default (-pgo=auto; the release, the Dockerfile and make
+# build get it alike). tools/pgo runs the command in-process under one CPU profile: the
+# 10,000-object corpus in the JSON report (the CI gate's workload), the 1,000-object one in
+# every other format. Regenerate it after a change that moves the hot path (it still applies
+# to changed code, matched by function; a stale profile only optimises less).
+PGO_NOW  = --now 2026-12-01T12:00:00Z
+PGO_1K   = testdata/bench-corpus/1000/repo testdata/bench-corpus/1000/live.json
+pgo:
+	@[ -f testdata/bench-corpus/10000/live.json ] || $(MAKE) bench-corpus
+	cd tools/pgo && $(GO) run . -o ../../default.pgo -C ../.. -- \
+		'$(PGO_NOW) -o json testdata/bench-corpus/10000/repo testdata/bench-corpus/10000/live.json' \
+		$(foreach f,text diff markdown junit github html yaml,'$(PGO_NOW) -o $(f) $(PGO_1K)')
 
 # Start-up: the binary predicting one small example and one custom resource under CEL rules,
 # in turn with a hello-world Go program in the same loop (the ratio of the medians of the

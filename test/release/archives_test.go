@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"crypto/sha256"
+	"debug/buildinfo"
 	"debug/elf"
 	"debug/macho"
 	"debug/pe"
@@ -145,7 +146,8 @@ func binaryPlatform(data []byte) (goos, goarch string, static bool, err error) {
 // TestSnapshotArchives: goreleaser's archives, one per platform built, each named with the
 // tag, holding the binary of its platform (static where that can be seen: ELF), the
 // admission helper beside it, the licence and the README, each listed in checksums.txt with its SHA-256; the host's binary
-// runs and says the tag and the commit.
+// runs and says the tag and the commit, and was built with the profile default.pgo
+// (profile-guided optimisation, which goreleaser's go build applies by default).
 func TestSnapshotArchives(t *testing.T) {
 	r := snapshot(t)
 	sums := checksums(t, r.dist)
@@ -202,6 +204,9 @@ func TestSnapshotArchives(t *testing.T) {
 		if err != nil || !strings.HasPrefix(string(out), version) || !namesCommit(string(out), r.commit) {
 			t.Errorf("%s version: %v, want %q and the commit %s:\n%s", a.Name, err, version, r.commit, out)
 		}
+		if pgo := buildSetting(t, exe, "-pgo"); pgo != "default.pgo" {
+			t.Errorf("%s: its binary was built with -pgo=%q, want default.pgo (the profile beside main.go, which -pgo=auto applies)", a.Name, pgo)
+		}
 	}
 	sort.Strings(platforms)
 	want := runtime.GOOS + "/" + runtime.GOARCH
@@ -214,6 +219,21 @@ func TestSnapshotArchives(t *testing.T) {
 	if len(sums) != len(r.archives()) {
 		t.Errorf("checksums.txt lists %d files, for %d archives", len(sums), len(r.archives()))
 	}
+}
+
+// buildSetting is the value of a build setting recorded in a Go binary ("" when absent).
+func buildSetting(t *testing.T, exe, key string) string {
+	t.Helper()
+	info, err := buildinfo.ReadFile(exe)
+	if err != nil {
+		t.Fatalf("%s: %v", exe, err)
+	}
+	for _, s := range info.Settings {
+		if s.Key == key {
+			return s.Value
+		}
+	}
+	return ""
 }
 
 // namesCommit: the version output names the commit, alone (linked by the release) or with its
