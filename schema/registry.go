@@ -265,19 +265,31 @@ func newRegistry(rel builtin.Release) *Registry {
 	types := make([]Type, len(kinds))
 	pending := make([]pendingType, len(kinds))
 	schemas := make([]kindSchema, 0, len(kinds))
+	// The release lists its kinds sorted by group and kind: a group's kinds, and a kind's
+	// versions, one after the other, so each group and kind is indexed once.
+	var groupServed, kindHasResource bool
 	for i, k := range kinds {
-		r.builtinGroups[k.Group] = true
-		if k.Resource != "" {
+		newGroup := i == 0 || k.Group != kinds[i-1].Group
+		newKind := newGroup || k.Kind != kinds[i-1].Kind
+		if newGroup {
+			r.builtinGroups[k.Group] = true
+			groupServed = false
+		}
+		if newKind {
+			kindHasResource = false
+		}
+		if k.Resource != "" && !kindHasResource {
+			kindHasResource = true
 			r.builtinKinds[k.Kind] = true
 		}
 		// Kinds without a resource are only the body of a subresource request
 		// (Eviction): nobody can apply them.
 		served := k.Resource != "" && ServedByDefault(k.Version)
-		if served {
+		if served && !groupServed {
+			groupServed = true
 			r.servedGroups[k.Group] = true
 		}
-		// The release lists a kind's versions one after the other.
-		if i == 0 || k.Group != kinds[i-1].Group || k.Kind != kinds[i-1].Kind {
+		if newKind {
 			schemas = append(schemas, kindSchema{release: rel, kinds: kinds[i : i+1]})
 		} else {
 			ks := &schemas[len(schemas)-1]

@@ -470,3 +470,28 @@ func builtinRelease(t *testing.T, r *Registry) builtin.Release {
 	}
 	return rel
 }
+
+// TestGroupsIndexedOnce: the built-in groups, served groups and kinds a new registry indexes
+// (once per group and kind, from the release's sorted list) are those of every kind and
+// version, at every minor.
+func TestGroupsIndexedOnce(t *testing.T) {
+	for _, v := range kube.Minors() {
+		r := MustNewRegistry(v)
+		groups, served, kinds := map[string]bool{}, map[string]bool{}, map[string]bool{}
+		for _, k := range builtinRelease(t, r).Kinds() {
+			groups[k.Group] = true
+			if k.Resource != "" {
+				kinds[k.Kind] = true
+				if ServedByDefault(k.Version) {
+					served[k.Group] = true
+				}
+			}
+		}
+		if !reflect.DeepEqual(groups, r.builtinGroups) || !reflect.DeepEqual(served, r.servedGroups) || !reflect.DeepEqual(kinds, r.builtinKinds) {
+			t.Errorf("%s: groups %d/%d, served groups %d/%d, kinds %d/%d", v, len(r.builtinGroups), len(groups), len(r.servedGroups), len(served), len(r.builtinKinds), len(kinds))
+		}
+		if !served[""] || !served["apps"] {
+			t.Errorf("%s: the core group or apps not served: %v", v, served)
+		}
+	}
+}
