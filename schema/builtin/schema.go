@@ -61,8 +61,8 @@ func (r Release) NewSchema() *schema.Schema {
 // Closure returns fresh copies, as NewSchema makes them, of the release's types named
 // (names the release has no type of are left out) and of every type they refer to, and
 // those refer to, in the release's order (by name): a complete schema of the named
-// types, such as one kind's ("io.k8s.api.apps.v1.Deployment" reaches 125 of the
-// release's 1,000-odd types). Nothing is copied, or looked up, for the others.
+// types, such as one kind's ("io.k8s.api.apps.v1.Deployment" reaches 123 of 1.37's
+// 1,014 types). Nothing is copied, or looked up, for the others.
 func (r Release) Closure(names ...string) []schema.TypeDef {
 	idx := releaseTypes[r.index]
 	var reached []int // positions in idx
