@@ -409,7 +409,7 @@ func (r *Registry) withBuiltinDependencies(types []smdschema.TypeDef, preserveUn
 	for len(queue) > 0 {
 		name := queue[0]
 		queue = queue[1:]
-		td, ok := r.builtin.FindNamedType(name)
+		td, ok := r.release.Type(name)
 		if !ok {
 			continue // left unresolved; SMD reports it when the type is used
 		}

@@ -97,6 +97,62 @@ type Type struct {
 	// version's schema as the CRD wrote it (nil Schema for a version without one) and the
 	// CRD's preserveUnknownFields. nil for every type that does not come from a CRD.
 	Validation *crdschema.Validation
+
+	// pending, for a built-in kind in the registry's index, makes the Type with its
+	// Parseable when the registry first hands it out (Lookup, Resolve); nil for every Type
+	// handed out.
+	pending *pendingType
+}
+
+// pendingType is a built-in kind whose schema is not made yet: a registry holds every
+// built-in kind of its release in every version (some 700), and a run uses a few, each
+// of which reaches an eighth of the release's types or less (a Deployment 123 of 1.37's
+// 1,014, a ConfigMap 8). Copying and indexing every type at the start of each run cost
+// more than a small run's whole prediction of a Deployment.
+type pendingType struct {
+	once     sync.Once
+	typeName string
+	schema   *kindSchema // shared by the kind's versions, and by the copies ServeBuiltin makes
+	done     *Type
+}
+
+// kindSchema is the schema of one built-in kind in all its versions: the types of the
+// release they reach (builtin.Release.Closure), made once when first asked for. One schema
+// for all versions, since the engine looks every version of a kind up (a managedFields
+// entry may be at any of them), and their types are mostly the same (a Deployment's
+// apps/v1 reaches 123 types, with apps/v1beta1 and v1beta2 136).
+type kindSchema struct {
+	once    sync.Once
+	release builtin.Release
+	kinds   []builtin.Kind // the kind in every version
+	schema  *smdschema.Schema
+}
+
+func (k *kindSchema) get() *smdschema.Schema {
+	k.once.Do(func() {
+		names := make([]string, len(k.kinds))
+		for i := range k.kinds {
+			names[i] = k.kinds[i].TypeName
+		}
+		k.schema = &smdschema.Schema{Types: k.release.Closure(names...)}
+	})
+	return k.schema
+}
+
+// made returns t as the registry hands it out: itself, or, for a built-in kind, the Type
+// with its schema, made on the first call (safe for concurrent use).
+func (t *Type) made() *Type {
+	p := t.pending
+	if p == nil {
+		return t
+	}
+	p.once.Do(func() {
+		c := *t
+		c.pending = nil
+		c.Parseable = typed.ParseableType{Schema: p.schema.get(), TypeRef: smdschema.TypeRef{NamedType: &p.typeName}}
+		p.done = &c
+	})
+	return p.done
 }
 
 // Conversion is a CustomResourceDefinition's conversion strategy.
@@ -143,8 +199,10 @@ var builtinScale = ScaleSubresource{SpecReplicasPath: ".spec.replicas", StatusRe
 // concurrent mutation; once loaded, Lookup, Resolve and Versions are safe
 // for concurrent use (SMD's schema lookups are).
 type Registry struct {
-	version       kube.Minor
-	builtin       *smdschema.Schema
+	version kube.Minor
+	// release holds the built-in types: each kind's schema is made from it when the kind
+	// is first looked up, and CRDs and the Scale take the types they refer to from it.
+	release       builtin.Release
 	builtinGroups map[string]bool
 	// servedGroups are the built-in groups served at some version.
 	servedGroups map[string]bool
@@ -198,31 +256,55 @@ func MustNewRegistry(v kube.Minor) *Registry {
 }
 
 func newRegistry(rel builtin.Release) *Registry {
-	s := rel.NewSchema()
 	kinds := rel.Kinds()
-	r := &Registry{version: rel.Minor(), builtin: s, builtinGroups: map[string]bool{}, servedGroups: map[string]bool{}, crdGroups: map[string]bool{}, scale: &lazyType{},
+	r := &Registry{version: rel.Minor(), release: rel, builtinGroups: map[string]bool{}, servedGroups: map[string]bool{}, crdGroups: map[string]bool{}, scale: &lazyType{},
 		builtinKinds: map[string]bool{}, types: make(map[GVK]*Type, len(kinds))}
 	all := make([]GVK, 0, len(kinds))
-	for _, k := range kinds {
-		r.builtinGroups[k.Group] = true
-		if k.Resource != "" {
+	// The Types, and what makes their schemas, are cut from slabs: three allocations
+	// instead of one per kind and version.
+	types := make([]Type, len(kinds))
+	pending := make([]pendingType, len(kinds))
+	schemas := make([]kindSchema, 0, len(kinds))
+	// The release lists its kinds sorted by group and kind: a group's kinds, and a kind's
+	// versions, one after the other, so each group and kind is indexed once.
+	var groupServed, kindHasResource bool
+	for i, k := range kinds {
+		newGroup := i == 0 || k.Group != kinds[i-1].Group
+		newKind := newGroup || k.Kind != kinds[i-1].Kind
+		if newGroup {
+			r.builtinGroups[k.Group] = true
+			groupServed = false
+		}
+		if newKind {
+			kindHasResource = false
+		}
+		if k.Resource != "" && !kindHasResource {
+			kindHasResource = true
 			r.builtinKinds[k.Kind] = true
 		}
 		// Kinds without a resource are only the body of a subresource request
 		// (Eviction): nobody can apply them.
 		served := k.Resource != "" && ServedByDefault(k.Version)
-		if served {
+		if served && !groupServed {
+			groupServed = true
 			r.servedGroups[k.Group] = true
 		}
-		name := k.TypeName
-		t := &Type{
+		if newKind {
+			schemas = append(schemas, kindSchema{release: rel, kinds: kinds[i : i+1]})
+		} else {
+			ks := &schemas[len(schemas)-1]
+			ks.kinds = ks.kinds[:len(ks.kinds)+1]
+		}
+		pending[i] = pendingType{typeName: k.TypeName, schema: &schemas[len(schemas)-1]}
+		t := &types[i]
+		*t = Type{
 			GVK:        GVK{Group: k.Group, Version: k.Version, Kind: k.Kind},
 			Resource:   k.Resource,
 			Namespaced: k.Namespaced,
 			Status:     k.Status,
-			Parseable:  typed.ParseableType{Schema: s, TypeRef: smdschema.TypeRef{NamedType: &name}},
 			Source:     SourceBuiltin,
 			Served:     served,
+			pending:    &pending[i],
 		}
 		if k.Scale {
 			sc := builtinScale
@@ -289,7 +371,10 @@ func (r *Registry) Minor() kube.Minor { return r.version }
 // Lookup returns the Type of exactly this GVK.
 func (r *Registry) Lookup(gvk GVK) (*Type, bool) {
 	t, ok := r.types[gvk]
-	return t, ok
+	if !ok {
+		return nil, false
+	}
+	return t.made(), true
 }
 
 // Resolve returns the Type of the GVK, or, when the registry has none,
@@ -297,7 +382,7 @@ func (r *Registry) Lookup(gvk GVK) (*Type, bool) {
 // Resolve does not say whether the server serves the kind: see Serving.
 func (r *Registry) Resolve(gvk GVK) (*Type, []string) {
 	if t, ok := r.types[gvk]; ok {
-		return t, nil
+		return t.made(), nil
 	}
 	msg := fmt.Sprintf("no schema for %s: using the deduced type, under which every list is atomic "+
 		"(owned, replaced and conflicting as a whole) and every map granular, so ownership is coarser "+
@@ -375,6 +460,9 @@ func (r *Registry) ServeBuiltin(served func(group, version, resource string) boo
 		if s := served(gvk.Group, gvk.Version, t.Resource); s != t.Served {
 			c := *t
 			c.Served = s
+			if t.pending != nil {
+				c.pending = &pendingType{typeName: t.pending.typeName, schema: t.pending.schema}
+			}
 			t = &c
 			r.types[gvk] = t
 		}

@@ -10,6 +10,7 @@ import (
 	smdschema "sigs.k8s.io/structured-merge-diff/v6/schema"
 
 	"github.com/ssa-diff/ssa-diff/kube"
+	"github.com/ssa-diff/ssa-diff/schema/builtin"
 )
 
 // TestBuiltinElementRelationships pins the element relationships of the
@@ -390,6 +391,107 @@ func TestVersionsIndexedFromTheRelease(t *testing.T) {
 		}
 		if len(got) == 0 {
 			t.Errorf("%s: no versions indexed", v)
+		}
+	}
+}
+
+// TestKindSchemaMadeWhenFirstAsked: a new registry makes no built-in kind's schema; looking
+// a kind up makes the schema of that kind alone, shared by its versions, holding the types
+// its versions reach and no others; a second lookup answers the same Type.
+func TestKindSchemaMadeWhenFirstAsked(t *testing.T) {
+	r := MustNewRegistry(kube.Default())
+	made := func() map[*smdschema.Schema][]string {
+		out := map[*smdschema.Schema][]string{}
+		for gvk, typ := range r.types {
+			if typ.pending == nil {
+				t.Fatalf("%s has no pending schema", gvk)
+			}
+			if s := typ.pending.schema.schema; s != nil {
+				out[s] = append(out[s], gvk.String())
+			}
+		}
+		return out
+	}
+	if m := made(); len(m) != 0 {
+		t.Fatalf("a new registry made %d kinds' schemas: %v", len(m), m)
+	}
+	deploy := mustLookup(t, r, "apps/v1", "Deployment")
+	if again := mustLookup(t, r, "apps/v1", "Deployment"); again != deploy {
+		t.Error("a second lookup answers another Type")
+	}
+	if deploy.pending != nil || deploy.Parseable.Schema == nil || *deploy.Parseable.TypeRef.NamedType != "io.k8s.api.apps.v1.Deployment" {
+		t.Fatalf("the Deployment handed out is not made: %+v", deploy.Parseable)
+	}
+	m := made()
+	if len(m) != 1 || len(m[deploy.Parseable.Schema]) != len(r.Versions("apps", "Deployment")) {
+		t.Fatalf("after one lookup, schemas made for %v", m)
+	}
+	if beta := mustLookup(t, r, "apps/v1beta2", "Deployment"); beta.Parseable.Schema != deploy.Parseable.Schema {
+		t.Error("a kind's versions have schemas of their own")
+	}
+	whole := builtinRelease(t, r).NewSchema()
+	types := deploy.Parseable.Schema.Types
+	if len(types) == 0 || len(types) > len(whole.Types)/4 {
+		t.Fatalf("the Deployment's schema has %d of the release's %d types", len(types), len(whole.Types))
+	}
+	for _, td := range types {
+		if _, ok := whole.FindNamedType(td.Name); !ok {
+			t.Errorf("%s is not a type of the release", td.Name)
+		}
+	}
+	if _, ok := deploy.Parseable.Schema.FindNamedType("io.k8s.api.core.v1.Service"); ok {
+		t.Error("the Deployment's schema holds a Service")
+	}
+	if svc := mustLookup(t, r, "v1", "Service"); svc.Parseable.Schema == deploy.Parseable.Schema {
+		t.Error("two kinds share a schema")
+	}
+}
+
+// TestServeBuiltinKeepsSchemasLazy: the copies ServeBuiltin makes of built-in kinds it serves
+// otherwise are made as the others are, share the kind's schema, and say what they serve.
+func TestServeBuiltinKeepsSchemasLazy(t *testing.T) {
+	r := MustNewRegistry(kube.Default())
+	v1 := mustLookup(t, r, "apps/v1", "Deployment")
+	r.ServeBuiltin(func(group, version, resource string) bool { return group == "apps" })
+	beta := mustLookup(t, r, "apps/v1beta2", "Deployment")
+	if !beta.Served || beta.pending != nil || beta.Parseable.Schema != v1.Parseable.Schema {
+		t.Errorf("apps/v1beta2 served %t, made %t, sharing the kind's schema %t", beta.Served, beta.pending == nil, beta.Parseable.Schema == v1.Parseable.Schema)
+	}
+	if svc := mustLookup(t, r, "v1", "Service"); svc.Served || svc.Parseable.Schema == nil {
+		t.Errorf("v1 Service: served %t, schema %v", svc.Served, svc.Parseable.Schema)
+	}
+}
+
+// builtinRelease is the release whose kinds r holds.
+func builtinRelease(t *testing.T, r *Registry) builtin.Release {
+	rel, ok := builtin.For(r.Minor())
+	if !ok {
+		t.Fatalf("no release of %s", r.Minor())
+	}
+	return rel
+}
+
+// TestGroupsIndexedOnce: the built-in groups, served groups and kinds a new registry indexes
+// (once per group and kind, from the release's sorted list) are those of every kind and
+// version, at every minor.
+func TestGroupsIndexedOnce(t *testing.T) {
+	for _, v := range kube.Minors() {
+		r := MustNewRegistry(v)
+		groups, served, kinds := map[string]bool{}, map[string]bool{}, map[string]bool{}
+		for _, k := range builtinRelease(t, r).Kinds() {
+			groups[k.Group] = true
+			if k.Resource != "" {
+				kinds[k.Kind] = true
+				if ServedByDefault(k.Version) {
+					served[k.Group] = true
+				}
+			}
+		}
+		if !reflect.DeepEqual(groups, r.builtinGroups) || !reflect.DeepEqual(served, r.servedGroups) || !reflect.DeepEqual(kinds, r.builtinKinds) {
+			t.Errorf("%s: groups %d/%d, served groups %d/%d, kinds %d/%d", v, len(r.builtinGroups), len(groups), len(r.servedGroups), len(served), len(r.builtinKinds), len(kinds))
+		}
+		if !served[""] || !served["apps"] {
+			t.Errorf("%s: the core group or apps not served: %v", v, served)
 		}
 	}
 }

@@ -19,7 +19,7 @@ const scaleTypeName = "io.k8s.api.autoscaling.v1.Scale"
 // are the parent's), so the registry's kinds do not list it; its Resource is empty.
 func (r *Registry) ScaleType() *Type {
 	r.scale.once.Do(func() {
-		s := &smdschema.Schema{Types: append(r.closure("io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"), scaleTypes()...)}
+		s := &smdschema.Schema{Types: append(r.release.Closure("io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"), scaleTypes()...)}
 		name := scaleTypeName
 		r.scale.t = &Type{
 			GVK:       ScaleGVK,
@@ -29,45 +29,6 @@ func (r *Registry) ScaleType() *Type {
 		}
 	})
 	return r.scale.t
-}
-
-// closure is the named type of the built-in schema and every named type it refers to.
-func (r *Registry) closure(name string) []smdschema.TypeDef {
-	var out []smdschema.TypeDef
-	seen := map[string]bool{}
-	var visitRef func(ref smdschema.TypeRef)
-	var visit func(name string)
-	visitAtom := func(a smdschema.Atom) {
-		if a.Map != nil {
-			for _, f := range a.Map.Fields {
-				visitRef(f.Type)
-			}
-			visitRef(a.Map.ElementType)
-		}
-		if a.List != nil {
-			visitRef(a.List.ElementType)
-		}
-	}
-	visitRef = func(ref smdschema.TypeRef) {
-		if ref.NamedType != nil {
-			visit(*ref.NamedType)
-		}
-		visitAtom(ref.Inlined)
-	}
-	visit = func(name string) {
-		if seen[name] {
-			return
-		}
-		seen[name] = true
-		td, ok := r.builtin.FindNamedType(name)
-		if !ok {
-			return
-		}
-		out = append(out, smdschema.TypeDef{Name: name, Atom: td.Atom})
-		visitAtom(td.Atom)
-	}
-	visit(name)
-	return out
 }
 
 // scaleTypes are the Scale's own types, as kube-apiserver's OpenAPI describes them.

@@ -441,3 +441,105 @@ func TestTemplateIsData(t *testing.T) {
 		})
 	}
 }
+
+// TestReleaseTypesSortedByName: each release lists its types strictly sorted by name, which
+// Closure and Type's lookup by bisection rely on.
+func TestReleaseTypesSortedByName(t *testing.T) {
+	for _, r := range Releases() {
+		idx := releaseTypes[r.index]
+		for i := 1; i < len(idx); i++ {
+			if a, b := template[idx[i-1]].Name, template[idx[i]].Name; a >= b {
+				t.Fatalf("%s: type %d %q after %q", r.Kubernetes(), i, b, a)
+			}
+		}
+	}
+}
+
+// TestClosureIsWhatTheKindReaches: for every kind of every release, Closure of its type is
+// exactly the types of NewSchema that SMD reaches from it (its own lookups in the whole
+// schema, followed through every reference), equal value for value and in the release's
+// order, and fresh as NewSchema's are; Type is the one type of NewSchema.
+func TestClosureIsWhatTheKindReaches(t *testing.T) {
+	for _, r := range Releases() {
+		whole := r.NewSchema()
+		reachable := func(name string) []schema.TypeDef {
+			seen := map[string]bool{}
+			var visit func(name string)
+			visit = func(name string) {
+				if seen[name] {
+					return
+				}
+				td, ok := whole.FindNamedType(name)
+				if !ok {
+					return
+				}
+				seen[name] = true
+				forEachNamedRef(&td.Atom, func(name *string) { visit(*name) })
+			}
+			visit(name)
+			var out []schema.TypeDef
+			for _, td := range whole.Types {
+				if seen[td.Name] {
+					out = append(out, td)
+				}
+			}
+			return out
+		}
+		names := map[string]bool{}
+		for _, k := range r.Kinds() {
+			names[k.TypeName] = true
+		}
+		for name := range names {
+			got, want := r.Closure(name), reachable(name)
+			if len(got) != len(want) || len(got) == 0 {
+				t.Fatalf("%s: Closure(%s) has %d types, %d reachable", r.Kubernetes(), name, len(got), len(want))
+			}
+			for i := range want {
+				if got[i].Name != want[i].Name {
+					t.Fatalf("%s: Closure(%s) type %d is %s, want %s", r.Kubernetes(), name, i, got[i].Name, want[i].Name)
+				}
+				if d := diffTypeDef(&got[i], &want[i]); d != "" {
+					t.Errorf("%s: Closure(%s): %s: %s", r.Kubernetes(), name, want[i].Name, d)
+				}
+			}
+			one, ok := r.Type(name)
+			if want, _ := whole.FindNamedType(name); !ok || diffTypeDef(&one, &want) != "" {
+				t.Errorf("%s: Type(%s) is not NewSchema's", r.Kubernetes(), name)
+			}
+		}
+		if _, ok := r.Type("io.k8s.api.apps.v1.NoSuchType"); ok {
+			t.Errorf("%s: Type of a name the release does not have", r.Kubernetes())
+		}
+		if got := r.Closure("io.k8s.api.apps.v1.NoSuchType"); len(got) != 0 {
+			t.Errorf("%s: Closure of a name the release does not have: %d types", r.Kubernetes(), len(got))
+		}
+	}
+	newest := mustRelease(t, kube.Newest())
+	deployment := newest.Closure("io.k8s.api.apps.v1.Deployment")
+	if n := len(deployment); n > newest.TypeCount()/4 {
+		t.Errorf("a Deployment's closure has %d of %d types", n, newest.TypeCount())
+	}
+	a, b := &schema.Schema{Types: deployment}, &schema.Schema{Types: newest.Closure("io.k8s.api.apps.v1.Deployment")}
+	ta, _ := a.FindNamedType("io.k8s.api.apps.v1.Deployment")
+	tb, _ := b.FindNamedType("io.k8s.api.apps.v1.Deployment")
+	if ta.Map == tb.Map || ta.Map == template[newest.mustFind(t, "io.k8s.api.apps.v1.Deployment")].Map {
+		t.Error("Closure shares a map with another Closure or the template")
+	}
+}
+
+// mustFind is the template index of the release's type named name.
+func (r Release) mustFind(t *testing.T, name string) uint16 {
+	i, ok := r.find(name)
+	if !ok {
+		t.Fatalf("%s: no type %s", r.Kubernetes(), name)
+	}
+	return releaseTypes[r.index][i]
+}
+
+func BenchmarkClosureDeployment(b *testing.B) {
+	newest := mustRelease(b, kube.Newest())
+	b.ReportAllocs()
+	for b.Loop() {
+		newest.Closure("io.k8s.api.apps.v1.Deployment")
+	}
+}

@@ -15,7 +15,9 @@
 //     nothing is parsed), holding each type once for all the releases where it is the
 //     same, and a list of its types per release; NewSchema copies the release's values SMD
 //     caches lookups in, about half a millisecond, where parsing the same schema from YAML
-//     costs ~60–100 ms.
+//     costs ~60–100 ms. Release.Closure copies only the types some named ones reach (a
+//     kind's, what package schema's registry makes when the kind is first looked up), and
+//     Release.Type one type.
 //   - Release.Kinds: the GVK index. The scheme knows group, version and kind and the SMD
 //     type of each kind, but not the REST resource (plural, scope, subresources): those
 //     come from a table in the generator, checked at generation time against the release's

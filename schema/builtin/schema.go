@@ -1,6 +1,9 @@
 package builtin
 
 import (
+	"slices"
+	"sort"
+
 	"github.com/ssa-diff/ssa-diff/kube"
 	"sigs.k8s.io/structured-merge-diff/v6/schema"
 )
@@ -44,21 +47,104 @@ func (r Release) TypeCount() int { return len(releaseTypes[r.index]) }
 // generated template, which holds each type once for all the releases that have it.
 //
 // The template is data laid out by the linker, so this costs a copy of a few thousand
-// small values and no parsing; only the release asked for is copied.
+// small values and no parsing; only the release asked for is copied. A kind needs only
+// the types its own reaches: Closure copies those.
 func (r Release) NewSchema() *schema.Schema {
 	idx := releaseTypes[r.index]
+	all := make([]int, len(idx))
+	for i := range all {
+		all[i] = i
+	}
+	return &schema.Schema{Types: copyTypes(idx, all)}
+}
+
+// Closure returns fresh copies, as NewSchema makes them, of the release's types named
+// (names the release has no type of are left out) and of every type they refer to, and
+// those refer to, in the release's order (by name): a complete schema of the named
+// types, such as one kind's ("io.k8s.api.apps.v1.Deployment" reaches 123 of 1.37's
+// 1,014 types). Nothing is copied, or looked up, for the others.
+func (r Release) Closure(names ...string) []schema.TypeDef {
+	idx := releaseTypes[r.index]
+	var reached []int // positions in idx
+	in := make([]bool, len(idx))
+	reach := func(name string) {
+		if i, ok := r.find(name); ok && !in[i] {
+			in[i] = true
+			reached = append(reached, i)
+		}
+	}
+	for _, n := range names {
+		reach(n)
+	}
+	// The template's references to one name all point at its one copy in strs: each
+	// name is looked up once, however many fields refer to it.
+	asked := map[*string]bool{}
+	for next := 0; next < len(reached); next++ {
+		forEachNamedRef(&template[idx[reached[next]]].Atom, func(name *string) {
+			if !asked[name] {
+				asked[name] = true
+				reach(*name)
+			}
+		})
+	}
+	slices.Sort(reached)
+	return copyTypes(idx, reached)
+}
+
+// Type returns a fresh copy, as NewSchema makes it, of the release's type named name alone;
+// false when the release has no type of that name.
+func (r Release) Type(name string) (schema.TypeDef, bool) {
+	i, ok := r.find(name)
+	if !ok {
+		return schema.TypeDef{}, false
+	}
+	return copyTypes(releaseTypes[r.index], []int{i})[0], true
+}
+
+// find returns the position in releaseTypes[r.index] of the release's type named name:
+// the release lists its types sorted by name (TestReleaseTypesSortedByName).
+func (r Release) find(name string) (int, bool) {
+	idx := releaseTypes[r.index]
+	i := sort.Search(len(idx), func(i int) bool { return template[idx[i]].Name >= name })
+	return i, i < len(idx) && template[idx[i]].Name == name
+}
+
+// copyTypes copies the types of the template at idx[i] for every i of at, in that order.
+func copyTypes(idx []uint16, at []int) []schema.TypeDef {
 	// The copies are cut from three slabs, counted first: a few allocations instead of
 	// thousands.
 	var n slabSizes
-	for _, t := range idx {
-		n.count(&template[t].Atom)
+	for _, i := range at {
+		n.count(&template[idx[i]].Atom)
 	}
 	c := slabs{maps: make([]schema.Map, n.maps), lists: make([]schema.List, n.lists), fields: make([]schema.StructField, n.fields), copyFields: n.copyFields}
-	types := make([]schema.TypeDef, len(idx))
-	for i, t := range idx {
-		types[i] = schema.TypeDef{Name: template[t].Name, Atom: c.copyAtom(&template[t].Atom)}
+	types := make([]schema.TypeDef, len(at))
+	for j, i := range at {
+		t := idx[i]
+		types[j] = schema.TypeDef{Name: template[t].Name, Atom: c.copyAtom(&template[t].Atom)}
 	}
-	return &schema.Schema{Types: types}
+	return types
+}
+
+// forEachNamedRef calls f with every reference by name of a, at any depth of its inlined
+// atoms.
+func forEachNamedRef(a *schema.Atom, f func(name *string)) {
+	if a.List != nil {
+		forEachNamedRefIn(&a.List.ElementType, f)
+	}
+	if a.Map != nil {
+		forEachNamedRefIn(&a.Map.ElementType, f)
+		for i := range a.Map.Fields {
+			forEachNamedRefIn(&a.Map.Fields[i].Type, f)
+		}
+	}
+}
+
+func forEachNamedRefIn(r *schema.TypeRef, f func(name *string)) {
+	if r.NamedType != nil {
+		f(r.NamedType)
+	}
+	forEachNamedRef(&r.Inlined, f)
 }
 
 // Kinds returns every built-in kind of the release in every version, sorted by group, kind
