@@ -41,3 +41,6 @@ var VersionsNow = versionsNow
 var WidgetRegistry = widgetRegistry
 
 const HPAAtV2 = hpaAtV2
+
+// ReconcileKeeps is reconcileKeeps.
+var ReconcileKeeps = reconcileKeeps

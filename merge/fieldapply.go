@@ -177,10 +177,16 @@ func (r *request) oneVersion(managers smdpath.ManagedFields) bool {
 }
 
 // reconcileWithSchema drops from each entry what the schema no longer allows, as the
-// updater does before every write (entries are at the live object's version).
+// updater does before every write (entries are at the live object's version). An entry
+// whose set goes below no atomic map or list of the schema (reconcileKeeps, most of them)
+// is kept without structured-merge-diff's walk.
 func reconcileWithSchema(live *typed.TypedValue, managers smdpath.ManagedFields) (smdpath.ManagedFields, error) {
 	out := make(smdpath.ManagedFields, len(managers))
 	for m, vs := range managers {
+		if reconcileKeeps(vs.Set(), live) {
+			out[m] = vs
+			continue
+		}
 		rec, err := typed.ReconcileFieldSetWithSchema(vs.Set(), live)
 		if err != nil {
 			return nil, err

@@ -1,0 +1,200 @@
+package merge_test
+
+import (
+	"os"
+	"testing"
+
+	"github.com/ssa-diff/ssa-diff/kube"
+	"github.com/ssa-diff/ssa-diff/merge"
+	"github.com/ssa-diff/ssa-diff/schema"
+	smdpath "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+	"sigs.k8s.io/structured-merge-diff/v6/typed"
+	"sigs.k8s.io/structured-merge-diff/v6/value"
+	"sigs.k8s.io/yaml"
+)
+
+// gadgetCRD has a field of every list and map kind a CRD can declare: a list-map with
+// two keys (one defaulted), a set, an atomic list, an atomic object, a granular map of
+// strings, an object that preserves unknown fields with no properties (typed as
+// structured-merge-diff's deduced type) and one with some, an int-or-string.
+const gadgetCRD = `
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: gadgets.walk.example.com}
+spec:
+  group: walk.example.com
+  scope: Namespaced
+  names: {plural: gadgets, singular: gadget, kind: Gadget, listKind: GadgetList}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              ports:
+                type: array
+                x-kubernetes-list-type: map
+                x-kubernetes-list-map-keys: [port, protocol]
+                items:
+                  type: object
+                  required: [port]
+                  properties:
+                    port: {type: integer}
+                    protocol: {type: string, default: TCP}
+                    name: {type: string}
+                    tags: {type: array, items: {type: string}, x-kubernetes-list-type: set}
+              tags: {type: array, items: {type: string}, x-kubernetes-list-type: set}
+              args: {type: array, items: {type: string}, x-kubernetes-list-type: atomic}
+              rules:
+                type: array
+                x-kubernetes-list-type: atomic
+                items: {type: object, properties: {name: {type: string}, value: {type: string}}}
+              selector:
+                type: object
+                x-kubernetes-map-type: atomic
+                properties:
+                  matchLabels: {type: object, additionalProperties: {type: string}}
+                  name: {type: string}
+              labels: {type: object, additionalProperties: {type: string}}
+              blob: {type: object, x-kubernetes-preserve-unknown-fields: true}
+              extra:
+                type: object
+                x-kubernetes-preserve-unknown-fields: true
+                properties: {name: {type: string}, value: {type: integer}}
+              size: {x-kubernetes-int-or-string: true}
+          status:
+            type: object
+            properties: {phase: {type: string}}
+`
+
+const gadgetBase = `
+apiVersion: walk.example.com/v1
+kind: Gadget
+metadata: {name: g, namespace: ns, labels: {app: g}}
+spec:
+  ports: [{port: 80, name: http, tags: [a, b]}, {port: 80, protocol: UDP}, {port: 443, protocol: TCP}]
+  tags: [x, "y"]
+  args: [--a, --b]
+  rules: [{name: a, value: b}]
+  selector: {matchLabels: {app: g}, name: "n"}
+  labels: {a: b}
+  blob: {a: [1, 2], b: {c: d}, e: null}
+  extra: {name: "n", value: 1, more: {x: ["y"]}}
+  size: 3
+status: {phase: Ready}
+`
+
+// FuzzSetWalks holds the engine's own walks of field sets (merge/setwalks.go) to
+// structured-merge-diff's under real schemas (a Deployment, a Service, a ConfigMap, two
+// custom resources with every list and map kind): reconcileKeeps to
+// ReconcileFieldSetWithSchema on random sets (subsets of a random object's fields as its
+// schema and as the deduced type see them, with random paths below them). Each must give
+// structured-merge-diff's answer whenever it gives one.
+func FuzzSetWalks(f *testing.F) {
+	reg := schema.MustNewRegistry(kube.Default())
+	if err := reg.AddCRD("gadget.yaml", []byte(gadgetCRD)); err != nil {
+		f.Fatal(err)
+	}
+	if err := reg.AddCRD("crd.yaml", mustRead(f, "../testdata/examples/crd-backup/crd.yaml")); err != nil {
+		f.Fatal(err)
+	}
+	var bases []map[string]any
+	if err := yaml.Unmarshal([]byte(fuzzBase), &bases); err != nil {
+		f.Fatal(err)
+	}
+	var gadget map[string]any
+	if err := yaml.Unmarshal([]byte(gadgetBase), &gadget); err != nil {
+		f.Fatal(err)
+	}
+	bases = append(bases, gadget, gadget)
+	for _, seed := range []string{"", "\x00", "\x05", "\x06\x01\x02\x03", "\x05\x03\x04\x00\x01\x02\x05\x06\x07\x08", "\x00\x04\x80\x81\x82\x83\x84\x85\x86",
+		"\x01\x02\x00\x00\x03\x03\x03\x01\x09\x09\x09", "\x06\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01"} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		g := &fuzzGen{data: data}
+		base := bases[g.intn(len(bases))]
+		gvk := schema.GVKFromAPIVersionKind(base["apiVersion"].(string), base["kind"].(string))
+		obj := merge.FuzzCopy(base)
+		g.mutate(obj)
+		typ, _ := reg.Resolve(gvk)
+		if typ == nil {
+			return
+		}
+		var opts []typed.ValidationOptions
+		if g.intn(3) == 0 {
+			opts = append(opts, typed.AllowDuplicates)
+		}
+		tv, err := typ.Parseable.FromUnstructured(obj, opts...)
+		if err != nil {
+			return
+		}
+		want, _ := tv.ToFieldSet()
+
+		// Sets to reconcile: parts of the object's fields as the schema and as the
+		// deduced type see them, with random paths below their members.
+		set := smdpath.NewSet()
+		if want != nil {
+			want.Iterate(func(p smdpath.Path) {
+				if g.intn(2) == 0 {
+					set.Insert(p)
+				}
+			})
+		}
+		if dv, err := typed.DeducedParseableType.FromUnstructured(obj); err == nil && g.intn(2) == 0 {
+			if ds, err := dv.ToFieldSet(); err == nil {
+				ds.Iterate(func(p smdpath.Path) {
+					if g.intn(3) == 0 {
+						set.Insert(p)
+					}
+				})
+			}
+		}
+		var paths []smdpath.Path
+		set.Iterate(func(p smdpath.Path) { paths = append(paths, p) })
+		for n := g.intn(8); n > 0 && len(paths) > 0; n-- {
+			p := paths[g.intn(len(paths))].Copy()
+			p = p[:1+g.intn(len(p))]
+			name := g.pick(fuzzWords)
+			switch g.intn(4) {
+			case 0:
+				p = append(p, smdpath.PathElement{FieldName: &name})
+			case 1:
+				v := value.NewValueInterface(name)
+				p = append(p, smdpath.PathElement{Value: &v})
+			case 2:
+				k := value.FieldList{{Name: "name", Value: value.NewValueInterface(name)}}
+				p = append(p, smdpath.PathElement{Key: &k}, smdpath.PathElement{FieldName: &name})
+			default:
+				i := g.intn(3)
+				p = append(p, smdpath.PathElement{Index: &i})
+			}
+			set.Insert(p)
+		}
+		rec, err := typed.ReconcileFieldSetWithSchema(set, tv)
+		if merge.ReconcileKeeps(set, tv) && (rec != nil || err != nil) {
+			t.Fatalf("reconcileKeeps says nothing changes, ReconcileFieldSetWithSchema gives %v, %v\nset: %s\nobject: %s", rec, err, set, mustJSON(obj))
+		}
+	})
+}
+
+func mustJSON(v any) string {
+	b, err := yaml.Marshal(v)
+	if err != nil {
+		return err.Error()
+	}
+	return string(b)
+}
+
+func mustRead(f *testing.F, name string) []byte {
+	b, err := os.ReadFile(name)
+	if err != nil {
+		f.Fatal(err)
+	}
+	return b
+}
