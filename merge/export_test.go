@@ -42,5 +42,8 @@ var WidgetRegistry = widgetRegistry
 
 const HPAAtV2 = hpaAtV2
 
+// FieldSetOf is fieldSetOf.
+var FieldSetOf = fieldSetOf
+
 // ReconcileKeeps is reconcileKeeps.
 var ReconcileKeeps = reconcileKeeps

@@ -61,9 +61,11 @@ func (r *request) applyFields(live, cfg *typed.TypedValue, cfgObj map[string]any
 	if err != nil {
 		return full()
 	}
-	set, err := cfg.ToFieldSet()
-	if err != nil {
-		return full()
+	set, ok := fieldSetOf(cfg)
+	if !ok {
+		if set, err = cfg.ToFieldSet(); err != nil {
+			return full()
+		}
 	}
 	if f := r.ignore[r.version]; f != nil {
 		set = f.Filter(set)

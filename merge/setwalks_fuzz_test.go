@@ -1,6 +1,7 @@
 package merge_test
 
 import (
+	"bytes"
 	"os"
 	"testing"
 
@@ -91,8 +92,9 @@ status: {phase: Ready}
 
 // FuzzSetWalks holds the engine's own walks of field sets (merge/setwalks.go) to
 // structured-merge-diff's under real schemas (a Deployment, a Service, a ConfigMap, two
-// custom resources with every list and map kind): reconcileKeeps to
-// ReconcileFieldSetWithSchema on random sets (subsets of a random object's fields as its
+// custom resources with every list and map kind): fieldSetOf to TypedValue.ToFieldSet
+// on random objects typed with duplicates refused or allowed, reconcileKeeps to
+// ReconcileFieldSetWithSchema on random sets (subsets of the object's fields as its
 // schema and as the deduced type see them, with random paths below them). Each must give
 // structured-merge-diff's answer whenever it gives one.
 func FuzzSetWalks(f *testing.F) {
@@ -134,7 +136,13 @@ func FuzzSetWalks(f *testing.F) {
 		if err != nil {
 			return
 		}
-		want, _ := tv.ToFieldSet()
+		want, wantErr := tv.ToFieldSet()
+		if got, ok := merge.FieldSetOf(tv); ok {
+			if wantErr != nil {
+				t.Fatalf("fieldSetOf gave a set where ToFieldSet fails (%v)\nobject: %s", wantErr, mustJSON(obj))
+			}
+			sameSets(t, "fieldSetOf", got, want, obj)
+		}
 
 		// Sets to reconcile: parts of the object's fields as the schema and as the
 		// deduced type see them, with random paths below their members.
@@ -181,6 +189,15 @@ func FuzzSetWalks(f *testing.F) {
 			t.Fatalf("reconcileKeeps says nothing changes, ReconcileFieldSetWithSchema gives %v, %v\nset: %s\nobject: %s", rec, err, set, mustJSON(obj))
 		}
 	})
+}
+
+func sameSets(t *testing.T, what string, got, want *smdpath.Set, obj map[string]any) {
+	t.Helper()
+	gj, gerr := got.ToJSON()
+	wj, werr := want.ToJSON()
+	if !got.Equals(want) || gerr != nil || werr != nil || !bytes.Equal(gj, wj) {
+		t.Fatalf("%s differs from ToFieldSet\ngot:  %s (%v)\nwant: %s (%v)\nobject: %s", what, gj, gerr, wj, werr, mustJSON(obj))
+	}
 }
 
 func mustJSON(v any) string {
