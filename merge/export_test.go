@@ -47,3 +47,6 @@ var FieldSetOf = fieldSetOf
 
 // ReconcileKeeps is reconcileKeeps.
 var ReconcileKeeps = reconcileKeeps
+
+// Validates is validates.
+var Validates = validates

@@ -4,7 +4,6 @@ import (
 	smdpath "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 	smdschema "sigs.k8s.io/structured-merge-diff/v6/schema"
 	"sigs.k8s.io/structured-merge-diff/v6/typed"
-	"sigs.k8s.io/structured-merge-diff/v6/value"
 )
 
 // This file holds two of structured-merge-diff's typed walks computed without its generic
@@ -163,33 +162,9 @@ func (w *setWalker) items(set *smdpath.Set, t *smdschema.List, l []any) bool {
 	}
 	seen := smdpath.MakePathElementSet(len(l))
 	for _, item := range l {
-		var pe smdpath.PathElement
-		if len(t.Keys) > 0 {
-			m, isMap := item.(map[string]any)
-			if !isMap || m == nil {
-				return false
-			}
-			keys := make(value.FieldList, 0, len(t.Keys))
-			for _, name := range t.Keys {
-				if v, found := m[name]; found {
-					keys = append(keys, value.Field{Name: name, Value: value.NewValueInterface(v)})
-				} else if sf, _ := keyDefaults.FindField(name); sf.Default != nil {
-					keys = append(keys, value.Field{Name: name, Value: value.NewValueInterface(sf.Default)})
-				}
-			}
-			if len(keys) == 0 {
-				return false
-			}
-			keys.Sort()
-			pe.Key = &keys
-		} else {
-			switch item.(type) {
-			case string, bool, int64, float64:
-			default:
-				return false
-			}
-			v := value.NewValueInterface(item)
-			pe.Value = &v
+		pe, ok := itemPathElement(t, keyDefaults, item)
+		if !ok {
+			return false
 		}
 		if seen.Has(pe) {
 			return false

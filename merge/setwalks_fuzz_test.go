@@ -90,10 +90,10 @@ spec:
 status: {phase: Ready}
 `
 
-// FuzzSetWalks holds the engine's own walks of field sets (merge/setwalks.go) to
-// structured-merge-diff's under real schemas (a Deployment, a Service, a ConfigMap, two
-// custom resources with every list and map kind): fieldSetOf to TypedValue.ToFieldSet
-// on random objects typed with duplicates refused or allowed, reconcileKeeps to
+// FuzzSetWalks holds the engine's own walks of values and field sets (merge/valuewalks.go,
+// merge/setwalks.go) to structured-merge-diff's under real schemas (a Deployment, a
+// Service, a ConfigMap, two custom resources with every list and map kind): validates to
+// the typing's validation on random objects, with duplicates refused or allowed, fieldSetOf to TypedValue.ToFieldSet, reconcileKeeps to
 // ReconcileFieldSetWithSchema on random sets (subsets of the object's fields as its
 // schema and as the deduced type see them, with random paths below them). Each must give
 // structured-merge-diff's answer whenever it gives one.
@@ -129,10 +129,14 @@ func FuzzSetWalks(f *testing.F) {
 			return
 		}
 		var opts []typed.ValidationOptions
-		if g.intn(3) == 0 {
+		allowDuplicates := g.intn(3) == 0
+		if allowDuplicates {
 			opts = append(opts, typed.AllowDuplicates)
 		}
 		tv, err := typ.Parseable.FromUnstructured(obj, opts...)
+		if merge.Validates(typ.Parseable.Schema, typ.Parseable.TypeRef, obj, allowDuplicates) && err != nil {
+			t.Fatalf("validates vouches for an object structured-merge-diff refuses (%v)\nobject: %s", err, mustJSON(obj))
+		}
 		if err != nil {
 			return
 		}
