@@ -50,3 +50,6 @@ var ReconcileKeeps = reconcileKeeps
 
 // Validates is validates.
 var Validates = validates
+
+// SameValue is sameValue.
+var SameValue = sameValue

@@ -105,7 +105,7 @@ func changedOrNil(live, merged *typed.TypedValue, differs bool) *typed.TypedValu
 	if differs {
 		return merged
 	}
-	if value.EqualsUsing(value.NewFreelistAllocator(), live.AsValue(), merged.AsValue()) {
+	if sameValue(live.AsValue().Unstructured(), merged.AsValue().Unstructured()) {
 		return nil
 	}
 	return merged

@@ -93,7 +93,8 @@ status: {phase: Ready}
 // FuzzSetWalks holds the engine's own walks of values and field sets (merge/valuewalks.go,
 // merge/setwalks.go) to structured-merge-diff's under real schemas (a Deployment, a
 // Service, a ConfigMap, two custom resources with every list and map kind): validates to
-// the typing's validation on random objects, with duplicates refused or allowed, fieldSetOf to TypedValue.ToFieldSet, reconcileKeeps to
+// the typing's validation and sameValue to value.Equals on random objects, with
+// duplicates refused or allowed, fieldSetOf to TypedValue.ToFieldSet, reconcileKeeps to
 // ReconcileFieldSetWithSchema on random sets (subsets of the object's fields as its
 // schema and as the deduced type see them, with random paths below them). Each must give
 // structured-merge-diff's answer whenever it gives one.
@@ -136,6 +137,18 @@ func FuzzSetWalks(f *testing.F) {
 		tv, err := typ.Parseable.FromUnstructured(obj, opts...)
 		if merge.Validates(typ.Parseable.Schema, typ.Parseable.TypeRef, obj, allowDuplicates) && err != nil {
 			t.Fatalf("validates vouches for an object structured-merge-diff refuses (%v)\nobject: %s", err, mustJSON(obj))
+		}
+		// Equality: the object against the base and against itself mutated again, some of
+		// its values in another form.
+		other := merge.FuzzCopy(obj)
+		if g.intn(2) == 0 {
+			g.mutate(other)
+		}
+		other = alike(other, g).(map[string]any)
+		for _, pair := range [][2]any{{obj, base}, {obj, other}, {other, obj}} {
+			if got, want := merge.SameValue(pair[0], pair[1]), value.Equals(value.NewValueInterface(pair[0]), value.NewValueInterface(pair[1])); got != want {
+				t.Fatalf("sameValue is %v, value.Equals %v\na: %s\nb: %s", got, want, mustJSON(pair[0]), mustJSON(pair[1]))
+			}
 		}
 		if err != nil {
 			return
@@ -218,4 +231,30 @@ func mustRead(f *testing.F, name string) []byte {
 		f.Fatal(err)
 	}
 	return b
+}
+
+// alike is v with some of its values in another form value.Equals takes as the same: an
+// integer as a float, an empty map or list as a nil one.
+func alike(v any, g *fuzzGen) any {
+	switch x := v.(type) {
+	case map[string]any:
+		if len(x) == 0 && g.intn(2) == 0 {
+			return map[string]any(nil)
+		}
+		for k, item := range x {
+			x[k] = alike(item, g)
+		}
+	case []any:
+		if len(x) == 0 && g.intn(2) == 0 {
+			return []any(nil)
+		}
+		for i, item := range x {
+			x[i] = alike(item, g)
+		}
+	case int64:
+		if g.intn(2) == 0 {
+			return float64(x)
+		}
+	}
+	return v
 }

@@ -6,11 +6,12 @@ import (
 	"sigs.k8s.io/structured-merge-diff/v6/value"
 )
 
-// This file holds structured-merge-diff's validation of an object computed on the
-// unstructured value itself, without its value interfaces and allocator (only its
-// verdict: an object it cannot vouch for is typed by structured-merge-diff, whose errors
-// are the ones reported). FuzzSetWalks compares it with structured-merge-diff's on random
-// objects under real schemas.
+// This file holds two of structured-merge-diff's walks of values computed on the
+// unstructured values themselves, without its value interfaces and allocator: the
+// validation that types an object (only its verdict: an object it cannot vouch for is
+// typed by structured-merge-diff, whose errors are the ones reported) and the equality of
+// two values. FuzzSetWalks compares both with structured-merge-diff's on random objects
+// under real schemas.
 
 // validates reports that typed.AsTyped(obj, sc, tr) validates obj without error, duplicates
 // in associative lists allowed or not. False when it finds an error or meets what it does
@@ -146,4 +147,64 @@ func itemPathElement(t *smdschema.List, elem *smdschema.Map, item any) (pe smdpa
 	v := value.NewValueInterface(item)
 	pe.Value = &v
 	return pe, true
+}
+
+// sameValue is value.Equals of two unstructured values: numbers equal as numbers (an
+// integer and a float alike), a map and a list by their entries (a nil one and an empty
+// one alike), anything else as structured-merge-diff compares it.
+func sameValue(a, b any) bool {
+	switch x := a.(type) {
+	case map[string]any:
+		if y, ok := b.(map[string]any); ok {
+			if len(x) != len(y) {
+				return false
+			}
+			for k, v := range x {
+				w, found := y[k]
+				if !found || !sameValue(v, w) {
+					return false
+				}
+			}
+			return true
+		}
+	case []any:
+		if y, ok := b.([]any); ok {
+			if len(x) != len(y) {
+				return false
+			}
+			for i := range x {
+				if !sameValue(x[i], y[i]) {
+					return false
+				}
+			}
+			return true
+		}
+	case string:
+		if y, ok := b.(string); ok {
+			return x == y
+		}
+	case bool:
+		if y, ok := b.(bool); ok {
+			return x == y
+		}
+	case int64:
+		switch y := b.(type) {
+		case int64:
+			return x == y
+		case float64:
+			return float64(x) == y
+		}
+	case float64:
+		switch y := b.(type) {
+		case float64:
+			return x == y
+		case int64:
+			return x == float64(y)
+		}
+	case nil:
+		if b == nil {
+			return true
+		}
+	}
+	return value.Equals(value.NewValueInterface(a), value.NewValueInterface(b))
 }
