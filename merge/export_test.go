@@ -53,3 +53,6 @@ var Validates = validates
 
 // SameValue is sameValue.
 var SameValue = sameValue
+
+// CompareValues is compareValues.
+var CompareValues = compareValues

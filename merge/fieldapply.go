@@ -206,9 +206,12 @@ func reconcileWithSchema(live *typed.TypedValue, managers smdpath.ManagedFields)
 // before the reset fields were taken out of it, and per other manager the fields of it
 // that the write changes — the conflicts, with force or without.
 func (r *request) compareFields(live, merged *typed.TypedValue, managers smdpath.ManagedFields, manager string) (*typed.Comparison, bool, smdpath.ManagedFields, error) {
-	cmp, err := live.Compare(merged)
-	if err != nil {
-		return nil, false, nil, fmt.Errorf("failed to compare objects: %v", err)
+	cmp, ok := compareValues(live, merged)
+	if !ok {
+		var err error
+		if cmp, err = live.Compare(merged); err != nil {
+			return nil, false, nil, fmt.Errorf("failed to compare objects: %v", err)
+		}
 	}
 	differs := !cmp.IsSame()
 	cmp = cmp.FilterFields(r.ignore[r.version])

@@ -94,7 +94,8 @@ status: {phase: Ready}
 // merge/setwalks.go) to structured-merge-diff's under real schemas (a Deployment, a
 // Service, a ConfigMap, two custom resources with every list and map kind): validates to
 // the typing's validation and sameValue to value.Equals on random objects, with
-// duplicates refused or allowed, fieldSetOf to TypedValue.ToFieldSet, reconcileKeeps to
+// duplicates refused or allowed, compareValues to TypedValue.Compare on two objects and
+// on one and its merge with the other, fieldSetOf to TypedValue.ToFieldSet, reconcileKeeps to
 // ReconcileFieldSetWithSchema on random sets (subsets of the object's fields as its
 // schema and as the deduced type see them, with random paths below them). Each must give
 // structured-merge-diff's answer whenever it gives one.
@@ -153,6 +154,26 @@ func FuzzSetWalks(f *testing.F) {
 		if err != nil {
 			return
 		}
+		// The comparison: of the object and the other, both ways, and of the object and
+		// its merge with the other, as an apply compares the live and the merged object.
+		if ov, err := typ.Parseable.FromUnstructured(other, typed.AllowDuplicates); err == nil {
+			pairs := [][2]*typed.TypedValue{{tv, ov}, {ov, tv}}
+			if merged, err := tv.Merge(ov); err == nil {
+				pairs = append(pairs, [2]*typed.TypedValue{tv, merged})
+			}
+			for _, p := range pairs {
+				want, err := p[0].Compare(p[1])
+				if got, ok := merge.CompareValues(p[0], p[1]); ok {
+					if err != nil {
+						t.Fatalf("compareValues gave a comparison where Compare fails (%v)\nlhs: %s\nrhs: %s", err, mustJSON(p[0].AsValue().Unstructured()), mustJSON(p[1].AsValue().Unstructured()))
+					}
+					sameSets(t, "compareValues' Added", got.Added, want.Added, obj)
+					sameSets(t, "compareValues' Modified", got.Modified, want.Modified, obj)
+					sameSets(t, "compareValues' Removed", got.Removed, want.Removed, obj)
+				}
+			}
+		}
+
 		want, wantErr := tv.ToFieldSet()
 		if got, ok := merge.FieldSetOf(tv); ok {
 			if wantErr != nil {
@@ -213,7 +234,7 @@ func sameSets(t *testing.T, what string, got, want *smdpath.Set, obj map[string]
 	gj, gerr := got.ToJSON()
 	wj, werr := want.ToJSON()
 	if !got.Equals(want) || gerr != nil || werr != nil || !bytes.Equal(gj, wj) {
-		t.Fatalf("%s differs from ToFieldSet\ngot:  %s (%v)\nwant: %s (%v)\nobject: %s", what, gj, gerr, wj, werr, mustJSON(obj))
+		t.Fatalf("%s differs from structured-merge-diff's\ngot:  %s (%v)\nwant: %s (%v)\nobject: %s", what, gj, gerr, wj, werr, mustJSON(obj))
 	}
 }
 
