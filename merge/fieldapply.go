@@ -61,11 +61,9 @@ func (r *request) applyFields(live, cfg *typed.TypedValue, cfgObj map[string]any
 	if err != nil {
 		return full()
 	}
-	set, ok := fieldSetOf(cfg)
-	if !ok {
-		if set, err = cfg.ToFieldSet(); err != nil {
-			return full()
-		}
+	set, err := toFieldSet(cfg)
+	if err != nil {
+		return full()
 	}
 	if f := r.ignore[r.version]; f != nil {
 		set = f.Filter(set)
@@ -151,21 +149,29 @@ func pruneOneVersion(merged *typed.TypedValue, managers smdpath.ManagedFields, l
 	for _, vs := range managers {
 		owned = owned.Union(vs.Set())
 	}
-	mergedSet, err := merged.ToFieldSet()
+	mergedSet, err := toFieldSet(merged)
 	if err != nil {
 		return nil, err
 	}
-	prunedSet, err := pruned.ToFieldSet()
+	prunedSet, err := toFieldSet(pruned)
 	if err != nil {
 		return nil, err
 	}
 	mergedNamed := mergedSet.EnsureNamedFieldsAreMembers(sc, tr)
 	pruned = merged.RemoveItems(mergedNamed.Difference(prunedSet.EnsureNamedFieldsAreMembers(sc, tr).Union(owned.EnsureNamedFieldsAreMembers(sc, tr))))
 	// ...and every removed field that was not in the last set.
-	if prunedSet, err = pruned.ToFieldSet(); err != nil {
+	if prunedSet, err = toFieldSet(pruned); err != nil {
 		return nil, err
 	}
 	return merged.RemoveItems(mergedNamed.Difference(prunedSet.EnsureNamedFieldsAreMembers(sc, tr)).Intersection(lastNamed)), nil
+}
+
+// toFieldSet is tv.ToFieldSet(), built by fieldSetOf when it can.
+func toFieldSet(tv *typed.TypedValue) (*smdpath.Set, error) {
+	if set, ok := fieldSetOf(tv); ok {
+		return set, nil
+	}
+	return tv.ToFieldSet()
 }
 
 // oneVersion reports whether every entry is recorded at the request's version.

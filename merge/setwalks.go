@@ -14,8 +14,9 @@ import (
 // stay its own. FuzzSetWalks compares both with structured-merge-diff's on random objects
 // and sets under real schemas.
 
-// fieldSetOf is tv.ToFieldSet() for an applied configuration that typed without
-// duplicates: the set of its fields, built one level at a time. ok is false — and the
+// fieldSetOf is tv.ToFieldSet() for an object without duplicates in its associative
+// lists (an applied configuration, the merged object of an apply, as a rule): the set of
+// its fields, built one level at a time. ok is false — and the
 // caller asks structured-merge-diff — for anything its walker would take otherwise than
 // plainly: a value of a kind its schema does not allow, a keyed item without any key or
 // a list item twice, an index into a plain list, a value of a Go type unstructured JSON

@@ -95,7 +95,8 @@ status: {phase: Ready}
 // Service, a ConfigMap, two custom resources with every list and map kind): validates to
 // the typing's validation and sameValue to value.Equals on random objects, with
 // duplicates refused or allowed, compareValues to TypedValue.Compare on two objects and
-// on one and its merge with the other, fieldSetOf to TypedValue.ToFieldSet, reconcileKeeps to
+// on one and its merge with the other, fieldSetOf to TypedValue.ToFieldSet on the object
+// and on that merge, reconcileKeeps to
 // ReconcileFieldSetWithSchema on random sets (subsets of the object's fields as its
 // schema and as the deduced type see them, with random paths below them). Each must give
 // structured-merge-diff's answer whenever it gives one.
@@ -160,6 +161,14 @@ func FuzzSetWalks(f *testing.F) {
 			pairs := [][2]*typed.TypedValue{{tv, ov}, {ov, tv}}
 			if merged, err := tv.Merge(ov); err == nil {
 				pairs = append(pairs, [2]*typed.TypedValue{tv, merged})
+				// The merged object's fields, as the prune collects them.
+				if got, ok := merge.FieldSetOf(merged); ok {
+					want, err := merged.ToFieldSet()
+					if err != nil {
+						t.Fatalf("fieldSetOf gave a set where ToFieldSet fails (%v)\nobject: %s", err, mustJSON(merged.AsValue().Unstructured()))
+					}
+					sameSets(t, "fieldSetOf of the merged object", got, want, obj)
+				}
 			}
 			for _, p := range pairs {
 				want, err := p[0].Compare(p[1])
