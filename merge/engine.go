@@ -288,6 +288,7 @@ func withoutCleanManagedFields(obj map[string]any) map[string]any {
 func parseSorted(p typed.ParseableType, obj map[string]any, opts ...typed.ValidationOptions) (*typed.TypedValue, error) {
 	obj = withFieldsV1Trees(obj)
 	if validates(p.Schema, p.TypeRef, obj, slices.Contains(opts, typed.AllowDuplicates)) {
+		//lint:ignore SA1019 the object is validated already (validates), the way structured-merge-diff validates it, without its value interfaces
 		return typed.AsTypedUnvalidated(value.NewValueInterface(obj), p.Schema, p.TypeRef), nil
 	}
 	tv, err := p.FromUnstructured(obj, opts...)
