@@ -494,9 +494,16 @@ func (r *request) deletedFields(live, obj map[string]any) []string {
 	if err1 != nil || err2 != nil {
 		return nil
 	}
-	cmp, err := lt.Compare(nt)
-	if err != nil {
-		return nil
+	var cmp *typed.Comparison
+	ok := false
+	if !r.e.noShortcuts {
+		cmp, ok = compareValues(lt, nt)
+	}
+	if !ok {
+		var err error
+		if cmp, err = lt.Compare(nt); err != nil {
+			return nil
+		}
 	}
 	var out []string
 	cmp.Removed.Difference(systemMetadata).Iterate(func(p smdpath.Path) { out = append(out, fieldpath.PathString(p)) })

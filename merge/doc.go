@@ -48,10 +48,15 @@
 // predicted object, managedFields, conflicts with both values, ownership moves, deleted
 // fields — is data on the [Result].
 //
-// Step 4 is structured-merge-diff's own code, with one shortcut: its prune, three walks over
+// Step 4 is structured-merge-diff's own code, with shortcuts. Its prune, three walks over
 // the object, is skipped when the applier keeps every field it owned, where it provably
 // removes nothing (fieldapply.go says why; FuzzEngine and the differential test against the
-// Kubernetes field manager hold both paths to the same answers). Force changes nothing in
+// Kubernetes field manager hold both paths to the same answers). The typing's validation,
+// the body's field set, the comparison of the live and the merged object, their equality
+// and the reconciling of each entry's set with the schema are walked on the unstructured
+// values and the sets themselves (valuewalks.go, setwalks.go, comparewalk.go), each
+// handing to structured-merge-diff what it cannot answer plainly (FuzzSetWalks holds each
+// to structured-merge-diff's walk); the merge is its own. Force changes nothing in
 // those walks but what becomes of the conflicts (an error, or fields taken from their
 // owners), so an apply that met conflicts keeps them, and the same apply with force — the
 // kubectl relaxation's, the forced request after a 409, or a later request given that

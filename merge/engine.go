@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -283,8 +284,15 @@ func withoutCleanManagedFields(obj map[string]any) map[string]any {
 // parseSorted types an unstructured object; when it does not fit the schema, the error is
 // the one met walking maps in key order, not the one Go's random map order met first
 // (sortedValue), so the same input always gets the same message.
+//
+// An object the engine's own walk vouches for (validates) is typed without
+// structured-merge-diff's validation, which would find nothing either.
 func parseSorted(p typed.ParseableType, obj map[string]any, opts ...typed.ValidationOptions) (*typed.TypedValue, error) {
 	obj = withFieldsV1Trees(obj)
+	if validates(p.Schema, p.TypeRef, obj, slices.Contains(opts, typed.AllowDuplicates)) {
+		//lint:ignore SA1019 the object is validated already (validates), the way structured-merge-diff validates it, without its value interfaces
+		return typed.AsTypedUnvalidated(value.NewValueInterface(obj), p.Schema, p.TypeRef), nil
+	}
 	tv, err := p.FromUnstructured(obj, opts...)
 	if err != nil {
 		if _, sorted := typed.AsTyped(sorted(value.NewValueInterface(obj)), p.Schema, p.TypeRef, opts...); sorted != nil {

@@ -41,3 +41,18 @@ var VersionsNow = versionsNow
 var WidgetRegistry = widgetRegistry
 
 const HPAAtV2 = hpaAtV2
+
+// FieldSetOf is fieldSetOf.
+var FieldSetOf = fieldSetOf
+
+// ReconcileKeeps is reconcileKeeps.
+var ReconcileKeeps = reconcileKeeps
+
+// Validates is validates.
+var Validates = validates
+
+// SameValue is sameValue.
+var SameValue = sameValue
+
+// CompareValues is compareValues.
+var CompareValues = compareValues

@@ -61,7 +61,7 @@ func (r *request) applyFields(live, cfg *typed.TypedValue, cfgObj map[string]any
 	if err != nil {
 		return full()
 	}
-	set, err := cfg.ToFieldSet()
+	set, err := toFieldSet(cfg)
 	if err != nil {
 		return full()
 	}
@@ -79,12 +79,12 @@ func (r *request) applyFields(live, cfg *typed.TypedValue, cfgObj map[string]any
 			return full()
 		}
 	}
-	cmp, conflicts, err := r.compareFields(live, merged, reconciled, manager)
+	cmp, differs, conflicts, err := r.compareFields(live, merged, reconciled, manager)
 	if err != nil {
 		return full()
 	}
 	if len(conflicts) != 0 {
-		f := &forcedFields{live: live, merged: merged, managers: reconciled, manager: manager, cmp: cmp, conflicts: conflicts}
+		f := &forcedFields{live: live, merged: merged, differs: differs, managers: reconciled, manager: manager, cmp: cmp, conflicts: conflicts}
 		if !force {
 			return nil, smdpath.ManagedFields{}, f, smdmerge.ConflictsFromManagers(conflicts)
 		}
@@ -93,12 +93,17 @@ func (r *request) applyFields(live, cfg *typed.TypedValue, cfgObj map[string]any
 	}
 	// No conflicts (the common apply): nothing will be kept for a forced apply, so the
 	// reconciled entries, this request's own, are changed in place.
-	return changedOrNil(live, merged), takeFields(reconciled, manager, cmp, nil), nil, nil
+	return changedOrNil(live, merged, differs), takeFields(reconciled, manager, cmp, nil), nil, nil
 }
 
-// changedOrNil is merged, or nil when it equals live (nothing changes).
-func changedOrNil(live, merged *typed.TypedValue) *typed.TypedValue {
-	if value.EqualsUsing(value.NewFreelistAllocator(), live.AsValue(), merged.AsValue()) {
+// changedOrNil is merged, or nil when it equals live (nothing changes). differs: their
+// comparison found a field added, removed or modified, which two equal values never give
+// (equal values give equal items, keys and leaves at every level), so they differ.
+func changedOrNil(live, merged *typed.TypedValue, differs bool) *typed.TypedValue {
+	if differs {
+		return merged
+	}
+	if sameValue(live.AsValue().Unstructured(), merged.AsValue().Unstructured()) {
 		return nil
 	}
 	return merged
@@ -112,6 +117,8 @@ func changedOrNil(live, merged *typed.TypedValue) *typed.TypedValue {
 // what force does follows from them alone (take).
 type forcedFields struct {
 	live, merged *typed.TypedValue
+	// differs: the comparison of live and merged found a change (changedOrNil).
+	differs bool
 	// managers are the entries reconciled with the schema, the applier's new set in them.
 	managers  smdpath.ManagedFields
 	manager   string
@@ -126,7 +133,7 @@ func (f *forcedFields) take() (*typed.TypedValue, smdpath.ManagedFields) {
 	for m, vs := range f.managers {
 		managers[m] = vs
 	}
-	return changedOrNil(f.live, f.merged), takeFields(managers, f.manager, f.cmp, f.conflicts)
+	return changedOrNil(f.live, f.merged, f.differs), takeFields(managers, f.manager, f.cmp, f.conflicts)
 }
 
 // pruneOneVersion is the updater's prune when every entry is at the merged object's
@@ -142,21 +149,29 @@ func pruneOneVersion(merged *typed.TypedValue, managers smdpath.ManagedFields, l
 	for _, vs := range managers {
 		owned = owned.Union(vs.Set())
 	}
-	mergedSet, err := merged.ToFieldSet()
+	mergedSet, err := toFieldSet(merged)
 	if err != nil {
 		return nil, err
 	}
-	prunedSet, err := pruned.ToFieldSet()
+	prunedSet, err := toFieldSet(pruned)
 	if err != nil {
 		return nil, err
 	}
 	mergedNamed := mergedSet.EnsureNamedFieldsAreMembers(sc, tr)
 	pruned = merged.RemoveItems(mergedNamed.Difference(prunedSet.EnsureNamedFieldsAreMembers(sc, tr).Union(owned.EnsureNamedFieldsAreMembers(sc, tr))))
 	// ...and every removed field that was not in the last set.
-	if prunedSet, err = pruned.ToFieldSet(); err != nil {
+	if prunedSet, err = toFieldSet(pruned); err != nil {
 		return nil, err
 	}
 	return merged.RemoveItems(mergedNamed.Difference(prunedSet.EnsureNamedFieldsAreMembers(sc, tr)).Intersection(lastNamed)), nil
+}
+
+// toFieldSet is tv.ToFieldSet(), built by fieldSetOf when it can.
+func toFieldSet(tv *typed.TypedValue) (*smdpath.Set, error) {
+	if set, ok := fieldSetOf(tv); ok {
+		return set, nil
+	}
+	return tv.ToFieldSet()
 }
 
 // oneVersion reports whether every entry is recorded at the request's version.
@@ -170,10 +185,16 @@ func (r *request) oneVersion(managers smdpath.ManagedFields) bool {
 }
 
 // reconcileWithSchema drops from each entry what the schema no longer allows, as the
-// updater does before every write (entries are at the live object's version).
+// updater does before every write (entries are at the live object's version). An entry
+// whose set goes below no atomic map or list of the schema (reconcileKeeps, most of them)
+// is kept without structured-merge-diff's walk.
 func reconcileWithSchema(live *typed.TypedValue, managers smdpath.ManagedFields) (smdpath.ManagedFields, error) {
 	out := make(smdpath.ManagedFields, len(managers))
 	for m, vs := range managers {
+		if reconcileKeeps(vs.Set(), live) {
+			out[m] = vs
+			continue
+		}
 		rec, err := typed.ReconcileFieldSetWithSchema(vs.Set(), live)
 		if err != nil {
 			return nil, err
@@ -187,13 +208,18 @@ func reconcileWithSchema(live *typed.TypedValue, managers smdpath.ManagedFields)
 }
 
 // compareFields is the first half of the updater's ownership step at one version: the comparison of the live and
-// the merged object (less the reset fields), and per other manager the fields of it that
-// the write changes — the conflicts, with force or without.
-func (r *request) compareFields(live, merged *typed.TypedValue, managers smdpath.ManagedFields, manager string) (*typed.Comparison, smdpath.ManagedFields, error) {
-	cmp, err := live.Compare(merged)
-	if err != nil {
-		return nil, nil, fmt.Errorf("failed to compare objects: %v", err)
+// the merged object (less the reset fields), whether that comparison found any change
+// before the reset fields were taken out of it, and per other manager the fields of it
+// that the write changes — the conflicts, with force or without.
+func (r *request) compareFields(live, merged *typed.TypedValue, managers smdpath.ManagedFields, manager string) (*typed.Comparison, bool, smdpath.ManagedFields, error) {
+	cmp, ok := compareValues(live, merged)
+	if !ok {
+		var err error
+		if cmp, err = live.Compare(merged); err != nil {
+			return nil, false, nil, fmt.Errorf("failed to compare objects: %v", err)
+		}
 	}
+	differs := !cmp.IsSame()
 	cmp = cmp.FilterFields(r.ignore[r.version])
 	changed := cmp.Modified.Union(cmp.Added)
 	conflicts := smdpath.ManagedFields{}
@@ -205,7 +231,7 @@ func (r *request) compareFields(live, merged *typed.TypedValue, managers smdpath
 			conflicts[m] = smdpath.NewVersionedSet(c, vs.APIVersion(), false)
 		}
 	}
-	return cmp, conflicts, nil
+	return cmp, differs, conflicts, nil
 }
 
 // takeFields is the second half with force (or without conflicts): the conflicting fields

@@ -1,0 +1,271 @@
+package merge
+
+import (
+	smdpath "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+	smdschema "sigs.k8s.io/structured-merge-diff/v6/schema"
+	"sigs.k8s.io/structured-merge-diff/v6/typed"
+)
+
+// compareValues is lhs.Compare(rhs) — the fields rhs adds, removes and modifies, the
+// typed comparison of structured-merge-diff's updater — walked on the unstructured values
+// themselves, without its value interfaces, allocator and walker pool. ok is false, and the
+// caller asks structured-merge-diff, for anything its walker would take otherwise than
+// plainly: a value whose kind differs between the sides or that its schema does not allow,
+// a list item twice or without its keys, an index into a plain list, a Go type
+// unstructured JSON does not have. FuzzSetWalks holds it to Compare.
+func compareValues(lhs, rhs *typed.TypedValue) (*typed.Comparison, bool) {
+	lt, rt := lhs.TypeRef(), rhs.TypeRef()
+	if lhs.Schema() != rhs.Schema() || !lt.Equals(&rt) {
+		return nil, false
+	}
+	w := compareWalk{
+		schema: lhs.Schema(),
+		cmp:    &typed.Comparison{Removed: smdpath.NewSet(), Modified: smdpath.NewSet(), Added: smdpath.NewSet()},
+	}
+	if !w.node(lhs.TypeRef(), lhs.AsValue().Unstructured(), rhs.AsValue().Unstructured(), true, true) {
+		return nil, false
+	}
+	return w.cmp, true
+}
+
+type compareWalk struct {
+	schema *smdschema.Schema
+	cmp    *typed.Comparison
+	// path is the path of the node being compared.
+	path smdpath.Path
+}
+
+// node compares the values at w.path, typed tr; hasL and hasR tell a value present (null
+// included) from an absent one.
+func (w *compareWalk) node(tr smdschema.TypeRef, l, r any, hasL, hasR bool) bool {
+	atom, found := w.schema.Resolve(tr)
+	if !found {
+		return false
+	}
+	var a smdschema.Atom
+	switch {
+	case !hasR:
+		if a, found = deduced(atom, l); !found {
+			return false
+		}
+	case !hasL:
+		if a, found = deduced(atom, r); !found {
+			return false
+		}
+	default:
+		al, okL := deduced(atom, l)
+		ar, okR := deduced(atom, r)
+		if !okL || !okR || !al.Equals(&ar) {
+			return false
+		}
+		a = ar
+	}
+	leaf := false
+	switch {
+	case a.Map != nil:
+		lm, okL := asMap(l)
+		rm, okR := asMap(r)
+		if !okL || !okR {
+			return false
+		}
+		if a.Map.ElementRelationship == smdschema.Atomic || len(lm) == 0 && len(rm) == 0 {
+			w.leaf(l, r, hasL, hasR)
+			leaf = true
+		} else if !w.mapItems(a.Map, lm, rm) {
+			return false
+		}
+	case a.Scalar != nil:
+		if hasL && !scalarFits(*a.Scalar, l) || hasR && !scalarFits(*a.Scalar, r) {
+			return false
+		}
+		w.leaf(l, r, hasL, hasR)
+		leaf = true
+	case a.List != nil:
+		ll, okL := asList(l)
+		rl, okR := asList(r)
+		if !okL || !okR {
+			return false
+		}
+		if a.List.ElementRelationship == smdschema.Atomic || len(ll) == 0 && len(rl) == 0 {
+			w.leaf(l, r, hasL, hasR)
+			leaf = true
+		} else if !w.items(a.List, ll, rl) {
+			return false
+		}
+	default:
+		return false
+	}
+	if !leaf {
+		if !hasL {
+			w.cmp.Added.Insert(w.path)
+		} else if !hasR {
+			w.cmp.Removed.Insert(w.path)
+		}
+	}
+	return true
+}
+
+// leaf compares a leaf (a scalar, an atomic or empty map or list) as a whole.
+func (w *compareWalk) leaf(l, r any, hasL, hasR bool) {
+	switch {
+	case !hasL:
+		w.cmp.Added.Insert(w.path)
+	case !hasR:
+		w.cmp.Removed.Insert(w.path)
+	case !sameValue(r, l):
+		w.cmp.Modified.Insert(w.path)
+	}
+}
+
+func (w *compareWalk) mapItems(t *smdschema.Map, l, r map[string]any) bool {
+	visit := func(k string, lv, rv any, hasL, hasR bool) bool {
+		tr := t.ElementType
+		if sf, ok := t.FindField(k); ok {
+			tr = sf.Type
+		}
+		name := k
+		w.path = append(w.path, smdpath.PathElement{FieldName: &name})
+		ok := w.node(tr, lv, rv, hasL, hasR)
+		w.path = w.path[:len(w.path)-1]
+		return ok
+	}
+	for k, lv := range l {
+		rv, hasR := r[k]
+		if !visit(k, lv, rv, true, hasR) {
+			return false
+		}
+	}
+	for k, rv := range r {
+		if _, hasL := l[k]; !hasL && !visit(k, nil, rv, false, true) {
+			return false
+		}
+	}
+	return true
+}
+
+func (w *compareWalk) items(t *smdschema.List, l, r []any) bool {
+	if t.ElementRelationship != smdschema.Associative {
+		return false
+	}
+	var elem *smdschema.Map
+	if len(t.Keys) > 0 {
+		atom, found := w.schema.Resolve(t.ElementType)
+		if !found || atom.Map == nil {
+			return false
+		}
+		elem = atom.Map
+	}
+	lpes, lat, ok := indexItems(t, elem, l)
+	if !ok {
+		return false
+	}
+	rpes, rat, ok := indexItems(t, elem, r)
+	if !ok {
+		return false
+	}
+	// The items of the left, then those of the right alone.
+	for i, pe := range lpes {
+		var rv any
+		j, hasR := rat.Get(pe)
+		if hasR {
+			rv = r[j.(int)]
+		}
+		if !w.item(t, pe, l[i], rv, true, hasR) {
+			return false
+		}
+	}
+	for j, pe := range rpes {
+		if _, hasL := lat.Get(pe); !hasL && !w.item(t, pe, nil, r[j], false, true) {
+			return false
+		}
+	}
+	return true
+}
+
+func (w *compareWalk) item(t *smdschema.List, pe smdpath.PathElement, l, r any, hasL, hasR bool) bool {
+	w.path = append(w.path, pe)
+	ok := w.node(t.ElementType, l, r, hasL, hasR)
+	w.path = w.path[:len(w.path)-1]
+	return ok
+}
+
+// indexItems is the path element of each item of list, and each one's index by its path
+// element; ok is false for an item twice or one without a path element.
+func indexItems(t *smdschema.List, elem *smdschema.Map, list []any) ([]smdpath.PathElement, smdpath.PathElementMap, bool) {
+	pes := make([]smdpath.PathElement, 0, len(list))
+	at := smdpath.MakePathElementMap(len(list))
+	for i, item := range list {
+		pe, ok := itemPathElement(t, elem, item)
+		if !ok {
+			return nil, at, false
+		}
+		if _, dup := at.Get(pe); dup {
+			return nil, at, false
+		}
+		at.Insert(pe, i)
+		pes = append(pes, pe)
+	}
+	return pes, at, true
+}
+
+// deduced is the part of atom that fits v, as structured-merge-diff deduces it: the map,
+// list or scalar type for a value of that kind, the whole atom for a null or a value of a
+// kind the atom does not have. ok is false for a Go type unstructured JSON does not have.
+func deduced(atom smdschema.Atom, v any) (smdschema.Atom, bool) {
+	switch v.(type) {
+	case nil:
+	case string, bool, int64, float64:
+		if atom.Scalar != nil {
+			return smdschema.Atom{Scalar: atom.Scalar}, true
+		}
+	case []any:
+		if atom.List != nil {
+			return smdschema.Atom{List: atom.List}, true
+		}
+	case map[string]any:
+		if atom.Map != nil {
+			return smdschema.Atom{Map: atom.Map}, true
+		}
+	default:
+		return atom, false
+	}
+	return atom, true
+}
+
+// asMap is v as a map: nil when absent or null; ok is false for anything but a map.
+func asMap(v any) (map[string]any, bool) {
+	switch x := v.(type) {
+	case nil:
+		return nil, true
+	case map[string]any:
+		return x, true
+	}
+	return nil, false
+}
+
+// asList is v as a list: nil when absent or null; ok is false for anything but a list.
+func asList(v any) ([]any, bool) {
+	switch x := v.(type) {
+	case nil:
+		return nil, true
+	case []any:
+		return x, true
+	}
+	return nil, false
+}
+
+// scalarFits reports that structured-merge-diff's check of a scalar of type t finds
+// nothing wrong with v (a null fits every type).
+func scalarFits(t smdschema.Scalar, v any) bool {
+	switch v.(type) {
+	case nil:
+		return true
+	case string:
+		return t == smdschema.String || t == smdschema.Untyped
+	case bool:
+		return t == smdschema.Boolean || t == smdschema.Untyped
+	case int64, float64:
+		return t == smdschema.Numeric || t == smdschema.Untyped
+	}
+	return false
+}
