@@ -144,8 +144,9 @@ func FuzzCanonicalFieldsV1(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) { checkCanonical(t, data) })
 }
 
-// FuzzDecodeJSON checks DecodeJSON, AppendJSON and AppendJSONUnescaped (of the value, and
-// of the input as a json.RawMessage) against encoding/json on any input.
+// FuzzDecodeJSON checks DecodeJSON, AppendJSON and AppendJSONUnescaped and
+// AppendJSONUnescapedIndent (of the value, and of the input as a json.RawMessage, at the
+// top and three levels down) against encoding/json on any input.
 func FuzzDecodeJSON(f *testing.F) {
 	for _, c := range unstructuredCases {
 		f.Add([]byte(c))
@@ -157,6 +158,8 @@ func FuzzDecodeJSON(f *testing.F) {
 		if (err != nil) != (wantErr != nil) || !reflect.DeepEqual(got, want) {
 			t.Fatalf("DecodeJSON = %#v, %v; encoding/json reads %#v, %v", got, err, want, wantErr)
 		}
+		// The input as a managedFields entry's fieldsV1 text, valid or not, spaces and all.
+		checkUnescaped(t, map[string]any{"metadata": map[string]any{"managedFields": []any{map[string]any{"fieldsV1": json.RawMessage(data)}}}})
 		if err != nil {
 			return
 		}

@@ -36,6 +36,45 @@ func same(t *testing.T, src []byte, prefix, indent string) {
 	}
 }
 
+// sameIndentAt checks AppendIndent against json.Compact then json.Indent with the prefix
+// of an element depth levels deep: the same text when encoding/json compacts src, and
+// false (dst as given) when it refuses it; or false when src nests past maxDepth.
+func sameIndentAt(t *testing.T, src []byte, prefix, indent string, depth int) {
+	t.Helper()
+	got, ok := AppendIndent([]byte("kept "), src, prefix, indent, depth)
+	var compact, want bytes.Buffer
+	want.WriteString("kept ")
+	if json.Compact(&compact, src) != nil {
+		if ok || string(got) != "kept " {
+			t.Fatalf("AppendIndent(%q) = %q, true; json.Compact refuses it", src, got)
+		}
+		return
+	}
+	if !ok {
+		if depth+bytes.Count(src, []byte("["))+bytes.Count(src, []byte("{")) < maxDepth {
+			t.Fatalf("AppendIndent(%q, depth %d) = false; json.Compact takes it", src, depth)
+		}
+		return
+	}
+	if err := json.Indent(&want, compact.Bytes(), prefix+strings.Repeat(indent, depth), indent); err != nil {
+		t.Fatal(err)
+	}
+	if got := string(got); got != want.String() {
+		t.Fatalf("AppendIndent(%q, %q, %q, %d) = %q; json.Compact then json.Indent: %q", src, prefix, indent, depth, got, want.String())
+	}
+}
+
+// TestAppendIndentDeep: AppendIndent counts depth in the nesting it walks itself, and
+// leaves dst as it was when the text goes past it.
+func TestAppendIndentDeep(t *testing.T) {
+	if got, ok := AppendIndent([]byte("kept"), []byte(" [[1]] "), "", "", maxDepth-1); ok || string(got) != "kept" {
+		t.Errorf("AppendIndent at depth %d = %q, %v; want kept, false", maxDepth-1, got, ok)
+	}
+	if got, ok := AppendIndent([]byte("kept"), []byte(" [[1]] "), "", "", maxDepth-2); !ok || string(got) != "kept[\n[\n1\n]\n]" {
+		t.Errorf("AppendIndent at depth %d = %q, %v", maxDepth-2, got, ok)
+	}
+}
+
 var cases = []string{
 	`{}`, `[]`, ` { "a" : [ 1 , -2.5e+3 , "x\"y\\z\/\b\f\n\r\t\u00e9\uD83D" , true , false , null , { } , [ ] ] } `,
 	`{"a":{"b":[{"c":1},{"d":[]}]},"e":"f"}`, "{\"a\":\"\xff\xfe\"}", "{\"a\":\"\x01\"}", `{"a":"\x"}`, `{"a":"\u12"}`,
@@ -70,17 +109,25 @@ func TestSameAsEncodingJSON(t *testing.T) {
 	for _, src := range srcs {
 		for _, layout := range [][2]string{{"", "  "}, {"    ", "  "}, {"", ""}, {">", "\t"}} {
 			same(t, src, layout[0], layout[1])
+			if bytes.Count(src, []byte("[")) <= 1000 && bytes.Count(src, []byte("{")) <= 1000 {
+				for _, depth := range []int{0, 1, 3} {
+					sameIndentAt(t, src, layout[0], layout[1], depth)
+				}
+			}
 		}
 	}
 }
 
-// FuzzJSONText holds Compact and Indent to encoding/json on any bytes.
+// FuzzJSONText holds Compact, Indent and AppendIndent to encoding/json on any bytes.
 func FuzzJSONText(f *testing.F) {
 	for _, c := range cases[:len(cases)-3] {
-		f.Add([]byte(c), "    ", "  ")
+		f.Add([]byte(c), "    ", "  ", uint8(2))
 	}
-	f.Fuzz(func(t *testing.T, src []byte, prefix, indent string) {
+	f.Fuzz(func(t *testing.T, src []byte, prefix, indent string, depth uint8) {
 		same(t, src, prefix, indent)
+		if bytes.Count(src, []byte("[")) <= 1000 && bytes.Count(src, []byte("{")) <= 1000 {
+			sameIndentAt(t, src, prefix, indent, int(depth))
+		}
 	})
 }
 
