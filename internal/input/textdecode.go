@@ -17,7 +17,9 @@ import (
 // but one object, nesting past maxDepth, bytes that are not UTF-8 and \u escapes of
 // surrogates in strings (encoding/json mends both), anything malformed.
 func decodeText(text []byte, maxDepth int) (map[string]any, bool) {
+	var strings jsontext.StringCache
 	d := textDecoder{Scanner: jsontext.NewScanner(text), maxDepth: maxDepth}
+	d.Strings = &strings
 	d.Space()
 	if d.Peek() != '{' {
 		return nil, false
@@ -97,12 +99,12 @@ func (d *textDecoder) number() (any, bool) {
 	if !ok {
 		return nil, false
 	}
-	text := string(b)
-	if i, err := strconv.ParseInt(text, 10, 64); err == nil {
+	// The number's text is made a string to keep only when it is kept as text.
+	if i, err := strconv.ParseInt(string(b), 10, 64); err == nil {
 		return i, true
 	}
-	if f, err := strconv.ParseFloat(text, 64); err == nil {
+	if f, err := strconv.ParseFloat(string(b), 64); err == nil {
 		return f, true
 	}
-	return json.Number(text), true
+	return json.Number(string(b)), true
 }

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 // same checks Compact and Indent against encoding/json: the same text, or an error for both,
@@ -162,5 +163,32 @@ func BenchmarkRewrite(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestStringCache: equal short texts get one string; texts that share a slot each get
+// their own value, however they alternate; long texts are not kept.
+func TestStringCache(t *testing.T) {
+	var c StringCache
+	a1, a2 := c.get([]byte("abcd")), c.get([]byte("abcd"))
+	if a1 != "abcd" || unsafe.StringData(a1) != unsafe.StringData(a2) {
+		t.Errorf("get(abcd) twice: %q and %q, not one string", a1, a2)
+	}
+	// Same length, first, middle and last bytes: the same slot.
+	for _, s := range []string{"axcd", "abcd", "axcd", "", "abcd"} {
+		if got := c.get([]byte(s)); got != s {
+			t.Errorf("get(%q) = %q", s, got)
+		}
+	}
+	long := strings.Repeat("k", maxCachedString+1)
+	if l1, l2 := c.get([]byte(long)), c.get([]byte(long)); l1 != long || unsafe.StringData(l1) == unsafe.StringData(l2) {
+		t.Errorf("get of a text past maxCachedString: %q, kept: %v", l1, unsafe.StringData(l1) == unsafe.StringData(l2))
+	}
+	// Through a Scanner: keys and values, escaped or not.
+	s := NewScanner([]byte(`{"name":"TCP","na\u006de":"TCP"}`))
+	s.Strings = &c
+	m := map[string]any{}
+	if !s.Object(m, func() (any, bool) { return s.String() }) || len(m) != 1 || m["name"] != "TCP" {
+		t.Errorf("Object with a StringCache: %v", m)
 	}
 }

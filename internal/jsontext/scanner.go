@@ -19,6 +19,38 @@ import (
 type Scanner struct {
 	data []byte
 	pos  int
+	// Strings, when set, gives the values of short strings and keys read by String, Key
+	// and Object: one string for the many equal ones of a document.
+	Strings *StringCache
+}
+
+// StringCache hands out one string for equal short texts: the keys of a Kubernetes
+// object repeat (name, protocol, containerPort in each item), and so do short values (TCP,
+// IfNotPresent), each a new allocation otherwise. A slot per hash of the text, whose
+// string is given again when it is the text and replaced by a new one when it is not: the
+// string given is always the text's, whatever the slot held.
+type StringCache struct {
+	slots [256]string
+}
+
+// maxCachedString bounds the texts a StringCache keeps: longer ones rarely repeat.
+const maxCachedString = 32
+
+// get is b as a string, from the cache when its slot holds it.
+func (c *StringCache) get(b []byte) string {
+	if len(b) == 0 || len(b) > maxCachedString {
+		return string(b)
+	}
+	// Three bytes and the length tell most keys apart, without reading the whole text.
+	n := len(b)
+	h := uint(n)*0x9e + uint(b[0])*0x3b + uint(b[n/2])*0x1f + uint(b[n-1])
+	slot := &c.slots[(h^h>>8)%uint(len(c.slots))]
+	if *slot == string(b) {
+		return *slot
+	}
+	s := string(b)
+	*slot = s
+	return s
 }
 
 // NewScanner is a Scanner at the start of data.
@@ -148,11 +180,11 @@ func (s *Scanner) String() (string, bool) {
 	if !ok {
 		return "", false
 	}
-	return stringOf(inner, escaped, ascii)
+	return stringOf(inner, escaped, ascii, s.Strings)
 }
 
-// stringOf is the value of a string whose inner text quoted read.
-func stringOf(inner []byte, escaped, ascii bool) (string, bool) {
+// stringOf is the value of a string whose inner text quoted read, from cache when set.
+func stringOf(inner []byte, escaped, ascii bool, cache *StringCache) (string, bool) {
 	if escaped {
 		// Most escaped strings are short keys of keyed list items: unescaped on the stack.
 		var stack [64]byte
@@ -162,6 +194,9 @@ func stringOf(inner []byte, escaped, ascii bool) (string, bool) {
 	}
 	if !ascii && !utf8.Valid(inner) {
 		return "", false
+	}
+	if cache != nil {
+		return cache.get(inner), true
 	}
 	return string(inner), true
 }
@@ -235,7 +270,7 @@ func (s *Scanner) KeyIn(text string) (string, bool) {
 	var k string
 	if !escaped && (ascii || utf8.Valid(inner)) {
 		k = text[at : at+len(inner)]
-	} else if k, ok = stringOf(inner, escaped, ascii); !ok {
+	} else if k, ok = stringOf(inner, escaped, ascii, s.Strings); !ok {
 		return "", false
 	}
 	return k, s.colon()
