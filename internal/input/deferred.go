@@ -49,7 +49,7 @@ func (o *Object) Decode() (map[string]any, error) {
 	if o.text == nil {
 		return o.Object, nil
 	}
-	if m, ok := decodeText(o.text, o.depth); ok {
+	if m, ok := decodeTextAs(o.text, o.depth, o.compact); ok {
 		if o.compact {
 			compactManagedFields(m)
 		}

@@ -192,3 +192,121 @@ func TestStringCache(t *testing.T) {
 		t.Errorf("Object with a StringCache: %v", m)
 	}
 }
+
+// sameCanonicalSet holds CanonicalSet to encoding/json: the text it takes is a field set
+// (objects of objects) that json.Marshal writes back as it is, and the text it refuses is
+// not, but for keys beyond printable ASCII (which it refuses too) and nesting past maxDepth.
+func sameCanonicalSet(t *testing.T, text []byte, maxDepth int) {
+	t.Helper()
+	s := NewScanner(text)
+	got, ok := s.CanonicalSet(1, maxDepth)
+	if !ok && s.pos != 0 {
+		t.Fatalf("CanonicalSet(%q) refused it at %d, not where it started", text, s.pos)
+	}
+	if ok && !bytes.Equal(got, text[:s.pos]) {
+		t.Fatalf("CanonicalSet(%q) = %q, not the text it read", text, got)
+	}
+	// What encoding/json says of the text CanonicalSet read, or of all of it.
+	read := text
+	if ok {
+		read = got
+	}
+	var tree any
+	isSet := json.Unmarshal(read, &tree) == nil && fieldSet(tree, 1, maxDepth)
+	canonical := false
+	if isSet {
+		b, err := json.Marshal(tree)
+		canonical = err == nil && bytes.Equal(b, read)
+	}
+	switch {
+	case ok && !canonical:
+		t.Fatalf("CanonicalSet took %q; encoding/json: a field set %v, written back as it is %v", got, isSet, canonical)
+	case !ok && canonical && printableASCII(read):
+		t.Fatalf("CanonicalSet refused %q, which encoding/json writes back as it is", text)
+	}
+}
+
+func printableASCII(b []byte) bool {
+	for _, c := range b {
+		if c < 0x20 || c >= 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+// fieldSet reports whether v is a map of maps nested at most maxDepth deep, v at depth.
+func fieldSet(v any, depth, maxDepth int) bool {
+	m, ok := v.(map[string]any)
+	if !ok || depth > maxDepth {
+		return false
+	}
+	for _, c := range m {
+		if !fieldSet(c, depth+1, maxDepth) {
+			return false
+		}
+	}
+	return true
+}
+
+var setCases = []string{
+	`{}`, `{"f:a":{}}`, `{".":{},"f:a":{},"k:{\"name\":\"x\"}":{".":{},"f:name":{}}}`, `{"f:b":{},"f:a":{}}`,
+	`{"f:a":{},"f:a":{}}`, `{"a\\b":{},"a\"b":{}}`, `{"a\"b":{},"a\\b":{}}`, `{"a":{}, "b":{}}`, ` {"a":{}}`,
+	`{"a":1}`, `{"a":{"b":[]}}`, `{"<":{}}`, `{"\u0041":{}}`, `{"\/":{}}`, "{\"\x7f\":{}}", "{\"é\":{}}",
+	`{"a":{}}x`, `{"a":{}`, `{"a":{},}`, `{"":{},"a":{}}`, `{"a":{"b":{"c":{}}}}`, `{"k:{\"a\":1}":{},"k:{\"a\":2}":{}}`,
+	`{"k:{\"port\":80,\"protocol\":\"TCP\"}":{},"k:{\"port\":9090,\"protocol\":\"TCP\"}":{}}`, `{"ab":{},"a":{}}`, `{"a":{},"ab":{}}`,
+}
+
+func TestCanonicalSet(t *testing.T) {
+	for _, c := range setCases {
+		for _, maxDepth := range []int{1, 2, 3, 100} {
+			sameCanonicalSet(t, []byte(c), maxDepth)
+		}
+	}
+	// Field sets as the API server writes them: every fieldsV1 of the recorded cases.
+	files, _ := filepath.Glob("../../testdata/recorded/*/*.json")
+	taken := 0
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var obj struct {
+			Metadata struct {
+				ManagedFields []struct {
+					FieldsV1 json.RawMessage `json:"fieldsV1"`
+				} `json:"managedFields"`
+			} `json:"metadata"`
+		}
+		if json.Unmarshal(data, &obj) != nil {
+			continue
+		}
+		for _, e := range obj.Metadata.ManagedFields {
+			var compact bytes.Buffer
+			if json.Compact(&compact, e.FieldsV1) != nil {
+				continue
+			}
+			sameCanonicalSet(t, compact.Bytes(), 1000)
+			s := NewScanner(compact.Bytes())
+			if _, ok := s.CanonicalSet(1, 1000); ok {
+				taken++
+			}
+		}
+	}
+	if taken < 50 {
+		t.Fatalf("CanonicalSet took %d fieldsV1 of the recorded cases", taken)
+	}
+}
+
+// FuzzCanonicalSet holds CanonicalSet to encoding/json on any text.
+func FuzzCanonicalSet(f *testing.F) {
+	for _, c := range setCases {
+		f.Add([]byte(c), 100)
+	}
+	f.Fuzz(func(t *testing.T, text []byte, maxDepth int) {
+		if maxDepth < 1 || maxDepth > 10000 {
+			return
+		}
+		sameCanonicalSet(t, text, maxDepth)
+	})
+}
