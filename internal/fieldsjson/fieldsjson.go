@@ -397,9 +397,18 @@ func (d *fieldsDecoder) object(depth int) (map[string]any, bool) {
 // CanonicalFieldsV1 is fieldsV1 JSON text as encoding/json writes its decoded tree —
 // compact, keys sorted, HTML characters escaped, a repeated key's last value kept —
 // written from the text without building the tree when it is a field set (objects of
-// objects). It is how readers of this module keep fieldsV1 as
+// objects), and copied when the text is that already. It is how readers of this module keep fieldsV1 as
 // text, so that text compares equal for equal sets.
 func CanonicalFieldsV1(data []byte) ([]byte, error) {
+	// Text canonical already (a dump's, the writer's of a custom resource) is copied.
+	s := jsontext.NewScanner(data)
+	s.Space()
+	if text, ok := s.CanonicalSet(0, maxFieldsDepth); ok {
+		s.Space()
+		if s.AtEnd() {
+			return bytes.Clone(text), nil
+		}
+	}
 	d := fieldsDecoder{jsontext.NewScanner(data)}
 	d.Space()
 	if out, ok := d.canonical(nil, 0); ok {
