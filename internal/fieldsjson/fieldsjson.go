@@ -360,10 +360,13 @@ func AppendEscapedPrintable(dst []byte, s string) []byte {
 }
 
 // DecodeJSON decodes a JSON value as encoding/json.Unmarshal into an any does.
-// Objects whose values are objects — every fieldsV1 — are read directly; anything else is
-// left to encoding/json.
+// Objects whose values are objects — every fieldsV1 — are read directly, equal short keys
+// (".", "f:name") as one string (jsontext.StringCache); anything else is left to
+// encoding/json.
 func DecodeJSON(data []byte) (any, error) {
+	var keys jsontext.StringCache
 	d := fieldsDecoder{jsontext.NewScanner(data)}
+	d.Strings = &keys
 	d.Space()
 	if v, ok := d.object(0); ok {
 		d.Space()

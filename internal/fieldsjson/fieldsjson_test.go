@@ -105,6 +105,19 @@ func TestDecodeJSONIsEncodingJSON(t *testing.T) {
 
 // TestCanonicalFieldsV1IsEncodingJSON: the canonical text of a fieldsV1 is what
 // encoding/json writes for its decoded tree, for every case.
+// TestCanonicalFieldsV1CopiesCanonicalText: text canonical already (a dump's entries) is
+// copied, one allocation, not read into members and written again.
+func TestCanonicalFieldsV1CopiesCanonicalText(t *testing.T) {
+	text := []byte(`{"f:metadata":{"f:labels":{".":{},"f:app":{}}},"f:spec":{"f:ports":{"k:{\"port\":80,\"protocol\":\"TCP\"}":{".":{},"f:port":{}}}}}`)
+	got, err := CanonicalFieldsV1(text)
+	if err != nil || !bytes.Equal(got, text) {
+		t.Fatalf("CanonicalFieldsV1(%s) = %s, %v", text, got, err)
+	}
+	if n := testing.AllocsPerRun(20, func() { _, _ = CanonicalFieldsV1(text) }); n != 1 {
+		t.Errorf("CanonicalFieldsV1 of canonical text: %v allocations, want 1 (the copy)", n)
+	}
+}
+
 func TestCanonicalFieldsV1IsEncodingJSON(t *testing.T) {
 	for _, c := range unstructuredCases {
 		checkCanonical(t, []byte(c))
