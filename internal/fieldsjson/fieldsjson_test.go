@@ -310,3 +310,19 @@ func FuzzAppendFloat(f *testing.F) {
 		}
 	})
 }
+
+// TestIndentedFieldsV1Unread: a fieldsV1 held as text is indented as it is copied into
+// the report, not compacted into a buffer of its own and indented from there: writing an
+// entry takes no allocation but the stack of its keys.
+func TestIndentedFieldsV1Unread(t *testing.T) {
+	entry := map[string]any{"fieldsV1": json.RawMessage(`{"f:metadata":{"f:labels":{".":{},"f:app":{}}},"f:spec":{"f:replicas":{}}}`)}
+	dst := make([]byte, 0, 4096)
+	got, err := AppendJSONUnescapedIndent(dst, entry, "    ", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkIndented(t, entry)
+	if n := testing.AllocsPerRun(20, func() { _, _ = AppendJSONUnescapedIndent(dst, entry, "    ", "  ") }); n > 1 {
+		t.Errorf("AppendJSONUnescapedIndent of an entry (%d bytes): %v allocations, want at most 1", len(got), n)
+	}
+}
