@@ -170,17 +170,27 @@ func Drift(in DriftInput) []DriftField {
 		if a := ask.applied(); a != nil && a.Has(p) {
 			return
 		}
-		d := in.field(p, live, nil, ask)
-		if d.Default {
+		// The field is written out only when it is drift: nobody owns it, so the scheme's
+		// default says first (as field would), then the create.
+		if isDefault(p, live, ask) {
 			return
 		}
 		// Not the scheme's default: maybe what a create adds (the registry's defaults) or
 		// assigns (an allocated IP), which only a whole create tells.
 		obj, assigned := ask.created()
-		if v, ok := fieldpath.ValueAt(obj, p); ok && sameJSON(v, live) || containsKey(assigned, assignedPointer(d.Pointer)) {
+		if v, ok := fieldpath.ValueAt(obj, p); ok && sameJSON(v, live) {
 			return
 		}
-		out = append(out, d)
+		if len(assigned) > 0 {
+			ptr, ok := fieldpath.JSONPointer(p, in.Live)
+			if !ok {
+				ptr = "" // as field leaves DriftField.Pointer
+			}
+			if containsKey(assigned, assignedPointer(ptr)) {
+				return
+			}
+		}
+		out = append(out, in.field(p, live, nil, ask))
 	})
 	return out
 }
@@ -255,9 +265,7 @@ func (in *DriftInput) field(p smdpath.Path, live any, keys []string, ask *driftA
 		}
 	}
 	if !applies {
-		if v, ok := fieldpath.ValueAt(ask.defaults(), p); ok && sameJSON(v, live) {
-			d.Default = true
-		}
+		d.Default = isDefault(p, live, ask)
 	}
 	d.Fate, d.Predicted = fate(p, live, in.Predicted, in.Refused)
 	if in.Refused && in.Forced != nil {
@@ -266,6 +274,13 @@ func (in *DriftInput) field(p smdpath.Path, live any, keys []string, ask *driftA
 		d.WithForce = f
 	}
 	return d
+}
+
+// isDefault reports whether live, the live value at p, is the value the server gives the
+// manifest there (DriftInput.Defaulted).
+func isDefault(p smdpath.Path, live any, ask *driftAsk) bool {
+	v, ok := fieldpath.ValueAt(ask.defaults(), p)
+	return ok && sameJSON(v, live)
 }
 
 // fate is what a write that leaves predicted (or is refused) does to the field at p whose

@@ -4,13 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/ssa-diff/ssa-diff/internal/jsontext"
-	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 )
 
 // AppendJSON appends v, a decoded JSON value (maps with string keys, lists, strings,
@@ -58,45 +58,70 @@ func AppendJSONUnescaped(dst []byte, v any) ([]byte, error) { return appendJSON(
 // json.Indent(prefix, indent) indents that text (each element on a line of its own,
 // starting with prefix and indent once per level, a space after each colon, empty objects
 // and arrays as {} and []), in one pass: a report's objects are written indented without
-// being read back. Values other than maps, lists and scalars (a json.RawMessage, a float,
-// other types) are written compact and indented by jsontext.Indent.
+// being read back. A json.RawMessage (a managedFields entry's fieldsV1) is indented from
+// its text as it is copied (jsontext.AppendIndent); values other than maps, lists and
+// scalars (an invalid json.RawMessage, a float, other types) are written compact and
+// indented by jsontext.Indent.
 func AppendJSONUnescapedIndent(dst []byte, v any, prefix, indent string) ([]byte, error) {
-	return appendIndented(dst, v, prefix, indent, 0)
+	w := writer{prefix: prefix, indent: indent}
+	return w.appendIndented(dst, v, 0)
 }
 
-func appendIndented(dst []byte, v any, prefix, indent string, depth int) ([]byte, error) {
-	newline := func(dst []byte, depth int) []byte {
-		dst = append(dst, '\n')
-		dst = append(dst, prefix...)
-		for range depth {
-			dst = append(dst, indent...)
-		}
-		return dst
+// writer writes decoded JSON values: the keys of the maps being written are sorted on one
+// stack (keys), each map's above its parent's, so that a value's maps take no slice each.
+type writer struct {
+	escapeHTML     bool
+	prefix, indent string // AppendJSONUnescapedIndent's layout
+	keys           []string
+}
+
+// sortedKeys pushes m's keys onto the stack, sorted, and returns where they start: they
+// are w.keys[start:start+len(m)] until w.keys is cut back to start.
+func (w *writer) sortedKeys(m map[string]any) int {
+	start := len(w.keys)
+	for k := range m {
+		w.keys = append(w.keys, k)
 	}
+	slices.Sort(w.keys[start:])
+	return start
+}
+
+func (w *writer) newline(dst []byte, depth int) []byte {
+	dst = append(dst, '\n')
+	dst = append(dst, w.prefix...)
+	for range depth {
+		dst = append(dst, w.indent...)
+	}
+	return dst
+}
+
+func (w *writer) appendIndented(dst []byte, v any, depth int) ([]byte, error) {
 	var err error
 	switch t := v.(type) {
 	case nil, bool, string, int64, int:
-		return appendJSON(dst, v, false)
+		return w.appendJSON(dst, v)
 	case map[string]any:
 		if len(t) == 0 {
 			return append(dst, "{}"...), nil
 		}
-		keys := unstructured.SortedKeys(t)
+		start := w.sortedKeys(t)
 		dst = append(dst, '{')
-		for i, k := range keys {
+		for i := range len(t) {
+			k := w.keys[start+i]
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			dst = newline(dst, depth+1)
+			dst = w.newline(dst, depth+1)
 			if dst, err = appendUnescapedString(dst, k); err != nil {
 				return nil, err
 			}
 			dst = append(dst, ':', ' ')
-			if dst, err = appendIndented(dst, t[k], prefix, indent, depth+1); err != nil {
+			if dst, err = w.appendIndented(dst, t[k], depth+1); err != nil {
 				return nil, err
 			}
 		}
-		return append(newline(dst, depth), '}'), nil
+		w.keys = w.keys[:start]
+		return append(w.newline(dst, depth), '}'), nil
 	case []any:
 		if t == nil {
 			return append(dst, "null"...), nil
@@ -109,27 +134,41 @@ func appendIndented(dst []byte, v any, prefix, indent string, depth int) ([]byte
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			dst = newline(dst, depth+1)
-			if dst, err = appendIndented(dst, x, prefix, indent, depth+1); err != nil {
+			dst = w.newline(dst, depth+1)
+			if dst, err = w.appendIndented(dst, x, depth+1); err != nil {
 				return nil, err
 			}
 		}
-		return append(newline(dst, depth), ']'), nil
+		return append(w.newline(dst, depth), ']'), nil
+	case json.RawMessage:
+		// What encoding/json writes of it is its text compacted; indented, that is its
+		// text indented (json.Indent drops the spaces between tokens as json.Compact
+		// does). Invalid text is left to encoding/json below, for its error.
+		if t != nil {
+			if out, ok := jsontext.AppendIndent(dst, t, w.prefix, w.indent, depth); ok {
+				return out, nil
+			}
+		}
 	}
-	compact, err := appendJSON(nil, v, false)
+	compact, err := w.appendJSON(nil, v)
 	if err != nil {
 		return nil, err
 	}
 	buf := bytes.NewBuffer(dst)
-	if err := jsontext.Indent(buf, compact, prefix+strings.Repeat(indent, depth), indent); err != nil {
+	if err := jsontext.Indent(buf, compact, w.prefix+strings.Repeat(w.indent, depth), w.indent); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil
 }
 
 func appendJSON(dst []byte, v any, escapeHTML bool) ([]byte, error) {
+	w := writer{escapeHTML: escapeHTML}
+	return w.appendJSON(dst, v)
+}
+
+func (w *writer) appendJSON(dst []byte, v any) ([]byte, error) {
 	quote := appendJSONString
-	if !escapeHTML {
+	if !w.escapeHTML {
 		quote = appendUnescapedString
 	}
 	switch t := v.(type) {
@@ -147,10 +186,11 @@ func appendJSON(dst []byte, v any, escapeHTML bool) ([]byte, error) {
 		if len(t) == 0 {
 			return append(dst, "{}"...), nil
 		}
-		keys := unstructured.SortedKeys(t)
+		start := w.sortedKeys(t)
 		dst = append(dst, '{')
 		var err error
-		for i, k := range keys {
+		for i := range len(t) {
+			k := w.keys[start+i]
 			if i > 0 {
 				dst = append(dst, ',')
 			}
@@ -158,10 +198,11 @@ func appendJSON(dst []byte, v any, escapeHTML bool) ([]byte, error) {
 				return nil, err
 			}
 			dst = append(dst, ':')
-			if dst, err = appendJSON(dst, t[k], escapeHTML); err != nil {
+			if dst, err = w.appendJSON(dst, t[k]); err != nil {
 				return nil, err
 			}
 		}
+		w.keys = w.keys[:start]
 		return append(dst, '}'), nil
 	case []any:
 		if t == nil {
@@ -173,13 +214,13 @@ func appendJSON(dst []byte, v any, escapeHTML bool) ([]byte, error) {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			if dst, err = appendJSON(dst, x, escapeHTML); err != nil {
+			if dst, err = w.appendJSON(dst, x); err != nil {
 				return nil, err
 			}
 		}
 		return append(dst, ']'), nil
 	case json.RawMessage:
-		if !escapeHTML && t != nil {
+		if !w.escapeHTML && t != nil {
 			// What encoding/json writes of a RawMessage: the text compacted (json.Compact
 			// escapes no HTML characters); an invalid one is left to it, for its error.
 			buf := bytes.NewBuffer(dst)
@@ -188,7 +229,7 @@ func appendJSON(dst []byte, v any, escapeHTML bool) ([]byte, error) {
 			}
 		}
 	}
-	if !escapeHTML {
+	if !w.escapeHTML {
 		return appendEncoded(dst, v)
 	}
 	b, err := json.Marshal(v)
@@ -319,10 +360,13 @@ func AppendEscapedPrintable(dst []byte, s string) []byte {
 }
 
 // DecodeJSON decodes a JSON value as encoding/json.Unmarshal into an any does.
-// Objects whose values are objects — every fieldsV1 — are read directly; anything else is
-// left to encoding/json.
+// Objects whose values are objects — every fieldsV1 — are read directly, equal short keys
+// (".", "f:name") as one string (jsontext.StringCache); anything else is left to
+// encoding/json.
 func DecodeJSON(data []byte) (any, error) {
+	var keys jsontext.StringCache
 	d := fieldsDecoder{jsontext.NewScanner(data)}
+	d.Strings = &keys
 	d.Space()
 	if v, ok := d.object(0); ok {
 		d.Space()
@@ -356,9 +400,18 @@ func (d *fieldsDecoder) object(depth int) (map[string]any, bool) {
 // CanonicalFieldsV1 is fieldsV1 JSON text as encoding/json writes its decoded tree —
 // compact, keys sorted, HTML characters escaped, a repeated key's last value kept —
 // written from the text without building the tree when it is a field set (objects of
-// objects). It is how readers of this module keep fieldsV1 as
+// objects), and copied when the text is that already. It is how readers of this module keep fieldsV1 as
 // text, so that text compares equal for equal sets.
 func CanonicalFieldsV1(data []byte) ([]byte, error) {
+	// Text canonical already (a dump's, the writer's of a custom resource) is copied.
+	s := jsontext.NewScanner(data)
+	s.Space()
+	if text, ok := s.CanonicalSet(0, maxFieldsDepth); ok {
+		s.Space()
+		if s.AtEnd() {
+			return bytes.Clone(text), nil
+		}
+	}
 	d := fieldsDecoder{jsontext.NewScanner(data)}
 	d.Space()
 	if out, ok := d.canonical(nil, 0); ok {

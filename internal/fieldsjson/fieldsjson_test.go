@@ -105,6 +105,19 @@ func TestDecodeJSONIsEncodingJSON(t *testing.T) {
 
 // TestCanonicalFieldsV1IsEncodingJSON: the canonical text of a fieldsV1 is what
 // encoding/json writes for its decoded tree, for every case.
+// TestCanonicalFieldsV1CopiesCanonicalText: text canonical already (a dump's entries) is
+// copied, one allocation, not read into members and written again.
+func TestCanonicalFieldsV1CopiesCanonicalText(t *testing.T) {
+	text := []byte(`{"f:metadata":{"f:labels":{".":{},"f:app":{}}},"f:spec":{"f:ports":{"k:{\"port\":80,\"protocol\":\"TCP\"}":{".":{},"f:port":{}}}}}`)
+	got, err := CanonicalFieldsV1(text)
+	if err != nil || !bytes.Equal(got, text) {
+		t.Fatalf("CanonicalFieldsV1(%s) = %s, %v", text, got, err)
+	}
+	if n := testing.AllocsPerRun(20, func() { _, _ = CanonicalFieldsV1(text) }); n != 1 {
+		t.Errorf("CanonicalFieldsV1 of canonical text: %v allocations, want 1 (the copy)", n)
+	}
+}
+
 func TestCanonicalFieldsV1IsEncodingJSON(t *testing.T) {
 	for _, c := range unstructuredCases {
 		checkCanonical(t, []byte(c))
@@ -144,8 +157,9 @@ func FuzzCanonicalFieldsV1(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) { checkCanonical(t, data) })
 }
 
-// FuzzDecodeJSON checks DecodeJSON, AppendJSON and AppendJSONUnescaped (of the value, and
-// of the input as a json.RawMessage) against encoding/json on any input.
+// FuzzDecodeJSON checks DecodeJSON, AppendJSON and AppendJSONUnescaped and
+// AppendJSONUnescapedIndent (of the value, and of the input as a json.RawMessage, at the
+// top and three levels down) against encoding/json on any input.
 func FuzzDecodeJSON(f *testing.F) {
 	for _, c := range unstructuredCases {
 		f.Add([]byte(c))
@@ -157,6 +171,8 @@ func FuzzDecodeJSON(f *testing.F) {
 		if (err != nil) != (wantErr != nil) || !reflect.DeepEqual(got, want) {
 			t.Fatalf("DecodeJSON = %#v, %v; encoding/json reads %#v, %v", got, err, want, wantErr)
 		}
+		// The input as a managedFields entry's fieldsV1 text, valid or not, spaces and all.
+		checkUnescaped(t, map[string]any{"metadata": map[string]any{"managedFields": []any{map[string]any{"fieldsV1": json.RawMessage(data)}}}})
 		if err != nil {
 			return
 		}
@@ -209,13 +225,21 @@ func BenchmarkFieldsV1(b *testing.B) {
 		b.Fatal(err)
 	}
 	fields := obj.Metadata.ManagedFields[0].FieldsV1
+	canonical, err := CanonicalFieldsV1(fields)
+	if err != nil || bytes.Equal(canonical, fields) {
+		b.Fatalf("the fieldsV1 is canonical already, or %v", err)
+	}
 	for _, c := range []struct {
 		name string
+		text []byte
 		read func([]byte) error
 	}{
-		{"DecodeJSON", func(d []byte) error { _, err := DecodeJSON(d); return err }},
-		{"CanonicalFieldsV1", func(d []byte) error { _, err := CanonicalFieldsV1(d); return err }},
+		{"DecodeJSON", fields, func(d []byte) error { _, err := DecodeJSON(d); return err }},
+		{"CanonicalFieldsV1", fields, func(d []byte) error { _, err := CanonicalFieldsV1(d); return err }},
+		// The same set in byte order, as a dump holds it: copied.
+		{"CanonicalFieldsV1Sorted", canonical, func(d []byte) error { _, err := CanonicalFieldsV1(d); return err }},
 	} {
+		fields := c.text
 		b.Run(c.name, func(b *testing.B) {
 			b.SetBytes(int64(len(fields)))
 			b.ReportAllocs()
@@ -285,4 +309,20 @@ func FuzzAppendFloat(f *testing.F) {
 			t.Fatalf("AppendFloat(%v) = %s; encoding/json writes %s", x, got, want)
 		}
 	})
+}
+
+// TestIndentedFieldsV1Unread: a fieldsV1 held as text is indented as it is copied into
+// the report, not compacted into a buffer of its own and indented from there: writing an
+// entry takes no allocation but the stack of its keys.
+func TestIndentedFieldsV1Unread(t *testing.T) {
+	entry := map[string]any{"fieldsV1": json.RawMessage(`{"f:metadata":{"f:labels":{".":{},"f:app":{}}},"f:spec":{"f:replicas":{}}}`)}
+	dst := make([]byte, 0, 4096)
+	got, err := AppendJSONUnescapedIndent(dst, entry, "    ", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkIndented(t, entry)
+	if n := testing.AllocsPerRun(20, func() { _, _ = AppendJSONUnescapedIndent(dst, entry, "    ", "  ") }); n > 1 {
+		t.Errorf("AppendJSONUnescapedIndent of an entry (%d bytes): %v allocations, want at most 1", len(got), n)
+	}
 }

@@ -44,12 +44,14 @@ func (o *Object) Deferred() bool { return o.text != nil }
 // Decode returns the object's tree: Object itself, or for a deferred object a new tree
 // decoded from its text, numbers and managedFields as the Loader reads them. A deferred
 // object does not keep the tree: each call decodes again, and the tree goes when its user
-// lets it go.
+// lets it go. With CompactManagedFields, a fieldsV1 whose text is already encoding/json's
+// (every one of a dump kubectl or the API server wrote) is copied as it stands, not
+// decoded and encoded again (decodeTextAs).
 func (o *Object) Decode() (map[string]any, error) {
 	if o.text == nil {
 		return o.Object, nil
 	}
-	if m, ok := decodeText(o.text, o.depth); ok {
+	if m, ok := decodeTextAs(o.text, o.depth, o.compact); ok {
 		if o.compact {
 			compactManagedFields(m)
 		}

@@ -1,6 +1,8 @@
 package input
 
 import (
+	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -123,4 +125,84 @@ func BenchmarkDecodeText(b *testing.B) {
 			b.Fatal("decodeText left the object to encoding/json")
 		}
 	}
+}
+
+// sameTextFieldsV1 holds decodeTextAs with fieldsV1 left as text to decodeText followed by
+// compactManagedFields (what Decode did), and reports how many fieldsV1 it copied as
+// text rather than decoded.
+func sameTextFieldsV1(t *testing.T, text []byte, maxDepth int) int {
+	t.Helper()
+	got, ok := decodeTextAs(text, maxDepth, true)
+	want, wantOK := decodeText(text, maxDepth)
+	if ok != wantOK {
+		t.Fatalf("decodeTextAs(%q, %d) reports %v; decodeText %v", text, maxDepth, ok, wantOK)
+	}
+	if !ok {
+		return 0
+	}
+	copied := 0
+	md, _ := got["metadata"].(map[string]any)
+	entries, _ := md["managedFields"].([]any)
+	for _, e := range entries {
+		if e, ok := e.(map[string]any); ok {
+			if _, ok := e["fieldsV1"].(json.RawMessage); ok {
+				copied++
+			}
+		}
+	}
+	compactManagedFields(got)
+	compactManagedFields(want)
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("decodeTextAs(%q, %d) = %#v; decodeText and compactManagedFields: %#v", text, maxDepth, got, want)
+	}
+	return copied
+}
+
+var fieldsV1Cases = []string{
+	`{"metadata":{"managedFields":[{"fieldsV1":{"f:a":{}}},{"fieldsV1":{"f:b":{},"f:a":{}}},{"fieldsV1":{"f:a":1}},{"fieldsV1":[]},{"fieldsV1":{}},[],1]}}`,
+	`{"metadata":{"managedFields":[{"fieldsV1":{"k:{\"a\":1}":{".":{}}},"fieldsV1":{"f:x":{}}}]},"metadata":{"managedFields":[{"fieldsV1":{"f:y":{}}}]}}`,
+	`{"metadata":{"managedFields":{"fieldsV1":{"f:a":{}}}},"spec":{"managedFields":[{"fieldsV1":{"f:a":{}}}]}}`,
+	`{"metadata":{"managedFields":[{"fieldsV1":{"f:a":{"f:b":{"f:c":{}}}}}]}}`, `{"metadata":{"managedFields":[{"fieldsV1":{"f:<":{}}}]}}`,
+	`{"metadata":{"managedFields":[{"fieldsV1":{"f:a": {}}}]}}`, `{"metadata":{"managedFields":[{"fieldsV1":{"\u00e9":{}}}]}}`,
+	`{"metadata":{"managedFields":[{"fieldsV1":{"f:a":{}}}]},"x":tru}`, `{"metadata":[],"managedFields":[{"fieldsV1":{"f:a":{}}}]}`,
+}
+
+func TestDecodeTextFieldsV1(t *testing.T) {
+	for _, c := range append(fieldsV1Cases, textCases...) {
+		for _, depth := range []int{1, 3, 5, 6, 7, 1000} {
+			sameTextFieldsV1(t, []byte(c), depth)
+		}
+	}
+	// Every recorded live object: each fieldsV1 the API server wrote is copied as text.
+	files, _ := filepath.Glob("../../testdata/recorded/*/*.json")
+	copied := 0
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var compact bytes.Buffer
+		if json.Compact(&compact, data) != nil {
+			continue
+		}
+		copied += sameTextFieldsV1(t, compact.Bytes(), DefaultMaxDepth)
+	}
+	if copied < 50 {
+		t.Fatalf("only %d fieldsV1 of the recorded objects copied as text", copied)
+	}
+}
+
+// FuzzDecodeTextFieldsV1 holds decodeTextAs with fieldsV1 left as text to decodeText and
+// compactManagedFields on any text.
+func FuzzDecodeTextFieldsV1(f *testing.F) {
+	for _, c := range append(fieldsV1Cases, textCases...) {
+		f.Add([]byte(c), 1000)
+	}
+	f.Add([]byte(fieldsV1Cases[3]), 6)
+	f.Fuzz(func(t *testing.T, text []byte, maxDepth int) {
+		if maxDepth < 1 || maxDepth > HardMaxDepth {
+			return
+		}
+		sameTextFieldsV1(t, text, maxDepth)
+	})
 }

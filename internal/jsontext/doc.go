@@ -14,4 +14,12 @@
 // other readers of JSON text in ssa-diff share: package input decodes the objects it keeps
 // as text with it, package fieldsjson the field sets of managedFields. Each of them builds
 // its own result from the tokens and leaves to encoding/json whatever the Scanner refuses.
+//
+// Two helpers serve package input's decoding of the objects it keeps as text. A
+// [StringCache] given to a Scanner hands out one string for the equal short keys and
+// values of a document (name, protocol, TCP in every item), instead of a new one each.
+// [Scanner.CanonicalSet] reads a field set whose text is already what encoding/json writes
+// of it — a managedFields entry's fieldsV1 as a dump holds it — and gives that text, so
+// that it is copied rather than decoded into maps and encoded again; anything else it
+// leaves to be decoded.
 package jsontext

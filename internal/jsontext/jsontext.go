@@ -28,6 +28,27 @@ func Indent(dst *bytes.Buffer, src []byte, prefix, indent string) error {
 	return json.Indent(dst, src, prefix, indent)
 }
 
+// AppendIndent appends src, one JSON value between optional spaces, to dst as Indent
+// indents its compact text (json.Compact's) when that text is an element depth levels
+// deep: each element on a line of its own starting with prefix and indent depth+1 times
+// per level below, no spaces before or after the value. In one pass: a value held as
+// text (a managedFields entry's fieldsV1) is written into an indented document without
+// being compacted first. It reports false, with dst as given, when src is not one valid
+// JSON value or nests deeper than the walker goes (maxDepth, counting depth): encoding/json
+// is then the one to ask.
+func AppendIndent(dst, src []byte, prefix, indent string, depth int) ([]byte, bool) {
+	w := walker{Scanner: NewScanner(src), out: dst, indent: true, prefix: prefix, step: indent}
+	w.Space()
+	if !w.value(depth) {
+		return dst, false
+	}
+	w.Space()
+	if !w.AtEnd() {
+		return dst, false
+	}
+	return w.out, true
+}
+
 // maxDepth is the nesting encoding/json's scanner accepts; deeper text is left to it.
 const maxDepth = 10000
 

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 // same checks Compact and Indent against encoding/json: the same text, or an error for both,
@@ -33,6 +34,45 @@ func same(t *testing.T, src []byte, prefix, indent string) {
 		if (err != nil) != (wantErr != nil) || got.String() != want.String() {
 			t.Fatalf("%s(%q, %q, %q) = %q, %v; encoding/json: %q, %v", c.name, src, prefix, indent, got.String(), err, want.String(), wantErr)
 		}
+	}
+}
+
+// sameIndentAt checks AppendIndent against json.Compact then json.Indent with the prefix
+// of an element depth levels deep: the same text when encoding/json compacts src, and
+// false (dst as given) when it refuses it; or false when src nests past maxDepth.
+func sameIndentAt(t *testing.T, src []byte, prefix, indent string, depth int) {
+	t.Helper()
+	got, ok := AppendIndent([]byte("kept "), src, prefix, indent, depth)
+	var compact, want bytes.Buffer
+	want.WriteString("kept ")
+	if json.Compact(&compact, src) != nil {
+		if ok || string(got) != "kept " {
+			t.Fatalf("AppendIndent(%q) = %q, true; json.Compact refuses it", src, got)
+		}
+		return
+	}
+	if !ok {
+		if depth+bytes.Count(src, []byte("["))+bytes.Count(src, []byte("{")) < maxDepth {
+			t.Fatalf("AppendIndent(%q, depth %d) = false; json.Compact takes it", src, depth)
+		}
+		return
+	}
+	if err := json.Indent(&want, compact.Bytes(), prefix+strings.Repeat(indent, depth), indent); err != nil {
+		t.Fatal(err)
+	}
+	if got := string(got); got != want.String() {
+		t.Fatalf("AppendIndent(%q, %q, %q, %d) = %q; json.Compact then json.Indent: %q", src, prefix, indent, depth, got, want.String())
+	}
+}
+
+// TestAppendIndentDeep: AppendIndent counts depth in the nesting it walks itself, and
+// leaves dst as it was when the text goes past it.
+func TestAppendIndentDeep(t *testing.T) {
+	if got, ok := AppendIndent([]byte("kept"), []byte(" [[1]] "), "", "", maxDepth-1); ok || string(got) != "kept" {
+		t.Errorf("AppendIndent at depth %d = %q, %v; want kept, false", maxDepth-1, got, ok)
+	}
+	if got, ok := AppendIndent([]byte("kept"), []byte(" [[1]] "), "", "", maxDepth-2); !ok || string(got) != "kept[\n[\n1\n]\n]" {
+		t.Errorf("AppendIndent at depth %d = %q, %v", maxDepth-2, got, ok)
 	}
 }
 
@@ -70,17 +110,25 @@ func TestSameAsEncodingJSON(t *testing.T) {
 	for _, src := range srcs {
 		for _, layout := range [][2]string{{"", "  "}, {"    ", "  "}, {"", ""}, {">", "\t"}} {
 			same(t, src, layout[0], layout[1])
+			if bytes.Count(src, []byte("[")) <= 1000 && bytes.Count(src, []byte("{")) <= 1000 {
+				for _, depth := range []int{0, 1, 3} {
+					sameIndentAt(t, src, layout[0], layout[1], depth)
+				}
+			}
 		}
 	}
 }
 
-// FuzzJSONText holds Compact and Indent to encoding/json on any bytes.
+// FuzzJSONText holds Compact, Indent and AppendIndent to encoding/json on any bytes.
 func FuzzJSONText(f *testing.F) {
 	for _, c := range cases[:len(cases)-3] {
-		f.Add([]byte(c), "    ", "  ")
+		f.Add([]byte(c), "    ", "  ", uint8(2))
 	}
-	f.Fuzz(func(t *testing.T, src []byte, prefix, indent string) {
+	f.Fuzz(func(t *testing.T, src []byte, prefix, indent string, depth uint8) {
 		same(t, src, prefix, indent)
+		if bytes.Count(src, []byte("[")) <= 1000 && bytes.Count(src, []byte("{")) <= 1000 {
+			sameIndentAt(t, src, prefix, indent, int(depth))
+		}
 	})
 }
 
@@ -116,4 +164,163 @@ func BenchmarkRewrite(b *testing.B) {
 			}
 		})
 	}
+}
+
+// TestStringCache: equal short texts get one string; texts that share a slot each get
+// their own value, however they alternate; long texts are not kept.
+func TestStringCache(t *testing.T) {
+	var c StringCache
+	a1, a2 := c.get([]byte("abcd")), c.get([]byte("abcd"))
+	if a1 != "abcd" || unsafe.StringData(a1) != unsafe.StringData(a2) {
+		t.Errorf("get(abcd) twice: %q and %q, not one string", a1, a2)
+	}
+	// Same length, first, middle and last bytes: the same slot.
+	for _, s := range []string{"axcd", "abcd", "axcd", "", "abcd"} {
+		if got := c.get([]byte(s)); got != s {
+			t.Errorf("get(%q) = %q", s, got)
+		}
+	}
+	long := strings.Repeat("k", maxCachedString+1)
+	if l1, l2 := c.get([]byte(long)), c.get([]byte(long)); l1 != long || unsafe.StringData(l1) == unsafe.StringData(l2) {
+		t.Errorf("get of a text past maxCachedString: %q, kept: %v", l1, unsafe.StringData(l1) == unsafe.StringData(l2))
+	}
+	// Through a Scanner: keys and values, escaped or not.
+	s := NewScanner([]byte(`{"name":"TCP","na\u006de":"TCP"}`))
+	s.Strings = &c
+	m := map[string]any{}
+	if !s.Object(m, func() (any, bool) { return s.String() }) || len(m) != 1 || m["name"] != "TCP" {
+		t.Errorf("Object with a StringCache: %v", m)
+	}
+}
+
+// sameCanonicalSet holds CanonicalSet to encoding/json: the text it takes is a field set
+// (objects of objects) that json.Marshal writes back as it is, and the text it refuses is
+// not, but for keys beyond printable ASCII or with escapes other than \" and \\ (\b, \f,
+// \n …, which it refuses too) and nesting past maxDepth.
+func sameCanonicalSet(t *testing.T, text []byte, maxDepth int) {
+	t.Helper()
+	s := NewScanner(text)
+	got, ok := s.CanonicalSet(1, maxDepth)
+	if !ok && s.pos != 0 {
+		t.Fatalf("CanonicalSet(%q) refused it at %d, not where it started", text, s.pos)
+	}
+	if ok && !bytes.Equal(got, text[:s.pos]) {
+		t.Fatalf("CanonicalSet(%q) = %q, not the text it read", text, got)
+	}
+	// What encoding/json says of the text CanonicalSet read, or of all of it.
+	read := text
+	if ok {
+		read = got
+	}
+	var tree any
+	isSet := json.Unmarshal(read, &tree) == nil && fieldSet(tree, 1, maxDepth)
+	canonical := false
+	if isSet {
+		b, err := json.Marshal(tree)
+		canonical = err == nil && bytes.Equal(b, read)
+	}
+	switch {
+	case ok && !canonical:
+		t.Fatalf("CanonicalSet took %q; encoding/json: a field set %v, written back as it is %v", got, isSet, canonical)
+	case !ok && canonical && printableASCII(read) && !otherEscapes(read):
+		t.Fatalf("CanonicalSet refused %q, which encoding/json writes back as it is", text)
+	}
+}
+
+func printableASCII(b []byte) bool {
+	for _, c := range b {
+		if c < 0x20 || c >= 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+// otherEscapes reports whether text holds an escape other than \" and \\.
+func otherEscapes(text []byte) bool {
+	for i := 0; i+1 < len(text); i++ {
+		if text[i] == '\\' {
+			if text[i+1] != '"' && text[i+1] != '\\' {
+				return true
+			}
+			i++
+		}
+	}
+	return false
+}
+
+// fieldSet reports whether v is a map of maps nested at most maxDepth deep, v at depth.
+func fieldSet(v any, depth, maxDepth int) bool {
+	m, ok := v.(map[string]any)
+	if !ok || depth > maxDepth {
+		return false
+	}
+	for _, c := range m {
+		if !fieldSet(c, depth+1, maxDepth) {
+			return false
+		}
+	}
+	return true
+}
+
+var setCases = []string{
+	`{}`, `{"f:a":{}}`, `{".":{},"f:a":{},"k:{\"name\":\"x\"}":{".":{},"f:name":{}}}`, `{"f:b":{},"f:a":{}}`,
+	`{"f:a":{},"f:a":{}}`, `{"a\\b":{},"a\"b":{}}`, `{"a\"b":{},"a\\b":{}}`, `{"a":{}, "b":{}}`, ` {"a":{}}`,
+	`{"a":1}`, `{"a":{"b":[]}}`, `{"<":{}}`, `{"\u0041":{}}`, `{"\/":{}}`, "{\"\x7f\":{}}", "{\"é\":{}}",
+	`{"a":{}}x`, `{"a":{}`, `{"a":{},}`, `{"":{},"a":{}}`, `{"a":{"b":{"c":{}}}}`, `{"k:{\"a\":1}":{},"k:{\"a\":2}":{}}`,
+	`{"k:{\"port\":80,\"protocol\":\"TCP\"}":{},"k:{\"port\":9090,\"protocol\":\"TCP\"}":{}}`, `{"ab":{},"a":{}}`, `{"a":{},"ab":{}}`,
+}
+
+func TestCanonicalSet(t *testing.T) {
+	for _, c := range setCases {
+		for _, maxDepth := range []int{1, 2, 3, 100} {
+			sameCanonicalSet(t, []byte(c), maxDepth)
+		}
+	}
+	// Field sets as the API server writes them: every fieldsV1 of the recorded cases.
+	files, _ := filepath.Glob("../../testdata/recorded/*/*.json")
+	taken := 0
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var obj struct {
+			Metadata struct {
+				ManagedFields []struct {
+					FieldsV1 json.RawMessage `json:"fieldsV1"`
+				} `json:"managedFields"`
+			} `json:"metadata"`
+		}
+		if json.Unmarshal(data, &obj) != nil {
+			continue
+		}
+		for _, e := range obj.Metadata.ManagedFields {
+			var compact bytes.Buffer
+			if json.Compact(&compact, e.FieldsV1) != nil {
+				continue
+			}
+			sameCanonicalSet(t, compact.Bytes(), 1000)
+			s := NewScanner(compact.Bytes())
+			if _, ok := s.CanonicalSet(1, 1000); ok {
+				taken++
+			}
+		}
+	}
+	if taken < 50 {
+		t.Fatalf("CanonicalSet took %d fieldsV1 of the recorded cases", taken)
+	}
+}
+
+// FuzzCanonicalSet holds CanonicalSet to encoding/json on any text.
+func FuzzCanonicalSet(f *testing.F) {
+	for _, c := range setCases {
+		f.Add([]byte(c), 100)
+	}
+	f.Fuzz(func(t *testing.T, text []byte, maxDepth int) {
+		if maxDepth < 1 || maxDepth > 10000 {
+			return
+		}
+		sameCanonicalSet(t, text, maxDepth)
+	})
 }

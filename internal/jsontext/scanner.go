@@ -19,6 +19,38 @@ import (
 type Scanner struct {
 	data []byte
 	pos  int
+	// Strings, when set, gives the values of short strings and keys read by String, Key
+	// and Object: one string for the many equal ones of a document.
+	Strings *StringCache
+}
+
+// StringCache hands out one string for equal short texts: the keys of a Kubernetes
+// object repeat (name, protocol, containerPort in each item), and so do short values (TCP,
+// IfNotPresent), each a new allocation otherwise. A slot per hash of the text, whose
+// string is given again when it is the text and replaced by a new one when it is not: the
+// string given is always the text's, whatever the slot held.
+type StringCache struct {
+	slots [256]string
+}
+
+// maxCachedString bounds the texts a StringCache keeps: longer ones rarely repeat.
+const maxCachedString = 32
+
+// get is b as a string, from the cache when its slot holds it.
+func (c *StringCache) get(b []byte) string {
+	if len(b) == 0 || len(b) > maxCachedString {
+		return string(b)
+	}
+	// Three bytes and the length tell most keys apart, without reading the whole text.
+	n := len(b)
+	h := uint(n)*0x9e + uint(b[0])*0x3b + uint(b[n/2])*0x1f + uint(b[n-1])
+	slot := &c.slots[(h^h>>8)%uint(len(c.slots))]
+	if *slot == string(b) {
+		return *slot
+	}
+	s := string(b)
+	*slot = s
+	return s
 }
 
 // NewScanner is a Scanner at the start of data.
@@ -148,11 +180,11 @@ func (s *Scanner) String() (string, bool) {
 	if !ok {
 		return "", false
 	}
-	return stringOf(inner, escaped, ascii)
+	return stringOf(inner, escaped, ascii, s.Strings)
 }
 
-// stringOf is the value of a string whose inner text quoted read.
-func stringOf(inner []byte, escaped, ascii bool) (string, bool) {
+// stringOf is the value of a string whose inner text quoted read, from cache when set.
+func stringOf(inner []byte, escaped, ascii bool, cache *StringCache) (string, bool) {
 	if escaped {
 		// Most escaped strings are short keys of keyed list items: unescaped on the stack.
 		var stack [64]byte
@@ -162,6 +194,9 @@ func stringOf(inner []byte, escaped, ascii bool) (string, bool) {
 	}
 	if !ascii && !utf8.Valid(inner) {
 		return "", false
+	}
+	if cache != nil {
+		return cache.get(inner), true
 	}
 	return string(inner), true
 }
@@ -235,7 +270,7 @@ func (s *Scanner) KeyIn(text string) (string, bool) {
 	var k string
 	if !escaped && (ascii || utf8.Valid(inner)) {
 		k = text[at : at+len(inner)]
-	} else if k, ok = stringOf(inner, escaped, ascii); !ok {
+	} else if k, ok = stringOf(inner, escaped, ascii, s.Strings); !ok {
 		return "", false
 	}
 	return k, s.colon()
@@ -289,4 +324,130 @@ func (s *Scanner) Object(m map[string]any, value func() (any, bool)) bool {
 		}
 	}
 	return true
+}
+
+// Members is Object with each member's value read by value given its key.
+func (s *Scanner) Members(m map[string]any, value func(key string) (any, bool)) bool {
+	if s.Enter('}') {
+		return true
+	}
+	for more := true; more; {
+		k, ok := s.Key()
+		if !ok {
+			return false
+		}
+		v, ok := value(k)
+		if !ok {
+			return false
+		}
+		m[k] = v
+		if more, ok = s.Next('}'); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// CanonicalSet reads, at the read position, an object of objects — a field set, as a
+// managedFields entry's fieldsV1 holds it — whose text is already what encoding/json
+// writes of its decoded tree: compact, each object's keys in increasing byte order (none
+// twice), of printable ASCII without the HTML characters <, > and &, escaping only " and \.
+// It gives that text, a part of the Scanner's. It reports false, the read position where
+// it was, for anything else, and when an object nests past maxDepth, the first being at
+// depth: such text is to be decoded.
+func (s *Scanner) CanonicalSet(depth, maxDepth int) ([]byte, bool) {
+	start := s.pos
+	if !s.canonicalSet(depth, maxDepth) {
+		s.pos = start
+		return nil, false
+	}
+	return s.data[start:s.pos], true
+}
+
+func (s *Scanner) canonicalSet(depth, maxDepth int) bool {
+	if depth > maxDepth || s.Peek() != '{' {
+		return false
+	}
+	s.pos++
+	if s.Peek() == '}' {
+		s.pos++
+		return true
+	}
+	var prev []byte
+	for first := true; ; first = false {
+		key, ok := s.canonicalKey()
+		if !ok || !first && compareEscaped(prev, key) >= 0 || s.Peek() != ':' {
+			return false
+		}
+		prev = key
+		s.pos++
+		if !s.canonicalSet(depth+1, maxDepth) {
+			return false
+		}
+		switch s.Peek() {
+		case ',':
+			s.pos++
+		case '}':
+			s.pos++
+			return true
+		default:
+			return false
+		}
+	}
+}
+
+// canonicalKey reads a string as encoding/json writes a key of printable ASCII without
+// HTML characters (only " and \ escaped) and gives what stands between its quotes.
+func (s *Scanner) canonicalKey() ([]byte, bool) {
+	if s.Peek() != '"' {
+		return nil, false
+	}
+	start := s.pos + 1
+	for i := start; i < len(s.data); i++ {
+		switch c := s.data[i]; {
+		case c == '"':
+			s.pos = i + 1
+			return s.data[start:i], true
+		case c == '\\':
+			if i+1 >= len(s.data) || s.data[i+1] != '"' && s.data[i+1] != '\\' {
+				return nil, false
+			}
+			i++
+		case c < 0x20 || c >= 0x7f || c == '<' || c == '>' || c == '&':
+			return nil, false
+		}
+	}
+	return nil, false
+}
+
+// compareEscaped compares two keys canonicalKey read as their values compare (byte order):
+// a backslash stands for the byte after it.
+func compareEscaped(a, b []byte) int {
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		x, y := a[i], b[j]
+		if x == '\\' {
+			i++
+			x = a[i]
+		}
+		if y == '\\' {
+			j++
+			y = b[j]
+		}
+		if x != y {
+			if x < y {
+				return -1
+			}
+			return 1
+		}
+		i++
+		j++
+	}
+	switch {
+	case i < len(a):
+		return 1
+	case j < len(b):
+		return -1
+	}
+	return 0
 }
