@@ -147,13 +147,9 @@ func (w *compareWalk) items(t *smdschema.List, l, r []any) bool {
 	if t.ElementRelationship != smdschema.Associative {
 		return false
 	}
-	var elem *smdschema.Map
-	if len(t.Keys) > 0 {
-		atom, found := w.schema.Resolve(t.ElementType)
-		if !found || atom.Map == nil {
-			return false
-		}
-		elem = atom.Map
+	elem, ok := keyedElem(w.schema, t)
+	if !ok {
+		return false
 	}
 	lpes, lat, ok := indexItems(t, elem, l)
 	if !ok {

@@ -153,13 +153,9 @@ func (w *setWalker) items(set *smdpath.Set, t *smdschema.List, l []any) bool {
 	if t.ElementRelationship != smdschema.Associative {
 		return false
 	}
-	var keyDefaults *smdschema.Map
-	if len(t.Keys) > 0 {
-		atom, found := w.schema.Resolve(t.ElementType)
-		if !found || atom.Map == nil {
-			return false
-		}
-		keyDefaults = atom.Map
+	keyDefaults, ok := keyedElem(w.schema, t)
+	if !ok {
+		return false
 	}
 	seen := smdpath.MakePathElementSet(len(l))
 	for _, item := range l {

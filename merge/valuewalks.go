@@ -87,13 +87,9 @@ func (w *validator) items(t *smdschema.List, l []any) bool {
 		s := smdpath.MakePathElementSet(len(l))
 		seen = &s
 	}
-	var elem *smdschema.Map
-	if len(t.Keys) > 0 {
-		atom, found := w.schema.Resolve(t.ElementType)
-		if !found || atom.Map == nil {
-			return false
-		}
-		elem = atom.Map
+	elem, ok := keyedElem(w.schema, t)
+	if !ok {
+		return false
 	}
 	for _, item := range l {
 		pe, ok := itemPathElement(t, elem, item)
@@ -111,6 +107,20 @@ func (w *validator) items(t *smdschema.List, l []any) bool {
 		}
 	}
 	return true
+}
+
+// keyedElem is the element type of an associative list t when it has keys (nil for a set
+// of scalars); ok is false when that type does not resolve to a map, which the walks leave
+// to structured-merge-diff.
+func keyedElem(sc *smdschema.Schema, t *smdschema.List) (elem *smdschema.Map, ok bool) {
+	if len(t.Keys) == 0 {
+		return nil, true
+	}
+	atom, found := sc.Resolve(t.ElementType)
+	if !found || atom.Map == nil {
+		return nil, false
+	}
+	return atom.Map, true
 }
 
 // itemPathElement is the path element of an item of an associative list t, whose
