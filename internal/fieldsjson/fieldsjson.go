@@ -394,7 +394,7 @@ func (d *fieldsDecoder) object(depth int) (map[string]any, bool) {
 		return nil, false
 	}
 	m := map[string]any{}
-	return m, d.Object(m, func() (any, bool) { return d.object(depth + 1) })
+	return m, d.Members(m, func(string) (any, bool) { return d.object(depth + 1) })
 }
 
 // CanonicalFieldsV1 is fieldsV1 JSON text as encoding/json writes its decoded tree —

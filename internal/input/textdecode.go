@@ -162,7 +162,7 @@ func (d *textDecoder) object(depth int) (any, bool) {
 		return nil, false
 	}
 	m := map[string]any{}
-	return m, d.Object(m, func() (any, bool) { return d.value(depth + 1) })
+	return m, d.Members(m, func(string) (any, bool) { return d.value(depth + 1) })
 }
 
 func (d *textDecoder) array(depth int) (any, bool) {

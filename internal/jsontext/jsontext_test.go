@@ -188,7 +188,7 @@ func TestStringCache(t *testing.T) {
 	s := NewScanner([]byte(`{"name":"TCP","na\u006de":"TCP"}`))
 	s.Strings = &c
 	m := map[string]any{}
-	if !s.Object(m, func() (any, bool) { return s.String() }) || len(m) != 1 || m["name"] != "TCP" {
+	if !s.Members(m, func(string) (any, bool) { return s.String() }) || len(m) != 1 || m["name"] != "TCP" {
 		t.Errorf("Object with a StringCache: %v", m)
 	}
 }

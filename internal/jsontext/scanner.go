@@ -13,7 +13,7 @@ import (
 // method reports false (the text is malformed there, or holds what encoding/json mends).
 //
 // A container is read as Enter, then per member Key (objects only; for arrays Space) and
-// the value, then Next until Next reports no more members; Object does all of that for an
+// the value, then Next until Next reports no more members; Members does all of that for an
 // object read into a map. Peek, AtEnd, Space, Key and Next stand where they are called;
 // the other methods expect the spaces before their token skipped.
 type Scanner struct {
@@ -302,31 +302,9 @@ func (s *Scanner) Next(closing byte) (more, ok bool) {
 	return false, false
 }
 
-// Object reads an object into m, its members' values read by value (at the read position,
-// spaces skipped), the last of repeated keys kept as in a decoded map; false where Key,
-// value or Next is.
-func (s *Scanner) Object(m map[string]any, value func() (any, bool)) bool {
-	if s.Enter('}') {
-		return true
-	}
-	for more := true; more; {
-		k, ok := s.Key()
-		if !ok {
-			return false
-		}
-		v, ok := value()
-		if !ok {
-			return false
-		}
-		m[k] = v
-		if more, ok = s.Next('}'); !ok {
-			return false
-		}
-	}
-	return true
-}
-
-// Members is Object with each member's value read by value given its key.
+// Members reads an object into m, each member's value read by value given its key (at the
+// read position, spaces skipped), the last of repeated keys kept as in a decoded map; false
+// where Key, value or Next is.
 func (s *Scanner) Members(m map[string]any, value func(key string) (any, bool)) bool {
 	if s.Enter('}') {
 		return true
