@@ -20,7 +20,7 @@ type Scanner struct {
 	data []byte
 	pos  int
 	// Strings, when set, gives the values of short strings and keys read by String, Key
-	// and Object: one string for the many equal ones of a document.
+	// and Members: one string for the many equal ones of a document.
 	Strings *StringCache
 }
 
