@@ -180,7 +180,7 @@ func TestEncodeResultIsEncodingJSON(t *testing.T) {
 			if err := json.Indent(&wantIndented, want, layout[0], layout[1]); err != nil {
 				t.Fatal(err)
 			}
-			got, err = encodeResultIndented([]byte("reused"), bytes.NewBufferString("reused"), res, layout[0], layout[1])
+			got, err = encodeResultIndented([]byte("reused"), res, layout[0], layout[1])
 			if err != nil || !bytes.Equal(got, wantIndented.Bytes()) {
 				t.Errorf("encodeResultIndented(%q, %q) = %s, %v;\nencoding/json writes %s", layout[0], layout[1], got, err, wantIndented.Bytes())
 			}
