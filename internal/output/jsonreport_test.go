@@ -114,7 +114,7 @@ func (f *reportFiller) anyValue(depth int) any {
 	case 2:
 		return int64(int8(f.byte())) << (f.byte() % 64)
 	case 3:
-		return []float64{0, -0.0, 1.5, 1e21, 1e-7, 123456789, math.MaxFloat64, 3}[f.byte()%8]
+		return []float64{0, math.Copysign(0, -1), 1.5, 1e21, 1e-7, 123456789, math.MaxFloat64, 3}[f.byte()%8]
 	case 4:
 		return f.byte()%2 == 0
 	case 5:
