@@ -3,6 +3,7 @@ package output
 import (
 	"bytes"
 	"encoding/json"
+	"reflect"
 	"strconv"
 	"strings"
 	"time"
@@ -139,8 +140,9 @@ func (e *reportEncoder) value(v any) {
 	}
 }
 
-// marshaled writes a Marshaler's text as encoding/json does: compacted, then indented.
-func (e *reportEncoder) marshaled(b []byte, err error) {
+// marshaled writes the text of a Marshaler of type t as encoding/json does: compacted, then
+// indented; its error as encoding/json reports it.
+func (e *reportEncoder) marshaled(t reflect.Type, b []byte, err error) {
 	if err == nil {
 		var buf bytes.Buffer
 		if err = json.Compact(&buf, b); err == nil {
@@ -156,11 +158,14 @@ func (e *reportEncoder) marshaled(b []byte, err error) {
 		}
 	}
 	if e.err == nil {
-		e.err = err
+		e.err = &json.MarshalerError{Type: t, Err: err}
 	}
 }
 
-func (e *reportEncoder) time(t time.Time) { e.marshaled(t.MarshalJSON()) }
+func (e *reportEncoder) time(t time.Time) {
+	b, err := t.MarshalJSON()
+	e.marshaled(reflect.TypeFor[time.Time](), b, err)
+}
 
 // raw writes a json.RawMessage (nil as null), as encoding/json does.
 func (e *reportEncoder) raw(m json.RawMessage) {
@@ -168,7 +173,7 @@ func (e *reportEncoder) raw(m json.RawMessage) {
 		e.null()
 		return
 	}
-	e.marshaled(m, nil)
+	e.marshaled(reflect.TypeFor[json.RawMessage](), m, nil)
 }
 
 func (e *reportEncoder) strings(s []string) {
@@ -314,7 +319,10 @@ func (e *reportEncoder) policy(p *report.Policy) {
 	e.close(n, '}')
 }
 
-func (e *reportEncoder) ignore(ig *judge.Ignore) { e.marshaled(ig.MarshalJSON()) }
+func (e *reportEncoder) ignore(ig *judge.Ignore) {
+	b, err := ig.MarshalJSON()
+	e.marshaled(reflect.TypeFor[*judge.Ignore](), b, err)
+}
 
 func (e *reportEncoder) summary(s *report.Summary) {
 	n := 0
