@@ -143,8 +143,10 @@ func (j *jsonWriter) Close(rep *report.Report) error {
 	return j.out.Flush()
 }
 
-// encodeJSON writes v as the report is written by encoding/json: HTML characters as they are, indented by
-// indent ("" for compact), with a final newline when indented.
+// encodeJSON writes v by encoding/json as the report is written: HTML characters as they
+// are, indented by indent ("" for compact), with a final newline when indented. It is the
+// reference the report's own writer (reportEncoder) is held to, and writes what that
+// writer leaves to encoding/json.
 func encodeJSON(v any, indent string) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)

@@ -142,8 +142,8 @@ func TestJSONStartedIsWhole(t *testing.T) {
 
 // encodeResult writes the bytes encoding/json writes of a result: objects with fieldsV1 text,
 // HTML characters, non-ASCII and control characters, a forced twin with an object of its
-// own, an empty object (omitted), and a result holding a marker's text elsewhere (encoded
-// whole instead).
+// own, an empty object (omitted), and results holding the text of the markers an earlier
+// writer put in place of the objects.
 func TestEncodeResultIsEncodingJSON(t *testing.T) {
 	obj := func(name string) map[string]any {
 		return map[string]any{"apiVersion": "v1", "kind": "ConfigMap",

@@ -167,6 +167,13 @@ func (e *reportEncoder) time(t time.Time) {
 	e.marshaled(reflect.TypeFor[time.Time](), b, err)
 }
 
+// timePtr writes a *time.Time field that is not nil (encoding/json names the pointer's type
+// in its error).
+func (e *reportEncoder) timePtr(t *time.Time) {
+	b, err := t.MarshalJSON()
+	e.marshaled(reflect.TypeFor[*time.Time](), b, err)
+}
+
 // raw writes a json.RawMessage (nil as null), as encoding/json does.
 func (e *reportEncoder) raw(m json.RawMessage) {
 	if m == nil {
@@ -505,7 +512,7 @@ func (e *reportEncoder) manager(n *int, m *report.Manager) {
 	}
 	if m.Time != nil {
 		e.key(n, "time")
-		e.time(*m.Time)
+		e.timePtr(m.Time)
 	}
 }
 
@@ -849,7 +856,7 @@ func (e *reportEncoder) condition(c *advice.Condition) {
 	}
 	if c.Since != nil {
 		e.key(&n, "since")
-		e.time(*c.Since)
+		e.timePtr(c.Since)
 	}
 	if c.For != 0 {
 		e.key(&n, "for")
