@@ -271,6 +271,12 @@ func appendUnescapedString(dst []byte, s string) ([]byte, error) {
 	return append(dst, '"'), nil
 }
 
+// AppendStringUnescaped appends s as an encoding/json.Encoder with SetEscapeHTML(false)
+// writes a string.
+func AppendStringUnescaped(dst []byte, s string) ([]byte, error) {
+	return appendUnescapedString(dst, s)
+}
+
 // AppendString appends s as encoding/json.Marshal writes a string (HTML characters escaped).
 func AppendString(dst []byte, s string) ([]byte, error) { return appendJSONString(dst, s) }
 

@@ -6,10 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"strconv"
-	"strings"
 
-	"github.com/ssa-diff/ssa-diff/internal/fieldsjson"
 	"github.com/ssa-diff/ssa-diff/internal/jsontext"
 	"github.com/ssa-diff/ssa-diff/internal/report"
 )
@@ -41,7 +38,7 @@ const resultsMarker = "\n  \"results\": null,\n"
 func splitReport(rep *report.Report) (before, after []byte, err error) {
 	head := *rep
 	head.Results = nil
-	b, err := encodeJSON(&head, "  ")
+	b, err := encodeReport(&head, "  ")
 	if err != nil {
 		return nil, nil, err
 	}
@@ -65,7 +62,7 @@ func (j *jsonWriter) Write(res *report.Result) error {
 	}
 	// Printed at once: the result's encoding is written into the same buffer each time,
 	// indented as it is written.
-	b, err := encodeResultIndented(j.scratch[:0], &j.item, res, resultPrefix, resultIndent)
+	b, err := encodeResultIndented(j.scratch[:0], res, resultPrefix, resultIndent)
 	if err != nil {
 		return err
 	}
@@ -109,7 +106,7 @@ func (j *jsonWriter) writeResult(b []byte) error {
 // Close prints the report with the results written; when none were, with the report's own.
 func (j *jsonWriter) Close(rep *report.Report) error {
 	if j.out == nil && len(j.results) == 0 {
-		b, err := encodeJSON(rep, "  ")
+		b, err := encodeReport(rep, "  ")
 		if err != nil {
 			return err
 		}
@@ -146,8 +143,10 @@ func (j *jsonWriter) Close(rep *report.Report) error {
 	return j.out.Flush()
 }
 
-// encodeJSON writes v as the report is written: HTML characters as they are, indented by
-// indent ("" for compact), with a final newline when indented.
+// encodeJSON writes v by encoding/json as the report is written: HTML characters as they
+// are, indented by indent ("" for compact), with a final newline when indented. It is the
+// reference the report's own writer (reportEncoder) is held to, and writes what that
+// writer leaves to encoding/json.
 func encodeJSON(v any, indent string) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
@@ -165,155 +164,16 @@ func encodeJSON(v any, indent string) ([]byte, error) {
 	return b, nil
 }
 
-// encodeResult is encodeJSON(res, ""), written over dst (whose space it may reuse), with
-// the objects of res and of its forced twin — most of a report's bytes — written by
-// fieldsjson.AppendJSONUnescaped rather than by encoding/json's reflection: res is encoded
-// with each object replaced by a marker, an object of one null member whose key starts
-// with a NUL character, and each marker's text by its object's. A marker's text cannot
-// occur inside a JSON string (its quote would be escaped); when one does not occur exactly
-// once, in order, res is encoded whole by encoding/json.
+// encodeResult is encodeJSON(res, ""), written over dst (whose space it may reuse) by
+// appendResultJSON: without encoding/json's reflection, the objects of res and of its
+// forced twin — most of a report's bytes — by fieldsjson.AppendJSONUnescaped.
 func encodeResult(dst []byte, res *report.Result) ([]byte, error) {
-	var objects []map[string]any
-	marked := withObjectMarkers(res, &objects)
-	if len(objects) == 0 {
-		return encodeJSON(res, "")
-	}
-	b, err := encodeJSON(marked, "")
-	if err != nil {
-		return nil, err
-	}
-	out := dst[:0]
-	rest := b
-	for i, obj := range objects {
-		m, err := encodeJSON(objectMarker(i), "")
-		if err != nil {
-			return nil, err
-		}
-		at := bytes.Index(rest, m)
-		if at < 0 || bytes.Count(b, m) != 1 {
-			return encodeJSON(res, "")
-		}
-		out = append(out, rest[:at]...)
-		if out, err = fieldsjson.AppendJSONUnescaped(out, obj); err != nil {
-			return nil, err
-		}
-		rest = rest[at+len(m):]
-	}
-	return append(out, rest...), nil
-}
-
-// withObjectMarkers is a copy of res (nil for nil) whose non-empty objects (its own, its
-// forced twin's) are markers, each object appended to objects in the order they print.
-func withObjectMarkers(res *report.Result, objects *[]map[string]any) *report.Result {
-	if res == nil {
-		return nil
-	}
-	c := *res
-	if len(c.Object) > 0 {
-		*objects = append(*objects, c.Object)
-		c.Object = objectMarker(len(*objects) - 1)
-	}
-	c.WithForce = withObjectMarkers(res.WithForce, objects)
-	return &c
-}
-
-// objectMarker is the object that stands for the i-th object of a result in encodeResult.
-func objectMarker(i int) map[string]any {
-	return map[string]any{"\x00ssa-diff-object-" + strconv.Itoa(i): nil}
+	return appendResultJSON(dst[:0], res, "", "")
 }
 
 // encodeResultIndented is encodeResult's bytes indented as jsontext.Indent(prefix, indent)
-// indents them, written over dst (text is room for the indented text between): res is encoded with its objects as markers and indented,
-// and each marker, an object of one member at some depth, replaced by its object written
-// indented at that depth (fieldsjson.AppendJSONUnescapedIndent): a report's largest part
-// is not read back to be indented. When a marker does not occur exactly once (as in
-// encodeResult), the encoding of res is indented whole.
-func encodeResultIndented(dst []byte, text *bytes.Buffer, res *report.Result, prefix, indent string) ([]byte, error) {
-	var objects []map[string]any
-	marked := withObjectMarkers(res, &objects)
-	b, err := encodeJSON(marked, "")
-	if err != nil {
-		return nil, err
-	}
-	indented := func(b []byte) ([]byte, error) {
-		buf := bytes.NewBuffer(dst[:0])
-		if err := jsontext.Indent(buf, b, prefix, indent); err != nil {
-			return nil, err
-		}
-		return buf.Bytes(), nil
-	}
-	whole := func() ([]byte, error) {
-		b, err := encodeResult(nil, res)
-		if err != nil {
-			return nil, err
-		}
-		return indented(b)
-	}
-	keys := make([][]byte, len(objects))
-	for i := range objects {
-		m, err := encodeJSON(objectMarker(i), "")
-		if err != nil {
-			return nil, err
-		}
-		if bytes.Count(b, m) != 1 {
-			return whole()
-		}
-		keys[i] = m[1 : len(m)-len(":null}")]
-	}
-	if len(objects) == 0 {
-		return indented(b)
-	}
-	text.Reset()
-	if err := jsontext.Indent(text, b, prefix, indent); err != nil {
-		return nil, err
-	}
-	rest := text.Bytes()
-	out := dst[:0]
-	for i, obj := range objects {
-		start, end, depth, ok := indentedMarker(rest, keys[i], prefix, indent)
-		if !ok {
-			return whole()
-		}
-		out = append(out, rest[:start]...)
-		if out, err = fieldsjson.AppendJSONUnescapedIndent(out, obj, prefix+strings.Repeat(indent, depth), indent); err != nil {
-			return nil, err
-		}
-		rest = rest[end:]
-	}
-	return append(out, rest...), nil
-}
-
-// indentedMarker finds in text, indented by jsontext.Indent(prefix, indent), the first
-// object whose only member is key (an encoded string) with null: where it starts and ends,
-// and the depth it is at. A key followed by a colon is a key (text in a string holds no
-// newline, and its quotes are escaped).
-func indentedMarker(text, key []byte, prefix, indent string) (start, end, depth int, ok bool) {
-	member := append(append([]byte{}, key...), ": null\n"...)
-	for from := 0; ; {
-		i := bytes.Index(text[from:], member)
-		if i < 0 || indent == "" {
-			return 0, 0, 0, false
-		}
-		at := from + i
-		from = at + 1
-		nl := bytes.LastIndexByte(text[:at], '\n')
-		if nl < 1 || text[nl-1] != '{' {
-			continue
-		}
-		ws := text[nl+1 : at]
-		n := len(ws) - len(prefix)
-		if n < len(indent) || n%len(indent) != 0 {
-			continue
-		}
-		d := n/len(indent) - 1
-		if string(ws) != prefix+strings.Repeat(indent, d+1) {
-			continue
-		}
-		closing := prefix + strings.Repeat(indent, d) + "}"
-		after := at + len(member)
-		if !bytes.HasPrefix(text[after:], []byte(closing)) {
-			continue
-		}
-		return nl - 1, after + len(closing), d, true
-	}
+// indents them, written over dst in one pass by appendResultJSON (the objects by
+// fieldsjson.AppendJSONUnescapedIndent): nothing is read back to be indented.
+func encodeResultIndented(dst []byte, res *report.Result, prefix, indent string) ([]byte, error) {
+	return appendResultJSON(dst[:0], res, prefix, indent)
 }

@@ -142,8 +142,8 @@ func TestJSONStartedIsWhole(t *testing.T) {
 
 // encodeResult writes the bytes encoding/json writes of a result: objects with fieldsV1 text,
 // HTML characters, non-ASCII and control characters, a forced twin with an object of its
-// own, an empty object (omitted), and a result holding a marker's text elsewhere (encoded
-// whole instead).
+// own, an empty object (omitted), and results holding the text of the markers an earlier
+// writer put in place of the objects.
 func TestEncodeResultIsEncodingJSON(t *testing.T) {
 	obj := func(name string) map[string]any {
 		return map[string]any{"apiVersion": "v1", "kind": "ConfigMap",
@@ -180,7 +180,7 @@ func TestEncodeResultIsEncodingJSON(t *testing.T) {
 			if err := json.Indent(&wantIndented, want, layout[0], layout[1]); err != nil {
 				t.Fatal(err)
 			}
-			got, err = encodeResultIndented([]byte("reused"), bytes.NewBufferString("reused"), res, layout[0], layout[1])
+			got, err = encodeResultIndented([]byte("reused"), res, layout[0], layout[1])
 			if err != nil || !bytes.Equal(got, wantIndented.Bytes()) {
 				t.Errorf("encodeResultIndented(%q, %q) = %s, %v;\nencoding/json writes %s", layout[0], layout[1], got, err, wantIndented.Bytes())
 			}

@@ -32,7 +32,7 @@ func (y *yamlWriter) Write(res *report.Result) error {
 func (y *yamlWriter) Close(rep *report.Report) error {
 	var doc []byte
 	if len(y.results) == 0 {
-		b, err := encodeJSON(rep, "")
+		b, err := encodeReport(rep, "")
 		if err != nil {
 			return err
 		}
@@ -40,7 +40,7 @@ func (y *yamlWriter) Close(rep *report.Report) error {
 	} else {
 		head := *rep
 		head.Results = nil
-		b, err := encodeJSON(&head, "")
+		b, err := encodeReport(&head, "")
 		if err != nil {
 			return err
 		}
