@@ -1,6 +1,7 @@
 package merge
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/ssa-diff/ssa-diff/fieldpath"
@@ -144,6 +145,9 @@ func pruneOneVersion(merged *typed.TypedValue, managers smdpath.ManagedFields, l
 	lastNamed := last.EnsureNamedFieldsAreMembers(sc, tr)
 	// Remove every field of the last set...
 	pruned := merged.RemoveItems(lastNamed)
+	if !isObject(pruned) {
+		return nil, errPrunedNotAnObject
+	}
 	// ...add back every field anybody owns (the applier's new set included)...
 	owned := smdpath.NewSet()
 	for _, vs := range managers {
@@ -159,11 +163,30 @@ func pruneOneVersion(merged *typed.TypedValue, managers smdpath.ManagedFields, l
 	}
 	mergedNamed := mergedSet.EnsureNamedFieldsAreMembers(sc, tr)
 	pruned = merged.RemoveItems(mergedNamed.Difference(prunedSet.EnsureNamedFieldsAreMembers(sc, tr).Union(owned.EnsureNamedFieldsAreMembers(sc, tr))))
+	if !isObject(pruned) {
+		return nil, errPrunedNotAnObject
+	}
 	// ...and every removed field that was not in the last set.
 	if prunedSet, err = toFieldSet(pruned); err != nil {
 		return nil, err
 	}
-	return merged.RemoveItems(mergedNamed.Difference(prunedSet.EnsureNamedFieldsAreMembers(sc, tr)).Intersection(lastNamed)), nil
+	if pruned = merged.RemoveItems(mergedNamed.Difference(prunedSet.EnsureNamedFieldsAreMembers(sc, tr)).Intersection(lastNamed)); !isObject(pruned) {
+		return nil, errPrunedNotAnObject
+	}
+	return pruned, nil
+}
+
+// errPrunedNotAnObject: a step of the prune left a value that is not an object (the
+// deduced type's removal of every field leaves none). The updater converts each step's
+// result between versions, which fails on such a value as the server's converter fails
+// it; pruneOneVersion, which converts nothing, leaves that answer to the updater.
+var errPrunedNotAnObject = errors.New("the pruned value is not an object")
+
+// isObject reports whether tv holds an object (a map), which the version converter
+// takes.
+func isObject(tv *typed.TypedValue) bool {
+	_, ok := tv.AsValue().Unstructured().(map[string]any)
+	return ok
 }
 
 // toFieldSet is tv.ToFieldSet(), built by fieldSetOf when it can.
