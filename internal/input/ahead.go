@@ -76,6 +76,7 @@ func (l *Loader) startReadAhead(files []string, skip map[string]bool) *readAhead
 		}
 		return 0, 0, false
 	}
+	settings, limits := l.settings(), l.limits
 	for range workers {
 		a.wg.Add(1)
 		go func() {
@@ -90,19 +91,37 @@ func (l *Loader) startReadAhead(files []string, skip map[string]bool) *readAhead
 				if !ok {
 					return
 				}
-				a.read(l, files[i], size, &a.results[i])
+				readFileAhead(settings, limits, files[i], size, &a.results[i])
 			}
 		}()
 	}
 	return a
 }
 
-// read parses one file with a loader of its own that shares l's settings and limits, but
-// may read only size+1 bytes (its reservation) and has read nothing before.
-func (a *readAhead) read(l *Loader, path string, size int64, r *aheadResult) {
+// fileSettings are the settings of a Loader that decide how a file is read.
+type fileSettings struct {
+	noFieldLines, compactManagedFields, deferDecoding bool
+	sourceCommentsInFiles, requestBodies              bool
+	sourceRoot                                        string
+}
+
+func (l *Loader) settings() fileSettings {
+	return fileSettings{noFieldLines: l.NoFieldLines, compactManagedFields: l.CompactManagedFields, deferDecoding: l.DeferDecoding,
+		sourceCommentsInFiles: l.SourceCommentsInFiles, requestBodies: l.RequestBodies, sourceRoot: l.SourceRoot}
+}
+
+// loader is a new Loader of these settings.
+func (s fileSettings) loader() *Loader {
+	return &Loader{NoFieldLines: s.noFieldLines, CompactManagedFields: s.compactManagedFields, DeferDecoding: s.deferDecoding,
+		SourceCommentsInFiles: s.sourceCommentsInFiles, RequestBodies: s.requestBodies, SourceRoot: s.sourceRoot}
+}
+
+// readFileAhead parses one file with a loader of its own, of settings s and the limits
+// lim, that may read only size+1 bytes (its reservation) and has read nothing before.
+func readFileAhead(s fileSettings, lim Limits, path string, size int64, r *aheadResult) {
 	defer close(r.done)
-	c := &Loader{NoFieldLines: l.NoFieldLines, CompactManagedFields: l.CompactManagedFields,
-		DeferDecoding: l.DeferDecoding, SourceRoot: l.SourceRoot, started: true, limits: l.limits}
+	c := s.loader()
+	c.started, c.limits = true, lim
 	c.limits.MaxInputBytes = size + 1
 	r.entries, r.docs = c.loadFile(path)
 	// A file longer than stat said was cut at its reservation; an object limit reached in
@@ -118,7 +137,13 @@ func (a *readAhead) adopt(l *Loader, i int) ([]Entry, int, bool) {
 	if a == nil {
 		return nil, 0, false
 	}
-	r := &a.results[i]
+	return l.adopt(&a.results[i])
+}
+
+// adopt waits for r and returns its entries and documents as l would read its file now,
+// counting them as read; false when it must be read in order (not read ahead, or the
+// limits on all input together would have cut it).
+func (l *Loader) adopt(r *aheadResult) ([]Entry, int, bool) {
 	<-r.done
 	if !r.ok || l.read+r.read > l.limits.MaxInputBytes || l.objects+r.objects > l.limits.MaxObjects {
 		return nil, 0, false

@@ -43,6 +43,9 @@ func TestReadAheadSameAsInOrder(t *testing.T) {
 		"t.yaml":        cm("t"),
 		"u/v/w/x.yaml":  cm("x"),
 		"u/v/w/xx.json": list,
+		// Read otherwise with RequestBodies, SourceCommentsInFiles.
+		"rb.json":   `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"rb",},"data":{"a":"b",},}`,
+		"helm.yaml": "# Source: chart/templates/cm.yaml\n" + cm("helm") + "---\n# Source: chart/templates/other.yaml\n" + cm("helm2"),
 	}
 	total := 0
 	for name, data := range files {
@@ -55,10 +58,11 @@ func TestReadAheadSameAsInOrder(t *testing.T) {
 		}
 		total += len(data)
 	}
-	load := func(procs int, lim Limits, deferred bool) ([]Entry, int64, int) {
+	load := func(procs int, lim Limits, settings int) ([]Entry, int64, int) {
 		prev := runtime.GOMAXPROCS(procs)
 		defer runtime.GOMAXPROCS(prev)
-		l := &Loader{Limits: lim, DeferDecoding: deferred, CompactManagedFields: deferred, NoFieldLines: deferred}
+		l := &Loader{Limits: lim}
+		applySettings(l, settings)
 		entries := l.Load(dir)
 		// What was read counts for the next path too.
 		entries = append(entries, l.Load(filepath.Join(dir, "o.yaml"))...)
@@ -73,16 +77,31 @@ func TestReadAheadSameAsInOrder(t *testing.T) {
 	}
 	limits = append(limits, Limits{MaxDocumentBytes: 80}, Limits{MaxDepth: 2}, Limits{MaxFiles: 9})
 	for _, lim := range limits {
-		for _, deferred := range []bool{false, true} {
-			want, wantRead, wantObjects := load(1, lim, deferred)
-			got, read, objects := load(4, lim, deferred)
+		for settings := range loaderSettings {
+			want, wantRead, wantObjects := load(1, lim, settings)
+			got, read, objects := load(4, lim, settings)
 			if read != wantRead || objects != wantObjects {
-				t.Errorf("%+v, deferred %v: read %d bytes and %d objects ahead, %d and %d in order", lim, deferred, read, objects, wantRead, wantObjects)
+				t.Errorf("%+v, %s: read %d bytes and %d objects ahead, %d and %d in order", lim, loaderSettings[settings], read, objects, wantRead, wantObjects)
 			}
 			if !reflect.DeepEqual(got, want) {
-				t.Errorf("%+v, deferred %v: read ahead\n%s\nin order\n%s", lim, deferred, describeEntries(got), describeEntries(want))
+				t.Errorf("%+v, %s: read ahead\n%s\nin order\n%s", lim, loaderSettings[settings], describeEntries(got), describeEntries(want))
 			}
 		}
+	}
+}
+
+// loaderSettings name the settings applySettings gives a loader: each changes how a file
+// is read.
+var loaderSettings = []string{"plain", "deferred", "request bodies", "source comments"}
+
+func applySettings(l *Loader, settings int) {
+	switch loaderSettings[settings] {
+	case "deferred":
+		l.DeferDecoding, l.CompactManagedFields, l.NoFieldLines = true, true, true
+	case "request bodies":
+		l.RequestBodies = true
+	case "source comments":
+		l.SourceCommentsInFiles, l.SourceRoot = true, "charts"
 	}
 }
 
