@@ -125,6 +125,11 @@ func (in *Inputs) warnf(format string, args ...any) {
 func Read(ctx context.Context, opts Options) (*Inputs, error) {
 	in := &Inputs{opts: &opts, Loader: &input.Loader{Stdin: opts.Stdin, Limits: opts.Limits}, paths: opts.Manifests, Namespace: opts.Namespace, Applier: opts.Applier}
 	loader := in.Loader
+	if opts.Live != "" && opts.Cluster == nil {
+		// The dump is read while the schemas and manifests are: on two CPUs, reading the
+		// manifests leaves one of them idle at times (readLive takes it, as if read then).
+		loader.ReadAhead(opts.Live, readsLive)
+	}
 	if err := in.readAdmissionFiles(); err != nil {
 		return nil, err
 	}
@@ -193,9 +198,7 @@ func (in *Inputs) readLive(ctx context.Context, reg *schema.Registry) (*schema.R
 		in.nearestUnknown("", reg.Minor())
 		return reg, nil
 	}
-	// Field lines are asked of manifests only: a dump's text need not be kept; its
-	// managedFields are kept as text.
-	in.Loader.NoFieldLines, in.Loader.CompactManagedFields = true, true
+	readsLive(in.Loader)
 	if opts.Cluster != nil {
 		var err error
 		in.Live, reg, err = in.readCluster(ctx, reg)
@@ -212,6 +215,13 @@ func (in *Inputs) readLive(ctx context.Context, reg *schema.Registry) (*schema.R
 		return reg, err
 	}
 	return in.schemaFiles.Registry(v)
+}
+
+// readsLive sets l to read the live state: field lines are asked of manifests only, so a
+// dump's text need not be kept; its managedFields are kept as text, and its objects as
+// text until predicted (as the manifests').
+func readsLive(l *input.Loader) {
+	l.NoFieldLines, l.CompactManagedFields, l.DeferDecoding = true, true, true
 }
 
 // readCluster reads the live state of the manifests from the cluster (livestate.ClusterRead),

@@ -20,6 +20,9 @@ import (
 // longer stops there and is read again in order; once the reservations reach the limit,
 // the files left are not read ahead.
 
+// A run's other input, the live dump, is one file read after the manifests; ReadAhead
+// reads it ahead the same way, while the manifests are read (see ReadAhead).
+
 // aheadResult is one file read ahead.
 type aheadResult struct {
 	done    chan struct{}
@@ -49,7 +52,7 @@ func (l *Loader) startReadAhead(files []string, skip map[string]bool) *readAhead
 		a.results[i].done = make(chan struct{})
 	}
 	var mu sync.Mutex
-	next, budget := 0, l.limits.MaxInputBytes-l.read
+	next, budget := 0, l.limits.MaxInputBytes-l.read-l.reserved
 	// take hands out the next file in order with its reservation; false when none is left
 	// or the input limit leaves none to reserve.
 	take := func() (int, int64, bool) {
@@ -162,4 +165,56 @@ func (a *readAhead) close() {
 	}
 	close(a.stop)
 	a.wg.Wait()
+}
+
+// fileAhead is a file ReadAhead reads: with which settings, and the input it reserved.
+type fileAhead struct {
+	settings fileSettings
+	reserved int64
+	result   aheadResult
+}
+
+// ReadAhead starts reading the file at path in another goroutine, as Load reads it with
+// the settings configure gives a copy of the loader (Load's other settings do not matter
+// to a file): a run reads its live dump while it reads its manifests. A later Load(path)
+// with those settings takes what was read, counting it then, when the limits on all input
+// together could not have changed it — the rule for a directory's files read ahead — and
+// reads the file again itself otherwise; with other settings it reads the file itself and
+// leaves what was read ahead to a later Load. The entries, errors and counts are those of
+// reading it in order, byte for byte. The file's size (plus one byte) is reserved from
+// what the input limit leaves until Load takes it, so reading ahead, the directories'
+// files included, never reads past the limit. Nothing is read ahead on one CPU, for
+// standard input, a directory or anything but a regular file, nor for a file that does
+// not fit in what the limit leaves.
+func (l *Loader) ReadAhead(path string, configure func(*Loader)) {
+	l.init()
+	if runtime.GOMAXPROCS(0) < 2 || path == StdinName || l.ahead[path] != nil {
+		return
+	}
+	info, err := os.Stat(path)
+	if err != nil || !info.Mode().IsRegular() || info.Size()+1 > l.limits.MaxInputBytes-l.read-l.reserved {
+		return
+	}
+	as := l.settings().loader()
+	configure(as)
+	f := &fileAhead{settings: as.settings(), reserved: info.Size() + 1, result: aheadResult{done: make(chan struct{})}}
+	if l.ahead == nil {
+		l.ahead = map[string]*fileAhead{}
+	}
+	l.ahead[path] = f
+	l.reserved += f.reserved
+	go readFileAhead(f.settings, l.limits, path, info.Size(), &f.result)
+}
+
+// adoptAhead returns the entries and documents of the file at path as ReadAhead read it,
+// counting them as read, when it was read ahead with l's settings and the limits allow
+// (adopt); false when l must read it itself.
+func (l *Loader) adoptAhead(path string) ([]Entry, int, bool) {
+	f := l.ahead[path]
+	if f == nil || f.settings != l.settings() {
+		return nil, 0, false
+	}
+	delete(l.ahead, path)
+	l.reserved -= f.reserved
+	return l.adopt(&f.result)
 }

@@ -105,6 +105,124 @@ func applySettings(l *Loader, settings int) {
 	}
 }
 
+// A file read ahead (ReadAhead: a run's live dump, while the manifests are read) changes
+// nothing either: what Load reads of it and of the directory read meanwhile, the errors
+// and the counts are those of reading them in order under every limit, whether Load
+// reads it with the settings it was read ahead with or with others.
+func TestReadAheadFileSameAsInOrder(t *testing.T) {
+	dir := t.TempDir()
+	item := func(i int) string {
+		return fmt.Sprintf(`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c%d","namespace":"n","managedFields":[{"manager":"m","operation":"Apply","fieldsType":"FieldsV1","fieldsV1":{"f:data":{"f:a":{}}}}]},"data":{"a":"%d"}}`, i, i)
+	}
+	var items []string
+	for i := range 12 {
+		items = append(items, item(i))
+	}
+	items[5] = `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"dup","name":"dup2"}}`
+	files := map[string]string{
+		"repo/a.yaml":   "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a2\n",
+		"repo/b/c.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata: {x: 1}\n",
+		"repo/d.json":   `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"d",},}`,
+		"repo/e.yaml":   "a: [\n",
+		"live.json":     `{"apiVersion":"v1","kind":"List","items":[` + strings.Join(items, ",") + `]}`,
+		"live.yaml":     "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: y\n---\nnot: [closed\n",
+	}
+	total := 0
+	for name, data := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		total += len(data)
+	}
+	live := func(l *Loader) { l.DeferDecoding, l.CompactManagedFields, l.NoFieldLines = true, true, true }
+	type run struct {
+		entries []Entry
+		read    int64
+		objects int
+	}
+	load := func(procs int, lim Limits, settings int, dump string, same bool) run {
+		prev := runtime.GOMAXPROCS(procs)
+		defer runtime.GOMAXPROCS(prev)
+		l := &Loader{Limits: lim}
+		l.ReadAhead(dump, live)
+		applySettings(l, settings)
+		entries := l.Load(filepath.Join(dir, "repo"))
+		if same {
+			live(l)
+		} else {
+			l.NoFieldLines = false
+		}
+		entries = append(entries, l.Load(dump)...)
+		entries = append(entries, l.Load(filepath.Join(dir, "repo/a.yaml"))...)
+		// Load takes it (unless the object limit stops Load first, or the settings differ:
+		// live leaves RequestBodies and SourceCommentsInFiles as they were).
+		takes := same && lim.MaxObjects == 0 && settings < 2
+		if l.reserved != 0 && takes {
+			t.Errorf("%+v, %s, %s: %d bytes still reserved once the file read ahead was taken", lim, dump, loaderSettings[settings], l.reserved)
+		}
+		return run{entries, l.read, l.objects}
+	}
+	var limits []Limits
+	for n := 0; n <= total+100; n += 61 {
+		limits = append(limits, Limits{MaxInputBytes: int64(n)})
+	}
+	for n := 1; n <= 20; n++ {
+		limits = append(limits, Limits{MaxObjects: n})
+	}
+	limits = append(limits, Limits{MaxDocumentBytes: 300}, Limits{MaxDepth: 3})
+	for _, lim := range limits {
+		for _, dump := range []string{"live.json", "live.yaml"} {
+			for settings := range loaderSettings {
+				for _, same := range []bool{true, false} {
+					path := filepath.Join(dir, dump)
+					want := load(1, lim, settings, path, same)
+					got := load(4, lim, settings, path, same)
+					if got.read != want.read || got.objects != want.objects {
+						t.Errorf("%+v, %s, %s, same settings %v: read %d bytes and %d objects ahead, %d and %d in order", lim, dump, loaderSettings[settings], same, got.read, got.objects, want.read, want.objects)
+					}
+					if !reflect.DeepEqual(got.entries, want.entries) {
+						t.Errorf("%+v, %s, %s, same settings %v: read ahead\n%s\nin order\n%s", lim, dump, loaderSettings[settings], same, describeEntries(got.entries), describeEntries(want.entries))
+					}
+				}
+			}
+		}
+	}
+}
+
+// ReadAhead takes nothing from a file when it should not read ahead: one CPU, standard
+// input, a directory, a file that is not there or does not fit in what the limit leaves.
+func TestReadAheadFileDeclines(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "f.yaml")
+	if err := os.WriteFile(file, []byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name  string
+		procs int
+		path  string
+		lim   Limits
+	}{
+		{"one CPU", 1, file, Limits{}},
+		{"standard input", 2, StdinName, Limits{}},
+		{"a directory", 2, dir, Limits{}},
+		{"not there", 2, filepath.Join(dir, "none.yaml"), Limits{}},
+		{"past the limit", 2, file, Limits{MaxInputBytes: 10}},
+	} {
+		prev := runtime.GOMAXPROCS(c.procs)
+		l := &Loader{Limits: c.lim}
+		l.ReadAhead(c.path, func(*Loader) {})
+		runtime.GOMAXPROCS(prev)
+		if len(l.ahead) != 0 || l.reserved != 0 {
+			t.Errorf("%s: read ahead (%d files, %d bytes reserved)", c.name, len(l.ahead), l.reserved)
+		}
+	}
+}
+
 func describeEntries(entries []Entry) string {
 	var b strings.Builder
 	for _, e := range entries {

@@ -144,6 +144,10 @@ type Loader struct {
 	rendered  map[string]bool // directories of a walk that Render claims
 
 	objectLimitSaid bool
+
+	// Files read ahead by ReadAhead, by path, and the input they reserve together.
+	ahead    map[string]*fileAhead
+	reserved int64
 }
 
 // BytesRead is how many bytes the loader has read so far, all paths together.
@@ -217,7 +221,10 @@ func (l *Loader) Load(path string) []Entry {
 		return errEntry(fileError(path, err))
 	}
 	if !info.IsDir() {
-		entries, docs := l.loadFile(path)
+		entries, docs, ok := l.adoptAhead(path)
+		if !ok {
+			entries, docs = l.loadFile(path)
+		}
 		if docs == 0 && len(entries) == 0 {
 			return errEntry(fileError(path, emptyFile(info)))
 		}
