@@ -2,7 +2,10 @@ module github.com/ssa-diff/ssa-diff/tools/pgo
 
 go 1.26.0
 
-require github.com/ssa-diff/ssa-diff v0.0.0
+require (
+	github.com/ssa-diff/ssa-diff v0.0.0
+	golang.org/x/exp v0.0.0-20260410095643-746e56fc9e2f
+)
 
 require (
 	cel.dev/expr v0.25.2 // indirect
@@ -44,7 +47,6 @@ require (
 	github.com/xlab/treeprint v1.2.0 // indirect
 	go.yaml.in/yaml/v2 v2.4.4 // indirect
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
-	golang.org/x/exp v0.0.0-20260410095643-746e56fc9e2f // indirect
 	golang.org/x/net v0.62.0 // indirect
 	golang.org/x/oauth2 v0.36.0 // indirect
 	golang.org/x/sys v0.49.0 // indirect

@@ -11,6 +11,9 @@
 // could not predict (exit status 2) stops the profile with its error: a profile of error
 // paths would optimise the wrong code. `make pgo` gives the invocations: the benchmark
 // corpus through each output format, 10,000 objects in the JSON report.
+//
+// With -trace FILE it also writes an execution trace of the invocations (runtime/trace),
+// which holds the CPU profile's samples too: ./busy reads it, to see when the CPUs wait.
 package main
 
 import (
@@ -21,6 +24,7 @@ import (
 	"io"
 	"os"
 	"runtime/pprof"
+	"runtime/trace"
 	"strings"
 
 	"github.com/ssa-diff/ssa-diff/cli"
@@ -37,6 +41,7 @@ func run(args []string) error {
 	fs := flag.NewFlagSet("pgo", flag.ContinueOnError)
 	out := fs.String("o", "default.pgo", "the profile to write")
 	dir := fs.String("C", ".", "the directory the invocations run in")
+	traceOut := fs.String("trace", "", "an execution trace to write as well")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -48,6 +53,13 @@ func run(args []string) error {
 	if err != nil {
 		return err
 	}
+	var tf *os.File
+	if *traceOut != "" {
+		if tf, err = os.Create(*traceOut); err != nil {
+			f.Close()
+			return err
+		}
+	}
 	if err := os.Chdir(*dir); err != nil {
 		f.Close()
 		return err
@@ -56,7 +68,21 @@ func run(args []string) error {
 		f.Close()
 		return err
 	}
+	if tf != nil {
+		if err := trace.Start(tf); err != nil {
+			pprof.StopCPUProfile()
+			f.Close()
+			tf.Close()
+			return err
+		}
+	}
 	runErr := invoke(fs.Args())
+	if tf != nil {
+		trace.Stop()
+		if err := tf.Close(); err != nil && runErr == nil {
+			runErr = err
+		}
+	}
 	pprof.StopCPUProfile()
 	if err := f.Close(); err != nil && runErr == nil {
 		runErr = err
