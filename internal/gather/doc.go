@@ -15,6 +15,11 @@
 //	       the judge, the pairs
 //	Slots  the pruned objects, the live state's word on itself, --skip and --shard
 //
+// A dump given as a file is read ahead from Read's start, in another goroutine, while the
+// schemas and manifests are read (input.Loader.ReadAhead): on two CPUs reading the
+// manifests leaves one idle at times. The live state read is taken as if read in its
+// place, so the order above, the limits and every message stay as they were.
+//
 // A Helm command runs between Pair and Slots (package helmrun): its applier is the one the
 // prune preview asks. The package knows nothing of the command's flags (package cli sets
 // Options from them); it lies below the command and outside the library, as plan does.
