@@ -29,15 +29,7 @@ func (a *analysis) clientSideLeftovers() {
 	a.staleAnnotation()
 }
 
-func leftoverKeys(m fieldpath.Managed) []string {
-	var out []string
-	for _, k := range sortedKeys(m) {
-		if roleOf(m.Ref(k)) == roleLeftover {
-			out = append(out, k)
-		}
-	}
-	return out
-}
+func leftoverKeys(m fieldpath.Managed) []string { return keysOfRole(m, roleLeftover) }
 
 // migrated: leftover entries of the live object that the write folded into the applier.
 func (a *analysis) migrated() {

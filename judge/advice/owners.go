@@ -167,6 +167,19 @@ func sortedKeys(m fieldpath.Managed) []string {
 	return keys
 }
 
+// keysOfRole lists, in increasing order as sortedKeys does, the keys of m whose entries
+// have the role: the others are neither copied nor sorted.
+func keysOfRole(m fieldpath.Managed, role managerRole) []string {
+	var keys []string
+	for k := range m.Fields {
+		if roleOf(m.Ref(k)) == role {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	return keys
+}
+
 // leavesNotIn lists the leaves of s that other does not have. Leaves are taken before the
 // comparison: a map an Update entry owns with "." stays a member when its keys are shared.
 func leavesNotIn(s, other *smdpath.Set) []smdpath.Path { return leavesBy(s, other, false) }
