@@ -114,6 +114,12 @@ type DriftInput struct {
 	// nobody owns is drift, and once: a field nobody owns that has the created value, or
 	// that the server assigns, is the server's (Default), not a change made on the cluster.
 	Created func() (map[string]any, []string)
+	// CreateAddsNothing says the create Created answers stores, outside status, the
+	// metadata only the server writes and the name and namespace, nothing Defaulted does
+	// not give (with the same value), and assigns nothing there
+	// (merge.Engine.CreateAddsToDefaults): once Defaulted has answered, a field nobody owns
+	// that is not the default is not the create's either, and Created is not asked.
+	CreateAddsNothing bool
 }
 
 // Drift lists the fields of the live object that the manifest does not set, with their
@@ -176,7 +182,12 @@ func Drift(in DriftInput) []DriftField {
 			return
 		}
 		// Not the scheme's default: maybe what a create adds (the registry's defaults) or
-		// assigns (an allocated IP), which only a whole create tells.
+		// assigns (an allocated IP), which only a whole create tells — unless the create
+		// adds nothing to the defaults the field does not have.
+		if in.CreateAddsNothing && ask.defaults() != nil {
+			out = append(out, in.field(p, live, nil, ask))
+			return
+		}
 		obj, assigned := ask.created()
 		if v, ok := fieldpath.ValueAt(obj, p); ok && sameJSON(v, live) {
 			return

@@ -338,3 +338,39 @@ func TestDriftDropsDefaultsUnwritten(t *testing.T) {
 		t.Errorf("Drift allocates %v for one default nobody owns, %v for twenty", one, twenty)
 	}
 }
+
+// A create that adds nothing to the defaults (DriftInput.CreateAddsNothing) is not asked:
+// a field nobody owns that is not the default is drift, as the create would have said;
+// when the defaults cannot be told, the create is asked as before.
+func TestDriftCreateAddsNothing(t *testing.T) {
+	live := map[string]any{"apiVersion": "apps/v1", "kind": "Deployment", "metadata": map[string]any{"name": "d"},
+		"spec": map[string]any{"replicas": int64(3), "paused": false}}
+	manifest := map[string]any{"apiVersion": "apps/v1", "kind": "Deployment", "metadata": map[string]any{"name": "d"}}
+	defaulted := map[string]any{"spec": map[string]any{"replicas": int64(1), "paused": false}}
+	asked := 0
+	in := DriftInput{Live: live, Manifest: manifest, Predicted: live, CreateAddsNothing: true,
+		Defaulted: func() map[string]any { return defaulted },
+		Created: func() (map[string]any, []string) {
+			asked++
+			return defaulted, nil
+		}}
+	got := Drift(in)
+	if asked != 0 {
+		t.Errorf("the create was asked %d times", asked)
+	}
+	if len(got) != 1 || got[0].Path != ".spec.replicas" || got[0].Fate != DriftKept || len(got[0].Owners) != 0 {
+		t.Fatalf("drift %+v, want .spec.replicas nobody owns, kept", got)
+	}
+	in.CreateAddsNothing = false
+	if again := Drift(in); asked != 1 || !reflect.DeepEqual(again, got) {
+		t.Errorf("asking the create: %d asks, drift %+v; without: %+v", asked, again, got)
+	}
+	in.CreateAddsNothing, in.Defaulted = true, func() map[string]any { return nil }
+	in.Created = func() (map[string]any, []string) {
+		asked++
+		return map[string]any{"spec": map[string]any{"replicas": int64(3), "paused": false}}, nil
+	}
+	if d := Drift(in); asked != 2 || len(d) != 0 {
+		t.Errorf("defaults unknown: %d asks, drift %+v; want the create asked, and its value taken", asked, d)
+	}
+}
