@@ -80,8 +80,8 @@ func (a *analysis) stuck() {
 	for _, key := range leftoverKeys(a.afterFields) {
 		ref := a.afterFields.Ref(key)
 		owned := setOf(a.afterFields, key)
-		shared := pathStrings(leavesIn(owned, mine))
-		only := pathStrings(leavesNotIn(owned, mine))
+		in, notIn := leavesSplit(owned, mine, true, true)
+		shared, only := pathStrings(in), pathStrings(notIn)
 		var cs []string
 		for _, c := range conflicts {
 			if c.Manager.Manager == ref.Manager {
