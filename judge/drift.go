@@ -2,12 +2,12 @@ package judge
 
 import (
 	"encoding/json"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/ssa-diff/ssa-diff/fieldpath"
-	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 	smdpath "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 	"sigs.k8s.io/structured-merge-diff/v6/value"
 )
@@ -114,6 +114,12 @@ type DriftInput struct {
 	// nobody owns is drift, and once: a field nobody owns that has the created value, or
 	// that the server assigns, is the server's (Default), not a change made on the cluster.
 	Created func() (map[string]any, []string)
+	// CreateAddsNothing says the create Created answers stores, outside status, the
+	// metadata only the server writes and the name and namespace, nothing Defaulted does
+	// not give (with the same value), and assigns nothing there
+	// (merge.Engine.CreateAddsToDefaults): once Defaulted has answered, a field nobody owns
+	// that is not the default is not the create's either, and Created is not asked.
+	CreateAddsNothing bool
 }
 
 // Drift lists the fields of the live object that the manifest does not set, with their
@@ -176,7 +182,12 @@ func Drift(in DriftInput) []DriftField {
 			return
 		}
 		// Not the scheme's default: maybe what a create adds (the registry's defaults) or
-		// assigns (an allocated IP), which only a whole create tells.
+		// assigns (an allocated IP), which only a whole create tells — unless the create
+		// adds nothing to the defaults the field does not have.
+		if in.CreateAddsNothing && ask.defaults() != nil {
+			out = append(out, in.field(p, live, nil, ask))
+			return
+		}
 		obj, assigned := ask.created()
 		if v, ok := fieldpath.ValueAt(obj, p); ok && sameJSON(v, live) {
 			return
@@ -306,6 +317,22 @@ func fate(p smdpath.Path, live any, predicted map[string]any, refused bool) (str
 // items of its list are (by the same key fields, by value or by position), or as names
 // (the set the server recorded for the manifest, at a path) names them.
 func unowned(v any, owned *smdpath.Set, names func(smdpath.Path) *smdpath.Set, at smdpath.Path, f func(smdpath.Path, any)) {
+	// Room for the fields of a few levels of maps: the buffer grows seldom.
+	w := unownedWalk{names: names, f: f, keys: make([]string, 0, 64)}
+	w.walk(v, owned, at)
+}
+
+// unownedWalk is what unowned's walk keeps from one value to the next.
+type unownedWalk struct {
+	names func(smdpath.Path) *smdpath.Set
+	f     func(smdpath.Path, any)
+	// keys holds the fields the walk enters of each map being walked, each map's after
+	// its parent's (a child's are dropped when its walk is over): the path elements point
+	// into it, and no map's fields need a slice of their own.
+	keys []string
+}
+
+func (w *unownedWalk) walk(v any, owned *smdpath.Set, at smdpath.Path) {
 	// A child's path is at with its element appended in place: f and names keep no path
 	// past their call, and a child's walk is over before its next sibling's starts.
 	child := func(pe smdpath.PathElement) smdpath.Path { return append(at, pe) }
@@ -320,34 +347,40 @@ func unowned(v any, owned *smdpath.Set, names func(smdpath.Path) *smdpath.Set, a
 	case map[string]any:
 		if len(v) == 0 {
 			if owned == nil {
-				f(at, v)
+				w.f(at, v)
 			}
 			return
 		}
-		keys := unstructured.SortedKeys(v)
-		for i := range keys {
-			k := keys[i]
-			pe := smdpath.PathElement{FieldName: &keys[i]}
-			if serverOnly(child(pe)) {
-				continue // no drift: nor anything below it (serverOnly holds below what it holds)
+		// Only the fields the walk enters are sorted: those in status or the server's
+		// metadata, and those owned whole, are passed over in any order.
+		start := len(w.keys)
+		for k := range v {
+			w.keys = append(w.keys, k)
+			pe := smdpath.PathElement{FieldName: &w.keys[len(w.keys)-1]}
+			// In status or the server's metadata: no drift, nor anything below it
+			// (serverOnly holds below what it holds). Owned whole: nobody's is below.
+			if serverOnly(child(pe)) || owned != nil && owned.Members.Has(pe) && below(owned, pe) == nil {
+				w.keys = w.keys[:len(w.keys)-1]
 			}
-			o := below(owned, pe)
-			if o == nil && owned != nil && owned.Members.Has(pe) {
-				continue // owned whole
-			}
-			unowned(v[k], o, names, child(pe), f)
 		}
+		keys := w.keys[start:]
+		slices.Sort(keys)
+		for i := range keys {
+			pe := smdpath.PathElement{FieldName: &keys[i]}
+			w.walk(v[keys[i]], below(owned, pe), child(pe))
+		}
+		w.keys = w.keys[:start]
 	case []any:
 		if len(v) == 0 {
 			if owned == nil {
-				f(at, v)
+				w.f(at, v)
 			}
 			return
 		}
 		for _, item := range v {
 			if owned != nil {
 				if pe, o, ok := ownedChild(item, &owned.Children); ok {
-					unowned(item, o, names, child(pe), f)
+					w.walk(item, o, child(pe))
 					continue
 				}
 				if ownedItem(item, &owned.Members) {
@@ -356,18 +389,18 @@ func unowned(v any, owned *smdpath.Set, names func(smdpath.Path) *smdpath.Set, a
 			}
 			pe, ok := nameItem(item, v, owned)
 			if !ok {
-				pe, ok = nameItem(item, v, names(at))
+				pe, ok = nameItem(item, v, w.names(at))
 			}
 			if !ok {
 				// Nothing says how to name the item: the list, whole.
-				f(at, v)
+				w.f(at, v)
 				return
 			}
-			unowned(item, nil, names, child(pe), f)
+			w.walk(item, nil, child(pe))
 		}
 	default:
 		if owned == nil {
-			f(at, v)
+			w.f(at, v)
 		}
 	}
 }

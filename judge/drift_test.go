@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ssa-diff/ssa-diff/fieldpath"
+	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 	smdpath "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 )
 
@@ -336,5 +337,159 @@ func TestDriftDropsDefaultsUnwritten(t *testing.T) {
 	}
 	if one, twenty := run(1), run(20); twenty != one {
 		t.Errorf("Drift allocates %v for one default nobody owns, %v for twenty", one, twenty)
+	}
+}
+
+// A create that adds nothing to the defaults (DriftInput.CreateAddsNothing) is not asked:
+// a field nobody owns that is not the default is drift, as the create would have said;
+// when the defaults cannot be told, the create is asked as before.
+func TestDriftCreateAddsNothing(t *testing.T) {
+	live := map[string]any{"apiVersion": "apps/v1", "kind": "Deployment", "metadata": map[string]any{"name": "d"},
+		"spec": map[string]any{"replicas": int64(3), "paused": false}}
+	manifest := map[string]any{"apiVersion": "apps/v1", "kind": "Deployment", "metadata": map[string]any{"name": "d"}}
+	defaulted := map[string]any{"spec": map[string]any{"replicas": int64(1), "paused": false}}
+	asked := 0
+	in := DriftInput{Live: live, Manifest: manifest, Predicted: live, CreateAddsNothing: true,
+		Defaulted: func() map[string]any { return defaulted },
+		Created: func() (map[string]any, []string) {
+			asked++
+			return defaulted, nil
+		}}
+	got := Drift(in)
+	if asked != 0 {
+		t.Errorf("the create was asked %d times", asked)
+	}
+	if len(got) != 1 || got[0].Path != ".spec.replicas" || got[0].Fate != DriftKept || len(got[0].Owners) != 0 {
+		t.Fatalf("drift %+v, want .spec.replicas nobody owns, kept", got)
+	}
+	in.CreateAddsNothing = false
+	if again := Drift(in); asked != 1 || !reflect.DeepEqual(again, got) {
+		t.Errorf("asking the create: %d asks, drift %+v; without: %+v", asked, again, got)
+	}
+	in.CreateAddsNothing, in.Defaulted = true, func() map[string]any { return nil }
+	in.Created = func() (map[string]any, []string) {
+		asked++
+		return map[string]any{"spec": map[string]any{"replicas": int64(3), "paused": false}}, nil
+	}
+	if d := Drift(in); asked != 2 || len(d) != 0 {
+		t.Errorf("defaults unknown: %d asks, drift %+v; want the create asked, and its value taken", asked, d)
+	}
+}
+
+// FuzzUnowned holds unowned, which sorts only the fields it enters, to the walk before it
+// (unownedSortingAll, which sorted every map's fields): the same paths and values, in the
+// same order, for any live object, owners' union and set recorded for the manifest.
+func FuzzUnowned(f *testing.F) {
+	f.Add(driftLive,
+		`{"f:metadata":{"f:annotations":{"f:team":{},"f:shared":{}},"f:labels":{}},"f:spec":{"f:replicas":{},"f:template":{"f:spec":{"f:containers":{"k:{\"name\":\"web\"}":{".":{},"f:name":{}}},"f:dnsPolicy":{}}}}}`,
+		`{"f:spec":{"f:template":{"f:spec":{"f:containers":{"k:{\"name\":\"web\"}":{"f:name":{}}}}}}}`)
+	f.Add(`{"spec":{"ports":[{"port":80,"protocol":"TCP"},{"port":81}],"list":["a","b"],"idx":[1,2],"e":{},"l":[]},"status":{"a":1},"metadata":{"uid":"u","name":"n","z":{"y":1}}}`,
+		`{"f:spec":{"f:ports":{"k:{\"port\":80,\"protocol\":\"TCP\"}":{".":{},"f:port":{}}},"f:list":{"v:\"a\"":{}},"f:idx":{"i:1":{}}},"f:metadata":{".":{},"f:z":{}}}`,
+		`{"f:spec":{"f:ports":{"k:{\"port\":81}":{}}}}`)
+	f.Add(`{"a":{"b":1,"c":{"d":2}}}`, `{}`, `{}`)
+	f.Fuzz(func(t *testing.T, liveText, ownedText, namesText string) {
+		var live map[string]any
+		if json.Unmarshal([]byte(liveText), &live) != nil {
+			return
+		}
+		owned, err := fieldpath.FieldsV1ToSet([]byte(ownedText))
+		if err != nil {
+			return
+		}
+		recorded, err := fieldpath.FieldsV1ToSet([]byte(namesText))
+		if err != nil {
+			return
+		}
+		names := func(p smdpath.Path) *smdpath.Set {
+			s := recorded
+			for _, pe := range p {
+				if s == nil {
+					return nil
+				}
+				s, _ = s.Children.Get(pe)
+			}
+			return s
+		}
+		type field struct {
+			path string
+			live any
+		}
+		for _, o := range []*smdpath.Set{owned, nil} {
+			var want, got []field
+			unownedSortingAll(live, o, names, nil, func(p smdpath.Path, v any) { want = append(want, field{p.String(), v}) })
+			unowned(live, o, names, nil, func(p smdpath.Path, v any) { got = append(got, field{p.String(), v}) })
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("unowned:\n%v\nsorting every map:\n%v", got, want)
+			}
+		}
+	})
+}
+
+// unownedSortingAll is unowned as it was before it sorted only the fields it enters:
+// FuzzUnowned's reference.
+func unownedSortingAll(v any, owned *smdpath.Set, names func(smdpath.Path) *smdpath.Set, at smdpath.Path, f func(smdpath.Path, any)) {
+	// A child's path is at with its element appended in place: f and names keep no path
+	// past their call, and a child's walk is over before its next sibling's starts.
+	child := func(pe smdpath.PathElement) smdpath.Path { return append(at, pe) }
+	below := func(s *smdpath.Set, pe smdpath.PathElement) *smdpath.Set {
+		if s == nil {
+			return nil
+		}
+		c, _ := s.Children.Get(pe)
+		return c
+	}
+	switch v := v.(type) {
+	case map[string]any:
+		if len(v) == 0 {
+			if owned == nil {
+				f(at, v)
+			}
+			return
+		}
+		keys := unstructured.SortedKeys(v)
+		for i := range keys {
+			k := keys[i]
+			pe := smdpath.PathElement{FieldName: &keys[i]}
+			if serverOnly(child(pe)) {
+				continue // no drift: nor anything below it (serverOnly holds below what it holds)
+			}
+			o := below(owned, pe)
+			if o == nil && owned != nil && owned.Members.Has(pe) {
+				continue // owned whole
+			}
+			unownedSortingAll(v[k], o, names, child(pe), f)
+		}
+	case []any:
+		if len(v) == 0 {
+			if owned == nil {
+				f(at, v)
+			}
+			return
+		}
+		for _, item := range v {
+			if owned != nil {
+				if pe, o, ok := ownedChild(item, &owned.Children); ok {
+					unownedSortingAll(item, o, names, child(pe), f)
+					continue
+				}
+				if ownedItem(item, &owned.Members) {
+					continue
+				}
+			}
+			pe, ok := nameItem(item, v, owned)
+			if !ok {
+				pe, ok = nameItem(item, v, names(at))
+			}
+			if !ok {
+				// Nothing says how to name the item: the list, whole.
+				f(at, v)
+				return
+			}
+			unownedSortingAll(item, nil, names, child(pe), f)
+		}
+	default:
+		if owned == nil {
+			f(at, v)
+		}
 	}
 }

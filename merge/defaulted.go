@@ -19,3 +19,15 @@ func (e *Engine) Defaulted(gvk schema.GVK, obj map[string]any) (map[string]any, 
 	}
 	return c, true
 }
+
+// CreateAddsToDefaults reports whether a create of an object of kind gvk may store, outside
+// status and the metadata only the server writes (uid, resourceVersion, generation,
+// creationTimestamp, managedFields, deletion fields) and the object's name and namespace,
+// a value Defaulted does not give the object sent (the fields the create drops aside), or
+// have values assigned there: what the model says (a model that cannot say, and a kind the
+// registry has no type for, may).
+func (e *Engine) CreateAddsToDefaults(gvk schema.GVK) bool {
+	t := e.resolve(gvk).known
+	m, ok := e.model.(interface{ CreateAddsToDefaults(*schema.Type) bool })
+	return t == nil || !ok || m.CreateAddsToDefaults(t)
+}

@@ -38,7 +38,7 @@ func (r *Run) drift(a Apply, live map[string]any, out, forced *merge.Result, sha
 		in.Applied = func() *smdpath.Set { return r.appliedSet(out) }
 	}
 	if shared != nil {
-		in.Defaulted, in.Created = shared.defaulted, shared.created
+		in.Defaulted, in.Created, in.CreateAddsNothing = shared.defaulted, shared.created, shared.createAddsNothing
 	}
 	return judge.Drift(in)
 }
@@ -70,6 +70,9 @@ func (r *Run) appliedSet(out *merge.Result) *smdpath.Set {
 type driftShared struct {
 	defaulted func() map[string]any
 	created   func() (map[string]any, []string)
+	// createAddsNothing: the create stores nothing the defaulted manifest lacks outside
+	// status and the server's metadata (merge.Engine.CreateAddsToDefaults).
+	createAddsNothing bool
 }
 
 // newDriftShared is a's driftShared when the predictor is the engine (nil otherwise: the
@@ -88,6 +91,7 @@ func (r *Run) newDriftShared(a Apply) *driftShared {
 	if r.Subresource == "" {
 		create := r.request(a, false)
 		create.Live = nil
+		s.createAddsNothing = !e.CreateAddsToDefaults(gvk)
 		s.created = sync.OnceValues(func() (map[string]any, []string) {
 			res, err := e.Apply(create)
 			if err != nil || res == nil || res.Object == nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"reflect"
 	"regexp"
 	"sort"
 	"strings"
@@ -329,4 +330,126 @@ func removePath(obj map[string]any, p []any) {
 			cur = l[x]
 		}
 	}
+}
+
+// TestCreateAddsNothingToDefaultsMatchesKubeAPIServer holds strategy.CreateAddsToDefaults
+// to the server's strategies: for every kind it says no of, the server's create of random
+// objects (serverCreate) stores, outside status and the metadata only the server writes,
+// nothing the object decoded, defaulted and stored without the create strategy does not
+// have with the same value (fields the create drops are allowed). The drift of a field
+// nobody owns does not ask for a whole create of such a kind (judge.DriftInput.Created).
+func TestCreateAddsNothingToDefaultsMatchesKubeAPIServer(t *testing.T) {
+	s := scheme()
+	strategies := createStrategies(s)
+	names := make([]string, 0, len(strategies))
+	for k := range strategies {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	ctx := genericapirequest.WithRequestInfo(genericapirequest.WithNamespace(genericapirequest.NewContext(), "ns"), &genericapirequest.RequestInfo{})
+	compared := 0
+	for ki, k := range names {
+		av, kind, _ := strings.Cut(k, "|")
+		if strategy.CreateAddsToDefaults(av, kind) {
+			continue
+		}
+		t.Run(strings.ReplaceAll(av, "/", "_")+"_"+kind, func(t *testing.T) {
+			gvk := schemaGVK(av, kind)
+			f := filler(int64(ki) + 3000)
+			shown := 0
+			for i := 0; i < objectsPerKind; i++ {
+				obj, err := s.New(gvk)
+				if err != nil {
+					t.Fatal(err)
+				}
+				f.Fill(obj)
+				obj.GetObjectKind().SetGroupVersionKind(gvk)
+				in := toUnstructured(t, obj)
+				for _, m := range []string{"uid", "creationTimestamp", "resourceVersion", "generation", "deletionTimestamp", "deletionGracePeriodSeconds", "managedFields"} {
+					delete(in["metadata"].(map[string]any), m)
+				}
+				created, err := serverCreate(ctx, s, strategies[k], in, av, kind)
+				if err != nil {
+					continue // the request does not decode: a 400, nothing to compare
+				}
+				decoded, _ := s.New(gvk)
+				if err := runtime.DefaultUnstructuredConverter.FromUnstructured(unstructured.DeepCopy(in).(map[string]any), decoded); err != nil {
+					continue
+				}
+				decoded.GetObjectKind().SetGroupVersionKind(gvk)
+				defaulted, err := serverStore(s, decoded)
+				if err != nil {
+					continue
+				}
+				compared++
+				added := addedByCreate(toUnstructured(t, defaulted), toUnstructured(t, created))
+				if len(added) > 0 && shown < 2 {
+					shown++
+					t.Errorf("object %d: the create stores values the defaulting does not give: %s", i, strings.Join(added, ", "))
+				}
+			}
+		})
+	}
+	t.Logf("%d objects compared", compared)
+}
+
+// addedByCreate lists the paths at which created has a value that defaulted lacks or has
+// another value at, outside status, the metadata only the server writes and the object's
+// name and namespace.
+func addedByCreate(defaulted, created map[string]any) []string {
+	var out []string
+	var walk func(p string, d, c any, has bool)
+	walk = func(p string, d, c any, has bool) {
+		switch cv := c.(type) {
+		case map[string]any:
+			dm, _ := d.(map[string]any)
+			if len(cv) == 0 && (!has || dm == nil) {
+				out = append(out, p)
+				return
+			}
+			for k, v := range cv {
+				dv, ok := dm[k]
+				walk(p+"."+k, dv, v, ok)
+			}
+		case []any:
+			dl, ok := d.([]any)
+			if !ok || len(dl) != len(cv) {
+				if !reflect.DeepEqual(d, c) {
+					out = append(out, p)
+				}
+				return
+			}
+			for i := range cv {
+				walk(fmt.Sprintf("%s[%d]", p, i), dl[i], cv[i], true)
+			}
+		default:
+			if !has || !reflect.DeepEqual(d, c) {
+				out = append(out, p)
+			}
+		}
+	}
+	for k, v := range created {
+		switch k {
+		case "status", "apiVersion", "kind":
+			continue
+		case "metadata":
+			md, _ := v.(map[string]any)
+			dmd, _ := defaulted["metadata"].(map[string]any)
+			for mk, mv := range md {
+				switch mk {
+				case "uid", "resourceVersion", "generation", "creationTimestamp", "managedFields", "deletionTimestamp", "deletionGracePeriodSeconds", "selfLink":
+					continue
+				case "name", "namespace":
+					continue // what names the object, never drift (a LimitRange without a name gets one)
+				}
+				dv, ok := dmd[mk]
+				walk(".metadata."+mk, dv, mv, ok)
+			}
+			continue
+		}
+		dv, ok := defaulted[k]
+		walk("."+k, dv, v, ok)
+	}
+	sort.Strings(out)
+	return out
 }

@@ -194,6 +194,23 @@ func (c *Chain) Mutate(w Write) server.Admission {
 	return out
 }
 
+// MutatesCreate reports whether the mutating phase may change a create of the kind: the
+// plugins fill in Pods (LimitRanger, ServiceAccount, Priority, DefaultTolerationSeconds,
+// RuntimeClass), Nodes (TaintNodesByCondition), claims and volumes (DefaultStorageClass,
+// StorageObjectInUseProtection) and Ingresses (DefaultIngressClass); the mutating
+// admission policies, which run when the cluster holds a binding of one, may change any
+// kind. Every other create leaves the phase as it came (TestMutatesCreate).
+func (c *Chain) MutatesCreate(group, kind string) bool {
+	if c.cfg.State.Knows("admissionregistration.k8s.io", "MutatingAdmissionPolicyBinding") {
+		return true
+	}
+	switch group + "/" + kind {
+	case "/Pod", "/Node", "/PersistentVolumeClaim", "/PersistentVolume", "networking.k8s.io/Ingress":
+		return true
+	}
+	return false
+}
+
 // Validate runs the validating phase: the plugins' validation in the server's order
 // (ServiceAccount), then PodSecurity and the validating admission policies.
 func (c *Chain) Validate(w Write) server.Admission {

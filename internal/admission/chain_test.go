@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ssa-diff/ssa-diff/schema"
+	"github.com/ssa-diff/ssa-diff/server"
 	"github.com/ssa-diff/ssa-diff/server/clusterstate"
 )
 
@@ -236,5 +238,42 @@ func TestResourceQuota(t *testing.T) {
 				t.Errorf("not predicted %q, want %q", np, tc.predicted)
 			}
 		})
+	}
+}
+
+// TestMutatesCreate holds MutatesCreate to the mutating phase: a create of every served
+// built-in kind, in a cluster whose state gives each plugin what it fills in (a default
+// account, storage class, ingress class and priority class, a LimitRange with defaults),
+// is changed exactly when MutatesCreate says it may be; a binding of a mutating admission
+// policy makes every kind one the phase may change.
+func TestMutatesCreate(t *testing.T) {
+	c := New(Config{Minor: 37, State: state(t,
+		`{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"ns"},"status":{"phase":"Active"}}`,
+		`{"apiVersion":"v1","kind":"ServiceAccount","metadata":{"name":"default","namespace":"ns"}}`,
+		`{"apiVersion":"storage.k8s.io/v1","kind":"StorageClass","metadata":{"name":"sc","annotations":{"storageclass.kubernetes.io/is-default-class":"true"}}}`,
+		`{"apiVersion":"networking.k8s.io/v1","kind":"IngressClass","metadata":{"name":"ic","annotations":{"ingressclass.kubernetes.io/is-default-class":"true"}}}`,
+		`{"apiVersion":"scheduling.k8s.io/v1","kind":"PriorityClass","metadata":{"name":"standard"},"value":10,"globalDefault":true}`,
+		`{"apiVersion":"v1","kind":"LimitRange","metadata":{"name":"lr","namespace":"ns"},"spec":{"limits":[{"type":"Container","default":{"cpu":"1"}}]}}`,
+	)})
+	for _, gvk := range registry.GVKs() {
+		typ, _ := registry.Lookup(gvk)
+		if !typ.Served || typ.Resource == "" || typ.Source != schema.SourceBuiltin {
+			continue
+		}
+		o := map[string]any{"apiVersion": gvk.APIVersion(), "kind": gvk.Kind, "metadata": map[string]any{"name": "n", "namespace": "ns"}, "spec": map[string]any{}}
+		if gvk.Kind == "Pod" {
+			o["spec"] = map[string]any{"containers": []any{map[string]any{"name": "c", "image": "i"}}}
+		}
+		before := asJSON(t, o)
+		w := Write{AdmissionRequest: server.AdmissionRequest{Type: typ, Kind: gvk, Name: "n", Namespace: "ns", Object: o, Schemas: registry}}
+		c.Mutate(w)
+		if changed, may := asJSON(t, o) != before, c.MutatesCreate(gvk.Group, gvk.Kind); changed != may {
+			t.Errorf("%v: the create changed %v, MutatesCreate %v: %s", gvk, changed, may, asJSON(t, o))
+		}
+	}
+	withPolicy := New(Config{Minor: 37, State: state(t,
+		`{"apiVersion":"admissionregistration.k8s.io/v1","kind":"MutatingAdmissionPolicyBinding","metadata":{"name":"b"},"spec":{"policyName":"p"}}`)})
+	if !withPolicy.MutatesCreate("", "ConfigMap") {
+		t.Error("with a mutating admission policy bound, a ConfigMap's create is not said to change")
 	}
 }

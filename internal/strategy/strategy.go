@@ -160,6 +160,29 @@ func PrepareForCreate(cfg *serverconfig.Config, apiVersion, kind string, decoded
 	}
 }
 
+// CreateAddsToDefaults reports whether a create of the built-in kind may store, outside
+// status and the metadata only the server writes (uid, resourceVersion, generation,
+// creationTimestamp, managedFields, deletion fields), a value the object as decoded and
+// defaulted does not have: the kinds PrepareForCreate writes more than generation and
+// status for (PrepareForCreate's own cases: a Namespace's finalizer, a Service's IP
+// families, a Job's labels …) and those Assigned names values of on a create (a Service's
+// cluster IPs, a ResourceSlice's taint times …). Every other kind's create stores what
+// the defaulting gives, less the fields of features that are off (dropped, never added),
+// and generation and status (conformance/defaulting's
+// TestCreateAddsNothingToDefaultsMatchesKubeAPIServer holds this to the server's
+// strategies on random objects of every kind). The name a generateName gives, and the
+// admission plugins' changes, are not the strategy's: the callers tell them.
+func CreateAddsToDefaults(apiVersion, kind string) bool {
+	switch groupOf(apiVersion) + "/" + kind {
+	case "/Pod", "/Namespace", "/PersistentVolume", "/Service", "apps/DaemonSet", "batch/Job",
+		"/PersistentVolumeClaim", "/ServiceAccount", "certificates.k8s.io/CertificateSigningRequest",
+		"apiregistration.k8s.io/APIService", "discovery.k8s.io/EndpointSlice",
+		"resource.k8s.io/ResourceSlice", "resource.k8s.io/DeviceTaintRule":
+		return true
+	}
+	return false
+}
+
 // mergeLabelKeys follows the Pod strategy on create: the pod's own values of the label keys
 // named by matchLabelKeys (and mismatchLabelKeys) of its affinity terms and topology spread
 // constraints become In (NotIn) requirements of their label selectors.

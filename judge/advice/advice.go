@@ -194,6 +194,23 @@ func (a *analysis) finish() []Advice {
 }
 
 func order(list []Advice, opts Options) []Advice {
+	// Most applies get no advice, or one: nothing to rank (the list of Known is made only
+	// for two or more).
+	switch {
+	case len(list) == 0:
+		return nil
+	case len(list) == 1:
+		if !opts.enabled(list[0].ID) {
+			return nil
+		}
+		return []Advice{list[0]}
+	}
+	return orderRanked(list, opts)
+}
+
+// orderRanked is order for any list: the advice enabled, stably sorted by the rank of its
+// id in Known.
+func orderRanked(list []Advice, opts Options) []Advice {
 	rank := map[string]int{}
 	for i, k := range Known() {
 		rank[k.ID] = i

@@ -29,15 +29,7 @@ func (a *analysis) clientSideLeftovers() {
 	a.staleAnnotation()
 }
 
-func leftoverKeys(m fieldpath.Managed) []string {
-	var out []string
-	for _, k := range sortedKeys(m) {
-		if roleOf(m.Ref(k)) == roleLeftover {
-			out = append(out, k)
-		}
-	}
-	return out
-}
+func leftoverKeys(m fieldpath.Managed) []string { return keysOfRole(m, roleLeftover) }
 
 // migrated: leftover entries of the live object that the write folded into the applier.
 func (a *analysis) migrated() {
@@ -88,8 +80,8 @@ func (a *analysis) stuck() {
 	for _, key := range leftoverKeys(a.afterFields) {
 		ref := a.afterFields.Ref(key)
 		owned := setOf(a.afterFields, key)
-		shared := pathStrings(leavesIn(owned, mine))
-		only := pathStrings(leavesNotIn(owned, mine))
+		in, notIn := leavesSplit(owned, mine, true, true)
+		shared, only := pathStrings(in), pathStrings(notIn)
 		var cs []string
 		for _, c := range conflicts {
 			if c.Manager.Manager == ref.Manager {

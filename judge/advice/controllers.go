@@ -187,13 +187,19 @@ func (a *analysis) coOwnerOfController() {
 	if a.after == nil {
 		return
 	}
+	// Only a controller's entry takes advice here: without one, the applier's gains are
+	// not listed.
+	controllers := keysOfRole(a.afterFields, roleController)
+	if len(controllers) == 0 {
+		return
+	}
 	gained := leavesNotIn(setOf(a.afterFields, a.self), setOf(a.before, a.self))
 	if len(gained) == 0 {
 		return
 	}
-	for _, key := range sortedKeys(a.afterFields) {
+	for _, key := range controllers {
 		ref := a.afterFields.Ref(key)
-		if key == a.self || roleOf(ref) != roleController {
+		if key == a.self {
 			continue
 		}
 		var shared []smdpath.Path

@@ -9,8 +9,8 @@ import (
 	smdpath "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 )
 
-// FuzzLeavesBy holds leavesNotIn and leavesIn, one walk of both sets, to what they did
-// before: every leaf of s (fieldpath.IterateLeaves, in its order) tested with other.Has.
+// FuzzLeavesBy holds leavesNotIn, leavesIn and leavesSplit (both at once), one walk of
+// both sets, to what they did before: every leaf of s (fieldpath.IterateLeaves, in its order) tested with other.Has.
 func FuzzLeavesBy(f *testing.F) {
 	f.Add(`{"f:metadata":{"f:labels":{".":{},"f:a":{},"f:b":{}}},"f:spec":{"f:ports":{"k:{\"port\":80}":{".":{},"f:port":{},"f:name":{}},"k:{\"port\":81}":{}}}}`,
 		`{"f:metadata":{"f:labels":{"f:a":{}}},"f:spec":{"f:ports":{"k:{\"port\":80}":{"f:port":{}}},"f:replicas":{}}}`)
@@ -38,6 +38,9 @@ func FuzzLeavesBy(f *testing.F) {
 		}
 		if got := leavesNotIn(s, other); !reflect.DeepEqual(got, wantNotIn) {
 			t.Errorf("leavesNotIn = %v, want %v", got, wantNotIn)
+		}
+		if in, notIn := leavesSplit(s, other, true, true); !reflect.DeepEqual(in, wantIn) || !reflect.DeepEqual(notIn, wantNotIn) {
+			t.Errorf("leavesSplit = %v, %v; want %v, %v", in, notIn, wantIn, wantNotIn)
 		}
 	})
 }

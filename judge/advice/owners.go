@@ -32,7 +32,7 @@ type analysis struct {
 
 func newAnalysis(in Input, opts Options) *analysis {
 	a := &analysis{in: in, opts: opts, applier: applierOf(in.Applier), manager: in.Manager, sub: in.Subresource,
-		res: in.Result, live: in.Live, before: fieldpath.NewManaged(), afterFields: fieldpath.NewManaged()}
+		res: in.Result, live: in.Live}
 	if a.manager == "" {
 		a.manager = a.applier.Manager
 	}
@@ -53,6 +53,8 @@ func newAnalysis(in Input, opts Options) *analysis {
 	if a.res != nil && a.res.Rejection == nil && a.res.Object != nil {
 		a.after = a.res.Object
 		a.afterFields = a.decode(a.res.ManagedFields)
+	} else {
+		a.afterFields = fieldpath.NewManaged()
 	}
 	a.self = fieldpath.ManagerKey(fieldpath.Entry{Manager: a.manager, Operation: fieldpath.OperationApply, Subresource: a.sub})
 	return a
@@ -167,26 +169,47 @@ func sortedKeys(m fieldpath.Managed) []string {
 	return keys
 }
 
+// keysOfRole lists, in increasing order as sortedKeys does, the keys of m whose entries
+// have the role: the others are neither copied nor sorted.
+func keysOfRole(m fieldpath.Managed, role managerRole) []string {
+	var keys []string
+	for k := range m.Fields {
+		if roleOf(m.Ref(k)) == role {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	return keys
+}
+
 // leavesNotIn lists the leaves of s that other does not have. Leaves are taken before the
 // comparison: a map an Update entry owns with "." stays a member when its keys are shared.
-func leavesNotIn(s, other *smdpath.Set) []smdpath.Path { return leavesBy(s, other, false) }
+func leavesNotIn(s, other *smdpath.Set) []smdpath.Path {
+	_, notIn := leavesSplit(s, other, false, true)
+	return notIn
+}
 
 // leavesIn lists the leaves of s that other has too.
-func leavesIn(s, other *smdpath.Set) []smdpath.Path { return leavesBy(s, other, true) }
+func leavesIn(s, other *smdpath.Set) []smdpath.Path {
+	in, _ := leavesSplit(s, other, true, false)
+	return in
+}
 
-// leavesBy lists, in the order of fieldpath.IterateLeaves, the leaves of s that other has
-// (in) or has not (!in), as other.Has tells: it walks other beside s, one child per
-// element, and copies only the paths it keeps.
-func leavesBy(s, other *smdpath.Set, in bool) []smdpath.Path {
-	var out []smdpath.Path
+// leavesSplit lists, in the order of fieldpath.IterateLeaves, the leaves of s that other
+// has (in, when wantIn) and those it has not (notIn, when wantNotIn), as other.Has tells:
+// it walks other beside s, one child per element, and copies only the paths it keeps.
+func leavesSplit(s, other *smdpath.Set, wantIn, wantNotIn bool) (in, notIn []smdpath.Path) {
 	var walk func(s, other *smdpath.Set, at smdpath.Path)
 	walk = func(s, other *smdpath.Set, at smdpath.Path) {
 		s.Members.Iterate(func(pe smdpath.PathElement) {
 			if _, child := s.Children.Get(pe); child {
 				return
 			}
-			if (other != nil && other.Members.Has(pe)) == in {
-				out = append(out, append(at, pe).Copy())
+			switch has := other != nil && other.Members.Has(pe); {
+			case has && wantIn:
+				in = append(in, append(at, pe).Copy())
+			case !has && wantNotIn:
+				notIn = append(notIn, append(at, pe).Copy())
 			}
 		})
 		s.Children.Iterate(func(pe smdpath.PathElement) {
@@ -199,7 +222,7 @@ func leavesBy(s, other *smdpath.Set, in bool) []smdpath.Path {
 		})
 	}
 	walk(s, other, make(smdpath.Path, 0, 16))
-	return out
+	return in, notIn
 }
 
 func pathStrings(ps []smdpath.Path) []string {

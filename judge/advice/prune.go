@@ -68,6 +68,9 @@ func (a *analysis) itemsRemoved() {
 		return
 	}
 	mine := setOf(a.before, a.self)
+	if mine.Empty() {
+		return // the applier owned no item: it drops none
+	}
 	type removal struct {
 		item     smdpath.Path
 		managers []string

@@ -500,6 +500,25 @@ func (m *Model) convertKind(t *schema.Type) func(map[string]any, string) (map[st
 	}
 }
 
+// CreateAddsToDefaults reports whether a create of the kind may store, outside status and
+// the metadata only the server writes (and the name and namespace), a value Default does
+// not give the object sent, or have values assigned there: a built-in kind whose create
+// strategy adds or assigns some (strategy.CreateAddsToDefaults), or that the admission
+// chain fills in on a create (admission.Chain.MutatesCreate); a built-in kind whose
+// registry rules run at another version, and every custom resource, are said to.
+func (m *Model) CreateAddsToDefaults(t *schema.Type) bool {
+	if !m.builtinKnown(t) {
+		return true
+	}
+	if hub := m.Hub(t); hub != "" && hub != t.GVK.Version {
+		return true
+	}
+	if strategy.CreateAddsToDefaults(t.GVK.APIVersion(), t.GVK.Kind) {
+		return true
+	}
+	return !m.cfg.DisableAdmission && m.admission.MutatesCreate(t.GVK.Group, t.GVK.Kind)
+}
+
 // KeepDecoded reports whether the built-in kind's registry rules look at the object as
 // decoded before defaulting (strategy.NeedsDecoded).
 func (m *Model) KeepDecoded(t *schema.Type, subresource string, create bool) bool {
