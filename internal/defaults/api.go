@@ -111,13 +111,29 @@ func (r Release) defaultAs(apiVersion, kind string, obj map[string]any, owned bo
 
 // defaulterPackages returns the packages whose defaulters run for a root
 // type: its own and the peers its generated defaulters call into.
-func defaulterPackages(t int) map[string]bool {
+func defaulterPackages(t int) packageSet {
 	own := typePackage(generatedTypes[t].name)
-	pk := map[string]bool{own: true}
-	for _, p := range peerPackages[own] {
-		pk[p] = true
+	return packageSet{own: own, peers: peerPackages[own]}
+}
+
+// packageSet is a root type's package and its defaulter-gen peers (defaulterPackages),
+// without a map made at each Default.
+type packageSet struct {
+	own   string
+	peers []string
+}
+
+// has reports whether p is one of the set's packages.
+func (s packageSet) has(p string) bool {
+	if p == s.own {
+		return true
 	}
-	return pk
+	for _, q := range s.peers {
+		if q == p {
+			return true
+		}
+	}
+	return false
 }
 
 // peerPackages lists, per package, the other packages whose defaulters its
