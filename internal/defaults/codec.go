@@ -357,7 +357,9 @@ func encodeFields(td *typeDef, in, out map[string]any, inPlace bool) (zero bool,
 // absent without looking them up.
 func encodeFieldsOf(td *typeDef, in, out map[string]any, inPlace bool, left *int) (bool, error) {
 	zero := true
-	for _, f := range td.fields {
+	// By index: a fieldDef is some 80 bytes, which ranging by value copies at each field.
+	for i := range td.fields {
+		f := &td.fields[i]
 		if f.flags&inline != 0 {
 			z, err := encodeFieldsOf(&generatedTypes[f.typ], in, out, inPlace, left)
 			if err != nil {
@@ -399,7 +401,7 @@ func encodeFieldsOf(td *typeDef, in, out map[string]any, inPlace bool, left *int
 // is left out (transcode of nil tells the same, at the cost of a call): a scalar, a
 // pointer, a list, a map or a raw value under omitempty or omitzero, a quantity,
 // int-or-string, time or duration under omitzero.
-func absentOmitted(f fieldDef) bool {
+func absentOmitted(f *fieldDef) bool {
 	switch generatedTypes[f.typ].kind {
 	case kindString, kindBool, kindInt, kindUint, kindFloat, kindBytes, kindPointer, kindSlice, kindMap, kindRaw:
 		return f.flags&(omitEmpty|omitZero) != 0
@@ -421,7 +423,8 @@ func dropUnknown(td *typeDef, m map[string]any) {
 
 // hasField reports whether struct td, or a struct it embeds, has a field named name.
 func hasField(td *typeDef, name string) bool {
-	for _, f := range td.fields {
+	for i := range td.fields {
+		f := &td.fields[i]
 		if f.flags&inline != 0 && hasField(&generatedTypes[f.typ], name) || f.flags&inline == 0 && f.name == name {
 			return true
 		}

@@ -294,7 +294,7 @@ func TestEncodeFieldsShortcuts(t *testing.T) {
 			t.Errorf("%s: two fields named %q", td.name, dup)
 		}
 		for _, f := range td.fields {
-			if f.flags&inline != 0 || !absentOmitted(f) {
+			if f.flags&inline != 0 || !absentOmitted(&f) {
 				continue
 			}
 			e, err := roundTrip(f.typ, nil)

@@ -75,7 +75,8 @@ func (w *walker) walk(t int, v any) {
 
 func (w *walker) fields(td *typeDef, m map[string]any) {
 	markers := w.packages.has(typePackage(td.name))
-	for _, f := range td.fields {
+	for i := range td.fields {
+		f := &td.fields[i]
 		if f.flags&inline != 0 {
 			inner := &generatedTypes[f.typ]
 			if fn := w.defaulter(inner.name); fn != nil {
