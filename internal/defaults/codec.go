@@ -440,6 +440,9 @@ func CanonicalQuantity(v any) (string, error) {
 	var s string
 	switch x := v.(type) {
 	case string:
+		if canonicalQuantityText(x) {
+			return x, nil
+		}
 		s = strings.TrimSpace(x)
 	case int64, int, int32, float64:
 		b, err := json.Marshal(x)
@@ -455,6 +458,37 @@ func CanonicalQuantity(v any) (string, error) {
 		return "", fmt.Errorf("quantity %q: %w", s, err)
 	}
 	return q.String(), nil
+}
+
+// canonicalQuantityText reports a quantity that resource.ParseQuantity reads and its
+// String writes back as it is, told without parsing it: a whole number of one to six
+// digits without a leading zero (or "0" alone), with no suffix or a decimal one up to T
+// ("m", "k", "M", "G", "T") and not a multiple of 1,000 (which the next suffix would
+// write), or with a binary one up to Ti ("Ki" … "Ti") and not a multiple of 1,024. Six
+// digits keep every value far inside an int64. False says nothing: CanonicalQuantity
+// then parses. FuzzCanonicalQuantityText holds it to resource.Quantity.
+func canonicalQuantityText(s string) bool {
+	if s == "0" {
+		return true
+	}
+	i := 0
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	if i == 0 || i > 6 || s[0] == '0' {
+		return false
+	}
+	n := 0
+	for _, c := range s[:i] {
+		n = n*10 + int(c-'0')
+	}
+	switch s[i:] {
+	case "", "m", "k", "M", "G", "T":
+		return n%1000 != 0
+	case "Ki", "Mi", "Gi", "Ti":
+		return n%1024 != 0
+	}
+	return false
 }
 
 // decodedFloat is a float64 as its JSON encoding decodes in the unstructured form: a
