@@ -327,7 +327,8 @@ func (r *request) applied(cfg map[string]any, managed fieldpath.Managed, key str
 		out.decoded = r.keepDecoded(obj)
 		out.empties = emptyCollections(r.typ, obj)
 		// Not decoded: a custom resource keeps the nulls its schema refuses (validation
-		// then answers 422), which a decoded body would lose.
+		// then answers 422), which a decoded body would lose. obj is this request's own
+		// (copied above, or converted anew): the model may rewrite it in place.
 		if err := r.e.model.DefaultApplied(r.typ, obj); err != nil {
 			return nil, internalError(fmt.Sprintf("failed to convert new object (%s) to proper version (%s): %v", objectGVKNN(obj), r.version, err))
 		}
@@ -618,6 +619,9 @@ func liveIfUpdate(created bool, live map[string]any) map[string]any {
 
 // prepare runs the registry's rules for a create or an update, on the internal version's
 // shape (see atHub); decoded is the object before defaulting when keepDecoded kept it.
+// obj is the request's own (server.Strategy: the model rewrites it in place): the merge's
+// copy, a copy of the live object, the decoded body or a conversion's output, with the
+// entries encodeManaged made.
 func (r *request) prepare(created bool, decoded, obj, live map[string]any) error {
 	if created {
 		live = nil

@@ -14,7 +14,8 @@ func (e *Engine) Defaulted(gvk schema.GVK, obj map[string]any) (map[string]any, 
 		return nil, false
 	}
 	c := unstructured.DeepCopyObject(obj)
-	if err := e.model.Default(t, c); err != nil {
+	// The copy is this call's alone: the model may rewrite it in place.
+	if err := e.model.DefaultOwned(t, c); err != nil {
 		return nil, false
 	}
 	return c, true

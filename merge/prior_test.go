@@ -260,12 +260,19 @@ spec:
   template:
     metadata: {labels: {app: d}}
     spec:
-      containers: [{name: app, image: "app:1"}]
+      containers: [{name: app, image: "app:1", resources: {limits: {cpu: "0.5"}}}]
+status:
+  replicas: 2
+  conditions: [{type: Available, status: "True", lastUpdateTime: "2026-12-01T10:00:00.5+01:00"}]
 `)
+	// As a reader gives it (int64 numbers): the engine takes it as it is, without a copy.
+	live = unstructured.CopyAsDecoded(live)
 	body := unstructured.DeepCopyObject(live)
 	body["spec"].(map[string]any)["replicas"] = int64(3)
 	delete(metadataOf(body), "managedFields")
 	now := time.Date(2026, 12, 3, 12, 0, 0, 0, time.UTC)
+	applied := objFromYAML(t, "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d, namespace: ns}\nspec: {replicas: 3}\n")
+	appliedSame := objFromYAML(t, "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d, namespace: ns}\nspec: {replicas: 2}\n")
 	for _, c := range []struct {
 		name string
 		run  func(live, body map[string]any) (*Result, error)
@@ -279,10 +286,26 @@ spec:
 		{"patch", func(live, _ map[string]any) (*Result, error) {
 			return engine.Patch(Request{Live: live, Patch: Patch{Type: MergePatch, Body: []byte(`{"spec":{"replicas":4}}`)}, Manager: "edit", Now: now})
 		}},
+		// The live object above is not what the server would store (a quantity not in its
+		// canonical form, a time with a fraction): the writes'
+		// defaulting, in place, must rewrite copies.
+		{"apply", func(live, _ map[string]any) (*Result, error) {
+			return engine.Apply(Request{Live: live, Object: applied, Manager: "ci", Now: now})
+		}},
+		{"apply of the same", func(live, _ map[string]any) (*Result, error) {
+			return engine.Apply(Request{Live: live, Object: appliedSame, Manager: "ci", Now: now})
+		}},
+		{"status update", func(live, body map[string]any) (*Result, error) {
+			return engine.Update(Request{Endpoint: Endpoint{GVK: schema.GVKOf(live), Namespace: "ns", Name: "d", Subresource: "status"}, Live: live, Object: body, Manager: "ctl", Now: now})
+		}},
 	} {
 		l, b := unstructured.DeepCopyObject(live), unstructured.DeepCopyObject(body)
+		a, as := unstructured.DeepCopyObject(applied), unstructured.DeepCopyObject(appliedSame)
 		res, err := c.run(l, b)
-		if err != nil || res.Rejection != nil || res.Action == ActionUnchanged {
+		if !reflect.DeepEqual(a, applied) || !reflect.DeepEqual(as, appliedSame) {
+			t.Errorf("%s: the caller's applied configuration changed", c.name)
+		}
+		if err != nil || res.Rejection != nil || res.Action == ActionUnchanged && c.name != "apply of the same" {
 			t.Fatalf("%s: %v, %+v", c.name, err, res)
 		}
 		if !reflect.DeepEqual(l, live) || !reflect.DeepEqual(b, body) {

@@ -30,6 +30,9 @@ func (FieldManagementOnly) EmptyObject(t *schema.Type) map[string]any {
 	return map[string]any{"metadata": map[string]any{}}
 }
 
+// DefaultOwned does nothing.
+func (FieldManagementOnly) DefaultOwned(*schema.Type, map[string]any) error { return nil }
+
 // DefaultApplied does nothing.
 func (FieldManagementOnly) DefaultApplied(*schema.Type, map[string]any) error { return nil }
 

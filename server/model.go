@@ -30,10 +30,16 @@ type Defaulter interface {
 	// Default fills in defaults as decoding the object into its Go type and defaulting it
 	// would. An error means the server could not decode the object.
 	Default(t *schema.Type, obj map[string]any) error
+	// DefaultOwned is Default of an object whose maps and lists nobody but the caller
+	// holds and none of which it holds twice (a copy the caller just made): the model may
+	// rewrite them in place instead of copying. On an error obj is left as it is or partly
+	// rewritten.
+	DefaultOwned(t *schema.Type, obj map[string]any) error
 	// DefaultApplied is Default for the object an apply's merge made, which the server
 	// defaults without decoding it: a built-in kind's is converted into its Go type all
 	// the same (Default), a custom resource's only defaulted, so that a null its schema
-	// does not allow stays for validation to refuse (a decoded body loses it).
+	// does not allow stays for validation to refuse (a decoded body loses it). obj is
+	// owned by the caller as DefaultOwned's is.
 	DefaultApplied(t *schema.Type, obj map[string]any) error
 	// EmptyObject is the JSON of the kind's Go zero value, the "old" object of a create
 	// (rules.md create.empty-object).
@@ -80,10 +86,12 @@ type Strategy interface {
 	// 404 Not Found, and only a POST or an apply creates it.
 	AllowCreateOnUpdate(t *schema.Type) bool
 	// PrepareForCreate applies the registry's rules to a new object; decoded is the object
-	// before defaulting when KeepDecoded asked for it, nil otherwise.
+	// before defaulting when KeepDecoded asked for it, nil otherwise. obj is the caller's
+	// own, as DefaultOwned's is: the rules and the defaulting after them may rewrite its
+	// maps and lists in place, and what the rules take from decoded they copy.
 	PrepareForCreate(t *schema.Type, decoded, obj map[string]any) error
 	// PrepareForUpdate applies the registry's rules to an updated object, given the old
-	// one; decoded as for PrepareForCreate.
+	// one; decoded and obj as for PrepareForCreate (what the rules take from old they copy).
 	PrepareForUpdate(t *schema.Type, subresource string, decoded, obj, old map[string]any) error
 	// Assigned lists, as dotted paths (".spec.clusterIP"), the fields the server fills in
 	// obj, the object a write of kind t stores (create is true for a create), with values
@@ -106,7 +114,9 @@ type Patcher interface {
 type Admitter interface {
 	// Admit runs the mutating phase on req.Object, the object a write is about to store
 	// once field management has made it, before the registry's rules. The plugins may
-	// change req.Object.
+	// change req.Object; what they put into it is its own (copied from the cluster
+	// state, from req.Old), as server.Strategy's PrepareForCreate and PrepareForUpdate
+	// need.
 	Admit(req AdmissionRequest) Admission
 	// ValidateAdmission runs the validating phase on req.Object, the object about to be
 	// stored once the registry's rules and validation passed. It changes nothing.

@@ -67,6 +67,9 @@ func (noHooks) Default(t *schema.Type, obj map[string]any) error {
 	return nil
 }
 
+// DefaultOwned is Default: the custom resource's defaults are written in place either way.
+func (h noHooks) DefaultOwned(t *schema.Type, obj map[string]any) error { return h.Default(t, obj) }
+
 // DefaultApplied is Default for an apply's merged object: a custom resource gets its
 // CRD's structural defaults keeping the nulls its schema does not allow, as
 // apiextensions-apiserver defaults the merged object without decoding it.

@@ -43,7 +43,9 @@ func (c *Chain) runtimeClass(w Write, out *server.Admission) {
 		}
 	}
 	if merged := mergeTolerations(unstructured.List(spec, "tolerations"), unstructured.List(scheduling, "tolerations")); len(merged) > 0 {
-		spec["tolerations"] = merged
+		// A copy: the class's tolerations are the cluster state's, and the write's object
+		// is its own (the registry's defaulting rewrites it in place).
+		spec["tolerations"] = unstructured.DeepCopy(merged)
 	}
 }
 

@@ -69,11 +69,30 @@ func normalizeOwned(t int, obj map[string]any) error {
 // part of it: see package internal/strategy. Values the server assigns rather
 // than defaults (a Service's clusterIP, …) are left out: see Assigned.
 func (r Release) Default(apiVersion, kind string, obj map[string]any) error {
+	return r.defaultAs(apiVersion, kind, obj, false)
+}
+
+// DefaultOwned is Default of an object whose maps and lists only the caller holds, none of
+// them twice (a copy the caller made: unstructured.DeepCopyObject, CopyAsDecoded, a
+// decoder's output): its first decode/encode pass too rewrites them in place
+// (roundTripInPlace) instead of building the object anew, which saves a copy of the whole
+// tree. The result is Default's. On an error obj is left partly rewritten: the caller
+// drops it.
+func (r Release) DefaultOwned(apiVersion, kind string, obj map[string]any) error {
+	return r.defaultAs(apiVersion, kind, obj, true)
+}
+
+// defaultAs is Default; owned says obj's maps and lists are the caller's alone (DefaultOwned).
+func (r Release) defaultAs(apiVersion, kind string, obj map[string]any, owned bool) error {
 	t, ok := r.rootType(apiVersion, kind)
 	if !ok {
 		return fmt.Errorf("%s %s: %w", apiVersion, kind, ErrUnknownKind)
 	}
-	if err := normalize(t, obj); err != nil {
+	first := normalize
+	if owned {
+		first = normalizeOwned
+	}
+	if err := first(t, obj); err != nil {
 		return fmt.Errorf("decoding %s %s: %w", apiVersion, kind, err)
 	}
 	if conv := converters[generatedTypes[t].name]; conv != nil {
@@ -82,7 +101,8 @@ func (r Release) Default(apiVersion, kind string, obj map[string]any) error {
 	w := walker{packages: defaulterPackages(t), gates: &r.r.gates}
 	w.walk(t, obj)
 	// The first pass made every map and list of obj anew (raw extensions aside, which
-	// both passes keep as they are): the second rewrites them in place.
+	// both passes keep as they are), or rewrote the caller's own: the second rewrites
+	// them in place.
 	if err := normalizeOwned(t, obj); err != nil {
 		return fmt.Errorf("encoding defaulted %s %s: %w", apiVersion, kind, err)
 	}
@@ -91,13 +111,29 @@ func (r Release) Default(apiVersion, kind string, obj map[string]any) error {
 
 // defaulterPackages returns the packages whose defaulters run for a root
 // type: its own and the peers its generated defaulters call into.
-func defaulterPackages(t int) map[string]bool {
+func defaulterPackages(t int) packageSet {
 	own := typePackage(generatedTypes[t].name)
-	pk := map[string]bool{own: true}
-	for _, p := range peerPackages[own] {
-		pk[p] = true
+	return packageSet{own: own, peers: peerPackages[own]}
+}
+
+// packageSet is a root type's package and its defaulter-gen peers (defaulterPackages),
+// without a map made at each Default.
+type packageSet struct {
+	own   string
+	peers []string
+}
+
+// has reports whether p is one of the set's packages.
+func (s packageSet) has(p string) bool {
+	if p == s.own {
+		return true
 	}
-	return pk
+	for _, q := range s.peers {
+		if q == p {
+			return true
+		}
+	}
+	return false
 }
 
 // peerPackages lists, per package, the other packages whose defaulters its

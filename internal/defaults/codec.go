@@ -357,7 +357,9 @@ func encodeFields(td *typeDef, in, out map[string]any, inPlace bool) (zero bool,
 // absent without looking them up.
 func encodeFieldsOf(td *typeDef, in, out map[string]any, inPlace bool, left *int) (bool, error) {
 	zero := true
-	for _, f := range td.fields {
+	// By index: a fieldDef is some 80 bytes, which ranging by value copies at each field.
+	for i := range td.fields {
+		f := &td.fields[i]
 		if f.flags&inline != 0 {
 			z, err := encodeFieldsOf(&generatedTypes[f.typ], in, out, inPlace, left)
 			if err != nil {
@@ -399,7 +401,7 @@ func encodeFieldsOf(td *typeDef, in, out map[string]any, inPlace bool, left *int
 // is left out (transcode of nil tells the same, at the cost of a call): a scalar, a
 // pointer, a list, a map or a raw value under omitempty or omitzero, a quantity,
 // int-or-string, time or duration under omitzero.
-func absentOmitted(f fieldDef) bool {
+func absentOmitted(f *fieldDef) bool {
 	switch generatedTypes[f.typ].kind {
 	case kindString, kindBool, kindInt, kindUint, kindFloat, kindBytes, kindPointer, kindSlice, kindMap, kindRaw:
 		return f.flags&(omitEmpty|omitZero) != 0
@@ -421,7 +423,8 @@ func dropUnknown(td *typeDef, m map[string]any) {
 
 // hasField reports whether struct td, or a struct it embeds, has a field named name.
 func hasField(td *typeDef, name string) bool {
-	for _, f := range td.fields {
+	for i := range td.fields {
+		f := &td.fields[i]
 		if f.flags&inline != 0 && hasField(&generatedTypes[f.typ], name) || f.flags&inline == 0 && f.name == name {
 			return true
 		}
@@ -437,6 +440,9 @@ func CanonicalQuantity(v any) (string, error) {
 	var s string
 	switch x := v.(type) {
 	case string:
+		if canonicalQuantityText(x) {
+			return x, nil
+		}
 		s = strings.TrimSpace(x)
 	case int64, int, int32, float64:
 		b, err := json.Marshal(x)
@@ -452,6 +458,37 @@ func CanonicalQuantity(v any) (string, error) {
 		return "", fmt.Errorf("quantity %q: %w", s, err)
 	}
 	return q.String(), nil
+}
+
+// canonicalQuantityText reports a quantity that resource.ParseQuantity reads and its
+// String writes back as it is, told without parsing it: a whole number of one to six
+// digits without a leading zero (or "0" alone), with no suffix or a decimal one up to T
+// ("m", "k", "M", "G", "T") and not a multiple of 1,000 (which the next suffix would
+// write), or with a binary one up to Ti ("Ki" … "Ti") and not a multiple of 1,024. Six
+// digits keep every value far inside an int64. False says nothing: CanonicalQuantity
+// then parses. FuzzCanonicalQuantityText holds it to resource.Quantity.
+func canonicalQuantityText(s string) bool {
+	if s == "0" {
+		return true
+	}
+	i := 0
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	if i == 0 || i > 6 || s[0] == '0' {
+		return false
+	}
+	n := 0
+	for _, c := range s[:i] {
+		n = n*10 + int(c-'0')
+	}
+	switch s[i:] {
+	case "", "m", "k", "M", "G", "T":
+		return n%1000 != 0
+	case "Ki", "Mi", "Gi", "Ti":
+		return n%1024 != 0
+	}
+	return false
 }
 
 // decodedFloat is a float64 as its JSON encoding decodes in the unstructured form: a

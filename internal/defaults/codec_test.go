@@ -5,11 +5,13 @@ import (
 	"errors"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/ssa-diff/ssa-diff/internal/testkit"
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
+	"k8s.io/apimachinery/pkg/api/resource"
 )
 
 func TestNormalize(t *testing.T) {
@@ -294,7 +296,7 @@ func TestEncodeFieldsShortcuts(t *testing.T) {
 			t.Errorf("%s: two fields named %q", td.name, dup)
 		}
 		for _, f := range td.fields {
-			if f.flags&inline != 0 || !absentOmitted(f) {
+			if f.flags&inline != 0 || !absentOmitted(&f) {
 				continue
 			}
 			e, err := roundTrip(f.typ, nil)
@@ -332,4 +334,57 @@ func TestMapErrorIsTheFirstInKeyOrder(t *testing.T) {
 			t.Errorf("error %q, want the one of limits[\"cpu\"], the first key", msg)
 		}
 	}
+}
+
+// canonicalQuantityText answers yes only for quantities resource.Quantity writes back as
+// they are, and yes for the common ones.
+func TestCanonicalQuantityText(t *testing.T) {
+	for _, s := range []string{"0", "1", "100m", "250m", "1500m", "999", "1500", "2k", "64Mi", "1536Mi", "512Ki", "3Gi", "10G", "7T", "1Ti"} {
+		if !canonicalQuantityText(s) {
+			t.Errorf("%q: not told canonical", s)
+		}
+		checkQuantityText(t, s)
+	}
+	// Every suffix it accepts, over the numbers near its limits.
+	var ns []int
+	for n := 1; n <= 3000; n++ {
+		ns = append(ns, n)
+	}
+	for k := 1; k <= 976; k++ {
+		ns = append(ns, k*1000-1, k*1000, k*1000+1, k*1024-1, k*1024, k*1024+1)
+	}
+	ns = append(ns, 999999, 999000, 998400, 997376)
+	for _, n := range ns {
+		for _, sfx := range []string{"", "m", "k", "M", "G", "T", "Ki", "Mi", "Gi", "Ti"} {
+			checkQuantityText(t, strconv.Itoa(n)+sfx)
+		}
+	}
+	for _, s := range []string{"", "0m", "00", "01", "1000", "1000m", "2000k", "1024Mi", "2048Ki", "0.5", "1e3", " 1", "1 ", "+1", "-1", "1E", "1P", "1Pi", "1u", "1n", "1000000", "1x", "Mi"} {
+		if canonicalQuantityText(s) {
+			t.Errorf("%q: told canonical", s)
+		}
+	}
+}
+
+func checkQuantityText(t *testing.T, s string) {
+	t.Helper()
+	if !canonicalQuantityText(s) {
+		return
+	}
+	q, err := resource.ParseQuantity(s)
+	if err != nil {
+		t.Fatalf("%q: told canonical, but ParseQuantity: %v", s, err)
+	}
+	if got := q.String(); got != s {
+		t.Fatalf("%q: told canonical, but resource.Quantity writes %q", s, got)
+	}
+}
+
+// FuzzCanonicalQuantityText holds canonicalQuantityText to resource.Quantity: what it
+// calls canonical parses and is written back unchanged.
+func FuzzCanonicalQuantityText(f *testing.F) {
+	for _, s := range []string{"0", "100m", "1000m", "1536Mi", "1024Mi", "999999T", "1023Ki", "12e3", "0.5"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) { checkQuantityText(t, s) })
 }

@@ -29,7 +29,8 @@
 // caller's maps and lists without changing them and builds the object anew (only
 // obj's own top level is rewritten); the defaulters then change that new tree,
 // and the last pass rewrites it in place (roundTripInPlace), since nobody else
-// holds it. Both work from generated encoding facts
+// holds it. DefaultOwned, for an object only the caller holds (a copy it made), runs
+// the first pass in place too: no second tree at all. Both work from generated encoding facts
 // (zz_generated_types.go: every Go type's JSON fields with omitempty and
 // omitzero, pointer/slice/map structure, and the types with their own JSON
 // form), written by the generator in ./gen from the k8s.io/api types, so the

@@ -22,7 +22,7 @@ type walker struct {
 	// packages whose SetDefaults_ functions and `+default=` markers the
 	// root's group-version runs (its own package and its defaulter-gen
 	// peers).
-	packages map[string]bool
+	packages packageSet
 	// gates are the feature gates' defaults at the minor being defaulted.
 	gates *featureGates
 }
@@ -74,8 +74,9 @@ func (w *walker) walk(t int, v any) {
 }
 
 func (w *walker) fields(td *typeDef, m map[string]any) {
-	markers := w.packages[typePackage(td.name)]
-	for _, f := range td.fields {
+	markers := w.packages.has(typePackage(td.name))
+	for i := range td.fields {
+		f := &td.fields[i]
 		if f.flags&inline != 0 {
 			inner := &generatedTypes[f.typ]
 			if fn := w.defaulter(inner.name); fn != nil {
@@ -104,7 +105,7 @@ func (w *walker) fields(td *typeDef, m map[string]any) {
 
 // defaulter returns the defaulter of a type if the root kind runs it.
 func (w *walker) defaulter(name string) defaulterFunc {
-	if !w.packages[typePackage(name)] {
+	if !w.packages.has(typePackage(name)) {
 		return nil
 	}
 	if fn, ok := defaulterFuncs()[name]; ok {

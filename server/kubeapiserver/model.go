@@ -301,6 +301,16 @@ func (m *Model) Default(t *schema.Type, obj map[string]any) error {
 	return nil
 }
 
+// DefaultOwned is Default of an object whose maps and lists only the caller holds, none
+// of them twice: a built-in kind's are rewritten in place (defaults.Release.DefaultOwned)
+// instead of copied first.
+func (m *Model) DefaultOwned(t *schema.Type, obj map[string]any) error {
+	if m.builtinKnown(t) {
+		return m.defaults.DefaultOwned(t.GVK.APIVersion(), t.GVK.Kind, obj)
+	}
+	return m.Default(t, obj)
+}
+
 // ReadStored reads a live built-in object as the server holds it (defaults.ReadStored: a
 // pod template's creationTimestamp: null, which servers before 1.34 printed and no
 // supported minor holds; a status a dump left out), and a custom resource as
@@ -315,13 +325,14 @@ func (m *Model) ReadStored(t *schema.Type, obj map[string]any) map[string]any {
 
 // DefaultApplied is Default for the merged object of an apply: a custom resource keeps
 // the nulls its schema does not allow, which apiextensions-apiserver's validation then
-// refuses (422 "must be of type object: \"null\""); only a decoded body loses them.
+// refuses (422 "must be of type object: \"null\""); only a decoded body loses them. The
+// object is the merge's own (server.Defaulter): DefaultOwned.
 func (m *Model) DefaultApplied(t *schema.Type, obj map[string]any) error {
 	if !m.builtinKnown(t) && t.DefaultKeepingNulls != nil {
 		t.DefaultKeepingNulls(obj)
 		return nil
 	}
-	return m.Default(t, obj)
+	return m.DefaultOwned(t, obj)
 }
 
 // EmptyObject is the kind's zero value as the server encodes it.
@@ -373,7 +384,8 @@ func (m *Model) PrepareForCreate(t *schema.Type, decoded, obj map[string]any) er
 	}
 	if m.builtinKnown(t) {
 		strategy.PrepareForCreate(m.server, t.GVK.APIVersion(), t.GVK.Kind, decoded, obj)
-		return m.defaults.Default(t.GVK.APIVersion(), t.GVK.Kind, obj)
+		// obj is the caller's own (server.Strategy), and the rules copy what they take.
+		return m.defaults.DefaultOwned(t.GVK.APIVersion(), t.GVK.Kind, obj)
 	}
 	if t.Source != schema.SourceBuiltin {
 		// Custom resources: generation starts at 1; with a status subresource, status is
@@ -446,7 +458,9 @@ func (m *Model) PrepareForUpdate(t *schema.Type, subresource string, decoded, ob
 		default:
 			server.RestoreResetFields(t, subresource, obj, old)
 		}
-		return m.defaults.Default(av, kind, obj)
+		// obj is the caller's own (server.Strategy), and the rules copy what they take
+		// from old and decoded: the read-back defaulting rewrites it in place.
+		return m.defaults.DefaultOwned(av, kind, obj)
 	}
 	server.RestoreResetFields(t, subresource, obj, old)
 	if t.Source != schema.SourceBuiltin {
