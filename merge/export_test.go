@@ -56,3 +56,6 @@ var SameValue = sameValue
 
 // CompareValues is compareValues.
 var CompareValues = compareValues
+
+// MergeValues is mergeValues.
+var MergeValues = mergeValues

@@ -70,7 +70,7 @@ func (r *request) applyFields(live, cfg *typed.TypedValue, cfgObj map[string]any
 		set = f.Filter(set)
 	}
 	last := reconciled[manager]
-	merged, err = live.Merge(cfg)
+	merged, err = mergeTyped(live, cfg)
 	if err != nil {
 		return full()
 	}
@@ -187,6 +187,14 @@ var errPrunedNotAnObject = errors.New("the pruned value is not an object")
 func isObject(tv *typed.TypedValue) bool {
 	_, ok := tv.AsValue().Unstructured().(map[string]any)
 	return ok
+}
+
+// mergeTyped is live.Merge(cfg), walked by mergeValues when it can.
+func mergeTyped(live, cfg *typed.TypedValue) (*typed.TypedValue, error) {
+	if merged, ok := mergeValues(live, cfg); ok {
+		return merged, nil
+	}
+	return live.Merge(cfg)
 }
 
 // toFieldSet is tv.ToFieldSet(), built by fieldSetOf when it can.
