@@ -59,3 +59,9 @@ var CompareValues = compareValues
 
 // MergeValues is mergeValues.
 var MergeValues = mergeValues
+
+// KeepsEverything is keepsEverything.
+var KeepsEverything = keepsEverything
+
+// PruneOneVersion is pruneOneVersion.
+var PruneOneVersion = pruneOneVersion

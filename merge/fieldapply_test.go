@@ -2,7 +2,9 @@ package merge
 
 import (
 	"encoding/json"
+	"fmt"
 	"testing"
+	"time"
 
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 	"github.com/ssa-diff/ssa-diff/kube"
@@ -149,8 +151,17 @@ spec:
 		union bool
 		want  bool
 	}{
-		{"L is C", set, cfg, false, true},
+		// The first walk would remove every top-level field (the named ones above L's
+		// fields included): the updater fails on what is left.
+		{"L is C, apiVersion and kind included", set, cfg, false, false},
+		{"L is C less apiVersion and kind (as the server records an applier's set)", without(set, path("apiVersion"), path("kind")), cfg, false, true},
 		{"L within C", smdpath.NewSet(path("spec", "template", "spec", "containers", web, "image")), cfg, false, true},
+		// An update's or the client-side apply's entry holds the map it added ("."): a
+		// named field above fields of C is owned through them.
+		{"a named field above C's fields", smdpath.NewSet(path("metadata", "labels"), path("spec", "template", "spec", "containers")), cfg, false, true},
+		{"a named field above C's fields, found again only through an object", smdpath.NewSet(path("spec", "template")), cfg, false, true},
+		{"a key of a map C lacks", smdpath.NewSet(path("metadata", "labels", "tier")), cfg, false, false},
+		{"a named field C holds nothing below", smdpath.NewSet(path("spec", "strategy")), cfg, false, false},
 		{"L beyond C", set.Union(smdpath.NewSet(path("spec", "replicas"))), cfg, false, false},
 		{"a key field defaulted (protocol TCP)", smdpath.NewSet(path("spec", "template", "spec", "containers", web, "ports", port)), cfg, false, true},
 		{"a key field neither owned nor defaulted", smdpath.NewSet(path("spec", "template", "spec", "containers", web, "ports",
@@ -179,6 +190,10 @@ spec:
 			}
 		})
 	}
+}
+
+func without(s *smdpath.Set, paths ...smdpath.Path) *smdpath.Set {
+	return s.Difference(smdpath.NewSet(paths...))
 }
 
 func withSelector(cfg map[string]any, sel map[string]any) map[string]any {
@@ -260,5 +275,43 @@ func TestKeepsEveryField(t *testing.T) {
 				t.Errorf("the typed comparison removes nothing: the case does not test a removal")
 			}
 		})
+	}
+}
+
+// TestPruneShortcutNamedFields applies a ConfigMap again over entries of its applier
+// that hold named fields above the applied ones, as "." in fieldsV1: with a field in every
+// top-level field of the object (apiVersion and kind too, which the server strips from the
+// entry of the manager that writes but not from entries a client supplies), the prune's first walk removes them all and the updater fails
+// to convert what is left, so the shortcut must leave that answer to it; without
+// apiVersion and kind, nothing is pruned and the shortcut answers alike.
+func TestPruneShortcutNamedFields(t *testing.T) {
+	reg := schema.MustNewRegistry(kube.Default())
+	fast, full := New(reg, kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()})), New(reg, kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}))
+	full.noShortcuts = true
+	dot := map[string]any{".": map[string]any{}}
+	for _, fields := range []map[string]any{
+		{"f:apiVersion": map[string]any{}, "f:kind": map[string]any{}, "f:metadata": map[string]any{"f:name": map[string]any{}}, "f:data": map[string]any{"f:a": map[string]any{}}},
+		{"f:metadata": map[string]any{".": map[string]any{}, "f:labels": map[string]any{".": map[string]any{}, "f:app": map[string]any{}}}, "f:data": map[string]any{".": map[string]any{}, "f:a": map[string]any{}}},
+		{"f:metadata": map[string]any{"f:labels": dot}, "f:data": dot},
+	} {
+		live := map[string]any{"apiVersion": "v1", "kind": "ConfigMap",
+			"metadata": map[string]any{"name": "c", "namespace": "ns", "uid": "u1", "resourceVersion": "7", "creationTimestamp": "2026-01-01T00:00:00Z",
+				"labels": map[string]any{"app": "c"},
+				"managedFields": []any{map[string]any{"manager": "deployer", "operation": "Apply", "apiVersion": "v1", "time": "2026-01-01T00:00:00Z",
+					"fieldsType": "FieldsV1", "fieldsV1": fields}}},
+			"data": map[string]any{"a": "1"}}
+		for _, a := range []string{"1", "2"} {
+			body := map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{"name": "c", "namespace": "ns", "labels": map[string]any{"app": "c"}}, "data": map[string]any{"a": a}}
+			req := Request{Live: live, Object: body, Manager: "deployer", Now: time.Date(2026, 12, 4, 0, 0, 0, 0, time.UTC)}
+			var answers [2]string
+			for i, e := range []*Engine{fast, full} {
+				res, err := e.Apply(req)
+				b, _ := json.Marshal(res)
+				answers[i] = fmt.Sprintf("%s %v", b, err)
+			}
+			if answers[0] != answers[1] {
+				t.Errorf("entry %v, data.a %s: the shortcut answers otherwise:\n%s\n---\n%s", fields, a, answers[0], answers[1])
+			}
+		}
 	}
 }
