@@ -11,8 +11,9 @@ import (
 // themselves, without its value interfaces, allocator and walker pool. ok is false, and the
 // caller asks structured-merge-diff, for anything its walker would take otherwise than
 // plainly: a value whose kind differs between the sides or that its schema does not allow,
-// a list item twice or without its keys, an index into a plain list, a Go type
-// unstructured JSON does not have. FuzzSetWalks holds it to Compare.
+// a list item twice or without its keys, a key that has no itemID (an object, a number
+// beyond 2^53), an index into a plain list, a Go type unstructured JSON does not have.
+// Items are matched by their itemIDs. FuzzSetWalks holds it to Compare.
 func compareValues(lhs, rhs *typed.TypedValue) (*typed.Comparison, bool) {
 	lt, rt := lhs.TypeRef(), rhs.TypeRef()
 	if lhs.Schema() != rhs.Schema() || !lt.Equals(&rt) {
@@ -151,57 +152,48 @@ func (w *compareWalk) items(t *smdschema.List, l, r []any) bool {
 	if !ok {
 		return false
 	}
-	lpes, lat, ok := indexItems(t, elem, l)
+	lids, ok := itemIDsOf(t, elem, l)
 	if !ok {
 		return false
 	}
-	rpes, rat, ok := indexItems(t, elem, r)
+	rids, ok := itemIDsOf(t, elem, r)
 	if !ok {
 		return false
 	}
 	// The items of the left, then those of the right alone.
-	for i, pe := range lpes {
+	for i := range l {
+		j := rids.find(lids.ids[i])
 		var rv any
-		j, hasR := rat.Get(pe)
-		if hasR {
-			rv = r[j.(int)]
+		if j >= 0 {
+			rv = r[j]
 		}
-		if !w.item(t, pe, l[i], rv, true, hasR) {
+		if !w.item(t, elem, l[i], rv, true, j >= 0) {
 			return false
 		}
 	}
-	for j, pe := range rpes {
-		if _, hasL := lat.Get(pe); !hasL && !w.item(t, pe, nil, r[j], false, true) {
+	for j := range r {
+		if lids.find(rids.ids[j]) < 0 && !w.item(t, elem, nil, r[j], false, true) {
 			return false
 		}
 	}
 	return true
 }
 
-func (w *compareWalk) item(t *smdschema.List, pe smdpath.PathElement, l, r any, hasL, hasR bool) bool {
+// item compares an item of an associative list t, found on the left when hasL (its path
+// element then the left one's) and on the right when hasR.
+func (w *compareWalk) item(t *smdschema.List, elem *smdschema.Map, l, r any, hasL, hasR bool) bool {
+	v := l
+	if !hasL {
+		v = r
+	}
+	pe, ok := itemPathElement(t, elem, v)
+	if !ok {
+		return false
+	}
 	w.path = append(w.path, pe)
-	ok := w.node(t.ElementType, l, r, hasL, hasR)
+	ok = w.node(t.ElementType, l, r, hasL, hasR)
 	w.path = w.path[:len(w.path)-1]
 	return ok
-}
-
-// indexItems is the path element of each item of list, and each one's index by its path
-// element; ok is false for an item twice or one without a path element.
-func indexItems(t *smdschema.List, elem *smdschema.Map, list []any) ([]smdpath.PathElement, smdpath.PathElementMap, bool) {
-	pes := make([]smdpath.PathElement, 0, len(list))
-	at := smdpath.MakePathElementMap(len(list))
-	for i, item := range list {
-		pe, ok := itemPathElement(t, elem, item)
-		if !ok {
-			return nil, at, false
-		}
-		if _, dup := at.Get(pe); dup {
-			return nil, at, false
-		}
-		at.Insert(pe, i)
-		pes = append(pes, pe)
-	}
-	return pes, at, true
 }
 
 // deduced is the part of atom that fits v, as structured-merge-diff deduces it: the map,
