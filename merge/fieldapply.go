@@ -37,15 +37,11 @@ import (
 //     if those left were only empty lists it would not be collected again. Fields of L that
 //     hold a non-empty object are accepted only when the applied value holds one too
 //     (collected as a whole: an atomic object, or a key of a map).
-// Keys addressed by index are not accepted either. A field of L that C lacks is accepted
-// when it is a named field above fields of C (an update's or the client-side apply's entry
-// holds the maps it added, "." in fieldsV1) and C holds below it a field the collection
-// finds whatever is removed around it (ownedThroughChildren): it is then among the named
-// fields of C, so owned, and collected again through that field. And the first walk must
-// leave a field at the top: when L and the named fields above it cover every top-level
-// field (an entry that holds apiVersion and kind: the server strips them from the entry of
-// the manager that writes, not from entries a client supplies), it leaves no object,
-// which the updater fails to convert (keepsATopField). Otherwise the prune runs as the updater
+// Keys addressed by index are not accepted either. And the first walk must leave a field
+// at the top: when L and the named fields above it cover every top-level field (an entry
+// that holds apiVersion and kind: the server strips them from the entry of the manager
+// that writes, not from entries a client supplies), it leaves no object, which the
+// updater fails to convert (keepsATopField). Otherwise the prune runs as the updater
 // runs it (pruneOneVersion). Entries at another version than the request's (whose prune
 // converts between versions) always take structured-merge-diff's own path. The
 // differential test against the Kubernetes field manager and FuzzEngine's comparison of
@@ -302,12 +298,7 @@ func takeFields(managers smdpath.ManagedFields, manager string, cmp *typed.Compa
 func keepsEverything(last, set *smdpath.Set, merged *typed.TypedValue, cfg map[string]any) bool {
 	obj := merged.AsValue().Unstructured()
 	sc, tr := merged.Schema(), merged.TypeRef()
-	ok := keepsATopField(last, sc, tr, obj)
-	last.Difference(set).Iterate(func(p smdpath.Path) {
-		if ok {
-			ok = ownedThroughChildren(p, set, sc, tr, obj)
-		}
-	})
+	ok := last.Difference(set).Empty() && keepsATopField(last, sc, tr, obj)
 	last.Iterate(func(p smdpath.Path) {
 		if ok {
 			ok = keyFieldsOwned(p, set, sc, tr) && collectedAgain(p, obj, cfg)
@@ -337,100 +328,6 @@ func keepsATopField(last *smdpath.Set, sc *smdschema.Schema, tr smdschema.TypeRe
 		return true
 	}
 	return false
-}
-
-// ownedThroughChildren reports whether a field p of the last set that the new set lacks
-// is kept all the same: p is a named field of its parent's schema and the new set owns,
-// below p, a field the prune's collection finds again whatever is removed around it (an
-// item, a key of a map, a field holding a scalar, a null or an empty object). Then p is
-// among the named fields of the new set, so owned, as are the fields above it (see the
-// top of this file), and after the second walk it still has a child the collection finds,
-// so it is among the named fields the third walk keeps. The kubectl client-side apply's
-// and an update's entries hold such fields (a map the write added, as "." in fieldsV1):
-// without this, each later apply of the same fields would run the prune.
-func ownedThroughChildren(p smdpath.Path, set *smdpath.Set, sc *smdschema.Schema, tr smdschema.TypeRef, merged any) bool {
-	if len(p) == 0 || p[len(p)-1].FieldName == nil {
-		return false
-	}
-	for _, pe := range p[:len(p)-1] {
-		atom, ok := sc.Resolve(tr)
-		if !ok {
-			return false
-		}
-		switch {
-		case pe.FieldName != nil && atom.Map != nil:
-			tr = fieldType(atom.Map, *pe.FieldName)
-		case (pe.Key != nil || pe.Value != nil) && atom.List != nil:
-			tr = atom.List.ElementType
-		default:
-			return false
-		}
-	}
-	atom, ok := sc.Resolve(tr)
-	if !ok || atom.Map == nil {
-		return false
-	}
-	sf, named := atom.Map.FindField(*p[len(p)-1].FieldName)
-	if !named {
-		return false
-	}
-	child := set
-	for _, pe := range p {
-		if child, ok = child.Children.Get(pe); !ok {
-			return false
-		}
-	}
-	v, found := fieldpath.ValueAt(merged, p)
-	return found && findsAgain(child, sc, sf.Type, v)
-}
-
-// findsAgain reports whether set, the part of the new set at a field typed tr whose
-// merged value is v, holds a field the prune's collection finds whatever is removed
-// around it: an item of a list, a key of a map the schema does not name, a named field
-// holding a scalar, a null or an empty object; or a named field holding an object whose
-// own part of set holds one.
-func findsAgain(set *smdpath.Set, sc *smdschema.Schema, tr smdschema.TypeRef, v any) bool {
-	atom, ok := sc.Resolve(tr)
-	if !ok {
-		return false
-	}
-	m, _ := v.(map[string]any)
-	found := false
-	set.Members.Iterate(func(pe smdpath.PathElement) {
-		switch {
-		case found:
-		case pe.Key != nil || pe.Value != nil:
-			found = atom.List != nil
-		case pe.FieldName != nil && atom.Map != nil && m != nil:
-			if _, named := atom.Map.FindField(*pe.FieldName); !named {
-				found = true
-				break
-			}
-			x, present := m[*pe.FieldName]
-			switch x := x.(type) {
-			case string, bool, int64, float64, nil:
-				found = present
-			case map[string]any:
-				found = len(x) == 0
-			}
-		}
-	})
-	if found || atom.Map == nil || m == nil {
-		return found
-	}
-	set.Children.Iterate(func(pe smdpath.PathElement) {
-		if found || pe.FieldName == nil {
-			return
-		}
-		sf, named := atom.Map.FindField(*pe.FieldName)
-		if !named {
-			return
-		}
-		if child, ok := set.Children.Get(pe); ok {
-			found = findsAgain(child, sc, sf.Type, m[*pe.FieldName])
-		}
-	})
-	return found
 }
 
 // keyFieldsOwned reports whether no key of a keyed item on p can change when the fields

@@ -15,7 +15,8 @@ import (
 // under real schemas (FuzzSetWalks' kinds and generator): a live object and an applied
 // one mutated at random from the same base, the applier's last set made of parts of both
 // objects' fields and of the named fields above them (as the kubectl client-side apply's
-// and an update's entries hold them), another manager owning part of the live object.
+// and an update's entries hold them; apiVersion and kind too), another manager owning part
+// of the live object.
 // Whenever keepsEverything says the prune keeps the merged object whole, the prune must
 // give it back unchanged and without error.
 func FuzzPruneShortcut(f *testing.F) {
