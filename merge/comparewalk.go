@@ -32,11 +32,48 @@ func compareValues(lhs, rhs *typed.TypedValue) (*typed.Comparison, bool) {
 type compareWalk struct {
 	schema *smdschema.Schema
 	cmp    *typed.Comparison
-	// path is the path of the node being compared.
-	path smdpath.Path
+	// steps lead to the node being compared; their path elements are made only when a
+	// path is inserted (most nodes are equal and never are).
+	steps []compareStep
+	path  smdpath.Path
 }
 
-// node compares the values at w.path, typed tr; hasL and hasR tell a value present (null
+// compareStep is one step of the path of the node being compared: a field by its name,
+// or an item of the associative list t (element type elem).
+type compareStep struct {
+	name string
+	t    *smdschema.List
+	elem *smdschema.Map
+	item any
+	// pe is the step's path element once made (made: true).
+	pe   smdpath.PathElement
+	made bool
+}
+
+// insert adds the path of the node being compared to s; ok is false when an item's path
+// element cannot be made.
+func (w *compareWalk) insert(s *smdpath.Set) bool {
+	w.path = w.path[:0]
+	for i := range w.steps {
+		st := &w.steps[i]
+		if !st.made {
+			if st.t == nil {
+				name := st.name
+				st.pe = smdpath.PathElement{FieldName: &name}
+			} else if pe, ok := itemPathElement(st.t, st.elem, st.item); ok {
+				st.pe = pe
+			} else {
+				return false
+			}
+			st.made = true
+		}
+		w.path = append(w.path, st.pe)
+	}
+	s.Insert(w.path)
+	return true
+}
+
+// node compares the values at the path of w.steps, typed tr; hasL and hasR tell a value present (null
 // included) from an absent one.
 func (w *compareWalk) node(tr smdschema.TypeRef, l, r any, hasL, hasR bool) bool {
 	atom, found := w.schema.Resolve(tr)
@@ -70,7 +107,9 @@ func (w *compareWalk) node(tr smdschema.TypeRef, l, r any, hasL, hasR bool) bool
 			return false
 		}
 		if a.Map.ElementRelationship == smdschema.Atomic || len(lm) == 0 && len(rm) == 0 {
-			w.leaf(l, r, hasL, hasR)
+			if !w.leaf(l, r, hasL, hasR) {
+				return false
+			}
 			leaf = true
 		} else if !w.mapItems(a.Map, lm, rm) {
 			return false
@@ -79,7 +118,9 @@ func (w *compareWalk) node(tr smdschema.TypeRef, l, r any, hasL, hasR bool) bool
 		if hasL && !scalarFits(*a.Scalar, l) || hasR && !scalarFits(*a.Scalar, r) {
 			return false
 		}
-		w.leaf(l, r, hasL, hasR)
+		if !w.leaf(l, r, hasL, hasR) {
+			return false
+		}
 		leaf = true
 	case a.List != nil:
 		ll, okL := asList(l)
@@ -88,7 +129,9 @@ func (w *compareWalk) node(tr smdschema.TypeRef, l, r any, hasL, hasR bool) bool
 			return false
 		}
 		if a.List.ElementRelationship == smdschema.Atomic || len(ll) == 0 && len(rl) == 0 {
-			w.leaf(l, r, hasL, hasR)
+			if !w.leaf(l, r, hasL, hasR) {
+				return false
+			}
 			leaf = true
 		} else if !w.items(a.List, ll, rl) {
 			return false
@@ -98,24 +141,25 @@ func (w *compareWalk) node(tr smdschema.TypeRef, l, r any, hasL, hasR bool) bool
 	}
 	if !leaf {
 		if !hasL {
-			w.cmp.Added.Insert(w.path)
+			return w.insert(w.cmp.Added)
 		} else if !hasR {
-			w.cmp.Removed.Insert(w.path)
+			return w.insert(w.cmp.Removed)
 		}
 	}
 	return true
 }
 
 // leaf compares a leaf (a scalar, an atomic or empty map or list) as a whole.
-func (w *compareWalk) leaf(l, r any, hasL, hasR bool) {
+func (w *compareWalk) leaf(l, r any, hasL, hasR bool) bool {
 	switch {
 	case !hasL:
-		w.cmp.Added.Insert(w.path)
+		return w.insert(w.cmp.Added)
 	case !hasR:
-		w.cmp.Removed.Insert(w.path)
+		return w.insert(w.cmp.Removed)
 	case !sameValue(r, l):
-		w.cmp.Modified.Insert(w.path)
+		return w.insert(w.cmp.Modified)
 	}
+	return true
 }
 
 func (w *compareWalk) mapItems(t *smdschema.Map, l, r map[string]any) bool {
@@ -124,10 +168,9 @@ func (w *compareWalk) mapItems(t *smdschema.Map, l, r map[string]any) bool {
 		if sf, ok := t.FindField(k); ok {
 			tr = sf.Type
 		}
-		name := k
-		w.path = append(w.path, smdpath.PathElement{FieldName: &name})
+		w.steps = append(w.steps, compareStep{name: k})
 		ok := w.node(tr, lv, rv, hasL, hasR)
-		w.path = w.path[:len(w.path)-1]
+		w.steps = w.steps[:len(w.steps)-1]
 		return ok
 	}
 	for k, lv := range l {
@@ -186,13 +229,9 @@ func (w *compareWalk) item(t *smdschema.List, elem *smdschema.Map, l, r any, has
 	if !hasL {
 		v = r
 	}
-	pe, ok := itemPathElement(t, elem, v)
-	if !ok {
-		return false
-	}
-	w.path = append(w.path, pe)
-	ok = w.node(t.ElementType, l, r, hasL, hasR)
-	w.path = w.path[:len(w.path)-1]
+	w.steps = append(w.steps, compareStep{t: t, elem: elem, item: v})
+	ok := w.node(t.ElementType, l, r, hasL, hasR)
+	w.steps = w.steps[:len(w.steps)-1]
 	return ok
 }
 
