@@ -93,7 +93,7 @@ func (w *compareWalk) node(tr smdschema.TypeRef, l, r any, hasL, hasR bool) bool
 	default:
 		al, okL := deduced(atom, l)
 		ar, okR := deduced(atom, r)
-		if !okL || !okR || !al.Equals(&ar) {
+		if !okL || !okR || !sameAtom(al, ar) {
 			return false
 		}
 		a = ar
