@@ -28,6 +28,7 @@ func mergeValues(lhs, rhs *typed.TypedValue) (*typed.TypedValue, bool) {
 	if !ok || !present {
 		return nil, false
 	}
+	//lint:ignore SA1019 Merge does not validate its result either: it wraps it as it is
 	return typed.AsTypedUnvalidated(value.NewValueInterface(out), lhs.Schema(), lt), true
 }
 

@@ -51,6 +51,7 @@ func FuzzMergeWalk(f *testing.F) {
 				if g.intn(2) == 0 {
 					return
 				}
+				//lint:ignore SA1019 an object the typing refuses, to reach the walk's refusals
 				tv = typed.AsTypedUnvalidated(value.NewValueInterface(copyValue(obj)), typ.Parseable.Schema, typ.Parseable.TypeRef)
 			}
 			tvs[i] = tv
