@@ -15,6 +15,16 @@ import (
 // beyond 2^53), an index into a plain list, a Go type unstructured JSON does not have.
 // Items are matched by their itemIDs. FuzzSetWalks holds it to Compare.
 func compareValues(lhs, rhs *typed.TypedValue) (*typed.Comparison, bool) {
+	return compareMerged(lhs, rhs, nil)
+}
+
+// compareMerged is compareValues(lhs, rhs) where rhs may be mergeValues' merge of the
+// applied object guide over lhs (nil: it is not): a field of a map guide lacks then holds
+// in rhs a copy of lhs's value, which compares equal, so it is not walked (a live object's
+// status, defaults and fields of other managers, most of it when the same object is applied
+// again). Below a field guide holds as something else than a map, and in lists, every
+// field is walked.
+func compareMerged(lhs, rhs *typed.TypedValue, guide any) (*typed.Comparison, bool) {
 	lt, rt := lhs.TypeRef(), rhs.TypeRef()
 	if lhs.Schema() != rhs.Schema() || !lt.Equals(&rt) {
 		return nil, false
@@ -23,7 +33,7 @@ func compareValues(lhs, rhs *typed.TypedValue) (*typed.Comparison, bool) {
 		schema: lhs.Schema(),
 		cmp:    &typed.Comparison{Removed: smdpath.NewSet(), Modified: smdpath.NewSet(), Added: smdpath.NewSet()},
 	}
-	if !w.node(lhs.TypeRef(), lhs.AsValue().Unstructured(), rhs.AsValue().Unstructured(), true, true) {
+	if !w.node(lhs.TypeRef(), lhs.AsValue().Unstructured(), rhs.AsValue().Unstructured(), true, true, guide) {
 		return nil, false
 	}
 	return w.cmp, true
@@ -75,7 +85,7 @@ func (w *compareWalk) insert(s *smdpath.Set) bool {
 
 // node compares the values at the path of w.steps, typed tr; hasL and hasR tell a value present (null
 // included) from an absent one.
-func (w *compareWalk) node(tr smdschema.TypeRef, l, r any, hasL, hasR bool) bool {
+func (w *compareWalk) node(tr smdschema.TypeRef, l, r any, hasL, hasR bool, guide any) bool {
 	atom, found := w.schema.Resolve(tr)
 	if !found {
 		return false
@@ -111,7 +121,7 @@ func (w *compareWalk) node(tr smdschema.TypeRef, l, r any, hasL, hasR bool) bool
 				return false
 			}
 			leaf = true
-		} else if !w.mapItems(a.Map, lm, rm) {
+		} else if g, _ := guide.(map[string]any); !w.mapItems(a.Map, lm, rm, g) {
 			return false
 		}
 	case a.Scalar != nil:
@@ -162,25 +172,34 @@ func (w *compareWalk) leaf(l, r any, hasL, hasR bool) bool {
 	return true
 }
 
-func (w *compareWalk) mapItems(t *smdschema.Map, l, r map[string]any) bool {
-	visit := func(k string, lv, rv any, hasL, hasR bool) bool {
+// mapItems compares two maps key by key; guide is the applied object's map at this node
+// when rhs is its merge over lhs (see compareMerged), else nil.
+func (w *compareWalk) mapItems(t *smdschema.Map, l, r map[string]any, guide map[string]any) bool {
+	visit := func(k string, lv, rv any, hasL, hasR bool, g any) bool {
 		tr := t.ElementType
 		if sf, ok := t.FindField(k); ok {
 			tr = sf.Type
 		}
 		w.steps = append(w.steps, compareStep{name: k})
-		ok := w.node(tr, lv, rv, hasL, hasR)
+		ok := w.node(tr, lv, rv, hasL, hasR, g)
 		w.steps = w.steps[:len(w.steps)-1]
 		return ok
 	}
 	for k, lv := range l {
+		var g any
+		if guide != nil {
+			var applied bool
+			if g, applied = guide[k]; !applied {
+				continue // rhs holds lhs's value, copied
+			}
+		}
 		rv, hasR := r[k]
-		if !visit(k, lv, rv, true, hasR) {
+		if !visit(k, lv, rv, true, hasR, g) {
 			return false
 		}
 	}
 	for k, rv := range r {
-		if _, hasL := l[k]; !hasL && !visit(k, nil, rv, false, true) {
+		if _, hasL := l[k]; !hasL && !visit(k, nil, rv, false, true, nil) {
 			return false
 		}
 	}
@@ -230,7 +249,7 @@ func (w *compareWalk) item(t *smdschema.List, elem *smdschema.Map, l, r any, has
 		v = r
 	}
 	w.steps = append(w.steps, compareStep{t: t, elem: elem, item: v})
-	ok := w.node(t.ElementType, l, r, hasL, hasR)
+	ok := w.node(t.ElementType, l, r, hasL, hasR, nil)
 	w.steps = w.steps[:len(w.steps)-1]
 	return ok
 }

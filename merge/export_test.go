@@ -65,3 +65,6 @@ var KeepsEverything = keepsEverything
 
 // PruneOneVersion is pruneOneVersion.
 var PruneOneVersion = pruneOneVersion
+
+// CompareMerged is compareMerged.
+var CompareMerged = compareMerged

@@ -74,8 +74,12 @@ func (r *request) applyFields(live, cfg *typed.TypedValue, cfgObj map[string]any
 		set = f.Filter(set)
 	}
 	last := reconciled[manager]
-	merged, err = mergeTyped(live, cfg)
-	if err != nil {
+	// guide: the applied object, when merged is mergeValues' merge of it over live (so a
+	// field it lacks holds live's value, copied) and nothing has been pruned since.
+	var guide any
+	if m, walked := mergeValues(live, cfg); walked {
+		merged, guide = m, cfg.AsValue().Unstructured()
+	} else if merged, err = live.Merge(cfg); err != nil {
 		return full()
 	}
 	reconciled[manager] = smdpath.NewVersionedSet(set, r.version, true)
@@ -83,8 +87,9 @@ func (r *request) applyFields(live, cfg *typed.TypedValue, cfgObj map[string]any
 		if merged, err = pruneOneVersion(merged, reconciled, last.Set()); err != nil {
 			return full()
 		}
+		guide = nil
 	}
-	cmp, differs, conflicts, err := r.compareFields(live, merged, reconciled, manager)
+	cmp, differs, conflicts, err := r.compareFields(live, merged, guide, reconciled, manager)
 	if err != nil {
 		return full()
 	}
@@ -193,14 +198,6 @@ func isObject(tv *typed.TypedValue) bool {
 	return ok
 }
 
-// mergeTyped is live.Merge(cfg), walked by mergeValues when it can.
-func mergeTyped(live, cfg *typed.TypedValue) (*typed.TypedValue, error) {
-	if merged, ok := mergeValues(live, cfg); ok {
-		return merged, nil
-	}
-	return live.Merge(cfg)
-}
-
 // toFieldSet is tv.ToFieldSet(), built by fieldSetOf when it can.
 func toFieldSet(tv *typed.TypedValue) (*smdpath.Set, error) {
 	if set, ok := fieldSetOf(tv); ok {
@@ -246,8 +243,8 @@ func reconcileWithSchema(live *typed.TypedValue, managers smdpath.ManagedFields)
 // the merged object (less the reset fields), whether that comparison found any change
 // before the reset fields were taken out of it, and per other manager the fields of it
 // that the write changes — the conflicts, with force or without.
-func (r *request) compareFields(live, merged *typed.TypedValue, managers smdpath.ManagedFields, manager string) (*typed.Comparison, bool, smdpath.ManagedFields, error) {
-	cmp, ok := compareValues(live, merged)
+func (r *request) compareFields(live, merged *typed.TypedValue, guide any, managers smdpath.ManagedFields, manager string) (*typed.Comparison, bool, smdpath.ManagedFields, error) {
+	cmp, ok := compareMerged(live, merged, guide)
 	if !ok {
 		var err error
 		if cmp, err = live.Compare(merged); err != nil {

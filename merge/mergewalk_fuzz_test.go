@@ -75,6 +75,17 @@ func FuzzMergeWalk(f *testing.F) {
 			if got.Schema() != want.Schema() || !reflect.DeepEqual(got.TypeRef(), want.TypeRef()) {
 				t.Fatalf("mergeValues' result is typed otherwise than Merge's")
 			}
+			// The comparison of live and merged guided by the applied object, as an apply
+			// that prunes nothing makes it.
+			if cmp, ok := merge.CompareMerged(p[0], got, p[1].AsValue().Unstructured()); ok {
+				want, err := p[0].Compare(got)
+				if err != nil {
+					t.Fatalf("compareMerged gave a comparison where Compare fails (%v)\nlhs: %s\nrhs: %s", err, mustJSON(lhs), mustJSON(rhs))
+				}
+				sameSets(t, "compareMerged's Added", cmp.Added, want.Added, objs[0])
+				sameSets(t, "compareMerged's Modified", cmp.Modified, want.Modified, objs[0])
+				sameSets(t, "compareMerged's Removed", cmp.Removed, want.Removed, objs[0])
+			}
 		}
 	})
 }
