@@ -53,10 +53,11 @@
 // removes nothing (fieldapply.go says why; FuzzEngine and the differential test against the
 // Kubernetes field manager hold both paths to the same answers). The typing's validation,
 // the body's field set, the comparison of the live and the merged object, their equality
-// and the reconciling of each entry's set with the schema are walked on the unstructured
-// values and the sets themselves (valuewalks.go, setwalks.go, comparewalk.go), each
-// handing to structured-merge-diff what it cannot answer plainly (FuzzSetWalks holds each
-// to structured-merge-diff's walk); the merge is its own. Force changes nothing in
+// and the reconciling of each entry's set with the schema, and the merge itself, are walked
+// on the unstructured values and the sets themselves (valuewalks.go, setwalks.go,
+// comparewalk.go, mergewalk.go; list items found by itemid.go's keys), each handing to
+// structured-merge-diff what it cannot answer plainly (FuzzSetWalks and FuzzMergeWalk
+// hold each to structured-merge-diff's walk). Force changes nothing in
 // those walks but what becomes of the conflicts (an error, or fields taken from their
 // owners), so an apply that met conflicts keeps them, and the same apply with force — the
 // kubectl relaxation's, the forced request after a 409, or a later request given that

@@ -56,3 +56,15 @@ var SameValue = sameValue
 
 // CompareValues is compareValues.
 var CompareValues = compareValues
+
+// MergeValues is mergeValues.
+var MergeValues = mergeValues
+
+// KeepsEverything is keepsEverything.
+var KeepsEverything = keepsEverything
+
+// PruneOneVersion is pruneOneVersion.
+var PruneOneVersion = pruneOneVersion
+
+// CompareMerged is compareMerged.
+var CompareMerged = compareMerged

@@ -37,7 +37,11 @@ import (
 //     if those left were only empty lists it would not be collected again. Fields of L that
 //     hold a non-empty object are accepted only when the applied value holds one too
 //     (collected as a whole: an atomic object, or a key of a map).
-// Keys addressed by index are not accepted either. Otherwise the prune runs as the updater
+// Keys addressed by index are not accepted either. And the first walk must leave a field
+// at the top: when L and the named fields above it cover every top-level field (an entry
+// that holds apiVersion and kind: the server strips them from the entry of the manager
+// that writes, not from entries a client supplies), it leaves no object, which the
+// updater fails to convert (keepsATopField). Otherwise the prune runs as the updater
 // runs it (pruneOneVersion). Entries at another version than the request's (whose prune
 // converts between versions) always take structured-merge-diff's own path. The
 // differential test against the Kubernetes field manager and FuzzEngine's comparison of
@@ -70,8 +74,12 @@ func (r *request) applyFields(live, cfg *typed.TypedValue, cfgObj map[string]any
 		set = f.Filter(set)
 	}
 	last := reconciled[manager]
-	merged, err = live.Merge(cfg)
-	if err != nil {
+	// guide: the applied object, when merged is mergeValues' merge of it over live (so a
+	// field it lacks holds live's value, copied) and nothing has been pruned since.
+	var guide any
+	if m, walked := mergeValues(live, cfg); walked {
+		merged, guide = m, cfg.AsValue().Unstructured()
+	} else if merged, err = live.Merge(cfg); err != nil {
 		return full()
 	}
 	reconciled[manager] = smdpath.NewVersionedSet(set, r.version, true)
@@ -79,8 +87,9 @@ func (r *request) applyFields(live, cfg *typed.TypedValue, cfgObj map[string]any
 		if merged, err = pruneOneVersion(merged, reconciled, last.Set()); err != nil {
 			return full()
 		}
+		guide = nil
 	}
-	cmp, differs, conflicts, err := r.compareFields(live, merged, reconciled, manager)
+	cmp, differs, conflicts, err := r.compareFields(live, merged, guide, reconciled, manager)
 	if err != nil {
 		return full()
 	}
@@ -234,8 +243,8 @@ func reconcileWithSchema(live *typed.TypedValue, managers smdpath.ManagedFields)
 // the merged object (less the reset fields), whether that comparison found any change
 // before the reset fields were taken out of it, and per other manager the fields of it
 // that the write changes — the conflicts, with force or without.
-func (r *request) compareFields(live, merged *typed.TypedValue, managers smdpath.ManagedFields, manager string) (*typed.Comparison, bool, smdpath.ManagedFields, error) {
-	cmp, ok := compareValues(live, merged)
+func (r *request) compareFields(live, merged *typed.TypedValue, guide any, managers smdpath.ManagedFields, manager string) (*typed.Comparison, bool, smdpath.ManagedFields, error) {
+	cmp, ok := compareMerged(live, merged, guide)
 	if !ok {
 		var err error
 		if cmp, err = live.Compare(merged); err != nil {
@@ -285,13 +294,37 @@ func takeFields(managers smdpath.ManagedFields, manager string, cmp *typed.Compa
 // owns set keeps the merged object whole (see the top of this file).
 func keepsEverything(last, set *smdpath.Set, merged *typed.TypedValue, cfg map[string]any) bool {
 	obj := merged.AsValue().Unstructured()
-	ok := last.Difference(set).Empty()
+	sc, tr := merged.Schema(), merged.TypeRef()
+	ok := last.Difference(set).Empty() && keepsATopField(last, sc, tr, obj)
 	last.Iterate(func(p smdpath.Path) {
 		if ok {
-			ok = keyFieldsOwned(p, set, merged.Schema(), merged.TypeRef()) && collectedAgain(p, obj, cfg)
+			ok = keyFieldsOwned(p, set, sc, tr) && collectedAgain(p, obj, cfg)
 		}
 	})
 	return ok
+}
+
+// keepsATopField reports whether the prune's first walk, which removes every field of
+// last and the named fields above them, leaves a field at the top of the merged object
+// obj. When it leaves none, what is left is no object, which the updater fails to
+// convert (errPrunedNotAnObject): that answer is the updater's to give.
+func keepsATopField(last *smdpath.Set, sc *smdschema.Schema, tr smdschema.TypeRef, obj any) bool {
+	m, _ := obj.(map[string]any)
+	atom, _ := sc.Resolve(tr)
+	for k := range m {
+		name := k
+		pe := smdpath.PathElement{FieldName: &name}
+		if last.Members.Has(pe) {
+			continue
+		}
+		if _, below := last.Children.Get(pe); below && atom.Map != nil {
+			if _, named := atom.Map.FindField(k); named {
+				continue
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // keyFieldsOwned reports whether no key of a keyed item on p can change when the fields

@@ -2,7 +2,10 @@ package merge
 
 import (
 	"encoding/json"
+	"fmt"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 	"github.com/ssa-diff/ssa-diff/kube"
@@ -149,7 +152,10 @@ spec:
 		union bool
 		want  bool
 	}{
-		{"L is C", set, cfg, false, true},
+		// The first walk would remove every top-level field (the named ones above L's
+		// fields included): the updater fails on what is left.
+		{"L is C, apiVersion and kind included", set, cfg, false, false},
+		{"L is C less apiVersion and kind (as the server records an applier's set)", without(set, path("apiVersion"), path("kind")), cfg, false, true},
 		{"L within C", smdpath.NewSet(path("spec", "template", "spec", "containers", web, "image")), cfg, false, true},
 		{"L beyond C", set.Union(smdpath.NewSet(path("spec", "replicas"))), cfg, false, false},
 		{"a key field defaulted (protocol TCP)", smdpath.NewSet(path("spec", "template", "spec", "containers", web, "ports", port)), cfg, false, true},
@@ -179,6 +185,10 @@ spec:
 			}
 		})
 	}
+}
+
+func without(s *smdpath.Set, paths ...smdpath.Path) *smdpath.Set {
+	return s.Difference(smdpath.NewSet(paths...))
 }
 
 func withSelector(cfg map[string]any, sel map[string]any) map[string]any {
@@ -260,5 +270,51 @@ func TestKeepsEveryField(t *testing.T) {
 				t.Errorf("the typed comparison removes nothing: the case does not test a removal")
 			}
 		})
+	}
+}
+
+// TestPruneShortcutNamedFields applies a ConfigMap again over entries of its applier: with
+// a field in every top-level field of the object (apiVersion and kind too, which the
+// server strips from the entry of the manager that writes but not from entries a client
+// supplies), the prune's first walk removes them all and the updater fails to convert
+// what is left (kube-apiserver 1.37.2 answers 500), so the shortcut must leave that answer
+// to it; entries that hold named fields above the applied ones ("." in fieldsV1) go through
+// the prune alike.
+func TestPruneShortcutNamedFields(t *testing.T) {
+	reg := schema.MustNewRegistry(kube.Default())
+	fast, full := New(reg, kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()})), New(reg, kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}))
+	full.noShortcuts = true
+	dot := map[string]any{".": map[string]any{}}
+	for _, fields := range []map[string]any{
+		{"f:apiVersion": map[string]any{}, "f:kind": map[string]any{}, "f:metadata": map[string]any{"f:name": map[string]any{}}, "f:data": map[string]any{"f:a": map[string]any{}}},
+		{"f:metadata": map[string]any{".": map[string]any{}, "f:labels": map[string]any{".": map[string]any{}, "f:app": map[string]any{}}}, "f:data": map[string]any{".": map[string]any{}, "f:a": map[string]any{}}},
+		{"f:metadata": map[string]any{"f:labels": dot}, "f:data": dot},
+	} {
+		live := map[string]any{"apiVersion": "v1", "kind": "ConfigMap",
+			"metadata": map[string]any{"name": "c", "namespace": "ns", "uid": "u1", "resourceVersion": "7", "creationTimestamp": "2026-01-01T00:00:00Z",
+				"labels": map[string]any{"app": "c"},
+				"managedFields": []any{map[string]any{"manager": "deployer", "operation": "Apply", "apiVersion": "v1", "time": "2026-01-01T00:00:00Z",
+					"fieldsType": "FieldsV1", "fieldsV1": fields}}},
+			"data": map[string]any{"a": "1"}}
+		for _, a := range []string{"1", "2"} {
+			body := map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{"name": "c", "namespace": "ns", "labels": map[string]any{"app": "c"}}, "data": map[string]any{"a": a}}
+			req := Request{Live: live, Object: body, Manager: "deployer", Now: time.Date(2026, 12, 4, 0, 0, 0, 0, time.UTC)}
+			var answers [2]string
+			for i, e := range []*Engine{fast, full} {
+				res, err := e.Apply(req)
+				b, _ := json.Marshal(res)
+				answers[i] = fmt.Sprintf("%s %v", b, err)
+			}
+			if answers[0] != answers[1] {
+				t.Errorf("entry %v, data.a %s: the shortcut answers otherwise:\n%s\n---\n%s", fields, a, answers[0], answers[1])
+			}
+			// kube-apiserver 1.37.2 refuses the first with this message (seen on the
+			// oracle: the entry put with kubectl replace, then applied again).
+			const refusal = `"code":500,"message":"failed to prune fields: failed add back owned items: failed to convert pruned object at version v1: failed to convert value to unstructured for type \u003cnil\u003e"`
+			_, want := fields["f:apiVersion"]
+			if got := strings.Contains(answers[0], refusal); got != want {
+				t.Errorf("entry %v, data.a %s: refused with the server's 500: %v, want %v\n%s", fields, a, got, want, answers[0])
+			}
+		}
 	}
 }

@@ -19,8 +19,9 @@ import (
 // its fields, built one level at a time. ok is false — and the
 // caller asks structured-merge-diff — for anything its walker would take otherwise than
 // plainly: a value of a kind its schema does not allow, a keyed item without any key or
-// a list item twice, an index into a plain list, a value of a Go type unstructured JSON
-// does not have.
+// a list item twice (found by itemIDs: a key without one, an object or a number beyond
+// 2^53, is left to it too), an index into a plain list, a value of a Go type unstructured
+// JSON does not have.
 func fieldSetOf(tv *typed.TypedValue) (set *smdpath.Set, ok bool) {
 	obj, isMap := tv.AsValue().Unstructured().(map[string]any)
 	if !isMap || obj == nil {
@@ -157,16 +158,14 @@ func (w *setWalker) items(set *smdpath.Set, t *smdschema.List, l []any) bool {
 	if !ok {
 		return false
 	}
-	seen := smdpath.MakePathElementSet(len(l))
+	if _, ok := itemIDsOf(t, keyDefaults, l); !ok {
+		return false // an item twice, or one without its keys
+	}
 	for _, item := range l {
 		pe, ok := itemPathElement(t, keyDefaults, item)
 		if !ok {
 			return false
 		}
-		if seen.Has(pe) {
-			return false
-		}
-		seen.Insert(pe)
 		if !w.node(set, pe, t.ElementType, item) {
 			return false
 		}

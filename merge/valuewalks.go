@@ -15,7 +15,8 @@ import (
 
 // validates reports that typed.AsTyped(obj, sc, tr) validates obj without error, duplicates
 // in associative lists allowed or not. False when it finds an error or meets what it does
-// not know (a Go type unstructured JSON does not have, a type the schema cannot resolve):
+// not know (a Go type unstructured JSON does not have, a type the schema cannot resolve,
+// an item key without an itemID: an object, a number beyond 2^53):
 // structured-merge-diff then validates, and reports the error if there is one.
 func validates(sc *smdschema.Schema, tr smdschema.TypeRef, obj any, allowDuplicates bool) bool {
 	v := validator{schema: sc, allowDuplicates: allowDuplicates}
@@ -82,26 +83,20 @@ func (w *validator) items(t *smdschema.List, l []any) bool {
 		}
 		return true
 	}
-	var seen *smdpath.PathElementSet
-	if !w.allowDuplicates && len(l) > 1 {
-		s := smdpath.MakePathElementSet(len(l))
-		seen = &s
-	}
 	elem, ok := keyedElem(w.schema, t)
 	if !ok {
 		return false
 	}
-	for _, item := range l {
-		pe, ok := itemPathElement(t, elem, item)
-		if !ok {
-			return false
-		}
-		if seen != nil {
-			if seen.Has(pe) {
+	if w.allowDuplicates {
+		for _, item := range l {
+			if _, ok := itemIDOf(t, elem, item); !ok {
 				return false
 			}
-			seen.Insert(pe)
 		}
+	} else if _, ok := itemIDsOf(t, elem, l); !ok {
+		return false
+	}
+	for _, item := range l {
 		if !w.node(t.ElementType, item) {
 			return false
 		}
