@@ -126,6 +126,9 @@ func (k *kindSchema) get() *smdschema.Schema {
 type builtinSlot struct {
 	typ    atomic.Pointer[Type]
 	schema atomic.Pointer[kindSchema]
+	// versions, at the position of a kind's first version, are the release's versions of
+	// the kind in the server's order of preference (versionsOf).
+	versions atomic.Pointer[[]GVK]
 }
 
 // Conversion is a CustomResourceDefinition's conversion strategy.
@@ -247,6 +250,15 @@ func newRegistry(rel builtin.Release) *Registry {
 		crdGroups: map[string]bool{}, types: map[GVK]*Type{}, versions: map[groupKind][]GVK{}, scale: &lazyType{}}
 }
 
+// added is the Type added of gvk (a CRD's, an OpenAPI document's), if any.
+func (r *Registry) added(gvk GVK) (*Type, bool) {
+	if len(r.types) == 0 {
+		return nil, false
+	}
+	t, ok := r.types[gvk]
+	return t, ok
+}
+
 // builtinPosition is the position in the kind table of the release's kind gvk.
 func (r *Registry) builtinPosition(gvk GVK) (int, bool) {
 	return r.release.FindKind(gvk.Group, gvk.Version, gvk.Kind)
@@ -321,7 +333,7 @@ func (r *Registry) kindSchema(k *builtin.Kind) *kindSchema {
 // current is the Type of gvk the registry holds, without making a built-in kind's schema
 // when it has not been made: for what a Type says besides its schema.
 func (r *Registry) current(gvk GVK) (*Type, bool) {
-	if t, ok := r.types[gvk]; ok {
+	if t, ok := r.added(gvk); ok {
 		return t, true
 	}
 	i, ok := r.builtinPosition(gvk)
@@ -350,11 +362,22 @@ func (r *Registry) builtinVersions(group, kind string) []GVK {
 // versionsOf are the versions of group and kind in the server's order of preference; the
 // caller may keep but not change them.
 func (r *Registry) versionsOf(group, kind string) []GVK {
-	if vs, ok := r.versions[groupKind{group, kind}]; ok {
-		return vs
+	if len(r.versions) > 0 {
+		if vs, ok := r.versions[groupKind{group, kind}]; ok {
+			return vs
+		}
+	}
+	lo, hi := builtin.KindRange(group, kind)
+	if lo == hi {
+		return nil
+	}
+	slot := &r.builtins[lo]
+	if vs := slot.versions.Load(); vs != nil {
+		return *vs
 	}
 	vs := r.builtinVersions(group, kind)
 	sortByPreference(vs)
+	slot.versions.Store(&vs)
 	return vs
 }
 
@@ -385,7 +408,7 @@ func (r *Registry) Minor() kube.Minor { return r.version }
 
 // Lookup returns the Type of exactly this GVK.
 func (r *Registry) Lookup(gvk GVK) (*Type, bool) {
-	if t, ok := r.types[gvk]; ok {
+	if t, ok := r.added(gvk); ok {
 		return t, true
 	}
 	if i, ok := r.builtinPosition(gvk); ok {

@@ -1,9 +1,6 @@
 package builtin
 
-import (
-	"sort"
-	"strings"
-)
+import "sort"
 
 // The kind table: every built-in kind of every embedded release in every version, sorted by
 // group, kind and version, each with the releases that have it (a kind whose resource
@@ -24,15 +21,32 @@ func (r Release) KindAt(i int) (Kind, bool) {
 // in any version and release; of every kind of the group when kind is "". lo == hi when
 // the table has none.
 func KindRange(group, kind string) (lo, hi int) {
-	cmp := func(i int) int {
+	// before reports the entry at i before the kind (or group) asked for. Looked up for
+	// every object a run predicts, several times: a loop without closures.
+	before := func(i int) bool {
 		k := &kinds[i].Kind
-		if c := strings.Compare(k.Group, group); c != 0 || kind == "" {
-			return c
+		if k.Group != group || kind == "" {
+			return k.Group < group
 		}
-		return strings.Compare(k.Kind, kind)
+		return k.Kind < kind
 	}
-	lo = sort.Search(len(kinds), func(i int) bool { return cmp(i) >= 0 })
-	hi = lo + sort.Search(len(kinds)-lo, func(i int) bool { return cmp(lo+i) > 0 })
+	lo, hi = 0, len(kinds)
+	for lo < hi {
+		if m := int(uint(lo+hi) >> 1); before(m) {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	if kind != "" {
+		// A kind has a few versions: its entries end where another kind starts.
+		hi = lo
+		for hi < len(kinds) && kinds[hi].Group == group && kinds[hi].Kind.Kind == kind {
+			hi++
+		}
+		return lo, hi
+	}
+	hi = lo + sort.Search(len(kinds)-lo, func(i int) bool { return kinds[lo+i].Group != group })
 	return lo, hi
 }
 
