@@ -6,7 +6,7 @@ import "sort"
 // group, kind and version, each with the releases that have it (a kind whose resource
 // changed between releases has an entry per variant). It is data the linker lays
 // out; a registry answers from it by position (KindAt) and bisection (KindRange) instead
-// of indexing the release's some 700 kinds in maps at every start.
+// of indexing the release's kinds (153 at 1.37) in maps at every start.
 
 // KindPositions is the number of positions of the kind table: those of every release.
 func KindPositions() int { return len(kinds) }
