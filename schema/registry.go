@@ -2,6 +2,7 @@ package schema
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -188,6 +189,10 @@ type Registry struct {
 	builtins []builtinSlot
 	// making is held while a built-in kind's schema holder is made.
 	making sync.Mutex
+	// searched remembers the kind table's answers (search), replaced whole under
+	// searching when one is added: read for every object without a lock.
+	searched  atomic.Pointer[map[searchKey]int32]
+	searching sync.Mutex
 	// served are the built-in kinds ServeBuiltin serves otherwise than the default API
 	// configuration (ServedByDefault), by position in the kind table.
 	served map[int]bool
@@ -261,7 +266,57 @@ func (r *Registry) added(gvk GVK) (*Type, bool) {
 
 // builtinPosition is the position in the kind table of the release's kind gvk.
 func (r *Registry) builtinPosition(gvk GVK) (int, bool) {
-	return r.release.FindKind(gvk.Group, gvk.Version, gvk.Kind)
+	i := r.search(searchKey{gvk, searchKind}, func() int {
+		if i, ok := r.release.FindKind(gvk.Group, gvk.Version, gvk.Kind); ok {
+			return i
+		}
+		return -1
+	})
+	return i, i >= 0
+}
+
+// searchKey is a question to the kind table: the position of a GVK (searchKind), the first
+// position of a group and kind (searchVersions: gvk without its version), whether a group
+// is built-in (searchGroup: gvk with its group only).
+type searchKey struct {
+	gvk  GVK
+	what uint8
+}
+
+// The questions of a searchKey.
+const (
+	searchKind = iota
+	searchVersions
+	searchGroup
+)
+
+// maxSearched bounds what search remembers (input may name any number of kinds).
+const maxSearched = 512
+
+// search returns find's answer to k, remembered: a run asks about the same few kinds for
+// every object, and a bisection of the table compares strings some ten times where a map
+// hashes once.
+func (r *Registry) search(k searchKey, find func() int) int {
+	m := r.searched.Load()
+	if m != nil {
+		if v, ok := (*m)[k]; ok {
+			return int(v)
+		}
+	}
+	v := find()
+	r.searching.Lock()
+	defer r.searching.Unlock()
+	var known map[searchKey]int32
+	if m := r.searched.Load(); m != nil {
+		known = *m
+	}
+	if len(known) < maxSearched {
+		next := make(map[searchKey]int32, len(known)+1)
+		maps.Copy(next, known)
+		next[k] = int32(v)
+		r.searched.Store(&next)
+	}
+	return v
 }
 
 // builtinServed says whether the server serves the built-in kind at position i.
@@ -367,8 +422,13 @@ func (r *Registry) versionsOf(group, kind string) []GVK {
 			return vs
 		}
 	}
-	lo, hi := builtin.KindRange(group, kind)
-	if lo == hi {
+	lo := r.search(searchKey{GVK{Group: group, Kind: kind}, searchVersions}, func() int {
+		if lo, hi := builtin.KindRange(group, kind); lo < hi {
+			return lo
+		}
+		return -1
+	})
+	if lo < 0 {
 		return nil
 	}
 	slot := &r.builtins[lo]
@@ -533,13 +593,15 @@ func (r *Registry) ServeBuiltin(served func(group, version, resource string) boo
 
 // BuiltinGroup reports whether group is one of the built-in kinds' (served or not).
 func (r *Registry) BuiltinGroup(group string) bool {
-	lo, hi := builtin.KindRange(group, "")
-	for i := lo; i < hi; i++ {
-		if _, ok := r.release.KindAt(i); ok {
-			return true
+	return r.search(searchKey{GVK{Group: group}, searchGroup}, func() int {
+		lo, hi := builtin.KindRange(group, "")
+		for i := lo; i < hi; i++ {
+			if _, ok := r.release.KindAt(i); ok {
+				return 1
+			}
 		}
-	}
-	return false
+		return 0
+	}) == 1
 }
 
 // DefinesGroup reports whether a CustomResourceDefinition added defines kinds of group.

@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"fmt"
 	"reflect"
 	"slices"
 	"strings"
@@ -334,6 +335,9 @@ func TestConcurrentLookup(t *testing.T) {
 			defer wg.Done()
 			for _, gvk := range []GVK{{"apps", "v1", "Deployment"}, {"db.example.com", "v1", "PostgresCluster"}} {
 				typ, _ := r.Resolve(gvk)
+				if r.Serving(gvk) != Served || len(r.Versions(gvk.Group, gvk.Kind)) == 0 || r.BuiltinGroup(gvk.Group) != (gvk.Group == "apps") {
+					t.Errorf("%v: serving, versions or group wrong", gvk)
+				}
 				obj := map[string]any{"apiVersion": gvk.APIVersion(), "kind": gvk.Kind, "metadata": map[string]any{"name": "x", "labels": map[string]any{"a": "b"}}}
 				if _, err := typ.Parseable.FromUnstructured(obj); err != nil {
 					t.Error(err)
@@ -342,6 +346,24 @@ func TestConcurrentLookup(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+}
+
+// TestSearchRemembersBounded: the registry remembers the kind table's answers up to
+// maxSearched questions, and answers the same past them.
+func TestSearchRemembersBounded(t *testing.T) {
+	r := MustNewRegistry(kube.Default())
+	for i := range maxSearched + 50 {
+		gvk := GVK{Group: "apps", Version: fmt.Sprintf("v%d", i+2), Kind: "Deployment"}
+		if _, ok := r.Lookup(gvk); ok {
+			t.Fatalf("%v found", gvk)
+		}
+		if _, ok := r.Lookup(GVK{Group: "apps", Version: "v1", Kind: "Deployment"}); !ok {
+			t.Fatalf("apps/v1 Deployment not found after %d questions", i)
+		}
+	}
+	if n := len(*r.searched.Load()); n != maxSearched {
+		t.Errorf("%d answers remembered, want %d", n, maxSearched)
+	}
 }
 
 func BenchmarkNewRegistry(b *testing.B) {
