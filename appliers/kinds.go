@@ -48,6 +48,16 @@ func Names() []string {
 	return out
 }
 
+// Summary is each applier's name and what it predicts (its Usage), in the list's order:
+// "kubectl: …; api: …; …." (the command's --applier describes them so).
+func Summary() string {
+	var parts []string
+	for _, k := range Kinds() {
+		parts = append(parts, k.Name+": "+k.Usage)
+	}
+	return strings.Join(parts, "; ") + "."
+}
+
 // A Kind is one applier ssa-diff predicts: its name, how a user chooses and configures it,
 // how advice speaks of it, and how it is built from what the user said.
 type Kind struct {

@@ -102,3 +102,20 @@ func TestOptionValues(t *testing.T) {
 		t.Errorf("kubectl with --argocd-app: %v", err)
 	}
 }
+
+// TestSummaryNamesEveryApplier: Summary describes each applier, in the list's order, by its
+// name and usage.
+func TestSummaryNamesEveryApplier(t *testing.T) {
+	s := Summary()
+	at := 0
+	for _, k := range Kinds() {
+		i := strings.Index(s[at:], k.Name+": "+k.Usage)
+		if i < 0 {
+			t.Fatalf("Summary() = %q: %s missing or out of order", s, k.Name)
+		}
+		at += i + len(k.Name)
+	}
+	if !strings.HasSuffix(s, ".") {
+		t.Errorf("Summary() = %q: not a sentence", s)
+	}
+}

@@ -29,11 +29,11 @@ var admissionArgNames = map[string]string{"admission-from": "PATH", "as": "USER"
 
 func (c *options) addAdmissionFlags(fs *pflag.FlagSet) {
 	a := &c.admission
-	fs.StringArrayVar(&a.from, "admission-from", nil, "What the cluster's admission chain reads — Namespaces, ServiceAccounts, LimitRanges, ResourceQuotas (with their status), PriorityClasses, Storage-, Ingress- and RuntimeClasses, ValidatingAdmissionPolicies and MutatingAdmissionPolicies with their bindings and params: a dump (kubectl get namespaces,serviceaccounts,limitranges,resourcequotas,validatingadmissionpolicies,... -A -o json), files or directories (repeatable). Default with --live-from-cluster: read from the cluster (list permission); none: no cluster state.")
+	stringArrayVarP(fs, &a.from, "admission-from", "", nil, "What the cluster's admission chain reads — Namespaces, ServiceAccounts, LimitRanges, ResourceQuotas (with their status), PriorityClasses, Storage-, Ingress- and RuntimeClasses, ValidatingAdmissionPolicies and MutatingAdmissionPolicies with their bindings and params: a dump (kubectl get namespaces,serviceaccounts,limitranges,resourcequotas,validatingadmissionpolicies,... -A -o json), files or directories (repeatable). Default with --live-from-cluster: read from the cluster (list permission); none: no cluster state.")
 	fs.StringVar(&a.user, "as", "", "The user the writes come from, as the cluster authenticates it: the admission policies' request.userInfo (default: unknown).")
 	fs.StringVar(&a.uid, "as-uid", "", "That user's uid.")
-	fs.StringArrayVar(&a.groups, "as-group", nil, "A group of that user (repeatable).")
-	fs.StringArrayVar(&a.authorize, "authorize", nil, "What the cluster's authorizer answers for that user, for the admission policies that ask it: 'VERB RESOURCE[.GROUP][/SUB] [NAMESPACE/NAME]=allow|deny' or 'VERB /PATH=allow|deny', * for any (repeatable; the first that matches answers). A check none answers is predicted as no opinion, and says so.")
+	stringArrayVarP(fs, &a.groups, "as-group", "", nil, "A group of that user (repeatable).")
+	stringArrayVarP(fs, &a.authorize, "authorize", "", nil, "What the cluster's authorizer answers for that user, for the admission policies that ask it: 'VERB RESOURCE[.GROUP][/SUB] [NAMESPACE/NAME]=allow|deny' or 'VERB /PATH=allow|deny', * for any (repeatable; the first that matches answers). A check none answers is predicted as no opinion, and says so.")
 }
 
 // checkAdmission validates the flags of admission once parsed.

@@ -17,7 +17,7 @@ type adviceOptions struct {
 }
 
 func (c *options) addAdviceFlags(fs *pflag.FlagSet) {
-	fs.StringArrayVar(&c.advice.disabled, "disable-advice", nil, "Silence one advice by its id (repeatable): "+strings.Join(adviceIDs(), ", ")+".")
+	stringArrayVarP(fs, &c.advice.disabled, "disable-advice", "", nil, "Silence one advice by its id (repeatable): "+strings.Join(adviceIDs(), ", ")+".")
 	fs.BoolVar(&c.advice.off, "no-advice", false, "Print no advice and no state line.")
 }
 

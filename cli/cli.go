@@ -258,22 +258,22 @@ func flagSet(prog string, cfg *options) (fs *pflag.FlagSet, argNames map[string]
 	fs.SetOutput(io.Discard)
 	fs.SortFlags = false
 	now, color = new(string), new(string)
-	fs.StringArrayVarP(&cfg.manifests, "filename", "f", nil, "Manifests to apply: a file, a directory or - (repeatable).")
+	stringArrayVarP(fs, &cfg.manifests, "filename", "f", nil, "Manifests to apply: a file, a directory or - (repeatable).")
 	cfg.addRenderFlags(fs)
 	fs.StringVar(&cfg.fieldManager, "field-manager", merge.KubectlManager, "The field manager of the apply ("+fieldManagerDefaults()+").")
 	fs.BoolVar(&cfg.force, "force-conflicts", false, "Apply with force: take conflicting fields from their owners.")
-	fs.StringVar(&cfg.applier, "applier", appliers.Names()[0], applierUsage())
+	fs.StringVar(&cfg.applier, "applier", appliers.Names()[0], appliers.Summary())
 	fs.StringVar(&cfg.subresource, "subresource", "", "Apply to a subresource of each object: status, scale, resize or ephemeralcontainers (as kubectl apply --server-side --subresource does); the object must exist. Through scale, the manifests may be autoscaling/v1 Scales; through resize (a Pod's in-place vertical scaling), the resize strategy keeps only the containers' resources and resize policies; through ephemeralcontainers (what kubectl debug writes), only the Pod's ephemeral containers, which may be added but never changed or removed.")
 	cfg.verbs.flags(fs)
-	fs.StringArrayVar(&cfg.crds, "crd", nil, "A file or directory of CustomResourceDefinitions (repeatable). CRDs among the inputs are read too.")
-	fs.StringArrayVar(&cfg.schemas, "schema", nil, "An OpenAPI v3 or v2 document (kubectl get --raw /openapi/v3/apis/GROUP/VERSION), or a directory of them (repeatable).")
+	stringArrayVarP(fs, &cfg.crds, "crd", "", nil, "A file or directory of CustomResourceDefinitions (repeatable). CRDs among the inputs are read too.")
+	stringArrayVarP(fs, &cfg.schemas, "schema", "", nil, "An OpenAPI v3 or v2 document (kubectl get --raw /openapi/v3/apis/GROUP/VERSION), or a directory of them (repeatable).")
 	fs.BoolVar(&cfg.allowPrivileged, "allow-privileged", true, "Whether the cluster's kube-apiserver allows privileged and hostProcess containers (its --allow-privileged). Default: true, as kubeadm, kind, k3s and the managed clusters run it. --allow-privileged=false predicts a kube-apiserver started without the flag (its own default is false), as a hand-assembled control plane or a bare test server is: it refuses them (422 \"disallowed by cluster policy\").")
 	fs.Var(&cfg.serviceIPFamilies, "service-ip-families", "The IP families of the cluster's service IP ranges (kube-apiserver's --service-cluster-ip-range), the primary first: IPv4, IPv6, IPv4,IPv6 or IPv6,IPv4. A dual-stack cluster gives PreferDualStack and RequireDualStack Services both families; a single-stack one refuses RequireDualStack (422). Default: refusals as an IPv4 cluster, the families the cluster adds left to the server.")
 	fs.Var(&cfg.featureGates, "feature-gates", "The cluster's kube-apiserver --feature-gates, in its syntax: Name=true,Other=false (repeatable; a later setting wins). The gates the server runs with other than its minor's defaults, e.g. MutatingAdmissionPolicy=true at 1.34 or 1.35 (whose policies then run). A gate the minor does not have, or one locked to its default, is refused as the server refuses it. Default: the minor's defaults (a live dump or cluster does not say which gates it runs).")
 	fs.Var(&cfg.runtimeConfig, "runtime-config", "The cluster's kube-apiserver --runtime-config, in its syntax: group/version=true,api/beta=false (repeatable; a later key wins). The API versions the server serves other than its minor's defaults (every GA version; no beta or alpha one), e.g. admissionregistration.k8s.io/v1beta1=true at 1.34 or 1.35 for MutatingAdmissionPolicies. What the server would not start with is refused in its words. Default: the minor's defaults (a live dump or cluster does not say which it runs).")
 	fs.StringVar(now, "now", "", "The time stamped into changed managedFields entries, and the time ages are measured from, RFC 3339 (default: the current time).")
 	fs.StringVarP(&cfg.output, "output", "o", "text", "Output format: "+strings.Join(output.Formats(), ", ")+".")
-	fs.StringArrayVar(&cfg.outputFiles, "output-file", nil, outputFileUsage)
+	stringArrayVarP(fs, &cfg.outputFiles, "output-file", "", nil, outputFileUsage)
 	cfg.addReportFlags(fs)
 	fs.BoolVar(&cfg.showManagedFields, "show-managed-fields", false, "Show metadata.managedFields in diffs.")
 	fs.BoolVar(&cfg.showSecrets, "show-secrets", false, "Show Secret values in diffs instead of masking them.")
@@ -482,15 +482,6 @@ func (cfg *options) checkOutput(now, color string, stdout io.Writer) error {
 	return nil
 }
 
-// applierUsage describes --applier: each applier's name and what it predicts.
-func applierUsage() string {
-	var parts []string
-	for _, k := range appliers.Kinds() {
-		parts = append(parts, k.Name+": "+k.Usage)
-	}
-	return strings.Join(parts, "; ") + "."
-}
-
 // fieldManagerDefaults says which field manager each applier applies as by default:
 // "default: kubectl; argocd-controller and kustomize-controller with --applier argocd and flux".
 func fieldManagerDefaults() string {
@@ -505,6 +496,11 @@ func fieldManagerDefaults() string {
 		out += "; " + andList(managers) + " with --applier " + andList(names)
 	}
 	return out
+}
+
+// stringArrayVarP is pflag's StringArrayVarP, whose value costs a 4 KiB buffer to define (flagvalue.Strings).
+func stringArrayVarP(fs *pflag.FlagSet, p *[]string, name, short string, value []string, usage string) {
+	flagvalue.StringArrayVarP(fs, p, name, short, value, usage)
 }
 
 // orList is "a, b or c"; andList "a, b and c".

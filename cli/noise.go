@@ -30,10 +30,10 @@ var noiseArgNames = map[string]string{"ignore-path": "[TARGET:]FIELD", "ignore-m
 func (c *options) addNoiseFlags(fs *pflag.FlagSet) {
 	n := &c.noise
 	fs.BoolVar(&n.showUnchanged, "show-unchanged", false, "Print the unchanged objects with -o text and markdown; by default they are folded into the summary's count (JSON and YAML keep every object).")
-	fs.StringArrayVar(&n.ignorePaths, "ignore-path", nil, "Hide a field (FIELD) from the diffs and the gate's findings, never from the prediction: a JSON pointer (/spec/replicas) or JSONPath (.spec.replicas, .spec.template.spec.containers[*].image), for every object or, as Argo CD's ignoreDifferences, for the objects of a TARGET GROUP/KIND[/NAMESPACE/NAME] (core for the core group, * any) (repeatable). A conflict the server refuses still fails.")
-	fs.StringArrayVar(&n.ignoreManagers, "ignore-manager", nil, "Hide the fields a manager owns from the diffs and the gate's findings, as Argo CD's managedFieldsManagers (repeatable). A conflict the server refuses still fails.")
-	fs.StringArrayVar(&n.skip, "skip", nil, "Kinds not predicted nor reported, as kubeconform's -skip: a comma-separated list of kinds (ConfigMap) or apiVersion/kind (apps/v1/Deployment) (repeatable). Skipped manifests still count as named by the repository for --prune.")
-	fs.StringArrayVar(&n.filePatterns, "ignore-filename-pattern", nil, "A regular expression (Go syntax) of file paths not read when walking a manifest directory, as kubeconform's (repeatable).")
+	stringArrayVarP(fs, &n.ignorePaths, "ignore-path", "", nil, "Hide a field (FIELD) from the diffs and the gate's findings, never from the prediction: a JSON pointer (/spec/replicas) or JSONPath (.spec.replicas, .spec.template.spec.containers[*].image), for every object or, as Argo CD's ignoreDifferences, for the objects of a TARGET GROUP/KIND[/NAMESPACE/NAME] (core for the core group, * any) (repeatable). A conflict the server refuses still fails.")
+	stringArrayVarP(fs, &n.ignoreManagers, "ignore-manager", "", nil, "Hide the fields a manager owns from the diffs and the gate's findings, as Argo CD's managedFieldsManagers (repeatable). A conflict the server refuses still fails.")
+	stringArrayVarP(fs, &n.skip, "skip", "", nil, "Kinds not predicted nor reported, as kubeconform's -skip: a comma-separated list of kinds (ConfigMap) or apiVersion/kind (apps/v1/Deployment) (repeatable). Skipped manifests still count as named by the repository for --prune.")
+	stringArrayVarP(fs, &n.filePatterns, "ignore-filename-pattern", "", nil, "A regular expression (Go syntax) of file paths not read when walking a manifest directory, as kubeconform's (repeatable).")
 }
 
 // checkNoise reads the noise controls once parsed, and gives the gate's policy the

@@ -36,7 +36,7 @@ func (c *options) addPruneFlags(fs *pflag.FlagSet) {
 	fs.BoolVar(&p.on, "prune", false, "Preview what the applier prunes: the live objects it deletes because the manifests no longer name them (action prune). "+strings.Join(what, "; ")+".")
 	fs.StringVarP(&p.selector, "selector", "l", "", "kubectl --prune: the label selector of the objects to prune (key=value, key!=value, key in (a,b), key, !key; comma-separated).")
 	fs.BoolVar(&p.all, "all", false, "kubectl --prune: prune every object of the allowlisted kinds, whatever its labels.")
-	fs.StringArrayVar(&p.allowlist, "prune-allowlist", nil, "kubectl --prune: a kind to prune, as group/version/kind (core/v1/ConfigMap; repeatable); default: kubectl's list (ConfigMap, Endpoints, PersistentVolumeClaim, Pod, ReplicationController, Secret, Service, Job, CronJob, Ingress, DaemonSet, Deployment, ReplicaSet, StatefulSet, Namespace, PersistentVolume).")
+	stringArrayVarP(fs, &p.allowlist, "prune-allowlist", "", nil, "kubectl --prune: a kind to prune, as group/version/kind (core/v1/ConfigMap; repeatable); default: kubectl's list (ConfigMap, Endpoints, PersistentVolumeClaim, Pod, ReplicationController, Secret, Service, Job, CronJob, Ingress, DaemonSet, Deployment, ReplicaSet, StatefulSet, Namespace, PersistentVolume).")
 }
 
 // checkPrune validates the prune flags once parsed: the selector's flags belong to an

@@ -21,7 +21,7 @@ type renderOptions struct {
 var renderArgNames = map[string]string{"kustomize": "DIR", "source-root": "DIR"}
 
 func (c *options) addRenderFlags(fs *pflag.FlagSet) {
-	fs.StringArrayVarP(&c.render.kustomize, "kustomize", "k", nil, "A kustomization directory, built as `kubectl apply -k` builds it (repeatable); each object is reported at the file it came from, each field at the patch or resource line that sets it. A directory holding a kustomization.yaml given as MANIFESTS is built too.")
+	stringArrayVarP(fs, &c.render.kustomize, "kustomize", "k", nil, "A kustomization directory, built as `kubectl apply -k` builds it (repeatable); each object is reported at the file it came from, each field at the patch or resource line that sets it. A directory holding a kustomization.yaml given as MANIFESTS is built too.")
 	fs.StringVar(&c.render.sourceRoot, "source-root", "", "Helm: the directory the `# Source:` paths of `helm template` output on standard input are relative to (the chart's parent directory; default: the current one). Each document is reported at its template.")
 }
 

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/ssa-diff/ssa-diff/fieldpath"
+	"github.com/ssa-diff/ssa-diff/internal/fieldsjson"
 	"github.com/ssa-diff/ssa-diff/schema"
 	smdpath "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 )
@@ -311,22 +313,63 @@ func (e *StatusError) Error() string {
 }
 
 // Status returns the error as the server's wire body, a v1 Status object, in the server's
-// field order; nil when the server answers with plain text (PlainText).
+// field order, as encoding/json writes it (HTML characters escaped); nil when the server
+// answers with plain text (PlainText). It is written field by field: encoding/json's first
+// use of a struct type works out its fields by reflection, most of what a small refused
+// run spent on the body (FuzzStatusIsEncodingJSON holds the bytes to encoding/json's).
 func (e *StatusError) Status() json.RawMessage {
 	if e.PlainText {
 		return nil
 	}
-	type status struct {
-		Kind       string         `json:"kind"`
-		APIVersion string         `json:"apiVersion"`
-		Metadata   struct{}       `json:"metadata"`
-		Status     string         `json:"status"`
-		Message    string         `json:"message,omitempty"`
-		Reason     string         `json:"reason,omitempty"`
-		Details    *StatusDetails `json:"details,omitempty"`
-		Code       int            `json:"code"`
+	b := append(make([]byte, 0, 128+len(e.Message)), `{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure"`...)
+	b = appendMember(b, "message", e.Message)
+	b = appendMember(b, "reason", e.Reason)
+	if d := e.Details; d != nil {
+		b = append(b, `,"details":{`...)
+		n := len(b)
+		b = appendMember(b, "name", d.Name)
+		b = appendMember(b, "group", d.Group)
+		b = appendMember(b, "kind", d.Kind)
+		if len(d.Causes) > 0 {
+			b = append(b, `,"causes":[`...)
+			for i, c := range d.Causes {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = append(b, '{')
+				m := len(b)
+				b = appendMember(b, "reason", c.Reason)
+				b = appendMember(b, "message", c.Message)
+				b = appendMember(b, "field", c.Field)
+				b = dropFirstComma(b, m)
+				b = append(b, '}')
+			}
+			b = append(b, ']')
+		}
+		b = dropFirstComma(b, n)
+		b = append(b, '}')
 	}
-	b, _ := json.Marshal(status{Kind: "Status", APIVersion: "v1", Status: "Failure",
-		Message: e.Message, Reason: e.Reason, Details: e.Details, Code: e.Code})
+	b = append(b, `,"code":`...)
+	b = strconv.AppendInt(b, int64(e.Code), 10)
+	return append(b, '}')
+}
+
+// appendMember appends `,"name":value` to b, the string value quoted as encoding/json
+// writes it, unless value is empty (omitempty).
+func appendMember(b []byte, name, value string) []byte {
+	if value == "" {
+		return b
+	}
+	b = append(append(append(b, `,"`...), name...), `":`...)
+	b, _ = fieldsjson.AppendString(b, value) // never fails: invalid UTF-8 is written as \ufffd
+	return b
+}
+
+// dropFirstComma removes the comma appendMember wrote at b[at], the first member of an
+// object that starts there.
+func dropFirstComma(b []byte, at int) []byte {
+	if len(b) > at && b[at] == ',' {
+		return append(b[:at], b[at+1:]...)
+	}
 	return b
 }

@@ -25,8 +25,10 @@
 // and held to its kube-apiserver's own types; no parsing). A kind's schema is
 // made when the kind is first looked up: the types of the minor that its
 // versions reach, a Deployment's 136 of 1.37's 1,014, one schema for
-// all its versions (Lookup and Resolve hand out the Type with it; the kinds a
-// run never names cost an index entry). A field a minor does
+// all its versions (Lookup and Resolve hand out the Type with it). The built-in
+// kinds are not indexed either: the registry answers for them from the release's
+// kind table, data the linker lays out, by bisection, so the kinds a run never
+// names cost nothing. A field a minor does
 // not have is not in its schema: an apply that sets it fails as on that
 // server ("field not declared in schema"). Three kinds of input add or
 // replace types:

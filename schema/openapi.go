@@ -116,7 +116,7 @@ func (r *Registry) AddOpenAPI(origin string, data []byte) (warnings []string, er
 				// A cluster's document lists what it serves.
 				Served: true,
 			}
-			existing := r.types[gvk]
+			existing, _ := r.current(gvk)
 			if existing != nil {
 				t.Conversion = existing.Conversion
 			}
@@ -204,7 +204,7 @@ func integralFloats(v any) any {
 // isBuiltinGroup reports an API group of the embedded built-in kinds: their
 // defaulting is Go code in the API server, not schema defaults.
 func (r *Registry) isBuiltinGroup(group string) bool {
-	return r.builtinGroups[group]
+	return r.BuiltinGroup(group)
 }
 
 // modelGVKs reads the x-kubernetes-group-version-kind extension.

@@ -3,6 +3,7 @@ package schema
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"sort"
@@ -103,18 +104,12 @@ func FuzzAddCRDObject(f *testing.F) {
 
 // cloneRegistry copies a registry: building the embedded schema again for every input
 // would make fuzzing (whose instrumentation slows it a hundredfold) crawl. The built-in
-// schema itself is shared: adding kinds never changes it.
+// kinds made are shared: adding kinds never changes them (fuzzing never calls
+// ServeBuiltin, and runs one input at a time).
 func cloneRegistry(r *Registry) *Registry {
-	c := *r
-	c.builtinGroups = make(map[string]bool, len(r.builtinGroups))
-	for k, v := range r.builtinGroups {
-		c.builtinGroups[k] = v
-	}
-	c.types = make(map[GVK]*Type, len(r.types))
-	for k, v := range r.types {
-		c.types[k] = v
-	}
-	return &c
+	return &Registry{version: r.version, release: r.release, builtins: r.builtins, served: maps.Clone(r.served),
+		servedGroups: maps.Clone(r.servedGroups), crdGroups: maps.Clone(r.crdGroups), types: maps.Clone(r.types),
+		versions: maps.Clone(r.versions), scale: r.scale}
 }
 
 // exerciseTypes converts and defaults a small object of every kind not from source skip.

@@ -2,10 +2,12 @@ package schema
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/ssa-diff/ssa-diff/kube"
 	"github.com/ssa-diff/ssa-diff/schema/builtin"
@@ -97,62 +99,37 @@ type Type struct {
 	// version's schema as the CRD wrote it (nil Schema for a version without one) and the
 	// CRD's preserveUnknownFields. nil for every type that does not come from a CRD.
 	Validation *crdschema.Validation
-
-	// pending, for a built-in kind in the registry's index, makes the Type with its
-	// Parseable when the registry first hands it out (Lookup, Resolve); nil for every Type
-	// handed out.
-	pending *pendingType
-}
-
-// pendingType is a built-in kind whose schema is not made yet: a registry holds every
-// built-in kind of its release in every version (some 700), and a run uses a few, each
-// of which reaches an eighth of the release's types or less (a Deployment 123 of 1.37's
-// 1,014, a ConfigMap 8). Copying and indexing every type at the start of each run cost
-// more than a small run's whole prediction of a Deployment.
-type pendingType struct {
-	once     sync.Once
-	typeName string
-	schema   *kindSchema // shared by the kind's versions, and by the copies ServeBuiltin makes
-	done     *Type
 }
 
 // kindSchema is the schema of one built-in kind in all its versions: the types of the
 // release they reach (builtin.Release.Closure), made once when first asked for. One schema
 // for all versions, since the engine looks every version of a kind up (a managedFields
 // entry may be at any of them), and their types are mostly the same (a Deployment's
-// apps/v1 reaches 123 types, with apps/v1beta1 and v1beta2 136).
+// apps/v1 reaches 123 types, with apps/v1beta1 and v1beta2 136). A registry holds every
+// built-in kind of its release in every version (153 at 1.37), and a run uses a few, each of
+// which reaches an eighth of the release's types or less (a ConfigMap 8): copying every
+// type at the start of each run cost more than a small run's whole prediction.
 type kindSchema struct {
 	once    sync.Once
 	release builtin.Release
-	kinds   []builtin.Kind // the kind in every version
+	names   []string // the kind's types, one per version
 	schema  *smdschema.Schema
 }
 
 func (k *kindSchema) get() *smdschema.Schema {
-	k.once.Do(func() {
-		names := make([]string, len(k.kinds))
-		for i := range k.kinds {
-			names[i] = k.kinds[i].TypeName
-		}
-		k.schema = &smdschema.Schema{Types: k.release.Closure(names...)}
-	})
+	k.once.Do(func() { k.schema = &smdschema.Schema{Types: k.release.Closure(k.names...)} })
 	return k.schema
 }
 
-// made returns t as the registry hands it out: itself, or, for a built-in kind, the Type
-// with its schema, made on the first call (safe for concurrent use).
-func (t *Type) made() *Type {
-	p := t.pending
-	if p == nil {
-		return t
-	}
-	p.once.Do(func() {
-		c := *t
-		c.pending = nil
-		c.Parseable = typed.ParseableType{Schema: p.schema.get(), TypeRef: smdschema.TypeRef{NamedType: &p.typeName}}
-		p.done = &c
-	})
-	return p.done
+// builtinSlot is what a registry made of the built-in kind at one position of the kind
+// table (builtin.KindAt): its Type, and, at the position of a kind's first version, the
+// schema the kind's versions share. Both are made when first asked for.
+type builtinSlot struct {
+	typ    atomic.Pointer[Type]
+	schema atomic.Pointer[kindSchema]
+	// versions, at the position of a kind's first version, are the release's versions of
+	// the kind in the server's order of preference (versionsOf).
+	versions atomic.Pointer[[]GVK]
 }
 
 // Conversion is a CustomResourceDefinition's conversion strategy.
@@ -198,22 +175,38 @@ var builtinScale = ScaleSubresource{SpecReplicasPath: ".spec.replicas", StatusRe
 // Registry knows the Type of every GVK it was given. It is not safe for
 // concurrent mutation; once loaded, Lookup, Resolve and Versions are safe
 // for concurrent use (SMD's schema lookups are).
+//
+// The built-in kinds are not indexed: the registry answers for them from the release's
+// kind table, data the linker lays out, by bisection (builtin.KindRange), and makes a
+// kind's Type when it is first handed out. Only what is added (CRDs, OpenAPI documents)
+// and what ServeBuiltin changes is held in maps, in front of the table.
 type Registry struct {
 	version kube.Minor
 	// release holds the built-in types: each kind's schema is made from it when the kind
 	// is first looked up, and CRDs and the Scale take the types they refer to from it.
-	release       builtin.Release
-	builtinGroups map[string]bool
-	// servedGroups are the built-in groups served at some version.
+	release builtin.Release
+	// builtins are the built-in Types made, by position in the kind table.
+	builtins []builtinSlot
+	// making is held while a built-in kind's schema holder is made.
+	making sync.Mutex
+	// searched remembers the kind table's answers (search), replaced whole under
+	// searching when one is added: read for every object without a lock.
+	searched  atomic.Pointer[map[searchKey]int32]
+	searching sync.Mutex
+	// served are the built-in kinds ServeBuiltin serves otherwise than the default API
+	// configuration (ServedByDefault), by position in the kind table.
+	served map[int]bool
+	// servedGroups are the built-in groups served at some version once ServeBuiltin
+	// decided it; nil: by the default configuration.
 	servedGroups map[string]bool
 	// crdGroups are the groups of the CRDs added.
 	crdGroups map[string]bool
-	// builtinKinds are the kinds the built-in groups have, by name (never changed after
-	// the registry is made).
-	builtinKinds map[string]bool
-	types        map[GVK]*Type
-	// versions are the GVKs of each group and kind in the server's order of preference
-	// (Versions), kept as types change.
+	// types are the Types added (CRDs, OpenAPI documents): they take the place of the
+	// built-in kind of their GVK.
+	types map[GVK]*Type
+	// versions are the GVKs of each kind that has an added type (and its built-in
+	// versions), in the server's order of preference (Versions), kept as types change; the
+	// other kinds' are the release's.
 	versions map[groupKind][]GVK
 	// scale is ScaleType's, made once when first asked for (shared by copies: it depends
 	// on the built-in schema only).
@@ -256,112 +249,217 @@ func MustNewRegistry(v kube.Minor) *Registry {
 }
 
 func newRegistry(rel builtin.Release) *Registry {
-	kinds := rel.Kinds()
-	r := &Registry{version: rel.Minor(), release: rel, builtinGroups: map[string]bool{}, servedGroups: map[string]bool{}, crdGroups: map[string]bool{}, scale: &lazyType{},
-		builtinKinds: map[string]bool{}, types: make(map[GVK]*Type, len(kinds))}
-	all := make([]GVK, 0, len(kinds))
-	// The Types, and what makes their schemas, are cut from slabs: three allocations
-	// instead of one per kind and version.
-	types := make([]Type, len(kinds))
-	pending := make([]pendingType, len(kinds))
-	schemas := make([]kindSchema, 0, len(kinds))
-	// The release lists its kinds sorted by group and kind: a group's kinds, and a kind's
-	// versions, one after the other, so each group and kind is indexed once.
-	var groupServed, kindHasResource bool
-	for i, k := range kinds {
-		newGroup := i == 0 || k.Group != kinds[i-1].Group
-		newKind := newGroup || k.Kind != kinds[i-1].Kind
-		if newGroup {
-			r.builtinGroups[k.Group] = true
-			groupServed = false
-		}
-		if newKind {
-			kindHasResource = false
-		}
-		if k.Resource != "" && !kindHasResource {
-			kindHasResource = true
-			r.builtinKinds[k.Kind] = true
-		}
-		// Kinds without a resource are only the body of a subresource request
-		// (Eviction): nobody can apply them.
-		served := k.Resource != "" && ServedByDefault(k.Version)
-		if served && !groupServed {
-			groupServed = true
-			r.servedGroups[k.Group] = true
-		}
-		if newKind {
-			schemas = append(schemas, kindSchema{release: rel, kinds: kinds[i : i+1]})
-		} else {
-			ks := &schemas[len(schemas)-1]
-			ks.kinds = ks.kinds[:len(ks.kinds)+1]
-		}
-		pending[i] = pendingType{typeName: k.TypeName, schema: &schemas[len(schemas)-1]}
-		t := &types[i]
-		*t = Type{
-			GVK:        GVK{Group: k.Group, Version: k.Version, Kind: k.Kind},
-			Resource:   k.Resource,
-			Namespaced: k.Namespaced,
-			Status:     k.Status,
-			Source:     SourceBuiltin,
-			Served:     served,
-			pending:    &pending[i],
-		}
-		if k.Scale {
-			sc := builtinScale
-			t.Scale = &sc
-		}
-		r.types[t.GVK] = t
-		all = append(all, t.GVK)
-	}
-	// The release lists its kinds sorted by group and kind already.
-	r.sortVersions(all, nil)
-	return r
+	// The slots are not written until a kind is made: their memory, fresh from the
+	// system, is not touched for the kinds a run never asks for.
+	return &Registry{version: rel.Minor(), release: rel, builtins: make([]builtinSlot, builtin.KindPositions()),
+		crdGroups: map[string]bool{}, types: map[GVK]*Type{}, versions: map[groupKind][]GVK{}, scale: &lazyType{}}
 }
 
-// indexVersions sorts the versions of the kinds given (nil: of every kind) into
-// r.versions, from r.types. The kinds share one array, sorted by group and kind.
+// added is the Type added of gvk (a CRD's, an OpenAPI document's), if any.
+func (r *Registry) added(gvk GVK) (*Type, bool) {
+	if len(r.types) == 0 {
+		return nil, false
+	}
+	t, ok := r.types[gvk]
+	return t, ok
+}
+
+// builtinPosition is the position in the kind table of the release's kind gvk.
+func (r *Registry) builtinPosition(gvk GVK) (int, bool) {
+	i := r.search(searchKey{gvk, searchKind}, func() int {
+		if i, ok := r.release.FindKind(gvk.Group, gvk.Version, gvk.Kind); ok {
+			return i
+		}
+		return -1
+	})
+	return i, i >= 0
+}
+
+// searchKey is a question to the kind table: the position of a GVK (searchKind), the first
+// position of a group and kind (searchVersions: gvk without its version), whether a group
+// is built-in (searchGroup: gvk with its group only).
+type searchKey struct {
+	gvk  GVK
+	what uint8
+}
+
+// The questions of a searchKey.
+const (
+	searchKind = iota
+	searchVersions
+	searchGroup
+)
+
+// maxSearched bounds what search remembers (input may name any number of kinds).
+const maxSearched = 512
+
+// search returns find's answer to k, remembered: a run asks about the same few kinds for
+// every object, and a bisection of the table compares strings some ten times where a map
+// hashes once.
+func (r *Registry) search(k searchKey, find func() int) int {
+	m := r.searched.Load()
+	if m != nil {
+		if v, ok := (*m)[k]; ok {
+			return int(v)
+		}
+	}
+	v := find()
+	r.searching.Lock()
+	defer r.searching.Unlock()
+	var known map[searchKey]int32
+	if m := r.searched.Load(); m != nil {
+		known = *m
+	}
+	if len(known) < maxSearched {
+		next := make(map[searchKey]int32, len(known)+1)
+		maps.Copy(next, known)
+		next[k] = int32(v)
+		r.searched.Store(&next)
+	}
+	return v
+}
+
+// builtinServed says whether the server serves the built-in kind at position i.
+func (r *Registry) builtinServed(i int, k *builtin.Kind) bool {
+	if s, ok := r.served[i]; ok {
+		return s
+	}
+	// Kinds without a resource are only the body of a subresource request (Eviction):
+	// nobody can apply them.
+	return k.Resource != "" && ServedByDefault(k.Version)
+}
+
+// builtinType returns the Type of the release's kind at position i, with its schema, made
+// when first asked for (safe for concurrent use).
+func (r *Registry) builtinType(i int) *Type {
+	slot := &r.builtins[i]
+	if t := slot.typ.Load(); t != nil {
+		return t
+	}
+	k, _ := r.release.KindAt(i)
+	t := r.builtinInfo(i, &k)
+	t.Parseable = typed.ParseableType{Schema: r.kindSchema(&k).get(), TypeRef: smdschema.TypeRef{NamedType: &k.TypeName}}
+	if !slot.typ.CompareAndSwap(nil, t) {
+		return slot.typ.Load()
+	}
+	return t
+}
+
+// builtinInfo is the Type of the kind k at position i without its schema.
+func (r *Registry) builtinInfo(i int, k *builtin.Kind) *Type {
+	t := &Type{
+		GVK:        GVK{Group: k.Group, Version: k.Version, Kind: k.Kind},
+		Resource:   k.Resource,
+		Namespaced: k.Namespaced,
+		Status:     k.Status,
+		Source:     SourceBuiltin,
+		Served:     r.builtinServed(i, k),
+	}
+	if k.Scale {
+		sc := builtinScale
+		t.Scale = &sc
+	}
+	return t
+}
+
+// kindSchema is the schema holder of the built-in kind k, shared by its versions, made on
+// the first call for the kind.
+func (r *Registry) kindSchema(k *builtin.Kind) *kindSchema {
+	lo, hi := builtin.KindRange(k.Group, k.Kind)
+	slot := &r.builtins[lo]
+	if ks := slot.schema.Load(); ks != nil {
+		return ks
+	}
+	r.making.Lock()
+	defer r.making.Unlock()
+	if ks := slot.schema.Load(); ks != nil {
+		return ks
+	}
+	ks := &kindSchema{release: r.release}
+	for i := lo; i < hi; i++ {
+		if v, ok := r.release.KindAt(i); ok {
+			ks.names = append(ks.names, v.TypeName)
+		}
+	}
+	slot.schema.Store(ks)
+	return ks
+}
+
+// current is the Type of gvk the registry holds, without making a built-in kind's schema
+// when it has not been made: for what a Type says besides its schema.
+func (r *Registry) current(gvk GVK) (*Type, bool) {
+	if t, ok := r.added(gvk); ok {
+		return t, true
+	}
+	i, ok := r.builtinPosition(gvk)
+	if !ok {
+		return nil, false
+	}
+	if t := r.builtins[i].typ.Load(); t != nil {
+		return t, true
+	}
+	k, _ := r.release.KindAt(i)
+	return r.builtinInfo(i, &k), true
+}
+
+// builtinVersions are the release's GVKs of group and kind, in the table's order.
+func (r *Registry) builtinVersions(group, kind string) []GVK {
+	lo, hi := builtin.KindRange(group, kind)
+	var out []GVK
+	for i := lo; i < hi; i++ {
+		if k, ok := r.release.KindAt(i); ok {
+			out = append(out, GVK{Group: k.Group, Version: k.Version, Kind: k.Kind})
+		}
+	}
+	return out
+}
+
+// versionsOf are the versions of group and kind in the server's order of preference; the
+// caller may keep but not change them.
+func (r *Registry) versionsOf(group, kind string) []GVK {
+	if len(r.versions) > 0 {
+		if vs, ok := r.versions[groupKind{group, kind}]; ok {
+			return vs
+		}
+	}
+	lo := r.search(searchKey{GVK{Group: group, Kind: kind}, searchVersions}, func() int {
+		if lo, hi := builtin.KindRange(group, kind); lo < hi {
+			return lo
+		}
+		return -1
+	})
+	if lo < 0 {
+		return nil
+	}
+	slot := &r.builtins[lo]
+	if vs := slot.versions.Load(); vs != nil {
+		return *vs
+	}
+	vs := r.builtinVersions(group, kind)
+	sortByPreference(vs)
+	slot.versions.Store(&vs)
+	return vs
+}
+
+// sortByPreference sorts one kind's GVKs in the server's order of preference.
+func sortByPreference(vs []GVK) {
+	if len(vs) > 1 {
+		slices.SortFunc(vs, func(a, b GVK) int { return compareVersions(a.Version, b.Version) })
+	}
+}
+
+// indexVersions sorts the versions of the kinds given, built-in and added, into
+// r.versions.
 func (r *Registry) indexVersions(kinds map[groupKind]bool) {
-	var all []GVK
-	if kinds == nil {
-		all = make([]GVK, 0, len(r.types))
-	}
-	for gvk := range r.types {
-		if kinds == nil || kinds[groupKind{gvk.Group, gvk.Kind}] {
-			all = append(all, gvk)
-		}
-	}
-	r.sortVersions(all, kinds)
-}
-
-// sortVersions is indexVersions of the versions all of the kinds given (nil: all of every
-// kind), in any order; all sorted by group and kind already is not sorted again.
-func (r *Registry) sortVersions(all []GVK, kinds map[groupKind]bool) {
-	byGroupKind := func(a, b GVK) int {
-		if c := strings.Compare(a.Group, b.Group); c != 0 {
-			return c
-		}
-		return strings.Compare(a.Kind, b.Kind)
-	}
-	if !slices.IsSortedFunc(all, byGroupKind) {
-		slices.SortFunc(all, byGroupKind)
-	}
-	if kinds == nil {
-		r.versions = make(map[groupKind][]GVK, len(all))
-	}
 	for gk := range kinds {
-		delete(r.versions, gk)
-	}
-	for i := 0; i < len(all); {
-		j := i + 1
-		for j < len(all) && all[j].Group == all[i].Group && all[j].Kind == all[i].Kind {
-			j++
+		vs := r.builtinVersions(gk.group, gk.kind)
+		for gvk := range r.types {
+			if gvk.Group == gk.group && gvk.Kind == gk.kind && !slices.Contains(vs, gvk) {
+				vs = append(vs, gvk)
+			}
 		}
-		vs := all[i:j:j]
-		if len(vs) > 1 {
-			slices.SortFunc(vs, func(a, b GVK) int { return compareVersions(a.Version, b.Version) })
-		}
-		r.versions[groupKind{all[i].Group, all[i].Kind}] = vs
-		i = j
+		sortByPreference(vs)
+		r.versions[gk] = vs
 	}
 }
 
@@ -370,19 +468,21 @@ func (r *Registry) Minor() kube.Minor { return r.version }
 
 // Lookup returns the Type of exactly this GVK.
 func (r *Registry) Lookup(gvk GVK) (*Type, bool) {
-	t, ok := r.types[gvk]
-	if !ok {
-		return nil, false
+	if t, ok := r.added(gvk); ok {
+		return t, true
 	}
-	return t.made(), true
+	if i, ok := r.builtinPosition(gvk); ok {
+		return r.builtinType(i), true
+	}
+	return nil, false
 }
 
 // Resolve returns the Type of the GVK, or, when the registry has none,
 // SMD's deduced type together with a warning that says what that means.
 // Resolve does not say whether the server serves the kind: see Serving.
 func (r *Registry) Resolve(gvk GVK) (*Type, []string) {
-	if t, ok := r.types[gvk]; ok {
-		return t.made(), nil
+	if t, ok := r.Lookup(gvk); ok {
+		return t, nil
 	}
 	msg := fmt.Sprintf("no schema for %s: using the deduced type, under which every list is atomic "+
 		"(owned, replaced and conflicting as a whole) and every map granular, so ownership is coarser "+
@@ -429,21 +529,31 @@ const (
 // of (apiVersion: app/v1, kind: Deployment), ServingUnknown otherwise (a group known only through an
 // OpenAPI document, or not at all).
 func (r *Registry) Serving(gvk GVK) Serving {
-	if t, ok := r.types[gvk]; ok {
+	if t, ok := r.current(gvk); ok {
 		if t.Served {
 			return Served
 		}
 		return NotServed
 	}
-	if r.builtinGroups[gvk.Group] || r.crdGroups[gvk.Group] {
+	if r.BuiltinGroup(gvk.Group) || r.crdGroups[gvk.Group] {
 		return NotServed
 	}
-	if r.builtinKinds[gvk.Kind] && len(r.versions[groupKind{gvk.Group, gvk.Kind}]) == 0 {
+	if r.builtinKind(gvk.Kind) && len(r.versionsOf(gvk.Group, gvk.Kind)) == 0 {
 		// A built-in kind in a group nobody told of (apiVersion: app/v1 for a
 		// Deployment): a typo of the group, which a server without that group refuses.
 		return NotServed
 	}
 	return ServingUnknown
+}
+
+// builtinKind reports a kind of the release with a resource, in any group.
+func (r *Registry) builtinKind(kind string) bool {
+	for i := range builtin.KindPositions() {
+		if k, ok := r.release.KindAt(i); ok && k.Kind == kind && k.Resource != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // ServeBuiltin decides again which built-in kinds the server serves: a kind with a
@@ -452,28 +562,47 @@ func (r *Registry) Serving(gvk GVK) Serving {
 // --runtime-config decides it (package server/kubeapiserver); the kinds of CRDs and OpenAPI
 // documents are left as they are.
 func (r *Registry) ServeBuiltin(served func(group, version, resource string) bool) {
-	clear(r.servedGroups)
-	for gvk, t := range r.types {
-		if t.Source != SourceBuiltin || t.Resource == "" {
+	r.servedGroups = map[string]bool{}
+	for i := range builtin.KindPositions() {
+		k, ok := r.release.KindAt(i)
+		if !ok || k.Resource == "" {
 			continue
 		}
-		if s := served(gvk.Group, gvk.Version, t.Resource); s != t.Served {
-			c := *t
-			c.Served = s
-			if t.pending != nil {
-				c.pending = &pendingType{typeName: t.pending.typeName, schema: t.pending.schema}
-			}
-			t = &c
-			r.types[gvk] = t
+		gvk := GVK{Group: k.Group, Version: k.Version, Kind: k.Kind}
+		if _, added := r.types[gvk]; added {
+			continue
 		}
-		if t.Served {
-			r.servedGroups[gvk.Group] = true
+		s := served(k.Group, k.Version, k.Resource)
+		if s != r.builtinServed(i, &k) {
+			if r.served == nil {
+				r.served = map[int]bool{}
+			}
+			r.served[i] = s
+			// A Type handed out already stays as it was; the registry hands out a copy.
+			if t := r.builtins[i].typ.Load(); t != nil {
+				c := *t
+				c.Served = s
+				r.builtins[i].typ.Store(&c)
+			}
+		}
+		if s {
+			r.servedGroups[k.Group] = true
 		}
 	}
 }
 
 // BuiltinGroup reports whether group is one of the built-in kinds' (served or not).
-func (r *Registry) BuiltinGroup(group string) bool { return r.builtinGroups[group] }
+func (r *Registry) BuiltinGroup(group string) bool {
+	return r.search(searchKey{GVK{Group: group}, searchGroup}, func() int {
+		lo, hi := builtin.KindRange(group, "")
+		for i := lo; i < hi; i++ {
+			if _, ok := r.release.KindAt(i); ok {
+				return 1
+			}
+		}
+		return 0
+	}) == 1
+}
 
 // DefinesGroup reports whether a CustomResourceDefinition added defines kinds of group.
 func (r *Registry) DefinesGroup(group string) bool { return r.crdGroups[group] }
@@ -483,14 +612,23 @@ func (r *Registry) DefinesGroup(group string) bool { return r.crdGroups[group] }
 // a Status (404 NotFound); for any other group the server has no handler and answers with
 // plain text.
 func (r *Registry) BuiltinGroupServed(group string) bool {
-	return r.servedGroups[group]
+	if r.servedGroups != nil {
+		return r.servedGroups[group]
+	}
+	lo, hi := builtin.KindRange(group, "")
+	for i := lo; i < hi; i++ {
+		if k, ok := r.release.KindAt(i); ok && k.Resource != "" && ServedByDefault(k.Version) {
+			return true
+		}
+	}
+	return false
 }
 
 // Versions returns every known version of one kind, in the order the API
 // server prefers them (v1, v1beta1, v1alpha1, ...). The engine needs them
 // for managedFields entries recorded at another apiVersion.
 func (r *Registry) Versions(group, kind string) []GVK {
-	vs := r.versions[groupKind{group, kind}]
+	vs := r.versionsOf(group, kind)
 	if len(vs) == 0 {
 		return nil
 	}
@@ -500,7 +638,14 @@ func (r *Registry) Versions(group, kind string) []GVK {
 // GVKs returns every GVK the registry knows, sorted by group, kind and
 // version preference.
 func (r *Registry) GVKs() []GVK {
-	out := make([]GVK, 0, len(r.types))
+	var out []GVK
+	for i := range builtin.KindPositions() {
+		if k, ok := r.release.KindAt(i); ok {
+			if gvk := (GVK{Group: k.Group, Version: k.Version, Kind: k.Kind}); r.types[gvk] == nil {
+				out = append(out, gvk)
+			}
+		}
+	}
 	for gvk := range r.types {
 		out = append(out, gvk)
 	}

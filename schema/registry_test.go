@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"fmt"
 	"reflect"
 	"slices"
 	"strings"
@@ -334,6 +335,9 @@ func TestConcurrentLookup(t *testing.T) {
 			defer wg.Done()
 			for _, gvk := range []GVK{{"apps", "v1", "Deployment"}, {"db.example.com", "v1", "PostgresCluster"}} {
 				typ, _ := r.Resolve(gvk)
+				if r.Serving(gvk) != Served || len(r.Versions(gvk.Group, gvk.Kind)) == 0 || r.BuiltinGroup(gvk.Group) != (gvk.Group == "apps") {
+					t.Errorf("%v: serving, versions or group wrong", gvk)
+				}
 				obj := map[string]any{"apiVersion": gvk.APIVersion(), "kind": gvk.Kind, "metadata": map[string]any{"name": "x", "labels": map[string]any{"a": "b"}}}
 				if _, err := typ.Parseable.FromUnstructured(obj); err != nil {
 					t.Error(err)
@@ -342,6 +346,24 @@ func TestConcurrentLookup(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+}
+
+// TestSearchRemembersBounded: the registry remembers the kind table's answers up to
+// maxSearched questions, and answers the same past them.
+func TestSearchRemembersBounded(t *testing.T) {
+	r := MustNewRegistry(kube.Default())
+	for i := range maxSearched + 50 {
+		gvk := GVK{Group: "apps", Version: fmt.Sprintf("v%d", i+2), Kind: "Deployment"}
+		if _, ok := r.Lookup(gvk); ok {
+			t.Fatalf("%v found", gvk)
+		}
+		if _, ok := r.Lookup(GVK{Group: "apps", Version: "v1", Kind: "Deployment"}); !ok {
+			t.Fatalf("apps/v1 Deployment not found after %d questions", i)
+		}
+	}
+	if n := len(*r.searched.Load()); n != maxSearched {
+		t.Errorf("%d answers remembered, want %d", n, maxSearched)
+	}
 }
 
 func BenchmarkNewRegistry(b *testing.B) {
@@ -378,20 +400,48 @@ func BenchmarkVersions(b *testing.B) {
 	}
 }
 
-// TestVersionsIndexedFromTheRelease: a new registry indexes its kinds' versions from the
-// release's kind list (sorted by group and kind already) as indexVersions does from the
-// registry's map of types, at every minor.
-func TestVersionsIndexedFromTheRelease(t *testing.T) {
+// TestVersionsFromTheRelease: the registry answers a built-in kind's versions (Versions),
+// its GVKs and what it serves from the release's kind table as an index of the release's
+// kind list does, at every minor; adding a kind's versions puts them among the kind's.
+func TestVersionsFromTheRelease(t *testing.T) {
 	for _, v := range kube.Minors() {
 		r := MustNewRegistry(v)
-		got := r.versions
-		r.indexVersions(nil)
-		if !reflect.DeepEqual(got, r.versions) {
-			t.Errorf("%s: the versions indexed from the release differ from those indexed from the types", v)
+		want := map[groupKind][]GVK{}
+		var all []GVK
+		for _, k := range builtinRelease(t, r).Kinds() {
+			gvk := GVK{Group: k.Group, Version: k.Version, Kind: k.Kind}
+			want[groupKind{k.Group, k.Kind}] = append(want[groupKind{k.Group, k.Kind}], gvk)
+			all = append(all, gvk)
+			typ, ok := r.Lookup(gvk)
+			if !ok || typ.Resource != k.Resource || typ.Namespaced != k.Namespaced || typ.Status != k.Status || (typ.Scale != nil) != k.Scale ||
+				typ.Served != (k.Resource != "" && ServedByDefault(k.Version)) || *typ.Parseable.TypeRef.NamedType != k.TypeName {
+				t.Errorf("%s: %v: %+v", v, gvk, typ)
+			}
+			if s := r.Serving(gvk); (s == Served) != typ.Served || s == ServingUnknown {
+				t.Errorf("%s: %v serving %v, its Type served %t", v, gvk, s, typ.Served)
+			}
 		}
-		if len(got) == 0 {
-			t.Errorf("%s: no versions indexed", v)
+		if len(want) == 0 {
+			t.Errorf("%s: no kinds", v)
 		}
+		for gk, vs := range want {
+			slices.SortFunc(vs, func(a, b GVK) int { return compareVersions(a.Version, b.Version) })
+			if got := r.Versions(gk.group, gk.kind); !reflect.DeepEqual(got, vs) {
+				t.Errorf("%s: versions of %v: %v, want %v", v, gk, got, vs)
+			}
+		}
+		if got := r.GVKs(); len(got) != len(all) {
+			t.Errorf("%s: %d GVKs, the release has %d", v, len(got), len(all))
+		}
+	}
+	r := MustNewRegistry(kube.Default())
+	r.put([]*Type{{GVK: GVK{Group: "apps", Version: "v2", Kind: "Deployment"}, Source: SourceOpenAPIV3, Served: true}})
+	got := r.Versions("apps", "Deployment")
+	if want := []GVK{{"apps", "v2", "Deployment"}, {"apps", "v1", "Deployment"}, {"apps", "v1beta2", "Deployment"}, {"apps", "v1beta1", "Deployment"}}; !reflect.DeepEqual(got, want) {
+		t.Errorf("after adding apps/v2: %v, want %v", got, want)
+	}
+	if n := len(r.GVKs()); n != len(MustNewRegistry(kube.Default()).GVKs())+1 {
+		t.Errorf("after adding apps/v2: %d GVKs", n)
 	}
 }
 
@@ -402,12 +452,9 @@ func TestKindSchemaMadeWhenFirstAsked(t *testing.T) {
 	r := MustNewRegistry(kube.Default())
 	made := func() map[*smdschema.Schema][]string {
 		out := map[*smdschema.Schema][]string{}
-		for gvk, typ := range r.types {
-			if typ.pending == nil {
-				t.Fatalf("%s has no pending schema", gvk)
-			}
-			if s := typ.pending.schema.schema; s != nil {
-				out[s] = append(out[s], gvk.String())
+		for i := range r.builtins {
+			if ks := r.builtins[i].schema.Load(); ks != nil && ks.schema != nil {
+				out[ks.schema] = append(out[ks.schema], ks.names...)
 			}
 		}
 		return out
@@ -419,7 +466,7 @@ func TestKindSchemaMadeWhenFirstAsked(t *testing.T) {
 	if again := mustLookup(t, r, "apps/v1", "Deployment"); again != deploy {
 		t.Error("a second lookup answers another Type")
 	}
-	if deploy.pending != nil || deploy.Parseable.Schema == nil || *deploy.Parseable.TypeRef.NamedType != "io.k8s.api.apps.v1.Deployment" {
+	if deploy.Parseable.Schema == nil || *deploy.Parseable.TypeRef.NamedType != "io.k8s.api.apps.v1.Deployment" {
 		t.Fatalf("the Deployment handed out is not made: %+v", deploy.Parseable)
 	}
 	m := made()
@@ -452,10 +499,20 @@ func TestKindSchemaMadeWhenFirstAsked(t *testing.T) {
 func TestServeBuiltinKeepsSchemasLazy(t *testing.T) {
 	r := MustNewRegistry(kube.Default())
 	v1 := mustLookup(t, r, "apps/v1", "Deployment")
+	cm := mustLookup(t, r, "v1", "ConfigMap")
 	r.ServeBuiltin(func(group, version, resource string) bool { return group == "apps" })
 	beta := mustLookup(t, r, "apps/v1beta2", "Deployment")
-	if !beta.Served || beta.pending != nil || beta.Parseable.Schema != v1.Parseable.Schema {
-		t.Errorf("apps/v1beta2 served %t, made %t, sharing the kind's schema %t", beta.Served, beta.pending == nil, beta.Parseable.Schema == v1.Parseable.Schema)
+	if !beta.Served || beta.Parseable.Schema != v1.Parseable.Schema {
+		t.Errorf("apps/v1beta2 served %t, sharing the kind's schema %t", beta.Served, beta.Parseable.Schema == v1.Parseable.Schema)
+	}
+	if again := mustLookup(t, r, "v1", "ConfigMap"); again == cm || again.Served || again.Parseable.Schema != cm.Parseable.Schema {
+		t.Errorf("v1 ConfigMap made before: a copy %t, served %t, sharing the kind's schema %t", again != cm, again.Served, again.Parseable.Schema == cm.Parseable.Schema)
+	}
+	if !cm.Served {
+		t.Error("the Type handed out before changed")
+	}
+	if r.BuiltinGroupServed("") || !r.BuiltinGroupServed("apps") || r.Serving(GVK{"", "v1", "ConfigMap"}) != NotServed || r.Serving(GVK{"apps", "v1beta2", "Deployment"}) != Served {
+		t.Error("served groups or kinds not as ServeBuiltin decided")
 	}
 	if svc := mustLookup(t, r, "v1", "Service"); svc.Served || svc.Parseable.Schema == nil {
 		t.Errorf("v1 Service: served %t, schema %v", svc.Served, svc.Parseable.Schema)
@@ -471,10 +528,10 @@ func builtinRelease(t *testing.T, r *Registry) builtin.Release {
 	return rel
 }
 
-// TestGroupsIndexedOnce: the built-in groups, served groups and kinds a new registry indexes
-// (once per group and kind, from the release's sorted list) are those of every kind and
-// version, at every minor.
-func TestGroupsIndexedOnce(t *testing.T) {
+// TestGroupsFromTheRelease: the built-in groups, served groups and kinds a registry
+// answers for (from the release's kind table) are those of every kind and version of the
+// release, at every minor.
+func TestGroupsFromTheRelease(t *testing.T) {
 	for _, v := range kube.Minors() {
 		r := MustNewRegistry(v)
 		groups, served, kinds := map[string]bool{}, map[string]bool{}, map[string]bool{}
@@ -487,8 +544,18 @@ func TestGroupsIndexedOnce(t *testing.T) {
 				}
 			}
 		}
-		if !reflect.DeepEqual(groups, r.builtinGroups) || !reflect.DeepEqual(served, r.servedGroups) || !reflect.DeepEqual(kinds, r.builtinKinds) {
-			t.Errorf("%s: groups %d/%d, served groups %d/%d, kinds %d/%d", v, len(r.builtinGroups), len(groups), len(r.servedGroups), len(served), len(r.builtinKinds), len(kinds))
+		for i := range builtin.KindPositions() {
+			k, _ := builtinRelease(t, r).KindAt(i)
+			for _, g := range []string{k.Group, k.Group + "x", "x" + k.Group} {
+				if r.BuiltinGroup(g) != groups[g] || r.BuiltinGroupServed(g) != served[g] {
+					t.Errorf("%s: group %q: built-in %t, served %t", v, g, r.BuiltinGroup(g), r.BuiltinGroupServed(g))
+				}
+			}
+			for _, kind := range []string{k.Kind, k.Kind + "x"} {
+				if r.builtinKind(kind) != kinds[kind] {
+					t.Errorf("%s: kind %q: built-in %t", v, kind, r.builtinKind(kind))
+				}
+			}
 		}
 		if !served[""] || !served["apps"] {
 			t.Errorf("%s: the core group or apps not served: %v", v, served)

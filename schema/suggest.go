@@ -1,8 +1,11 @@
 package schema
 
 import (
+	"slices"
 	"sort"
 	"strings"
+
+	"github.com/ssa-diff/ssa-diff/schema/builtin"
 )
 
 // This file answers a request for a kind the server does not serve with what was most
@@ -14,7 +17,7 @@ import (
 // (case-insensitive), those of gvk's group before the others. Each is at the version the
 // server prefers. It returns nil when the registry serves gvk, or knows nothing near it.
 func (r *Registry) Suggest(gvk GVK) []GVK {
-	if t, ok := r.types[gvk]; ok && t.Served {
+	if t, ok := r.current(gvk); ok && t.Served {
 		return nil
 	}
 	type candidate struct {
@@ -23,8 +26,8 @@ func (r *Registry) Suggest(gvk GVK) []GVK {
 	}
 	var found []candidate
 	want := strings.ToLower(gvk.Kind)
-	for gk, versions := range r.versions {
-		preferred, ok := r.preferredServed(versions)
+	for _, gk := range r.kinds() {
+		preferred, ok := r.preferredServed(r.versionsOf(gk.group, gk.kind))
 		if !ok {
 			continue
 		}
@@ -75,11 +78,28 @@ func (r *Registry) Suggest(gvk GVK) []GVK {
 // preferredServed is the version of a kind the server prefers among those it serves.
 func (r *Registry) preferredServed(versions []GVK) (GVK, bool) {
 	for _, v := range versions {
-		if t, ok := r.types[v]; ok && t.Served && t.Resource != "" {
+		if t, ok := r.current(v); ok && t.Served && t.Resource != "" {
 			return v, true
 		}
 	}
 	return GVK{}, false
+}
+
+// kinds are the kinds the registry knows, built-in and added, each once.
+func (r *Registry) kinds() []groupKind {
+	var out []groupKind
+	for i := range builtin.KindPositions() {
+		k, ok := r.release.KindAt(i)
+		if gk := (groupKind{k.Group, k.Kind}); ok && (len(out) == 0 || out[len(out)-1] != gk) {
+			out = append(out, gk)
+		}
+	}
+	for gk := range r.versions {
+		if !slices.Contains(out, gk) {
+			out = append(out, gk)
+		}
+	}
+	return out
 }
 
 // editDistance is the Levenshtein distance of a and b, or max+1 once it exceeds max.

@@ -149,8 +149,9 @@ func ApplierOptions(fs *pflag.FlagSet, argNames map[string]string, values map[st
 				on := fs.Bool(o.Name, false, o.Usage)
 				values[o.Name] = func() []string { return []string{strconv.FormatBool(*on)} }
 			case o.Repeatable:
-				all := fs.StringArray(o.Name, nil, o.Usage)
-				values[o.Name] = func() []string { return *all }
+				var all []string
+				StringArrayVarP(fs, &all, o.Name, "", nil, o.Usage)
+				values[o.Name] = func() []string { return all }
 			default:
 				value := fs.String(o.Name, o.Default, o.Usage)
 				if o.Alone != "" {

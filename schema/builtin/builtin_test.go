@@ -543,3 +543,43 @@ func BenchmarkClosureDeployment(b *testing.B) {
 		newest.Closure("io.k8s.api.apps.v1.Deployment")
 	}
 }
+
+// TestKindTableSearched: the kind table is sorted by group, kind and version (what
+// KindRange's bisection needs), a release having one entry of each; KindRange gives exactly the positions of a kind, and of a
+// group, and FindKind finds every kind of every release at its position, and no other.
+func TestKindTableSearched(t *testing.T) {
+	key := func(k Kind) string { return k.Group + "\x00" + k.Kind + "\x00" + k.Version }
+	for i := 1; i < KindPositions(); i++ {
+		if key(kinds[i-1].Kind) > key(kinds[i].Kind) || key(kinds[i-1].Kind) == key(kinds[i].Kind) && kinds[i-1].releases&kinds[i].releases != 0 {
+			t.Fatalf("the kind table is not sorted at %d: %v after %v", i, kinds[i].Kind, kinds[i-1].Kind)
+		}
+	}
+	for _, r := range Releases() {
+		n := 0
+		for i := 0; i < KindPositions(); i++ {
+			k, in := r.KindAt(i)
+			if in {
+				n++
+			}
+			lo, hi := KindRange(k.Group, k.Kind)
+			glo, ghi := KindRange(k.Group, "")
+			if i < lo || i >= hi || i < glo || i >= ghi || (lo > 0 && kinds[lo-1].Group == k.Group && kinds[lo-1].Kind.Kind == k.Kind) ||
+				(hi < len(kinds) && kinds[hi].Group == k.Group && kinds[hi].Kind.Kind == k.Kind) ||
+				(glo > 0 && kinds[glo-1].Group == k.Group) || (ghi < len(kinds) && kinds[ghi].Group == k.Group) {
+				t.Fatalf("%v at %d: KindRange [%d, %d), of the group [%d, %d)", k, i, lo, hi, glo, ghi)
+			}
+			at, ok := r.FindKind(k.Group, k.Version, k.Kind)
+			if in && (!ok || at != i) || !in && ok && (key(kinds[at].Kind) != key(k) || kinds[at].releases&(1<<r.index) == 0) {
+				t.Errorf("%s: FindKind(%v) = %d, %t; at %d, in the release %t", r.Kubernetes(), k, at, ok, i, in)
+			}
+		}
+		if n != len(r.Kinds()) {
+			t.Errorf("%s: KindAt reports %d kinds, Kinds %d", r.Kubernetes(), n, len(r.Kinds()))
+		}
+		for _, missing := range [][3]string{{"apps", "v1", "Deploymnet"}, {"app", "v1", "Deployment"}, {"apps", "v9", "Deployment"}, {"", "", ""}, {"zzz", "v1", "X"}} {
+			if _, ok := r.FindKind(missing[0], missing[1], missing[2]); ok {
+				t.Errorf("%s: FindKind finds %v", r.Kubernetes(), missing)
+			}
+		}
+	}
+}

@@ -18,8 +18,10 @@
 //     costs ~60–100 ms. Release.Closure copies only the types some named ones reach (a
 //     kind's, what package schema's registry makes when the kind is first looked up), and
 //     Release.Type one type.
-//   - Release.Kinds: the GVK index. The scheme knows group, version and kind and the SMD
-//     type of each kind, but not the REST resource (plural, scope, subresources): those
+//   - Release.Kinds: the GVK index, one table of every release's kinds sorted by group,
+//     kind and version, that a registry searches by bisection (KindRange,
+//     Release.FindKind, Release.KindAt). The scheme knows group, version and kind and the
+//     SMD type of each kind, but not the REST resource (plural, scope, subresources): those
 //     come from a table in the generator, checked at generation time against the release's
 //     typed clients and k8s.io/api's +k8s:supportsSubresource markers.
 //
