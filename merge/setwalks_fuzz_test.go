@@ -5,7 +5,6 @@ import (
 	"os"
 	"testing"
 
-	"github.com/ssa-diff/ssa-diff/kube"
 	"github.com/ssa-diff/ssa-diff/merge"
 	"github.com/ssa-diff/ssa-diff/schema"
 	smdpath "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
@@ -101,22 +100,7 @@ status: {phase: Ready}
 // schema and as the deduced type see them, with random paths below them). Each must give
 // structured-merge-diff's answer whenever it gives one.
 func FuzzSetWalks(f *testing.F) {
-	reg := schema.MustNewRegistry(kube.Default())
-	if err := reg.AddCRD("gadget.yaml", []byte(gadgetCRD)); err != nil {
-		f.Fatal(err)
-	}
-	if err := reg.AddCRD("crd.yaml", mustRead(f, "../testdata/examples/crd-backup/crd.yaml")); err != nil {
-		f.Fatal(err)
-	}
-	var bases []map[string]any
-	if err := yaml.Unmarshal([]byte(fuzzBase), &bases); err != nil {
-		f.Fatal(err)
-	}
-	var gadget map[string]any
-	if err := yaml.Unmarshal([]byte(gadgetBase), &gadget); err != nil {
-		f.Fatal(err)
-	}
-	bases = append(bases, gadget, gadget)
+	reg, bases := walkFuzzKinds(f)
 	for _, seed := range []string{"", "\x00", "\x05", "\x06\x01\x02\x03", "\x05\x03\x04\x00\x01\x02\x05\x06\x07\x08", "\x00\x04\x80\x81\x82\x83\x84\x85\x86",
 		"\x01\x02\x00\x00\x03\x03\x03\x01\x09\x09\x09", "\x06\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01"} {
 		f.Add([]byte(seed))
