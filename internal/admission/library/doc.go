@@ -15,6 +15,11 @@
 // validationActions Deny, Warn and Audit, the refusal's code and message, the warnings'
 // words; a mutating policy's ApplyConfiguration or JSONPatch.
 //
+// A server answers requests long after its policy plugins have read and compiled the
+// policies; a plugin asked before that refuses ("not yet ready to handle request") once its
+// own ten seconds of waiting are over, which a busy machine can exceed. [New] returns only
+// when the plugins are ready (or fails after minutes), so that refusal is never predicted.
+//
 // This package links client-go's clientset and informers and the apiserver's CEL
 // environments, whose package initialisation costs milliseconds: only the helper program
 // (cmd/ssa-diff-admission) and tests link it, never the ssa-diff binary (package wire says

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"sort"
 	"sync"
+	"time"
 
 	"github.com/ssa-diff/ssa-diff/internal/admission/wire"
 	unstructuredcopy "github.com/ssa-diff/ssa-diff/internal/unstructured"
@@ -72,7 +73,41 @@ func New(s wire.Setup) (wire.Library, error) {
 		r.Close()
 		return nil, err
 	}
+	for _, p := range []struct {
+		name   string
+		plugin any
+	}{{"ValidatingAdmissionPolicy", r.validating}, {"MutatingAdmissionPolicy", r.mutating}} {
+		if err := waitReady(p.name, p.plugin, policiesReadyWithin); err != nil {
+			r.Close()
+			return nil, err
+		}
+	}
 	return r, nil
+}
+
+// policiesReadyWithin bounds the wait for the policy plugins to have compiled the
+// cluster's policies: long enough for a busy machine, short of hanging on a plugin that
+// never gets there.
+const policiesReadyWithin = 5 * time.Minute
+
+// waitReady returns once the admission plugin p (when it has a readiness to wait for) is
+// ready. The policy plugins read and compile the cluster's policies in the background and
+// refuse a request as "not yet ready to handle request" when they are not ready after
+// waiting ten seconds themselves; a server that answers requests has long been ready, so
+// a busy machine that takes longer than that must not predict that refusal: the Runtime
+// is made only once they are. limit ends the wait with an error.
+func waitReady(name string, p any, limit time.Duration) error {
+	w, ok := p.(interface{ WaitForReady() bool })
+	if !ok {
+		return nil
+	}
+	deadline := time.Now().Add(limit)
+	for !w.WaitForReady() {
+		if !time.Now().Before(deadline) {
+			return fmt.Errorf("%s: the cluster's policies were not ready after %v", name, limit)
+		}
+	}
+	return nil
 }
 
 // Close stops the informers.
