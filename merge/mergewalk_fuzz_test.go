@@ -30,9 +30,7 @@ func FuzzMergeWalk(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		g := &fuzzGen{data: data}
-		base := bases[g.intn(len(bases))]
-		gvk := schema.GVKFromAPIVersionKind(base["apiVersion"].(string), base["kind"].(string))
-		typ, _ := reg.Resolve(gvk)
+		base, typ := g.kind(reg, bases)
 		if typ == nil {
 			return
 		}
@@ -156,6 +154,14 @@ func reorder(v any, g *fuzzGen) {
 			reorder(item, g)
 		}
 	}
+}
+
+// kind picks one of bases and its type in reg (nil when reg has none: the base's kind is
+// not served).
+func (g *fuzzGen) kind(reg *schema.Registry, bases []map[string]any) (map[string]any, *schema.Type) {
+	base := bases[g.intn(len(bases))]
+	typ, _ := reg.Resolve(schema.GVKFromAPIVersionKind(base["apiVersion"].(string), base["kind"].(string)))
+	return base, typ
 }
 
 // walkFuzzKinds is the registry and the base objects of the walks' fuzz targets: the

@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/ssa-diff/ssa-diff/merge"
-	"github.com/ssa-diff/ssa-diff/schema"
 	smdpath "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 	"sigs.k8s.io/structured-merge-diff/v6/typed"
 )
@@ -27,9 +26,7 @@ func FuzzPruneShortcut(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		g := &fuzzGen{data: data}
-		base := bases[g.intn(len(bases))]
-		gvk := schema.GVKFromAPIVersionKind(base["apiVersion"].(string), base["kind"].(string))
-		typ, _ := reg.Resolve(gvk)
+		base, typ := g.kind(reg, bases)
 		if typ == nil {
 			return
 		}

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/ssa-diff/ssa-diff/merge"
-	"github.com/ssa-diff/ssa-diff/schema"
 	smdpath "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 	"sigs.k8s.io/structured-merge-diff/v6/typed"
 	"sigs.k8s.io/structured-merge-diff/v6/value"
@@ -107,11 +106,9 @@ func FuzzSetWalks(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		g := &fuzzGen{data: data}
-		base := bases[g.intn(len(bases))]
-		gvk := schema.GVKFromAPIVersionKind(base["apiVersion"].(string), base["kind"].(string))
+		base, typ := g.kind(reg, bases)
 		obj := merge.FuzzCopy(base)
 		g.mutate(obj)
-		typ, _ := reg.Resolve(gvk)
 		if typ == nil {
 			return
 		}
