@@ -16,6 +16,7 @@ import (
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 	crdregistry "k8s.io/apiextensions-apiserver/pkg/registry/customresourcedefinition"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
 	"k8s.io/apiserver/pkg/registry/rest"
 	apiserviceregistry "k8s.io/kube-aggregator/pkg/registry/apiservice"
@@ -79,6 +80,7 @@ import (
 	"k8s.io/kubernetes/pkg/registry/storage/volumeattachment"
 	"k8s.io/kubernetes/pkg/registry/storage/volumeattributesclass"
 	"k8s.io/kubernetes/pkg/registry/storagemigration/storagemigration"
+	"sigs.k8s.io/randfill"
 )
 
 // createStrategies are the create strategies of the kinds an apply can create, by
@@ -223,16 +225,7 @@ func TestCreateMatchesKubeAPIServer(t *testing.T) {
 			f := filler(int64(ki) + 2000)
 			shown := 0
 			for i := 0; i < objectsPerKind; i++ {
-				obj, err := s.New(gvk)
-				if err != nil {
-					t.Fatal(err)
-				}
-				f.Fill(obj)
-				obj.GetObjectKind().SetGroupVersionKind(gvk)
-				in := toUnstructured(t, obj)
-				for _, m := range []string{"uid", "creationTimestamp", "resourceVersion", "generation", "deletionTimestamp", "deletionGracePeriodSeconds", "managedFields"} {
-					delete(in["metadata"].(map[string]any), m)
-				}
+				in := randomCreateBody(t, s, f, gvk)
 				stored, err := serverCreate(ctx, s, strategies[k], in, gvk.GroupVersion().String(), kind)
 				if err != nil {
 					continue // the request does not decode: a 400, nothing to compare
@@ -358,16 +351,7 @@ func TestCreateAddsNothingToDefaultsMatchesKubeAPIServer(t *testing.T) {
 			f := filler(int64(ki) + 3000)
 			shown := 0
 			for i := 0; i < objectsPerKind; i++ {
-				obj, err := s.New(gvk)
-				if err != nil {
-					t.Fatal(err)
-				}
-				f.Fill(obj)
-				obj.GetObjectKind().SetGroupVersionKind(gvk)
-				in := toUnstructured(t, obj)
-				for _, m := range []string{"uid", "creationTimestamp", "resourceVersion", "generation", "deletionTimestamp", "deletionGracePeriodSeconds", "managedFields"} {
-					delete(in["metadata"].(map[string]any), m)
-				}
+				in := randomCreateBody(t, s, f, gvk)
 				created, err := serverCreate(ctx, s, strategies[k], in, av, kind)
 				if err != nil {
 					continue // the request does not decode: a 400, nothing to compare
@@ -452,4 +436,21 @@ func addedByCreate(defaulted, created map[string]any) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// randomCreateBody is a random object of gvk filled by f, as a client sends it to a create:
+// without the metadata only the server writes.
+func randomCreateBody(t *testing.T, s *runtime.Scheme, f *randfill.Filler, gvk schema.GroupVersionKind) map[string]any {
+	t.Helper()
+	obj, err := s.New(gvk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Fill(obj)
+	obj.GetObjectKind().SetGroupVersionKind(gvk)
+	in := toUnstructured(t, obj)
+	for _, m := range []string{"uid", "creationTimestamp", "resourceVersion", "generation", "deletionTimestamp", "deletionGracePeriodSeconds", "managedFields"} {
+		delete(in["metadata"].(map[string]any), m)
+	}
+	return in
 }
