@@ -8,6 +8,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/ssa-diff/ssa-diff/internal/testkit"
 )
 
 // Reading a directory's files ahead changes nothing: entries, errors, warnings and counts
@@ -47,15 +49,9 @@ func TestReadAheadSameAsInOrder(t *testing.T) {
 		"rb.json":   `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"rb",},"data":{"a":"b",},}`,
 		"helm.yaml": "# Source: chart/templates/cm.yaml\n" + cm("helm") + "---\n# Source: chart/templates/other.yaml\n" + cm("helm2"),
 	}
+	testkit.WriteFiles(t, dir, files)
 	total := 0
-	for name, data := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
+	for _, data := range files {
 		total += len(data)
 	}
 	load := func(procs int, lim Limits, settings int) ([]Entry, int64, int) {
@@ -127,15 +123,9 @@ func TestReadAheadFileSameAsInOrder(t *testing.T) {
 		"live.json":     `{"apiVersion":"v1","kind":"List","items":[` + strings.Join(items, ",") + `]}`,
 		"live.yaml":     "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: y\n---\nnot: [closed\n",
 	}
+	testkit.WriteFiles(t, dir, files)
 	total := 0
-	for name, data := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
+	for _, data := range files {
 		total += len(data)
 	}
 	live := func(l *Loader) { l.DeferDecoding, l.CompactManagedFields, l.NoFieldLines = true, true, true }
