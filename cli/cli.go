@@ -498,7 +498,8 @@ func fieldManagerDefaults() string {
 	return out
 }
 
-// stringArrayVarP is pflag's StringArrayVarP, whose value costs a 4 KiB buffer to define (flagvalue.Strings).
+// stringArrayVarP defines a repeatable string flag as pflag's StringArrayVarP does, through flagvalue.Strings
+// (pflag's own costs a 4 KiB buffer per flag to define): one name for cli's files, which need not each import it.
 func stringArrayVarP(fs *pflag.FlagSet, p *[]string, name, short string, value []string, usage string) {
 	flagvalue.StringArrayVarP(fs, p, name, short, value, usage)
 }
