@@ -2,6 +2,7 @@ package merge
 
 import (
 	"encoding/json"
+	"reflect"
 	"testing"
 )
 
@@ -56,4 +57,40 @@ func FuzzStatusIsEncodingJSON(f *testing.F) {
 			t.Fatalf("Status() = %s\nencoding/json writes %s", got, want)
 		}
 	})
+}
+
+// TestStatusWritesEveryDetail fills every field of StatusDetails and StatusCause by
+// reflection, so that a field added to either and not to Status's writer fails here (the
+// fuzz target fills only the fields it names).
+func TestStatusWritesEveryDetail(t *testing.T) {
+	var fill func(v reflect.Value)
+	fill = func(v reflect.Value) {
+		switch v.Kind() {
+		case reflect.String:
+			v.SetString("<" + v.Type().Name() + ">")
+		case reflect.Int, reflect.Int32, reflect.Int64:
+			v.SetInt(7)
+		case reflect.Bool:
+			v.SetBool(true)
+		case reflect.Struct:
+			for i := range v.NumField() {
+				fill(v.Field(i))
+			}
+		case reflect.Slice:
+			v.Set(reflect.MakeSlice(v.Type(), 2, 2))
+			for i := range v.Len() {
+				fill(v.Index(i))
+			}
+		case reflect.Pointer:
+			v.Set(reflect.New(v.Type().Elem()))
+			fill(v.Elem())
+		default:
+			t.Fatalf("a %s in StatusDetails: fill it here and write it in Status", v.Type())
+		}
+	}
+	e := &StatusError{Code: 422, Reason: "Invalid", Message: "m", Details: &StatusDetails{}}
+	fill(reflect.ValueOf(e.Details).Elem())
+	if got, want := e.Status(), statusByEncodingJSON(e); string(got) != string(want) {
+		t.Fatalf("Status() = %s\nencoding/json writes %s", got, want)
+	}
 }
