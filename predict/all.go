@@ -3,6 +3,7 @@ package predict
 import (
 	"context"
 	"fmt"
+	"github.com/ssa-diff/ssa-diff/internal/stackreserve"
 	"iter"
 	"runtime/debug"
 	"sync"
@@ -76,6 +77,7 @@ func (r *Run) PredictAll(ctx context.Context, steps []Step, s Schedule) iter.Seq
 		stopped := make(chan struct{})
 		ahead := newLookahead(s.Jobs)
 		go func() {
+			stackreserve.Reserve()
 			defer close(stopped)
 			r.work(ctx, steps, s, out, done, ahead)
 		}()
@@ -153,6 +155,7 @@ func (r *Run) work(ctx context.Context, steps []Step, s Schedule, out []*Outcome
 	for i := 0; i < s.Jobs && i < len(chains); i++ {
 		wg.Add(1)
 		go func() {
+			stackreserve.Reserve()
 			defer wg.Done()
 			for chain := range work {
 				r.predictChain(steps, chain, func(i int, o *Outcome) {

@@ -1,6 +1,7 @@
 package input
 
 import (
+	"github.com/ssa-diff/ssa-diff/internal/stackreserve"
 	"os"
 	"runtime"
 	"sync"
@@ -83,6 +84,7 @@ func (l *Loader) startReadAhead(files []string, skip map[string]bool) *readAhead
 	for range workers {
 		a.wg.Add(1)
 		go func() {
+			stackreserve.Reserve()
 			defer a.wg.Done()
 			for {
 				select {
@@ -203,7 +205,10 @@ func (l *Loader) ReadAhead(path string, configure func(*Loader)) {
 	}
 	l.ahead[path] = f
 	l.reserved += f.reserved
-	go readFileAhead(f.settings, l.limits, path, info.Size(), &f.result)
+	go func() {
+		stackreserve.Reserve()
+		readFileAhead(f.settings, l.limits, path, info.Size(), &f.result)
+	}()
 }
 
 // adoptAhead returns the entries and documents of the file at path as ReadAhead read it,
