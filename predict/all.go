@@ -3,10 +3,11 @@ package predict
 import (
 	"context"
 	"fmt"
-	"github.com/ssa-diff/ssa-diff/internal/stackreserve"
 	"iter"
 	"runtime/debug"
 	"sync"
+
+	"github.com/ssa-diff/ssa-diff/internal/stackreserve"
 )
 
 // This file is a run's loop: every manifest of the run predicted on a bounded pool of

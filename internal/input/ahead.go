@@ -1,10 +1,11 @@
 package input
 
 import (
-	"github.com/ssa-diff/ssa-diff/internal/stackreserve"
 	"os"
 	"runtime"
 	"sync"
+
+	"github.com/ssa-diff/ssa-diff/internal/stackreserve"
 )
 
 // Reading a directory is parsing its files one after the other, and parsing YAML is most of
