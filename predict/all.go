@@ -78,7 +78,6 @@ func (r *Run) PredictAll(ctx context.Context, steps []Step, s Schedule) iter.Seq
 		stopped := make(chan struct{})
 		ahead := newLookahead(s.Jobs)
 		go func() {
-			stackreserve.Reserve()
 			defer close(stopped)
 			r.work(ctx, steps, s, out, done, ahead)
 		}()
@@ -156,7 +155,7 @@ func (r *Run) work(ctx context.Context, steps []Step, s Schedule, out []*Outcome
 	for i := 0; i < s.Jobs && i < len(chains); i++ {
 		wg.Add(1)
 		go func() {
-			stackreserve.Reserve()
+			stackreserve.Reserve() // a prediction nests deep: one growth instead of several
 			defer wg.Done()
 			for chain := range work {
 				r.predictChain(steps, chain, func(i int, o *Outcome) {

@@ -85,7 +85,7 @@ func (l *Loader) startReadAhead(files []string, skip map[string]bool) *readAhead
 	for range workers {
 		a.wg.Add(1)
 		go func() {
-			stackreserve.Reserve()
+			stackreserve.Reserve() // parsing nests deep: one growth instead of several
 			defer a.wg.Done()
 			for {
 				select {
