@@ -6,6 +6,8 @@ import (
 	"iter"
 	"runtime/debug"
 	"sync"
+
+	"github.com/ssa-diff/ssa-diff/internal/stackreserve"
 )
 
 // This file is a run's loop: every manifest of the run predicted on a bounded pool of
@@ -153,6 +155,7 @@ func (r *Run) work(ctx context.Context, steps []Step, s Schedule, out []*Outcome
 	for i := 0; i < s.Jobs && i < len(chains); i++ {
 		wg.Add(1)
 		go func() {
+			stackreserve.Reserve() // a prediction nests deep: one growth instead of several
 			defer wg.Done()
 			for chain := range work {
 				r.predictChain(steps, chain, func(i int, o *Outcome) {

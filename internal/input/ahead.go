@@ -4,6 +4,8 @@ import (
 	"os"
 	"runtime"
 	"sync"
+
+	"github.com/ssa-diff/ssa-diff/internal/stackreserve"
 )
 
 // Reading a directory is parsing its files one after the other, and parsing YAML is most of
@@ -83,6 +85,7 @@ func (l *Loader) startReadAhead(files []string, skip map[string]bool) *readAhead
 	for range workers {
 		a.wg.Add(1)
 		go func() {
+			stackreserve.Reserve() // parsing nests deep: one growth instead of several
 			defer a.wg.Done()
 			for {
 				select {
@@ -203,7 +206,10 @@ func (l *Loader) ReadAhead(path string, configure func(*Loader)) {
 	}
 	l.ahead[path] = f
 	l.reserved += f.reserved
-	go readFileAhead(f.settings, l.limits, path, info.Size(), &f.result)
+	go func() {
+		stackreserve.Reserve()
+		readFileAhead(f.settings, l.limits, path, info.Size(), &f.result)
+	}()
 }
 
 // adoptAhead returns the entries and documents of the file at path as ReadAhead read it,

@@ -3,7 +3,8 @@
 # packages ssa-diff's own packages import and does nothing (it prints "hello"), and the same
 # program without the groups a plain run does not use — CEL (cel-go, cel.dev/expr, genproto,
 # k8s.io/apiserver's CEL packages, the protobuf packages they import), the cluster client
-# (client-go) and kustomize. Go initialises every package a binary links before main, so
+# (client-go) and kustomize — and one linking only the core a plain run cannot do without
+# (structured-merge-diff, apimachinery, kube-openapi, the YAML and JSON libraries, pflag). Go initialises every package a binary links before main, so
 # these programs are what moving a group behind a helper program (as ssa-diff-admission)
 # could save at most; docs/performance.md reads their figures.
 #
@@ -45,6 +46,11 @@ groups = {
     "no-cel-client": cel + ("k8s.io/client-go",),
     "no-cel-client-kustomize": cel + ("k8s.io/client-go", "sigs.k8s.io/kustomize"),
 }
+# The libraries the merge core, the schemas, defaulting and validation of built-in kinds
+# are built on, which no plain run can do without: everything else left out.
+core = ("sigs.k8s.io/structured-merge-diff", "k8s.io/apimachinery", "k8s.io/kube-openapi",
+        "sigs.k8s.io/yaml", "sigs.k8s.io/json", "go.yaml.in", "k8s.io/utils", "github.com/spf13/pflag")
+groups["core"] = tuple(imp for imp in third if not imp.startswith(core))
 for name, cut in groups.items():
     os.makedirs(f"{work}/{name}")
     with open(f"{work}/{name}/main.go", "w") as f:
@@ -56,14 +62,14 @@ for name, cut in groups.items():
 PY
 mkdir -p "$work/hello"
 printf 'package main\n\nimport "fmt"\n\nfunc main() { fmt.Println("hello") }\n' >"$work/hello/main.go"
-for p in hello all no-cel no-cel-client no-cel-client-kustomize; do
+for p in hello all no-cel no-cel-client no-cel-client-kustomize core; do
 	CGO_ENABLED=0 go build -trimpath -tags "$TAGS" -o "$work/bin/$p" "./$work/$p"
 done
 ex=$here/../examples/hpa-owns-replicas
 python3 - "$work/bin" "$bin" "$ex" "$RUNS" "${INSTR:-}" <<'PY'
 import os, resource, statistics, subprocess, sys, time
 bindir, ssadiff, ex, runs, instr = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5]
-names = ["hello", "all", "no-cel", "no-cel-client", "no-cel-client-kustomize"]
+names = ["hello", "all", "no-cel", "no-cel-client", "no-cel-client-kustomize", "core"]
 cmds = [(n, [f"{bindir}/{n}"]) for n in names]
 cmds.append(("ssa-diff plain", [ssadiff, "--now", "2026-12-02T12:00:00Z", ex + "/manifest.yaml", ex + "/live.json"]))
 def once(cmd):
