@@ -43,11 +43,15 @@ func main() {
 	out := flag.String("out", "../builtin", "directory of the generated package")
 	served := flag.String("served", "../testdata/served", "directory of the served-API facts of each release")
 	dump := flag.String("dump", "", "write this build's release (types, kinds, served facts) as JSON to this file, and nothing else")
+	fromCopies := flag.Bool("from-copies", false, "write only zz_generated.schema.go, from the readable copies in -out (schema*.yaml), building no release")
 	flag.Parse()
 	var err error
-	if *dump != "" {
+	switch {
+	case *dump != "":
 		err = dumpRelease(*dump)
-	} else {
+	case *fromCopies:
+		err = schemaFromCopies(*out)
+	default:
 		err = run(*out, *served)
 	}
 	if err != nil {
