@@ -1,0 +1,293 @@
+package builtin
+
+import "sigs.k8s.io/structured-merge-diff/v6/schema"
+
+// The template's records: tables of fixed-size values without pointers, indices into each
+// other and into the string text (zz_generated.schema.go), which the linker lays out as data
+// the garbage collector never scans and the runtime's start-up never walks. Index 0 of a
+// 1-based field means none. The decoder (decoder, below) makes SMD's values of them.
+
+// ref is an atom, or a reference to a type: the named type, the inlined atom's scalar, list
+// and map, and the reference's element-relationship override and nullability.
+type ref struct {
+	named  uint16 // 1 + the string of the type's name
+	list   uint16 // 1 + the position in lists
+	mp     uint16 // 1 + the position in maps
+	scalar uint8  // a position in scalars (0: none)
+	rel    uint8  // a position in relationships (0: none), nullableBit when nullable
+}
+
+// nullableBit marks a nullable reference in ref.rel.
+const nullableBit = 1 << 2
+
+// typeRec is a type of the template: the string of its name and its atom.
+type typeRec struct {
+	name uint16
+	atom ref
+}
+
+// listRec is a list atom: its element type, its run of keys and its relationship.
+type listRec struct {
+	elem         ref
+	keys, nkeys  uint16
+	relationship uint8
+}
+
+// mapRec is a map atom: its element type, its runs of fields and unions, its relationship.
+type mapRec struct {
+	elem            ref
+	fields, nfields uint16
+	unions          uint16
+	nunions         uint8
+	relationship    uint8
+}
+
+// fieldRec is a field of a map: the string of its name, 1 + its default in defaults, its type.
+type fieldRec struct {
+	name, def uint16
+	typ       ref
+}
+
+// unionRec is a union of a map: 1 + the string of its discriminator, its run of members.
+type unionRec struct {
+	discriminator uint16
+	fields        uint16
+	nfields       uint8
+	deduce        bool // DeduceInvalidDiscriminator
+}
+
+// unionFieldRec is a member of a union: the strings of its field name and discriminator value.
+type unionFieldRec struct {
+	name, value uint16
+}
+
+// The values the decoded references point to, shared by every copy: SMD only reads them.
+// Read-only.
+var (
+	scalars       = [...]schema.Scalar{"", schema.String, schema.Numeric, schema.Boolean, schema.Untyped}
+	relationships = [...]schema.ElementRelationship{"", schema.Associative, schema.Atomic, schema.Separable}
+)
+
+// str is string i of text.
+func str(i uint16) string {
+	start := uint32(0)
+	if i > 0 {
+		start = strEnd[i-1]
+	}
+	return text[start:strEnd[i]]
+}
+
+// forEachNamedRef calls f with the string of every reference by name of the atom a, at any
+// depth of its inlined atoms.
+func forEachNamedRef(a *ref, f func(name uint16)) {
+	if a.list != 0 {
+		forEachNamedRefIn(&lists[a.list-1].elem, f)
+	}
+	if a.mp != 0 {
+		m := &maps[a.mp-1]
+		forEachNamedRefIn(&m.elem, f)
+		for i := range m.nfields {
+			forEachNamedRefIn(&fields[m.fields+i].typ, f)
+		}
+	}
+}
+
+func forEachNamedRefIn(r *ref, f func(name uint16)) {
+	if r.named != 0 {
+		f(r.named - 1)
+	}
+	forEachNamedRef(r, f)
+}
+
+// decoder makes SMD's values of the template's records, every value fresh: they are cut
+// from slabs made to the sizes sizes counted first, a few allocations instead of thousands.
+type decoder struct {
+	maps        []schema.Map
+	lists       []schema.List
+	fields      []schema.StructField
+	strs        []string // what NamedType and Discriminator point to
+	keys        []string
+	unions      []schema.Union
+	unionFields []schema.UnionField
+}
+
+// sizes counts what decoding the atoms of the types at idx[i], for every i of at, takes.
+func sizes(idx []uint16, at []int) decoder {
+	var n struct{ maps, lists, fields, strs, keys, unions, unionFields int }
+	var count func(r *ref)
+	count = func(r *ref) {
+		if r.named != 0 {
+			n.strs++
+		}
+		if r.list != 0 {
+			l := &lists[r.list-1]
+			n.lists++
+			n.keys += int(l.nkeys)
+			count(&l.elem)
+		}
+		if r.mp != 0 {
+			m := &maps[r.mp-1]
+			n.maps++
+			count(&m.elem)
+			n.fields += int(m.nfields)
+			for i := range m.nfields {
+				count(&fields[m.fields+i].typ)
+			}
+			n.unions += int(m.nunions)
+			for i := range uint16(m.nunions) {
+				u := &unions[m.unions+i]
+				n.unionFields += int(u.nfields)
+				if u.discriminator != 0 {
+					n.strs++
+				}
+			}
+		}
+	}
+	for _, i := range at {
+		count(&template[idx[i]].atom)
+	}
+	return decoder{
+		maps:        make([]schema.Map, n.maps),
+		lists:       make([]schema.List, n.lists),
+		fields:      make([]schema.StructField, n.fields),
+		strs:        make([]string, n.strs),
+		keys:        make([]string, n.keys),
+		unions:      make([]schema.Union, n.unions),
+		unionFields: make([]schema.UnionField, n.unionFields),
+	}
+}
+
+// ptr returns a pointer to a fresh copy of string i of text.
+func (d *decoder) ptr(i uint16) *string {
+	p := &d.strs[0]
+	d.strs = d.strs[1:]
+	*p = str(i)
+	return p
+}
+
+// typeRef decodes a reference.
+func (d *decoder) typeRef(r *ref) schema.TypeRef {
+	out := schema.TypeRef{Inlined: d.atom(r), Nullable: r.rel&nullableBit != 0}
+	if r.named != 0 {
+		out.NamedType = d.ptr(r.named - 1)
+	}
+	if rel := r.rel &^ nullableBit; rel != 0 {
+		out.ElementRelationship = &relationships[rel]
+	}
+	return out
+}
+
+// atom decodes an atom (the scalar, list and map of r).
+func (d *decoder) atom(r *ref) schema.Atom {
+	var out schema.Atom
+	if r.scalar != 0 {
+		out.Scalar = &scalars[r.scalar]
+	}
+	if r.list != 0 {
+		rec := &lists[r.list-1]
+		l := &d.lists[0]
+		d.lists = d.lists[1:]
+		l.ElementType = d.typeRef(&rec.elem)
+		l.ElementRelationship = relationships[rec.relationship]
+		if rec.nkeys > 0 {
+			l.Keys = d.keys[:rec.nkeys:rec.nkeys]
+			d.keys = d.keys[rec.nkeys:]
+			for i := range rec.nkeys {
+				l.Keys[i] = str(keys[rec.keys+i])
+			}
+		}
+		out.List = l
+	}
+	if r.mp != 0 {
+		rec := &maps[r.mp-1]
+		m := &d.maps[0]
+		d.maps = d.maps[1:]
+		m.ElementType = d.typeRef(&rec.elem)
+		m.ElementRelationship = relationships[rec.relationship]
+		if n := rec.nfields; n > 0 {
+			m.Fields = d.fields[:n:n]
+			d.fields = d.fields[n:]
+			for i := range n {
+				f := &fields[rec.fields+i]
+				m.Fields[i] = schema.StructField{Name: str(f.name), Type: d.typeRef(&f.typ)}
+				if f.def != 0 {
+					m.Fields[i].Default = defaultValue(defaults[f.def-1])
+				}
+			}
+		}
+		if n := uint16(rec.nunions); n > 0 {
+			m.Unions = d.unions[:n:n]
+			d.unions = d.unions[n:]
+			for i := range n {
+				u := &unions[rec.unions+i]
+				out := &m.Unions[i]
+				out.DeduceInvalidDiscriminator = u.deduce
+				if u.discriminator != 0 {
+					out.Discriminator = d.ptr(u.discriminator - 1)
+				}
+				if k := uint16(u.nfields); k > 0 {
+					out.Fields = d.unionFields[:k:k]
+					d.unionFields = d.unionFields[k:]
+					for j := range k {
+						uf := &unionFields[u.fields+j]
+						out.Fields[j] = schema.UnionField{FieldName: str(uf.name), DiscriminatorValue: str(uf.value)}
+					}
+				}
+			}
+		}
+		out.Map = m
+	}
+	return out
+}
+
+// object is how the template writes a default value that is a non-empty JSON object: its
+// members in order, a value the linker lays out as data. A map in the template would be
+// made by code run at every start-up, so the decoder makes the maps instead, as SMD's YAML
+// parser gives them (map[any]any), for the types asked for only. An empty object is
+// written as a nil map[any]any, which is data already and, to SMD, which only reads
+// defaults, the same value as an empty one (and SMD only reads the defaults of key fields).
+type object []member
+
+// member is one member of an object default.
+type member struct {
+	name  string
+	value any
+}
+
+// holdsObject reports an object in the default value v.
+func holdsObject(v any) bool {
+	switch v := v.(type) {
+	case object:
+		return true
+	case []any:
+		for _, x := range v {
+			if holdsObject(x) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// defaultValue is the default value v of the template as the schema holds it: objects made maps,
+// everything else shared.
+func defaultValue(v any) any {
+	switch v := v.(type) {
+	case object:
+		m := make(map[any]any, len(v))
+		for _, x := range v {
+			m[x.name] = defaultValue(x.value)
+		}
+		return m
+	case []any:
+		if !holdsObject(v) {
+			return v
+		}
+		out := make([]any, len(v))
+		for i, x := range v {
+			out[i] = defaultValue(x)
+		}
+		return out
+	}
+	return v
+}
