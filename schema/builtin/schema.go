@@ -87,7 +87,7 @@ func (r Release) Closure(names ...string) []schema.TypeDef {
 	}
 	// Each name is one string of the template, looked up once however many fields refer
 	// to it.
-	asked := make([]uint64, (len(strEnd)+63)/64)
+	asked := make([]uint64, (len(strStart)+63)/64)
 	for next := 0; next < len(reached); next++ {
 		forEachNamedRef(&template[idx[reached[next]]].atom, func(name uint16) {
 			if w, bit := name/64, uint64(1)<<(name%64); asked[w]&bit == 0 {
@@ -124,7 +124,8 @@ func copyTypes(idx []uint16, at []int) []schema.TypeDef {
 	types := make([]schema.TypeDef, len(at))
 	for j, i := range at {
 		t := &template[idx[i]]
-		types[j] = schema.TypeDef{Name: str(t.name), Atom: d.atom(&t.atom)}
+		types[j].Name = str(t.name)
+		d.atom(&types[j].Atom, &t.atom)
 	}
 	return types
 }

@@ -69,13 +69,7 @@ var (
 )
 
 // str is string i of text.
-func str(i uint16) string {
-	start := uint32(0)
-	if i > 0 {
-		start = strEnd[i-1]
-	}
-	return text[start:strEnd[i]]
-}
+func str(i uint16) string { return text[strStart[i]:strStart[i+1]] }
 
 // forEachNamedRef calls f with the string of every reference by name of the atom a, at any
 // depth of its inlined atoms.
@@ -113,38 +107,9 @@ type decoder struct {
 
 // sizes counts what decoding the atoms of the types at idx[i], for every i of at, takes.
 func sizes(idx []uint16, at []int) decoder {
-	var n struct{ maps, lists, fields, strs, keys, unions, unionFields int }
-	var count func(r *ref)
-	count = func(r *ref) {
-		if r.named != 0 {
-			n.strs++
-		}
-		if r.list != 0 {
-			l := &lists[r.list-1]
-			n.lists++
-			n.keys += int(l.nkeys)
-			count(&l.elem)
-		}
-		if r.mp != 0 {
-			m := &maps[r.mp-1]
-			n.maps++
-			count(&m.elem)
-			n.fields += int(m.nfields)
-			for i := range m.nfields {
-				count(&fields[m.fields+i].typ)
-			}
-			n.unions += int(m.nunions)
-			for i := range uint16(m.nunions) {
-				u := &unions[m.unions+i]
-				n.unionFields += int(u.nfields)
-				if u.discriminator != 0 {
-					n.strs++
-				}
-			}
-		}
-	}
+	var n slabSizes
 	for _, i := range at {
-		count(&template[idx[i]].atom)
+		n.count(&template[idx[i]].atom)
 	}
 	return decoder{
 		maps:        make([]schema.Map, n.maps),
@@ -157,6 +122,39 @@ func sizes(idx []uint16, at []int) decoder {
 	}
 }
 
+// slabSizes is what a decoder's slabs hold.
+type slabSizes struct{ maps, lists, fields, strs, keys, unions, unionFields int }
+
+// count adds what decoding r takes.
+func (n *slabSizes) count(r *ref) {
+	if r.named != 0 {
+		n.strs++
+	}
+	if r.list != 0 {
+		l := &lists[r.list-1]
+		n.lists++
+		n.keys += int(l.nkeys)
+		n.count(&l.elem)
+	}
+	if r.mp != 0 {
+		m := &maps[r.mp-1]
+		n.maps++
+		n.count(&m.elem)
+		n.fields += int(m.nfields)
+		for i := range m.nfields {
+			n.count(&fields[m.fields+i].typ)
+		}
+		n.unions += int(m.nunions)
+		for i := range uint16(m.nunions) {
+			u := &unions[m.unions+i]
+			n.unionFields += int(u.nfields)
+			if u.discriminator != 0 {
+				n.strs++
+			}
+		}
+	}
+}
+
 // ptr returns a pointer to a fresh copy of string i of text.
 func (d *decoder) ptr(i uint16) *string {
 	p := &d.strs[0]
@@ -165,21 +163,20 @@ func (d *decoder) ptr(i uint16) *string {
 	return p
 }
 
-// typeRef decodes a reference.
-func (d *decoder) typeRef(r *ref) schema.TypeRef {
-	out := schema.TypeRef{Inlined: d.atom(r), Nullable: r.rel&nullableBit != 0}
+// typeRef decodes the reference r into out, which is zero.
+func (d *decoder) typeRef(out *schema.TypeRef, r *ref) {
+	d.atom(&out.Inlined, r)
 	if r.named != 0 {
 		out.NamedType = d.ptr(r.named - 1)
 	}
 	if rel := r.rel &^ nullableBit; rel != 0 {
 		out.ElementRelationship = &relationships[rel]
 	}
-	return out
+	out.Nullable = r.rel&nullableBit != 0
 }
 
-// atom decodes an atom (the scalar, list and map of r).
-func (d *decoder) atom(r *ref) schema.Atom {
-	var out schema.Atom
+// atom decodes the atom of r (its scalar, list and map) into out, which is zero.
+func (d *decoder) atom(out *schema.Atom, r *ref) {
 	if r.scalar != 0 {
 		out.Scalar = &scalars[r.scalar]
 	}
@@ -187,57 +184,60 @@ func (d *decoder) atom(r *ref) schema.Atom {
 		rec := &lists[r.list-1]
 		l := &d.lists[0]
 		d.lists = d.lists[1:]
-		l.ElementType = d.typeRef(&rec.elem)
+		d.typeRef(&l.ElementType, &rec.elem)
 		l.ElementRelationship = relationships[rec.relationship]
-		if rec.nkeys > 0 {
-			l.Keys = d.keys[:rec.nkeys:rec.nkeys]
-			d.keys = d.keys[rec.nkeys:]
-			for i := range rec.nkeys {
+		if n := rec.nkeys; n > 0 {
+			l.Keys = d.keys[:n:n]
+			d.keys = d.keys[n:]
+			for i := range n {
 				l.Keys[i] = str(keys[rec.keys+i])
 			}
 		}
 		out.List = l
 	}
 	if r.mp != 0 {
-		rec := &maps[r.mp-1]
-		m := &d.maps[0]
-		d.maps = d.maps[1:]
-		m.ElementType = d.typeRef(&rec.elem)
-		m.ElementRelationship = relationships[rec.relationship]
-		if n := rec.nfields; n > 0 {
-			m.Fields = d.fields[:n:n]
-			d.fields = d.fields[n:]
-			for i := range n {
-				f := &fields[rec.fields+i]
-				m.Fields[i] = schema.StructField{Name: str(f.name), Type: d.typeRef(&f.typ)}
-				if f.def != 0 {
-					m.Fields[i].Default = defaultValue(defaults[f.def-1])
-				}
-			}
-		}
-		if n := uint16(rec.nunions); n > 0 {
-			m.Unions = d.unions[:n:n]
-			d.unions = d.unions[n:]
-			for i := range n {
-				u := &unions[rec.unions+i]
-				out := &m.Unions[i]
-				out.DeduceInvalidDiscriminator = u.deduce
-				if u.discriminator != 0 {
-					out.Discriminator = d.ptr(u.discriminator - 1)
-				}
-				if k := uint16(u.nfields); k > 0 {
-					out.Fields = d.unionFields[:k:k]
-					d.unionFields = d.unionFields[k:]
-					for j := range k {
-						uf := &unionFields[u.fields+j]
-						out.Fields[j] = schema.UnionField{FieldName: str(uf.name), DiscriminatorValue: str(uf.value)}
-					}
-				}
-			}
-		}
-		out.Map = m
+		d.mapAtom(out, &maps[r.mp-1])
 	}
-	return out
+}
+
+// mapAtom decodes the map rec into out.
+func (d *decoder) mapAtom(out *schema.Atom, rec *mapRec) {
+	m := &d.maps[0]
+	d.maps = d.maps[1:]
+	d.typeRef(&m.ElementType, &rec.elem)
+	m.ElementRelationship = relationships[rec.relationship]
+	if n := rec.nfields; n > 0 {
+		m.Fields = d.fields[:n:n]
+		d.fields = d.fields[n:]
+		for i := range n {
+			f, to := &fields[rec.fields+i], &m.Fields[i]
+			to.Name = str(f.name)
+			d.typeRef(&to.Type, &f.typ)
+			if f.def != 0 {
+				to.Default = defaultValue(defaults[f.def-1])
+			}
+		}
+	}
+	if n := uint16(rec.nunions); n > 0 {
+		m.Unions = d.unions[:n:n]
+		d.unions = d.unions[n:]
+		for i := range n {
+			u, to := &unions[rec.unions+i], &m.Unions[i]
+			to.DeduceInvalidDiscriminator = u.deduce
+			if u.discriminator != 0 {
+				to.Discriminator = d.ptr(u.discriminator - 1)
+			}
+			if k := uint16(u.nfields); k > 0 {
+				to.Fields = d.unionFields[:k:k]
+				d.unionFields = d.unionFields[k:]
+				for j := range k {
+					uf := &unionFields[u.fields+j]
+					to.Fields[j] = schema.UnionField{FieldName: str(uf.name), DiscriminatorValue: str(uf.value)}
+				}
+			}
+		}
+	}
+	out.Map = m
 }
 
 // object is how the template writes a default value that is a non-empty JSON object: its

@@ -3,8 +3,7 @@
 package builtin
 
 // text holds every string of the schemas (type and field names, list keys, union
-// discriminators and members), each once: string i is text[strEnd[i-1]:strEnd[i]]
-// (text[:strEnd[0]] the first).
+// discriminators and members), each once: string i is text[strStart[i]:strStart[i+1]].
 const text = "__untyped_atomic_" + "__untyped_deduced_" + "io.k8s.api.admissionregistration.v1.ApplyConfiguration" + "expression" + "io.k8s.api.admissionregistration.v1.AuditAnnotation" + "key" + "valueExpression" + "io.k8s.api.admissionregistration.v1.ExpressionWarning" +
 	"fieldRef" + "warning" + "io.k8s.api.admissionregistration.v1.JSONPatch" + "io.k8s.api.admissionregistration.v1.MatchCondition" + "name" + "io.k8s.api.admissionregistration.v1.MatchResources" + "excludeResourceRules" + "io.k8s.api.admissionregistration.v1.NamedRuleWithOperations" +
 	"matchPolicy" + "namespaceSelector" + "io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector" + "objectSelector" + "resourceRules" + "io.k8s.api.admissionregistration.v1.MutatingAdmissionPolicy" + "apiVersion" + "kind" +
@@ -272,25 +271,25 @@ const text = "__untyped_atomic_" + "__untyped_deduced_" + "io.k8s.api.admissionr
 	"blockOwnerDeletion" + "io.k8s.apimachinery.pkg.runtime.RawExtension" + "io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIService" + "io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIServiceSpec" + "io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIServiceStatus" + "io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIServiceCondition" + "groupPriorityMinimum" + "insecureSkipTLSVerify" +
 	"io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.ServiceReference" + "versionPriority" + "io.k8s.kube-aggregator.pkg.apis.apiregistration.v1beta1.APIService" + "io.k8s.kube-aggregator.pkg.apis.apiregistration.v1beta1.APIServiceSpec" + "io.k8s.kube-aggregator.pkg.apis.apiregistration.v1beta1.APIServiceStatus" + "io.k8s.kube-aggregator.pkg.apis.apiregistration.v1beta1.APIServiceCondition" + "io.k8s.kube-aggregator.pkg.apis.apiregistration.v1beta1.ServiceReference"
 
-// strEnd is where each string of text ends. Read-only.
-var strEnd = [...]uint32{
-	17, 35, 89, 99, 150, 153, 168, 221, 229, 236, 281, 331, 335, 385, 405, 464, 475, 492, 542, 556, 569,
-	628, 638, 642, 650, 697, 701, 764, 830, 900, 914, 922, 966, 976, 989, 1004, 1020, 1029, 1073, 1082,
-	1127, 1145, 1154, 1198, 1249, 1272, 1284, 1339, 1344, 1398, 1409, 1423, 1487, 1495, 1513, 1522, 1531,
-	1540, 1551, 1561, 1574, 1583, 1588, 1597, 1620, 1628, 1680, 1684, 1688, 1736, 1754, 1815, 1880, 1886,
-	1953, 2021, 2093, 2110, 2126, 2137, 2183, 2193, 2239, 2243, 2261, 2273, 2326, 2392, 2399, 2416, 2422,
-	2430, 2437, 2440, 2500, 2557, 2616, 2667, 2723, 2779, 2844, 2909, 2978, 3050, 3126, 3176, 3226, 3277,
-	3327, 3381, 3448, 3519, 3592, 3666, 3744, 3796, 3855, 3911, 3969, 4019, 4074, 4129, 4193, 4257, 4325,
-	4396, 4471, 4520, 4569, 4619, 4668, 4724, 4784, 4853, 4910, 4963, 5029, 5099, 5171, 5244, 5321, 5372,
-	5430, 5501, 5559, 5570, 5587, 5602, 5616, 5668, 5724, 5782, 5843, 5861, 5902, 5923, 5938, 5975, 5979,
-	5987, 6015, 6047, 6081, 6118, 6133, 6153, 6161, 6195, 6209, 6251, 6265, 6287, 6309, 6324, 6342, 6353,
-	6370, 6392, 6405, 6446, 6475, 6508, 6543, 6581, 6595, 6601, 6624, 6632, 6640, 6677, 6694, 6707, 6726,
-	6741, 6760, 6802, 6831, 6864, 6899, 6937, 6957, 6965, 7012, 7026, 7077, 7086, 7116, 7150, 7186, 7225,
-	7263, 7268, 7334, 7345, 7355, 7363, 7399, 7418, 7429, 7473, 7493, 7533, 7548, 7563, 7577, 7619, 7653,
-	7691, 7731, 7774, 7784, 7822, 7864, 7911, 7967, 8002, 8041, 8082, 8126, 8169, 8240, 8289, 8331, 8364,
-	8401, 8440, 8482, 8529, 8575, 8609, 8647, 8687, 8730, 8772, 8819, 8853, 8891, 8931, 8974, 9030, 9065,
-	9104, 9145, 9189, 9232, 9303, 9352, 9405, 9454, 9507, 9562, 9573, 9584, 9598, 9628, 9659, 9674, 9687,
-	9742, 9751, 9757, 9795, 9850, 9857, 9900, 9953, 9999, 10005, 10047, 10093, 10135, 10148, 10153,
+// strStart is where each string of text starts, and where the last ends. Read-only.
+var strStart = [...]uint32{
+	0, 17, 35, 89, 99, 150, 153, 168, 221, 229, 236, 281, 331, 335, 385, 405, 464, 475, 492, 542, 556,
+	569, 628, 638, 642, 650, 697, 701, 764, 830, 900, 914, 922, 966, 976, 989, 1004, 1020, 1029, 1073,
+	1082, 1127, 1145, 1154, 1198, 1249, 1272, 1284, 1339, 1344, 1398, 1409, 1423, 1487, 1495, 1513, 1522,
+	1531, 1540, 1551, 1561, 1574, 1583, 1588, 1597, 1620, 1628, 1680, 1684, 1688, 1736, 1754, 1815, 1880,
+	1886, 1953, 2021, 2093, 2110, 2126, 2137, 2183, 2193, 2239, 2243, 2261, 2273, 2326, 2392, 2399, 2416,
+	2422, 2430, 2437, 2440, 2500, 2557, 2616, 2667, 2723, 2779, 2844, 2909, 2978, 3050, 3126, 3176, 3226,
+	3277, 3327, 3381, 3448, 3519, 3592, 3666, 3744, 3796, 3855, 3911, 3969, 4019, 4074, 4129, 4193, 4257,
+	4325, 4396, 4471, 4520, 4569, 4619, 4668, 4724, 4784, 4853, 4910, 4963, 5029, 5099, 5171, 5244, 5321,
+	5372, 5430, 5501, 5559, 5570, 5587, 5602, 5616, 5668, 5724, 5782, 5843, 5861, 5902, 5923, 5938, 5975,
+	5979, 5987, 6015, 6047, 6081, 6118, 6133, 6153, 6161, 6195, 6209, 6251, 6265, 6287, 6309, 6324, 6342,
+	6353, 6370, 6392, 6405, 6446, 6475, 6508, 6543, 6581, 6595, 6601, 6624, 6632, 6640, 6677, 6694, 6707,
+	6726, 6741, 6760, 6802, 6831, 6864, 6899, 6937, 6957, 6965, 7012, 7026, 7077, 7086, 7116, 7150, 7186,
+	7225, 7263, 7268, 7334, 7345, 7355, 7363, 7399, 7418, 7429, 7473, 7493, 7533, 7548, 7563, 7577, 7619,
+	7653, 7691, 7731, 7774, 7784, 7822, 7864, 7911, 7967, 8002, 8041, 8082, 8126, 8169, 8240, 8289, 8331,
+	8364, 8401, 8440, 8482, 8529, 8575, 8609, 8647, 8687, 8730, 8772, 8819, 8853, 8891, 8931, 8974, 9030,
+	9065, 9104, 9145, 9189, 9232, 9303, 9352, 9405, 9454, 9507, 9562, 9573, 9584, 9598, 9628, 9659, 9674,
+	9687, 9742, 9751, 9757, 9795, 9850, 9857, 9900, 9953, 9999, 10005, 10047, 10093, 10135, 10148, 10153,
 	10194, 10202, 10214, 10240, 10249, 10294, 10343, 10396, 10451, 10508, 10517, 10524, 10582, 10590,
 	10597, 10633, 10647, 10685, 10702, 10710, 10716, 10760, 10764, 10806, 10814, 10860, 10904, 10946,
 	10992, 11010, 11022, 11037, 11097, 11121, 11139, 11199, 11224, 11243, 11301, 11352, 11362, 11376,

@@ -85,10 +85,9 @@ func emitSchema(releases []*release) ([]byte, error) {
 	fmt.Fprintf(&b, header, releasesFrom(releases))
 	b.WriteString("package builtin\n\n")
 	b.WriteString("// text holds every string of the schemas (type and field names, list keys, union\n" +
-		"// discriminators and members), each once: string i is text[strEnd[i-1]:strEnd[i]]\n" +
-		"// (text[:strEnd[0]] the first).\n")
+		"// discriminators and members), each once: string i is text[strStart[i]:strStart[i+1]].\n")
 	b.WriteString("const text = ")
-	var ends []string
+	ends := []string{"0"}
 	end := 0
 	for i, str := range e.strs {
 		if i > 0 && i%8 == 0 {
@@ -101,7 +100,7 @@ func emitSchema(releases []*release) ([]byte, error) {
 		ends = append(ends, strconv.Itoa(end))
 	}
 	b.WriteString("\n\n")
-	writeTable(&b, "// strEnd is where each string of text ends. Read-only.\n", "strEnd", "uint32", ends)
+	writeTable(&b, "// strStart is where each string of text starts, and where the last ends. Read-only.\n", "strStart", "uint32", ends)
 	fmt.Fprintf(&b, "// template holds every type of every release, sorted by name: the string of its name and\n"+
 		"// its atom. A type that is the same in several releases is there once (%d types for %d\n"+
 		"// releases of %s types). Read-only, as every table here.\n", len(pool), len(releases), typeCounts(releases))
