@@ -2,7 +2,6 @@ package builtin
 
 import (
 	"slices"
-	"sort"
 
 	"github.com/ssa-diff/ssa-diff/kube"
 	"sigs.k8s.io/structured-merge-diff/v6/schema"
@@ -113,9 +112,17 @@ func (r Release) Type(name string) (schema.TypeDef, bool) {
 // find returns the position in r.types() of the release's type named name: the release
 // lists its types sorted by name (TestReleaseTypesSortedByName).
 func (r Release) find(name string) (int, bool) {
+	// A loop without closures: Closure looks up every name its types refer to.
 	idx := r.types()
-	i := sort.Search(len(idx), func(i int) bool { return str(template[idx[i]].name) >= name })
-	return i, i < len(idx) && str(template[idx[i]].name) == name
+	lo, hi := 0, len(idx)
+	for lo < hi {
+		if m := int(uint(lo+hi) >> 1); str(template[idx[m]].name) < name {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo, lo < len(idx) && str(template[idx[lo]].name) == name
 }
 
 // copyTypes decodes the types of the template at idx[i] for every i of at, in that order.
