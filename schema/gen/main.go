@@ -17,6 +17,14 @@
 // modules replaced by the same versions) and a rerun; new kinds must be added to the
 // resource table (table.go), which the generator cross-checks against the release's typed
 // clients and +k8s:supportsSubresource markers.
+//
+//	go run . -from-copies -out ../builtin
+//
+// writes zz_generated.schema.go alone from the readable copies of every release's schema
+// in ../builtin (schema.yaml, schema-1.<minor>.yaml), which SMD's parser reads as the full
+// run reads each release's dump: the same file, without building any release (a change of
+// how the template is written needs no module of any release). TestSchemaGoIsUpToDate
+// holds the committed file to it.
 package main
 
 import (
