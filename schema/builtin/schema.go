@@ -81,14 +81,15 @@ func (r Release) Closure(names ...string) []schema.TypeDef {
 			reached = append(reached, i)
 		}
 	}
-	for _, n := range names {
-		reach(n)
+	for _, name := range names {
+		reach(name)
 	}
 	// Each name is one string of the template, looked up once however many fields refer
-	// to it.
+	// to it; counting what the types take finds their references.
+	var n slabSizes
 	asked := make([]uint64, (len(strStart)+63)/64)
 	for next := 0; next < len(reached); next++ {
-		forEachNamedRef(&template[idx[reached[next]]].atom, func(name uint16) {
+		n.count(&template[idx[reached[next]]].atom, func(name uint16) {
 			if w, bit := name/64, uint64(1)<<(name%64); asked[w]&bit == 0 {
 				asked[w] |= bit
 				reach(str(name))
@@ -96,7 +97,7 @@ func (r Release) Closure(names ...string) []schema.TypeDef {
 		})
 	}
 	slices.Sort(reached)
-	return copyTypes(idx, reached)
+	return decodeTypes(idx, reached, &n)
 }
 
 // Type returns a fresh copy, as NewSchema makes it, of the release's type named name alone;
@@ -127,7 +128,17 @@ func (r Release) find(name string) (int, bool) {
 
 // copyTypes decodes the types of the template at idx[i] for every i of at, in that order.
 func copyTypes(idx []uint16, at []int) []schema.TypeDef {
-	d := sizes(idx, at)
+	var n slabSizes
+	for _, i := range at {
+		n.count(&template[idx[i]].atom, nil)
+	}
+	return decodeTypes(idx, at, &n)
+}
+
+// decodeTypes decodes the types of the template at idx[i] for every i of at, in that order,
+// into slabs of the sizes n, which counted them.
+func decodeTypes(idx []uint16, at []int, n *slabSizes) []schema.TypeDef {
+	d := n.decoder()
 	types := make([]schema.TypeDef, len(at))
 	for j, i := range at {
 		t := &template[idx[i]]

@@ -71,30 +71,9 @@ var (
 // str is string i of text.
 func str(i uint16) string { return text[strStart[i]:strStart[i+1]] }
 
-// forEachNamedRef calls f with the string of every reference by name of the atom a, at any
-// depth of its inlined atoms.
-func forEachNamedRef(a *ref, f func(name uint16)) {
-	if a.list != 0 {
-		forEachNamedRefIn(&lists[a.list-1].elem, f)
-	}
-	if a.mp != 0 {
-		m := &maps[a.mp-1]
-		forEachNamedRefIn(&m.elem, f)
-		for i := range m.nfields {
-			forEachNamedRefIn(&fields[m.fields+i].typ, f)
-		}
-	}
-}
-
-func forEachNamedRefIn(r *ref, f func(name uint16)) {
-	if r.named != 0 {
-		f(r.named - 1)
-	}
-	forEachNamedRef(r, f)
-}
-
 // decoder makes SMD's values of the template's records, every value fresh: they are cut
-// from slabs made to the sizes sizes counted first, a few allocations instead of thousands.
+// from slabs made to the sizes slabSizes counted first, a few allocations instead of
+// thousands.
 type decoder struct {
 	maps        []schema.Map
 	lists       []schema.List
@@ -105,12 +84,11 @@ type decoder struct {
 	unionFields []schema.UnionField
 }
 
-// sizes counts what decoding the atoms of the types at idx[i], for every i of at, takes.
-func sizes(idx []uint16, at []int) decoder {
-	var n slabSizes
-	for _, i := range at {
-		n.count(&template[idx[i]].atom)
-	}
+// slabSizes is what a decoder's slabs hold.
+type slabSizes struct{ maps, lists, fields, strs, keys, unions, unionFields int }
+
+// decoder returns a decoder with slabs of the sizes n.
+func (n *slabSizes) decoder() decoder {
 	return decoder{
 		maps:        make([]schema.Map, n.maps),
 		lists:       make([]schema.List, n.lists),
@@ -122,27 +100,28 @@ func sizes(idx []uint16, at []int) decoder {
 	}
 }
 
-// slabSizes is what a decoder's slabs hold.
-type slabSizes struct{ maps, lists, fields, strs, keys, unions, unionFields int }
-
-// count adds what decoding r takes.
-func (n *slabSizes) count(r *ref) {
+// count adds what decoding r takes and calls named, unless nil, with the string of every
+// reference by name in r, at any depth of its inlined atoms.
+func (n *slabSizes) count(r *ref, named func(name uint16)) {
 	if r.named != 0 {
 		n.strs++
+		if named != nil {
+			named(r.named - 1)
+		}
 	}
 	if r.list != 0 {
 		l := &lists[r.list-1]
 		n.lists++
 		n.keys += int(l.nkeys)
-		n.count(&l.elem)
+		n.count(&l.elem, named)
 	}
 	if r.mp != 0 {
 		m := &maps[r.mp-1]
 		n.maps++
-		n.count(&m.elem)
+		n.count(&m.elem, named)
 		n.fields += int(m.nfields)
 		for i := range m.nfields {
-			n.count(&fields[m.fields+i].typ)
+			n.count(&fields[m.fields+i].typ, named)
 		}
 		n.unions += int(m.nunions)
 		for i := range uint16(m.nunions) {
