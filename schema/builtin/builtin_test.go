@@ -128,13 +128,13 @@ func TestWrongRecordsFound(t *testing.T) {
 		}
 		return nil
 	}
-	other := func(i uint16) uint16 { return (i + 1) % uint16(len(strStart)-1) }
+	other := func(i uint16) uint16 { return (i + 1) % uint16(len(strs)) }
 	for _, c := range []struct {
 		name   string
 		change func() (undo func())
 	}{
 		{"a type's name", func() func() { p := &template[0].name; old := *p; *p = other(old); return func() { *p = old } }},
-		{"the end of a string", func() func() { p := &strStart[template[0].name+1]; old := *p; *p--; return func() { *p = old } }},
+		{"a string", func() func() { p := &strs[template[0].name]; old := *p; *p += "x"; return func() { *p = old } }},
 		{"a release's type", func() func() { p := &releaseTypes[0]; old := *p; *p++; return func() { *p = old } }},
 		{"a field's name", func() func() { p := &fields[0].name; old := *p; *p = other(old); return func() { *p = old } }},
 		{"a field's default", func() func() {

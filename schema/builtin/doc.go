@@ -12,9 +12,9 @@
 //     and by what, which are sets or atomic, which maps are granular, which key fields have
 //     defaults; which fields exist at all). They are generated as tables of small records
 //     without pointers (types, lists, maps, fields, keys, unions; template.go describes
-//     them) holding positions in each other and in one string constant of every name, which
-//     the linker lays out as data the garbage collector never scans and the runtime's
-//     start-up never walks (no code runs to build them, nothing is parsed). Each type is
+//     them) holding positions in each other and in one table of every name, which the
+//     linker lays out as data the garbage collector never scans and the runtime's start-up
+//     never walks, the table of names aside (no code runs to build them, nothing is parsed). Each type is
 //     held once for all the releases where it is the same, with a list of its types per
 //     release. NewSchema decodes the release's types into fresh SMD values, cut from a few
 //     slabs, a fraction of a millisecond, where parsing the same schema from YAML costs

@@ -49,7 +49,7 @@ func (r Release) types() []uint16 {
 }
 
 // NewSchema returns the SMD schema of every built-in type of the release. Every call
-// returns fresh values (the strings aside, which are parts of one constant): the schema's
+// returns fresh values (the strings aside, which are constants): the schema's
 // and each map's lazily built lookup caches, and everything else, so callers may use the
 // result freely; only the scalar kinds and element-relationship overrides that references
 // point to, and default values other than objects, are shared, and SMD only reads those.
@@ -87,7 +87,7 @@ func (r Release) Closure(names ...string) []schema.TypeDef {
 	// Each name is one string of the template, looked up once however many fields refer
 	// to it; counting what the types take finds their references.
 	var n slabSizes
-	asked := make([]uint64, (len(strStart)+63)/64)
+	asked := make([]uint64, (len(strs)+63)/64)
 	for next := 0; next < len(reached); next++ {
 		n.count(&template[idx[reached[next]]].atom, func(name uint16) {
 			if w, bit := name/64, uint64(1)<<(name%64); asked[w]&bit == 0 {
