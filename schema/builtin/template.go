@@ -2,11 +2,11 @@ package builtin
 
 import "sigs.k8s.io/structured-merge-diff/v6/schema"
 
-// The template's records: tables of fixed-size values without pointers, indices into each
-// other and into the table of strings strs (zz_generated.schema.go), which the linker lays
-// out as data the garbage collector never scans and the runtime's start-up never walks
-// (strs aside, 2,127 strings). Index 0 of a
-// 1-based field means none. The decoder (decoder, below) makes SMD's values of them.
+// The template's records: tables of fixed-size values without pointers, positions in each
+// other and in the table of strings strs (zz_generated.schema.go), which the linker lays out
+// as data the garbage collector never scans and the runtime's start-up never walks (strs
+// aside, some 2,100 strings). A 1-based position of 0 means none. The decoder (below) makes
+// SMD's values of them.
 
 // ref is an atom, or a reference to a type: the named type, the inlined atom's scalar, list
 // and map, and the reference's element-relationship override and nullability.

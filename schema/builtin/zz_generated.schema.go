@@ -3,11 +3,10 @@
 package builtin
 
 // strs holds every string of the schemas (type and field names, list keys, union
-// discriminators and members), each once. The one table of the template with pointers
-// (2 words a string): string literals, which the linker stores once with every equal
-// literal of the program, so that a name compares equal to the program's own constants
-// by pointer (as one string constant cut in pieces did not: +0.15% instructions on the
-// 1,000-object corpus, string comparisons run through). Read-only.
+// discriminators and members), each once: the one table of the template with pointers.
+// String literals, which the linker stores once with every equal literal of the
+// program, so that a name and an equal constant of the program are one string and
+// compare equal at the pointer (docs/performance.md, branch tmpl43). Read-only.
 var strs = [...]string{
 	"__untyped_atomic_", "__untyped_deduced_", "io.k8s.api.admissionregistration.v1.ApplyConfiguration",
 	"expression", "io.k8s.api.admissionregistration.v1.AuditAnnotation", "key", "valueExpression",

@@ -89,11 +89,10 @@ func emitSchema(releases []*release) ([]byte, error) {
 		strs = append(strs, strconv.Quote(str))
 	}
 	writeTable(&b, "// strs holds every string of the schemas (type and field names, list keys, union\n"+
-		"// discriminators and members), each once. The one table of the template with pointers\n"+
-		"// (2 words a string): string literals, which the linker stores once with every equal\n"+
-		"// literal of the program, so that a name compares equal to the program's own constants\n"+
-		"// by pointer (as one string constant cut in pieces did not: +0.15% instructions on the\n"+
-		"// 1,000-object corpus, string comparisons run through). Read-only.\n", "strs", "string", strs)
+		"// discriminators and members), each once: the one table of the template with pointers.\n"+
+		"// String literals, which the linker stores once with every equal literal of the\n"+
+		"// program, so that a name and an equal constant of the program are one string and\n"+
+		"// compare equal at the pointer (docs/performance.md, branch tmpl43). Read-only.\n", "strs", "string", strs)
 	fmt.Fprintf(&b, "// template holds every type of every release, sorted by name: the string of its name and\n"+
 		"// its atom. A type that is the same in several releases is there once (%d types for %d\n"+
 		"// releases of %s types). Read-only, as every table here.\n", len(pool), len(releases), typeCounts(releases))
