@@ -174,10 +174,13 @@ differential:
 # validation (validation, 150 writes per kind). ~790 packages more than make test compiles
 # (k8s.io/kubernetes' registry, apiserver, kube-aggregator): 3:15-3:37 on a cold Go build
 # cache, 5.5-6 minutes of CPU (docs/performance.md, "CI time"); part of make conformance.
+# Then the schema generator's own tests (it links k8s.io/kubernetes 1.38 and builds with
+# GEN_TOOLCHAIN): its generated schema is what it writes from the readable copies.
 differential-kubernetes:
 	cd conformance/defaulting && $(GO) vet ./... && $(GO) test -count=1 ./...
 	cd conformance/internalapi && $(GO) vet ./... && $(GO) test -count=1 -short ./...
 	cd conformance/validation && $(GO) vet ./... && $(GO) test -count=1 -short ./...
+	cd schema/gen && GOTOOLCHAIN=$(GEN_TOOLCHAIN) $(GO) vet . ./atomicfile && GOTOOLCHAIN=$(GEN_TOOLCHAIN) $(GO) test -count=1 . ./atomicfile
 
 # The differential harness at 1.33 against 1.33.13's own field manager (the oracle133
 # module, run as a process; its first build takes ~7 minutes on a cold Go build cache, under

@@ -10,13 +10,16 @@
 //   - Release.NewSchema: the structured-merge-diff schema of all types of the release. The
 //     API server decides field ownership with exactly these types (which lists are keyed
 //     and by what, which are sets or atomic, which maps are granular, which key fields have
-//     defaults; which fields exist at all). They are generated as one []schema.TypeDef
-//     composite literal that the linker lays out as data (no code runs to build it,
-//     nothing is parsed), holding each type once for all the releases where it is the
-//     same, and a list of its types per release; NewSchema copies the release's values SMD
-//     caches lookups in, about half a millisecond, where parsing the same schema from YAML
-//     costs ~60–100 ms. Release.Closure copies only the types some named ones reach (a
-//     kind's, what package schema's registry makes when the kind is first looked up), and
+//     defaults; which fields exist at all). They are generated as tables of small records
+//     without pointers (types, lists, maps, fields, keys, unions; template.go describes
+//     them) holding positions in each other and in one table of every name, which the
+//     linker lays out as data the garbage collector never scans and the runtime's start-up
+//     never walks, the table of names aside (no code runs to build them, nothing is parsed). Each type is
+//     held once for all the releases where it is the same, with a list of its types per
+//     release. NewSchema decodes the release's types into fresh SMD values, cut from a few
+//     slabs, a fraction of a millisecond, where parsing the same schema from YAML costs
+//     ~60–100 ms. Release.Closure decodes only the types some named ones reach (a kind's,
+//     what package schema's registry makes when the kind is first looked up), and
 //     Release.Type one type.
 //   - Release.Kinds: the GVK index, one table of every release's kinds sorted by group,
 //     kind and version, that a registry searches by bisection (KindRange,
@@ -27,8 +30,12 @@
 //
 // schema.yaml (the newest release) and schema-1.<minor>.yaml (the others) in this
 // directory are readable copies of the same schemas for review; the package tests prove
-// that they and each Release.NewSchema are equal and that SMD's parser accepts them. Regenerate with
-// `cd schema/gen && go run . -out ../builtin` (`make generate`).
+// that they and each Release.NewSchema are equal, that SMD's parser accepts them, and that
+// a record changed in any of its parts is found (TestWrongRecordsFound). Regenerate with
+// `cd schema/gen && go run . -out ../builtin` (`make generate`); `go run . -from-copies -out
+// ../builtin` writes zz_generated.schema.go alone from the readable copies, building no
+// release (what a change of the records' form needs; schema/gen's TestSchemaGoIsUpToDate
+// holds the file to it).
 package builtin
 
 // Kind describes one built-in kind in one version.

@@ -17,6 +17,14 @@
 // modules replaced by the same versions) and a rerun; new kinds must be added to the
 // resource table (table.go), which the generator cross-checks against the release's typed
 // clients and +k8s:supportsSubresource markers.
+//
+//	go run . -from-copies -out ../builtin
+//
+// writes zz_generated.schema.go alone from the readable copies of every release's schema
+// in ../builtin (schema.yaml, schema-1.<minor>.yaml), which SMD's parser reads as the full
+// run reads each release's dump: the same file, without building any release (a change of
+// how the template is written needs no module of any release). TestSchemaGoIsUpToDate
+// holds the committed file to it.
 package main
 
 import (
@@ -43,11 +51,15 @@ func main() {
 	out := flag.String("out", "../builtin", "directory of the generated package")
 	served := flag.String("served", "../testdata/served", "directory of the served-API facts of each release")
 	dump := flag.String("dump", "", "write this build's release (types, kinds, served facts) as JSON to this file, and nothing else")
+	fromCopies := flag.Bool("from-copies", false, "write only zz_generated.schema.go, from the readable copies in -out (schema*.yaml), building no release")
 	flag.Parse()
 	var err error
-	if *dump != "" {
+	switch {
+	case *dump != "":
 		err = dumpRelease(*dump)
-	} else {
+	case *fromCopies:
+		err = schemaFromCopies(*out)
+	default:
 		err = run(*out, *served)
 	}
 	if err != nil {
