@@ -54,3 +54,17 @@ func BenchmarkParseYAMLStream(b *testing.B) {
 		Parse("m.yaml", data)
 	}
 }
+
+// BenchmarkLoadLiveList reads a List as a live dump is read (gather's readsLive): items
+// kept as compact text, checked for warnings, not decoded.
+func BenchmarkLoadLiveList(b *testing.B) {
+	data := string(listOf(500))
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		l := Loader{Stdin: strings.NewReader(data), NoFieldLines: true, CompactManagedFields: true, DeferDecoding: true}
+		if objs, errs := Split(l.Load("-")); len(errs) != 0 || len(objs) != 500 || !objs[0].Deferred() {
+			b.Fatal(errs)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package jsontext
 import (
 	"bytes"
 	"encoding/json"
+	"unicode/utf8"
 )
 
 // Compact appends src to dst as json.Compact does — the text without the spaces between
@@ -59,6 +60,7 @@ type walker struct {
 	indent bool   // Indent's layout; Compact's otherwise
 	prefix string // Indent's
 	step   string
+	check  *Compactor // a Compactor's: the keys of open objects, what the checks found
 }
 
 // whole copies the text, one value between optional spaces (Indent keeps those after it);
@@ -95,7 +97,8 @@ func (w *walker) value(depth int) bool {
 	case b == '{' || b == '[':
 		return w.container(depth)
 	case b == '"':
-		return w.string()
+		_, _, _, ok := w.string()
+		return ok
 	case b == 't':
 		return w.literal("true")
 	case b == 'f':
@@ -125,12 +128,21 @@ func (w *walker) container(depth int) bool {
 		w.out = append(w.out, closing)
 		return true
 	}
+	var keys objectKeys
+	checking := w.check != nil && open == '{'
+	if checking {
+		keys = w.check.open() // closed when the object ends; a failed walk starts over
+	}
 	for {
 		w.newline(depth + 1)
 		w.Space()
 		if open == '{' {
-			if !w.string() || !w.colon() {
+			inner, escaped, ascii, ok := w.string()
+			if !ok || !w.colon() {
 				return false
+			}
+			if checking && w.check.key(&keys, inner, escaped, ascii) {
+				w.check.found.UniqueKeys = false
 			}
 			w.out = append(w.out, ':')
 			if w.indent {
@@ -149,6 +161,9 @@ func (w *walker) container(depth int) bool {
 		default:
 			w.newline(depth)
 			w.out = append(w.out, closing)
+			if checking {
+				w.check.close(&keys)
+			}
 			return true
 		}
 	}
@@ -162,12 +177,16 @@ func (w *walker) literal(word string) bool {
 	return true
 }
 
-// string copies a string as it is written.
-func (w *walker) string() bool {
+// string copies a string as it is written and gives what quoted read of it; with checks,
+// it notes a string that is not UTF-8.
+func (w *walker) string() (inner []byte, escaped, ascii, ok bool) {
 	start := w.pos
-	if _, _, _, ok := w.quoted(); !ok {
-		return false
+	if inner, escaped, ascii, ok = w.quoted(); !ok {
+		return nil, false, false, false
 	}
 	w.out = append(w.out, w.data[start:w.pos]...)
-	return true
+	if w.check != nil && !ascii && !utf8.Valid(inner) {
+		w.check.found.UTF8 = false
+	}
+	return inner, escaped, ascii, true
 }
