@@ -1,7 +1,10 @@
 package input
 
 import (
+	"bytes"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -55,16 +58,20 @@ func BenchmarkParseYAMLStream(b *testing.B) {
 	}
 }
 
-// BenchmarkLoadLiveList reads a List as a live dump is read (gather's readsLive): items
-// kept as compact text, checked for warnings, not decoded.
-func BenchmarkLoadLiveList(b *testing.B) {
-	data := string(listOf(500))
+// BenchmarkLoadLiveDump reads the 1,000-object corpus's dump (make bench-corpus; kubectl
+// get -o json, indented) as a live dump is read (gather's readsLive): items kept as
+// compact text, checked for warnings, not decoded.
+func BenchmarkLoadLiveDump(b *testing.B) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "bench-corpus", "1000", "live.json"))
+	if err != nil {
+		b.Skip("no corpus (make bench-corpus):", err)
+	}
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
-		l := Loader{Stdin: strings.NewReader(data), NoFieldLines: true, CompactManagedFields: true, DeferDecoding: true}
-		if objs, errs := Split(l.Load("-")); len(errs) != 0 || len(objs) != 500 || !objs[0].Deferred() {
-			b.Fatal(errs)
+		l := Loader{Stdin: bytes.NewReader(data), NoFieldLines: true, CompactManagedFields: true, DeferDecoding: true}
+		if objs, errs := Split(l.Load("-")); len(errs) != 0 || len(objs) < 1000 || !objs[0].Deferred() {
+			b.Fatal(len(objs), errs)
 		}
 	}
 }
