@@ -122,7 +122,7 @@ func compactObject(data []byte, sc *compacting) (text []byte, head *objectHead, 
 		return nil, nil, false, false // decoding says what is wrong, and where
 	}
 	text = sc.buf.Bytes()
-	if head, ok = readHead(text); !ok {
+	if head, ok = readHead(text, &sc.c); !ok {
 		return nil, nil, false, false
 	}
 	if checks.Known {
@@ -187,7 +187,7 @@ func (p *parser) deferYAML(src Source, doc *document, j []byte) bool {
 	if len(j) == 0 || j[0] != '{' {
 		return false
 	}
-	head, ok := readHead(j)
+	head, ok := readHead(j, nil)
 	if !ok || jsonDepth(j) > p.lim.MaxDepth {
 		return false
 	}
@@ -221,11 +221,12 @@ func jsonDepth(text []byte) int {
 
 // readHead reads a deferred object's identity from its compact text. It reports false
 // when the object cannot be deferred: its identity is not plain strings, or is missing,
-// or the object is a List or a CustomResourceDefinition.
-func readHead(text []byte) (*objectHead, bool) {
+// or the object is a List or a CustomResourceDefinition. With the Compactor that wrote
+// the text (else nil), the values it does not read are skipped without being scanned.
+func readHead(text []byte, compacted *jsontext.Compactor) (*objectHead, bool) {
 	h := &objectHead{}
 	metadata := false
-	r := headReader{text: text}
+	r := headReader{text: text, compacted: compacted}
 	r.object(func(key string) {
 		switch key {
 		case "apiVersion":
@@ -267,9 +268,10 @@ func readHead(text []byte) (*objectHead, bool) {
 // headReader walks compact, valid JSON text; it stops at the first thing that makes the
 // object unfit for deferring.
 type headReader struct {
-	text  []byte
-	i     int
-	unfit bool
+	text      []byte
+	i         int
+	unfit     bool
+	compacted *jsontext.Compactor // where the text's shallow values end, when not nil
 }
 
 func (r *headReader) peek() byte {
@@ -334,6 +336,12 @@ func (r *headReader) stringEnd() int {
 
 // skip moves past the value at r.i.
 func (r *headReader) skip() {
+	if r.compacted != nil {
+		if end, ok := r.compacted.MemberEnd(r.i); ok {
+			r.i = end
+			return
+		}
+	}
 	depth := 0
 	for r.i < len(r.text) {
 		switch r.text[r.i] {

@@ -2,7 +2,9 @@ package jsontext
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
+	"slices"
 	"unicode/utf8"
 )
 
@@ -27,7 +29,15 @@ type Compactor struct {
 	keys  [][]byte              // the keys of the open objects, innermost last
 	sets  []map[string]struct{} // reused for objects of many keys
 	found Checks                // of the text being compacted
+	spans []span                // where the values of shallow members are, in start order
 }
+
+// span is where a member's value is in the compact text.
+type span struct{ start, end int }
+
+// spanDepth is the deepest nesting of an object whose members' values a Compactor
+// locates: the top-level value (0) and the values one level below it (1).
+const spanDepth = 1
 
 // manyKeys is the number of keys past which an object's keys go into a set rather than
 // being compared one by one.
@@ -37,14 +47,29 @@ const manyKeys = 16
 // it did not hand the text to encoding/json it also reports the Checks of src.
 func (c *Compactor) Compact(dst *bytes.Buffer, src []byte) (Checks, error) {
 	w := walker{Scanner: NewScanner(src), out: dst.AvailableBuffer(), check: c}
-	c.keys, c.found = c.keys[:0], Checks{Known: true, UTF8: true, UniqueKeys: true}
+	c.keys, c.found, c.spans = c.keys[:0], Checks{Known: true, UTF8: true, UniqueKeys: true}, c.spans[:0]
 	ok := w.whole()
 	clear(c.keys[:cap(c.keys)]) // they point into src
 	if ok {
 		dst.Write(w.out)
 		return c.found, nil
 	}
+	c.spans = c.spans[:0]
 	return Checks{}, json.Compact(dst, src)
+}
+
+// MemberEnd locates, in the text the last Compact appended (offsets from where it began),
+// the value that starts at start of a member of an object at the top of the text or one
+// level below it (the top-level object's, and those of the objects that are its members'
+// values): it gives the offset just past the value, and false when no such value starts
+// there (or the text went to encoding/json). A reader of the compact text skips such a
+// value without reading it.
+func (c *Compactor) MemberEnd(start int) (int, bool) {
+	i, found := slices.BinarySearchFunc(c.spans, start, func(s span, start int) int { return cmp.Compare(s.start, start) })
+	if !found {
+		return 0, false
+	}
+	return c.spans[i].end, true
 }
 
 // objectKeys tracks the keys of one object as the walker reads them.

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"unicode/utf8"
 )
@@ -82,6 +83,9 @@ func sameChecks(t *testing.T, c *Compactor, src []byte) {
 	if !bytes.Equal(got.Bytes(), want.Bytes()) {
 		t.Fatalf("%q: %q, Compact's %q", src, got.Bytes(), want.Bytes())
 	}
+	if checks.Known {
+		sameSpans(t, c, src, got.Bytes()[len("prefix "):])
+	}
 	ref, ok := referenceChecks(src)
 	switch {
 	case !ok && checks.Known:
@@ -153,6 +157,28 @@ func TestCompactorChecks(t *testing.T) {
 	}
 }
 
+// TestMemberEnd: the values of the top-level object's members and of its member objects'
+// members are located, deeper ones not.
+func TestMemberEnd(t *testing.T) {
+	var c Compactor
+	src := `{"a": {"b": {"c": 1}, "s": "x"}, "d": [{"e": 1}], "n": null}`
+	var out bytes.Buffer
+	if _, err := c.Compact(&out, []byte(src)); err != nil {
+		t.Fatal(err)
+	}
+	text := out.String() // {"a":{"b":{"c":1},"s":"x"},"d":[{"e":1}],"n":null}
+	var got []string
+	for i := range text {
+		if end, ok := c.MemberEnd(i); ok {
+			got = append(got, text[i:end])
+		}
+	}
+	want := []string{`{"b":{"c":1},"s":"x"}`, `{"c":1}`, `"x"`, `[{"e":1}]`, `null`}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("values %q, want %q", got, want)
+	}
+}
+
 // FuzzCompactor holds a Compactor to Compact and its checks to encoding/json on any bytes,
 // one Compactor for the texts of a run, as its users keep one.
 func FuzzCompactor(f *testing.F) {
@@ -163,4 +189,65 @@ func FuzzCompactor(f *testing.F) {
 	f.Fuzz(func(t *testing.T, src []byte) {
 		sameChecks(t, &c, src)
 	})
+}
+
+// sameSpans checks the values MemberEnd locates in out, the compact text of src: each
+// is one JSON value after a member's colon and before a comma or the object's end, and
+// there is one for each member of every object nested at most one level below the top
+// (counted from encoding/json's tokens).
+func sameSpans(t *testing.T, c *Compactor, src, out []byte) {
+	t.Helper()
+	for _, sp := range c.spans {
+		end, ok := c.MemberEnd(sp.start)
+		if !ok || end != sp.end || sp.start == 0 || out[sp.start-1] != ':' || !json.Valid(out[sp.start:sp.end]) ||
+			sp.end < len(out) && out[sp.end] != ',' && out[sp.end] != '}' {
+			t.Fatalf("%q: a span %d–%d (MemberEnd %d %v) of %q", src, sp.start, sp.end, end, ok, out)
+		}
+	}
+	for i := 1; i < len(c.spans); i++ {
+		if c.spans[i].start <= c.spans[i-1].start {
+			t.Fatalf("%q: spans out of order: %v", src, c.spans)
+		}
+	}
+	if _, ok := c.MemberEnd(len(out) + 1); ok {
+		t.Fatalf("%q: a span past the end", src)
+	}
+	dec := json.NewDecoder(bytes.NewReader(out))
+	dec.UseNumber()
+	type frame struct{ object, expectKey bool }
+	var frames []frame
+	members := 0
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			break
+		}
+		n := len(frames)
+		if d, isDelim := tok.(json.Delim); isDelim {
+			switch d {
+			case '{', '[':
+				frames = append(frames, frame{object: d == '{', expectKey: true})
+			default:
+				frames = frames[:n-1]
+				if n > 1 && frames[n-2].object {
+					frames[n-2].expectKey = true
+				}
+			}
+			continue
+		}
+		if n == 0 || !frames[n-1].object {
+			continue
+		}
+		if f := &frames[n-1]; f.expectKey {
+			if n <= spanDepth+1 {
+				members++
+			}
+			f.expectKey = false
+		} else {
+			f.expectKey = true
+		}
+	}
+	if members != len(c.spans) {
+		t.Fatalf("%q: %d spans for %d members", src, len(c.spans), members)
+	}
 }

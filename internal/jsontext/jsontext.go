@@ -149,7 +149,14 @@ func (w *walker) container(depth int) bool {
 				w.out = append(w.out, ' ')
 			}
 		}
-		if !w.value(depth + 1) {
+		if checking && depth <= spanDepth {
+			i := len(w.check.spans)
+			w.check.spans = append(w.check.spans, span{start: len(w.out)})
+			if !w.value(depth + 1) {
+				return false
+			}
+			w.check.spans[i].end = len(w.out)
+		} else if !w.value(depth + 1) {
 			return false
 		}
 		more, ok := w.Next(closing)
