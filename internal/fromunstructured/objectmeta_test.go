@@ -1,4 +1,4 @@
-package crdvalidation
+package fromunstructured
 
 import (
 	"bytes"
@@ -85,9 +85,9 @@ func decodeAsInput(t *testing.T, data []byte, raw bool) (map[string]any, bool) {
 	return m, true
 }
 
-// sameObjectMeta holds objectMetaDirect to the converter on metadata decoded from data:
+// sameObjectMeta holds ObjectMeta to the converter on metadata decoded from data:
 // the same ObjectMeta when it converts, and no conversion where the converter fails. It
-// reports whether objectMetaDirect converted.
+// reports whether ObjectMeta converted.
 func sameObjectMeta(t *testing.T, data []byte, raw bool) bool {
 	md, ok := decodeAsInput(t, data, raw)
 	if !ok {
@@ -95,7 +95,7 @@ func sameObjectMeta(t *testing.T, data []byte, raw bool) bool {
 	}
 	want := &metav1.ObjectMeta{}
 	err := runtime.DefaultUnstructuredConverter.FromUnstructured(md, want)
-	got, ok := objectMetaDirect(md)
+	got, ok := ObjectMeta(md)
 	switch {
 	case ok && err != nil:
 		t.Fatalf("%s (raw %v): converted %#v where the converter fails: %v", data, raw, got, err)
@@ -105,7 +105,7 @@ func sameObjectMeta(t *testing.T, data []byte, raw bool) bool {
 	return ok
 }
 
-func TestObjectMetaDirect(t *testing.T) {
+func TestObjectMeta(t *testing.T) {
 	var srcs [][]byte
 	for _, s := range objectMetaSeeds {
 		srcs = append(srcs, []byte(s))
@@ -137,14 +137,14 @@ func TestObjectMetaDirect(t *testing.T) {
 	// The seeds the converter takes are converted directly, the others are not.
 	for i, want := range []bool{true, true, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, true, false} {
 		md, _ := decodeAsInput(t, []byte(objectMetaSeeds[i]), false)
-		if _, ok := objectMetaDirect(md); ok != want {
+		if _, ok := ObjectMeta(md); ok != want {
 			t.Errorf("%s: converted %v, want %v", objectMetaSeeds[i], ok, want)
 		}
 	}
 }
 
-// FuzzObjectMetaDirect holds objectMetaDirect to the converter on any metadata.
-func FuzzObjectMetaDirect(f *testing.F) {
+// FuzzObjectMeta holds ObjectMeta to the converter on any metadata.
+func FuzzObjectMeta(f *testing.F) {
 	for _, s := range objectMetaSeeds {
 		f.Add([]byte(s), false)
 		f.Add([]byte(s), true)
