@@ -3,6 +3,7 @@ package conversion
 import (
 	"bytes"
 	"encoding/json"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -95,4 +96,62 @@ func FuzzHPAV2Direct(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) { sameHPAV2(t, data) })
+}
+
+// TestHPAV2DirectMutations holds hpaV2Direct to the converter on the first seed with
+// values replaced at random, at every depth, by values of every decoded type: most of
+// them turn a member into one the converter refuses or converts otherwise.
+func TestHPAV2DirectMutations(t *testing.T) {
+	r := rand.New(rand.NewPCG(43, 1))
+	values := []func() any{
+		func() any { return nil },
+		func() any { return "x" },
+		func() any {
+			return []string{"1", "250m", " 2Gi", "1e3", "0.5", "-1", "2026-12-01T09:00:00Z", "In", ""}[r.IntN(9)]
+		},
+		func() any { return int64(r.IntN(1 << 20)) },
+		func() any { return int64(1) << 40 },
+		func() any { return float64(r.IntN(100)) / 4 },
+		func() any { return r.IntN(2) == 0 },
+		func() any { return map[string]any{} },
+		func() any { return map[string]any(nil) },
+		func() any { return []any{} },
+		func() any { return []any{nil, "a"} },
+	}
+	var mutate func(v any, depth int) any
+	mutate = func(v any, depth int) any {
+		if r.IntN(6) == 0 || depth > 8 {
+			return values[r.IntN(len(values))]()
+		}
+		switch x := v.(type) {
+		case map[string]any:
+			for k, e := range x {
+				if r.IntN(3) == 0 {
+					x[k] = mutate(e, depth+1)
+				}
+			}
+		case []any:
+			for i, e := range x {
+				if r.IntN(2) == 0 {
+					x[i] = mutate(e, depth+1)
+				}
+			}
+		}
+		return v
+	}
+	decoded := 0
+	for i := 0; i < 3000; i++ {
+		obj := decodeJSON(t, hpaV2Seeds[0])
+		mutate(obj, 0)
+		data, err := json.Marshal(obj)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sameHPAV2(t, data) {
+			decoded++
+		}
+	}
+	if decoded < 100 || decoded > 2900 {
+		t.Errorf("%d of 3000 mutated HPAs decoded directly: the mutations are not telling", decoded)
+	}
 }
