@@ -141,3 +141,79 @@ func decodedKey(inner []byte, escaped bool) []byte {
 	}
 	return []byte(s)
 }
+
+// checkedKey copies an object's key as string does and records it among the object's
+// keys, noting one the object had already.
+func (w *walker) checkedKey(keys *objectKeys) bool {
+	start := w.pos
+	inner, escaped, ascii, ok := w.quoted()
+	if !ok {
+		return false
+	}
+	w.out = append(w.out, w.data[start:w.pos]...)
+	if !ascii && !utf8.Valid(inner) {
+		w.check.found.UTF8 = false
+	}
+	if w.check.key(keys, inner, escaped, ascii) {
+		w.check.found.UniqueKeys = false
+	}
+	return true
+}
+
+// checkedContainer is container for a Compactor (compact layout only): it also records
+// each object's keys, noting one set twice, and where the values of the members of the
+// shallow objects (depth up to spanDepth) are. Kept apart from container, so that Compact
+// and Indent do not pay for the checks.
+func (w *walker) checkedContainer(depth int) bool {
+	if depth >= maxDepth {
+		return false
+	}
+	open := w.Peek()
+	closing := byte(']')
+	if open == '{' {
+		closing = '}'
+	}
+	w.out = append(w.out, open)
+	if w.Enter(closing) {
+		w.out = append(w.out, closing)
+		return true
+	}
+	object := open == '{'
+	var keys objectKeys
+	if object {
+		keys = w.check.open() // closed when the object ends; a failed walk starts over
+	}
+	spanned := object && depth <= spanDepth
+	for {
+		w.Space()
+		if object {
+			if !w.checkedKey(&keys) || !w.colon() {
+				return false
+			}
+			w.out = append(w.out, ':')
+		}
+		if spanned {
+			i := len(w.check.spans)
+			w.check.spans = append(w.check.spans, span{start: len(w.out)})
+			if !w.value(depth + 1) {
+				return false
+			}
+			w.check.spans[i].end = len(w.out)
+		} else if !w.value(depth + 1) {
+			return false
+		}
+		more, ok := w.Next(closing)
+		switch {
+		case !ok:
+			return false
+		case more:
+			w.out = append(w.out, ',')
+		default:
+			w.out = append(w.out, closing)
+			if object {
+				w.check.close(&keys)
+			}
+			return true
+		}
+	}
+}

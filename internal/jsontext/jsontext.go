@@ -95,10 +95,12 @@ func (w *walker) newline(depth int) {
 func (w *walker) value(depth int) bool {
 	switch b := w.Peek(); {
 	case b == '{' || b == '[':
+		if w.check != nil {
+			return w.checkedContainer(depth)
+		}
 		return w.container(depth)
 	case b == '"':
-		_, _, _, ok := w.string()
-		return ok
+		return w.string()
 	case b == 't':
 		return w.literal("true")
 	case b == 'f':
@@ -128,35 +130,19 @@ func (w *walker) container(depth int) bool {
 		w.out = append(w.out, closing)
 		return true
 	}
-	var keys objectKeys
-	checking := w.check != nil && open == '{'
-	if checking {
-		keys = w.check.open() // closed when the object ends; a failed walk starts over
-	}
 	for {
 		w.newline(depth + 1)
 		w.Space()
 		if open == '{' {
-			inner, escaped, ascii, ok := w.string()
-			if !ok || !w.colon() {
+			if !w.string() || !w.colon() {
 				return false
-			}
-			if checking && w.check.key(&keys, inner, escaped, ascii) {
-				w.check.found.UniqueKeys = false
 			}
 			w.out = append(w.out, ':')
 			if w.indent {
 				w.out = append(w.out, ' ')
 			}
 		}
-		if checking && depth <= spanDepth {
-			i := len(w.check.spans)
-			w.check.spans = append(w.check.spans, span{start: len(w.out)})
-			if !w.value(depth + 1) {
-				return false
-			}
-			w.check.spans[i].end = len(w.out)
-		} else if !w.value(depth + 1) {
+		if !w.value(depth + 1) {
 			return false
 		}
 		more, ok := w.Next(closing)
@@ -168,9 +154,6 @@ func (w *walker) container(depth int) bool {
 		default:
 			w.newline(depth)
 			w.out = append(w.out, closing)
-			if checking {
-				w.check.close(&keys)
-			}
 			return true
 		}
 	}
@@ -184,16 +167,17 @@ func (w *walker) literal(word string) bool {
 	return true
 }
 
-// string copies a string as it is written and gives what quoted read of it; with checks,
-// it notes a string that is not UTF-8.
-func (w *walker) string() (inner []byte, escaped, ascii, ok bool) {
+// string copies a string as it is written; with checks, it notes a string that is not
+// UTF-8.
+func (w *walker) string() bool {
 	start := w.pos
-	if inner, escaped, ascii, ok = w.quoted(); !ok {
-		return nil, false, false, false
+	inner, _, ascii, ok := w.quoted()
+	if !ok {
+		return false
 	}
 	w.out = append(w.out, w.data[start:w.pos]...)
-	if w.check != nil && !ascii && !utf8.Valid(inner) {
+	if !ascii && w.check != nil && !utf8.Valid(inner) {
 		w.check.found.UTF8 = false
 	}
-	return inner, escaped, ascii, true
+	return true
 }
