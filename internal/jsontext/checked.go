@@ -39,6 +39,9 @@ type span struct{ start, end int }
 // locates: the top-level value (0) and the values one level below it (1).
 const spanDepth = 1
 
+// maxPooledSet is the most keys a set may have held to be reused.
+const maxPooledSet = 256
+
 // manyKeys is the number of keys past which an object's keys go into a set rather than
 // being compared one by one.
 const manyKeys = 16
@@ -83,7 +86,9 @@ func (c *Compactor) open() objectKeys { return objectKeys{first: len(c.keys)} }
 // close forgets the object's keys.
 func (c *Compactor) close(o *objectKeys) {
 	c.keys = c.keys[:o.first]
-	if o.set != nil {
+	if o.set != nil && len(o.set) <= maxPooledSet {
+		// Clearing costs what the map has grown to: a set that grew for one object of
+		// many keys is not kept for the next ones.
 		clear(o.set)
 		c.sets = append(c.sets, o.set)
 	}
