@@ -26,6 +26,10 @@ type kindConversion struct {
 	hub string
 	// newObject makes an empty Go object of a version.
 	newObject func(version string) any
+	// direct, when set, decodes an object of a version (unstructured) into its Go object as
+	// apimachinery's converter does, without its reflection, or reports false (then the
+	// converter decodes it).
+	direct func(version string, obj map[string]any) (any, bool)
 	// toHub converts a Go object of a version to the hub, as the server cfg describes
 	// converts it.
 	toHub func(cfg *serverconfig.Config, version string, in any) any
@@ -88,10 +92,16 @@ func Convert(cfg *serverconfig.Config, obj map[string]any, apiVersion string) (m
 	if k.decodable != nil {
 		in, _ = k.decodable(cfg, in)
 	}
-	typed := k.newObject(fromVersion)
-	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(in, typed); err != nil {
-		// As the server's scheme words it.
-		return nil, fmt.Errorf("unable to convert unstructured object to %s/%s, Kind=%s: %w", fromGroup, fromVersion, kind, err)
+	typed, ok := any(nil), false
+	if k.direct != nil {
+		typed, ok = k.direct(fromVersion, in)
+	}
+	if !ok {
+		typed = k.newObject(fromVersion)
+		if err := runtime.DefaultUnstructuredConverter.FromUnstructured(in, typed); err != nil {
+			// As the server's scheme words it.
+			return nil, fmt.Errorf("unable to convert unstructured object to %s/%s, Kind=%s: %w", fromGroup, fromVersion, kind, err)
+		}
 	}
 	out, err := k.fromHub(cfg, k.toHub(cfg, fromVersion, typed), toVersion)
 	if err != nil {

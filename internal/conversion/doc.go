@@ -34,7 +34,9 @@
 // The conversions run on Go types with k8s.io/api's names, fields and JSON tags
 // (internal/wire: k8s.io/api itself is not linked, its core/v1 package costs every run
 // its initialisation), decoded from and encoded to the unstructured form with
-// apimachinery's converter as the server does, and the annotations written with
+// apimachinery's converter as the server does (an autoscaling/v2 object is decoded member
+// by member, internal/fromunstructured, when it holds nothing that needs the converter's
+// own reading or error), and the annotations written with
 // encoding/json, so that their JSON, omitted zero values and quantities are written byte
 // for byte as the server writes them. conformance/defaulting checks those types against
 // k8s.io/api's and compares Convert with k8s.io/kubernetes' own conversion on random

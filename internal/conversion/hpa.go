@@ -63,6 +63,12 @@ var hpaConversion = &kindConversion{
 		return &autoscalingv2.HorizontalPodAutoscaler{}
 	},
 	decodable: hpaDecodable,
+	direct: func(version string, obj map[string]any) (any, bool) {
+		if version != "v2" {
+			return nil, false
+		}
+		return hpaV2Direct(obj)
+	},
 	toHub: func(cfg *serverconfig.Config, _ string, in any) any {
 		if v1, ok := in.(*autoscalingv1.HorizontalPodAutoscaler); ok {
 			return hpaV1ToHub(cfg, v1)

@@ -9,6 +9,7 @@ import (
 	"github.com/ssa-diff/ssa-diff/internal/correlate"
 	"github.com/ssa-diff/ssa-diff/internal/crdvalidation/embedded"
 	"github.com/ssa-diff/ssa-diff/internal/crdvalidation/openapi"
+	"github.com/ssa-diff/ssa-diff/internal/fromunstructured"
 	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/validation/wellformed"
 	"github.com/ssa-diff/ssa-diff/kube"
@@ -268,7 +269,8 @@ func typeMeta(t *schema.Type, obj map[string]any) field.ErrorList {
 }
 
 // objectMeta converts the object's metadata as the strategy does (a malformed one is an
-// error at metadata).
+// error at metadata): directly when it can (fromunstructured), else with the strategy's
+// converter.
 func objectMeta(obj map[string]any) (*metav1.ObjectMeta, field.ErrorList) {
 	raw := obj["metadata"]
 	if raw == nil {
@@ -277,6 +279,9 @@ func objectMeta(obj map[string]any) (*metav1.ObjectMeta, field.ErrorList) {
 	m, ok := raw.(map[string]any)
 	if !ok {
 		return nil, field.ErrorList{field.Invalid(field.NewPath("metadata"), raw, fmt.Sprintf("expected map[string]interface{}, got %T", raw))}
+	}
+	if om, ok := fromunstructured.ObjectMeta(m); ok {
+		return om, nil
 	}
 	om := &metav1.ObjectMeta{}
 	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(m, om); err != nil {

@@ -1,7 +1,10 @@
 package input
 
 import (
+	"bytes"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -52,5 +55,30 @@ func BenchmarkParseYAMLStream(b *testing.B) {
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
 		Parse("m.yaml", data)
+	}
+}
+
+// BenchmarkLoadLiveDump reads the 1,000-object corpus's dump (make bench-corpus; kubectl
+// get -o json, indented) as a live dump is read (gather's readsLive): items kept as
+// compact text, checked for warnings, not decoded.
+func BenchmarkLoadLiveDump(b *testing.B) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "bench-corpus", "1000", "live.json"))
+	if err != nil {
+		b.Skip("no corpus (make bench-corpus):", err)
+	}
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		l := Loader{Stdin: bytes.NewReader(data), NoFieldLines: true, CompactManagedFields: true, DeferDecoding: true}
+		objs, errs := Split(l.Load("-"))
+		deferred := 0
+		for _, o := range objs {
+			if o.Deferred() {
+				deferred++
+			}
+		}
+		if len(errs) != 0 || len(objs) < 1000 || deferred < len(objs)/2 {
+			b.Fatal(len(objs), deferred, errs)
+		}
 	}
 }

@@ -103,38 +103,54 @@ func (o *Object) HasManagedFields() bool {
 	return HasManagedFields(o.Object)
 }
 
+// compacting is a goroutine's buffers for compacting objects, reused from one to the next.
+type compacting struct {
+	buf bytes.Buffer
+	c   jsontext.Compactor
+}
+
 // compactObject checks that data is one JSON object that can be deferred and returns its
-// compact text, in scratch, and its identity.
-func compactObject(data []byte, scratch *bytes.Buffer) ([]byte, *objectHead, bool) {
+// compact text, in sc's buffer, its identity, and whether reading it warns (warnings:
+// bytes that are not UTF-8, keys set twice, as jsonWarnings finds them).
+func compactObject(data []byte, sc *compacting) (text []byte, head *objectHead, warns, ok bool) {
 	if len(data) == 0 || data[0] != '{' {
-		return nil, nil, false
+		return nil, nil, false, false
 	}
-	scratch.Reset()
-	if jsontext.Compact(scratch, data) != nil {
-		return nil, nil, false // decoding says what is wrong, and where
+	sc.buf.Reset()
+	checks, err := sc.c.Compact(&sc.buf, data)
+	if err != nil {
+		return nil, nil, false, false // decoding says what is wrong, and where
 	}
-	text := scratch.Bytes()
-	head, ok := readHead(text)
-	return text, head, ok
+	text = sc.buf.Bytes()
+	if head, ok = readHead(text, &sc.c); !ok {
+		return nil, nil, false, false
+	}
+	if checks.Known {
+		// The compact text holds the same strings and keys in the same objects as data.
+		warns = !checks.UTF8 || len(data) <= maxDuplicateScan && !checks.UniqueKeys
+	} else {
+		warns = !utf8.Valid(text) || len(data) <= maxDuplicateScan && len(duplicateKeys(text, 1)) > 0
+	}
+	return text, head, warns, true
 }
 
 // deferItem keeps a List item as its compact text when it can be and reports whether it
-// did; scratch is the caller's buffer, reused from item to item. The splitter has checked
-// the item's depth.
-func (l *rawList) deferItem(it *jsonItem, scratch *bytes.Buffer, keepLines bool) bool {
-	text, head, ok := compactObject(it.data, scratch)
+// did; sc is the caller's, reused from item to item. The splitter has checked the item's
+// depth.
+func (l *rawList) deferItem(it *jsonItem, sc *compacting, keepLines bool) bool {
+	text, head, warns, ok := compactObject(it.data, sc)
 	if !ok {
 		return false
 	}
 	if keepLines {
 		it.text, it.head = bytes.Clone(text), head
 		it.doc = &document{raw: it.data, firstLine: it.line, json: true}
-		it.warnings = jsonWarnings(it.data, it.line)
+		if warns {
+			it.warnings = jsonWarnings(it.data, it.line)
+		}
 		return true
 	}
-	if !utf8.Valid(text) || len(it.data) <= maxDuplicateScan && len(duplicateKeys(text, it.line)) > 0 {
-		// Warnings (jsonWarnings': the compact text holds the same strings and keys in
-		// the same objects as the item's bytes, in fewer bytes to scan).
+	if warns {
 		return false
 	}
 	lines := bytes.Count(it.data, []byte("\n"))
@@ -150,7 +166,7 @@ func (l *rawList) deferItem(it *jsonItem, scratch *bytes.Buffer, keepLines bool)
 // deferJSON adds a JSON document that is an object as a deferred object, if it can be,
 // and reports whether it did. The splitter has checked its depth.
 func (p *parser) deferJSON(src Source, data []byte, firstLine int) bool {
-	text, head, ok := compactObject(data, &p.scratch)
+	text, head, warns, ok := compactObject(data, &p.compacting)
 	if !ok {
 		return false
 	}
@@ -159,7 +175,7 @@ func (p *parser) deferJSON(src Source, data []byte, firstLine int) bool {
 		text: bytes.Clone(text), head: head, depth: p.lim.MaxDepth, compact: p.l.CompactManagedFields}
 	n := len(p.entries)
 	p.add(o)
-	if len(p.entries) > n {
+	if len(p.entries) > n && warns {
 		o.Warnings = append(o.Warnings, jsonWarnings(data, firstLine)...)
 	}
 	return true
@@ -171,7 +187,7 @@ func (p *parser) deferYAML(src Source, doc *document, j []byte) bool {
 	if len(j) == 0 || j[0] != '{' {
 		return false
 	}
-	head, ok := readHead(j)
+	head, ok := readHead(j, nil)
 	if !ok || jsonDepth(j) > p.lim.MaxDepth {
 		return false
 	}
@@ -205,11 +221,12 @@ func jsonDepth(text []byte) int {
 
 // readHead reads a deferred object's identity from its compact text. It reports false
 // when the object cannot be deferred: its identity is not plain strings, or is missing,
-// or the object is a List or a CustomResourceDefinition.
-func readHead(text []byte) (*objectHead, bool) {
+// or the object is a List or a CustomResourceDefinition. With the Compactor that wrote
+// the text (else nil), the values it does not read are skipped without being scanned.
+func readHead(text []byte, compacted *jsontext.Compactor) (*objectHead, bool) {
 	h := &objectHead{}
 	metadata := false
-	r := headReader{text: text}
+	r := headReader{text: text, compacted: compacted}
 	r.object(func(key string) {
 		switch key {
 		case "apiVersion":
@@ -251,9 +268,10 @@ func readHead(text []byte) (*objectHead, bool) {
 // headReader walks compact, valid JSON text; it stops at the first thing that makes the
 // object unfit for deferring.
 type headReader struct {
-	text  []byte
-	i     int
-	unfit bool
+	text      []byte
+	i         int
+	unfit     bool
+	compacted *jsontext.Compactor // where the text's shallow values end, when not nil
 }
 
 func (r *headReader) peek() byte {
@@ -318,6 +336,12 @@ func (r *headReader) stringEnd() int {
 
 // skip moves past the value at r.i.
 func (r *headReader) skip() {
+	if r.compacted != nil {
+		if end, ok := r.compacted.MemberEnd(r.i); ok {
+			r.i = end
+			return
+		}
+	}
 	depth := 0
 	for r.i < len(r.text) {
 		switch r.text[r.i] {

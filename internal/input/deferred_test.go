@@ -222,3 +222,44 @@ func FuzzDeferred(f *testing.F) {
 		}
 	})
 }
+
+// sameHead checks that readHead skipping the values the Compactor located reads the same
+// identity as scanning them, and reports whether the text gave one.
+func sameHead(t *testing.T, data []byte, sc *compacting) bool {
+	t.Helper()
+	text, head, _, ok := compactObject(data, sc)
+	want, wantOK := readHead(text, nil)
+	if ok != wantOK || ok && *head != *want {
+		t.Fatalf("%q: head %+v %v, scanning %+v %v", data, head, ok, want, wantOK)
+	}
+	return ok
+}
+
+func TestReadHeadSkips(t *testing.T) {
+	var sc compacting
+	read := 0
+	for _, s := range []string{
+		`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a","namespace":"n","managedFields":[{"manager":"m"}]},"data":{"k":"{\"}"}}`,
+		`{"spec": {"x": [1, {"y": "}"}]}, "metadata": {"labels": {"a": "b"}, "name": "b", "namespace": "n"}, "kind": "Secret", "apiVersion": "v1"}`,
+		`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a"},"metadata":{"namespace":"n"}}`,
+		`{"apiVersion":"v1","kind":"ConfigMapList","metadata":{"name":"a"}}`,
+		`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"\u0061"}}`,
+		`{"apiVersion":"v1","kind":"ConfigMap","metadata":[]}`,
+		`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a"}`,
+	} {
+		if sameHead(t, []byte(s), &sc) {
+			read++
+		}
+	}
+	if read != 3 {
+		t.Errorf("%d identities read, want 3", read)
+	}
+}
+
+// FuzzReadHead holds readHead with the Compactor's spans to readHead scanning, on any text.
+func FuzzReadHead(f *testing.F) {
+	f.Add([]byte(`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a","namespace":"n","managedFields":[{"manager":"m"}]},"data":{"k":"v"}}`))
+	f.Add([]byte(`{"spec":{"x":[1,{"y":"}"}]},"metadata":{"name":"b"},"kind":"Secret","apiVersion":"v1"}`))
+	var sc compacting
+	f.Fuzz(func(t *testing.T, data []byte) { sameHead(t, data, &sc) })
+}

@@ -66,7 +66,10 @@
 // identified by plain ASCII strings, that is neither a List nor a
 // CustomResourceDefinition; anything else is decoded at once. Checking and compacting a
 // List item costs less than decoding it (and compact text decodes faster than indented),
-// and a YAML document is converted to compact JSON anyway, so deferring costs no time.
+// and a YAML document is converted to compact JSON anyway, so deferring costs no time. One
+// pass does the checking and the compacting (jsontext.Compactor): it finds whether the
+// item warns (bytes that are not UTF-8, keys set twice; only then is it scanned for the
+// warnings' words and lines) and where the values its identity is read past end.
 // What is read — trees, errors, warnings, lines, pairs — is the same either way.
 //
 // # Bounds

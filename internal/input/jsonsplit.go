@@ -3,6 +3,7 @@ package input
 import (
 	"bufio"
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"io"
 	"strconv"
@@ -206,6 +207,9 @@ func init() {
 	}
 }
 
+// eightSpaces is eight bytes of spaces read as one little-endian word.
+const eightSpaces = 0x2020202020202020
+
 // scalarByte tells whether c may go on a scalar (a number, true, false, null) outside strings.
 func scalarByte(c byte) bool {
 	return outPlain[c] && !isSpace(c)
@@ -344,6 +348,10 @@ func (s *jsonSplitter) feed(b []byte) (int, bool) {
 			}
 			if !atItems {
 				j := i + 1
+				// An indented dump is mostly runs of spaces: eight at a time.
+				for j+8 <= len(b) && binary.LittleEndian.Uint64(b[j:]) == eightSpaces {
+					j += 8
+				}
 				for j < len(b) && outPlain[b[j]] && (!s.awaitItems || isSpace(b[j])) {
 					j++
 				}

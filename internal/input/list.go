@@ -36,9 +36,9 @@ func (p *parser) startDecoding(l *rawList, it *jsonItem) {
 		for i := 0; i < n; i++ {
 			go func() {
 				defer pool.wg.Done()
-				var scratch bytes.Buffer
+				var sc compacting
 				for j := range pool.jobs {
-					if !deferring || !j.list.deferItem(j.item, &scratch, keepLines) {
+					if !deferring || !j.list.deferItem(j.item, &sc, keepLines) {
 						j.list.decodeItem(j.item, maxDepth, compact)
 					}
 					j.list.wg.Done()

@@ -373,3 +373,33 @@ func TestEndlessList(t *testing.T) {
 		t.Logf("%.20s…: heap grew by at most %d MiB", pattern, grew>>20)
 	}
 }
+
+// TestListIndentRuns: runs of spaces of every length up to past two words, wherever an
+// indented dump has them (before keys, after colons, between items, before "items"),
+// split the same: each item where it starts, with its values (brackets in a string after
+// a run are not counted).
+func TestListIndentRuns(t *testing.T) {
+	for n := 0; n <= 19; n++ {
+		sp := strings.Repeat(" ", n)
+		data := "{" + sp + "\"kind\":" + sp + "\"List\"," + sp + "\"items\"" + sp + ":" + sp + "[" + sp + "\n" +
+			sp + "{\"apiVersion\":" + sp + "\"v1\",\n" + sp + sp + "\"kind\": \"ConfigMap\"," + sp + "\"metadata\": {\"name\": \"a\"}, \"data\": {\"k\":" + sp + "\"}] " + sp + "x\"}}" + sp + "," + sp + "\n" +
+			sp + "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"b\"},\"data\":{\"n\":" + sp + "12" + sp + "}}\n" + sp + "]" + sp + "}" + sp + "\n"
+		l := Loader{Stdin: strings.NewReader(data), NoFieldLines: true, CompactManagedFields: true, DeferDecoding: true}
+		objs, errs := Split(l.Load("-"))
+		if len(errs) != 0 || len(objs) != 2 {
+			t.Fatalf("%d spaces: %d objects, errors %v", n, len(objs), errs)
+		}
+		for i, want := range []struct {
+			line int
+			data any
+		}{{2, map[string]any{"k": "}] " + sp + "x"}}, {4, map[string]any{"n": int64(12)}}} {
+			m, err := objs[i].Decode()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if objs[i].Source.Line != want.line || fmt.Sprint(m["data"]) != fmt.Sprint(want.data) {
+				t.Errorf("%d spaces: item %d at line %d with data %v, want line %d, %v", n, i, objs[i].Source.Line, m["data"], want.line, want.data)
+			}
+		}
+	}
+}

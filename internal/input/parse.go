@@ -97,18 +97,18 @@ func (e errReader) Read([]byte) (int, error) { return 0, e.err }
 
 // parser turns the documents of one stream into entries.
 type parser struct {
-	name     string
-	lim      Limits
-	l        *Loader
-	index    int // of the next document
-	docs     int
-	entries  []Entry
-	stopped  bool      // the object limit was reached
-	pool     *itemPool // decodes List items
-	scratch  bytes.Buffer
-	blockOut []byte         // the buffer blockJSON writes a document's JSON to
-	helm     bool           // documents are attributed to their `# Source:` comments
-	helmDocs map[string]int // documents seen per template
+	name       string
+	lim        Limits
+	l          *Loader
+	index      int // of the next document
+	docs       int
+	entries    []Entry
+	stopped    bool           // the object limit was reached
+	pool       *itemPool      // decodes List items
+	compacting compacting     // deferJSON's buffers
+	blockOut   []byte         // the buffer blockJSON writes a document's JSON to
+	helm       bool           // documents are attributed to their `# Source:` comments
+	helmDocs   map[string]int // documents seen per template
 }
 
 // add adds an object, unless the object limit is reached: then it says so (once per

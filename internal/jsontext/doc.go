@@ -15,6 +15,12 @@
 // as text with it, package fieldsjson the field sets of managedFields. Each of them builds
 // its own result from the tokens and leaves to encoding/json whatever the Scanner refuses.
 //
+// A [Compactor] compacts as Compact does and, in the same pass, tells whether the text's
+// strings are all UTF-8 and whether an object has a key twice (keys as encoding/json
+// decodes them): what package input warns about when it reads an object. Package input
+// keeps the objects of a cluster dump as their compact text, and would otherwise scan each
+// text again for those warnings.
+//
 // Two helpers serve package input's decoding of the objects it keeps as text. A
 // [StringCache] given to a Scanner hands out one string for the equal short keys and
 // values of a document (name, protocol, TCP in every item), instead of a new one each.

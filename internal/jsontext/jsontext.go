@@ -3,6 +3,7 @@ package jsontext
 import (
 	"bytes"
 	"encoding/json"
+	"unicode/utf8"
 )
 
 // Compact appends src to dst as json.Compact does — the text without the spaces between
@@ -59,6 +60,7 @@ type walker struct {
 	indent bool   // Indent's layout; Compact's otherwise
 	prefix string // Indent's
 	step   string
+	check  *Compactor // a Compactor's: the keys of open objects, what the checks found
 }
 
 // whole copies the text, one value between optional spaces (Indent keeps those after it);
@@ -93,6 +95,9 @@ func (w *walker) newline(depth int) {
 func (w *walker) value(depth int) bool {
 	switch b := w.Peek(); {
 	case b == '{' || b == '[':
+		if w.check != nil {
+			return w.checkedContainer(depth)
+		}
 		return w.container(depth)
 	case b == '"':
 		return w.string()
@@ -162,12 +167,17 @@ func (w *walker) literal(word string) bool {
 	return true
 }
 
-// string copies a string as it is written.
+// string copies a string as it is written; with checks, it notes a string that is not
+// UTF-8.
 func (w *walker) string() bool {
 	start := w.pos
-	if _, _, _, ok := w.quoted(); !ok {
+	inner, _, ascii, ok := w.quoted()
+	if !ok {
 		return false
 	}
 	w.out = append(w.out, w.data[start:w.pos]...)
+	if !ascii && w.check != nil && !utf8.Valid(inner) {
+		w.check.found.UTF8 = false
+	}
 	return true
 }
