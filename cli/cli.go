@@ -58,9 +58,10 @@ func RunAs(prog string, args []string, stdin io.Reader, stdout, stderr io.Writer
 // Main is RunAs for the ssa-diff program: it also sets the garbage collector for the run
 // from the size of the input (package gctune), and stops the run at SIGINT or SIGTERM (exit 130
 // or 143, package interrupt), settings of the whole process that Run and RunAs leave alone.
-// getenv reads the environment (os.Getenv).
+// getenv reads the environment (os.Getenv). The process is to exit with the status Main
+// answers: SIGINT and SIGTERM stay caught (interrupt.RunToExit).
 func Main(prog string, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
-	return interrupt.Run(prog, stderr, func(ctx context.Context) int {
+	return interrupt.RunToExit(prog, stderr, func(ctx context.Context) int {
 		return runAs(ctx, prog, args, stdin, stdout, stderr, getenv)
 	})
 }
