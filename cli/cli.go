@@ -58,8 +58,7 @@ func RunAs(prog string, args []string, stdin io.Reader, stdout, stderr io.Writer
 // Main is RunAs for the ssa-diff program: it also sets the garbage collector for the run
 // from the size of the input (package gctune), and stops the run at SIGINT or SIGTERM (exit 130
 // or 143, package interrupt), settings of the whole process that Run and RunAs leave alone.
-// getenv reads the environment (os.Getenv). The process is to exit with the status Main
-// answers: SIGINT and SIGTERM stay caught (interrupt.RunToExit).
+// getenv reads the environment (os.Getenv). The process exits with its status (interrupt.RunToExit).
 func Main(prog string, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
 	return interrupt.RunToExit(prog, stderr, func(ctx context.Context) int {
 		return runAs(ctx, prog, args, stdin, stdout, stderr, getenv)
@@ -301,16 +300,15 @@ func flagSet(prog string, cfg *options) (fs *pflag.FlagSet, now, color *string, 
 // flagArgNames names the argument of each of flagSet's flags that takes one, as the usage
 // shows it (--filename PATH): made when the usage is written, not by every run.
 func flagArgNames() map[string]string {
-	argNames := map[string]string{}
-	flagvalue.ApplierArgNames(argNames)
-	maps.Copy(argNames, map[string]string{"filename": "PATH", "field-manager": "NAME", "applier": strings.Join(appliers.Names(), "|"),
+	argNames := map[string]string{"filename": "PATH", "field-manager": "NAME", "applier": strings.Join(appliers.Names(), "|"),
 		"verb": "apply|update|patch|create", "patch-type": "json|merge|strategic", "kubectl": "COMMAND",
 		"subresource": strings.Join(merge.Subresources(), "|"), "crd": "PATH", "schema": "PATH", "now": "TIME", "output": "FORMAT",
-		"output-file": "[FORMAT=]FILE", "color": "WHEN", "kube-version": "MINOR", "namespace": "NAME", "jobs": "N", "concurrency": "N", "service-ip-families": "FAMILIES", "feature-gates": "NAME=BOOL,...", "runtime-config": "KEY=BOOL,...", "shard": "I/N"})
+		"output-file": "[FORMAT=]FILE", "color": "WHEN", "kube-version": "MINOR", "namespace": "NAME", "jobs": "N", "concurrency": "N", "service-ip-families": "FAMILIES", "feature-gates": "NAME=BOOL,...", "runtime-config": "KEY=BOOL,...", "shard": "I/N"}
 	for _, names := range []map[string]string{limitArgNames, gateArgNames, gitopsArgNames, noiseArgNames, adviceArgNames, renderArgNames,
 		pruneArgNames, liveArgNames, reportArgNames, admissionArgNames} {
 		maps.Copy(argNames, names)
 	}
+	flagvalue.ApplierArgNames(argNames) // the appliers' options: none has a name above
 	return argNames
 }
 

@@ -12,8 +12,7 @@ import (
 // inputLimits are the bounds on what ssa-diff reads (flags --max-*).
 type inputLimits = input.Limits
 
-// registerLimitFlags adds the flags that bound what is read (limitArgNames names their
-// arguments in the usage).
+// registerLimitFlags adds the flags that bound what is read (limitArgNames names their arguments).
 func registerLimitFlags(fs *pflag.FlagSet, lim *inputLimits) {
 	*lim = input.DefaultLimits()
 	fs.Var(&flagvalue.Size{P: &lim.MaxInputBytes, Name: "max-input-bytes"}, "max-input-bytes",
@@ -31,5 +30,4 @@ func registerLimitFlags(fs *pflag.FlagSet, lim *inputLimits) {
 }
 
 // limitArgNames are the argument names of the limits' flags in the usage.
-var limitArgNames = map[string]string{"max-input-bytes": "SIZE", "max-document-bytes": "SIZE", "max-depth": "N",
-	"max-yaml-alias-nodes": "N", "max-files": "N", "max-objects": "N"}
+var limitArgNames = map[string]string{"max-input-bytes": "SIZE", "max-document-bytes": "SIZE", "max-depth": "N", "max-yaml-alias-nodes": "N", "max-files": "N", "max-objects": "N"}
