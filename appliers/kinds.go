@@ -3,6 +3,7 @@ package appliers
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/ssa-diff/ssa-diff/merge"
 )
@@ -11,7 +12,15 @@ import (
 // one line each. Adding an applier is its file — its type (an Applier), its Kind — and its
 // line here; the command's --applier and its options, the usage, the completion, the advice
 // and the report read this list.
-func Kinds() []Kind {
+//
+// The list is made once, at its first use, and shared: its callers (some twenty in a run,
+// most while the command's flags are defined and checked) read it and never change it.
+func Kinds() []Kind { return kinds() }
+
+var kinds = sync.OnceValue(newKinds)
+
+// newKinds makes the list Kinds shares.
+func newKinds() []Kind {
 	return []Kind{
 		kubectlKind(),
 		apiKind(),
@@ -202,10 +211,11 @@ func (o Option) CheckOption(value string) error {
 	return nil
 }
 
-// pruners lists the appliers that prune: "kubectl, argocd or flux".
+// pruners lists the appliers that prune: "kubectl, argocd or flux" (a list of its own: the
+// api applier's refusal of --prune says it, and the shared list is made of that applier).
 func pruners() string {
 	var names []string
-	for _, k := range Kinds() {
+	for _, k := range newKinds() {
 		if k.Prune != "" {
 			names = append(names, k.Name)
 		}

@@ -135,3 +135,16 @@ func BenchmarkStartup(b *testing.B) {
 		_ = merge.New(reg, kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}))
 	}
 }
+
+// BenchmarkFlags is a plain run's command line read: the flag set defined, parsed and
+// checked, the applier made (each process pays it once, before reading input).
+func BenchmarkFlags(b *testing.B) {
+	dir := filepath.Join(repoRoot(b), "testdata", "examples", "hpa-owns-replicas")
+	args := []string{"--now", "2026-01-01T00:00:00Z", "-o", "json", filepath.Join(dir, "manifest.yaml"), filepath.Join(dir, "live.json")}
+	b.ReportAllocs()
+	for b.Loop() {
+		if cfg, code := parseFlags("ssa-diff", args, io.Discard, io.Discard); cfg == nil {
+			b.Fatalf("exit %d", code)
+		}
+	}
+}

@@ -58,9 +58,9 @@ func RunAs(prog string, args []string, stdin io.Reader, stdout, stderr io.Writer
 // Main is RunAs for the ssa-diff program: it also sets the garbage collector for the run
 // from the size of the input (package gctune), and stops the run at SIGINT or SIGTERM (exit 130
 // or 143, package interrupt), settings of the whole process that Run and RunAs leave alone.
-// getenv reads the environment (os.Getenv).
+// getenv reads the environment (os.Getenv). The process exits with its status (interrupt.RunToExit).
 func Main(prog string, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
-	return interrupt.Run(prog, stderr, func(ctx context.Context) int {
+	return interrupt.RunToExit(prog, stderr, func(ctx context.Context) int {
 		return runAs(ctx, prog, args, stdin, stdout, stderr, getenv)
 	})
 }
@@ -251,9 +251,9 @@ Exit status:
 Flags:
 `
 
-// flagSet defines the command's flags on cfg: the flag set, the argument names the usage
-// shows, and the flags that are not fields of cfg.
-func flagSet(prog string, cfg *options) (fs *pflag.FlagSet, argNames map[string]string, now, color *string, help *bool) {
+// flagSet defines the command's flags on cfg: the flag set, and the flags that are not
+// fields of cfg. The usage names their arguments by flagArgNames.
+func flagSet(prog string, cfg *options) (fs *pflag.FlagSet, now, color *string, help *bool) {
 	fs = pflag.NewFlagSet(prog, pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.SortFlags = false
@@ -283,29 +283,33 @@ func flagSet(prog string, cfg *options) (fs *pflag.FlagSet, argNames map[string]
 	cfg.addKubeVersionFlag(fs)
 	fs.IntVar(&cfg.jobs, "jobs", runtime.GOMAXPROCS(0), "How many objects are predicted in parallel (default: the number of CPUs).")
 	cfg.addKubectlHabitFlags(fs)
-	limitArgs := registerLimitFlags(fs, &cfg.limits)
-	argNames = map[string]string{}
-	cfg.addGateFlags(fs, argNames)
+	registerLimitFlags(fs, &cfg.limits)
+	cfg.addGateFlags(fs)
 	cfg.addPruneFlags(fs)
 	cfg.addAdviceFlags(fs)
 	cfg.addNoiseFlags(fs)
 	cfg.addGitOpsFlags(fs)
 	cfg.addAdmissionFlags(fs)
-	cfg.addApplierFlags(fs, argNames, true)
+	cfg.addApplierFlags(fs, true)
 	cfg.addShardFlag(fs)
 	fs.BoolVar(&cfg.showVersion, "version", false, "Print the version: ssa-diff's, its commit, Go's, and the Kubernetes release whose server-side apply it predicts (also `ssa-diff version`).")
 	help = fs.BoolP("help", "h", false, "Show this help.")
-	for k, v := range map[string]string{"filename": "PATH", "field-manager": "NAME", "applier": strings.Join(appliers.Names(), "|"),
+	return fs, now, color, help
+}
+
+// flagArgNames names the argument of each of flagSet's flags that takes one, as the usage
+// shows it (--filename PATH): made when the usage is written, not by every run.
+func flagArgNames() map[string]string {
+	argNames := map[string]string{"filename": "PATH", "field-manager": "NAME", "applier": strings.Join(appliers.Names(), "|"),
 		"verb": "apply|update|patch|create", "patch-type": "json|merge|strategic", "kubectl": "COMMAND",
 		"subresource": strings.Join(merge.Subresources(), "|"), "crd": "PATH", "schema": "PATH", "now": "TIME", "output": "FORMAT",
-		"output-file": "[FORMAT=]FILE", "color": "WHEN", "kube-version": "MINOR", "namespace": "NAME", "jobs": "N", "concurrency": "N", "service-ip-families": "FAMILIES", "feature-gates": "NAME=BOOL,...", "runtime-config": "KEY=BOOL,...", "shard": "I/N"} {
-		argNames[k] = v
-	}
-	for _, names := range []map[string]string{limitArgs, gateArgNames, gitopsArgNames, noiseArgNames, adviceArgNames, renderArgNames,
+		"output-file": "[FORMAT=]FILE", "color": "WHEN", "kube-version": "MINOR", "namespace": "NAME", "jobs": "N", "concurrency": "N", "service-ip-families": "FAMILIES", "feature-gates": "NAME=BOOL,...", "runtime-config": "KEY=BOOL,...", "shard": "I/N"}
+	for _, names := range []map[string]string{limitArgNames, gateArgNames, gitopsArgNames, noiseArgNames, adviceArgNames, renderArgNames,
 		pruneArgNames, liveArgNames, reportArgNames, admissionArgNames} {
 		maps.Copy(argNames, names)
 	}
-	return fs, argNames, now, color, help
+	flagvalue.ApplierArgNames(argNames) // the appliers' options: none has a name above
+	return argNames
 }
 
 func parseFlags(prog string, args []string, stdout, stderr io.Writer) (*options, int) {
@@ -316,14 +320,14 @@ func parseFlags(prog string, args []string, stdout, stderr io.Writer) (*options,
 // the reports to merge (merge.go).
 func parseFlagsFor(prog string, args []string, stdout, stderr io.Writer, merging bool) (*options, int) {
 	cfg := &options{}
-	fs, argNames, nowFlag, colorFlag, help := flagSet(prog, cfg)
+	fs, nowFlag, colorFlag, help := flagSet(prog, cfg)
 	usage := func(w io.Writer) {
 		if merging {
-			mergeUsage(w, prog, fs, argNames)
+			mergeUsage(w, prog, fs, flagArgNames())
 			return
 		}
 		fmt.Fprintf(w, usageHead, prog, supportedMinors())
-		io.WriteString(w, flagvalue.Usages(fs, argNames))
+		io.WriteString(w, flagvalue.Usages(fs, flagArgNames()))
 	}
 	fail := func(err error) (*options, int) {
 		msg := err.Error()

@@ -51,7 +51,7 @@ func kubeVersionChoices() []string {
 
 // completionFlags lists the prediction's flags.
 func completionFlags(prog string) []completion.Flag {
-	fs, _, _, _, _ := flagSet(prog, &options{})
+	fs, _, _, _ := flagSet(prog, &options{})
 	choices := map[string][]string{
 		"applier":             appliers.Names(),
 		"output":              output.Formats(),

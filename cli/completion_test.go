@@ -91,8 +91,8 @@ func TestEveryValueFlagCompletes(t *testing.T) {
 			}
 		})
 	}
-	fs, argNames, _, _, _ := flagSet("ssa-diff", &options{})
-	check(fs, argNames, completionFlags("ssa-diff"))
+	fs, _, _, _ := flagSet("ssa-diff", &options{})
+	check(fs, flagArgNames(), completionFlags("ssa-diff"))
 	bfs, bnames := blameFlagSet("ssa-diff", &blameOptions{})
 	check(bfs, bnames, blameCompletionFlags("ssa-diff"))
 	if got := strings.Join(byFlag(completionFlags("ssa-diff"), "kube-version").Choices, " "); got != "1.32 1.33 1.34 1.35 1.36 1.37 1.38 nearest" {

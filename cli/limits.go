@@ -12,9 +12,8 @@ import (
 // inputLimits are the bounds on what ssa-diff reads (flags --max-*).
 type inputLimits = input.Limits
 
-// registerLimitFlags adds the flags that bound what is read and returns their argument
-// names for the usage text.
-func registerLimitFlags(fs *pflag.FlagSet, lim *inputLimits) map[string]string {
+// registerLimitFlags adds the flags that bound what is read (limitArgNames names their arguments).
+func registerLimitFlags(fs *pflag.FlagSet, lim *inputLimits) {
 	*lim = input.DefaultLimits()
 	fs.Var(&flagvalue.Size{P: &lim.MaxInputBytes, Name: "max-input-bytes"}, "max-input-bytes",
 		"Read at most this much input, all files, standard input and the cluster's answers together (suffixes Ki, Mi, Gi). Default: "+input.FormatSize(lim.MaxInputBytes)+".")
@@ -28,6 +27,7 @@ func registerLimitFlags(fs *pflag.FlagSet, lim *inputLimits) map[string]string {
 		"Visit at most this many files and directories when reading directories.")
 	fs.Var(&flagvalue.Int{P: &lim.MaxObjects, Name: "max-objects", Max: math.MaxInt32}, "max-objects",
 		"Read at most this many objects, manifests and live objects (List items each) together.")
-	return map[string]string{"max-input-bytes": "SIZE", "max-document-bytes": "SIZE", "max-depth": "N",
-		"max-yaml-alias-nodes": "N", "max-files": "N", "max-objects": "N"}
 }
+
+// limitArgNames are the argument names of the limits' flags in the usage.
+var limitArgNames = map[string]string{"max-input-bytes": "SIZE", "max-document-bytes": "SIZE", "max-depth": "N", "max-yaml-alias-nodes": "N", "max-files": "N", "max-objects": "N"}

@@ -41,17 +41,17 @@ var gateArgNames = map[string]string{"fail-on": "LIST", "allow-takeover-from": "
 // charts false, those of the appliers that apply manifests; with charts true, those of the
 // appliers that render a chart (Helm's, whose options are a whole command's), which the
 // usage lists after the command's own.
-func (c *options) addApplierFlags(fs *pflag.FlagSet, argNames map[string]string, charts bool) {
+func (c *options) addApplierFlags(fs *pflag.FlagSet, charts bool) {
 	if c.gate.applierFlags == nil {
 		c.gate.applierFlags = map[string]func() []string{}
 	}
-	flagvalue.ApplierOptions(fs, argNames, c.gate.applierFlags, func(k appliers.Kind) bool { return k.RendersChart == charts })
+	flagvalue.ApplierOptions(fs, c.gate.applierFlags, func(k appliers.Kind) bool { return k.RendersChart == charts })
 }
 
 // addGateFlags defines the gate's flags.
-func (c *options) addGateFlags(fs *pflag.FlagSet, argNames map[string]string) {
+func (c *options) addGateFlags(fs *pflag.FlagSet) {
 	g := &c.gate
-	c.addApplierFlags(fs, argNames, false)
+	c.addApplierFlags(fs, false)
 	stringArrayVarP(fs, &g.failOn, "fail-on", "", []string{report.CategoryRejected}, "What fails the run (exit 3 for rejected, 4 for the others): a comma-separated list of conflicts, takeover, deletion, rejected, prune (objects --prune deletes), approximate (predictions resting on what ssa-diff cannot see: no schema, OpenAPI v2, version conversions, admission webhooks) and policy (a ValidatingAdmissionPolicy or PodSecurity of the cluster state denies the write, or warns), or none or all (repeatable). Default: rejected.")
 	stringArrayVarP(fs, &g.allow, "allow-takeover-from", "", nil, "A manager (glob) whose fields the applier may take: takeovers from it and forced conflicts with it never fail (repeatable), e.g. kubectl-client-side-apply.")
 	stringArrayVarP(fs, &g.protect, "protect", "", nil, "A manager (glob) whose fields nobody may take, such as a controller: any takeover from it fails with exit 4 (repeatable), e.g. kube-controller-manager.")

@@ -1,6 +1,8 @@
 package features
 
 import (
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/ssa-diff/ssa-diff/kube"
@@ -48,6 +50,30 @@ func TestSetAndLookup(t *testing.T) {
 	}
 	if !Known(kube.Minor(37), MaxUnavailableStatefulSet) {
 		t.Error("1.37 does not know MaxUnavailableStatefulSet")
+	}
+}
+
+// TestLookupFindsEveryGate: Lookup bisects the names, which holds while the generator
+// numbers the gates in the order of their names: every gate's name is found as that gate,
+// and a name between or around them is not.
+func TestLookupFindsEveryGate(t *testing.T) {
+	if !slices.IsSorted(gateNames[:]) {
+		t.Fatal("the gates are not numbered in the order of their names")
+	}
+	for g := Gate(0); g < gateCount; g++ {
+		if got, ok := Lookup(g.String()); !ok || got != g {
+			t.Errorf("Lookup(%q) = %v, %v", g.String(), got, ok)
+		}
+		for _, near := range []string{g.String() + "X", g.String()[:len(g.String())-1], strings.ToLower(g.String())} {
+			if got, ok := Lookup(near); ok && got.String() != near {
+				t.Errorf("Lookup(%q) = %v", near, got)
+			}
+		}
+	}
+	for _, name := range []string{"", "A", "zzz", "\xff"} {
+		if got, ok := Lookup(name); ok {
+			t.Errorf("Lookup(%q) = %v", name, got)
+		}
 	}
 }
 

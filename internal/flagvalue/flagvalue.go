@@ -134,16 +134,15 @@ func (f *IPFamilies) Set(s string) error {
 func (f *IPFamilies) Type() string { return "families" }
 
 // ApplierOptions defines the flags of the appliers' options (appliers.Kind.Options) of the
-// kinds that which picks, in the list's order: each option's argument name goes to argNames
-// and the reader of its values, by name, to values (a flag without argument reads "true"
-// or "false", a repeatable one every value given, the others the one value).
-func ApplierOptions(fs *pflag.FlagSet, argNames map[string]string, values map[string]func() []string, which func(appliers.Kind) bool) {
+// kinds that which picks, in the list's order: the reader of each one's values goes to
+// values, by name (a flag without argument reads "true" or "false", a repeatable one every
+// value given, the others the one value). ApplierArgNames names their arguments.
+func ApplierOptions(fs *pflag.FlagSet, values map[string]func() []string, which func(appliers.Kind) bool) {
 	for _, k := range appliers.Kinds() {
 		if !which(k) {
 			continue
 		}
 		for _, o := range k.Options {
-			argNames[o.Name] = o.Arg
 			switch {
 			case o.Arg == "":
 				on := fs.Bool(o.Name, false, o.Usage)
@@ -159,6 +158,16 @@ func ApplierOptions(fs *pflag.FlagSet, argNames map[string]string, values map[st
 				}
 				values[o.Name] = func() []string { return []string{*value} }
 			}
+		}
+	}
+}
+
+// ApplierArgNames adds the argument name of every applier's option (Option.Arg, "" for a
+// switch) to argNames, by the option's name, for the usage (Usages).
+func ApplierArgNames(argNames map[string]string) {
+	for _, k := range appliers.Kinds() {
+		for _, o := range k.Options {
+			argNames[o.Name] = o.Arg
 		}
 	}
 }

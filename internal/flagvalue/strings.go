@@ -3,7 +3,10 @@ package flagvalue
 import (
 	"bytes"
 	"encoding/csv"
+	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/spf13/pflag"
 )
@@ -14,7 +17,8 @@ import (
 // flag's default as text when the flag is defined (its DefValue), and its stringArray
 // does so through a CSV writer with a 4 KiB buffer, even for no values at all; every run
 // defines some twenty repeatable flags, almost all empty, which Strings writes as "[]"
-// without one (TestStringsIsPflagsStringArray, FuzzStringsIsPflagsStringArray).
+// without one, and values CSV leaves unquoted joined by commas
+// (TestStringsIsPflagsStringArray, FuzzStringsIsPflagsStringArray).
 type Strings struct {
 	P       *[]string
 	changed bool
@@ -38,10 +42,15 @@ func (s *Strings) Set(v string) error {
 
 func (s *Strings) Type() string { return "stringArray" }
 
-// String is pflag's: the values as one CSV record, in brackets.
+// String is pflag's: the values as one CSV record, in brackets. Values that CSV writes as
+// they are (plainCSV) are joined by commas without a CSV writer (--fail-on's default,
+// "rejected", is written when the flag is defined).
 func (s *Strings) String() string {
 	if len(*s.P) == 0 {
 		return "[]"
+	}
+	if !slices.ContainsFunc(*s.P, func(v string) bool { return !plainCSV(v) }) {
+		return "[" + strings.Join(*s.P, ",") + "]"
 	}
 	b := &bytes.Buffer{}
 	w := csv.NewWriter(b)
@@ -64,3 +73,17 @@ func (s *Strings) Replace(vs []string) error {
 
 // GetSlice returns a copy of the values (pflag.SliceValue).
 func (s *Strings) GetSlice() []string { return append(make([]string, 0, len(*s.P)), *s.P...) }
+
+// plainCSV reports whether encoding/csv's writer (comma-separated) writes v as it is: it
+// quotes a value holding a comma, a quote or a line break, one starting with a space
+// (unicode.IsSpace), and `\.`.
+func plainCSV(v string) bool {
+	if v == "" {
+		return true
+	}
+	if v == `\.` || strings.ContainsAny(v, ",\"\r\n") {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(v)
+	return !unicode.IsSpace(r)
+}

@@ -65,7 +65,8 @@ func checkStrings(t *testing.T, def, args []string, appended string) {
 }
 
 func TestStringsIsPflagsStringArray(t *testing.T) {
-	for _, def := range [][]string{nil, {}, {"rejected"}, {"a", "b,c", `"q"`, "", "x\ny", " lead"}} {
+	for _, def := range [][]string{nil, {}, {"rejected"}, {"a", "b"}, {"a", "", "b"}, {""}, {`\.`}, {"\u00a0x"}, {"x\u00a0", "\ty"},
+		{"a", "b,c", `"q"`, "", "x\ny", " lead"}} {
 		for _, args := range [][]string{nil, {"-v", "one"}, {"--v=one", "--v", "two,three", "-v", ""}, {"--v"}} {
 			checkStrings(t, def, args, "more")
 		}
@@ -79,6 +80,7 @@ func FuzzStringsIsPflagsStringArray(f *testing.F) {
 	f.Add("", "one\x00two")
 	f.Add("rejected", "conflicts,takeover")
 	f.Add("a\x00b,c\x00\"q\"", " x\x00\r\n\x00")
+	f.Add("a\x00b\x00\\.", "\u2003x\x00x\u2003\x00\\.x")
 	f.Fuzz(func(t *testing.T, def, values string) {
 		var d []string
 		if def != "" {

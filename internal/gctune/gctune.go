@@ -65,7 +65,9 @@ func Tune(getenv func(string) string, input int64) *Tuning {
 		}
 		return int64(sample[0].Value.Uint64())
 	}
-	limit = raisedLimit(limit, live())
+	if collected() {
+		limit = raisedLimit(limit, live())
+	}
 	t.limit = debug.SetMemoryLimit(limit)
 	t.percent = debug.SetGCPercent(gcPercent)
 	go func() {
@@ -96,4 +98,14 @@ func (t *Tuning) Stop() {
 	<-t.stopped
 	debug.SetGCPercent(t.percent)
 	debug.SetMemoryLimit(t.limit)
+}
+
+// collected reports whether a collection has ended since the process started. Until one
+// has, what is live (/gc/heap/live:bytes, what the last collection marked) is 0 and leaves
+// the limit as it is; a run too small to have collected while reading skips the first
+// read of runtime/metrics, which makes the runtime build its table of every metric.
+func collected() bool {
+	var stats debug.GCStats
+	debug.ReadGCStats(&stats)
+	return stats.NumGC > 0
 }

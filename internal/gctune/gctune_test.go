@@ -1,6 +1,7 @@
 package gctune
 
 import (
+	"runtime"
 	"runtime/debug"
 	"testing"
 )
@@ -85,5 +86,27 @@ func TestReadingGC(t *testing.T) {
 	restore()
 	if p := debug.SetGCPercent(percent); p != percent {
 		t.Errorf("GC percent %d after reading, want %d", p, percent)
+	}
+}
+
+// TestTuneRaisesToWhatIsLive: once a collection has run, Tune reads what it marked live and
+// sets the limit to twice that when it is above the input's multiple (Tune skips the read
+// only while no collection has ended: nothing is marked live then).
+func TestTuneRaisesToWhatIsLive(t *testing.T) {
+	live := make([]byte, 40<<20)
+	runtime.GC()
+	if !collected() {
+		t.Fatal("a collection ran, and collected says none has")
+	}
+	limit := debug.SetMemoryLimit(-1)
+	g := Tune(env(), 1) // the floor, 32 MiB: below twice what is live
+	got := debug.SetMemoryLimit(-1)
+	g.Stop()
+	runtime.KeepAlive(live)
+	if got < 80<<20 {
+		t.Errorf("memory limit %d with 40 MiB live, want at least 80 MiB", got)
+	}
+	if l := debug.SetMemoryLimit(-1); l != limit {
+		t.Errorf("memory limit %d after stop, want %d", l, limit)
 	}
 }

@@ -1,6 +1,7 @@
 package strategy
 
 import (
+	"slices"
 	"strings"
 	"sync"
 
@@ -45,10 +46,37 @@ type offFeature struct {
 func newOffFeature(gate string, paths ...string) offFeature {
 	f := offFeature{name: gate}
 	f.gate, f.known = features.Lookup(gate)
-	for _, p := range paths {
-		f.paths = append(f.paths, strings.Split(p, "."))
-	}
+	f.paths = splitPaths(paths)
 	return f
+}
+
+// splitPaths splits each dotted path at its dots (strings.Split), the steps of all of them
+// in one slice: the tables' hundred-odd paths are split at their first use, two allocations
+// a feature instead of one a path and the list's growth. Each path's slice ends at its last
+// step (appending to it copies).
+func splitPaths(paths []string) [][]string {
+	if len(paths) == 0 {
+		return nil
+	}
+	n := 0
+	for _, p := range paths {
+		n += strings.Count(p, ".") + 1
+	}
+	steps := make([]string, 0, n)
+	out := make([][]string, len(paths))
+	for i, p := range paths {
+		start := len(steps)
+		for {
+			step, rest, more := strings.Cut(p, ".")
+			steps = append(steps, step)
+			if !more {
+				break
+			}
+			p = rest
+		}
+		out[i] = steps[start:len(steps):len(steps)]
+	}
+	return out
 }
 
 // in is f dropped only by the strategies of minors from to until (0: unbounded).
@@ -59,10 +87,7 @@ func (f offFeature) in(from, until int) offFeature {
 
 // usedBy is f with other fields also keeping it in use (the stored object has them).
 func (f offFeature) usedBy(paths ...string) offFeature {
-	f.usedPaths = append([][]string(nil), f.paths...)
-	for _, p := range paths {
-		f.usedPaths = append(f.usedPaths, strings.Split(p, "."))
-	}
+	f.usedPaths = append(slices.Clip(f.paths), splitPaths(paths)...)
 	return f
 }
 
