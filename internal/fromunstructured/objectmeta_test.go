@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/ssa-diff/ssa-diff/internal/testkit"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 )
@@ -46,27 +47,7 @@ func decodeAsInput(t *testing.T, data []byte, raw bool) (map[string]any, bool) {
 	if dec.Decode(&v) != nil {
 		return nil, false
 	}
-	var fix func(v any) any
-	fix = func(v any) any {
-		switch x := v.(type) {
-		case json.Number:
-			if n, err := x.Int64(); err == nil {
-				return n
-			}
-			f, _ := x.Float64()
-			return f
-		case map[string]any:
-			for k, e := range x {
-				x[k] = fix(e)
-			}
-		case []any:
-			for i, e := range x {
-				x[i] = fix(e)
-			}
-		}
-		return v
-	}
-	m, ok := fix(v).(map[string]any)
+	m, ok := testkit.FromNumbers(v).(map[string]any)
 	if !ok {
 		return nil, false
 	}

@@ -85,10 +85,12 @@ func DecodeJSON(t testing.TB, b []byte) any {
 	if err := d.Decode(&v); err != nil {
 		t.Fatalf("decoding JSON: %v", err)
 	}
-	return fromNumbers(v)
+	return FromNumbers(v)
 }
 
-func fromNumbers(v any) any {
+// FromNumbers turns the json.Numbers of v, decoded with UseNumber, into the unstructured
+// form's numbers in place: int64 where the text is an integer int64 holds, float64 otherwise.
+func FromNumbers(v any) any {
 	switch x := v.(type) {
 	case json.Number:
 		if n, err := x.Int64(); err == nil {
@@ -98,11 +100,11 @@ func fromNumbers(v any) any {
 		return f
 	case map[string]any:
 		for k, e := range x {
-			x[k] = fromNumbers(e)
+			x[k] = FromNumbers(e)
 		}
 	case []any:
 		for i, e := range x {
-			x[i] = fromNumbers(e)
+			x[i] = FromNumbers(e)
 		}
 	}
 	return v
