@@ -16,7 +16,6 @@ import (
 	"github.com/ssa-diff/ssa-diff/schema"
 	"github.com/ssa-diff/ssa-diff/server"
 	smdpath "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
-	smdmerge "sigs.k8s.io/structured-merge-diff/v6/merge"
 	"sigs.k8s.io/structured-merge-diff/v6/typed"
 	"sigs.k8s.io/structured-merge-diff/v6/value"
 )
@@ -93,7 +92,7 @@ type request struct {
 	// kind is what the registry says of the endpoint's kind (resolve).
 	kind    *kindTypes
 	version smdpath.APIVersion
-	updater *smdmerge.Updater
+	updater *stableUpdater
 	// ignore are the fields the request's subresource resets, per version: the updater's
 	// IgnoreFilter.
 	ignore   map[smdpath.APIVersion]smdpath.Filter
@@ -153,10 +152,7 @@ func (e *Engine) newRequest(a admitted) (*request, error) {
 		r.hub, r.hubLive = k.hub, a.hubLive
 	}
 	r.ignore = resetFilters(e.model.Minor(), k, ep.Subresource)
-	r.updater = (&smdmerge.UpdaterBuilder{
-		Converter:    &versionConverter{e: e, kind: k, warn: r.warn},
-		IgnoreFilter: r.ignore,
-	}).BuildUpdater()
+	r.updater = newUpdater(&versionConverter{e: e, kind: k, warn: r.warn}, r.ignore)
 	return r, nil
 }
 

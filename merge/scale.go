@@ -229,7 +229,7 @@ func (r *request) scaleRequest() *request {
 	k.typ = typ
 	s := &request{e: r.e, ep: r.ep, kind: k, typ: typ, version: scaleAPIVersion, now: r.now}
 	s.ep.GVK = schema.ScaleGVK
-	s.updater = (&smdmerge.UpdaterBuilder{Converter: &versionConverter{e: r.e, kind: k, warn: r.warn}}).BuildUpdater()
+	s.updater = newUpdater(&versionConverter{e: r.e, kind: k, warn: r.warn}, nil)
 	return s
 }
 

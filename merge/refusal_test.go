@@ -1,0 +1,91 @@
+package merge_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ssa-diff/ssa-diff/kube"
+	"github.com/ssa-diff/ssa-diff/merge"
+	"github.com/ssa-diff/ssa-diff/schema"
+	"github.com/ssa-diff/ssa-diff/server/kubeapiserver"
+)
+
+// TestRefusedVersionsAnswerOneWay: a custom resource whose live entries were recorded at
+// two versions its CRD does not list. The server's updater converts the live object to
+// each entry's version in Go's map order and fails at the first refusal, so it answers
+// either refusal; the prediction answers one, the same every time, with the shortcuts and
+// without (rules.md version.conversion; FuzzEngine found the two paths disagreeing). An
+// update is made all the same, its refusal a warning.
+func TestRefusedVersionsAnswerOneWay(t *testing.T) {
+	reg := schema.MustNewRegistry(kube.Default())
+	crd, err := os.ReadFile(filepath.Join("..", "testdata", "examples", "crd-backup", "crd.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := reg.AddCRD("crd.yaml", crd); err != nil {
+		t.Fatal(err)
+	}
+	engines := map[string]*merge.Engine{
+		"default":      merge.New(reg, kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}), merge.WithCompactManagedFields()),
+		"no shortcuts": merge.New(reg, kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}), merge.WithoutShortcuts()),
+	}
+	var live, object map[string]any
+	if err := json.Unmarshal([]byte(`{"apiVersion":"ops.example.com/v1","kind":"Backup","metadata":{"name":"nightly","namespace":"ns","resourceVersion":"10","uid":"00000000-0000-0000-0000-000000000001",
+		"managedFields":[
+		{"manager":"kubectl","operation":"Update","apiVersion":"v1","fieldsType":"FieldsV1","fieldsV1":{"f:spec":{"f:schedule":{}}}},
+		{"manager":"a","operation":"Apply","apiVersion":"apps/v1beta2","fieldsType":"FieldsV1","fieldsV1":{"f:spec":{"f:retentionDays":{}}}},
+		{"manager":"b","operation":"Update","apiVersion":"batch/v1","fieldsType":"FieldsV1","fieldsV1":{"f:spec":{"f:parallelism":{}}}}]},
+		"spec":{"schedule":"0 3 * * *","retentionDays":7,"parallelism":2}}`), &live); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal([]byte(`{"apiVersion":"ops.example.com/v1","kind":"Backup","metadata":{"name":"nightly","namespace":"ns"},"spec":{"schedule":"0 4 * * *","retentionDays":7,"parallelism":2}}`), &object); err != nil {
+		t.Fatal(err)
+	}
+	refusals := map[string]bool{
+		"request to convert CR to an invalid group/version: /v1":          true,
+		"request to convert CR to an invalid group/version: apps/v1beta2": true,
+		"request to convert CR to an invalid group/version: batch/v1":     true,
+	}
+	for _, write := range []string{"apply", "update"} {
+		answers := map[string]int{}
+		for name, e := range engines {
+			for range 30 {
+				req := merge.Request{Live: merge.FuzzCopy(live), Object: merge.FuzzCopy(object), Manager: "ci", Force: true,
+					Endpoint: merge.Endpoint{GVK: schema.GVK{Group: "ops.example.com", Version: "v1", Kind: "Backup"}, Namespace: "ns", Name: "nightly"}}
+				var res *merge.Result
+				var err error
+				if write == "apply" {
+					res, err = e.Apply(req)
+				} else {
+					res, err = e.Update(req)
+				}
+				if err != nil {
+					t.Fatalf("%s (%s): %v", write, name, err)
+				}
+				// An apply is refused; an update is made and keeps the live entries, with the
+				// refusal in its warning (rules.md supplied.errors-keep-entries).
+				answer, refused := "", false
+				if res.Rejection != nil {
+					answer = res.Rejection.Message
+					refused = refusals[answer]
+				} else if len(res.Warnings) == 1 {
+					answer = res.Warnings[0]
+					for r := range refusals {
+						refused = refused || strings.Contains(answer, ": "+r+"): ")
+					}
+				}
+				if !refused || (write == "apply") != (res.Rejection != nil) {
+					b, _ := json.Marshal(res)
+					t.Fatalf("%s (%s): answered %s, not the refusal of a version", write, name, b)
+				}
+				answers[answer]++
+			}
+		}
+		if len(answers) != 1 {
+			t.Errorf("%s: the same request answered several ways: %v", write, answers)
+		}
+	}
+}
