@@ -30,14 +30,7 @@ import (
 // differs when the same request is made twice or without the engine's shortcuts
 // (see noShortcuts) and compact managedFields, or a result that breaks its own invariants.
 func FuzzEngine(f *testing.F) {
-	reg := schema.MustNewRegistry(kube.Default())
-	crd, err := os.ReadFile(filepath.Join("..", "testdata", "examples", "crd-backup", "crd.yaml"))
-	if err != nil {
-		f.Fatal(err)
-	}
-	if err := reg.AddCRD("crd.yaml", crd); err != nil {
-		f.Fatal(err)
-	}
+	reg := backupRegistry(f)
 	e := merge.New(reg, kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}), merge.WithCompactManagedFields())
 	// full is the same engine without the shortcuts (applyFields' prune, deletedFields'
 	// comparison) and with fieldsV1 as trees: both must answer alike.
@@ -442,4 +435,18 @@ func (g *fuzzGen) request(reg *schema.Registry, bases []map[string]any) (merge.R
 		req.Endpoint.Subresource = g.pick([]string{"status", "scale"})
 	}
 	return req, g.pick([]string{"apply", "apply", "kubectl", "update", "argocd", "flux"})
+}
+
+// backupRegistry is the default minor's registry with the example's Backup CRD
+// (testdata/examples/crd-backup) added.
+func backupRegistry(tb testing.TB) *schema.Registry {
+	reg := schema.MustNewRegistry(kube.Default())
+	crd, err := os.ReadFile(filepath.Join("..", "testdata", "examples", "crd-backup", "crd.yaml"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := reg.AddCRD("crd.yaml", crd); err != nil {
+		tb.Fatal(err)
+	}
+	return reg
 }

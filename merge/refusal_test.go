@@ -2,8 +2,6 @@ package merge_test
 
 import (
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -20,14 +18,7 @@ import (
 // without (rules.md version.conversion; FuzzEngine found the two paths disagreeing). An
 // update is made all the same, its refusal a warning.
 func TestRefusedVersionsAnswerOneWay(t *testing.T) {
-	reg := schema.MustNewRegistry(kube.Default())
-	crd, err := os.ReadFile(filepath.Join("..", "testdata", "examples", "crd-backup", "crd.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := reg.AddCRD("crd.yaml", crd); err != nil {
-		t.Fatal(err)
-	}
+	reg := backupRegistry(t)
 	engines := map[string]*merge.Engine{
 		"default":      merge.New(reg, kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}), merge.WithCompactManagedFields()),
 		"no shortcuts": merge.New(reg, kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}), merge.WithoutShortcuts()),
