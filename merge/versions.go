@@ -259,7 +259,7 @@ func (r *request) converts() bool {
 // version; live is not changed. Otherwise f runs on obj and live themselves. kept says obj
 // is the live object read at the request's version, field management having changed
 // nothing, with at most kubectl's last-applied annotation rewritten: the server goes on
-// with the object it holds (rules.md version.no-op-keeps-stored), as when obj equals live.
+// with the object it holds (rules.md version.no-op-keeps-stored).
 func (r *request) atHub(obj, live map[string]any, kept bool, f func(t *schema.Type, obj, live map[string]any) error) error {
 	if r.hub == nil {
 		return f(r.typ, obj, live)
@@ -275,10 +275,11 @@ func (r *request) atHub(obj, live map[string]any, kept bool, f func(t *schema.Ty
 				return err
 			}
 		}
-		if kept || unstructured.EqualIgnoringManagedFields(obj, live) {
-			// Nothing changed: the server goes on with the object it holds (rules.md
-			// version.no-op-keeps-stored), with the last-applied annotation of obj when
-			// kubectl's sync rewrote it.
+		if kept {
+			// Field management changed nothing: the server goes on with the object it
+			// holds (rules.md version.no-op-keeps-stored), with the last-applied annotation
+			// of obj when kubectl's sync rewrote it. A body equal to the live object is not
+			// such a write: the server decodes it from the request's version.
 			hobj = unstructured.DeepCopyObject(hlive)
 			if mf, ok := metadataOf(obj)["managedFields"]; ok {
 				ensureMetadata(hobj)["managedFields"] = mf

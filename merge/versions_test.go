@@ -334,3 +334,65 @@ func (p *preparedHub) PrepareForUpdate(t *schema.Type, subresource string, decod
 	p.obj = unstructured.DeepCopyObject(obj)
 	return p.conversionOnly.PrepareForUpdate(t, subresource, decoded, obj, old)
 }
+
+// TestWriteAtV1DecodesTheBody: a PUT or a PATCH at autoscaling/v1 is decoded from that
+// version even when it says what the server holds: an HPA held with its CPU target before
+// another metric comes back with them swapped, a change of the spec, so the server writes
+// it and moves the generation (kube-apiserver 1.37.2: a PUT of the object as read at v1,
+// and a merge patch {}, both gave metrics memory, cpu and generation 2). Only an apply
+// whose field management changed nothing keeps the object held (rules.md
+// version.no-op-keeps-stored, version.conversion); a /status write keeps the spec held.
+func TestWriteAtV1DecodesTheBody(t *testing.T) {
+	e := New(schema.MustNewRegistry(kube.Default()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}))
+	held := objFromYAML(t, `apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata:
+  name: front
+  namespace: shop
+  uid: u1
+  generation: 1
+  resourceVersion: "7"
+  creationTimestamp: "2026-12-01T00:00:00Z"
+  managedFields:
+  - {manager: ops, operation: Update, apiVersion: autoscaling/v2, time: "2026-12-01T00:00:00Z", fieldsType: FieldsV1, fieldsV1: {"f:spec": {"f:maxReplicas": {}, "f:metrics": {}}}}
+spec:
+  maxReplicas: 3
+  minReplicas: 1
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}
+  metrics:
+  - {type: Resource, resource: {name: cpu, target: {type: Utilization, averageUtilization: 50}}}
+  - {type: Resource, resource: {name: memory, target: {type: Utilization, averageUtilization: 60}}}
+status: {currentReplicas: 0, desiredReplicas: 0}`)
+	atV1, err := e.model.Convert(held, "autoscaling/v1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ep := Endpoint{GVK: schema.GVK{Group: "autoscaling", Version: "v1", Kind: "HorizontalPodAutoscaler"}, Namespace: "shop", Name: "front"}
+	status := ep
+	status.Subresource = "status"
+	for _, c := range []struct {
+		name       string
+		verb       Verb
+		ep         Endpoint
+		action     Action
+		generation int64
+	}{
+		{"put", VerbUpdate, ep, ActionUpdate, 2},
+		{"merge patch {}", VerbPatch, ep, ActionUpdate, 2},
+		{"put /status", VerbUpdate, status, ActionUnchanged, 1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			res, err := e.Send(c.verb, Request{Live: held, Object: atV1, Endpoint: c.ep, Manager: "m", Patch: Patch{MergePatch, []byte(`{}`)}, Now: versionsNow})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Rejection != nil {
+				t.Fatalf("%+v", res.Rejection)
+			}
+			gen, _ := metadataOf(res.Object)["generation"].(int64)
+			if res.Action != c.action || gen != c.generation {
+				t.Errorf("%s, generation %d; want %s, generation %d", res.Action, gen, c.action, c.generation)
+			}
+		})
+	}
+}
