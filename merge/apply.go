@@ -159,7 +159,9 @@ func (r *request) apply(live, cfg map[string]any, manager string, force bool) *R
 	if s := r.checkIdentity(live, obj, cfg, created); s != nil {
 		return reject(s)
 	}
-	if err := r.prepare(created, out.decoded, obj, live); err != nil {
+	// Field management that changed nothing leaves the object the server holds (rules.md
+	// version.no-op-keeps-stored): out.object is nil.
+	if err := r.prepare(created, out.decoded, obj, live, out.object == nil); err != nil {
 		return reject(prepareError(err))
 	}
 	put := r.restoreEmpties(obj, out.empties)
@@ -621,12 +623,13 @@ func liveIfUpdate(created bool, live map[string]any) map[string]any {
 // shape (see atHub); decoded is the object before defaulting when keepDecoded kept it.
 // obj is the request's own (server.Strategy: the model rewrites it in place): the merge's
 // copy, a copy of the live object, the decoded body or a conversion's output, with the
-// entries encodeManaged made.
-func (r *request) prepare(created bool, decoded, obj, live map[string]any) error {
+// entries encodeManaged made. kept says obj is the live object itself, field management
+// having changed nothing (atHub).
+func (r *request) prepare(created bool, decoded, obj, live map[string]any, kept bool) error {
 	if created {
 		live = nil
 	}
-	return r.atHub(obj, live, func(t *schema.Type, obj, live map[string]any) error {
+	return r.atHub(obj, live, kept, func(t *schema.Type, obj, live map[string]any) error {
 		if decoded != nil && t != r.typ {
 			hd, err := r.e.model.Convert(decoded, t.GVK.APIVersion())
 			if err != nil {

@@ -29,8 +29,11 @@
 //     entries get the current time;
 //  7. the registry defaults the object and applies its own rules (status reset, generation
 //     moved when the strategy's comparison of the decoded objects says the spec changed)
-//     and validates it, on the internal version; the store keeps the stored managedFields
-//     times when only they changed; the answer is at the request's version.
+//     and validates it, on the internal version — an apply whose step 4 changed nothing
+//     goes on with the object the server holds, not one read back from the request's
+//     version, only the last-applied annotation of step 2 rewritten; the store keeps the
+//     stored managedFields times when only they changed; the answer is at the request's
+//     version.
 //
 // What the server assigns and no prediction can know — a uid, the time, an allocated IP or
 // port, a Job's uid-based selector — is never invented: [Result.Assigned] names it.

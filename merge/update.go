@@ -219,7 +219,7 @@ func (r *request) updateObject(live, next map[string]any, manager string) *Resul
 		res.Action, res.Rejection = ActionRejected, internalError(err.Error())
 		return res
 	}
-	if err := r.prepare(created, decoded, next, live); err != nil {
+	if err := r.prepare(created, decoded, next, live, false); err != nil {
 		res.Action, res.Rejection = ActionRejected, prepareError(err)
 		return res
 	}

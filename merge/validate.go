@@ -26,7 +26,7 @@ func (r *request) validateAs(subresource string, obj, live map[string]any) *Stat
 	var v server.Validation
 	if r.hub == nil {
 		v = r.e.model.Validate(r.typ, subresource, obj, live)
-	} else if err := r.atHub(unstructured.DeepCopyObject(obj), live, func(t *schema.Type, obj, live map[string]any) error {
+	} else if err := r.atHub(unstructured.DeepCopyObject(obj), live, false, func(t *schema.Type, obj, live map[string]any) error {
 		// The server validates the internal version: paths and values are the hub's.
 		v = r.e.model.Validate(t, subresource, obj, live)
 		return nil

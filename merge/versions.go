@@ -256,8 +256,11 @@ func (r *request) converts() bool {
 // on the internal version. For a kind whose request version is not its hub (package
 // conversion), obj and live (nil on a create) are converted to the hub, f runs on them
 // with the hub's type, and obj is replaced by the result read back at the request's
-// version; live is not changed. Otherwise f runs on obj and live themselves.
-func (r *request) atHub(obj, live map[string]any, f func(t *schema.Type, obj, live map[string]any) error) error {
+// version; live is not changed. Otherwise f runs on obj and live themselves. kept says obj
+// is the live object read at the request's version, field management having changed
+// nothing, with at most kubectl's last-applied annotation rewritten: the server goes on
+// with the object it holds (rules.md version.no-op-keeps-stored).
+func (r *request) atHub(obj, live map[string]any, kept bool, f func(t *schema.Type, obj, live map[string]any) error) error {
 	if r.hub == nil {
 		return f(r.typ, obj, live)
 	}
@@ -272,14 +275,18 @@ func (r *request) atHub(obj, live map[string]any, f func(t *schema.Type, obj, li
 				return err
 			}
 		}
-		if unstructured.EqualIgnoringManagedFields(obj, live) {
-			// Nothing changed: the server goes on with the object it holds.
+		if kept {
+			// Field management changed nothing: the server goes on with the object it
+			// holds (rules.md version.no-op-keeps-stored), with the last-applied annotation
+			// of obj when kubectl's sync rewrote it. A body equal to the live object is not
+			// such a write: the server decodes it from the request's version.
 			hobj = unstructured.DeepCopyObject(hlive)
 			if mf, ok := metadataOf(obj)["managedFields"]; ok {
 				ensureMetadata(hobj)["managedFields"] = mf
 			} else {
 				removeManagedFields(hobj)
 			}
+			copyLastApplied(hobj, obj)
 		}
 	}
 	if hobj == nil {
@@ -299,6 +306,30 @@ func (r *request) atHub(obj, live map[string]any, f func(t *schema.Type, obj, li
 		obj[k] = v
 	}
 	return nil
+}
+
+// copyLastApplied gives to, a copy of the stored object, the last-applied annotation of
+// from (the same object read at the request's version, after kubectl's sync): the same
+// text, or none when from has none.
+func copyLastApplied(to, from map[string]any) {
+	text, ok := annotations(from)[LastAppliedAnnotation]
+	a := stringMap(annotations(to)) // a copy: to's own map may be the stored object's
+	if _, had := a[LastAppliedAnnotation]; !ok && !had {
+		return
+	}
+	if ok {
+		if a == nil {
+			a = map[string]any{}
+		}
+		a[LastAppliedAnnotation] = text
+	} else {
+		delete(a, LastAppliedAnnotation)
+	}
+	if len(a) == 0 {
+		delete(ensureMetadata(to), "annotations")
+		return
+	}
+	ensureMetadata(to)["annotations"] = a
 }
 
 // notServed is the refusal of a request for a kind or version the server does not serve

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 	"github.com/ssa-diff/ssa-diff/kube"
 	"github.com/ssa-diff/ssa-diff/schema"
 	"github.com/ssa-diff/ssa-diff/server"
@@ -248,4 +249,150 @@ func (conversionOnly) Convert(obj map[string]any, apiVersion string) (map[string
 
 func (conversionOnly) DecodeBody(obj map[string]any) ([]string, error) {
 	return kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}).DecodeBody(obj)
+}
+
+// TestNoopApplyKeepsTheStoredObject: an apply whose field management changes nothing
+// leaves the object the server holds, not one read back from the request's version — even
+// when kubectl's sync rewrites the last-applied annotation after field management (rules.md
+// version.no-op-keeps-stored). Read back from autoscaling/v1, an HPA held without metrics
+// would get the default CPU target of 80% (the differential test's oracle holds such
+// objects: it does not default; seed 777834), and one held with its CPU target before
+// another metric would have them swapped (v1 keeps the other metrics in an annotation and
+// puts them first); kube-apiserver 1.37.2 keeps both as they are.
+func TestNoopApplyKeepsTheStoredObject(t *testing.T) {
+	const lastApplied = `{"apiVersion":"autoscaling/v2","kind":"HorizontalPodAutoscaler","metadata":{"name":"front","namespace":"shop"}}`
+	head := `apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata:
+  name: front
+  namespace: shop
+  uid: u1
+  annotations: {kubectl.kubernetes.io/last-applied-configuration: '` + lastApplied + `'}
+  managedFields:
+  - {manager: ops, operation: Update, apiVersion: autoscaling/v2, time: "2026-12-01T00:00:00Z", fieldsType: FieldsV1, fieldsV1: {"f:spec": {"f:maxReplicas": {}}}}
+`
+	body := objFromYAML(t, "apiVersion: autoscaling/v1\nkind: HorizontalPodAutoscaler\nmetadata: {name: front, namespace: shop}")
+	for _, c := range []struct {
+		name, spec string
+		metrics    []string // the metrics' resources the registry's rules see
+		cpu        any      // spec.targetCPUUtilizationPercentage of the answer
+	}{
+		{name: "no metrics", spec: "spec: {maxReplicas: 3, scaleTargetRef: {kind: Deployment, name: web}}", cpu: nil},
+		{name: "cpu first", spec: `spec:
+  maxReplicas: 3
+  scaleTargetRef: {kind: Deployment, name: web}
+  metrics:
+  - {type: Resource, resource: {name: cpu, target: {type: Utilization, averageUtilization: 50}}}
+  - {type: Resource, resource: {name: memory, target: {type: Utilization, averageUtilization: 60}}}`,
+			metrics: []string{"cpu", "memory"}, cpu: int64(50)},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			m := &preparedHub{}
+			e := New(schema.MustNewRegistry(kube.Default()), m)
+			res, err := e.Apply(Request{Live: objFromYAML(t, head+c.spec), Object: body, Manager: KubectlManager, Now: versionsNow})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Rejection != nil {
+				t.Fatalf("%+v", res.Rejection)
+			}
+			spec, _ := res.Object["spec"].(map[string]any)
+			if got := spec["targetCPUUtilizationPercentage"]; got != c.cpu {
+				t.Errorf("targetCPUUtilizationPercentage %v, want %v (spec %v)", got, c.cpu, spec)
+			}
+			if got, _ := annotations(res.Object)[LastAppliedAnnotation].(string); !strings.Contains(got, `"apiVersion":"autoscaling/v1"`) {
+				t.Errorf("last-applied annotation %q not synced to the apply", got)
+			}
+			if m.obj == nil {
+				t.Fatal("the registry's rules did not run")
+			}
+			if got, _ := annotations(m.obj)[LastAppliedAnnotation].(string); !strings.Contains(got, `"apiVersion":"autoscaling/v1"`) {
+				t.Errorf("the registry's rules saw the last-applied annotation %q, not the synced one", got)
+			}
+			mspec, _ := m.obj["spec"].(map[string]any)
+			items, _ := mspec["metrics"].([]any)
+			var names []string
+			for _, it := range items {
+				r, _ := it.(map[string]any)["resource"].(map[string]any)
+				n, _ := r["name"].(string)
+				names = append(names, n)
+			}
+			if strings.Join(names, ",") != strings.Join(c.metrics, ",") {
+				t.Errorf("the registry's rules saw metrics %v, want %v as held", names, c.metrics)
+			}
+		})
+	}
+}
+
+// preparedHub is conversionOnly recording the object the registry's update rules see.
+type preparedHub struct {
+	conversionOnly
+	obj map[string]any
+}
+
+func (p *preparedHub) PrepareForUpdate(t *schema.Type, subresource string, decoded, obj, old map[string]any) error {
+	p.obj = unstructured.DeepCopyObject(obj)
+	return p.conversionOnly.PrepareForUpdate(t, subresource, decoded, obj, old)
+}
+
+// TestWriteAtV1DecodesTheBody: a PUT or a PATCH at autoscaling/v1 is decoded from that
+// version even when it says what the server holds: an HPA held with its CPU target before
+// another metric comes back with them swapped, a change of the spec, so the server writes
+// it and moves the generation (kube-apiserver 1.37.2: a PUT of the object as read at v1,
+// and a merge patch {}, both gave metrics memory, cpu and generation 2). Only an apply
+// whose field management changed nothing keeps the object held (rules.md
+// version.no-op-keeps-stored, version.conversion); a /status write keeps the spec held.
+func TestWriteAtV1DecodesTheBody(t *testing.T) {
+	e := New(schema.MustNewRegistry(kube.Default()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}))
+	held := objFromYAML(t, `apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata:
+  name: front
+  namespace: shop
+  uid: u1
+  generation: 1
+  resourceVersion: "7"
+  creationTimestamp: "2026-12-01T00:00:00Z"
+  managedFields:
+  - {manager: ops, operation: Update, apiVersion: autoscaling/v2, time: "2026-12-01T00:00:00Z", fieldsType: FieldsV1, fieldsV1: {"f:spec": {"f:maxReplicas": {}, "f:metrics": {}}}}
+spec:
+  maxReplicas: 3
+  minReplicas: 1
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}
+  metrics:
+  - {type: Resource, resource: {name: cpu, target: {type: Utilization, averageUtilization: 50}}}
+  - {type: Resource, resource: {name: memory, target: {type: Utilization, averageUtilization: 60}}}
+status: {currentReplicas: 0, desiredReplicas: 0}`)
+	atV1, err := e.model.Convert(held, "autoscaling/v1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ep := Endpoint{GVK: schema.GVK{Group: "autoscaling", Version: "v1", Kind: "HorizontalPodAutoscaler"}, Namespace: "shop", Name: "front"}
+	status := ep
+	status.Subresource = "status"
+	for _, c := range []struct {
+		name       string
+		verb       Verb
+		ep         Endpoint
+		action     Action
+		generation int64
+	}{
+		{"put", VerbUpdate, ep, ActionUpdate, 2},
+		{"merge patch {}", VerbPatch, ep, ActionUpdate, 2},
+		{"put /status", VerbUpdate, status, ActionUnchanged, 1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			res, err := e.Send(c.verb, Request{Live: held, Object: atV1, Endpoint: c.ep, Manager: "m", Patch: Patch{MergePatch, []byte(`{}`)}, Now: versionsNow})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Rejection != nil {
+				t.Fatalf("%+v", res.Rejection)
+			}
+			gen, _ := metadataOf(res.Object)["generation"].(int64)
+			if res.Action != c.action || gen != c.generation {
+				t.Errorf("%s, generation %d; want %s, generation %d", res.Action, gen, c.action, c.generation)
+			}
+		})
+	}
 }
