@@ -20,10 +20,6 @@ func isKeyed(l *smdschema.List) bool {
 	return l.ElementRelationship == smdschema.Associative && len(l.Keys) > 0
 }
 
-func isSet(l *smdschema.List) bool {
-	return l.ElementRelationship == smdschema.Associative && len(l.Keys) == 0
-}
-
 // Subset returns a random part of v (of type tr) that is itself a valid value: struct
 // fields and map keys are kept with probability keep, list-map items too (with their key
 // fields), set items too; atomic values are kept or dropped whole by their parent.
