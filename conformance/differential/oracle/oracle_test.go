@@ -106,8 +106,8 @@ func TestStatusResetFields(t *testing.T) {
 	}
 	es, _ := ManagedFields(r.Object)
 	for _, e := range es {
-		if e.Manager == "ctrl" && strings.Contains(string(e.FieldsV1.Raw), "f:spec") {
-			t.Fatalf("the status applier owns spec: %s", e.FieldsV1.Raw)
+		if e.Manager == "ctrl" && strings.Contains(e.FieldsV1.GetRawString(), "f:spec") {
+			t.Fatalf("the status applier owns spec: %s", e.FieldsV1.GetRawString())
 		}
 	}
 }
