@@ -42,7 +42,7 @@ func (c *versionConverter) Convert(obj *typed.TypedValue, version smdpath.APIVer
 		return obj, nil
 	}
 	t := c.e.typeOf(c.kind, target)
-	if t == nil || (t.Source == schema.SourceBuiltin && !t.Served) {
+	if unconverted(t) {
 		if err := c.refusal(target); err != nil {
 			return obj, err
 		}
@@ -78,6 +78,12 @@ func (c *versionConverter) versions(u map[string]any, version smdpath.APIVersion
 	return target, from
 }
 
+// unconverted reports that the server has no type t to convert to: none at all, or a
+// built-in version it does not serve.
+func unconverted(t *schema.Type) bool {
+	return t == nil || (t.Source == schema.SourceBuiltin && !t.Served)
+}
+
 // refusal is the CRD converter's refusal of target, a version the registry has no type
 // for: a custom resource's converter refuses a version its CRD does not list (an error
 // that fails the request); nil for the other kinds (the version is missing).
@@ -110,7 +116,7 @@ func (c *versionConverter) firstRefusal(live *typed.TypedValue, managers smdpath
 		if target == from {
 			continue
 		}
-		if t := c.e.typeOf(c.kind, target); t != nil && !(t.Source == schema.SourceBuiltin && !t.Served) {
+		if !unconverted(c.e.typeOf(c.kind, target)) {
 			continue
 		}
 		if r := c.refusal(target); r != nil {
