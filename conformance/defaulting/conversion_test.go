@@ -154,16 +154,10 @@ func TestConversionMatchesKubeAPIServer(t *testing.T) {
 			shown := 0
 			for i := 0; i < conversionsPerVersion; i++ {
 				gvk := from.WithKind("HorizontalPodAutoscaler")
-				obj, err := s.New(gvk)
-				if err != nil {
-					t.Fatal(err)
-				}
-				f.Fill(obj)
-				obj.GetObjectKind().SetGroupVersionKind(gvk)
-				in := toUnstructured(t, obj)
+				_, in := randomObject(t, s, f, gvk)
 				// The server reads objects from JSON (or protobuf): what JSON cannot say (an
 				// empty list where the field is omitempty) it never holds.
-				obj, err = s.New(gvk)
+				obj, err := s.New(gvk)
 				if err != nil {
 					t.Fatal(err)
 				}

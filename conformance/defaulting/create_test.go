@@ -442,15 +442,21 @@ func addedByCreate(defaulted, created map[string]any) []string {
 // without the metadata only the server writes.
 func randomCreateBody(t *testing.T, s *runtime.Scheme, f *randfill.Filler, gvk schema.GroupVersionKind) map[string]any {
 	t.Helper()
+	_, in := randomObject(t, s, f, gvk)
+	for _, m := range []string{"uid", "creationTimestamp", "resourceVersion", "generation", "deletionTimestamp", "deletionGracePeriodSeconds", "managedFields"} {
+		delete(in["metadata"].(map[string]any), m)
+	}
+	return in
+}
+
+// randomObject is a random object of gvk filled by f, typed and unstructured.
+func randomObject(t *testing.T, s *runtime.Scheme, f *randfill.Filler, gvk schema.GroupVersionKind) (runtime.Object, map[string]any) {
+	t.Helper()
 	obj, err := s.New(gvk)
 	if err != nil {
 		t.Fatal(err)
 	}
 	f.Fill(obj)
 	obj.GetObjectKind().SetGroupVersionKind(gvk)
-	in := toUnstructured(t, obj)
-	for _, m := range []string{"uid", "creationTimestamp", "resourceVersion", "generation", "deletionTimestamp", "deletionGracePeriodSeconds", "managedFields"} {
-		delete(in["metadata"].(map[string]any), m)
-	}
-	return in
+	return obj, toUnstructured(t, obj)
 }

@@ -211,13 +211,7 @@ func TestDefaultingMatchesKubeAPIServer(t *testing.T) {
 			shown := 0
 			for i := 0; i < objectsPerKind; i++ {
 				gvk := schemaGVK(av, kind)
-				obj, err := s.New(gvk)
-				if err != nil {
-					t.Fatal(err)
-				}
-				f.Fill(obj)
-				obj.GetObjectKind().SetGroupVersionKind(gvk)
-				in := toUnstructured(t, obj)
+				obj, in := randomObject(t, s, f, gvk)
 				want, err := serverStore(s, obj)
 				if err != nil {
 					t.Fatalf("server pipeline: %v", err)
