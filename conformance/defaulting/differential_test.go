@@ -98,7 +98,7 @@ func filler(seed int64) *randfill.Filler {
 			// JSON cannot express a present extension without content.
 			r.Raw = []byte(`{"a":1}`)
 		},
-		func(f *metav1.FieldsV1, c randfill.Continue) { f.Raw = []byte(`{"f:a":{}}`) },
+		func(f *metav1.FieldsV1, c randfill.Continue) { f.SetRawString(`{"f:a":{}}`) },
 		func(j *apiextv1.JSON, c randfill.Continue) { j.Raw = []byte(`{"x":"y"}`) },
 		func(p *apiextv1.JSONSchemaProps, c randfill.Continue) {
 			*p = apiextv1.JSONSchemaProps{Type: "object", Description: vocabulary[c.Intn(len(vocabulary))]}

@@ -62,7 +62,7 @@ func filler(seed int64) *randfill.Filler {
 			*t = metav1.NewMicroTime(time.Unix(1700000000+int64(c.Intn(1000000)), int64(c.Intn(1000))*1000))
 		},
 		func(r *runtime.RawExtension, c randfill.Continue) { r.Raw = []byte(`{"a":1}`) },
-		func(f *metav1.FieldsV1, c randfill.Continue) { f.Raw = []byte(`{"f:a":{}}`) },
+		func(f *metav1.FieldsV1, c randfill.Continue) { f.SetRawString(`{"f:a":{}}`) },
 		func(j *apiextv1.JSON, c randfill.Continue) { j.Raw = []byte(`{"x":"y"}`) },
 		func(m *map[string]string, c randfill.Continue) {
 			// Annotations that conversion reads, with valid and invalid values.

@@ -371,7 +371,7 @@ func Filler(seed int64) *randfill.Filler {
 			*t = metav1.NewMicroTime(time.Unix(1700000000+int64(c.Intn(1000000)), 0))
 		},
 		func(r *runtime.RawExtension, c randfill.Continue) { r.Raw = []byte(`{"a":1}`) },
-		func(f *metav1.FieldsV1, c randfill.Continue) { f.Raw = []byte(`{"f:a":{}}`) },
+		func(f *metav1.FieldsV1, c randfill.Continue) { f.SetRawString(`{"f:a":{}}`) },
 		func(s *batchv1.CronJobSpec, c randfill.Continue) {
 			c.FillNoCustom(s)
 			words := fieldWords["schedule"]

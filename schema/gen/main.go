@@ -191,7 +191,7 @@ func run(out, servedDir string) error {
 		}
 		parser, err := typed.NewParser(typed.YAMLObject(r.SchemaYAML))
 		if err != nil {
-			return fmt.Errorf("Kubernetes %s: SMD rejects the schema: %w", r.Kubernetes, err)
+			return fmt.Errorf("the schema of Kubernetes %s: SMD rejects it: %w", r.Kubernetes, err)
 		}
 		r.types = parser.Schema.Types
 		releases = append(releases, r)

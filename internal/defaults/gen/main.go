@@ -1,3 +1,5 @@
+//lint:file-ignore SA1019 the generator builds against every minor from 1.32 (go.1.3x.mod); k8s.io/apiextensions-api, which 1.38 points to, exists only from 1.38
+
 // Command gen writes the encoding facts of every built-in Kubernetes API type
 // (k8s.io/api, apiextensions-apiserver, kube-aggregator) of every Kubernetes minor
 // ssa-diff predicts as a Go table for package internal/defaults: go.mod pins the newest

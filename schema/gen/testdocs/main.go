@@ -1,3 +1,5 @@
+//lint:file-ignore SA1019 built like the generator against every minor from 1.32; k8s.io/apiextensions-api, which 1.38 points to, exists only from 1.38
+
 // Command testdocs writes the OpenAPI documents an API server serves for a
 // CustomResourceDefinition, built by the API server's own code
 // (k8s.io/apiextensions-apiserver's OpenAPI builder, with the options its
@@ -45,8 +47,9 @@ func run(crdFile, out string) error {
 		if !v.Served {
 			continue
 		}
-		// As the v3 publishing controller (pkg/controller/openapiv3) builds it.
-		v3, err := builder.BuildOpenAPIV3(&crd, v.Name, builder.Options{V2: false, IncludeSelectableFields: true})
+		// As the v3 publishing controller (pkg/controller/openapiv3) builds it (from 1.38
+		// the builder always publishes a CRD's selectable fields; before, an option did).
+		v3, err := builder.BuildOpenAPIV3(&crd, v.Name, builder.Options{V2: false})
 		if err != nil {
 			return err
 		}
@@ -56,7 +59,7 @@ func run(crdFile, out string) error {
 		}
 		// As the v2 publishing controller (pkg/controller/openapi) builds it;
 		// the cluster merges it into /openapi/v2.
-		v2, err := builder.BuildOpenAPIV2(&crd, v.Name, builder.Options{V2: true, IncludeSelectableFields: true})
+		v2, err := builder.BuildOpenAPIV2(&crd, v.Name, builder.Options{V2: true})
 		if err != nil {
 			return err
 		}
