@@ -80,3 +80,56 @@ func TestRefusedVersionsAnswerOneWay(t *testing.T) {
 		}
 	}
 }
+
+// TestFailedConversionsWarnOneWay: the warnings of the conversions the updater made before
+// it failed are those of the order it ranged over the entries in; the prediction gives
+// those of the stable order (rules.md version.conversion). A Widget converted by a webhook
+// (by structure, with a warning) whose entries are at v2, converted, and at v9, refused:
+// the manager at v9 sorts first, so the conversion to v2 is never made and nothing warns of it.
+func TestFailedConversionsWarnOneWay(t *testing.T) {
+	reg := merge.WidgetRegistry(t, true)
+	engines := map[string]*merge.Engine{
+		"default":      merge.New(reg, kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}), merge.WithCompactManagedFields()),
+		"no shortcuts": merge.New(reg, kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}), merge.WithoutShortcuts()),
+	}
+	live := `apiVersion: example.com/v1
+kind: Widget
+metadata:
+  name: w
+  namespace: shop
+  uid: 00000000-0000-0000-0000-000000000001
+  resourceVersion: "10"
+  managedFields:
+  - {manager: a, operation: Update, apiVersion: example.com/v9, time: "2026-12-01T00:00:00Z", fieldsType: FieldsV1, fieldsV1: {"f:spec": {"f:size": {}}}}
+  - {manager: b, operation: Update, apiVersion: example.com/v2, time: "2026-12-01T00:00:00Z", fieldsType: FieldsV1, fieldsV1: {"f:spec": {"f:size": {}}}}
+spec: {size: 3}
+`
+	cfg := "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w, namespace: shop}\nspec: {size: 4}"
+	const refusal = "request to convert CR to an invalid group/version: example.com/v9"
+	for _, write := range []string{"apply", "update"} {
+		answers := map[string]int{}
+		for name, e := range engines {
+			for range 40 {
+				req := merge.Request{Live: merge.ObjFromYAML(t, live), Object: merge.ObjFromYAML(t, cfg), Manager: "ci", Force: true, Now: merge.VersionsNow}
+				var res *merge.Result
+				var err error
+				if write == "apply" {
+					res, err = e.Apply(req)
+				} else {
+					res, err = e.Update(req)
+				}
+				if err != nil {
+					t.Fatalf("%s (%s): %v", write, name, err)
+				}
+				b, _ := json.Marshal(res)
+				if !strings.Contains(string(b), refusal) || strings.Contains(string(b), "webhook") {
+					t.Fatalf("%s (%s): answered %s, not the refusal of v9 alone", write, name, b)
+				}
+				answers[string(b)]++
+			}
+		}
+		if len(answers) != 1 {
+			t.Errorf("%s: the same request answered several ways: %v", write, answers)
+		}
+	}
+}
