@@ -2,6 +2,8 @@ package merge_test
 
 import (
 	"encoding/json"
+	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -130,6 +132,54 @@ spec: {size: 3}
 		}
 		if len(answers) != 1 {
 			t.Errorf("%s: the same request answered several ways: %v", write, answers)
+		}
+	}
+}
+
+// TestPruneChainWarnsOneWay: an apply whose prune converts the merged object through the
+// versions of the managers' entries in the order of a Go map; a Widget converted by a
+// webhook warns of each conversion, naming the version it converted from, which is the
+// one met before. The prediction's warnings are those of the versions in sorted order
+// (rules.md version.conversion), the same every time, with the shortcuts and without.
+func TestPruneChainWarnsOneWay(t *testing.T) {
+	reg := merge.WidgetRegistry(t, true)
+	engines := map[string]*merge.Engine{
+		"default":      merge.New(reg, kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}), merge.WithCompactManagedFields()),
+		"no shortcuts": merge.New(reg, kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}), merge.WithoutShortcuts()),
+	}
+	live := `apiVersion: example.com/v1
+kind: Widget
+metadata:
+  name: w
+  namespace: shop
+  uid: 00000000-0000-0000-0000-000000000001
+  resourceVersion: "10"
+  managedFields:
+  - {manager: team, operation: Apply, apiVersion: example.com/v1, time: "2026-12-01T00:00:00Z", fieldsType: FieldsV1, fieldsV1: {"f:spec": {"f:size": {}}}}
+  - {manager: a, operation: Update, apiVersion: example.com/v2, time: "2026-12-01T00:00:00Z", fieldsType: FieldsV1, fieldsV1: {"f:spec": {"f:size": {}}}}
+  - {manager: b, operation: Update, apiVersion: example.com/v1beta1, time: "2026-12-01T00:00:00Z", fieldsType: FieldsV1, fieldsV1: {"f:spec": {"f:size": {}}}}
+spec: {size: 3}
+`
+	cfg := "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w, namespace: shop}\nspec: {size: 4}"
+	// Each conversion: the version of the entries compared, the version converted from.
+	want := [][2]string{{"v1", "v2"}, {"v1beta1", "v1"}, {"v2", "v1"}, {"v2", "v1beta1"}}
+	for name, e := range engines {
+		for range 40 {
+			res, err := e.Apply(merge.Request{Live: merge.ObjFromYAML(t, live), Object: merge.ObjFromYAML(t, cfg), Manager: "team", Force: true, Now: merge.VersionsNow})
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			var got [][2]string
+			for _, w := range res.Warnings {
+				var at, from string
+				if _, err := fmt.Sscanf(w, "managedFields entries recorded at example.com/%s were compared after converting the object from example.com/%s by structure:", &at, &from); err != nil {
+					t.Fatalf("%s: warning %q", name, w)
+				}
+				got = append(got, [2]string{at, from})
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("%s: warnings of the conversions %v, want %v", name, got, want)
+			}
 		}
 	}
 }

@@ -28,7 +28,11 @@ import (
 //
 // The warnings of the conversions are held back while the updater runs: a failed run has
 // made the conversions its order met before the failure, so its warnings are dropped and
-// the ordered run's given instead.
+// the ordered run's given instead. A run that succeeds has made every conversion, but the
+// prune converts the merged object from version to version in its order, and a warning
+// names the version converted from: when the prune goes through two versions or more
+// besides the applier's last one (pruneChains) and a conversion warned, the warnings are
+// the ordered run's too.
 
 // stableUpdater is structured-merge-diff's Updater answering one way where the server's
 // answers one of several errors at random.
@@ -51,15 +55,46 @@ func newUpdater(c *versionConverter, ignore map[smdpath.APIVersion]smdpath.Filte
 func (u *stableUpdater) Apply(live, config *typed.TypedValue, version smdpath.APIVersion, managers smdpath.ManagedFields, manager string, force bool) (*typed.TypedValue, smdpath.ManagedFields, error) {
 	u.converter.hold()
 	merged, fields, err := u.Updater.Apply(live, config, version, managers, manager, force)
-	if !failed(err) {
+	if !failed(err) && (len(u.converter.held) == 0 || !pruneChains(managers, manager, version)) {
 		u.converter.release(true)
 		return merged, fields, err
 	}
 	u.converter.release(false)
-	if first := u.firstApplyError(live, config, version, managers, manager); first != nil {
+	first := u.firstApplyError(live, config, version, managers, manager)
+	if !failed(err) {
+		return merged, fields, err // the warnings are the ordered run's
+	}
+	if first != nil {
 		err = first
 	}
 	return nil, smdpath.ManagedFields{}, err
+}
+
+// pruneChains reports whether the prune of an apply by manager at version converts the
+// merged object from one version to another and on to a third: the versions of the
+// managers' entries, less that of the applier's last one, number two or more. The
+// conversions' warnings name the version converted from, which is then the one the
+// updater's order met before.
+func pruneChains(managers smdpath.ManagedFields, manager string, version smdpath.APIVersion) bool {
+	last, ok := managers[manager]
+	if !ok || last.Set().Empty() {
+		return false
+	}
+	var other smdpath.APIVersion
+	for m, vs := range managers {
+		v := vs.APIVersion()
+		if m == manager {
+			v = version
+		}
+		switch {
+		case v == last.APIVersion() || v == other:
+		case other == "":
+			other = v
+		default:
+			return true
+		}
+	}
+	return false
 }
 
 // Update is Updater.Update, with firstUpdateError's error when it fails.
