@@ -3,6 +3,7 @@ package merge
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/ssa-diff/ssa-diff/schema"
 	smdpath "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
@@ -32,6 +33,11 @@ type versionConverter struct {
 var errMissingVersion = errors.New("no such version")
 
 func (c *versionConverter) Convert(obj *typed.TypedValue, version smdpath.APIVersion) (*typed.TypedValue, error) {
+	if strings.Count(string(version), "/") > 1 {
+		// The server reads the entry's apiVersion as a group/version first: with more than
+		// one slash it is none, an error that fails the request (rules.md version.malformed).
+		return obj, fmt.Errorf("unexpected GroupVersion string: %s", version)
+	}
 	raw := obj.AsValue().Unstructured()
 	u, ok := raw.(map[string]any)
 	if !ok {

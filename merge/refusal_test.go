@@ -183,3 +183,50 @@ spec: {size: 3}
 		}
 	}
 }
+
+// TestMalformedEntryVersion: an entry whose apiVersion has two slashes names no
+// group/version; the server's converter says so, an error that fails the field manager's
+// step, before it looks for a type (rules.md version.malformed). kube-apiserver 1.37.2, a
+// PUT of a ConfigMap whose body adds an entry at v1/x/y: the object is written and the
+// stored entries are kept, the server logging "failed to update ManagedFields
+// (default/cm1; /v1, Kind=ConfigMap): unexpected GroupVersion string: v1/x/y". An apply
+// over such an entry is refused with that error.
+func TestMalformedEntryVersion(t *testing.T) {
+	e := merge.New(schema.MustNewRegistry(kube.Default()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}), merge.WithCompactManagedFields())
+	live := `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: cm1
+  namespace: default
+  uid: 00000000-0000-0000-0000-000000000001
+  resourceVersion: "10"
+  managedFields:
+  - {manager: kubectl-create, operation: Update, apiVersion: v1, time: "2026-12-01T00:00:00Z", fieldsType: FieldsV1, fieldsV1: {"f:data": {".": {}, "f:a": {}}}}
+data: {a: "1"}
+`
+	put := merge.ObjFromYAML(t, live)
+	put["data"] = map[string]any{"a": "2", "b": "3"}
+	merge.MetadataOf(put)["managedFields"] = append(merge.MetadataOf(put)["managedFields"].([]any),
+		map[string]any{"manager": "odd", "operation": "Update", "apiVersion": "v1/x/y", "time": "2026-12-01T00:00:00Z", "fieldsType": "FieldsV1", "fieldsV1": map[string]any{"f:data": map[string]any{"f:b": map[string]any{}}}})
+	res, err := e.Update(merge.Request{Live: merge.ObjFromYAML(t, live), Object: put, Manager: "kubectl-replace", Now: merge.VersionsNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mf, _ := json.Marshal(res.ManagedFields)
+	if res.Rejection != nil || len(res.ManagedFields) != 1 || res.ManagedFields[0].Manager != "kubectl-create" ||
+		!strings.Contains(strings.Join(res.Warnings, "\n"), "unexpected GroupVersion string: v1/x/y") {
+		t.Errorf("update: rejection %v, entries %s, warnings %q", res.Rejection, mf, res.Warnings)
+	}
+
+	withEntry := merge.ObjFromYAML(t, live)
+	merge.MetadataOf(withEntry)["managedFields"] = append(merge.MetadataOf(withEntry)["managedFields"].([]any),
+		map[string]any{"manager": "odd", "operation": "Update", "apiVersion": "v1/x/y", "time": "2026-12-01T00:00:00Z", "fieldsType": "FieldsV1", "fieldsV1": map[string]any{"f:data": map[string]any{"f:a": map[string]any{}}}})
+	cfg := merge.ObjFromYAML(t, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cm1, namespace: default}\ndata: {a: \"4\"}")
+	res, err = e.Apply(merge.Request{Live: withEntry, Object: cfg, Manager: "ci", Now: merge.VersionsNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Rejection == nil || res.Rejection.Code != 500 || res.Rejection.Message != "unexpected GroupVersion string: v1/x/y" {
+		t.Errorf("apply: %+v", res.Rejection)
+	}
+}
