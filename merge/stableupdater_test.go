@@ -156,3 +156,113 @@ func keys(m map[string]bool) string {
 	sort.Strings(out)
 	return strings.Join(out, " | ")
 }
+
+// FuzzStableUpdater drives the stable updater with random Gizmo objects and entries at the
+// kind's three versions, at a version its CRD does not list and at one with two slashes:
+// the same request always gets the same answer and warnings, and that answer is one of
+// those structured-merge-diff's own updater gives, run as often as it takes to meet each
+// order of a few entries.
+func FuzzStableUpdater(f *testing.F) {
+	reg := schema.MustNewRegistry(kube.Default())
+	if err := reg.AddCRD("gizmos.yaml", []byte(gizmoCRD)); err != nil {
+		f.Fatal(err)
+	}
+	e := New(reg, kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}))
+	k := e.resolve(schema.GVK{Group: "example.com", Version: "v1", Kind: "Gizmo"})
+	for _, seed := range []string{"", "\x07\x07\x03\x01\x02\x03\x04", "\x05\x03\x06\x04\x01\x02\x03\x05\x00\x01\x02\x01\x07\x03\x01",
+		"\x07\x01\x07\x03\x03\x00\x03\x07\x01\x03\x07\x02\x03\x01\x01"} {
+		f.Add([]byte(seed))
+	}
+	fields := []string{"size", "left", "right"}
+	versions := []smdpath.APIVersion{"example.com/v1", "example.com/v2", "example.com/v3", "example.com/v9", "example.com/v1/x"}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		i := 0
+		next := func(n int) int {
+			if i >= len(data) {
+				return 0
+			}
+			i++
+			return int(data[i-1]) % n
+		}
+		object := func() *typed.TypedValue {
+			spec := map[string]any{}
+			for bits, j := next(8), 0; j < len(fields); j++ {
+				if bits&(1<<j) != 0 {
+					spec[fields[j]] = int64(j + 1)
+				}
+			}
+			tv, err := parseSorted(k.typ.Parseable, map[string]any{"apiVersion": "example.com/v1", "kind": "Gizmo",
+				"metadata": map[string]any{"name": "g", "namespace": "ns"}, "spec": spec})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return tv
+		}
+		live, obj := object(), object()
+		managers := smdpath.ManagedFields{}
+		for n := next(4) + 1; n > 0; n-- {
+			set := smdpath.NewSet()
+			for bits, j := next(7)+1, 0; j < len(fields); j++ {
+				if bits&(1<<j) != 0 {
+					set.Insert(smdpath.MakePathOrDie("spec", fields[j]))
+				}
+			}
+			name := []string{"a", "b", "c", "team"}[next(4)]
+			managers[name] = smdpath.NewVersionedSet(set, versions[next(len(versions))], name == "team")
+		}
+		update, force := next(2) == 0, next(2) == 0
+		run := func(up interface {
+			Apply(live, config *typed.TypedValue, version smdpath.APIVersion, managers smdpath.ManagedFields, manager string, force bool) (*typed.TypedValue, smdpath.ManagedFields, error)
+			Update(live, next *typed.TypedValue, version smdpath.APIVersion, managers smdpath.ManagedFields, manager string) (*typed.TypedValue, smdpath.ManagedFields, error)
+		}) string {
+			in := make(smdpath.ManagedFields, len(managers))
+			for m, vs := range managers {
+				in[m] = vs
+			}
+			var out smdpath.ManagedFields
+			var err error
+			if update {
+				_, out, err = up.Update(live, obj, "example.com/v1", in, "team")
+			} else {
+				_, out, err = up.Apply(live, obj, "example.com/v1", in, "team", force)
+			}
+			if err != nil {
+				if failed(err) {
+					return "error: " + err.Error()
+				}
+				return "conflicts"
+			}
+			var lines []string
+			for m, vs := range out {
+				lines = append(lines, m+" "+string(vs.APIVersion())+" "+vs.Set().String())
+			}
+			sort.Strings(lines)
+			return strings.Join(lines, "\n")
+		}
+		var warnings []string
+		c := &versionConverter{e: e, kind: k, warn: func(w string) { warnings = append(warnings, w) }}
+		stable := newUpdater(c, nil)
+		first := run(stable)
+		firstWarnings := keys(asSet(warnings))
+		warnings = nil
+		if again := run(stable); again != first || keys(asSet(warnings)) != firstWarnings {
+			t.Fatalf("two answers:\n%s\nwarning %s\n---\n%s\nwarning %s", first, firstWarnings, again, keys(asSet(warnings)))
+		}
+		plain := (&smdmerge.UpdaterBuilder{Converter: c}).BuildUpdater()
+		theirs := map[string]bool{}
+		for range 100 {
+			theirs[run(plain)] = true
+		}
+		if !theirs[first] {
+			t.Fatalf("the stable updater answers\n%s\nstructured-merge-diff's:\n%s", first, keys(theirs))
+		}
+	})
+}
+
+func asSet(s []string) map[string]bool {
+	m := map[string]bool{}
+	for _, x := range s {
+		m[x] = true
+	}
+	return m
+}
