@@ -16,7 +16,10 @@ import (
 // in that order (rules.md version.conversion). A request whose entries fail at two versions
 // is answered either way by the server, at random. An updater that succeeds has made every
 // conversion, so its answer does not depend on the order (the conflicts it finds are a set;
-// sortConflicts orders them).
+// sortConflicts orders them), as long as no conversion between two versions loses a field:
+// the prune converts the merged object from one version to the next in its order. A CRD's
+// conversions only rewrite apiVersion; a conversion that loses fields on the way through a
+// third version is not made stable here.
 //
 // So the updater runs as it is, and only when it fails with another error than conflicts
 // is its run made again, by firstApplyError and firstUpdateError, in an order that does not
