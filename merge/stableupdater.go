@@ -17,9 +17,10 @@ import (
 // is answered either way by the server, at random. An updater that succeeds has made every
 // conversion, so its answer does not depend on the order (the conflicts it finds are a set;
 // sortConflicts orders them), as long as no conversion between two versions loses a field:
-// the prune converts the merged object from one version to the next in its order. A CRD's
-// conversions only rewrite apiVersion; a conversion that loses fields on the way through a
-// third version is not made stable here.
+// the prune converts the merged object from one version to the next in its order. The
+// engine's conversions only rewrite apiVersion, but the HorizontalPodAutoscaler's (package
+// internal/conversion), whose two versions make no chain of three; a conversion that loses
+// fields on the way through a third version would not be made stable here.
 //
 // So the updater runs as it is, and only when it fails with another error than conflicts
 // is its run made again, by firstApplyError and firstUpdateError, in an order that does not
