@@ -3,10 +3,10 @@ package merge
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/ssa-diff/ssa-diff/schema"
 	smdpath "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
-	smdmerge "sigs.k8s.io/structured-merge-diff/v6/merge"
 	"sigs.k8s.io/structured-merge-diff/v6/typed"
 )
 
@@ -24,11 +24,20 @@ type versionConverter struct {
 	e    *Engine
 	kind *kindTypes
 	warn func(string)
+	// holding: the conversions' warnings are held back (held) while the updater runs,
+	// until it is known whether they are the run's (see stableUpdater).
+	holding bool
+	held    []string
 }
 
 var errMissingVersion = errors.New("no such version")
 
 func (c *versionConverter) Convert(obj *typed.TypedValue, version smdpath.APIVersion) (*typed.TypedValue, error) {
+	if strings.Count(string(version), "/") > 1 {
+		// The server reads the entry's apiVersion as a group/version first: with more than
+		// one slash it is none, an error that fails the request (rules.md version.malformed).
+		return obj, fmt.Errorf("unexpected GroupVersion string: %s", version)
+	}
 	raw := obj.AsValue().Unstructured()
 	u, ok := raw.(map[string]any)
 	if !ok {
@@ -46,7 +55,7 @@ func (c *versionConverter) Convert(obj *typed.TypedValue, version smdpath.APIVer
 		if err := c.refusal(target); err != nil {
 			return obj, err
 		}
-		c.warn(fmt.Sprintf("managedFields entries recorded at %s are dropped: that version of %s is not served (as the server drops them)", version, kind.Kind))
+		c.note(fmt.Sprintf("managedFields entries recorded at %s are dropped: that version of %s is not served (as the server drops them)", version, kind.Kind))
 		// The input comes back with the error, as the server's converter returns it:
 		// structured-merge-diff goes on with what Convert returned.
 		return obj, fmt.Errorf("%w: %s", errMissingVersion, target)
@@ -54,11 +63,11 @@ func (c *versionConverter) Convert(obj *typed.TypedValue, version smdpath.APIVer
 	conv, exact, err := c.e.convertObject(c.kind, u, target)
 	switch {
 	case errors.Is(err, errWebhookConversion):
-		c.warn(fmt.Sprintf("managedFields entries recorded at %s were compared after converting the object from %s by structure: %v, so ownership of fields the versions name differently may differ", version, from.APIVersion(), err))
+		c.note(fmt.Sprintf("managedFields entries recorded at %s were compared after converting the object from %s by structure: %v, so ownership of fields the versions name differently may differ", version, from.APIVersion(), err))
 	case err != nil:
 		return obj, err
 	case !exact:
-		c.warn(fmt.Sprintf("managedFields entries recorded at %s were compared after converting the object from %s by structure; the server converts through the internal version, so ownership of renamed fields may differ", version, from.APIVersion()))
+		c.note(fmt.Sprintf("managedFields entries recorded at %s were compared after converting the object from %s by structure; the server converts through the internal version, so ownership of renamed fields may differ", version, from.APIVersion()))
 	}
 	return parseSorted(t.Parseable, conv)
 }
@@ -94,65 +103,25 @@ func (c *versionConverter) refusal(target schema.GVK) error {
 	return nil
 }
 
-// firstRefusal is the refusal the prediction reports for live's entries, nil when their
-// versions are all converted to. The server's updater converts the live object to each
-// entry's version in the order of a Go map and fails at the first refusal
-// (reconcileManagedFieldsWithSchemaChanges, before anything else of Apply and Update), so
-// entries at two refused versions get either refusal; the prediction gives the refusal of
-// the entry whose manager sorts first, the same every time (as stableErrorList does for
-// the lines of an error list).
-func (c *versionConverter) firstRefusal(live *typed.TypedValue, managers smdpath.ManagedFields) error {
-	u, ok := live.AsValue().Unstructured().(map[string]any)
-	if !ok {
-		return nil // Convert's own error, the same at every version
+// note gives the request the warning s of a conversion, or holds it back while holding.
+func (c *versionConverter) note(s string) {
+	if c.holding {
+		c.held = append(c.held, s)
+		return
 	}
-	var first string
-	var err error
-	for m, vs := range managers {
-		if err != nil && m > first {
-			continue
-		}
-		target, from := c.versions(u, vs.APIVersion())
-		if target == from {
-			continue
-		}
-		if !unconverted(c.e.typeOf(c.kind, target)) {
-			continue
-		}
-		if r := c.refusal(target); r != nil {
-			first, err = m, r
-		}
-	}
-	return err
+	c.warn(s)
 }
 
-// stableUpdater is structured-merge-diff's Updater answering, where the server's updater
-// answers one of several refusals at random, the one firstRefusal picks.
-type stableUpdater struct {
-	*smdmerge.Updater
-	converter *versionConverter
-}
+// hold holds the conversions' warnings back until release.
+func (c *versionConverter) hold() { c.holding = true }
 
-// newUpdater is the updater of a request converting with c, ignoring the fields of ignore.
-func newUpdater(c *versionConverter, ignore map[smdpath.APIVersion]smdpath.Filter) *stableUpdater {
-	return &stableUpdater{
-		Updater:   (&smdmerge.UpdaterBuilder{Converter: c, IgnoreFilter: ignore}).BuildUpdater(),
-		converter: c,
+// release stops holding warnings back and gives the request those held when keep.
+func (c *versionConverter) release(keep bool) {
+	held := c.held
+	c.holding, c.held = false, nil
+	if keep {
+		for _, w := range held {
+			c.warn(w)
+		}
 	}
-}
-
-// Apply is Updater.Apply, with firstRefusal's answer.
-func (u *stableUpdater) Apply(live, config *typed.TypedValue, version smdpath.APIVersion, managers smdpath.ManagedFields, manager string, force bool) (*typed.TypedValue, smdpath.ManagedFields, error) {
-	if err := u.converter.firstRefusal(live, managers); err != nil {
-		return nil, smdpath.ManagedFields{}, err
-	}
-	return u.Updater.Apply(live, config, version, managers, manager, force)
-}
-
-// Update is Updater.Update, with firstRefusal's answer.
-func (u *stableUpdater) Update(live, next *typed.TypedValue, version smdpath.APIVersion, managers smdpath.ManagedFields, manager string) (*typed.TypedValue, smdpath.ManagedFields, error) {
-	if err := u.converter.firstRefusal(live, managers); err != nil {
-		return nil, smdpath.ManagedFields{}, err
-	}
-	return u.Updater.Update(live, next, version, managers, manager)
 }

@@ -51,7 +51,11 @@
 // predicted object, managedFields, conflicts with both values, ownership moves, deleted
 // fields — is data on the [Result].
 //
-// Step 4 is structured-merge-diff's own code, with shortcuts. Its prune, three walks over
+// Step 4 is structured-merge-diff's own code, with shortcuts. Where that code ranges over
+// Go maps and meets a failing conversion at two versions, the server answers either error;
+// a failed run is made again with the managers and versions in sorted order, so a request
+// gets one of the server's answers, the same every time (stableupdater.go;
+// FuzzStableUpdater holds it to structured-merge-diff's answers). Its prune, three walks over
 // the object, is skipped when the applier keeps every field it owned, where it provably
 // removes nothing (fieldapply.go says why; FuzzEngine and the differential test against the
 // Kubernetes field manager hold both paths to the same answers). The typing's validation,

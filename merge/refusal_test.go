@@ -2,6 +2,8 @@ package merge_test
 
 import (
 	"encoding/json"
+	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -78,5 +80,153 @@ func TestRefusedVersionsAnswerOneWay(t *testing.T) {
 		if len(answers) != 1 {
 			t.Errorf("%s: the same request answered several ways: %v", write, answers)
 		}
+	}
+}
+
+// TestFailedConversionsWarnOneWay: the warnings of the conversions the updater made before
+// it failed are those of the order it ranged over the entries in; the prediction gives
+// those of the stable order (rules.md version.conversion). A Widget converted by a webhook
+// (by structure, with a warning) whose entries are at v2, converted, and at v9, refused:
+// the manager at v9 sorts first, so the conversion to v2 is never made and nothing warns of it.
+func TestFailedConversionsWarnOneWay(t *testing.T) {
+	reg := merge.WidgetRegistry(t, true)
+	engines := map[string]*merge.Engine{
+		"default":      merge.New(reg, kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}), merge.WithCompactManagedFields()),
+		"no shortcuts": merge.New(reg, kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}), merge.WithoutShortcuts()),
+	}
+	live := `apiVersion: example.com/v1
+kind: Widget
+metadata:
+  name: w
+  namespace: shop
+  uid: 00000000-0000-0000-0000-000000000001
+  resourceVersion: "10"
+  managedFields:
+  - {manager: a, operation: Update, apiVersion: example.com/v9, time: "2026-12-01T00:00:00Z", fieldsType: FieldsV1, fieldsV1: {"f:spec": {"f:size": {}}}}
+  - {manager: b, operation: Update, apiVersion: example.com/v2, time: "2026-12-01T00:00:00Z", fieldsType: FieldsV1, fieldsV1: {"f:spec": {"f:size": {}}}}
+spec: {size: 3}
+`
+	cfg := "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w, namespace: shop}\nspec: {size: 4}"
+	const refusal = "request to convert CR to an invalid group/version: example.com/v9"
+	for _, write := range []string{"apply", "update"} {
+		answers := map[string]int{}
+		for name, e := range engines {
+			for range 40 {
+				req := merge.Request{Live: merge.ObjFromYAML(t, live), Object: merge.ObjFromYAML(t, cfg), Manager: "ci", Force: true, Now: merge.VersionsNow}
+				var res *merge.Result
+				var err error
+				if write == "apply" {
+					res, err = e.Apply(req)
+				} else {
+					res, err = e.Update(req)
+				}
+				if err != nil {
+					t.Fatalf("%s (%s): %v", write, name, err)
+				}
+				b, _ := json.Marshal(res)
+				if !strings.Contains(string(b), refusal) || strings.Contains(string(b), "webhook") {
+					t.Fatalf("%s (%s): answered %s, not the refusal of v9 alone", write, name, b)
+				}
+				answers[string(b)]++
+			}
+		}
+		if len(answers) != 1 {
+			t.Errorf("%s: the same request answered several ways: %v", write, answers)
+		}
+	}
+}
+
+// TestPruneChainWarnsOneWay: an apply whose prune converts the merged object through the
+// versions of the managers' entries in the order of a Go map; a Widget converted by a
+// webhook warns of each conversion, naming the version it converted from, which is the
+// one met before. The prediction's warnings are those of the versions in sorted order
+// (rules.md version.conversion), the same every time, with the shortcuts and without.
+func TestPruneChainWarnsOneWay(t *testing.T) {
+	reg := merge.WidgetRegistry(t, true)
+	engines := map[string]*merge.Engine{
+		"default":      merge.New(reg, kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}), merge.WithCompactManagedFields()),
+		"no shortcuts": merge.New(reg, kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}), merge.WithoutShortcuts()),
+	}
+	live := `apiVersion: example.com/v1
+kind: Widget
+metadata:
+  name: w
+  namespace: shop
+  uid: 00000000-0000-0000-0000-000000000001
+  resourceVersion: "10"
+  managedFields:
+  - {manager: team, operation: Apply, apiVersion: example.com/v1, time: "2026-12-01T00:00:00Z", fieldsType: FieldsV1, fieldsV1: {"f:spec": {"f:size": {}}}}
+  - {manager: a, operation: Update, apiVersion: example.com/v2, time: "2026-12-01T00:00:00Z", fieldsType: FieldsV1, fieldsV1: {"f:spec": {"f:size": {}}}}
+  - {manager: b, operation: Update, apiVersion: example.com/v1beta1, time: "2026-12-01T00:00:00Z", fieldsType: FieldsV1, fieldsV1: {"f:spec": {"f:size": {}}}}
+spec: {size: 3}
+`
+	cfg := "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w, namespace: shop}\nspec: {size: 4}"
+	// Each conversion: the version of the entries compared, the version converted from.
+	want := [][2]string{{"v1", "v2"}, {"v1beta1", "v1"}, {"v2", "v1"}, {"v2", "v1beta1"}}
+	for name, e := range engines {
+		for range 40 {
+			res, err := e.Apply(merge.Request{Live: merge.ObjFromYAML(t, live), Object: merge.ObjFromYAML(t, cfg), Manager: "team", Force: true, Now: merge.VersionsNow})
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			var got [][2]string
+			for _, w := range res.Warnings {
+				var at, from string
+				if _, err := fmt.Sscanf(w, "managedFields entries recorded at example.com/%s were compared after converting the object from example.com/%s by structure:", &at, &from); err != nil {
+					t.Fatalf("%s: warning %q", name, w)
+				}
+				got = append(got, [2]string{at, from})
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("%s: warnings of the conversions %v, want %v", name, got, want)
+			}
+		}
+	}
+}
+
+// TestMalformedEntryVersion: an entry whose apiVersion has two slashes names no
+// group/version; the server's converter says so, an error that fails the field manager's
+// step, before it looks for a type (rules.md version.malformed). kube-apiserver 1.37.2, a
+// PUT of a ConfigMap whose body adds an entry at v1/x/y: the object is written and the
+// stored entries are kept, the server logging "failed to update ManagedFields
+// (default/cm1; /v1, Kind=ConfigMap): unexpected GroupVersion string: v1/x/y". An apply
+// over such an entry is refused with that error.
+func TestMalformedEntryVersion(t *testing.T) {
+	e := merge.New(schema.MustNewRegistry(kube.Default()), kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}), merge.WithCompactManagedFields())
+	live := `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: cm1
+  namespace: default
+  uid: 00000000-0000-0000-0000-000000000001
+  resourceVersion: "10"
+  managedFields:
+  - {manager: kubectl-create, operation: Update, apiVersion: v1, time: "2026-12-01T00:00:00Z", fieldsType: FieldsV1, fieldsV1: {"f:data": {".": {}, "f:a": {}}}}
+data: {a: "1"}
+`
+	put := merge.ObjFromYAML(t, live)
+	put["data"] = map[string]any{"a": "2", "b": "3"}
+	merge.MetadataOf(put)["managedFields"] = append(merge.MetadataOf(put)["managedFields"].([]any),
+		map[string]any{"manager": "odd", "operation": "Update", "apiVersion": "v1/x/y", "time": "2026-12-01T00:00:00Z", "fieldsType": "FieldsV1", "fieldsV1": map[string]any{"f:data": map[string]any{"f:b": map[string]any{}}}})
+	res, err := e.Update(merge.Request{Live: merge.ObjFromYAML(t, live), Object: put, Manager: "kubectl-replace", Now: merge.VersionsNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mf, _ := json.Marshal(res.ManagedFields)
+	if res.Rejection != nil || len(res.ManagedFields) != 1 || res.ManagedFields[0].Manager != "kubectl-create" ||
+		!strings.Contains(strings.Join(res.Warnings, "\n"), "unexpected GroupVersion string: v1/x/y") {
+		t.Errorf("update: rejection %v, entries %s, warnings %q", res.Rejection, mf, res.Warnings)
+	}
+
+	withEntry := merge.ObjFromYAML(t, live)
+	merge.MetadataOf(withEntry)["managedFields"] = append(merge.MetadataOf(withEntry)["managedFields"].([]any),
+		map[string]any{"manager": "odd", "operation": "Update", "apiVersion": "v1/x/y", "time": "2026-12-01T00:00:00Z", "fieldsType": "FieldsV1", "fieldsV1": map[string]any{"f:data": map[string]any{"f:a": map[string]any{}}}})
+	cfg := merge.ObjFromYAML(t, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cm1, namespace: default}\ndata: {a: \"4\"}")
+	res, err = e.Apply(merge.Request{Live: withEntry, Object: cfg, Manager: "ci", Now: merge.VersionsNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Rejection == nil || res.Rejection.Code != 500 || res.Rejection.Message != "unexpected GroupVersion string: v1/x/y" {
+		t.Errorf("apply: %+v", res.Rejection)
 	}
 }
