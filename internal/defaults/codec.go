@@ -3,6 +3,7 @@ package defaults
 import (
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"math"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
 // Formats of metav1.Time and metav1.MicroTime on the wire.
@@ -26,6 +28,13 @@ const (
 type PathError struct {
 	Path string
 	Err  error
+	// fields and owner are what the API server's JSON decoder names when it refuses the
+	// value (Refusal): the JSON names of the struct fields from the root to it, innermost
+	// first as the stack unwinds (an embedded struct by its Go name; no list index, no map
+	// key), and the Go name of the struct whose field holds it (an embedded struct's
+	// field: the struct embedding it).
+	fields []string
+	owner  string
 }
 
 func (e *PathError) Error() string {
@@ -44,6 +53,91 @@ func prefix(err error, seg string) error {
 		return pe
 	}
 	return &PathError{Path: seg, Err: err}
+}
+
+// prefixField is prefix for the field of JSON name name of struct owner (the struct
+// whose fields are walked, embedded ones included), keeping what the JSON decoder names.
+func prefixField(err error, name string, owner *typeDef) error {
+	pe, ok := prefix(err, "."+name).(*PathError)
+	if !ok {
+		return err
+	}
+	if pe.owner == "" {
+		pe.owner = structName(owner)
+	}
+	pe.fields = append(pe.fields, name)
+	return pe
+}
+
+// embedded records, on an error from the fields of embedded struct td, the Go name of the
+// field embedding it: the JSON decoder names it in its field path.
+func embedded(err error, td *typeDef) error {
+	if pe, ok := err.(*PathError); ok {
+		pe.fields = append(pe.fields, structName(td))
+	}
+	return err
+}
+
+// structName is goName of a struct's typeDef.
+func structName(td *typeDef) string {
+	return td.name[strings.LastIndexByte(td.name, '.')+1:]
+}
+
+// refusal is a value its Go type refuses. Its Error is ssa-diff's own text; server is the
+// error of the type's own JSON decoding (resource.Quantity's, intstr.IntOrString's,
+// metav1.Time's, MicroTime's and Duration's UnmarshalJSON, encoding/json's for []byte),
+// which both of the API server's decoders pass on (Refusal); nil when not known.
+type refusal struct {
+	err    error
+	server error
+	// bytes: a []byte value, which the unstructured converter decodes itself and whose
+	// error it prefixes.
+	bytes bool
+}
+
+func (e *refusal) Error() string { return e.err.Error() }
+func (e *refusal) Unwrap() error { return e.err }
+
+// refused wraps err, the refusal of value v by a Go type, with the error the type's own
+// JSON decoding gives for v: decode is that decoding (into a new value of the type).
+func refused(err error, v any, decode func([]byte) error) *refusal {
+	b, merr := json.Marshal(v)
+	if merr != nil {
+		return &refusal{err: err}
+	}
+	return &refusal{err: err, server: decode(b)}
+}
+
+// Refusal is how the API server words its refusal of an object that Normalize, Default or
+// DefaultOwned could not decode into its Go type, e being their error (wrapped): converter
+// as k8s.io/apimachinery's unstructured converter words it when it decodes the merged
+// object of an apply ("json: cannot unmarshal bool into Go value of type int32", the field
+// not named), body as the JSON decoder of a request body words it (a type error names the
+// field: "json: cannot unmarshal bool into Go struct field ServicePort.spec.ports.targetPort
+// of type int32"). ok is false when e is the refusal of a value whose words are not known.
+// The values covered are those structured-merge-diff lets through to the decoding, being
+// untyped to it or typed as a string: quantities, int-or-strings, times, durations and
+// base64 ([]byte). Both decoders give their first error and the values are walked in the
+// Go type's field order: a body with several bad values may be refused for another.
+func (e *PathError) Refusal() (converter, body string, ok bool) {
+	var r *refusal
+	if !errors.As(e.Err, &r) || r.server == nil {
+		return "", "", false
+	}
+	converter, body = r.server.Error(), r.server.Error()
+	if r.bytes {
+		converter = "error decoding from json: " + converter
+	}
+	var te *json.UnmarshalTypeError
+	if errors.As(r.server, &te) {
+		named := *te
+		named.Struct = e.owner
+		fields := slices.Clone(e.fields)
+		slices.Reverse(fields)
+		named.Field = strings.Join(fields, ".")
+		body = named.Error()
+	}
+	return converter, body, true
 }
 
 // encoded is the result of round-tripping one value through its Go type.
@@ -123,7 +217,9 @@ func transcode(t int, v any, inPlace bool) (encoded, error) {
 		case string:
 			b, err := base64.StdEncoding.DecodeString(x)
 			if err != nil {
-				return encoded{}, fmt.Errorf("illegal base64 data: %w", err)
+				r := refused(fmt.Errorf("illegal base64 data: %w", err), x, bytesDecoding)
+				r.bytes = true
+				return encoded{}, r
 			}
 			return encoded{value: base64.StdEncoding.EncodeToString(b), empty: len(b) == 0}, nil
 		}
@@ -206,6 +302,9 @@ func transcode(t int, v any, inPlace bool) (encoded, error) {
 			return encoded{value: "0", zero: true}, nil
 		}
 		s, err := CanonicalQuantity(v)
+		if err != nil {
+			return encoded{}, refused(err, v, func(b []byte) error { return new(resource.Quantity).UnmarshalJSON(b) })
+		}
 		if x, ok := v.(string); ok && x == s {
 			return encoded{value: v, same: true}, err
 		}
@@ -219,7 +318,9 @@ func transcode(t int, v any, inPlace bool) (encoded, error) {
 		}
 		n, ok := unstructured.Int(v)
 		if !ok || n < math.MinInt32 || n > math.MaxInt32 {
-			return encoded{}, fmt.Errorf("expected an int32 or a string, got %s", describe(v))
+			// intstr.IntOrString decodes anything but a string as an int32.
+			return encoded{}, refused(fmt.Errorf("expected an int32 or a string, got %s", describe(v)), v,
+				func(b []byte) error { var i int32; return json.Unmarshal(b, &i) })
 		}
 		if _, same := v.(int64); same {
 			return encoded{value: v, zero: n == 0, same: true}, nil
@@ -232,7 +333,7 @@ func transcode(t int, v any, inPlace bool) (encoded, error) {
 		case string:
 			tm, err := time.Parse(time.RFC3339, x)
 			if err != nil {
-				return encoded{}, fmt.Errorf("invalid time: %w", err)
+				return encoded{}, refused(fmt.Errorf("invalid time: %w", err), v, timeDecoding(td))
 			}
 			f := timeFormat
 			if td.kind == kindMicroTime {
@@ -240,7 +341,7 @@ func transcode(t int, v any, inPlace bool) (encoded, error) {
 			}
 			return encoded{value: tm.UTC().Format(f), zero: tm.IsZero()}, nil
 		}
-		return encoded{}, fmt.Errorf("expected a time string, got %s", describe(v))
+		return encoded{}, refused(fmt.Errorf("expected a time string, got %s", describe(v)), v, timeDecoding(td))
 	case kindDuration:
 		switch x := v.(type) {
 		case nil:
@@ -248,11 +349,11 @@ func transcode(t int, v any, inPlace bool) (encoded, error) {
 		case string:
 			d, err := time.ParseDuration(x)
 			if err != nil {
-				return encoded{}, fmt.Errorf("invalid duration: %w", err)
+				return encoded{}, refused(fmt.Errorf("invalid duration: %w", err), v, durationDecoding)
 			}
 			return encoded{value: d.String(), zero: d == 0}, nil
 		}
-		return encoded{}, fmt.Errorf("expected a duration string, got %s", describe(v))
+		return encoded{}, refused(fmt.Errorf("expected a duration string, got %s", describe(v)), v, durationDecoding)
 	case kindRaw:
 		// Kept as they are, the same maps and lists: no defaulter looks inside them.
 		return encoded{value: v, empty: v == nil, zero: v == nil, same: true}, nil
@@ -348,22 +449,23 @@ func firstMapError(t int, m map[string]any, bad string, err error) (string, erro
 func encodeFields(td *typeDef, in, out map[string]any, inPlace bool) (zero bool, present int, err error) {
 	n := len(in)
 	left := n
-	zero, err = encodeFieldsOf(td, in, out, inPlace, &left)
+	zero, err = encodeFieldsOf(td, td, in, out, inPlace, &left)
 	return zero, n - left, err
 }
 
-// encodeFieldsOf is encodeFields; left counts the members of in no field has matched yet
+// encodeFieldsOf is encodeFields; owner is the struct whose fields (td's, or those of a
+// struct it embeds) are walked; left counts the members of in no field has matched yet
 // (the fields of td's embedded structs included): once none is left, the other fields are
 // absent without looking them up.
-func encodeFieldsOf(td *typeDef, in, out map[string]any, inPlace bool, left *int) (bool, error) {
+func encodeFieldsOf(td, owner *typeDef, in, out map[string]any, inPlace bool, left *int) (bool, error) {
 	zero := true
 	// By index: a fieldDef is some 80 bytes, which ranging by value copies at each field.
 	for i := range td.fields {
 		f := &td.fields[i]
 		if f.flags&inline != 0 {
-			z, err := encodeFieldsOf(&generatedTypes[f.typ], in, out, inPlace, left)
+			z, err := encodeFieldsOf(&generatedTypes[f.typ], owner, in, out, inPlace, left)
 			if err != nil {
-				return false, err
+				return false, embedded(err, &generatedTypes[f.typ])
 			}
 			zero = zero && z
 			continue
@@ -380,7 +482,7 @@ func encodeFieldsOf(td *typeDef, in, out map[string]any, inPlace bool, left *int
 		}
 		e, err := transcode(f.typ, v, inPlace)
 		if err != nil {
-			return false, prefix(err, "."+f.name)
+			return false, prefixField(err, f.name, owner)
 		}
 		zero = zero && e.zero
 		if (f.flags&omitEmpty != 0 && e.empty) || (f.flags&omitZero != 0 && e.zero) {
@@ -515,3 +617,20 @@ func describe(v any) string {
 	}
 	return fmt.Sprintf("%T %v", v, v)
 }
+
+// timeDecoding is the JSON decoding of metav1.Time, or of MicroTime for td a MicroTime.
+func timeDecoding(td *typeDef) func([]byte) error {
+	if td.kind == kindMicroTime {
+		return func(b []byte) error { return new(metav1.MicroTime).UnmarshalJSON(b) }
+	}
+	return func(b []byte) error { return new(metav1.Time).UnmarshalJSON(b) }
+}
+
+// bytesDecoding is encoding/json's decoding of a []byte.
+func bytesDecoding(b []byte) error {
+	var data []byte
+	return json.Unmarshal(b, &data)
+}
+
+// durationDecoding is the JSON decoding of metav1.Duration.
+func durationDecoding(b []byte) error { return new(metav1.Duration).UnmarshalJSON(b) }
