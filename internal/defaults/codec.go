@@ -55,18 +55,24 @@ func prefix(err error, seg string) error {
 	return &PathError{Path: seg, Err: err}
 }
 
-// prefixField is prefix for the field of JSON name name of struct owner (the struct
-// whose fields are walked, embedded ones included), keeping what the JSON decoder names.
-func prefixField(err error, name string, owner *typeDef) error {
+// prefixField is prefix for a struct field of JSON name name, keeping what the JSON
+// decoder names.
+func prefixField(err error, name string) error {
 	pe, ok := prefix(err, "."+name).(*PathError)
 	if !ok {
 		return err
 	}
-	if pe.owner == "" {
-		pe.owner = structName(owner)
-	}
 	pe.fields = append(pe.fields, name)
 	return pe
+}
+
+// owned records, on an error from the fields of struct td (embedded ones included), td as
+// the struct holding the value, unless a struct inside it holds it.
+func owned(err error, td *typeDef) error {
+	if pe, ok := err.(*PathError); ok && pe.owner == "" {
+		pe.owner = structName(td)
+	}
+	return err
 }
 
 // embedded records, on an error from the fields of embedded struct td, the Go name of the
@@ -449,21 +455,23 @@ func firstMapError(t int, m map[string]any, bad string, err error) (string, erro
 func encodeFields(td *typeDef, in, out map[string]any, inPlace bool) (zero bool, present int, err error) {
 	n := len(in)
 	left := n
-	zero, err = encodeFieldsOf(td, td, in, out, inPlace, &left)
+	zero, err = encodeFieldsOf(td, in, out, inPlace, &left)
+	if err != nil {
+		err = owned(err, td)
+	}
 	return zero, n - left, err
 }
 
-// encodeFieldsOf is encodeFields; owner is the struct whose fields (td's, or those of a
-// struct it embeds) are walked; left counts the members of in no field has matched yet
+// encodeFieldsOf is encodeFields; left counts the members of in no field has matched yet
 // (the fields of td's embedded structs included): once none is left, the other fields are
 // absent without looking them up.
-func encodeFieldsOf(td, owner *typeDef, in, out map[string]any, inPlace bool, left *int) (bool, error) {
+func encodeFieldsOf(td *typeDef, in, out map[string]any, inPlace bool, left *int) (bool, error) {
 	zero := true
 	// By index: a fieldDef is some 80 bytes, which ranging by value copies at each field.
 	for i := range td.fields {
 		f := &td.fields[i]
 		if f.flags&inline != 0 {
-			z, err := encodeFieldsOf(&generatedTypes[f.typ], owner, in, out, inPlace, left)
+			z, err := encodeFieldsOf(&generatedTypes[f.typ], in, out, inPlace, left)
 			if err != nil {
 				return false, embedded(err, &generatedTypes[f.typ])
 			}
@@ -482,7 +490,7 @@ func encodeFieldsOf(td, owner *typeDef, in, out map[string]any, inPlace bool, le
 		}
 		e, err := transcode(f.typ, v, inPlace)
 		if err != nil {
-			return false, prefixField(err, f.name, owner)
+			return false, prefixField(err, f.name)
 		}
 		zero = zero && e.zero
 		if (f.flags&omitEmpty != 0 && e.empty) || (f.flags&omitZero != 0 && e.zero) {
