@@ -256,6 +256,18 @@ func FuzzRoundTripInPlace(f *testing.F) {
 			t.Fatalf("%s: errors differ: in place %v, on a copy %v", kinds[int(kind)%len(kinds)].key, errGot, errWant)
 		}
 		if errWant != nil {
+			// And the server's words for it (PathError.Refusal).
+			var pw, pg *PathError
+			if errors.As(errWant, &pw) != errors.As(errGot, &pg) {
+				t.Fatalf("%s: one error is a PathError: in place %v, on a copy %v", kinds[int(kind)%len(kinds)].key, errGot, errWant)
+			}
+			if pw != nil {
+				c1, b1, ok1 := pw.Refusal()
+				c2, b2, ok2 := pg.Refusal()
+				if c1 != c2 || b1 != b2 || ok1 != ok2 {
+					t.Fatalf("%s: refusals differ: in place %q %q %v, on a copy %q %q %v", kinds[int(kind)%len(kinds)].key, c2, b2, ok2, c1, b1, ok1)
+				}
+			}
 			return
 		}
 		if !reflect.DeepEqual(got.value, want.value) || got.zero != want.zero || got.empty != want.empty {
