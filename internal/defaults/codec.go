@@ -3,7 +3,6 @@ package defaults
 import (
 	"encoding/base64"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"maps"
 	"math"
@@ -14,7 +13,6 @@ import (
 
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 	"k8s.io/apimachinery/pkg/api/resource"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
 // Formats of metav1.Time and metav1.MicroTime on the wire.
@@ -35,6 +33,9 @@ type PathError struct {
 	// field: the struct embedding it).
 	fields []string
 	owner  string
+	// bodyFirst, when set, is the refusal a request body's decoder meets first, another
+	// value's (withBodyFirst).
+	bodyFirst *PathError
 }
 
 func (e *PathError) Error() string {
@@ -87,63 +88,6 @@ func embedded(err error, td *typeDef) error {
 // structName is goName of a struct's typeDef.
 func structName(td *typeDef) string {
 	return td.name[strings.LastIndexByte(td.name, '.')+1:]
-}
-
-// refusal is a value its Go type refuses. Its Error is ssa-diff's own text; server is the
-// error of the type's own JSON decoding (resource.Quantity's, intstr.IntOrString's,
-// metav1.Time's, MicroTime's and Duration's UnmarshalJSON, encoding/json's for []byte),
-// which both of the API server's decoders pass on (Refusal); nil when not known.
-type refusal struct {
-	err    error
-	server error
-	// bytes: a []byte value, which the unstructured converter decodes itself and whose
-	// error it prefixes.
-	bytes bool
-}
-
-func (e *refusal) Error() string { return e.err.Error() }
-func (e *refusal) Unwrap() error { return e.err }
-
-// refused wraps err, the refusal of value v by a Go type, with the error the type's own
-// JSON decoding gives for v: decode is that decoding (into a new value of the type).
-func refused(err error, v any, decode func([]byte) error) *refusal {
-	b, merr := json.Marshal(v)
-	if merr != nil {
-		return &refusal{err: err}
-	}
-	return &refusal{err: err, server: decode(b)}
-}
-
-// Refusal is how the API server words its refusal of an object that Normalize, Default or
-// DefaultOwned could not decode into its Go type, e being their error (wrapped): converter
-// as k8s.io/apimachinery's unstructured converter words it when it decodes the merged
-// object of an apply ("json: cannot unmarshal bool into Go value of type int32", the field
-// not named), body as the JSON decoder of a request body words it (a type error names the
-// field: "json: cannot unmarshal bool into Go struct field ServicePort.spec.ports.targetPort
-// of type int32"). ok is false when e is the refusal of a value whose words are not known.
-// The values covered are those structured-merge-diff lets through to the decoding, being
-// untyped to it or typed as a string: quantities, int-or-strings, times, durations and
-// base64 ([]byte). Both decoders give their first error and the values are walked in the
-// Go type's field order: a body with several bad values may be refused for another.
-func (e *PathError) Refusal() (converter, body string, ok bool) {
-	var r *refusal
-	if !errors.As(e.Err, &r) || r.server == nil {
-		return "", "", false
-	}
-	converter, body = r.server.Error(), r.server.Error()
-	if r.bytes {
-		converter = "error decoding from json: " + converter
-	}
-	var te *json.UnmarshalTypeError
-	if errors.As(r.server, &te) {
-		named := *te
-		named.Struct = e.owner
-		fields := slices.Clone(e.fields)
-		slices.Reverse(fields)
-		named.Field = strings.Join(fields, ".")
-		body = named.Error()
-	}
-	return converter, body, true
 }
 
 // encoded is the result of round-tripping one value through its Go type.
@@ -625,20 +569,3 @@ func describe(v any) string {
 	}
 	return fmt.Sprintf("%T %v", v, v)
 }
-
-// timeDecoding is the JSON decoding of metav1.Time, or of MicroTime for td a MicroTime.
-func timeDecoding(td *typeDef) func([]byte) error {
-	if td.kind == kindMicroTime {
-		return func(b []byte) error { return new(metav1.MicroTime).UnmarshalJSON(b) }
-	}
-	return func(b []byte) error { return new(metav1.Time).UnmarshalJSON(b) }
-}
-
-// bytesDecoding is encoding/json's decoding of a []byte.
-func bytesDecoding(b []byte) error {
-	var data []byte
-	return json.Unmarshal(b, &data)
-}
-
-// durationDecoding is the JSON decoding of metav1.Duration.
-func durationDecoding(b []byte) error { return new(metav1.Duration).UnmarshalJSON(b) }

@@ -455,6 +455,15 @@ func TestRefusalIsTheServers(t *testing.T) {
 		converter: "json: cannot unmarshal bool into Go value of type string",
 		body:      "json: cannot unmarshal bool into Go struct field PodCondition.status.conditions.lastTransitionTime of type string",
 	}, {
+		// The converter walks the Go type's fields (state before lastState), the body's
+		// decoder the body, its members sorted (differential seed 901302).
+		name: "two bad values", apiVersion: "v1", kind: "Pod",
+		obj: map[string]any{"status": map[string]any{"containerStatuses": []any{map[string]any{
+			"state":     map[string]any{"running": map[string]any{"startedAt": "250m"}},
+			"lastState": map[string]any{"terminated": map[string]any{"finishedAt": true}}}}}},
+		converter: `parsing time "250m" as "2006-01-02T15:04:05Z07:00": cannot parse "250m" as "2006"`,
+		body:      "json: cannot unmarshal bool into Go struct field ContainerStateTerminated.status.containerStatuses.lastState.terminated.finishedAt of type string",
+	}, {
 		name: "base64", apiVersion: "v1", kind: "ConfigMap",
 		obj:       map[string]any{"binaryData": map[string]any{"k": "b"}},
 		converter: "error decoding from json: illegal base64 data at input byte 0",
