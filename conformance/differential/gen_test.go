@@ -115,14 +115,15 @@ func TestNoScaleOfAFractionalReplicaCount(t *testing.T) {
 	}
 }
 
-// Time fields (untyped to structured-merge-diff) hold RFC 3339 times in every generated
-// value, part and edit, as in every object an API server stores.
+// Time fields (untyped to structured-merge-diff) hold RFC 3339 times in generated values,
+// parts and edits, as in every object an API server stores, but one in gen's
+// refusedOneIn or so, which the server refuses (TestGeneratedObjectsMostlyDecode).
 func TestGeneratedTimesAreTimes(t *testing.T) {
 	srv, err := NewOracle()
 	if err != nil {
 		t.Fatal(err)
 	}
-	seen := 0
+	seen, bad := 0, 0
 	var walk func(path string, v any)
 	walk = func(path string, v any) {
 		switch x := v.(type) {
@@ -136,10 +137,11 @@ func TestGeneratedTimesAreTimes(t *testing.T) {
 					walk(p, s)
 					continue
 				}
-				if _, isList := c.([]any); !isList && (k == "time" || strings.HasSuffix(k, "Time") || strings.HasSuffix(k, "Timestamp")) {
+				if _, isList := c.([]any); !isList && (k == "time" || k == "startedAt" || k == "finishedAt" || strings.HasSuffix(k, "Time") || strings.HasSuffix(k, "Timestamp")) {
 					seen++
 					if s, ok := c.(string); !ok || !isRFC3339(s) {
-						t.Errorf("%s = %#v, not a time", p, c)
+						bad++
+						t.Logf("%s = %#v, not a time", p, c)
 					}
 					continue
 				}
@@ -163,8 +165,8 @@ func TestGeneratedTimesAreTimes(t *testing.T) {
 			walk("", g.Mutate(pt.TypeRef, v, 0.5, ""))
 		}
 	}
-	if seen == 0 {
-		t.Error("no time field generated")
+	if seen == 0 || bad*8 > seen {
+		t.Errorf("%d of %d generated times are not times: want some times, and at most an eighth not", bad, seen)
 	}
 }
 

@@ -236,6 +236,8 @@ func (g *Generator) scalar(s smdschema.Scalar, path string) any {
 const (
 	intOrStringType = "io.k8s.apimachinery.pkg.util.intstr.IntOrString"
 	quantityType    = "io.k8s.apimachinery.pkg.api.resource.Quantity"
+	timeType        = "io.k8s.apimachinery.pkg.apis.meta.v1.Time"
+	microTimeType   = "io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime"
 )
 
 // refusedOneIn is how rarely goScalar writes a value its Go type refuses.
@@ -243,8 +245,9 @@ const refusedOneIn = 16
 
 // goScalar returns a value of a built-in kind's untyped scalar of named type name, when the
 // name is one of a Go type that decodes only some scalars: an int-or-string (an integer or
-// a string) or a quantity (an integer or a quantity's text). One value in refusedOneIn
-// is one the Go type refuses (true, "10%", "http"): the server refuses the write when it
+// a string), a quantity (an integer or a quantity's text), a time (RFC 3339: a time field
+// not named …Time, a container state's startedAt). One value in refusedOneIn is one the
+// Go type refuses (true, "10%", "http", "250m"): the server refuses the write when it
 // decodes the object (a 500 for an apply, a 400 for an update's body), and the engine must
 // say so in its words; more would waste the steps of the sequence on refused writes
 // (differential seeds 901030, 901192 and 1201511 stored such values before the oracle
@@ -256,14 +259,22 @@ func (g *Generator) goScalar(name string) (any, bool) {
 		valid = []any{int64(0), int64(10), int64(80), int64(8080), "http", "web", "10%", "25%"}
 	case quantityType:
 		valid = []any{int64(0), int64(1), int64(2), "1", "250m", "500m", "1Gi", "64Mi"}
+	case timeType, microTimeType:
+		valid = make([]any, len(timeVocab))
+		for i, t := range timeVocab {
+			valid[i] = t
+		}
 	default:
 		return nil, false
 	}
 	g.budget--
 	if g.rnd.Intn(refusedOneIn) == 0 {
 		refused := []any{true, false}
-		if name == quantityType {
+		switch name {
+		case quantityType:
 			refused = append(refused, "10%", "http")
+		case timeType, microTimeType:
+			refused = append(refused, "250m", int64(1))
 		}
 		return refused[g.rnd.Intn(len(refused))], true
 	}
