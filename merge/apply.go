@@ -332,6 +332,11 @@ func (r *request) applied(cfg map[string]any, managed fieldpath.Managed, key str
 		// then answers 422), which a decoded body would lose. obj is this request's own
 		// (copied above, or converted anew): the model may rewrite it in place.
 		if err := r.e.model.DefaultApplied(r.typ, obj); err != nil {
+			if text, _, ok := refusalOf(err); ok {
+				// The server's scheme decodes the merged object into the version's Go type
+				// before it defaults it (rules.md request.undecodable-value).
+				return nil, internalError(fmt.Sprintf("failed to convert new object (%s) to proper version: unable to convert unstructured object to %s: %s", objectGVKNN(cfg), r.ep.GVK, text))
+			}
 			return nil, internalError(fmt.Sprintf("failed to convert new object (%s) to proper version (%s): %v", objectGVKNN(obj), r.version, err))
 		}
 		out.object = obj

@@ -1,6 +1,7 @@
 package merge
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -133,4 +134,24 @@ func sortedKeys(m map[string]bool) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// refusedValue is implemented by the errors of a model's defaulting (Default, DefaultOwned,
+// DefaultApplied) when the object holds a value its kind's Go type refuses
+// (internal/defaults' PathError): Refusal gives the API server's words for it, as its
+// unstructured converter says it (the merged object of an apply) and as its decoder of a
+// request body does; ok is false when they are not known.
+type refusedValue interface {
+	error
+	Refusal() (converter, body string, ok bool)
+}
+
+// refusalOf is the server's words for err, a model's defaulting error, when it is a
+// refusedValue whose words are known.
+func refusalOf(err error) (converter, body string, ok bool) {
+	var rv refusedValue
+	if !errors.As(err, &rv) {
+		return "", "", false
+	}
+	return rv.Refusal()
 }

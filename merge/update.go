@@ -175,6 +175,12 @@ func (r *request) updateObject(live, next map[string]any, manager string) *Resul
 	decoded := r.keepDecoded(next)
 	empties := emptyCollections(r.typ, next)
 	if err := r.defaultObject(next); err != nil {
+		if _, text, ok := refusalOf(err); ok {
+			// The handler's decoding of the body (rules.md request.undecodable-value).
+			gvk := r.ep.GVK
+			res.Action, res.Rejection = ActionRejected, badRequest(fmt.Sprintf("%s in version %q cannot be handled as a %s: %s", gvk.Kind, gvk.Version, gvk.Kind, text))
+			return res
+		}
 		res.Action, res.Rejection = ActionRejected, badRequest(fmt.Sprintf("error decoding the object: %v", err))
 		return res
 	}

@@ -50,7 +50,7 @@ const InProcessMinor = kube.Minor(37)
 
 // noHooks is the server without registry rules (but the reset fields, which
 // server.FieldManagementOnly restores) and without the defaulting of built-in kinds (Go
-// code the oracle does not run either), converting the kinds served at several versions as
+// code the oracle does not run either; their objects are only checked to decode), converting the kinds served at several versions as
 // the server's scheme does; custom resources get their CRD's structural defaults, as the
 // oracle decodes them with apiextensions' own code. A create starts from apiVersion and
 // kind alone, as the oracle's object creater makes it.
@@ -60,11 +60,26 @@ type noHooks struct {
 	types defaults.Release
 }
 
-func (noHooks) Default(t *schema.Type, obj map[string]any) error {
-	if t.Source != schema.SourceBuiltin && t.Default != nil {
+func (h noHooks) Default(t *schema.Type, obj map[string]any) error {
+	if t.Source == schema.SourceBuiltin {
+		return h.decodes(t, obj)
+	}
+	if t.Default != nil {
 		t.Default(obj)
 	}
 	return nil
+}
+
+// decodes refuses a built-in object that its Go type does not decode (a quantity "10%", an
+// int-or-string true), with the error the product's model gives (internal/defaults'
+// decoding, whose Refusal words it as the server does), leaving obj as it is: the oracle
+// decodes every built-in object it stores, as the server does, but runs no defaulting.
+func (h noHooks) decodes(t *schema.Type, obj map[string]any) error {
+	av, kind := t.GVK.APIVersion(), t.GVK.Kind
+	if !h.types.Known(av, kind) {
+		return nil
+	}
+	return h.types.Normalize(av, kind, unstructured.DeepCopyObject(obj))
 }
 
 // DefaultOwned is Default: the custom resource's defaults are written in place either way.

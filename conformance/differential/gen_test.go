@@ -9,6 +9,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	clientscheme "k8s.io/client-go/kubernetes/scheme"
 	"sigs.k8s.io/structured-merge-diff/v6/typed"
 )
 
@@ -114,14 +115,15 @@ func TestNoScaleOfAFractionalReplicaCount(t *testing.T) {
 	}
 }
 
-// Time fields (untyped to structured-merge-diff) hold RFC 3339 times in every generated
-// value, part and edit, as in every object an API server stores.
+// Time fields (untyped to structured-merge-diff) hold RFC 3339 times in generated values,
+// parts and edits, as in every object an API server stores, but one in gen's
+// refusedOneIn or so, which the server refuses (TestGeneratedObjectsMostlyDecode).
 func TestGeneratedTimesAreTimes(t *testing.T) {
 	srv, err := NewOracle()
 	if err != nil {
 		t.Fatal(err)
 	}
-	seen := 0
+	seen, bad := 0, 0
 	var walk func(path string, v any)
 	walk = func(path string, v any) {
 		switch x := v.(type) {
@@ -135,10 +137,11 @@ func TestGeneratedTimesAreTimes(t *testing.T) {
 					walk(p, s)
 					continue
 				}
-				if _, isList := c.([]any); !isList && (strings.HasSuffix(k, "Time") || strings.HasSuffix(k, "Timestamp")) {
+				if _, isList := c.([]any); !isList && (k == "time" || k == "startedAt" || k == "finishedAt" || strings.HasSuffix(k, "Time") || strings.HasSuffix(k, "Timestamp")) {
 					seen++
 					if s, ok := c.(string); !ok || !isRFC3339(s) {
-						t.Errorf("%s = %#v, not a time", p, c)
+						bad++
+						t.Logf("%s = %#v, not a time", p, c)
 					}
 					continue
 				}
@@ -162,8 +165,8 @@ func TestGeneratedTimesAreTimes(t *testing.T) {
 			walk("", g.Mutate(pt.TypeRef, v, 0.5, ""))
 		}
 	}
-	if seen == 0 {
-		t.Error("no time field generated")
+	if seen == 0 || bad*8 > seen {
+		t.Errorf("%d of %d generated times are not times: want some times, and at most an eighth not", bad, seen)
 	}
 }
 
@@ -247,6 +250,86 @@ func TestFractionsOnlyWhereAServerCouldHoldThem(t *testing.T) {
 		may := k.GVK.Group == "example.com"
 		if n := fractions[k.Name]; (n > 0) != may {
 			t.Errorf("%s: %d numbers with a fraction (want some: %v)", k.Name, n, may)
+		}
+	}
+}
+
+// Built-in objects mostly decode into their Go types: the untyped scalars the generator
+// writes into an int-or-string or a quantity are values those types take, but one in
+// gen's refusedOneIn or so, which the server refuses (and the engine must too: refusals
+// are coverage). Before, a quarter of int-or-strings and nearly half the quantities were
+// refused (a boolean, "10%", "http"), and the oracle stored them (differential seeds
+// 901030, 901192, 1201511).
+func TestGeneratedObjectsMostlyDecode(t *testing.T) {
+	srv, err := NewOracle()
+	if err != nil {
+		t.Fatal(err)
+	}
+	decoded, refused := 0, 0
+	for i := range Kinds {
+		k := &Kinds[i]
+		if k.GVK.Group == "example.com" {
+			continue
+		}
+		for seed := int64(0); seed < 100; seed++ {
+			g, pt, err := newGenerator(srv, k, rand.New(rand.NewSource(seed)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			v := g.Value(pt.TypeRef, "", 40).(map[string]any)
+			v["apiVersion"], v["kind"] = k.GVK.GroupVersion().String(), k.GVK.Kind
+			into, err := clientscheme.Scheme.New(k.GVK)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if runtime.DefaultUnstructuredConverter.FromUnstructured(v, into) == nil {
+				decoded++
+			} else {
+				refused++
+			}
+		}
+	}
+	t.Logf("%d generated built-in objects decode, %d do not", decoded, refused)
+	if refused == 0 || refused*5 > decoded+refused {
+		t.Errorf("%d of %d generated built-in objects do not decode into their Go types: want some, and at most a fifth", refused, decoded+refused)
+	}
+}
+
+// No generated object, part or edit carries managedFields, an embedded object's (a pod
+// template's) included: the oracle runs no registry strategy, and the store's no-op check
+// ignores every entry's time, where kube-apiserver writes the object, the template's
+// change having moved its generation (differential seed 1201275).
+func TestNoEntriesInEmbeddedMetadata(t *testing.T) {
+	srv, err := NewOracle()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var walk func(path string, v any)
+	walk = func(path string, v any) {
+		switch x := v.(type) {
+		case map[string]any:
+			for k, c := range x {
+				if k == "managedFields" && strings.HasSuffix("."+path, ".metadata") {
+					t.Errorf("%s.managedFields generated", path)
+				}
+				walk(path+"."+k, c)
+			}
+		case []any:
+			for _, c := range x {
+				walk(path, c)
+			}
+		}
+	}
+	for i := range Kinds {
+		k := &Kinds[i]
+		for seed := int64(0); seed < 50; seed++ {
+			g, pt, err := newGenerator(srv, k, rand.New(rand.NewSource(seed)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			v := g.Value(pt.TypeRef, "", 60).(map[string]any)
+			walk("", v)
+			walk("", g.Mutate(pt.TypeRef, v, 0.5, ""))
 		}
 	}
 }

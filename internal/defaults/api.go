@@ -39,7 +39,7 @@ func (r Release) Normalize(apiVersion, kind string, obj map[string]any) error {
 func normalize(t int, obj map[string]any) error {
 	e, err := roundTrip(t, obj)
 	if err != nil {
-		return err
+		return withBodyFirst(err, t, obj)
 	}
 	out := e.value.(map[string]any)
 	clear(obj)
@@ -53,7 +53,11 @@ func normalize(t int, obj map[string]any) error {
 // (normalize made them, the defaulters changed them since): it rewrites them in place.
 func normalizeOwned(t int, obj map[string]any) error {
 	_, err := roundTripInPlace(t, obj)
-	return err
+	if err != nil {
+		// obj is partly rewritten: into encodings of good values, which decode again.
+		return withBodyFirst(err, t, obj)
+	}
+	return nil
 }
 
 // Default rewrites obj into the object kube-apiserver 1.37 stores after

@@ -26,6 +26,16 @@ const (
 type PathError struct {
 	Path string
 	Err  error
+	// fields and owner are what the API server's JSON decoder names when it refuses the
+	// value (Refusal): the JSON names of the struct fields from the root to it, innermost
+	// first as the stack unwinds (an embedded struct by its Go name; no list index, no map
+	// key), and the Go name of the struct whose field holds it (an embedded struct's
+	// field: the struct embedding it).
+	fields []string
+	owner  string
+	// bodyFirst, when set, is the refusal a request body's decoder meets first, another
+	// value's (withBodyFirst).
+	bodyFirst *PathError
 }
 
 func (e *PathError) Error() string {
@@ -44,6 +54,40 @@ func prefix(err error, seg string) error {
 		return pe
 	}
 	return &PathError{Path: seg, Err: err}
+}
+
+// prefixField is prefix for a struct field of JSON name name, keeping what the JSON
+// decoder names.
+func prefixField(err error, name string) error {
+	pe, ok := prefix(err, "."+name).(*PathError)
+	if !ok {
+		return err
+	}
+	pe.fields = append(pe.fields, name)
+	return pe
+}
+
+// owned records, on an error from the fields of struct td (embedded ones included), td as
+// the struct holding the value, unless a struct inside it holds it.
+func owned(err error, td *typeDef) error {
+	if pe, ok := err.(*PathError); ok && pe.owner == "" {
+		pe.owner = structName(td)
+	}
+	return err
+}
+
+// embedded records, on an error from the fields of embedded struct td, the Go name of the
+// field embedding it: the JSON decoder names it in its field path.
+func embedded(err error, td *typeDef) error {
+	if pe, ok := err.(*PathError); ok {
+		pe.fields = append(pe.fields, structName(td))
+	}
+	return err
+}
+
+// structName is goName of a struct's typeDef.
+func structName(td *typeDef) string {
+	return td.name[strings.LastIndexByte(td.name, '.')+1:]
 }
 
 // encoded is the result of round-tripping one value through its Go type.
@@ -123,7 +167,9 @@ func transcode(t int, v any, inPlace bool) (encoded, error) {
 		case string:
 			b, err := base64.StdEncoding.DecodeString(x)
 			if err != nil {
-				return encoded{}, fmt.Errorf("illegal base64 data: %w", err)
+				r := refused(fmt.Errorf("illegal base64 data: %w", err), x, bytesDecoding)
+				r.bytes = true
+				return encoded{}, r
 			}
 			return encoded{value: base64.StdEncoding.EncodeToString(b), empty: len(b) == 0}, nil
 		}
@@ -206,6 +252,9 @@ func transcode(t int, v any, inPlace bool) (encoded, error) {
 			return encoded{value: "0", zero: true}, nil
 		}
 		s, err := CanonicalQuantity(v)
+		if err != nil {
+			return encoded{}, refused(err, v, func(b []byte) error { return new(resource.Quantity).UnmarshalJSON(b) })
+		}
 		if x, ok := v.(string); ok && x == s {
 			return encoded{value: v, same: true}, err
 		}
@@ -219,7 +268,9 @@ func transcode(t int, v any, inPlace bool) (encoded, error) {
 		}
 		n, ok := unstructured.Int(v)
 		if !ok || n < math.MinInt32 || n > math.MaxInt32 {
-			return encoded{}, fmt.Errorf("expected an int32 or a string, got %s", describe(v))
+			// intstr.IntOrString decodes anything but a string as an int32.
+			return encoded{}, refused(fmt.Errorf("expected an int32 or a string, got %s", describe(v)), v,
+				func(b []byte) error { var i int32; return json.Unmarshal(b, &i) })
 		}
 		if _, same := v.(int64); same {
 			return encoded{value: v, zero: n == 0, same: true}, nil
@@ -232,7 +283,7 @@ func transcode(t int, v any, inPlace bool) (encoded, error) {
 		case string:
 			tm, err := time.Parse(time.RFC3339, x)
 			if err != nil {
-				return encoded{}, fmt.Errorf("invalid time: %w", err)
+				return encoded{}, refused(fmt.Errorf("invalid time: %w", err), v, timeDecoding(td))
 			}
 			f := timeFormat
 			if td.kind == kindMicroTime {
@@ -240,7 +291,7 @@ func transcode(t int, v any, inPlace bool) (encoded, error) {
 			}
 			return encoded{value: tm.UTC().Format(f), zero: tm.IsZero()}, nil
 		}
-		return encoded{}, fmt.Errorf("expected a time string, got %s", describe(v))
+		return encoded{}, refused(fmt.Errorf("expected a time string, got %s", describe(v)), v, timeDecoding(td))
 	case kindDuration:
 		switch x := v.(type) {
 		case nil:
@@ -248,11 +299,11 @@ func transcode(t int, v any, inPlace bool) (encoded, error) {
 		case string:
 			d, err := time.ParseDuration(x)
 			if err != nil {
-				return encoded{}, fmt.Errorf("invalid duration: %w", err)
+				return encoded{}, refused(fmt.Errorf("invalid duration: %w", err), v, durationDecoding)
 			}
 			return encoded{value: d.String(), zero: d == 0}, nil
 		}
-		return encoded{}, fmt.Errorf("expected a duration string, got %s", describe(v))
+		return encoded{}, refused(fmt.Errorf("expected a duration string, got %s", describe(v)), v, durationDecoding)
 	case kindRaw:
 		// Kept as they are, the same maps and lists: no defaulter looks inside them.
 		return encoded{value: v, empty: v == nil, zero: v == nil, same: true}, nil
@@ -349,6 +400,9 @@ func encodeFields(td *typeDef, in, out map[string]any, inPlace bool) (zero bool,
 	n := len(in)
 	left := n
 	zero, err = encodeFieldsOf(td, in, out, inPlace, &left)
+	if err != nil {
+		err = owned(err, td)
+	}
 	return zero, n - left, err
 }
 
@@ -363,7 +417,7 @@ func encodeFieldsOf(td *typeDef, in, out map[string]any, inPlace bool, left *int
 		if f.flags&inline != 0 {
 			z, err := encodeFieldsOf(&generatedTypes[f.typ], in, out, inPlace, left)
 			if err != nil {
-				return false, err
+				return false, embedded(err, &generatedTypes[f.typ])
 			}
 			zero = zero && z
 			continue
@@ -380,7 +434,7 @@ func encodeFieldsOf(td *typeDef, in, out map[string]any, inPlace bool, left *int
 		}
 		e, err := transcode(f.typ, v, inPlace)
 		if err != nil {
-			return false, prefix(err, "."+f.name)
+			return false, prefixField(err, f.name)
 		}
 		zero = zero && e.zero
 		if (f.flags&omitEmpty != 0 && e.empty) || (f.flags&omitZero != 0 && e.zero) {

@@ -256,6 +256,18 @@ func FuzzRoundTripInPlace(f *testing.F) {
 			t.Fatalf("%s: errors differ: in place %v, on a copy %v", kinds[int(kind)%len(kinds)].key, errGot, errWant)
 		}
 		if errWant != nil {
+			// And the server's words for it (PathError.Refusal).
+			var pw, pg *PathError
+			if errors.As(errWant, &pw) != errors.As(errGot, &pg) {
+				t.Fatalf("%s: one error is a PathError: in place %v, on a copy %v", kinds[int(kind)%len(kinds)].key, errGot, errWant)
+			}
+			if pw != nil {
+				c1, b1, ok1 := pw.Refusal()
+				c2, b2, ok2 := pg.Refusal()
+				if c1 != c2 || b1 != b2 || ok1 != ok2 {
+					t.Fatalf("%s: refusals differ: in place %q %q %v, on a copy %q %q %v", kinds[int(kind)%len(kinds)].key, c2, b2, ok2, c1, b1, ok1)
+				}
+			}
 			return
 		}
 		if !reflect.DeepEqual(got.value, want.value) || got.zero != want.zero || got.empty != want.empty {
@@ -387,4 +399,97 @@ func FuzzCanonicalQuantityText(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) { checkQuantityText(t, s) })
+}
+
+// TestRefusalIsTheServers holds PathError.Refusal to the words of kube-apiserver 1.37.2's
+// decoders, read from k8s.io/apimachinery v0.37.2 run on the same objects (the
+// unstructured converter into k8s.io/api's types; the JSON serializer) and, for the first
+// three, from a real server (conformance/testdata/fidelity: service-int-or-string-bool-refused,
+// service-int-or-string-bool-refused-on-put, pod-quantity-refused).
+func TestRefusalIsTheServers(t *testing.T) {
+	const quantity = "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"
+	container := func(c map[string]any) map[string]any {
+		return map[string]any{"spec": map[string]any{"containers": []any{c}}}
+	}
+	tests := []struct {
+		name, apiVersion, kind string
+		obj                    map[string]any
+		converter, body        string
+	}{{
+		name: "int-or-string true", apiVersion: "v1", kind: "Service",
+		obj:       map[string]any{"spec": map[string]any{"ports": []any{map[string]any{"port": int64(80), "targetPort": true}}}},
+		converter: "json: cannot unmarshal bool into Go value of type int32",
+		body:      "json: cannot unmarshal bool into Go struct field ServicePort.spec.ports.targetPort of type int32",
+	}, {
+		name: "quantity 10%", apiVersion: "v1", kind: "Pod",
+		obj:       container(map[string]any{"name": "c", "resources": map[string]any{"requests": map[string]any{"tier": "10%"}}}),
+		converter: quantity, body: quantity,
+	}, {
+		name: "quantity true", apiVersion: "v1", kind: "Pod",
+		obj:       container(map[string]any{"name": "c", "resources": map[string]any{"requests": map[string]any{"cpu": true}}}),
+		converter: quantity, body: quantity,
+	}, {
+		name: "int-or-string under an embedded struct", apiVersion: "v1", kind: "Pod",
+		obj:       container(map[string]any{"name": "c", "livenessProbe": map[string]any{"httpGet": map[string]any{"port": false}}}),
+		converter: "json: cannot unmarshal bool into Go value of type int32",
+		body:      "json: cannot unmarshal bool into Go struct field HTTPGetAction.spec.containers.livenessProbe.ProbeHandler.httpGet.port of type int32",
+	}, {
+		name: "int-or-string in a pod template", apiVersion: "apps/v1", kind: "Deployment",
+		obj: map[string]any{"spec": map[string]any{"template": container(map[string]any{"name": "c",
+			"readinessProbe": map[string]any{"tcpSocket": map[string]any{"port": true}}})}},
+		converter: "json: cannot unmarshal bool into Go value of type int32",
+		body:      "json: cannot unmarshal bool into Go struct field TCPSocketAction.spec.template.spec.containers.readinessProbe.ProbeHandler.tcpSocket.port of type int32",
+	}, {
+		name: "int-or-string with a fraction", apiVersion: "v1", kind: "Service",
+		obj:       map[string]any{"spec": map[string]any{"ports": []any{map[string]any{"port": int64(80), "targetPort": 1.5}}}},
+		converter: "json: cannot unmarshal number 1.5 into Go value of type int32",
+		body:      "json: cannot unmarshal number 1.5 into Go struct field ServicePort.spec.ports.targetPort of type int32",
+	}, {
+		name: "time not RFC 3339", apiVersion: "v1", kind: "Pod",
+		obj:       map[string]any{"status": map[string]any{"conditions": []any{map[string]any{"type": "x", "lastTransitionTime": "250m"}}}},
+		converter: `parsing time "250m" as "2006-01-02T15:04:05Z07:00": cannot parse "250m" as "2006"`,
+		body:      `parsing time "250m" as "2006-01-02T15:04:05Z07:00": cannot parse "250m" as "2006"`,
+	}, {
+		name: "time true", apiVersion: "v1", kind: "Pod",
+		obj:       map[string]any{"status": map[string]any{"conditions": []any{map[string]any{"type": "x", "lastTransitionTime": true}}}},
+		converter: "json: cannot unmarshal bool into Go value of type string",
+		body:      "json: cannot unmarshal bool into Go struct field PodCondition.status.conditions.lastTransitionTime of type string",
+	}, {
+		// The converter walks the Go type's fields (state before lastState), the body's
+		// decoder the body, its members sorted (differential seed 901302).
+		name: "two bad values", apiVersion: "v1", kind: "Pod",
+		obj: map[string]any{"status": map[string]any{"containerStatuses": []any{map[string]any{
+			"state":     map[string]any{"running": map[string]any{"startedAt": "250m"}},
+			"lastState": map[string]any{"terminated": map[string]any{"finishedAt": true}}}}}},
+		converter: `parsing time "250m" as "2006-01-02T15:04:05Z07:00": cannot parse "250m" as "2006"`,
+		body:      "json: cannot unmarshal bool into Go struct field ContainerStateTerminated.status.containerStatuses.lastState.terminated.finishedAt of type string",
+	}, {
+		name: "base64", apiVersion: "v1", kind: "ConfigMap",
+		obj:       map[string]any{"binaryData": map[string]any{"k": "b"}},
+		converter: "error decoding from json: illegal base64 data at input byte 0",
+		body:      "illegal base64 data at input byte 0",
+	}}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			err := newest().Default(tc.apiVersion, tc.kind, tc.obj)
+			var pe *PathError
+			if !errors.As(err, &pe) {
+				t.Fatalf("got %v, want a PathError", err)
+			}
+			converter, body, ok := pe.Refusal()
+			if !ok || converter != tc.converter || body != tc.body {
+				t.Errorf("Refusal() = %q, %q, %v; want %q, %q", converter, body, ok, tc.converter, tc.body)
+			}
+		})
+	}
+	// A fraction in an int32: the converter's "cannot convert float64 to int32" needs the
+	// Go integer's size, which the table does not keep.
+	err := newest().Default("apps/v1", "StatefulSet", map[string]any{"spec": map[string]any{"replicas": 2.25}})
+	var pe *PathError
+	if !errors.As(err, &pe) {
+		t.Fatalf("got %v, want a PathError", err)
+	}
+	if c, b, ok := pe.Refusal(); ok {
+		t.Errorf("Refusal() = %q, %q for a fraction in an integer; want none", c, b)
+	}
 }

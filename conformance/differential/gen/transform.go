@@ -106,7 +106,7 @@ func (g *Generator) mutate(tr smdschema.TypeRef, v any, rate float64, path strin
 		for _, k := range sortedKeys(t) {
 			ft, ok := fieldType(a.Map, k)
 			switch {
-			case !ok || (depth == 0 && (k == "apiVersion" || k == "kind")) || (path == "metadata" && skipMeta[k]):
+			case !ok || (depth == 0 && (k == "apiVersion" || k == "kind")) || skipped(path, k):
 				out[k] = unstructured.DeepCopy(t[k])
 			case g.rnd.Float64() < rate/3:
 				// dropped
@@ -201,7 +201,7 @@ func (g *Generator) addField(m *smdschema.Map, out map[string]any, path string, 
 		if _, taken := out[f.Name]; taken {
 			continue
 		}
-		if (path == "metadata" && skipMeta[f.Name]) || (depth == 0 && (f.Name == "apiVersion" || f.Name == "kind")) {
+		if skipped(path, f.Name) || (depth == 0 && (f.Name == "apiVersion" || f.Name == "kind")) {
 			continue
 		}
 		free = append(free, f)

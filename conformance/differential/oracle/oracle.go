@@ -278,11 +278,18 @@ func (s *Server) once(fm *managedfields.FieldManager, req Request, liveMap, objM
 		if err != nil {
 			return Response{Error: toStatus(err)}, nil
 		}
+		if st := decodeApplied(s.kinds[req.GVK], out, obj); st != nil {
+			return Response{Error: st}, nil
+		}
 		if st := checkAppliedName(out, objMap); st != nil {
 			return Response{Error: st}, nil
 		}
 	} else {
-		if k := s.kinds[req.GVK]; k.Decode != nil {
+		k := s.kinds[req.GVK]
+		if st := decodeBody(k, req.GVK, objMap); st != nil {
+			return Response{Error: st}, nil
+		}
+		if k.Decode != nil {
 			k.Decode(obj.Object) // the request body as it is decoded
 		}
 		out = fm.UpdateNoErrors(live, obj, req.Manager)
@@ -311,15 +318,19 @@ func (s *Server) once(fm *managedfields.FieldManager, req Request, liveMap, objM
 // (IgnoreManagedFieldsTimestampsTransformer). The store compares the objects it holds:
 // for a custom resource unstructured ones (an empty list or map differs from none), for a
 // built-in kind its Go types (where they are the same): for those, the decision is taken
-// on the objects decoded into client-go's types, and the times it keeps are copied back.
+// on the objects decoded into the Go types the store holds (Kind.typed), and the times it
+// keeps are copied back.
 func keepTimes(k *Kind, out, live runtime.Object) (runtime.Object, error) {
 	if k.CRD {
 		return fieldmanager.IgnoreManagedFieldsTimestampsTransformer(context.Background(), out, live)
 	}
-	typedOut, err1 := typedCopy(out)
-	typedLive, err2 := typedCopy(live)
-	if err1 != nil || err2 != nil {
-		return fieldmanager.IgnoreManagedFieldsTimestampsTransformer(context.Background(), out, live)
+	typedOut, err := k.typed(out)
+	if err != nil {
+		return nil, fmt.Errorf("the new object: %w", err)
+	}
+	typedLive, err := k.typed(live)
+	if err != nil {
+		return nil, fmt.Errorf("the stored object: %w", err)
 	}
 	res, err := fieldmanager.IgnoreManagedFieldsTimestampsTransformer(context.Background(), typedOut, typedLive)
 	if err != nil {
@@ -345,8 +356,14 @@ func keepTimes(k *Kind, out, live runtime.Object) (runtime.Object, error) {
 	return out, nil
 }
 
-// typedCopy decodes an unstructured built-in object into its client-go Go type.
-func typedCopy(obj runtime.Object) (runtime.Object, error) {
+// typed decodes an unstructured built-in object into the Go type the store holds: the
+// internal version's for a kind with a Scheme (the HorizontalPodAutoscaler: the store
+// compares internal objects, where an empty currentMetrics list equals none; differential
+// seed 1201086), client-go's version otherwise (the same Go types as the version's).
+func (k *Kind) typed(obj runtime.Object) (runtime.Object, error) {
+	if k.Scheme != nil {
+		return k.Scheme.ConvertToVersion(obj.DeepCopyObject(), schema.GroupVersion{Group: k.GVK.Group, Version: runtime.APIVersionInternal})
+	}
 	u, ok := obj.(*unstructured.Unstructured)
 	if !ok {
 		return nil, fmt.Errorf("not unstructured: %T", obj)
@@ -359,6 +376,48 @@ func typedCopy(obj runtime.Object) (runtime.Object, error) {
 		return nil, err
 	}
 	return typed, nil
+}
+
+// decodeApplied is the field manager's decoding of an apply's merged object into the Go
+// type of its version (its object convertor, the server's scheme, converts the
+// unstructured object to the versioned type), for a built-in kind this oracle serves
+// without a Scheme (its identity convertor decodes nothing): a value the Go type refuses
+// (an int-or-string true, a quantity "10%"; structured-merge-diff types both as untyped
+// scalars) is a 500 as the server words it. An apply that changes nothing is not decoded
+// by the server; out is then the live object, which decodes. nil when it decodes.
+func decodeApplied(k *Kind, out runtime.Object, cfg *unstructured.Unstructured) *Status {
+	if k.CRD || k.Scheme != nil {
+		return nil
+	}
+	if _, err := k.typed(out); err != nil {
+		gvk := cfg.GroupVersionKind()
+		return toStatus(fmt.Errorf("failed to convert new object (%s/%s; %v) to proper version: unable to convert unstructured object to %v: %w",
+			cfg.GetNamespace(), cfg.GetName(), gvk, gvk, err))
+	}
+	return nil
+}
+
+// decodeBody is the update handler's decoding of a request body (JSON) into the Go type
+// of the request's version, for a built-in kind this oracle serves without a Scheme (the
+// converted kinds decode theirs in onceConverted): a body the Go type refuses is a 400,
+// worded as the handler words it. nil when it decodes.
+func decodeBody(k *Kind, gvk schema.GroupVersionKind, body map[string]any) *Status {
+	if k.CRD || k.Scheme != nil {
+		return nil
+	}
+	text, err := json.Marshal(body)
+	if err != nil {
+		return toStatus(apierrors.NewBadRequest(err.Error()))
+	}
+	into, err := clientscheme.Scheme.New(gvk)
+	if err != nil {
+		return toStatus(err)
+	}
+	ser := kjson.NewSerializerWithOptions(kjson.DefaultMetaFactory, clientscheme.Scheme, clientscheme.Scheme, kjson.SerializerOptions{})
+	if _, _, err := ser.Decode(text, &gvk, into); err != nil {
+		return toStatus(apierrors.NewBadRequest(fmt.Sprintf("%s in version %q cannot be handled as a %s: %v", gvk.Kind, gvk.Version, gvk.Kind, err)))
+	}
+	return nil
 }
 
 // onceConverted is once for a kind the server converts between versions (Kind.Scheme):
@@ -426,7 +485,7 @@ func (s *Server) onceConverted(fm *managedfields.FieldManager, k *Kind, req Requ
 		}
 		old := &unstructured.Unstructured{Object: hubLive}
 		restoreResetFields(result, old, k.restored(req.Subresource))
-		if result, err = fieldmanager.IgnoreManagedFieldsTimestampsTransformer(context.Background(), result, old); err != nil {
+		if result, err = keepTimes(k, result, old); err != nil {
 			return Response{}, fmt.Errorf("timestamp transformer: %w", err)
 		}
 	}
