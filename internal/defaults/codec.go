@@ -302,7 +302,7 @@ func transcode(t int, v any, inPlace bool) (encoded, error) {
 		}
 		return encoded{}, fmt.Errorf("expected a JSON schema or a list, got %s", describe(v))
 	}
-	return encoded{}, fmt.Errorf("type %s has unknown kind %d", td.name, td.kind)
+	return encoded{}, fmt.Errorf("type %s has unknown kind %d", td.name(), td.kind)
 }
 
 // mapValue round-trips a map value. Protobuf map entries always carry a
@@ -357,9 +357,9 @@ func encodeFields(td *typeDef, in, out map[string]any, inPlace bool) (zero bool,
 // absent without looking them up.
 func encodeFieldsOf(td *typeDef, in, out map[string]any, inPlace bool, left *int) (bool, error) {
 	zero := true
-	// By index: a fieldDef is some 80 bytes, which ranging by value copies at each field.
-	for i := range td.fields {
-		f := &td.fields[i]
+	fields := td.fields()
+	for i := range fields {
+		f := &fields[i]
 		if f.flags&inline != 0 {
 			z, err := encodeFieldsOf(&generatedTypes[f.typ], in, out, inPlace, left)
 			if err != nil {
@@ -368,10 +368,11 @@ func encodeFieldsOf(td *typeDef, in, out map[string]any, inPlace bool, left *int
 			zero = zero && z
 			continue
 		}
+		name := f.name()
 		var v any
 		has := false
 		if *left > 0 {
-			if v, has = in[f.name]; has {
+			if v, has = in[name]; has {
 				*left--
 			}
 		}
@@ -380,19 +381,19 @@ func encodeFieldsOf(td *typeDef, in, out map[string]any, inPlace bool, left *int
 		}
 		e, err := transcode(f.typ, v, inPlace)
 		if err != nil {
-			return false, prefix(err, "."+f.name)
+			return false, prefix(err, "."+name)
 		}
 		zero = zero && e.zero
 		if (f.flags&omitEmpty != 0 && e.empty) || (f.flags&omitZero != 0 && e.zero) {
 			if inPlace && has {
-				delete(out, f.name)
+				delete(out, name)
 			}
 			continue
 		}
 		if inPlace && has && e.same {
 			continue
 		}
-		out[f.name] = e.value
+		out[name] = e.value
 	}
 	return zero, nil
 }
@@ -423,9 +424,10 @@ func dropUnknown(td *typeDef, m map[string]any) {
 
 // hasField reports whether struct td, or a struct it embeds, has a field named name.
 func hasField(td *typeDef, name string) bool {
-	for i := range td.fields {
-		f := &td.fields[i]
-		if f.flags&inline != 0 && hasField(&generatedTypes[f.typ], name) || f.flags&inline == 0 && f.name == name {
+	fields := td.fields()
+	for i := range fields {
+		f := &fields[i]
+		if f.flags&inline != 0 && hasField(&generatedTypes[f.typ], name) || f.flags&inline == 0 && f.name() == name {
 			return true
 		}
 	}

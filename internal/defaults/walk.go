@@ -52,7 +52,7 @@ func (w *walker) walk(t int, v any) {
 		}
 	case kindMap:
 		m, _ := v.(map[string]any)
-		if fn := w.defaulter(td.name); fn != nil && m != nil {
+		if fn := w.defaulter(td.name()); fn != nil && m != nil {
 			fn(m)
 		}
 		if !hasDefaults(td.elem) {
@@ -66,7 +66,7 @@ func (w *walker) walk(t int, v any) {
 		if !ok {
 			return
 		}
-		if fn := w.defaulter(td.name); fn != nil {
+		if fn := w.defaulter(td.name()); fn != nil {
 			fn(m)
 		}
 		w.fields(td, m)
@@ -74,30 +74,30 @@ func (w *walker) walk(t int, v any) {
 }
 
 func (w *walker) fields(td *typeDef, m map[string]any) {
-	markers := w.packages.has(typePackage(td.name))
-	for i := range td.fields {
-		f := &td.fields[i]
+	markers := w.packages.has(typePackage(td.name()))
+	for i := range td.fields() {
+		f := &td.fields()[i]
 		if f.flags&inline != 0 {
 			inner := &generatedTypes[f.typ]
-			if fn := w.defaulter(inner.name); fn != nil {
+			if fn := w.defaulter(inner.name()); fn != nil {
 				fn(m)
 			}
 			w.fields(inner, m)
 			continue
 		}
-		marked := markers && f.marker != ""
+		marked := markers && f.marker() != ""
 		if !marked && !hasDefaults(f.typ) {
 			continue // a scalar without a marker: nothing to default
 		}
 		if marked {
-			if e, err := roundTrip(f.typ, m[f.name]); err == nil && e.zero {
+			if e, err := roundTrip(f.typ, m[f.name()]); err == nil && e.zero {
 				var v any
-				if err := json.Unmarshal([]byte(f.marker), &v); err == nil {
-					m[f.name] = jsonNumbers(v)
+				if err := json.Unmarshal([]byte(f.marker()), &v); err == nil {
+					m[f.name()] = jsonNumbers(v)
 				}
 			}
 		}
-		if v, ok := m[f.name]; ok && v != nil {
+		if v, ok := m[f.name()]; ok && v != nil {
 			w.walk(f.typ, v)
 		}
 	}
