@@ -2,6 +2,7 @@ package core
 
 import (
 	"strings"
+	"sync"
 
 	api "github.com/ssa-diff/ssa-diff/internal/api/core"
 	"github.com/ssa-diff/ssa-diff/internal/validation/wellformed"
@@ -27,17 +28,19 @@ func ValidateObjectMetaUpdate(meta, old *metav1.ObjectMeta, fldPath *field.Path)
 }
 
 // standardFinalizers are the finalizer names that need no domain prefix.
-var standardFinalizers = map[string]bool{
-	string(api.FinalizerKubernetes):  true,
-	metav1.FinalizerOrphanDependents: true,
-	metav1.FinalizerDeleteDependents: true,
-}
+var standardFinalizers = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		string(api.FinalizerKubernetes):  true,
+		metav1.FinalizerOrphanDependents: true,
+		metav1.FinalizerDeleteDependents: true,
+	}
+})
 
 // finalizerNames: a finalizer without a "/" must be one of the standard ones.
 func finalizerNames(finalizers []string, fldPath *field.Path) field.ErrorList {
 	var errs field.ErrorList
 	for i, f := range finalizers {
-		if !strings.Contains(f, "/") && !standardFinalizers[f] {
+		if !strings.Contains(f, "/") && !standardFinalizers()[f] {
 			errs = append(errs, field.Invalid(fldPath.Index(i), f, "name is neither a standard finalizer name nor is it fully qualified"))
 		}
 	}

@@ -206,8 +206,10 @@ func ValidateHostSysctl(sysctl string, spec *api.PodSpec, fldPath *field.Path) *
 }
 
 // ipcSysctls are the sysctls of the IPC namespace known by name.
-var ipcSysctls = sets.New("kernel.sem", "kernel.shmall", "kernel.shmmax", "kernel.shmmni", "kernel.shm_rmid_forced",
-	"kernel.shm", "kernel.msgmax", "kernel.msgmnb", "kernel.msgmni", "kernel.msg")
+var ipcSysctls = sync.OnceValue(func() sets.Set[string] {
+	return sets.New("kernel.sem", "kernel.shmall", "kernel.shmmax", "kernel.shmmni", "kernel.shm_rmid_forced",
+		"kernel.shm", "kernel.msgmax", "kernel.msgmnb", "kernel.msgmni", "kernel.msg")
+})
 
 // sysctlNamespace is the kernel namespace of a sysctl ("Net", "IPC", "UTS", "User" or "").
 func sysctlNamespace(sysctl string) string {
@@ -230,7 +232,7 @@ func sysctlNamespace(sysctl string) string {
 	switch {
 	case name == "kernel.domainname":
 		return "UTS"
-	case ipcSysctls.Has(name):
+	case ipcSysctls().Has(name):
 		return "IPC"
 	case strings.HasPrefix(name, "net."):
 		return "Net"

@@ -229,16 +229,18 @@ func requiredString(v string, p *field.Path) field.ErrorList {
 	return nil
 }
 
-var supportedHostPathTypes = sets.New(api.HostPathUnset, api.HostPathDirectoryOrCreate, api.HostPathDirectory,
-	api.HostPathFileOrCreate, api.HostPathFile, api.HostPathSocket, api.HostPathCharDev, api.HostPathBlockDev)
+var supportedHostPathTypes = sync.OnceValue(func() sets.Set[api.HostPathType] {
+	return sets.New(api.HostPathUnset, api.HostPathDirectoryOrCreate, api.HostPathDirectory,
+		api.HostPathFileOrCreate, api.HostPathFile, api.HostPathSocket, api.HostPathCharDev, api.HostPathBlockDev)
+})
 
 func validateHostPathVolumeSource(h *api.HostPathVolumeSource, fldPath *field.Path) field.ErrorList {
 	if h.Path == "" {
 		return field.ErrorList{field.Required(fldPath.Child("path"), "")}
 	}
 	errs := validatePathNoBacksteps(h.Path, fldPath.Child("path"))
-	if h.Type != nil && !supportedHostPathTypes.Has(*h.Type) {
-		errs = append(errs, field.NotSupported(fldPath.Child("type"), h.Type, sets.List(supportedHostPathTypes)))
+	if h.Type != nil && !supportedHostPathTypes().Has(*h.Type) {
+		errs = append(errs, field.NotSupported(fldPath.Child("type"), h.Type, sets.List(supportedHostPathTypes())))
 	}
 	return errs
 }
@@ -474,18 +476,22 @@ func validateAzureFileNames(secret, share string, fldPath *field.Path) field.Err
 }
 
 var (
-	azureCachingModes = sets.New(api.AzureDataDiskCachingNone, api.AzureDataDiskCachingReadOnly, api.AzureDataDiskCachingReadWrite)
-	azureDiskKinds    = sets.New(api.AzureSharedBlobDisk, api.AzureDedicatedBlobDisk, api.AzureManagedDisk)
+	azureCachingModes = sync.OnceValue(func() sets.Set[api.AzureDataDiskCachingMode] {
+		return sets.New(api.AzureDataDiskCachingNone, api.AzureDataDiskCachingReadOnly, api.AzureDataDiskCachingReadWrite)
+	})
+	azureDiskKinds = sync.OnceValue(func() sets.Set[api.AzureDataDiskKind] {
+		return sets.New(api.AzureSharedBlobDisk, api.AzureDedicatedBlobDisk, api.AzureManagedDisk)
+	})
 )
 
 func validateAzureDisk(a *api.AzureDiskVolumeSource, fldPath *field.Path) field.ErrorList {
 	errs := requiredString(a.DiskName, fldPath.Child("diskName"))
 	errs = append(errs, requiredString(a.DataDiskURI, fldPath.Child("diskURI"))...)
-	if a.CachingMode != nil && !azureCachingModes.Has(*a.CachingMode) {
-		errs = append(errs, field.NotSupported(fldPath.Child("cachingMode"), *a.CachingMode, sets.List(azureCachingModes)))
+	if a.CachingMode != nil && !azureCachingModes().Has(*a.CachingMode) {
+		errs = append(errs, field.NotSupported(fldPath.Child("cachingMode"), *a.CachingMode, sets.List(azureCachingModes())))
 	}
-	if a.Kind != nil && !azureDiskKinds.Has(*a.Kind) {
-		errs = append(errs, field.NotSupported(fldPath.Child("kind"), *a.Kind, sets.List(azureDiskKinds)))
+	if a.Kind != nil && !azureDiskKinds().Has(*a.Kind) {
+		errs = append(errs, field.NotSupported(fldPath.Child("kind"), *a.Kind, sets.List(azureDiskKinds())))
 	}
 	if a.Kind != nil && *a.Kind == api.AzureManagedDisk && !strings.HasPrefix(a.DataDiskURI, "/subscriptions/") {
 		errs = append(errs, field.NotSupported(fldPath.Child("diskURI"), a.DataDiskURI,
@@ -562,7 +568,7 @@ func validateEphemeralVolumeSource(e *api.EphemeralVolumeSource, fldPath *field.
 	return ValidatePersistentVolumeClaimTemplate(e.VolumeClaimTemplate, fldPath.Child("volumeClaimTemplate"), opts)
 }
 
-var volumeDownwardFields = volumeFieldPaths
+var volumeDownwardFields = volumeFieldPaths()
 
 func validateDownwardAPIVolumeFile(f *api.DownwardAPIVolumeFile, fldPath *field.Path, opts PodValidationOptions) field.ErrorList {
 	errs := requiredString(f.Path, fldPath.Child("path"))
