@@ -58,9 +58,7 @@ func hasInvalidLabelValueInNodeSelectorTerms(terms []api.NodeSelectorTerm) bool 
 	return false
 }
 
-var supportedReclaimPolicies = sync.OnceValue(func() sets.Set[api.PersistentVolumeReclaimPolicy] {
-	return sets.New(api.PersistentVolumeReclaimDelete, api.PersistentVolumeReclaimRecycle, api.PersistentVolumeReclaimRetain)
-})
+var supportedReclaimPolicies = &lazySet[api.PersistentVolumeReclaimPolicy]{items: []api.PersistentVolumeReclaimPolicy{api.PersistentVolumeReclaimDelete, api.PersistentVolumeReclaimRecycle, api.PersistentVolumeReclaimRetain}}
 
 const inlineDetail = "may not be specified in the context of inline volumes"
 
@@ -101,8 +99,8 @@ func ValidatePersistentVolumeSpec(spec *api.PersistentVolumeSpec, pvName string,
 		switch {
 		case inline && policy != api.PersistentVolumeReclaimRetain:
 			errs = append(errs, field.Forbidden(p, "may only be "+string(api.PersistentVolumeReclaimRetain)+" in the context of inline volumes"))
-		case !inline && !supportedReclaimPolicies().Has(policy):
-			errs = append(errs, field.NotSupported(p, policy, sets.List(supportedReclaimPolicies())))
+		case !inline && !supportedReclaimPolicies.get().Has(policy):
+			errs = append(errs, field.NotSupported(p, policy, sets.List(supportedReclaimPolicies.get())))
 		}
 	}
 	nodeAffinitySet := false
@@ -238,8 +236,8 @@ func ValidatePersistentVolumeSpec(spec *api.PersistentVolumeSpec, pvName string,
 		switch {
 		case inline && *m != api.PersistentVolumeFilesystem:
 			errs = append(errs, field.Forbidden(fldPath.Child("volumeMode"), "may not specify volumeMode other than "+string(api.PersistentVolumeFilesystem)+" in the context of inline volumes"))
-		case !inline && !supportedVolumeModes().Has(*m):
-			errs = append(errs, field.NotSupported(fldPath.Child("volumeMode"), *m, sets.List(supportedVolumeModes())))
+		case !inline && !supportedVolumeModes.get().Has(*m):
+			errs = append(errs, field.NotSupported(fldPath.Child("volumeMode"), *m, sets.List(supportedVolumeModes.get())))
 		}
 	}
 	if c := spec.VolumeAttributesClassName; c != nil && opts.EnableVolumeAttributesClass {
