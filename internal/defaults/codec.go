@@ -368,16 +368,22 @@ func encodeFieldsOf(td *typeDef, in, out map[string]any, inPlace bool, left *int
 			zero = zero && z
 			continue
 		}
-		name := f.name()
+		// The name is read from the strings' table only when needed: an absent field
+		// once every member has matched is most often left out without it.
+		var name string
 		var v any
 		has := false
 		if *left > 0 {
+			name = f.name()
 			if v, has = in[name]; has {
 				*left--
 			}
 		}
 		if !has && absentOmitted(f) {
 			continue // zero, and left out
+		}
+		if name == "" {
+			name = f.name()
 		}
 		e, err := transcode(f.typ, v, inPlace)
 		if err != nil {

@@ -75,8 +75,9 @@ func (w *walker) walk(t int, v any) {
 
 func (w *walker) fields(td *typeDef, m map[string]any) {
 	markers := w.packages.has(typePackage(td.name()))
-	for i := range td.fields() {
-		f := &td.fields()[i]
+	fields := td.fields()
+	for i := range fields {
+		f := &fields[i]
 		if f.flags&inline != 0 {
 			inner := &generatedTypes[f.typ]
 			if fn := w.defaulter(inner.name()); fn != nil {
