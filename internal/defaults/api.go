@@ -112,7 +112,7 @@ func (r Release) defaultAs(apiVersion, kind string, obj map[string]any, owned bo
 // defaulterPackages returns the packages whose defaulters run for a root
 // type: its own and the peers its generated defaulters call into.
 func defaulterPackages(t int) packageSet {
-	own := typePackage(generatedTypes[t].name())
+	own := generatedTypes[t].pkg()
 	return packageSet{own: own, peers: peerPackages[own]}
 }
 

@@ -2,6 +2,7 @@ package defaults
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -43,7 +44,7 @@ func pointerIn(ty reflect.Type, path string) string {
 func TestGeneratedPositionsInRange(t *testing.T) {
 	next := int32(0)
 	for i, td := range generatedTypes {
-		if int(td.nameAt) >= len(generatedStrings) || td.elem < 0 || td.elem >= len(generatedTypes) {
+		if int(td.nameAt) >= len(generatedStrings) || int(td.pkgAt) >= len(generatedStrings) || td.elem < 0 || td.elem >= len(generatedTypes) {
 			t.Fatalf("type %d: out of range: %+v", i, td)
 		}
 		if td.fieldsEnd > td.fieldsAt {
@@ -80,5 +81,20 @@ func TestGeneratedPositionsInRange(t *testing.T) {
 	}
 	if int(next) != len(generatedKinds) {
 		t.Errorf("the releases' kinds end at %d of %d", next, len(generatedKinds))
+	}
+}
+
+// A type's package is its name up to the last dot (the generator writes it beside the
+// name, so that the walk does not search each name for it).
+func TestTypePackageIsTheNameUpToTheLastDot(t *testing.T) {
+	for i := range generatedTypes {
+		td := &generatedTypes[i]
+		want := ""
+		if j := strings.LastIndexByte(td.name(), '.'); j >= 0 {
+			want = td.name()[:j]
+		}
+		if td.pkg() != want {
+			t.Errorf("type %d (%s): package %q, want %q", i, td.name(), td.pkg(), want)
+		}
 	}
 }

@@ -56,8 +56,11 @@ func (t text) String() string { return generatedStrings[t] }
 // in generatedTypes.
 type typeDef struct {
 	nameAt text // OpenAPI-style name, e.g. io.k8s.api.apps.v1.Deployment; "*X", "[]X", "map[string]X" for composites
-	kind   typeKind
-	elem   int // element type of pointers, slices, maps and schema unions
+	// pkgAt is the name's package part, up to its last dot (io.k8s.api.apps.v1): whose
+	// defaulters and markers apply.
+	pkgAt text
+	kind  typeKind
+	elem  int // element type of pointers, slices, maps and schema unions
 	// fieldsAt and fieldsEnd are the struct's fields in generatedFields, in declaration
 	// order.
 	fieldsAt, fieldsEnd int32
@@ -65,6 +68,10 @@ type typeDef struct {
 
 // name is the type's OpenAPI-style name.
 func (td *typeDef) name() string { return generatedStrings[td.nameAt] }
+
+// pkg is the package part of the type's name, up to its last dot ("" for a name without
+// one): the defaulters of that package, and its `+default=` markers, apply to the type.
+func (td *typeDef) pkg() string { return generatedStrings[td.pkgAt] }
 
 // fields are the struct's fields in declaration order; none for other kinds.
 func (td *typeDef) fields() []fieldDef { return generatedFields[td.fieldsAt:td.fieldsEnd] }

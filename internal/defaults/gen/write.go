@@ -52,6 +52,7 @@ func write(t table) ([]byte, error) {
 	use := func(s string) { seen[s] = true }
 	for _, ty := range t.types {
 		use(ty.name)
+		use(typePackage(ty.name))
 		for _, f := range ty.fields {
 			use(f.name)
 			use(f.marker)
@@ -87,7 +88,7 @@ func write(t table) ([]byte, error) {
 	b.WriteString("var generatedTypes = [...]typeDef{\n")
 	nfields := 0
 	for e, ty := range t.types {
-		fmt.Fprintf(&b, "\t%d: {nameAt: %d, kind: %s", e, at[ty.name], ty.kind)
+		fmt.Fprintf(&b, "\t%d: {nameAt: %d, pkgAt: %d, kind: %s", e, at[ty.name], at[typePackage(ty.name)], ty.kind)
 		if ty.elem >= 0 {
 			fmt.Fprintf(&b, ", elem: %d", ty.elem)
 		}
@@ -166,4 +167,15 @@ func write(t table) ([]byte, error) {
 		return nil, fmt.Errorf("formatting output: %w", err)
 	}
 	return src, nil
+}
+
+// typePackage is the package part of a type's name, up to its last dot
+// ("io.k8s.api.apps.v1" of "io.k8s.api.apps.v1.Deployment"; "" for "string"), which
+// decides whose defaulters run for it: written beside the name, so that the walk does not
+// search each name for its last dot.
+func typePackage(name string) string {
+	if i := strings.LastIndexByte(name, '.'); i >= 0 {
+		return name[:i]
+	}
+	return ""
 }
