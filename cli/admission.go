@@ -25,7 +25,7 @@ type admissionOptions struct {
 	none bool
 }
 
-var admissionArgNames = map[string]string{"admission-from": "PATH", "as": "USER", "as-uid": "UID", "as-group": "GROUP", "authorize": "RULE"}
+var admissionArgNames = [][2]string{{"admission-from", "PATH"}, {"as", "USER"}, {"as-uid", "UID"}, {"as-group", "GROUP"}, {"authorize", "RULE"}}
 
 func (c *options) addAdmissionFlags(fs *pflag.FlagSet) {
 	a := &c.admission

@@ -21,7 +21,7 @@ func (c *options) addAdviceFlags(fs *pflag.FlagSet) {
 	fs.BoolVar(&c.advice.off, "no-advice", false, "Print no advice and no state line.")
 }
 
-var adviceArgNames = map[string]string{"disable-advice": "ID"}
+var adviceArgNames = [][2]string{{"disable-advice", "ID"}}
 
 func adviceIDs() []string {
 	var ids []string

@@ -8,7 +8,6 @@ import (
 	"github.com/ssa-diff/ssa-diff/internal/flagvalue"
 	"github.com/ssa-diff/ssa-diff/internal/gather"
 	"io"
-	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -304,9 +303,11 @@ func flagArgNames() map[string]string {
 		"verb": "apply|update|patch|create", "patch-type": "json|merge|strategic", "kubectl": "COMMAND",
 		"subresource": strings.Join(merge.Subresources(), "|"), "crd": "PATH", "schema": "PATH", "now": "TIME", "output": "FORMAT",
 		"output-file": "[FORMAT=]FILE", "color": "WHEN", "kube-version": "MINOR", "namespace": "NAME", "jobs": "N", "concurrency": "N", "service-ip-families": "FAMILIES", "feature-gates": "NAME=BOOL,...", "runtime-config": "KEY=BOOL,...", "shard": "I/N"}
-	for _, names := range []map[string]string{limitArgNames, gateArgNames, gitopsArgNames, noiseArgNames, adviceArgNames, renderArgNames,
+	for _, names := range [][][2]string{limitArgNames, gateArgNames, gitopsArgNames, noiseArgNames, adviceArgNames, renderArgNames,
 		pruneArgNames, liveArgNames, reportArgNames, admissionArgNames} {
-		maps.Copy(argNames, names)
+		for _, n := range names {
+			argNames[n[0]] = n[1]
+		}
 	}
 	flagvalue.ApplierArgNames(argNames) // the appliers' options: none has a name above
 	return argNames

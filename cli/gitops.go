@@ -34,7 +34,7 @@ type gitopsOptions struct {
 	syncStatus     bool // --sync-status
 }
 
-var gitopsArgNames = map[string]string{"argocd-application": "FILE", "flux-kustomization-file": "FILE", "flux-substitute-from": "FILE"}
+var gitopsArgNames = [][2]string{{"argocd-application", "FILE"}, {"flux-kustomization-file", "FILE"}, {"flux-substitute-from", "FILE"}}
 
 // addGitOpsFlags defines the GitOps configuration files' flags.
 func (c *options) addGitOpsFlags(fs *pflag.FlagSet) {

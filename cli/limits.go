@@ -30,4 +30,4 @@ func registerLimitFlags(fs *pflag.FlagSet, lim *inputLimits) {
 }
 
 // limitArgNames are the argument names of the limits' flags in the usage.
-var limitArgNames = map[string]string{"max-input-bytes": "SIZE", "max-document-bytes": "SIZE", "max-depth": "N", "max-yaml-alias-nodes": "N", "max-files": "N", "max-objects": "N"}
+var limitArgNames = [][2]string{{"max-input-bytes", "SIZE"}, {"max-document-bytes", "SIZE"}, {"max-depth", "N"}, {"max-yaml-alias-nodes", "N"}, {"max-files", "N"}, {"max-objects", "N"}}

@@ -25,7 +25,7 @@ type liveOptions struct {
 	namespaceSet bool
 }
 
-var liveArgNames = map[string]string{"kubeconfig": "PATH", "context": "NAME", "request-timeout": "DURATION", "save-live": "FILE"}
+var liveArgNames = [][2]string{{"kubeconfig", "PATH"}, {"context", "NAME"}, {"request-timeout", "DURATION"}, {"save-live", "FILE"}}
 
 // addLiveFlags defines the flags of the live state.
 func (c *options) addLiveFlags(fs *pflag.FlagSet) {

@@ -23,8 +23,7 @@ type noiseOptions struct {
 	rules *noise.Rules
 }
 
-var noiseArgNames = map[string]string{"ignore-path": "[TARGET:]FIELD", "ignore-manager": "NAME",
-	"skip": "KIND[,KIND]", "ignore-filename-pattern": "REGEX"}
+var noiseArgNames = [][2]string{{"ignore-path", "[TARGET:]FIELD"}, {"ignore-manager", "NAME"}, {"skip", "KIND[,KIND]"}, {"ignore-filename-pattern", "REGEX"}}
 
 // addNoiseFlags defines the noise controls' flags.
 func (c *options) addNoiseFlags(fs *pflag.FlagSet) {

@@ -35,7 +35,7 @@ type gateOptions struct {
 
 // gateArgNames are the argument names of the gate's flags in the usage (the appliers'
 // options name theirs: Option.Arg).
-var gateArgNames = map[string]string{"fail-on": "LIST", "allow-takeover-from": "GLOB", "protect": "GLOB"}
+var gateArgNames = [][2]string{{"fail-on", "LIST"}, {"allow-takeover-from", "GLOB"}, {"protect", "GLOB"}}
 
 // addApplierFlags defines the flags of the appliers' options (flagvalue.ApplierOptions): with
 // charts false, those of the appliers that apply manifests; with charts true, those of the

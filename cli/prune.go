@@ -23,7 +23,7 @@ type pruneOptions struct {
 	explicit bool // -n was given: kubectl enforces it (and visits it)
 }
 
-var pruneArgNames = map[string]string{"selector": "SELECTOR", "prune-allowlist": "GROUP/VERSION/KIND"}
+var pruneArgNames = [][2]string{{"selector", "SELECTOR"}, {"prune-allowlist", "GROUP/VERSION/KIND"}}
 
 func (c *options) addPruneFlags(fs *pflag.FlagSet) {
 	p := &c.prune

@@ -18,7 +18,7 @@ type renderOptions struct {
 	sourceRoot string
 }
 
-var renderArgNames = map[string]string{"kustomize": "DIR", "source-root": "DIR"}
+var renderArgNames = [][2]string{{"kustomize", "DIR"}, {"source-root", "DIR"}}
 
 func (c *options) addRenderFlags(fs *pflag.FlagSet) {
 	stringArrayVarP(fs, &c.render.kustomize, "kustomize", "k", nil, "A kustomization directory, built as `kubectl apply -k` builds it (repeatable); each object is reported at the file it came from, each field at the patch or resource line that sets it. A directory holding a kustomization.yaml given as MANIFESTS is built too.")

@@ -18,7 +18,7 @@ type reportOptions struct {
 	url string
 }
 
-var reportArgNames = map[string]string{"report-html": "FILE", "report-url": "URL"}
+var reportArgNames = [][2]string{{"report-html", "FILE"}, {"report-url", "URL"}}
 
 func (c *options) addReportFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&c.report.html, "report-html", "", "Also write the report as one self-contained HTML page to FILE, from the same prediction as -o: the summary, filters, and per object its diff, ownership map, conflicts, refusal and advice (for a CI artifact; -o html prints it on standard output).")

@@ -3,14 +3,14 @@ package defaults
 // Defaulters of admissionregistration.k8s.io/v1 (k8s.io/kubernetes
 // pkg/apis/admissionregistration/v1).
 
-var admissionregistrationDefaulters = map[string]defaulterFunc{
-	"io.k8s.api.admissionregistration.v1.ValidatingWebhook":             defaultWebhook(false),
-	"io.k8s.api.admissionregistration.v1.MutatingWebhook":               defaultWebhook(true),
-	"io.k8s.api.admissionregistration.v1.Rule":                          defaultRule,
-	"io.k8s.api.admissionregistration.v1.ServiceReference":              defaultServicePort,
-	"io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicySpec": defaultFailurePolicy,
-	"io.k8s.api.admissionregistration.v1.MutatingAdmissionPolicySpec":   defaultFailurePolicy,
-	"io.k8s.api.admissionregistration.v1.MatchResources":                defaultMatchResources,
+var admissionregistrationDefaulters = []named[defaulterFunc]{
+	{"io.k8s.api.admissionregistration.v1.ValidatingWebhook", defaultWebhook(false)},
+	{"io.k8s.api.admissionregistration.v1.MutatingWebhook", defaultWebhook(true)},
+	{"io.k8s.api.admissionregistration.v1.Rule", defaultRule},
+	{"io.k8s.api.admissionregistration.v1.ServiceReference", defaultServicePort},
+	{"io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicySpec", defaultFailurePolicy},
+	{"io.k8s.api.admissionregistration.v1.MutatingAdmissionPolicySpec", defaultFailurePolicy},
+	{"io.k8s.api.admissionregistration.v1.MatchResources", defaultMatchResources},
 }
 
 // defaultWebhook follows SetDefaults_ValidatingWebhook and SetDefaults_MutatingWebhook.

@@ -99,7 +99,7 @@ func (r Release) defaultAs(apiVersion, kind string, obj map[string]any, owned bo
 	if err := first(t, obj); err != nil {
 		return fmt.Errorf("decoding %s %s: %w", apiVersion, kind, err)
 	}
-	if conv := converters[generatedTypes[t].name]; conv != nil {
+	if conv := converters[generatedTypes[t].name()]; conv != nil {
 		conv(obj)
 	}
 	w := walker{packages: defaulterPackages(t), gates: &r.r.gates}
@@ -116,7 +116,7 @@ func (r Release) defaultAs(apiVersion, kind string, obj map[string]any, owned bo
 // defaulterPackages returns the packages whose defaulters run for a root
 // type: its own and the peers its generated defaulters call into.
 func defaulterPackages(t int) packageSet {
-	own := typePackage(generatedTypes[t].name)
+	own := generatedTypes[t].pkg()
 	return packageSet{own: own, peers: peerPackages[own]}
 }
 

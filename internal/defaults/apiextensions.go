@@ -10,16 +10,16 @@ import (
 // pkg/apis/apiextensions/v1) and apiregistration.k8s.io/v1 (k8s.io/kube-aggregator
 // pkg/apis/apiregistration/v1).
 
-var apiextensionsDefaulters = map[string]defaulterFunc{
-	"io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition":     defaultCRD,
-	"io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionSpec": defaultCRDSpec,
-	"io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.ServiceReference":             defaultServicePort,
-	"io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.ServiceReference":                   defaultServicePort,
+var apiextensionsDefaulters = []named[defaulterFunc]{
+	{"io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition", defaultCRD},
+	{"io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionSpec", defaultCRDSpec},
+	{"io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.ServiceReference", defaultServicePort},
+	{"io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.ServiceReference", defaultServicePort},
 	// Kubernetes 1.38 moved the types to their own module, k8s.io/apiextensions-api (the
 	// same defaulters: recorded, conformance/testdata/minors/1.38/crd-*).
-	"io.k8s.apiextensions-api.pkg.apis.apiextensions.v1.CustomResourceDefinition":     defaultCRD,
-	"io.k8s.apiextensions-api.pkg.apis.apiextensions.v1.CustomResourceDefinitionSpec": defaultCRDSpec,
-	"io.k8s.apiextensions-api.pkg.apis.apiextensions.v1.ServiceReference":             defaultServicePort,
+	{"io.k8s.apiextensions-api.pkg.apis.apiextensions.v1.CustomResourceDefinition", defaultCRD},
+	{"io.k8s.apiextensions-api.pkg.apis.apiextensions.v1.CustomResourceDefinitionSpec", defaultCRDSpec},
+	{"io.k8s.apiextensions-api.pkg.apis.apiextensions.v1.ServiceReference", defaultServicePort},
 }
 
 // defaultCRD follows SetDefaults_CustomResourceDefinition: storedVersions

@@ -8,14 +8,14 @@ import "github.com/ssa-diff/ssa-diff/internal/unstructured"
 // appsGatedDefaulters are the apps defaulters that consult feature gates:
 // defaultStatefulSet consults MaxUnavailableStatefulSet, at the default of the minor
 // defaulted (featureGates, generated per release).
-var appsGatedDefaulters = map[string]gatedDefaulterFunc{
-	"io.k8s.api.apps.v1.StatefulSet": defaultStatefulSet,
+var appsGatedDefaulters = []named[gatedDefaulterFunc]{
+	{"io.k8s.api.apps.v1.StatefulSet", defaultStatefulSet},
 }
 
-var appsDefaulters = map[string]defaulterFunc{
-	"io.k8s.api.apps.v1.Deployment": defaultDeployment,
-	"io.k8s.api.apps.v1.DaemonSet":  defaultDaemonSet,
-	"io.k8s.api.apps.v1.ReplicaSet": defaultReplicaSet,
+var appsDefaulters = []named[defaulterFunc]{
+	{"io.k8s.api.apps.v1.Deployment", defaultDeployment},
+	{"io.k8s.api.apps.v1.DaemonSet", defaultDaemonSet},
+	{"io.k8s.api.apps.v1.ReplicaSet", defaultReplicaSet},
 }
 
 // defaultDeployment follows SetDefaults_Deployment.

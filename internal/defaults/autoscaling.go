@@ -5,9 +5,9 @@ import "github.com/ssa-diff/ssa-diff/internal/unstructured"
 // Defaulters of autoscaling/v1 and autoscaling/v2 (k8s.io/kubernetes
 // pkg/apis/autoscaling/{v1,v2}).
 
-var autoscalingDefaulters = map[string]defaulterFunc{
-	"io.k8s.api.autoscaling.v1.HorizontalPodAutoscaler": defaultHPAv1,
-	"io.k8s.api.autoscaling.v2.HorizontalPodAutoscaler": defaultHPAv2,
+var autoscalingDefaulters = []named[defaulterFunc]{
+	{"io.k8s.api.autoscaling.v1.HorizontalPodAutoscaler", defaultHPAv1},
+	{"io.k8s.api.autoscaling.v2.HorizontalPodAutoscaler", defaultHPAv2},
 }
 
 // defaultHPAv1 follows autoscaling/v1 SetDefaults_HorizontalPodAutoscaler.

@@ -10,10 +10,10 @@ import (
 // templates are defaulted by the core defaulters, which batch/v1 runs as a
 // peer.
 
-var batchDefaulters = map[string]defaulterFunc{
-	"io.k8s.api.batch.v1.Job":                                    defaultJob,
-	"io.k8s.api.batch.v1.CronJob":                                defaultCronJob,
-	"io.k8s.api.batch.v1.PodFailurePolicyOnPodConditionsPattern": defaultPodConditionsPattern,
+var batchDefaulters = []named[defaulterFunc]{
+	{"io.k8s.api.batch.v1.Job", defaultJob},
+	{"io.k8s.api.batch.v1.CronJob", defaultCronJob},
+	{"io.k8s.api.batch.v1.PodFailurePolicyOnPodConditionsPattern", defaultPodConditionsPattern},
 }
 
 // defaultJob follows SetDefaults_Job.

@@ -87,7 +87,8 @@ func embedded(err error, td *typeDef) error {
 
 // structName is goName of a struct's typeDef.
 func structName(td *typeDef) string {
-	return td.name[strings.LastIndexByte(td.name, '.')+1:]
+	name := td.name()
+	return name[strings.LastIndexByte(name, '.')+1:]
 }
 
 // encoded is the result of round-tripping one value through its Go type.
@@ -353,7 +354,7 @@ func transcode(t int, v any, inPlace bool) (encoded, error) {
 		}
 		return encoded{}, fmt.Errorf("expected a JSON schema or a list, got %s", describe(v))
 	}
-	return encoded{}, fmt.Errorf("type %s has unknown kind %d", td.name, td.kind)
+	return encoded{}, fmt.Errorf("type %s has unknown kind %d", td.name(), td.kind)
 }
 
 // mapValue round-trips a map value. Protobuf map entries always carry a
@@ -411,9 +412,9 @@ func encodeFields(td *typeDef, in, out map[string]any, inPlace bool) (zero bool,
 // absent without looking them up.
 func encodeFieldsOf(td *typeDef, in, out map[string]any, inPlace bool, left *int) (bool, error) {
 	zero := true
-	// By index: a fieldDef is some 80 bytes, which ranging by value copies at each field.
-	for i := range td.fields {
-		f := &td.fields[i]
+	fields := td.fields()
+	for i := range fields {
+		f := &fields[i]
 		if f.flags&inline != 0 {
 			z, err := encodeFieldsOf(&generatedTypes[f.typ], in, out, inPlace, left)
 			if err != nil {
@@ -422,31 +423,38 @@ func encodeFieldsOf(td *typeDef, in, out map[string]any, inPlace bool, left *int
 			zero = zero && z
 			continue
 		}
+		// The name is read from the strings' table only when needed: an absent field
+		// once every member has matched is most often left out without it.
+		var name string
 		var v any
 		has := false
 		if *left > 0 {
-			if v, has = in[f.name]; has {
+			name = f.name()
+			if v, has = in[name]; has {
 				*left--
 			}
 		}
 		if !has && absentOmitted(f) {
 			continue // zero, and left out
 		}
+		if name == "" {
+			name = f.name()
+		}
 		e, err := transcode(f.typ, v, inPlace)
 		if err != nil {
-			return false, prefixField(err, f.name)
+			return false, prefixField(err, name)
 		}
 		zero = zero && e.zero
 		if (f.flags&omitEmpty != 0 && e.empty) || (f.flags&omitZero != 0 && e.zero) {
 			if inPlace && has {
-				delete(out, f.name)
+				delete(out, name)
 			}
 			continue
 		}
 		if inPlace && has && e.same {
 			continue
 		}
-		out[f.name] = e.value
+		out[name] = e.value
 	}
 	return zero, nil
 }
@@ -477,9 +485,10 @@ func dropUnknown(td *typeDef, m map[string]any) {
 
 // hasField reports whether struct td, or a struct it embeds, has a field named name.
 func hasField(td *typeDef, name string) bool {
-	for i := range td.fields {
-		f := &td.fields[i]
-		if f.flags&inline != 0 && hasField(&generatedTypes[f.typ], name) || f.flags&inline == 0 && f.name == name {
+	fields := td.fields()
+	for i := range fields {
+		f := &fields[i]
+		if f.flags&inline != 0 && hasField(&generatedTypes[f.typ], name) || f.flags&inline == 0 && f.name() == name {
 			return true
 		}
 	}

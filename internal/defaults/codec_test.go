@@ -224,7 +224,7 @@ func FuzzPlainImageTag(f *testing.F) {
 // (roundTripInPlace); it must give what roundTrip gives on a copy — the same value and
 // flags, or an error — for any object of any built-in kind.
 func FuzzRoundTripInPlace(f *testing.F) {
-	kinds := newest().r.kinds
+	kinds := newest().r.kinds()
 	seeds := []struct{ kind, obj string }{
 		{"apps/v1/Deployment", `{"metadata":{"name":"a","labels":{}},"spec":{"replicas":1,"template":{"spec":{"containers":[{"name":"c","image":"i","resources":{"limits":{"cpu":"0.5","memory":1000}},"ports":[{"containerPort":80,"x":1}]}],"volumes":[]}},"selector":null},"status":{}}`},
 		{"v1/ConfigMap", `{"metadata":{"name":"a","bogus":1},"data":{"a":null,"b":"x"},"extra":[]}`},
@@ -234,7 +234,7 @@ func FuzzRoundTripInPlace(f *testing.F) {
 		{"apiextensions.k8s.io/v1/CustomResourceDefinition", `{"spec":{"versions":[{"name":"v1","schema":{"openAPIV3Schema":{"type":"object","additionalProperties":false,"items":[{"type":"string"}],"x-kubernetes-preserve-unknown-fields":true}}}]}}`},
 	}
 	for _, s := range seeds {
-		i := slices.IndexFunc(kinds, func(k kindType) bool { return k.key == s.kind })
+		i := slices.IndexFunc(kinds, func(k kindType) bool { return k.key() == s.kind })
 		if i < 0 {
 			f.Fatalf("no kind %s", s.kind)
 		}
@@ -253,26 +253,26 @@ func FuzzRoundTripInPlace(f *testing.F) {
 		got, errGot := roundTripInPlace(typ, unstructured.DeepCopy(v))
 		// A map with two bad values answers the first in key order either way.
 		if (errWant == nil) != (errGot == nil) || errWant != nil && errWant.Error() != errGot.Error() {
-			t.Fatalf("%s: errors differ: in place %v, on a copy %v", kinds[int(kind)%len(kinds)].key, errGot, errWant)
+			t.Fatalf("%s: errors differ: in place %v, on a copy %v", kinds[int(kind)%len(kinds)].key(), errGot, errWant)
 		}
 		if errWant != nil {
 			// And the server's words for it (PathError.Refusal).
 			var pw, pg *PathError
 			if errors.As(errWant, &pw) != errors.As(errGot, &pg) {
-				t.Fatalf("%s: one error is a PathError: in place %v, on a copy %v", kinds[int(kind)%len(kinds)].key, errGot, errWant)
+				t.Fatalf("%s: one error is a PathError: in place %v, on a copy %v", kinds[int(kind)%len(kinds)].key(), errGot, errWant)
 			}
 			if pw != nil {
 				c1, b1, ok1 := pw.Refusal()
 				c2, b2, ok2 := pg.Refusal()
 				if c1 != c2 || b1 != b2 || ok1 != ok2 {
-					t.Fatalf("%s: refusals differ: in place %q %q %v, on a copy %q %q %v", kinds[int(kind)%len(kinds)].key, c2, b2, ok2, c1, b1, ok1)
+					t.Fatalf("%s: refusals differ: in place %q %q %v, on a copy %q %q %v", kinds[int(kind)%len(kinds)].key(), c2, b2, ok2, c1, b1, ok1)
 				}
 			}
 			return
 		}
 		if !reflect.DeepEqual(got.value, want.value) || got.zero != want.zero || got.empty != want.empty {
 			t.Fatalf("%s: in place %#v (zero %v, empty %v), on a copy %#v (zero %v, empty %v)",
-				kinds[int(kind)%len(kinds)].key, got.value, got.zero, got.empty, want.value, want.zero, want.empty)
+				kinds[int(kind)%len(kinds)].key(), got.value, got.zero, got.empty, want.value, want.zero, want.empty)
 		}
 	})
 }
@@ -284,17 +284,17 @@ func FuzzRoundTripInPlace(f *testing.F) {
 func TestEncodeFieldsShortcuts(t *testing.T) {
 	var names func(td *typeDef, seen map[string]bool) string
 	names = func(td *typeDef, seen map[string]bool) string {
-		for _, f := range td.fields {
+		for _, f := range td.fields() {
 			if f.flags&inline != 0 {
 				if dup := names(&generatedTypes[f.typ], seen); dup != "" {
 					return dup
 				}
 				continue
 			}
-			if seen[f.name] {
-				return f.name
+			if seen[f.name()] {
+				return f.name()
 			}
-			seen[f.name] = true
+			seen[f.name()] = true
 		}
 		return ""
 	}
@@ -305,15 +305,15 @@ func TestEncodeFieldsShortcuts(t *testing.T) {
 			continue
 		}
 		if dup := names(td, map[string]bool{}); dup != "" {
-			t.Errorf("%s: two fields named %q", td.name, dup)
+			t.Errorf("%s: two fields named %q", td.name(), dup)
 		}
-		for _, f := range td.fields {
+		for _, f := range td.fields() {
 			if f.flags&inline != 0 || !absentOmitted(&f) {
 				continue
 			}
 			e, err := roundTrip(f.typ, nil)
 			if err != nil || !e.zero || !(f.flags&omitEmpty != 0 && e.empty || f.flags&omitZero != 0 && e.zero) {
-				t.Errorf("%s.%s: absentOmitted, but transcode of nil gives %+v, %v", td.name, f.name, e, err)
+				t.Errorf("%s.%s: absentOmitted, but transcode of nil gives %+v, %v", td.name(), f.name(), e, err)
 			}
 			checked++
 		}

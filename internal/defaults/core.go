@@ -16,38 +16,38 @@ import (
 // the defaults of the minor defaulted (featureGates, generated per release).
 
 // coreGatedDefaulters are the core defaulters that consult feature gates.
-var coreGatedDefaulters = map[string]gatedDefaulterFunc{
-	"io.k8s.api.core.v1.Volume": defaultVolume,
-	"io.k8s.api.core.v1.Pod":    defaultPod,
+var coreGatedDefaulters = []named[gatedDefaulterFunc]{
+	{"io.k8s.api.core.v1.Volume", defaultVolume},
+	{"io.k8s.api.core.v1.Pod", defaultPod},
 }
 
-var coreDefaulters = map[string]defaulterFunc{
-	"io.k8s.api.core.v1.ResourceList":                  defaultResourceList,
-	"io.k8s.api.core.v1.ReplicationController":         defaultReplicationController,
-	"io.k8s.api.core.v1.Container":                     defaultContainer,
-	"io.k8s.api.core.v1.EphemeralContainer":            defaultContainer, // SetDefaults_EphemeralContainer
-	"io.k8s.api.core.v1.Service":                       defaultService,
-	"io.k8s.api.core.v1.PodStatus":                     defaultPodStatus,
-	"io.k8s.api.core.v1.PodSpec":                       defaultPodSpec,
-	"io.k8s.api.core.v1.Probe":                         defaultProbe,
-	"io.k8s.api.core.v1.SecretVolumeSource":            defaultMode(0o644),
-	"io.k8s.api.core.v1.ConfigMapVolumeSource":         defaultMode(0o644),
-	"io.k8s.api.core.v1.DownwardAPIVolumeSource":       defaultMode(0o644),
-	"io.k8s.api.core.v1.ProjectedVolumeSource":         defaultMode(0o644),
-	"io.k8s.api.core.v1.Secret":                        defaultSecret,
-	"io.k8s.api.core.v1.ServiceAccountTokenProjection": defaultServiceAccountTokenProjection,
-	"io.k8s.api.core.v1.PersistentVolume":              defaultPersistentVolume,
-	"io.k8s.api.core.v1.PersistentVolumeClaim":         defaultPersistentVolumeClaim,
-	"io.k8s.api.core.v1.PersistentVolumeClaimSpec":     defaultPersistentVolumeClaimSpec,
-	"io.k8s.api.core.v1.Endpoints":                     defaultEndpoints,
-	"io.k8s.api.core.v1.HTTPGetAction":                 defaultHTTPGetAction,
-	"io.k8s.api.core.v1.Namespace":                     defaultNamespace,
-	"io.k8s.api.core.v1.NamespaceStatus":               defaultNamespaceStatus,
-	"io.k8s.api.core.v1.NodeStatus":                    defaultNodeStatus,
-	"io.k8s.api.core.v1.ObjectFieldSelector":           defaultObjectFieldSelector,
-	"io.k8s.api.core.v1.LimitRangeItem":                defaultLimitRangeItem,
-	"io.k8s.api.core.v1.ConfigMap":                     defaultConfigMap,
-	"io.k8s.api.core.v1.HostPathVolumeSource":          defaultHostPathVolumeSource,
+var coreDefaulters = []named[defaulterFunc]{
+	{"io.k8s.api.core.v1.ResourceList", defaultResourceList},
+	{"io.k8s.api.core.v1.ReplicationController", defaultReplicationController},
+	{"io.k8s.api.core.v1.Container", defaultContainer},
+	{"io.k8s.api.core.v1.EphemeralContainer", defaultContainer}, // SetDefaults_EphemeralContainer
+	{"io.k8s.api.core.v1.Service", defaultService},
+	{"io.k8s.api.core.v1.PodStatus", defaultPodStatus},
+	{"io.k8s.api.core.v1.PodSpec", defaultPodSpec},
+	{"io.k8s.api.core.v1.Probe", defaultProbe},
+	{"io.k8s.api.core.v1.SecretVolumeSource", defaultMode(0o644)},
+	{"io.k8s.api.core.v1.ConfigMapVolumeSource", defaultMode(0o644)},
+	{"io.k8s.api.core.v1.DownwardAPIVolumeSource", defaultMode(0o644)},
+	{"io.k8s.api.core.v1.ProjectedVolumeSource", defaultMode(0o644)},
+	{"io.k8s.api.core.v1.Secret", defaultSecret},
+	{"io.k8s.api.core.v1.ServiceAccountTokenProjection", defaultServiceAccountTokenProjection},
+	{"io.k8s.api.core.v1.PersistentVolume", defaultPersistentVolume},
+	{"io.k8s.api.core.v1.PersistentVolumeClaim", defaultPersistentVolumeClaim},
+	{"io.k8s.api.core.v1.PersistentVolumeClaimSpec", defaultPersistentVolumeClaimSpec},
+	{"io.k8s.api.core.v1.Endpoints", defaultEndpoints},
+	{"io.k8s.api.core.v1.HTTPGetAction", defaultHTTPGetAction},
+	{"io.k8s.api.core.v1.Namespace", defaultNamespace},
+	{"io.k8s.api.core.v1.NamespaceStatus", defaultNamespaceStatus},
+	{"io.k8s.api.core.v1.NodeStatus", defaultNodeStatus},
+	{"io.k8s.api.core.v1.ObjectFieldSelector", defaultObjectFieldSelector},
+	{"io.k8s.api.core.v1.LimitRangeItem", defaultLimitRangeItem},
+	{"io.k8s.api.core.v1.ConfigMap", defaultConfigMap},
+	{"io.k8s.api.core.v1.HostPathVolumeSource", defaultHostPathVolumeSource},
 }
 
 // defaultResourceList follows SetDefaults_ResourceList: every quantity is

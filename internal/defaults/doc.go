@@ -34,7 +34,10 @@
 // (zz_generated_types.go: every Go type's JSON fields with omitempty and
 // omitzero, pointer/slice/map structure, and the types with their own JSON
 // form), written by the generator in ./gen from the k8s.io/api types, so the
-// round trip is generic and exact. The defaulters are hand-ported, one file
+// round trip is generic and exact. The tables are records without pointers (a string
+// is its position in generatedStrings, a struct's fields a run of generatedFields, a
+// release's kinds a run of generatedKinds): data the runtime builds no pointer mask of
+// at start-up and the collector never scans. The defaulters are hand-ported, one file
 // per API group, each naming the upstream function it follows; they run in
 // the order defaulter-gen's generated code runs them (a struct's own
 // defaulter, then each field in declaration order), and only for the

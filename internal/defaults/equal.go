@@ -68,14 +68,14 @@ func fieldType(t int, path []string) (int, bool) {
 }
 
 func structField(td *typeDef, name string) (int, bool) {
-	for _, f := range td.fields {
+	for _, f := range td.fields() {
 		if f.flags&inline != 0 {
 			if t, ok := structField(&generatedTypes[f.typ], name); ok {
 				return t, true
 			}
 			continue
 		}
-		if f.name == name {
+		if f.name() == name {
 			return f.typ, true
 		}
 	}
@@ -256,14 +256,14 @@ func intOrString(v any) (any, bool) {
 
 // equalFields compares the fields of struct td; those missing are zero.
 func equalFields(td *typeDef, eq Equality, x, y map[string]any) bool {
-	for _, f := range td.fields {
+	for _, f := range td.fields() {
 		if f.flags&inline != 0 {
 			if !equalFields(&generatedTypes[f.typ], eq, x, y) {
 				return false
 			}
 			continue
 		}
-		if !equalAs(f.typ, eq, x[f.name], y[f.name]) {
+		if !equalAs(f.typ, eq, x[f.name()], y[f.name()]) {
 			return false
 		}
 	}
@@ -334,14 +334,14 @@ func hasEmpty(t int, req, def any) bool {
 }
 
 func structHasEmpty(td *typeDef, x, y map[string]any) bool {
-	for _, f := range td.fields {
+	for _, f := range td.fields() {
 		if f.flags&inline != 0 {
 			if structHasEmpty(&generatedTypes[f.typ], x, y) {
 				return true
 			}
 			continue
 		}
-		if v, ok := x[f.name]; ok && hasEmpty(f.typ, v, y[f.name]) {
+		if v, ok := x[f.name()]; ok && hasEmpty(f.typ, v, y[f.name()]) {
 			return true
 		}
 	}

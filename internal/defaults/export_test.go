@@ -19,9 +19,10 @@ func RandomObject(r Release, rng *rand.Rand, apiVersion, kind string) map[string
 
 // KindKeys are the release's kinds as "apiVersion/Kind".
 func KindKeys(r Release) []string {
-	out := make([]string, len(r.r.kinds))
-	for i, k := range r.r.kinds {
-		out[i] = k.key
+	kinds := r.r.kinds()
+	out := make([]string, len(kinds))
+	for i, k := range kinds {
+		out[i] = k.key()
 	}
 	return out
 }

@@ -3,11 +3,11 @@ package defaults
 // Defaulters of flowcontrol.apiserver.k8s.io/v1 (k8s.io/kubernetes
 // pkg/apis/flowcontrol/v1).
 
-var flowcontrolDefaulters = map[string]defaulterFunc{
-	"io.k8s.api.flowcontrol.v1.FlowSchemaSpec":                    defaultFlowSchemaSpec,
-	"io.k8s.api.flowcontrol.v1.ExemptPriorityLevelConfiguration":  defaultExemptPriorityLevel,
-	"io.k8s.api.flowcontrol.v1.LimitedPriorityLevelConfiguration": defaultLimitedPriorityLevel,
-	"io.k8s.api.flowcontrol.v1.QueuingConfiguration":              defaultQueuingConfiguration,
+var flowcontrolDefaulters = []named[defaulterFunc]{
+	{"io.k8s.api.flowcontrol.v1.FlowSchemaSpec", defaultFlowSchemaSpec},
+	{"io.k8s.api.flowcontrol.v1.ExemptPriorityLevelConfiguration", defaultExemptPriorityLevel},
+	{"io.k8s.api.flowcontrol.v1.LimitedPriorityLevelConfiguration", defaultLimitedPriorityLevel},
+	{"io.k8s.api.flowcontrol.v1.QueuingConfiguration", defaultQueuingConfiguration},
 }
 
 // defaultFlowSchemaSpec follows SetDefaults_FlowSchemaSpec.

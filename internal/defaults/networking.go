@@ -4,10 +4,10 @@ import "github.com/ssa-diff/ssa-diff/internal/unstructured"
 
 // Defaulters of networking.k8s.io/v1 (k8s.io/kubernetes pkg/apis/networking/v1).
 
-var networkingDefaulters = map[string]defaulterFunc{
-	"io.k8s.api.networking.v1.NetworkPolicyPort": defaultNetworkPolicyPort,
-	"io.k8s.api.networking.v1.NetworkPolicy":     defaultNetworkPolicy,
-	"io.k8s.api.networking.v1.IngressClass":      defaultIngressClass,
+var networkingDefaulters = []named[defaulterFunc]{
+	{"io.k8s.api.networking.v1.NetworkPolicyPort", defaultNetworkPolicyPort},
+	{"io.k8s.api.networking.v1.NetworkPolicy", defaultNetworkPolicy},
+	{"io.k8s.api.networking.v1.IngressClass", defaultIngressClass},
 }
 
 // defaultNetworkPolicyPort follows SetDefaults_NetworkPolicyPort.

@@ -74,13 +74,13 @@ func randomValue(rng *rand.Rand, t int, depth int) any {
 		out := map[string]any{}
 		var fill func(td *typeDef)
 		fill = func(td *typeDef) {
-			for _, f := range td.fields {
+			for _, f := range td.fields() {
 				if f.flags&inline != 0 {
 					fill(&generatedTypes[f.typ])
 					continue
 				}
 				if rng.IntN(2) == 0 {
-					out[f.name] = randomValue(rng, f.typ, depth-1)
+					out[f.name()] = randomValue(rng, f.typ, depth-1)
 				}
 			}
 		}
@@ -127,8 +127,8 @@ func TestDefaultOwnedIsDefault(t *testing.T) {
 	})
 	for _, m := range kube.Minors() {
 		r := MustFor(m)
-		for _, k := range r.r.kinds {
-			av, kind := splitKey(k.key)
+		for _, k := range r.r.kinds() {
+			av, kind := splitKey(k.key())
 			sameAsDefault(t, r, av, kind, map[string]any{})
 			for range 40 {
 				obj, _ := randomValue(rng, k.typ, 9).(map[string]any)
@@ -207,9 +207,9 @@ var ownedSeeds = []struct{ kind, obj string }{
 
 // FuzzDefaultOwned holds DefaultOwned to Default on any object of any kind at any minor.
 func FuzzDefaultOwned(f *testing.F) {
-	newestKinds := newest().r.kinds
+	newestKinds := newest().r.kinds()
 	for _, s := range ownedSeeds {
-		i := slices.IndexFunc(newestKinds, func(k kindType) bool { return k.key == s.kind })
+		i := slices.IndexFunc(newestKinds, func(k kindType) bool { return k.key() == s.kind })
 		if i < 0 {
 			f.Fatalf("no kind %s", s.kind)
 		}
@@ -225,8 +225,9 @@ func FuzzDefaultOwned(f *testing.F) {
 		}
 		ms := kube.Minors()
 		r := MustFor(ms[int(minor)%len(ms)])
-		k := r.r.kinds[int(kind)%len(r.r.kinds)]
-		av, kd := splitKey(k.key)
+		kinds := r.r.kinds()
+		k := kinds[int(kind)%len(kinds)]
+		av, kd := splitKey(k.key())
 		sameAsDefault(t, r, av, kd, v)
 	})
 }

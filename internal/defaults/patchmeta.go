@@ -50,8 +50,8 @@ func (p patchMeta) LookupPatchMetadataForStruct(key string) (strategicpatch.Look
 	}
 	var meta strategicpatch.PatchMeta
 	// The struct tag split as the library splits it: no tag is one empty strategy.
-	meta.SetPatchStrategies(strings.Split(f.patchStrategy, ","))
-	meta.SetPatchMergeKey(f.patchMergeKey)
+	meta.SetPatchStrategies(strings.Split(f.patchStrategy(), ","))
+	meta.SetPatchMergeKey(f.patchMergeKey())
 	return patchMeta{f.typ}, meta, nil
 }
 
@@ -94,8 +94,9 @@ func fieldByJSONName(t int, key string) (fieldDef, bool) {
 	var found *fieldDef
 	var walk func(t int) bool
 	walk = func(t int) bool {
-		for i := range generatedTypes[t].fields {
-			f := &generatedTypes[t].fields[i]
+		fields := generatedTypes[t].fields()
+		for i := range fields {
+			f := &fields[i]
 			if f.flags&inline != 0 {
 				e := f.typ
 				if generatedTypes[e].kind == kindPointer {
@@ -106,11 +107,11 @@ func fieldByJSONName(t int, key string) (fieldDef, bool) {
 				}
 				continue
 			}
-			if f.name == key {
+			if f.name() == key {
 				found = f
 				return true
 			}
-			if fold == nil && strings.EqualFold(f.name, key) {
+			if fold == nil && strings.EqualFold(f.name(), key) {
 				fold = f
 			}
 		}
@@ -151,7 +152,7 @@ func goKind(t int) string {
 	case kindMap:
 		return "map"
 	case kindRaw:
-		if generatedTypes[t].name == "any" {
+		if generatedTypes[t].name() == "any" {
 			return "interface"
 		}
 	}
@@ -161,6 +162,6 @@ func goKind(t int) string {
 
 // goName is the Go name of a struct type: the last part of its OpenAPI name.
 func goName(t int) string {
-	n := generatedTypes[t].name
+	n := generatedTypes[t].name()
 	return n[strings.LastIndex(n, ".")+1:]
 }

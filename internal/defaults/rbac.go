@@ -6,10 +6,10 @@ import "github.com/ssa-diff/ssa-diff/internal/unstructured"
 
 const rbacGroup = "rbac.authorization.k8s.io"
 
-var rbacDefaulters = map[string]defaulterFunc{
-	"io.k8s.api.rbac.v1.ClusterRoleBinding": defaultRoleRef,
-	"io.k8s.api.rbac.v1.RoleBinding":        defaultRoleRef,
-	"io.k8s.api.rbac.v1.Subject":            defaultSubject,
+var rbacDefaulters = []named[defaulterFunc]{
+	{"io.k8s.api.rbac.v1.ClusterRoleBinding", defaultRoleRef},
+	{"io.k8s.api.rbac.v1.RoleBinding", defaultRoleRef},
+	{"io.k8s.api.rbac.v1.Subject", defaultSubject},
 }
 
 // defaultRoleRef follows SetDefaults_ClusterRoleBinding and SetDefaults_RoleBinding.

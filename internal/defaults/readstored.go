@@ -93,8 +93,8 @@ func (r Release) printsNullCreationTimestamp() bool {
 	}
 	for _, name := range []string{"template", "metadata", "creationTimestamp"} {
 		found := false
-		for _, f := range generatedTypes[t].fields {
-			if f.name == name {
+		for _, f := range generatedTypes[t].fields() {
+			if f.name() == name {
 				if name == "creationTimestamp" {
 					return f.flags&omitZero == 0
 				}
@@ -114,8 +114,8 @@ func (r Release) alwaysEncodesStatus(apiVersion, kind string) bool {
 	if !ok {
 		return false
 	}
-	for _, f := range generatedTypes[i].fields {
-		if f.name == "status" {
+	for _, f := range generatedTypes[i].fields() {
+		if f.name() == "status" {
 			return generatedTypes[f.typ].kind == kindStruct && f.flags&omitZero == 0
 		}
 	}

@@ -161,8 +161,9 @@ func firstInBodyOrder(t int, v any) error {
 // bodyField is the type of the field of JSON name name of struct td, and the structs it
 // is found in when they are embedded (innermost first).
 func bodyField(td *typeDef, name string) (int, []*typeDef, bool) {
-	for i := range td.fields {
-		f := &td.fields[i]
+	fields := td.fields()
+	for i := range fields {
+		f := &fields[i]
 		if f.flags&inline != 0 {
 			inner := &generatedTypes[f.typ]
 			if t, embeds, ok := bodyField(inner, name); ok {
@@ -170,7 +171,7 @@ func bodyField(td *typeDef, name string) (int, []*typeDef, bool) {
 			}
 			continue
 		}
-		if f.name == name {
+		if f.name() == name {
 			return f.typ, nil, true
 		}
 	}

@@ -19,11 +19,20 @@ var gatedDefaulterFuncs = sync.OnceValue(func() map[string]gatedDefaulterFunc {
 	return merged(coreGatedDefaulters, appsGatedDefaulters, storageGatedDefaulters)
 })
 
-func merged[F any](ms ...map[string]F) map[string]F {
+// named is a ported defaulter under the OpenAPI name of its type. Each group's defaulters
+// are a list of them: data the linker lays out, where map literals would be built at every
+// start of the program for a table only defaulting reads.
+type named[F any] struct {
+	name string
+	f    F
+}
+
+// merged is the groups' lists as one map; a name in a later list wins.
+func merged[F any](lists ...[]named[F]) map[string]F {
 	out := map[string]F{}
-	for _, m := range ms {
-		for k, v := range m {
-			out[k] = v
+	for _, l := range lists {
+		for _, d := range l {
+			out[d.name] = d.f
 		}
 	}
 	return out

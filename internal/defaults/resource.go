@@ -6,9 +6,9 @@ import "github.com/ssa-diff/ssa-diff/internal/unstructured"
 // SetDefaults_DeviceTaint stamps timeAdded with the current time: that value
 // is assigned by the server (see Assigned), not defaulted here.
 
-var resourceDefaulters = map[string]defaulterFunc{
-	"io.k8s.api.resource.v1.ExactDeviceRequest": defaultDeviceRequest,
-	"io.k8s.api.resource.v1.DeviceSubRequest":   defaultDeviceRequest,
+var resourceDefaulters = []named[defaulterFunc]{
+	{"io.k8s.api.resource.v1.ExactDeviceRequest", defaultDeviceRequest},
+	{"io.k8s.api.resource.v1.DeviceSubRequest", defaultDeviceRequest},
 }
 
 // defaultDeviceRequest follows SetDefaults_ExactDeviceRequest and SetDefaults_DeviceSubRequest.

@@ -2,8 +2,8 @@ package defaults
 
 // Defaulters of scheduling.k8s.io/v1 (k8s.io/kubernetes pkg/apis/scheduling/v1).
 
-var schedulingDefaulters = map[string]defaulterFunc{
-	"io.k8s.api.scheduling.v1.PriorityClass": defaultPriorityClass,
+var schedulingDefaulters = []named[defaulterFunc]{
+	{"io.k8s.api.scheduling.v1.PriorityClass", defaultPriorityClass},
 }
 
 // defaultPriorityClass follows SetDefaults_PriorityClass.

@@ -9,12 +9,12 @@ import "github.com/ssa-diff/ssa-diff/internal/unstructured"
 // storageGatedDefaulters are the storage defaulters that consult feature gates:
 // defaultCSIDriver consults SELinuxMountReadWriteOncePod and VolumeLimitScaling, at the
 // defaults of the minor defaulted (featureGates, generated per release).
-var storageGatedDefaulters = map[string]gatedDefaulterFunc{
-	"io.k8s.api.storage.v1.CSIDriver": defaultCSIDriver,
+var storageGatedDefaulters = []named[gatedDefaulterFunc]{
+	{"io.k8s.api.storage.v1.CSIDriver", defaultCSIDriver},
 }
 
-var storageDefaulters = map[string]defaulterFunc{
-	"io.k8s.api.storage.v1.StorageClass": defaultStorageClass,
+var storageDefaulters = []named[defaulterFunc]{
+	{"io.k8s.api.storage.v1.StorageClass", defaultStorageClass},
 }
 
 // defaultStorageClass follows SetDefaults_StorageClass.

@@ -44,45 +44,87 @@ const (
 	inline                           // an embedded struct whose fields are promoted
 )
 
+// text is a string of the generated tables: its position in generatedStrings. The
+// tables hold positions, not strings, so that they hold no pointers at all: the linker
+// puts them in .noptrdata, of which the runtime builds no pointer mask at start-up and
+// which the collector never scans (TestGeneratedTablesHoldNoPointers).
+type text uint16
+
+func (t text) String() string { return generatedStrings[t] }
+
 // typeDef describes one Go API type. Types refer to each other by their index
 // in generatedTypes.
 type typeDef struct {
-	name   string // OpenAPI-style name, e.g. io.k8s.api.apps.v1.Deployment; "*X", "[]X", "map[string]X" for composites
-	kind   typeKind
-	elem   int        // element type of pointers, slices, maps and schema unions
-	fields []fieldDef // struct fields in declaration order
+	nameAt text // OpenAPI-style name, e.g. io.k8s.api.apps.v1.Deployment; "*X", "[]X", "map[string]X" for composites
+	// pkgAt is the name's package part, up to its last dot (io.k8s.api.apps.v1): whose
+	// defaulters and markers apply.
+	pkgAt text
+	kind  typeKind
+	elem  int // element type of pointers, slices, maps and schema unions
+	// fieldsAt and fieldsEnd are the struct's fields in generatedFields, in declaration
+	// order.
+	fieldsAt, fieldsEnd int32
 }
+
+// name is the type's OpenAPI-style name.
+func (td *typeDef) name() string { return generatedStrings[td.nameAt] }
+
+// pkg is the package part of the type's name, up to its last dot ("" for a name without
+// one): the defaulters of that package, and its `+default=` markers, apply to the type.
+func (td *typeDef) pkg() string { return generatedStrings[td.pkgAt] }
+
+// fields are the struct's fields in declaration order; none for other kinds.
+func (td *typeDef) fields() []fieldDef { return generatedFields[td.fieldsAt:td.fieldsEnd] }
 
 // fieldDef describes one struct field.
 type fieldDef struct {
-	name   string // JSON name; empty for inline fields
-	typ    int
-	flags  fieldFlags
-	marker string // the `+default=` marker value as JSON, if any
-	// patchStrategy and patchMergeKey are the field's struct tags of those names (a
+	typ      int
+	nameAt   text // JSON name; empty for inline fields
+	markerAt text // the `+default=` marker value as JSON, if any
+	// patchStrategyAt and patchMergeKeyAt are the field's struct tags of those names (a
 	// strategic merge patch's "merge", "replace", "retainKeys" … and the key of merged
 	// lists).
-	patchStrategy string
-	patchMergeKey string
+	patchStrategyAt text
+	patchMergeKeyAt text
+	flags           fieldFlags
 }
 
-// release is one Kubernetes minor's part of the generated table.
+// name is the field's JSON name; empty for inline fields.
+func (f *fieldDef) name() string { return generatedStrings[f.nameAt] }
+
+// marker is the field's `+default=` marker value as JSON; empty for none.
+func (f *fieldDef) marker() string { return generatedStrings[f.markerAt] }
+
+// patchStrategy is the field's patchStrategy struct tag ("merge", "retainKeys,merge" …).
+func (f *fieldDef) patchStrategy() string { return generatedStrings[f.patchStrategyAt] }
+
+// patchMergeKey is the field's patchMergeKey struct tag: the key of a merged list.
+func (f *fieldDef) patchMergeKey() string { return generatedStrings[f.patchMergeKeyAt] }
+
+// release is one Kubernetes minor's part of the generated tables.
 type release struct {
-	minor      int
-	kubernetes string // "1.34.4"
+	minor        int
+	kubernetesAt text // "1.34.4"
 	// gates are the defaults, at this minor, of the feature gates the defaulters consult.
 	gates featureGates
-	// kinds maps "apiVersion/Kind" of every built-in kind the minor serves to its root
-	// type in generatedTypes, sorted by key: a slice the linker lays out as data, where a
-	// map literal would be built at every start of the program for all seven minors.
-	kinds []kindType
+	// kindsAt and kindsEnd are its kinds in generatedKinds: "apiVersion/Kind" of every
+	// built-in kind the minor serves to its root type in generatedTypes, sorted by key
+	// (data the linker lays out, where a map literal would be built at every start of the
+	// program for all seven minors).
+	kindsAt, kindsEnd int32
 }
+
+// kinds are the release's kinds, sorted by "apiVersion/Kind".
+func (r *release) kinds() []kindType { return generatedKinds[r.kindsAt:r.kindsEnd] }
 
 // kindType is one entry of a release's kinds: "apiVersion/Kind" and its root type.
 type kindType struct {
-	key string
-	typ int
+	typ   int
+	keyAt text
 }
+
+// key is the kind's "apiVersion/Kind".
+func (k *kindType) key() string { return generatedStrings[k.keyAt] }
 
 // featureGates are the defaults of the feature gates the hand-written defaulters consult,
 // at one minor (generated from k8s.io/kubernetes pkg/features of its release; a gate the
@@ -128,17 +170,18 @@ func MustFor(v kube.Minor) Release {
 func (r Release) Minor() kube.Minor { return kube.Minor(r.r.minor) }
 
 // Kubernetes is the release, "1.34.4".
-func (r Release) Kubernetes() string { return r.r.kubernetes }
+func (r Release) Kubernetes() string { return generatedStrings[r.r.kubernetesAt] }
 
 // rootType returns the index of the Go type that kube-apiserver decodes an
 // object of the given apiVersion and kind into.
 func (r Release) rootType(apiVersion, kind string) (int, bool) {
 	key := apiVersion + "/" + kind
-	i, ok := slices.BinarySearchFunc(r.r.kinds, key, func(e kindType, key string) int { return strings.Compare(e.key, key) })
+	kinds := r.r.kinds()
+	i, ok := slices.BinarySearchFunc(kinds, key, func(e kindType, key string) int { return strings.Compare(e.key(), key) })
 	if !ok {
 		return 0, false
 	}
-	return r.r.kinds[i].typ, true
+	return kinds[i].typ, true
 }
 
 // Known reports whether apiVersion and kind name a built-in kind of the release that this
@@ -155,5 +198,5 @@ func (r Release) TypeName(apiVersion, kind string) string {
 	if !ok {
 		return ""
 	}
-	return generatedTypes[i].name
+	return generatedTypes[i].name()
 }

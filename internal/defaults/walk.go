@@ -2,7 +2,6 @@ package defaults
 
 import (
 	"encoding/json"
-	"strings"
 
 	"github.com/ssa-diff/ssa-diff/internal/unstructured"
 )
@@ -27,14 +26,6 @@ type walker struct {
 	gates *featureGates
 }
 
-// typePackage returns the package part of an OpenAPI type name.
-func typePackage(name string) string {
-	if i := strings.LastIndexByte(name, '.'); i >= 0 {
-		return name[:i]
-	}
-	return ""
-}
-
 // walk visits v, the encoded value of type t, in the order defaulter-gen's
 // generated code does: a struct's own defaulter first, then each field in
 // declaration order (its `+default=` marker, then its own contents).
@@ -52,7 +43,7 @@ func (w *walker) walk(t int, v any) {
 		}
 	case kindMap:
 		m, _ := v.(map[string]any)
-		if fn := w.defaulter(td.name); fn != nil && m != nil {
+		if fn := w.defaulter(td); fn != nil && m != nil {
 			fn(m)
 		}
 		if !hasDefaults(td.elem) {
@@ -66,7 +57,7 @@ func (w *walker) walk(t int, v any) {
 		if !ok {
 			return
 		}
-		if fn := w.defaulter(td.name); fn != nil {
+		if fn := w.defaulter(td); fn != nil {
 			fn(m)
 		}
 		w.fields(td, m)
@@ -74,40 +65,42 @@ func (w *walker) walk(t int, v any) {
 }
 
 func (w *walker) fields(td *typeDef, m map[string]any) {
-	markers := w.packages.has(typePackage(td.name))
-	for i := range td.fields {
-		f := &td.fields[i]
+	markers := w.packages.has(td.pkg())
+	fields := td.fields()
+	for i := range fields {
+		f := &fields[i]
 		if f.flags&inline != 0 {
 			inner := &generatedTypes[f.typ]
-			if fn := w.defaulter(inner.name); fn != nil {
+			if fn := w.defaulter(inner); fn != nil {
 				fn(m)
 			}
 			w.fields(inner, m)
 			continue
 		}
-		marked := markers && f.marker != ""
+		marked := markers && f.marker() != ""
 		if !marked && !hasDefaults(f.typ) {
 			continue // a scalar without a marker: nothing to default
 		}
 		if marked {
-			if e, err := roundTrip(f.typ, m[f.name]); err == nil && e.zero {
+			if e, err := roundTrip(f.typ, m[f.name()]); err == nil && e.zero {
 				var v any
-				if err := json.Unmarshal([]byte(f.marker), &v); err == nil {
-					m[f.name] = jsonNumbers(v)
+				if err := json.Unmarshal([]byte(f.marker()), &v); err == nil {
+					m[f.name()] = jsonNumbers(v)
 				}
 			}
 		}
-		if v, ok := m[f.name]; ok && v != nil {
+		if v, ok := m[f.name()]; ok && v != nil {
 			w.walk(f.typ, v)
 		}
 	}
 }
 
 // defaulter returns the defaulter of a type if the root kind runs it.
-func (w *walker) defaulter(name string) defaulterFunc {
-	if !w.packages.has(typePackage(name)) {
+func (w *walker) defaulter(td *typeDef) defaulterFunc {
+	if !w.packages.has(td.pkg()) {
 		return nil
 	}
+	name := td.name()
 	if fn, ok := defaulterFuncs()[name]; ok {
 		return fn
 	}

@@ -28,18 +28,18 @@ var known = map[string]func(string) bool{
 	"ipv6":         isIPv6,
 	"cidr":         isCIDR,
 	"mac":          isMAC,
-	"uuid":         func(s string) bool { return rxUUID().MatchString(s) },
-	"uuid3":        func(s string) bool { return rxUUID3().MatchString(s) },
-	"uuid4":        func(s string) bool { return rxUUID4().MatchString(s) },
-	"uuid5":        func(s string) bool { return rxUUID5().MatchString(s) },
+	"uuid":         func(s string) bool { return rxUUID.get().MatchString(s) },
+	"uuid3":        func(s string) bool { return rxUUID3.get().MatchString(s) },
+	"uuid4":        func(s string) bool { return rxUUID4.get().MatchString(s) },
+	"uuid5":        func(s string) bool { return rxUUID5.get().MatchString(s) },
 	"isbn":         func(s string) bool { return isISBN(s, 10) || isISBN(s, 13) },
 	"isbn10":       func(s string) bool { return isISBN(s, 10) },
 	"isbn13":       func(s string) bool { return isISBN(s, 13) },
 	"creditcard":   isCreditCard,
-	"ssn":          func(s string) bool { return len(s) == 11 && rxSSN().MatchString(s) },
-	"hexcolor":     func(s string) bool { return rxHexColor().MatchString(s) },
-	"rgbcolor":     func(s string) bool { return rxRGBColor().MatchString(s) },
-	"byte":         func(s string) bool { return rxBase64().MatchString(s) },
+	"ssn":          func(s string) bool { return len(s) == 11 && rxSSN.get().MatchString(s) },
+	"hexcolor":     func(s string) bool { return rxHexColor.get().MatchString(s) },
+	"rgbcolor":     func(s string) bool { return rxRGBColor.get().MatchString(s) },
+	"byte":         func(s string) bool { return rxBase64.get().MatchString(s) },
 	"password":     func(string) bool { return true },
 	"date":         IsDate,
 	"datetime":     IsDateTime,
@@ -130,29 +130,39 @@ func (r Schemas) Unrecognized(typ, format string) bool {
 	return r.Supported(typ, format) == ""
 }
 
-func lazy(pattern string) func() *regexp.Regexp {
-	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(pattern) })
+// lazyRegexp is a regular expression compiled at its first use: a package-level
+// &lazyRegexp{…} is data, no code runs for it before main.
+type lazyRegexp struct {
+	pattern string
+	once    sync.Once
+	re      *regexp.Regexp
+}
+
+// get is the compiled expression.
+func (l *lazyRegexp) get() *regexp.Regexp {
+	l.once.Do(func() { l.re = regexp.MustCompile(l.pattern) })
+	return l.re
 }
 
 var (
-	rxHostname   = lazy(`^([a-zA-Z0-9\p{S}\p{L}]((-?[a-zA-Z0-9\p{S}\p{L}]{0,62})?)|([a-zA-Z0-9\p{S}\p{L}](([a-zA-Z0-9-\p{S}\p{L}]{0,61}[a-zA-Z0-9\p{S}\p{L}])?)(\.)){1,}([a-zA-Z\p{L}]){2,63})$`)
-	rxUUID       = lazy(`(?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$`)
-	rxUUID3      = lazy(`(?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?3[0-9a-f]{3}-?[0-9a-f]{4}-?[0-9a-f]{12}$`)
-	rxUUID4      = lazy(`(?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?4[0-9a-f]{3}-?[89ab][0-9a-f]{3}-?[0-9a-f]{12}$`)
-	rxUUID5      = lazy(`(?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?5[0-9a-f]{3}-?[89ab][0-9a-f]{3}-?[0-9a-f]{12}$`)
-	rxDateTime   = lazy(`^([0-9]{2}):([0-9]{2}):([0-9]{2})(.[0-9]+)?(z|([+-][0-9]{2}:[0-9]{2}))$`)
-	rxDuration   = lazy(`((\d+)\s*([A-Za-zµ]+))`)
-	rxCreditCard = lazy(`^(?:4[0-9]{12}(?:[0-9]{3})?|5[1-5][0-9]{14}|6(?:011|5[0-9][0-9])[0-9]{12}|3[47][0-9]{13}|3(?:0[0-5]|[68][0-9])[0-9]{11}|(?:2131|1800|35\d{3})\d{11})$`)
-	rxISBN10     = lazy(`^(?:[0-9]{9}X|[0-9]{10})$`)
-	rxISBN13     = lazy(`^(?:[0-9]{13})$`)
-	rxHexColor   = lazy(`^#?([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$`)
-	rxRGBColor   = lazy(`^rgb\(\s*(0|[1-9]\d?|1\d\d?|2[0-4]\d|25[0-5])\s*,\s*(0|[1-9]\d?|1\d\d?|2[0-4]\d|25[0-5])\s*,\s*(0|[1-9]\d?|1\d\d?|2[0-4]\d|25[0-5])\s*\)$`)
-	rxBase64     = lazy(`^(?:[A-Za-z0-9+\/]{4})*(?:[A-Za-z0-9+\/]{2}==|[A-Za-z0-9+\/]{3}=|[A-Za-z0-9+\/]{4})$`)
-	rxSSN        = lazy(`^\d{3}[- ]?\d{2}[- ]?\d{4}$`)
-	rxNotDigits  = lazy(`[^0-9]+`)
-	rxSpaceDash  = lazy(`[\s-]+`)
-	rxShortName  = lazy(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`)
-	rxLongName   = lazy(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`)
+	rxHostname   = &lazyRegexp{pattern: `^([a-zA-Z0-9\p{S}\p{L}]((-?[a-zA-Z0-9\p{S}\p{L}]{0,62})?)|([a-zA-Z0-9\p{S}\p{L}](([a-zA-Z0-9-\p{S}\p{L}]{0,61}[a-zA-Z0-9\p{S}\p{L}])?)(\.)){1,}([a-zA-Z\p{L}]){2,63})$`}
+	rxUUID       = &lazyRegexp{pattern: `(?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$`}
+	rxUUID3      = &lazyRegexp{pattern: `(?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?3[0-9a-f]{3}-?[0-9a-f]{4}-?[0-9a-f]{12}$`}
+	rxUUID4      = &lazyRegexp{pattern: `(?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?4[0-9a-f]{3}-?[89ab][0-9a-f]{3}-?[0-9a-f]{12}$`}
+	rxUUID5      = &lazyRegexp{pattern: `(?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?5[0-9a-f]{3}-?[89ab][0-9a-f]{3}-?[0-9a-f]{12}$`}
+	rxDateTime   = &lazyRegexp{pattern: `^([0-9]{2}):([0-9]{2}):([0-9]{2})(.[0-9]+)?(z|([+-][0-9]{2}:[0-9]{2}))$`}
+	rxDuration   = &lazyRegexp{pattern: `((\d+)\s*([A-Za-zµ]+))`}
+	rxCreditCard = &lazyRegexp{pattern: `^(?:4[0-9]{12}(?:[0-9]{3})?|5[1-5][0-9]{14}|6(?:011|5[0-9][0-9])[0-9]{12}|3[47][0-9]{13}|3(?:0[0-5]|[68][0-9])[0-9]{11}|(?:2131|1800|35\d{3})\d{11})$`}
+	rxISBN10     = &lazyRegexp{pattern: `^(?:[0-9]{9}X|[0-9]{10})$`}
+	rxISBN13     = &lazyRegexp{pattern: `^(?:[0-9]{13})$`}
+	rxHexColor   = &lazyRegexp{pattern: `^#?([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$`}
+	rxRGBColor   = &lazyRegexp{pattern: `^rgb\(\s*(0|[1-9]\d?|1\d\d?|2[0-4]\d|25[0-5])\s*,\s*(0|[1-9]\d?|1\d\d?|2[0-4]\d|25[0-5])\s*,\s*(0|[1-9]\d?|1\d\d?|2[0-4]\d|25[0-5])\s*\)$`}
+	rxBase64     = &lazyRegexp{pattern: `^(?:[A-Za-z0-9+\/]{4})*(?:[A-Za-z0-9+\/]{2}==|[A-Za-z0-9+\/]{3}=|[A-Za-z0-9+\/]{4})$`}
+	rxSSN        = &lazyRegexp{pattern: `^\d{3}[- ]?\d{2}[- ]?\d{4}$`}
+	rxNotDigits  = &lazyRegexp{pattern: `[^0-9]+`}
+	rxSpaceDash  = &lazyRegexp{pattern: `[\s-]+`}
+	rxShortName  = &lazyRegexp{pattern: `^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`}
+	rxLongName   = &lazyRegexp{pattern: `^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`}
 )
 
 func isBSONObjectID(s string) bool {
@@ -171,7 +181,7 @@ func isEmail(s string) bool {
 }
 
 func isHostname(s string) bool {
-	if !rxHostname().MatchString(s) || len(s) > 255 {
+	if !rxHostname.get().MatchString(s) || len(s) > 255 {
 		return false
 	}
 	for _, label := range strings.Split(s, ".") {
@@ -198,8 +208,8 @@ func isMAC(s string) bool {
 
 // isCreditCard: the digits (anything else dropped) match a card number and pass Luhn's check.
 func isCreditCard(s string) bool {
-	digits := rxNotDigits().ReplaceAllString(s, "")
-	if !rxCreditCard().MatchString(digits) {
+	digits := rxNotDigits.get().ReplaceAllString(s, "")
+	if !rxCreditCard.get().MatchString(digits) {
 		return false
 	}
 	sum, double := 0, false
@@ -219,10 +229,10 @@ func isCreditCard(s string) bool {
 
 // isISBN checks an ISBN-10 or ISBN-13 (spaces and dashes ignored) with its check digit.
 func isISBN(s string, version int) bool {
-	d := rxSpaceDash().ReplaceAllString(s, "")
+	d := rxSpaceDash.get().ReplaceAllString(s, "")
 	switch version {
 	case 10:
-		if !rxISBN10().MatchString(d) {
+		if !rxISBN10.get().MatchString(d) {
 			return false
 		}
 		sum := 0
@@ -236,7 +246,7 @@ func isISBN(s string, version int) bool {
 		}
 		return sum%11 == 0
 	default:
-		if !rxISBN13().MatchString(d) {
+		if !rxISBN13.get().MatchString(d) {
 			return false
 		}
 		sum := 0
@@ -266,7 +276,7 @@ func IsDateTime(s string) bool {
 	if len(parts) < 2 || !IsDate(parts[0]) {
 		return false
 	}
-	m := rxDateTime().FindStringSubmatch(parts[1])
+	m := rxDateTime.get().FindStringSubmatch(parts[1])
 	if len(m) == 0 {
 		return false
 	}
@@ -288,7 +298,7 @@ func ParseDuration(s string) (time.Duration, error) {
 	}
 	var total time.Duration
 	ok := false
-	for _, m := range rxDuration().FindAllStringSubmatch(s, -1) {
+	for _, m := range rxDuration.get().FindAllStringSubmatch(s, -1) {
 		n, err := strconv.Atoi(m[2])
 		if err != nil {
 			return 0, err
@@ -328,6 +338,6 @@ var durationUnits = []struct {
 	{[]string{"w", "wk", "week"}, 7 * 24 * time.Hour},
 }
 
-func isShortName(s string) bool { return len(s) <= 63 && rxShortName().MatchString(s) }
+func isShortName(s string) bool { return len(s) <= 63 && rxShortName.get().MatchString(s) }
 
-func isLongName(s string) bool { return len(s) <= 253 && rxLongName().MatchString(s) }
+func isLongName(s string) bool { return len(s) <= 253 && rxLongName.get().MatchString(s) }

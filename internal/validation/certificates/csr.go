@@ -20,20 +20,17 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
-// usages are the key usages the server knows, sorted.
-var usages = func() []string {
-	u := []api.KeyUsage{api.UsageSigning, api.UsageDigitalSignature, api.UsageContentCommitment, api.UsageKeyEncipherment,
-		api.UsageKeyAgreement, api.UsageDataEncipherment, api.UsageCertSign, api.UsageCRLSign, api.UsageEncipherOnly,
-		api.UsageDecipherOnly, api.UsageAny, api.UsageServerAuth, api.UsageClientAuth, api.UsageCodeSigning,
-		api.UsageEmailProtection, api.UsageSMIME, api.UsageIPsecEndSystem, api.UsageIPsecTunnel, api.UsageIPsecUser,
-		api.UsageTimestamping, api.UsageOCSPSigning, api.UsageMicrosoftSGC, api.UsageNetscapeSGC}
-	out := make([]string, len(u))
-	for i, x := range u {
-		out[i] = string(x)
-	}
-	slices.Sort(out)
-	return out
-}()
+// usages are the key usages the server knows, sorted by value: written in that order (data
+// the linker lays out; TestUsagesAreTheKeyUsagesSorted holds it to the constants) rather
+// than sorted at every start.
+var usages = []string{
+	string(api.UsageAny), string(api.UsageCertSign), string(api.UsageClientAuth), string(api.UsageCodeSigning),
+	string(api.UsageContentCommitment), string(api.UsageCRLSign), string(api.UsageDataEncipherment), string(api.UsageDecipherOnly),
+	string(api.UsageDigitalSignature), string(api.UsageEmailProtection), string(api.UsageEncipherOnly), string(api.UsageIPsecEndSystem),
+	string(api.UsageIPsecTunnel), string(api.UsageIPsecUser), string(api.UsageKeyAgreement), string(api.UsageKeyEncipherment),
+	string(api.UsageMicrosoftSGC), string(api.UsageNetscapeSGC), string(api.UsageOCSPSigning), string(api.UsageSMIME),
+	string(api.UsageServerAuth), string(api.UsageSigning), string(api.UsageTimestamping),
+}
 
 var (
 	allStatuses = []string{string(coreapi.ConditionFalse), string(coreapi.ConditionTrue), string(coreapi.ConditionUnknown)}

@@ -114,12 +114,12 @@ func validateInitContainers(containers []api.Container, os *api.PodOS, regular [
 }
 
 // ephemeralContainerFields are the container fields an ephemeral container may set.
-var ephemeralContainerFields = map[string]bool{
-	"Name": true, "Image": true, "Command": true, "Args": true, "WorkingDir": true,
-	"EnvFrom": true, "Env": true, "VolumeMounts": true, "VolumeDevices": true,
-	"TerminationMessagePath": true, "TerminationMessagePolicy": true, "ImagePullPolicy": true,
-	"SecurityContext": true, "Stdin": true, "StdinOnce": true, "TTY": true,
-}
+var ephemeralContainerFields = &lazySet[string]{items: []string{
+	"Name", "Image", "Command", "Args", "WorkingDir",
+	"EnvFrom", "Env", "VolumeMounts", "VolumeDevices",
+	"TerminationMessagePath", "TerminationMessagePolicy", "ImagePullPolicy",
+	"SecurityContext", "Stdin", "StdinOnce", "TTY",
+}}
 
 // validateEphemeralContainers checks ephemeral containers: the common container rules,
 // names unique across every container, a target among the others, only the allowed
@@ -152,7 +152,7 @@ func validateEphemeralContainers(ephemeral []api.EphemeralContainer, containers,
 		if ec.TargetContainerName != "" && !others.Has(ec.TargetContainerName) {
 			errs = append(errs, field.NotFound(p.Child("targetContainerName"), ec.TargetContainerName))
 		}
-		errs = append(errs, validateFieldAllowList(ec.EphemeralContainerCommon, ephemeralContainerFields, "cannot be set for an Ephemeral Container", p)...)
+		errs = append(errs, validateFieldAllowList(ec.EphemeralContainerCommon, ephemeralContainerFields.get(), "cannot be set for an Ephemeral Container", p)...)
 		for j, vm := range ec.VolumeMounts {
 			mp := p.Child("volumeMounts").Index(j)
 			if vm.SubPath != "" {
@@ -168,12 +168,12 @@ func validateEphemeralContainers(ephemeral []api.EphemeralContainer, containers,
 
 // validateFieldAllowList forbids every field of the struct value that is set (not its
 // zero value) and not allowed, naming it by its Go name with a lower-case first letter.
-func validateFieldAllowList(value any, allowed map[string]bool, detail string, fldPath *field.Path) field.ErrorList {
+func validateFieldAllowList(value any, allowed sets.Set[string], detail string, fldPath *field.Path) field.ErrorList {
 	var errs field.ErrorList
 	t, v := reflect.TypeOf(value), reflect.ValueOf(value)
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
-		if allowed[f.Name] || isZeroDeep(v.Field(i)) {
+		if allowed.Has(f.Name) || isZeroDeep(v.Field(i)) {
 			continue
 		}
 		r, n := utf8.DecodeRuneInString(f.Name)
@@ -328,13 +328,13 @@ func ValidateEnv(vars []api.EnvVar, fldPath *field.Path, opts PodValidationOptio
 	return errs
 }
 
-var envFieldPaths = sets.New("metadata.name", "metadata.namespace", "metadata.uid", "spec.nodeName",
-	"spec.serviceAccountName", "status.hostIP", "status.hostIPs", "status.podIP", "status.podIPs")
+var envFieldPaths = &lazySet[string]{items: []string{"metadata.name", "metadata.namespace", "metadata.uid", "spec.nodeName",
+	"spec.serviceAccountName", "status.hostIP", "status.hostIPs", "status.podIP", "status.podIPs"}}
 
-var volumeFieldPaths = sets.New("metadata.name", "metadata.namespace", "metadata.labels", "metadata.annotations", "metadata.uid")
+var volumeFieldPaths = &lazySet[string]{items: []string{"metadata.name", "metadata.namespace", "metadata.labels", "metadata.annotations", "metadata.uid"}}
 
-var containerResourcePaths = sets.New("limits.cpu", "limits.memory", "limits.ephemeral-storage",
-	"requests.cpu", "requests.memory", "requests.ephemeral-storage")
+var containerResourcePaths = &lazySet[string]{items: []string{"limits.cpu", "limits.memory", "limits.ephemeral-storage",
+	"requests.cpu", "requests.memory", "requests.ephemeral-storage"}}
 
 const (
 	hugePagesRequestsPrefix = "requests.hugepages-"
@@ -351,7 +351,7 @@ func validateEnvVarValueFrom(ev api.EnvVar, fldPath *field.Path, opts PodValidat
 	sources := 0
 	if from.FieldRef != nil {
 		sources++
-		errs = append(errs, validateObjectFieldSelector(from.FieldRef, envFieldPaths, fldPath.Child("fieldRef"))...)
+		errs = append(errs, validateObjectFieldSelector(from.FieldRef, envFieldPaths.get(), fldPath.Child("fieldRef"))...)
 	}
 	if from.ResourceFieldRef != nil {
 		sources++
@@ -383,9 +383,9 @@ func validateEnvVarValueFrom(ev api.EnvVar, fldPath *field.Path, opts PodValidat
 }
 
 // downwardFieldLabels are the pod fields the downward API converts (v1 labels).
-var downwardFieldLabels = sets.New("metadata.annotations", "metadata.labels", "metadata.name", "metadata.namespace",
+var downwardFieldLabels = &lazySet[string]{items: []string{"metadata.annotations", "metadata.labels", "metadata.name", "metadata.namespace",
 	"metadata.uid", "spec.nodeName", "spec.restartPolicy", "spec.serviceAccountName", "spec.schedulerName",
-	"status.phase", "status.hostIP", "status.hostIPs", "status.podIP", "status.podIPs")
+	"status.phase", "status.hostIP", "status.hostIPs", "status.podIP", "status.podIPs"}}
 
 // splitSubscript splits "path['key']" into path and key.
 func splitSubscript(fieldPath string) (string, string, bool) {
@@ -412,7 +412,7 @@ func convertFieldLabel(apiVersion, label string) (string, error) {
 		return "", fmt.Errorf("field label does not support subscript: %s", label)
 	}
 	switch {
-	case downwardFieldLabels.Has(label):
+	case downwardFieldLabels.get().Has(label):
 		return label, nil
 	case label == "spec.host":
 		return "spec.nodeName", nil
@@ -457,17 +457,17 @@ func validateContainerResourceFieldSelector(fs *api.ResourceFieldSelector, fldPa
 		errs = append(errs, field.Required(fldPath.Child("containerName"), ""))
 	case fs.Resource == "":
 		errs = append(errs, field.Required(fldPath.Child("resource"), ""))
-	case !containerResourcePaths.Has(fs.Resource):
+	case !containerResourcePaths.get().Has(fs.Resource):
 		if !strings.HasPrefix(fs.Resource, hugePagesLimitsPrefix) && !strings.HasPrefix(fs.Resource, hugePagesRequestsPrefix) {
-			errs = append(errs, field.NotSupported(fldPath.Child("resource"), fs.Resource, sets.List(containerResourcePaths)))
+			errs = append(errs, field.NotSupported(fldPath.Child("resource"), fs.Resource, sets.List(containerResourcePaths.get())))
 		}
 	}
 	return append(errs, validateContainerResourceDivisor(fs.Resource, fs.Divisor, fldPath)...)
 }
 
 var (
-	cpuDivisors    = sets.New("1m", "1")
-	binaryDivisors = sets.New("1", "1k", "1M", "1G", "1T", "1P", "1E", "1Ki", "1Mi", "1Gi", "1Ti", "1Pi", "1Ei")
+	cpuDivisors    = &lazySet[string]{items: []string{"1m", "1"}}
+	binaryDivisors = &lazySet[string]{items: []string{"1", "1k", "1M", "1G", "1T", "1P", "1E", "1Ki", "1Mi", "1Gi", "1Ti", "1Pi", "1Ei"}}
 )
 
 const binaryDivisorList = "1, 1k, 1M, 1G, 1T, 1P, 1E, 1Ki, 1Mi, 1Gi, 1Ti, 1Pi, 1Ei"
@@ -484,19 +484,19 @@ func validateContainerResourceDivisor(name string, divisor resource.Quantity, fl
 	}
 	switch name {
 	case "limits.cpu", "requests.cpu":
-		if !cpuDivisors.Has(d) {
+		if !cpuDivisors.get().Has(d) {
 			bad("only divisor's values 1m and 1 are supported with the cpu resource")
 		}
 	case "limits.memory", "requests.memory":
-		if !binaryDivisors.Has(d) {
+		if !binaryDivisors.get().Has(d) {
 			bad("only divisor's values " + binaryDivisorList + " are supported with the memory resource")
 		}
 	case "limits.ephemeral-storage", "requests.ephemeral-storage":
-		if !binaryDivisors.Has(d) {
+		if !binaryDivisors.get().Has(d) {
 			bad("only divisor's values " + binaryDivisorList + " are supported with the local ephemeral storage resource")
 		}
 	}
-	if (strings.HasPrefix(name, hugePagesRequestsPrefix) || strings.HasPrefix(name, hugePagesLimitsPrefix)) && !binaryDivisors.Has(d) {
+	if (strings.HasPrefix(name, hugePagesRequestsPrefix) || strings.HasPrefix(name, hugePagesLimitsPrefix)) && !binaryDivisors.get().Has(d) {
 		bad("only divisor's values " + binaryDivisorList + " are supported with the hugepages resource")
 	}
 	return errs
@@ -659,14 +659,14 @@ func ValidateVolumeMounts(mounts []api.VolumeMount, devices map[string]string, v
 	return errs
 }
 
-var supportedBindMountOptions = sets.New(string(api.BindMountOptionNoExec), string(api.BindMountOptionNoDev), string(api.BindMountOptionNoSUID))
+var supportedBindMountOptions = &lazySet[string]{items: []string{string(api.BindMountOptionNoExec), string(api.BindMountOptionNoDev), string(api.BindMountOptionNoSUID)}}
 
 func validateBindMountOptions(options []string, fldPath *field.Path) field.ErrorList {
 	var errs field.ErrorList
 	seen := sets.New[string]()
 	for i, o := range options {
-		if !supportedBindMountOptions.Has(o) {
-			errs = append(errs, field.NotSupported(fldPath.Index(i), o, sets.List(supportedBindMountOptions)))
+		if !supportedBindMountOptions.get().Has(o) {
+			errs = append(errs, field.NotSupported(fldPath.Index(i), o, sets.List(supportedBindMountOptions.get())))
 		}
 		if seen.Has(o) {
 			errs = append(errs, field.Duplicate(fldPath.Index(i), o))
@@ -1089,7 +1089,7 @@ func validateLifecycle(l *api.Lifecycle, gracePeriod *int64, fldPath *field.Path
 
 // linuxStopSignals are every signal the API knows; Windows stops with KILL or TERM only.
 var (
-	linuxStopSignals = sets.New(
+	linuxStopSignals = &lazySet[api.Signal]{items: []api.Signal{
 		api.SIGABRT, api.SIGALRM, api.SIGBUS, api.SIGCHLD, api.SIGCLD, api.SIGCONT, api.SIGFPE, api.SIGHUP,
 		api.SIGILL, api.SIGINT, api.SIGIO, api.SIGIOT, api.SIGKILL, api.SIGPIPE, api.SIGPOLL, api.SIGPROF,
 		api.SIGPWR, api.SIGQUIT, api.SIGSEGV, api.SIGSTKFLT, api.SIGSTOP, api.SIGSYS, api.SIGTERM, api.SIGTRAP,
@@ -1100,18 +1100,18 @@ var (
 		api.SIGRTMINPLUS14, api.SIGRTMINPLUS15, api.SIGRTMAXMINUS14, api.SIGRTMAXMINUS13, api.SIGRTMAXMINUS12,
 		api.SIGRTMAXMINUS11, api.SIGRTMAXMINUS10, api.SIGRTMAXMINUS9, api.SIGRTMAXMINUS8, api.SIGRTMAXMINUS7,
 		api.SIGRTMAXMINUS6, api.SIGRTMAXMINUS5, api.SIGRTMAXMINUS4, api.SIGRTMAXMINUS3, api.SIGRTMAXMINUS2,
-		api.SIGRTMAXMINUS1, api.SIGRTMAX)
-	windowsStopSignals = sets.New(api.SIGKILL, api.SIGTERM)
+		api.SIGRTMAXMINUS1, api.SIGRTMAX}}
+	windowsStopSignals = &lazySet[api.Signal]{items: []api.Signal{api.SIGKILL, api.SIGTERM}}
 )
 
 func validateStopSignal(sig *api.Signal, fldPath *field.Path, os *api.PodOS) field.ErrorList {
 	switch {
 	case os == nil:
 		return field.ErrorList{field.Forbidden(fldPath, "may not be set for containers with empty `spec.os.name`")}
-	case os.Name == api.Windows && !windowsStopSignals.Has(*sig):
-		return field.ErrorList{field.NotSupported(fldPath, sig, sets.List(windowsStopSignals))}
-	case os.Name == api.Linux && !linuxStopSignals.Has(*sig):
-		return field.ErrorList{field.NotSupported(fldPath, sig, sets.List(linuxStopSignals))}
+	case os.Name == api.Windows && !windowsStopSignals.get().Has(*sig):
+		return field.ErrorList{field.NotSupported(fldPath, sig, sets.List(windowsStopSignals.get()))}
+	case os.Name == api.Linux && !linuxStopSignals.get().Has(*sig):
+		return field.ErrorList{field.NotSupported(fldPath, sig, sets.List(linuxStopSignals.get()))}
 	}
 	return nil
 }

@@ -27,17 +27,17 @@ func ValidateObjectMetaUpdate(meta, old *metav1.ObjectMeta, fldPath *field.Path)
 }
 
 // standardFinalizers are the finalizer names that need no domain prefix.
-var standardFinalizers = map[string]bool{
-	string(api.FinalizerKubernetes):  true,
-	metav1.FinalizerOrphanDependents: true,
-	metav1.FinalizerDeleteDependents: true,
-}
+var standardFinalizers = &lazySet[string]{items: []string{
+	string(api.FinalizerKubernetes),
+	metav1.FinalizerOrphanDependents,
+	metav1.FinalizerDeleteDependents,
+}}
 
 // finalizerNames: a finalizer without a "/" must be one of the standard ones.
 func finalizerNames(finalizers []string, fldPath *field.Path) field.ErrorList {
 	var errs field.ErrorList
 	for i, f := range finalizers {
-		if !strings.Contains(f, "/") && !standardFinalizers[f] {
+		if !strings.Contains(f, "/") && !standardFinalizers.get().Has(f) {
 			errs = append(errs, field.Invalid(fldPath.Index(i), f, "name is neither a standard finalizer name nor is it fully qualified"))
 		}
 	}

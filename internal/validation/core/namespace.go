@@ -47,7 +47,7 @@ func ValidateNamespaceStatusUpdate(ns, old *api.Namespace) field.ErrorList {
 // domain prefix.
 func namespaceFinalizer(name string, fldPath *field.Path) field.ErrorList {
 	errs := apimachineryvalidation.ValidateFinalizerName(name, fldPath)
-	if !strings.Contains(name, "/") && !standardFinalizers[name] {
+	if !strings.Contains(name, "/") && !standardFinalizers.get().Has(name) {
 		errs = append(errs, field.Invalid(fldPath, name, "name is neither a standard finalizer name nor is it fully qualified"))
 	}
 	return errs

@@ -3,6 +3,7 @@ package core
 import (
 	"fmt"
 	"path"
+	"sync"
 
 	api "github.com/ssa-diff/ssa-diff/internal/api/core"
 	"github.com/ssa-diff/ssa-diff/internal/features"
@@ -57,7 +58,7 @@ func hasInvalidLabelValueInNodeSelectorTerms(terms []api.NodeSelectorTerm) bool 
 	return false
 }
 
-var supportedReclaimPolicies = sets.New(api.PersistentVolumeReclaimDelete, api.PersistentVolumeReclaimRecycle, api.PersistentVolumeReclaimRetain)
+var supportedReclaimPolicies = &lazySet[api.PersistentVolumeReclaimPolicy]{items: []api.PersistentVolumeReclaimPolicy{api.PersistentVolumeReclaimDelete, api.PersistentVolumeReclaimRecycle, api.PersistentVolumeReclaimRetain}}
 
 const inlineDetail = "may not be specified in the context of inline volumes"
 
@@ -98,8 +99,8 @@ func ValidatePersistentVolumeSpec(spec *api.PersistentVolumeSpec, pvName string,
 		switch {
 		case inline && policy != api.PersistentVolumeReclaimRetain:
 			errs = append(errs, field.Forbidden(p, "may only be "+string(api.PersistentVolumeReclaimRetain)+" in the context of inline volumes"))
-		case !inline && !supportedReclaimPolicies.Has(policy):
-			errs = append(errs, field.NotSupported(p, policy, sets.List(supportedReclaimPolicies)))
+		case !inline && !supportedReclaimPolicies.get().Has(policy):
+			errs = append(errs, field.NotSupported(p, policy, sets.List(supportedReclaimPolicies.get())))
 		}
 	}
 	nodeAffinitySet := false
@@ -235,8 +236,8 @@ func ValidatePersistentVolumeSpec(spec *api.PersistentVolumeSpec, pvName string,
 		switch {
 		case inline && *m != api.PersistentVolumeFilesystem:
 			errs = append(errs, field.Forbidden(fldPath.Child("volumeMode"), "may not specify volumeMode other than "+string(api.PersistentVolumeFilesystem)+" in the context of inline volumes"))
-		case !inline && !supportedVolumeModes.Has(*m):
-			errs = append(errs, field.NotSupported(fldPath.Child("volumeMode"), *m, sets.List(supportedVolumeModes)))
+		case !inline && !supportedVolumeModes.get().Has(*m):
+			errs = append(errs, field.NotSupported(fldPath.Child("volumeMode"), *m, sets.List(supportedVolumeModes.get())))
 		}
 	}
 	if c := spec.VolumeAttributesClassName; c != nil && opts.EnableVolumeAttributesClass {
@@ -356,20 +357,22 @@ func ValidatePersistentVolumeUpdate(newPv, oldPv *api.PersistentVolume, opts Per
 }
 
 // betaToGALabels are the node labels a PV's node affinity may move from beta to GA.
-var betaToGALabels = map[string]string{
-	"failure-domain.beta.kubernetes.io/zone":   "topology.kubernetes.io/zone",
-	"failure-domain.beta.kubernetes.io/region": "topology.kubernetes.io/region",
-	"beta.kubernetes.io/os":                    "kubernetes.io/os",
-	"beta.kubernetes.io/arch":                  "kubernetes.io/arch",
-	"beta.kubernetes.io/instance-type":         "node.kubernetes.io/instance-type",
-}
+var betaToGALabels = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"failure-domain.beta.kubernetes.io/zone":   "topology.kubernetes.io/zone",
+		"failure-domain.beta.kubernetes.io/region": "topology.kubernetes.io/region",
+		"beta.kubernetes.io/os":                    "kubernetes.io/os",
+		"beta.kubernetes.io/arch":                  "kubernetes.io/arch",
+		"beta.kubernetes.io/instance-type":         "node.kubernetes.io/instance-type",
+	}
+})
 
 // nodeAffinityEqualAllowingGALabels is semantic equality where a requirement's key may
 // have moved from a beta label to its GA one.
 func nodeAffinityEqualAllowingGALabels(newNA, oldNA *api.VolumeNodeAffinity) bool {
 	eq := equality.Semantic.Copy()
 	if err := eq.AddFunc(func(n, o api.NodeSelectorRequirement) bool {
-		if o.Key != n.Key && betaToGALabels[o.Key] == n.Key {
+		if o.Key != n.Key && betaToGALabels()[o.Key] == n.Key {
 			o.Key = n.Key
 		}
 		return equality.Semantic.DeepEqual(n, o)

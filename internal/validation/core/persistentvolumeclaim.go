@@ -79,19 +79,19 @@ func ValidatePersistentVolumeClaimTemplate(t *api.PersistentVolumeClaimTemplate,
 	return append(errs, ValidatePersistentVolumeClaimSpec(&t.Spec, fldPath.Child("spec"), opts)...)
 }
 
-var templateMetaFields = map[string]bool{"Annotations": true, "Labels": true}
+var templateMetaFields = &lazySet[string]{items: []string{"Annotations", "Labels"}}
 
 // ValidateTemplateObjectMeta: the metadata of an embedded template has valid labels and
 // annotations and nothing else.
 func ValidateTemplateObjectMeta(meta *metav1.ObjectMeta, fldPath *field.Path) field.ErrorList {
 	errs := wellformed.ValidateAnnotations(meta.Annotations, fldPath.Child("annotations"))
 	errs = append(errs, wellformed.ValidateLabels(meta.Labels, fldPath.Child("labels"))...)
-	return append(errs, validateFieldAllowList(*meta, templateMetaFields, "cannot be set", fldPath)...)
+	return append(errs, validateFieldAllowList(*meta, templateMetaFields.get(), "cannot be set", fldPath)...)
 }
 
 var (
-	supportedAccessModes = sets.New(api.ReadWriteOnce, api.ReadOnlyMany, api.ReadWriteMany, api.ReadWriteOncePod)
-	supportedVolumeModes = sets.New(api.PersistentVolumeBlock, api.PersistentVolumeFilesystem)
+	supportedAccessModes = &lazySet[api.PersistentVolumeAccessMode]{items: []api.PersistentVolumeAccessMode{api.ReadWriteOnce, api.ReadOnlyMany, api.ReadWriteMany, api.ReadWriteOncePod}}
+	supportedVolumeModes = &lazySet[api.PersistentVolumeMode]{items: []api.PersistentVolumeMode{api.PersistentVolumeBlock, api.PersistentVolumeFilesystem}}
 )
 
 // validateAccessModes: known modes, and ReadWriteOncePod alone.
@@ -99,12 +99,12 @@ func validateAccessModes(modes []api.PersistentVolumeAccessMode, fldPath *field.
 	var errs field.ErrorList
 	rwop, other := false, false
 	for _, m := range modes {
-		if !supportedAccessModes.Has(m) {
-			errs = append(errs, field.NotSupported(fldPath, m, sets.List(supportedAccessModes)))
+		if !supportedAccessModes.get().Has(m) {
+			errs = append(errs, field.NotSupported(fldPath, m, sets.List(supportedAccessModes.get())))
 		}
 		if m == api.ReadWriteOncePod {
 			rwop = true
-		} else if supportedAccessModes.Has(m) {
+		} else if supportedAccessModes.get().Has(m) {
 			other = true
 		}
 	}
@@ -139,8 +139,8 @@ func ValidatePersistentVolumeClaimSpec(spec *api.PersistentVolumeClaimSpec, fldP
 			errs = append(errs, field.Invalid(fldPath.Child("storageClassName"), *spec.StorageClassName, msg))
 		}
 	}
-	if spec.VolumeMode != nil && !supportedVolumeModes.Has(*spec.VolumeMode) {
-		errs = append(errs, field.NotSupported(fldPath.Child("volumeMode"), *spec.VolumeMode, sets.List(supportedVolumeModes)))
+	if spec.VolumeMode != nil && !supportedVolumeModes.get().Has(*spec.VolumeMode) {
+		errs = append(errs, field.NotSupported(fldPath.Child("volumeMode"), *spec.VolumeMode, sets.List(supportedVolumeModes.get())))
 	}
 	if ds := spec.DataSource; ds != nil {
 		errs = append(errs, validateDataSource(ds.Name, ds.Kind, ds.APIGroup, fldPath.Child("dataSource"), opts.AllowInvalidAPIGroupInDataSourceOrRef)...)
@@ -275,8 +275,8 @@ func storageClassUpgradeFromNil(oldAnnotations map[string]string, oldName, newNa
 	return newName != nil && oldName == nil && (!oldSet || *newName == oldClass)
 }
 
-var resizeStatuses = sets.New(api.PersistentVolumeClaimControllerResizeInProgress, api.PersistentVolumeClaimControllerResizeInfeasible,
-	api.PersistentVolumeClaimNodeResizePending, api.PersistentVolumeClaimNodeResizeInProgress, api.PersistentVolumeClaimNodeResizeInfeasible)
+var resizeStatuses = &lazySet[api.ClaimResourceStatus]{items: []api.ClaimResourceStatus{api.PersistentVolumeClaimControllerResizeInProgress, api.PersistentVolumeClaimControllerResizeInfeasible,
+	api.PersistentVolumeClaimNodeResizePending, api.PersistentVolumeClaimNodeResizeInProgress, api.PersistentVolumeClaimNodeResizeInfeasible}}
 
 // validatePersistentVolumeClaimResourceKey: a qualified name, "storage" if native.
 func validatePersistentVolumeClaimResourceKey(value string, fldPath *field.Path) field.ErrorList {
@@ -313,8 +313,8 @@ func ValidatePersistentVolumeClaimStatusUpdate(newPvc, oldPvc *api.PersistentVol
 		statusPath := field.NewPath("status", "allocatedResourceStatuses")
 		for k, v := range newPvc.Status.AllocatedResourceStatuses {
 			errs = append(errs, validatePersistentVolumeClaimResourceKey(string(k), statusPath)...)
-			if !resizeStatuses.Has(v) {
-				errs = append(errs, field.NotSupported(statusPath, k, sets.List(resizeStatuses)))
+			if !resizeStatuses.get().Has(v) {
+				errs = append(errs, field.NotSupported(statusPath, k, sets.List(resizeStatuses.get())))
 			}
 		}
 		allocPath := field.NewPath("status", "allocatedResources")

@@ -77,7 +77,7 @@ func ValidatePodStatusUpdate(newPod, oldPod *api.Pod, opts PodValidationOptions)
 	return errs
 }
 
-var systemPodConditions = sets.New(api.PodScheduled, api.PodReady, api.PodInitialized)
+var systemPodConditions = &lazySet[api.PodConditionType]{items: []api.PodConditionType{api.PodScheduled, api.PodReady, api.PodInitialized}}
 
 // validatePodConditions: non-negative observed generations, qualified custom types.
 func validatePodConditions(conditions []api.PodCondition, fldPath *field.Path) field.ErrorList {
@@ -86,7 +86,7 @@ func validatePodConditions(conditions []api.PodCondition, fldPath *field.Path) f
 		if c.ObservedGeneration < 0 {
 			errs = append(errs, field.Invalid(fldPath.Index(i).Child("observedGeneration"), c.ObservedGeneration, "must be a non-negative integer"))
 		}
-		if !systemPodConditions.Has(c.Type) {
+		if !systemPodConditions.get().Has(c.Type) {
 			errs = append(errs, ValidateQualifiedName(string(c.Type), fldPath.Index(i).Child("Type"))...)
 		}
 	}
@@ -504,7 +504,7 @@ func validateContainerStatusUsers(statuses []api.ContainerStatus, fldPath *field
 	return errs
 }
 
-var resourceHealthValues = sets.New(api.ResourceHealthStatusHealthy, api.ResourceHealthStatusUnhealthy, api.ResourceHealthStatusUnknown)
+var resourceHealthValues = &lazySet[api.ResourceHealthStatus]{items: []api.ResourceHealthStatus{api.ResourceHealthStatusHealthy, api.ResourceHealthStatusUnhealthy, api.ResourceHealthStatusUnknown}}
 
 // resourceHealthMessageMaxLength is the longest health message.
 const resourceHealthMessageMaxLength = 1024
@@ -556,8 +556,8 @@ func validateAllocatedResourcesStatus(statuses []api.ContainerStatus, fldPath *f
 			ids := sets.New[api.ResourceID]()
 			for k, r := range ar.Resources {
 				rp := ap.Child("resources").Index(k)
-				if !resourceHealthValues.Has(r.Health) {
-					errs = append(errs, field.NotSupported(rp.Child("health"), r.Health, sets.List(resourceHealthValues)))
+				if !resourceHealthValues.get().Has(r.Health) {
+					errs = append(errs, field.NotSupported(rp.Child("health"), r.Health, sets.List(resourceHealthValues.get())))
 				}
 				if r.Message != nil {
 					if *r.Message == "" {

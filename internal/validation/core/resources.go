@@ -136,28 +136,28 @@ func ValidateResourceQuotaResourceName(value api.ResourceName, fldPath *field.Pa
 
 // The resource-name predicates of the core group's helpers.
 
-var standardContainerResources = sets.New(api.ResourceCPU, api.ResourceMemory, api.ResourceEphemeralStorage)
+var standardContainerResources = &lazySet[api.ResourceName]{items: []api.ResourceName{api.ResourceCPU, api.ResourceMemory, api.ResourceEphemeralStorage}}
 
-var standardQuotaResources = sets.New(
+var standardQuotaResources = &lazySet[api.ResourceName]{items: []api.ResourceName{
 	api.ResourceCPU, api.ResourceMemory, api.ResourceEphemeralStorage,
 	api.ResourceRequestsCPU, api.ResourceRequestsMemory, api.ResourceRequestsStorage, api.ResourceRequestsEphemeralStorage,
 	api.ResourceLimitsCPU, api.ResourceLimitsMemory, api.ResourceLimitsEphemeralStorage,
 	api.ResourcePods, api.ResourceQuotas, api.ResourceServices, api.ResourceReplicationControllers,
 	api.ResourceSecrets, api.ResourcePersistentVolumeClaims, api.ResourceConfigMaps,
-	api.ResourceServicesNodePorts, api.ResourceServicesLoadBalancers)
+	api.ResourceServicesNodePorts, api.ResourceServicesLoadBalancers}}
 
-var standardResources = sets.New(
+var standardResources = &lazySet[api.ResourceName]{items: []api.ResourceName{
 	api.ResourceCPU, api.ResourceMemory, api.ResourceEphemeralStorage,
 	api.ResourceRequestsCPU, api.ResourceRequestsMemory, api.ResourceRequestsEphemeralStorage,
 	api.ResourceLimitsCPU, api.ResourceLimitsMemory, api.ResourceLimitsEphemeralStorage,
 	api.ResourcePods, api.ResourceQuotas, api.ResourceServices, api.ResourceReplicationControllers,
 	api.ResourceSecrets, api.ResourceConfigMaps, api.ResourcePersistentVolumeClaims,
-	api.ResourceStorage, api.ResourceRequestsStorage, api.ResourceServicesNodePorts, api.ResourceServicesLoadBalancers)
+	api.ResourceStorage, api.ResourceRequestsStorage, api.ResourceServicesNodePorts, api.ResourceServicesLoadBalancers}}
 
-var integerResources = sets.New(
+var integerResources = &lazySet[api.ResourceName]{items: []api.ResourceName{
 	api.ResourcePods, api.ResourceQuotas, api.ResourceServices, api.ResourceReplicationControllers,
 	api.ResourceSecrets, api.ResourceConfigMaps, api.ResourcePersistentVolumeClaims,
-	api.ResourceServicesNodePorts, api.ResourceServicesLoadBalancers)
+	api.ResourceServicesNodePorts, api.ResourceServicesLoadBalancers}}
 
 func isHugePageResourceName(name api.ResourceName) bool {
 	return strings.HasPrefix(string(name), api.ResourceHugePagesPrefix)
@@ -168,19 +168,19 @@ func isQuotaHugePageResourceName(name api.ResourceName) bool {
 }
 
 func isStandardContainerResourceName(name api.ResourceName) bool {
-	return standardContainerResources.Has(name) || isHugePageResourceName(name)
+	return standardContainerResources.get().Has(name) || isHugePageResourceName(name)
 }
 
 func isStandardQuotaResourceName(name api.ResourceName) bool {
-	return standardQuotaResources.Has(name) || isQuotaHugePageResourceName(name)
+	return standardQuotaResources.get().Has(name) || isQuotaHugePageResourceName(name)
 }
 
 func isStandardResourceName(name api.ResourceName) bool {
-	return standardResources.Has(name) || isQuotaHugePageResourceName(name)
+	return standardResources.get().Has(name) || isQuotaHugePageResourceName(name)
 }
 
 func isIntegerResourceName(name api.ResourceName) bool {
-	return integerResources.Has(name) || isExtendedResourceName(name)
+	return integerResources.get().Has(name) || isExtendedResourceName(name)
 }
 
 // isNativeResource: no domain, or a kubernetes.io one.

@@ -9,7 +9,6 @@ import (
 	api "github.com/ssa-diff/ssa-diff/internal/api/core"
 	"github.com/ssa-diff/ssa-diff/internal/serverconfig"
 	"github.com/ssa-diff/ssa-diff/internal/validation/wellformed"
-	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
@@ -206,8 +205,8 @@ func ValidateHostSysctl(sysctl string, spec *api.PodSpec, fldPath *field.Path) *
 }
 
 // ipcSysctls are the sysctls of the IPC namespace known by name.
-var ipcSysctls = sets.New("kernel.sem", "kernel.shmall", "kernel.shmmax", "kernel.shmmni", "kernel.shm_rmid_forced",
-	"kernel.shm", "kernel.msgmax", "kernel.msgmnb", "kernel.msgmni", "kernel.msg")
+var ipcSysctls = &lazySet[string]{items: []string{"kernel.sem", "kernel.shmall", "kernel.shmmax", "kernel.shmmni", "kernel.shm_rmid_forced",
+	"kernel.shm", "kernel.msgmax", "kernel.msgmnb", "kernel.msgmni", "kernel.msg"}}
 
 // sysctlNamespace is the kernel namespace of a sysctl ("Net", "IPC", "UTS", "User" or "").
 func sysctlNamespace(sysctl string) string {
@@ -230,7 +229,7 @@ func sysctlNamespace(sysctl string) string {
 	switch {
 	case name == "kernel.domainname":
 		return "UTS"
-	case ipcSysctls.Has(name):
+	case ipcSysctls.get().Has(name):
 		return "IPC"
 	case strings.HasPrefix(name, "net."):
 		return "Net"

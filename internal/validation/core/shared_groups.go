@@ -8,7 +8,7 @@ import "k8s.io/apimachinery/pkg/util/validation/field"
 // NodeLabelDeprecatedMessage is the server's warning for a deprecated node label key, and
 // whether the key is one (storage topologies, RuntimeClass node selectors).
 func NodeLabelDeprecatedMessage(key string) (string, bool) {
-	msg, ok := deprecatedNodeLabels[key]
+	msg, ok := deprecatedNodeLabels()[key]
 	return msg, ok
 }
 

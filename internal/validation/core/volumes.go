@@ -229,16 +229,16 @@ func requiredString(v string, p *field.Path) field.ErrorList {
 	return nil
 }
 
-var supportedHostPathTypes = sets.New(api.HostPathUnset, api.HostPathDirectoryOrCreate, api.HostPathDirectory,
-	api.HostPathFileOrCreate, api.HostPathFile, api.HostPathSocket, api.HostPathCharDev, api.HostPathBlockDev)
+var supportedHostPathTypes = &lazySet[api.HostPathType]{items: []api.HostPathType{api.HostPathUnset, api.HostPathDirectoryOrCreate, api.HostPathDirectory,
+	api.HostPathFileOrCreate, api.HostPathFile, api.HostPathSocket, api.HostPathCharDev, api.HostPathBlockDev}}
 
 func validateHostPathVolumeSource(h *api.HostPathVolumeSource, fldPath *field.Path) field.ErrorList {
 	if h.Path == "" {
 		return field.ErrorList{field.Required(fldPath.Child("path"), "")}
 	}
 	errs := validatePathNoBacksteps(h.Path, fldPath.Child("path"))
-	if h.Type != nil && !supportedHostPathTypes.Has(*h.Type) {
-		errs = append(errs, field.NotSupported(fldPath.Child("type"), h.Type, sets.List(supportedHostPathTypes)))
+	if h.Type != nil && !supportedHostPathTypes.get().Has(*h.Type) {
+		errs = append(errs, field.NotSupported(fldPath.Child("type"), h.Type, sets.List(supportedHostPathTypes.get())))
 	}
 	return errs
 }
@@ -474,18 +474,18 @@ func validateAzureFileNames(secret, share string, fldPath *field.Path) field.Err
 }
 
 var (
-	azureCachingModes = sets.New(api.AzureDataDiskCachingNone, api.AzureDataDiskCachingReadOnly, api.AzureDataDiskCachingReadWrite)
-	azureDiskKinds    = sets.New(api.AzureSharedBlobDisk, api.AzureDedicatedBlobDisk, api.AzureManagedDisk)
+	azureCachingModes = &lazySet[api.AzureDataDiskCachingMode]{items: []api.AzureDataDiskCachingMode{api.AzureDataDiskCachingNone, api.AzureDataDiskCachingReadOnly, api.AzureDataDiskCachingReadWrite}}
+	azureDiskKinds    = &lazySet[api.AzureDataDiskKind]{items: []api.AzureDataDiskKind{api.AzureSharedBlobDisk, api.AzureDedicatedBlobDisk, api.AzureManagedDisk}}
 )
 
 func validateAzureDisk(a *api.AzureDiskVolumeSource, fldPath *field.Path) field.ErrorList {
 	errs := requiredString(a.DiskName, fldPath.Child("diskName"))
 	errs = append(errs, requiredString(a.DataDiskURI, fldPath.Child("diskURI"))...)
-	if a.CachingMode != nil && !azureCachingModes.Has(*a.CachingMode) {
-		errs = append(errs, field.NotSupported(fldPath.Child("cachingMode"), *a.CachingMode, sets.List(azureCachingModes)))
+	if a.CachingMode != nil && !azureCachingModes.get().Has(*a.CachingMode) {
+		errs = append(errs, field.NotSupported(fldPath.Child("cachingMode"), *a.CachingMode, sets.List(azureCachingModes.get())))
 	}
-	if a.Kind != nil && !azureDiskKinds.Has(*a.Kind) {
-		errs = append(errs, field.NotSupported(fldPath.Child("kind"), *a.Kind, sets.List(azureDiskKinds)))
+	if a.Kind != nil && !azureDiskKinds.get().Has(*a.Kind) {
+		errs = append(errs, field.NotSupported(fldPath.Child("kind"), *a.Kind, sets.List(azureDiskKinds.get())))
 	}
 	if a.Kind != nil && *a.Kind == api.AzureManagedDisk && !strings.HasPrefix(a.DataDiskURI, "/subscriptions/") {
 		errs = append(errs, field.NotSupported(fldPath.Child("diskURI"), a.DataDiskURI,
@@ -569,7 +569,7 @@ func validateDownwardAPIVolumeFile(f *api.DownwardAPIVolumeFile, fldPath *field.
 	errs = append(errs, ValidateLocalNonReservedPath(f.Path, fldPath.Child("path"))...)
 	switch {
 	case f.FieldRef != nil:
-		errs = append(errs, validateObjectFieldSelector(f.FieldRef, volumeDownwardFields, fldPath.Child("fieldRef"))...)
+		errs = append(errs, validateObjectFieldSelector(f.FieldRef, volumeDownwardFields.get(), fldPath.Child("fieldRef"))...)
 		if f.ResourceFieldRef != nil {
 			errs = append(errs, field.Invalid(fldPath, "resource", "fieldRef and resourceFieldRef can not be specified simultaneously"))
 		}

@@ -3,6 +3,7 @@ package core
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	api "github.com/ssa-diff/ssa-diff/internal/api/core"
 	"github.com/ssa-diff/ssa-diff/internal/features"
@@ -20,23 +21,25 @@ import (
 // ambiguous ports, overlapping paths, fractional byte values, unusual IP forms.
 
 // deprecatedNodeLabels are the node labels whose use is warned about, with the warning.
-var deprecatedNodeLabels = map[string]string{
-	`beta.kubernetes.io/arch`:                       `deprecated since v1.14; use "kubernetes.io/arch" instead`,
-	`beta.kubernetes.io/os`:                         `deprecated since v1.14; use "kubernetes.io/os" instead`,
-	`failure-domain.beta.kubernetes.io/region`:      `deprecated since v1.17; use "topology.kubernetes.io/region" instead`,
-	`failure-domain.beta.kubernetes.io/zone`:        `deprecated since v1.17; use "topology.kubernetes.io/zone" instead`,
-	`beta.kubernetes.io/instance-type`:              `deprecated since v1.17; use "node.kubernetes.io/instance-type" instead`,
-	`app.kubernetes.io/created-by`:                  `deprecated since v1.9`,
-	`scheduler.alpha.kubernetes.io/preferAvoidPods`: `deprecated since v1.22; use Taints and Tolerations instead`,
-	`node-role.kubernetes.io/master`:                `use "node-role.kubernetes.io/control-plane" instead`,
-}
+var deprecatedNodeLabels = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		`beta.kubernetes.io/arch`:                       `deprecated since v1.14; use "kubernetes.io/arch" instead`,
+		`beta.kubernetes.io/os`:                         `deprecated since v1.14; use "kubernetes.io/os" instead`,
+		`failure-domain.beta.kubernetes.io/region`:      `deprecated since v1.17; use "topology.kubernetes.io/region" instead`,
+		`failure-domain.beta.kubernetes.io/zone`:        `deprecated since v1.17; use "topology.kubernetes.io/zone" instead`,
+		`beta.kubernetes.io/instance-type`:              `deprecated since v1.17; use "node.kubernetes.io/instance-type" instead`,
+		`app.kubernetes.io/created-by`:                  `deprecated since v1.9`,
+		`scheduler.alpha.kubernetes.io/preferAvoidPods`: `deprecated since v1.22; use Taints and Tolerations instead`,
+		`node-role.kubernetes.io/master`:                `use "node-role.kubernetes.io/control-plane" instead`,
+	}
+})
 
 // nodeSelectorTermWarnings: deprecated keys, and (for preferred terms) label values that
 // could never match.
 func nodeSelectorTermWarnings(term api.NodeSelectorTerm, checkValues bool, p *field.Path) []string {
 	var w []string
 	for i, e := range term.MatchExpressions {
-		if msg, ok := deprecatedNodeLabels[e.Key]; ok {
+		if msg, ok := deprecatedNodeLabels()[e.Key]; ok {
 			w = append(w, fmt.Sprintf("%s: %s is %s", p.Child("matchExpressions").Index(i).Child("key"), e.Key, msg))
 		}
 		if checkValues {
@@ -115,7 +118,7 @@ func podSpecWarnings(cfg *serverconfig.Config, fldPath *field.Path, spec *api.Po
 	var w []string
 	specPath, annotationsPath := fldPath.Child("spec"), fldPath.Child("metadata", "annotations")
 	for k := range spec.NodeSelector {
-		if msg, ok := deprecatedNodeLabels[k]; ok {
+		if msg, ok := deprecatedNodeLabels()[k]; ok {
 			w = append(w, fmt.Sprintf("%s: %s", specPath.Child("nodeSelector").Key(k), msg))
 		}
 	}
@@ -136,7 +139,7 @@ func podSpecWarnings(cfg *serverconfig.Config, fldPath *field.Path, spec *api.Po
 	}
 	for i, c := range spec.TopologySpreadConstraints {
 		p := specPath.Child("topologySpreadConstraints").Index(i)
-		if msg, ok := deprecatedNodeLabels[c.TopologyKey]; ok {
+		if msg, ok := deprecatedNodeLabels()[c.TopologyKey]; ok {
 			w = append(w, fmt.Sprintf("%s: %s is %s", p.Child("topologyKey"), c.TopologyKey, msg))
 		}
 		if c.LabelSelector == nil {
