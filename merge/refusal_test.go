@@ -21,10 +21,7 @@ import (
 // update is made all the same, its refusal a warning.
 func TestRefusedVersionsAnswerOneWay(t *testing.T) {
 	reg := backupRegistry(t)
-	engines := map[string]*merge.Engine{
-		"default":      merge.New(reg, kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}), merge.WithCompactManagedFields()),
-		"no shortcuts": merge.New(reg, kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}), merge.WithoutShortcuts()),
-	}
+	engines := withAndWithoutShortcuts(reg)
 	var live, object map[string]any
 	if err := json.Unmarshal([]byte(`{"apiVersion":"ops.example.com/v1","kind":"Backup","metadata":{"name":"nightly","namespace":"ns","resourceVersion":"10","uid":"00000000-0000-0000-0000-000000000001",
 		"managedFields":[
@@ -90,10 +87,7 @@ func TestRefusedVersionsAnswerOneWay(t *testing.T) {
 // the manager at v9 sorts first, so the conversion to v2 is never made and nothing warns of it.
 func TestFailedConversionsWarnOneWay(t *testing.T) {
 	reg := merge.WidgetRegistry(t, true)
-	engines := map[string]*merge.Engine{
-		"default":      merge.New(reg, kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}), merge.WithCompactManagedFields()),
-		"no shortcuts": merge.New(reg, kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}), merge.WithoutShortcuts()),
-	}
+	engines := withAndWithoutShortcuts(reg)
 	live := `apiVersion: example.com/v1
 kind: Widget
 metadata:
@@ -143,10 +137,7 @@ spec: {size: 3}
 // (rules.md version.conversion), the same every time, with the shortcuts and without.
 func TestPruneChainWarnsOneWay(t *testing.T) {
 	reg := merge.WidgetRegistry(t, true)
-	engines := map[string]*merge.Engine{
-		"default":      merge.New(reg, kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}), merge.WithCompactManagedFields()),
-		"no shortcuts": merge.New(reg, kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}), merge.WithoutShortcuts()),
-	}
+	engines := withAndWithoutShortcuts(reg)
 	live := `apiVersion: example.com/v1
 kind: Widget
 metadata:
@@ -228,5 +219,14 @@ data: {a: "1"}
 	}
 	if res.Rejection == nil || res.Rejection.Code != 500 || res.Rejection.Message != "unexpected GroupVersion string: v1/x/y" {
 		t.Errorf("apply: %+v", res.Rejection)
+	}
+}
+
+// withAndWithoutShortcuts are two engines over reg at the default minor, one with the
+// shortcuts the CLI uses and one without: a request must be answered the same by both.
+func withAndWithoutShortcuts(reg *schema.Registry) map[string]*merge.Engine {
+	return map[string]*merge.Engine{
+		"default":      merge.New(reg, kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}), merge.WithCompactManagedFields()),
+		"no shortcuts": merge.New(reg, kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}), merge.WithoutShortcuts()),
 	}
 }

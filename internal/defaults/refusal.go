@@ -3,8 +3,8 @@ package defaults
 import (
 	"encoding/json"
 	"errors"
+	"maps"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -128,7 +128,7 @@ func firstInBodyOrder(t int, v any) error {
 		if !ok {
 			break
 		}
-		for _, k := range sortedKeys(x) {
+		for _, k := range slices.Sorted(maps.Keys(x)) {
 			if err := firstInBodyOrder(td.elem, x[k]); err != nil {
 				return prefix(err, "["+strconv.Quote(k)+"]")
 			}
@@ -139,7 +139,7 @@ func firstInBodyOrder(t int, v any) error {
 		if !ok {
 			break
 		}
-		for _, k := range sortedKeys(x) {
+		for _, k := range slices.Sorted(maps.Keys(x)) {
 			ft, embeds, ok := bodyField(td, k)
 			if !ok {
 				continue
@@ -176,16 +176,6 @@ func bodyField(td *typeDef, name string) (int, []*typeDef, bool) {
 		}
 	}
 	return 0, nil, false
-}
-
-// sortedKeys are m's keys in order.
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // timeDecoding is the JSON decoding of metav1.Time, or of MicroTime for td a MicroTime.
