@@ -1,6 +1,7 @@
 package merge_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -137,6 +138,63 @@ func TestOmittedKeyFieldPerMinor(t *testing.T) {
 		_, tracked := md["managedFields"]
 		if tracked != (m != 33) {
 			t.Errorf("%s update: managedFields %v, want them only from 1.34", m, md["managedFields"])
+		}
+	}
+}
+
+// TestOmittedKeyFieldAfterInvalidItem: structured-merge-diff v4 (1.33) types a list-map's
+// items in order and stops at the first that omits a key field, so the errors of the items
+// before it are reported with it and those after it are not; v6 (1.34 on) reports every
+// item's. A live object its CRD's schema no longer fits, applied over (found by the
+// differential harness at 1.33 against 1.33.13's field manager, seed 3600749: the engine
+// reported the key error alone). The lines are compared as a set: the prediction lists
+// them sorted (internalError), the server in its walk's order.
+func TestOmittedKeyFieldAfterInvalidItem(t *testing.T) {
+	now := time.Date(2026, 12, 4, 0, 0, 0, 0, time.UTC)
+	live := map[string]any{"apiVersion": "example.com/v1", "kind": "Gadget",
+		"metadata": map[string]any{"name": "g", "namespace": "ns", "uid": "u1", "resourceVersion": "7", "creationTimestamp": "2026-01-01T00:00:00Z"},
+		"spec": map[string]any{"ports": []any{
+			map[string]any{"port": "http", "protocol": "TCP"},
+			map[string]any{"protocol": "UDP"},
+			map[string]any{"port": "dns", "protocol": "SCTP"},
+		}}}
+	const (
+		before = `.spec.ports[port="http",protocol="TCP"].port: expected numeric (int or float), got string`
+		key    = `.spec.ports: element 1: associative list with keys has an element that omits key field "port" (and doesn't have default value)`
+		after  = `.spec.ports[port="dns",protocol="SCTP"].port: expected numeric (int or float), got string`
+	)
+	for _, c := range []struct {
+		minor kube.Minor
+		want  []string
+	}{
+		{33, []string{before, key}},
+		{37, []string{before, after}},
+	} {
+		reg := schema.MustNewRegistry(c.minor)
+		if err := reg.AddCRD("gadgets.yaml", []byte(keysCRD)); err != nil {
+			t.Fatal(err)
+		}
+		e := merge.New(reg, kubeapiserver.MustNew(kubeapiserver.Config{Minor: c.minor}))
+		obj := map[string]any{"apiVersion": "example.com/v1", "kind": "Gadget", "metadata": map[string]any{"name": "g", "namespace": "ns"}}
+		res, err := e.Apply(merge.Request{Live: live, Object: obj, Manager: "kubectl", Now: now})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Rejection == nil {
+			t.Fatalf("%s: not refused", c.minor)
+		}
+		_, list, ok := strings.Cut(res.Rejection.Message, "errors:\n")
+		if !ok {
+			t.Fatalf("%s: refused with %q, not a list of errors", c.minor, res.Rejection.Message)
+		}
+		var got []string
+		for _, l := range strings.Split(list, "\n") {
+			got = append(got, strings.TrimPrefix(l, "  "))
+		}
+		slices.Sort(got)
+		want := slices.Sorted(slices.Values(c.want))
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: refused with errors\n%s\nwant\n%s", c.minor, strings.Join(got, "\n"), strings.Join(want, "\n"))
 		}
 	}
 }
