@@ -227,16 +227,23 @@ func reconcileWithSchema(live *typed.TypedValue, managers smdpath.ManagedFields)
 			out[m] = vs
 			continue
 		}
-		rec, err := typed.ReconcileFieldSetWithSchema(vs.Set(), live)
+		rec, err := reconcileEntry(vs, live)
 		if err != nil {
 			return nil, err
 		}
-		if rec != nil {
-			vs = smdpath.NewVersionedSet(rec, vs.APIVersion(), vs.Applied())
-		}
-		out[m] = vs
+		out[m] = rec
 	}
 	return out, nil
+}
+
+// reconcileEntry is entry vs less what the schema of tv (the object at vs's version) no
+// longer allows, as structured-merge-diff's updater reconciles each entry.
+func reconcileEntry(vs smdpath.VersionedSet, tv *typed.TypedValue) (smdpath.VersionedSet, error) {
+	rec, err := typed.ReconcileFieldSetWithSchema(vs.Set(), tv)
+	if err != nil || rec == nil {
+		return vs, err
+	}
+	return smdpath.NewVersionedSet(rec, vs.APIVersion(), vs.Applied()), nil
 }
 
 // compareFields is the first half of the updater's ownership step at one version: the comparison of the live and

@@ -45,13 +45,7 @@ func TestRefusedVersionsAnswerOneWay(t *testing.T) {
 			for range 30 {
 				req := merge.Request{Live: merge.FuzzCopy(live), Object: merge.FuzzCopy(object), Manager: "ci", Force: true,
 					Endpoint: merge.Endpoint{GVK: schema.GVK{Group: "ops.example.com", Version: "v1", Kind: "Backup"}, Namespace: "ns", Name: "nightly"}}
-				var res *merge.Result
-				var err error
-				if write == "apply" {
-					res, err = e.Apply(req)
-				} else {
-					res, err = e.Update(req)
-				}
+				res, err := written(e, write, req)
 				if err != nil {
 					t.Fatalf("%s (%s): %v", write, name, err)
 				}
@@ -107,13 +101,7 @@ spec: {size: 3}
 		for name, e := range engines {
 			for range 40 {
 				req := merge.Request{Live: merge.ObjFromYAML(t, live), Object: merge.ObjFromYAML(t, cfg), Manager: "ci", Force: true, Now: merge.VersionsNow}
-				var res *merge.Result
-				var err error
-				if write == "apply" {
-					res, err = e.Apply(req)
-				} else {
-					res, err = e.Update(req)
-				}
+				res, err := written(e, write, req)
 				if err != nil {
 					t.Fatalf("%s (%s): %v", write, name, err)
 				}
@@ -229,4 +217,12 @@ func withAndWithoutShortcuts(reg *schema.Registry) map[string]*merge.Engine {
 		"default":      merge.New(reg, kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}), merge.WithCompactManagedFields()),
 		"no shortcuts": merge.New(reg, kubeapiserver.MustNew(kubeapiserver.Config{Minor: kube.Default()}), merge.WithoutShortcuts()),
 	}
+}
+
+// written is e's answer to req as an apply or, for any other write, an update.
+func written(e *merge.Engine, write string, req merge.Request) (*merge.Result, error) {
+	if write == "apply" {
+		return e.Apply(req)
+	}
+	return e.Update(req)
 }

@@ -188,12 +188,9 @@ func (u *stableUpdater) reconciled(live *typed.TypedValue, managers smdpath.Mana
 		if err != nil {
 			return nil, err
 		}
-		rec, err := typed.ReconcileFieldSetWithSchema(vs.Set(), tv)
+		vs, err = reconcileEntry(vs, tv)
 		if err != nil {
 			return nil, err
-		}
-		if rec != nil {
-			vs = smdpath.NewVersionedSet(rec, vs.APIVersion(), vs.Applied())
 		}
 		out[m] = vs
 	}
